@@ -1,0 +1,202 @@
+package dev.larder;
+
+import dev.larder.codec.Codec;
+import dev.larder.codec.Codecs;
+import java.util.Map;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/**
+ * A bounded, concurrent cache that stores keys and values as the bytes their codecs produce.
+ *
+ * <p><b>Key identity.</b> Two keys are the same key exactly when their encoded bytes are equal;
+ * {@code equals} and {@code hashCode} of the key objects are never called.
+ *
+ * <p><b>Values are copies.</b> A value is encoded on the way in and decoded on the way out, so
+ * every read returns a fresh object and mutating it never changes the cache.
+ *
+ * <p><b>Thread safety.</b> All methods are safe to call from any number of threads. Reads take
+ * no lock: they read optimistically and retry if a concurrent write to the same segment moved
+ * what they read. A miss that runs the loader blocks only the callers waiting for that same key.
+ *
+ * <p><b>Bad input.</b> Null keys, values and functions throw {@link NullPointerException} naming
+ * the argument. Any call after {@link #close()} throws {@link IllegalStateException}. A value
+ * that can never fit the memory bound throws {@link IllegalArgumentException} and leaves the
+ * cache unchanged. A codec, loader or mapping function that throws leaves the cache unchanged
+ * and its exception reaches the caller.
+ *
+ * @param <K> key type
+ * @param <V> value type
+ */
+public interface Cache<K, V> extends AutoCloseable {
+
+  /**
+   * Starts a builder with explicit codecs.
+   *
+   * @param keyCodec encodes keys; defines key equality
+   * @param valueCodec encodes values
+   * @param <K> key type
+   * @param <V> value type
+   * @return a new builder
+   */
+  static <K, V> CacheBuilder<K, V> builder(Codec<K> keyCodec, Codec<V> valueCodec) {
+    return new CacheBuilder<>(keyCodec, valueCodec);
+  }
+
+  /**
+   * Starts a builder with the built-in codecs for the given types.
+   *
+   * @param keyType key class
+   * @param valueType value class
+   * @param <K> key type
+   * @param <V> value type
+   * @return a new builder
+   * @throws IllegalArgumentException if a type has no built-in codec; the message names it
+   */
+  static <K, V> CacheBuilder<K, V> builder(Class<K> keyType, Class<V> valueType) {
+    return new CacheBuilder<>(Codecs.forType(keyType), Codecs.forType(valueType));
+  }
+
+  /**
+   * Returns the value for {@code key}, loading it with the configured loader on a miss. Without
+   * a loader this is {@link #getIfPresent}. Concurrent misses on one key run the loader once.
+   *
+   * @param key the key
+   * @return the value, or null if absent and there is no loader or the loader returned null
+   * @throws CacheLoadingException wrapping a checked exception thrown by the loader
+   */
+  V get(K key);
+
+  /**
+   * @param key the key
+   * @return the cached value, or null if absent or expired; never loads
+   */
+  V getIfPresent(K key);
+
+  /**
+   * Returns the value for {@code key}, computing it with {@code mappingFunction} if absent.
+   * Concurrent callers for the same absent key wait for one computation and share its value or
+   * its exception. A null result stores nothing and is returned as null.
+   *
+   * @param key the key
+   * @param mappingFunction computes the value; runs outside any lock
+   * @return the present or computed value
+   */
+  V get(K key, Function<? super K, ? extends V> mappingFunction);
+
+  /**
+   * Returns the values present for {@code keys}, loading the missing ones with the loader if
+   * one is configured.
+   *
+   * @param keys the keys; duplicates are allowed
+   * @return an unmodifiable map of the keys that have values
+   */
+  Map<K, V> getAll(Iterable<? extends K> keys);
+
+  /**
+   * Associates {@code value} with {@code key}, replacing any previous value.
+   *
+   * @param key the key
+   * @param value the value
+   * @throws IllegalArgumentException if the entry can never fit the bound
+   */
+  void put(K key, V value);
+
+  /** @param map entries to put, one {@link #put} each */
+  void putAll(Map<? extends K, ? extends V> map);
+
+  /**
+   * @param key the key
+   * @param value stored only if no value is present
+   * @return the value already present, or null if {@code value} was stored
+   */
+  V putIfAbsent(K key, V value);
+
+  /**
+   * @param key the key
+   * @param value stored only if a value is present
+   * @return the previous value, or null if absent (nothing stored)
+   */
+  V replace(K key, V value);
+
+  /**
+   * @param key the key
+   * @param oldValue expected current value, compared by encoded bytes
+   * @param newValue replacement
+   * @return true if replaced
+   */
+  boolean replace(K key, V oldValue, V newValue);
+
+  /**
+   * @param key the key
+   * @return the removed value, or null if absent
+   */
+  V remove(K key);
+
+  /**
+   * @param key the key
+   * @param value expected current value, compared by encoded bytes
+   * @return true if removed
+   */
+  boolean remove(K key, V value);
+
+  /**
+   * Removes {@code key} without decoding its value; cheaper than {@link #remove(Object)}.
+   *
+   * @param key the key
+   */
+  void invalidate(K key);
+
+  /** Removes every entry. Removal listeners see cause {@link RemovalCause#EXPLICIT}. */
+  void invalidateAll();
+
+  /** @param keys keys to remove */
+  void invalidateAll(Iterable<? extends K> keys);
+
+  /**
+   * Atomically recomputes the value of {@code key}. The function runs outside any lock and
+   * may be called more than once if another writer changes the key meanwhile, so it should be
+   * free of side effects (as {@link ConcurrentMap#compute} allows).
+   *
+   * @param key the key
+   * @param remappingFunction given the key and the current value (or null); a null result
+   *     removes the entry
+   * @return the new value, or null if removed
+   */
+  V compute(K key, BiFunction<? super K, ? super V, ? extends V> remappingFunction);
+
+  /**
+   * @param key the key
+   * @return true if a live, unexpired value is present
+   */
+  boolean containsKey(K key);
+
+  /** @return the number of entries, exact at quiescence, approximate under concurrent writes */
+  long estimatedSize();
+
+  /**
+   * @return bytes reserved by the cache: pages, index, free space and policy metadata. Never
+   *     more than the configured maximum memory.
+   */
+  long memoryUsed();
+
+  /** @return a snapshot of the statistics; all zero if statistics are off */
+  CacheStats stats();
+
+  /**
+   * Runs pending maintenance now: reclaims expired entries and drains access buffers.
+   * Maintenance also runs on writes and on the configured executor.
+   */
+  void cleanUp();
+
+  /** @return a live {@link ConcurrentMap} view backed by this cache */
+  ConcurrentMap<K, V> asMap();
+
+  /**
+   * Releases all memory. Idempotent. Afterwards every call except {@code close} throws
+   * {@link IllegalStateException}; calls racing with close either complete or throw it.
+   */
+  @Override
+  void close();
+}

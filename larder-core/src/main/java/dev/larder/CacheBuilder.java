@@ -1,0 +1,198 @@
+package dev.larder;
+
+import dev.larder.codec.Codec;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+
+/**
+ * Configures and builds a {@link Cache}. A bound is required: {@link #maximumMemory},
+ * {@link #maximumEntries}, or an explicit {@link #unbounded()}.
+ *
+ * <p>Defaults: storage {@link Storage#OFF_HEAP}; no expiry; no loader; no listener; statistics
+ * off; background work on {@link ForkJoinPool#commonPool()}; the system ticker.
+ *
+ * <p>Not thread-safe; a builder is meant to be used by one thread, and may build many caches.
+ *
+ * @param <K> key type
+ * @param <V> value type
+ */
+public final class CacheBuilder<K, V> {
+
+  private final Codec<K> keyCodec;
+  private final Codec<V> valueCodec;
+  private long maximumMemory = -1;
+  private long maximumEntries = -1;
+  private boolean unbounded;
+  private Storage storage = Storage.OFF_HEAP;
+  private long expireAfterWriteNanos = -1;
+  private long expireAfterAccessNanos = -1;
+  private CacheLoader<? super K, V> loader;
+  private RemovalListener<? super K, ? super V> removalListener;
+  private boolean recordStats;
+  private Executor executor = ForkJoinPool.commonPool();
+  private Ticker ticker = Ticker.system();
+  private int segments = -1;
+
+  CacheBuilder(Codec<K> keyCodec, Codec<V> valueCodec) {
+    this.keyCodec = Objects.requireNonNull(keyCodec, "keyCodec");
+    this.valueCodec = Objects.requireNonNull(valueCodec, "valueCodec");
+  }
+
+  /**
+   * Bounds the cache by the bytes it reserves (pages, index, policy metadata).
+   *
+   * @param bytes the bound; at least 64 KiB
+   * @return this builder
+   * @throws IllegalArgumentException if too small
+   * @throws IllegalStateException if another bound was set
+   */
+  public CacheBuilder<K, V> maximumMemory(long bytes) {
+    requireNoBound();
+    if (bytes < 64 * 1024) {
+      throw new IllegalArgumentException("maximumMemory must be at least 65536 bytes: " + bytes);
+    }
+    maximumMemory = bytes;
+    return this;
+  }
+
+  /**
+   * Bounds the cache by its number of entries; memory then grows with the entries.
+   *
+   * @param entries the bound; positive
+   * @return this builder
+   * @throws IllegalArgumentException if not positive
+   * @throws IllegalStateException if another bound was set
+   */
+  public CacheBuilder<K, V> maximumEntries(long entries) {
+    requireNoBound();
+    if (entries <= 0) {
+      throw new IllegalArgumentException("maximumEntries must be positive: " + entries);
+    }
+    maximumEntries = entries;
+    return this;
+  }
+
+  /**
+   * Builds a cache with no bound: it never evicts, and its memory grows with its content.
+   *
+   * @return this builder
+   * @throws IllegalStateException if another bound was set
+   */
+  public CacheBuilder<K, V> unbounded() {
+    requireNoBound();
+    unbounded = true;
+    return this;
+  }
+
+  /**
+   * @param storage off-heap pages (default) or heap-backed pages
+   * @return this builder
+   */
+  public CacheBuilder<K, V> storage(Storage storage) {
+    this.storage = Objects.requireNonNull(storage, "storage");
+    return this;
+  }
+
+  /**
+   * Entries expire this long after they were written.
+   *
+   * @param duration positive
+   * @return this builder
+   */
+  public CacheBuilder<K, V> expireAfterWrite(Duration duration) {
+    expireAfterWriteNanos = positiveNanos(duration, "expireAfterWrite");
+    return this;
+  }
+
+  /**
+   * Entries expire this long after they were last read or written.
+   *
+   * @param duration positive
+   * @return this builder
+   */
+  public CacheBuilder<K, V> expireAfterAccess(Duration duration) {
+    expireAfterAccessNanos = positiveNanos(duration, "expireAfterAccess");
+    return this;
+  }
+
+  /**
+   * @param loader computes values on a miss in {@link Cache#get(Object)} and getAll
+   * @return this builder
+   */
+  public CacheBuilder<K, V> loader(CacheLoader<? super K, V> loader) {
+    this.loader = Objects.requireNonNull(loader, "loader");
+    return this;
+  }
+
+  /**
+   * @param listener told of every removal, on the executor
+   * @return this builder
+   */
+  public CacheBuilder<K, V> removalListener(RemovalListener<? super K, ? super V> listener) {
+    this.removalListener = Objects.requireNonNull(listener, "listener");
+    return this;
+  }
+
+  /**
+   * Turns statistics on: counters and get/put/load latency histograms.
+   *
+   * @return this builder
+   */
+  public CacheBuilder<K, V> recordStats() {
+    this.recordStats = true;
+    return this;
+  }
+
+  /**
+   * @param executor runs removal listeners and periodic maintenance
+   * @return this builder
+   */
+  public CacheBuilder<K, V> executor(Executor executor) {
+    this.executor = Objects.requireNonNull(executor, "executor");
+    return this;
+  }
+
+  /**
+   * @param ticker the time source for expiry and latency
+   * @return this builder
+   */
+  public CacheBuilder<K, V> ticker(Ticker ticker) {
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
+    return this;
+  }
+
+  /**
+   * Overrides the number of lock stripes. By default it is derived from the bound: small caches
+   * get one segment so that their policy sees every entry, large ones up to 16.
+   *
+   * @param count a power of two from 1 to 256
+   * @return this builder
+   */
+  public CacheBuilder<K, V> segments(int count) {
+    if (count < 1 || count > 256 || Integer.bitCount(count) != 1) {
+      throw new IllegalArgumentException("segments must be a power of two in [1, 256]: " + count);
+    }
+    this.segments = count;
+    return this;
+  }
+
+  private void requireNoBound() {
+    if (maximumMemory >= 0 || maximumEntries >= 0 || unbounded) {
+      throw new IllegalStateException("a bound was already chosen");
+    }
+  }
+
+  private static long positiveNanos(Duration duration, String name) {
+    Objects.requireNonNull(duration, name);
+    if (duration.isNegative() || duration.isZero()) {
+      throw new IllegalArgumentException(name + " must be positive: " + duration);
+    }
+    try {
+      return duration.toNanos();
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
+  }
+}

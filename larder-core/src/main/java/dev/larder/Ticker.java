@@ -1,0 +1,14 @@
+package dev.larder;
+
+/** A source of nanosecond time for expiry and latency; tests substitute a manual one. */
+@FunctionalInterface
+public interface Ticker {
+
+  /** @return nanoseconds from an arbitrary origin, non-decreasing */
+  long read();
+
+  /** @return {@link System#nanoTime()} */
+  static Ticker system() {
+    return System::nanoTime;
+  }
+}

@@ -1,0 +1,77 @@
+package dev.larder.codec;
+
+/**
+ * Turns values of one type into bytes and back. Larder stores keys and values only as the bytes
+ * their codecs produce, so a codec defines both the memory an entry costs and key equality: two
+ * keys are the same key exactly when their encoded bytes are equal.
+ *
+ * <p>Contract for implementations:
+ * <ul>
+ *   <li>{@code decode(encode(v))} is equal to {@code v}, and encoding is deterministic: equal
+ *       values produce equal bytes (required for keys).</li>
+ *   <li>The bytes carry no structural metadata (no class or field names); the codec knows the
+ *       shape.</li>
+ *   <li>{@link #decode} must treat its input as untrusted: on truncated or corrupted bytes it
+ *       throws {@link CodecException} (the {@link ByteSource} reads do this for it) and never loops
+ *       or allocates beyond what the input can hold.</li>
+ *   <li>Codecs are shared by all threads of a cache and must be thread-safe; stateless codecs
+ *       are trivially so.</li>
+ *   <li>Values passed to {@link #encode} are never null; nullable values need a wrapping codec.</li>
+ * </ul>
+ *
+ * @param <T> the type encoded
+ */
+public interface Codec<T> {
+
+  /**
+   * Appends the encoded form of {@code value} to {@code out}.
+   *
+   * @param value the value, never null
+   * @param out where the bytes go
+   * @throws CodecException if the value cannot be encoded
+   */
+  void encode(T value, ByteSink out);
+
+  /**
+   * Reads one value from {@code in}, consuming exactly the bytes {@link #encode} wrote.
+   *
+   * @param in the bytes, positioned at the start of a value
+   * @return the value, never null
+   * @throws CodecException if the bytes are not a valid encoding
+   */
+  T decode(ByteSource in);
+
+  /**
+   * Encodes {@code value} as the last thing in its input, so the reader knows where it ends and
+   * the codec may leave out its own length. The store uses this for whole keys and values;
+   * composite codecs may use it for their last component. The default is {@link #encode}.
+   *
+   * @param value the value, never null
+   * @param out where the bytes go
+   */
+  default void encodeLast(T value, ByteSink out) {
+    encode(value, out);
+  }
+
+  /**
+   * Reads a value written by {@link #encodeLast}, consuming all remaining input.
+   *
+   * @param in the bytes; all of the remaining input belongs to this value
+   * @return the value
+   * @throws CodecException if the bytes are not a valid encoding or input remains unread
+   */
+  default T decodeLast(ByteSource in) {
+    T value = decode(in);
+    if (!in.exhausted()) {
+      throw new CodecException(in.remaining() + " trailing bytes after " + type().getName());
+    }
+    return value;
+  }
+
+  /**
+   * The type this codec handles, used in error messages and codec lookup.
+   *
+   * @return the encoded type
+   */
+  Class<?> type();
+}

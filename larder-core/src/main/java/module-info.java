@@ -1,0 +1,11 @@
+/**
+ * Larder core: the {@link dev.larder.Cache} API, codecs, and the compact byte store.
+ *
+ * <p>Only the API packages are exported; {@code dev.larder.internal} and below are not.
+ */
+module dev.larder.core {
+  requires HdrHistogram;
+
+  exports dev.larder;
+  exports dev.larder.codec;
+}
