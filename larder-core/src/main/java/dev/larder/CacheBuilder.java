@@ -1,6 +1,8 @@
 package dev.larder;
 
 import dev.larder.codec.Codec;
+import dev.larder.internal.CacheConfig;
+import dev.larder.internal.LarderCache;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -176,6 +178,24 @@ public final class CacheBuilder<K, V> {
     }
     this.segments = count;
     return this;
+  }
+
+  /**
+   * @return a new cache
+   * @throws IllegalStateException if no bound was chosen
+   */
+  public Cache<K, V> build() {
+    if (maximumMemory < 0 && maximumEntries < 0 && !unbounded) {
+      throw new IllegalStateException(
+          "choose a bound: maximumMemory(bytes), maximumEntries(n) or unbounded()");
+    }
+    if (expireAfterWriteNanos > 0 && expireAfterAccessNanos > 0) {
+      throw new IllegalStateException("choose one of expireAfterWrite and expireAfterAccess");
+    }
+    CacheConfig<K, V> config = new CacheConfig<>(keyCodec, valueCodec, maximumMemory,
+        maximumEntries, storage, expireAfterWriteNanos, expireAfterAccessNanos, loader,
+        removalListener, recordStats, executor, ticker, segments);
+    return new LarderCache<>(config);
   }
 
   private void requireNoBound() {

@@ -1,0 +1,58 @@
+package dev.larder.internal;
+
+import dev.larder.CacheLoader;
+import dev.larder.RemovalListener;
+import dev.larder.Storage;
+import dev.larder.Ticker;
+import dev.larder.codec.Codec;
+import java.util.concurrent.Executor;
+
+/**
+ * The validated settings of one cache, as the builder hands them over.
+ *
+ * @param keyCodec encodes keys
+ * @param valueCodec encodes values
+ * @param maximumMemory byte bound, or -1
+ * @param maximumEntries entry bound, or -1
+ * @param storage page storage
+ * @param expireAfterWriteNanos or -1
+ * @param expireAfterAccessNanos or -1
+ * @param loader or null
+ * @param removalListener or null
+ * @param recordStats statistics on
+ * @param executor background work
+ * @param ticker time source
+ * @param segments lock stripes, or -1 for the default
+ * @param <K> key type
+ * @param <V> value type
+ */
+public record CacheConfig<K, V>(
+    Codec<K> keyCodec,
+    Codec<V> valueCodec,
+    long maximumMemory,
+    long maximumEntries,
+    Storage storage,
+    long expireAfterWriteNanos,
+    long expireAfterAccessNanos,
+    CacheLoader<? super K, V> loader,
+    RemovalListener<? super K, ? super V> removalListener,
+    boolean recordStats,
+    Executor executor,
+    Ticker ticker,
+    int segments) {
+
+  /** @return true if entries carry an expiry deadline */
+  public boolean expires() {
+    return expireAfterWriteNanos > 0 || expireAfterAccessNanos > 0;
+  }
+
+  /** @return true if bounded by bytes */
+  public boolean memoryBounded() {
+    return maximumMemory > 0;
+  }
+
+  /** @return true if bounded by entry count */
+  public boolean entryBounded() {
+    return maximumEntries > 0;
+  }
+}

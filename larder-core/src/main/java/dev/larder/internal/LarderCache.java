@@ -1,0 +1,538 @@
+package dev.larder.internal;
+
+import dev.larder.Cache;
+import dev.larder.CacheLoadingException;
+import dev.larder.CacheStats;
+import dev.larder.RemovalListener;
+import dev.larder.codec.ByteSink;
+import dev.larder.codec.ByteSource;
+import dev.larder.codec.Codec;
+import dev.larder.internal.store.PutMode;
+import dev.larder.internal.store.RemovedEntry;
+import dev.larder.internal.store.Segment;
+import dev.larder.internal.store.WriteResult;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/**
+ * The {@link Cache} implementation: encodes keys and values with the codecs, routes each key to
+ * a {@link Segment} by its hash, runs loads once per key, records statistics and delivers
+ * removal notifications.
+ *
+ * <p>Implementation notes. Encoding uses per-thread {@link ByteSink}s, one for keys and one for
+ * values, so a read or write allocates nothing but the decoded result. No user code (codec,
+ * loader, function, listener) runs under a segment lock. Single flight: a miss in a loading
+ * read registers a {@link CompletableFuture} for the key's bytes; other readers of the same key
+ * wait on it, while readers and writers of every other key never see it. A load that finds a
+ * value written meanwhile keeps that value (it never overwrites a newer write).
+ *
+ * @param <K> key type
+ * @param <V> value type
+ */
+public final class LarderCache<K, V> implements Cache<K, V> {
+
+  private static final System.Logger LOG = System.getLogger(LarderCache.class.getName());
+  private static final ThreadLocal<ByteSink> KEY_SINK = ThreadLocal.withInitial(ByteSink::new);
+  private static final ThreadLocal<ByteSink> VALUE_SINK =
+      ThreadLocal.withInitial(() -> new ByteSink(256));
+
+  private final CacheConfig<K, V> config;
+  private final Codec<K> keyCodec;
+  private final Codec<V> valueCodec;
+  private final Segment[] segments;
+  private final int segmentMask;
+  private final StatsRecorder stats;
+  private final ConcurrentHashMap<KeyBytes, Flight<V>> flights = new ConcurrentHashMap<>();
+  private final Maintenance maintenance;
+  private volatile boolean closed;
+  private volatile CacheMapView<K, V> mapView;
+
+  /**
+   * @param config validated settings from the builder
+   */
+  public LarderCache(CacheConfig<K, V> config) {
+    this.config = config;
+    this.keyCodec = config.keyCodec();
+    this.valueCodec = config.valueCodec();
+    int count = StoreSizing.segments(config);
+    this.segments = new Segment[count];
+    for (int i = 0; i < count; i++) {
+      segments[i] = new Segment(StoreSizing.settings(config, count, i));
+    }
+    this.segmentMask = count - 1;
+    this.stats = new StatsRecorder(config.recordStats());
+    this.maintenance = config.expires() ? Maintenance.schedule(this, config.executor()) : null;
+  }
+
+  // ------------------------------------------------------------------ reads
+
+  @Override
+  public V get(K key) {
+    if (config.loader() == null) {
+      return getIfPresent(key);
+    }
+    return get(key, this::invokeLoader);
+  }
+
+  @Override
+  public V getIfPresent(K key) {
+    Objects.requireNonNull(key, "key");
+    checkOpen();
+    long start = startTimer();
+    ByteSink sink = encodeKey(key);
+    byte[] value = lookup(sink.array(), sink.size(), true);
+    stats.recordGet(value != null, elapsed(start));
+    return value == null ? null : decodeValue(value);
+  }
+
+  /** Reads without touching statistics; for iteration. */
+  V getIfPresentQuietly(K key) {
+    checkOpen();
+    ByteSink sink = encodeKey(key);
+    byte[] value = lookup(sink.array(), sink.size(), true);
+    return value == null ? null : decodeValue(value);
+  }
+
+  @Override
+  public V get(K key, Function<? super K, ? extends V> mappingFunction) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(mappingFunction, "mappingFunction");
+    V present = getIfPresent(key);
+    if (present != null) {
+      return present;
+    }
+    ByteSink sink = encodeKey(key);
+    return load(key, new KeyBytes(Arrays.copyOf(sink.array(), sink.size())), mappingFunction);
+  }
+
+  @Override
+  public Map<K, V> getAll(Iterable<? extends K> keys) {
+    Objects.requireNonNull(keys, "keys");
+    Map<K, V> result = new LinkedHashMap<>();
+    for (K key : keys) {
+      V value = get(Objects.requireNonNull(key, "keys contains null"));
+      if (value != null) {
+        result.put(key, value);
+      }
+    }
+    return Collections.unmodifiableMap(result);
+  }
+
+  @Override
+  public boolean containsKey(K key) {
+    Objects.requireNonNull(key, "key");
+    checkOpen();
+    ByteSink sink = encodeKey(key);
+    return lookup(sink.array(), sink.size(), false) != null;
+  }
+
+  private byte[] lookup(byte[] key, int length, boolean copy) {
+    long hash = Segment.hash(key, length);
+    return segmentFor(hash).get(key, length, hash, now(), copy);
+  }
+
+  // ------------------------------------------------------------------ loading
+
+  private V invokeLoader(K key) {
+    try {
+      return config.loader().load(key);
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CacheLoadingException("interrupted while loading " + key, e);
+    } catch (Exception e) {
+      throw new CacheLoadingException("loader failed for " + key, e);
+    }
+  }
+
+  private V load(K key, KeyBytes keyBytes, Function<? super K, ? extends V> function) {
+    Flight<V> mine = new Flight<>(Thread.currentThread());
+    Flight<V> theirs = flights.putIfAbsent(keyBytes, mine);
+    if (theirs != null) {
+      return theirs.await();
+    }
+    long start = startTimer();
+    try {
+      V value = loadOnce(key, keyBytes, function);
+      stats.recordLoad(value != null, elapsed(start));
+      mine.future.complete(value);
+      return value;
+    } catch (RuntimeException | Error e) {
+      stats.recordLoad(false, elapsed(start));
+      mine.future.completeExceptionally(e);
+      throw e;
+    } finally {
+      flights.remove(keyBytes, mine);
+    }
+  }
+
+  private V loadOnce(K key, KeyBytes keyBytes, Function<? super K, ? extends V> function) {
+    // A load that finished between our miss and our registration has already stored its value.
+    byte[] stored = lookup(keyBytes.bytes, keyBytes.bytes.length, true);
+    if (stored != null) {
+      return decodeValue(stored);
+    }
+    V value = function.apply(key);
+    if (value == null) {
+      return null;
+    }
+    ByteSink valueSink = encodeValue(value);
+    long hash = Segment.hash(keyBytes.bytes, keyBytes.bytes.length);
+    WriteResult result = segmentFor(hash).put(keyBytes.bytes, keyBytes.bytes.length,
+        valueSink.array(), valueSink.size(), hash, PutMode.IF_ABSENT, null, true, now());
+    afterWrite(result);
+    if (!result.applied() && result.previous() != null) {
+      return decodeValue(result.previous());
+    }
+    stats.recordPut(0);
+    return value;
+  }
+
+  // ------------------------------------------------------------------ writes
+
+  @Override
+  public void put(K key, V value) {
+    write(key, value, PutMode.ALWAYS, null, false);
+  }
+
+  @Override
+  public void putAll(Map<? extends K, ? extends V> map) {
+    Objects.requireNonNull(map, "map");
+    map.forEach(this::put);
+  }
+
+  @Override
+  public V putIfAbsent(K key, V value) {
+    WriteResult result = write(key, value, PutMode.IF_ABSENT, null, true);
+    return result.applied() || result.previous() == null ? null : decodeValue(result.previous());
+  }
+
+  @Override
+  public V replace(K key, V value) {
+    WriteResult result = write(key, value, PutMode.IF_PRESENT, null, true);
+    return result.applied() ? decodeValue(result.previous()) : null;
+  }
+
+  @Override
+  public boolean replace(K key, V oldValue, V newValue) {
+    Objects.requireNonNull(oldValue, "oldValue");
+    byte[] expected = encodeValue(oldValue).toByteArray();
+    return write(key, newValue, PutMode.IF_EQUALS, expected, false).applied();
+  }
+
+  private WriteResult write(K key, V value, PutMode mode, byte[] expected, boolean wantOld) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(value, "value");
+    checkOpen();
+    long start = startTimer();
+    ByteSink keySink = encodeKey(key);
+    ByteSink valueSink = encodeValue(value);
+    long hash = Segment.hash(keySink.array(), keySink.size());
+    WriteResult result = segmentFor(hash).put(keySink.array(), keySink.size(),
+        valueSink.array(), valueSink.size(), hash, mode, expected, wantOld, now());
+    afterWrite(result);
+    if (result.applied()) {
+      stats.recordPut(elapsed(start));
+    }
+    return result;
+  }
+
+  @Override
+  public V remove(K key) {
+    WriteResult result = removeEntry(key, null, true);
+    return result.applied() ? decodeValue(result.previous()) : null;
+  }
+
+  @Override
+  public boolean remove(K key, V value) {
+    Objects.requireNonNull(value, "value");
+    return removeEntry(key, encodeValue(value).toByteArray(), false).applied();
+  }
+
+  @Override
+  public void invalidate(K key) {
+    removeEntry(key, null, false);
+  }
+
+  private WriteResult removeEntry(K key, byte[] expected, boolean wantOld) {
+    Objects.requireNonNull(key, "key");
+    checkOpen();
+    ByteSink sink = encodeKey(key);
+    long hash = Segment.hash(sink.array(), sink.size());
+    WriteResult result =
+        segmentFor(hash).remove(sink.array(), sink.size(), hash, expected, wantOld, now());
+    afterWrite(result);
+    if (result.applied()) {
+      stats.recordRemoval();
+    }
+    return result;
+  }
+
+  @Override
+  public void invalidateAll() {
+    checkOpen();
+    for (Segment segment : segments) {
+      afterWrite(segment.clear());
+    }
+  }
+
+  @Override
+  public void invalidateAll(Iterable<? extends K> keys) {
+    Objects.requireNonNull(keys, "keys");
+    for (K key : keys) {
+      invalidate(key);
+    }
+  }
+
+  @Override
+  public V compute(K key, BiFunction<? super K, ? super V, ? extends V> remappingFunction) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(remappingFunction, "remappingFunction");
+    checkOpen();
+    ByteSink sink = encodeKey(key);
+    byte[] keyBytes = Arrays.copyOf(sink.array(), sink.size());
+    long hash = Segment.hash(keyBytes, keyBytes.length);
+    Segment segment = segmentFor(hash);
+    for (;;) {
+      byte[] current = segment.get(keyBytes, keyBytes.length, hash, now(), true);
+      V computed = remappingFunction.apply(key, current == null ? null : decodeValue(current));
+      if (applyComputed(segment, keyBytes, hash, current, computed)) {
+        return computed;
+      }
+    }
+  }
+
+  /** Writes the computed value if the entry still holds {@code current}; false to retry. */
+  private boolean applyComputed(Segment segment, byte[] key, long hash, byte[] current,
+      V computed) {
+    WriteResult result;
+    if (computed == null) {
+      if (current == null) {
+        return true;
+      }
+      result = segment.remove(key, key.length, hash, current, false, now());
+    } else {
+      ByteSink valueSink = encodeValue(computed);
+      PutMode mode = current == null ? PutMode.IF_ABSENT : PutMode.IF_EQUALS;
+      result = segment.put(key, key.length, valueSink.array(), valueSink.size(), hash, mode,
+          current, false, now());
+    }
+    afterWrite(result);
+    return result.applied();
+  }
+
+  // ------------------------------------------------------------------ size, memory, stats
+
+  @Override
+  public long estimatedSize() {
+    long total = 0;
+    for (Segment segment : segments) {
+      total += segment.size();
+    }
+    return total;
+  }
+
+  @Override
+  public long memoryUsed() {
+    long total = StoreSizing.CACHE_OVERHEAD;
+    for (Segment segment : segments) {
+      total += segment.memoryUsed();
+    }
+    return total;
+  }
+
+  /** @return bytes of live entries (headers, keys and values), for utilisation figures */
+  public long liveBytes() {
+    long total = 0;
+    for (Segment segment : segments) {
+      total += segment.liveBytes();
+    }
+    return total;
+  }
+
+  @Override
+  public CacheStats stats() {
+    return stats.snapshot();
+  }
+
+  @Override
+  public void cleanUp() {
+    checkOpen();
+    sweep(Integer.MAX_VALUE);
+  }
+
+  /** Reclaims expired entries, up to {@code slotsPerSegment} index slots a segment. */
+  void sweep(int slotsPerSegment) {
+    long now = now();
+    for (Segment segment : segments) {
+      afterWrite(segment.sweepExpired(now, slotsPerSegment));
+    }
+  }
+
+  @Override
+  public ConcurrentMap<K, V> asMap() {
+    CacheMapView<K, V> view = mapView;
+    if (view == null) {
+      view = new CacheMapView<>(this);
+      mapView = view;
+    }
+    return view;
+  }
+
+  /** Keys of every live entry, segment by segment; for the map view's iterators. */
+  List<byte[]> keySnapshot(int segment) {
+    return segments[segment].keys();
+  }
+
+  int segmentCount() {
+    return segments.length;
+  }
+
+  K decodeKey(byte[] bytes) {
+    return keyCodec.decodeLast(new ByteSource(bytes));
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (maintenance != null) {
+      maintenance.cancel();
+    }
+    for (Segment segment : segments) {
+      segment.close();
+    }
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  private void afterWrite(WriteResult result) {
+    stats.recordEvictions(result.evictions(), result.expirations());
+    if (!result.removals().isEmpty()) {
+      notifyRemovals(result.removals());
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private void notifyRemovals(List<RemovedEntry> removed) {
+    RemovalListener<? super K, ? super V> listener = config.removalListener();
+    for (RemovedEntry entry : removed) {
+      try {
+        config.executor().execute(() -> deliver((RemovalListener<K, V>) listener, entry));
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.WARNING, "removal listener executor rejected a task", e);
+      }
+    }
+  }
+
+  private void deliver(RemovalListener<K, V> listener, RemovedEntry entry) {
+    try {
+      listener.onRemoval(decodeKey(entry.key()), decodeValue(entry.value()), entry.cause());
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "removal listener threw", e);
+    }
+  }
+
+  private ByteSink encodeKey(K key) {
+    ByteSink sink = KEY_SINK.get();
+    sink.reset();
+    keyCodec.encodeLast(key, sink);
+    return sink;
+  }
+
+  private ByteSink encodeValue(V value) {
+    ByteSink sink = VALUE_SINK.get();
+    sink.reset();
+    valueCodec.encodeLast(value, sink);
+    return sink;
+  }
+
+  V decodeValue(byte[] bytes) {
+    return valueCodec.decodeLast(new ByteSource(bytes));
+  }
+
+  private Segment segmentFor(long hash) {
+    return segments[(int) hash & segmentMask];
+  }
+
+  private long now() {
+    return config.expires() ? config.ticker().read() : 0;
+  }
+
+  private long startTimer() {
+    return stats.enabled() ? config.ticker().read() : 0;
+  }
+
+  private long elapsed(long start) {
+    return stats.enabled() ? config.ticker().read() - start : 0;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("cache is closed");
+    }
+  }
+
+  /** Encoded key bytes with value equality, for the single-flight table. */
+  private record KeyBytes(byte[] bytes) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof KeyBytes other && Arrays.equals(bytes, other.bytes);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(bytes);
+    }
+
+    @Override
+    public String toString() {
+      return "KeyBytes[" + bytes.length + "]";
+    }
+  }
+
+  /** A load in progress; remembers its thread to refuse a recursive load of the same key. */
+  private static final class Flight<V> {
+    final Thread owner;
+    final CompletableFuture<V> future = new CompletableFuture<>();
+
+    Flight(Thread owner) {
+      this.owner = owner;
+    }
+
+    V await() {
+      if (owner == Thread.currentThread()) {
+        throw new IllegalStateException("recursive load: the loader asked for its own key");
+      }
+      try {
+        return future.join();
+      } catch (CompletionException e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof RuntimeException runtime) {
+          throw runtime;
+        }
+        if (cause instanceof Error error) {
+          throw error;
+        }
+        throw new CacheLoadingException("load failed", cause);
+      }
+    }
+  }
+}

@@ -1,0 +1,63 @@
+package dev.larder.internal;
+
+import dev.larder.internal.store.StoreSettings;
+
+/**
+ * Derives the number of segments, the page size and each segment's share of the bound from a
+ * cache's configuration.
+ *
+ * <p>Why these numbers: a segment must be large enough that its own policy sees a
+ * representative sample of the keys (about 4096 entries or 4 MiB), so small caches get one
+ * segment and behave exactly like a single policy; large caches get 16 stripes, plenty for
+ * two to a few dozen cores. Pages are about 1/256 of a segment's budget: small enough that
+ * the partly filled head pages cost little, large enough that the space lost at page ends
+ * (half an entry a page on average) stays small.
+ */
+final class StoreSizing {
+
+  static final int MAX_SEGMENTS = 16;
+  static final int MIN_PAGE = 4 * 1024;
+  static final int MAX_PAGE = 1024 * 1024;
+  /** Bytes of the cache's own objects outside the segments. */
+  static final long CACHE_OVERHEAD = 1024;
+
+  private StoreSizing() {}
+
+  static int segments(CacheConfig<?, ?> config) {
+    if (config.segments() > 0) {
+      return config.segments();
+    }
+    long units;
+    if (config.memoryBounded()) {
+      units = config.maximumMemory() / (4L << 20);
+    } else if (config.entryBounded()) {
+      units = config.maximumEntries() / 4096;
+    } else {
+      units = MAX_SEGMENTS;
+    }
+    return Integer.highestOneBit((int) Math.max(1, Math.min(MAX_SEGMENTS, units)));
+  }
+
+  static StoreSettings settings(CacheConfig<?, ?> config, int segments, int index) {
+    long budget = Long.MAX_VALUE;
+    long entries = Long.MAX_VALUE;
+    int pageSize;
+    if (config.memoryBounded()) {
+      budget = (config.maximumMemory() - CACHE_OVERHEAD) / segments;
+      pageSize = clampPage(Long.highestOneBit(Math.max(1, budget / 256)));
+    } else if (config.entryBounded()) {
+      entries = config.maximumEntries() / segments
+          + (index < config.maximumEntries() % segments ? 1 : 0);
+      pageSize = entries < 1024 ? 16 * 1024 : 64 * 1024;
+    } else {
+      pageSize = 64 * 1024;
+    }
+    return new StoreSettings(config.storage(), pageSize, budget, entries,
+        config.expireAfterWriteNanos(), config.expireAfterAccessNanos(),
+        config.removalListener() != null);
+  }
+
+  private static int clampPage(long size) {
+    return (int) Math.max(MIN_PAGE, Math.min(MAX_PAGE, size));
+  }
+}

@@ -1,0 +1,105 @@
+package dev.larder.internal.store;
+
+/**
+ * A count-min sketch of 4-bit counters that estimates how often each key hash was requested,
+ * with periodic aging so that old popularity fades (the TinyLFU admission filter).
+ *
+ * <p>Implementation notes. Each long holds sixteen 4-bit counters; a hash selects one counter
+ * in each of four rows (four independent rehashes), and the estimate is the minimum of the
+ * four. After {@code sampleSize} increments every counter is halved, so frequencies describe
+ * a recent window of requests. Readers increment concurrently without synchronisation: a racing
+ * increment or a race with the halving may be lost, which only makes the estimate slightly
+ * lower, and can never produce a value outside 0-15. The sketch is resized (and forgets) when
+ * the segment's index grows.
+ */
+final class FrequencySketch {
+
+  private static final long[] SEEDS = {
+    0x97CB3127C5E2D4A1L, 0xC3A5C85C97CB3127L, 0xB492B66FBE98F273L, 0x9AE16A3B2F90404FL
+  };
+  private static final long HALF_MASK = 0x7777_7777_7777_7777L;
+
+  private long[] table;
+  private int mask;
+  private int sampleSize;
+  private int additions;
+
+  FrequencySketch(int expectedEntries) {
+    resize(expectedEntries);
+  }
+
+  /** Grows the sketch to suit {@code expectedEntries}; counts are forgotten if it grows. */
+  void ensureCapacity(int expectedEntries) {
+    if (longsFor(expectedEntries) > table.length) {
+      resize(expectedEntries);
+    }
+  }
+
+  static long bytesFor(int expectedEntries) {
+    return 16L + 8L * longsFor(expectedEntries);
+  }
+
+  long bytes() {
+    return 16L + 8L * table.length;
+  }
+
+  int frequency(long hash) {
+    long[] t = table;
+    int m = t.length - 1;
+    int min = 15;
+    for (int row = 0; row < 4; row++) {
+      long x = rehash(hash, row);
+      int count = (int) (t[(int) (x >>> 32) & m] >>> shift(x)) & 15;
+      min = Math.min(min, count);
+    }
+    return min;
+  }
+
+  void increment(long hash) {
+    long[] t = table;
+    int m = t.length - 1;
+    boolean added = false;
+    for (int row = 0; row < 4; row++) {
+      long x = rehash(hash, row);
+      int index = (int) (x >>> 32) & m;
+      int shift = shift(x);
+      if (((t[index] >>> shift) & 15) < 15) {
+        t[index] += 1L << shift;
+        added = true;
+      }
+    }
+    if (added && ++additions >= sampleSize) {
+      age(t);
+    }
+  }
+
+  private void age(long[] t) {
+    for (int i = 0; i < t.length; i++) {
+      t[i] = (t[i] >>> 1) & HALF_MASK;
+    }
+    additions = additions >>> 1;
+  }
+
+  private void resize(int expectedEntries) {
+    int longs = longsFor(expectedEntries);
+    table = new long[longs];
+    mask = longs - 1;
+    sampleSize = 10 * Math.max(16, expectedEntries);
+    additions = 0;
+  }
+
+  private static int longsFor(int expectedEntries) {
+    int wanted = Math.max(8, expectedEntries / 4);
+    return Integer.highestOneBit(wanted - 1) << 1;
+  }
+
+  private static long rehash(long hash, int row) {
+    long x = (hash + SEEDS[row]) * SEEDS[(row + 1) & 3];
+    return x ^ (x >>> 29);
+  }
+
+  private static int shift(long x) {
+    return ((int) x & 15) << 2;
+  }
+
+}

@@ -1,0 +1,955 @@
+package dev.larder.internal.store;
+
+import dev.larder.RemovalCause;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.StampedLock;
+
+/**
+ * One lock stripe of the store: an open-addressing index of primitive slots over entries kept
+ * as bytes in pages, with its own share of the bound and its own eviction.
+ *
+ * <p>Implementation notes.
+ * <ul>
+ *   <li><b>Index.</b> A {@code long[]} of {@link IndexSlot}s with linear probing and
+ *       backward-shift deletion (no tombstones). Home positions come from the slot's tag, so
+ *       the table can grow (by 1.25x at load 0.8, keeping memory per entry steady) without
+ *       reading keys back.</li>
+ *   <li><b>Pages.</b> Entries ({@link EntryLayout}) are appended to the head page of a
+ *       {@link PageQueue}. An entry never changes after it is written (except its deadline);
+ *       a write appends a new version and the old bytes become dead until their page is
+ *       consumed at a queue tail or compacted.</li>
+ *   <li><b>Reads</b> take no lock: they run under a {@link StampedLock} optimistic stamp, copy
+ *       the value bytes out, and validate. Any write to the segment invalidates the stamp and
+ *       the read retries; torn reads of pages being rewritten or freed surface as bounds or
+ *       closed-arena exceptions and are retried too, since memory access through
+ *       {@link MemorySegment} is always checked.</li>
+ *   <li><b>Writes</b> hold the write lock for the index and page work only: no user code
+ *       (codecs, loaders, listeners) ever runs under it.</li>
+ *   <li><b>Eviction</b> consumes entries one at a time at the queue tails and asks the
+ *       {@link EvictionPolicy} what to do with each: relocate (copy to a head) or evict.
+ *       A page returns to the pool when its queue's tail has passed it. One standard page of
+ *       slack is kept for relocation, so that the policy can always move the entries it keeps.
+ *       Entries of different sizes are handled naturally, since the bound is in bytes.</li>
+ * </ul>
+ */
+public final class Segment {
+
+  private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
+  private static final int MIN_CAPACITY = 16;
+  private static final byte[] NO_BYTES = new byte[0];
+  /** Bytes of the segment's own objects: lock, queues, store, policy. */
+  static final long FIXED_OVERHEAD = 640;
+
+  private final StampedLock lock = new StampedLock();
+  private final StoreSettings settings;
+  private final boolean expires;
+  private final PageStore pages;
+  private final PageQueue window = new PageQueue("window");
+  private final PageQueue main = new PageQueue("main");
+  private final FrequencySketch sketch;
+  private final EvictionPolicy policy;
+  private volatile long[] table = new long[MIN_CAPACITY];
+  private volatile int size;
+  private long pageLiveBytes;
+  private int sweepCursor;
+  private volatile boolean closed;
+  private List<RemovedEntry> removals = List.of();
+  private int evictions;
+  private int expirations;
+
+  /**
+   * @param settings the segment's share of the cache's settings
+   */
+  public Segment(StoreSettings settings) {
+    this.settings = settings;
+    this.expires = settings.expires();
+    this.pages = new PageStore(settings.storage(), settings.pageSize());
+    int expected = (int) Math.min(1 << 20, Math.max(MIN_CAPACITY, settings.maxEntries()));
+    this.sketch = new FrequencySketch(settings.maxEntries() == Long.MAX_VALUE
+        ? MIN_CAPACITY : expected);
+    this.policy = new EvictionPolicy(sketch);
+  }
+
+  // ------------------------------------------------------------------ reads (no lock)
+
+  /**
+   * Returns a copy of the value bytes for a key, or null if absent or expired.
+   *
+   * @param key encoded key (only the first {@code keyLength} bytes count)
+   * @param keyLength key length
+   * @param hash {@link #hash} of the key
+   * @param now ticker time, used only if entries expire
+   * @param copy false to only test presence (then a non-null result is an empty array)
+   */
+  public byte[] get(byte[] key, int keyLength, long hash, long now, boolean copy) {
+    policy.recordAccess(hash);
+    int tag = IndexSlot.tag(hash);
+    for (;;) {
+      long stamp = lock.tryOptimisticRead();
+      if (stamp == 0) {
+        throwIfClosed();
+        Thread.onSpinWait();
+        continue;
+      }
+      try {
+        long[] t = table;
+        int i = probe(t, tag, key, keyLength);
+        if (i < 0) {
+          if (lock.validate(stamp)) {
+            return null;
+          }
+          continue;
+        }
+        long slot = (long) SLOTS.getOpaque(t, i);
+        byte[] value = readValue(slot, stamp, now, copy);
+        if (value == RETRY) {
+          continue;
+        }
+        if (value != null) {
+          onHit(t, i, slot, now);
+        }
+        return value;
+      } catch (IndexOutOfBoundsException | IllegalStateException e) {
+        throwIfClosed();
+        // A torn read of a page that a writer was changing or freeing: read again.
+      }
+    }
+  }
+
+  private static final byte[] RETRY = new byte[0];
+
+  private byte[] readValue(long slot, long stamp, long now, boolean copy) {
+    long address = IndexSlot.address(slot);
+    Page page = pages.page(IndexSlot.page(address));
+    if (page == null) {
+      if (lock.validate(stamp)) {
+        throw new AssertionError("index points to a missing page");
+      }
+      return RETRY;
+    }
+    int offset = IndexSlot.offset(address);
+    long lengths = EntryLayout.readLengths(page.memory, offset);
+    if (!lock.validate(stamp) || lengths < 0) {
+      return RETRY;
+    }
+    if (expires && isExpired(EntryLayout.deadline(page.memory, offset, lengths), now)) {
+      return lock.validate(stamp) ? null : RETRY;
+    }
+    if (!copy) {
+      return lock.validate(stamp) ? NO_BYTES : RETRY;
+    }
+    int valueLength = EntryLayout.valueLength(lengths);
+    int valueOffset = EntryLayout.keyOffset(offset, lengths, expires)
+        + EntryLayout.keyLength(lengths);
+    byte[] value = new byte[valueLength];
+    MemorySegment.copy(page.memory, ValueLayout.JAVA_BYTE, valueOffset, value, 0, valueLength);
+    return lock.validate(stamp) ? value : RETRY;
+  }
+
+  private void onHit(long[] t, int i, long slot, long now) {
+    if (IndexSlot.clock(slot) < IndexSlot.MAX_CLOCK) {
+      SLOTS.compareAndSet(t, i, slot, IndexSlot.raiseClock(slot));
+    }
+    if (settings.expireAfterAccessNanos() > 0) {
+      refreshDeadline(slot, now);
+    }
+  }
+
+  /**
+   * Moves an accessed entry's deadline forward. Needs the write lock, which a reader only
+   * tries for (never waits): if a writer holds it through every attempt the deadline stays
+   * where it was, and the next read refreshes it. Refreshes at most once a millisecond (or
+   * 1/64 of the lifetime if shorter), so an entry can expire up to that much early.
+   */
+  private void refreshDeadline(long slot, long now) {
+    long lifetime = settings.expireAfterAccessNanos();
+    long tolerance = Math.min(1_000_000L, lifetime / 64);
+    for (int attempt = 0; attempt < 64; attempt++) {
+      long stamp = lock.tryWriteLock();
+      if (stamp != 0) {
+        try {
+          rewriteDeadline(slot, now, lifetime, tolerance);
+        } finally {
+          lock.unlockWrite(stamp);
+        }
+        return;
+      }
+      Thread.onSpinWait();
+    }
+  }
+
+  private void rewriteDeadline(long slot, long now, long lifetime, long tolerance) {
+    if (closed || find(IndexSlot.tag(slot), IndexSlot.address(slot)) < 0) {
+      return;
+    }
+    long address = IndexSlot.address(slot);
+    Page page = pages.page(IndexSlot.page(address));
+    int offset = IndexSlot.offset(address);
+    long lengths = EntryLayout.readLengths(page.memory, offset);
+    long deadline = EntryLayout.deadline(page.memory, offset, lengths);
+    long wanted = saturatingAdd(now, lifetime);
+    if (wanted - deadline > tolerance) {
+      EntryLayout.setDeadline(page.memory, offset, lengths, wanted);
+    }
+  }
+
+  /** Index of the slot holding {@code key}, or -1; racy under an optimistic read. */
+  private int probe(long[] t, int tag, byte[] key, int keyLength) {
+    int capacity = t.length;
+    int i = IndexSlot.home(tag, capacity);
+    for (int probes = 0; probes < capacity; probes++) {
+      long slot = (long) SLOTS.getOpaque(t, i);
+      if (slot == IndexSlot.EMPTY) {
+        return -1;
+      }
+      if (IndexSlot.tagOf(slot) == tag && keyMatches(slot, key, keyLength)) {
+        return i;
+      }
+      i = i + 1 == capacity ? 0 : i + 1;
+    }
+    return -1;
+  }
+
+  private boolean keyMatches(long slot, byte[] key, int keyLength) {
+    long address = IndexSlot.address(slot);
+    Page page = pages.page(IndexSlot.page(address));
+    if (page == null) {
+      return false;
+    }
+    int offset = IndexSlot.offset(address);
+    long lengths = EntryLayout.readLengths(page.memory, offset);
+    if (lengths < 0 || EntryLayout.keyLength(lengths) != keyLength) {
+      return false;
+    }
+    int keyOffset = EntryLayout.keyOffset(offset, lengths, expires);
+    return EntryLayout.keyEquals(page.memory, keyOffset, key, keyLength);
+  }
+
+  // ------------------------------------------------------------------ writes
+
+  /**
+   * Writes a value under {@code mode}.
+   *
+   * @param key encoded key
+   * @param keyLength key length
+   * @param value encoded value
+   * @param valueLength value length
+   * @param hash key hash
+   * @param mode when to apply
+   * @param expected for {@link PutMode#IF_EQUALS}, the expected value bytes
+   * @param wantPrevious copy the previous value into the result
+   * @param now ticker time
+   * @return what happened; for IF_ABSENT not applied, {@code previous} is the present value
+   * @throws IllegalArgumentException if the entry can never fit the segment's bound
+   */
+  public WriteResult put(byte[] key, int keyLength, byte[] value, int valueLength, long hash,
+      PutMode mode, byte[] expected, boolean wantPrevious, long now) {
+    long entrySize = EntryLayout.size(keyLength, valueLength, expires);
+    checkFits(entrySize);
+    long stamp = lock.writeLock();
+    try {
+      throwIfClosed();
+      nowForSweep = expires ? now : Long.MIN_VALUE;
+      int tag = IndexSlot.tag(hash);
+      int i = liveIndexOf(tag, key, keyLength, now);
+      byte[] previous = null;
+      if (i >= 0 && (wantPrevious || settings.collectRemovals() || mode == PutMode.IF_EQUALS)) {
+        previous = copyValue(table[i]);
+      }
+      if (!applies(mode, i >= 0, previous, expected)) {
+        return result(false, mode == PutMode.IF_ABSENT || wantPrevious ? previous : null);
+      }
+      int clock = i >= 0 ? Math.min(IndexSlot.MAX_CLOCK, IndexSlot.clock(table[i]) + 1) : 0;
+      if (i < 0) {
+        makeRoomForNewKey();
+      }
+      long address = append(window, (int) entrySize, true);
+      if (address < 0) {
+        throw new IllegalArgumentException("an entry of " + entrySize
+            + " bytes does not fit the segment's bound of " + settings.budgetBytes() + " bytes");
+      }
+      Page page = pages.page(IndexSlot.page(address));
+      EntryLayout.write(page.memory, IndexSlot.offset(address), key, keyLength, value,
+          valueLength, expires, expires ? saturatingAdd(now, settings.lifetimeNanos()) : 0);
+      account(page, window, (int) entrySize);
+      i = liveIndexOf(tag, key, keyLength, now);
+      if (i >= 0) {
+        killEntry(table[i], RemovalCause.REPLACED, previous, key, keyLength);
+        SLOTS.setOpaque(table, i, IndexSlot.of(tag, clock, address));
+      } else {
+        insertSlot(IndexSlot.of(tag, clock, address));
+      }
+      spliceWindowIfNotFull();
+      compactIfWasteful();
+      return result(true, wantPrevious ? previous : null);
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
+  /**
+   * Removes a key.
+   *
+   * @param expected if non-null, remove only if the value bytes equal these
+   * @param wantPrevious copy the removed value into the result
+   * @return whether removed, and the removed value if asked for
+   */
+  public WriteResult remove(byte[] key, int keyLength, long hash, byte[] expected,
+      boolean wantPrevious, long now) {
+    long stamp = lock.writeLock();
+    try {
+      throwIfClosed();
+      nowForSweep = expires ? now : Long.MIN_VALUE;
+      int i = liveIndexOf(IndexSlot.tag(hash), key, keyLength, now);
+      if (i < 0) {
+        return result(false, null);
+      }
+      byte[] previous = wantPrevious || expected != null || settings.collectRemovals()
+          ? copyValue(table[i]) : null;
+      if (expected != null && !java.util.Arrays.equals(previous, expected)) {
+        return result(false, null);
+      }
+      long slot = table[i];
+      deleteSlot(i);
+      killEntry(slot, RemovalCause.EXPLICIT, previous, key, keyLength);
+      compactIfWasteful();
+      return result(true, wantPrevious ? previous : null);
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
+  private static boolean applies(PutMode mode, boolean present, byte[] previous,
+      byte[] expected) {
+    return switch (mode) {
+      case ALWAYS -> true;
+      case IF_ABSENT -> !present;
+      case IF_PRESENT -> present;
+      case IF_EQUALS -> present && java.util.Arrays.equals(previous, expected);
+    };
+  }
+
+  private void checkFits(long entrySize) {
+    long budget = settings.budgetBytes();
+    if (entrySize > Integer.MAX_VALUE - 64) {
+      throw new IllegalArgumentException("entry of " + entrySize + " bytes is too large");
+    }
+    if (budget != Long.MAX_VALUE) {
+      int capacity = (int) Math.max(entrySize, pages.standardSize);
+      long floor = FIXED_OVERHEAD + 8L * MIN_CAPACITY + sketch.bytes()
+          + PageStore.footprint(capacity);
+      if (floor > budget) {
+        throw new IllegalArgumentException("an entry of " + entrySize + " bytes can never fit"
+            + " the cache's bound (" + budget + " bytes a segment)");
+      }
+    }
+  }
+
+  /** Index of the live slot for the key, removing it first if it has expired; else -1. */
+  private int liveIndexOf(int tag, byte[] key, int keyLength, long now) {
+    int i = probe(table, tag, key, keyLength);
+    if (i >= 0 && expires && isExpired(deadlineOf(table[i]), now)) {
+      removeAt(i, RemovalCause.EXPIRED);
+      return -1;
+    }
+    return i;
+  }
+
+  private WriteResult result(boolean applied, byte[] previous) {
+    List<RemovedEntry> removed = removals;
+    removals = List.of();
+    WriteResult r = new WriteResult(applied, previous, removed, evictions, expirations);
+    evictions = 0;
+    expirations = 0;
+    return r;
+  }
+
+  // ------------------------------------------------------------------ index
+
+  private int find(int tag, long address) {
+    long[] t = table;
+    int capacity = t.length;
+    int i = IndexSlot.home(tag, capacity);
+    for (int probes = 0; probes < capacity; probes++) {
+      long slot = t[i];
+      if (slot == IndexSlot.EMPTY) {
+        return -1;
+      }
+      if (IndexSlot.address(slot) == address) {
+        return i;
+      }
+      i = i + 1 == capacity ? 0 : i + 1;
+    }
+    return -1;
+  }
+
+  private void insertSlot(long slot) {
+    long[] t = table;
+    int capacity = t.length;
+    int i = IndexSlot.home(IndexSlot.tagOf(slot), capacity);
+    while (t[i] != IndexSlot.EMPTY) {
+      i = i + 1 == capacity ? 0 : i + 1;
+    }
+    SLOTS.setOpaque(t, i, slot);
+    size++;
+  }
+
+  /** Backward-shift deletion: later slots of the run move up so no probe chain breaks. */
+  private void deleteSlot(int i) {
+    long[] t = table;
+    int capacity = t.length;
+    int hole = i;
+    int j = i;
+    for (;;) {
+      j = j + 1 == capacity ? 0 : j + 1;
+      long slot = t[j];
+      if (slot == IndexSlot.EMPTY) {
+        break;
+      }
+      int home = IndexSlot.home(IndexSlot.tagOf(slot), capacity);
+      boolean movable = hole <= j ? (home <= hole || home > j) : (home <= hole && home > j);
+      if (movable) {
+        SLOTS.setOpaque(t, hole, slot);
+        hole = j;
+      }
+    }
+    SLOTS.setOpaque(t, hole, IndexSlot.EMPTY);
+    size--;
+  }
+
+  /** Grows the index so one more entry keeps the load at or below 0.8; may evict. */
+  private boolean ensureIndexRoom() {
+    long[] t = table;
+    if ((size + 1) * 5L <= t.length * 4L) {
+      return true;
+    }
+    if (t.length >= IndexSlot.MAX_CAPACITY) {
+      return false;
+    }
+    int grown = (int) Math.min(IndexSlot.MAX_CAPACITY, Math.max(t.length + MIN_CAPACITY,
+        t.length * 5L / 4));
+    long extra = 8L * (grown - t.length) + sketchGrowth(grown);
+    if (!reserve(extra)) {
+      return false;
+    }
+    rehash(grown);
+    return true;
+  }
+
+  private long sketchGrowth(int capacity) {
+    if (settings.maxEntries() != Long.MAX_VALUE) {
+      return 0;
+    }
+    return Math.max(0, FrequencySketch.bytesFor(capacity) - sketch.bytes());
+  }
+
+  private void rehash(int capacity) {
+    long[] old = table;
+    long[] grown = new long[capacity];
+    for (long slot : old) {
+      if (slot != IndexSlot.EMPTY) {
+        int i = IndexSlot.home(IndexSlot.tagOf(slot), capacity);
+        while (grown[i] != IndexSlot.EMPTY) {
+          i = i + 1 == capacity ? 0 : i + 1;
+        }
+        grown[i] = slot;
+      }
+    }
+    if (settings.maxEntries() == Long.MAX_VALUE) {
+      sketch.ensureCapacity(capacity);
+    }
+    table = grown;
+  }
+
+  // ------------------------------------------------------------------ pages and bound
+
+  /**
+   * Memory this segment has reserved: pages, index, sketch and fixed objects. Racy read.
+   *
+   * @return bytes
+   */
+  public long memoryUsed() {
+    return pages.reservedBytes() + 8L * table.length + sketch.bytes() + FIXED_OVERHEAD;
+  }
+
+  /** @return live entries; racy read, exact at quiescence */
+  public int size() {
+    return size;
+  }
+
+  /** @return bytes of live entries (headers, keys, values); racy read */
+  public long liveBytes() {
+    return window.liveBytes + main.liveBytes;
+  }
+
+  private boolean fitsBudget(long extra) {
+    return memoryUsed() + extra <= settings.budgetBytes();
+  }
+
+  /** Frees memory until {@code extra} more bytes fit the budget; false if it cannot. */
+  private boolean reserve(long extra) {
+    while (!fitsBudget(extra)) {
+      if (!pages.releaseOnePooled() && !evictStep()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Finds room for {@code bytes} at the head of {@code queue} and claims it.
+   *
+   * @param forUser true for a user's write, which must leave one standard page of slack for
+   *     the policy's relocations; false for a relocation, which may use the slack and never
+   *     evicts
+   * @return the address of the claimed room, or -1 if there is none
+   */
+  private long append(PageQueue queue, int bytes, boolean forUser) {
+    for (;;) {
+      Page head = queue.head();
+      if (head != null && head.free() >= bytes) {
+        long address = IndexSlot.address(head.number, head.used);
+        head.used += bytes;
+        return address;
+      }
+      Page page = newPage(bytes, forUser);
+      if (page == null) {
+        if (!forUser || !evictStep()) {
+          return -1;
+        }
+        continue;
+      }
+      queue.appendPage(page);
+    }
+  }
+
+  private Page newPage(int bytes, boolean forUser) {
+    int standard = pages.standardSize;
+    int slack = forUser && settings.budgetBytes() != Long.MAX_VALUE
+        ? (int) PageStore.footprint(standard) : 0;
+    if (bytes <= standard) {
+      if (pages.pooledCount() > (slack > 0 && !fitsBudget(slack) ? 1 : 0)) {
+        return pages.takePooled();
+      }
+      return fitsBudget(PageStore.footprint(standard) + slack) ? pages.allocate(standard) : null;
+    }
+    if (fitsBudget(PageStore.footprint(bytes) + slack)) {
+      return pages.allocate(bytes);
+    }
+    return pages.releaseOnePooled() ? newPage(bytes, forUser) : null;
+  }
+
+  private void account(Page page, PageQueue queue, int bytes) {
+    page.live += bytes;
+    page.liveEntries++;
+    queue.addLive(bytes);
+    pageLiveBytes += bytes;
+  }
+
+  private void unaccount(Page page, int bytes) {
+    page.live -= bytes;
+    page.liveEntries--;
+    page.queue.removeLive(bytes);
+    pageLiveBytes -= bytes;
+  }
+
+  /** Makes the count bound hold one more entry, and the index have room for it. */
+  private void makeRoomForNewKey() {
+    while (size >= settings.maxEntries()) {
+      if (!evictStep()) {
+        break;
+      }
+    }
+    while (!ensureIndexRoom()) {
+      if (!evictStep()) {
+        throw new IllegalStateException("segment index full and nothing to evict");
+      }
+    }
+  }
+
+  private boolean atBound() {
+    if (settings.maxEntries() != Long.MAX_VALUE) {
+      return size >= settings.maxEntries();
+    }
+    if (settings.budgetBytes() == Long.MAX_VALUE) {
+      return false;
+    }
+    return !pages.hasPooled() && !fitsBudget(2 * PageStore.footprint(pages.standardSize));
+  }
+
+  /**
+   * While the cache is not full, window pages beyond the window's target join the main
+   * queue as they are, without copying: there is nothing to evict yet, so no admission
+   * decision is due.
+   */
+  private void spliceWindowIfNotFull() {
+    long target = policy.windowTarget(capacityUnits());
+    while (window.pageCount() > 1 && window.tailOffset == 0
+        && windowUnits() - unitsOf(window.tail()) >= target && !atBound()) {
+      main.insertBeforeHead(window.removeTail());
+    }
+  }
+
+  private long capacityUnits() {
+    if (settings.maxEntries() != Long.MAX_VALUE) {
+      return settings.maxEntries();
+    }
+    return settings.budgetBytes() == Long.MAX_VALUE ? Long.MAX_VALUE / 2 : settings.budgetBytes();
+  }
+
+  private long windowUnits() {
+    return settings.maxEntries() != Long.MAX_VALUE ? window.liveEntries : window.liveBytes;
+  }
+
+  private long unitsOf(Page page) {
+    return settings.maxEntries() != Long.MAX_VALUE ? page.liveEntries : page.live;
+  }
+
+  // ------------------------------------------------------------------ eviction
+
+  /**
+   * Consumes one entry (or one exhausted page) at a queue tail.
+   *
+   * @return false if both queues are empty
+   */
+  private boolean evictStep() {
+    PageQueue queue = windowUnits() > policy.windowTarget(capacityUnits()) || main.isEmpty()
+        ? window : main;
+    if (queue.isEmpty()) {
+      queue = queue == window ? main : window;
+      if (queue.isEmpty()) {
+        return false;
+      }
+    }
+    Page tail = queue.tail();
+    if (queue.tailOffset >= tail.used) {
+      queue.removeTail();
+      pages.recycle(tail);
+      return true;
+    }
+    consumeTailEntry(queue, tail);
+    return true;
+  }
+
+  private void consumeTailEntry(PageQueue queue, Page tail) {
+    int offset = queue.tailOffset;
+    long lengths = EntryLayout.readLengths(tail.memory, offset);
+    int bytes = EntryLayout.entrySize(lengths, expires);
+    queue.tailOffset = offset + bytes;
+    long address = IndexSlot.address(tail.number, offset);
+    int keyOffset = EntryLayout.keyOffset(offset, lengths, expires);
+    long hash = KeyHash.hash(tail.memory, keyOffset, EntryLayout.keyLength(lengths));
+    int i = find(IndexSlot.tag(hash), address);
+    if (i < 0) {
+      return;
+    }
+    long slot = table[i];
+    if (expires && isExpired(EntryLayout.deadline(tail.memory, offset, lengths), nowForSweep)) {
+      removeAt(i, RemovalCause.EXPIRED);
+    } else if (queue == window) {
+      long victim = peekMainVictim();
+      boolean admit = policy.admit(hash, IndexSlot.clock(slot), victim, victim != NO_VICTIM);
+      decide(i, slot, admit ? 0 : -1, bytes);
+    } else {
+      decide(i, slot, policy.onMainTail(hash, IndexSlot.clock(slot)), bytes);
+    }
+  }
+
+  private static final long NO_VICTIM = Long.MIN_VALUE;
+  /** Time used when eviction meets an expired entry; set by callers that know the time. */
+  private long nowForSweep = Long.MIN_VALUE;
+
+  /** Relocates the entry to the main queue's head with {@code clock}, or evicts if -1. */
+  private void decide(int i, long slot, int clock, int bytes) {
+    if (clock >= 0 && relocate(i, slot, clock, bytes)) {
+      return;
+    }
+    removeAt(i, RemovalCause.SIZE);
+  }
+
+  private boolean relocate(int i, long slot, int clock, int bytes) {
+    long from = IndexSlot.address(slot);
+    Page source = pages.page(IndexSlot.page(from));
+    long to = append(main, bytes, false);
+    if (to < 0) {
+      return false;
+    }
+    Page target = pages.page(IndexSlot.page(to));
+    EntryLayout.copy(source.memory, IndexSlot.offset(from), target.memory, IndexSlot.offset(to),
+        bytes);
+    unaccount(source, bytes);
+    account(target, main, bytes);
+    SLOTS.setOpaque(table, i, IndexSlot.of(IndexSlot.tagOf(slot), clock, to));
+    return true;
+  }
+
+  /** Hash of the main queue's next live victim (skipping dead tail entries), or NO_VICTIM. */
+  private long peekMainVictim() {
+    while (!main.isEmpty()) {
+      Page tail = main.tail();
+      if (main.tailOffset >= tail.used) {
+        if (tail == main.head()) {
+          return NO_VICTIM;
+        }
+        main.removeTail();
+        pages.recycle(tail);
+        continue;
+      }
+      int offset = main.tailOffset;
+      long lengths = EntryLayout.readLengths(tail.memory, offset);
+      int keyOffset = EntryLayout.keyOffset(offset, lengths, expires);
+      long hash = KeyHash.hash(tail.memory, keyOffset, EntryLayout.keyLength(lengths));
+      if (find(IndexSlot.tag(hash), IndexSlot.address(tail.number, offset)) >= 0) {
+        return hash;
+      }
+      main.tailOffset = offset + EntryLayout.entrySize(lengths, expires);
+    }
+    return NO_VICTIM;
+  }
+
+  /** Removes the entry at slot {@code i} for {@code cause}, keeping its bytes if wanted. */
+  private void removeAt(int i, RemovalCause cause) {
+    long slot = table[i];
+    byte[] value = settings.collectRemovals() ? copyValue(slot) : null;
+    deleteSlot(i);
+    killEntry(slot, cause, value, null, 0);
+    if (cause == RemovalCause.SIZE) {
+      evictions++;
+    } else if (cause == RemovalCause.EXPIRED) {
+      expirations++;
+    }
+  }
+
+  /** Marks an entry's bytes dead and records the removal for listeners. */
+  private void killEntry(long slot, RemovalCause cause, byte[] value, byte[] key, int keyLength) {
+    long address = IndexSlot.address(slot);
+    Page page = pages.page(IndexSlot.page(address));
+    int offset = IndexSlot.offset(address);
+    long lengths = EntryLayout.readLengths(page.memory, offset);
+    if (settings.collectRemovals()) {
+      byte[] k = key != null ? java.util.Arrays.copyOf(key, keyLength) : copyKey(slot);
+      if (removals.isEmpty()) {
+        removals = new ArrayList<>(2);
+      }
+      removals.add(new RemovedEntry(k, value != null ? value : copyValue(slot), cause));
+    }
+    unaccount(page, EntryLayout.entrySize(lengths, expires));
+  }
+
+  /**
+   * Copies live entries out of pages that are mostly dead, when dead bytes exceed an eighth of
+   * the pages' bytes, so that updates and removals cannot leave the segment full of garbage.
+   */
+  private void compactIfWasteful() {
+    long pageBytes = pages.reservedBytes();
+    long dead = pageBytes - pageLiveBytes;
+    if (dead * 8 <= pageBytes || dead < 4L * pages.standardSize) {
+      return;
+    }
+    Page sparse = sparsestFullPage();
+    if (sparse != null) {
+      evacuate(sparse);
+    }
+  }
+
+  private Page sparsestFullPage() {
+    Page best = null;
+    for (PageQueue queue : new PageQueue[] {window, main}) {
+      for (Page page : queue.pages()) {
+        boolean consuming = page == queue.tail() && queue.tailOffset > 0;
+        if (page != queue.head() && !consuming && (best == null || page.live < best.live)) {
+          best = page;
+        }
+      }
+    }
+    return best != null && best.live * 2 < best.capacity ? best : null;
+  }
+
+  private void evacuate(Page page) {
+    int offset = 0;
+    while (offset < page.used) {
+      long lengths = EntryLayout.readLengths(page.memory, offset);
+      int bytes = EntryLayout.entrySize(lengths, expires);
+      int keyOffset = EntryLayout.keyOffset(offset, lengths, expires);
+      long hash = KeyHash.hash(page.memory, keyOffset, EntryLayout.keyLength(lengths));
+      int i = find(IndexSlot.tag(hash), IndexSlot.address(page.number, offset));
+      if (i >= 0 && !relocate(i, table[i], IndexSlot.clock(table[i]), bytes)) {
+        return;
+      }
+      offset += bytes;
+    }
+    page.queue.remove(page);
+    pages.recycle(page);
+  }
+
+  // ------------------------------------------------------------------ maintenance
+
+  /**
+   * Removes up to {@code budget} slots' worth of expired entries, continuing where the last
+   * sweep stopped.
+   *
+   * @return removed entries for listeners, and counts
+   */
+  public WriteResult sweepExpired(long now, int budget) {
+    if (!expires) {
+      return result(false, null);
+    }
+    long stamp = lock.writeLock();
+    try {
+      if (closed) {
+        return result(false, null);
+      }
+      nowForSweep = now;
+      long[] t = table;
+      int capacity = t.length;
+      int i = Math.min(sweepCursor, capacity - 1);
+      for (int n = 0; n < Math.min(budget, capacity); n++) {
+        long slot = t[i];
+        if (slot != IndexSlot.EMPTY && isExpired(deadlineOf(slot), now)) {
+          removeAt(i, RemovalCause.EXPIRED);
+          continue;
+        }
+        i = i + 1 == capacity ? 0 : i + 1;
+      }
+      sweepCursor = i;
+      compactIfWasteful();
+      return result(true, null);
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
+  /**
+   * Removes every entry.
+   *
+   * @return the removed entries if the segment collects removals
+   */
+  public WriteResult clear() {
+    long stamp = lock.writeLock();
+    try {
+      if (closed) {
+        return result(false, null);
+      }
+      if (settings.collectRemovals()) {
+        for (long slot : table) {
+          if (slot != IndexSlot.EMPTY) {
+            if (removals.isEmpty()) {
+              removals = new ArrayList<>();
+            }
+            removals.add(new RemovedEntry(copyKey(slot), copyValue(slot), RemovalCause.EXPLICIT));
+          }
+        }
+      }
+      java.util.Arrays.fill(table, IndexSlot.EMPTY);
+      size = 0;
+      window.clear();
+      main.clear();
+      pageLiveBytes = 0;
+      pages.releaseAll();
+      return result(true, null);
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
+  /**
+   * Copies the keys of all live entries, for iteration.
+   *
+   * @return encoded keys
+   */
+  public List<byte[]> keys() {
+    long stamp = lock.writeLock();
+    try {
+      throwIfClosed();
+      List<byte[]> keys = new ArrayList<>(size);
+      for (long slot : table) {
+        if (slot != IndexSlot.EMPTY) {
+          keys.add(copyKey(slot));
+        }
+      }
+      return keys;
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
+  /** Frees all pages; later calls throw {@link IllegalStateException}. */
+  public void close() {
+    long stamp = lock.writeLock();
+    try {
+      if (!closed) {
+        closed = true;
+        table = new long[MIN_CAPACITY];
+        size = 0;
+        window.clear();
+        main.clear();
+        pages.releaseAll();
+      }
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
+  private void throwIfClosed() {
+    if (closed) {
+      throw new IllegalStateException("cache is closed");
+    }
+  }
+
+  // ------------------------------------------------------------------ entry access
+
+  private byte[] copyValue(long slot) {
+    long address = IndexSlot.address(slot);
+    Page page = pages.page(IndexSlot.page(address));
+    int offset = IndexSlot.offset(address);
+    long lengths = EntryLayout.readLengths(page.memory, offset);
+    int valueOffset = EntryLayout.keyOffset(offset, lengths, expires)
+        + EntryLayout.keyLength(lengths);
+    byte[] value = new byte[EntryLayout.valueLength(lengths)];
+    MemorySegment.copy(page.memory, ValueLayout.JAVA_BYTE, valueOffset, value, 0, value.length);
+    return value;
+  }
+
+  private byte[] copyKey(long slot) {
+    long address = IndexSlot.address(slot);
+    Page page = pages.page(IndexSlot.page(address));
+    int offset = IndexSlot.offset(address);
+    long lengths = EntryLayout.readLengths(page.memory, offset);
+    int keyOffset = EntryLayout.keyOffset(offset, lengths, expires);
+    byte[] key = new byte[EntryLayout.keyLength(lengths)];
+    MemorySegment.copy(page.memory, ValueLayout.JAVA_BYTE, keyOffset, key, 0, key.length);
+    return key;
+  }
+
+  private long deadlineOf(long slot) {
+    long address = IndexSlot.address(slot);
+    Page page = pages.page(IndexSlot.page(address));
+    int offset = IndexSlot.offset(address);
+    return EntryLayout.deadline(page.memory, offset, EntryLayout.readLengths(page.memory, offset));
+  }
+
+  private static boolean isExpired(long deadline, long now) {
+    return now != Long.MIN_VALUE && now - deadline >= 0;
+  }
+
+  private static long saturatingAdd(long a, long b) {
+    long r = a + b;
+    return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+  }
+
+  /**
+   * The hash the store uses for a key's bytes.
+   *
+   * @param key encoded key
+   * @param length its length
+   * @return the 64-bit hash
+   */
+  public static long hash(byte[] key, int length) {
+    return KeyHash.hash(key, 0, length);
+  }
+}

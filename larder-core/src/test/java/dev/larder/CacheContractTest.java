@@ -1,0 +1,398 @@
+package dev.larder;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.larder.codec.ByteSink;
+import dev.larder.codec.ByteSource;
+import dev.larder.codec.Codec;
+import dev.larder.codec.CodecException;
+import dev.larder.codec.Codecs;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The Cache contract, run against every storage mode. */
+class CacheContractTest {
+
+  private static Cache<String, String> strings(Storage storage) {
+    return Cache.builder(String.class, String.class).storage(storage)
+        .maximumMemory(4 << 20).recordStats().build();
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void putThenGetReturnsAnEqualCopy(Storage storage) {
+    try (Cache<String, byte[]> cache = Cache.builder(Codecs.strings(), Codecs.bytes())
+        .storage(storage).maximumMemory(1 << 20).build()) {
+      byte[] value = {1, 2, 3};
+      cache.put("k", value);
+      byte[] read = cache.getIfPresent("k");
+      assertArrayEquals(value, read);
+      read[0] = 9;
+      assertEquals(1, cache.getIfPresent("k")[0], "the cache holds bytes, not the object");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void putReplacesAndRemoveRemoves(Storage storage) {
+    try (Cache<String, String> cache = strings(storage)) {
+      assertNull(cache.getIfPresent("a"));
+      cache.put("a", "1");
+      cache.put("a", "2");
+      assertEquals("2", cache.getIfPresent("a"));
+      assertEquals(1, cache.estimatedSize());
+      assertEquals("2", cache.remove("a"));
+      assertNull(cache.getIfPresent("a"));
+      assertNull(cache.remove("a"));
+      assertEquals(0, cache.estimatedSize());
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void conditionalWrites(Storage storage) {
+    try (Cache<String, String> cache = strings(storage)) {
+      assertNull(cache.putIfAbsent("k", "1"));
+      assertEquals("1", cache.putIfAbsent("k", "2"));
+      assertEquals("1", cache.replace("k", "3"));
+      assertNull(cache.replace("absent", "x"));
+      assertFalse(cache.containsKey("absent"));
+      assertFalse(cache.replace("k", "wrong", "4"));
+      assertTrue(cache.replace("k", "3", "4"));
+      assertFalse(cache.remove("k", "3"));
+      assertTrue(cache.remove("k", "4"));
+      assertFalse(cache.containsKey("k"));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void computeAppliesAtomically(Storage storage) {
+    try (Cache<String, Long> cache = Cache.builder(String.class, Long.class).storage(storage)
+        .maximumEntries(100).build()) {
+      assertEquals(1L, cache.compute("n", (k, v) -> v == null ? 1L : v + 1));
+      assertEquals(2L, cache.compute("n", (k, v) -> v == null ? 1L : v + 1));
+      assertNull(cache.compute("n", (k, v) -> null));
+      assertFalse(cache.containsKey("n"));
+      assertNull(cache.compute("none", (k, v) -> null));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void manyEntriesSurviveIndexGrowth(Storage storage) {
+    try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
+        .unbounded().build()) {
+      for (long i = 0; i < 50_000; i++) {
+        cache.put(i, i * 7);
+      }
+      assertEquals(50_000, cache.estimatedSize());
+      for (long i = 0; i < 50_000; i++) {
+        assertEquals(i * 7, cache.getIfPresent(i), "key " + i);
+      }
+      for (long i = 0; i < 50_000; i += 2) {
+        cache.invalidate(i);
+      }
+      for (long i = 0; i < 50_000; i++) {
+        assertEquals(i % 2 == 0 ? null : i * 7, cache.getIfPresent(i), "key " + i);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void entryBoundHolds(Storage storage) {
+    try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
+        .maximumEntries(1000).recordStats().build()) {
+      for (long i = 0; i < 20_000; i++) {
+        cache.put(i, i);
+        assertTrue(cache.estimatedSize() <= 1000);
+      }
+      assertEquals(1000, cache.estimatedSize());
+      assertEquals(19_000, cache.stats().evictionCount());
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void memoryBoundHolds(Storage storage) {
+    long bound = 2 << 20;
+    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
+        .storage(storage).maximumMemory(bound).build()) {
+      java.util.Random random = new java.util.Random(1);
+      for (long i = 0; i < 20_000; i++) {
+        cache.put(i, new byte[100 + random.nextInt(2000)]);
+        assertTrue(cache.memoryUsed() <= bound, "memoryUsed " + cache.memoryUsed());
+      }
+      assertTrue(cache.estimatedSize() > 500, "size " + cache.estimatedSize());
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void largeValuesGetTheirOwnPages(Storage storage) {
+    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
+        .storage(storage).maximumMemory(64L << 20).build()) {
+      byte[] big = new byte[3 << 20];
+      big[big.length - 1] = 42;
+      for (long i = 0; i < 40; i++) {
+        cache.put(i, big);
+        assertTrue(cache.memoryUsed() <= 64L << 20);
+      }
+      long present = 0;
+      for (long i = 0; i < 40; i++) {
+        byte[] read = cache.getIfPresent(i);
+        if (read != null) {
+          present++;
+          assertEquals(42, read[read.length - 1]);
+        }
+      }
+      assertTrue(present >= 10, "present " + present);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void valueThatCanNeverFitIsRefusedAndLeavesTheCacheUnchanged(Storage storage) {
+    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
+        .storage(storage).maximumMemory(1 << 20).build()) {
+      cache.put(1L, new byte[10]);
+      assertThrows(IllegalArgumentException.class, () -> cache.put(2L, new byte[2 << 20]));
+      assertEquals(1, cache.estimatedSize());
+      assertArrayEquals(new byte[10], cache.getIfPresent(1L));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void nullsAreRefusedWithTheArgumentNamed(Storage storage) {
+    try (Cache<String, String> cache = strings(storage)) {
+      NullPointerException e = assertThrows(NullPointerException.class, () -> cache.put(null, "v"));
+      assertEquals("key", e.getMessage());
+      e = assertThrows(NullPointerException.class, () -> cache.put("k", null));
+      assertEquals("value", e.getMessage());
+      assertThrows(NullPointerException.class, () -> cache.getIfPresent(null));
+      assertThrows(NullPointerException.class, () -> cache.get("k", null));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void useAfterCloseThrowsIllegalState(Storage storage) {
+    Cache<String, String> cache = strings(storage);
+    cache.put("k", "v");
+    cache.close();
+    cache.close();
+    assertThrows(IllegalStateException.class, () -> cache.getIfPresent("k"));
+    assertThrows(IllegalStateException.class, () -> cache.put("k", "v"));
+    assertThrows(IllegalStateException.class, () -> cache.remove("k"));
+    assertThrows(IllegalStateException.class, cache::invalidateAll);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void failingCodecLeavesTheCacheUnchanged(Storage storage) {
+    Codec<String> failing = new Codec<>() {
+      @Override
+      public void encode(String value, ByteSink out) {
+        if (value.equals("bad")) {
+          throw new CodecException("cannot encode bad");
+        }
+        Codecs.strings().encode(value, out);
+      }
+
+      @Override
+      public String decode(ByteSource in) {
+        return Codecs.strings().decode(in);
+      }
+
+      @Override
+      public Class<?> type() {
+        return String.class;
+      }
+    };
+    try (Cache<String, String> cache = Cache.builder(Codecs.strings(), failing)
+        .storage(storage).maximumEntries(10).build()) {
+      cache.put("k", "good");
+      assertThrows(CodecException.class, () -> cache.put("k", "bad"));
+      assertEquals("good", cache.getIfPresent("k"));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void loaderRunsOnMissAndItsExceptionReachesTheCaller(Storage storage) {
+    AtomicLong loads = new AtomicLong();
+    try (Cache<Long, String> cache = Cache.builder(Long.class, String.class).storage(storage)
+        .maximumEntries(100).recordStats()
+        .loader(k -> {
+          loads.incrementAndGet();
+          if (k < 0) {
+            throw new java.io.IOException("no negative keys");
+          }
+          return k == 0 ? null : "v" + k;
+        }).build()) {
+      assertEquals("v1", cache.get(1L));
+      assertEquals("v1", cache.get(1L));
+      assertEquals(1, loads.get());
+      assertNull(cache.get(0L));
+      assertFalse(cache.containsKey(0L));
+      CacheLoadingException e = assertThrows(CacheLoadingException.class, () -> cache.get(-1L));
+      assertEquals("no negative keys", e.getCause().getMessage());
+      assertFalse(cache.containsKey(-1L));
+      assertEquals(Map.of(1L, "v1", 2L, "v2"), cache.getAll(List.of(1L, 2L, 0L)));
+      CacheStats stats = cache.stats();
+      assertEquals(2, stats.loadSuccessCount(), "keys 1 and 2");
+      assertEquals(3, stats.loadFailureCount(), "key 0 twice (null) and key -1 (threw)");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void expireAfterWriteHonouredOnRead(Storage storage) {
+    AtomicLong time = new AtomicLong(1_000);
+    List<RemovalCause> causes = new CopyOnWriteArrayList<>();
+    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
+        .storage(storage).maximumEntries(100).ticker(time::get).executor(Runnable::run)
+        .removalListener((k, v, c) -> causes.add(c))
+        .expireAfterWrite(Duration.ofNanos(100)).recordStats().build()) {
+      cache.put("k", "v");
+      time.addAndGet(99);
+      assertEquals("v", cache.getIfPresent("k"));
+      time.addAndGet(1);
+      assertNull(cache.getIfPresent("k"));
+      assertEquals(1, cache.estimatedSize(), "reclaimed lazily");
+      cache.cleanUp();
+      assertEquals(0, cache.estimatedSize());
+      assertEquals(List.of(RemovalCause.EXPIRED), causes);
+      assertEquals(1, cache.stats().expirationCount());
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void expireAfterAccessIsExtendedByReads(Storage storage) {
+    AtomicLong time = new AtomicLong(0);
+    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
+        .storage(storage).maximumEntries(100).ticker(time::get)
+        .expireAfterAccess(Duration.ofMillis(100)).build()) {
+      cache.put("k", "v");
+      for (int i = 0; i < 10; i++) {
+        time.addAndGet(60_000_000);
+        assertEquals("v", cache.getIfPresent("k"), "read " + i);
+      }
+      time.addAndGet(100_000_000);
+      assertNull(cache.getIfPresent("k"));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void removalListenerSeesCauses(Storage storage) {
+    List<String> events = new CopyOnWriteArrayList<>();
+    try (Cache<Long, String> cache = Cache.builder(Long.class, String.class).storage(storage)
+        .maximumEntries(2).executor(Runnable::run)
+        .removalListener((k, v, c) -> events.add(k + "=" + v + ":" + c)).build()) {
+      cache.put(1L, "a");
+      cache.put(1L, "b");
+      cache.remove(1L);
+      cache.put(2L, "c");
+      cache.put(3L, "d");
+      cache.put(4L, "e");
+      assertEquals("1=a:REPLACED", events.get(0));
+      assertEquals("1=b:EXPLICIT", events.get(1));
+      assertEquals(3, events.size());
+      assertTrue(events.get(2).endsWith(":SIZE"), events.toString());
+      cache.invalidateAll();
+      assertEquals(5, events.size());
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void mapViewIteratesEveryEntryOnce(Storage storage) {
+    try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
+        .unbounded().segments(4).build()) {
+      Map<Long, Long> expected = new HashMap<>();
+      for (long i = 0; i < 3000; i++) {
+        cache.put(i, -i);
+        expected.put(i, -i);
+      }
+      Map<Long, Long> seen = new HashMap<>();
+      List<Long> order = new ArrayList<>();
+      for (Map.Entry<Long, Long> e : cache.asMap().entrySet()) {
+        order.add(e.getKey());
+        seen.put(e.getKey(), e.getValue());
+      }
+      assertEquals(expected, seen);
+      assertEquals(3000, order.size());
+      assertEquals(expected, cache.asMap());
+      assertEquals(-5L, cache.asMap().put(5L, 50L));
+      assertEquals(50L, cache.asMap().get(5L));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void getWithFunctionReturnsPresentValueWithoutCalling(Storage storage) {
+    try (Cache<String, String> cache = strings(storage)) {
+      cache.put("k", "v");
+      assertEquals("v", cache.get("k", k -> {
+        throw new AssertionError("must not be called");
+      }));
+      assertEquals("K", cache.get("x", k -> "K"));
+      assertEquals("K", cache.getIfPresent("x"));
+      assertNull(cache.get("y", k -> null));
+      assertFalse(cache.containsKey("y"));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void recursiveLoadOfTheSameKeyFailsInsteadOfHanging(Storage storage) {
+    try (Cache<String, String> cache = strings(storage)) {
+      assertThrows(IllegalStateException.class,
+          () -> cache.get("k", k -> cache.get("k", k2 -> "inner")));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void statsCountHitsMissesAndLatency(Storage storage) {
+    try (Cache<String, String> cache = strings(storage)) {
+      cache.put("a", "1");
+      cache.getIfPresent("a");
+      cache.getIfPresent("b");
+      CacheStats stats = cache.stats();
+      assertEquals(1, stats.hitCount());
+      assertEquals(1, stats.missCount());
+      assertEquals(0.5, stats.hitRatio());
+      assertEquals(1, stats.putCount());
+      assertEquals(2, stats.getLatency().count());
+      assertSame(LatencySummary.EMPTY, stats.loadLatency());
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void boundIsRequiredAndTypesWithoutCodecAreNamed(Storage storage) {
+    assertThrows(IllegalStateException.class,
+        () -> Cache.builder(String.class, String.class).storage(storage).build());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Cache.builder(Thread.class, String.class));
+    assertTrue(e.getMessage().contains("java.lang.Thread"), e.getMessage());
+  }
+}
