@@ -1,5 +1,9 @@
 package dev.larder.codec;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+
 /**
  * A bounded reader over bytes that codecs decode from. Every read checks the bound and throws
  * {@link CodecException} on truncated input, so a decoder built only from these reads cannot
@@ -47,6 +51,12 @@ public final class ByteSource {
     return bytes[position++] & 0xFF;
   }
 
+  /** @return the next byte, unsigned, without consuming it */
+  public int peekUnsignedByte() {
+    require(1);
+    return bytes[position] & 0xFF;
+  }
+
   /** @return the next byte, signed */
   public byte readByte() {
     require(1);
@@ -75,6 +85,45 @@ public final class ByteSource {
     require(length);
     System.arraycopy(bytes, position, target, offset, length);
     position += length;
+  }
+
+  /**
+   * Reads {@code length} bytes as Latin-1 text (one char a byte) without an intermediate copy.
+   *
+   * @param length number of bytes; must not exceed {@link #remaining()}
+   * @return the string
+   */
+  public String readLatin1(int length) {
+    require(length);
+    String s = new String(bytes, position, length, StandardCharsets.ISO_8859_1);
+    position += length;
+    return s;
+  }
+
+  /**
+   * Reads {@code length} bytes as UTF-8 text, rejecting malformed input.
+   *
+   * @param length number of bytes; must not exceed {@link #remaining()}
+   * @return the string
+   * @throws CodecException if the bytes are not well-formed UTF-8
+   */
+  public String readUtf8(int length) {
+    require(length);
+    String s = new String(bytes, position, length, StandardCharsets.UTF_8);
+    // The fast decoder replaces malformed input with U+FFFD; only then pay for a strict check.
+    if (s.indexOf('\uFFFD') >= 0) {
+      checkUtf8(length);
+    }
+    position += length;
+    return s;
+  }
+
+  private void checkUtf8(int length) {
+    try {
+      StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes, position, length));
+    } catch (CharacterCodingException e) {
+      throw new CodecException("invalid UTF-8 in string", e);
+    }
   }
 
   /** @return 2 bytes, little-endian, unsigned */

@@ -16,7 +16,10 @@ package dev.larder.codec;
  *       or allocates beyond what the input can hold.</li>
  *   <li>Codecs are shared by all threads of a cache and must be thread-safe; stateless codecs
  *       are trivially so.</li>
- *   <li>Values passed to {@link #encode} are never null; nullable values need a wrapping codec.</li>
+ *   <li>Values passed to {@link #encode} are never null; nullable values need a wrapping codec
+ *       ({@link Codecs#nullable}).</li>
+ *   <li>Every encoding is at least one byte long. Container codecs rely on this to bound an
+ *       element count read from corrupted input by the bytes that remain.</li>
  * </ul>
  *
  * @param <T> the type encoded
@@ -74,4 +77,17 @@ public interface Codec<T> {
    * @return the encoded type
    */
   Class<?> type();
+
+  /**
+   * Whether equal values always produce equal bytes, at any time and on any thread. Keys need
+   * a deterministic codec, because the store compares keys by their bytes. Codecs that
+   * substitute values through an adaptive or bounded {@link ValueDictionary} are not: the same
+   * value is written inline before it is interned and as an id afterwards. Composite codecs are
+   * deterministic when all their parts are. The default is {@code true}.
+   *
+   * @return true if the encoding of a value never changes
+   */
+  default boolean deterministic() {
+    return true;
+  }
 }
