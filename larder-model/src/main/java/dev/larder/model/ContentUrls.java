@@ -1,0 +1,76 @@
+package dev.larder.model;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.UUID;
+
+/**
+ * Content URLs of the form {@code store://yyyy/M/d/H/m/<uuid>.bin} (UTC, no leading zeros, a
+ * canonical lower-case UUID), which repositories derive from the time content was written. The
+ * codec stores such URLs as their parts (21 bytes instead of about 60); {@link #parse}
+ * recognises exactly the strings {@link #format} produces, so the round trip is exact.
+ */
+final class ContentUrls {
+
+  private static final String PREFIX = "store://";
+  private static final String SUFFIX = ".bin";
+
+  private ContentUrls() {}
+
+  /** The parts of a content URL in the canonical form. */
+  record Parts(int year, int month, int day, int hour, int minute, long msb, long lsb) {
+    String format() {
+      return PREFIX + year + '/' + month + '/' + day + '/' + hour + '/' + minute + '/'
+          + new UUID(msb, lsb) + SUFFIX;
+    }
+  }
+
+  static String format(Instant when, UUID id) {
+    ZonedDateTime t = when.atZone(ZoneOffset.UTC);
+    return new Parts(t.getYear(), t.getMonthValue(), t.getDayOfMonth(), t.getHour(),
+        t.getMinute(), id.getMostSignificantBits(), id.getLeastSignificantBits()).format();
+  }
+
+  /**
+   * @param url any string
+   * @return its parts if it is in the canonical form, else null
+   */
+  static Parts parse(String url) {
+    if (!url.startsWith(PREFIX) || !url.endsWith(SUFFIX)) {
+      return null;
+    }
+    int[] fields = new int[5];
+    int pos = PREFIX.length();
+    for (int i = 0; i < 5; i++) {
+      int slash = url.indexOf('/', pos);
+      if (slash < 0 || !isCanonicalNumber(url, pos, slash)) {
+        return null;
+      }
+      fields[i] = Integer.parseInt(url, pos, slash, 10);
+      pos = slash + 1;
+    }
+    String uuid = url.substring(pos, url.length() - SUFFIX.length());
+    long[] bits = Uuids.parseCanonical(uuid);
+    if (bits == null) {
+      return null;
+    }
+    Parts parts = new Parts(fields[0], fields[1], fields[2], fields[3], fields[4], bits[0], bits[1]);
+    // Guards every oddity (years out of range, values the writer would not produce) at once.
+    return parts.format().equals(url) ? parts : null;
+  }
+
+  private static boolean isCanonicalNumber(String s, int from, int to) {
+    int n = to - from;
+    if (n < 1 || n > 6 || (n > 1 && s.charAt(from) == '0')) {
+      return false;
+    }
+    for (int i = from; i < to; i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,142 @@
+package dev.larder.model;
+
+import dev.larder.codec.ByteSink;
+import dev.larder.codec.ByteSource;
+import dev.larder.codec.Codec;
+import dev.larder.codec.CodecException;
+import dev.larder.codec.Codecs;
+import java.io.Serializable;
+import java.util.Date;
+import java.util.Locale;
+
+/**
+ * A property value: a tag byte naming its type (and, for numbers and dates, the smaller of two
+ * forms), then the value. Tags (docs/spec/content-node.md):
+ * <pre>
+ *  0 null          1 int varint     2 int fixed 4 B   3 long varint   4 long fixed 8 B
+ *  5 float 4 B     6 double 8 B     7 date millis     8 date days     9 text
+ * 10 node ref     11 qname         12 content data   13 false        14 true
+ * 15 locale
+ * </pre>
+ * Varint forms are zig-zag; the fixed forms are chosen when the varint would be longer
+ * (large-magnitude numbers, such as the full-range ints and longs of the benchmark model). A
+ * date at midnight UTC is written as its epoch day.
+ */
+final class PropertyValueCodec implements Codec<Serializable> {
+
+  private static final long DAY_MILLIS = 86_400_000L;
+
+  private final ModelForms forms;
+  private final Codec<NodeRef> nodeRefs;
+  private final Codec<ContentData> contents;
+
+  PropertyValueCodec(ModelForms forms) {
+    this.forms = forms;
+    this.nodeRefs = new NodeRefCodec(forms.store());
+    this.contents = new ContentDataCodec(forms);
+  }
+
+  @Override
+  public void encode(Serializable value, ByteSink out) {
+    switch (value) {
+      case null -> out.writeByte(0);
+      case Integer i -> writeInt(i, out);
+      case Long l -> writeLong(l, out);
+      case Float f -> {
+        out.writeByte(5);
+        out.writeInt(Float.floatToRawIntBits(f));
+      }
+      case Double d -> {
+        out.writeByte(6);
+        out.writeLong(Double.doubleToRawLongBits(d));
+      }
+      case Date d -> writeDate(d, out);
+      case String s -> tagged(9, s, forms.text(), out);
+      case NodeRef r -> tagged(10, r, nodeRefs, out);
+      case QName q -> tagged(11, q, forms.qnameValue(), out);
+      case ContentData c -> tagged(12, c, contents, out);
+      case Boolean b -> out.writeByte(b ? 14 : 13);
+      case Locale l -> tagged(15, l, forms.locale(), out);
+      default -> throw new CodecException("unsupported property value type "
+          + value.getClass().getName());
+    }
+  }
+
+  private static <T> void tagged(int tag, T value, Codec<T> codec, ByteSink out) {
+    out.writeByte(tag);
+    codec.encode(value, out);
+  }
+
+  private static void writeInt(int v, ByteSink out) {
+    if (v >= -(1 << 20) && v < 1 << 20) {
+      out.writeByte(1);
+      out.writeZigZagLong(v);
+    } else {
+      out.writeByte(2);
+      out.writeInt(v);
+    }
+  }
+
+  private static void writeLong(long v, ByteSink out) {
+    if (v >= -(1L << 48) && v < 1L << 48) {
+      out.writeByte(3);
+      out.writeZigZagLong(v);
+    } else {
+      out.writeByte(4);
+      out.writeLong(v);
+    }
+  }
+
+  private static void writeDate(Date d, ByteSink out) {
+    long millis = d.getTime();
+    if (millis % DAY_MILLIS == 0) {
+      out.writeByte(8);
+      out.writeZigZagLong(millis / DAY_MILLIS);
+    } else {
+      out.writeByte(7);
+      out.writeZigZagLong(millis);
+    }
+  }
+
+  @Override
+  public Serializable decode(ByteSource in) {
+    int tag = in.readUnsignedByte();
+    return switch (tag) {
+      case 0 -> null;
+      case 1 -> Codecs.integers().decode(in);
+      case 2 -> in.readInt();
+      case 3 -> in.readZigZagLong();
+      case 4 -> in.readLong();
+      case 5 -> Float.intBitsToFloat(in.readInt());
+      case 6 -> Double.longBitsToDouble(in.readLong());
+      case 7 -> new Date(in.readZigZagLong());
+      case 8 -> new Date(readDay(in) * DAY_MILLIS);
+      case 9 -> forms.text().decode(in);
+      case 10 -> nodeRefs.decode(in);
+      case 11 -> forms.qnameValue().decode(in);
+      case 12 -> contents.decode(in);
+      case 13 -> Boolean.FALSE;
+      case 14 -> Boolean.TRUE;
+      case 15 -> forms.locale().decode(in);
+      default -> throw new CodecException("unknown property value tag " + tag);
+    };
+  }
+
+  private static long readDay(ByteSource in) {
+    long day = in.readZigZagLong();
+    if (Math.abs(day) > Long.MAX_VALUE / DAY_MILLIS) {
+      throw new CodecException("epoch day out of range: " + day);
+    }
+    return day;
+  }
+
+  @Override
+  public Class<?> type() {
+    return Serializable.class;
+  }
+
+  @Override
+  public boolean deterministic() {
+    return false;
+  }
+}
