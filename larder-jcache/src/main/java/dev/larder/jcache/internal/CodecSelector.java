@@ -1,0 +1,53 @@
+package dev.larder.jcache.internal;
+
+import dev.larder.codec.Codec;
+import dev.larder.codec.Codecs;
+import java.util.Locale;
+
+/**
+ * Chooses the codec of a store-by-value cache's keys or values: the configured one, else the
+ * built-in codec of the declared type when it has one, else Java serialization (which any
+ * {@link java.io.Serializable} value survives, as store-by-value requires).
+ */
+final class CodecSelector {
+
+  private CodecSelector() {}
+
+  /**
+   * @param configured the codec from the configuration, or null
+   * @param declaredType the configured key or value type
+   * @param classLoader resolves classes when deserializing
+   * @param <T> the type
+   * @return the codec to use
+   */
+  @SuppressWarnings("unchecked")
+  static <T> Codec<T> select(Codec<T> configured, Class<T> declaredType, ClassLoader classLoader) {
+    if (configured != null) {
+      return configured;
+    }
+    if (declaredType != Object.class) {
+      try {
+        return Codecs.forType(declaredType);
+      } catch (IllegalArgumentException noBuiltIn) {
+        // fall through to serialization
+      }
+    }
+    return (Codec<T>) new SerializationCodec<>(declaredType, classLoader);
+  }
+
+  /**
+   * @param name a built-in codec's name in the configuration file
+   * @param classLoader for the serialization codec
+   * @return the codec, or null if the name is not a built-in one
+   */
+  static Codec<?> byName(String name, ClassLoader classLoader) {
+    return switch (name.toLowerCase(Locale.ROOT)) {
+      case "string" -> Codecs.strings();
+      case "long" -> Codecs.longs();
+      case "integer" -> Codecs.integers();
+      case "bytes" -> Codecs.bytes();
+      case "serialization" -> new SerializationCodec<>(Object.class, classLoader);
+      default -> null;
+    };
+  }
+}

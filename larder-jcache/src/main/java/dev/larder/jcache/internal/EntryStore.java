@@ -1,0 +1,56 @@
+package dev.larder.jcache.internal;
+
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * Where a JCache cache keeps its entries: Larder's byte store for store-by-value caches
+ * ({@link ByteEntryStore}), a heap map for store-by-reference ones ({@link ReferenceEntryStore}).
+ *
+ * <p>The store is a plain map with no JCache semantics: expiry times are data to it, and it fires
+ * no events. {@link LarderJCache} serializes the writes to each key with its key locks, so the
+ * store needs no conditional operations. Implementations are thread-safe.
+ *
+ * @param <K> key type
+ * @param <V> value type
+ */
+interface EntryStore<K, V> {
+
+  /** @return the stored entry, expired or not, or null; a copy in a store-by-value store */
+  Expirable<V> get(K key);
+
+  /** Stores or replaces an entry. */
+  void put(K key, Expirable<V> entry);
+
+  /** Removes an entry if present. */
+  void remove(K key);
+
+  /** @return a weakly consistent iterator over the stored entries, expired ones included */
+  Iterator<Map.Entry<K, Expirable<V>>> iterator();
+
+  /** Removes every entry. */
+  void clear();
+
+  /** @return the number of stored entries, expired ones included */
+  long size();
+
+  /**
+   * @param stored a stored value
+   * @param expected a caller's value
+   * @return true if they are the same value by this store's equality: encoded bytes for a
+   *     store-by-value store, {@code equals} for a store-by-reference one
+   */
+  boolean sameValue(V stored, V expected);
+
+  /** @return bytes reserved by the store, or -1 when it cannot tell (heap objects) */
+  long memoryUsed();
+
+  /** Releases the store's memory. */
+  void close();
+
+  /**
+   * @param type a class to unwrap to
+   * @return the underlying store object if it is of that type, else null
+   */
+  <T> T unwrap(Class<T> type);
+}
