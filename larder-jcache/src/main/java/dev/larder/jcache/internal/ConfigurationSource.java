@@ -1,0 +1,69 @@
+package dev.larder.jcache.internal;
+
+import dev.larder.jcache.LarderCachingProvider;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.net.URI;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.util.Properties;
+import javax.cache.CacheException;
+
+/**
+ * Finds the configuration file a cache manager's URI addresses:
+ * <ul>
+ *   <li>{@code classpath:a/b.properties}: a resource of the manager's class loader; must exist;</li>
+ *   <li>an absolute URI with a URL scheme ({@code file:}, {@code jar:}, {@code http:} ...): read
+ *       from there; must exist;</li>
+ *   <li>the provider's default URI: the resource {@code larder-jcache.properties}, if present;</li>
+ *   <li>anything else (a plain name): no file.</li>
+ * </ul>
+ * Files are UTF-8 properties files (format: {@link FileConfiguration}).
+ */
+final class ConfigurationSource {
+
+  private ConfigurationSource() {}
+
+  static FileConfiguration load(URI uri, ClassLoader classLoader) {
+    if (LarderCachingProvider.DEFAULT_URI.equals(uri.toString())) {
+      URL url = classLoader.getResource(LarderCachingProvider.DEFAULT_RESOURCE);
+      return url == null ? FileConfiguration.EMPTY : read(url, uri);
+    }
+    if ("classpath".equals(uri.getScheme())) {
+      String path = uri.getSchemeSpecificPart().replaceFirst("^/+", "");
+      URL url = classLoader.getResource(path);
+      if (url == null) {
+        throw new CacheException("configuration " + uri + " not found on the class path");
+      }
+      return read(url, uri);
+    }
+    if (uri.isAbsolute() && isUrlScheme(uri.getScheme())) {
+      try {
+        return read(uri.toURL(), uri);
+      } catch (IOException | IllegalArgumentException e) {
+        throw new CacheException("cannot open configuration " + uri + ": " + e, e);
+      }
+    }
+    return FileConfiguration.EMPTY;
+  }
+
+  private static boolean isUrlScheme(String scheme) {
+    return switch (scheme) {
+      case "file", "jar", "http", "https", "jrt", "vfs", "wsjar", "bundleresource" -> true;
+      default -> false;
+    };
+  }
+
+  private static FileConfiguration read(URL url, URI uri) {
+    Properties properties = new Properties();
+    try (InputStream in = url.openStream();
+        Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8)) {
+      properties.load(reader);
+    } catch (IOException e) {
+      throw new CacheException("cannot read configuration " + uri + ": " + e, e);
+    }
+    return FileConfiguration.parse(properties, uri.toString());
+  }
+}

@@ -1,0 +1,215 @@
+package dev.larder.jcache.internal;
+
+import dev.larder.jcache.LarderConfiguration;
+import java.lang.ref.WeakReference;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import javax.cache.Cache;
+import javax.cache.CacheException;
+import javax.cache.CacheManager;
+import javax.cache.configuration.CompleteConfiguration;
+import javax.cache.configuration.Configuration;
+import javax.cache.spi.CachingProvider;
+
+/**
+ * A JCache {@link CacheManager}: the caches of one (URI, class loader) pair, plus the
+ * configuration file its URI addresses, if any.
+ *
+ * <p>Caches the file declares are created on first {@link #getCache(String)}. A cache created in
+ * code takes the file's Larder-only settings (bounds, storage, codecs; for its name, else the
+ * file's defaults) unless the code passed a {@link LarderConfiguration}, which is used as it is.
+ *
+ * <p>Thread-safe: the cache table is a concurrent map, and creation of one name is atomic.
+ */
+public final class LarderCacheManager implements CacheManager {
+
+  private final CachingProvider provider;
+  private final ManagerRegistry registry;
+  private final URI uri;
+  private final WeakReference<ClassLoader> classLoader;
+  private final Properties properties;
+  private final FileConfiguration file;
+  private final ConcurrentMap<String, LarderJCache<?, ?>> caches = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  LarderCacheManager(CachingProvider provider, ManagerRegistry registry, URI uri,
+      ClassLoader classLoader, Properties properties) {
+    this.provider = provider;
+    this.registry = registry;
+    this.uri = uri;
+    this.classLoader = new WeakReference<>(classLoader);
+    this.properties = new Properties();
+    this.properties.putAll(properties);
+    this.file = ConfigurationSource.load(uri, classLoader);
+  }
+
+  @Override
+  public CachingProvider getCachingProvider() {
+    return provider;
+  }
+
+  @Override
+  public URI getURI() {
+    return uri;
+  }
+
+  @Override
+  public ClassLoader getClassLoader() {
+    return classLoader.get();
+  }
+
+  @Override
+  public Properties getProperties() {
+    return properties;
+  }
+
+  @Override
+  public <K, V, C extends Configuration<K, V>> Cache<K, V> createCache(String cacheName,
+      C configuration) {
+    requireOpen();
+    Objects.requireNonNull(cacheName, "cacheName");
+    Objects.requireNonNull(configuration, "configuration");
+    LarderConfiguration<K, V> effective = withFileSettings(cacheName, configuration);
+    LarderJCache<?, ?> created = caches.compute(cacheName, (name, existing) -> {
+      if (existing != null) {
+        throw new CacheException("a cache named " + name + " already exists");
+      }
+      return LarderJCache.create(this, name, effective);
+    });
+    @SuppressWarnings("unchecked")
+    Cache<K, V> cache = (Cache<K, V>) created;
+    return cache;
+  }
+
+  @SuppressWarnings("unchecked")
+  private <K, V> LarderConfiguration<K, V> withFileSettings(String cacheName,
+      Configuration<K, V> configuration) {
+    LarderConfiguration<K, V> copy = LarderConfiguration.copyOf(configuration);
+    if (!(configuration instanceof LarderConfiguration)) {
+      new FileSettingsApplier(getClassLoader(), cacheName).apply(file.settingsFor(cacheName),
+          FileSettingsApplier.LARDER_ONLY, (LarderConfiguration<Object, Object>) copy);
+    }
+    return copy;
+  }
+
+  @Override
+  public <K, V> Cache<K, V> getCache(String cacheName, Class<K> keyType, Class<V> valueType) {
+    requireOpen();
+    Objects.requireNonNull(keyType, "keyType");
+    Objects.requireNonNull(valueType, "valueType");
+    Cache<K, V> cache = getCache(cacheName);
+    if (cache == null) {
+      return null;
+    }
+    @SuppressWarnings("unchecked")
+    CompleteConfiguration<K, V> config = cache.getConfiguration(CompleteConfiguration.class);
+    if (!config.getKeyType().equals(keyType)) {
+      throw new ClassCastException("cache " + cacheName + " has keys of type "
+          + config.getKeyType().getName() + ", not " + keyType.getName());
+    }
+    if (!config.getValueType().equals(valueType)) {
+      throw new ClassCastException("cache " + cacheName + " has values of type "
+          + config.getValueType().getName() + ", not " + valueType.getName());
+    }
+    return cache;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <K, V> Cache<K, V> getCache(String cacheName) {
+    requireOpen();
+    Objects.requireNonNull(cacheName, "cacheName");
+    LarderJCache<?, ?> cache = caches.get(cacheName);
+    if (cache == null && file.cacheNames().contains(cacheName)) {
+      cache = caches.computeIfAbsent(cacheName, this::createDeclared);
+    }
+    return (Cache<K, V>) cache;
+  }
+
+  @SuppressWarnings("unchecked")
+  private LarderJCache<?, ?> createDeclared(String cacheName) {
+    LarderConfiguration<Object, Object> config = new LarderConfiguration<>();
+    new FileSettingsApplier(getClassLoader(), cacheName)
+        .apply(file.settingsFor(cacheName), Set.of(FileSetting.values()), config);
+    return LarderJCache.create(this, cacheName, config);
+  }
+
+  @Override
+  public Iterable<String> getCacheNames() {
+    requireOpen();
+    return Set.copyOf(caches.keySet());
+  }
+
+  @Override
+  public void destroyCache(String cacheName) {
+    requireOpen();
+    Objects.requireNonNull(cacheName, "cacheName");
+    LarderJCache<?, ?> cache = caches.get(cacheName);
+    if (cache != null) {
+      cache.clear();
+      cache.close();
+    }
+  }
+
+  @Override
+  public void enableManagement(String cacheName, boolean enabled) {
+    requireOpen();
+    LarderJCache<?, ?> cache = caches.get(Objects.requireNonNull(cacheName, "cacheName"));
+    if (cache != null) {
+      cache.setManagementEnabled(enabled);
+    }
+  }
+
+  @Override
+  public void enableStatistics(String cacheName, boolean enabled) {
+    requireOpen();
+    LarderJCache<?, ?> cache = caches.get(Objects.requireNonNull(cacheName, "cacheName"));
+    if (cache != null) {
+      cache.setStatisticsEnabled(enabled);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    registry.release(this);
+    List<LarderJCache<?, ?>> open = new ArrayList<>(caches.values());
+    caches.clear();
+    for (LarderJCache<?, ?> cache : open) {
+      cache.close();
+    }
+  }
+
+  @Override
+  public boolean isClosed() {
+    return closed;
+  }
+
+  @Override
+  public <T> T unwrap(Class<T> type) {
+    if (type.isAssignableFrom(getClass())) {
+      return type.cast(this);
+    }
+    throw new IllegalArgumentException("cannot unwrap a cache manager to " + type.getName());
+  }
+
+  /** Called by a closing cache so that its name can be used again. */
+  void release(LarderJCache<?, ?> cache) {
+    caches.remove(cache.getName(), cache);
+  }
+
+  private void requireOpen() {
+    if (closed) {
+      throw new IllegalStateException("cache manager " + uri + " is closed");
+    }
+  }
+}

@@ -1,0 +1,1064 @@
+package dev.larder.jcache.internal;
+
+import dev.larder.Ticker;
+import dev.larder.codec.Codec;
+import dev.larder.codec.CodecException;
+import dev.larder.jcache.LarderConfiguration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.locks.ReentrantLock;
+import javax.cache.Cache;
+import javax.cache.CacheException;
+import javax.cache.CacheManager;
+import javax.cache.configuration.CacheEntryListenerConfiguration;
+import javax.cache.configuration.Configuration;
+import javax.cache.expiry.ExpiryPolicy;
+import javax.cache.integration.CacheLoader;
+import javax.cache.integration.CacheWriter;
+import javax.cache.integration.CompletionListener;
+import javax.cache.processor.EntryProcessor;
+import javax.cache.processor.EntryProcessorException;
+import javax.cache.processor.EntryProcessorResult;
+import javax.management.ObjectName;
+
+/**
+ * A JCache {@link Cache} over an {@link EntryStore}.
+ *
+ * <p>Implementation notes. Every operation on a key runs under that key's stripe of
+ * {@link KeyLocks}: it reads the entry, treats an expired one as absent (removing it and
+ * reporting EXPIRED), calls the writer or loader, writes the store, asks the expiry policy, counts
+ * statistics and calls synchronous listeners, all before releasing the stripe. That makes each
+ * single-key operation atomic and keeps each key's events in order, at the cost of holding a
+ * stripe during writer, loader and listener calls (which JCache allows to be slow). Reads that
+ * find a live entry whose policy leaves the expiry time unchanged write nothing.
+ *
+ * <p>Expiry is per entry: the {@link ExpiryPolicy} may answer differently for each write, so the
+ * expiry time is stored with the value ({@link Expirable}, {@link ExpirableCodec}) and checked on
+ * every access; an expired entry is removed when an operation meets it. Expired entries that are
+ * never met again stay in the store until it evicts them (a bounded store) or the cache is
+ * cleared; they count against the bound.
+ *
+ * <p>Statistics follow the reference implementation's definitions, which the TCK checks exactly.
+ *
+ * @param <K> key type
+ * @param <V> value type
+ */
+// "try": key locks are held by try-with-resources whose resource the body never names.
+@SuppressWarnings("try")
+public final class LarderJCache<K, V> implements Cache<K, V> {
+
+  private final LarderCacheManager manager;
+  private final String name;
+  private final LarderConfiguration<K, V> configuration;
+  private final EntryStore<K, V> store;
+  private final ExpiryTimes expiry;
+  private final ExpiryClock clock;
+  private final CacheLoader<K, V> loader;
+  private final CacheWriter<K, V> writer;
+  private final JCacheStatistics statistics;
+  private final List<ListenerRegistration<K, V>> registrations = new CopyOnWriteArrayList<>();
+  private final KeyLocks locks = new KeyLocks();
+  private final Executor executor;
+  private volatile boolean statisticsEnabled;
+  private volatile boolean closed;
+
+  private LarderJCache(LarderCacheManager manager, String name,
+      LarderConfiguration<K, V> configuration, EntryStore<K, V> store,
+      JCacheStatistics statistics, Executor executor) {
+    this.manager = manager;
+    this.name = name;
+    this.configuration = configuration;
+    this.store = store;
+    this.statistics = statistics;
+    this.executor = executor;
+    this.clock = new ExpiryClock(Ticker.system());
+    this.expiry = new ExpiryTimes(configuration.getExpiryPolicyFactory().create());
+    this.loader = configuration.getCacheLoaderFactory() == null
+        ? null : configuration.getCacheLoaderFactory().create();
+    this.writer = configuration.isWriteThrough() && configuration.getCacheWriterFactory() != null
+        ? narrow(configuration.getCacheWriterFactory().create()) : null;
+  }
+
+  /** A writer of supertypes accepts our keys and values; viewing it as one of K, V is safe. */
+  @SuppressWarnings("unchecked")
+  private static <K, V> CacheWriter<K, V> narrow(CacheWriter<? super K, ? super V> writer) {
+    return (CacheWriter<K, V>) writer;
+  }
+
+  /**
+   * Creates a cache, its store and its registrations, and registers its MXBeans if enabled.
+   *
+   * @param manager the owning manager
+   * @param name the cache name
+   * @param configuration a private copy of the configuration; the cache keeps and updates it
+   * @param <K> key type
+   * @param <V> value type
+   * @return the cache
+   */
+  static <K, V> LarderJCache<K, V> create(LarderCacheManager manager, String name,
+      LarderConfiguration<K, V> configuration) {
+    JCacheStatistics statistics = new JCacheStatistics();
+    EntryStore<K, V> store = newStore(configuration, manager.getClassLoader(), statistics);
+    Executor executor = ForkJoinPool.commonPool();
+    LarderJCache<K, V> cache =
+        new LarderJCache<>(manager, name, configuration, store, statistics, executor);
+    for (CacheEntryListenerConfiguration<K, V> listener :
+        configuration.getCacheEntryListenerConfigurations()) {
+      cache.registrations.add(new ListenerRegistration<>(listener, executor));
+    }
+    cache.setStatisticsEnabled(configuration.isStatisticsEnabled());
+    cache.setManagementEnabled(configuration.isManagementEnabled());
+    return cache;
+  }
+
+  private static <K, V> EntryStore<K, V> newStore(LarderConfiguration<K, V> configuration,
+      ClassLoader classLoader, JCacheStatistics statistics) {
+    if (!configuration.isStoreByValue()) {
+      return new ReferenceEntryStore<>();
+    }
+    Codec<K> keyCodec = CodecSelector.select(configuration.getKeyCodec(),
+        configuration.getKeyType(), classLoader);
+    Codec<V> valueCodec = CodecSelector.select(configuration.getValueCodec(),
+        configuration.getValueType(), classLoader);
+    return new ByteEntryStore<>(configuration, keyCodec, valueCodec, statistics::eviction);
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  @Override
+  public V get(K key) {
+    requireOpen();
+    requireKey(key);
+    long start = startTime();
+    try (Locked locked = lock(key)) {
+      EventBatch<K, V> events = new EventBatch<>();
+      V value = getLocked(key, events, true);
+      events.dispatch(registrations);
+      return value;
+    } finally {
+      recordGetTime(start);
+    }
+  }
+
+  /** Reads a key under its lock: counts a hit or miss, touches or loads. */
+  private V getLocked(K key, EventBatch<K, V> events, boolean mayLoad) {
+    long now = clock.now();
+    Expirable<V> entry = liveOrExpire(key, now, events);
+    if (entry != null) {
+      countHit();
+      touch(key, entry, now);
+      return entry.value();
+    }
+    countMiss();
+    if (!mayLoad || !isReadThrough()) {
+      return null;
+    }
+    V loaded = load(key);
+    return loaded == null ? null : storeLoaded(key, loaded, now, events);
+  }
+
+  private V storeLoaded(K key, V loaded, long now, EventBatch<K, V> events) {
+    return storeCreated(key, loaded, now, events) ? loaded : null;
+  }
+
+  @Override
+  public Map<K, V> getAll(Set<? extends K> keys) {
+    requireOpen();
+    requireKeys(keys);
+    Map<K, V> result = new LinkedHashMap<>();
+    List<K> missing = new ArrayList<>();
+    for (K key : keys) {
+      V value = getWithoutLoading(key);
+      if (value != null) {
+        result.put(key, value);
+      } else {
+        missing.add(key);
+      }
+    }
+    if (isReadThrough() && !missing.isEmpty()) {
+      loadMissing(missing, result);
+    }
+    return result;
+  }
+
+  private V getWithoutLoading(K key) {
+    long start = startTime();
+    try (Locked locked = lock(key)) {
+      EventBatch<K, V> events = new EventBatch<>();
+      V value = getLocked(key, events, false);
+      events.dispatch(registrations);
+      return value;
+    } finally {
+      recordGetTime(start);
+    }
+  }
+
+  private void loadMissing(List<K> missing, Map<K, V> result) {
+    Map<K, V> loaded = loadAllFromLoader(missing);
+    for (K key : missing) {
+      V value = loaded.get(key);
+      if (value != null) {
+        V stored = putLoaded(key, value, false);
+        if (stored != null) {
+          result.put(key, stored);
+        }
+      }
+    }
+  }
+
+  @Override
+  public boolean containsKey(K key) {
+    requireOpen();
+    requireKey(key);
+    Expirable<V> entry = store.get(key);
+    return entry != null && !entry.isExpiredAt(clock.now());
+  }
+
+  @Override
+  public void loadAll(Set<? extends K> keys, boolean replaceExistingValues,
+      CompletionListener completionListener) {
+    requireOpen();
+    requireKeys(keys);
+    if (loader == null) {
+      if (completionListener != null) {
+        completionListener.onCompletion();
+      }
+      return;
+    }
+    List<K> toLoad = List.copyOf(keys);
+    executor.execute(() -> loadAllNow(toLoad, replaceExistingValues, completionListener));
+  }
+
+  private void loadAllNow(List<K> keys, boolean replace, CompletionListener listener) {
+    try {
+      List<K> toLoad = replace ? keys : keys.stream().filter(k -> !containsKey(k)).toList();
+      Map<K, V> loaded = toLoad.isEmpty() ? Map.of() : loadAllFromLoader(toLoad);
+      for (Map.Entry<K, V> entry : loaded.entrySet()) {
+        if (entry.getKey() != null && entry.getValue() != null) {
+          putLoaded(entry.getKey(), entry.getValue(), replace);
+        }
+      }
+      if (listener != null) {
+        listener.onCompletion();
+      }
+    } catch (RuntimeException e) {
+      if (listener != null) {
+        listener.onException(e);
+      }
+    }
+  }
+
+  /**
+   * Stores a loaded value: as a creation if the key is absent, as an update if present and
+   * {@code replace}; neither the writer nor the put statistic is involved, as JCache specifies
+   * for loads.
+   *
+   * @return the value the cache now holds for the key because of the load, or null
+   */
+  private V putLoaded(K key, V value, boolean replace) {
+    try (Locked locked = lock(key)) {
+      EventBatch<K, V> events = new EventBatch<>();
+      long now = clock.now();
+      Expirable<V> current = liveOrExpire(key, now, events);
+      V result = null;
+      if (current == null) {
+        result = storeCreated(key, value, now, events) ? value : null;
+      } else if (replace) {
+        storeUpdated(key, value, current, now, events);
+        result = value;
+      }
+      events.dispatch(registrations);
+      return result;
+    }
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  @Override
+  public void put(K key, V value) {
+    requireOpen();
+    requireEntry(key, value);
+    long start = startTime();
+    boolean stored;
+    try (Locked locked = lock(key)) {
+      EventBatch<K, V> events = new EventBatch<>();
+      long now = clock.now();
+      Expirable<V> current = liveOrExpire(key, now, events);
+      write(key, value);
+      stored = storeValue(key, value, current, now, events);
+      events.dispatch(registrations);
+    }
+    if (stored) {
+      countPut(start);
+    }
+  }
+
+  @Override
+  public V getAndPut(K key, V value) {
+    requireOpen();
+    requireEntry(key, value);
+    long start = startTime();
+    Expirable<V> current;
+    boolean stored;
+    try (Locked locked = lock(key)) {
+      EventBatch<K, V> events = new EventBatch<>();
+      long now = clock.now();
+      current = liveOrExpire(key, now, events);
+      write(key, value);
+      stored = storeValue(key, value, current, now, events);
+      events.dispatch(registrations);
+    }
+    countGet(current != null, start);
+    if (stored) {
+      countPut(start);
+    }
+    return current == null ? null : current.value();
+  }
+
+  @Override
+  public void putAll(Map<? extends K, ? extends V> map) {
+    requireOpen();
+    Objects.requireNonNull(map, "map");
+    map.forEach(this::requireEntry);
+    long start = startTime();
+    CacheException failure = null;
+    Map<K, V> toStore = new LinkedHashMap<>(map);
+    if (writer != null) {
+      failure = writeAll(toStore);
+    }
+    for (Map.Entry<K, V> entry : toStore.entrySet()) {
+      putOne(entry.getKey(), entry.getValue(), start);
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private void putOne(K key, V value, long start) {
+    boolean stored;
+    try (Locked locked = lock(key)) {
+      EventBatch<K, V> events = new EventBatch<>();
+      long now = clock.now();
+      Expirable<V> current = liveOrExpire(key, now, events);
+      stored = storeValue(key, value, current, now, events);
+      events.dispatch(registrations);
+    }
+    if (stored) {
+      countPut(start);
+    }
+  }
+
+  /**
+   * Writes the entries through; removes from {@code entries} those the writer did not write.
+   *
+   * @return the writer's failure, to throw once the written entries are stored; or null
+   */
+  private CacheException writeAll(Map<K, V> entries) {
+    List<Cache.Entry<? extends K, ? extends V>> batch = new ArrayList<>();
+    entries.forEach((k, v) -> batch.add(new EntryView<>(k, v)));
+    CacheException failure = null;
+    try {
+      writer.writeAll(batch);
+    } catch (RuntimeException e) {
+      failure = WriterCalls.asWriterException(e);
+    }
+    for (Cache.Entry<? extends K, ? extends V> unwritten : batch) {
+      entries.remove(unwritten.getKey());
+    }
+    return failure;
+  }
+
+  @Override
+  public boolean putIfAbsent(K key, V value) {
+    requireOpen();
+    requireEntry(key, value);
+    long start = startTime();
+    boolean stored = false;
+    try (Locked locked = lock(key)) {
+      EventBatch<K, V> events = new EventBatch<>();
+      long now = clock.now();
+      if (liveOrExpire(key, now, events) == null) {
+        write(key, value);
+        stored = storeCreated(key, value, now, events);
+      }
+      events.dispatch(registrations);
+    }
+    if (statisticsEnabled) {
+      if (stored) {
+        statistics.miss();
+        countPut(start);
+      } else {
+        statistics.hit();
+      }
+    }
+    return stored;
+  }
+
+  @Override
+  public boolean remove(K key) {
+    requireOpen();
+    requireKey(key);
+    long start = startTime();
+    boolean removed;
+    try (Locked locked = lock(key)) {
+      EventBatch<K, V> events = new EventBatch<>();
+      delete(key);
+      Expirable<V> current = liveOrExpire(key, clock.now(), events);
+      removed = current != null && removeLive(key, current, events);
+      events.dispatch(registrations);
+    }
+    if (removed) {
+      countRemoval(start);
+    }
+    return removed;
+  }
+
+  @Override
+  public boolean remove(K key, V oldValue) {
+    requireOpen();
+    requireKey(key);
+    Objects.requireNonNull(oldValue, "oldValue");
+    long start = startTime();
+    Expirable<V> current;
+    boolean removed = false;
+    try (Locked locked = lock(key)) {
+      EventBatch<K, V> events = new EventBatch<>();
+      long now = clock.now();
+      current = liveOrExpire(key, now, events);
+      if (current != null && store.sameValue(current.value(), oldValue)) {
+        delete(key);
+        removed = removeLive(key, current, events);
+      } else if (current != null) {
+        touch(key, current, now);
+      }
+      events.dispatch(registrations);
+    }
+    countGet(current != null, start);
+    if (removed) {
+      countRemoval(start);
+    }
+    return removed;
+  }
+
+  @Override
+  public V getAndRemove(K key) {
+    requireOpen();
+    requireKey(key);
+    long start = startTime();
+    Expirable<V> current;
+    try (Locked locked = lock(key)) {
+      EventBatch<K, V> events = new EventBatch<>();
+      delete(key);
+      current = liveOrExpire(key, clock.now(), events);
+      if (current != null) {
+        removeLive(key, current, events);
+      }
+      events.dispatch(registrations);
+    }
+    countGet(current != null, start);
+    if (current != null) {
+      countRemoval(start);
+    }
+    return current == null ? null : current.value();
+  }
+
+  @Override
+  public boolean replace(K key, V oldValue, V newValue) {
+    requireOpen();
+    requireEntry(key, newValue);
+    Objects.requireNonNull(oldValue, "oldValue");
+    long start = startTime();
+    Expirable<V> current;
+    boolean replaced = false;
+    try (Locked locked = lock(key)) {
+      EventBatch<K, V> events = new EventBatch<>();
+      long now = clock.now();
+      current = liveOrExpire(key, now, events);
+      if (current != null && store.sameValue(current.value(), oldValue)) {
+        write(key, newValue);
+        storeUpdated(key, newValue, current, now, events);
+        replaced = true;
+      } else if (current != null) {
+        touch(key, current, now);
+      }
+      events.dispatch(registrations);
+    }
+    countGet(current != null, start);
+    if (replaced) {
+      countPut(start);
+    }
+    return replaced;
+  }
+
+  @Override
+  public boolean replace(K key, V value) {
+    return getAndReplaceEntry(key, value) != null;
+  }
+
+  @Override
+  public V getAndReplace(K key, V value) {
+    Expirable<V> previous = getAndReplaceEntry(key, value);
+    return previous == null ? null : previous.value();
+  }
+
+  private Expirable<V> getAndReplaceEntry(K key, V value) {
+    requireOpen();
+    requireEntry(key, value);
+    long start = startTime();
+    Expirable<V> current;
+    try (Locked locked = lock(key)) {
+      EventBatch<K, V> events = new EventBatch<>();
+      long now = clock.now();
+      current = liveOrExpire(key, now, events);
+      if (current != null) {
+        write(key, value);
+        storeUpdated(key, value, current, now, events);
+      }
+      events.dispatch(registrations);
+    }
+    countGet(current != null, start);
+    if (current != null) {
+      countPut(start);
+    }
+    return current;
+  }
+
+  @Override
+  public void removeAll(Set<? extends K> keys) {
+    requireOpen();
+    requireKeys(keys);
+    removeKeys(new ArrayList<>(keys));
+  }
+
+  @Override
+  public void removeAll() {
+    requireOpen();
+    List<K> keys = new ArrayList<>();
+    store.iterator().forEachRemaining(entry -> keys.add(entry.getKey()));
+    removeKeys(keys);
+  }
+
+  private void removeKeys(List<K> keys) {
+    long start = startTime();
+    CacheException failure = null;
+    List<K> toRemove = keys;
+    if (writer != null && !keys.isEmpty()) {
+      List<K> undeleted = new ArrayList<>(keys);
+      try {
+        writer.deleteAll(undeleted);
+      } catch (RuntimeException e) {
+        failure = WriterCalls.asWriterException(e);
+      }
+      toRemove = new ArrayList<>(keys);
+      toRemove.removeAll(undeleted);
+    }
+    for (K key : toRemove) {
+      if (removeOne(key)) {
+        countRemoval(start);
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private boolean removeOne(K key) {
+    try (Locked locked = lock(key)) {
+      EventBatch<K, V> events = new EventBatch<>();
+      Expirable<V> current = liveOrExpire(key, clock.now(), events);
+      boolean removed = current != null && removeLive(key, current, events);
+      events.dispatch(registrations);
+      return removed;
+    }
+  }
+
+  @Override
+  public void clear() {
+    requireOpen();
+    store.clear();
+  }
+
+  // ---------------------------------------------------------------- entry processors
+
+  @Override
+  public <T> T invoke(K key, EntryProcessor<K, V, T> processor, Object... arguments) {
+    requireOpen();
+    requireKey(key);
+    Objects.requireNonNull(processor, "entryProcessor");
+    long start = startTime();
+    try (Locked locked = lock(key)) {
+      EventBatch<K, V> events = new EventBatch<>();
+      long now = clock.now();
+      Expirable<V> current = liveOrExpire(key, now, events);
+      countGet(current != null, start);
+      ProcessorEntry<K, V> entry = new ProcessorEntry<>(key,
+          current == null ? null : current.value(), isReadThrough() ? this::load : null);
+      T result = process(processor, entry, arguments);
+      applyProcessed(key, entry, current, now, events, startTime());
+      events.dispatch(registrations);
+      return result;
+    }
+  }
+
+  private static <K, V, T> T process(EntryProcessor<K, V, T> processor,
+      ProcessorEntry<K, V> entry, Object... arguments) {
+    try {
+      return processor.process(entry, arguments);
+    } catch (CacheException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new EntryProcessorException(e);
+    }
+  }
+
+  private void applyProcessed(K key, ProcessorEntry<K, V> entry, Expirable<V> current, long now,
+      EventBatch<K, V> events, long start) {
+    switch (entry.operation()) {
+      case NONE -> { }
+      case ACCESS -> touch(key, current, now);
+      case LOAD -> storeCreated(key, entry.value(), now, events);
+      case CREATE -> {
+        write(key, entry.value());
+        if (storeCreated(key, entry.value(), now, events)) {
+          countPut(start);
+        }
+      }
+      case UPDATE -> {
+        write(key, entry.value());
+        storeUpdated(key, entry.value(), current, now, events);
+        countPut(start);
+      }
+      case REMOVE -> {
+        delete(key);
+        if (current != null && removeLive(key, current, events)) {
+          countRemoval(start);
+        }
+      }
+    }
+  }
+
+  @Override
+  public <T> Map<K, EntryProcessorResult<T>> invokeAll(Set<? extends K> keys,
+      EntryProcessor<K, V, T> processor, Object... arguments) {
+    requireOpen();
+    requireKeys(keys);
+    Objects.requireNonNull(processor, "entryProcessor");
+    Map<K, EntryProcessorResult<T>> results = new HashMap<>();
+    for (K key : keys) {
+      try {
+        T result = invoke(key, processor, arguments);
+        if (result != null) {
+          results.put(key, new ProcessorResult<>(result, null));
+        }
+      } catch (RuntimeException e) {
+        results.put(key, new ProcessorResult<>(null, e));
+      }
+    }
+    return results;
+  }
+
+  // ---------------------------------------------------------------- iteration
+
+  @Override
+  public Iterator<Cache.Entry<K, V>> iterator() {
+    requireOpen();
+    return new EntryIterator(store.iterator());
+  }
+
+  /**
+   * Iterates live entries: each one returned counts as a hit and an access for expiry; remove()
+   * removes through the writer and reports REMOVED, like {@link #remove(Object)}.
+   */
+  private final class EntryIterator implements Iterator<Cache.Entry<K, V>> {
+
+    private final Iterator<Map.Entry<K, Expirable<V>>> source;
+    private EntryView<K, V> next;
+    private EntryView<K, V> last;
+
+    EntryIterator(Iterator<Map.Entry<K, Expirable<V>>> source) {
+      this.source = source;
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (next == null && source.hasNext()) {
+        Map.Entry<K, Expirable<V>> candidate = source.next();
+        long start = startTime();
+        long now = clock.now();
+        if (!candidate.getValue().isExpiredAt(now)) {
+          next = new EntryView<>(candidate.getKey(), candidate.getValue().value());
+          touchIfPresent(candidate.getKey(), now);
+          countGet(true, start);
+        }
+      }
+      return next != null;
+    }
+
+    @Override
+    public Cache.Entry<K, V> next() {
+      if (!hasNext()) {
+        throw new java.util.NoSuchElementException();
+      }
+      last = next;
+      next = null;
+      return last;
+    }
+
+    @Override
+    public void remove() {
+      if (last == null) {
+        throw new IllegalStateException("next() has not returned an entry to remove");
+      }
+      requireOpen();
+      K key = last.getKey();
+      last = null;
+      LarderJCache.this.remove(key);
+    }
+  }
+
+  private void touchIfPresent(K key, long now) {
+    long at = expiry.onAccess(now);
+    if (at == ExpiryTimes.UNCHANGED) {
+      return;
+    }
+    try (Locked locked = lock(key)) {
+      Expirable<V> current = store.get(key);
+      if (current != null && !current.isExpiredAt(now)) {
+        store.put(key, current.withExpireAt(at));
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- entry primitives
+
+  /** @return the live entry, or null; an expired one is removed and reported as EXPIRED */
+  private Expirable<V> liveOrExpire(K key, long now, EventBatch<K, V> events) {
+    Expirable<V> entry = store.get(key);
+    if (entry != null && entry.isExpiredAt(now)) {
+      store.remove(key);
+      events.add(JCacheEntryEvent.expired(this, key, entry.value()));
+      return null;
+    }
+    return entry;
+  }
+
+  private void touch(K key, Expirable<V> entry, long now) {
+    long at = expiry.onAccess(now);
+    if (at != ExpiryTimes.UNCHANGED && at != entry.expireAt()) {
+      store.put(key, entry.withExpireAt(at));
+    }
+  }
+
+  /** Stores {@code value} as a creation or an update of {@code current}. */
+  private boolean storeValue(K key, V value, Expirable<V> current, long now,
+      EventBatch<K, V> events) {
+    if (current == null) {
+      return storeCreated(key, value, now, events);
+    }
+    storeUpdated(key, value, current, now, events);
+    return true;
+  }
+
+  /** @return false if the policy expires the entry at once, so nothing is stored */
+  private boolean storeCreated(K key, V value, long now, EventBatch<K, V> events) {
+    long at = expiry.onCreation(now);
+    if (at != Expirable.NEVER && at <= now) {
+      return false;
+    }
+    storePut(key, new Expirable<>(value, at));
+    events.add(JCacheEntryEvent.created(this, key, value));
+    return true;
+  }
+
+  private void storeUpdated(K key, V value, Expirable<V> current, long now,
+      EventBatch<K, V> events) {
+    long at = expiry.onUpdate(now);
+    storePut(key, new Expirable<>(value, at == ExpiryTimes.UNCHANGED ? current.expireAt() : at));
+    events.add(JCacheEntryEvent.updated(this, key, value, current.value()));
+  }
+
+  private void storePut(K key, Expirable<V> entry) {
+    try {
+      store.put(key, entry);
+    } catch (CodecException e) {
+      throw new IllegalArgumentException("cache " + name + " cannot store the value of key " + key
+          + ": " + e.getMessage(), e);
+    }
+  }
+
+  private boolean removeLive(K key, Expirable<V> current, EventBatch<K, V> events) {
+    store.remove(key);
+    events.add(JCacheEntryEvent.removed(this, key, current.value()));
+    return true;
+  }
+
+  // ---------------------------------------------------------------- loader and writer
+
+  private boolean isReadThrough() {
+    return configuration.isReadThrough() && loader != null;
+  }
+
+  private V load(K key) {
+    try {
+      return loader.load(key);
+    } catch (javax.cache.integration.CacheLoaderException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new javax.cache.integration.CacheLoaderException("loader failed for " + key, e);
+    }
+  }
+
+  private Map<K, V> loadAllFromLoader(List<K> keys) {
+    try {
+      Map<K, V> loaded = loader.loadAll(keys);
+      return loaded == null ? Map.of() : loaded;
+    } catch (javax.cache.integration.CacheLoaderException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new javax.cache.integration.CacheLoaderException("loader failed", e);
+    }
+  }
+
+  private void write(K key, V value) {
+    if (writer != null) {
+      WriterCalls.write(writer, new EntryView<>(key, value));
+    }
+  }
+
+  private void delete(K key) {
+    if (writer != null) {
+      WriterCalls.delete(writer, key);
+    }
+  }
+
+  // ---------------------------------------------------------------- statistics
+
+  private long startTime() {
+    return statisticsEnabled ? System.nanoTime() : 0;
+  }
+
+  private void countHit() {
+    if (statisticsEnabled) {
+      statistics.hit();
+    }
+  }
+
+  private void countMiss() {
+    if (statisticsEnabled) {
+      statistics.miss();
+    }
+  }
+
+  private void countGet(boolean hit, long start) {
+    if (statisticsEnabled) {
+      if (hit) {
+        statistics.hit();
+      } else {
+        statistics.miss();
+      }
+      statistics.getTime(System.nanoTime() - start);
+    }
+  }
+
+  private void recordGetTime(long start) {
+    if (statisticsEnabled) {
+      statistics.getTime(System.nanoTime() - start);
+    }
+  }
+
+  private void countPut(long start) {
+    if (statisticsEnabled) {
+      statistics.put();
+      statistics.putTime(System.nanoTime() - start);
+    }
+  }
+
+  private void countRemoval(long start) {
+    if (statisticsEnabled) {
+      statistics.removal();
+      statistics.removeTime(System.nanoTime() - start);
+    }
+  }
+
+  // ---------------------------------------------------------------- management
+
+  void setStatisticsEnabled(boolean enabled) {
+    configuration.setStatisticsEnabled(enabled);
+    statisticsEnabled = enabled;
+    ObjectName objectName = mbeanName(MBeanRegistrar.Kind.CacheStatistics);
+    if (enabled) {
+      MBeanRegistrar.register(objectName, statistics);
+    } else {
+      MBeanRegistrar.unregister(objectName);
+    }
+  }
+
+  void setManagementEnabled(boolean enabled) {
+    configuration.setManagementEnabled(enabled);
+    ObjectName objectName = mbeanName(MBeanRegistrar.Kind.CacheConfiguration);
+    if (enabled) {
+      MBeanRegistrar.register(objectName, new JCacheConfigurationBean(configuration));
+    } else {
+      MBeanRegistrar.unregister(objectName);
+    }
+  }
+
+  private ObjectName mbeanName(MBeanRegistrar.Kind kind) {
+    return MBeanRegistrar.name(kind, manager.getURI().toString(), name);
+  }
+
+  /** @return the statistics, also when they are not enabled (then they stay at zero) */
+  public JCacheStatistics statistics() {
+    return statistics;
+  }
+
+  // ---------------------------------------------------------------- listeners
+
+  @Override
+  public void registerCacheEntryListener(CacheEntryListenerConfiguration<K, V> listener) {
+    requireOpen();
+    Objects.requireNonNull(listener, "cacheEntryListenerConfiguration");
+    synchronized (registrations) {
+      for (ListenerRegistration<K, V> registration : registrations) {
+        if (registration.configuration().equals(listener)) {
+          throw new IllegalArgumentException("listener configuration already registered");
+        }
+      }
+      registrations.add(new ListenerRegistration<>(listener, executor));
+      configuration.addCacheEntryListenerConfiguration(listener);
+    }
+  }
+
+  @Override
+  public void deregisterCacheEntryListener(CacheEntryListenerConfiguration<K, V> listener) {
+    requireOpen();
+    Objects.requireNonNull(listener, "cacheEntryListenerConfiguration");
+    synchronized (registrations) {
+      for (ListenerRegistration<K, V> registration : registrations) {
+        if (registration.configuration().equals(listener)) {
+          registrations.remove(registration);
+          configuration.removeCacheEntryListenerConfiguration(listener);
+          registration.close();
+        }
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- lifecycle and identity
+
+  @Override
+  public String getName() {
+    return name;
+  }
+
+  @Override
+  public CacheManager getCacheManager() {
+    return manager;
+  }
+
+  @Override
+  public <C extends Configuration<K, V>> C getConfiguration(Class<C> type) {
+    if (type.isInstance(configuration)) {
+      return type.cast(configuration);
+    }
+    throw new IllegalArgumentException("configuration is not a " + type.getName());
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    manager.release(this);
+    MBeanRegistrar.unregister(mbeanName(MBeanRegistrar.Kind.CacheStatistics));
+    MBeanRegistrar.unregister(mbeanName(MBeanRegistrar.Kind.CacheConfiguration));
+    ListenerRegistration.closeQuietly(loader);
+    ListenerRegistration.closeQuietly(writer);
+    ListenerRegistration.closeQuietly(expiry.policy());
+    registrations.forEach(ListenerRegistration::close);
+    store.close();
+  }
+
+  @Override
+  public boolean isClosed() {
+    return closed;
+  }
+
+  @Override
+  public <T> T unwrap(Class<T> type) {
+    if (type.isAssignableFrom(getClass())) {
+      return type.cast(this);
+    }
+    T inner = store.unwrap(type);
+    if (inner != null) {
+      return inner;
+    }
+    throw new IllegalArgumentException("cannot unwrap cache " + name + " to " + type.getName());
+  }
+
+  @Override
+  public String toString() {
+    return "LarderJCache[" + name + "]";
+  }
+
+  // ---------------------------------------------------------------- argument checks and locks
+
+  private void requireOpen() {
+    if (closed) {
+      throw new IllegalStateException("cache " + name + " is closed");
+    }
+  }
+
+  private static void requireKey(Object key) {
+    Objects.requireNonNull(key, "key");
+  }
+
+  private static void requireKeys(Collection<?> keys) {
+    Objects.requireNonNull(keys, "keys");
+    for (Object key : keys) {
+      Objects.requireNonNull(key, "keys contains null");
+    }
+  }
+
+  private void requireEntry(K key, V value) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(value, "value");
+    Class<K> keyType = configuration.getKeyType();
+    Class<V> valueType = configuration.getValueType();
+    if (keyType != Object.class && !keyType.isInstance(key)) {
+      throw new ClassCastException("key " + key + " is not a " + keyType.getName());
+    }
+    if (valueType != Object.class && !valueType.isInstance(value)) {
+      throw new ClassCastException("value " + value + " is not a " + valueType.getName());
+    }
+  }
+
+  private Locked lock(K key) {
+    ReentrantLock lock = locks.lockFor(key);
+    lock.lock();
+    return lock::unlock;
+  }
+
+  /** A held key lock, released by try-with-resources. */
+  @FunctionalInterface
+  private interface Locked extends AutoCloseable {
+    @Override
+    void close();
+  }
+}
