@@ -2,11 +2,13 @@ package dev.larder.jcache.internal;
 
 import dev.larder.codec.Codec;
 import dev.larder.codec.Codecs;
+import java.lang.reflect.Modifier;
 import java.util.Locale;
 
 /**
  * Chooses the codec of a store-by-value cache's keys or values: the configured one, else the
- * built-in codec of the declared type when it has one, else Java serialization (which any
+ * built-in codec of the declared type when it has one and the type is final (or an enum), else
+ * Java serialization (which any
  * {@link java.io.Serializable} value survives, as store-by-value requires).
  */
 final class CodecSelector {
@@ -25,7 +27,9 @@ final class CodecSelector {
     if (configured != null) {
       return configured;
     }
-    if (declaredType != Object.class) {
+    // Only for final types: a built-in codec writes the declared type's shape, so it would turn
+    // an instance of a subclass into the declared class, which store-by-value must not do.
+    if (Modifier.isFinal(declaredType.getModifiers()) || declaredType.isEnum()) {
       try {
         return Codecs.forType(declaredType);
       } catch (IllegalArgumentException noBuiltIn) {
