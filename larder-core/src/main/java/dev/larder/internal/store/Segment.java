@@ -808,13 +808,15 @@ public final class Segment {
       long[] t = table;
       int capacity = t.length;
       int i = Math.min(sweepCursor, capacity - 1);
-      for (int n = 0; n < Math.min(budget, capacity); n++) {
+      // A removal shifts a later slot into i, so i is examined again; only advancing counts.
+      for (int examined = 0; examined < Math.min(budget, capacity); ) {
         long slot = t[i];
         if (slot != IndexSlot.EMPTY && isExpired(deadlineOf(slot), now)) {
           removeAt(i, RemovalCause.EXPIRED);
           continue;
         }
         i = i + 1 == capacity ? 0 : i + 1;
+        examined++;
       }
       sweepCursor = i;
       compactIfWasteful();
