@@ -7,7 +7,7 @@ import dev.larder.internal.store.StoreSettings;
  * cache's configuration.
  *
  * <p>Why these numbers: a segment must be large enough that its own policy sees a
- * representative sample of the keys (about 4096 entries or 4 MiB), so small caches get one
+ * representative sample of the keys (about 4096 entries or 16 MiB), so small caches get one
  * segment and behave exactly like a single policy; large caches get 16 stripes, plenty for
  * two to a few dozen cores. Pages are about 1/256 of a segment's budget: small enough that
  * the partly filled head pages cost little, large enough that the space lost at page ends
@@ -29,7 +29,7 @@ final class StoreSizing {
     }
     long units;
     if (config.memoryBounded()) {
-      units = config.maximumMemory() / (4L << 20);
+      units = config.maximumMemory() / (16L << 20);
     } else if (config.entryBounded()) {
       units = config.maximumEntries() / 4096;
     } else {

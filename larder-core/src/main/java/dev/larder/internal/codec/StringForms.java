@@ -16,6 +16,10 @@ import java.nio.charset.StandardCharsets;
  *       starts valid UTF-8.</li>
  * </ul>
  *
+ * <p>Last form ({@link #writeLast}: a whole key or value, whose length the store already
+ * records): no header; the UTF-8 bytes, or, for strings with unpaired surrogates, 0xFF followed
+ * by UTF-16LE code units. An ASCII key then costs exactly one byte a char.
+ *
  * <p>Implementation notes: {@code String.getBytes(UTF_8)} is intrinsified for compact (Latin-1)
  * strings, so the common ASCII case is one array copy; its length equals the string's length
  * exactly when the string is ASCII, which then is also its Latin-1 form.
@@ -53,6 +57,25 @@ public final class StringForms {
     if ((header & 1) == 0) {
       return in.readLatin1(length);
     }
+    if (length > 0 && in.peekUnsignedByte() == UTF16_MARK) {
+      return readUtf16(in, length);
+    }
+    return in.readUtf8(length);
+  }
+
+  public static void writeLast(String s, ByteSink out) {
+    if (hasUnpairedSurrogate(s)) {
+      out.writeByte(UTF16_MARK);
+      for (int i = 0, n = s.length(); i < n; i++) {
+        out.writeShort(s.charAt(i));
+      }
+    } else {
+      out.writeBytes(s.getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  public static String readLast(ByteSource in) {
+    int length = in.remaining();
     if (length > 0 && in.peekUnsignedByte() == UTF16_MARK) {
       return readUtf16(in, length);
     }

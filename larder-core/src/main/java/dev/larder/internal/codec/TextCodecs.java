@@ -18,7 +18,7 @@ public final class TextCodecs {
 
   private TextCodecs() {}
 
-  /** Wire form: {@link StringForms}. */
+  /** Wire form: {@link StringForms}; when last, its headerless last form. */
   private static final class StringCodec implements Codec<String> {
     @Override
     public void encode(String value, ByteSink out) {
@@ -28,6 +28,16 @@ public final class TextCodecs {
     @Override
     public String decode(ByteSource in) {
       return StringForms.read(in);
+    }
+
+    @Override
+    public void encodeLast(String value, ByteSink out) {
+      StringForms.writeLast(value, out);
+    }
+
+    @Override
+    public String decodeLast(ByteSource in) {
+      return StringForms.readLast(in);
     }
 
     @Override

@@ -6,7 +6,9 @@ package dev.larder.internal.store;
  *
  * <p>Implementation notes. Each long holds sixteen 4-bit counters; a hash selects one counter
  * in each of four rows (four independent rehashes), and the estimate is the minimum of the
- * four. After {@code sampleSize} increments every counter is halved, so frequencies describe
+ * four. Rows are indexed by multiply-shift range reduction rather than a power-of-two
+ * mask, so the sketch can be sized to the index exactly (about two bytes a slot) instead of
+ * up to twice that. After {@code sampleSize} increments every counter is halved, so frequencies describe
  * a recent window of requests. Readers increment concurrently without synchronisation: a racing
  * increment or a race with the halving may be lost, which only makes the estimate slightly
  * lower, and can never produce a value outside 0-15. The sketch is resized (and forgets) when
@@ -20,7 +22,6 @@ final class FrequencySketch {
   private static final long HALF_MASK = 0x7777_7777_7777_7777L;
 
   private long[] table;
-  private int mask;
   private int sampleSize;
   private int additions;
 
@@ -30,13 +31,15 @@ final class FrequencySketch {
 
   /** Grows the sketch to suit {@code expectedEntries}; counts are forgotten if it grows. */
   void ensureCapacity(int expectedEntries) {
-    if (longsFor(expectedEntries) > table.length) {
+    if (longsFor(expectedEntries) > table.length * 2L) {
       resize(expectedEntries);
     }
   }
 
-  static long bytesFor(int expectedEntries) {
-    return 16L + 8L * longsFor(expectedEntries);
+  /** @return the bytes {@link #ensureCapacity} would add for {@code expectedEntries} */
+  long growthFor(int expectedEntries) {
+    int longs = longsFor(expectedEntries);
+    return longs > table.length * 2L ? 8L * (longs - table.length) : 0;
   }
 
   long bytes() {
@@ -45,11 +48,10 @@ final class FrequencySketch {
 
   int frequency(long hash) {
     long[] t = table;
-    int m = t.length - 1;
     int min = 15;
     for (int row = 0; row < 4; row++) {
       long x = rehash(hash, row);
-      int count = (int) (t[(int) (x >>> 32) & m] >>> shift(x)) & 15;
+      int count = (int) (t[index(x, t.length)] >>> shift(x)) & 15;
       min = Math.min(min, count);
     }
     return min;
@@ -57,11 +59,10 @@ final class FrequencySketch {
 
   void increment(long hash) {
     long[] t = table;
-    int m = t.length - 1;
     boolean added = false;
     for (int row = 0; row < 4; row++) {
       long x = rehash(hash, row);
-      int index = (int) (x >>> 32) & m;
+      int index = index(x, t.length);
       int shift = shift(x);
       if (((t[index] >>> shift) & 15) < 15) {
         t[index] += 1L << shift;
@@ -83,14 +84,16 @@ final class FrequencySketch {
   private void resize(int expectedEntries) {
     int longs = longsFor(expectedEntries);
     table = new long[longs];
-    mask = longs - 1;
     sampleSize = 10 * Math.max(16, expectedEntries);
     additions = 0;
   }
 
   private static int longsFor(int expectedEntries) {
-    int wanted = Math.max(8, expectedEntries / 4);
-    return Integer.highestOneBit(wanted - 1) << 1;
+    return Math.max(8, expectedEntries / 4);
+  }
+
+  private static int index(long x, int length) {
+    return (int) (((x >>> 32) * length) >>> 32);
   }
 
   private static long rehash(long hash, int row) {

@@ -17,7 +17,7 @@ import java.util.concurrent.locks.StampedLock;
  * <ul>
  *   <li><b>Index.</b> A {@code long[]} of {@link IndexSlot}s with linear probing and
  *       backward-shift deletion (no tombstones). Home positions come from the slot's tag, so
- *       the table can grow (by 1.25x at load 0.8, keeping memory per entry steady) without
+ *       the table can grow (by 1.2x at load 0.85, keeping memory per entry steady) without
  *       reading keys back.</li>
  *   <li><b>Pages.</b> Entries ({@link EntryLayout}) are appended to the head page of a
  *       {@link PageQueue}. An entry never changes after it is written (except its deadline);
@@ -422,17 +422,21 @@ public final class Segment {
     size--;
   }
 
-  /** Grows the index so one more entry keeps the load at or below 0.8; may evict. */
+  /**
+   * Grows the index so one more entry keeps the load at or below 0.85; may evict. Growing by
+   * 1.2x rather than doubling keeps the load between 0.71 and 0.85, so the index costs about
+   * 10 bytes an entry instead of 8 to 21 with power-of-two tables.
+   */
   private boolean ensureIndexRoom() {
     long[] t = table;
-    if ((size + 1) * 5L <= t.length * 4L) {
+    if ((size + 1) * 20L <= t.length * 17L) {
       return true;
     }
     if (t.length >= IndexSlot.MAX_CAPACITY) {
       return false;
     }
     int grown = (int) Math.min(IndexSlot.MAX_CAPACITY, Math.max(t.length + MIN_CAPACITY,
-        t.length * 5L / 4));
+        t.length * 6L / 5));
     long extra = 8L * (grown - t.length) + sketchGrowth(grown);
     if (!reserve(extra)) {
       return false;
@@ -445,7 +449,7 @@ public final class Segment {
     if (settings.maxEntries() != Long.MAX_VALUE) {
       return 0;
     }
-    return Math.max(0, FrequencySketch.bytesFor(capacity) - sketch.bytes());
+    return sketch.growthFor(capacity);
   }
 
   private void rehash(int capacity) {
@@ -742,13 +746,13 @@ public final class Segment {
   }
 
   /**
-   * Copies live entries out of pages that are mostly dead, when dead bytes exceed an eighth of
-   * the pages' bytes, so that updates and removals cannot leave the segment full of garbage.
+   * Copies live entries out of the sparsest page when dead bytes exceed a sixteenth of the
+   * pages' bytes (and that page is at most 80% live), so that updates and removals cannot leave the segment full of garbage.
    */
   private void compactIfWasteful() {
     long pageBytes = pages.reservedBytes();
     long dead = pageBytes - pageLiveBytes;
-    if (dead * 8 <= pageBytes || dead < 4L * pages.standardSize) {
+    if (dead * 16 <= pageBytes || dead < 4L * pages.standardSize) {
       return;
     }
     Page sparse = sparsestFullPage();
@@ -767,7 +771,7 @@ public final class Segment {
         }
       }
     }
-    return best != null && best.live * 2 < best.capacity ? best : null;
+    return best != null && best.live * 5L < best.capacity * 4L ? best : null;
   }
 
   private void evacuate(Page page) {
