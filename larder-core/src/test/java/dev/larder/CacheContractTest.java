@@ -284,6 +284,26 @@ class CacheContractTest {
 
   @ParameterizedTest
   @EnumSource(Storage.class)
+  @org.junit.jupiter.api.Timeout(30)
+  void expiredEntriesAreReclaimedInTheBackground(Storage storage) throws InterruptedException {
+    AtomicLong time = new AtomicLong(0);
+    try (Cache<Long, String> cache = Cache.builder(Long.class, String.class).storage(storage)
+        .maximumEntries(10_000).ticker(time::get).expireAfterWrite(Duration.ofSeconds(1))
+        .build()) {
+      for (long i = 0; i < 5000; i++) {
+        cache.put(i, "v" + i);
+      }
+      time.addAndGet(Duration.ofSeconds(2).toNanos());
+      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (cache.estimatedSize() > 0 && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+      }
+      assertEquals(0, cache.estimatedSize(), "no read or write needed to reclaim");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
   void expireAfterAccessIsExtendedByReads(Storage storage) {
     AtomicLong time = new AtomicLong(0);
     try (Cache<String, String> cache = Cache.builder(String.class, String.class)

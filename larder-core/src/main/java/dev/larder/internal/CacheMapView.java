@@ -42,9 +42,7 @@ final class CacheMapView<K, V> extends AbstractMap<K, V> implements ConcurrentMa
 
   @Override
   public V put(K key, V value) {
-    V previous = cache.getIfPresent(Objects.requireNonNull(key, "key"));
-    cache.put(key, value);
-    return previous;
+    return cache.putAndGetPrevious(key, value);
   }
 
   @Override

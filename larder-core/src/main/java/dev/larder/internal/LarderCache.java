@@ -212,6 +212,12 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     map.forEach(this::put);
   }
 
+  /** Puts and returns the previous value, atomically; for {@link ConcurrentMap#put}. */
+  V putAndGetPrevious(K key, V value) {
+    WriteResult result = write(key, value, PutMode.ALWAYS, null, true);
+    return result.previous() == null ? null : decodeValue(result.previous());
+  }
+
   @Override
   public V putIfAbsent(K key, V value) {
     WriteResult result = write(key, value, PutMode.IF_ABSENT, null, true);
