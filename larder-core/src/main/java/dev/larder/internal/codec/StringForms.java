@@ -64,13 +64,15 @@ public final class StringForms {
   }
 
   public static void writeLast(String s, ByteSink out) {
-    if (hasUnpairedSurrogate(s)) {
+    byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+    // Same length means ASCII, which has no surrogates: skip the per-char scan.
+    if (utf8.length != s.length() && hasUnpairedSurrogate(s)) {
       out.writeByte(UTF16_MARK);
       for (int i = 0, n = s.length(); i < n; i++) {
         out.writeShort(s.charAt(i));
       }
     } else {
-      out.writeBytes(s.getBytes(StandardCharsets.UTF_8));
+      out.writeBytes(utf8);
     }
   }
 

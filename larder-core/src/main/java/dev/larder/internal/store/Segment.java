@@ -56,6 +56,8 @@ public final class Segment {
   private volatile long[] table = new long[MIN_CAPACITY];
   private volatile int size;
   private long pageLiveBytes;
+  /** Dead bytes when a compaction scan last found no page to evacuate. */
+  private long deadAtFruitlessScan;
   private int sweepCursor;
   private volatile boolean closed;
   private List<RemovedEntry> removals = List.of();
@@ -752,12 +754,17 @@ public final class Segment {
   private void compactIfWasteful() {
     long pageBytes = pages.reservedBytes();
     long dead = pageBytes - pageLiveBytes;
-    if (dead * 16 <= pageBytes || dead < 4L * pages.standardSize) {
+    if (dead * 16 <= pageBytes || dead < 4L * pages.standardSize
+        || dead < deadAtFruitlessScan + pages.standardSize) {
       return;
     }
     Page sparse = sparsestFullPage();
     if (sparse != null) {
       evacuate(sparse);
+      deadAtFruitlessScan = 0;
+    } else {
+      // No page is sparse enough: scan again only once another page's worth has died.
+      deadAtFruitlessScan = dead;
     }
   }
 
