@@ -1,6 +1,7 @@
 package dev.larder;
 
 import dev.larder.codec.Codec;
+import dev.larder.codec.ValueDictionary;
 import dev.larder.internal.CacheConfig;
 import dev.larder.internal.LarderCache;
 import java.time.Duration;
@@ -36,6 +37,7 @@ public final class CacheBuilder<K, V> {
   private Executor executor = ForkJoinPool.commonPool();
   private Ticker ticker = Ticker.system();
   private int segments = -1;
+  private ValueDictionary dictionary;
 
   CacheBuilder(Codec<K> keyCodec, Codec<V> valueCodec) {
     this.keyCodec = Objects.requireNonNull(keyCodec, "keyCodec");
@@ -166,6 +168,20 @@ public final class CacheBuilder<K, V> {
   }
 
   /**
+   * Declares the value-substitution dictionary that this cache's codecs use, so that the
+   * cache counts it: {@link Cache#memoryUsed()} includes the dictionary's memory, and with
+   * {@link #maximumMemory} the dictionary's own maximum is set aside inside the cache's bound.
+   * A dictionary may be shared by several caches; each then counts it.
+   *
+   * @param dictionary the dictionary the codecs were built from
+   * @return this builder
+   */
+  public CacheBuilder<K, V> dictionary(ValueDictionary dictionary) {
+    this.dictionary = Objects.requireNonNull(dictionary, "dictionary");
+    return this;
+  }
+
+  /**
    * Overrides the number of lock stripes. By default it is derived from the bound: small caches
    * get one segment so that their policy sees every entry, large ones up to 16.
    *
@@ -192,9 +208,17 @@ public final class CacheBuilder<K, V> {
     if (expireAfterWriteNanos > 0 && expireAfterAccessNanos > 0) {
       throw new IllegalStateException("choose one of expireAfterWrite and expireAfterAccess");
     }
-    CacheConfig<K, V> config = new CacheConfig<>(keyCodec, valueCodec, maximumMemory,
+    long storeMemory = maximumMemory;
+    if (dictionary != null && maximumMemory > 0) {
+      storeMemory = maximumMemory - dictionary.maximumMemory();
+      if (storeMemory < 64 * 1024) {
+        throw new IllegalStateException("maximumMemory " + maximumMemory + " leaves less than"
+            + " 64 KiB beside the dictionary's maximum of " + dictionary.maximumMemory());
+      }
+    }
+    CacheConfig<K, V> config = new CacheConfig<>(keyCodec, valueCodec, storeMemory,
         maximumEntries, storage, expireAfterWriteNanos, expireAfterAccessNanos, loader,
-        removalListener, recordStats, executor, ticker, segments);
+        removalListener, recordStats, executor, ticker, segments, dictionary);
     return new LarderCache<>(config);
   }
 

@@ -408,6 +408,28 @@ class CacheContractTest {
 
   @ParameterizedTest
   @EnumSource(Storage.class)
+  void dictionaryIsCountedAndFitsInsideTheBound(Storage storage) {
+    dev.larder.codec.ValueDictionary dictionary = dev.larder.codec.ValueDictionary.builder()
+        .maximumMemory(1 << 20).build();
+    Codec<String> names = dictionary.substitute("names", Codecs.strings(),
+        dev.larder.codec.ValueDictionary.Mode.ALWAYS);
+    long bound = 4L << 20;
+    try (Cache<Long, String> cache = Cache.builder(Codecs.longs(), names).storage(storage)
+        .maximumMemory(bound).dictionary(dictionary).build()) {
+      long before = cache.memoryUsed();
+      for (long i = 0; i < 50_000; i++) {
+        cache.put(i, "name-" + (i % 500));
+        assertTrue(cache.memoryUsed() <= bound);
+      }
+      assertEquals(500, dictionary.size("names"));
+      assertTrue(cache.memoryUsed() >= before + dictionary.memoryUsed() - (64 << 10),
+          "dictionary counted");
+      assertEquals("name-7", cache.getIfPresent(49_507L));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
   void boundIsRequiredAndTypesWithoutCodecAreNamed(Storage storage) {
     assertThrows(IllegalStateException.class,
         () -> Cache.builder(String.class, String.class).storage(storage).build());

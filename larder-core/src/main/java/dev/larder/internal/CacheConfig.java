@@ -5,6 +5,7 @@ import dev.larder.RemovalListener;
 import dev.larder.Storage;
 import dev.larder.Ticker;
 import dev.larder.codec.Codec;
+import dev.larder.codec.ValueDictionary;
 import java.util.concurrent.Executor;
 
 /**
@@ -12,7 +13,7 @@ import java.util.concurrent.Executor;
  *
  * @param keyCodec encodes keys
  * @param valueCodec encodes values
- * @param maximumMemory byte bound, or -1
+ * @param maximumMemory byte bound of the store (the cache's bound less the dictionary's), or -1
  * @param maximumEntries entry bound, or -1
  * @param storage page storage
  * @param expireAfterWriteNanos or -1
@@ -23,6 +24,7 @@ import java.util.concurrent.Executor;
  * @param executor background work
  * @param ticker time source
  * @param segments lock stripes, or -1 for the default
+ * @param dictionary the codecs' substitution dictionary, counted in memoryUsed, or null
  * @param <K> key type
  * @param <V> value type
  */
@@ -39,7 +41,8 @@ public record CacheConfig<K, V>(
     boolean recordStats,
     Executor executor,
     Ticker ticker,
-    int segments) {
+    int segments,
+    ValueDictionary dictionary) {
 
   /** @return true if entries carry an expiry deadline */
   public boolean expires() {

@@ -355,7 +355,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     for (Segment segment : segments) {
       total += segment.memoryUsed();
     }
-    return total;
+    return config.dictionary() == null ? total : total + config.dictionary().memoryUsed();
   }
 
   /** @return bytes of live entries (headers, keys and values), for utilisation figures */
