@@ -1,0 +1,106 @@
+package dev.larder.bench.cli;
+
+import dev.larder.bench.harness.BenchRunner;
+import dev.larder.bench.scenario.RunOptions;
+import dev.larder.bench.scenario.Scenario;
+import dev.larder.bench.scenario.Scenarios;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code ./larder bench [--quick] <scenario>...|all}: runs benchmark scenarios. */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Runs benchmark scenarios against Larder and its peers, each measurement in a fresh JVM.",
+      "Writes a Markdown table to stdout and <out>/<scenario>.json plus PNG and SVG charts."
+    })
+final class BenchCommand implements Callable<Integer> {
+
+  @Parameters(
+      paramLabel = "SCENARIO",
+      arity = "0..*",
+      description = "Scenario names, or 'all'. See --list.")
+  List<String> scenarios = new ArrayList<>();
+
+  @Option(names = "--quick", description = "Scale every scenario down (all of them in minutes).")
+  boolean quick;
+
+  @Option(names = "--list", description = "List the scenarios and exit.")
+  boolean list;
+
+  @Option(
+      names = {"-P", "--param"},
+      paramLabel = "NAME=VALUE",
+      description = "A scenario parameter, e.g. -P nodes=200000 (see larder-bench/README.md).")
+  Map<String, String> params = new LinkedHashMap<>();
+
+  @Option(
+      names = "--only",
+      split = ",",
+      paramLabel = "IMPL",
+      description = "Run only these implementations (comma-separated, case-insensitive).")
+  List<String> only = new ArrayList<>();
+
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      description = "Directory for results (default: ${DEFAULT-VALUE}).")
+  Path out = Path.of("bench-results");
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws IOException {
+    if (list) {
+      for (Scenario s : Scenarios.all()) {
+        spec.commandLine().getOut().printf("%-12s %s%n", s.name(), s.summary());
+      }
+      spec.commandLine().getOut().flush();
+      return 0;
+    }
+    List<Scenario> selected = select();
+    RunOptions options = options();
+    BenchRunner runner = new BenchRunner(out, System.out, System.err);
+    for (Scenario scenario : selected) {
+      runner.run(scenario, options);
+    }
+    return 0;
+  }
+
+  RunOptions options() {
+    return new RunOptions(quick, params, new LinkedHashSet<>(only));
+  }
+
+  List<Scenario> select() {
+    if (scenarios.isEmpty()) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "name a scenario or 'all' (known: " + Scenarios.names() + ")");
+    }
+    if (scenarios.size() == 1 && scenarios.getFirst().equalsIgnoreCase("all")) {
+      return Scenarios.all();
+    }
+    List<Scenario> selected = new ArrayList<>();
+    for (String name : scenarios) {
+      selected.add(
+          Scenarios.named(name)
+              .orElseThrow(
+                  () ->
+                      new CommandLine.ParameterException(
+                          spec.commandLine(),
+                          "unknown scenario '" + name + "' (known: " + Scenarios.names()
+                              + ", or all)")));
+    }
+    return selected;
+  }
+}

@@ -1,0 +1,96 @@
+package dev.larder.bench.measure;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntFunction;
+
+/**
+ * Runs an operation on several threads for a fixed time and counts completed operations: a
+ * warm-up period that is discarded, then repetitions of equal length.
+ *
+ * <p>Each thread gets its own {@link Worker} (from the factory, given the thread's index), so
+ * per-thread state such as random sources needs no sharing. Workers check the stop flag between
+ * operations; an operation in progress completes.
+ */
+public final class TimedLoop {
+
+  /** One thread's operation loop body. */
+  @FunctionalInterface
+  public interface Worker {
+    /** Performs one operation. */
+    void step();
+  }
+
+  private TimedLoop() {}
+
+  /**
+   * @param threads worker threads; positive
+   * @param workers creates the worker of thread {@code i}
+   * @param warmupMillis warm-up, discarded
+   * @param millis length of each repetition
+   * @param repetitions repetitions; positive
+   * @return operations per second of each repetition
+   * @throws InterruptedException if interrupted while waiting
+   */
+  public static double[] run(
+      int threads, IntFunction<Worker> workers, long warmupMillis, long millis, int repetitions)
+      throws InterruptedException {
+    List<Worker> list = new ArrayList<>();
+    for (int i = 0; i < threads; i++) {
+      list.add(workers.apply(i));
+    }
+    if (warmupMillis > 0) {
+      once(list, warmupMillis);
+    }
+    double[] result = new double[repetitions];
+    for (int r = 0; r < repetitions; r++) {
+      result[r] = once(list, millis);
+    }
+    return result;
+  }
+
+  private static double once(List<Worker> workers, long millis) throws InterruptedException {
+    AtomicBoolean stop = new AtomicBoolean();
+    CountDownLatch start = new CountDownLatch(1);
+    long[] counts = new long[workers.size()];
+    List<Thread> threads = new ArrayList<>();
+    for (int i = 0; i < workers.size(); i++) {
+      int index = i;
+      Worker worker = workers.get(i);
+      threads.add(
+          Thread.ofPlatform()
+              .name("bench-" + i)
+              .start(() -> counts[index] = loop(worker, start, stop)));
+    }
+    long begin = System.nanoTime();
+    start.countDown();
+    Thread.sleep(millis);
+    stop.set(true);
+    for (Thread t : threads) {
+      t.join();
+    }
+    long elapsed = System.nanoTime() - begin;
+    long total = 0;
+    for (long c : counts) {
+      total += c;
+    }
+    return total * 1e9 / elapsed;
+  }
+
+  private static long loop(Worker worker, CountDownLatch start, AtomicBoolean stop) {
+    try {
+      start.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return 0;
+    }
+    long n = 0;
+    while (!stop.get()) {
+      worker.step();
+      n++;
+    }
+    return n;
+  }
+}

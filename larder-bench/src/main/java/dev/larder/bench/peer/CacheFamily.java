@@ -1,0 +1,21 @@
+package dev.larder.bench.peer;
+
+/**
+ * Creates caches of one configuration, sharing whatever manager the library uses.
+ *
+ * @param <K> key type
+ * @param <V> value type
+ */
+public interface CacheFamily<K, V> extends AutoCloseable {
+
+  /**
+   * @param name a name unique within the family
+   * @return a new, empty cache
+   * @throws Exception if the library fails to create it
+   */
+  BenchCache<K, V> newCache(String name) throws Exception;
+
+  /** Closes the manager and every cache of the family. */
+  @Override
+  void close();
+}

@@ -1,0 +1,85 @@
+package dev.larder.bench.peer;
+
+import dev.larder.codec.Codec;
+import java.util.Objects;
+
+/**
+ * What a scenario asks of a cache: its types, how to encode values that are not bytes, its bound,
+ * and sizing hints that some peers require up front.
+ *
+ * @param keyType {@code String.class} or {@code Long.class}
+ * @param valueType any type; off-heap peers store non-byte[] values as the bytes of
+ *     {@code valueCodec}
+ * @param valueCodec encodes values for stores that hold bytes
+ * @param maxEntries the entry bound, or 0 for none (then {@code maxBytes} or unbounded)
+ * @param maxBytes the byte bound for stores bounded by bytes, or 0 for none
+ * @param expectedEntries how many entries will be stored (for peers that size up front)
+ * @param averageKeyBytes the average encoded key size
+ * @param averageValueBytes the average encoded value size
+ * @param <K> key type
+ * @param <V> value type
+ */
+public record CacheSpec<K, V>(
+    Class<K> keyType,
+    Class<V> valueType,
+    Codec<V> valueCodec,
+    long maxEntries,
+    long maxBytes,
+    long expectedEntries,
+    int averageKeyBytes,
+    int averageValueBytes) {
+
+  /** Checks the arguments. */
+  public CacheSpec {
+    Objects.requireNonNull(keyType, "keyType");
+    Objects.requireNonNull(valueType, "valueType");
+    Objects.requireNonNull(valueCodec, "valueCodec");
+    if (keyType != String.class && keyType != Long.class) {
+      throw new IllegalArgumentException("keys are String or Long: " + keyType);
+    }
+    if (expectedEntries <= 0 || averageKeyBytes <= 0 || averageValueBytes <= 0) {
+      throw new IllegalArgumentException("sizing hints must be positive");
+    }
+  }
+
+  /** @return true if the cache must never evict (memory and overhead scenarios) */
+  public boolean unbounded() {
+    return maxEntries == 0 && maxBytes == 0;
+  }
+
+  /**
+   * @return the entry bound for stores bounded by count: {@code maxEntries}, else {@code maxBytes}
+   *     divided by the average entry, else twice the expected entries (effectively unbounded)
+   */
+  public long entryBound() {
+    if (maxEntries > 0) {
+      return maxEntries;
+    }
+    if (maxBytes > 0) {
+      return Math.max(1, maxBytes / (averageKeyBytes + (long) averageValueBytes));
+    }
+    return 2 * expectedEntries;
+  }
+
+  /** @return the expected payload: entries times average key and value size */
+  public long expectedPayloadBytes() {
+    return expectedEntries * (averageKeyBytes + (long) averageValueBytes);
+  }
+
+  /**
+   * A byte budget for stores that can only be bounded in bytes: {@code maxBytes} if set, else
+   * enough for the expected (or maximum) entries with {@code perEntryAllowance} bytes of overhead
+   * each, plus slack.
+   *
+   * @param perEntryAllowance the store's overhead per entry, roughly
+   * @return bytes
+   */
+  public long byteBudget(int perEntryAllowance) {
+    if (maxBytes > 0) {
+      return maxBytes;
+    }
+    long entries = maxEntries > 0 ? maxEntries : expectedEntries;
+    long perEntry = averageKeyBytes + (long) averageValueBytes + perEntryAllowance;
+    return entries * perEntry + (maxEntries > 0 ? 0 : entries * perEntry / 4) + (8L << 20);
+  }
+}

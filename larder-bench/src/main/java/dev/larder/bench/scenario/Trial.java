@@ -1,0 +1,74 @@
+package dev.larder.bench.scenario;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One unit of work that runs in its own JVM: an implementation at one configuration.
+ *
+ * @param implementation the implementation measured, e.g. {@code "Caffeine"}
+ * @param label a short description of the configuration shown in progress lines, e.g.
+ *     {@code "512 B"}; may be empty
+ * @param params the configuration as strings (they travel to the forked JVM as JSON)
+ */
+public record Trial(String implementation, String label, Map<String, String> params) {
+
+  /** Copies the parameters and checks for nulls. */
+  public Trial {
+    Objects.requireNonNull(implementation, "implementation");
+    Objects.requireNonNull(label, "label");
+    params = Map.copyOf(Objects.requireNonNull(params, "params"));
+  }
+
+  /**
+   * @param implementation the implementation
+   * @return a trial with no parameters and no label
+   */
+  public static Trial of(String implementation) {
+    return new Trial(implementation, "", Map.of());
+  }
+
+  /**
+   * @param name a parameter name
+   * @return its value
+   * @throws IllegalArgumentException if absent
+   */
+  public String param(String name) {
+    String value = params.get(name);
+    if (value == null) {
+      throw new IllegalArgumentException("trial " + implementation + " has no parameter " + name);
+    }
+    return value;
+  }
+
+  /**
+   * @param name a parameter name
+   * @return its value as a long
+   */
+  public long longParam(String name) {
+    return Long.parseLong(param(name));
+  }
+
+  /** @return the fields of this trial as a JSON-ready map */
+  public Map<String, Object> toJson() {
+    Map<String, Object> map = new LinkedHashMap<>();
+    map.put("implementation", implementation);
+    map.put("label", label);
+    map.put("params", new LinkedHashMap<>(params));
+    return map;
+  }
+
+  /**
+   * @param json a map written by {@link #toJson}
+   * @return the trial
+   */
+  public static Trial fromJson(Map<String, Object> json) {
+    Map<String, String> params = new LinkedHashMap<>();
+    if (json.get("params") instanceof Map<?, ?> p) {
+      p.forEach((k, v) -> params.put(String.valueOf(k), String.valueOf(v)));
+    }
+    return new Trial(
+        String.valueOf(json.get("implementation")), String.valueOf(json.get("label")), params);
+  }
+}

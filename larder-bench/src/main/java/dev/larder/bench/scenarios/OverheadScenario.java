@@ -1,0 +1,166 @@
+package dev.larder.bench.scenarios;
+
+import dev.larder.bench.measure.MemoryProbe;
+import dev.larder.bench.measure.MemorySnapshot;
+import dev.larder.bench.peer.BenchCache;
+import dev.larder.bench.peer.CacheSpec;
+import dev.larder.bench.peer.Peer;
+import dev.larder.bench.peer.PeerUnavailableException;
+import dev.larder.bench.scenario.ChartSpec;
+import dev.larder.bench.scenario.Presentation;
+import dev.larder.bench.scenario.Presentation.Column;
+import dev.larder.bench.scenario.Row;
+import dev.larder.bench.scenario.RunOptions;
+import dev.larder.bench.scenario.Scenario;
+import dev.larder.bench.scenario.Trial;
+import dev.larder.bench.scenario.TrialContext;
+import dev.larder.codec.Codecs;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * Seed 002's experiment: 10-character String keys and byte[] values of 512 B, 1 KiB, 10 KiB and
+ * 1 MiB, about 100 MB of payload per run; the memory the process gains, per entry, and the
+ * overhead beyond key and value bytes.
+ *
+ * <p>Method: warm the implementation up on a throwaway cache, wait for the JIT to release its
+ * memory, let the heap settle (GC until stable) and take the baseline; load; settle again and
+ * take the difference. Heap from the heap in use, native from the resident set (the heap is
+ * pre-touched), cross-checked with native memory tracking and the library's own figure.
+ */
+public final class OverheadScenario implements Scenario {
+
+  private static final List<String> SIZES = List.of("512", "1024", "10240", "1048576");
+
+  @Override
+  public String name() {
+    return "overhead";
+  }
+
+  @Override
+  public String summary() {
+    return "seed 002: bytes per entry and overhead for String keys and byte[] values";
+  }
+
+  @Override
+  public List<Trial> plan(RunOptions options) {
+    long payload = options.longParam("payloadBytes", 100L << 20, 16L << 20);
+    List<Trial> trials = new ArrayList<>();
+    for (Peer peer : Subjects.planned(options)) {
+      for (String size : options.listParam("sizes", SIZES, List.of("512", "10240"))) {
+        long entries = Math.max(1, payload / Long.parseLong(size));
+        trials.add(new Trial(peer.name(), size + " B",
+            Map.of("valueBytes", size, "entries", Long.toString(entries))));
+      }
+    }
+    return trials;
+  }
+
+  @Override
+  public String heapSize(RunOptions options) {
+    return options.quick() ? "512m" : "1g";
+  }
+
+  @Override
+  public List<String> jvmFlags(RunOptions options) {
+    // 4 MiB regions keep 1 MiB arrays ordinary objects: in smaller regions G1 stores them as
+    // humongous objects, each taking whole regions.
+    return List.of("-XX:NativeMemoryTracking=summary", "-XX:G1HeapRegionSize=4m");
+  }
+
+  @Override
+  public List<Row> run(Trial trial, TrialContext context) throws Exception {
+    int valueBytes = (int) trial.longParam("valueBytes");
+    long entries = trial.longParam("entries");
+    Peer peer = Subjects.named(trial.implementation());
+    RunOptions options = context.options();
+    CacheSpec<String, byte[]> spec =
+        new CacheSpec<>(String.class, byte[].class, Codecs.bytes(), 0, 0, entries,
+            Keys.KEY_CHARS, valueBytes);
+    try {
+      warmUp(peer, valueBytes);
+    } catch (PeerUnavailableException e) {
+      return List.of(Row.unavailable(peer.name(), e.getMessage()));
+    }
+    MemoryProbe probe = new MemoryProbe(options.quick() ? 10 : 30);
+    MemoryProbe.quietPeriod(options.longParam("quietMillis", 5_000, 500));
+    MemorySnapshot before = probe.settle();
+    try (BenchCache<String, byte[]> cache = peer.create(spec)) {
+      load(cache, entries, valueBytes, context);
+      MemorySnapshot after = probe.settle();
+      return List.of(row(trial, cache, before, after, valueBytes));
+    }
+  }
+
+  private static void warmUp(Peer peer, int valueBytes) throws Exception {
+    int n = valueBytes > 100_000 ? 20 : 5_000;
+    CacheSpec<String, byte[]> spec =
+        new CacheSpec<>(String.class, byte[].class, Codecs.bytes(), 0, 0, n, Keys.KEY_CHARS,
+            valueBytes);
+    try (BenchCache<String, byte[]> cache = peer.create(spec)) {
+      load(cache, n, valueBytes, null);
+      for (int i = 0; i < n; i++) {
+        cache.get(Keys.key(i));
+      }
+    }
+  }
+
+  private static void load(
+      BenchCache<String, byte[]> cache, long entries, int valueBytes, TrialContext context) {
+    SplittableRandom random = new SplittableRandom(42);
+    long lastReport = System.nanoTime();
+    for (long i = 0; i < entries; i++) {
+      cache.put(Keys.key(i), Keys.value(random, valueBytes));
+      if (context != null && System.nanoTime() - lastReport > 2_000_000_000L) {
+        context.progress(String.format("loaded %,d / %,d", i + 1, entries));
+        lastReport = System.nanoTime();
+      }
+    }
+  }
+
+  private static Row row(Trial trial, BenchCache<String, byte[]> cache, MemorySnapshot before,
+      MemorySnapshot after, int valueBytes) {
+    long size = cache.size();
+    long heap = after.heapDelta(before);
+    long off = after.nativeDelta(before);
+    double total = (double) (heap + off) / size;
+    Row row = Row.of(trial.implementation())
+        .put("valueBytes", valueBytes)
+        .put("entries", size)
+        .put("payloadBytes", size * (Keys.KEY_CHARS + (long) valueBytes))
+        .put("heapBytes", heap)
+        .put("nativeBytes", off)
+        .put("totalBytesPerEntry", total)
+        .put("overheadBytesPerEntry", total - Keys.KEY_CHARS - valueBytes);
+    long nmt = after.nmtDelta(before);
+    if (nmt >= 0) {
+      row.put("nmtBytesPerEntry", (double) nmt / size);
+    }
+    cache.reportedBytes().ifPresent(b -> row.put("reportedBytesPerEntry", (double) b / size));
+    row.put("heapStable", before.stable() && after.stable());
+    if (size != trial.longParam("entries")) {
+      row.put("note", "holds " + size + " of " + trial.longParam("entries") + " entries");
+    }
+    return row;
+  }
+
+  @Override
+  public Presentation presentation() {
+    return new Presentation(
+        List.of(
+            Column.of("implementation"),
+            new Column("valueBytes", "value B"),
+            Column.of("entries"),
+            new Column("totalBytesPerEntry", "total B/entry"),
+            new Column("overheadBytesPerEntry", "overhead B/entry"),
+            new Column("nmtBytesPerEntry", "NMT B/entry"),
+            new Column("reportedBytesPerEntry", "own figure B/entry"),
+            new Column("heapStable", "heap stable")),
+        List.of(
+            new ChartSpec("", "Overhead per entry (10-char String key, byte[] value)",
+                "valueBytes", "implementation", "overheadBytesPerEntry",
+                "bytes per entry beyond key and value", false, Map.of())));
+  }
+}

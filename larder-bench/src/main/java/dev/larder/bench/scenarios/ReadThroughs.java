@@ -1,0 +1,149 @@
+package dev.larder.bench.scenarios;
+
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.LoadingCache;
+import dev.larder.bench.peer.BenchCache;
+import dev.larder.bench.peer.CacheSpec;
+import dev.larder.bench.peer.Peer;
+import dev.larder.codec.Codecs;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The read-through arrangements of the concurrency scenario. Caches with a loading API use it
+ * (Larder's loader, Caffeine's LoadingCache, ConcurrentHashMap's computeIfAbsent); the pattern
+ * seed 003 replaced is a synchronized LinkedHashMap LRU that loads while holding its lock; the
+ * other peers are used cache-aside (get, load on a miss, put), which is what their APIs offer for
+ * a store they do not know.
+ */
+final class ReadThroughs {
+
+  /** The synchronized LRU of seed 003's "before" picture. */
+  static final String SYNCHRONIZED_LRU = "LinkedHashMap-LRU";
+
+  private ReadThroughs() {}
+
+  static ReadThrough create(String implementation, Peer peer, SlowStore store, long capacity,
+      long expected) throws Exception {
+    return switch (implementation) {
+      case SYNCHRONIZED_LRU -> new SynchronizedLru(store, capacity);
+      case "Caffeine" -> caffeine(store, capacity);
+      case "ConcurrentHashMap" -> computeIfAbsent(store);
+      default -> cacheAside(peer, store, capacity, expected);
+    };
+  }
+
+  private static ReadThrough caffeine(SlowStore store, long capacity) {
+    LoadingCache<String, byte[]> cache = Caffeine.newBuilder().maximumSize(capacity)
+        .build(store::load);
+    return new ReadThrough() {
+      @Override
+      public byte[] read(String key) {
+        return cache.get(key);
+      }
+
+      @Override
+      public void write(String key, byte[] value) {
+        store.store(key, value);
+        cache.put(key, value);
+      }
+
+      @Override
+      public void close() {
+        cache.invalidateAll();
+      }
+    };
+  }
+
+  private static ReadThrough computeIfAbsent(SlowStore store) {
+    ConcurrentHashMap<String, byte[]> map = new ConcurrentHashMap<>();
+    return new ReadThrough() {
+      @Override
+      public byte[] read(String key) {
+        return map.computeIfAbsent(key, store::load);
+      }
+
+      @Override
+      public void write(String key, byte[] value) {
+        store.store(key, value);
+        map.put(key, value);
+      }
+
+      @Override
+      public void close() {
+        map.clear();
+      }
+    };
+  }
+
+  private static ReadThrough cacheAside(Peer peer, SlowStore store, long capacity, long expected)
+      throws Exception {
+    CacheSpec<String, byte[]> spec = new CacheSpec<>(String.class, byte[].class, Codecs.bytes(),
+        capacity, 0, expected, 8, SlowStore.VALUE_BYTES);
+    BenchCache<String, byte[]> cache = peer.create(spec);
+    return new ReadThrough() {
+      @Override
+      public byte[] read(String key) {
+        byte[] v = cache.get(key);
+        if (v == null) {
+          v = store.load(key);
+          cache.put(key, v);
+        }
+        return v;
+      }
+
+      @Override
+      public void write(String key, byte[] value) {
+        store.store(key, value);
+        cache.put(key, value);
+      }
+
+      @Override
+      public void close() {
+        cache.close();
+      }
+    };
+  }
+
+  /** Loads under the map's lock, so one miss blocks every reader: the pattern to beat. */
+  private static final class SynchronizedLru implements ReadThrough {
+    private final SlowStore store;
+    private final Map<String, byte[]> map;
+
+    SynchronizedLru(SlowStore store, long capacity) {
+      this.store = store;
+      this.map = new LinkedHashMap<>(16, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, byte[]> eldest) {
+          return size() > capacity;
+        }
+      };
+    }
+
+    @Override
+    public synchronized byte[] read(String key) {
+      byte[] v = map.get(key);
+      if (v == null) {
+        v = store.load(key);
+        map.put(key, v);
+      }
+      return v;
+    }
+
+    @Override
+    public void write(String key, byte[] value) {
+      store.store(key, value);
+      synchronized (this) {
+        map.put(key, value);
+      }
+    }
+
+    @Override
+    public synchronized void close() {
+      map.clear();
+    }
+  }
+}

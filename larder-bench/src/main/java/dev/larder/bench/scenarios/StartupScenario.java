@@ -1,0 +1,116 @@
+package dev.larder.bench.scenarios;
+
+import dev.larder.bench.measure.MemoryProbe;
+import dev.larder.bench.measure.MemorySnapshot;
+import dev.larder.bench.peer.BenchCache;
+import dev.larder.bench.peer.CacheFamily;
+import dev.larder.bench.peer.CacheSpec;
+import dev.larder.bench.peer.Peer;
+import dev.larder.bench.peer.PeerUnavailableException;
+import dev.larder.bench.scenario.ChartSpec;
+import dev.larder.bench.scenario.Presentation;
+import dev.larder.bench.scenario.Presentation.Column;
+import dev.larder.bench.scenario.Row;
+import dev.larder.bench.scenario.RunOptions;
+import dev.larder.bench.scenario.Scenario;
+import dev.larder.bench.scenario.Trial;
+import dev.larder.bench.scenario.TrialContext;
+import dev.larder.codec.Codecs;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Seed 002's startup test: create 2000 caches (in one manager where the library has one) and
+ * measure the time and the memory they hold. Each cache is bounded to 1,000 entries (and 1 MiB
+ * for stores bounded by bytes); Chronicle Map, which cannot evict, is sized for 1,000 entries.
+ */
+public final class StartupScenario implements Scenario {
+
+  private static final long ENTRIES = 1_000;
+  private static final long BYTES = 1L << 20;
+
+  @Override
+  public String name() {
+    return "startup";
+  }
+
+  @Override
+  public String summary() {
+    return "seed 002: time and memory to create 2000 caches";
+  }
+
+  @Override
+  public List<Trial> plan(RunOptions options) {
+    List<Trial> trials = new ArrayList<>();
+    for (Peer peer : Subjects.planned(options)) {
+      trials.add(Trial.of(peer.name()));
+    }
+    return trials;
+  }
+
+  @Override
+  public String heapSize(RunOptions options) {
+    return options.quick() ? "512m" : "1g";
+  }
+
+  @Override
+  public List<Row> run(Trial trial, TrialContext context) throws Exception {
+    int caches = (int) context.options().longParam("caches", 2_000, 200);
+    Peer peer = Subjects.named(trial.implementation());
+    boolean chronicle = peer.name().equals("ChronicleMap");
+    CacheSpec<String, byte[]> spec = new CacheSpec<>(String.class, byte[].class, Codecs.bytes(),
+        chronicle ? 0 : ENTRIES, chronicle ? 0 : BYTES, ENTRIES, Keys.KEY_CHARS, 100);
+    try {
+      warmUp(peer, spec);
+    } catch (PeerUnavailableException e) {
+      return List.of(Row.unavailable(peer.name(), e.getMessage()));
+    }
+    MemoryProbe probe = new MemoryProbe(context.options().quick() ? 10 : 20);
+    MemorySnapshot before = probe.settle();
+    List<BenchCache<String, byte[]>> list = new ArrayList<>(caches);
+    long t0 = System.nanoTime();
+    try (CacheFamily<String, byte[]> family = peer.family(spec)) {
+      for (int i = 0; i < caches; i++) {
+        list.add(family.newCache("cache-" + i));
+        if (i % 500 == 499) {
+          context.progress((i + 1) + " caches");
+        }
+      }
+      long nanos = System.nanoTime() - t0;
+      MemorySnapshot after = probe.settle();
+      return List.of(Row.of(peer.name())
+          .put("caches", caches)
+          .put("millis", nanos / 1e6)
+          .put("heapBytes", after.heapDelta(before))
+          .put("nativeBytes", after.nativeDelta(before))
+          .put("bytesPerCache", (double) (after.heapDelta(before) + after.nativeDelta(before))
+              / caches)
+          .put("heapStable", before.stable() && after.stable()));
+    }
+  }
+
+  private static void warmUp(Peer peer, CacheSpec<String, byte[]> spec) throws Exception {
+    try (CacheFamily<String, byte[]> family = peer.family(spec)) {
+      for (int i = 0; i < 20; i++) {
+        BenchCache<String, byte[]> c = family.newCache("warm-" + i);
+        c.put("k", new byte[1]);
+        c.get("k");
+      }
+    }
+  }
+
+  @Override
+  public Presentation presentation() {
+    return new Presentation(
+        List.of(
+            Column.of("implementation"),
+            Column.of("caches"),
+            Column.of("millis"),
+            new Column("heapBytes", "heap bytes"),
+            new Column("nativeBytes", "native bytes"),
+            new Column("bytesPerCache", "bytes/cache")),
+        List.of(new ChartSpec("", "Time to create the caches", "implementation", "caches",
+            "millis", "milliseconds (log scale)", true, Map.of())));
+  }
+}

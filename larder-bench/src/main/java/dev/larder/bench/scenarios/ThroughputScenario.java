@@ -1,0 +1,196 @@
+package dev.larder.bench.scenarios;
+
+import dev.larder.bench.measure.Stats;
+import dev.larder.bench.measure.TimedLoop;
+import dev.larder.bench.measure.ZipfSampler;
+import dev.larder.bench.peer.BenchCache;
+import dev.larder.bench.peer.CacheSpec;
+import dev.larder.bench.peer.Peer;
+import dev.larder.bench.peer.PeerUnavailableException;
+import dev.larder.bench.scenario.ChartSpec;
+import dev.larder.bench.scenario.Presentation;
+import dev.larder.bench.scenario.Presentation.Column;
+import dev.larder.bench.scenario.Row;
+import dev.larder.bench.scenario.RunOptions;
+import dev.larder.bench.scenario.Scenario;
+import dev.larder.bench.scenario.Trial;
+import dev.larder.bench.scenario.TrialContext;
+import dev.larder.codec.Codecs;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * A CacheBench-style mix (seed 004): 90% reads and 10% writes of 1 KiB byte[] values under String
+ * keys, Zipf-distributed (exponent 0.99) or uniform, on 1, 2 and 4 threads. The cache holds half
+ * the key space, so eviction runs all along. Each combination: a warm-up, then at least three
+ * timed repetitions; the row gives the median and the spread.
+ */
+public final class ThroughputScenario implements Scenario {
+
+  private static final int VALUE_BYTES = 1024;
+
+  @Override
+  public String name() {
+    return "throughput";
+  }
+
+  @Override
+  public String summary() {
+    return "seed 004: 90/10 read/write ops/s, Zipf and uniform keys, 1-4 threads, under eviction";
+  }
+
+  @Override
+  public List<Trial> plan(RunOptions options) {
+    List<Trial> trials = new ArrayList<>();
+    for (Peer peer : Subjects.planned(options)) {
+      trials.add(new Trial(peer.name(), "", Map.of()));
+    }
+    return trials;
+  }
+
+  @Override
+  public String heapSize(RunOptions options) {
+    return options.quick() ? "512m" : "1g";
+  }
+
+  @Override
+  public List<Row> run(Trial trial, TrialContext context) throws Exception {
+    RunOptions o = context.options();
+    int keySpace = (int) o.longParam("keys", 100_000, 20_000);
+    long capacity = Math.max(1, (long) (keySpace * o.doubleParam("capacityFraction", 0.5, 0.5)));
+    Peer peer = Subjects.named(trial.implementation());
+    CacheSpec<String, byte[]> spec =
+        new CacheSpec<>(String.class, byte[].class, Codecs.bytes(), capacity, 0, capacity,
+            Keys.KEY_CHARS, VALUE_BYTES);
+    BenchCache<String, byte[]> cache;
+    try {
+      cache = peer.create(spec);
+    } catch (PeerUnavailableException e) {
+      return List.of(Row.unavailable(peer.name(), e.getMessage()));
+    }
+    try (cache) {
+      return measure(trial, context, cache, keySpace, capacity);
+    }
+  }
+
+  private List<Row> measure(Trial trial, TrialContext context, BenchCache<String, byte[]> cache,
+      int keySpace, long capacity) throws InterruptedException {
+    RunOptions o = context.options();
+    String[] keys = new String[keySpace];
+    SplittableRandom random = new SplittableRandom(7);
+    for (int i = 0; i < keySpace; i++) {
+      keys[i] = Keys.key(i);
+      cache.put(keys[i], Keys.value(random, VALUE_BYTES));
+    }
+    shuffle(keys, random);
+    double exponent = o.doubleParam("zipfExponent", 0.99, 0.99);
+    List<Row> rows = new ArrayList<>();
+    for (String distribution : o.listParam("distributions", List.of("zipf", "uniform"),
+        List.of("zipf", "uniform"))) {
+      ZipfSampler sampler = new ZipfSampler(keySpace, distribution.equals("uniform") ? 0 : exponent);
+      for (String t : o.listParam("threads", List.of("1", "2", "4"), List.of("1", "4"))) {
+        int threads = Integer.parseInt(t);
+        context.progress(distribution + ", " + threads + " thread(s)");
+        rows.add(run(trial, o, cache, keys, sampler, distribution, threads, capacity));
+      }
+    }
+    return rows;
+  }
+
+  private static Row run(Trial trial, RunOptions o, BenchCache<String, byte[]> cache,
+      String[] keys, ZipfSampler sampler, String distribution, int threads, long capacity)
+      throws InterruptedException {
+    List<MixWorker> workers = new ArrayList<>();
+    double[] samples = TimedLoop.run(threads, i -> {
+      MixWorker w = new MixWorker(cache, keys, sampler, new SplittableRandom(1000L + i));
+      synchronized (workers) {
+        workers.add(w);
+      }
+      return w;
+    }, o.longParam("warmupMillis", 1_000, 200), o.longParam("millis", 1_500, 200),
+        (int) Math.max(3, o.longParam("repetitions", 3, 3)));
+    Stats stats = Stats.of(samples);
+    long hits = 0;
+    long reads = 0;
+    for (MixWorker w : workers) {
+      hits += w.hits;
+      reads += w.reads;
+    }
+    Row row = Row.of(trial.implementation())
+        .put("distribution", distribution)
+        .put("threads", threads)
+        .put("opsPerSecond", stats.median())
+        .put("opsPerSecondMin", stats.min())
+        .put("opsPerSecondMax", stats.max())
+        .put("spreadPercent", 100 * stats.relativeSpread())
+        .put("repetitions", stats.count())
+        .put("hitRatio", reads == 0 ? 0.0 : (double) hits / reads)
+        .put("keySpace", keys.length)
+        .put("capacityEntries", capacity);
+    if (cache.size() > capacity * 11 / 10) {
+      row.put("note", "no eviction: holds " + cache.size() + " entries");
+    }
+    return row;
+  }
+
+  private static void shuffle(String[] keys, SplittableRandom random) {
+    for (int i = keys.length - 1; i > 0; i--) {
+      int j = random.nextInt(i + 1);
+      String t = keys[i];
+      keys[i] = keys[j];
+      keys[j] = t;
+    }
+  }
+
+  /** One thread's 90/10 mix; counts its own hits so no counter is shared. */
+  private static final class MixWorker implements TimedLoop.Worker {
+    private final BenchCache<String, byte[]> cache;
+    private final String[] keys;
+    private final ZipfSampler sampler;
+    private final SplittableRandom random;
+    long hits;
+    long reads;
+
+    MixWorker(BenchCache<String, byte[]> cache, String[] keys, ZipfSampler sampler,
+        SplittableRandom random) {
+      this.cache = cache;
+      this.keys = keys;
+      this.sampler = sampler;
+      this.random = random;
+    }
+
+    @Override
+    public void step() {
+      String key = keys[sampler.next(random)];
+      if (random.nextInt(10) == 0) {
+        cache.put(key, Keys.value(random, VALUE_BYTES));
+      } else {
+        reads++;
+        if (cache.get(key) != null) {
+          hits++;
+        }
+      }
+    }
+  }
+
+  @Override
+  public Presentation presentation() {
+    return new Presentation(
+        List.of(
+            Column.of("implementation"),
+            Column.of("distribution"),
+            Column.of("threads"),
+            new Column("opsPerSecond", "ops/s (median)"),
+            new Column("spreadPercent", "spread %"),
+            new Column("hitRatio", "hit ratio")),
+        List.of(
+            new ChartSpec("", "90% reads / 10% writes, Zipf 0.99 keys (median of repetitions)",
+                "threads", "implementation", "opsPerSecond", "operations per second", false,
+                Map.of("distribution", "zipf")),
+            new ChartSpec("-uniform", "90% reads / 10% writes, uniform keys",
+                "threads", "implementation", "opsPerSecond", "operations per second", false,
+                Map.of("distribution", "uniform"))));
+  }
+}
