@@ -1,0 +1,78 @@
+package dev.larder.bench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.larder.bench.scenario.RunOptions;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class LarderCliTest {
+
+  private static BenchCommand parseBench(String... args) {
+    CommandLine cli = LarderCli.commandLine();
+    CommandLine.ParseResult result = cli.parseArgs(args);
+    return (BenchCommand) result.subcommand().commandSpec().userObject();
+  }
+
+  @Test
+  void parsesQuickAllWithParametersAndFilters() {
+    BenchCommand bench = parseBench("bench", "--quick", "-P", "nodes=5000", "-P", "threads=1,2",
+        "--only", "Caffeine,OHC", "--out", "/tmp/x", "all");
+    assertTrue(bench.quick);
+    assertEquals(List.of("all"), bench.scenarios);
+    assertEquals(Path.of("/tmp/x"), bench.out);
+    RunOptions options = bench.options();
+    assertEquals(Map.of("nodes", "5000", "threads", "1,2"), options.params());
+    assertEquals(Set.of("Caffeine", "OHC"), options.implementations());
+    assertTrue(options.includes("ohc"));
+    assertFalse(options.includes("Ehcache-heap"));
+    assertEquals(5000, options.longParam("nodes", 1, 2));
+    assertEquals(List.of("1", "2"), options.listParam("threads", List.of(), List.of()));
+  }
+
+  @Test
+  void defaultsAreFullRunOfEverything() {
+    BenchCommand bench = parseBench("bench", "overhead", "startup");
+    assertFalse(bench.quick);
+    assertEquals(List.of("overhead", "startup"), bench.scenarios);
+    assertEquals(Path.of("bench-results"), bench.out);
+    RunOptions options = bench.options();
+    assertTrue(options.includes("anything"));
+    assertEquals(7, options.longParam("absent", 7, 8));
+  }
+
+  @Test
+  void unknownScenarioIsAUsageError() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = LarderCli.commandLine();
+    cli.setErr(new PrintWriter(err));
+    assertEquals(2, cli.execute("bench", "no-such-scenario"));
+    assertTrue(err.toString().contains("unknown scenario 'no-such-scenario'"), err.toString());
+  }
+
+  @Test
+  void listNamesTheRegisteredScenarios() {
+    StringWriter out = new StringWriter();
+    CommandLine cli = LarderCli.commandLine();
+    cli.setOut(new PrintWriter(out));
+    assertEquals(0, cli.execute("bench", "--list"));
+    for (String name : List.of("overhead", "throughput", "concurrency", "startup")) {
+      assertTrue(out.toString().contains(name), out.toString());
+    }
+  }
+
+  @Test
+  void badOptionIsAUsageError() {
+    CommandLine cli = LarderCli.commandLine();
+    cli.setErr(new PrintWriter(new StringWriter()));
+    assertEquals(2, cli.execute("bench", "--no-such-option", "all"));
+  }
+}
