@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "larder 0.1.0-SNAPSHOT",
     description = "Larder, a compact byte-bounded cache for the JVM: demo and benchmarks.",
-    subcommands = {BenchCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {DemoCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class LarderCli implements Runnable {
 
   @CommandLine.Spec private CommandLine.Model.CommandSpec spec;

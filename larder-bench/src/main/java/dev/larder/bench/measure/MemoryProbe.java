@@ -8,6 +8,10 @@ import java.lang.management.MemoryMXBean;
  * less than a threshold between two consecutive collections, then read it. Also reads the
  * resident set and, when enabled, native memory tracking.
  *
+ * <p>Before reading the resident set it asks the JVM to return freed {@code malloc} memory to the
+ * system ({@code System.trim_native_heap}); otherwise memory a warm-up freed stays resident, is
+ * reused by the load, and hides the load's real cost.
+ *
  * <p>Implementation notes: G1 must run with {@code -XX:MarkSweepDeadRatio=0}, or full collections
  * leave dead objects in dense regions and inflate the heap in use by about 0.6%. The round limit
  * keeps background activity (such as string deduplication) from looping forever; a snapshot
@@ -46,6 +50,7 @@ public final class MemoryProbe {
   }
 
   private static MemorySnapshot snapshot(long heapUsed, boolean stable, int rounds) {
+    NativeMemoryTracking.trimNativeHeap();
     return new MemorySnapshot(
         heapUsed,
         ProcStatus.residentBytes().orElse(-1),

@@ -39,6 +39,21 @@ public final class NativeMemoryTracking {
   }
 
   /**
+   * Returns memory freed by {@code malloc} users to the operating system, as {@code jcmd PID
+   * System.trim_native_heap} does (glibc only; elsewhere it does nothing).
+   */
+  public static void trimNativeHeap() {
+    try {
+      ObjectName name = new ObjectName("com.sun.management:type=DiagnosticCommand");
+      ManagementFactory.getPlatformMBeanServer()
+          .invoke(name, "systemTrimNativeHeap", new Object[] {new String[0]},
+              new String[] {String[].class.getName()});
+    } catch (JMException | RuntimeException e) {
+      // Not supported on this platform: the resident set is then read untrimmed.
+    }
+  }
+
+  /**
    * @param summary the text of an NMT summary report
    * @return the committed total in bytes, or empty if the text has no total line
    */

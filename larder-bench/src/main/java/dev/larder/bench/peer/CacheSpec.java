@@ -68,8 +68,8 @@ public record CacheSpec<K, V>(
 
   /**
    * A byte budget for stores that can only be bounded in bytes: {@code maxBytes} if set, else
-   * enough for the expected (or maximum) entries with {@code perEntryAllowance} bytes of overhead
-   * each, plus slack.
+   * the entry bound times the average entry plus {@code perEntryAllowance}, else (unbounded) enough
+   * for the expected entries with that allowance plus 8 MiB of slack.
    *
    * @param perEntryAllowance the store's overhead per entry, roughly
    * @return bytes
@@ -78,8 +78,10 @@ public record CacheSpec<K, V>(
     if (maxBytes > 0) {
       return maxBytes;
     }
-    long entries = maxEntries > 0 ? maxEntries : expectedEntries;
     long perEntry = averageKeyBytes + (long) averageValueBytes + perEntryAllowance;
-    return entries * perEntry + (maxEntries > 0 ? 0 : entries * perEntry / 4) + (8L << 20);
+    if (maxEntries > 0) {
+      return maxEntries * perEntry;
+    }
+    return expectedEntries * perEntry + (8L << 20);
   }
 }

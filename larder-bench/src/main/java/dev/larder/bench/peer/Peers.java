@@ -1,5 +1,6 @@
 package dev.larder.bench.peer;
 
+import dev.larder.Storage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -9,6 +10,8 @@ public final class Peers {
 
   private static final List<Peer> PEERS =
       List.of(
+          new LarderPeer(Storage.OFF_HEAP),
+          new LarderPeer(Storage.HEAP),
           new ConcurrentHashMapPeer(),
           new CaffeinePeer(),
           new EhcachePeer(false),

@@ -49,7 +49,7 @@ public final class OverheadScenario implements Scenario {
     long payload = options.longParam("payloadBytes", 100L << 20, 16L << 20);
     List<Trial> trials = new ArrayList<>();
     for (Peer peer : Subjects.planned(options)) {
-      for (String size : options.listParam("sizes", SIZES, List.of("512", "10240"))) {
+      for (String size : options.listParam("sizes", SIZES, List.of("512"))) {
         long entries = Math.max(1, payload / Long.parseLong(size));
         trials.add(new Trial(peer.name(), size + " B",
             Map.of("valueBytes", size, "entries", Long.toString(entries))));
@@ -85,7 +85,7 @@ public final class OverheadScenario implements Scenario {
       return List.of(Row.unavailable(peer.name(), e.getMessage()));
     }
     MemoryProbe probe = new MemoryProbe(options.quick() ? 10 : 30);
-    MemoryProbe.quietPeriod(options.longParam("quietMillis", 5_000, 500));
+    MemoryProbe.quietPeriod(options.longParam("quietMillis", 5_000, 200));
     MemorySnapshot before = probe.settle();
     try (BenchCache<String, byte[]> cache = peer.create(spec)) {
       load(cache, entries, valueBytes, context);

@@ -2,7 +2,11 @@ package dev.larder.bench.scenarios;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
+import dev.larder.Cache;
+import dev.larder.CacheBuilder;
+import dev.larder.Storage;
 import dev.larder.bench.peer.BenchCache;
+import dev.larder.bench.peer.LarderPeer;
 import dev.larder.bench.peer.CacheSpec;
 import dev.larder.bench.peer.Peer;
 import dev.larder.codec.Codecs;
@@ -12,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The read-through arrangements of the concurrency scenario. Caches with a loading API use it
- * (Larder's loader, Caffeine's LoadingCache, ConcurrentHashMap's computeIfAbsent); the pattern
+ * (Larder's loader with single flight, Caffeine's LoadingCache, ConcurrentHashMap's computeIfAbsent); the pattern
  * seed 003 replaced is a synchronized LinkedHashMap LRU that loads while holding its lock; the
  * other peers are used cache-aside (get, load on a miss, put), which is what their APIs offer for
  * a store they do not know.
@@ -30,6 +34,7 @@ final class ReadThroughs {
       case SYNCHRONIZED_LRU -> new SynchronizedLru(store, capacity);
       case "Caffeine" -> caffeine(store, capacity);
       case "ConcurrentHashMap" -> computeIfAbsent(store);
+      case "Larder-offheap", "Larder-heap" -> larder((LarderPeer) peer, store, capacity);
       default -> cacheAside(peer, store, capacity, expected);
     };
   }
@@ -52,6 +57,31 @@ final class ReadThroughs {
       @Override
       public void close() {
         cache.invalidateAll();
+      }
+    };
+  }
+
+  private static ReadThrough larder(LarderPeer peer, SlowStore store, long capacity) {
+    CacheBuilder<String, byte[]> builder = Cache.builder(Codecs.strings(), Codecs.bytes())
+        .storage(peer.offHeap() ? Storage.OFF_HEAP : Storage.HEAP)
+        .maximumEntries(capacity)
+        .loader(store::load);
+    Cache<String, byte[]> cache = builder.build();
+    return new ReadThrough() {
+      @Override
+      public byte[] read(String key) {
+        return cache.get(key);
+      }
+
+      @Override
+      public void write(String key, byte[] value) {
+        store.store(key, value);
+        cache.put(key, value);
+      }
+
+      @Override
+      public void close() {
+        cache.close();
       }
     };
   }

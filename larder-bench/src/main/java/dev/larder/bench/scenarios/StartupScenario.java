@@ -51,7 +51,7 @@ public final class StartupScenario implements Scenario {
 
   @Override
   public String heapSize(RunOptions options) {
-    return options.quick() ? "512m" : "1g";
+    return options.quick() ? "256m" : "1g";
   }
 
   @Override
@@ -111,6 +111,6 @@ public final class StartupScenario implements Scenario {
             new Column("nativeBytes", "native bytes"),
             new Column("bytesPerCache", "bytes/cache")),
         List.of(new ChartSpec("", "Time to create the caches", "implementation", "caches",
-            "millis", "milliseconds (log scale)", true, Map.of())));
+            "millis", "milliseconds", false, Map.of())));
   }
 }

@@ -1,0 +1,235 @@
+package dev.larder.bench.scenarios;
+
+import dev.larder.bench.measure.GcCounters;
+import dev.larder.bench.measure.MemoryProbe;
+import dev.larder.bench.measure.MemorySnapshot;
+import dev.larder.bench.measure.Stats;
+import dev.larder.bench.peer.BenchCache;
+import dev.larder.bench.peer.CacheSpec;
+import dev.larder.bench.peer.Peer;
+import dev.larder.bench.peer.PeerUnavailableException;
+import dev.larder.bench.scenario.ChartSpec;
+import dev.larder.bench.scenario.Presentation;
+import dev.larder.bench.scenario.Presentation.Column;
+import dev.larder.bench.scenario.Row;
+import dev.larder.bench.scenario.RunOptions;
+import dev.larder.bench.scenario.Scenario;
+import dev.larder.bench.scenario.Trial;
+import dev.larder.bench.scenario.TrialContext;
+import dev.larder.codec.ByteSink;
+import dev.larder.codec.Codec;
+import dev.larder.codec.ValueDictionary;
+import dev.larder.model.Node;
+import dev.larder.model.NodeCodecs;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Seed 000's experiment: N content nodes (1,000,000 by default) loaded from a simulated database
+ * into each cache, under Long keys. Measures heap, native and total bytes per node (as seed 002
+ * measures: GC until stable, before and after), first-load throughput, second-pass read throughput
+ * with T threads (seed 000's "second load"), and the collections during both.
+ *
+ * <p>Variants: on-heap caches hold the node objects ({@code objects}); off-heap peers hold the
+ * nodes' compact bytes ({@code plain}: Larder's node codec without substitution); Larder runs with
+ * that codec ({@code plain}) and with value substitution ({@code substitution}).
+ */
+public final class MemoryScenario implements Scenario {
+
+  private static final String SUBSTITUTION = "substitution";
+  private static final String PLAIN = "plain";
+  private static final String OBJECTS = "objects";
+
+  @Override
+  public String name() {
+    return "memory";
+  }
+
+  @Override
+  public String summary() {
+    return "seed 000: bytes per content node, first-load and second-pass throughput, GC";
+  }
+
+  @Override
+  public List<Trial> plan(RunOptions options) {
+    long nodes = nodes(options);
+    List<Trial> trials = new ArrayList<>();
+    for (Peer peer : Subjects.planned(options)) {
+      List<String> variants = !peer.name().startsWith("Larder") ? List.of(peer.offHeap() ? PLAIN
+          : OBJECTS) : List.of(SUBSTITUTION, PLAIN);
+      for (String variant : variants) {
+        trials.add(new Trial(peer.name(), variant + ", " + String.format("%,d", nodes) + " nodes",
+            Map.of("variant", variant, "nodes", Long.toString(nodes))));
+      }
+    }
+    return trials;
+  }
+
+  private static long nodes(RunOptions options) {
+    return options.longParam("nodes", 1_000_000, 20_000);
+  }
+
+  @Override
+  public String heapSize(RunOptions options) {
+    // Object caches need about 4 KB per node (MEASURING.md); G1 needs room to work beyond that.
+    long mib = (nodes(options) * 6_000 >> 20) + 512;
+    return mib + "m";
+  }
+
+  @Override
+  public List<String> jvmFlags(RunOptions options) {
+    return List.of("-XX:NativeMemoryTracking=summary");
+  }
+
+  @Override
+  public int trialTimeoutSeconds(RunOptions options) {
+    return options.quick() ? 90 : 1_800;
+  }
+
+  @Override
+  public List<Row> run(Trial trial, TrialContext context) throws Exception {
+    RunOptions o = context.options();
+    long nodes = trial.longParam("nodes");
+    String variant = trial.param("variant");
+    int threads = (int) o.longParam("threads", 2, 2);
+    NodeDatabase db = new NodeDatabase(o.longParam("loadLatencyMicros", 0, 0) * 1_000);
+    Peer peer = Subjects.named(trial.implementation());
+    try {
+      warmUp(peer, variant, db, Math.min(nodes, 20_000), threads);
+    } catch (PeerUnavailableException e) {
+      return List.of(Row.unavailable(peer.name(), e.getMessage()).put("variant", variant));
+    }
+    MemoryProbe probe = new MemoryProbe(o.quick() ? 10 : 40);
+    MemoryProbe.quietPeriod(o.longParam("quietMillis", 5_000, 200));
+    MemorySnapshot before = probe.settle();
+    ValueDictionary dictionary = NodeCodecs.newDictionary();
+    try (BenchCache<Long, Node> cache = peer.create(spec(variant, dictionary, nodes))) {
+      GcCounters g0 = GcCounters.now();
+      long t0 = System.nanoTime();
+      Parallel.forEachId(nodes, threads, id -> load(cache, db, id),
+          done -> context.progress(String.format("loaded %,d / %,d", done, nodes)));
+      double loadSeconds = (System.nanoTime() - t0) / 1e9;
+      GcCounters loadGc = GcCounters.now().since(g0);
+      MemorySnapshot after = probe.settle();
+      context.progress("second pass");
+      GcCounters g1 = GcCounters.now();
+      Stats reads = secondPass(cache, nodes, threads, (int) Math.max(3, o.longParam("repetitions",
+          3, 3)));
+      GcCounters readGc = GcCounters.now().since(g1);
+      Verification.check(cache, db, nodes);
+      return List.of(row(trial, variant, cache, dictionary, before, after, loadSeconds, reads,
+          threads, loadGc, readGc));
+    }
+  }
+
+  private static CacheSpec<Long, Node> spec(String variant, ValueDictionary dictionary,
+      long nodes) {
+    Codec<Node> plain = NodeCodecs.node();
+    Codec<Node> codec = variant.equals(SUBSTITUTION) ? NodeCodecs.node(dictionary) : plain;
+    return new CacheSpec<>(Long.class, Node.class, codec, 0, 0, nodes, 8,
+        averageEncodedSize(plain));
+  }
+
+  private static int averageEncodedSize(Codec<Node> codec) {
+    NodeDatabase db = new NodeDatabase(0);
+    ByteSink sink = new ByteSink(1024);
+    long total = 0;
+    for (long id = 0; id < 200; id++) {
+      sink.reset();
+      codec.encodeLast(db.load(id), sink);
+      total += sink.size();
+    }
+    return (int) (total / 200);
+  }
+
+  private static void warmUp(Peer peer, String variant, NodeDatabase db, long nodes, int threads)
+      throws Exception {
+    try (BenchCache<Long, Node> cache =
+        peer.create(spec(variant, NodeCodecs.newDictionary(), nodes))) {
+      Parallel.forEachId(nodes, threads, id -> load(cache, db, id), done -> { });
+      Parallel.forEachId(nodes, threads, cache::get, done -> { });
+    }
+  }
+
+  private static void load(BenchCache<Long, Node> cache, NodeDatabase db, long id) {
+    if (cache.get(id) == null) {
+      cache.put(id, db.load(id));
+    }
+  }
+
+  private static Stats secondPass(BenchCache<Long, Node> cache, long nodes, int threads,
+      int repetitions) throws InterruptedException {
+    double[] samples = new double[repetitions];
+    AtomicLong misses = new AtomicLong();
+    for (int r = 0; r < repetitions; r++) {
+      long t0 = System.nanoTime();
+      Parallel.forEachId(nodes, threads, id -> {
+        if (cache.get(id) == null) {
+          misses.incrementAndGet();
+        }
+      }, done -> { });
+      samples[r] = nodes / ((System.nanoTime() - t0) / 1e9);
+    }
+    if (misses.get() > 0) {
+      throw new IllegalStateException(misses.get() + " misses in the second pass: the cache "
+          + "evicted or lost nodes");
+    }
+    return Stats.of(samples);
+  }
+
+  private static Row row(Trial trial, String variant, BenchCache<Long, Node> cache,
+      ValueDictionary dictionary, MemorySnapshot before, MemorySnapshot after, double loadSeconds,
+      Stats reads, int threads, GcCounters loadGc, GcCounters readGc) {
+    long size = cache.size();
+    long heap = after.heapDelta(before);
+    long off = after.nativeDelta(before);
+    double total = (double) (heap + off) / size;
+    Row row = Row.of(trial.implementation())
+        .put("variant", variant)
+        .put("nodes", size)
+        .put("heapBytesPerEntry", (double) heap / size)
+        .put("nativeBytesPerEntry", (double) off / size)
+        .put("totalBytesPerEntry", total);
+    long nmt = after.nmtDelta(before);
+    if (nmt >= 0) {
+      row.put("nmtBytesPerEntry", (double) nmt / size);
+    }
+    cache.reportedBytes().ifPresent(bytes -> {
+      long own = bytes + (variant.equals(SUBSTITUTION) ? dictionary.memoryUsed() : 0);
+      row.put("reportedBytesPerEntry", (double) own / size);
+      row.put("accountingErrorPercent", 100.0 * (own - (heap + off)) / (heap + off));
+    });
+    return row
+        .put("loadOpsPerSecond", trial.longParam("nodes") / loadSeconds)
+        .put("readOpsPerSecond", reads.median())
+        .put("readOpsPerSecondMin", reads.min())
+        .put("readOpsPerSecondMax", reads.max())
+        .put("readThreads", threads)
+        .put("gcCount", loadGc.count() + readGc.count())
+        .put("gcMillis", loadGc.millis() + readGc.millis())
+        .put("heapStable", before.stable() && after.stable());
+  }
+
+  @Override
+  public Presentation presentation() {
+    return new Presentation(
+        List.of(
+            Column.of("implementation"),
+            Column.of("variant"),
+            Column.of("nodes"),
+            new Column("heapBytesPerEntry", "heap B/node"),
+            new Column("nativeBytesPerEntry", "native B/node"),
+            new Column("totalBytesPerEntry", "total B/node"),
+            new Column("reportedBytesPerEntry", "own figure B/node"),
+            new Column("loadOpsPerSecond", "first load/s"),
+            new Column("readOpsPerSecond", "second pass reads/s"),
+            new Column("gcMillis", "GC ms")),
+        List.of(
+            new ChartSpec("", "Memory per content node (heap + native)", "implementation",
+                "variant", "totalBytesPerEntry", "bytes per node", false, Map.of()),
+            new ChartSpec("-reads", "Second-pass reads per second", "implementation", "variant",
+                "readOpsPerSecond", "reads per second", false, Map.of())));
+  }
+}
