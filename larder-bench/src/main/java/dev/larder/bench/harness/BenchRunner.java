@@ -71,7 +71,8 @@ public final class BenchRunner {
     Path log = outputDirectory.resolve("logs").resolve(scenario.name() + "-" + n + ".log");
     List<Row> rows =
         forker.run(scenario.name(), trial, options, flags, scenario.trialTimeoutSeconds(options),
-            log, msg -> progress.printf("      %s: %s%n", name, msg));
+            log, msg -> progress.printf("      %s, %s: %s%n", name,
+                Formats.seconds(System.nanoTime() - t0), msg));
     String outcome = rows.stream().allMatch(Row::measured) ? "ok"
         : String.valueOf(rows.getFirst().get(Row.STATUS)) + ": " + rows.getFirst().get(Row.REASON);
     progress.printf("[%s %d/%d] %s %s (%s)%n", scenario.name(), n, of, name, outcome,

@@ -67,18 +67,20 @@ public final class ConcurrencyScenario implements Scenario {
     SlowStore store = new SlowStore(latencyMicros * 1_000);
     String impl = trial.implementation();
     Peer peer = impl.equals(ReadThroughs.SYNCHRONIZED_LRU) ? null : Subjects.named(impl);
+    ReadThroughs.Source source;
+    try {
+      source = ReadThroughs.source(impl, peer, store, capacity, FANOUT * (FANOUT + 1));
+    } catch (PeerUnavailableException e) {
+      return List.of(Row.unavailable(impl, e.getMessage()));
+    }
     List<Row> rows = new ArrayList<>();
-    for (String variant : o.listParam("variants", List.of("read-only", "read-write"),
-        List.of("read-only", "read-write"))) {
-      context.progress(variant);
-      ReadThrough cache;
-      try {
-        cache = ReadThroughs.create(impl, peer, store, capacity, FANOUT * (FANOUT + 1));
-      } catch (PeerUnavailableException e) {
-        return List.of(Row.unavailable(impl, e.getMessage()));
-      }
-      try (cache) {
-        rows.add(measure(impl, variant, cache, o, latencyMicros, capacity));
+    try (source) {
+      for (String variant : o.listParam("variants", List.of("read-only", "read-write"),
+          List.of("read-only", "read-write"))) {
+        context.progress(variant);
+        try (ReadThrough cache = source.create()) {
+          rows.add(measure(impl, variant, cache, o, latencyMicros, capacity));
+        }
       }
     }
     return rows;

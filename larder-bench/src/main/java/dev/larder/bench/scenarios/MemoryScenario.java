@@ -68,7 +68,7 @@ public final class MemoryScenario implements Scenario {
   }
 
   private static long nodes(RunOptions options) {
-    return options.longParam("nodes", 1_000_000, 20_000);
+    return options.longParam("nodes", 1_000_000, 10_000);
   }
 
   @Override
@@ -97,7 +97,7 @@ public final class MemoryScenario implements Scenario {
     NodeDatabase db = new NodeDatabase(o.longParam("loadLatencyMicros", 0, 0) * 1_000);
     Peer peer = Subjects.named(trial.implementation());
     try {
-      warmUp(peer, variant, db, Math.min(nodes, 20_000), threads);
+      warmUp(peer, variant, db, Math.min(nodes / 2, 20_000), threads);
     } catch (PeerUnavailableException e) {
       return List.of(Row.unavailable(peer.name(), e.getMessage()).put("variant", variant));
     }

@@ -48,7 +48,7 @@ public final class OverheadScenario implements Scenario {
   public List<Trial> plan(RunOptions options) {
     long payload = options.longParam("payloadBytes", 100L << 20, 16L << 20);
     List<Trial> trials = new ArrayList<>();
-    for (Peer peer : Subjects.planned(options)) {
+    for (Peer peer : Subjects.plannedWithEveryMode(options)) {
       for (String size : options.listParam("sizes", SIZES, List.of("512"))) {
         long entries = Math.max(1, payload / Long.parseLong(size));
         trials.add(new Trial(peer.name(), size + " B",

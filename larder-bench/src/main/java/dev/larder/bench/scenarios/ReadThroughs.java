@@ -6,6 +6,7 @@ import dev.larder.Cache;
 import dev.larder.CacheBuilder;
 import dev.larder.Storage;
 import dev.larder.bench.peer.BenchCache;
+import dev.larder.bench.peer.CacheFamily;
 import dev.larder.bench.peer.LarderPeer;
 import dev.larder.bench.peer.CacheSpec;
 import dev.larder.bench.peer.Peer;
@@ -28,14 +29,41 @@ final class ReadThroughs {
 
   private ReadThroughs() {}
 
-  static ReadThrough create(String implementation, Peer peer, SlowStore store, long capacity,
+  /** Makes fresh, empty read-through caches of one implementation, sharing its manager. */
+  interface Source extends AutoCloseable {
+    /**
+     * @return a new, empty cache
+     * @throws Exception if the library fails to create it
+     */
+    ReadThrough create() throws Exception;
+
+    @Override
+    void close();
+  }
+
+  static Source source(String implementation, Peer peer, SlowStore store, long capacity,
       long expected) throws Exception {
     return switch (implementation) {
-      case SYNCHRONIZED_LRU -> new SynchronizedLru(store, capacity);
-      case "Caffeine" -> caffeine(store, capacity);
-      case "ConcurrentHashMap" -> computeIfAbsent(store);
-      case "Larder-offheap", "Larder-heap" -> larder((LarderPeer) peer, store, capacity);
+      case SYNCHRONIZED_LRU -> simple(() -> new SynchronizedLru(store, capacity));
+      case "Caffeine" -> simple(() -> caffeine(store, capacity));
+      case "ConcurrentHashMap" -> simple(() -> computeIfAbsent(store));
+      case "Larder-offheap", "Larder-heap" ->
+          simple(() -> larder((LarderPeer) peer, store, capacity));
       default -> cacheAside(peer, store, capacity, expected);
+    };
+  }
+
+  private static Source simple(java.util.function.Supplier<ReadThrough> factory) {
+    return new Source() {
+      @Override
+      public ReadThrough create() {
+        return factory.get();
+      }
+
+      @Override
+      public void close() {
+        // Nothing shared between the caches.
+      }
     };
   }
 
@@ -107,11 +135,27 @@ final class ReadThroughs {
     };
   }
 
-  private static ReadThrough cacheAside(Peer peer, SlowStore store, long capacity, long expected)
+  private static Source cacheAside(Peer peer, SlowStore store, long capacity, long expected)
       throws Exception {
     CacheSpec<String, byte[]> spec = new CacheSpec<>(String.class, byte[].class, Codecs.bytes(),
         capacity, 0, expected, 8, SlowStore.VALUE_BYTES);
-    BenchCache<String, byte[]> cache = peer.create(spec);
+    CacheFamily<String, byte[]> family = peer.family(spec);
+    return new Source() {
+      private int created;
+
+      @Override
+      public ReadThrough create() throws Exception {
+        return cacheAside(family.newCache("cache-" + created++), store);
+      }
+
+      @Override
+      public void close() {
+        family.close();
+      }
+    };
+  }
+
+  private static ReadThrough cacheAside(BenchCache<String, byte[]> cache, SlowStore store) {
     return new ReadThrough() {
       @Override
       public byte[] read(String key) {

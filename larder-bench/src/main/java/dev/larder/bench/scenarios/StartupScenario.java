@@ -56,7 +56,7 @@ public final class StartupScenario implements Scenario {
 
   @Override
   public List<Row> run(Trial trial, TrialContext context) throws Exception {
-    int caches = (int) context.options().longParam("caches", 2_000, 200);
+    int caches = (int) context.options().longParam("caches", 2_000, 100);
     Peer peer = Subjects.named(trial.implementation());
     boolean chronicle = peer.name().equals("ChronicleMap");
     CacheSpec<String, byte[]> spec = new CacheSpec<>(String.class, byte[].class, Codecs.bytes(),
@@ -73,7 +73,7 @@ public final class StartupScenario implements Scenario {
     try (CacheFamily<String, byte[]> family = peer.family(spec)) {
       for (int i = 0; i < caches; i++) {
         list.add(family.newCache("cache-" + i));
-        if (i % 500 == 499) {
+        if (i % 500 == 499 && i + 1 < caches) {
           context.progress((i + 1) + " caches");
         }
       }

@@ -11,10 +11,24 @@ final class Subjects {
   private Subjects() {}
 
   /**
+   * The implementations to plan: all of them that the run's filter includes, except that a quick
+   * run measures Larder in its default (off-heap) storage only, to fit in minutes.
+   *
    * @param options the run's options, whose filter applies
    * @return the peers to plan, in table order
    */
   static List<Peer> planned(RunOptions options) {
+    return Peers.all().stream()
+        .filter(p -> options.includes(p.name()))
+        .filter(p -> !options.quick() || !p.name().equals("Larder-heap"))
+        .toList();
+  }
+
+  /**
+   * @param options the run's options, whose filter applies
+   * @return every implementation the filter includes, quick or not
+   */
+  static List<Peer> plannedWithEveryMode(RunOptions options) {
     return Peers.all().stream().filter(p -> options.includes(p.name())).toList();
   }
 
