@@ -52,6 +52,7 @@ final class DemoCommand implements Callable<Integer> {
     try (Cache<Long, Node> cache = Cache.builder(Codecs.longs(), NodeCodecs.node(dictionary))
         .maximumMemory(maxMemoryMib << 20)
         .storage(storage)
+        .dictionary(dictionary)
         .recordStats()
         .build()) {
       long t0 = System.nanoTime();
@@ -84,7 +85,7 @@ final class DemoCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "  entries        %,d (evicted %,d)%n", cache.estimatedSize(),
         stats.evictionCount());
     out.printf(Locale.ROOT, "  memoryUsed     %,d bytes (%.1f MiB, %.0f B per entry),"
-        + " dictionary %,d bytes%n", cache.memoryUsed(), cache.memoryUsed() / 1048576.0,
+        + " of which the substitution dictionary %,d bytes%n", cache.memoryUsed(), cache.memoryUsed() / 1048576.0,
         (double) cache.memoryUsed() / Math.max(1, cache.estimatedSize()),
         dictionary.memoryUsed());
     out.printf(Locale.ROOT, "  hit ratio      %.4f (%,d hits, %,d misses)%n", stats.hitRatio(),

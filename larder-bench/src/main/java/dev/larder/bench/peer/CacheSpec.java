@@ -1,6 +1,7 @@
 package dev.larder.bench.peer;
 
 import dev.larder.codec.Codec;
+import dev.larder.codec.ValueDictionary;
 import java.util.Objects;
 
 /**
@@ -16,6 +17,8 @@ import java.util.Objects;
  * @param expectedEntries how many entries will be stored (for peers that size up front)
  * @param averageKeyBytes the average encoded key size
  * @param averageValueBytes the average encoded value size
+ * @param dictionary the value-substitution dictionary {@code valueCodec} uses, or null; Larder
+ *     counts it in its memory
  * @param <K> key type
  * @param <V> value type
  */
@@ -27,7 +30,8 @@ public record CacheSpec<K, V>(
     long maxBytes,
     long expectedEntries,
     int averageKeyBytes,
-    int averageValueBytes) {
+    int averageValueBytes,
+    ValueDictionary dictionary) {
 
   /** Checks the arguments. */
   public CacheSpec {
@@ -40,6 +44,24 @@ public record CacheSpec<K, V>(
     if (expectedEntries <= 0 || averageKeyBytes <= 0 || averageValueBytes <= 0) {
       throw new IllegalArgumentException("sizing hints must be positive");
     }
+  }
+
+  /**
+   * A spec whose value codec substitutes through no dictionary.
+   *
+   * @param keyType key class
+   * @param valueType value class
+   * @param valueCodec value codec
+   * @param maxEntries entry bound or 0
+   * @param maxBytes byte bound or 0
+   * @param expectedEntries expected entries
+   * @param averageKeyBytes average key size
+   * @param averageValueBytes average value size
+   */
+  public CacheSpec(Class<K> keyType, Class<V> valueType, Codec<V> valueCodec, long maxEntries,
+      long maxBytes, long expectedEntries, int averageKeyBytes, int averageValueBytes) {
+    this(keyType, valueType, valueCodec, maxEntries, maxBytes, expectedEntries, averageKeyBytes,
+        averageValueBytes, null);
   }
 
   /** @return true if the cache must never evict (memory and overhead scenarios) */

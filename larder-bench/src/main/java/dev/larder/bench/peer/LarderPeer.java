@@ -11,7 +11,8 @@ import java.util.OptionalLong;
  * Larder with off-heap (default) or heap-backed pages. Bounded by {@code maximumEntries} when the
  * scenario gives an entry bound, by {@code maximumMemory} for a byte bound, and explicitly
  * {@code unbounded()} for the memory scenarios. Values use the scenario's codec (for content nodes
- * that decides between plain and substituting); statistics off, as for every peer.
+ * that decides between plain and substituting) and its dictionary is declared, so that
+ * {@code memoryUsed()} counts it; statistics off, as for every peer.
  */
 public final class LarderPeer implements Peer {
 
@@ -46,6 +47,9 @@ public final class LarderPeer implements Peer {
   public <K, V> Cache<K, V> build(CacheSpec<K, V> spec) {
     CacheBuilder<K, V> builder = Cache.builder(keyCodec(spec.keyType()), spec.valueCodec())
         .storage(storage);
+    if (spec.dictionary() != null) {
+      builder.dictionary(spec.dictionary());
+    }
     if (spec.maxEntries() > 0) {
       builder.maximumEntries(spec.maxEntries());
     } else if (spec.maxBytes() > 0) {

@@ -119,7 +119,7 @@ public final class MemoryScenario implements Scenario {
           3, 3)));
       GcCounters readGc = GcCounters.now().since(g1);
       Verification.check(cache, db, nodes);
-      return List.of(row(trial, variant, cache, dictionary, before, after, loadSeconds, reads,
+      return List.of(row(trial, variant, cache, before, after, loadSeconds, reads,
           threads, loadGc, readGc));
     }
   }
@@ -129,7 +129,7 @@ public final class MemoryScenario implements Scenario {
     Codec<Node> plain = NodeCodecs.node();
     Codec<Node> codec = variant.equals(SUBSTITUTION) ? NodeCodecs.node(dictionary) : plain;
     return new CacheSpec<>(Long.class, Node.class, codec, 0, 0, nodes, 8,
-        averageEncodedSize(plain));
+        averageEncodedSize(plain), variant.equals(SUBSTITUTION) ? dictionary : null);
   }
 
   private static int averageEncodedSize(Codec<Node> codec) {
@@ -180,7 +180,7 @@ public final class MemoryScenario implements Scenario {
   }
 
   private static Row row(Trial trial, String variant, BenchCache<Long, Node> cache,
-      ValueDictionary dictionary, MemorySnapshot before, MemorySnapshot after, double loadSeconds,
+      MemorySnapshot before, MemorySnapshot after, double loadSeconds,
       Stats reads, int threads, GcCounters loadGc, GcCounters readGc) {
     long size = cache.size();
     long heap = after.heapDelta(before);
@@ -196,8 +196,7 @@ public final class MemoryScenario implements Scenario {
     if (nmt >= 0) {
       row.put("nmtBytesPerEntry", (double) nmt / size);
     }
-    cache.reportedBytes().ifPresent(bytes -> {
-      long own = bytes + (variant.equals(SUBSTITUTION) ? dictionary.memoryUsed() : 0);
+    cache.reportedBytes().ifPresent(own -> {
       row.put("reportedBytesPerEntry", (double) own / size);
       row.put("accountingErrorPercent", 100.0 * (own - (heap + off)) / (heap + off));
     });
