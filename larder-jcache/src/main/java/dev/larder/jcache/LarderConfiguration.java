@@ -14,8 +14,8 @@ import javax.cache.configuration.MutableConfiguration;
  * <p>Defaults: no bound (the cache never evicts, as JCache caches do by default), off-heap pages,
  * and codecs chosen from the key and value types: a built-in codec when the declared type has one
  * ({@code String}, {@code Long}, {@code Integer}, {@code byte[]}), otherwise Java serialization.
- * Codecs and the bound matter only to store-by-value caches; a store-by-reference cache keeps the
- * caller's objects on the heap and honours {@link #setMaximumEntries} only.
+ * The bounds, the storage and the codecs apply to store-by-value caches only: a store-by-reference
+ * cache keeps the caller's objects in a heap map, unbounded, and ignores them.
  *
  * <p>Like its superclass, this class is not thread-safe; a cache copies its configuration when it
  * is created, so changing one afterwards has no effect on the cache.

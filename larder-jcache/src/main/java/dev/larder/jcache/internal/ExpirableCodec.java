@@ -10,7 +10,7 @@ import dev.larder.codec.Codec;
  * it lives in the value rather than in the store's cache-wide expiry settings.
  *
  * <pre>
- * wire form, version 1 (docs/spec/jcache-value.md):
+ * wire form, version 1 (docs/spec/jcache-entry-value.md):
  * +-------------------------------+------------------------------+
  * | expiry: varint (LEB128)       | value: the value codec's     |
  * | 0 = never, else expireAt + 1  | bytes (encodeLast form)      |
@@ -18,7 +18,7 @@ import dev.larder.codec.Codec;
  * </pre>
  *
  * <p>expireAt counts milliseconds of the cache's {@link ExpiryClock}, so it is small (a varint of
- * 1-5 bytes for the first 400 days of a cache) and an eternal entry pays a single byte.
+ * 1-5 bytes for the first 397 days of a cache) and an eternal entry pays a single byte.
  *
  * @param <V> value type
  */

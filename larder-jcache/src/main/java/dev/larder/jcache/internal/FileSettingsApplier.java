@@ -3,10 +3,8 @@ package dev.larder.jcache.internal;
 import dev.larder.Storage;
 import dev.larder.codec.Codec;
 import dev.larder.jcache.LarderConfiguration;
-import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import javax.cache.CacheException;
 import javax.cache.configuration.Factory;
@@ -25,11 +23,6 @@ import javax.cache.expiry.TouchedExpiryPolicy;
  */
 final class FileSettingsApplier {
 
-  /** The settings that only Larder has; applied even when code supplied a JCache configuration. */
-  static final Set<FileSetting> LARDER_ONLY = EnumSet.of(FileSetting.MAXIMUM_MEMORY,
-      FileSetting.MAXIMUM_ENTRIES, FileSetting.STORAGE, FileSetting.KEY_CODEC,
-      FileSetting.VALUE_CODEC);
-
   private final ClassLoader classLoader;
   private final String cacheName;
 
@@ -40,19 +33,15 @@ final class FileSettingsApplier {
 
   /**
    * @param settings the settings to apply
-   * @param only which of them to apply
    * @param config the configuration changed in place
    */
-  void apply(Map<FileSetting, String> settings, Set<FileSetting> only,
-      LarderConfiguration<Object, Object> config) {
+  void apply(Map<FileSetting, String> settings, LarderConfiguration<Object, Object> config) {
     for (Map.Entry<FileSetting, String> entry : settings.entrySet()) {
-      if (only.contains(entry.getKey())) {
-        try {
-          applyOne(entry.getKey(), entry.getValue(), config);
-        } catch (RuntimeException e) {
-          throw new CacheException("cache '" + cacheName + "': bad " + entry.getKey().key()
-              + " '" + entry.getValue() + "': " + e.getMessage(), e);
-        }
+      try {
+        applyOne(entry.getKey(), entry.getValue(), config);
+      } catch (RuntimeException e) {
+        throw new CacheException("cache '" + cacheName + "': bad " + entry.getKey().key()
+            + " '" + entry.getValue() + "': " + e.getMessage(), e);
       }
     }
   }

@@ -21,9 +21,11 @@ import javax.cache.spi.CachingProvider;
  * A JCache {@link CacheManager}: the caches of one (URI, class loader) pair, plus the
  * configuration file its URI addresses, if any.
  *
- * <p>Caches the file declares are created on first {@link #getCache(String)}. A cache created in
- * code takes the file's Larder-only settings (bounds, storage, codecs; for its name, else the
- * file's defaults) unless the code passed a {@link LarderConfiguration}, which is used as it is.
+ * <p>Caches the file declares are created on first {@link #getCache(String)}, from the file's
+ * defaults and their own settings. A cache created in code with a plain JCache configuration is
+ * completed by the file: every setting the file gives for its name, or as a default, overrides
+ * the configuration (so an operator's file governs caches that frameworks create in code). A
+ * {@link LarderConfiguration} passed in code is used as it is.
  *
  * <p>Thread-safe: the cache table is a concurrent map, and creation of one name is atomic.
  */
@@ -93,7 +95,7 @@ public final class LarderCacheManager implements CacheManager {
     LarderConfiguration<K, V> copy = LarderConfiguration.copyOf(configuration);
     if (!(configuration instanceof LarderConfiguration)) {
       new FileSettingsApplier(getClassLoader(), cacheName).apply(file.settingsFor(cacheName),
-          FileSettingsApplier.LARDER_ONLY, (LarderConfiguration<Object, Object>) copy);
+          (LarderConfiguration<Object, Object>) copy);
     }
     return copy;
   }
@@ -135,8 +137,7 @@ public final class LarderCacheManager implements CacheManager {
   @SuppressWarnings("unchecked")
   private LarderJCache<?, ?> createDeclared(String cacheName) {
     LarderConfiguration<Object, Object> config = new LarderConfiguration<>();
-    new FileSettingsApplier(getClassLoader(), cacheName)
-        .apply(file.settingsFor(cacheName), Set.of(FileSetting.values()), config);
+    new FileSettingsApplier(getClassLoader(), cacheName).apply(file.settingsFor(cacheName), config);
     return LarderJCache.create(this, cacheName, config);
   }
 

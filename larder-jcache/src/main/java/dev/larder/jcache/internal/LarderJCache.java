@@ -29,6 +29,7 @@ import javax.cache.integration.CompletionListener;
 import javax.cache.processor.EntryProcessor;
 import javax.cache.processor.EntryProcessorException;
 import javax.cache.processor.EntryProcessorResult;
+import javax.cache.management.CacheStatisticsMXBean;
 import javax.management.ObjectName;
 
 /**
@@ -39,8 +40,9 @@ import javax.management.ObjectName;
  * reporting EXPIRED), calls the writer or loader, writes the store, asks the expiry policy, counts
  * statistics and calls synchronous listeners, all before releasing the stripe. That makes each
  * single-key operation atomic and keeps each key's events in order, at the cost of holding a
- * stripe during writer, loader and listener calls (which JCache allows to be slow). Reads that
- * find a live entry whose policy leaves the expiry time unchanged write nothing.
+ * stripe during writer, loader and listener calls (which JCache allows to be slow). The exception
+ * is a read that finds a live entry: it takes no lock at all (Larder's store reads are lock-free)
+ * unless the expiry policy moves the entry's expiry time, and then only to write that time.
  *
  * <p>Expiry is per entry: the {@link ExpiryPolicy} may answer differently for each write, so the
  * expiry time is stored with the value ({@link Expirable}, {@link ExpirableCodec}) and checked on
@@ -139,12 +141,30 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   public V get(K key) {
     requireOpen();
     requireKey(key);
+    return read(key, true);
+  }
+
+  /**
+   * Reads a key. A live entry is a hit served without the key lock (the lock is taken only if
+   * the expiry policy moves its expiry time); a miss or an expired entry takes the lock, since it
+   * may report EXPIRED and load.
+   */
+  private V read(K key, boolean mayLoad) {
     long start = startTime();
-    try (Locked locked = lock(key)) {
-      EventBatch<K, V> events = new EventBatch<>();
-      V value = getLocked(key, events, true);
-      events.dispatch(registrations);
-      return value;
+    try {
+      Expirable<V> entry = store.get(key);
+      long now = clock.now();
+      if (entry != null && !entry.isExpiredAt(now)) {
+        countHit();
+        touchIfPresent(key, now);
+        return entry.value();
+      }
+      try (Locked locked = lock(key)) {
+        EventBatch<K, V> events = new EventBatch<>();
+        V value = getLocked(key, events, mayLoad);
+        events.dispatch(registrations);
+        return value;
+      }
     } finally {
       recordGetTime(start);
     }
@@ -178,7 +198,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     Map<K, V> result = new LinkedHashMap<>();
     List<K> missing = new ArrayList<>();
     for (K key : keys) {
-      V value = getWithoutLoading(key);
+      V value = read(key, false);
       if (value != null) {
         result.put(key, value);
       } else {
@@ -189,18 +209,6 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
       loadMissing(missing, result);
     }
     return result;
-  }
-
-  private V getWithoutLoading(K key) {
-    long start = startTime();
-    try (Locked locked = lock(key)) {
-      EventBatch<K, V> events = new EventBatch<>();
-      V value = getLocked(key, events, false);
-      events.dispatch(registrations);
-      return value;
-    } finally {
-      recordGetTime(start);
-    }
   }
 
   private void loadMissing(List<K> missing, Map<K, V> result) {
@@ -918,7 +926,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   }
 
   /** @return the statistics, also when they are not enabled (then they stay at zero) */
-  public JCacheStatistics statistics() {
+  public CacheStatisticsMXBean statistics() {
     return statistics;
   }
 

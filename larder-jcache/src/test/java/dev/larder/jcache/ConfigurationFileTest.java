@@ -1,0 +1,157 @@
+package dev.larder.jcache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.larder.Storage;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import javax.cache.Cache;
+import javax.cache.CacheException;
+import javax.cache.CacheManager;
+import javax.cache.Caching;
+import javax.cache.configuration.MutableConfiguration;
+import javax.cache.expiry.AccessedExpiryPolicy;
+import javax.cache.expiry.Duration;
+import javax.cache.expiry.ExpiryPolicy;
+import javax.cache.spi.CachingProvider;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The configuration file addressed by a cache manager's URI. */
+class ConfigurationFileTest {
+
+  private final CachingProvider provider =
+      Caching.getCachingProvider(LarderCachingProvider.class.getName());
+  private final ClassLoader loader = getClass().getClassLoader();
+
+  private final List<CacheManager> opened = new ArrayList<>();
+
+  @AfterEach
+  void closeManagers() {
+    opened.forEach(CacheManager::close);
+  }
+
+  private CacheManager manager(String uri) {
+    return open(URI.create(uri));
+  }
+
+  private CacheManager open(URI uri) {
+    CacheManager manager = provider.getCacheManager(uri, loader);
+    opened.add(manager);
+    return manager;
+  }
+
+  @Test
+  void declaredCacheIsCreatedOnFirstGetWithTheFileSettings() {
+    CacheManager manager = manager("classpath:larder-test.properties");
+    Cache<String, String> sessions = manager.getCache("sessions", String.class, String.class);
+    assertNotNull(sessions);
+    @SuppressWarnings("unchecked")
+    LarderConfiguration<String, String> config =
+        sessions.getConfiguration(LarderConfiguration.class);
+    assertEquals(1L << 20, config.getMaximumMemory());
+    assertEquals(Storage.HEAP, config.getStorage());
+    assertTrue(config.isStatisticsEnabled());
+    ExpiryPolicy policy = config.getExpiryPolicyFactory().create();
+    assertTrue(policy instanceof AccessedExpiryPolicy);
+    assertEquals(new Duration(TimeUnit.MINUTES, 30), policy.getExpiryForAccess());
+    sessions.put("a", "b");
+    assertEquals("b", sessions.get("a"));
+    assertSame(sessions, manager.getCache("sessions"));
+  }
+
+  @Test
+  void cacheNamesMayContainDots() {
+    CacheManager manager = manager("classpath:larder-test.properties");
+    Cache<Long, Object> users = manager.getCache("users.by.id", Long.class, Object.class);
+    @SuppressWarnings("unchecked")
+    LarderConfiguration<Long, Object> config = users.getConfiguration(LarderConfiguration.class);
+    assertEquals(1000, config.getMaximumEntries());
+    assertEquals(Storage.HEAP, config.getStorage(), "default.storage applies");
+  }
+
+  @Test
+  void storeByReferenceFromTheFile() {
+    Cache<Object, Object> refs = manager("classpath:larder-test.properties").getCache("refs");
+    StringBuilder value = new StringBuilder("mutable");
+    refs.put("k", value);
+    assertSame(value, refs.get("k"));
+  }
+
+  @Test
+  void aPlainConfigurationFromCodeIsCompletedByTheFile() {
+    CacheManager manager = manager("classpath:larder-test.properties");
+    Cache<String, String> other = manager.createCache("fromCode",
+        new MutableConfiguration<String, String>().setTypes(String.class, String.class));
+    @SuppressWarnings("unchecked")
+    LarderConfiguration<String, String> otherConfig =
+        other.getConfiguration(LarderConfiguration.class);
+    assertEquals(Storage.HEAP, otherConfig.getStorage(), "default.storage applies");
+    assertFalse(otherConfig.isStatisticsEnabled());
+
+    Cache<String, String> sessions = manager.createCache("sessions",
+        new MutableConfiguration<String, String>().setTypes(String.class, String.class));
+    @SuppressWarnings("unchecked")
+    LarderConfiguration<String, String> config =
+        sessions.getConfiguration(LarderConfiguration.class);
+    assertTrue(config.isStatisticsEnabled(), "cache.sessions.statistics applies");
+    assertEquals(1L << 20, config.getMaximumMemory());
+  }
+
+  @Test
+  void aLarderConfigurationFromCodeIsUsedAsItIs() {
+    CacheManager manager = manager("classpath:larder-test.properties");
+    Cache<String, String> cache = manager.createCache("sessions",
+        new LarderConfiguration<String, String>().setStorage(Storage.OFF_HEAP));
+    @SuppressWarnings("unchecked")
+    LarderConfiguration<String, String> config = cache.getConfiguration(LarderConfiguration.class);
+    assertEquals(Storage.OFF_HEAP, config.getStorage());
+    assertEquals(LarderConfiguration.UNBOUNDED, config.getMaximumMemory());
+  }
+
+  @Test
+  void undeclaredNamesAreAbsent() {
+    assertNull(manager("classpath:larder-test.properties").getCache("nope"));
+  }
+
+  @Test
+  void fileUrlsWorkLikeSpringResourceUris() throws Exception {
+    URI fileUri = loader.getResource("larder-test.properties").toURI();
+    CacheManager manager = open(fileUri);
+    assertNotNull(manager.getCache("sessions", String.class, String.class));
+  }
+
+  @Test
+  void plainNamesCarryNoFile() {
+    CacheManager manager = manager("just-a-name");
+    assertNull(manager.getCache("sessions"));
+  }
+
+  @Test
+  void missingClasspathFileFails() {
+    CacheException e = assertThrows(CacheException.class, () -> manager("classpath:absent.properties"));
+    assertTrue(e.getMessage().contains("absent.properties"), e.getMessage());
+  }
+
+  @Test
+  void misspelledSettingFailsNamingIt() {
+    CacheException e =
+        assertThrows(CacheException.class, () -> manager("classpath:larder-bad-key.properties"));
+    assertTrue(e.getMessage().contains("maximumMemroy"), e.getMessage());
+  }
+
+  @Test
+  void missingFormatVersionFails() {
+    CacheException e = assertThrows(CacheException.class,
+        () -> manager("classpath:larder-no-version.properties"));
+    assertTrue(e.getMessage().contains("larder.jcache.format"), e.getMessage());
+  }
+}

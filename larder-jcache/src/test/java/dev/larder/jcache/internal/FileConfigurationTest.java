@@ -1,0 +1,113 @@
+package dev.larder.jcache.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.larder.codec.Codecs;
+import dev.larder.jcache.LarderConfiguration;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import javax.cache.CacheException;
+import javax.cache.expiry.CreatedExpiryPolicy;
+import javax.cache.expiry.Duration;
+import javax.cache.expiry.EternalExpiryPolicy;
+import javax.cache.expiry.ExpiryPolicy;
+import javax.cache.expiry.TouchedExpiryPolicy;
+import org.junit.jupiter.api.Test;
+
+class FileConfigurationTest {
+
+  private static FileConfiguration parse(String... keyValues) {
+    Properties properties = new Properties();
+    properties.setProperty(FileConfiguration.FORMAT_KEY, "1");
+    for (int i = 0; i < keyValues.length; i += 2) {
+      properties.setProperty(keyValues[i], keyValues[i + 1]);
+    }
+    return FileConfiguration.parse(properties, "test");
+  }
+
+  @Test
+  void cacheSettingsOverrideDefaults() {
+    FileConfiguration file = parse("default.maximumMemory", "2m", "default.storage", "HEAP",
+        "cache.a.maximumMemory", "4m");
+    Map<FileSetting, String> a = file.settingsFor("a");
+    assertEquals("4m", a.get(FileSetting.MAXIMUM_MEMORY));
+    assertEquals("HEAP", a.get(FileSetting.STORAGE));
+    assertEquals("2m", file.settingsFor("b").get(FileSetting.MAXIMUM_MEMORY));
+    assertEquals(Set.of("a"), file.cacheNames());
+  }
+
+  @Test
+  void keysMustBeDefaultOrCache() {
+    assertThrows(CacheException.class, () -> parse("caches.a.storage", "HEAP"));
+    assertThrows(CacheException.class, () -> parse("default.a.storage", "HEAP"));
+    assertThrows(CacheException.class, () -> parse("cache.storage", "HEAP"));
+  }
+
+  @Test
+  void onlyFormatVersionOneIsAccepted() {
+    Properties properties = new Properties();
+    properties.setProperty(FileConfiguration.FORMAT_KEY, "2");
+    assertThrows(CacheException.class, () -> FileConfiguration.parse(properties, "test"));
+  }
+
+  @Test
+  void sizes() {
+    assertEquals(65536, FileSettingsApplier.parseSize("65536"));
+    assertEquals(64L << 10, FileSettingsApplier.parseSize("64k"));
+    assertEquals(64L << 10, FileSettingsApplier.parseSize("64KiB"));
+    assertEquals(256L << 20, FileSettingsApplier.parseSize("256MB"));
+    assertEquals(2L << 30, FileSettingsApplier.parseSize("2g"));
+    assertThrows(NumberFormatException.class, () -> FileSettingsApplier.parseSize("lots"));
+    assertThrows(ArithmeticException.class, () -> FileSettingsApplier.parseSize("99999999999g"));
+  }
+
+  @Test
+  void durationsAndExpiry() {
+    assertEquals(new Duration(TimeUnit.MILLISECONDS, 250), FileSettingsApplier.parseDuration("250ms"));
+    assertEquals(new Duration(TimeUnit.HOURS, 2), FileSettingsApplier.parseDuration("2h"));
+    assertThrows(IllegalArgumentException.class, () -> FileSettingsApplier.parseDuration("2w"));
+    ExpiryPolicy created = FileSettingsApplier.expiry("created:10s").create();
+    assertTrue(created instanceof CreatedExpiryPolicy);
+    assertEquals(new Duration(TimeUnit.SECONDS, 10), created.getExpiryForCreation());
+    assertTrue(FileSettingsApplier.expiry("touched:1d").create() instanceof TouchedExpiryPolicy);
+    assertTrue(FileSettingsApplier.expiry("eternal").create() instanceof EternalExpiryPolicy);
+    assertThrows(IllegalArgumentException.class, () -> FileSettingsApplier.expiry("sometimes:1s"));
+  }
+
+  @Test
+  void codecsByNameAndByClass() {
+    LarderConfiguration<Object, Object> config = new LarderConfiguration<>();
+    FileSettingsApplier applier = new FileSettingsApplier(getClass().getClassLoader(), "c");
+    applier.apply(Map.of(FileSetting.KEY_CODEC, "string",
+        FileSetting.VALUE_CODEC, UpperCaseCodec.class.getName()), config);
+    assertEquals(Codecs.strings(), config.getKeyCodec());
+    Object valueCodec = config.getValueCodec();
+    assertTrue(valueCodec instanceof UpperCaseCodec);
+  }
+
+  @Test
+  void badValuesNameCacheSettingAndValue() {
+    LarderConfiguration<Object, Object> config = new LarderConfiguration<>();
+    FileSettingsApplier applier = new FileSettingsApplier(getClass().getClassLoader(), "c");
+    CacheException e = assertThrows(CacheException.class, () -> applier.apply(
+        Map.of(FileSetting.STORAGE, "DISK"), config));
+    assertTrue(e.getMessage().contains("'c'") && e.getMessage().contains("storage")
+        && e.getMessage().contains("DISK"), e.getMessage());
+    assertThrows(CacheException.class, () -> applier.apply(
+        Map.of(FileSetting.VALUE_CODEC, "java.lang.String"), config));
+    assertThrows(CacheException.class, () -> applier.apply(
+        Map.of(FileSetting.MAXIMUM_MEMORY, "1k"), config));
+  }
+
+  @Test
+  void everySettingIsDocumentedOnce() {
+    for (FileSetting setting : FileSetting.values()) {
+      assertEquals(setting, FileSetting.byKey(setting.key()).orElseThrow());
+      assertTrue(!setting.description().isBlank() && !setting.defaultValue().isBlank());
+    }
+  }
+}
