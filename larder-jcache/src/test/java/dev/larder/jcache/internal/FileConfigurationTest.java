@@ -104,6 +104,14 @@ class FileConfigurationTest {
   }
 
   @Test
+  void theReadmeTableListsEverySetting() throws java.io.IOException {
+    String readme = java.nio.file.Files.readString(java.nio.file.Path.of("README.md"));
+    for (FileSetting setting : FileSetting.values()) {
+      assertTrue(readme.contains("| `" + setting.key() + "` |"), setting.key());
+    }
+  }
+
+  @Test
   void everySettingIsDocumentedOnce() {
     for (FileSetting setting : FileSetting.values()) {
       assertEquals(setting, FileSetting.byKey(setting.key()).orElseThrow());
