@@ -22,7 +22,8 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Implementation notes: {@code String.getBytes(UTF_8)} is intrinsified for compact (Latin-1)
  * strings, so the common ASCII case is one array copy; its length equals the string's length
- * exactly when the string is ASCII, which then is also its Latin-1 form.
+ * when the string is ASCII, which then is also its Latin-1 form, or when every non-ASCII char
+ * is an unpaired surrogate (each replaced by one {@code '?'}), which {@link #isAscii} rules out.
  */
 public final class StringForms {
 
@@ -33,7 +34,7 @@ public final class StringForms {
   public static void write(String s, ByteSink out) {
     int n = s.length();
     byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-    if (utf8.length == n) {
+    if (utf8.length == n && isAscii(utf8, s)) {
       out.writeVarLong((long) n << 1);
       out.writeBytes(utf8);
     } else if (isLatin1(s)) {
@@ -109,6 +110,25 @@ public final class StringForms {
       throw new CodecException("UTF-16 form used for a string without unpaired surrogates");
     }
     return s;
+  }
+
+  /** @return whether {@code utf8}, as long as {@code s}, is {@code s} and not '?' replacements */
+  private static boolean isAscii(byte[] utf8, String s) {
+    for (byte b : utf8) {
+      if (b == '?') {
+        return !hasSurrogate(s);
+      }
+    }
+    return true;
+  }
+
+  private static boolean hasSurrogate(String s) {
+    for (int i = 0, n = s.length(); i < n; i++) {
+      if (Character.isSurrogate(s.charAt(i))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean isLatin1(String s) {
