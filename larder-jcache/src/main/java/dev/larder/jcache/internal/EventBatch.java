@@ -17,10 +17,6 @@ final class EventBatch<K, V> {
     events.add(event);
   }
 
-  boolean isEmpty() {
-    return events.isEmpty();
-  }
-
   /**
    * Delivers the events to every registration, then clears the batch. Every registration is
    * served even if one fails; the first synchronous failure is then thrown, a runtime exception

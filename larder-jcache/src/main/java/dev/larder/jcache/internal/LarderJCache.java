@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.locks.ReentrantLock;
@@ -67,22 +66,22 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   private final ExpiryClock clock;
   private final CacheLoader<K, V> loader;
   private final CacheWriter<K, V> writer;
-  private final JCacheStatistics statistics;
-  private final List<ListenerRegistration<K, V>> registrations = new CopyOnWriteArrayList<>();
+  private final StatisticsRecorder stats;
+  private final Listeners<K, V> listeners;
   private final KeyLocks locks = new KeyLocks();
   private final Executor executor;
-  private volatile boolean statisticsEnabled;
   private volatile boolean closed;
 
   private LarderJCache(LarderCacheManager manager, String name,
       LarderConfiguration<K, V> configuration, EntryStore<K, V> store,
-      JCacheStatistics statistics, Executor executor) {
+      StatisticsRecorder stats, Executor executor) {
     this.manager = manager;
     this.name = name;
     this.configuration = configuration;
     this.store = store;
-    this.statistics = statistics;
+    this.stats = stats;
     this.executor = executor;
+    this.listeners = new Listeners<>(executor);
     this.clock = new ExpiryClock(Ticker.system());
     this.expiry = new ExpiryTimes(configuration.getExpiryPolicyFactory().create());
     this.loader = configuration.getCacheLoaderFactory() == null
@@ -109,14 +108,13 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
    */
   static <K, V> LarderJCache<K, V> create(LarderCacheManager manager, String name,
       LarderConfiguration<K, V> configuration) {
-    JCacheStatistics statistics = new JCacheStatistics();
-    EntryStore<K, V> store = newStore(configuration, manager.getClassLoader(), statistics);
-    Executor executor = ForkJoinPool.commonPool();
-    LarderJCache<K, V> cache =
-        new LarderJCache<>(manager, name, configuration, store, statistics, executor);
+    StatisticsRecorder stats = new StatisticsRecorder();
+    EntryStore<K, V> store = newStore(configuration, manager.getClassLoader(), stats);
+    LarderJCache<K, V> cache = new LarderJCache<>(manager, name, configuration, store, stats,
+        ForkJoinPool.commonPool());
     for (CacheEntryListenerConfiguration<K, V> listener :
         configuration.getCacheEntryListenerConfigurations()) {
-      cache.registrations.add(new ListenerRegistration<>(listener, executor));
+      cache.listeners.register(listener);
     }
     cache.setStatisticsEnabled(configuration.isStatisticsEnabled());
     cache.setManagementEnabled(configuration.isManagementEnabled());
@@ -124,7 +122,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   }
 
   private static <K, V> EntryStore<K, V> newStore(LarderConfiguration<K, V> configuration,
-      ClassLoader classLoader, JCacheStatistics statistics) {
+      ClassLoader classLoader, StatisticsRecorder stats) {
     if (!configuration.isStoreByValue()) {
       return new ReferenceEntryStore<>();
     }
@@ -132,7 +130,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
         configuration.getKeyType(), classLoader);
     Codec<V> valueCodec = CodecSelector.select(configuration.getValueCodec(),
         configuration.getValueType(), classLoader);
-    return new ByteEntryStore<>(configuration, keyCodec, valueCodec, statistics::eviction);
+    return new ByteEntryStore<>(configuration, keyCodec, valueCodec, stats::eviction);
   }
 
   // ---------------------------------------------------------------- reads
@@ -150,23 +148,23 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
    * may report EXPIRED and load.
    */
   private V read(K key, boolean mayLoad) {
-    long start = startTime();
+    long start = stats.start();
     try {
       Expirable<V> entry = store.get(key);
       long now = clock.now();
       if (entry != null && !entry.isExpiredAt(now)) {
-        countHit();
+        stats.hit();
         touchIfPresent(key, now);
         return entry.value();
       }
       try (Locked locked = lock(key)) {
         EventBatch<K, V> events = new EventBatch<>();
         V value = getLocked(key, events, mayLoad);
-        events.dispatch(registrations);
+        listeners.dispatch(events);
         return value;
       }
     } finally {
-      recordGetTime(start);
+      stats.getTime(start);
     }
   }
 
@@ -175,11 +173,11 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     long now = clock.now();
     Expirable<V> entry = liveOrExpire(key, now, events);
     if (entry != null) {
-      countHit();
+      stats.hit();
       touch(key, entry, now);
       return entry.value();
     }
-    countMiss();
+    stats.miss();
     if (!mayLoad || !isReadThrough()) {
       return null;
     }
@@ -285,7 +283,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
         storeUpdated(key, value, current, now, events);
         result = value;
       }
-      events.dispatch(registrations);
+      listeners.dispatch(events);
       return result;
     }
   }
@@ -296,7 +294,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   public void put(K key, V value) {
     requireOpen();
     requireEntry(key, value);
-    long start = startTime();
+    long start = stats.start();
     boolean stored;
     try (Locked locked = lock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
@@ -304,10 +302,10 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
       Expirable<V> current = liveOrExpire(key, now, events);
       write(key, value);
       stored = storeValue(key, value, current, now, events);
-      events.dispatch(registrations);
+      listeners.dispatch(events);
     }
     if (stored) {
-      countPut(start);
+      stats.put(start);
     }
   }
 
@@ -315,7 +313,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   public V getAndPut(K key, V value) {
     requireOpen();
     requireEntry(key, value);
-    long start = startTime();
+    long start = stats.start();
     Expirable<V> current;
     boolean stored;
     try (Locked locked = lock(key)) {
@@ -324,11 +322,11 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
       current = liveOrExpire(key, now, events);
       write(key, value);
       stored = storeValue(key, value, current, now, events);
-      events.dispatch(registrations);
+      listeners.dispatch(events);
     }
-    countGet(current != null, start);
+    stats.get(current != null, start);
     if (stored) {
-      countPut(start);
+      stats.put(start);
     }
     return current == null ? null : current.value();
   }
@@ -338,7 +336,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     requireOpen();
     Objects.requireNonNull(map, "map");
     map.forEach(this::requireEntry);
-    long start = startTime();
+    long start = stats.start();
     CacheException failure = null;
     Map<K, V> toStore = new LinkedHashMap<>(map);
     if (writer != null) {
@@ -359,10 +357,10 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
       long now = clock.now();
       Expirable<V> current = liveOrExpire(key, now, events);
       stored = storeValue(key, value, current, now, events);
-      events.dispatch(registrations);
+      listeners.dispatch(events);
     }
     if (stored) {
-      countPut(start);
+      stats.put(start);
     }
   }
 
@@ -390,7 +388,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   public boolean putIfAbsent(K key, V value) {
     requireOpen();
     requireEntry(key, value);
-    long start = startTime();
+    long start = stats.start();
     boolean stored = false;
     try (Locked locked = lock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
@@ -399,15 +397,13 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
         write(key, value);
         stored = storeCreated(key, value, now, events);
       }
-      events.dispatch(registrations);
+      listeners.dispatch(events);
     }
-    if (statisticsEnabled) {
-      if (stored) {
-        statistics.miss();
-        countPut(start);
-      } else {
-        statistics.hit();
-      }
+    if (stored) {
+      stats.miss();
+      stats.put(start);
+    } else {
+      stats.hit();
     }
     return stored;
   }
@@ -416,17 +412,17 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   public boolean remove(K key) {
     requireOpen();
     requireKey(key);
-    long start = startTime();
+    long start = stats.start();
     boolean removed;
     try (Locked locked = lock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
       delete(key);
       Expirable<V> current = liveOrExpire(key, clock.now(), events);
       removed = current != null && removeLive(key, current, events);
-      events.dispatch(registrations);
+      listeners.dispatch(events);
     }
     if (removed) {
-      countRemoval(start);
+      stats.removal(start);
     }
     return removed;
   }
@@ -436,7 +432,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     requireOpen();
     requireKey(key);
     Objects.requireNonNull(oldValue, "oldValue");
-    long start = startTime();
+    long start = stats.start();
     Expirable<V> current;
     boolean removed = false;
     try (Locked locked = lock(key)) {
@@ -449,11 +445,11 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
       } else if (current != null) {
         touch(key, current, now);
       }
-      events.dispatch(registrations);
+      listeners.dispatch(events);
     }
-    countGet(current != null, start);
+    stats.get(current != null, start);
     if (removed) {
-      countRemoval(start);
+      stats.removal(start);
     }
     return removed;
   }
@@ -462,7 +458,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   public V getAndRemove(K key) {
     requireOpen();
     requireKey(key);
-    long start = startTime();
+    long start = stats.start();
     Expirable<V> current;
     try (Locked locked = lock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
@@ -471,11 +467,11 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
       if (current != null) {
         removeLive(key, current, events);
       }
-      events.dispatch(registrations);
+      listeners.dispatch(events);
     }
-    countGet(current != null, start);
+    stats.get(current != null, start);
     if (current != null) {
-      countRemoval(start);
+      stats.removal(start);
     }
     return current == null ? null : current.value();
   }
@@ -485,7 +481,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     requireOpen();
     requireEntry(key, newValue);
     Objects.requireNonNull(oldValue, "oldValue");
-    long start = startTime();
+    long start = stats.start();
     Expirable<V> current;
     boolean replaced = false;
     try (Locked locked = lock(key)) {
@@ -499,11 +495,11 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
       } else if (current != null) {
         touch(key, current, now);
       }
-      events.dispatch(registrations);
+      listeners.dispatch(events);
     }
-    countGet(current != null, start);
+    stats.get(current != null, start);
     if (replaced) {
-      countPut(start);
+      stats.put(start);
     }
     return replaced;
   }
@@ -522,7 +518,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   private Expirable<V> getAndReplaceEntry(K key, V value) {
     requireOpen();
     requireEntry(key, value);
-    long start = startTime();
+    long start = stats.start();
     Expirable<V> current;
     try (Locked locked = lock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
@@ -532,11 +528,11 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
         write(key, value);
         storeUpdated(key, value, current, now, events);
       }
-      events.dispatch(registrations);
+      listeners.dispatch(events);
     }
-    countGet(current != null, start);
+    stats.get(current != null, start);
     if (current != null) {
-      countPut(start);
+      stats.put(start);
     }
     return current;
   }
@@ -557,7 +553,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   }
 
   private void removeKeys(List<K> keys) {
-    long start = startTime();
+    long start = stats.start();
     CacheException failure = null;
     List<K> toRemove = keys;
     if (writer != null && !keys.isEmpty()) {
@@ -572,7 +568,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     }
     for (K key : toRemove) {
       if (removeOne(key)) {
-        countRemoval(start);
+        stats.removal(start);
       }
     }
     if (failure != null) {
@@ -585,7 +581,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
       EventBatch<K, V> events = new EventBatch<>();
       Expirable<V> current = liveOrExpire(key, clock.now(), events);
       boolean removed = current != null && removeLive(key, current, events);
-      events.dispatch(registrations);
+      listeners.dispatch(events);
       return removed;
     }
   }
@@ -603,17 +599,17 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     requireOpen();
     requireKey(key);
     Objects.requireNonNull(processor, "entryProcessor");
-    long start = startTime();
+    long start = stats.start();
     try (Locked locked = lock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
       long now = clock.now();
       Expirable<V> current = liveOrExpire(key, now, events);
-      countGet(current != null, start);
+      stats.get(current != null, start);
       ProcessorEntry<K, V> entry = new ProcessorEntry<>(key,
           current == null ? null : current.value(), isReadThrough() ? this::load : null);
       T result = process(processor, entry, arguments);
-      applyProcessed(key, entry, current, now, events, startTime());
-      events.dispatch(registrations);
+      applyProcessed(key, entry, current, now, events, stats.start());
+      listeners.dispatch(events);
       return result;
     }
   }
@@ -638,18 +634,18 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
       case CREATE -> {
         write(key, entry.value());
         if (storeCreated(key, entry.value(), now, events)) {
-          countPut(start);
+          stats.put(start);
         }
       }
       case UPDATE -> {
         write(key, entry.value());
         storeUpdated(key, entry.value(), current, now, events);
-        countPut(start);
+        stats.put(start);
       }
       case REMOVE -> {
         delete(key);
         if (current != null && removeLive(key, current, events)) {
-          countRemoval(start);
+          stats.removal(start);
         }
       }
     }
@@ -701,12 +697,12 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     public boolean hasNext() {
       while (next == null && source.hasNext()) {
         Map.Entry<K, Expirable<V>> candidate = source.next();
-        long start = startTime();
+        long start = stats.start();
         long now = clock.now();
         if (!candidate.getValue().isExpiredAt(now)) {
           next = new EntryView<>(candidate.getKey(), candidate.getValue().value());
           touchIfPresent(candidate.getKey(), now);
-          countGet(true, start);
+          stats.get(true, start);
         }
       }
       return next != null;
@@ -849,63 +845,14 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     }
   }
 
-  // ---------------------------------------------------------------- statistics
-
-  private long startTime() {
-    return statisticsEnabled ? System.nanoTime() : 0;
-  }
-
-  private void countHit() {
-    if (statisticsEnabled) {
-      statistics.hit();
-    }
-  }
-
-  private void countMiss() {
-    if (statisticsEnabled) {
-      statistics.miss();
-    }
-  }
-
-  private void countGet(boolean hit, long start) {
-    if (statisticsEnabled) {
-      if (hit) {
-        statistics.hit();
-      } else {
-        statistics.miss();
-      }
-      statistics.getTime(System.nanoTime() - start);
-    }
-  }
-
-  private void recordGetTime(long start) {
-    if (statisticsEnabled) {
-      statistics.getTime(System.nanoTime() - start);
-    }
-  }
-
-  private void countPut(long start) {
-    if (statisticsEnabled) {
-      statistics.put();
-      statistics.putTime(System.nanoTime() - start);
-    }
-  }
-
-  private void countRemoval(long start) {
-    if (statisticsEnabled) {
-      statistics.removal();
-      statistics.removeTime(System.nanoTime() - start);
-    }
-  }
-
   // ---------------------------------------------------------------- management
 
   void setStatisticsEnabled(boolean enabled) {
     configuration.setStatisticsEnabled(enabled);
-    statisticsEnabled = enabled;
+    stats.setEnabled(enabled);
     ObjectName objectName = mbeanName(MBeanRegistrar.Kind.CacheStatistics);
     if (enabled) {
-      MBeanRegistrar.register(objectName, statistics);
+      MBeanRegistrar.register(objectName, stats.mxBean());
     } else {
       MBeanRegistrar.unregister(objectName);
     }
@@ -927,7 +874,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
 
   /** @return the statistics, also when they are not enabled (then they stay at zero) */
   public CacheStatisticsMXBean statistics() {
-    return statistics;
+    return stats.mxBean();
   }
 
   // ---------------------------------------------------------------- listeners
@@ -936,13 +883,8 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   public void registerCacheEntryListener(CacheEntryListenerConfiguration<K, V> listener) {
     requireOpen();
     Objects.requireNonNull(listener, "cacheEntryListenerConfiguration");
-    synchronized (registrations) {
-      for (ListenerRegistration<K, V> registration : registrations) {
-        if (registration.configuration().equals(listener)) {
-          throw new IllegalArgumentException("listener configuration already registered");
-        }
-      }
-      registrations.add(new ListenerRegistration<>(listener, executor));
+    synchronized (listeners) {
+      listeners.register(listener);
       configuration.addCacheEntryListenerConfiguration(listener);
     }
   }
@@ -951,13 +893,9 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   public void deregisterCacheEntryListener(CacheEntryListenerConfiguration<K, V> listener) {
     requireOpen();
     Objects.requireNonNull(listener, "cacheEntryListenerConfiguration");
-    synchronized (registrations) {
-      for (ListenerRegistration<K, V> registration : registrations) {
-        if (registration.configuration().equals(listener)) {
-          registrations.remove(registration);
-          configuration.removeCacheEntryListenerConfiguration(listener);
-          registration.close();
-        }
+    synchronized (listeners) {
+      if (listeners.deregister(listener)) {
+        configuration.removeCacheEntryListenerConfiguration(listener);
       }
     }
   }
@@ -999,7 +937,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     ListenerRegistration.closeQuietly(loader);
     ListenerRegistration.closeQuietly(writer);
     ListenerRegistration.closeQuietly(expiry.policy());
-    registrations.forEach(ListenerRegistration::close);
+    listeners.close();
     store.close();
   }
 

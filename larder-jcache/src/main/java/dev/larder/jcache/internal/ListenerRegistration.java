@@ -44,10 +44,6 @@ final class ListenerRegistration<K, V> {
     return configuration;
   }
 
-  boolean isSynchronous() {
-    return queue == null;
-  }
-
   /**
    * @param events the events of one cache operation, in order
    */

@@ -95,10 +95,6 @@ final class ProcessorEntry<K, V> implements MutableEntry<K, V> {
     return value;
   }
 
-  boolean existedBefore() {
-    return original != null;
-  }
-
   @Override
   public <T> T unwrap(Class<T> type) {
     if (type.isInstance(this)) {
