@@ -58,6 +58,8 @@ public final class Segment {
   private long pageLiveBytes;
   /** Dead bytes when a compaction scan last found no page to evacuate. */
   private long deadAtFruitlessScan;
+  /** Set once eviction first runs: from then on every window entry passes admission. */
+  private boolean reachedBound;
   private int sweepCursor;
   private volatile boolean closed;
   private List<RemovedEntry> removals = List.of();
@@ -589,11 +591,15 @@ public final class Segment {
   }
 
   /**
-   * While the cache is not full, window pages beyond the window's target join the main
-   * queue as they are, without copying: there is nothing to evict yet, so no admission
-   * decision is due.
+   * Until the segment first reaches its bound, window pages beyond the window's target join
+   * the main queue as they are, without copying: there is nothing to evict yet, so no
+   * admission decision is due. Once it has been full, a pooled page appearing for a moment
+   * does not make it "not full": every window entry then goes through admission.
    */
   private void spliceWindowIfNotFull() {
+    if (reachedBound) {
+      return;
+    }
     long target = policy.windowTarget(capacityUnits());
     while (window.pageCount() > 1 && window.tailOffset == 0
         && windowUnits() - unitsOf(window.tail()) >= target && !atBound()) {
@@ -624,6 +630,7 @@ public final class Segment {
    * @return false if both queues are empty
    */
   private boolean evictStep() {
+    reachedBound = true;
     PageQueue queue = windowUnits() > policy.windowTarget(capacityUnits()) || main.isEmpty()
         ? window : main;
     if (queue.isEmpty()) {
@@ -694,8 +701,40 @@ public final class Segment {
     return true;
   }
 
-  /** Hash of the main queue's next live victim (skipping dead tail entries), or NO_VICTIM. */
+  /**
+   * Hash of the main queue's next victim, or NO_VICTIM: the first live entry at the tail whose
+   * access counter is zero. Entries on the way with a counter above zero get their next round
+   * now, as main-tail processing would give it, so that a candidate is only ever weighed
+   * against an entry that would really be evicted (as W-TinyLFU weighs it against probation's
+   * least recently used entry). Bounded: at most one lap of the queue, after which a counter
+   * may still be above zero only where a reader raised it meanwhile.
+   */
   private long peekMainVictim() {
+    long budget = main.liveEntries + 1;
+    for (;;) {
+      long hash = peekMainTail();
+      if (hash == NO_VICTIM || budget-- <= 0) {
+        return hash;
+      }
+      Page tail = main.tail();
+      int offset = main.tailOffset;
+      int i = find(IndexSlot.tag(hash), IndexSlot.address(tail.number, offset));
+      long slot = table[i];
+      int clock = IndexSlot.clock(slot);
+      if (clock == 0 || (expires && isExpired(deadlineOf(slot), nowForSweep))) {
+        return hash;
+      }
+      int bytes = EntryLayout.entrySize(EntryLayout.readLengths(tail.memory, offset), expires);
+      main.tailOffset = offset + bytes;
+      if (!relocate(i, slot, policy.onMainTail(hash, clock), bytes)) {
+        main.tailOffset = offset;
+        return hash;
+      }
+    }
+  }
+
+  /** Hash of the main queue's tail live entry (skipping dead entries), or NO_VICTIM. */
+  private long peekMainTail() {
     while (!main.isEmpty()) {
       Page tail = main.tail();
       if (main.tailOffset >= tail.used) {
@@ -863,6 +902,7 @@ public final class Segment {
       window.clear();
       main.clear();
       pageLiveBytes = 0;
+      reachedBound = false;
       pages.releaseAll();
       return result(true, null);
     } finally {

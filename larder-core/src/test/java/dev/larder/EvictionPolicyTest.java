@@ -1,0 +1,80 @@
+package dev.larder;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.larder.codec.Codecs;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The policy's character, through the real cache: frequently used keys survive a scan of
+ * one-time keys (what LRU fails), with an entry bound and with a byte bound. Each test replays
+ * a fixed access sequence, so its outcome is deterministic.
+ */
+class EvictionPolicyTest {
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void frequentKeysSurviveAScanOfOneTimeKeys(Storage storage) {
+    try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
+        .maximumEntries(1000).build()) {
+      for (int round = 0; round < 20; round++) {
+        for (long hot = 0; hot < 500; hot++) {
+          access(cache, hot);
+        }
+      }
+      long scanKey = 1_000_000;
+      int hotHits = 0;
+      for (int round = 0; round < 20; round++) {
+        for (int i = 0; i < 5000; i++) {
+          access(cache, scanKey++);
+        }
+        for (long hot = 0; hot < 500; hot++) {
+          hotHits += access(cache, hot) ? 1 : 0;
+        }
+      }
+      double ratio = hotHits / (20.0 * 500);
+      assertTrue(ratio > 0.9, "hot keys hit " + ratio + " of the time after scans");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void byteBoundedCacheKeepsFrequentKeysToo(Storage storage) {
+    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
+        .storage(storage).maximumMemory(2 << 20).build()) {
+      byte[] value = new byte[1000];
+      for (int round = 0; round < 20; round++) {
+        for (long hot = 0; hot < 500; hot++) {
+          if (cache.getIfPresent(hot) == null) {
+            cache.put(hot, value);
+          }
+        }
+      }
+      long scanKey = 1_000_000;
+      int hotHits = 0;
+      for (int round = 0; round < 20; round++) {
+        for (int i = 0; i < 5000; i++) {
+          cache.put(scanKey++, value);
+        }
+        for (long hot = 0; hot < 500; hot++) {
+          if (cache.getIfPresent(hot) != null) {
+            hotHits++;
+          } else {
+            cache.put(hot, value);
+          }
+        }
+      }
+      double ratio = hotHits / (20.0 * 500);
+      assertTrue(ratio > 0.8, "hot keys hit " + ratio + " of the time after scans");
+    }
+  }
+
+  private static boolean access(Cache<Long, Long> cache, long key) {
+    if (cache.getIfPresent(key) != null) {
+      return true;
+    }
+    cache.put(key, key);
+    return false;
+  }
+}
