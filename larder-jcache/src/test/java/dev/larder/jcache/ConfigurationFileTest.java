@@ -10,6 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.Storage;
 import java.net.URI;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +28,7 @@ import javax.cache.expiry.ExpiryPolicy;
 import javax.cache.spi.CachingProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The configuration file addressed by a cache manager's URI. */
 class ConfigurationFileTest {
@@ -127,6 +132,21 @@ class ConfigurationFileTest {
     URI fileUri = loader.getResource("larder-test.properties").toURI();
     CacheManager manager = open(fileUri);
     assertNotNull(manager.getCache("sessions", String.class, String.class));
+  }
+
+  @Test
+  void theDefaultUriReadsTheDefaultResourceWhenPresent(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve(LarderCachingProvider.DEFAULT_RESOURCE),
+        "larder.jcache.format = 1\ncache.fromDefault.storage = HEAP\n");
+    try (URLClassLoader withFile = new URLClassLoader(new URL[] {dir.toUri().toURL()}, loader)) {
+      CacheManager manager = provider.getCacheManager(provider.getDefaultURI(), withFile);
+      opened.add(manager);
+      assertEquals(URI.create(LarderCachingProvider.DEFAULT_URI), manager.getURI());
+      Cache<Object, Object> cache = manager.getCache("fromDefault");
+      @SuppressWarnings("unchecked")
+      LarderConfiguration<Object, Object> config = cache.getConfiguration(LarderConfiguration.class);
+      assertEquals(Storage.HEAP, config.getStorage());
+    }
   }
 
   @Test

@@ -12,9 +12,11 @@ import java.io.Serializable;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.cache.Cache;
 import javax.cache.CacheManager;
 import javax.cache.Caching;
@@ -25,6 +27,7 @@ import javax.cache.event.CacheEntryCreatedListener;
 import javax.cache.event.CacheEntryEvent;
 import javax.cache.event.CacheEntryListenerException;
 import javax.cache.event.CacheEntryUpdatedListener;
+import javax.cache.integration.CacheWriter;
 import javax.cache.spi.CachingProvider;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -71,6 +74,43 @@ class LarderJCacheTest {
             .setStoreByValue(false));
     byReference.put("k", box);
     assertSame(box, byReference.get("k"));
+  }
+
+  /** Counts writes; must never see a write the cache then refuses. */
+  static final class CountingWriter implements CacheWriter<Object, Object>, Serializable {
+    private static final long serialVersionUID = 1L;
+    static final AtomicInteger WRITES = new AtomicInteger();
+
+    @Override
+    public void write(Cache.Entry<?, ?> entry) {
+      WRITES.incrementAndGet();
+    }
+
+    @Override
+    public void writeAll(Collection<Cache.Entry<?, ?>> entries) {
+      entries.forEach(this::write);
+      entries.clear();
+    }
+
+    @Override
+    public void delete(Object key) {}
+
+    @Override
+    public void deleteAll(Collection<?> keys) {
+      keys.clear();
+    }
+  }
+
+  @Test
+  void unserializableValuesAreRefusedBeforeTheWriterSeesThem() {
+    CountingWriter.WRITES.set(0);
+    Cache<Object, Object> cache = manager.createCache("writeThrough",
+        new MutableConfiguration<Object, Object>().setWriteThrough(true)
+            .setCacheWriterFactory(FactoryBuilder.factoryOf(new CountingWriter())));
+    assertThrows(IllegalArgumentException.class, () -> cache.put("k", new Object()));
+    assertEquals(0, CountingWriter.WRITES.get());
+    cache.put("k", "serializable");
+    assertEquals(1, CountingWriter.WRITES.get());
   }
 
   @Test

@@ -6,6 +6,7 @@ import dev.larder.RemovalCause;
 import dev.larder.codec.ByteSink;
 import dev.larder.codec.Codec;
 import dev.larder.jcache.LarderConfiguration;
+import java.io.Serializable;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
@@ -21,10 +22,12 @@ import java.util.Map;
 final class ByteEntryStore<K, V> implements EntryStore<K, V> {
 
   private final Cache<K, Expirable<V>> cache;
+  private final Codec<K> keyCodec;
   private final Codec<V> valueCodec;
 
   ByteEntryStore(LarderConfiguration<K, V> config, Codec<K> keyCodec, Codec<V> valueCodec,
       Runnable onEviction) {
+    this.keyCodec = keyCodec;
     this.valueCodec = valueCodec;
     CacheBuilder<K, Expirable<V>> builder =
         Cache.builder(keyCodec, new ExpirableCodec<>(valueCodec)).storage(config.getStorage());
@@ -50,6 +53,20 @@ final class ByteEntryStore<K, V> implements EntryStore<K, V> {
   @Override
   public Expirable<V> get(K key) {
     return cache.getIfPresent(key);
+  }
+
+  /** Catches the common mistake (a type that is not Serializable) without encoding anything. */
+  @Override
+  public void checkStorable(K key, V value) {
+    requireSerializable(keyCodec, key, "key");
+    requireSerializable(valueCodec, value, "value");
+  }
+
+  private static void requireSerializable(Codec<?> codec, Object object, String what) {
+    if (codec instanceof SerializationCodec && !(object instanceof Serializable)) {
+      throw new IllegalArgumentException("store-by-value " + what + " of "
+          + object.getClass().getName() + " is not Serializable and has no codec");
+    }
   }
 
   @Override

@@ -19,6 +19,13 @@ interface EntryStore<K, V> {
   /** @return the stored entry, expired or not, or null; a copy in a store-by-value store */
   Expirable<V> get(K key);
 
+  /**
+   * Fails fast, before any writer is called, for an entry this store can tell it cannot encode.
+   *
+   * @throws IllegalArgumentException if the key or value can never be stored
+   */
+  default void checkStorable(K key, V value) {}
+
   /** Stores or replaces an entry. */
   void put(K key, Expirable<V> entry);
 

@@ -993,6 +993,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     if (valueType != Object.class && !valueType.isInstance(value)) {
       throw new ClassCastException("value " + value + " is not a " + valueType.getName());
     }
+    store.checkStorable(key, value);
   }
 
   private Locked lock(K key) {
