@@ -32,8 +32,9 @@ final class CodecSelector {
     if (Modifier.isFinal(declaredType.getModifiers()) || declaredType.isEnum()) {
       try {
         return Codecs.forType(declaredType);
-      } catch (IllegalArgumentException noBuiltIn) {
-        // fall through to serialization
+      } catch (RuntimeException noCodec) {
+        // No codec can be derived (no built-in, or a record with a component Larder cannot
+        // encode, or one it may not access): serialization still stores the value faithfully.
       }
     }
     return (Codec<T>) new SerializationCodec<>(declaredType, classLoader);
