@@ -69,6 +69,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   private final StatisticsRecorder stats;
   private final Listeners<K, V> listeners;
   private final KeyLocks locks = new KeyLocks();
+  private final SingleFlight<K, V> loads = new SingleFlight<>();
   private final Executor executor;
   private volatile boolean closed;
 
@@ -144,8 +145,11 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
 
   /**
    * Reads a key. A live entry is a hit served without the key lock (the lock is taken only if
-   * the expiry policy moves its expiry time); a miss or an expired entry takes the lock, since it
-   * may report EXPIRED and load.
+   * the expiry policy moves its expiry time). A miss takes the lock to count it and report an
+   * expired entry, then loads (read-through) outside the lock, once per key however many callers
+   * miss it together ({@link SingleFlight}), and takes the lock again to store the loaded value
+   * unless another writer stored one meanwhile. So a slow loader blocks only the callers of its
+   * own key.
    */
   private V read(K key, boolean mayLoad) {
     long start = stats.start();
@@ -157,36 +161,47 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
         touchIfPresent(key, now);
         return entry.value();
       }
-      try (Locked locked = lock(key)) {
-        EventBatch<K, V> events = new EventBatch<>();
-        V value = getLocked(key, events, mayLoad);
-        listeners.dispatch(events);
-        return value;
+      Expirable<V> live = readLocked(key);
+      if (live != null) {
+        return live.value();
       }
+      if (!mayLoad || !isReadThrough()) {
+        return null;
+      }
+      return loads.load(key, this::loadAndStore);
     } finally {
       stats.getTime(start);
     }
   }
 
-  /** Reads a key under its lock: counts a hit or miss, touches or loads. */
-  private V getLocked(K key, EventBatch<K, V> events, boolean mayLoad) {
-    long now = clock.now();
-    Expirable<V> entry = liveOrExpire(key, now, events);
-    if (entry != null) {
-      stats.hit();
-      touch(key, entry, now);
-      return entry.value();
-    }
-    stats.miss();
-    if (!mayLoad || !isReadThrough()) {
-      return null;
+  /**
+   * The single-flight body of a read-through miss: loads unless a value arrived since the miss,
+   * and stores what it loaded, so that callers joining the flight get the stored value.
+   */
+  private V loadAndStore(K key) {
+    Expirable<V> arrived = store.get(key);
+    if (arrived != null && !arrived.isExpiredAt(clock.now())) {
+      return arrived.value();
     }
     V loaded = load(key);
-    return loaded == null ? null : storeLoaded(key, loaded, now, events);
+    return loaded == null ? null : putLoaded(key, loaded, false);
   }
 
-  private V storeLoaded(K key, V loaded, long now, EventBatch<K, V> events) {
-    return storeCreated(key, loaded, now, events) ? loaded : null;
+  /** Under the key's lock: the live entry (a hit, touched) or null (a miss). */
+  private Expirable<V> readLocked(K key) {
+    try (Locked locked = lock(key)) {
+      EventBatch<K, V> events = new EventBatch<>();
+      long now = clock.now();
+      Expirable<V> entry = liveOrExpire(key, now, events);
+      if (entry != null) {
+        stats.hit();
+        touch(key, entry, now);
+      } else {
+        stats.miss();
+      }
+      listeners.dispatch(events);
+      return entry;
+    }
   }
 
   @Override
@@ -269,19 +284,21 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
    * {@code replace}; neither the writer nor the put statistic is involved, as JCache specifies
    * for loads.
    *
-   * @return the value the cache now holds for the key because of the load, or null
+   * @return the value the cache now holds for the key, or null if the load stored nothing
    */
   private V putLoaded(K key, V value, boolean replace) {
     try (Locked locked = lock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
       long now = clock.now();
       Expirable<V> current = liveOrExpire(key, now, events);
-      V result = null;
+      V result;
       if (current == null) {
         result = storeCreated(key, value, now, events) ? value : null;
       } else if (replace) {
         storeUpdated(key, value, current, now, events);
         result = value;
+      } else {
+        result = current.value();
       }
       listeners.dispatch(events);
       return result;
