@@ -27,7 +27,8 @@ import javax.cache.spi.CachingProvider;
  * the configuration (so an operator's file governs caches that frameworks create in code). A
  * {@link LarderConfiguration} passed in code is used as it is.
  *
- * <p>Thread-safe: the cache table is a concurrent map, and creation of one name is atomic.
+ * <p>Thread-safe: the cache table is a concurrent map read without locking; creation is
+ * serialized, so a name is created once.
  */
 public final class LarderCacheManager implements CacheManager {
 
@@ -38,6 +39,12 @@ public final class LarderCacheManager implements CacheManager {
   private final Properties properties;
   private final FileConfiguration file;
   private final ConcurrentMap<String, LarderJCache<?, ?>> caches = new ConcurrentHashMap<>();
+  /**
+   * Serializes cache creation, which is rare; creation runs user factories (loaders, listeners),
+   * so it must not run inside a map's compute function, where a callback into this manager
+   * would fail.
+   */
+  private final Object creation = new Object();
   private volatile boolean closed;
 
   LarderCacheManager(CachingProvider provider, ManagerRegistry registry, URI uri,
@@ -78,15 +85,14 @@ public final class LarderCacheManager implements CacheManager {
     Objects.requireNonNull(cacheName, "cacheName");
     Objects.requireNonNull(configuration, "configuration");
     LarderConfiguration<K, V> effective = withFileSettings(cacheName, configuration);
-    LarderJCache<?, ?> created = caches.compute(cacheName, (name, existing) -> {
-      if (existing != null) {
-        throw new CacheException("a cache named " + name + " already exists");
+    synchronized (creation) {
+      if (caches.containsKey(cacheName)) {
+        throw new CacheException("a cache named " + cacheName + " already exists");
       }
-      return LarderJCache.create(this, name, effective);
-    });
-    @SuppressWarnings("unchecked")
-    Cache<K, V> cache = (Cache<K, V>) created;
-    return cache;
+      LarderJCache<K, V> cache = LarderJCache.create(this, cacheName, effective);
+      caches.put(cacheName, cache);
+      return cache;
+    }
   }
 
   @SuppressWarnings("unchecked")
@@ -129,7 +135,13 @@ public final class LarderCacheManager implements CacheManager {
     Objects.requireNonNull(cacheName, "cacheName");
     LarderJCache<?, ?> cache = caches.get(cacheName);
     if (cache == null && file.cacheNames().contains(cacheName)) {
-      cache = caches.computeIfAbsent(cacheName, this::createDeclared);
+      synchronized (creation) {
+        cache = caches.get(cacheName);
+        if (cache == null) {
+          cache = createDeclared(cacheName);
+          caches.put(cacheName, cache);
+        }
+      }
     }
     return (Cache<K, V>) cache;
   }

@@ -36,12 +36,13 @@ import javax.management.ObjectName;
  *
  * <p>Implementation notes. Every operation on a key runs under that key's stripe of
  * {@link KeyLocks}: it reads the entry, treats an expired one as absent (removing it and
- * reporting EXPIRED), calls the writer or loader, writes the store, asks the expiry policy, counts
+ * reporting EXPIRED), calls the writer, writes the store, asks the expiry policy, counts
  * statistics and calls synchronous listeners, all before releasing the stripe. That makes each
  * single-key operation atomic and keeps each key's events in order, at the cost of holding a
- * stripe during writer, loader and listener calls (which JCache allows to be slow). The exception
- * is a read that finds a live entry: it takes no lock at all (Larder's store reads are lock-free)
- * unless the expiry policy moves the entry's expiry time, and then only to write that time.
+ * stripe during writer and listener calls. Reads are the exception: one that finds a live entry
+ * takes no lock at all (Larder's store reads are lock-free) unless the expiry policy moves the
+ * entry's expiry time, and a read-through miss runs its loader outside the lock, once per key
+ * ({@link SingleFlight}), so that a slow loader never holds a stripe.
  *
  * <p>Expiry is per entry: the {@link ExpiryPolicy} may answer differently for each write, so the
  * expiry time is stored with the value ({@link Expirable}, {@link ExpirableCodec}) and checked on
