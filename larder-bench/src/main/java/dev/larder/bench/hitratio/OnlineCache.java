@@ -1,0 +1,34 @@
+package dev.larder.bench.hitratio;
+
+/** A cache replayed one request at a time. Single-threaded. */
+interface OnlineCache extends AutoCloseable {
+
+  /**
+   * Serves one request: a lookup and, on a miss, an insertion.
+   *
+   * @return true on a hit
+   */
+  boolean request(long key, int size);
+
+  @Override
+  default void close() {}
+
+  /** Replays a whole trace through {@code cache}, counting hits, and closes the cache. */
+  static Outcome replay(OnlineCache cache, Trace trace) {
+    long hits = 0;
+    long hitBytes = 0;
+    long requestBytes = 0;
+    long[] keys = trace.keys();
+    int[] sizes = trace.weights();
+    try (cache) {
+      for (int i = 0; i < keys.length; i++) {
+        requestBytes += sizes[i];
+        if (cache.request(keys[i], sizes[i])) {
+          hits++;
+          hitBytes += sizes[i];
+        }
+      }
+    }
+    return new Outcome(keys.length, hits, requestBytes, hitBytes);
+  }
+}

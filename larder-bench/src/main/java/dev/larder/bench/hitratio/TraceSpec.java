@@ -1,0 +1,41 @@
+package dev.larder.bench.hitratio;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * One trace file of {@code shared/traces} and the cache sizes it is replayed at.
+ *
+ * @param name short name used in result rows
+ * @param file path relative to the traces folder
+ * @param format how the file is laid out
+ * @param sizes cache sizes in entries (at least three, taken from the literature the traces
+ *     README cites, or chosen as fractions of the distinct keys where it cites none)
+ * @param byteSizes byte bounds for a byte-hit-ratio run; empty if the trace carries no sizes
+ */
+record TraceSpec(String name, String file, TraceFormat format, long[] sizes, long[] byteSizes) {
+
+  TraceSpec {
+    if (sizes.length == 0) {
+      throw new IllegalArgumentException(name + ": no sizes");
+    }
+  }
+
+  TraceSpec(String name, String file, TraceFormat format, long... sizes) {
+    this(name, file, format, sizes, new long[0]);
+  }
+
+  /** Reads and expands the trace (gzip-compressed) under {@code folder}. */
+  Trace read(Path folder) throws IOException {
+    Trace.Builder builder = new Trace.Builder();
+    try (InputStream raw = Files.newInputStream(folder.resolve(file));
+        InputStream in = new BufferedInputStream(new GZIPInputStream(raw, 1 << 16), 1 << 16)) {
+      format.read(in, builder);
+    }
+    return builder.build(name);
+  }
+}
