@@ -1,0 +1,102 @@
+package dev.larder.bench.hitratio;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Development tool: replays every trace through variants of the simulated policy and scores
+ * each against a baseline file written by {@link HitRatioMain} (the LRU and Caffeine columns):
+ * the worst margin over max(LRU, Caffeine) on any cell and the mean over all entry-bounded
+ * cells. Arguments: {@code BASELINE.json TRACES_DIR [variant...]}.
+ */
+public final class PolicyTuner {
+
+  private static final Pattern ROW = Pattern.compile(
+      "\"trace\": \"([^\"]+)\", \"size\": \"([^\"]+)\", \"implementation\": \"([^\"]+)\", "
+          + "\"hitRatio\": ([0-9.]+), \"byteHitRatio\": ([0-9.]+), \"byteBound\": (true|false)");
+
+  private PolicyTuner() {}
+
+  public static void main(String[] args) throws IOException {
+    Map<String, Double> baseline = new HashMap<>();
+    for (String line : Files.readAllLines(Path.of(args[0]))) {
+      Matcher m = ROW.matcher(line);
+      if (m.find()) {
+        boolean bytes = Boolean.parseBoolean(m.group(6));
+        double value = Double.parseDouble(m.group(bytes ? 5 : 4));
+        baseline.put(m.group(1) + "/" + m.group(2) + "/" + m.group(3), value);
+      }
+    }
+    Map<String, PolicyParams> variants = variants();
+    List<String> chosen = args.length > 2 ? List.of(args).subList(2, args.length)
+        : new ArrayList<>(variants.keySet());
+    Map<String, Trace> traces = new LinkedHashMap<>();
+    for (TraceSpec spec : TraceCatalog.ALL) {
+      traces.put(spec.name(), spec.read(Path.of(args[1])));
+    }
+    for (String name : chosen) {
+      score(name, new QueuePolicySim(name, variants.get(name)), traces, baseline);
+    }
+  }
+
+  private static void score(String name, Contender sim, Map<String, Trace> traces,
+      Map<String, Double> baseline) {
+    double sum = 0;
+    double caffeine = 0;
+    int cells = 0;
+    double worst = Double.MAX_VALUE;
+    StringBuilder bad = new StringBuilder();
+    for (TraceSpec spec : TraceCatalog.ALL) {
+      Trace trace = traces.get(spec.name());
+      List<Bound> bounds = new ArrayList<>();
+      for (long s : spec.sizes()) {
+        bounds.add(Bound.entries(s));
+      }
+      for (long s : spec.byteSizes()) {
+        bounds.add(Bound.ofBytes(s));
+      }
+      for (Bound bound : bounds) {
+        Outcome o = sim.replay(trace, bound, 0);
+        double value = bound.bytes() ? o.byteHitRatio() : o.hitRatio();
+        String cell = spec.name() + "/" + bound;
+        double lru = baseline.getOrDefault(cell + "/LRU", 0.0);
+        double caf = baseline.getOrDefault(cell + "/Caffeine", 0.0);
+        double margin = value - Math.max(lru, caf);
+        worst = Math.min(worst, margin);
+        if (margin < -0.005) {
+          bad.append(String.format(Locale.ROOT, " %s:%.2f(%+.2f)", cell, 100 * value,
+              100 * margin));
+        }
+        if (!bound.bytes()) {
+          sum += value;
+          caffeine += caf;
+          cells++;
+        }
+      }
+    }
+    System.out.printf(Locale.ROOT, "%-14s mean %.2f (caffeine %+.2f) worst %+.2f |%s%n", name,
+        100 * sum / cells, 100 * (sum - caffeine) / cells, 100 * worst, bad);
+  }
+
+  private static Map<String, PolicyParams> variants() {
+    PolicyParams d = PolicyParams.defaults();
+    Map<String, PolicyParams> v = new LinkedHashMap<>();
+    v.put("fixed1", d.withClimb(false, 10, 0, 0.0625, 0.98));
+    v.put("climb", d);
+    v.put("climbFast", d.withClimb(true, 1, 512, 0.0625, 0.98));
+    v.put("ghost", d.withClimb(false, 10, 0, 0.0625, 0.98).withGhost(true, 0.01, 1, false, false));
+    v.put("ghost+climb", d.withGhost(true, 0.01, 1, false, false));
+    v.put("ghostMain", d.withGhost(false, 0.01, 1, true, false));
+    v.put("ghostAdmit", d.withGhost(false, 0.01, 1, false, true));
+    return v;
+  }
+}

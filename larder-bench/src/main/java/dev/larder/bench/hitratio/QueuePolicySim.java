@@ -1,0 +1,309 @@
+package dev.larder.bench.hitratio;
+
+/**
+ * A fast model of the store's eviction mechanics, for designing its policy: two FIFO queues
+ * (window, main) consumed only at their tails, a 2-bit access counter per entry, a count-min
+ * sketch of 4-bit counters, and a ghost table of recently evicted keys. Keys are dense ids;
+ * no structure here has a per-entry object, matching what the store can afford.
+ *
+ * <p>Per request: the sketch counts it; a hit raises the entry's counter (saturating at 3); a
+ * miss inserts the entry at the window's head. While over capacity, the window's tail is
+ * processed if the window is over its target (promoted to main if it was read in the window
+ * or if TinyLFU admits it against main's victim; evicted otherwise), else main's tail is
+ * processed (reinserted at main's head with its counter decremented if above zero, else
+ * evicted). The window target adapts by hill climbing and/or on ghost hits.
+ */
+final class QueuePolicySim implements Contender {
+
+  private static final byte NONE = 0;
+  private static final byte WINDOW = 1;
+  private static final byte MAIN = 2;
+
+  private final String name;
+  private final PolicyParams params;
+
+  QueuePolicySim(String name, PolicyParams params) {
+    this.name = name;
+    this.params = params;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public Outcome replay(Trace trace, Bound bound, int run) {
+    return new State(trace, bound, params).replay();
+  }
+
+  private static final class State {
+    final Trace trace;
+    final int[] ids;
+    final long capacity;
+    final boolean bytes;
+    final PolicyParams p;
+    final byte[] where;
+    final byte[] counter;
+    final int[] weight;
+    final long[] hashes;
+    final byte[] ghostKind;
+    final int[] ghostSeq;
+    final IntRing window = new IntRing();
+    final IntRing main = new IntRing();
+    final IntRing ghostIds = new IntRing();
+    final IntRing ghostSeqs = new IntRing();
+    final SketchModel sketch;
+    long windowWeight;
+    long mainWeight;
+    int entries;
+    int ghostSize;
+    int seq;
+    double windowTarget;
+    // hill climbing
+    long sampleHits;
+    long sampleRequests;
+    double previousRate = -1;
+    double stepSize;
+    double direction = 1;
+
+    State(Trace trace, Bound bound, PolicyParams params) {
+      this.trace = trace;
+      this.ids = trace.denseIds();
+      int distinct = 0;
+      for (int id : ids) {
+        distinct = Math.max(distinct, id + 1);
+      }
+      this.capacity = bound.value();
+      this.bytes = bound.bytes();
+      this.p = params;
+      where = new byte[distinct];
+      counter = new byte[distinct];
+      weight = new int[distinct];
+      hashes = new long[distinct];
+      ghostKind = new byte[distinct];
+      ghostSeq = new int[distinct];
+      long[] keys = trace.keys();
+      for (int i = 0; i < ids.length; i++) {
+        hashes[ids[i]] = KeyHash.mix(keys[i]);
+      }
+      long entryCapacity = bytes ? Math.max(64, capacity / 4096) : capacity;
+      sketch = new SketchModel(Math.max(64, entryCapacity * 16), (int) Math.min(
+          Integer.MAX_VALUE, Math.max(64, 10 * entryCapacity)));
+      windowTarget = p.initialWindow() * capacity;
+      stepSize = p.step() * capacity;
+    }
+
+    Outcome replay() {
+      long hits = 0;
+      long hitBytes = 0;
+      long requestBytes = 0;
+      int[] sizes = trace.weights();
+      for (int i = 0; i < ids.length; i++) {
+        int id = ids[i];
+        long w = bytes ? sizes[i] : 1;
+        requestBytes += sizes[i];
+        if (request(id, w)) {
+          hits++;
+          hitBytes += sizes[i];
+        }
+      }
+      return new Outcome(ids.length, hits, requestBytes, hitBytes);
+    }
+
+    boolean request(int id, long w) {
+      sketch.increment(hashes[id]);
+      boolean hit = where[id] != NONE && (!bytes || weight[id] == w);
+      if (where[id] != NONE && !hit) {
+        remove(id);
+      }
+      if (hit) {
+        if (counter[id] < 3) {
+          counter[id]++;
+        }
+      } else {
+        miss(id, w);
+      }
+      climb(hit);
+      return hit;
+    }
+
+    void remove(int id) {
+      // a resized object: drop the old copy (the queue slot becomes a hole skipped lazily)
+      if (where[id] == WINDOW) {
+        windowWeight -= weight[id];
+      } else {
+        mainWeight -= weight[id];
+      }
+      where[id] = NONE;
+      entries--;
+    }
+
+    void miss(int id, long w) {
+      if (w > capacity) {
+        return;
+      }
+      byte ghost = ghostLookup(id);
+      if (ghost != NONE && p.ghostAdapt()) {
+        double delta = p.ghostStep() * capacity;
+        windowTarget += ghost == WINDOW ? delta : -delta;
+        clampWindow();
+      }
+      counter[id] = 0;
+      weight[id] = (int) w;
+      entries++;
+      if (ghost != NONE && p.ghostToMain()) {
+        where[id] = MAIN;
+        main.add(id);
+        mainWeight += w;
+      } else {
+        where[id] = WINDOW;
+        window.add(id);
+        windowWeight += w;
+      }
+      evict();
+    }
+
+    void clampWindow() {
+      windowTarget = Math.max(p.minWindow() * capacity,
+          Math.min(p.maxWindow() * capacity, windowTarget));
+    }
+
+    void evict() {
+      while (windowWeight + mainWeight > capacity) {
+        if (windowWeight > windowTarget || mainWeight == 0) {
+          processWindowTail();
+        } else {
+          int victim = mainVictim();
+          evictFrom(main, victim, MAIN);
+        }
+      }
+    }
+
+    void processWindowTail() {
+      int candidate = pollLive(window, WINDOW);
+      if (counter[candidate] > 0) {
+        moveToMain(candidate);
+        return;
+      }
+      if (mainWeight == 0 || mainWeight + weight[candidate] <= capacity - windowTarget) {
+        // main is not full yet: nothing to compete with
+        moveToMain(candidate);
+        return;
+      }
+      int victim = mainVictim();
+      boolean admit = sketch.frequency(hashes[candidate]) > sketch.frequency(hashes[victim])
+          || (p.ghostAdmit() && ghostKind[candidate] != NONE);
+      if (admit) {
+        moveToMain(candidate);
+        if (windowWeight + mainWeight > capacity) {
+          evictFrom(main, victim, MAIN);
+        }
+      } else {
+        windowWeight -= weight[candidate];
+        where[candidate] = NONE;
+        entries--;
+        ghostAdd(candidate, WINDOW);
+      }
+    }
+
+    void moveToMain(int id) {
+      windowWeight -= weight[id];
+      mainWeight += weight[id];
+      where[id] = MAIN;
+      counter[id] = 0;
+      main.add(id);
+    }
+
+    /** Rotates main's tail past entries with a counter (clock), leaving the victim at the tail. */
+    int mainVictim() {
+      while (true) {
+        int id = main.peek();
+        if (where[id] != MAIN) {
+          main.poll();
+          continue;
+        }
+        if (counter[id] == 0) {
+          return id;
+        }
+        counter[id]--;
+        main.poll();
+        main.add(id);
+      }
+    }
+
+    void evictFrom(IntRing queue, int expected, byte kind) {
+      int id = pollLive(queue, kind);
+      if (id != expected) {
+        throw new IllegalStateException("victim moved");
+      }
+      mainWeight -= weight[id];
+      where[id] = NONE;
+      entries--;
+      ghostAdd(id, kind);
+    }
+
+    int pollLive(IntRing queue, byte kind) {
+      while (true) {
+        int id = queue.poll();
+        if (where[id] == kind) {
+          return id;
+        }
+      }
+    }
+
+    byte ghostLookup(int id) {
+      byte kind = ghostKind[id];
+      return kind;
+    }
+
+    void ghostAdd(int id, byte kind) {
+      seq++;
+      ghostKind[id] = kind;
+      ghostSeq[id] = seq;
+      ghostIds.add(id);
+      ghostSeqs.add(seq);
+      ghostSize++;
+      long limit = (long) Math.max(16, entries * p.ghostFactor());
+      while (ghostSize > limit) {
+        int old = ghostIds.poll();
+        int oldSeq = ghostSeqs.poll();
+        ghostSize--;
+        if (ghostSeq[old] == oldSeq) {
+          ghostKind[old] = NONE;
+        }
+      }
+    }
+
+    void climb(boolean hit) {
+      if (!p.climb()) {
+        return;
+      }
+      sampleRequests++;
+      if (hit) {
+        sampleHits++;
+      }
+      long entryCapacity = bytes ? Math.max(64, entries) : capacity;
+      if (sampleRequests < Math.max(p.minSample(), p.sampleFactor() * entryCapacity)) {
+        return;
+      }
+      double rate = (double) sampleHits / sampleRequests;
+      if (previousRate >= 0) {
+        double change = rate - previousRate;
+        if (change < 0) {
+          direction = -direction;
+        }
+        if (Math.abs(change) >= 0.05) {
+          stepSize = p.step() * capacity;
+        } else {
+          stepSize *= p.decay();
+        }
+      }
+      windowTarget += direction * stepSize;
+      clampWindow();
+      previousRate = rate;
+      sampleHits = 0;
+      sampleRequests = 0;
+    }
+  }
+}
