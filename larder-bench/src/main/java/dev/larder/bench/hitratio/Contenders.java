@@ -8,6 +8,7 @@ final class Contenders {
   private Contenders() {}
 
   static List<Contender> all() {
-    return List.of(new LruContender(), new CaffeineContender(), new OptimalContender());
+    return List.of(new LruContender(), new CaffeineContender(), new OptimalContender(),
+        new LarderContender());
   }
 }
