@@ -71,6 +71,10 @@ public final class PolicyTuner {
         double lru = baseline.getOrDefault(cell + "/LRU", 0.0);
         double caf = baseline.getOrDefault(cell + "/Caffeine", 0.0);
         double margin = value - Math.max(lru, caf);
+        if (System.getProperty("tuner.cells") != null) {
+          System.err.printf(Locale.ROOT, "CELL %s %s %.4f %.4f %.4f%n", name, cell, 100 * value,
+              100 * lru, 100 * caf);
+        }
         worst = Math.min(worst, margin);
         if (margin < -0.005) {
           bad.append(String.format(Locale.ROOT, " %s:%.2f(%+.2f)", cell, 100 * value,
@@ -97,6 +101,19 @@ public final class PolicyTuner {
     v.put("ghost+climb", d.withGhost(true, 0.01, 1, false, false));
     v.put("ghostMain", d.withGhost(false, 0.01, 1, true, false));
     v.put("ghostAdmit", d.withGhost(false, 0.01, 1, false, true));
+    v.put("climbI10", d.withWindow(0.10, 0.01, 0.8));
+    v.put("climbI20", d.withWindow(0.20, 0.01, 0.8));
+    v.put("climbI20s10", d.withWindow(0.20, 0.01, 0.8).withClimb(true, 10, 0, 0.1, 0.98));
+    v.put("climbW5", d.withWindow(0.05, 0.01, 0.8));
+    v.put("climbS5", d.withClimb(true, 5, 0, 0.1, 0.98));
+    v.put("climbS5w", d.withClimb(true, 5, 0, 0.1, 0.98).withWindow(0.05, 0.01, 0.99));
+    v.put("climbS20", d.withClimb(true, 20, 0, 0.0625, 0.98));
+    for (int b : new int[] {1, 2, 16}) {
+      v.put("bias" + b, d.withClimb(false, 10, 0, 0.0625, 0.98).withBias(b, false));
+    }
+    for (double w : new double[] {0.05, 0.2, 0.5, 0.8, 0.99}) {
+      v.put("fixed" + (int) (w * 100), d.withClimb(false, 10, 0, 0.0625, 0.98).withWindow(w, w, w));
+    }
     return v;
   }
 }

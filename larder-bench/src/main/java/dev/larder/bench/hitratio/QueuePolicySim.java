@@ -18,6 +18,11 @@ final class QueuePolicySim implements Contender {
   private static final byte NONE = 0;
   private static final byte WINDOW = 1;
   private static final byte MAIN = 2;
+  static final int SKETCH_DENSITY = Integer.getInteger("sim.sketchDensity", 16);
+  static final boolean FREE_PASS = !Boolean.getBoolean("sim.noFreePass");
+  static final boolean KEEP_COUNTER = Boolean.getBoolean("sim.keepCounter");
+  static final int MAX_COUNTER = Integer.getInteger("sim.maxCounter", 3);
+  static boolean RESET_MAIN = Boolean.getBoolean("sim.resetMain");
 
   private final String name;
   private final PolicyParams params;
@@ -88,7 +93,7 @@ final class QueuePolicySim implements Contender {
         hashes[ids[i]] = KeyHash.mix(keys[i]);
       }
       long entryCapacity = bytes ? Math.max(64, capacity / 4096) : capacity;
-      sketch = new SketchModel(Math.max(64, entryCapacity * 16), (int) Math.min(
+      sketch = new SketchModel(Math.max(64, entryCapacity * SKETCH_DENSITY), (int) Math.min(
           Integer.MAX_VALUE, Math.max(64, 10 * entryCapacity)));
       windowTarget = p.initialWindow() * capacity;
       stepSize = p.step() * capacity;
@@ -113,12 +118,10 @@ final class QueuePolicySim implements Contender {
 
     boolean request(int id, long w) {
       sketch.increment(hashes[id]);
-      boolean hit = where[id] != NONE && (!bytes || weight[id] == w);
-      if (where[id] != NONE && !hit) {
-        remove(id);
-      }
+      // a key that is present hits whatever size the request names, as in the other caches
+      boolean hit = where[id] != NONE;
       if (hit) {
-        if (counter[id] < 3) {
+        if (counter[id] < MAX_COUNTER) {
           counter[id]++;
         }
       } else {
@@ -126,17 +129,6 @@ final class QueuePolicySim implements Contender {
       }
       climb(hit);
       return hit;
-    }
-
-    void remove(int id) {
-      // a resized object: drop the old copy (the queue slot becomes a hole skipped lazily)
-      if (where[id] == WINDOW) {
-        windowWeight -= weight[id];
-      } else {
-        mainWeight -= weight[id];
-      }
-      where[id] = NONE;
-      entries--;
     }
 
     void miss(int id, long w) {
@@ -182,7 +174,7 @@ final class QueuePolicySim implements Contender {
 
     void processWindowTail() {
       int candidate = pollLive(window, WINDOW);
-      if (counter[candidate] > 0) {
+      if (counter[candidate] > 0 && FREE_PASS) {
         moveToMain(candidate);
         return;
       }
@@ -192,7 +184,7 @@ final class QueuePolicySim implements Contender {
         return;
       }
       int victim = mainVictim();
-      boolean admit = sketch.frequency(hashes[candidate]) > sketch.frequency(hashes[victim])
+      boolean admit = sketch.frequency(hashes[candidate]) + p.bias() > sketch.frequency(hashes[victim])
           || (p.ghostAdmit() && ghostKind[candidate] != NONE);
       if (admit) {
         moveToMain(candidate);
@@ -211,7 +203,9 @@ final class QueuePolicySim implements Contender {
       windowWeight -= weight[id];
       mainWeight += weight[id];
       where[id] = MAIN;
-      counter[id] = 0;
+      if (!KEEP_COUNTER) {
+        counter[id] = 0;
+      }
       main.add(id);
     }
 
@@ -226,7 +220,7 @@ final class QueuePolicySim implements Contender {
         if (counter[id] == 0) {
           return id;
         }
-        counter[id]--;
+        counter[id] = (byte) (RESET_MAIN ? 0 : counter[id] - 1);
         main.poll();
         main.add(id);
       }
