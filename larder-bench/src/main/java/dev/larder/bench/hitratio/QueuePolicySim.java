@@ -18,10 +18,17 @@ final class QueuePolicySim implements Contender {
   private static final byte NONE = 0;
   private static final byte WINDOW = 1;
   private static final byte MAIN = 2;
-  static final int SKETCH_DENSITY = Integer.getInteger("sim.sketchDensity", 16);
+  static final int SKETCH_DENSITY = Integer.getInteger("sim.sketchDensity", 8);
   static final boolean FREE_PASS = !Boolean.getBoolean("sim.noFreePass");
   static final boolean KEEP_COUNTER = Boolean.getBoolean("sim.keepCounter");
   static final int MAX_COUNTER = Integer.getInteger("sim.maxCounter", 3);
+  static final boolean SHADOW = Boolean.parseBoolean(System.getProperty("sim.shadow", "true"));
+  static final double SHADOW_STEP = Double.parseDouble(System.getProperty("sim.shadowStep", "0.05"));
+  static final double SHADOW_PERIOD = Double.parseDouble(System.getProperty("sim.shadowPeriod", "2"));
+  static final double SHADOW_SHRINK_LOSS = Double.parseDouble(System.getProperty("sim.shrinkLoss", "1"));
+  static final int SHADOW_MIN_EVENTS = Integer.getInteger("sim.minEvents", 1);
+  static final int HIT_BONUS = Integer.getInteger("sim.hitBonus", 0);
+  static final boolean NO_ROTATE = Boolean.getBoolean("sim.noRotate");
   static boolean RESET_MAIN = Boolean.getBoolean("sim.resetMain");
 
   private final String name;
@@ -71,6 +78,18 @@ final class QueuePolicySim implements Contender {
     double previousRate = -1;
     double stepSize;
     double direction = 1;
+    // shadow gradient
+    final long[] pos;
+    final long[] gseq;
+    long wIn;
+    long wOut;
+    long mIn;
+    long mOut;
+    double growGain;
+    double growLoss;
+    double shrinkGain;
+    double shrinkLoss;
+    long periodRequests;
 
     State(Trace trace, Bound bound, PolicyParams params) {
       this.trace = trace;
@@ -88,6 +107,8 @@ final class QueuePolicySim implements Contender {
       hashes = new long[distinct];
       ghostKind = new byte[distinct];
       ghostSeq = new int[distinct];
+      pos = new long[distinct];
+      gseq = new long[distinct];
       long[] keys = trace.keys();
       for (int i = 0; i < ids.length; i++) {
         hashes[ids[i]] = KeyHash.mix(keys[i]);
@@ -120,6 +141,14 @@ final class QueuePolicySim implements Contender {
       sketch.increment(hashes[id]);
       // a key that is present hits whatever size the request names, as in the other caches
       boolean hit = where[id] != NONE;
+      if (hit && SHADOW) {
+        double delta = SHADOW_STEP * capacity;
+        if (where[id] == MAIN && pos[id] - mOut < delta) {
+          growLoss++;
+        } else if (where[id] == WINDOW && pos[id] - wOut < delta) {
+          shrinkLoss += SHADOW_SHRINK_LOSS;
+        }
+      }
       if (hit) {
         if (counter[id] < MAX_COUNTER) {
           counter[id]++;
@@ -127,7 +156,11 @@ final class QueuePolicySim implements Contender {
       } else {
         miss(id, w);
       }
-      climb(hit);
+      if (SHADOW) {
+        shadow();
+      } else {
+        climb(hit);
+      }
       return hit;
     }
 
@@ -136,6 +169,14 @@ final class QueuePolicySim implements Contender {
         return;
       }
       byte ghost = ghostLookup(id);
+      if (SHADOW && ghost != NONE) {
+        double delta = SHADOW_STEP * capacity;
+        if (ghost == WINDOW && wOut - gseq[id] <= delta) {
+          growGain++;
+        } else if (ghost == MAIN && mOut - gseq[id] <= delta) {
+          shrinkGain++;
+        }
+      }
       if (ghost != NONE && p.ghostAdapt()) {
         double delta = p.ghostStep() * capacity;
         windowTarget += ghost == WINDOW ? delta : -delta;
@@ -146,10 +187,14 @@ final class QueuePolicySim implements Contender {
       entries++;
       if (ghost != NONE && p.ghostToMain()) {
         where[id] = MAIN;
+        pos[id] = mIn;
+        mIn += w;
         main.add(id);
         mainWeight += w;
       } else {
         where[id] = WINDOW;
+        pos[id] = wIn;
+        wIn += w;
         window.add(id);
         windowWeight += w;
       }
@@ -174,6 +219,7 @@ final class QueuePolicySim implements Contender {
 
     void processWindowTail() {
       int candidate = pollLive(window, WINDOW);
+      wOut += weight[candidate];
       if (counter[candidate] > 0 && FREE_PASS) {
         moveToMain(candidate);
         return;
@@ -183,18 +229,21 @@ final class QueuePolicySim implements Contender {
         moveToMain(candidate);
         return;
       }
-      int victim = mainVictim();
-      boolean admit = sketch.frequency(hashes[candidate]) + p.bias() > sketch.frequency(hashes[victim])
+      int victim = NO_ROTATE ? peekLive(main) : mainVictim();
+      int windowBonus = counter[candidate] > 0 ? HIT_BONUS : 0;
+      boolean admit = sketch.frequency(hashes[candidate]) + p.bias() + windowBonus
+          > sketch.frequency(hashes[victim])
           || (p.ghostAdmit() && ghostKind[candidate] != NONE);
       if (admit) {
         moveToMain(candidate);
-        if (windowWeight + mainWeight > capacity) {
+        if (!NO_ROTATE && windowWeight + mainWeight > capacity) {
           evictFrom(main, victim, MAIN);
         }
       } else {
         windowWeight -= weight[candidate];
         where[candidate] = NONE;
         entries--;
+        gseq[candidate] = wOut;
         ghostAdd(candidate, WINDOW);
       }
     }
@@ -206,6 +255,8 @@ final class QueuePolicySim implements Contender {
       if (!KEEP_COUNTER) {
         counter[id] = 0;
       }
+      pos[id] = mIn;
+      mIn += weight[id];
       main.add(id);
     }
 
@@ -222,6 +273,9 @@ final class QueuePolicySim implements Contender {
         }
         counter[id] = (byte) (RESET_MAIN ? 0 : counter[id] - 1);
         main.poll();
+        mOut += weight[id];
+        pos[id] = mIn;
+        mIn += weight[id];
         main.add(id);
       }
     }
@@ -232,9 +286,18 @@ final class QueuePolicySim implements Contender {
         throw new IllegalStateException("victim moved");
       }
       mainWeight -= weight[id];
+      mOut += weight[id];
+      gseq[id] = mOut;
       where[id] = NONE;
       entries--;
       ghostAdd(id, kind);
+    }
+
+    int peekLive(IntRing queue) {
+      while (where[queue.peek()] != MAIN) {
+        queue.poll();
+      }
+      return queue.peek();
     }
 
     int pollLive(IntRing queue, byte kind) {
@@ -267,6 +330,24 @@ final class QueuePolicySim implements Contender {
           ghostKind[old] = NONE;
         }
       }
+    }
+
+    void shadow() {
+      long entryCapacity = bytes ? Math.max(64, entries) : capacity;
+      if (++periodRequests < SHADOW_PERIOD * entryCapacity) {
+        return;
+      }
+      double grow = growGain - growLoss;
+      double shrink = shrinkGain - shrinkLoss;
+      double delta = SHADOW_STEP * capacity;
+      if (grow > Math.max(0, shrink) && grow >= SHADOW_MIN_EVENTS) {
+        windowTarget += delta;
+      } else if (shrink > Math.max(0, grow) && shrink >= SHADOW_MIN_EVENTS) {
+        windowTarget -= delta;
+      }
+      clampWindow();
+      growGain = growLoss = shrinkGain = shrinkLoss = 0;
+      periodRequests = 0;
     }
 
     void climb(boolean hit) {
