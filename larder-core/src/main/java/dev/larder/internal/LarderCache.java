@@ -41,6 +41,7 @@ import java.util.function.Function;
  */
 public final class LarderCache<K, V> implements Cache<K, V> {
 
+  private static final Codec<byte[]> BYTES = dev.larder.codec.Codecs.bytes();
   private static final System.Logger LOG = System.getLogger(LarderCache.class.getName());
   private static final ThreadLocal<ByteSink> KEY_SINK = ThreadLocal.withInitial(ByteSink::new);
   private static final ThreadLocal<ByteSink> VALUE_SINK =
@@ -470,7 +471,13 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     return sink;
   }
 
+  @SuppressWarnings("unchecked")
   V decodeValue(byte[] bytes) {
+    if (valueCodec == BYTES) {
+      // The store already copied these bytes out for this call alone: hand them over rather
+      // than copy them again.
+      return (V) bytes;
+    }
     return valueCodec.decodeLast(new ByteSource(bytes));
   }
 
