@@ -68,14 +68,15 @@ final class EhcachePeer implements Peer {
 
   private static <K, V> BenchCache<K, V> offHeapCache(
       CacheManager manager, String name, CacheSpec<K, ?> spec, Class<V> valueType) {
-    long mib = Math.max(1, (spec.byteBudget(OFFHEAP_ALLOWANCE) + (1 << 20) - 1) >> 20);
+    // Ehcache refuses off-heap pools under 1 MiB.
+    long kib = Math.max(1024, (spec.byteBudget(OFFHEAP_ALLOWANCE) + 1023) >> 10);
     Cache<K, V> cache =
         manager.createCache(
             name,
             CacheConfigurationBuilder.newCacheConfigurationBuilder(
                 spec.keyType(),
                 valueType,
-                ResourcePoolsBuilder.newResourcePoolsBuilder().offheap(mib, MemoryUnit.MB)));
+                ResourcePoolsBuilder.newResourcePoolsBuilder().offheap(kib, MemoryUnit.KB)));
     return new EhcacheCache<>(cache, manager, name);
   }
 

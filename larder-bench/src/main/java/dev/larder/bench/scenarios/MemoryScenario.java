@@ -101,7 +101,7 @@ public final class MemoryScenario implements Scenario {
     } catch (PeerUnavailableException e) {
       return List.of(Row.unavailable(peer.name(), e.getMessage()).put("variant", variant));
     }
-    MemoryProbe probe = new MemoryProbe(o.quick() ? 10 : 40);
+    MemoryProbe probe = new MemoryProbe(o.quick() ? 6 : 40);
     MemoryProbe.quietPeriod(o.longParam("quietMillis", 5_000, 200));
     MemorySnapshot before = probe.settle();
     ValueDictionary dictionary = NodeCodecs.newDictionary();

@@ -80,7 +80,7 @@ public final class OverheadScenario implements Scenario {
         new CacheSpec<>(String.class, byte[].class, Codecs.bytes(), 0, 0, entries,
             Keys.KEY_CHARS, valueBytes);
     try {
-      warmUp(peer, valueBytes);
+      warmUp(peer, valueBytes, options.quick() ? 2_000 : 20_000);
     } catch (PeerUnavailableException e) {
       return List.of(Row.unavailable(peer.name(), e.getMessage()));
     }
@@ -94,8 +94,10 @@ public final class OverheadScenario implements Scenario {
     }
   }
 
-  private static void warmUp(Peer peer, int valueBytes) throws Exception {
-    int n = valueBytes > 100_000 ? 20 : 5_000;
+  private static void warmUp(Peer peer, int valueBytes, int entries) throws Exception {
+    // Enough to get the put path compiled, capped at about 20 MB so the warm-up's garbage stays
+    // small beside the measured load.
+    int n = (int) Math.max(20, Math.min(entries, (20L << 20) / valueBytes));
     CacheSpec<String, byte[]> spec =
         new CacheSpec<>(String.class, byte[].class, Codecs.bytes(), 0, 0, n, Keys.KEY_CHARS,
             valueBytes);

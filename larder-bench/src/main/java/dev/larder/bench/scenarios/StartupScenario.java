@@ -62,7 +62,7 @@ public final class StartupScenario implements Scenario {
     CacheSpec<String, byte[]> spec = new CacheSpec<>(String.class, byte[].class, Codecs.bytes(),
         chronicle ? 0 : ENTRIES, chronicle ? 0 : BYTES, ENTRIES, Keys.KEY_CHARS, 100);
     try {
-      warmUp(peer, spec);
+      warmUp(peer, spec, context.options().quick() ? 2 : 20);
     } catch (PeerUnavailableException e) {
       return List.of(Row.unavailable(peer.name(), e.getMessage()));
     }
@@ -90,9 +90,10 @@ public final class StartupScenario implements Scenario {
     }
   }
 
-  private static void warmUp(Peer peer, CacheSpec<String, byte[]> spec) throws Exception {
+  private static void warmUp(Peer peer, CacheSpec<String, byte[]> spec, int caches)
+      throws Exception {
     try (CacheFamily<String, byte[]> family = peer.family(spec)) {
-      for (int i = 0; i < 20; i++) {
+      for (int i = 0; i < caches; i++) {
         BenchCache<String, byte[]> c = family.newCache("warm-" + i);
         c.put("k", new byte[1]);
         c.get("k");
