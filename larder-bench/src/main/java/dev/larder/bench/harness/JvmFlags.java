@@ -17,6 +17,8 @@ import java.util.List;
  *   <li>The opens and exports Chronicle Map 3.27 needs on Java 25, and its analytics switched
  *       off; native access for Infinispan, OHC and Chronicle; {@code sun.misc.Unsafe} memory access
  *       allowed for Ehcache and OHC (it silences their warnings).</li>
+ *   <li>{@code -XX:MaxDirectMemorySize=16g}: Ehcache's off-heap pools are direct buffers, limited
+ *       by default to the heap size, which 2000 caches of 1 MiB exceed.</li>
  * </ul>
  */
 public final class JvmFlags {
@@ -32,6 +34,7 @@ public final class JvmFlags {
           "--add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
           "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED",
           "-Dchronicle.analytics.disable=true",
+          "-XX:MaxDirectMemorySize=16g",
           "-Djava.awt.headless=true");
 
   private JvmFlags() {}

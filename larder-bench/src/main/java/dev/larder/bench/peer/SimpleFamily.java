@@ -1,9 +1,14 @@
 package dev.larder.bench.peer;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
- * A family for libraries without a manager: each cache is independent.
+ * A family for libraries without a manager: each cache is independent; closing the family closes
+ * the caches it made. Thread-safe.
  *
  * @param <K> key type
  * @param <V> value type
@@ -17,6 +22,7 @@ final class SimpleFamily<K, V> implements CacheFamily<K, V> {
   }
 
   private final Factory<K, V> factory;
+  private final List<BenchCache<K, V>> created = new ArrayList<>();
 
   SimpleFamily(Factory<K, V> factory) {
     this.factory = factory;
@@ -28,11 +34,58 @@ final class SimpleFamily<K, V> implements CacheFamily<K, V> {
 
   @Override
   public BenchCache<K, V> newCache(String name) throws Exception {
-    return factory.create(name);
+    BenchCache<K, V> cache = new CloseOnce<>(factory.create(name));
+    synchronized (created) {
+      created.add(cache);
+    }
+    return cache;
   }
 
+  /** Closes every cache of the family, so that none is left for a cleaner to free later. */
   @Override
   public void close() {
-    // Each cache is closed by its user; there is no shared state.
+    synchronized (created) {
+      for (BenchCache<K, V> cache : created) {
+        cache.close();
+      }
+      created.clear();
+    }
+  }
+
+  /** Lets a cache be closed by its user and again by its family, releasing it once. */
+  private static final class CloseOnce<K, V> implements BenchCache<K, V> {
+    private final BenchCache<K, V> cache;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    CloseOnce(BenchCache<K, V> cache) {
+      this.cache = cache;
+    }
+
+    @Override
+    public V get(K key) {
+      return cache.get(key);
+    }
+
+    @Override
+    public void put(K key, V value) {
+      cache.put(key, value);
+    }
+
+    @Override
+    public long size() {
+      return cache.size();
+    }
+
+    @Override
+    public OptionalLong reportedBytes() {
+      return cache.reportedBytes();
+    }
+
+    @Override
+    public void close() {
+      if (closed.compareAndSet(false, true)) {
+        cache.close();
+      }
+    }
   }
 }
