@@ -2,7 +2,6 @@ package dev.larder.jcache.internal;
 
 import dev.larder.Ticker;
 import dev.larder.codec.Codec;
-import dev.larder.codec.CodecException;
 import dev.larder.jcache.LarderConfiguration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -25,10 +24,10 @@ import javax.cache.expiry.ExpiryPolicy;
 import javax.cache.integration.CacheLoader;
 import javax.cache.integration.CacheWriter;
 import javax.cache.integration.CompletionListener;
+import javax.cache.management.CacheStatisticsMXBean;
 import javax.cache.processor.EntryProcessor;
 import javax.cache.processor.EntryProcessorException;
 import javax.cache.processor.EntryProcessorResult;
-import javax.cache.management.CacheStatisticsMXBean;
 import javax.management.ObjectName;
 
 /**
@@ -62,11 +61,8 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   private final LarderCacheManager manager;
   private final String name;
   private final LarderConfiguration<K, V> configuration;
-  private final EntryStore<K, V> store;
-  private final ExpiryTimes expiry;
-  private final ExpiryClock clock;
-  private final CacheLoader<K, V> loader;
-  private final CacheWriter<K, V> writer;
+  private final ExpiringEntries<K, V> entries;
+  private final LoaderWriter<K, V> io;
   private final StatisticsRecorder stats;
   private final Listeners<K, V> listeners;
   private final KeyLocks locks = new KeyLocks();
@@ -80,16 +76,18 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     this.manager = manager;
     this.name = name;
     this.configuration = configuration;
-    this.store = store;
     this.stats = stats;
     this.executor = executor;
     this.listeners = new Listeners<>(executor);
-    this.clock = new ExpiryClock(Ticker.system());
-    this.expiry = new ExpiryTimes(configuration.getExpiryPolicyFactory().create());
-    this.loader = configuration.getCacheLoaderFactory() == null
+    this.entries = new ExpiringEntries<>(this, store,
+        new ExpiryTimes(configuration.getExpiryPolicyFactory().create()),
+        new ExpiryClock(Ticker.system()));
+    CacheLoader<K, V> loader = configuration.getCacheLoaderFactory() == null
         ? null : configuration.getCacheLoaderFactory().create();
-    this.writer = configuration.isWriteThrough() && configuration.getCacheWriterFactory() != null
-        ? narrow(configuration.getCacheWriterFactory().create()) : null;
+    CacheWriter<K, V> writer =
+        configuration.isWriteThrough() && configuration.getCacheWriterFactory() != null
+            ? narrow(configuration.getCacheWriterFactory().create()) : null;
+    this.io = new LoaderWriter<>(loader, configuration.isReadThrough(), writer);
   }
 
   /** A writer of supertypes accepts our keys and values; viewing it as one of K, V is safe. */
@@ -135,8 +133,6 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     return new ByteEntryStore<>(configuration, keyCodec, valueCodec, stats::eviction);
   }
 
-  // ---------------------------------------------------------------- reads
-
   @Override
   public V get(K key) {
     requireOpen();
@@ -155,8 +151,8 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   private V read(K key, boolean mayLoad) {
     long start = stats.start();
     try {
-      Expirable<V> entry = store.get(key);
-      long now = clock.now();
+      Expirable<V> entry = entries.peek(key);
+      long now = entries.now();
       if (entry != null && !entry.isExpiredAt(now)) {
         stats.hit();
         touchIfPresent(key, now);
@@ -166,7 +162,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
       if (live != null) {
         return live.value();
       }
-      if (!mayLoad || !isReadThrough()) {
+      if (!mayLoad || !io.isReadThrough()) {
         return null;
       }
       return loads.load(key, this::loadAndStore);
@@ -180,11 +176,11 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
    * and stores what it loaded, so that callers joining the flight get the stored value.
    */
   private V loadAndStore(K key) {
-    Expirable<V> arrived = store.get(key);
-    if (arrived != null && !arrived.isExpiredAt(clock.now())) {
+    Expirable<V> arrived = entries.peek(key);
+    if (arrived != null && !arrived.isExpiredAt(entries.now())) {
       return arrived.value();
     }
-    V loaded = load(key);
+    V loaded = io.load(key);
     return loaded == null ? null : putLoaded(key, loaded, false);
   }
 
@@ -192,11 +188,11 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   private Expirable<V> readLocked(K key) {
     try (Locked locked = lock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
-      long now = clock.now();
-      Expirable<V> entry = liveOrExpire(key, now, events);
+      long now = entries.now();
+      Expirable<V> entry = entries.live(key, now, events);
       if (entry != null) {
         stats.hit();
-        touch(key, entry, now);
+        entries.touch(key, entry, now);
       } else {
         stats.miss();
       }
@@ -219,14 +215,14 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
         missing.add(key);
       }
     }
-    if (isReadThrough() && !missing.isEmpty()) {
+    if (io.isReadThrough() && !missing.isEmpty()) {
       loadMissing(missing, result);
     }
     return result;
   }
 
   private void loadMissing(List<K> missing, Map<K, V> result) {
-    Map<K, V> loaded = loadAllFromLoader(missing);
+    Map<K, V> loaded = io.loadAll(missing);
     for (K key : missing) {
       V value = loaded.get(key);
       if (value != null) {
@@ -242,8 +238,8 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   public boolean containsKey(K key) {
     requireOpen();
     requireKey(key);
-    Expirable<V> entry = store.get(key);
-    return entry != null && !entry.isExpiredAt(clock.now());
+    Expirable<V> entry = entries.peek(key);
+    return entry != null && !entry.isExpiredAt(entries.now());
   }
 
   @Override
@@ -251,7 +247,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
       CompletionListener completionListener) {
     requireOpen();
     requireKeys(keys);
-    if (loader == null) {
+    if (!io.hasLoader()) {
       if (completionListener != null) {
         completionListener.onCompletion();
       }
@@ -264,7 +260,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   private void loadAllNow(List<K> keys, boolean replace, CompletionListener listener) {
     try {
       List<K> toLoad = replace ? keys : keys.stream().filter(k -> !containsKey(k)).toList();
-      Map<K, V> loaded = toLoad.isEmpty() ? Map.of() : loadAllFromLoader(toLoad);
+      Map<K, V> loaded = toLoad.isEmpty() ? Map.of() : io.loadAll(toLoad);
       for (Map.Entry<K, V> entry : loaded.entrySet()) {
         if (entry.getKey() != null && entry.getValue() != null) {
           putLoaded(entry.getKey(), entry.getValue(), replace);
@@ -290,13 +286,13 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   private V putLoaded(K key, V value, boolean replace) {
     try (Locked locked = lock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
-      long now = clock.now();
-      Expirable<V> current = liveOrExpire(key, now, events);
+      long now = entries.now();
+      Expirable<V> current = entries.live(key, now, events);
       V result;
       if (current == null) {
-        result = storeCreated(key, value, now, events) ? value : null;
+        result = entries.create(key, value, now, events) ? value : null;
       } else if (replace) {
-        storeUpdated(key, value, current, now, events);
+        entries.update(key, value, current, now, events);
         result = value;
       } else {
         result = current.value();
@@ -306,8 +302,6 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     }
   }
 
-  // ---------------------------------------------------------------- writes
-
   @Override
   public void put(K key, V value) {
     requireOpen();
@@ -316,10 +310,10 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     boolean stored;
     try (Locked locked = lock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
-      long now = clock.now();
-      Expirable<V> current = liveOrExpire(key, now, events);
-      write(key, value);
-      stored = storeValue(key, value, current, now, events);
+      long now = entries.now();
+      Expirable<V> current = entries.live(key, now, events);
+      io.write(key, value);
+      stored = entries.createOrUpdate(key, value, current, now, events);
       listeners.dispatch(events);
     }
     if (stored) {
@@ -336,10 +330,10 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     boolean stored;
     try (Locked locked = lock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
-      long now = clock.now();
-      current = liveOrExpire(key, now, events);
-      write(key, value);
-      stored = storeValue(key, value, current, now, events);
+      long now = entries.now();
+      current = entries.live(key, now, events);
+      io.write(key, value);
+      stored = entries.createOrUpdate(key, value, current, now, events);
       listeners.dispatch(events);
     }
     stats.get(current != null, start);
@@ -355,11 +349,8 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     Objects.requireNonNull(map, "map");
     map.forEach(this::requireEntry);
     long start = stats.start();
-    CacheException failure = null;
     Map<K, V> toStore = new LinkedHashMap<>(map);
-    if (writer != null) {
-      failure = writeAll(toStore);
-    }
+    CacheException failure = io.writeAll(toStore);
     for (Map.Entry<K, V> entry : toStore.entrySet()) {
       putOne(entry.getKey(), entry.getValue(), start);
     }
@@ -372,34 +363,14 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     boolean stored;
     try (Locked locked = lock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
-      long now = clock.now();
-      Expirable<V> current = liveOrExpire(key, now, events);
-      stored = storeValue(key, value, current, now, events);
+      long now = entries.now();
+      Expirable<V> current = entries.live(key, now, events);
+      stored = entries.createOrUpdate(key, value, current, now, events);
       listeners.dispatch(events);
     }
     if (stored) {
       stats.put(start);
     }
-  }
-
-  /**
-   * Writes the entries through; removes from {@code entries} those the writer did not write.
-   *
-   * @return the writer's failure, to throw once the written entries are stored; or null
-   */
-  private CacheException writeAll(Map<K, V> entries) {
-    List<Cache.Entry<? extends K, ? extends V>> batch = new ArrayList<>();
-    entries.forEach((k, v) -> batch.add(new EntryView<>(k, v)));
-    CacheException failure = null;
-    try {
-      writer.writeAll(batch);
-    } catch (RuntimeException e) {
-      failure = WriterCalls.asWriterException(e);
-    }
-    for (Cache.Entry<? extends K, ? extends V> unwritten : batch) {
-      entries.remove(unwritten.getKey());
-    }
-    return failure;
   }
 
   @Override
@@ -410,10 +381,10 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     boolean stored = false;
     try (Locked locked = lock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
-      long now = clock.now();
-      if (liveOrExpire(key, now, events) == null) {
-        write(key, value);
-        stored = storeCreated(key, value, now, events);
+      long now = entries.now();
+      if (entries.live(key, now, events) == null) {
+        io.write(key, value);
+        stored = entries.create(key, value, now, events);
       }
       listeners.dispatch(events);
     }
@@ -434,9 +405,12 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     boolean removed;
     try (Locked locked = lock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
-      delete(key);
-      Expirable<V> current = liveOrExpire(key, clock.now(), events);
-      removed = current != null && removeLive(key, current, events);
+      io.delete(key);
+      Expirable<V> current = entries.live(key, entries.now(), events);
+      removed = current != null;
+      if (removed) {
+        entries.remove(key, current, events);
+      }
       listeners.dispatch(events);
     }
     if (removed) {
@@ -455,13 +429,14 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     boolean removed = false;
     try (Locked locked = lock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
-      long now = clock.now();
-      current = liveOrExpire(key, now, events);
-      if (current != null && store.sameValue(current.value(), oldValue)) {
-        delete(key);
-        removed = removeLive(key, current, events);
+      long now = entries.now();
+      current = entries.live(key, now, events);
+      if (current != null && entries.store().sameValue(current.value(), oldValue)) {
+        io.delete(key);
+        entries.remove(key, current, events);
+        removed = true;
       } else if (current != null) {
-        touch(key, current, now);
+        entries.touch(key, current, now);
       }
       listeners.dispatch(events);
     }
@@ -480,10 +455,10 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     Expirable<V> current;
     try (Locked locked = lock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
-      delete(key);
-      current = liveOrExpire(key, clock.now(), events);
+      io.delete(key);
+      current = entries.live(key, entries.now(), events);
       if (current != null) {
-        removeLive(key, current, events);
+        entries.remove(key, current, events);
       }
       listeners.dispatch(events);
     }
@@ -504,14 +479,14 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     boolean replaced = false;
     try (Locked locked = lock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
-      long now = clock.now();
-      current = liveOrExpire(key, now, events);
-      if (current != null && store.sameValue(current.value(), oldValue)) {
-        write(key, newValue);
-        storeUpdated(key, newValue, current, now, events);
+      long now = entries.now();
+      current = entries.live(key, now, events);
+      if (current != null && entries.store().sameValue(current.value(), oldValue)) {
+        io.write(key, newValue);
+        entries.update(key, newValue, current, now, events);
         replaced = true;
       } else if (current != null) {
-        touch(key, current, now);
+        entries.touch(key, current, now);
       }
       listeners.dispatch(events);
     }
@@ -540,11 +515,11 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     Expirable<V> current;
     try (Locked locked = lock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
-      long now = clock.now();
-      current = liveOrExpire(key, now, events);
+      long now = entries.now();
+      current = entries.live(key, now, events);
       if (current != null) {
-        write(key, value);
-        storeUpdated(key, value, current, now, events);
+        io.write(key, value);
+        entries.update(key, value, current, now, events);
       }
       listeners.dispatch(events);
     }
@@ -566,25 +541,14 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   public void removeAll() {
     requireOpen();
     List<K> keys = new ArrayList<>();
-    store.iterator().forEachRemaining(entry -> keys.add(entry.getKey()));
+    entries.store().iterator().forEachRemaining(entry -> keys.add(entry.getKey()));
     removeKeys(keys);
   }
 
   private void removeKeys(List<K> keys) {
     long start = stats.start();
-    CacheException failure = null;
-    List<K> toRemove = keys;
-    if (writer != null && !keys.isEmpty()) {
-      List<K> undeleted = new ArrayList<>(keys);
-      try {
-        writer.deleteAll(undeleted);
-      } catch (RuntimeException e) {
-        failure = WriterCalls.asWriterException(e);
-      }
-      toRemove = new ArrayList<>(keys);
-      toRemove.removeAll(undeleted);
-    }
-    for (K key : toRemove) {
+    CacheException failure = io.deleteAll(keys);
+    for (K key : keys) {
       if (removeOne(key)) {
         stats.removal(start);
       }
@@ -597,8 +561,11 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   private boolean removeOne(K key) {
     try (Locked locked = lock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
-      Expirable<V> current = liveOrExpire(key, clock.now(), events);
-      boolean removed = current != null && removeLive(key, current, events);
+      Expirable<V> current = entries.live(key, entries.now(), events);
+      boolean removed = current != null;
+      if (removed) {
+        entries.remove(key, current, events);
+      }
       listeners.dispatch(events);
       return removed;
     }
@@ -607,10 +574,8 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   @Override
   public void clear() {
     requireOpen();
-    store.clear();
+    entries.store().clear();
   }
-
-  // ---------------------------------------------------------------- entry processors
 
   @Override
   public <T> T invoke(K key, EntryProcessor<K, V, T> processor, Object... arguments) {
@@ -620,11 +585,11 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     long start = stats.start();
     try (Locked locked = lock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
-      long now = clock.now();
-      Expirable<V> current = liveOrExpire(key, now, events);
+      long now = entries.now();
+      Expirable<V> current = entries.live(key, now, events);
       stats.get(current != null, start);
       ProcessorEntry<K, V> entry = new ProcessorEntry<>(key,
-          current == null ? null : current.value(), isReadThrough() ? this::load : null);
+          current == null ? null : current.value(), io.isReadThrough() ? io::load : null);
       T result = process(processor, entry, arguments);
       applyProcessed(key, entry, current, now, events, stats.start());
       listeners.dispatch(events);
@@ -647,22 +612,23 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
       EventBatch<K, V> events, long start) {
     switch (entry.operation()) {
       case NONE -> { }
-      case ACCESS -> touch(key, current, now);
-      case LOAD -> storeCreated(key, entry.value(), now, events);
+      case ACCESS -> entries.touch(key, current, now);
+      case LOAD -> entries.create(key, entry.value(), now, events);
       case CREATE -> {
-        write(key, entry.value());
-        if (storeCreated(key, entry.value(), now, events)) {
+        io.write(key, entry.value());
+        if (entries.create(key, entry.value(), now, events)) {
           stats.put(start);
         }
       }
       case UPDATE -> {
-        write(key, entry.value());
-        storeUpdated(key, entry.value(), current, now, events);
+        io.write(key, entry.value());
+        entries.update(key, entry.value(), current, now, events);
         stats.put(start);
       }
       case REMOVE -> {
-        delete(key);
-        if (current != null && removeLive(key, current, events)) {
+        io.delete(key);
+        if (current != null) {
+          entries.remove(key, current, events);
           stats.removal(start);
         }
       }
@@ -689,181 +655,36 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     return results;
   }
 
-  // ---------------------------------------------------------------- iteration
-
   @Override
   public Iterator<Cache.Entry<K, V>> iterator() {
     requireOpen();
-    return new EntryIterator(store.iterator());
+    return new EntryIterator<>(this, entries.store().iterator());
   }
 
-  /**
-   * Iterates live entries: each one returned counts as a hit and an access for expiry; remove()
-   * removes through the writer and reports REMOVED, like {@link #remove(Object)}.
-   */
-  private final class EntryIterator implements Iterator<Cache.Entry<K, V>> {
-
-    private final Iterator<Map.Entry<K, Expirable<V>>> source;
-    private EntryView<K, V> next;
-    private EntryView<K, V> last;
-
-    EntryIterator(Iterator<Map.Entry<K, Expirable<V>>> source) {
-      this.source = source;
-    }
-
-    @Override
-    public boolean hasNext() {
-      while (next == null && source.hasNext()) {
-        Map.Entry<K, Expirable<V>> candidate = source.next();
-        long start = stats.start();
-        long now = clock.now();
-        if (!candidate.getValue().isExpiredAt(now)) {
-          next = new EntryView<>(candidate.getKey(), candidate.getValue().value());
-          touchIfPresent(candidate.getKey(), now);
-          stats.get(true, start);
-        }
-      }
-      return next != null;
-    }
-
-    @Override
-    public Cache.Entry<K, V> next() {
-      if (!hasNext()) {
-        throw new java.util.NoSuchElementException();
-      }
-      last = next;
-      next = null;
-      return last;
-    }
-
-    @Override
-    public void remove() {
-      if (last == null) {
-        throw new IllegalStateException("next() has not returned an entry to remove");
-      }
-      requireOpen();
-      K key = last.getKey();
-      last = null;
-      LarderJCache.this.remove(key);
-    }
+  /** Called by {@link EntryIterator} for each live entry it returns: a hit and an access. */
+  void visited(K key, long now, long start) {
+    touchIfPresent(key, now);
+    stats.get(true, start);
   }
 
+  long statisticsStart() {
+    return stats.start();
+  }
+
+  long now() {
+    return entries.now();
+  }
+
+  /** Moves a live entry's expiry time after a lock-free read, if the policy moves it. */
   private void touchIfPresent(K key, long now) {
-    long at = expiry.onAccess(now);
+    long at = entries.expiry().onAccess(now);
     if (at == ExpiryTimes.UNCHANGED) {
       return;
     }
     try (Locked locked = lock(key)) {
-      Expirable<V> current = store.get(key);
-      if (current != null && !current.isExpiredAt(now)) {
-        store.put(key, current.withExpireAt(at));
-      }
+      entries.moveExpiry(key, at, now);
     }
   }
-
-  // ---------------------------------------------------------------- entry primitives
-
-  /** @return the live entry, or null; an expired one is removed and reported as EXPIRED */
-  private Expirable<V> liveOrExpire(K key, long now, EventBatch<K, V> events) {
-    Expirable<V> entry = store.get(key);
-    if (entry != null && entry.isExpiredAt(now)) {
-      store.remove(key);
-      events.add(JCacheEntryEvent.expired(this, key, entry.value()));
-      return null;
-    }
-    return entry;
-  }
-
-  private void touch(K key, Expirable<V> entry, long now) {
-    long at = expiry.onAccess(now);
-    if (at != ExpiryTimes.UNCHANGED && at != entry.expireAt()) {
-      store.put(key, entry.withExpireAt(at));
-    }
-  }
-
-  /** Stores {@code value} as a creation or an update of {@code current}. */
-  private boolean storeValue(K key, V value, Expirable<V> current, long now,
-      EventBatch<K, V> events) {
-    if (current == null) {
-      return storeCreated(key, value, now, events);
-    }
-    storeUpdated(key, value, current, now, events);
-    return true;
-  }
-
-  /** @return false if the policy expires the entry at once, so nothing is stored */
-  private boolean storeCreated(K key, V value, long now, EventBatch<K, V> events) {
-    long at = expiry.onCreation(now);
-    if (at != Expirable.NEVER && at <= now) {
-      return false;
-    }
-    storePut(key, new Expirable<>(value, at));
-    events.add(JCacheEntryEvent.created(this, key, value));
-    return true;
-  }
-
-  private void storeUpdated(K key, V value, Expirable<V> current, long now,
-      EventBatch<K, V> events) {
-    long at = expiry.onUpdate(now);
-    storePut(key, new Expirable<>(value, at == ExpiryTimes.UNCHANGED ? current.expireAt() : at));
-    events.add(JCacheEntryEvent.updated(this, key, value, current.value()));
-  }
-
-  private void storePut(K key, Expirable<V> entry) {
-    try {
-      store.put(key, entry);
-    } catch (CodecException e) {
-      throw new IllegalArgumentException("cache " + name + " cannot store the value of key " + key
-          + ": " + e.getMessage(), e);
-    }
-  }
-
-  private boolean removeLive(K key, Expirable<V> current, EventBatch<K, V> events) {
-    store.remove(key);
-    events.add(JCacheEntryEvent.removed(this, key, current.value()));
-    return true;
-  }
-
-  // ---------------------------------------------------------------- loader and writer
-
-  private boolean isReadThrough() {
-    return configuration.isReadThrough() && loader != null;
-  }
-
-  private V load(K key) {
-    try {
-      return loader.load(key);
-    } catch (javax.cache.integration.CacheLoaderException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw new javax.cache.integration.CacheLoaderException("loader failed for " + key, e);
-    }
-  }
-
-  private Map<K, V> loadAllFromLoader(List<K> keys) {
-    try {
-      Map<K, V> loaded = loader.loadAll(keys);
-      return loaded == null ? Map.of() : loaded;
-    } catch (javax.cache.integration.CacheLoaderException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw new javax.cache.integration.CacheLoaderException("loader failed", e);
-    }
-  }
-
-  private void write(K key, V value) {
-    if (writer != null) {
-      WriterCalls.write(writer, new EntryView<>(key, value));
-    }
-  }
-
-  private void delete(K key) {
-    if (writer != null) {
-      WriterCalls.delete(writer, key);
-    }
-  }
-
-  // ---------------------------------------------------------------- management
 
   void setStatisticsEnabled(boolean enabled) {
     configuration.setStatisticsEnabled(enabled);
@@ -895,8 +716,6 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     return stats.mxBean();
   }
 
-  // ---------------------------------------------------------------- listeners
-
   @Override
   public void registerCacheEntryListener(CacheEntryListenerConfiguration<K, V> listener) {
     requireOpen();
@@ -917,8 +736,6 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
       }
     }
   }
-
-  // ---------------------------------------------------------------- lifecycle and identity
 
   @Override
   public String getName() {
@@ -952,11 +769,10 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     manager.release(this);
     MBeanRegistrar.unregister(mbeanName(MBeanRegistrar.Kind.CacheStatistics));
     MBeanRegistrar.unregister(mbeanName(MBeanRegistrar.Kind.CacheConfiguration));
-    ListenerRegistration.closeQuietly(loader);
-    ListenerRegistration.closeQuietly(writer);
-    ListenerRegistration.closeQuietly(expiry.policy());
+    io.close();
+    ListenerRegistration.closeQuietly(entries.expiry().policy());
     listeners.close();
-    store.close();
+    entries.store().close();
   }
 
   @Override
@@ -969,7 +785,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     if (type.isAssignableFrom(getClass())) {
       return type.cast(this);
     }
-    T inner = store.unwrap(type);
+    T inner = entries.store().unwrap(type);
     if (inner != null) {
       return inner;
     }
@@ -980,8 +796,6 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   public String toString() {
     return "LarderJCache[" + name + "]";
   }
-
-  // ---------------------------------------------------------------- argument checks and locks
 
   private void requireOpen() {
     if (closed) {
@@ -1011,7 +825,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     if (valueType != Object.class && !valueType.isInstance(value)) {
       throw new ClassCastException("value " + value + " is not a " + valueType.getName());
     }
-    store.checkStorable(key, value);
+    entries.store().checkStorable(key, value);
   }
 
   private Locked lock(K key) {
