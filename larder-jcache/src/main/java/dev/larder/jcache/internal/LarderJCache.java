@@ -770,7 +770,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     MBeanRegistrar.unregister(mbeanName(MBeanRegistrar.Kind.CacheStatistics));
     MBeanRegistrar.unregister(mbeanName(MBeanRegistrar.Kind.CacheConfiguration));
     io.close();
-    ListenerRegistration.closeQuietly(entries.expiry().policy());
+    Closing.quietly(entries.expiry().policy());
     listeners.close();
     entries.store().close();
   }

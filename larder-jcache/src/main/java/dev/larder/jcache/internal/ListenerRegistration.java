@@ -1,7 +1,5 @@
 package dev.larder.jcache.internal;
 
-import java.io.Closeable;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -102,25 +100,9 @@ final class ListenerRegistration<K, V> {
     }
   }
 
-  /** Closes the listener and filter if they are {@link Closeable} or {@link AutoCloseable}. */
+  /** Closes the listener and filter if they are {@link AutoCloseable}. */
   void close() {
-    closeQuietly(listener);
-    closeQuietly(filter);
-  }
-
-  static void closeQuietly(Object resource) {
-    try {
-      if (resource instanceof Closeable closeable) {
-        closeable.close();
-      } else if (resource instanceof AutoCloseable closeable) {
-        closeable.close();
-      }
-    } catch (IOException e) {
-      System.getLogger(ListenerRegistration.class.getName())
-          .log(System.Logger.Level.WARNING, "closing " + resource, e);
-    } catch (Exception e) {
-      System.getLogger(ListenerRegistration.class.getName())
-          .log(System.Logger.Level.WARNING, "closing " + resource, e);
-    }
+    Closing.quietly(listener);
+    Closing.quietly(filter);
   }
 }

@@ -135,8 +135,8 @@ final class LoaderWriter<K, V> {
 
   /** Closes the loader and writer if they are closeable. */
   void close() {
-    ListenerRegistration.closeQuietly(loader);
-    ListenerRegistration.closeQuietly(writer);
+    Closing.quietly(loader);
+    Closing.quietly(writer);
   }
 
   private static CacheWriterException asWriterException(RuntimeException e) {
