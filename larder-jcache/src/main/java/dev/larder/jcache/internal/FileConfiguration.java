@@ -89,12 +89,21 @@ final class FileConfiguration {
 
   /**
    * @param cacheName a cache name
-   * @return the settings for it: the defaults overridden by its own entries
+   * @return the settings for it: the defaults overridden by its own entries; its own bound
+   *     (memory or entries) replaces a default bound of either kind
    */
   Map<FileSetting, String> settingsFor(String cacheName) {
+    Map<FileSetting, String> own = caches.getOrDefault(cacheName, Map.of());
     Map<FileSetting, String> merged = new EnumMap<>(FileSetting.class);
     merged.putAll(defaults);
-    merged.putAll(caches.getOrDefault(cacheName, Map.of()));
+    // A cache's own bound replaces a default bound of the other kind.
+    if (own.containsKey(FileSetting.MAXIMUM_MEMORY)) {
+      merged.remove(FileSetting.MAXIMUM_ENTRIES);
+    }
+    if (own.containsKey(FileSetting.MAXIMUM_ENTRIES)) {
+      merged.remove(FileSetting.MAXIMUM_MEMORY);
+    }
+    merged.putAll(own);
     return merged;
   }
 }

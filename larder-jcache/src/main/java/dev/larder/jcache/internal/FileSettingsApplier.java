@@ -36,6 +36,11 @@ final class FileSettingsApplier {
    * @param config the configuration changed in place
    */
   void apply(Map<FileSetting, String> settings, LarderConfiguration<Object, Object> config) {
+    if (settings.containsKey(FileSetting.MAXIMUM_MEMORY)
+        && settings.containsKey(FileSetting.MAXIMUM_ENTRIES)) {
+      throw new CacheException("cache '" + cacheName
+          + "': maximumMemory and maximumEntries are exclusive; set one");
+    }
     for (Map.Entry<FileSetting, String> entry : settings.entrySet()) {
       try {
         applyOne(entry.getKey(), entry.getValue(), config);
@@ -102,7 +107,9 @@ final class FileSettingsApplier {
   }
 
   static long parseSize(String value) {
-    String v = value.toLowerCase(Locale.ROOT).replace("ib", "").replace("b", "");
+    String v = value.toLowerCase(Locale.ROOT);
+    v = v.endsWith("ib") ? v.substring(0, v.length() - 2)
+        : v.endsWith("b") ? v.substring(0, v.length() - 1) : v;
     long unit = switch (v.isEmpty() ? ' ' : v.charAt(v.length() - 1)) {
       case 'k' -> 1L << 10;
       case 'm' -> 1L << 20;

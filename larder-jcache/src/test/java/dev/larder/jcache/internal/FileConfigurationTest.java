@@ -41,6 +41,17 @@ class FileConfigurationTest {
   }
 
   @Test
+  void aCacheBoundReplacesADefaultBoundOfTheOtherKind() {
+    FileConfiguration file = parse("default.maximumMemory", "2m", "cache.a.maximumEntries", "10");
+    assertEquals(Map.of(FileSetting.MAXIMUM_ENTRIES, "10"), file.settingsFor("a"));
+    LarderConfiguration<Object, Object> config = new LarderConfiguration<>();
+    CacheException both = assertThrows(CacheException.class,
+        () -> new FileSettingsApplier(getClass().getClassLoader(), "b").apply(
+            Map.of(FileSetting.MAXIMUM_MEMORY, "1m", FileSetting.MAXIMUM_ENTRIES, "5"), config));
+    assertTrue(both.getMessage().contains("exclusive"), both.getMessage());
+  }
+
+  @Test
   void keysMustBeDefaultOrCache() {
     assertThrows(CacheException.class, () -> parse("caches.a.storage", "HEAP"));
     assertThrows(CacheException.class, () -> parse("default.a.storage", "HEAP"));
@@ -61,6 +72,8 @@ class FileConfigurationTest {
     assertEquals(64L << 10, FileSettingsApplier.parseSize("64KiB"));
     assertEquals(256L << 20, FileSettingsApplier.parseSize("256MB"));
     assertEquals(2L << 30, FileSettingsApplier.parseSize("2g"));
+    assertEquals(12, FileSettingsApplier.parseSize("12b"));
+    assertThrows(NumberFormatException.class, () -> FileSettingsApplier.parseSize("1b0"));
     assertThrows(NumberFormatException.class, () -> FileSettingsApplier.parseSize("lots"));
     assertThrows(ArithmeticException.class, () -> FileSettingsApplier.parseSize("99999999999g"));
   }
@@ -104,10 +117,12 @@ class FileConfigurationTest {
   }
 
   @Test
-  void theReadmeTableListsEverySetting() throws java.io.IOException {
-    String readme = java.nio.file.Files.readString(java.nio.file.Path.of("README.md"));
-    for (FileSetting setting : FileSetting.values()) {
-      assertTrue(readme.contains("| `" + setting.key() + "` |"), setting.key());
+  void theReadmeAndTheSpecListEverySetting() throws java.io.IOException {
+    for (String doc : new String[] {"README.md", "../docs/spec/jcache-config-file.md"}) {
+      String text = java.nio.file.Files.readString(java.nio.file.Path.of(doc));
+      for (FileSetting setting : FileSetting.values()) {
+        assertTrue(text.contains("| `" + setting.key() + "` |"), doc + ": " + setting.key());
+      }
     }
   }
 
