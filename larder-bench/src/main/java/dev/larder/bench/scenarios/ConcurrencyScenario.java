@@ -25,7 +25,8 @@ import org.HdrHistogram.Histogram;
  * read-write variant while one writer rewrites random nodes through the store. The cache holds
  * half the tree, so misses keep happening. Reports read latency percentiles (p10 is the all-hit
  * case; the median and above show the cost of misses, including other threads' misses) and the
- * readers' total throughput.
+ * readers' total throughput, and the hit ratio (1 - store loads / cache reads; in the read-write
+ * variant the writer's puts also keep entries warm). Rows count one read as the pair of lookups.
  */
 public final class ConcurrencyScenario implements Scenario {
 
@@ -79,15 +80,15 @@ public final class ConcurrencyScenario implements Scenario {
           List.of("read-only", "read-write"))) {
         context.progress(variant);
         try (ReadThrough cache = source.create()) {
-          rows.add(measure(impl, variant, cache, o, latencyMicros, capacity));
+          rows.add(measure(impl, variant, cache, store, o, latencyMicros, capacity));
         }
       }
     }
     return rows;
   }
 
-  private static Row measure(String impl, String variant, ReadThrough cache, RunOptions o,
-      long latencyMicros, long capacity) throws InterruptedException {
+  private static Row measure(String impl, String variant, ReadThrough cache, SlowStore store,
+      RunOptions o, long latencyMicros, long capacity) throws InterruptedException {
     int readers = (int) o.longParam("readers", 20, 20);
     List<Reader> list = new ArrayList<>();
     AtomicBoolean writing = new AtomicBoolean(variant.equals("read-write"));
@@ -95,9 +96,11 @@ public final class ConcurrencyScenario implements Scenario {
         () -> writeLoop(cache, writing)) : null;
     long warmup = o.longParam("warmupMillis", 1_000, 100);
     double[] samples;
+    long loadsBefore;
     try {
       // Warm-up fills the cache; the histograms restart for the timed repetitions.
       TimedLoop.run(readers, i -> new Reader(cache, 99L + i), warmup, 1, 1);
+      loadsBefore = store.loads();
       samples = TimedLoop.run(readers, i -> {
         Reader r = new Reader(cache, 1L + i);
         list.add(r);
@@ -114,6 +117,8 @@ public final class ConcurrencyScenario implements Scenario {
       all.add(r.latency);
     }
     Stats stats = Stats.of(samples);
+    long reads = 2 * all.getTotalCount();
+    long misses = store.loads() - loadsBefore;
     return Row.of(impl)
         .put("variant", variant)
         .put("readers", readers)
@@ -122,6 +127,7 @@ public final class ConcurrencyScenario implements Scenario {
         .put("p90Micros", all.getValueAtPercentile(90) / 1e3)
         .put("p99Micros", all.getValueAtPercentile(99) / 1e3)
         .put("readsPerSecond", stats.median())
+        .put("hitRatio", reads == 0 ? 0.0 : Math.max(0, 1 - (double) misses / reads))
         .put("readsPerSecondMin", stats.min())
         .put("readsPerSecondMax", stats.max())
         .put("repetitions", stats.count())
@@ -174,7 +180,8 @@ public final class ConcurrencyScenario implements Scenario {
             new Column("p50Micros", "p50 µs"),
             new Column("p90Micros", "p90 µs"),
             new Column("p99Micros", "p99 µs"),
-            new Column("readsPerSecond", "reads/s (median)")),
+            new Column("readsPerSecond", "reads/s (median)"),
+            new Column("hitRatio", "hit ratio")),
         List.of(
             new ChartSpec("", "20 readers + 1 writer, 1 ms I/O: reader throughput",
                 "implementation", "variant", "readsPerSecond", "reads per second (all readers)",

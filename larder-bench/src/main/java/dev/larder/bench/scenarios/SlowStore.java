@@ -1,23 +1,26 @@
 package dev.larder.bench.scenarios;
 
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * The simulated repository behind the concurrency scenario's caches: every load and every write
  * takes a fixed latency (sleeping, as I/O would), and a node's value is 256 bytes derived from its
- * path. Thread-safe and stateless apart from its latency.
+ * path. It counts its loads, which are the caches' misses. Thread-safe.
  */
 final class SlowStore {
 
   static final int VALUE_BYTES = 256;
 
   private final long latencyNanos;
+  private final LongAdder loads = new LongAdder();
 
   SlowStore(long latencyNanos) {
     this.latencyNanos = latencyNanos;
   }
 
   byte[] load(String path) {
+    loads.increment();
     pause();
     byte[] value = new byte[VALUE_BYTES];
     int h = path.hashCode();
@@ -26,6 +29,11 @@ final class SlowStore {
       value[i] = (byte) h;
     }
     return value;
+  }
+
+  /** @return loads so far (each one a cache miss) */
+  long loads() {
+    return loads.sum();
   }
 
   void store(String path, byte[] value) {
