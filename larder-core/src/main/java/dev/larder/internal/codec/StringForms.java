@@ -66,8 +66,8 @@ public final class StringForms {
 
   public static void writeLast(String s, ByteSink out) {
     byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-    // Same length means ASCII, which has no surrogates: skip the per-char scan.
-    if (utf8.length != s.length() && hasUnpairedSurrogate(s)) {
+    // ASCII has no surrogates: skip the per-char scan (same test as write's fast path).
+    if (!(utf8.length == s.length() && isAscii(utf8, s)) && hasUnpairedSurrogate(s)) {
       out.writeByte(UTF16_MARK);
       for (int i = 0, n = s.length(); i < n; i++) {
         out.writeShort(s.charAt(i));

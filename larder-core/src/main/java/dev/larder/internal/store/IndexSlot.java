@@ -20,13 +20,15 @@ package dev.larder.internal.store;
  *       with a compare-and-set on the whole slot, so a raise can be lost but never corrupts
  *       the slot.</li>
  *   <li>{@code page}, {@code offset}: where the entry starts. Page numbers start at 1, so an
- *       occupied slot is never 0, and 0 means empty.</li>
+ *       occupied slot is never 0 or 1: 0 means empty and 1 a deleted slot (tombstone).</li>
  * </ul>
  * Format version 1 (docs/spec/store-layout.md).
  */
 final class IndexSlot {
 
   static final long EMPTY = 0;
+  /** A deleted slot: page 0, which no entry uses, so no real slot has this value. */
+  static final long TOMBSTONE = 1;
   static final int TAG_BITS = 22;
   static final int MAX_CAPACITY = 1 << TAG_BITS;
   static final int PAGE_BITS = 20;

@@ -24,6 +24,11 @@ final class Page {
   int liveEntries;
   /** The queue this page belongs to, or null while pooled. */
   PageQueue queue;
+  /**
+   * Incremented each time the page is recycled, before any new byte is written to it, so that
+   * a lock-free reader who read the page across a recycle can tell.
+   */
+  private volatile int generation;
 
   Page(int number, MemorySegment memory, Arena arena) {
     this.number = number;
@@ -36,7 +41,14 @@ final class Page {
     return capacity - used;
   }
 
+  int generation() {
+    return generation;
+  }
+
+  /** Empties the page for reuse. The fence keeps the new generation ahead of new bytes. */
   void clear() {
+    generation++;
+    java.lang.invoke.VarHandle.storeStoreFence();
     used = 0;
     live = 0;
     liveEntries = 0;

@@ -16,18 +16,20 @@ import java.util.concurrent.locks.StampedLock;
  * <p>Implementation notes.
  * <ul>
  *   <li><b>Index.</b> A {@code long[]} of {@link IndexSlot}s with linear probing and
- *       backward-shift deletion (no tombstones). Home positions come from the slot's tag, so
- *       the table can grow (by 1.2x at load 0.85, keeping memory per entry steady) without
- *       reading keys back.</li>
+ *       tombstones, so that a present key's slot never moves; tombstones are purged by
+ *       rebuilding the table. Home positions come from the slot's tag, so the table can grow
+ *       (by 1.2x at load 0.85, keeping memory per entry steady) without reading keys back.</li>
  *   <li><b>Pages.</b> Entries ({@link EntryLayout}) are appended to the head page of a
  *       {@link PageQueue}. An entry never changes after it is written (except its deadline);
  *       a write appends a new version and the old bytes become dead until their page is
  *       consumed at a queue tail or compacted.</li>
- *   <li><b>Reads</b> take no lock: they run under a {@link StampedLock} optimistic stamp, copy
- *       the value bytes out, and validate. Any write to the segment invalidates the stamp and
- *       the read retries; torn reads of pages being rewritten or freed surface as bounds or
- *       closed-arena exceptions and are retried too, since memory access through
- *       {@link MemorySegment} is always checked.</li>
+ *   <li><b>Reads</b> take no lock and never wait for a writer, not even one that holds the
+ *       segment's lock and has been descheduled: a reader copies what it needs, then checks
+ *       that the slot still points to the same entry, that the page was not recycled (its
+ *       generation), and that the table was not replaced; if any changed, it reads again.
+ *       Slots are published with release stores after the entry's bytes are written. Torn
+ *       reads of pages being recycled or freed surface as bounds or closed-arena exceptions
+ *       (memory access through {@link MemorySegment} is always checked) and are retried.</li>
  *   <li><b>Writes</b> hold the write lock for the index and page work only: no user code
  *       (codecs, loaders, listeners) ever runs under it.</li>
  *   <li><b>Eviction</b> consumes entries one at a time at the queue tails and asks the
@@ -55,6 +57,8 @@ public final class Segment {
   private final EvictionPolicy policy;
   private volatile long[] table = new long[MIN_CAPACITY];
   private volatile int size;
+  /** Deleted slots not yet reclaimed by a rehash; they count towards the load. */
+  private int tombstones;
   private long pageLiveBytes;
   /** Dead bytes when a compaction scan last found no page to evacuate. */
   private long deadAtFruitlessScan;
@@ -94,65 +98,103 @@ public final class Segment {
     policy.recordAccess(hash);
     int tag = IndexSlot.tag(hash);
     for (;;) {
-      long stamp = lock.tryOptimisticRead();
-      if (stamp == 0) {
-        throwIfClosed();
-        Thread.onSpinWait();
-        continue;
-      }
+      throwIfClosed();
+      long[] t = table;
       try {
-        long[] t = table;
-        int i = probe(t, tag, key, keyLength);
-        if (i < 0) {
-          if (lock.validate(stamp)) {
-            return null;
-          }
-          continue;
+        byte[] value = tryRead(t, tag, key, keyLength, now, copy);
+        if (value != RETRY) {
+          return value;
         }
-        long slot = (long) SLOTS.getOpaque(t, i);
-        byte[] value = readValue(slot, stamp, now, copy);
-        if (value == RETRY) {
-          continue;
-        }
-        if (value != null) {
-          onHit(t, i, slot, now);
-        }
-        return value;
       } catch (IndexOutOfBoundsException | IllegalStateException e) {
-        throwIfClosed();
-        // A torn read of a page that a writer was changing or freeing: read again.
+        // A torn read of a page that a writer was recycling or freeing: read again.
       }
+      Thread.onSpinWait();
     }
   }
 
   private static final byte[] RETRY = new byte[0];
+  private static final byte[] NO_MATCH = new byte[0];
 
-  private byte[] readValue(long slot, long stamp, long now, boolean copy) {
+  /**
+   * One lock-free attempt: probe {@code t}, and validate everything read against the slot,
+   * the page's generation and the table's identity.
+   *
+   * @return the value (or {@link #NO_BYTES} if not copying), null for a miss, or RETRY
+   */
+  private byte[] tryRead(long[] t, int tag, byte[] key, int keyLength, long now, boolean copy) {
+    int capacity = t.length;
+    int i = IndexSlot.home(tag, capacity);
+    for (int probes = 0; probes < capacity; probes++) {
+      long slot = (long) SLOTS.getAcquire(t, i);
+      if (slot == IndexSlot.EMPTY) {
+        return table == t ? null : RETRY;
+      }
+      if (slot != IndexSlot.TOMBSTONE && IndexSlot.tagOf(slot) == tag) {
+        byte[] result = readIfKey(t, i, slot, key, keyLength, now, copy);
+        if (result != NO_MATCH) {
+          return result;
+        }
+      }
+      i = i + 1 == capacity ? 0 : i + 1;
+    }
+    return table == t ? null : RETRY;
+  }
+
+  /**
+   * Reads the entry {@code slot} points to if it holds {@code key}. Everything is read first and
+   * checked afterwards: if the slot still points to the same entry, the page was not recycled
+   * meanwhile, and the table was not replaced, then what was read was the entry's content at
+   * the moment the slot was re-read (entries never change after they are written).
+   *
+   * @return the value, {@link #NO_BYTES}, null (expired), NO_MATCH (another key), or RETRY
+   */
+  private byte[] readIfKey(long[] t, int i, long slot, byte[] key, int keyLength, long now,
+      boolean copy) {
     long address = IndexSlot.address(slot);
     Page page = pages.page(IndexSlot.page(address));
     if (page == null) {
-      if (lock.validate(stamp)) {
-        throw new AssertionError("index points to a missing page");
-      }
       return RETRY;
     }
+    int generation = page.generation();
     int offset = IndexSlot.offset(address);
     long lengths = EntryLayout.readLengths(page.memory, offset);
-    if (!lock.validate(stamp) || lengths < 0) {
+    boolean match = lengths >= 0 && EntryLayout.keyLength(lengths) == keyLength
+        && EntryLayout.keyEquals(page.memory, EntryLayout.keyOffset(offset, lengths, expires),
+            key, keyLength);
+    boolean expired = match && expires
+        && isExpired(EntryLayout.deadline(page.memory, offset, lengths), now);
+    byte[] value = match && !expired && copy ? readValueBytes(page, offset, lengths) : null;
+    VarHandle.acquireFence();
+    long current = (long) SLOTS.getAcquire(t, i);
+    if (page.generation() != generation || IndexSlot.withClock(current, 0)
+        != IndexSlot.withClock(slot, 0) || table != t) {
       return RETRY;
     }
-    if (expires && isExpired(EntryLayout.deadline(page.memory, offset, lengths), now)) {
-      return lock.validate(stamp) ? null : RETRY;
+    if (!match) {
+      return NO_MATCH;
     }
-    if (!copy) {
-      return lock.validate(stamp) ? NO_BYTES : RETRY;
+    if (expired) {
+      return null;
     }
+    onHit(t, i, current, now);
+    return copy ? value : NO_BYTES;
+  }
+
+  /** Copies a value out of a page; the lengths may be garbage under a racing recycle. */
+  private byte[] readValueBytes(Page page, int offset, long lengths) {
     int valueLength = EntryLayout.valueLength(lengths);
+    if (valueLength > page.capacity) {
+      throw new IndexOutOfBoundsException("value length " + valueLength);
+    }
     int valueOffset = EntryLayout.keyOffset(offset, lengths, expires)
         + EntryLayout.keyLength(lengths);
-    byte[] value = new byte[valueLength];
-    MemorySegment.copy(page.memory, ValueLayout.JAVA_BYTE, valueOffset, value, 0, valueLength);
-    return lock.validate(stamp) ? value : RETRY;
+    return copyBytes(page, valueOffset, valueLength);
+  }
+
+  private static byte[] copyBytes(Page page, long from, int length) {
+    byte[] bytes = new byte[length];
+    MemorySegment.copy(page.memory, ValueLayout.JAVA_BYTE, from, bytes, 0, length);
+    return bytes;
   }
 
   private void onHit(long[] t, int i, long slot, long now) {
@@ -202,16 +244,17 @@ public final class Segment {
     }
   }
 
-  /** Index of the slot holding {@code key}, or -1; racy under an optimistic read. */
+  /** Index of the slot holding {@code key}, or -1. Writers only (under the write lock). */
   private int probe(long[] t, int tag, byte[] key, int keyLength) {
     int capacity = t.length;
     int i = IndexSlot.home(tag, capacity);
     for (int probes = 0; probes < capacity; probes++) {
-      long slot = (long) SLOTS.getOpaque(t, i);
+      long slot = t[i];
       if (slot == IndexSlot.EMPTY) {
         return -1;
       }
-      if (IndexSlot.tagOf(slot) == tag && keyMatches(slot, key, keyLength)) {
+      if (slot != IndexSlot.TOMBSTONE && IndexSlot.tagOf(slot) == tag
+          && keyMatches(slot, key, keyLength)) {
         return i;
       }
       i = i + 1 == capacity ? 0 : i + 1;
@@ -284,7 +327,7 @@ public final class Segment {
       i = liveIndexOf(tag, key, keyLength, now);
       if (i >= 0) {
         killEntry(table[i], RemovalCause.REPLACED, previous, key, keyLength);
-        SLOTS.setOpaque(table, i, IndexSlot.of(tag, clock, address));
+        SLOTS.setRelease(table, i, IndexSlot.of(tag, clock, address));
       } else {
         insertSlot(IndexSlot.of(tag, clock, address));
       }
@@ -392,37 +435,29 @@ public final class Segment {
     return -1;
   }
 
+  /** Puts a slot for a key known to be absent, reusing the first tombstone on its path. */
   private void insertSlot(long slot) {
     long[] t = table;
     int capacity = t.length;
     int i = IndexSlot.home(IndexSlot.tagOf(slot), capacity);
-    while (t[i] != IndexSlot.EMPTY) {
+    while (t[i] != IndexSlot.EMPTY && t[i] != IndexSlot.TOMBSTONE) {
       i = i + 1 == capacity ? 0 : i + 1;
     }
-    SLOTS.setOpaque(t, i, slot);
+    if (t[i] == IndexSlot.TOMBSTONE) {
+      tombstones--;
+    }
+    SLOTS.setRelease(t, i, slot);
     size++;
   }
 
-  /** Backward-shift deletion: later slots of the run move up so no probe chain breaks. */
+  /**
+   * Deletes by leaving a tombstone. Slots never move while a key is present (only a resize
+   * replaces the whole table), which is what lets readers probe without any lock: a reader
+   * can never miss a present key because a deletion shifted it past the reader's position.
+   */
   private void deleteSlot(int i) {
-    long[] t = table;
-    int capacity = t.length;
-    int hole = i;
-    int j = i;
-    for (;;) {
-      j = j + 1 == capacity ? 0 : j + 1;
-      long slot = t[j];
-      if (slot == IndexSlot.EMPTY) {
-        break;
-      }
-      int home = IndexSlot.home(IndexSlot.tagOf(slot), capacity);
-      boolean movable = hole <= j ? (home <= hole || home > j) : (home <= hole && home > j);
-      if (movable) {
-        SLOTS.setOpaque(t, hole, slot);
-        hole = j;
-      }
-    }
-    SLOTS.setOpaque(t, hole, IndexSlot.EMPTY);
+    SLOTS.setRelease(table, i, IndexSlot.TOMBSTONE);
+    tombstones++;
     size--;
   }
 
@@ -433,7 +468,12 @@ public final class Segment {
    */
   private boolean ensureIndexRoom() {
     long[] t = table;
-    if ((size + 1) * 20L <= t.length * 17L) {
+    if ((size + tombstones + 1) * 20L <= t.length * 17L) {
+      return true;
+    }
+    if ((size + 1) * 20L <= t.length * 15L) {
+      // Mostly tombstones: rebuild at the same size, which costs no memory.
+      rehash(t.length);
       return true;
     }
     if (t.length >= IndexSlot.MAX_CAPACITY) {
@@ -460,7 +500,7 @@ public final class Segment {
     long[] old = table;
     long[] grown = new long[capacity];
     for (long slot : old) {
-      if (slot != IndexSlot.EMPTY) {
+      if (slot != IndexSlot.EMPTY && slot != IndexSlot.TOMBSTONE) {
         int i = IndexSlot.home(IndexSlot.tagOf(slot), capacity);
         while (grown[i] != IndexSlot.EMPTY) {
           i = i + 1 == capacity ? 0 : i + 1;
@@ -471,6 +511,7 @@ public final class Segment {
     if (settings.maxEntries() == Long.MAX_VALUE) {
       sketch.ensureCapacity(capacity);
     }
+    tombstones = 0;
     table = grown;
   }
 
@@ -697,7 +738,7 @@ public final class Segment {
         bytes);
     unaccount(source, bytes);
     account(target, main, bytes);
-    SLOTS.setOpaque(table, i, IndexSlot.of(IndexSlot.tagOf(slot), clock, to));
+    SLOTS.setRelease(table, i, IndexSlot.of(IndexSlot.tagOf(slot), clock, to));
     return true;
   }
 
@@ -858,12 +899,11 @@ public final class Segment {
       long[] t = table;
       int capacity = t.length;
       int i = Math.min(sweepCursor, capacity - 1);
-      // A removal shifts a later slot into i, so i is examined again; only advancing counts.
       for (int examined = 0; examined < Math.min(budget, capacity); ) {
         long slot = t[i];
-        if (slot != IndexSlot.EMPTY && isExpired(deadlineOf(slot), now)) {
+        if (slot != IndexSlot.EMPTY && slot != IndexSlot.TOMBSTONE
+            && isExpired(deadlineOf(slot), now)) {
           removeAt(i, RemovalCause.EXPIRED);
-          continue;
         }
         i = i + 1 == capacity ? 0 : i + 1;
         examined++;
@@ -889,7 +929,7 @@ public final class Segment {
       }
       if (settings.collectRemovals()) {
         for (long slot : table) {
-          if (slot != IndexSlot.EMPTY) {
+          if (slot != IndexSlot.EMPTY && slot != IndexSlot.TOMBSTONE) {
             if (removals.isEmpty()) {
               removals = new ArrayList<>();
             }
@@ -897,7 +937,8 @@ public final class Segment {
           }
         }
       }
-      java.util.Arrays.fill(table, IndexSlot.EMPTY);
+      table = new long[MIN_CAPACITY];
+      tombstones = 0;
       size = 0;
       window.clear();
       main.clear();
@@ -921,7 +962,7 @@ public final class Segment {
       throwIfClosed();
       List<byte[]> keys = new ArrayList<>(size);
       for (long slot : table) {
-        if (slot != IndexSlot.EMPTY) {
+        if (slot != IndexSlot.EMPTY && slot != IndexSlot.TOMBSTONE) {
           keys.add(copyKey(slot));
         }
       }
