@@ -69,6 +69,12 @@ final class EntryLayout {
    * @return {@code keyLength << 32 | valueLength}, or -1 if malformed
    */
   static long readLengths(MemorySegment page, int offset) {
+    if (offset + 8 <= page.byteSize()) {
+      long fast = readLengthsFromWord(page.get(WORD, offset));
+      if (fast >= 0) {
+        return fast;
+      }
+    }
     long key = readVarint(page, offset);
     if (key < 0) {
       return -1;
@@ -134,6 +140,36 @@ final class EntryLayout {
   static boolean valueEquals(MemorySegment page, int valueOffset, byte[] value, int length) {
     return MemorySegment.mismatch(page, valueOffset, valueOffset + length,
         MemorySegment.ofArray(value), 0, length) == -1;
+  }
+
+  /**
+   * Decodes both lengths from the entry's first eight bytes (little-endian), the common case
+   * where the two varints take at most six bytes together; -1 if they take more.
+   */
+  private static long readLengthsFromWord(long word) {
+    int key = 0;
+    int at = 0;
+    for (int shift = 0; ; shift += 7) {
+      int b = (int) (word >>> (8 * at++)) & 0xFF;
+      key |= (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        break;
+      }
+      if (at == 3) {
+        return -1;
+      }
+    }
+    int value = 0;
+    for (int shift = 0; ; shift += 7) {
+      int b = (int) (word >>> (8 * at++)) & 0xFF;
+      value |= (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        return (long) key << 32 | value;
+      }
+      if (at == 6) {
+        return -1;
+      }
+    }
   }
 
   private static long writeVarint(MemorySegment page, long at, int v) {
