@@ -3,9 +3,10 @@ package dev.larder.internal.store;
 /**
  * The decisions of the eviction policy, kept apart from the mechanics of pages and queues.
  *
- * <p>Implementation notes. The segment keeps two FIFO queues of entries: a small window that
- * new entries enter, and a main queue. Under pressure the segment consumes entries at the
- * tails and asks this policy what to do with each:
+ * <p>Implementation notes (docs/design/eviction.md has the full argument and figures). The
+ * segment keeps two FIFO queues of entries: a window that new entries enter, and a main
+ * queue. Under pressure the segment consumes entries at the tails and asks this policy what to
+ * do with each:
  * <ul>
  *   <li>the window's oldest entry (the candidate) moves to the main queue if it was read while
  *       in the window, or if the frequency sketch says it is requested more often than the
@@ -13,29 +14,147 @@ package dev.larder.internal.store;
  *   <li>the main queue's oldest entry is given another round at the head if its access counter
  *       is above zero (the counter is decremented: CLOCK with a 2-bit counter), else evicted.</li>
  * </ul>
- * This is W-TinyLFU's structure (window, frequency-filtered main) with FIFO-reinsertion queues
- * in place of linked lists, which a page layout without per-entry pointers can afford.
- * Single-threaded: called under the segment's write lock, except {@link #recordAccess}.
+ * The window's share adapts by a <b>shadow gradient</b>: every period (two capacities' worth of
+ * requests) the policy compares what moving one step (a twentieth of the capacity) from main
+ * to the window would have gained and lost, and the reverse:
+ * <ul>
+ *   <li>growing the window gains the misses on keys that admission rejected less than a step
+ *       ago (in bytes of window outflow: {@link GhostTable}), and loses the hits on main entries
+ *       within a step of main's tail (they would have been evicted);</li>
+ *   <li>shrinking gains the misses on keys main evicted less than a step ago, and loses the
+ *       hits on window entries within a step of the window's tail.</li>
+ * </ul>
+ * It then moves the target one step the better way, or stays. Unlike hill climbing on the hit
+ * ratio (Caffeine), this needs no trial moves, so it settles within a few periods even on short
+ * traces, and it cannot be fooled by a phase change into a random walk. The idea of estimating
+ * the gradient from shadow queues is Cliffhanger's (Cidon et al., NSDI 2016).
+ *
+ * <p>Concurrency: called under the segment's write lock, except {@link #recordAccess} and
+ * {@link #onHit}, which readers call without a lock and which only bump counters: a lost
+ * increment merely blurs a statistic.
  */
 final class EvictionPolicy {
 
-  /** Share of the bound given to the window. */
-  static final double WINDOW_FRACTION = 0.01;
+  /** The window's share of the bound when the segment starts. */
+  static final double INITIAL_WINDOW = 0.01;
+  /** The smallest and largest share the adaptation may give the window. */
+  static final double MIN_WINDOW = 0.01;
+  static final double MAX_WINDOW = 0.80;
+  /** One adaptation step, as a share of the bound. */
+  static final double STEP = 0.05;
+  /** Requests per adaptation period, as a multiple of the capacity in entries. */
+  static final int PERIOD = 2;
 
   private final FrequencySketch sketch;
+  private final GhostTable ghosts;
+  private final PageQueue window;
+  private final PageQueue main;
+  /** The window target in bound units (entries or bytes); -1 until the capacity is known. */
+  private double windowTarget = -1;
+  /** A step, in bytes of queue flow. */
+  private long stepBytes;
+  // Racy statistics of the current period.
+  private int requests;
+  private int growLoss;
+  private int shrinkLoss;
+  private int growGain;
+  private int shrinkGain;
 
-  EvictionPolicy(FrequencySketch sketch) {
+  EvictionPolicy(FrequencySketch sketch, int expectedEntries, PageQueue window, PageQueue main) {
     this.sketch = sketch;
+    this.ghosts = new GhostTable(expectedEntries);
+    this.window = window;
+    this.main = main;
   }
 
   /** Called by readers (racily) for every request, hit or miss. */
   void recordAccess(long hash) {
     sketch.increment(hash);
+    requests++;
   }
 
-  /** @return the window's target size in the bound's unit (bytes or entries) */
+  /**
+   * Called by readers (racily) on a hit: counts it if the entry is within a step of its queue's
+   * tail, i.e. if it would have been lost had that queue been a step shorter.
+   */
+  void onHit(Page page, int offset) {
+    PageQueue queue = page.queue;
+    if (queue == null) {
+      return;
+    }
+    long distance = page.flowStart + offset - queue.tailPosition();
+    if (distance >= 0 && distance < stepBytes) {
+      if (queue == main) {
+        growLoss++;
+      } else {
+        shrinkLoss++;
+      }
+    }
+  }
+
+  /** Called under the lock when a key not in the cache is written: consults the ghosts. */
+  void onInsert(long hash) {
+    long distance = ghosts.distance(hash, window.tailPosition(), main.tailPosition());
+    if (distance >= 0 && distance <= stepBytes) {
+      if (ghosts.queueOf(hash) == GhostTable.WINDOW) {
+        growGain++;
+      } else {
+        shrinkGain++;
+      }
+      ghosts.remove(hash);
+    }
+  }
+
+  /** The window's candidate was rejected: remember where the window's flow stood. */
+  void onRejected(long hash) {
+    ghosts.add(hash, GhostTable.WINDOW, window.tailPosition());
+  }
+
+  /** Main's tail entry was evicted: remember where main's flow stood. */
+  void onEvicted(long hash) {
+    ghosts.add(hash, GhostTable.MAIN, main.tailPosition());
+  }
+
+  /**
+   * @param capacity the bound, in its unit
+   * @return the window's target size in the bound's unit (bytes or entries)
+   */
   long windowTarget(long capacity) {
-    return Math.max(1, (long) (capacity * WINDOW_FRACTION));
+    if (windowTarget < 0) {
+      windowTarget = capacity * INITIAL_WINDOW;
+    }
+    return Math.max(1, (long) windowTarget);
+  }
+
+  /**
+   * Called under the lock on writes: refreshes the step's size in bytes and, once a period has
+   * passed, moves the window target.
+   *
+   * @param capacity the bound, in its unit
+   * @param entryCapacity the bound in entries, or an estimate of it for a byte bound
+   * @param bytesPerUnit bytes of queue flow per bound unit (mean entry size, or 1)
+   */
+  void adapt(long capacity, long entryCapacity, double bytesPerUnit) {
+    double step = capacity * STEP;
+    stepBytes = (long) Math.max(1, step * bytesPerUnit);
+    ghosts.fitStep(stepBytes);
+    if (requests < PERIOD * Math.max(64, entryCapacity)) {
+      return;
+    }
+    int grow = growGain - growLoss;
+    int shrink = shrinkGain - shrinkLoss;
+    double target = windowTarget(capacity);
+    if (grow > Math.max(0, shrink)) {
+      target += step;
+    } else if (shrink > Math.max(0, grow)) {
+      target -= step;
+    }
+    windowTarget = Math.max(MIN_WINDOW * capacity, Math.min(MAX_WINDOW * capacity, target));
+    requests = 0;
+    growGain = 0;
+    growLoss = 0;
+    shrinkGain = 0;
+    shrinkLoss = 0;
   }
 
   /**
@@ -59,5 +178,20 @@ final class EvictionPolicy {
    */
   int onMainTail(long hash, int clock) {
     return clock > 0 ? clock - 1 : -1;
+  }
+
+  /** @return bytes of the sketch and the ghost table */
+  long bytes() {
+    return sketch.bytes() + ghosts.bytes();
+  }
+
+  /** @return the bytes {@link #ensureCapacity} would add */
+  long growthFor(int expectedEntries) {
+    return sketch.growthFor(expectedEntries) + ghosts.growthFor(expectedEntries);
+  }
+
+  void ensureCapacity(int expectedEntries) {
+    sketch.ensureCapacity(expectedEntries);
+    ghosts.ensureCapacity(expectedEntries);
   }
 }

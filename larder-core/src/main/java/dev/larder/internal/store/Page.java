@@ -22,13 +22,18 @@ final class Page {
   int live;
   /** Entries on this page that the index still points to. */
   int liveEntries;
-  /** The queue this page belongs to, or null while pooled. */
+  /** The queue this page belongs to, or null while pooled. Read racily by the policy. */
   PageQueue queue;
   /**
    * Incremented each time the page is recycled, before any new byte is written to it, so that
    * a lock-free reader who read the page across a recycle can tell.
    */
   private volatile int generation;
+  /**
+   * Where this page's first byte sits in its queue's flow (bytes appended to the queue before
+   * it); see {@link PageQueue#tailPosition}. Read racily by the policy.
+   */
+  long flowStart;
 
   Page(int number, MemorySegment memory, Arena arena) {
     this.number = number;

@@ -16,6 +16,15 @@ final class PageQueue {
   int tailOffset;
   long liveBytes;
   long liveEntries;
+  /**
+   * The queue's flow: every page appended gets the position where the previous head page
+   * ended, so that an entry's position is its page's {@link Page#flowStart} plus its offset,
+   * and the distance from an entry to the tail is a subtraction. The eviction policy reads
+   * these racily from the read path, so they are plain fields updated under the write lock.
+   */
+  private long flowEnd;
+  /** {@link Page#flowStart} of the tail page, or {@link #flowEnd} when empty. */
+  private long tailStart;
 
   PageQueue(String name) {
     this.name = name;
@@ -38,11 +47,25 @@ final class PageQueue {
   }
 
   void appendPage(Page page) {
+    Page head = pages.peekLast();
+    if (head != null) {
+      flowEnd = Math.max(flowEnd, head.flowStart + head.used);
+    }
+    page.flowStart = flowEnd;
     page.queue = this;
     if (pages.isEmpty()) {
       tailOffset = 0;
+      tailStart = page.flowStart;
     }
     pages.addLast(page);
+  }
+
+  /**
+   * @return the position of the tail cursor in the queue's flow (bytes ever appended to the
+   *     queue before the next entry to be consumed); racy when read without the lock
+   */
+  long tailPosition() {
+    return tailStart + tailOffset;
   }
 
   /** Removes the fully consumed tail page and resets the cursor. */
@@ -52,7 +75,10 @@ final class PageQueue {
     if (page != null) {
       liveBytes -= page.live;
       liveEntries -= page.liveEntries;
+      flowEnd = Math.max(flowEnd, page.flowStart + page.used);
     }
+    Page next = pages.peekFirst();
+    tailStart = next != null ? next.flowStart : flowEnd;
     return page;
   }
 
@@ -62,6 +88,12 @@ final class PageQueue {
     page.queue = this;
     if (head == null) {
       tailOffset = 0;
+      page.flowStart = flowEnd;
+      tailStart = flowEnd;
+    } else {
+      // the page takes the head's place in the flow and the head moves up by its length
+      page.flowStart = head.flowStart;
+      head.flowStart += page.used;
     }
     pages.addLast(page);
     if (head != null) {
@@ -87,6 +119,7 @@ final class PageQueue {
   void clear() {
     pages.clear();
     tailOffset = 0;
+    tailStart = flowEnd;
     liveBytes = 0;
     liveEntries = 0;
   }

@@ -77,10 +77,10 @@ public final class Segment {
     this.settings = settings;
     this.expires = settings.expires();
     this.pages = new PageStore(settings.storage(), settings.pageSize());
-    int expected = (int) Math.min(1 << 20, Math.max(MIN_CAPACITY, settings.maxEntries()));
-    this.sketch = new FrequencySketch(settings.maxEntries() == Long.MAX_VALUE
-        ? MIN_CAPACITY : expected);
-    this.policy = new EvictionPolicy(sketch);
+    int expected = settings.maxEntries() == Long.MAX_VALUE ? MIN_CAPACITY
+        : (int) Math.min(1 << 20, Math.max(MIN_CAPACITY, settings.maxEntries()));
+    this.sketch = new FrequencySketch(expected);
+    this.policy = new EvictionPolicy(sketch, expected, window, main);
   }
 
   // ------------------------------------------------------------------ reads (no lock)
@@ -201,6 +201,11 @@ public final class Segment {
     if (IndexSlot.clock(slot) < IndexSlot.MAX_CLOCK) {
       SLOTS.compareAndSet(t, i, slot, IndexSlot.raiseClock(slot));
     }
+    long address = IndexSlot.address(slot);
+    Page page = pages.page(IndexSlot.page(address));
+    if (page != null) {
+      policy.onHit(page, IndexSlot.offset(address));
+    }
     if (settings.expireAfterAccessNanos() > 0) {
       refreshDeadline(slot, now);
     }
@@ -313,6 +318,8 @@ public final class Segment {
       }
       int clock = i >= 0 ? Math.min(IndexSlot.MAX_CLOCK, IndexSlot.clock(table[i]) + 1) : 0;
       if (i < 0) {
+        policy.onInsert(hash);
+        adaptPolicy();
         makeRoomForNewKey();
       }
       long address = append(window, (int) entrySize, true);
@@ -388,7 +395,7 @@ public final class Segment {
     }
     if (budget != Long.MAX_VALUE) {
       int capacity = (int) Math.max(entrySize, pages.standardSize);
-      long floor = FIXED_OVERHEAD + 8L * MIN_CAPACITY + sketch.bytes()
+      long floor = FIXED_OVERHEAD + 8L * MIN_CAPACITY + policy.bytes()
           + PageStore.footprint(capacity);
       if (floor > budget) {
         throw new IllegalArgumentException("an entry of " + entrySize + " bytes can never fit"
@@ -493,7 +500,7 @@ public final class Segment {
     if (settings.maxEntries() != Long.MAX_VALUE) {
       return 0;
     }
-    return sketch.growthFor(capacity);
+    return policy.growthFor(capacity);
   }
 
   private void rehash(int capacity) {
@@ -509,7 +516,7 @@ public final class Segment {
       }
     }
     if (settings.maxEntries() == Long.MAX_VALUE) {
-      sketch.ensureCapacity(capacity);
+      policy.ensureCapacity(capacity);
     }
     tombstones = 0;
     table = grown;
@@ -523,7 +530,7 @@ public final class Segment {
    * @return bytes
    */
   public long memoryUsed() {
-    return pages.reservedBytes() + 8L * table.length + sketch.bytes() + FIXED_OVERHEAD;
+    return pages.reservedBytes() + 8L * table.length + policy.bytes() + FIXED_OVERHEAD;
   }
 
   /** @return live entries; racy read, exact at quiescence */
@@ -648,6 +655,15 @@ public final class Segment {
     }
   }
 
+  /** Lets the policy size its step and, once a period, move the window target. */
+  private void adaptPolicy() {
+    boolean counted = settings.maxEntries() != Long.MAX_VALUE;
+    long entries = window.liveEntries + main.liveEntries;
+    double bytesPerEntry = entries == 0 ? 1 : (double) (window.liveBytes + main.liveBytes) / entries;
+    policy.adapt(capacityUnits(), counted ? settings.maxEntries() : entries,
+        counted ? bytesPerEntry : 1);
+  }
+
   private long capacityUnits() {
     if (settings.maxEntries() != Long.MAX_VALUE) {
       return settings.maxEntries();
@@ -706,12 +722,38 @@ public final class Segment {
     if (expires && isExpired(EntryLayout.deadline(tail.memory, offset, lengths), nowForSweep)) {
       removeAt(i, RemovalCause.EXPIRED);
     } else if (queue == window) {
-      long victim = peekMainVictim();
-      boolean admit = policy.admit(hash, IndexSlot.clock(slot), victim, victim != NO_VICTIM);
+      boolean admit = mainHasRoomFor();
+      if (!admit) {
+        long victim = peekMainVictim();
+        admit = policy.admit(hash, IndexSlot.clock(slot), victim, victim != NO_VICTIM);
+      }
+      if (!admit) {
+        policy.onRejected(hash);
+      }
       decide(i, slot, admit ? 0 : -1, bytes);
     } else {
-      decide(i, slot, policy.onMainTail(hash, IndexSlot.clock(slot)), bytes);
+      int clock = policy.onMainTail(hash, IndexSlot.clock(slot));
+      if (clock < 0) {
+        policy.onEvicted(hash);
+      }
+      decide(i, slot, clock, bytes);
     }
+  }
+
+  /**
+   * True if main holds fewer entries than its share of an entry bound (the bound less the
+   * window's target), as while the segment first fills with entries much smaller than a page
+   * (page splicing cannot keep the window at its target then) or after the window's target
+   * shrank: the candidate then joins main without an admission contest. Byte bounds rely on
+   * splicing alone: their pages are a small share of the bound, and the live bytes that fit
+   * are not known exactly enough to call main "not full".
+   */
+  private boolean mainHasRoomFor() {
+    long capacity = settings.maxEntries();
+    // called while making room for a new entry: main's share must hold the candidate and still
+    // leave a place, or a full segment would never weigh a candidate at all
+    return capacity != Long.MAX_VALUE
+        && main.liveEntries + 2 <= capacity - policy.windowTarget(capacity);
   }
 
   private static final long NO_VICTIM = Long.MIN_VALUE;

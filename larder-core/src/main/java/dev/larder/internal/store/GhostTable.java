@@ -1,0 +1,119 @@
+package dev.larder.internal.store;
+
+import java.util.Arrays;
+
+/**
+ * Fingerprints of keys that recently left the cache, with where they left it: the policy's
+ * only memory of evicted entries, used to tell how far a missed key got from staying.
+ *
+ * <p>Implementation notes. A direct-mapped table of {@code int}s, one per ghost:
+ * <pre>
+ *  31              16 15 14                 0
+ * +------------------+--+-------------------+
+ * | fingerprint (16) |q | position (15)     |
+ * +------------------+--+-------------------+
+ * </pre>
+ * {@code q} says which queue the key left (0 window: rejected by admission; 1 main: evicted),
+ * and the position is that queue's tail position in its byte flow at the time (see
+ * {@link PageQueue#tailPosition}), in units of {@code 2^resolution} bytes, modulo 2^15. The
+ * resolution is set so that one adaptation step is about 256 units: distances up to the step
+ * are measured to within half a percent of it, and the position wraps only after 128 steps.
+ * A newer ghost overwrites whatever shares its slot, so the table forgets on its own; only
+ * distances up to a step matter. A fingerprint collision, an overwritten ghost or a wrapped
+ * position only adds noise to the window adaptation, never affects correctness. The table
+ * has a slot for every eight entries of the segment: the ghosts of one step (a twentieth of
+ * the entries from each queue) survive in part, the same part for either queue. Guarded by the segment's write lock.
+ */
+final class GhostTable {
+
+  static final int WINDOW = 0;
+  static final int MAIN = 1;
+  private static final int POSITION_MASK = 0x7FFF;
+  /** Units per adaptation step wanted: 2^8. */
+  private static final int STEP_UNITS_LOG2 = 8;
+
+  private int[] slots;
+  private int resolution;
+
+  GhostTable(int expectedEntries) {
+    slots = new int[lengthFor(expectedEntries)];
+  }
+
+  static int lengthFor(int expectedEntries) {
+    return Math.max(16, expectedEntries / 8);
+  }
+
+  long bytes() {
+    return 16L + 4L * slots.length;
+  }
+
+  /** @return the bytes {@link #ensureCapacity} would add */
+  long growthFor(int expectedEntries) {
+    int length = lengthFor(expectedEntries);
+    return length > slots.length * 2L ? 4L * (length - slots.length) : 0;
+  }
+
+  /** Grows (forgetting every ghost) if {@code expectedEntries} needs a table twice as large. */
+  void ensureCapacity(int expectedEntries) {
+    int length = lengthFor(expectedEntries);
+    if (length > slots.length * 2L) {
+      slots = new int[length];
+    }
+  }
+
+  /**
+   * Adjusts the position unit to a step of {@code stepBytes}; forgets every ghost when the unit
+   * changes, which happens only when the step doubles or halves more than once over.
+   */
+  void fitStep(long stepBytes) {
+    int wanted = Math.max(0, 63 - Long.numberOfLeadingZeros(Math.max(1, stepBytes))
+        - STEP_UNITS_LOG2);
+    if (Math.abs(wanted - resolution) > 1) {
+      resolution = wanted;
+      Arrays.fill(slots, 0);
+    }
+  }
+
+  void add(long hash, int queue, long position) {
+    slots[index(hash)] = (fingerprint(hash) << 16) | (queue << 15)
+        | (int) ((position >>> resolution) & POSITION_MASK);
+  }
+
+  /**
+   * @param windowTail the window's current tail position
+   * @param mainTail the main queue's current tail position
+   * @return how far (in bytes of that queue's flow, to within a unit) the key is from having
+   *     stayed, or -1 if it is not a ghost; {@link #queueOf} tells which queue it left
+   */
+  long distance(long hash, long windowTail, long mainTail) {
+    int entry = slots[index(hash)];
+    if (entry == 0 || (entry >>> 16) != fingerprint(hash)) {
+      return -1;
+    }
+    long now = ((entry >>> 15) & 1) == WINDOW ? windowTail : mainTail;
+    return (((now >>> resolution) - entry) & POSITION_MASK) << resolution;
+  }
+
+  /** @return the queue a ghost found by {@link #distance} left */
+  int queueOf(long hash) {
+    return (slots[index(hash)] >>> 15) & 1;
+  }
+
+  /** Forgets a key that is back in the cache. */
+  void remove(long hash) {
+    int i = index(hash);
+    if ((slots[i] >>> 16) == fingerprint(hash)) {
+      slots[i] = 0;
+    }
+  }
+
+  private int index(long hash) {
+    long x = (hash * 0x9E3779B97F4A7C15L) >>> 32;
+    return (int) ((x * slots.length) >>> 32);
+  }
+
+  private static int fingerprint(long hash) {
+    int f = (int) (hash >>> 16) & 0xFFFF;
+    return f == 0 ? 1 : f;
+  }
+}
