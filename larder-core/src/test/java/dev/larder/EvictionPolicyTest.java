@@ -8,8 +8,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The policy's character, through the real cache: frequently used keys survive a scan of
- * one-time keys (what LRU fails), with an entry bound and with a byte bound. Each test replays
- * a fixed access sequence, so its outcome is deterministic.
+ * one-time keys (what LRU fails), and a new working set replaces an old one (what a pure LFU
+ * fails). Each test replays a fixed access sequence, so its outcome is deterministic.
  */
 class EvictionPolicyTest {
 
@@ -35,6 +35,30 @@ class EvictionPolicyTest {
       }
       double ratio = hotHits / (20.0 * 500);
       assertTrue(ratio > 0.9, "hot keys hit " + ratio + " of the time after scans");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void aNewWorkingSetReplacesAnOldOne(Storage storage) {
+    try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
+        .maximumEntries(1000).build()) {
+      for (int round = 0; round < 30; round++) {
+        for (long key = 0; key < 800; key++) {
+          access(cache, key);
+        }
+      }
+      int hits = 0;
+      for (int round = 0; round < 30; round++) {
+        for (long key = 10_000; key < 10_800; key++) {
+          boolean hit = access(cache, key);
+          if (round >= 20) {
+            hits += hit ? 1 : 0;
+          }
+        }
+      }
+      double ratio = hits / (10.0 * 800);
+      assertTrue(ratio > 0.9, "the new working set hit " + ratio + " in its last rounds");
     }
   }
 

@@ -22,10 +22,18 @@ final class FrequencySketch {
   private static final long HALF_MASK = 0x7777_7777_7777_7777L;
 
   private long[] table;
+  private final int countersPerEntry;
   private int sampleSize;
   private int additions;
 
-  FrequencySketch(int expectedEntries) {
+  /**
+   * @param expectedEntries entries the sketch should describe
+   * @param countersPerEntry 4-bit counters per expected entry (a multiple of 4): 16 as
+   *     Caffeine uses where memory is not the bound, fewer where every byte an entry costs
+   *     counts against a byte bound
+   */
+  FrequencySketch(int expectedEntries, int countersPerEntry) {
+    this.countersPerEntry = countersPerEntry;
     resize(expectedEntries);
   }
 
@@ -88,8 +96,8 @@ final class FrequencySketch {
     additions = 0;
   }
 
-  private static int longsFor(int expectedEntries) {
-    return Math.max(8, expectedEntries / 4);
+  private int longsFor(int expectedEntries) {
+    return (int) Math.max(8, (long) expectedEntries * countersPerEntry / 16);
   }
 
   private static int index(long x, int length) {

@@ -79,7 +79,9 @@ public final class Segment {
     this.pages = new PageStore(settings.storage(), settings.pageSize());
     int expected = settings.maxEntries() == Long.MAX_VALUE ? MIN_CAPACITY
         : (int) Math.min(1 << 20, Math.max(MIN_CAPACITY, settings.maxEntries()));
-    this.sketch = new FrequencySketch(expected);
+    // An entry bound leaves memory free to spend on accuracy; a byte bound counts every byte.
+    this.sketch = new FrequencySketch(expected,
+        settings.maxEntries() == Long.MAX_VALUE ? 4 : 16);
     this.policy = new EvictionPolicy(sketch, expected, window, main);
   }
 
