@@ -1,5 +1,6 @@
 package dev.larder.bench.hitratio;
 
+import dev.larder.bench.json.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Stand-alone entry point of the hit-ratio benchmark until it is registered as the
@@ -14,11 +16,30 @@ import java.util.Locale;
  *
  * <p>Arguments: {@code [--traces DIR] [--out DIR] [--only t1,t2] [--impl i1,i2]}. Writes
  * {@code hitratio.md} and {@code hitratio.json} to the output folder (default
- * {@code target/hitratio}) and prints the table.
+ * {@code target/hitratio}) and prints the table. With {@code --from FILE} it replays nothing
+ * and prints the table of a {@code ./larder bench hitratio} result file instead (one column per
+ * implementation, the margin of Larder over the better of LRU and Caffeine, and the means).
  */
 public final class HitRatioMain {
 
   private HitRatioMain() {}
+
+  private static HitRatioReport fromBenchResult(Path file) throws IOException {
+    List<HitRatioRow> rows = new ArrayList<>();
+    Object parsed = Json.parseObject(Files.readString(file)).get("rows");
+    if (!(parsed instanceof List<?> list)) {
+      throw new IOException(file + " has no rows");
+    }
+    for (Object item : list) {
+      if (item instanceof Map<?, ?> row && row.get("hitRatio") instanceof Number hit
+          && row.get("byteHitRatio") instanceof Number byteHit) {
+        rows.add(new HitRatioRow(String.valueOf(row.get("trace")), String.valueOf(row.get("size")),
+            String.valueOf(row.get("implementation")), hit.doubleValue(), byteHit.doubleValue(),
+            Boolean.TRUE.equals(row.get("byteBound"))));
+      }
+    }
+    return new HitRatioReport(rows);
+  }
 
   public static void main(String[] args) throws IOException {
     Path traces = Path.of("../shared/traces");
@@ -31,6 +52,11 @@ public final class HitRatioMain {
         case "--out" -> out = Path.of(args[++i]);
         case "--only" -> specs = Arrays.stream(args[++i].split(",")).map(TraceCatalog::named).toList();
         case "--impl" -> impls = Arrays.asList(args[++i].toLowerCase(Locale.ROOT).split(","));
+        case "--from" -> {
+          System.out.print(fromBenchResult(Path.of(args[++i])).markdown("Larder", "LRU",
+              "Caffeine"));
+          return;
+        }
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }

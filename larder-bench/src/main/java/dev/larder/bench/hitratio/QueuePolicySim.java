@@ -29,6 +29,7 @@ final class QueuePolicySim implements Contender {
   static final int SHADOW_MIN_EVENTS = Integer.getInteger("sim.minEvents", 1);
   static final int HIT_BONUS = Integer.getInteger("sim.hitBonus", 0);
   static final boolean NO_ROTATE = Boolean.getBoolean("sim.noRotate");
+  static final int SKETCH_MIN = Integer.getInteger("sim.sketchMin", 64);
   static boolean RESET_MAIN = Boolean.getBoolean("sim.resetMain");
 
   private final String name;
@@ -114,7 +115,7 @@ final class QueuePolicySim implements Contender {
         hashes[ids[i]] = KeyHash.mix(keys[i]);
       }
       long entryCapacity = bytes ? Math.max(64, capacity / 4096) : capacity;
-      sketch = new SketchModel(Math.max(64, entryCapacity * SKETCH_DENSITY), (int) Math.min(
+      sketch = new SketchModel(Math.max(SKETCH_MIN, entryCapacity * SKETCH_DENSITY), (int) Math.min(
           Integer.MAX_VALUE, Math.max(64, 10 * entryCapacity)));
       windowTarget = p.initialWindow() * capacity;
       stepSize = p.step() * capacity;
