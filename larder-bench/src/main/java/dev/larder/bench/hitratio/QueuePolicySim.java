@@ -30,6 +30,7 @@ final class QueuePolicySim implements Contender {
   static final int HIT_BONUS = Integer.getInteger("sim.hitBonus", 0);
   static final boolean NO_ROTATE = Boolean.getBoolean("sim.noRotate");
   static final int SKETCH_MIN = Integer.getInteger("sim.sketchMin", 64);
+  static final int SAMPLE_FACTOR = Integer.getInteger("sim.sampleFactor", 10);
   static boolean RESET_MAIN = Boolean.getBoolean("sim.resetMain");
 
   private final String name;
@@ -116,7 +117,7 @@ final class QueuePolicySim implements Contender {
       }
       long entryCapacity = bytes ? Math.max(64, capacity / 4096) : capacity;
       sketch = new SketchModel(Math.max(SKETCH_MIN, entryCapacity * SKETCH_DENSITY), (int) Math.min(
-          Integer.MAX_VALUE, Math.max(64, 10 * entryCapacity)));
+          Integer.MAX_VALUE, Math.max(64, SAMPLE_FACTOR * entryCapacity)));
       windowTarget = p.initialWindow() * capacity;
       stepSize = p.step() * capacity;
     }
