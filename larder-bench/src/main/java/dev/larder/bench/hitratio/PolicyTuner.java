@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * Development tool: replays every trace through variants of the simulated policy and scores
  * each against a baseline file written by {@link HitRatioMain} (the LRU and Caffeine columns):
  * the worst margin over max(LRU, Caffeine) on any cell and the mean over all entry-bounded
- * cells. Arguments: {@code BASELINE.json TRACES_DIR [variant...]}.
+ * cells. Arguments: {@code BASELINE.json TRACES_DIR [variant...]}, e.g. {@code larder}; run
+ * with {@code -Dsim.shadow=false} to compare the hill-climbing and ghost variants.
  */
 public final class PolicyTuner {
 
@@ -94,6 +95,9 @@ public final class PolicyTuner {
   private static Map<String, PolicyParams> variants() {
     PolicyParams d = PolicyParams.defaults();
     Map<String, PolicyParams> v = new LinkedHashMap<>();
+    // the store's policy: with -Dsim.shadow=true (the default) the window follows the shadow
+    // gradient and the hill-climbing fields of the variants below are ignored
+    v.put("larder", d);
     v.put("fixed1", d.withClimb(false, 10, 0, 0.0625, 0.98));
     v.put("climb", d);
     v.put("climbFast", d.withClimb(true, 1, 512, 0.0625, 0.98));

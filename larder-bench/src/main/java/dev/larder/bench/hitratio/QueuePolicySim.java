@@ -11,14 +11,19 @@ package dev.larder.bench.hitratio;
  * processed if the window is over its target (promoted to main if it was read in the window
  * or if TinyLFU admits it against main's victim; evicted otherwise), else main's tail is
  * processed (reinserted at main's head with its counter decremented if above zero, else
- * evicted). The window target adapts by hill climbing and/or on ghost hits.
+ * evicted). The window target adapts by the shadow gradient the store uses (default), or, for
+ * comparison, by hill climbing and/or ARC-style ghost hits ({@link PolicyParams}).
+ *
+ * <p>Experiment switches are system properties ({@code sim.*}: shadow step and period, sketch
+ * density and aging factor, free pass, counter depth...); their defaults mirror the store with
+ * an entry bound (docs/design/eviction.md). Run through {@link PolicyTuner}.
  */
 final class QueuePolicySim implements Contender {
 
   private static final byte NONE = 0;
   private static final byte WINDOW = 1;
   private static final byte MAIN = 2;
-  static final int SKETCH_DENSITY = Integer.getInteger("sim.sketchDensity", 8);
+  static final int SKETCH_DENSITY = Integer.getInteger("sim.sketchDensity", 16);
   static final boolean FREE_PASS = !Boolean.getBoolean("sim.noFreePass");
   static final boolean KEEP_COUNTER = Boolean.getBoolean("sim.keepCounter");
   static final int MAX_COUNTER = Integer.getInteger("sim.maxCounter", 3);
@@ -30,7 +35,7 @@ final class QueuePolicySim implements Contender {
   static final int HIT_BONUS = Integer.getInteger("sim.hitBonus", 0);
   static final boolean NO_ROTATE = Boolean.getBoolean("sim.noRotate");
   static final int SKETCH_MIN = Integer.getInteger("sim.sketchMin", 64);
-  static final int SAMPLE_FACTOR = Integer.getInteger("sim.sampleFactor", 10);
+  static final int SAMPLE_FACTOR = Integer.getInteger("sim.sampleFactor", 20);
   static boolean RESET_MAIN = Boolean.getBoolean("sim.resetMain");
 
   private final String name;
