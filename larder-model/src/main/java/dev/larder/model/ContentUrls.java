@@ -55,9 +55,8 @@ final class ContentUrls {
     if (bits == null) {
       return null;
     }
-    Parts parts = new Parts(fields[0], fields[1], fields[2], fields[3], fields[4], bits[0], bits[1]);
-    // Guards every oddity (years out of range, values the writer would not produce) at once.
-    return parts.format().equals(url) ? parts : null;
+    // Numbers without leading zeros and a canonical UUID are exactly what format() writes.
+    return new Parts(fields[0], fields[1], fields[2], fields[3], fields[4], bits[0], bits[1]);
   }
 
   private static boolean isCanonicalNumber(String s, int from, int to) {
