@@ -51,12 +51,13 @@ final class ContentUrls {
       pos = slash + 1;
     }
     String uuid = url.substring(pos, url.length() - SUFFIX.length());
-    long[] bits = Uuids.parseCanonical(uuid);
-    if (bits == null) {
+    UUID id = Uuids.parseCanonical(uuid);
+    if (id == null) {
       return null;
     }
     // Numbers without leading zeros and a canonical UUID are exactly what format() writes.
-    return new Parts(fields[0], fields[1], fields[2], fields[3], fields[4], bits[0], bits[1]);
+    return new Parts(fields[0], fields[1], fields[2], fields[3], fields[4],
+        id.getMostSignificantBits(), id.getLeastSignificantBits());
   }
 
   private static boolean isCanonicalNumber(String s, int from, int to) {

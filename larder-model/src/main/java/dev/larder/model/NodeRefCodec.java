@@ -22,11 +22,11 @@ final class NodeRefCodec implements Codec<NodeRef> {
   @Override
   public void encode(NodeRef value, ByteSink out) {
     stores.encode(value.storeRef(), out);
-    long[] uuid = Uuids.parseCanonical(value.id());
+    UUID uuid = Uuids.parseCanonical(value.id());
     if (uuid != null) {
       out.writeByte(0);
-      out.writeLong(uuid[0]);
-      out.writeLong(uuid[1]);
+      out.writeLong(uuid.getMostSignificantBits());
+      out.writeLong(uuid.getLeastSignificantBits());
     } else {
       out.writeByte(1);
       Codecs.strings().encode(value.id(), out);
