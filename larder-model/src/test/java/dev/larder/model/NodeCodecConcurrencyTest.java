@@ -30,7 +30,7 @@ class NodeCodecConcurrencyTest {
     Codec<Node> codec = NodeCodecs.node(dictionary);
     NodeGenerator generator = new NodeGenerator(5);
     int threads = 6;
-    int perThread = 3_000;
+    int perThread = 1_500;
     ConcurrentHashMap<Long, byte[]> written = new ConcurrentHashMap<>();
     assertTimeoutPreemptively(Duration.ofSeconds(120), () -> {
       ExecutorService pool = Executors.newFixedThreadPool(threads);
