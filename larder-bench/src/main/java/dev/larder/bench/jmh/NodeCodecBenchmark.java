@@ -22,9 +22,12 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Encode plus decode of one content node of seed 000 (issue 3: median at most 1 µs), with and
- * without value substitution, and each half alone. Nodes cycle through a pool of 1,024
- * generated nodes so that branch predictors do not learn one node; the substitution dictionary
- * is filled by encoding the pool once in setup, as a running cache's would be.
+ * without value substitution, and each half alone. {@code pool = 1} encodes the same node
+ * object every time (its strings and names stay in the CPU caches); {@code pool = 1024} cycles
+ * through 1,024 generated nodes whose fresh strings and names do not all fit the caches, which
+ * is closer to a cache loading nodes from a database (hashing a node's names then misses the
+ * caches). The substitution dictionary is filled by encoding the pool in setup, as a running
+ * cache's would be.
  *
  * <p>Run: {@code java -cp larder-bench/target/classes:$(cat larder-bench/target/classpath.txt)
  * org.openjdk.jmh.Main NodeCodecBenchmark}
@@ -37,11 +40,13 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class NodeCodecBenchmark {
 
-  private static final int POOL = 1024;
-
   /** Whether qualified names, namespaces and the other repeating values are substituted. */
   @Param({"substituted", "plain"})
   public String flavour;
+
+  /** How many distinct node objects the benchmark cycles through (a power of two). */
+  @Param({"1", "1024"})
+  public int pool;
 
   private Codec<Node> codec;
   private Node[] nodes;
@@ -55,10 +60,10 @@ public class NodeCodecBenchmark {
     codec = flavour.equals("plain") ? NodeCodecs.node()
         : NodeCodecs.node(NodeCodecs.newDictionary());
     NodeGenerator generator = new NodeGenerator(42);
-    nodes = new Node[POOL];
-    encoded = new byte[POOL][];
+    nodes = new Node[pool];
+    encoded = new byte[pool][];
     for (int round = 0; round < 2; round++) {
-      for (int i = 0; i < POOL; i++) {
+      for (int i = 0; i < pool; i++) {
         nodes[i] = generator.node(i);
         sink.reset();
         codec.encodeLast(nodes[i], sink);
@@ -70,7 +75,7 @@ public class NodeCodecBenchmark {
   /** @return the node decoded from its fresh encoding */
   @Benchmark
   public Node encodeAndDecode() {
-    Node node = nodes[next++ & (POOL - 1)];
+    Node node = nodes[next++ & (pool - 1)];
     sink.reset();
     codec.encodeLast(node, sink);
     return codec.decodeLast(new ByteSource(sink.array(), 0, sink.size()));
@@ -80,13 +85,13 @@ public class NodeCodecBenchmark {
   @Benchmark
   public int encode() {
     sink.reset();
-    codec.encodeLast(nodes[next++ & (POOL - 1)], sink);
+    codec.encodeLast(nodes[next++ & (pool - 1)], sink);
     return sink.size();
   }
 
   /** @return the decoded node */
   @Benchmark
   public Node decode() {
-    return codec.decodeLast(new ByteSource(encoded[next++ & (POOL - 1)]));
+    return codec.decodeLast(new ByteSource(encoded[next++ & (pool - 1)]));
   }
 }
