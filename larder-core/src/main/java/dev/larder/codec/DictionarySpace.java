@@ -8,10 +8,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * with the value's encoded bytes and (once a codec is bound) the decoded value.
  *
  * <p>Implementation notes. Additions happen under the dictionary's lock; lookups take no lock.
- * An addition writes the arrays' slot, then the map entry, then the volatile {@code count}, in
- * that order: a reader that finds an id in the map, or reads an id below {@code count}, sees
- * the slot written (the array references are replaced, when grown, before {@code count} is
- * raised). Entries are never removed or changed, which is what makes ids stable.
+ * An addition writes the arrays' slot, then the volatile {@code count}, then the map entry, in
+ * that order: a reader that reads an id below {@code count} sees the slot written (the array
+ * references are replaced, when grown, before {@code count} is raised), and a reader that
+ * finds an id in the map also sees {@code count} above it, as does any thread that decodes the
+ * bytes it wrote. Entries are never removed or changed, which is what makes ids stable.
  */
 final class DictionarySpace {
 
@@ -102,10 +103,12 @@ final class DictionarySpace {
     }
     values[id] = value;
     encoded[id] = bytes;
+    // count before the map entry: a thread that finds the id in the map (and any thread it
+    // hands encoded bytes to) must also find id < count.
+    count = id + 1;
     if (value != null) {
       ids.put(value, id);
     }
-    count = id + 1;
     return id;
   }
 
