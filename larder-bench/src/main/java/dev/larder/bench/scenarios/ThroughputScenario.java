@@ -127,8 +127,11 @@ public final class ThroughputScenario implements Scenario {
         .put("hitRatio", reads == 0 ? 0.0 : (double) hits / reads)
         .put("keySpace", keys.length)
         .put("capacityEntries", capacity);
-    if (cache.size() > capacity * 11 / 10) {
-      row.put("note", "no eviction: holds " + cache.size() + " entries");
+    long held = cache.size();
+    if (held >= keys.length) {
+      row.put("note", "never evicts: holds all " + held + " keys");
+    } else if (held > capacity * 21 / 20) {
+      row.put("note", "holds " + held + " entries for a bound of " + capacity);
     }
     return row;
   }
