@@ -26,7 +26,8 @@ final class PageStore {
   static final int PAGE_OVERHEAD = 224;
 
   private final Storage storage;
-  final int standardSize;
+  /** Capacity of pooled pages; grows (see {@link PageSizing}) but never shrinks. */
+  int standardSize;
   private volatile Page[] pages = new Page[16];
   private int nextNumber = 1;
   private int[] freeNumbers = new int[16];
@@ -97,6 +98,20 @@ final class PageStore {
       pooled.addLast(page);
     } else {
       release(page);
+    }
+  }
+
+  /**
+   * Makes {@code size} the standard page size and frees the pooled pages of the old size;
+   * pages of the old size still in use are freed rather than pooled when they empty.
+   */
+  void growStandardSize(int size) {
+    if (size <= standardSize) {
+      return;
+    }
+    standardSize = size;
+    while (releaseOnePooled()) {
+      // pooled pages all have the old size
     }
   }
 

@@ -587,6 +587,8 @@ public final class Segment {
   }
 
   private Page newPage(int bytes, boolean forUser) {
+    pages.growStandardSize(
+        PageSizing.standardSize(pages.standardSize, pageLiveBytes, size, settings));
     int standard = pages.standardSize;
     int slack = forUser && settings.budgetBytes() != Long.MAX_VALUE
         ? (int) PageStore.footprint(standard) : 0;
