@@ -51,7 +51,7 @@ class PageSizingTest {
     assertEquals(41 * 4096,
         PageSizing.standardSize(64 * 1024, 1000 * 10_262L, 1000, unbounded()));
     assertEquals(PageSizing.MAX_PAGE,
-        PageSizing.standardSize(64 * 1024, 1000 * 70_000L, 1000, unbounded()));
+        PageSizing.standardSize(128 * 1024, 1000 * 100_000L, 1000, unbounded()));
   }
 
   @Test
