@@ -21,32 +21,54 @@ import java.util.regex.Pattern;
  */
 public final class PolicyTuner {
 
-  private static final Pattern ROW = Pattern.compile(
-      "\"trace\": \"([^\"]+)\", \"size\": \"([^\"]+)\", \"implementation\": \"([^\"]+)\", "
-          + "\"hitRatio\": ([0-9.]+), \"byteHitRatio\": ([0-9.]+), \"byteBound\": (true|false)");
+  /** One row object of the results file (rows hold no nested objects). */
+  private static final Pattern ROW = Pattern.compile("\\{[^{}]*\"implementation\"[^{}]*\\}");
 
   private PolicyTuner() {}
 
   public static void main(String[] args) throws IOException {
     Map<String, Double> baseline = new HashMap<>();
-    for (String line : Files.readAllLines(Path.of(args[0]))) {
-      Matcher m = ROW.matcher(line);
-      if (m.find()) {
-        boolean bytes = Boolean.parseBoolean(m.group(6));
-        double value = Double.parseDouble(m.group(bytes ? 5 : 4));
-        baseline.put(m.group(1) + "/" + m.group(2) + "/" + m.group(3), value);
-      }
+    Matcher m = ROW.matcher(Files.readString(Path.of(args[0])));
+    while (m.find()) {
+      String row = m.group();
+      boolean bytes = Boolean.parseBoolean(field(row, "byteBound"));
+      double value = Double.parseDouble(field(row, bytes ? "byteHitRatio" : "hitRatio"));
+      baseline.put(field(row, "trace") + "/" + field(row, "size") + "/"
+          + field(row, "implementation"), value);
     }
     Map<String, PolicyParams> variants = variants();
     List<String> chosen = args.length > 2 ? List.of(args).subList(2, args.length)
         : new ArrayList<>(variants.keySet());
     Map<String, Trace> traces = new LinkedHashMap<>();
-    for (TraceSpec spec : TraceCatalog.ALL) {
+    for (TraceSpec spec : specs()) {
       traces.put(spec.name(), spec.read(Path.of(args[1])));
     }
     for (String name : chosen) {
       score(name, new QueuePolicySim(name, variants.get(name)), traces, baseline);
     }
+  }
+
+  /** @return the traces to replay: all, or those named by {@code -Dtuner.only=a,b} */
+  private static List<TraceSpec> specs() {
+    String only = System.getProperty("tuner.only");
+    if (only == null) {
+      return TraceCatalog.ALL;
+    }
+    List<TraceSpec> chosen = new ArrayList<>();
+    for (String name : only.split(",")) {
+      chosen.add(TraceCatalog.named(name));
+    }
+    return chosen;
+  }
+
+  /** @return the value of {@code name} in a flat JSON object, without quotes */
+  private static String field(String row, String name) {
+    Matcher m = Pattern.compile("\"" + name + "\"\\s*:\\s*(\"([^\"]*)\"|[^,}\\s]+)")
+        .matcher(row);
+    if (!m.find()) {
+      throw new IllegalArgumentException("no field " + name + " in " + row);
+    }
+    return m.group(2) != null ? m.group(2) : m.group(1);
   }
 
   private static void score(String name, Contender sim, Map<String, Trace> traces,
@@ -56,7 +78,7 @@ public final class PolicyTuner {
     int cells = 0;
     double worst = Double.MAX_VALUE;
     StringBuilder bad = new StringBuilder();
-    for (TraceSpec spec : TraceCatalog.ALL) {
+    for (TraceSpec spec : specs()) {
       Trace trace = traces.get(spec.name());
       List<Bound> bounds = new ArrayList<>();
       for (long s : spec.sizes()) {
@@ -73,8 +95,9 @@ public final class PolicyTuner {
         double caf = baseline.getOrDefault(cell + "/Caffeine", 0.0);
         double margin = value - Math.max(lru, caf);
         if (System.getProperty("tuner.cells") != null) {
-          System.err.printf(Locale.ROOT, "CELL %s %s %.4f %.4f %.4f%n", name, cell, 100 * value,
-              100 * lru, 100 * caf);
+          System.err.printf(Locale.ROOT, "CELL %s %s %.4f %.4f %.4f %.4f%n", name, cell,
+              100 * value, 100 * lru, 100 * caf,
+              100 * baseline.getOrDefault(cell + "/Larder", 0.0));
         }
         worst = Math.min(worst, margin);
         if (margin < -0.005) {

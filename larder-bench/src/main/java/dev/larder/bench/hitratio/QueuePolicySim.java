@@ -23,6 +23,13 @@ final class QueuePolicySim implements Contender {
   private static final byte NONE = 0;
   private static final byte WINDOW = 1;
   private static final byte MAIN = 2;
+  private static final byte PROTECTED = 3;
+  /** Share of main kept as a protected queue (0: none, main is one CLOCK queue). */
+  static final double PROTECT = Double.parseDouble(System.getProperty("sim.protect", "0"));
+  /** Counter an entry keeps when promoted to the protected queue. */
+  static final int PROMOTE_KEEP = Integer.getInteger("sim.promoteKeep", 0);
+  /** Minimum counter for promotion to protected. */
+  static final int PROMOTE_MIN = Integer.getInteger("sim.promoteMin", 1);
   static final int SKETCH_DENSITY = Integer.getInteger("sim.sketchDensity", 16);
   static final boolean FREE_PASS = !Boolean.getBoolean("sim.noFreePass");
   static final boolean KEEP_COUNTER = Boolean.getBoolean("sim.keepCounter");
@@ -70,6 +77,8 @@ final class QueuePolicySim implements Contender {
     final int[] ghostSeq;
     final IntRing window = new IntRing();
     final IntRing main = new IntRing();
+    final IntRing prot = new IntRing();
+    long protWeight;
     final IntRing ghostIds = new IntRing();
     final IntRing ghostSeqs = new IntRing();
     final SketchModel sketch;
@@ -270,6 +279,9 @@ final class QueuePolicySim implements Contender {
     /** Rotates main's tail past entries with a counter (clock), leaving the victim at the tail. */
     int mainVictim() {
       while (true) {
+        if (PROTECT > 0) {
+          demoteOverflow();
+        }
         int id = main.peek();
         if (where[id] != MAIN) {
           main.poll();
@@ -278,9 +290,39 @@ final class QueuePolicySim implements Contender {
         if (counter[id] == 0) {
           return id;
         }
+        if (PROTECT > 0 && counter[id] >= PROMOTE_MIN) {
+          main.poll();
+          mOut += weight[id];
+          where[id] = PROTECTED;
+          counter[id] = (byte) Math.min(counter[id] - 1, PROMOTE_KEEP);
+          prot.add(id);
+          protWeight += weight[id];
+          continue;
+        }
         counter[id] = (byte) (RESET_MAIN ? 0 : counter[id] - 1);
         main.poll();
         mOut += weight[id];
+        pos[id] = mIn;
+        mIn += weight[id];
+        main.add(id);
+      }
+    }
+
+    /** Moves protected entries beyond the protected share back to main's head (CLOCK). */
+    void demoteOverflow() {
+      double limit = PROTECT * Math.max(0, capacity - windowTarget);
+      while (protWeight > limit || (protWeight > 0 && protWeight >= mainWeight)) {
+        int id = prot.poll();
+        if (where[id] != PROTECTED) {
+          continue;
+        }
+        if (counter[id] > 0) {
+          counter[id]--;
+          prot.add(id);
+          continue;
+        }
+        protWeight -= weight[id];
+        where[id] = MAIN;
         pos[id] = mIn;
         mIn += weight[id];
         main.add(id);

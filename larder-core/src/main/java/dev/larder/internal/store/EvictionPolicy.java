@@ -44,6 +44,11 @@ final class EvictionPolicy {
   static final double STEP = 0.05;
   /** Requests per adaptation period, as a multiple of the capacity in entries. */
   static final int PERIOD = 2;
+  /**
+   * The protected queue's share of main (the bound less the window): SLRU's split as
+   * W-TinyLFU uses it (Einziger et al.), entries read again while in main stay there.
+   */
+  static final double PROTECTED = 0.80;
 
   private final FrequencySketch sketch;
   private final GhostTable ghosts;
@@ -86,7 +91,7 @@ final class EvictionPolicy {
     if (distance >= 0 && distance < stepBytes) {
       if (queue == main) {
         growLoss++;
-      } else {
+      } else if (queue == window) {
         shrinkLoss++;
       }
     }
@@ -172,12 +177,20 @@ final class EvictionPolicy {
   }
 
   /**
-   * @param hash the main queue's oldest entry
-   * @param clock its access counter
-   * @return the counter to reinsert it with, or -1 to evict it
+   * @param clock the access counter of the main queue's oldest entry
+   * @return true to promote it to the protected queue (with its counter reset), false to evict
    */
-  int onMainTail(long hash, int clock) {
-    return clock > 0 ? clock - 1 : -1;
+  boolean promote(int clock) {
+    return clock > 0;
+  }
+
+  /**
+   * @param capacity the bound, in its unit
+   * @return the protected queue's largest size in the bound's unit: its share of what the
+   *     window leaves to main
+   */
+  long protectedTarget(long capacity) {
+    return (long) ((capacity - windowTarget(capacity)) * PROTECTED);
   }
 
   /** @return bytes of the sketch and the ghost table */

@@ -104,7 +104,7 @@ final class FrequencySketch {
    * 4-bit counters and lost up to 40 points on P6 at 131k entries: 20 is near that edge.
    */
   private int agingFactor() {
-    return countersPerEntry >= 16 ? 20 : 10;
+    return 10;
   }
 
   private int longsFor(int expectedEntries) {

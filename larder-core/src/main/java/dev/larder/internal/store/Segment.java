@@ -53,6 +53,8 @@ public final class Segment {
   private final PageStore pages;
   private final PageQueue window = new PageQueue("window");
   private final PageQueue main = new PageQueue("main");
+  /** Main entries read again while in main: SLRU's protected segment (see EvictionPolicy). */
+  private final PageQueue protectedQueue = new PageQueue("protected");
   private final FrequencySketch sketch;
   private final EvictionPolicy policy;
   private volatile long[] table = new long[MIN_CAPACITY];
@@ -542,7 +544,7 @@ public final class Segment {
 
   /** @return bytes of live entries (headers, keys, values); racy read */
   public long liveBytes() {
-    return window.liveBytes + main.liveBytes;
+    return window.liveBytes + main.liveBytes + protectedQueue.liveBytes;
   }
 
   private boolean fitsBudget(long extra) {
@@ -662,8 +664,8 @@ public final class Segment {
   /** Lets the policy size its step and, once a period, move the window target. */
   private void adaptPolicy() {
     boolean counted = settings.maxEntries() != Long.MAX_VALUE;
-    long entries = window.liveEntries + main.liveEntries;
-    double bytesPerEntry = entries == 0 ? 1 : (double) (window.liveBytes + main.liveBytes) / entries;
+    long entries = window.liveEntries + main.liveEntries + protectedQueue.liveEntries;
+    double bytesPerEntry = entries == 0 ? 1 : (double) liveBytes() / entries;
     policy.adapt(capacityUnits(), counted ? settings.maxEntries() : entries,
         counted ? bytesPerEntry : 1);
   }
@@ -692,12 +694,24 @@ public final class Segment {
    */
   private boolean evictStep() {
     reachedBound = true;
-    PageQueue queue = windowUnits() > policy.windowTarget(capacityUnits()) || main.isEmpty()
+    boolean mainEmpty = main.isEmpty() && protectedQueue.isEmpty();
+    PageQueue queue = windowUnits() > policy.windowTarget(capacityUnits()) || mainEmpty
         ? window : main;
-    if (queue.isEmpty()) {
-      queue = queue == window ? main : window;
-      if (queue.isEmpty()) {
+    if (queue.isEmpty() && queue == window) {
+      if (mainEmpty) {
         return false;
+      }
+      queue = main;
+    }
+    if (queue == main) {
+      int before = size;
+      demoteProtected();
+      if (main.isEmpty()) {
+        // demotion could not relocate and evicted instead, or main had nothing to offer
+        if (window.isEmpty()) {
+          return size < before;
+        }
+        queue = window;
       }
     }
     Page tail = queue.tail();
@@ -735,13 +749,57 @@ public final class Segment {
         policy.onRejected(hash);
       }
       decide(i, slot, admit ? 0 : -1, bytes);
-    } else {
-      int clock = policy.onMainTail(hash, IndexSlot.clock(slot));
-      if (clock < 0) {
-        policy.onEvicted(hash);
+    } else if (policy.promote(IndexSlot.clock(slot))) {
+      if (!relocate(i, slot, 0, bytes, protectedQueue)) {
+        removeAt(i, RemovalCause.SIZE);
       }
-      decide(i, slot, clock, bytes);
+    } else {
+      policy.onEvicted(hash);
+      removeAt(i, RemovalCause.SIZE);
     }
+  }
+
+  /**
+   * Keeps the protected queue within its share of main: its tail entries get another round at
+   * its head if read since their last round (counter decremented), else go back to main's
+   * head, where they must be read again before they reach main's tail or be evicted. Also
+   * empties protected into main when main has no live entry left, so that main's tail always
+   * has an entry to offer when the protected queue holds any.
+   */
+  private void demoteProtected() {
+    long limit = policy.protectedTarget(capacityUnits());
+    while (!protectedQueue.isEmpty()
+        && (protectedUnits() > limit || main.liveEntries == 0)) {
+      Page tail = protectedQueue.tail();
+      if (protectedQueue.tailOffset >= tail.used) {
+        protectedQueue.removeTail();
+        pages.recycle(tail);
+        continue;
+      }
+      int offset = protectedQueue.tailOffset;
+      long lengths = EntryLayout.readLengths(tail.memory, offset);
+      int bytes = EntryLayout.entrySize(lengths, expires);
+      protectedQueue.tailOffset = offset + bytes;
+      int keyOffset = EntryLayout.keyOffset(offset, lengths, expires);
+      long hash = KeyHash.hash(tail.memory, keyOffset, EntryLayout.keyLength(lengths));
+      int i = find(IndexSlot.tag(hash), IndexSlot.address(tail.number, offset));
+      if (i < 0) {
+        continue;
+      }
+      long slot = table[i];
+      int clock = IndexSlot.clock(slot);
+      boolean moved = clock > 0
+          ? relocate(i, slot, clock - 1, bytes, protectedQueue)
+          : relocate(i, slot, 0, bytes, main);
+      if (!moved) {
+        removeAt(i, RemovalCause.SIZE);
+      }
+    }
+  }
+
+  private long protectedUnits() {
+    return settings.maxEntries() != Long.MAX_VALUE
+        ? protectedQueue.liveEntries : protectedQueue.liveBytes;
   }
 
   /**
@@ -757,7 +815,8 @@ public final class Segment {
     // called while making room for a new entry: main's share must hold the candidate and still
     // leave a place, or a full segment would never weigh a candidate at all
     return capacity != Long.MAX_VALUE
-        && main.liveEntries + 2 <= capacity - policy.windowTarget(capacity);
+        && main.liveEntries + protectedQueue.liveEntries + 2
+            <= capacity - policy.windowTarget(capacity);
   }
 
   private static final long NO_VICTIM = Long.MIN_VALUE;
@@ -766,16 +825,17 @@ public final class Segment {
 
   /** Relocates the entry to the main queue's head with {@code clock}, or evicts if -1. */
   private void decide(int i, long slot, int clock, int bytes) {
-    if (clock >= 0 && relocate(i, slot, clock, bytes)) {
+    if (clock >= 0 && relocate(i, slot, clock, bytes, main)) {
       return;
     }
     removeAt(i, RemovalCause.SIZE);
   }
 
-  private boolean relocate(int i, long slot, int clock, int bytes) {
+  /** Copies the entry to {@code queue}'s head with {@code clock}; false if there is no room. */
+  private boolean relocate(int i, long slot, int clock, int bytes, PageQueue queue) {
     long from = IndexSlot.address(slot);
     Page source = pages.page(IndexSlot.page(from));
-    long to = append(main, bytes, false);
+    long to = append(queue, bytes, false);
     if (to < 0) {
       return false;
     }
@@ -783,7 +843,7 @@ public final class Segment {
     EntryLayout.copy(source.memory, IndexSlot.offset(from), target.memory, IndexSlot.offset(to),
         bytes);
     unaccount(source, bytes);
-    account(target, main, bytes);
+    account(target, queue, bytes);
     SLOTS.setRelease(table, i, IndexSlot.of(IndexSlot.tagOf(slot), clock, to));
     return true;
   }
@@ -797,6 +857,7 @@ public final class Segment {
    * may still be above zero only where a reader raised it meanwhile.
    */
   private long peekMainVictim() {
+    demoteProtected();
     long budget = main.liveEntries + 1;
     for (;;) {
       long hash = peekMainTail();
@@ -813,7 +874,7 @@ public final class Segment {
       }
       int bytes = EntryLayout.entrySize(EntryLayout.readLengths(tail.memory, offset), expires);
       main.tailOffset = offset + bytes;
-      if (!relocate(i, slot, policy.onMainTail(hash, clock), bytes)) {
+      if (!relocate(i, slot, 0, bytes, protectedQueue)) {
         main.tailOffset = offset;
         return hash;
       }
@@ -896,7 +957,7 @@ public final class Segment {
 
   private Page sparsestFullPage() {
     Page best = null;
-    for (PageQueue queue : new PageQueue[] {window, main}) {
+    for (PageQueue queue : new PageQueue[] {window, main, protectedQueue}) {
       for (Page page : queue.pages()) {
         boolean consuming = page == queue.tail() && queue.tailOffset > 0;
         if (page != queue.head() && !consuming && (best == null || page.live < best.live)) {
@@ -915,7 +976,8 @@ public final class Segment {
       int keyOffset = EntryLayout.keyOffset(offset, lengths, expires);
       long hash = KeyHash.hash(page.memory, keyOffset, EntryLayout.keyLength(lengths));
       int i = find(IndexSlot.tag(hash), IndexSlot.address(page.number, offset));
-      if (i >= 0 && !relocate(i, table[i], IndexSlot.clock(table[i]), bytes)) {
+      PageQueue to = page.queue == protectedQueue ? protectedQueue : main;
+      if (i >= 0 && !relocate(i, table[i], IndexSlot.clock(table[i]), bytes, to)) {
         return;
       }
       offset += bytes;
@@ -988,6 +1050,7 @@ public final class Segment {
       size = 0;
       window.clear();
       main.clear();
+      protectedQueue.clear();
       pageLiveBytes = 0;
       reachedBound = false;
       pages.releaseAll();
@@ -1028,6 +1091,7 @@ public final class Segment {
         size = 0;
         window.clear();
         main.clear();
+        protectedQueue.clear();
         pages.releaseAll();
       }
     } finally {
