@@ -94,6 +94,42 @@ class EvictionPolicyTest {
     }
   }
 
+  /**
+   * Keys read again after they reached main (the protected queue) outlast keys that were
+   * admitted but never read again in main, even when a steady flow of such keys passes
+   * through: W-TinyLFU's probation/protected split, which a single CLOCK queue lacks (there a
+   * new key travels all of main before it can be evicted).
+   */
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void keysReadAgainInMainOutlastAFlowOfKeysReadOnlyInTheWindow(Storage storage) {
+    int hits = 0;
+    int requests = 0;
+    try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
+        .maximumEntries(1000).build()) {
+      for (int round = 0; round < 10; round++) {
+        for (long hot = 0; hot < 500; hot++) {
+          access(cache, hot);
+        }
+      }
+      long fresh = 1_000_000;
+      for (int round = 0; round < 20; round++) {
+        for (long hot = 0; hot < 500; hot++) {
+          boolean hit = access(cache, hot);
+          if (round >= 10) {
+            hits += hit ? 1 : 0;
+            requests++;
+          }
+          // a new key read twice in a row: it leaves the window with a free pass to main
+          access(cache, fresh);
+          access(cache, fresh++);
+        }
+      }
+    }
+    double ratio = (double) hits / requests;
+    assertTrue(ratio > 0.9, "the hot keys hit " + ratio + " of the time");
+  }
+
   private static boolean access(Cache<Long, Long> cache, long key) {
     if (cache.getIfPresent(key) != null) {
       return true;

@@ -25,13 +25,17 @@ final class QueuePolicySim implements Contender {
   private static final byte MAIN = 2;
   private static final byte PROTECTED = 3;
   /** Share of main kept as a protected queue (0: none, main is one CLOCK queue). */
-  static final double PROTECT = Double.parseDouble(System.getProperty("sim.protect", "0"));
+  static final double PROTECT = Double.parseDouble(System.getProperty("sim.protect", "0.8"));
   /** Counter an entry keeps when promoted to the protected queue. */
   static final int PROMOTE_KEEP = Integer.getInteger("sim.promoteKeep", 0);
   /** Minimum counter for promotion to protected. */
   static final int PROMOTE_MIN = Integer.getInteger("sim.promoteMin", 1);
   static final int SKETCH_DENSITY = Integer.getInteger("sim.sketchDensity", 16);
   static final boolean FREE_PASS = !Boolean.getBoolean("sim.noFreePass");
+  /** Window entries read while in the window get another round at its head (CLOCK). */
+  static final boolean WINDOW_CLOCK = Boolean.getBoolean("sim.windowClock");
+  /** Free pass only for window entries whose counter reached this value. */
+  static final int FREE_PASS_MIN = Integer.getInteger("sim.freePassMin", 1);
   static final boolean KEEP_COUNTER = Boolean.getBoolean("sim.keepCounter");
   static final int MAX_COUNTER = Integer.getInteger("sim.maxCounter", 3);
   static final boolean SHADOW = Boolean.parseBoolean(System.getProperty("sim.shadow", "true"));
@@ -42,7 +46,7 @@ final class QueuePolicySim implements Contender {
   static final int HIT_BONUS = Integer.getInteger("sim.hitBonus", 0);
   static final boolean NO_ROTATE = Boolean.getBoolean("sim.noRotate");
   static final int SKETCH_MIN = Integer.getInteger("sim.sketchMin", 64);
-  static final int SAMPLE_FACTOR = Integer.getInteger("sim.sampleFactor", 20);
+  static final int SAMPLE_FACTOR = Integer.getInteger("sim.sampleFactor", 10);
   static boolean RESET_MAIN = Boolean.getBoolean("sim.resetMain");
 
   private final String name;
@@ -236,7 +240,14 @@ final class QueuePolicySim implements Contender {
     void processWindowTail() {
       int candidate = pollLive(window, WINDOW);
       wOut += weight[candidate];
-      if (counter[candidate] > 0 && FREE_PASS) {
+      if (WINDOW_CLOCK && counter[candidate] > 0 && counter[candidate] < FREE_PASS_MIN) {
+        counter[candidate]--;
+        pos[candidate] = wIn;
+        wIn += weight[candidate];
+        window.add(candidate);
+        return;
+      }
+      if (counter[candidate] >= FREE_PASS_MIN && FREE_PASS) {
         moveToMain(candidate);
         return;
       }
