@@ -136,7 +136,8 @@ final class QueuePolicySim implements Contender {
       long entryCapacity = bytes ? Math.max(64, capacity / 4096) : capacity;
       sketch = new SketchModel(Math.max(SKETCH_MIN, entryCapacity * SKETCH_DENSITY), (int) Math.min(
           Integer.MAX_VALUE, Math.max(64, SAMPLE_FACTOR * entryCapacity)));
-      windowTarget = p.initialWindow() * capacity;
+      windowTarget = Double.parseDouble(System.getProperty("sim.initialWindow",
+          Double.toString(p.initialWindow()))) * capacity;
       stepSize = p.step() * capacity;
     }
 
