@@ -4,15 +4,19 @@ package dev.larder.internal.store;
  * The decisions of the eviction policy, kept apart from the mechanics of pages and queues.
  *
  * <p>Implementation notes (docs/design/eviction.md has the full argument and figures). The
- * segment keeps two FIFO queues of entries: a window that new entries enter, and a main
- * queue. Under pressure the segment consumes entries at the tails and asks this policy what to
- * do with each:
+ * segment keeps three FIFO queues of entries: a window that new entries enter, and a main
+ * region split, as W-TinyLFU's, into a probation queue ({@code main}) and a protected queue.
+ * Under pressure the segment consumes entries at the tails and asks this policy what to do
+ * with each:
  * <ul>
- *   <li>the window's oldest entry (the candidate) moves to the main queue if it was read while
- *       in the window, or if the frequency sketch says it is requested more often than the
- *       main queue's next victim (TinyLFU admission); otherwise it is evicted;</li>
- *   <li>the main queue's oldest entry is given another round at the head if its access counter
- *       is above zero (the counter is decremented: CLOCK with a 2-bit counter), else evicted.</li>
+ *   <li>the window's oldest entry (the candidate) moves to main's head if it was read while
+ *       in the window, or if the frequency sketch says it is requested more often than main's
+ *       next victim (TinyLFU admission); otherwise it is evicted;</li>
+ *   <li>main's oldest entry moves to the protected queue if it was read while in main
+ *       (its counter reset), else it is evicted;</li>
+ *   <li>when the protected queue holds more than {@link #PROTECTED} of main's share, its
+ *       oldest entry gets another round there if read since its last one (counter
+ *       decremented: CLOCK with a 2-bit counter), else it goes back to main's head.</li>
  * </ul>
  * The window's share adapts by a <b>shadow gradient</b>: every period (two capacities' worth of
  * requests) the policy compares what moving one step (a twentieth of the capacity) from main
