@@ -47,6 +47,8 @@ final class QueuePolicySim implements Contender {
   static final boolean NO_ROTATE = Boolean.getBoolean("sim.noRotate");
   static final int SKETCH_MIN = Integer.getInteger("sim.sketchMin", 64);
   static final int SAMPLE_FACTOR = Integer.getInteger("sim.sampleFactor", 10);
+  static final double SIGMA = Double.parseDouble(System.getProperty("sim.sigma", "0"));
+  static final boolean DEBUG = Boolean.getBoolean("sim.debug");
   static boolean RESET_MAIN = Boolean.getBoolean("sim.resetMain");
 
   private final String name;
@@ -393,6 +395,8 @@ final class QueuePolicySim implements Contender {
       }
     }
 
+    int debugLines;
+
     void shadow() {
       long entryCapacity = bytes ? Math.max(64, entries) : capacity;
       if (++periodRequests < SHADOW_PERIOD * entryCapacity) {
@@ -400,10 +404,18 @@ final class QueuePolicySim implements Contender {
       }
       double grow = growGain - growLoss;
       double shrink = shrinkGain - shrinkLoss;
+      if (DEBUG && debugLines++ < 40) {
+        System.err.printf("cap %d window %.0f gg %.0f gl %.0f sg %.0f sl %.0f w %d m %d p %d%n",
+            capacity, windowTarget, growGain, growLoss, shrinkGain, shrinkLoss, windowWeight,
+            mainWeight - protWeight, protWeight);
+      }
       double delta = SHADOW_STEP * capacity;
-      if (grow > Math.max(0, shrink) && grow >= SHADOW_MIN_EVENTS) {
+      // a net gain smaller than SIGMA standard deviations of the counts is noise
+      boolean growSure = grow > SIGMA * Math.sqrt(growGain + growLoss);
+      boolean shrinkSure = shrink > SIGMA * Math.sqrt(shrinkGain + shrinkLoss);
+      if (grow > Math.max(0, shrink) && grow >= SHADOW_MIN_EVENTS && growSure) {
         windowTarget += delta;
-      } else if (shrink > Math.max(0, grow) && shrink >= SHADOW_MIN_EVENTS) {
+      } else if (shrink > Math.max(0, grow) && shrink >= SHADOW_MIN_EVENTS && shrinkSure) {
         windowTarget -= delta;
       }
       clampWindow();

@@ -49,8 +49,8 @@ final class EvictionPolicy {
   /** Requests per adaptation period, as a multiple of the capacity in entries. */
   static final int PERIOD = 2;
   /**
-   * The protected queue's share of main (the bound less the window): SLRU's split as
-   * W-TinyLFU uses it (Einziger et al.), entries read again while in main stay there.
+   * The protected queue's share of main (what main and the protected queue hold together):
+   * SLRU's split as W-TinyLFU uses it (Einziger et al.).
    */
   static final double PROTECTED = 0.80;
 
@@ -189,12 +189,13 @@ final class EvictionPolicy {
   }
 
   /**
-   * @param capacity the bound, in its unit
-   * @return the protected queue's largest size in the bound's unit: its share of what the
-   *     window leaves to main
+   * @param mainUnits what main and the protected queue hold together, in the bound's unit
+   *     (live entries or live bytes: with a byte bound the budget also pays for the index and
+   *     the pages' slack, so a share of the budget would never be reached)
+   * @return the protected queue's largest size in the bound's unit
    */
-  long protectedTarget(long capacity) {
-    return (long) ((capacity - windowTarget(capacity)) * PROTECTED);
+  long protectedTarget(long mainUnits) {
+    return (long) (mainUnits * PROTECTED);
   }
 
   /** @return bytes of the sketch and the ghost table */

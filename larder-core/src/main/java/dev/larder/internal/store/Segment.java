@@ -767,9 +767,8 @@ public final class Segment {
    * has an entry to offer when the protected queue holds any.
    */
   private void demoteProtected() {
-    long limit = policy.protectedTarget(capacityUnits());
-    while (!protectedQueue.isEmpty()
-        && (protectedUnits() > limit || main.liveEntries == 0)) {
+    while (!protectedQueue.isEmpty() && (main.liveEntries == 0
+        || protectedUnits() > policy.protectedTarget(unitsOf(main) + protectedUnits()))) {
       Page tail = protectedQueue.tail();
       if (protectedQueue.tailOffset >= tail.used) {
         protectedQueue.removeTail();
@@ -798,8 +797,12 @@ public final class Segment {
   }
 
   private long protectedUnits() {
-    return settings.maxEntries() != Long.MAX_VALUE
-        ? protectedQueue.liveEntries : protectedQueue.liveBytes;
+    return unitsOf(protectedQueue);
+  }
+
+  /** @return the live entries (entry bound) or live bytes (byte bound) of {@code queue} */
+  private long unitsOf(PageQueue queue) {
+    return settings.maxEntries() != Long.MAX_VALUE ? queue.liveEntries : queue.liveBytes;
   }
 
   /**
