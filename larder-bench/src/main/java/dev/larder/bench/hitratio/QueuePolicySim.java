@@ -324,8 +324,8 @@ final class QueuePolicySim implements Contender {
 
     /** Moves protected entries beyond the protected share back to main's head (CLOCK). */
     void demoteOverflow() {
-      double limit = PROTECT * Math.max(0, capacity - windowTarget);
-      while (protWeight > limit || (protWeight > 0 && protWeight >= mainWeight)) {
+      // the store's rule: a share of what main and protected hold together
+      while (protWeight > PROTECT * mainWeight || (protWeight > 0 && protWeight >= mainWeight)) {
         int id = prot.poll();
         if (where[id] != PROTECTED) {
           continue;
