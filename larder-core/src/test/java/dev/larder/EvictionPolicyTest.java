@@ -130,6 +130,45 @@ class EvictionPolicyTest {
     assertTrue(ratio > 0.9, "the hot keys hit " + ratio + " of the time");
   }
 
+  /**
+   * An update counts as an access where the entry is: with Zipf-distributed reads and 10%
+   * writes (seed 004's CacheBench mix), rewritten hot keys keep their place in main instead of
+   * re-entering through the window, where a main that mostly protects other keys has too little
+   * probation room for all of them. This replay is deterministic: 0.9200 when updates went to the
+   * window, 0.9242 now.
+   */
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void updatedHotKeysKeepTheirPlace(Storage storage) {
+    int keys = 100_000;
+    double[] cumulative = new double[keys];
+    double sum = 0;
+    for (int i = 0; i < keys; i++) {
+      sum += 1.0 / Math.pow(i + 1, 0.99);
+      cumulative[i] = sum;
+    }
+    java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+    try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
+        .maximumEntries(keys / 2).executor(Runnable::run).build()) {
+      long hits = 0;
+      long reads = 0;
+      for (int op = 0; op < 2_000_000; op++) {
+        int rank = java.util.Arrays.binarySearch(cumulative, random.nextDouble() * sum);
+        long key = (rank < 0 ? -rank - 1 : rank) * 0x9E3779B97F4A7C15L;
+        if (random.nextInt(10) == 0) {
+          cache.put(key, key);
+        } else if (access(cache, key) && op >= 500_000) {
+          hits++;
+          reads++;
+        } else if (op >= 500_000) {
+          reads++;
+        }
+      }
+      double ratio = (double) hits / reads;
+      assertTrue(ratio > 0.922, "hit ratio " + ratio + " with 10% updates");
+    }
+  }
+
   private static boolean access(Cache<Long, Long> cache, long key) {
     if (cache.getIfPresent(key) != null) {
       return true;

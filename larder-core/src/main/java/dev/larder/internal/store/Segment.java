@@ -326,7 +326,11 @@ public final class Segment {
         adaptPolicy();
         makeRoomForNewKey();
       }
-      long address = append(window, (int) entrySize, true);
+      // An update counts as an access where the entry is: its new bytes go to the head of
+      // its own queue (as Caffeine moves an updated node within its queue), so that a hot
+      // entry in main or protected does not fall back into the window and its admission test.
+      PageQueue queue = i >= 0 ? queueOf(table[i]) : window;
+      long address = append(queue, (int) entrySize, true);
       if (address < 0) {
         throw new IllegalArgumentException("an entry of " + entrySize
             + " bytes does not fit the segment's bound of " + settings.budgetBytes() + " bytes");
@@ -334,7 +338,7 @@ public final class Segment {
       Page page = pages.page(IndexSlot.page(address));
       EntryLayout.write(page.memory, IndexSlot.offset(address), key, keyLength, value,
           valueLength, expires, expires ? saturatingAdd(now, settings.lifetimeNanos()) : 0);
-      account(page, window, (int) entrySize);
+      account(page, queue, (int) entrySize);
       i = liveIndexOf(tag, key, keyLength, now);
       if (i >= 0) {
         killEntry(table[i], RemovalCause.REPLACED, previous, key, keyLength);
@@ -380,6 +384,12 @@ public final class Segment {
     } finally {
       lock.unlockWrite(stamp);
     }
+  }
+
+  /** The queue holding a live entry's bytes (the window if its page has none). */
+  private PageQueue queueOf(long slot) {
+    Page page = pages.page(IndexSlot.page(IndexSlot.address(slot)));
+    return page != null && page.queue != null ? page.queue : window;
   }
 
   private static boolean applies(PutMode mode, boolean present, byte[] previous,
