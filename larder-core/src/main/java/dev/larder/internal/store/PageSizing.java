@@ -60,7 +60,7 @@ final class PageSizing {
     if (settings.budgetBytes() != Long.MAX_VALUE) {
       bound = settings.budgetBytes();
     } else if (settings.maxEntries() != Long.MAX_VALUE) {
-      bound = Math.multiplyHigh(average, settings.maxEntries()) != 0
+      bound = average > Long.MAX_VALUE / settings.maxEntries()
           ? Long.MAX_VALUE : average * settings.maxEntries();
     }
     return bound == Long.MAX_VALUE ? Long.MAX_VALUE : bound / MIN_PAGES / GRAIN * GRAIN;
