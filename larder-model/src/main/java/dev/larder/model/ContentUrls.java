@@ -43,15 +43,15 @@ final class ContentUrls {
     int[] fields = new int[5];
     int pos = PREFIX.length();
     for (int i = 0; i < 5; i++) {
-      int slash = url.indexOf('/', pos);
-      if (slash < 0 || !isCanonicalNumber(url, pos, slash)) {
+      pos = readNumber(url, pos, fields, i);
+      if (pos < 0) {
         return null;
       }
-      fields[i] = Integer.parseInt(url, pos, slash, 10);
-      pos = slash + 1;
     }
-    String uuid = url.substring(pos, url.length() - SUFFIX.length());
-    UUID id = Uuids.parseCanonical(uuid);
+    if (url.length() - SUFFIX.length() - pos != 36) {
+      return null;
+    }
+    UUID id = Uuids.parseCanonical(url, pos);
     if (id == null) {
       return null;
     }
@@ -60,17 +60,28 @@ final class ContentUrls {
         id.getMostSignificantBits(), id.getLeastSignificantBits());
   }
 
-  private static boolean isCanonicalNumber(String s, int from, int to) {
-    int n = to - from;
-    if (n < 1 || n > 6 || (n > 1 && s.charAt(from) == '0')) {
-      return false;
-    }
-    for (int i = from; i < to; i++) {
+  /**
+   * Reads a number of 1 to 6 digits without a leading zero, and the slash after it.
+   *
+   * @return the position after the slash, or -1 if there is no such number there
+   */
+  private static int readNumber(String s, int from, int[] fields, int field) {
+    int value = 0;
+    int end = Math.min(s.length(), from + 7);
+    for (int i = from; i < end; i++) {
       char c = s.charAt(i);
-      if (c < '0' || c > '9') {
-        return false;
+      if (c == '/') {
+        if (i == from || (i - from > 1 && s.charAt(from) == '0')) {
+          return -1;
+        }
+        fields[field] = value;
+        return i + 1;
       }
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      value = value * 10 + (c - '0');
     }
-    return true;
+    return -1;
   }
 }

@@ -21,6 +21,7 @@ import java.util.Locale;
  *   <tr><td>encoding</td><td>character encodings</td><td>always</td></tr>
  *   <tr><td>locale</td><td>locales</td><td>always</td></tr>
  *   <tr><td>text</td><td>text property values</td><td>adaptive</td></tr>
+ *   <tr><td>shape</td><td>node shapes: aspect and property names</td><td>adaptive</td></tr>
  * </table>
  *
  * @param name aspect and property names
@@ -30,26 +31,30 @@ import java.util.Locale;
  * @param encoding encodings
  * @param locale locales
  * @param text text property values
+ * @param shape node shapes
  */
 record ModelForms(Codec<QName> name, Codec<QName> qnameValue, Codec<StoreRef> store,
-    Codec<String> mimetype, Codec<String> encoding, Codec<Locale> locale, Codec<String> text) {
+    Codec<String> mimetype, Codec<String> encoding, Codec<Locale> locale, Codec<String> text,
+    Codec<NodeShape> shape) {
 
   static ModelForms plain() {
     Codec<QName> qnames = new QNameCodec(Codecs.strings());
     return new ModelForms(qnames, qnames, new StoreRefCodec(), Codecs.strings(),
-        Codecs.strings(), Codecs.locales(), Codecs.strings());
+        Codecs.strings(), Codecs.locales(), Codecs.strings(), new NodeShapeCodec(qnames));
   }
 
   static ModelForms substituting(ValueDictionary d) {
     Codec<String> namespaces = d.substitute("namespace", Codecs.strings(), Mode.ALWAYS);
     Codec<QName> inlineQName = new QNameCodec(namespaces);
+    Codec<QName> names = d.substitute("qname", inlineQName, Mode.ALWAYS);
     return new ModelForms(
-        d.substitute("qname", inlineQName, Mode.ALWAYS),
+        names,
         d.substitute("qname", inlineQName, Mode.ADAPTIVE),
         d.substitute("store", new StoreRefCodec(), Mode.ALWAYS),
         d.substitute("mimetype", Codecs.strings(), Mode.ALWAYS),
         d.substitute("encoding", Codecs.strings(), Mode.ALWAYS),
         d.substitute("locale", Codecs.locales(), Mode.ALWAYS),
-        d.substitute("text", Codecs.strings(), Mode.ADAPTIVE));
+        d.substitute("text", Codecs.strings(), Mode.ADAPTIVE),
+        d.substitute("shape", new NodeShapeCodec(names), Mode.ADAPTIVE));
   }
 }

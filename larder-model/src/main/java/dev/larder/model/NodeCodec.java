@@ -9,54 +9,157 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 
 /**
- * A node: varint aspect count, the aspect names; varint property count, then each property's
- * name and value ({@link PropertyValueCodec}). Decodes to a {@link HashSet} and a
- * {@link HashMap} sized for their content.
+ * A node: its {@link NodeShape} (the aspect names, then the property names in iteration
+ * order), then each property's value ({@link PropertyValueCodec}) in the shape's order.
+ * Decodes to a {@link HashSet} and a {@link HashMap} sized for their content.
+ *
+ * <p>Implementation notes: looking up a node's 17 names in the dictionary used to be half the
+ * cost of encoding it. Nodes of one type iterate their names in the same order, so the codec
+ * remembers the last shape seen per (aspect count, property count) and compares the node's
+ * names with it in order: one equality test per name and a single dictionary lookup by the
+ * shape's cached hash. A misprediction costs one extra pass over the node's names. The memory
+ * of recent shapes is a plain array written without synchronization: shapes are immutable, and
+ * a lost or stale write only costs a misprediction.
  */
 final class NodeCodec implements Codec<Node> {
 
-  private final Codec<QName> names;
+  private static final int RECENT_SHAPES = 16;
+
+  private final Codec<NodeShape> shapes;
   private final Codec<Serializable> values;
+  private final NodeShape[] recent = new NodeShape[RECENT_SHAPES];
 
   NodeCodec(ModelForms forms) {
-    this.names = forms.name();
+    this.shapes = forms.shape();
     this.values = new PropertyValueCodec(forms);
   }
 
   @Override
   public void encode(Node node, ByteSink out) {
     Set<QName> aspects = node.aspects();
-    out.writeVarInt(aspects.size());
-    for (QName aspect : aspects) {
-      names.encode(aspect, out);
-    }
     Map<QName, Serializable> properties = node.properties();
-    out.writeVarInt(properties.size());
-    int written = 0;
-    for (Map.Entry<QName, Serializable> e : properties.entrySet()) {
-      names.encode(e.getKey(), out);
-      values.encode(e.getValue(), out);
-      written++;
+    int slot = (aspects.size() * 31 + properties.size()) & (RECENT_SHAPES - 1);
+    NodeShape predicted = recent[slot];
+    Walk walk = new Walk(predicted, properties.size());
+    QName[] aspectNames = walk.aspects(aspects);
+    properties.forEach(walk);
+    Serializable[] propertyValues = walk.finish();
+    if (aspectNames == null && walk.names == null) {
+      shapes.encode(predicted, out);
+    } else {
+      NodeShape shape = new NodeShape(
+          aspectNames != null ? aspectNames : walk.prefixOf(predicted.aspectCount(), true),
+          walk.names != null ? walk.names : walk.prefixOf(walk.count, false));
+      int start = out.size();
+      shapes.encode(shape, out);
+      recent[slot] = shapes.decode(new ByteSource(out.array(), start, out.size() - start));
     }
-    if (written != properties.size()) {
-      throw new CodecException("node properties changed while being encoded");
+    for (Serializable value : propertyValues) {
+      values.encode(value, out);
+    }
+  }
+
+  /**
+   * One pass over a node's names: compares them with a predicted shape and collects the
+   * values. Names are only copied once they depart from the prediction.
+   */
+  private static final class Walk implements BiConsumer<QName, Serializable> {
+    private final NodeShape predicted;
+    private final Serializable[] values;
+    private QName[] names;
+    private int count;
+
+    Walk(NodeShape predicted, int size) {
+      this.predicted = predicted;
+      this.values = new Serializable[size];
+    }
+
+    /** @return null if the aspects are the predicted ones, else their names */
+    QName[] aspects(Set<QName> aspects) {
+      boolean same = predicted != null && predicted.aspectCount() == aspects.size();
+      QName[] read = same ? null : new QName[aspects.size()];
+      int i = 0;
+      for (QName aspect : aspects) {
+        if (i == (read != null ? read.length : predicted.aspectCount())) {
+          throw changed();
+        }
+        if (read == null && !sameName(aspect, predicted.aspect(i))) {
+          read = prefix(predicted, i, aspects.size(), true);
+        }
+        if (read != null) {
+          read[i] = aspect;
+        }
+        i++;
+      }
+      if (i != aspects.size()) {
+        throw changed();
+      }
+      return read;
+    }
+
+    @Override
+    public void accept(QName name, Serializable value) {
+      int i = count;
+      if (i == values.length) {
+        throw changed();
+      }
+      if (names == null && (predicted == null || i >= predicted.nameCount()
+          || !sameName(name, predicted.name(i)))) {
+        names = prefix(predicted, i, values.length, false);
+      }
+      if (names != null) {
+        names[i] = name;
+      }
+      values[i] = value;
+      count = i + 1;
+    }
+
+    Serializable[] finish() {
+      if (count != values.length) {
+        throw changed();
+      }
+      if (names == null && predicted != null && predicted.nameCount() != count) {
+        names = prefix(predicted, count, count, false);
+      }
+      return values;
+    }
+
+    /** The predicted names, for a node whose aspects differ but whose names do not. */
+    QName[] prefixOf(int n, boolean aspectList) {
+      return prefix(predicted, n, n, aspectList);
+    }
+
+    private static QName[] prefix(NodeShape shape, int n, int length, boolean aspectList) {
+      QName[] copy = new QName[length];
+      for (int j = 0; j < n; j++) {
+        copy[j] = aspectList ? shape.aspect(j) : shape.name(j);
+      }
+      return copy;
+    }
+
+    private static boolean sameName(QName a, QName b) {
+      return a == b || a.localName().equals(b.localName())
+          && a.namespaceUri().equals(b.namespaceUri());
+    }
+
+    private static CodecException changed() {
+      return new CodecException("node changed while being encoded");
     }
   }
 
   @Override
   public Node decode(ByteSource in) {
-    int aspectCount = in.readLength(1);
-    Set<QName> aspects = HashSet.newHashSet(aspectCount);
-    for (int i = 0; i < aspectCount; i++) {
-      aspects.add(names.decode(in));
+    NodeShape shape = shapes.decode(in);
+    Set<QName> aspects = HashSet.newHashSet(shape.aspectCount());
+    for (int i = 0; i < shape.aspectCount(); i++) {
+      aspects.add(shape.aspect(i));
     }
-    int propertyCount = in.readLength(2);
-    Map<QName, Serializable> properties = HashMap.newHashMap(propertyCount);
-    for (int i = 0; i < propertyCount; i++) {
-      QName name = names.decode(in);
-      properties.put(name, values.decode(in));
+    Map<QName, Serializable> properties = HashMap.newHashMap(shape.nameCount());
+    for (int i = 0; i < shape.nameCount(); i++) {
+      properties.put(shape.name(i), values.decode(in));
     }
     return new Node(aspects, properties);
   }

@@ -1,0 +1,55 @@
+package dev.larder.model;
+
+import dev.larder.codec.ByteSink;
+import dev.larder.codec.ByteSource;
+import dev.larder.codec.Codec;
+
+/**
+ * A node shape: varint aspect count, the aspect names; varint property count, the property
+ * names; each name by the given codec (substituting or not).
+ */
+final class NodeShapeCodec implements Codec<NodeShape> {
+
+  private final Codec<QName> names;
+
+  NodeShapeCodec(Codec<QName> names) {
+    this.names = names;
+  }
+
+  @Override
+  public void encode(NodeShape shape, ByteSink out) {
+    out.writeVarInt(shape.aspectCount());
+    for (int i = 0; i < shape.aspectCount(); i++) {
+      names.encode(shape.aspect(i), out);
+    }
+    out.writeVarInt(shape.nameCount());
+    for (int i = 0; i < shape.nameCount(); i++) {
+      names.encode(shape.name(i), out);
+    }
+  }
+
+  @Override
+  public NodeShape decode(ByteSource in) {
+    QName[] aspects = readNames(in);
+    return new NodeShape(aspects, readNames(in));
+  }
+
+  private QName[] readNames(ByteSource in) {
+    // Every name takes at least one byte, which bounds the array by the input.
+    QName[] read = new QName[in.readLength(1)];
+    for (int i = 0; i < read.length; i++) {
+      read[i] = names.decode(in);
+    }
+    return read;
+  }
+
+  @Override
+  public Class<?> type() {
+    return NodeShape.class;
+  }
+
+  @Override
+  public boolean deterministic() {
+    return names.deterministic();
+  }
+}
