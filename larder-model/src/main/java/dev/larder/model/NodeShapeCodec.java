@@ -3,6 +3,7 @@ package dev.larder.model;
 import dev.larder.codec.ByteSink;
 import dev.larder.codec.ByteSource;
 import dev.larder.codec.Codec;
+import dev.larder.codec.CodecException;
 
 /**
  * A node shape: varint aspect count, the aspect names; varint property count, the property
@@ -31,7 +32,11 @@ final class NodeShapeCodec implements Codec<NodeShape> {
   @Override
   public NodeShape decode(ByteSource in) {
     QName[] aspects = readNames(in);
-    return new NodeShape(aspects, readNames(in));
+    NodeShape shape = new NodeShape(aspects, readNames(in));
+    if (shape.aspectSet().size() != aspects.length || !shape.hasDistinctNames()) {
+      throw new CodecException("node shape names an aspect or a property twice");
+    }
+    return shape;
   }
 
   private QName[] readNames(ByteSource in) {

@@ -26,19 +26,30 @@ final class PropertyValueCodec implements Codec<Serializable> {
 
   private static final long DAY_MILLIS = 86_400_000L;
 
-  private final ModelForms forms;
+  private final Codec<String> text;
+  private final Codec<QName> qnames;
+  private final Codec<Locale> locales;
   private final Codec<NodeRef> nodeRefs;
   private final Codec<ContentData> contents;
 
   PropertyValueCodec(ModelForms forms) {
-    this.forms = forms;
+    this.text = forms.text();
+    this.qnames = forms.qnameValue();
+    this.locales = forms.locale();
     this.nodeRefs = new NodeRefCodec(forms.store());
     this.contents = new ContentDataCodec(forms);
   }
 
   @Override
   public void encode(Serializable value, ByteSink out) {
+    // The most frequent types first; each case calls its own codec field, so that every call
+    // site sees a single codec class and the JIT can inline it.
     switch (value) {
+      case Date d -> writeDate(d, out);
+      case String s -> {
+        out.writeByte(9);
+        text.encode(s, out);
+      }
       case null -> out.writeByte(0);
       case Integer i -> writeInt(i, out);
       case Long l -> writeLong(l, out);
@@ -50,21 +61,26 @@ final class PropertyValueCodec implements Codec<Serializable> {
         out.writeByte(6);
         out.writeLong(Double.doubleToRawLongBits(d));
       }
-      case Date d -> writeDate(d, out);
-      case String s -> tagged(9, s, forms.text(), out);
-      case NodeRef r -> tagged(10, r, nodeRefs, out);
-      case QName q -> tagged(11, q, forms.qnameValue(), out);
-      case ContentData c -> tagged(12, c, contents, out);
+      case NodeRef r -> {
+        out.writeByte(10);
+        nodeRefs.encode(r, out);
+      }
+      case QName q -> {
+        out.writeByte(11);
+        qnames.encode(q, out);
+      }
+      case ContentData c -> {
+        out.writeByte(12);
+        contents.encode(c, out);
+      }
       case Boolean b -> out.writeByte(b ? 14 : 13);
-      case Locale l -> tagged(15, l, forms.locale(), out);
+      case Locale l -> {
+        out.writeByte(15);
+        locales.encode(l, out);
+      }
       default -> throw new CodecException("unsupported property value type "
           + value.getClass().getName());
     }
-  }
-
-  private static <T> void tagged(int tag, T value, Codec<T> codec, ByteSink out) {
-    out.writeByte(tag);
-    codec.encode(value, out);
   }
 
   private static void writeInt(int v, ByteSink out) {
@@ -111,13 +127,13 @@ final class PropertyValueCodec implements Codec<Serializable> {
       case 6 -> Double.longBitsToDouble(in.readLong());
       case 7 -> new Date(in.readZigZagLong());
       case 8 -> new Date(readDay(in) * DAY_MILLIS);
-      case 9 -> forms.text().decode(in);
+      case 9 -> text.decode(in);
       case 10 -> nodeRefs.decode(in);
-      case 11 -> forms.qnameValue().decode(in);
+      case 11 -> qnames.decode(in);
       case 12 -> contents.decode(in);
       case 13 -> Boolean.FALSE;
       case 14 -> Boolean.TRUE;
-      case 15 -> forms.locale().decode(in);
+      case 15 -> locales.decode(in);
       default -> throw new CodecException("unknown property value tag " + tag);
     };
   }
