@@ -27,7 +27,7 @@ final class NodeCodec implements Codec<Node> {
   private static final int RECENT_SHAPES = 16;
 
   private final Codec<NodeShape> shapes;
-  private final Codec<Serializable> values;
+  private final PropertyValueCodec values;
   private final NodeShape[] recent = new NodeShape[RECENT_SHAPES];
 
   NodeCodec(ModelForms forms) {
@@ -48,7 +48,7 @@ final class NodeCodec implements Codec<Node> {
     Walk walk = new Walk(predicted, properties.size());
     QName[] aspectNames = walk.aspects(aspects);
     properties.forEach(walk);
-    Serializable[] propertyValues = walk.finish();
+    Object[] propertyValues = walk.finish();
     if (aspectNames == null && walk.names == null) {
       shapes.encode(predicted, out);
     } else {
@@ -59,8 +59,8 @@ final class NodeCodec implements Codec<Node> {
       shapes.encode(shape, out);
       recent[slot] = shapes.decode(new ByteSource(out.array(), start, out.size() - start));
     }
-    for (Serializable value : propertyValues) {
-      values.encode(value, out);
+    for (Object value : propertyValues) {
+      values.encodeValue(value, out);
     }
   }
 
@@ -68,7 +68,7 @@ final class NodeCodec implements Codec<Node> {
   private void encodeDecoded(ShapedProperties properties, ByteSink out) {
     shapes.encode(properties.shape(), out);
     for (int i = 0; i < properties.size(); i++) {
-      values.encode(properties.value(i), out);
+      values.encodeValue(properties.value(i), out);
     }
   }
 
@@ -76,15 +76,15 @@ final class NodeCodec implements Codec<Node> {
    * One pass over a node's names: compares them with a predicted shape and collects the
    * values. Names are only copied once they depart from the prediction.
    */
-  private static final class Walk implements BiConsumer<QName, Serializable> {
+  private static final class Walk implements BiConsumer<Object, Object> {
     private final NodeShape predicted;
-    private final Serializable[] values;
+    private final Object[] values;
     private QName[] names;
     private int count;
 
     Walk(NodeShape predicted, int size) {
       this.predicted = predicted;
-      this.values = new Serializable[size];
+      this.values = new Object[size];
     }
 
     /** @return null if the aspects are the predicted ones, else their names */
@@ -111,7 +111,9 @@ final class NodeCodec implements Codec<Node> {
     }
 
     @Override
-    public void accept(QName name, Serializable value) {
+    public void accept(Object key, Object value) {
+      // Object parameters: no bridge method casting the value to the Serializable interface.
+      QName name = (QName) key;
       int i = count;
       if (i == values.length) {
         throw changed();
@@ -127,7 +129,7 @@ final class NodeCodec implements Codec<Node> {
       count = i + 1;
     }
 
-    Serializable[] finish() {
+    Object[] finish() {
       if (count != values.length) {
         throw changed();
       }
