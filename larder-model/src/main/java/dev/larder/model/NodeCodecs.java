@@ -31,7 +31,7 @@ import java.io.Serializable;
 public final class NodeCodecs {
 
   /** The version of the model's wire forms. */
-  public static final int WIRE_FORM_VERSION = 1;
+  public static final int WIRE_FORM_VERSION = 2;
 
   private NodeCodecs() {}
 
