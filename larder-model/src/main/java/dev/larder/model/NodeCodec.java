@@ -165,7 +165,7 @@ final class NodeCodec implements Codec<Node> {
   @Override
   public Node decode(ByteSource in) {
     NodeShape shape = shapes.decode(in);
-    Serializable[] read = new Serializable[shape.nameCount()];
+    Object[] read = new Object[shape.nameCount()];
     for (int i = 0; i < read.length; i++) {
       read[i] = values.decode(in);
     }

@@ -24,13 +24,14 @@ final class ShapedProperties extends AbstractMap<QName, Serializable> implements
   private static final long serialVersionUID = 1L;
 
   private final transient NodeShape shape;
-  private final Serializable[] values;
+  /** Every element is a Serializable or null (an Object array: no store checks on decode). */
+  private final Object[] values;
 
   /**
    * @param shape the names
    * @param values one value per name, owned by this map from now on
    */
-  ShapedProperties(NodeShape shape, Serializable[] values) {
+  ShapedProperties(NodeShape shape, Object[] values) {
     this.shape = shape;
     this.values = values;
   }
@@ -39,7 +40,7 @@ final class ShapedProperties extends AbstractMap<QName, Serializable> implements
     return shape;
   }
 
-  Serializable value(int i) {
+  Object value(int i) {
     return values[i];
   }
 
@@ -56,19 +57,19 @@ final class ShapedProperties extends AbstractMap<QName, Serializable> implements
   @Override
   public Serializable get(Object key) {
     int i = shape.indexOf(key);
-    return i < 0 ? null : values[i];
+    return i < 0 ? null : (Serializable) values[i];
   }
 
   @Override
   public Serializable getOrDefault(Object key, Serializable defaultValue) {
     int i = shape.indexOf(key);
-    return i < 0 ? defaultValue : values[i];
+    return i < 0 ? defaultValue : (Serializable) values[i];
   }
 
   @Override
   public void forEach(BiConsumer<? super QName, ? super Serializable> action) {
     for (int i = 0; i < values.length; i++) {
-      action.accept(shape.name(i), values[i]);
+      action.accept(shape.name(i), (Serializable) values[i]);
     }
   }
 
@@ -96,7 +97,7 @@ final class ShapedProperties extends AbstractMap<QName, Serializable> implements
               throw new NoSuchElementException();
             }
             int i = next++;
-            return new SimpleImmutableEntry<>(shape.name(i), values[i]);
+            return new SimpleImmutableEntry<>(shape.name(i), (Serializable) values[i]);
           }
         };
       }
