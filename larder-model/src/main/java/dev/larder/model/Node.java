@@ -13,9 +13,9 @@ import java.util.Set;
  * <p>The collections are held as given: the generator uses a {@code HashSet} and a
  * {@code HashMap}, as a repository's data layer returns them. Nodes decoded by
  * {@link NodeCodecs#node()} and {@link NodeCodecs#node(dev.larder.codec.ValueDictionary)} hold
- * unmodifiable ones (mutators throw {@link UnsupportedOperationException}) that share their
- * names with every node of the same shape: copy them to change a node. Equality is by content,
- * whatever the implementations.
+ * unmodifiable ones (mutators throw {@link UnsupportedOperationException}; with a dictionary
+ * they share their names with every node of the same shape): copy them to change a node.
+ * Equality is by content, whatever the implementations.
  *
  * @param aspects the aspects applied to the node
  * @param properties the node's properties by name

@@ -5,6 +5,9 @@ import dev.larder.codec.ByteSource;
 import dev.larder.codec.Codec;
 import dev.larder.codec.CodecException;
 import java.io.Serializable;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
@@ -12,7 +15,8 @@ import java.util.function.BiConsumer;
 /**
  * A node: its {@link NodeShape} (the aspect names, then the property names in iteration
  * order), then each property's value ({@link PropertyValueCodec}) in the shape's order.
- * Decodes to unmodifiable collections: the shape's aspect set and a {@link ShapedProperties}.
+ * Decodes to unmodifiable collections: with a dictionary, the shape's aspect set and a
+ * {@link ShapedProperties}; without one, wrapped hash tables.
  *
  * <p>Implementation notes: looking up a node's 17 names in the dictionary used to be half the
  * cost of encoding it. Nodes of one type iterate their names in the same order, so the codec
@@ -27,11 +31,14 @@ final class NodeCodec implements Codec<Node> {
   private static final int RECENT_SHAPES = 16;
 
   private final Codec<NodeShape> shapes;
+  /** The shape codec when it writes every shape inline (no dictionary), else null. */
+  private final NodeShapeCodec inlineShapes;
   private final PropertyValueCodec values;
   private final NodeShape[] recent = new NodeShape[RECENT_SHAPES];
 
   NodeCodec(ModelForms forms) {
     this.shapes = forms.shape();
+    this.inlineShapes = shapes instanceof NodeShapeCodec inline ? inline : null;
     this.values = new PropertyValueCodec(forms);
   }
 
@@ -44,12 +51,15 @@ final class NodeCodec implements Codec<Node> {
       return;
     }
     int slot = (aspects.size() * 31 + properties.size()) & (RECENT_SHAPES - 1);
-    NodeShape predicted = recent[slot];
+    NodeShape predicted = inlineShapes == null ? recent[slot] : null;
     Walk walk = new Walk(predicted, properties.size());
     QName[] aspectNames = walk.aspects(aspects);
     properties.forEach(walk);
     Object[] propertyValues = walk.finish();
-    if (aspectNames == null && walk.names == null) {
+    if (inlineShapes != null) {
+      // Nothing to predict: without a dictionary every shape is written out in full.
+      inlineShapes.write(aspectNames, walk.names, out);
+    } else if (aspectNames == null && walk.names == null) {
       shapes.encode(predicted, out);
     } else {
       NodeShape shape = new NodeShape(
@@ -133,7 +143,7 @@ final class NodeCodec implements Codec<Node> {
       if (count != values.length) {
         throw changed();
       }
-      if (names == null && predicted != null && predicted.nameCount() != count) {
+      if (names == null && (predicted == null || predicted.nameCount() != count)) {
         names = prefix(predicted, count, count, false);
       }
       return values;
@@ -164,12 +174,35 @@ final class NodeCodec implements Codec<Node> {
 
   @Override
   public Node decode(ByteSource in) {
+    if (inlineShapes != null) {
+      return decodeInline(in);
+    }
     NodeShape shape = shapes.decode(in);
     Object[] read = new Object[shape.nameCount()];
     for (int i = 0; i < read.length; i++) {
       read[i] = values.decode(in);
     }
     return new Node(shape.aspectSet(), new ShapedProperties(shape, read));
+  }
+
+  /**
+   * Without a dictionary, every node carries its names, so there is no shared shape to point
+   * at; hash tables are then the cheaper thing to build.
+   */
+  private Node decodeInline(ByteSource in) {
+    QName[] aspectNames = inlineShapes.readNames(in);
+    QName[] names = inlineShapes.readNames(in);
+    Set<QName> aspects = HashSet.newHashSet(aspectNames.length);
+    Collections.addAll(aspects, aspectNames);
+    Map<QName, Serializable> properties = HashMap.newHashMap(names.length);
+    for (QName name : names) {
+      properties.put(name, values.decode(in));
+    }
+    if (aspects.size() != aspectNames.length || properties.size() != names.length) {
+      throw NodeShapeCodec.repeatedName();
+    }
+    return new Node(Collections.unmodifiableSet(aspects),
+        Collections.unmodifiableMap(properties));
   }
 
   @Override

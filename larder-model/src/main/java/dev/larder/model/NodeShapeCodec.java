@@ -29,17 +29,34 @@ final class NodeShapeCodec implements Codec<NodeShape> {
     }
   }
 
+  /** Writes the shape of these names, as {@link #encode} would, without building it. */
+  void write(QName[] aspects, QName[] propertyNames, ByteSink out) {
+    out.writeVarInt(aspects.length);
+    for (QName aspect : aspects) {
+      names.encode(aspect, out);
+    }
+    out.writeVarInt(propertyNames.length);
+    for (QName name : propertyNames) {
+      names.encode(name, out);
+    }
+  }
+
   @Override
   public NodeShape decode(ByteSource in) {
     QName[] aspects = readNames(in);
     NodeShape shape = new NodeShape(aspects, readNames(in));
     if (shape.aspectSet().size() != aspects.length || !shape.hasDistinctNames()) {
-      throw new CodecException("node shape names an aspect or a property twice");
+      throw repeatedName();
     }
     return shape;
   }
 
-  private QName[] readNames(ByteSource in) {
+  static CodecException repeatedName() {
+    return new CodecException("node shape names an aspect or a property twice");
+  }
+
+  /** @return a count and that many names, as {@link #write} writes each half of a shape */
+  QName[] readNames(ByteSource in) {
     // Every name takes at least one byte, which bounds the array by the input.
     QName[] read = new QName[in.readLength(1)];
     for (int i = 0; i < read.length; i++) {

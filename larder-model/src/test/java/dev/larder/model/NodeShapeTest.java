@@ -120,6 +120,17 @@ class NodeShapeTest {
   }
 
   @Test
+  void plainDecodedNodesAreUnmodifiableToo() {
+    Node node = GENERATOR.node(4);
+    Node decoded = roundTrip(NodeCodecs.node(), node);
+    assertEquals(node, decoded);
+    assertThrows(UnsupportedOperationException.class,
+        () -> decoded.properties().put(ContentModel.CREATED, 1));
+    assertThrows(UnsupportedOperationException.class,
+        () -> decoded.aspects().add(ContentModel.AUDITABLE));
+  }
+
+  @Test
   void largeShapesFindNamesThroughAnIndex() {
     Map<QName, Serializable> properties = new LinkedHashMap<>();
     for (int i = 0; i < 100; i++) {
