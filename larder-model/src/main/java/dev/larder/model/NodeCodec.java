@@ -67,6 +67,8 @@ final class NodeCodec implements Codec<Node> {
           walk.names != null ? walk.names : walk.prefixOf(walk.count, false));
       int start = out.size();
       shapes.encode(shape, out);
+      // Remember the shape as the dictionary holds it (decoding an id returns that instance),
+      // so that the next lookup of it ends at an identity comparison.
       recent[slot] = shapes.decode(new ByteSource(out.array(), start, out.size() - start));
     }
     for (Object value : propertyValues) {

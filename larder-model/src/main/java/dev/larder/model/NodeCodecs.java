@@ -9,9 +9,11 @@ import java.io.Serializable;
  * docs/spec/content-node.md (version {@value #WIRE_FORM_VERSION}).
  *
  * <p>Two flavours: {@link #node()} writes every value inline; {@link #node(ValueDictionary)}
- * substitutes qualified names, namespaces, store references, mimetypes, encodings, locales and
- * repeating text through a dictionary (spaces listed in docs/spec/content-node.md), which is
- * what makes a cached node a fraction of its object size.
+ * substitutes qualified names, namespaces, store references, mimetypes, encodings, locales,
+ * repeating text and node shapes (the list of a node's names) through a dictionary (spaces
+ * listed in docs/spec/content-node.md), which is what makes a cached node a fraction of its
+ * object size. Both decode nodes with unmodifiable collections; with a dictionary, nodes of
+ * one shape share their names.
  *
  * <p>Typical use:
  * <pre>{@code
