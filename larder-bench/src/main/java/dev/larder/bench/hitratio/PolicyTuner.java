@@ -117,6 +117,10 @@ public final class PolicyTuner {
 
   private static Map<String, PolicyParams> variants() {
     PolicyParams d = PolicyParams.defaults();
+    // -Dtuner.minWindow and -Dtuner.maxWindow override the adaptation's limits of every variant
+    d = d.withWindow(d.initialWindow(),
+        Double.parseDouble(System.getProperty("tuner.minWindow", Double.toString(d.minWindow()))),
+        Double.parseDouble(System.getProperty("tuner.maxWindow", Double.toString(d.maxWindow()))));
     Map<String, PolicyParams> v = new LinkedHashMap<>();
     // the store's policy: with -Dsim.shadow=true (the default) the window follows the shadow
     // gradient and the hill-climbing fields of the variants below are ignored

@@ -50,6 +50,13 @@ final class QueuePolicySim implements Contender {
   static final double SIGMA = Double.parseDouble(System.getProperty("sim.sigma", "0"));
   static final boolean DEBUG = Boolean.getBoolean("sim.debug");
   static boolean RESET_MAIN = Boolean.getBoolean("sim.resetMain");
+  /** Adapts the sketch's aging period between these factors of the capacity (0: fixed). */
+  static final double AGE_MIN = Double.parseDouble(System.getProperty("sim.ageMin", "0"));
+  static final double AGE_MAX = Double.parseDouble(System.getProperty("sim.ageMax", "20"));
+  static final double AGE_STEP = Double.parseDouble(System.getProperty("sim.ageStep", "1.25"));
+  static final double AGE_MARGIN = Double.parseDouble(System.getProperty("sim.ageMargin", "0"));
+  /** Relative margin: one return rate must exceed the other by this factor. */
+  static final double AGE_REL = Double.parseDouble(System.getProperty("sim.ageRel", "1"));
 
   private final String name;
   private final PolicyParams params;
@@ -112,6 +119,12 @@ final class QueuePolicySim implements Contender {
     double shrinkGain;
     double shrinkLoss;
     long periodRequests;
+    // adaptive aging
+    double ageFactor = SAMPLE_FACTOR;
+    long rejections;
+    long rejectedReturns;
+    long mainEvictions;
+    long evictedReturns;
 
     State(Trace trace, Bound bound, PolicyParams params) {
       this.trace = trace;
@@ -200,6 +213,11 @@ final class QueuePolicySim implements Contender {
           shrinkGain++;
         }
       }
+      if (ghost == WINDOW) {
+        rejectedReturns++;
+      } else if (ghost == MAIN) {
+        evictedReturns++;
+      }
       if (ghost != NONE && p.ghostAdapt()) {
         double delta = p.ghostStep() * capacity;
         windowTarget += ghost == WINDOW ? delta : -delta;
@@ -274,6 +292,7 @@ final class QueuePolicySim implements Contender {
         where[candidate] = NONE;
         entries--;
         gseq[candidate] = wOut;
+        rejections++;
         ghostAdd(candidate, WINDOW);
       }
     }
@@ -351,6 +370,7 @@ final class QueuePolicySim implements Contender {
       mainWeight -= weight[id];
       mOut += weight[id];
       gseq[id] = mOut;
+      mainEvictions++;
       where[id] = NONE;
       entries--;
       ghostAdd(id, kind);
@@ -419,8 +439,33 @@ final class QueuePolicySim implements Contender {
         windowTarget -= delta;
       }
       clampWindow();
+      adaptAging(entryCapacity);
       growGain = growLoss = shrinkGain = shrinkLoss = 0;
       periodRequests = 0;
+    }
+
+    /**
+     * Rejected candidates that come back more often than evicted victims do: the sketch
+     * favours incumbents too much, so shorten its history; the other way round, lengthen it.
+     */
+    void adaptAging(long entryCapacity) {
+      if (AGE_MIN <= 0) {
+        return;
+      }
+      if (rejections > 0 && mainEvictions > 0) {
+        double r = (double) rejectedReturns / rejections;
+        double a = (double) evictedReturns / mainEvictions;
+        if (r > a * AGE_REL + AGE_MARGIN) {
+          ageFactor = Math.max(AGE_MIN, ageFactor / AGE_STEP);
+        } else if (a > r * AGE_REL + AGE_MARGIN) {
+          ageFactor = Math.min(AGE_MAX, ageFactor * AGE_STEP);
+        }
+        sketch.sampleSize((int) Math.max(64, ageFactor * entryCapacity));
+        if (DEBUG && debugLines++ < 80) {
+          System.err.printf("cap %d r %.3f a %.3f age %.2f%n", capacity, r, a, ageFactor);
+        }
+      }
+      rejections = rejectedReturns = mainEvictions = evictedReturns = 0;
     }
 
     void climb(boolean hit) {

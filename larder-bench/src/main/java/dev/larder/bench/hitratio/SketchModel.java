@@ -25,7 +25,7 @@ final class SketchModel {
 
   private final long[] table;
   private final int mask;
-  private final int sampleSize;
+  private int sampleSize;
   private int additions;
   /** The doorkeeper's bits, or null without one. */
   private final long[] door;
@@ -37,6 +37,11 @@ final class SketchModel {
     mask = words - 1;
     this.sampleSize = Math.max(1, sampleSize);
     door = DOORKEEPER > 0 ? new long[Math.max(1, words * DOORKEEPER / 64)] : null;
+  }
+
+  /** Changes the number of increments between halvings (adaptive aging experiments). */
+  void sampleSize(int size) {
+    sampleSize = Math.max(1, size);
   }
 
   private boolean doorContains(long hash) {

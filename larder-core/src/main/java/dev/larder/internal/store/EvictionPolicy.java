@@ -53,6 +53,13 @@ final class EvictionPolicy {
    * SLRU's split as W-TinyLFU uses it (Einziger et al.).
    */
   static final double PROTECTED = 0.80;
+  /** One change of the sketch's history per period: a factor of 1.25 longer or shorter. */
+  static final double AGING_STEP = 1.25;
+  /**
+   * How much more often one side's ghosts must come back before the history moves: rejected
+   * candidates against evicted victims, as a ratio of their return rates.
+   */
+  static final double AGING_MARGIN = 1.25;
 
   private final FrequencySketch sketch;
   private final GhostTable ghosts;
@@ -68,6 +75,12 @@ final class EvictionPolicy {
   private int shrinkLoss;
   private int growGain;
   private int shrinkGain;
+  // Admission's regrets in the current period (under the lock): candidates rejected and main
+  // entries evicted, and how many of each came back while their ghost was remembered.
+  private int rejected;
+  private int rejectedReturned;
+  private int evicted;
+  private int evictedReturned;
 
   EvictionPolicy(FrequencySketch sketch, int expectedEntries, PageQueue window, PageQueue main) {
     this.sketch = sketch;
@@ -104,6 +117,13 @@ final class EvictionPolicy {
   /** Called under the lock when a key not in the cache is written: consults the ghosts. */
   void onInsert(long hash) {
     long distance = ghosts.distance(hash, window.tailPosition(), main.tailPosition());
+    if (distance >= 0) {
+      if (ghosts.queueOf(hash) == GhostTable.WINDOW) {
+        rejectedReturned++;
+      } else {
+        evictedReturned++;
+      }
+    }
     if (distance >= 0 && distance <= stepBytes) {
       if (ghosts.queueOf(hash) == GhostTable.WINDOW) {
         growGain++;
@@ -116,11 +136,13 @@ final class EvictionPolicy {
 
   /** The window's candidate was rejected: remember where the window's flow stood. */
   void onRejected(long hash) {
+    rejected++;
     ghosts.add(hash, GhostTable.WINDOW, window.tailPosition());
   }
 
   /** Main's tail entry was evicted: remember where main's flow stood. */
   void onEvicted(long hash) {
+    evicted++;
     ghosts.add(hash, GhostTable.MAIN, main.tailPosition());
   }
 
@@ -159,11 +181,37 @@ final class EvictionPolicy {
       target -= step;
     }
     windowTarget = Math.max(MIN_WINDOW * capacity, Math.min(MAX_WINDOW * capacity, target));
+    adaptAging();
     requests = 0;
     growGain = 0;
     growLoss = 0;
     shrinkGain = 0;
     shrinkLoss = 0;
+  }
+
+  /**
+   * Moves the sketch's history one step at the end of a period. If candidates that admission
+   * rejected come back (are missed while their ghost is remembered) clearly more often than
+   * the main entries that admitted candidates displaced, the sketch is favouring incumbents on
+   * the strength of old counts: shorten its history. If the displaced come back clearly more
+   * often, admission is letting newcomers in too easily: lengthen it. Rates, not counts, are
+   * compared, so a loop (where every key comes back) or a scan (where none does) leaves the
+   * history where it is; and the ghost table's forgetting scales both rates alike.
+   */
+  private void adaptAging() {
+    if (rejected > 0 && evicted > 0) {
+      double rejectedRate = (double) rejectedReturned / rejected;
+      double evictedRate = (double) evictedReturned / evicted;
+      if (rejectedRate > evictedRate * AGING_MARGIN) {
+        sketch.agingFactor(sketch.agingFactor() / AGING_STEP);
+      } else if (evictedRate > rejectedRate * AGING_MARGIN) {
+        sketch.agingFactor(sketch.agingFactor() * AGING_STEP);
+      }
+    }
+    rejected = 0;
+    rejectedReturned = 0;
+    evicted = 0;
+    evictedReturned = 0;
   }
 
   /**

@@ -25,6 +25,24 @@ final class FrequencySketch {
   private final int countersPerEntry;
   private int sampleSize;
   private int additions;
+  /** Entries the sketch was last sized for. */
+  private int expectedEntries;
+  /** Increments per expected entry between halvings; see {@link #agingFactor(double)}. */
+  private double agingFactor = INITIAL_AGING;
+
+  /**
+   * Increments per expected entry between halvings when a segment starts: TinyLFU's sample of
+   * ten capacities, as Caffeine uses. The policy then moves it within {@link #MIN_AGING} and
+   * {@link #MAX_AGING} (docs/design/eviction.md, "Adapting the sketch's history").
+   */
+  static final double INITIAL_AGING = 10;
+  /**
+   * The shortest and longest history the policy may choose. Fixed at 40 the longest lost 16
+   * points on P6 at 131k entries in the simulator (hot keys saturate their 4-bit counters and
+   * tie), at 5 the shortest lost 2-6 points on loops and scans; the adaptation keeps within 5-20.
+   */
+  static final double MIN_AGING = 5;
+  static final double MAX_AGING = 20;
 
   /**
    * @param expectedEntries entries the sketch should describe
@@ -92,19 +110,29 @@ final class FrequencySketch {
   private void resize(int expectedEntries) {
     int longs = longsFor(expectedEntries);
     table = new long[longs];
-    sampleSize = agingFactor() * Math.max(16, expectedEntries);
+    this.expectedEntries = expectedEntries;
+    sampleSize = sampleSizeFor(expectedEntries, agingFactor);
     additions = 0;
   }
 
+  /** @return the current increments per expected entry between halvings */
+  double agingFactor() {
+    return agingFactor;
+  }
+
   /**
-   * Increments per expected entry between halvings: TinyLFU's sample of ten capacities, as
-   * Caffeine uses. With the protected queue (docs/design/eviction.md) a longer history (15-20)
-   * gained at most a few hundredths of a point on the mean of the shared traces in the
-   * simulator and lost up to 3 points on P6 at 131k entries, where hot keys saturate their
-   * 4-bit counters and tie; 10 keeps well away from that edge.
+   * Sets the history the sketch keeps: {@code factor} increments per expected entry between
+   * halvings, clamped to {@link #MIN_AGING}-{@link #MAX_AGING}. Counts are kept; the next
+   * halving comes when the new period is reached. Called under the segment's write lock;
+   * readers see the new period racily, which only moves a halving by a few increments.
    */
-  private static int agingFactor() {
-    return 10;
+  void agingFactor(double factor) {
+    agingFactor = Math.max(MIN_AGING, Math.min(MAX_AGING, factor));
+    sampleSize = sampleSizeFor(expectedEntries, agingFactor);
+  }
+
+  private static int sampleSizeFor(int expectedEntries, double factor) {
+    return (int) Math.min(Integer.MAX_VALUE, (long) (factor * Math.max(16, expectedEntries)));
   }
 
   private int longsFor(int expectedEntries) {
