@@ -121,6 +121,10 @@ public final class PolicyTuner {
     d = d.withWindow(d.initialWindow(),
         Double.parseDouble(System.getProperty("tuner.minWindow", Double.toString(d.minWindow()))),
         Double.parseDouble(System.getProperty("tuner.maxWindow", Double.toString(d.maxWindow()))));
+    // -Dtuner.ghostFactor: ghosts kept per resident entry (the store keeps one per eight)
+    d = d.withGhost(d.ghostAdapt(), d.ghostStep(),
+        Double.parseDouble(System.getProperty("tuner.ghostFactor",
+            Double.toString(d.ghostFactor()))), d.ghostToMain(), d.ghostAdmit());
     Map<String, PolicyParams> v = new LinkedHashMap<>();
     // the store's policy: with -Dsim.shadow=true (the default) the window follows the shadow
     // gradient and the hill-climbing fields of the variants below are ignored
