@@ -33,6 +33,11 @@ package dev.larder.internal.store;
  * traces, and it cannot be fooled by a phase change into a random walk. The idea of estimating
  * the gradient from shadow queues is Cliffhanger's (Cidon et al., NSDI 2016).
  *
+ * <p>The same period also moves the sketch's history (increments between halvings, 5 to 20
+ * capacities, starting at TinyLFU's 10): shorter when candidates that admission rejected come
+ * back (are missed while still remembered as ghosts) clearly more often than the main entries
+ * that admitted candidates displaced, longer in the opposite case ({@link #adaptAging}).
+ *
  * <p>Concurrency: called under the segment's write lock, except {@link #recordAccess} and
  * {@link #onHit}, which readers call without a lock and which only bump counters: a lost
  * increment merely blurs a statistic.
