@@ -50,13 +50,16 @@ final class QueuePolicySim implements Contender {
   static final double SIGMA = Double.parseDouble(System.getProperty("sim.sigma", "0"));
   static final boolean DEBUG = Boolean.getBoolean("sim.debug");
   static boolean RESET_MAIN = Boolean.getBoolean("sim.resetMain");
-  /** Adapts the sketch's aging period between these factors of the capacity (0: fixed). */
-  static final double AGE_MIN = Double.parseDouble(System.getProperty("sim.ageMin", "0"));
+  /**
+   * Adapts the sketch's aging period between these factors of the capacity, as the store does
+   * (0: fixed at {@code sim.sampleFactor}).
+   */
+  static final double AGE_MIN = Double.parseDouble(System.getProperty("sim.ageMin", "5"));
   static final double AGE_MAX = Double.parseDouble(System.getProperty("sim.ageMax", "20"));
   static final double AGE_STEP = Double.parseDouble(System.getProperty("sim.ageStep", "1.25"));
   static final double AGE_MARGIN = Double.parseDouble(System.getProperty("sim.ageMargin", "0"));
   /** Relative margin: one return rate must exceed the other by this factor. */
-  static final double AGE_REL = Double.parseDouble(System.getProperty("sim.ageRel", "1"));
+  static final double AGE_REL = Double.parseDouble(System.getProperty("sim.ageRel", "1.25"));
 
   private final String name;
   private final PolicyParams params;

@@ -88,8 +88,12 @@ final class EvictionPolicy {
   private int evictedReturned;
 
   EvictionPolicy(FrequencySketch sketch, int expectedEntries, PageQueue window, PageQueue main) {
+    this(sketch, new GhostTable(expectedEntries), window, main);
+  }
+
+  EvictionPolicy(FrequencySketch sketch, GhostTable ghosts, PageQueue window, PageQueue main) {
     this.sketch = sketch;
-    this.ghosts = new GhostTable(expectedEntries);
+    this.ghosts = ghosts;
     this.window = window;
     this.main = main;
   }

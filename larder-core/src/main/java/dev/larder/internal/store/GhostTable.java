@@ -20,9 +20,12 @@ import java.util.Arrays;
  * are measured to within half a percent of it, and the position wraps only after 128 steps.
  * A newer ghost overwrites whatever shares its slot, so the table forgets on its own; only
  * distances up to a step matter. A fingerprint collision, an overwritten ghost or a wrapped
- * position only adds noise to the window adaptation, never affects correctness. The table
- * has a slot for every eight entries of the segment: the ghosts of one step (a twentieth of
- * the entries from each queue) survive in part, the same part for either queue. Guarded by the segment's write lock.
+ * position only adds noise to the adaptations, never affects correctness. With a byte bound
+ * the table has a slot for every eight entries of the segment (half a byte an entry): the
+ * ghosts of one step (a twentieth of the entries from each queue) survive in part, the same
+ * part for either queue. With an entry bound, where memory is not the bound, it has a slot
+ * per entry, so that ghosts also reach back far enough for the sketch's history adaptation
+ * ({@link EvictionPolicy}), whose victims of disk-like traces come back after long gaps. Guarded by the segment's write lock.
  */
 final class GhostTable {
 
@@ -34,13 +37,21 @@ final class GhostTable {
 
   private int[] slots;
   private int resolution;
+  /** Expected entries per slot. */
+  private final int entriesPerSlot;
 
   GhostTable(int expectedEntries) {
+    this(expectedEntries, 8);
+  }
+
+  /** @param entriesPerSlot expected entries per ghost slot (8: half a byte an entry) */
+  GhostTable(int expectedEntries, int entriesPerSlot) {
+    this.entriesPerSlot = entriesPerSlot;
     slots = new int[lengthFor(expectedEntries)];
   }
 
-  static int lengthFor(int expectedEntries) {
-    return Math.max(16, expectedEntries / 8);
+  int lengthFor(int expectedEntries) {
+    return Math.max(16, expectedEntries / entriesPerSlot);
   }
 
   long bytes() {

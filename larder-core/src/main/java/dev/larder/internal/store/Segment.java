@@ -84,7 +84,9 @@ public final class Segment {
     // An entry bound leaves memory free to spend on accuracy; a byte bound counts every byte.
     this.sketch = new FrequencySketch(expected,
         settings.maxEntries() == Long.MAX_VALUE ? 4 : 16);
-    this.policy = new EvictionPolicy(sketch, expected, window, main);
+    // Ghosts: a slot per entry with an entry bound (4 bytes), one per eight with a byte bound.
+    this.policy = new EvictionPolicy(sketch,
+        new GhostTable(expected, settings.maxEntries() == Long.MAX_VALUE ? 8 : 1), window, main);
   }
 
   // ------------------------------------------------------------------ reads (no lock)

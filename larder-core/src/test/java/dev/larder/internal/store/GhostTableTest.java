@@ -50,4 +50,11 @@ class GhostTableTest {
   void memoryIsAboutHalfAByteAnEntry() {
     assertEquals(16 + 4 * (1 << 17), new GhostTable(1 << 20).bytes());
   }
+
+  @Test
+  void anEntryBoundsTableHasASlotPerEntry() {
+    GhostTable ghosts = new GhostTable(1 << 10, 1);
+    assertEquals(16 + 4 * (1 << 10), ghosts.bytes());
+    assertEquals(4L * ((1 << 12) - (1 << 10)), ghosts.growthFor(1 << 12));
+  }
 }
