@@ -49,6 +49,19 @@ final class QueuePolicySim implements Contender {
   static final int SAMPLE_FACTOR = Integer.getInteger("sim.sampleFactor", 10);
   static final double SIGMA = Double.parseDouble(System.getProperty("sim.sigma", "0"));
   static final boolean DEBUG = Boolean.getBoolean("sim.debug");
+  /** Prints the hits and admission decisions of every chunk of this many requests (0: off). */
+  static final int CHUNK = Integer.getInteger("sim.chunk", 0);
+  /**
+   * The admission threshold's largest value (0: no threshold, candidates need one count more
+   * than the victim): it starts there, and moves between 0 and there by admission's regrets.
+   */
+  static final int THRESHOLD_MAX = Integer.getInteger("sim.thresholdMax", 1);
+  /** Rejections and evictions (each) needed before the threshold moves. */
+  static final int THRESHOLD_EVIDENCE = Integer.getInteger("sim.thresholdEvidence", 32);
+  /** Standard errors by which the two return rates must differ before the threshold moves. */
+  static final double THRESHOLD_Z = Double.parseDouble(System.getProperty("sim.thresholdZ", "1"));
+  /** Whether a threshold raised by regrets also takes the free pass away. */
+  static final boolean STRICT_GATES_PASS = !Boolean.getBoolean("sim.strictKeepsPass");
   static boolean RESET_MAIN = Boolean.getBoolean("sim.resetMain");
   /**
    * Adapts the sketch's aging period between these factors of the capacity, as the store does
@@ -124,6 +137,18 @@ final class QueuePolicySim implements Contender {
     long periodRequests;
     // adaptive aging
     double ageFactor = SAMPLE_FACTOR;
+    // adaptive admission threshold
+    int threshold = THRESHOLD_MAX;
+    boolean strict;
+    long thresholdRejections;
+    long thresholdRejectedReturns;
+    long thresholdEvictions;
+    long thresholdEvictedReturns;
+    // chunk statistics (sim.chunk)
+    long chunkHits;
+    long freePasses;
+    long admissions;
+    long chunkRejections;
     long rejections;
     long rejectedReturns;
     long mainEvictions;
@@ -171,6 +196,14 @@ final class QueuePolicySim implements Contender {
         if (request(id, w)) {
           hits++;
           hitBytes += sizes[i];
+        }
+        if (CHUNK > 0 && (i + 1) % CHUNK == 0) {
+          System.err.printf("cap %d chunk %d hits %d window %.0f threshold %d%s"
+              + " free passes %d admissions %d rejections %d%n", capacity, i / CHUNK,
+              hits - chunkHits, windowTarget, threshold, strict ? " strict" : "", freePasses,
+              admissions, chunkRejections);
+          chunkHits = hits;
+          freePasses = admissions = chunkRejections = 0;
         }
       }
       return new Outcome(ids.length, hits, requestBytes, hitBytes);
@@ -271,7 +304,8 @@ final class QueuePolicySim implements Contender {
         window.add(candidate);
         return;
       }
-      if (counter[candidate] >= FREE_PASS_MIN && FREE_PASS) {
+      if (counter[candidate] >= FREE_PASS_MIN && FREE_PASS && !(strict && STRICT_GATES_PASS)) {
+        freePasses++;
         moveToMain(candidate);
         return;
       }
@@ -283,9 +317,10 @@ final class QueuePolicySim implements Contender {
       int victim = NO_ROTATE ? peekLive(main) : mainVictim();
       int windowBonus = counter[candidate] > 0 ? HIT_BONUS : 0;
       boolean admit = sketch.frequency(hashes[candidate]) + p.bias() + windowBonus
-          > sketch.frequency(hashes[victim])
+          > sketch.frequency(hashes[victim]) + threshold
           || (p.ghostAdmit() && ghostKind[candidate] != NONE);
       if (admit) {
+        admissions++;
         moveToMain(candidate);
         if (!NO_ROTATE && windowWeight + mainWeight > capacity) {
           evictFrom(main, victim, MAIN);
@@ -296,6 +331,7 @@ final class QueuePolicySim implements Contender {
         entries--;
         gseq[candidate] = wOut;
         rejections++;
+        chunkRejections++;
         ghostAdd(candidate, WINDOW);
       }
     }
@@ -452,7 +488,9 @@ final class QueuePolicySim implements Contender {
      * favours incumbents too much, so shorten its history; the other way round, lengthen it.
      */
     void adaptAging(long entryCapacity) {
+      adaptThreshold();
       if (AGE_MIN <= 0) {
+        rejections = rejectedReturns = mainEvictions = evictedReturns = 0;
         return;
       }
       if (rejections > 0 && mainEvictions > 0) {
@@ -469,6 +507,37 @@ final class QueuePolicySim implements Contender {
         }
       }
       rejections = rejectedReturns = mainEvictions = evictedReturns = 0;
+    }
+
+    /**
+     * The store's admission threshold: once enough regrets have accumulated, victims that come
+     * back clearly more often than rejected candidates set it (and take the free pass away),
+     * the opposite clears it.
+     */
+    void adaptThreshold() {
+      thresholdRejections += rejections;
+      thresholdRejectedReturns += rejectedReturns;
+      thresholdEvictions += mainEvictions;
+      thresholdEvictedReturns += evictedReturns;
+      if (THRESHOLD_MAX == 0 || thresholdRejections < THRESHOLD_EVIDENCE
+          || thresholdEvictions < THRESHOLD_EVIDENCE) {
+        return;
+      }
+      double r = (double) thresholdRejectedReturns / thresholdRejections;
+      double a = (double) thresholdEvictedReturns / thresholdEvictions;
+      double pooled = (double) (thresholdRejectedReturns + thresholdEvictedReturns)
+          / (thresholdRejections + thresholdEvictions);
+      double noise = THRESHOLD_Z * Math.sqrt(pooled * (1 - pooled)
+          * (1.0 / thresholdRejections + 1.0 / thresholdEvictions));
+      if (a > r * AGE_REL && a - r > noise) {
+        threshold = THRESHOLD_MAX;
+        strict = true;
+      } else if (r > a * AGE_REL && r - a > noise) {
+        threshold = 0;
+        strict = false;
+      }
+      thresholdRejections = thresholdRejectedReturns = thresholdEvictions = 0;
+      thresholdEvictedReturns = 0;
     }
 
     void climb(boolean hit) {

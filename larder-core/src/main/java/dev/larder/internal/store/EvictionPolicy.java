@@ -38,6 +38,12 @@ package dev.larder.internal.store;
  * back (are missed while still remembered as ghosts) clearly more often than the main entries
  * that admitted candidates displaced, longer in the opposite case ({@link #adaptAging}).
  *
+ * <p>The same regrets set how much more often than the victim a candidate must have been
+ * requested to be admitted ({@link #adaptThreshold}): one count more at first and whenever
+ * displaced victims come back clearly more often than rejected candidates (and then entries
+ * read in the window lose their free pass and compete too), none once rejected candidates come
+ * back clearly more often.
+ *
  * <p>Concurrency: called under the segment's write lock, except {@link #recordAccess} and
  * {@link #onHit}, which readers call without a lock and which only bump counters: a lost
  * increment merely blurs a statistic.
@@ -65,6 +71,17 @@ final class EvictionPolicy {
    * candidates against evicted victims, as a ratio of their return rates.
    */
   static final double AGING_MARGIN = 1.25;
+  /**
+   * Rejections and evictions (each) that must have accumulated before the admission threshold
+   * may move: fewer are noise, and on short traces the first few periods see only the
+   * returns that come back soonest.
+   */
+  static final int THRESHOLD_EVIDENCE = 32;
+  /**
+   * The difference of the two return rates must also exceed this many standard errors (of a
+   * difference of two proportions): rare evictions give a noisy rate.
+   */
+  static final double THRESHOLD_Z = 1;
 
   private final FrequencySketch sketch;
   private final GhostTable ghosts;
@@ -86,6 +103,15 @@ final class EvictionPolicy {
   private int rejectedReturned;
   private int evicted;
   private int evictedReturned;
+  /** Counts by which a candidate's frequency must exceed the victim's (0 or 1). */
+  private int threshold = 1;
+  /** Whether candidates read in the window compete too (set by evidence, with threshold 1). */
+  private boolean strict;
+  // The same regrets, accumulated until there is enough evidence to move the threshold.
+  private int thresholdRejected;
+  private int thresholdRejectedReturned;
+  private int thresholdEvicted;
+  private int thresholdEvictedReturned;
 
   EvictionPolicy(FrequencySketch sketch, int expectedEntries, PageQueue window, PageQueue main) {
     this(sketch, new GhostTable(expectedEntries), window, main);
@@ -208,6 +234,7 @@ final class EvictionPolicy {
    * history where it is; and the ghost table's forgetting scales both rates alike.
    */
   private void adaptAging() {
+    adaptThreshold();
     if (rejected > 0 && evicted > 0) {
       double rejectedRate = (double) rejectedReturned / rejected;
       double evictedRate = (double) evictedReturned / evicted;
@@ -224,6 +251,53 @@ final class EvictionPolicy {
   }
 
   /**
+   * Moves the admission threshold once enough regrets have accumulated. If the victims that
+   * admitted candidates displaced come back clearly more often than the candidates admission
+   * rejected, admitting on one count more is churning the cache (a newcomer's latest request
+   * is in its count, an incumbent's next one is not yet): require a margin of one count, and
+   * let no candidate skip the contest. In the opposite case, admission is too strict: admit on
+   * any count more, with the free pass for entries read in the window. The segment starts
+   * with the margin but with the free pass, the cautious choice while nothing is known.
+   */
+  private void adaptThreshold() {
+    thresholdRejected += rejected;
+    thresholdRejectedReturned += rejectedReturned;
+    thresholdEvicted += evicted;
+    thresholdEvictedReturned += evictedReturned;
+    if (thresholdRejected < THRESHOLD_EVIDENCE || thresholdEvicted < THRESHOLD_EVIDENCE) {
+      return;
+    }
+    double rejectedRate = (double) thresholdRejectedReturned / thresholdRejected;
+    double evictedRate = (double) thresholdEvictedReturned / thresholdEvicted;
+    double pooled = (double) (thresholdRejectedReturned + thresholdEvictedReturned)
+        / (thresholdRejected + thresholdEvicted);
+    double noise = THRESHOLD_Z * Math.sqrt(pooled * (1 - pooled)
+        * (1.0 / thresholdRejected + 1.0 / thresholdEvicted));
+    if (evictedRate > rejectedRate * AGING_MARGIN && evictedRate - rejectedRate > noise) {
+      threshold = 1;
+      strict = true;
+    } else if (rejectedRate > evictedRate * AGING_MARGIN
+        && rejectedRate - evictedRate > noise) {
+      threshold = 0;
+      strict = false;
+    }
+    thresholdRejected = 0;
+    thresholdRejectedReturned = 0;
+    thresholdEvicted = 0;
+    thresholdEvictedReturned = 0;
+  }
+
+  /** @return how many counts more than the victim a candidate needs, for tests */
+  int admissionThreshold() {
+    return threshold;
+  }
+
+  /** @return whether candidates read in the window must compete too, for tests */
+  boolean strictAdmission() {
+    return strict;
+  }
+
+  /**
    * @param candidateHash the window entry leaving the window
    * @param candidateClock its access counter
    * @param victimHash the main queue's next victim, if {@code hasVictim}
@@ -231,10 +305,10 @@ final class EvictionPolicy {
    * @return true to move the candidate to the main queue, false to evict it
    */
   boolean admit(long candidateHash, int candidateClock, long victimHash, boolean hasVictim) {
-    if (candidateClock > 0 || !hasVictim) {
+    if (!hasVictim || (candidateClock > 0 && !strict)) {
       return true;
     }
-    return sketch.frequency(candidateHash) > sketch.frequency(victimHash);
+    return sketch.frequency(candidateHash) > sketch.frequency(victimHash) + threshold;
   }
 
   /**
