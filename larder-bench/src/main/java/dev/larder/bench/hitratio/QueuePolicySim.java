@@ -58,6 +58,8 @@ final class QueuePolicySim implements Contender {
   static final int THRESHOLD_MAX = Integer.getInteger("sim.thresholdMax", 1);
   /** Rejections and evictions (each) needed before the threshold moves. */
   static final int THRESHOLD_EVIDENCE = Integer.getInteger("sim.thresholdEvidence", 32);
+  /** Counts only the returns of ghosts made since the threshold's evidence started. */
+  static final boolean COHORT = !Boolean.getBoolean("sim.noCohort");
   /** Standard errors by which the two return rates must differ before the threshold moves. */
   static final double THRESHOLD_Z = Double.parseDouble(System.getProperty("sim.thresholdZ", "1"));
   /** Whether a threshold raised by regrets also takes the free pass away. */
@@ -140,6 +142,10 @@ final class QueuePolicySim implements Contender {
     // adaptive admission threshold
     int threshold = THRESHOLD_MAX;
     boolean strict;
+    long cohortRejectedReturns;
+    long cohortEvictedReturns;
+    long windowMark;
+    long mainMark;
     long thresholdRejections;
     long thresholdRejectedReturns;
     long thresholdEvictions;
@@ -251,8 +257,14 @@ final class QueuePolicySim implements Contender {
       }
       if (ghost == WINDOW) {
         rejectedReturns++;
+        if (!COHORT || gseq[id] >= windowMark) {
+          cohortRejectedReturns++;
+        }
       } else if (ghost == MAIN) {
         evictedReturns++;
+        if (!COHORT || gseq[id] >= mainMark) {
+          cohortEvictedReturns++;
+        }
       }
       if (ghost != NONE && p.ghostAdapt()) {
         double delta = p.ghostStep() * capacity;
@@ -516,9 +528,10 @@ final class QueuePolicySim implements Contender {
      */
     void adaptThreshold() {
       thresholdRejections += rejections;
-      thresholdRejectedReturns += rejectedReturns;
+      thresholdRejectedReturns += cohortRejectedReturns;
       thresholdEvictions += mainEvictions;
-      thresholdEvictedReturns += evictedReturns;
+      thresholdEvictedReturns += cohortEvictedReturns;
+      cohortRejectedReturns = cohortEvictedReturns = 0;
       if (THRESHOLD_MAX == 0 || thresholdRejections < THRESHOLD_EVIDENCE
           || thresholdEvictions < THRESHOLD_EVIDENCE) {
         return;
@@ -538,6 +551,8 @@ final class QueuePolicySim implements Contender {
       }
       thresholdRejections = thresholdRejectedReturns = thresholdEvictions = 0;
       thresholdEvictedReturns = 0;
+      windowMark = wOut;
+      mainMark = mOut;
     }
 
     void climb(boolean hit) {

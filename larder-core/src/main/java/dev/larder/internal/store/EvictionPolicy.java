@@ -38,11 +38,11 @@ package dev.larder.internal.store;
  * back (are missed while still remembered as ghosts) clearly more often than the main entries
  * that admitted candidates displaced, longer in the opposite case ({@link #adaptAging}).
  *
- * <p>The same regrets set how much more often than the victim a candidate must have been
- * requested to be admitted ({@link #adaptThreshold}): one count more at first and whenever
- * displaced victims come back clearly more often than rejected candidates (and then entries
- * read in the window lose their free pass and compete too), none once rejected candidates come
- * back clearly more often.
+ * <p>The same regrets set the margin by which a candidate's count must beat the victim's
+ * ({@link #adaptThreshold}): at least two counts more at first and whenever displaced victims
+ * come back clearly more often than rejected candidates (and then entries read in the window
+ * lose their free pass and compete too), one count more (TinyLFU's rule) once rejected
+ * candidates come back clearly more often.
  *
  * <p>Concurrency: called under the segment's write lock, except {@link #recordAccess} and
  * {@link #onHit}, which readers call without a lock and which only bump counters: a lost
@@ -67,8 +67,9 @@ final class EvictionPolicy {
   /** One change of the sketch's history per period: a factor of 1.25 longer or shorter. */
   static final double AGING_STEP = 1.25;
   /**
-   * How much more often one side's ghosts must come back before the history moves: rejected
-   * candidates against evicted victims, as a ratio of their return rates.
+   * How much more often one side's ghosts must come back before the history or the admission
+   * threshold moves: rejected candidates against evicted victims, as a ratio of their return
+   * rates.
    */
   static final double AGING_MARGIN = 1.25;
   /**
@@ -103,10 +104,19 @@ final class EvictionPolicy {
   private int rejectedReturned;
   private int evicted;
   private int evictedReturned;
-  /** Counts by which a candidate's frequency must exceed the victim's (0 or 1). */
+  /**
+   * Counts a candidate's frequency must exceed the victim's by, beyond the one of TinyLFU's
+   * strict comparison (0 or 1).
+   */
   private int threshold = 1;
   /** Whether candidates read in the window compete too (set by evidence, with threshold 1). */
   private boolean strict;
+  // Returns of the current period whose ghost was made since the threshold's evidence started
+  // (its cohort), and where the window's and main's flows stood then.
+  private int cohortRejectedReturned;
+  private int cohortEvictedReturned;
+  private long windowMark;
+  private long mainMark;
   // The same regrets, accumulated until there is enough evidence to move the threshold.
   private int thresholdRejected;
   private int thresholdRejectedReturned;
@@ -155,8 +165,14 @@ final class EvictionPolicy {
     if (distance >= 0) {
       if (ghosts.queueOf(hash) == GhostTable.WINDOW) {
         rejectedReturned++;
+        if (distance <= window.tailPosition() - windowMark) {
+          cohortRejectedReturned++;
+        }
       } else {
         evictedReturned++;
+        if (distance <= main.tailPosition() - mainMark) {
+          cohortEvictedReturned++;
+        }
       }
     }
     if (distance >= 0 && distance <= stepBytes) {
@@ -258,12 +274,21 @@ final class EvictionPolicy {
    * let no candidate skip the contest. In the opposite case, admission is too strict: admit on
    * any count more, with the free pass for entries read in the window. The segment starts
    * with the margin but with the free pass, the cautious choice while nothing is known.
+   *
+   * <p>Only returns of ghosts made since the evidence started count (a ghost's distance, in its
+   * queue's flow, tells its age; a position that wrapped, after 128 steps of flow, may count an
+   * older one). Otherwise a regime's returns would be divided by the next regime's events:
+   * after a lenient spell, the victims it displaced keep coming back while the strict spell
+   * evicts few, which would make strictness look right for as long as they do. Both rates must
+   * also differ by more than {@link #THRESHOLD_Z} standard errors.
    */
   private void adaptThreshold() {
     thresholdRejected += rejected;
-    thresholdRejectedReturned += rejectedReturned;
+    thresholdRejectedReturned += cohortRejectedReturned;
     thresholdEvicted += evicted;
-    thresholdEvictedReturned += evictedReturned;
+    thresholdEvictedReturned += cohortEvictedReturned;
+    cohortRejectedReturned = 0;
+    cohortEvictedReturned = 0;
     if (thresholdRejected < THRESHOLD_EVIDENCE || thresholdEvicted < THRESHOLD_EVIDENCE) {
       return;
     }
@@ -285,6 +310,8 @@ final class EvictionPolicy {
     thresholdRejectedReturned = 0;
     thresholdEvicted = 0;
     thresholdEvictedReturned = 0;
+    windowMark = window.tailPosition();
+    mainMark = main.tailPosition();
   }
 
   /** @return how many counts more than the victim a candidate needs, for tests */
