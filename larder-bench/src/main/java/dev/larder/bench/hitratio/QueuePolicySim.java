@@ -60,6 +60,18 @@ final class QueuePolicySim implements Contender {
   static final int THRESHOLD_EVIDENCE = Integer.getInteger("sim.thresholdEvidence", 32);
   /** Counts only the returns of ghosts made since the threshold's evidence started. */
   static final boolean COHORT = !Boolean.getBoolean("sim.noCohort");
+  /**
+   * Splits the cache into segments as the store does (by the key's hash); it did not bring the
+   * simulator closer to the real cache on P3 (the page mechanics differ more).
+   */
+  static final boolean SEGMENTED = Boolean.getBoolean("sim.segmented");
+  /**
+   * Judges the threshold on the regrets of the decisions it changes (marginal ones), as the
+   * store does; false compares the return rates of all rejections and evictions.
+   */
+  static final boolean MARGINAL =
+      Boolean.parseBoolean(System.getProperty("sim.marginal", "true"));
+  static final int MARGINAL_EVIDENCE = Integer.getInteger("sim.marginalEvidence", 16);
   /** Standard errors by which the two return rates must differ before the threshold moves. */
   static final double THRESHOLD_Z = Double.parseDouble(System.getProperty("sim.thresholdZ", "1"));
   /** Whether a threshold raised by regrets also takes the free pass away. */
@@ -91,7 +103,36 @@ final class QueuePolicySim implements Contender {
 
   @Override
   public Outcome replay(Trace trace, Bound bound, int run) {
-    return new State(trace, bound, params).replay();
+    int segments = SEGMENTED ? segmentsFor(bound) : 1;
+    if (segments == 1) {
+      return new State(trace, bound, params).replay();
+    }
+    // as the store: each segment has its share of the bound and its own policy
+    State[] states = new State[segments];
+    for (int i = 0; i < segments; i++) {
+      states[i] = new State(trace, new Bound(bound.value() / segments, bound.bytes()), params);
+    }
+    int[] ids = states[0].ids;
+    int[] sizes = trace.weights();
+    long hits = 0;
+    long hitBytes = 0;
+    long requestBytes = 0;
+    for (int i = 0; i < ids.length; i++) {
+      State state = states[(int) (states[0].hashes[ids[i]] >>> 32) & (segments - 1)];
+      long w = bound.bytes() ? sizes[i] : 1;
+      requestBytes += sizes[i];
+      if (state.request(ids[i], w)) {
+        hits++;
+        hitBytes += sizes[i];
+      }
+    }
+    return new Outcome(ids.length, hits, requestBytes, hitBytes);
+  }
+
+  /** The store's segment count (StoreSizing): one per 4096 entries or 16 MiB, at most 16. */
+  static int segmentsFor(Bound bound) {
+    long units = bound.bytes() ? bound.value() / (16L << 20) : bound.value() / 4096;
+    return Integer.highestOneBit((int) Math.max(1, Math.min(16, units)));
   }
 
   private static final class State {
@@ -105,6 +146,7 @@ final class QueuePolicySim implements Contender {
     final int[] weight;
     final long[] hashes;
     final byte[] ghostKind;
+    final boolean[] ghostMarginal;
     final int[] ghostSeq;
     final IntRing window = new IntRing();
     final IntRing main = new IntRing();
@@ -146,6 +188,12 @@ final class QueuePolicySim implements Contender {
     long cohortEvictedReturns;
     long windowMark;
     long mainMark;
+    long pendingMarginal;
+    boolean nextGhostMarginal;
+    long marginalRejected;
+    long marginalRejectedReturns;
+    long marginalEvicted;
+    long marginalEvictedReturns;
     long thresholdRejections;
     long thresholdRejectedReturns;
     long thresholdEvictions;
@@ -175,6 +223,7 @@ final class QueuePolicySim implements Contender {
       weight = new int[distinct];
       hashes = new long[distinct];
       ghostKind = new byte[distinct];
+      ghostMarginal = new boolean[distinct];
       ghostSeq = new int[distinct];
       pos = new long[distinct];
       gseq = new long[distinct];
@@ -259,11 +308,17 @@ final class QueuePolicySim implements Contender {
         rejectedReturns++;
         if (!COHORT || gseq[id] >= windowMark) {
           cohortRejectedReturns++;
+          if (ghostMarginal[id]) {
+            marginalRejectedReturns++;
+          }
         }
       } else if (ghost == MAIN) {
         evictedReturns++;
         if (!COHORT || gseq[id] >= mainMark) {
           cohortEvictedReturns++;
+          if (ghostMarginal[id]) {
+            marginalEvictedReturns++;
+          }
         }
       }
       if (ghost != NONE && p.ghostAdapt()) {
@@ -318,6 +373,13 @@ final class QueuePolicySim implements Contender {
       }
       if (counter[candidate] >= FREE_PASS_MIN && FREE_PASS && !(strict && STRICT_GATES_PASS)) {
         freePasses++;
+        if (MARGINAL && mainWeight > 0
+            && mainWeight + weight[candidate] > capacity - windowTarget) {
+          int v = mainVictim();
+          if (sketch.frequency(hashes[candidate]) <= sketch.frequency(hashes[v]) + 1) {
+            pendingMarginal++;
+          }
+        }
         moveToMain(candidate);
         return;
       }
@@ -331,8 +393,16 @@ final class QueuePolicySim implements Contender {
       boolean admit = sketch.frequency(hashes[candidate]) + p.bias() + windowBonus
           > sketch.frequency(hashes[victim]) + threshold
           || (p.ghostAdmit() && ghostKind[candidate] != NONE);
+      int fc = sketch.frequency(hashes[candidate]);
+      int fv = sketch.frequency(hashes[victim]);
+      boolean lenientAdmits = counter[candidate] >= FREE_PASS_MIN || fc > fv;
+      boolean strictAdmits = fc > fv + 1;
+      boolean marginal = MARGINAL && lenientAdmits != strictAdmits;
       if (admit) {
         admissions++;
+        if (marginal) {
+          pendingMarginal++;
+        }
         moveToMain(candidate);
         if (!NO_ROTATE && windowWeight + mainWeight > capacity) {
           evictFrom(main, victim, MAIN);
@@ -344,6 +414,10 @@ final class QueuePolicySim implements Contender {
         gseq[candidate] = wOut;
         rejections++;
         chunkRejections++;
+        if (marginal) {
+          marginalRejected++;
+          nextGhostMarginal = true;
+        }
         ghostAdd(candidate, WINDOW);
       }
     }
@@ -422,6 +496,11 @@ final class QueuePolicySim implements Contender {
       mOut += weight[id];
       gseq[id] = mOut;
       mainEvictions++;
+      if (pendingMarginal > 0) {
+        pendingMarginal--;
+        marginalEvicted++;
+        nextGhostMarginal = true;
+      }
       where[id] = NONE;
       entries--;
       ghostAdd(id, kind);
@@ -451,6 +530,8 @@ final class QueuePolicySim implements Contender {
     void ghostAdd(int id, byte kind) {
       seq++;
       ghostKind[id] = kind;
+      ghostMarginal[id] = nextGhostMarginal;
+      nextGhostMarginal = false;
       ghostSeq[id] = seq;
       ghostIds.add(id);
       ghostSeqs.add(seq);
@@ -536,6 +617,10 @@ final class QueuePolicySim implements Contender {
           || thresholdEvictions < THRESHOLD_EVIDENCE) {
         return;
       }
+      if (MARGINAL) {
+        judgeMarginal();
+        return;
+      }
       double r = (double) thresholdRejectedReturns / thresholdRejections;
       double a = (double) thresholdEvictedReturns / thresholdEvictions;
       double pooled = (double) (thresholdRejectedReturns + thresholdEvictedReturns)
@@ -553,6 +638,46 @@ final class QueuePolicySim implements Contender {
       thresholdEvictedReturns = 0;
       windowMark = wOut;
       mainMark = mOut;
+    }
+
+    /**
+     * Marginal decisions are those strict and lenient admission would take differently. In
+     * whatever state admission is, their regrets are weighed against the other kind's baseline:
+     * victims displaced by marginal admissions against all rejected candidates, marginally
+     * rejected candidates against all displaced victims.
+     */
+    void judgeMarginal() {
+      double r = (double) thresholdRejectedReturns / thresholdRejections;
+      double a = (double) thresholdEvictedReturns / thresholdEvictions;
+      boolean moved = false;
+      if (marginalEvicted >= MARGINAL_EVIDENCE) {
+        double mv = (double) marginalEvictedReturns / marginalEvicted;
+        if (mv > r * AGE_REL && differs(mv, marginalEvicted, r, thresholdRejections)) {
+          threshold = THRESHOLD_MAX;
+          strict = true;
+        }
+        moved = true;
+      }
+      if (marginalRejected >= MARGINAL_EVIDENCE) {
+        double mr = (double) marginalRejectedReturns / marginalRejected;
+        if (mr > a * AGE_REL && differs(mr, marginalRejected, a, thresholdEvictions)) {
+          threshold = 0;
+          strict = false;
+        }
+        moved = true;
+      }
+      if (moved) {
+        marginalEvicted = marginalEvictedReturns = marginalRejected = marginalRejectedReturns = 0;
+      }
+      thresholdRejections = thresholdRejectedReturns = thresholdEvictions = 0;
+      thresholdEvictedReturns = 0;
+      windowMark = wOut;
+      mainMark = mOut;
+    }
+
+    boolean differs(double p1, long n1, double p2, long n2) {
+      double pooled = (p1 * n1 + p2 * n2) / (n1 + n2);
+      return Math.abs(p1 - p2) > THRESHOLD_Z * Math.sqrt(pooled * (1 - pooled) * (1.0 / n1 + 1.0 / n2));
     }
 
     void climb(boolean hit) {

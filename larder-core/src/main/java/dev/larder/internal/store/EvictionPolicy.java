@@ -39,10 +39,10 @@ package dev.larder.internal.store;
  * that admitted candidates displaced, longer in the opposite case ({@link #adaptAging}).
  *
  * <p>The same regrets set the margin by which a candidate's count must beat the victim's
- * ({@link #adaptThreshold}): at least two counts more at first and whenever displaced victims
- * come back clearly more often than rejected candidates (and then entries read in the window
- * lose their free pass and compete too), one count more (TinyLFU's rule) once rejected
- * candidates come back clearly more often.
+ * ({@link #adaptThreshold}): two counts at first, and whenever the victims that marginal
+ * admissions displaced come back clearly more often than rejected candidates (then entries
+ * read in the window lose their free pass and compete too); one count (TinyLFU's rule) once
+ * marginally rejected candidates come back clearly more often than displaced victims.
  *
  * <p>Concurrency: called under the segment's write lock, except {@link #recordAccess} and
  * {@link #onHit}, which readers call without a lock and which only bump counters: a lost
@@ -78,6 +78,8 @@ final class EvictionPolicy {
    * returns that come back soonest.
    */
   static final int THRESHOLD_EVIDENCE = 32;
+  /** Marginal decisions of one kind needed before they are judged. */
+  static final int MARGINAL_EVIDENCE = 16;
   /**
    * The difference of the two return rates must also exceed this many standard errors (of a
    * difference of two proportions): rare evictions give a noisy rate.
@@ -118,6 +120,14 @@ final class EvictionPolicy {
   private long windowMark;
   private long mainMark;
   // The same regrets, accumulated until there is enough evidence to move the threshold.
+  // Marginal decisions (those strict and lenient admission take differently): whether the
+  // last one was, the evictions still owed to marginal admissions, and their regrets.
+  private boolean lastAdmissionMarginal;
+  private int pendingMarginalEvictions;
+  private int marginalRejected;
+  private int marginalRejectedReturned;
+  private int marginalEvicted;
+  private int marginalEvictedReturned;
   private int thresholdRejected;
   private int thresholdRejectedReturned;
   private int thresholdEvicted;
@@ -167,11 +177,17 @@ final class EvictionPolicy {
         rejectedReturned++;
         if (distance <= window.tailPosition() - windowMark) {
           cohortRejectedReturned++;
+          if (ghosts.marginal(hash)) {
+            marginalRejectedReturned++;
+          }
         }
       } else {
         evictedReturned++;
         if (distance <= main.tailPosition() - mainMark) {
           cohortEvictedReturned++;
+          if (ghosts.marginal(hash)) {
+            marginalEvictedReturned++;
+          }
         }
       }
     }
@@ -188,13 +204,21 @@ final class EvictionPolicy {
   /** The window's candidate was rejected: remember where the window's flow stood. */
   void onRejected(long hash) {
     rejected++;
-    ghosts.add(hash, GhostTable.WINDOW, window.tailPosition());
+    if (lastAdmissionMarginal) {
+      marginalRejected++;
+    }
+    ghosts.add(hash, GhostTable.WINDOW, window.tailPosition(), lastAdmissionMarginal);
   }
 
   /** Main's tail entry was evicted: remember where main's flow stood. */
   void onEvicted(long hash) {
     evicted++;
-    ghosts.add(hash, GhostTable.MAIN, main.tailPosition());
+    boolean marginal = pendingMarginalEvictions > 0;
+    if (marginal) {
+      pendingMarginalEvictions--;
+      marginalEvicted++;
+    }
+    ghosts.add(hash, GhostTable.MAIN, main.tailPosition(), marginal);
   }
 
   /**
@@ -267,20 +291,30 @@ final class EvictionPolicy {
   }
 
   /**
-   * Moves the admission threshold once enough regrets have accumulated. If the victims that
-   * admitted candidates displaced come back clearly more often than the candidates admission
-   * rejected, admitting on one count more is churning the cache (a newcomer's latest request
-   * is in its count, an incumbent's next one is not yet): require a margin of one count, and
-   * let no candidate skip the contest. In the opposite case, admission is too strict: admit on
-   * any count more, with the free pass for entries read in the window. The segment starts
-   * with the margin but with the free pass, the cautious choice while nothing is known.
+   * Moves the admission threshold once enough regrets have accumulated. Admission is in one of
+   * three states: at first the threshold is 1 (a candidate's count must beat the victim's by
+   * two) but entries read in the window keep their free pass, the cautious choice while
+   * nothing is known; <i>strict</i> is the threshold with no free pass; <i>lenient</i> is
+   * TinyLFU's rule (any count more) with the free pass. A newcomer's count includes its latest
+   * request while an incumbent's next one is still to come, so on workloads where every key is
+   * about as frequent, lenient admission churns the cache (docs/design/eviction.md).
    *
-   * <p>Only returns of ghosts made since the evidence started count (a ghost's distance, in its
-   * queue's flow, tells its age; a position that wrapped, after 128 steps of flow, may count an
-   * older one). Otherwise a regime's returns would be divided by the next regime's events:
-   * after a lenient spell, the victims it displaced keep coming back while the strict spell
-   * evicts few, which would make strictness look right for as long as they do. Both rates must
-   * also differ by more than {@link #THRESHOLD_Z} standard errors.
+   * <p>The evidence is the regret of the <i>marginal</i> decisions, those strict and lenient
+   * admission take differently, weighed against the regret of the other side's ordinary ones:
+   * <ul>
+   *   <li>if the victims that marginal admissions displaced come back clearly more often than
+   *       rejected candidates in general, admission turns strict;</li>
+   *   <li>if marginally rejected candidates come back clearly more often than displaced
+   *       victims in general, it turns lenient.</li>
+   * </ul>
+   * "Clearly" is by {@link #AGING_MARGIN} and by more than {@link #THRESHOLD_Z} standard
+   * errors, after at least {@link #THRESHOLD_EVIDENCE} rejections and evictions and
+   * {@link #MARGINAL_EVIDENCE} marginal decisions of the kind judged. Only returns of ghosts
+   * made since the evidence started count (a ghost's distance, in its queue's flow, tells its
+   * age; a position that wrapped, after 128 steps of flow, may count an older one): otherwise a
+   * regime's returns would be divided by the next regime's events, and after a lenient spell
+   * the victims it displaced would keep making strictness look right while a strict spell
+   * evicts few.
    */
   private void adaptThreshold() {
     thresholdRejected += rejected;
@@ -294,17 +328,32 @@ final class EvictionPolicy {
     }
     double rejectedRate = (double) thresholdRejectedReturned / thresholdRejected;
     double evictedRate = (double) thresholdEvictedReturned / thresholdEvicted;
-    double pooled = (double) (thresholdRejectedReturned + thresholdEvictedReturned)
-        / (thresholdRejected + thresholdEvicted);
-    double noise = THRESHOLD_Z * Math.sqrt(pooled * (1 - pooled)
-        * (1.0 / thresholdRejected + 1.0 / thresholdEvicted));
-    if (evictedRate > rejectedRate * AGING_MARGIN && evictedRate - rejectedRate > noise) {
-      threshold = 1;
-      strict = true;
-    } else if (rejectedRate > evictedRate * AGING_MARGIN
-        && rejectedRate - evictedRate > noise) {
-      threshold = 0;
-      strict = false;
+    boolean judged = false;
+    if (marginalEvicted >= MARGINAL_EVIDENCE) {
+      double rate = (double) marginalEvictedReturned / marginalEvicted;
+      if (rate > rejectedRate * AGING_MARGIN
+          && clearlyApart(rate, marginalEvicted, rejectedRate, thresholdRejected)) {
+        threshold = 1;
+        strict = true;
+      }
+      judged = true;
+    }
+    if (marginalRejected >= MARGINAL_EVIDENCE) {
+      double rate = (double) marginalRejectedReturned / marginalRejected;
+      if (rate > evictedRate * AGING_MARGIN
+          && clearlyApart(rate, marginalRejected, evictedRate, thresholdEvicted)) {
+        threshold = 0;
+        strict = false;
+      }
+      judged = true;
+    }
+    if (judged) {
+      // an admission whose victim was never evicted must not tag a later eviction
+      pendingMarginalEvictions = 0;
+      marginalEvicted = 0;
+      marginalEvictedReturned = 0;
+      marginalRejected = 0;
+      marginalRejectedReturned = 0;
     }
     thresholdRejected = 0;
     thresholdRejectedReturned = 0;
@@ -312,6 +361,13 @@ final class EvictionPolicy {
     thresholdEvictedReturned = 0;
     windowMark = window.tailPosition();
     mainMark = main.tailPosition();
+  }
+
+  /** @return whether two return rates differ by more than {@link #THRESHOLD_Z} standard errors */
+  private static boolean clearlyApart(double rate1, long events1, double rate2, long events2) {
+    double pooled = (rate1 * events1 + rate2 * events2) / (events1 + events2);
+    return Math.abs(rate1 - rate2)
+        > THRESHOLD_Z * Math.sqrt(pooled * (1 - pooled) * (1.0 / events1 + 1.0 / events2));
   }
 
   /** @return how many counts more than the victim a candidate needs, for tests */
@@ -325,6 +381,10 @@ final class EvictionPolicy {
   }
 
   /**
+   * Decides on the window's candidate, and notes whether the decision was marginal (see
+   * {@link #adaptThreshold}) for the {@link #onRejected} or {@link #onEvicted} call that
+   * follows it.
+   *
    * @param candidateHash the window entry leaving the window
    * @param candidateClock its access counter
    * @param victimHash the main queue's next victim, if {@code hasVictim}
@@ -332,10 +392,21 @@ final class EvictionPolicy {
    * @return true to move the candidate to the main queue, false to evict it
    */
   boolean admit(long candidateHash, int candidateClock, long victimHash, boolean hasVictim) {
-    if (!hasVictim || (candidateClock > 0 && !strict)) {
+    lastAdmissionMarginal = false;
+    if (!hasVictim) {
       return true;
     }
-    return sketch.frequency(candidateHash) > sketch.frequency(victimHash) + threshold;
+    int candidate = sketch.frequency(candidateHash);
+    int victim = sketch.frequency(victimHash);
+    boolean lenientAdmits = candidateClock > 0 || candidate > victim;
+    boolean strictAdmits = candidate > victim + 1;
+    lastAdmissionMarginal = lenientAdmits != strictAdmits;
+    boolean admit = (candidateClock > 0 && !strict) || candidate > victim + threshold;
+    if (admit && lastAdmissionMarginal) {
+      // the victim this admission displaces is main's next eviction
+      pendingMarginalEvictions++;
+    }
+    return admit;
   }
 
   /**

@@ -8,12 +8,14 @@ import java.util.Arrays;
  *
  * <p>Implementation notes. A direct-mapped table of {@code int}s, one per ghost:
  * <pre>
- *  31              16 15 14                 0
- * +------------------+--+-------------------+
- * | fingerprint (16) |q | position (15)     |
- * +------------------+--+-------------------+
+ *  31             17 16 15 14                 0
+ * +-----------------+--+--+-------------------+
+ * | fingerprint (15)|m |q | position (15)     |
+ * +-----------------+--+--+-------------------+
  * </pre>
  * {@code q} says which queue the key left (0 window: rejected by admission; 1 main: evicted),
+ * {@code m} whether the decision that made it a ghost was marginal (one that strict and lenient
+ * admission take differently, see {@link EvictionPolicy}),
  * and the position is that queue's tail position in its byte flow at the time (see
  * {@link PageQueue#tailPosition}), in units of {@code 2^resolution} bytes, modulo 2^15. The
  * resolution is set so that one adaptation step is about 256 units: distances up to the step
@@ -86,7 +88,12 @@ final class GhostTable {
   }
 
   void add(long hash, int queue, long position) {
-    slots[index(hash)] = (fingerprint(hash) << 16) | (queue << 15)
+    add(hash, queue, position, false);
+  }
+
+  /** @param marginal whether the decision that made the key a ghost was a marginal one */
+  void add(long hash, int queue, long position, boolean marginal) {
+    slots[index(hash)] = (fingerprint(hash) << 17) | (marginal ? 1 << 16 : 0) | (queue << 15)
         | (int) ((position >>> resolution) & POSITION_MASK);
   }
 
@@ -98,7 +105,7 @@ final class GhostTable {
    */
   long distance(long hash, long windowTail, long mainTail) {
     int entry = slots[index(hash)];
-    if (entry == 0 || (entry >>> 16) != fingerprint(hash)) {
+    if (entry == 0 || (entry >>> 17) != fingerprint(hash)) {
       return -1;
     }
     long now = ((entry >>> 15) & 1) == WINDOW ? windowTail : mainTail;
@@ -110,10 +117,15 @@ final class GhostTable {
     return (slots[index(hash)] >>> 15) & 1;
   }
 
+  /** @return whether a ghost found by {@link #distance} was made by a marginal decision */
+  boolean marginal(long hash) {
+    return ((slots[index(hash)] >>> 16) & 1) != 0;
+  }
+
   /** Forgets a key that is back in the cache. */
   void remove(long hash) {
     int i = index(hash);
-    if ((slots[i] >>> 16) == fingerprint(hash)) {
+    if ((slots[i] >>> 17) == fingerprint(hash)) {
       slots[i] = 0;
     }
   }
@@ -124,7 +136,7 @@ final class GhostTable {
   }
 
   private static int fingerprint(long hash) {
-    int f = (int) (hash >>> 16) & 0xFFFF;
+    int f = (int) (hash >>> 16) & 0x7FFF;
     return f == 0 ? 1 : f;
   }
 }

@@ -1,6 +1,7 @@
 package dev.larder.internal.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,22 @@ class GhostTableTest {
     ghosts.add(hash, GhostTable.MAIN, 5000);
     assertEquals(GhostTable.MAIN, ghosts.queueOf(hash));
     assertEquals(200, ghosts.distance(hash, 0, 5200));
+  }
+
+  @Test
+  void remembersWhetherTheDecisionWasMarginalWithoutDisturbingTheRest() {
+    GhostTable ghosts = new GhostTable(1024);
+    ghosts.fitStep(256);
+    long marginal = 0x7FFF_0000_1234_5678L;
+    long ordinary = 0x0000_FFFF_8765_4321L;
+    ghosts.add(marginal, GhostTable.MAIN, 5000, true);
+    ghosts.add(ordinary, GhostTable.WINDOW, 300, false);
+    assertTrue(ghosts.marginal(marginal));
+    assertEquals(GhostTable.MAIN, ghosts.queueOf(marginal));
+    assertEquals(200, ghosts.distance(marginal, 0, 5200));
+    assertFalse(ghosts.marginal(ordinary));
+    assertEquals(GhostTable.WINDOW, ghosts.queueOf(ordinary));
+    assertEquals(100, ghosts.distance(ordinary, 400, 0));
   }
 
   @Test
