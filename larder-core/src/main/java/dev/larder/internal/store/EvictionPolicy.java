@@ -326,22 +326,18 @@ final class EvictionPolicy {
     if (thresholdRejected < THRESHOLD_EVIDENCE || thresholdEvicted < THRESHOLD_EVIDENCE) {
       return;
     }
-    double rejectedRate = (double) thresholdRejectedReturned / thresholdRejected;
-    double evictedRate = (double) thresholdEvictedReturned / thresholdEvicted;
     boolean judged = false;
     if (marginalEvicted >= MARGINAL_EVIDENCE) {
-      double rate = (double) marginalEvictedReturned / marginalEvicted;
-      if (rate > rejectedRate * AGING_MARGIN
-          && clearlyApart(rate, marginalEvicted, rejectedRate, thresholdRejected)) {
+      if (clearlyMoreOften(marginalEvictedReturned, marginalEvicted, thresholdRejectedReturned,
+          thresholdRejected)) {
         threshold = 1;
         strict = true;
       }
       judged = true;
     }
     if (marginalRejected >= MARGINAL_EVIDENCE) {
-      double rate = (double) marginalRejectedReturned / marginalRejected;
-      if (rate > evictedRate * AGING_MARGIN
-          && clearlyApart(rate, marginalRejected, evictedRate, thresholdEvicted)) {
+      if (clearlyMoreOften(marginalRejectedReturned, marginalRejected, thresholdEvictedReturned,
+          thresholdEvicted)) {
         threshold = 0;
         strict = false;
       }
@@ -363,11 +359,18 @@ final class EvictionPolicy {
     mainMark = main.tailPosition();
   }
 
-  /** @return whether two return rates differ by more than {@link #THRESHOLD_Z} standard errors */
-  private static boolean clearlyApart(double rate1, long events1, double rate2, long events2) {
-    double pooled = (rate1 * events1 + rate2 * events2) / (events1 + events2);
-    return Math.abs(rate1 - rate2)
-        > THRESHOLD_Z * Math.sqrt(pooled * (1 - pooled) * (1.0 / events1 + 1.0 / events2));
+  /**
+   * @return whether {@code returned1} of {@code events1} is a clearly higher return rate than
+   *     {@code returned2} of {@code events2}: by {@link #AGING_MARGIN} and by more than
+   *     {@link #THRESHOLD_Z} standard errors of the difference
+   */
+  private static boolean clearlyMoreOften(long returned1, long events1, long returned2,
+      long events2) {
+    double rate1 = (double) returned1 / events1;
+    double rate2 = (double) returned2 / events2;
+    double pooled = (double) (returned1 + returned2) / (events1 + events2);
+    double error = Math.sqrt(pooled * (1 - pooled) * (1.0 / events1 + 1.0 / events2));
+    return rate1 > rate2 * AGING_MARGIN && rate1 - rate2 > THRESHOLD_Z * error;
   }
 
   /** @return how many counts more than the victim a candidate needs, for tests */
