@@ -57,7 +57,7 @@ final class QueuePolicySim implements Contender {
    */
   static final int THRESHOLD_MAX = Integer.getInteger("sim.thresholdMax", 1);
   /** Rejections and evictions (each) needed before the threshold moves. */
-  static final int THRESHOLD_EVIDENCE = Integer.getInteger("sim.thresholdEvidence", 32);
+  static final int THRESHOLD_EVIDENCE = Integer.getInteger("sim.thresholdEvidence", 16);
   /** Counts only the returns of ghosts made since the threshold's evidence started. */
   static final boolean COHORT = !Boolean.getBoolean("sim.noCohort");
   /**

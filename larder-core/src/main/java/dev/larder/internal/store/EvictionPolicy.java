@@ -77,7 +77,7 @@ final class EvictionPolicy {
    * may move: fewer are noise, and on short traces the first few periods see only the
    * returns that come back soonest.
    */
-  static final int THRESHOLD_EVIDENCE = 32;
+  static final int THRESHOLD_EVIDENCE = 16;
   /** Marginal decisions of one kind needed before they are judged. */
   static final int MARGINAL_EVIDENCE = 16;
   /**
