@@ -39,7 +39,7 @@ package dev.larder.internal.store;
  * that admitted candidates displaced, longer in the opposite case ({@link #adaptAging}).
  *
  * <p>The same regrets set the margin by which a candidate's count must beat the victim's
- * ({@link #adaptThreshold}): two counts at first, and whenever the victims that marginal
+ * ({@link AdmissionThreshold}): two counts at first, and whenever the victims that marginal
  * admissions displaced come back clearly more often than rejected candidates (then entries
  * read in the window lose their free pass and compete too); one count (TinyLFU's rule) once
  * marginally rejected candidates come back clearly more often than displaced victims.
@@ -67,24 +67,10 @@ final class EvictionPolicy {
   /** One change of the sketch's history per period: a factor of 1.25 longer or shorter. */
   static final double AGING_STEP = 1.25;
   /**
-   * How much more often one side's ghosts must come back before the history or the admission
-   * threshold moves: rejected candidates against evicted victims, as a ratio of their return
-   * rates.
+   * How much more often one side's ghosts must come back before the history moves: rejected
+   * candidates against evicted victims, as a ratio of their return rates.
    */
   static final double AGING_MARGIN = 1.25;
-  /**
-   * Rejections and evictions (each) that must have accumulated before the admission threshold
-   * may move: fewer are noise, and on short traces the first few periods see only the
-   * returns that come back soonest.
-   */
-  static final int THRESHOLD_EVIDENCE = 16;
-  /** Marginal decisions of one kind needed before they are judged. */
-  static final int MARGINAL_EVIDENCE = 16;
-  /**
-   * The difference of the two return rates must also exceed this many standard errors (of a
-   * difference of two proportions): rare evictions give a noisy rate.
-   */
-  static final double THRESHOLD_Z = 1;
 
   private final FrequencySketch sketch;
   private final GhostTable ghosts;
@@ -106,32 +92,7 @@ final class EvictionPolicy {
   private int rejectedReturned;
   private int evicted;
   private int evictedReturned;
-  /**
-   * Counts a candidate's frequency must exceed the victim's by, beyond the one of TinyLFU's
-   * strict comparison (0 or 1).
-   */
-  private int threshold = 1;
-  /** Whether candidates read in the window compete too (set by evidence, with threshold 1). */
-  private boolean strict;
-  // Returns of the current period whose ghost was made since the threshold's evidence started
-  // (its cohort), and where the window's and main's flows stood then.
-  private int cohortRejectedReturned;
-  private int cohortEvictedReturned;
-  private long windowMark;
-  private long mainMark;
-  // The same regrets, accumulated until there is enough evidence to move the threshold.
-  // Marginal decisions (those strict and lenient admission take differently): whether the
-  // last one was, the evictions still owed to marginal admissions, and their regrets.
-  private boolean lastAdmissionMarginal;
-  private int pendingMarginalEvictions;
-  private int marginalRejected;
-  private int marginalRejectedReturned;
-  private int marginalEvicted;
-  private int marginalEvictedReturned;
-  private int thresholdRejected;
-  private int thresholdRejectedReturned;
-  private int thresholdEvicted;
-  private int thresholdEvictedReturned;
+  private final AdmissionThreshold admission = new AdmissionThreshold();
 
   EvictionPolicy(FrequencySketch sketch, int expectedEntries, PageQueue window, PageQueue main) {
     this(sketch, new GhostTable(expectedEntries), window, main);
@@ -173,23 +134,14 @@ final class EvictionPolicy {
   void onInsert(long hash) {
     long distance = ghosts.distance(hash, window.tailPosition(), main.tailPosition());
     if (distance >= 0) {
-      if (ghosts.queueOf(hash) == GhostTable.WINDOW) {
+      boolean rejectedCandidate = ghosts.queueOf(hash) == GhostTable.WINDOW;
+      if (rejectedCandidate) {
         rejectedReturned++;
-        if (distance <= window.tailPosition() - windowMark) {
-          cohortRejectedReturned++;
-          if (ghosts.marginal(hash)) {
-            marginalRejectedReturned++;
-          }
-        }
       } else {
         evictedReturned++;
-        if (distance <= main.tailPosition() - mainMark) {
-          cohortEvictedReturned++;
-          if (ghosts.marginal(hash)) {
-            marginalEvictedReturned++;
-          }
-        }
       }
+      admission.onReturn(rejectedCandidate, ghosts.marginal(hash), distance,
+          rejectedCandidate ? window.tailPosition() : main.tailPosition());
     }
     if (distance >= 0 && distance <= stepBytes) {
       if (ghosts.queueOf(hash) == GhostTable.WINDOW) {
@@ -204,21 +156,13 @@ final class EvictionPolicy {
   /** The window's candidate was rejected: remember where the window's flow stood. */
   void onRejected(long hash) {
     rejected++;
-    if (lastAdmissionMarginal) {
-      marginalRejected++;
-    }
-    ghosts.add(hash, GhostTable.WINDOW, window.tailPosition(), lastAdmissionMarginal);
+    ghosts.add(hash, GhostTable.WINDOW, window.tailPosition(), admission.onRejected());
   }
 
   /** Main's tail entry was evicted: remember where main's flow stood. */
   void onEvicted(long hash) {
     evicted++;
-    boolean marginal = pendingMarginalEvictions > 0;
-    if (marginal) {
-      pendingMarginalEvictions--;
-      marginalEvicted++;
-    }
-    ghosts.add(hash, GhostTable.MAIN, main.tailPosition(), marginal);
+    ghosts.add(hash, GhostTable.MAIN, main.tailPosition(), admission.onEvicted());
   }
 
   /**
@@ -274,7 +218,7 @@ final class EvictionPolicy {
    * history where it is; and the ghost table's forgetting scales both rates alike.
    */
   private void adaptAging() {
-    adaptThreshold();
+    admission.endPeriod(window.tailPosition(), main.tailPosition());
     if (rejected > 0 && evicted > 0) {
       double rejectedRate = (double) rejectedReturned / rejected;
       double evictedRate = (double) evictedReturned / evicted;
@@ -290,103 +234,19 @@ final class EvictionPolicy {
     evictedReturned = 0;
   }
 
-  /**
-   * Moves the admission threshold once enough regrets have accumulated. Admission is in one of
-   * three states: at first the threshold is 1 (a candidate's count must beat the victim's by
-   * two) but entries read in the window keep their free pass, the cautious choice while
-   * nothing is known; <i>strict</i> is the threshold with no free pass; <i>lenient</i> is
-   * TinyLFU's rule (any count more) with the free pass. A newcomer's count includes its latest
-   * request while an incumbent's next one is still to come, so on workloads where every key is
-   * about as frequent, lenient admission churns the cache (docs/design/eviction.md).
-   *
-   * <p>The evidence is the regret of the <i>marginal</i> decisions, those strict and lenient
-   * admission take differently, weighed against the regret of the other side's ordinary ones:
-   * <ul>
-   *   <li>if the victims that marginal admissions displaced come back clearly more often than
-   *       rejected candidates in general, admission turns strict;</li>
-   *   <li>if marginally rejected candidates come back clearly more often than displaced
-   *       victims in general, it turns lenient.</li>
-   * </ul>
-   * "Clearly" is by {@link #AGING_MARGIN} and by more than {@link #THRESHOLD_Z} standard
-   * errors, after at least {@link #THRESHOLD_EVIDENCE} rejections and evictions and
-   * {@link #MARGINAL_EVIDENCE} marginal decisions of the kind judged. Only returns of ghosts
-   * made since the evidence started count (a ghost's distance, in its queue's flow, tells its
-   * age; a position that wrapped, after 128 steps of flow, may count an older one): otherwise a
-   * regime's returns would be divided by the next regime's events, and after a lenient spell
-   * the victims it displaced would keep making strictness look right while a strict spell
-   * evicts few.
-   */
-  private void adaptThreshold() {
-    thresholdRejected += rejected;
-    thresholdRejectedReturned += cohortRejectedReturned;
-    thresholdEvicted += evicted;
-    thresholdEvictedReturned += cohortEvictedReturned;
-    cohortRejectedReturned = 0;
-    cohortEvictedReturned = 0;
-    if (thresholdRejected < THRESHOLD_EVIDENCE || thresholdEvicted < THRESHOLD_EVIDENCE) {
-      return;
-    }
-    boolean judged = false;
-    if (marginalEvicted >= MARGINAL_EVIDENCE) {
-      if (clearlyMoreOften(marginalEvictedReturned, marginalEvicted, thresholdRejectedReturned,
-          thresholdRejected)) {
-        threshold = 1;
-        strict = true;
-      }
-      judged = true;
-    }
-    if (marginalRejected >= MARGINAL_EVIDENCE) {
-      if (clearlyMoreOften(marginalRejectedReturned, marginalRejected, thresholdEvictedReturned,
-          thresholdEvicted)) {
-        threshold = 0;
-        strict = false;
-      }
-      judged = true;
-    }
-    if (judged) {
-      // an admission whose victim was never evicted must not tag a later eviction
-      pendingMarginalEvictions = 0;
-      marginalEvicted = 0;
-      marginalEvictedReturned = 0;
-      marginalRejected = 0;
-      marginalRejectedReturned = 0;
-    }
-    thresholdRejected = 0;
-    thresholdRejectedReturned = 0;
-    thresholdEvicted = 0;
-    thresholdEvictedReturned = 0;
-    windowMark = window.tailPosition();
-    mainMark = main.tailPosition();
-  }
-
-  /**
-   * @return whether {@code returned1} of {@code events1} is a clearly higher return rate than
-   *     {@code returned2} of {@code events2}: by {@link #AGING_MARGIN} and by more than
-   *     {@link #THRESHOLD_Z} standard errors of the difference
-   */
-  private static boolean clearlyMoreOften(long returned1, long events1, long returned2,
-      long events2) {
-    double rate1 = (double) returned1 / events1;
-    double rate2 = (double) returned2 / events2;
-    double pooled = (double) (returned1 + returned2) / (events1 + events2);
-    double error = Math.sqrt(pooled * (1 - pooled) * (1.0 / events1 + 1.0 / events2));
-    return rate1 > rate2 * AGING_MARGIN && rate1 - rate2 > THRESHOLD_Z * error;
-  }
-
-  /** @return how many counts more than the victim a candidate needs, for tests */
+  /** @return how many counts more than the victim a candidate needs beyond one, for tests */
   int admissionThreshold() {
-    return threshold;
+    return admission.threshold();
   }
 
   /** @return whether candidates read in the window must compete too, for tests */
   boolean strictAdmission() {
-    return strict;
+    return admission.strict();
   }
 
   /**
-   * Decides on the window's candidate, and notes whether the decision was marginal (see
-   * {@link #adaptThreshold}) for the {@link #onRejected} or {@link #onEvicted} call that
-   * follows it.
+   * Decides on the window's candidate ({@link AdmissionThreshold}), which also notes whether the
+   * decision was marginal for the {@link #onRejected} or {@link #onEvicted} call that follows.
    *
    * @param candidateHash the window entry leaving the window
    * @param candidateClock its access counter
@@ -395,21 +255,12 @@ final class EvictionPolicy {
    * @return true to move the candidate to the main queue, false to evict it
    */
   boolean admit(long candidateHash, int candidateClock, long victimHash, boolean hasVictim) {
-    lastAdmissionMarginal = false;
     if (!hasVictim) {
+      admission.admitUncontested();
       return true;
     }
-    int candidate = sketch.frequency(candidateHash);
-    int victim = sketch.frequency(victimHash);
-    boolean lenientAdmits = candidateClock > 0 || candidate > victim;
-    boolean strictAdmits = candidate > victim + 1;
-    lastAdmissionMarginal = lenientAdmits != strictAdmits;
-    boolean admit = (candidateClock > 0 && !strict) || candidate > victim + threshold;
-    if (admit && lastAdmissionMarginal) {
-      // the victim this admission displaces is main's next eviction
-      pendingMarginalEvictions++;
-    }
-    return admit;
+    return admission.admit(sketch.frequency(candidateHash), candidateClock,
+        sketch.frequency(victimHash));
   }
 
   /**

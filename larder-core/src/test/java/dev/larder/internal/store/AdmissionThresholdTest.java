@@ -158,7 +158,7 @@ class AdmissionThresholdTest {
 
   @Test
   void waitsForEnoughMarginalDecisions() {
-    int needed = EvictionPolicy.MARGINAL_EVIDENCE;
+    int needed = AdmissionThreshold.MARGINAL_EVIDENCE;
     marginal(needed / 2, needed / 2);
     rejections(40, 0);
     admissions(40, 0);

@@ -1,0 +1,206 @@
+package dev.larder.internal.store;
+
+/**
+ * How much more often than main's victim a window candidate must have been requested to be
+ * admitted, adapted per segment from admission's regrets (docs/design/eviction.md, "Adapting
+ * admission's threshold").
+ *
+ * <p>Admission is in one of three states. At first the threshold is 1 (a candidate's count
+ * must beat the victim's by two) but entries read in the window keep their free pass, the
+ * cautious choice while nothing is known. <i>Strict</i> is the threshold with no free pass.
+ * <i>Lenient</i> is TinyLFU's rule (any count more) with the free pass. A newcomer's count
+ * includes its latest request while an incumbent's next one is still to come, so where every
+ * key is about as frequent, lenient admission churns the cache.
+ *
+ * <p>The evidence is the regret of the <i>marginal</i> decisions, those strict and lenient
+ * admission take differently, weighed against the other side's ordinary regrets:
+ * <ul>
+ *   <li>if the victims that marginal admissions displaced come back clearly more often than
+ *       rejected candidates in general, admission turns strict;</li>
+ *   <li>if marginally rejected candidates come back clearly more often than displaced victims
+ *       in general, it turns lenient.</li>
+ * </ul>
+ * "Clearly" is by {@link #MARGIN} and by more than {@link #Z} standard errors, after at least
+ * {@link #EVIDENCE} rejections and evictions and {@link #MARGINAL_EVIDENCE} marginal decisions
+ * of the kind judged. Only returns of ghosts made since the evidence started count (a ghost's
+ * distance, in its queue's flow, tells its age; a position that wrapped, after 128 steps of
+ * flow, may count an older one). Otherwise a regime's returns would be divided by the next
+ * regime's events: after a lenient spell, the victims it displaced would keep making strictness
+ * look right while a strict spell evicts few.
+ *
+ * <p>Not thread-safe: guarded by the segment's write lock, like every caller in
+ * {@link EvictionPolicy} that reaches it.
+ */
+final class AdmissionThreshold {
+
+  /**
+   * Rejections and evictions (each) that must have accumulated before the threshold may move:
+   * fewer are noise, and on short traces the first few periods see only the returns that come
+   * back soonest.
+   */
+  static final int EVIDENCE = 16;
+  /** Marginal decisions of one kind needed before they are judged. */
+  static final int MARGINAL_EVIDENCE = 16;
+  /** How much higher one return rate must be than the other. */
+  static final double MARGIN = 1.25;
+  /**
+   * The difference of the two return rates must also exceed this many standard errors (of a
+   * difference of two proportions): rare events give a noisy rate.
+   */
+  static final double Z = 1;
+
+  /**
+   * Counts a candidate's frequency must exceed the victim's by, beyond the one of TinyLFU's
+   * strict comparison (0 or 1).
+   */
+  private int threshold = 1;
+  /** Whether candidates read in the window compete too (set by evidence, with threshold 1). */
+  private boolean strict;
+  // Whether the last decision was marginal, and the evictions still owed to marginal
+  // admissions (the victim an admission displaces is main's next eviction).
+  private boolean lastDecisionMarginal;
+  private int pendingMarginalEvictions;
+  // The evidence since it started: all rejections and evictions, the marginal ones, and the
+  // returns of ghosts made since then; and where the window's and main's flows stood then.
+  private int rejected;
+  private int rejectedReturned;
+  private int evicted;
+  private int evictedReturned;
+  private int marginalRejected;
+  private int marginalRejectedReturned;
+  private int marginalEvicted;
+  private int marginalEvictedReturned;
+  private long windowMark;
+  private long mainMark;
+
+  /**
+   * Decides on a window candidate that has a victim to compete with, and notes whether the
+   * decision was marginal for the {@link #onRejected} or {@link #onEvicted} call that follows.
+   *
+   * @param candidate the candidate's sketch frequency
+   * @param candidateClock its access counter (above 0: read while in the window)
+   * @param victim the victim's sketch frequency
+   * @return true to admit the candidate
+   */
+  boolean admit(int candidate, int candidateClock, int victim) {
+    boolean lenientAdmits = candidateClock > 0 || candidate > victim;
+    boolean strictAdmits = candidate > victim + 1;
+    lastDecisionMarginal = lenientAdmits != strictAdmits;
+    boolean admit = (candidateClock > 0 && !strict) || candidate > victim + threshold;
+    if (admit && lastDecisionMarginal) {
+      pendingMarginalEvictions++;
+    }
+    return admit;
+  }
+
+  /** Admission without a contest (no victim): never marginal. */
+  void admitUncontested() {
+    lastDecisionMarginal = false;
+  }
+
+  /** @return whether the candidate just rejected was rejected by a marginal decision */
+  boolean onRejected() {
+    rejected++;
+    if (lastDecisionMarginal) {
+      marginalRejected++;
+    }
+    return lastDecisionMarginal;
+  }
+
+  /** @return whether the entry just evicted from main was displaced by a marginal admission */
+  boolean onEvicted() {
+    evicted++;
+    boolean marginal = pendingMarginalEvictions > 0;
+    if (marginal) {
+      pendingMarginalEvictions--;
+      marginalEvicted++;
+    }
+    return marginal;
+  }
+
+  /**
+   * A ghost came back (its key was missed and written again).
+   *
+   * @param rejectedCandidate true for a rejected candidate's ghost, false for a victim's
+   * @param marginal whether the decision that made the ghost was marginal
+   * @param distance the ghost's age in its queue's flow
+   * @param queueTail that queue's current tail position
+   */
+  void onReturn(boolean rejectedCandidate, boolean marginal, long distance, long queueTail) {
+    if (distance > queueTail - (rejectedCandidate ? windowMark : mainMark)) {
+      return;
+    }
+    if (rejectedCandidate) {
+      rejectedReturned++;
+      marginalRejectedReturned += marginal ? 1 : 0;
+    } else {
+      evictedReturned++;
+      marginalEvictedReturned += marginal ? 1 : 0;
+    }
+  }
+
+  /**
+   * Called at the end of each adaptation period: judges the evidence once there is enough,
+   * and then starts a new cohort at the queues' current tail positions.
+   */
+  void endPeriod(long windowTail, long mainTail) {
+    if (rejected < EVIDENCE || evicted < EVIDENCE) {
+      return;
+    }
+    boolean judged = false;
+    if (marginalEvicted >= MARGINAL_EVIDENCE) {
+      if (clearlyMoreOften(marginalEvictedReturned, marginalEvicted, rejectedReturned,
+          rejected)) {
+        threshold = 1;
+        strict = true;
+      }
+      judged = true;
+    }
+    if (marginalRejected >= MARGINAL_EVIDENCE) {
+      if (clearlyMoreOften(marginalRejectedReturned, marginalRejected, evictedReturned,
+          evicted)) {
+        threshold = 0;
+        strict = false;
+      }
+      judged = true;
+    }
+    if (judged) {
+      // an admission whose victim was never evicted must not tag a later eviction
+      pendingMarginalEvictions = 0;
+      marginalEvicted = 0;
+      marginalEvictedReturned = 0;
+      marginalRejected = 0;
+      marginalRejectedReturned = 0;
+    }
+    rejected = 0;
+    rejectedReturned = 0;
+    evicted = 0;
+    evictedReturned = 0;
+    windowMark = windowTail;
+    mainMark = mainTail;
+  }
+
+  /**
+   * @return whether {@code returned1} of {@code events1} is a clearly higher return rate than
+   *     {@code returned2} of {@code events2}: by {@link #MARGIN} and by more than {@link #Z}
+   *     standard errors of the difference
+   */
+  private static boolean clearlyMoreOften(long returned1, long events1, long returned2,
+      long events2) {
+    double rate1 = (double) returned1 / events1;
+    double rate2 = (double) returned2 / events2;
+    double pooled = (double) (returned1 + returned2) / (events1 + events2);
+    double error = Math.sqrt(pooled * (1 - pooled) * (1.0 / events1 + 1.0 / events2));
+    return rate1 > rate2 * MARGIN && rate1 - rate2 > Z * error;
+  }
+
+  /** @return how many counts more than the victim a candidate needs beyond one (0 or 1) */
+  int threshold() {
+    return threshold;
+  }
+
+  /** @return whether candidates read in the window must compete too */
+  boolean strict() {
+    return strict;
+  }
+}
