@@ -100,7 +100,6 @@ final class AdmissionThreshold {
 
   /** @return whether the candidate just rejected was rejected by a marginal decision */
   boolean onRejected() {
-    rejected++;
     if (lastDecisionMarginal) {
       marginalRejected++;
     }
@@ -109,7 +108,6 @@ final class AdmissionThreshold {
 
   /** @return whether the entry just evicted from main was displaced by a marginal admission */
   boolean onEvicted() {
-    evicted++;
     boolean marginal = pendingMarginalEvictions > 0;
     if (marginal) {
       pendingMarginalEvictions--;
@@ -140,10 +138,16 @@ final class AdmissionThreshold {
   }
 
   /**
-   * Called at the end of each adaptation period: judges the evidence once there is enough,
-   * and then starts a new cohort at the queues' current tail positions.
+   * Called at the end of each adaptation period: adds its rejections and evictions to the
+   * evidence, judges the evidence once there is enough, and then starts a new cohort at the
+   * queues' current tail positions.
+   *
+   * @param periodRejected candidates rejected during the period
+   * @param periodEvicted main entries evicted during the period
    */
-  void endPeriod(long windowTail, long mainTail) {
+  void endPeriod(int periodRejected, int periodEvicted, long windowTail, long mainTail) {
+    rejected += periodRejected;
+    evicted += periodEvicted;
     if (rejected < EVIDENCE || evicted < EVIDENCE) {
       return;
     }

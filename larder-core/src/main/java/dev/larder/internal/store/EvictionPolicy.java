@@ -94,10 +94,6 @@ final class EvictionPolicy {
   private int evictedReturned;
   private final AdmissionThreshold admission = new AdmissionThreshold();
 
-  EvictionPolicy(FrequencySketch sketch, int expectedEntries, PageQueue window, PageQueue main) {
-    this(sketch, new GhostTable(expectedEntries), window, main);
-  }
-
   EvictionPolicy(FrequencySketch sketch, GhostTable ghosts, PageQueue window, PageQueue main) {
     this.sketch = sketch;
     this.ghosts = ghosts;
@@ -133,18 +129,19 @@ final class EvictionPolicy {
   /** Called under the lock when a key not in the cache is written: consults the ghosts. */
   void onInsert(long hash) {
     long distance = ghosts.distance(hash, window.tailPosition(), main.tailPosition());
-    if (distance >= 0) {
-      boolean rejectedCandidate = ghosts.queueOf(hash) == GhostTable.WINDOW;
-      if (rejectedCandidate) {
-        rejectedReturned++;
-      } else {
-        evictedReturned++;
-      }
-      admission.onReturn(rejectedCandidate, ghosts.marginal(hash), distance,
-          rejectedCandidate ? window.tailPosition() : main.tailPosition());
+    if (distance < 0) {
+      return;
     }
-    if (distance >= 0 && distance <= stepBytes) {
-      if (ghosts.queueOf(hash) == GhostTable.WINDOW) {
+    boolean rejectedCandidate = ghosts.queueOf(hash) == GhostTable.WINDOW;
+    if (rejectedCandidate) {
+      rejectedReturned++;
+    } else {
+      evictedReturned++;
+    }
+    admission.onReturn(rejectedCandidate, ghosts.marginal(hash), distance,
+        rejectedCandidate ? window.tailPosition() : main.tailPosition());
+    if (distance <= stepBytes) {
+      if (rejectedCandidate) {
         growGain++;
       } else {
         shrinkGain++;
@@ -218,7 +215,7 @@ final class EvictionPolicy {
    * history where it is; and the ghost table's forgetting scales both rates alike.
    */
   private void adaptAging() {
-    admission.endPeriod(window.tailPosition(), main.tailPosition());
+    admission.endPeriod(rejected, evicted, window.tailPosition(), main.tailPosition());
     if (rejected > 0 && evicted > 0) {
       double rejectedRate = (double) rejectedReturned / rejected;
       double evictedRate = (double) evictedReturned / evicted;

@@ -42,10 +42,6 @@ final class GhostTable {
   /** Expected entries per slot. */
   private final int entriesPerSlot;
 
-  GhostTable(int expectedEntries) {
-    this(expectedEntries, 8);
-  }
-
   /** @param entriesPerSlot expected entries per ghost slot (8: half a byte an entry) */
   GhostTable(int expectedEntries, int entriesPerSlot) {
     this.entriesPerSlot = entriesPerSlot;
@@ -85,10 +81,6 @@ final class GhostTable {
       resolution = wanted;
       Arrays.fill(slots, 0);
     }
-  }
-
-  void add(long hash, int queue, long position) {
-    add(hash, queue, position, false);
   }
 
   /** @param marginal whether the decision that made the key a ghost was a marginal one */

@@ -81,12 +81,13 @@ public final class Segment {
     this.pages = new PageStore(settings.storage(), settings.pageSize());
     int expected = settings.maxEntries() == Long.MAX_VALUE ? MIN_CAPACITY
         : (int) Math.min(1 << 20, Math.max(MIN_CAPACITY, settings.maxEntries()));
-    // An entry bound leaves memory free to spend on accuracy; a byte bound counts every byte.
-    this.sketch = new FrequencySketch(expected,
-        settings.maxEntries() == Long.MAX_VALUE ? 4 : 16);
-    // Ghosts: a slot per entry with an entry bound (4 bytes), one per eight with a byte bound.
-    this.policy = new EvictionPolicy(sketch,
-        new GhostTable(expected, settings.maxEntries() == Long.MAX_VALUE ? 8 : 1), window, main);
+    // An entry bound leaves memory free to spend on accuracy (16 sketch counters and a ghost
+    // slot per entry: 12 bytes); a byte bound counts every byte (4 counters and a slot per eight
+    // entries: 2.5 bytes).
+    boolean byteBound = settings.maxEntries() == Long.MAX_VALUE;
+    this.sketch = new FrequencySketch(expected, byteBound ? 4 : 16);
+    this.policy = new EvictionPolicy(sketch, new GhostTable(expected, byteBound ? 8 : 1), window,
+        main);
   }
 
   // ------------------------------------------------------------------ reads (no lock)

@@ -18,7 +18,8 @@ class AdmissionThresholdTest {
 
   private final FrequencySketch sketch = new FrequencySketch(ENTRIES, 16);
   private final EvictionPolicy policy =
-      new EvictionPolicy(sketch, ENTRIES, new PageQueue("window"), new PageQueue("main"));
+      new EvictionPolicy(sketch, new GhostTable(ENTRIES, 8), new PageQueue("window"),
+          new PageQueue("main"));
   private long nextKey = 1;
 
   private static long hashOf(long key) {

@@ -12,7 +12,8 @@ class SketchHistoryAdaptationTest {
 
   private final FrequencySketch sketch = new FrequencySketch(ENTRIES, 16);
   private final EvictionPolicy policy =
-      new EvictionPolicy(sketch, ENTRIES, new PageQueue("window"), new PageQueue("main"));
+      new EvictionPolicy(sketch, new GhostTable(ENTRIES, 8), new PageQueue("window"),
+          new PageQueue("main"));
 
   /**
    * Plays one adaptation period: {@code rejected} candidates rejected, of which
