@@ -77,6 +77,35 @@ final class QueuePolicySim implements Contender {
   /** Whether a threshold raised by regrets also takes the free pass away. */
   static final boolean STRICT_GATES_PASS = !Boolean.getBoolean("sim.strictKeepsPass");
   static boolean RESET_MAIN = Boolean.getBoolean("sim.resetMain");
+  // Experiments on the threshold's judgement that the store did not adopt (docs/design/
+  // eviction.md, "What the remaining cells would need"); every default is the store's rule.
+  /** Starts strict (no free pass) instead of threshold 1 with the free pass. */
+  static final boolean INITIAL_STRICT = Boolean.getBoolean("sim.initialStrict");
+  /** Admits ties (candidate count = victim's) until the first judgement: LRU-like at first. */
+  static final boolean TIE_INITIAL = Boolean.getBoolean("sim.tieInitial");
+  /** Evictions needed before a judgement (the store needs THRESHOLD_EVIDENCE). */
+  static final int EVICTED_EVIDENCE =
+      Integer.getInteger("sim.evictedEvidence", THRESHOLD_EVIDENCE);
+  /** Returns the other side's baseline must have seen before a move against it. */
+  static final int MIN_BASE = Integer.getInteger("sim.minBase", 0);
+  /**
+   * Turning lenient also needs marginally rejected candidates to come back at least as often
+   * as the other rejected ones (and turning strict, marginal victims as often as other victims).
+   */
+  static final boolean SANE_LENIENT = Boolean.getBoolean("sim.saneLenient");
+  static final boolean SANE_STRICT = Boolean.getBoolean("sim.saneStrict");
+  /**
+   * Compares return rates per unit of exposure (ghost age in bytes inserted) instead of per
+   * event, with a Poisson test, so that a young cohort is not read as one that does not return.
+   */
+  static final boolean EXPOSURE = Boolean.getBoolean("sim.exposure");
+  /** Admits one in this many marginally rejected candidates anyway, to gather evidence. */
+  static final int PROBE = Integer.getInteger("sim.probe", 0);
+  /** Probes only while the evidence lacks evictions, after this many periods without a judgement. */
+  static final boolean PROBE_STARVED = Boolean.getBoolean("sim.probeStarved");
+  static final int PROBE_AFTER = Integer.getInteger("sim.probeAfter", 0);
+  /** Prints every judgement of the threshold to standard error. */
+  static final boolean JUDGE_DEBUG = Boolean.getBoolean("sim.judgeDebug");
   /**
    * Adapts the sketch's aging period between these factors of the capacity, as the store does
    * (0: fixed at {@code sim.sampleFactor}).
@@ -183,7 +212,7 @@ final class QueuePolicySim implements Contender {
     double ageFactor = SAMPLE_FACTOR;
     // adaptive admission threshold
     int threshold = THRESHOLD_MAX;
-    boolean strict;
+    boolean strict = INITIAL_STRICT;
     long cohortRejectedReturns;
     long cohortEvictedReturns;
     long windowMark;
@@ -264,7 +293,19 @@ final class QueuePolicySim implements Contender {
       return new Outcome(ids.length, hits, requestBytes, hitBytes);
     }
 
+    // requests so far (for sim.judgeDebug), and the state of the experiments below
+    long tick;
+    boolean judgedOnce;
+    long probes;
+    int idlePeriods;
+    long inFlow;
+    double sumRej;
+    double sumEv;
+    double sumMRej;
+    double sumMEv;
+
     boolean request(int id, long w) {
+      tick++;
       sketch.increment(hashes[id]);
       // a key that is present hits whatever size the request names, as in the other caches
       boolean hit = where[id] != NONE;
@@ -295,6 +336,7 @@ final class QueuePolicySim implements Contender {
       if (w > capacity) {
         return;
       }
+      inFlow += w;
       byte ghost = ghostLookup(id);
       if (SHADOW && ghost != NONE) {
         double delta = SHADOW_STEP * capacity;
@@ -392,12 +434,21 @@ final class QueuePolicySim implements Contender {
       int windowBonus = counter[candidate] > 0 ? HIT_BONUS : 0;
       boolean admit = sketch.frequency(hashes[candidate]) + p.bias() + windowBonus
           > sketch.frequency(hashes[victim]) + threshold
-          || (p.ghostAdmit() && ghostKind[candidate] != NONE);
+          || (p.ghostAdmit() && ghostKind[candidate] != NONE)
+          || (TIE_INITIAL && !judgedOnce
+              && sketch.frequency(hashes[candidate]) >= sketch.frequency(hashes[victim]));
       int fc = sketch.frequency(hashes[candidate]);
       int fv = sketch.frequency(hashes[victim]);
       boolean lenientAdmits = counter[candidate] >= FREE_PASS_MIN || fc > fv;
       boolean strictAdmits = fc > fv + 1;
       boolean marginal = MARGINAL && lenientAdmits != strictAdmits;
+      if (PROBE > 0 && marginal && !admit && (!PROBE_STARVED
+          || (thresholdRejections + rejections >= THRESHOLD_EVIDENCE
+              && thresholdEvictions + mainEvictions < THRESHOLD_EVIDENCE
+              && idlePeriods >= PROBE_AFTER))
+          && ++probes % PROBE == 0) {
+        admit = true;
+      }
       if (admit) {
         admissions++;
         if (marginal) {
@@ -412,6 +463,10 @@ final class QueuePolicySim implements Contender {
         where[candidate] = NONE;
         entries--;
         gseq[candidate] = wOut;
+        sumRej += inFlow;
+        if (marginal) {
+          sumMRej += inFlow;
+        }
         rejections++;
         chunkRejections++;
         if (marginal) {
@@ -496,7 +551,9 @@ final class QueuePolicySim implements Contender {
       mOut += weight[id];
       gseq[id] = mOut;
       mainEvictions++;
+      sumEv += inFlow;
       if (pendingMarginal > 0) {
+        sumMEv += inFlow;
         pendingMarginal--;
         marginalEvicted++;
         nextGhostMarginal = true;
@@ -614,7 +671,8 @@ final class QueuePolicySim implements Contender {
       thresholdEvictedReturns += cohortEvictedReturns;
       cohortRejectedReturns = cohortEvictedReturns = 0;
       if (THRESHOLD_MAX == 0 || thresholdRejections < THRESHOLD_EVIDENCE
-          || thresholdEvictions < THRESHOLD_EVIDENCE) {
+          || thresholdEvictions < EVICTED_EVIDENCE) {
+        idlePeriods++;
         return;
       }
       if (MARGINAL) {
@@ -647,12 +705,37 @@ final class QueuePolicySim implements Contender {
      * rejected candidates against all displaced victims.
      */
     void judgeMarginal() {
+      idlePeriods = 0;
+      boolean moved = EXPOSURE ? judgeByExposure() : judgeByEvents();
+      if (JUDGE_DEBUG) {
+        System.err.printf("judge cap %d t=%d rej %d/%d ev %d/%d mRej %d/%d mEv %d/%d -> thr %d%s%n",
+            capacity, tick, thresholdRejectedReturns, thresholdRejections, thresholdEvictedReturns,
+            thresholdEvictions, marginalRejectedReturns, marginalRejected, marginalEvictedReturns,
+            marginalEvicted, threshold, strict ? " strict" : "");
+      }
+      if (moved) {
+        judgedOnce = true;
+        marginalEvicted = marginalEvictedReturns = marginalRejected = marginalRejectedReturns = 0;
+        sumMRej = sumMEv = 0;
+      }
+      sumRej = sumEv = 0;
+      thresholdRejections = thresholdRejectedReturns = thresholdEvictions = 0;
+      thresholdEvictedReturns = 0;
+      windowMark = wOut;
+      mainMark = mOut;
+    }
+
+    /** The store's judgement: return rates per event. @return whether evidence was judged */
+    boolean judgeByEvents() {
       double r = (double) thresholdRejectedReturns / thresholdRejections;
       double a = (double) thresholdEvictedReturns / thresholdEvictions;
       boolean moved = false;
       if (marginalEvicted >= MARGINAL_EVIDENCE) {
         double mv = (double) marginalEvictedReturns / marginalEvicted;
-        if (mv > r * AGE_REL && differs(mv, marginalEvicted, r, thresholdRejections)) {
+        if (mv > r * AGE_REL && differs(mv, marginalEvicted, r, thresholdRejections)
+            && thresholdRejectedReturns >= MIN_BASE
+            && (!SANE_STRICT || mv * (thresholdEvictions - marginalEvicted)
+                >= thresholdEvictedReturns - marginalEvictedReturns)) {
           threshold = THRESHOLD_MAX;
           strict = true;
         }
@@ -660,19 +743,55 @@ final class QueuePolicySim implements Contender {
       }
       if (marginalRejected >= MARGINAL_EVIDENCE) {
         double mr = (double) marginalRejectedReturns / marginalRejected;
-        if (mr > a * AGE_REL && differs(mr, marginalRejected, a, thresholdEvictions)) {
+        if (mr > a * AGE_REL && differs(mr, marginalRejected, a, thresholdEvictions)
+            && thresholdEvictedReturns >= MIN_BASE
+            && (!SANE_LENIENT || mr * (thresholdRejections - marginalRejected)
+                >= thresholdRejectedReturns - marginalRejectedReturns)) {
           threshold = 0;
           strict = false;
         }
         moved = true;
       }
-      if (moved) {
-        marginalEvicted = marginalEvictedReturns = marginalRejected = marginalRejectedReturns = 0;
+      return moved;
+    }
+
+    /** The sim.exposure experiment: returns per unit of ghost age. @return as judgeByEvents */
+    boolean judgeByExposure() {
+      double xr = thresholdRejections * (double) inFlow - sumRej;
+      double xa = thresholdEvictions * (double) inFlow - sumEv;
+      double xmr = marginalRejected * (double) inFlow - sumMRej;
+      double xmv = marginalEvicted * (double) inFlow - sumMEv;
+      boolean moved = false;
+      if (marginalEvicted >= MARGINAL_EVIDENCE) {
+        if (marginalEvictedReturns / xmv > thresholdRejectedReturns / xr * AGE_REL
+            && poissonDiffers(marginalEvictedReturns, xmv, thresholdRejectedReturns, xr)) {
+          threshold = THRESHOLD_MAX;
+          strict = true;
+        }
+        moved = true;
       }
-      thresholdRejections = thresholdRejectedReturns = thresholdEvictions = 0;
-      thresholdEvictedReturns = 0;
-      windowMark = wOut;
-      mainMark = mOut;
+      if (marginalRejected >= MARGINAL_EVIDENCE) {
+        if (marginalRejectedReturns / xmr > thresholdEvictedReturns / xa * AGE_REL
+            && poissonDiffers(marginalRejectedReturns, xmr, thresholdEvictedReturns, xa)) {
+          threshold = 0;
+          strict = false;
+        }
+        moved = true;
+      }
+      return moved;
+    }
+
+    /**
+     * @return whether {@code r1} returns over exposure {@code x1} are more than THRESHOLD_Z
+     *     standard errors above what the pooled rate predicts (conditional binomial test)
+     */
+    boolean poissonDiffers(long r1, double x1, long r2, double x2) {
+      long n = r1 + r2;
+      if (n == 0 || x1 <= 0 || x2 <= 0) {
+        return false;
+      }
+      double p0 = x1 / (x1 + x2);
+      return (r1 - n * p0) > THRESHOLD_Z * Math.sqrt(n * p0 * (1 - p0));
     }
 
     boolean differs(double p1, long n1, double p2, long n2) {
