@@ -104,6 +104,11 @@ final class QueuePolicySim implements Contender {
   /** Probes only while the evidence lacks evictions, after this many periods without a judgement. */
   static final boolean PROBE_STARVED = Boolean.getBoolean("sim.probeStarved");
   static final int PROBE_AFTER = Integer.getInteger("sim.probeAfter", 0);
+  /**
+   * Turns strict when marginally admitted candidates are hit in main clearly less often (by
+   * this factor) than candidates admitted otherwise (0: off).
+   */
+  static final double BENEFIT = Double.parseDouble(System.getProperty("sim.benefit", "0"));
   /** Prints every judgement of the threshold to standard error. */
   static final boolean JUDGE_DEBUG = Boolean.getBoolean("sim.judgeDebug");
   /**
@@ -176,6 +181,9 @@ final class QueuePolicySim implements Contender {
     final long[] hashes;
     final byte[] ghostKind;
     final boolean[] ghostMarginal;
+    // 1: admitted marginally, 2: admitted otherwise (for sim.benefit), 0: neither or counted
+    final byte[] admittedHow;
+    long marginalAdmHit, marginalAdmMiss, otherAdmHit, otherAdmMiss;
     final int[] ghostSeq;
     final IntRing window = new IntRing();
     final IntRing main = new IntRing();
@@ -253,6 +261,7 @@ final class QueuePolicySim implements Contender {
       hashes = new long[distinct];
       ghostKind = new byte[distinct];
       ghostMarginal = new boolean[distinct];
+      admittedHow = new byte[distinct];
       ghostSeq = new int[distinct];
       pos = new long[distinct];
       gseq = new long[distinct];
@@ -454,6 +463,7 @@ final class QueuePolicySim implements Contender {
         if (marginal) {
           pendingMarginal++;
         }
+        admittedHow[candidate] = (byte) (marginal ? 1 : 2);
         moveToMain(candidate);
         if (!NO_ROTATE && windowWeight + mainWeight > capacity) {
           evictFrom(main, victim, MAIN);
@@ -489,6 +499,23 @@ final class QueuePolicySim implements Contender {
       main.add(id);
     }
 
+    void noteAdmittedLeaves(int id, boolean hit) {
+      if (admittedHow[id] == 1) {
+        if (hit) {
+          marginalAdmHit++;
+        } else {
+          marginalAdmMiss++;
+        }
+      } else if (admittedHow[id] == 2) {
+        if (hit) {
+          otherAdmHit++;
+        } else {
+          otherAdmMiss++;
+        }
+      }
+      admittedHow[id] = 0;
+    }
+
     /** Rotates main's tail past entries with a counter (clock), leaving the victim at the tail. */
     int mainVictim() {
       while (true) {
@@ -504,6 +531,7 @@ final class QueuePolicySim implements Contender {
           return id;
         }
         if (PROTECT > 0 && counter[id] >= PROMOTE_MIN) {
+          noteAdmittedLeaves(id, true);
           main.poll();
           mOut += weight[id];
           where[id] = PROTECTED;
@@ -547,6 +575,7 @@ final class QueuePolicySim implements Contender {
       if (id != expected) {
         throw new IllegalStateException("victim moved");
       }
+      noteAdmittedLeaves(id, false);
       mainWeight -= weight[id];
       mOut += weight[id];
       gseq[id] = mOut;
@@ -707,6 +736,19 @@ final class QueuePolicySim implements Contender {
     void judgeMarginal() {
       idlePeriods = 0;
       boolean moved = EXPOSURE ? judgeByExposure() : judgeByEvents();
+      if (BENEFIT > 0 && !strict) {
+        long mn = marginalAdmHit + marginalAdmMiss;
+        long on = otherAdmHit + otherAdmMiss;
+        if (mn >= MARGINAL_EVIDENCE && on >= MARGINAL_EVIDENCE) {
+          double mh = (double) marginalAdmHit / mn;
+          double oh = (double) otherAdmHit / on;
+          if (oh > mh * BENEFIT && differs(oh, on, mh, mn)) {
+            threshold = THRESHOLD_MAX;
+            strict = true;
+          }
+          marginalAdmHit = marginalAdmMiss = otherAdmHit = otherAdmMiss = 0;
+        }
+      }
       if (JUDGE_DEBUG) {
         System.err.printf("judge cap %d t=%d rej %d/%d ev %d/%d mRej %d/%d mEv %d/%d -> thr %d%s%n",
             capacity, tick, thresholdRejectedReturns, thresholdRejections, thresholdEvictedReturns,
