@@ -584,11 +584,9 @@ public final class Segment {
    */
   private long append(PageQueue queue, int bytes, boolean forUser) {
     for (;;) {
-      Page head = queue.head();
-      if (head != null && head.free() >= bytes) {
-        long address = IndexSlot.address(head.number, head.used);
-        head.used += bytes;
-        return address;
+      Page room = queue.roomFor(bytes);
+      if (room != null) {
+        return IndexSlot.address(room.number, queue.claim(room, bytes));
       }
       Page page = newPage(bytes, forUser);
       if (page == null) {
@@ -976,7 +974,8 @@ public final class Segment {
     for (PageQueue queue : new PageQueue[] {window, main, protectedQueue}) {
       for (Page page : queue.pages()) {
         boolean consuming = page == queue.tail() && queue.tailOffset > 0;
-        if (page != queue.head() && !consuming && (best == null || page.live < best.live)) {
+        boolean open = page == queue.head() || page == queue.spare();
+        if (!open && !consuming && (best == null || page.live < best.live)) {
           best = page;
         }
       }
