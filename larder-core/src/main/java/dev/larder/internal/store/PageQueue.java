@@ -13,8 +13,8 @@ import java.util.ArrayDeque;
  * than half an average entry a page (a large entry leaves the room that smaller ones could
  * have used: about 8% of a byte-bounded segment on the adaptsize CDN trace). Later entries
  * that fit the spare go there first. They are consumed up to a page earlier than strict FIFO
- * order would, a reordering the policy does not notice, and the head's flow position moves up
- * by their size, so that positions stay in queue order.
+ * order would (a reordering of at most one page, small next to a queue's length), and the
+ * head's flow position moves up by their size, so that positions stay in queue order.
  */
 final class PageQueue {
 

@@ -20,7 +20,7 @@ import java.util.concurrent.locks.StampedLock;
  *       rebuilding the table. Home positions come from the slot's tag, so the table can grow
  *       (by 1.2x at load 0.85, keeping memory per entry steady) without reading keys back.</li>
  *   <li><b>Pages.</b> Entries ({@link EntryLayout}) are appended to the head page of a
- *       {@link PageQueue}. An entry never changes after it is written (except its deadline);
+ *       {@link PageQueue} (or to the end of the page behind it, if they fit there). An entry never changes after it is written (except its deadline);
  *       a write appends a new version and the old bytes become dead until their page is
  *       consumed at a queue tail or compacted.</li>
  *   <li><b>Reads</b> take no lock and never wait for a writer, not even one that holds the
