@@ -34,7 +34,10 @@ final class PageQueue {
   private long flowEnd;
   /** {@link Page#flowStart} of the tail page, or {@link #flowEnd} when empty. */
   private long tailStart;
-  /** The page just behind the head while it may still take entries, else null. */
+  /**
+   * The page just behind the head while it may still take entries, else null. Never the tail
+   * page, whose entries the policy is consuming.
+   */
   private Page spare;
 
   PageQueue(String name) {
@@ -62,7 +65,7 @@ final class PageQueue {
    *     else the head if it fits there, else null (a new page is needed)
    */
   Page roomFor(int bytes) {
-    if (spare != null && spare.free() >= bytes && spare != pages.peekFirst()) {
+    if (spare != null && spare.free() >= bytes) {
       return spare;
     }
     Page head = pages.peekLast();
@@ -93,8 +96,7 @@ final class PageQueue {
     if (head != null) {
       flowEnd = Math.max(flowEnd, head.flowStart + head.used);
     }
-    // The old head becomes the spare only if it is not the tail being consumed.
-    spare = head != null && head.free() > 0 && pages.size() > 1 ? head : null;
+    spare = head != null && head.free() > 0 && head != pages.peekFirst() ? head : null;
     page.flowStart = flowEnd;
     page.queue = this;
     if (pages.isEmpty()) {
@@ -115,8 +117,8 @@ final class PageQueue {
   /** Removes the fully consumed tail page and resets the cursor. */
   Page removeTail() {
     Page page = pages.pollFirst();
-    if (page == spare) {
-      spare = null;
+    if (pages.peekFirst() == spare) {
+      spare = null; // it is the tail now (or the queue is empty)
     }
     tailOffset = 0;
     if (page != null) {

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.Cache;
 import dev.larder.Storage;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -96,8 +99,8 @@ class PageSizingTest {
   @CsvSource({"HEAP, 32", "OFF_HEAP, 64", "HEAP, 64"})
   void boundedCachesOfMixedSizesAreMostlyPayload(Storage storage, long mib) {
     long bound = mib << 20;
-    java.util.Random random = new java.util.Random(42);
-    java.util.Map<Long, Integer> sizes = new java.util.HashMap<>();
+    Random random = new Random(42);
+    Map<Long, Integer> sizes = new HashMap<>();
     try (Cache<Long, byte[]> cache = Cache.builder(Long.class, byte[].class)
         .storage(storage).maximumMemory(bound).build()) {
       for (long key = 0; key < 3 * bound / 5000; key++) {
@@ -114,7 +117,6 @@ class PageSizingTest {
         }
       }
       double share = (double) payload / cache.memoryUsed();
-      System.out.printf("mixed sizes, %s %d MiB: payload share %.4f%n", storage, mib, share);
       assertTrue(share >= 0.90, "payload share " + share);
     }
   }
