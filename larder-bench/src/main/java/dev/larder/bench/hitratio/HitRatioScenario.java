@@ -10,6 +10,7 @@ import dev.larder.bench.scenario.Trial;
 import dev.larder.bench.scenario.TrialContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -41,15 +42,48 @@ public final class HitRatioScenario implements Scenario {
     List<String> all = TraceCatalog.ALL.stream().map(TraceSpec::name).toList();
     List<String> traces = options.listParam("only", all, QUICK);
     String folder = options.params().getOrDefault("traces", "../shared/traces");
+    String mib = options.params().get("mib");
+    if (mib != null) {
+      mebibytes(mib); // fails now, before any trial runs, if the list is malformed
+    }
     List<Trial> trials = new ArrayList<>();
     for (String trace : traces) {
       for (Contender contender : Contenders.all()) {
         if (options.includes(contender.name())) {
-          trials.add(new Trial(contender.name(), trace, Map.of("trace", trace, "traces", folder)));
+          Map<String, String> params = new HashMap<>(Map.of("trace", trace, "traces", folder));
+          if (mib != null) {
+            params.put("mib", mib);
+          }
+          trials.add(new Trial(contender.name(), trace, params));
         }
       }
     }
     return trials;
+  }
+
+  /**
+   * Parses the {@code mib} parameter: byte bounds, in MiB, that replace the listed byte sizes of
+   * the traces that carry object sizes (for sweeping a trace's byte bound).
+   *
+   * @throws IllegalArgumentException if an element is not a positive whole number
+   */
+  static long[] mebibytes(String list) {
+    String[] parts = list.split("\\s*,\\s*");
+    long[] bytes = new long[parts.length];
+    for (int i = 0; i < parts.length; i++) {
+      long value;
+      try {
+        value = Long.parseLong(parts[i]);
+      } catch (NumberFormatException e) {
+        value = 0;
+      }
+      if (value <= 0 || value > (Long.MAX_VALUE >> 20)) {
+        throw new IllegalArgumentException(
+            "mib: '" + parts[i] + "' is not a positive whole number of MiB (in '" + list + "')");
+      }
+      bytes[i] = value << 20;
+    }
+    return bytes;
   }
 
   @Override
@@ -66,7 +100,10 @@ public final class HitRatioScenario implements Scenario {
     for (long size : spec.sizes()) {
       rows.add(measure(contender, trace, Bound.entries(size), context));
     }
-    for (long bytes : spec.byteSizes()) {
+    String mib = trial.params().get("mib");
+    long[] byteSizes = mib != null && spec.byteSizes().length > 0
+        ? mebibytes(mib) : spec.byteSizes();
+    for (long bytes : byteSizes) {
       rows.add(measure(contender, trace, Bound.ofBytes(bytes), context));
     }
     rows.removeIf(row -> row == null);
@@ -79,19 +116,26 @@ public final class HitRatioScenario implements Scenario {
     }
     double hitRatio = 0;
     double byteHitRatio = 0;
+    long held = -1;
     for (int run = 0; run < contender.runs(); run++) {
       Outcome outcome = contender.replay(trace, bound, run);
       hitRatio += outcome.hitRatio();
       byteHitRatio += outcome.byteHitRatio();
+      held = outcome.heldBytes();
     }
     context.progress(trace.name() + " " + bound);
-    return Row.of(contender.name())
+    Row row = Row.of(contender.name())
         .put("trace", trace.name())
         .put("size", bound.toString())
         .put("cell", trace.name() + " " + bound)
         .put("byteBound", bound.bytes())
         .put("hitRatio", hitRatio / contender.runs())
         .put("byteHitRatio", byteHitRatio / contender.runs());
+    if (held >= 0) {
+      // the payload share of the bound: what the store's pages and index leave to data
+      row.put("heldBytes", held).put("heldShare", (double) held / bound.value());
+    }
+    return row;
   }
 
   @Override

@@ -7,7 +7,8 @@ import dev.larder.Cache;
  * or, for a byte bound, {@code maximumMemory(bytes)} with values of the request's size, so
  * that its memory accounting, not a model of it, decides what fits. Maintenance runs on the
  * calling thread. Each request is a {@code getIfPresent} followed, on a miss, by a
- * {@code put}.
+ * {@code put}. With a byte bound it also reports the payload it holds at the end (the values'
+ * bytes), which says how much of the bound its pages and index leave to data.
  */
 final class LarderContender implements Contender {
 
@@ -32,6 +33,18 @@ final class LarderContender implements Contender {
         }
         cache.put(key, bound.bytes() ? new byte[size] : EMPTY);
         return false;
+      }
+
+      @Override
+      public long heldBytes() {
+        if (!bound.bytes()) {
+          return -1;
+        }
+        long held = 0;
+        for (byte[] value : cache.asMap().values()) {
+          held += value.length;
+        }
+        return held;
       }
 
       @Override

@@ -10,6 +10,11 @@ interface OnlineCache extends AutoCloseable {
    */
   boolean request(long key, int size);
 
+  /** @return the sum of the sizes of the objects held now, or -1 if not known */
+  default long heldBytes() {
+    return -1;
+  }
+
   @Override
   default void close() {}
 
@@ -20,6 +25,7 @@ interface OnlineCache extends AutoCloseable {
     long requestBytes = 0;
     long[] keys = trace.keys();
     int[] sizes = trace.weights();
+    long held;
     try (cache) {
       for (int i = 0; i < keys.length; i++) {
         requestBytes += sizes[i];
@@ -28,7 +34,8 @@ interface OnlineCache extends AutoCloseable {
           hitBytes += sizes[i];
         }
       }
+      held = cache.heldBytes();
     }
-    return new Outcome(keys.length, hits, requestBytes, hitBytes);
+    return new Outcome(keys.length, hits, requestBytes, hitBytes, held);
   }
 }

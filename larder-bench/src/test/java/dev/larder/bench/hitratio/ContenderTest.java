@@ -1,6 +1,8 @@
 package dev.larder.bench.hitratio;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
@@ -54,5 +56,35 @@ class ContenderTest {
     // 8 bytes hold two of the three 4-byte objects: a cycle of three never hits under LRU
     assertEquals(0, new LruContender().replay(trace, Bound.ofBytes(8), 0).hits());
     assertEquals(3, new LruContender().replay(trace, Bound.ofBytes(12), 0).hits());
+  }
+
+  @Test
+  void larderReportsThePayloadItHoldsUnderAByteBound() {
+    // 40 distinct objects of 1-20 KB, requested twice: about 400 KB, all within a 1 MiB bound
+    int n = 40;
+    long[] keys = new long[2 * n];
+    int[] sizes = new int[2 * n];
+    long distinctBytes = 0;
+    for (int i = 0; i < 2 * n; i++) {
+      keys[i] = i % n;
+      sizes[i] = 1000 + (i % n) * 500;
+      if (i < n) {
+        distinctBytes += sizes[i];
+      }
+    }
+    Outcome outcome = new LarderContender().replay(new Trace("t", keys, sizes),
+        Bound.ofBytes(1 << 20), 0);
+    assertEquals(n, outcome.hits());
+    assertEquals(distinctBytes, outcome.heldBytes());
+    assertEquals(-1, new LarderContender().replay(trace(1, 2, 1), Bound.entries(2), 0)
+        .heldBytes(), "entry bounds do not report it");
+  }
+
+  @Test
+  void theMibParameterMustListPositiveWholeNumbers() {
+    assertArrayEquals(new long[] {6L << 20, 128L << 20}, HitRatioScenario.mebibytes("6, 128"));
+    for (String bad : new String[] {"", "0", "-1", "8.5", "x", "8,,9", "9999999999999999"}) {
+      assertThrows(IllegalArgumentException.class, () -> HitRatioScenario.mebibytes(bad), bad);
+    }
   }
 }
