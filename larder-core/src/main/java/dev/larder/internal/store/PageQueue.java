@@ -11,7 +11,8 @@ import java.util.ArrayDeque;
  * did not fit the head's end, a new head was started and the old one's end would otherwise be
  * lost until the page is consumed. With entries of very different sizes that loss is far more
  * than half an average entry a page (a large entry leaves the room that smaller ones could
- * have used: about 8% of a byte-bounded segment on the adaptsize CDN trace). Later entries
+ * have used: on the adaptsize CDN trace at 128 MiB, payload held 0.89 of the bound without the
+ * spare, 0.92 with it). Later entries
  * that fit the spare go there first. They are consumed up to a page earlier than strict FIFO
  * order would (a reordering of at most one page, small next to a queue's length), and the
  * head's flow position moves up by their size, so that positions stay in queue order.
