@@ -21,7 +21,10 @@ import java.util.Map;
  * adaptsize trace, also bounded by bytes with the byte hit ratio.
  *
  * <p>One trial per (trace, implementation). Parameters: {@code traces} (folder),
- * {@code only} (comma-separated trace names). {@code --quick} replays a few short traces.
+ * {@code only} (comma-separated trace names), {@code mib} (comma-separated byte bounds in MiB
+ * that replace the listed ones of traces carrying sizes; a malformed list fails before any
+ * trial). {@code --quick} replays a few short traces. Larder's byte-bounded rows also report
+ * {@code heldBytes}, the payload held at the end, and {@code heldShare}, that over the bound.
  */
 public final class HitRatioScenario implements Scenario {
 
