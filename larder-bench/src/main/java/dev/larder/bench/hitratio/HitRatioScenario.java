@@ -22,9 +22,15 @@ import java.util.Map;
  *
  * <p>One trial per (trace, implementation). Parameters: {@code traces} (folder),
  * {@code only} (comma-separated trace names), {@code mib} (comma-separated byte bounds in MiB
- * that replace the listed ones of traces carrying sizes; a malformed list fails before any
- * trial). {@code --quick} replays a few short traces. Larder's byte-bounded rows also report
- * {@code heldBytes}, the payload held at the end, and {@code heldShare}, that over the bound.
+ * that replace the listed ones of traces carrying sizes). {@code --quick} replays a few short
+ * traces. Larder's byte-bounded rows also report {@code heldBytes}, the payload held at the end,
+ * and {@code heldShare}, that over the bound.
+ *
+ * <p>A trace that is not in the catalogue is replayed with {@code file} (a path, gzip-compressed
+ * or not), {@code format} (a {@link TraceFormat} name, case-insensitive) and {@code sizes}
+ * (comma-separated entry bounds); {@code only} is then ignored, and {@code mib} adds byte bounds
+ * if the format carries sizes. This is how the policy is checked on traces outside the shared
+ * set. Malformed parameters fail before any trial runs.
  */
 public final class HitRatioScenario implements Scenario {
 
@@ -43,25 +49,57 @@ public final class HitRatioScenario implements Scenario {
   @Override
   public List<Trial> plan(RunOptions options) {
     List<String> all = TraceCatalog.ALL.stream().map(TraceSpec::name).toList();
-    List<String> traces = options.listParam("only", all, QUICK);
-    String folder = options.params().getOrDefault("traces", "../shared/traces");
-    String mib = options.params().get("mib");
+    Map<String, String> given = options.params();
+    String mib = given.get("mib");
     if (mib != null) {
       mebibytes(mib); // fails now, before any trial runs, if the list is malformed
     }
+    List<String> traces = given.containsKey("file")
+        ? List.of(customTrace(given).name()) : options.listParam("only", all, QUICK);
     List<Trial> trials = new ArrayList<>();
     for (String trace : traces) {
       for (Contender contender : Contenders.all()) {
         if (options.includes(contender.name())) {
-          Map<String, String> params = new HashMap<>(Map.of("trace", trace, "traces", folder));
-          if (mib != null) {
-            params.put("mib", mib);
-          }
+          Map<String, String> params = new HashMap<>(given);
+          params.remove("only");
+          params.put("trace", trace);
+          params.putIfAbsent("traces", "../shared/traces");
           trials.add(new Trial(contender.name(), trace, params));
         }
       }
     }
     return trials;
+  }
+
+  /**
+   * The trace a trial replays: the one named {@code trace} in the catalogue, or, if
+   * {@code file} is given, that file read as {@code format} at {@code sizes}.
+   */
+  static TraceSpec traceOf(Map<String, String> params) {
+    return params.containsKey("file")
+        ? customTrace(params) : TraceCatalog.named(params.get("trace"));
+  }
+
+  /**
+   * @param params holding {@code file}, {@code format} and {@code sizes}
+   * @return the spec of that file, named after it (without a {@code .gz} suffix), with the byte
+   *     bounds of {@code mib} if its format carries sizes
+   * @throws IllegalArgumentException if a parameter is missing or malformed (the file itself is
+   *     read only when the trial runs)
+   */
+  static TraceSpec customTrace(Map<String, String> params) {
+    String file = params.get("file");
+    String formatName = params.get("format");
+    String sizes = params.get("sizes");
+    if (file == null || file.isBlank() || formatName == null || sizes == null) {
+      throw new IllegalArgumentException(
+          "a trace outside the catalogue needs -P file=PATH -P format=FORMAT -P sizes=N,N,...");
+    }
+    TraceFormat format = TraceFormat.named(formatName);
+    String name = Path.of(file).getFileName().toString().replaceFirst("\\.gz$", "");
+    String mib = params.get("mib");
+    long[] byteSizes = mib != null && format.carriesSizes() ? mebibytes(mib) : new long[0];
+    return new TraceSpec(name, file, format, positiveWholeNumbers("sizes", sizes, 0), byteSizes);
   }
 
   /**
@@ -71,8 +109,18 @@ public final class HitRatioScenario implements Scenario {
    * @throws IllegalArgumentException if an element is not a positive whole number
    */
   static long[] mebibytes(String list) {
+    return positiveWholeNumbers("mib", list, 20);
+  }
+
+  /**
+   * @return the comma-separated positive whole numbers of {@code list}, each shifted left by
+   *     {@code shift} bits
+   * @throws IllegalArgumentException naming {@code parameter} if an element is not a positive
+   *     whole number or overflows once shifted
+   */
+  private static long[] positiveWholeNumbers(String parameter, String list, int shift) {
     String[] parts = list.split("\\s*,\\s*");
-    long[] bytes = new long[parts.length];
+    long[] values = new long[parts.length];
     for (int i = 0; i < parts.length; i++) {
       long value;
       try {
@@ -80,13 +128,13 @@ public final class HitRatioScenario implements Scenario {
       } catch (NumberFormatException e) {
         value = 0;
       }
-      if (value <= 0 || value > (Long.MAX_VALUE >> 20)) {
-        throw new IllegalArgumentException(
-            "mib: '" + parts[i] + "' is not a positive whole number of MiB (in '" + list + "')");
+      if (value <= 0 || value > (Long.MAX_VALUE >> shift)) {
+        throw new IllegalArgumentException(parameter + ": '" + parts[i]
+            + "' is not a positive whole number (in '" + list + "')");
       }
-      bytes[i] = value << 20;
+      values[i] = value << shift;
     }
-    return bytes;
+    return values;
   }
 
   @Override
@@ -96,7 +144,7 @@ public final class HitRatioScenario implements Scenario {
 
   @Override
   public List<Row> run(Trial trial, TrialContext context) throws Exception {
-    TraceSpec spec = TraceCatalog.named(trial.param("trace"));
+    TraceSpec spec = traceOf(trial.params());
     Contender contender = Contenders.named(trial.implementation());
     Trace trace = spec.read(Path.of(trial.param("traces")));
     List<Row> rows = new ArrayList<>();

@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * The file formats of the traces in {@code shared/traces} (described in its README), each read
@@ -113,6 +115,27 @@ enum TraceFormat {
   };
 
   abstract void read(InputStream in, Trace.Builder out) throws IOException;
+
+  /** @return whether the format records an object size per request (only adaptsize does) */
+  boolean carriesSizes() {
+    return this == ADAPTSIZE;
+  }
+
+  /**
+   * @param name a format's name, case-insensitive
+   * @return that format
+   * @throws IllegalArgumentException listing the formats if there is none of that name
+   */
+  static TraceFormat named(String name) {
+    for (TraceFormat format : values()) {
+      if (format.name().equalsIgnoreCase(name.strip())) {
+        return format;
+      }
+    }
+    throw new IllegalArgumentException("format: no trace format named '" + name + "'; one of "
+        + Arrays.stream(values()).map(f -> f.name().toLowerCase(Locale.ROOT))
+            .toList());
+  }
 
   private interface LineHandler {
     void accept(String line, long number) throws IOException;

@@ -29,13 +29,27 @@ record TraceSpec(String name, String file, TraceFormat format, long[] sizes, lon
     this(name, file, format, sizes, new long[0]);
   }
 
-  /** Reads and expands the trace (gzip-compressed) under {@code folder}. */
+  /**
+   * Reads and expands the trace under {@code folder} ({@code file} may also be absolute). The file
+   * may be gzip-compressed, as every file of {@code shared/traces} is, or not: the gzip magic
+   * number decides.
+   */
   Trace read(Path folder) throws IOException {
     Trace.Builder builder = new Trace.Builder();
-    try (InputStream raw = Files.newInputStream(folder.resolve(file));
-        InputStream in = new BufferedInputStream(new GZIPInputStream(raw, 1 << 16), 1 << 16)) {
+    try (InputStream raw = new BufferedInputStream(
+            Files.newInputStream(folder.resolve(file)), 1 << 16);
+        InputStream in = gzipped(raw)
+            ? new BufferedInputStream(new GZIPInputStream(raw, 1 << 16), 1 << 16) : raw) {
       format.read(in, builder);
     }
     return builder.build(name);
+  }
+
+  private static boolean gzipped(InputStream in) throws IOException {
+    in.mark(2);
+    int first = in.read();
+    int second = in.read();
+    in.reset();
+    return first == 0x1f && second == 0x8b;
   }
 }

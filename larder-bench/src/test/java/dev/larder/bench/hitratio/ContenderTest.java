@@ -1,8 +1,6 @@
 package dev.larder.bench.hitratio;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
@@ -78,13 +76,5 @@ class ContenderTest {
     assertEquals(distinctBytes, outcome.heldBytes());
     assertEquals(-1, new LarderContender().replay(trace(1, 2, 1), Bound.entries(2), 0)
         .heldBytes(), "entry bounds do not report it");
-  }
-
-  @Test
-  void theMibParameterMustListPositiveWholeNumbers() {
-    assertArrayEquals(new long[] {6L << 20, 128L << 20}, HitRatioScenario.mebibytes("6, 128"));
-    for (String bad : new String[] {"", "0", "-1", "8.5", "x", "8,,9", "9999999999999999"}) {
-      assertThrows(IllegalArgumentException.class, () -> HitRatioScenario.mebibytes(bad), bad);
-    }
   }
 }
