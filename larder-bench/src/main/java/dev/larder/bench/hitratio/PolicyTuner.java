@@ -18,6 +18,8 @@ import java.util.regex.Pattern;
  * the worst margin over max(LRU, Caffeine) on any cell and the mean over all entry-bounded
  * cells. Arguments: {@code BASELINE.json TRACES_DIR [variant...]}, e.g. {@code larder}; run
  * with {@code -Dsim.shadow=false} to compare the hill-climbing and ghost variants.
+ * {@code -Dtuner.extra=A.json,B.json} adds traces outside the catalogue: results files of runs
+ * with {@code -P file=...}, whose parameters name the trace and whose rows are its baseline.
  */
 public final class PolicyTuner {
 
@@ -28,7 +30,36 @@ public final class PolicyTuner {
 
   public static void main(String[] args) throws IOException {
     Map<String, Double> baseline = new HashMap<>();
-    Matcher m = ROW.matcher(Files.readString(Path.of(args[0])));
+    readBaseline(Files.readString(Path.of(args[0])), baseline);
+    List<TraceSpec> specs = new ArrayList<>(TraceCatalog.ALL);
+    String extra = System.getProperty("tuner.extra");
+    if (extra != null) {
+      for (String file : extra.split(",")) {
+        String results = Files.readString(Path.of(file));
+        readBaseline(results, baseline);
+        specs.add(HitRatioScenario.customTrace(parameters(results)));
+      }
+    }
+    String only = System.getProperty("tuner.only");
+    if (only != null) {
+      List<String> names = List.of(only.toLowerCase(Locale.ROOT).split(","));
+      specs.removeIf(spec -> !names.contains(spec.name().toLowerCase(Locale.ROOT)));
+    }
+    Map<String, PolicyParams> variants = variants();
+    List<String> chosen = args.length > 2 ? List.of(args).subList(2, args.length)
+        : new ArrayList<>(variants.keySet());
+    Map<String, Trace> traces = new LinkedHashMap<>();
+    for (TraceSpec spec : specs) {
+      traces.put(spec.name(), spec.read(Path.of(args[1])));
+    }
+    for (String name : chosen) {
+      score(name, new QueuePolicySim(name, variants.get(name)), specs, traces, baseline);
+    }
+  }
+
+  /** Adds the rows of a results file to {@code baseline}, keyed trace/size/implementation. */
+  private static void readBaseline(String results, Map<String, Double> baseline) {
+    Matcher m = ROW.matcher(results);
     while (m.find()) {
       String row = m.group();
       boolean bytes = Boolean.parseBoolean(field(row, "byteBound"));
@@ -36,29 +67,21 @@ public final class PolicyTuner {
       baseline.put(field(row, "trace") + "/" + field(row, "size") + "/"
           + field(row, "implementation"), value);
     }
-    Map<String, PolicyParams> variants = variants();
-    List<String> chosen = args.length > 2 ? List.of(args).subList(2, args.length)
-        : new ArrayList<>(variants.keySet());
-    Map<String, Trace> traces = new LinkedHashMap<>();
-    for (TraceSpec spec : specs()) {
-      traces.put(spec.name(), spec.read(Path.of(args[1])));
-    }
-    for (String name : chosen) {
-      score(name, new QueuePolicySim(name, variants.get(name)), traces, baseline);
-    }
   }
 
-  /** @return the traces to replay: all, or those named by {@code -Dtuner.only=a,b} */
-  private static List<TraceSpec> specs() {
-    String only = System.getProperty("tuner.only");
-    if (only == null) {
-      return TraceCatalog.ALL;
+  /** @return the run's {@code file}, {@code format}, {@code sizes} and {@code mib} parameters */
+  private static Map<String, String> parameters(String results) {
+    Matcher m = Pattern.compile("\"params\"\\s*:\\s*(\\{[^{}]*\\})").matcher(results);
+    if (!m.find()) {
+      throw new IllegalArgumentException("a results file without parameters");
     }
-    List<TraceSpec> chosen = new ArrayList<>();
-    for (String name : only.split(",")) {
-      chosen.add(TraceCatalog.named(name));
+    Map<String, String> params = new HashMap<>();
+    for (String name : List.of("file", "format", "sizes", "mib")) {
+      if (m.group(1).contains("\"" + name + "\"")) {
+        params.put(name, field(m.group(1), name));
+      }
     }
-    return chosen;
+    return params;
   }
 
   /** @return the value of {@code name} in a flat JSON object, without quotes */
@@ -71,14 +94,14 @@ public final class PolicyTuner {
     return m.group(2) != null ? m.group(2) : m.group(1);
   }
 
-  private static void score(String name, Contender sim, Map<String, Trace> traces,
-      Map<String, Double> baseline) {
+  private static void score(String name, Contender sim, List<TraceSpec> specs,
+      Map<String, Trace> traces, Map<String, Double> baseline) {
     double sum = 0;
     double caffeine = 0;
     int cells = 0;
     double worst = Double.MAX_VALUE;
     StringBuilder bad = new StringBuilder();
-    for (TraceSpec spec : specs()) {
+    for (TraceSpec spec : specs) {
       Trace trace = traces.get(spec.name());
       List<Bound> bounds = new ArrayList<>();
       for (long s : spec.sizes()) {
