@@ -152,6 +152,9 @@ public final class PolicyTuner {
     // the store's policy: with -Dsim.shadow=true (the default) the window follows the shadow
     // gradient and the hill-climbing fields of the variants below are ignored
     v.put("larder", d);
+    // admission that never rejects (a bias above any 4-bit count): the queues alone, an SLRU
+    // behind the window, to see how close the structure itself comes to LRU on recency traces
+    v.put("admitAll", d.withBias(16, false));
     v.put("fixed1", d.withClimb(false, 10, 0, 0.0625, 0.98));
     v.put("climb", d);
     v.put("climbFast", d.withClimb(true, 1, 512, 0.0625, 0.98));
