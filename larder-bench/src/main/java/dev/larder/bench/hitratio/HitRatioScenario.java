@@ -82,7 +82,8 @@ public final class HitRatioScenario implements Scenario {
 
   /**
    * @param params holding {@code file}, {@code format} and {@code sizes}
-   * @return the spec of that file, named after it (without a {@code .gz} suffix), with the byte
+   * @return the spec of that file, named after it (without {@code .gz} and {@code .trace}
+   *     suffixes), with the byte
    *     bounds of {@code mib} if its format carries sizes
    * @throws IllegalArgumentException if a parameter is missing or malformed (the file itself is
    *     read only when the trial runs)
@@ -96,7 +97,8 @@ public final class HitRatioScenario implements Scenario {
           "a trace outside the catalogue needs -P file=PATH -P format=FORMAT -P sizes=N,N,...");
     }
     TraceFormat format = TraceFormat.named(formatName);
-    String name = Path.of(file).getFileName().toString().replaceFirst("\\.gz$", "");
+    String name = Path.of(file).getFileName().toString()
+        .replaceFirst("\\.gz$", "").replaceFirst("\\.trace$", "");
     String mib = params.get("mib");
     long[] byteSizes = mib != null && format.carriesSizes() ? mebibytes(mib) : new long[0];
     return new TraceSpec(name, file, format, positiveWholeNumbers("sizes", sizes, 0), byteSizes);

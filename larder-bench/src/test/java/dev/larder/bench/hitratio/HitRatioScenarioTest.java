@@ -31,7 +31,7 @@ class HitRatioScenarioTest {
   void aTraceOutsideTheCatalogueIsNamedAfterItsFileAndReadGzippedOrNot() throws IOException {
     byte[] text = "3\n1\n*\n3\n2\n".getBytes(StandardCharsets.US_ASCII);
     Path plain = Files.write(folder.resolve("zigzag"), text);
-    Path gzipped = folder.resolve("zigzag.gz");
+    Path gzipped = folder.resolve("zigzag.trace.gz");
     try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(gzipped))) {
       out.write(text);
     }

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Replays the public traces that are NOT in ../shared/traces (issue 6 says the policy is also
+# judged on such traces) through LRU, Caffeine, the optimum and Larder, one
+# `./larder bench hitratio -P file=...` run per trace.
+#
+# Usage: larder-bench/heldout-traces.sh DIR [OUT]
+#   DIR holds the files below, as found in ben-manes/caffeine at commit ccef95542a91 (the
+#   commit ../shared/traces was copied from), under
+#   simulator/src/main/resources/com/github/benmanes/caffeine/cache/simulator/parser/:
+#     lirs/zigzag.trace.gz lirs/sprite.trace.gz lirs/multi3.trace.gz cache2k/web12.trace.xz
+#     cache2k/orm-night.trace.xz scarab/scarab-recs.trace.xz cloud_physics/w106.trace.xz
+#   (flat in DIR, under their file names). The .xz files are decompressed into OUT with xz.
+#   OUT (default bench-results/heldout) gets one results folder per trace.
+# Each file's content is checked against the SHA-256 prefix below before it is replayed; a
+# missing or different file stops the script. Trace data is not part of this repository.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+dir="$(cd "${1:?usage: $0 DIR [OUT]}" && pwd)"
+out="$(mkdir -p "${2:-$root/bench-results/heldout}" && cd "${2:-$root/bench-results/heldout}" && pwd)"
+
+# file, format, sizes (entries; from the LIRS2 trace parameters and cache2k-benchmark where they
+# list the trace, else a small, middle and large share of the distinct keys), content SHA-256
+traces=(
+  "zigzag.trace.gz lirs 100,300,500,700,1000,1500,2000 dc5d1ce0d36d608b"
+  "sprite.trace.gz lirs 100,500,1000 e4620bb83c09fb22"
+  "multi3.trace.gz lirs 200,600,1000,2000,3000,4000 34253744f3fe334a"
+  "web12.trace.xz int32 300,1200,3000 89f9312922a952ee"
+  "orm-night.trace.xz int32 625,2500,10000 24ce167a64bbdfaf"
+  "scarab-recs.trace.xz int64 25000,50000,100000 a4d3f3a07ef3762c"
+  "w106.trace.xz int32 5000,20000,100000 de302113703eb110"
+)
+
+content() {
+  case "$1" in
+    *.gz) gzip -dc "$1" ;;
+    *.xz) xz -dc "$1" ;;
+    *) cat "$1" ;;
+  esac
+}
+
+for entry in "${traces[@]}"; do
+  read -r file format sizes sha <<<"$entry"
+  if [ ! -f "$dir/$file" ]; then
+    echo "heldout-traces: $dir/$file is missing (see the header of this script)" >&2
+    exit 1
+  fi
+  actual="$(content "$dir/$file" | sha256sum | cut -c1-16)"
+  if [ "$actual" != "$sha" ]; then
+    echo "heldout-traces: $file has content SHA-256 $actual, expected $sha" >&2
+    exit 1
+  fi
+  replay="$dir/$file"
+  if [[ "$file" == *.xz ]]; then
+    replay="$out/${file%.xz}"
+    xz -dc "$dir/$file" > "$replay"
+  fi
+  name="${file%%.*}"
+  echo "heldout-traces: $name at $sizes" >&2
+  "$root/larder" bench hitratio --out "$out/$name" \
+    -P file="$replay" -P format="$format" -P sizes="$sizes"
+done
