@@ -55,6 +55,34 @@ final class QueuePolicySim implements Contender {
    * slowly toward LRU's behaviour; it moved no cell by more than 0.1 point.
    */
   static final int MOMENTUM_MAX = Integer.getInteger("sim.momentum", 1);
+  /**
+   * Admission levels below lenient (0: off, the store's rule): from lenient, threshold -1
+   * admits ties, -2 candidates one count under the victim, and so on down to minus this value.
+   * The marginal decisions of a level are those it and its neighbour take differently, judged
+   * as lenient's are; going below 0 also needs the marginal rejects' return rate above
+   * {@code sim.levelRel} times the evicted baseline by {@code sim.levelZ} standard errors.
+   * {@code sim.levelMomentum} doubles each further step down and goes back to 0 in one step.
+   * Tried for the recency traces outside the shared set (scarab, sprite), where rejected
+   * candidates come back far more often than victims.
+   */
+  static final int LEVELS = Integer.getInteger("sim.levels", 0);
+  static final double LEVEL_REL = Double.parseDouble(System.getProperty("sim.levelRel", "1.25"));
+  static final double LEVEL_Z = Double.parseDouble(System.getProperty("sim.levelZ", "1"));
+  static final boolean LEVEL_MOMENTUM = Boolean.getBoolean("sim.levelMomentum");
+  /**
+   * Window entries with a free pass go to the protected queue, not main's probation head: with
+   * a large window, probation is so short that free-passed entries leave it before their next
+   * read. Tried for the same traces.
+   */
+  static final boolean PASS_TO_PROTECTED = Boolean.getBoolean("sim.passToProtected");
+  /**
+   * At this capacity (entries; -1: off), prints how the requests that LRU hits and misses fared
+   * here (hit, or a miss on a key with no ghost, a rejected candidate's ghost or an evicted
+   * victim's), and, per difference between the candidate's and the victim's sketch counts,
+   * how many candidates admission rejected and how many of those came back while their ghost
+   * lasted: where the policy loses to LRU, and whether admission's comparison told them apart.
+   */
+  static final long BREAKDOWN = Long.getLong("sim.breakdown", -1);
   /** Prints the hits and admission decisions of every chunk of this many requests (0: off). */
   static final int CHUNK = Integer.getInteger("sim.chunk", 0);
   /**
@@ -288,13 +316,20 @@ final class QueuePolicySim implements Contender {
       long hitBytes = 0;
       long requestBytes = 0;
       int[] sizes = trace.weights();
+      Breakdown breakdown = capacity == BREAKDOWN ? new Breakdown(ids) : null;
+      this.breakdown = breakdown;
       for (int i = 0; i < ids.length; i++) {
         int id = ids[i];
         long w = bytes ? sizes[i] : 1;
         requestBytes += sizes[i];
-        if (request(id, w)) {
+        missGhost = NONE;
+        boolean hit = request(id, w);
+        if (hit) {
           hits++;
           hitBytes += sizes[i];
+        }
+        if (breakdown != null) {
+          breakdown.record(i, hit, missGhost);
         }
         if (CHUNK > 0 && (i + 1) % CHUNK == 0) {
           System.err.printf("cap %d chunk %d hits %d window %.0f threshold %d%s"
@@ -305,8 +340,15 @@ final class QueuePolicySim implements Contender {
           freePasses = admissions = chunkRejections = 0;
         }
       }
+      if (breakdown != null) {
+        breakdown.print(capacity);
+      }
       return new Outcome(ids.length, hits, requestBytes, hitBytes);
     }
+
+    // the sim.breakdown diagnostic: the ghost a missed key had, if any
+    Breakdown breakdown;
+    byte missGhost;
 
     // requests so far (for sim.judgeDebug), and the state of the experiments below
     long tick;
@@ -353,6 +395,10 @@ final class QueuePolicySim implements Contender {
       }
       inFlow += w;
       byte ghost = ghostLookup(id);
+      missGhost = ghost;
+      if (ghost == WINDOW && breakdown != null) {
+        breakdown.rejectedReturned(id);
+      }
       if (SHADOW && ghost != NONE) {
         double delta = SHADOW_STEP * capacity;
         if (ghost == WINDOW && wOut - gseq[id] <= delta) {
@@ -430,12 +476,21 @@ final class QueuePolicySim implements Contender {
       }
       if (counter[candidate] >= FREE_PASS_MIN && FREE_PASS && !(strict && STRICT_GATES_PASS)) {
         freePasses++;
-        if (MARGINAL && mainWeight > 0
+        if (MARGINAL && mainWeight > 0 && !(LEVELS > 0 && threshold < 0)
             && mainWeight + weight[candidate] > capacity - windowTarget) {
           int v = mainVictim();
           if (sketch.frequency(hashes[candidate]) <= sketch.frequency(hashes[v]) + 1) {
             pendingMarginal++;
           }
+        }
+        if (PASS_TO_PROTECTED) {
+          windowWeight -= weight[candidate];
+          mainWeight += weight[candidate];
+          where[candidate] = PROTECTED;
+          counter[candidate] = 0;
+          prot.add(candidate);
+          protWeight += weight[candidate];
+          return;
         }
         moveToMain(candidate);
         return;
@@ -457,6 +512,10 @@ final class QueuePolicySim implements Contender {
       boolean lenientAdmits = counter[candidate] >= FREE_PASS_MIN || fc > fv;
       boolean strictAdmits = fc > fv + 1;
       boolean marginal = MARGINAL && lenientAdmits != strictAdmits;
+      if (LEVELS > 0 && !strict && threshold <= 0) {
+        // below strict, a level's marginal decisions are those its neighbours take otherwise
+        marginal = admit ? fc == fv + threshold + 1 : threshold > -LEVELS && fc == fv + threshold;
+      }
       if (PROBE > 0 && marginal && !admit && (!PROBE_STARVED
           || (thresholdRejections + rejections >= THRESHOLD_EVIDENCE
               && thresholdEvictions + mainEvictions < THRESHOLD_EVIDENCE
@@ -475,6 +534,9 @@ final class QueuePolicySim implements Contender {
           evictFrom(main, victim, MAIN);
         }
       } else {
+        if (breakdown != null) {
+          breakdown.rejected(candidate, fc - fv);
+        }
         windowWeight -= weight[candidate];
         where[candidate] = NONE;
         entries--;
@@ -795,8 +857,7 @@ final class QueuePolicySim implements Contender {
             && thresholdRejectedReturns >= MIN_BASE
             && (!SANE_STRICT || mv * (thresholdEvictions - marginalEvicted)
                 >= thresholdEvictedReturns - marginalEvictedReturns)) {
-          threshold = THRESHOLD_MAX;
-          strict = true;
+          tighten();
         }
         moved = true;
       }
@@ -805,13 +866,42 @@ final class QueuePolicySim implements Contender {
         if (mr > a * AGE_REL && differs(mr, marginalRejected, a, thresholdEvictions)
             && thresholdEvictedReturns >= MIN_BASE
             && (!SANE_LENIENT || mr * (thresholdRejections - marginalRejected)
-                >= thresholdRejectedReturns - marginalRejectedReturns)) {
-          threshold = 0;
-          strict = false;
+                >= thresholdRejectedReturns - marginalRejectedReturns)
+            && (LEVELS == 0 || strict || threshold > 0
+                || (mr > a * LEVEL_REL
+                    && mr - a > LEVEL_Z * standardError(mr, marginalRejected, a, thresholdEvictions)))) {
+          loosen();
         }
         moved = true;
       }
       return moved;
+    }
+
+    // the step of the next move below lenient (sim.levelMomentum)
+    int levelStep = 1;
+
+    /** Admission one level stricter (strict from lenient or from the initial state). */
+    void tighten() {
+      if (LEVELS > 0 && threshold < 0) {
+        threshold = LEVEL_MOMENTUM ? 0 : threshold + 1;
+        levelStep = 1;
+      } else {
+        threshold = THRESHOLD_MAX;
+        strict = true;
+      }
+    }
+
+    /** Admission one level more lenient (below lenient only with sim.levels). */
+    void loosen() {
+      if (LEVELS > 0 && !strict && threshold <= 0) {
+        threshold = Math.max(-LEVELS, threshold - levelStep);
+        if (LEVEL_MOMENTUM) {
+          levelStep *= 2;
+        }
+      } else {
+        threshold = 0;
+        strict = false;
+      }
     }
 
     /** The sim.exposure experiment: returns per unit of ghost age. @return as judgeByEvents */
@@ -853,6 +943,12 @@ final class QueuePolicySim implements Contender {
       return (r1 - n * p0) > THRESHOLD_Z * Math.sqrt(n * p0 * (1 - p0));
     }
 
+    /** @return the standard error of the difference of two rates, from their pooled rate */
+    static double standardError(double p1, long n1, double p2, long n2) {
+      double pooled = (p1 * n1 + p2 * n2) / (n1 + n2);
+      return Math.sqrt(pooled * (1 - pooled) * (1.0 / n1 + 1.0 / n2));
+    }
+
     boolean differs(double p1, long n1, double p2, long n2) {
       double pooled = (p1 * n1 + p2 * n2) / (n1 + n2);
       return Math.abs(p1 - p2) > THRESHOLD_Z * Math.sqrt(pooled * (1 - pooled) * (1.0 / n1 + 1.0 / n2));
@@ -887,6 +983,96 @@ final class QueuePolicySim implements Contender {
       previousRate = rate;
       sampleHits = 0;
       sampleRequests = 0;
+    }
+  }
+
+  /**
+   * The {@code sim.breakdown} diagnostic for one replay: each request's outcome here against
+   * LRU's at the same capacity (LRU hits a key whose stack distance, the distinct keys
+   * requested since its last request, is below the capacity; counted with a Fenwick tree over
+   * request positions), and admission's rejections by sketch-count difference.
+   */
+  private static final class Breakdown {
+    private static final String[] OUTCOMES = {"hit", "miss, no ghost", "miss, rejected",
+        "miss, evicted from main", "miss, evicted from protected"};
+    private static final int DIFFERENCES = 21;
+
+    private final int[] ids;
+    private final int[] fenwick;
+    private final int[] lastRequest;
+    private final int[] rejectedDifference;
+    private final long[][] outcomes = new long[2][OUTCOMES.length];
+    private final long[] rejections = new long[DIFFERENCES];
+    private final long[] returns = new long[DIFFERENCES];
+
+    Breakdown(int[] ids) {
+      this.ids = ids;
+      this.fenwick = new int[ids.length + 1];
+      int distinct = 0;
+      for (int id : ids) {
+        distinct = Math.max(distinct, id + 1);
+      }
+      this.lastRequest = new int[distinct];
+      this.rejectedDifference = new int[distinct];
+      java.util.Arrays.fill(lastRequest, -1);
+    }
+
+    void record(int request, boolean hit, byte ghost) {
+      int id = ids[request];
+      int previous = lastRequest[id];
+      boolean lruHit = false;
+      if (previous >= 0) {
+        lruHit = prefix(request - 1) - prefix(previous) < BREAKDOWN;
+        add(previous, -1);
+      }
+      add(request, 1);
+      lastRequest[id] = request;
+      outcomes[lruHit ? 0 : 1][hit ? 0 : 1 + ghost]++;
+    }
+
+    void rejected(int id, int difference) {
+      rejectedDifference[id] = difference;
+      rejections[bucket(difference)]++;
+    }
+
+    void rejectedReturned(int id) {
+      returns[bucket(rejectedDifference[id])]++;
+    }
+
+    private static int bucket(int difference) {
+      return Math.max(0, Math.min(DIFFERENCES - 1, difference + DIFFERENCES / 2));
+    }
+
+    private void add(int position, int delta) {
+      for (int i = position + 1; i < fenwick.length; i += i & -i) {
+        fenwick[i] += delta;
+      }
+    }
+
+    private int prefix(int position) {
+      int sum = 0;
+      for (int i = position + 1; i > 0; i -= i & -i) {
+        sum += fenwick[i];
+      }
+      return sum;
+    }
+
+    void print(long capacity) {
+      for (int lru = 0; lru < 2; lru++) {
+        for (int o = 0; o < OUTCOMES.length; o++) {
+          if (outcomes[lru][o] > 0) {
+            System.err.printf("breakdown %d LRU %s, here %s: %d%n", capacity,
+                lru == 0 ? "hit" : "miss", OUTCOMES[o], outcomes[lru][o]);
+          }
+        }
+      }
+      for (int d = 0; d < DIFFERENCES; d++) {
+        if (rejections[d] > 0) {
+          System.err.printf("breakdown %d candidate - victim %s%d: rejected %d, came back %d%n",
+              capacity, d == 0 ? "<=" : d == DIFFERENCES - 1 ? ">=" : "", d - DIFFERENCES / 2,
+              rejections[d], returns[d]);
+        }
+      }
     }
   }
 }
