@@ -83,6 +83,22 @@ final class QueuePolicySim implements Contender {
    * lasted: where the policy loses to LRU, and whether admission's comparison told them apart.
    */
   static final long BREAKDOWN = Long.getLong("sim.breakdown", -1);
+  /**
+   * A first prototype of the structure chooser (docs/design/eviction.md, "Traces outside the
+   * shared set"): miniature copies of the policy and of a CLOCK cache replay a hash-sampled
+   * share of the keys (sized to this many entries each, never above the cache's own size; 0:
+   * off), and the cache runs as CLOCK (a window of {@code sim.chooserWindow} with reinsertion
+   * inside it, no free pass) while the CLOCK miniature's decayed hits (memory
+   * {@code sim.chooserMemory} miniature capacities) lead by {@code sim.chooserMargin}, with
+   * the same margin to switch back. Entry bounds only.
+   */
+  static final int CHOOSER = Integer.getInteger("sim.chooser", 0);
+  static final double CHOOSER_MEMORY = Double.parseDouble(System.getProperty("sim.chooserMemory", "4"));
+  static final double CHOOSER_MARGIN = Double.parseDouble(System.getProperty("sim.chooserMargin", "0.02"));
+  static final double CHOOSER_WINDOW = Double.parseDouble(System.getProperty("sim.chooserWindow", "0.99"));
+  static final boolean CHOOSER_DEBUG = Boolean.getBoolean("sim.chooserDebug");
+  /** The structure in use is judged by the cache's own hits on the sampled keys. */
+  static final boolean CHOOSER_REAL = Boolean.getBoolean("sim.chooserReal");
   /** Prints the hits and admission decisions of every chunk of this many requests (0: off). */
   static final int CHUNK = Integer.getInteger("sim.chunk", 0);
   /**
@@ -279,7 +295,24 @@ final class QueuePolicySim implements Contender {
     long mainEvictions;
     long evictedReturns;
 
+    // the structure chooser (sim.chooser)
+    final boolean forceClock;
+    boolean clockMode;
+    State miniPolicy;
+    State miniClock;
+    long sampleBelow;
+    double policyScore;
+    double clockScore;
+    double decay;
+    long switches;
+
     State(Trace trace, Bound bound, PolicyParams params) {
+      this(trace, bound, params, false, CHOOSER > 0 && !bound.bytes());
+    }
+
+    State(Trace trace, Bound bound, PolicyParams params, boolean forceClock, boolean chooser) {
+      this.forceClock = forceClock;
+      this.clockMode = forceClock;
       this.trace = trace;
       this.ids = trace.denseIds();
       int distinct = 0;
@@ -309,6 +342,46 @@ final class QueuePolicySim implements Contender {
       windowTarget = Double.parseDouble(System.getProperty("sim.initialWindow",
           Double.toString(p.initialWindow()))) * capacity;
       stepSize = p.step() * capacity;
+      if (chooser) {
+        double rate = Math.min(1.0, (double) CHOOSER / capacity);
+        long miniCapacity = Math.max(1, Math.round(capacity * rate));
+        sampleBelow = (long) (rate * (1L << 24));
+        miniPolicy = new State(trace, Bound.entries(miniCapacity), params, false, false);
+        miniClock = new State(trace, Bound.entries(miniCapacity), params, true, false);
+        decay = 1 - 1.0 / (CHOOSER_MEMORY * miniCapacity);
+      }
+    }
+
+    double realScore;
+
+    /** Feeds a sampled request to both miniatures and serves with the structure that is ahead. */
+    void choose(int id, long w, boolean hit) {
+      if (((hashes[id] >>> 8) & ((1L << 24) - 1)) >= sampleBelow) {
+        return;
+      }
+      policyScore = policyScore * decay + (miniPolicy.request(id, w) ? 1 : 0);
+      clockScore = clockScore * decay + (miniClock.request(id, w) ? 1 : 0);
+      realScore = realScore * decay + (hit ? 1 : 0);
+      double policy = CHOOSER_REAL && !clockMode ? realScore : policyScore;
+      double clockEstimate = CHOOSER_REAL && clockMode ? realScore : clockScore;
+      boolean clock = clockMode
+          ? !(policy > clockEstimate * (1 + CHOOSER_MARGIN))
+          : clockEstimate > policy * (1 + CHOOSER_MARGIN);
+      if (clock != clockMode && CHOOSER_REAL) {
+        realScore = clock ? clockScore : policyScore;
+      }
+      if (clock != clockMode) {
+        switches++;
+        if (CHOOSER_DEBUG) {
+          System.err.printf("chooser cap %d t=%d -> %s (policy %.1f clock %.1f)%n", capacity,
+              tick, clock ? "clock" : "policy", policyScore, clockScore);
+        }
+        clockMode = clock;
+      }
+    }
+
+    double target() {
+      return clockMode ? CHOOSER_WINDOW * capacity : windowTarget;
     }
 
     Outcome replay() {
@@ -386,6 +459,9 @@ final class QueuePolicySim implements Contender {
       } else {
         climb(hit);
       }
+      if (miniPolicy != null) {
+        choose(id, w, hit);
+      }
       return hit;
     }
 
@@ -455,7 +531,7 @@ final class QueuePolicySim implements Contender {
 
     void evict() {
       while (windowWeight + mainWeight > capacity) {
-        if (windowWeight > windowTarget || mainWeight == 0) {
+        if (windowWeight > target() || mainWeight == 0) {
           processWindowTail();
         } else {
           int victim = mainVictim();
@@ -467,7 +543,8 @@ final class QueuePolicySim implements Contender {
     void processWindowTail() {
       int candidate = pollLive(window, WINDOW);
       wOut += weight[candidate];
-      if (WINDOW_CLOCK && counter[candidate] > 0 && counter[candidate] < FREE_PASS_MIN) {
+      if ((WINDOW_CLOCK && counter[candidate] > 0 && counter[candidate] < FREE_PASS_MIN)
+          || (clockMode && counter[candidate] > 0)) {
         counter[candidate]--;
         pos[candidate] = wIn;
         wIn += weight[candidate];
@@ -477,7 +554,7 @@ final class QueuePolicySim implements Contender {
       if (counter[candidate] >= FREE_PASS_MIN && FREE_PASS && !(strict && STRICT_GATES_PASS)) {
         freePasses++;
         if (MARGINAL && mainWeight > 0 && !(LEVELS > 0 && threshold < 0)
-            && mainWeight + weight[candidate] > capacity - windowTarget) {
+            && mainWeight + weight[candidate] > capacity - target()) {
           int v = mainVictim();
           if (sketch.frequency(hashes[candidate]) <= sketch.frequency(hashes[v]) + 1) {
             pendingMarginal++;
@@ -495,7 +572,7 @@ final class QueuePolicySim implements Contender {
         moveToMain(candidate);
         return;
       }
-      if (mainWeight == 0 || mainWeight + weight[candidate] <= capacity - windowTarget) {
+      if (mainWeight == 0 || mainWeight + weight[candidate] <= capacity - target()) {
         // main is not full yet: nothing to compete with
         moveToMain(candidate);
         return;
