@@ -15,7 +15,11 @@
 # missing or different file stops the script. Trace data is not part of this repository.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-dir="$(cd "${1:?usage: $0 DIR [OUT]}" && pwd)"
+if [ $# -lt 1 ] || [ ! -d "$1" ]; then
+  echo "usage: $0 DIR [OUT]   (DIR: a folder holding the trace files listed in this script)" >&2
+  exit 2
+fi
+dir="$(cd "$1" && pwd)"
 out="$(mkdir -p "${2:-$root/bench-results/heldout}" && cd "${2:-$root/bench-results/heldout}" && pwd)"
 
 # file, format, sizes (entries; from the LIRS2 trace parameters and cache2k-benchmark where they
@@ -38,6 +42,7 @@ content() {
   esac
 }
 
+# every file is checked before any replay starts
 for entry in "${traces[@]}"; do
   read -r file format sizes sha <<<"$entry"
   if [ ! -f "$dir/$file" ]; then
@@ -49,6 +54,10 @@ for entry in "${traces[@]}"; do
     echo "heldout-traces: $file has content SHA-256 $actual, expected $sha" >&2
     exit 1
   fi
+done
+
+for entry in "${traces[@]}"; do
+  read -r file format sizes sha <<<"$entry"
   replay="$dir/$file"
   if [[ "$file" == *.xz ]]; then
     replay="$out/${file%.xz}"
