@@ -389,7 +389,7 @@ final class QueuePolicySim implements Contender {
       long hitBytes = 0;
       long requestBytes = 0;
       int[] sizes = trace.weights();
-      Breakdown breakdown = capacity == BREAKDOWN ? new Breakdown(ids) : null;
+      Breakdown breakdown = capacity == BREAKDOWN ? new Breakdown(ids, capacity) : null;
       this.breakdown = breakdown;
       for (int i = 0; i < ids.length; i++) {
         int id = ids[i];
@@ -414,7 +414,7 @@ final class QueuePolicySim implements Contender {
         }
       }
       if (breakdown != null) {
-        breakdown.print(capacity);
+        breakdown.print();
       }
       return new Outcome(ids.length, hits, requestBytes, hitBytes);
     }
@@ -1069,12 +1069,13 @@ final class QueuePolicySim implements Contender {
    * requested since its last request, is below the capacity; counted with a Fenwick tree over
    * request positions), and admission's rejections by sketch-count difference.
    */
-  private static final class Breakdown {
+  static final class Breakdown {
     private static final String[] OUTCOMES = {"hit", "miss, no ghost", "miss, rejected",
         "miss, evicted from main", "miss, evicted from protected"};
     private static final int DIFFERENCES = 21;
 
     private final int[] ids;
+    private final long capacity;
     private final int[] fenwick;
     private final int[] lastRequest;
     private final int[] rejectedDifference;
@@ -1082,8 +1083,9 @@ final class QueuePolicySim implements Contender {
     private final long[] rejections = new long[DIFFERENCES];
     private final long[] returns = new long[DIFFERENCES];
 
-    Breakdown(int[] ids) {
+    Breakdown(int[] ids, long capacity) {
       this.ids = ids;
+      this.capacity = capacity;
       this.fenwick = new int[ids.length + 1];
       int distinct = 0;
       for (int id : ids) {
@@ -1099,12 +1101,21 @@ final class QueuePolicySim implements Contender {
       int previous = lastRequest[id];
       boolean lruHit = false;
       if (previous >= 0) {
-        lruHit = prefix(request - 1) - prefix(previous) < BREAKDOWN;
+        lruHit = prefix(request - 1) - prefix(previous) < capacity;
         add(previous, -1);
       }
       add(request, 1);
       lastRequest[id] = request;
       outcomes[lruHit ? 0 : 1][hit ? 0 : 1 + ghost]++;
+    }
+
+    /** @return the requests so far that an LRU cache of the capacity (in entries) would hit */
+    long lruHits() {
+      long hits = 0;
+      for (long count : outcomes[0]) {
+        hits += count;
+      }
+      return hits;
     }
 
     void rejected(int id, int difference) {
@@ -1134,7 +1145,7 @@ final class QueuePolicySim implements Contender {
       return sum;
     }
 
-    void print(long capacity) {
+    void print() {
       for (int lru = 0; lru < 2; lru++) {
         for (int o = 0; o < OUTCOMES.length; o++) {
           if (outcomes[lru][o] > 0) {
