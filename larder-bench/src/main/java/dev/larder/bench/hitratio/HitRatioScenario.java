@@ -83,8 +83,7 @@ public final class HitRatioScenario implements Scenario {
   /**
    * @param params holding {@code file}, {@code format} and {@code sizes}
    * @return the spec of that file, named after it (without {@code .gz} and {@code .trace}
-   *     suffixes), with the byte
-   *     bounds of {@code mib} if its format carries sizes
+   *     suffixes), with the byte bounds of {@code mib} if its format carries sizes
    * @throws IllegalArgumentException if a parameter is missing or malformed (the file itself is
    *     read only when the trial runs)
    */
