@@ -22,8 +22,8 @@ fi
 dir="$(cd "$1" && pwd)"
 out="$(mkdir -p "${2:-$root/bench-results/heldout}" && cd "${2:-$root/bench-results/heldout}" && pwd)"
 
-# file, format, sizes (entries; from the LIRS2 trace parameters and cache2k-benchmark where they
-# list the trace, else a small, middle and large share of the distinct keys), content SHA-256
+# file, format, sizes (entries; from LIRS2's trace parameters for zigzag, multi3 and w106, whose
+# listed range is 200-393,415, and from cache2k-benchmark for the others), content SHA-256
 traces=(
   "zigzag.trace.gz lirs 100,300,500,700,1000,1500,2000 dc5d1ce0d36d608b"
   "sprite.trace.gz lirs 100,500,1000 e4620bb83c09fb22"
