@@ -93,6 +93,8 @@ final class QueuePolicySim implements Contender {
    * the same margin to switch back. Entry bounds only.
    */
   static final int CHOOSER = Integer.getInteger("sim.chooser", 0);
+  /** The chooser's alternative is admission that admits everything, not the CLOCK window. */
+  static final boolean CHOOSER_ADMIT = Boolean.getBoolean("sim.chooserAdmit");
   static final double CHOOSER_MEMORY = Double.parseDouble(System.getProperty("sim.chooserMemory", "4"));
   static final double CHOOSER_MARGIN = Double.parseDouble(System.getProperty("sim.chooserMargin", "0.02"));
   static final double CHOOSER_WINDOW = Double.parseDouble(System.getProperty("sim.chooserWindow", "0.99"));
@@ -381,7 +383,7 @@ final class QueuePolicySim implements Contender {
     }
 
     double target() {
-      return clockMode ? CHOOSER_WINDOW * capacity : windowTarget;
+      return clockMode && !CHOOSER_ADMIT ? CHOOSER_WINDOW * capacity : windowTarget;
     }
 
     Outcome replay() {
@@ -544,7 +546,7 @@ final class QueuePolicySim implements Contender {
       int candidate = pollLive(window, WINDOW);
       wOut += weight[candidate];
       if ((WINDOW_CLOCK && counter[candidate] > 0 && counter[candidate] < FREE_PASS_MIN)
-          || (clockMode && counter[candidate] > 0)) {
+          || (clockMode && !CHOOSER_ADMIT && counter[candidate] > 0)) {
         counter[candidate]--;
         pos[candidate] = wIn;
         wIn += weight[candidate];
@@ -579,7 +581,8 @@ final class QueuePolicySim implements Contender {
       }
       int victim = NO_ROTATE ? peekLive(main) : mainVictim();
       int windowBonus = counter[candidate] > 0 ? HIT_BONUS : 0;
-      boolean admit = sketch.frequency(hashes[candidate]) + p.bias() + windowBonus
+      boolean admit = (clockMode && CHOOSER_ADMIT)
+          || sketch.frequency(hashes[candidate]) + p.bias() + windowBonus
           > sketch.frequency(hashes[victim]) + threshold
           || (p.ghostAdmit() && ghostKind[candidate] != NONE)
           || (TIE_INITIAL && !judgedOnce
