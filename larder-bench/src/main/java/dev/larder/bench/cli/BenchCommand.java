@@ -1,6 +1,7 @@
 package dev.larder.bench.cli;
 
 import dev.larder.bench.harness.BenchRunner;
+import dev.larder.bench.scenario.Row;
 import dev.larder.bench.scenario.RunOptions;
 import dev.larder.bench.scenario.Scenario;
 import dev.larder.bench.scenario.Scenarios;
@@ -23,7 +24,10 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = {
       "Runs benchmark scenarios against Larder and its peers, each measurement in a fresh JVM.",
-      "Writes a Markdown table to stdout and <out>/<scenario>.json plus PNG and SVG charts."
+      "Writes a Markdown table to stdout and <out>/<scenario>.json plus PNG and SVG charts.",
+      "Exits 1 if a trial failed (after every scenario has run and written its results; the",
+      "trial's log is under <out>/logs), 2 on bad usage. An implementation that cannot run a",
+      "configuration (\"unavailable\") is not a failure."
     })
 final class BenchCommand implements Callable<Integer> {
 
@@ -72,10 +76,21 @@ final class BenchCommand implements Callable<Integer> {
     List<Scenario> selected = select();
     RunOptions options = options();
     BenchRunner runner = new BenchRunner(out, System.out, System.err);
+    List<String> failed = new ArrayList<>();
     for (Scenario scenario : selected) {
-      runner.run(scenario, options);
+      for (Row row : runner.run(scenario, options)) {
+        if (row.failed()) {
+          failed.add(scenario.name() + " " + row.implementation() + ": " + row.get(Row.REASON));
+        }
+      }
     }
-    return 0;
+    if (failed.isEmpty()) {
+      return 0;
+    }
+    System.err.printf("larder bench: %d failed (logs under %s):%n", failed.size(),
+        out.resolve("logs"));
+    failed.forEach(line -> System.err.println("  " + line));
+    return 1;
   }
 
   RunOptions options() {

@@ -115,6 +115,11 @@ public final class Row {
     return !fields.containsKey(STATUS);
   }
 
+  /** @return whether this row records a trial that failed (not one that was unavailable) */
+  public boolean failed() {
+    return "failed".equals(fields.get(STATUS));
+  }
+
   /** @return the fields, in insertion order; unmodifiable */
   public Map<String, Object> fields() {
     return Collections.unmodifiableMap(fields);

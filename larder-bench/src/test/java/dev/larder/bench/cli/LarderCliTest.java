@@ -5,13 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.bench.scenario.RunOptions;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class LarderCliTest {
@@ -74,5 +80,36 @@ class LarderCliTest {
     CommandLine cli = LarderCli.commandLine();
     cli.setErr(new PrintWriter(new StringWriter()));
     assertEquals(2, cli.execute("bench", "--no-such-option", "all"));
+  }
+
+  /** Runs the CLI with stdout and stderr captured. @return the exit code and stderr */
+  private static String[] runQuietly(String... args) {
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    ByteArrayOutputStream errors = new ByteArrayOutputStream();
+    try {
+      System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(errors, true, StandardCharsets.UTF_8));
+      int code = LarderCli.commandLine().execute(args);
+      return new String[] {Integer.toString(code), errors.toString(StandardCharsets.UTF_8)};
+    } finally {
+      System.setOut(out);
+      System.setErr(err);
+    }
+  }
+
+  @Test
+  void aRunExitsWithOneIfATrialFailedAndZeroIfNone(@TempDir Path dir) throws IOException {
+    String[] failed = runQuietly("bench", "hitratio", "--only", "LRU", "-P", "only=cpp",
+        "-P", "traces=" + dir.resolve("no-such-folder"), "--out", dir.resolve("a").toString());
+    assertEquals("1", failed[0], failed[1]);
+    assertTrue(failed[1].contains("1 failed"), failed[1]);
+    assertTrue(failed[1].contains("NoSuchFileException"), failed[1]);
+
+    Path trace = Files.writeString(dir.resolve("t.trace"), "1\n2\n1\n");
+    String[] passed = runQuietly("bench", "hitratio", "--only", "LRU", "-P", "file=" + trace,
+        "-P", "format=lirs", "-P", "sizes=2", "--out", dir.resolve("b").toString());
+    assertEquals("0", passed[0], passed[1]);
   }
 }
