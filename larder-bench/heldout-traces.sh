@@ -20,7 +20,9 @@ if [ $# -lt 1 ] || [ ! -d "$1" ]; then
   exit 2
 fi
 dir="$(cd "$1" && pwd)"
-out="$(mkdir -p "${2:-$root/bench-results/heldout}" && cd "${2:-$root/bench-results/heldout}" && pwd)"
+out="${2:-$root/bench-results/heldout}"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
 
 # file, format, sizes (entries; from LIRS2's trace parameters for zigzag, multi3 and w106, whose
 # listed range is 200-393,415, and from cache2k-benchmark for the others), content SHA-256
@@ -56,6 +58,7 @@ for entry in "${traces[@]}"; do
   fi
 done
 
+results=()
 for entry in "${traces[@]}"; do
   read -r file format sizes sha <<<"$entry"
   replay="$dir/$file"
@@ -67,4 +70,11 @@ for entry in "${traces[@]}"; do
   echo "heldout-traces: $name at $sizes" >&2
   "$root/larder" bench hitratio --out "$out/$name" \
     -P file="$replay" -P format="$format" -P sizes="$sizes"
+  results+=("$out/$name/hitratio.json")
 done
+
+# the table of all the cells with margins, means and short cells, as BENCHMARKS.md shows it
+# (with a JDK 25 java, from the repository's root)
+echo "heldout-traces: for the table of all cells, run from $root with a JDK 25:" >&2
+echo "  java -cp larder-bench/target/classes:\$(cat larder-bench/target/classpath.txt)" \
+  "dev.larder.bench.hitratio.HitRatioMain --from $(IFS=,; echo "${results[*]}")" >&2

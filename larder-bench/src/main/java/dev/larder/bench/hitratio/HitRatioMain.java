@@ -16,15 +16,17 @@ import java.util.Map;
  *
  * <p>Arguments: {@code [--traces DIR] [--out DIR] [--only t1,t2] [--impl i1,i2]}. Writes
  * {@code hitratio.md} and {@code hitratio.json} to the output folder (default
- * {@code target/hitratio}) and prints the table. With {@code --from FILE} it replays nothing
- * and prints the table of a {@code ./larder bench hitratio} result file instead (one column per
- * implementation, the margin of Larder over the better of LRU and Caffeine, and the means).
+ * {@code target/hitratio}) and prints the table. With {@code --from FILE[,FILE...]} it replays
+ * nothing and prints the table of {@code ./larder bench hitratio} result files instead (one
+ * column per implementation, the margin of Larder over the better of LRU and Caffeine, the
+ * means, and how many cells are short by more than half a point).
  */
 public final class HitRatioMain {
 
   private HitRatioMain() {}
 
-  private static HitRatioReport fromBenchResult(Path file) throws IOException {
+  /** @return the rows of a {@code ./larder bench hitratio} results file */
+  private static List<HitRatioRow> fromBenchResult(Path file) throws IOException {
     List<HitRatioRow> rows = new ArrayList<>();
     Object parsed = Json.parseObject(Files.readString(file)).get("rows");
     if (!(parsed instanceof List<?> list)) {
@@ -38,7 +40,7 @@ public final class HitRatioMain {
             Boolean.TRUE.equals(row.get("byteBound"))));
       }
     }
-    return new HitRatioReport(rows);
+    return rows;
   }
 
   public static void main(String[] args) throws IOException {
@@ -53,8 +55,11 @@ public final class HitRatioMain {
         case "--only" -> specs = Arrays.stream(args[++i].split(",")).map(TraceCatalog::named).toList();
         case "--impl" -> impls = Arrays.asList(args[++i].toLowerCase(Locale.ROOT).split(","));
         case "--from" -> {
-          System.out.print(fromBenchResult(Path.of(args[++i])).markdown("Larder", "LRU",
-              "Caffeine"));
+          List<HitRatioRow> rows = new ArrayList<>();
+          for (String file : args[++i].split(",")) {
+            rows.addAll(fromBenchResult(Path.of(file)));
+          }
+          System.out.print(new HitRatioReport(rows).markdown("Larder", "LRU", "Caffeine"));
           return;
         }
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);

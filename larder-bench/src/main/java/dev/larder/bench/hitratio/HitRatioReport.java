@@ -10,9 +10,13 @@ import java.util.Set;
 
 /**
  * Formats rows as a Markdown table (one line per trace and size, one column per
- * implementation, in percent) with the means over all cells, and as JSON.
+ * implementation, in percent) with the means over the entry-bounded cells, the subject's
+ * smallest margin and how many entry-bounded cells are short, and as JSON.
  */
 final class HitRatioReport {
+
+  /** Issue 6's tolerance: a cell is short if the subject is this far below the better baseline. */
+  static final double SHORT = 0.005;
 
   private final List<HitRatioRow> rows;
 
@@ -69,8 +73,10 @@ final class HitRatioReport {
       out.append(" **").append(percent(mean(sums.getOrDefault(name, List.of())))).append("** |");
     }
     if (compare) {
-      out.append(String.format(Locale.ROOT, " min %+.2f |",
-          100 * margins.stream().mapToDouble(Double::doubleValue).min().orElse(0)));
+      long shortCells = margins.stream().filter(m -> m < -SHORT).count();
+      out.append(String.format(Locale.ROOT, " min %+.2f; %d of %d below %+.2f |",
+          100 * margins.stream().mapToDouble(Double::doubleValue).min().orElse(0), shortCells,
+          margins.size(), -100 * SHORT));
     }
     out.append('\n');
     return out.toString();
