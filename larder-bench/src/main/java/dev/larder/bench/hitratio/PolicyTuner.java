@@ -1,43 +1,45 @@
 package dev.larder.bench.hitratio;
 
+import dev.larder.bench.json.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Set;
 
 /**
  * Development tool: replays every trace through variants of the simulated policy and scores
- * each against a baseline file written by {@link HitRatioMain} (the LRU and Caffeine columns):
- * the worst margin over max(LRU, Caffeine) on any cell and the mean over all entry-bounded
- * cells. Arguments: {@code BASELINE.json TRACES_DIR [variant...]}, e.g. {@code larder}; run
+ * each against a baseline file written by {@code ./larder bench hitratio} or {@link HitRatioMain}
+ * (the LRU and Caffeine columns): the worst margin over max(LRU, Caffeine) on any cell, the
+ * mean over all entry-bounded cells, and, for the catalogue and the extra traces apart, the
+ * mean and the cells short by more than half a point. Arguments: {@code BASELINE.json TRACES_DIR [variant...]}, e.g. {@code larder}; run
  * with {@code -Dsim.shadow=false} to compare the hill-climbing and ghost variants.
  * {@code -Dtuner.extra=A.json,B.json} adds traces outside the catalogue: results files of runs
  * with {@code -P file=...}, whose parameters name the trace and whose rows are its baseline.
  */
 public final class PolicyTuner {
 
-  /** One row object of the results file (rows hold no nested objects). */
-  private static final Pattern ROW = Pattern.compile("\\{[^{}]*\"implementation\"[^{}]*\\}");
-
   private PolicyTuner() {}
 
   public static void main(String[] args) throws IOException {
     Map<String, Double> baseline = new HashMap<>();
-    readBaseline(Files.readString(Path.of(args[0])), baseline);
+    readBaseline(Json.parse(Files.readString(Path.of(args[0]))), baseline);
     List<TraceSpec> specs = new ArrayList<>(TraceCatalog.ALL);
+    Set<String> outside = new HashSet<>();
     String extra = System.getProperty("tuner.extra");
     if (extra != null) {
       for (String file : extra.split(",")) {
-        String results = Files.readString(Path.of(file));
+        Map<String, Object> results = Json.parseObject(Files.readString(Path.of(file)));
         readBaseline(results, baseline);
-        specs.add(HitRatioScenario.customTrace(parameters(results)));
+        TraceSpec spec = HitRatioScenario.customTrace(parameters(results));
+        specs.add(spec);
+        outside.add(spec.name());
       }
     }
     String only = System.getProperty("tuner.only");
@@ -53,53 +55,49 @@ public final class PolicyTuner {
       traces.put(spec.name(), spec.read(Path.of(args[1])));
     }
     for (String name : chosen) {
-      score(name, new QueuePolicySim(name, variants.get(name)), specs, traces, baseline);
+      score(name, new QueuePolicySim(name, variants.get(name)), specs, outside, traces,
+          baseline);
     }
   }
 
-  /** Adds the rows of a results file to {@code baseline}, keyed trace/size/implementation. */
-  private static void readBaseline(String results, Map<String, Double> baseline) {
-    Matcher m = ROW.matcher(results);
-    while (m.find()) {
-      String row = m.group();
-      boolean bytes = Boolean.parseBoolean(field(row, "byteBound"));
-      double value = Double.parseDouble(field(row, bytes ? "byteHitRatio" : "hitRatio"));
-      baseline.put(field(row, "trace") + "/" + field(row, "size") + "/"
-          + field(row, "implementation"), value);
+  /**
+   * Adds the rows of a results file (a bench document with {@code rows}, or HitRatioMain's
+   * array of rows) to {@code baseline}, keyed trace/size/implementation.
+   */
+  private static void readBaseline(Object results, Map<String, Double> baseline) {
+    Object rows = results instanceof Map<?, ?> document ? document.get("rows") : results;
+    if (!(rows instanceof List<?> list)) {
+      throw new IllegalArgumentException("a results file without rows");
+    }
+    for (Object item : list) {
+      if (item instanceof Map<?, ?> row && row.get("hitRatio") instanceof Number hit
+          && row.get("byteHitRatio") instanceof Number byteHit) {
+        double value = Boolean.TRUE.equals(row.get("byteBound")) ? byteHit.doubleValue()
+            : hit.doubleValue();
+        baseline.put(row.get("trace") + "/" + row.get("size") + "/" + row.get("implementation"),
+            value);
+      }
     }
   }
 
-  /** @return the run's {@code file}, {@code format}, {@code sizes} and {@code mib} parameters */
-  private static Map<String, String> parameters(String results) {
-    Matcher m = Pattern.compile("\"params\"\\s*:\\s*(\\{[^{}]*\\})").matcher(results);
-    if (!m.find()) {
+  /** @return the run's parameters ({@code file}, {@code format}, {@code sizes}, ...) */
+  private static Map<String, String> parameters(Map<String, Object> results) {
+    if (!(results.get("params") instanceof Map<?, ?> given)) {
       throw new IllegalArgumentException("a results file without parameters");
     }
     Map<String, String> params = new HashMap<>();
-    for (String name : List.of("file", "format", "sizes", "mib")) {
-      if (m.group(1).contains("\"" + name + "\"")) {
-        params.put(name, field(m.group(1), name));
-      }
-    }
+    given.forEach((name, value) -> params.put(String.valueOf(name), String.valueOf(value)));
     return params;
   }
 
-  /** @return the value of {@code name} in a flat JSON object, without quotes */
-  private static String field(String row, String name) {
-    Matcher m = Pattern.compile("\"" + name + "\"\\s*:\\s*(\"([^\"]*)\"|[^,}\\s]+)")
-        .matcher(row);
-    if (!m.find()) {
-      throw new IllegalArgumentException("no field " + name + " in " + row);
-    }
-    return m.group(2) != null ? m.group(2) : m.group(1);
-  }
-
   private static void score(String name, Contender sim, List<TraceSpec> specs,
-      Map<String, Trace> traces, Map<String, Double> baseline) {
+      Set<String> outside, Map<String, Trace> traces, Map<String, Double> baseline) {
     double sum = 0;
     double caffeine = 0;
     int cells = 0;
     double worst = Double.MAX_VALUE;
+    // per group, the catalogue [0] and the extra traces [1]: sum, cells, short cells
+    double[][] groups = new double[2][3];
     StringBuilder bad = new StringBuilder();
     for (TraceSpec spec : specs) {
       Trace trace = traces.get(spec.name());
@@ -123,7 +121,7 @@ public final class PolicyTuner {
               100 * baseline.getOrDefault(cell + "/Larder", 0.0));
         }
         worst = Math.min(worst, margin);
-        if (margin < -0.005) {
+        if (margin < -HitRatioReport.SHORT) {
           bad.append(String.format(Locale.ROOT, " %s:%.2f(%+.2f)", cell, 100 * value,
               100 * margin));
         }
@@ -131,11 +129,21 @@ public final class PolicyTuner {
           sum += value;
           caffeine += caf;
           cells++;
+          double[] group = groups[outside.contains(spec.name()) ? 1 : 0];
+          group[0] += value;
+          group[1]++;
+          group[2] += margin < -HitRatioReport.SHORT ? 1 : 0;
         }
       }
     }
     System.out.printf(Locale.ROOT, "%-14s mean %.2f (caffeine %+.2f) worst %+.2f |%s%n", name,
         100 * sum / cells, 100 * (sum - caffeine) / cells, 100 * worst, bad);
+    if (!outside.isEmpty()) {
+      System.out.printf(Locale.ROOT,
+          "%-14s catalogue: mean %.2f, %.0f of %.0f short | outside: mean %.2f, %.0f of %.0f short%n",
+          name, 100 * groups[0][0] / groups[0][1], groups[0][2], groups[0][1],
+          100 * groups[1][0] / groups[1][1], groups[1][2], groups[1][1]);
+    }
   }
 
   private static Map<String, PolicyParams> variants() {
