@@ -55,7 +55,7 @@ public final class HitRatioScenario implements Scenario {
       mebibytes(mib); // fails now, before any trial runs, if the list is malformed
     }
     List<String> traces = given.containsKey("file")
-        ? List.of(customTrace(given).name()) : options.listParam("only", all, QUICK);
+        ? List.of(traceOf(given).name()) : options.listParam("only", all, QUICK);
     List<Trial> trials = new ArrayList<>();
     for (String trace : traces) {
       for (Contender contender : Contenders.all()) {
@@ -73,21 +73,28 @@ public final class HitRatioScenario implements Scenario {
 
   /**
    * The trace a trial replays: the one named {@code trace} in the catalogue, or, if
-   * {@code file} is given, that file read as {@code format} at {@code sizes}.
+   * {@code file} is given, that file read as {@code format} at {@code sizes}; with {@code mib},
+   * those byte bounds replace the trace's own if its format carries object sizes.
+   *
+   * @throws IllegalArgumentException if a parameter is missing or malformed
    */
   static TraceSpec traceOf(Map<String, String> params) {
-    return params.containsKey("file")
+    TraceSpec spec = params.containsKey("file")
         ? customTrace(params) : TraceCatalog.named(params.get("trace"));
+    String mib = params.get("mib");
+    return mib != null && spec.format().carriesSizes()
+        ? new TraceSpec(spec.name(), spec.file(), spec.format(), spec.sizes(), mebibytes(mib))
+        : spec;
   }
 
   /**
    * @param params holding {@code file}, {@code format} and {@code sizes}
    * @return the spec of that file, named after it (without {@code .gz} and {@code .trace}
-   *     suffixes), with the byte bounds of {@code mib} if its format carries sizes
+   *     suffixes), with no byte bounds
    * @throws IllegalArgumentException if a parameter is missing or malformed (the file itself is
    *     read only when the trial runs)
    */
-  static TraceSpec customTrace(Map<String, String> params) {
+  private static TraceSpec customTrace(Map<String, String> params) {
     String file = params.get("file");
     String formatName = params.get("format");
     String sizes = params.get("sizes");
@@ -98,9 +105,7 @@ public final class HitRatioScenario implements Scenario {
     TraceFormat format = TraceFormat.named(formatName);
     String name = Path.of(file).getFileName().toString()
         .replaceFirst("\\.gz$", "").replaceFirst("\\.trace$", "");
-    String mib = params.get("mib");
-    long[] byteSizes = mib != null && format.carriesSizes() ? mebibytes(mib) : new long[0];
-    return new TraceSpec(name, file, format, positiveWholeNumbers("sizes", sizes, 0), byteSizes);
+    return new TraceSpec(name, file, format, positiveWholeNumbers("sizes", sizes, 0));
   }
 
   /**
@@ -152,10 +157,7 @@ public final class HitRatioScenario implements Scenario {
     for (long size : spec.sizes()) {
       rows.add(measure(contender, trace, Bound.entries(size), context));
     }
-    String mib = trial.params().get("mib");
-    long[] byteSizes = mib != null && spec.byteSizes().length > 0
-        ? mebibytes(mib) : spec.byteSizes();
-    for (long bytes : byteSizes) {
+    for (long bytes : spec.byteSizes()) {
       rows.add(measure(contender, trace, Bound.ofBytes(bytes), context));
     }
     rows.removeIf(row -> row == null);

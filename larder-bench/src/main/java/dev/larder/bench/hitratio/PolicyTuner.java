@@ -37,7 +37,7 @@ public final class PolicyTuner {
       for (String file : extra.split(",")) {
         Map<String, Object> results = Json.parseObject(Files.readString(Path.of(file)));
         readBaseline(results, baseline);
-        TraceSpec spec = HitRatioScenario.customTrace(parameters(results));
+        TraceSpec spec = HitRatioScenario.traceOf(parameters(results));
         specs.add(spec);
         outside.add(spec.name());
       }
