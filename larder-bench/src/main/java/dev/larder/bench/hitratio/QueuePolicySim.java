@@ -297,24 +297,27 @@ final class QueuePolicySim implements Contender {
     long mainEvictions;
     long evictedReturns;
 
-    // the structure chooser (sim.chooser)
-    final boolean forceClock;
+    // the structure chooser (sim.chooser): decayed hits of the miniatures and of the cache
     boolean clockMode;
     State miniPolicy;
     State miniClock;
     long sampleBelow;
     double policyScore;
     double clockScore;
+    double realScore;
     double decay;
-    long switches;
 
     State(Trace trace, Bound bound, PolicyParams params) {
       this(trace, bound, params, false, CHOOSER > 0 && !bound.bytes());
     }
 
-    State(Trace trace, Bound bound, PolicyParams params, boolean forceClock, boolean chooser) {
-      this.forceClock = forceClock;
-      this.clockMode = forceClock;
+    /**
+     * @param clock runs as CLOCK from the start (the chooser's CLOCK miniature never leaves it,
+     *     as it has no miniatures of its own)
+     * @param chooser whether this state chooses its structure by miniatures
+     */
+    State(Trace trace, Bound bound, PolicyParams params, boolean clock, boolean chooser) {
+      this.clockMode = clock;
       this.trace = trace;
       this.ids = trace.denseIds();
       int distinct = 0;
@@ -354,8 +357,6 @@ final class QueuePolicySim implements Contender {
       }
     }
 
-    double realScore;
-
     /** Feeds a sampled request to both miniatures and serves with the structure that is ahead. */
     void choose(int id, long w, boolean hit) {
       if (((hashes[id] >>> 8) & ((1L << 24) - 1)) >= sampleBelow) {
@@ -373,7 +374,6 @@ final class QueuePolicySim implements Contender {
         realScore = clock ? clockScore : policyScore;
       }
       if (clock != clockMode) {
-        switches++;
         if (CHOOSER_DEBUG) {
           System.err.printf("chooser cap %d t=%d -> %s (policy %.1f clock %.1f)%n", capacity,
               tick, clock ? "clock" : "policy", policyScore, clockScore);
@@ -565,10 +565,8 @@ final class QueuePolicySim implements Contender {
         if (PASS_TO_PROTECTED) {
           windowWeight -= weight[candidate];
           mainWeight += weight[candidate];
-          where[candidate] = PROTECTED;
           counter[candidate] = 0;
-          prot.add(candidate);
-          protWeight += weight[candidate];
+          addToProtected(candidate);
           return;
         }
         moveToMain(candidate);
@@ -682,10 +680,8 @@ final class QueuePolicySim implements Contender {
           noteAdmittedLeaves(id, true);
           main.poll();
           mOut += weight[id];
-          where[id] = PROTECTED;
           counter[id] = (byte) Math.min(counter[id] - 1, PROMOTE_KEEP);
-          prot.add(id);
-          protWeight += weight[id];
+          addToProtected(id);
           continue;
         }
         counter[id] = (byte) (RESET_MAIN ? 0 : counter[id] - 1);
@@ -695,6 +691,13 @@ final class QueuePolicySim implements Contender {
         mIn += weight[id];
         main.add(id);
       }
+    }
+
+    /** Puts an entry already counted in main's weight at the protected queue's head. */
+    void addToProtected(int id) {
+      where[id] = PROTECTED;
+      prot.add(id);
+      protWeight += weight[id];
     }
 
     /** Moves protected entries beyond the protected share back to main's head (CLOCK). */
@@ -1030,8 +1033,7 @@ final class QueuePolicySim implements Contender {
     }
 
     boolean differs(double p1, long n1, double p2, long n2) {
-      double pooled = (p1 * n1 + p2 * n2) / (n1 + n2);
-      return Math.abs(p1 - p2) > THRESHOLD_Z * Math.sqrt(pooled * (1 - pooled) * (1.0 / n1 + 1.0 / n2));
+      return Math.abs(p1 - p2) > THRESHOLD_Z * standardError(p1, n1, p2, n2);
     }
 
     void climb(boolean hit) {
