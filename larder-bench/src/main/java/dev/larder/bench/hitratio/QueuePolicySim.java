@@ -93,6 +93,12 @@ final class QueuePolicySim implements Contender {
    * the same margin to switch back. Entry bounds only.
    */
   static final int CHOOSER = Integer.getInteger("sim.chooser", 0);
+  /**
+   * LIRS's test for admission (0: off): unless admission is strict, a candidate that was
+   * rejected and came back is admitted if its reuse distance in requests, times this factor,
+   * is under the time since the victim was put at main's head.
+   */
+  static final double LIRS_ADMIT = Double.parseDouble(System.getProperty("sim.lirsAdmit", "0"));
   /** The chooser's alternative is admission that admits everything, not the CLOCK window. */
   static final boolean CHOOSER_ADMIT = Boolean.getBoolean("sim.chooserAdmit");
   static final double CHOOSER_MEMORY = Double.parseDouble(System.getProperty("sim.chooserMemory", "4"));
@@ -297,6 +303,12 @@ final class QueuePolicySim implements Contender {
     long mainEvictions;
     long evictedReturns;
 
+    // sim.lirsAdmit: when each key was last rejected, its reuse distance when it came back,
+    // and when each main entry was last put at main's head (all in requests)
+    long[] rejectedAt;
+    long[] reuse;
+    long[] mainTick;
+
     // the structure chooser (sim.chooser): decayed hits of the miniatures and of the cache
     boolean clockMode;
     State miniPolicy;
@@ -347,6 +359,11 @@ final class QueuePolicySim implements Contender {
       windowTarget = Double.parseDouble(System.getProperty("sim.initialWindow",
           Double.toString(p.initialWindow()))) * capacity;
       stepSize = p.step() * capacity;
+      if (LIRS_ADMIT > 0) {
+        rejectedAt = new long[distinct];
+        reuse = new long[distinct];
+        mainTick = new long[distinct];
+      }
       if (chooser) {
         double rate = Math.min(1.0, (double) CHOOSER / capacity);
         long miniCapacity = Math.max(1, Math.round(capacity * rate));
@@ -508,11 +525,15 @@ final class QueuePolicySim implements Contender {
         clampWindow();
       }
       counter[id] = 0;
+      if (reuse != null) {
+        reuse[id] = ghost == WINDOW ? tick - rejectedAt[id] : Long.MAX_VALUE;
+      }
       weight[id] = (int) w;
       entries++;
       if (ghost != NONE && p.ghostToMain()) {
         where[id] = MAIN;
         pos[id] = mIn;
+        enteredMain(id);
         mIn += w;
         main.add(id);
         mainWeight += w;
@@ -583,6 +604,8 @@ final class QueuePolicySim implements Contender {
           || sketch.frequency(hashes[candidate]) + p.bias() + windowBonus
           > sketch.frequency(hashes[victim]) + threshold
           || (p.ghostAdmit() && ghostKind[candidate] != NONE)
+          || (LIRS_ADMIT > 0 && !strict
+              && reuse[candidate] * LIRS_ADMIT < tick - mainTick[victim])
           || (TIE_INITIAL && !judgedOnce
               && sketch.frequency(hashes[candidate]) >= sketch.frequency(hashes[victim]));
       int fc = sketch.frequency(hashes[candidate]);
@@ -619,6 +642,9 @@ final class QueuePolicySim implements Contender {
         where[candidate] = NONE;
         entries--;
         gseq[candidate] = wOut;
+        if (rejectedAt != null) {
+          rejectedAt[candidate] = tick;
+        }
         sumRej += inFlow;
         if (marginal) {
           sumMRej += inFlow;
@@ -641,6 +667,7 @@ final class QueuePolicySim implements Contender {
         counter[id] = 0;
       }
       pos[id] = mIn;
+      enteredMain(id);
       mIn += weight[id];
       main.add(id);
     }
@@ -688,8 +715,16 @@ final class QueuePolicySim implements Contender {
         main.poll();
         mOut += weight[id];
         pos[id] = mIn;
+        enteredMain(id);
         mIn += weight[id];
         main.add(id);
+      }
+    }
+
+    /** Notes when an entry was put at main's head (sim.lirsAdmit). */
+    void enteredMain(int id) {
+      if (mainTick != null) {
+        mainTick[id] = tick;
       }
     }
 
@@ -716,6 +751,7 @@ final class QueuePolicySim implements Contender {
         protWeight -= weight[id];
         where[id] = MAIN;
         pos[id] = mIn;
+        enteredMain(id);
         mIn += weight[id];
         main.add(id);
       }
