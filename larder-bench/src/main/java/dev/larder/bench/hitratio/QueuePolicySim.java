@@ -93,12 +93,6 @@ final class QueuePolicySim implements Contender {
    * the same margin to switch back. Entry bounds only.
    */
   static final int CHOOSER = Integer.getInteger("sim.chooser", 0);
-  /**
-   * LIRS's test for admission (0: off): unless admission is strict, a candidate that was
-   * rejected and came back is admitted if its reuse distance in requests, times this factor,
-   * is under the time since the victim was put at main's head.
-   */
-  static final double LIRS_ADMIT = Double.parseDouble(System.getProperty("sim.lirsAdmit", "0"));
   /** The chooser's alternative is admission that admits everything, not the CLOCK window. */
   static final boolean CHOOSER_ADMIT = Boolean.getBoolean("sim.chooserAdmit");
   static final double CHOOSER_MEMORY = Double.parseDouble(System.getProperty("sim.chooserMemory", "4"));
@@ -107,6 +101,12 @@ final class QueuePolicySim implements Contender {
   static final boolean CHOOSER_DEBUG = Boolean.getBoolean("sim.chooserDebug");
   /** The structure in use is judged by the cache's own hits on the sampled keys. */
   static final boolean CHOOSER_REAL = Boolean.getBoolean("sim.chooserReal");
+  /**
+   * LIRS's test for admission (0: off): unless admission is strict, a candidate that was
+   * rejected and came back is admitted if its reuse distance in requests, times this factor,
+   * is under the time since the victim was put at main's head.
+   */
+  static final double LIRS_ADMIT = Double.parseDouble(System.getProperty("sim.lirsAdmit", "0"));
   /** Prints the hits and admission decisions of every chunk of this many requests (0: off). */
   static final int CHUNK = Integer.getInteger("sim.chunk", 0);
   /**
