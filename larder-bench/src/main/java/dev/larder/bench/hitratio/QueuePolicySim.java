@@ -55,6 +55,13 @@ final class QueuePolicySim implements Contender {
    * slowly toward LRU's behaviour; it moved no cell by more than 0.1 point.
    */
   static final int MOMENTUM_MAX = Integer.getInteger("sim.momentum", 1);
+  // sim.density=G: the window moves by G times the log ratio of the window's hits per unit of
+  // its size to main's (capped at sim.densityCap of the bound per period), instead of the gradient
+  static final double DENSITY = Double.parseDouble(System.getProperty("sim.density", "0"));
+  // sim.densityVeto=1: the gradient may grow the window only while the window's hits per unit
+  // of size are at least main's; 2: and shrink it only while they are at most main's
+  static final int DENSITY_VETO = Integer.getInteger("sim.densityVeto", 0);
+  static final double DENSITY_CAP = Double.parseDouble(System.getProperty("sim.densityCap", "0.3"));
   /**
    * Admission levels below lenient (0: off, the store's rule): from lenient, threshold -1
    * admits ties, -2 candidates one count under the victim, and so on down to minus this value.
@@ -467,6 +474,11 @@ final class QueuePolicySim implements Contender {
         }
       }
       if (hit) {
+        if (where[id] == WINDOW) {
+          periodWindowHits++;
+        } else {
+          periodMainHits++;
+        }
         if (counter[id] < MAX_COUNTER) {
           counter[id]++;
         }
@@ -820,6 +832,8 @@ final class QueuePolicySim implements Contender {
       }
     }
 
+    long periodWindowHits;
+    long periodMainHits;
     int debugLines;
     // consecutive moves of the window target in the same direction (sim.momentum)
     int run;
@@ -837,11 +851,31 @@ final class QueuePolicySim implements Contender {
             capacity, windowTarget, growGain, growLoss, shrinkGain, shrinkLoss, windowWeight,
             mainWeight - protWeight, protWeight);
       }
+      if (DENSITY > 0) {
+        double w = Math.max(1, windowWeight);
+        double m = Math.max(1, mainWeight);
+        double error = Math.log(((periodWindowHits + 0.5) / w) / ((periodMainHits + 0.5) / m));
+        windowTarget += Math.signum(error)
+            * Math.min(DENSITY_CAP, Math.abs(error) * DENSITY) * capacity;
+        clampWindow();
+        adaptAging(entryCapacity);
+        growGain = growLoss = shrinkGain = shrinkLoss = 0;
+        periodRequests = periodWindowHits = periodMainHits = 0;
+        return;
+      }
       double delta = SHADOW_STEP * capacity
           * Math.min(MOMENTUM_MAX, 1 << Math.min(16, Math.max(0, run - 1)));
       // a net gain smaller than SIGMA standard deviations of the counts is noise
       boolean growSure = grow > SIGMA * Math.sqrt(growGain + growLoss);
       boolean shrinkSure = shrink > SIGMA * Math.sqrt(shrinkGain + shrinkLoss);
+      double windowDensity = periodWindowHits / Math.max(1.0, windowWeight);
+      double mainDensity = periodMainHits / Math.max(1.0, mainWeight);
+      if (DENSITY_VETO >= 1 && windowDensity < mainDensity) {
+        growSure = false;
+      }
+      if (DENSITY_VETO >= 2 && windowDensity > mainDensity) {
+        shrinkSure = false;
+      }
       if (grow > Math.max(0, shrink) && grow >= SHADOW_MIN_EVENTS && growSure) {
         windowTarget += delta;
         run = lastDir > 0 ? run + 1 : 1;
@@ -857,7 +891,7 @@ final class QueuePolicySim implements Contender {
       clampWindow();
       adaptAging(entryCapacity);
       growGain = growLoss = shrinkGain = shrinkLoss = 0;
-      periodRequests = 0;
+      periodRequests = periodWindowHits = periodMainHits = 0;
     }
 
     /**
