@@ -34,6 +34,8 @@ final class QueuePolicySim implements Contender {
   static final boolean FREE_PASS = !Boolean.getBoolean("sim.noFreePass");
   /** Window entries read while in the window get another round at its head (CLOCK). */
   static final boolean WINDOW_CLOCK = Boolean.getBoolean("sim.windowClock");
+  // sim.clockStrict: strict admission also takes away the CLOCK window's extra rounds
+  static final boolean CLOCK_STRICT = Boolean.getBoolean("sim.clockStrict");
   /** Free pass only for window entries whose counter reached this value. */
   static final int FREE_PASS_MIN = Integer.getInteger("sim.freePassMin", 1);
   static final boolean KEEP_COUNTER = Boolean.getBoolean("sim.keepCounter");
@@ -61,6 +63,15 @@ final class QueuePolicySim implements Contender {
   // sim.densityVeto=1: the gradient may grow the window only while the window's hits per unit
   // of size are at least main's; 2: and shrink it only while they are at most main's
   static final int DENSITY_VETO = Integer.getInteger("sim.densityVeto", 0);
+  // sim.miniWindows=0.01,0.2,...: miniature caches (sampled keys, sim.miniSize entries) with
+  // the window fixed at each share; the window target follows the one with the most decayed
+  // hits (memory sim.chooserMemory miniature capacities, hysteresis sim.chooserMargin), moving
+  // at most sim.miniStep of the bound per period (0: at once)
+  static final double[] MINI_WINDOWS = System.getProperty("sim.miniWindows") == null ? null
+      : java.util.Arrays.stream(System.getProperty("sim.miniWindows").split(","))
+          .mapToDouble(Double::parseDouble).toArray();
+  static final int MINI_SIZE = Integer.getInteger("sim.miniSize", 1024);
+  static final double MINI_STEP = Double.parseDouble(System.getProperty("sim.miniStep", "0"));
   static final double DENSITY_CAP = Double.parseDouble(System.getProperty("sim.densityCap", "0.3"));
   /**
    * Admission levels below lenient (0: off, the store's rule): from lenient, threshold -1
@@ -327,7 +338,7 @@ final class QueuePolicySim implements Contender {
     double decay;
 
     State(Trace trace, Bound bound, PolicyParams params) {
-      this(trace, bound, params, false, CHOOSER > 0 && !bound.bytes());
+      this(trace, bound, params, false, (CHOOSER > 0 || MINI_WINDOWS != null) && !bound.bytes());
     }
 
     /**
@@ -371,13 +382,50 @@ final class QueuePolicySim implements Contender {
         reuse = new long[distinct];
         mainTick = new long[distinct];
       }
-      if (chooser) {
+      if (chooser && MINI_WINDOWS != null) {
+        double rate = Math.min(1.0, (double) MINI_SIZE / capacity);
+        long miniCapacity = Math.max(1, Math.round(capacity * rate));
+        sampleBelow = (long) (rate * (1L << 24));
+        minis = new State[MINI_WINDOWS.length];
+        miniScores = new double[MINI_WINDOWS.length];
+        for (int k = 0; k < minis.length; k++) {
+          double share = MINI_WINDOWS[k];
+          minis[k] = new State(trace, Bound.entries(miniCapacity),
+              params.withWindow(share, share, share), false, false);
+        }
+        decay = 1 - 1.0 / (CHOOSER_MEMORY * miniCapacity);
+      } else if (chooser) {
         double rate = Math.min(1.0, (double) CHOOSER / capacity);
         long miniCapacity = Math.max(1, Math.round(capacity * rate));
         sampleBelow = (long) (rate * (1L << 24));
         miniPolicy = new State(trace, Bound.entries(miniCapacity), params, false, false);
         miniClock = new State(trace, Bound.entries(miniCapacity), params, true, false);
         decay = 1 - 1.0 / (CHOOSER_MEMORY * miniCapacity);
+      }
+    }
+
+    // sim.miniWindows: the miniatures, their decayed hits, and the one the target follows
+    State[] minis;
+    double[] miniScores;
+    int chosenMini = -1;
+
+    /** Feeds a sampled request to every window miniature and notes which is ahead. */
+    void chooseWindow(int id, long w) {
+      if (((hashes[id] >>> 8) & ((1L << 24) - 1)) >= sampleBelow) {
+        return;
+      }
+      int best = 0;
+      for (int k = 0; k < minis.length; k++) {
+        miniScores[k] = miniScores[k] * decay + (minis[k].request(id, w) ? 1 : 0);
+        if (miniScores[k] > miniScores[best]) {
+          best = k;
+        }
+      }
+      if (chosenMini < 0 || miniScores[best] > miniScores[chosenMini] * (1 + CHOOSER_MARGIN)) {
+        if (CHOOSER_DEBUG && best != chosenMini) {
+          System.err.printf("mini cap %d t=%d -> %.2f%n", capacity, tick, MINI_WINDOWS[best]);
+        }
+        chosenMini = best;
       }
     }
 
@@ -490,6 +538,9 @@ final class QueuePolicySim implements Contender {
       } else {
         climb(hit);
       }
+      if (minis != null) {
+        chooseWindow(id, w);
+      }
       if (miniPolicy != null) {
         choose(id, w, hit);
       }
@@ -578,7 +629,8 @@ final class QueuePolicySim implements Contender {
     void processWindowTail() {
       int candidate = pollLive(window, WINDOW);
       wOut += weight[candidate];
-      if ((WINDOW_CLOCK && counter[candidate] > 0 && counter[candidate] < FREE_PASS_MIN)
+      if ((WINDOW_CLOCK && counter[candidate] > 0 && counter[candidate] < FREE_PASS_MIN
+          && !(CLOCK_STRICT && strict))
           || (clockMode && !CHOOSER_ADMIT && counter[candidate] > 0)) {
         counter[candidate]--;
         pos[candidate] = wIn;
@@ -850,6 +902,15 @@ final class QueuePolicySim implements Contender {
         System.err.printf("cap %d window %.0f gg %.0f gl %.0f sg %.0f sl %.0f w %d m %d p %d%n",
             capacity, windowTarget, growGain, growLoss, shrinkGain, shrinkLoss, windowWeight,
             mainWeight - protWeight, protWeight);
+      }
+      if (minis != null && chosenMini >= 0) {
+        double goal = MINI_WINDOWS[chosenMini] * capacity;
+        double move = MINI_STEP > 0 ? MINI_STEP * capacity : Double.MAX_VALUE;
+        windowTarget += Math.max(-move, Math.min(move, goal - windowTarget));
+        adaptAging(entryCapacity);
+        growGain = growLoss = shrinkGain = shrinkLoss = 0;
+        periodRequests = periodWindowHits = periodMainHits = 0;
+        return;
       }
       if (DENSITY > 0) {
         double w = Math.max(1, windowWeight);
