@@ -9,7 +9,10 @@
 #   simulator/src/main/resources/com/github/benmanes/caffeine/cache/simulator/parser/:
 #     lirs/zigzag.trace.gz lirs/sprite.trace.gz lirs/multi3.trace.gz cache2k/web12.trace.xz
 #     cache2k/orm-night.trace.xz scarab/scarab-recs.trace.xz cloud_physics/w106.trace.xz
-#   (flat in DIR, under their file names). The .xz files are decompressed into OUT with xz.
+#   and P2.lis.zst and P12.lis.zst (the ARC paper's Vtrace disk traces, as found in
+#   moka-rs/cache-trace at commit ef0a9de, under arc/)
+#   (flat in DIR, under their file names). The .xz and .zst files are decompressed into OUT
+#   with xz and zstd.
 #   OUT (default bench-results/heldout) gets one results folder per trace.
 # Each file's content is checked against the SHA-256 prefix below before it is replayed; a
 # missing or different file stops the script. Trace data is not part of this repository.
@@ -25,7 +28,8 @@ mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 
 # file, format, sizes (entries; from LIRS2's trace parameters for zigzag, multi3 and w106, whose
-# listed range is 200-393,415, and from cache2k-benchmark for the others), content SHA-256
+# listed range is 200-393,415, from the ARC paper's 1,024-524,288 curves for P2 and P12 (32,768
+# is its tables' size), and from cache2k-benchmark for the others), content SHA-256
 traces=(
   "zigzag.trace.gz lirs 100,300,500,700,1000,1500,2000 dc5d1ce0d36d608b"
   "sprite.trace.gz lirs 100,500,1000 e4620bb83c09fb22"
@@ -34,12 +38,15 @@ traces=(
   "orm-night.trace.xz int32 625,2500,10000 24ce167a64bbdfaf"
   "scarab-recs.trace.xz int64 25000,50000,100000 a4d3f3a07ef3762c"
   "w106.trace.xz int32 5000,20000,100000 de302113703eb110"
+  "P2.lis.zst arc 8192,32768,131072 fa56a2b5f02f6480"
+  "P12.lis.zst arc 8192,32768,131072 ee233c9d0f1be27b"
 )
 
 content() {
   case "$1" in
     *.gz) gzip -dc "$1" ;;
     *.xz) xz -dc "$1" ;;
+    *.zst) zstd -qdc "$1" ;;
     *) cat "$1" ;;
   esac
 }
@@ -62,9 +69,9 @@ results=()
 for entry in "${traces[@]}"; do
   read -r file format sizes sha <<<"$entry"
   replay="$dir/$file"
-  if [[ "$file" == *.xz ]]; then
-    replay="$out/${file%.xz}"
-    xz -dc "$dir/$file" > "$replay"
+  if [[ "$file" == *.xz || "$file" == *.zst ]]; then
+    replay="$out/${file%.*}"
+    content "$dir/$file" > "$replay"
   fi
   name="${file%%.*}"
   echo "heldout-traces: $name at $sizes" >&2
