@@ -907,9 +907,7 @@ final class QueuePolicySim implements Contender {
         double goal = MINI_WINDOWS[chosenMini] * capacity;
         double move = MINI_STEP > 0 ? MINI_STEP * capacity : Double.MAX_VALUE;
         windowTarget += Math.max(-move, Math.min(move, goal - windowTarget));
-        adaptAging(entryCapacity);
-        growGain = growLoss = shrinkGain = shrinkLoss = 0;
-        periodRequests = periodWindowHits = periodMainHits = 0;
+        endPeriod(entryCapacity);
         return;
       }
       if (DENSITY > 0) {
@@ -919,9 +917,7 @@ final class QueuePolicySim implements Contender {
         windowTarget += Math.signum(error)
             * Math.min(DENSITY_CAP, Math.abs(error) * DENSITY) * capacity;
         clampWindow();
-        adaptAging(entryCapacity);
-        growGain = growLoss = shrinkGain = shrinkLoss = 0;
-        periodRequests = periodWindowHits = periodMainHits = 0;
+        endPeriod(entryCapacity);
         return;
       }
       double delta = SHADOW_STEP * capacity
@@ -950,6 +946,11 @@ final class QueuePolicySim implements Contender {
         lastDir = 0;
       }
       clampWindow();
+      endPeriod(entryCapacity);
+    }
+
+    /** Adapts the sketch's history and starts the next period's statistics. */
+    void endPeriod(long entryCapacity) {
       adaptAging(entryCapacity);
       growGain = growLoss = shrinkGain = shrinkLoss = 0;
       periodRequests = periodWindowHits = periodMainHits = 0;
