@@ -89,8 +89,8 @@ public final class HitRatioScenario implements Scenario {
 
   /**
    * @param params holding {@code file}, {@code format} and {@code sizes}
-   * @return the spec of that file, named after it (without {@code .gz} and {@code .trace}
-   *     suffixes), with no byte bounds
+   * @return the spec of that file (a relative path taken from the working directory), named
+   *     after it (without {@code .gz} and {@code .trace} suffixes), with no byte bounds
    * @throws IllegalArgumentException if a parameter is missing or malformed (the file itself is
    *     read only when the trial runs)
    */
@@ -105,7 +105,9 @@ public final class HitRatioScenario implements Scenario {
     TraceFormat format = TraceFormat.named(formatName);
     String name = Path.of(file).getFileName().toString()
         .replaceFirst("\\.gz$", "").replaceFirst("\\.trace$", "");
-    return new TraceSpec(name, file, format, positiveWholeNumbers("sizes", sizes, 0));
+    // a relative path names a file under the working directory, not under the traces folder
+    return new TraceSpec(name, Path.of(file).toAbsolutePath().toString(), format,
+        positiveWholeNumbers("sizes", sizes, 0));
   }
 
   /**

@@ -4,6 +4,7 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.zip.GZIPInputStream;
 
@@ -35,9 +36,15 @@ record TraceSpec(String name, String file, TraceFormat format, long[] sizes, lon
    * number decides.
    */
   Trace read(Path folder) throws IOException {
+    Path path = folder.resolve(file);
+    if (!Path.of(file).isAbsolute() && !Files.isDirectory(folder)) {
+      // say which folder is missing and how to name another, not just which file
+      throw new NoSuchFileException(folder.toString(), null,
+          "no traces folder here (the shared trace set; -P traces=DIR names another)");
+    }
     Trace.Builder builder = new Trace.Builder();
     try (InputStream raw = new BufferedInputStream(
-            Files.newInputStream(folder.resolve(file)), 1 << 16);
+            Files.newInputStream(path), 1 << 16);
         InputStream in = gzipped(raw)
             ? new BufferedInputStream(new GZIPInputStream(raw, 1 << 16), 1 << 16) : raw) {
       format.read(in, builder);

@@ -3,11 +3,13 @@ package dev.larder.bench.hitratio;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -42,6 +44,21 @@ class HitRatioScenarioTest {
       assertArrayEquals(new long[] {3, 1, 3, 2}, spec.read(Path.of("unused")).keys(),
           file.toString());
     }
+  }
+
+  @Test
+  void aRelativeTraceFileIsTakenFromTheWorkingDirectory() {
+    TraceSpec spec = HitRatioScenario.traceOf(custom("held/zigzag.trace.gz", "lirs", "100"));
+    assertEquals(Path.of("held/zigzag.trace.gz").toAbsolutePath().toString(), spec.file());
+  }
+
+  @Test
+  void aMissingTracesFolderIsNamedWithTheParameterThatMovesIt() {
+    Path missing = folder.resolve("no-such-folder");
+    NoSuchFileException e = assertThrows(NoSuchFileException.class,
+        () -> TraceCatalog.named("backf").read(missing));
+    assertEquals(missing.toString(), e.getFile());
+    assertTrue(e.getMessage().contains("-P traces=DIR"), e.getMessage());
   }
 
   @Test
