@@ -89,7 +89,8 @@ public final class HitRatioScenario implements Scenario {
 
   /**
    * @param params holding {@code file}, {@code format} and {@code sizes}
-   * @return the spec of that file (a relative path taken from the working directory), named
+   * @return the spec of that file (a relative path is taken from the working directory, which
+   *     {@code ./larder} sets to the repository's root), named
    *     after it (without {@code .gz} and {@code .trace} suffixes), with no byte bounds
    * @throws IllegalArgumentException if a parameter is missing or malformed (the file itself is
    *     read only when the trial runs)
@@ -105,7 +106,8 @@ public final class HitRatioScenario implements Scenario {
     TraceFormat format = TraceFormat.named(formatName);
     String name = Path.of(file).getFileName().toString()
         .replaceFirst("\\.gz$", "").replaceFirst("\\.trace$", "");
-    // a relative path names a file under the working directory, not under the traces folder
+    // a relative path is taken from the working directory (./larder runs from the repository's
+    // root, as the default traces folder assumes), not from the traces folder
     return new TraceSpec(name, Path.of(file).toAbsolutePath().toString(), format,
         positiveWholeNumbers("sizes", sizes, 0));
   }
