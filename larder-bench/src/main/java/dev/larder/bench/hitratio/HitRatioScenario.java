@@ -16,7 +16,7 @@ import java.util.Map;
 
 /**
  * {@code ./larder bench hitratio}: replays the public traces of {@code ../shared/traces} (or
- * {@code -p traces=DIR}) at the sizes of {@link TraceCatalog} through LRU, Caffeine, the
+ * {@code -P traces=DIR}) at the sizes of {@link TraceCatalog} through LRU, Caffeine, the
  * clairvoyant optimum and Larder's real cache, and reports each cell's hit ratio (0-1); on the
  * adaptsize trace, also bounded by bytes with the byte hit ratio.
  *
