@@ -60,6 +60,7 @@ final class QueuePolicySim implements Contender {
   // sim.density=G: the window moves by G times the log ratio of the window's hits per unit of
   // its size to main's (capped at sim.densityCap of the bound per period), instead of the gradient
   static final double DENSITY = Double.parseDouble(System.getProperty("sim.density", "0"));
+  static final double DENSITY_CAP = Double.parseDouble(System.getProperty("sim.densityCap", "0.3"));
   // sim.densityVeto=1: the gradient may grow the window only while the window's hits per unit
   // of size are at least main's; 2: and shrink it only while they are at most main's
   static final int DENSITY_VETO = Integer.getInteger("sim.densityVeto", 0);
@@ -72,7 +73,6 @@ final class QueuePolicySim implements Contender {
           .mapToDouble(Double::parseDouble).toArray();
   static final int MINI_SIZE = Integer.getInteger("sim.miniSize", 1024);
   static final double MINI_STEP = Double.parseDouble(System.getProperty("sim.miniStep", "0"));
-  static final double DENSITY_CAP = Double.parseDouble(System.getProperty("sim.densityCap", "0.3"));
   /**
    * Admission levels below lenient (0: off, the store's rule): from lenient, threshold -1
    * admits ties, -2 candidates one count under the victim, and so on down to minus this value.
