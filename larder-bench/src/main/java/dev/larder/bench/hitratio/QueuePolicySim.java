@@ -64,6 +64,9 @@ final class QueuePolicySim implements Contender {
   // sim.densityVeto=1: the gradient may grow the window only while the window's hits per unit
   // of size are at least main's; 2: and shrink it only while they are at most main's
   static final int DENSITY_VETO = Integer.getInteger("sim.densityVeto", 0);
+  // sim.idleShrink=R: a period in which the gradient moves neither way shrinks the window one step
+  // if the window's hits per unit of its size are under R times main's (0: off)
+  static final double IDLE_SHRINK = Double.parseDouble(System.getProperty("sim.idleShrink", "0"));
   // sim.miniWindows=0.01,0.2,...: miniature caches (sampled keys, sim.miniSize entries) with
   // the window fixed at each share; the window target follows the one with the most decayed
   // hits (memory sim.chooserMemory miniature capacities, hysteresis sim.chooserMargin), moving
@@ -941,6 +944,12 @@ final class QueuePolicySim implements Contender {
         windowTarget -= delta;
         run = lastDir < 0 ? run + 1 : 1;
         lastDir = -1;
+      } else if (IDLE_SHRINK > 0 && windowDensity < IDLE_SHRINK * mainDensity) {
+        // no evidence either way, and the window earns less per entry than main: the gradient is
+        // blind when main does not flow (nothing admitted, so nothing evicted from it)
+        windowTarget -= delta;
+        run = 0;
+        lastDir = 0;
       } else {
         run = 0;
         lastDir = 0;
