@@ -66,6 +66,14 @@ final class QueuePolicySim implements Contender {
   static final int DENSITY_VETO = Integer.getInteger("sim.densityVeto", 0);
   // sim.idleShrink=R: a period in which the gradient moves neither way shrinks the window one step
   // if the window's hits per unit of its size are under R times main's (0: off)
+  // sim.jitter=K: a rejected candidate whose count is at least sim.jitterMin is admitted anyway
+  // once in K such rejections (deterministic, by a counter), as Caffeine admits warm candidates at
+  // random so that a victim the sketch overrates cannot hold its place forever (0: off)
+  static final int JITTER = Integer.getInteger("sim.jitter", 0);
+  static final int JITTER_MIN = Integer.getInteger("sim.jitterMin", 6);
+  // sim.patience=F: a victim that has won F x capacity contests in a row without being read is
+  // evicted at the next one, whatever the counts say (0: off)
+  static final double PATIENCE = Double.parseDouble(System.getProperty("sim.patience", "0"));
   static final double IDLE_SHRINK = Double.parseDouble(System.getProperty("sim.idleShrink", "0"));
   // sim.miniWindows=0.01,0.2,...: miniature caches (sampled keys, sim.miniSize entries) with
   // the window fixed at each share; the window target follows the one with the most decayed
@@ -684,6 +692,19 @@ final class QueuePolicySim implements Contender {
         // below strict, a level's marginal decisions are those its neighbours take otherwise
         marginal = admit ? fc == fv + threshold + 1 : threshold > -LEVELS && fc == fv + threshold;
       }
+      if (JITTER > 0 && !admit && fc >= JITTER_MIN && ++jitterCount % JITTER == 0) {
+        admit = true;
+      }
+      if (PATIENCE > 0) {
+        if (victim != patientVictim || counter[victim] > 0) {
+          patientVictim = victim;
+          victimWins = 0;
+        }
+        if (!admit && ++victimWins > PATIENCE * capacity) {
+          admit = true;
+          victimWins = 0;
+        }
+      }
       if (PROBE > 0 && marginal && !admit && (!PROBE_STARVED
           || (thresholdRejections + rejections >= THRESHOLD_EVIDENCE
               && thresholdEvictions + mainEvictions < THRESHOLD_EVIDENCE
@@ -887,6 +908,9 @@ final class QueuePolicySim implements Contender {
       }
     }
 
+    long jitterCount;
+    int patientVictim = -1;
+    long victimWins;
     long periodWindowHits;
     long periodMainHits;
     int debugLines;

@@ -28,7 +28,9 @@ package dev.larder.internal.store;
  *   <li>shrinking gains the misses on keys main evicted less than a step ago, and loses the
  *       hits on window entries within a step of the window's tail.</li>
  * </ul>
- * It then moves the target one step the better way, or stays. Unlike hill climbing on the hit
+ * It then moves the target one step the better way, or stays; if it would stay while the window
+ * earns fewer hits per unit of its size than half of main's, it shrinks a step
+ * ({@link #IDLE_DENSITY}), which the events above cannot see when main does not flow. Unlike hill climbing on the hit
  * ratio (Caffeine), this needs no trial moves, so it settles within a few periods even on short
  * traces, and it cannot be fooled by a phase change into a random walk. The idea of estimating
  * the gradient from shadow queues is Cliffhanger's (Cidon et al., NSDI 2016).
@@ -60,6 +62,13 @@ final class EvictionPolicy {
   /** Requests per adaptation period, as a multiple of the capacity in entries. */
   static final int PERIOD = 2;
   /**
+   * A period in which the gradient moves the window neither way shrinks it a step if the
+   * window earned fewer hits per unit of its size than this share of main's. Half, not all:
+   * entries read in the window leave it with the free pass and earn their later hits in main,
+   * so the window's own hits understate what it is worth.
+   */
+  static final double IDLE_DENSITY = 0.5;
+  /**
    * The protected queue's share of main (what main and the protected queue hold together):
    * SLRU's split as W-TinyLFU uses it (Einziger et al.).
    */
@@ -86,6 +95,8 @@ final class EvictionPolicy {
   private int shrinkLoss;
   private int growGain;
   private int shrinkGain;
+  private int windowHits;
+  private int mainHits;
   // Admission's regrets in the current period (under the lock): candidates rejected and main
   // entries evicted, and how many of each came back while their ghost was remembered.
   private int rejected;
@@ -115,6 +126,11 @@ final class EvictionPolicy {
     PageQueue queue = page.queue;
     if (queue == null) {
       return;
+    }
+    if (queue == window) {
+      windowHits++;
+    } else {
+      mainHits++;
     }
     long distance = page.flowStart + offset - queue.tailPosition();
     if (distance >= 0 && distance < stepBytes) {
@@ -180,8 +196,11 @@ final class EvictionPolicy {
    * @param capacity the bound, in its unit
    * @param entryCapacity the bound in entries, or an estimate of it for a byte bound
    * @param bytesPerUnit bytes of queue flow per bound unit (mean entry size, or 1)
+   * @param windowUnits what the window holds now, in the bound's unit
+   * @param mainUnits what main and the protected queue hold now, in the bound's unit
    */
-  void adapt(long capacity, long entryCapacity, double bytesPerUnit) {
+  void adapt(long capacity, long entryCapacity, double bytesPerUnit, long windowUnits,
+      long mainUnits) {
     double step = capacity * STEP;
     stepBytes = (long) Math.max(1, step * bytesPerUnit);
     ghosts.fitStep(stepBytes);
@@ -193,7 +212,7 @@ final class EvictionPolicy {
     double target = windowTarget(capacity);
     if (grow > Math.max(0, shrink)) {
       target += step;
-    } else if (shrink > Math.max(0, grow)) {
+    } else if (shrink > Math.max(0, grow) || windowIdle(windowUnits, mainUnits)) {
       target -= step;
     }
     windowTarget = Math.max(MIN_WINDOW * capacity, Math.min(MAX_WINDOW * capacity, target));
@@ -203,6 +222,21 @@ final class EvictionPolicy {
     growLoss = 0;
     shrinkGain = 0;
     shrinkLoss = 0;
+    windowHits = 0;
+    mainHits = 0;
+  }
+
+  /**
+   * Whether the window earned, this period, fewer hits per unit of its size than
+   * {@link #IDLE_DENSITY} of main's. The gradient cannot see this case: once admission rejects
+   * every candidate, as in a loop longer than the cache, main neither flows nor evicts, so no
+   * event says that main would use the window's room better. Without this rule a window grown
+   * in a recency-heavy phase stays grown through a loop that follows (docs/design/eviction.md,
+   * "Phase changes").
+   */
+  private boolean windowIdle(long windowUnits, long mainUnits) {
+    return (double) windowHits * Math.max(1, mainUnits)
+        < IDLE_DENSITY * mainHits * Math.max(1, windowUnits);
   }
 
   /**

@@ -678,7 +678,7 @@ public final class Segment {
     long entries = window.liveEntries + main.liveEntries + protectedQueue.liveEntries;
     double bytesPerEntry = entries == 0 ? 1 : (double) liveBytes() / entries;
     policy.adapt(capacityUnits(), counted ? settings.maxEntries() : entries,
-        counted ? bytesPerEntry : 1);
+        counted ? bytesPerEntry : 1, windowUnits(), unitsOf(main) + protectedUnits());
   }
 
   private long capacityUnits() {

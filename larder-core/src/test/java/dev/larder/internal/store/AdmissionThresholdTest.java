@@ -88,7 +88,7 @@ class AdmissionThresholdTest {
     for (int i = 0; i < EvictionPolicy.PERIOD * ENTRIES; i++) {
       policy.recordAccess(hashOf(10_000_000 + i));
     }
-    policy.adapt(ENTRIES, ENTRIES, 1);
+    policy.adapt(ENTRIES, ENTRIES, 1, 0, 0);
   }
 
   /** @return whether a candidate seen {@code candidate} times beats a victim seen {@code victim} */

@@ -37,7 +37,7 @@ class SketchHistoryAdaptationTest {
     for (int i = 0; i < EvictionPolicy.PERIOD * ENTRIES; i++) {
       policy.recordAccess(hashOf(i));
     }
-    policy.adapt(ENTRIES, ENTRIES, 1);
+    policy.adapt(ENTRIES, ENTRIES, 1, 0, 0);
   }
 
   private static long hashOf(long key) {
