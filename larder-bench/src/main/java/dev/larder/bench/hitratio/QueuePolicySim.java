@@ -65,7 +65,9 @@ final class QueuePolicySim implements Contender {
   // of size are at least main's; 2: and shrink it only while they are at most main's
   static final int DENSITY_VETO = Integer.getInteger("sim.densityVeto", 0);
   // sim.idleShrink=R: a period in which the gradient moves neither way shrinks the window one step
-  // if the window's hits per unit of its size are under R times main's (0: off)
+  // if the window's hits per unit of its size are under R times main's. The store does this with
+  // R = 0.5 (EvictionPolicy.IDLE_DENSITY) since the eighth session; the default stays 0 so that
+  // the rows eviction.md gives for the policy before it still reproduce
   // sim.jitter=K: a rejected candidate whose count is at least sim.jitterMin is admitted anyway
   // once in K such rejections (deterministic, by a counter), as Caffeine admits warm candidates at
   // random so that a victim the sketch overrates cannot hold its place forever (0: off)
