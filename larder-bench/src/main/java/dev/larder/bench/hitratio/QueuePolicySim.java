@@ -66,8 +66,9 @@ final class QueuePolicySim implements Contender {
   static final int DENSITY_VETO = Integer.getInteger("sim.densityVeto", 0);
   // sim.idleShrink=R: a period in which the gradient moves neither way shrinks the window one step
   // if the window's hits per unit of its size are under R times main's. The store does this with
-  // R = 0.5 (EvictionPolicy.IDLE_DENSITY) since the eighth session; the default stays 0 so that
-  // the rows eviction.md gives for the policy before it still reproduce
+  // R = 0.5 (EvictionPolicy.IDLE_DENSITY) since the eighth session, and with sim.idleBlind since
+  // the ninth; the defaults stay off so that the rows eviction.md gives for the policy before
+  // them still reproduce
   // sim.jitter=K: a rejected candidate whose count is at least sim.jitterMin is admitted anyway
   // once in K such rejections (deterministic, by a counter), as Caffeine admits warm candidates at
   // random so that a victim the sketch overrates cannot hold its place forever (0: off)
@@ -77,6 +78,10 @@ final class QueuePolicySim implements Contender {
   // evicted at the next one, whatever the counts say (0: off)
   static final double PATIENCE = Double.parseDouble(System.getProperty("sim.patience", "0"));
   static final double IDLE_SHRINK = Double.parseDouble(System.getProperty("sim.idleShrink", "0"));
+  // sim.idleBlind=true: the idle rule applies only to a period with no gain event on either
+  // side (no rejected candidate back within a step of the window's flow, no victim back within
+  // a step of main's), the store's rule since the ninth session
+  static final boolean IDLE_BLIND = Boolean.getBoolean("sim.idleBlind");
   // sim.miniWindows=0.01,0.2,...: miniature caches (sampled keys, sim.miniSize entries) with
   // the window fixed at each share; the window target follows the one with the most decayed
   // hits (memory sim.chooserMemory miniature capacities, hysteresis sim.chooserMargin), moving
@@ -970,7 +975,8 @@ final class QueuePolicySim implements Contender {
         windowTarget -= delta;
         run = lastDir < 0 ? run + 1 : 1;
         lastDir = -1;
-      } else if (IDLE_SHRINK > 0 && windowDensity < IDLE_SHRINK * mainDensity) {
+      } else if (IDLE_SHRINK > 0 && windowDensity < IDLE_SHRINK * mainDensity
+          && (!IDLE_BLIND || growGain + shrinkGain == 0)) {
         // no evidence either way, and the window earns less per entry than main: the gradient is
         // blind when main does not flow (nothing admitted, so nothing evicted from it)
         windowTarget -= delta;

@@ -28,12 +28,13 @@ package dev.larder.internal.store;
  *   <li>shrinking gains the misses on keys main evicted less than a step ago, and loses the
  *       hits on window entries within a step of the window's tail.</li>
  * </ul>
- * It then moves the target one step the better way, or stays; if it would stay while the window
- * earns fewer hits per unit of its size than half of main's, it shrinks a step
- * ({@link #IDLE_DENSITY}), which the events above cannot see when main does not flow. Unlike hill climbing on the hit
- * ratio (Caffeine), this needs no trial moves, so it settles within a few periods even on short
- * traces, and it cannot be fooled by a phase change into a random walk. The idea of estimating
- * the gradient from shadow queues is Cliffhanger's (Cidon et al., NSDI 2016).
+ * It then moves the target one step the better way, or stays. If it would stay although the
+ * period saw no gain event on either side, and the window earned fewer hits per unit of its size
+ * than half of main's, it shrinks a step ({@link #IDLE_DENSITY}): the events above cannot see
+ * that case when main does not flow. Unlike hill climbing on the hit ratio (Caffeine), this
+ * needs no trial moves, so it settles within a few periods even on short traces, and it cannot
+ * be fooled by a phase change into a random walk. The idea of estimating the gradient from
+ * shadow queues is Cliffhanger's (Cidon et al., NSDI 2016).
  *
  * <p>The same period also moves the sketch's history (increments between halvings, 5 to 20
  * capacities, starting at TinyLFU's 10): shorter when candidates that admission rejected come
@@ -62,7 +63,7 @@ final class EvictionPolicy {
   /** Requests per adaptation period, as a multiple of the capacity in entries. */
   static final int PERIOD = 2;
   /**
-   * A period in which the gradient moves the window neither way shrinks it a step if the
+   * A period in which the gradient saw no gain event either way shrinks the window a step if the
    * window earned fewer hits per unit of its size than this share of main's. Half, not all:
    * entries read in the window leave it with the free pass and earn their later hits in main,
    * so the window's own hits understate what it is worth.
@@ -212,7 +213,8 @@ final class EvictionPolicy {
     double target = windowTarget(capacity);
     if (grow > Math.max(0, shrink)) {
       target += step;
-    } else if (shrink > Math.max(0, grow) || windowIdle(windowUnits, mainUnits)) {
+    } else if (shrink > Math.max(0, grow)
+        || gradientBlind() && windowIdle(windowUnits, mainUnits)) {
       target -= step;
     }
     windowTarget = Math.max(MIN_WINDOW * capacity, Math.min(MAX_WINDOW * capacity, target));
@@ -224,6 +226,19 @@ final class EvictionPolicy {
     shrinkLoss = 0;
     windowHits = 0;
     mainHits = 0;
+  }
+
+  /**
+   * Whether the period saw no gain event on either side: no rejected candidate came back within
+   * a step of the window's flow, and no evicted entry within a step of main's. Only then does a
+   * period without a move mean that the gradient saw nothing. Where gains were seen but losses
+   * outweighed them, holding the window is the gradient's judgement and stands. On back-and-forth
+   * sweeps (the LIRS set's backf), rejected keys near a turn come back at once while main is hit
+   * once a sweep: overriding the gradient there cost 0.4-0.5 points (docs/design/eviction.md,
+   * "Phase changes").
+   */
+  private boolean gradientBlind() {
+    return growGain == 0 && shrinkGain == 0;
   }
 
   /**
