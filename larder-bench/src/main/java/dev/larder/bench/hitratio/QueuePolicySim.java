@@ -50,7 +50,10 @@ final class QueuePolicySim implements Contender {
   static final int SKETCH_MIN = Integer.getInteger("sim.sketchMin", 64);
   static final int SAMPLE_FACTOR = Integer.getInteger("sim.sampleFactor", 10);
   static final double SIGMA = Double.parseDouble(System.getProperty("sim.sigma", "0"));
+  // sim.debug=true prints each period's window target and gradient events to stderr, for the
+  // first sim.debugLines periods (40)
   static final boolean DEBUG = Boolean.getBoolean("sim.debug");
+  static final int DEBUG_LINES = Integer.getInteger("sim.debugLines", 40);
   /**
    * Momentum of the shadow gradient: each further move in the same direction doubles the step,
    * up to this factor (1: off, the store's rule). Tried for traces where the window grows
@@ -932,7 +935,7 @@ final class QueuePolicySim implements Contender {
       }
       double grow = growGain - growLoss;
       double shrink = shrinkGain - shrinkLoss;
-      if (DEBUG && debugLines++ < 40) {
+      if (DEBUG && debugLines++ < DEBUG_LINES) {
         System.err.printf("cap %d window %.0f gg %.0f gl %.0f sg %.0f sl %.0f w %d m %d p %d%n",
             capacity, windowTarget, growGain, growLoss, shrinkGain, shrinkLoss, windowWeight,
             mainWeight - protWeight, protWeight);
