@@ -29,7 +29,8 @@ package dev.larder.internal.store;
  * look right while a strict spell evicts few.
  *
  * <p>Not thread-safe: guarded by the segment's write lock, like every caller in
- * {@link EvictionPolicy} that reaches it.
+ * {@link EvictionPolicy} that reaches it, except {@link #threshold} and {@link #strict}, which
+ * readers may call without the lock (a stale value misplaces one sketch increment).
  */
 final class AdmissionThreshold {
 

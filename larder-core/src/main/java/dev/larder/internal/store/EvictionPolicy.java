@@ -48,6 +48,9 @@ package dev.larder.internal.store;
  * read in the window lose their free pass and compete too); one count (TinyLFU's rule) once
  * marginally rejected candidates come back clearly more often than displaced victims.
  *
+ * <p>A read of an entry in the window raises its count in the sketch only as far as admission
+ * relies on counts alone ({@link #windowHitCounts}): the free pass already rewards it.
+ *
  * <p>Concurrency: called under the segment's write lock, except {@link #recordAccess} and
  * {@link #onHit}, which readers call without a lock and which only bump counters: a lost
  * increment merely blurs a statistic.
@@ -130,18 +133,29 @@ final class EvictionPolicy {
     this.main = main;
   }
 
-  /** Called by readers (racily) for every request, hit or miss. */
+  /**
+   * Called by readers (racily) for a request that missed (or hit an entry whose page was being
+   * recycled): counts the request, and the key in the sketch.
+   */
   void recordAccess(long hash) {
     sketch.increment(hash);
     requests++;
   }
 
   /**
-   * Called by readers (racily) on a hit: counts it if the entry is within a step of its queue's
-   * tail, i.e. if it would have been lost had that queue been a step shorter.
+   * Called by readers (racily) on a hit: counts the request; counts the key in the sketch unless
+   * the entry is in the window and {@link #windowHitCounts} says no; and, for the gradient,
+   * counts the hit if the entry is within a step of its queue's tail, i.e. if it would have been
+   * lost had that queue been a step shorter.
+   *
+   * @param clock the entry's access counter before this hit
    */
-  void onHit(Page page, int offset) {
+  void onHit(Page page, int offset, long hash, int clock) {
+    requests++;
     PageQueue queue = page.queue;
+    if (queue != window || windowHitCounts(clock)) {
+      sketch.increment(hash);
+    }
     if (queue == null) {
       return;
     }
@@ -158,6 +172,23 @@ final class EvictionPolicy {
         shrinkLoss++;
       }
     }
+  }
+
+  /**
+   * Whether a hit on an entry in the window raises its count in the sketch. An entry read in the
+   * window already leaves it with the free pass, so counting the same read again in the sketch
+   * rewards short-term reuse twice: the entry then outranks, as a victim in main and as a later
+   * candidate, keys requested as often over a longer time. So the window's reads reach the sketch
+   * only as far as admission relies on counts alone: none while admission is lenient (the free
+   * pass, and any count more, admit), the first read of a window stay in the initial state, and
+   * every read once admission is strict (no free pass, so the count is the only trace of the
+   * read). Reads racy admission state, which a writer changes under the lock: a stale read
+   * misplaces one increment.
+   *
+   * @param clock the window entry's access counter before this hit (0: its first read there)
+   */
+  private boolean windowHitCounts(int clock) {
+    return admission.strict() || admission.threshold() == 1 && clock == 0;
   }
 
   /** Called under the lock when a key not in the cache is written: consults the ghosts. */

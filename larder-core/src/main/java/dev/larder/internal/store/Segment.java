@@ -102,14 +102,16 @@ public final class Segment {
    * @param copy false to only test presence (then a non-null result is an empty array)
    */
   public byte[] get(byte[] key, int keyLength, long hash, long now, boolean copy) {
-    policy.recordAccess(hash);
     int tag = IndexSlot.tag(hash);
     for (;;) {
       throwIfClosed();
       long[] t = table;
       try {
-        byte[] value = tryRead(t, tag, key, keyLength, now, copy);
+        byte[] value = tryRead(t, tag, key, keyLength, now, copy, hash);
         if (value != RETRY) {
+          if (value == null) {
+            policy.recordAccess(hash);
+          }
           return value;
         }
       } catch (IndexOutOfBoundsException | IllegalStateException e) {
@@ -128,7 +130,8 @@ public final class Segment {
    *
    * @return the value (or {@link #NO_BYTES} if not copying), null for a miss, or RETRY
    */
-  private byte[] tryRead(long[] t, int tag, byte[] key, int keyLength, long now, boolean copy) {
+  private byte[] tryRead(long[] t, int tag, byte[] key, int keyLength, long now, boolean copy,
+      long hash) {
     int capacity = t.length;
     int i = IndexSlot.home(tag, capacity);
     for (int probes = 0; probes < capacity; probes++) {
@@ -137,7 +140,7 @@ public final class Segment {
         return table == t ? null : RETRY;
       }
       if (slot != IndexSlot.TOMBSTONE && IndexSlot.tagOf(slot) == tag) {
-        byte[] result = readIfKey(t, i, slot, key, keyLength, now, copy);
+        byte[] result = readIfKey(t, i, slot, key, keyLength, now, copy, hash);
         if (result != NO_MATCH) {
           return result;
         }
@@ -156,7 +159,7 @@ public final class Segment {
    * @return the value, {@link #NO_BYTES}, null (expired), NO_MATCH (another key), or RETRY
    */
   private byte[] readIfKey(long[] t, int i, long slot, byte[] key, int keyLength, long now,
-      boolean copy) {
+      boolean copy, long hash) {
     long address = IndexSlot.address(slot);
     Page page = pages.page(IndexSlot.page(address));
     if (page == null) {
@@ -183,7 +186,7 @@ public final class Segment {
     if (expired) {
       return null;
     }
-    onHit(t, i, current, now);
+    onHit(t, i, current, now, hash);
     return copy ? value : NO_BYTES;
   }
 
@@ -204,14 +207,16 @@ public final class Segment {
     return bytes;
   }
 
-  private void onHit(long[] t, int i, long slot, long now) {
+  private void onHit(long[] t, int i, long slot, long now, long hash) {
     if (IndexSlot.clock(slot) < IndexSlot.MAX_CLOCK) {
       SLOTS.compareAndSet(t, i, slot, IndexSlot.raiseClock(slot));
     }
     long address = IndexSlot.address(slot);
     Page page = pages.page(IndexSlot.page(address));
     if (page != null) {
-      policy.onHit(page, IndexSlot.offset(address));
+      policy.onHit(page, IndexSlot.offset(address), hash, IndexSlot.clock(slot));
+    } else {
+      policy.recordAccess(hash);
     }
     if (settings.expireAfterAccessNanos() > 0) {
       refreshDeadline(slot, now);
