@@ -85,6 +85,11 @@ final class QueuePolicySim implements Contender {
   // side (no rejected candidate back within a step of the window's flow, no victim back within
   // a step of main's), the store's rule since the ninth session
   static final boolean IDLE_BLIND = Boolean.getBoolean("sim.idleBlind");
+  // sim.windowCounts=true: a hit on a window entry raises the key's count in the sketch only while
+  // admission is strict, or, in the initial state (threshold 1 with the free pass), on the
+  // entry's first read in the window: the store's rule since the tenth session
+  // (EvictionPolicy.windowHitCounts); off by default so that earlier rows still reproduce
+  static final boolean WINDOW_COUNTS = Boolean.getBoolean("sim.windowCounts");
   // sim.miniWindows=0.01,0.2,...: miniature caches (sampled keys, sim.miniSize entries) with
   // the window fixed at each share; the window target follows the one with the most decayed
   // hits (memory sim.chooserMemory miniature capacities, hysteresis sim.chooserMargin), moving
@@ -531,9 +536,12 @@ final class QueuePolicySim implements Contender {
 
     boolean request(int id, long w) {
       tick++;
-      sketch.increment(hashes[id]);
       // a key that is present hits whatever size the request names, as in the other caches
       boolean hit = where[id] != NONE;
+      if (!(WINDOW_COUNTS && hit && where[id] == WINDOW
+          && !(strict || threshold == 1 && counter[id] == 0))) {
+        sketch.increment(hashes[id]);
+      }
       if (hit && SHADOW) {
         double delta = SHADOW_STEP * capacity;
         if (where[id] == MAIN && pos[id] - mOut < delta) {
