@@ -88,7 +88,7 @@ final class QueuePolicySim implements Contender {
   // sim.windowCounts=true: a hit on a window entry raises the key's count in the sketch only while
   // admission is strict, or, in the initial state (threshold 1 with the free pass), on the
   // entry's first read in the window: the store's rule since the tenth session
-  // (EvictionPolicy.windowHitCounts); off by default so that earlier rows still reproduce
+  // (AdmissionThreshold.countsWindowRead); off by default so that earlier rows still reproduce
   static final boolean WINDOW_COUNTS = Boolean.getBoolean("sim.windowCounts");
   // sim.miniWindows=0.01,0.2,...: miniature caches (sampled keys, sim.miniSize entries) with
   // the window fixed at each share; the window target follows the one with the most decayed
@@ -538,8 +538,7 @@ final class QueuePolicySim implements Contender {
       tick++;
       // a key that is present hits whatever size the request names, as in the other caches
       boolean hit = where[id] != NONE;
-      if (!(WINDOW_COUNTS && hit && where[id] == WINDOW
-          && !(strict || threshold == 1 && counter[id] == 0))) {
+      if (!hit || where[id] != WINDOW || countsWindowRead(id)) {
         sketch.increment(hashes[id]);
       }
       if (hit && SHADOW) {
@@ -574,6 +573,11 @@ final class QueuePolicySim implements Contender {
         choose(id, w, hit);
       }
       return hit;
+    }
+
+    /** Whether a hit on window entry {@code id} counts in the sketch (sim.windowCounts). */
+    boolean countsWindowRead(int id) {
+      return !WINDOW_COUNTS || strict || threshold == 1 && counter[id] == 0;
     }
 
     void miss(int id, long w) {

@@ -29,8 +29,8 @@ package dev.larder.internal.store;
  * look right while a strict spell evicts few.
  *
  * <p>Not thread-safe: guarded by the segment's write lock, like every caller in
- * {@link EvictionPolicy} that reaches it, except {@link #threshold} and {@link #strict}, which
- * readers may call without the lock (a stale value misplaces one sketch increment).
+ * {@link EvictionPolicy} that reaches it, except {@link #countsWindowRead}, which readers call
+ * without the lock (a stale state misplaces one sketch increment).
  */
 final class AdmissionThreshold {
 
@@ -92,6 +92,22 @@ final class AdmissionThreshold {
       pendingMarginalEvictions++;
     }
     return admit;
+  }
+
+  /**
+   * Whether a read of an entry in the window raises its count in the sketch. An entry read in the
+   * window already leaves it with the free pass, so counting the same read in the sketch too
+   * rewards short-term reuse twice: the entry then outranks, as a victim in main and as a later
+   * candidate, keys requested as often over a longer time. So the window's reads reach the sketch
+   * only as far as admission relies on counts alone: none while lenient (the free pass, and any
+   * count more, admit), the first read of a window stay in the initial state, and every read once
+   * strict (no free pass, so the count is the only trace of the read). Called by readers without
+   * the lock; a stale state misplaces one increment.
+   *
+   * @param firstRead whether this is the entry's first read since it entered the window
+   */
+  boolean countsWindowRead(boolean firstRead) {
+    return strict || threshold == 1 && firstRead;
   }
 
   /** Admission without a contest (no victim): never marginal. */

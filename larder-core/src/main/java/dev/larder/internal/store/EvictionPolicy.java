@@ -49,7 +49,8 @@ package dev.larder.internal.store;
  * marginally rejected candidates come back clearly more often than displaced victims.
  *
  * <p>A read of an entry in the window raises its count in the sketch only as far as admission
- * relies on counts alone ({@link #windowHitCounts}): the free pass already rewards it.
+ * relies on counts alone ({@link AdmissionThreshold#countsWindowRead}): the free pass already
+ * rewards it.
  *
  * <p>Concurrency: called under the segment's write lock, except {@link #recordAccess} and
  * {@link #onHit}, which readers call without a lock and which only bump counters: a lost
@@ -144,7 +145,8 @@ final class EvictionPolicy {
 
   /**
    * Called by readers (racily) on a hit: counts the request; counts the key in the sketch unless
-   * the entry is in the window and {@link #windowHitCounts} says no; and, for the gradient,
+   * the entry is in the window and {@link AdmissionThreshold#countsWindowRead} says no; and, for
+   * the gradient,
    * counts the hit if the entry is within a step of its queue's tail, i.e. if it would have been
    * lost had that queue been a step shorter.
    *
@@ -153,7 +155,7 @@ final class EvictionPolicy {
   void onHit(Page page, int offset, long hash, int clock) {
     requests++;
     PageQueue queue = page.queue;
-    if (queue != window || windowHitCounts(clock)) {
+    if (queue != window || admission.countsWindowRead(clock == 0)) {
       sketch.increment(hash);
     }
     if (queue == null) {
@@ -172,23 +174,6 @@ final class EvictionPolicy {
         shrinkLoss++;
       }
     }
-  }
-
-  /**
-   * Whether a hit on an entry in the window raises its count in the sketch. An entry read in the
-   * window already leaves it with the free pass, so counting the same read again in the sketch
-   * rewards short-term reuse twice: the entry then outranks, as a victim in main and as a later
-   * candidate, keys requested as often over a longer time. So the window's reads reach the sketch
-   * only as far as admission relies on counts alone: none while admission is lenient (the free
-   * pass, and any count more, admit), the first read of a window stay in the initial state, and
-   * every read once admission is strict (no free pass, so the count is the only trace of the
-   * read). Reads racy admission state, which a writer changes under the lock: a stale read
-   * misplaces one increment.
-   *
-   * @param clock the window entry's access counter before this hit (0: its first read there)
-   */
-  private boolean windowHitCounts(int clock) {
-    return admission.strict() || admission.threshold() == 1 && clock == 0;
   }
 
   /** Called under the lock when a key not in the cache is written: consults the ghosts. */

@@ -15,36 +15,15 @@ import org.junit.jupiter.api.Test;
  */
 class WindowHitCountTest {
 
-  private static final int ENTRIES = 1000;
-
-  private final FrequencySketch sketch = new FrequencySketch(ENTRIES, 16);
-  private final PageQueue window = new PageQueue("window");
-  private final PageQueue main = new PageQueue("main");
-  private final EvictionPolicy policy =
-      new EvictionPolicy(sketch, new GhostTable(ENTRIES, 8), window, main);
-  private final Page windowPage = pageIn(window, 0);
-  private final Page mainPage = pageIn(main, 1);
-  private long nextKey = 1;
+  private final AdmissionPlay play = new AdmissionPlay();
+  private final EvictionPolicy policy = play.policy;
+  private final Page windowPage = pageIn(play.window, 0);
+  private final Page mainPage = pageIn(play.main, 1);
 
   private static Page pageIn(PageQueue queue, int number) {
     Page page = new Page(number, MemorySegment.ofArray(new byte[4096]), null);
     queue.appendPage(page);
     return page;
-  }
-
-  private static long hashOf(long key) {
-    long h = key * 0x9E3779B97F4A7C15L;
-    return h ^ (h >>> 31);
-  }
-
-  /** @return a key the sketch has not counted yet (no collision raised its estimate) */
-  private long freshKey() {
-    while (true) {
-      long hash = hashOf(nextKey++);
-      if (sketch.frequency(hash) == 0) {
-        return hash;
-      }
-    }
   }
 
   /**
@@ -54,58 +33,12 @@ class WindowHitCountTest {
    * @return the key's count in the sketch afterwards
    */
   private int missThenReads(Page page, int reads) {
-    long key = freshKey();
+    long key = play.keySeen(0);
     policy.recordAccess(key);
     for (int i = 0; i < reads; i++) {
       policy.onHit(page, 0, key, Math.min(i, 3));
     }
-    return sketch.frequency(key);
-  }
-
-  /** Gives the threshold the regrets that make it lenient or strict, as the segment would. */
-  private void judge(boolean lenient) {
-    for (int i = 0; i < 40; i++) {
-      long candidate = freshKey();
-      sketch.increment(candidate);
-      long victim = freshKey();
-      long ghost;
-      if (policy.admit(candidate, 0, victim, true)) {
-        policy.onEvicted(victim);
-        ghost = victim;
-      } else {
-        policy.onRejected(candidate);
-        ghost = candidate;
-      }
-      if (i < 30) {
-        policy.onInsert(ghost);
-      }
-    }
-    for (int i = 0; i < 80; i++) {
-      long candidate = freshKey();
-      long victim = freshKey();
-      if (i % 2 == 0) {
-        sketch.increment(candidate);
-        sketch.increment(candidate);
-        sketch.increment(candidate);
-      }
-      if (policy.admit(candidate, 0, victim, true)) {
-        policy.onEvicted(victim);
-        if (i < 8) {
-          policy.onInsert(victim);
-        }
-      } else {
-        policy.onRejected(candidate);
-        if (i < 8) {
-          policy.onInsert(candidate);
-        }
-      }
-    }
-    for (int i = 0; i < EvictionPolicy.PERIOD * ENTRIES; i++) {
-      policy.recordAccess(hashOf(10_000_000 + i));
-    }
-    policy.adapt(ENTRIES, ENTRIES, 1, 0, 0);
-    assertEquals(lenient ? 0 : 1, policy.admissionThreshold());
-    assertEquals(!lenient, policy.strictAdmission());
+    return play.sketch.frequency(key);
   }
 
   @Test
@@ -119,7 +52,8 @@ class WindowHitCountTest {
 
   @Test
   void lenientAdmissionCountsNoReadInTheWindow() {
-    judge(true);
+    play.marginalRegretsForAPeriod();
+    assertEquals(0, policy.admissionThreshold());
     assertEquals(1, missThenReads(windowPage, 1));
     assertEquals(1, missThenReads(windowPage, 4));
     assertEquals(5, missThenReads(mainPage, 4));
@@ -127,8 +61,8 @@ class WindowHitCountTest {
 
   @Test
   void strictAdmissionCountsEveryReadInTheWindow() {
-    judge(true);
-    judge(false);
+    play.marginalRegretsForAPeriod();
+    play.marginalRegretsForAPeriod();
     assertTrue(policy.strictAdmission());
     assertEquals(5, missThenReads(windowPage, 4));
     assertEquals(5, missThenReads(mainPage, 4));
