@@ -13,12 +13,17 @@ package dev.larder.internal.store;
  * key is about as frequent, lenient admission churns the cache.
  *
  * <p>The evidence is the regret of the <i>marginal</i> decisions, those strict and lenient
- * admission take differently, weighed against the other side's ordinary regrets:
+ * admission take differently:
  * <ul>
- *   <li>if the victims that marginal admissions displaced come back clearly more often than
- *       rejected candidates in general, admission turns strict;</li>
+ *   <li>while lenient, if the victims that marginal admissions displaced come back within
+ *       {@link #VICTIM_LIFETIME} entries of main's flow clearly more often than a sample of the
+ *       candidates those admissions let in are read in probation ({@link AdmissionSample}),
+ *       admission turns strict; until enough of the sample has left probation, and in the
+ *       initial state, the victims' returns are weighed against rejected candidates' in general
+ *       instead;</li>
  *   <li>if marginally rejected candidates come back clearly more often than displaced victims
- *       in general, it turns lenient.</li>
+ *       in general, and not clearly less often than rejected candidates in general, it turns
+ *       lenient.</li>
  * </ul>
  * "Clearly" is by {@link #MARGIN} and by more than {@link #Z} standard errors, after at least
  * {@link #EVIDENCE} rejections and evictions and {@link #MARGINAL_EVIDENCE} marginal decisions
@@ -42,6 +47,14 @@ final class AdmissionThreshold {
   static final int EVIDENCE = 16;
   /** Marginal decisions of one kind needed before they are judged. */
   static final int MARGINAL_EVIDENCE = 16;
+  /**
+   * Entries of main's flow within which a victim's return counts against the marginal admission
+   * that displaced it, when that is weighed against what marginal admissions earn: had the
+   * candidate been rejected, the victim would have stayed at probation's tail only until later
+   * candidates beat it. Returns after longer were measured to be no regret on P3 and a regret on
+   * the sweeps alike; 16 to 64 gave the same figures (docs/design/eviction.md).
+   */
+  static final int VICTIM_LIFETIME = 32;
   /** How much higher one return rate must be than the other. */
   static final double MARGIN = 1.25;
   /**
@@ -71,6 +84,10 @@ final class AdmissionThreshold {
   private int marginalRejectedReturned;
   private int marginalEvicted;
   private int marginalEvictedReturned;
+  private int marginalEvictedReturnedSoon;
+  // What sampled marginal admissions earned: read in probation or not (AdmissionSample).
+  private int sampledRead;
+  private int sampledUnread;
   private long windowMark;
   private long mainMark;
 
@@ -115,6 +132,24 @@ final class AdmissionThreshold {
     lastDecisionMarginal = false;
   }
 
+  /** @return whether the last decision (an admission, if it admitted) was marginal */
+  boolean lastDecisionMarginal() {
+    return lastDecisionMarginal;
+  }
+
+  /**
+   * A candidate that a marginal admission let in left probation.
+   *
+   * @param read whether it was read there (promoted) rather than evicted
+   */
+  void onSampledAdmission(boolean read) {
+    if (read) {
+      sampledRead++;
+    } else {
+      sampledUnread++;
+    }
+  }
+
   /** @return whether the candidate just rejected was rejected by a marginal decision */
   boolean onRejected() {
     if (lastDecisionMarginal) {
@@ -140,8 +175,11 @@ final class AdmissionThreshold {
    * @param marginal whether the decision that made the ghost was marginal
    * @param distance the ghost's age in its queue's flow
    * @param queueTail that queue's current tail position
+   * @param withinLifetime for a victim, whether main has moved on by fewer than
+   *     {@link #VICTIM_LIFETIME} entries since its eviction
    */
-  void onReturn(boolean rejectedCandidate, boolean marginal, long distance, long queueTail) {
+  void onReturn(boolean rejectedCandidate, boolean marginal, long distance, long queueTail,
+      boolean withinLifetime) {
     if (distance > queueTail - (rejectedCandidate ? windowMark : mainMark)) {
       return;
     }
@@ -151,6 +189,7 @@ final class AdmissionThreshold {
     } else {
       evictedReturned++;
       marginalEvictedReturned += marginal ? 1 : 0;
+      marginalEvictedReturnedSoon += marginal && withinLifetime ? 1 : 0;
     }
   }
 
@@ -170,16 +209,14 @@ final class AdmissionThreshold {
     }
     boolean judged = false;
     if (marginalEvicted >= MARGINAL_EVIDENCE) {
-      if (clearlyMoreOften(marginalEvictedReturned, marginalEvicted, rejectedReturned,
-          rejected)) {
+      if (marginalAdmissionsRegretted()) {
         threshold = 1;
         strict = true;
       }
       judged = true;
     }
     if (marginalRejected >= MARGINAL_EVIDENCE) {
-      if (clearlyMoreOften(marginalRejectedReturned, marginalRejected, evictedReturned,
-          evicted)) {
+      if (marginalRejectionsRegretted()) {
         threshold = 0;
         strict = false;
       }
@@ -190,6 +227,9 @@ final class AdmissionThreshold {
       pendingMarginalEvictions = 0;
       marginalEvicted = 0;
       marginalEvictedReturned = 0;
+      marginalEvictedReturnedSoon = 0;
+      sampledRead = 0;
+      sampledUnread = 0;
       marginalRejected = 0;
       marginalRejectedReturned = 0;
     }
@@ -199,6 +239,33 @@ final class AdmissionThreshold {
     evictedReturned = 0;
     windowMark = windowTail;
     mainMark = mainTail;
+  }
+
+  /**
+   * Whether marginal admissions cost more than they earn. While lenient, once enough of them have
+   * been followed through probation, their victims' returns within {@link #VICTIM_LIFETIME} are
+   * set against how often the admitted candidates were read there: the regime's cost and benefit,
+   * not a single decision's. Otherwise (in the initial state, or too few followed) their victims'
+   * returns are set against those of rejected candidates in general.
+   */
+  private boolean marginalAdmissionsRegretted() {
+    int sampled = sampledRead + sampledUnread;
+    if (threshold == 0 && sampled >= MARGINAL_EVIDENCE) {
+      return clearlyMoreOften(marginalEvictedReturnedSoon, marginalEvicted, sampledRead, sampled);
+    }
+    return clearlyMoreOften(marginalEvictedReturned, marginalEvicted, rejectedReturned, rejected);
+  }
+
+  /**
+   * Whether marginal rejections cost more than strictness saves: marginally rejected candidates
+   * come back clearly more often than displaced victims, and not clearly less often than rejected
+   * candidates in general. The second test keeps a first judgement, made before any victim could
+   * have come back, from turning lenient on the least valuable rejections (backf's first sweep).
+   */
+  private boolean marginalRejectionsRegretted() {
+    return clearlyMoreOften(marginalRejectedReturned, marginalRejected, evictedReturned, evicted)
+        && !clearlyMoreOften(rejectedReturned, rejected, marginalRejectedReturned,
+            marginalRejected);
   }
 
   /**

@@ -100,12 +100,15 @@ final class EvictionPolicy {
 
   private final FrequencySketch sketch;
   private final GhostTable ghosts;
+  private final AdmissionSample admissionSample;
   private final PageQueue window;
   private final PageQueue main;
   /** The window target in bound units (entries or bytes); -1 until the capacity is known. */
   private double windowTarget = -1;
   /** A step, in bytes of queue flow. */
   private long stepBytes;
+  /** Bytes of queue flow that {@link AdmissionThreshold#VICTIM_LIFETIME} entries make. */
+  private long victimLifetimeBytes;
   // Racy statistics of the current period.
   private int requests;
   private int growLoss;
@@ -127,9 +130,11 @@ final class EvictionPolicy {
   private long lastVictimHash;
   private long victimWins;
 
-  EvictionPolicy(FrequencySketch sketch, GhostTable ghosts, PageQueue window, PageQueue main) {
+  EvictionPolicy(FrequencySketch sketch, GhostTable ghosts, AdmissionSample admissionSample,
+      PageQueue window, PageQueue main) {
     this.sketch = sketch;
     this.ghosts = ghosts;
+    this.admissionSample = admissionSample;
     this.window = window;
     this.main = main;
   }
@@ -189,7 +194,8 @@ final class EvictionPolicy {
       evictedReturned++;
     }
     admission.onReturn(rejectedCandidate, ghosts.marginal(hash), distance,
-        rejectedCandidate ? window.tailPosition() : main.tailPosition());
+        rejectedCandidate ? window.tailPosition() : main.tailPosition(),
+        distance <= victimLifetimeBytes);
     if (distance <= stepBytes) {
       if (rejectedCandidate) {
         growGain++;
@@ -209,6 +215,9 @@ final class EvictionPolicy {
   /** Main's tail entry was evicted: remember where main's flow stood. */
   void onEvicted(long hash) {
     evicted++;
+    if (admissionSample.remove(hash)) {
+      admission.onSampledAdmission(false);
+    }
     ghosts.add(hash, GhostTable.MAIN, main.tailPosition(), admission.onEvicted());
   }
 
@@ -238,6 +247,8 @@ final class EvictionPolicy {
     this.entryCapacity = Math.max(64, entryCapacity);
     double step = capacity * STEP;
     stepBytes = (long) Math.max(1, step * bytesPerUnit);
+    victimLifetimeBytes = (long) (AdmissionThreshold.VICTIM_LIFETIME * capacity * bytesPerUnit
+        / Math.max(1, entryCapacity));
     ghosts.fitStep(stepBytes);
     if (requests < PERIOD * Math.max(64, entryCapacity)) {
       return;
@@ -299,6 +310,7 @@ final class EvictionPolicy {
    */
   private void adaptAging() {
     admission.endPeriod(rejected, evicted, window.tailPosition(), main.tailPosition());
+    admissionSample.endPeriod();
     if (rejected > 0 && evicted > 0) {
       double rejectedRate = (double) rejectedReturned / rejected;
       double evictedRate = (double) evictedReturned / evicted;
@@ -343,6 +355,9 @@ final class EvictionPolicy {
     }
     boolean admit = admission.admit(sketch.frequency(candidateHash), candidateClock,
         sketch.frequency(victimHash));
+    if (admit && admission.lastDecisionMarginal()) {
+      admissionSample.add(candidateHash);
+    }
     if (admit || victimHash != lastVictimHash) {
       lastVictimHash = victimHash;
       victimWins = admit ? 0 : 1;
@@ -363,6 +378,13 @@ final class EvictionPolicy {
     return clock > 0;
   }
 
+  /** Main's tail entry was promoted to the protected queue (it was read in probation). */
+  void onPromoted(long hash) {
+    if (admissionSample.remove(hash)) {
+      admission.onSampledAdmission(true);
+    }
+  }
+
   /**
    * @param mainUnits what main and the protected queue hold together, in the bound's unit
    *     (live entries or live bytes: with a byte bound the budget also pays for the index and
@@ -375,16 +397,18 @@ final class EvictionPolicy {
 
   /** @return bytes of the sketch and the ghost table */
   long bytes() {
-    return sketch.bytes() + ghosts.bytes();
+    return sketch.bytes() + ghosts.bytes() + admissionSample.bytes();
   }
 
   /** @return the bytes {@link #ensureCapacity} would add */
   long growthFor(int expectedEntries) {
-    return sketch.growthFor(expectedEntries) + ghosts.growthFor(expectedEntries);
+    return sketch.growthFor(expectedEntries) + ghosts.growthFor(expectedEntries)
+        + admissionSample.growthFor(expectedEntries);
   }
 
   void ensureCapacity(int expectedEntries) {
     sketch.ensureCapacity(expectedEntries);
     ghosts.ensureCapacity(expectedEntries);
+    admissionSample.ensureCapacity(expectedEntries);
   }
 }

@@ -86,8 +86,8 @@ public final class Segment {
     // entries: 2.5 bytes).
     boolean byteBound = settings.maxEntries() == Long.MAX_VALUE;
     this.sketch = new FrequencySketch(expected, byteBound ? 4 : 16);
-    this.policy = new EvictionPolicy(sketch, new GhostTable(expected, byteBound ? 8 : 1), window,
-        main);
+    this.policy = new EvictionPolicy(sketch, new GhostTable(expected, byteBound ? 8 : 1),
+        new AdmissionSample(expected), window, main);
   }
 
   // ------------------------------------------------------------------ reads (no lock)
@@ -766,6 +766,7 @@ public final class Segment {
       }
       decide(i, slot, admit ? 0 : -1, bytes);
     } else if (policy.promote(IndexSlot.clock(slot))) {
+      policy.onPromoted(hash);
       if (!relocate(i, slot, 0, bytes, protectedQueue)) {
         removeAt(i, RemovalCause.SIZE);
       }
@@ -893,6 +894,7 @@ public final class Segment {
       }
       int bytes = EntryLayout.entrySize(EntryLayout.readLengths(tail.memory, offset), expires);
       main.tailOffset = offset + bytes;
+      policy.onPromoted(hash);
       if (!relocate(i, slot, 0, bytes, protectedQueue)) {
         main.tailOffset = offset;
         return hash;

@@ -14,7 +14,8 @@ final class AdmissionPlay {
   final PageQueue window = new PageQueue("window");
   final PageQueue main = new PageQueue("main");
   final EvictionPolicy policy =
-      new EvictionPolicy(sketch, new GhostTable(ENTRIES, 8), window, main);
+      new EvictionPolicy(sketch, new GhostTable(ENTRIES, 8), new AdmissionSample(ENTRIES),
+          window, main);
   private long nextKey = 1;
 
   static long hashOf(long key) {
@@ -60,6 +61,35 @@ final class AdmissionPlay {
       }
       if (i < back) {
         policy.onInsert(ghost);
+      }
+    }
+  }
+
+  /**
+   * Plays {@code n} marginal decisions while admission is lenient, so each admits its candidate
+   * and displaces a victim; {@code victimsBack} of the victims come back (at once, so within
+   * their lifetime), and then every admitted candidate leaves probation, the first
+   * {@code candidatesRead} of them read there (promoted) and the rest evicted unread.
+   */
+  void marginalAdmissions(int n, int victimsBack, int candidatesRead) {
+    long[] admitted = new long[n];
+    for (int i = 0; i < n; i++) {
+      long candidate = keySeen(1);
+      long victim = keySeen(0);
+      if (!policy.admit(candidate, 0, victim, true)) {
+        throw new IllegalStateException("admission is not lenient");
+      }
+      policy.onEvicted(victim);
+      if (i < victimsBack) {
+        policy.onInsert(victim);
+      }
+      admitted[i] = candidate;
+    }
+    for (int i = 0; i < n; i++) {
+      if (i < candidatesRead) {
+        policy.onPromoted(admitted[i]);
+      } else {
+        policy.onEvicted(admitted[i]);
       }
     }
   }

@@ -49,13 +49,96 @@ class AdmissionThresholdTest {
   @Test
   void victimsOfMarginalAdmissionsThatComeBackMakeItStrict() {
     becomeLenient();
-    // the same decisions now admit, and it is their victims that come back
+    // the same decisions now admit, and it is their victims that come back; none of the admitted
+    // candidates has left probation yet, so the victims are weighed against rejected candidates
     play.marginalRegretsForAPeriod();
     assertEquals(1, policy.admissionThreshold());
     assertTrue(policy.strictAdmission());
     assertFalse(admits(3, 2, 0));
     assertFalse(admits(2, 2, 3), "read in the window, but it must compete");
     assertTrue(admits(4, 2, 1));
+  }
+
+  @Test
+  void marginalAdmissionsReadInProbationKeepItLenient() {
+    becomeLenient();
+    // 30 of 40 victims come back, as in the test above, but 36 of the 40 candidates admitted in
+    // their place were read in probation: leniency earns more than it costs
+    play.marginalAdmissions(40, 30, 36);
+    play.rejections(40, 4);
+    play.endPeriod();
+    assertEquals(0, policy.admissionThreshold());
+    assertFalse(policy.strictAdmission());
+  }
+
+  @Test
+  void marginalAdmissionsLeftUnreadWhileTheirVictimsComeBackMakeItStrict() {
+    becomeLenient();
+    play.marginalAdmissions(40, 30, 4);
+    play.rejections(40, 4);
+    play.endPeriod();
+    assertTrue(policy.strictAdmission());
+  }
+
+  @Test
+  void victimsBackOnlyAfterTheirLifetimeAreNoRegretOfLeniency() {
+    AdmissionThreshold admission = new AdmissionThreshold();
+    // to lenient: 30 of 40 marginal rejections come back, 4 of 40 rejections and of 40 victims
+    for (int i = 0; i < 40; i++) {
+      assertFalse(admission.admit(1, 0, 0));
+      admission.onRejected();
+      admission.onReturn(true, true, 0, 0, false);
+      assertFalse(admission.admit(0, 0, 0));
+      admission.onRejected();
+      assertTrue(admission.admit(3, 0, 0));
+      admission.onEvicted();
+      if (i < 4) {
+        admission.onReturn(true, false, 0, 0, false);
+        admission.onReturn(false, false, 0, 0, false);
+      }
+    }
+    admission.endPeriod(80, 40, 0, 0);
+    assertEquals(0, admission.threshold());
+    // every victim of a marginal admission comes back, but only once main has moved on past the
+    // lifetime it would have had; half the admitted candidates were read in probation
+    for (int i = 0; i < 40; i++) {
+      assertTrue(admission.admit(1, 0, 0));
+      admission.onEvicted();
+      admission.onReturn(false, true, 0, 0, false);
+      admission.onSampledAdmission(i % 2 == 0);
+      assertFalse(admission.admit(0, 0, 0));
+      admission.onRejected();
+    }
+    admission.endPeriod(40, 40, 0, 0);
+    assertEquals(0, admission.threshold(), "returns after the lifetime are no regret");
+    // the same returns within the lifetime outweigh the reads
+    for (int i = 0; i < 40; i++) {
+      assertTrue(admission.admit(1, 0, 0));
+      admission.onEvicted();
+      admission.onReturn(false, true, 0, 0, true);
+      admission.onSampledAdmission(i % 2 == 0);
+      assertFalse(admission.admit(0, 0, 0));
+      admission.onRejected();
+    }
+    admission.endPeriod(40, 40, 0, 0);
+    assertTrue(admission.strict());
+  }
+
+  @Test
+  void aFirstJudgementDoesNotTurnLenientOnTheLeastValuableRejections() {
+    // marginal rejections come back (5%) and no victim has yet, but rejected candidates in
+    // general come back far more often (40%): the marginal ones are the least worth keeping
+    play.marginal(200, 10);
+    play.rejections(100, 40);
+    play.admissions(40, 0);
+    play.endPeriod();
+    assertEquals(1, policy.admissionThreshold());
+    // without the ordinary rejections' returns the same marginal evidence does turn it lenient
+    play.marginal(200, 10);
+    play.rejections(100, 0);
+    play.admissions(40, 0);
+    play.endPeriod();
+    assertEquals(0, policy.admissionThreshold());
   }
 
   @Test

@@ -12,7 +12,8 @@ class SketchHistoryAdaptationTest {
 
   private final FrequencySketch sketch = new FrequencySketch(ENTRIES, 16);
   private final EvictionPolicy policy =
-      new EvictionPolicy(sketch, new GhostTable(ENTRIES, 8), new PageQueue("window"),
+      new EvictionPolicy(sketch, new GhostTable(ENTRIES, 8), new AdmissionSample(ENTRIES),
+          new PageQueue("window"),
           new PageQueue("main"));
 
   /**

@@ -16,7 +16,8 @@ class VictimPatienceTest {
 
   private final FrequencySketch sketch = new FrequencySketch(ENTRIES, 16);
   private final EvictionPolicy policy =
-      new EvictionPolicy(sketch, new GhostTable(ENTRIES, 1), new PageQueue("window"),
+      new EvictionPolicy(sketch, new GhostTable(ENTRIES, 1), new AdmissionSample(ENTRIES),
+          new PageQueue("window"),
           new PageQueue("main"));
 
   private static long hashOf(long key) {
