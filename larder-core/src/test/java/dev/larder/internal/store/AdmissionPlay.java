@@ -109,6 +109,18 @@ final class AdmissionPlay {
     decisions(n, back, 1, 0);
   }
 
+  /**
+   * One adaptation period of marginal decisions, ordinary rejections and ordinary admissions,
+   * each with how many of the ghosts it leaves come back.
+   */
+  void period(int marginal, int marginalBack, int rejections, int rejectionsBack, int admissions,
+      int admissionsBack) {
+    marginal(marginal, marginalBack);
+    rejections(rejections, rejectionsBack);
+    admissions(admissions, admissionsBack);
+    endPeriod();
+  }
+
   /** Ends the adaptation period with requests for keys of their own. */
   void endPeriod() {
     for (int i = 0; i < EvictionPolicy.PERIOD * ENTRIES; i++) {
@@ -123,9 +135,6 @@ final class AdmissionPlay {
    * were rejected), and from lenient strict (they were admitted, and their victims come back).
    */
   void marginalRegretsForAPeriod() {
-    marginal(40, 30);
-    rejections(40, 4);
-    admissions(40, 4);
-    endPeriod();
+    period(40, 30, 40, 4, 40, 4);
   }
 }

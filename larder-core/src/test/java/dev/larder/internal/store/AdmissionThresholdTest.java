@@ -128,16 +128,10 @@ class AdmissionThresholdTest {
   void aFirstJudgementDoesNotTurnLenientOnTheLeastValuableRejections() {
     // marginal rejections come back (5%) and no victim has yet, but rejected candidates in
     // general come back far more often (40%): the marginal ones are the least worth keeping
-    play.marginal(200, 10);
-    play.rejections(100, 40);
-    play.admissions(40, 0);
-    play.endPeriod();
+    play.period(200, 10, 100, 40, 40, 0);
     assertEquals(1, policy.admissionThreshold());
     // without the ordinary rejections' returns the same marginal evidence does turn it lenient
-    play.marginal(200, 10);
-    play.rejections(100, 0);
-    play.admissions(40, 0);
-    play.endPeriod();
+    play.period(200, 10, 100, 0, 40, 0);
     assertEquals(0, policy.admissionThreshold());
   }
 
@@ -163,15 +157,9 @@ class AdmissionThresholdTest {
   @Test
   void waitsForEnoughMarginalDecisions() {
     int needed = AdmissionThreshold.MARGINAL_EVIDENCE;
-    play.marginal(needed / 2, needed / 2);
-    play.rejections(40, 0);
-    play.admissions(40, 0);
-    play.endPeriod();
+    play.period(needed / 2, needed / 2, 40, 0, 40, 0);
     assertEquals(1, policy.admissionThreshold(), "too few marginal decisions yet");
-    play.marginal(needed / 2, needed / 2);
-    play.rejections(40, 0);
-    play.admissions(40, 0);
-    play.endPeriod();
+    play.period(needed / 2, needed / 2, 40, 0, 40, 0);
     assertEquals(0, policy.admissionThreshold(), "enough once accumulated");
   }
 
@@ -179,16 +167,10 @@ class AdmissionThresholdTest {
   void aDifferenceWithinTheNoiseLeavesItAlone() {
     // 3 of 16 marginal rejections come back against 4 of 40 victims: a ratio of 1.9, but less
     // than a standard error apart
-    play.marginal(16, 3);
-    play.rejections(40, 4);
-    play.admissions(40, 4);
-    play.endPeriod();
+    play.period(16, 3, 40, 4, 40, 4);
     assertEquals(1, policy.admissionThreshold());
     // the same rates over ten times as many decisions are a clear difference
-    play.marginal(160, 30);
-    play.rejections(400, 40);
-    play.admissions(400, 40);
-    play.endPeriod();
+    play.period(160, 30, 400, 40, 400, 40);
     assertEquals(0, policy.admissionThreshold());
   }
 }
