@@ -197,6 +197,19 @@ final class QueuePolicySim implements Contender {
   static final boolean SANE_LENIENT = Boolean.getBoolean("sim.saneLenient");
   static final boolean SANE_STRICT = Boolean.getBoolean("sim.saneStrict");
   /**
+   * The store's rule since 70f9743: while lenient, once enough marginally admitted candidates
+   * have left probation, turns strict only if the victims of marginal admissions come back within
+   * {@link #VICTIM_LIFETIME} entries of main's flow clearly more often than those candidates were
+   * read in probation; otherwise the victims are weighed against rejected candidates as before.
+   */
+  static final boolean EARNED = Boolean.getBoolean("sim.earned");
+  static final int VICTIM_LIFETIME = Integer.getInteger("sim.victimLifetime", 32);
+  /**
+   * The store's rule since 70f9743: no lenient verdict while marginally rejected candidates come
+   * back clearly less often than rejected candidates in general.
+   */
+  static final boolean LENIENT_CHECK = Boolean.getBoolean("sim.lenientCheck");
+  /**
    * Compares return rates per unit of exposure (ghost age in bytes inserted) instead of per
    * event, with a Poisson test, so that a young cohort is not read as one that does not return.
    */
@@ -333,6 +346,11 @@ final class QueuePolicySim implements Contender {
     long marginalRejectedReturns;
     long marginalEvicted;
     long marginalEvictedReturns;
+    // victims of marginal admissions back within VICTIM_LIFETIME entries of main's flow
+    long marginalEvictedSoon;
+    // mean weight of the keys inserted, to turn VICTIM_LIFETIME entries into weight units
+    long insertedWeight;
+    long insertedKeys;
     long thresholdRejections;
     long thresholdRejectedReturns;
     long thresholdEvictions;
@@ -612,6 +630,10 @@ final class QueuePolicySim implements Contender {
           cohortEvictedReturns++;
           if (ghostMarginal[id]) {
             marginalEvictedReturns++;
+            if (mOut - gseq[id] <= VICTIM_LIFETIME * (double) insertedWeight
+                / Math.max(1, insertedKeys)) {
+              marginalEvictedSoon++;
+            }
           }
         }
       }
@@ -625,6 +647,8 @@ final class QueuePolicySim implements Contender {
         reuse[id] = ghost == WINDOW ? tick - rejectedAt[id] : Long.MAX_VALUE;
       }
       weight[id] = (int) w;
+      insertedWeight += weight[id];
+      insertedKeys++;
       entries++;
       if (ghost != NONE && p.ghostToMain()) {
         where[id] = MAIN;
@@ -1108,6 +1132,10 @@ final class QueuePolicySim implements Contender {
       if (moved) {
         judgedOnce = true;
         marginalEvicted = marginalEvictedReturns = marginalRejected = marginalRejectedReturns = 0;
+        marginalEvictedSoon = 0;
+        if (EARNED) {
+          marginalAdmHit = marginalAdmMiss = otherAdmHit = otherAdmMiss = 0;
+        }
         sumMRej = sumMEv = 0;
       }
       sumRej = sumEv = 0;
@@ -1124,7 +1152,14 @@ final class QueuePolicySim implements Contender {
       boolean moved = false;
       if (marginalEvicted >= MARGINAL_EVIDENCE) {
         double mv = (double) marginalEvictedReturns / marginalEvicted;
-        if (mv > r * AGE_REL && differs(mv, marginalEvicted, r, thresholdRejections)
+        long followed = marginalAdmHit + marginalAdmMiss;
+        if (EARNED && threshold <= 0 && !strict && followed >= MARGINAL_EVIDENCE) {
+          double soon = (double) marginalEvictedSoon / marginalEvicted;
+          double read = (double) marginalAdmHit / followed;
+          if (soon > read * AGE_REL && differs(soon, marginalEvicted, read, followed)) {
+            tighten();
+          }
+        } else if (mv > r * AGE_REL && differs(mv, marginalEvicted, r, thresholdRejections)
             && thresholdRejectedReturns >= MIN_BASE
             && (!SANE_STRICT || mv * (thresholdEvictions - marginalEvicted)
                 >= thresholdEvictedReturns - marginalEvictedReturns)) {
@@ -1135,6 +1170,8 @@ final class QueuePolicySim implements Contender {
       if (marginalRejected >= MARGINAL_EVIDENCE) {
         double mr = (double) marginalRejectedReturns / marginalRejected;
         if (mr > a * AGE_REL && differs(mr, marginalRejected, a, thresholdEvictions)
+            && !(LENIENT_CHECK && r > mr * AGE_REL
+                && differs(r, thresholdRejections, mr, marginalRejected))
             && thresholdEvictedReturns >= MIN_BASE
             && (!SANE_LENIENT || mr * (thresholdRejections - marginalRejected)
                 >= thresholdRejectedReturns - marginalRejectedReturns)
