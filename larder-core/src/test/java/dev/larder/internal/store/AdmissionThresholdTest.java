@@ -101,27 +101,25 @@ class AdmissionThresholdTest {
     assertEquals(0, admission.threshold());
     // every victim of a marginal admission comes back, but only once main has moved on past the
     // lifetime it would have had; half the admitted candidates were read in probation
-    for (int i = 0; i < 40; i++) {
-      assertTrue(admission.admit(1, 0, 0));
-      admission.onEvicted();
-      admission.onReturn(false, true, 0, 0, false);
-      admission.onSampledAdmission(i % 2 == 0);
-      assertFalse(admission.admit(0, 0, 0));
-      admission.onRejected();
-    }
-    admission.endPeriod(40, 40, 0, 0);
+    everyVictimBackHalfTheAdmittedRead(admission, false);
     assertEquals(0, admission.threshold(), "returns after the lifetime are no regret");
     // the same returns within the lifetime outweigh the reads
+    everyVictimBackHalfTheAdmittedRead(admission, true);
+    assertTrue(admission.strict());
+  }
+
+  /** A lenient period of 40 marginal admissions and 40 ordinary rejections, then its end. */
+  private static void everyVictimBackHalfTheAdmittedRead(AdmissionThreshold admission,
+      boolean withinLifetime) {
     for (int i = 0; i < 40; i++) {
       assertTrue(admission.admit(1, 0, 0));
       admission.onEvicted();
-      admission.onReturn(false, true, 0, 0, true);
+      admission.onReturn(false, true, 0, 0, withinLifetime);
       admission.onSampledAdmission(i % 2 == 0);
       assertFalse(admission.admit(0, 0, 0));
       admission.onRejected();
     }
     admission.endPeriod(40, 40, 0, 0);
-    assertTrue(admission.strict());
   }
 
   @Test
