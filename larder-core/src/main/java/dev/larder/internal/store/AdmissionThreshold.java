@@ -51,8 +51,9 @@ final class AdmissionThreshold {
    * Entries of main's flow within which a victim's return counts against the marginal admission
    * that displaced it, when that is weighed against what marginal admissions earn: had the
    * candidate been rejected, the victim would have stayed at probation's tail only until later
-   * candidates beat it. Returns after longer were measured to be no regret on P3 and a regret on
-   * the sweeps alike; 16 to 64 gave the same figures (docs/design/eviction.md).
+   * candidates beat it. Counted over the ghost table's whole memory instead, P3's victims came
+   * back at about 22% and made lenient admission look wrong, which it is not there; within this
+   * lifetime about 2% do. 16 to 64 gave the same figures (docs/design/eviction.md).
    */
   static final int VICTIM_LIFETIME = 32;
   /** How much higher one return rate must be than the other. */

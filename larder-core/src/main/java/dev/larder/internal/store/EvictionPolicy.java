@@ -46,7 +46,10 @@ package dev.larder.internal.store;
  * ({@link AdmissionThreshold}): two counts at first, and whenever the victims that marginal
  * admissions displaced come back clearly more often than rejected candidates (then entries
  * read in the window lose their free pass and compete too); one count (TinyLFU's rule) once
- * marginally rejected candidates come back clearly more often than displaced victims.
+ * marginally rejected candidates come back clearly more often than displaced victims. While at
+ * one count, the victims' returns are weighed against what those admissions earn: how often a
+ * sample of the candidates they let in ({@link AdmissionSample}) is read in probation, which the
+ * segment reports through {@link #onPromoted} and {@link #onEvicted}.
  *
  * <p>A read of an entry in the window raises its count in the sketch only as far as admission
  * relies on counts alone ({@link AdmissionThreshold#countsWindowRead}): the free pass already
