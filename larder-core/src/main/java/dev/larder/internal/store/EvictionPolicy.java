@@ -250,8 +250,9 @@ final class EvictionPolicy {
     this.entryCapacity = Math.max(64, entryCapacity);
     double step = capacity * STEP;
     stepBytes = (long) Math.max(1, step * bytesPerUnit);
-    victimLifetimeBytes = (long) (AdmissionThreshold.VICTIM_LIFETIME * capacity * bytesPerUnit
-        / Math.max(1, entryCapacity));
+    // in double: an unbounded segment's capacity is near Long.MAX_VALUE (the cast saturates)
+    victimLifetimeBytes = (long) ((double) AdmissionThreshold.VICTIM_LIFETIME * capacity
+        * bytesPerUnit / Math.max(1, entryCapacity));
     ghosts.fitStep(stepBytes);
     if (requests < PERIOD * Math.max(64, entryCapacity)) {
       return;
