@@ -74,7 +74,7 @@ final class AdmissionSample {
     occupied = 0;
   }
 
-  /** @return how many keys the sample holds */
+  /** @return how many keys the sample holds, for tests */
   int size() {
     return occupied;
   }
@@ -86,13 +86,17 @@ final class AdmissionSample {
   /** @return the bytes {@link #ensureCapacity} would add */
   long growthFor(int expectedEntries) {
     int length = lengthFor(expectedEntries);
-    return length > slots.length ? 4L * (length - slots.length) : 0;
+    return length > slots.length * 2L ? 4L * (length - slots.length) : 0;
   }
 
-  /** Grows (forgetting every key) if {@code expectedEntries} needs more slots. */
+  /**
+   * Grows (forgetting every key) if {@code expectedEntries} needs twice the slots, as the ghost
+   * table does: the index grows a fifth at a time, and each growth would otherwise reallocate the
+   * table and forget the keys it follows.
+   */
   void ensureCapacity(int expectedEntries) {
     int length = lengthFor(expectedEntries);
-    if (length > slots.length) {
+    if (length > slots.length * 2L) {
       slots = new int[length];
       occupied = 0;
     }

@@ -382,7 +382,10 @@ final class EvictionPolicy {
     return clock > 0;
   }
 
-  /** Main's tail entry was promoted to the protected queue (it was read in probation). */
+  /**
+   * Main's tail entry was read while in probation and is moving to the protected queue (called
+   * before the move, which may still fail for want of room: it was read all the same).
+   */
   void onPromoted(long hash) {
     if (admissionSample.remove(hash)) {
       admission.onSampledAdmission(true);

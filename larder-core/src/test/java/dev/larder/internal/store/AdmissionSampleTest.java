@@ -65,6 +65,8 @@ class AdmissionSampleTest {
     assertEquals(16 + 4 * 16, sample.bytes());
     assertEquals(4 * (512 - 16), sample.growthFor(1_000_000), "at most 512 slots");
     assertEquals(0, sample.growthFor(100), "16 slots until 256 entries");
+    assertEquals(0, sample.growthFor(500), "31 slots are not twice 16: no growth yet");
+    assertEquals(4 * (40 - 16), sample.growthFor(640), "40 slots are");
     sample.add(hashOf(1));
     sample.ensureCapacity(1_000_000);
     assertEquals(16 + 4 * 512, sample.bytes());
