@@ -20,20 +20,14 @@ import java.util.Arrays;
  */
 final class AdmissionSample {
 
-  private static final int MIN_SLOTS = 16;
-  private static final int MAX_SLOTS = 512;
-  private static final int ENTRIES_PER_SLOT = 16;
+  private static final SlotSizing SIZING = new SlotSizing(16, 16, 512);
 
   private int[] slots;
   private int occupied;
   private int resolvedInPeriod;
 
   AdmissionSample(int expectedEntries) {
-    slots = new int[lengthFor(expectedEntries)];
-  }
-
-  private static int lengthFor(int expectedEntries) {
-    return Math.max(MIN_SLOTS, Math.min(MAX_SLOTS, expectedEntries / ENTRIES_PER_SLOT));
+    slots = new int[SIZING.lengthFor(expectedEntries)];
   }
 
   /** Samples the key if its slot is free. */
@@ -80,24 +74,19 @@ final class AdmissionSample {
   }
 
   long bytes() {
-    return 16L + 4L * slots.length;
+    return SlotSizing.bytes(slots.length);
   }
 
   /** @return the bytes {@link #ensureCapacity} would add */
   long growthFor(int expectedEntries) {
-    int length = lengthFor(expectedEntries);
-    return length > slots.length * 2L ? 4L * (length - slots.length) : 0;
+    return SIZING.growthFor(slots.length, expectedEntries);
   }
 
-  /**
-   * Grows (forgetting every key) if {@code expectedEntries} needs twice the slots, as the ghost
-   * table does: the index grows a fifth at a time, and each growth would otherwise reallocate the
-   * table and forget the keys it follows.
-   */
+  /** Grows (forgetting every key) if {@code expectedEntries} needs twice the slots. */
   void ensureCapacity(int expectedEntries) {
-    int length = lengthFor(expectedEntries);
-    if (length > slots.length * 2L) {
-      slots = new int[length];
+    int grown = SIZING.grownLength(slots.length, expectedEntries);
+    if (grown > 0) {
+      slots = new int[grown];
       occupied = 0;
     }
   }

@@ -39,34 +39,28 @@ final class GhostTable {
 
   private int[] slots;
   private int resolution;
-  /** Expected entries per slot. */
-  private final int entriesPerSlot;
+  private final SlotSizing sizing;
 
   /** @param entriesPerSlot expected entries per ghost slot (8: half a byte an entry) */
   GhostTable(int expectedEntries, int entriesPerSlot) {
-    this.entriesPerSlot = entriesPerSlot;
-    slots = new int[lengthFor(expectedEntries)];
-  }
-
-  int lengthFor(int expectedEntries) {
-    return Math.max(16, expectedEntries / entriesPerSlot);
+    sizing = new SlotSizing(entriesPerSlot, 16, Integer.MAX_VALUE);
+    slots = new int[sizing.lengthFor(expectedEntries)];
   }
 
   long bytes() {
-    return 16L + 4L * slots.length;
+    return SlotSizing.bytes(slots.length);
   }
 
   /** @return the bytes {@link #ensureCapacity} would add */
   long growthFor(int expectedEntries) {
-    int length = lengthFor(expectedEntries);
-    return length > slots.length * 2L ? 4L * (length - slots.length) : 0;
+    return sizing.growthFor(slots.length, expectedEntries);
   }
 
   /** Grows (forgetting every ghost) if {@code expectedEntries} needs a table twice as large. */
   void ensureCapacity(int expectedEntries) {
-    int length = lengthFor(expectedEntries);
-    if (length > slots.length * 2L) {
-      slots = new int[length];
+    int grown = sizing.grownLength(slots.length, expectedEntries);
+    if (grown > 0) {
+      slots = new int[grown];
     }
   }
 

@@ -1,0 +1,43 @@
+package dev.larder.internal.store;
+
+/**
+ * How the policy's direct-mapped tables of {@code int} slots ({@link GhostTable},
+ * {@link AdmissionSample}) are sized to their segment: a slot per so many expected entries,
+ * within limits, grown only once twice the slots are needed. Growing forgets a table's contents,
+ * and a byte-bounded segment's index grows a fifth at a time, so growing at every step would
+ * keep forgetting. Immutable.
+ */
+final class SlotSizing {
+
+  private final int entriesPerSlot;
+  private final int minSlots;
+  private final int maxSlots;
+
+  SlotSizing(int entriesPerSlot, int minSlots, int maxSlots) {
+    this.entriesPerSlot = entriesPerSlot;
+    this.minSlots = minSlots;
+    this.maxSlots = maxSlots;
+  }
+
+  /** @return the slots a table for {@code expectedEntries} has when created */
+  int lengthFor(int expectedEntries) {
+    return Math.max(minSlots, Math.min(maxSlots, expectedEntries / entriesPerSlot));
+  }
+
+  /** @return the slots to grow a table of {@code length} slots to, or 0 to keep it */
+  int grownLength(int length, int expectedEntries) {
+    int wanted = lengthFor(expectedEntries);
+    return wanted > length * 2L ? wanted : 0;
+  }
+
+  /** @return the bytes growing a table of {@code length} slots would add */
+  long growthFor(int length, int expectedEntries) {
+    int grown = grownLength(length, expectedEntries);
+    return grown == 0 ? 0 : 4L * (grown - length);
+  }
+
+  /** @return the bytes of a table of {@code length} slots, with its array header */
+  static long bytes(int length) {
+    return 16L + 4L * length;
+  }
+}
