@@ -183,7 +183,10 @@ public final class CacheBuilder<K, V> {
 
   /**
    * Overrides the number of lock stripes. By default it is derived from the bound: small caches
-   * get one segment so that their policy sees every entry, large ones up to 16.
+   * get one segment so that their policy sees every entry, large ones up to 16. Each segment
+   * holds its share of the bound, so a bound too small to give every segment at least one entry
+   * ({@link #maximumEntries}) or 64 KiB ({@link #maximumMemory}) gets the largest power of two
+   * of segments that it can: the bound is a contract, the count a hint.
    *
    * @param count a power of two from 1 to 256
    * @return this builder

@@ -128,6 +128,38 @@ class CacheContractTest {
 
   @ParameterizedTest
   @EnumSource(Storage.class)
+  void entryBoundHoldsWithMoreSegmentsAskedForThanEntries(Storage storage) {
+    for (long bound : new long[] {1, 10, 100}) {
+      try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
+          .maximumEntries(bound).segments(256).build()) {
+        for (long i = 0; i < 5_000; i++) {
+          cache.put(i, i);
+          assertTrue(cache.estimatedSize() <= bound, "size " + cache.estimatedSize());
+        }
+        long present = java.util.stream.LongStream.range(0, 5_000)
+            .filter(i -> cache.getIfPresent(i) != null).count();
+        assertTrue(present <= bound, present + " entries readable under a bound of " + bound);
+        assertEquals(4_999L, (long) cache.getIfPresent(4_999L), "the last write is kept");
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void smallMemoryBoundStoresWithMoreSegmentsAskedForThanItCanSplitInto(Storage storage) {
+    long bound = 64 << 10;
+    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
+        .storage(storage).maximumMemory(bound).segments(16).build()) {
+      for (long i = 0; i < 2_000; i++) {
+        cache.put(i, new byte[100]);
+        assertTrue(cache.memoryUsed() <= bound, "memoryUsed " + cache.memoryUsed());
+      }
+      assertTrue(cache.estimatedSize() > 100, "size " + cache.estimatedSize());
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
   void memoryBoundHolds(Storage storage) {
     long bound = 2 << 20;
     try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())

@@ -23,10 +23,36 @@ final class StoreSizing {
 
   private StoreSizing() {}
 
+  /**
+   * The least share of a byte bound a segment gets: the smallest bound a whole cache accepts.
+   * A segment needs room for its index, its policy's tables and a page before it can hold an
+   * entry; with less, every write to it would be refused.
+   */
+  static final long MIN_SEGMENT_BUDGET = 64 * 1024;
+
+  /**
+   * @return the segment count: the configured one, or one derived from the bound; in both cases
+   *     no more than the bound can give each segment its least share (one entry, or
+   *     {@link #MIN_SEGMENT_BUDGET} bytes), so that the bound holds and every segment can store
+   */
   static int segments(CacheConfig<?, ?> config) {
-    if (config.segments() > 0) {
-      return config.segments();
+    int wanted = config.segments() > 0 ? config.segments() : derivedSegments(config);
+    return Math.min(wanted, mostSegments(config));
+  }
+
+  private static int mostSegments(CacheConfig<?, ?> config) {
+    long most;
+    if (config.memoryBounded()) {
+      most = (config.maximumMemory() - CACHE_OVERHEAD) / MIN_SEGMENT_BUDGET;
+    } else if (config.entryBounded()) {
+      most = config.maximumEntries();
+    } else {
+      return Integer.MAX_VALUE;
     }
+    return Integer.highestOneBit((int) Math.max(1, Math.min(1 << 30, most)));
+  }
+
+  private static int derivedSegments(CacheConfig<?, ?> config) {
     long units;
     if (config.memoryBounded()) {
       units = config.maximumMemory() / (16L << 20);
