@@ -65,6 +65,8 @@ public interface Cache<K, V> extends AutoCloseable {
    * @param key the key
    * @return the value, or null if absent and there is no loader or the loader returned null
    * @throws CacheLoadingException wrapping a checked exception thrown by the loader
+   * @throws IllegalArgumentException if the loaded entry can never fit the bound (as
+   *     {@link #put}); callers that waited on the same load get it too
    */
   V get(K key);
 
@@ -82,6 +84,8 @@ public interface Cache<K, V> extends AutoCloseable {
    * @param key the key
    * @param mappingFunction computes the value; runs outside any lock
    * @return the present or computed value
+   * @throws IllegalArgumentException if the computed entry can never fit the bound (as
+   *     {@link #put}); callers that waited on the same computation get it too
    */
   V get(K key, Function<? super K, ? extends V> mappingFunction);
 
