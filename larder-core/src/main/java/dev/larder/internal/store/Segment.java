@@ -547,11 +547,31 @@ public final class Segment {
   // ------------------------------------------------------------------ pages and bound
 
   /**
-   * Memory this segment has reserved: pages, index, sketch and fixed objects. Racy read.
+   * Memory this segment has reserved: pages, index, policy tables and fixed objects, as it stood
+   * at one moment, so never more than the budget. The parts change together under the write
+   * lock (a write frees pages, then grows the index); added up one by one without it, they could
+   * mix a moment before a write with one after and exceed the budget although the segment never
+   * held that much. So this takes an optimistic read of the lock, and the read lock if a writer
+   * intervened: it may wait for a writer, unlike a lookup. Not for use under the write lock.
    *
    * @return bytes
    */
   public long memoryUsed() {
+    long stamp = lock.tryOptimisticRead();
+    long used = reservedBytes();
+    if (lock.validate(stamp)) {
+      return used;
+    }
+    stamp = lock.readLock();
+    try {
+      return reservedBytes();
+    } finally {
+      lock.unlockRead(stamp);
+    }
+  }
+
+  /** @return what {@link #memoryUsed} reports; exact only under the write lock */
+  private long reservedBytes() {
     return pages.reservedBytes() + 8L * table.length + policy.bytes() + FIXED_OVERHEAD;
   }
 
@@ -566,7 +586,7 @@ public final class Segment {
   }
 
   private boolean fitsBudget(long extra) {
-    return memoryUsed() + extra <= settings.budgetBytes();
+    return reservedBytes() + extra <= settings.budgetBytes();
   }
 
   /** Frees memory until {@code extra} more bytes fit the budget; false if it cannot. */
