@@ -436,6 +436,10 @@ public final class Segment {
     return i;
   }
 
+  /** A call that did nothing and looked at nothing: no lock taken, nothing collected. */
+  private static final WriteResult NOTHING_DONE = new WriteResult(false, null, List.of(), 0, 0);
+
+  /** Hands over what this call collected (removals, counts) and resets it; under the lock. */
   private WriteResult result(boolean applied, byte[] previous) {
     List<RemovedEntry> removed = removals;
     removals = List.of();
@@ -1038,7 +1042,8 @@ public final class Segment {
    */
   public WriteResult sweepExpired(long now, int budget) {
     if (!expires) {
-      return result(false, null);
+      // Not result(): that hands over and resets what a writer holding the lock is collecting.
+      return NOTHING_DONE;
     }
     long stamp = lock.writeLock();
     try {
