@@ -31,7 +31,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * stored. A writer's results are counted from what the calls return (putIfAbsent returned null,
  * replace a previous value, compute or a load the value itself). This caught cleanUp on a cache
  * without expiry taking a writer's removals from under its lock (a
- * ConcurrentModificationException, and notifications lost or delivered twice).
+ * ConcurrentModificationException, and notifications lost or delivered twice). The statistics'
+ * eviction and expiration counts must match the notifications of those causes.
  */
 class RemovalNotificationTest {
 
@@ -66,6 +67,9 @@ class RemovalNotificationTest {
         threads.shutdownNow();
       }
       cache.invalidateAll();
+      CacheStats stats = cache.stats();
+      assertEquals(reported(RemovalCause.SIZE), stats.evictionCount(), "evictions");
+      assertEquals(reported(RemovalCause.EXPIRED), stats.expirationCount(), "expirations");
     }
     assertTrue(problems.isEmpty(), () -> problems.stream().limit(5).toList().toString());
     Set<Long> missing = new TreeSet<>(stored);
@@ -79,7 +83,8 @@ class RemovalNotificationTest {
   private Cache<Long, byte[]> build(Random config) {
     CacheBuilder<Long, byte[]> builder = Cache.builder(Codecs.longs(), Codecs.bytes())
         .storage(config.nextBoolean() ? Storage.HEAP : Storage.OFF_HEAP)
-        .executor(Runnable::run).ticker(nanos::get).removalListener(this::onRemoval);
+        .executor(Runnable::run).ticker(nanos::get).removalListener(this::onRemoval)
+        .recordStats();
     if (config.nextBoolean()) {
       builder.maximumMemory((64L << 10) << config.nextInt(5));
     } else {
@@ -99,6 +104,10 @@ class RemovalNotificationTest {
         return value(key, loads);
       }
     }).build();
+  }
+
+  private long reported(RemovalCause cause) {
+    return notified.values().stream().filter(c -> c == cause).count();
   }
 
   private void onRemoval(Long key, byte[] value, RemovalCause cause) {
