@@ -45,7 +45,11 @@ public final class CacheBuilder<K, V> {
   }
 
   /**
-   * Bounds the cache by the bytes it reserves (pages, index, policy metadata).
+   * Bounds the cache by the bytes it reserves (pages, index, policy metadata). The bound is
+   * split evenly among the segments (one below 32 MiB, up to 16 from 256 MiB; see
+   * {@link #segments}), and an entry never spans two segments, so the largest entry the cache
+   * accepts is a little under {@code bytes / segments}: a larger one is refused by
+   * {@link Cache#put} with an {@link IllegalArgumentException} that names the limit.
    *
    * @param bytes the bound; at least 64 KiB
    * @return this builder
