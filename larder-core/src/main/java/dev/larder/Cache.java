@@ -60,7 +60,8 @@ public interface Cache<K, V> extends AutoCloseable {
 
   /**
    * Returns the value for {@code key}, loading it with the configured loader on a miss. Without
-   * a loader this is {@link #getIfPresent}. Concurrent misses on one key run the loader once.
+   * a loader this is {@link #getIfPresent}. Concurrent misses on one key run the loader once;
+   * a write to the key during the load wins, as for {@link #get(Object, Function)}.
    *
    * @param key the key
    * @return the value, or null if absent and there is no loader or the loader returned null
@@ -79,7 +80,11 @@ public interface Cache<K, V> extends AutoCloseable {
   /**
    * Returns the value for {@code key}, computing it with {@code mappingFunction} if absent.
    * Concurrent callers for the same absent key wait for one computation and share its value or
-   * its exception. A null result stores nothing and is returned as null.
+   * its exception. A null result stores nothing and is returned as null. A write to the key
+   * while the computation runs (put, remove, invalidate, compute, invalidateAll) wins: the
+   * computed value is returned to the waiting callers but not stored, so an invalidation made
+   * after a change to the data behind the cache cannot be undone by a load that read the data
+   * before the change. Writers never wait for the computation.
    *
    * @param key the key
    * @param mappingFunction computes the value; runs outside any lock

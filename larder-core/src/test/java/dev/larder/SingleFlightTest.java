@@ -116,4 +116,85 @@ class SingleFlightTest {
       assertEquals(10L, cache.getIfPresent(1L));
     }
   }
+
+  /** What a write during a load does to the cache, and what the loading caller gets. */
+  enum WriteDuringLoad {
+    INVALIDATE(null, "loaded"),
+    INVALIDATE_ALL(null, "loaded"),
+    REMOVE(null, "loaded"),
+    COMPUTE_TO_NULL(null, "loaded"),
+    PUT("written", "written"),
+    PUT_IF_ABSENT("written", "written");
+
+    final String cached;
+    final String returned;
+
+    WriteDuringLoad(String cached, String returned) {
+      this.cached = cached;
+      this.returned = returned;
+    }
+
+    void apply(Cache<String, String> cache) {
+      switch (this) {
+        case INVALIDATE -> cache.invalidate("k");
+        case INVALIDATE_ALL -> cache.invalidateAll();
+        case REMOVE -> cache.remove("k");
+        case COMPUTE_TO_NULL -> cache.compute("k", (k, v) -> null);
+        case PUT -> cache.put("k", "written");
+        case PUT_IF_ABSENT -> cache.putIfAbsent("k", "written");
+      }
+    }
+  }
+
+  /**
+   * The read-through race: the loader reads the data, the data changes and the key is
+   * invalidated, then the load finishes. The load must not store what it read before the change,
+   * and the write must not wait for the load.
+   */
+  @ParameterizedTest
+  @EnumSource(WriteDuringLoad.class)
+  @Timeout(30)
+  void aWriteDuringALoadWinsAndDoesNotWait(WriteDuringLoad write) throws Exception {
+    CountDownLatch loading = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
+        .maximumEntries(100).build()) {
+      ExecutorService pool = Executors.newFixedThreadPool(2);
+      try {
+        Future<String> load = pool.submit(() -> cache.get("k", k -> {
+          loading.countDown();
+          awaitUninterruptibly(release);
+          return "loaded";
+        }));
+        assertTrue(loading.await(10, TimeUnit.SECONDS));
+        pool.submit(() -> write.apply(cache)).get(10, TimeUnit.SECONDS);
+        release.countDown();
+        assertEquals(write.returned, load.get(10, TimeUnit.SECONDS));
+        assertEquals(write.cached, cache.getIfPresent("k"));
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  @Timeout(30)
+  void aLoadThatBeginsAfterAWriteStoresItsValue(Storage storage) {
+    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
+        .storage(storage).maximumEntries(100).build()) {
+      cache.invalidate("k");
+      assertEquals("loaded", cache.get("k", k -> "loaded"));
+      assertEquals("loaded", cache.getIfPresent("k"));
+    }
+  }
+
+  private static void awaitUninterruptibly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
 }

@@ -165,7 +165,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     }
     long start = startTimer();
     try {
-      V value = loadOnce(key, keyBytes, function);
+      V value = loadOnce(key, keyBytes, function, mine);
       stats.recordLoad(value != null, elapsed(start));
       mine.future.complete(value);
       return value;
@@ -178,7 +178,25 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     }
   }
 
-  private V loadOnce(K key, KeyBytes keyBytes, Function<? super K, ? extends V> function) {
+  /**
+   * Tells a load of this key in flight, if any, that a write came after its loader began: the
+   * loaded value may predate the change the write made (a database row updated, then the key
+   * invalidated), so the load must not store it where the write left no value. Called before
+   * the write takes the segment's lock (see {@link Segment#putLoaded}). A load that begins
+   * after this call reads after the write began, and may store.
+   */
+  private void supersedeLoad(byte[] key, int length) {
+    if (flights.isEmpty()) {
+      return;
+    }
+    Flight<V> flight = flights.get(new KeyBytes(Arrays.copyOf(key, length)));
+    if (flight != null) {
+      flight.superseded = true;
+    }
+  }
+
+  private V loadOnce(K key, KeyBytes keyBytes, Function<? super K, ? extends V> function,
+      Flight<V> flight) {
     // A load that finished between our miss and our registration has already stored its value.
     byte[] stored = lookup(keyBytes.bytes, keyBytes.bytes.length, true);
     if (stored != null) {
@@ -190,11 +208,13 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     }
     ByteSink valueSink = encodeValue(value);
     long hash = Segment.hash(keyBytes.bytes, keyBytes.bytes.length);
-    WriteResult result = segmentFor(hash).put(keyBytes.bytes, keyBytes.bytes.length,
-        valueSink.array(), valueSink.size(), hash, PutMode.IF_ABSENT, null, true, now());
+    WriteResult result = segmentFor(hash).putLoaded(keyBytes.bytes, keyBytes.bytes.length,
+        valueSink.array(), valueSink.size(), hash, now(), () -> flight.superseded);
     afterWrite(result);
-    if (!result.applied() && result.previous() != null) {
-      return decodeValue(result.previous());
+    if (!result.applied()) {
+      // Present: another writer's value, the newer one. Absent: a write came during the load,
+      // so the loaded value (perhaps read before that write's change) is returned, not kept.
+      return result.previous() != null ? decodeValue(result.previous()) : value;
     }
     stats.recordPut(0);
     return value;
@@ -245,6 +265,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     long start = startTimer();
     ByteSink keySink = encodeKey(key);
     ByteSink valueSink = encodeValue(value);
+    supersedeLoad(keySink.array(), keySink.size());
     long hash = Segment.hash(keySink.array(), keySink.size());
     WriteResult result = segmentFor(hash).put(keySink.array(), keySink.size(),
         valueSink.array(), valueSink.size(), hash, mode, expected, wantOld, now());
@@ -276,6 +297,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     Objects.requireNonNull(key, "key");
     checkOpen();
     ByteSink sink = encodeKey(key);
+    supersedeLoad(sink.array(), sink.size());
     long hash = Segment.hash(sink.array(), sink.size());
     WriteResult result =
         segmentFor(hash).remove(sink.array(), sink.size(), hash, expected, wantOld, now());
@@ -289,6 +311,9 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   @Override
   public void invalidateAll() {
     checkOpen();
+    for (Flight<V> flight : flights.values()) {
+      flight.superseded = true;
+    }
     for (Segment segment : segments) {
       afterWrite(segment.clear());
     }
@@ -309,6 +334,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     checkOpen();
     ByteSink sink = encodeKey(key);
     byte[] keyBytes = Arrays.copyOf(sink.array(), sink.size());
+    supersedeLoad(keyBytes, keyBytes.length);
     long hash = Segment.hash(keyBytes, keyBytes.length);
     Segment segment = segmentFor(hash);
     for (;;) {
@@ -525,6 +551,8 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   private static final class Flight<V> {
     final Thread owner;
     final CompletableFuture<V> future = new CompletableFuture<>();
+    /** Set by a write to the key after the load began; read by the load's store. */
+    volatile boolean superseded;
 
     Flight(Thread owner) {
       this.owner = owner;

@@ -7,6 +7,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.StampedLock;
 
 /**
@@ -313,6 +314,26 @@ public final class Segment {
    */
   public WriteResult put(byte[] key, int keyLength, byte[] value, int valueLength, long hash,
       PutMode mode, byte[] expected, boolean wantPrevious, long now) {
+    return put(key, keyLength, value, valueLength, hash, mode, expected, wantPrevious, now, null);
+  }
+
+  /**
+   * Stores a loaded value if the key is absent ({@link PutMode#IF_ABSENT}, previous value
+   * returned) and {@code superseded}, asked under the lock, says that no write to the key has
+   * come since the load began. Writers tell the load before they take the lock, so a write that
+   * holds the lock before this store always stops it: the load cannot put back a value older
+   * than what the write removed or stored.
+   *
+   * @return as {@link #put}; not applied with no previous value if superseded
+   */
+  public WriteResult putLoaded(byte[] key, int keyLength, byte[] value, int valueLength,
+      long hash, long now, BooleanSupplier superseded) {
+    return put(key, keyLength, value, valueLength, hash, PutMode.IF_ABSENT, null, true, now,
+        superseded);
+  }
+
+  private WriteResult put(byte[] key, int keyLength, byte[] value, int valueLength, long hash,
+      PutMode mode, byte[] expected, boolean wantPrevious, long now, BooleanSupplier superseded) {
     long entrySize = EntryLayout.size(keyLength, valueLength, expires);
     checkFits(entrySize);
     long stamp = lock.writeLock();
@@ -327,6 +348,9 @@ public final class Segment {
       }
       if (!applies(mode, i >= 0, previous, expected)) {
         return result(false, mode == PutMode.IF_ABSENT || wantPrevious ? previous : null);
+      }
+      if (superseded != null && superseded.getAsBoolean()) {
+        return result(false, null);
       }
       int clock = i >= 0 ? Math.min(IndexSlot.MAX_CLOCK, IndexSlot.clock(table[i]) + 1) : 0;
       if (i < 0) {
