@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import javax.cache.Cache;
 import javax.cache.CacheException;
 import javax.cache.CacheManager;
@@ -41,7 +42,11 @@ import javax.management.ObjectName;
  * stripe during writer and listener calls. Reads are the exception: one that finds a live entry
  * takes no lock at all (Larder's store reads are lock-free) unless the expiry policy moves the
  * entry's expiry time, and a read-through miss runs its loader outside the lock, once per key
- * ({@link SingleFlight}), so that a slow loader never holds a stripe.
+ * ({@link SingleFlight}), so that a slow loader never holds a stripe. A write to the key while
+ * its loader runs (put, remove, replace, invoke, removeAll, clear) marks the load superseded
+ * under the stripe, and the load, which stores under the stripe too, then returns what it read
+ * without storing it: a removal made after the data behind the cache changed is not undone by a
+ * load that read before the change.
  *
  * <p>Expiry is per entry: the {@link ExpiryPolicy} may answer differently for each write, so the
  * expiry time is stored with the value ({@link Expirable}, {@link ExpirableCodec}) and checked on
@@ -175,13 +180,13 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
    * The single-flight body of a read-through miss: loads unless a value arrived since the miss,
    * and stores what it loaded, so that callers joining the flight get the stored value.
    */
-  private V loadAndStore(K key) {
+  private V loadAndStore(K key, BooleanSupplier superseded) {
     Expirable<V> arrived = entries.peek(key);
     if (arrived != null && !arrived.isExpiredAt(entries.now())) {
       return arrived.value();
     }
     V loaded = io.load(key);
-    return loaded == null ? null : putLoaded(key, loaded, false);
+    return loaded == null ? null : putLoaded(key, loaded, false, superseded);
   }
 
   /** Under the key's lock: the live entry (a hit, touched) or null (a miss). */
@@ -284,7 +289,19 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
    * @return the value the cache now holds for the key, or null if the load stored nothing
    */
   private V putLoaded(K key, V value, boolean replace) {
+    return putLoaded(key, value, replace, () -> false);
+  }
+
+  /**
+   * As {@link #putLoaded(Object, Object, boolean)}, but stores nothing and returns the loaded
+   * value if {@code superseded} says, under the key's lock, that a write to the key came while
+   * it loaded: that write wins over a value read before it.
+   */
+  private V putLoaded(K key, V value, boolean replace, BooleanSupplier superseded) {
     try (Locked locked = lock(key)) {
+      if (superseded.getAsBoolean()) {
+        return value;
+      }
       EventBatch<K, V> events = new EventBatch<>();
       long now = entries.now();
       Expirable<V> current = entries.live(key, now, events);
@@ -308,7 +325,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     requireEntry(key, value);
     long start = stats.start();
     boolean stored;
-    try (Locked locked = lock(key)) {
+    try (Locked locked = writeLock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
       long now = entries.now();
       Expirable<V> current = entries.live(key, now, events);
@@ -328,7 +345,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     long start = stats.start();
     Expirable<V> current;
     boolean stored;
-    try (Locked locked = lock(key)) {
+    try (Locked locked = writeLock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
       long now = entries.now();
       current = entries.live(key, now, events);
@@ -361,7 +378,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
 
   private void putOne(K key, V value, long start) {
     boolean stored;
-    try (Locked locked = lock(key)) {
+    try (Locked locked = writeLock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
       long now = entries.now();
       Expirable<V> current = entries.live(key, now, events);
@@ -379,7 +396,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     requireEntry(key, value);
     long start = stats.start();
     boolean stored = false;
-    try (Locked locked = lock(key)) {
+    try (Locked locked = writeLock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
       long now = entries.now();
       if (entries.live(key, now, events) == null) {
@@ -403,7 +420,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     requireKey(key);
     long start = stats.start();
     boolean removed;
-    try (Locked locked = lock(key)) {
+    try (Locked locked = writeLock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
       io.delete(key);
       Expirable<V> current = entries.live(key, entries.now(), events);
@@ -427,7 +444,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     long start = stats.start();
     Expirable<V> current;
     boolean removed = false;
-    try (Locked locked = lock(key)) {
+    try (Locked locked = writeLock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
       long now = entries.now();
       current = entries.live(key, now, events);
@@ -453,7 +470,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     requireKey(key);
     long start = stats.start();
     Expirable<V> current;
-    try (Locked locked = lock(key)) {
+    try (Locked locked = writeLock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
       io.delete(key);
       current = entries.live(key, entries.now(), events);
@@ -477,7 +494,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     long start = stats.start();
     Expirable<V> current;
     boolean replaced = false;
-    try (Locked locked = lock(key)) {
+    try (Locked locked = writeLock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
       long now = entries.now();
       current = entries.live(key, now, events);
@@ -513,7 +530,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     requireEntry(key, value);
     long start = stats.start();
     Expirable<V> current;
-    try (Locked locked = lock(key)) {
+    try (Locked locked = writeLock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
       long now = entries.now();
       current = entries.live(key, now, events);
@@ -540,6 +557,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   @Override
   public void removeAll() {
     requireOpen();
+    loads.supersedeAll();
     List<K> keys = new ArrayList<>();
     entries.store().iterator().forEachRemaining(entry -> keys.add(entry.getKey()));
     removeKeys(keys);
@@ -559,7 +577,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   }
 
   private boolean removeOne(K key) {
-    try (Locked locked = lock(key)) {
+    try (Locked locked = writeLock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
       Expirable<V> current = entries.live(key, entries.now(), events);
       boolean removed = current != null;
@@ -574,6 +592,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   @Override
   public void clear() {
     requireOpen();
+    loads.supersedeAll();
     entries.store().clear();
   }
 
@@ -583,7 +602,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     requireKey(key);
     Objects.requireNonNull(processor, "entryProcessor");
     long start = stats.start();
-    try (Locked locked = lock(key)) {
+    try (Locked locked = writeLock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
       long now = entries.now();
       Expirable<V> current = entries.live(key, now, events);
@@ -832,6 +851,13 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     ReentrantLock lock = locks.lockFor(key);
     lock.lock();
     return lock::unlock;
+  }
+
+  /** The key's lock for a write, which supersedes a read-through load of the key in flight. */
+  private Locked writeLock(K key) {
+    Locked locked = lock(key);
+    loads.supersede(key);
+    return locked;
   }
 
   /** A held key lock, released by try-with-resources. */
