@@ -204,7 +204,9 @@ public interface Cache<K, V> extends AutoCloseable {
 
   /**
    * Releases all memory. Idempotent. Afterwards every call except {@code close} throws
-   * {@link IllegalStateException}; calls racing with close either complete or throw it.
+   * {@link IllegalStateException}; calls racing with close either complete or throw it. A cache
+   * that becomes unreachable without being closed still frees its memory, off the heap too, but
+   * only when the garbage collector notices, and with a logged warning.
    */
   @Override
   void close();

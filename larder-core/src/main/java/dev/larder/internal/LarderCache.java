@@ -4,6 +4,7 @@ import dev.larder.Cache;
 import dev.larder.CacheLoadingException;
 import dev.larder.CacheStats;
 import dev.larder.RemovalListener;
+import dev.larder.Storage;
 import dev.larder.codec.ByteSink;
 import dev.larder.codec.ByteSource;
 import dev.larder.codec.Codec;
@@ -55,6 +56,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   private final StatsRecorder stats;
   private final ConcurrentHashMap<KeyBytes, Flight<V>> flights = new ConcurrentHashMap<>();
   private final Maintenance maintenance;
+  private final SegmentRelease release;
   private volatile boolean closed;
   private volatile CacheMapView<K, V> mapView;
 
@@ -73,6 +75,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     this.segmentMask = count - 1;
     this.stats = new StatsRecorder(config.recordStats());
     this.maintenance = config.expires() ? Maintenance.schedule(this, config.executor()) : null;
+    this.release = new SegmentRelease(this, segments, config.storage() == Storage.OFF_HEAP);
   }
 
   // ------------------------------------------------------------------ reads
@@ -445,9 +448,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     if (maintenance != null) {
       maintenance.cancel();
     }
-    for (Segment segment : segments) {
-      segment.close();
-    }
+    release.close();
   }
 
   boolean isClosed() {
