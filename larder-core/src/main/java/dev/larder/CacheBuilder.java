@@ -190,7 +190,10 @@ public final class CacheBuilder<K, V> {
    * get one segment so that their policy sees every entry, large ones up to 16. Each segment
    * holds its share of the bound, so a bound too small to give every segment at least one entry
    * ({@link #maximumEntries}) or 64 KiB ({@link #maximumMemory}) gets the largest power of two
-   * of segments that it can: the bound is a contract, the count a hint.
+   * of segments that it can, and a bound too large for the segments' indexes (about 3.5 million
+   * entries, or 128 MiB of the smallest entries, a segment) gets the smallest power of two of
+   * segments that holds it, up to 256: the bound is a contract, the count a hint. An unbounded
+   * cache holds at most about 3.5 million entries a segment.
    *
    * @param count a power of two from 1 to 256
    * @return this builder

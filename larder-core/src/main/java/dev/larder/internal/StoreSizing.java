@@ -1,5 +1,6 @@
 package dev.larder.internal;
 
+import dev.larder.internal.store.Segment;
 import dev.larder.internal.store.StoreSettings;
 
 /**
@@ -37,7 +38,35 @@ final class StoreSizing {
    */
   static int segments(CacheConfig<?, ?> config) {
     int wanted = config.segments() > 0 ? config.segments() : derivedSegments(config);
-    return Math.min(wanted, mostSegments(config));
+    return Math.min(Math.max(wanted, leastSegments(config)), mostSegments(config));
+  }
+
+  /** The most segments a cache may have: what the builder accepts. */
+  static final int MOST_SEGMENTS = 256;
+  /**
+   * Bytes of a byte bound per segment above which small entries would fill a segment's index
+   * ({@link Segment#MAX_ENTRIES}, about 3.5 million) before its budget: 128 MiB is entries of
+   * 38 bytes with their index slot, about the smallest there are (8-byte key and value).
+   */
+  static final long MAX_SEGMENT_BYTES = 128L << 20;
+
+  /**
+   * @return the fewest segments whose indexes can hold the bound (entries, or small entries
+   *     filling a byte bound), rounded up to a power of two; more than were asked for or derived
+   *     if need be, so that the index never stops a cache short of its bound
+   */
+  private static int leastSegments(CacheConfig<?, ?> config) {
+    long needed;
+    if (config.memoryBounded()) {
+      needed = Math.ceilDiv(config.maximumMemory(), MAX_SEGMENT_BYTES);
+    } else if (config.entryBounded()) {
+      needed = Math.ceilDiv(config.maximumEntries(), Segment.MAX_ENTRIES);
+    } else {
+      return 1;
+    }
+    int capped = (int) Math.max(1, Math.min(MOST_SEGMENTS, needed));
+    int power = Integer.highestOneBit(capped);
+    return power == capped ? power : power << 1;
   }
 
   private static int mostSegments(CacheConfig<?, ?> config) {

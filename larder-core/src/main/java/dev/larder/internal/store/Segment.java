@@ -122,6 +122,12 @@ public final class Segment {
     }
   }
 
+  /**
+   * Entries a segment can hold at most: its index's largest table at the highest load it allows
+   * (see ensureIndexRoom), about 3.5 million.
+   */
+  public static final long MAX_ENTRIES = IndexSlot.MAX_CAPACITY * 17L / 20 - 1;
+
   private static final byte[] RETRY = new byte[0];
   private static final byte[] NO_MATCH = new byte[0];
 
@@ -693,7 +699,8 @@ public final class Segment {
     }
     while (!ensureIndexRoom()) {
       if (!evictStep()) {
-        throw new IllegalStateException("segment index full and nothing to evict");
+        throw new IllegalStateException("a segment holds at most " + MAX_ENTRIES
+            + " entries and this one has nothing to evict: give the cache more segments");
       }
     }
   }
