@@ -5,6 +5,7 @@ import dev.larder.bench.scenario.Row;
 import dev.larder.bench.scenario.RunOptions;
 import dev.larder.bench.scenario.Scenario;
 import dev.larder.bench.scenario.Scenarios;
+import dev.larder.bench.scenario.Trial;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -75,6 +78,7 @@ final class BenchCommand implements Callable<Integer> {
     }
     List<Scenario> selected = select();
     RunOptions options = options();
+    checkImplementations(selected, options);
     BenchRunner runner = new BenchRunner(out, System.out, System.err);
     List<String> failed = new ArrayList<>();
     for (Scenario scenario : selected) {
@@ -91,6 +95,28 @@ final class BenchCommand implements Callable<Integer> {
         out.resolve("logs"));
     failed.forEach(line -> System.err.println("  " + line));
     return 1;
+  }
+
+  /**
+   * Refuses, before anything runs, an {@code --only} name that no selected scenario has: a typo
+   * would otherwise run nothing and report success.
+   */
+  private void checkImplementations(List<Scenario> selected, RunOptions options) {
+    if (only.isEmpty()) {
+      return;
+    }
+    RunOptions everyImplementation = new RunOptions(options.quick(), options.params(), Set.of());
+    Set<String> known = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+    for (Scenario scenario : selected) {
+      for (Trial trial : scenario.plan(everyImplementation)) {
+        known.add(trial.implementation());
+      }
+    }
+    List<String> unknown = only.stream().filter(name -> !known.contains(name)).toList();
+    if (!unknown.isEmpty()) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--only " + String.join(",",
+          unknown) + ": no such implementation in this run (known: " + known + ")");
+    }
   }
 
   RunOptions options() {

@@ -75,6 +75,18 @@ public final class ThroughputScenario implements Scenario {
     }
   }
 
+  private static int threadCount(String value) {
+    try {
+      int threads = Integer.parseInt(value);
+      if (threads >= 1) {
+        return threads;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("threads must be whole numbers of at least 1: " + value);
+  }
+
   private List<Row> measure(Trial trial, TrialContext context, BenchCache<String, byte[]> cache,
       int keySpace, long capacity) throws InterruptedException {
     RunOptions o = context.options();
@@ -89,9 +101,12 @@ public final class ThroughputScenario implements Scenario {
     List<Row> rows = new ArrayList<>();
     for (String distribution : o.listParam("distributions", List.of("zipf", "uniform"),
         List.of("zipf"))) {
+      if (!distribution.equals("zipf") && !distribution.equals("uniform")) {
+        throw new IllegalArgumentException("distributions are zipf or uniform: " + distribution);
+      }
       ZipfSampler sampler = new ZipfSampler(keySpace, distribution.equals("uniform") ? 0 : exponent);
       for (String t : o.listParam("threads", List.of("1", "2", "4"), List.of("1", "2"))) {
-        int threads = Integer.parseInt(t);
+        int threads = threadCount(t);
         context.progress(distribution + ", " + threads + " thread(s)");
         rows.add(run(trial, o, cache, keys, sampler, distribution, threads, capacity));
       }

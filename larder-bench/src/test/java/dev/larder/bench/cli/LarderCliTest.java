@@ -82,6 +82,18 @@ class LarderCliTest {
     assertEquals(2, cli.execute("bench", "--no-such-option", "all"));
   }
 
+  @Test
+  void anOnlyNameNoSelectedScenarioHasIsAUsageErrorBeforeAnythingRuns(@TempDir Path dir) {
+    StringWriter err = new StringWriter();
+    CommandLine cli = LarderCli.commandLine();
+    cli.setErr(new PrintWriter(err));
+    assertEquals(2, cli.execute("bench", "--quick", "--out", dir.toString(), "--only",
+        "Caffeine,Nope", "startup"));
+    assertTrue(err.toString().contains("--only Nope: no such implementation"), err.toString());
+    assertTrue(err.toString().contains("Caffeine"), err.toString());
+    assertFalse(Files.exists(dir.resolve("startup.json")), "nothing should have run");
+  }
+
   /** Runs the CLI with stdout and stderr captured. @return the exit code and stderr */
   private static String[] runQuietly(String... args) {
     PrintStream out = System.out;
