@@ -78,6 +78,7 @@ final class BenchCommand implements Callable<Integer> {
     }
     List<Scenario> selected = select();
     RunOptions options = options();
+    checkParameters(selected);
     checkImplementations(selected, options);
     BenchRunner runner = new BenchRunner(out, System.out, System.err);
     List<String> failed = new ArrayList<>();
@@ -95,6 +96,17 @@ final class BenchCommand implements Callable<Integer> {
         out.resolve("logs"));
     failed.forEach(line -> System.err.println("  " + line));
     return 1;
+  }
+
+  /** Refuses, before anything runs, a {@code -P} name that no selected scenario takes. */
+  private void checkParameters(List<Scenario> selected) {
+    Set<String> known = new TreeSet<>();
+    selected.forEach(scenario -> known.addAll(scenario.parameters()));
+    List<String> unknown = params.keySet().stream().filter(name -> !known.contains(name)).toList();
+    if (!unknown.isEmpty()) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "-P " + String.join(",",
+          unknown) + ": no selected scenario takes it (they take: " + known + ")");
+    }
   }
 
   /**

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code ./larder bench hitratio}: replays the public traces of {@code ../shared/traces} (or
@@ -44,6 +45,11 @@ public final class HitRatioScenario implements Scenario {
   @Override
   public String summary() {
     return "issue 6: hit ratio on public traces (LRU, Caffeine, optimum, Larder)";
+  }
+
+  @Override
+  public Set<String> parameters() {
+    return Set.of("traces", "only", "mib", "file", "format", "sizes");
   }
 
   @Override

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -46,6 +47,11 @@ public final class CodecScenario implements Scenario {
   @Override
   public String summary() {
     return "issue 3: encode plus decode of one content node (JMH, ns percentiles)";
+  }
+
+  @Override
+  public Set<String> parameters() {
+    return Set.of("forks", "pools");
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.larder.bench.scenario;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * One benchmark scenario of {@code ./larder bench}: what to run, how to run one trial, and how to
@@ -36,6 +37,15 @@ public interface Scenario {
    * @return the trials, possibly empty
    */
   List<Trial> plan(RunOptions options);
+
+  /**
+   * The names of the {@code -P} parameters this scenario reads, in planning or in its trials.
+   * {@code ./larder bench} refuses a parameter that no selected scenario takes, so that a typo
+   * does not silently measure the defaults.
+   *
+   * @return parameter names
+   */
+  Set<String> parameters();
 
   /**
    * Runs one trial inside a fresh JVM and returns its measurements. An implementation that cannot

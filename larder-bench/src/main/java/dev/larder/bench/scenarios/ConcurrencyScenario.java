@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Set;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -41,6 +42,11 @@ public final class ConcurrencyScenario implements Scenario {
   public String summary() {
     return "seed 003: 20 readers (+1 writer) over a 100x100 tree behind 1 ms I/O; latency"
         + " percentiles";
+  }
+
+  @Override
+  public Set<String> parameters() {
+    return Set.of("latencyMicros", "capacity", "variants", "readers", "warmupMillis", "millis", "repetitions");
   }
 
   @Override

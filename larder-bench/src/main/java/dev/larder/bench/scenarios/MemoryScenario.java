@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.Set;
 
 /**
  * Seed 000's experiment: N content nodes (1,000,000 by default) loaded from a simulated database
@@ -50,6 +51,11 @@ public final class MemoryScenario implements Scenario {
   @Override
   public String summary() {
     return "seed 000: bytes per content node, first-load and second-pass throughput, GC";
+  }
+
+  @Override
+  public Set<String> parameters() {
+    return Set.of("nodes", "threads", "loadLatencyMicros", "repetitions", "quietMillis");
   }
 
   @Override

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.Set;
 
 /**
  * Seed 002's experiment: 10-character String keys and byte[] values of 512 B, 1 KiB, 10 KiB and
@@ -42,6 +43,11 @@ public final class OverheadScenario implements Scenario {
   @Override
   public String summary() {
     return "seed 002: bytes per entry and overhead for String keys and byte[] values";
+  }
+
+  @Override
+  public Set<String> parameters() {
+    return Set.of("sizes", "payloadBytes", "quietMillis");
   }
 
   @Override

@@ -19,6 +19,7 @@ import dev.larder.codec.Codecs;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Seed 002's startup test: create 2000 caches (in one manager where the library has one) and
@@ -38,6 +39,11 @@ public final class StartupScenario implements Scenario {
   @Override
   public String summary() {
     return "seed 002: time and memory to create 2000 caches";
+  }
+
+  @Override
+  public Set<String> parameters() {
+    return Set.of("caches");
   }
 
   @Override

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.Set;
 
 /**
  * A CacheBench-style mix (seed 004): 90% reads and 10% writes of 1 KiB byte[] values under String
@@ -39,6 +40,11 @@ public final class ThroughputScenario implements Scenario {
   @Override
   public String summary() {
     return "seed 004: 90/10 read/write ops/s, Zipf and uniform keys, 1-4 threads, under eviction";
+  }
+
+  @Override
+  public Set<String> parameters() {
+    return Set.of("keys", "capacityFraction", "zipfExponent", "distributions", "threads", "warmupMillis", "millis", "repetitions");
   }
 
   @Override

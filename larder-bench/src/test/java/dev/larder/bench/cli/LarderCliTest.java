@@ -94,6 +94,18 @@ class LarderCliTest {
     assertFalse(Files.exists(dir.resolve("startup.json")), "nothing should have run");
   }
 
+  @Test
+  void aParameterNoSelectedScenarioTakesIsAUsageErrorBeforeAnythingRuns(@TempDir Path dir) {
+    StringWriter err = new StringWriter();
+    CommandLine cli = LarderCli.commandLine();
+    cli.setErr(new PrintWriter(err));
+    assertEquals(2, cli.execute("bench", "--quick", "--out", dir.toString(), "-P", "cache=5",
+        "startup"));
+    assertTrue(err.toString().contains("-P cache: no selected scenario takes it"), err.toString());
+    assertTrue(err.toString().contains("caches"), err.toString());
+    assertFalse(Files.exists(dir.resolve("startup.json")), "nothing should have run");
+  }
+
   /** Runs the CLI with stdout and stderr captured. @return the exit code and stderr */
   private static String[] runQuietly(String... args) {
     PrintStream out = System.out;
