@@ -24,14 +24,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Conservation of removal notifications: three threads mix every kind of write, removal,
- * expiry and cleanUp on a bounded cache whose listener runs on the writing thread; every value
- * carries a unique version. Once invalidateAll has emptied the cache, each value that was stored
- * must have been reported removed exactly once, under its own key, and no value that was never
- * stored. A writer's results are counted from what the calls return (putIfAbsent returned null,
- * replace a previous value, compute the value itself); a value a load returned may or may not
- * have been stored (a write during the load keeps it out), so it may be reported, at most once. This caught cleanUp on a cache
- * without expiry taking a writer's removals from under its lock (a
+ * Conservation of removal notifications: three threads mix every kind of write, removal, expiry
+ * and cleanUp on a bounded cache whose listener runs on the writing thread; every value carries a
+ * unique version. Once invalidateAll has emptied the cache, each value that was stored must have
+ * been reported removed exactly once, under its own key, and no value that was never stored. A
+ * writer's results are counted from what the calls return (putIfAbsent returned null, replace a
+ * previous value, compute the value itself); a value a load returned may or may not have been
+ * stored (a write during the load keeps it out), so it may be reported, at most once. This caught
+ * cleanUp on a cache without expiry taking a writer's removals from under its lock (a
  * ConcurrentModificationException, and notifications lost or delivered twice). The statistics'
  * eviction and expiration counts must match the notifications of those causes.
  */

@@ -10,13 +10,29 @@ import dev.larder.internal.store.StoreSettings;
  * <p>Why these numbers: a segment must be large enough that its own policy sees a
  * representative sample of the keys (about 4096 entries or 16 MiB), so small caches get one
  * segment and behave exactly like a single policy; large caches get 16 stripes, plenty for
- * two to a few dozen cores. Pages are about 1/256 of a segment's budget: small enough that
+ * two to a few dozen cores, and more only where a segment's index (about 3.5 million entries)
+ * could not hold its share of the bound. Pages are about 1/256 of a segment's budget: small enough that
  * the partly filled head pages cost little, large enough that the space lost at page ends
  * (half an entry a page on average) stays small.
  */
 final class StoreSizing {
 
+  /** The most segments derived from a bound (more only where the indexes need them). */
   static final int MAX_SEGMENTS = 16;
+  /** The most segments a cache may have: what the builder accepts. */
+  static final int MOST_SEGMENTS = 256;
+  /**
+   * The least share of a byte bound a segment gets: the smallest bound a whole cache accepts.
+   * A segment needs room for its index, its policy's tables and a page before it can hold an
+   * entry; with less, every write to it would be refused.
+   */
+  static final long MIN_SEGMENT_BUDGET = 64 * 1024;
+  /**
+   * Bytes of a byte bound per segment above which small entries would fill a segment's index
+   * ({@link Segment#MAX_ENTRIES}, about 3.5 million) before its budget: 128 MiB is entries of
+   * 38 bytes with their index slot, about the smallest there are (8-byte key and value).
+   */
+  static final long MAX_SEGMENT_BYTES = 128L << 20;
   static final int MIN_PAGE = 4 * 1024;
   static final int MAX_PAGE = 1024 * 1024;
   /** Bytes of the cache's own objects outside the segments. */
@@ -25,30 +41,15 @@ final class StoreSizing {
   private StoreSizing() {}
 
   /**
-   * The least share of a byte bound a segment gets: the smallest bound a whole cache accepts.
-   * A segment needs room for its index, its policy's tables and a page before it can hold an
-   * entry; with less, every write to it would be refused.
-   */
-  static final long MIN_SEGMENT_BUDGET = 64 * 1024;
-
-  /**
    * @return the segment count: the configured one, or one derived from the bound; in both cases
-   *     no more than the bound can give each segment its least share (one entry, or
-   *     {@link #MIN_SEGMENT_BUDGET} bytes), so that the bound holds and every segment can store
+   *     no fewer than the segments' indexes need to hold the bound, and no more than the bound
+   *     can give each its least share (one entry, or {@link #MIN_SEGMENT_BUDGET} bytes), so that
+   *     the bound holds and every segment can store
    */
   static int segments(CacheConfig<?, ?> config) {
     int wanted = config.segments() > 0 ? config.segments() : derivedSegments(config);
     return Math.min(Math.max(wanted, leastSegments(config)), mostSegments(config));
   }
-
-  /** The most segments a cache may have: what the builder accepts. */
-  static final int MOST_SEGMENTS = 256;
-  /**
-   * Bytes of a byte bound per segment above which small entries would fill a segment's index
-   * ({@link Segment#MAX_ENTRIES}, about 3.5 million) before its budget: 128 MiB is entries of
-   * 38 bytes with their index slot, about the smallest there are (8-byte key and value).
-   */
-  static final long MAX_SEGMENT_BYTES = 128L << 20;
 
   /**
    * @return the fewest segments whose indexes can hold the bound (entries, or small entries
@@ -69,16 +70,15 @@ final class StoreSizing {
     return power == capped ? power : power << 1;
   }
 
+  /** @return the most segments that each get their least share of the bound, a power of two */
   private static int mostSegments(CacheConfig<?, ?> config) {
-    long most;
+    long most = MOST_SEGMENTS;
     if (config.memoryBounded()) {
       most = (config.maximumMemory() - CACHE_OVERHEAD) / MIN_SEGMENT_BUDGET;
     } else if (config.entryBounded()) {
       most = config.maximumEntries();
-    } else {
-      return Integer.MAX_VALUE;
     }
-    return Integer.highestOneBit((int) Math.max(1, Math.min(1 << 30, most)));
+    return Integer.highestOneBit((int) Math.max(1, Math.min(MOST_SEGMENTS, most)));
   }
 
   private static int derivedSegments(CacheConfig<?, ?> config) {

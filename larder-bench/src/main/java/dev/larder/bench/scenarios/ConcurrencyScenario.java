@@ -46,7 +46,8 @@ public final class ConcurrencyScenario implements Scenario {
 
   @Override
   public Set<String> parameters() {
-    return Set.of("latencyMicros", "capacity", "variants", "readers", "warmupMillis", "millis", "repetitions");
+    return Set.of("latencyMicros", "capacity", "variants", "readers", "warmupMillis", "millis",
+        "repetitions");
   }
 
   @Override

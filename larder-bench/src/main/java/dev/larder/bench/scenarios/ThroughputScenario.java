@@ -44,7 +44,8 @@ public final class ThroughputScenario implements Scenario {
 
   @Override
   public Set<String> parameters() {
-    return Set.of("keys", "capacityFraction", "zipfExponent", "distributions", "threads", "warmupMillis", "millis", "repetitions");
+    return Set.of("keys", "capacityFraction", "zipfExponent", "distributions", "threads",
+        "warmupMillis", "millis", "repetitions");
   }
 
   @Override

@@ -7,8 +7,8 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.StampedLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * One lock stripe of the store: an open-addressing index of primitive slots over entries kept
@@ -471,6 +471,7 @@ public final class Segment {
 
   /** Hands over what this call collected (removals, counts) and resets it; under the lock. */
   private WriteResult result(boolean applied, byte[] previous) {
+    assert lock.isWriteLocked() : "result() outside the write lock races with the writer";
     List<RemovedEntry> removed = removals;
     removals = List.of();
     WriteResult r = new WriteResult(applied, previous, removed, evictions, expirations);

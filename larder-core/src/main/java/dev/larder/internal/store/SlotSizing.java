@@ -6,18 +6,12 @@ package dev.larder.internal.store;
  * within limits, grown only once twice the slots are needed. Growing forgets a table's contents,
  * and a byte-bounded segment's index grows a fifth at a time, so growing at every step would
  * keep forgetting. Immutable.
+ *
+ * @param entriesPerSlot expected entries per slot
+ * @param minSlots the fewest slots a table has
+ * @param maxSlots the most slots a table has
  */
-final class SlotSizing {
-
-  private final int entriesPerSlot;
-  private final int minSlots;
-  private final int maxSlots;
-
-  SlotSizing(int entriesPerSlot, int minSlots, int maxSlots) {
-    this.entriesPerSlot = entriesPerSlot;
-    this.minSlots = minSlots;
-    this.maxSlots = maxSlots;
-  }
+record SlotSizing(int entriesPerSlot, int minSlots, int maxSlots) {
 
   /** @return the slots a table for {@code expectedEntries} has when created */
   int lengthFor(int expectedEntries) {

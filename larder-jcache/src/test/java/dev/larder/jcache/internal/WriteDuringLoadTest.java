@@ -38,7 +38,7 @@ class WriteDuringLoadTest {
   static final AtomicReference<CountDownLatch> LOADING = new AtomicReference<>();
   static final AtomicReference<CountDownLatch> RELEASE = new AtomicReference<>();
 
-  /** Reads DATA, then waits for RELEASE before returning what it read. */
+  /** Reads DATA, then waits for RELEASE before returning what it read (each key, for loadAll). */
   static final class GatedLoader implements CacheLoader<Integer, String>, Serializable {
     private static final long serialVersionUID = 1L;
 
@@ -56,7 +56,9 @@ class WriteDuringLoadTest {
 
     @Override
     public Map<Integer, String> loadAll(Iterable<? extends Integer> keys) {
-      throw new UnsupportedOperationException();
+      Map<Integer, String> values = new java.util.HashMap<>();
+      keys.forEach(key -> values.put(key, load(key)));
+      return values;
     }
   }
 
