@@ -40,8 +40,21 @@ public final class CacheBuilder<K, V> {
   private ValueDictionary dictionary;
 
   CacheBuilder(Codec<K> keyCodec, Codec<V> valueCodec) {
-    this.keyCodec = Objects.requireNonNull(keyCodec, "keyCodec");
+    this.keyCodec = requireDeterministic(Objects.requireNonNull(keyCodec, "keyCodec"));
     this.valueCodec = Objects.requireNonNull(valueCodec, "valueCodec");
+  }
+
+  // The store finds a key by its bytes, so a codec that may encode equal keys differently would
+  // make lookups miss entries the cache holds and let a put add a second entry for one key.
+  private static <K> Codec<K> requireDeterministic(Codec<K> keyCodec) {
+    if (!keyCodec.deterministic()) {
+      throw new IllegalArgumentException("the key codec for " + keyCodec.type().getName()
+          + " is not deterministic: equal keys may encode to different bytes, and the cache"
+          + " compares keys by their bytes, so lookups would miss. Use a deterministic codec:"
+          + " Codecs.canonicalSet or Codecs.canonicalMap for sets and maps (also inside a"
+          + " record, through a codec of your own), and no dictionary substitution in keys");
+    }
+    return keyCodec;
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.larder.codec;
 
+import dev.larder.internal.codec.CanonicalMapCodec;
+import dev.larder.internal.codec.CanonicalSetCodec;
 import dev.larder.internal.codec.CodecResolver;
 import dev.larder.internal.codec.CollectionCodec;
 import dev.larder.internal.codec.EnumCodec;
@@ -223,10 +225,25 @@ public final class Codecs {
    * @param element the element codec
    * @param <E> element type
    * @return sets as a varint count and the elements in iteration order; decodes to
-   *     {@link java.util.LinkedHashSet}. Not deterministic: equal sets may iterate differently.
+   *     {@link java.util.LinkedHashSet}. Not deterministic: equal sets may iterate differently,
+   *     so this codec cannot encode keys ({@link #canonicalSet} can)
    */
   public static <E> Codec<Set<E>> set(Codec<E> element) {
     return CodecResolver.set(Objects.requireNonNull(element, "element"));
+  }
+
+  /**
+   * Sets that encode alike when they are equal, whatever order they iterate in: the wire form of
+   * {@link #set}, with the elements in ascending unsigned order of their encoded bytes. Use it
+   * where a set is (part of) a key. Each encoding copies and sorts the elements' bytes.
+   *
+   * @param element the element codec
+   * @param <E> element type
+   * @return the codec; {@linkplain Codec#deterministic() deterministic} when {@code element}
+   *     is; decodes to {@link java.util.LinkedHashSet}
+   */
+  public static <E> Codec<Set<E>> canonicalSet(Codec<E> element) {
+    return new CanonicalSetCodec<>(Objects.requireNonNull(element, "element"));
   }
 
   /**
@@ -251,10 +268,28 @@ public final class Codecs {
    * @param <K> key type
    * @param <V> value type
    * @return maps as a varint count and each key and value, in iteration order; decodes to
-   *     {@link java.util.LinkedHashMap}. Not deterministic.
+   *     {@link java.util.LinkedHashMap}. Not deterministic, so this codec cannot encode keys
+   *     ({@link #canonicalMap} can)
    */
   public static <K, V> Codec<Map<K, V>> map(Codec<K> keys, Codec<V> values) {
     return CodecResolver.map(Objects.requireNonNull(keys, "keys"),
+        Objects.requireNonNull(values, "values"));
+  }
+
+  /**
+   * Maps that encode alike when they are equal, whatever order they iterate in: the wire form of
+   * {@link #map}, with the entries in ascending unsigned order of their keys' encoded bytes. Use
+   * it where a map is (part of) a key. Each encoding copies and sorts the entries' bytes.
+   *
+   * @param keys the key codec
+   * @param values the value codec
+   * @param <K> key type
+   * @param <V> value type
+   * @return the codec; {@linkplain Codec#deterministic() deterministic} when both codecs are;
+   *     decodes to {@link java.util.LinkedHashMap}
+   */
+  public static <K, V> Codec<Map<K, V>> canonicalMap(Codec<K> keys, Codec<V> values) {
+    return new CanonicalMapCodec<>(Objects.requireNonNull(keys, "keys"),
         Objects.requireNonNull(values, "values"));
   }
 
@@ -297,7 +332,9 @@ public final class Codecs {
    * Java serialization, for legacy types that have no other codec; only ever on request. The
    * bytes carry class names and are several times larger and slower than a derived codec's.
    * Deserialization admits {@code type}, the classes of its package and the value classes of
-   * java.base, with limits derived from the input's length.
+   * java.base, with limits derived from the input's length. As a key codec it needs a type whose
+   * serialized form depends on its state alone: one holding a hash-ordered collection may
+   * serialize equal values differently, and such keys would miss.
    *
    * @param type the type of values
    * @param <T> the type

@@ -66,6 +66,10 @@ final class CodecCatalogue {
         entry("list", Codecs.list(Codecs.strings()), List.of(), List.of("a", "", "bc")),
         entry("set", Codecs.set(Codecs.integers()), new LinkedHashSet<>(List.of(3, 1, 2))),
         entry("map", Codecs.map(Codecs.strings(), Codecs.longs()), map("x", 1L, "y", -1L)),
+        entry("canonicalSet", Codecs.canonicalSet(Codecs.integers()),
+            new LinkedHashSet<>(List.of(3, 1, 2))),
+        entry("canonicalMap", Codecs.canonicalMap(Codecs.strings(), Codecs.longs()),
+            map("y", -1L, "x", 1L)),
         entry("optional", Codecs.optional(Codecs.integers()), Optional.empty(), Optional.of(5)),
         entry("nullable", Codecs.nullable(Codecs.strings()), "present"),
         entry("nested", Codecs.map(Codecs.strings(), Codecs.list(Codecs.optional(
