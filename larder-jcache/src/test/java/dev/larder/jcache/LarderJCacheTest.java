@@ -8,13 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.Storage;
+import dev.larder.codec.Codecs;
 import java.io.Serializable;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.cache.Cache;
@@ -111,6 +114,22 @@ class LarderJCacheTest {
     assertEquals(0, CountingWriter.WRITES.get());
     cache.put("k", "serializable");
     assertEquals(1, CountingWriter.WRITES.get());
+  }
+
+  /** A key type whose record codec holds a plain set, so equal keys may encode differently. */
+  public record TaggedKey(String name, Set<String> tags) implements Serializable {}
+
+  @Test
+  void keyTypesWhoseCodecMayEncodeEqualKeysDifferentlyAreRefusedAtCreation() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> manager.createCache("taggedKeys", new MutableConfiguration<TaggedKey, String>()
+            .setTypes(TaggedKey.class, String.class)));
+    assertTrue(e.getMessage().contains("not deterministic"), e.getMessage());
+    Cache<Set<String>, String> canonical = manager.createCache("canonicalKeys",
+        new LarderConfiguration<Set<String>, String>()
+            .setKeyCodec(Codecs.canonicalSet(Codecs.strings())));
+    canonical.put(new LinkedHashSet<>(List.of("a", "b")), "v");
+    assertEquals("v", canonical.get(new LinkedHashSet<>(List.of("b", "a"))));
   }
 
   @Test
