@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -168,6 +169,44 @@ class ValueDictionaryTest {
     badVersion[4] = 9;
     assertThrows(IllegalArgumentException.class,
         () -> ValueDictionary.restore(badVersion, ValueDictionary.builder()));
+  }
+
+  /**
+   * A snapshot is input from outside (a file, a peer): corrupted bytes either restore or fail
+   * with {@link IllegalArgumentException}, and whatever restores can have its spaces bound.
+   */
+  @Test
+  void restoreOfRandomlyCorruptedSnapshotsFailsOnlyWithIllegalArgument() {
+    ValueDictionary d = ValueDictionary.builder().build();
+    Codec<String> names = d.substitute("names", Codecs.strings(), Mode.ALWAYS);
+    Codec<Long> numbers = d.substitute("numbers", Codecs.longs(), Mode.ALWAYS);
+    for (int i = 0; i < 20; i++) {
+      encode(names, value(i));
+      encode(numbers, i * 1_000L);
+    }
+    byte[] snapshot = d.snapshot();
+    Random random = new Random(20261125);
+    int restored = 0;
+    for (int round = 0; round < 5_000; round++) {
+      byte[] corrupted = snapshot.clone();
+      for (int flips = 1 + random.nextInt(4); flips > 0; flips--) {
+        corrupted[random.nextInt(corrupted.length)] = (byte) random.nextInt(256);
+      }
+      try {
+        ValueDictionary copy = ValueDictionary.restore(corrupted, ValueDictionary.builder());
+        restored++;
+        for (String space : copy.spaces()) {
+          try {
+            copy.substitute(space, Codecs.strings(), Mode.ALWAYS);
+          } catch (IllegalArgumentException entriesOfAnotherType) {
+            // reported as the contract says; the space stays unbound
+          }
+        }
+      } catch (IllegalArgumentException rejected) {
+        // the expected failure
+      }
+    }
+    assertTrue(restored > 0 && restored < 5_000, "both outcomes seen: " + restored + " restored");
   }
 
   @Test
