@@ -44,6 +44,13 @@ public final class Segment {
 
   private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
   private static final int MIN_CAPACITY = 16;
+  /** Entries the policy's tables describe at most, however large the segment's entry bound. */
+  private static final int MOST_POLICY_ENTRIES = 1 << 20;
+  /**
+   * The largest entry bound whose policy tables a segment allocates when it is created (12 bytes
+   * an entry: 768 KiB); larger bounds grow them with the index.
+   */
+  static final int EAGER_POLICY_ENTRIES = 1 << 16;
   private static final byte[] NO_BYTES = new byte[0];
   /** Bytes of the segment's own objects: lock, queues, store, policy. */
   static final long FIXED_OVERHEAD = 640;
@@ -57,6 +64,8 @@ public final class Segment {
   /** Main entries read again while in main: SLRU's protected segment (see EvictionPolicy). */
   private final PageQueue protectedQueue = new PageQueue("protected");
   private final FrequencySketch sketch;
+  /** Entries the policy's tables grow to describe: the entry bound up to a limit, or unlimited. */
+  private final int policyEntries;
   private final EvictionPolicy policy;
   private volatile long[] table = new long[MIN_CAPACITY];
   private volatile int size;
@@ -80,12 +89,18 @@ public final class Segment {
     this.settings = settings;
     this.expires = settings.expires();
     this.pages = new PageStore(settings.storage(), settings.pageSize());
-    int expected = settings.maxEntries() == Long.MAX_VALUE ? MIN_CAPACITY
-        : (int) Math.min(1 << 20, Math.max(MIN_CAPACITY, settings.maxEntries()));
+    boolean byteBound = settings.maxEntries() == Long.MAX_VALUE;
+    this.policyEntries = byteBound ? Integer.MAX_VALUE
+        : (int) Math.min(MOST_POLICY_ENTRIES, Math.max(MIN_CAPACITY, settings.maxEntries()));
+    // Tables for a large entry bound start small and grow with the index, as a byte bound's
+    // do: a bound is a ceiling, and maximumEntries(Long.MAX_VALUE) must not allocate gigabytes
+    // for a cache that may hold a few entries. Smaller bounds get their tables at once, so that
+    // filling the cache never resets what the policy has learnt.
+    int expected = policyEntries <= EAGER_POLICY_ENTRIES ? policyEntries
+        : policyTarget(MIN_CAPACITY);
     // An entry bound leaves memory free to spend on accuracy (16 sketch counters and a ghost
     // slot per entry: 12 bytes); a byte bound counts every byte (4 counters and a slot per eight
     // entries: 2.5 bytes).
-    boolean byteBound = settings.maxEntries() == Long.MAX_VALUE;
     this.sketch = new FrequencySketch(expected, byteBound ? 4 : 16);
     this.policy = new EvictionPolicy(sketch, new GhostTable(expected, byteBound ? 8 : 1),
         new AdmissionSample(expected), window, main);
@@ -553,6 +568,24 @@ public final class Segment {
     return true;
   }
 
+  /**
+   * What an entry-bounded segment's policy tables should describe for an index of
+   * {@code capacity} slots: the bound divided by the least power of four that still covers the
+   * index. The tables then grow in steps of four, which their growth rule (only when at least
+   * twice as large) takes, and end sized for the bound itself, as when allocated at once.
+   */
+  private int policyTarget(int capacity) {
+    int target = policyEntries;
+    while (target / 4 >= Math.max(capacity, MIN_CAPACITY)) {
+      target /= 4;
+    }
+    return target;
+  }
+
+  private boolean byteBound() {
+    return settings.maxEntries() == Long.MAX_VALUE;
+  }
+
   private long sketchGrowth(int capacity) {
     if (settings.maxEntries() != Long.MAX_VALUE) {
       return 0;
@@ -572,9 +605,7 @@ public final class Segment {
         grown[i] = slot;
       }
     }
-    if (settings.maxEntries() == Long.MAX_VALUE) {
-      policy.ensureCapacity(capacity);
-    }
+    policy.ensureCapacity(byteBound() ? capacity : policyTarget(capacity));
     tombstones = 0;
     table = grown;
   }
@@ -608,6 +639,11 @@ public final class Segment {
   /** @return what {@link #memoryUsed} reports; exact only under the write lock */
   private long reservedBytes() {
     return pages.reservedBytes() + 8L * table.length + policy.bytes() + FIXED_OVERHEAD;
+  }
+
+  /** @return bytes of the policy's tables (sketch, ghosts, admission sample); racy read */
+  long policyBytes() {
+    return policy.bytes();
   }
 
   /** @return live entries; racy read, exact at quiescence */
