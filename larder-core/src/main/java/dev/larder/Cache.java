@@ -135,8 +135,13 @@ public interface Cache<K, V> extends AutoCloseable {
   V replace(K key, V value);
 
   /**
+   * Replaces the value only if the current one equals {@code oldValue}. Values are compared by
+   * their encoded bytes, which decides for a {@linkplain dev.larder.codec.Codec#deterministic()
+   * deterministic} value codec; with one that is not (a plain set, dictionary substitution),
+   * bytes that differ are followed by a comparison of the decoded value with {@code equals}.
+   *
    * @param key the key
-   * @param oldValue expected current value, compared by encoded bytes
+   * @param oldValue expected current value
    * @param newValue replacement
    * @return true if replaced
    */
@@ -149,8 +154,11 @@ public interface Cache<K, V> extends AutoCloseable {
   V remove(K key);
 
   /**
+   * Removes the entry only if its value equals {@code value}, compared as by
+   * {@link #replace(Object, Object, Object)}.
+   *
    * @param key the key
-   * @param value expected current value, compared by encoded bytes
+   * @param value expected current value
    * @return true if removed
    */
   boolean remove(K key, V value);

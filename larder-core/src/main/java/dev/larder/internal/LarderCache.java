@@ -258,7 +258,41 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   public boolean replace(K key, V oldValue, V newValue) {
     Objects.requireNonNull(oldValue, "oldValue");
     byte[] expected = encodeValue(oldValue).toByteArray();
-    return write(key, newValue, PutMode.IF_EQUALS, expected, false).applied();
+    return write(key, newValue, PutMode.IF_EQUALS, expected, false).applied()
+        || !valueCodec.deterministic() && writeIfEqual(key, oldValue, newValue);
+  }
+
+  /**
+   * The conditional write for values whose bytes did not match: with a value codec that is not
+   * deterministic (a plain set, a dictionary that has interned the value since it was stored),
+   * the stored value may still equal the expected one, and ConcurrentMap's contract compares by
+   * equals. So this decodes the stored value, compares, and writes against the very bytes it
+   * read, reading again if another write came between. A deterministic codec needs none of it:
+   * different bytes there mean unequal values.
+   *
+   * @param replacement the new value, or null to remove the entry
+   */
+  private boolean writeIfEqual(K key, V expected, V replacement) {
+    long start = startTimer();
+    ByteSink sink = encodeKey(key);
+    byte[] keyBytes = Arrays.copyOf(sink.array(), sink.size());
+    supersedeLoad(keyBytes, keyBytes.length);
+    long hash = Segment.hash(keyBytes, keyBytes.length);
+    Segment segment = segmentFor(hash);
+    for (;;) {
+      byte[] current = segment.get(keyBytes, keyBytes.length, hash, now(), true);
+      if (current == null || !expected.equals(decodeValue(current))) {
+        return false;
+      }
+      if (applyComputed(segment, keyBytes, hash, current, replacement)) {
+        if (replacement == null) {
+          stats.recordRemoval();
+        } else {
+          stats.recordPut(elapsed(start));
+        }
+        return true;
+      }
+    }
   }
 
   private WriteResult write(K key, V value, PutMode mode, byte[] expected, boolean wantOld) {
@@ -288,7 +322,8 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   @Override
   public boolean remove(K key, V value) {
     Objects.requireNonNull(value, "value");
-    return removeEntry(key, encodeValue(value).toByteArray(), false).applied();
+    return removeEntry(key, encodeValue(value).toByteArray(), false).applied()
+        || !valueCodec.deterministic() && writeIfEqual(key, value, null);
   }
 
   @Override

@@ -15,8 +15,10 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -130,6 +132,22 @@ class LarderJCacheTest {
             .setKeyCodec(Codecs.canonicalSet(Codecs.strings())));
     canonical.put(new LinkedHashSet<>(List.of("a", "b")), "v");
     assertEquals("v", canonical.get(new LinkedHashSet<>(List.of("b", "a"))));
+  }
+
+  /** Conditional writes compare by equals, also where equal values serialize differently. */
+  @Test
+  void conditionalWritesMatchEqualValuesThatSerializeDifferently() {
+    Cache<String, Object> cache = manager.createCache("serializedMaps",
+        new MutableConfiguration<String, Object>());
+    HashMap<String, Integer> stored = new HashMap<>(Map.of("a", 1, "b", 2));
+    HashMap<String, Integer> equal = new HashMap<>(1024); // another capacity: other bytes
+    equal.putAll(stored);
+    cache.put("k", stored);
+    assertTrue(cache.replace("k", equal, "replaced"));
+    cache.put("k", stored);
+    assertTrue(cache.remove("k", equal));
+    cache.put("bytes", new byte[] {1, 2, 3});
+    assertTrue(cache.remove("bytes", new byte[] {1, 2, 3}), "arrays still match by content");
   }
 
   @Test

@@ -96,7 +96,7 @@ final class ByteEntryStore<K, V> implements EntryStore<K, V> {
 
   @Override
   public boolean sameValue(V stored, V expected) {
-    return Arrays.equals(encode(stored), encode(expected));
+    return stored.equals(expected) || Arrays.equals(encode(stored), encode(expected));
   }
 
   private byte[] encode(V value) {

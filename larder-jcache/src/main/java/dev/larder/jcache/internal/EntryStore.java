@@ -44,8 +44,10 @@ interface EntryStore<K, V> {
   /**
    * @param stored a stored value
    * @param expected a caller's value
-   * @return true if they are the same value by this store's equality: encoded bytes for a
-   *     store-by-value store, {@code equals} for a store-by-reference one
+   * @return true if they are the same value by this store's equality: {@code equals} or equal
+   *     encoded bytes for a store-by-value store (so arrays compare by content, and values
+   *     whose encoding depends on more than their state, such as serialized hash collections,
+   *     by {@code equals}), {@code equals} for a store-by-reference one
    */
   boolean sameValue(V stored, V expected);
 
