@@ -44,9 +44,6 @@ public final class LarderCache<K, V> implements Cache<K, V> {
 
   private static final Codec<byte[]> BYTES = dev.larder.codec.Codecs.bytes();
   private static final System.Logger LOG = System.getLogger(LarderCache.class.getName());
-  private static final ThreadLocal<ByteSink> KEY_SINK = ThreadLocal.withInitial(ByteSink::new);
-  private static final ThreadLocal<ByteSink> VALUE_SINK =
-      ThreadLocal.withInitial(() -> new ByteSink(256));
 
   private final CacheConfig<K, V> config;
   private final Codec<K> keyCodec;
@@ -93,8 +90,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     Objects.requireNonNull(key, "key");
     checkOpen();
     long start = startTimer();
-    ByteSink sink = encodeKey(key);
-    byte[] value = lookup(sink.array(), sink.size(), true);
+    byte[] value = lookupKey(key, true);
     stats.recordGet(value != null, elapsed(start));
     return value == null ? null : decodeValue(value);
   }
@@ -102,8 +98,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   /** Reads without touching statistics; for iteration. */
   V getIfPresentQuietly(K key) {
     checkOpen();
-    ByteSink sink = encodeKey(key);
-    byte[] value = lookup(sink.array(), sink.size(), true);
+    byte[] value = lookupKey(key, true);
     return value == null ? null : decodeValue(value);
   }
 
@@ -115,8 +110,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     if (present != null) {
       return present;
     }
-    ByteSink sink = encodeKey(key);
-    return load(key, new KeyBytes(Arrays.copyOf(sink.array(), sink.size())), mappingFunction);
+    return load(key, new KeyBytes(encodedKeyCopy(key)), mappingFunction);
   }
 
   @Override
@@ -136,8 +130,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   public boolean containsKey(K key) {
     Objects.requireNonNull(key, "key");
     checkOpen();
-    ByteSink sink = encodeKey(key);
-    return lookup(sink.array(), sink.size(), false) != null;
+    return lookupKey(key, false) != null;
   }
 
   private byte[] lookup(byte[] key, int length, boolean copy) {
@@ -211,8 +204,13 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     }
     ByteSink valueSink = encodeValue(value);
     long hash = Segment.hash(keyBytes.bytes, keyBytes.bytes.length);
-    WriteResult result = segmentFor(hash).putLoaded(keyBytes.bytes, keyBytes.bytes.length,
-        valueSink.array(), valueSink.size(), hash, now(), () -> flight.superseded);
+    WriteResult result;
+    try {
+      result = segmentFor(hash).putLoaded(keyBytes.bytes, keyBytes.bytes.length,
+          valueSink.array(), valueSink.size(), hash, now(), () -> flight.superseded);
+    } finally {
+      ScratchSinks.giveBack(valueSink);
+    }
     afterWrite(result);
     if (!result.applied()) {
       // Present: another writer's value, the newer one. Absent: a write came during the load,
@@ -257,7 +255,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   @Override
   public boolean replace(K key, V oldValue, V newValue) {
     Objects.requireNonNull(oldValue, "oldValue");
-    byte[] expected = encodeValue(oldValue).toByteArray();
+    byte[] expected = encodedValueCopy(oldValue);
     return write(key, newValue, PutMode.IF_EQUALS, expected, false).applied()
         || !valueCodec.deterministic() && writeIfEqual(key, oldValue, newValue);
   }
@@ -274,8 +272,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
    */
   private boolean writeIfEqual(K key, V expected, V replacement) {
     long start = startTimer();
-    ByteSink sink = encodeKey(key);
-    byte[] keyBytes = Arrays.copyOf(sink.array(), sink.size());
+    byte[] keyBytes = encodedKeyCopy(key);
     supersedeLoad(keyBytes, keyBytes.length);
     long hash = Segment.hash(keyBytes, keyBytes.length);
     Segment segment = segmentFor(hash);
@@ -301,11 +298,20 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     checkOpen();
     long start = startTimer();
     ByteSink keySink = encodeKey(key);
-    ByteSink valueSink = encodeValue(value);
-    supersedeLoad(keySink.array(), keySink.size());
-    long hash = Segment.hash(keySink.array(), keySink.size());
-    WriteResult result = segmentFor(hash).put(keySink.array(), keySink.size(),
-        valueSink.array(), valueSink.size(), hash, mode, expected, wantOld, now());
+    WriteResult result;
+    try {
+      ByteSink valueSink = encodeValue(value);
+      try {
+        supersedeLoad(keySink.array(), keySink.size());
+        long hash = Segment.hash(keySink.array(), keySink.size());
+        result = segmentFor(hash).put(keySink.array(), keySink.size(),
+            valueSink.array(), valueSink.size(), hash, mode, expected, wantOld, now());
+      } finally {
+        ScratchSinks.giveBack(valueSink);
+      }
+    } finally {
+      ScratchSinks.giveBack(keySink);
+    }
     afterWrite(result);
     if (result.applied()) {
       stats.recordPut(elapsed(start));
@@ -322,7 +328,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   @Override
   public boolean remove(K key, V value) {
     Objects.requireNonNull(value, "value");
-    return removeEntry(key, encodeValue(value).toByteArray(), false).applied()
+    return removeEntry(key, encodedValueCopy(value), false).applied()
         || !valueCodec.deterministic() && writeIfEqual(key, value, null);
   }
 
@@ -335,10 +341,14 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     Objects.requireNonNull(key, "key");
     checkOpen();
     ByteSink sink = encodeKey(key);
-    supersedeLoad(sink.array(), sink.size());
-    long hash = Segment.hash(sink.array(), sink.size());
-    WriteResult result =
-        segmentFor(hash).remove(sink.array(), sink.size(), hash, expected, wantOld, now());
+    WriteResult result;
+    try {
+      supersedeLoad(sink.array(), sink.size());
+      long hash = Segment.hash(sink.array(), sink.size());
+      result = segmentFor(hash).remove(sink.array(), sink.size(), hash, expected, wantOld, now());
+    } finally {
+      ScratchSinks.giveBack(sink);
+    }
     afterWrite(result);
     if (result.applied()) {
       stats.recordRemoval();
@@ -370,8 +380,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(remappingFunction, "remappingFunction");
     checkOpen();
-    ByteSink sink = encodeKey(key);
-    byte[] keyBytes = Arrays.copyOf(sink.array(), sink.size());
+    byte[] keyBytes = encodedKeyCopy(key);
     supersedeLoad(keyBytes, keyBytes.length);
     long hash = Segment.hash(keyBytes, keyBytes.length);
     Segment segment = segmentFor(hash);
@@ -396,8 +405,12 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     } else {
       ByteSink valueSink = encodeValue(computed);
       PutMode mode = current == null ? PutMode.IF_ABSENT : PutMode.IF_EQUALS;
-      result = segment.put(key, key.length, valueSink.array(), valueSink.size(), hash, mode,
-          current, false, now());
+      try {
+        result = segment.put(key, key.length, valueSink.array(), valueSink.size(), hash, mode,
+            current, false, now());
+      } finally {
+        ScratchSinks.giveBack(valueSink);
+      }
     }
     afterWrite(result);
     return result.applied();
@@ -519,18 +532,56 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     }
   }
 
+  /** @return the key's bytes in a borrowed sink, to give back ({@link ScratchSinks}) */
   private ByteSink encodeKey(K key) {
-    ByteSink sink = KEY_SINK.get();
-    sink.reset();
-    keyCodec.encodeLast(key, sink);
+    ByteSink sink = ScratchSinks.borrowKeySink();
+    try {
+      keyCodec.encodeLast(key, sink);
+    } catch (RuntimeException | Error e) {
+      ScratchSinks.giveBack(sink);
+      throw e;
+    }
     return sink;
   }
 
+  /** @return the value's bytes in a borrowed sink, to give back ({@link ScratchSinks}) */
   private ByteSink encodeValue(V value) {
-    ByteSink sink = VALUE_SINK.get();
-    sink.reset();
-    valueCodec.encodeLast(value, sink);
+    ByteSink sink = ScratchSinks.borrowValueSink();
+    try {
+      valueCodec.encodeLast(value, sink);
+    } catch (RuntimeException | Error e) {
+      ScratchSinks.giveBack(sink);
+      throw e;
+    }
     return sink;
+  }
+
+  private byte[] encodedKeyCopy(K key) {
+    ByteSink sink = encodeKey(key);
+    try {
+      return Arrays.copyOf(sink.array(), sink.size());
+    } finally {
+      ScratchSinks.giveBack(sink);
+    }
+  }
+
+  private byte[] encodedValueCopy(V value) {
+    ByteSink sink = encodeValue(value);
+    try {
+      return sink.toByteArray();
+    } finally {
+      ScratchSinks.giveBack(sink);
+    }
+  }
+
+  /** @return the key's stored bytes, or null; the value is decoded after the sink is back */
+  private byte[] lookupKey(K key, boolean copy) {
+    ByteSink sink = encodeKey(key);
+    try {
+      return lookup(sink.array(), sink.size(), copy);
+    } finally {
+      ScratchSinks.giveBack(sink);
+    }
   }
 
   @SuppressWarnings("unchecked")

@@ -1,0 +1,117 @@
+package dev.larder;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.larder.codec.ByteSink;
+import dev.larder.codec.ByteSource;
+import dev.larder.codec.Codec;
+import dev.larder.codec.Codecs;
+import dev.larder.codec.ValueDictionary;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * User code that runs inside a cache operation (codecs, a dictionary's addition listener, a
+ * removal listener on a synchronous executor) may call caches on the same thread; the outer
+ * operation's bytes must survive it.
+ */
+class ReentrantCallsTest {
+
+  /** Strings, after running {@code sideEffect} on every value encoded. */
+  private static Codec<String> stringsCalling(Consumer<String> sideEffect) {
+    return new Codec<>() {
+      @Override
+      public void encode(String value, ByteSink out) {
+        sideEffect.accept(value);
+        Codecs.strings().encode(value, out);
+      }
+
+      @Override
+      public String decode(ByteSource in) {
+        return Codecs.strings().decode(in);
+      }
+
+      @Override
+      public Class<?> type() {
+        return String.class;
+      }
+    };
+  }
+
+  @Test
+  void aDictionaryListenerThatWritesAnotherCacheLeavesTheOuterWriteIntact() {
+    ValueDictionary dictionary = ValueDictionary.builder().build();
+    try (Cache<String, byte[]> log = Cache.builder(String.class, byte[].class)
+        .maximumEntries(1_000).build()) {
+      dictionary.addListener(a -> log.put(a.space() + "#" + a.id(), a.value()));
+      Codec<String> titles = dictionary.substitute("titles", Codecs.strings(),
+          ValueDictionary.Mode.ALWAYS);
+      try (Cache<String, String> docs = Cache.builder(Codecs.strings(), titles)
+          .dictionary(dictionary).maximumEntries(100).build()) {
+        for (int i = 0; i < 50; i++) {
+          docs.put("doc-" + i, "title " + (i % 7));
+        }
+        for (int i = 0; i < 50; i++) {
+          assertEquals("title " + (i % 7), docs.getIfPresent("doc-" + i));
+        }
+        assertEquals(50, docs.asMap().size());
+        assertEquals(7, log.asMap().size());
+      }
+    }
+  }
+
+  @Test
+  void codecsThatCallCachesWhileEncodingLeaveTheOuterOperationIntact() {
+    try (Cache<String, String> other = Cache.builder(String.class, String.class)
+        .maximumEntries(1_000).build()) {
+      Codec<String> keys = stringsCalling(k -> other.put("key-seen-" + k, k));
+      Codec<String> values = stringsCalling(v -> other.getIfPresent("value-seen-" + v));
+      try (Cache<String, String> cache = Cache.builder(keys, values).maximumEntries(100)
+          .build()) {
+        Map<String, String> expected = new HashMap<>();
+        for (int i = 0; i < 40; i++) {
+          cache.put("k" + i, "v" + i);
+          expected.put("k" + i, "v" + i);
+        }
+        assertEquals("v3", cache.asMap().computeIfPresent("k3", (k, v) -> v));
+        assertEquals(true, cache.replace("k4", "v4", "w4"));
+        expected.put("k4", "w4");
+        assertEquals(true, cache.remove("k5", "v5"));
+        expected.remove("k5");
+        assertEquals(expected, Map.copyOf(cache.asMap()));
+        assertEquals(40, other.asMap().keySet().stream().filter(k -> k.startsWith("key-seen-"))
+            .map(k -> k.substring("key-seen-".length())).filter(k -> k.startsWith("k"))
+            .distinct().count());
+      }
+    }
+  }
+
+  @Test
+  void aSynchronousRemovalListenerThatWritesTheSameCacheLeavesTheWriteIntact() {
+    Map<String, String> evicted = new HashMap<>();
+    AtomicReference<Cache<String, String>> self = new AtomicReference<>();
+    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
+        .maximumEntries(10).executor(Runnable::run)
+        .removalListener((k, v, cause) -> {
+          if (cause == RemovalCause.SIZE && !k.startsWith("echo-")) {
+            evicted.put(k, v);
+            self.get().getIfPresent("probe");
+          }
+        }).build()) {
+      self.set(cache);
+      for (int i = 0; i < 200; i++) {
+        cache.put("k" + i, "v" + i);
+        assertEquals("v" + i, cache.getIfPresent("k" + i), "the write just made");
+      }
+      for (Map.Entry<String, String> e : Map.copyOf(cache.asMap()).entrySet()) {
+        assertEquals("v" + e.getKey().substring(1), e.getValue(), "every entry intact");
+      }
+      assertEquals(Set.of(), Set.copyOf(evicted.keySet().stream()
+          .filter(k -> !evicted.get(k).equals("v" + k.substring(1))).toList()));
+    }
+  }
+}
