@@ -202,14 +202,15 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     if (value == null) {
       return null;
     }
-    ByteSink valueSink = encodeValue(value);
+    ScratchSinks scratch = ScratchSinks.current();
+    ByteSink valueSink = encodeValue(value, scratch);
     long hash = Segment.hash(keyBytes.bytes, keyBytes.bytes.length);
     WriteResult result;
     try {
       result = segmentFor(hash).putLoaded(keyBytes.bytes, keyBytes.bytes.length,
           valueSink.array(), valueSink.size(), hash, now(), () -> flight.superseded);
     } finally {
-      ScratchSinks.giveBack(valueSink);
+      scratch.giveBack(valueSink);
     }
     afterWrite(result);
     if (!result.applied()) {
@@ -297,20 +298,21 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     Objects.requireNonNull(value, "value");
     checkOpen();
     long start = startTimer();
-    ByteSink keySink = encodeKey(key);
+    ScratchSinks scratch = ScratchSinks.current();
+    ByteSink keySink = encodeKey(key, scratch);
     WriteResult result;
     try {
-      ByteSink valueSink = encodeValue(value);
+      ByteSink valueSink = encodeValue(value, scratch);
       try {
         supersedeLoad(keySink.array(), keySink.size());
         long hash = Segment.hash(keySink.array(), keySink.size());
         result = segmentFor(hash).put(keySink.array(), keySink.size(),
             valueSink.array(), valueSink.size(), hash, mode, expected, wantOld, now());
       } finally {
-        ScratchSinks.giveBack(valueSink);
+        scratch.giveBack(valueSink);
       }
     } finally {
-      ScratchSinks.giveBack(keySink);
+      scratch.giveBack(keySink);
     }
     afterWrite(result);
     if (result.applied()) {
@@ -340,14 +342,15 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   private WriteResult removeEntry(K key, byte[] expected, boolean wantOld) {
     Objects.requireNonNull(key, "key");
     checkOpen();
-    ByteSink sink = encodeKey(key);
+    ScratchSinks scratch = ScratchSinks.current();
+    ByteSink sink = encodeKey(key, scratch);
     WriteResult result;
     try {
       supersedeLoad(sink.array(), sink.size());
       long hash = Segment.hash(sink.array(), sink.size());
       result = segmentFor(hash).remove(sink.array(), sink.size(), hash, expected, wantOld, now());
     } finally {
-      ScratchSinks.giveBack(sink);
+      scratch.giveBack(sink);
     }
     afterWrite(result);
     if (result.applied()) {
@@ -403,13 +406,14 @@ public final class LarderCache<K, V> implements Cache<K, V> {
       }
       result = segment.remove(key, key.length, hash, current, false, now());
     } else {
-      ByteSink valueSink = encodeValue(computed);
+      ScratchSinks scratch = ScratchSinks.current();
+      ByteSink valueSink = encodeValue(computed, scratch);
       PutMode mode = current == null ? PutMode.IF_ABSENT : PutMode.IF_EQUALS;
       try {
         result = segment.put(key, key.length, valueSink.array(), valueSink.size(), hash, mode,
             current, false, now());
       } finally {
-        ScratchSinks.giveBack(valueSink);
+        scratch.giveBack(valueSink);
       }
     }
     afterWrite(result);
@@ -532,55 +536,58 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     }
   }
 
-  /** @return the key's bytes in a borrowed sink, to give back ({@link ScratchSinks}) */
-  private ByteSink encodeKey(K key) {
-    ByteSink sink = ScratchSinks.borrowKeySink();
+  /** @return the key's bytes in a sink borrowed from {@code scratch}, to give back */
+  private ByteSink encodeKey(K key, ScratchSinks scratch) {
+    ByteSink sink = scratch.borrowKeySink();
     try {
       keyCodec.encodeLast(key, sink);
     } catch (RuntimeException | Error e) {
-      ScratchSinks.giveBack(sink);
+      scratch.giveBack(sink);
       throw e;
     }
     return sink;
   }
 
-  /** @return the value's bytes in a borrowed sink, to give back ({@link ScratchSinks}) */
-  private ByteSink encodeValue(V value) {
-    ByteSink sink = ScratchSinks.borrowValueSink();
+  /** @return the value's bytes in a sink borrowed from {@code scratch}, to give back */
+  private ByteSink encodeValue(V value, ScratchSinks scratch) {
+    ByteSink sink = scratch.borrowValueSink();
     try {
       valueCodec.encodeLast(value, sink);
     } catch (RuntimeException | Error e) {
-      ScratchSinks.giveBack(sink);
+      scratch.giveBack(sink);
       throw e;
     }
     return sink;
   }
 
   private byte[] encodedKeyCopy(K key) {
-    ByteSink sink = encodeKey(key);
+    ScratchSinks scratch = ScratchSinks.current();
+    ByteSink sink = encodeKey(key, scratch);
     try {
       return Arrays.copyOf(sink.array(), sink.size());
     } finally {
-      ScratchSinks.giveBack(sink);
+      scratch.giveBack(sink);
     }
   }
 
   private byte[] encodedValueCopy(V value) {
-    ByteSink sink = encodeValue(value);
+    ScratchSinks scratch = ScratchSinks.current();
+    ByteSink sink = encodeValue(value, scratch);
     try {
       return sink.toByteArray();
     } finally {
-      ScratchSinks.giveBack(sink);
+      scratch.giveBack(sink);
     }
   }
 
   /** @return the key's stored bytes, or null; the value is decoded after the sink is back */
   private byte[] lookupKey(K key, boolean copy) {
-    ByteSink sink = encodeKey(key);
+    ScratchSinks scratch = ScratchSinks.current();
+    ByteSink sink = encodeKey(key, scratch);
     try {
       return lookup(sink.array(), sink.size(), copy);
     } finally {
-      ScratchSinks.giveBack(sink);
+      scratch.giveBack(sink);
     }
   }
 

@@ -11,8 +11,8 @@ import dev.larder.codec.ByteSink;
  * gets a fresh buffer instead.
  *
  * <p>Each {@link #borrowKeySink}/{@link #borrowValueSink} must be paired with
- * {@link #giveBack} on the same thread once the bytes are no longer read (in a
- * {@code finally}). Confined to its thread; no synchronization needed.
+ * {@link #giveBack} on the same instance, on its thread, once the bytes are no longer read (in
+ * a {@code finally}). Confined to its thread ({@link #current}); no synchronization needed.
  */
 final class ScratchSinks {
 
@@ -26,35 +26,37 @@ final class ScratchSinks {
 
   private ScratchSinks() {}
 
-  /** @return an empty sink for a key: the thread's own if free, else a new one */
-  static ByteSink borrowKeySink() {
-    ScratchSinks mine = THREADS.get();
-    if (mine.keyLent) {
+  /** @return this thread's buffers */
+  static ScratchSinks current() {
+    return THREADS.get();
+  }
+
+  /** @return an empty sink for a key: this thread's own if free, else a new one */
+  ByteSink borrowKeySink() {
+    if (keyLent) {
       return new ByteSink();
     }
-    mine.keyLent = true;
-    mine.key.reset();
-    return mine.key;
+    keyLent = true;
+    key.reset();
+    return key;
   }
 
-  /** @return an empty sink for a value: the thread's own if free, else a new one */
-  static ByteSink borrowValueSink() {
-    ScratchSinks mine = THREADS.get();
-    if (mine.valueLent) {
+  /** @return an empty sink for a value: this thread's own if free, else a new one */
+  ByteSink borrowValueSink() {
+    if (valueLent) {
       return new ByteSink(256);
     }
-    mine.valueLent = true;
-    mine.value.reset();
-    return mine.value;
+    valueLent = true;
+    value.reset();
+    return value;
   }
 
-  /** @param sink a sink borrowed on this thread; its bytes must no longer be read */
-  static void giveBack(ByteSink sink) {
-    ScratchSinks mine = THREADS.get();
-    if (sink == mine.key) {
-      mine.keyLent = false;
-    } else if (sink == mine.value) {
-      mine.valueLent = false;
+  /** @param sink a sink borrowed from these buffers; its bytes must no longer be read */
+  void giveBack(ByteSink sink) {
+    if (sink == key) {
+      keyLent = false;
+    } else if (sink == value) {
+      valueLent = false;
     }
   }
 }
