@@ -80,6 +80,34 @@ final class CacheMapView<K, V> extends AbstractMap<K, V> implements ConcurrentMa
     return cache.compute(key, remappingFunction);
   }
 
+  // ConcurrentMap's defaults for the next three retry replace(key, old, new) with the value the
+  // function was given; a function that changes that value in place (a byte[] counter) would make
+  // the retries fail for ever. The cache's compute keeps its own copy of the expected bytes.
+
+  @Override
+  public V computeIfPresent(K key,
+      BiFunction<? super K, ? super V, ? extends V> remappingFunction) {
+    Objects.requireNonNull(remappingFunction, "remappingFunction");
+    return cache.compute(key, (k, v) -> v == null ? null : remappingFunction.apply(k, v));
+  }
+
+  @Override
+  public V merge(K key, V value,
+      BiFunction<? super V, ? super V, ? extends V> remappingFunction) {
+    Objects.requireNonNull(value, "value");
+    Objects.requireNonNull(remappingFunction, "remappingFunction");
+    return cache.compute(key, (k, v) -> v == null ? value : remappingFunction.apply(v, value));
+  }
+
+  @Override
+  public void replaceAll(BiFunction<? super K, ? super V, ? extends V> function) {
+    Objects.requireNonNull(function, "function");
+    for (K key : keySet()) {
+      cache.compute(key, (k, v) -> v == null ? null
+          : Objects.requireNonNull(function.apply(k, v), "function returned null"));
+    }
+  }
+
   @Override
   public int size() {
     return (int) Math.min(Integer.MAX_VALUE, cache.estimatedSize());

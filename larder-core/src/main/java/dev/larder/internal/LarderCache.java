@@ -389,7 +389,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     Segment segment = segmentFor(hash);
     for (;;) {
       byte[] current = segment.get(keyBytes, keyBytes.length, hash, now(), true);
-      V computed = remappingFunction.apply(key, current == null ? null : decodeValue(current));
+      V computed = remappingFunction.apply(key, current == null ? null : decodeOwnCopy(current));
       if (applyComputed(segment, keyBytes, hash, current, computed)) {
         return computed;
       }
@@ -589,6 +589,16 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     } finally {
       scratch.giveBack(sink);
     }
+  }
+
+  /**
+   * Decodes bytes that this class goes on reading after the caller's function has run (compute's
+   * expected bytes). A byte[] value is handed over as it is by {@link #decodeValue}, and a
+   * function that changes it in place (v[0]++) would otherwise change the expected bytes too,
+   * so that the write could never match and compute would retry for ever.
+   */
+  private V decodeOwnCopy(byte[] bytes) {
+    return decodeValue(valueCodec == BYTES ? bytes.clone() : bytes);
   }
 
   @SuppressWarnings("unchecked")
