@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.larder.codec.ByteSink;
-import dev.larder.codec.ByteSource;
 import dev.larder.codec.Codec;
 import dev.larder.codec.CodecException;
 import dev.larder.codec.Codecs;
@@ -237,25 +235,11 @@ class CacheContractTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   void failingCodecLeavesTheCacheUnchanged(Storage storage) {
-    Codec<String> failing = new Codec<>() {
-      @Override
-      public void encode(String value, ByteSink out) {
-        if (value.equals("bad")) {
-          throw new CodecException("cannot encode bad");
-        }
-        Codecs.strings().encode(value, out);
+    Codec<String> failing = CallingCodecs.strings(value -> {
+      if (value.equals("bad")) {
+        throw new CodecException("cannot encode bad");
       }
-
-      @Override
-      public String decode(ByteSource in) {
-        return Codecs.strings().decode(in);
-      }
-
-      @Override
-      public Class<?> type() {
-        return String.class;
-      }
-    };
+    });
     try (Cache<String, String> cache = Cache.builder(Codecs.strings(), failing)
         .storage(storage).maximumEntries(10).build()) {
       cache.put("k", "good");

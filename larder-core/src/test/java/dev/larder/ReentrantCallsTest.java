@@ -2,8 +2,6 @@ package dev.larder;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.larder.codec.ByteSink;
-import dev.larder.codec.ByteSource;
 import dev.larder.codec.Codec;
 import dev.larder.codec.Codecs;
 import dev.larder.codec.ValueDictionary;
@@ -11,7 +9,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,27 +17,6 @@ import org.junit.jupiter.api.Test;
  * operation's bytes must survive it.
  */
 class ReentrantCallsTest {
-
-  /** Strings, after running {@code sideEffect} on every value encoded. */
-  private static Codec<String> stringsCalling(Consumer<String> sideEffect) {
-    return new Codec<>() {
-      @Override
-      public void encode(String value, ByteSink out) {
-        sideEffect.accept(value);
-        Codecs.strings().encode(value, out);
-      }
-
-      @Override
-      public String decode(ByteSource in) {
-        return Codecs.strings().decode(in);
-      }
-
-      @Override
-      public Class<?> type() {
-        return String.class;
-      }
-    };
-  }
 
   @Test
   void aDictionaryListenerThatWritesAnotherCacheLeavesTheOuterWriteIntact() {
@@ -68,8 +44,8 @@ class ReentrantCallsTest {
   void codecsThatCallCachesWhileEncodingLeaveTheOuterOperationIntact() {
     try (Cache<String, String> other = Cache.builder(String.class, String.class)
         .maximumEntries(1_000).build()) {
-      Codec<String> keys = stringsCalling(k -> other.put("key-seen-" + k, k));
-      Codec<String> values = stringsCalling(v -> other.getIfPresent("value-seen-" + v));
+      Codec<String> keys = CallingCodecs.strings(k -> other.put("key-seen-" + k, k));
+      Codec<String> values = CallingCodecs.strings(v -> other.getIfPresent("value-seen-" + v));
       try (Cache<String, String> cache = Cache.builder(keys, values).maximumEntries(100)
           .build()) {
         Map<String, String> expected = new HashMap<>();

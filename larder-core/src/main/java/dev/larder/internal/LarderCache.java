@@ -538,21 +538,19 @@ public final class LarderCache<K, V> implements Cache<K, V> {
 
   /** @return the key's bytes in a sink borrowed from {@code scratch}, to give back */
   private ByteSink encodeKey(K key, ScratchSinks scratch) {
-    ByteSink sink = scratch.borrowKeySink();
-    try {
-      keyCodec.encodeLast(key, sink);
-    } catch (RuntimeException | Error e) {
-      scratch.giveBack(sink);
-      throw e;
-    }
-    return sink;
+    return encodeInto(scratch.borrowKeySink(), keyCodec, key, scratch);
   }
 
   /** @return the value's bytes in a sink borrowed from {@code scratch}, to give back */
   private ByteSink encodeValue(V value, ScratchSinks scratch) {
-    ByteSink sink = scratch.borrowValueSink();
+    return encodeInto(scratch.borrowValueSink(), valueCodec, value, scratch);
+  }
+
+  /** Encodes into a borrowed sink, which goes back at once if the codec throws. */
+  private static <T> ByteSink encodeInto(ByteSink sink, Codec<T> codec, T value,
+      ScratchSinks scratch) {
     try {
-      valueCodec.encodeLast(value, sink);
+      codec.encodeLast(value, sink);
     } catch (RuntimeException | Error e) {
       scratch.giveBack(sink);
       throw e;
