@@ -422,6 +422,31 @@ class CacheContractTest {
     }
   }
 
+  /**
+   * putCount counts values stored by put, replace, compute and loads; removalCount explicit
+   * removals, compute's included. Writes that change nothing count nothing.
+   */
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void statsCountEveryKindOfWriteOnce(Storage storage) {
+    try (Cache<String, String> cache = strings(storage)) {
+      cache.put("a", "1");
+      cache.compute("a", (k, v) -> v + "x");
+      cache.compute("b", (k, v) -> "new");
+      cache.asMap().merge("a", "m", (x, y) -> x + y);
+      cache.asMap().computeIfPresent("b", (k, v) -> v + "er");
+      cache.replace("b", "newer", "newest");
+      cache.replace("b", "no match", "ignored");
+      cache.putIfAbsent("b", "ignored");
+      cache.compute("absent", (k, v) -> null);
+      assertEquals(6, cache.stats().putCount());
+      cache.compute("a", (k, v) -> null);
+      cache.asMap().computeIfPresent("b", (k, v) -> null);
+      cache.remove("c");
+      assertEquals(2, cache.stats().removalCount());
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(Storage.class)
   void dictionaryIsCountedAndFitsInsideTheBound(Storage storage) {

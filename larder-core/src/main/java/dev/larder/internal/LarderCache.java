@@ -282,12 +282,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
       if (current == null || !expected.equals(decodeValue(current))) {
         return false;
       }
-      if (applyComputed(segment, keyBytes, hash, current, replacement)) {
-        if (replacement == null) {
-          stats.recordRemoval();
-        } else {
-          stats.recordPut(elapsed(start));
-        }
+      if (applyComputed(segment, keyBytes, hash, current, replacement, start)) {
         return true;
       }
     }
@@ -383,6 +378,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(remappingFunction, "remappingFunction");
     checkOpen();
+    long start = startTimer();
     byte[] keyBytes = encodedKeyCopy(key);
     supersedeLoad(keyBytes, keyBytes.length);
     long hash = Segment.hash(keyBytes, keyBytes.length);
@@ -390,7 +386,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     for (;;) {
       byte[] current = segment.get(keyBytes, keyBytes.length, hash, now(), true);
       V computed = remappingFunction.apply(key, current == null ? null : decodeOwnCopy(current));
-      if (applyComputed(segment, keyBytes, hash, current, computed)) {
+      if (applyComputed(segment, keyBytes, hash, current, computed, start)) {
         return computed;
       }
     }
@@ -398,7 +394,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
 
   /** Writes the computed value if the entry still holds {@code current}; false to retry. */
   private boolean applyComputed(Segment segment, byte[] key, long hash, byte[] current,
-      V computed) {
+      V computed, long start) {
     WriteResult result;
     if (computed == null) {
       if (current == null) {
@@ -417,6 +413,13 @@ public final class LarderCache<K, V> implements Cache<K, V> {
       }
     }
     afterWrite(result);
+    if (result.applied()) {
+      if (computed == null) {
+        stats.recordRemoval();
+      } else {
+        stats.recordPut(elapsed(start));
+      }
+    }
     return result.applied();
   }
 
