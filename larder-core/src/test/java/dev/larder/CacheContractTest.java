@@ -444,6 +444,11 @@ class CacheContractTest {
       cache.asMap().computeIfPresent("b", (k, v) -> null);
       cache.remove("c");
       assertEquals(2, cache.stats().removalCount());
+      cache.putAll(Map.of("x", "1", "y", "2", "z", "3"));
+      cache.invalidateAll();
+      cache.put("w", "4");
+      cache.asMap().clear();
+      assertEquals(6, cache.stats().removalCount(), "invalidateAll and clear count theirs");
     }
   }
 

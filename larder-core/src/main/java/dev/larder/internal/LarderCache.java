@@ -361,7 +361,9 @@ public final class LarderCache<K, V> implements Cache<K, V> {
       flight.superseded = true;
     }
     for (Segment segment : segments) {
-      afterWrite(segment.clear());
+      WriteResult result = segment.clear();
+      afterWrite(result);
+      stats.recordRemovals(result.cleared());
     }
   }
 

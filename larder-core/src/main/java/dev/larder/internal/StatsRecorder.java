@@ -64,6 +64,12 @@ final class StatsRecorder {
     }
   }
 
+  void recordRemovals(int count) {
+    if (enabled && count > 0) {
+      removals.add(count);
+    }
+  }
+
   void recordEvictions(int evicted, int expired) {
     if (enabled) {
       if (evicted > 0) {

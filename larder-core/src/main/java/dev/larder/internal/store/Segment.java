@@ -482,14 +482,18 @@ public final class Segment {
   }
 
   /** A call that did nothing and looked at nothing: no lock taken, nothing collected. */
-  private static final WriteResult NOTHING_DONE = new WriteResult(false, null, List.of(), 0, 0);
+  private static final WriteResult NOTHING_DONE = new WriteResult(false, null, List.of(), 0, 0, 0);
 
   /** Hands over what this call collected (removals, counts) and resets it; under the lock. */
   private WriteResult result(boolean applied, byte[] previous) {
+    return result(applied, previous, 0);
+  }
+
+  private WriteResult result(boolean applied, byte[] previous, int cleared) {
     assert lock.isWriteLocked() : "result() outside the write lock races with the writer";
     List<RemovedEntry> removed = removals;
     removals = List.of();
-    WriteResult r = new WriteResult(applied, previous, removed, evictions, expirations);
+    WriteResult r = new WriteResult(applied, previous, removed, evictions, expirations, cleared);
     evictions = 0;
     expirations = 0;
     return r;
@@ -1160,6 +1164,7 @@ public final class Segment {
           }
         }
       }
+      int cleared = size;
       table = new long[MIN_CAPACITY];
       tombstones = 0;
       size = 0;
@@ -1169,7 +1174,7 @@ public final class Segment {
       pageLiveBytes = 0;
       reachedBound = false;
       pages.releaseAll();
-      return result(true, null);
+      return result(true, null, cleared);
     } finally {
       lock.unlockWrite(stamp);
     }

@@ -11,10 +11,12 @@ import java.util.List;
  *     empty unless the segment collects them
  * @param evictions entries evicted for the bound during the call
  * @param expirations entries found expired during the call
+ * @param cleared entries a {@link Segment#clear} removed
  */
 public record WriteResult(
     boolean applied,
     byte[] previous,
     List<RemovedEntry> removals,
     int evictions,
-    int expirations) {}
+    int expirations,
+    int cleared) {}
