@@ -40,9 +40,9 @@ public interface Cache<K, V> extends AutoCloseable {
    * @param <V> value type
    * @return a new builder
    * @throws IllegalArgumentException if {@code keyCodec} is not
-   *     {@linkplain Codec#deterministic() deterministic} (plain sets and maps, records holding
-   *     them, dictionary substitution): the cache finds keys by their bytes, so equal keys must
-   *     encode alike
+   *     {@linkplain Codec#deterministic() deterministic} ({@code Codecs.set}, {@code Codecs.map},
+   *     dictionary substitution, or a codec composed of one): the cache finds keys by their
+   *     bytes, so equal keys must encode alike
    */
   static <K, V> CacheBuilder<K, V> builder(Codec<K> keyCodec, Codec<V> valueCodec) {
     return new CacheBuilder<>(keyCodec, valueCodec);
@@ -56,8 +56,7 @@ public interface Cache<K, V> extends AutoCloseable {
    * @param <K> key type
    * @param <V> value type
    * @return a new builder
-   * @throws IllegalArgumentException if a type has no built-in codec (the message names it), or
-   *     the key type's codec is not deterministic (a record holding a set or a map)
+   * @throws IllegalArgumentException if a type has no built-in codec; the message names it
    */
   static <K, V> CacheBuilder<K, V> builder(Class<K> keyType, Class<V> valueType) {
     return new CacheBuilder<>(Codecs.forType(keyType), Codecs.forType(valueType));

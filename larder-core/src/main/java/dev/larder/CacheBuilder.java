@@ -51,8 +51,8 @@ public final class CacheBuilder<K, V> {
       throw new IllegalArgumentException("the key codec for " + keyCodec.type().getName()
           + " is not deterministic: equal keys may encode to different bytes, and the cache"
           + " compares keys by their bytes, so lookups would miss. Use a deterministic codec:"
-          + " Codecs.canonicalSet or Codecs.canonicalMap for sets and maps (also inside a"
-          + " record, through a codec of your own), and no dictionary substitution in keys");
+          + " Codecs.canonicalSet or Codecs.canonicalMap for sets and maps (derived codecs such"
+          + " as Codecs.record use them), and no dictionary substitution in keys");
     }
     return keyCodec;
   }

@@ -66,7 +66,9 @@ public final class Codecs {
   /**
    * Finds the codec for a generic type such as {@code Map<String, List<Point>>}, as
    * {@link #forType} does for classes. {@code List} and {@code Collection} decode to
-   * {@link java.util.ArrayList}; {@code Set} and {@code Map} to their linked hash versions.
+   * {@link java.util.ArrayList}; {@code Set} and {@code Map} to their linked hash versions, and
+   * are written in canonical order ({@link #canonicalSet}, {@link #canonicalMap}), so derived
+   * codecs, records' included, are deterministic and can encode keys.
    *
    * @param type a class or parameterized type
    * @return its codec

@@ -118,15 +118,19 @@ class LarderJCacheTest {
     assertEquals(1, CountingWriter.WRITES.get());
   }
 
-  /** A key type whose record codec holds a plain set, so equal keys may encode differently. */
+  /** A key type holding a set; its derived codec writes the set in canonical order. */
   public record TaggedKey(String name, Set<String> tags) implements Serializable {}
 
   @Test
-  void keyTypesWhoseCodecMayEncodeEqualKeysDifferentlyAreRefusedAtCreation() {
+  void keyCodecsThatMayEncodeEqualKeysDifferentlyAreRefusedAtCreation() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> manager.createCache("taggedKeys", new MutableConfiguration<TaggedKey, String>()
-            .setTypes(TaggedKey.class, String.class)));
+        () -> manager.createCache("plainSetKeys", new LarderConfiguration<Set<String>, String>()
+            .setKeyCodec(Codecs.set(Codecs.strings()))));
     assertTrue(e.getMessage().contains("not deterministic"), e.getMessage());
+    Cache<TaggedKey, String> tagged = manager.createCache("taggedKeys",
+        new MutableConfiguration<TaggedKey, String>().setTypes(TaggedKey.class, String.class));
+    tagged.put(new TaggedKey("x", new LinkedHashSet<>(List.of("a", "b"))), "v");
+    assertEquals("v", tagged.get(new TaggedKey("x", new LinkedHashSet<>(List.of("b", "a")))));
     Cache<Set<String>, String> canonical = manager.createCache("canonicalKeys",
         new LarderConfiguration<Set<String>, String>()
             .setKeyCodec(Codecs.canonicalSet(Codecs.strings())));

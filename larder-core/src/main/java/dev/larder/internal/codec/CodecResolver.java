@@ -115,11 +115,14 @@ public final class CodecResolver implements CodecLookup {
     if (raw == List.class || raw == Collection.class) {
       return list(codecFor(args[0]));
     }
+    // Derived codecs write sets and maps in canonical order, so that every derived codec is
+    // deterministic and a record holding a set can be a key; Codecs.set and Codecs.map remain
+    // for callers who want iteration order and no sorting.
     if (raw == Set.class) {
-      return set(codecFor(args[0]));
+      return new CanonicalSetCodec<>(codecFor(args[0]));
     }
     if (raw == Map.class) {
-      return map(codecFor(args[0]), codecFor(args[1]));
+      return new CanonicalMapCodec<>(codecFor(args[0]), codecFor(args[1]));
     }
     if (raw == Optional.class) {
       return OptionalCodecs.optional(codecFor(args[0]));
