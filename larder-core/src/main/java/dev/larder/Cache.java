@@ -188,6 +188,10 @@ public interface Cache<K, V> extends AutoCloseable {
   V compute(K key, BiFunction<? super K, ? super V, ? extends V> remappingFunction);
 
   /**
+   * Tells whether the key has a value, without it counting as an access: the eviction policy
+   * does not hear of it and an expire-after-access deadline does not move (as in Guava and
+   * Caffeine).
+   *
    * @param key the key
    * @return true if a live, unexpired value is present
    */
@@ -211,7 +215,14 @@ public interface Cache<K, V> extends AutoCloseable {
    */
   void cleanUp();
 
-  /** @return a live {@link ConcurrentMap} view backed by this cache */
+  /**
+   * Returns a live view. Its {@code get}, {@code put} and the other single-key operations are
+   * this cache's; iterating its key, value and entry views, {@code containsKey} and
+   * {@code containsValue} are not accesses (eviction does not hear of them, expire-after-access
+   * deadlines do not move), so a job that walks every entry leaves the cache as it found it.
+   *
+   * @return a live {@link ConcurrentMap} view backed by this cache
+   */
   ConcurrentMap<K, V> asMap();
 
   /**

@@ -132,7 +132,8 @@ public final class CacheBuilder<K, V> {
   }
 
   /**
-   * Entries expire this long after they were last read or written.
+   * Entries expire this long after they were last read or written. {@link Cache#containsKey}
+   * and iterating {@link Cache#asMap()}'s views are not reads for this purpose.
    *
    * @param duration positive
    * @return this builder

@@ -452,6 +452,55 @@ class CacheContractTest {
     }
   }
 
+  /** containsKey and walking the map views are not accesses: expiry and eviction ignore them. */
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void containsKeyAndIterationAreNotAccesses(Storage storage) {
+    AtomicLong now = new AtomicLong();
+    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
+        .storage(storage).maximumEntries(100).expireAfterAccess(Duration.ofSeconds(10))
+        .ticker(now::get).build()) {
+      cache.put("walked", "1");
+      cache.put("read", "2");
+      for (int i = 0; i < 5; i++) {
+        now.addAndGet(Duration.ofSeconds(4).toNanos());
+        assertEquals(i < 2, cache.containsKey("walked"), "present until 10 s after its write");
+        cache.asMap().forEach((k, v) -> { });
+        assertEquals("2", cache.getIfPresent("read"));
+      }
+      assertFalse(cache.containsKey("walked"), "20 s without a read: expired");
+      assertEquals("2", cache.getIfPresent("read"), "read every 4 s: alive");
+    }
+    // a hot set survives a scan whether or not every entry was walked first
+    for (boolean walk : new boolean[] {false, true}) {
+      try (Cache<Integer, Integer> cache = Cache.builder(Integer.class, Integer.class)
+          .storage(storage).maximumEntries(1_000).build()) {
+        for (int i = 0; i < 1_000; i++) {
+          cache.put(i, i);
+        }
+        for (int round = 0; round < 5; round++) {
+          for (int i = 0; i < 100; i++) {
+            cache.getIfPresent(i);
+          }
+          if (walk) {
+            cache.asMap().forEach((k, v) -> { });
+            for (int i = 0; i < 1_000; i++) {
+              cache.containsKey(i);
+            }
+          }
+        }
+        for (int i = 1_000; i < 3_000; i++) {
+          cache.put(i, i);
+        }
+        int hot = 0;
+        for (int i = 0; i < 100; i++) {
+          hot += cache.containsKey(i) ? 1 : 0;
+        }
+        assertEquals(100, hot, "hot keys kept after the scan, walked first: " + walk);
+      }
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(Storage.class)
   void dictionaryIsCountedAndFitsInsideTheBound(Storage storage) {

@@ -90,15 +90,19 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     Objects.requireNonNull(key, "key");
     checkOpen();
     long start = startTimer();
-    byte[] value = lookupKey(key, true);
+    byte[] value = lookupKey(key, true, true);
     stats.recordGet(value != null, elapsed(start));
     return value == null ? null : decodeValue(value);
   }
 
-  /** Reads without touching statistics; for iteration. */
+  /**
+   * Reads for iteration of the map views: not counted in the statistics and, as Guava and
+   * Caffeine do, not an access (a job that walks every entry must neither keep entries alive
+   * past their expire-after-access time nor make every entry look recently used to eviction).
+   */
   V getIfPresentQuietly(K key) {
     checkOpen();
-    byte[] value = lookupKey(key, true);
+    byte[] value = lookupKey(key, true, false);
     return value == null ? null : decodeValue(value);
   }
 
@@ -130,12 +134,19 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   public boolean containsKey(K key) {
     Objects.requireNonNull(key, "key");
     checkOpen();
-    return lookupKey(key, false) != null;
+    return lookupKey(key, false, false) != null;
   }
 
   private byte[] lookup(byte[] key, int length, boolean copy) {
+    return lookup(key, length, copy, true);
+  }
+
+  /** @param access whether this read is an access (eviction, expire-after-access) */
+  private byte[] lookup(byte[] key, int length, boolean copy, boolean access) {
     long hash = Segment.hash(key, length);
-    return segmentFor(hash).get(key, length, hash, now(), copy);
+    Segment segment = segmentFor(hash);
+    return access ? segment.get(key, length, hash, now(), copy)
+        : segment.peek(key, length, hash, now(), copy);
   }
 
   // ------------------------------------------------------------------ loading
@@ -584,11 +595,11 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   }
 
   /** @return the key's stored bytes, or null; the value is decoded after the sink is back */
-  private byte[] lookupKey(K key, boolean copy) {
+  private byte[] lookupKey(K key, boolean copy, boolean access) {
     ScratchSinks scratch = ScratchSinks.current();
     ByteSink sink = encodeKey(key, scratch);
     try {
-      return lookup(sink.array(), sink.size(), copy);
+      return lookup(sink.array(), sink.size(), copy, access);
     } finally {
       scratch.giveBack(sink);
     }

@@ -118,14 +118,27 @@ public final class Segment {
    * @param copy false to only test presence (then a non-null result is an empty array)
    */
   public byte[] get(byte[] key, int keyLength, long hash, long now, boolean copy) {
+    return read(key, keyLength, hash, now, copy, true);
+  }
+
+  /**
+   * As {@link #get}, but not an access: the eviction policy does not hear of it and an
+   * expire-after-access deadline does not move (containsKey, iteration of the map views).
+   */
+  public byte[] peek(byte[] key, int keyLength, long hash, long now, boolean copy) {
+    return read(key, keyLength, hash, now, copy, false);
+  }
+
+  private byte[] read(byte[] key, int keyLength, long hash, long now, boolean copy,
+      boolean access) {
     int tag = IndexSlot.tag(hash);
     for (;;) {
       throwIfClosed();
       long[] t = table;
       try {
-        byte[] value = tryRead(t, tag, key, keyLength, now, copy, hash);
+        byte[] value = tryRead(t, tag, key, keyLength, now, copy, hash, access);
         if (value != RETRY) {
-          if (value == null) {
+          if (value == null && access) {
             policy.recordAccess(hash);
           }
           return value;
@@ -153,7 +166,7 @@ public final class Segment {
    * @return the value (or {@link #NO_BYTES} if not copying), null for a miss, or RETRY
    */
   private byte[] tryRead(long[] t, int tag, byte[] key, int keyLength, long now, boolean copy,
-      long hash) {
+      long hash, boolean access) {
     int capacity = t.length;
     int i = IndexSlot.home(tag, capacity);
     for (int probes = 0; probes < capacity; probes++) {
@@ -162,7 +175,7 @@ public final class Segment {
         return table == t ? null : RETRY;
       }
       if (slot != IndexSlot.TOMBSTONE && IndexSlot.tagOf(slot) == tag) {
-        byte[] result = readIfKey(t, i, slot, key, keyLength, now, copy, hash);
+        byte[] result = readIfKey(t, i, slot, key, keyLength, now, copy, hash, access);
         if (result != NO_MATCH) {
           return result;
         }
@@ -181,7 +194,7 @@ public final class Segment {
    * @return the value, {@link #NO_BYTES}, null (expired), NO_MATCH (another key), or RETRY
    */
   private byte[] readIfKey(long[] t, int i, long slot, byte[] key, int keyLength, long now,
-      boolean copy, long hash) {
+      boolean copy, long hash, boolean access) {
     long address = IndexSlot.address(slot);
     Page page = pages.page(IndexSlot.page(address));
     if (page == null) {
@@ -208,7 +221,9 @@ public final class Segment {
     if (expired) {
       return null;
     }
-    onHit(t, i, current, now, hash);
+    if (access) {
+      onHit(t, i, current, now, hash);
+    }
     return copy ? value : NO_BYTES;
   }
 
