@@ -137,10 +137,6 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     return lookupKey(key, false, false) != null;
   }
 
-  private byte[] lookup(byte[] key, int length, boolean copy) {
-    return lookup(key, length, copy, true);
-  }
-
   /** @param access whether this read is an access (eviction, expire-after-access) */
   private byte[] lookup(byte[] key, int length, boolean copy, boolean access) {
     long hash = Segment.hash(key, length);
@@ -205,7 +201,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   private V loadOnce(K key, KeyBytes keyBytes, Function<? super K, ? extends V> function,
       Flight<V> flight) {
     // A load that finished between our miss and our registration has already stored its value.
-    byte[] stored = lookup(keyBytes.bytes, keyBytes.bytes.length, true);
+    byte[] stored = lookup(keyBytes.bytes, keyBytes.bytes.length, true, true);
     if (stored != null) {
       return decodeValue(stored);
     }
@@ -213,15 +209,15 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     if (value == null) {
       return null;
     }
-    ScratchSinks scratch = ScratchSinks.current();
-    ByteSink valueSink = encodeValue(value, scratch);
     long hash = Segment.hash(keyBytes.bytes, keyBytes.bytes.length);
     WriteResult result;
+    ScratchSinks scratch = ScratchSinks.borrow();
     try {
+      ByteSink valueSink = encodeValue(value, scratch);
       result = segmentFor(hash).putLoaded(keyBytes.bytes, keyBytes.bytes.length,
           valueSink.array(), valueSink.size(), hash, now(), () -> flight.superseded);
     } finally {
-      scratch.giveBack(valueSink);
+      scratch.giveBack();
     }
     afterWrite(result);
     if (!result.applied()) {
@@ -284,16 +280,13 @@ public final class LarderCache<K, V> implements Cache<K, V> {
    */
   private boolean writeIfEqual(K key, V expected, V replacement) {
     long start = startTimer();
-    byte[] keyBytes = encodedKeyCopy(key);
-    supersedeLoad(keyBytes, keyBytes.length);
-    long hash = Segment.hash(keyBytes, keyBytes.length);
-    Segment segment = segmentFor(hash);
+    StoredKey stored = storedKeyForWrite(key);
     for (;;) {
-      byte[] current = segment.get(keyBytes, keyBytes.length, hash, now(), true);
+      byte[] current = stored.read(now());
       if (current == null || !expected.equals(decodeValue(current))) {
         return false;
       }
-      if (applyComputed(segment, keyBytes, hash, current, replacement, start)) {
+      if (applyComputed(stored, current, replacement, start)) {
         return true;
       }
     }
@@ -304,21 +297,17 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     Objects.requireNonNull(value, "value");
     checkOpen();
     long start = startTimer();
-    ScratchSinks scratch = ScratchSinks.current();
-    ByteSink keySink = encodeKey(key, scratch);
     WriteResult result;
+    ScratchSinks scratch = ScratchSinks.borrow();
     try {
+      ByteSink keySink = encodeKey(key, scratch);
       ByteSink valueSink = encodeValue(value, scratch);
-      try {
-        supersedeLoad(keySink.array(), keySink.size());
-        long hash = Segment.hash(keySink.array(), keySink.size());
-        result = segmentFor(hash).put(keySink.array(), keySink.size(),
-            valueSink.array(), valueSink.size(), hash, mode, expected, wantOld, now());
-      } finally {
-        scratch.giveBack(valueSink);
-      }
+      supersedeLoad(keySink.array(), keySink.size());
+      long hash = Segment.hash(keySink.array(), keySink.size());
+      result = segmentFor(hash).put(keySink.array(), keySink.size(),
+          valueSink.array(), valueSink.size(), hash, mode, expected, wantOld, now());
     } finally {
-      scratch.giveBack(keySink);
+      scratch.giveBack();
     }
     afterWrite(result);
     if (result.applied()) {
@@ -348,15 +337,15 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   private WriteResult removeEntry(K key, byte[] expected, boolean wantOld) {
     Objects.requireNonNull(key, "key");
     checkOpen();
-    ScratchSinks scratch = ScratchSinks.current();
-    ByteSink sink = encodeKey(key, scratch);
     WriteResult result;
+    ScratchSinks scratch = ScratchSinks.borrow();
     try {
+      ByteSink sink = encodeKey(key, scratch);
       supersedeLoad(sink.array(), sink.size());
       long hash = Segment.hash(sink.array(), sink.size());
       result = segmentFor(hash).remove(sink.array(), sink.size(), hash, expected, wantOld, now());
     } finally {
-      scratch.giveBack(sink);
+      scratch.giveBack();
     }
     afterWrite(result);
     if (result.applied()) {
@@ -392,37 +381,53 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     Objects.requireNonNull(remappingFunction, "remappingFunction");
     checkOpen();
     long start = startTimer();
-    byte[] keyBytes = encodedKeyCopy(key);
-    supersedeLoad(keyBytes, keyBytes.length);
-    long hash = Segment.hash(keyBytes, keyBytes.length);
-    Segment segment = segmentFor(hash);
+    StoredKey stored = storedKeyForWrite(key);
     for (;;) {
-      byte[] current = segment.get(keyBytes, keyBytes.length, hash, now(), true);
+      byte[] current = stored.read(now());
       V computed = remappingFunction.apply(key, current == null ? null : decodeOwnCopy(current));
-      if (applyComputed(segment, keyBytes, hash, current, computed, start)) {
+      if (applyComputed(stored, current, computed, start)) {
         return computed;
       }
     }
   }
 
+  /**
+   * A key's bytes and segment, for a loop that reads the value, decides, and writes against the
+   * bytes it read (compute, and the equals path of conditional writes).
+   */
+  private record StoredKey(byte[] bytes, long hash, Segment segment) {
+    /** @return a copy of the current value's bytes, or null; an access */
+    byte[] read(long now) {
+      return segment.get(bytes, bytes.length, hash, now, true);
+    }
+  }
+
+  /** Encodes the key and tells a load of it in flight that a write is coming. */
+  private StoredKey storedKeyForWrite(K key) {
+    byte[] bytes = encodedKeyCopy(key);
+    supersedeLoad(bytes, bytes.length);
+    long hash = Segment.hash(bytes, bytes.length);
+    return new StoredKey(bytes, hash, segmentFor(hash));
+  }
+
   /** Writes the computed value if the entry still holds {@code current}; false to retry. */
-  private boolean applyComputed(Segment segment, byte[] key, long hash, byte[] current,
-      V computed, long start) {
+  private boolean applyComputed(StoredKey stored, byte[] current, V computed, long start) {
+    byte[] key = stored.bytes();
     WriteResult result;
     if (computed == null) {
       if (current == null) {
         return true;
       }
-      result = segment.remove(key, key.length, hash, current, false, now());
+      result = stored.segment().remove(key, key.length, stored.hash(), current, false, now());
     } else {
-      ScratchSinks scratch = ScratchSinks.current();
-      ByteSink valueSink = encodeValue(computed, scratch);
       PutMode mode = current == null ? PutMode.IF_ABSENT : PutMode.IF_EQUALS;
+      ScratchSinks scratch = ScratchSinks.borrow();
       try {
-        result = segment.put(key, key.length, valueSink.array(), valueSink.size(), hash, mode,
-            current, false, now());
+        ByteSink valueSink = encodeValue(computed, scratch);
+        result = stored.segment().put(key, key.length, valueSink.array(), valueSink.size(),
+            stored.hash(), mode, current, false, now());
       } finally {
-        scratch.giveBack(valueSink);
+        scratch.giveBack();
       }
     }
     afterWrite(result);
@@ -552,56 +557,44 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     }
   }
 
-  /** @return the key's bytes in a sink borrowed from {@code scratch}, to give back */
+  /** @return the key's bytes, in {@code scratch}'s key buffer */
   private ByteSink encodeKey(K key, ScratchSinks scratch) {
-    return encodeInto(scratch.borrowKeySink(), keyCodec, key, scratch);
+    keyCodec.encodeLast(key, scratch.key());
+    return scratch.key();
   }
 
-  /** @return the value's bytes in a sink borrowed from {@code scratch}, to give back */
+  /** @return the value's bytes, in {@code scratch}'s value buffer */
   private ByteSink encodeValue(V value, ScratchSinks scratch) {
-    return encodeInto(scratch.borrowValueSink(), valueCodec, value, scratch);
-  }
-
-  /** Encodes into a borrowed sink, which goes back at once if the codec throws. */
-  private static <T> ByteSink encodeInto(ByteSink sink, Codec<T> codec, T value,
-      ScratchSinks scratch) {
-    try {
-      codec.encodeLast(value, sink);
-    } catch (RuntimeException | Error e) {
-      scratch.giveBack(sink);
-      throw e;
-    }
-    return sink;
+    valueCodec.encodeLast(value, scratch.value());
+    return scratch.value();
   }
 
   private byte[] encodedKeyCopy(K key) {
-    ScratchSinks scratch = ScratchSinks.current();
-    ByteSink sink = encodeKey(key, scratch);
+    ScratchSinks scratch = ScratchSinks.borrow();
     try {
-      return Arrays.copyOf(sink.array(), sink.size());
+      return encodeKey(key, scratch).toByteArray();
     } finally {
-      scratch.giveBack(sink);
+      scratch.giveBack();
     }
   }
 
   private byte[] encodedValueCopy(V value) {
-    ScratchSinks scratch = ScratchSinks.current();
-    ByteSink sink = encodeValue(value, scratch);
+    ScratchSinks scratch = ScratchSinks.borrow();
     try {
-      return sink.toByteArray();
+      return encodeValue(value, scratch).toByteArray();
     } finally {
-      scratch.giveBack(sink);
+      scratch.giveBack();
     }
   }
 
-  /** @return the key's stored bytes, or null; the value is decoded after the sink is back */
+  /** @return the key's stored bytes, or null; the value is decoded after the buffers are back */
   private byte[] lookupKey(K key, boolean copy, boolean access) {
-    ScratchSinks scratch = ScratchSinks.current();
-    ByteSink sink = encodeKey(key, scratch);
+    ScratchSinks scratch = ScratchSinks.borrow();
     try {
+      ByteSink sink = encodeKey(key, scratch);
       return lookup(sink.array(), sink.size(), copy, access);
     } finally {
-      scratch.giveBack(sink);
+      scratch.giveBack();
     }
   }
 

@@ -11,9 +11,9 @@ import dev.larder.internal.store.StoreSettings;
  * representative sample of the keys (about 4096 entries or 16 MiB), so small caches get one
  * segment and behave exactly like a single policy; large caches get 16 stripes, plenty for
  * two to a few dozen cores, and more only where a segment's index (about 3.5 million entries)
- * could not hold its share of the bound. Pages are about 1/256 of a segment's budget: small enough that
- * the partly filled head pages cost little, large enough that the space lost at page ends
- * (half an entry a page on average) stays small.
+ * could not hold its share of the bound. Pages are about 1/256 of a segment's budget: small
+ * enough that the partly filled head pages cost little, large enough that the space lost at
+ * page ends (half an entry a page on average) stays small.
  */
 final class StoreSizing {
 

@@ -402,7 +402,7 @@ final class EvictionPolicy {
     return (long) (mainUnits * PROTECTED);
   }
 
-  /** @return bytes of the sketch and the ghost table */
+  /** @return bytes of the sketch, the ghost table and the admission sample */
   long bytes() {
     return sketch.bytes() + ghosts.bytes() + admissionSample.bytes();
   }

@@ -44,6 +44,11 @@ public final class Segment {
 
   private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
   private static final int MIN_CAPACITY = 16;
+  /**
+   * Entries a segment can hold at most: its index's largest table at the highest load it allows
+   * (see ensureIndexRoom), about 3.5 million.
+   */
+  public static final long MAX_ENTRIES = IndexSlot.MAX_CAPACITY * 17L / 20 - 1;
   /** Entries the policy's tables describe at most, however large the segment's entry bound. */
   private static final int MOST_POLICY_ENTRIES = 1 << 20;
   /**
@@ -89,7 +94,7 @@ public final class Segment {
     this.settings = settings;
     this.expires = settings.expires();
     this.pages = new PageStore(settings.storage(), settings.pageSize());
-    boolean byteBound = settings.maxEntries() == Long.MAX_VALUE;
+    boolean byteBound = byteBound();
     this.policyEntries = byteBound ? Integer.MAX_VALUE
         : (int) Math.min(MOST_POLICY_ENTRIES, Math.max(MIN_CAPACITY, settings.maxEntries()));
     // Tables for a large entry bound start small and grow with the index, as a byte bound's
@@ -149,12 +154,6 @@ public final class Segment {
       Thread.onSpinWait();
     }
   }
-
-  /**
-   * Entries a segment can hold at most: its index's largest table at the highest load it allows
-   * (see ensureIndexRoom), about 3.5 million.
-   */
-  public static final long MAX_ENTRIES = IndexSlot.MAX_CAPACITY * 17L / 20 - 1;
 
   private static final byte[] RETRY = new byte[0];
   private static final byte[] NO_MATCH = new byte[0];
@@ -601,12 +600,13 @@ public final class Segment {
     return target;
   }
 
+  /** @return whether the segment is bounded by bytes (or unbounded), not by entries */
   private boolean byteBound() {
     return settings.maxEntries() == Long.MAX_VALUE;
   }
 
   private long sketchGrowth(int capacity) {
-    if (settings.maxEntries() != Long.MAX_VALUE) {
+    if (!byteBound()) {
       return 0;
     }
     return policy.growthFor(capacity);
