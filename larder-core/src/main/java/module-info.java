@@ -6,9 +6,11 @@
  */
 module dev.larder.core {
   requires HdrHistogram;
+  requires java.management;
 
   exports dev.larder;
   exports dev.larder.codec;
+  exports dev.larder.management;
 
   uses dev.larder.codec.CodecProvider;
 }

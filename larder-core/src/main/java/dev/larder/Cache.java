@@ -2,7 +2,10 @@ package dev.larder;
 
 import dev.larder.codec.Codec;
 import dev.larder.codec.Codecs;
+import dev.larder.codec.ValueDictionary;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -205,6 +208,27 @@ public interface Cache<K, V> extends AutoCloseable {
    *     more than the configured maximum memory.
    */
   long memoryUsed();
+
+  /**
+   * @return the byte bound given to {@link CacheBuilder#maximumMemory}, the dictionary's share
+   *     included, or empty if the cache is bounded by entries or unbounded
+   */
+  OptionalLong maximumMemory();
+
+  /** @return the bound given to {@link CacheBuilder#maximumEntries}, or empty if there is none */
+  OptionalLong maximumEntries();
+
+  /**
+   * @return the dictionary declared with {@link CacheBuilder#dictionary}, whose memory
+   *     {@link #memoryUsed()} counts, or empty
+   */
+  Optional<ValueDictionary> dictionary();
+
+  /**
+   * @return whether the cache was built with {@link CacheBuilder#recordStats()}; without it
+   *     {@link #stats()} stays all zero
+   */
+  boolean recordsStats();
 
   /** @return a snapshot of the statistics; all zero if statistics are off */
   CacheStats stats();

@@ -38,6 +38,7 @@ public final class CacheBuilder<K, V> {
   private Ticker ticker = Ticker.system();
   private int segments = -1;
   private ValueDictionary dictionary;
+  private String managementName;
 
   CacheBuilder(Codec<K> keyCodec, Codec<V> valueCodec) {
     this.keyCodec = requireDeterministic(Objects.requireNonNull(keyCodec, "keyCodec"));
@@ -225,8 +226,28 @@ public final class CacheBuilder<K, V> {
   }
 
   /**
+   * Registers the cache with the platform MBean server as a
+   * {@link dev.larder.management.CacheMXBean} named
+   * {@code dev.larder:type=Cache,name="<name>"} (the name quoted as JMX allows, so any string is
+   * a valid name). {@link Cache#close()} unregisters it. A registered cache is reachable from
+   * the MBean server until it is closed, so it is never freed by the garbage collector alone.
+   *
+   * @param name the name the cache is known by in JMX consoles; any non-empty string
+   * @return this builder
+   */
+  public CacheBuilder<K, V> managementName(String name) {
+    Objects.requireNonNull(name, "name");
+    if (name.isEmpty()) {
+      throw new IllegalArgumentException("managementName must not be empty");
+    }
+    this.managementName = name;
+    return this;
+  }
+
+  /**
    * @return a new cache
-   * @throws IllegalStateException if no bound was chosen
+   * @throws IllegalStateException if no bound was chosen, or if a cache is registered with
+   *     JMX under the same {@linkplain #managementName management name} already
    */
   public Cache<K, V> build() {
     if (maximumMemory < 0 && maximumEntries < 0 && !unbounded) {
@@ -247,7 +268,16 @@ public final class CacheBuilder<K, V> {
     CacheConfig<K, V> config = new CacheConfig<>(keyCodec, valueCodec, storeMemory,
         maximumEntries, storage, expireAfterWriteNanos, expireAfterAccessNanos, loader,
         removalListener, recordStats, executor, ticker, segments, dictionary);
-    return new LarderCache<>(config);
+    LarderCache<K, V> cache = new LarderCache<>(config);
+    if (managementName != null) {
+      try {
+        cache.registerMXBean(managementName);
+      } catch (RuntimeException e) {
+        cache.close();
+        throw e;
+      }
+    }
+    return cache;
   }
 
   private void requireNoBound() {

@@ -8,6 +8,7 @@ import dev.larder.Storage;
 import dev.larder.codec.ByteSink;
 import dev.larder.codec.ByteSource;
 import dev.larder.codec.Codec;
+import dev.larder.codec.ValueDictionary;
 import dev.larder.internal.store.PutMode;
 import dev.larder.internal.store.RemovedEntry;
 import dev.larder.internal.store.Segment;
@@ -18,6 +19,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -56,6 +59,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   private final SegmentRelease release;
   private volatile boolean closed;
   private volatile CacheMapView<K, V> mapView;
+  private volatile CacheManagement management;
 
   /**
    * @param config validated settings from the builder
@@ -461,6 +465,47 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     return config.dictionary() == null ? total : total + config.dictionary().memoryUsed();
   }
 
+  @Override
+  public OptionalLong maximumMemory() {
+    checkOpen();
+    if (!config.memoryBounded()) {
+      return OptionalLong.empty();
+    }
+    ValueDictionary dictionary = config.dictionary();
+    // The config holds the store's share; the user's bound set the dictionary's maximum aside.
+    return OptionalLong.of(dictionary == null
+        ? config.maximumMemory() : config.maximumMemory() + dictionary.maximumMemory());
+  }
+
+  @Override
+  public OptionalLong maximumEntries() {
+    checkOpen();
+    return config.entryBounded() ? OptionalLong.of(config.maximumEntries()) : OptionalLong.empty();
+  }
+
+  @Override
+  public Optional<ValueDictionary> dictionary() {
+    checkOpen();
+    return Optional.ofNullable(config.dictionary());
+  }
+
+  @Override
+  public boolean recordsStats() {
+    checkOpen();
+    return config.recordStats();
+  }
+
+  /**
+   * Registers this cache's {@link dev.larder.management.CacheMXBean} with the platform MBean
+   * server under {@code name}; {@link #close()} unregisters it. Called once, by the builder.
+   *
+   * @param name the cache's management name
+   * @throws IllegalStateException if a cache of that name is registered already
+   */
+  public void registerMXBean(String name) {
+    management = CacheManagement.register(this, name);
+  }
+
   /** @return bytes of live entries (headers, keys and values), for utilisation figures */
   public long liveBytes() {
     long total = 0;
@@ -520,6 +565,10 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     closed = true;
     if (maintenance != null) {
       maintenance.cancel();
+    }
+    CacheManagement registered = management;
+    if (registered != null) {
+      registered.unregister();
     }
     release.close();
   }
