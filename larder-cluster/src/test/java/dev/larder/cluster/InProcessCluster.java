@@ -34,12 +34,16 @@ final class InProcessCluster implements AutoCloseable {
   }
 
   ClusteredCache<String, String> add() {
+    return add(memoryBound);
+  }
+
+  ClusteredCache<String, String> add(long bound) {
     ClusteredCacheBuilder<String, String> b = ClusteredCache.builder(String.class, String.class)
         .cluster(ClusterConfig.builder().stack(Stacks.IN_PROCESS).clusterName(name)
             .nodeName("n" + nodes.size()).mode(mode).owners(2).replication(replication)
             .timeout(Duration.ofSeconds(5)).segments(64).build());
-    if (memoryBound > 0) {
-      b.maximumMemory(memoryBound);
+    if (bound > 0) {
+      b.maximumMemory(bound);
     }
     ClusteredCache<String, String> node = b.build();
     nodes.add(node);
