@@ -13,7 +13,7 @@ import java.util.List;
  * <pre>
  * +---------+------+--------+--------+----+-------+-----+-------+----------+------+-------+---------+
  * | version | type | reqId  | viewId | op | flags | key | value | expected | ints | names | entries |
- * | u8 = 1  | u8   | i64 BE | i64 BE | u8 | u8    | bytes (each: i32 length, -1 = absent, then bytes)  |
+ * | u8 = 1  | u8   | i64 LE | i64 LE | u8 | u8    | bytes (each: i32 LE length, -1 = absent, then bytes)|
  * +---------+------+--------+--------+----+-------+-----+-------+----------+------+-------+---------+
  * ints:    i32 count, then count x i32          names:   i32 count, then count x bytes (UTF-8)
  * entries: i32 count, then count x (key bytes, value bytes)
