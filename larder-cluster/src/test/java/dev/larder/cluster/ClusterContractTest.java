@@ -82,6 +82,37 @@ class ClusterContractTest {
     }
   }
 
+  /**
+   * Three members write the same ten keys at once; once quiet, every member (each owner reading
+   * its own copy) holds the same value for each key: one order of writes per key everywhere.
+   */
+  @ParameterizedTest
+  @MethodSource("sharing")
+  void concurrentWritesToOneKeyEndEqualOnEveryOwner(ClusterMode mode, Replication replication)
+      throws InterruptedException {
+    InProcessCluster c = cluster(mode, replication);
+    List<Thread> writers = new java.util.ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      ClusteredCache<String, String> node = c.node(i);
+      int id = i;
+      writers.add(Thread.ofPlatform().start(() -> {
+        for (int j = 0; j < 300; j++) {
+          node.put("o" + (j % 10), "n" + id + "-" + j);
+        }
+      }));
+    }
+    for (Thread t : writers) {
+      t.join();
+    }
+    for (int k = 0; k < 10; k++) {
+      String key = "o" + k;
+      InProcessCluster.await(() -> {
+        String v = c.node(0).getIfPresent(key);
+        return v != null && c.nodes.stream().allMatch(n -> v.equals(n.getIfPresent(key)));
+      }, "every member agrees on " + key);
+    }
+  }
+
   @ParameterizedTest
   @MethodSource("sharing")
   void conditionalWritesAndComputeAreClusterWide(ClusterMode mode, Replication replication) {
@@ -100,7 +131,7 @@ class ClusterContractTest {
     assertFalse(c.node(1).remove("c", "nope"));
     assertTrue(c.node(1).remove("c", "y!"));
     assertNull(c.node(0).remove("c"));
-    c.node(0).put("c4", "v");
+    assertNull(c.node(0).putIfAbsent("c4", "v")); // synchronous in ASYNC mode too
     assertEquals("v", c.node(2).remove("c4"));
     for (String k : List.of("c", "c2", "c4")) {
       assertEverywhere(c, k, null);

@@ -263,7 +263,12 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       case Frame.T_STATE -> transfer.onState(from, f);
       case Frame.T_WRITE -> {
         if ((f.flags() & Frame.F_ASYNC) != 0) {
-          onAsyncWrite(f);
+          try {
+            onAsyncWrite(f);
+          } catch (RuntimeException e) {
+            asyncDropped.incrementAndGet();
+            LOG.log(System.Logger.Level.WARNING, "async write from " + from + " failed", e);
+          }
         } else {
           workers.execute(() -> reply(from, f.reqId(), onSyncWrite(f)));
         }
