@@ -1,19 +1,13 @@
 package dev.larder.bench.cluster;
 
 import dev.larder.cluster.ClusterMode;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -48,7 +42,7 @@ public final class ClusterKillTrial {
   private final Random random = new Random();
   private final String port = String.valueOf(21000 + new Random().nextInt(20000));
   private final String cluster = "kill-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
-  private final List<Child> members = new ArrayList<>();
+  private final List<MemberProcess> members = new ArrayList<>();
   private int incarnations;
   private Path logs;
 
@@ -71,39 +65,6 @@ public final class ClusterKillTrial {
     this.progress = progress;
   }
 
-  /** A member JVM. */
-  private static final class Child {
-    final Process process;
-    final PrintStream in;
-    final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-
-    Child(Process process) {
-      this.process = process;
-      this.in = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
-      Thread reader = new Thread(() -> {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(
-            process.getInputStream(), StandardCharsets.UTF_8))) {
-          for (String l = r.readLine(); l != null; l = r.readLine()) {
-            lines.add(l);
-          }
-        } catch (IOException e) {
-          lines.add("io-error");
-        }
-      });
-      reader.setDaemon(true);
-      reader.start();
-    }
-
-    String ask(String command, int seconds) throws InterruptedException {
-      in.println(command);
-      String l = lines.poll(seconds, TimeUnit.SECONDS);
-      if (l == null) {
-        throw new IllegalStateException("member " + process.pid() + " did not answer " + command);
-      }
-      return l;
-    }
-  }
-
   /**
    * Runs the trial.
    *
@@ -122,22 +83,20 @@ public final class ClusterKillTrial {
       while (done < kills) {
         Thread.sleep(pauseMillis);
         int victim = random.nextInt(members.size());
-        members.get(victim).process.destroyForcibly();
-        members.get(victim).process.waitFor(10, TimeUnit.SECONDS);
-        members.remove(victim);
+        members.remove(victim).kill();
         done++;
-        awaitMembers(nodes - 1);
+        MemberProcess.awaitMembers(members, nodes - 1);
         members.add(startMember());
         awaitStable();
         progress.accept(mode + ": " + done + " kills");
       }
-      for (Child c : members) {
+      for (MemberProcess c : members) {
         c.ask("stop", 60);
       }
       long losses = 0;
       long acked = 0;
       long keys = 0;
-      for (Child c : members) {
+      for (MemberProcess c : members) {
         String[] v = c.ask("verify " + logs, 300).split(" ");
         acked = Long.parseLong(v[0].substring("acked=".length()));
         keys = Long.parseLong(v[1].substring("keys=".length()));
@@ -150,38 +109,15 @@ public final class ClusterKillTrial {
     }
   }
 
-  private Child startMember() throws Exception {
+  private MemberProcess startMember() throws Exception {
     String name = "m" + (incarnations++);
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(java, "-Xmx256m", "-Djava.net.preferIPv4Stack=true",
-        "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-        KillTrialNode.class.getName(), port, cluster, name, mode.name(),
-        logs.resolve(name + ".log").toString())
-        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    Child c = new Child(p);
-    String ready = c.lines.poll(60, TimeUnit.SECONDS);
-    if (!"ready".equals(ready)) {
-      p.destroyForcibly();
-      throw new IllegalStateException("member " + name + " did not start: " + ready);
-    }
-    return c;
-  }
-
-  private void awaitMembers(int n) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    for (Child c : members) {
-      while (!c.ask("members", 30).equals(String.valueOf(n))) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("the cluster did not settle at " + n + " members");
-        }
-        Thread.sleep(50);
-      }
-    }
+    return MemberProcess.start("256m", KillTrialNode.class, port, cluster, name, mode.name(),
+        logs.resolve(name + ".log").toString());
   }
 
   private void awaitStable() throws InterruptedException {
-    awaitMembers(nodes);
-    for (Child c : members) {
+    MemberProcess.awaitMembers(members, nodes);
+    for (MemberProcess c : members) {
       if (!c.ask("rebalanced", 60).equals("true")) {
         throw new IllegalStateException("a member did not finish its state transfer");
       }
@@ -189,15 +125,8 @@ public final class ClusterKillTrial {
   }
 
   private void stopAll() throws IOException, InterruptedException {
-    for (Child c : members) {
-      c.in.println("quit");
-      c.in.close();
-    }
-    for (Child c : members) {
-      if (!c.process.waitFor(15, TimeUnit.SECONDS)) {
-        c.process.destroyForcibly();
-        c.process.waitFor(10, TimeUnit.SECONDS);
-      }
+    for (MemberProcess c : members) {
+      c.stop();
     }
     if (logs != null) {
       try (Stream<Path> files = Files.walk(logs)) {
