@@ -1,0 +1,113 @@
+package dev.larder.bench.cluster;
+
+import dev.larder.bench.scenario.Presentation;
+import dev.larder.bench.scenario.Presentation.Column;
+import dev.larder.bench.scenario.Row;
+import dev.larder.bench.scenario.RunOptions;
+import dev.larder.bench.scenario.Scenario;
+import dev.larder.bench.scenario.Trial;
+import dev.larder.bench.scenario.TrialContext;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code ./larder bench cluster}: seed 004's replicated-cache benchmark (issue 23), Larder's
+ * clustered cache against Infinispan 15.2 embedded, both over the same JGroups loopback stack, in
+ * three shapes: REPLICATED sync, REPLICATED async, DISTRIBUTED owners=2 sync. Per shape: 3 member
+ * JVMs, 90% gets and 10% puts of 1 KiB values by {@code threads} client threads on every member;
+ * aggregate and per-member ops/s, p50/p99 latency, memory per entry on each member, and the
+ * time a fourth member takes to join and receive its state.
+ *
+ * <p>Parameters: {@code entries} (100,000; 5,000 with --quick), {@code seconds} (20; 5),
+ * {@code threads} (4; 2), {@code value} (1024 bytes), {@code nodes} (3).
+ */
+public final class ClusterBenchScenario implements Scenario {
+
+  private static final List<String> IMPLEMENTATIONS = List.of("Larder", "Infinispan");
+
+  @Override
+  public String name() {
+    return "cluster";
+  }
+
+  @Override
+  public String summary() {
+    return "seed 004: clustered caches on 3 JVMs, 90% reads, Larder vs Infinispan";
+  }
+
+  @Override
+  public Set<String> parameters() {
+    return Set.of("entries", "seconds", "threads", "value", "nodes");
+  }
+
+  @Override
+  public List<Trial> plan(RunOptions options) {
+    Map<String, String> params = Map.of(
+        "entries", String.valueOf(options.longParam("entries", 100_000, 5_000)),
+        "seconds", String.valueOf(options.longParam("seconds", 20, 5)),
+        "threads", String.valueOf(options.longParam("threads", 4, 2)),
+        "value", String.valueOf(options.longParam("value", 1024, 1024)),
+        "nodes", String.valueOf(options.longParam("nodes", 3, 3)));
+    List<Trial> trials = new ArrayList<>();
+    for (ClusterSubject.Shape shape : ClusterSubject.Shape.values()) {
+      for (String impl : IMPLEMENTATIONS) {
+        if (options.includes(impl)) {
+          trials.add(new Trial(impl, shape.name(), params));
+        }
+      }
+    }
+    return trials;
+  }
+
+  @Override
+  public String heapSize(RunOptions options) {
+    return "256m";
+  }
+
+  @Override
+  public int trialTimeoutSeconds(RunOptions options) {
+    return options.quick() ? 600 : 3600;
+  }
+
+  @Override
+  public List<Row> run(Trial trial, TrialContext context) throws Exception {
+    int entries = (int) trial.longParam("entries");
+    int value = (int) trial.longParam("value");
+    long dataMb = (long) entries * (value + 64) >> 20;
+    String heap = Math.max(512, 3 * dataMb + 256) + "m";
+    ClusterBenchTrial.Result r = new ClusterBenchTrial(trial.implementation(),
+        ClusterSubject.Shape.valueOf(trial.label()), (int) trial.longParam("nodes"), entries,
+        value, (int) trial.longParam("threads"), (int) trial.longParam("seconds"), heap,
+        context::progress).run();
+    return List.of(Row.of(trial.implementation())
+        .put("shape", trial.label())
+        .put("opsPerSecond", Math.round(r.opsPerSecond()))
+        .put("perNode", ClusterBenchTrial.join(r.perNodeOps()))
+        .put("p50us", r.p50Micros())
+        .put("p99us", r.p99Micros())
+        .put("errors", r.errors())
+        .put("bytesPerEntry", ClusterBenchTrial.join(r.bytesPerEntry()))
+        .put("joinMillis", r.joinMillis())
+        .put("joinMBps", r.joinMillis() == 0 ? 0
+            : Math.round(r.joinBytes() / 1048576.0 / (r.joinMillis() / 1000.0) * 10) / 10.0)
+        .put("entries", entries));
+  }
+
+  @Override
+  public Presentation presentation() {
+    return new Presentation(List.of(
+        Column.of("implementation"),
+        Column.of("shape"),
+        new Column("opsPerSecond", "ops/s (all members)"),
+        new Column("perNode", "ops/s per member"),
+        new Column("p50us", "p50 µs"),
+        new Column("p99us", "p99 µs"),
+        Column.of("errors"),
+        new Column("bytesPerEntry", "bytes/entry per member"),
+        new Column("joinMillis", "join + state ms"),
+        new Column("joinMBps", "state MB/s"),
+        Column.of("entries")), List.of());
+  }
+}

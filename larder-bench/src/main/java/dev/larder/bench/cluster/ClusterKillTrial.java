@@ -1,0 +1,139 @@
+package dev.larder.bench.cluster;
+
+import dev.larder.cluster.ClusterMode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * A kill trial: N member JVMs on the loopback stack under continuous SYNC writes; every
+ * {@code pauseMillis} one member, picked at random, is killed with SIGKILL, the survivors are
+ * given time to see the view and restore their copies, and a fresh JVM takes its place and
+ * rejoins; the next kill comes once every member has finished its state transfer. At the end
+ * the writers stop and every member checks every acknowledged write of every incarnation.
+ *
+ * <p>Child JVMs are started and stopped here, bind 127.0.0.1 only, and every wait is bounded.
+ */
+public final class ClusterKillTrial {
+
+  /**
+   * @param kills SIGKILLs done
+   * @param acked acknowledged writes (over all incarnations)
+   * @param keys distinct keys with an acknowledged write
+   * @param losses acknowledged writes not readable with their latest value, summed over members
+   * @param verifiedMembers members that verified
+   * @param millis wall-clock time of the trial
+   */
+  public record Result(int kills, long acked, long keys, long losses, int verifiedMembers,
+      long millis) {}
+
+  private final ClusterMode mode;
+  private final int nodes;
+  private final int kills;
+  private final long pauseMillis;
+  private final Consumer<String> progress;
+  private final Random random = new Random();
+  private final String port = String.valueOf(21000 + new Random().nextInt(20000));
+  private final String cluster = "kill-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+  private final List<MemberProcess> members = new ArrayList<>();
+  private int incarnations;
+  private Path logs;
+
+  /**
+   * @param mode REPLICATED or DISTRIBUTED (owners 2)
+   * @param nodes member JVMs, at least 3
+   * @param kills how many SIGKILLs
+   * @param pauseMillis time between a rejoin and the next kill
+   * @param progress where to report progress lines
+   */
+  public ClusterKillTrial(ClusterMode mode, int nodes, int kills, long pauseMillis,
+      Consumer<String> progress) {
+    if (nodes < 3) {
+      throw new IllegalArgumentException("a kill trial needs at least 3 nodes, got " + nodes);
+    }
+    this.mode = mode;
+    this.nodes = nodes;
+    this.kills = kills;
+    this.pauseMillis = pauseMillis;
+    this.progress = progress;
+  }
+
+  /**
+   * Runs the trial.
+   *
+   * @return the counts
+   * @throws Exception if a member cannot be started or stops answering
+   */
+  public Result run() throws Exception {
+    long start = System.nanoTime();
+    logs = Files.createTempDirectory("larder-kill-trial");
+    try {
+      for (int i = 0; i < nodes; i++) {
+        members.add(startMember());
+      }
+      awaitStable();
+      int done = 0;
+      while (done < kills) {
+        Thread.sleep(pauseMillis);
+        int victim = random.nextInt(members.size());
+        members.remove(victim).kill();
+        done++;
+        MemberProcess.awaitMembers(members, nodes - 1);
+        members.add(startMember());
+        awaitStable();
+        progress.accept(mode + ": " + done + " kills");
+      }
+      for (MemberProcess c : members) {
+        c.ask("stop", 60);
+      }
+      long losses = 0;
+      long acked = 0;
+      long keys = 0;
+      for (MemberProcess c : members) {
+        String[] v = c.ask("verify " + logs, 300).split(" ");
+        acked = Long.parseLong(v[0].substring("acked=".length()));
+        keys = Long.parseLong(v[1].substring("keys=".length()));
+        losses += Long.parseLong(v[2].substring("losses=".length()));
+      }
+      return new Result(done, acked, keys, losses, members.size(),
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+    } finally {
+      stopAll();
+    }
+  }
+
+  private MemberProcess startMember() throws Exception {
+    String name = "m" + (incarnations++);
+    return MemberProcess.start("256m", KillTrialNode.class, port, cluster, name, mode.name(),
+        logs.resolve(name + ".log").toString());
+  }
+
+  private void awaitStable() throws InterruptedException {
+    MemberProcess.awaitMembers(members, nodes);
+    for (MemberProcess c : members) {
+      if (!c.ask("rebalanced", 60).equals("true")) {
+        throw new IllegalStateException("a member did not finish its state transfer");
+      }
+    }
+  }
+
+  private void stopAll() throws IOException, InterruptedException {
+    for (MemberProcess c : members) {
+      c.stop();
+    }
+    if (logs != null) {
+      try (Stream<Path> files = Files.walk(logs)) {
+        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package dev.larder.bench.cluster;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A cluster member in a child JVM (same classpath, 127.0.0.1 only), spoken to one command line
+ * at a time over stdin/stdout. Every wait is bounded.
+ */
+final class MemberProcess {
+
+  final Process process;
+  private final PrintStream in;
+  private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+
+  private MemberProcess(Process process) {
+    this.process = process;
+    this.in = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
+    Thread reader = new Thread(() -> {
+      try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
+          StandardCharsets.UTF_8))) {
+        for (String l = r.readLine(); l != null; l = r.readLine()) {
+          lines.add(l);
+        }
+      } catch (IOException e) {
+        lines.add("io-error " + e.getMessage());
+      }
+    });
+    reader.setDaemon(true);
+    reader.start();
+  }
+
+  /**
+   * Starts {@code mainClass} with the arguments and waits for its {@code ready} line.
+   *
+   * @param heap -Xmx (and -Xms, pre-touched, so that resident growth is native memory)
+   */
+  static MemberProcess start(String heap, Class<?> mainClass, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xms" + heap, "-Xmx" + heap, "-XX:+AlwaysPreTouch", "-Djava.net.preferIPv4Stack=true",
+        "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+        "-cp", System.getProperty("java.class.path"), mainClass.getName()));
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    MemberProcess m = new MemberProcess(p);
+    String ready = m.lines.poll(120, TimeUnit.SECONDS);
+    if (!"ready".equals(ready)) {
+      p.destroyForcibly();
+      throw new IllegalStateException(mainClass.getSimpleName() + " did not start: " + ready);
+    }
+    return m;
+  }
+
+  void send(String command) {
+    in.println(command);
+  }
+
+  String answer(int seconds) throws InterruptedException {
+    String l = lines.poll(seconds, TimeUnit.SECONDS);
+    if (l == null) {
+      throw new IllegalStateException("member " + process.pid() + " did not answer in " + seconds
+          + " s");
+    }
+    return l;
+  }
+
+  String ask(String command, int seconds) throws InterruptedException {
+    send(command);
+    return answer(seconds);
+  }
+
+  void kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor(10, TimeUnit.SECONDS);
+  }
+
+  /** Asks the member to quit; kills it if it has not exited within 15 s. */
+  void stop() throws InterruptedException {
+    in.println("quit");
+    in.close();
+    if (!process.waitFor(15, TimeUnit.SECONDS)) {
+      kill();
+    }
+  }
+
+  /** Polls {@code members} until every given member sees {@code n}, for at most 60 s. */
+  static void awaitMembers(List<MemberProcess> members, int n) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    for (MemberProcess m : members) {
+      while (!m.ask("members", 30).equals(String.valueOf(n))) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("the cluster did not settle at " + n + " members");
+        }
+        Thread.sleep(50);
+      }
+    }
+  }
+}

@@ -1,0 +1,146 @@
+package dev.larder.cluster;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a clustered cache joins its cluster and spreads its entries. Immutable and thread-safe;
+ * built by {@link #builder()}.
+ *
+ * @param stack a JGroups XML stack: a resource name (see {@link Stacks}) or a file path
+ * @param clusterName the JGroups cluster name; members with the same name and stack form one cluster
+ * @param nodeName this member's logical name, shown in exceptions and logs; null lets JGroups pick one
+ * @param mode replicated, distributed or invalidation
+ * @param owners copies of each entry in {@link ClusterMode#DISTRIBUTED} mode (primary included)
+ * @param replication when writes return
+ * @param timeout how long a synchronous operation waits for the members it needs
+ * @param segments the fixed number of hash segments the key space is cut into
+ */
+public record ClusterConfig(
+    String stack,
+    String clusterName,
+    String nodeName,
+    ClusterMode mode,
+    int owners,
+    Replication replication,
+    Duration timeout,
+    int segments) {
+
+  /** Validates the settings; see {@link Builder} for the rules. */
+  public ClusterConfig {
+    Objects.requireNonNull(stack, "stack");
+    Objects.requireNonNull(clusterName, "clusterName");
+    Objects.requireNonNull(mode, "mode");
+    Objects.requireNonNull(replication, "replication");
+    Objects.requireNonNull(timeout, "timeout");
+    if (clusterName.isBlank()) {
+      throw new IllegalArgumentException("clusterName is blank");
+    }
+    if (owners < 1) {
+      throw new IllegalArgumentException("owners must be >= 1, was " + owners);
+    }
+    if (segments < 1 || segments > 4096) {
+      throw new IllegalArgumentException("segments must be in [1, 4096], was " + segments);
+    }
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+    }
+  }
+
+  /** @return a builder with the defaults listed on each of its setters */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link ClusterConfig}; not thread-safe. */
+  public static final class Builder {
+    private String stack = Stacks.LOOPBACK;
+    private String clusterName = "larder";
+    private String nodeName;
+    private ClusterMode mode = ClusterMode.REPLICATED;
+    private int owners = 2;
+    private Replication replication = Replication.SYNC;
+    private Duration timeout = Duration.ofSeconds(10);
+    private int segments = 256;
+
+    private Builder() {}
+
+    /**
+     * @param stack a JGroups XML stack, a resource or a file (default {@link Stacks#LOOPBACK})
+     * @return this builder
+     */
+    public Builder stack(String stack) {
+      this.stack = stack;
+      return this;
+    }
+
+    /**
+     * @param name the cluster name (default {@code "larder"})
+     * @return this builder
+     */
+    public Builder clusterName(String name) {
+      this.clusterName = name;
+      return this;
+    }
+
+    /**
+     * @param name this member's logical name (default: JGroups picks one)
+     * @return this builder
+     */
+    public Builder nodeName(String name) {
+      this.nodeName = name;
+      return this;
+    }
+
+    /**
+     * @param mode the mode (default {@link ClusterMode#REPLICATED})
+     * @return this builder
+     */
+    public Builder mode(ClusterMode mode) {
+      this.mode = mode;
+      return this;
+    }
+
+    /**
+     * @param owners copies of each entry in distributed mode, at least 1 (default 2)
+     * @return this builder
+     */
+    public Builder owners(int owners) {
+      this.owners = owners;
+      return this;
+    }
+
+    /**
+     * @param replication SYNC or ASYNC (default SYNC)
+     * @return this builder
+     */
+    public Builder replication(Replication replication) {
+      this.replication = replication;
+      return this;
+    }
+
+    /**
+     * @param timeout how long a synchronous operation waits (default 10 s)
+     * @return this builder
+     */
+    public Builder timeout(Duration timeout) {
+      this.timeout = timeout;
+      return this;
+    }
+
+    /**
+     * @param segments hash segments, in [1, 4096] (default 256); every member must use the same
+     * @return this builder
+     */
+    public Builder segments(int segments) {
+      this.segments = segments;
+      return this;
+    }
+
+    /** @return the configuration */
+    public ClusterConfig build() {
+      return new ClusterConfig(stack, clusterName, nodeName, mode, owners, replication, timeout,
+          segments);
+    }
+  }
+}

@@ -1,0 +1,96 @@
+package dev.larder.cluster;
+
+import dev.larder.Cache;
+import dev.larder.codec.Codec;
+import dev.larder.codec.Codecs;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A {@link Cache} whose entries live on the members of a JGroups cluster, as the
+ * {@link ClusterConfig} says: replicated, distributed with a number of owners, or invalidated.
+ *
+ * <p>Thread-safe. Every member that builds a clustered cache with the same cluster name, stack,
+ * mode and segment count joins the same cluster. Keys and values are encoded once by the
+ * member that takes the call, travel and are stored as those bytes, and are decoded only when
+ * returned; key codecs must be deterministic (equal keys encode to equal bytes), and conditional
+ * writes compare values by their encoded bytes.
+ *
+ * <p>Differences from a local {@link Cache}, all documented on the methods below or in
+ * docs/design/cluster.md: there is no loader ({@link #get(Object)} is {@link #getIfPresent});
+ * {@link #get(Object, java.util.function.Function)} and {@link #compute} run their function on
+ * the calling member and apply the result with a compare-and-set on the key's primary, retrying
+ * on conflict (the function may run more than once); {@link #estimatedSize()} and iteration of
+ * {@link #asMap()} gather from every member; {@link #memoryUsed()} and {@link #stats()} are this
+ * member's; {@link #invalidateAll()} is not atomic with concurrent writes. Any operation that
+ * needs other members throws {@link ClusterTimeoutException} if they do not answer within
+ * {@link ClusterConfig#timeout()}, or {@link ClusterException} on other cluster failures.
+ *
+ * @param <K> the key type
+ * @param <V> the value type
+ */
+public interface ClusteredCache<K, V> extends Cache<K, V> {
+
+  /**
+   * @param keyCodec encodes keys; must be deterministic
+   * @param valueCodec encodes values
+   * @param <K> the key type
+   * @param <V> the value type
+   * @return a builder
+   */
+  static <K, V> ClusteredCacheBuilder<K, V> builder(Codec<K> keyCodec, Codec<V> valueCodec) {
+    return new ClusteredCacheBuilder<>(keyCodec, valueCodec);
+  }
+
+  /**
+   * @param keyType the key class (see {@link Codecs#forType})
+   * @param valueType the value class
+   * @param <K> the key type
+   * @param <V> the value type
+   * @return a builder
+   */
+  static <K, V> ClusteredCacheBuilder<K, V> builder(Class<K> keyType, Class<V> valueType) {
+    return new ClusteredCacheBuilder<>(Codecs.forType(keyType), Codecs.forType(valueType));
+  }
+
+  /** @return this member's name in the cluster */
+  String nodeName();
+
+  /** @return the names of the current members, coordinator first */
+  List<String> members();
+
+  /** @return the configuration this cache joined with */
+  ClusterConfig clusterConfig();
+
+  /**
+   * @param key a key
+   * @return true if this member owns the key's segment (always true in invalidation mode)
+   */
+  boolean isLocalOwner(K key);
+
+  /** @return the number of segments this member owns (0 in invalidation mode) */
+  int ownedSegments();
+
+  /** @return entries held in this member's store (its own and its backups) */
+  long localEntryCount();
+
+  /** @return what state transfer moved to this member, and how long it took */
+  RebalanceStats rebalanceStats();
+
+  /**
+   * Waits until this member holds every segment it owns (its state transfer finished).
+   *
+   * @param timeout how long to wait
+   * @return true if it does, false on timeout
+   */
+  boolean awaitRebalanced(Duration timeout);
+
+  /**
+   * @return merges (after a partition) in which this member was on a side that lost: it dropped
+   *     its entries and received the winning side's
+   */
+  long mergesLost();
+
+  /** @return async writes dropped because no primary could take them during a view change */
+  long asyncWritesDropped();
+}

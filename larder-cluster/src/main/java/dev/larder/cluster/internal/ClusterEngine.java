@@ -1,0 +1,829 @@
+package dev.larder.cluster.internal;
+
+import dev.larder.Cache;
+import dev.larder.cluster.ClusterConfig;
+import dev.larder.cluster.ClusterException;
+import dev.larder.cluster.ClusterMode;
+import dev.larder.cluster.ClusterTimeoutException;
+import dev.larder.cluster.RebalanceStats;
+import dev.larder.cluster.Replication;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.jgroups.Address;
+import org.jgroups.BytesMessage;
+import org.jgroups.JChannel;
+import org.jgroups.MergeView;
+import org.jgroups.Message;
+import org.jgroups.Receiver;
+import org.jgroups.View;
+
+/**
+ * One member of a clustered cache: its JGroups channel, its local store of encoded entries, and
+ * the protocol that keeps owners in step. Thread-safe.
+ *
+ * <p>Implementation notes.
+ * <ul>
+ *   <li><b>Writes</b> go to the key's primary (in the caller's view). The primary checks that it
+ *       is in the same view (a caller with an older view is told to retry once it has the new
+ *       one), then, under the segment lock, applies the write locally and sends it to each backup
+ *       as a regular (per-sender FIFO) JGroups message. Holding the segment lock while sending
+ *       gives every key one order of writes, and FIFO delivery keeps that order on every backup,
+ *       for SYNC and ASYNC alike. A SYNC write waits, outside the lock, for every backup's ack;
+ *       a backup whose view is newer than the write's refuses it, and the caller retries in the
+ *       new view.
+ *   <li><b>Threads</b>: regular messages (backup writes, state chunks, invalidations, async
+ *       writes) are applied on JGroups' delivery thread and never block on another member.
+ *       Requests that may wait (sync writes, reads, pulls, clears, scans) are sent out-of-band
+ *       and run on virtual threads, so a waiting request never holds up the ordered stream
+ *       that would answer it.
+ *   <li><b>Views</b> are installed under the topology write lock, which every local write holds
+ *       for reading: a write uses one view from check to send. Members that left are dropped
+ *       from every outstanding call. Segment states and state transfer: {@link SegmentTable}
+ *       and {@link StateTransfer}.
+ *   <li><b>Merges</b>: on a {@link MergeView}, members of every subgroup but the one holding the
+ *       merged view's coordinator drop all their segments and receive them again from the
+ *       coordinator's side; writes made on the other sides during the partition are lost.
+ * </ul>
+ */
+public final class ClusterEngine implements Receiver, AutoCloseable {
+
+  private static final System.Logger LOG = System.getLogger(ClusterEngine.class.getName());
+  private static final byte[] TRUE = {1};
+  private static final byte[] FALSE = {0};
+  private static final int MAX_HOPS = 3;
+
+  final ClusterConfig config;
+  final Cache<byte[], byte[]> local;
+  final SegmentTable table;
+  final Calls calls = new Calls();
+  final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
+  private final JChannel channel;
+  private final StateTransfer transfer;
+  private final ReentrantReadWriteLock topologyLock = new ReentrantReadWriteLock();
+  private final Object viewMonitor = new Object();
+  private final AtomicLong asyncDropped = new AtomicLong();
+  private final AtomicLong mergesLost = new AtomicLong();
+  private volatile Topology topology;
+  private volatile boolean closed;
+
+  private ClusterEngine(ClusterConfig config, Cache<byte[], byte[]> local, long memoryBound,
+      JChannel channel) {
+    this.config = config;
+    this.local = local;
+    this.channel = channel;
+    this.table = new SegmentTable(config.segments());
+    this.transfer = new StateTransfer(this, memoryBound);
+  }
+
+  /**
+   * Opens a channel on the configured stack and joins the cluster.
+   *
+   * @param config the cluster settings
+   * @param local the local store of encoded keys and values; owned (and closed) by the engine
+   * @param memoryBound the local store's bound in bytes, or Long.MAX_VALUE
+   * @return the joined member
+   * @throws ClusterException if the stack cannot be read or the channel cannot connect
+   */
+  public static ClusterEngine start(ClusterConfig config, Cache<byte[], byte[]> local,
+      long memoryBound) {
+    JChannel channel;
+    try (InputStream stack = openStack(config.stack())) {
+      channel = new JChannel(stack);
+    } catch (Exception e) {
+      throw new ClusterException("cannot build the JGroups stack " + config.stack() + ": " + e, e);
+    }
+    if (config.nodeName() != null) {
+      channel.name(config.nodeName());
+    }
+    ClusterEngine engine = new ClusterEngine(config, local, memoryBound, channel);
+    channel.setReceiver(engine);
+    try {
+      channel.connect(config.clusterName());
+    } catch (Exception e) {
+      channel.close();
+      engine.workers.shutdownNow();
+      throw new ClusterException("cannot join cluster " + config.clusterName() + ": " + e, e);
+    }
+    return engine;
+  }
+
+  private static InputStream openStack(String stack) throws IOException {
+    InputStream in = ClusterEngine.class.getClassLoader() == null ? null
+        : ClusterEngine.class.getResourceAsStream("/" + stack);
+    if (in == null) {
+      in = Thread.currentThread().getContextClassLoader() == null ? null
+          : Thread.currentThread().getContextClassLoader().getResourceAsStream(stack);
+    }
+    return in != null ? in : new FileInputStream(stack);
+  }
+
+  // ---------------------------------------------------------------- views
+
+  @Override
+  public void viewAccepted(View view) {
+    List<Integer> incoming = new ArrayList<>();
+    Topology installed;
+    topologyLock.writeLock().lock();
+    try {
+      Topology old = topology;
+      Address self = channel.getAddress();
+      boolean lostMerge = lostMerge(view, self);
+      if (lostMerge) {
+        mergesLost.incrementAndGet();
+      }
+      ConsistentHash hash = new ConsistentHash(view.getMembers(), config.segments(), ownerCount());
+      installed = Topology.of(view, hash, old == null ? null : old.hash());
+      boolean founder = old == null && view.size() == 1;
+      if (config.mode() != ClusterMode.INVALIDATION) {
+        for (int s = 0; s < table.size(); s++) {
+          if (assign(s, hash.isOwner(self, s), founder, lostMerge, installed.viewId())) {
+            incoming.add(s);
+          }
+        }
+      }
+      topology = installed;
+    } finally {
+      topologyLock.writeLock().unlock();
+    }
+    calls.retain(installed.members());
+    synchronized (viewMonitor) {
+      viewMonitor.notifyAll();
+    }
+    if (config.mode() != ClusterMode.INVALIDATION) {
+      transfer.onView(installed, incoming);
+    }
+  }
+
+  /** Sets a segment's state for a new view; returns true if the segment must be received. */
+  private boolean assign(int s, boolean owner, boolean founder, boolean lostMerge, long viewId) {
+    table.lock(s);
+    try {
+      SegmentTable.State state = lostMerge ? SegmentTable.State.NONE : table.state(s);
+      if (owner) {
+        if (founder || state == SegmentTable.State.OWNED) {
+          table.set(s, SegmentTable.State.OWNED, viewId);
+          return false;
+        }
+        if (state != SegmentTable.State.INCOMING) {
+          table.set(s, SegmentTable.State.INCOMING, viewId);
+        }
+        return true;
+      }
+      table.set(s, state == SegmentTable.State.OWNED ? SegmentTable.State.RETIRED
+          : SegmentTable.State.NONE, viewId);
+      return false;
+    } finally {
+      table.unlock(s);
+    }
+  }
+
+  private static boolean lostMerge(View view, Address self) {
+    if (!(view instanceof MergeView merge)) {
+      return false;
+    }
+    for (View sub : merge.getSubgroups()) {
+      if (sub.containsMember(self)) {
+        return !sub.containsMember(view.getCoord());
+      }
+    }
+    return false;
+  }
+
+  private int ownerCount() {
+    return switch (config.mode()) {
+      case REPLICATED -> Integer.MAX_VALUE;
+      case DISTRIBUTED -> config.owners();
+      case INVALIDATION -> 1;
+    };
+  }
+
+  Topology topology() {
+    return topology;
+  }
+
+  Address self() {
+    return channel.getAddress();
+  }
+
+  /** Waits until the installed view id is at least {@code viewId}, or the deadline. */
+  void awaitView(long viewId, long deadlineNanos) {
+    synchronized (viewMonitor) {
+      while (topology.viewId() < viewId && !closed) {
+        long left = deadlineNanos - System.nanoTime();
+        if (left <= 0) {
+          return;
+        }
+        try {
+          TimeUnit.NANOSECONDS.timedWait(viewMonitor, Math.min(left, 50_000_000L));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new ClusterException("interrupted while waiting for a view", e);
+        }
+      }
+    }
+  }
+
+  /** Waits a little for a view newer than {@code viewId}: the caller is about to retry. */
+  private void awaitNewerView(long viewId, long deadlineNanos) {
+    awaitView(viewId + 1, Math.min(deadlineNanos, System.nanoTime() + 20_000_000L));
+  }
+
+  // ---------------------------------------------------------------- messaging
+
+  @Override
+  public void receive(Message msg) {
+    if (closed) {
+      return;
+    }
+    Frame f;
+    try {
+      f = Frame.decode(msg.getArray(), msg.getOffset(), msg.getLength());
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "dropping a malformed frame from " + msg.getSrc(), e);
+      return;
+    }
+    Address from = msg.getSrc();
+    switch (f.type()) {
+      case Frame.T_REPLY -> calls.reply(from, f);
+      case Frame.T_BACKUP -> onBackup(from, f);
+      case Frame.T_INVALIDATE -> onInvalidate(from, f);
+      case Frame.T_STATE -> transfer.onState(from, f);
+      case Frame.T_WRITE -> {
+        if ((f.flags() & Frame.F_ASYNC) != 0) {
+          try {
+            onAsyncWrite(f);
+          } catch (RuntimeException e) {
+            asyncDropped.incrementAndGet();
+            LOG.log(System.Logger.Level.WARNING, "async write from " + from + " failed", e);
+          }
+        } else {
+          workers.execute(() -> reply(from, f.reqId(), onSyncWrite(f)));
+        }
+      }
+      case Frame.T_READ -> workers.execute(() -> reply(from, f.reqId(), onRead(f)));
+      case Frame.T_PULL -> workers.execute(() -> transfer.onPull(from, f));
+      case Frame.T_CLEAR -> workers.execute(() -> {
+        local.invalidateAll();
+        reply(from, f.reqId(), Frame.reply(f.reqId(), topology.viewId(), Frame.S_OK, null));
+      });
+      case Frame.T_SCAN -> workers.execute(() -> reply(from, f.reqId(), onScan(f)));
+      default -> LOG.log(System.Logger.Level.WARNING, "unknown frame type " + f.type());
+    }
+  }
+
+  void send(Address to, Frame f, boolean outOfBand) {
+    Message msg = new BytesMessage(to, f.encode());
+    if (outOfBand) {
+      msg.setFlag(Message.Flag.OOB);
+    }
+    try {
+      channel.send(msg);
+    } catch (Exception e) {
+      if (!closed) {
+        LOG.log(System.Logger.Level.DEBUG, "send to " + to + " failed: " + e);
+      }
+    }
+  }
+
+  private void reply(Address to, long reqId, Frame reply) {
+    if (reqId != 0) {
+      send(to, new Frame(Frame.T_REPLY, reqId, reply.viewId(), reply.op(), reply.flags(), null,
+          reply.value(), null, Frame.NO_INTS, reply.names(), reply.entries()), true);
+    }
+  }
+
+  /**
+   * Sends one request and waits for its reply.
+   *
+   * @return the reply, or null if {@code to} left the view, or a synthetic S_TIMEOUT reply
+   */
+  private Frame call(Address to, Frame request, long deadlineNanos) {
+    Calls.Call call = calls.open(Set.of(to));
+    try {
+      send(to, withReqId(request, call.id), true);
+      if (!call.await(deadlineNanos)) {
+        return Frame.reply(0, 0, Frame.S_TIMEOUT, null).withNames(List.of(to.toString()));
+      }
+      return call.replies().get(to);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ClusterException("interrupted", e);
+    } finally {
+      calls.close(call);
+    }
+  }
+
+  private static Frame withReqId(Frame f, long reqId) {
+    return new Frame(f.type(), reqId, f.viewId(), f.op(), f.flags(), f.key(), f.value(),
+        f.expected(), f.ints(), f.names(), f.entries());
+  }
+
+  long deadline() {
+    return System.nanoTime() + config.timeout().toNanos();
+  }
+
+  int segmentOf(byte[] key) {
+    return ConsistentHash.segmentOf(key, config.segments());
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /**
+   * Reads a key: locally when this member's value is current, otherwise from an owner.
+   *
+   * @return the value, or null if absent
+   * @throws ClusterTimeoutException if no owner could answer within the timeout
+   */
+  public byte[] get(byte[] key) {
+    checkOpen();
+    if (config.mode() == ClusterMode.INVALIDATION) {
+      return local.getIfPresent(key);
+    }
+    long deadline = deadline();
+    int s = segmentOf(key);
+    ByteKey bk = new ByteKey(key);
+    while (true) {
+      Topology t = topology;
+      table.lock(s);
+      try {
+        if (table.authoritative(s, bk)) {
+          return local.getIfPresent(key);
+        }
+      } finally {
+        table.unlock(s);
+      }
+      Frame r = readRemote(t, s, key, deadline);
+      if (r != null) {
+        return r.value();
+      }
+      if (System.nanoTime() >= deadline) {
+        throw new ClusterTimeoutException("read", names(t.hash().owners(s)));
+      }
+      awaitNewerView(t.viewId(), deadline);
+    }
+  }
+
+  /** Asks each other owner in turn; returns the first authoritative reply, or null. */
+  private Frame readRemote(Topology t, int s, byte[] key, long deadline) {
+    Frame request = new Frame(Frame.T_READ, 0, t.viewId(), 0, 0, key, null, null, Frame.NO_INTS,
+        List.of(), List.of());
+    for (Address owner : t.hash().owners(s)) {
+      if (owner.equals(self())) {
+        continue;
+      }
+      Frame r = call(owner, request, deadline);
+      if (r != null && r.op() == Frame.S_OK) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  private Frame onRead(Frame f) {
+    Topology t = topology;
+    if (f.viewId() != t.viewId()) {
+      return Frame.reply(f.reqId(), t.viewId(), Frame.S_NOT_AUTHORITATIVE, null);
+    }
+    int s = segmentOf(f.key());
+    table.lock(s);
+    try {
+      if (!table.authoritative(s, new ByteKey(f.key()))) {
+        return Frame.reply(f.reqId(), t.viewId(), Frame.S_NOT_AUTHORITATIVE, null);
+      }
+      return Frame.reply(f.reqId(), t.viewId(), Frame.S_OK, local.getIfPresent(f.key()));
+    } finally {
+      table.unlock(s);
+    }
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  /**
+   * Executes a write on the key's owners.
+   *
+   * @param op the write
+   * @param key the encoded key
+   * @param value the encoded new value (null for removals)
+   * @param expected the encoded expected value of REPLACE_IF and REMOVE_IF
+   * @param mayReturnEarly true if the write returns nothing, so ASYNC may return at once
+   * @return the previous value, or {@link #TRUE}/{@link #FALSE} for conditional writes; null when
+   *     an async write returned early
+   */
+  public byte[] write(Op op, byte[] key, byte[] value, byte[] expected, boolean mayReturnEarly) {
+    checkOpen();
+    boolean async = mayReturnEarly && config.replication() == Replication.ASYNC;
+    if (config.mode() == ClusterMode.INVALIDATION) {
+      return invalidatingWrite(op, key, value, expected, async);
+    }
+    long deadline = deadline();
+    int s = segmentOf(key);
+    while (true) {
+      Topology t = topology;
+      Address primary = t.hash().primary(s);
+      Frame request = new Frame(Frame.T_WRITE, 0, t.viewId(), op.ordinal(),
+          async ? Frame.F_ASYNC : 0, key, value, expected, new int[] {0}, List.of(), List.of());
+      Frame r;
+      if (primary.equals(self())) {
+        r = executeAsPrimary(request, !async, deadline);
+      } else if (async) {
+        send(primary, request, false);
+        return null;
+      } else {
+        r = call(primary, request, deadline);
+      }
+      if (r != null && r.op() == Frame.S_OK) {
+        return r.value();
+      }
+      if (r != null && r.op() == Frame.S_TIMEOUT) {
+        throw new ClusterTimeoutException(op + " write", r.names());
+      }
+      if (r != null && r.op() == Frame.S_ERROR) {
+        throw new ClusterException(new String(r.value(), StandardCharsets.UTF_8));
+      }
+      if (System.nanoTime() >= deadline) {
+        throw new ClusterTimeoutException(op + " write", List.of(primary.toString()));
+      }
+      awaitNewerView(t.viewId(), deadline);
+    }
+  }
+
+  private Frame onSyncWrite(Frame f) {
+    try {
+      return executeAsPrimary(f, true, deadline());
+    } catch (RuntimeException e) {
+      return Frame.reply(f.reqId(), 0, Frame.S_ERROR,
+          String.valueOf(e.getMessage()).getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  /** An async write, on the delivery thread: execute if primary here, else pass it on. */
+  private void onAsyncWrite(Frame f) {
+    Topology t = topology;
+    int s = segmentOf(f.key());
+    Address primary = t.hash().primary(s);
+    Frame here = new Frame(f.type(), 0, t.viewId(), f.op(), f.flags(), f.key(), f.value(),
+        f.expected(), new int[] {f.ints().length > 0 ? f.ints()[0] + 1 : 1}, List.of(), List.of());
+    if (primary.equals(self())) {
+      Frame r = executeAsPrimary(here, false, deadline());
+      if (r.op() != Frame.S_OK) {
+        asyncDropped.incrementAndGet();
+      }
+    } else if (here.ints()[0] <= MAX_HOPS) {
+      send(primary, here, false);
+    } else {
+      asyncDropped.incrementAndGet();
+    }
+  }
+
+  /**
+   * Runs a write on this member as the key's primary: check the view, apply under the segment
+   * lock, send to the backups, and (if asked) wait for their acks.
+   */
+  private Frame executeAsPrimary(Frame f, boolean waitForBackups, long deadline) {
+    if (f.viewId() > topology.viewId() && waitForBackups) {
+      awaitView(f.viewId(), deadline);
+    }
+    Topology t = topology;
+    int s = segmentOf(f.key());
+    if (f.viewId() != t.viewId() || !t.hash().primary(s).equals(self())) {
+      return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
+    }
+    Op op = Op.of(f.op());
+    ByteKey bk = new ByteKey(f.key());
+    Frame fetched = null;
+    if (op.readsCurrent() && !currentKnown(s, bk)) {
+      fetched = readRemote(t, s, f.key(), deadline);
+      if (fetched == null) {
+        return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
+      }
+    }
+    Calls.Call call = null;
+    byte[] result;
+    topologyLock.readLock().lock();
+    table.lock(s);
+    try {
+      if (topology != t) {
+        return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
+      }
+      if (fetched != null && !table.isLive(s, bk)) {
+        applyLocally(s, bk, fetched.value());
+      }
+      byte[] current = local.getIfPresent(f.key());
+      Outcome outcome = Outcome.of(op, current, f.value(), f.expected());
+      result = outcome.result();
+      if (outcome.changes()) {
+        applyLocally(s, bk, outcome.newValue());
+        call = replicate(t, s, f.key(), outcome.newValue(), waitForBackups);
+      }
+    } finally {
+      table.unlock(s);
+      topologyLock.readLock().unlock();
+    }
+    return awaitBackups(f, t, call, result, deadline);
+  }
+
+  private boolean currentKnown(int s, ByteKey key) {
+    table.lock(s);
+    try {
+      return table.authoritative(s, key);
+    } finally {
+      table.unlock(s);
+    }
+  }
+
+  /** Puts or removes locally and marks the key live. Caller holds the segment lock. */
+  private void applyLocally(int s, ByteKey key, byte[] value) {
+    if (value == null) {
+      local.invalidate(key.bytes());
+    } else {
+      local.put(key.bytes(), value);
+    }
+    table.markLive(s, key);
+  }
+
+  /** Sends a write to the backups. Caller holds the segment lock (this is what orders writes). */
+  private Calls.Call replicate(Topology t, int s, byte[] key, byte[] value, boolean ack) {
+    List<Address> backups = t.hash().backups(s);
+    if (backups.isEmpty()) {
+      return null;
+    }
+    Calls.Call call = ack ? calls.open(new HashSet<>(backups)) : null;
+    Frame backup = new Frame(Frame.T_BACKUP, call == null ? 0 : call.id, t.viewId(),
+        value == null ? Op.REMOVE.ordinal() : Op.PUT.ordinal(), 0, key, value, null,
+        Frame.NO_INTS, List.of(), List.of());
+    for (Address b : backups) {
+      send(b, backup, false);
+    }
+    return call;
+  }
+
+  private Frame awaitBackups(Frame f, Topology t, Calls.Call call, byte[] result, long deadline) {
+    if (call == null) {
+      return Frame.reply(f.reqId(), t.viewId(), Frame.S_OK, result);
+    }
+    try {
+      if (!call.await(deadline)) {
+        return Frame.reply(f.reqId(), t.viewId(), Frame.S_TIMEOUT, null)
+            .withNames(names(call.awaiting().toArray(Address[]::new)));
+      }
+      for (Map.Entry<Address, Frame> e : call.replies().entrySet()) {
+        if (e.getValue().op() != Frame.S_OK) {
+          return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
+        }
+      }
+      return Frame.reply(f.reqId(), t.viewId(), Frame.S_OK, result);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ClusterException("interrupted while waiting for backups", e);
+    } finally {
+      calls.close(call);
+    }
+  }
+
+  /** A backup write from a primary, on the delivery thread. */
+  private void onBackup(Address from, Frame f) {
+    if (f.viewId() < topology.viewId()) {
+      reply(from, f.reqId(), Frame.reply(f.reqId(), topology.viewId(), Frame.S_RETRY, null));
+      return;
+    }
+    int s = segmentOf(f.key());
+    topologyLock.readLock().lock();
+    table.lock(s);
+    try {
+      applyLocally(s, new ByteKey(f.key()), f.op() == Op.REMOVE.ordinal() ? null : f.value());
+    } finally {
+      table.unlock(s);
+      topologyLock.readLock().unlock();
+    }
+    reply(from, f.reqId(), Frame.reply(f.reqId(), topology.viewId(), Frame.S_OK, null));
+  }
+
+  // ---------------------------------------------------------------- invalidation mode
+
+  private byte[] invalidatingWrite(Op op, byte[] key, byte[] value, byte[] expected,
+      boolean async) {
+    int s = segmentOf(key);
+    Outcome outcome;
+    table.lock(s);
+    try {
+      outcome = Outcome.of(op, local.getIfPresent(key), value, expected);
+      if (outcome.changes()) {
+        applyLocally(s, new ByteKey(key), outcome.newValue());
+      }
+    } finally {
+      table.unlock(s);
+    }
+    if (outcome.changes() || !op.conditional()) {
+      broadcast(new Frame(Frame.T_INVALIDATE, 0, topology.viewId(), 0, 0, key, null, null,
+          Frame.NO_INTS, List.of(), List.of()), !async, false, "invalidation");
+    }
+    return outcome.result();
+  }
+
+  private void onInvalidate(Address from, Frame f) {
+    if (f.key() == null) {
+      local.invalidateAll();
+    } else {
+      local.invalidate(f.key());
+    }
+    reply(from, f.reqId(), Frame.reply(f.reqId(), topology.viewId(), Frame.S_OK, null));
+  }
+
+  /**
+   * Sends a frame to every other member, waiting for all acks if asked.
+   *
+   * @return the replies by member
+   */
+  private Map<Address, Frame> broadcast(Frame f, boolean wait, boolean outOfBand,
+      String what) {
+    Topology t = topology;
+    Set<Address> others = new HashSet<>(t.members());
+    others.remove(self());
+    if (others.isEmpty()) {
+      return Map.of();
+    }
+    if (!wait) {
+      for (Address a : others) {
+        send(a, f, outOfBand);
+      }
+      return Map.of();
+    }
+    Calls.Call call = calls.open(others);
+    try {
+      Frame withId = withReqId(f, call.id);
+      for (Address a : others) {
+        send(a, withId, outOfBand);
+      }
+      if (!call.await(deadline())) {
+        throw new ClusterTimeoutException(what, names(call.awaiting().toArray(Address[]::new)));
+      }
+      return call.replies();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ClusterException("interrupted during " + what, e);
+    } finally {
+      calls.close(call);
+    }
+  }
+
+  // ---------------------------------------------------------------- whole-cache operations
+
+  /** Removes every entry on every member (not atomic with concurrent writes). */
+  public void clear() {
+    checkOpen();
+    local.invalidateAll();
+    broadcast(Frame.of(Frame.T_CLEAR, 0, topology.viewId()),
+        config.replication() == Replication.SYNC, true, "clear");
+  }
+
+  /** @return the number of entries in the cluster (each counted once, by its primary) */
+  public long count() {
+    checkOpen();
+    if (config.mode() == ClusterMode.INVALIDATION) {
+      return local.estimatedSize();
+    }
+    Frame scan = new Frame(Frame.T_SCAN, 0, 0, 0, Frame.F_COUNT_ONLY, null, null, null,
+        Frame.NO_INTS, List.of(), List.of());
+    long total = Scan.count(onScan(scan));
+    for (Frame r : broadcast(scan, true, true, "count").values()) {
+      total += Scan.count(r);
+    }
+    return total;
+  }
+
+  /**
+   * @return every entry of the cluster, each once (from its primary), as alternating encoded keys
+   *     and values; a snapshot, weakly consistent with concurrent writes and rebalances
+   */
+  public List<byte[]> entries() {
+    checkOpen();
+    Frame scan = Frame.of(Frame.T_SCAN, 0, 0);
+    List<byte[]> all = new ArrayList<>(onScan(scan).entries());
+    if (config.mode() != ClusterMode.INVALIDATION) {
+      for (Frame r : broadcast(scan, true, true, "scan").values()) {
+        all.addAll(r.entries());
+      }
+    }
+    return all;
+  }
+
+  private Frame onScan(Frame f) {
+    return Scan.run(this, topology, (f.flags() & Frame.F_COUNT_ONLY) != 0, f.reqId());
+  }
+
+  // ---------------------------------------------------------------- state, close
+
+  /** @return the names of the current view's members, coordinator first */
+  public List<String> members() {
+    return topology.view().getMembers().stream().map(Address::toString).toList();
+  }
+
+  /** @return this member's name */
+  public String name() {
+    return channel.getName();
+  }
+
+  /** @return the number of segments this member owns or is receiving */
+  public int ownedSegments() {
+    Address self = self();
+    int n = 0;
+    for (int s = 0; s < config.segments(); s++) {
+      n += topology.hash().isOwner(self, s) ? 1 : 0;
+    }
+    return config.mode() == ClusterMode.INVALIDATION ? 0 : n;
+  }
+
+  /** @return true if a key's segment is owned here (in invalidation mode: always) */
+  public boolean ownsKey(byte[] key) {
+    return config.mode() == ClusterMode.INVALIDATION
+        || topology.hash().isOwner(self(), segmentOf(key));
+  }
+
+  public RebalanceStats rebalanceStats() {
+    return transfer.stats();
+  }
+
+  /** @return async writes dropped because no primary could take them during a view change */
+  public long asyncDropped() {
+    return asyncDropped.get();
+  }
+
+  /** @return merges in which this member's side lost and dropped its entries */
+  public long mergesLost() {
+    return mergesLost.get();
+  }
+
+  /**
+   * Waits until this member holds every segment it owns.
+   *
+   * @param timeoutNanos how long to wait
+   * @return true if it does
+   */
+  public boolean awaitRebalanced(long timeoutNanos) {
+    long deadline = System.nanoTime() + timeoutNanos;
+    while (transfer.busy() || table.incomingCount() > 0) {
+      if (System.nanoTime() >= deadline || closed) {
+        return false;
+      }
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** @return the JGroups channel (tests insert protocols such as DISCARD into its stack) */
+  public JChannel channel() {
+    return channel;
+  }
+
+  boolean closed() {
+    return closed;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("the clustered cache is closed");
+    }
+  }
+
+  static List<String> names(Address[] members) {
+    return Arrays.stream(members).map(Address::toString).toList();
+  }
+
+  static byte[] bool(boolean b) {
+    return b ? TRUE : FALSE;
+  }
+
+  /** Leaves the cluster and closes the local store. Idempotent. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    synchronized (viewMonitor) {
+      viewMonitor.notifyAll();
+    }
+    channel.close();
+    transfer.close();
+    workers.shutdownNow();
+    local.close();
+  }
+}

@@ -1,0 +1,394 @@
+package dev.larder.cluster.internal;
+
+import dev.larder.Cache;
+import dev.larder.CacheStats;
+import dev.larder.LatencySummary;
+import dev.larder.cluster.ClusterConfig;
+import dev.larder.cluster.ClusterTimeoutException;
+import dev.larder.cluster.ClusteredCache;
+import dev.larder.cluster.RebalanceStats;
+import dev.larder.codec.ByteSink;
+import dev.larder.codec.ByteSource;
+import dev.larder.codec.Codec;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/**
+ * The {@link ClusteredCache}: encodes at the API edge, runs the protocol of
+ * {@link ClusterEngine} on bytes, decodes results. Thread-safe.
+ *
+ * @param <K> the key type
+ * @param <V> the value type
+ */
+public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
+
+  private final Codec<K> keyCodec;
+  private final Codec<V> valueCodec;
+  private final ClusterEngine engine;
+  private final ClusterConfig config;
+  private final LongAdder hits = new LongAdder();
+  private final LongAdder misses = new LongAdder();
+  private final LongAdder puts = new LongAdder();
+  private final LongAdder removals = new LongAdder();
+  private volatile ConcurrentMap<K, V> mapView;
+
+  private ClusteredLarderCache(Codec<K> keyCodec, Codec<V> valueCodec, ClusterEngine engine,
+      ClusterConfig config) {
+    this.keyCodec = keyCodec;
+    this.valueCodec = valueCodec;
+    this.engine = engine;
+    this.config = config;
+  }
+
+  /**
+   * Joins the cluster with a fresh local store.
+   *
+   * @param keyCodec the key codec
+   * @param valueCodec the value codec
+   * @param local a new local store of encoded entries; the cache owns it
+   * @param memoryBound the store's bound, or Long.MAX_VALUE
+   * @param config the cluster settings
+   * @param <K> the key type
+   * @param <V> the value type
+   * @return the joined cache
+   */
+  public static <K, V> ClusteredCache<K, V> start(Codec<K> keyCodec, Codec<V> valueCodec,
+      Cache<byte[], byte[]> local, long memoryBound, ClusterConfig config) {
+    try {
+      return new ClusteredLarderCache<>(keyCodec, valueCodec,
+          ClusterEngine.start(config, local, memoryBound), config);
+    } catch (RuntimeException e) {
+      local.close();
+      throw e;
+    }
+  }
+
+  private byte[] key(K key) {
+    Objects.requireNonNull(key, "key");
+    ByteSink sink = new ByteSink();
+    keyCodec.encodeLast(key, sink);
+    return sink.toByteArray();
+  }
+
+  private byte[] value(V value) {
+    Objects.requireNonNull(value, "value");
+    ByteSink sink = new ByteSink();
+    valueCodec.encodeLast(value, sink);
+    return sink.toByteArray();
+  }
+
+  private V decode(byte[] bytes) {
+    return bytes == null ? null : valueCodec.decodeLast(new ByteSource(bytes));
+  }
+
+  K decodeKey(byte[] bytes) {
+    return keyCodec.decodeLast(new ByteSource(bytes));
+  }
+
+  V decodeValue(byte[] bytes) {
+    return decode(bytes);
+  }
+
+  private static boolean isTrue(byte[] b) {
+    return b != null && b.length == 1 && b[0] == 1;
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** No loader on clustered caches: the same as {@link #getIfPresent}. */
+  @Override
+  public V get(K key) {
+    return getIfPresent(key);
+  }
+
+  @Override
+  public V getIfPresent(K key) {
+    V v = decode(engine.get(key(key)));
+    (v == null ? misses : hits).increment();
+    return v;
+  }
+
+  /**
+   * Returns the value, or computes it on this member and stores it unless another writer stored
+   * one first (then that one is returned). Concurrent callers on different members may each run
+   * the function; one value wins everywhere.
+   */
+  @Override
+  public V get(K key, Function<? super K, ? extends V> mappingFunction) {
+    Objects.requireNonNull(mappingFunction, "mappingFunction");
+    V v = getIfPresent(key);
+    if (v != null) {
+      return v;
+    }
+    V computed = mappingFunction.apply(key);
+    if (computed == null) {
+      return null;
+    }
+    V previous = putIfAbsent(key, computed);
+    return previous != null ? previous : computed;
+  }
+
+  @Override
+  public Map<K, V> getAll(Iterable<? extends K> keys) {
+    Objects.requireNonNull(keys, "keys");
+    Map<K, V> result = new LinkedHashMap<>();
+    for (K k : keys) {
+      V v = getIfPresent(k);
+      if (v != null) {
+        result.put(k, v);
+      }
+    }
+    return result;
+  }
+
+  @Override
+  public boolean containsKey(K key) {
+    return engine.get(key(key)) != null;
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  @Override
+  public void put(K key, V value) {
+    byte[] k = key(key);
+    engine.write(Op.PUT, k, value(value), null, true);
+    puts.increment();
+  }
+
+  @Override
+  public void putAll(Map<? extends K, ? extends V> map) {
+    Objects.requireNonNull(map, "map");
+    map.forEach(this::put);
+  }
+
+  @Override
+  public V putIfAbsent(K key, V value) {
+    byte[] k = key(key);
+    V previous = decode(engine.write(Op.PUT_IF_ABSENT, k, value(value), null, false));
+    if (previous == null) {
+      puts.increment();
+    }
+    return previous;
+  }
+
+  @Override
+  public V replace(K key, V value) {
+    byte[] k = key(key);
+    V previous = decode(engine.write(Op.REPLACE, k, value(value), null, false));
+    if (previous != null) {
+      puts.increment();
+    }
+    return previous;
+  }
+
+  @Override
+  public boolean replace(K key, V oldValue, V newValue) {
+    byte[] k = key(key);
+    boolean done = isTrue(engine.write(Op.REPLACE_IF, k, value(newValue), value(oldValue), false));
+    if (done) {
+      puts.increment();
+    }
+    return done;
+  }
+
+  @Override
+  public V remove(K key) {
+    V previous = decode(engine.write(Op.REMOVE, key(key), null, null, false));
+    if (previous != null) {
+      removals.increment();
+    }
+    return previous;
+  }
+
+  @Override
+  public boolean remove(K key, V value) {
+    byte[] k = key(key);
+    boolean done = isTrue(engine.write(Op.REMOVE_IF, k, null, value(value), false));
+    if (done) {
+      removals.increment();
+    }
+    return done;
+  }
+
+  @Override
+  public void invalidate(K key) {
+    engine.write(Op.REMOVE, key(key), null, null, true);
+  }
+
+  @Override
+  public void invalidateAll() {
+    engine.clear();
+  }
+
+  @Override
+  public void invalidateAll(Iterable<? extends K> keys) {
+    Objects.requireNonNull(keys, "keys");
+    for (K k : keys) {
+      invalidate(k);
+    }
+  }
+
+  /**
+   * Computes on this member and applies the result with a compare-and-set on the key's primary,
+   * retrying with the new current value if another write came first; the function may run more
+   * than once.
+   *
+   * @throws ClusterTimeoutException if no attempt succeeds within the cluster timeout
+   */
+  @Override
+  public V compute(K key, BiFunction<? super K, ? super V, ? extends V> remappingFunction) {
+    Objects.requireNonNull(remappingFunction, "remappingFunction");
+    byte[] k = key(key);
+    long deadline = engine.deadline();
+    while (true) {
+      byte[] currentBytes = engine.get(k);
+      V current = decode(currentBytes);
+      V next = remappingFunction.apply(key, current);
+      if (applyComputed(k, currentBytes, next)) {
+        return next;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new ClusterTimeoutException("compute (contended)", List.of());
+      }
+    }
+  }
+
+  private boolean applyComputed(byte[] k, byte[] current, V next) {
+    if (current == null) {
+      return next == null || engine.write(Op.PUT_IF_ABSENT, k, value(next), null, false) == null
+          && countPut();
+    }
+    if (next == null) {
+      boolean done = isTrue(engine.write(Op.REMOVE_IF, k, null, current, false));
+      if (done) {
+        removals.increment();
+      }
+      return done;
+    }
+    return isTrue(engine.write(Op.REPLACE_IF, k, value(next), current, false)) && countPut();
+  }
+
+  private boolean countPut() {
+    puts.increment();
+    return true;
+  }
+
+  // ---------------------------------------------------------------- whole cache
+
+  /** The number of entries in the whole cluster, each counted once (gathered from every member). */
+  @Override
+  public long estimatedSize() {
+    return engine.count();
+  }
+
+  /** This member's store: bytes reserved for its own entries and its backups. */
+  @Override
+  public long memoryUsed() {
+    return engine.local.memoryUsed();
+  }
+
+  /**
+   * This member's counts of calls made on it (evictions are its store's); latencies are not
+   * recorded on clustered caches.
+   */
+  @Override
+  public CacheStats stats() {
+    return new CacheStats(hits.sum(), misses.sum(), 0, 0,
+        engine.local.stats().evictionCount(), 0, puts.sum(), removals.sum(),
+        LatencySummary.EMPTY, LatencySummary.EMPTY, LatencySummary.EMPTY);
+  }
+
+  @Override
+  public void cleanUp() {
+    engine.local.cleanUp();
+  }
+
+  @Override
+  public ConcurrentMap<K, V> asMap() {
+    ConcurrentMap<K, V> view = mapView;
+    if (view == null) {
+      view = new ClusterMapView<>(this);
+      mapView = view;
+    }
+    return view;
+  }
+
+  /** @return every entry of the cluster as encoded key, value pairs (a snapshot) */
+  List<byte[]> encodedEntries() {
+    return engine.entries();
+  }
+
+  @Override
+  public void close() {
+    engine.close();
+  }
+
+  // ---------------------------------------------------------------- cluster
+
+  @Override
+  public String nodeName() {
+    return engine.name();
+  }
+
+  @Override
+  public List<String> members() {
+    return engine.members();
+  }
+
+  @Override
+  public ClusterConfig clusterConfig() {
+    return config;
+  }
+
+  @Override
+  public boolean isLocalOwner(K key) {
+    return engine.ownsKey(key(key));
+  }
+
+  @Override
+  public int ownedSegments() {
+    return engine.ownedSegments();
+  }
+
+  @Override
+  public long localEntryCount() {
+    return engine.local.estimatedSize();
+  }
+
+  @Override
+  public RebalanceStats rebalanceStats() {
+    return engine.rebalanceStats();
+  }
+
+  @Override
+  public boolean awaitRebalanced(Duration timeout) {
+    return engine.awaitRebalanced(timeout.toNanos());
+  }
+
+  @Override
+  public long mergesLost() {
+    return engine.mergesLost();
+  }
+
+  @Override
+  public long asyncWritesDropped() {
+    return engine.asyncDropped();
+  }
+
+  /** @return the engine (tests reach the JGroups channel through it) */
+  public ClusterEngine engine() {
+    return engine;
+  }
+
+  @Override
+  public String toString() {
+    return "ClusteredCache[" + nodeName() + ", " + config.mode() + ", " + members() + "]";
+  }
+}

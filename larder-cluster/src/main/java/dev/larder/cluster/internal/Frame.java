@@ -1,0 +1,187 @@
+package dev.larder.cluster.internal;
+
+import dev.larder.codec.ByteSink;
+import dev.larder.codec.ByteSource;
+import dev.larder.codec.CodecException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One message of the cluster protocol, and its wire form (docs/spec/cluster-wire.md, version 1).
+ *
+ * <pre>
+ * +---------+------+--------+--------+----+-------+-----+-------+----------+------+-------+---------+
+ * | version | type | reqId  | viewId | op | flags | key | value | expected | ints | names | entries |
+ * | u8 = 1  | u8   | i64 LE | i64 LE | u8 | u8    | bytes (each: i32 LE length, -1 = absent, then bytes)|
+ * +---------+------+--------+--------+----+-------+-----+-------+----------+------+-------+---------+
+ * ints:    i32 count, then count x i32          names:   i32 count, then count x bytes (UTF-8)
+ * entries: i32 count, then count x (key bytes, value bytes)
+ * </pre>
+ *
+ * Every frame has every field; a type leaves the fields it does not use empty. Keys and values
+ * are the bytes the store holds (the user's codecs ran once, at the API edge of the member that
+ * took the call); nothing is decoded on the way.
+ *
+ * @param type one of the {@code T_*} constants
+ * @param reqId the request this frame starts or answers; 0 when no answer is wanted
+ * @param viewId the JGroups view id the sender acted in
+ * @param op an {@link Op} ordinal for writes, a {@code S_*} status for replies
+ * @param flags {@code F_*} bits
+ * @param key a key, or null
+ * @param value a value (or a reply's payload), or null
+ * @param expected the expected current value of a conditional write, or null
+ * @param ints segment numbers (pull, state) or small counters
+ * @param names member names (a timeout's unanswered members)
+ * @param entries alternating keys and values (state transfer, iteration)
+ */
+record Frame(int type, long reqId, long viewId, int op, int flags, byte[] key, byte[] value,
+    byte[] expected, int[] ints, List<String> names, List<byte[]> entries) {
+
+  static final int VERSION = 1;
+
+  /** A write sent to the key's primary. */
+  static final int T_WRITE = 1;
+  /** A write the primary applied, sent to each backup (regular, ordered per sender). */
+  static final int T_BACKUP = 2;
+  /** An answer to any request with a reqId. */
+  static final int T_REPLY = 3;
+  /** A read sent to an owner. */
+  static final int T_READ = 4;
+  /** Invalidation mode: drop this key (or every key, when key is null). */
+  static final int T_INVALIDATE = 5;
+  /** Ask for the entries of some segments (state transfer). */
+  static final int T_PULL = 6;
+  /** A chunk of segment entries (state transfer); the last has F_LAST. */
+  static final int T_STATE = 7;
+  /** Drop every entry on the receiver (invalidateAll). */
+  static final int T_CLEAR = 8;
+  /** Count, or list, the entries of the segments the receiver is primary of. */
+  static final int T_SCAN = 9;
+
+  static final int F_ASYNC = 1;
+  static final int F_LAST = 2;
+  static final int F_COUNT_ONLY = 4;
+
+  /** Reply statuses (in {@code op}). */
+  static final int S_OK = 0;
+  static final int S_RETRY = 1;
+  static final int S_TIMEOUT = 2;
+  static final int S_ERROR = 3;
+  static final int S_NOT_AUTHORITATIVE = 4;
+
+  static final int[] NO_INTS = new int[0];
+
+  static Frame of(int type, long reqId, long viewId) {
+    return new Frame(type, reqId, viewId, 0, 0, null, null, null, NO_INTS, List.of(), List.of());
+  }
+
+  static Frame reply(long reqId, long viewId, int status, byte[] payload) {
+    return new Frame(T_REPLY, reqId, viewId, status, 0, null, payload, null, NO_INTS, List.of(),
+        List.of());
+  }
+
+  Frame withNames(List<String> list) {
+    return new Frame(type, reqId, viewId, op, flags, key, value, expected, ints, list, entries);
+  }
+
+  byte[] encode() {
+    int size = 32 + len(key) + len(value) + len(expected) + 4 * ints.length;
+    for (byte[] e : entries) {
+      size += len(e);
+    }
+    ByteSink out = new ByteSink(size);
+    out.writeByte(VERSION);
+    out.writeByte(type);
+    out.writeLong(reqId);
+    out.writeLong(viewId);
+    out.writeByte(op);
+    out.writeByte(flags);
+    writeBytes(out, key);
+    writeBytes(out, value);
+    writeBytes(out, expected);
+    out.writeInt(ints.length);
+    for (int i : ints) {
+      out.writeInt(i);
+    }
+    out.writeInt(names.size());
+    for (String n : names) {
+      writeBytes(out, n.getBytes(StandardCharsets.UTF_8));
+    }
+    out.writeInt(entries.size() / 2);
+    for (byte[] e : entries) {
+      writeBytes(out, e);
+    }
+    return out.toByteArray();
+  }
+
+  /**
+   * @throws CodecException if the bytes are not a version-1 frame
+   */
+  static Frame decode(byte[] array, int offset, int length) {
+    ByteSource in = new ByteSource(array, offset, length);
+    int version = in.readUnsignedByte();
+    if (version != VERSION) {
+      throw new CodecException("cluster frame version " + version + ", expected " + VERSION);
+    }
+    int type = in.readUnsignedByte();
+    long reqId = in.readLong();
+    long viewId = in.readLong();
+    int op = in.readUnsignedByte();
+    int flags = in.readUnsignedByte();
+    byte[] key = readBytes(in);
+    byte[] value = readBytes(in);
+    byte[] expected = readBytes(in);
+    int[] ints = new int[count(in, 4)];
+    for (int i = 0; i < ints.length; i++) {
+      ints[i] = in.readInt();
+    }
+    int nameCount = count(in, 4);
+    List<String> names = new ArrayList<>(nameCount);
+    for (int i = 0; i < nameCount; i++) {
+      names.add(new String(readBytes(in), StandardCharsets.UTF_8));
+    }
+    int pairs = count(in, 8);
+    List<byte[]> entries = new ArrayList<>(pairs * 2);
+    for (int i = 0; i < pairs * 2; i++) {
+      entries.add(readBytes(in));
+    }
+    if (!in.exhausted()) {
+      throw new CodecException(in.remaining() + " trailing bytes after a cluster frame");
+    }
+    return new Frame(type, reqId, viewId, op, flags, key, value, expected, ints, names, entries);
+  }
+
+  private static int len(byte[] b) {
+    return b == null ? 4 : 4 + b.length;
+  }
+
+  private static void writeBytes(ByteSink out, byte[] b) {
+    if (b == null) {
+      out.writeInt(-1);
+    } else {
+      out.writeInt(b.length);
+      out.writeBytes(b);
+    }
+  }
+
+  private static byte[] readBytes(ByteSource in) {
+    int n = in.readInt();
+    if (n == -1) {
+      return null;
+    }
+    if (n < 0 || n > in.remaining()) {
+      throw new CodecException("bad length " + n + " in a cluster frame");
+    }
+    return in.readBytes(n);
+  }
+
+  /** Reads a count and checks it against the bytes left (each item takes at least minBytes). */
+  private static int count(ByteSource in, int minBytes) {
+    int n = in.readInt();
+    if (n < 0 || (long) n * minBytes > in.remaining()) {
+      throw new CodecException("bad count " + n + " in a cluster frame");
+    }
+    return n;
+  }
+}

@@ -1,0 +1,31 @@
+package dev.larder.cluster.internal;
+
+import java.util.Arrays;
+
+/**
+ * What a write does to a key given its current value. Values are compared as encoded bytes: the
+ * codecs are deterministic (equal values encode to equal bytes), so this is value equality.
+ *
+ * @param changes true if the key's value changes (newValue null = removed)
+ * @param newValue the value after the write, or null for a removal
+ * @param result what the caller gets: the previous value, or a one-byte boolean
+ */
+record Outcome(boolean changes, byte[] newValue, byte[] result) {
+
+  static Outcome of(Op op, byte[] current, byte[] value, byte[] expected) {
+    return switch (op) {
+      case PUT -> new Outcome(true, value, current);
+      case PUT_IF_ABSENT -> current == null ? new Outcome(true, value, null)
+          : new Outcome(false, null, current);
+      case REPLACE -> current != null ? new Outcome(true, value, current)
+          : new Outcome(false, null, null);
+      case REPLACE_IF -> Arrays.equals(current, expected) && current != null
+          ? new Outcome(true, value, ClusterEngine.bool(true))
+          : new Outcome(false, null, ClusterEngine.bool(false));
+      case REMOVE -> new Outcome(current != null, null, current);
+      case REMOVE_IF -> current != null && Arrays.equals(current, expected)
+          ? new Outcome(true, null, ClusterEngine.bool(true))
+          : new Outcome(false, null, ClusterEngine.bool(false));
+    };
+  }
+}

@@ -1,0 +1,117 @@
+package dev.larder.cluster.internal;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * What this member holds of each segment, with one lock per segment.
+ *
+ * <p>Implementation notes. A segment is in one of four states:
+ * <ul>
+ *   <li>{@code OWNED}: this member owns it and holds every write acknowledged so far;
+ *   <li>{@code INCOMING}: this member owns it and receives its writes, but its earlier entries
+ *       are still arriving by state transfer. Keys written since it became incoming are
+ *       <em>live</em>: their local value is current, and state-transfer entries for them are
+ *       ignored (a live write is always newer than a snapshot);
+ *   <li>{@code RETIRED}: this member owned it, complete, until view {@code retiredIn} took it
+ *       away; its entries are complete up to that view and serve as a state-transfer source
+ *       while the view lasts;
+ *   <li>{@code NONE}: nothing usable.
+ * </ul>
+ * Every state read or change of a segment, and every local write to its entries, happens under
+ * that segment's lock, so a state-transfer entry can never overwrite a live write.
+ */
+final class SegmentTable {
+
+  enum State { NONE, INCOMING, OWNED, RETIRED }
+
+  private final State[] states;
+  private final long[] retiredIn;
+  private final ReentrantLock[] locks;
+  private final List<Set<ByteKey>> live;
+
+  SegmentTable(int segments) {
+    states = new State[segments];
+    retiredIn = new long[segments];
+    locks = new ReentrantLock[segments];
+    live = new ArrayList<>(Collections.nCopies(segments, (Set<ByteKey>) null));
+    for (int s = 0; s < segments; s++) {
+      states[s] = State.NONE;
+      locks[s] = new ReentrantLock();
+    }
+  }
+
+  int size() {
+    return states.length;
+  }
+
+  void lock(int s) {
+    locks[s].lock();
+  }
+
+  void unlock(int s) {
+    locks[s].unlock();
+  }
+
+  /** Caller holds the segment lock. */
+  State state(int s) {
+    return states[s];
+  }
+
+  /** Caller holds the segment lock. */
+  long retiredIn(int s) {
+    return retiredIn[s];
+  }
+
+  /** Caller holds the segment lock. */
+  void set(int s, State state, long viewId) {
+    states[s] = state;
+    retiredIn[s] = state == State.RETIRED ? viewId : 0;
+    if (state == State.INCOMING) {
+      if (live.get(s) == null) {
+        live.set(s, new HashSet<>());
+      }
+    } else {
+      live.set(s, null);
+    }
+  }
+
+  /** Records a write while incoming. Caller holds the segment lock. */
+  void markLive(int s, ByteKey key) {
+    if (states[s] == State.INCOMING) {
+      live.get(s).add(key);
+    }
+  }
+
+  /** Caller holds the segment lock. */
+  boolean isLive(int s, ByteKey key) {
+    return states[s] == State.INCOMING && live.get(s).contains(key);
+  }
+
+  /**
+   * Whether this member's value for a key is current. Caller holds the segment lock.
+   */
+  boolean authoritative(int s, ByteKey key) {
+    return states[s] == State.OWNED || isLive(s, key);
+  }
+
+  /** @return the number of incoming segments */
+  int incomingCount() {
+    int n = 0;
+    for (int s = 0; s < states.length; s++) {
+      lock(s);
+      try {
+        if (states[s] == State.INCOMING) {
+          n++;
+        }
+      } finally {
+        unlock(s);
+      }
+    }
+    return n;
+  }
+}

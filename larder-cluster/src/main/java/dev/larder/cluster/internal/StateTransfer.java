@@ -1,0 +1,382 @@
+package dev.larder.cluster.internal;
+
+import dev.larder.cluster.RebalanceStats;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jgroups.Address;
+
+/**
+ * Moves segments to their new owners after a view change, while the cluster keeps serving.
+ *
+ * <p>Implementation notes. The receiving side pulls. After each view, one background task (a
+ * single thread, so views are handled in order and a newer view abandons an older task):
+ * <ol>
+ *   <li>drops local entries of segments in state NONE, and the non-live entries of INCOMING
+ *       segments (left over from an abandoned transfer or an old ownership);
+ *   <li>for each INCOMING segment, asks candidate sources in turn (the previous view's owners,
+ *       then this view's, then everyone) with a PULL; a source serves the segments it holds
+ *       complete for this view (OWNED, or RETIRED by this very view) and names the others as
+ *       not ready;
+ *   <li>applies the entries of each STATE chunk unless the key is live (written since the
+ *       segment became incoming: a live value is newer than any snapshot), and marks each
+ *       served segment OWNED when its last chunk arrives.
+ * </ol>
+ * Why no write is lost: a write acknowledged in the previous view was applied by every owner of
+ * that view before it installed this one (backups refuse writes from an older view, so the
+ * writer retries in the new view instead); a source snapshots after installing this view, so
+ * its snapshot holds every such write. Writes of this view reach the incoming owner directly and
+ * are live. A segment for which no source is ready (every previous owner left at once) starts
+ * empty and is counted in {@link RebalanceStats#segmentsLost()}.
+ *
+ * <p>Memory: received entries are ordinary puts into the bounded local store, so the bound
+ * holds; bytes that did not fit under it are counted as {@link RebalanceStats#shortfallBytes()}
+ * and logged, so that a member that cannot take its share says so.
+ */
+final class StateTransfer {
+
+  private static final System.Logger LOG = System.getLogger(StateTransfer.class.getName());
+  private static final int CHUNK_BYTES = 256 * 1024;
+
+  private final ClusterEngine engine;
+  private final long memoryBound;
+  private final ExecutorService serial = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "larder-state-transfer");
+    t.setDaemon(true);
+    return t;
+  });
+  private final AtomicLong generation = new AtomicLong();
+  private final AtomicLong pullIds = new AtomicLong();
+  private final AtomicInteger pending = new AtomicInteger();
+  private final Map<Long, Pull> pulls = new ConcurrentHashMap<>();
+
+  private final AtomicLong rebalances = new AtomicLong();
+  private final AtomicLong segmentsReceived = new AtomicLong();
+  private final AtomicLong entriesReceived = new AtomicLong();
+  private final AtomicLong bytesReceived = new AtomicLong();
+  private final AtomicLong segmentsLost = new AtomicLong();
+  private final AtomicLong shortfallBytes = new AtomicLong();
+  private volatile long lastSegments;
+  private volatile long lastBytes;
+  private volatile long lastMillis;
+  private final AtomicLong currentSegments = new AtomicLong();
+  private final AtomicLong currentBytes = new AtomicLong();
+
+  /** One outstanding PULL. */
+  private record Pull(long viewId, Set<Integer> segments, CompletableFuture<int[]> done) {}
+
+  StateTransfer(ClusterEngine engine, long memoryBound) {
+    this.engine = engine;
+    this.memoryBound = memoryBound;
+  }
+
+  void onView(Topology t, List<Integer> incoming) {
+    long gen = generation.incrementAndGet();
+    pending.incrementAndGet();
+    serial.execute(() -> {
+      try {
+        rebalance(gen, t, incoming);
+      } catch (RuntimeException e) {
+        if (!engine.closed()) {
+          LOG.log(System.Logger.Level.WARNING, "state transfer failed", e);
+        }
+      } finally {
+        pending.decrementAndGet();
+      }
+    });
+  }
+
+  boolean busy() {
+    return pending.get() > 0;
+  }
+
+  private boolean current(long gen) {
+    return gen == generation.get() && !engine.closed();
+  }
+
+  private void rebalance(long gen, Topology t, List<Integer> incoming) {
+    long start = System.nanoTime();
+    dropStale();
+    if (incoming.isEmpty() || !current(gen)) {
+      return;
+    }
+    rebalances.incrementAndGet();
+    currentSegments.set(0);
+    currentBytes.set(0);
+    Map<Integer, Iterator<Address>> candidates = new HashMap<>();
+    for (int s : incoming) {
+      candidates.put(s, candidates(t, s).iterator());
+    }
+    Set<Integer> remaining = new TreeSet<>(incoming);
+    while (!remaining.isEmpty() && current(gen)) {
+      Map<Address, List<Integer>> bySource = new HashMap<>();
+      for (Iterator<Integer> it = remaining.iterator(); it.hasNext(); ) {
+        int s = it.next();
+        Iterator<Address> c = candidates.get(s);
+        if (c.hasNext()) {
+          bySource.computeIfAbsent(c.next(), a -> new ArrayList<>()).add(s);
+        } else {
+          it.remove();
+          markLost(s, t);
+        }
+      }
+      for (Map.Entry<Address, List<Integer>> e : bySource.entrySet()) {
+        Set<Integer> notReady = pull(e.getKey(), e.getValue(), t, gen);
+        for (int s : e.getValue()) {
+          if (!notReady.contains(s)) {
+            remaining.remove(s);
+          }
+        }
+      }
+    }
+    if (current(gen)) {
+      lastSegments = currentSegments.get();
+      lastBytes = currentBytes.get();
+      lastMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    }
+  }
+
+  /** Sources to ask for a segment, best first: previous owners, current owners, everyone. */
+  private List<Address> candidates(Topology t, int s) {
+    Set<Address> order = new LinkedHashSet<>();
+    if (t.previous() != null) {
+      order.addAll(List.of(t.previous().owners(s)));
+    }
+    order.addAll(List.of(t.hash().owners(s)));
+    order.addAll(t.view().getMembers());
+    order.remove(engine.self());
+    order.retainAll(t.members());
+    return new ArrayList<>(order);
+  }
+
+  private void markLost(int s, Topology t) {
+    engine.table.lock(s);
+    try {
+      if (engine.topology() == t && engine.table.state(s) == SegmentTable.State.INCOMING) {
+        engine.table.set(s, SegmentTable.State.OWNED, t.viewId());
+        segmentsLost.incrementAndGet();
+        LOG.log(System.Logger.Level.WARNING, engine.name() + ": no member holds segment " + s
+            + " complete; it starts empty");
+      }
+    } finally {
+      engine.table.unlock(s);
+    }
+  }
+
+  /** Removes entries this member must not keep: NONE segments, non-live INCOMING entries. */
+  private void dropStale() {
+    List<byte[]> drop = new ArrayList<>();
+    for (byte[] key : engine.local.asMap().keySet()) {
+      int s = engine.segmentOf(key);
+      engine.table.lock(s);
+      try {
+        SegmentTable.State st = engine.table.state(s);
+        if (st == SegmentTable.State.NONE
+            || (st == SegmentTable.State.INCOMING && !engine.table.isLive(s, new ByteKey(key)))) {
+          drop.add(key);
+        }
+      } finally {
+        engine.table.unlock(s);
+      }
+    }
+    for (byte[] key : drop) {
+      int s = engine.segmentOf(key);
+      engine.table.lock(s);
+      try {
+        SegmentTable.State st = engine.table.state(s);
+        if (st == SegmentTable.State.NONE
+            || (st == SegmentTable.State.INCOMING && !engine.table.isLive(s, new ByteKey(key)))) {
+          engine.local.invalidate(key);
+        }
+      } finally {
+        engine.table.unlock(s);
+      }
+    }
+  }
+
+  /** Pulls segments from one source; returns the segments it could not serve. */
+  private Set<Integer> pull(Address source, List<Integer> segments, Topology t, long gen) {
+    long reqId = pullIds.incrementAndGet();
+    Pull p = new Pull(t.viewId(), Set.copyOf(segments), new CompletableFuture<>());
+    pulls.put(reqId, p);
+    try {
+      int[] segs = segments.stream().mapToInt(Integer::intValue).toArray();
+      engine.send(source, new Frame(Frame.T_PULL, reqId, t.viewId(), 0, 0, null, null, null, segs,
+          List.of(), List.of()), true);
+      long deadline = System.nanoTime() + 3 * engine.config.timeout().toNanos();
+      while (current(gen) && engine.topology().members().contains(source)) {
+        try {
+          int[] notReady = p.done().get(50, TimeUnit.MILLISECONDS);
+          Set<Integer> result = new HashSet<>();
+          for (int s : notReady) {
+            result.add(s);
+          }
+          return result;
+        } catch (TimeoutException e) {
+          if (System.nanoTime() > deadline) {
+            break;
+          }
+        } catch (Exception e) {
+          break;
+        }
+      }
+      return new HashSet<>(segments);
+    } finally {
+      pulls.remove(reqId);
+    }
+  }
+
+  /** A source's side: serve the requested segments held complete in this view. */
+  void onPull(Address from, Frame f) {
+    engine.awaitView(f.viewId(), engine.deadline());
+    Topology t = engine.topology();
+    Set<Integer> servable = new HashSet<>();
+    List<Integer> notReady = new ArrayList<>();
+    for (int s : f.ints()) {
+      boolean ok = false;
+      if (t.viewId() == f.viewId() && s >= 0 && s < engine.table.size()) {
+        engine.table.lock(s);
+        try {
+          SegmentTable.State st = engine.table.state(s);
+          ok = st == SegmentTable.State.OWNED
+              || (st == SegmentTable.State.RETIRED && engine.table.retiredIn(s) == t.viewId());
+        } finally {
+          engine.table.unlock(s);
+        }
+      }
+      if (ok) {
+        servable.add(s);
+      } else {
+        notReady.add(s);
+      }
+    }
+    List<byte[]> chunk = new ArrayList<>();
+    int bytes = 0;
+    if (!servable.isEmpty()) {
+      for (Map.Entry<byte[], byte[]> e : engine.local.asMap().entrySet()) {
+        if (servable.contains(engine.segmentOf(e.getKey()))) {
+          chunk.add(e.getKey());
+          chunk.add(e.getValue());
+          bytes += e.getKey().length + e.getValue().length;
+          if (bytes >= CHUNK_BYTES) {
+            sendChunk(from, f, chunk, 0, Frame.NO_INTS);
+            chunk = new ArrayList<>();
+            bytes = 0;
+          }
+        }
+      }
+    }
+    sendChunk(from, f, chunk, Frame.F_LAST,
+        notReady.stream().mapToInt(Integer::intValue).toArray());
+  }
+
+  private void sendChunk(Address to, Frame pull, List<byte[]> entries, int flags, int[] ints) {
+    engine.send(to, new Frame(Frame.T_STATE, pull.reqId(), pull.viewId(), 0, flags, null, null,
+        null, ints, List.of(), entries), false);
+  }
+
+  /** A chunk arrived, on the delivery thread: apply it (live keys win), finish on the last. */
+  void onState(Address from, Frame f) {
+    Pull p = pulls.get(f.reqId());
+    if (p == null || p.viewId() != f.viewId()) {
+      return;
+    }
+    Topology t = engine.topology();
+    if (t.viewId() != p.viewId()) {
+      return;
+    }
+    long chunkBytes = 0;
+    List<byte[]> entries = f.entries();
+    noteShortfall(entries);
+    for (int i = 0; i + 1 < entries.size(); i += 2) {
+      byte[] key = entries.get(i);
+      int s = engine.segmentOf(key);
+      engine.table.lock(s);
+      try {
+        if (engine.topology() == t && p.segments().contains(s)
+            && engine.table.state(s) == SegmentTable.State.INCOMING
+            && !engine.table.isLive(s, new ByteKey(key))) {
+          engine.local.put(key, entries.get(i + 1));
+          chunkBytes += key.length + entries.get(i + 1).length;
+          entriesReceived.incrementAndGet();
+        }
+      } finally {
+        engine.table.unlock(s);
+      }
+    }
+    bytesReceived.addAndGet(chunkBytes);
+    currentBytes.addAndGet(chunkBytes);
+    if ((f.flags() & Frame.F_LAST) != 0) {
+      finish(p, f.ints(), t);
+    }
+  }
+
+  private void finish(Pull p, int[] notReady, Topology t) {
+    Set<Integer> missing = new HashSet<>();
+    for (int s : notReady) {
+      missing.add(s);
+    }
+    for (int s : p.segments()) {
+      if (missing.contains(s)) {
+        continue;
+      }
+      engine.table.lock(s);
+      try {
+        if (engine.topology() == t && engine.table.state(s) == SegmentTable.State.INCOMING) {
+          engine.table.set(s, SegmentTable.State.OWNED, t.viewId());
+          segmentsReceived.incrementAndGet();
+          currentSegments.incrementAndGet();
+        }
+      } finally {
+        engine.table.unlock(s);
+      }
+    }
+    p.done().complete(notReady);
+  }
+
+  private void noteShortfall(List<byte[]> entries) {
+    if (memoryBound == Long.MAX_VALUE) {
+      return;
+    }
+    long incoming = 0;
+    for (byte[] b : entries) {
+      incoming += b.length;
+    }
+    long headroom = memoryBound - engine.local.memoryUsed();
+    if (incoming > headroom) {
+      long over = incoming - Math.max(0, headroom);
+      if (shortfallBytes.getAndAdd(over) == 0) {
+        LOG.log(System.Logger.Level.WARNING, engine.name() + ": its share of the cluster does not"
+            + " fit under its memory bound of " + memoryBound + " bytes; the store evicts to"
+            + " stay within it");
+      }
+    }
+  }
+
+  RebalanceStats stats() {
+    return new RebalanceStats(rebalances.get(), segmentsReceived.get(), entriesReceived.get(),
+        bytesReceived.get(), segmentsLost.get(), shortfallBytes.get(), lastSegments, lastBytes,
+        lastMillis, busy());
+  }
+
+  void close() {
+    serial.shutdownNow();
+    for (Pull p : pulls.values()) {
+      p.done().complete(Frame.NO_INTS);
+    }
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * Larder cluster: replicated, distributed and invalidation caches on JGroups.
+ *
+ * <p>Only {@code dev.larder.cluster} is exported; the protocol lives in
+ * {@code dev.larder.cluster.internal}. The JGroups stacks ship as resources of this module (see
+ * {@link dev.larder.cluster.Stacks}).
+ */
+module dev.larder.cluster {
+  requires transitive dev.larder.core;
+  requires org.jgroups;
+
+  exports dev.larder.cluster;
+}

@@ -1,0 +1,106 @@
+package dev.larder.cluster;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+/** Several members of one clustered cache inside this JVM, on the in-process stack. */
+final class InProcessCluster implements AutoCloseable {
+
+  private static final AtomicInteger CLUSTERS = new AtomicInteger();
+
+  final List<ClusteredCache<String, String>> nodes = new ArrayList<>();
+  private final String name = "test-" + ProcessHandle.current().pid() + "-"
+      + CLUSTERS.incrementAndGet();
+  private final ClusterMode mode;
+  private final Replication replication;
+  private final long memoryBound;
+
+  InProcessCluster(ClusterMode mode, Replication replication, int size) {
+    this(mode, replication, size, -1);
+  }
+
+  InProcessCluster(ClusterMode mode, Replication replication, int size, long memoryBound) {
+    this.mode = mode;
+    this.replication = replication;
+    this.memoryBound = memoryBound;
+    for (int i = 0; i < size; i++) {
+      add();
+    }
+    awaitMembers(size);
+    awaitRebalanced();
+  }
+
+  ClusteredCache<String, String> add() {
+    return add(memoryBound);
+  }
+
+  ClusteredCache<String, String> add(long bound) {
+    ClusteredCacheBuilder<String, String> b = ClusteredCache.builder(String.class, String.class)
+        .cluster(ClusterConfig.builder().stack(Stacks.IN_PROCESS).clusterName(name)
+            .nodeName("n" + nodes.size()).mode(mode).owners(2).replication(replication)
+            .timeout(Duration.ofSeconds(5)).segments(64).build());
+    if (bound > 0) {
+      b.maximumMemory(bound);
+    }
+    ClusteredCache<String, String> node = b.build();
+    nodes.add(node);
+    return node;
+  }
+
+  ClusteredCache<String, String> node(int i) {
+    return nodes.get(i);
+  }
+
+  void awaitMembers(int n) {
+    await(() -> nodes.stream().filter(c -> !closed(c)).allMatch(c -> c.members().size() == n),
+        "every member sees " + n + " members");
+  }
+
+  void awaitRebalanced() {
+    for (ClusteredCache<String, String> c : nodes) {
+      if (!closed(c) && !c.awaitRebalanced(Duration.ofSeconds(20))) {
+        throw new AssertionError(c.nodeName() + " did not finish its state transfer");
+      }
+    }
+  }
+
+  private final List<ClusteredCache<String, String>> closedNodes = new ArrayList<>();
+
+  void close(int i) {
+    nodes.get(i).close();
+    closedNodes.add(nodes.get(i));
+  }
+
+  boolean closed(ClusteredCache<String, String> c) {
+    return closedNodes.contains(c);
+  }
+
+  List<ClusteredCache<String, String>> live() {
+    return nodes.stream().filter(c -> !closed(c)).toList();
+  }
+
+  static void await(BooleanSupplier condition, String what) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out waiting until " + what);
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    for (ClusteredCache<String, String> c : nodes) {
+      c.close();
+    }
+  }
+}

@@ -1,0 +1,91 @@
+package dev.larder.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.larder.cluster.internal.ClusteredLarderCache;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.jgroups.Address;
+import org.jgroups.JChannel;
+import org.jgroups.protocols.DISCARD;
+import org.jgroups.protocols.TP;
+import org.jgroups.stack.ProtocolStack;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A partition of four members into two halves, made with JGroups' DISCARD, then healed (MERGE3
+ * merges the views). What docs/design/cluster.md claims, exactly: during the partition each half
+ * forms its own view and keeps accepting reads and writes; at the merge, the half holding the
+ * merged view's coordinator keeps its entries, the other half drops its own and receives the
+ * winner's, so writes made only on the losing half are gone and a key written on both halves
+ * has the winner's value everywhere.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class PartitionTest {
+
+  private static JChannel channel(ClusteredCache<String, String> c) {
+    return ((ClusteredLarderCache<String, String>) c).engine().channel();
+  }
+
+  private static DISCARD discard(ClusteredCache<String, String> c) throws Exception {
+    DISCARD d = new DISCARD();
+    channel(c).getProtocolStack().insertProtocol(d, ProtocolStack.Position.ABOVE, TP.class);
+    return d;
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = ClusterMode.class, names = {"REPLICATED", "DISTRIBUTED"})
+  void bothHalvesServeAndTheCoordinatorsHalfWinsTheMerge(ClusterMode mode) throws Exception {
+    try (InProcessCluster c = new InProcessCluster(mode, Replication.SYNC, 4)) {
+      c.node(0).put("pre", "0");
+      List<ClusteredCache<String, String>> left = List.of(c.node(0), c.node(1));
+      List<ClusteredCache<String, String>> right = List.of(c.node(2), c.node(3));
+      DISCARD[] discards = new DISCARD[4];
+      for (int i = 0; i < 4; i++) {
+        discards[i] = discard(c.node(i));
+      }
+      for (int i = 0; i < 4; i++) {
+        for (ClusteredCache<String, String> other : i < 2 ? right : left) {
+          discards[i].addIgnoreMember(channel(other).getAddress());
+        }
+      }
+      c.awaitMembers(2);
+      c.awaitRebalanced();
+
+      c.node(0).put("both", "L");
+      c.node(0).put("left-only", "L");
+      c.node(3).put("both", "R");
+      c.node(3).put("right-only", "R");
+      assertEquals("L", c.node(1).getIfPresent("both"), "the left half serves");
+      assertEquals("R", c.node(2).getIfPresent("both"), "the right half serves");
+      assertNull(c.node(1).getIfPresent("right-only"));
+
+      for (DISCARD d : discards) {
+        d.resetIgnoredMembers();
+      }
+      c.awaitMembers(4);
+      InProcessCluster.await(() -> c.nodes.stream().mapToLong(ClusteredCache::mergesLost).sum()
+          == 2, "one half reports it lost the merge");
+      c.awaitRebalanced();
+
+      Address coordinator = channel(c.node(0)).getView().getCoord();
+      boolean leftWon = left.stream().anyMatch(n -> channel(n).getAddress().equals(coordinator));
+      List<ClusteredCache<String, String>> losers = leftWon ? right : left;
+      for (ClusteredCache<String, String> n : losers) {
+        assertEquals(1, n.mergesLost(), n.nodeName());
+      }
+      String winner = leftWon ? "L" : "R";
+      for (ClusteredCache<String, String> n : c.nodes) {
+        assertEquals(winner, n.getIfPresent("both"), n.nodeName());
+        assertEquals(leftWon ? "L" : null, n.getIfPresent("left-only"), n.nodeName());
+        assertEquals(leftWon ? null : "R", n.getIfPresent("right-only"), n.nodeName());
+        if (mode == ClusterMode.REPLICATED) {
+          assertEquals("0", n.getIfPresent("pre"), "written before the partition");
+        }
+      }
+    }
+  }
+}
