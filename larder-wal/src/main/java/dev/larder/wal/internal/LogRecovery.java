@@ -17,12 +17,14 @@ import java.util.List;
  * <h2>Implementation notes</h2>
  *
  * <p>A record that is not whole and intact at offset {@code p} is one of two things. If it lies in
- * the last segment and no intact record after it says (through its forced-end field) that
+ * the tail segment (the last one holding records) and no intact record after it says (through its forced-end field) that
  * {@code p} had been forced, it was never acknowledged under {@code always}: a torn tail, cut off
  * and reported. Otherwise it is damage to forced bytes: recovery refuses, naming the file and
  * offset, unless salvage was asked for; then it skips to the next intact record and reports the
- * bytes and the sequence gap lost. Segments other than the last were forced whole before the next
- * one was created, so any bad record in them is damage.
+ * bytes and the sequence gap lost. Segments before the tail segment were forced whole before any
+ * record was written to the next one, so any bad record in them is damage. (A roll creates the
+ * next segment, header only, before the previous one's end is forced, so segments after the tail
+ * may exist and be empty.)
  *
  * <p>Temporary files ({@code *.tmp}) are leftovers of a checkpoint or rename that did not finish
  * and are deleted. A checkpoint file is renamed into place only after being forced, so a damaged
@@ -72,12 +74,29 @@ public final class LogRecovery {
     }
     loadCheckpoint(checkpoints);
     lastSequence = checkpointSequence;
+    int tail = tailSegment(segments);
     for (int i = 0; i < segments.size(); i++) {
-      replaySegment(segments.get(i), i == segments.size() - 1);
+      replaySegment(segments.get(i), i >= tail);
       lastSegment = segments.get(i);
     }
     return new RecoveryReport(checkpointSequence, checkpointEntries, recordsReplayed,
         lastSequence, bytesDropped, problems, System.nanoTime() - started);
+  }
+
+  /**
+   * The index of the segment where the unforced tail may be: the last one holding any record.
+   * Segments after it hold at most a header: a roll creates the next segment before the flusher
+   * forces the end of the previous one, so a cut can leave a torn segment followed by an empty one.
+   */
+  private int tailSegment(List<Long> segments) throws IOException {
+    for (int i = segments.size() - 1; i > 0; i--) {
+      try (LogFile file = config.files().open(path(SegmentNames.segment(segments.get(i))))) {
+        if (file.size() > RecordLayout.HEADER_BYTES) {
+          return i;
+        }
+      }
+    }
+    return 0;
   }
 
   /** @return the highest segment number found, 0 if none */
