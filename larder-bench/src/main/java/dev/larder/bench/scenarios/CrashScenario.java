@@ -1,0 +1,116 @@
+package dev.larder.bench.scenarios;
+
+import dev.larder.bench.crash.CrashTrials;
+import dev.larder.bench.scenario.ChartSpec;
+import dev.larder.bench.scenario.Presentation;
+import dev.larder.bench.scenario.Presentation.Column;
+import dev.larder.bench.scenario.Row;
+import dev.larder.bench.scenario.RunOptions;
+import dev.larder.bench.scenario.Scenario;
+import dev.larder.bench.scenario.Trial;
+import dev.larder.bench.scenario.TrialContext;
+import dev.larder.wal.FsyncPolicy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * Issue 22's crash trials: a child JVM commits transfers and unique inserts and prints each
+ * commit's id after commit returns; it is killed with SIGKILL at a random moment; the directory is
+ * recovered and every printed commit must be there, the account total unchanged. One row per fsync
+ * policy: trials, acknowledged commits, commits lost, trials with a partial commit, recovery time.
+ *
+ * <p>Parameters: {@code trials} (default 1000, quick 20), {@code policies} (default
+ * {@code always,interval(10),none}), {@code threads} (child committers, default 8),
+ * {@code runMillis} (longest a child runs before the kill, default 300).
+ */
+public final class CrashScenario implements Scenario {
+
+  @Override
+  public String name() {
+    return "crash";
+  }
+
+  @Override
+  public String summary() {
+    return "issue 22: SIGKILL a committing child JVM, recover, count lost and partial commits";
+  }
+
+  @Override
+  public Set<String> parameters() {
+    return Set.of("trials", "policies", "threads", "runMillis");
+  }
+
+  @Override
+  public List<Trial> plan(RunOptions options) {
+    List<Trial> trials = new ArrayList<>();
+    for (String policy : options.listParam("policies", List.of("always", "interval(10)", "none"),
+        List.of("always", "interval(10)", "none"))) {
+      String name = FsyncPolicy.parse(policy).toString();
+      if (options.includes(name)) {
+        trials.add(new Trial(name, name, Map.of("policy", policy)));
+      }
+    }
+    return trials;
+  }
+
+  @Override
+  public int trialTimeoutSeconds(RunOptions options) {
+    return (int) Math.max(600, options.longParam("trials", 1000, 20) * 10);
+  }
+
+  @Override
+  public List<Row> run(Trial trial, TrialContext context) throws Exception {
+    RunOptions options = context.options();
+    int trials = (int) options.longParam("trials", 1000, 20);
+    int threads = (int) options.longParam("threads", 8, 8);
+    int runMillis = (int) options.longParam("runMillis", 300, 300);
+    FsyncPolicy policy = FsyncPolicy.parse(trial.param("policy"));
+    Path directory = Files.createTempDirectory("larder-crash-");
+    try {
+      CrashTrials.Result r = new CrashTrials(directory, policy, threads, 22)
+          .run(trials, runMillis, context::progress);
+      return List.of(Row.of(policy.toString())
+          .put("trials", r.trials())
+          .put("acknowledged", r.acknowledged())
+          .put("lost", r.lost())
+          .put("partialCommits", r.partial())
+          .put("tornTails", r.tornTails())
+          .put("recoveryP50Millis", r.recoveryQuantile(0.5))
+          .put("recoveryMaxMillis", r.recoveryQuantile(1.0))
+          .put("childFailures", r.childFailures().size()));
+    } finally {
+      deleteTree(directory);
+    }
+  }
+
+  private static void deleteTree(Path directory) throws Exception {
+    try (Stream<Path> files = Files.walk(directory)) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
+  @Override
+  public Presentation presentation() {
+    return new Presentation(
+        List.of(
+            new Column("implementation", "fsync policy"),
+            Column.of("trials"),
+            new Column("acknowledged", "acknowledged commits"),
+            new Column("lost", "lost"),
+            new Column("partialCommits", "partial commits"),
+            new Column("tornTails", "torn tails cut"),
+            new Column("recoveryP50Millis", "recovery p50 ms"),
+            new Column("recoveryMaxMillis", "recovery max ms"),
+            new Column("childFailures", "child failures")),
+        List.of(new ChartSpec("", "Recovery time after SIGKILL", "implementation",
+            "implementation", "recoveryP50Millis", "milliseconds", false, Map.of())));
+  }
+}

@@ -1,0 +1,370 @@
+package dev.larder.tx;
+
+import dev.larder.Cache;
+import dev.larder.CacheBuilder;
+import dev.larder.codec.ByteSink;
+import dev.larder.codec.Codecs;
+import dev.larder.tx.internal.CommitHistory;
+import dev.larder.tx.internal.CommitRecord;
+import dev.larder.tx.internal.KeyRef;
+import dev.larder.tx.internal.SnapshotRegistry;
+import dev.larder.tx.internal.StoredValue;
+import dev.larder.tx.internal.VersionTable;
+import dev.larder.wal.Checkpoint;
+import dev.larder.wal.FsyncPolicy;
+import dev.larder.wal.LogReplay;
+import dev.larder.wal.WriteAheadLog;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The commit sequencer and multi-version read path shared by the caches of one {@link TxStore}.
+ *
+ * <h2>Implementation notes</h2>
+ *
+ * <p><b>State.</b> Each cache is a core {@code Cache<byte[], byte[]>} whose values are
+ * {@link StoredValue}s: the commit sequence, then the value's bytes. {@code visible} is the last
+ * commit new snapshots include. Superseded versions live in the {@link VersionTable} while a
+ * snapshot may need them; the {@link CommitHistory} keeps recent write sets for conflict checks.
+ *
+ * <p><b>Commit</b> (seed 001's commit token is {@code commitLock}): check the read and/or write
+ * set against the history (any key written by a commit after the snapshot is a conflict); take
+ * sequence {@code N}; for each write, record the key's current state in the version table, then
+ * change the cache; append one log record; record the write set; publish {@code visible = N};
+ * release the lock; wait for the log under the fsync policy. Under {@code always}, {@code visible}
+ * is published only after the force, so no one sees a commit that a power cut could still lose;
+ * its write set is in the history at once, so a transaction that read the previous value still
+ * conflicts. Since the log is forced in order, publishing {@code N} after its force also publishes
+ * every commit before it, which was applied before it under the lock.
+ *
+ * <p><b>Reads</b> take no lock and never wait for a committer: read the cache; a stored sequence
+ * at most the snapshot is the answer (everything up to the snapshot was applied before the
+ * snapshot was published, so nothing newer at most the snapshot can be missing); otherwise the
+ * version table holds the state valid at the snapshot, recorded before the cache changed.
+ *
+ * <p><b>Failure.</b> A value too large for its cache (or any exception while applying) undoes the
+ * writes already applied, restoring the recorded states, before the log hears of the commit. A
+ * log failure after the append leaves the commit applied in memory but not durable: the store
+ * refuses every later commit, and reopening decides from the disk.
+ */
+final class Engine implements AutoCloseable {
+
+  static final byte[] REMOVED = new byte[0];
+
+  final List<TxCacheSpec<?, ?>> specs;
+  final List<Cache<byte[], byte[]>> caches = new ArrayList<>();
+  final Isolation defaultIsolation;
+  private final ReentrantLock commitLock = new ReentrantLock();
+  private final AtomicLong visible = new AtomicLong();
+  private final SnapshotRegistry snapshots = new SnapshotRegistry();
+  private final CommitHistory history = new CommitHistory();
+  private final VersionTable versions = new VersionTable();
+  private final LongAdder commits = new LongAdder();
+  private final LongAdder conflicts = new LongAdder();
+  private final Object checkpointMutex = new Object();
+  private long lastSequence;
+  private WriteAheadLog log;
+  private boolean publishAfterSync;
+  private volatile RuntimeException failure;
+
+  Engine(List<TxCacheSpec<?, ?>> specs, Isolation defaultIsolation) {
+    this.specs = List.copyOf(specs);
+    this.defaultIsolation = defaultIsolation;
+    for (TxCacheSpec<?, ?> spec : specs) {
+      CacheBuilder<byte[], byte[]> builder = Cache.builder(Codecs.bytes(), Codecs.bytes());
+      spec.settings().accept(builder);
+      try {
+        builder.unbounded();
+      } catch (IllegalStateException boundAlreadySet) {
+        // The spec chose a bound: keep it. Without one, a transactional cache is unbounded.
+      }
+      caches.add(builder.build());
+    }
+  }
+
+  /** A replay target that loads recovered state straight into the caches. */
+  LogReplay replay() {
+    return new LogReplay() {
+      @Override
+      public void checkpointEntry(long checkpointSequence, byte[] entry) {
+        apply(CommitRecord.decodeEntry(entry));
+      }
+
+      @Override
+      public void record(long sequence, int type, byte[] payload) {
+        if (type == CommitRecord.TYPE_COMMIT) {
+          for (CommitRecord.Write w : CommitRecord.decode(payload)) {
+            apply(w);
+          }
+        }
+      }
+    };
+  }
+
+  private void apply(CommitRecord.Write w) {
+    if (w.cache() < 0 || w.cache() >= caches.size()) {
+      throw new IllegalStateException("log names cache index " + w.cache() + " but the store "
+          + "declares " + caches.size() + " caches");
+    }
+    if (w.stored() == null) {
+      caches.get(w.cache()).invalidate(w.key());
+    } else {
+      caches.get(w.cache()).put(w.key(), w.stored());
+    }
+  }
+
+  void attach(WriteAheadLog wal) {
+    this.log = wal;
+    this.publishAfterSync = wal.config().policy() == FsyncPolicy.always();
+    this.lastSequence = wal.recovery().lastSequence();
+    this.visible.set(lastSequence);
+  }
+
+  WriteAheadLog log() {
+    return log;
+  }
+
+  long beginSnapshot() {
+    return snapshots.register(visible);
+  }
+
+  void endSnapshot(long snapshot) {
+    snapshots.release(snapshot);
+  }
+
+  byte[] encodeKey(int cache, Object key) {
+    return encode(specs.get(cache).keyCodec(), key);
+  }
+
+  byte[] encodeValue(int cache, Object value) {
+    return encode(specs.get(cache).valueCodec(), value);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> byte[] encode(dev.larder.codec.Codec<T> codec, Object value) {
+    ByteSink sink = new ByteSink();
+    codec.encode((T) value, sink);
+    return sink.toByteArray();
+  }
+
+  /**
+   * @param ref a key
+   * @param snapshot the reader's snapshot
+   * @return the stored bytes valid at the snapshot, or null if absent (or forgotten)
+   */
+  byte[] read(KeyRef ref, long snapshot) {
+    byte[] stored = caches.get(ref.cache()).getIfPresent(ref.key());
+    if (stored != null && StoredValue.sequence(stored) <= snapshot) {
+      return stored;
+    }
+    VersionTable.Version v = versions.find(ref, snapshot);
+    if (v != null) {
+      return v.stored();
+    }
+    if (stored == null) {
+      return null;
+    }
+    // A newer version with no recorded predecessor: only a snapshot that was never registered
+    // can get here, which would be a bug in this class.
+    throw new IllegalStateException("no version of " + ref + " for snapshot " + snapshot);
+  }
+
+  /**
+   * Commits a write set.
+   *
+   * @return the commit's sequence
+   */
+  long commit(long snapshot, Isolation isolation, Set<KeyRef> reads,
+      LinkedHashMap<KeyRef, byte[]> writes) {
+    Set<KeyRef> checked = new LinkedHashSet<>(writes.keySet());
+    if (isolation == Isolation.SERIALIZABLE) {
+      checked.addAll(reads);
+    }
+    long n;
+    long ticket = 0;
+    commitLock.lock();
+    try {
+      checkUsable();
+      List<TransactionConflictException.ConflictingKey> conflicting = conflicts(checked, snapshot);
+      if (!conflicting.isEmpty()) {
+        conflicts.increment();
+        throw new TransactionConflictException(conflicting, snapshot);
+      }
+      n = lastSequence + 1;
+      List<CommitRecord.Write> record = applyAll(n, writes);
+      if (log != null) {
+        try {
+          ticket = log.append(n, CommitRecord.TYPE_COMMIT, CommitRecord.encode(record));
+        } catch (RuntimeException e) {
+          undo(n, writes);
+          throw e;
+        }
+      }
+      lastSequence = n;
+      history.record(n, writes.keySet());
+      if (!publishAfterSync) {
+        visible.accumulateAndGet(n, Math::max);
+      }
+      history.trim(snapshots.horizon(visible), versions);
+    } finally {
+      commitLock.unlock();
+    }
+    if (log != null) {
+      try {
+        log.sync(ticket);
+      } catch (RuntimeException e) {
+        failure = e;
+        throw new IllegalStateException("commit " + n + " is in doubt: the log failed while "
+            + "making it durable; the store accepts no more commits (reopen to recover)", e);
+      }
+      visible.accumulateAndGet(n, Math::max);
+    }
+    commits.increment();
+    return n;
+  }
+
+  private List<TransactionConflictException.ConflictingKey> conflicts(Set<KeyRef> keys,
+      long snapshot) {
+    List<TransactionConflictException.ConflictingKey> found = new ArrayList<>();
+    for (KeyRef k : keys) {
+      long last = history.lastWrite(k);
+      if (last > snapshot) {
+        found.add(new TransactionConflictException.ConflictingKey(specs.get(k.cache()).name(),
+            decodeKey(k), last));
+      }
+    }
+    return found;
+  }
+
+  private Object decodeKey(KeyRef k) {
+    try {
+      return specs.get(k.cache()).keyCodec().decode(new dev.larder.codec.ByteSource(k.key()));
+    } catch (RuntimeException e) {
+      return k.toString();
+    }
+  }
+
+  private List<CommitRecord.Write> applyAll(long n, LinkedHashMap<KeyRef, byte[]> writes) {
+    List<CommitRecord.Write> record = new ArrayList<>(writes.size());
+    try {
+      for (Map.Entry<KeyRef, byte[]> w : writes.entrySet()) {
+        KeyRef k = w.getKey();
+        byte[] stored = w.getValue() == REMOVED ? null : StoredValue.wrap(n, w.getValue());
+        Cache<byte[], byte[]> cache = caches.get(k.cache());
+        byte[] old = cache.getIfPresent(k.key());
+        long start = old != null ? StoredValue.sequence(old) : history.lastWrite(k);
+        versions.preserve(k, new VersionTable.Version(start, n, old));
+        record.add(new CommitRecord.Write(k.cache(), k.key(), stored));
+        if (stored == null) {
+          cache.invalidate(k.key());
+        } else {
+          cache.put(k.key(), stored);
+        }
+      }
+    } catch (RuntimeException e) {
+      undo(n, writes);
+      throw e;
+    }
+    return record;
+  }
+
+  /** Puts back the states commit {@code n} recorded before changing each key. */
+  private void undo(long n, LinkedHashMap<KeyRef, byte[]> writes) {
+    for (KeyRef k : writes.keySet()) {
+      VersionTable.Version before = versions.find(k, n - 1);
+      if (before != null && before.end() == n) {
+        Cache<byte[], byte[]> cache = caches.get(k.cache());
+        if (before.stored() == null) {
+          cache.invalidate(k.key());
+        } else {
+          cache.put(k.key(), before.stored());
+        }
+      }
+      versions.forget(k, n);
+    }
+  }
+
+  /**
+   * Writes a checkpoint of every cache as of the last commit, without stopping writers.
+   *
+   * @return the checkpoint's sequence
+   */
+  long checkpoint() {
+    if (log == null) {
+      throw new IllegalStateException("this store has no persistence directory");
+    }
+    synchronized (checkpointMutex) {
+      Checkpoint ck;
+      long c;
+      commitLock.lock();
+      try {
+        checkUsable();
+        c = lastSequence;
+        snapshots.registerAt(c);
+        try {
+          ck = log.beginCheckpoint(c);
+        } catch (RuntimeException e) {
+          snapshots.release(c);
+          throw e;
+        }
+      } finally {
+        commitLock.unlock();
+      }
+      try (ck) {
+        for (int i = 0; i < caches.size(); i++) {
+          int cache = i;
+          // Entries written at or before c are the state at c; newer or removed ones were
+          // recorded in the version table (held for snapshot c) before they changed.
+          caches.get(i).asMap().forEach((key, stored) -> {
+            if (StoredValue.sequence(stored) <= c) {
+              ck.add(CommitRecord.entry(cache, key, stored));
+            }
+          });
+          versions.forEachAt(i, c, (key, stored) -> ck.add(CommitRecord.entry(cache, key, stored)));
+        }
+        ck.complete();
+      } finally {
+        snapshots.release(c);
+      }
+      return c;
+    }
+  }
+
+  TxStats stats() {
+    commitLock.lock();
+    try {
+      return new TxStats(commits.sum(), conflicts.sum(), visible.get(), snapshots.size(),
+          history.size(), versions.keys());
+    } finally {
+      commitLock.unlock();
+    }
+  }
+
+  private void checkUsable() {
+    RuntimeException f = failure;
+    if (f != null) {
+      throw new IllegalStateException("the store's log failed; it accepts no more commits "
+          + "(reopen to recover)", f);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      if (log != null) {
+        log.close();
+      }
+    } finally {
+      for (Cache<byte[], byte[]> c : caches) {
+        c.close();
+      }
+    }
+  }
+}

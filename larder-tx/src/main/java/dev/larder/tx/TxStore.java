@@ -1,0 +1,406 @@
+package dev.larder.tx;
+
+import dev.larder.wal.FileLayer;
+import dev.larder.wal.FsyncPolicy;
+import dev.larder.wal.LogFile;
+import dev.larder.wal.LogStats;
+import dev.larder.wal.RecoveryReport;
+import dev.larder.wal.WalConfig;
+import dev.larder.wal.WriteAheadLog;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A group of caches with optimistic multi-version transactions over all of them, optionally made
+ * durable in a log directory shared by the group.
+ *
+ * <pre>{@code
+ * TxCacheSpec<String, Long> ACCOUNTS = TxCacheSpec.of("accounts", Codecs.strings(), Codecs.longs());
+ * try (TxStore store = TxStore.builder().cache(ACCOUNTS).persistence(dir).build()) {
+ *   TxCache<String, Long> accounts = store.cache(ACCOUNTS);
+ *   store.inTransaction(tx -> {
+ *     long a = tx.get(accounts, "a");
+ *     tx.put(accounts, "a", a - 10);
+ *     tx.put(accounts, "b", tx.get(accounts, "b") + 10);
+ *     return null;
+ *   });
+ * }
+ * }</pre>
+ *
+ * <p><b>Isolation</b>: see {@link Isolation}; {@link Isolation#SERIALIZABLE} unless the builder
+ * says otherwise. Readers never lock against writers and never see part of a commit.
+ *
+ * <p><b>Durability</b> (with {@link Builder#persistence}): each commit appends one log record and
+ * is acknowledged (its {@code commit()} returns) as the {@link FsyncPolicy} says. Checkpoints run
+ * in the background every {@link Builder#checkpointEvery} without stopping writers, and delete the
+ * log segments they cover. Building a store on an existing directory recovers it: the last complete
+ * checkpoint, then the log after it ({@link #recovery()} reports what was found). The directory
+ * holds a lock file: a second store on it, in any process, fails to build.
+ *
+ * <p><b>Eviction and expiry</b> keep working: each cache is a core Larder cache of bytes with
+ * the bounds its {@link TxCacheSpec} sets. An evicted or expired entry is forgotten as by any
+ * cache (transactions that begin afterwards, and first reads in older ones, see it absent; a
+ * checkpoint taken afterwards leaves it out). Forgetting is not a transaction and is not logged;
+ * a cache that is the durable home of data should not be bounded below its data, nor expire it.
+ *
+ * <p>Thread-safe.
+ */
+public final class TxStore implements AutoCloseable {
+
+  /** Attempts of the single-operation transactions of {@link TxCache}. */
+  public static final int SINGLE_OPERATION_ATTEMPTS = 1000;
+
+  /** Attempts of {@link #inTransaction(TransactionBody)}. */
+  public static final int DEFAULT_ATTEMPTS = 32;
+
+  private static final String MANIFEST = "caches";
+
+  private final Engine engine;
+  private final Map<String, TxCache<?, ?>> caches = new LinkedHashMap<>();
+  private final ScheduledExecutorService checkpointer;
+  private volatile boolean closed;
+
+  private TxStore(Builder builder) throws IOException {
+    this.engine = new Engine(builder.specs, builder.isolation);
+    for (int i = 0; i < builder.specs.size(); i++) {
+      TxCacheSpec<?, ?> spec = builder.specs.get(i);
+      caches.put(spec.name(), new TxCache<>(this, spec, i));
+    }
+    if (builder.wal == null) {
+      checkpointer = null;
+      return;
+    }
+    List<String> names = builder.specs.stream().map(TxCacheSpec::name).toList();
+    try {
+      checkManifest(builder.wal, names);
+      WriteAheadLog log = WriteAheadLog.open(builder.wal, engine.replay());
+      engine.attach(log);
+      builder.wal.files().writeAtomically(builder.wal.directory().resolve(MANIFEST),
+          String.join("\n", names).getBytes(StandardCharsets.UTF_8));
+    } catch (IOException | RuntimeException e) {
+      engine.close();
+      throw e;
+    }
+    long every = builder.checkpointEvery.toMillis();
+    if (every > 0) {
+      checkpointer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "larder-tx-checkpoint");
+        t.setDaemon(true);
+        return t;
+      });
+      checkpointer.scheduleWithFixedDelay(this::backgroundCheckpoint, every, every,
+          TimeUnit.MILLISECONDS);
+    } else {
+      checkpointer = null;
+    }
+  }
+
+  /** @return a builder with no caches, serializable isolation and no persistence */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * @param spec a spec given to the builder
+   * @param <K> key type
+   * @param <V> value type
+   * @return its cache
+   * @throws IllegalArgumentException if the store declares no cache of that name, or under a
+   *     different spec
+   */
+  @SuppressWarnings("unchecked")
+  public <K, V> TxCache<K, V> cache(TxCacheSpec<K, V> spec) {
+    TxCache<?, ?> cache = caches.get(spec.name());
+    if (cache == null || !cache.spec().equals(spec)) {
+      throw new IllegalArgumentException("this store declares no cache " + spec.name()
+          + " with that spec; it declares " + caches.keySet());
+    }
+    return (TxCache<K, V>) cache;
+  }
+
+  /** @return a transaction at the store's default isolation; close it (try-with-resources) */
+  public Transaction begin() {
+    return begin(engine.defaultIsolation);
+  }
+
+  /**
+   * @param isolation the isolation level
+   * @return a new transaction
+   */
+  public Transaction begin(Isolation isolation) {
+    checkOpen();
+    return new Transaction(this, engine, Objects.requireNonNull(isolation, "isolation"));
+  }
+
+  /**
+   * Runs {@code body} in a transaction and commits it, re-running it from the start on
+   * {@link TransactionConflictException}, up to {@link #DEFAULT_ATTEMPTS} times.
+   *
+   * @param body the work; if it commits or rolls back itself, the helper leaves it so
+   * @param <R> result type
+   * @return the body's result from the attempt that committed
+   * @throws TransactionConflictException from the last attempt if every attempt conflicted
+   */
+  public <R> R inTransaction(TransactionBody<R> body) {
+    return inTransaction(engine.defaultIsolation, DEFAULT_ATTEMPTS, body);
+  }
+
+  /**
+   * As {@link #inTransaction(TransactionBody)} with an attempt limit.
+   *
+   * @param maxAttempts at least 1
+   * @param body the work
+   * @param <R> result type
+   * @return the body's result
+   */
+  public <R> R inTransaction(int maxAttempts, TransactionBody<R> body) {
+    return inTransaction(engine.defaultIsolation, maxAttempts, body);
+  }
+
+  /**
+   * Runs {@code body} in a transaction of the given isolation, committing and retrying on
+   * conflict with a short randomized pause between attempts. Any other exception rolls back and
+   * propagates at once.
+   *
+   * @param isolation the isolation level
+   * @param maxAttempts at least 1
+   * @param body the work
+   * @param <R> result type
+   * @return the body's result
+   * @throws TransactionConflictException from the last attempt if every attempt conflicted
+   */
+  public <R> R inTransaction(Isolation isolation, int maxAttempts, TransactionBody<R> body) {
+    if (maxAttempts < 1) {
+      throw new IllegalArgumentException("maxAttempts must be at least 1: " + maxAttempts);
+    }
+    Objects.requireNonNull(body, "body");
+    for (int attempt = 1; ; attempt++) {
+      try (Transaction tx = begin(isolation)) {
+        R result = body.run(tx);
+        if (tx.isActive()) {
+          tx.commit();
+        }
+        return result;
+      } catch (TransactionConflictException e) {
+        if (attempt >= maxAttempts) {
+          throw e;
+        }
+        // Back off a little so that the transactions that collided do not collide again.
+        LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(1_000L << Math.min(attempt,
+            10)));
+      }
+    }
+  }
+
+  /**
+   * Writes a checkpoint now (writers carry on), deleting the log segments it covers.
+   *
+   * @return the sequence the checkpoint holds
+   * @throws IllegalStateException if the store has no persistence
+   */
+  public long checkpoint() {
+    checkOpen();
+    return engine.checkpoint();
+  }
+
+  /** @return what recovery found when the store was built, if it has persistence */
+  public Optional<RecoveryReport> recovery() {
+    return Optional.ofNullable(engine.log()).map(WriteAheadLog::recovery);
+  }
+
+  /** @return the log's counters (commits per force among them), if it has persistence */
+  public Optional<LogStats> logStats() {
+    return Optional.ofNullable(engine.log()).map(WriteAheadLog::stats);
+  }
+
+  /** @return transaction counters */
+  public TxStats stats() {
+    return engine.stats();
+  }
+
+  /** Stops checkpoints, forces and closes the log, releases the lock and every cache. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (checkpointer != null) {
+      checkpointer.shutdown();
+      try {
+        checkpointer.awaitTermination(1, TimeUnit.MINUTES);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    engine.close();
+  }
+
+  Engine engine() {
+    return engine;
+  }
+
+  void check(TxCache<?, ?> cache) {
+    if (cache.store() != this) {
+      throw new IllegalArgumentException(cache + " belongs to another store");
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("store is closed");
+    }
+  }
+
+  private void backgroundCheckpoint() {
+    try {
+      if (!closed) {
+        engine.checkpoint();
+      }
+    } catch (RuntimeException e) {
+      // The log still holds everything; the next round tries again. Report it where it is seen.
+      System.getLogger(TxStore.class.getName()).log(System.Logger.Level.WARNING,
+          "background checkpoint failed", e);
+    }
+  }
+
+  private static void checkManifest(WalConfig wal, List<String> names) throws IOException {
+    FileLayer files = wal.files();
+    if (!files.list(wal.directory()).contains(MANIFEST)) {
+      return;
+    }
+    byte[] bytes;
+    try (LogFile file = files.open(wal.directory().resolve(MANIFEST))) {
+      bytes = new byte[(int) file.size()];
+      file.read(0, bytes, 0, bytes.length);
+    }
+    List<String> recorded = bytes.length == 0 ? List.of()
+        : Arrays.asList(new String(bytes, StandardCharsets.UTF_8).split("\n"));
+    if (recorded.size() > names.size() || !names.subList(0, recorded.size()).equals(recorded)) {
+      throw new IllegalStateException("directory " + wal.directory() + " holds caches "
+          + recorded + " but this store declares " + names + " (new caches may only be added at "
+          + "the end)");
+    }
+  }
+
+  /** Builds a {@link TxStore}. Not thread-safe. */
+  public static final class Builder {
+    private final List<TxCacheSpec<?, ?>> specs = new ArrayList<>();
+    private final Set<String> names = new HashSet<>();
+    private Isolation isolation = Isolation.SERIALIZABLE;
+    private WalConfig wal;
+    private Duration checkpointEvery = Duration.ofMinutes(1);
+
+    private Builder() {}
+
+    /**
+     * Declares a cache. With persistence, caches are identified in the log by their order, which
+     * is recorded in the directory: a reopened store must declare the same caches in the same
+     * order, and may add new ones after them.
+     *
+     * @param spec the cache
+     * @return this
+     * @throws IllegalArgumentException if the name is taken
+     */
+    public Builder cache(TxCacheSpec<?, ?> spec) {
+      if (!names.add(spec.name())) {
+        throw new IllegalArgumentException("duplicate cache name " + spec.name());
+      }
+      specs.add(spec);
+      return this;
+    }
+
+    /**
+     * @param level the isolation of {@link TxStore#begin()} and of single operations
+     * @return this
+     */
+    public Builder isolation(Isolation level) {
+      this.isolation = Objects.requireNonNull(level, "level");
+      return this;
+    }
+
+    /**
+     * Makes the store durable in {@code directory} with fsync {@code always}.
+     *
+     * @param directory created if absent
+     * @return this
+     */
+    public Builder persistence(Path directory) {
+      return persistence(WalConfig.of(directory));
+    }
+
+    /**
+     * Makes the store durable with full control of the log.
+     *
+     * @param config the log's configuration
+     * @return this
+     */
+    public Builder persistence(WalConfig config) {
+      this.wal = Objects.requireNonNull(config, "config");
+      return this;
+    }
+
+    /**
+     * @param policy the fsync policy (persistence must be set first)
+     * @return this
+     */
+    public Builder fsync(FsyncPolicy policy) {
+      if (wal == null) {
+        throw new IllegalStateException("set persistence(directory) before fsync");
+      }
+      wal = wal.withPolicy(policy);
+      return this;
+    }
+
+    /**
+     * @param period time between background checkpoints; zero turns them off (then call
+     *     {@link TxStore#checkpoint()} yourself, or the log grows without bound)
+     * @return this
+     */
+    public Builder checkpointEvery(Duration period) {
+      if (period.isNegative()) {
+        throw new IllegalArgumentException("negative checkpoint period: " + period);
+      }
+      this.checkpointEvery = period;
+      return this;
+    }
+
+    /**
+     * Builds the store, recovering its directory if it has one.
+     *
+     * @return the store
+     * @throws IllegalArgumentException if no cache was declared
+     * @throws dev.larder.wal.LogDirectoryLockedException if the directory is in use
+     * @throws dev.larder.wal.LogCorruptedException if recovery meets damage before the log's tail
+     *     and salvage is off
+     * @throws UncheckedIOException if the directory cannot be read or written
+     */
+    public TxStore build() {
+      if (specs.isEmpty()) {
+        throw new IllegalArgumentException("declare at least one cache");
+      }
+      try {
+        return new TxStore(this);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+}

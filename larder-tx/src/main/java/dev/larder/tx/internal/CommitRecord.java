@@ -1,0 +1,145 @@
+package dev.larder.tx.internal;
+
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The payload of a commit record in the log, and of a checkpoint entry (docs/spec/wal.md,
+ * docs/spec/checkpoint.md). Key and value bytes are those the cache stores, unchanged.
+ *
+ * <pre>
+ * commit payload (log record type 1)
+ *   varint  number of writes
+ *   per write:
+ *     varint  cache index (position in the store's cache manifest)
+ *     varint  key length, then key bytes
+ *     varint  stored length + 1, then stored bytes; 0 = the key was removed
+ *
+ * checkpoint entry
+ *     varint  cache index
+ *     varint  key length, then key bytes
+ *     stored bytes (the rest of the entry)
+ * </pre>
+ *
+ * varint: unsigned LEB128.
+ */
+public final class CommitRecord {
+
+  /** Log record type of a commit. */
+  public static final int TYPE_COMMIT = 1;
+
+  private CommitRecord() {}
+
+  /**
+   * One write: stored bytes, or null for a removal.
+   *
+   * @param cache cache index
+   * @param key key bytes
+   * @param stored stored bytes or null
+   */
+  public record Write(int cache, byte[] key, byte[] stored) {}
+
+  /**
+   * @param writes the commit's writes
+   * @return the payload
+   */
+  public static byte[] encode(List<Write> writes) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(64);
+    varint(out, writes.size());
+    for (Write w : writes) {
+      varint(out, w.cache());
+      varint(out, w.key().length);
+      out.writeBytes(w.key());
+      if (w.stored() == null) {
+        varint(out, 0);
+      } else {
+        varint(out, w.stored().length + 1L);
+        out.writeBytes(w.stored());
+      }
+    }
+    return out.toByteArray();
+  }
+
+  /**
+   * @param payload a commit payload
+   * @return its writes
+   * @throws IllegalArgumentException if malformed
+   */
+  public static List<Write> decode(byte[] payload) {
+    int[] at = {0};
+    long count = readVarint(payload, at);
+    List<Write> writes = new ArrayList<>();
+    for (long i = 0; i < count; i++) {
+      int cache = (int) readVarint(payload, at);
+      byte[] key = readBytes(payload, at, (int) readVarint(payload, at));
+      long length = readVarint(payload, at);
+      byte[] stored = length == 0 ? null : readBytes(payload, at, (int) (length - 1));
+      writes.add(new Write(cache, key, stored));
+    }
+    if (at[0] != payload.length) {
+      throw new IllegalArgumentException("trailing bytes in a commit record");
+    }
+    return writes;
+  }
+
+  /**
+   * @param cache cache index
+   * @param key key bytes
+   * @param stored stored bytes
+   * @return a checkpoint entry
+   */
+  public static byte[] entry(int cache, byte[] key, byte[] stored) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(key.length + stored.length + 8);
+    varint(out, cache);
+    varint(out, key.length);
+    out.writeBytes(key);
+    out.writeBytes(stored);
+    return out.toByteArray();
+  }
+
+  /**
+   * @param entry a checkpoint entry
+   * @return it as a write
+   */
+  public static Write decodeEntry(byte[] entry) {
+    int[] at = {0};
+    int cache = (int) readVarint(entry, at);
+    byte[] key = readBytes(entry, at, (int) readVarint(entry, at));
+    byte[] stored = readBytes(entry, at, entry.length - at[0]);
+    return new Write(cache, key, stored);
+  }
+
+  private static void varint(ByteArrayOutputStream out, long v) {
+    long x = v;
+    while ((x & ~0x7FL) != 0) {
+      out.write((int) ((x & 0x7F) | 0x80));
+      x >>>= 7;
+    }
+    out.write((int) x);
+  }
+
+  private static long readVarint(byte[] b, int[] at) {
+    long result = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (at[0] >= b.length) {
+        throw new IllegalArgumentException("truncated varint");
+      }
+      int x = b[at[0]++];
+      result |= (long) (x & 0x7F) << shift;
+      if ((x & 0x80) == 0) {
+        return result;
+      }
+    }
+    throw new IllegalArgumentException("varint too long");
+  }
+
+  private static byte[] readBytes(byte[] b, int[] at, int length) {
+    if (length < 0 || length > b.length - at[0]) {
+      throw new IllegalArgumentException("length out of range");
+    }
+    byte[] out = java.util.Arrays.copyOfRange(b, at[0], at[0] + length);
+    at[0] += length;
+    return out;
+  }
+}

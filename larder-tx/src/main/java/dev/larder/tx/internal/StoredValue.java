@@ -1,0 +1,77 @@
+package dev.larder.tx.internal;
+
+/**
+ * The value bytes a transactional cache stores: the commit sequence that wrote the value, then the
+ * value codec's bytes (docs/design/transactions.md, docs/spec/wal.md).
+ *
+ * <pre>
+ * +------------------------------+---------------------------+
+ * | sequence, unsigned LEB128    | value codec bytes         |
+ * | (1-9 bytes: 7 bits a byte,   |                           |
+ * |  high bit = more)            |                           |
+ * +------------------------------+---------------------------+
+ * </pre>
+ *
+ * Only transactional caches pay for the prefix: typically 2-4 bytes an entry.
+ */
+public final class StoredValue {
+
+  private StoredValue() {}
+
+  /**
+   * @param sequence the commit sequence, non-negative
+   * @param value the encoded value
+   * @return the stored bytes
+   */
+  public static byte[] wrap(long sequence, byte[] value) {
+    int prefix = prefixLength(sequence);
+    byte[] out = new byte[prefix + value.length];
+    long v = sequence;
+    int i = 0;
+    while ((v & ~0x7FL) != 0) {
+      out[i++] = (byte) ((v & 0x7F) | 0x80);
+      v >>>= 7;
+    }
+    out[i] = (byte) v;
+    System.arraycopy(value, 0, out, prefix, value.length);
+    return out;
+  }
+
+  /**
+   * @param stored stored bytes
+   * @return the commit sequence that wrote them
+   * @throws IllegalArgumentException if the prefix is malformed
+   */
+  public static long sequence(byte[] stored) {
+    long result = 0;
+    for (int i = 0, shift = 0; i < stored.length && shift < 64; i++, shift += 7) {
+      result |= (long) (stored[i] & 0x7F) << shift;
+      if ((stored[i] & 0x80) == 0) {
+        return result;
+      }
+    }
+    throw new IllegalArgumentException("malformed sequence prefix in a stored value");
+  }
+
+  /**
+   * @param stored stored bytes
+   * @return where the value codec's bytes start
+   */
+  public static int valueOffset(byte[] stored) {
+    int i = 0;
+    while (i < stored.length && (stored[i] & 0x80) != 0) {
+      i++;
+    }
+    return i + 1;
+  }
+
+  private static int prefixLength(long sequence) {
+    int n = 1;
+    long v = sequence >>> 7;
+    while (v != 0) {
+      n++;
+      v >>>= 7;
+    }
+    return n;
+  }
+}

@@ -1,0 +1,84 @@
+package dev.larder.wal;
+
+import dev.larder.wal.internal.CheckpointLayout;
+import dev.larder.wal.internal.SegmentNames;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+
+/**
+ * A checkpoint being written: the caller {@linkplain #add adds} every entry of its state as of
+ * {@link #sequence()}, then {@linkplain #complete completes} it. Writers keep appending to the log
+ * meanwhile. Used by one thread; abandon it with {@link #close()} if it cannot be finished.
+ */
+public final class Checkpoint implements AutoCloseable {
+
+  private final WriteAheadLog log;
+  private final long sequence;
+  private final long keepFromSegment;
+  private final Path temporary;
+  private final LogFile file;
+  private final CheckpointLayout.Writer writer;
+  private boolean done;
+
+  Checkpoint(WriteAheadLog log, long sequence, long keepFromSegment) throws IOException {
+    this.log = log;
+    this.sequence = sequence;
+    this.keepFromSegment = keepFromSegment;
+    this.temporary = log.config().directory().resolve(SegmentNames.checkpoint(sequence) + ".tmp");
+    log.config().files().delete(temporary);
+    this.file = log.config().files().open(temporary);
+    this.writer = new CheckpointLayout.Writer(file, sequence);
+  }
+
+  /** @return the sequence whose state this checkpoint holds */
+  public long sequence() {
+    return sequence;
+  }
+
+  /**
+   * @param entry one entry of the state; the log does not interpret it
+   * @throws UncheckedIOException on failure
+   */
+  public void add(byte[] entry) {
+    try {
+      writer.add(entry);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Forces the checkpoint, puts it in place, then deletes older checkpoints and every log segment
+   * whose records it covers.
+   *
+   * @return the number of entries written
+   * @throws UncheckedIOException on failure (the log still holds everything; nothing is deleted)
+   */
+  public long complete() {
+    try {
+      long count = writer.finish();
+      file.close();
+      done = true;
+      log.installCheckpoint(temporary, sequence, keepFromSegment);
+      return count;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Abandons an incomplete checkpoint, deleting its temporary file. */
+  @Override
+  public void close() {
+    if (done) {
+      return;
+    }
+    done = true;
+    try {
+      file.close();
+      log.config().files().delete(temporary);
+    } catch (IOException e) {
+      // The temporary file is deleted by the next recovery.
+    }
+  }
+}

@@ -1,0 +1,112 @@
+package dev.larder.wal;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * When the log forces its writes to the storage device, and so what an acknowledged commit
+ * survives.
+ *
+ * <ul>
+ *   <li>{@link #always()}: a commit is acknowledged only after its record has been written and
+ *       forced ({@code FileChannel.force}). Survives process kill and power loss. Concurrent
+ *       commits share one write and one force (group commit).
+ *   <li>{@link #interval(Duration)}: a commit is acknowledged once its record is written to the
+ *       operating system; a background thread forces every interval. Survives process kill; a
+ *       power loss loses at most the acknowledged commits of the last interval (plus the time one
+ *       force takes).
+ *   <li>{@link #none()}: written to the operating system before acknowledgement, never forced
+ *       except when a segment is closed or a checkpoint completes. Survives process kill; a power
+ *       loss may lose anything the operating system had not written back.
+ * </ul>
+ *
+ * <p>Immutable and thread-safe.
+ */
+public sealed interface FsyncPolicy {
+
+  /** @return the policy that forces before acknowledging */
+  static FsyncPolicy always() {
+    return Always.INSTANCE;
+  }
+
+  /**
+   * @param period how often the background thread forces; at least 1 ms
+   * @return the periodic policy
+   * @throws IllegalArgumentException if {@code period} is shorter than 1 ms
+   */
+  static FsyncPolicy interval(Duration period) {
+    return new Interval(period);
+  }
+
+  /** @return the policy that never forces on commit */
+  static FsyncPolicy none() {
+    return None.INSTANCE;
+  }
+
+  /**
+   * Parses {@code always}, {@code none} or {@code interval(<ms>)} / {@code interval:<ms>}.
+   *
+   * @param text the policy's name
+   * @return the policy
+   * @throws IllegalArgumentException if the text names no policy
+   */
+  static FsyncPolicy parse(String text) {
+    String t = Objects.requireNonNull(text, "text").trim().toLowerCase(java.util.Locale.ROOT);
+    if (t.equals("always")) {
+      return always();
+    }
+    if (t.equals("none")) {
+      return none();
+    }
+    if (t.startsWith("interval")) {
+      String digits = t.substring("interval".length()).replaceAll("[^0-9]", "");
+      if (!digits.isEmpty()) {
+        return interval(Duration.ofMillis(Long.parseLong(digits)));
+      }
+    }
+    throw new IllegalArgumentException(
+        "unknown fsync policy '" + text + "': expected always, none or interval(<ms>)");
+  }
+
+  /** Force before acknowledging. */
+  enum Always implements FsyncPolicy {
+    /** The only instance. */
+    INSTANCE;
+
+    @Override
+    public String toString() {
+      return "always";
+    }
+  }
+
+  /** Never force on commit. */
+  enum None implements FsyncPolicy {
+    /** The only instance. */
+    INSTANCE;
+
+    @Override
+    public String toString() {
+      return "none";
+    }
+  }
+
+  /**
+   * Force periodically.
+   *
+   * @param period the force period, at least 1 ms
+   */
+  record Interval(Duration period) implements FsyncPolicy {
+    /** Checks the period. */
+    public Interval {
+      Objects.requireNonNull(period, "period");
+      if (period.toMillis() < 1) {
+        throw new IllegalArgumentException("interval must be at least 1 ms: " + period);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "interval(" + period.toMillis() + "ms)";
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package dev.larder.wal;
+
+import java.util.List;
+
+/**
+ * What recovery found when the log was opened.
+ *
+ * @param checkpointSequence sequence of the checkpoint loaded, 0 if none
+ * @param checkpointEntries entries loaded from it
+ * @param recordsReplayed log records replayed after it
+ * @param lastSequence the highest sequence recovered (checkpoint or record), 0 if empty
+ * @param bytesDropped bytes cut from the torn tail or skipped by salvage
+ * @param problems one line per torn tail truncated or damaged region salvaged, naming file and
+ *     offset; empty when the log was clean
+ * @param recoveryNanos time spent recovering
+ */
+public record RecoveryReport(long checkpointSequence, long checkpointEntries,
+    long recordsReplayed, long lastSequence, long bytesDropped, List<String> problems,
+    long recoveryNanos) {
+
+  /** Copies the list. */
+  public RecoveryReport {
+    problems = List.copyOf(problems);
+  }
+
+  /** @return true if recovery truncated or skipped anything */
+  public boolean lostAnything() {
+    return bytesDropped > 0 || !problems.isEmpty();
+  }
+}

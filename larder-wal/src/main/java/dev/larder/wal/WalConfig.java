@@ -1,0 +1,63 @@
+package dev.larder.wal;
+
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * How a log is opened. Immutable; the {@code with…} methods return changed copies.
+ *
+ * @param directory where segments, checkpoints and the lock file live; created if absent
+ * @param policy when writes are forced; default {@link FsyncPolicy#always()}
+ * @param segmentBytes a segment is closed and a new one started once it holds this many bytes;
+ *     default 64 MiB, at least 4 KiB (a single larger record still fits: it makes its segment
+ *     longer)
+ * @param salvage if true, recovery skips records that fail their checksum before the tail and
+ *     reports each loss in {@link RecoveryReport#problems()}; if false (the default) it refuses
+ *     with {@link LogCorruptedException}
+ * @param files the file layer; {@link FileLayer#standard()} unless a test simulates a disk
+ */
+public record WalConfig(Path directory, FsyncPolicy policy, long segmentBytes, boolean salvage,
+    FileLayer files) {
+
+  /** Default segment size: 64 MiB. */
+  public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
+
+  /** Checks the settings. */
+  public WalConfig {
+    Objects.requireNonNull(directory, "directory");
+    Objects.requireNonNull(policy, "policy");
+    Objects.requireNonNull(files, "files");
+    if (segmentBytes < 4096) {
+      throw new IllegalArgumentException("segmentBytes must be at least 4096: " + segmentBytes);
+    }
+  }
+
+  /**
+   * @param directory the log directory
+   * @return defaults: fsync always, 64 MiB segments, no salvage, the real file system
+   */
+  public static WalConfig of(Path directory) {
+    return new WalConfig(directory, FsyncPolicy.always(), DEFAULT_SEGMENT_BYTES, false,
+        FileLayer.standard());
+  }
+
+  /** @param p the fsync policy @return a copy with it */
+  public WalConfig withPolicy(FsyncPolicy p) {
+    return new WalConfig(directory, p, segmentBytes, salvage, files);
+  }
+
+  /** @param bytes the segment size @return a copy with it */
+  public WalConfig withSegmentBytes(long bytes) {
+    return new WalConfig(directory, policy, bytes, salvage, files);
+  }
+
+  /** @param on whether to salvage @return a copy with it */
+  public WalConfig withSalvage(boolean on) {
+    return new WalConfig(directory, policy, segmentBytes, on, files);
+  }
+
+  /** @param layer the file layer @return a copy with it */
+  public WalConfig withFiles(FileLayer layer) {
+    return new WalConfig(directory, policy, segmentBytes, salvage, layer);
+  }
+}

@@ -1,0 +1,178 @@
+package dev.larder.wal;
+
+import dev.larder.wal.internal.LogRecovery;
+import dev.larder.wal.internal.LogWriter;
+import dev.larder.wal.internal.SegmentNames;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * An append-only log of records, with group commit, fsync policies, checkpoints and recovery.
+ *
+ * <p><b>Opening</b> takes the directory's lock file (a second opener, in this process or another,
+ * gets {@link LogDirectoryLockedException}), then recovers: the last complete checkpoint's entries
+ * and the records after it are handed to a {@link LogReplay}; a torn tail is cut off and reported
+ * in {@link #recovery()}; damage before the tail throws {@link LogCorruptedException} naming the
+ * file and offset, unless {@link WalConfig#salvage()} asks to skip it (and report it). Appending
+ * then continues in a new segment.
+ *
+ * <p><b>Committing</b> is two calls: {@link #append} (in sequence order; the caller serializes
+ * them) returns a ticket, and {@link #sync} returns once that record may be acknowledged under the
+ * {@link FsyncPolicy}. Callers should append under their commit lock and sync after releasing it:
+ * concurrent syncs then share one write and one force (group commit).
+ *
+ * <p><b>Thread safety:</b> all methods may be called from any thread.
+ */
+public final class WriteAheadLog implements AutoCloseable {
+
+  private final WalConfig config;
+  private final AutoCloseable lock;
+  private final LogWriter writer;
+  private final RecoveryReport recovery;
+  private final Object checkpointLock = new Object();
+  private long checkpoints;
+
+  private WriteAheadLog(WalConfig config, AutoCloseable lock, LogWriter writer,
+      RecoveryReport recovery) {
+    this.config = config;
+    this.lock = lock;
+    this.writer = writer;
+    this.recovery = recovery;
+  }
+
+  /**
+   * Opens (or creates) a log directory, recovering its state into {@code replay}.
+   *
+   * @param config where and how
+   * @param replay receives the recovered state before this returns
+   * @return the open log
+   * @throws LogDirectoryLockedException if the directory is in use
+   * @throws LogCorruptedException if recovery meets damage and salvage is off
+   * @throws IOException on failure
+   */
+  public static WriteAheadLog open(WalConfig config, LogReplay replay) throws IOException {
+    Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(replay, "replay");
+    AutoCloseable lock = config.files().lock(config.directory());
+    try {
+      LogRecovery recovery = new LogRecovery(config, replay);
+      RecoveryReport report = recovery.run();
+      LogWriter writer = new LogWriter(config.files(), config.directory(), config.policy(),
+          config.segmentBytes(), recovery.lastSegment() + 1, report.lastSequence());
+      return new WriteAheadLog(config, lock, writer, report);
+    } catch (IOException | RuntimeException | Error e) {
+      closeQuietly(lock, e);
+      throw e;
+    }
+  }
+
+  /** @return what recovery found when this log was opened */
+  public RecoveryReport recovery() {
+    return recovery;
+  }
+
+  /** @return the configuration */
+  public WalConfig config() {
+    return config;
+  }
+
+  /**
+   * Appends one record. Not durable until {@link #sync} returns for its ticket.
+   *
+   * @param sequence greater than every sequence in the log
+   * @param type a record type, 0-255, handed back on replay
+   * @param payload the payload, handed back on replay
+   * @return the ticket for {@link #sync}
+   * @throws IllegalArgumentException if the sequence does not increase or the record is too large
+   * @throws UncheckedIOException if the log failed earlier
+   */
+  public long append(long sequence, int type, byte[] payload) {
+    if (type < 0 || type > 255) {
+      throw new IllegalArgumentException("record type must be 0-255: " + type);
+    }
+    return writer.append(sequence, type, Objects.requireNonNull(payload, "payload"));
+  }
+
+  /**
+   * Waits until the record of {@code ticket} may be acknowledged: forced under {@code always},
+   * handed to the operating system under {@code interval} and {@code none}.
+   *
+   * @param ticket from {@link #append}
+   * @throws UncheckedIOException if writing or forcing fails; the log then refuses further work
+   */
+  public void sync(long ticket) {
+    writer.sync(ticket);
+  }
+
+  /** @return the highest sequence in the log */
+  public long lastSequence() {
+    return writer.lastSequence();
+  }
+
+  /**
+   * Starts a checkpoint of the state as of {@code sequence}. Call it where no record of a higher
+   * sequence has been appended and every record up to {@code sequence} has been (larder-tx calls
+   * it under its commit lock); the log rolls to a new segment so that the segments before it hold
+   * only records the checkpoint will cover.
+   *
+   * @param sequence the sequence the caller's state is at
+   * @return the checkpoint to fill and complete
+   * @throws UncheckedIOException on failure
+   */
+  public Checkpoint beginCheckpoint(long sequence) {
+    try {
+      long keepFrom = writer.roll();
+      return new Checkpoint(this, sequence, keepFrom);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  void installCheckpoint(Path temporary, long sequence, long keepFromSegment) throws IOException {
+    synchronized (checkpointLock) {
+      writer.forceAll();
+      Path target = config.directory().resolve(SegmentNames.checkpoint(sequence));
+      config.files().rename(temporary, target);
+      for (String name : config.files().list(config.directory())) {
+        long checkpoint = SegmentNames.checkpointSequence(name);
+        long segment = SegmentNames.segmentNumber(name);
+        if ((checkpoint >= 0 && checkpoint < sequence)
+            || (segment >= 0 && segment < keepFromSegment)) {
+          config.files().delete(config.directory().resolve(name));
+        }
+      }
+      checkpoints++;
+    }
+  }
+
+  /** @return counters since opening */
+  public LogStats stats() {
+    synchronized (checkpointLock) {
+      return writer.stats(checkpoints);
+    }
+  }
+
+  /** Forces everything appended, closes the files and releases the directory lock. Idempotent. */
+  @Override
+  public void close() {
+    try {
+      writer.close();
+    } catch (IllegalStateException e) {
+      // already closed
+    } finally {
+      closeQuietly(lock, null);
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable closeable, Throwable primary) {
+    try {
+      closeable.close();
+    } catch (Exception e) {
+      if (primary != null) {
+        primary.addSuppressed(e);
+      }
+    }
+  }
+}

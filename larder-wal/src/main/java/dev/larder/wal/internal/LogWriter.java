@@ -1,0 +1,402 @@
+package dev.larder.wal.internal;
+
+import dev.larder.wal.FileLayer;
+import dev.larder.wal.FsyncPolicy;
+import dev.larder.wal.LogFile;
+import dev.larder.wal.LogStats;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Appends records to segment files with group commit.
+ *
+ * <h2>Implementation notes</h2>
+ *
+ * <p><b>Two locks.</b> {@code appendLock} guards the pending buffers and the logical end of the
+ * log: appending encodes the record into the current pending chunk and returns a ticket (the
+ * log's total appended byte count after the record). {@code flushLock} is held by the one thread
+ * that writes and forces. Lock order: {@code flushLock} before {@code appendLock}; an appender
+ * never takes {@code flushLock} while holding {@code appendLock}.
+ *
+ * <p><b>Group commit.</b> {@link #sync} returns at once if its ticket is already covered
+ * (written, or forced under {@code always}). Otherwise the caller takes {@code flushLock}; on
+ * getting it, it checks again (the previous holder may have covered it), then swaps out every
+ * pending chunk, writes each with one call and forces once. While one thread forces, the others
+ * append and queue on the lock; the next holder writes all of their records with one write and
+ * one force. No thread sleeps or waits for a timer.
+ *
+ * <p><b>Forced end.</b> Each record carries the offset up to which its segment was forced when it
+ * was encoded. Recovery uses it to tell a torn unforced tail (no later record claims it forced)
+ * from damage to forced bytes (a later intact record does).
+ *
+ * <p><b>Segments.</b> When the current segment reaches the configured size, or a checkpoint asks,
+ * a new segment is created (header written and forced) and the old one is marked finished; the
+ * flusher forces and closes a finished segment after writing its last chunk, before writing any
+ * chunk of the next, so every segment but the last is wholly forced.
+ *
+ * <p><b>Failure.</b> An I/O error while writing or forcing leaves the disk in an unknown state:
+ * the writer remembers it and every later append or sync throws.
+ */
+public final class LogWriter implements AutoCloseable {
+
+  private final FileLayer files;
+  private final Path directory;
+  private final FsyncPolicy policy;
+  private final long segmentBytes;
+  private final ReentrantLock appendLock = new ReentrantLock();
+  private final ReentrantLock flushLock = new ReentrantLock();
+  private final ScheduledExecutorService timer;
+
+  private Segment current;
+  /** The segment with written but unforced bytes, if any; flusher only. */
+  private Segment dirty;
+  private List<Chunk> pending = new ArrayList<>();
+  private long appended;
+  private long lastSequence;
+  private volatile long written;
+  private volatile long forced;
+  private volatile IOException failure;
+  private boolean closed;
+
+  private long records;
+  private long writes;
+  private long forces;
+  private long recordsForced;
+  private long recordsUnforced;
+  private long bytes;
+
+  /**
+   * Starts a new segment.
+   *
+   * @param files the file layer
+   * @param directory the log directory
+   * @param policy the fsync policy
+   * @param segmentBytes the roll size
+   * @param firstSegment the new segment's number
+   * @param lastSequence the highest sequence already in the log
+   * @throws IOException on failure
+   */
+  public LogWriter(FileLayer files, Path directory, FsyncPolicy policy, long segmentBytes,
+      long firstSegment, long lastSequence) throws IOException {
+    this.files = files;
+    this.directory = directory;
+    this.policy = policy;
+    this.segmentBytes = segmentBytes;
+    this.lastSequence = lastSequence;
+    this.current = Segment.create(files, directory, firstSegment);
+    if (policy instanceof FsyncPolicy.Interval interval) {
+      timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "larder-wal-fsync");
+        t.setDaemon(true);
+        return t;
+      });
+      long ms = interval.period().toMillis();
+      timer.scheduleAtFixedRate(this::periodicForce, ms, ms, TimeUnit.MILLISECONDS);
+    } else {
+      timer = null;
+    }
+  }
+
+  /**
+   * Appends a record. Callers append in sequence order (larder-tx does so under its commit lock).
+   *
+   * @param sequence greater than every sequence appended before
+   * @param type record type, 0-255
+   * @param payload the payload
+   * @return the ticket to pass to {@link #sync}
+   * @throws IllegalArgumentException if the sequence does not increase or the record is too big
+   * @throws UncheckedIOException if the log failed earlier or a new segment cannot be created
+   */
+  public long append(long sequence, int type, byte[] payload) {
+    if (payload.length > RecordLayout.MAX_BODY - RecordLayout.BODY_PREFIX) {
+      throw new IllegalArgumentException("log record too large: " + payload.length + " bytes");
+    }
+    appendLock.lock();
+    try {
+      checkUsable();
+      if (sequence <= lastSequence) {
+        throw new IllegalArgumentException(
+            "sequence " + sequence + " does not follow " + lastSequence);
+      }
+      int size = RecordLayout.size(payload.length);
+      Chunk chunk = chunkFor(size);
+      RecordLayout.encode(chunk.buffer, chunk.length, sequence, current.forcedEnd, type, payload);
+      chunk.length += size;
+      chunk.records++;
+      current.size += size;
+      appended += size;
+      lastSequence = sequence;
+      records++;
+      bytes += size;
+      if (current.size >= segmentBytes) {
+        rollLocked();
+      }
+      return appended;
+    } finally {
+      appendLock.unlock();
+    }
+  }
+
+  /**
+   * Returns once the record of {@code ticket} may be acknowledged under the policy: forced for
+   * {@code always}, written to the operating system otherwise.
+   *
+   * @param ticket from {@link #append}
+   * @throws UncheckedIOException if writing or forcing fails (now or earlier)
+   */
+  public void sync(long ticket) {
+    boolean force = policy == FsyncPolicy.always();
+    if ((force ? forced : written) >= ticket) {
+      return;
+    }
+    flushLock.lock();
+    try {
+      if ((force ? forced : written) < ticket) {
+        flushLocked(force);
+      }
+    } finally {
+      flushLock.unlock();
+    }
+    checkUsable();
+  }
+
+  /**
+   * Writes and forces everything appended so far, whatever the policy.
+   *
+   * @throws UncheckedIOException on failure
+   */
+  public void forceAll() {
+    flushLock.lock();
+    try {
+      flushLocked(true);
+    } finally {
+      flushLock.unlock();
+    }
+    checkUsable();
+  }
+
+  /**
+   * Finishes the current segment and starts the next, so that every record appended later lands
+   * in a segment numbered at least the one returned.
+   *
+   * @return the new segment's number
+   */
+  public long roll() {
+    appendLock.lock();
+    try {
+      checkUsable();
+      rollLocked();
+      return current.number;
+    } finally {
+      appendLock.unlock();
+    }
+  }
+
+  /** @return the highest sequence appended */
+  public long lastSequence() {
+    appendLock.lock();
+    try {
+      return lastSequence;
+    } finally {
+      appendLock.unlock();
+    }
+  }
+
+  /**
+   * @param checkpoints checkpoints completed so far
+   * @return the counters
+   */
+  public LogStats stats(long checkpoints) {
+    flushLock.lock();
+    try {
+      appendLock.lock();
+      try {
+        return new LogStats(records, writes, forces, recordsForced, bytes, checkpoints);
+      } finally {
+        appendLock.unlock();
+      }
+    } finally {
+      flushLock.unlock();
+    }
+  }
+
+  @Override
+  public void close() {
+    if (timer != null) {
+      timer.shutdownNow();
+    }
+    flushLock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      if (failure == null) {
+        flushLocked(true);
+      }
+      closed = true;
+      try {
+        current.file.close();
+      } catch (IOException e) {
+        // Closing after a successful force loses nothing; the error is of no use to the caller.
+      }
+    } finally {
+      flushLock.unlock();
+    }
+    checkUsable();
+  }
+
+  private void periodicForce() {
+    if (!flushLock.tryLock()) {
+      return; // a commit is writing right now; the next tick forces what it wrote
+    }
+    try {
+      if (!closed && failure == null) {
+        flushLocked(true);
+      }
+    } finally {
+      flushLock.unlock();
+    }
+  }
+
+  private Chunk chunkFor(int size) {
+    Chunk last = pending.isEmpty() ? null : pending.getLast();
+    if (last == null || last.segment != current) {
+      last = new Chunk(current, current.size, Math.max(size, 4096));
+      pending.add(last);
+    }
+    last.ensure(size);
+    return last;
+  }
+
+  private void rollLocked() {
+    Segment next;
+    try {
+      next = Segment.create(files, directory, current.number + 1);
+    } catch (IOException e) {
+      failure = e;
+      throw new UncheckedIOException("cannot start log segment " + (current.number + 1), e);
+    }
+    Chunk finishing = new Chunk(current, current.size, 0);
+    finishing.finishes = true;
+    pending.add(finishing);
+    current = next;
+  }
+
+  private void flushLocked(boolean force) {
+    if (failure != null || closed) {
+      return;
+    }
+    List<Chunk> batch;
+    long end;
+    appendLock.lock();
+    try {
+      batch = pending;
+      pending = new ArrayList<>();
+      end = appended;
+    } finally {
+      appendLock.unlock();
+    }
+    try {
+      for (Chunk chunk : batch) {
+        if (chunk.length > 0) {
+          chunk.segment.file.write(chunk.start, chunk.buffer, 0, chunk.length);
+          chunk.segment.writtenEnd = chunk.start + chunk.length;
+          writes++;
+          recordsUnforced += chunk.records;
+          dirty = chunk.segment;
+        }
+        if (chunk.finishes) {
+          forceSegment(chunk.segment);
+          chunk.segment.file.close();
+        }
+      }
+      written = end;
+      if (force) {
+        if (dirty != null) {
+          forceSegment(dirty);
+        }
+        forced = end;
+      }
+    } catch (IOException e) {
+      failure = e;
+    }
+  }
+
+  private void forceSegment(Segment segment) throws IOException {
+    segment.file.force();
+    segment.forcedEnd = segment.writtenEnd;
+    forces++;
+    recordsForced += recordsUnforced;
+    recordsUnforced = 0;
+    if (dirty == segment) {
+      dirty = null;
+    }
+  }
+
+  private void checkUsable() {
+    IOException e = failure;
+    if (e != null) {
+      throw new UncheckedIOException("the log failed to write or force; it accepts no more "
+          + "commits until reopened (recovery decides what reached the disk)", e);
+    }
+    if (closed) {
+      throw new IllegalStateException("log is closed");
+    }
+  }
+
+  /** One segment file being appended to. */
+  private static final class Segment {
+    final long number;
+    final LogFile file;
+    long size;
+    long writtenEnd;
+    volatile long forcedEnd;
+
+    private Segment(long number, LogFile file) {
+      this.number = number;
+      this.file = file;
+      this.size = RecordLayout.HEADER_BYTES;
+      this.writtenEnd = RecordLayout.HEADER_BYTES;
+      this.forcedEnd = RecordLayout.HEADER_BYTES;
+    }
+
+    static Segment create(FileLayer files, Path directory, long number) throws IOException {
+      LogFile file = files.open(directory.resolve(SegmentNames.segment(number)));
+      file.truncate(0);
+      byte[] header = RecordLayout.header();
+      file.write(0, header, 0, header.length);
+      file.force();
+      return new Segment(number, file);
+    }
+  }
+
+  /** Bytes appended to one segment and not yet written. */
+  private static final class Chunk {
+    final Segment segment;
+    final long start;
+    byte[] buffer;
+    int length;
+    int records;
+    boolean finishes;
+
+    Chunk(Segment segment, long start, int capacity) {
+      this.segment = segment;
+      this.start = start;
+      this.buffer = new byte[capacity];
+    }
+
+    void ensure(int more) {
+      if (buffer.length - length < more) {
+        buffer = Arrays.copyOf(buffer, Math.max(buffer.length * 2, length + more));
+      }
+    }
+  }
+}

@@ -1,0 +1,175 @@
+package dev.larder.wal.internal;
+
+import java.util.zip.CRC32C;
+
+/**
+ * The byte layout of a log segment and of its records (format version 1; docs/spec/wal.md).
+ *
+ * <pre>
+ * segment file  log-&lt;16 hex digits: segment number&gt;.wal
+ * +--------------------------------+---------------+---------------+
+ * | magic "LRDRWAL\0" (8 bytes)    | version u32   | reserved u32  |   header, 16 bytes
+ * +--------------------------------+---------------+---------------+
+ * | record | record | ...                                            then records, back to back
+ *
+ * record
+ *  0   u32  length L of the body (L &gt;= 17)
+ *  4   u32  CRC32C of the body
+ *  8   u64  sequence (strictly increasing along the log)
+ * 16   u64  forced end: the offset in this segment up to which the file was known forced
+ *           when the record was encoded
+ * 24   u8   type (1 = commit, 2 = dictionary addition; the log does not interpret it)
+ * 25   L-17 payload
+ * </pre>
+ *
+ * All integers are big-endian. A length of zero means "no record here" (the end of the log, if
+ * every remaining byte is zero).
+ */
+public final class RecordLayout {
+
+  /** Segment magic. */
+  public static final byte[] MAGIC = {'L', 'R', 'D', 'R', 'W', 'A', 'L', 0};
+  /** Format version written and read. */
+  public static final int VERSION = 1;
+  /** Segment header size. */
+  public static final int HEADER_BYTES = 16;
+  /** Bytes before the body: length and checksum. */
+  public static final int FRAME_BYTES = 8;
+  /** Body bytes before the payload: sequence, forced end, type. */
+  public static final int BODY_PREFIX = 17;
+  /** Largest body accepted, so that a damaged length cannot make recovery allocate wildly. */
+  public static final int MAX_BODY = 1 << 28;
+
+  private RecordLayout() {}
+
+  /** @return a segment header */
+  public static byte[] header() {
+    byte[] h = new byte[HEADER_BYTES];
+    System.arraycopy(MAGIC, 0, h, 0, MAGIC.length);
+    putInt(h, 8, VERSION);
+    return h;
+  }
+
+  /**
+   * @param bytes a file's first bytes
+   * @param length how many are valid
+   * @return null if they are a version-1 header, else what is wrong
+   */
+  public static String checkHeader(byte[] bytes, int length) {
+    if (length < HEADER_BYTES) {
+      return "file shorter than its " + HEADER_BYTES + "-byte header";
+    }
+    for (int i = 0; i < MAGIC.length; i++) {
+      if (bytes[i] != MAGIC[i]) {
+        return "not a Larder log segment (bad magic)";
+      }
+    }
+    int version = getInt(bytes, 8);
+    return version == VERSION ? null : "unsupported log format version " + version;
+  }
+
+  /**
+   * Encodes one record into {@code out} at {@code at}.
+   *
+   * @param out destination, with at least {@link #size(int)} bytes from {@code at}
+   * @param at offset in {@code out}
+   * @param sequence the record's sequence
+   * @param forcedEnd the forced end of the segment
+   * @param type the record type
+   * @param payload the payload
+   */
+  public static void encode(byte[] out, int at, long sequence, long forcedEnd, int type,
+      byte[] payload) {
+    int body = BODY_PREFIX + payload.length;
+    putInt(out, at, body);
+    putLong(out, at + 8, sequence);
+    putLong(out, at + 16, forcedEnd);
+    out[at + 24] = (byte) type;
+    System.arraycopy(payload, 0, out, at + 25, payload.length);
+    CRC32C crc = new CRC32C();
+    crc.update(out, at + FRAME_BYTES, body);
+    putInt(out, at + 4, (int) crc.getValue());
+  }
+
+  /**
+   * @param payloadLength payload bytes
+   * @return the record's size on disk
+   */
+  public static int size(int payloadLength) {
+    return FRAME_BYTES + BODY_PREFIX + payloadLength;
+  }
+
+  /**
+   * @param bytes segment content
+   * @param at candidate record offset
+   * @param end end of valid content
+   * @return the record's total size if a whole record with a good checksum starts at {@code at},
+   *     else -1
+   */
+  public static int validAt(byte[] bytes, int at, int end) {
+    if (end - at < FRAME_BYTES + BODY_PREFIX) {
+      return -1;
+    }
+    int body = getInt(bytes, at);
+    if (body < BODY_PREFIX || body > MAX_BODY || body > end - at - FRAME_BYTES) {
+      return -1;
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, at + FRAME_BYTES, body);
+    return (int) crc.getValue() == getInt(bytes, at + 4) ? FRAME_BYTES + body : -1;
+  }
+
+  /** @return the sequence of the record at {@code at} */
+  public static long sequence(byte[] bytes, int at) {
+    return getLong(bytes, at + 8);
+  }
+
+  /** @return the forced end of the record at {@code at} */
+  public static long forcedEnd(byte[] bytes, int at) {
+    return getLong(bytes, at + 16);
+  }
+
+  /** @return the type of the record at {@code at} */
+  public static int type(byte[] bytes, int at) {
+    return bytes[at + 24] & 0xFF;
+  }
+
+  /** @return a copy of the payload of the valid record at {@code at} */
+  public static byte[] payload(byte[] bytes, int at) {
+    int body = getInt(bytes, at);
+    byte[] p = new byte[body - BODY_PREFIX];
+    System.arraycopy(bytes, at + 25, p, 0, p.length);
+    return p;
+  }
+
+  /** @return true if every byte of {@code bytes[from, end)} is zero */
+  public static boolean allZero(byte[] bytes, int from, int end) {
+    for (int i = from; i < end; i++) {
+      if (bytes[i] != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  static void putInt(byte[] b, int at, int v) {
+    b[at] = (byte) (v >>> 24);
+    b[at + 1] = (byte) (v >>> 16);
+    b[at + 2] = (byte) (v >>> 8);
+    b[at + 3] = (byte) v;
+  }
+
+  static void putLong(byte[] b, int at, long v) {
+    putInt(b, at, (int) (v >>> 32));
+    putInt(b, at + 4, (int) v);
+  }
+
+  static int getInt(byte[] b, int at) {
+    return ((b[at] & 0xFF) << 24) | ((b[at + 1] & 0xFF) << 16) | ((b[at + 2] & 0xFF) << 8)
+        | (b[at + 3] & 0xFF);
+  }
+
+  static long getLong(byte[] b, int at) {
+    return ((long) getInt(b, at) << 32) | (getInt(b, at + 4) & 0xFFFFFFFFL);
+  }
+}
