@@ -11,6 +11,9 @@ module dev.larder.server {
   requires io.netty.common;
   requires io.netty.handler;
   requires io.netty.transport;
+  requires info.picocli;
 
   exports dev.larder.server;
+
+  opens dev.larder.server to info.picocli;
 }
