@@ -18,6 +18,7 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "serve",
+    subcommands = FuzzCommand.class,
     mixinStandardHelpOptions = true,
     description = "Runs the Larder server: RESP2/RESP3 (redis-cli, Redis clients) and memcached"
         + " text and meta protocols, on loopback by default.")

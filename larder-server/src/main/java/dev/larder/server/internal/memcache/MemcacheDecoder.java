@@ -33,6 +33,11 @@ public final class MemcacheDecoder extends ByteToMessageDecoder {
     this.maxItemBytes = maxItemBytes;
   }
 
+  /** @return the bytes this decoder holds, waiting for the rest of a request */
+  public int buffered() {
+    return actualReadableBytes();
+  }
+
   @Override
   protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
     while (in.isReadable()) {

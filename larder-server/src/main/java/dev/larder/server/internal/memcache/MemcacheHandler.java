@@ -114,8 +114,15 @@ public final class MemcacheHandler extends ChannelInboundHandlerAdapter {
     ctx.fireChannelInactive();
   }
 
+  /**
+   * Closes the connection. A network error ends there; anything else is a fault of ours and
+   * is passed on, so that Netty reports it (and the fuzzer sees it).
+   */
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     ctx.close();
+    if (!(cause instanceof java.io.IOException)) {
+      ctx.fireExceptionCaught(cause);
+    }
   }
 }

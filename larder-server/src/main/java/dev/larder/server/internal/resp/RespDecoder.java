@@ -42,6 +42,11 @@ public final class RespDecoder extends ByteToMessageDecoder {
     this.maxRequestBytes = maxRequestBytes;
   }
 
+  /** @return the bytes this decoder holds, waiting for the rest of a request */
+  public int buffered() {
+    return actualReadableBytes();
+  }
+
   @Override
   protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
     while (!failed && in.isReadable()) {
