@@ -62,10 +62,11 @@ class RedisToolsTest {
         "redis-benchmark is not installed (Debian package redis-tools; .ci/install-packages)");
     RunningServer.Run r = RunningServer.run(240, "redis-benchmark", "-h", "127.0.0.1", "-p",
         Integer.toString(server.respPort()), "-t", "set,get", "-n", "5000", "-c", "10",
-        "-P", "8", "-d", "100", "-q");
+        "-P", "8", "-d", "100", "--dbnum", "9", "-q");
     assertEquals(0, r.exit(), r.out());
     assertTrue(r.out().contains("SET: ") && r.out().contains("GET: "), r.out());
     assertTrue(r.out().contains("requests per second"), r.out());
-    assertTrue(cli("dbsize").trim().equals("1"), "redis-benchmark writes key:__rand_int__");
+    assertEquals("1\n", cli("-n", "9", "dbsize"), "redis-benchmark writes key:__rand_int__");
+    assertEquals(100, cli("-n", "9", "get", "key:__rand_int__").length() - 1);
   }
 }
