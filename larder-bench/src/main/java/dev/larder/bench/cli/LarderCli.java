@@ -1,5 +1,6 @@
 package dev.larder.bench.cli;
 
+import dev.larder.server.ServeCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -12,7 +13,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "larder 0.1.0-SNAPSHOT",
     description = "Larder, a compact byte-bounded cache for the JVM: demo and benchmarks.",
-    subcommands = {DemoCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {DemoCommand.class, BenchCommand.class, ServeCommand.class,
+        CommandLine.HelpCommand.class})
 public final class LarderCli implements Runnable {
 
   @CommandLine.Spec private CommandLine.Model.CommandSpec spec;

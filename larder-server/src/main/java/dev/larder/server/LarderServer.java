@@ -1,0 +1,234 @@
+package dev.larder.server;
+
+import dev.larder.server.internal.ServerState;
+import dev.larder.server.internal.keyspace.Keyspace;
+import dev.larder.server.internal.memcache.MemcacheDecoder;
+import dev.larder.server.internal.memcache.MemcacheHandler;
+import dev.larder.server.internal.memcache.MemcacheStats;
+import dev.larder.server.internal.net.ConnectionGuard;
+import dev.larder.server.internal.resp.RespCommandTable;
+import dev.larder.server.internal.resp.RespDecoder;
+import dev.larder.server.internal.resp.RespHandler;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.io.File;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import java.util.function.Consumer;
+
+/**
+ * Larder's network server: a RESP2/RESP3 listener and a memcached text and meta listener over
+ * one {@link Keyspace}, on Netty.
+ *
+ * <p>Lifecycle: {@link #start} binds the ports and returns a running server; {@link #close}
+ * stops accepting, lets the requests already read finish (the event loops shut down
+ * gracefully, with a quiet period), then closes the keyspace. Expired keys are swept in the
+ * background ({@value #SWEEP_BUDGET} keys every {@value #SWEEP_PERIOD_MS} ms) as well as
+ * dropped when read.
+ *
+ * <p>Thread-safe; {@link #close} may be called more than once.
+ */
+public final class LarderServer implements AutoCloseable {
+  static final int SWEEP_BUDGET = 2_000;
+  static final long SWEEP_PERIOD_MS = 100;
+  private static final int BACKLOG = 1024;
+
+  private final ServerConfig config;
+  private final ServerState state;
+  private final Keyspace keyspace;
+  private final EventLoopGroup boss;
+  private final EventLoopGroup workers;
+  private final ScheduledExecutorService scheduler;
+  private final List<Channel> listeners = new ArrayList<>();
+  private boolean closed;
+
+  private LarderServer(ServerConfig config) {
+    this.config = config;
+    this.keyspace = new Keyspace(config.maxMemory(), System::currentTimeMillis);
+    this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "larder-server-scheduler");
+      t.setDaemon(true);
+      return t;
+    });
+    this.state = new ServerState(keyspace, config, scheduler);
+    this.boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    this.workers = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
+  }
+
+  /**
+   * Starts a server on the configured ports.
+   *
+   * @param config the configuration
+   * @return the running server
+   * @throws IOException if a port cannot be bound or the TLS files cannot be read
+   */
+  public static LarderServer start(ServerConfig config) throws IOException {
+    return start(config, false);
+  }
+
+  /**
+   * Starts a server; with {@code anyPortIfTaken}, a configured port that is in use is replaced
+   * by a free one (see {@link #respPort()} and {@link #memcachePort()}).
+   *
+   * @param config the configuration
+   * @param anyPortIfTaken whether to fall back to free ports
+   * @return the running server
+   * @throws IOException if a port cannot be bound or the TLS files cannot be read
+   */
+  public static LarderServer start(ServerConfig config, boolean anyPortIfTaken)
+      throws IOException {
+    LarderServer server = new LarderServer(config);
+    try {
+      server.bind(anyPortIfTaken);
+    } catch (IOException | RuntimeException e) {
+      server.close();
+      throw e;
+    }
+    return server;
+  }
+
+  private void bind(boolean anyPortIfTaken) throws IOException {
+    SslContext ssl = config.tls()
+        ? SslContextBuilder.forServer(new File(config.get(ServerSetting.TLS_CERT_FILE)),
+            new File(config.get(ServerSetting.TLS_KEY_FILE))).build()
+        : null;
+    RespCommandTable table = RespCommandTable.standard();
+    MemcacheStats memcacheStats = new MemcacheStats();
+    int resp = config.respPort() < 0 ? 0 : listen(config.respPort(), anyPortIfTaken, ssl,
+        "-ERR max number of clients reached\r\n", p -> p.addLast(
+            new RespDecoder(config.maxRequestBytes()), new RespHandler(state, table)));
+    int memcache = config.memcachePort() < 0 ? 0 : listen(config.memcachePort(),
+        anyPortIfTaken, ssl, "SERVER_ERROR Too many open connections\r\n", p -> p.addLast(
+            new MemcacheDecoder(config.maxItemBytes()), new MemcacheHandler(state,
+                memcacheStats)));
+    state.ports(resp, memcache);
+    scheduler.scheduleWithFixedDelay(this::sweep, SWEEP_PERIOD_MS, SWEEP_PERIOD_MS,
+        TimeUnit.MILLISECONDS);
+  }
+
+  private int listen(int port, boolean anyPortIfTaken, SslContext ssl, String refusal,
+      Consumer<io.netty.channel.ChannelPipeline> protocol) throws IOException {
+    ChannelHandler guard = new ConnectionGuard(state, refusal);
+    int idle = config.idleTimeoutSeconds();
+    ServerBootstrap b = new ServerBootstrap()
+        .group(boss, workers)
+        .channel(NioServerSocketChannel.class)
+        .option(ChannelOption.SO_BACKLOG, BACKLOG)
+        .childOption(ChannelOption.TCP_NODELAY, true)
+        .childHandler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            if (ssl != null) {
+              ch.pipeline().addLast(ssl.newHandler(ch.alloc()));
+            }
+            if (idle > 0) {
+              ch.pipeline().addLast(new IdleStateHandler(0, 0, idle, TimeUnit.SECONDS));
+            }
+            ch.pipeline().addLast(guard);
+            protocol.accept(ch.pipeline());
+          }
+        });
+    Channel ch;
+    try {
+      ch = bindTo(b, port);
+    } catch (BindException e) {
+      if (!anyPortIfTaken || port == 0) {
+        throw e;
+      }
+      ch = bindTo(b, 0);
+    }
+    synchronized (this) {
+      listeners.add(ch);
+    }
+    return ((InetSocketAddress) ch.localAddress()).getPort();
+  }
+
+  private Channel bindTo(ServerBootstrap b, int port) throws IOException {
+    try {
+      return b.bind(new InetSocketAddress(config.bind(), port)).sync().channel();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while binding port " + port, e);
+    } catch (Exception e) {
+      if (e instanceof IOException io) {
+        throw io;
+      }
+      throw new IOException("cannot bind " + config.bind() + ":" + port + ": " + e, e);
+    }
+  }
+
+  private void sweep() {
+    Lock lock = keyspace.shared();
+    lock.lock();
+    try {
+      keyspace.sweepExpired(SWEEP_BUDGET);
+    } catch (RuntimeException e) {
+      // A sweep racing close() finds the cache closed; the next sweep, if any, starts afresh.
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** @return the bound RESP port, 0 if RESP is disabled */
+  public int respPort() {
+    return state.respPort();
+  }
+
+  /** @return the bound memcached port, 0 if memcached is disabled */
+  public int memcachePort() {
+    return state.memcachePort();
+  }
+
+  /** @return the configuration */
+  public ServerConfig config() {
+    return config;
+  }
+
+  /** @return open client connections, both protocols */
+  public int connections() {
+    return state.connections();
+  }
+
+  /**
+   * Stops accepting, finishes the requests in flight, closes every connection and the
+   * keyspace.
+   */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (Channel ch : listeners) {
+      ch.close().syncUninterruptibly();
+    }
+    workers.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
+    boss.shutdownGracefully(0, 1_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
+    scheduler.shutdownNow();
+    Lock lock = keyspace.exclusive();
+    lock.lock();
+    try {
+      keyspace.close();
+    } finally {
+      lock.unlock();
+    }
+  }
+}

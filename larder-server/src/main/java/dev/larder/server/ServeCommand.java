@@ -1,0 +1,105 @@
+package dev.larder.server;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code larder serve}: starts a {@link LarderServer} and runs until the process is told to stop
+ * (SIGTERM or SIGINT), then stops it cleanly: no new connections, requests in flight finish,
+ * the keyspace is closed. With the default ports, a port already in use is replaced by a free
+ * one; the ports bound are printed.
+ */
+@Command(
+    name = "serve",
+    subcommands = FuzzCommand.class,
+    mixinStandardHelpOptions = true,
+    description = "Runs the Larder server: RESP2/RESP3 (redis-cli, Redis clients) and memcached"
+        + " text and meta protocols, on loopback by default.")
+public final class ServeCommand implements Callable<Integer> {
+  @Option(names = "--config", description = "a properties file of settings (see the README)")
+  private Path configFile;
+
+  @Option(names = "--bind", description = "address to listen on (default 127.0.0.1)")
+  private String bind;
+
+  @Option(names = "--port", description = "RESP port (default 6379; 0 any free port; -1 off)")
+  private Integer respPort;
+
+  @Option(names = "--memcache-port",
+      description = "memcached port (default 11211; 0 any free port; -1 off)")
+  private Integer memcachePort;
+
+  @Option(names = "--maxmemory", description = "byte bound, e.g. 512mb (default 256mb)")
+  private String maxMemory;
+
+  @Option(names = "--requirepass", description = "RESP password; needed off loopback")
+  private String password;
+
+  @Option(names = "--set", paramLabel = "NAME=VALUE",
+      description = "any other setting, e.g. --set idle-timeout-seconds=60")
+  private Map<String, String> settings = new LinkedHashMap<>();
+
+  /** Creates the command; picocli fills its options. */
+  public ServeCommand() {}
+
+  /**
+   * Runs {@code serve} on its own.
+   *
+   * @param args the command's arguments
+   */
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new ServeCommand()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    ServerConfig config = config();
+    boolean defaultPorts = respPort == null && memcachePort == null
+        && !settings.containsKey("resp-port") && !settings.containsKey("memcache-port");
+    LarderServer server = LarderServer.start(config, defaultPorts);
+    CountDownLatch stopped = new CountDownLatch(1);
+    PrintStream out = System.out;
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      out.println("larder: stopping");
+      server.close();
+      out.println("larder: stopped");
+      out.flush();
+      stopped.countDown();
+    }, "larder-serve-shutdown"));
+    out.println("larder: RESP on " + address(config, server.respPort())
+        + ", memcached on " + address(config, server.memcachePort())
+        + ", maxmemory " + config.maxMemory() + " bytes"
+        + (config.tls() ? ", TLS" : "") + (config.password().isEmpty() ? "" : ", AUTH required"));
+    out.flush();
+    stopped.await();
+    return 0;
+  }
+
+  private static String address(ServerConfig config, int port) {
+    return port == 0 ? "(off)" : config.bind() + ":" + port;
+  }
+
+  private ServerConfig config() throws java.io.IOException {
+    Map<String, String> overrides = new LinkedHashMap<>(settings);
+    put(overrides, ServerSetting.BIND, bind);
+    put(overrides, ServerSetting.RESP_PORT, respPort);
+    put(overrides, ServerSetting.MEMCACHE_PORT, memcachePort);
+    put(overrides, ServerSetting.MAXMEMORY, maxMemory);
+    put(overrides, ServerSetting.REQUIREPASS, password);
+    return configFile == null ? ServerConfig.of(overrides)
+        : ServerConfig.load(configFile, overrides);
+  }
+
+  private static void put(Map<String, String> m, ServerSetting s, Object value) {
+    if (value != null) {
+      m.put(s.key(), value.toString());
+    }
+  }
+}

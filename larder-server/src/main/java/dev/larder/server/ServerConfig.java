@@ -1,0 +1,175 @@
+package dev.larder.server;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * The server's configuration: one value per {@link ServerSetting}, validated when built.
+ *
+ * <p>Sources, later ones winning: the defaults, a properties file ({@code name = value} lines,
+ * names as in {@link ServerSetting#key()}), then explicit overrides.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class ServerConfig {
+  private final Map<ServerSetting, String> values;
+
+  private ServerConfig(Map<ServerSetting, String> values) {
+    this.values = values;
+    validate();
+  }
+
+  /** @return the defaults: loopback, ports 6379 and 11211, 256 MiB, no password */
+  public static ServerConfig defaults() {
+    return of(Map.of());
+  }
+
+  /**
+   * @param overrides setting names to values; the rest keep their defaults
+   * @return the configuration
+   * @throws IllegalArgumentException for an unknown setting or an invalid value
+   */
+  public static ServerConfig of(Map<String, String> overrides) {
+    Map<ServerSetting, String> values = new EnumMap<>(ServerSetting.class);
+    for (ServerSetting s : ServerSetting.values()) {
+      values.put(s, s.defaultValue());
+    }
+    overrides.forEach((k, v) -> values.put(ServerSetting.ofKey(k), v.trim()));
+    return new ServerConfig(values);
+  }
+
+  /**
+   * @param file a properties file of settings
+   * @param overrides settings that win over the file's
+   * @return the configuration
+   * @throws IOException if the file cannot be read
+   * @throws IllegalArgumentException for an unknown setting or an invalid value
+   */
+  public static ServerConfig load(Path file, Map<String, String> overrides) throws IOException {
+    Properties p = new Properties();
+    try (Reader r = Files.newBufferedReader(file)) {
+      p.load(r);
+    }
+    Map<String, String> merged = new java.util.HashMap<>();
+    p.stringPropertyNames().forEach(k -> merged.put(k, p.getProperty(k)));
+    merged.putAll(overrides);
+    return of(merged);
+  }
+
+  /**
+   * @param setting a setting
+   * @return its value as text
+   */
+  public String get(ServerSetting setting) {
+    return values.get(setting);
+  }
+
+  /** @return the address to bind */
+  public String bind() {
+    return get(ServerSetting.BIND);
+  }
+
+  /** @return the RESP port, 0 for any free port, -1 when disabled */
+  public int respPort() {
+    return Integer.parseInt(get(ServerSetting.RESP_PORT));
+  }
+
+  /** @return the memcached port, 0 for any free port, -1 when disabled */
+  public int memcachePort() {
+    return Integer.parseInt(get(ServerSetting.MEMCACHE_PORT));
+  }
+
+  /** @return the byte bound */
+  public long maxMemory() {
+    return ServerSetting.parseBytes(get(ServerSetting.MAXMEMORY));
+  }
+
+  /** @return the password, empty for none */
+  public String password() {
+    return get(ServerSetting.REQUIREPASS);
+  }
+
+  /** @return the connection limit */
+  public int maxConnections() {
+    return Integer.parseInt(get(ServerSetting.MAX_CONNECTIONS));
+  }
+
+  /** @return the largest request in bytes */
+  public int maxRequestBytes() {
+    return (int) ServerSetting.parseBytes(get(ServerSetting.MAX_REQUEST_BYTES));
+  }
+
+  /** @return the largest memcached item in bytes */
+  public int maxItemBytes() {
+    return (int) ServerSetting.parseBytes(get(ServerSetting.MAX_ITEM_BYTES));
+  }
+
+  /** @return the idle timeout in seconds, 0 for none */
+  public int idleTimeoutSeconds() {
+    return Integer.parseInt(get(ServerSetting.IDLE_TIMEOUT_SECONDS));
+  }
+
+  /** @return the maxmemory policy */
+  public String maxMemoryPolicy() {
+    return get(ServerSetting.MAXMEMORY_POLICY);
+  }
+
+  /** @return whether TLS is configured */
+  public boolean tls() {
+    return !get(ServerSetting.TLS_CERT_FILE).isEmpty();
+  }
+
+  /** @return whether the bind address is a loopback address */
+  public boolean loopback() {
+    try {
+      return InetAddress.getByName(bind()).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException("bind: unknown address '" + bind() + "'", e);
+    }
+  }
+
+  private void validate() {
+    try {
+      checkPort(ServerSetting.RESP_PORT, respPort());
+      checkPort(ServerSetting.MEMCACHE_PORT, memcachePort());
+      check(maxMemory() >= 1 << 20, ServerSetting.MAXMEMORY, "at least 1mb");
+      check(maxConnections() > 0, ServerSetting.MAX_CONNECTIONS, "positive");
+      long request = ServerSetting.parseBytes(get(ServerSetting.MAX_REQUEST_BYTES));
+      check(request >= 1024 && request <= 1 << 30, ServerSetting.MAX_REQUEST_BYTES, "1kb..1gb");
+      long item = ServerSetting.parseBytes(get(ServerSetting.MAX_ITEM_BYTES));
+      check(item >= 1024 && item <= request, ServerSetting.MAX_ITEM_BYTES,
+          "1kb..max-request-bytes");
+      check(idleTimeoutSeconds() >= 0, ServerSetting.IDLE_TIMEOUT_SECONDS, "0 or more");
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not a number: " + e.getMessage(), e);
+    }
+    String policy = maxMemoryPolicy();
+    check(policy.equals("allkeys-lfu") || policy.equals("noeviction"),
+        ServerSetting.MAXMEMORY_POLICY, "allkeys-lfu or noeviction");
+    check(get(ServerSetting.TLS_CERT_FILE).isEmpty() == get(ServerSetting.TLS_KEY_FILE).isEmpty(),
+        ServerSetting.TLS_KEY_FILE, "set together with tls-cert-file");
+    if (!loopback()) {
+      check(!password().isEmpty(), ServerSetting.REQUIREPASS,
+          "set when bind is not a loopback address");
+      check(memcachePort() == -1, ServerSetting.MEMCACHE_PORT,
+          "-1 when bind is not a loopback address (memcached has no authentication here)");
+    }
+  }
+
+  private static void checkPort(ServerSetting s, int port) {
+    check(port >= -1 && port <= 65535, s, "-1..65535");
+  }
+
+  private static void check(boolean ok, ServerSetting s, String rule) {
+    if (!ok) {
+      throw new IllegalArgumentException(s.key() + " must be " + rule);
+    }
+  }
+}

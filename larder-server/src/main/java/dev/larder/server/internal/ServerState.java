@@ -1,0 +1,228 @@
+package dev.larder.server.internal;
+
+import dev.larder.server.ServerConfig;
+import dev.larder.server.internal.keyspace.Keyspace;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What every connection of both protocols shares: the keyspace, the configuration (with the
+ * settings CONFIG SET may change), the connected clients and the server's counters.
+ *
+ * <p>Thread-safe.
+ */
+public final class ServerState {
+  private final Keyspace keyspace;
+  private final ServerConfig config;
+  private final long startMillis = System.currentTimeMillis();
+  private final AtomicLong clientIds = new AtomicLong();
+  private final AtomicInteger connections = new AtomicInteger();
+  private final Map<Long, ClientInfo> clients = new ConcurrentHashMap<>();
+  private final LongAdder connectionsReceived = new LongAdder();
+  private final LongAdder rejectedConnections = new LongAdder();
+  private final LongAdder commandsProcessed = new LongAdder();
+  private final ScheduledExecutorService scheduler;
+  private volatile String maxMemoryPolicy;
+  private volatile int respPort;
+  private volatile int memcachePort;
+
+  /**
+   * @param keyspace the data
+   * @param config the configuration
+   * @param scheduler runs delayed and periodic server work (expiry sweeps, delayed flushes)
+   */
+  public ServerState(Keyspace keyspace, ServerConfig config, ScheduledExecutorService scheduler) {
+    this.keyspace = keyspace;
+    this.scheduler = scheduler;
+    this.config = config;
+    this.maxMemoryPolicy = config.maxMemoryPolicy();
+  }
+
+  /** @return the data */
+  public Keyspace keyspace() {
+    return keyspace;
+  }
+
+  /** @return the scheduler for delayed and periodic work */
+  public ScheduledExecutorService scheduler() {
+    return scheduler;
+  }
+
+  /** @return the configuration the server started with */
+  public ServerConfig config() {
+    return config;
+  }
+
+  /** @return the current maxmemory policy */
+  public String maxMemoryPolicy() {
+    return maxMemoryPolicy;
+  }
+
+  /** @param policy allkeys-lfu or noeviction */
+  public void maxMemoryPolicy(String policy) {
+    this.maxMemoryPolicy = policy;
+  }
+
+  /** @return whether a write must be refused because memory is at its bound under noeviction */
+  public boolean outOfMemory() {
+    return maxMemoryPolicy.equals("noeviction")
+        && keyspace.memoryUsed() >= keyspace.maxMemory() - keyspace.maxMemory() / 64;
+  }
+
+  /**
+   * Admits a connection if under the limit.
+   *
+   * @return whether admitted; if so {@link #disconnected} must follow
+   */
+  public boolean tryConnect() {
+    connectionsReceived.increment();
+    if (connections.incrementAndGet() > config.maxConnections()) {
+      connections.decrementAndGet();
+      rejectedConnections.increment();
+      return false;
+    }
+    return true;
+  }
+
+  /** Releases a connection admitted by {@link #tryConnect}. */
+  public void disconnected() {
+    connections.decrementAndGet();
+  }
+
+  /**
+   * @param info a RESP client to list in CLIENT LIST
+   */
+  public void register(ClientInfo info) {
+    clients.put(info.id(), info);
+  }
+
+  /** @param id a client that left */
+  public void unregister(long id) {
+    clients.remove(id);
+  }
+
+  /** @return the registered RESP clients */
+  public Iterable<ClientInfo> clients() {
+    return clients.values();
+  }
+
+  /** @return a new client id */
+  public long nextClientId() {
+    return clientIds.incrementAndGet();
+  }
+
+  /** Counts one command. */
+  public void commandProcessed() {
+    commandsProcessed.increment();
+  }
+
+  /** @return open connections, both protocols */
+  public int connections() {
+    return connections.get();
+  }
+
+  /** @return connections ever accepted or refused */
+  public long connectionsReceived() {
+    return connectionsReceived.sum();
+  }
+
+  /** @return connections refused at the limit */
+  public long rejectedConnections() {
+    return rejectedConnections.sum();
+  }
+
+  /** @return commands run, both protocols */
+  public long commandsProcessed() {
+    return commandsProcessed.sum();
+  }
+
+  /** @return when the server started, Unix milliseconds */
+  public long startMillis() {
+    return startMillis;
+  }
+
+  /** @return the bound RESP port, 0 if none */
+  public int respPort() {
+    return respPort;
+  }
+
+  /** @return the bound memcached port, 0 if none */
+  public int memcachePort() {
+    return memcachePort;
+  }
+
+  /**
+   * @param resp the bound RESP port
+   * @param memcache the bound memcached port
+   */
+  public void ports(int resp, int memcache) {
+    this.respPort = resp;
+    this.memcachePort = memcache;
+  }
+
+  /** What CLIENT LIST shows of one RESP connection; fields change as the client works. */
+  public static final class ClientInfo {
+    private final long id;
+    private final String address;
+    private final long createdMillis = System.currentTimeMillis();
+    private volatile String name = "";
+    private volatile int db;
+    private volatile String lastCommand = "NULL";
+    private volatile int protocol = 2;
+
+    /**
+     * @param id the client id
+     * @param address the peer's address
+     */
+    public ClientInfo(long id, String address) {
+      this.id = id;
+      this.address = address;
+    }
+
+    /** @return the id */
+    public long id() {
+      return id;
+    }
+
+    /** @return the name, empty if unset */
+    public String name() {
+      return name;
+    }
+
+    /** @param name the name */
+    public void name(String name) {
+      this.name = name;
+    }
+
+    /** @param db the selected database */
+    public void db(int db) {
+      this.db = db;
+    }
+
+    /** @param command the last command's name */
+    public void lastCommand(String command) {
+      this.lastCommand = command;
+    }
+
+    /** @param protocol 2 or 3 */
+    public void protocol(int protocol) {
+      this.protocol = protocol;
+    }
+
+    /**
+     * @param now Unix milliseconds
+     * @return the CLIENT LIST line, without its newline
+     */
+    public String line(long now) {
+      return "id=" + id + " addr=" + address + " laddr=? fd=-1 name=" + name
+          + " age=" + (now - createdMillis) / 1000 + " idle=0 flags=N db=" + db
+          + " sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0"
+          + " rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=" + lastCommand
+          + " user=default redir=-1 resp=" + protocol;
+    }
+  }
+}

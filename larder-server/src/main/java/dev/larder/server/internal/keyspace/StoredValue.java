@@ -1,0 +1,71 @@
+package dev.larder.server.internal.keyspace;
+
+import java.util.Objects;
+
+/**
+ * A decoded value of the keyspace: its type, its version, its absolute expiry and its payload.
+ *
+ * @param type what the payload holds
+ * @param version a number unique to this write of this key (memcached's CAS unique, WATCH's
+ *     witness); positive once stored, 0 on a value not yet stored
+ * @param expiresAtMillis Unix time in milliseconds after which the key is gone; 0 for never
+ * @param clientFlags memcached's opaque 32-bit client flags (0 for Redis writes)
+ * @param payload the string's bytes, or a {@link HashPayload} encoding; never null, not copied
+ */
+public record StoredValue(
+    ValueType type, long version, long expiresAtMillis, int clientFlags, byte[] payload) {
+
+  /** Checks the components. */
+  public StoredValue {
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(payload, "payload");
+    if (version < 0 || expiresAtMillis < 0) {
+      throw new IllegalArgumentException("negative version or expiry");
+    }
+  }
+
+  /**
+   * @param payload the bytes
+   * @return a string value with no expiry and no flags, not yet versioned
+   */
+  public static StoredValue string(byte[] payload) {
+    return new StoredValue(ValueType.STRING, 0, 0, 0, payload);
+  }
+
+  /** @return whether this value has an expiry time */
+  public boolean volatileKey() {
+    return expiresAtMillis != 0;
+  }
+
+  /**
+   * @param nowMillis the current Unix time in milliseconds
+   * @return whether the value has expired at that time
+   */
+  public boolean expiredAt(long nowMillis) {
+    return expiresAtMillis != 0 && expiresAtMillis <= nowMillis;
+  }
+
+  /**
+   * @param newPayload the payload
+   * @return this value with another payload, keeping type, expiry and flags
+   */
+  public StoredValue withPayload(byte[] newPayload) {
+    return new StoredValue(type, version, expiresAtMillis, clientFlags, newPayload);
+  }
+
+  /**
+   * @param when the new absolute expiry, 0 for none
+   * @return this value with another expiry
+   */
+  public StoredValue withExpiry(long when) {
+    return new StoredValue(type, version, when, clientFlags, payload);
+  }
+
+  /**
+   * @param newVersion the version
+   * @return this value with another version
+   */
+  StoredValue withVersion(long newVersion) {
+    return new StoredValue(type, newVersion, expiresAtMillis, clientFlags, payload);
+  }
+}

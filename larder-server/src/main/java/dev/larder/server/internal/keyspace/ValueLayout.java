@@ -1,0 +1,109 @@
+package dev.larder.server.internal.keyspace;
+
+import java.util.Arrays;
+
+/**
+ * The bytes a keyspace value is stored as in the Larder cache (format version 1; the reference
+ * is {@code docs/spec/server-value-layout.md}).
+ *
+ * <pre>
+ *   byte 0: tag
+ *     bits 7..5  layout version (1)
+ *     bit  4     reserved, 0
+ *     bit  3     F: client flags follow
+ *     bit  2     E: expiry follows
+ *     bits 1..0  type (0 string, 1 hash)
+ *   varint      version (unsigned LEB128, 1..2^63-1)
+ *   [varint]    expiry: Unix time in milliseconds, present when E
+ *   [varint]    client flags (unsigned 32-bit), present when F
+ *   bytes       payload, to the end of the value
+ * </pre>
+ *
+ * <p>A string's payload is its bytes; a hash's is {@link HashPayload}'s encoding. Optional fields
+ * cost nothing when absent, so a plain Redis string pays two or three bytes of header.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class ValueLayout {
+  /** The layout version written in the tag's top three bits. */
+  public static final int VERSION = 1;
+
+  private static final int FLAGS_BIT = 1 << 3;
+  private static final int EXPIRY_BIT = 1 << 2;
+  private static final int TYPE_MASK = 0b11;
+
+  private ValueLayout() {}
+
+  /**
+   * @param value the value; its version must be positive
+   * @return its stored bytes
+   */
+  public static byte[] encode(StoredValue value) {
+    int tag = VERSION << 5 | value.type().code();
+    int headerSize = 1 + Varint.size(value.version());
+    if (value.expiresAtMillis() != 0) {
+      tag |= EXPIRY_BIT;
+      headerSize += Varint.size(value.expiresAtMillis());
+    }
+    if (value.clientFlags() != 0) {
+      tag |= FLAGS_BIT;
+      headerSize += Varint.size(Integer.toUnsignedLong(value.clientFlags()));
+    }
+    byte[] out = new byte[headerSize + value.payload().length];
+    out[0] = (byte) tag;
+    int pos = Varint.write(out, 1, value.version());
+    if ((tag & EXPIRY_BIT) != 0) {
+      pos = Varint.write(out, pos, value.expiresAtMillis());
+    }
+    if ((tag & FLAGS_BIT) != 0) {
+      pos = Varint.write(out, pos, Integer.toUnsignedLong(value.clientFlags()));
+    }
+    System.arraycopy(value.payload(), 0, out, pos, value.payload().length);
+    return out;
+  }
+
+  /**
+   * @param bytes stored bytes
+   * @return the value they hold
+   * @throws IllegalArgumentException if they are not a version-1 value
+   */
+  public static StoredValue decode(byte[] bytes) {
+    if (bytes.length == 0 || (bytes[0] & 0xFF) >>> 5 != VERSION || (bytes[0] & 0x10) != 0) {
+      throw new IllegalArgumentException("not a version-1 keyspace value");
+    }
+    int tag = bytes[0] & 0xFF;
+    long[] cursor = {1};
+    long version = Varint.read(bytes, cursor);
+    long expiry = (tag & EXPIRY_BIT) != 0 ? Varint.read(bytes, cursor) : 0;
+    long flags = (tag & FLAGS_BIT) != 0 ? Varint.read(bytes, cursor) : 0;
+    if (flags > 0xFFFF_FFFFL || version <= 0) {
+      throw new IllegalArgumentException("corrupt keyspace value header");
+    }
+    byte[] payload = Arrays.copyOfRange(bytes, (int) cursor[0], bytes.length);
+    return new StoredValue(
+        ValueType.ofCode(tag & TYPE_MASK), version, expiry, (int) flags, payload);
+  }
+
+  /**
+   * Reads only the expiry, without copying the payload.
+   *
+   * @param bytes stored bytes
+   * @return the expiry, 0 for none
+   */
+  public static long expiryOf(byte[] bytes) {
+    if ((bytes[0] & EXPIRY_BIT) == 0) {
+      return 0;
+    }
+    long[] cursor = {1};
+    Varint.read(bytes, cursor);
+    return Varint.read(bytes, cursor);
+  }
+
+  /**
+   * @param bytes stored bytes
+   * @return the type, without copying the payload
+   */
+  public static ValueType typeOf(byte[] bytes) {
+    return ValueType.ofCode(bytes[0] & TYPE_MASK);
+  }
+}

@@ -1,0 +1,43 @@
+package dev.larder.server.internal.keyspace;
+
+/**
+ * The kinds of value a key can hold; the code is the low two bits of the value layout's tag
+ * byte (see {@link ValueLayout}).
+ */
+public enum ValueType {
+  /** A byte string: Redis strings and memcached items. */
+  STRING(0, "string"),
+  /** A map of byte-string fields to byte-string values: Redis hashes. */
+  HASH(1, "hash");
+
+  private final int code;
+  private final String redisName;
+
+  ValueType(int code, String redisName) {
+    this.code = code;
+    this.redisName = redisName;
+  }
+
+  /** @return the two-bit code written in the tag byte */
+  public int code() {
+    return code;
+  }
+
+  /** @return the name Redis's TYPE command gives this kind */
+  public String redisName() {
+    return redisName;
+  }
+
+  /**
+   * @param code a two-bit code
+   * @return its type
+   * @throws IllegalArgumentException for a code no type has
+   */
+  public static ValueType ofCode(int code) {
+    return switch (code) {
+      case 0 -> STRING;
+      case 1 -> HASH;
+      default -> throw new IllegalArgumentException("unknown value type code " + code);
+    };
+  }
+}

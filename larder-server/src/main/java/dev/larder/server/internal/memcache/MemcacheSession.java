@@ -1,0 +1,138 @@
+package dev.larder.server.internal.memcache;
+
+import dev.larder.server.internal.ServerState;
+import dev.larder.server.internal.keyspace.Keyspace;
+import dev.larder.server.internal.keyspace.StoredValue;
+import dev.larder.server.internal.keyspace.ValueType;
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One memcached connection's state and reply buffer, and the conversions both protocol flavours
+ * share (expiry times, numbers). Memcached items live in database 0 of the keyspace, as strings
+ * with their client flags, so Redis clients see them too.
+ *
+ * <p>Not thread-safe: used on the connection's event loop.
+ */
+final class MemcacheSession {
+  /** Memcached's longest key. */
+  static final int MAX_KEY = 250;
+  /** Expiry times above this many seconds are absolute Unix times, as in memcached. */
+  static final long RELATIVE_LIMIT = 60L * 60 * 24 * 30;
+  static final int DB = 0;
+
+  final ServerState server;
+  final MemcacheStats stats;
+  ByteBuf out;
+  boolean close;
+
+  MemcacheSession(ServerState server, MemcacheStats stats) {
+    this.server = server;
+    this.stats = stats;
+  }
+
+  Keyspace keyspace() {
+    return server.keyspace();
+  }
+
+  void line(String s) {
+    out.writeCharSequence(s, StandardCharsets.ISO_8859_1);
+    out.writeByte('\r');
+    out.writeByte('\n');
+  }
+
+  void data(byte[] b) {
+    out.writeBytes(b);
+    out.writeByte('\r');
+    out.writeByte('\n');
+  }
+
+  /**
+   * Converts a memcached expiry (seconds; 0 none; negative already expired; above 30 days an
+   * absolute Unix time) to the keyspace's absolute milliseconds. An expired time gives 1 (the
+   * epoch's first millisecond, long past).
+   */
+  long expiryMillis(long exptime) {
+    if (exptime == 0) {
+      return 0;
+    }
+    if (exptime < 0) {
+      return 1;
+    }
+    if (exptime > RELATIVE_LIMIT) {
+      return Math.max(1, exptime * 1000);
+    }
+    return keyspace().now() + exptime * 1000;
+  }
+
+  /** @return seconds to expiry for meta's t flag: -1 for none */
+  long ttlSeconds(StoredValue v) {
+    if (!v.volatileKey()) {
+      return -1;
+    }
+    return Math.max(0, (v.expiresAtMillis() - keyspace().now() + 999) / 1000);
+  }
+
+  /** Reads an item; a Redis hash under the key is no item. */
+  StoredValue item(byte[] key) {
+    StoredValue v = keyspace().get(DB, key);
+    return v != null && v.type() == ValueType.STRING ? v : null;
+  }
+
+  static boolean validKey(byte[] key) {
+    if (key.length == 0 || key.length > MAX_KEY) {
+      return false;
+    }
+    for (byte b : key) {
+      if (b <= ' ' || b == 127) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Parses a decimal number in [0, max]; -1 if it is not one. */
+  static long unsigned(byte[] t, long max) {
+    if (t.length == 0 || t.length > 20) {
+      return -1;
+    }
+    long v = 0;
+    for (byte b : t) {
+      if (b < '0' || b > '9') {
+        return -1;
+      }
+      v = v * 10 + (b - '0');
+      if (v < 0 || Long.compareUnsigned(v, max) > 0) {
+        return -1;
+      }
+    }
+    return v;
+  }
+
+  /** Parses a signed decimal int-range number; Long.MIN_VALUE if not one. */
+  static long signed(byte[] t) {
+    try {
+      long v = Long.parseLong(new String(t, StandardCharsets.ISO_8859_1));
+      return v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE ? v : Long.MIN_VALUE;
+    } catch (NumberFormatException e) {
+      return Long.MIN_VALUE;
+    }
+  }
+
+  /** Parses an unsigned 64-bit decimal; null if not one. */
+  static Long unsigned64(byte[] t) {
+    if (t.length == 0 || t.length > 20) {
+      return null;
+    }
+    for (byte b : t) {
+      if (b < '0' || b > '9') {
+        return null;
+      }
+    }
+    try {
+      return Long.parseUnsignedLong(new String(t, StandardCharsets.ISO_8859_1));
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+}

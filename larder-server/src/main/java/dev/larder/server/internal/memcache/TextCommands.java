@@ -1,0 +1,261 @@
+package dev.larder.server.internal.memcache;
+
+import dev.larder.server.internal.keyspace.StoredValue;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * memcached's text protocol: get, gets, gat, gats, set, add, replace, append, prepend, cas,
+ * delete, incr, decr, touch, flush_all, stats, version, verbosity, quit, with noreply where
+ * memcached takes it. Each command is one entry of {@link #TABLE}. Stateless.
+ */
+final class TextCommands {
+  /** The version reported: the memcached protocol level Larder follows. */
+  static final String VERSION = "1.6.0";
+  private static final String BAD_FORMAT = "CLIENT_ERROR bad command line format";
+
+  @FunctionalInterface
+  interface Command {
+    void run(MemcacheSession s, List<byte[]> t, byte[] data);
+  }
+
+  static final Map<String, Command> TABLE = new HashMap<>();
+
+  static {
+    TABLE.put("get", (s, t, d) -> get(s, t, 1, false, Long.MIN_VALUE));
+    TABLE.put("gets", (s, t, d) -> get(s, t, 1, true, Long.MIN_VALUE));
+    TABLE.put("gat", (s, t, d) -> gat(s, t, false));
+    TABLE.put("gats", (s, t, d) -> gat(s, t, true));
+    TABLE.put("set", (s, t, d) -> store(s, t, d, ItemStore.Mode.SET));
+    TABLE.put("add", (s, t, d) -> store(s, t, d, ItemStore.Mode.ADD));
+    TABLE.put("replace", (s, t, d) -> store(s, t, d, ItemStore.Mode.REPLACE));
+    TABLE.put("append", (s, t, d) -> store(s, t, d, ItemStore.Mode.APPEND));
+    TABLE.put("prepend", (s, t, d) -> store(s, t, d, ItemStore.Mode.PREPEND));
+    TABLE.put("cas", (s, t, d) -> store(s, t, d, ItemStore.Mode.SET));
+    TABLE.put("delete", TextCommands::delete);
+    TABLE.put("incr", (s, t, d) -> arithmetic(s, t, true));
+    TABLE.put("decr", (s, t, d) -> arithmetic(s, t, false));
+    TABLE.put("touch", TextCommands::touch);
+    TABLE.put("flush_all", TextCommands::flushAll);
+    TABLE.put("stats", TextCommands::stats);
+    TABLE.put("version", (s, t, d) -> s.line("VERSION " + VERSION));
+    TABLE.put("verbosity", (s, t, d) -> reply(s, t, t.size() >= 2 && t.size() <= 3, "OK"));
+    TABLE.put("quit", (s, t, d) -> s.close = true);
+  }
+
+  private TextCommands() {}
+
+  private static boolean noreply(List<byte[]> t) {
+    return "noreply".equals(new String(t.getLast(), StandardCharsets.US_ASCII));
+  }
+
+  private static void reply(MemcacheSession s, List<byte[]> t, boolean valid, String line) {
+    if (!valid) {
+      s.line("ERROR");
+    } else if (!noreply(t)) {
+      s.line(line);
+    }
+  }
+
+  private static void get(MemcacheSession s, List<byte[]> t, int from, boolean cas, long touch) {
+    if (t.size() <= from) {
+      s.line("ERROR");
+      return;
+    }
+    for (int i = from; i < t.size(); i++) {
+      if (!MemcacheSession.validKey(t.get(i))) {
+        s.line(BAD_FORMAT);
+        return;
+      }
+    }
+    for (int i = from; i < t.size(); i++) {
+      byte[] key = t.get(i);
+      s.stats.cmdGet.increment();
+      StoredValue v = touch == Long.MIN_VALUE ? s.item(key) : ItemStore.touch(s, key, touch);
+      if (v == null) {
+        s.stats.getMisses.increment();
+        continue;
+      }
+      s.stats.getHits.increment();
+      s.out.writeCharSequence("VALUE ", StandardCharsets.US_ASCII);
+      s.out.writeBytes(key);
+      s.line(" " + Integer.toUnsignedString(v.clientFlags()) + " " + v.payload().length
+          + (cas ? " " + v.version() : ""));
+      s.data(v.payload());
+    }
+    s.line("END");
+  }
+
+  private static void gat(MemcacheSession s, List<byte[]> t, boolean cas) {
+    if (t.size() < 3) {
+      s.line("ERROR");
+      return;
+    }
+    long exptime = MemcacheSession.signed(t.get(1));
+    if (exptime == Long.MIN_VALUE) {
+      s.line("CLIENT_ERROR invalid exptime argument");
+      return;
+    }
+    s.stats.cmdTouch.increment();
+    get(s, t, 2, cas, s.expiryMillis(exptime));
+  }
+
+  private static void store(MemcacheSession s, List<byte[]> t, byte[] data, ItemStore.Mode mode) {
+    boolean isCas = "cas".equals(new String(t.getFirst(), StandardCharsets.US_ASCII));
+    int args = isCas ? 6 : 5;
+    if (t.size() != args && !(t.size() == args + 1 && noreply(t))) {
+      s.line("ERROR");
+      return;
+    }
+    long flags = MemcacheSession.unsigned(t.get(2), 0xFFFF_FFFFL);
+    long exptime = MemcacheSession.signed(t.get(3));
+    Long cas = isCas ? MemcacheSession.unsigned64(t.get(5)) : Long.valueOf(0);
+    if (!MemcacheSession.validKey(t.get(1)) || flags < 0 || exptime == Long.MIN_VALUE
+        || cas == null) {
+      s.line(BAD_FORMAT);
+      return;
+    }
+    s.stats.cmdSet.increment();
+    if (s.server.outOfMemory()) {
+      s.line("SERVER_ERROR out of memory storing object");
+      return;
+    }
+    ItemStore.Result r = ItemStore.store(s, t.get(1), mode, (int) flags,
+        s.expiryMillis(exptime), data, isCas && cas == 0 ? -1 : cas);
+    if (!noreply(t)) {
+      s.line(r.outcome().name());
+    }
+  }
+
+  private static void delete(MemcacheSession s, List<byte[]> t, byte[] data) {
+    boolean valid = t.size() == 2 || t.size() == 3 && (noreply(t) || "0".equals(text(t, 2)))
+        || t.size() == 4 && "0".equals(text(t, 2)) && noreply(t);
+    if (!valid) {
+      s.line("CLIENT_ERROR bad command line format.  Usage: delete <key> [noreply]");
+      return;
+    }
+    ItemStore.Outcome o = ItemStore.delete(s, t.get(1), 0);
+    if (!noreply(t)) {
+      s.line(o == ItemStore.Outcome.STORED ? "DELETED" : "NOT_FOUND");
+    }
+  }
+
+  private static void arithmetic(MemcacheSession s, List<byte[]> t, boolean incr) {
+    if (t.size() != 3 && !(t.size() == 4 && noreply(t))) {
+      s.line("ERROR");
+      return;
+    }
+    Long delta = MemcacheSession.unsigned64(t.get(2));
+    if (delta == null) {
+      s.line("CLIENT_ERROR invalid numeric delta argument");
+      return;
+    }
+    ItemStore.Result r = ItemStore.arithmetic(s, t.get(1), delta, incr, null, 0);
+    if (noreply(t)) {
+      return;
+    }
+    switch (r.outcome()) {
+      case STORED -> s.line(new String(r.item().payload(), StandardCharsets.US_ASCII));
+      case NON_NUMERIC ->
+          s.line("CLIENT_ERROR cannot increment or decrement non-numeric value");
+      default -> s.line("NOT_FOUND");
+    }
+  }
+
+  private static void touch(MemcacheSession s, List<byte[]> t, byte[] data) {
+    if (t.size() != 3 && !(t.size() == 4 && noreply(t))) {
+      s.line("ERROR");
+      return;
+    }
+    long exptime = MemcacheSession.signed(t.get(2));
+    if (exptime == Long.MIN_VALUE) {
+      s.line("CLIENT_ERROR invalid exptime argument");
+      return;
+    }
+    s.stats.cmdTouch.increment();
+    StoredValue v = ItemStore.touch(s, t.get(1), s.expiryMillis(exptime));
+    if (!noreply(t)) {
+      s.line(v == null ? "NOT_FOUND" : "TOUCHED");
+    }
+  }
+
+  private static void flushAll(MemcacheSession s, List<byte[]> t, byte[] data) {
+    int n = t.size() - (noreply(t) ? 1 : 0);
+    long delay = n == 2 ? MemcacheSession.signed(t.get(1)) : 0;
+    if (n > 2 || delay == Long.MIN_VALUE) {
+      s.line(BAD_FORMAT);
+      return;
+    }
+    s.stats.cmdFlush.increment();
+    if (delay > 0) {
+      s.server.scheduler().schedule(() -> s.keyspace().flush(MemcacheSession.DB),
+          delay, TimeUnit.SECONDS);
+    } else {
+      s.keyspace().flush(MemcacheSession.DB);
+    }
+    if (!noreply(t)) {
+      s.line("OK");
+    }
+  }
+
+  private static void stats(MemcacheSession s, List<byte[]> t, byte[] data) {
+    String group = t.size() > 1 ? text(t, 1) : "";
+    switch (group) {
+      case "" -> general(s);
+      case "reset" -> {
+        s.stats.reset();
+        s.keyspace().resetStats();
+        s.line("RESET");
+        return;
+      }
+      case "settings" -> {
+        stat(s, "maxbytes", s.keyspace().maxMemory());
+        stat(s, "maxconns", s.server.config().maxConnections());
+        stat(s, "tcpport", s.server.memcachePort());
+        stat(s, "item_size_max", s.server.config().maxItemBytes());
+        stat(s, "evictions", "on");
+      }
+      default -> {
+        // Slab and item statistics describe memcached's allocator, which Larder has not.
+      }
+    }
+    s.line("END");
+  }
+
+  private static void general(MemcacheSession s) {
+    long now = System.currentTimeMillis();
+    long[] ks = s.keyspace().stats();
+    stat(s, "pid", ProcessHandle.current().pid());
+    stat(s, "uptime", (now - s.server.startMillis()) / 1000);
+    stat(s, "time", now / 1000);
+    stat(s, "version", VERSION);
+    stat(s, "larder_version", "0.1.0-SNAPSHOT");
+    stat(s, "pointer_size", 64);
+    stat(s, "curr_connections", s.server.connections());
+    stat(s, "total_connections", s.server.connectionsReceived());
+    stat(s, "rejected_connections", s.server.rejectedConnections());
+    stat(s, "cmd_get", s.stats.cmdGet.sum());
+    stat(s, "cmd_set", s.stats.cmdSet.sum());
+    stat(s, "cmd_flush", s.stats.cmdFlush.sum());
+    stat(s, "cmd_touch", s.stats.cmdTouch.sum());
+    stat(s, "get_hits", s.stats.getHits.sum());
+    stat(s, "get_misses", s.stats.getMisses.sum());
+    stat(s, "bytes", s.keyspace().memoryUsed());
+    stat(s, "curr_items", s.keyspace().size(MemcacheSession.DB));
+    stat(s, "limit_maxbytes", s.keyspace().maxMemory());
+    stat(s, "expired_unfetched", ks[2]);
+    stat(s, "evictions", ks[3]);
+    stat(s, "threads", Runtime.getRuntime().availableProcessors());
+  }
+
+  private static void stat(MemcacheSession s, String name, Object value) {
+    s.line("STAT " + name + " " + value);
+  }
+
+  private static String text(List<byte[]> t, int i) {
+    return new String(t.get(i), StandardCharsets.US_ASCII);
+  }
+}

@@ -1,0 +1,191 @@
+package dev.larder.server.internal.resp;
+
+import static dev.larder.server.internal.resp.RespCommand.Flag.FAST;
+import static dev.larder.server.internal.resp.RespCommand.Flag.NO_AUTH;
+import static dev.larder.server.internal.resp.RespCommand.Flag.NO_MULTI;
+
+import dev.larder.server.internal.ServerState;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+
+/** PING, ECHO, AUTH, HELLO, CLIENT, QUIT and RESET. */
+final class ConnectionCommands {
+  /** The Redis version Larder reports: the one whose commands and replies it follows. */
+  static final String REDIS_VERSION = "7.2.0";
+
+  private ConnectionCommands() {}
+
+  static void register(RespCommandTable t) {
+    t.command("ping", -1).flags(FAST)
+        .doc("connection", "Returns the server's liveliness response.", "?message:string")
+        .run(ConnectionCommands::ping);
+    t.command("echo", 2).flags(FAST)
+        .doc("connection", "Returns the given string.", "message:string")
+        .run(c -> c.out().bulk(c.arg(1)));
+    t.command("auth", -2).flags(NO_AUTH, FAST, NO_MULTI)
+        .doc("connection", "Authenticates the connection.", "?username:string password:string")
+        .run(ConnectionCommands::auth);
+    t.command("hello", -1).flags(NO_AUTH, FAST, NO_MULTI)
+        .doc("connection", "Handshakes with the Redis server.",
+            "?protover:integer ?auth:block ?clientname:string")
+        .run(ConnectionCommands::hello);
+    t.command("client", -2)
+        .doc("connection", "A container for client connection commands.",
+            "subcommand:string ?args:string*")
+        .run(ConnectionCommands::client);
+    t.command("quit", -1).flags(NO_AUTH, FAST)
+        .doc("connection", "Closes the connection.", "")
+        .run(c -> {
+          c.session.closeAfterReply = true;
+          c.out().ok();
+        });
+    t.command("reset", 1).flags(NO_AUTH, FAST, NO_MULTI)
+        .doc("connection", "Resets the connection.", "")
+        .run(c -> {
+          c.session.reset();
+          c.out().simple("RESET");
+        });
+  }
+
+  private static void ping(RespCall c) {
+    if (c.argc() > 2) {
+      throw c.arityError();
+    }
+    if (c.argc() == 2) {
+      c.out().bulk(c.arg(1));
+    } else {
+      c.out().simple("PONG");
+    }
+  }
+
+  private static void auth(RespCall c) {
+    if (c.argc() > 3) {
+      throw new RespError(RespError.SYNTAX);
+    }
+    if (c.server().config().password().isEmpty()) {
+      throw new RespError("ERR AUTH <password> called without any password configured for the"
+          + " default user. Are you sure your configuration is correct?");
+    }
+    authenticate(c, c.argc() == 3 ? c.arg(1) : null, c.arg(c.argc() - 1));
+    c.out().ok();
+  }
+
+  private static void authenticate(RespCall c, byte[] user, byte[] password) {
+    byte[] expected = c.server().config().password().getBytes(StandardCharsets.UTF_8);
+    boolean userOk = user == null || "default".equals(new String(user, StandardCharsets.UTF_8));
+    // Constant time, so that the reply's timing does not tell how much of a guess was right.
+    if (!MessageDigest.isEqual(expected, password) || !userOk) {
+      throw new RespError("WRONGPASS invalid username-password pair or user is disabled.");
+    }
+    c.session.authenticated = true;
+  }
+
+  private static void hello(RespCall c) {
+    int protocol = c.out().protocol();
+    int i = 1;
+    if (c.argc() > 1) {
+      long v;
+      try {
+        v = c.integer(1);
+      } catch (RespError e) {
+        throw new RespError("ERR Protocol version is not an integer or out of range");
+      }
+      if (v != 2 && v != 3) {
+        throw new RespError("NOPROTO unsupported protocol version");
+      }
+      protocol = (int) v;
+      i = 2;
+    }
+    String name = null;
+    for (; i < c.argc(); i++) {
+      String o = c.option(i);
+      if (o.equals("auth") && i + 2 < c.argc()) {
+        authenticate(c, c.arg(i + 1), c.arg(i + 2));
+        i += 2;
+      } else if (o.equals("setname") && i + 1 < c.argc()) {
+        name = checkName(c.text(++i));
+      } else {
+        throw new RespError("ERR Syntax error in HELLO option '" + c.text(i) + "'");
+      }
+    }
+    if (!c.session.authenticated) {
+      throw new RespError("NOAUTH HELLO must be called with the client already authenticated,"
+          + " otherwise the HELLO <proto> AUTH <user> <pass> option can be used to authenticate"
+          + " the client and select the RESP protocol version at the same time");
+    }
+    if (name != null) {
+      c.session.info.name(name);
+    }
+    c.out().protocol(protocol);
+    c.session.info.protocol(protocol);
+    RespWriter out = c.out();
+    out.map(7);
+    out.bulk("server");
+    out.bulk("redis");
+    out.bulk("version");
+    out.bulk(REDIS_VERSION);
+    out.bulk("proto");
+    out.integer(protocol);
+    out.bulk("id");
+    out.integer(c.session.info.id());
+    out.bulk("mode");
+    out.bulk("standalone");
+    out.bulk("role");
+    out.bulk("master");
+    out.bulk("modules");
+    out.array(0);
+  }
+
+  private static String checkName(String name) {
+    for (int i = 0; i < name.length(); i++) {
+      if (name.charAt(i) < '!' || name.charAt(i) > '~') {
+        throw new RespError(
+            "ERR Client names cannot contain spaces, newlines or special characters.");
+      }
+    }
+    return name;
+  }
+
+  private static void client(RespCall c) {
+    String sub = c.option(1);
+    ServerState.ClientInfo me = c.session.info;
+    switch (sub) {
+      case "setname" -> {
+        requireArgs(c, 3);
+        me.name(checkName(c.text(2)));
+        c.out().ok();
+      }
+      case "getname" -> {
+        requireArgs(c, 2);
+        c.out().bulk(me.name().isEmpty() ? null : me.name().getBytes(StandardCharsets.UTF_8));
+      }
+      case "id" -> {
+        requireArgs(c, 2);
+        c.out().integer(me.id());
+      }
+      case "info" -> {
+        requireArgs(c, 2);
+        c.out().bulk(me.line(System.currentTimeMillis()) + "\n");
+      }
+      case "list" -> {
+        StringBuilder sb = new StringBuilder();
+        long now = System.currentTimeMillis();
+        c.server().clients().forEach(info -> sb.append(info.line(now)).append('\n'));
+        c.out().bulk(sb.toString());
+      }
+      case "setinfo" -> {
+        requireArgs(c, 4);
+        c.out().ok();
+      }
+      default -> throw new RespError("ERR unknown subcommand '" + c.text(1)
+          + "'. Try CLIENT HELP.");
+    }
+  }
+
+  private static void requireArgs(RespCall c, int n) {
+    if (c.argc() != n) {
+      throw new RespError("ERR wrong number of arguments for 'client|" + c.option(1)
+          + "' command");
+    }
+  }
+}

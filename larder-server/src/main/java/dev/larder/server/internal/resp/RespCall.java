@@ -1,0 +1,143 @@
+package dev.larder.server.internal.resp;
+
+import dev.larder.server.internal.ServerState;
+import dev.larder.server.internal.keyspace.Keyspace;
+import dev.larder.server.internal.keyspace.StoredValue;
+import dev.larder.server.internal.keyspace.ValueType;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One command being run: its words, its connection and what it needs to answer. Argument
+ * parsing follows Redis: integers are strict decimal (no sign but minus, no blanks, within a
+ * signed 64-bit long), options are case-insensitive.
+ *
+ * <p>Not thread-safe; lives for one command.
+ */
+public final class RespCall {
+  final RespSession session;
+  final RespCommand command;
+  private final List<byte[]> args;
+
+  RespCall(RespSession session, RespCommand command, List<byte[]> args) {
+    this.session = session;
+    this.command = command;
+    this.args = args;
+  }
+
+  /** @return the number of words, the command name included */
+  public int argc() {
+    return args.size();
+  }
+
+  /**
+   * @param i a position, 0 being the name
+   * @return that word's bytes
+   */
+  public byte[] arg(int i) {
+    return args.get(i);
+  }
+
+  /**
+   * @param i a position
+   * @return that word as UTF-8 text
+   */
+  public String text(int i) {
+    return new String(args.get(i), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * @param i a position
+   * @return that word in lower case, for option matching
+   */
+  public String option(int i) {
+    return text(i).toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * @param i a position
+   * @return the word as a long
+   * @throws RespError if it is not a strict decimal long
+   */
+  public long integer(int i) {
+    return parseLong(args.get(i));
+  }
+
+  /** @return the writer for this command's reply */
+  public RespWriter out() {
+    return session.out;
+  }
+
+  /** @return the keyspace */
+  public Keyspace keyspace() {
+    return session.server.keyspace();
+  }
+
+  /** @return the server state */
+  public ServerState server() {
+    return session.server;
+  }
+
+  /** @return the connection's database */
+  public int db() {
+    return session.db;
+  }
+
+  /** @return the connection's state */
+  public RespSession session() {
+    return session;
+  }
+
+  /** @return the command's lower-case name */
+  public String name() {
+    return command.name();
+  }
+
+  /**
+   * Reads a key that must be a string.
+   *
+   * @param i the key's position
+   * @return its value or null
+   * @throws RespError WRONGTYPE if it holds another type
+   */
+  public StoredValue string(int i) {
+    StoredValue v = keyspace().get(db(), arg(i));
+    return requireType(v, ValueType.STRING);
+  }
+
+  /**
+   * @param v a value or null
+   * @param type the type it must have
+   * @return v
+   * @throws RespError WRONGTYPE if v has another type
+   */
+  public static StoredValue requireType(StoredValue v, ValueType type) {
+    if (v != null && v.type() != type) {
+      throw new RespError(RespError.WRONGTYPE);
+    }
+    return v;
+  }
+
+  /**
+   * @param b bytes
+   * @return the strict decimal long they spell
+   * @throws RespError NOT_INTEGER otherwise
+   */
+  public static long parseLong(byte[] b) {
+    if (b.length == 0 || b.length > 20 || (b.length > 1 && b[0] == '0')
+        || (b[0] == '-' && (b.length == 1 || b[1] == '0'))) {
+      throw new RespError(RespError.NOT_INTEGER);
+    }
+    try {
+      return Long.parseLong(new String(b, StandardCharsets.ISO_8859_1));
+    } catch (NumberFormatException e) {
+      throw new RespError(RespError.NOT_INTEGER);
+    }
+  }
+
+  /** @return a RespError for this command's wrong number of arguments */
+  public RespError arityError() {
+    return new RespError("ERR wrong number of arguments for '" + name() + "' command");
+  }
+}

@@ -1,0 +1,93 @@
+package dev.larder.server.internal.resp;
+
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The RESP command table: every command is one {@link RespCommand} registered here by its
+ * group's class ({@link StringCommands}, {@link KeyCommands}, {@link HashCommands},
+ * {@link ConnectionCommands}, {@link ServerCommands}, {@link TransactionCommands}).
+ *
+ * <p>Built once, then read-only and thread-safe.
+ */
+public final class RespCommandTable {
+  private final Map<String, RespCommand> commands = new TreeMap<>();
+
+  private RespCommandTable() {}
+
+  /** @return the table of every command Larder speaks */
+  public static RespCommandTable standard() {
+    RespCommandTable table = new RespCommandTable();
+    StringCommands.register(table);
+    KeyCommands.register(table);
+    HashCommands.register(table);
+    ConnectionCommands.register(table);
+    ServerCommands.register(table);
+    TransactionCommands.register(table);
+    return table;
+  }
+
+  /**
+   * @param name a command name, any case
+   * @return its entry or null
+   */
+  public RespCommand get(String name) {
+    return commands.get(name.toLowerCase(Locale.ROOT));
+  }
+
+  /** @return every entry, by name */
+  public Collection<RespCommand> all() {
+    return commands.values();
+  }
+
+  /** A fluent registration of one command. */
+  final class Entry {
+    private final String name;
+    private final int arity;
+    private final EnumSet<RespCommand.Flag> flags = EnumSet.noneOf(RespCommand.Flag.class);
+    private int firstKey;
+    private int lastKey;
+    private int step;
+    private String group;
+    private String summary = "";
+    private String arguments = "";
+
+    private Entry(String name, int arity) {
+      this.name = name;
+      this.arity = arity;
+    }
+
+    Entry flags(RespCommand.Flag... f) {
+      flags.addAll(java.util.List.of(f));
+      return this;
+    }
+
+    Entry keys(int first, int last, int stepBy) {
+      this.firstKey = first;
+      this.lastKey = last;
+      this.step = stepBy;
+      return this;
+    }
+
+    Entry doc(String groupName, String line, String args) {
+      this.group = groupName;
+      this.summary = line;
+      this.arguments = args;
+      return this;
+    }
+
+    void run(RespCommand.Action action) {
+      if (commands.put(name, new RespCommand(name, arity, flags, firstKey, lastKey, step, group,
+          summary, arguments, action)) != null) {
+        throw new IllegalStateException("command registered twice: " + name);
+      }
+    }
+  }
+
+  Entry command(String name, int arity) {
+    return new Entry(name, arity);
+  }
+}

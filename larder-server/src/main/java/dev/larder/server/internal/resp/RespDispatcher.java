@@ -1,0 +1,111 @@
+package dev.larder.server.internal.resp;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * Runs one RESP command: looks it up, checks arity, authentication, memory and MULTI queueing
+ * as Redis does (and in Redis's order), takes the keyspace lock the command needs, runs it, and
+ * turns a {@link RespError} (or any other failure) into an error reply. Every path writes
+ * exactly one reply.
+ *
+ * <p>Stateless; thread-safe as long as each session is used by one thread.
+ */
+public final class RespDispatcher {
+  private RespDispatcher() {}
+
+  /**
+   * @param s the connection
+   * @param args the command's words
+   */
+  public static void dispatch(RespSession s, List<byte[]> args) {
+    String name = new String(args.getFirst(), StandardCharsets.UTF_8).toLowerCase(Locale.ROOT);
+    RespCommand cmd = s.table.get(name);
+    s.server.commandProcessed();
+    s.info.lastCommand(cmd == null ? "NULL" : name);
+    if (cmd == null) {
+      failQueue(s);
+      s.out.error(unknownCommand(args));
+    } else if (!cmd.arityAccepts(args.size())) {
+      failQueue(s);
+      s.out.error("ERR wrong number of arguments for '" + name + "' command");
+    } else if (!s.authenticated && !cmd.flags().contains(RespCommand.Flag.NO_AUTH)) {
+      failQueue(s);
+      s.out.error("NOAUTH Authentication required.");
+    } else if (s.inMulti() && !cmd.flags().contains(RespCommand.Flag.NO_MULTI)
+        && !name.equals("quit")) {
+      queue(s, args);
+    } else {
+      run(s, cmd, args);
+    }
+  }
+
+  /** Runs a command EXEC took from the queue; EXEC already holds the exclusive lock. */
+  static void runQueued(RespSession s, List<byte[]> args) {
+    RespCommand cmd = s.table.get(new String(args.getFirst(), StandardCharsets.UTF_8));
+    run(s, cmd, args);
+  }
+
+  private static void run(RespSession s, RespCommand cmd, List<byte[]> args) {
+    if (cmd.flags().contains(RespCommand.Flag.DENYOOM) && s.server.outOfMemory()) {
+      s.out.error("OOM command not allowed when used memory > 'maxmemory'.");
+      return;
+    }
+    Lock lock = cmd.flags().contains(RespCommand.Flag.EXCLUSIVE)
+        ? s.server.keyspace().exclusive() : s.server.keyspace().shared();
+    int mark = s.out.target().writerIndex();
+    lock.lock();
+    try {
+      cmd.action().run(new RespCall(s, cmd, args));
+    } catch (RespError e) {
+      s.out.target().writerIndex(mark);
+      s.out.error(e.getMessage());
+    } catch (RuntimeException e) {
+      s.out.target().writerIndex(mark);
+      s.out.error("ERR " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private static void queue(RespSession s, List<byte[]> args) {
+    long bytes = 0;
+    for (byte[] a : args) {
+      bytes += a.length + 16;
+    }
+    s.queuedBytes += bytes;
+    if (s.queuedBytes > s.server.config().maxRequestBytes()) {
+      s.queueFailed = true;
+      s.out.error("ERR transaction exceeds max-request-bytes");
+      return;
+    }
+    s.queued.add(new RespFrame.Command(args));
+    s.out.simple("QUEUED");
+  }
+
+  private static void failQueue(RespSession s) {
+    if (s.inMulti()) {
+      s.queueFailed = true;
+    }
+  }
+
+  static String unknownCommand(List<byte[]> args) {
+    StringBuilder sb = new StringBuilder("ERR unknown command '")
+        .append(printable(args.getFirst(), 128)).append("', with args beginning with: ");
+    for (int i = 1; i < args.size() && sb.length() < 512; i++) {
+      sb.append('\'').append(printable(args.get(i), 128)).append("' ");
+    }
+    return sb.toString();
+  }
+
+  private static String printable(byte[] b, int max) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < b.length && i < max; i++) {
+      int ch = b[i] & 0xFF;
+      sb.append(ch >= ' ' && ch < 127 ? (char) ch : '?');
+    }
+    return sb.toString();
+  }
+}

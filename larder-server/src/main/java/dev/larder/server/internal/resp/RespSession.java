@@ -1,0 +1,80 @@
+package dev.larder.server.internal.resp;
+
+import dev.larder.server.internal.ServerState;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One RESP connection's state: selected database, protocol, authentication, client name and
+ * the transaction being queued with its watched keys.
+ *
+ * <p>Not thread-safe: used on the connection's event loop only.
+ */
+public final class RespSession {
+  final ServerState server;
+  final ServerState.ClientInfo info;
+  final RespCommandTable table;
+  final RespWriter out = new RespWriter();
+  int db;
+  boolean authenticated;
+  List<RespFrame.Command> queued;
+  long queuedBytes;
+  boolean queueFailed;
+  final List<Watch> watched = new ArrayList<>();
+  boolean closeAfterReply;
+
+  /**
+   * @param server the shared server state
+   * @param info this client's entry in CLIENT LIST
+   * @param table the command table
+   */
+  public RespSession(ServerState server, ServerState.ClientInfo info, RespCommandTable table) {
+    this.server = server;
+    this.table = table;
+    this.info = info;
+    this.authenticated = server.config().password().isEmpty();
+  }
+
+  /** @return the writer replies go through */
+  public RespWriter out() {
+    return out;
+  }
+
+  /** @return whether the connection must close once its replies are flushed */
+  public boolean closeAfterReply() {
+    return closeAfterReply;
+  }
+
+  /** @return whether MULTI is queueing commands */
+  boolean inMulti() {
+    return queued != null;
+  }
+
+  /** Leaves MULTI and forgets the watched keys. */
+  void endTransaction() {
+    queued = null;
+    queuedBytes = 0;
+    queueFailed = false;
+    watched.clear();
+  }
+
+  /** Back to a fresh connection's state (RESET). */
+  void reset() {
+    endTransaction();
+    db = 0;
+    info.db(0);
+    out.protocol(2);
+    info.protocol(2);
+    info.name("");
+    authenticated = server.config().password().isEmpty();
+  }
+
+  /**
+   * A key WATCH saw and the version it had.
+   *
+   * @param db its database
+   * @param key the key
+   * @param version its version then, 0 if absent
+   */
+  record Watch(int db, byte[] key, long version) {}
+}

@@ -1,0 +1,136 @@
+package dev.larder.server.internal.resp;
+
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Writes RESP replies into a buffer, in RESP2 or RESP3 as the connection negotiated (HELLO).
+ * Where RESP3 has a type RESP2 lacks, the RESP2 form is the one Redis sends: maps and sets as
+ * flat arrays, doubles as bulk strings, nulls as {@code $-1} or {@code *-1}.
+ *
+ * <p>Not thread-safe: one per connection, used on its event loop.
+ */
+public final class RespWriter {
+  private static final byte[] CRLF = {'\r', '\n'};
+  private ByteBuf out;
+  private int protocol = 2;
+
+  /** @param out the buffer replies go into */
+  public void target(ByteBuf out) {
+    this.out = out;
+  }
+
+  /** @return the buffer replies go into */
+  public ByteBuf target() {
+    return out;
+  }
+
+  /** @return 2 or 3 */
+  public int protocol() {
+    return protocol;
+  }
+
+  /** @param protocol 2 or 3 */
+  public void protocol(int protocol) {
+    this.protocol = protocol;
+  }
+
+  /** @param s a status line such as OK */
+  public void simple(String s) {
+    out.writeByte('+');
+    ascii(s);
+  }
+
+  /** Writes {@code +OK}. */
+  public void ok() {
+    simple("OK");
+  }
+
+  /** @param message the error line, starting with its code (ERR, WRONGTYPE...) */
+  public void error(String message) {
+    out.writeByte('-');
+    ascii(message.replace('\r', ' ').replace('\n', ' '));
+  }
+
+  /** @param n an integer reply */
+  public void integer(long n) {
+    out.writeByte(':');
+    ascii(Long.toString(n));
+  }
+
+  /** @param b a bulk string, or null for the null reply */
+  public void bulk(byte[] b) {
+    if (b == null) {
+      nullValue();
+      return;
+    }
+    out.writeByte('$');
+    ascii(Integer.toString(b.length));
+    out.writeBytes(b);
+    out.writeBytes(CRLF);
+  }
+
+  /** @param s a bulk string in UTF-8 */
+  public void bulk(String s) {
+    bulk(s.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Writes the null bulk string (RESP3: null). */
+  public void nullValue() {
+    if (protocol == 3) {
+      out.writeBytes(new byte[] {'_', '\r', '\n'});
+    } else {
+      out.writeBytes(new byte[] {'$', '-', '1', '\r', '\n'});
+    }
+  }
+
+  /** Writes the null array (RESP3: null). */
+  public void nullArray() {
+    if (protocol == 3) {
+      out.writeBytes(new byte[] {'_', '\r', '\n'});
+    } else {
+      out.writeBytes(new byte[] {'*', '-', '1', '\r', '\n'});
+    }
+  }
+
+  /** @param n the number of elements that follow */
+  public void array(int n) {
+    out.writeByte('*');
+    ascii(Integer.toString(n));
+  }
+
+  /** @param n the number of key-value pairs that follow */
+  public void map(int n) {
+    if (protocol == 3) {
+      out.writeByte('%');
+      ascii(Integer.toString(n));
+    } else {
+      array(2 * n);
+    }
+  }
+
+  /** @param n the number of elements that follow */
+  public void set(int n) {
+    if (protocol == 3) {
+      out.writeByte('~');
+      ascii(Integer.toString(n));
+    } else {
+      array(n);
+    }
+  }
+
+  /** @param text a double's text as Redis formats it */
+  public void dbl(String text) {
+    if (protocol == 3) {
+      out.writeByte(',');
+      ascii(text);
+    } else {
+      bulk(text);
+    }
+  }
+
+  private void ascii(String s) {
+    out.writeCharSequence(s, StandardCharsets.ISO_8859_1);
+    out.writeBytes(CRLF);
+  }
+}

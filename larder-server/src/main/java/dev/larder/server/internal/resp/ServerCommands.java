@@ -1,0 +1,274 @@
+package dev.larder.server.internal.resp;
+
+import static dev.larder.server.internal.resp.RespCommand.Flag.ADMIN;
+import static dev.larder.server.internal.resp.RespCommand.Flag.EXCLUSIVE;
+import static dev.larder.server.internal.resp.RespCommand.Flag.FAST;
+
+import dev.larder.server.ServerSetting;
+import dev.larder.server.internal.ServerState;
+import dev.larder.server.internal.keyspace.GlobPattern;
+import dev.larder.server.internal.keyspace.Keyspace;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/** INFO, CONFIG, COMMAND and TIME. */
+final class ServerCommands {
+  private static final List<String> SECTIONS =
+      List.of("server", "clients", "memory", "stats", "keyspace");
+
+  private ServerCommands() {}
+
+  static void register(RespCommandTable t) {
+    t.command("info", -1)
+        .doc("server", "Returns information and statistics about the server.", "?section:string*")
+        .run(ServerCommands::info);
+    t.command("config", -2).flags(ADMIN, EXCLUSIVE)
+        .doc("server", "A container for server configuration commands.",
+            "subcommand:string ?args:string*")
+        .run(ServerCommands::config);
+    t.command("command", -1)
+        .doc("server", "Returns detailed information about all commands.", "?subcommand:string")
+        .run(ServerCommands::command);
+    t.command("time", 1).flags(FAST)
+        .doc("server", "Returns the server time.", "")
+        .run(c -> {
+          java.time.Instant now = java.time.Instant.now();
+          c.out().array(2);
+          c.out().bulk(Long.toString(now.getEpochSecond()));
+          c.out().bulk(Long.toString(now.getNano() / 1000));
+        });
+  }
+
+  private static void info(RespCall c) {
+    List<String> wanted = new ArrayList<>();
+    for (int i = 1; i < c.argc(); i++) {
+      String s = c.option(i);
+      if (s.equals("all") || s.equals("everything") || s.equals("default")) {
+        wanted.addAll(SECTIONS);
+      } else {
+        wanted.add(s);
+      }
+    }
+    if (wanted.isEmpty()) {
+      wanted.addAll(SECTIONS);
+    }
+    StringBuilder sb = new StringBuilder();
+    for (String section : SECTIONS) {
+      if (wanted.contains(section)) {
+        if (!sb.isEmpty()) {
+          sb.append("\r\n");
+        }
+        sb.append("# ").append(Character.toUpperCase(section.charAt(0)))
+            .append(section.substring(1)).append("\r\n");
+        section(c.server(), section, sb);
+      }
+    }
+    c.out().bulk(sb.toString());
+  }
+
+  private static void section(ServerState s, String section, StringBuilder sb) {
+    Map<String, Object> f = new LinkedHashMap<>();
+    Keyspace ks = s.keyspace();
+    switch (section) {
+      case "server" -> {
+        long uptime = (System.currentTimeMillis() - s.startMillis()) / 1000;
+        f.put("redis_version", ConnectionCommands.REDIS_VERSION);
+        f.put("larder_version", "0.1.0-SNAPSHOT");
+        f.put("redis_mode", "standalone");
+        f.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+        f.put("arch_bits", 64);
+        f.put("process_id", ProcessHandle.current().pid());
+        f.put("tcp_port", s.respPort());
+        f.put("uptime_in_seconds", uptime);
+        f.put("uptime_in_days", uptime / 86400);
+        f.put("executable", "larder");
+      }
+      case "clients" -> {
+        f.put("connected_clients", s.connections());
+        f.put("maxclients", s.config().maxConnections());
+        f.put("blocked_clients", 0);
+      }
+      case "memory" -> {
+        f.put("used_memory", ks.memoryUsed());
+        f.put("used_memory_human", human(ks.memoryUsed()));
+        f.put("used_memory_rss", rss());
+        f.put("maxmemory", ks.maxMemory());
+        f.put("maxmemory_human", human(ks.maxMemory()));
+        f.put("maxmemory_policy", s.maxMemoryPolicy());
+      }
+      case "stats" -> {
+        long[] st = ks.stats();
+        f.put("total_connections_received", s.connectionsReceived());
+        f.put("total_commands_processed", s.commandsProcessed());
+        f.put("rejected_connections", s.rejectedConnections());
+        f.put("expired_keys", st[2]);
+        f.put("evicted_keys", st[3]);
+        f.put("keyspace_hits", st[0]);
+        f.put("keyspace_misses", st[1]);
+      }
+      case "keyspace" -> {
+        long[][] counts = ks.counts();
+        for (int db = 0; db < counts.length; db++) {
+          if (counts[db][0] > 0) {
+            f.put("db" + db, "keys=" + counts[db][0] + ",expires=" + counts[db][1]
+                + ",avg_ttl=0");
+          }
+        }
+      }
+      default -> throw new IllegalArgumentException(section);
+    }
+    f.forEach((k, v) -> sb.append(k).append(':').append(v).append("\r\n"));
+  }
+
+  private static long rss() {
+    Runtime r = Runtime.getRuntime();
+    return r.totalMemory() - r.freeMemory();
+  }
+
+  private static String human(long bytes) {
+    String[] units = {"B", "K", "M", "G", "T"};
+    double v = bytes;
+    int u = 0;
+    while (v >= 1024 && u < units.length - 1) {
+      v /= 1024;
+      u++;
+    }
+    return u == 0 ? bytes + "B" : String.format(Locale.ROOT, "%.2f%s", v, units[u]);
+  }
+
+  private static void config(RespCall c) {
+    switch (c.option(1)) {
+      case "get" -> configGet(c);
+      case "set" -> configSet(c);
+      case "resetstat" -> {
+        c.keyspace().resetStats();
+        c.out().ok();
+      }
+      default -> throw new RespError("ERR unknown subcommand '" + c.text(1)
+          + "'. Try CONFIG HELP.");
+    }
+  }
+
+  private static Map<String, String> parameters(ServerState s) {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put("maxmemory", Long.toString(s.keyspace().maxMemory()));
+    p.put("maxmemory-policy", s.maxMemoryPolicy());
+    p.put("bind", s.config().bind());
+    p.put("port", Integer.toString(s.respPort()));
+    p.put("databases", Integer.toString(Keyspace.DATABASES));
+    p.put("maxclients", Integer.toString(s.config().maxConnections()));
+    p.put("timeout", Integer.toString(s.config().idleTimeoutSeconds()));
+    p.put("proto-max-bulk-len", Integer.toString(s.config().maxRequestBytes()));
+    p.put("save", "");
+    p.put("appendonly", "no");
+    return p;
+  }
+
+  private static void configGet(RespCall c) {
+    if (c.argc() < 3) {
+      throw new RespError("ERR wrong number of arguments for 'config|get' command");
+    }
+    Map<String, String> found = new LinkedHashMap<>();
+    parameters(c.server()).forEach((name, value) -> {
+      for (int i = 2; i < c.argc(); i++) {
+        if (new GlobPattern(c.arg(i)).matches(name.getBytes(StandardCharsets.US_ASCII), true)) {
+          found.put(name, value);
+        }
+      }
+    });
+    c.out().map(found.size());
+    found.forEach((k, v) -> {
+      c.out().bulk(k);
+      c.out().bulk(v);
+    });
+  }
+
+  private static void configSet(RespCall c) {
+    if (c.argc() < 4 || c.argc() % 2 != 0) {
+      throw new RespError("ERR wrong number of arguments for 'config|set' command");
+    }
+    for (int i = 2; i < c.argc(); i += 2) {
+      String name = c.option(i);
+      String value = c.text(i + 1);
+      switch (name) {
+        case "maxmemory" -> setMaxMemory(c, value);
+        case "maxmemory-policy" -> {
+          String policy = value.toLowerCase(Locale.ROOT);
+          if (!Set.of("allkeys-lfu", "noeviction").contains(policy)) {
+            throw new RespError("ERR CONFIG SET failed (possibly related to argument"
+                + " 'maxmemory-policy') - argument(s) must be one of the following:"
+                + " allkeys-lfu, noeviction");
+          }
+          c.server().maxMemoryPolicy(policy);
+        }
+        default -> throw new RespError("ERR Unknown option or number of arguments for CONFIG"
+            + " SET - '" + c.text(i) + "'");
+      }
+    }
+    c.out().ok();
+  }
+
+  private static void setMaxMemory(RespCall c, String value) {
+    long bytes;
+    try {
+      bytes = ServerSetting.parseBytes(value);
+    } catch (IllegalArgumentException e) {
+      bytes = -1;
+    }
+    if (bytes < 1 << 20) {
+      throw new RespError("ERR CONFIG SET failed (possibly related to argument 'maxmemory')"
+          + " - argument must be a memory value of at least 1mb");
+    }
+    if (bytes != c.keyspace().maxMemory()) {
+      c.keyspace().resize(bytes);
+    }
+  }
+
+  private static void command(RespCall c) {
+    RespCommandTable table = c.session.table;
+    String sub = c.argc() > 1 ? c.option(1) : "";
+    switch (sub) {
+      case "" -> {
+        c.out().array(table.all().size());
+        table.all().forEach(cmd -> CommandInfo.info(c.out(), cmd));
+      }
+      case "count" -> c.out().integer(table.all().size());
+      case "list" -> {
+        c.out().array(table.all().size());
+        table.all().forEach(cmd -> c.out().bulk(cmd.name()));
+      }
+      case "info" -> {
+        c.out().array(c.argc() - 2);
+        for (int i = 2; i < c.argc(); i++) {
+          RespCommand cmd = table.get(c.text(i));
+          if (cmd == null) {
+            c.out().nullArray();
+          } else {
+            CommandInfo.info(c.out(), cmd);
+          }
+        }
+      }
+      case "docs" -> {
+        List<RespCommand> cmds = new ArrayList<>();
+        for (int i = 2; i < c.argc(); i++) {
+          RespCommand cmd = table.get(c.text(i));
+          if (cmd != null) {
+            cmds.add(cmd);
+          }
+        }
+        if (c.argc() == 2) {
+          cmds.addAll(table.all());
+        }
+        c.out().map(cmds.size());
+        cmds.forEach(cmd -> CommandInfo.docs(c.out(), cmd));
+      }
+      default -> throw new RespError("ERR unknown subcommand '" + c.text(1)
+          + "'. Try COMMAND HELP.");
+    }
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * Larder's network server: RESP2/RESP3 and memcached text and meta protocols over a
+ * byte-bounded Larder keyspace, on Netty. The API is {@link dev.larder.server.LarderServer},
+ * {@link dev.larder.server.ServerConfig} and {@link dev.larder.server.ServerSetting}; protocols,
+ * keyspace and networking live in {@code dev.larder.server.internal}.
+ */
+module dev.larder.server {
+  requires dev.larder.core;
+  requires io.netty.buffer;
+  requires io.netty.codec;
+  requires io.netty.common;
+  requires io.netty.handler;
+  requires io.netty.transport;
+  requires info.picocli;
+
+  exports dev.larder.server;
+
+  opens dev.larder.server to info.picocli;
+}

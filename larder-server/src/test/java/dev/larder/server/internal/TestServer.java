@@ -1,0 +1,103 @@
+package dev.larder.server.internal;
+
+import dev.larder.server.ServerConfig;
+import dev.larder.server.internal.keyspace.Keyspace;
+import dev.larder.server.internal.memcache.MemcacheDecoder;
+import dev.larder.server.internal.memcache.MemcacheHandler;
+import dev.larder.server.internal.memcache.MemcacheStats;
+import dev.larder.server.internal.resp.RespCommandTable;
+import dev.larder.server.internal.resp.RespDecoder;
+import dev.larder.server.internal.resp.RespHandler;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A server without sockets for protocol tests: shared state on a keyspace with a clock the test
+ * moves, and Netty EmbeddedChannels carrying the real decoders and handlers.
+ */
+public final class TestServer implements AutoCloseable {
+  /** The clock's start: 2026-01-01T00:00:00Z. */
+  public static final long START = 1_767_225_600_000L;
+  public final AtomicLong now = new AtomicLong(START);
+  public final Keyspace keyspace;
+  public final ServerState state;
+  private final RespCommandTable table = RespCommandTable.standard();
+  private final MemcacheStats stats = new MemcacheStats();
+  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+
+  public TestServer() {
+    this(Map.of());
+  }
+
+  public TestServer(Map<String, String> settings) {
+    ServerConfig config = ServerConfig.of(settings);
+    keyspace = new Keyspace(config.maxMemory(), now::get);
+    state = new ServerState(keyspace, config, scheduler);
+  }
+
+  /** @return a new RESP connection */
+  public Connection resp() {
+    return new Connection(new EmbeddedChannel(
+        new RespDecoder(state.config().maxRequestBytes()), new RespHandler(state, table)));
+  }
+
+  /** @return a new memcached connection */
+  public Connection memcache() {
+    return new Connection(new EmbeddedChannel(
+        new MemcacheDecoder(state.config().maxItemBytes()), new MemcacheHandler(state, stats)));
+  }
+
+  @Override
+  public void close() {
+    scheduler.shutdownNow();
+    keyspace.close();
+  }
+
+  /** One client connection: raw bytes in, the replies written back out as text. */
+  public static final class Connection {
+    public final EmbeddedChannel channel;
+
+    Connection(EmbeddedChannel channel) {
+      this.channel = channel;
+    }
+
+    /** Sends raw bytes and returns everything written back (ISO-8859-1). */
+    public String raw(byte[] bytes) {
+      channel.writeInbound(Unpooled.wrappedBuffer(bytes));
+      channel.runPendingTasks();
+      StringBuilder sb = new StringBuilder();
+      ByteBuf out;
+      while ((out = channel.readOutbound()) != null) {
+        sb.append(out.toString(StandardCharsets.ISO_8859_1));
+        out.release();
+      }
+      return sb.toString();
+    }
+
+    /** Sends text and returns the replies. */
+    public String raw(String text) {
+      return raw(text.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    /** Sends one RESP command as a multibulk and returns its reply. */
+    public String cmd(String... words) {
+      return raw(multibulk(words));
+    }
+
+    /** @return the words as one RESP multibulk request */
+    public static String multibulk(String... words) {
+      StringBuilder sb = new StringBuilder("*").append(words.length).append("\r\n");
+      for (String w : words) {
+        sb.append('$').append(w.getBytes(StandardCharsets.ISO_8859_1).length).append("\r\n")
+            .append(w).append("\r\n");
+      }
+      return sb.toString();
+    }
+  }
+}
