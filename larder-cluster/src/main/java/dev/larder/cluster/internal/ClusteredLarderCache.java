@@ -10,11 +10,14 @@ import dev.larder.cluster.RebalanceStats;
 import dev.larder.codec.ByteSink;
 import dev.larder.codec.ByteSource;
 import dev.larder.codec.Codec;
+import dev.larder.codec.ValueDictionary;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiFunction;
@@ -292,6 +295,30 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
   @Override
   public long memoryUsed() {
     return engine.local.memoryUsed();
+  }
+
+  /** This member's store's byte bound. */
+  @Override
+  public OptionalLong maximumMemory() {
+    return engine.local.maximumMemory();
+  }
+
+  /** This member's store's entry bound. */
+  @Override
+  public OptionalLong maximumEntries() {
+    return engine.local.maximumEntries();
+  }
+
+  /** This member's store's dictionary (the store holds encoded bytes, so usually none). */
+  @Override
+  public Optional<ValueDictionary> dictionary() {
+    return engine.local.dictionary();
+  }
+
+  /** Clustered caches always count their calls (see {@link #stats()}). */
+  @Override
+  public boolean recordsStats() {
+    return true;
   }
 
   /**
