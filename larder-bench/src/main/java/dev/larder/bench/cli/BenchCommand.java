@@ -1,6 +1,7 @@
 package dev.larder.bench.cli;
 
 import dev.larder.bench.harness.BenchRunner;
+import dev.larder.bench.harness.InputCheck;
 import dev.larder.bench.scenario.Row;
 import dev.larder.bench.scenario.RunOptions;
 import dev.larder.bench.scenario.Scenario;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -30,7 +32,8 @@ import picocli.CommandLine.Parameters;
       "Writes a Markdown table to stdout and <out>/<scenario>.json plus PNG and SVG charts.",
       "Exits 1 if a trial failed (after every scenario has run and written its results; the",
       "trial's log is under <out>/logs), 2 on bad usage. An implementation that cannot run a",
-      "configuration (\"unavailable\") is not a failure."
+      "configuration (\"unavailable\") is not a failure. A missing input file (e.g. a trace)",
+      "stops the run before any trial, with exit 1 and a line saying where to get it."
     })
 final class BenchCommand implements Callable<Integer> {
 
@@ -45,6 +48,12 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--list", description = "List the scenarios and exit.")
   boolean list;
+
+  @Option(
+      names = "--check-inputs",
+      description = "Run nothing: check that every input file the scenarios would read is there,"
+          + " with its content checksum, then exit 0 if so, 1 if not.")
+  boolean checkInputs;
 
   @Option(
       names = {"-P", "--param"},
@@ -80,6 +89,16 @@ final class BenchCommand implements Callable<Integer> {
     RunOptions options = options();
     checkParameters(selected);
     checkImplementations(selected, options);
+    if (checkInputs) {
+      return usageErrorIfMalformed(() -> InputCheck.verify(selected, options, System.out)) ? 0 : 1;
+    }
+    List<String> missing = usageErrorIfMalformed(() -> InputCheck.missing(selected, options));
+    if (!missing.isEmpty()) {
+      System.err.printf("larder bench: %d input files missing, nothing was run:%n",
+          missing.size());
+      missing.forEach(line -> System.err.println("  " + line));
+      return 1;
+    }
     BenchRunner runner = new BenchRunner(out, System.out, System.err);
     List<String> failed = new ArrayList<>();
     for (Scenario scenario : selected) {
@@ -128,6 +147,15 @@ final class BenchCommand implements Callable<Integer> {
     if (!unknown.isEmpty()) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--only " + String.join(",",
           unknown) + ": no such implementation in this run (known: " + known + ")");
+    }
+  }
+
+  /** @return what {@code check} returns; a malformed parameter it meets is a usage error */
+  private <T> T usageErrorIfMalformed(Supplier<T> check) {
+    try {
+      return check.get();
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }
   }
 

@@ -48,6 +48,20 @@ public interface Scenario {
   Set<String> parameters();
 
   /**
+   * The files this scenario's trials will read under these options, resolved exactly as the
+   * trials resolve them. {@code ./larder bench} checks that each exists before any trial runs,
+   * and {@code ./larder bench --check-inputs} also checks each one's content against its
+   * checksum. A scenario that generates its own data reads no files and returns an empty list.
+   *
+   * @param options the run's options
+   * @return the input files, possibly empty
+   * @throws IllegalArgumentException if a parameter that names an input is malformed
+   */
+  default List<Input> inputs(RunOptions options) {
+    return List.of();
+  }
+
+  /**
    * Runs one trial inside a fresh JVM and returns its measurements. An implementation that cannot
    * run returns {@link Row#unavailable} rows (or throws: the harness turns an exception into a
    * failed row with the exception's message as the reason).

@@ -125,15 +125,51 @@ class LarderCliTest {
 
   @Test
   void aRunExitsWithOneIfATrialFailedAndZeroIfNone(@TempDir Path dir) throws IOException {
-    String[] failed = runQuietly("bench", "hitratio", "--only", "LRU", "-P", "only=cpp",
-        "-P", "traces=" + dir.resolve("no-such-folder"), "--out", dir.resolve("a").toString());
+    Path malformed = Files.writeString(dir.resolve("bad.trace"), "7\n");
+    String[] failed = runQuietly("bench", "hitratio", "--only", "LRU", "-P", "file=" + malformed,
+        "-P", "format=arc", "-P", "sizes=2", "--out", dir.resolve("a").toString());
     assertEquals("1", failed[0], failed[1]);
     assertTrue(failed[1].contains("1 failed"), failed[1]);
-    assertTrue(failed[1].contains("NoSuchFileException"), failed[1]);
+    assertTrue(failed[1].contains("expected 4 fields"), failed[1]);
 
     Path trace = Files.writeString(dir.resolve("t.trace"), "1\n2\n1\n");
     String[] passed = runQuietly("bench", "hitratio", "--only", "LRU", "-P", "file=" + trace,
         "-P", "format=lirs", "-P", "sizes=2", "--out", dir.resolve("b").toString());
     assertEquals("0", passed[0], passed[1]);
+  }
+
+  @Test
+  void aMissingInputStopsTheRunBeforeAnyTrialAndSaysWhereToGetIt(@TempDir Path dir) {
+    Path out = dir.resolve("out");
+    String[] missing = runQuietly("bench", "--quick", "hitratio", "--only", "LRU", "-P",
+        "traces=" + dir.resolve("no-such-folder"), "--out", out.toString());
+    assertEquals("1", missing[0], missing[1]);
+    assertTrue(missing[1].contains("4 input files missing, nothing was run"), missing[1]);
+    assertTrue(missing[1].contains(dir.resolve("no-such-folder/lirs/cpp.trace.gz") + " is missing"
+        + " (expected in the folder named by -P traces"), missing[1]);
+    assertFalse(Files.exists(out.resolve("hitratio.json")), "nothing should have run");
+  }
+
+  @Test
+  void checkInputsFindsEveryScenariosInputsInTheRepositoryAndReportsMissingOnes(
+      @TempDir Path dir) {
+    PrintStream out = System.out;
+    ByteArrayOutputStream report = new ByteArrayOutputStream();
+    try {
+      System.setOut(new PrintStream(report, true, StandardCharsets.UTF_8));
+      CommandLine cli = LarderCli.commandLine();
+      assertEquals(0, cli.execute("bench", "--check-inputs", "all"));
+      assertEquals(1, cli.execute("bench", "--check-inputs", "-P", "traces=" + dir, "hitratio"));
+    } finally {
+      System.setOut(out);
+    }
+    String text = report.toString(StandardCharsets.UTF_8);
+    assertTrue(text.contains("hitratio     22 of 22 input files found with their content"), text);
+    assertTrue(text.contains("hitratio     0 of 22 input files found"), text);
+    assertTrue(text.contains(dir.resolve("arc/OLTP.lis.gz") + " is missing"), text);
+    for (String name : List.of("memory", "overhead", "throughput", "concurrency", "startup",
+        "codec")) {
+      assertTrue(text.contains(name), text);
+    }
   }
 }
