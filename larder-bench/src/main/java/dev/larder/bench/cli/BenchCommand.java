@@ -2,6 +2,7 @@ package dev.larder.bench.cli;
 
 import dev.larder.bench.harness.BenchRunner;
 import dev.larder.bench.harness.InputCheck;
+import dev.larder.bench.scenario.Parameter;
 import dev.larder.bench.scenario.Row;
 import dev.larder.bench.scenario.RunOptions;
 import dev.larder.bench.scenario.Scenario;
@@ -46,7 +47,8 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--quick", description = "Scale every scenario down (all of them in minutes).")
   boolean quick;
 
-  @Option(names = "--list", description = "List the scenarios and exit.")
+  @Option(names = "--list", description = "List the scenarios and their -P parameters (what"
+      + " each accepts, its defaults) and exit.")
   boolean list;
 
   @Option(
@@ -81,13 +83,16 @@ final class BenchCommand implements Callable<Integer> {
     if (list) {
       for (Scenario s : Scenarios.all()) {
         spec.commandLine().getOut().printf("%-12s %s%n", s.name(), s.summary());
+        for (Parameter parameter : s.parameters()) {
+          spec.commandLine().getOut().printf("%-12s   -P %s%n", "", parameter.describe());
+        }
       }
       spec.commandLine().getOut().flush();
       return 0;
     }
     List<Scenario> selected = select();
     RunOptions options = options();
-    checkParameters(selected);
+    checkParameters(selected, options);
     checkImplementations(selected, options);
     if (checkInputs) {
       return usageErrorIfMalformed(() -> InputCheck.verify(selected, options, System.out)) ? 0 : 1;
@@ -117,15 +122,28 @@ final class BenchCommand implements Callable<Integer> {
     return 1;
   }
 
-  /** Refuses, before anything runs, a {@code -P} name that no selected scenario takes. */
-  private void checkParameters(List<Scenario> selected) {
+  /**
+   * Refuses, before anything runs, a {@code -P} name that no selected scenario takes, then a
+   * value that a scenario's declaration does not accept or that its plan refuses, each with the
+   * parameter's name and what it accepts.
+   */
+  private void checkParameters(List<Scenario> selected, RunOptions options) {
     Set<String> known = new TreeSet<>();
-    selected.forEach(scenario -> known.addAll(scenario.parameters()));
+    selected.forEach(scenario -> scenario.parameters().forEach(p -> known.add(p.name())));
     List<String> unknown = params.keySet().stream().filter(name -> !known.contains(name)).toList();
     if (!unknown.isEmpty()) {
       throw new CommandLine.ParameterException(spec.commandLine(), "-P " + String.join(",",
           unknown) + ": no selected scenario takes it (they take: " + known + ")");
     }
+    usageErrorIfMalformed(() -> {
+      for (Scenario scenario : selected) {
+        for (Parameter parameter : scenario.parameters()) {
+          parameter.check(options);
+        }
+        scenario.plan(options);
+      }
+      return null;
+    });
   }
 
   /**

@@ -4,6 +4,7 @@ import dev.larder.bench.scenario.ChartSpec;
 import dev.larder.bench.scenario.Presentation;
 import dev.larder.bench.scenario.Presentation.Column;
 import dev.larder.bench.scenario.Input;
+import dev.larder.bench.scenario.Parameter;
 import dev.larder.bench.scenario.RepositoryRoot;
 import dev.larder.bench.scenario.RunOptions;
 import dev.larder.bench.scenario.Row;
@@ -14,8 +15,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * {@code ./larder bench hitratio}: replays the public traces that ship with the repository in
@@ -58,8 +60,9 @@ public final class HitRatioScenario implements Scenario {
   }
 
   @Override
-  public Set<String> parameters() {
-    return Set.of("traces", "only", "mib", "file", "format", "sizes");
+  public List<Parameter> parameters() {
+    return Stream.of("traces", "only", "mib", "file", "format", "sizes")
+        .<Parameter>map(Parameter.Checked::new).toList();
   }
 
   @Override
@@ -118,7 +121,14 @@ public final class HitRatioScenario implements Scenario {
     }
     List<String> all = TraceCatalog.ALL.stream().map(TraceSpec::name).toList();
     List<String> names = options.listParam("only", all, QUICK);
-    names.forEach(TraceCatalog::named); // an unknown name fails now, not in every trial
+    for (String name : names) {
+      try {
+        TraceCatalog.named(name); // an unknown name fails now, not in every trial
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("-P only=" + given.get("only") + ": only takes trace"
+            + " names; " + e.getMessage(), e);
+      }
+    }
     return names;
   }
 
@@ -198,8 +208,10 @@ public final class HitRatioScenario implements Scenario {
         value = 0;
       }
       if (value <= 0 || value > (Long.MAX_VALUE >> shift)) {
-        throw new IllegalArgumentException(parameter + ": '" + parts[i]
-            + "' is not a positive whole number (in '" + list + "')");
+        throw new IllegalArgumentException(String.format(Locale.ROOT,
+            "-P %s=%s: %s must be a comma-separated list of whole numbers, each from 1 to %,d"
+                + " ('%s' is not)", parameter, list, parameter, Long.MAX_VALUE >> shift,
+            parts[i]));
       }
       values[i] = value << shift;
     }

@@ -1,7 +1,6 @@
 package dev.larder.bench.scenario;
 
 import java.util.List;
-import java.util.Set;
 
 /**
  * One benchmark scenario of {@code ./larder bench}: what to run, how to run one trial, and how to
@@ -39,13 +38,14 @@ public interface Scenario {
   List<Trial> plan(RunOptions options);
 
   /**
-   * The names of the {@code -P} parameters this scenario reads, in planning or in its trials.
-   * {@code ./larder bench} refuses a parameter that no selected scenario takes, so that a typo
-   * does not silently measure the defaults.
+   * The {@code -P} parameters this scenario reads, in planning or in its trials, each declared
+   * once with what it accepts and its defaults. {@code ./larder bench} refuses a parameter that
+   * no selected scenario takes, so that a typo does not silently measure the defaults, and
+   * checks every value given ({@link Parameter#check}, then {@link #plan}) before anything runs.
    *
-   * @return parameter names
+   * @return the parameter declarations
    */
-  Set<String> parameters();
+  List<Parameter> parameters();
 
   /**
    * The files this scenario's trials will read under these options, resolved exactly as the
