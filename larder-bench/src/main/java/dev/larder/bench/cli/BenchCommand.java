@@ -99,8 +99,8 @@ final class BenchCommand implements Callable<Integer> {
     }
     List<String> missing = usageErrorIfMalformed(() -> InputCheck.missing(selected, options));
     if (!missing.isEmpty()) {
-      System.err.printf("larder bench: %d input files missing, nothing was run:%n",
-          missing.size());
+      System.err.printf("larder bench: %d input file%s missing, nothing was run:%n",
+          missing.size(), missing.size() == 1 ? "" : "s");
       missing.forEach(line -> System.err.println("  " + line));
       return 1;
     }

@@ -102,8 +102,9 @@ public final class HitRatioScenario implements Scenario {
     String origin = given.containsKey("traces")
         ? "expected in the folder named by -P traces (the repository's own set is "
             + DEFAULT_TRACES + ")"
-        : "ships with the repository in " + DEFAULT_TRACES + " (sources in " + DEFAULT_TRACES
-            + "/README.md); -P traces=DIR names another folder";
+        : "ships with the repository in " + DEFAULT_TRACES + ", sources in " + DEFAULT_TRACES
+            + "/README.md; in a clone, git checkout -- " + DEFAULT_TRACES + " restores it;"
+            + " -P traces=DIR names another folder";
     List<Input> inputs = new ArrayList<>();
     for (String name : traceNames(options)) {
       TraceSpec spec = TraceCatalog.named(name);
