@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Replays the public traces that are NOT in ../shared/traces (issue 6 says the policy is also
+# Replays the public traces that are NOT in data/traces (issue 6 says the policy is also
 # judged on such traces) through LRU, Caffeine, the optimum and Larder, one
 # `./larder bench hitratio -P file=...` run per trace.
 #
 # Usage: larder-bench/heldout-traces.sh DIR [OUT]
 #   DIR holds the files below, as found in ben-manes/caffeine at commit ccef95542a91 (the
-#   commit ../shared/traces was copied from), under
+#   commit most of data/traces was copied from), under
 #   simulator/src/main/resources/com/github/benmanes/caffeine/cache/simulator/parser/:
 #     lirs/zigzag.trace.gz lirs/sprite.trace.gz lirs/multi3.trace.gz cache2k/web12.trace.xz
 #     cache2k/orm-night.trace.xz scarab/scarab-recs.trace.xz cloud_physics/w106.trace.xz
@@ -15,7 +15,8 @@
 #   with xz and zstd.
 #   OUT (default bench-results/heldout) gets one results folder per trace.
 # Each file's content is checked against the SHA-256 prefix below before it is replayed; a
-# missing or different file stops the script. Trace data is not part of this repository.
+# missing or different file stops the script, before anything is replayed, saying where to get
+# it. These traces are not part of this repository (data/traces holds those the suite replays).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [ $# -lt 1 ] || [ ! -d "$1" ]; then
@@ -42,6 +43,18 @@ traces=(
   "P12.lis.zst arc 8192,32768,131072 ee233c9d0f1be27b"
 )
 
+# where each file comes from, for the message when it is missing
+caffeine="ben-manes/caffeine at commit ccef95542a91, under simulator/src/main/resources/com/github/benmanes/caffeine/cache/simulator/parser"
+source_of() {
+  case "$1" in
+    zigzag.* | sprite.* | multi3.*) echo "$caffeine/lirs/$1" ;;
+    web12.* | orm-night.*) echo "$caffeine/cache2k/$1" ;;
+    scarab-recs.*) echo "$caffeine/scarab/$1" ;;
+    w106.*) echo "$caffeine/cloud_physics/$1" ;;
+    *) echo "moka-rs/cache-trace at commit ef0a9de, arc/$1" ;;
+  esac
+}
+
 content() {
   case "$1" in
     *.gz) gzip -dc "$1" ;;
@@ -55,7 +68,7 @@ content() {
 for entry in "${traces[@]}"; do
   read -r file format sizes sha <<<"$entry"
   if [ ! -f "$dir/$file" ]; then
-    echo "heldout-traces: $dir/$file is missing (see the header of this script)" >&2
+    echo "heldout-traces: $dir/$file is missing: get it from $(source_of "$file")" >&2
     exit 1
   fi
   actual="$(content "$dir/$file" | sha256sum | cut -c1-16)"

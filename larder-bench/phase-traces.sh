@@ -7,7 +7,7 @@
 #
 # Usage: larder-bench/phase-traces.sh DIR [OUT]
 #   DIR holds sprite.trace.gz (see heldout-traces.sh, whose DIR it can be); the loop comes from
-#   ../shared/traces/lirs/loop.trace.gz. The loop phase is the loop's first requests, twice as
+#   the repository's data/traces/lirs/loop.trace.gz. The loop phase is the loop's first requests, twice as
 #   many as sprite's, with its keys moved by 10,000,000 so that they are not sprite's.
 #   OUT (default bench-results/phase) gets the two traces and a results folder for each.
 set -euo pipefail
@@ -17,13 +17,18 @@ if [ $# -lt 1 ] || [ ! -d "$1" ]; then
   exit 2
 fi
 dir="$(cd "$1" && pwd)"
-loop="$root/../shared/traces/lirs/loop.trace.gz"
-for file in "$dir/sprite.trace.gz" "$loop"; do
-  if [ ! -f "$file" ]; then
-    echo "phase-traces: $file is missing" >&2
-    exit 1
-  fi
-done
+loop="$root/data/traces/lirs/loop.trace.gz"
+if [ ! -f "$dir/sprite.trace.gz" ]; then
+  echo "phase-traces: $dir/sprite.trace.gz is missing: get lirs/sprite.trace.gz from" \
+    "ben-manes/caffeine at commit ccef95542a91, under" \
+    "simulator/src/main/resources/com/github/benmanes/caffeine/cache/simulator/parser/" >&2
+  exit 1
+fi
+if [ ! -f "$loop" ]; then
+  echo "phase-traces: $loop is missing: it ships with the repository (data/traces/README.md);" \
+    "restore it with git checkout -- data/traces" >&2
+  exit 1
+fi
 sprite_sha="$(gzip -dc "$dir/sprite.trace.gz" | sha256sum | cut -c1-16)"
 if [ "$sprite_sha" != "e4620bb83c09fb22" ]; then
   echo "phase-traces: sprite.trace.gz has content SHA-256 $sprite_sha, expected e4620bb83c09fb22" >&2

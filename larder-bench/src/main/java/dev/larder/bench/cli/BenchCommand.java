@@ -1,6 +1,8 @@
 package dev.larder.bench.cli;
 
 import dev.larder.bench.harness.BenchRunner;
+import dev.larder.bench.harness.InputCheck;
+import dev.larder.bench.scenario.Parameter;
 import dev.larder.bench.scenario.Row;
 import dev.larder.bench.scenario.RunOptions;
 import dev.larder.bench.scenario.Scenario;
@@ -16,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -30,7 +33,8 @@ import picocli.CommandLine.Parameters;
       "Writes a Markdown table to stdout and <out>/<scenario>.json plus PNG and SVG charts.",
       "Exits 1 if a trial failed (after every scenario has run and written its results; the",
       "trial's log is under <out>/logs), 2 on bad usage. An implementation that cannot run a",
-      "configuration (\"unavailable\") is not a failure."
+      "configuration (\"unavailable\") is not a failure. A missing input file (e.g. a trace)",
+      "stops the run before any trial, with exit 1 and a line saying where to get it."
     })
 final class BenchCommand implements Callable<Integer> {
 
@@ -43,8 +47,15 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--quick", description = "Scale every scenario down (all of them in minutes).")
   boolean quick;
 
-  @Option(names = "--list", description = "List the scenarios and exit.")
+  @Option(names = "--list", description = "List the scenarios and their -P parameters (what"
+      + " each accepts, its defaults) and exit.")
   boolean list;
+
+  @Option(
+      names = "--check-inputs",
+      description = "Run nothing: check that every input file the scenarios would read is there,"
+          + " with its content checksum, then exit 0 if so, 1 if not.")
+  boolean checkInputs;
 
   @Option(
       names = {"-P", "--param"},
@@ -72,14 +83,27 @@ final class BenchCommand implements Callable<Integer> {
     if (list) {
       for (Scenario s : Scenarios.all()) {
         spec.commandLine().getOut().printf("%-12s %s%n", s.name(), s.summary());
+        for (Parameter parameter : s.parameters()) {
+          spec.commandLine().getOut().printf("%-12s   -P %s%n", "", parameter.describe());
+        }
       }
       spec.commandLine().getOut().flush();
       return 0;
     }
     List<Scenario> selected = select();
     RunOptions options = options();
-    checkParameters(selected);
+    checkParameters(selected, options);
     checkImplementations(selected, options);
+    if (checkInputs) {
+      return usageErrorIfMalformed(() -> InputCheck.verify(selected, options, System.out)) ? 0 : 1;
+    }
+    List<String> missing = usageErrorIfMalformed(() -> InputCheck.missing(selected, options));
+    if (!missing.isEmpty()) {
+      System.err.printf("larder bench: %d input file%s missing, nothing was run:%n",
+          missing.size(), missing.size() == 1 ? "" : "s");
+      missing.forEach(line -> System.err.println("  " + line));
+      return 1;
+    }
     BenchRunner runner = new BenchRunner(out, System.out, System.err);
     List<String> failed = new ArrayList<>();
     for (Scenario scenario : selected) {
@@ -98,15 +122,28 @@ final class BenchCommand implements Callable<Integer> {
     return 1;
   }
 
-  /** Refuses, before anything runs, a {@code -P} name that no selected scenario takes. */
-  private void checkParameters(List<Scenario> selected) {
+  /**
+   * Refuses, before anything runs, a {@code -P} name that no selected scenario takes, then a
+   * value that a scenario's declaration does not accept or that its plan refuses, each with the
+   * parameter's name and what it accepts.
+   */
+  private void checkParameters(List<Scenario> selected, RunOptions options) {
     Set<String> known = new TreeSet<>();
-    selected.forEach(scenario -> known.addAll(scenario.parameters()));
+    selected.forEach(scenario -> scenario.parameters().forEach(p -> known.add(p.name())));
     List<String> unknown = params.keySet().stream().filter(name -> !known.contains(name)).toList();
     if (!unknown.isEmpty()) {
       throw new CommandLine.ParameterException(spec.commandLine(), "-P " + String.join(",",
           unknown) + ": no selected scenario takes it (they take: " + known + ")");
     }
+    usageErrorIfMalformed(() -> {
+      for (Scenario scenario : selected) {
+        for (Parameter parameter : scenario.parameters()) {
+          parameter.check(options);
+        }
+        scenario.plan(options);
+      }
+      return null;
+    });
   }
 
   /**
@@ -128,6 +165,15 @@ final class BenchCommand implements Callable<Integer> {
     if (!unknown.isEmpty()) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--only " + String.join(",",
           unknown) + ": no such implementation in this run (known: " + known + ")");
+    }
+  }
+
+  /** @return what {@code check} returns; a malformed parameter it meets is a usage error */
+  private <T> T usageErrorIfMalformed(Supplier<T> check) {
+    try {
+      return check.get();
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }
   }
 

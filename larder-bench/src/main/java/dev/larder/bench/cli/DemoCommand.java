@@ -28,11 +28,18 @@ import picocli.CommandLine.Option;
         + " its entries, memoryUsed, hit ratio and get/put latency percentiles.")
 final class DemoCommand implements Callable<Integer> {
 
-  @Option(names = "--entries", description = "Nodes to load (default: ${DEFAULT-VALUE}).")
+  private static final long MAX_ENTRIES = 1_000_000_000;
+
+  /** The largest bound in MiB whose byte count fits a long. */
+  private static final long MAX_MEMORY_MIB = Long.MAX_VALUE >> 20;
+
+  @Option(names = "--entries", description = "Nodes to load, 1 to " + MAX_ENTRIES
+      + " (default: ${DEFAULT-VALUE}).")
   long entries = 100_000;
 
-  @Option(names = "--max-memory-mib", description = "The cache's bound in MiB (default: "
-      + "${DEFAULT-VALUE}).")
+  @Option(names = "--max-memory-mib", description = "The cache's bound in MiB, at least the"
+      + " substitution dictionary's maximum plus 64 KiB (17 MiB) and at most " + MAX_MEMORY_MIB
+      + " (default: ${DEFAULT-VALUE}).")
   long maxMemoryMib = 256;
 
   @Option(names = "--storage", description = "OFF_HEAP or HEAP (default: ${DEFAULT-VALUE}).")
@@ -42,12 +49,12 @@ final class DemoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (entries <= 0 || maxMemoryMib <= 0) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
-          "--entries and --max-memory-mib must be positive");
-    }
-    PrintWriter out = spec.commandLine().getOut();
     ValueDictionary dictionary = NodeCodecs.newDictionary();
+    checkRange("--entries", entries, 1, MAX_ENTRIES);
+    // the cache sets the dictionary's maximum aside inside its bound and needs 64 KiB beside it
+    long minMemoryMib = (dictionary.maximumMemory() + (64 << 10) + (1 << 20) - 1) >> 20;
+    checkRange("--max-memory-mib", maxMemoryMib, minMemoryMib, MAX_MEMORY_MIB);
+    PrintWriter out = spec.commandLine().getOut();
     NodeGenerator nodes = new NodeGenerator(42);
     try (Cache<Long, Node> cache = Cache.builder(Codecs.longs(), NodeCodecs.node(dictionary))
         .maximumMemory(maxMemoryMib << 20)
@@ -72,6 +79,14 @@ final class DemoCommand implements Callable<Integer> {
       long readNanos = System.nanoTime() - t1;
       print(out, cache, dictionary, loadNanos, readNanos, absent, wrong);
       return wrong == 0 ? 0 : 1;
+    }
+  }
+
+  /** @throws CommandLine.ParameterException naming the option and its range if out of it */
+  private void checkRange(String option, long value, long min, long max) {
+    if (value < min || value > max) {
+      throw new CommandLine.ParameterException(spec.commandLine(), String.format(Locale.ROOT,
+          "%s must be a whole number from %,d to %,d: %d", option, min, max, value));
     }
   }
 

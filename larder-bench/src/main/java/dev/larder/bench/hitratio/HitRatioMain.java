@@ -1,6 +1,7 @@
 package dev.larder.bench.hitratio;
 
 import dev.larder.bench.json.Json;
+import dev.larder.bench.scenario.RepositoryRoot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +15,8 @@ import java.util.Map;
  * Stand-alone entry point of the hit-ratio benchmark until it is registered as the
  * {@code hitratio} scenario of {@code ./larder bench}.
  *
- * <p>Arguments: {@code [--traces DIR] [--out DIR] [--only t1,t2] [--impl i1,i2]}. Writes
+ * <p>Arguments: {@code [--traces DIR] [--out DIR] [--only t1,t2] [--impl i1,i2]}; the traces
+ * folder defaults to the repository's {@code data/traces}. Writes
  * {@code hitratio.md} and {@code hitratio.json} to the output folder (default
  * {@code target/hitratio}) and prints the table. With {@code --from FILE[,FILE...]} it replays
  * nothing and prints the table of {@code ./larder bench hitratio} result files instead (one
@@ -44,7 +46,7 @@ public final class HitRatioMain {
   }
 
   public static void main(String[] args) throws IOException {
-    Path traces = Path.of("../shared/traces");
+    Path traces = RepositoryRoot.resolve(HitRatioScenario.DEFAULT_TRACES);
     Path out = Path.of("target/hitratio");
     List<TraceSpec> specs = TraceCatalog.ALL;
     List<String> impls = null;

@@ -3,6 +3,9 @@ package dev.larder.bench.hitratio;
 import dev.larder.bench.scenario.ChartSpec;
 import dev.larder.bench.scenario.Presentation;
 import dev.larder.bench.scenario.Presentation.Column;
+import dev.larder.bench.scenario.Input;
+import dev.larder.bench.scenario.Parameter;
+import dev.larder.bench.scenario.RepositoryRoot;
 import dev.larder.bench.scenario.RunOptions;
 import dev.larder.bench.scenario.Row;
 import dev.larder.bench.scenario.Scenario;
@@ -12,12 +15,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+import java.util.stream.Stream;
 
 /**
- * {@code ./larder bench hitratio}: replays the public traces of {@code ../shared/traces} (or
- * {@code -P traces=DIR}) at the sizes of {@link TraceCatalog} through LRU, Caffeine, the
+ * {@code ./larder bench hitratio}: replays the public traces that ship with the repository in
+ * {@code data/traces} (or {@code -P traces=DIR}) at the sizes of {@link TraceCatalog} through LRU, Caffeine, the
  * clairvoyant optimum and Larder's real cache, and reports each cell's hit ratio (0-1); on the
  * adaptsize trace, also bounded by bytes with the byte hit ratio.
  *
@@ -30,12 +34,20 @@ import java.util.Set;
  * <p>A trace that is not in the catalogue is replayed with {@code file} (a path, gzip-compressed
  * or not), {@code format} (a {@link TraceFormat} name, case-insensitive) and {@code sizes}
  * (comma-separated entry bounds); {@code only} is then ignored, and {@code mib} adds byte bounds
- * if the format carries sizes. This is how the policy is checked on traces outside the shared
+ * if the format carries sizes. This is how the policy is checked on traces outside the shipped
  * set. Malformed parameters fail before any trial runs.
+ *
+ * <p>Relative {@code traces} and {@code file} paths are taken from the repository's root
+ * ({@link RepositoryRoot}), whatever the working directory; the plan passes them to the trials
+ * as absolute paths, and {@link #inputs} lists the same files so that a missing one is reported
+ * before anything runs.
  */
 public final class HitRatioScenario implements Scenario {
 
   private static final List<String> QUICK = List.of("cpp", "backf", "corda", "web07");
+
+  /** The traces folder when {@code -P traces} is not given, relative to the repository's root. */
+  static final String DEFAULT_TRACES = "data/traces";
 
   @Override
   public String name() {
@@ -48,33 +60,86 @@ public final class HitRatioScenario implements Scenario {
   }
 
   @Override
-  public Set<String> parameters() {
-    return Set.of("traces", "only", "mib", "file", "format", "sizes");
+  public List<Parameter> parameters() {
+    return Stream.of("traces", "only", "mib", "file", "format", "sizes")
+        .<Parameter>map(Parameter.Checked::new).toList();
   }
 
   @Override
   public List<Trial> plan(RunOptions options) {
-    List<String> all = TraceCatalog.ALL.stream().map(TraceSpec::name).toList();
     Map<String, String> given = options.params();
     String mib = given.get("mib");
     if (mib != null) {
       mebibytes(mib); // fails now, before any trial runs, if the list is malformed
     }
-    List<String> traces = given.containsKey("file")
-        ? List.of(traceOf(given).name()) : options.listParam("only", all, QUICK);
     List<Trial> trials = new ArrayList<>();
-    for (String trace : traces) {
+    for (String trace : traceNames(options)) {
       for (Contender contender : Contenders.all()) {
         if (options.includes(contender.name())) {
           Map<String, String> params = new HashMap<>(given);
           params.remove("only");
           params.put("trace", trace);
-          params.putIfAbsent("traces", "../shared/traces");
+          // the trials get absolute paths: they resolve nothing against their working directory
+          params.put("traces", tracesFolder(given).toString());
+          if (given.containsKey("file")) {
+            params.put("file", RepositoryRoot.resolve(given.get("file")).toString());
+          }
           trials.add(new Trial(contender.name(), trace, params));
         }
       }
     }
     return trials;
+  }
+
+  @Override
+  public List<Input> inputs(RunOptions options) {
+    Map<String, String> given = options.params();
+    if (given.containsKey("file")) {
+      return List.of(new Input(Path.of(traceOf(given).file()),
+          "the trace file named by -P file", ""));
+    }
+    Path folder = tracesFolder(given);
+    String origin = given.containsKey("traces")
+        ? "expected in the folder named by -P traces (the repository's own set is "
+            + DEFAULT_TRACES + ")"
+        : "ships with the repository in " + DEFAULT_TRACES + ", sources in " + DEFAULT_TRACES
+            + "/README.md; in a clone, git checkout -- " + DEFAULT_TRACES + " restores it;"
+            + " -P traces=DIR names another folder";
+    List<Input> inputs = new ArrayList<>();
+    for (String name : traceNames(options)) {
+      TraceSpec spec = TraceCatalog.named(name);
+      inputs.add(new Input(folder.resolve(spec.file()), origin,
+          TraceCatalog.contentSha256(spec.file())));
+    }
+    return inputs;
+  }
+
+  /** @return the names of the traces this run replays, in order */
+  private static List<String> traceNames(RunOptions options) {
+    Map<String, String> given = options.params();
+    if (given.containsKey("file")) {
+      return List.of(traceOf(given).name());
+    }
+    List<String> all = TraceCatalog.ALL.stream().map(TraceSpec::name).toList();
+    List<String> names = options.listParam("only", all, QUICK);
+    for (String name : names) {
+      try {
+        TraceCatalog.named(name); // an unknown name fails now, not in every trial
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("-P only=" + given.get("only") + ": only takes trace"
+            + " names; " + e.getMessage(), e);
+      }
+    }
+    return names;
+  }
+
+  /**
+   * @param params the run's parameters
+   * @return the folder of the catalogue's traces: {@code traces} if given, else
+   *     {@value #DEFAULT_TRACES}, taken from the repository's root if relative
+   */
+  static Path tracesFolder(Map<String, String> params) {
+    return RepositoryRoot.resolve(params.getOrDefault("traces", DEFAULT_TRACES));
   }
 
   /**
@@ -95,8 +160,7 @@ public final class HitRatioScenario implements Scenario {
 
   /**
    * @param params holding {@code file}, {@code format} and {@code sizes}
-   * @return the spec of that file (a relative path is taken from the working directory, which
-   *     {@code ./larder} sets to the repository's root), named
+   * @return the spec of that file (a relative path is taken from the repository's root), named
    *     after it (without {@code .gz} and {@code .trace} suffixes), with no byte bounds
    * @throws IllegalArgumentException if a parameter is missing or malformed (the file itself is
    *     read only when the trial runs)
@@ -112,9 +176,9 @@ public final class HitRatioScenario implements Scenario {
     TraceFormat format = TraceFormat.named(formatName);
     String name = Path.of(file).getFileName().toString()
         .replaceFirst("\\.gz$", "").replaceFirst("\\.trace$", "");
-    // a relative path is taken from the working directory (./larder runs from the repository's
-    // root, as the default traces folder assumes), not from the traces folder
-    return new TraceSpec(name, Path.of(file).toAbsolutePath().toString(), format,
+    // a relative path is taken from the repository's root, as the traces folder is, and not
+    // from the traces folder
+    return new TraceSpec(name, RepositoryRoot.resolve(file).toString(), format,
         positiveWholeNumbers("sizes", sizes, 0));
   }
 
@@ -145,8 +209,10 @@ public final class HitRatioScenario implements Scenario {
         value = 0;
       }
       if (value <= 0 || value > (Long.MAX_VALUE >> shift)) {
-        throw new IllegalArgumentException(parameter + ": '" + parts[i]
-            + "' is not a positive whole number (in '" + list + "')");
+        throw new IllegalArgumentException(String.format(Locale.ROOT,
+            "-P %s=%s: %s must be a comma-separated list of whole numbers, each from 1 to %,d"
+                + " ('%s' is not)", parameter, list, parameter, Long.MAX_VALUE >> shift,
+            parts[i]));
       }
       values[i] = value << shift;
     }
@@ -162,7 +228,7 @@ public final class HitRatioScenario implements Scenario {
   public List<Row> run(Trial trial, TrialContext context) throws Exception {
     TraceSpec spec = traceOf(trial.params());
     Contender contender = Contenders.named(trial.implementation());
-    Trace trace = spec.read(Path.of(trial.param("traces")));
+    Trace trace = spec.read(tracesFolder(trial.params()));
     List<Row> rows = new ArrayList<>();
     for (long size : spec.sizes()) {
       rows.add(measure(contender, trace, Bound.entries(size), context));

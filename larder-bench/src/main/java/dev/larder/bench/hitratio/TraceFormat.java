@@ -11,7 +11,7 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * The file formats of the traces in {@code shared/traces} (described in its README), each read
+ * The file formats of the traces in {@code data/traces} (described in its README), each read
  * into a sequence of {@code long} keys and, where the format carries one, an object size.
  *
  * <p>Readers take an already decompressed stream and do not close it. Malformed input raises

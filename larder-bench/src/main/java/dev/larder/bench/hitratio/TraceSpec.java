@@ -9,10 +9,10 @@ import java.nio.file.Path;
 import java.util.zip.GZIPInputStream;
 
 /**
- * One trace file of {@code shared/traces} and the cache sizes it is replayed at.
+ * One trace file of {@code data/traces} (or another) and the cache sizes it is replayed at.
  *
  * @param name short name used in result rows
- * @param file path relative to the traces folder
+ * @param file path relative to the traces folder, or absolute
  * @param format how the file is laid out
  * @param sizes cache sizes in entries (at least three, taken from the literature the traces
  *     README cites, or chosen as fractions of the distinct keys where it cites none)
@@ -32,7 +32,7 @@ record TraceSpec(String name, String file, TraceFormat format, long[] sizes, lon
 
   /**
    * Reads and expands the trace under {@code folder} ({@code file} may also be absolute). The file
-   * may be gzip-compressed, as every file of {@code shared/traces} is, or not: the gzip magic
+   * may be gzip-compressed, as every file of {@code data/traces} is, or not: the gzip magic
    * number decides.
    */
   Trace read(Path folder) throws IOException {
@@ -40,7 +40,8 @@ record TraceSpec(String name, String file, TraceFormat format, long[] sizes, lon
     if (!Path.of(file).isAbsolute() && !Files.isDirectory(folder)) {
       // say which folder is missing and how to name another, not just which file
       throw new NoSuchFileException(folder.toString(), null,
-          "no traces folder here (the shared trace set; -P traces=DIR names another)");
+          "no traces folder here (the repository ships its traces in data/traces; -P traces=DIR"
+              + " names another)");
     }
     Trace.Builder builder = new Trace.Builder();
     try (InputStream raw = new BufferedInputStream(

@@ -1,5 +1,6 @@
 package dev.larder.bench.jmh;
 
+import dev.larder.bench.scenario.Parameter;
 import dev.larder.bench.scenario.Presentation;
 import dev.larder.bench.scenario.Presentation.Column;
 import dev.larder.bench.scenario.RunOptions;
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -39,6 +39,9 @@ public final class CodecScenario implements Scenario {
 
   private static final List<String> FLAVOURS = List.of("substituted", "plain");
 
+  /** JMH forks per benchmark; 0 runs it in the trial's own JVM. */
+  private static final Parameter.WholeNumber FORKS = new Parameter.WholeNumber("forks", 0, 20, 2, 1);
+
   @Override
   public String name() {
     return "codec";
@@ -50,8 +53,8 @@ public final class CodecScenario implements Scenario {
   }
 
   @Override
-  public Set<String> parameters() {
-    return Set.of("forks", "pools");
+  public List<Parameter> parameters() {
+    return List.of(FORKS, new Parameter.Checked("pools"));
   }
 
   @Override
@@ -81,7 +84,7 @@ public final class CodecScenario implements Scenario {
         .include(NodeCodecBenchmark.class.getName() + "\\.(" + methods + ")$")
         .param("flavour", trial.param("flavour"))
         .param("pool", pools.toArray(String[]::new))
-        .forks((int) options.longParam("forks", 2, 1))
+        .forks(FORKS.getInt(options))
         .warmupIterations(quick ? 1 : 3)
         .warmupTime(TimeValue.seconds(quick ? 1 : 2))
         .measurementIterations(quick ? 2 : 5)

@@ -47,43 +47,6 @@ public record RunOptions(boolean quick, Map<String, String> params, Set<String> 
    * @param name a parameter name
    * @param full the default of a full run
    * @param quickDefault the default of a quick run
-   * @return the {@code -P} value if given, else the default for this kind of run
-   * @throws IllegalArgumentException if the value given is not a number
-   */
-  public long longParam(String name, long full, long quickDefault) {
-    String value = params.get(name);
-    if (value == null) {
-      return quick ? quickDefault : full;
-    }
-    try {
-      return Long.parseLong(value.replace("_", "").replace(",", ""));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("parameter " + name + " must be a whole number: " + value);
-    }
-  }
-
-  /**
-   * @param name a parameter name
-   * @param full the default of a full run
-   * @param quickDefault the default of a quick run
-   * @return the {@code -P} value if given, else the default for this kind of run
-   */
-  public double doubleParam(String name, double full, double quickDefault) {
-    String value = params.get(name);
-    if (value == null) {
-      return quick ? quickDefault : full;
-    }
-    try {
-      return Double.parseDouble(value);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("parameter " + name + " must be a number: " + value);
-    }
-  }
-
-  /**
-   * @param name a parameter name
-   * @param full the default of a full run
-   * @param quickDefault the default of a quick run
    * @return the comma-separated {@code -P} value if given, else the default for this kind of run
    */
   public List<String> listParam(String name, List<String> full, List<String> quickDefault) {

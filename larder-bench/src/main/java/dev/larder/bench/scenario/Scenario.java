@@ -1,7 +1,6 @@
 package dev.larder.bench.scenario;
 
 import java.util.List;
-import java.util.Set;
 
 /**
  * One benchmark scenario of {@code ./larder bench}: what to run, how to run one trial, and how to
@@ -39,13 +38,28 @@ public interface Scenario {
   List<Trial> plan(RunOptions options);
 
   /**
-   * The names of the {@code -P} parameters this scenario reads, in planning or in its trials.
-   * {@code ./larder bench} refuses a parameter that no selected scenario takes, so that a typo
-   * does not silently measure the defaults.
+   * The {@code -P} parameters this scenario reads, in planning or in its trials, each declared
+   * once with what it accepts and its defaults. {@code ./larder bench} refuses a parameter that
+   * no selected scenario takes, so that a typo does not silently measure the defaults, and
+   * checks every value given ({@link Parameter#check}, then {@link #plan}) before anything runs.
    *
-   * @return parameter names
+   * @return the parameter declarations
    */
-  Set<String> parameters();
+  List<Parameter> parameters();
+
+  /**
+   * The files this scenario's trials will read under these options, resolved exactly as the
+   * trials resolve them. {@code ./larder bench} checks that each exists before any trial runs,
+   * and {@code ./larder bench --check-inputs} also checks each one's content against its
+   * checksum. A scenario that generates its own data reads no files and returns an empty list.
+   *
+   * @param options the run's options
+   * @return the input files, possibly empty
+   * @throws IllegalArgumentException if a parameter that names an input is malformed
+   */
+  default List<Input> inputs(RunOptions options) {
+    return List.of();
+  }
 
   /**
    * Runs one trial inside a fresh JVM and returns its measurements. An implementation that cannot

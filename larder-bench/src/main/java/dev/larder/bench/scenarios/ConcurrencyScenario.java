@@ -5,6 +5,7 @@ import dev.larder.bench.measure.TimedLoop;
 import dev.larder.bench.peer.Peer;
 import dev.larder.bench.peer.PeerUnavailableException;
 import dev.larder.bench.scenario.ChartSpec;
+import dev.larder.bench.scenario.Parameter;
 import dev.larder.bench.scenario.Presentation;
 import dev.larder.bench.scenario.Presentation.Column;
 import dev.larder.bench.scenario.Row;
@@ -17,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.Set;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -33,6 +33,22 @@ public final class ConcurrencyScenario implements Scenario {
 
   private static final int FANOUT = 100;
 
+  private static final Parameter.WholeNumber LATENCY_MICROS =
+      new Parameter.WholeNumber("latencyMicros", 0, 1_000_000, 1_000, 1_000);
+  private static final Parameter.WholeNumber CAPACITY = new Parameter.WholeNumber("capacity", 1,
+      100_000_000, FANOUT * FANOUT / 2, FANOUT * FANOUT / 2);
+  private static final Parameter.Choices VARIANTS = new Parameter.Choices("variants",
+      List.of("read-only", "read-write"), List.of("read-only", "read-write"),
+      List.of("read-only", "read-write"));
+  private static final Parameter.WholeNumber READERS =
+      new Parameter.WholeNumber("readers", 1, 1024, 20, 20);
+  private static final Parameter.WholeNumber WARMUP_MILLIS =
+      new Parameter.WholeNumber("warmupMillis", 0, 600_000, 1_000, 100);
+  private static final Parameter.WholeNumber MILLIS =
+      new Parameter.WholeNumber("millis", 1, 600_000, 2_000, 100);
+  private static final Parameter.WholeNumber REPETITIONS =
+      new Parameter.WholeNumber("repetitions", 3, 1000, 3, 3);
+
   @Override
   public String name() {
     return "concurrency";
@@ -45,9 +61,9 @@ public final class ConcurrencyScenario implements Scenario {
   }
 
   @Override
-  public Set<String> parameters() {
-    return Set.of("latencyMicros", "capacity", "variants", "readers", "warmupMillis", "millis",
-        "repetitions");
+  public List<Parameter> parameters() {
+    return List.of(LATENCY_MICROS, CAPACITY, VARIANTS, READERS, WARMUP_MILLIS, MILLIS,
+        REPETITIONS);
   }
 
   @Override
@@ -70,8 +86,8 @@ public final class ConcurrencyScenario implements Scenario {
   @Override
   public List<Row> run(Trial trial, TrialContext context) throws Exception {
     RunOptions o = context.options();
-    long latencyMicros = o.longParam("latencyMicros", 1_000, 1_000);
-    long capacity = o.longParam("capacity", FANOUT * FANOUT / 2, FANOUT * FANOUT / 2);
+    long latencyMicros = LATENCY_MICROS.get(o);
+    long capacity = CAPACITY.get(o);
     SlowStore store = new SlowStore(latencyMicros * 1_000);
     String impl = trial.implementation();
     Peer peer = impl.equals(ReadThroughs.SYNCHRONIZED_LRU) ? null : Subjects.named(impl);
@@ -83,8 +99,7 @@ public final class ConcurrencyScenario implements Scenario {
     }
     List<Row> rows = new ArrayList<>();
     try (source) {
-      for (String variant : o.listParam("variants", List.of("read-only", "read-write"),
-          List.of("read-only", "read-write"))) {
+      for (String variant : VARIANTS.get(o)) {
         context.progress(variant);
         try (ReadThrough cache = source.create()) {
           rows.add(measure(impl, variant, cache, store, o, latencyMicros, capacity));
@@ -96,12 +111,12 @@ public final class ConcurrencyScenario implements Scenario {
 
   private static Row measure(String impl, String variant, ReadThrough cache, SlowStore store,
       RunOptions o, long latencyMicros, long capacity) throws InterruptedException {
-    int readers = (int) o.longParam("readers", 20, 20);
+    int readers = READERS.getInt(o);
     List<Reader> list = new ArrayList<>();
     AtomicBoolean writing = new AtomicBoolean(variant.equals("read-write"));
     Thread writer = writing.get() ? Thread.ofPlatform().name("writer").start(
         () -> writeLoop(cache, writing)) : null;
-    long warmup = o.longParam("warmupMillis", 1_000, 100);
+    long warmup = WARMUP_MILLIS.get(o);
     double[] samples;
     long loadsBefore;
     try {
@@ -112,7 +127,7 @@ public final class ConcurrencyScenario implements Scenario {
         Reader r = new Reader(cache, 1L + i);
         list.add(r);
         return r;
-      }, 0, o.longParam("millis", 2_000, 100), (int) Math.max(3, o.longParam("repetitions", 3, 3)));
+      }, 0, MILLIS.get(o), REPETITIONS.getInt(o));
     } finally {
       writing.set(false);
       if (writer != null) {

@@ -9,6 +9,7 @@ import dev.larder.bench.peer.CacheSpec;
 import dev.larder.bench.peer.Peer;
 import dev.larder.bench.peer.PeerUnavailableException;
 import dev.larder.bench.scenario.ChartSpec;
+import dev.larder.bench.scenario.Parameter;
 import dev.larder.bench.scenario.Presentation;
 import dev.larder.bench.scenario.Presentation.Column;
 import dev.larder.bench.scenario.Row;
@@ -25,7 +26,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.Set;
 
 /**
  * Seed 000's experiment: N content nodes (1,000,000 by default) loaded from a simulated database
@@ -43,6 +43,17 @@ public final class MemoryScenario implements Scenario {
   private static final String PLAIN = "plain";
   private static final String OBJECTS = "objects";
 
+  private static final Parameter.WholeNumber NODES =
+      new Parameter.WholeNumber("nodes", 1, 100_000_000, 1_000_000, 10_000);
+  private static final Parameter.WholeNumber THREADS =
+      new Parameter.WholeNumber("threads", 1, 1024, 2, 2);
+  private static final Parameter.WholeNumber LOAD_LATENCY_MICROS =
+      new Parameter.WholeNumber("loadLatencyMicros", 0, 1_000_000, 0, 0);
+  private static final Parameter.WholeNumber REPETITIONS =
+      new Parameter.WholeNumber("repetitions", 3, 1000, 3, 3);
+  private static final Parameter.WholeNumber QUIET_MILLIS =
+      new Parameter.WholeNumber("quietMillis", 0, 600_000, 5_000, 200);
+
   @Override
   public String name() {
     return "memory";
@@ -54,8 +65,8 @@ public final class MemoryScenario implements Scenario {
   }
 
   @Override
-  public Set<String> parameters() {
-    return Set.of("nodes", "threads", "loadLatencyMicros", "repetitions", "quietMillis");
+  public List<Parameter> parameters() {
+    return List.of(NODES, THREADS, LOAD_LATENCY_MICROS, REPETITIONS, QUIET_MILLIS);
   }
 
   @Override
@@ -74,7 +85,7 @@ public final class MemoryScenario implements Scenario {
   }
 
   private static long nodes(RunOptions options) {
-    return options.longParam("nodes", 1_000_000, 10_000);
+    return NODES.get(options);
   }
 
   @Override
@@ -105,8 +116,8 @@ public final class MemoryScenario implements Scenario {
     RunOptions o = context.options();
     long nodes = trial.longParam("nodes");
     String variant = trial.param("variant");
-    int threads = (int) o.longParam("threads", 2, 2);
-    NodeDatabase db = new NodeDatabase(o.longParam("loadLatencyMicros", 0, 0) * 1_000);
+    int threads = THREADS.getInt(o);
+    NodeDatabase db = new NodeDatabase(LOAD_LATENCY_MICROS.get(o) * 1_000);
     Peer peer = Subjects.named(trial.implementation());
     try {
       warmUp(peer, variant, db, Math.min(nodes / 2, 20_000), threads);
@@ -114,7 +125,7 @@ public final class MemoryScenario implements Scenario {
       return List.of(Row.unavailable(peer.name(), e.getMessage()).put("variant", variant));
     }
     MemoryProbe probe = new MemoryProbe(o.quick() ? 6 : 40);
-    MemoryProbe.quietPeriod(o.longParam("quietMillis", 5_000, 200));
+    MemoryProbe.quietPeriod(QUIET_MILLIS.get(o));
     MemorySnapshot before = probe.settle();
     ValueDictionary dictionary = NodeCodecs.newDictionary();
     try (BenchCache<Long, Node> cache = peer.create(spec(variant, dictionary, nodes))) {
@@ -127,8 +138,7 @@ public final class MemoryScenario implements Scenario {
       MemorySnapshot after = probe.settle();
       context.progress("second pass");
       GcCounters g1 = GcCounters.now();
-      Stats reads = secondPass(cache, nodes, threads, (int) Math.max(3, o.longParam("repetitions",
-          3, 3)));
+      Stats reads = secondPass(cache, nodes, threads, REPETITIONS.getInt(o));
       GcCounters readGc = GcCounters.now().since(g1);
       Verification.check(cache, db, nodes);
       return List.of(row(trial, variant, cache, before, after, loadSeconds, reads,

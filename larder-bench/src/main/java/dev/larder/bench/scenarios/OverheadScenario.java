@@ -7,6 +7,7 @@ import dev.larder.bench.peer.CacheSpec;
 import dev.larder.bench.peer.Peer;
 import dev.larder.bench.peer.PeerUnavailableException;
 import dev.larder.bench.scenario.ChartSpec;
+import dev.larder.bench.scenario.Parameter;
 import dev.larder.bench.scenario.Presentation;
 import dev.larder.bench.scenario.Presentation.Column;
 import dev.larder.bench.scenario.Row;
@@ -19,7 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.Set;
 
 /**
  * Seed 002's experiment: 10-character String keys and byte[] values of 512 B, 1 KiB, 10 KiB and
@@ -33,7 +33,12 @@ import java.util.Set;
  */
 public final class OverheadScenario implements Scenario {
 
-  private static final List<String> SIZES = List.of("512", "1024", "10240", "1048576");
+  private static final Parameter.WholeNumbers SIZES = new Parameter.WholeNumbers("sizes", 1,
+      1L << 28, List.of(512L, 1024L, 10_240L, 1_048_576L), List.of(512L));
+  private static final Parameter.WholeNumber PAYLOAD_BYTES =
+      new Parameter.WholeNumber("payloadBytes", 1, 1L << 40, 100L << 20, 16L << 20);
+  private static final Parameter.WholeNumber QUIET_MILLIS =
+      new Parameter.WholeNumber("quietMillis", 0, 600_000, 5_000, 200);
 
   @Override
   public String name() {
@@ -46,19 +51,19 @@ public final class OverheadScenario implements Scenario {
   }
 
   @Override
-  public Set<String> parameters() {
-    return Set.of("sizes", "payloadBytes", "quietMillis");
+  public List<Parameter> parameters() {
+    return List.of(SIZES, PAYLOAD_BYTES, QUIET_MILLIS);
   }
 
   @Override
   public List<Trial> plan(RunOptions options) {
-    long payload = options.longParam("payloadBytes", 100L << 20, 16L << 20);
+    long payload = PAYLOAD_BYTES.get(options);
     List<Trial> trials = new ArrayList<>();
     for (Peer peer : Subjects.plannedWithEveryMode(options)) {
-      for (String size : options.listParam("sizes", SIZES, List.of("512"))) {
-        long entries = Math.max(1, payload / Long.parseLong(size));
+      for (long size : SIZES.get(options)) {
+        long entries = Math.max(1, payload / size);
         trials.add(new Trial(peer.name(), size + " B",
-            Map.of("valueBytes", size, "entries", Long.toString(entries))));
+            Map.of("valueBytes", Long.toString(size), "entries", Long.toString(entries))));
       }
     }
     return trials;
@@ -91,7 +96,7 @@ public final class OverheadScenario implements Scenario {
       return List.of(Row.unavailable(peer.name(), e.getMessage()));
     }
     MemoryProbe probe = new MemoryProbe(options.quick() ? 10 : 30);
-    MemoryProbe.quietPeriod(options.longParam("quietMillis", 5_000, 200));
+    MemoryProbe.quietPeriod(QUIET_MILLIS.get(options));
     MemorySnapshot before = probe.settle();
     try (BenchCache<String, byte[]> cache = peer.create(spec)) {
       load(cache, entries, valueBytes, context);

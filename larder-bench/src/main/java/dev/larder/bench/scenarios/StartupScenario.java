@@ -8,6 +8,7 @@ import dev.larder.bench.peer.CacheSpec;
 import dev.larder.bench.peer.Peer;
 import dev.larder.bench.peer.PeerUnavailableException;
 import dev.larder.bench.scenario.ChartSpec;
+import dev.larder.bench.scenario.Parameter;
 import dev.larder.bench.scenario.Presentation;
 import dev.larder.bench.scenario.Presentation.Column;
 import dev.larder.bench.scenario.Row;
@@ -19,7 +20,6 @@ import dev.larder.codec.Codecs;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Seed 002's startup test: create 2000 caches (in one manager where the library has one) and
@@ -30,6 +30,9 @@ public final class StartupScenario implements Scenario {
 
   private static final long ENTRIES = 1_000;
   private static final long BYTES = 1L << 20;
+
+  private static final Parameter.WholeNumber CACHES =
+      new Parameter.WholeNumber("caches", 1, 1_000_000, 2_000, 100);
 
   @Override
   public String name() {
@@ -42,8 +45,8 @@ public final class StartupScenario implements Scenario {
   }
 
   @Override
-  public Set<String> parameters() {
-    return Set.of("caches");
+  public List<Parameter> parameters() {
+    return List.of(CACHES);
   }
 
   @Override
@@ -62,7 +65,7 @@ public final class StartupScenario implements Scenario {
 
   @Override
   public List<Row> run(Trial trial, TrialContext context) throws Exception {
-    int caches = (int) context.options().longParam("caches", 2_000, 100);
+    int caches = CACHES.getInt(context.options());
     Peer peer = Subjects.named(trial.implementation());
     boolean chronicle = peer.name().equals("ChronicleMap");
     CacheSpec<String, byte[]> spec = new CacheSpec<>(String.class, byte[].class, Codecs.bytes(),

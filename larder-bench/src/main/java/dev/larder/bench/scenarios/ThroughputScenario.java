@@ -8,6 +8,7 @@ import dev.larder.bench.peer.CacheSpec;
 import dev.larder.bench.peer.Peer;
 import dev.larder.bench.peer.PeerUnavailableException;
 import dev.larder.bench.scenario.ChartSpec;
+import dev.larder.bench.scenario.Parameter;
 import dev.larder.bench.scenario.Presentation;
 import dev.larder.bench.scenario.Presentation.Column;
 import dev.larder.bench.scenario.Row;
@@ -20,7 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.Set;
 
 /**
  * A CacheBench-style mix (seed 004): 90% reads and 10% writes of 1 KiB byte[] values under String
@@ -31,6 +31,23 @@ import java.util.Set;
 public final class ThroughputScenario implements Scenario {
 
   private static final int VALUE_BYTES = 1024;
+
+  private static final Parameter.WholeNumber KEYS =
+      new Parameter.WholeNumber("keys", 1, 100_000_000, 100_000, 10_000);
+  private static final Parameter.Decimal CAPACITY_FRACTION =
+      new Parameter.Decimal("capacityFraction", 0.0001, 1, 0.5, 0.5);
+  private static final Parameter.Decimal ZIPF_EXPONENT =
+      new Parameter.Decimal("zipfExponent", 0, 10, 0.99, 0.99);
+  private static final Parameter.Choices DISTRIBUTIONS = new Parameter.Choices("distributions",
+      List.of("zipf", "uniform"), List.of("zipf", "uniform"), List.of("zipf"));
+  private static final Parameter.WholeNumbers THREADS = new Parameter.WholeNumbers("threads", 1,
+      1024, List.of(1L, 2L, 4L), List.of(1L, 2L));
+  private static final Parameter.WholeNumber WARMUP_MILLIS =
+      new Parameter.WholeNumber("warmupMillis", 0, 600_000, 1_000, 100);
+  private static final Parameter.WholeNumber MILLIS =
+      new Parameter.WholeNumber("millis", 1, 600_000, 1_500, 100);
+  private static final Parameter.WholeNumber REPETITIONS =
+      new Parameter.WholeNumber("repetitions", 3, 1000, 3, 3);
 
   @Override
   public String name() {
@@ -43,9 +60,9 @@ public final class ThroughputScenario implements Scenario {
   }
 
   @Override
-  public Set<String> parameters() {
-    return Set.of("keys", "capacityFraction", "zipfExponent", "distributions", "threads",
-        "warmupMillis", "millis", "repetitions");
+  public List<Parameter> parameters() {
+    return List.of(KEYS, CAPACITY_FRACTION, ZIPF_EXPONENT, DISTRIBUTIONS, THREADS, WARMUP_MILLIS,
+        MILLIS, REPETITIONS);
   }
 
   @Override
@@ -65,8 +82,8 @@ public final class ThroughputScenario implements Scenario {
   @Override
   public List<Row> run(Trial trial, TrialContext context) throws Exception {
     RunOptions o = context.options();
-    int keySpace = (int) o.longParam("keys", 100_000, 10_000);
-    long capacity = Math.max(1, (long) (keySpace * o.doubleParam("capacityFraction", 0.5, 0.5)));
+    int keySpace = KEYS.getInt(o);
+    long capacity = Math.max(1, (long) (keySpace * CAPACITY_FRACTION.get(o)));
     Peer peer = Subjects.named(trial.implementation());
     CacheSpec<String, byte[]> spec =
         new CacheSpec<>(String.class, byte[].class, Codecs.bytes(), capacity, 0, capacity,
@@ -82,18 +99,6 @@ public final class ThroughputScenario implements Scenario {
     }
   }
 
-  private static int threadCount(String value) {
-    try {
-      int threads = Integer.parseInt(value);
-      if (threads >= 1) {
-        return threads;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException("threads must be whole numbers of at least 1: " + value);
-  }
-
   private List<Row> measure(Trial trial, TrialContext context, BenchCache<String, byte[]> cache,
       int keySpace, long capacity) throws InterruptedException {
     RunOptions o = context.options();
@@ -104,16 +109,12 @@ public final class ThroughputScenario implements Scenario {
       cache.put(keys[i], Keys.value(random, VALUE_BYTES));
     }
     shuffle(keys, random);
-    double exponent = o.doubleParam("zipfExponent", 0.99, 0.99);
+    double exponent = ZIPF_EXPONENT.get(o);
     List<Row> rows = new ArrayList<>();
-    for (String distribution : o.listParam("distributions", List.of("zipf", "uniform"),
-        List.of("zipf"))) {
-      if (!distribution.equals("zipf") && !distribution.equals("uniform")) {
-        throw new IllegalArgumentException("distributions are zipf or uniform: " + distribution);
-      }
+    for (String distribution : DISTRIBUTIONS.get(o)) {
       ZipfSampler sampler = new ZipfSampler(keySpace, distribution.equals("uniform") ? 0 : exponent);
-      for (String t : o.listParam("threads", List.of("1", "2", "4"), List.of("1", "2"))) {
-        int threads = threadCount(t);
+      for (long t : THREADS.get(o)) {
+        int threads = (int) t;
         context.progress(distribution + ", " + threads + " thread(s)");
         rows.add(run(trial, o, cache, keys, sampler, distribution, threads, capacity));
       }
@@ -129,8 +130,7 @@ public final class ThroughputScenario implements Scenario {
       MixWorker w = new MixWorker(cache, keys, sampler, new SplittableRandom(1000L + i));
       workers.add(w);
       return w;
-    }, o.longParam("warmupMillis", 1_000, 100), o.longParam("millis", 1_500, 100),
-        (int) Math.max(3, o.longParam("repetitions", 3, 3)));
+    }, WARMUP_MILLIS.get(o), MILLIS.get(o), REPETITIONS.getInt(o));
     Stats stats = Stats.of(samples);
     long hits = 0;
     long reads = 0;

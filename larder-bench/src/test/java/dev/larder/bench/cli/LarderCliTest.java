@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.larder.bench.scenario.Parameter;
 import dev.larder.bench.scenario.RunOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -40,7 +41,7 @@ class LarderCliTest {
     assertEquals(Set.of("Caffeine", "OHC"), options.implementations());
     assertTrue(options.includes("ohc"));
     assertFalse(options.includes("Ehcache-heap"));
-    assertEquals(5000, options.longParam("nodes", 1, 2));
+    assertEquals(5000, new Parameter.WholeNumber("nodes", 1, 10_000, 1, 2).get(options));
     assertEquals(List.of("1", "2"), options.listParam("threads", List.of(), List.of()));
   }
 
@@ -52,7 +53,7 @@ class LarderCliTest {
     assertEquals(Path.of("bench-results"), bench.out);
     RunOptions options = bench.options();
     assertTrue(options.includes("anything"));
-    assertEquals(7, options.longParam("absent", 7, 8));
+    assertEquals(7, new Parameter.WholeNumber("absent", 1, 10, 7, 8).get(options));
   }
 
   @Test
@@ -125,15 +126,103 @@ class LarderCliTest {
 
   @Test
   void aRunExitsWithOneIfATrialFailedAndZeroIfNone(@TempDir Path dir) throws IOException {
-    String[] failed = runQuietly("bench", "hitratio", "--only", "LRU", "-P", "only=cpp",
-        "-P", "traces=" + dir.resolve("no-such-folder"), "--out", dir.resolve("a").toString());
+    Path malformed = Files.writeString(dir.resolve("bad.trace"), "7\n");
+    String[] failed = runQuietly("bench", "hitratio", "--only", "LRU", "-P", "file=" + malformed,
+        "-P", "format=arc", "-P", "sizes=2", "--out", dir.resolve("a").toString());
     assertEquals("1", failed[0], failed[1]);
     assertTrue(failed[1].contains("1 failed"), failed[1]);
-    assertTrue(failed[1].contains("NoSuchFileException"), failed[1]);
+    assertTrue(failed[1].contains("expected 4 fields"), failed[1]);
 
     Path trace = Files.writeString(dir.resolve("t.trace"), "1\n2\n1\n");
     String[] passed = runQuietly("bench", "hitratio", "--only", "LRU", "-P", "file=" + trace,
         "-P", "format=lirs", "-P", "sizes=2", "--out", dir.resolve("b").toString());
     assertEquals("0", passed[0], passed[1]);
+  }
+
+  @Test
+  void aMissingInputStopsTheRunBeforeAnyTrialAndSaysWhereToGetIt(@TempDir Path dir) {
+    Path out = dir.resolve("out");
+    String[] missing = runQuietly("bench", "--quick", "hitratio", "--only", "LRU", "-P",
+        "traces=" + dir.resolve("no-such-folder"), "--out", out.toString());
+    assertEquals("1", missing[0], missing[1]);
+    assertTrue(missing[1].contains("4 input files missing, nothing was run"), missing[1]);
+    assertTrue(missing[1].contains(dir.resolve("no-such-folder/lirs/cpp.trace.gz") + " is missing"
+        + " (expected in the folder named by -P traces"), missing[1]);
+    assertFalse(Files.exists(out.resolve("hitratio.json")), "nothing should have run");
+  }
+
+  @Test
+  void checkInputsFindsEveryScenariosInputsInTheRepositoryAndReportsMissingOnes(
+      @TempDir Path dir) {
+    PrintStream out = System.out;
+    ByteArrayOutputStream report = new ByteArrayOutputStream();
+    try {
+      System.setOut(new PrintStream(report, true, StandardCharsets.UTF_8));
+      CommandLine cli = LarderCli.commandLine();
+      assertEquals(0, cli.execute("bench", "--check-inputs", "all"));
+      assertEquals(1, cli.execute("bench", "--check-inputs", "-P", "traces=" + dir, "hitratio"));
+    } finally {
+      System.setOut(out);
+    }
+    String text = report.toString(StandardCharsets.UTF_8);
+    assertTrue(text.contains("hitratio     22 of 22 input files found with their content"), text);
+    assertTrue(text.contains("hitratio     0 of 22 input files found"), text);
+    assertTrue(text.contains(dir.resolve("arc/OLTP.lis.gz") + " is missing"), text);
+    for (String name : List.of("memory", "overhead", "throughput", "concurrency", "startup",
+        "codec")) {
+      assertTrue(text.contains(name), text);
+    }
+  }
+
+  @Test
+  void badNumbersAreUsageErrorsNamingTheParameterAndItsRangeBeforeAnythingRuns(
+      @TempDir Path dir) {
+    String[][] cases = {
+        {"memory", "nodes=abc", "-P nodes=abc: nodes must be a whole number from 1 to 100,000,000"},
+        {"memory", "nodes=-5", "-P nodes=-5: nodes must be a whole number from 1 to 100,000,000"},
+        {"memory", "nodes=99999999999999999999", "nodes must be a whole number from 1"},
+        {"memory", "repetitions=2", "repetitions must be a whole number from 3 to 1,000"},
+        {"throughput", "threads=1,x", "threads must be a comma-separated list of whole numbers,"
+            + " each from 1 to 1,024 ('x' is not)"},
+        {"throughput", "capacityFraction=2", "capacityFraction must be a number from 0.0001 to 1"},
+        {"throughput", "distributions=zipf,pareto", "distributions takes a comma-separated list"
+            + " of zipf, uniform"},
+        {"overhead", "sizes=512,0", "sizes must be a comma-separated list of whole numbers"},
+        {"concurrency", "readers=0", "readers must be a whole number from 1 to 1,024"},
+        {"startup", "caches=2000000", "caches must be a whole number from 1 to 1,000,000"},
+        {"codec", "forks=-1", "forks must be a whole number from 0 to 20"},
+        {"codec", "pools=3", "each pool must be a power of two"},
+        {"hitratio", "mib=0", "mib must be a comma-separated list of whole numbers, each from 1 to"
+            + " 8,796,093,022,207 ('0' is not)"},
+        {"hitratio", "only=cpp,nosuch", "no trace named nosuch (known: loop,"}};
+    for (String[] c : cases) {
+      Path out = dir.resolve(c[0] + "-" + c[1].replaceAll("[^a-zA-Z0-9]", "_"));
+      String[] result = runQuietly("bench", "--quick", "--out", out.toString(), "-P", c[1], c[0]);
+      assertEquals("2", result[0], String.join(" ", c) + ": " + result[1]);
+      assertTrue(result[1].contains(c[2]), String.join(" ", c) + ": " + result[1]);
+      assertFalse(result[1].contains("\tat "), "no stack trace: " + result[1]);
+      assertFalse(Files.exists(out), "nothing should have run: " + String.join(" ", c));
+    }
+  }
+
+  @Test
+  void demoOptionsOutOfRangeAreUsageErrorsNamingTheOptionAndItsRange() {
+    String[][] cases = {
+        {"--max-memory-mib", "17592186044416",
+            "--max-memory-mib must be a whole number from 17 to 8,796,093,022,207"},
+        {"--max-memory-mib", "16", "--max-memory-mib must be a whole number from 17"},
+        {"--max-memory-mib", "0", "--max-memory-mib must be a whole number from 17"},
+        {"--entries", "0", "--entries must be a whole number from 1 to 1,000,000,000"},
+        {"--entries", "-3", "--entries must be a whole number from 1 to 1,000,000,000"},
+        {"--entries", "abc", "--entries"}};
+    for (String[] c : cases) {
+      StringWriter err = new StringWriter();
+      CommandLine cli = LarderCli.commandLine();
+      cli.setErr(new PrintWriter(err));
+      cli.setOut(new PrintWriter(new StringWriter()));
+      assertEquals(2, cli.execute("demo", c[0], c[1]), String.join(" ", c) + ": " + err);
+      assertTrue(err.toString().contains(c[2]), String.join(" ", c) + ": " + err);
+      assertFalse(err.toString().contains("\tat "), "no stack trace: " + err);
+    }
   }
 }

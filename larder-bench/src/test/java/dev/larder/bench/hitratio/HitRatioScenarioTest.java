@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.larder.bench.scenario.Input;
+import dev.larder.bench.scenario.RepositoryRoot;
+import dev.larder.bench.scenario.RunOptions;
+import dev.larder.bench.scenario.Trial;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,9 +53,53 @@ class HitRatioScenarioTest {
   }
 
   @Test
-  void aRelativeTraceFileIsTakenFromTheWorkingDirectory() {
+  void relativePathsAreTakenFromTheRepositoryRootNotTheWorkingDirectory() {
+    Path root = RepositoryRoot.get();
+    // surefire runs in larder-bench/; the root is found from the code's location all the same
+    assertTrue(Files.isRegularFile(root.resolve("larder")), root.toString());
     TraceSpec spec = HitRatioScenario.traceOf(custom("held/zigzag.trace.gz", "lirs", "100"));
-    assertEquals(Path.of("held/zigzag.trace.gz").toAbsolutePath().toString(), spec.file());
+    assertEquals(root.resolve("held/zigzag.trace.gz").toString(), spec.file());
+    assertEquals(root.resolve("elsewhere"),
+        HitRatioScenario.tracesFolder(Map.of("traces", "elsewhere")));
+    String previous = System.getProperty(RepositoryRoot.PROPERTY);
+    System.setProperty(RepositoryRoot.PROPERTY, folder.toString());
+    try {
+      assertEquals(folder.resolve("data/traces"), HitRatioScenario.tracesFolder(Map.of()));
+    } finally {
+      if (previous == null) {
+        System.clearProperty(RepositoryRoot.PROPERTY);
+      } else {
+        System.setProperty(RepositoryRoot.PROPERTY, previous);
+      }
+    }
+  }
+
+  @Test
+  void everyCatalogueTraceShipsWithTheRepositoryAndTheTrialsGetAbsolutePaths() {
+    HitRatioScenario scenario = new HitRatioScenario();
+    List<Input> inputs = scenario.inputs(RunOptions.defaults());
+    assertEquals(TraceCatalog.ALL.size(), inputs.size());
+    Path shipped = RepositoryRoot.get().resolve("data/traces");
+    for (Input input : inputs) {
+      assertTrue(input.path().startsWith(shipped), input.path().toString());
+      assertTrue(Files.isRegularFile(input.path()), input.path() + " " + input.origin());
+      assertEquals(16, input.contentSha256().length(), input.path().toString());
+    }
+    for (Trial trial : scenario.plan(RunOptions.defaults())) {
+      assertEquals(shipped.toString(), trial.param("traces"));
+    }
+    Trial custom = scenario.plan(new RunOptions(true,
+        Map.of("file", "t.trace", "format", "lirs", "sizes", "2"), Set.of())).getFirst();
+    assertEquals(RepositoryRoot.get().resolve("t.trace").toString(), custom.param("file"));
+  }
+
+  @Test
+  void anUnknownTraceNameFailsWhenPlanningAndListsTheKnownOnes() {
+    RunOptions options = new RunOptions(false, Map.of("only", "cpp,nosuch"), Set.of());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new HitRatioScenario().plan(options));
+    assertTrue(e.getMessage().contains("nosuch") && e.getMessage().contains("backf"),
+        e.getMessage());
   }
 
   @Test
@@ -59,6 +109,7 @@ class HitRatioScenarioTest {
         () -> TraceCatalog.named("backf").read(missing));
     assertEquals(missing.toString(), e.getFile());
     assertTrue(e.getMessage().contains("-P traces=DIR"), e.getMessage());
+    assertTrue(e.getMessage().contains("data/traces"), e.getMessage());
   }
 
   @Test

@@ -710,9 +710,9 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     stats.setEnabled(enabled);
     ObjectName objectName = mbeanName(MBeanRegistrar.Kind.CacheStatistics);
     if (enabled) {
-      MBeanRegistrar.register(objectName, stats.mxBean());
+      MBeanRegistrar.register(objectName, this, stats.mxBean());
     } else {
-      MBeanRegistrar.unregister(objectName);
+      MBeanRegistrar.unregister(objectName, this);
     }
   }
 
@@ -720,9 +720,9 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     configuration.setManagementEnabled(enabled);
     ObjectName objectName = mbeanName(MBeanRegistrar.Kind.CacheConfiguration);
     if (enabled) {
-      MBeanRegistrar.register(objectName, new JCacheConfigurationBean(configuration));
+      MBeanRegistrar.register(objectName, this, new JCacheConfigurationBean(configuration));
     } else {
-      MBeanRegistrar.unregister(objectName);
+      MBeanRegistrar.unregister(objectName, this);
     }
   }
 
@@ -786,8 +786,8 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
       closed = true;
     }
     manager.release(this);
-    MBeanRegistrar.unregister(mbeanName(MBeanRegistrar.Kind.CacheStatistics));
-    MBeanRegistrar.unregister(mbeanName(MBeanRegistrar.Kind.CacheConfiguration));
+    MBeanRegistrar.unregister(mbeanName(MBeanRegistrar.Kind.CacheStatistics), this);
+    MBeanRegistrar.unregister(mbeanName(MBeanRegistrar.Kind.CacheConfiguration), this);
     io.close();
     Closing.quietly(entries.expiry().policy());
     listeners.close();
