@@ -86,9 +86,11 @@ public interface Cache<K, V> extends AutoCloseable {
    * Concurrent callers for the same absent key wait for one computation and share its value or
    * its exception. A null result stores nothing and is returned as null. A write to the key
    * while the computation runs (put, remove, invalidate, compute, invalidateAll) wins: the
-   * computed value is returned to the waiting callers but not stored, so an invalidation made
-   * after a change to the data behind the cache cannot be undone by a load that read the data
-   * before the change. Writers never wait for the computation.
+   * computed value is returned to the callers already waiting but not stored, and a caller that
+   * arrives after the write returned does not join that computation: it starts or joins one that
+   * began after the write. So an invalidation made after a change to the data behind the cache
+   * cannot be undone by a load that read the data before the change, neither in the cache nor in
+   * what later reads return. Writers never wait for the computation.
    *
    * @param key the key
    * @param mappingFunction computes the value; runs outside any lock

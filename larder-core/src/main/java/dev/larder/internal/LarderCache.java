@@ -35,7 +35,9 @@ import java.util.function.Function;
  * loader, function, listener) runs under a segment lock. Single flight: a miss in a loading
  * read registers a {@link CompletableFuture} for the key's bytes; other readers of the same key
  * wait on it, while readers and writers of every other key never see it. A load that finds a
- * value written meanwhile keeps that value (it never overwrites a newer write).
+ * value written meanwhile keeps that value (it never overwrites a newer write); a write during a
+ * load marks it superseded (see {@link #supersedeLoad}), so that it stores nothing and callers
+ * that come after the write start a new load instead of joining it.
  *
  * @param <K> key type
  * @param <V> value type
@@ -162,9 +164,17 @@ public final class LarderCache<K, V> implements Cache<K, V> {
 
   private V load(K key, KeyBytes keyBytes, Function<? super K, ? extends V> function) {
     Flight<V> mine = new Flight<>(Thread.currentThread());
-    Flight<V> theirs = flights.putIfAbsent(keyBytes, mine);
-    if (theirs != null) {
-      return theirs.await();
+    for (Flight<V> theirs; (theirs = flights.putIfAbsent(keyBytes, mine)) != null; ) {
+      // A superseded load may have read data that a write since then was made to remove: a
+      // caller arriving now must not share its value, so it takes the key over with a new load
+      // (the old one's callers still get the old value; it is never stored). Its own loader
+      // asking for the key again is still a recursive load.
+      if (!theirs.superseded || theirs.owner == Thread.currentThread()) {
+        return theirs.await();
+      }
+      if (flights.replace(keyBytes, theirs, mine)) {
+        break;
+      }
     }
     long start = startTimer();
     try {
@@ -184,9 +194,13 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   /**
    * Tells a load of this key in flight, if any, that a write came after its loader began: the
    * loaded value may predate the change the write made (a database row updated, then the key
-   * invalidated), so the load must not store it where the write left no value. Called before
-   * the write takes the segment's lock (see {@link Segment#putLoaded}). A load that begins
-   * after this call reads after the write began, and may store.
+   * invalidated), so the load must not store it where the write left no value, and callers that
+   * come later must not join it. Called twice by each write. Before the write takes the
+   * segment's lock, so that the load's store, which asks under that lock, cannot follow the
+   * write (see {@link Segment#putLoaded}). And after the write, so that a load registered while
+   * the write was under way is marked too: it may have found the value the write then removed,
+   * and a caller arriving after the write returned must not get that value from it. A load that
+   * registers after the second call reads after the write, and may store and be joined.
    */
   private void supersedeLoad(byte[] key, int length) {
     if (flights.isEmpty()) {
@@ -306,6 +320,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
       long hash = Segment.hash(keySink.array(), keySink.size());
       result = segmentFor(hash).put(keySink.array(), keySink.size(),
           valueSink.array(), valueSink.size(), hash, mode, expected, wantOld, now());
+      supersedeLoad(keySink.array(), keySink.size());
     } finally {
       scratch.giveBack();
     }
@@ -344,6 +359,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
       supersedeLoad(sink.array(), sink.size());
       long hash = Segment.hash(sink.array(), sink.size());
       result = segmentFor(hash).remove(sink.array(), sink.size(), hash, expected, wantOld, now());
+      supersedeLoad(sink.array(), sink.size());
     } finally {
       scratch.giveBack();
     }
@@ -357,13 +373,19 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   @Override
   public void invalidateAll() {
     checkOpen();
-    for (Flight<V> flight : flights.values()) {
-      flight.superseded = true;
-    }
+    supersedeAllLoads();
     for (Segment segment : segments) {
       WriteResult result = segment.clear();
       afterWrite(result);
       stats.recordRemovals(result.cleared());
+    }
+    supersedeAllLoads();
+  }
+
+  /** {@link #supersedeLoad} for every load in flight: before and after a clear. */
+  private void supersedeAllLoads() {
+    for (Flight<V> flight : flights.values()) {
+      flight.superseded = true;
     }
   }
 
@@ -416,7 +438,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     WriteResult result;
     if (computed == null) {
       if (current == null) {
-        return true;
+        return staysAbsent(stored);
       }
       result = stored.segment().remove(key, key.length, stored.hash(), current, false, now());
     } else {
@@ -430,6 +452,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
         scratch.giveBack();
       }
     }
+    supersedeLoad(key, key.length);
     afterWrite(result);
     if (result.applied()) {
       if (computed == null) {
@@ -439,6 +462,22 @@ public final class LarderCache<K, V> implements Cache<K, V> {
       }
     }
     return result.applied();
+  }
+
+  /**
+   * Whether a key read as absent still is, for a compute that removes nothing. The read took no
+   * lock, so a load's store could have been under way, unseen, with a value read before this
+   * compute's change to the data: waiting for the segment's writers lets it land, and no load
+   * begun before this compute stores after that (see {@link #supersedeLoad}). A value there now
+   * is one the function must see (false: compute reads again); then loads that may have found
+   * the removed value are marked, as after any write.
+   */
+  private boolean staysAbsent(StoredKey stored) {
+    byte[] key = stored.bytes();
+    stored.segment().awaitWriters();
+    boolean absent = stored.segment().peek(key, key.length, stored.hash(), now(), false) == null;
+    supersedeLoad(key, key.length);
+    return absent;
   }
 
   // ------------------------------------------------------------------ size, memory, stats

@@ -453,6 +453,15 @@ public final class Segment {
     }
   }
 
+  /**
+   * Returns once the write that holds this segment's lock, if any, has finished: what a lock-free
+   * read after this sees includes that write (for a caller that must not miss a store already
+   * decided, such as a load's).
+   */
+  public void awaitWriters() {
+    lock.unlockRead(lock.readLock());
+  }
+
   /** The queue holding a live entry's bytes (the window if its page has none). */
   private PageQueue queueOf(long slot) {
     Page page = pages.page(IndexSlot.page(IndexSlot.address(slot)));
