@@ -84,6 +84,8 @@ public final class Segment {
   private int sweepCursor;
   private volatile boolean closed;
   private List<RemovedEntry> removals = List.of();
+  /** Slot of the key a put is updating while it makes room, else -1; under the write lock. */
+  private int updatingSlot = -1;
   private int evictions;
   private int expirations;
 
@@ -397,7 +399,11 @@ public final class Segment {
       // its own queue (as Caffeine moves an updated node within its queue), so that a hot
       // entry in main or protected does not fall back into the window and its admission test.
       PageQueue queue = i >= 0 ? queueOf(table[i]) : window;
+      // Making room may consume the updated entry's own old bytes at a queue tail: that is its
+      // replacement, not an eviction (see removeAt).
+      updatingSlot = i;
       long address = append(queue, (int) entrySize, true);
+      updatingSlot = -1;
       if (address < 0) {
         throw new IllegalArgumentException("an entry of " + entrySize
             + " bytes does not fit the segment's bound of " + settings.budgetBytes() + " bytes");
@@ -417,6 +423,7 @@ public final class Segment {
       compactIfWasteful();
       return result(true, wantPrevious ? previous : null);
     } finally {
+      updatingSlot = -1;
       lock.unlockWrite(stamp);
     }
   }
@@ -1046,8 +1053,14 @@ public final class Segment {
     return NO_VICTIM;
   }
 
-  /** Removes the entry at slot {@code i} for {@code cause}, keeping its bytes if wanted. */
-  private void removeAt(int i, RemovalCause cause) {
+  /**
+   * Removes the entry at slot {@code i} for {@code cause}, keeping its bytes if wanted. The
+   * entry of a key being updated is removed as REPLACED whatever the cause: the update stores
+   * the key's new value, so its listeners hear of one replacement and no eviction, and the
+   * policy's view (the old bytes consumed at a tail) stays as it is.
+   */
+  private void removeAt(int i, RemovalCause reason) {
+    RemovalCause cause = i == updatingSlot ? RemovalCause.REPLACED : reason;
     long slot = table[i];
     byte[] value = settings.collectRemovals() ? copyValue(slot) : null;
     deleteSlot(i);
