@@ -23,7 +23,9 @@ import java.util.function.Function;
  * <p><b>Bad input.</b> Null keys, values and functions throw {@link NullPointerException} naming
  * the argument. Any call after {@link #close()} throws {@link IllegalStateException}. A value
  * that can never fit the memory bound throws {@link IllegalArgumentException} and leaves the
- * cache unchanged. A codec, loader or mapping function that throws leaves the cache unchanged
+ * cache unchanged: the write is refused before anything is evicted for it, and the message
+ * names the largest entry (header, key and value bytes) the key's segment takes, which is its
+ * share of the bound less its index, policy tables and one page kept free for eviction. A codec, loader or mapping function that throws leaves the cache unchanged
  * and its exception reaches the caller.
  *
  * @param <K> key type

@@ -86,6 +86,8 @@ public final class Segment {
   private List<RemovedEntry> removals = List.of();
   /** Slot of the key a put is updating while it makes room, else -1; under the write lock. */
   private int updatingSlot = -1;
+  /** Set by checkFits for a write whose entry fits only if the page size stays as it is. */
+  private boolean holdPageSize;
   private int evictions;
   private int expirations;
 
@@ -372,12 +374,17 @@ public final class Segment {
   private WriteResult put(byte[] key, int keyLength, byte[] value, int valueLength, long hash,
       PutMode mode, byte[] expected, boolean wantPrevious, long now, BooleanSupplier superseded) {
     long entrySize = EntryLayout.size(keyLength, valueLength, expires);
-    checkFits(entrySize);
+    if (entrySize > Integer.MAX_VALUE - 64) {
+      throw new IllegalArgumentException("an entry of " + entrySize + " bytes is too large");
+    }
     long stamp = lock.writeLock();
     try {
       throwIfClosed();
       nowForSweep = expires ? now : Long.MIN_VALUE;
       int tag = IndexSlot.tag(hash);
+      if (settings.budgetBytes() != Long.MAX_VALUE) {
+        checkFits(entrySize, tag, key, keyLength, now);
+      }
       int i = liveIndexOf(tag, key, keyLength, now);
       byte[] previous = null;
       if (i >= 0 && (wantPrevious || settings.collectRemovals() || mode == PutMode.IF_EQUALS)) {
@@ -405,8 +412,9 @@ public final class Segment {
       long address = append(queue, (int) entrySize, true);
       updatingSlot = -1;
       if (address < 0) {
-        throw new IllegalArgumentException("an entry of " + entrySize
-            + " bytes does not fit the segment's bound of " + settings.budgetBytes() + " bytes");
+        // checkFits made sure that evicting everything leaves room: not reached
+        throw new IllegalStateException("no room for an entry of " + entrySize + " bytes after "
+            + "evicting; the segment's bound is " + settings.budgetBytes() + " bytes");
       }
       Page page = pages.page(IndexSlot.page(address));
       EntryLayout.write(page.memory, IndexSlot.offset(address), key, keyLength, value,
@@ -424,6 +432,7 @@ public final class Segment {
       return result(true, wantPrevious ? previous : null);
     } finally {
       updatingSlot = -1;
+      holdPageSize = false;
       lock.unlockWrite(stamp);
     }
   }
@@ -485,20 +494,48 @@ public final class Segment {
     };
   }
 
-  private void checkFits(long entrySize) {
-    long budget = settings.budgetBytes();
-    if (entrySize > Integer.MAX_VALUE - 64) {
-      throw new IllegalArgumentException("entry of " + entrySize + " bytes is too large");
+  /**
+   * Refuses, before anything is evicted, an entry that would not fit even with every other
+   * entry evicted and every pooled page freed, naming the largest entry that would. What stays
+   * then is the index (grown first if a new key needs it), the policy's tables, the segment's
+   * own objects and the page of slack kept for relocations; the entry needs a page of its own
+   * size, or a standard page. The standard page size could grow while the write evicts (see
+   * {@link PageSizing}, at most to 1/{@value PageSizing#MIN_PAGES} of the budget) and take
+   * more slack: for an entry so large that this would matter, it is held for this write.
+   */
+  private void checkFits(long entrySize, int tag, byte[] key, int keyLength, long now) {
+    int current = pages.standardSize;
+    int most = (int) Math.max(current, Math.min(PageSizing.MAX_PAGE,
+        settings.budgetBytes() / PageSizing.MIN_PAGES));
+    boolean update = false;
+    long largest = largestEntry(current, false);
+    if (entrySize > largest) {
+      // Only so large an entry pays for a second probe: an update needs no index growth.
+      int i = probe(table, tag, key, keyLength);
+      update = i >= 0 && !(expires && isExpired(deadlineOf(table[i]), now));
+      largest = update ? largestEntry(current, true) : largest;
     }
-    if (budget != Long.MAX_VALUE) {
-      int capacity = (int) Math.max(entrySize, pages.standardSize);
-      long floor = FIXED_OVERHEAD + 8L * MIN_CAPACITY + policy.bytes()
-          + PageStore.footprint(capacity);
-      if (floor > budget) {
-        throw new IllegalArgumentException("an entry of " + entrySize + " bytes can never fit"
-            + " the cache's bound (" + budget + " bytes a segment)");
-      }
+    if (entrySize > largest) {
+      throw new IllegalArgumentException("an entry of " + entrySize + " bytes can never fit:"
+          + " the largest this cache takes is " + largest + " bytes of header, key and value ("
+          + settings.budgetBytes() + " bytes a segment, less its index, policy tables and a"
+          + " page kept free for eviction)");
     }
+    holdPageSize = entrySize > largestEntry(most, update);
+  }
+
+  /**
+   * @param standard standard page size to assume
+   * @param update true if the key is present (its index needs no room)
+   * @return the largest entry that fits once every other one is evicted, or 0 if none does
+   */
+  private long largestEntry(int standard, boolean update) {
+    int capacity = update ? table.length : indexCapacityForOneMore();
+    long fixed = FIXED_OVERHEAD + 8L * capacity + policy.bytes()
+        + (capacity > table.length ? sketchGrowth(capacity) : 0);
+    long room = settings.budgetBytes() - fixed - PageStore.footprint(standard)
+        - PageStore.PAGE_OVERHEAD;
+    return room >= standard ? room : 0;
   }
 
   /** Index of the live slot for the key, removing it first if it has expired; else -1. */
@@ -592,14 +629,24 @@ public final class Segment {
     if (t.length >= IndexSlot.MAX_CAPACITY) {
       return false;
     }
-    int grown = (int) Math.min(IndexSlot.MAX_CAPACITY, Math.max(t.length + MIN_CAPACITY,
-        t.length * 6L / 5));
+    int grown = indexCapacityForOneMore();
     long extra = 8L * (grown - t.length) + sketchGrowth(grown);
     if (!reserve(extra)) {
       return false;
     }
     rehash(grown);
     return true;
+  }
+
+  /** @return the index's capacity once {@link #ensureIndexRoom} has made room for a new key */
+  private int indexCapacityForOneMore() {
+    int capacity = table.length;
+    if ((size + tombstones + 1) * 20L <= capacity * 17L || (size + 1) * 20L <= capacity * 15L
+        || capacity >= IndexSlot.MAX_CAPACITY) {
+      return capacity;
+    }
+    return (int) Math.min(IndexSlot.MAX_CAPACITY, Math.max(capacity + MIN_CAPACITY,
+        capacity * 6L / 5));
   }
 
   /**
@@ -731,8 +778,10 @@ public final class Segment {
   }
 
   private Page newPage(int bytes, boolean forUser) {
-    pages.growStandardSize(
-        PageSizing.standardSize(pages.standardSize, pageLiveBytes, size, settings));
+    if (!holdPageSize) {
+      pages.growStandardSize(
+          PageSizing.standardSize(pages.standardSize, pageLiveBytes, size, settings));
+    }
     int standard = pages.standardSize;
     int slack = forUser && settings.budgetBytes() != Long.MAX_VALUE
         ? (int) PageStore.footprint(standard) : 0;
