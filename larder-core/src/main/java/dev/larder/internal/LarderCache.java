@@ -258,8 +258,36 @@ public final class LarderCache<K, V> implements Cache<K, V> {
 
   /** Puts and returns the previous value, atomically; for {@link ConcurrentMap#put}. */
   V putAndGetPrevious(K key, V value) {
-    WriteResult result = write(key, value, PutMode.ALWAYS, null, true);
-    return result.previous() == null ? null : decodeValue(result.previous());
+    Objects.requireNonNull(value, "value");
+    return swap(key, value, false);
+  }
+
+  /**
+   * A write that returns the value it replaces or removes. The old value is decoded before the
+   * write, so that a value codec whose decode throws leaves the cache unchanged: this reads the
+   * stored bytes (not an access: the write is what the policy hears of, as for a plain put or
+   * remove), decodes them, and writes only if the entry still holds those bytes, reading again
+   * if another write came between.
+   *
+   * @param value the new value, or null to remove
+   * @param onlyIfPresent write nothing if the key is absent (replace)
+   * @return the previous value, or null if there was none
+   */
+  private V swap(K key, V value, boolean onlyIfPresent) {
+    Objects.requireNonNull(key, "key");
+    checkOpen();
+    long start = startTimer();
+    StoredKey stored = storedKeyForWrite(key);
+    for (;;) {
+      byte[] current = stored.peek(now());
+      if (current == null && onlyIfPresent) {
+        return null;
+      }
+      V previous = current == null ? null : decodeValue(current);
+      if (applyComputed(stored, current, value, start)) {
+        return previous;
+      }
+    }
   }
 
   @Override
@@ -270,8 +298,8 @@ public final class LarderCache<K, V> implements Cache<K, V> {
 
   @Override
   public V replace(K key, V value) {
-    WriteResult result = write(key, value, PutMode.IF_PRESENT, null, true);
-    return result.applied() ? decodeValue(result.previous()) : null;
+    Objects.requireNonNull(value, "value");
+    return swap(key, value, true);
   }
 
   @Override
@@ -333,23 +361,22 @@ public final class LarderCache<K, V> implements Cache<K, V> {
 
   @Override
   public V remove(K key) {
-    WriteResult result = removeEntry(key, null, true);
-    return result.applied() ? decodeValue(result.previous()) : null;
+    return swap(key, null, false);
   }
 
   @Override
   public boolean remove(K key, V value) {
     Objects.requireNonNull(value, "value");
-    return removeEntry(key, encodedValueCopy(value), false).applied()
+    return removeEntry(key, encodedValueCopy(value)).applied()
         || !valueCodec.deterministic() && writeIfEqual(key, value, null);
   }
 
   @Override
   public void invalidate(K key) {
-    removeEntry(key, null, false);
+    removeEntry(key, null);
   }
 
-  private WriteResult removeEntry(K key, byte[] expected, boolean wantOld) {
+  private WriteResult removeEntry(K key, byte[] expected) {
     Objects.requireNonNull(key, "key");
     checkOpen();
     WriteResult result;
@@ -358,7 +385,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
       ByteSink sink = encodeKey(key, scratch);
       supersedeLoad(sink.array(), sink.size());
       long hash = Segment.hash(sink.array(), sink.size());
-      result = segmentFor(hash).remove(sink.array(), sink.size(), hash, expected, wantOld, now());
+      result = segmentFor(hash).remove(sink.array(), sink.size(), hash, expected, false, now());
       supersedeLoad(sink.array(), sink.size());
     } finally {
       scratch.giveBack();
@@ -421,6 +448,11 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     /** @return a copy of the current value's bytes, or null; an access */
     byte[] read(long now) {
       return segment.get(bytes, bytes.length, hash, now, true);
+    }
+
+    /** @return a copy of the current value's bytes, or null; not an access */
+    byte[] peek(long now) {
+      return segment.peek(bytes, bytes.length, hash, now, true);
     }
   }
 
