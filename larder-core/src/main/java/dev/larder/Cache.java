@@ -120,7 +120,14 @@ public interface Cache<K, V> extends AutoCloseable {
    */
   void put(K key, V value);
 
-  /** @param map entries to put, one {@link #put} each */
+  /**
+   * Puts every entry of {@code map}, one {@link #put} each, after checking them all: a null key
+   * or value, a codec's exception or an entry that can never fit throws before any entry is
+   * stored. Not atomic otherwise: concurrent readers may see some entries before the others.
+   *
+   * @param map entries to put
+   * @throws IllegalArgumentException if an entry can never fit the bound; nothing is stored
+   */
   void putAll(Map<? extends K, ? extends V> map);
 
   /**
@@ -201,7 +208,11 @@ public interface Cache<K, V> extends AutoCloseable {
    */
   boolean containsKey(K key);
 
-  /** @return the number of entries, exact at quiescence, approximate under concurrent writes */
+  /**
+   * @return the number of entries, exact at quiescence, approximate under concurrent writes;
+   *     counts expired entries until they are reclaimed (by {@link #cleanUp}, writes or the
+   *     background sweep), unlike {@code asMap().size()}
+   */
   long estimatedSize();
 
   /**
@@ -224,6 +235,9 @@ public interface Cache<K, V> extends AutoCloseable {
    * this cache's; iterating its key, value and entry views, {@code containsKey} and
    * {@code containsValue} are not accesses (eviction does not hear of them, expire-after-access
    * deadlines do not move), so a job that walks every entry leaves the cache as it found it.
+   * Its {@code size} and {@code isEmpty} agree with iteration: where entries expire, they first
+   * reclaim the expired ones (as {@link #cleanUp}, a pass over the whole index).
+   * {@code computeIfAbsent} is {@link #get(Object, Function)}.
    *
    * @return a live {@link ConcurrentMap} view backed by this cache
    */
@@ -231,7 +245,10 @@ public interface Cache<K, V> extends AutoCloseable {
 
   /**
    * Releases all memory. Idempotent. Afterwards every call except {@code close} throws
-   * {@link IllegalStateException}; calls racing with close either complete or throw it. A cache
+   * {@link IllegalStateException}, those of the map view and queries such as
+   * {@link #estimatedSize}, {@link #memoryUsed} and {@link #stats} included, and so do calls
+   * that would touch no entry ({@code getAll}, {@code putAll} and {@code invalidateAll} of
+   * nothing); calls racing with close either complete or throw it. A cache
    * that becomes unreachable without being closed still frees its memory, off the heap too, but
    * only when the garbage collector notices, and with a logged warning.
    */

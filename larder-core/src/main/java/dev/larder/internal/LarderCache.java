@@ -12,6 +12,7 @@ import dev.larder.internal.store.PutMode;
 import dev.larder.internal.store.RemovedEntry;
 import dev.larder.internal.store.Segment;
 import dev.larder.internal.store.WriteResult;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -122,6 +123,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   @Override
   public Map<K, V> getAll(Iterable<? extends K> keys) {
     Objects.requireNonNull(keys, "keys");
+    checkOpen();
     Map<K, V> result = new LinkedHashMap<>();
     for (K key : keys) {
       V value = get(Objects.requireNonNull(key, "keys contains null"));
@@ -250,10 +252,33 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     write(key, value, PutMode.ALWAYS, null, false);
   }
 
+  /**
+   * Encodes every entry and refuses any that can never fit before it stores one, so that a null,
+   * a codec's exception or an entry too large leaves the cache unchanged; the encoded entries are
+   * held meanwhile. Then stores them one by one, as put does.
+   */
   @Override
   public void putAll(Map<? extends K, ? extends V> map) {
     Objects.requireNonNull(map, "map");
-    map.forEach(this::put);
+    checkOpen();
+    List<byte[]> encoded = new ArrayList<>(2 * map.size());
+    for (Map.Entry<? extends K, ? extends V> entry : map.entrySet()) {
+      byte[] key = encodedKeyCopy(Objects.requireNonNull(entry.getKey(), "map has a null key"));
+      byte[] value = encodedValueCopy(
+          Objects.requireNonNull(entry.getValue(), "map has a null value"));
+      long hash = Segment.hash(key, key.length);
+      segmentFor(hash).checkFits(key, key.length, value.length, hash, now());
+      encoded.add(key);
+      encoded.add(value);
+    }
+    for (int i = 0; i < encoded.size(); i += 2) {
+      long start = startTimer();
+      byte[] key = encoded.get(i);
+      byte[] value = encoded.get(i + 1);
+      WriteResult result = store(key, key.length, value, value.length, PutMode.ALWAYS, null, false);
+      afterWrite(result);
+      stats.recordPut(elapsed(start));
+    }
   }
 
   /** Puts and returns the previous value, atomically; for {@link ConcurrentMap#put}. */
@@ -304,7 +329,9 @@ public final class LarderCache<K, V> implements Cache<K, V> {
 
   @Override
   public boolean replace(K key, V oldValue, V newValue) {
+    Objects.requireNonNull(key, "key");
     Objects.requireNonNull(oldValue, "oldValue");
+    Objects.requireNonNull(newValue, "newValue");
     byte[] expected = encodedValueCopy(oldValue);
     return write(key, newValue, PutMode.IF_EQUALS, expected, false).applied()
         || !valueCodec.deterministic() && writeIfEqual(key, oldValue, newValue);
@@ -344,11 +371,8 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     try {
       ByteSink keySink = encodeKey(key, scratch);
       ByteSink valueSink = encodeValue(value, scratch);
-      supersedeLoad(keySink.array(), keySink.size());
-      long hash = Segment.hash(keySink.array(), keySink.size());
-      result = segmentFor(hash).put(keySink.array(), keySink.size(),
-          valueSink.array(), valueSink.size(), hash, mode, expected, wantOld, now());
-      supersedeLoad(keySink.array(), keySink.size());
+      result = store(keySink.array(), keySink.size(), valueSink.array(), valueSink.size(), mode,
+          expected, wantOld);
     } finally {
       scratch.giveBack();
     }
@@ -356,6 +380,17 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     if (result.applied()) {
       stats.recordPut(elapsed(start));
     }
+    return result;
+  }
+
+  /** Writes encoded bytes to their segment, telling loads of the key (see supersedeLoad). */
+  private WriteResult store(byte[] key, int keyLength, byte[] value, int valueLength,
+      PutMode mode, byte[] expected, boolean wantOld) {
+    supersedeLoad(key, keyLength);
+    long hash = Segment.hash(key, keyLength);
+    WriteResult result = segmentFor(hash).put(key, keyLength, value, valueLength, hash, mode,
+        expected, wantOld, now());
+    supersedeLoad(key, keyLength);
     return result;
   }
 
@@ -419,6 +454,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   @Override
   public void invalidateAll(Iterable<? extends K> keys) {
     Objects.requireNonNull(keys, "keys");
+    checkOpen();
     for (K key : keys) {
       invalidate(key);
     }
@@ -516,6 +552,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
 
   @Override
   public long estimatedSize() {
+    checkOpen();
     long total = 0;
     for (Segment segment : segments) {
       total += segment.size();
@@ -525,6 +562,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
 
   @Override
   public long memoryUsed() {
+    checkOpen();
     long total = StoreSizing.CACHE_OVERHEAD;
     for (Segment segment : segments) {
       total += segment.memoryUsed();
@@ -543,7 +581,20 @@ public final class LarderCache<K, V> implements Cache<K, V> {
 
   @Override
   public CacheStats stats() {
+    checkOpen();
     return stats.snapshot();
+  }
+
+  /**
+   * Entries as the map view's iteration counts them, for its size and isEmpty: where entries
+   * expire, expired ones are reclaimed first (a pass over every index), since iteration skips
+   * them and estimatedSize counts them until they are reclaimed.
+   */
+  long liveSize() {
+    if (config.expires()) {
+      cleanUp();
+    }
+    return estimatedSize();
   }
 
   @Override

@@ -373,10 +373,7 @@ public final class Segment {
 
   private WriteResult put(byte[] key, int keyLength, byte[] value, int valueLength, long hash,
       PutMode mode, byte[] expected, boolean wantPrevious, long now, BooleanSupplier superseded) {
-    long entrySize = EntryLayout.size(keyLength, valueLength, expires);
-    if (entrySize > Integer.MAX_VALUE - 64) {
-      throw new IllegalArgumentException("an entry of " + entrySize + " bytes is too large");
-    }
+    long entrySize = checkedSize(keyLength, valueLength);
     long stamp = lock.writeLock();
     try {
       throwIfClosed();
@@ -504,9 +501,49 @@ public final class Segment {
    * more slack: for an entry so large that this would matter, it is held for this write.
    */
   private void checkFits(long entrySize, int tag, byte[] key, int keyLength, long now) {
-    int current = pages.standardSize;
-    int most = (int) Math.max(current, Math.min(PageSizing.MAX_PAGE,
+    boolean update = refuseIfTooLarge(entrySize, tag, key, keyLength, now);
+    int most = (int) Math.max(pages.standardSize, Math.min(PageSizing.MAX_PAGE,
         settings.budgetBytes() / PageSizing.MIN_PAGES));
+    holdPageSize = entrySize > largestEntry(most, update);
+  }
+
+  /**
+   * Refuses, as {@link #put} would and without writing anything, an entry that can never fit:
+   * for a caller that must know before it writes at all (putAll). Concurrent writes can change
+   * the limit a little (the index grows) before the entry is written.
+   *
+   * @throws IllegalArgumentException naming the largest entry the segment takes
+   */
+  public void checkFits(byte[] key, int keyLength, int valueLength, long hash, long now) {
+    long entrySize = checkedSize(keyLength, valueLength);
+    if (settings.budgetBytes() == Long.MAX_VALUE) {
+      return;
+    }
+    long stamp = lock.readLock();
+    try {
+      throwIfClosed();
+      refuseIfTooLarge(entrySize, IndexSlot.tag(hash), key, keyLength, now);
+    } finally {
+      lock.unlockRead(stamp);
+    }
+  }
+
+  private long checkedSize(int keyLength, int valueLength) {
+    long entrySize = EntryLayout.size(keyLength, valueLength, expires);
+    if (entrySize > Integer.MAX_VALUE - 64) {
+      throw new IllegalArgumentException("an entry of " + entrySize + " bytes is too large");
+    }
+    return entrySize;
+  }
+
+  /**
+   * The test of {@link #checkFits}, under the lock.
+   *
+   * @return whether the key is present (an update), where the test needed to know; else false
+   */
+  private boolean refuseIfTooLarge(long entrySize, int tag, byte[] key, int keyLength,
+      long now) {
+    int current = pages.standardSize;
     boolean update = false;
     long largest = largestEntry(current, false);
     if (entrySize > largest) {
@@ -521,7 +558,7 @@ public final class Segment {
           + settings.budgetBytes() + " bytes a segment, less its index, policy tables and a"
           + " page kept free for eviction)");
     }
-    holdPageSize = entrySize > largestEntry(most, update);
+    return update;
   }
 
   /**
