@@ -32,7 +32,10 @@ import java.util.function.BooleanSupplier;
  *       reads of pages being recycled or freed surface as bounds or closed-arena exceptions
  *       (memory access through {@link MemorySegment} is always checked) and are retried.</li>
  *   <li><b>Writes</b> hold the write lock for the index and page work only: no user code
- *       (codecs, loaders, listeners) ever runs under it.</li>
+ *       (codecs, loaders, listeners) ever runs under it. A write first decides whether its
+ *       entry could fit with every other entry evicted (checkFits), so a refused write evicts
+ *       nothing; an update that consumes its own old entry while making room reports it as
+ *       REPLACED, not as an eviction.</li>
  *   <li><b>Eviction</b> consumes entries one at a time at the queue tails and asks the
  *       {@link EvictionPolicy} what to do with each: relocate (copy to a head) or evict.
  *       A page returns to the pool when its queue's tail has passed it. One standard page of
