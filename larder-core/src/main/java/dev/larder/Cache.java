@@ -26,7 +26,9 @@ import java.util.function.Function;
  * <p><b>Bad input.</b> Null keys, values and functions throw {@link NullPointerException} naming
  * the argument. Any call after {@link #close()} throws {@link IllegalStateException}. A value
  * that can never fit the memory bound throws {@link IllegalArgumentException} and leaves the
- * cache unchanged. A codec, loader or mapping function that throws leaves the cache unchanged
+ * cache unchanged: the write is refused before anything is evicted for it, and the message
+ * names the largest entry (header, key and value bytes) the key's segment takes, which is its
+ * share of the bound less its index, policy tables and one page kept free for eviction. A codec, loader or mapping function that throws leaves the cache unchanged
  * and its exception reaches the caller.
  *
  * @param <K> key type
@@ -89,9 +91,11 @@ public interface Cache<K, V> extends AutoCloseable {
    * Concurrent callers for the same absent key wait for one computation and share its value or
    * its exception. A null result stores nothing and is returned as null. A write to the key
    * while the computation runs (put, remove, invalidate, compute, invalidateAll) wins: the
-   * computed value is returned to the waiting callers but not stored, so an invalidation made
-   * after a change to the data behind the cache cannot be undone by a load that read the data
-   * before the change. Writers never wait for the computation.
+   * computed value is returned to the callers already waiting but not stored, and a caller that
+   * arrives after the write returned does not join that computation: it starts or joins one that
+   * began after the write. So an invalidation made after a change to the data behind the cache
+   * cannot be undone by a load that read the data before the change, neither in the cache nor in
+   * what later reads return. Writers never wait for the computation.
    *
    * @param key the key
    * @param mappingFunction computes the value; runs outside any lock
@@ -119,7 +123,14 @@ public interface Cache<K, V> extends AutoCloseable {
    */
   void put(K key, V value);
 
-  /** @param map entries to put, one {@link #put} each */
+  /**
+   * Puts every entry of {@code map}, one {@link #put} each, after checking them all: a null key
+   * or value, a codec's exception or an entry that can never fit throws before any entry is
+   * stored. Not atomic otherwise: concurrent readers may see some entries before the others.
+   *
+   * @param map entries to put
+   * @throws IllegalArgumentException if an entry can never fit the bound; nothing is stored
+   */
   void putAll(Map<? extends K, ? extends V> map);
 
   /**
@@ -200,7 +211,11 @@ public interface Cache<K, V> extends AutoCloseable {
    */
   boolean containsKey(K key);
 
-  /** @return the number of entries, exact at quiescence, approximate under concurrent writes */
+  /**
+   * @return the number of entries, exact at quiescence, approximate under concurrent writes;
+   *     counts expired entries until they are reclaimed (by {@link #cleanUp}, writes or the
+   *     background sweep), unlike {@code asMap().size()}
+   */
   long estimatedSize();
 
   /**
@@ -244,6 +259,9 @@ public interface Cache<K, V> extends AutoCloseable {
    * this cache's; iterating its key, value and entry views, {@code containsKey} and
    * {@code containsValue} are not accesses (eviction does not hear of them, expire-after-access
    * deadlines do not move), so a job that walks every entry leaves the cache as it found it.
+   * Its {@code size} and {@code isEmpty} agree with iteration: where entries expire, they first
+   * reclaim the expired ones (as {@link #cleanUp}, a pass over the whole index).
+   * {@code computeIfAbsent} is {@link #get(Object, Function)}.
    *
    * @return a live {@link ConcurrentMap} view backed by this cache
    */
@@ -251,7 +269,10 @@ public interface Cache<K, V> extends AutoCloseable {
 
   /**
    * Releases all memory. Idempotent. Afterwards every call except {@code close} throws
-   * {@link IllegalStateException}; calls racing with close either complete or throw it. A cache
+   * {@link IllegalStateException}, those of the map view and queries such as
+   * {@link #estimatedSize}, {@link #memoryUsed} and {@link #stats} included, and so do calls
+   * that would touch no entry ({@code getAll}, {@code putAll} and {@code invalidateAll} of
+   * nothing); calls racing with close either complete or throw it. A cache
    * that becomes unreachable without being closed still frees its memory, off the heap too, but
    * only when the garbage collector notices, and with a logged warning.
    */

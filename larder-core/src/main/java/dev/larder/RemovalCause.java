@@ -4,11 +4,14 @@ package dev.larder;
 public enum RemovalCause {
   /** Removed by the user: remove, invalidate, invalidateAll, compute returning null. */
   EXPLICIT,
-  /** Its value was replaced by a put, replace or compute. */
+  /**
+   * Its value was replaced by a put, replace or compute: reported once per update, also when
+   * the update had to make room for its new value. Evictions that make room are of other keys.
+   */
   REPLACED,
   /** Its expiry time passed. */
   EXPIRED,
-  /** Evicted by the policy to honour the memory or entry bound. */
+  /** Evicted by the policy to honour the memory or entry bound; never the key being written. */
   SIZE;
 
   /** @return true if the cache removed the entry on its own (expiry or the bound) */

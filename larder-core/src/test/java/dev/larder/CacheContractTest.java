@@ -230,6 +230,20 @@ class CacheContractTest {
     assertThrows(IllegalStateException.class, () -> cache.put("k", "v"));
     assertThrows(IllegalStateException.class, () -> cache.remove("k"));
     assertThrows(IllegalStateException.class, cache::invalidateAll);
+    // Every call but close, also those that would touch no entry.
+    assertThrows(IllegalStateException.class, cache::estimatedSize);
+    assertThrows(IllegalStateException.class, cache::memoryUsed);
+    assertThrows(IllegalStateException.class, cache::stats);
+    assertThrows(IllegalStateException.class, cache::cleanUp);
+    assertThrows(IllegalStateException.class, () -> cache.asMap().size());
+    assertThrows(IllegalStateException.class, () -> cache.asMap().isEmpty());
+    assertThrows(IllegalStateException.class, () -> cache.asMap().entrySet().iterator().hasNext());
+    assertThrows(IllegalStateException.class, () -> cache.getAll(List.of()));
+    assertThrows(IllegalStateException.class, () -> cache.putAll(Map.of()));
+    assertThrows(IllegalStateException.class, () -> cache.invalidateAll(List.of()));
+    assertThrows(IllegalStateException.class, () -> cache.containsKey("k"));
+    assertThrows(IllegalStateException.class, () -> cache.compute("k", (k, v) -> v));
+    assertThrows(IllegalStateException.class, () -> cache.get("k", k -> "v"));
   }
 
   @ParameterizedTest

@@ -6,7 +6,7 @@ import dev.larder.codec.Codec;
 import dev.larder.codec.Codecs;
 import java.util.function.Consumer;
 
-/** Test codecs that run caller code while they encode. */
+/** Test codecs that run caller code while they encode or decode. */
 final class CallingCodecs {
 
   private CallingCodecs() {}
@@ -16,6 +16,15 @@ final class CallingCodecs {
    * @return the strings codec, calling {@code beforeEncoding} first
    */
   static Codec<String> strings(Consumer<String> beforeEncoding) {
+    return strings(beforeEncoding, value -> {});
+  }
+
+  /**
+   * @param beforeEncoding runs with each value about to be encoded; may throw
+   * @param afterDecoding runs with each value decoded, before it is returned; may throw
+   * @return the strings codec, calling both
+   */
+  static Codec<String> strings(Consumer<String> beforeEncoding, Consumer<String> afterDecoding) {
     return new Codec<>() {
       @Override
       public void encode(String value, ByteSink out) {
@@ -25,7 +34,9 @@ final class CallingCodecs {
 
       @Override
       public String decode(ByteSource in) {
-        return Codecs.strings().decode(in);
+        String value = Codecs.strings().decode(in);
+        afterDecoding.accept(value);
+        return value;
       }
 
       @Override

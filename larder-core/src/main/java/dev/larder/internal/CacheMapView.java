@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * The {@link ConcurrentMap} view of a cache. Every operation goes to the cache, so the view is
@@ -18,7 +19,8 @@ import java.util.function.BiFunction;
  * segment's keys and reading each value when it is reached, so it never throws
  * {@code ConcurrentModificationException}, returns each entry present throughout at most once,
  * and skips keys removed meanwhile. Values are decoded copies: {@code Entry.setValue} writes
- * through to the cache.
+ * through to the cache. {@code size} and {@code isEmpty} agree with iteration: where entries
+ * expire, they reclaim expired entries first.
  */
 final class CacheMapView<K, V> extends AbstractMap<K, V> implements ConcurrentMap<K, V> {
 
@@ -80,6 +82,17 @@ final class CacheMapView<K, V> extends AbstractMap<K, V> implements ConcurrentMa
     return cache.compute(key, remappingFunction);
   }
 
+  /**
+   * The cache's {@code get(key, function)}: concurrent calls for one absent key run the function
+   * once (ConcurrentMap's default would run it in each caller and keep the first result).
+   */
+  @Override
+  public V computeIfAbsent(K key, Function<? super K, ? extends V> mappingFunction) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(mappingFunction, "mappingFunction");
+    return cache.get(key, mappingFunction);
+  }
+
   // ConcurrentMap's defaults for the next three retry replace(key, old, new) with the value the
   // function was given; a function that changes that value in place (a byte[] counter) would make
   // the retries fail for ever. The cache's compute keeps its own copy of the expected bytes.
@@ -110,12 +123,12 @@ final class CacheMapView<K, V> extends AbstractMap<K, V> implements ConcurrentMa
 
   @Override
   public int size() {
-    return (int) Math.min(Integer.MAX_VALUE, cache.estimatedSize());
+    return (int) Math.min(Integer.MAX_VALUE, cache.liveSize());
   }
 
   @Override
   public boolean isEmpty() {
-    return cache.estimatedSize() == 0;
+    return cache.liveSize() == 0;
   }
 
   @Override

@@ -13,6 +13,7 @@ import dev.larder.internal.store.PutMode;
 import dev.larder.internal.store.RemovedEntry;
 import dev.larder.internal.store.Segment;
 import dev.larder.internal.store.WriteResult;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -38,7 +39,9 @@ import java.util.function.Function;
  * loader, function, listener) runs under a segment lock. Single flight: a miss in a loading
  * read registers a {@link CompletableFuture} for the key's bytes; other readers of the same key
  * wait on it, while readers and writers of every other key never see it. A load that finds a
- * value written meanwhile keeps that value (it never overwrites a newer write).
+ * value written meanwhile keeps that value (it never overwrites a newer write); a write during a
+ * load marks it superseded (see {@link #supersedeLoad}), so that it stores nothing and callers
+ * that come after the write start a new load instead of joining it.
  *
  * @param <K> key type
  * @param <V> value type
@@ -124,6 +127,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   @Override
   public Map<K, V> getAll(Iterable<? extends K> keys) {
     Objects.requireNonNull(keys, "keys");
+    checkOpen();
     Map<K, V> result = new LinkedHashMap<>();
     for (K key : keys) {
       V value = get(Objects.requireNonNull(key, "keys contains null"));
@@ -166,9 +170,17 @@ public final class LarderCache<K, V> implements Cache<K, V> {
 
   private V load(K key, KeyBytes keyBytes, Function<? super K, ? extends V> function) {
     Flight<V> mine = new Flight<>(Thread.currentThread());
-    Flight<V> theirs = flights.putIfAbsent(keyBytes, mine);
-    if (theirs != null) {
-      return theirs.await();
+    for (Flight<V> theirs; (theirs = flights.putIfAbsent(keyBytes, mine)) != null; ) {
+      // A superseded load may have read data that a write since then was made to remove: a
+      // caller arriving now must not share its value, so it takes the key over with a new load
+      // (the old one's callers still get the old value; it is never stored). Its own loader
+      // asking for the key again is still a recursive load.
+      if (!theirs.superseded || theirs.owner == Thread.currentThread()) {
+        return theirs.await();
+      }
+      if (flights.replace(keyBytes, theirs, mine)) {
+        break;
+      }
     }
     long start = startTimer();
     try {
@@ -188,9 +200,13 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   /**
    * Tells a load of this key in flight, if any, that a write came after its loader began: the
    * loaded value may predate the change the write made (a database row updated, then the key
-   * invalidated), so the load must not store it where the write left no value. Called before
-   * the write takes the segment's lock (see {@link Segment#putLoaded}). A load that begins
-   * after this call reads after the write began, and may store.
+   * invalidated), so the load must not store it where the write left no value, and callers that
+   * come later must not join it. Called twice by each write. Before the write takes the
+   * segment's lock, so that the load's store, which asks under that lock, cannot follow the
+   * write (see {@link Segment#putLoaded}). And after the write, so that a load registered while
+   * the write was under way is marked too: it may have found the value the write then removed,
+   * and a caller arriving after the write returned must not get that value from it. A load that
+   * registers after the second call reads after the write, and may store and be joined.
    */
   private void supersedeLoad(byte[] key, int length) {
     if (flights.isEmpty()) {
@@ -240,16 +256,67 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     write(key, value, PutMode.ALWAYS, null, false);
   }
 
+  /**
+   * Encodes every entry and refuses any that can never fit before it stores one, so that a null,
+   * a codec's exception or an entry too large leaves the cache unchanged; the encoded entries are
+   * held meanwhile. Then stores them one by one, as put does.
+   */
   @Override
   public void putAll(Map<? extends K, ? extends V> map) {
     Objects.requireNonNull(map, "map");
-    map.forEach(this::put);
+    checkOpen();
+    List<byte[]> encoded = new ArrayList<>(2 * map.size());
+    for (Map.Entry<? extends K, ? extends V> entry : map.entrySet()) {
+      byte[] key = encodedKeyCopy(Objects.requireNonNull(entry.getKey(), "map has a null key"));
+      byte[] value = encodedValueCopy(
+          Objects.requireNonNull(entry.getValue(), "map has a null value"));
+      long hash = Segment.hash(key, key.length);
+      segmentFor(hash).checkFits(key, key.length, value.length, hash, now());
+      encoded.add(key);
+      encoded.add(value);
+    }
+    for (int i = 0; i < encoded.size(); i += 2) {
+      long start = startTimer();
+      byte[] key = encoded.get(i);
+      byte[] value = encoded.get(i + 1);
+      WriteResult result = store(key, key.length, value, value.length, PutMode.ALWAYS, null, false);
+      afterWrite(result);
+      stats.recordPut(elapsed(start));
+    }
   }
 
   /** Puts and returns the previous value, atomically; for {@link ConcurrentMap#put}. */
   V putAndGetPrevious(K key, V value) {
-    WriteResult result = write(key, value, PutMode.ALWAYS, null, true);
-    return result.previous() == null ? null : decodeValue(result.previous());
+    Objects.requireNonNull(value, "value");
+    return swap(key, value, false);
+  }
+
+  /**
+   * A write that returns the value it replaces or removes. The old value is decoded before the
+   * write, so that a value codec whose decode throws leaves the cache unchanged: this reads the
+   * stored bytes (not an access: the write is what the policy hears of, as for a plain put or
+   * remove), decodes them, and writes only if the entry still holds those bytes, reading again
+   * if another write came between.
+   *
+   * @param value the new value, or null to remove
+   * @param onlyIfPresent write nothing if the key is absent (replace)
+   * @return the previous value, or null if there was none
+   */
+  private V swap(K key, V value, boolean onlyIfPresent) {
+    Objects.requireNonNull(key, "key");
+    checkOpen();
+    long start = startTimer();
+    StoredKey stored = storedKeyForWrite(key);
+    for (;;) {
+      byte[] current = stored.peek(now());
+      if (current == null && onlyIfPresent) {
+        return null;
+      }
+      V previous = current == null ? null : decodeValue(current);
+      if (applyComputed(stored, current, value, start)) {
+        return previous;
+      }
+    }
   }
 
   @Override
@@ -260,13 +327,15 @@ public final class LarderCache<K, V> implements Cache<K, V> {
 
   @Override
   public V replace(K key, V value) {
-    WriteResult result = write(key, value, PutMode.IF_PRESENT, null, true);
-    return result.applied() ? decodeValue(result.previous()) : null;
+    Objects.requireNonNull(value, "value");
+    return swap(key, value, true);
   }
 
   @Override
   public boolean replace(K key, V oldValue, V newValue) {
+    Objects.requireNonNull(key, "key");
     Objects.requireNonNull(oldValue, "oldValue");
+    Objects.requireNonNull(newValue, "newValue");
     byte[] expected = encodedValueCopy(oldValue);
     return write(key, newValue, PutMode.IF_EQUALS, expected, false).applied()
         || !valueCodec.deterministic() && writeIfEqual(key, oldValue, newValue);
@@ -306,10 +375,8 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     try {
       ByteSink keySink = encodeKey(key, scratch);
       ByteSink valueSink = encodeValue(value, scratch);
-      supersedeLoad(keySink.array(), keySink.size());
-      long hash = Segment.hash(keySink.array(), keySink.size());
-      result = segmentFor(hash).put(keySink.array(), keySink.size(),
-          valueSink.array(), valueSink.size(), hash, mode, expected, wantOld, now());
+      result = store(keySink.array(), keySink.size(), valueSink.array(), valueSink.size(), mode,
+          expected, wantOld);
     } finally {
       scratch.giveBack();
     }
@@ -320,25 +387,35 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     return result;
   }
 
+  /** Writes encoded bytes to their segment, telling loads of the key (see supersedeLoad). */
+  private WriteResult store(byte[] key, int keyLength, byte[] value, int valueLength,
+      PutMode mode, byte[] expected, boolean wantOld) {
+    supersedeLoad(key, keyLength);
+    long hash = Segment.hash(key, keyLength);
+    WriteResult result = segmentFor(hash).put(key, keyLength, value, valueLength, hash, mode,
+        expected, wantOld, now());
+    supersedeLoad(key, keyLength);
+    return result;
+  }
+
   @Override
   public V remove(K key) {
-    WriteResult result = removeEntry(key, null, true);
-    return result.applied() ? decodeValue(result.previous()) : null;
+    return swap(key, null, false);
   }
 
   @Override
   public boolean remove(K key, V value) {
     Objects.requireNonNull(value, "value");
-    return removeEntry(key, encodedValueCopy(value), false).applied()
+    return removeEntry(key, encodedValueCopy(value)).applied()
         || !valueCodec.deterministic() && writeIfEqual(key, value, null);
   }
 
   @Override
   public void invalidate(K key) {
-    removeEntry(key, null, false);
+    removeEntry(key, null);
   }
 
-  private WriteResult removeEntry(K key, byte[] expected, boolean wantOld) {
+  private WriteResult removeEntry(K key, byte[] expected) {
     Objects.requireNonNull(key, "key");
     checkOpen();
     WriteResult result;
@@ -347,7 +424,8 @@ public final class LarderCache<K, V> implements Cache<K, V> {
       ByteSink sink = encodeKey(key, scratch);
       supersedeLoad(sink.array(), sink.size());
       long hash = Segment.hash(sink.array(), sink.size());
-      result = segmentFor(hash).remove(sink.array(), sink.size(), hash, expected, wantOld, now());
+      result = segmentFor(hash).remove(sink.array(), sink.size(), hash, expected, false, now());
+      supersedeLoad(sink.array(), sink.size());
     } finally {
       scratch.giveBack();
     }
@@ -361,19 +439,26 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   @Override
   public void invalidateAll() {
     checkOpen();
-    for (Flight<V> flight : flights.values()) {
-      flight.superseded = true;
-    }
+    supersedeAllLoads();
     for (Segment segment : segments) {
       WriteResult result = segment.clear();
       afterWrite(result);
       stats.recordRemovals(result.cleared());
+    }
+    supersedeAllLoads();
+  }
+
+  /** {@link #supersedeLoad} for every load in flight: before and after a clear. */
+  private void supersedeAllLoads() {
+    for (Flight<V> flight : flights.values()) {
+      flight.superseded = true;
     }
   }
 
   @Override
   public void invalidateAll(Iterable<? extends K> keys) {
     Objects.requireNonNull(keys, "keys");
+    checkOpen();
     for (K key : keys) {
       invalidate(key);
     }
@@ -404,6 +489,11 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     byte[] read(long now) {
       return segment.get(bytes, bytes.length, hash, now, true);
     }
+
+    /** @return a copy of the current value's bytes, or null; not an access */
+    byte[] peek(long now) {
+      return segment.peek(bytes, bytes.length, hash, now, true);
+    }
   }
 
   /** Encodes the key and tells a load of it in flight that a write is coming. */
@@ -420,7 +510,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     WriteResult result;
     if (computed == null) {
       if (current == null) {
-        return true;
+        return staysAbsent(stored);
       }
       result = stored.segment().remove(key, key.length, stored.hash(), current, false, now());
     } else {
@@ -434,6 +524,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
         scratch.giveBack();
       }
     }
+    supersedeLoad(key, key.length);
     afterWrite(result);
     if (result.applied()) {
       if (computed == null) {
@@ -445,10 +536,27 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     return result.applied();
   }
 
+  /**
+   * Whether a key read as absent still is, for a compute that removes nothing. The read took no
+   * lock, so a load's store could have been under way, unseen, with a value read before this
+   * compute's change to the data: waiting for the segment's writers lets it land, and no load
+   * begun before this compute stores after that (see {@link #supersedeLoad}). A value there now
+   * is one the function must see (false: compute reads again); then loads that may have found
+   * the removed value are marked, as after any write.
+   */
+  private boolean staysAbsent(StoredKey stored) {
+    byte[] key = stored.bytes();
+    stored.segment().awaitWriters();
+    boolean absent = stored.segment().peek(key, key.length, stored.hash(), now(), false) == null;
+    supersedeLoad(key, key.length);
+    return absent;
+  }
+
   // ------------------------------------------------------------------ size, memory, stats
 
   @Override
   public long estimatedSize() {
+    checkOpen();
     long total = 0;
     for (Segment segment : segments) {
       total += segment.size();
@@ -458,6 +566,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
 
   @Override
   public long memoryUsed() {
+    checkOpen();
     long total = StoreSizing.CACHE_OVERHEAD;
     for (Segment segment : segments) {
       total += segment.memoryUsed();
@@ -517,7 +626,20 @@ public final class LarderCache<K, V> implements Cache<K, V> {
 
   @Override
   public CacheStats stats() {
+    checkOpen();
     return stats.snapshot();
+  }
+
+  /**
+   * Entries as the map view's iteration counts them, for its size and isEmpty: where entries
+   * expire, expired ones are reclaimed first (a pass over every index), since iteration skips
+   * them and estimatedSize counts them until they are reclaimed.
+   */
+  long liveSize() {
+    if (config.expires()) {
+      cleanUp();
+    }
+    return estimatedSize();
   }
 
   @Override

@@ -32,7 +32,10 @@ import java.util.function.BooleanSupplier;
  *       reads of pages being recycled or freed surface as bounds or closed-arena exceptions
  *       (memory access through {@link MemorySegment} is always checked) and are retried.</li>
  *   <li><b>Writes</b> hold the write lock for the index and page work only: no user code
- *       (codecs, loaders, listeners) ever runs under it.</li>
+ *       (codecs, loaders, listeners) ever runs under it. A write first decides whether its
+ *       entry could fit with every other entry evicted (checkFits), so a refused write evicts
+ *       nothing; an update that consumes its own old entry while making room reports it as
+ *       REPLACED, not as an eviction.</li>
  *   <li><b>Eviction</b> consumes entries one at a time at the queue tails and asks the
  *       {@link EvictionPolicy} what to do with each: relocate (copy to a head) or evict.
  *       A page returns to the pool when its queue's tail has passed it. One standard page of
@@ -84,6 +87,10 @@ public final class Segment {
   private int sweepCursor;
   private volatile boolean closed;
   private List<RemovedEntry> removals = List.of();
+  /** Slot of the key a put is updating while it makes room, else -1; under the write lock. */
+  private int updatingSlot = -1;
+  /** Set by checkFits for a write whose entry fits only if the page size stays as it is. */
+  private boolean holdPageSize;
   private int evictions;
   private int expirations;
 
@@ -369,13 +376,15 @@ public final class Segment {
 
   private WriteResult put(byte[] key, int keyLength, byte[] value, int valueLength, long hash,
       PutMode mode, byte[] expected, boolean wantPrevious, long now, BooleanSupplier superseded) {
-    long entrySize = EntryLayout.size(keyLength, valueLength, expires);
-    checkFits(entrySize);
+    long entrySize = checkedSize(keyLength, valueLength);
     long stamp = lock.writeLock();
     try {
       throwIfClosed();
       nowForSweep = expires ? now : Long.MIN_VALUE;
       int tag = IndexSlot.tag(hash);
+      if (settings.budgetBytes() != Long.MAX_VALUE) {
+        checkFits(entrySize, tag, key, keyLength, now);
+      }
       int i = liveIndexOf(tag, key, keyLength, now);
       byte[] previous = null;
       if (i >= 0 && (wantPrevious || settings.collectRemovals() || mode == PutMode.IF_EQUALS)) {
@@ -397,10 +406,15 @@ public final class Segment {
       // its own queue (as Caffeine moves an updated node within its queue), so that a hot
       // entry in main or protected does not fall back into the window and its admission test.
       PageQueue queue = i >= 0 ? queueOf(table[i]) : window;
+      // Making room may consume the updated entry's own old bytes at a queue tail: that is its
+      // replacement, not an eviction (see removeAt).
+      updatingSlot = i;
       long address = append(queue, (int) entrySize, true);
+      updatingSlot = -1;
       if (address < 0) {
-        throw new IllegalArgumentException("an entry of " + entrySize
-            + " bytes does not fit the segment's bound of " + settings.budgetBytes() + " bytes");
+        // checkFits made sure that evicting everything leaves room: not reached
+        throw new IllegalStateException("no room for an entry of " + entrySize + " bytes after "
+            + "evicting; the segment's bound is " + settings.budgetBytes() + " bytes");
       }
       Page page = pages.page(IndexSlot.page(address));
       EntryLayout.write(page.memory, IndexSlot.offset(address), key, keyLength, value,
@@ -417,6 +431,8 @@ public final class Segment {
       compactIfWasteful();
       return result(true, wantPrevious ? previous : null);
     } finally {
+      updatingSlot = -1;
+      holdPageSize = false;
       lock.unlockWrite(stamp);
     }
   }
@@ -453,6 +469,15 @@ public final class Segment {
     }
   }
 
+  /**
+   * Returns once the write that holds this segment's lock, if any, has finished: what a lock-free
+   * read after this sees includes that write (for a caller that must not miss a store already
+   * decided, such as a load's).
+   */
+  public void awaitWriters() {
+    lock.unlockRead(lock.readLock());
+  }
+
   /** The queue holding a live entry's bytes (the window if its page has none). */
   private PageQueue queueOf(long slot) {
     Page page = pages.page(IndexSlot.page(IndexSlot.address(slot)));
@@ -469,20 +494,88 @@ public final class Segment {
     };
   }
 
-  private void checkFits(long entrySize) {
-    long budget = settings.budgetBytes();
+  /**
+   * Refuses, before anything is evicted, an entry that would not fit even with every other
+   * entry evicted and every pooled page freed, naming the largest entry that would. What stays
+   * then is the index (grown first if a new key needs it), the policy's tables, the segment's
+   * own objects and the page of slack kept for relocations; the entry needs a page of its own
+   * size, or a standard page. The standard page size could grow while the write evicts (see
+   * {@link PageSizing}, at most to 1/{@value PageSizing#MIN_PAGES} of the budget) and take
+   * more slack: for an entry so large that this would matter, it is held for this write.
+   */
+  private void checkFits(long entrySize, int tag, byte[] key, int keyLength, long now) {
+    boolean update = refuseIfTooLarge(entrySize, tag, key, keyLength, now);
+    int most = (int) Math.max(pages.standardSize, Math.min(PageSizing.MAX_PAGE,
+        settings.budgetBytes() / PageSizing.MIN_PAGES));
+    holdPageSize = entrySize > largestEntry(most, update);
+  }
+
+  /**
+   * Refuses, as {@link #put} would and without writing anything, an entry that can never fit:
+   * for a caller that must know before it writes at all (putAll). Concurrent writes can change
+   * the limit a little (the index grows) before the entry is written.
+   *
+   * @throws IllegalArgumentException naming the largest entry the segment takes
+   */
+  public void checkFits(byte[] key, int keyLength, int valueLength, long hash, long now) {
+    long entrySize = checkedSize(keyLength, valueLength);
+    if (settings.budgetBytes() == Long.MAX_VALUE) {
+      return;
+    }
+    long stamp = lock.readLock();
+    try {
+      throwIfClosed();
+      refuseIfTooLarge(entrySize, IndexSlot.tag(hash), key, keyLength, now);
+    } finally {
+      lock.unlockRead(stamp);
+    }
+  }
+
+  private long checkedSize(int keyLength, int valueLength) {
+    long entrySize = EntryLayout.size(keyLength, valueLength, expires);
     if (entrySize > Integer.MAX_VALUE - 64) {
-      throw new IllegalArgumentException("entry of " + entrySize + " bytes is too large");
+      throw new IllegalArgumentException("an entry of " + entrySize + " bytes is too large");
     }
-    if (budget != Long.MAX_VALUE) {
-      int capacity = (int) Math.max(entrySize, pages.standardSize);
-      long floor = FIXED_OVERHEAD + 8L * MIN_CAPACITY + policy.bytes()
-          + PageStore.footprint(capacity);
-      if (floor > budget) {
-        throw new IllegalArgumentException("an entry of " + entrySize + " bytes can never fit"
-            + " the cache's bound (" + budget + " bytes a segment)");
-      }
+    return entrySize;
+  }
+
+  /**
+   * The test of {@link #checkFits}, under the lock.
+   *
+   * @return whether the key is present (an update), where the test needed to know; else false
+   */
+  private boolean refuseIfTooLarge(long entrySize, int tag, byte[] key, int keyLength,
+      long now) {
+    int current = pages.standardSize;
+    boolean update = false;
+    long largest = largestEntry(current, false);
+    if (entrySize > largest) {
+      // Only so large an entry pays for a second probe: an update needs no index growth.
+      int i = probe(table, tag, key, keyLength);
+      update = i >= 0 && !(expires && isExpired(deadlineOf(table[i]), now));
+      largest = update ? largestEntry(current, true) : largest;
     }
+    if (entrySize > largest) {
+      throw new IllegalArgumentException("an entry of " + entrySize + " bytes can never fit:"
+          + " the largest this cache takes is " + largest + " bytes of header, key and value ("
+          + settings.budgetBytes() + " bytes a segment, less its index, policy tables and a"
+          + " page kept free for eviction)");
+    }
+    return update;
+  }
+
+  /**
+   * @param standard standard page size to assume
+   * @param update true if the key is present (its index needs no room)
+   * @return the largest entry that fits once every other one is evicted, or 0 if none does
+   */
+  private long largestEntry(int standard, boolean update) {
+    int capacity = update ? table.length : indexCapacityForOneMore();
+    long fixed = FIXED_OVERHEAD + 8L * capacity + policy.bytes()
+        + (capacity > table.length ? sketchGrowth(capacity) : 0);
+    long room = settings.budgetBytes() - fixed - PageStore.footprint(standard)
+        - PageStore.PAGE_OVERHEAD;
+    return room >= standard ? room : 0;
   }
 
   /** Index of the live slot for the key, removing it first if it has expired; else -1. */
@@ -576,14 +669,24 @@ public final class Segment {
     if (t.length >= IndexSlot.MAX_CAPACITY) {
       return false;
     }
-    int grown = (int) Math.min(IndexSlot.MAX_CAPACITY, Math.max(t.length + MIN_CAPACITY,
-        t.length * 6L / 5));
+    int grown = indexCapacityForOneMore();
     long extra = 8L * (grown - t.length) + sketchGrowth(grown);
     if (!reserve(extra)) {
       return false;
     }
     rehash(grown);
     return true;
+  }
+
+  /** @return the index's capacity once {@link #ensureIndexRoom} has made room for a new key */
+  private int indexCapacityForOneMore() {
+    int capacity = table.length;
+    if ((size + tombstones + 1) * 20L <= capacity * 17L || (size + 1) * 20L <= capacity * 15L
+        || capacity >= IndexSlot.MAX_CAPACITY) {
+      return capacity;
+    }
+    return (int) Math.min(IndexSlot.MAX_CAPACITY, Math.max(capacity + MIN_CAPACITY,
+        capacity * 6L / 5));
   }
 
   /**
@@ -715,8 +818,10 @@ public final class Segment {
   }
 
   private Page newPage(int bytes, boolean forUser) {
-    pages.growStandardSize(
-        PageSizing.standardSize(pages.standardSize, pageLiveBytes, size, settings));
+    if (!holdPageSize) {
+      pages.growStandardSize(
+          PageSizing.standardSize(pages.standardSize, pageLiveBytes, size, settings));
+    }
     int standard = pages.standardSize;
     int slack = forUser && settings.budgetBytes() != Long.MAX_VALUE
         ? (int) PageStore.footprint(standard) : 0;
@@ -1037,8 +1142,14 @@ public final class Segment {
     return NO_VICTIM;
   }
 
-  /** Removes the entry at slot {@code i} for {@code cause}, keeping its bytes if wanted. */
-  private void removeAt(int i, RemovalCause cause) {
+  /**
+   * Removes the entry at slot {@code i} for {@code cause}, keeping its bytes if wanted. The
+   * entry of a key being updated is removed as REPLACED whatever the cause: the update stores
+   * the key's new value, so its listeners hear of one replacement and no eviction, and the
+   * policy's view (the old bytes consumed at a tail) stays as it is.
+   */
+  private void removeAt(int i, RemovalCause reason) {
+    RemovalCause cause = i == updatingSlot ? RemovalCause.REPLACED : reason;
     long slot = table[i];
     byte[] value = settings.collectRemovals() ? copyValue(slot) : null;
     deleteSlot(i);
