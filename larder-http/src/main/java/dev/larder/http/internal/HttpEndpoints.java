@@ -104,8 +104,11 @@ public final class HttpEndpoints {
         throw HttpProblem.methodNotAllowed(method, "cache '" + registration.name()
             + "' (it was added without key and value formats, so it serves no entries)", "");
       }
-      requireOpen(registration);
-      return EntryResource.handle(registration, method, rest.get(2), contentType, body);
+      try {
+        return EntryResource.handle(registration, method, rest.get(2), contentType, body);
+      } catch (IllegalStateException closed) {
+        throw closed(registration, closed);
+      }
     }
     throw HttpProblem.notFound("no resource at " + path);
   }
@@ -140,16 +143,17 @@ public final class HttpEndpoints {
   }
 
   private static CacheReport report(Registration<?, ?> registration) {
-    requireOpen(registration);
-    return CacheReport.of(registration);
+    try {
+      return CacheReport.of(registration);
+    } catch (IllegalStateException closed) {
+      throw closed(registration, closed);
+    }
   }
 
-  private static void requireOpen(Registration<?, ?> registration) {
-    try {
-      registration.cache().estimatedSize();
-    } catch (IllegalStateException closed) {
-      throw HttpProblem.notFound("cache '" + registration.name() + "' is closed");
-    }
+  /** Every call on a closed cache throws IllegalStateException (Cache's contract). */
+  private static HttpProblem closed(Registration<?, ?> registration, IllegalStateException e) {
+    return HttpProblem.notFound("cache '" + registration.name() + "' is unavailable: "
+        + e.getMessage());
   }
 
   private static void requireGet(String method, String path) {
