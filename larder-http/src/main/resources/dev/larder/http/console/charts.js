@@ -55,9 +55,10 @@ const LarderCharts = (() => {
     ctx.textAlign = "center";
     ctx.textBaseline = "top";
     const seconds = windowMillis / 1000;
-    for (let s = 0; s <= seconds; s += seconds / 4) {
-      const x = box.left + box.w - (box.w * s) / seconds;
-      ctx.fillText(s === 0 ? "now" : "-" + Math.round(s) + "s", x, box.top + box.h + 5);
+    for (let i = 0; i <= 4; i++) {
+      const s = (seconds * i) / 4;
+      const x = box.left + box.w - (box.w * i) / 4;
+      ctx.fillText(i === 0 ? "now" : "-" + Math.round(s) + "s", x, box.top + box.h + 5);
     }
   }
 

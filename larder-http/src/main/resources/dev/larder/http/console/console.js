@@ -8,7 +8,8 @@
 
 (() => {
   const POLL_MILLIS = 1000;
-  const WINDOW_MILLIS = 120 * 1000;
+  const WINDOW_MILLIS = 120 * 1000; // history kept, and the widest chart window
+  const MIN_WINDOW_MILLIS = 10 * 1000;
   const COLORS = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2",
     "#ca8a04", "#db2777"];
   const history = new Map(); // cache name -> {color, points: [{t, hitRatio, memory, reads}]}
@@ -183,8 +184,15 @@
     }));
   }
 
+  /** The charts span what has been seen so far (10 s to 2 min), so a new page fills quickly. */
+  function chartWindow(now) {
+    let first = now;
+    for (const h of history.values()) if (h.points.length) first = Math.min(first, h.points[0].t);
+    return Math.min(WINDOW_MILLIS, Math.max(MIN_WINDOW_MILLIS, now - first));
+  }
+
   function renderCharts(now) {
-    const common = { now, windowMillis: WINDOW_MILLIS };
+    const common = { now, windowMillis: chartWindow(now) };
     LarderCharts.line(document.getElementById("chart-hit-ratio"), series("hit"),
       { ...common, max: 100, format: v => v.toFixed(0) });
     LarderCharts.line(document.getElementById("chart-memory"), series("memory"),
