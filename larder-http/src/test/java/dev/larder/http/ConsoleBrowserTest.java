@@ -62,7 +62,7 @@ class ConsoleBrowserTest {
         WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
         wait.until(d -> d.findElements(By.cssSelector("#caches tbody tr")).size() == 3);
 
-        runTrafficWhileThePagePolls(f, Duration.ofSeconds(5));
+        runTrafficWhileThePagePolls(f, Duration.ofSeconds(3));
         long quiet = System.currentTimeMillis();
         wait.until(d -> updatedAt(d.findElement(By.id("updated"))) > quiet + 200);
 

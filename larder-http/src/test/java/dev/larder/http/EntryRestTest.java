@@ -73,6 +73,13 @@ class EntryRestTest {
           .PUT(BodyPublishers.ofByteArray(new byte[] {0, 1, 2})));
       assertEquals(204, untyped.statusCode(), "no Content-Type is taken as the cache's");
       assertArrayEquals(new byte[] {0, 1, 2}, f.blobs.getIfPresent("b2"));
+
+      HttpResponse<String> overBound = f.send(HttpRequest.newBuilder(f.uri(path("blobs", "b3")))
+          .header("Content-Type", "application/octet-stream")
+          .PUT(BodyPublishers.ofByteArray(new byte[100 << 10])));
+      assertEquals(400, overBound.statusCode(), "a value that can never fit 64 KiB");
+      assertTrue(overBound.body().contains("refused the value"), overBound.body());
+      assertNull(f.blobs.getIfPresent("b3"));
     }
   }
 
