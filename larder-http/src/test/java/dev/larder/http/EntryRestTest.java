@@ -10,7 +10,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -122,6 +127,25 @@ class EntryRestTest {
       assertEquals(404, f.get("/api/caches/books/other/k").statusCode());
       assertEquals(404, f.get("/nowhere").statusCode());
       assertEquals(200, f.get(path("books", "kept")).statusCode(), "still serving");
+    }
+  }
+
+  @Test
+  void concurrentPutsFromManyConnectionsAreAllStored() throws Exception {
+    try (Fixture f = Fixture.start()) {
+      List<CompletableFuture<HttpResponse<String>>> puts = new ArrayList<>();
+      for (int i = 0; i < 400; i++) {
+        puts.add(f.client.sendAsync(HttpRequest.newBuilder(f.uri(path("books", "k" + i)))
+                .timeout(Duration.ofSeconds(20)).PUT(BodyPublishers.ofString("v" + i)).build(),
+            HttpResponse.BodyHandlers.ofString()));
+      }
+      for (CompletableFuture<HttpResponse<String>> put : puts) {
+        assertEquals(204, put.get(30, TimeUnit.SECONDS).statusCode());
+      }
+      for (int i = 0; i < 400; i++) {
+        assertEquals("v" + i, f.books.getIfPresent("k" + i), "no acknowledged PUT is lost");
+      }
+      assertEquals(400, f.books.estimatedSize());
     }
   }
 

@@ -98,6 +98,15 @@ class SecurityAndRobustnessTest {
   }
 
   @Test
+  void idleConnectionsAreClosed() throws Exception {
+    try (Fixture f = Fixture.start(b -> b.idleTimeout(java.time.Duration.ofMillis(300)));
+        Socket socket = new Socket(f.server.address().getAddress(), f.server.port())) {
+      socket.setSoTimeout(20_000);
+      assertEquals(-1, socket.getInputStream().read(), "the server closed the idle connection");
+    }
+  }
+
+  @Test
   void sharesAnApplicationsEventLoopsAndLeavesThemRunning() throws Exception {
     EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     try {
