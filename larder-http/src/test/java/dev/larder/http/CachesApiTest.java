@@ -71,6 +71,15 @@ class CachesApiTest {
       assertEquals(3, sections.get("cluster").get("members").asInt());
       assertEquals("[a|2] (3)", sections.get("cluster").get("view").asText());
 
+      f.directory.section("log", () -> {
+        throw new IllegalStateException("log is recovering");
+      });
+      JsonNode failing = JSON.readTree(f.get("/api/caches").body());
+      assertEquals(3, failing.get("caches").size(), "a failing section leaves the caches");
+      assertTrue(failing.get("sections").get("log").get("error").asText()
+          .contains("log is recovering"));
+      f.directory.removeSection("log");
+
       f.counters.close();
       JsonNode after = JSON.readTree(f.get("/api/caches").body());
       assertEquals(2, after.get("caches").size(), "a closed cache is left out");

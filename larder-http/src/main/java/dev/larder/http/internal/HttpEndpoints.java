@@ -31,6 +31,8 @@ import java.util.function.Supplier;
  */
 public final class HttpEndpoints {
 
+  private static final System.Logger LOG = System.getLogger(HttpEndpoints.class.getName());
+
   static final String OPENMETRICS = "application/openmetrics-text; version=1.0.0; charset=utf-8";
   static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
 
@@ -133,13 +135,24 @@ public final class HttpEndpoints {
     Map<String, Object> sections = new LinkedHashMap<>();
     for (Map.Entry<String, Supplier<? extends Map<String, ?>>> e :
         directory.sections().entrySet()) {
-      sections.put(e.getKey(), e.getValue().get());
+      sections.put(e.getKey(), section(e.getKey(), e.getValue()));
     }
     Map<String, Object> overview = new LinkedHashMap<>();
     overview.put("time", System.currentTimeMillis());
     overview.put("caches", caches);
     overview.put("sections", sections);
     return overview;
+  }
+
+  /** A failing section reports its failure; it must not take the caches' figures with it. */
+  private static Object section(String name, Supplier<? extends Map<String, ?>> supplier) {
+    try {
+      Map<String, ?> figures = supplier.get();
+      return figures == null ? Map.of() : figures;
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "status section " + name + " failed", e);
+      return Map.of("error", String.valueOf(e));
+    }
   }
 
   private static CacheReport report(Registration<?, ?> registration) {
