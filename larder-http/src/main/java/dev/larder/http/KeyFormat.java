@@ -1,0 +1,40 @@
+package dev.larder.http;
+
+import java.util.Objects;
+
+/**
+ * The string form of a cache's keys, as they appear in the last segment of
+ * {@code /api/caches/{name}/entries/{key}} (after percent-decoding).
+ *
+ * <p>Implementations must be thread-safe and stateless; {@link #parse} throws
+ * {@link IllegalArgumentException} for a string that is not a key, which the endpoint answers
+ * with 400 Bad Request and the exception's message.
+ *
+ * @param <K> the key type
+ */
+@FunctionalInterface
+public interface KeyFormat<K> {
+
+  /**
+   * @param text the decoded path segment, never null
+   * @return the key
+   * @throws IllegalArgumentException if {@code text} is not a valid key
+   */
+  K parse(String text);
+
+  /** @return keys that are the path segment itself */
+  static KeyFormat<String> strings() {
+    return text -> Objects.requireNonNull(text, "text");
+  }
+
+  /** @return keys that are decimal {@code long}s, e.g. {@code 42} or {@code -7} */
+  static KeyFormat<Long> longs() {
+    return text -> {
+      try {
+        return Long.valueOf(text);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("key '" + text + "' is not a decimal long", e);
+      }
+    };
+  }
+}

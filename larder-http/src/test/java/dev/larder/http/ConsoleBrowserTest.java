@@ -1,0 +1,209 @@
+package dev.larder.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The console in a real browser: Debian's headless Chromium driven by Selenium through the
+ * system chromedriver. A server with known caches and traffic is opened; the page must list
+ * every cache the API lists, with the same entries, memory used and bound, hit ratio, latency
+ * percentiles, evictions, expirations and statistics flag; its charts must have drawn; the log
+ * and cluster panels must stay hidden until the API reports those sections, then appear. A
+ * screenshot is saved as {@code target/console.png}.
+ *
+ * <p>Skipped, with the reason, when {@code /usr/bin/chromium} or {@code /usr/bin/chromedriver}
+ * is missing ({@code .ci/install-packages} installs them). Selenium Manager is never asked for
+ * a driver: the driver's path is given, and surefire sets {@code SE_OFFLINE=true}.
+ */
+@Timeout(120)
+class ConsoleBrowserTest {
+
+  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+  private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern BYTES = Pattern.compile("([0-9.]+) (B|KiB|MiB|GiB|TiB)");
+
+  @Test
+  void consoleShowsWhatTheApiReports() throws Exception {
+    assumeTrue(Files.isExecutable(CHROMIUM),
+        "no " + CHROMIUM + ": install Debian's chromium (.ci/install-packages does)");
+    assumeTrue(Files.isExecutable(CHROMEDRIVER),
+        "no " + CHROMEDRIVER + ": install Debian's chromium-driver (.ci/install-packages does)");
+    System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
+
+    try (Fixture f = Fixture.start().traffic()) {
+      ChromeDriver driver = startBrowser();
+      try {
+        driver.get(f.server.uri().toString());
+        WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+        wait.until(d -> d.findElements(By.cssSelector("#caches tbody tr")).size() == 3);
+
+        runTrafficWhileThePagePolls(f, Duration.ofSeconds(3));
+        long quiet = System.currentTimeMillis();
+        wait.until(d -> updatedAt(d.findElement(By.id("updated"))) > quiet + 200);
+
+        JsonNode api = JSON.readTree(f.get("/api/caches").body()).get("caches");
+        List<WebElement> rows = driver.findElements(By.cssSelector("#caches tbody tr"));
+        assertEquals(api.size(), rows.size(), "one row per cache");
+        for (int i = 0; i < api.size(); i++) {
+          assertRowShows(api.get(i), rows.get(i));
+        }
+        assertEquals("3", driver.findElement(By.id("chart-hit-ratio")).getDomAttribute(
+            "data-series"), "the hit-ratio chart drew a line per cache");
+        assertFalse(driver.findElement(By.id("section-log")).isDisplayed());
+        assertFalse(driver.findElement(By.id("section-cluster")).isDisplayed());
+
+        Path shot = Path.of("target", "console.png");
+        Files.createDirectories(shot.getParent());
+        Files.write(shot, driver.getScreenshotAs(OutputType.BYTES));
+        assertTrue(Files.size(shot) > 10_000, "a screenshot with content");
+
+        f.directory.section("cluster", () -> Map.of("members", 3, "coordinator", "node-a"));
+        wait.until(d -> d.findElement(By.id("section-cluster")).isDisplayed());
+        assertEquals("3", driver.findElement(
+            By.cssSelector("#section-cluster td[data-field=members]")).getText());
+        assertFalse(driver.findElement(By.id("section-log")).isDisplayed());
+      } finally {
+        driver.quit();
+      }
+    }
+  }
+
+  private static ChromeDriver startBrowser() {
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(CHROMIUM.toFile());
+    options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+        "--disable-gpu", "--window-size=1440,820", "--hide-scrollbars",
+        "--force-device-scale-factor=1");
+    ChromeDriverService service = new ChromeDriverService.Builder()
+        .usingDriverExecutable(new File(CHROMEDRIVER.toString()))
+        .usingAnyFreePort()
+        .build();
+    return new ChromeDriver(service, options);
+  }
+
+  /** Reads and writes at a gentle, varying rate, so the charts have movement to draw. */
+  private static void runTrafficWhileThePagePolls(Fixture f, Duration duration)
+      throws InterruptedException {
+    AtomicBoolean stop = new AtomicBoolean();
+    Thread traffic = Thread.ofPlatform().start(() -> {
+      Random random = new Random(3);
+      byte[] value = new byte[1024];
+      int n = 0;
+      while (!stop.get()) {
+        for (int i = 0; i < 40; i++, n++) {
+          f.books.getIfPresent("book-" + random.nextInt(800));
+          random.nextBytes(value);
+          f.blobs.put("live-" + n, value);
+          f.blobs.getIfPresent("live-" + random.nextInt(n + 1));
+        }
+        try {
+          Thread.sleep(10 + (n / 400) % 4 * 10);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    });
+    Thread.sleep(duration.toMillis());
+    stop.set(true);
+    traffic.join(10_000);
+    f.books.cleanUp();
+    f.blobs.cleanUp();
+  }
+
+  private static long updatedAt(WebElement updated) {
+    String time = updated.getDomAttribute("data-time");
+    return time == null || time.isEmpty() ? 0 : Long.parseLong(time);
+  }
+
+  private static void assertRowShows(JsonNode cache, WebElement row) {
+    String name = cache.get("name").asText();
+    assertEquals(name, row.getDomAttribute("data-cache"));
+    assertEquals(name, field(row, "name").getText());
+
+    assertEquals(cache.get("entries").asText(), field(row, "entries").getText(), name);
+    assertEquals(cache.get("entries").asText(), value(row, "entries"), name);
+
+    WebElement memory = field(row, "memory");
+    assertEquals(cache.get("memoryUsed").asText(), memory.getDomAttribute("data-value"), name);
+    String memoryText = memory.findElement(By.className("memory-text")).getText();
+    Matcher shown = BYTES.matcher(memoryText);
+    assertTrue(shown.find(), name + ": " + memoryText);
+    assertShowsBytes(cache.get("memoryUsed").asLong(), shown, name + " memory used");
+    if (cache.get("maximumMemory").isNull()) {
+      assertTrue(memoryText.contains("no byte bound"), memoryText);
+    } else {
+      assertTrue(shown.find(), name + ": " + memoryText);
+      assertShowsBytes(cache.get("maximumMemory").asLong(), shown, name + " bound");
+      assertEquals(1, memory.findElements(By.className("bar")).size(), name + " has a bar");
+    }
+
+    WebElement hitRatio = field(row, "hitRatio");
+    if (cache.get("hitRatio").isNull()) {
+      assertEquals("–", hitRatio.getText(), name);
+    } else {
+      double percent = 100 * cache.get("hitRatio").asDouble();
+      String text = hitRatio.getText();
+      assertTrue(text.endsWith("%"), text);
+      assertEquals(percent, Double.parseDouble(text.substring(0, text.length() - 1)),
+          0.05 + 1e-9, name + " hit ratio");
+      assertEquals(cache.get("hitRatio").asDouble(), Double.parseDouble(value(row, "hitRatio")),
+          0.0, name);
+    }
+
+    for (String op : new String[] {"get", "put", "load"}) {
+      JsonNode l = cache.get("latency").get(op);
+      assertEquals(l.get("p50Nanos").asText() + "/" + l.get("p99Nanos").asText(),
+          value(row, op + "Latency"), name + " " + op + " latency");
+    }
+    assertEquals(cache.get("evictions").asText(), field(row, "evictions").getText(), name);
+    assertEquals(cache.get("expirations").asText(), field(row, "expirations").getText(), name);
+    assertEquals(cache.get("statistics").asBoolean() ? "on" : "off",
+        field(row, "statistics").getText(), name);
+  }
+
+  /** The page rounds to one decimal in the unit it picked; check that unit and rounding. */
+  private static void assertShowsBytes(long bytes, Matcher shown, String what) {
+    String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double value = bytes;
+    int unit = 0;
+    while (value >= 1024 && unit < units.length - 1) {
+      value /= 1024;
+      unit++;
+    }
+    assertEquals(units[unit], shown.group(2), what);
+    assertEquals(value, Double.parseDouble(shown.group(1)), 0.05 + 1e-9, what);
+  }
+
+  private static WebElement field(WebElement row, String field) {
+    return row.findElement(By.cssSelector("td[data-field=" + field + "]"));
+  }
+
+  private static String value(WebElement row, String field) {
+    return field(row, field).getDomAttribute("data-value");
+  }
+}
