@@ -1,5 +1,6 @@
 package dev.larder.bench.cluster;
 
+import dev.larder.bench.scenario.Parameter;
 import dev.larder.bench.scenario.Presentation;
 import dev.larder.bench.scenario.Presentation.Column;
 import dev.larder.bench.scenario.Row;
@@ -10,7 +11,6 @@ import dev.larder.bench.scenario.TrialContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * {@code ./larder bench cluster}: seed 004's replicated-cache benchmark (issue 23), Larder's
@@ -25,6 +25,17 @@ import java.util.Set;
  */
 public final class ClusterBenchScenario implements Scenario {
 
+  private static final Parameter.WholeNumber ENTRIES =
+      new Parameter.WholeNumber("entries", 1, 1_000_000_000, 100_000, 5_000);
+  private static final Parameter.WholeNumber SECONDS =
+      new Parameter.WholeNumber("seconds", 1, 1_000_000_000, 20, 5);
+  private static final Parameter.WholeNumber THREADS =
+      new Parameter.WholeNumber("threads", 1, 1_000_000_000, 4, 2);
+  private static final Parameter.WholeNumber VALUE =
+      new Parameter.WholeNumber("value", 1, 1_000_000_000, 1024, 1024);
+  private static final Parameter.WholeNumber NODES =
+      new Parameter.WholeNumber("nodes", 3, 9, 3, 3);
+
   private static final List<String> IMPLEMENTATIONS = List.of("Larder", "Infinispan");
 
   @Override
@@ -38,18 +49,18 @@ public final class ClusterBenchScenario implements Scenario {
   }
 
   @Override
-  public Set<String> parameters() {
-    return Set.of("entries", "seconds", "threads", "value", "nodes");
+  public List<Parameter> parameters() {
+    return List.of(ENTRIES, SECONDS, THREADS, VALUE, NODES);
   }
 
   @Override
   public List<Trial> plan(RunOptions options) {
     Map<String, String> params = Map.of(
-        "entries", String.valueOf(options.longParam("entries", 100_000, 5_000)),
-        "seconds", String.valueOf(options.longParam("seconds", 20, 5)),
-        "threads", String.valueOf(options.longParam("threads", 4, 2)),
-        "value", String.valueOf(options.longParam("value", 1024, 1024)),
-        "nodes", String.valueOf(options.longParam("nodes", 3, 3)));
+        "entries", String.valueOf(ENTRIES.get(options)),
+        "seconds", String.valueOf(SECONDS.get(options)),
+        "threads", String.valueOf(THREADS.get(options)),
+        "value", String.valueOf(VALUE.get(options)),
+        "nodes", String.valueOf(NODES.get(options)));
     List<Trial> trials = new ArrayList<>();
     for (ClusterSubject.Shape shape : ClusterSubject.Shape.values()) {
       for (String impl : IMPLEMENTATIONS) {

@@ -1,5 +1,6 @@
 package dev.larder.bench.cluster;
 
+import dev.larder.bench.scenario.Parameter;
 import dev.larder.bench.scenario.Presentation;
 import dev.larder.bench.scenario.Presentation.Column;
 import dev.larder.bench.scenario.Row;
@@ -10,7 +11,6 @@ import dev.larder.bench.scenario.TrialContext;
 import dev.larder.cluster.ClusterMode;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * {@code ./larder bench cluster-kill}: kill trials of larder-cluster (issue 23). For REPLICATED
@@ -21,6 +21,13 @@ import java.util.Set;
  * 1000; 300 with --quick).
  */
 public final class ClusterKillScenario implements Scenario {
+
+  private static final Parameter.WholeNumber NODES =
+      new Parameter.WholeNumber("nodes", 3, 9, 3, 3);
+  private static final Parameter.WholeNumber KILLS =
+      new Parameter.WholeNumber("kills", 1, 1_000_000_000, 100, 3);
+  private static final Parameter.WholeNumber PAUSE =
+      new Parameter.WholeNumber("pause", 0, 1_000_000_000, 1000, 300);
 
   @Override
   public String name() {
@@ -33,15 +40,15 @@ public final class ClusterKillScenario implements Scenario {
   }
 
   @Override
-  public Set<String> parameters() {
-    return Set.of("nodes", "kills", "pause");
+  public List<Parameter> parameters() {
+    return List.of(NODES, KILLS, PAUSE);
   }
 
   @Override
   public List<Trial> plan(RunOptions options) {
-    String nodes = String.valueOf(options.longParam("nodes", 3, 3));
-    String kills = String.valueOf(options.longParam("kills", 100, 3));
-    String pause = String.valueOf(options.longParam("pause", 1000, 300));
+    String nodes = String.valueOf(NODES.get(options));
+    String kills = String.valueOf(KILLS.get(options));
+    String pause = String.valueOf(PAUSE.get(options));
     return List.of(ClusterMode.REPLICATED, ClusterMode.DISTRIBUTED).stream()
         .map(m -> new Trial("Larder " + m, m.name(),
             Map.of("mode", m.name(), "nodes", nodes, "kills", kills, "pause", pause)))

@@ -2,6 +2,7 @@ package dev.larder.bench.scenarios;
 
 import dev.larder.bench.crash.CrashTrials;
 import dev.larder.bench.scenario.ChartSpec;
+import dev.larder.bench.scenario.Parameter;
 import dev.larder.bench.scenario.Presentation;
 import dev.larder.bench.scenario.Presentation.Column;
 import dev.larder.bench.scenario.Row;
@@ -16,7 +17,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -31,6 +31,14 @@ import java.util.stream.Stream;
  */
 public final class CrashScenario implements Scenario {
 
+  private static final Parameter.WholeNumber TRIALS =
+      new Parameter.WholeNumber("trials", 1, 1_000_000_000, 1000, 20);
+  private static final Parameter.Checked POLICIES = new Parameter.Checked("policies");
+  private static final Parameter.WholeNumber THREADS =
+      new Parameter.WholeNumber("threads", 1, 1_000_000_000, 8, 8);
+  private static final Parameter.WholeNumber RUN_MILLIS =
+      new Parameter.WholeNumber("runMillis", 0, 1_000_000_000, 300, 300);
+
   @Override
   public String name() {
     return "crash";
@@ -42,8 +50,8 @@ public final class CrashScenario implements Scenario {
   }
 
   @Override
-  public Set<String> parameters() {
-    return Set.of("trials", "policies", "threads", "runMillis");
+  public List<Parameter> parameters() {
+    return List.of(TRIALS, POLICIES, THREADS, RUN_MILLIS);
   }
 
   @Override
@@ -61,15 +69,15 @@ public final class CrashScenario implements Scenario {
 
   @Override
   public int trialTimeoutSeconds(RunOptions options) {
-    return (int) Math.max(600, options.longParam("trials", 1000, 20) * 10);
+    return (int) Math.max(600, TRIALS.get(options) * 10);
   }
 
   @Override
   public List<Row> run(Trial trial, TrialContext context) throws Exception {
     RunOptions options = context.options();
-    int trials = (int) options.longParam("trials", 1000, 20);
-    int threads = (int) options.longParam("threads", 8, 8);
-    int runMillis = (int) options.longParam("runMillis", 300, 300);
+    int trials = (int) TRIALS.get(options);
+    int threads = (int) THREADS.get(options);
+    int runMillis = (int) RUN_MILLIS.get(options);
     FsyncPolicy policy = FsyncPolicy.parse(trial.param("policy"));
     Path directory = Files.createTempDirectory("larder-crash-");
     try {
