@@ -1,0 +1,84 @@
+package dev.larder.bench.scenarios;
+
+import dev.larder.bench.scenario.ChartSpec;
+import dev.larder.bench.scenario.Presentation;
+import dev.larder.bench.scenario.Presentation.Column;
+import dev.larder.bench.scenario.Row;
+import dev.larder.bench.scenario.RunOptions;
+import dev.larder.bench.scenario.Scenario;
+import dev.larder.bench.scenario.Trial;
+import dev.larder.bench.scenario.TrialContext;
+import dev.larder.bench.server.ServerBench;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Issue 24's comparison: Larder's server, redis-server (persistence off) and memcached, each with
+ * the same memory limit, in the same run. redis-benchmark SET and GET with 50 clients, pipelines
+ * of 1 and 16, values of 100 B and 1 KiB (Larder and Redis); memcslap set and get with 50
+ * threads (Larder's memcached port and memcached); memory per key: the server's resident memory
+ * after loading n keys of 100 B minus before, over n. Servers that are not installed give
+ * unavailable rows.
+ */
+public final class ServerScenario implements Scenario {
+  static final List<String> SERVERS = List.of("Larder", "Redis", "memcached");
+
+  @Override
+  public String name() {
+    return "server";
+  }
+
+  @Override
+  public String summary() {
+    return "issue 24: Larder vs redis-server vs memcached on their own load tools, memory/key";
+  }
+
+  @Override
+  public Set<String> parameters() {
+    return Set.of("requests", "keys", "maxmemory");
+  }
+
+  @Override
+  public List<Trial> plan(RunOptions options) {
+    List<Trial> trials = new ArrayList<>();
+    for (String s : SERVERS) {
+      if (options.includes(s)) {
+        trials.add(Trial.of(s));
+      }
+    }
+    return trials;
+  }
+
+  @Override
+  public String heapSize(RunOptions options) {
+    return "1g";
+  }
+
+  @Override
+  public List<Row> run(Trial trial, TrialContext context) throws Exception {
+    RunOptions o = context.options();
+    ServerBench bench = new ServerBench(o.longParam("requests", 200_000, 20_000),
+        o.longParam("keys", 1_000_000, 100_000), o.longParam("maxmemory", 1L << 30, 1L << 30),
+        context::progress);
+    return bench.run(trial.implementation());
+  }
+
+  /** A server's trial runs eight redis-benchmark runs or two memcslap runs after a load. */
+  @Override
+  public int trialTimeoutSeconds(RunOptions options) {
+    return options.quick() ? 900 : 3600;
+  }
+
+  @Override
+  public Presentation presentation() {
+    return new Presentation(
+        List.of(Column.of("implementation"), Column.of("tool"), Column.of("test"),
+            Column.of("pipeline"), new Column("valueBytes", "value bytes"),
+            new Column("opsPerSec", "ops/s"), new Column("p50Ms", "p50 ms"),
+            new Column("p99Ms", "p99 ms"), new Column("bytesPerKey", "bytes/key")),
+        List.of(new ChartSpec("", "redis-benchmark, 50 clients", "test", "implementation",
+            "opsPerSec", "operations per second", false, Map.of("tool", "redis-benchmark"))));
+  }
+}
