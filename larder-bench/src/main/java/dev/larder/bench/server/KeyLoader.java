@@ -8,7 +8,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Loads n keys ({@code key:0} ...) with values of a given size into a server over one pipelined
+ * Loads n keys ({@code prefix0}, {@code prefix1} ...) with values of a given size into a server over one pipelined
  * connection, in RESP (SET) or memcached text ({@code set ... noreply}), waiting for every
  * reply (RESP) or for a final {@code version} (memcached) before returning.
  */
@@ -17,7 +17,7 @@ final class KeyLoader {
 
   private KeyLoader() {}
 
-  static void resp(int port, long keys, int valueBytes) throws IOException {
+  static void resp(int port, String prefix, long keys, int valueBytes) throws IOException {
     byte[] value = "v".repeat(valueBytes).getBytes(StandardCharsets.US_ASCII);
     try (Socket s = new Socket("127.0.0.1", port)) {
       s.setSoTimeout(120_000);
@@ -26,7 +26,7 @@ final class KeyLoader {
       for (long start = 0; start < keys; start += BATCH) {
         long end = Math.min(keys, start + BATCH);
         for (long i = start; i < end; i++) {
-          byte[] key = ("key:" + i).getBytes(StandardCharsets.US_ASCII);
+          byte[] key = (prefix + i).getBytes(StandardCharsets.US_ASCII);
           out.write(("*3\r\n$3\r\nSET\r\n$" + key.length + "\r\n").getBytes(
               StandardCharsets.US_ASCII));
           out.write(key);
@@ -41,7 +41,7 @@ final class KeyLoader {
     }
   }
 
-  static void memcache(int port, long keys, int valueBytes) throws IOException {
+  static void memcache(int port, String prefix, long keys, int valueBytes) throws IOException {
     byte[] value = "v".repeat(valueBytes).getBytes(StandardCharsets.US_ASCII);
     try (Socket s = new Socket("127.0.0.1", port)) {
       s.setSoTimeout(120_000);
@@ -50,7 +50,7 @@ final class KeyLoader {
       for (long start = 0; start < keys; start += BATCH) {
         long end = Math.min(keys, start + BATCH);
         for (long i = start; i < end; i++) {
-          out.write(("set key:" + i + " 0 0 " + value.length + " noreply\r\n").getBytes(
+          out.write(("set " + prefix + i + " 0 0 " + value.length + " noreply\r\n").getBytes(
               StandardCharsets.US_ASCII));
           out.write(value);
           out.write('\r');

@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 public final class ServerBench {
   private static final int CLIENTS = 50;
   private static final int MEMORY_VALUE_BYTES = 100;
+  private static final long WARM_UP_KEYS = 20_000;
   private final long requests;
   private final long keys;
   private final long maxMemory;
@@ -63,18 +64,25 @@ public final class ServerBench {
 
   private Row memory(String server, ServerProcess p) throws Exception {
     progress.accept(server + ": loading " + keys + " keys of " + MEMORY_VALUE_BYTES + " B");
+    // A warm-up load first, so that code, connection buffers and allocator pools that any first
+    // load brings in are in "before" and do not count as memory per key.
+    load(p, "warm:", WARM_UP_KEYS);
     System.gc();
     long before = p.residentBytes();
-    if (p.respPort() != 0) {
-      KeyLoader.resp(p.respPort(), keys, MEMORY_VALUE_BYTES);
-    } else {
-      KeyLoader.memcache(p.memcachePort(), keys, MEMORY_VALUE_BYTES);
-    }
+    load(p, "key:", keys);
     System.gc();
     long after = p.residentBytes();
     return Row.of(server).put("tool", "loader").put("test", "memory")
         .put("valueBytes", MEMORY_VALUE_BYTES).put("keys", keys)
         .put("bytesPerKey", (double) (after - before) / keys);
+  }
+
+  private static void load(ServerProcess p, String prefix, long n) throws Exception {
+    if (p.respPort() != 0) {
+      KeyLoader.resp(p.respPort(), prefix, n, MEMORY_VALUE_BYTES);
+    } else {
+      KeyLoader.memcache(p.memcachePort(), prefix, n, MEMORY_VALUE_BYTES);
+    }
   }
 
   private List<Row> redisBenchmark(String server, int port) throws Exception {
