@@ -43,6 +43,11 @@ final class LoadTools {
         "-t", "set,get", "-c", Integer.toString(clients), "-P", Integer.toString(pipeline),
         "-d", Integer.toString(valueBytes), "-n", Long.toString(requests), "-r", "100000",
         "--csv"));
+    return parseRedisBenchmarkCsv(out);
+  }
+
+  /** Reads redis-benchmark's --csv output: test, rps, avg, min, p50, p95, p99, max. */
+  static List<Result> parseRedisBenchmarkCsv(String out) throws IOException {
     List<Result> results = new ArrayList<>();
     for (String line : out.split("\n")) {
       String[] f = line.replace("\"", "").split(",");
@@ -64,15 +69,20 @@ final class LoadTools {
     for (String test : List.of("set", "get")) {
       String out = run(List.of("memcslap", "--servers=127.0.0.1:" + port,
           "--concurrency=" + threads, "--execute-number=" + perThread, "--test=" + test));
-      Matcher m = MEMCSLAP.matcher(out);
-      if (!m.find()) {
-        throw new IOException("memcslap gave no figure: " + out);
-      }
-      double ops = Double.parseDouble(m.group(2)) / Double.parseDouble(m.group(4));
-      results.add(new Result(test.toUpperCase(java.util.Locale.ROOT), ops, Double.NaN,
-          Double.NaN));
+      results.add(parseMemcslap(out));
     }
     return results;
+  }
+
+  /** Reads memcslap's summary line: keys done by all threads over the elapsed seconds. */
+  static Result parseMemcslap(String out) throws IOException {
+    Matcher m = MEMCSLAP.matcher(out);
+    if (!m.find()) {
+      throw new IOException("memcslap gave no figure: " + out);
+    }
+    double ops = Double.parseDouble(m.group(2)) / Double.parseDouble(m.group(4));
+    return new Result(m.group(1).toUpperCase(java.util.Locale.ROOT), ops, Double.NaN,
+        Double.NaN);
   }
 
   private static String run(List<String> command) throws IOException, InterruptedException {
