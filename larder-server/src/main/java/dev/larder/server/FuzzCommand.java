@@ -23,15 +23,31 @@ public final class FuzzCommand implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "1", description = "generator seed")
   private long seed;
 
+  @Option(names = "--protocol", description = "RESP or MEMCACHE (default: both, one after the"
+      + " other)")
+  private ProtocolFuzzer.Protocol only;
+
+  private static final long STEP = 1_000_000;
+
   /** Creates the command; picocli fills its options. */
   public FuzzCommand() {}
 
   @Override
   public Integer call() {
     for (ProtocolFuzzer.Protocol p : ProtocolFuzzer.Protocol.values()) {
+      if (only != null && only != p) {
+        continue;
+      }
       long start = System.nanoTime();
+      if (inputs <= 0) {
+        return 0;
+      }
       try (ProtocolFuzzer fuzzer = new ProtocolFuzzer(p, seed)) {
-        ProtocolFuzzer.Report r = fuzzer.run(inputs);
+        ProtocolFuzzer.Report r = null;
+        for (long done = 0; done < inputs; done += STEP) {
+          r = fuzzer.run(Math.min(STEP, inputs - done));
+          System.out.printf("%s: %,d inputs so far%n", p, r.inputs());
+        }
         System.out.printf("%s: %,d inputs, %,d bytes, %,d connections closed by the server,"
             + " at most %,d bytes buffered, %.1f s, no property broken%n", p, r.inputs(),
             r.bytes(), r.closes(), r.maxBuffered(), (System.nanoTime() - start) / 1e9);

@@ -70,7 +70,10 @@ public final class LarderServer implements AutoCloseable {
     });
     this.state = new ServerState(keyspace, config, scheduler);
     this.boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-    this.workers = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
+    // One event loop per core: commands run on the loops, so more loops than cores only adds
+    // context switches (Netty's default is two per core).
+    this.workers = new MultiThreadIoEventLoopGroup(
+        Runtime.getRuntime().availableProcessors(), NioIoHandler.newFactory());
   }
 
   /**

@@ -67,10 +67,17 @@ public final class ServerState {
     this.maxMemoryPolicy = policy;
   }
 
-  /** @return whether a write must be refused because memory is at its bound under noeviction */
+  /**
+   * Whether a write must be refused under noeviction. Larder's store evicts by itself when a
+   * segment is full, so noeviction is approximate: writes are refused once the keyspace uses
+   * 15/16 of its bound, which keeps the store below the point where it evicts in the common case
+   * (evenly spread keys), not in every case.
+   *
+   * @return whether memory is at the refusal threshold under noeviction
+   */
   public boolean outOfMemory() {
     return maxMemoryPolicy.equals("noeviction")
-        && keyspace.memoryUsed() >= keyspace.maxMemory() - keyspace.maxMemory() / 64;
+        && keyspace.memoryUsed() >= keyspace.maxMemory() / 16 * 15;
   }
 
   /**

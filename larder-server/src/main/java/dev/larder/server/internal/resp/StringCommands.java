@@ -96,6 +96,12 @@ final class StringCommands {
   }
 
   private static void set(RespCall c) {
+    if (c.argc() == 3) {
+      // The common case needs no read of the old value: a plain put, not a compute.
+      c.keyspace().put(c.db(), c.arg(1), StoredValue.string(c.arg(2)));
+      c.out().ok();
+      return;
+    }
     ExpiryOption expiry = ExpiryOption.NONE;
     boolean nx = false;
     boolean xx = false;

@@ -151,10 +151,13 @@ class RespConnectionAndServerTest {
       TestServer.Connection c = server.resp();
       String value = "x".repeat(1000);
       String last = "";
+      int stored = 0;
       for (int i = 0; i < 5000 && !last.startsWith("-OOM"); i++) {
         last = c.cmd("SET", "k" + i, value);
+        stored += last.equals("+OK\r\n") ? 1 : 0;
       }
       assertEquals("-OOM command not allowed when used memory > 'maxmemory'.\r\n", last);
+      assertEquals(":" + stored + "\r\n", c.cmd("DBSIZE"), "nothing was evicted first");
       assertEquals(":1\r\n", c.cmd("DEL", "k0"), "deletes still work");
     }
   }

@@ -1,0 +1,91 @@
+package dev.larder.bench.scenarios;
+
+import dev.larder.bench.scenario.ChartSpec;
+import dev.larder.bench.scenario.Parameter;
+import dev.larder.bench.scenario.Presentation;
+import dev.larder.bench.scenario.Presentation.Column;
+import dev.larder.bench.scenario.Row;
+import dev.larder.bench.scenario.RunOptions;
+import dev.larder.bench.scenario.Scenario;
+import dev.larder.bench.scenario.Trial;
+import dev.larder.bench.scenario.TrialContext;
+import dev.larder.bench.server.ServerBench;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Issue 24's comparison: Larder's server, redis-server (persistence off) and memcached, each with
+ * the same memory limit, in the same run. redis-benchmark SET and GET with 50 clients, pipelines
+ * of 1 and 16, values of 100 B and 1 KiB (Larder and Redis); memcslap set and get with 50
+ * threads (Larder's memcached port and memcached); memory per key: the server's resident memory
+ * after loading n keys of 100 B minus before, over n. Servers that are not installed give
+ * unavailable rows.
+ */
+public final class ServerScenario implements Scenario {
+
+  private static final Parameter.WholeNumber REQUESTS =
+      new Parameter.WholeNumber("requests", 1_000, 1_000_000_000, 200_000, 20_000);
+  private static final Parameter.WholeNumber KEYS =
+      new Parameter.WholeNumber("keys", 1, 1_000_000_000, 1_000_000, 100_000);
+  private static final Parameter.WholeNumber MAXMEMORY =
+      new Parameter.WholeNumber("maxmemory", 1L << 20, 1L << 40, 1L << 30, 1L << 30);
+  static final List<String> SERVERS = List.of("Larder", "Redis", "memcached");
+
+  @Override
+  public String name() {
+    return "server";
+  }
+
+  @Override
+  public String summary() {
+    return "issue 24: Larder vs redis-server vs memcached on their own load tools, memory/key";
+  }
+
+  @Override
+  public List<Parameter> parameters() {
+    return List.of(REQUESTS, KEYS, MAXMEMORY);
+  }
+
+  @Override
+  public List<Trial> plan(RunOptions options) {
+    List<Trial> trials = new ArrayList<>();
+    for (String s : SERVERS) {
+      if (options.includes(s)) {
+        trials.add(Trial.of(s));
+      }
+    }
+    return trials;
+  }
+
+  @Override
+  public String heapSize(RunOptions options) {
+    return "1g";
+  }
+
+  @Override
+  public List<Row> run(Trial trial, TrialContext context) throws Exception {
+    RunOptions o = context.options();
+    ServerBench bench = new ServerBench(REQUESTS.get(o),
+        KEYS.get(o), MAXMEMORY.get(o),
+        context::progress);
+    return bench.run(trial.implementation());
+  }
+
+  /** A server's trial runs eight redis-benchmark runs or two memcslap runs after a load. */
+  @Override
+  public int trialTimeoutSeconds(RunOptions options) {
+    return options.quick() ? 900 : 3600;
+  }
+
+  @Override
+  public Presentation presentation() {
+    return new Presentation(
+        List.of(Column.of("implementation"), Column.of("tool"), Column.of("test"),
+            Column.of("pipeline"), new Column("valueBytes", "value bytes"),
+            new Column("opsPerSec", "ops/s"), new Column("p50Ms", "p50 ms"),
+            new Column("p99Ms", "p99 ms"), new Column("bytesPerKey", "bytes/key")),
+        List.of(new ChartSpec("", "redis-benchmark, 50 clients", "test", "implementation",
+            "opsPerSec", "operations per second", false, Map.of("tool", "redis-benchmark"))));
+  }
+}

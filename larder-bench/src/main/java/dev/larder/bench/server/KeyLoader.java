@@ -1,0 +1,74 @@
+package dev.larder.bench.server;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Loads n keys ({@code prefix0}, {@code prefix1} ...) with values of a given size into a server over one pipelined
+ * connection, in RESP (SET) or memcached text ({@code set ... noreply}), waiting for every
+ * reply (RESP) or for a final {@code version} (memcached) before returning.
+ */
+final class KeyLoader {
+  private static final int BATCH = 1000;
+
+  private KeyLoader() {}
+
+  static void resp(int port, String prefix, long keys, int valueBytes) throws IOException {
+    byte[] value = "v".repeat(valueBytes).getBytes(StandardCharsets.US_ASCII);
+    try (Socket s = new Socket("127.0.0.1", port)) {
+      s.setSoTimeout(120_000);
+      OutputStream out = new BufferedOutputStream(s.getOutputStream(), 1 << 16);
+      InputStream in = s.getInputStream();
+      for (long start = 0; start < keys; start += BATCH) {
+        long end = Math.min(keys, start + BATCH);
+        for (long i = start; i < end; i++) {
+          byte[] key = (prefix + i).getBytes(StandardCharsets.US_ASCII);
+          out.write(("*3\r\n$3\r\nSET\r\n$" + key.length + "\r\n").getBytes(
+              StandardCharsets.US_ASCII));
+          out.write(key);
+          out.write(("\r\n$" + value.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+          out.write(value);
+          out.write('\r');
+          out.write('\n');
+        }
+        out.flush();
+        expect(in, "+OK\r\n".repeat((int) (end - start)));
+      }
+    }
+  }
+
+  static void memcache(int port, String prefix, long keys, int valueBytes) throws IOException {
+    byte[] value = "v".repeat(valueBytes).getBytes(StandardCharsets.US_ASCII);
+    try (Socket s = new Socket("127.0.0.1", port)) {
+      s.setSoTimeout(120_000);
+      OutputStream out = new BufferedOutputStream(s.getOutputStream(), 1 << 16);
+      InputStream in = s.getInputStream();
+      for (long start = 0; start < keys; start += BATCH) {
+        long end = Math.min(keys, start + BATCH);
+        for (long i = start; i < end; i++) {
+          out.write(("set " + prefix + i + " 0 0 " + value.length + " noreply\r\n").getBytes(
+              StandardCharsets.US_ASCII));
+          out.write(value);
+          out.write('\r');
+          out.write('\n');
+        }
+        out.write("mn\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        expect(in, "MN\r\n");
+      }
+    }
+  }
+
+  private static void expect(InputStream in, String expected) throws IOException {
+    byte[] got = in.readNBytes(expected.length());
+    String text = new String(got, StandardCharsets.US_ASCII);
+    if (!text.equals(expected)) {
+      throw new IOException("unexpected reply while loading: "
+          + text.substring(0, Math.min(200, text.length())));
+    }
+  }
+}

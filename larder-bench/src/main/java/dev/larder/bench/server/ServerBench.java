@@ -1,0 +1,120 @@
+package dev.larder.bench.server;
+
+import dev.larder.bench.scenario.Row;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Runs one server's part of the server scenario (see {@code ServerScenario}): start it, measure
+ * memory per key, run the load tools, stop it.
+ */
+public final class ServerBench {
+  private static final int CLIENTS = 50;
+  private static final int MEMORY_VALUE_BYTES = 100;
+  private static final long WARM_UP_KEYS = 20_000;
+  private final long requests;
+  private final long keys;
+  private final long maxMemory;
+  private final Consumer<String> progress;
+
+  /**
+   * @param requests requests per redis-benchmark run, and per memcslap test
+   * @param keys keys loaded for the memory measurement
+   * @param maxMemory the memory limit every server gets
+   * @param progress progress lines
+   */
+  public ServerBench(long requests, long keys, long maxMemory, Consumer<String> progress) {
+    this.requests = requests;
+    this.keys = keys;
+    this.maxMemory = maxMemory;
+    this.progress = progress;
+  }
+
+  /**
+   * @param server Larder, Redis or memcached
+   * @return the rows of that server
+   * @throws Exception if a server or tool fails
+   */
+  public List<Row> run(String server) throws Exception {
+    String binary = switch (server) {
+      case "Redis" -> "redis-server";
+      case "memcached" -> "memcached";
+      default -> null;
+    };
+    if (binary != null && !LoadTools.onPath(binary)) {
+      return List.of(Row.unavailable(server, binary + " is not installed (Debian package)"));
+    }
+    List<Row> rows = new ArrayList<>();
+    try (ServerProcess p = switch (server) {
+      case "Larder" -> ServerProcess.larder(maxMemory);
+      case "Redis" -> ServerProcess.redis(maxMemory);
+      default -> ServerProcess.memcached(maxMemory);
+    }) {
+      rows.add(memory(server, p));
+      if (p.respPort() != 0) {
+        rows.addAll(redisBenchmark(server, p.respPort()));
+      }
+      if (p.memcachePort() != 0) {
+        rows.addAll(memcslap(server, p.memcachePort()));
+      }
+    }
+    return rows;
+  }
+
+  private Row memory(String server, ServerProcess p) throws Exception {
+    progress.accept(server + ": loading " + keys + " keys of " + MEMORY_VALUE_BYTES + " B");
+    // A warm-up load first, so that code, connection buffers and allocator pools that any first
+    // load brings in are in "before" and do not count as memory per key.
+    load(p, "warm:", WARM_UP_KEYS);
+    System.gc();
+    long before = p.residentBytes();
+    load(p, "key:", keys);
+    System.gc();
+    long after = p.residentBytes();
+    return Row.of(server).put("tool", "loader").put("test", "memory")
+        .put("valueBytes", MEMORY_VALUE_BYTES).put("keys", keys)
+        .put("bytesPerKey", (double) (after - before) / keys);
+  }
+
+  private static void load(ServerProcess p, String prefix, long n) throws Exception {
+    if (p.respPort() != 0) {
+      KeyLoader.resp(p.respPort(), prefix, n, MEMORY_VALUE_BYTES);
+    } else {
+      KeyLoader.memcache(p.memcachePort(), prefix, n, MEMORY_VALUE_BYTES);
+    }
+  }
+
+  private List<Row> redisBenchmark(String server, int port) throws Exception {
+    List<Row> rows = new ArrayList<>();
+    if (!LoadTools.onPath("redis-benchmark")) {
+      rows.add(Row.unavailable(server, "redis-benchmark is not installed (redis-tools)"));
+      return rows;
+    }
+    for (int pipeline : new int[] {1, 16}) {
+      for (int size : new int[] {100, 1024}) {
+        progress.accept(server + ": redis-benchmark -P " + pipeline + " -d " + size);
+        for (LoadTools.Result r : LoadTools.redisBenchmark(port, CLIENTS, pipeline, size,
+            requests * pipeline)) {
+          rows.add(Row.of(server).put("tool", "redis-benchmark").put("test", r.test())
+              .put("pipeline", pipeline).put("valueBytes", size).put("opsPerSec", r.opsPerSec())
+              .put("p50Ms", r.p50Ms()).put("p99Ms", r.p99Ms()));
+        }
+      }
+    }
+    return rows;
+  }
+
+  private List<Row> memcslap(String server, int port) throws Exception {
+    if (!LoadTools.onPath("memcslap")) {
+      return List.of(Row.unavailable(server, "memcslap is not installed (libmemcached-tools)"));
+    }
+    progress.accept(server + ": memcslap set and get");
+    List<Row> rows = new ArrayList<>();
+    for (LoadTools.Result r : LoadTools.memcslap(port, CLIENTS, Math.max(1, requests / CLIENTS))) {
+      rows.add(Row.of(server).put("tool", "memcslap").put("test", r.test()).put("pipeline", 1)
+          .put("opsPerSec", r.opsPerSec()));
+    }
+    return rows;
+  }
+}

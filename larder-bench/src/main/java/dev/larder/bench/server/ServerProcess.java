@@ -1,0 +1,139 @@
+package dev.larder.bench.server;
+
+import dev.larder.server.LarderServer;
+import dev.larder.server.ServerConfig;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One server under test, on 127.0.0.1: Larder in this JVM, or redis-server or memcached as a
+ * child process (persistence off, the same memory limit). Knows its ports and its resident
+ * memory. Closing stops it.
+ */
+abstract class ServerProcess implements AutoCloseable {
+  /** @return the RESP port, 0 if the server has none */
+  abstract int respPort();
+
+  /** @return the memcached port, 0 if the server has none */
+  abstract int memcachePort();
+
+  /** @return the process id whose resident memory is the server's */
+  abstract long pid();
+
+  /** @return the resident set size of the server's process, in bytes */
+  long residentBytes() throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid()), "status"))) {
+      if (line.startsWith("VmRSS:")) {
+        return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+      }
+    }
+    throw new IOException("no VmRSS for process " + pid());
+  }
+
+  @Override
+  public abstract void close();
+
+  static ServerProcess larder(long maxMemory) throws IOException {
+    LarderServer server = LarderServer.start(ServerConfig.of(Map.of("resp-port", "0",
+        "memcache-port", "0", "maxmemory", Long.toString(maxMemory),
+        "idle-timeout-seconds", "0", "max-connections", "100000")));
+    return new ServerProcess() {
+      @Override
+      int respPort() {
+        return server.respPort();
+      }
+
+      @Override
+      int memcachePort() {
+        return server.memcachePort();
+      }
+
+      @Override
+      long pid() {
+        return ProcessHandle.current().pid();
+      }
+
+      @Override
+      public void close() {
+        server.close();
+      }
+    };
+  }
+
+  static ServerProcess redis(long maxMemory) throws IOException, InterruptedException {
+    int port = freePort();
+    return child(List.of("redis-server", "--port", Integer.toString(port), "--bind",
+        "127.0.0.1", "--save", "", "--appendonly", "no", "--maxmemory",
+        Long.toString(maxMemory), "--maxmemory-policy", "allkeys-lru", "--protected-mode", "no",
+        "--daemonize", "no"), port, 0);
+  }
+
+  static ServerProcess memcached(long maxMemory) throws IOException, InterruptedException {
+    int port = freePort();
+    return child(List.of("memcached", "-u", "nobody", "-l", "127.0.0.1", "-p",
+        Integer.toString(port), "-U", "0", "-m", Long.toString(maxMemory >> 20), "-c", "4096",
+        "-t", "2"), 0, port);
+  }
+
+  private static ServerProcess child(List<String> command, int resp, int memcache)
+      throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    ServerProcess server = new ServerProcess() {
+      @Override
+      int respPort() {
+        return resp;
+      }
+
+      @Override
+      int memcachePort() {
+        return memcache;
+      }
+
+      @Override
+      long pid() {
+        return p.pid();
+      }
+
+      @Override
+      public void close() {
+        p.destroy();
+        try {
+          if (!p.waitFor(20, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+          }
+        } catch (InterruptedException e) {
+          p.destroyForcibly();
+          Thread.currentThread().interrupt();
+        }
+      }
+    };
+    int port = resp != 0 ? resp : memcache;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (true) {
+      try (Socket s = new Socket()) {
+        s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+        return server;
+      } catch (IOException notYet) {
+        if (!p.isAlive() || System.nanoTime() > deadline) {
+          server.close();
+          throw new IOException(command.getFirst() + " did not start on port " + port);
+        }
+        Thread.sleep(50);
+      }
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+}

@@ -1,0 +1,36 @@
+package dev.larder.bench.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The server bench reads the load tools' output as they print it (redis-tools 7.0, libmemcached 1.0). */
+class LoadToolsTest {
+
+  @Test
+  void redisBenchmarkCsv() throws IOException {
+    String out = "\"test\",\"rps\",\"avg_latency_ms\",\"min_latency_ms\",\"p50_latency_ms\","
+        + "\"p95_latency_ms\",\"p99_latency_ms\",\"max_latency_ms\"\n"
+        + "\"SET\",\"86881.00\",\"5.100\",\"0.200\",\"4.999\",\"20.000\",\"78.700\",\"120.0\"\n"
+        + "\"GET\",\"106984.00\",\"3.300\",\"0.100\",\"3.199\",\"15.000\",\"57.700\",\"99.0\"\n";
+    List<LoadTools.Result> r = LoadTools.parseRedisBenchmarkCsv(out);
+    assertEquals(new LoadTools.Result("SET", 86881, 4.999, 78.7), r.get(0));
+    assertEquals(new LoadTools.Result("GET", 106984, 3.199, 57.7), r.get(1));
+    assertThrows(IOException.class, () -> LoadTools.parseRedisBenchmarkCsv("Could not connect"));
+  }
+
+  @Test
+  void memcslapSummary() throws IOException {
+    String out = "    Threads connecting to servers 50\n"
+        + "Time to start            50 threads:                  0.030 seconds.\n"
+        + "--------------------------------------------------------------------\n"
+        + "Time to set          200000 keys by   50 threads:     8.000 seconds.\n";
+    LoadTools.Result r = LoadTools.parseMemcslap(out);
+    assertEquals("SET", r.test());
+    assertEquals(25_000, r.opsPerSec(), 1e-9);
+    assertThrows(IOException.class, () -> LoadTools.parseMemcslap("CONNECTION FAILURE"));
+  }
+}

@@ -1,0 +1,70 @@
+package dev.larder.server.internal.keyspace;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** Golden bytes of the value layout (docs/spec/server-value-layout.md), round trips, corruption. */
+class ValueLayoutTest {
+  private static final HexFormat HEX = HexFormat.of();
+
+  @Test
+  void goldenBytesOfVersionOne() {
+    // A plain string: tag 0x20 (version 1, string), version 5, payload "hi".
+    assertEquals("20056869", HEX.formatHex(ValueLayout.encode(
+        new StoredValue(ValueType.STRING, 5, 0, 0, "hi".getBytes(StandardCharsets.US_ASCII)))));
+    // Expiry and flags: tag 0x2C, version 300 (ac02), expiry 1000 (e807), flags 7, payload "x".
+    assertEquals("2cac02e8070778", HEX.formatHex(ValueLayout.encode(
+        new StoredValue(ValueType.STRING, 300, 1000, 7, new byte[] {'x'}))));
+    // A hash {a: 1}: tag 0x21, version 1, count 1, "a", "1".
+    LinkedHashMap<String, byte[]> fields = new LinkedHashMap<>();
+    fields.put("a", new byte[] {'1'});
+    assertEquals("2101010161" + "0131", HEX.formatHex(ValueLayout.encode(
+        new StoredValue(ValueType.HASH, 1, 0, 0, HashPayload.encode(fields)))));
+  }
+
+  @Test
+  void roundTripsKeepEveryField() {
+    SplittableRandom r = new SplittableRandom(7);
+    for (int i = 0; i < 2_000; i++) {
+      byte[] payload = new byte[r.nextInt(40)];
+      r.nextBytes(payload);
+      StoredValue v = new StoredValue(r.nextBoolean() ? ValueType.STRING : ValueType.HASH,
+          1 + r.nextLong(Long.MAX_VALUE - 1), r.nextBoolean() ? 0 : r.nextLong(1L << 50),
+          r.nextInt(), payload);
+      StoredValue back = ValueLayout.decode(ValueLayout.encode(v));
+      assertEquals(v.type(), back.type());
+      assertEquals(v.version(), back.version());
+      assertEquals(v.expiresAtMillis(), back.expiresAtMillis());
+      assertEquals(v.clientFlags(), back.clientFlags());
+      assertArrayEquals(v.payload(), back.payload());
+      assertEquals(v.expiresAtMillis(), ValueLayout.expiryOf(ValueLayout.encode(v)));
+    }
+  }
+
+  @Test
+  void corruptValuesAreRefused() {
+    byte[][] bad = {{}, {0x40, 1}, {0x30, 1}, {0x20}, {0x20, (byte) 0x80}, {0x22, 1},
+        {0x20, 0}};
+    for (byte[] b : bad) {
+      assertThrows(IllegalArgumentException.class, () -> ValueLayout.decode(b), HEX.formatHex(b));
+    }
+    assertThrows(IllegalArgumentException.class, () -> HashPayload.decode(new byte[] {5, 1}));
+    SplittableRandom r = new SplittableRandom(3);
+    for (int i = 0; i < 20_000; i++) {
+      byte[] b = new byte[r.nextInt(12)];
+      r.nextBytes(b);
+      try {
+        HashPayload.decode(b);
+      } catch (IllegalArgumentException expected) {
+        // the only failure allowed
+      }
+    }
+  }
+}
