@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Timeout;
  * restore two copies of every entry, and a new JVM receives its share. Child JVMs are started
  * and stopped by the test, on 127.0.0.1 only, with bounded waits.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
 class MultiJvmTest {
 
   private final List<Child> children = new ArrayList<>();
@@ -59,7 +59,7 @@ class MultiJvmTest {
     }
 
     String next() throws InterruptedException {
-      String l = lines.poll(60, TimeUnit.SECONDS);
+      String l = lines.poll(120, TimeUnit.SECONDS);
       if (l == null) {
         throw new AssertionError("no answer from child " + process.pid());
       }
@@ -112,8 +112,8 @@ class MultiJvmTest {
     awaitMembers(c, 3);
     assertEquals("true", b.ask("rebalanced"));
     assertEquals("true", c.ask("rebalanced"));
-    assertEquals("ok", a.ask("fill 1000 k"));
-    assertEquals("1000", b.ask("check 1000 k"));
+    assertEquals("ok", a.ask("fill 300 k"));
+    assertEquals("300", b.ask("check 300 k"));
 
     b.process.destroyForcibly(); // SIGKILL
     b.process.waitFor(10, TimeUnit.SECONDS);
@@ -121,12 +121,12 @@ class MultiJvmTest {
     awaitMembers(c, 2);
     assertEquals("true", a.ask("rebalanced"));
     assertEquals("true", c.ask("rebalanced"));
-    assertEquals("1000", c.ask("check 1000 k"));
-    assertEquals("1000", a.ask("check 1000 k"));
+    assertEquals("300", c.ask("check 300 k"));
+    assertEquals("300", a.ask("check 300 k"));
 
     Child d = start("d", "DISTRIBUTED");
     awaitMembers(d, 3);
     assertEquals("true", d.ask("rebalanced"));
-    assertEquals("1000", d.ask("check 1000 k"));
+    assertEquals("300", d.ask("check 300 k"));
   }
 }

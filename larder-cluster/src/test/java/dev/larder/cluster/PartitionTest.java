@@ -16,12 +16,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A partition of four members into two halves, made with JGroups' DISCARD, then healed (MERGE3
- * merges the views). What docs/design/cluster.md claims, exactly: during the partition each half
- * forms its own view and keeps accepting reads and writes; at the merge, the half holding the
- * merged view's coordinator keeps its entries, the other half drops its own and receives the
- * winner's, so writes made only on the losing half are gone and a key written on both halves
- * has the winner's value everywhere.
+ * A partition of four members into two sides (2+2, or 1+3 with the old coordinator alone), made
+ * with JGroups' DISCARD, then healed (MERGE3 merges the views). What docs/design/cluster.md
+ * claims, exactly: during the partition each side forms its own view and keeps accepting reads
+ * and writes; at the merge, the larger side (on a tie, the side holding the merged view's
+ * coordinator) keeps its entries, the other drops its own and receives the winner's, so writes
+ * made only on the losing side are gone and a key written on both sides has the winner's value
+ * everywhere.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class PartitionTest {
@@ -38,41 +39,55 @@ class PartitionTest {
 
   @ParameterizedTest
   @EnumSource(value = ClusterMode.class, names = {"REPLICATED", "DISTRIBUTED"})
-  void bothHalvesServeAndTheCoordinatorsHalfWinsTheMerge(ClusterMode mode) throws Exception {
+  void bothHalvesServeAndTheCoordinatorsHalfWinsATie(ClusterMode mode) throws Exception {
+    partitionAndMerge(mode, 2);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = ClusterMode.class, names = {"REPLICATED", "DISTRIBUTED"})
+  void theLargerSideWinsEvenWithoutTheOldCoordinator(ClusterMode mode) throws Exception {
+    partitionAndMerge(mode, 1);
+  }
+
+  /** Splits members [0, leftSize) from the rest, writes on both sides, heals, checks. */
+  private static void partitionAndMerge(ClusterMode mode, int leftSize) throws Exception {
     try (InProcessCluster c = new InProcessCluster(mode, Replication.SYNC, 4)) {
       c.node(0).put("pre", "0");
-      List<ClusteredCache<String, String>> left = List.of(c.node(0), c.node(1));
-      List<ClusteredCache<String, String>> right = List.of(c.node(2), c.node(3));
+      List<ClusteredCache<String, String>> left = c.nodes.subList(0, leftSize);
+      List<ClusteredCache<String, String>> right = c.nodes.subList(leftSize, 4);
       DISCARD[] discards = new DISCARD[4];
       for (int i = 0; i < 4; i++) {
         discards[i] = discard(c.node(i));
       }
       for (int i = 0; i < 4; i++) {
-        for (ClusteredCache<String, String> other : i < 2 ? right : left) {
+        for (ClusteredCache<String, String> other : i < leftSize ? right : left) {
           discards[i].addIgnoreMember(channel(other).getAddress());
         }
       }
-      c.awaitMembers(2);
+      InProcessCluster.await(() -> left.stream().allMatch(n -> n.members().size() == leftSize)
+          && right.stream().allMatch(n -> n.members().size() == 4 - leftSize), "the split");
       c.awaitRebalanced();
 
       c.node(0).put("both", "L");
       c.node(0).put("left-only", "L");
       c.node(3).put("both", "R");
       c.node(3).put("right-only", "R");
-      assertEquals("L", c.node(1).getIfPresent("both"), "the left half serves");
-      assertEquals("R", c.node(2).getIfPresent("both"), "the right half serves");
-      assertNull(c.node(1).getIfPresent("right-only"));
+      assertEquals("L", left.getLast().getIfPresent("both"), "the left side serves");
+      assertEquals("R", c.node(2).getIfPresent("both"), "the right side serves");
+      assertNull(left.getLast().getIfPresent("right-only"));
 
       for (DISCARD d : discards) {
         d.resetIgnoredMembers();
       }
       c.awaitMembers(4);
+      boolean tie = leftSize == 2;
       InProcessCluster.await(() -> c.nodes.stream().mapToLong(ClusteredCache::mergesLost).sum()
-          == 2, "one half reports it lost the merge");
+          == (tie ? 2 : leftSize), "one side reports it lost the merge");
       c.awaitRebalanced();
 
       Address coordinator = channel(c.node(0)).getView().getCoord();
-      boolean leftWon = left.stream().anyMatch(n -> channel(n).getAddress().equals(coordinator));
+      boolean leftWon = tie
+          && left.stream().anyMatch(n -> channel(n).getAddress().equals(coordinator));
       List<ClusteredCache<String, String>> losers = leftWon ? right : left;
       for (ClusteredCache<String, String> n : losers) {
         assertEquals(1, n.mergesLost(), n.nodeName());

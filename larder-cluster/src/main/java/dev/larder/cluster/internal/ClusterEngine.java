@@ -53,9 +53,10 @@ import org.jgroups.View;
  *       for reading: a write uses one view from check to send. Members that left are dropped
  *       from every outstanding call. Segment states and state transfer: {@link SegmentTable}
  *       and {@link StateTransfer}.
- *   <li><b>Merges</b>: on a {@link MergeView}, members of every subgroup but the one holding the
- *       merged view's coordinator drop all their segments and receive them again from the
- *       coordinator's side; writes made on the other sides during the partition are lost.
+ *   <li><b>Merges</b>: on a {@link MergeView}, members of every subgroup but the largest (ties:
+ *       the one holding the merged view's coordinator) drop all their segments and receive them
+ *       again from the winning side; writes made on the other sides during the partition are
+ *       lost.
  * </ul>
  */
 public final class ClusterEngine implements Receiver, AutoCloseable {
@@ -190,16 +191,34 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     }
   }
 
-  private static boolean lostMerge(View view, Address self) {
+  /**
+   * Whether this member's side lost a merge. The winner is the largest subgroup; among equally
+   * large ones, the one holding the merged view's coordinator, else the one whose first member
+   * comes first in the merged view. Every member sees the same MergeView, so all agree.
+   */
+  static boolean lostMerge(View view, Address self) {
     if (!(view instanceof MergeView merge)) {
       return false;
     }
+    View winner = null;
     for (View sub : merge.getSubgroups()) {
-      if (sub.containsMember(self)) {
-        return !sub.containsMember(view.getCoord());
+      if (winner == null || beats(sub, winner, view)) {
+        winner = sub;
       }
     }
-    return false;
+    return winner != null && !winner.containsMember(self);
+  }
+
+  private static boolean beats(View a, View b, View merged) {
+    if (a.size() != b.size()) {
+      return a.size() > b.size();
+    }
+    boolean aCoord = a.containsMember(merged.getCoord());
+    if (aCoord != b.containsMember(merged.getCoord())) {
+      return aCoord;
+    }
+    List<Address> order = merged.getMembers();
+    return order.indexOf(a.getCoord()) < order.indexOf(b.getCoord());
   }
 
   private int ownerCount() {
