@@ -32,7 +32,8 @@ import java.util.concurrent.locks.LockSupport;
  * durable in a log directory shared by the group.
  *
  * <pre>{@code
- * TxCacheSpec<String, Long> ACCOUNTS = TxCacheSpec.of("accounts", Codecs.strings(), Codecs.longs());
+ * TxCacheSpec<String, Long> ACCOUNTS =
+ *     TxCacheSpec.of("accounts", Codecs.strings(), Codecs.longs());
  * try (TxStore store = TxStore.builder().cache(ACCOUNTS).persistence(dir).build()) {
  *   TxCache<String, Long> accounts = store.cache(ACCOUNTS);
  *   store.inTransaction(tx -> {
