@@ -184,7 +184,7 @@ public final class CommitScenario implements Scenario {
             new Column("forcesPerSecond", "disk forces/s"),
             new Column("forcedMBps", "disk forced MB/s")),
         List.of(new ChartSpec("", "Durable commits per second, 1 KiB values", "threads",
-            "implementation", "commitsPerSecond", "commits per second", true,
+            "implementation", "commitsPerSecond", "commits per second", false,
             Map.of("valueBytes", 1024))));
   }
 }

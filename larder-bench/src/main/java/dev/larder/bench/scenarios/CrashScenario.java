@@ -61,7 +61,8 @@ public final class CrashScenario implements Scenario {
 
   @Override
   public int trialTimeoutSeconds(RunOptions options) {
-    return (int) Math.max(600, options.longParam("trials", 1000, 20) * 10);
+    // A trial (child start, run, kill, recovery) took 2.5-10 s on a loaded 2-core machine.
+    return (int) Math.max(600, options.longParam("trials", 1000, 20) * 30);
   }
 
   @Override
