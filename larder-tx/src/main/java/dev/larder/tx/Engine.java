@@ -4,6 +4,7 @@ import dev.larder.Cache;
 import dev.larder.CacheBuilder;
 import dev.larder.codec.ByteSink;
 import dev.larder.codec.Codecs;
+import dev.larder.codec.ValueDictionary;
 import dev.larder.tx.internal.CommitHistory;
 import dev.larder.tx.internal.CommitRecord;
 import dev.larder.tx.internal.KeyRef;
@@ -49,6 +50,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * snapshot was published, so nothing newer at most the snapshot can be missing); otherwise the
  * version table holds the state valid at the snapshot, recorded before the cache changed.
  *
+ * <p><b>Value dictionary.</b> With a dictionary, each addition is appended as its own record
+ * (taking a sequence under the commit lock) from the dictionary's listener, before any commit
+ * that writes the new id; checkpoints start with every addition so far. Recovery replays them
+ * into the dictionary in order, so ids mean the same after a restart.
+ *
  * <p><b>Failure.</b> A value too large for its cache (or any exception while applying) undoes the
  * writes already applied, restoring the recorded states, before the log hears of the commit. A
  * log failure after the append leaves the commit applied in memory but not durable: the store
@@ -73,10 +79,15 @@ final class Engine implements AutoCloseable {
   private WriteAheadLog log;
   private boolean publishAfterSync;
   private volatile RuntimeException failure;
+  private final ValueDictionary dictionary;
+  /** Every dictionary addition logged or recovered, in order; guarded by the commit lock. */
+  private final List<ValueDictionary.Addition> additions = new ArrayList<>();
 
-  Engine(List<TxCacheSpec<?, ?>> specs, Isolation defaultIsolation) {
+  Engine(List<TxCacheSpec<?, ?>> specs, Isolation defaultIsolation,
+      ValueDictionary dictionary) {
     this.specs = List.copyOf(specs);
     this.defaultIsolation = defaultIsolation;
+    this.dictionary = dictionary;
     for (TxCacheSpec<?, ?> spec : specs) {
       CacheBuilder<byte[], byte[]> builder = Cache.builder(Codecs.bytes(), Codecs.bytes());
       spec.settings().accept(builder);
@@ -94,7 +105,12 @@ final class Engine implements AutoCloseable {
     return new LogReplay() {
       @Override
       public void checkpointEntry(long checkpointSequence, byte[] entry) {
-        apply(CommitRecord.decodeEntry(entry));
+        ValueDictionary.Addition addition = CommitRecord.decodeAddition(entry, true);
+        if (addition != null) {
+          replayAddition(addition);
+        } else {
+          apply(CommitRecord.decodeEntry(entry));
+        }
       }
 
       @Override
@@ -103,9 +119,52 @@ final class Engine implements AutoCloseable {
           for (CommitRecord.Write w : CommitRecord.decode(payload)) {
             apply(w);
           }
+        } else if (type == CommitRecord.TYPE_DICTIONARY) {
+          replayAddition(CommitRecord.decodeAddition(payload, false));
         }
       }
     };
+  }
+
+  private void replayAddition(ValueDictionary.Addition addition) {
+    if (dictionary == null) {
+      throw new IllegalStateException("the log holds value dictionary additions but the store "
+          + "was built without a dictionary");
+    }
+    dictionary.apply(addition);
+    additions.add(addition);
+  }
+
+  /**
+   * Logs every later addition of the dictionary, each as its own record ahead of the commits that
+   * use its id. Called once recovery has replayed the additions already logged.
+   */
+  private void logDictionary() {
+    if (dictionary.size() != additions.size()) {
+      throw new IllegalStateException("the value dictionary holds " + dictionary.size()
+          + " values but the log only " + additions.size() + ": give the store a fresh "
+          + "dictionary, used by nothing else before the store is built");
+    }
+    dictionary.addListener(this::logAddition);
+  }
+
+  /**
+   * Runs under the dictionary's lock (its listener contract), then takes the commit lock: the
+   * commit path never takes the dictionary's lock while holding the commit lock (it encodes
+   * nothing under it), so the order is fixed. The record needs no force of its own: every commit
+   * that uses the id is appended after it, and forcing that commit forces the log up to it.
+   */
+  private void logAddition(ValueDictionary.Addition addition) {
+    commitLock.lock();
+    try {
+      checkUsable();
+      long n = lastSequence + 1;
+      log.append(n, CommitRecord.TYPE_DICTIONARY, CommitRecord.encodeAddition(addition));
+      lastSequence = n;
+      additions.add(addition);
+    } finally {
+      commitLock.unlock();
+    }
   }
 
   private void apply(CommitRecord.Write w) {
@@ -125,6 +184,9 @@ final class Engine implements AutoCloseable {
     this.publishAfterSync = wal.config().policy() == FsyncPolicy.always();
     this.lastSequence = wal.recovery().lastSequence();
     this.visible.set(lastSequence);
+    if (dictionary != null) {
+      logDictionary();
+    }
   }
 
   WriteAheadLog log() {
@@ -303,10 +365,12 @@ final class Engine implements AutoCloseable {
     synchronized (checkpointMutex) {
       Checkpoint ck;
       long c;
+      List<ValueDictionary.Addition> dictionaryAtC;
       commitLock.lock();
       try {
         checkUsable();
         c = lastSequence;
+        dictionaryAtC = List.copyOf(additions);
         snapshots.registerAt(c);
         try {
           ck = log.beginCheckpoint(c);
@@ -318,6 +382,9 @@ final class Engine implements AutoCloseable {
         commitLock.unlock();
       }
       try (ck) {
+        for (ValueDictionary.Addition addition : dictionaryAtC) {
+          ck.add(CommitRecord.additionEntry(addition));
+        }
         for (int i = 0; i < caches.size(); i++) {
           int cache = i;
           // Entries written at or before c are the state at c; newer or removed ones were

@@ -23,8 +23,8 @@ import java.util.function.BiFunction;
  * checks them against the commits made since the snapshot (see {@link Isolation}) and either
  * applies all of them atomically or none, throwing {@link TransactionConflictException}.
  *
- * <p><b>Ending.</b> {@link #close()} rolls back anything not committed, so try-with-resources is the
- * usual shape. After commit, rollback or close every method but {@code close} throws
+ * <p><b>Ending.</b> {@link #close()} rolls back anything not committed, so try-with-resources is
+ * the usual shape. After commit, rollback or close every method but {@code close} throws
  * {@link IllegalStateException}.
  *
  * <p><b>Thread safety:</b> a transaction belongs to one thread at a time; it is not thread-safe.

@@ -15,8 +15,8 @@ import java.util.function.Consumer;
  * @param valueCodec encodes values
  * @param settings applied to the underlying byte cache's builder (memory bound, expiry, segments,
  *     statistics); must not set a loader. With no bound set here the cache is unbounded, the
- *     right default for a cache that is the durable home of its data. Eviction and expiry forget entries as they would in any
- *     cache; see {@link TxStore} for what transactions see then.
+ *     right default for a cache that is the durable home of its data. Eviction and expiry forget
+ *     entries as they would in any cache; see {@link TxStore} for what transactions see then.
  * @param <K> key type
  * @param <V> value type
  */

@@ -1,5 +1,6 @@
 package dev.larder.tx;
 
+import dev.larder.codec.ValueDictionary;
 import dev.larder.wal.FileLayer;
 import dev.larder.wal.FsyncPolicy;
 import dev.larder.wal.LogFile;
@@ -32,7 +33,8 @@ import java.util.concurrent.locks.LockSupport;
  * durable in a log directory shared by the group.
  *
  * <pre>{@code
- * TxCacheSpec<String, Long> ACCOUNTS = TxCacheSpec.of("accounts", Codecs.strings(), Codecs.longs());
+ * TxCacheSpec<String, Long> ACCOUNTS =
+ *     TxCacheSpec.of("accounts", Codecs.strings(), Codecs.longs());
  * try (TxStore store = TxStore.builder().cache(ACCOUNTS).persistence(dir).build()) {
  *   TxCache<String, Long> accounts = store.cache(ACCOUNTS);
  *   store.inTransaction(tx -> {
@@ -78,7 +80,7 @@ public final class TxStore implements AutoCloseable {
   private volatile boolean closed;
 
   private TxStore(Builder builder) throws IOException {
-    this.engine = new Engine(builder.specs, builder.isolation);
+    this.engine = new Engine(builder.specs, builder.isolation, builder.dictionary);
     for (int i = 0; i < builder.specs.size(); i++) {
       TxCacheSpec<?, ?> spec = builder.specs.get(i);
       caches.put(spec.name(), new TxCache<>(this, spec, i));
@@ -307,6 +309,7 @@ public final class TxStore implements AutoCloseable {
     private Isolation isolation = Isolation.SERIALIZABLE;
     private WalConfig wal;
     private Duration checkpointEvery = Duration.ofMinutes(1);
+    private ValueDictionary dictionary;
 
     private Builder() {}
 
@@ -366,6 +369,21 @@ public final class TxStore implements AutoCloseable {
         throw new IllegalStateException("set persistence(directory) before fsync");
       }
       wal = wal.withPolicy(policy);
+      return this;
+    }
+
+    /**
+     * Logs and checkpoints the additions of the value dictionary that the caches' codecs
+     * substitute through, so that ids mean the same after a restart. Pass a fresh dictionary
+     * (with its substituting codecs made, but nothing encoded yet): on a reopen, recovery
+     * replays the logged additions into it before anything else. Without persistence this does
+     * nothing.
+     *
+     * @param valueDictionary the dictionary
+     * @return this
+     */
+    public Builder dictionary(ValueDictionary valueDictionary) {
+      this.dictionary = Objects.requireNonNull(valueDictionary, "valueDictionary");
       return this;
     }
 

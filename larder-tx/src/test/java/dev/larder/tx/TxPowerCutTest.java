@@ -122,7 +122,7 @@ class TxPowerCutTest {
     long total = 0;
     for (int a = 0; a < ACCOUNT_COUNT; a++) {
       Long balance = accounts.get(a);
-      assertTrue(balance != null, where + ": account " + a + " of the acknowledged first commit lost");
+      assertTrue(balance != null, where + ": account " + a + " of the first commit lost");
       total += balance;
     }
     assertEquals(ACCOUNT_COUNT * INITIAL, total, where + ": a transfer was half applied");

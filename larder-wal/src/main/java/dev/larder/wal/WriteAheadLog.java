@@ -159,8 +159,6 @@ public final class WriteAheadLog implements AutoCloseable {
   public void close() {
     try {
       writer.close();
-    } catch (IllegalStateException e) {
-      // already closed
     } finally {
       closeQuietly(lock, null);
     }

@@ -1,6 +1,5 @@
 package dev.larder.bench.crash;
 
-import dev.larder.tx.TxCache;
 import dev.larder.tx.TxStore;
 import dev.larder.wal.FsyncPolicy;
 import dev.larder.wal.RecoveryReport;
@@ -104,8 +103,8 @@ public final class CrashTrials {
         if (report.problems().stream().anyMatch(p -> p.startsWith("torn tail"))) {
           torn++;
         }
-        lost += missing(store, child.acknowledged);
-        if (!totalHolds(store)) {
+        lost += PowerCutTrials.missing(store, child.acknowledged);
+        if (!PowerCutTrials.totalHolds(store)) {
           partial++;
         }
       }
@@ -116,30 +115,6 @@ public final class CrashTrials {
     Collections.sort(recovery);
     return new Result(policy.toString(), trials, acknowledged, lost, partial, torn, recovery,
         failures);
-  }
-
-  private static long missing(TxStore store, List<Long> acknowledged) {
-    TxCache<Long, Long> ids = store.cache(CrashWorkload.IDS);
-    long missing = 0;
-    for (long id : acknowledged) {
-      if (ids.get(id) == null) {
-        missing++;
-      }
-    }
-    return missing;
-  }
-
-  private static boolean totalHolds(TxStore store) {
-    TxCache<Integer, Long> accounts = store.cache(CrashWorkload.ACCOUNTS);
-    long total = 0;
-    for (int a = 0; a < CrashWorkload.ACCOUNT_COUNT; a++) {
-      Long balance = accounts.get(a);
-      if (balance == null) {
-        return false;
-      }
-      total += balance;
-    }
-    return total == CrashWorkload.ACCOUNT_COUNT * CrashWorkload.INITIAL;
   }
 
   /** A killed child: the ids it printed, and why it died if it died on its own. */

@@ -1,6 +1,8 @@
 package dev.larder.tx.internal;
 
+import dev.larder.codec.ValueDictionary;
 import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,6 +22,14 @@ import java.util.List;
  *     varint  cache index
  *     varint  key length, then key bytes
  *     stored bytes (the rest of the entry)
+ *
+ * dictionary addition payload (log record type 2)
+ *   varint  space name length, then the name in UTF-8
+ *   varint  id
+ *   varint  value length, then the value bytes (the space's inline codec form)
+ *
+ * checkpoint entry of a dictionary addition
+ *     varint  2^31-1, then the dictionary addition payload
  * </pre>
  *
  * varint: unsigned LEB128.
@@ -28,6 +38,10 @@ public final class CommitRecord {
 
   /** Log record type of a commit. */
   public static final int TYPE_COMMIT = 1;
+  /** Log record type of a value dictionary addition. */
+  public static final int TYPE_DICTIONARY = 2;
+  /** The cache index that marks a checkpoint entry holding a dictionary addition. */
+  public static final int DICTIONARY_ENTRY = Integer.MAX_VALUE;
 
   private CommitRecord() {}
 
@@ -108,6 +122,56 @@ public final class CommitRecord {
     byte[] key = readBytes(entry, at, (int) readVarint(entry, at));
     byte[] stored = readBytes(entry, at, entry.length - at[0]);
     return new Write(cache, key, stored);
+  }
+
+  /**
+   * @param addition a dictionary addition
+   * @return its payload
+   */
+  public static byte[] encodeAddition(ValueDictionary.Addition addition) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(32);
+    writeAddition(out, addition);
+    return out.toByteArray();
+  }
+
+  /**
+   * @param addition a dictionary addition
+   * @return its checkpoint entry
+   */
+  public static byte[] additionEntry(ValueDictionary.Addition addition) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(32);
+    varint(out, DICTIONARY_ENTRY);
+    writeAddition(out, addition);
+    return out.toByteArray();
+  }
+
+  /**
+   * @param bytes a payload of type 2, or a checkpoint entry
+   * @param entry true for a checkpoint entry (which starts with the dictionary marker)
+   * @return the addition, or null if {@code entry} and this is not a dictionary entry
+   */
+  public static ValueDictionary.Addition decodeAddition(byte[] bytes, boolean entry) {
+    int[] at = {0};
+    if (entry && readVarint(bytes, at) != DICTIONARY_ENTRY) {
+      return null;
+    }
+    byte[] name = readBytes(bytes, at, (int) readVarint(bytes, at));
+    int id = (int) readVarint(bytes, at);
+    byte[] value = readBytes(bytes, at, (int) readVarint(bytes, at));
+    if (at[0] != bytes.length) {
+      throw new IllegalArgumentException("trailing bytes in a dictionary addition");
+    }
+    return new ValueDictionary.Addition(new String(name, StandardCharsets.UTF_8), id, value);
+  }
+
+  private static void writeAddition(ByteArrayOutputStream out, ValueDictionary.Addition a) {
+    byte[] name = a.space().getBytes(StandardCharsets.UTF_8);
+    varint(out, name.length);
+    out.writeBytes(name);
+    varint(out, a.id());
+    byte[] value = a.value();
+    varint(out, value.length);
+    out.writeBytes(value);
   }
 
   private static void varint(ByteArrayOutputStream out, long v) {

@@ -11,11 +11,12 @@ import java.util.function.BiConsumer;
  * <h2>Implementation notes</h2>
  *
  * <p>When commit {@code N} overwrites or removes a key (or inserts one that was absent), it first
- * records the previous state here as a {@link Version}: valid from {@code start} (the sequence that
- * wrote it; for an absent key the last known removal, else 0) until {@code end = N}, with the stored
- * bytes (null for absent). Only then does it change the cache. A reader at snapshot {@code S} reads
- * the cache first: a version at most {@code S} is the answer; a newer version or no entry sends it
- * here for the version with {@code start <= S < end} and the greatest {@code start}. Because the
+ * records the previous state here as a {@link Version}: valid from {@code start} (the sequence
+ * that wrote it; for an absent key the last known removal, else 0) until {@code end = N}, with the
+ * stored bytes (null for absent). Only then does it change the cache. A reader at snapshot
+ * {@code S} reads the cache first: a version at most {@code S} is the answer; a newer version or
+ * no entry sends it here for the version with {@code start <= S < end} and the greatest
+ * {@code start}. Because the
  * record is published before the cache changes, a reader that saw the change also sees the record.
  *
  * <p>Writers (commit, trim) run under the store's commit lock; readers take no lock. Each key maps

@@ -17,14 +17,14 @@ import java.util.List;
  * <h2>Implementation notes</h2>
  *
  * <p>A record that is not whole and intact at offset {@code p} is one of two things. If it lies in
- * the tail segment (the last one holding records) and no intact record after it says (through its forced-end field) that
- * {@code p} had been forced, it was never acknowledged under {@code always}: a torn tail, cut off
- * and reported. Otherwise it is damage to forced bytes: recovery refuses, naming the file and
- * offset, unless salvage was asked for; then it skips to the next intact record and reports the
- * bytes and the sequence gap lost. Segments before the tail segment were forced whole before any
- * record was written to the next one, so any bad record in them is damage. (A roll creates the
- * next segment, header only, before the previous one's end is forced, so segments after the tail
- * may exist and be empty.)
+ * the tail segment (the last one holding records) and no intact record after it says, through its
+ * forced-end field, that {@code p} had been forced, it was never acknowledged under
+ * {@code always}: a torn tail, cut off and reported. Otherwise it is damage to forced bytes:
+ * recovery refuses, naming the file and offset, unless salvage was asked for; then it skips to the
+ * next intact record and reports the bytes and the sequence gap lost. Segments before the tail
+ * segment were forced whole before any record was written to the next one, so any bad record in
+ * them is damage. (A roll creates the next segment, header only, before the previous one's end is
+ * forced, so segments after the tail may exist and be empty.)
  *
  * <p>Temporary files ({@code *.tmp}) are leftovers of a checkpoint or rename that did not finish
  * and are deleted. A checkpoint file is renamed into place only after being forced, so a damaged

@@ -27,11 +27,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * never takes {@code flushLock} while holding {@code appendLock}.
  *
  * <p><b>Group commit.</b> {@link #sync} returns at once if its ticket is already covered
- * (written, or forced under {@code always}). Otherwise the caller takes {@code flushLock}; on
- * getting it, it checks again (the previous holder may have covered it), then swaps out every
- * pending chunk, writes each with one call and forces once. While one thread forces, the others
- * append and queue on the lock; the next holder writes all of their records with one write and
- * one force. No thread sleeps or waits for a timer.
+ * (written, or forced under {@code always}). Otherwise the caller tries {@code flushLock}; the
+ * one that gets it checks again, then swaps out every pending chunk, writes each with one call
+ * and forces once. The others wait on a monitor that the flusher notifies (all at once) when it
+ * is done; those it covered return, the rest try again. While one thread forces, the others
+ * append, so the next flusher writes all of their records with one write and one force. No
+ * thread sleeps or waits for a timer.
  *
  * <p><b>Forced end.</b> Each record carries the offset up to which its segment was forced when it
  * was encoded. Recovery uses it to tell a torn unforced tail (no later record claims it forced)
@@ -53,6 +54,7 @@ public final class LogWriter implements AutoCloseable {
   private final long segmentBytes;
   private final ReentrantLock appendLock = new ReentrantLock();
   private final ReentrantLock flushLock = new ReentrantLock();
+  private final Object progress = new Object();
   private final ScheduledExecutorService timer;
 
   private Segment current;
@@ -154,18 +156,51 @@ public final class LogWriter implements AutoCloseable {
    */
   public void sync(long ticket) {
     boolean force = policy == FsyncPolicy.always();
-    if ((force ? forced : written) >= ticket) {
-      return;
-    }
-    flushLock.lock();
-    try {
-      if ((force ? forced : written) < ticket) {
-        flushLocked(force);
+    while (covered(force) < ticket) {
+      if (flushLock.tryLock()) {
+        try {
+          if (covered(force) < ticket) {
+            flushLocked(force);
+          }
+        } finally {
+          flushLock.unlock();
+          signalProgress();
+        }
+        checkUsable();
+      } else {
+        awaitProgress(ticket, force);
       }
-    } finally {
-      flushLock.unlock();
+    }
+  }
+
+  private long covered(boolean force) {
+    return force ? forced : written;
+  }
+
+  /**
+   * Waits while another thread flushes. Every waiter is woken at once when it finishes, rather
+   * than handed the flush lock one after another, so that they all get back to committing (and
+   * fill the next group) while the next force runs. The flusher signals after unlocking, under the
+   * same monitor as this check, so a wake-up cannot be missed.
+   */
+  private void awaitProgress(long ticket, boolean force) {
+    synchronized (progress) {
+      while (covered(force) < ticket && flushLock.isLocked() && failure == null) {
+        try {
+          progress.wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while waiting for the log", e);
+        }
+      }
     }
     checkUsable();
+  }
+
+  private void signalProgress() {
+    synchronized (progress) {
+      progress.notifyAll();
+    }
   }
 
   /**
@@ -179,6 +214,7 @@ public final class LogWriter implements AutoCloseable {
       flushLocked(true);
     } finally {
       flushLock.unlock();
+      signalProgress();
     }
     checkUsable();
   }
@@ -225,6 +261,7 @@ public final class LogWriter implements AutoCloseable {
       }
     } finally {
       flushLock.unlock();
+      signalProgress(); // a committer may have seen the lock held and be waiting for a release
     }
   }
 
@@ -249,8 +286,12 @@ public final class LogWriter implements AutoCloseable {
       }
     } finally {
       flushLock.unlock();
+      signalProgress();
     }
-    checkUsable();
+    IOException e = failure;
+    if (e != null) {
+      throw new UncheckedIOException("the log failed before it was closed", e);
+    }
   }
 
   private void periodicForce() {
@@ -263,6 +304,7 @@ public final class LogWriter implements AutoCloseable {
       }
     } finally {
       flushLock.unlock();
+      signalProgress();
     }
   }
 

@@ -1,0 +1,197 @@
+package dev.larder.bench.commit;
+
+import dev.larder.bench.scenario.ChartSpec;
+import dev.larder.bench.scenario.Parameter;
+import dev.larder.bench.scenario.Presentation;
+import dev.larder.bench.scenario.Presentation.Column;
+import dev.larder.bench.scenario.Row;
+import dev.larder.bench.scenario.RunOptions;
+import dev.larder.bench.scenario.Scenario;
+import dev.larder.bench.scenario.Trial;
+import dev.larder.bench.scenario.TrialContext;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Issue 22's commit benchmark: durable single-write commits per second and their latency against
+ * client threads and value size, per fsync policy, beside the disk's own limits (one record per
+ * write-and-force; forced sequential bandwidth), non-transactional puts, and the embedded stores a
+ * Java developer would pick: H2's MVStore with its TransactionStore (forced per commit), and
+ * Chronicle Map persisted to a file (no force: not durable against power loss).
+ *
+ * <p>Parameters: {@code threads} (default 1,4,16,64; quick 1,16), {@code sizes} in bytes (default
+ * 100,1024,51200; quick 100,51200), {@code seconds} per cell (default 5; quick 1), {@code keys}
+ * (default 10000).
+ */
+public final class CommitScenario implements Scenario {
+
+  private static final Parameter.Checked THREADS = new Parameter.Checked("threads");
+  private static final Parameter.Checked SIZES = new Parameter.Checked("sizes");
+  private static final Parameter.Decimal SECONDS =
+      new Parameter.Decimal("seconds", 0, 1e9, 5, 1);
+  private static final Parameter.WholeNumber KEYS =
+      new Parameter.WholeNumber("keys", 1, 1_000_000_000, 10_000, 10_000);
+
+  static final List<String> IMPLEMENTATIONS = List.of("disk", "Larder always",
+      "Larder interval(10ms)", "Larder none", "Larder plain puts", "H2 MVStore TransactionStore",
+      "ChronicleMap persisted");
+
+  @Override
+  public String name() {
+    return "commit";
+  }
+
+  @Override
+  public String summary() {
+    return "issue 22: durable commits/s and latency vs threads and size, per fsync policy, "
+        + "against the disk's limits, H2 MVStore and Chronicle Map";
+  }
+
+  @Override
+  public List<Parameter> parameters() {
+    return List.of(THREADS, SIZES, SECONDS, KEYS);
+  }
+
+  @Override
+  public List<Trial> plan(RunOptions options) {
+    List<Trial> trials = new ArrayList<>();
+    for (String implementation : IMPLEMENTATIONS) {
+      if (options.includes(implementation)) {
+        trials.add(Trial.of(implementation));
+      }
+    }
+    return trials;
+  }
+
+  @Override
+  public int trialTimeoutSeconds(RunOptions options) {
+    return 3600;
+  }
+
+  @Override
+  public List<Row> run(Trial trial, TrialContext context) throws Exception {
+    RunOptions options = context.options();
+    double seconds = SECONDS.get(options);
+    Path directory = Files.createTempDirectory("larder-commit-");
+    try {
+      if (trial.implementation().equals("disk")) {
+        return List.of(Row.of("disk")
+            .put("forcesPerSecond", DiskLimits.forcesPerSecond(directory, seconds))
+            .put("forcedMBps", DiskLimits.forcedMegabytesPerSecond(directory, seconds)));
+      }
+      List<Row> rows = new ArrayList<>();
+      long keys = KEYS.get(options);
+      for (String size : options.listParam("sizes", List.of("100", "1024", "51200"),
+          List.of("100", "51200"))) {
+        for (String threads : options.listParam("threads", List.of("1", "4", "16", "64"),
+            List.of("1", "16"))) {
+          rows.add(cell(trial.implementation(), Integer.parseInt(threads),
+              Integer.parseInt(size), keys, seconds, directory.resolve(size + "-" + threads)));
+          context.progress(trial.implementation() + " " + size + " B, " + threads + " threads");
+        }
+      }
+      return rows;
+    } finally {
+      deleteTree(directory);
+    }
+  }
+
+  private static Row cell(String implementation, int threads, int size, long keys,
+      double seconds, Path directory) throws Exception {
+    Files.createDirectories(directory);
+    try (Committer committer = Committers.open(implementation, directory, keys, size)) {
+      byte[] value = new byte[size];
+      ThreadLocalRandom.current().nextBytes(value);
+      run(committer, threads, value, keys, Math.min(1.0, seconds / 2), new Histogram(3));
+      committer.commitsPerForce();
+      Histogram latency = new Histogram(3);
+      long started = System.nanoTime();
+      long commits = run(committer, threads, value, keys, seconds, latency);
+      double elapsed = (System.nanoTime() - started) / 1e9;
+      return Row.of(implementation)
+          .put("threads", threads)
+          .put("valueBytes", size)
+          .put("commitsPerSecond", commits / elapsed)
+          .put("p50Micros", latency.getValueAtPercentile(50) / 1e3)
+          .put("p99Micros", latency.getValueAtPercentile(99) / 1e3)
+          .put("commitsPerForce", committer.commitsPerForce())
+          .put("megabytesPerSecond", commits * (double) size / 1e6 / elapsed);
+    }
+  }
+
+  /** Runs {@code threads} committers for {@code seconds}; returns the commits made. */
+  private static long run(Committer committer, int threads, byte[] value, long keys,
+      double seconds, Histogram latency) throws InterruptedException {
+    AtomicBoolean stop = new AtomicBoolean();
+    List<Thread> list = new ArrayList<>();
+    Histogram[] perThread = new Histogram[threads];
+    long[] counts = new long[threads];
+    RuntimeException[] failure = new RuntimeException[1];
+    for (int t = 0; t < threads; t++) {
+      int id = t;
+      perThread[t] = new Histogram(3);
+      list.add(Thread.ofPlatform().start(() -> {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        try {
+          while (!stop.get()) {
+            long t0 = System.nanoTime();
+            committer.commit(random.nextLong(keys), value);
+            perThread[id].recordValue(System.nanoTime() - t0);
+            counts[id]++;
+          }
+        } catch (RuntimeException e) {
+          synchronized (failure) {
+            failure[0] = e;
+          }
+        }
+      }));
+    }
+    Thread.sleep((long) (seconds * 1000));
+    stop.set(true);
+    long total = 0;
+    for (int t = 0; t < threads; t++) {
+      list.get(t).join();
+      latency.add(perThread[t]);
+      total += counts[t];
+    }
+    if (failure[0] != null) {
+      throw failure[0];
+    }
+    return total;
+  }
+
+  private static void deleteTree(Path directory) throws Exception {
+    try (Stream<Path> files = Files.walk(directory)) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
+  @Override
+  public Presentation presentation() {
+    return new Presentation(
+        List.of(
+            Column.of("implementation"),
+            Column.of("threads"),
+            new Column("valueBytes", "value bytes"),
+            new Column("commitsPerSecond", "commits/s"),
+            new Column("p50Micros", "p50 µs"),
+            new Column("p99Micros", "p99 µs"),
+            new Column("commitsPerForce", "commits/force"),
+            new Column("megabytesPerSecond", "MB/s"),
+            new Column("forcesPerSecond", "disk forces/s"),
+            new Column("forcedMBps", "disk forced MB/s")),
+        List.of(new ChartSpec("", "Durable commits per second, 1 KiB values", "threads",
+            "implementation", "commitsPerSecond", "commits per second", false,
+            Map.of("valueBytes", 1024))));
+  }
+}
