@@ -1,8 +1,6 @@
 package dev.larder.internal.store;
 
 import dev.larder.Storage;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 
@@ -12,20 +10,16 @@ import java.util.Arrays;
  *
  * <p>Implementation notes. Standard pages are pooled rather than freed, since a bounded cache
  * reuses them at once. Pages larger than standard (one oversized entry each) are freed when
- * their entry goes. Off-heap pages each own a shared {@link Arena}: closing it frees the memory,
- * and a reader still reading the page then gets an {@link IllegalStateException} instead of
- * reading freed memory, which is what lets readers go without locks. Guarded by the segment's
- * write lock, except {@link #page}, which readers call racily and validate afterwards.
+ * their entry goes, as are pooled pages the budget needs for something else. Freed memory goes
+ * back to the {@link PageMemory}, which keeps it readable until {@link #close} (so a lock-free
+ * reader still holding a freed page never touches unmapped memory) and gives it back to the
+ * system without stopping other threads. A freed page's generation is raised before its memory
+ * can be reused, so that such a reader's validation fails. Guarded by the segment's write lock,
+ * except {@link #page}, which readers call racily and validate afterwards.
  */
 final class PageStore {
 
-  /**
-   * Bytes a page costs beyond its capacity: the Page and MemorySegment objects, the arena and
-   * its session (off-heap) or the array header (heap), and malloc's chunk header.
-   */
-  static final int PAGE_OVERHEAD = 224;
-
-  private final Storage storage;
+  private final PageMemory memory;
   /** Capacity of pooled pages; grows (see {@link PageSizing}) but never shrinks. */
   int standardSize;
   private volatile Page[] pages = new Page[16];
@@ -36,7 +30,11 @@ final class PageStore {
   private long reservedBytes;
 
   PageStore(Storage storage, int standardSize) {
-    this.storage = storage;
+    this(PageMemory.of(storage), standardSize);
+  }
+
+  PageStore(PageMemory memory, int standardSize) {
+    this.memory = memory;
     this.standardSize = standardSize;
   }
 
@@ -46,8 +44,9 @@ final class PageStore {
     return number < current.length ? current[number] : null;
   }
 
-  static long footprint(int capacity) {
-    return (long) capacity + PAGE_OVERHEAD;
+  /** @return what a page of {@code capacity} bytes counts against the bound */
+  long footprint(int capacity) {
+    return memory.footprint(capacity);
   }
 
   long reservedBytes() {
@@ -75,11 +74,11 @@ final class PageStore {
   Page allocate(int capacity) {
     int number = takeNumber();
     Page page;
-    if (storage == Storage.OFF_HEAP) {
-      Arena arena = Arena.ofShared();
-      page = new Page(number, arena.allocate(capacity, 8), arena);
-    } else {
-      page = new Page(number, MemorySegment.ofArray(new byte[capacity]), null);
+    try {
+      page = new Page(number, memory.allocate(capacity));
+    } catch (RuntimeException | OutOfMemoryError e) {
+      giveBackNumber(number);
+      throw e;
     }
     Page[] current = pages;
     if (number >= current.length) {
@@ -134,15 +133,23 @@ final class PageStore {
     pooled.clear();
   }
 
+  /**
+   * Releases every page and makes their memory unreadable (a reader then gets an
+   * {@link IllegalStateException}); the store is unusable afterwards.
+   */
+  void close() {
+    releaseAll();
+    memory.close();
+  }
+
   private void release(Page page) {
     Page[] current = pages;
     if (current[page.number] == page) {
       current[page.number] = null;
       giveBackNumber(page.number);
       reservedBytes -= footprint(page.capacity);
-      if (page.arena != null) {
-        page.arena.close();
-      }
+      page.clear();
+      memory.free(page.memory);
     }
   }
 

@@ -29,8 +29,10 @@ import java.util.function.BooleanSupplier;
  *       that the slot still points to the same entry, that the page was not recycled (its
  *       generation), and that the table was not replaced; if any changed, it reads again.
  *       Slots are published with release stores after the entry's bytes are written. Torn
- *       reads of pages being recycled or freed surface as bounds or closed-arena exceptions
- *       (memory access through {@link MemorySegment} is always checked) and are retried.</li>
+ *       reads of pages being recycled or freed surface as bounds exceptions (memory access
+ *       through {@link MemorySegment} is always checked) and are retried; freed memory stays
+ *       mapped until close (see {@link PageMemory}), and close makes readers' accesses throw
+ *       {@link IllegalStateException}, which ends their retry.</li>
  *   <li><b>Writes</b> hold the write lock for the index and page work only: no user code
  *       (codecs, loaders, listeners) ever runs under it.</li>
  *   <li><b>Eviction</b> consumes entries one at a time at the queue tails and asks the
@@ -477,7 +479,7 @@ public final class Segment {
     if (budget != Long.MAX_VALUE) {
       int capacity = (int) Math.max(entrySize, pages.standardSize);
       long floor = FIXED_OVERHEAD + 8L * MIN_CAPACITY + policy.bytes()
-          + PageStore.footprint(capacity);
+          + pages.footprint(capacity);
       if (floor > budget) {
         throw new IllegalArgumentException("an entry of " + entrySize + " bytes can never fit"
             + " the cache's bound (" + budget + " bytes a segment)");
@@ -719,14 +721,14 @@ public final class Segment {
         PageSizing.standardSize(pages.standardSize, pageLiveBytes, size, settings));
     int standard = pages.standardSize;
     int slack = forUser && settings.budgetBytes() != Long.MAX_VALUE
-        ? (int) PageStore.footprint(standard) : 0;
+        ? (int) pages.footprint(standard) : 0;
     if (bytes <= standard) {
       if (pages.pooledCount() > (slack > 0 && !fitsBudget(slack) ? 1 : 0)) {
         return pages.takePooled();
       }
-      return fitsBudget(PageStore.footprint(standard) + slack) ? pages.allocate(standard) : null;
+      return fitsBudget(pages.footprint(standard) + slack) ? pages.allocate(standard) : null;
     }
-    if (fitsBudget(PageStore.footprint(bytes) + slack)) {
+    if (fitsBudget(pages.footprint(bytes) + slack)) {
       return pages.allocate(bytes);
     }
     return pages.releaseOnePooled() ? newPage(bytes, forUser) : null;
@@ -768,7 +770,7 @@ public final class Segment {
     if (settings.budgetBytes() == Long.MAX_VALUE) {
       return false;
     }
-    return !pages.hasPooled() && !fitsBudget(2 * PageStore.footprint(pages.standardSize));
+    return !pages.hasPooled() && !fitsBudget(2 * pages.footprint(pages.standardSize));
   }
 
   /**
@@ -1227,7 +1229,7 @@ public final class Segment {
         window.clear();
         main.clear();
         protectedQueue.clear();
-        pages.releaseAll();
+        pages.close();
       }
     } finally {
       lock.unlockWrite(stamp);
