@@ -8,8 +8,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Off-heap pages in anonymous mappings of their own ({@link NativeMemory}), reused page by page
- * without stopping any thread, and unmapped together at close.
+ * Off-heap pages in anonymous mappings of their own ({@link NativeMemory}), given back to the
+ * system page by page without stopping any thread, and unmapped together at close.
  *
  * <p>Implementation notes.
  * <ul>
@@ -17,8 +17,9 @@ import java.util.Map;
  *       is the power of two at or above {@code c} rounded to the system page: its class. Only
  *       the first {@code c} bytes are ever touched, so the rest costs address space, not
  *       memory.</li>
- *   <li><b>Freeing</b> keeps the mapping on its class's free list, from which the next page of
- *       that class is taken. No mapping is unmapped while the segment is open,
+ *   <li><b>Freeing</b> discards the page's bytes ({@code MADV_DONTNEED}: resident memory goes
+ *       back to the system at once) and keeps the mapping on its class's free list, from which
+ *       the next page of that class is taken. No mapping is unmapped while the segment is open,
  *       so a lock-free reader still holding a freed page reads zeros or a newer page's bytes,
  *       which its validation (the page generation, the slot) rejects, and never faults.
  *       Address space is bounded by the most pages of each class live at once, at most twice
@@ -75,6 +76,7 @@ final class MappedPageMemory implements PageMemory {
 
   @Override
   public void free(MemorySegment memory) {
+    NativeMemory.discard(memory.address(), NativeMemory.roundUp(memory.byteSize()));
     free.computeIfAbsent(classOf(memory.byteSize()), length -> new ArrayDeque<>())
         .push(memory.address());
   }
