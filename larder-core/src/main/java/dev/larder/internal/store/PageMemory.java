@@ -35,6 +35,14 @@ sealed interface PageMemory permits HeapPageMemory, MappedPageMemory, AutoPageMe
   /** Takes back memory no page uses any more; readers may still read it (see the class notes). */
   void free(MemorySegment memory);
 
+  /**
+   * Takes back all memory handed out, as {@link #free} of every page would, perhaps faster; the
+   * caller holds no page any more.
+   */
+  default void freeAll() {
+    // Nothing beyond free: heap and automatic pages go when unreachable.
+  }
+
   /** @return what a page of {@code capacity} bytes costs the process, for the bound */
   long footprint(int capacity);
 

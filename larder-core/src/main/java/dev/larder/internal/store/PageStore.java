@@ -124,13 +124,15 @@ final class PageStore {
     return true;
   }
 
+  /** Releases every page, giving their memory back at once. */
   void releaseAll() {
     for (Page page : pages) {
       if (page != null) {
-        release(page);
+        forget(page);
       }
     }
     pooled.clear();
+    memory.freeAll();
   }
 
   /**
@@ -143,14 +145,26 @@ final class PageStore {
   }
 
   private void release(Page page) {
-    Page[] current = pages;
-    if (current[page.number] == page) {
-      current[page.number] = null;
-      giveBackNumber(page.number);
-      reservedBytes -= footprint(page.capacity);
-      page.clear();
+    if (forget(page)) {
       memory.free(page.memory);
     }
+  }
+
+  /**
+   * Unpublishes a page and raises its generation, so that its memory may be reused.
+   *
+   * @return false if the page was already released
+   */
+  private boolean forget(Page page) {
+    Page[] current = pages;
+    if (current[page.number] != page) {
+      return false;
+    }
+    current[page.number] = null;
+    giveBackNumber(page.number);
+    reservedBytes -= footprint(page.capacity);
+    page.clear();
+    return true;
   }
 
   private int takeNumber() {

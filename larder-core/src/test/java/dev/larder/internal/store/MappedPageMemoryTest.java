@@ -94,4 +94,24 @@ class MappedPageMemoryTest {
     assertEquals(store.reservedBytes() - objects, resident);
     store.close();
   }
+
+  @Test
+  void emptyingGivesEverythingBackAndReusesTheSlabs() {
+    MappedPageMemory memory = new MappedPageMemory();
+    PageStore store = new PageStore(memory, STANDARD);
+    for (int i = 0; i < 100; i++) {
+      store.allocate(i % 10 == 0 ? 3 * MIB : STANDARD).memory.fill((byte) 1);
+    }
+    long[] mappings = memory.mappings();
+    store.releaseAll();
+    assertEquals(0, store.reservedBytes());
+    for (int i = 0; i < mappings.length; i += 2) {
+      assertEquals(0, Residency.residentBytes(mappings[i], mappings[i + 1]));
+    }
+    for (int i = 0; i < 100; i++) {
+      store.allocate(i % 10 == 0 ? 3 * MIB : STANDARD);
+    }
+    assertEquals(mappings.length, memory.mappings().length, "the same slabs and mappings");
+    store.close();
+  }
 }
