@@ -20,8 +20,16 @@ import java.util.Arrays;
 final class PageStore {
 
   private final PageMemory memory;
+  /**
+   * Pages a segment's reserved page memory holds before its standard size doubles, on the way
+   * from the first size to the target.
+   */
+  static final int PAGES_PER_SIZE = 4;
+
   /** Capacity of pooled pages; grows (see {@link PageSizing}) but never shrinks. */
   int standardSize;
+  /** The standard size the bound calls for, which the segment's pages grow to as it fills. */
+  private final int targetSize;
   private volatile Page[] pages = new Page[16];
   private int nextNumber = 1;
   private int[] freeNumbers = new int[16];
@@ -29,13 +37,23 @@ final class PageStore {
   private final ArrayDeque<Page> pooled = new ArrayDeque<>();
   private long reservedBytes;
 
-  PageStore(Storage storage, int standardSize) {
-    this(PageMemory.of(storage), standardSize);
+  /**
+   * @param storage where the pages live
+   * @param firstSize the standard page size to start with
+   * @param targetSize the standard page size to grow to as pages fill, at least firstSize
+   */
+  PageStore(Storage storage, int firstSize, int targetSize) {
+    this(PageMemory.of(storage), firstSize, targetSize);
   }
 
   PageStore(PageMemory memory, int standardSize) {
+    this(memory, standardSize, standardSize);
+  }
+
+  PageStore(PageMemory memory, int firstSize, int targetSize) {
     this.memory = memory;
-    this.standardSize = standardSize;
+    this.standardSize = firstSize;
+    this.targetSize = Math.max(firstSize, targetSize);
   }
 
   /** Racy read for optimistic readers; may return null or a stale page. */
@@ -105,6 +123,7 @@ final class PageStore {
    * pages of the old size still in use are freed rather than pooled when they empty.
    */
   void growStandardSize(int size) {
+    size = Math.max(size, sizeForContents());
     if (size <= standardSize) {
       return;
     }
@@ -114,7 +133,21 @@ final class PageStore {
     }
   }
 
-  /** Frees one pooled page, if any, to make room in the budget. */
+  /**
+   * The standard size that what the pages reserve calls for: the largest power of two at most
+   * 1/{@value #PAGES_PER_SIZE} of it, between the current size and the target. A segment of a
+   * large bound that holds little thus keeps small pages (a bound is a ceiling, not a
+   * reservation), and its pages reach the bound's size once it holds that many of them.
+   */
+  private int sizeForContents() {
+    if (standardSize >= targetSize) {
+      return standardSize;
+    }
+    long wanted = Long.highestOneBit(Math.max(1, reservedBytes / PAGES_PER_SIZE));
+    return (int) Math.min(targetSize, Math.max(standardSize, wanted));
+  }
+
+    /** Frees one pooled page, if any, to make room in the budget. */
   boolean releaseOnePooled() {
     Page page = pooled.pollLast();
     if (page == null) {

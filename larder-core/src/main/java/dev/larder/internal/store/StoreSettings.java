@@ -6,7 +6,8 @@ import dev.larder.Storage;
  * What one segment needs to know about its cache.
  *
  * @param storage where pages live
- * @param pageSize bytes of a standard page
+ * @param pageSize bytes of a standard page once the segment holds enough for it (see
+ *     {@link #firstPageSize})
  * @param budgetBytes the segment's share of the memory bound, or {@link Long#MAX_VALUE}
  * @param maxEntries the segment's share of the entry bound, or {@link Long#MAX_VALUE}
  * @param expireAfterWriteNanos or -1
@@ -21,6 +22,19 @@ public record StoreSettings(
     long expireAfterWriteNanos,
     long expireAfterAccessNanos,
     boolean collectRemovals) {
+
+  /** The standard page size of a new segment not bounded by entries. */
+  static final int FIRST_PAGE = 4096;
+
+  /**
+   * @return the standard page size a new segment starts with: {@link #FIRST_PAGE} where only
+   *     bytes (or nothing) bound it, so that what a nearly empty segment reserves follows what
+   *     it holds, not its share of a bound that may be a terabyte; {@link #pageSize} where an
+   *     entry bound sizes it
+   */
+  int firstPageSize() {
+    return maxEntries == Long.MAX_VALUE ? Math.min(pageSize, FIRST_PAGE) : pageSize;
+  }
 
   /** @return true if entries carry a deadline */
   public boolean expires() {
