@@ -2,7 +2,6 @@ package dev.larder.internal.store;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -17,9 +16,10 @@ import java.util.Map;
  *       the power of two at or above {@code c} rounded to the system page: its class. Only its
  *       first {@code c} bytes are ever touched, so the rest of the slot costs address space,
  *       not memory. Slots of classes up to {@value #SLAB_CLASS_LIMIT} bytes are carved from
+ *       mappings that double with the class's slots (one slot, then one, two, four...) up to
  *       slabs of {@value #SLAB} bytes, so that emptying or closing a segment of many small
- *       pages takes one system call per slab rather than one per page; larger classes get a
- *       mapping each.</li>
+ *       pages takes one system call per slab rather than one per page, while a segment that
+ *       holds one small page maps one; larger classes get a mapping each.</li>
  *   <li><b>Freeing</b> discards the page's bytes ({@code MADV_DONTNEED}: the physical pages go
  *       back to the system at once) and keeps its slot on its class's free list, from which
  *       the next page of that class is taken. No mapping is unmapped while the segment is open,
@@ -43,11 +43,8 @@ final class MappedPageMemory implements PageMemory {
   static final long SLAB_CLASS_LIMIT = 256L << 10;
 
   private Arena arena;
-  /** Free slots by class length. */
-  private final Map<Long, ArrayDeque<Long>> free = new HashMap<>();
-  /** Address, length and slot class of every mapping made, in triples. */
-  private long[] mappings = new long[12];
-  private int mappingWords;
+  /** The slot classes in use, by slot length. */
+  private final Map<Long, SlotClass> classes = new HashMap<>();
   private boolean closed;
 
   /** @return the length of the slot a page of {@code capacity} bytes lives in */
@@ -67,39 +64,14 @@ final class MappedPageMemory implements PageMemory {
       arena = Arena.ofShared();
     }
     long slot = classOf(capacity);
-    ArrayDeque<Long> spare = free.get(slot);
-    if (spare == null || spare.isEmpty()) {
-      newMapping(slot);
-      spare = free.get(slot);
-    }
-    return MemorySegment.ofAddress(spare.pop()).reinterpret(capacity, arena, null);
-  }
-
-  /** Maps a slab of slots of class {@code slot} (or one slot, if large) and frees its slots. */
-  private void newMapping(long slot) {
-    long length = slot <= SLAB_CLASS_LIMIT ? SLAB : slot;
-    long address = NativeMemory.map(length);
-    if (mappingWords == mappings.length) {
-      mappings = Arrays.copyOf(mappings, mappings.length * 2);
-    }
-    mappings[mappingWords++] = address;
-    mappings[mappingWords++] = length;
-    mappings[mappingWords++] = slot;
-    freeSlots(address, length, slot);
-  }
-
-  private void freeSlots(long address, long length, long slot) {
-    ArrayDeque<Long> list = free.computeIfAbsent(slot, s -> new ArrayDeque<>());
-    for (long at = address + length - slot; at >= address; at -= slot) {
-      list.push(at);
-    }
+    long address = classes.computeIfAbsent(slot, SlotClass::new).take();
+    return MemorySegment.ofAddress(address).reinterpret(capacity, arena, null);
   }
 
   @Override
   public void free(MemorySegment memory) {
     NativeMemory.discard(memory.address(), NativeMemory.roundUp(memory.byteSize()));
-    free.computeIfAbsent(classOf(memory.byteSize()), slot -> new ArrayDeque<>())
-        .push(memory.address());
+    classes.get(classOf(memory.byteSize())).give(memory.address());
   }
 
   /**
@@ -108,10 +80,8 @@ final class MappedPageMemory implements PageMemory {
    */
   @Override
   public void freeAll() {
-    free.clear();
-    for (int i = 0; i < mappingWords; i += 3) {
-      NativeMemory.discard(mappings[i], mappings[i + 1]);
-      freeSlots(mappings[i], mappings[i + 1], mappings[i + 2]);
+    for (SlotClass slotClass : classes.values()) {
+      slotClass.discardAll();
     }
   }
 
@@ -129,20 +99,105 @@ final class MappedPageMemory implements PageMemory {
     if (arena != null) {
       arena.close();
     }
-    for (int i = 0; i < mappingWords; i += 3) {
-      NativeMemory.unmap(mappings[i], mappings[i + 1]);
+    for (SlotClass slotClass : classes.values()) {
+      slotClass.unmapAll();
     }
-    mappingWords = 0;
-    free.clear();
+    classes.clear();
   }
 
   /** @return address and length of every mapping now mapped, in pairs; for tests */
   long[] mappings() {
-    long[] pairs = new long[mappingWords / 3 * 2];
-    for (int i = 0, j = 0; i < mappingWords; i += 3) {
-      pairs[j++] = mappings[i];
-      pairs[j++] = mappings[i + 1];
+    long[] pairs = new long[0];
+    for (SlotClass slotClass : classes.values()) {
+      int at = pairs.length;
+      pairs = Arrays.copyOf(pairs, at + 2 * slotClass.mappingCount);
+      for (int i = 0; i < slotClass.mappingCount; i++) {
+        pairs[at + 2 * i] = slotClass.mappings[i];
+        pairs[at + 2 * i + 1] = slotClass.lengths[i];
+      }
     }
     return pairs;
+  }
+
+  /**
+   * The slots of one length: the mappings they are carved from, a cursor through the slots not
+   * handed out since the mappings were made or last emptied, and a stack of freed slots.
+   * Primitive arrays only, so that the bookkeeping costs a few bytes a mapping, not an object a
+   * slot.
+   */
+  private static final class SlotClass {
+    final long slot;
+    long[] mappings = new long[2];
+    long[] lengths = new long[2];
+    int mappingCount;
+    /** Slots from mappings[cursorMapping] at cursorOffset onwards are untouched. */
+    int cursorMapping;
+    long cursorOffset;
+    long[] freed = new long[4];
+    int freedCount;
+
+    SlotClass(long slot) {
+      this.slot = slot;
+    }
+
+    long take() {
+      if (freedCount > 0) {
+        return freed[--freedCount];
+      }
+      if (cursorMapping == mappingCount) {
+        map();
+      }
+      long address = mappings[cursorMapping] + cursorOffset;
+      cursorOffset += slot;
+      if (cursorOffset == lengths[cursorMapping]) {
+        cursorMapping++;
+        cursorOffset = 0;
+      }
+      return address;
+    }
+
+    /**
+     * Maps room for more slots: as many as the class has so far (one at first), up to a slab,
+     * so that a segment holding one small page maps one small page.
+     */
+    private void map() {
+      if (mappingCount == mappings.length) {
+        mappings = Arrays.copyOf(mappings, mappingCount * 2);
+        lengths = Arrays.copyOf(lengths, mappingCount * 2);
+      }
+      long length = slot;
+      if (slot <= SLAB_CLASS_LIMIT) {
+        long slots = 0;
+        for (int i = 0; i < mappingCount; i++) {
+          slots += lengths[i] / slot;
+        }
+        length = Math.min(SLAB, slot * Math.max(1, slots));
+      }
+      mappings[mappingCount] = NativeMemory.map(length);
+      lengths[mappingCount++] = length;
+    }
+
+    void give(long address) {
+      if (freedCount == freed.length) {
+        freed = Arrays.copyOf(freed, freedCount * 2);
+      }
+      freed[freedCount++] = address;
+    }
+
+    void discardAll() {
+      for (int i = 0; i < mappingCount; i++) {
+        NativeMemory.discard(mappings[i], lengths[i]);
+      }
+      freedCount = 0;
+      cursorMapping = 0;
+      cursorOffset = 0;
+    }
+
+    void unmapAll() {
+      for (int i = 0; i < mappingCount; i++) {
+        NativeMemory.unmap(mappings[i], lengths[i]);
+      }
+      mappingCount = 0;
+    }
   }
 }

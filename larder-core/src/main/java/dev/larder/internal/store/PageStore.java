@@ -21,8 +21,8 @@ final class PageStore {
 
   private final PageMemory memory;
   /**
-   * Pages a segment's reserved page memory holds before its standard size doubles, on the way
-   * from the first size to the target.
+   * On the way from the first standard size to the target, the standard size doubles whenever
+   * the segment's pages reserve this many times the current size.
    */
   static final int PAGES_PER_SIZE = 4;
 
@@ -147,7 +147,7 @@ final class PageStore {
     return (int) Math.min(targetSize, Math.max(standardSize, wanted));
   }
 
-    /** Frees one pooled page, if any, to make room in the budget. */
+  /** Frees one pooled page, if any, to make room in the budget. */
   boolean releaseOnePooled() {
     Page page = pooled.pollLast();
     if (page == null) {
