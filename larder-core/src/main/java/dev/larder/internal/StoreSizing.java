@@ -1,5 +1,6 @@
 package dev.larder.internal;
 
+import dev.larder.internal.store.PageScope;
 import dev.larder.internal.store.Segment;
 import dev.larder.internal.store.StoreSettings;
 
@@ -95,7 +96,21 @@ final class StoreSizing {
     return Integer.highestOneBit((int) Math.max(1, Math.min(MAX_SEGMENTS, units)));
   }
 
-  static StoreSettings settings(CacheConfig<?, ?> config, int segments, int index) {
+  /**
+   * @return the settings of each of {@code segments} segments, whose off-heap pages share one
+   *     {@link PageScope}
+   */
+  static StoreSettings[] settings(CacheConfig<?, ?> config, int segments) {
+    PageScope scope = new PageScope(segments);
+    StoreSettings[] settings = new StoreSettings[segments];
+    for (int i = 0; i < segments; i++) {
+      settings[i] = settings(config, segments, i, scope);
+    }
+    return settings;
+  }
+
+  private static StoreSettings settings(CacheConfig<?, ?> config, int segments, int index,
+      PageScope scope) {
     long budget = Long.MAX_VALUE;
     long entries = Long.MAX_VALUE;
     int pageSize;
@@ -111,7 +126,7 @@ final class StoreSizing {
     }
     return new StoreSettings(config.storage(), pageSize, budget, entries,
         config.expireAfterWriteNanos(), config.expireAfterAccessNanos(),
-        config.removalListener() != null);
+        config.removalListener() != null, scope);
   }
 
   private static int clampPage(long size) {

@@ -27,11 +27,11 @@ import java.util.Map;
  *       which its validation (the page generation, the slot) rejects, and never faults.
  *       Address space is bounded by the most pages of each class live at once: at most twice
  *       the segment's budget per class, plus a slab per class.</li>
- *   <li><b>Close.</b> Every page's {@link MemorySegment} belongs to one shared {@link Arena} per
- *       segment, created with the first page. Closing it makes every later access throw
- *       {@link IllegalStateException} and waits until no thread is inside an access (one
- *       handshake for the whole segment, where an arena per page cost one per page); then
- *       every mapping is unmapped.</li>
+ *   <li><b>Close.</b> Every page's {@link MemorySegment} belongs to the shared {@link Arena} of
+ *       the cache's {@link PageScope}. Closing it, when the last segment closes, makes every
+ *       later access throw {@link IllegalStateException} and waits until no thread is inside
+ *       an access (one handshake for the whole cache, where an arena per page cost one per
+ *       page); then every mapping is unmapped.</li>
  * </ul>
  * Guarded by the segment's write lock.
  */
@@ -42,10 +42,20 @@ final class MappedPageMemory implements PageMemory {
   /** The largest class carved from slabs. */
   static final long SLAB_CLASS_LIMIT = 256L << 10;
 
-  private Arena arena;
+  private final PageScope scope;
   /** The slot classes in use, by slot length. */
   private final Map<Long, SlotClass> classes = new HashMap<>();
   private boolean closed;
+
+  /** @param scope the arena shared with the cache's other segments */
+  MappedPageMemory(PageScope scope) {
+    this.scope = scope;
+  }
+
+  /** A segment of its own: for tests. */
+  MappedPageMemory() {
+    this(new PageScope(1));
+  }
 
   /** @return the length of the slot a page of {@code capacity} bytes lives in */
   static long classOf(long capacity) {
@@ -60,12 +70,9 @@ final class MappedPageMemory implements PageMemory {
     if (closed) {
       throw new IllegalStateException("cache is closed");
     }
-    if (arena == null) {
-      arena = Arena.ofShared();
-    }
     long slot = classOf(capacity);
     long address = classes.computeIfAbsent(slot, SlotClass::new).take();
-    return MemorySegment.ofAddress(address).reinterpret(capacity, arena, null);
+    return MemorySegment.ofAddress(address).reinterpret(capacity, scope.arena(), null);
   }
 
   @Override
@@ -96,9 +103,10 @@ final class MappedPageMemory implements PageMemory {
       return;
     }
     closed = true;
-    if (arena != null) {
-      arena.close();
-    }
+    scope.close(this::unmapAll);
+  }
+
+  private void unmapAll() {
     for (SlotClass slotClass : classes.values()) {
       slotClass.unmapAll();
     }

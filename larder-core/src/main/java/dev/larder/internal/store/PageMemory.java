@@ -21,12 +21,16 @@ sealed interface PageMemory permits HeapPageMemory, MappedPageMemory, AutoPageMe
    */
   int PAGE_OVERHEAD = 224;
 
-  /** @return the memory for pages of a storage mode */
-  static PageMemory of(Storage storage) {
+  /**
+   * @param storage the storage mode
+   * @param scope the arena of the cache's off-heap pages
+   * @return the memory for one segment's pages
+   */
+  static PageMemory of(Storage storage, PageScope scope) {
     if (storage == Storage.HEAP) {
       return new HeapPageMemory();
     }
-    return NativeMemory.available() ? new MappedPageMemory() : new AutoPageMemory();
+    return NativeMemory.available() ? new MappedPageMemory(scope) : new AutoPageMemory();
   }
 
   /** @return zeroed or stale memory of exactly {@code capacity} bytes, readable until close */

@@ -1,6 +1,5 @@
 package dev.larder.internal.store;
 
-import dev.larder.Storage;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 
@@ -38,12 +37,12 @@ final class PageStore {
   private long reservedBytes;
 
   /**
-   * @param storage where the pages live
-   * @param firstSize the standard page size to start with
-   * @param targetSize the standard page size to grow to as pages fill, at least firstSize
+   * @param settings the segment's settings: its storage and page scope, its first standard page
+   *     size and the one its pages grow to as they fill
    */
-  PageStore(Storage storage, int firstSize, int targetSize) {
-    this(PageMemory.of(storage), firstSize, targetSize);
+  PageStore(StoreSettings settings) {
+    this(PageMemory.of(settings.storage(), settings.scope()), settings.firstPageSize(),
+        settings.pageSize());
   }
 
   PageStore(PageMemory memory, int standardSize) {

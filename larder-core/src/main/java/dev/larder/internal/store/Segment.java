@@ -95,8 +95,7 @@ public final class Segment {
   public Segment(StoreSettings settings) {
     this.settings = settings;
     this.expires = settings.expires();
-    this.pages = new PageStore(settings.storage(), settings.firstPageSize(),
-        settings.pageSize());
+    this.pages = new PageStore(settings);
     boolean byteBound = byteBound();
     this.policyEntries = byteBound ? Integer.MAX_VALUE
         : (int) Math.min(MOST_POLICY_ENTRIES, Math.max(MIN_CAPACITY, settings.maxEntries()));

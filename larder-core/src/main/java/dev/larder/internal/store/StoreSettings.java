@@ -13,6 +13,7 @@ import dev.larder.Storage;
  * @param expireAfterWriteNanos or -1
  * @param expireAfterAccessNanos or -1
  * @param collectRemovals true if removed entries' bytes must be kept for a listener
+ * @param scope the arena shared by the off-heap pages of the cache's segments
  */
 public record StoreSettings(
     Storage storage,
@@ -21,7 +22,15 @@ public record StoreSettings(
     long maxEntries,
     long expireAfterWriteNanos,
     long expireAfterAccessNanos,
-    boolean collectRemovals) {
+    boolean collectRemovals,
+    PageScope scope) {
+
+  /** Settings for a segment that is a cache of its own (one segment in its page scope). */
+  public StoreSettings(Storage storage, int pageSize, long budgetBytes, long maxEntries,
+      long expireAfterWriteNanos, long expireAfterAccessNanos, boolean collectRemovals) {
+    this(storage, pageSize, budgetBytes, maxEntries, expireAfterWriteNanos,
+        expireAfterAccessNanos, collectRemovals, new PageScope(1));
+  }
 
   /** The standard page size of a new segment not bounded by entries. */
   static final int FIRST_PAGE = 4096;

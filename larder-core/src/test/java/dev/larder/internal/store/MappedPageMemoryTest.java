@@ -114,4 +114,22 @@ class MappedPageMemoryTest {
     assertEquals(mappings.length, memory.mappings().length, "the same slabs and mappings");
     store.close();
   }
+
+  @Test
+  void segmentsOfOneCacheShareOneArenaClosedByTheLast() {
+    PageScope scope = new PageScope(2);
+    MappedPageMemory first = new MappedPageMemory(scope);
+    MappedPageMemory second = new MappedPageMemory(scope);
+    MemorySegment a = first.allocate(4096);
+    MemorySegment b = second.allocate(4096);
+    long[] mappings = first.mappings();
+    first.close();
+    // Still mapped and readable: a racing reader of the first segment must not fault.
+    assertEquals(0, a.get(ValueLayout.JAVA_BYTE, 0));
+    assertEquals(4096, Residency.residentBytes(mappings[0], mappings[1]));
+    second.close();
+    assertThrows(IllegalStateException.class, () -> a.get(ValueLayout.JAVA_BYTE, 0));
+    assertThrows(IllegalStateException.class, () -> b.get(ValueLayout.JAVA_BYTE, 0));
+    assertEquals(-1, Residency.residentBytes(mappings[0], mappings[1]), "unmapped");
+  }
 }
