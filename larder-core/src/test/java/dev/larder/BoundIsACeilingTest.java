@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * 1,000 entries of 100 B had memoryUsed() of 0.14 MiB at a 64 MiB bound but 32 MiB at 16 GiB
  * and 250 MiB at 1 TiB, since every segment's first page was 1/256 of its share of the bound
  * (up to 1 MiB), and with heap storage and -Xmx128m a 1 TiB bound ran out of memory at the 70th
- * put. Pages now start at 4 KiB and grow as the segment fills.
+ * put. Segments whose bound calls for pages over 64 KiB now start at 4 KiB and grow as they fill.
  */
 class BoundIsACeilingTest {
 

@@ -15,8 +15,8 @@ import dev.larder.internal.store.StoreSettings;
  * could not hold its share of the bound. Pages are about 1/256 of a segment's budget: small
  * enough that the partly filled head pages cost little, large enough that the space lost at
  * page ends (half an entry a page on average) stays small. That is the size a segment's pages
- * grow to as it fills; a segment bounded by bytes starts with small pages
- * ({@code StoreSettings.firstPageSize}), so that a large bound reserves nothing up front.
+ * grow to as it fills; a segment of a large byte bound starts with small pages
+ * ({@code StoreSettings.firstPageSize}), so that a large bound reserves little up front.
  */
 final class StoreSizing {
 

@@ -94,7 +94,7 @@ final class MappedPageMemory implements PageMemory {
 
   @Override
   public long footprint(int capacity) {
-    return NativeMemory.roundUp(capacity) + PAGE_OVERHEAD;
+    return (long) capacity + PAGE_OVERHEAD;
   }
 
   @Override

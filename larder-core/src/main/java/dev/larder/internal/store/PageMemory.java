@@ -16,8 +16,9 @@ sealed interface PageMemory permits HeapPageMemory, MappedPageMemory, AutoPageMe
 
   /**
    * Bytes a page costs beyond its capacity in every mode: the Page and MemorySegment objects and
-   * their slot in the page table, plus the allocator's own (malloc's chunk header, or the
-   * kernel's page-table entries for a 64 KiB page: 8 bytes per 4 KiB).
+   * their slot in the page table, plus the allocator's own (the array header, or the kernel's
+   * page-table entries for a 64 KiB page: 8 bytes per 4 KiB). An off-heap over-size page's
+   * rounding to whole 4 KiB system pages is not counted (see docs/design/memory.md).
    */
   int PAGE_OVERHEAD = 224;
 

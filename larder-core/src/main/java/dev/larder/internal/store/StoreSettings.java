@@ -32,17 +32,25 @@ public record StoreSettings(
         expireAfterAccessNanos, collectRemovals, new PageScope(1));
   }
 
-  /** The standard page size of a new segment not bounded by entries. */
+  /** The standard page size of a new segment whose bound calls for large pages. */
   static final int FIRST_PAGE = 4096;
+  /**
+   * The largest standard page a new segment starts with: 1/256 of a 16 MiB budget, the budget
+   * of every segment of a cache bounded by up to 256 MiB.
+   */
+  static final int EAGER_PAGE = 64 * 1024;
 
   /**
-   * @return the standard page size a new segment starts with: {@link #FIRST_PAGE} where only
-   *     bytes (or nothing) bound it, so that what a nearly empty segment reserves follows what
-   *     it holds, not its share of a bound that may be a terabyte; {@link #pageSize} where an
-   *     entry bound sizes it
+   * @return the standard page size a new segment starts with: {@link #pageSize} if it is at most
+   *     {@link #EAGER_PAGE} or an entry bound sizes it; else {@link #FIRST_PAGE}, so that what a
+   *     nearly empty segment of a large byte bound reserves follows what it holds, not its share
+   *     of a bound that may be a terabyte (pages then grow as the segment fills, see
+   *     {@code PageStore}). Segments with small pages keep them from the start, so that where
+   *     reserving a page costs little, the pages and the eviction decisions they shape are as
+   *     they always were.
    */
   int firstPageSize() {
-    return maxEntries == Long.MAX_VALUE ? Math.min(pageSize, FIRST_PAGE) : pageSize;
+    return maxEntries == Long.MAX_VALUE && pageSize > EAGER_PAGE ? FIRST_PAGE : pageSize;
   }
 
   /** @return true if entries carry a deadline */
