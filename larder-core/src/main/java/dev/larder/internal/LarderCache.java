@@ -12,6 +12,7 @@ import dev.larder.codec.ValueDictionary;
 import dev.larder.internal.store.PutMode;
 import dev.larder.internal.store.RemovedEntry;
 import dev.larder.internal.store.Segment;
+import dev.larder.internal.store.StoreSettings;
 import dev.larder.internal.store.WriteResult;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -73,8 +74,9 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     this.valueCodec = config.valueCodec();
     int count = StoreSizing.segments(config);
     this.segments = new Segment[count];
+    StoreSettings[] settings = StoreSizing.settings(config, count);
     for (int i = 0; i < count; i++) {
-      segments[i] = new Segment(StoreSizing.settings(config, count, i));
+      segments[i] = new Segment(settings[i]);
     }
     this.segmentMask = count - 1;
     this.stats = new StatsRecorder(config.recordStats());

@@ -6,7 +6,7 @@ import java.lang.ref.Cleaner;
 /**
  * Frees the pages of a cache's segments: when the cache is closed, and, for a cache whose pages
  * are off the heap, when it becomes unreachable without having been closed. Off-heap pages are
- * shared arenas, which the garbage collector never frees, so a forgotten cache would otherwise
+ * mapped memory that the garbage collector never frees, so a forgotten cache would otherwise
  * keep its memory until the process ends; a {@link Cleaner} frees it instead, and a warning
  * says so, since the collector may take long to notice. Holds the segments, never the cache, so
  * that the cache can become unreachable. Frees at most once. Thread-safe.

@@ -1,5 +1,6 @@
 package dev.larder.internal;
 
+import dev.larder.internal.store.PageScope;
 import dev.larder.internal.store.Segment;
 import dev.larder.internal.store.StoreSettings;
 
@@ -13,7 +14,9 @@ import dev.larder.internal.store.StoreSettings;
  * two to a few dozen cores, and more only where a segment's index (about 3.5 million entries)
  * could not hold its share of the bound. Pages are about 1/256 of a segment's budget: small
  * enough that the partly filled head pages cost little, large enough that the space lost at
- * page ends (half an entry a page on average) stays small.
+ * page ends (half an entry a page on average) stays small. That is the size a segment's pages
+ * grow to as it fills; a segment of a large byte bound starts with small pages
+ * ({@code StoreSettings.firstPageSize}), so that a large bound reserves little up front.
  */
 final class StoreSizing {
 
@@ -93,7 +96,21 @@ final class StoreSizing {
     return Integer.highestOneBit((int) Math.max(1, Math.min(MAX_SEGMENTS, units)));
   }
 
-  static StoreSettings settings(CacheConfig<?, ?> config, int segments, int index) {
+  /**
+   * @return the settings of each of {@code segments} segments, whose off-heap pages share one
+   *     {@link PageScope}
+   */
+  static StoreSettings[] settings(CacheConfig<?, ?> config, int segments) {
+    PageScope scope = new PageScope(segments);
+    StoreSettings[] settings = new StoreSettings[segments];
+    for (int i = 0; i < segments; i++) {
+      settings[i] = settings(config, segments, i, scope);
+    }
+    return settings;
+  }
+
+  private static StoreSettings settings(CacheConfig<?, ?> config, int segments, int index,
+      PageScope scope) {
     long budget = Long.MAX_VALUE;
     long entries = Long.MAX_VALUE;
     int pageSize;
@@ -109,7 +126,7 @@ final class StoreSizing {
     }
     return new StoreSettings(config.storage(), pageSize, budget, entries,
         config.expireAfterWriteNanos(), config.expireAfterAccessNanos(),
-        config.removalListener() != null);
+        config.removalListener() != null, scope);
   }
 
   private static int clampPage(long size) {

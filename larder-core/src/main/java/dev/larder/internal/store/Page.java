@@ -1,6 +1,5 @@
 package dev.larder.internal.store;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -11,9 +10,8 @@ import java.lang.foreign.MemorySegment;
 final class Page {
 
   final int number;
+  /** The page's bytes, from its segment's {@link PageMemory}. */
   final MemorySegment memory;
-  /** The arena that owns off-heap memory, closed when the page is released; null on heap. */
-  final Arena arena;
   final int capacity;
 
   /** Where the next entry goes. */
@@ -25,8 +23,9 @@ final class Page {
   /** The queue this page belongs to, or null while pooled. Read racily by the policy. */
   PageQueue queue;
   /**
-   * Incremented each time the page is recycled, before any new byte is written to it, so that
-   * a lock-free reader who read the page across a recycle can tell.
+   * Incremented each time the page is recycled or freed, before any new byte is written to its
+   * memory, so that a lock-free reader who read the page across a recycle (or read memory that
+   * a freed page's successor reuses) can tell.
    */
   private volatile int generation;
   /**
@@ -35,10 +34,9 @@ final class Page {
    */
   long flowStart;
 
-  Page(int number, MemorySegment memory, Arena arena) {
+  Page(int number, MemorySegment memory) {
     this.number = number;
     this.memory = memory;
-    this.arena = arena;
     this.capacity = (int) memory.byteSize();
   }
 
@@ -50,7 +48,10 @@ final class Page {
     return generation;
   }
 
-  /** Empties the page for reuse. The fence keeps the new generation ahead of new bytes. */
+  /**
+   * Empties the page for reuse, or before its memory is freed. The fence keeps the new generation
+   * ahead of new bytes.
+   */
   void clear() {
     generation++;
     java.lang.invoke.VarHandle.storeStoreFence();

@@ -1,8 +1,5 @@
 package dev.larder.internal.store;
 
-import dev.larder.Storage;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 
@@ -12,22 +9,26 @@ import java.util.Arrays;
  *
  * <p>Implementation notes. Standard pages are pooled rather than freed, since a bounded cache
  * reuses them at once. Pages larger than standard (one oversized entry each) are freed when
- * their entry goes. Off-heap pages each own a shared {@link Arena}: closing it frees the memory,
- * and a reader still reading the page then gets an {@link IllegalStateException} instead of
- * reading freed memory, which is what lets readers go without locks. Guarded by the segment's
- * write lock, except {@link #page}, which readers call racily and validate afterwards.
+ * their entry goes, as are pooled pages the budget needs for something else. Freed memory goes
+ * back to the {@link PageMemory}, which keeps it readable until {@link #close} (so a lock-free
+ * reader still holding a freed page never touches unmapped memory) and gives it back to the
+ * system without stopping other threads. A freed page's generation is raised before its memory
+ * can be reused, so that such a reader's validation fails. Guarded by the segment's write lock,
+ * except {@link #page}, which readers call racily and validate afterwards.
  */
 final class PageStore {
 
+  private final PageMemory memory;
   /**
-   * Bytes a page costs beyond its capacity: the Page and MemorySegment objects, the arena and
-   * its session (off-heap) or the array header (heap), and malloc's chunk header.
+   * On the way from the first standard size to the target, the standard size doubles whenever
+   * the segment's pages reserve this many times the current size.
    */
-  static final int PAGE_OVERHEAD = 224;
+  static final int PAGES_PER_SIZE = 4;
 
-  private final Storage storage;
   /** Capacity of pooled pages; grows (see {@link PageSizing}) but never shrinks. */
   int standardSize;
+  /** The standard size the bound calls for, which the segment's pages grow to as it fills. */
+  private final int targetSize;
   private volatile Page[] pages = new Page[16];
   private int nextNumber = 1;
   private int[] freeNumbers = new int[16];
@@ -35,9 +36,23 @@ final class PageStore {
   private final ArrayDeque<Page> pooled = new ArrayDeque<>();
   private long reservedBytes;
 
-  PageStore(Storage storage, int standardSize) {
-    this.storage = storage;
-    this.standardSize = standardSize;
+  /**
+   * @param settings the segment's settings: its storage and page scope, its first standard page
+   *     size and the one its pages grow to as they fill
+   */
+  PageStore(StoreSettings settings) {
+    this(PageMemory.of(settings.storage(), settings.scope()), settings.firstPageSize(),
+        settings.pageSize());
+  }
+
+  PageStore(PageMemory memory, int standardSize) {
+    this(memory, standardSize, standardSize);
+  }
+
+  PageStore(PageMemory memory, int firstSize, int targetSize) {
+    this.memory = memory;
+    this.standardSize = firstSize;
+    this.targetSize = Math.max(firstSize, targetSize);
   }
 
   /** Racy read for optimistic readers; may return null or a stale page. */
@@ -46,8 +61,9 @@ final class PageStore {
     return number < current.length ? current[number] : null;
   }
 
-  static long footprint(int capacity) {
-    return (long) capacity + PAGE_OVERHEAD;
+  /** @return what a page of {@code capacity} bytes counts against the bound */
+  long footprint(int capacity) {
+    return memory.footprint(capacity);
   }
 
   long reservedBytes() {
@@ -75,11 +91,11 @@ final class PageStore {
   Page allocate(int capacity) {
     int number = takeNumber();
     Page page;
-    if (storage == Storage.OFF_HEAP) {
-      Arena arena = Arena.ofShared();
-      page = new Page(number, arena.allocate(capacity, 8), arena);
-    } else {
-      page = new Page(number, MemorySegment.ofArray(new byte[capacity]), null);
+    try {
+      page = new Page(number, memory.allocate(capacity));
+    } catch (RuntimeException | OutOfMemoryError e) {
+      giveBackNumber(number);
+      throw e;
     }
     Page[] current = pages;
     if (number >= current.length) {
@@ -106,6 +122,7 @@ final class PageStore {
    * pages of the old size still in use are freed rather than pooled when they empty.
    */
   void growStandardSize(int size) {
+    size = Math.max(size, sizeForContents());
     if (size <= standardSize) {
       return;
     }
@@ -113,6 +130,20 @@ final class PageStore {
     while (releaseOnePooled()) {
       // pooled pages all have the old size
     }
+  }
+
+  /**
+   * The standard size that what the pages reserve calls for: the largest power of two at most
+   * 1/{@value #PAGES_PER_SIZE} of it, between the current size and the target. A segment of a
+   * large bound that holds little thus keeps small pages (a bound is a ceiling, not a
+   * reservation), and its pages reach the bound's size once it holds that many of them.
+   */
+  private int sizeForContents() {
+    if (standardSize >= targetSize) {
+      return standardSize;
+    }
+    long wanted = Long.highestOneBit(Math.max(1, reservedBytes / PAGES_PER_SIZE));
+    return (int) Math.min(targetSize, Math.max(standardSize, wanted));
   }
 
   /** Frees one pooled page, if any, to make room in the budget. */
@@ -125,25 +156,47 @@ final class PageStore {
     return true;
   }
 
+  /** Releases every page, giving their memory back at once. */
   void releaseAll() {
     for (Page page : pages) {
       if (page != null) {
-        release(page);
+        forget(page);
       }
     }
     pooled.clear();
+    memory.freeAll();
+  }
+
+  /**
+   * Releases every page and makes their memory unreadable (a reader then gets an
+   * {@link IllegalStateException}); the store is unusable afterwards.
+   */
+  void close() {
+    releaseAll();
+    memory.close();
   }
 
   private void release(Page page) {
-    Page[] current = pages;
-    if (current[page.number] == page) {
-      current[page.number] = null;
-      giveBackNumber(page.number);
-      reservedBytes -= footprint(page.capacity);
-      if (page.arena != null) {
-        page.arena.close();
-      }
+    if (forget(page)) {
+      memory.free(page.memory);
     }
+  }
+
+  /**
+   * Unpublishes a page and raises its generation, so that its memory may be reused.
+   *
+   * @return false if the page was already released
+   */
+  private boolean forget(Page page) {
+    Page[] current = pages;
+    if (current[page.number] != page) {
+      return false;
+    }
+    current[page.number] = null;
+    giveBackNumber(page.number);
+    reservedBytes -= footprint(page.capacity);
+    page.clear();
+    return true;
   }
 
   private int takeNumber() {

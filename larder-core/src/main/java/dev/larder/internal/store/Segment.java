@@ -29,8 +29,10 @@ import java.util.function.BooleanSupplier;
  *       that the slot still points to the same entry, that the page was not recycled (its
  *       generation), and that the table was not replaced; if any changed, it reads again.
  *       Slots are published with release stores after the entry's bytes are written. Torn
- *       reads of pages being recycled or freed surface as bounds or closed-arena exceptions
- *       (memory access through {@link MemorySegment} is always checked) and are retried.</li>
+ *       reads of pages being recycled or freed surface as bounds exceptions (memory access
+ *       through {@link MemorySegment} is always checked) and are retried; freed memory stays
+ *       mapped until close (see {@link PageMemory}), and close makes readers' accesses throw
+ *       {@link IllegalStateException}, which ends their retry.</li>
  *   <li><b>Writes</b> hold the write lock for the index and page work only: no user code
  *       (codecs, loaders, listeners) ever runs under it. A write first decides whether its
  *       entry could fit with every other entry evicted (checkFits), so a refused write evicts
@@ -100,7 +102,7 @@ public final class Segment {
   public Segment(StoreSettings settings) {
     this.settings = settings;
     this.expires = settings.expires();
-    this.pages = new PageStore(settings.storage(), settings.pageSize());
+    this.pages = new PageStore(settings);
     boolean byteBound = byteBound();
     this.policyEntries = byteBound ? Integer.MAX_VALUE
         : (int) Math.min(MOST_POLICY_ENTRIES, Math.max(MIN_CAPACITY, settings.maxEntries()));
@@ -573,8 +575,8 @@ public final class Segment {
     int capacity = update ? table.length : indexCapacityForOneMore();
     long fixed = FIXED_OVERHEAD + 8L * capacity + policy.bytes()
         + (capacity > table.length ? sketchGrowth(capacity) : 0);
-    long room = settings.budgetBytes() - fixed - PageStore.footprint(standard)
-        - PageStore.PAGE_OVERHEAD;
+    long room = settings.budgetBytes() - fixed - pages.footprint(standard)
+        - PageMemory.PAGE_OVERHEAD;
     return room >= standard ? room : 0;
   }
 
@@ -824,14 +826,14 @@ public final class Segment {
     }
     int standard = pages.standardSize;
     int slack = forUser && settings.budgetBytes() != Long.MAX_VALUE
-        ? (int) PageStore.footprint(standard) : 0;
+        ? (int) pages.footprint(standard) : 0;
     if (bytes <= standard) {
       if (pages.pooledCount() > (slack > 0 && !fitsBudget(slack) ? 1 : 0)) {
         return pages.takePooled();
       }
-      return fitsBudget(PageStore.footprint(standard) + slack) ? pages.allocate(standard) : null;
+      return fitsBudget(pages.footprint(standard) + slack) ? pages.allocate(standard) : null;
     }
-    if (fitsBudget(PageStore.footprint(bytes) + slack)) {
+    if (fitsBudget(pages.footprint(bytes) + slack)) {
       return pages.allocate(bytes);
     }
     return pages.releaseOnePooled() ? newPage(bytes, forUser) : null;
@@ -873,7 +875,7 @@ public final class Segment {
     if (settings.budgetBytes() == Long.MAX_VALUE) {
       return false;
     }
-    return !pages.hasPooled() && !fitsBudget(2 * PageStore.footprint(pages.standardSize));
+    return !pages.hasPooled() && !fitsBudget(2 * pages.footprint(pages.standardSize));
   }
 
   /**
@@ -1338,7 +1340,7 @@ public final class Segment {
         window.clear();
         main.clear();
         protectedQueue.clear();
-        pages.releaseAll();
+        pages.close();
       }
     } finally {
       lock.unlockWrite(stamp);

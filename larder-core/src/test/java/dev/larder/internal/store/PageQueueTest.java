@@ -15,7 +15,7 @@ class PageQueueTest {
   private int pageNumber;
 
   private Page page(int capacity) {
-    return new Page(pageNumber++, MemorySegment.ofArray(new byte[capacity]), null);
+    return new Page(pageNumber++, MemorySegment.ofArray(new byte[capacity]));
   }
 
   /** Appends as the segment does: into the room the queue offers, else onto a new page. */

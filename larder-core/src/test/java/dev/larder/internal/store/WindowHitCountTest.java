@@ -21,7 +21,7 @@ class WindowHitCountTest {
   private final Page mainPage = pageIn(play.main, 1);
 
   private static Page pageIn(PageQueue queue, int number) {
-    Page page = new Page(number, MemorySegment.ofArray(new byte[4096]), null);
+    Page page = new Page(number, MemorySegment.ofArray(new byte[4096]));
     queue.appendPage(page);
     return page;
   }

@@ -1,0 +1,301 @@
+package dev.larder.bench.scenarios;
+
+import dev.larder.Cache;
+import dev.larder.Storage;
+import dev.larder.bench.measure.MemoryProbe;
+import dev.larder.bench.measure.ProcStatus;
+import dev.larder.bench.scenario.ChartSpec;
+import dev.larder.bench.scenario.Presentation;
+import dev.larder.bench.scenario.Presentation.Column;
+import dev.larder.bench.scenario.Row;
+import dev.larder.bench.scenario.RunOptions;
+import dev.larder.bench.scenario.Scenario;
+import dev.larder.bench.scenario.Trial;
+import dev.larder.bench.scenario.TrialContext;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What freeing and giving back page memory costs, for both storage modes (issue 27, items 2 and
+ * 3): {@code invalidateAll()} and {@code close()} of a full cache, idle and with three threads
+ * spinning on unrelated work; the latency of puts of values larger than a page (each frees the
+ * over-size page of the value it evicts or replaces); write throughput with and without three
+ * readers; and the process's resident memory under churn and after {@code close()}.
+ *
+ * <p>Resident memory: the baseline is read after a warm-up, a settled heap and a trim of the
+ * native heap; during churn the resident set is sampled every 100 ms; after {@code close()} it is
+ * read again after a collection but without trimming the native heap, as an application would
+ * see it. The heap is pre-touched, so heap storage's pages do not grow the resident set: the
+ * heap-storage row is the control for what the churn itself costs outside the store.
+ */
+public final class OffHeapScenario implements Scenario {
+
+  private static final int SPINNERS = 3;
+  private static final int READERS = 3;
+  private static final int WRITERS = 2;
+  private static final long MIB = 1L << 20;
+
+  @Override
+  public String name() {
+    return "offheap";
+  }
+
+  @Override
+  public String summary() {
+    return "issue 27: cost of freeing pages (invalidateAll, close, large puts) idle and busy,"
+        + " and resident memory under churn";
+  }
+
+  @Override
+  public Set<String> parameters() {
+    return Set.of("churnSeconds", "writeSeconds", "stallMib");
+  }
+
+  @Override
+  public List<Trial> plan(RunOptions options) {
+    List<Trial> trials = new ArrayList<>();
+    for (String part : List.of("stall", "churn")) {
+      for (Storage storage : List.of(Storage.OFF_HEAP, Storage.HEAP)) {
+        String name = "Larder " + storage;
+        if (options.includes(name) || options.includes("Larder")) {
+          trials.add(new Trial(name, part, Map.of("part", part, "storage", storage.name())));
+        }
+      }
+    }
+    return trials;
+  }
+
+  @Override
+  public String heapSize(RunOptions options) {
+    return options.quick() ? "384m" : "768m";
+  }
+
+  @Override
+  public int trialTimeoutSeconds(RunOptions options) {
+    return options.quick() ? 300 : 1800;
+  }
+
+  @Override
+  public List<Row> run(Trial trial, TrialContext context) throws Exception {
+    Storage storage = Storage.valueOf(trial.param("storage"));
+    Row row = Row.of(trial.implementation()).put("part", trial.param("part"));
+    if (trial.param("part").equals("stall")) {
+      stalls(storage, row, context);
+    } else {
+      churn(storage, row, context);
+    }
+    return List.of(row);
+  }
+
+  // ------------------------------------------------------------------ stalls
+
+  @SuppressWarnings("try") // the spinners are only started and stopped
+  private static void stalls(Storage storage, Row row, TrialContext context) throws Exception {
+    RunOptions options = context.options();
+    long bound = options.longParam("stallMib", 256, 64) * MIB;
+    context.progress("invalidateAll");
+    try (Cache<Long, byte[]> cache = cache(storage, bound)) {
+      fill(cache, bound);
+      row.put("invalidateAllIdleMillis", millis(cache::invalidateAll));
+      fill(cache, bound);
+      try (Spinners spinners = new Spinners(SPINNERS)) {
+        row.put("invalidateAllBusyMillis", millis(cache::invalidateAll));
+      }
+    }
+    context.progress("close");
+    Cache<Long, byte[]> idle = cache(storage, bound);
+    fill(idle, bound);
+    row.put("closeIdleMillis", millis(idle::close));
+    Cache<Long, byte[]> busy = cache(storage, bound);
+    fill(busy, bound);
+    try (Spinners spinners = new Spinners(SPINNERS)) {
+      row.put("closeBusyMillis", millis(busy::close));
+    }
+    context.progress("large puts");
+    largePuts(storage, row, false);
+    largePuts(storage, row, true);
+    context.progress("writes");
+    long seconds = options.longParam("writeSeconds", 6, 2);
+    long alone = writes(storage, seconds, false);
+    long withReaders = writes(storage, seconds, true);
+    row.put("writesAlone", alone).put("writesWithReaders", withReaders)
+        .put("writesKeptPercent", 100.0 * withReaders / Math.max(1, alone));
+  }
+
+  private static Cache<Long, byte[]> cache(Storage storage, long bound) {
+    return Cache.builder(Long.class, byte[].class).maximumMemory(bound).storage(storage).build();
+  }
+
+  /** Puts 1,000-byte values until the cache has evicted: it is then at its bound. */
+  private static void fill(Cache<Long, byte[]> cache, long bound) {
+    byte[] value = new byte[1000];
+    long count = bound / 1000 * 6 / 5;
+    for (long key = 0; key < count; key++) {
+      cache.put(key, value);
+    }
+  }
+
+  private static double millis(Runnable action) {
+    long t0 = System.nanoTime();
+    action.run();
+    return (System.nanoTime() - t0) / 1e6;
+  }
+
+  /**
+   * Puts of 256 KiB values (four pages of a 16 MiB cache) over 1,000 keys: once the cache is
+   * full, every put evicts or replaces a value and frees its over-size page.
+   */
+  @SuppressWarnings("try")
+  private static void largePuts(Storage storage, Row row, boolean busy) throws Exception {
+    int puts = 2_000;
+    long[] nanos = new long[puts];
+    byte[] value = new byte[256 * 1024];
+    try (Cache<Long, byte[]> cache = cache(storage, 16 * MIB)) {
+      for (long key = 0; key < 200; key++) {
+        cache.put(key % 1000, value);
+      }
+      try (Spinners spinners = busy ? new Spinners(SPINNERS) : null) {
+        for (int i = 0; i < puts; i++) {
+          long t0 = System.nanoTime();
+          cache.put((long) (i % 1000), value);
+          nanos[i] = System.nanoTime() - t0;
+        }
+      }
+    }
+    Arrays.sort(nanos);
+    String prefix = busy ? "largePutBusy" : "largePutIdle";
+    row.put(prefix + "P50Micros", nanos[puts / 2] / 1e3)
+        .put(prefix + "P99Micros", nanos[puts * 99 / 100] / 1e3);
+  }
+
+  /**
+   * Counts the writes {@value #WRITERS} threads make in {@code seconds} into a 64 MiB cache,
+   * values of 100 B to 128 KiB over 10,000 keys (a share larger than a page), with or without
+   * {@value #READERS} threads reading random keys meanwhile.
+   */
+  private static long writes(Storage storage, long seconds, boolean readers) throws Exception {
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicLong writes = new AtomicLong();
+    Churn sizes = new Churn(100, 128 * 1024);
+    List<Thread> threads = new ArrayList<>();
+    try (Cache<Long, byte[]> cache = cache(storage, 64 * MIB)) {
+      for (int t = 0; t < WRITERS; t++) {
+        SplittableRandom random = new SplittableRandom(t);
+        threads.add(Thread.ofPlatform().start(() -> {
+          long n = 0;
+          while (!stop.get()) {
+            cache.put(random.nextLong(10_000), new byte[sizes.size(random)]);
+            n++;
+          }
+          writes.addAndGet(n);
+        }));
+      }
+      for (int t = 0; readers && t < READERS; t++) {
+        SplittableRandom random = new SplittableRandom(100 + t);
+        threads.add(Thread.ofPlatform().start(() -> {
+          while (!stop.get()) {
+            cache.getIfPresent(random.nextLong(10_000));
+          }
+        }));
+      }
+      Thread.sleep(seconds * 1000);
+      stop.set(true);
+      for (Thread thread : threads) {
+        thread.join();
+      }
+    }
+    return writes.get();
+  }
+
+  // ------------------------------------------------------------------ resident memory
+
+  private static void churn(Storage storage, Row row, TrialContext context) throws Exception {
+    long seconds = context.options().longParam("churnSeconds", 40, 8);
+    long bound = 64 * MIB;
+    warmUp(storage);
+    MemoryProbe probe = new MemoryProbe(context.options().quick() ? 10 : 20);
+    long baseline = probe.settle().residentBytes();
+    Cache<Long, byte[]> cache = cache(storage, bound);
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicLong maxUsed = new AtomicLong();
+    List<Thread> threads = new ArrayList<>();
+    Churn sizes = new Churn(1, 1 << 20);
+    for (int t = 0; t < WRITERS; t++) {
+      SplittableRandom random = new SplittableRandom(t);
+      threads.add(Thread.ofPlatform().start(() -> {
+        while (!stop.get()) {
+          cache.put(random.nextLong(20_000), new byte[sizes.size(random)]);
+        }
+      }));
+    }
+    long peak = 0;
+    long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+    long nextReport = System.nanoTime() + 5_000_000_000L;
+    while (System.nanoTime() < deadline) {
+      Thread.sleep(100);
+      peak = Math.max(peak, ProcStatus.residentBytes().orElse(-1));
+      maxUsed.accumulateAndGet(cache.memoryUsed(), Math::max);
+      if (System.nanoTime() > nextReport) {
+        context.progress("resident +" + (peak - baseline) / MIB + " MiB");
+        nextReport += 5_000_000_000L;
+      }
+    }
+    stop.set(true);
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    long end = ProcStatus.residentBytes().orElse(-1);
+    cache.close();
+    System.gc();
+    Thread.sleep(1000);
+    long closed = ProcStatus.residentBytes().orElse(-1);
+    row.put("boundMib", bound / MIB)
+        .put("churnSeconds", seconds)
+        .put("maxMemoryUsedMib", (double) maxUsed.get() / MIB)
+        .put("peakGrowthMib", (double) (peak - baseline) / MIB)
+        .put("endGrowthMib", (double) (end - baseline) / MIB)
+        .put("afterCloseGrowthMib", (double) (closed - baseline) / MIB);
+  }
+
+  /** Runs the churn's code paths briefly, so that compiled code is resident before the baseline. */
+  private static void warmUp(Storage storage) throws InterruptedException {
+    Churn sizes = new Churn(1, 64 * 1024);
+    SplittableRandom random = new SplittableRandom(42);
+    try (Cache<Long, byte[]> cache = cache(storage, 4 * MIB)) {
+      for (int i = 0; i < 20_000; i++) {
+        cache.put(random.nextLong(2_000), new byte[sizes.size(random)]);
+      }
+    }
+    // HotSpot gives back memory of the JIT's arenas a few seconds after compiling.
+    Thread.sleep(5_000);
+  }
+
+  @Override
+  public Presentation presentation() {
+    return new Presentation(
+        List.of(
+            Column.of("implementation"),
+            Column.of("part"),
+            new Column("invalidateAllIdleMillis", "invalidateAll idle ms"),
+            new Column("invalidateAllBusyMillis", "invalidateAll busy ms"),
+            new Column("closeIdleMillis", "close idle ms"),
+            new Column("closeBusyMillis", "close busy ms"),
+            new Column("largePutIdleP50Micros", "large put idle p50 µs"),
+            new Column("largePutBusyP50Micros", "large put busy p50 µs"),
+            new Column("largePutBusyP99Micros", "large put busy p99 µs"),
+            new Column("writesAlone", "writes alone"),
+            new Column("writesWithReaders", "writes with readers"),
+            new Column("maxMemoryUsedMib", "max memoryUsed MiB"),
+            new Column("peakGrowthMib", "peak RSS growth MiB"),
+            new Column("endGrowthMib", "RSS growth at end MiB"),
+            new Column("afterCloseGrowthMib", "RSS growth after close MiB")),
+        List.of(new ChartSpec("", "Resident memory growth under churn (64 MiB bound)",
+            "part", "implementation", "peakGrowthMib", "MiB", false, Map.of("part", "churn"))));
+  }
+}
