@@ -5,6 +5,7 @@ import dev.larder.Storage;
 import dev.larder.bench.measure.MemoryProbe;
 import dev.larder.bench.measure.ProcStatus;
 import dev.larder.bench.scenario.ChartSpec;
+import dev.larder.bench.scenario.Parameter;
 import dev.larder.bench.scenario.Presentation;
 import dev.larder.bench.scenario.Presentation.Column;
 import dev.larder.bench.scenario.Row;
@@ -16,7 +17,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -36,6 +36,13 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class OffHeapScenario implements Scenario {
 
+  private static final Parameter.WholeNumber CHURN_SECONDS =
+      new Parameter.WholeNumber("churnSeconds", 1, 86_400, 40, 8);
+  private static final Parameter.WholeNumber WRITE_SECONDS =
+      new Parameter.WholeNumber("writeSeconds", 1, 86_400, 6, 2);
+  private static final Parameter.WholeNumber STALL_MIB =
+      new Parameter.WholeNumber("stallMib", 1, 65_536, 256, 64);
+
   private static final int SPINNERS = 3;
   private static final int READERS = 3;
   private static final int WRITERS = 2;
@@ -53,8 +60,8 @@ public final class OffHeapScenario implements Scenario {
   }
 
   @Override
-  public Set<String> parameters() {
-    return Set.of("churnSeconds", "writeSeconds", "stallMib");
+  public List<Parameter> parameters() {
+    return List.of(CHURN_SECONDS, WRITE_SECONDS, STALL_MIB);
   }
 
   @Override
@@ -98,7 +105,7 @@ public final class OffHeapScenario implements Scenario {
   @SuppressWarnings("try") // the spinners are only started and stopped
   private static void stalls(Storage storage, Row row, TrialContext context) throws Exception {
     RunOptions options = context.options();
-    long bound = options.longParam("stallMib", 256, 64) * MIB;
+    long bound = STALL_MIB.get(options) * MIB;
     context.progress("invalidateAll");
     try (Cache<Long, byte[]> cache = cache(storage, bound)) {
       fill(cache, bound);
@@ -121,7 +128,7 @@ public final class OffHeapScenario implements Scenario {
     largePuts(storage, row, false);
     largePuts(storage, row, true);
     context.progress("writes");
-    long seconds = options.longParam("writeSeconds", 6, 2);
+    long seconds = WRITE_SECONDS.get(options);
     long alone = writes(storage, seconds, false);
     long withReaders = writes(storage, seconds, true);
     row.put("writesAlone", alone).put("writesWithReaders", withReaders)
@@ -216,7 +223,7 @@ public final class OffHeapScenario implements Scenario {
   // ------------------------------------------------------------------ resident memory
 
   private static void churn(Storage storage, Row row, TrialContext context) throws Exception {
-    long seconds = context.options().longParam("churnSeconds", 40, 8);
+    long seconds = CHURN_SECONDS.get(context.options());
     long bound = 64 * MIB;
     warmUp(storage);
     MemoryProbe probe = new MemoryProbe(context.options().quick() ? 10 : 20);
