@@ -78,6 +78,9 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
   private final AtomicLong asyncDropped = new AtomicLong();
   private final AtomicLong mergesLost = new AtomicLong();
   private volatile Topology topology;
+  /** Set first on close: calls on this member are refused, messages still handled. */
+  private volatile boolean closing;
+  /** Set once the channel is closed: messages are dropped. */
   private volatile boolean closed;
 
   private ClusterEngine(ClusterConfig config, Cache<byte[], byte[]> local, long memoryBound,
@@ -240,7 +243,7 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
   /** Waits until the installed view id is at least {@code viewId}, or the deadline. */
   void awaitView(long viewId, long deadlineNanos) {
     synchronized (viewMonitor) {
-      while (topology.viewId() < viewId && !closed) {
+      while ((topology == null || topology.viewId() < viewId) && !closed) {
         long left = deadlineNanos - System.nanoTime();
         if (left <= 0) {
           return;
@@ -275,6 +278,10 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       return;
     }
     Address from = msg.getSrc();
+    if (topology == null && f.type() != Frame.T_REPLY) {
+      refuseBeforeFirstView(from, f);
+      return;
+    }
     switch (f.type()) {
       case Frame.T_REPLY -> calls.reply(from, f);
       case Frame.T_BACKUP -> onBackup(from, f);
@@ -300,6 +307,25 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       });
       case Frame.T_SCAN -> workers.execute(() -> reply(from, f.reqId(), onScan(f)));
       default -> LOG.log(System.Logger.Level.WARNING, "unknown frame type " + f.type());
+    }
+  }
+
+  /**
+   * A joiner can receive messages from members that installed the view with it before it has
+   * installed that view itself: requests are told to retry, pulls that nothing is ready here.
+   */
+  private void refuseBeforeFirstView(Address from, Frame f) {
+    switch (f.type()) {
+      case Frame.T_PULL -> transfer.refuse(from, f);
+      case Frame.T_WRITE, Frame.T_BACKUP, Frame.T_READ, Frame.T_INVALIDATE, Frame.T_CLEAR,
+          Frame.T_SCAN -> {
+        if (f.reqId() != 0) {
+          reply(from, f.reqId(), Frame.reply(f.reqId(), 0, Frame.S_RETRY, null));
+        } else if (f.type() == Frame.T_WRITE) {
+          asyncDropped.incrementAndGet();
+        }
+      }
+      default -> { }
     }
   }
 
@@ -817,7 +843,7 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
   }
 
   private void checkOpen() {
-    if (closed) {
+    if (closing) {
       throw new IllegalStateException("the clustered cache is closed");
     }
   }
@@ -830,17 +856,22 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     return b ? TRUE : FALSE;
   }
 
-  /** Leaves the cluster and closes the local store. Idempotent. */
+  /**
+   * Leaves the cluster and closes the local store. Idempotent. Until the channel is closed this
+   * member keeps acknowledging backup writes, so that writes in flight on other members do not
+   * wait for it until their timeout.
+   */
   @Override
-  public void close() {
-    if (closed) {
+  public synchronized void close() {
+    if (closing) {
       return;
     }
+    closing = true;
+    channel.close();
     closed = true;
     synchronized (viewMonitor) {
       viewMonitor.notifyAll();
     }
-    channel.close();
     transfer.close();
     workers.shutdownNow();
     local.close();

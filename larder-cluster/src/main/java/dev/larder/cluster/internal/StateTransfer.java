@@ -244,6 +244,10 @@ final class StateTransfer {
   void onPull(Address from, Frame f) {
     engine.awaitView(f.viewId(), engine.deadline());
     Topology t = engine.topology();
+    if (t == null) {
+      refuse(from, f);
+      return;
+    }
     Set<Integer> servable = new HashSet<>();
     List<Integer> notReady = new ArrayList<>();
     for (int s : f.ints()) {
@@ -282,6 +286,11 @@ final class StateTransfer {
     }
     sendChunk(from, f, chunk, Frame.F_LAST,
         notReady.stream().mapToInt(Integer::intValue).toArray());
+  }
+
+  /** Answers a pull with "no segment ready here" (this member has no view yet). */
+  void refuse(Address from, Frame f) {
+    sendChunk(from, f, List.of(), Frame.F_LAST, f.ints());
   }
 
   private void sendChunk(Address to, Frame pull, List<byte[]> entries, int flags, int[] ints) {
