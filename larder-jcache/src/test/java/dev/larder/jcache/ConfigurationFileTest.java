@@ -162,10 +162,49 @@ class ConfigurationFileTest {
   }
 
   @Test
-  void misspelledSettingFailsNamingIt() {
+  void misspelledSettingFailsNamingItTheFileAndTheLine() throws Exception {
     CacheException e =
         assertThrows(CacheException.class, () -> manager("classpath:larder-bad-key.properties"));
+    String path = Path.of(loader.getResource("larder-bad-key.properties").toURI()).toString();
+    assertTrue(e.getMessage().startsWith(path + ", line 2: "), e.getMessage());
     assertTrue(e.getMessage().contains("maximumMemroy"), e.getMessage());
+  }
+
+  /** Issue 25: a bad value is reported when the manager is created, with its file and line. */
+  @Test
+  void aBadValueFailsTheManagersCreationNamingTheFileAndTheLine(@TempDir Path dir)
+      throws Exception {
+    Path file = Files.writeString(dir.resolve("bad-value.properties"), """
+        larder.jcache.format = 1
+        # the books cache
+        cache.books.storage = HEAP
+        cache.books.maximumEntries = 3x
+        """);
+    CacheException e = assertThrows(CacheException.class, () -> open(file.toUri()));
+    assertEquals(file + ", line 4 (cache.books.maximumEntries): cache 'books': bad"
+        + " maximumEntries '3x': not a number", e.getMessage());
+  }
+
+  @Test
+  void aBadDefaultFailsAtStartUpEvenWithoutDeclaredCaches(@TempDir Path dir) throws Exception {
+    Path file = Files.writeString(dir.resolve("bad-default.properties"),
+        "larder.jcache.format = 1\ndefault.expiry = sometimes:1s\n");
+    CacheException e = assertThrows(CacheException.class, () -> open(file.toUri()));
+    assertTrue(e.getMessage().startsWith(file + ", line 2 (default.expiry): the defaults: bad"
+        + " expiry 'sometimes:1s'"), e.getMessage());
+  }
+
+  @Test
+  void aMissingLoaderClassFailsAtStartUp(@TempDir Path dir) throws Exception {
+    Path file = Files.writeString(dir.resolve("bad-loader.properties"),
+        "larder.jcache.format = 1\ncache.a.loader = com.example.Absent\n");
+    CacheException absent = assertThrows(CacheException.class, () -> open(file.toUri()));
+    assertTrue(absent.getMessage().contains("line 2 (cache.a.loader)")
+        && absent.getMessage().contains("class not found"), absent.getMessage());
+    Files.writeString(file, "larder.jcache.format = 1\ncache.b.loader = java.lang.String\n");
+    CacheException notALoader = assertThrows(CacheException.class, () -> open(file.toUri()));
+    assertTrue(notALoader.getMessage().contains("does not implement javax.cache.integration"
+        + ".CacheLoader"), notALoader.getMessage());
   }
 
   @Test

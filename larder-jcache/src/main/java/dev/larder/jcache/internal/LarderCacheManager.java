@@ -4,7 +4,10 @@ import dev.larder.jcache.LarderConfiguration;
 import java.lang.ref.WeakReference;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
@@ -38,6 +41,8 @@ public final class LarderCacheManager implements CacheManager {
   private final WeakReference<ClassLoader> classLoader;
   private final Properties properties;
   private final FileConfiguration file;
+  /** The configuration of each cache the file declares, built (and so checked) at creation. */
+  private final Map<String, LarderConfiguration<Object, Object>> declared;
   private final ConcurrentMap<String, LarderJCache<?, ?>> caches = new ConcurrentHashMap<>();
   /**
    * Serializes cache creation, which is rare; creation runs user factories (loaders, listeners),
@@ -56,6 +61,24 @@ public final class LarderCacheManager implements CacheManager {
     this.properties = new Properties();
     this.properties.putAll(properties);
     this.file = ConfigurationSource.load(uri, classLoader);
+    this.declared = declaredConfigurations(file, classLoader);
+  }
+
+  /**
+   * Applies the file's settings once at start-up, so that a bad value fails the manager's
+   * creation (naming the file and the line) rather than the first use of a cache.
+   */
+  private static Map<String, LarderConfiguration<Object, Object>> declaredConfigurations(
+      FileConfiguration file, ClassLoader classLoader) {
+    FileSettingsApplier.forDefaults(classLoader, file)
+        .apply(file.defaults(), new LarderConfiguration<>());
+    Map<String, LarderConfiguration<Object, Object>> configs = new LinkedHashMap<>();
+    for (String name : file.cacheNames()) {
+      LarderConfiguration<Object, Object> config = new LarderConfiguration<>();
+      FileSettingsApplier.forCache(classLoader, file, name).apply(file.settingsFor(name), config);
+      configs.put(name, config);
+    }
+    return Collections.unmodifiableMap(configs);
   }
 
   @Override
@@ -100,8 +123,8 @@ public final class LarderCacheManager implements CacheManager {
       Configuration<K, V> configuration) {
     LarderConfiguration<K, V> copy = LarderConfiguration.copyOf(configuration);
     if (!(configuration instanceof LarderConfiguration)) {
-      new FileSettingsApplier(getClassLoader(), cacheName).apply(file.settingsFor(cacheName),
-          (LarderConfiguration<Object, Object>) copy);
+      FileSettingsApplier.forCache(getClassLoader(), file, cacheName)
+          .apply(file.settingsFor(cacheName), (LarderConfiguration<Object, Object>) copy);
     }
     return copy;
   }
@@ -134,7 +157,7 @@ public final class LarderCacheManager implements CacheManager {
     requireOpen();
     Objects.requireNonNull(cacheName, "cacheName");
     LarderJCache<?, ?> cache = caches.get(cacheName);
-    if (cache == null && file.cacheNames().contains(cacheName)) {
+    if (cache == null && declared.containsKey(cacheName)) {
       synchronized (creation) {
         cache = caches.get(cacheName);
         if (cache == null) {
@@ -146,11 +169,8 @@ public final class LarderCacheManager implements CacheManager {
     return (Cache<K, V>) cache;
   }
 
-  @SuppressWarnings("unchecked")
   private LarderJCache<?, ?> createDeclared(String cacheName) {
-    LarderConfiguration<Object, Object> config = new LarderConfiguration<>();
-    new FileSettingsApplier(getClassLoader(), cacheName).apply(file.settingsFor(cacheName), config);
-    return LarderJCache.create(this, cacheName, config);
+    return LarderJCache.create(this, cacheName, new LarderConfiguration<>(declared.get(cacheName)));
   }
 
   @Override
