@@ -1,6 +1,8 @@
 package dev.larder.jcache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.net.URI;
 import javax.cache.Caching;
@@ -50,6 +52,87 @@ class SpringJCacheTest {
     @Bean
     Greeter greeter() {
       return new Greeter();
+    }
+  }
+
+  /** A cached value type: the file declares it as the value type of "books". */
+  public record Book(long id, String title) {}
+
+  /** A service whose results Spring caches in the typed Larder cache "books". */
+  public static class Library {
+    private int calls;
+
+    @Cacheable("books")
+    public Book find(Long id) {
+      calls++;
+      return id == 404L ? null : new Book(id, "title " + id);
+    }
+
+    /** The remedy the README gives for null results in a typed cache. */
+    @Cacheable(cacheNames = "books", unless = "#result == null")
+    public Book findOrNull(Long id) {
+      calls++;
+      return id == 404L ? null : new Book(id, "title " + id);
+    }
+
+    @Cacheable("books")
+    public Book byTitle(String title) {
+      calls++;
+      return new Book(1, title);
+    }
+
+    public int calls() {
+      return calls;
+    }
+  }
+
+  @Configuration
+  @EnableCaching
+  static class LibraryConfig {
+
+    @Bean
+    CacheManager cacheManager() throws Exception {
+      URI config = new ClassPathResource("larder-spring.properties").getURI();
+      return new JCacheCacheManager(Caching.getCachingProvider(LarderCachingProvider.class.getName())
+          .getCacheManager(config, getClass().getClassLoader()));
+    }
+
+    @Bean
+    Library library() {
+      return new Library();
+    }
+  }
+
+  /**
+   * Issue 25: Spring's null marker and a key of the wrong type in a typed cache fail with a
+   * ClassCastException naming the cache, the expected type and the class given.
+   */
+  @Test
+  void typeMisfitsNameTheCacheTheTypeAndTheClass() {
+    try (AnnotationConfigApplicationContext context =
+        new AnnotationConfigApplicationContext(LibraryConfig.class)) {
+      Library library = context.getBean(Library.class);
+      assertEquals(new Book(7, "title 7"), library.find(7L));
+      assertEquals(new Book(7, "title 7"), library.find(7L));
+      assertEquals(1, library.calls());
+
+      ClassCastException nullMarker =
+          assertThrows(ClassCastException.class, () -> library.find(404L));
+      assertEquals("cache 'books': a value of class org.springframework.cache.support.NullValue"
+          + " is not a " + Book.class.getName() + ", the configured value type (it is Spring's"
+          + " marker for a cached null: disable null caching for this cache, or leave its"
+          + " valueType unset; see larder-jcache's README, \"Spring\")", nullMarker.getMessage());
+
+      ClassCastException wrongKey =
+          assertThrows(ClassCastException.class, () -> library.byTitle("Dune"));
+      assertEquals("cache 'books': a key of class java.lang.String is not a java.lang.Long, the"
+          + " configured key type", wrongKey.getMessage());
+
+      int before = library.calls();
+      assertNull(library.findOrNull(404L));
+      assertNull(library.findOrNull(404L));
+      assertEquals(before + 2, library.calls(), "null results are not cached, and do not fail");
+      context.getBean(JCacheCacheManager.class).getCacheManager().close();
     }
   }
 

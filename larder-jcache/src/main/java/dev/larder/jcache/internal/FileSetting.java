@@ -14,7 +14,8 @@ enum FileSetting {
   MAXIMUM_ENTRIES("maximumEntries", "unbounded", "entry bound (instead of a memory bound)"),
   STORAGE("storage", "OFF_HEAP", "OFF_HEAP or HEAP: where a store-by-value cache keeps its pages"),
   STORE_BY_VALUE("storeByValue", "true", "false keeps the caller's objects on the heap"),
-  KEY_TYPE("keyType", "java.lang.Object", "class name of the keys (checked on writes)"),
+  KEY_TYPE("keyType", "java.lang.Object",
+      "class name of the keys (checked on every operation)"),
   VALUE_TYPE("valueType", "java.lang.Object", "class name of the values (checked on writes)"),
   KEY_CODEC("keyCodec", "from keyType",
       "string, long, integer, bytes, serialization, or the class name of a Codec with a public"
