@@ -2,10 +2,17 @@ package dev.larder.jcache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import javax.cache.CacheException;
 import javax.cache.Caching;
+import javax.cache.configuration.MutableConfiguration;
 import org.junit.jupiter.api.Test;
 import org.springframework.cache.CacheManager;
 import org.springframework.cache.annotation.Cacheable;
@@ -133,6 +140,107 @@ class SpringJCacheTest {
       assertNull(library.findOrNull(404L));
       assertEquals(before + 2, library.calls(), "null results are not cached, and do not fail");
       context.getBean(JCacheCacheManager.class).getCacheManager().close();
+    }
+  }
+
+  /** A service cached in "greetings", a cache only the file declares. */
+  public static class Greetings {
+    private int calls;
+
+    @Cacheable("greetings")
+    public String greet(String name) {
+      calls++;
+      return "hi " + name;
+    }
+
+    public int calls() {
+      return calls;
+    }
+  }
+
+  /**
+   * Wired as Spring Boot's JCacheCacheConfiguration wires JCache: the manager from the provider
+   * with the configuration resource's URI and the provider's default class loader, Spring's
+   * JCacheCacheManager over it, and createCache(name, new MutableConfiguration()) for each name
+   * of spring.cache.cache-names (none here, as the README advises for file-declared caches).
+   */
+  @Configuration
+  @EnableCaching
+  static class BootLikeConfig {
+
+    static List<String> cacheNames = List.of();
+
+    @Bean
+    javax.cache.CacheManager jCacheCacheManager() throws Exception {
+      javax.cache.spi.CachingProvider provider =
+          Caching.getCachingProvider(LarderCachingProvider.class.getName());
+      javax.cache.CacheManager manager = provider.getCacheManager(
+          new ClassPathResource("larder-boot.properties").getURI(),
+          provider.getDefaultClassLoader(), new Properties());
+      for (String name : cacheNames) {
+        manager.createCache(name, new MutableConfiguration<>());
+      }
+      return manager;
+    }
+
+    @Bean
+    CacheManager cacheManager(javax.cache.CacheManager jCacheCacheManager) {
+      return new JCacheCacheManager(jCacheCacheManager);
+    }
+
+    @Bean
+    Greetings greetings() {
+      return new Greetings();
+    }
+  }
+
+  /**
+   * Issue 25: caches the file declares with createAtStartup exist as soon as the manager does,
+   * so Spring lists them at start-up (where Boot binds their meters), and any number of contexts
+   * in one JVM share them without "a cache named ... already exists".
+   */
+  @Test
+  void fileDeclaredCachesExistAtStartUpInEveryContext() {
+    try (AnnotationConfigApplicationContext first =
+            new AnnotationConfigApplicationContext(BootLikeConfig.class);
+        AnnotationConfigApplicationContext second =
+            new AnnotationConfigApplicationContext(BootLikeConfig.class)) {
+      for (AnnotationConfigApplicationContext context : List.of(first, second)) {
+        assertEquals(Set.of("greetings", "farewells"),
+            Set.copyOf(context.getBean(CacheManager.class).getCacheNames()),
+            "Spring sees the caches before any use");
+      }
+      javax.cache.CacheManager shared = first.getBean(javax.cache.CacheManager.class);
+      assertSame(shared, second.getBean(javax.cache.CacheManager.class),
+          "one manager per (URI, class loader)");
+
+      assertEquals("hi ada", first.getBean(Greetings.class).greet("ada"));
+      assertEquals("hi ada", second.getBean(Greetings.class).greet("ada"));
+      assertEquals(1, first.getBean(Greetings.class).calls());
+      assertEquals(0, second.getBean(Greetings.class).calls(), "served by the shared cache");
+      javax.cache.Cache<String, String> greetings =
+          shared.getCache("greetings", String.class, String.class);
+      assertEquals(1, greetings.unwrap(dev.larder.Cache.class).estimatedSize());
+    }
+  }
+
+  /** Listing a cache the file creates at start-up in spring.cache.cache-names is refused. */
+  @Test
+  void listingAStartupCacheAsACacheNameFailsSayingWhy() {
+    BootLikeConfig.cacheNames = List.of("greetings");
+    try {
+      Exception e = assertThrows(Exception.class,
+          () -> new AnnotationConfigApplicationContext(BootLikeConfig.class).close());
+      Throwable cause = e;
+      while (!(cause instanceof CacheException) && cause.getCause() != null) {
+        cause = cause.getCause();
+      }
+      assertTrue(cause.getMessage().startsWith("a cache named greetings already exists: ")
+          && cause.getMessage().contains("createAtStartup = true")
+          && cause.getMessage().contains("spring.cache.cache-names"), cause.getMessage());
+    } finally {
+      BootLikeConfig.cacheNames = List.of();
+      Caching.getCachingProvider(LarderCachingProvider.class.getName()).close();
     }
   }
 

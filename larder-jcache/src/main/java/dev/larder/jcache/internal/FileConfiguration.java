@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -104,6 +105,24 @@ final class FileConfiguration {
   /** @return the names of the caches the file declares, in file order */
   Set<String> cacheNames() {
     return caches.keySet();
+  }
+
+  /**
+   * @return the caches the file declares that are to be created with the manager, in file order
+   */
+  Set<String> cachesCreatedAtStartup() {
+    Set<String> names = new LinkedHashSet<>();
+    for (String name : caches.keySet()) {
+      if ("true".equalsIgnoreCase(settingsFor(name).get(FileSetting.CREATE_AT_STARTUP))) {
+        names.add(name);
+      }
+    }
+    return names;
+  }
+
+  /** @return where the file is, as its error messages name it */
+  String source() {
+    return source;
   }
 
   /** @return the settings under {@code default.} */

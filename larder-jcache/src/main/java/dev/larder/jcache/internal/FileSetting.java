@@ -28,7 +28,11 @@ enum FileSetting {
   STATISTICS("statistics", "false", "record statistics and register the statistics MXBean"),
   MANAGEMENT("management", "false", "register the configuration MXBean"),
   LOADER("loader", "none", "class name of a javax.cache.integration.CacheLoader (read-through)"),
-  WRITER("writer", "none", "class name of a javax.cache.integration.CacheWriter (write-through)");
+  WRITER("writer", "none", "class name of a javax.cache.integration.CacheWriter (write-through)"),
+  CREATE_AT_STARTUP("createAtStartup", "false",
+      "true creates a cache the file declares when the manager is created, so that"
+          + " getCacheNames() lists it at once (Spring Boot binds cache metrics only to caches"
+          + " that exist at start-up); false creates it on the first getCache");
 
   private final String key;
   private final String defaultValue;

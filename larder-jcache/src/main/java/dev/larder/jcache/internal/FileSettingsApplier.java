@@ -108,6 +108,7 @@ final class FileSettingsApplier {
           .setReadThrough(true);
       case WRITER -> config.setCacheWriterFactory(factory(value, CacheWriter.class))
           .setWriteThrough(true);
+      case CREATE_AT_STARTUP -> parseBoolean(value); // read by the manager; checked here
     }
   }
 

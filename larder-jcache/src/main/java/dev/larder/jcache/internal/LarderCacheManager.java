@@ -25,7 +25,8 @@ import javax.cache.spi.CachingProvider;
  * configuration file its URI addresses, if any.
  *
  * <p>Caches the file declares are created on first {@link #getCache(String)}, from the file's
- * defaults and their own settings. A cache created in code with a plain JCache configuration is
+ * defaults and their own settings, or with the manager when their {@code createAtStartup} setting
+ * is true. The file's settings are all applied (and so checked) when the manager is created. A cache created in code with a plain JCache configuration is
  * completed by the file: every setting the file gives for its name, or as a default, overrides
  * the configuration (so an operator's file governs caches that frameworks create in code). A
  * {@link LarderConfiguration} passed in code is used as it is.
@@ -62,6 +63,25 @@ public final class LarderCacheManager implements CacheManager {
     this.properties.putAll(properties);
     this.file = ConfigurationSource.load(uri, classLoader);
     this.declared = declaredConfigurations(file, classLoader);
+    createAtStartup();
+  }
+
+  /**
+   * Creates the declared caches marked {@code createAtStartup}, so that frameworks that list the
+   * caches once at start-up (Spring Boot's metrics) see them. If one fails, those already created
+   * are closed and the manager's creation fails.
+   */
+  private void createAtStartup() {
+    try {
+      for (String name : file.cachesCreatedAtStartup()) {
+        caches.put(name, createDeclared(name));
+      }
+    } catch (RuntimeException | Error e) {
+      List<LarderJCache<?, ?>> created = new ArrayList<>(caches.values());
+      caches.clear();
+      created.forEach(LarderJCache::close);
+      throw e;
+    }
   }
 
   /**
@@ -110,7 +130,12 @@ public final class LarderCacheManager implements CacheManager {
     LarderConfiguration<K, V> effective = withFileSettings(cacheName, configuration);
     synchronized (creation) {
       if (caches.containsKey(cacheName)) {
-        throw new CacheException("a cache named " + cacheName + " already exists");
+        throw new CacheException("a cache named " + cacheName + " already exists"
+            + (file.cachesCreatedAtStartup().contains(cacheName)
+                ? ": " + file.source() + " declares it with createAtStartup = true, so the"
+                    + " manager created it; use getCache(\"" + cacheName + "\") (with Spring"
+                    + " Boot, do not list it in spring.cache.cache-names)"
+                : ""));
       }
       LarderJCache<K, V> cache = LarderJCache.create(this, cacheName, effective);
       caches.put(cacheName, cache);
