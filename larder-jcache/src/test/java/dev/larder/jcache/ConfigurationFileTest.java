@@ -122,6 +122,49 @@ class ConfigurationFileTest {
     assertEquals(LarderConfiguration.UNBOUNDED, config.getMaximumMemory());
   }
 
+  /**
+   * Issue 25: a cache the file configures without saying whether to count statistics gets one
+   * warning when it is created (Micrometer's meters would stay at 0); saying it either way, or
+   * having no file, is silent.
+   */
+  @Test
+  void aCacheWithStatisticsLeftUnsetLogsOneWarning() throws Exception {
+    String path = Path.of(loader.getResource("larder-test.properties").toURI()).toString();
+    java.util.logging.Logger log = java.util.logging.Logger.getLogger("dev.larder.jcache");
+    List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.logging.Handler handler = new java.util.logging.Handler() {
+      @Override
+      public void publish(java.util.logging.LogRecord record) {
+        warnings.add(new java.util.logging.SimpleFormatter().formatMessage(record));
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    log.addHandler(handler);
+    try {
+      CacheManager manager = manager("classpath:larder-test.properties");
+      manager.getCache("sessions"); // statistics = true in the file
+      assertEquals(List.of(), warnings);
+      manager.getCache("users.by.id");
+      manager.getCache("users.by.id");
+      assertEquals(1, warnings.size(), warnings::toString);
+      assertTrue(warnings.get(0).startsWith("cache 'users.by.id' of cache manager"
+          + " classpath:larder-test.properties: statistics are off")
+          && warnings.get(0).contains("set cache.users.by.id.statistics (or default.statistics) in "
+              + path), warnings.get(0));
+      manager.createCache("fromCode", new MutableConfiguration<>());
+      assertEquals(2, warnings.size(), "caches created in code are completed by the file too");
+      manager("no-file").createCache("plain", new MutableConfiguration<>());
+      assertEquals(2, warnings.size(), "no file, no warning (the TCK's managers)");
+    } finally {
+      log.removeHandler(handler);
+    }
+  }
+
   @Test
   void undeclaredNamesAreAbsent() {
     assertNull(manager("classpath:larder-test.properties").getCache("nope"));

@@ -36,6 +36,8 @@ import javax.cache.spi.CachingProvider;
  */
 public final class LarderCacheManager implements CacheManager {
 
+  private static final System.Logger LOG = System.getLogger("dev.larder.jcache");
+
   private final CachingProvider provider;
   private final ManagerRegistry registry;
   private final URI uri;
@@ -139,6 +141,9 @@ public final class LarderCacheManager implements CacheManager {
       }
       LarderJCache<K, V> cache = LarderJCache.create(this, cacheName, effective);
       caches.put(cacheName, cache);
+      if (!(configuration instanceof LarderConfiguration)) {
+        warnIfUnmetered(cacheName, effective);
+      }
       return cache;
     }
   }
@@ -195,7 +200,26 @@ public final class LarderCacheManager implements CacheManager {
   }
 
   private LarderJCache<?, ?> createDeclared(String cacheName) {
-    return LarderJCache.create(this, cacheName, new LarderConfiguration<>(declared.get(cacheName)));
+    LarderConfiguration<Object, Object> config = new LarderConfiguration<>(declared.get(cacheName));
+    LarderJCache<?, ?> cache = LarderJCache.create(this, cacheName, config);
+    warnIfUnmetered(cacheName, config);
+    return cache;
+  }
+
+  /**
+   * Says once per cache creation that a cache configured by the file counts nothing, when the
+   * file does not say so itself: Micrometer's cache meters read JCache statistics, which are off
+   * by default, and stay at 0 without a word otherwise. Managers without a file (the TCK's)
+   * and caches whose file sets statistics either way are silent.
+   */
+  private void warnIfUnmetered(String cacheName, LarderConfiguration<?, ?> config) {
+    if (file != FileConfiguration.EMPTY && !config.isStatisticsEnabled()
+        && !file.settingsFor(cacheName).containsKey(FileSetting.STATISTICS)) {
+      LOG.log(System.Logger.Level.WARNING, "cache ''{0}'' of cache manager {1}: statistics are"
+          + " off, so its JCache statistics and the Micrometer cache meters read from them stay"
+          + " at 0; set cache.{0}.statistics (or default.statistics) in {2} to true to count, or"
+          + " to false to silence this warning", cacheName, uri, file.source());
+    }
   }
 
   @Override
