@@ -4,10 +4,7 @@ import dev.larder.jcache.LarderConfiguration;
 import java.lang.ref.WeakReference;
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
@@ -44,8 +41,8 @@ public final class LarderCacheManager implements CacheManager {
   private final WeakReference<ClassLoader> classLoader;
   private final Properties properties;
   private final FileConfiguration file;
-  /** The configuration of each cache the file declares, built (and so checked) at creation. */
-  private final Map<String, LarderConfiguration<Object, Object>> declared;
+  /** The names of the caches the file declares, whose settings were checked at creation. */
+  private final Set<String> declared;
   private final ConcurrentMap<String, LarderJCache<?, ?>> caches = new ConcurrentHashMap<>();
   /**
    * Serializes cache creation, which is rare; creation runs user factories (loaders, listeners),
@@ -64,7 +61,7 @@ public final class LarderCacheManager implements CacheManager {
     this.properties = new Properties();
     this.properties.putAll(properties);
     this.file = ConfigurationSource.load(uri, classLoader);
-    this.declared = declaredConfigurations(file, classLoader);
+    this.declared = checkedCacheNames(file, classLoader);
     createAtStartup();
   }
 
@@ -90,17 +87,14 @@ public final class LarderCacheManager implements CacheManager {
    * Applies the file's settings once at start-up, so that a bad value fails the manager's
    * creation (naming the file and the line) rather than the first use of a cache.
    */
-  private static Map<String, LarderConfiguration<Object, Object>> declaredConfigurations(
-      FileConfiguration file, ClassLoader classLoader) {
+  private static Set<String> checkedCacheNames(FileConfiguration file, ClassLoader classLoader) {
     FileSettingsApplier.forDefaults(classLoader, file)
         .apply(file.defaults(), new LarderConfiguration<>());
-    Map<String, LarderConfiguration<Object, Object>> configs = new LinkedHashMap<>();
     for (String name : file.cacheNames()) {
-      LarderConfiguration<Object, Object> config = new LarderConfiguration<>();
-      FileSettingsApplier.forCache(classLoader, file, name).apply(file.settingsFor(name), config);
-      configs.put(name, config);
+      FileSettingsApplier.forCache(classLoader, file, name)
+          .apply(file.settingsFor(name), new LarderConfiguration<>());
     }
-    return Collections.unmodifiableMap(configs);
+    return Set.copyOf(file.cacheNames());
   }
 
   @Override
@@ -187,7 +181,7 @@ public final class LarderCacheManager implements CacheManager {
     requireOpen();
     Objects.requireNonNull(cacheName, "cacheName");
     LarderJCache<?, ?> cache = caches.get(cacheName);
-    if (cache == null && declared.containsKey(cacheName)) {
+    if (cache == null && declared.contains(cacheName)) {
       synchronized (creation) {
         cache = caches.get(cacheName);
         if (cache == null) {
@@ -200,7 +194,11 @@ public final class LarderCacheManager implements CacheManager {
   }
 
   private LarderJCache<?, ?> createDeclared(String cacheName) {
-    LarderConfiguration<Object, Object> config = new LarderConfiguration<>(declared.get(cacheName));
+    // Built afresh rather than copied from the start-up check, so that each cache gets codec,
+    // loader and writer instances of its own, as before.
+    LarderConfiguration<Object, Object> config = new LarderConfiguration<>();
+    FileSettingsApplier.forCache(getClassLoader(), file, cacheName)
+        .apply(file.settingsFor(cacheName), config);
     LarderJCache<?, ?> cache = LarderJCache.create(this, cacheName, config);
     warnIfUnmetered(cacheName, config);
     return cache;
