@@ -122,6 +122,49 @@ class ConfigurationFileTest {
     assertEquals(LarderConfiguration.UNBOUNDED, config.getMaximumMemory());
   }
 
+  /**
+   * Issue 25: a cache the file configures without saying whether to count statistics gets one
+   * warning when it is created (Micrometer's meters would stay at 0); saying it either way, or
+   * having no file, is silent.
+   */
+  @Test
+  void aCacheWithStatisticsLeftUnsetLogsOneWarning() throws Exception {
+    String path = Path.of(loader.getResource("larder-test.properties").toURI()).toString();
+    java.util.logging.Logger log = java.util.logging.Logger.getLogger("dev.larder.jcache");
+    List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.logging.Handler handler = new java.util.logging.Handler() {
+      @Override
+      public void publish(java.util.logging.LogRecord record) {
+        warnings.add(new java.util.logging.SimpleFormatter().formatMessage(record));
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    log.addHandler(handler);
+    try {
+      CacheManager manager = manager("classpath:larder-test.properties");
+      manager.getCache("sessions"); // statistics = true in the file
+      assertEquals(List.of(), warnings);
+      manager.getCache("users.by.id");
+      manager.getCache("users.by.id");
+      assertEquals(1, warnings.size(), warnings::toString);
+      assertTrue(warnings.get(0).startsWith("cache 'users.by.id' of cache manager"
+          + " classpath:larder-test.properties: statistics are off")
+          && warnings.get(0).contains("set cache.users.by.id.statistics (or default.statistics) in "
+              + path), warnings.get(0));
+      manager.createCache("fromCode", new MutableConfiguration<>());
+      assertEquals(2, warnings.size(), "caches created in code are completed by the file too");
+      manager("no-file").createCache("plain", new MutableConfiguration<>());
+      assertEquals(2, warnings.size(), "no file, no warning (the TCK's managers)");
+    } finally {
+      log.removeHandler(handler);
+    }
+  }
+
   @Test
   void undeclaredNamesAreAbsent() {
     assertNull(manager("classpath:larder-test.properties").getCache("nope"));
@@ -162,10 +205,49 @@ class ConfigurationFileTest {
   }
 
   @Test
-  void misspelledSettingFailsNamingIt() {
+  void misspelledSettingFailsNamingItTheFileAndTheLine() throws Exception {
     CacheException e =
         assertThrows(CacheException.class, () -> manager("classpath:larder-bad-key.properties"));
+    String path = Path.of(loader.getResource("larder-bad-key.properties").toURI()).toString();
+    assertTrue(e.getMessage().startsWith(path + ", line 2: "), e.getMessage());
     assertTrue(e.getMessage().contains("maximumMemroy"), e.getMessage());
+  }
+
+  /** Issue 25: a bad value is reported when the manager is created, with its file and line. */
+  @Test
+  void aBadValueFailsTheManagersCreationNamingTheFileAndTheLine(@TempDir Path dir)
+      throws Exception {
+    Path file = Files.writeString(dir.resolve("bad-value.properties"), """
+        larder.jcache.format = 1
+        # the books cache
+        cache.books.storage = HEAP
+        cache.books.maximumEntries = 3x
+        """);
+    CacheException e = assertThrows(CacheException.class, () -> open(file.toUri()));
+    assertEquals(file + ", line 4 (cache.books.maximumEntries): cache 'books': bad"
+        + " maximumEntries '3x': not a number", e.getMessage());
+  }
+
+  @Test
+  void aBadDefaultFailsAtStartUpEvenWithoutDeclaredCaches(@TempDir Path dir) throws Exception {
+    Path file = Files.writeString(dir.resolve("bad-default.properties"),
+        "larder.jcache.format = 1\ndefault.expiry = sometimes:1s\n");
+    CacheException e = assertThrows(CacheException.class, () -> open(file.toUri()));
+    assertTrue(e.getMessage().startsWith(file + ", line 2 (default.expiry): the defaults: bad"
+        + " expiry 'sometimes:1s'"), e.getMessage());
+  }
+
+  @Test
+  void aMissingLoaderClassFailsAtStartUp(@TempDir Path dir) throws Exception {
+    Path file = Files.writeString(dir.resolve("bad-loader.properties"),
+        "larder.jcache.format = 1\ncache.a.loader = com.example.Absent\n");
+    CacheException absent = assertThrows(CacheException.class, () -> open(file.toUri()));
+    assertTrue(absent.getMessage().contains("line 2 (cache.a.loader)")
+        && absent.getMessage().contains("class not found"), absent.getMessage());
+    Files.writeString(file, "larder.jcache.format = 1\ncache.b.loader = java.lang.String\n");
+    CacheException notALoader = assertThrows(CacheException.class, () -> open(file.toUri()));
+    assertTrue(notALoader.getMessage().contains("does not implement javax.cache.integration"
+        + ".CacheLoader"), notALoader.getMessage());
   }
 
   @Test

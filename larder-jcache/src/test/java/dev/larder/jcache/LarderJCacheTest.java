@@ -63,6 +63,29 @@ class LarderJCacheTest {
     }
   }
 
+  /** Issue 25: a misfit key fails before it reaches a codec, naming the cache and the types. */
+  @Test
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  void keysOfTheWrongClassFailNamingTheCacheAndTheTypes() {
+    Cache<Object, Object> typed = (Cache) manager.createCache("typed",
+        new LarderConfiguration<Long, String>().setTypes(Long.class, String.class));
+    ClassCastException get = assertThrows(ClassCastException.class, () -> typed.get("one"));
+    assertEquals("cache 'typed': a key of class java.lang.String is not a java.lang.Long, the"
+        + " configured key type", get.getMessage());
+    assertThrows(ClassCastException.class, () -> typed.remove("one"));
+    assertThrows(ClassCastException.class, () -> typed.getAll(java.util.Set.of("one")));
+    ClassCastException put = assertThrows(ClassCastException.class, () -> typed.put(1L, 2));
+    assertEquals("cache 'typed': a value of class java.lang.Integer is not a java.lang.String,"
+        + " the configured value type", put.getMessage());
+
+    Cache<Object, Object> byCodec = manager.createCache("byCodec",
+        new LarderConfiguration<>().setKeyCodec(
+            (dev.larder.codec.Codec<Object>) (dev.larder.codec.Codec<?>) dev.larder.codec.Codecs.longs()));
+    ClassCastException codec = assertThrows(ClassCastException.class, () -> byCodec.put("k", "v"));
+    assertTrue(codec.getMessage().startsWith("cache 'byCodec': a key of class java.lang.String is"
+        + " not a java.lang.Long, the key codec's type"), codec.getMessage());
+  }
+
   @Test
   void storeByValueKeepsCopiesAndStoreByReferenceKeepsTheObject() {
     Cache<String, Box> byValue = manager.createCache("byValue",

@@ -3,12 +3,11 @@ package dev.larder.jcache.internal;
 import dev.larder.jcache.LarderCachingProvider;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.Reader;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
-import java.util.Properties;
+import java.nio.file.Path;
 import javax.cache.CacheException;
 
 /**
@@ -57,13 +56,29 @@ final class ConfigurationSource {
   }
 
   private static FileConfiguration read(URL url, URI uri) {
-    Properties properties = new Properties();
-    try (InputStream in = url.openStream();
-        Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8)) {
-      properties.load(reader);
+    String source = describe(url);
+    String text;
+    try (InputStream in = url.openStream()) {
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new CacheException("cannot read configuration " + uri + ": " + e, e);
+      throw new CacheException("cannot read configuration " + source + ": " + e, e);
     }
-    return FileConfiguration.parse(properties, uri.toString());
+    try {
+      return FileConfiguration.parse(NumberedProperties.parse(text), source);
+    } catch (IllegalArgumentException e) { // a malformed Unicode escape
+      throw new CacheException(source + ", " + e.getMessage(), e);
+    }
+  }
+
+  /** A file's path when it is one, else its URL: what a user needs to find it. */
+  static String describe(URL url) {
+    if ("file".equals(url.getProtocol())) {
+      try {
+        return Path.of(url.toURI()).toString();
+      } catch (URISyntaxException | IllegalArgumentException e) {
+        return url.toString(); // not a plain file path: the URL says as much
+      }
+    }
+    return url.toString();
   }
 }

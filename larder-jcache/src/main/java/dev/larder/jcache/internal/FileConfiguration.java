@@ -2,10 +2,14 @@ package dev.larder.jcache.internal;
 
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import javax.cache.CacheException;
 
 /**
@@ -19,51 +23,65 @@ import javax.cache.CacheException;
  * </pre>
  *
  * <p>Keys are {@code default.<setting>} or {@code cache.<name>.<setting>}; a cache name may
- * contain dots (the setting is what follows the last one). Unknown keys, a missing or unknown
- * format version, and bad values fail the manager's creation with a {@link CacheException} that
- * names the key, rather than being ignored. Immutable once parsed.
+ * contain dots (the setting is what follows the last one). Unknown keys and a missing or unknown
+ * format version fail the parse with a {@link CacheException} that names the file and the line,
+ * rather than being ignored; {@link #where} locates each value, so that the manager can report a
+ * bad value the same way. Immutable once parsed.
  */
 final class FileConfiguration {
 
   static final String FORMAT_KEY = "larder.jcache.format";
   static final String FORMAT_VERSION = "1";
   static final FileConfiguration EMPTY =
-      new FileConfiguration(new EnumMap<>(FileSetting.class), Map.of());
+      new FileConfiguration("no file", new EnumMap<>(FileSetting.class), Map.of(), Map.of());
 
+  private final String source;
   private final Map<FileSetting, String> defaults;
   private final Map<String, Map<FileSetting, String>> caches;
+  private final Map<String, Integer> lines;
 
-  private FileConfiguration(Map<FileSetting, String> defaults,
-      Map<String, Map<FileSetting, String>> caches) {
+  private FileConfiguration(String source, Map<FileSetting, String> defaults,
+      Map<String, Map<FileSetting, String>> caches, Map<String, Integer> lines) {
+    this.source = source;
     this.defaults = defaults;
     this.caches = caches;
+    this.lines = lines;
   }
 
   /**
-   * @param properties the file's content
-   * @param source where it came from, for error messages
+   * @param entries the file's entries with their lines ({@link NumberedProperties})
+   * @param source where it came from (a path or URI), for error messages
    * @return the parsed configuration
-   * @throws CacheException on a format error
+   * @throws CacheException on a format error, naming the source and the line
    */
-  static FileConfiguration parse(Properties properties, String source) {
-    String format = properties.getProperty(FORMAT_KEY);
-    if (!FORMAT_VERSION.equals(format == null ? null : format.trim())) {
-      throw new CacheException(source + ": expected " + FORMAT_KEY + " = " + FORMAT_VERSION
-          + ", found " + format);
+  static FileConfiguration parse(List<NumberedProperties.Entry> entries, String source) {
+    Map<String, Integer> lines = new HashMap<>();
+    entries.forEach(entry -> lines.put(entry.key(), entry.line()));
+    String format = entries.stream().filter(e -> e.key().equals(FORMAT_KEY))
+        .map(e -> e.value().trim()).findFirst().orElse(null);
+    if (!FORMAT_VERSION.equals(format)) {
+      throw new CacheException(at(source, lines.get(FORMAT_KEY)) + ": expected " + FORMAT_KEY
+          + " = " + FORMAT_VERSION + ", found " + (format == null ? "no such line" : format));
     }
     Map<FileSetting, String> defaults = new EnumMap<>(FileSetting.class);
     Map<String, Map<FileSetting, String>> caches = new LinkedHashMap<>();
-    for (String key : properties.stringPropertyNames()) {
-      if (!key.equals(FORMAT_KEY)) {
-        String value = properties.getProperty(key).trim();
-        settingsFor(key, defaults, caches, source).put(setting(key, source), value);
+    for (NumberedProperties.Entry entry : entries) {
+      if (!entry.key().equals(FORMAT_KEY)) {
+        String where = at(source, entry.line());
+        settingsFor(entry.key(), defaults, caches, where)
+            .put(setting(entry.key(), where), entry.value().trim());
       }
     }
-    return new FileConfiguration(defaults, Collections.unmodifiableMap(caches));
+    return new FileConfiguration(source, defaults, Collections.unmodifiableMap(caches),
+        Map.copyOf(lines));
+  }
+
+  private static String at(String source, Integer line) {
+    return line == null ? source : source + ", line " + line;
   }
 
   private static Map<FileSetting, String> settingsFor(String key, Map<FileSetting, String> defaults,
-      Map<String, Map<FileSetting, String>> caches, String source) {
+      Map<String, Map<FileSetting, String>> caches, String where) {
     int lastDot = key.lastIndexOf('.');
     if (key.startsWith("default.") && lastDot == "default".length()) {
       return defaults;
@@ -72,19 +90,44 @@ final class FileConfiguration {
       String name = key.substring("cache.".length(), lastDot);
       return caches.computeIfAbsent(name, n -> new EnumMap<>(FileSetting.class));
     }
-    throw new CacheException(source + ": key " + key
+    throw new CacheException(where + ": key " + key
         + " is neither default.<setting> nor cache.<name>.<setting>");
   }
 
-  private static FileSetting setting(String key, String source) {
+  private static FileSetting setting(String key, String where) {
     String name = key.substring(key.lastIndexOf('.') + 1);
     return FileSetting.byKey(name).orElseThrow(() -> new CacheException(
-        source + ": unknown setting '" + name + "' in key " + key));
+        where + ": unknown setting '" + name + "' in key " + key + " (known: "
+            + Stream.of(FileSetting.values()).map(FileSetting::key)
+                .collect(Collectors.joining(", ")) + ")"));
   }
 
-  /** @return the names of the caches the file declares */
+  /** @return the names of the caches the file declares, in file order */
   Set<String> cacheNames() {
     return caches.keySet();
+  }
+
+  /**
+   * @return the caches the file declares that are to be created with the manager, in file order
+   */
+  Set<String> cachesCreatedAtStartup() {
+    Set<String> names = new LinkedHashSet<>();
+    for (String name : caches.keySet()) {
+      if ("true".equalsIgnoreCase(settingsFor(name).get(FileSetting.CREATE_AT_STARTUP))) {
+        names.add(name);
+      }
+    }
+    return names;
+  }
+
+  /** @return where the file is, as its error messages name it */
+  String source() {
+    return source;
+  }
+
+  /** @return the settings under {@code default.} */
+  Map<FileSetting, String> defaults() {
+    return Collections.unmodifiableMap(defaults);
   }
 
   /**
@@ -105,5 +148,27 @@ final class FileConfiguration {
     }
     merged.putAll(own);
     return merged;
+  }
+
+  /**
+   * @param cacheName a cache name
+   * @param setting one of {@link #settingsFor}'s settings for it
+   * @return where that value comes from, e.g. {@code /etc/app/larder.properties, line 7
+   *     (cache.books.maximumEntries)}
+   */
+  String where(String cacheName, FileSetting setting) {
+    String key = caches.getOrDefault(cacheName, Map.of()).containsKey(setting)
+        ? "cache." + cacheName + "." + setting.key()
+        : "default." + setting.key();
+    return at(source, lines.get(key)) + " (" + key + ")";
+  }
+
+  /**
+   * @param setting one of {@link #defaults()}
+   * @return where that default comes from
+   */
+  String whereDefault(FileSetting setting) {
+    String key = "default." + setting.key();
+    return at(source, lines.get(key)) + " (" + key + ")";
   }
 }

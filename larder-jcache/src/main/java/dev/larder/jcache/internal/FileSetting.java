@@ -14,7 +14,8 @@ enum FileSetting {
   MAXIMUM_ENTRIES("maximumEntries", "unbounded", "entry bound (instead of a memory bound)"),
   STORAGE("storage", "OFF_HEAP", "OFF_HEAP or HEAP: where a store-by-value cache keeps its pages"),
   STORE_BY_VALUE("storeByValue", "true", "false keeps the caller's objects on the heap"),
-  KEY_TYPE("keyType", "java.lang.Object", "class name of the keys (checked on writes)"),
+  KEY_TYPE("keyType", "java.lang.Object",
+      "class name of the keys (checked on every operation)"),
   VALUE_TYPE("valueType", "java.lang.Object", "class name of the values (checked on writes)"),
   KEY_CODEC("keyCodec", "from keyType",
       "string, long, integer, bytes, serialization, or the class name of a Codec with a public"
@@ -27,7 +28,11 @@ enum FileSetting {
   STATISTICS("statistics", "false", "record statistics and register the statistics MXBean"),
   MANAGEMENT("management", "false", "register the configuration MXBean"),
   LOADER("loader", "none", "class name of a javax.cache.integration.CacheLoader (read-through)"),
-  WRITER("writer", "none", "class name of a javax.cache.integration.CacheWriter (write-through)");
+  WRITER("writer", "none", "class name of a javax.cache.integration.CacheWriter (write-through)"),
+  CREATE_AT_STARTUP("createAtStartup", "false",
+      "true creates a cache the file declares when the manager is created, so that"
+          + " getCacheNames() lists it at once (Spring Boot binds cache metrics only to caches"
+          + " that exist at start-up); false creates it on the first getCache");
 
   private final String key;
   private final String defaultValue;

@@ -6,6 +6,7 @@ import dev.larder.jcache.LarderConfiguration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import javax.cache.CacheException;
 import javax.cache.configuration.Factory;
 import javax.cache.configuration.FactoryBuilder;
@@ -16,19 +17,55 @@ import javax.cache.expiry.EternalExpiryPolicy;
 import javax.cache.expiry.ExpiryPolicy;
 import javax.cache.expiry.ModifiedExpiryPolicy;
 import javax.cache.expiry.TouchedExpiryPolicy;
+import javax.cache.integration.CacheLoader;
+import javax.cache.integration.CacheWriter;
 
 /**
- * Turns file settings into a {@link LarderConfiguration}. Values are validated here, and a bad one
- * fails with a {@link CacheException} naming the cache, the setting and the value.
+ * Turns file settings into a {@link LarderConfiguration}. Values are validated here (class names
+ * are resolved, codecs instantiated), and a bad one fails with a {@link CacheException} naming
+ * where it comes from (file and line), the cache, the setting and the value.
  */
 final class FileSettingsApplier {
 
   private final ClassLoader classLoader;
-  private final String cacheName;
+  private final String subject;
+  private final Function<FileSetting, String> origin;
 
-  FileSettingsApplier(ClassLoader classLoader, String cacheName) {
+  /**
+   * @param classLoader resolves class names
+   * @param subject what the settings are for, for messages: {@code cache 'books'}
+   * @param origin where a setting's value comes from (e.g. file and line), for messages
+   */
+  FileSettingsApplier(ClassLoader classLoader, String subject,
+      Function<FileSetting, String> origin) {
     this.classLoader = classLoader;
-    this.cacheName = cacheName;
+    this.subject = subject;
+    this.origin = origin;
+  }
+
+  /**
+   * An applier for the settings of one cache of a file, locating values in it.
+   *
+   * @param classLoader resolves class names
+   * @param file the file
+   * @param cacheName the cache
+   * @return the applier
+   */
+  static FileSettingsApplier forCache(ClassLoader classLoader, FileConfiguration file,
+      String cacheName) {
+    return new FileSettingsApplier(classLoader, "cache '" + cacheName + "'",
+        s -> file.where(cacheName, s));
+  }
+
+  /**
+   * An applier for a file's {@code default.*} settings alone, locating values in it.
+   *
+   * @param classLoader resolves class names
+   * @param file the file
+   * @return the applier
+   */
+  static FileSettingsApplier forDefaults(ClassLoader classLoader, FileConfiguration file) {
+    return new FileSettingsApplier(classLoader, "the defaults", file::whereDefault);
   }
 
   /**
@@ -38,15 +75,16 @@ final class FileSettingsApplier {
   void apply(Map<FileSetting, String> settings, LarderConfiguration<Object, Object> config) {
     if (settings.containsKey(FileSetting.MAXIMUM_MEMORY)
         && settings.containsKey(FileSetting.MAXIMUM_ENTRIES)) {
-      throw new CacheException("cache '" + cacheName
-          + "': maximumMemory and maximumEntries are exclusive; set one");
+      throw new CacheException(origin.apply(FileSetting.MAXIMUM_MEMORY) + " and "
+          + origin.apply(FileSetting.MAXIMUM_ENTRIES) + ": " + subject
+          + ": maximumMemory and maximumEntries are exclusive; set one");
     }
     for (Map.Entry<FileSetting, String> entry : settings.entrySet()) {
       try {
         applyOne(entry.getKey(), entry.getValue(), config);
       } catch (RuntimeException e) {
-        throw new CacheException("cache '" + cacheName + "': bad " + entry.getKey().key()
-            + " '" + entry.getValue() + "': " + e.getMessage(), e);
+        throw new CacheException(origin.apply(entry.getKey()) + ": " + subject + ": bad "
+            + entry.getKey().key() + " '" + entry.getValue() + "': " + reason(e), e);
       }
     }
   }
@@ -66,11 +104,26 @@ final class FileSettingsApplier {
       case EXPIRY -> config.setExpiryPolicyFactory(expiry(value));
       case STATISTICS -> config.setStatisticsEnabled(parseBoolean(value));
       case MANAGEMENT -> config.setManagementEnabled(parseBoolean(value));
-      case LOADER -> config.setCacheLoaderFactory(FactoryBuilder.factoryOf(value))
+      case LOADER -> config.setCacheLoaderFactory(factory(value, CacheLoader.class))
           .setReadThrough(true);
-      case WRITER -> config.setCacheWriterFactory(FactoryBuilder.factoryOf(value))
+      case WRITER -> config.setCacheWriterFactory(factory(value, CacheWriter.class))
           .setWriteThrough(true);
+      case CREATE_AT_STARTUP -> parseBoolean(value); // read by the manager; checked here
     }
+  }
+
+  private static String reason(RuntimeException e) {
+    return e instanceof NumberFormatException ? "not a number" : e.getMessage();
+  }
+
+  /** Checks the class now, so that a misspelled name fails at start-up, not on a miss. */
+  @SuppressWarnings("unchecked")
+  private <T> Factory<T> factory(String className, Class<?> required) {
+    Class<?> type = loadClass(className);
+    if (!required.isAssignableFrom(type)) {
+      throw new IllegalArgumentException(className + " does not implement " + required.getName());
+    }
+    return (Factory<T>) FactoryBuilder.factoryOf(className);
   }
 
   private Class<?> loadClass(String name) {

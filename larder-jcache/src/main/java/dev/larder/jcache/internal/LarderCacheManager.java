@@ -22,7 +22,8 @@ import javax.cache.spi.CachingProvider;
  * configuration file its URI addresses, if any.
  *
  * <p>Caches the file declares are created on first {@link #getCache(String)}, from the file's
- * defaults and their own settings. A cache created in code with a plain JCache configuration is
+ * defaults and their own settings, or with the manager when their {@code createAtStartup} setting
+ * is true. The file's settings are all applied (and so checked) when the manager is created. A cache created in code with a plain JCache configuration is
  * completed by the file: every setting the file gives for its name, or as a default, overrides
  * the configuration (so an operator's file governs caches that frameworks create in code). A
  * {@link LarderConfiguration} passed in code is used as it is.
@@ -32,12 +33,16 @@ import javax.cache.spi.CachingProvider;
  */
 public final class LarderCacheManager implements CacheManager {
 
+  private static final System.Logger LOG = System.getLogger("dev.larder.jcache");
+
   private final CachingProvider provider;
   private final ManagerRegistry registry;
   private final URI uri;
   private final WeakReference<ClassLoader> classLoader;
   private final Properties properties;
   private final FileConfiguration file;
+  /** The names of the caches the file declares, whose settings were checked at creation. */
+  private final Set<String> declared;
   private final ConcurrentMap<String, LarderJCache<?, ?>> caches = new ConcurrentHashMap<>();
   /**
    * Serializes cache creation, which is rare; creation runs user factories (loaders, listeners),
@@ -56,6 +61,40 @@ public final class LarderCacheManager implements CacheManager {
     this.properties = new Properties();
     this.properties.putAll(properties);
     this.file = ConfigurationSource.load(uri, classLoader);
+    this.declared = checkedCacheNames(file, classLoader);
+    createAtStartup();
+  }
+
+  /**
+   * Creates the declared caches marked {@code createAtStartup}, so that frameworks that list the
+   * caches once at start-up (Spring Boot's metrics) see them. If one fails, those already created
+   * are closed and the manager's creation fails.
+   */
+  private void createAtStartup() {
+    try {
+      for (String name : file.cachesCreatedAtStartup()) {
+        caches.put(name, createDeclared(name));
+      }
+    } catch (RuntimeException | Error e) {
+      List<LarderJCache<?, ?>> created = new ArrayList<>(caches.values());
+      caches.clear();
+      created.forEach(LarderJCache::close);
+      throw e;
+    }
+  }
+
+  /**
+   * Applies the file's settings once at start-up, so that a bad value fails the manager's
+   * creation (naming the file and the line) rather than the first use of a cache.
+   */
+  private static Set<String> checkedCacheNames(FileConfiguration file, ClassLoader classLoader) {
+    FileSettingsApplier.forDefaults(classLoader, file)
+        .apply(file.defaults(), new LarderConfiguration<>());
+    for (String name : file.cacheNames()) {
+      FileSettingsApplier.forCache(classLoader, file, name)
+          .apply(file.settingsFor(name), new LarderConfiguration<>());
+    }
+    return Set.copyOf(file.cacheNames());
   }
 
   @Override
@@ -87,10 +126,18 @@ public final class LarderCacheManager implements CacheManager {
     LarderConfiguration<K, V> effective = withFileSettings(cacheName, configuration);
     synchronized (creation) {
       if (caches.containsKey(cacheName)) {
-        throw new CacheException("a cache named " + cacheName + " already exists");
+        throw new CacheException("a cache named " + cacheName + " already exists"
+            + (file.cachesCreatedAtStartup().contains(cacheName)
+                ? ": " + file.source() + " declares it with createAtStartup = true, so the"
+                    + " manager created it; use getCache(\"" + cacheName + "\") (with Spring"
+                    + " Boot, do not list it in spring.cache.cache-names)"
+                : ""));
       }
       LarderJCache<K, V> cache = LarderJCache.create(this, cacheName, effective);
       caches.put(cacheName, cache);
+      if (!(configuration instanceof LarderConfiguration)) {
+        warnIfUnmetered(cacheName, effective);
+      }
       return cache;
     }
   }
@@ -100,8 +147,8 @@ public final class LarderCacheManager implements CacheManager {
       Configuration<K, V> configuration) {
     LarderConfiguration<K, V> copy = LarderConfiguration.copyOf(configuration);
     if (!(configuration instanceof LarderConfiguration)) {
-      new FileSettingsApplier(getClassLoader(), cacheName).apply(file.settingsFor(cacheName),
-          (LarderConfiguration<Object, Object>) copy);
+      FileSettingsApplier.forCache(getClassLoader(), file, cacheName)
+          .apply(file.settingsFor(cacheName), (LarderConfiguration<Object, Object>) copy);
     }
     return copy;
   }
@@ -134,7 +181,7 @@ public final class LarderCacheManager implements CacheManager {
     requireOpen();
     Objects.requireNonNull(cacheName, "cacheName");
     LarderJCache<?, ?> cache = caches.get(cacheName);
-    if (cache == null && file.cacheNames().contains(cacheName)) {
+    if (cache == null && declared.contains(cacheName)) {
       synchronized (creation) {
         cache = caches.get(cacheName);
         if (cache == null) {
@@ -146,11 +193,31 @@ public final class LarderCacheManager implements CacheManager {
     return (Cache<K, V>) cache;
   }
 
-  @SuppressWarnings("unchecked")
   private LarderJCache<?, ?> createDeclared(String cacheName) {
+    // Built afresh rather than copied from the start-up check, so that each cache gets codec,
+    // loader and writer instances of its own, as before.
     LarderConfiguration<Object, Object> config = new LarderConfiguration<>();
-    new FileSettingsApplier(getClassLoader(), cacheName).apply(file.settingsFor(cacheName), config);
-    return LarderJCache.create(this, cacheName, config);
+    FileSettingsApplier.forCache(getClassLoader(), file, cacheName)
+        .apply(file.settingsFor(cacheName), config);
+    LarderJCache<?, ?> cache = LarderJCache.create(this, cacheName, config);
+    warnIfUnmetered(cacheName, config);
+    return cache;
+  }
+
+  /**
+   * Says once per cache creation that a cache configured by the file counts nothing, when the
+   * file does not say so itself: Micrometer's cache meters read JCache statistics, which are off
+   * by default, and stay at 0 without a word otherwise. Managers without a file (the TCK's)
+   * and caches whose file sets statistics either way are silent.
+   */
+  private void warnIfUnmetered(String cacheName, LarderConfiguration<?, ?> config) {
+    if (file != FileConfiguration.EMPTY && !config.isStatisticsEnabled()
+        && !file.settingsFor(cacheName).containsKey(FileSetting.STATISTICS)) {
+      LOG.log(System.Logger.Level.WARNING, "cache ''{0}'' of cache manager {1}: statistics are"
+          + " off, so its JCache statistics and the Micrometer cache meters read from them stay"
+          + " at 0; set cache.{0}.statistics (or default.statistics) in {2} to true to count, or"
+          + " to false to silence this warning", cacheName, uri, file.source());
+    }
   }
 
   @Override

@@ -66,6 +66,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   private final LarderCacheManager manager;
   private final String name;
   private final LarderConfiguration<K, V> configuration;
+  private final EntryTypes types;
   private final ExpiringEntries<K, V> entries;
   private final LoaderWriter<K, V> io;
   private final StatisticsRecorder stats;
@@ -81,6 +82,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     this.manager = manager;
     this.name = name;
     this.configuration = configuration;
+    this.types = EntryTypes.of(name, configuration);
     this.stats = stats;
     this.executor = executor;
     this.listeners = new Listeners<>(executor);
@@ -822,28 +824,24 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     }
   }
 
-  private static void requireKey(Object key) {
+  private void requireKey(Object key) {
     Objects.requireNonNull(key, "key");
+    types.checkKey(key);
   }
 
-  private static void requireKeys(Collection<?> keys) {
+  private void requireKeys(Collection<?> keys) {
     Objects.requireNonNull(keys, "keys");
     for (Object key : keys) {
       Objects.requireNonNull(key, "keys contains null");
+      types.checkKey(key);
     }
   }
 
   private void requireEntry(K key, V value) {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(value, "value");
-    Class<K> keyType = configuration.getKeyType();
-    Class<V> valueType = configuration.getValueType();
-    if (keyType != Object.class && !keyType.isInstance(key)) {
-      throw new ClassCastException("key " + key + " is not a " + keyType.getName());
-    }
-    if (valueType != Object.class && !valueType.isInstance(value)) {
-      throw new ClassCastException("value " + value + " is not a " + valueType.getName());
-    }
+    types.checkKey(key);
+    types.checkValue(value);
     entries.store().checkStorable(key, value);
   }
 

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.larder.codec.Codecs;
 import dev.larder.jcache.LarderConfiguration;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import javax.cache.CacheException;
@@ -21,12 +20,16 @@ import org.junit.jupiter.api.Test;
 class FileConfigurationTest {
 
   private static FileConfiguration parse(String... keyValues) {
-    Properties properties = new Properties();
-    properties.setProperty(FileConfiguration.FORMAT_KEY, "1");
+    StringBuilder text = new StringBuilder(FileConfiguration.FORMAT_KEY + " = 1\n");
     for (int i = 0; i < keyValues.length; i += 2) {
-      properties.setProperty(keyValues[i], keyValues[i + 1]);
+      text.append(keyValues[i]).append(" = ").append(keyValues[i + 1]).append('\n');
     }
-    return FileConfiguration.parse(properties, "test");
+    return FileConfiguration.parse(NumberedProperties.parse(text.toString()), "test");
+  }
+
+  private FileSettingsApplier applier(String cacheName) {
+    return new FileSettingsApplier(getClass().getClassLoader(), "cache '" + cacheName + "'",
+        setting -> "test");
   }
 
   @Test
@@ -46,7 +49,7 @@ class FileConfigurationTest {
     assertEquals(Map.of(FileSetting.MAXIMUM_ENTRIES, "10"), file.settingsFor("a"));
     LarderConfiguration<Object, Object> config = new LarderConfiguration<>();
     CacheException both = assertThrows(CacheException.class,
-        () -> new FileSettingsApplier(getClass().getClassLoader(), "b").apply(
+        () -> applier("b").apply(
             Map.of(FileSetting.MAXIMUM_MEMORY, "1m", FileSetting.MAXIMUM_ENTRIES, "5"), config));
     assertTrue(both.getMessage().contains("exclusive"), both.getMessage());
   }
@@ -60,9 +63,9 @@ class FileConfigurationTest {
 
   @Test
   void onlyFormatVersionOneIsAccepted() {
-    Properties properties = new Properties();
-    properties.setProperty(FileConfiguration.FORMAT_KEY, "2");
-    assertThrows(CacheException.class, () -> FileConfiguration.parse(properties, "test"));
+    CacheException e = assertThrows(CacheException.class, () -> FileConfiguration.parse(
+        NumberedProperties.parse("# comment\n\nlarder.jcache.format = 2\n"), "f.properties"));
+    assertTrue(e.getMessage().startsWith("f.properties, line 3:"), e.getMessage());
   }
 
   @Test
@@ -94,7 +97,7 @@ class FileConfigurationTest {
   @Test
   void codecsByNameAndByClass() {
     LarderConfiguration<Object, Object> config = new LarderConfiguration<>();
-    FileSettingsApplier applier = new FileSettingsApplier(getClass().getClassLoader(), "c");
+    FileSettingsApplier applier = applier("c");
     applier.apply(Map.of(FileSetting.KEY_CODEC, "string",
         FileSetting.VALUE_CODEC, UpperCaseCodec.class.getName()), config);
     assertEquals(Codecs.strings(), config.getKeyCodec());
@@ -105,7 +108,7 @@ class FileConfigurationTest {
   @Test
   void badValuesNameCacheSettingAndValue() {
     LarderConfiguration<Object, Object> config = new LarderConfiguration<>();
-    FileSettingsApplier applier = new FileSettingsApplier(getClass().getClassLoader(), "c");
+    FileSettingsApplier applier = applier("c");
     CacheException e = assertThrows(CacheException.class, () -> applier.apply(
         Map.of(FileSetting.STORAGE, "DISK"), config));
     assertTrue(e.getMessage().contains("'c'") && e.getMessage().contains("storage")
