@@ -14,7 +14,10 @@ import java.util.List;
  */
 public interface FileLayer {
 
-  /** @return the real file system, through {@code FileChannel} */
+  /**
+   * @return the real file system; files are read and written through {@code RandomAccessFile},
+   *     whose I/O ignores interrupts
+   */
   static FileLayer standard() {
     return new dev.larder.wal.internal.NioFileLayer();
   }

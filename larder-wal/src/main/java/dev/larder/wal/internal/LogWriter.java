@@ -268,7 +268,9 @@ public final class LogWriter implements AutoCloseable {
   @Override
   public void close() {
     if (timer != null) {
-      timer.shutdownNow();
+      // Not shutdownNow: interrupting a force under way would fail it. A tick that is running
+      // finishes (it holds the flush lock, which close takes next); no later tick starts.
+      timer.shutdown();
     }
     flushLock.lock();
     try {

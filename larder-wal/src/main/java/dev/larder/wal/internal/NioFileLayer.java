@@ -4,7 +4,7 @@ import dev.larder.wal.FileLayer;
 import dev.larder.wal.LogDirectoryLockedException;
 import dev.larder.wal.LogFile;
 import java.io.IOException;
-import java.nio.ByteBuffer;
+import java.io.RandomAccessFile;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -26,12 +26,16 @@ public final class NioFileLayer implements FileLayer {
   @Override
   public LogFile open(Path file) throws IOException {
     boolean created = !Files.exists(file);
-    FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-        StandardOpenOption.WRITE);
+    RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw");
     if (created) {
-      forceDirectory(file.toAbsolutePath().getParent());
+      try {
+        forceDirectory(file.toAbsolutePath().getParent());
+      } catch (IOException e) {
+        raf.close();
+        throw e;
+      }
     }
-    return new ChannelFile(channel);
+    return new StreamFile(raf);
   }
 
   @Override
@@ -91,51 +95,63 @@ public final class NioFileLayer implements FileLayer {
     }
   }
 
-  /** A {@link LogFile} over one channel. */
-  private record ChannelFile(FileChannel channel) implements LogFile {
+  /**
+   * A {@link LogFile} over a {@link RandomAccessFile}, not a {@code FileChannel}: a channel is
+   * closed for good when a thread doing I/O on it is interrupted, and the thread that writes and
+   * forces the log is often a committer, that is, the application's thread (or the interval
+   * policy's timer while the log closes). One interrupted request must not close the log for
+   * every other. RandomAccessFile's reads, writes and {@code getFD().sync()} ignore interrupts.
+   * Positioned operations seek first, so they are synchronized.
+   */
+  private static final class StreamFile implements LogFile {
+
+    private final RandomAccessFile file;
+
+    StreamFile(RandomAccessFile file) {
+      this.file = file;
+    }
 
     @Override
-    public void write(long position, byte[] bytes, int offset, int length) throws IOException {
-      ByteBuffer buffer = ByteBuffer.wrap(bytes, offset, length);
-      long at = position;
-      while (buffer.hasRemaining()) {
-        at += channel.write(buffer, at);
-      }
+    public synchronized void write(long position, byte[] bytes, int offset, int length)
+        throws IOException {
+      file.seek(position);
+      file.write(bytes, offset, length);
     }
 
     @Override
     public void force() throws IOException {
-      channel.force(false);
+      file.getFD().sync();
     }
 
     @Override
-    public long size() throws IOException {
-      return channel.size();
+    public synchronized long size() throws IOException {
+      return file.length();
     }
 
     @Override
-    public void truncate(long length) throws IOException {
-      channel.truncate(length);
-      channel.force(true);
+    public synchronized void truncate(long length) throws IOException {
+      file.setLength(length);
+      file.getFD().sync();
     }
 
     @Override
-    public int read(long position, byte[] target, int offset, int length) throws IOException {
-      ByteBuffer buffer = ByteBuffer.wrap(target, offset, length);
-      long at = position;
-      while (buffer.hasRemaining()) {
-        int n = channel.read(buffer, at);
+    public synchronized int read(long position, byte[] target, int offset, int length)
+        throws IOException {
+      file.seek(position);
+      int total = 0;
+      while (total < length) {
+        int n = file.read(target, offset + total, length - total);
         if (n < 0) {
           break;
         }
-        at += n;
+        total += n;
       }
-      return buffer.position() - offset;
+      return total;
     }
 
     @Override
     public void close() throws IOException {
-      channel.close();
+      file.close();
     }
   }
 }
