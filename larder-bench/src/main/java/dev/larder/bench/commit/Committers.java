@@ -12,7 +12,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import net.openhft.chronicle.map.ChronicleMap;
 import net.openhft.chronicle.map.ChronicleMapBuilder;
+import org.h2.mvstore.DataUtils;
 import org.h2.mvstore.MVStore;
+import org.h2.mvstore.MVStoreException;
 import org.h2.mvstore.tx.Transaction;
 import org.h2.mvstore.tx.TransactionMap;
 import org.h2.mvstore.tx.TransactionStore;
@@ -127,10 +129,24 @@ final class Committers {
     return new Committer() {
       @Override
       public void commit(long key, byte[] value) {
-        Transaction tx = transactions.begin();
-        TransactionMap<Long, byte[]> map = tx.openMap("data");
-        map.put(key, value);
-        tx.commit();
+        // Two threads may write the same key: H2 refuses the second writer at once (lock
+        // timeout 0), and an application retries, as Larder's inTransaction does.
+        while (true) {
+          Transaction tx = transactions.begin();
+          try {
+            TransactionMap<Long, byte[]> map = tx.openMap("data");
+            map.put(key, value);
+            tx.commit();
+            break;
+          } catch (MVStoreException e) {
+            tx.rollback();
+            if (e.getErrorCode() != DataUtils.ERROR_TRANSACTION_LOCKED
+                && e.getErrorCode() != DataUtils.ERROR_TRANSACTIONS_DEADLOCK) {
+              throw e;
+            }
+            Thread.onSpinWait();
+          }
+        }
         store.commit();
         store.sync();
       }
