@@ -60,12 +60,12 @@ class InputCheckTest {
 
     @Override
     public List<Row> run(Trial trial, TrialContext context) {
-      throw new UnsupportedOperationException();
+      throw new AssertionError("the input check must not run trials");
     }
 
     @Override
     public Presentation presentation() {
-      throw new UnsupportedOperationException();
+      throw new AssertionError("the input check must not present rows");
     }
   }
 
