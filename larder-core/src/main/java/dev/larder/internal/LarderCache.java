@@ -27,6 +27,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
@@ -59,6 +60,14 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   private final int segmentMask;
   private final StatsRecorder stats;
   private final ConcurrentHashMap<KeyBytes, Flight<V>> flights = new ConcurrentHashMap<>();
+  /**
+   * Loads that may be in {@link #flights}: raised before a load registers, lowered after it
+   * leaves, so that a write that reads zero knows no load can have read the data before its
+   * change. Not {@code flights.isEmpty()}: that sums striped counters without a snapshot, and
+   * can read zero (or less) while a flight is registered if another registers and leaves
+   * meanwhile, which let a write skip marking a load that went on to store a stale value.
+   */
+  private final AtomicInteger loadsUnderWay = new AtomicInteger();
   private final Maintenance maintenance;
   private final SegmentRelease release;
   private volatile boolean closed;
@@ -172,6 +181,16 @@ public final class LarderCache<K, V> implements Cache<K, V> {
 
   private V load(K key, KeyBytes keyBytes, Function<? super K, ? extends V> function) {
     Flight<V> mine = new Flight<>(Thread.currentThread());
+    loadsUnderWay.incrementAndGet();
+    try {
+      return loadRegistered(key, keyBytes, function, mine);
+    } finally {
+      loadsUnderWay.decrementAndGet();
+    }
+  }
+
+  private V loadRegistered(K key, KeyBytes keyBytes, Function<? super K, ? extends V> function,
+      Flight<V> mine) {
     for (Flight<V> theirs; (theirs = flights.putIfAbsent(keyBytes, mine)) != null; ) {
       // A superseded load may have read data that a write since then was made to remove: a
       // caller arriving now must not share its value, so it takes the key over with a new load
@@ -211,7 +230,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
    * registers after the second call reads after the write, and may store and be joined.
    */
   private void supersedeLoad(byte[] key, int length) {
-    if (flights.isEmpty()) {
+    if (loadsUnderWay.get() == 0) {
       return;
     }
     Flight<V> flight = flights.get(new KeyBytes(Arrays.copyOf(key, length)));
