@@ -14,6 +14,8 @@ import dev.larder.codec.Codecs;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 
 /**
  * The read-through arrangements of the concurrency scenario. Caches with a loading API use it
@@ -70,23 +72,7 @@ final class ReadThroughs {
   private static ReadThrough caffeine(SlowStore store, long capacity) {
     LoadingCache<String, byte[]> cache = Caffeine.newBuilder().maximumSize(capacity)
         .build(store::load);
-    return new ReadThrough() {
-      @Override
-      public byte[] read(String key) {
-        return cache.get(key);
-      }
-
-      @Override
-      public void write(String key, byte[] value) {
-        store.store(key, value);
-        cache.put(key, value);
-      }
-
-      @Override
-      public void close() {
-        cache.invalidateAll();
-      }
-    };
+    return new WriteThrough(store, cache::get, cache::put, cache::invalidateAll);
   }
 
   private static ReadThrough larder(LarderPeer peer, SlowStore store, long capacity) {
@@ -95,44 +81,13 @@ final class ReadThroughs {
         .maximumEntries(capacity)
         .loader(store::load);
     Cache<String, byte[]> cache = builder.build();
-    return new ReadThrough() {
-      @Override
-      public byte[] read(String key) {
-        return cache.get(key);
-      }
-
-      @Override
-      public void write(String key, byte[] value) {
-        store.store(key, value);
-        cache.put(key, value);
-      }
-
-      @Override
-      public void close() {
-        cache.close();
-      }
-    };
+    return new WriteThrough(store, cache::get, cache::put, cache::close);
   }
 
   private static ReadThrough computeIfAbsent(SlowStore store) {
     ConcurrentHashMap<String, byte[]> map = new ConcurrentHashMap<>();
-    return new ReadThrough() {
-      @Override
-      public byte[] read(String key) {
-        return map.computeIfAbsent(key, store::load);
-      }
-
-      @Override
-      public void write(String key, byte[] value) {
-        store.store(key, value);
-        map.put(key, value);
-      }
-
-      @Override
-      public void close() {
-        map.clear();
-      }
-    };
+    return new WriteThrough(store, key -> map.computeIfAbsent(key, store::load), map::put,
+        map::clear);
   }
 
   private static Source cacheAside(Peer peer, SlowStore store, long capacity, long expected)
@@ -156,28 +111,37 @@ final class ReadThroughs {
   }
 
   private static ReadThrough cacheAside(BenchCache<String, byte[]> cache, SlowStore store) {
-    return new ReadThrough() {
-      @Override
-      public byte[] read(String key) {
-        byte[] v = cache.get(key);
-        if (v == null) {
-          v = store.load(key);
-          cache.put(key, v);
-        }
-        return v;
+    return new WriteThrough(store, key -> {
+      byte[] v = cache.get(key);
+      if (v == null) {
+        v = store.load(key);
+        cache.put(key, v);
       }
+      return v;
+    }, cache::put, cache::close);
+  }
 
-      @Override
-      public void write(String key, byte[] value) {
-        store.store(key, value);
-        cache.put(key, value);
-      }
+  /**
+   * A cache read by {@code reader}; a write goes to the store first, then to the cache, as every
+   * arrangement here does.
+   */
+  private record WriteThrough(SlowStore store, Function<String, byte[]> reader,
+      BiConsumer<String, byte[]> cachePut, Runnable closer) implements ReadThrough {
+    @Override
+    public byte[] read(String key) {
+      return reader.apply(key);
+    }
 
-      @Override
-      public void close() {
-        cache.close();
-      }
-    };
+    @Override
+    public void write(String key, byte[] value) {
+      store.store(key, value);
+      cachePut.accept(key, value);
+    }
+
+    @Override
+    public void close() {
+      closer.run();
+    }
   }
 
   /** Loads under the map's lock, so one miss blocks every reader: the pattern to beat. */
