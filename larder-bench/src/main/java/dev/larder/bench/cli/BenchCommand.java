@@ -31,10 +31,11 @@ import picocli.CommandLine.Parameters;
     description = {
       "Runs benchmark scenarios against Larder and its peers, each measurement in a fresh JVM.",
       "Writes a Markdown table to stdout and <out>/<scenario>.json plus PNG and SVG charts.",
-      "Exits 1 if a trial failed (after every scenario has run and written its results; the",
-      "trial's log is under <out>/logs), 2 on bad usage. An implementation that cannot run a",
-      "configuration (\"unavailable\") is not a failure. A missing input file (e.g. a trace)",
-      "stops the run before any trial, with exit 1 and a line saying where to get it."
+      "Exits 1 if a trial failed (after every scenario has run and written its results; the "
+          + "trial's log is under <out>/logs), 2 on bad usage. An implementation that cannot "
+          + "run a configuration (\"unavailable\") is not a failure. A missing input file (e.g. "
+          + "a trace) stops the run before any trial, with exit 1 and a line saying where to "
+          + "get it."
     })
 final class BenchCommand implements Callable<Integer> {
 
