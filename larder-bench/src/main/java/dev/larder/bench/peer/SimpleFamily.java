@@ -2,7 +2,6 @@ package dev.larder.bench.peer;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
@@ -53,32 +52,11 @@ final class SimpleFamily<K, V> implements CacheFamily<K, V> {
   }
 
   /** Lets a cache be closed by its user and again by its family, releasing it once. */
-  private static final class CloseOnce<K, V> implements BenchCache<K, V> {
-    private final BenchCache<K, V> cache;
+  private static final class CloseOnce<K, V> extends ForwardingCache<K, V> {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     CloseOnce(BenchCache<K, V> cache) {
-      this.cache = cache;
-    }
-
-    @Override
-    public V get(K key) {
-      return cache.get(key);
-    }
-
-    @Override
-    public void put(K key, V value) {
-      cache.put(key, value);
-    }
-
-    @Override
-    public long size() {
-      return cache.size();
-    }
-
-    @Override
-    public OptionalLong reportedBytes() {
-      return cache.reportedBytes();
+      super(cache);
     }
 
     @Override
