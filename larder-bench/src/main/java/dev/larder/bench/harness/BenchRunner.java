@@ -113,7 +113,8 @@ public final class BenchRunner {
     synced(() -> {
       if (counted[0] == null || !counted[0].label().equals(name + " " + c.label())
           || counted[0].total() != c.total()) {
-        counted[0] = bar.start(name + " " + c.label(), c.total());
+        // The trial's steps began with it, not when its first count arrived.
+        counted[0] = bar.start(name + " " + c.label(), c.total(), t0);
       }
       counted[0].update(c.done(), c.note());
       return null;

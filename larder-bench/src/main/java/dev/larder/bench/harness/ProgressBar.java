@@ -89,10 +89,23 @@ public final class ProgressBar {
    * @return the task
    */
   public Task start(String label, long total) {
+    return start(label, total, nanoTime.getAsLong());
+  }
+
+  /**
+   * Starts a counted task that began earlier (its rate and time left count from then), e.g. a
+   * trial whose first count arrives after its JVM started and its first step finished.
+   *
+   * @param label what is counted
+   * @param total how many steps make it complete (positive)
+   * @param startedNanos when it began, on this bar's clock
+   * @return the task
+   */
+  public Task start(String label, long total, long startedNanos) {
     if (total <= 0) {
       throw new IllegalArgumentException("total must be positive: " + total);
     }
-    Task task = new Task(Objects.requireNonNull(label, "label"), total, nanoTime.getAsLong());
+    Task task = new Task(Objects.requireNonNull(label, "label"), total, startedNanos);
     show(task);
     return task;
   }

@@ -81,6 +81,12 @@ class ProgressBarTest {
         "crash trials: 2/3 (66%), 1.0/h, 1:00:05 left",
         ""), lines(bytes));
     assertThrows(IllegalArgumentException.class, () -> bar.start("nothing", 0));
+
+    // A task that began before its first count: the rate counts from its beginning.
+    ProgressBar.Task kills = bar.start("kills", 10, clock.nanos - 20_000_000_000L);
+    kills.update(1, "0 lost");
+    assertEquals("kills: 1/10 (10%), 3.0/min, 3:00 left, 0 lost",
+        lines(bytes).get(lines(bytes).size() - 2));
   }
 
   @Test
