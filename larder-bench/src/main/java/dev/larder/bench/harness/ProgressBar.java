@@ -1,7 +1,10 @@
 package dev.larder.bench.harness;
 
 import java.io.Console;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.LongSupplier;
@@ -60,9 +63,10 @@ public final class ProgressBar {
   }
 
   /**
-   * @return whether the process has an interactive terminal ({@link Console#isTerminal()}) and
-   *     {@code TERM} is not {@code dumb}; {@code LARDER_PROGRESS=plain} or {@code =bar} decides
-   *     instead when set
+   * @return whether progress goes to a terminal: the process has an interactive console
+   *     ({@link Console#isTerminal()}: stdin and stdout), or, on Linux, its stderr is a terminal
+   *     device (so {@code ./larder bench x > table.md} still draws the bar), and {@code TERM} is
+   *     not {@code dumb}; {@code LARDER_PROGRESS=plain} or {@code =bar} decides instead when set
    */
   public static boolean onTerminal() {
     String forced = System.getenv("LARDER_PROGRESS");
@@ -72,8 +76,20 @@ public final class ProgressBar {
     if ("bar".equals(forced)) {
       return true;
     }
+    if ("dumb".equals(System.getenv("TERM"))) {
+      return false;
+    }
     Console console = System.console();
-    return console != null && console.isTerminal() && !"dumb".equals(System.getenv("TERM"));
+    return (console != null && console.isTerminal()) || stderrIsTerminal();
+  }
+
+  private static boolean stderrIsTerminal() {
+    try {
+      String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
+      return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+    } catch (IOException | UnsupportedOperationException | SecurityException e) {
+      return false; // not Linux, or no /proc: the console's answer stands
+    }
   }
 
   /** @return whether lines are redrawn in place */
@@ -131,9 +147,13 @@ public final class ProgressBar {
     redraw(true);
   }
 
-  /** Removes the bar from the terminal (plain output has nothing to remove). */
+  /**
+   * Removes the bar from the terminal (plain output has nothing to remove); later messages are
+   * printed without it until a task is started or shown again.
+   */
   public void close() {
     clear();
+    shown = null;
     out.flush();
   }
 
@@ -166,6 +186,7 @@ public final class ProgressBar {
     private long done;
     private String note = "";
     private long lastPlain = Long.MIN_VALUE;
+    private long finished = Long.MIN_VALUE;
 
     private Task(String label, long total, long started) {
       this.label = label;
@@ -183,6 +204,9 @@ public final class ProgressBar {
     public void update(long newDone, String newNote) {
       done = Math.max(0, Math.min(total, newDone));
       note = newNote == null ? "" : newNote;
+      if (done == total && finished == Long.MIN_VALUE) {
+        finished = nanoTime.getAsLong(); // rate and duration stop here
+      }
       if (shown != this) {
         return;
       }
@@ -218,12 +242,14 @@ public final class ProgressBar {
       return total;
     }
 
-    String plainLine(long now) {
+    String plainLine(long clock) {
+      long now = finished == Long.MIN_VALUE ? clock : finished;
       return label + ": " + done + "/" + total + " (" + percent() + "%), " + rate(now) + ", "
           + left(now) + (note.isEmpty() ? "" : ", " + note);
     }
 
-    String barLine(long now) {
+    String barLine(long clock) {
+      long now = finished == Long.MIN_VALUE ? clock : finished;
       int filled = (int) (BAR_WIDTH * done / total);
       return label + " [" + "#".repeat(filled) + ".".repeat(BAR_WIDTH - filled) + "] " + done
           + "/" + total + "  " + percent() + "%  " + rate(now) + "  " + left(now)

@@ -101,7 +101,10 @@ class ProgressBarTest {
     bar.message("between");
     clock.advanceSeconds(2);
     task.update(4);
+    clock.advanceSeconds(5);
+    bar.show(task); // a completed task keeps its rate and duration
     bar.close();
+    bar.message("after"); // no bar after close
     String out = bytes.toString(StandardCharsets.UTF_8);
     String erase = "\033[K";
     assertEquals("\rkills [........................] 0/4  0%  ?/s  ? left" + erase
@@ -109,7 +112,8 @@ class ProgressBarTest {
         + "\r" + erase + "between\n"
         + "\rkills [######..................] 1/4  25%  30.0/min  0:06 left" + erase
         + "\rkills [########################] 4/4  100%  1.00/s  done in 0:04" + erase
-        + "\r" + erase, out);
+        + "\rkills [########################] 4/4  100%  1.00/s  done in 0:04" + erase
+        + "\r" + erase + "after\n", out);
   }
 
   @Test
