@@ -51,10 +51,16 @@ public final class HttpMount {
     directory.add(CACHE_NAME, new KeyspaceCacheView(state.keyspace()), KeyFormat.strings(),
         ValueFormat.bytes());
     directory.section("server", () -> serverSection(state));
-    LarderHttpConfig c = LarderHttpConfig.defaults()
-        .withBind(address(server.bind()))
-        .withPort(port)
-        .withPassword(server.password().isEmpty() ? null : server.password());
+    LarderHttpConfig c;
+    try {
+      c = LarderHttpConfig.defaults()
+          .withPort(port)
+          .withPassword(server.password().isEmpty() ? null : server.password())
+          .withBind(address(server.bind()));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("http-port: " + e.getMessage()
+          + "; set requirepass (HTTP asks for it) or turn HTTP off with http-port -1", e);
+    }
     if (server.idleTimeoutSeconds() > 0) {
       c = c.withIdleTimeout(Duration.ofSeconds(server.idleTimeoutSeconds()));
     }
