@@ -7,19 +7,29 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.larder.cluster.ClusterConfig;
+import dev.larder.cluster.ClusterStatus;
+import dev.larder.cluster.ClusteredCache;
+import dev.larder.cluster.Stacks;
+import dev.larder.codec.Codecs;
+import dev.larder.tx.TxCache;
+import dev.larder.tx.TxCacheSpec;
+import dev.larder.tx.TxStore;
+import dev.larder.wal.FsyncPolicy;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -32,8 +42,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * system chromedriver. A server with known caches and traffic is opened; the page must list
  * every cache the API lists, with the same entries, memory used and bound, hit ratio, latency
  * percentiles, evictions, expirations and statistics flag; its charts must have drawn; the log
- * and cluster panels must stay hidden until the API reports those sections, then appear. A
- * screenshot is saved as {@code target/console.png}.
+ * and cluster panels must stay hidden until the API reports those sections, then show what the
+ * API reports of a real transaction store's log ({@code TxStore.logStatus()}) and a real
+ * one-member cluster ({@code ClusterStatus}), and hide again when a section is removed. A
+ * screenshot of the whole page is saved as {@code target/console.png}.
  *
  * <p>Skipped, with the reason, when {@code /usr/bin/chromium} or {@code /usr/bin/chromedriver}
  * is missing ({@code .ci/install-packages} installs them). Selenium Manager is never asked for
@@ -48,7 +60,7 @@ class ConsoleBrowserTest {
   private static final Pattern BYTES = Pattern.compile("([0-9.]+) (B|KiB|MiB|GiB|TiB)");
 
   @Test
-  void consoleShowsWhatTheApiReports() throws Exception {
+  void consoleShowsWhatTheApiReports(@TempDir Path logDir) throws Exception {
     assumeTrue(Files.isExecutable(CHROMIUM),
         "no " + CHROMIUM + ": install Debian's chromium (.ci/install-packages does)");
     assumeTrue(Files.isExecutable(CHROMEDRIVER),
@@ -77,16 +89,56 @@ class ConsoleBrowserTest {
         assertFalse(driver.findElement(By.id("section-log")).isDisplayed());
         assertFalse(driver.findElement(By.id("section-cluster")).isDisplayed());
 
-        Path shot = Path.of("target", "console.png");
-        Files.createDirectories(shot.getParent());
-        Files.write(shot, driver.getScreenshotAs(OutputType.BYTES));
-        assertTrue(Files.size(shot) > 10_000, "a screenshot with content");
+        // The log and cluster panels, from a real transaction store and a real (one-member)
+        // cluster, wired as an application wires them.
+        TxCacheSpec<String, String> spec =
+            TxCacheSpec.of("orders", Codecs.strings(), Codecs.strings());
+        try (TxStore store = TxStore.builder().cache(spec).persistence(logDir)
+                .fsync(FsyncPolicy.always()).build();
+            ClusteredCache<String, String> member = ClusteredCache.builder(String.class,
+                String.class).cluster(ClusterConfig.builder().stack(Stacks.IN_PROCESS)
+                    .clusterName("console-" + System.nanoTime()).nodeName("node-a")
+                    .segments(16).build()).build()) {
+          TxCache<String, String> orders = store.cache(spec);
+          for (int i = 0; i < 30; i++) {
+            orders.put("order-" + i, "placed");
+          }
+          store.checkpoint();
+          orders.put("order-30", "placed");
+          for (int i = 0; i < 50; i++) {
+            member.put("k" + i, "v" + i);
+          }
+          f.directory.section("log", () -> store.logStatus().orElseThrow().figures());
+          f.directory.section("cluster", () -> ClusterStatus.of(member).figures());
+          wait.until(d -> d.findElement(By.id("section-log")).isDisplayed()
+              && d.findElement(By.id("section-cluster")).isDisplayed());
+          JsonNode sections = JSON.readTree(f.get("/api/caches").body()).get("sections");
+          for (String[] shown : new String[][] {{"log", "directory"}, {"log", "fsync"},
+              {"log", "lastSequence"}, {"log", "records"}, {"log", "checkpoints"},
+              {"log", "lastCheckpoint"}, {"cluster", "members"}, {"cluster", "memberCount"},
+              {"cluster", "viewId"}, {"cluster", "mode"}, {"cluster", "localEntries"}}) {
+            String expected = sections.get(shown[0]).get(shown[1]).asText();
+            By cell = By.cssSelector("#section-" + shown[0] + " td[data-field=" + shown[1] + "]");
+            wait.until(d -> expected.equals(d.findElement(cell).getText()));
+          }
+          assertEquals("31", sections.get("log").get("lastSequence").asText(),
+              "30 commits, a checkpoint, a commit");
+          assertEquals("1", sections.get("cluster").get("memberCount").asText());
 
-        f.directory.section("cluster", () -> Map.of("members", 3, "coordinator", "node-a"));
-        wait.until(d -> d.findElement(By.id("section-cluster")).isDisplayed());
-        assertEquals("3", driver.findElement(
-            By.cssSelector("#section-cluster td[data-field=members]")).getText());
-        assertFalse(driver.findElement(By.id("section-log")).isDisplayed());
+          // The whole page, panels included.
+          Number height = (Number) driver.executeScript(
+              "return document.documentElement.scrollHeight");
+          driver.manage().window().setSize(new Dimension(1440, Math.max(820,
+              height.intValue())));
+          Path shot = Path.of("target", "console.png");
+          Files.createDirectories(shot.getParent());
+          Files.write(shot, driver.getScreenshotAs(OutputType.BYTES));
+          assertTrue(Files.size(shot) > 10_000, "a screenshot with content");
+
+          f.directory.removeSection("cluster");
+          wait.until(d -> !d.findElement(By.id("section-cluster")).isDisplayed());
+          assertTrue(driver.findElement(By.id("section-log")).isDisplayed());
+        }
       } finally {
         driver.quit();
       }

@@ -126,15 +126,17 @@ public final class LarderCacheMetrics extends CacheMeterBinder<Cache<?, ?>> {
         .tags(tags).baseUnit("bytes")
         .description("bytes the cache reserves: pages, index, policy and dictionary")
         .strongReference(false).register(registry);
+    // The bounds are read on every sample: a cache whose bound can change (larder-server's
+    // keyspace under CONFIG SET maxmemory) reports the current one.
     if (cache.maximumMemory().isPresent()) {
-      long bound = cache.maximumMemory().getAsLong();
-      Gauge.builder("larder.cache.memory.max", cache, c -> (double) bound)
+      Gauge.builder("larder.cache.memory.max", cache,
+              c -> ifOpen(c, x -> bound(x.maximumMemory()), Double.NaN))
           .tags(tags).baseUnit("bytes").description("the cache's byte bound")
           .strongReference(false).register(registry);
     }
     if (cache.maximumEntries().isPresent()) {
-      long bound = cache.maximumEntries().getAsLong();
-      Gauge.builder("larder.cache.entries.max", cache, c -> (double) bound)
+      Gauge.builder("larder.cache.entries.max", cache,
+              c -> ifOpen(c, x -> bound(x.maximumEntries()), Double.NaN))
           .tags(tags).description("the cache's entry bound")
           .strongReference(false).register(registry);
     }
@@ -186,6 +188,10 @@ public final class LarderCacheMetrics extends CacheMeterBinder<Cache<?, ?>> {
   }
 
   /** A closed cache throws on every call; a scrape that races its close must not fail. */
+  private static double bound(java.util.OptionalLong bound) {
+    return bound.isPresent() ? bound.getAsLong() : Double.NaN;
+  }
+
   private static <T> T ifOpen(Cache<?, ?> cache,
       java.util.function.Function<Cache<?, ?>, T> read, T closed) {
     try {

@@ -1,6 +1,7 @@
 package dev.larder.server;
 
 import dev.larder.server.internal.ServerState;
+import dev.larder.server.internal.http.HttpMount;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.memcache.MemcacheDecoder;
 import dev.larder.server.internal.memcache.MemcacheHandler;
@@ -36,7 +37,8 @@ import java.util.function.Consumer;
 
 /**
  * Larder's network server: a RESP2/RESP3 listener and a memcached text and meta listener over
- * one {@link Keyspace}, on Netty.
+ * one {@link Keyspace}, on Netty, and larder-http's endpoints (the console, {@code /metrics},
+ * {@code /api/caches} and REST) on a third port, showing that keyspace (see {@link HttpMount}).
  *
  * <p>Lifecycle: {@link #start} binds the ports and returns a running server; {@link #close}
  * stops accepting, lets the requests already read finish (the event loops shut down
@@ -58,6 +60,7 @@ public final class LarderServer implements AutoCloseable {
   private final EventLoopGroup workers;
   private final ScheduledExecutorService scheduler;
   private final List<Channel> listeners = new ArrayList<>();
+  private volatile int httpPort;
   private boolean closed;
 
   private LarderServer(ServerConfig config) {
@@ -123,6 +126,12 @@ public final class LarderServer implements AutoCloseable {
             new MemcacheDecoder(config.maxItemBytes()), new MemcacheHandler(state,
                 memcacheStats)));
     state.ports(resp, memcache);
+    if (config.httpPort() >= 0) {
+      // The default HTTP port is a convenience: when taken, any free port will do (printed).
+      boolean fallBack = anyPortIfTaken
+          || config.get(ServerSetting.HTTP_PORT).equals(ServerSetting.HTTP_PORT.defaultValue());
+      httpPort = listenHttp(new HttpMount(state, config.httpPort()), fallBack, ssl);
+    }
     scheduler.scheduleWithFixedDelay(this::sweep, SWEEP_PERIOD_MS, SWEEP_PERIOD_MS,
         TimeUnit.MILLISECONDS);
   }
@@ -149,6 +158,38 @@ public final class LarderServer implements AutoCloseable {
             protocol.accept(ch.pipeline());
           }
         });
+    Channel ch;
+    try {
+      ch = bindTo(b, port);
+    } catch (BindException e) {
+      if (!anyPortIfTaken || port == 0) {
+        throw e;
+      }
+      ch = bindTo(b, 0);
+    }
+    synchronized (this) {
+      listeners.add(ch);
+    }
+    return ((InetSocketAddress) ch.localAddress()).getPort();
+  }
+
+  private int listenHttp(HttpMount mount, boolean anyPortIfTaken, SslContext ssl)
+      throws IOException {
+    ChannelHandler http = mount.initializer();
+    ServerBootstrap b = new ServerBootstrap()
+        .group(boss, workers)
+        .channel(NioServerSocketChannel.class)
+        .option(ChannelOption.SO_BACKLOG, BACKLOG)
+        .childHandler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            if (ssl != null) {
+              ch.pipeline().addLast(ssl.newHandler(ch.alloc()));
+            }
+            ch.pipeline().addLast(http);
+          }
+        });
+    int port = mount.config().port();
     Channel ch;
     try {
       ch = bindTo(b, port);
@@ -198,6 +239,14 @@ public final class LarderServer implements AutoCloseable {
   /** @return the bound memcached port, 0 if memcached is disabled */
   public int memcachePort() {
     return state.memcachePort();
+  }
+
+  /**
+   * @return the bound HTTP port (console, {@code /metrics}, {@code /api/caches}, REST), 0 if
+   *     HTTP is disabled
+   */
+  public int httpPort() {
+    return httpPort;
   }
 
   /** @return the configuration */

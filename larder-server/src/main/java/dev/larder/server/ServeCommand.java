@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
  * {@code larder serve}: starts a {@link LarderServer} and runs until the process is told to stop
  * (SIGTERM or SIGINT), then stops it cleanly: no new connections, requests in flight finish,
  * the keyspace is closed. With the default ports, a port already in use is replaced by a free
- * one; the ports bound are printed.
+ * one; the ports bound are printed, and the console's address (HTTP, larder-http's endpoints
+ * over the server's keyspace).
  */
 @Command(
     name = "serve",
@@ -35,6 +36,10 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--memcache-port",
       description = "memcached port (default 11211; 0 any free port; -1 off)")
   private Integer memcachePort;
+
+  @Option(names = "--http-port", description = "HTTP port of the console, /metrics,"
+      + " /api/caches and REST (default 8379; 0 any free port; -1 off)")
+  private Integer httpPort;
 
   @Option(names = "--maxmemory", description = "byte bound, e.g. 512mb (default 256mb)")
   private String maxMemory;
@@ -77,9 +82,18 @@ public final class ServeCommand implements Callable<Integer> {
         + ", memcached on " + address(config, server.memcachePort())
         + ", maxmemory " + config.maxMemory() + " bytes"
         + (config.tls() ? ", TLS" : "") + (config.password().isEmpty() ? "" : ", AUTH required"));
+    if (server.httpPort() != 0) {
+      out.println("larder: console, /metrics, /api/caches and REST on " + (config.tls() ? "https"
+          : "http") + "://" + hostForUrl(config.bind()) + ":" + server.httpPort() + "/"
+          + (config.password().isEmpty() ? "" : " (HTTP Basic, any user, the requirepass)"));
+    }
     out.flush();
     stopped.await();
     return 0;
+  }
+
+  private static String hostForUrl(String host) {
+    return host.indexOf(':') >= 0 ? "[" + host + "]" : host;
   }
 
   private static String address(ServerConfig config, int port) {
@@ -91,6 +105,7 @@ public final class ServeCommand implements Callable<Integer> {
     put(overrides, ServerSetting.BIND, bind);
     put(overrides, ServerSetting.RESP_PORT, respPort);
     put(overrides, ServerSetting.MEMCACHE_PORT, memcachePort);
+    put(overrides, ServerSetting.HTTP_PORT, httpPort);
     put(overrides, ServerSetting.MAXMEMORY, maxMemory);
     put(overrides, ServerSetting.REQUIREPASS, password);
     return configFile == null ? ServerConfig.of(overrides)

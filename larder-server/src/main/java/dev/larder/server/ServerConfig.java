@@ -26,7 +26,7 @@ public final class ServerConfig {
     validate();
   }
 
-  /** @return the defaults: loopback, ports 6379 and 11211, 256 MiB, no password */
+  /** @return the defaults: loopback, ports 6379, 11211 and 8379 (HTTP), 256 MiB, no password */
   public static ServerConfig defaults() {
     return of(Map.of());
   }
@@ -86,6 +86,11 @@ public final class ServerConfig {
     return Integer.parseInt(get(ServerSetting.MEMCACHE_PORT));
   }
 
+  /** @return the HTTP port, 0 for any free port, -1 when disabled */
+  public int httpPort() {
+    return Integer.parseInt(get(ServerSetting.HTTP_PORT));
+  }
+
   /** @return the byte bound */
   public long maxMemory() {
     return ServerSetting.parseBytes(get(ServerSetting.MAXMEMORY));
@@ -139,6 +144,7 @@ public final class ServerConfig {
     try {
       checkPort(ServerSetting.RESP_PORT, respPort());
       checkPort(ServerSetting.MEMCACHE_PORT, memcachePort());
+      checkPort(ServerSetting.HTTP_PORT, httpPort());
       check(maxMemory() >= 1 << 20, ServerSetting.MAXMEMORY, "at least 1mb");
       check(maxConnections() > 0, ServerSetting.MAX_CONNECTIONS, "positive");
       long request = ServerSetting.parseBytes(get(ServerSetting.MAX_REQUEST_BYTES));

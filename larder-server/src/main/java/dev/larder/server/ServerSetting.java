@@ -17,6 +17,12 @@ public enum ServerSetting {
       "memcache-port",
       "11211",
       "memcached text/meta port; 0 picks a free port, -1 disables it; loopback only"),
+  /** The HTTP port: console, Prometheus metrics, JSON and REST (larder-http). */
+  HTTP_PORT(
+      "http-port",
+      "8379",
+      "HTTP port of the console, /metrics, /api/caches and REST (bind, password and TLS as"
+          + " RESP's); 0 picks a free port, -1 disables it"),
   /** The byte bound of the keyspace. */
   MAXMEMORY("maxmemory", "256mb", "byte bound of all data (k, kb, m, mb, g, gb units; >= 1mb)"),
   /** What happens at the bound. */

@@ -5,6 +5,7 @@ import dev.larder.wal.FileLayer;
 import dev.larder.wal.FsyncPolicy;
 import dev.larder.wal.LogFile;
 import dev.larder.wal.LogStats;
+import dev.larder.wal.LogStatus;
 import dev.larder.wal.RecoveryReport;
 import dev.larder.wal.WalConfig;
 import dev.larder.wal.WriteAheadLog;
@@ -230,6 +231,15 @@ public final class TxStore implements AutoCloseable {
   /** @return the log's counters (commits per force among them), if it has persistence */
   public Optional<LogStats> logStats() {
     return Optional.ofNullable(engine.log()).map(WriteAheadLog::stats);
+  }
+
+  /**
+   * @return the log's status (directory, fsync policy, last sequence, commits per force, last
+   *     checkpoint), if the store has persistence; what larder-http's console shows as
+   *     {@code directory.section("log", () -> store.logStatus().orElseThrow().figures())}
+   */
+  public Optional<LogStatus> logStatus() {
+    return Optional.ofNullable(engine.log()).map(LogStatus::of);
   }
 
   /** @return transaction counters */

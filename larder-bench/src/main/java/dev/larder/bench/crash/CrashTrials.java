@@ -1,5 +1,6 @@
 package dev.larder.bench.crash;
 
+import dev.larder.bench.scenario.ProgressCount;
 import dev.larder.tx.TxStore;
 import dev.larder.wal.FsyncPolicy;
 import dev.larder.wal.RecoveryReport;
@@ -74,7 +75,7 @@ public final class CrashTrials {
   /**
    * @param trials how many kills
    * @param maxRunMillis each child runs a random time up to this after it is ready
-   * @param progress receives a line now and then
+   * @param progress receives a {@link ProgressCount} message after each trial
    * @return the findings
    * @throws Exception if a child cannot be started or the directory cannot be recovered
    */
@@ -108,9 +109,8 @@ public final class CrashTrials {
           partial++;
         }
       }
-      if ((trial + 1) % 10 == 0) {
-        progress.accept(policy + ": " + (trial + 1) + "/" + trials + " trials, " + lost + " lost");
-      }
+      // A trial takes seconds: count each one (the harness draws a bar with the time left).
+      progress.accept(new ProgressCount("kills", trial + 1, trials, lost + " lost").encode());
     }
     Collections.sort(recovery);
     return new Result(policy.toString(), trials, acknowledged, lost, partial, torn, recovery,

@@ -1,5 +1,6 @@
 package dev.larder.bench.crash;
 
+import dev.larder.bench.scenario.ProgressCount;
 import dev.larder.tx.TxCache;
 import dev.larder.tx.TxStore;
 import dev.larder.wal.FsyncPolicy;
@@ -53,7 +54,7 @@ public final class PowerCutTrials {
 
   /**
    * @param cuts how many
-   * @param progress receives a line now and then
+   * @param progress receives a {@link ProgressCount} message every 50 cuts and after the last
    * @return the findings
    * @throws InterruptedException if interrupted
    */
@@ -99,8 +100,9 @@ public final class PowerCutTrials {
           torn++;
         }
       }
-      if ((cut + 1) % 500 == 0) {
-        progress.accept(policy + ": " + (cut + 1) + "/" + cuts + " cuts, " + lost + " lost");
+      // A cut takes milliseconds: count every 50th and the last.
+      if ((cut + 1) % 50 == 0 || cut + 1 == cuts) {
+        progress.accept(new ProgressCount("cuts", cut + 1, cuts, lost + " lost").encode());
       }
     }
     return new Result(policy.toString(), cuts, acknowledgedTotal, lost, partial, torn);

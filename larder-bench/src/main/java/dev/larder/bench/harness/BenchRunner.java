@@ -2,6 +2,7 @@ package dev.larder.bench.harness;
 
 import dev.larder.bench.json.Json;
 import dev.larder.bench.scenario.ChartSpec;
+import dev.larder.bench.scenario.ProgressCount;
 import dev.larder.bench.scenario.Row;
 import dev.larder.bench.scenario.RunOptions;
 import dev.larder.bench.scenario.Scenario;
@@ -18,13 +19,17 @@ import java.util.Map;
 /**
  * Runs scenarios: plans their trials, runs each in a fresh JVM, then writes
  * {@code <out>/<scenario>.json}, the charts beside it, and a Markdown table on {@code table}.
- * Progress goes to {@code progress} (the terminal's stderr), so stdout holds only the tables.
+ * Progress goes to {@code progress} (the terminal's stderr), so stdout holds only the tables:
+ * a line per trial started and finished, the trials' own messages, and a {@link ProgressBar}
+ * over the scenario's trials, or over a trial's counted steps while it reports them
+ * ({@link dev.larder.bench.scenario.ProgressCount}). On a terminal the bar is redrawn in place
+ * below the lines; elsewhere it prints plain lines.
  */
 public final class BenchRunner {
 
   private final Path outputDirectory;
   private final PrintStream table;
-  private final PrintStream progress;
+  private final ProgressBar bar;
   private final ForkedTrial forker;
 
   /**
@@ -33,9 +38,13 @@ public final class BenchRunner {
    * @param progress receives progress lines
    */
   public BenchRunner(Path outputDirectory, PrintStream table, PrintStream progress) {
+    this(outputDirectory, table, ProgressBar.of(progress));
+  }
+
+  BenchRunner(Path outputDirectory, PrintStream table, ProgressBar bar) {
     this.outputDirectory = outputDirectory;
     this.table = table;
-    this.progress = progress;
+    this.bar = bar;
     this.forker = ForkedTrial.ofCurrentJvm();
   }
 
@@ -52,30 +61,79 @@ public final class BenchRunner {
     List<Trial> trials = scenario.plan(options);
     List<String> flags = JvmFlags.forScenario(scenario, options);
     long start = System.nanoTime();
-    progress.printf("== %s: %d trials, each in a fresh JVM (%s)%n",
+    print("== %s: %d trials, each in a fresh JVM (%s)",
         scenario.name(), trials.size(), String.join(" ", flags.subList(0, 5)));
     List<Row> rows = new ArrayList<>();
-    for (int i = 0; i < trials.size(); i++) {
-      rows.addAll(runTrial(scenario, options, flags, trials.get(i), i + 1, trials.size()));
+    try {
+      ProgressBar.Task all = trials.isEmpty() ? null
+          : synced(() -> bar.start(scenario.name() + " trials", trials.size()));
+      for (int i = 0; i < trials.size(); i++) {
+        rows.addAll(runTrial(scenario, options, flags, trials.get(i), i + 1, trials.size()));
+        int done = i + 1;
+        synced(() -> {
+          bar.show(all);
+          all.update(done);
+          return null;
+        });
+      }
+    } finally {
+      synced(() -> {
+        bar.close();
+        return null;
+      });
     }
-    progress.printf("== %s done in %s%n", scenario.name(), Formats.seconds(System.nanoTime() - start));
+    print("== %s done in %s", scenario.name(), Formats.seconds(System.nanoTime() - start));
     writeResults(scenario, options, flags, rows);
     return rows;
+  }
+
+  /** The bar is used by this thread and by the thread reading a trial's progress. */
+  private <T> T synced(java.util.function.Supplier<T> body) {
+    synchronized (bar) {
+      return body.get();
+    }
+  }
+
+  private void print(String format, Object... args) {
+    String line = String.format(java.util.Locale.ROOT, format, args);
+    synced(() -> {
+      bar.message(line);
+      return null;
+    });
+  }
+
+  /** Shows a trial's progress message: counted ones on the bar, others as lines. */
+  private void trialProgress(String name, long t0, String message, ProgressBar.Task[] counted) {
+    java.util.Optional<ProgressCount> count = ProgressCount.parse(message);
+    if (count.isEmpty()) {
+      print("      %s, %s: %s", name, Formats.seconds(System.nanoTime() - t0), message);
+      return;
+    }
+    ProgressCount c = count.get();
+    synced(() -> {
+      if (counted[0] == null || !counted[0].label().equals(name + " " + c.label())
+          || counted[0].total() != c.total()) {
+        // The trial's steps began with it, not when its first count arrived.
+        counted[0] = bar.start(name + " " + c.label(), c.total(), t0);
+      }
+      counted[0].update(c.done(), c.note());
+      return null;
+    });
   }
 
   private List<Row> runTrial(
       Scenario scenario, RunOptions options, List<String> flags, Trial trial, int n, int of) {
     String name = trial.implementation() + (trial.label().isEmpty() ? "" : " " + trial.label());
-    progress.printf("[%s %d/%d] %s ...%n", scenario.name(), n, of, name);
+    print("[%s %d/%d] %s ...", scenario.name(), n, of, name);
     long t0 = System.nanoTime();
+    ProgressBar.Task[] counted = new ProgressBar.Task[1];
     Path log = outputDirectory.resolve("logs").resolve(scenario.name() + "-" + n + ".log");
     List<Row> rows =
         forker.run(scenario.name(), trial, options, flags, scenario.trialTimeoutSeconds(options),
-            log, msg -> progress.printf("      %s, %s: %s%n", name,
-                Formats.seconds(System.nanoTime() - t0), msg));
+            log, msg -> trialProgress(name, t0, msg, counted));
     String outcome = rows.stream().allMatch(Row::measured) ? "ok"
         : String.valueOf(rows.getFirst().get(Row.STATUS)) + ": " + rows.getFirst().get(Row.REASON);
-    progress.printf("[%s %d/%d] %s %s (%s)%n", scenario.name(), n, of, name, outcome,
+    print("[%s %d/%d] %s %s (%s)", scenario.name(), n, of, name, outcome,
         Formats.seconds(System.nanoTime() - t0));
     return rows;
   }
@@ -93,10 +151,10 @@ public final class BenchRunner {
       try {
         written.addAll(ChartWriter.write(spec, rows, base));
       } catch (IOException | RuntimeException | LinkageError e) {
-        progress.printf("   chart %s not drawn: %s%n", base.getFileName(), e);
+        print("   chart %s not drawn: %s", base.getFileName(), e);
       }
     }
-    progress.printf("   wrote %s%n", String.join(", ", written.stream().map(Path::toString).toList()));
+    print("   wrote %s", String.join(", ", written.stream().map(Path::toString).toList()));
   }
 
   static Map<String, Object> document(

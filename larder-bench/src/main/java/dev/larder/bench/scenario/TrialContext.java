@@ -27,4 +27,18 @@ public record TrialContext(RunOptions options, Consumer<String> progressSink) {
   public void progress(String message) {
     progressSink.accept(message);
   }
+
+  /**
+   * Shows counted progress (a bar with rate and time left on a terminal, plain lines
+   * elsewhere). Cheap enough to call after every step of a loop whose steps take a second or
+   * more; for faster loops, every few hundred steps and after the last.
+   *
+   * @param label what is counted, e.g. {@code "always: kills"}
+   * @param done steps done
+   * @param total steps in all
+   * @param note a short note, e.g. {@code "0 lost"}, or empty
+   */
+  public void progress(String label, long done, long total, String note) {
+    progressSink.accept(new ProgressCount(label, done, total, note).encode());
+  }
 }

@@ -132,7 +132,7 @@ public final class MemoryScenario implements Scenario {
       GcCounters g0 = GcCounters.now();
       long t0 = System.nanoTime();
       Parallel.forEachId(nodes, threads, id -> load(cache, db, id),
-          done -> context.progress(String.format("loaded %,d / %,d", done, nodes)));
+          done -> context.progress("loading", done, nodes, ""));
       double loadSeconds = (System.nanoTime() - t0) / 1e9;
       GcCounters loadGc = GcCounters.now().since(g0);
       MemorySnapshot after = probe.settle();

@@ -127,7 +127,7 @@ public final class OverheadScenario implements Scenario {
     for (long i = 0; i < entries; i++) {
       cache.put(Keys.key(i), Keys.value(random, valueBytes));
       if (context != null && System.nanoTime() - lastReport > 2_000_000_000L) {
-        context.progress(String.format("loaded %,d / %,d", i + 1, entries));
+        context.progress("loading", i + 1, entries, "");
         lastReport = System.nanoTime();
       }
     }

@@ -12,7 +12,9 @@ import java.util.Locale;
  *
  * <ul>
  *   <li>GET answers 200 with the value in the cache's value format, or 404. It reads with
- *       {@link Cache#getIfPresent}, so it never runs the cache's loader.
+ *       {@link Cache#getIfPresent}, so it never runs the cache's loader. A cache whose read
+ *       refuses the key with {@link IllegalArgumentException} (larder-server's keyspace, for a
+ *       key holding a hash) answers 409.
  *   <li>PUT stores the body (204). A {@code Content-Type} other than the format's media type is
  *       refused with 415; no {@code Content-Type} is taken as the format's. A body the format
  *       cannot read, or a value the cache refuses (one that can never fit its bound), is 400.
@@ -38,7 +40,16 @@ final class EntryResource {
     Cache<K, V> cache = r.cache();
     return switch (method) {
       case "GET" -> {
-        V value = cache.getIfPresent(key);
+        V value;
+        try {
+          value = cache.getIfPresent(key);
+        } catch (IllegalArgumentException e) {
+          // A cache that holds something other than a value of this format under the key
+          // (larder-server's keyspace: a hash where a string is asked for).
+          throw new HttpProblem(HttpResponseStatus.CONFLICT, "cache '" + r.name()
+              + "' cannot give entry '" + text + "' as " + values.mediaType() + ": "
+              + e.getMessage());
+        }
         if (value == null) {
           throw HttpProblem.notFound("no entry '" + text + "' in cache '" + r.name() + "'");
         }

@@ -260,6 +260,14 @@ public final class Keyspace implements AutoCloseable {
     return removed;
   }
 
+  /**
+   * @return the number of stored keys of every database, expired ones not yet removed included
+   *     (the cache's estimate; no walk, unlike {@link #counts()})
+   */
+  public long estimatedSize() {
+    return cache.estimatedSize();
+  }
+
   /** @return the bytes the cache reserves (pages, index, policy) */
   public long memoryUsed() {
     return cache.memoryUsed();
