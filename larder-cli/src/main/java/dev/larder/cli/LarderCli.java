@@ -1,4 +1,4 @@
-package dev.larder.bench.cli;
+package dev.larder.cli;
 
 import dev.larder.server.ServeCommand;
 import picocli.CommandLine;

@@ -1,4 +1,4 @@
-package dev.larder.bench.cli;
+package dev.larder.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package dev.larder.bench.cli;
+package dev.larder.cli;
 
 import dev.larder.bench.harness.BenchRunner;
 import dev.larder.bench.harness.InputCheck;

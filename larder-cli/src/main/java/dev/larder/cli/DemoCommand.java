@@ -1,4 +1,4 @@
-package dev.larder.bench.cli;
+package dev.larder.cli;
 
 import dev.larder.Cache;
 import dev.larder.CacheStats;
