@@ -1,6 +1,7 @@
 package dev.larder.cluster.internal;
 
 import dev.larder.Cache;
+import dev.larder.RemovalCause;
 import dev.larder.cluster.ClusterConfig;
 import dev.larder.cluster.ClusterException;
 import dev.larder.cluster.ClusterMode;
@@ -68,6 +69,9 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
 
   final ClusterConfig config;
   final Cache<byte[], byte[]> local;
+  final EngineHooks hooks;
+  /** True if stored values carry an expiry stamp (expiry on, and owners hold the entries). */
+  private final boolean stamps;
   final SegmentTable table;
   final Calls calls = new Calls();
   final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
@@ -84,9 +88,11 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
   private volatile boolean closed;
 
   private ClusterEngine(ClusterConfig config, Cache<byte[], byte[]> local, long memoryBound,
-      JChannel channel) {
+      JChannel channel, EngineHooks hooks) {
     this.config = config;
     this.local = local;
+    this.hooks = hooks;
+    this.stamps = hooks.ttlMillis() > 0 && config.mode() != ClusterMode.INVALIDATION;
     this.channel = channel;
     this.table = new SegmentTable(config.segments());
     this.transfer = new StateTransfer(this, memoryBound);
@@ -98,11 +104,12 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
    * @param config the cluster settings
    * @param local the local store of encoded keys and values; owned (and closed) by the engine
    * @param memoryBound the local store's bound in bytes, or Long.MAX_VALUE
+   * @param hooks expiry, removal reporting and near cache settings
    * @return the joined member
    * @throws ClusterException if the stack cannot be read or the channel cannot connect
    */
   public static ClusterEngine start(ClusterConfig config, Cache<byte[], byte[]> local,
-      long memoryBound) {
+      long memoryBound, EngineHooks hooks) {
     JChannel channel;
     try (InputStream stack = openStack(config.stack())) {
       channel = new JChannel(stack);
@@ -112,7 +119,7 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     if (config.nodeName() != null) {
       channel.name(config.nodeName());
     }
-    ClusterEngine engine = new ClusterEngine(config, local, memoryBound, channel);
+    ClusterEngine engine = new ClusterEngine(config, local, memoryBound, channel, hooks);
     channel.setReceiver(engine);
     try {
       channel.connect(config.clusterName());
@@ -405,14 +412,14 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       table.lock(s);
       try {
         if (table.authoritative(s, bk)) {
-          return local.getIfPresent(key);
+          return live(local.getIfPresent(key));
         }
       } finally {
         table.unlock(s);
       }
       Frame r = readRemote(t, s, key, deadline);
       if (r != null) {
-        return r.value();
+        return live(r.value());
       }
       if (System.nanoTime() >= deadline) {
         throw new ClusterTimeoutException("read", names(t.hash().owners(s)));
@@ -566,18 +573,73 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       if (fetched != null && !table.isLive(s, bk)) {
         applyLocally(s, bk, fetched.value());
       }
-      byte[] current = local.getIfPresent(f.key());
+      byte[] stored = local.getIfPresent(f.key());
+      byte[] current = live(stored);
       Outcome outcome = Outcome.of(op, current, f.value(), f.expected());
       result = outcome.result();
       if (outcome.changes()) {
-        applyLocally(s, bk, outcome.newValue());
-        call = replicate(t, s, f.key(), outcome.newValue(), waitForBackups);
+        byte[] next = stored(outcome.newValue());
+        applyLocally(s, bk, next);
+        call = replicate(t, s, f.key(), next, waitForBackups);
+        reportWrite(f.key(), stored, current, outcome.newValue() == null);
       }
     } finally {
       table.unlock(s);
       topologyLock.readLock().unlock();
     }
     return awaitBackups(f, t, call, result, deadline);
+  }
+
+  /** The stored form of a value written now: stamped with its expiry deadline if entries expire. */
+  private byte[] stored(byte[] payload) {
+    return payload == null || !stamps ? payload
+        : Stamp.wrap(hooks.clock().millis() + hooks.ttlMillis(), payload);
+  }
+
+  /** @return the value of a stored form, or null if absent or expired */
+  byte[] live(byte[] stored) {
+    if (stored == null || !stamps) {
+      return stored;
+    }
+    return Stamp.deadline(stored) <= hooks.clock().millis() ? null : Stamp.payload(stored);
+  }
+
+  /**
+   * Reports what a primary's write removed: the previous value (EXPLICIT or REPLACED), or an
+   * expired value it overwrote (EXPIRED). Caller holds the segment lock; the sink only queues.
+   */
+  private void reportWrite(byte[] key, byte[] stored, byte[] current, boolean removal) {
+    EngineHooks.Removals sink = hooks.removals();
+    if (sink == null || stored == null) {
+      return;
+    }
+    if (current != null) {
+      sink.removed(key, current, removal ? RemovalCause.EXPLICIT : RemovalCause.REPLACED);
+    } else {
+      sink.removed(key, Stamp.payload(stored), RemovalCause.EXPIRED);
+    }
+  }
+
+  /**
+   * A removal in this member's store (its listener, on the store's executor). In invalidation
+   * mode every one is reported: the store is this member's own. Otherwise only evictions and
+   * expiries of keys this member is primary of: explicit removals and replacements are
+   * reported by the primary's write path, and removals of backup copies or of entries state
+   * transfer drops are not removals from the cache.
+   */
+  void onLocalRemoval(byte[] key, byte[] value, RemovalCause cause) {
+    EngineHooks.Removals sink = hooks.removals();
+    if (sink == null || closing) {
+      return;
+    }
+    if (config.mode() == ClusterMode.INVALIDATION) {
+      sink.removed(key, value, cause);
+      return;
+    }
+    Topology t = topology;
+    if (cause.wasEvicted() && t != null && t.hash().primary(segmentOf(key)).equals(self())) {
+      sink.removed(key, stamps ? Stamp.payload(value) : value, cause);
+    }
   }
 
   private boolean currentKnown(int s, ByteKey key) {
@@ -762,7 +824,18 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
         all.addAll(r.entries());
       }
     }
-    return all;
+    if (!stamps) {
+      return all;
+    }
+    List<byte[]> live = new ArrayList<>(all.size());
+    for (int i = 0; i + 1 < all.size(); i += 2) {
+      byte[] v = live(all.get(i + 1));
+      if (v != null) {
+        live.add(all.get(i));
+        live.add(v);
+      }
+    }
+    return live;
   }
 
   private Frame onScan(Frame f) {
@@ -795,6 +868,12 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
   public boolean ownsKey(byte[] key) {
     return config.mode() == ClusterMode.INVALIDATION
         || topology.hash().isOwner(self(), segmentOf(key));
+  }
+
+  /** @return true if this member is the key's primary (in invalidation mode: never) */
+  public boolean isPrimary(byte[] key) {
+    return config.mode() != ClusterMode.INVALIDATION
+        && topology.hash().primary(segmentOf(key)).equals(self());
   }
 
   public RebalanceStats rebalanceStats() {
