@@ -94,6 +94,12 @@ public interface ClusteredCache<K, V> extends Cache<K, V> {
    */
   long mergesLost();
 
+  /**
+   * @return what this member's near cache did (see {@link ClusteredCacheBuilder#nearCache}), or
+   *     {@link NearCacheStats#NONE} without one
+   */
+  NearCacheStats nearStats();
+
   /** @return async writes dropped because no primary could take them during a view change */
   long asyncWritesDropped();
 }

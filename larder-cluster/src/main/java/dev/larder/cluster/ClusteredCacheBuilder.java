@@ -16,7 +16,8 @@ import java.util.concurrent.ForkJoinPool;
 
 /**
  * Builds a {@link ClusteredCache}: the local store's settings (bound, storage), a
- * {@link ClusterConfig}, and optionally a loader, expire-after-write, a removal listener. Not thread-safe. What each of these means on a cluster (which
+ * {@link ClusterConfig}, and optionally a loader, expire-after-write, a removal listener and
+ * (distributed mode) a near cache. Not thread-safe. What each of these means on a cluster (which
  * member loads, when an entry expires on each owner, which member's listener hears what) is on
  * its setter and in docs/design/cluster.md.
  *
@@ -35,6 +36,7 @@ public final class ClusteredCacheBuilder<K, V> {
   private Executor executor = ForkJoinPool.commonPool();
   private Duration expireAfterWrite;
   private InstantSource clock = InstantSource.system();
+  private long nearEntries;
 
   ClusteredCacheBuilder(Codec<K> keyCodec, Codec<V> valueCodec) {
     this.keyCodec = Objects.requireNonNull(keyCodec, "keyCodec");
@@ -153,13 +155,34 @@ public final class ClusteredCacheBuilder<K, V> {
   }
 
   /**
+   * A near cache (distributed mode only): this member keeps up to {@code entries} values of
+   * keys it does not own, read from their primary, and the primary invalidates them on every
+   * write before that write is acknowledged. See {@link ClusteredCache#nearStats()}.
+   *
+   * @param entries the near cache's entry bound, positive
+   * @return this builder
+   */
+  public ClusteredCacheBuilder<K, V> nearCache(long entries) {
+    if (entries <= 0) {
+      throw new IllegalArgumentException("nearCache entries must be positive, was " + entries);
+    }
+    this.nearEntries = entries;
+    return this;
+  }
+
+  /**
    * Builds the local store and joins the cluster; returns once this member is in a view (its
    * state transfer continues in the background: see {@link ClusteredCache#awaitRebalanced}).
    *
    * @return the clustered cache
    * @throws ClusterException if the cluster cannot be joined
+   * @throws IllegalArgumentException if a near cache is asked for outside distributed mode
    */
   public ClusteredCache<K, V> build() {
+    if (nearEntries > 0 && cluster.mode() != ClusterMode.DISTRIBUTED) {
+      throw new IllegalArgumentException("a near cache needs DISTRIBUTED mode, not "
+          + cluster.mode());
+    }
     CacheBuilder<byte[], byte[]> local = Cache.builder(Codecs.bytes(), Codecs.bytes());
     if (maximumMemory > 0) {
       local.maximumMemory(maximumMemory);
@@ -171,6 +194,7 @@ public final class ClusteredCacheBuilder<K, V> {
     }
     return ClusteredLarderCache.start(keyCodec, valueCodec, local,
         maximumMemory > 0 ? maximumMemory : Long.MAX_VALUE, cluster,
-        new ClusteredLarderCache.Options<>(loader, listener, executor, expireAfterWrite, clock, 0));
+        new ClusteredLarderCache.Options<>(loader, listener, executor, expireAfterWrite, clock,
+            nearEntries));
   }
 }

@@ -6,6 +6,7 @@ import dev.larder.cluster.ClusterConfig;
 import dev.larder.cluster.ClusterException;
 import dev.larder.cluster.ClusterMode;
 import dev.larder.cluster.ClusterTimeoutException;
+import dev.larder.cluster.NearCacheStats;
 import dev.larder.cluster.RebalanceStats;
 import dev.larder.cluster.Replication;
 import java.io.FileInputStream;
@@ -72,6 +73,14 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
   final EngineHooks hooks;
   /** True if stored values carry an expiry stamp (expiry on, and owners hold the entries). */
   private final boolean stamps;
+  /** Copies of non-owned keys, or null. */
+  private final NearCache near;
+  /**
+   * The newest view a near invalidation came from: a write of that view happened, so until this
+   * member installs it, an owner of its older view may answer with a value that write replaced,
+   * and no reply is kept.
+   */
+  private final AtomicLong nearBlockedBelow = new AtomicLong();
   final SegmentTable table;
   final Calls calls = new Calls();
   final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
@@ -93,6 +102,8 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     this.local = local;
     this.hooks = hooks;
     this.stamps = hooks.ttlMillis() > 0 && config.mode() != ClusterMode.INVALIDATION;
+    this.near = hooks.nearEntries() > 0 && config.mode() == ClusterMode.DISTRIBUTED
+        ? new NearCache(hooks.nearEntries()) : null;
     this.channel = channel;
     this.table = new SegmentTable(config.segments());
     this.transfer = new StateTransfer(this, memoryBound);
@@ -168,6 +179,10 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       topology = installed;
     } finally {
       topologyLock.writeLock().unlock();
+    }
+    if (near != null) {
+      // ownership changed: the primaries that would invalidate the copies may have changed
+      near.flush();
     }
     calls.retain(installed.members());
     synchronized (viewMonitor) {
@@ -310,9 +325,13 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       case Frame.T_PULL -> workers.execute(() -> transfer.onPull(from, f));
       case Frame.T_CLEAR -> workers.execute(() -> {
         local.invalidateAll();
+        if (near != null) {
+          near.flush();
+        }
         reply(from, f.reqId(), Frame.reply(f.reqId(), topology.viewId(), Frame.S_OK, null));
       });
       case Frame.T_SCAN -> workers.execute(() -> reply(from, f.reqId(), onScan(f)));
+      case Frame.T_NEAR_INVALIDATE -> onNearInvalidate(from, f);
       default -> LOG.log(System.Logger.Level.WARNING, "unknown frame type " + f.type());
     }
   }
@@ -324,6 +343,9 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
   private void refuseBeforeFirstView(Address from, Frame f) {
     switch (f.type()) {
       case Frame.T_PULL -> transfer.refuse(from, f);
+      // nothing is cached before the first view
+      case Frame.T_NEAR_INVALIDATE -> reply(from, f.reqId(), Frame.reply(f.reqId(), 0, Frame.S_OK,
+          null));
       case Frame.T_WRITE, Frame.T_BACKUP, Frame.T_READ, Frame.T_INVALIDATE, Frame.T_CLEAR,
           Frame.T_SCAN -> {
         if (f.reqId() != 0) {
@@ -417,6 +439,21 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       } finally {
         table.unlock(s);
       }
+      if (near != null && !t.hash().isOwner(self(), s)) {
+        byte[] copy = live(near.get(key));
+        if (copy != null) {
+          return copy;
+        }
+        long version = near.version(key);
+        Frame p = readPrimary(t, s, key, deadline);
+        if (p != null) {
+          if (p.value() != null) {
+            near.offer(key, p.value(), version,
+                () -> topology == t && t.viewId() >= nearBlockedBelow.get());
+          }
+          return live(p.value());
+        }
+      }
       Frame r = readRemote(t, s, key, deadline);
       if (r != null) {
         return live(r.value());
@@ -442,6 +479,31 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       }
     }
     return null;
+  }
+
+  /**
+   * Asks the key's primary alone: only its answer may be kept in the near cache, because the
+   * primary applies a write before it sends the write's near invalidations.
+   */
+  private Frame readPrimary(Topology t, int s, byte[] key, long deadline) {
+    Address primary = t.hash().primary(s);
+    if (primary.equals(self())) {
+      return null;
+    }
+    Frame r = call(primary, new Frame(Frame.T_READ, 0, t.viewId(), 0, 0, key, null, null,
+        Frame.NO_INTS, List.of(), List.of()), deadline);
+    return r != null && r.op() == Frame.S_OK ? r : null;
+  }
+
+  /** A primary wrote a key this member does not own: drop its copy. */
+  private void onNearInvalidate(Address from, Frame f) {
+    if (near != null) {
+      near.invalidate(f.key());
+      if (f.viewId() > topology.viewId()) {
+        nearBlockedBelow.accumulateAndGet(f.viewId(), Math::max);
+      }
+    }
+    reply(from, f.reqId(), Frame.reply(f.reqId(), topology.viewId(), Frame.S_OK, null));
   }
 
   private Frame onRead(Frame f) {
@@ -661,20 +723,46 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     table.markLive(s, key);
   }
 
-  /** Sends a write to the backups. Caller holds the segment lock (this is what orders writes). */
+  /**
+   * Sends a write to the backups and, with near caches, its invalidation to every member that
+   * does not own the key; a synchronous write waits for all of them. Caller holds the segment
+   * lock (this is what orders writes) and has applied the write locally, so a near copy read
+   * from this primary after the invalidation is the new value.
+   */
   private Calls.Call replicate(Topology t, int s, byte[] key, byte[] value, boolean ack) {
     List<Address> backups = t.hash().backups(s);
-    if (backups.isEmpty()) {
+    List<Address> others = near == null ? List.of() : nonOwners(t, s);
+    if (backups.isEmpty() && others.isEmpty()) {
       return null;
     }
-    Calls.Call call = ack ? calls.open(new HashSet<>(backups)) : null;
-    Frame backup = new Frame(Frame.T_BACKUP, call == null ? 0 : call.id, t.viewId(),
+    Set<Address> awaited = new HashSet<>(backups);
+    awaited.addAll(others);
+    Calls.Call call = ack ? calls.open(awaited) : null;
+    long reqId = call == null ? 0 : call.id;
+    Frame backup = new Frame(Frame.T_BACKUP, reqId, t.viewId(),
         value == null ? Op.REMOVE.ordinal() : Op.PUT.ordinal(), 0, key, value, null,
         Frame.NO_INTS, List.of(), List.of());
     for (Address b : backups) {
       send(b, backup, false);
     }
+    if (!others.isEmpty()) {
+      Frame inval = new Frame(Frame.T_NEAR_INVALIDATE, reqId, t.viewId(), 0, 0, key, null, null,
+          Frame.NO_INTS, List.of(), List.of());
+      for (Address o : others) {
+        send(o, inval, true);
+      }
+    }
     return call;
+  }
+
+  private List<Address> nonOwners(Topology t, int s) {
+    List<Address> out = new ArrayList<>();
+    for (Address a : t.view().getMembers()) {
+      if (!t.hash().isOwner(a, s)) {
+        out.add(a);
+      }
+    }
+    return out;
   }
 
   private Frame awaitBackups(Frame f, Topology t, Calls.Call call, byte[] result, long deadline) {
@@ -707,6 +795,10 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       return;
     }
     int s = segmentOf(f.key());
+    if (near != null) {
+      // an owner in the write's view; this member may still be in a view where it was not
+      near.invalidate(f.key());
+    }
     topologyLock.readLock().lock();
     table.lock(s);
     try {
@@ -792,6 +884,9 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
   public void clear() {
     checkOpen();
     local.invalidateAll();
+    if (near != null) {
+      near.flush();
+    }
     broadcast(Frame.of(Frame.T_CLEAR, 0, topology.viewId()),
         config.replication() == Replication.SYNC, true, "clear");
   }
@@ -876,6 +971,11 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
         && topology.hash().primary(segmentOf(key)).equals(self());
   }
 
+  /** @return the near cache's counters, or {@link NearCacheStats#NONE} without one */
+  public NearCacheStats nearStats() {
+    return near == null ? NearCacheStats.NONE : near.stats();
+  }
+
   public RebalanceStats rebalanceStats() {
     return transfer.stats();
   }
@@ -954,5 +1054,8 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     transfer.close();
     workers.shutdownNow();
     local.close();
+    if (near != null) {
+      near.close();
+    }
   }
 }

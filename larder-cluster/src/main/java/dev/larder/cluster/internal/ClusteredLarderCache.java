@@ -537,6 +537,11 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
   }
 
   @Override
+  public dev.larder.cluster.NearCacheStats nearStats() {
+    return engine.nearStats();
+  }
+
+  @Override
   public long asyncWritesDropped() {
     return engine.asyncDropped();
   }

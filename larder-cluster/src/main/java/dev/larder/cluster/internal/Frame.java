@@ -58,6 +58,8 @@ record Frame(int type, long reqId, long viewId, int op, int flags, byte[] key, b
   static final int T_CLEAR = 8;
   /** Count, or list, the entries of the segments the receiver is primary of. */
   static final int T_SCAN = 9;
+  /** Drop the near copy of this key: the primary wrote it (distributed mode, near caches). */
+  static final int T_NEAR_INVALIDATE = 10;
 
   static final int F_ASYNC = 1;
   static final int F_LAST = 2;
