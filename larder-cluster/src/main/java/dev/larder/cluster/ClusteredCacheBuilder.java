@@ -8,6 +8,7 @@ import dev.larder.Storage;
 import dev.larder.cluster.internal.ClusteredLarderCache;
 import dev.larder.codec.Codec;
 import dev.larder.codec.Codecs;
+import dev.larder.codec.ValueDictionary;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Objects;
@@ -37,6 +38,7 @@ public final class ClusteredCacheBuilder<K, V> {
   private Duration expireAfterWrite;
   private InstantSource clock = InstantSource.system();
   private long nearEntries;
+  private ValueDictionary dictionary;
 
   ClusteredCacheBuilder(Codec<K> keyCodec, Codec<V> valueCodec) {
     this.keyCodec = Objects.requireNonNull(keyCodec, "keyCodec");
@@ -171,17 +173,39 @@ public final class ClusteredCacheBuilder<K, V> {
   }
 
   /**
+   * Declares the value dictionary the value codec substitutes through (codecs from
+   * {@link ValueDictionary#substitute}); the cluster keeps it identical on every member, so an
+   * id written on one member means the same value on all. It must be empty when the cache is
+   * built, each member's own instance, with the same spaces, codecs and bounds on every member.
+   * Its memory counts in {@link Cache#memoryUsed()} and its maximum is set aside inside
+   * {@link #maximumMemory}. Conditional writes compare values by decoding them, since a value
+   * may be stored inline or as an id. See docs/design/cluster.md for the protocol and its limits.
+   *
+   * @param dictionary a new, empty dictionary
+   * @return this builder
+   */
+  public ClusteredCacheBuilder<K, V> dictionary(ValueDictionary dictionary) {
+    this.dictionary = Objects.requireNonNull(dictionary, "dictionary");
+    return this;
+  }
+
+  /**
    * Builds the local store and joins the cluster; returns once this member is in a view (its
    * state transfer continues in the background: see {@link ClusteredCache#awaitRebalanced}).
    *
    * @return the clustered cache
    * @throws ClusterException if the cluster cannot be joined
-   * @throws IllegalArgumentException if a near cache is asked for outside distributed mode
+   * @throws IllegalArgumentException if a near cache is asked for outside distributed mode, or
+   *     the dictionary is not empty
    */
   public ClusteredCache<K, V> build() {
     if (nearEntries > 0 && cluster.mode() != ClusterMode.DISTRIBUTED) {
       throw new IllegalArgumentException("a near cache needs DISTRIBUTED mode, not "
           + cluster.mode());
+    }
+    if (dictionary != null && dictionary.size() != 0) {
+      throw new IllegalArgumentException("a clustered cache's dictionary must be empty when the"
+          + " cache is built (it holds " + dictionary.size() + " values); the cluster fills it");
     }
     CacheBuilder<byte[], byte[]> local = Cache.builder(Codecs.bytes(), Codecs.bytes());
     if (maximumMemory > 0) {
@@ -195,6 +219,6 @@ public final class ClusteredCacheBuilder<K, V> {
     return ClusteredLarderCache.start(keyCodec, valueCodec, local,
         maximumMemory > 0 ? maximumMemory : Long.MAX_VALUE, cluster,
         new ClusteredLarderCache.Options<>(loader, listener, executor, expireAfterWrite, clock,
-            nearEntries));
+            nearEntries, dictionary));
   }
 }

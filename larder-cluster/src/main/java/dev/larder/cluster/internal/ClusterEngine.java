@@ -81,6 +81,8 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
    * and no reply is kept.
    */
   private final AtomicLong nearBlockedBelow = new AtomicLong();
+  /** Keeps the value dictionary identical across members, or null. */
+  private final DictionarySync dictionary;
   final SegmentTable table;
   final Calls calls = new Calls();
   final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
@@ -104,6 +106,8 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     this.stamps = hooks.ttlMillis() > 0 && config.mode() != ClusterMode.INVALIDATION;
     this.near = hooks.nearEntries() > 0 && config.mode() == ClusterMode.DISTRIBUTED
         ? new NearCache(hooks.nearEntries()) : null;
+    this.dictionary = hooks.dictionary() == null ? null
+        : new DictionarySync(this, hooks.dictionary());
     this.channel = channel;
     this.table = new SegmentTable(config.segments());
     this.transfer = new StateTransfer(this, memoryBound);
@@ -183,6 +187,9 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     if (near != null) {
       // ownership changed: the primaries that would invalidate the copies may have changed
       near.flush();
+    }
+    if (dictionary != null) {
+      dictionary.onView(installed);
     }
     calls.retain(installed.members());
     synchronized (viewMonitor) {
@@ -332,6 +339,16 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       });
       case Frame.T_SCAN -> workers.execute(() -> reply(from, f.reqId(), onScan(f)));
       case Frame.T_NEAR_INVALIDATE -> onNearInvalidate(from, f);
+      case Frame.T_DICT -> {
+        if (dictionary == null) {
+          reply(from, f.reqId(), Frame.reply(f.reqId(), topology.viewId(), Frame.S_ERROR,
+              "this member has no value dictionary".getBytes(StandardCharsets.UTF_8)));
+        } else if (f.flags() == DictionarySync.OP_ADD) {
+          dictionary.onFrame(from, f);
+        } else {
+          workers.execute(() -> dictionary.onFrame(from, f));
+        }
+      }
       default -> LOG.log(System.Logger.Level.WARNING, "unknown frame type " + f.type());
     }
   }
@@ -347,7 +364,7 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       case Frame.T_NEAR_INVALIDATE -> reply(from, f.reqId(), Frame.reply(f.reqId(), 0, Frame.S_OK,
           null));
       case Frame.T_WRITE, Frame.T_BACKUP, Frame.T_READ, Frame.T_INVALIDATE, Frame.T_CLEAR,
-          Frame.T_SCAN -> {
+          Frame.T_SCAN, Frame.T_DICT -> {
         if (f.reqId() != 0) {
           reply(from, f.reqId(), Frame.reply(f.reqId(), 0, Frame.S_RETRY, null));
         } else if (f.type() == Frame.T_WRITE) {
@@ -372,10 +389,32 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     }
   }
 
-  private void reply(Address to, long reqId, Frame reply) {
+  /** Sends a frame to every other member (regular: FIFO per sender). */
+  void multicast(Frame f) {
+    Message msg = new BytesMessage(null, f.encode());
+    msg.setFlag(Message.TransientFlag.DONT_LOOPBACK);
+    try {
+      channel.send(msg);
+    } catch (Exception e) {
+      if (!closed) {
+        LOG.log(System.Logger.Level.DEBUG, "multicast failed: " + e);
+      }
+    }
+  }
+
+  /**
+   * Sends a request and waits for its reply until the cluster timeout.
+   *
+   * @return the reply; null if the member left; a synthetic S_TIMEOUT reply on timeout
+   */
+  Frame callFor(Address to, Frame request) {
+    return call(to, request, deadline());
+  }
+
+  void reply(Address to, long reqId, Frame reply) {
     if (reqId != 0) {
       send(to, new Frame(Frame.T_REPLY, reqId, reply.viewId(), reply.op(), reply.flags(), null,
-          reply.value(), null, Frame.NO_INTS, reply.names(), reply.entries()), true);
+          reply.value(), null, reply.ints(), reply.names(), reply.entries()), true);
     }
   }
 
@@ -637,7 +676,7 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       }
       byte[] stored = local.getIfPresent(f.key());
       byte[] current = live(stored);
-      Outcome outcome = Outcome.of(op, current, f.value(), f.expected());
+      Outcome outcome = Outcome.of(op, current, f.value(), f.expected(), hooks.sameValue());
       result = outcome.result();
       if (outcome.changes()) {
         byte[] next = stored(outcome.newValue());
@@ -818,7 +857,7 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     Outcome outcome;
     table.lock(s);
     try {
-      outcome = Outcome.of(op, local.getIfPresent(key), value, expected);
+      outcome = Outcome.of(op, local.getIfPresent(key), value, expected, hooks.sameValue());
       if (outcome.changes()) {
         applyLocally(s, new ByteKey(key), outcome.newValue());
       }
@@ -1025,6 +1064,14 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     if (closing) {
       throw new IllegalStateException("the clustered cache is closed");
     }
+    if (dictionary != null) {
+      dictionary.check();
+    }
+  }
+
+  /** @return the dictionary replication, or null without a dictionary */
+  DictionarySync dictionarySync() {
+    return dictionary;
   }
 
   static List<String> names(Address[] members) {

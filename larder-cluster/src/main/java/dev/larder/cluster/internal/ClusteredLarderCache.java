@@ -15,7 +15,11 @@ import dev.larder.cluster.RebalanceStats;
 import dev.larder.codec.ByteSink;
 import dev.larder.codec.ByteSource;
 import dev.larder.codec.Codec;
+import dev.larder.codec.CodecException;
 import dev.larder.codec.ValueDictionary;
+import dev.larder.cluster.ClusterException;
+import java.util.Arrays;
+import java.util.function.BiPredicate;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.LinkedHashMap;
@@ -56,12 +60,14 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
    * @param expireAfterWrite how long an entry lives after its last write, or null
    * @param clock the wall clock expiry deadlines are stamped and checked with
    * @param nearEntries the near cache's entry bound (distributed mode), 0 for none
+   * @param dictionary the dictionary the value codec substitutes through, or null
    * @param <K> the key type
    * @param <V> the value type
    */
   public record Options<K, V>(CacheLoader<? super K, V> loader,
       RemovalListener<? super K, ? super V> listener, Executor executor,
-      Duration expireAfterWrite, InstantSource clock, long nearEntries) {}
+      Duration expireAfterWrite, InstantSource clock, long nearEntries,
+      ValueDictionary dictionary) {}
 
   private final Codec<K> keyCodec;
   private final Codec<V> valueCodec;
@@ -126,12 +132,24 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
       local.expireAfterWrite(Duration.ofMillis(ttlMillis))
           .ticker(() -> TimeUnit.MILLISECONDS.toNanos(clock.millis()));
     }
+    if (options.dictionary() != null) {
+      // the store counts the dictionary in memoryUsed and sets its maximum aside in its bound
+      local.dictionary(options.dictionary());
+    }
     Cache<byte[], byte[]> store = local.recordStats().build();
     try {
+      AtomicReference<ClusteredLarderCache<K, V>> cacheRef = new AtomicReference<>();
+      BiPredicate<byte[], byte[]> same = valueCodec.deterministic() ? Arrays::equals
+          : (a, b) -> Arrays.equals(a, b)
+              || Objects.equals(cacheRef.get().decode(a), cacheRef.get().decode(b));
       ClusterEngine engine = ClusterEngine.start(config, store, memoryBound,
-          new EngineHooks(ttlMillis, options.clock(), removals, options.nearEntries()));
+          new EngineHooks(ttlMillis, options.clock(), removals, options.nearEntries(),
+              options.dictionary(), same));
       engineRef.set(engine);
-      return new ClusteredLarderCache<>(keyCodec, valueCodec, engine, config, options.loader());
+      ClusteredLarderCache<K, V> cache =
+          new ClusteredLarderCache<>(keyCodec, valueCodec, engine, config, options.loader());
+      cacheRef.set(cache);
+      return cache;
     } catch (RuntimeException e) {
       store.close();
       throw e;
@@ -155,15 +173,90 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
     return sink.toByteArray();
   }
 
+  /**
+   * Encodes a value. With a replicated dictionary, adding a value to it may find this member
+   * behind the cluster's (the coordinator gave the id to another value): the additions it lacks
+   * are applied and the value encoded again, until the cluster timeout.
+   */
   private byte[] value(V value) {
     Objects.requireNonNull(value, "value");
-    ByteSink sink = new ByteSink();
-    valueCodec.encodeLast(value, sink);
-    return sink.toByteArray();
+    long deadline = 0;
+    while (true) {
+      try {
+        ByteSink sink = new ByteSink();
+        valueCodec.encodeLast(value, sink);
+        return sink.toByteArray();
+      } catch (RuntimeException e) {
+        DictionarySync.Behind behind = behind(e);
+        DictionarySync sync = engine.dictionarySync();
+        if (behind == null || sync == null) {
+          throw e;
+        }
+        if (deadline == 0) {
+          deadline = engine.deadline();
+        } else if (System.nanoTime() > deadline) {
+          throw new ClusterException("could not add a value to the cluster's dictionary within "
+              + config.timeout() + ": " + behind.getMessage(), e);
+        }
+        catchUp(sync, behind);
+      }
+    }
   }
 
+  private static DictionarySync.Behind behind(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof DictionarySync.Behind b) {
+        return b;
+      }
+    }
+    return null;
+  }
+
+  private static void catchUp(DictionarySync sync, DictionarySync.Behind behind) {
+    try {
+      if (!behind.missing.isEmpty()) {
+        sync.replay(behind.missing);
+        return;
+      }
+    } catch (IllegalArgumentException gap) {
+      // fall through to a full catch-up
+    }
+    if (!sync.catchUp()) {
+      pause();
+    }
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(10);
+    } catch (InterruptedException ie) {
+      Thread.currentThread().interrupt();
+      throw new ClusterException("interrupted", ie);
+    }
+  }
+
+  /**
+   * Decodes a value. With a replicated dictionary, bytes written on another member may use an
+   * id whose addition has not reached this member yet: it asks the coordinator for what it lacks
+   * and decodes again (a bounded number of times).
+   */
   private V decode(byte[] bytes) {
-    return bytes == null ? null : valueCodec.decodeLast(new ByteSource(bytes));
+    if (bytes == null) {
+      return null;
+    }
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return valueCodec.decodeLast(new ByteSource(bytes));
+      } catch (CodecException e) {
+        DictionarySync sync = engine.dictionarySync();
+        if (sync == null || attempt >= 50) {
+          throw e;
+        }
+        if (!sync.catchUp() || attempt > 0) {
+          pause();
+        }
+      }
+    }
   }
 
   K decodeKey(byte[] bytes) {
@@ -433,7 +526,10 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
     return engine.local.maximumEntries();
   }
 
-  /** This member's store's dictionary (the store holds encoded bytes, so usually none). */
+  /**
+   * The value dictionary given to the builder, kept identical on every member (see
+   * {@link dev.larder.cluster.ClusteredCacheBuilder#dictionary}); empty without one.
+   */
   @Override
   public Optional<ValueDictionary> dictionary() {
     return engine.local.dictionary();

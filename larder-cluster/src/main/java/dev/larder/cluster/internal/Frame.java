@@ -60,6 +60,8 @@ record Frame(int type, long reqId, long viewId, int op, int flags, byte[] key, b
   static final int T_SCAN = 9;
   /** Drop the near copy of this key: the primary wrote it (distributed mode, near caches). */
   static final int T_NEAR_INVALIDATE = 10;
+  /** Value dictionary replication; flags = a {@code DictionarySync.OP_*}. */
+  static final int T_DICT = 11;
 
   static final int F_ASYNC = 1;
   static final int F_LAST = 2;
@@ -71,6 +73,10 @@ record Frame(int type, long reqId, long viewId, int op, int flags, byte[] key, b
   static final int S_TIMEOUT = 2;
   static final int S_ERROR = 3;
   static final int S_NOT_AUTHORITATIVE = 4;
+  /** The dictionary holds another value at the proposed id (payload: what the proposer lacks). */
+  static final int S_CONFLICT = 5;
+  /** The dictionary is behind the proposer (ints[0] = its size of the space). */
+  static final int S_BEHIND = 6;
 
   static final int[] NO_INTS = new int[0];
 
