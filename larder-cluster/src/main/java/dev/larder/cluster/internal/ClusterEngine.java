@@ -189,7 +189,8 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       near.flush();
     }
     if (dictionary != null) {
-      dictionary.onView(installed);
+      dictionary.onView(installed, dictionaryReference(installed.view()),
+          installed.view() instanceof MergeView);
     }
     calls.retain(installed.members());
     synchronized (viewMonitor) {
@@ -229,8 +230,14 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
    * comes first in the merged view. Every member sees the same MergeView, so all agree.
    */
   static boolean lostMerge(View view, Address self) {
+    View winner = mergeWinner(view);
+    return winner != null && !winner.containsMember(self);
+  }
+
+  /** @return the subgroup of a merge view whose entries win, or null if not a merge view */
+  static View mergeWinner(View view) {
     if (!(view instanceof MergeView merge)) {
-      return false;
+      return null;
     }
     View winner = null;
     for (View sub : merge.getSubgroups()) {
@@ -238,7 +245,24 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
         winner = sub;
       }
     }
-    return winner != null && !winner.containsMember(self);
+    return winner;
+  }
+
+  /**
+   * The member whose value dictionary is the reference after this view: the coordinator; after
+   * a merge, the first member (in the merged view's order) of the winning side, since its
+   * entries, written with its side's ids, are the ones every member keeps.
+   */
+  static Address dictionaryReference(View view) {
+    View winner = mergeWinner(view);
+    if (winner != null) {
+      for (Address a : view.getMembers()) {
+        if (winner.containsMember(a)) {
+          return a;
+        }
+      }
+    }
+    return view.getCoord();
   }
 
   private static boolean beats(View a, View b, View merged) {

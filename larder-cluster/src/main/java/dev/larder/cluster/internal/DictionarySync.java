@@ -30,9 +30,11 @@ import org.jgroups.Address;
  * </ul>
  * A member that meets an id it does not know (bytes written elsewhere, whose addition is still
  * on its way) asks the coordinator for everything it lacks ({@link #catchUp}) and decodes again.
- * After each view, every member checks its content against the coordinator's (a digest of each
- * space's common prefix): a member whose dictionary conflicts (two sides of a partition added
- * different values under the same ids) is marked diverged and refuses every operation.
+ * After each view, every member checks its content against a reference member's (a digest of
+ * each space's common prefix): the coordinator's, or after a merge the winning side's first
+ * member's, since the winning side's entries are the ones every member keeps. A member whose
+ * dictionary conflicts (two sides of a partition added different values under the same ids) is
+ * marked diverged and refuses every operation; after a merge, operations wait for the check.
  */
 final class DictionarySync {
 
@@ -60,6 +62,10 @@ final class DictionarySync {
   private final Map<String, List<byte[]>> log = new HashMap<>();
   private final ThreadLocal<Boolean> replaying = ThreadLocal.withInitial(() -> false);
   private volatile String diverged;
+  /** The member whose dictionary this one is checked against and catches up from. */
+  private volatile Address reference;
+  /** Set by a merge view until this member's content is checked against the reference. */
+  private volatile boolean unverified;
 
   DictionarySync(ClusterEngine engine, ValueDictionary dictionary) {
     if (dictionary.size() != 0) {
@@ -156,23 +162,39 @@ final class DictionarySync {
    */
   boolean catchUp() {
     Topology t = engine.topology();
-    if (t == null || t.view().getCoord().equals(engine.self())) {
+    Address ref = reference;
+    if (t == null || ref == null) {
       return false;
     }
-    Frame r = engine.callFor(t.view().getCoord(), syncRequest(t.viewId()));
+    if (ref.equals(engine.self())) {
+      unverified = false;
+      return false;
+    }
+    Frame r = engine.callFor(ref, syncRequest(t.viewId()));
     if (r == null || r.op() != Frame.S_OK) {
       return false;
     }
     checkDigests(r);
     if (diverged == null) {
       replay(additions(r));
+      if (reference == ref) {
+        unverified = false;
+      }
     }
     return true;
   }
 
-  /** A view was installed: members check against the coordinator, in the background. */
-  void onView(Topology t) {
-    if (!t.view().getCoord().equals(engine.self())) {
+  /**
+   * A view was installed: every member checks its content against the reference (the
+   * coordinator; after a merge, the winning side's first member) and fetches what it lacks, in
+   * the background. After a merge, operations wait for that check ({@link #check}).
+   */
+  void onView(Topology t, Address ref, boolean merge) {
+    reference = ref;
+    if (merge) {
+      unverified = true;
+    }
+    if (!ref.equals(engine.self()) || merge) {
       engine.workers.execute(() -> {
         try {
           catchUp();
@@ -183,15 +205,43 @@ final class DictionarySync {
     }
   }
 
-  /** @throws ClusterException if this member's dictionary diverged from the cluster's */
+  /**
+   * Called before every operation.
+   *
+   * @throws ClusterException if this member's dictionary diverged from the cluster's, or could
+   *     not be checked after a merge within the cluster timeout
+   */
   void check() {
     String d = diverged;
     if (d != null) {
       throw new ClusterException(d);
     }
+    if (unverified) {
+      long deadline = engine.deadline();
+      while (unverified && diverged == null) {
+        if (!catchUp() && System.nanoTime() > deadline) {
+          throw new ClusterException(engine.name() + ": the value dictionary could not be"
+              + " checked against " + reference + " after a merge");
+        }
+        if (unverified) {
+          try {
+            Thread.sleep(10);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException("interrupted", e);
+          }
+        }
+      }
+      if (diverged != null) {
+        throw new ClusterException(diverged);
+      }
+    }
   }
 
-  private void diverge(String why) {
+  private synchronized void diverge(String why) {
+    if (diverged != null) {
+      return;
+    }
     diverged = engine.name() + ": " + why + "; this member's value dictionary no longer agrees"
         + " with the cluster's (a partition gave two sides different values for the same ids),"
         + " so it refuses every operation: restart it with a new dictionary";
@@ -233,7 +283,7 @@ final class DictionarySync {
   /** On the coordinator: accept a proposed addition, or say what the proposer lacks. */
   private Frame onPropose(Frame f) {
     Topology t = engine.topology();
-    if (!t.view().getCoord().equals(engine.self()) || diverged != null) {
+    if (!t.view().getCoord().equals(engine.self()) || diverged != null || unverified) {
       return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
     }
     Addition a = additions(f).get(0);
@@ -316,7 +366,7 @@ final class DictionarySync {
       long theirs = in.readLong();
       List<byte[]> mine = snapshotOf(s);
       if (mine.size() >= common && digest(mine, common) != theirs) {
-        diverge("space '" + s + "' differs from the coordinator's in its first " + common
+        diverge("space '" + s + "' differs from the reference member's in its first " + common
             + " values");
         return;
       }
