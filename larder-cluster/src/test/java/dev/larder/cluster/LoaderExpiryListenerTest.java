@@ -205,6 +205,35 @@ class LoaderExpiryListenerTest {
   }
 
   @Test
+  void evictionsAreReportedOnlyByThePrimaryOfTheEvictedKey() {
+    List<Event> events = new CopyOnWriteArrayList<>();
+    AtomicInteger index = new AtomicInteger();
+    try (InProcessCluster c = new InProcessCluster(ClusterMode.DISTRIBUTED, Replication.SYNC, 3,
+        4L << 20, 2, b -> {
+          String name = "n" + index.getAndIncrement();
+          b.removalListener((k, v, cause) -> events.add(new Event(name, k, v, cause)));
+        })) {
+      String big = "x".repeat(2000);
+      for (int i = 0; i < 6000; i++) {
+        c.node(i % 3).put("k" + i, big);
+      }
+      c.nodes.forEach(ClusteredCache::cleanUp);
+      InProcessCluster.await(() -> events.stream().anyMatch(e -> e.cause() == RemovalCause.SIZE),
+          "an eviction is reported");
+      java.util.concurrent.ForkJoinPool.commonPool().awaitQuiescence(5, TimeUnit.SECONDS);
+      long evictions = c.nodes.stream().mapToLong(n -> n.stats().evictionCount()).sum();
+      long reported = 0;
+      for (Event e : events) {
+        assertEquals(RemovalCause.SIZE, e.cause(), e.toString());
+        assertEquals(primaryName(c, e.key()), e.node(), "reported by the primary: " + e.key());
+        reported++;
+      }
+      assertTrue(reported < evictions, "backup copies' evictions (" + evictions
+          + " in all) are not reported (" + reported + ")");
+    }
+  }
+
+  @Test
   void invalidationModeReportsEachMembersOwnRemovals() {
     List<Event> events = new CopyOnWriteArrayList<>();
     AtomicInteger index = new AtomicInteger();

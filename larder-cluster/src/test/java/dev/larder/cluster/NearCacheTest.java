@@ -73,7 +73,7 @@ class NearCacheTest {
   @Test
   void noReadIsOlderThanAnAcknowledgedWriteUnderConcurrentWritersAndAJoin() throws Exception {
     int keys = 24;
-    int rounds = 200;
+    int rounds = 120;
     AtomicLongArray issued = new AtomicLongArray(keys);
     AtomicLongArray acked = new AtomicLongArray(keys);
     ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
