@@ -138,6 +138,10 @@ public final class ClusteredCacheBuilder<K, V> {
    * is not guaranteed; during a rebalance an event may be reported by the old and the new
    * primary, or by neither.
    *
+   * <p>The primary hands EXPLICIT, REPLACED and write-time EXPIRED events to the executor while
+   * it holds the key's segment lock: with a direct executor ({@code Runnable::run}) the listener
+   * runs there, so it must be quick and must not call this cache.
+   *
    * @param listener the listener; exceptions it throws are logged and dropped
    * @return this builder
    */

@@ -252,7 +252,9 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
         if (sync == null || attempt >= 50) {
           throw e;
         }
-        if (!sync.catchUp() || attempt > 0) {
+        if (attempt == 3) {
+          sync.catchUpFromAnyone();
+        } else if (!sync.catchUp() || attempt > 0) {
           pause();
         }
       }

@@ -185,6 +185,31 @@ final class DictionarySync {
   }
 
   /**
+   * Asks every other member in turn for the additions this member lacks: after a coordinator
+   * crashed, an addition it multicast may have reached some members and not the new
+   * coordinator. Every member's additions are a prefix of one sequence, and the digests guard
+   * against a member that diverged.
+   */
+  void catchUpFromAnyone() {
+    Topology t = engine.topology();
+    if (t == null) {
+      return;
+    }
+    for (Address a : t.view().getMembers()) {
+      if (a.equals(engine.self()) || diverged != null) {
+        continue;
+      }
+      Frame r = engine.callFor(a, syncRequest(t.viewId()));
+      if (r != null && r.op() == Frame.S_OK) {
+        checkDigests(r);
+        if (diverged == null) {
+          replay(additions(r));
+        }
+      }
+    }
+  }
+
+  /**
    * A view was installed: every member checks its content against the reference (the
    * coordinator; after a merge, the winning side's first member) and fetches what it lacks, in
    * the background. After a merge, operations wait for that check ({@link #check}).
