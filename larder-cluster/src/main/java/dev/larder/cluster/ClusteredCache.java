@@ -16,8 +16,11 @@ import java.util.List;
  * returned; key codecs must be deterministic (equal keys encode to equal bytes), and conditional
  * writes compare values by their encoded bytes.
  *
- * <p>Differences from a local {@link Cache}, all documented on the methods below or in
- * docs/design/cluster.md: there is no loader ({@link #get(Object)} is {@link #getIfPresent});
+ * <p>Differences from a local {@link Cache}, all documented on the methods below, on
+ * {@link ClusteredCacheBuilder} or in docs/design/cluster.md: a loader runs on the member that
+ * missed and its value is stored with a put-if-absent on the key's primary; expiry is
+ * expire-after-write only, with the deadline stamped by the primary; a removal listener hears
+ * each removal once, on the key's primary (invalidation mode: each member its own store's);
  * {@link #get(Object, java.util.function.Function)} and {@link #compute} run their function on
  * the calling member and apply the result with a compare-and-set on the key's primary, retrying
  * on conflict (the function may run more than once); {@link #estimatedSize()} and iteration of
@@ -90,6 +93,12 @@ public interface ClusteredCache<K, V> extends Cache<K, V> {
    *     its entries and received the winning side's
    */
   long mergesLost();
+
+  /**
+   * @return what this member's near cache did (see {@link ClusteredCacheBuilder#nearCache}), or
+   *     {@link NearCacheStats#NONE} without one
+   */
+  NearCacheStats nearStats();
 
   /** @return async writes dropped because no primary could take them during a view change */
   long asyncWritesDropped();

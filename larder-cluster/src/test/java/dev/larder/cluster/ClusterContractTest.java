@@ -45,7 +45,12 @@ class ClusterContractTest {
   /** One 3-member cluster per mode, shared by the tests of that mode (each uses its own keys). */
   private InProcessCluster cluster(ClusterMode mode, Replication replication) {
     return clusters.computeIfAbsent(mode + "-" + replication,
-        k -> new InProcessCluster(mode, replication, 3));
+        k -> newCluster(mode, replication));
+  }
+
+  /** @return a new 3-member cluster; subclasses run the contract over other settings */
+  InProcessCluster newCluster(ClusterMode mode, Replication replication) {
+    return new InProcessCluster(mode, replication, 3);
   }
 
   @AfterAll

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /** Several members of one clustered cache inside this JVM, on the in-process stack. */
 final class InProcessCluster implements AutoCloseable {
@@ -17,15 +18,28 @@ final class InProcessCluster implements AutoCloseable {
   private final ClusterMode mode;
   private final Replication replication;
   private final long memoryBound;
+  private final int owners;
+  private final Consumer<ClusteredCacheBuilder<String, String>> custom;
 
   InProcessCluster(ClusterMode mode, Replication replication, int size) {
     this(mode, replication, size, -1);
   }
 
   InProcessCluster(ClusterMode mode, Replication replication, int size, long memoryBound) {
+    this(mode, replication, size, memoryBound, 2, b -> { });
+  }
+
+  /**
+   * @param owners owners in distributed mode
+   * @param custom applied to each member's builder (loader, listener, expiry, near cache)
+   */
+  InProcessCluster(ClusterMode mode, Replication replication, int size, long memoryBound,
+      int owners, Consumer<ClusteredCacheBuilder<String, String>> custom) {
     this.mode = mode;
     this.replication = replication;
     this.memoryBound = memoryBound;
+    this.owners = owners;
+    this.custom = custom;
     for (int i = 0; i < size; i++) {
       add();
     }
@@ -40,11 +54,12 @@ final class InProcessCluster implements AutoCloseable {
   ClusteredCache<String, String> add(long bound) {
     ClusteredCacheBuilder<String, String> b = ClusteredCache.builder(String.class, String.class)
         .cluster(ClusterConfig.builder().stack(Stacks.IN_PROCESS).clusterName(name)
-            .nodeName("n" + nodes.size()).mode(mode).owners(2).replication(replication)
+            .nodeName("n" + nodes.size()).mode(mode).owners(owners).replication(replication)
             .timeout(Duration.ofSeconds(5)).segments(64).build());
     if (bound > 0) {
       b.maximumMemory(bound);
     }
+    custom.accept(b);
     ClusteredCache<String, String> node = b.build();
     nodes.add(node);
     return node;

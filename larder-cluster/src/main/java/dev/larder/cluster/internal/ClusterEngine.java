@@ -1,10 +1,12 @@
 package dev.larder.cluster.internal;
 
 import dev.larder.Cache;
+import dev.larder.RemovalCause;
 import dev.larder.cluster.ClusterConfig;
 import dev.larder.cluster.ClusterException;
 import dev.larder.cluster.ClusterMode;
 import dev.larder.cluster.ClusterTimeoutException;
+import dev.larder.cluster.NearCacheStats;
 import dev.larder.cluster.RebalanceStats;
 import dev.larder.cluster.Replication;
 import java.io.FileInputStream;
@@ -68,6 +70,19 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
 
   final ClusterConfig config;
   final Cache<byte[], byte[]> local;
+  final EngineHooks hooks;
+  /** True if stored values carry an expiry stamp (expiry on, and owners hold the entries). */
+  private final boolean stamps;
+  /** Copies of non-owned keys, or null. */
+  private final NearCache near;
+  /**
+   * The newest view a near invalidation came from: a write of that view happened, so until this
+   * member installs it, an owner of its older view may answer with a value that write replaced,
+   * and no reply is kept.
+   */
+  private final AtomicLong nearBlockedBelow = new AtomicLong();
+  /** Keeps the value dictionary identical across members, or null. */
+  private final DictionarySync dictionary;
   final SegmentTable table;
   final Calls calls = new Calls();
   final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
@@ -84,9 +99,15 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
   private volatile boolean closed;
 
   private ClusterEngine(ClusterConfig config, Cache<byte[], byte[]> local, long memoryBound,
-      JChannel channel) {
+      JChannel channel, EngineHooks hooks) {
     this.config = config;
     this.local = local;
+    this.hooks = hooks;
+    this.stamps = hooks.ttlMillis() > 0 && config.mode() != ClusterMode.INVALIDATION;
+    this.near = hooks.nearEntries() > 0 && config.mode() == ClusterMode.DISTRIBUTED
+        ? new NearCache(hooks.nearEntries()) : null;
+    this.dictionary = hooks.dictionary() == null ? null
+        : new DictionarySync(this, hooks.dictionary());
     this.channel = channel;
     this.table = new SegmentTable(config.segments());
     this.transfer = new StateTransfer(this, memoryBound);
@@ -98,11 +119,12 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
    * @param config the cluster settings
    * @param local the local store of encoded keys and values; owned (and closed) by the engine
    * @param memoryBound the local store's bound in bytes, or Long.MAX_VALUE
+   * @param hooks expiry, removal reporting and near cache settings
    * @return the joined member
    * @throws ClusterException if the stack cannot be read or the channel cannot connect
    */
   public static ClusterEngine start(ClusterConfig config, Cache<byte[], byte[]> local,
-      long memoryBound) {
+      long memoryBound, EngineHooks hooks) {
     JChannel channel;
     try (InputStream stack = openStack(config.stack())) {
       channel = new JChannel(stack);
@@ -112,7 +134,7 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     if (config.nodeName() != null) {
       channel.name(config.nodeName());
     }
-    ClusterEngine engine = new ClusterEngine(config, local, memoryBound, channel);
+    ClusterEngine engine = new ClusterEngine(config, local, memoryBound, channel, hooks);
     channel.setReceiver(engine);
     try {
       channel.connect(config.clusterName());
@@ -162,6 +184,14 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     } finally {
       topologyLock.writeLock().unlock();
     }
+    if (near != null) {
+      // ownership changed: the primaries that would invalidate the copies may have changed
+      near.flush();
+    }
+    if (dictionary != null) {
+      dictionary.onView(installed, dictionaryReference(installed.view()),
+          installed.view() instanceof MergeView);
+    }
     calls.retain(installed.members());
     synchronized (viewMonitor) {
       viewMonitor.notifyAll();
@@ -200,8 +230,14 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
    * comes first in the merged view. Every member sees the same MergeView, so all agree.
    */
   static boolean lostMerge(View view, Address self) {
+    View winner = mergeWinner(view);
+    return winner != null && !winner.containsMember(self);
+  }
+
+  /** @return the subgroup of a merge view whose entries win, or null if not a merge view */
+  static View mergeWinner(View view) {
     if (!(view instanceof MergeView merge)) {
-      return false;
+      return null;
     }
     View winner = null;
     for (View sub : merge.getSubgroups()) {
@@ -209,7 +245,24 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
         winner = sub;
       }
     }
-    return winner != null && !winner.containsMember(self);
+    return winner;
+  }
+
+  /**
+   * The member whose value dictionary is the reference after this view: the coordinator; after
+   * a merge, the first member (in the merged view's order) of the winning side, since its
+   * entries, written with its side's ids, are the ones every member keeps.
+   */
+  static Address dictionaryReference(View view) {
+    View winner = mergeWinner(view);
+    if (winner != null) {
+      for (Address a : view.getMembers()) {
+        if (winner.containsMember(a)) {
+          return a;
+        }
+      }
+    }
+    return view.getCoord();
   }
 
   private static boolean beats(View a, View b, View merged) {
@@ -303,9 +356,23 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       case Frame.T_PULL -> workers.execute(() -> transfer.onPull(from, f));
       case Frame.T_CLEAR -> workers.execute(() -> {
         local.invalidateAll();
+        if (near != null) {
+          near.flush();
+        }
         reply(from, f.reqId(), Frame.reply(f.reqId(), topology.viewId(), Frame.S_OK, null));
       });
       case Frame.T_SCAN -> workers.execute(() -> reply(from, f.reqId(), onScan(f)));
+      case Frame.T_NEAR_INVALIDATE -> onNearInvalidate(from, f);
+      case Frame.T_DICT -> {
+        if (dictionary == null) {
+          reply(from, f.reqId(), Frame.reply(f.reqId(), topology.viewId(), Frame.S_ERROR,
+              "this member has no value dictionary".getBytes(StandardCharsets.UTF_8)));
+        } else if (f.flags() == DictionarySync.OP_ADD) {
+          dictionary.onFrame(from, f);
+        } else {
+          workers.execute(() -> dictionary.onFrame(from, f));
+        }
+      }
       default -> LOG.log(System.Logger.Level.WARNING, "unknown frame type " + f.type());
     }
   }
@@ -317,8 +384,11 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
   private void refuseBeforeFirstView(Address from, Frame f) {
     switch (f.type()) {
       case Frame.T_PULL -> transfer.refuse(from, f);
+      // nothing is cached before the first view
+      case Frame.T_NEAR_INVALIDATE -> reply(from, f.reqId(), Frame.reply(f.reqId(), 0, Frame.S_OK,
+          null));
       case Frame.T_WRITE, Frame.T_BACKUP, Frame.T_READ, Frame.T_INVALIDATE, Frame.T_CLEAR,
-          Frame.T_SCAN -> {
+          Frame.T_SCAN, Frame.T_DICT -> {
         if (f.reqId() != 0) {
           reply(from, f.reqId(), Frame.reply(f.reqId(), 0, Frame.S_RETRY, null));
         } else if (f.type() == Frame.T_WRITE) {
@@ -343,10 +413,32 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     }
   }
 
-  private void reply(Address to, long reqId, Frame reply) {
+  /** Sends a frame to every other member (regular: FIFO per sender). */
+  void multicast(Frame f) {
+    Message msg = new BytesMessage(null, f.encode());
+    msg.setFlag(Message.TransientFlag.DONT_LOOPBACK);
+    try {
+      channel.send(msg);
+    } catch (Exception e) {
+      if (!closed) {
+        LOG.log(System.Logger.Level.DEBUG, "multicast failed: " + e);
+      }
+    }
+  }
+
+  /**
+   * Sends a request and waits for its reply until the cluster timeout.
+   *
+   * @return the reply; null if the member left; a synthetic S_TIMEOUT reply on timeout
+   */
+  Frame callFor(Address to, Frame request) {
+    return call(to, request, deadline());
+  }
+
+  void reply(Address to, long reqId, Frame reply) {
     if (reqId != 0) {
       send(to, new Frame(Frame.T_REPLY, reqId, reply.viewId(), reply.op(), reply.flags(), null,
-          reply.value(), null, Frame.NO_INTS, reply.names(), reply.entries()), true);
+          reply.value(), null, reply.ints(), reply.names(), reply.entries()), true);
     }
   }
 
@@ -405,14 +497,29 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       table.lock(s);
       try {
         if (table.authoritative(s, bk)) {
-          return local.getIfPresent(key);
+          return live(local.getIfPresent(key));
         }
       } finally {
         table.unlock(s);
       }
+      if (near != null && !t.hash().isOwner(self(), s)) {
+        byte[] copy = live(near.get(key));
+        if (copy != null) {
+          return copy;
+        }
+        long version = near.version(key);
+        Frame p = readPrimary(t, s, key, deadline);
+        if (p != null) {
+          if (p.value() != null) {
+            near.offer(key, p.value(), version,
+                () -> topology == t && t.viewId() >= nearBlockedBelow.get());
+          }
+          return live(p.value());
+        }
+      }
       Frame r = readRemote(t, s, key, deadline);
       if (r != null) {
-        return r.value();
+        return live(r.value());
       }
       if (System.nanoTime() >= deadline) {
         throw new ClusterTimeoutException("read", names(t.hash().owners(s)));
@@ -435,6 +542,31 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       }
     }
     return null;
+  }
+
+  /**
+   * Asks the key's primary alone: only its answer may be kept in the near cache, because the
+   * primary applies a write before it sends the write's near invalidations.
+   */
+  private Frame readPrimary(Topology t, int s, byte[] key, long deadline) {
+    Address primary = t.hash().primary(s);
+    if (primary.equals(self())) {
+      return null;
+    }
+    Frame r = call(primary, new Frame(Frame.T_READ, 0, t.viewId(), 0, 0, key, null, null,
+        Frame.NO_INTS, List.of(), List.of()), deadline);
+    return r != null && r.op() == Frame.S_OK ? r : null;
+  }
+
+  /** A primary wrote a key this member does not own: drop its copy. */
+  private void onNearInvalidate(Address from, Frame f) {
+    if (near != null) {
+      near.invalidate(f.key());
+      if (f.viewId() > topology.viewId()) {
+        nearBlockedBelow.accumulateAndGet(f.viewId(), Math::max);
+      }
+    }
+    reply(from, f.reqId(), Frame.reply(f.reqId(), topology.viewId(), Frame.S_OK, null));
   }
 
   private Frame onRead(Frame f) {
@@ -566,18 +698,73 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       if (fetched != null && !table.isLive(s, bk)) {
         applyLocally(s, bk, fetched.value());
       }
-      byte[] current = local.getIfPresent(f.key());
-      Outcome outcome = Outcome.of(op, current, f.value(), f.expected());
+      byte[] stored = local.getIfPresent(f.key());
+      byte[] current = live(stored);
+      Outcome outcome = Outcome.of(op, current, f.value(), f.expected(), hooks.sameValue());
       result = outcome.result();
       if (outcome.changes()) {
-        applyLocally(s, bk, outcome.newValue());
-        call = replicate(t, s, f.key(), outcome.newValue(), waitForBackups);
+        byte[] next = stored(outcome.newValue());
+        applyLocally(s, bk, next);
+        call = replicate(t, s, f.key(), next, waitForBackups);
+        reportWrite(f.key(), stored, current, outcome.newValue() == null);
       }
     } finally {
       table.unlock(s);
       topologyLock.readLock().unlock();
     }
     return awaitBackups(f, t, call, result, deadline);
+  }
+
+  /** The stored form of a value written now: stamped with its expiry deadline if entries expire. */
+  private byte[] stored(byte[] payload) {
+    return payload == null || !stamps ? payload
+        : Stamp.wrap(hooks.clock().millis() + hooks.ttlMillis(), payload);
+  }
+
+  /** @return the value of a stored form, or null if absent or expired */
+  byte[] live(byte[] stored) {
+    if (stored == null || !stamps) {
+      return stored;
+    }
+    return Stamp.deadline(stored) <= hooks.clock().millis() ? null : Stamp.payload(stored);
+  }
+
+  /**
+   * Reports what a primary's write removed: the previous value (EXPLICIT or REPLACED), or an
+   * expired value it overwrote (EXPIRED). Caller holds the segment lock; the sink only queues.
+   */
+  private void reportWrite(byte[] key, byte[] stored, byte[] current, boolean removal) {
+    EngineHooks.Removals sink = hooks.removals();
+    if (sink == null || stored == null) {
+      return;
+    }
+    if (current != null) {
+      sink.removed(key, current, removal ? RemovalCause.EXPLICIT : RemovalCause.REPLACED);
+    } else {
+      sink.removed(key, Stamp.payload(stored), RemovalCause.EXPIRED);
+    }
+  }
+
+  /**
+   * A removal in this member's store (its listener, on the store's executor). In invalidation
+   * mode every one is reported: the store is this member's own. Otherwise only evictions and
+   * expiries of keys this member is primary of: explicit removals and replacements are
+   * reported by the primary's write path, and removals of backup copies or of entries state
+   * transfer drops are not removals from the cache.
+   */
+  void onLocalRemoval(byte[] key, byte[] value, RemovalCause cause) {
+    EngineHooks.Removals sink = hooks.removals();
+    if (sink == null || closing) {
+      return;
+    }
+    if (config.mode() == ClusterMode.INVALIDATION) {
+      sink.removed(key, value, cause);
+      return;
+    }
+    Topology t = topology;
+    if (cause.wasEvicted() && t != null && t.hash().primary(segmentOf(key)).equals(self())) {
+      sink.removed(key, stamps ? Stamp.payload(value) : value, cause);
+    }
   }
 
   private boolean currentKnown(int s, ByteKey key) {
@@ -599,20 +786,46 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     table.markLive(s, key);
   }
 
-  /** Sends a write to the backups. Caller holds the segment lock (this is what orders writes). */
+  /**
+   * Sends a write to the backups and, with near caches, its invalidation to every member that
+   * does not own the key; a synchronous write waits for all of them. Caller holds the segment
+   * lock (this is what orders writes) and has applied the write locally, so a near copy read
+   * from this primary after the invalidation is the new value.
+   */
   private Calls.Call replicate(Topology t, int s, byte[] key, byte[] value, boolean ack) {
     List<Address> backups = t.hash().backups(s);
-    if (backups.isEmpty()) {
+    List<Address> others = near == null ? List.of() : nonOwners(t, s);
+    if (backups.isEmpty() && others.isEmpty()) {
       return null;
     }
-    Calls.Call call = ack ? calls.open(new HashSet<>(backups)) : null;
-    Frame backup = new Frame(Frame.T_BACKUP, call == null ? 0 : call.id, t.viewId(),
+    Set<Address> awaited = new HashSet<>(backups);
+    awaited.addAll(others);
+    Calls.Call call = ack ? calls.open(awaited) : null;
+    long reqId = call == null ? 0 : call.id;
+    Frame backup = new Frame(Frame.T_BACKUP, reqId, t.viewId(),
         value == null ? Op.REMOVE.ordinal() : Op.PUT.ordinal(), 0, key, value, null,
         Frame.NO_INTS, List.of(), List.of());
     for (Address b : backups) {
       send(b, backup, false);
     }
+    if (!others.isEmpty()) {
+      Frame inval = new Frame(Frame.T_NEAR_INVALIDATE, reqId, t.viewId(), 0, 0, key, null, null,
+          Frame.NO_INTS, List.of(), List.of());
+      for (Address o : others) {
+        send(o, inval, true);
+      }
+    }
     return call;
+  }
+
+  private List<Address> nonOwners(Topology t, int s) {
+    List<Address> out = new ArrayList<>();
+    for (Address a : t.view().getMembers()) {
+      if (!t.hash().isOwner(a, s)) {
+        out.add(a);
+      }
+    }
+    return out;
   }
 
   private Frame awaitBackups(Frame f, Topology t, Calls.Call call, byte[] result, long deadline) {
@@ -645,6 +858,10 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       return;
     }
     int s = segmentOf(f.key());
+    if (near != null) {
+      // an owner in the write's view; this member may still be in a view where it was not
+      near.invalidate(f.key());
+    }
     topologyLock.readLock().lock();
     table.lock(s);
     try {
@@ -664,7 +881,7 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     Outcome outcome;
     table.lock(s);
     try {
-      outcome = Outcome.of(op, local.getIfPresent(key), value, expected);
+      outcome = Outcome.of(op, local.getIfPresent(key), value, expected, hooks.sameValue());
       if (outcome.changes()) {
         applyLocally(s, new ByteKey(key), outcome.newValue());
       }
@@ -730,6 +947,9 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
   public void clear() {
     checkOpen();
     local.invalidateAll();
+    if (near != null) {
+      near.flush();
+    }
     broadcast(Frame.of(Frame.T_CLEAR, 0, topology.viewId()),
         config.replication() == Replication.SYNC, true, "clear");
   }
@@ -762,7 +982,18 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
         all.addAll(r.entries());
       }
     }
-    return all;
+    if (!stamps) {
+      return all;
+    }
+    List<byte[]> live = new ArrayList<>(all.size());
+    for (int i = 0; i + 1 < all.size(); i += 2) {
+      byte[] v = live(all.get(i + 1));
+      if (v != null) {
+        live.add(all.get(i));
+        live.add(v);
+      }
+    }
+    return live;
   }
 
   private Frame onScan(Frame f) {
@@ -795,6 +1026,17 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
   public boolean ownsKey(byte[] key) {
     return config.mode() == ClusterMode.INVALIDATION
         || topology.hash().isOwner(self(), segmentOf(key));
+  }
+
+  /** @return true if this member is the key's primary (in invalidation mode: never) */
+  public boolean isPrimary(byte[] key) {
+    return config.mode() != ClusterMode.INVALIDATION
+        && topology.hash().primary(segmentOf(key)).equals(self());
+  }
+
+  /** @return the near cache's counters, or {@link NearCacheStats#NONE} without one */
+  public NearCacheStats nearStats() {
+    return near == null ? NearCacheStats.NONE : near.stats();
   }
 
   public RebalanceStats rebalanceStats() {
@@ -846,6 +1088,14 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     if (closing) {
       throw new IllegalStateException("the clustered cache is closed");
     }
+    if (dictionary != null) {
+      dictionary.check();
+    }
+  }
+
+  /** @return the dictionary replication, or null without a dictionary */
+  DictionarySync dictionarySync() {
+    return dictionary;
   }
 
   static List<String> names(Address[] members) {
@@ -875,5 +1125,8 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     transfer.close();
     workers.shutdownNow();
     local.close();
+    if (near != null) {
+      near.close();
+    }
   }
 }

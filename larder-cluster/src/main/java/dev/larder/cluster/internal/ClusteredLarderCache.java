@@ -1,8 +1,13 @@
 package dev.larder.cluster.internal;
 
 import dev.larder.Cache;
+import dev.larder.CacheBuilder;
+import dev.larder.CacheLoader;
+import dev.larder.CacheLoadingException;
 import dev.larder.CacheStats;
 import dev.larder.LatencySummary;
+import dev.larder.RemovalCause;
+import dev.larder.RemovalListener;
 import dev.larder.cluster.ClusterConfig;
 import dev.larder.cluster.ClusterTimeoutException;
 import dev.larder.cluster.ClusteredCache;
@@ -10,15 +15,26 @@ import dev.larder.cluster.RebalanceStats;
 import dev.larder.codec.ByteSink;
 import dev.larder.codec.ByteSource;
 import dev.larder.codec.Codec;
+import dev.larder.codec.CodecException;
 import dev.larder.codec.ValueDictionary;
+import dev.larder.cluster.ClusterException;
+import java.util.Arrays;
+import java.util.function.BiPredicate;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -32,10 +48,35 @@ import java.util.function.Function;
  */
 public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
 
+  private static final System.Logger LOG =
+      System.getLogger(ClusteredLarderCache.class.getName());
+
+  /**
+   * The settings of a clustered cache beyond its store and its cluster.
+   *
+   * @param loader loads a missing key on the calling member, or null
+   * @param listener told of removals (see docs/design/cluster.md for which member), or null
+   * @param executor runs the listener
+   * @param expireAfterWrite how long an entry lives after its last write, or null
+   * @param clock the wall clock expiry deadlines are stamped and checked with
+   * @param nearEntries the near cache's entry bound (distributed mode), 0 for none
+   * @param dictionary the dictionary the value codec substitutes through, or null
+   * @param <K> the key type
+   * @param <V> the value type
+   */
+  public record Options<K, V>(CacheLoader<? super K, V> loader,
+      RemovalListener<? super K, ? super V> listener, Executor executor,
+      Duration expireAfterWrite, InstantSource clock, long nearEntries,
+      ValueDictionary dictionary) {}
+
   private final Codec<K> keyCodec;
   private final Codec<V> valueCodec;
   private final ClusterEngine engine;
   private final ClusterConfig config;
+  private final CacheLoader<? super K, V> loader;
+  private final ConcurrentMap<K, CompletableFuture<V>> loading = new ConcurrentHashMap<>();
+  private final LongAdder loadSuccesses = new LongAdder();
+  private final LongAdder loadFailures = new LongAdder();
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
   private final LongAdder puts = new LongAdder();
@@ -43,11 +84,12 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
   private volatile ConcurrentMap<K, V> mapView;
 
   private ClusteredLarderCache(Codec<K> keyCodec, Codec<V> valueCodec, ClusterEngine engine,
-      ClusterConfig config) {
+      ClusterConfig config, CacheLoader<? super K, V> loader) {
     this.keyCodec = keyCodec;
     this.valueCodec = valueCodec;
     this.engine = engine;
     this.config = config;
+    this.loader = loader;
   }
 
   /**
@@ -55,21 +97,72 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
    *
    * @param keyCodec the key codec
    * @param valueCodec the value codec
-   * @param local a new local store of encoded entries; the cache owns it
+   * @param local the settings of the local store of encoded entries (bound, storage); this
+   *     method adds expiry, the removal hook and statistics, and the cache owns the store
    * @param memoryBound the store's bound, or Long.MAX_VALUE
    * @param config the cluster settings
+   * @param options loader, listener, expiry, near cache
    * @param <K> the key type
    * @param <V> the value type
    * @return the joined cache
    */
   public static <K, V> ClusteredCache<K, V> start(Codec<K> keyCodec, Codec<V> valueCodec,
-      Cache<byte[], byte[]> local, long memoryBound, ClusterConfig config) {
+      CacheBuilder<byte[], byte[]> local, long memoryBound, ClusterConfig config,
+      Options<K, V> options) {
+    AtomicReference<ClusterEngine> engineRef = new AtomicReference<>();
+    EngineHooks.Removals removals = null;
+    if (options.listener() != null) {
+      RemovalListener<? super K, ? super V> listener = options.listener();
+      Executor executor = options.executor();
+      removals = (k, v, cause) -> executor.execute(() -> notify(listener, keyCodec, valueCodec,
+          k, v, cause));
+      local.removalListener((k, v, cause) -> {
+        ClusterEngine e = engineRef.get();
+        if (e != null) {
+          e.onLocalRemoval(k, v, cause);
+        }
+      });
+    }
+    long ttlMillis = 0;
+    if (options.expireAfterWrite() != null) {
+      ttlMillis = Math.max(1, options.expireAfterWrite().toMillis());
+      InstantSource clock = options.clock();
+      // The store reclaims entries by the same clock, never before the stamped deadline: it
+      // starts counting when it stores the entry, after the primary stamped it.
+      local.expireAfterWrite(Duration.ofMillis(ttlMillis))
+          .ticker(() -> TimeUnit.MILLISECONDS.toNanos(clock.millis()));
+    }
+    if (options.dictionary() != null) {
+      // the store counts the dictionary in memoryUsed and sets its maximum aside in its bound
+      local.dictionary(options.dictionary());
+    }
+    Cache<byte[], byte[]> store = local.recordStats().build();
     try {
-      return new ClusteredLarderCache<>(keyCodec, valueCodec,
-          ClusterEngine.start(config, local, memoryBound), config);
+      AtomicReference<ClusteredLarderCache<K, V>> cacheRef = new AtomicReference<>();
+      BiPredicate<byte[], byte[]> same = valueCodec.deterministic() ? Arrays::equals
+          : (a, b) -> Arrays.equals(a, b)
+              || Objects.equals(cacheRef.get().decode(a), cacheRef.get().decode(b));
+      ClusterEngine engine = ClusterEngine.start(config, store, memoryBound,
+          new EngineHooks(ttlMillis, options.clock(), removals, options.nearEntries(),
+              options.dictionary(), same));
+      engineRef.set(engine);
+      ClusteredLarderCache<K, V> cache =
+          new ClusteredLarderCache<>(keyCodec, valueCodec, engine, config, options.loader());
+      cacheRef.set(cache);
+      return cache;
     } catch (RuntimeException e) {
-      local.close();
+      store.close();
       throw e;
+    }
+  }
+
+  private static <K, V> void notify(RemovalListener<? super K, ? super V> listener,
+      Codec<K> keyCodec, Codec<V> valueCodec, byte[] key, byte[] value, RemovalCause cause) {
+    try {
+      listener.onRemoval(keyCodec.decodeLast(new ByteSource(key)),
+          valueCodec.decodeLast(new ByteSource(value)), cause);
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "a removal listener threw", e);
     }
   }
 
@@ -80,15 +173,92 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
     return sink.toByteArray();
   }
 
+  /**
+   * Encodes a value. With a replicated dictionary, adding a value to it may find this member
+   * behind the cluster's (the coordinator gave the id to another value): the additions it lacks
+   * are applied and the value encoded again, until the cluster timeout.
+   */
   private byte[] value(V value) {
     Objects.requireNonNull(value, "value");
-    ByteSink sink = new ByteSink();
-    valueCodec.encodeLast(value, sink);
-    return sink.toByteArray();
+    long deadline = 0;
+    while (true) {
+      try {
+        ByteSink sink = new ByteSink();
+        valueCodec.encodeLast(value, sink);
+        return sink.toByteArray();
+      } catch (RuntimeException e) {
+        DictionarySync.Behind behind = behind(e);
+        DictionarySync sync = engine.dictionarySync();
+        if (behind == null || sync == null) {
+          throw e;
+        }
+        if (deadline == 0) {
+          deadline = engine.deadline();
+        } else if (System.nanoTime() > deadline) {
+          throw new ClusterException("could not add a value to the cluster's dictionary within "
+              + config.timeout() + ": " + behind.getMessage(), e);
+        }
+        catchUp(sync, behind);
+      }
+    }
   }
 
+  private static DictionarySync.Behind behind(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof DictionarySync.Behind b) {
+        return b;
+      }
+    }
+    return null;
+  }
+
+  private static void catchUp(DictionarySync sync, DictionarySync.Behind behind) {
+    try {
+      if (!behind.missing.isEmpty()) {
+        sync.replay(behind.missing);
+        return;
+      }
+    } catch (IllegalArgumentException gap) {
+      // fall through to a full catch-up
+    }
+    if (!sync.catchUp()) {
+      pause();
+    }
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(10);
+    } catch (InterruptedException ie) {
+      Thread.currentThread().interrupt();
+      throw new ClusterException("interrupted", ie);
+    }
+  }
+
+  /**
+   * Decodes a value. With a replicated dictionary, bytes written on another member may use an
+   * id whose addition has not reached this member yet: it asks the coordinator for what it lacks
+   * and decodes again (a bounded number of times).
+   */
   private V decode(byte[] bytes) {
-    return bytes == null ? null : valueCodec.decodeLast(new ByteSource(bytes));
+    if (bytes == null) {
+      return null;
+    }
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return valueCodec.decodeLast(new ByteSource(bytes));
+      } catch (CodecException e) {
+        DictionarySync sync = engine.dictionarySync();
+        if (sync == null || attempt >= 50) {
+          throw e;
+        }
+        if (attempt == 3) {
+          sync.catchUpFromAnyone();
+        } else if (!sync.catchUp() || attempt > 0) {
+          pause();
+        }
+      }
+    }
   }
 
   K decodeKey(byte[] bytes) {
@@ -105,10 +275,59 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
 
   // ---------------------------------------------------------------- reads
 
-  /** No loader on clustered caches: the same as {@link #getIfPresent}. */
+  /**
+   * Without a loader, the same as {@link #getIfPresent}. With one, a miss runs the loader on this
+   * member (once per key at a time on this member; other members may load the same key
+   * concurrently) and stores the result with a put-if-absent on the key's primary, so a loaded
+   * value is replicated and owned like a put; if another writer stored a value first, that value
+   * is returned instead and the loaded one is dropped.
+   */
   @Override
   public V get(K key) {
-    return getIfPresent(key);
+    V v = getIfPresent(key);
+    if (v != null || loader == null) {
+      return v;
+    }
+    return load(key);
+  }
+
+  private V load(K key) {
+    CompletableFuture<V> mine = new CompletableFuture<>();
+    CompletableFuture<V> running = loading.putIfAbsent(key, mine);
+    if (running != null) {
+      try {
+        return running.join();
+      } catch (CompletionException e) {
+        throw e.getCause() instanceof RuntimeException r ? r : e;
+      }
+    }
+    try {
+      V loaded;
+      try {
+        loaded = loader.load(key);
+      } catch (RuntimeException e) {
+        throw e;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new CacheLoadingException("interrupted while loading " + key, e);
+      } catch (Exception e) {
+        throw new CacheLoadingException("loading " + key + " failed: " + e, e);
+      }
+      V result = null;
+      if (loaded != null) {
+        V previous = putIfAbsent(key, loaded);
+        result = previous != null ? previous : loaded;
+      }
+      loadSuccesses.increment();
+      mine.complete(result);
+      return result;
+    } catch (RuntimeException e) {
+      loadFailures.increment();
+      mine.completeExceptionally(e);
+      throw e;
+    } finally {
+      loading.remove(key, mine);
+    }
   }
 
   @Override
@@ -143,12 +362,12 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
     Objects.requireNonNull(keys, "keys");
     Map<K, V> result = new LinkedHashMap<>();
     for (K k : keys) {
-      V v = getIfPresent(k);
+      V v = get(k);
       if (v != null) {
         result.put(k, v);
       }
     }
-    return result;
+    return java.util.Collections.unmodifiableMap(result);
   }
 
   @Override
@@ -309,7 +528,10 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
     return engine.local.maximumEntries();
   }
 
-  /** This member's store's dictionary (the store holds encoded bytes, so usually none). */
+  /**
+   * The value dictionary given to the builder, kept identical on every member (see
+   * {@link dev.larder.cluster.ClusteredCacheBuilder#dictionary}); empty without one.
+   */
   @Override
   public Optional<ValueDictionary> dictionary() {
     return engine.local.dictionary();
@@ -327,7 +549,7 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
    */
   @Override
   public CacheStats stats() {
-    return new CacheStats(hits.sum(), misses.sum(), 0, 0,
+    return new CacheStats(hits.sum(), misses.sum(), loadSuccesses.sum(), loadFailures.sum(),
         engine.local.stats().evictionCount(), 0, puts.sum(), removals.sum(),
         LatencySummary.EMPTY, LatencySummary.EMPTY, LatencySummary.EMPTY);
   }
@@ -379,6 +601,14 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
     return engine.ownsKey(key(key));
   }
 
+  /**
+   * @param key a key
+   * @return true if this member is the key's primary in its current view
+   */
+  public boolean isLocalPrimary(K key) {
+    return engine.isPrimary(key(key));
+  }
+
   @Override
   public int ownedSegments() {
     return engine.ownedSegments();
@@ -402,6 +632,11 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
   @Override
   public long mergesLost() {
     return engine.mergesLost();
+  }
+
+  @Override
+  public dev.larder.cluster.NearCacheStats nearStats() {
+    return engine.nearStats();
   }
 
   @Override

@@ -8,12 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One message of the cluster protocol, and its wire form (docs/spec/cluster-wire.md, version 1).
+ * One message of the cluster protocol, and its wire form (docs/spec/cluster-wire.md, version 2).
  *
  * <pre>
  * +---------+------+--------+--------+----+-------+-----+-------+----------+------+-------+---------+
  * | version | type | reqId  | viewId | op | flags | key | value | expected | ints | names | entries |
- * | u8 = 1  | u8   | i64 LE | i64 LE | u8 | u8    | bytes (each: i32 LE length, -1 = absent, then bytes)|
+ * | u8 = 2  | u8   | i64 LE | i64 LE | u8 | u8    | bytes (each: i32 LE length, -1 = absent, then bytes)|
  * +---------+------+--------+--------+----+-------+-----+-------+----------+------+-------+---------+
  * ints:    i32 count, then count x i32          names:   i32 count, then count x bytes (UTF-8)
  * entries: i32 count, then count x (key bytes, value bytes)
@@ -38,7 +38,7 @@ import java.util.List;
 record Frame(int type, long reqId, long viewId, int op, int flags, byte[] key, byte[] value,
     byte[] expected, int[] ints, List<String> names, List<byte[]> entries) {
 
-  static final int VERSION = 1;
+  static final int VERSION = 2;
 
   /** A write sent to the key's primary. */
   static final int T_WRITE = 1;
@@ -58,6 +58,10 @@ record Frame(int type, long reqId, long viewId, int op, int flags, byte[] key, b
   static final int T_CLEAR = 8;
   /** Count, or list, the entries of the segments the receiver is primary of. */
   static final int T_SCAN = 9;
+  /** Drop the near copy of this key: the primary wrote it (distributed mode, near caches). */
+  static final int T_NEAR_INVALIDATE = 10;
+  /** Value dictionary replication; flags = a {@code DictionarySync.OP_*}. */
+  static final int T_DICT = 11;
 
   static final int F_ASYNC = 1;
   static final int F_LAST = 2;
@@ -69,6 +73,10 @@ record Frame(int type, long reqId, long viewId, int op, int flags, byte[] key, b
   static final int S_TIMEOUT = 2;
   static final int S_ERROR = 3;
   static final int S_NOT_AUTHORITATIVE = 4;
+  /** The dictionary holds another value at the proposed id (payload: what the proposer lacks). */
+  static final int S_CONFLICT = 5;
+  /** The dictionary is behind the proposer (ints[0] = its size of the space). */
+  static final int S_BEHIND = 6;
 
   static final int[] NO_INTS = new int[0];
 
@@ -116,7 +124,7 @@ record Frame(int type, long reqId, long viewId, int op, int flags, byte[] key, b
   }
 
   /**
-   * @throws CodecException if the bytes are not a version-1 frame
+   * @throws CodecException if the bytes are not a version-2 frame
    */
   static Frame decode(byte[] array, int offset, int length) {
     ByteSource in = new ByteSource(array, offset, length);

@@ -1,6 +1,7 @@
 package dev.larder.cluster.internal;
 
 import java.util.Arrays;
+import java.util.function.BiPredicate;
 
 /**
  * What a write does to a key given its current value. Values are compared as encoded bytes: the
@@ -13,17 +14,26 @@ import java.util.Arrays;
 record Outcome(boolean changes, byte[] newValue, byte[] result) {
 
   static Outcome of(Op op, byte[] current, byte[] value, byte[] expected) {
+    return of(op, current, value, expected, Arrays::equals);
+  }
+
+  /**
+   * @param same value equality on encoded bytes (byte equality for deterministic codecs; a
+   *     decoding comparison for codecs that substitute through a dictionary)
+   */
+  static Outcome of(Op op, byte[] current, byte[] value, byte[] expected,
+      BiPredicate<byte[], byte[]> same) {
     return switch (op) {
       case PUT -> new Outcome(true, value, current);
       case PUT_IF_ABSENT -> current == null ? new Outcome(true, value, null)
           : new Outcome(false, null, current);
       case REPLACE -> current != null ? new Outcome(true, value, current)
           : new Outcome(false, null, null);
-      case REPLACE_IF -> Arrays.equals(current, expected) && current != null
+      case REPLACE_IF -> current != null && same.test(current, expected)
           ? new Outcome(true, value, ClusterEngine.bool(true))
           : new Outcome(false, null, ClusterEngine.bool(false));
       case REMOVE -> new Outcome(current != null, null, current);
-      case REMOVE_IF -> current != null && Arrays.equals(current, expected)
+      case REMOVE_IF -> current != null && same.test(current, expected)
           ? new Outcome(true, null, ClusterEngine.bool(true))
           : new Outcome(false, null, ClusterEngine.bool(false));
     };

@@ -242,6 +242,17 @@ final class StateTransfer {
 
   /** A source's side: serve the requested segments held complete in this view. */
   void onPull(Address from, Frame f) {
+    try {
+      serve(from, f);
+    } catch (IllegalStateException e) {
+      // this member closed its store while serving: the puller asks another source
+      if (!engine.closed()) {
+        throw e;
+      }
+    }
+  }
+
+  private void serve(Address from, Frame f) {
     engine.awaitView(f.viewId(), engine.deadline());
     Topology t = engine.topology();
     if (t == null) {

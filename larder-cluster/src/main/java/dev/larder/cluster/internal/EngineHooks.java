@@ -1,0 +1,38 @@
+package dev.larder.cluster.internal;
+
+import dev.larder.RemovalCause;
+import dev.larder.codec.ValueDictionary;
+import java.time.InstantSource;
+import java.util.Arrays;
+import java.util.function.BiPredicate;
+
+/**
+ * What the cache layer gives the engine besides its configuration: expiry and where removals
+ * are reported.
+ *
+ * @param ttlMillis expire-after-write in milliseconds, or 0 for no expiry
+ * @param clock the wall clock that stamps and checks expiry deadlines (members must agree on it)
+ * @param removals told of removals this member reports (see {@link ClusterEngine}), or null
+ * @param nearEntries entries of the near cache of non-owned keys (distributed mode), 0 for none
+ * @param dictionary the value dictionary the value codec substitutes through, kept identical on
+ *     every member; or null
+ * @param sameValue value equality on encoded values, for conditional writes
+ */
+public record EngineHooks(long ttlMillis, InstantSource clock, Removals removals,
+    long nearEntries, ValueDictionary dictionary, BiPredicate<byte[], byte[]> sameValue) {
+
+  /** No expiry, no listener, no near cache, no dictionary; byte equality. */
+  public static final EngineHooks NONE = new EngineHooks(0, InstantSource.system(), null, 0,
+      null, Arrays::equals);
+
+  /** Receives removals as encoded key and value bytes; must not block. */
+  @FunctionalInterface
+  public interface Removals {
+    /**
+     * @param key the encoded key
+     * @param value the encoded value (without its expiry stamp)
+     * @param cause why it was removed
+     */
+    void removed(byte[] key, byte[] value, RemovalCause cause);
+  }
+}
