@@ -74,7 +74,14 @@ public final class ProtocolFuzzer implements AutoCloseable {
       "*3\r\n$6\r\nRENAME\r\n$1\r\na\r\n$1\r\nb\r\n", "*3\r\n$6\r\nCLIENT\r\n$7\r\nSETNAME\r\n$1\r\nx\r\n",
       "*3\r\n$6\r\nCONFIG\r\n$3\r\nGET\r\n$1\r\n*\r\n", "*2\r\n$3\r\nDEL\r\n$1\r\nk\r\n",
       "PING\r\n", "SET k \"a\\x41 b\"\r\n", "GET 'k'\r\n", "*1\r\n$4\r\nTIME\r\n",
-      "*4\r\n$7\r\nHINCRBY\r\n$1\r\nh\r\n$1\r\nc\r\n$1\r\n5\r\n", "*1\r\n$7\r\nFLUSHDB\r\n");
+      "*4\r\n$7\r\nHINCRBY\r\n$1\r\nh\r\n$1\r\nc\r\n$1\r\n5\r\n", "*1\r\n$7\r\nFLUSHDB\r\n",
+      "*9\r\n$3\r\nACL\r\n$7\r\nSETUSER\r\n$1\r\nu\r\n$2\r\non\r\n$2\r\n>p\r\n$3\r\n~k*\r\n$6\r\n+@read\r\n$4\r\n-get\r\n$6\r\n+@hash\r\n",
+      "*3\r\n$4\r\nAUTH\r\n$1\r\nu\r\n$1\r\np\r\n",
+      "*3\r\n$3\r\nACL\r\n$7\r\nGETUSER\r\n$1\r\nu\r\n",
+      "*2\r\n$3\r\nACL\r\n$4\r\nLIST\r\n",
+      "*3\r\n$3\r\nACL\r\n$7\r\nDELUSER\r\n$1\r\nu\r\n",
+      "*3\r\n$3\r\nACL\r\n$3\r\nCAT\r\n$6\r\nstring\r\n",
+      "*3\r\n$4\r\nAUTH\r\n$7\r\ndefault\r\n$1\r\nx\r\n");
 
   private static final List<String> MEMCACHE_CORPUS = List.of(
       "set k 1 0 5\r\nhello\r\n", "get k j\r\n", "gets k\r\n", "add a 0 10 1\r\nx\r\n",
