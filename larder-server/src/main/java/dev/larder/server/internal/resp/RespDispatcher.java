@@ -76,7 +76,13 @@ public final class RespDispatcher {
 
   /** Runs a command EXEC took from the queue; EXEC already holds the exclusive lock. */
   static void runQueued(RespSession s, List<byte[]> args) {
-    RespCommand cmd = s.table.get(new String(args.getFirst(), StandardCharsets.UTF_8));
+    String name = new String(args.getFirst(), StandardCharsets.UTF_8).toLowerCase(Locale.ROOT);
+    RespCommand cmd = s.table.get(name);
+    // The rules are checked again, as Redis does: ACL SETUSER may have changed them since the
+    // command was queued; a refusal is that command's reply inside EXEC's array.
+    if (!cmd.flags().contains(RespCommand.Flag.NO_AUTH) && denied(s, cmd, name, args)) {
+      return;
+    }
     run(s, cmd, args);
   }
 

@@ -132,6 +132,15 @@ class RespAclTest {
       assertEquals("+OK\r\n", c.cmd("MULTI"));
       assertTrue(c.cmd("SET", "k", "v").startsWith("-NOPERM"));
       assertTrue(c.cmd("EXEC").startsWith("-EXECABORT"));
+
+      // Rules that change between MULTI and EXEC are checked again when EXEC runs.
+      server.resp().cmd("ACL", "SETUSER", "ro", "+set");
+      assertEquals("+OK\r\n", c.cmd("MULTI"));
+      assertEquals("+QUEUED\r\n", c.cmd("SET", "k", "v"));
+      assertEquals("+QUEUED\r\n", c.cmd("GET", "k"));
+      server.resp().cmd("ACL", "SETUSER", "ro", "-set");
+      assertEquals("*2\r\n-NOPERM User ro has no permissions to run the 'set' command\r\n$-1\r\n",
+          c.cmd("EXEC"));
     }
   }
 
