@@ -88,6 +88,23 @@ class AuthClientsTest {
   }
 
   @Test
+  void redisBenchmarkAuthenticatesEveryConnection() throws Exception {
+    assumeTrue(RunningServer.onPath("redis-benchmark"),
+        "redis-benchmark is not installed (Debian package redis-tools; .ci/install-packages)");
+    RunningServer.Run r = RunningServer.run(120, "redis-benchmark", "-h", "127.0.0.1", "-p",
+        Integer.toString(server.respPort()), "--user", "app", "-a", "apppw", "-t", "set,get",
+        "-n", "2000", "-c", "5", "-d", "10", "--dbnum", "3", "-q");
+    // redis-benchmark's keys are key:__rand_int__, outside app's ~app:* pattern.
+    assertTrue(r.out().contains("NOPERM No permissions to access a key"), r.out());
+    r = RunningServer.run(120, "redis-benchmark", "-h", "127.0.0.1", "-p",
+        Integer.toString(server.respPort()), "-a", "adminpw", "-t", "set,get", "-n", "2000",
+        "-c", "5", "-d", "10", "--dbnum", "3", "-q");
+    assertEquals(0, r.exit(), r.out());
+    assertTrue(r.out().contains("SET: ") && r.out().contains("GET: "), r.out());
+    assertEquals("1\n", cli("-a", "adminpw", "-n", "3", "dbsize"));
+  }
+
+  @Test
   void jedisAuthenticatesWithUserOrPassword() {
     for (RedisProtocol protocol : new RedisProtocol[] {RedisProtocol.RESP2, RedisProtocol.RESP3}) {
       HostAndPort at = new HostAndPort("127.0.0.1", server.respPort());
