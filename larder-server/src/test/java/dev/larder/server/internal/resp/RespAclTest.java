@@ -165,6 +165,32 @@ class RespAclTest {
   }
 
   @Test
+  void unauthenticatedRequestsHaveRedisTighterLimits() {
+    String[] eleven = new String[11];
+    java.util.Arrays.fill(eleven, "k");
+    eleven[0] = "DEL";
+    String big = "v".repeat(16_385);
+    try (TestServer server = new TestServer(Map.of("requirepass", "s3cret"))) {
+      TestServer.Connection c = server.resp();
+      assertEquals("-ERR Protocol error: unauthenticated multibulk length\r\n",
+          c.cmd(eleven));
+      assertFalse(c.channel.isOpen());
+      TestServer.Connection d = server.resp();
+      assertEquals("-ERR Protocol error: unauthenticated bulk length\r\n",
+          d.cmd("SET", "k", big));
+      assertFalse(d.channel.isOpen());
+      // Pipelined after AUTH, in one read: the limits are lifted from the next request on.
+      TestServer.Connection e = server.resp();
+      assertEquals("+OK\r\n+OK\r\n:1\r\n", e.raw(TestServer.Connection.multibulk("AUTH",
+          "s3cret") + TestServer.Connection.multibulk("SET", "k", big)
+          + TestServer.Connection.multibulk(eleven)));
+    }
+    try (TestServer server = new TestServer()) {
+      assertEquals(":0\r\n", server.resp().cmd(eleven), "no password: no such limits");
+    }
+  }
+
+  @Test
   void theAclfileDefinesUsersAndAnInvalidOneIsRefused(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("users.acl");
     Files.writeString(file, "# users\nuser default on >adminpw ~* &* +@all\n\n"
