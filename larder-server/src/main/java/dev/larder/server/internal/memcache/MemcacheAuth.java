@@ -50,6 +50,16 @@ public final class MemcacheAuth {
     } catch (IOException e) {
       throw new UncheckedIOException("memcache-auth-file " + file + ": " + e.getMessage(), e);
     }
+    return parse(lines, "memcache-auth-file " + file);
+  }
+
+  /**
+   * @param lines the lines of an auth file
+   * @param source what to call them in errors
+   * @return their users
+   * @throws IllegalArgumentException if a line has no colon, or there are no users
+   */
+  public static MemcacheAuth parse(List<String> lines, String source) {
     List<byte[][]> users = new ArrayList<>();
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i).strip();
@@ -58,14 +68,14 @@ public final class MemcacheAuth {
       }
       int colon = line.indexOf(':');
       if (colon <= 0 || colon == line.length() - 1 || line.chars().anyMatch(ch -> ch <= ' ')) {
-        throw new IllegalArgumentException("memcache-auth-file " + file + " line " + (i + 1)
+        throw new IllegalArgumentException(source + " line " + (i + 1)
             + ": expected 'user:password' (no blanks, neither empty)");
       }
       users.add(new byte[][] {line.substring(0, colon).getBytes(StandardCharsets.UTF_8),
           line.substring(colon + 1).getBytes(StandardCharsets.UTF_8)});
     }
     if (users.isEmpty()) {
-      throw new IllegalArgumentException("memcache-auth-file " + file + " has no users");
+      throw new IllegalArgumentException(source + " has no users");
     }
     return new MemcacheAuth(List.copyOf(users));
   }
