@@ -171,7 +171,12 @@ public final class AclUsers {
    */
   public AclUser authenticate(String name, byte[] password) {
     AclUser u = users.get(name);
-    return u != null && u.accepts(password) ? u : null;
+    if (u == null) {
+      // Hash anyway, so that an unknown user costs what a wrong password does.
+      AclUser.sha256Hex(password);
+      return null;
+    }
+    return u.accepts(password) ? u : null;
   }
 
   /** @return the user a new connection is authenticated as, or null if it must AUTH first */
