@@ -3,10 +3,12 @@ package dev.larder.server;
 import dev.larder.server.internal.ServerState;
 import dev.larder.server.internal.http.HttpMount;
 import dev.larder.server.internal.keyspace.Keyspace;
+import dev.larder.server.internal.memcache.MemcacheAuth;
 import dev.larder.server.internal.memcache.MemcacheDecoder;
 import dev.larder.server.internal.memcache.MemcacheHandler;
 import dev.larder.server.internal.memcache.MemcacheStats;
 import dev.larder.server.internal.net.ConnectionGuard;
+import dev.larder.server.internal.resp.AclUsers;
 import dev.larder.server.internal.resp.RespCommandTable;
 import dev.larder.server.internal.resp.RespDecoder;
 import dev.larder.server.internal.resp.RespHandler;
@@ -27,6 +29,7 @@ import java.io.File;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -63,7 +66,7 @@ public final class LarderServer implements AutoCloseable {
   private volatile int httpPort;
   private boolean closed;
 
-  private LarderServer(ServerConfig config) {
+  private LarderServer(ServerConfig config, AclUsers acl, MemcacheAuth memcacheAuth) {
     this.config = config;
     this.keyspace = new Keyspace(config.maxMemory(), System::currentTimeMillis);
     this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -71,7 +74,7 @@ public final class LarderServer implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    this.state = new ServerState(keyspace, config, scheduler);
+    this.state = new ServerState(keyspace, config, scheduler, acl, memcacheAuth);
     this.boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     // One event loop per core: commands run on the loops, so more loops than cores only adds
     // context switches (Netty's default is two per core).
@@ -98,10 +101,16 @@ public final class LarderServer implements AutoCloseable {
    * @param anyPortIfTaken whether to fall back to free ports
    * @return the running server
    * @throws IOException if a port cannot be bound or the TLS files cannot be read
+   * @throws IllegalArgumentException if the aclfile or memcache-auth-file is invalid, or would
+   *     leave RESP open off loopback
+   * @throws java.io.UncheckedIOException if one of those files cannot be read
    */
   public static LarderServer start(ServerConfig config, boolean anyPortIfTaken)
       throws IOException {
-    LarderServer server = new LarderServer(config);
+    // The users first: a bad file must fail before any thread or memory is taken.
+    AclUsers acl = AclUsers.of(config);
+    MemcacheAuth memcacheAuth = MemcacheAuth.of(config);
+    LarderServer server = new LarderServer(config, acl, memcacheAuth);
     try {
       server.bind(anyPortIfTaken);
     } catch (IOException | RuntimeException e) {
@@ -252,6 +261,28 @@ public final class LarderServer implements AutoCloseable {
   /** @return the configuration */
   public ServerConfig config() {
     return config;
+  }
+
+  /**
+   * Checks a user and password against the RESP users as they stand now (requirepass, the
+   * aclfile, ACL SETUSER/DELUSER since): what AUTH accepts. Other front ends of the server (the
+   * HTTP side) use it to require the same credentials.
+   *
+   * @param user the user, {@code default} for a password alone
+   * @param password the password
+   * @return whether the user exists, is on and accepts the password (any password if it has
+   *     nopass)
+   */
+  public boolean authenticate(String user, String password) {
+    return state.acl().authenticate(user, password.getBytes(StandardCharsets.UTF_8)) != null;
+  }
+
+  /**
+   * @return whether a connection must authenticate before its first command (the default user
+   *     is off or has a password)
+   */
+  public boolean passwordRequired() {
+    return state.acl().initialUser() == null;
   }
 
   /** @return open client connections, both protocols */

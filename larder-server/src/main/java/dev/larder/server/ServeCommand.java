@@ -63,8 +63,21 @@ public final class ServeCommand implements Callable<Integer> {
     System.exit(new CommandLine(new ServeCommand()).execute(args));
   }
 
+  /**
+   * Serves; a bad setting or credentials file (the error names it) is reported on one line with
+   * exit code 2, not as a stack trace.
+   */
   @Override
   public Integer call() throws Exception {
+    try {
+      return serve();
+    } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+      System.err.println("larder serve: " + e.getMessage());
+      return 2;
+    }
+  }
+
+  private Integer serve() throws Exception {
     ServerConfig config = config();
     boolean defaultPorts = respPort == null && memcachePort == null
         && !settings.containsKey("resp-port") && !settings.containsKey("memcache-port");
@@ -81,7 +94,7 @@ public final class ServeCommand implements Callable<Integer> {
     out.println("larder: RESP on " + address(config, server.respPort())
         + ", memcached on " + address(config, server.memcachePort())
         + ", maxmemory " + config.maxMemory() + " bytes"
-        + (config.tls() ? ", TLS" : "") + (config.password().isEmpty() ? "" : ", AUTH required"));
+        + (config.tls() ? ", TLS" : "") + (server.passwordRequired() ? ", AUTH required" : ""));
     if (server.httpPort() != 0) {
       out.println("larder: console, /metrics, /api/caches and REST on " + (config.tls() ? "https"
           : "http") + "://" + hostForUrl(config.bind()) + ":" + server.httpPort() + "/"

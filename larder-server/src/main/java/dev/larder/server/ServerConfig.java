@@ -96,9 +96,21 @@ public final class ServerConfig {
     return ServerSetting.parseBytes(get(ServerSetting.MAXMEMORY));
   }
 
-  /** @return the password, empty for none */
+  /**
+   * The {@code default} user's password: what {@code AUTH <password>} checks, and the one
+   * password other front ends of the server (the HTTP side) should require. An aclfile may give
+   * the default user other passwords and define more users; {@link LarderServer#authenticate}
+   * checks against all of them as they stand.
+   *
+   * @return the requirepass setting, empty for none
+   */
   public String password() {
     return get(ServerSetting.REQUIREPASS);
+  }
+
+  /** @return whether requirepass or an aclfile is set (an aclfile may still leave default open) */
+  public boolean passwordConfigured() {
+    return !password().isEmpty() || !get(ServerSetting.ACLFILE).isEmpty();
   }
 
   /** @return the connection limit */
@@ -162,10 +174,19 @@ public final class ServerConfig {
     check(get(ServerSetting.TLS_CERT_FILE).isEmpty() == get(ServerSetting.TLS_KEY_FILE).isEmpty(),
         ServerSetting.TLS_KEY_FILE, "set together with tls-cert-file");
     if (!loopback()) {
-      check(!password().isEmpty(), ServerSetting.REQUIREPASS,
-          "set when bind is not a loopback address");
-      check(memcachePort() == -1, ServerSetting.MEMCACHE_PORT,
-          "-1 when bind is not a loopback address (memcached has no authentication here)");
+      // Off loopback, every listener needs passwords: refuse to start rather than serve openly.
+      check(respPort() == -1 || passwordConfigured(), ServerSetting.REQUIREPASS,
+          "set (or an aclfile given) when bind " + bind() + " is not a loopback address:"
+          + " Larder does not accept unauthenticated RESP connections off loopback");
+      check(memcachePort() == -1 || !get(ServerSetting.MEMCACHE_AUTH_FILE).isEmpty(),
+          ServerSetting.MEMCACHE_AUTH_FILE, "set (or memcache-port -1) when bind " + bind()
+          + " is not a loopback address: Larder does not accept unauthenticated memcached"
+          + " connections off loopback");
+      // The HTTP side asks for the default user's password (HTTP Basic or Bearer); an aclfile's
+      // other users are RESP's only.
+      check(httpPort() == -1 || !password().isEmpty(), ServerSetting.REQUIREPASS,
+          "set (or http-port -1) when bind " + bind() + " is not a loopback address: the HTTP"
+          + " side asks for requirepass and serves no one unauthenticated off loopback");
     }
   }
 

@@ -9,14 +9,14 @@ import java.util.Locale;
  */
 public enum ServerSetting {
   /** The address both listeners bind. */
-  BIND("bind", "127.0.0.1", "address to listen on; anything but loopback needs requirepass"),
+  BIND("bind", "127.0.0.1", "address to listen on; anything but loopback needs passwords"),
   /** The RESP port. */
   RESP_PORT("resp-port", "6379", "RESP2/RESP3 port; 0 picks a free port, -1 disables RESP"),
   /** The memcached port. */
   MEMCACHE_PORT(
       "memcache-port",
       "11211",
-      "memcached text/meta port; 0 picks a free port, -1 disables it; loopback only"),
+      "memcached text/meta port; 0 picks a free port, -1 disables it"),
   /** The HTTP port: console, Prometheus metrics, JSON and REST (larder-http). */
   HTTP_PORT(
       "http-port",
@@ -32,6 +32,12 @@ public enum ServerSetting {
       "allkeys-lfu (Larder's admission and eviction policy) or noeviction (writes fail with OOM)"),
   /** The RESP password. */
   REQUIREPASS("requirepass", "", "password of the default user (AUTH); empty for none"),
+  /** The RESP users. */
+  ACLFILE("aclfile", "", "Redis ACL file of 'user <name> <rule>...' lines (ACL users); empty for"
+      + " none"),
+  /** The memcached users. */
+  MEMCACHE_AUTH_FILE("memcache-auth-file", "", "memcached -Y file of 'user:password' lines;"
+      + " when set, memcached connections must authenticate first (needed off loopback)"),
   /** The connection limit. */
   MAX_CONNECTIONS("max-connections", "10000", "connections beyond this are refused (both ports)"),
   /** The request size limit. */

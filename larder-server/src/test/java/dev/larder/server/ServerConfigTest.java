@@ -59,15 +59,41 @@ class ServerConfigTest {
   }
 
   @Test
-  void listeningBeyondLoopbackNeedsAPasswordAndNoMemcached() {
+  void listeningBeyondLoopbackNeedsPasswordsOnBothProtocols(@TempDir Path dir) throws Exception {
     IllegalArgumentException noPassword = assertThrows(IllegalArgumentException.class,
         () -> ServerConfig.of(Map.of("bind", "0.0.0.0")));
-    assertTrue(noPassword.getMessage().startsWith("requirepass"));
+    assertEquals("requirepass must be set (or an aclfile given) when bind 0.0.0.0 is not a"
+        + " loopback address: Larder does not accept unauthenticated RESP connections off"
+        + " loopback", noPassword.getMessage());
     IllegalArgumentException memcached = assertThrows(IllegalArgumentException.class,
         () -> ServerConfig.of(Map.of("bind", "0.0.0.0", "requirepass", "pw")));
-    assertTrue(memcached.getMessage().startsWith("memcache-port"));
-    ServerConfig ok = ServerConfig.of(Map.of("bind", "0.0.0.0", "requirepass", "pw",
-        "memcache-port", "-1"));
-    assertEquals(-1, ok.memcachePort());
+    assertTrue(memcached.getMessage().startsWith("memcache-auth-file must be set (or"
+        + " memcache-port -1) when bind 0.0.0.0"), memcached.getMessage());
+    assertEquals(-1, ServerConfig.of(Map.of("bind", "0.0.0.0", "requirepass", "pw",
+        "memcache-port", "-1")).memcachePort());
+    Path auth = dir.resolve("memcached.auth");
+    Files.writeString(auth, "app:pw\n");
+    ServerConfig both = ServerConfig.of(Map.of("bind", "0.0.0.0", "requirepass", "pw",
+        "memcache-auth-file", auth.toString()));
+    assertEquals("pw", both.password(), "what the HTTP side reads");
+    assertEquals(-1, ServerConfig.of(Map.of("bind", "0.0.0.0", "resp-port", "-1",
+        "http-port", "-1", "memcache-auth-file", auth.toString())).respPort(),
+        "memcached alone needs no requirepass");
+    IllegalArgumentException http = assertThrows(IllegalArgumentException.class,
+        () -> ServerConfig.of(Map.of("bind", "0.0.0.0", "resp-port", "-1",
+            "memcache-auth-file", auth.toString())));
+    assertTrue(http.getMessage().startsWith("requirepass must be set (or http-port -1) when bind"
+        + " 0.0.0.0"), "the HTTP side needs requirepass: " + http.getMessage());
+
+    // An aclfile that leaves the default user open is refused when the server starts, before
+    // it binds anything.
+    Path acl = dir.resolve("users.acl");
+    Files.writeString(acl, "user default on nopass ~* +@all\nuser app on >pw ~* +@all\n");
+    ServerConfig open = ServerConfig.of(Map.of("bind", "0.0.0.0", "aclfile", acl.toString(),
+        "memcache-port", "-1", "resp-port", "0", "http-port", "-1"));
+    IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+        () -> LarderServer.start(open).close());
+    assertTrue(refused.getMessage().startsWith("bind 0.0.0.0 is not a loopback address and the"
+        + " default user needs no password"), refused.getMessage());
   }
 }

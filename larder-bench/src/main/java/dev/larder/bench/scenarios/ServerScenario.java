@@ -30,6 +30,10 @@ public final class ServerScenario implements Scenario {
       new Parameter.WholeNumber("keys", 1, 1_000_000_000, 1_000_000, 100_000);
   private static final Parameter.WholeNumber MAXMEMORY =
       new Parameter.WholeNumber("maxmemory", 1L << 20, 1L << 40, 1L << 30, 1L << 30);
+  private static final List<String> PART_NAMES = List.of("memory", "redis-benchmark", "memcslap");
+  /** Which measurements run: memory alone needs no load tool and little CPU. */
+  private static final Parameter.Choices PARTS =
+      new Parameter.Choices("parts", PART_NAMES, PART_NAMES, PART_NAMES);
   static final List<String> SERVERS = List.of("Larder", "Redis", "memcached");
 
   @Override
@@ -44,7 +48,7 @@ public final class ServerScenario implements Scenario {
 
   @Override
   public List<Parameter> parameters() {
-    return List.of(REQUESTS, KEYS, MAXMEMORY);
+    return List.of(REQUESTS, KEYS, MAXMEMORY, PARTS);
   }
 
   @Override
@@ -67,7 +71,7 @@ public final class ServerScenario implements Scenario {
   public List<Row> run(Trial trial, TrialContext context) throws Exception {
     RunOptions o = context.options();
     ServerBench bench = new ServerBench(REQUESTS.get(o),
-        KEYS.get(o), MAXMEMORY.get(o),
+        KEYS.get(o), MAXMEMORY.get(o), PARTS.get(o),
         context::progress);
     return bench.run(trial.implementation());
   }
@@ -84,7 +88,8 @@ public final class ServerScenario implements Scenario {
         List.of(Column.of("implementation"), Column.of("tool"), Column.of("test"),
             Column.of("pipeline"), new Column("valueBytes", "value bytes"),
             new Column("opsPerSec", "ops/s"), new Column("p50Ms", "p50 ms"),
-            new Column("p99Ms", "p99 ms"), new Column("bytesPerKey", "bytes/key")),
+            new Column("p99Ms", "p99 ms"), new Column("bytesPerKey", "bytes/key (RSS)"),
+            new Column("usedMemoryPerKey", "bytes/key (used_memory)")),
         List.of(new ChartSpec("", "redis-benchmark, 50 clients", "test", "implementation",
             "opsPerSec", "operations per second", false, Map.of("tool", "redis-benchmark"))));
   }

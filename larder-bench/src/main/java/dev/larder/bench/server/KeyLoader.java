@@ -63,6 +63,38 @@ final class KeyLoader {
     }
   }
 
+  /**
+   * Reads {@code used_memory} from INFO memory: Redis's allocator bytes in use, Larder's
+   * keyspace bytes as the store accounts them (pages, index and policy, on or off the heap).
+   */
+  static long usedMemory(int port) throws IOException {
+    try (Socket s = new Socket("127.0.0.1", port)) {
+      s.setSoTimeout(120_000);
+      OutputStream out = s.getOutputStream();
+      out.write("*2\r\n$4\r\nINFO\r\n$6\r\nmemory\r\n".getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      InputStream in = s.getInputStream();
+      StringBuilder header = new StringBuilder();
+      for (int b = in.read(); b != '\n'; b = in.read()) {
+        if (b < 0) {
+          throw new IOException("INFO: connection closed");
+        }
+        header.append((char) b);
+      }
+      if (header.charAt(0) != '$') {
+        throw new IOException("INFO: unexpected reply " + header);
+      }
+      int length = Integer.parseInt(header.substring(1).trim());
+      String info = new String(in.readNBytes(length), StandardCharsets.US_ASCII);
+      for (String line : info.split("\r\n")) {
+        if (line.startsWith("used_memory:")) {
+          return Long.parseLong(line.substring("used_memory:".length()).trim());
+        }
+      }
+      throw new IOException("INFO memory has no used_memory");
+    }
+  }
+
   private static void expect(InputStream in, String expected) throws IOException {
     byte[] got = in.readNBytes(expected.length());
     String text = new String(got, StandardCharsets.US_ASCII);

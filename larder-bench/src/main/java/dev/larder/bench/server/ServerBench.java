@@ -16,18 +16,22 @@ public final class ServerBench {
   private final long requests;
   private final long keys;
   private final long maxMemory;
+  private final List<String> parts;
   private final Consumer<String> progress;
 
   /**
    * @param requests requests per redis-benchmark run, and per memcslap test
    * @param keys keys loaded for the memory measurement
    * @param maxMemory the memory limit every server gets
+   * @param parts which measurements run: memory, redis-benchmark, memcslap
    * @param progress progress lines
    */
-  public ServerBench(long requests, long keys, long maxMemory, Consumer<String> progress) {
+  public ServerBench(long requests, long keys, long maxMemory, List<String> parts,
+      Consumer<String> progress) {
     this.requests = requests;
     this.keys = keys;
     this.maxMemory = maxMemory;
+    this.parts = List.copyOf(parts);
     this.progress = progress;
   }
 
@@ -51,11 +55,13 @@ public final class ServerBench {
       case "Redis" -> ServerProcess.redis(maxMemory);
       default -> ServerProcess.memcached(maxMemory);
     }) {
-      rows.add(memory(server, p));
-      if (p.respPort() != 0) {
+      if (parts.contains("memory")) {
+        rows.add(memory(server, p));
+      }
+      if (p.respPort() != 0 && parts.contains("redis-benchmark")) {
         rows.addAll(redisBenchmark(server, p.respPort()));
       }
-      if (p.memcachePort() != 0) {
+      if (p.memcachePort() != 0 && parts.contains("memcslap")) {
         rows.addAll(memcslap(server, p.memcachePort()));
       }
     }
@@ -69,12 +75,20 @@ public final class ServerBench {
     load(p, "warm:", WARM_UP_KEYS);
     System.gc();
     long before = p.residentBytes();
+    long usedBefore = p.respPort() != 0 ? KeyLoader.usedMemory(p.respPort()) : 0;
     load(p, "key:", keys);
     System.gc();
     long after = p.residentBytes();
-    return Row.of(server).put("tool", "loader").put("test", "memory")
+    Row row = Row.of(server).put("tool", "loader").put("test", "memory")
         .put("valueBytes", MEMORY_VALUE_BYTES).put("keys", keys)
         .put("bytesPerKey", (double) (after - before) / keys);
+    if (p.respPort() != 0) {
+      // The server's own count (INFO used_memory): for Larder it includes the on-heap index,
+      // which the resident set of a pre-touched heap does not show.
+      row.put("usedMemoryPerKey", (double) (KeyLoader.usedMemory(p.respPort()) - usedBefore)
+          / keys);
+    }
+    return row;
   }
 
   private static void load(ServerProcess p, String prefix, long n) throws Exception {

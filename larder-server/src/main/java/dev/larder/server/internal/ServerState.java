@@ -2,6 +2,8 @@ package dev.larder.server.internal;
 
 import dev.larder.server.ServerConfig;
 import dev.larder.server.internal.keyspace.Keyspace;
+import dev.larder.server.internal.memcache.MemcacheAuth;
+import dev.larder.server.internal.resp.AclUsers;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -26,20 +28,51 @@ public final class ServerState {
   private final LongAdder rejectedConnections = new LongAdder();
   private final LongAdder commandsProcessed = new LongAdder();
   private final ScheduledExecutorService scheduler;
+  private final AclUsers acl;
+  private final MemcacheAuth memcacheAuth;
   private volatile String maxMemoryPolicy;
   private volatile int respPort;
   private volatile int memcachePort;
 
   /**
+   * Builds the users from the configuration (see {@link #ServerState(Keyspace, ServerConfig,
+   * ScheduledExecutorService, AclUsers, MemcacheAuth)}).
+   *
    * @param keyspace the data
    * @param config the configuration
    * @param scheduler runs delayed and periodic server work (expiry sweeps, delayed flushes)
+   * @throws IllegalArgumentException if the aclfile or memcached auth file is invalid
+   * @throws java.io.UncheckedIOException if one cannot be read
    */
   public ServerState(Keyspace keyspace, ServerConfig config, ScheduledExecutorService scheduler) {
+    this(keyspace, config, scheduler, AclUsers.of(config), MemcacheAuth.of(config));
+  }
+
+  /**
+   * @param keyspace the data
+   * @param config the configuration
+   * @param scheduler runs delayed and periodic server work (expiry sweeps, delayed flushes)
+   * @param acl the RESP users
+   * @param memcacheAuth the memcached users, or null when memcached needs no authentication
+   */
+  public ServerState(Keyspace keyspace, ServerConfig config, ScheduledExecutorService scheduler,
+      AclUsers acl, MemcacheAuth memcacheAuth) {
     this.keyspace = keyspace;
     this.scheduler = scheduler;
     this.config = config;
+    this.acl = acl;
+    this.memcacheAuth = memcacheAuth;
     this.maxMemoryPolicy = config.maxMemoryPolicy();
+  }
+
+  /** @return the RESP users */
+  public AclUsers acl() {
+    return acl;
+  }
+
+  /** @return the memcached users, or null when memcached needs no authentication */
+  public MemcacheAuth memcacheAuth() {
+    return memcacheAuth;
   }
 
   /** @return the data */
@@ -180,6 +213,7 @@ public final class ServerState {
     private volatile int db;
     private volatile String lastCommand = "NULL";
     private volatile int protocol = 2;
+    private volatile String user = "default";
 
     /**
      * @param id the client id
@@ -215,6 +249,11 @@ public final class ServerState {
       this.lastCommand = command;
     }
 
+    /** @param user the ACL user the connection is authenticated as */
+    public void user(String user) {
+      this.user = user;
+    }
+
     /** @param protocol 2 or 3 */
     public void protocol(int protocol) {
       this.protocol = protocol;
@@ -229,7 +268,7 @@ public final class ServerState {
           + " age=" + (now - createdMillis) / 1000 + " idle=0 flags=N db=" + db
           + " sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0"
           + " rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=" + lastCommand
-          + " user=default redir=-1 resp=" + protocol;
+          + " user=" + user + " redir=-1 resp=" + protocol;
     }
   }
 }

@@ -3,9 +3,11 @@ package dev.larder.server.internal.fuzz;
 import dev.larder.server.ServerConfig;
 import dev.larder.server.internal.ServerState;
 import dev.larder.server.internal.keyspace.Keyspace;
+import dev.larder.server.internal.memcache.MemcacheAuth;
 import dev.larder.server.internal.memcache.MemcacheDecoder;
 import dev.larder.server.internal.memcache.MemcacheHandler;
 import dev.larder.server.internal.memcache.MemcacheStats;
+import dev.larder.server.internal.resp.AclUsers;
 import dev.larder.server.internal.resp.RespCommandTable;
 import dev.larder.server.internal.resp.RespDecoder;
 import dev.larder.server.internal.resp.RespHandler;
@@ -34,6 +36,9 @@ import java.util.concurrent.ScheduledExecutorService;
  * duplications, numbers replaced by boundary values), sometimes two requests glued together
  * (pipelining). Each input is delivered in one to four chunks, cut at random. A connection is
  * reused until the server closes it, so state (MULTI, SELECT, HELLO) carries over as it would.
+ * One new connection in four goes to the same keyspace behind passwords (requirepass, a memcached
+ * auth file), so the paths before and after authentication are both fuzzed; the corpus holds
+ * the right credentials, which mutations usually spoil.
  *
  * <p>Not thread-safe; one run per instance.
  */
@@ -74,7 +79,14 @@ public final class ProtocolFuzzer implements AutoCloseable {
       "*3\r\n$6\r\nRENAME\r\n$1\r\na\r\n$1\r\nb\r\n", "*3\r\n$6\r\nCLIENT\r\n$7\r\nSETNAME\r\n$1\r\nx\r\n",
       "*3\r\n$6\r\nCONFIG\r\n$3\r\nGET\r\n$1\r\n*\r\n", "*2\r\n$3\r\nDEL\r\n$1\r\nk\r\n",
       "PING\r\n", "SET k \"a\\x41 b\"\r\n", "GET 'k'\r\n", "*1\r\n$4\r\nTIME\r\n",
-      "*4\r\n$7\r\nHINCRBY\r\n$1\r\nh\r\n$1\r\nc\r\n$1\r\n5\r\n", "*1\r\n$7\r\nFLUSHDB\r\n");
+      "*4\r\n$7\r\nHINCRBY\r\n$1\r\nh\r\n$1\r\nc\r\n$1\r\n5\r\n", "*1\r\n$7\r\nFLUSHDB\r\n",
+      "*9\r\n$3\r\nACL\r\n$7\r\nSETUSER\r\n$1\r\nu\r\n$2\r\non\r\n$2\r\n>p\r\n$3\r\n~k*\r\n$6\r\n+@read\r\n$4\r\n-get\r\n$6\r\n+@hash\r\n",
+      "*3\r\n$4\r\nAUTH\r\n$1\r\nu\r\n$1\r\np\r\n",
+      "*3\r\n$3\r\nACL\r\n$7\r\nGETUSER\r\n$1\r\nu\r\n",
+      "*2\r\n$3\r\nACL\r\n$4\r\nLIST\r\n",
+      "*3\r\n$3\r\nACL\r\n$7\r\nDELUSER\r\n$1\r\nu\r\n",
+      "*3\r\n$3\r\nACL\r\n$3\r\nCAT\r\n$6\r\nstring\r\n",
+      "*3\r\n$4\r\nAUTH\r\n$7\r\ndefault\r\n$1\r\nx\r\n", "AUTH x\r\n");
 
   private static final List<String> MEMCACHE_CORPUS = List.of(
       "set k 1 0 5\r\nhello\r\n", "get k j\r\n", "gets k\r\n", "add a 0 10 1\r\nx\r\n",
@@ -84,7 +96,7 @@ public final class ProtocolFuzzer implements AutoCloseable {
       "flush_all\r\n", "stats\r\n", "stats settings\r\n", "version\r\n", "verbosity 1\r\n",
       "mg k v f c t k s Oab\r\n", "ms k 3 T10 F5 c\r\nabc\r\n", "ms k 1 MA\r\nz\r\n",
       "md k q\r\n", "ma n N0 J5 D2 v\r\n", "mn\r\n", "me k\r\n", "mg YQ== b v k\r\n",
-      "set k 0 0 1 noreply\r\nq\r\n", "quit\r\n");
+      "set k 0 0 1 noreply\r\nq\r\n", "quit\r\n", "set auth 0 0 3\r\nu x\r\n");
 
   private static final String[] NUMBERS = {"-1", "0", "1", "65536", "2147483648",
       "4294967296", "9223372036854775807", "-9223372036854775808", "18446744073709551616",
@@ -97,6 +109,8 @@ public final class ProtocolFuzzer implements AutoCloseable {
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
   private final Keyspace keyspace;
   private final ServerState state;
+  /** The same keyspace behind passwords (requirepass x; memcached user u, password x). */
+  private final ServerState guarded;
   private final RespCommandTable table = RespCommandTable.standard();
   private final MemcacheStats stats = new MemcacheStats();
   private EmbeddedChannel channel;
@@ -116,6 +130,11 @@ public final class ProtocolFuzzer implements AutoCloseable {
         "max-request-bytes", Integer.toString(MAX_REQUEST), "max-item-bytes", "8kb"));
     this.keyspace = new Keyspace(config.maxMemory(), System::currentTimeMillis);
     this.state = new ServerState(keyspace, config, scheduler);
+    ServerConfig guardedConfig = ServerConfig.of(Map.of("maxmemory", "4mb",
+        "max-request-bytes", Integer.toString(MAX_REQUEST), "max-item-bytes", "8kb",
+        "requirepass", "x"));
+    this.guarded = new ServerState(keyspace, guardedConfig, scheduler,
+        AclUsers.of(guardedConfig), MemcacheAuth.parse(List.of("u:x"), "fuzz users"));
   }
 
   /**
@@ -193,9 +212,12 @@ public final class ProtocolFuzzer implements AutoCloseable {
   }
 
   private EmbeddedChannel newChannel() {
+    // One connection in four needs a password first, so the pre-authentication paths (and
+    // their tighter limits) are fuzzed too.
+    ServerState s = random.nextInt(4) == 0 ? guarded : state;
     return protocol == Protocol.RESP
-        ? new EmbeddedChannel(new RespDecoder(MAX_REQUEST), new RespHandler(state, table))
-        : new EmbeddedChannel(new MemcacheDecoder(8 * 1024), new MemcacheHandler(state, stats));
+        ? new EmbeddedChannel(new RespDecoder(MAX_REQUEST), new RespHandler(s, table))
+        : new EmbeddedChannel(new MemcacheDecoder(8 * 1024), new MemcacheHandler(s, stats));
   }
 
   private byte[] next() {

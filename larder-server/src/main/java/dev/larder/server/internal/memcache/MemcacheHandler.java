@@ -57,6 +57,10 @@ public final class MemcacheHandler extends ChannelInboundHandlerAdapter {
     }
     session.server.commandProcessed();
     String name = new String(c.tokens().getFirst(), StandardCharsets.US_ASCII);
+    if (!session.authenticated) {
+      authenticate(name, c);
+      return;
+    }
     TextCommands.Command cmd = TextCommands.TABLE.get(name);
     if (cmd == null) {
       cmd = MetaCommands.TABLE.get(name);
@@ -77,6 +81,25 @@ public final class MemcacheHandler extends ChannelInboundHandlerAdapter {
           .replace('\r', ' ').replace('\n', ' '));
     } finally {
       lock.unlock();
+    }
+  }
+
+  /** memcached -Y's exchange: a {@code set} whose data is "user password" (see MemcacheAuth). */
+  private void authenticate(String name, MemcacheFrame.Command c) {
+    if (!name.equals("set") || c.data() == null) {
+      session.line("CLIENT_ERROR unauthenticated");
+      return;
+    }
+    String[] words = new String(c.data(), StandardCharsets.UTF_8).strip().split(" +");
+    // memcached reads the first two words and ignores any more.
+    if (words.length < 2) {
+      session.line("CLIENT_ERROR bad authentication token format");
+    } else if (session.server.memcacheAuth().check(words[0].getBytes(StandardCharsets.UTF_8),
+        words[1].getBytes(StandardCharsets.UTF_8))) {
+      session.authenticated = true;
+      session.line("STORED");
+    } else {
+      session.line("CLIENT_ERROR authentication failure");
     }
   }
 

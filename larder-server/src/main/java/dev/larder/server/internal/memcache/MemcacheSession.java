@@ -25,10 +25,13 @@ final class MemcacheSession {
   final MemcacheStats stats;
   ByteBuf out;
   boolean close;
+  /** False until the connection authenticates, when the server has a memcache-auth-file. */
+  boolean authenticated;
 
   MemcacheSession(ServerState server, MemcacheStats stats) {
     this.server = server;
     this.stats = stats;
+    this.authenticated = server.memcacheAuth() == null;
   }
 
   Keyspace keyspace() {

@@ -23,8 +23,9 @@ final class CommandInfo {
     out.integer(cmd.firstKey());
     out.integer(cmd.lastKey());
     out.integer(cmd.step());
-    out.set(1);
-    out.simple("@" + cmd.group());
+    java.util.Set<String> categories = AclCategory.of(cmd);
+    out.set(categories.size());
+    categories.forEach(c -> out.simple("@" + c));
     out.set(0);
     out.array(0);
     out.array(0);

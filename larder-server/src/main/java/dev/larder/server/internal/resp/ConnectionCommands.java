@@ -6,7 +6,6 @@ import static dev.larder.server.internal.resp.RespCommand.Flag.NO_MULTI;
 
 import dev.larder.server.internal.ServerState;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 
 /** PING, ECHO, AUTH, HELLO, CLIENT, QUIT and RESET. */
 final class ConnectionCommands {
@@ -62,22 +61,27 @@ final class ConnectionCommands {
     if (c.argc() > 3) {
       throw new RespError(RespError.SYNTAX);
     }
-    if (c.server().config().password().isEmpty()) {
-      throw new RespError("ERR AUTH <password> called without any password configured for the"
-          + " default user. Are you sure your configuration is correct?");
+    if (c.argc() == 2) {
+      AclUser byDefault = c.server().acl().get(AclUsers.DEFAULT);
+      if (byDefault != null && byDefault.rules().nopass()) {
+        throw new RespError("ERR AUTH <password> called without any password configured for"
+            + " the default user. Are you sure your configuration is correct?");
+      }
     }
-    authenticate(c, c.argc() == 3 ? c.arg(1) : null, c.arg(c.argc() - 1));
+    authenticate(c, c.argc() == 3 ? c.text(1) : AclUsers.DEFAULT, c.arg(c.argc() - 1));
     c.out().ok();
   }
 
-  private static void authenticate(RespCall c, byte[] user, byte[] password) {
-    byte[] expected = c.server().config().password().getBytes(StandardCharsets.UTF_8);
-    boolean userOk = user == null || "default".equals(new String(user, StandardCharsets.UTF_8));
-    // Constant time, so that the reply's timing does not tell how much of a guess was right.
-    if (!MessageDigest.isEqual(expected, password) || !userOk) {
+  /**
+   * Authenticates the connection as a user; a failure leaves it as it was (Redis's rule).
+   * Passwords are compared as SHA-256 hashes in constant time ({@link AclUser#accepts}).
+   */
+  private static void authenticate(RespCall c, String user, byte[] password) {
+    AclUser u = c.server().acl().authenticate(user, password);
+    if (u == null) {
       throw new RespError("WRONGPASS invalid username-password pair or user is disabled.");
     }
-    c.session.authenticated = true;
+    c.session.authenticateAs(u);
   }
 
   private static void hello(RespCall c) {
@@ -100,7 +104,7 @@ final class ConnectionCommands {
     for (; i < c.argc(); i++) {
       String o = c.option(i);
       if (o.equals("auth") && i + 2 < c.argc()) {
-        authenticate(c, c.arg(i + 1), c.arg(i + 2));
+        authenticate(c, c.text(i + 1), c.arg(i + 2));
         i += 2;
       } else if (o.equals("setname") && i + 1 < c.argc()) {
         name = checkName(c.text(++i));
@@ -108,7 +112,7 @@ final class ConnectionCommands {
         throw new RespError("ERR Syntax error in HELLO option '" + c.text(i) + "'");
       }
     }
-    if (!c.session.authenticated) {
+    if (c.session.user == null) {
       throw new RespError("NOAUTH HELLO must be called with the client already authenticated,"
           + " otherwise the HELLO <proto> AUTH <user> <pass> option can be used to authenticate"
           + " the client and select the RESP protocol version at the same time");

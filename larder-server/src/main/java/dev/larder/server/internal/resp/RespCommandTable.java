@@ -9,7 +9,8 @@ import java.util.TreeMap;
 /**
  * The RESP command table: every command is one {@link RespCommand} registered here by its
  * group's class ({@link StringCommands}, {@link KeyCommands}, {@link HashCommands},
- * {@link ConnectionCommands}, {@link ServerCommands}, {@link TransactionCommands}).
+ * {@link ConnectionCommands}, {@link ServerCommands}, {@link TransactionCommands},
+ * {@link AclCommands}).
  *
  * <p>Built once, then read-only and thread-safe.
  */
@@ -27,6 +28,7 @@ public final class RespCommandTable {
     ConnectionCommands.register(table);
     ServerCommands.register(table);
     TransactionCommands.register(table);
+    AclCommands.register(table);
     return table;
   }
 

@@ -22,6 +22,13 @@ import java.util.List;
  * past a limit, or that is not RESP, yields one {@link RespFrame.ProtocolError} worded as Redis
  * words it; everything after it is discarded, and the handler closes the connection.
  *
+ * <p>Before the connection authenticates (when the server needs a password; the handler tells
+ * the decoder through {@link #authenticated(boolean)}), Redis 7's tighter limits apply: at most
+ * {@value #UNAUTHENTICATED_ARGS} arguments and {@value #UNAUTHENTICATED_BULK} bytes an argument,
+ * so a client without the password cannot make the server hold large requests. In that state the
+ * decoder hands on one request per call, so the handler has run (and perhaps authenticated) it
+ * before the next request is measured against the limits.
+ *
  * <p>Not thread-safe: one instance per channel, as Netty uses it.
  */
 public final class RespDecoder extends ByteToMessageDecoder {
@@ -29,6 +36,8 @@ public final class RespDecoder extends ByteToMessageDecoder {
   static final int MAX_ARGS = 1024 * 1024;
   private static final int MAX_LENGTH_LINE = 32;
   private static final int ARG_OVERHEAD = 16;
+  static final int UNAUTHENTICATED_ARGS = 10;
+  static final int UNAUTHENTICATED_BULK = 16 * 1024;
 
   private final long maxRequestBytes;
   private List<byte[]> args;
@@ -36,10 +45,19 @@ public final class RespDecoder extends ByteToMessageDecoder {
   private long bulkLength = -1;
   private long requestBytes;
   private boolean failed;
+  private boolean authenticated = true;
 
   /** @param maxRequestBytes the largest request accepted */
   public RespDecoder(long maxRequestBytes) {
     this.maxRequestBytes = maxRequestBytes;
+  }
+
+  /**
+   * @param value whether the connection is authenticated; if not, the unauthenticated limits
+   *     apply to the requests not yet decoded
+   */
+  public void authenticated(boolean value) {
+    this.authenticated = value;
   }
 
   /** @return the bytes this decoder holds, waiting for the rest of a request */
@@ -57,6 +75,8 @@ public final class RespDecoder extends ByteToMessageDecoder {
       if (error != null) {
         failed = true;
         out.add(new RespFrame.ProtocolError("ERR Protocol error: " + error));
+      } else if (!authenticated && !out.isEmpty()) {
+        return;
       }
     }
     if (failed) {
@@ -79,6 +99,9 @@ public final class RespDecoder extends ByteToMessageDecoder {
     in.readerIndex(eol + 1);
     if (count == Long.MIN_VALUE || count > MAX_ARGS) {
       return "invalid multibulk length";
+    }
+    if (!authenticated && count > UNAUTHENTICATED_ARGS) {
+      return "unauthenticated multibulk length";
     }
     if (count > 0) {
       remaining = (int) count;
@@ -103,6 +126,9 @@ public final class RespDecoder extends ByteToMessageDecoder {
       requestBytes += Math.max(length, 0) + ARG_OVERHEAD;
       if (length < 0 || length > maxRequestBytes || requestBytes > maxRequestBytes) {
         return "invalid bulk length";
+      }
+      if (!authenticated && length > UNAUTHENTICATED_BULK) {
+        return "unauthenticated bulk length";
       }
       bulkLength = length;
     }

@@ -6,10 +6,10 @@ import java.util.Locale;
 import java.util.concurrent.locks.Lock;
 
 /**
- * Runs one RESP command: looks it up, checks arity, authentication, memory and MULTI queueing
+ * Runs one RESP command: looks it up, checks arity, authentication, ACL permissions, memory and MULTI queueing
  * as Redis does (and in Redis's order), takes the keyspace lock the command needs, runs it, and
  * turns a {@link RespError} (or any other failure) into an error reply. Every path writes
- * exactly one reply.
+ * exactly one reply, but for a connection whose user ACL DELUSER removed, which is closed.
  *
  * <p>Stateless; thread-safe as long as each session is used by one thread.
  */
@@ -31,9 +31,15 @@ public final class RespDispatcher {
     } else if (!cmd.arityAccepts(args.size())) {
       failQueue(s);
       s.out.error("ERR wrong number of arguments for '" + name + "' command");
-    } else if (!s.authenticated && !cmd.flags().contains(RespCommand.Flag.NO_AUTH)) {
+    } else if (s.user == null && !cmd.flags().contains(RespCommand.Flag.NO_AUTH)) {
       failQueue(s);
       s.out.error("NOAUTH Authentication required.");
+    } else if (s.user != null && s.user.removed()) {
+      // ACL DELUSER removed the user: Redis closes its connections, without a reply.
+      s.closeAfterReply = true;
+    } else if (s.user != null && !cmd.flags().contains(RespCommand.Flag.NO_AUTH)
+        && denied(s, cmd, name, args)) {
+      failQueue(s);
     } else if (s.inMulti() && !cmd.flags().contains(RespCommand.Flag.NO_MULTI)
         && !name.equals("quit")) {
       queue(s, args);
@@ -42,9 +48,41 @@ public final class RespDispatcher {
     }
   }
 
+  /**
+   * Checks the user's ACL rules; on a refusal writes Redis 7.2's NOPERM error.
+   *
+   * @return whether the command is refused
+   */
+  private static boolean denied(RespSession s, RespCommand cmd, String name,
+      List<byte[]> args) {
+    AclUser.Rules rules = s.user.rules();
+    if (!rules.permits(name)) {
+      s.out.error("NOPERM User " + s.user.name() + " has no permissions to run the '" + name
+          + "' command");
+      return true;
+    }
+    if (rules.allKeys() || cmd.firstKey() <= 0) {
+      return false;
+    }
+    int last = cmd.lastKey() < 0 ? args.size() + cmd.lastKey() : cmd.lastKey();
+    for (int i = cmd.firstKey(); i <= last && i < args.size(); i += Math.max(1, cmd.step())) {
+      if (!rules.permitsKey(args.get(i))) {
+        s.out.error("NOPERM No permissions to access a key");
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Runs a command EXEC took from the queue; EXEC already holds the exclusive lock. */
   static void runQueued(RespSession s, List<byte[]> args) {
-    RespCommand cmd = s.table.get(new String(args.getFirst(), StandardCharsets.UTF_8));
+    String name = new String(args.getFirst(), StandardCharsets.UTF_8).toLowerCase(Locale.ROOT);
+    RespCommand cmd = s.table.get(name);
+    // The rules are checked again, as Redis does: ACL SETUSER may have changed them since the
+    // command was queued; a refusal is that command's reply inside EXEC's array.
+    if (!cmd.flags().contains(RespCommand.Flag.NO_AUTH) && denied(s, cmd, name, args)) {
+      return;
+    }
     run(s, cmd, args);
   }
 

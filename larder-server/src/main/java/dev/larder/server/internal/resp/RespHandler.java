@@ -22,6 +22,7 @@ public final class RespHandler extends ChannelInboundHandlerAdapter {
   private final ServerState server;
   private final RespCommandTable table;
   private RespSession session;
+  private RespDecoder decoder;
   private ByteBuf pending;
 
   /**
@@ -38,8 +39,17 @@ public final class RespHandler extends ChannelInboundHandlerAdapter {
     ServerState.ClientInfo info = new ServerState.ClientInfo(
         server.nextClientId(), String.valueOf(ctx.channel().remoteAddress()).replace("/", ""));
     session = new RespSession(server, info, table);
+    decoder = ctx.pipeline().get(RespDecoder.class);
+    tellDecoder();
     server.register(info);
     ctx.fireChannelActive();
+  }
+
+  /** Gives the decoder the connection's authentication state, for its pre-AUTH limits. */
+  private void tellDecoder() {
+    if (decoder != null) {
+      decoder.authenticated(session.user != null);
+    }
   }
 
   @Override
@@ -61,7 +71,10 @@ public final class RespHandler extends ChannelInboundHandlerAdapter {
     }
     session.out.target(pending);
     switch (msg) {
-      case RespFrame.Command c -> RespDispatcher.dispatch(session, c.args());
+      case RespFrame.Command c -> {
+        RespDispatcher.dispatch(session, c.args());
+        tellDecoder();
+      }
       case RespFrame.ProtocolError e -> {
         session.out.error(e.message());
         session.closeAfterReply = true;

@@ -16,7 +16,8 @@ public final class RespSession {
   final RespCommandTable table;
   final RespWriter out = new RespWriter();
   int db;
-  boolean authenticated;
+  /** The user the connection is authenticated as; null until AUTH when one is needed. */
+  AclUser user;
   List<RespFrame.Command> queued;
   long queuedBytes;
   boolean queueFailed;
@@ -32,7 +33,13 @@ public final class RespSession {
     this.server = server;
     this.table = table;
     this.info = info;
-    this.authenticated = server.config().password().isEmpty();
+    authenticateAs(server.acl().initialUser());
+  }
+
+  /** @param u the user the connection now acts as, or null for none */
+  void authenticateAs(AclUser u) {
+    user = u;
+    info.user(u == null ? AclUsers.DEFAULT : u.name());
   }
 
   /** @return the writer replies go through */
@@ -66,7 +73,7 @@ public final class RespSession {
     out.protocol(2);
     info.protocol(2);
     info.name("");
-    authenticated = server.config().password().isEmpty();
+    authenticateAs(server.acl().initialUser());
   }
 
   /**

@@ -1,0 +1,61 @@
+package dev.larder.server.internal.resp;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Redis's ACL command categories and which of them each Larder command belongs to, derived from
+ * the command's flags and group as Redis assigns them: {@code @read}/{@code @write} from the
+ * data flags, {@code @fast} or else {@code @slow}, {@code @string}, {@code @hash},
+ * {@code @keyspace}, {@code @connection}, {@code @transaction} from the group, {@code @admin}
+ * and {@code @dangerous} for administrative commands and the few Redis also calls dangerous
+ * (KEYS, FLUSHDB, FLUSHALL, INFO).
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class AclCategory {
+  /** Every category Redis 7 defines, in ACL CAT's order. */
+  static final List<String> ALL = List.of("keyspace", "read", "write", "set", "sortedset",
+      "list", "hash", "string", "bitmap", "hyperloglog", "geo", "stream", "pubsub", "admin",
+      "fast", "slow", "blocking", "dangerous", "connection", "transaction", "scripting");
+
+  private static final Set<String> DANGEROUS = Set.of("keys", "flushdb", "flushall", "info");
+
+  private AclCategory() {}
+
+  /**
+   * @param cmd a command
+   * @return its categories, without the {@code @}
+   */
+  static Set<String> of(RespCommand cmd) {
+    Set<String> c = new LinkedHashSet<>();
+    String group = cmd.group() == null ? "" : cmd.group();
+    switch (group) {
+      case "string" -> c.add("string");
+      case "hash" -> c.add("hash");
+      case "connection" -> c.add("connection");
+      case "transactions" -> c.add("transaction");
+      case "generic" -> c.add(cmd.name().equals("select") ? "connection" : "keyspace");
+      default -> { }
+    }
+    if (cmd.name().equals("command")) {
+      c.add("connection");
+    }
+    if (cmd.flags().contains(RespCommand.Flag.WRITE)) {
+      c.add("write");
+    }
+    if (cmd.flags().contains(RespCommand.Flag.READONLY)) {
+      c.add("read");
+    }
+    if (cmd.flags().contains(RespCommand.Flag.ADMIN)) {
+      c.add("admin");
+      c.add("dangerous");
+    }
+    if (DANGEROUS.contains(cmd.name())) {
+      c.add("dangerous");
+    }
+    c.add(cmd.flags().contains(RespCommand.Flag.FAST) ? "fast" : "slow");
+    return c;
+  }
+}
