@@ -34,7 +34,8 @@ final class SegmentTable implements Iterable<Segment> {
   private final int mask;
   /** The first segment, if the cache started with one for all its stripes; else null. */
   private final Segment first;
-  private final StoreSettings[] stripes;
+  /** The cache's settings, from which the stripes' are derived when they are made. */
+  private final CacheConfig<?, ?> config;
   private final PageScope scope;
   private final long splitBytes;
   private final long splitEntries;
@@ -53,9 +54,9 @@ final class SegmentTable implements Iterable<Segment> {
     this.splitEntries = StoreSizing.splitEntries(config, count);
     this.merged = count > 1 && splitEntries > 0;
     this.scope = new PageScope(merged ? count + 1 : count);
-    this.stripes = StoreSizing.settings(config, count, scope);
+    this.config = config;
     if (merged) {
-      first = new Segment(stripes[0]);
+      first = new Segment(StoreSizing.settings(config, count, 0, scope));
       Segment[] all = new Segment[count];
       Arrays.fill(all, first);
       routes = all;
@@ -122,6 +123,7 @@ final class SegmentTable implements Iterable<Segment> {
   }
 
   private Segment[] newStripes() {
+    StoreSettings[] stripes = StoreSizing.settings(config, mask + 1, scope);
     Segment[] all = new Segment[stripes.length];
     for (int i = 0; i < all.length; i++) {
       all[i] = new Segment(stripes[i]);
@@ -144,7 +146,7 @@ final class SegmentTable implements Iterable<Segment> {
       segment.close();
     }
     if (merged) {
-      scope.closeUnopened(stripes.length);
+      scope.closeUnopened(mask + 1);
     }
   }
 }

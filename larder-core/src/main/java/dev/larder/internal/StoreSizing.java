@@ -144,7 +144,8 @@ final class StoreSizing {
     return settings;
   }
 
-  private static StoreSettings settings(CacheConfig<?, ?> config, int segments, int index,
+  /** @return the settings of segment {@code index} of {@code segments} */
+  static StoreSettings settings(CacheConfig<?, ?> config, int segments, int index,
       PageScope scope) {
     long budget = Long.MAX_VALUE;
     long entries = Long.MAX_VALUE;
