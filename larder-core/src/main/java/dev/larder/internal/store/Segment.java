@@ -45,6 +45,12 @@ import java.util.function.Supplier;
  *       A page returns to the pool when its queue's tail has passed it. One standard page of
  *       slack is kept for relocation, so that the policy can always move the entries it keeps.
  *       Entries of different sizes are handled naturally, since the bound is in bytes.</li>
+ *   <li><b>Splitting.</b> A cache starts with one segment for all its stripes and splits it
+ *       once ({@link #splitInto}): the entries are copied to the stripes under the write lock,
+ *       then the segment retires as a closed one, with {@link #successors} set first; every
+ *       call that then finds it closed forwards to the successor of its key, and a reader that
+ *       raced the retirement fails its validation (new table) and forwards on its next attempt.
+ *       See docs/design/small-caches.md.</li>
  * </ul>
  */
 public final class Segment {
@@ -1418,7 +1424,7 @@ public final class Segment {
    * it this way into the stripes its bound calls for once it holds enough (see
    * {@code SegmentTable}). Under this segment's write lock: the successors are made, each live
    * entry's bytes (deadline included) are copied to the successor its hash routes to, in queue
-   * order, into the queue of the same role and with its slot's clock, {@code publish} is told,
+   * order and with its slot's clock (see adopt), {@code publish} is told,
    * and the segment retires as {@link #close} does, with {@link #successors} set first. From
    * then on every call on it forwards to the successor of its key (lock-free reads too: a
    * reader racing the retirement sees the new table or a page's new generation, reads again and
@@ -1442,9 +1448,9 @@ public final class Segment {
         return null;
       }
       Segment[] next = factory.get();
-      handOver(main, next, 1);
-      handOver(protectedQueue, next, 2);
-      handOver(window, next, 0);
+      handOver(main, next);
+      handOver(protectedQueue, next);
+      handOver(window, next);
       List<RemovedEntry> removed = new ArrayList<>();
       int evicted = 0;
       for (Segment segment : next) {
@@ -1462,7 +1468,7 @@ public final class Segment {
   }
 
   /** Copies the live entries of {@code queue}, oldest first, to their successors. */
-  private void handOver(PageQueue queue, Segment[] next, int role) {
+  private void handOver(PageQueue queue, Segment[] next) {
     for (Page page : queue.pages()) {
       int offset = 0;
       while (offset < page.used) {
@@ -1473,7 +1479,7 @@ public final class Segment {
         int i = find(IndexSlot.tag(hash), IndexSlot.address(page.number, offset));
         if (i >= 0) {
           next[(int) hash & (next.length - 1)].adopt(page.memory, offset, bytes, hash,
-              IndexSlot.clock(table[i]), role);
+              IndexSlot.clock(table[i]));
         }
         offset += bytes;
       }
@@ -1481,15 +1487,19 @@ public final class Segment {
   }
 
   /**
-   * Appends a copy of an entry, as a write of a new key would, keeping its deadline and clock.
-   *
-   * @param role 0 for the window, 1 for main, 2 for the protected queue
+   * Appends a copy of an entry to the window, as a write of a new key would, keeping its
+   * deadline and clock. The splitting segment has not reached its bound (it splits long before),
+   * so its main queue holds only window pages spliced as they were, and nothing is protected:
+   * copied in queue order through the window, the entries end in the same queues and pages as
+   * a fill in that order would leave (copying each to the queue it was in would leave every
+   * successor a partly filled main head page that later splices go behind: with 64 KiB pages
+   * that was 2 B an entry more at 100 MiB).
    */
-  private void adopt(MemorySegment from, int offset, int bytes, long hash, int clock, int role) {
+  private void adopt(MemorySegment from, int offset, int bytes, long hash, int clock) {
     long stamp = lock.writeLock();
     try {
       nowForSweep = Long.MIN_VALUE;
-      PageQueue queue = role == 0 ? window : role == 1 ? main : protectedQueue;
+      PageQueue queue = window;
       policy.onInsert(hash);
       adaptPolicy();
       makeRoomForNewKey();
@@ -1502,9 +1512,7 @@ public final class Segment {
       MemorySegment.copy(from, offset, page.memory, IndexSlot.offset(address), bytes);
       account(page, queue, bytes);
       insertSlot(IndexSlot.of(IndexSlot.tag(hash), clock, address));
-      if (queue == window) {
-        spliceWindowIfNotFull();
-      }
+      spliceWindowIfNotFull();
     } finally {
       lock.unlockWrite(stamp);
     }
