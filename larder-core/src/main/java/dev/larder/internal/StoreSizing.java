@@ -121,15 +121,18 @@ final class StoreSizing {
 
   /**
    * Entries a cache's first segment may hold before it splits into {@code segments}:
-   * {@value #SPLIT_ENTRIES}, or a quarter of one segment's share of an entry bound if less; 0
-   * where that share is too small to split at a quarter of it (then the cache starts split).
+   * {@value #SPLIT_ENTRIES}, or a sixteenth of one segment's share of an entry bound if less; 0
+   * where that is under {@value #MIN_SPLIT_ENTRIES} (then the cache starts split). A sixteenth,
+   * not a quarter as for bytes: an entry-bounded cache pays for its policy tables by its bound
+   * from the start, so one segment saves less, and a shorter first phase moved the hit ratios
+   * of the entry-bounded traces less (docs/design/small-caches.md).
    */
   static long splitEntries(CacheConfig<?, ?> config, int segments) {
     if (!config.entryBounded()) {
       return SPLIT_ENTRIES;
     }
-    long quarter = config.maximumEntries() / segments / 4;
-    return quarter < MIN_SPLIT_ENTRIES ? 0 : Math.min(SPLIT_ENTRIES, quarter);
+    long sixteenth = config.maximumEntries() / segments / 16;
+    return sixteenth < MIN_SPLIT_ENTRIES ? 0 : Math.min(SPLIT_ENTRIES, sixteenth);
   }
 
   /**

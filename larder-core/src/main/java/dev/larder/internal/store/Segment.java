@@ -1479,7 +1479,7 @@ public final class Segment {
         int i = find(IndexSlot.tag(hash), IndexSlot.address(page.number, offset));
         if (i >= 0) {
           next[(int) hash & (next.length - 1)].adopt(page.memory, offset, bytes, hash,
-              IndexSlot.clock(table[i]));
+              IndexSlot.clock(table[i]), sketch.frequency(hash));
         }
         offset += bytes;
       }
@@ -1493,13 +1493,22 @@ public final class Segment {
    * copied in queue order through the window, the entries end in the same queues and pages as
    * a fill in that order would leave (copying each to the queue it was in would leave every
    * successor a partly filled main head page that later splices go behind: with 64 KiB pages
-   * that was 2 B an entry more at 100 MiB).
+   * that was 2 B an entry more at 100 MiB). The key's count in the sketch comes along: before
+   * the bound is first reached every key requested is present, so the successors' sketches
+   * then hold what the splitting one knew of their keys (without it, P3 at 100,000 entries lost
+   * 0.37 points of hit ratio).
+   *
+   * @param frequency the key's count in the splitting segment's sketch
    */
-  private void adopt(MemorySegment from, int offset, int bytes, long hash, int clock) {
+  private void adopt(MemorySegment from, int offset, int bytes, long hash, int clock,
+      int frequency) {
     long stamp = lock.writeLock();
     try {
       nowForSweep = Long.MIN_VALUE;
       PageQueue queue = window;
+      for (int i = 0; i < frequency; i++) {
+        sketch.increment(hash);
+      }
       policy.onInsert(hash);
       adaptPolicy();
       makeRoomForNewKey();
