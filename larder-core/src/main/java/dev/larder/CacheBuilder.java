@@ -212,7 +212,10 @@ public final class CacheBuilder<K, V> {
    * of segments that it can, and a bound too large for the segments' indexes (about 3.5 million
    * entries, or 128 MiB of the smallest entries, a segment) gets the smallest power of two of
    * segments that holds it, up to 256: the bound is a contract, the count a hint. An unbounded
-   * cache holds at most about 3.5 million entries a segment.
+   * cache holds at most about 3.5 million entries a segment. However many segments it will have,
+   * a cache starts with one, which it splits into all of them once it holds 1 MiB or 4096
+   * entries (or a quarter of one segment's share of the bound, if less), so that a small cache
+   * pays for one segment.
    *
    * @param count a power of two from 1 to 256
    * @return this builder

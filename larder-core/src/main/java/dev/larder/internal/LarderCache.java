@@ -12,7 +12,6 @@ import dev.larder.codec.ValueDictionary;
 import dev.larder.internal.store.PutMode;
 import dev.larder.internal.store.RemovedEntry;
 import dev.larder.internal.store.Segment;
-import dev.larder.internal.store.StoreSettings;
 import dev.larder.internal.store.WriteResult;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -56,8 +55,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   private final CacheConfig<K, V> config;
   private final Codec<K> keyCodec;
   private final Codec<V> valueCodec;
-  private final Segment[] segments;
-  private final int segmentMask;
+  private final SegmentTable segments;
   private final StatsRecorder stats;
   private final ConcurrentHashMap<KeyBytes, Flight<V>> flights = new ConcurrentHashMap<>();
   /**
@@ -81,13 +79,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     this.config = config;
     this.keyCodec = config.keyCodec();
     this.valueCodec = config.valueCodec();
-    int count = StoreSizing.segments(config);
-    this.segments = new Segment[count];
-    StoreSettings[] settings = StoreSizing.settings(config, count);
-    for (int i = 0; i < count; i++) {
-      segments[i] = new Segment(settings[i]);
-    }
-    this.segmentMask = count - 1;
+    this.segments = new SegmentTable(config);
     this.stats = new StatsRecorder(config.recordStats());
     this.maintenance = config.expires() ? Maintenance.schedule(this, config.executor()) : null;
     this.release = new SegmentRelease(this, segments, config.storage() == Storage.OFF_HEAP);
@@ -255,6 +247,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     ScratchSinks scratch = ScratchSinks.borrow();
     try {
       ByteSink valueSink = encodeValue(value, scratch);
+      splitIfDue(keyBytes.bytes.length + valueSink.size());
       result = segmentFor(hash).putLoaded(keyBytes.bytes, keyBytes.bytes.length,
           valueSink.array(), valueSink.size(), hash, now(), () -> flight.superseded);
     } finally {
@@ -412,6 +405,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   private WriteResult store(byte[] key, int keyLength, byte[] value, int valueLength,
       PutMode mode, byte[] expected, boolean wantOld) {
     supersedeLoad(key, keyLength);
+    splitIfDue(keyLength + valueLength);
     long hash = Segment.hash(key, keyLength);
     WriteResult result = segmentFor(hash).put(key, keyLength, value, valueLength, hash, mode,
         expected, wantOld, now());
@@ -539,6 +533,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
       ScratchSinks scratch = ScratchSinks.borrow();
       try {
         ByteSink valueSink = encodeValue(computed, scratch);
+        splitIfDue(key.length + valueSink.size());
         result = stored.segment().put(key, key.length, valueSink.array(), valueSink.size(),
             stored.hash(), mode, current, false, now());
       } finally {
@@ -689,11 +684,11 @@ public final class LarderCache<K, V> implements Cache<K, V> {
 
   /** Keys of every live entry, segment by segment; for the map view's iterators. */
   List<byte[]> keySnapshot(int segment) {
-    return segments[segment].keys();
+    return segments.keys(segment);
   }
 
   int segmentCount() {
-    return segments.length;
+    return segments.routeCount();
   }
 
   K decodeKey(byte[] bytes) {
@@ -810,8 +805,19 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     return valueCodec.decodeLast(new ByteSource(bytes));
   }
 
+  /**
+   * Splits the cache's first segment into the segments its bound calls for if a write of
+   * {@code bytes} would take it past its split point (see {@link SegmentTable}).
+   */
+  private void splitIfDue(int bytes) {
+    WriteResult split = segments.splitIfDue(bytes);
+    if (split != null) {
+      afterWrite(split);
+    }
+  }
+
   private Segment segmentFor(long hash) {
-    return segments[(int) hash & segmentMask];
+    return segments.route(hash);
   }
 
   private long now() {

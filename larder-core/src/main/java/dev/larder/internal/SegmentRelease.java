@@ -28,7 +28,7 @@ final class SegmentRelease {
    * @param segments the cache's segments
    * @param whenUnreachable whether to free them when the owner becomes unreachable unclosed
    */
-  SegmentRelease(Object owner, Segment[] segments, boolean whenUnreachable) {
+  SegmentRelease(Object owner, SegmentTable segments, boolean whenUnreachable) {
     this.freeing = new Freeing(segments);
     this.cleanable = whenUnreachable ? CLEANER.register(owner, freeing) : null;
   }
@@ -45,10 +45,10 @@ final class SegmentRelease {
 
   /** The freeing itself; must not refer to the owner, or the owner would never be collected. */
   private static final class Freeing implements Runnable {
-    private final Segment[] segments;
+    private final SegmentTable segments;
     private volatile boolean closed;
 
-    Freeing(Segment[] segments) {
+    Freeing(SegmentTable segments) {
       this.segments = segments;
     }
 
@@ -62,9 +62,7 @@ final class SegmentRelease {
         LOG.log(System.Logger.Level.WARNING, "a Larder cache became unreachable without being"
             + " closed; its {0} bytes off the heap are freed now (close caches when done)", bytes);
       }
-      for (Segment segment : segments) {
-        segment.close();
-      }
+      segments.close();
     }
   }
 }

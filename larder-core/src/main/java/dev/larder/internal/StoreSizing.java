@@ -38,6 +38,16 @@ final class StoreSizing {
   static final long MAX_SEGMENT_BYTES = 128L << 20;
   static final int MIN_PAGE = 4 * 1024;
   static final int MAX_PAGE = 1024 * 1024;
+  /**
+   * Bytes a cache's first segment reserves at most before it splits into the segments its bound
+   * calls for: enough entries (about 6,000 of 150 B) that a single policy sees a representative
+   * sample, little enough that copying them is a short pause once in a cache's life.
+   */
+  static final long SPLIT_BYTES = 1L << 20;
+  /** Entries a cache's first segment holds at most before it splits. */
+  static final long SPLIT_ENTRIES = 4096;
+  /** The smallest split point an entry bound may give: below it the cache starts split. */
+  static final long MIN_SPLIT_ENTRIES = 16;
   /** Bytes of the cache's own objects outside the segments. */
   static final long CACHE_OVERHEAD = 1024;
 
@@ -97,11 +107,39 @@ final class StoreSizing {
   }
 
   /**
-   * @return the settings of each of {@code segments} segments, whose off-heap pages share one
-   *     {@link PageScope}
+   * Bytes a cache's first segment may reserve before it splits into {@code segments} (see
+   * {@code SegmentTable}): {@value #SPLIT_BYTES}, or a quarter of one segment's share of a byte
+   * bound if less, so that the first segment never evicts and each successor takes its part
+   * without evicting.
    */
-  static StoreSettings[] settings(CacheConfig<?, ?> config, int segments) {
-    PageScope scope = new PageScope(segments);
+  static long splitBytes(CacheConfig<?, ?> config, int segments) {
+    if (!config.memoryBounded()) {
+      return SPLIT_BYTES;
+    }
+    return Math.min(SPLIT_BYTES, (config.maximumMemory() - CACHE_OVERHEAD) / segments / 4);
+  }
+
+  /**
+   * Entries a cache's first segment may hold before it splits into {@code segments}:
+   * {@value #SPLIT_ENTRIES}, or a sixteenth of one segment's share of an entry bound if less; 0
+   * where that is under {@value #MIN_SPLIT_ENTRIES} (then the cache starts split). A sixteenth,
+   * not a quarter as for bytes: an entry-bounded cache pays for its policy tables by its bound
+   * from the start, so one segment saves less, and a shorter first phase moved the hit ratios
+   * of the entry-bounded traces less (docs/design/small-caches.md).
+   */
+  static long splitEntries(CacheConfig<?, ?> config, int segments) {
+    if (!config.entryBounded()) {
+      return SPLIT_ENTRIES;
+    }
+    long sixteenth = config.maximumEntries() / segments / 16;
+    return sixteenth < MIN_SPLIT_ENTRIES ? 0 : Math.min(SPLIT_ENTRIES, sixteenth);
+  }
+
+  /**
+   * @return the settings of each of {@code segments} segments, whose off-heap pages share
+   *     {@code scope}
+   */
+  static StoreSettings[] settings(CacheConfig<?, ?> config, int segments, PageScope scope) {
     StoreSettings[] settings = new StoreSettings[segments];
     for (int i = 0; i < segments; i++) {
       settings[i] = settings(config, segments, i, scope);
@@ -109,7 +147,8 @@ final class StoreSizing {
     return settings;
   }
 
-  private static StoreSettings settings(CacheConfig<?, ?> config, int segments, int index,
+  /** @return the settings of segment {@code index} of {@code segments} */
+  static StoreSettings settings(CacheConfig<?, ?> config, int segments, int index,
       PageScope scope) {
     long budget = Long.MAX_VALUE;
     long entries = Long.MAX_VALUE;

@@ -21,7 +21,7 @@ final class PageQueue {
 
   final String name;
   /** Oldest first; the last page is the head that entries are appended to. */
-  private final ArrayDeque<Page> pages = new ArrayDeque<>();
+  private final ArrayDeque<Page> pages = new ArrayDeque<>(2);
   /** Offset of the next entry to consume in the tail page. */
   int tailOffset;
   long liveBytes;

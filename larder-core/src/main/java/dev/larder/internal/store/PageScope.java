@@ -29,6 +29,16 @@ public final class PageScope {
     this.open = segments;
   }
 
+  /**
+   * Counts {@code members} segments that were never made as closed: the stripes of a cache
+   * closed before it split its first segment.
+   */
+  public synchronized void closeUnopened(int members) {
+    for (int i = 0; i < members; i++) {
+      close(() -> { });
+    }
+  }
+
   /** @return the arena, created on first use */
   synchronized Arena arena() {
     if (open == 0) {

@@ -29,11 +29,13 @@ final class PageStore {
   int standardSize;
   /** The standard size the bound calls for, which the segment's pages grow to as it fills. */
   private final int targetSize;
-  private volatile Page[] pages = new Page[16];
+  // The page table, free-number list and pool start small and grow by doubling: most of a
+  // small cache's fixed cost is objects like these (see docs/design/small-caches.md).
+  private volatile Page[] pages = new Page[4];
   private int nextNumber = 1;
-  private int[] freeNumbers = new int[16];
+  private int[] freeNumbers = new int[4];
   private int freeNumberCount;
-  private final ArrayDeque<Page> pooled = new ArrayDeque<>();
+  private final ArrayDeque<Page> pooled = new ArrayDeque<>(2);
   private long reservedBytes;
 
   /**
