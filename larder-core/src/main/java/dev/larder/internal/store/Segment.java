@@ -230,7 +230,7 @@ public final class Segment {
       return null;
     }
     if (access) {
-      onHit(t, i, current, now, hash);
+      onHit(t, i, current, page, offset, now, hash);
     }
     return copy ? value : NO_BYTES;
   }
@@ -252,17 +252,15 @@ public final class Segment {
     return bytes;
   }
 
-  private void onHit(long[] t, int i, long slot, long now, long hash) {
+  /**
+   * Tells the policy of a validated hit on the entry at {@code offset} of {@code page} (the
+   * page the slot pointed to when it was re-read: the same entry, so no second page lookup).
+   */
+  private void onHit(long[] t, int i, long slot, Page page, int offset, long now, long hash) {
     if (IndexSlot.clock(slot) < IndexSlot.MAX_CLOCK) {
       SLOTS.compareAndSet(t, i, slot, IndexSlot.raiseClock(slot));
     }
-    long address = IndexSlot.address(slot);
-    Page page = pages.page(IndexSlot.page(address));
-    if (page != null) {
-      policy.onHit(page, IndexSlot.offset(address), hash, IndexSlot.clock(slot));
-    } else {
-      policy.recordAccess(hash);
-    }
+    policy.onHit(page, offset, hash, IndexSlot.clock(slot));
     if (settings.expireAfterAccessNanos() > 0) {
       refreshDeadline(slot, now);
     }
@@ -411,6 +409,7 @@ public final class Segment {
       // Making room may consume the updated entry's own old bytes at a queue tail: that is its
       // replacement, not an eviction (see removeAt).
       updatingSlot = i;
+      long[] probed = table;
       long address = append(queue, (int) entrySize, true);
       updatingSlot = -1;
       if (address < 0) {
@@ -422,7 +421,7 @@ public final class Segment {
       EntryLayout.write(page.memory, IndexSlot.offset(address), key, keyLength, value,
           valueLength, expires, expires ? saturatingAdd(now, settings.lifetimeNanos()) : 0);
       account(page, queue, (int) entrySize);
-      i = liveIndexOf(tag, key, keyLength, now);
+      i = indexAfterAppend(probed, i, tag, key, keyLength, now);
       if (i >= 0) {
         killEntry(table[i], RemovalCause.REPLACED, previous, key, keyLength);
         SLOTS.setRelease(table, i, IndexSlot.of(tag, clock, address));
@@ -578,6 +577,26 @@ public final class Segment {
     long room = settings.budgetBytes() - fixed - pages.footprint(standard)
         - PageMemory.PAGE_OVERHEAD;
     return room >= standard ? room : 0;
+  }
+
+  /**
+   * The key's slot after {@link #append} made room, without probing again where that is known:
+   * making room never inserts a key and moves no slot (a relocation rewrites the slot in place,
+   * an eviction leaves a tombstone), so a key that was absent is still absent, and a key that
+   * was at {@code i} is there still unless its slot was deleted. Only a rebuilt table (not done
+   * while appending today) needs the probe.
+   */
+  private int indexAfterAppend(long[] probed, int i, int tag, byte[] key, int keyLength,
+      long now) {
+    long[] t = table;
+    if (t != probed) {
+      return liveIndexOf(tag, key, keyLength, now);
+    }
+    if (i < 0) {
+      return -1;
+    }
+    long slot = t[i];
+    return slot == IndexSlot.EMPTY || slot == IndexSlot.TOMBSTONE ? -1 : i;
   }
 
   /** Index of the live slot for the key, removing it first if it has expired; else -1. */
