@@ -409,7 +409,6 @@ public final class Segment {
       // Making room may consume the updated entry's own old bytes at a queue tail: that is its
       // replacement, not an eviction (see removeAt).
       updatingSlot = i;
-      long[] probed = table;
       long address = append(queue, (int) entrySize, true);
       updatingSlot = -1;
       if (address < 0) {
@@ -421,7 +420,7 @@ public final class Segment {
       EntryLayout.write(page.memory, IndexSlot.offset(address), key, keyLength, value,
           valueLength, expires, expires ? saturatingAdd(now, settings.lifetimeNanos()) : 0);
       account(page, queue, (int) entrySize);
-      i = indexAfterAppend(probed, i, tag, key, keyLength, now);
+      i = liveIndexOf(tag, key, keyLength, now);
       if (i >= 0) {
         killEntry(table[i], RemovalCause.REPLACED, previous, key, keyLength);
         SLOTS.setRelease(table, i, IndexSlot.of(tag, clock, address));
@@ -577,26 +576,6 @@ public final class Segment {
     long room = settings.budgetBytes() - fixed - pages.footprint(standard)
         - PageMemory.PAGE_OVERHEAD;
     return room >= standard ? room : 0;
-  }
-
-  /**
-   * The key's slot after {@link #append} made room, without probing again where that is known:
-   * making room never inserts a key and moves no slot (a relocation rewrites the slot in place,
-   * an eviction leaves a tombstone), so a key that was absent is still absent, and a key that
-   * was at {@code i} is there still unless its slot was deleted. Only a rebuilt table (not done
-   * while appending today) needs the probe.
-   */
-  private int indexAfterAppend(long[] probed, int i, int tag, byte[] key, int keyLength,
-      long now) {
-    long[] t = table;
-    if (t != probed) {
-      return liveIndexOf(tag, key, keyLength, now);
-    }
-    if (i < 0) {
-      return -1;
-    }
-    long slot = t[i];
-    return slot == IndexSlot.EMPTY || slot == IndexSlot.TOMBSTONE ? -1 : i;
   }
 
   /** Index of the live slot for the key, removing it first if it has expired; else -1. */
