@@ -75,6 +75,32 @@ public final class ByteSink {
     size += length;
   }
 
+  /**
+   * Appends {@code s} one byte a char if every char is ASCII (below 0x80), without an
+   * intermediate array; appends nothing otherwise.
+   *
+   * @param s the text
+   * @return whether it was ASCII and appended
+   */
+  public boolean writeAsciiIfAscii(String s) {
+    int n = s.length();
+    ensure(n);
+    byte[] b = buffer;
+    int at = size;
+    int seen = 0;
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      seen |= c;
+      b[at + i] = (byte) c;
+    }
+    if (seen >= 0x80) {
+      // the bytes past size are not part of the sink's content: nothing was appended
+      return false;
+    }
+    size = at + n;
+    return true;
+  }
+
   /** @param v written as 2 bytes, little-endian */
   public void writeShort(int v) {
     ensure(2);

@@ -24,9 +24,10 @@ import java.util.SplittableRandom;
 
 /**
  * A CacheBench-style mix (seed 004): 90% reads and 10% writes of 1 KiB byte[] values under String
- * keys, Zipf-distributed (exponent 0.99) or uniform, on 1, 2 and 4 threads. The cache holds half
- * the key space, so eviction runs all along. Each combination: a warm-up, then at least three
- * timed repetitions; the row gives the median and the spread.
+ * keys, Zipf-distributed (exponent 0.99) or uniform, on 1, 2, 4 and 8 threads; also a read-only
+ * and a write-only mix (issue 26). The cache holds half the key space, so eviction runs all
+ * along. Each combination: a warm-up, then at least three timed repetitions; the row gives the
+ * median and the spread.
  */
 public final class ThroughputScenario implements Scenario {
 
@@ -41,7 +42,10 @@ public final class ThroughputScenario implements Scenario {
   private static final Parameter.Choices DISTRIBUTIONS = new Parameter.Choices("distributions",
       List.of("zipf", "uniform"), List.of("zipf", "uniform"), List.of("zipf"));
   private static final Parameter.WholeNumbers THREADS = new Parameter.WholeNumbers("threads", 1,
-      1024, List.of(1L, 2L, 4L), List.of(1L, 2L));
+      1024, List.of(1L, 2L, 4L, 8L), List.of(1L, 2L));
+  /** Percentages of reads in the mix: 90/10, read-only and write-only in a full run. */
+  private static final Parameter.WholeNumbers READ_PERCENTS = new Parameter.WholeNumbers(
+      "readPercents", 0, 100, List.of(90L, 100L, 0L), List.of(90L));
   private static final Parameter.WholeNumber WARMUP_MILLIS =
       new Parameter.WholeNumber("warmupMillis", 0, 600_000, 1_000, 100);
   private static final Parameter.WholeNumber MILLIS =
@@ -56,12 +60,14 @@ public final class ThroughputScenario implements Scenario {
 
   @Override
   public String summary() {
-    return "seed 004: 90/10 read/write ops/s, Zipf and uniform keys, 1-4 threads, under eviction";
+    return "seed 004: 90/10, read-only and write-only ops/s, Zipf and uniform keys, 1-8 threads,"
+        + " under eviction";
   }
 
   @Override
   public List<Parameter> parameters() {
-    return List.of(KEYS, CAPACITY_FRACTION, ZIPF_EXPONENT, DISTRIBUTIONS, THREADS, WARMUP_MILLIS,
+    return List.of(KEYS, CAPACITY_FRACTION, ZIPF_EXPONENT, DISTRIBUTIONS, THREADS, READ_PERCENTS,
+        WARMUP_MILLIS,
         MILLIS, REPETITIONS);
   }
 
@@ -113,21 +119,26 @@ public final class ThroughputScenario implements Scenario {
     List<Row> rows = new ArrayList<>();
     for (String distribution : DISTRIBUTIONS.get(o)) {
       ZipfSampler sampler = new ZipfSampler(keySpace, distribution.equals("uniform") ? 0 : exponent);
-      for (long t : THREADS.get(o)) {
-        int threads = (int) t;
-        context.progress(distribution + ", " + threads + " thread(s)");
-        rows.add(run(trial, o, cache, keys, sampler, distribution, threads, capacity));
+      for (long readPercent : READ_PERCENTS.get(o)) {
+        for (long t : THREADS.get(o)) {
+          int threads = (int) t;
+          context.progress(distribution + ", " + readPercent + "% reads, " + threads
+              + " thread(s)");
+          rows.add(run(trial, o, cache, keys, sampler, distribution, (int) readPercent, threads,
+              capacity));
+        }
       }
     }
     return rows;
   }
 
   private static Row run(Trial trial, RunOptions o, BenchCache<String, byte[]> cache,
-      String[] keys, ZipfSampler sampler, String distribution, int threads, long capacity)
-      throws InterruptedException {
+      String[] keys, ZipfSampler sampler, String distribution, int readPercent, int threads,
+      long capacity) throws InterruptedException {
     List<MixWorker> workers = new ArrayList<>();
     double[] samples = TimedLoop.run(threads, i -> {
-      MixWorker w = new MixWorker(cache, keys, sampler, new SplittableRandom(1000L + i));
+      MixWorker w = new MixWorker(cache, keys, sampler, readPercent,
+          new SplittableRandom(1000L + i));
       workers.add(w);
       return w;
     }, WARMUP_MILLIS.get(o), MILLIS.get(o), REPETITIONS.getInt(o));
@@ -140,6 +151,7 @@ public final class ThroughputScenario implements Scenario {
     }
     Row row = Row.of(trial.implementation())
         .put("distribution", distribution)
+        .put("readPercent", readPercent)
         .put("threads", threads)
         .put("opsPerSecond", stats.median())
         .put("opsPerSecondMin", stats.min())
@@ -167,27 +179,29 @@ public final class ThroughputScenario implements Scenario {
     }
   }
 
-  /** One thread's 90/10 mix; counts its own hits so no counter is shared. */
+  /** One thread's mix of reads and writes; counts its own hits so no counter is shared. */
   private static final class MixWorker implements TimedLoop.Worker {
     private final BenchCache<String, byte[]> cache;
     private final String[] keys;
     private final ZipfSampler sampler;
+    private final int readPercent;
     private final SplittableRandom random;
     long hits;
     long reads;
 
     MixWorker(BenchCache<String, byte[]> cache, String[] keys, ZipfSampler sampler,
-        SplittableRandom random) {
+        int readPercent, SplittableRandom random) {
       this.cache = cache;
       this.keys = keys;
       this.sampler = sampler;
+      this.readPercent = readPercent;
       this.random = random;
     }
 
     @Override
     public void step() {
       String key = keys[sampler.next(random)];
-      if (random.nextInt(10) == 0) {
+      if (random.nextInt(100) >= readPercent) {
         cache.put(key, Keys.value(random, VALUE_BYTES));
       } else {
         reads++;
@@ -204,6 +218,7 @@ public final class ThroughputScenario implements Scenario {
         List.of(
             Column.of("implementation"),
             Column.of("distribution"),
+            new Column("readPercent", "reads %"),
             Column.of("threads"),
             new Column("opsPerSecond", "ops/s (median)"),
             new Column("spreadPercent", "spread %"),
@@ -211,9 +226,15 @@ public final class ThroughputScenario implements Scenario {
         List.of(
             new ChartSpec("", "90% reads / 10% writes, Zipf 0.99 keys (median of repetitions)",
                 "threads", "implementation", "opsPerSecond", "operations per second", false,
-                Map.of("distribution", "zipf")),
+                Map.of("distribution", "zipf", "readPercent", 90)),
             new ChartSpec("-uniform", "90% reads / 10% writes, uniform keys",
                 "threads", "implementation", "opsPerSecond", "operations per second", false,
-                Map.of("distribution", "uniform"))));
+                Map.of("distribution", "uniform", "readPercent", 90)),
+            new ChartSpec("-reads", "100% reads, Zipf 0.99 keys", "threads", "implementation",
+                "opsPerSecond", "operations per second", false,
+                Map.of("distribution", "zipf", "readPercent", 100)),
+            new ChartSpec("-writes", "100% writes, Zipf 0.99 keys", "threads", "implementation",
+                "opsPerSecond", "operations per second", false,
+                Map.of("distribution", "zipf", "readPercent", 0))));
   }
 }

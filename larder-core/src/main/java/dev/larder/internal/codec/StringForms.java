@@ -28,6 +28,8 @@ import java.nio.charset.StandardCharsets;
 public final class StringForms {
 
   private static final int UTF16_MARK = 0xFF;
+  /** Up to this length, writeLast copies ASCII text char by char. */
+  private static final int SHORT_TEXT = 64;
 
   private StringForms() {}
 
@@ -65,6 +67,11 @@ public final class StringForms {
   }
 
   public static void writeLast(String s, ByteSink out) {
+    // Short ASCII text (most keys) is copied char by char, with no intermediate array: a read's
+    // key is encoded on every lookup. Longer text goes through the intrinsic getBytes below.
+    if (s.length() <= SHORT_TEXT && out.writeAsciiIfAscii(s)) {
+      return;
+    }
     byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
     // ASCII has no surrogates: skip the per-char scan (same test as write's fast path).
     if (!(utf8.length == s.length() && isAscii(utf8, s)) && hasUnpairedSurrogate(s)) {

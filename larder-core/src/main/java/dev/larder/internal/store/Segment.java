@@ -246,7 +246,7 @@ public final class Segment {
       return null;
     }
     if (access) {
-      onHit(t, i, current, now, hash);
+      onHit(t, i, current, page, offset, now, hash);
     }
     return copy ? value : NO_BYTES;
   }
@@ -268,17 +268,15 @@ public final class Segment {
     return bytes;
   }
 
-  private void onHit(long[] t, int i, long slot, long now, long hash) {
+  /**
+   * Tells the policy of a validated hit on the entry at {@code offset} of {@code page} (the
+   * page the slot pointed to when it was re-read: the same entry, so no second page lookup).
+   */
+  private void onHit(long[] t, int i, long slot, Page page, int offset, long now, long hash) {
     if (IndexSlot.clock(slot) < IndexSlot.MAX_CLOCK) {
       SLOTS.compareAndSet(t, i, slot, IndexSlot.raiseClock(slot));
     }
-    long address = IndexSlot.address(slot);
-    Page page = pages.page(IndexSlot.page(address));
-    if (page != null) {
-      policy.onHit(page, IndexSlot.offset(address), hash, IndexSlot.clock(slot));
-    } else {
-      policy.recordAccess(hash);
-    }
+    policy.onHit(page, offset, hash, IndexSlot.clock(slot));
     if (settings.expireAfterAccessNanos() > 0) {
       refreshDeadline(slot, now);
     }
