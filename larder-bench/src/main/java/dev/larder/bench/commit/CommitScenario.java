@@ -24,8 +24,9 @@ import org.HdrHistogram.Histogram;
  * Issue 22's commit benchmark: durable single-write commits per second and their latency against
  * client threads and value size, per fsync policy, beside the disk's own limits (one record per
  * write-and-force; forced sequential bandwidth), non-transactional puts, and the embedded stores a
- * Java developer would pick: H2's MVStore with its TransactionStore (forced per commit), and
- * Chronicle Map persisted to a file (no force: not durable against power loss).
+ * Java developer would pick: H2's MVStore with its TransactionStore (forced per commit), JetBrains
+ * Xodus with durable writes (forced per commit), and Chronicle Map persisted to a file (no force:
+ * not durable against power loss).
  *
  * <p>Parameters: {@code threads} (default 1,4,16,64; quick 1,16), {@code sizes} in bytes (default
  * 100,1024,51200; quick 100,51200), {@code seconds} per cell (default 5; quick 1), {@code keys}
@@ -42,7 +43,7 @@ public final class CommitScenario implements Scenario {
 
   static final List<String> IMPLEMENTATIONS = List.of("disk", "Larder always",
       "Larder interval(10ms)", "Larder none", "Larder plain puts", "H2 MVStore TransactionStore",
-      "ChronicleMap persisted");
+      "Xodus durable write", "ChronicleMap persisted");
 
   @Override
   public String name() {
@@ -52,7 +53,7 @@ public final class CommitScenario implements Scenario {
   @Override
   public String summary() {
     return "issue 22: durable commits/s and latency vs threads and size, per fsync policy, "
-        + "against the disk's limits, H2 MVStore and Chronicle Map";
+        + "against the disk's limits, H2 MVStore, Xodus and Chronicle Map";
   }
 
   @Override
