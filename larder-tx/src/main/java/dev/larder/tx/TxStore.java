@@ -1,6 +1,7 @@
 package dev.larder.tx;
 
 import dev.larder.codec.ValueDictionary;
+import dev.larder.tx.internal.KeyRef;
 import dev.larder.wal.FileLayer;
 import dev.larder.wal.FsyncPolicy;
 import dev.larder.wal.LogFile;
@@ -257,6 +258,18 @@ public final class TxStore implements AutoCloseable {
 
   Engine engine() {
     return engine;
+  }
+
+  /**
+   * A put ({@code value} non-null) or removal outside any transaction: one blind write at the
+   * commit point, which never conflicts.
+   */
+  <K, V> void commitBlind(TxCache<K, V> cache, K key, V value) {
+    checkOpen();
+    check(cache);
+    byte[] keyBytes = engine.encodeKey(cache.index(), Objects.requireNonNull(key, "key"));
+    byte[] valueBytes = value == null ? Engine.REMOVED : engine.encodeValue(cache.index(), value);
+    engine.commitBlind(new KeyRef(cache.index(), keyBytes), valueBytes);
   }
 
   void check(TxCache<?, ?> cache) {
