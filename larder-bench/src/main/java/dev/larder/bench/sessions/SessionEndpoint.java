@@ -107,8 +107,9 @@ public final class SessionEndpoint implements AutoCloseable {
 
   /**
    * Runs the endpoint until the process is stopped, for an external driver such as siege.
-   * Arguments: {@code larder-always} | {@code larder-off} | {@code redis-always} |
-   * {@code redis-off}, then the port (default 8080), then the log directory (default: a new
+   * Arguments: a store kind ({@code larder-always}, {@code larder-off},
+   * {@code larder-session-always}, {@code larder-session-off}, {@code redis-always},
+   * {@code redis-off}), then the port (default 8080), then the log directory (default: a new
    * temporary directory).
    *
    * @param args the arguments
@@ -116,8 +117,8 @@ public final class SessionEndpoint implements AutoCloseable {
    */
   public static void main(String[] args) throws Exception {
     if (args.length < 1) {
-      System.err.println("usage: SessionEndpoint larder-always|larder-off|redis-always|redis-off"
-          + " [port] [directory]");
+      System.err.println("usage: SessionEndpoint larder-always|larder-off|larder-session-always|"
+          + "larder-session-off|redis-always|redis-off [port] [directory]");
       System.exit(2);
     }
     int port = args.length > 1 ? Integer.parseInt(args[1]) : 8080;

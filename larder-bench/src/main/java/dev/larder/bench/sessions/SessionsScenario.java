@@ -24,7 +24,8 @@ import java.util.stream.Stream;
  * Seed 001's own experiment: an HTTP counter page where each request begins a transaction, reads
  * and replaces a session of 250 small objects (about 50 KB) and commits before answering, driven
  * as {@code siege -b -c N} drives it, for 1, 10 and 100 clients; Larder with its log under
- * {@code always} and without a log, Redis with {@code appendfsync always} and without
+ * {@code always} and without a log, with an entry per session object (250 writes per commit, as
+ * the seed's GemStone committed 250 objects) and with the session as one entry, Redis with {@code appendfsync always} and without
  * persistence (the same endpoint, sessions as hashes, WATCH/MULTI/EXEC), beside the seed's
  * GemStone/S figures (quoted, not measured).
  *
@@ -44,9 +45,12 @@ public final class SessionsScenario implements Scenario {
   /** Trial name to {@link Stores} kind. */
   private static final Map<String, String> STORES = Map.of(
       "Larder", "larder-always", "Larder log off", "larder-off",
+      "Larder 1 entry/session", "larder-session-always",
+      "Larder 1 entry/session log off", "larder-session-off",
       "Redis", "redis-always", "Redis log off", "redis-off");
-  private static final List<String> ORDER = List.of("Larder", "Larder log off", "Redis",
-      "Redis log off", GemStoneFigures.NAME);
+  private static final List<String> ORDER = List.of("Larder", "Larder log off",
+      "Larder 1 entry/session", "Larder 1 entry/session log off", "Redis", "Redis log off",
+      GemStoneFigures.NAME);
 
   @Override
   public String name() {

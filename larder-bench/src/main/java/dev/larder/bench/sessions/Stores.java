@@ -28,8 +28,9 @@ final class Stores {
   }
 
   /**
-   * @param kind {@code larder-always}, {@code larder-off}, {@code redis-always} or
-   *     {@code redis-off}
+   * @param kind {@code larder-always}, {@code larder-off} (an entry per object),
+   *     {@code larder-session-always}, {@code larder-session-off} (an entry per session),
+   *     {@code redis-always} or {@code redis-off}
    * @param directory a directory for the log or the append-only file
    * @param connections the most concurrent requests
    * @return the open store
@@ -37,8 +38,10 @@ final class Stores {
    */
   static Opened open(String kind, Path directory, int connections) throws Exception {
     return switch (kind) {
-      case "larder-always" -> new Opened(new LarderSessions(directory), null);
-      case "larder-off" -> new Opened(new LarderSessions(null), null);
+      case "larder-always" -> new Opened(new LarderSessions(directory, false), null);
+      case "larder-off" -> new Opened(new LarderSessions(null, false), null);
+      case "larder-session-always" -> new Opened(new LarderSessions(directory, true), null);
+      case "larder-session-off" -> new Opened(new LarderSessions(null, true), null);
       case "redis-always", "redis-off" -> {
         String reason = RedisServer.unavailableReason().orElse(null);
         if (reason != null) {
@@ -48,7 +51,8 @@ final class Stores {
         yield new Opened(new RedisSessions(server.port(), connections), server);
       }
       default -> throw new IllegalArgumentException("unknown session store " + kind
-          + " (larder-always, larder-off, redis-always, redis-off)");
+          + " (larder-always, larder-off, larder-session-always, larder-session-off,"
+          + " redis-always, redis-off)");
     };
   }
 }
