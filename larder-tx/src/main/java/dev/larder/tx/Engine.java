@@ -193,6 +193,18 @@ final class Engine implements AutoCloseable {
     return log;
   }
 
+  /**
+   * Waits until new snapshots include commit {@code sequence}, the log fails, or the time is up:
+   * what a retried transaction needs before it can succeed. Parks in short steps; used only by
+   * writers retrying after a conflict, never by a reader.
+   */
+  void awaitVisible(long sequence, long maxNanos) {
+    long deadline = System.nanoTime() + maxNanos;
+    while (visible.get() < sequence && failure == null && System.nanoTime() < deadline) {
+      java.util.concurrent.locks.LockSupport.parkNanos(50_000);
+    }
+  }
+
   long beginSnapshot() {
     return snapshots.register(visible);
   }

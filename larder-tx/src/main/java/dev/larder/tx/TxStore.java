@@ -179,7 +179,8 @@ public final class TxStore implements AutoCloseable {
 
   /**
    * Runs {@code body} in a transaction of the given isolation, committing and retrying on
-   * conflict with a short randomized pause between attempts. Any other exception rolls back and
+   * conflict: before each new attempt it waits until the commits it collided with are visible
+   * (under {@code always}, after their force; at most 10 s), then pauses a short random time. Any other exception rolls back and
    * propagates at once.
    *
    * @param isolation the isolation level
@@ -205,11 +206,26 @@ public final class TxStore implements AutoCloseable {
         if (attempt >= maxAttempts) {
           throw e;
         }
+        // A new attempt can only succeed once its snapshot includes the commits it collided
+        // with: under `always` they become visible only after their force, and retrying before
+        // that conflicts again at once (a busy disk used up every attempt that way).
+        engine.awaitVisible(latestConflict(e), VISIBILITY_WAIT_NANOS);
         // Back off a little so that the transactions that collided do not collide again.
         LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(1_000L << Math.min(attempt,
             10)));
       }
     }
+  }
+
+  /** The longest a retry waits for the commits it collided with to become visible. */
+  private static final long VISIBILITY_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+  private static long latestConflict(TransactionConflictException e) {
+    long latest = 0;
+    for (TransactionConflictException.ConflictingKey k : e.keys()) {
+      latest = Math.max(latest, k.committedAt());
+    }
+    return latest;
   }
 
   /**
