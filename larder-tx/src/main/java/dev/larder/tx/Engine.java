@@ -193,6 +193,18 @@ final class Engine implements AutoCloseable {
     return log;
   }
 
+  /**
+   * Waits until new snapshots include commit {@code sequence}, the log fails, or the time is up:
+   * what a retried transaction needs before it can succeed. Parks in short steps; used only by
+   * writers retrying after a conflict, never by a reader.
+   */
+  void awaitVisible(long sequence, long maxNanos) {
+    long deadline = System.nanoTime() + maxNanos;
+    while (visible.get() < sequence && failure == null && System.nanoTime() < deadline) {
+      java.util.concurrent.locks.LockSupport.parkNanos(50_000);
+    }
+  }
+
   long beginSnapshot() {
     return snapshots.register(visible);
   }
@@ -269,15 +281,57 @@ final class Engine implements AutoCloseable {
           throw e;
         }
       }
-      lastSequence = n;
-      history.record(n, writes.keySet());
-      if (!publishAfterSync) {
-        visible.accumulateAndGet(n, Math::max);
-      }
-      history.trim(snapshots.horizon(visible), versions);
+      finishLocked(n, writes.keySet());
     } finally {
       commitLock.unlock();
     }
+    return acknowledge(n, ticket);
+  }
+
+  /**
+   * Commits one blind write (a put, or a removal when {@code value} is {@link #REMOVED}) at the
+   * commit point: the path of {@link TxCache#put} and {@link TxCache#remove}. It reads nothing, so
+   * it needs no snapshot and no conflict check (it is the serial transaction "write k" placed at
+   * sequence {@code N}); it records the superseded state and its write set exactly as
+   * {@link #commit} does, so open transactions still read their snapshot and still conflict.
+   *
+   * @return the commit's sequence
+   */
+  long commitBlind(KeyRef key, byte[] value) {
+    long n;
+    long ticket = 0;
+    commitLock.lock();
+    try {
+      checkUsable();
+      n = lastSequence + 1;
+      CommitRecord.Write write = applyOne(n, key, value);
+      if (log != null) {
+        try {
+          ticket = log.append(n, CommitRecord.TYPE_COMMIT, CommitRecord.encode(List.of(write)));
+        } catch (RuntimeException e) {
+          undoOne(n, key);
+          throw e;
+        }
+      }
+      finishLocked(n, List.of(key));
+    } finally {
+      commitLock.unlock();
+    }
+    return acknowledge(n, ticket);
+  }
+
+  /** Under the commit lock, after the append: the commit's sequence is taken and published. */
+  private void finishLocked(long n, java.util.Collection<KeyRef> written) {
+    lastSequence = n;
+    history.record(n, written);
+    if (!publishAfterSync) {
+      visible.accumulateAndGet(n, Math::max);
+    }
+    history.trim(snapshots.horizon(visible), versions);
+  }
+
+  /** After the commit lock: waits for the log under the policy, then publishes {@code n}. */
+  private long acknowledge(long n, long ticket) {
     if (log != null) {
       try {
         log.sync(ticket);
@@ -317,18 +371,7 @@ final class Engine implements AutoCloseable {
     List<CommitRecord.Write> record = new ArrayList<>(writes.size());
     try {
       for (Map.Entry<KeyRef, byte[]> w : writes.entrySet()) {
-        KeyRef k = w.getKey();
-        byte[] stored = w.getValue() == REMOVED ? null : StoredValue.wrap(n, w.getValue());
-        Cache<byte[], byte[]> cache = caches.get(k.cache());
-        byte[] old = cache.getIfPresent(k.key());
-        long start = old != null ? StoredValue.sequence(old) : history.lastWrite(k);
-        versions.preserve(k, new VersionTable.Version(start, n, old));
-        record.add(new CommitRecord.Write(k.cache(), k.key(), stored));
-        if (stored == null) {
-          cache.invalidate(k.key());
-        } else {
-          cache.put(k.key(), stored);
-        }
+        record.add(applyOne(n, w.getKey(), w.getValue()));
       }
     } catch (RuntimeException e) {
       undo(n, writes);
@@ -337,20 +380,47 @@ final class Engine implements AutoCloseable {
     return record;
   }
 
+  /**
+   * Records the key's current state as valid until {@code n}, then changes the cache. On failure
+   * (a value too large for its cache) the key is as it was, and nothing is recorded.
+   */
+  private CommitRecord.Write applyOne(long n, KeyRef k, byte[] value) {
+    byte[] stored = value == REMOVED ? null : StoredValue.wrap(n, value);
+    Cache<byte[], byte[]> cache = caches.get(k.cache());
+    byte[] old = cache.getIfPresent(k.key());
+    long start = old != null ? StoredValue.sequence(old) : history.lastWrite(k);
+    versions.preserve(k, new VersionTable.Version(start, n, old));
+    try {
+      if (stored == null) {
+        cache.invalidate(k.key());
+      } else {
+        cache.put(k.key(), stored);
+      }
+    } catch (RuntimeException e) {
+      undoOne(n, k);
+      throw e;
+    }
+    return new CommitRecord.Write(k.cache(), k.key(), stored);
+  }
+
   /** Puts back the states commit {@code n} recorded before changing each key. */
   private void undo(long n, LinkedHashMap<KeyRef, byte[]> writes) {
     for (KeyRef k : writes.keySet()) {
-      VersionTable.Version before = versions.find(k, n - 1);
-      if (before != null && before.end() == n) {
-        Cache<byte[], byte[]> cache = caches.get(k.cache());
-        if (before.stored() == null) {
-          cache.invalidate(k.key());
-        } else {
-          cache.put(k.key(), before.stored());
-        }
-      }
-      versions.forget(k, n);
+      undoOne(n, k);
     }
+  }
+
+  private void undoOne(long n, KeyRef k) {
+    VersionTable.Version before = versions.find(k, n - 1);
+    if (before != null && before.end() == n) {
+      Cache<byte[], byte[]> cache = caches.get(k.cache());
+      if (before.stored() == null) {
+        cache.invalidate(k.key());
+      } else {
+        cache.put(k.key(), before.stored());
+      }
+    }
+    versions.forget(k, n);
   }
 
   /**

@@ -1,11 +1,16 @@
 package dev.larder.tx;
 
+import java.util.Objects;
 import java.util.function.BiFunction;
 
 /**
  * A cache of a {@link TxStore}. Use it inside transactions ({@link Transaction#get} and the
- * rest), or directly: each method here is a transaction of one operation, at the store's default
- * isolation, retried on conflict (up to {@link TxStore#SINGLE_OPERATION_ATTEMPTS} times).
+ * rest), or directly: each method here is a transaction of one operation. {@link #get} and
+ * {@link #compute} run at the store's default isolation, retried on conflict (up to
+ * {@link TxStore#SINGLE_OPERATION_ATTEMPTS} times); {@link #put} and {@link #remove} read nothing,
+ * so they are blind writes applied at the commit point, which never conflict (each is the serial
+ * transaction "write this key" at its commit sequence; open transactions that read or wrote the
+ * key still conflict with it).
  *
  * <p>Thread-safe.
  *
@@ -56,10 +61,7 @@ public final class TxCache<K, V> {
    * @param value the value
    */
   public void put(K key, V value) {
-    store.inTransaction(TxStore.SINGLE_OPERATION_ATTEMPTS, tx -> {
-      tx.put(this, key, value);
-      return null;
-    });
+    store.commitBlind(this, key, Objects.requireNonNull(value, "value"));
   }
 
   /**
@@ -68,10 +70,7 @@ public final class TxCache<K, V> {
    * @param key the key
    */
   public void remove(K key) {
-    store.inTransaction(TxStore.SINGLE_OPERATION_ATTEMPTS, tx -> {
-      tx.remove(this, key);
-      return null;
-    });
+    store.commitBlind(this, key, null);
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.larder.tx;
 
 import dev.larder.codec.ValueDictionary;
+import dev.larder.tx.internal.KeyRef;
 import dev.larder.wal.FileLayer;
 import dev.larder.wal.FsyncPolicy;
 import dev.larder.wal.LogFile;
@@ -179,7 +180,8 @@ public final class TxStore implements AutoCloseable {
 
   /**
    * Runs {@code body} in a transaction of the given isolation, committing and retrying on
-   * conflict with a short randomized pause between attempts. Any other exception rolls back and
+   * conflict: before each new attempt it waits until the commits it collided with are visible
+   * (under {@code always}, after their force; at most 10 s), then pauses a short random time. Any other exception rolls back and
    * propagates at once.
    *
    * @param isolation the isolation level
@@ -205,11 +207,26 @@ public final class TxStore implements AutoCloseable {
         if (attempt >= maxAttempts) {
           throw e;
         }
+        // A new attempt can only succeed once its snapshot includes the commits it collided
+        // with: under `always` they become visible only after their force, and retrying before
+        // that conflicts again at once (a busy disk used up every attempt that way).
+        engine.awaitVisible(latestConflict(e), VISIBILITY_WAIT_NANOS);
         // Back off a little so that the transactions that collided do not collide again.
         LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(1_000L << Math.min(attempt,
             10)));
       }
     }
+  }
+
+  /** The longest a retry waits for the commits it collided with to become visible. */
+  private static final long VISIBILITY_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+  private static long latestConflict(TransactionConflictException e) {
+    long latest = 0;
+    for (TransactionConflictException.ConflictingKey k : e.keys()) {
+      latest = Math.max(latest, k.committedAt());
+    }
+    return latest;
   }
 
   /**
@@ -267,6 +284,18 @@ public final class TxStore implements AutoCloseable {
 
   Engine engine() {
     return engine;
+  }
+
+  /**
+   * A put ({@code value} non-null) or removal outside any transaction: one blind write at the
+   * commit point, which never conflicts.
+   */
+  <K, V> void commitBlind(TxCache<K, V> cache, K key, V value) {
+    checkOpen();
+    check(cache);
+    byte[] keyBytes = engine.encodeKey(cache.index(), Objects.requireNonNull(key, "key"));
+    byte[] valueBytes = value == null ? Engine.REMOVED : engine.encodeValue(cache.index(), value);
+    engine.commitBlind(new KeyRef(cache.index(), keyBytes), valueBytes);
   }
 
   void check(TxCache<?, ?> cache) {

@@ -15,9 +15,11 @@ import java.util.Objects;
  *       operating system; a background thread forces every interval. Survives process kill; a
  *       power loss loses at most the acknowledged commits of the last interval (plus the time one
  *       force takes).
- *   <li>{@link #none()}: written to the operating system before acknowledgement, never forced
- *       except when a segment is closed or a checkpoint completes. Survives process kill; a power
- *       loss may lose anything the operating system had not written back.
+ *   <li>{@link #none()}: acknowledged once appended to the log's buffer in memory; records are
+ *       written to the operating system in batches (when 64 KiB are pending, and every 10 ms),
+ *       never forced except when a segment is closed, a checkpoint completes or the log closes. A
+ *       process kill loses at most the acknowledged commits of the last batch (10 ms or 64 KiB);
+ *       a power loss may lose anything the operating system had not written back.
  * </ul>
  *
  * <p>Immutable and thread-safe.

@@ -10,6 +10,13 @@ import dev.larder.wal.LogStats;
 import dev.larder.wal.WalConfig;
 import java.nio.file.Path;
 import java.time.Duration;
+import jetbrains.exodus.ArrayByteIterable;
+import jetbrains.exodus.bindings.LongBinding;
+import jetbrains.exodus.env.Environment;
+import jetbrains.exodus.env.EnvironmentConfig;
+import jetbrains.exodus.env.Environments;
+import jetbrains.exodus.env.Store;
+import jetbrains.exodus.env.StoreConfig;
 import net.openhft.chronicle.map.ChronicleMap;
 import net.openhft.chronicle.map.ChronicleMapBuilder;
 import org.h2.mvstore.DataUtils;
@@ -44,6 +51,7 @@ final class Committers {
       case "Larder plain puts" -> plain();
       case "ChronicleMap persisted" -> chronicle(directory, keys, valueBytes);
       case "H2 MVStore TransactionStore" -> h2(directory);
+      case "Xodus durable write" -> xodus(directory);
       default -> throw new IllegalArgumentException("unknown implementation " + implementation);
     };
   }
@@ -155,6 +163,31 @@ final class Committers {
       public void close() {
         transactions.close();
         store.close();
+      }
+    };
+  }
+
+  /**
+   * JetBrains Xodus (the environment layer: a log-structured store of optimistic, snapshot
+   * isolated transactions), with {@code logDurableWrite} on so that a commit returns only after
+   * its log is forced. {@code executeInTransaction} re-runs a transaction that conflicted at
+   * commit, as Larder's inTransaction does. Xodus forces each commit on its own (no group commit).
+   */
+  private static Committer xodus(Path directory) {
+    Environment env = Environments.newInstance(directory.resolve("xodus").toFile(),
+        new EnvironmentConfig().setLogDurableWrite(true).setEnvCloseForcedly(true));
+    Store store = env.computeInTransaction(
+        txn -> env.openStore("data", StoreConfig.WITHOUT_DUPLICATES, txn));
+    return new Committer() {
+      @Override
+      public void commit(long key, byte[] value) {
+        env.executeInTransaction(txn -> store.put(txn, LongBinding.longToEntry(key),
+            new ArrayByteIterable(value)));
+      }
+
+      @Override
+      public void close() {
+        env.close();
       }
     };
   }

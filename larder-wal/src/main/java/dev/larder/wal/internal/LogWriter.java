@@ -34,6 +34,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * append, so the next flusher writes all of their records with one write and one force. No
  * thread sleeps or waits for a timer.
  *
+ * <p><b>Policy {@code none}: batched writes.</b> A commit is acknowledged as soon as its record
+ * is appended to the pending buffer; the committer that takes the pending bytes past
+ * {@link #BATCH_BYTES} writes them (one {@code write} for many records), and a timer writes
+ * whatever is pending every {@link #BATCH_MILLIS} ms. Nothing is forced until a segment is
+ * finished, a checkpoint completes or the log closes. So a commit costs an append to memory, not a
+ * system call; a process kill loses at most the commits of the last batch.
+ *
+ * <p><b>Buffers.</b> The flusher hands the buffer of the chunk it has written back as the spare
+ * for the next chunk, so that a steady stream of commits allocates no buffers.
+ *
  * <p><b>Forced end.</b> Each record carries the offset up to which its segment was forced when it
  * was encoded. Recovery uses it to tell a torn unforced tail (no later record claims it forced)
  * from damage to forced bytes (a later intact record does).
@@ -48,6 +58,15 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class LogWriter implements AutoCloseable {
 
+  /** Under {@code none}, the pending bytes at which a committer writes them. */
+  public static final int BATCH_BYTES = 64 * 1024;
+
+  /** Under {@code none}, how often the timer writes whatever is pending, in milliseconds. */
+  public static final int BATCH_MILLIS = 10;
+
+  /** The largest buffer kept for reuse; larger ones (a group of big records) are dropped. */
+  private static final int SPARE_LIMIT = 4 << 20;
+
   private final FileLayer files;
   private final Path directory;
   private final FsyncPolicy policy;
@@ -61,7 +80,11 @@ public final class LogWriter implements AutoCloseable {
   /** The segment with written but unforced bytes, if any; flusher only. */
   private Segment dirty;
   private List<Chunk> pending = new ArrayList<>();
+  /** A written chunk's buffer, for the next chunk; guarded by appendLock. */
+  private byte[] spare;
   private long appended;
+  /** {@code appended}, readable without the lock (the timer's cheap "anything to write?"). */
+  private volatile long appendedVolatile;
   private long lastSequence;
   private volatile long written;
   private volatile long forced;
@@ -102,6 +125,14 @@ public final class LogWriter implements AutoCloseable {
       });
       long ms = interval.period().toMillis();
       timer.scheduleAtFixedRate(this::periodicForce, ms, ms, TimeUnit.MILLISECONDS);
+    } else if (policy == FsyncPolicy.none()) {
+      timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "larder-wal-write");
+        t.setDaemon(true);
+        return t;
+      });
+      timer.scheduleAtFixedRate(this::periodicWrite, BATCH_MILLIS, BATCH_MILLIS,
+          TimeUnit.MILLISECONDS);
     } else {
       timer = null;
     }
@@ -135,6 +166,7 @@ public final class LogWriter implements AutoCloseable {
       chunk.records++;
       current.size += size;
       appended += size;
+      appendedVolatile = appended;
       lastSequence = sequence;
       records++;
       bytes += size;
@@ -149,12 +181,25 @@ public final class LogWriter implements AutoCloseable {
 
   /**
    * Returns once the record of {@code ticket} may be acknowledged under the policy: forced for
-   * {@code always}, written to the operating system otherwise.
+   * {@code always}, written to the operating system for {@code interval}, appended for
+   * {@code none} (which writes here only when the pending bytes reach {@link #BATCH_BYTES}).
    *
    * @param ticket from {@link #append}
    * @throws UncheckedIOException if writing or forcing fails (now or earlier)
    */
   public void sync(long ticket) {
+    if (policy == FsyncPolicy.none()) {
+      if (ticket - written >= BATCH_BYTES && flushLock.tryLock()) {
+        try {
+          flushLocked(false);
+        } finally {
+          flushLock.unlock();
+          signalProgress();
+        }
+      }
+      checkUsable();
+      return;
+    }
     boolean force = policy == FsyncPolicy.always();
     while (covered(force) < ticket) {
       if (flushLock.tryLock()) {
@@ -310,10 +355,28 @@ public final class LogWriter implements AutoCloseable {
     }
   }
 
+  /** Under {@code none}: writes what is pending (without forcing) if no one else is. */
+  private void periodicWrite() {
+    if (written == appendedVolatile || !flushLock.tryLock()) {
+      return;
+    }
+    try {
+      if (!closed && failure == null) {
+        flushLocked(false);
+      }
+    } finally {
+      flushLock.unlock();
+      signalProgress();
+    }
+  }
+
   private Chunk chunkFor(int size) {
     Chunk last = pending.isEmpty() ? null : pending.getLast();
     if (last == null || last.segment != current) {
-      last = new Chunk(current, current.size, Math.max(size, 4096));
+      byte[] buffer =
+          spare != null && spare.length >= size ? spare : new byte[Math.max(size, 4096)];
+      spare = null;
+      last = new Chunk(current, current.size, buffer);
       pending.add(last);
     }
     last.ensure(size);
@@ -328,7 +391,7 @@ public final class LogWriter implements AutoCloseable {
       failure = e;
       throw new UncheckedIOException("cannot start log segment " + (current.number + 1), e);
     }
-    Chunk finishing = new Chunk(current, current.size, 0);
+    Chunk finishing = new Chunk(current, current.size, new byte[0]);
     finishing.finishes = true;
     pending.add(finishing);
     current = next;
@@ -363,6 +426,7 @@ public final class LogWriter implements AutoCloseable {
         }
       }
       written = end;
+      recycle(batch);
       if (force) {
         if (dirty != null) {
           forceSegment(dirty);
@@ -371,6 +435,27 @@ public final class LogWriter implements AutoCloseable {
       }
     } catch (IOException e) {
       failure = e;
+    }
+  }
+
+  /** Keeps the biggest written buffer (not too big) as the next chunk's. */
+  private void recycle(List<Chunk> batch) {
+    byte[] best = null;
+    for (Chunk chunk : batch) {
+      int length = chunk.buffer.length;
+      if (length <= SPARE_LIMIT && (best == null || length > best.length)) {
+        best = chunk.buffer;
+      }
+    }
+    if (best != null) {
+      appendLock.lock();
+      try {
+        if (spare == null || spare.length < best.length) {
+          spare = best;
+        }
+      } finally {
+        appendLock.unlock();
+      }
     }
   }
 
@@ -431,10 +516,10 @@ public final class LogWriter implements AutoCloseable {
     int records;
     boolean finishes;
 
-    Chunk(Segment segment, long start, int capacity) {
+    Chunk(Segment segment, long start, byte[] buffer) {
       this.segment = segment;
       this.start = start;
-      this.buffer = new byte[capacity];
+      this.buffer = buffer;
     }
 
     void ensure(int more) {
