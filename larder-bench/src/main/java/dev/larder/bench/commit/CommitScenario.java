@@ -72,13 +72,7 @@ public final class CommitScenario implements Scenario {
 
   @Override
   public List<Trial> plan(RunOptions options) {
-    List<Trial> trials = new ArrayList<>();
-    for (String implementation : IMPLEMENTATIONS) {
-      if (options.includes(implementation)) {
-        trials.add(Trial.of(implementation));
-      }
-    }
-    return trials;
+    return Trial.eachIncluded(IMPLEMENTATIONS, options);
   }
 
   @Override

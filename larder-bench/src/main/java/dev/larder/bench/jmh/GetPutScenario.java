@@ -60,13 +60,7 @@ public final class GetPutScenario implements Scenario {
 
   @Override
   public List<Trial> plan(RunOptions options) {
-    List<Trial> trials = new ArrayList<>();
-    for (String implementation : IMPLEMENTATIONS) {
-      if (options.includes(implementation)) {
-        trials.add(Trial.of(implementation));
-      }
-    }
-    return trials;
+    return Trial.eachIncluded(IMPLEMENTATIONS, options);
   }
 
   @Override

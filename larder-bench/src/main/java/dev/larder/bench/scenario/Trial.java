@@ -1,6 +1,7 @@
 package dev.larder.bench.scenario;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -27,6 +28,15 @@ public record Trial(String implementation, String label, Map<String, String> par
    */
   public static Trial of(String implementation) {
     return new Trial(implementation, "", Map.of());
+  }
+
+  /**
+   * @param implementations the implementations a scenario measures, in its order
+   * @param options the run's options, whose {@code --only} filter applies
+   * @return one trial with no parameters for each implementation the run includes
+   */
+  public static List<Trial> eachIncluded(List<String> implementations, RunOptions options) {
+    return implementations.stream().filter(options::includes).map(Trial::of).toList();
   }
 
   /**

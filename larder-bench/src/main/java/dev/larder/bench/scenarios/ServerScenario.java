@@ -10,7 +10,6 @@ import dev.larder.bench.scenario.Scenario;
 import dev.larder.bench.scenario.Trial;
 import dev.larder.bench.scenario.TrialContext;
 import dev.larder.bench.server.ServerBench;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -53,13 +52,7 @@ public final class ServerScenario implements Scenario {
 
   @Override
   public List<Trial> plan(RunOptions options) {
-    List<Trial> trials = new ArrayList<>();
-    for (String s : SERVERS) {
-      if (options.includes(s)) {
-        trials.add(Trial.of(s));
-      }
-    }
-    return trials;
+    return Trial.eachIncluded(SERVERS, options);
   }
 
   @Override
