@@ -8,6 +8,7 @@ import dev.larder.CacheStats;
 import dev.larder.LatencySummary;
 import dev.larder.RemovalCause;
 import dev.larder.RemovalListener;
+import dev.larder.SnapshotMapView;
 import dev.larder.cluster.ClusterConfig;
 import dev.larder.cluster.ClusterTimeoutException;
 import dev.larder.cluster.ClusteredCache;
@@ -18,6 +19,7 @@ import dev.larder.codec.Codec;
 import dev.larder.codec.CodecException;
 import dev.larder.codec.ValueDictionary;
 import dev.larder.cluster.ClusterException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.function.BiPredicate;
 import java.time.Duration;
@@ -563,15 +565,20 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
   public ConcurrentMap<K, V> asMap() {
     ConcurrentMap<K, V> view = mapView;
     if (view == null) {
-      view = new ClusterMapView<>(this);
+      view = new SnapshotMapView<>(this, this::entries);
       mapView = view;
     }
     return view;
   }
 
-  /** @return every entry of the cluster as encoded key, value pairs (a snapshot) */
-  List<byte[]> encodedEntries() {
-    return engine.entries();
+  /** @return every entry of the cluster, decoded: a snapshot gathered from every member */
+  private List<Map.Entry<K, V>> entries() {
+    List<byte[]> encoded = engine.entries();
+    List<Map.Entry<K, V>> entries = new ArrayList<>(encoded.size() / 2);
+    for (int i = 0; i + 1 < encoded.size(); i += 2) {
+      entries.add(Map.entry(decodeKey(encoded.get(i)), decodeValue(encoded.get(i + 1))));
+    }
+    return entries;
   }
 
   @Override

@@ -3,12 +3,15 @@ package dev.larder.server.internal.http;
 import dev.larder.Cache;
 import dev.larder.CacheStats;
 import dev.larder.LatencySummary;
+import dev.larder.SnapshotMapView;
 import dev.larder.codec.ValueDictionary;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.keyspace.StoredValue;
 import dev.larder.server.internal.keyspace.ValueType;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -40,8 +43,8 @@ import java.util.function.Supplier;
  * value. A write stores a plain string with no expiry (as {@code SET key value} does, replacing
  * any value of another type); reading a key that holds a hash throws
  * {@link IllegalArgumentException} with Redis's {@code WRONGTYPE} wording. There is no loader:
- * {@link #get(Object)} is {@link #getIfPresent(Object)}. {@link #asMap()} is not offered (walk
- * the keys with SCAN over RESP). {@link #close()} does nothing: the server owns the keyspace.
+ * {@link #get(Object)} is {@link #getIfPresent(Object)}. {@link #asMap()} iterates a snapshot
+ * of database 0's string entries. {@link #close()} does nothing: the server owns the keyspace.
  *
  * <p>Thread-safe.
  */
@@ -251,14 +254,27 @@ public final class KeyspaceCacheView implements Cache<String, byte[]> {
   }
 
   /**
-   * Not offered: the keyspace's keys are walked with SCAN over RESP.
-   *
-   * @throws UnsupportedOperationException always
+   * Database 0's string keys as a map: single-key operations are this view's; iteration walks a
+   * snapshot of the string entries taken under the keyspace's shared lock when the iterator is
+   * created (keys holding other types are left out), and its size is the whole keyspace's
+   * estimate, as {@link #estimatedSize()}.
    */
   @Override
   public ConcurrentMap<String, byte[]> asMap() {
-    throw new UnsupportedOperationException(
-        "the server's keyspace has no map view over HTTP; walk it with SCAN over RESP");
+    return new SnapshotMapView<>(this, this::stringEntries);
+  }
+
+  private List<Map.Entry<String, byte[]>> stringEntries() {
+    List<Map.Entry<String, byte[]>> entries = new ArrayList<>();
+    locked(() -> {
+      keyspace.forEach(DB, (k, v) -> {
+        if (v.type() == ValueType.STRING) {
+          entries.add(Map.entry(new String(k, StandardCharsets.UTF_8), v.payload()));
+        }
+      });
+      return null;
+    });
+    return entries;
   }
 
   /** Does nothing: the server closes the keyspace when it stops. */

@@ -96,7 +96,8 @@ public final class AclUser {
    * @param commandRules the command rules since the last reset, to describe them
    * @param allKeys whether every key is accessible
    * @param keyPatterns the key patterns (without {@code ~})
-   * @param allChannels whether every channel is (pub/sub is not implemented; kept for display)
+   * @param allChannels whether every channel is: accepted and shown so that Redis ACL files load
+   *     unchanged; the server has no pub/sub (issue 24 leaves it out), so it restricts nothing
    * @param channelPatterns channel patterns (without {@code &})
    */
   public record Rules(boolean on, boolean nopass, List<String> passwords, Set<String> commands,

@@ -72,7 +72,6 @@ class KeyspaceCacheViewTest {
       assertEquals("kept", s(view.getIfPresent("copy")), "the view stores a copy");
       assertThrows(NullPointerException.class, () -> view.put(null, b("v")));
       assertThrows(NullPointerException.class, () -> view.put("k", null));
-      assertThrows(UnsupportedOperationException.class, view::asMap);
     }
   }
 
@@ -123,6 +122,38 @@ class KeyspaceCacheViewTest {
       assertEquals(2, view.stats().hitCount(), "the keyspace's counters survive the rebuild");
       view.close();
       assertArrayEquals(b("v3"), view.getIfPresent("k3"), "closing the view closes nothing");
+    }
+  }
+
+  @Test
+  void theMapViewIteratesDatabaseZeroStringsAndWritesThrough() {
+    try (Keyspace ks = new Keyspace(4 << 20, System::currentTimeMillis)) {
+      KeyspaceCacheView view = new KeyspaceCacheView(ks);
+      var map = view.asMap();
+      assertNull(map.put("a", b("1")));
+      assertEquals("1", s(map.put("a", b("2"))), "put returns the value it replaced");
+      map.put("b", b("3"));
+      ks.put(0, b("h"), new StoredValue(ValueType.HASH, 0, 0, 0,
+          HashPayload.encode(Map.of("f", b("v")))));
+      ks.put(1, b("elsewhere"), StoredValue.string(b("db1")));
+      java.util.Map<String, String> seen = new java.util.HashMap<>();
+      map.forEach((k, v) -> seen.put(k, s(v)));
+      assertEquals(Map.of("a", "2", "b", "3"), seen, "database 0's strings only");
+
+      var it = map.entrySet().iterator();
+      while (it.hasNext()) {
+        if (it.next().getKey().equals("a")) {
+          it.remove();
+        }
+      }
+      assertNull(ks.peek(0, b("a")), "the iterator's remove reaches the keyspace");
+      assertTrue(map.containsKey("b"));
+      assertNull(map.putIfAbsent("c", b("4")));
+      assertTrue(map.replace("c", b("4"), b("5")));
+      assertEquals("5", s(ks.peek(0, b("c")).payload()));
+      assertTrue(map.remove("c", b("5")));
+      assertNull(map.get("c"));
+      assertNull(map.get(null), "a null key is absent");
     }
   }
 

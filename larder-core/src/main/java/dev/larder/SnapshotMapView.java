@@ -1,26 +1,48 @@
-package dev.larder.cluster.internal;
+package dev.larder;
 
 import java.util.AbstractMap;
 import java.util.AbstractSet;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Supplier;
 
 /**
- * {@link ClusteredLarderCache#asMap()}: single-key operations go to the cluster like the
- * cache's own; {@link #entrySet()} iterates a snapshot gathered from every member when the
- * iterator is created (weakly consistent: writes made after that are not seen), and its
- * {@code remove} removes from the cluster. Thread-safe as the cache is.
+ * A {@link ConcurrentMap} over a {@link Cache} that has no map view of its own: what
+ * {@link Cache#asMap()} returns for caches implemented outside this module (clustered caches,
+ * adapters over other stores).
+ *
+ * <p>Single-key operations are the cache's own ({@code putIfAbsent}, the conditional
+ * {@code remove} and {@code replace} are as atomic as the cache makes them). {@link #put} returns
+ * the value read just before it writes, not atomically with the write. {@link #entrySet()}
+ * iterates a snapshot that {@code snapshot} supplies when the iterator is created: weakly
+ * consistent, so writes made after that are not seen; its {@code remove} removes the entry only
+ * if it still holds the value iterated. {@link #size()} is the cache's
+ * {@link Cache#estimatedSize()}. Null keys are absent and null values refused, as the cache
+ * refuses them.
+ *
+ * <p>Thread-safe as the cache is.
+ *
+ * @param <K> key type
+ * @param <V> value type
  */
-final class ClusterMapView<K, V> extends AbstractMap<K, V> implements ConcurrentMap<K, V> {
+public final class SnapshotMapView<K, V> extends AbstractMap<K, V>
+    implements ConcurrentMap<K, V> {
 
-  private final ClusteredLarderCache<K, V> cache;
+  private final Cache<K, V> cache;
+  private final Supplier<List<Map.Entry<K, V>>> snapshot;
 
-  ClusterMapView(ClusteredLarderCache<K, V> cache) {
-    this.cache = cache;
+  /**
+   * @param cache the cache the map reads and writes
+   * @param snapshot gives the cache's entries at the moment it is called
+   * @throws NullPointerException if either is null
+   */
+  public SnapshotMapView(Cache<K, V> cache, Supplier<List<Map.Entry<K, V>>> snapshot) {
+    this.cache = Objects.requireNonNull(cache, "cache");
+    this.snapshot = Objects.requireNonNull(snapshot, "snapshot");
   }
 
   @SuppressWarnings("unchecked")
@@ -84,13 +106,7 @@ final class ClusterMapView<K, V> extends AbstractMap<K, V> implements Concurrent
     return new AbstractSet<>() {
       @Override
       public Iterator<Entry<K, V>> iterator() {
-        List<byte[]> encoded = cache.encodedEntries();
-        List<Entry<K, V>> entries = new ArrayList<>(encoded.size() / 2);
-        for (int i = 0; i + 1 < encoded.size(); i += 2) {
-          entries.add(Map.entry(cache.decodeKey(encoded.get(i)),
-              cache.decodeValue(encoded.get(i + 1))));
-        }
-        Iterator<Entry<K, V>> it = entries.iterator();
+        Iterator<Entry<K, V>> it = snapshot.get().iterator();
         return new Iterator<>() {
           private Entry<K, V> last;
 
@@ -118,7 +134,7 @@ final class ClusterMapView<K, V> extends AbstractMap<K, V> implements Concurrent
 
       @Override
       public int size() {
-        return ClusterMapView.this.size();
+        return SnapshotMapView.this.size();
       }
     };
   }
