@@ -1,16 +1,13 @@
 package dev.larder.bench.server;
 
+import dev.larder.bench.harness.LoopbackChild;
 import dev.larder.server.LarderServer;
 import dev.larder.server.ServerConfig;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One server under test, on 127.0.0.1: Larder in this JVM, or redis-server or memcached as a
@@ -42,7 +39,7 @@ abstract class ServerProcess implements AutoCloseable {
 
   static ServerProcess larder(long maxMemory) throws IOException {
     LarderServer server = LarderServer.start(ServerConfig.of(Map.of("resp-port", "0",
-        "memcache-port", "0", "maxmemory", Long.toString(maxMemory),
+        "memcache-port", "0", "http-port", "-1", "maxmemory", Long.toString(maxMemory),
         "idle-timeout-seconds", "0", "max-connections", "100000")));
     return new ServerProcess() {
       @Override
@@ -68,7 +65,7 @@ abstract class ServerProcess implements AutoCloseable {
   }
 
   static ServerProcess redis(long maxMemory) throws IOException, InterruptedException {
-    int port = freePort();
+    int port = LoopbackChild.freePort();
     return child(List.of("redis-server", "--port", Integer.toString(port), "--bind",
         "127.0.0.1", "--save", "", "--appendonly", "no", "--maxmemory",
         Long.toString(maxMemory), "--maxmemory-policy", "allkeys-lru", "--protected-mode", "no",
@@ -76,7 +73,7 @@ abstract class ServerProcess implements AutoCloseable {
   }
 
   static ServerProcess memcached(long maxMemory) throws IOException, InterruptedException {
-    int port = freePort();
+    int port = LoopbackChild.freePort();
     return child(List.of("memcached", "-u", "nobody", "-l", "127.0.0.1", "-p",
         Integer.toString(port), "-U", "0", "-m", Long.toString(maxMemory >> 20), "-c", "4096",
         "-t", "2"), 0, port);
@@ -104,36 +101,10 @@ abstract class ServerProcess implements AutoCloseable {
 
       @Override
       public void close() {
-        p.destroy();
-        try {
-          if (!p.waitFor(20, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-          }
-        } catch (InterruptedException e) {
-          p.destroyForcibly();
-          Thread.currentThread().interrupt();
-        }
+        LoopbackChild.stop(p);
       }
     };
-    int port = resp != 0 ? resp : memcache;
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (true) {
-      try (Socket s = new Socket()) {
-        s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
-        return server;
-      } catch (IOException notYet) {
-        if (!p.isAlive() || System.nanoTime() > deadline) {
-          server.close();
-          throw new IOException(command.getFirst() + " did not start on port " + port);
-        }
-        Thread.sleep(50);
-      }
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
+    LoopbackChild.awaitPort(p, resp != 0 ? resp : memcache, command.getFirst());
+    return server;
   }
 }

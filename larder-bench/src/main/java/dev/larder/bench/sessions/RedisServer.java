@@ -1,16 +1,12 @@
 package dev.larder.bench.sessions;
 
+import dev.larder.bench.harness.LoopbackChild;
 import java.io.File;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A redis-server child process on 127.0.0.1 for the sessions bench, started and stopped by it.
@@ -50,7 +46,7 @@ final class RedisServer implements AutoCloseable {
    */
   static RedisServer start(Path directory, boolean logOn)
       throws IOException, InterruptedException {
-    int port = freePort();
+    int port = LoopbackChild.freePort();
     List<String> command = new ArrayList<>(List.of("redis-server", "--port",
         Integer.toString(port), "--bind", "127.0.0.1", "--protected-mode", "no",
         "--daemonize", "no", "--save", "", "--dir", directory.toString()));
@@ -61,21 +57,8 @@ final class RedisServer implements AutoCloseable {
     }
     Process p = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(directory.resolve("redis.log").toFile()).start();
-    RedisServer server = new RedisServer(p, port);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (true) {
-      try (Socket s = new Socket()) {
-        s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
-        return server;
-      } catch (IOException notYet) {
-        if (!p.isAlive() || System.nanoTime() > deadline) {
-          server.close();
-          throw new IOException("redis-server did not start on port " + port + " (see "
-              + directory.resolve("redis.log") + ")");
-        }
-        Thread.sleep(50);
-      }
-    }
+    LoopbackChild.awaitPort(p, port, "redis-server (see " + directory.resolve("redis.log") + ")");
+    return new RedisServer(p, port);
   }
 
   /** @return its port on 127.0.0.1 */
@@ -85,20 +68,6 @@ final class RedisServer implements AutoCloseable {
 
   @Override
   public void close() {
-    process.destroy();
-    try {
-      if (!process.waitFor(20, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
+    LoopbackChild.stop(process);
   }
 }
