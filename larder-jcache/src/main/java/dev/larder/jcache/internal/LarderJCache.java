@@ -444,22 +444,10 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     requireKey(key);
     Objects.requireNonNull(oldValue, "oldValue");
     long start = stats.start();
-    Expirable<V> current;
-    boolean removed = false;
-    try (Locked locked = writeLock(key)) {
-      EventBatch<K, V> events = new EventBatch<>();
-      long now = entries.now();
-      current = entries.live(key, now, events);
-      if (current != null && entries.store().sameValue(current.value(), oldValue)) {
-        io.delete(key);
-        entries.remove(key, current, events);
-        removed = true;
-      } else if (current != null) {
-        entries.touch(key, current, now);
-      }
-      listeners.dispatch(events);
-    }
-    stats.get(current != null, start);
+    boolean removed = ifCurrentIs(key, oldValue, start, (current, now, events) -> {
+      io.delete(key);
+      entries.remove(key, current, events);
+    });
     if (removed) {
       stats.removal(start);
     }
@@ -494,26 +482,45 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     requireEntry(key, newValue);
     Objects.requireNonNull(oldValue, "oldValue");
     long start = stats.start();
+    boolean replaced = ifCurrentIs(key, oldValue, start, (current, now, events) -> {
+      io.write(key, newValue);
+      entries.update(key, newValue, current, now, events);
+    });
+    if (replaced) {
+      stats.put(start);
+    }
+    return replaced;
+  }
+
+  /**
+   * The compare step shared by {@code remove(key, old)} and {@code replace(key, old, new)}: under
+   * the key's write lock, applies {@code change} if the live value equals {@code expected}, and
+   * otherwise counts the read as an access (JSR-107 treats the failed compare as one). Records
+   * the read in the statistics either way; the caller records the write.
+   */
+  private boolean ifCurrentIs(K key, V expected, long start, Change<K, V> change) {
     Expirable<V> current;
-    boolean replaced = false;
+    boolean changed = false;
     try (Locked locked = writeLock(key)) {
       EventBatch<K, V> events = new EventBatch<>();
       long now = entries.now();
       current = entries.live(key, now, events);
-      if (current != null && entries.store().sameValue(current.value(), oldValue)) {
-        io.write(key, newValue);
-        entries.update(key, newValue, current, now, events);
-        replaced = true;
+      if (current != null && entries.store().sameValue(current.value(), expected)) {
+        change.apply(current, now, events);
+        changed = true;
       } else if (current != null) {
         entries.touch(key, current, now);
       }
       listeners.dispatch(events);
     }
     stats.get(current != null, start);
-    if (replaced) {
-      stats.put(start);
-    }
-    return replaced;
+    return changed;
+  }
+
+  /** What {@link #ifCurrentIs} does to an entry whose value matched. */
+  @FunctionalInterface
+  private interface Change<K, V> {
+    void apply(Expirable<V> current, long now, EventBatch<K, V> events);
   }
 
   @Override
