@@ -13,6 +13,8 @@ module dev.larder.server {
   requires io.netty.common;
   requires io.netty.handler;
   requires io.netty.transport;
+  requires io.netty.transport.classes.epoll;
+  requires io.netty.transport.unix.common;
   requires info.picocli;
 
   exports dev.larder.server;

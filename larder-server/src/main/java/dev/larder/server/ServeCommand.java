@@ -93,7 +93,7 @@ public final class ServeCommand implements Callable<Integer> {
     }, "larder-serve-shutdown"));
     out.println("larder: RESP on " + address(config, server.respPort())
         + ", memcached on " + address(config, server.memcachePort())
-        + ", maxmemory " + config.maxMemory() + " bytes"
+        + ", maxmemory " + config.maxMemory() + " bytes, " + server.transport()
         + (config.tls() ? ", TLS" : "") + (server.passwordRequired() ? ", AUTH required" : ""));
     if (server.httpPort() != 0) {
       out.println("larder: console, /metrics, /api/caches and REST on " + (config.tls() ? "https"

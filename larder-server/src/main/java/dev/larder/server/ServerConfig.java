@@ -7,6 +7,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -133,6 +134,17 @@ public final class ServerConfig {
     return Integer.parseInt(get(ServerSetting.IDLE_TIMEOUT_SECONDS));
   }
 
+  /** @return the event-loop threads: the setting, or the number of cores when it is 0 */
+  public int ioThreads() {
+    int n = Integer.parseInt(get(ServerSetting.IO_THREADS));
+    return n == 0 ? Runtime.getRuntime().availableProcessors() : n;
+  }
+
+  /** @return auto, epoll or nio */
+  public String ioTransport() {
+    return get(ServerSetting.IO_TRANSPORT);
+  }
+
   /** @return the maxmemory policy */
   public String maxMemoryPolicy() {
     return get(ServerSetting.MAXMEMORY_POLICY);
@@ -165,9 +177,13 @@ public final class ServerConfig {
       check(item >= 1024 && item <= request, ServerSetting.MAX_ITEM_BYTES,
           "1kb..max-request-bytes");
       check(idleTimeoutSeconds() >= 0, ServerSetting.IDLE_TIMEOUT_SECONDS, "0 or more");
+      int io = Integer.parseInt(get(ServerSetting.IO_THREADS));
+      check(io >= 0 && io <= 1024, ServerSetting.IO_THREADS, "0..1024");
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("not a number: " + e.getMessage(), e);
     }
+    check(List.of("auto", "epoll", "nio").contains(ioTransport()), ServerSetting.IO_TRANSPORT,
+        "auto, epoll or nio");
     String policy = maxMemoryPolicy();
     check(policy.equals("allkeys-lfu") || policy.equals("noeviction"),
         ServerSetting.MAXMEMORY_POLICY, "allkeys-lfu or noeviction");

@@ -48,6 +48,12 @@ public enum ServerSetting {
   /** The idle timeout. */
   IDLE_TIMEOUT_SECONDS(
       "idle-timeout-seconds", "300", "close connections idle this long; 0 never closes them"),
+  /** The threads that run connections. */
+  IO_THREADS("io-threads", "0", "event-loop threads that read, run and answer requests; 0 for one"
+      + " per core"),
+  /** The network transport. */
+  IO_TRANSPORT("io-transport", "auto", "auto (Linux's native epoll when Netty's library loads,"
+      + " else NIO), epoll or nio"),
   /** The TLS certificate. */
   TLS_CERT_FILE("tls-cert-file", "", "PEM certificate chain; with tls-key-file, both ports speak TLS"),
   /** The TLS key. */

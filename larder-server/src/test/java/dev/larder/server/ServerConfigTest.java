@@ -50,7 +50,8 @@ class ServerConfigTest {
   void invalidSettingsAreRefusedWithTheirName() {
     String[][] bad = {{"nosuch", "1"}, {"resp-port", "70000"}, {"maxmemory", "10kb"},
         {"max-connections", "0"}, {"maxmemory-policy", "volatile-lru"},
-        {"tls-cert-file", "/x.pem"}, {"max-item-bytes", "128mb"}, {"resp-port", "abc"}};
+        {"tls-cert-file", "/x.pem"}, {"max-item-bytes", "128mb"}, {"resp-port", "abc"},
+        {"io-threads", "-1"}, {"io-transport", "kqueue"}};
     for (String[] b : bad) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
           () -> ServerConfig.of(Map.of(b[0], b[1])), b[0]);

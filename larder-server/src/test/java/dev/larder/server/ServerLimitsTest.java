@@ -3,6 +3,7 @@ package dev.larder.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.channel.epoll.Epoll;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,6 +16,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Limits on a real server: connections over the limit are refused with the protocol's line,
@@ -115,16 +118,23 @@ class ServerLimitsTest {
     }
   }
 
-  @Test
-  void aTakenPortFallsBackToAFreeOneWhenAsked() throws Exception {
-    try (LarderServer first = start()) {
+  /** Both transports: a taken port is an IOException, or a free port when asked. */
+  @ParameterizedTest
+  @ValueSource(strings = {"nio", "auto"})
+  void aTakenPortFallsBackToAFreeOneWhenAsked(String transport) throws Exception {
+    try (LarderServer first = start("io-transport", transport, "io-threads", "1")) {
+      assertEquals(transport.equals("nio") || !Epoll.isAvailable() ? "nio" : "epoll",
+          first.transport());
       ServerConfig same = ServerConfig.of(Map.of("resp-port", Integer.toString(first.respPort()),
-          "memcache-port", Integer.toString(first.memcachePort())));
+          "memcache-port", Integer.toString(first.memcachePort()), "io-transport", transport));
       assertTrue(assertThrowsIo(same));
       try (LarderServer second = LarderServer.start(same, true)) {
         assertTrue(second.respPort() != first.respPort() && second.respPort() > 0);
         try (Socket s = connect(second.respPort())) {
           assertEquals("+PONG\r\n", roundTrip(s, "PING\r\n", 7));
+        }
+        try (Socket s = connect(second.memcachePort())) {
+          assertEquals("VERSION 1.6.0\r\n", roundTrip(s, "version\r\n", 15));
         }
       }
     }

@@ -17,9 +17,10 @@ import java.util.Map;
  * Issue 24's comparison: Larder's server, redis-server (persistence off) and memcached, each with
  * the same memory limit, in the same run. redis-benchmark SET and GET with 50 clients, pipelines
  * of 1 and 16, values of 100 B and 1 KiB (Larder and Redis); memcslap set and get with 50
- * threads (Larder's memcached port and memcached); memory per key: the server's resident memory
- * after loading n keys of 100 B minus before, over n. Servers that are not installed give
- * unavailable rows.
+ * threads (Larder's memcached port and memcached), after an untimed warm-up pass of each tool;
+ * ops/s, latency where the tool gives it, and the server process's CPU time per operation; memory
+ * per key: the server's resident memory after loading n keys of 100 B minus before, over n.
+ * Servers that are not installed give unavailable rows.
  */
 public final class ServerScenario implements Scenario {
 
@@ -81,7 +82,8 @@ public final class ServerScenario implements Scenario {
         List.of(Column.of("implementation"), Column.of("tool"), Column.of("test"),
             Column.of("pipeline"), new Column("valueBytes", "value bytes"),
             new Column("opsPerSec", "ops/s"), new Column("p50Ms", "p50 ms"),
-            new Column("p99Ms", "p99 ms"), new Column("bytesPerKey", "bytes/key (RSS)"),
+            new Column("p99Ms", "p99 ms"), new Column("cpuUsPerOp", "server CPU us/op"),
+            new Column("bytesPerKey", "bytes/key (RSS)"),
             new Column("usedMemoryPerKey", "bytes/key (used_memory)")),
         List.of(new ChartSpec("", "redis-benchmark, 50 clients", "test", "implementation",
             "opsPerSec", "operations per second", false, Map.of("tool", "redis-benchmark"))));

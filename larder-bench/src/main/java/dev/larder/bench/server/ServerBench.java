@@ -59,10 +59,10 @@ public final class ServerBench {
         rows.add(memory(server, p));
       }
       if (p.respPort() != 0 && parts.contains("redis-benchmark")) {
-        rows.addAll(redisBenchmark(server, p.respPort()));
+        rows.addAll(redisBenchmark(server, p));
       }
       if (p.memcachePort() != 0 && parts.contains("memcslap")) {
-        rows.addAll(memcslap(server, p.memcachePort()));
+        rows.addAll(memcslap(server, p));
       }
     }
     return rows;
@@ -99,36 +99,66 @@ public final class ServerBench {
     }
   }
 
-  private List<Row> redisBenchmark(String server, int port) throws Exception {
+  private List<Row> redisBenchmark(String server, ServerProcess p) throws Exception {
     List<Row> rows = new ArrayList<>();
     if (!LoadTools.onPath("redis-benchmark")) {
       rows.add(Row.unavailable(server, "redis-benchmark is not installed (redis-tools)"));
       return rows;
     }
+    int port = p.respPort();
+    // Untimed warm-up, the same for every server: a JVM server's first requests run in its
+    // interpreter and compiler, which is not the steady state the figures are about (on a
+    // loaded machine its compiler threads get little CPU, and a short warm-up left a quick
+    // run's pipeline-1 cells at three to five times the CPU per request of a warm server).
+    progress.accept(server + ": redis-benchmark warm-up");
+    LoadTools.redisBenchmark(port, "set,get", CLIENTS, 16, 100, requests * 4);
+    LoadTools.redisBenchmark(port, "set,get", CLIENTS, 1, 100, requests);
     for (int pipeline : new int[] {1, 16}) {
       for (int size : new int[] {100, 1024}) {
         progress.accept(server + ": redis-benchmark -P " + pipeline + " -d " + size);
-        for (LoadTools.Result r : LoadTools.redisBenchmark(port, CLIENTS, pipeline, size,
-            requests * pipeline)) {
+        for (String test : List.of("set", "get")) {
+          long ops = requests * pipeline;
+          long before = p.cpuTicks();
+          LoadTools.Result r = LoadTools.redisBenchmark(port, test, CLIENTS, pipeline, size, ops)
+              .getFirst();
           rows.add(Row.of(server).put("tool", "redis-benchmark").put("test", r.test())
               .put("pipeline", pipeline).put("valueBytes", size).put("opsPerSec", r.opsPerSec())
-              .put("p50Ms", r.p50Ms()).put("p99Ms", r.p99Ms()));
+              .put("p50Ms", r.p50Ms()).put("p99Ms", r.p99Ms())
+              .put("cpuUsPerOp", cpuMicrosPerOp(p, before, ops)));
         }
       }
     }
     return rows;
   }
 
-  private List<Row> memcslap(String server, int port) throws Exception {
+  private List<Row> memcslap(String server, ServerProcess p) throws Exception {
     if (!LoadTools.onPath("memcslap")) {
       return List.of(Row.unavailable(server, "memcslap is not installed (libmemcached-tools)"));
     }
+    long perThread = Math.max(1, requests / CLIENTS);
+    progress.accept(server + ": memcslap warm-up");
+    for (String test : List.of("set", "get")) {
+      LoadTools.memcslap(p.memcachePort(), test, CLIENTS, Math.max(1, perThread / 4));
+    }
     progress.accept(server + ": memcslap set and get");
     List<Row> rows = new ArrayList<>();
-    for (LoadTools.Result r : LoadTools.memcslap(port, CLIENTS, Math.max(1, requests / CLIENTS))) {
+    for (String test : List.of("set", "get")) {
+      long before = p.cpuTicks();
+      LoadTools.Result r = LoadTools.memcslap(p.memcachePort(), test, CLIENTS, perThread);
       rows.add(Row.of(server).put("tool", "memcslap").put("test", r.test()).put("pipeline", 1)
-          .put("opsPerSec", r.opsPerSec()));
+          .put("opsPerSec", r.opsPerSec())
+          .put("cpuUsPerOp", cpuMicrosPerOp(p, before, perThread * CLIENTS)));
     }
     return rows;
+  }
+
+  /**
+   * The server's CPU time (user and system, every thread) per operation since {@code before}:
+   * a figure that other work on a shared machine changes much less than ops/s. memcslap's get
+   * test first loads its keys, untimed by memcslap but counted here.
+   */
+  private static double cpuMicrosPerOp(ServerProcess p, long beforeTicks, long ops)
+      throws java.io.IOException {
+    return (p.cpuTicks() - beforeTicks) * 10_000.0 / ops;
   }
 }

@@ -34,6 +34,23 @@ abstract class ServerProcess implements AutoCloseable {
     throw new IOException("no VmRSS for process " + pid());
   }
 
+  /**
+   * @return the CPU time the server's process has used so far, user and system, in clock ticks
+   *     of 10 ms (Linux's USER_HZ)
+   */
+  long cpuTicks() throws IOException {
+    return parseCpuTicks(Files.readString(Path.of("/proc", Long.toString(pid()), "stat")));
+  }
+
+  /** @return utime plus stime of a /proc/PID/stat line */
+  static long parseCpuTicks(String stat) {
+    // The command name is in parentheses and may hold spaces and parentheses: count fields
+    // after its last ')'. utime and stime are the line's 14th and 15th fields, so the 12th and
+    // 13th after the name.
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+    return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+  }
+
   @Override
   public abstract void close();
 

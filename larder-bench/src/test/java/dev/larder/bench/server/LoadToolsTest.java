@@ -33,4 +33,11 @@ class LoadToolsTest {
     assertEquals(25_000, r.opsPerSec(), 1e-9);
     assertThrows(IOException.class, () -> LoadTools.parseMemcslap("CONNECTION FAILURE"));
   }
+
+  @Test
+  void processCpuTicksFromProcStat() {
+    String stat = "4242 (java (x) y) S 1 4242 4242 0 -1 4194560 900 0 0 0 1234 567 0 0 20 0 31 0"
+        + " 100 0 0\n";
+    assertEquals(1234 + 567, ServerProcess.parseCpuTicks(stat));
+  }
 }

@@ -50,6 +50,36 @@ class KeyspaceTest {
   }
 
   @Test
+  void theSweepIdlesWithoutExpiringKeysAndWakesOnTheNextOne() {
+    try (Keyspace ks = new Keyspace(4 << 20, now::get)) {
+      assertTrue(ks.sweepIdle(), "an empty keyspace has nothing to sweep");
+      for (int i = 0; i < 500; i++) {
+        ks.put(0, b("plain" + i), StoredValue.string(b("v")));
+      }
+      assertTrue(ks.sweepIdle(), "plain writes do not wake the sweep");
+      // An expiring write wakes it, through either write path; a whole pass without any
+      // expiring key puts it back to sleep.
+      ks.update(0, b("soon"), before -> StoredValue.string(b("v")).withExpiry(now.get() + 5));
+      assertFalse(ks.sweepIdle());
+      now.addAndGet(5);
+      int swept = 0;
+      for (int round = 0; round < 30 && !ks.sweepIdle(); round++) {
+        swept += ks.sweepExpired(100);
+      }
+      assertEquals(1, swept);
+      assertTrue(ks.sweepIdle(), "idle again after a pass with no expiring key");
+      ks.put(1, b("later"), StoredValue.string(b("v")).withExpiry(now.get() + 5));
+      assertFalse(ks.sweepIdle());
+      now.addAndGet(5);
+      for (int round = 0; round < 10 && ks.stats()[2] < 2; round++) {
+        ks.sweepExpired(100);
+      }
+      assertEquals(2, ks.stats()[2], "both expiring keys removed by the sweep");
+      assertEquals(500, ks.size(0));
+    }
+  }
+
+  @Test
   void databasesFlushAndResize() {
     try (Keyspace ks = new Keyspace(4 << 20, now::get)) {
       ks.put(0, b("k"), StoredValue.string(b("zero")));
