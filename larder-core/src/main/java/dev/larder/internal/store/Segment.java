@@ -109,6 +109,8 @@ public final class Segment {
   private boolean holdPageSize;
   private int evictions;
   private int expirations;
+  /** Set by a write that left dead bytes worth compacting; see {@link #compactIfDue}. */
+  private boolean compactionPending;
 
   /**
    * @param settings the segment's share of the cache's settings
@@ -169,7 +171,7 @@ public final class Segment {
         byte[] value = tryRead(t, tag, key, keyLength, now, copy, hash, access);
         if (value != RETRY) {
           if (value == null && access) {
-            policy.recordAccess(hash);
+            recordLookup(hash, HitBuffer.MISS);
           }
           return value;
         }
@@ -246,7 +248,7 @@ public final class Segment {
       return null;
     }
     if (access) {
-      onHit(t, i, current, page, offset, now, hash);
+      onHit(t, i, current, page, offset, generation, now, hash);
     }
     return copy ? value : NO_BYTES;
   }
@@ -269,17 +271,87 @@ public final class Segment {
   }
 
   /**
-   * Tells the policy of a validated hit on the entry at {@code offset} of {@code page} (the
-   * page the slot pointed to when it was re-read: the same entry, so no second page lookup).
+   * Records a validated hit on the entry at {@code offset} of {@code page} (the page the slot
+   * pointed to when it was re-read: the same entry) in the thread's {@link HitBuffer}, or tells
+   * the policy at once if the thread has none.
    */
-  private void onHit(long[] t, int i, long slot, Page page, int offset, long now, long hash) {
-    if (IndexSlot.clock(slot) < IndexSlot.MAX_CLOCK) {
-      SLOTS.compareAndSet(t, i, slot, IndexSlot.raiseClock(slot));
+  private void onHit(long[] t, int i, long slot, Page page, int offset, int generation,
+      long now, long hash) {
+    HitBuffer buffer = HitBuffer.mine();
+    if (buffer == null || !buffer.record(this, hash,
+        HitBuffer.place(IndexSlot.address(slot), generation))) {
+      if (IndexSlot.clock(slot) < IndexSlot.MAX_CLOCK) {
+        SLOTS.compareAndSet(t, i, slot, IndexSlot.raiseClock(slot));
+      }
+      policy.onHit(page, offset, hash, IndexSlot.clock(slot));
     }
-    policy.onHit(page, offset, hash, IndexSlot.clock(slot));
     if (settings.expireAfterAccessNanos() > 0) {
       refreshDeadline(slot, now);
     }
+  }
+
+  /** Records a lookup (a miss, or a hit's place) in the thread's buffer, or tells the policy. */
+  private void recordLookup(long hash, long place) {
+    HitBuffer buffer = HitBuffer.mine();
+    if (buffer == null || !buffer.record(this, hash, place)) {
+      policy.recordAccess(hash);
+    }
+  }
+
+  /** Applies the calling thread's buffered lookups of this segment; under the write lock. */
+  private void applyMine() {
+    HitBuffer buffer = HitBuffer.mine();
+    if (buffer != null) {
+      buffer.applyTo(this);
+    }
+  }
+
+  /**
+   * For {@link HitBuffer}: applies its records of this segment from {@code from} on under the
+   * write lock if it is free, else drops them. Never waits.
+   */
+  void applyRecords(HitBuffer buffer, int from) {
+    long stamp = lock.tryWriteLock();
+    if (stamp == 0) {
+      buffer.dropFrom(this, from);
+      return;
+    }
+    try {
+      buffer.applyFrom(this, from);
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
+  /**
+   * For {@link HitBuffer}, under the write lock: tells the policy of one buffered lookup, as a
+   * reader did when it made it, unless its entry has since moved, gone, or had its page recycled
+   * (then the hit is dropped).
+   */
+  void applyRecord(long hash, long place) {
+    if (closed) {
+      return;
+    }
+    if (place == HitBuffer.MISS) {
+      policy.recordAccess(hash);
+      return;
+    }
+    long address = HitBuffer.address(place);
+    int tag = IndexSlot.tag(hash);
+    int i = find(tag, address);
+    if (i < 0) {
+      return;
+    }
+    long slot = table[i];
+    Page page = pages.page(IndexSlot.page(address));
+    if (IndexSlot.tagOf(slot) != tag || page == null
+        || !HitBuffer.sameGeneration(place, page.generation())) {
+      return;
+    }
+    if (IndexSlot.clock(slot) < IndexSlot.MAX_CLOCK) {
+      SLOTS.setRelease(table, i, IndexSlot.raiseClock(slot));
+    }
+    policy.onHit(page, IndexSlot.offset(address), hash, IndexSlot.clock(slot));
   }
 
   /**
@@ -392,6 +464,15 @@ public final class Segment {
 
   private WriteResult put(byte[] key, int keyLength, byte[] value, int valueLength, long hash,
       PutMode mode, byte[] expected, boolean wantPrevious, long now, BooleanSupplier superseded) {
+    WriteResult result = putLocked(key, keyLength, value, valueLength, hash, mode, expected,
+        wantPrevious, now, superseded);
+    compactIfDue();
+    return result;
+  }
+
+  private WriteResult putLocked(byte[] key, int keyLength, byte[] value, int valueLength,
+      long hash, PutMode mode, byte[] expected, boolean wantPrevious, long now,
+      BooleanSupplier superseded) {
     long entrySize = checkedSize(keyLength, valueLength);
     long stamp = lock.writeLock();
     try {
@@ -399,6 +480,7 @@ public final class Segment {
         return successor(hash).put(key, keyLength, value, valueLength, hash, mode, expected,
             wantPrevious, now, superseded);
       }
+      applyMine();
       nowForSweep = expires ? now : Long.MIN_VALUE;
       int tag = IndexSlot.tag(hash);
       if (settings.budgetBytes() != Long.MAX_VALUE) {
@@ -447,7 +529,7 @@ public final class Segment {
         insertSlot(IndexSlot.of(tag, clock, address));
       }
       spliceWindowIfNotFull();
-      compactIfWasteful();
+      compactInlineOrLater();
       return result(true, wantPrevious ? previous : null);
     } finally {
       updatingSlot = -1;
@@ -465,11 +547,19 @@ public final class Segment {
    */
   public WriteResult remove(byte[] key, int keyLength, long hash, byte[] expected,
       boolean wantPrevious, long now) {
+    WriteResult result = removeLocked(key, keyLength, hash, expected, wantPrevious, now);
+    compactIfDue();
+    return result;
+  }
+
+  private WriteResult removeLocked(byte[] key, int keyLength, long hash, byte[] expected,
+      boolean wantPrevious, long now) {
     long stamp = lock.writeLock();
     try {
       if (closed) {
         return successor(hash).remove(key, keyLength, hash, expected, wantPrevious, now);
       }
+      applyMine();
       nowForSweep = expires ? now : Long.MIN_VALUE;
       int i = liveIndexOf(IndexSlot.tag(hash), key, keyLength, now);
       if (i < 0) {
@@ -483,7 +573,7 @@ public final class Segment {
       long slot = table[i];
       deleteSlot(i);
       killEntry(slot, RemovalCause.EXPLICIT, previous, key, keyLength);
-      compactIfWasteful();
+      compactInlineOrLater();
       return result(true, wantPrevious ? previous : null);
     } finally {
       lock.unlockWrite(stamp);
@@ -1208,16 +1298,73 @@ public final class Segment {
   }
 
   /**
-   * Copies live entries out of the sparsest page when dead bytes exceed a sixteenth of the
-   * pages' bytes (and that page is at most 80% live), so that updates and removals cannot leave the segment full of garbage.
+   * Ends a write's work under the lock: compacts at once if dead bytes exceed an eighth of the
+   * pages' bytes, else notes whether they exceed a sixteenth, for {@link #compactIfDue} to do
+   * after the write's lock is released.
+   *
+   * <p>Why not always at once: evacuating a page copies up to 80% of it, several times what the
+   * write itself copies, and a write holding the lock that long is the more likely to be
+   * descheduled inside it, stalling every writer of the segment for a scheduler quantum
+   * (docs/design/performance.md). After the release, the work is done only if the lock is free;
+   * if another writer holds it, that writer checks again when it ends. Under steady contention
+   * dead bytes can thus reach an eighth of the pages before a write compacts inline.
    */
-  private void compactIfWasteful() {
-    long pageBytes = pages.reservedBytes();
-    long dead = pageBytes - pageLiveBytes;
-    if (dead * 16 <= pageBytes || dead < 4L * pages.standardSize
-        || dead < deadAtFruitlessScan + pages.standardSize) {
+  private void compactInlineOrLater() {
+    if (compactionDue(8)) {
+      compactIfWasteful();
+      compactionPending = false;
+    } else {
+      compactionPending = compactionDue(16);
+    }
+  }
+
+  /**
+   * Compacts, if a write left it due and the lock is free; never waits. Called after a write
+   * released the lock. {@link #compactionPending} is read without the lock: a stale value only
+   * skips this step (the next write sets it again) or takes the lock for nothing (the test is
+   * made again under it).
+   */
+  private void compactIfDue() {
+    if (!compactionPending) {
       return;
     }
+    long stamp = lock.tryWriteLock();
+    if (stamp == 0) {
+      return;
+    }
+    try {
+      if (!closed) {
+        compactIfWasteful();
+      }
+      compactionPending = false;
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
+  /**
+   * @param share the fraction of the pages' bytes, as its inverse, that dead bytes must exceed
+   * @return whether dead bytes exceed it, and enough pages have died since a scan last found
+   *     no page sparse enough to evacuate
+   */
+  private boolean compactionDue(int share) {
+    long pageBytes = pages.reservedBytes();
+    long dead = pageBytes - pageLiveBytes;
+    return dead * share > pageBytes && dead >= 4L * pages.standardSize
+        && dead >= deadAtFruitlessScan + pages.standardSize;
+  }
+
+  /**
+   * Copies live entries out of the sparsest page when dead bytes exceed a sixteenth of the
+   * pages' bytes (and that page is at most 80% live), so that updates and removals cannot leave
+   * the segment full of garbage.
+   */
+  private void compactIfWasteful() {
+    if (!compactionDue(16)) {
+      return;
+    }
+    long pageBytes = pages.reservedBytes();
+    long dead = pageBytes - pageLiveBytes;
     Page sparse = sparsestFullPage();
     if (sparse != null) {
       evacuate(sparse);
@@ -1278,6 +1425,7 @@ public final class Segment {
       if (closed) {
         return result(false, null);
       }
+      applyMine();
       nowForSweep = now;
       long[] t = table;
       int capacity = t.length;
@@ -1445,6 +1593,7 @@ public final class Segment {
       if (closed) {
         return null;
       }
+      applyMine();
       Segment[] next = factory.get();
       handOver(main, next);
       handOver(protectedQueue, next);
