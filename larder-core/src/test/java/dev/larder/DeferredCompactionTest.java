@@ -6,9 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.larder.codec.Codecs;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -16,9 +20,15 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * A write compacts a segment's dead bytes after it released the lock, and only if the lock is
  * free then; at an eighth of the pages dead it compacts under its own lock hold (Segment,
- * compactInlineOrLater). Under writers that keep the lock busy, compaction must still keep up:
- * entries that fit the bound many times over through heavy updates are never evicted to make
- * room that garbage took, whichever writer ends up compacting.
+ * compactInlineOrLater). Under writers that keep the lock busy:
+ * <ul>
+ *   <li>compaction still keeps up: entries that fit the bound through heavy updates are never
+ *       evicted to make room that garbage took, whichever writer ends up compacting;</li>
+ *   <li>with lock-free reads, updates of varying sizes and removals racing the compactions
+ *       (entries moved between a reader's probe and its validation), no read returns another
+ *       key's value, the bound holds at every moment sampled, and contents and size agree at
+ *       the end.</li>
+ * </ul>
  */
 class DeferredCompactionTest {
 
@@ -42,7 +52,7 @@ class DeferredCompactionTest {
         SplittableRandom random = new SplittableRandom(500 + t);
         writers.add(Thread.ofPlatform().start(() -> {
           try {
-            for (int i = 1; i <= 25_000; i++) {
+            for (int i = 1; i <= 10_000; i++) {
               long key = random.nextInt(KEYS);
               cache.put(key, value(key, i));
               if (i % 8 == 0) {
@@ -71,5 +81,75 @@ class DeferredCompactionTest {
 
   private static byte[] value(long key, int version) {
     return ByteBuffer.allocate(VALUE_BYTES).putLong(key).putInt(version).array();
+  }
+
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  @Timeout(120)
+  void concurrentLookupsWritesAndRemovalsKeepValuesAndTheBound(Storage storage)
+      throws Exception {
+    long bound = 256L << 10;
+    int threads = 4;
+    int operations = 40_000;
+    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
+        .storage(storage).maximumMemory(bound).segments(4).build()) {
+      ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+      AtomicBoolean done = new AtomicBoolean();
+      AtomicLong most = new AtomicLong();
+      Thread monitor = Thread.ofPlatform().start(() -> {
+        while (!done.get()) {
+          most.accumulateAndGet(cache.memoryUsed(), Math::max);
+          LockSupport.parkNanos(200_000);
+        }
+      });
+      List<Thread> workers = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        SplittableRandom random = new SplittableRandom(300 + t);
+        workers.add(Thread.ofPlatform().start(() -> {
+          try {
+            for (int i = 0; i < operations; i++) {
+              // a skewed key space twice the cache's: hot keys are read, moved and updated
+              long key = (long) (2_000 * Math.pow(random.nextDouble(), 3));
+              int op = random.nextInt(100);
+              if (op < 80) {
+                byte[] value = cache.getIfPresent(key);
+                if (value != null) {
+                  assertEquals(key, ByteBuffer.wrap(value).getLong(), "value read for " + key);
+                }
+              } else if (op < 95) {
+                cache.put(key, namingValue(key, random.nextInt(8)));
+              } else {
+                cache.invalidate(key);
+              }
+            }
+          } catch (Throwable e) {
+            failures.add(e);
+          }
+        }));
+      }
+      for (Thread worker : workers) {
+        worker.join();
+      }
+      done.set(true);
+      monitor.join();
+      assertTrue(failures.isEmpty(), () -> "failures: " + failures);
+      assertTrue(most.get() <= bound, "memoryUsed reached " + most.get() + " for " + bound);
+      // quiescent: the contents and the size agree, and every value held names its key
+      long[] keys = cache.asMap().keySet().stream().mapToLong(Long::longValue).toArray();
+      assertEquals(keys.length, cache.estimatedSize(), "keys iterated against the size");
+      assertTrue(keys.length > 0, "the cache holds entries");
+      for (long key : keys) {
+        byte[] value = cache.getIfPresent(key);
+        assertTrue(value != null, "key " + key + " iterated but absent");
+        assertEquals(key, ByteBuffer.wrap(value).getLong(), "value held for " + key);
+      }
+      assertTrue(cache.memoryUsed() <= bound, "memoryUsed " + cache.memoryUsed());
+      assertTrue(Arrays.stream(keys).distinct().count() == keys.length, "a key iterated twice");
+    }
+  }
+
+  /** A value that names its key, of a length that varies with {@code size}. */
+  private static byte[] namingValue(long key, int size) {
+    return ByteBuffer.allocate(Long.BYTES + 40 * size).putLong(key).array();
   }
 }

@@ -55,10 +55,9 @@ package dev.larder.internal.store;
  * relies on counts alone ({@link AdmissionThreshold#countsWindowRead}): the free pass already
  * rewards it.
  *
- * <p>Concurrency: called under the segment's write lock. {@link #recordAccess} and
- * {@link #onHit} are called there too when a reader's buffered lookups are applied
- * ({@link HitBuffer}), but a virtual thread's reads call them without a lock, and they only bump
- * counters: a lost increment merely blurs a statistic.
+ * <p>Concurrency: called under the segment's write lock, except {@link #recordAccess} and
+ * {@link #onHit}, which readers call without a lock and which only bump counters: a lost
+ * increment merely blurs a statistic.
  */
 final class EvictionPolicy {
 

@@ -39,7 +39,8 @@ import java.util.function.Supplier;
  *       (codecs, loaders, listeners) ever runs under it. A write first decides whether its
  *       entry could fit with every other entry evicted (checkFits), so a refused write evicts
  *       nothing; an update that consumes its own old entry while making room reports it as
- *       REPLACED, not as an eviction.</li>
+ *       REPLACED, not as an eviction. Compaction runs after the write released the lock, if the
+ *       lock is free then (see compactInlineOrLater).</li>
  *   <li><b>Eviction</b> consumes entries one at a time at the queue tails and asks the
  *       {@link EvictionPolicy} what to do with each: relocate (copy to a head) or evict.
  *       A page returns to the pool when its queue's tail has passed it. One standard page of
@@ -109,7 +110,10 @@ public final class Segment {
   private boolean holdPageSize;
   private int evictions;
   private int expirations;
-  /** Set by a write that left dead bytes worth compacting; see {@link #compactIfDue}. */
+  /**
+   * Set under the lock by a write that left dead bytes worth compacting; see
+   * {@link #compactIfDue}.
+   */
   private boolean compactionPending;
 
   /**
@@ -171,7 +175,7 @@ public final class Segment {
         byte[] value = tryRead(t, tag, key, keyLength, now, copy, hash, access);
         if (value != RETRY) {
           if (value == null && access) {
-            recordLookup(hash, HitBuffer.MISS);
+            policy.recordAccess(hash);
           }
           return value;
         }
@@ -248,7 +252,7 @@ public final class Segment {
       return null;
     }
     if (access) {
-      onHit(t, i, current, page, offset, generation, now, hash);
+      onHit(t, i, current, page, offset, now, hash);
     }
     return copy ? value : NO_BYTES;
   }
@@ -271,87 +275,17 @@ public final class Segment {
   }
 
   /**
-   * Records a validated hit on the entry at {@code offset} of {@code page} (the page the slot
-   * pointed to when it was re-read: the same entry) in the thread's {@link HitBuffer}, or tells
-   * the policy at once if the thread has none.
+   * Tells the policy of a validated hit on the entry at {@code offset} of {@code page} (the
+   * page the slot pointed to when it was re-read: the same entry, so no second page lookup).
    */
-  private void onHit(long[] t, int i, long slot, Page page, int offset, int generation,
-      long now, long hash) {
-    HitBuffer buffer = HitBuffer.mine();
-    if (buffer == null || !buffer.record(this, hash,
-        HitBuffer.place(IndexSlot.address(slot), generation))) {
-      if (IndexSlot.clock(slot) < IndexSlot.MAX_CLOCK) {
-        SLOTS.compareAndSet(t, i, slot, IndexSlot.raiseClock(slot));
-      }
-      policy.onHit(page, offset, hash, IndexSlot.clock(slot));
+  private void onHit(long[] t, int i, long slot, Page page, int offset, long now, long hash) {
+    if (IndexSlot.clock(slot) < IndexSlot.MAX_CLOCK) {
+      SLOTS.compareAndSet(t, i, slot, IndexSlot.raiseClock(slot));
     }
+    policy.onHit(page, offset, hash, IndexSlot.clock(slot));
     if (settings.expireAfterAccessNanos() > 0) {
       refreshDeadline(slot, now);
     }
-  }
-
-  /** Records a lookup (a miss, or a hit's place) in the thread's buffer, or tells the policy. */
-  private void recordLookup(long hash, long place) {
-    HitBuffer buffer = HitBuffer.mine();
-    if (buffer == null || !buffer.record(this, hash, place)) {
-      policy.recordAccess(hash);
-    }
-  }
-
-  /** Applies the calling thread's buffered lookups of this segment; under the write lock. */
-  private void applyMine() {
-    HitBuffer buffer = HitBuffer.mine();
-    if (buffer != null) {
-      buffer.applyTo(this);
-    }
-  }
-
-  /**
-   * For {@link HitBuffer}: applies its records of this segment from {@code from} on under the
-   * write lock if it is free, else drops them. Never waits.
-   */
-  void applyRecords(HitBuffer buffer, int from) {
-    long stamp = lock.tryWriteLock();
-    if (stamp == 0) {
-      buffer.dropFrom(this, from);
-      return;
-    }
-    try {
-      buffer.applyFrom(this, from);
-    } finally {
-      lock.unlockWrite(stamp);
-    }
-  }
-
-  /**
-   * For {@link HitBuffer}, under the write lock: tells the policy of one buffered lookup, as a
-   * reader did when it made it, unless its entry has since moved, gone, or had its page recycled
-   * (then the hit is dropped).
-   */
-  void applyRecord(long hash, long place) {
-    if (closed) {
-      return;
-    }
-    if (place == HitBuffer.MISS) {
-      policy.recordAccess(hash);
-      return;
-    }
-    long address = HitBuffer.address(place);
-    int tag = IndexSlot.tag(hash);
-    int i = find(tag, address);
-    if (i < 0) {
-      return;
-    }
-    long slot = table[i];
-    Page page = pages.page(IndexSlot.page(address));
-    if (IndexSlot.tagOf(slot) != tag || page == null
-        || !HitBuffer.sameGeneration(place, page.generation())) {
-      return;
-    }
-    if (IndexSlot.clock(slot) < IndexSlot.MAX_CLOCK) {
-      SLOTS.setRelease(table, i, IndexSlot.raiseClock(slot));
-    }
-    policy.onHit(page, IndexSlot.offset(address), hash, IndexSlot.clock(slot));
   }
 
   /**
@@ -480,7 +414,6 @@ public final class Segment {
         return successor(hash).put(key, keyLength, value, valueLength, hash, mode, expected,
             wantPrevious, now, superseded);
       }
-      applyMine();
       nowForSweep = expires ? now : Long.MIN_VALUE;
       int tag = IndexSlot.tag(hash);
       if (settings.budgetBytes() != Long.MAX_VALUE) {
@@ -559,7 +492,6 @@ public final class Segment {
       if (closed) {
         return successor(hash).remove(key, keyLength, hash, expected, wantPrevious, now);
       }
-      applyMine();
       nowForSweep = expires ? now : Long.MIN_VALUE;
       int i = liveIndexOf(IndexSlot.tag(hash), key, keyLength, now);
       if (i < 0) {
@@ -1307,7 +1239,9 @@ public final class Segment {
    * descheduled inside it, stalling every writer of the segment for a scheduler quantum
    * (docs/design/performance.md). After the release, the work is done only if the lock is free;
    * if another writer holds it, that writer checks again when it ends. Under steady contention
-   * dead bytes can thus reach an eighth of the pages before a write compacts inline.
+   * dead bytes can thus reach an eighth of the pages before a write compacts inline. In one
+   * thread nothing changes: the lock is always free, and the same compaction runs at the same
+   * point of the sequence of operations.
    */
   private void compactInlineOrLater() {
     if (compactionDue(8)) {
@@ -1343,7 +1277,7 @@ public final class Segment {
   }
 
   /**
-   * @param share the fraction of the pages' bytes, as its inverse, that dead bytes must exceed
+   * @param share the inverse of the fraction of the pages' bytes that dead bytes must exceed
    * @return whether dead bytes exceed it, and enough pages have died since a scan last found
    *     no page sparse enough to evacuate
    */
@@ -1363,8 +1297,7 @@ public final class Segment {
     if (!compactionDue(16)) {
       return;
     }
-    long pageBytes = pages.reservedBytes();
-    long dead = pageBytes - pageLiveBytes;
+    long dead = pages.reservedBytes() - pageLiveBytes;
     Page sparse = sparsestFullPage();
     if (sparse != null) {
       evacuate(sparse);
@@ -1425,7 +1358,6 @@ public final class Segment {
       if (closed) {
         return result(false, null);
       }
-      applyMine();
       nowForSweep = now;
       long[] t = table;
       int capacity = t.length;
@@ -1593,7 +1525,6 @@ public final class Segment {
       if (closed) {
         return null;
       }
-      applyMine();
       Segment[] next = factory.get();
       handOver(main, next);
       handOver(protectedQueue, next);
