@@ -81,7 +81,8 @@ public final class InterleavedLoop {
   }
 
   /**
-   * Runs the workers, one thread each, for about {@code millis}.
+   * Runs the workers, one thread each, for about {@code millis}; each does at least one
+   * operation.
    *
    * @return what they did, and the CPU time the process used meanwhile
    */
@@ -125,11 +126,12 @@ public final class InterleavedLoop {
       Thread.currentThread().interrupt();
       return 0;
     }
+    // at least one operation, so that a thread the scheduler starts late still shows up
     long n = 0;
-    while (!stop.get()) {
+    do {
       worker.step();
       n++;
-    }
+    } while (!stop.get());
     return n;
   }
 

@@ -39,8 +39,7 @@ import java.util.function.Supplier;
  *       (codecs, loaders, listeners) ever runs under it. A write first decides whether its
  *       entry could fit with every other entry evicted (checkFits), so a refused write evicts
  *       nothing; an update that consumes its own old entry while making room reports it as
- *       REPLACED, not as an eviction. Compaction runs after the write released the lock, if the
- *       lock is free then (see compactInlineOrLater).</li>
+ *       REPLACED, not as an eviction.</li>
  *   <li><b>Eviction</b> consumes entries one at a time at the queue tails and asks the
  *       {@link EvictionPolicy} what to do with each: relocate (copy to a head) or evict.
  *       A page returns to the pool when its queue's tail has passed it. One standard page of
@@ -110,11 +109,6 @@ public final class Segment {
   private boolean holdPageSize;
   private int evictions;
   private int expirations;
-  /**
-   * Set under the lock by a write that left dead bytes worth compacting; see
-   * {@link #compactIfDue}.
-   */
-  private boolean compactionPending;
 
   /**
    * @param settings the segment's share of the cache's settings
@@ -398,15 +392,6 @@ public final class Segment {
 
   private WriteResult put(byte[] key, int keyLength, byte[] value, int valueLength, long hash,
       PutMode mode, byte[] expected, boolean wantPrevious, long now, BooleanSupplier superseded) {
-    WriteResult result = putLocked(key, keyLength, value, valueLength, hash, mode, expected,
-        wantPrevious, now, superseded);
-    compactIfDue();
-    return result;
-  }
-
-  private WriteResult putLocked(byte[] key, int keyLength, byte[] value, int valueLength,
-      long hash, PutMode mode, byte[] expected, boolean wantPrevious, long now,
-      BooleanSupplier superseded) {
     long entrySize = checkedSize(keyLength, valueLength);
     long stamp = lock.writeLock();
     try {
@@ -462,7 +447,7 @@ public final class Segment {
         insertSlot(IndexSlot.of(tag, clock, address));
       }
       spliceWindowIfNotFull();
-      compactInlineOrLater();
+      compactIfWasteful();
       return result(true, wantPrevious ? previous : null);
     } finally {
       updatingSlot = -1;
@@ -479,13 +464,6 @@ public final class Segment {
    * @return whether removed, and the removed value if asked for
    */
   public WriteResult remove(byte[] key, int keyLength, long hash, byte[] expected,
-      boolean wantPrevious, long now) {
-    WriteResult result = removeLocked(key, keyLength, hash, expected, wantPrevious, now);
-    compactIfDue();
-    return result;
-  }
-
-  private WriteResult removeLocked(byte[] key, int keyLength, long hash, byte[] expected,
       boolean wantPrevious, long now) {
     long stamp = lock.writeLock();
     try {
@@ -505,7 +483,7 @@ public final class Segment {
       long slot = table[i];
       deleteSlot(i);
       killEntry(slot, RemovalCause.EXPLICIT, previous, key, keyLength);
-      compactInlineOrLater();
+      compactIfWasteful();
       return result(true, wantPrevious ? previous : null);
     } finally {
       lock.unlockWrite(stamp);
@@ -1230,74 +1208,16 @@ public final class Segment {
   }
 
   /**
-   * Ends a write's work under the lock: compacts at once if dead bytes exceed an eighth of the
-   * pages' bytes, else notes whether they exceed a sixteenth, for {@link #compactIfDue} to do
-   * after the write's lock is released.
-   *
-   * <p>Why not always at once: evacuating a page copies up to 80% of it, several times what the
-   * write itself copies, and a write holding the lock that long is the more likely to be
-   * descheduled inside it, stalling every writer of the segment for a scheduler quantum
-   * (docs/design/performance.md). After the release, the work is done only if the lock is free;
-   * if another writer holds it, that writer checks again when it ends. Under steady contention
-   * dead bytes can thus reach an eighth of the pages before a write compacts inline. In one
-   * thread nothing changes: the lock is always free, and the same compaction runs at the same
-   * point of the sequence of operations.
-   */
-  private void compactInlineOrLater() {
-    if (compactionDue(8)) {
-      compactIfWasteful();
-      compactionPending = false;
-    } else {
-      compactionPending = compactionDue(16);
-    }
-  }
-
-  /**
-   * Compacts, if a write left it due and the lock is free; never waits. Called after a write
-   * released the lock. {@link #compactionPending} is read without the lock: a stale value only
-   * skips this step (the next write sets it again) or takes the lock for nothing (the test is
-   * made again under it).
-   */
-  private void compactIfDue() {
-    if (!compactionPending) {
-      return;
-    }
-    long stamp = lock.tryWriteLock();
-    if (stamp == 0) {
-      return;
-    }
-    try {
-      if (!closed) {
-        compactIfWasteful();
-      }
-      compactionPending = false;
-    } finally {
-      lock.unlockWrite(stamp);
-    }
-  }
-
-  /**
-   * @param share the inverse of the fraction of the pages' bytes that dead bytes must exceed
-   * @return whether dead bytes exceed it, and enough pages have died since a scan last found
-   *     no page sparse enough to evacuate
-   */
-  private boolean compactionDue(int share) {
-    long pageBytes = pages.reservedBytes();
-    long dead = pageBytes - pageLiveBytes;
-    return dead * share > pageBytes && dead >= 4L * pages.standardSize
-        && dead >= deadAtFruitlessScan + pages.standardSize;
-  }
-
-  /**
    * Copies live entries out of the sparsest page when dead bytes exceed a sixteenth of the
-   * pages' bytes (and that page is at most 80% live), so that updates and removals cannot leave
-   * the segment full of garbage.
+   * pages' bytes (and that page is at most 80% live), so that updates and removals cannot leave the segment full of garbage.
    */
   private void compactIfWasteful() {
-    if (!compactionDue(16)) {
+    long pageBytes = pages.reservedBytes();
+    long dead = pageBytes - pageLiveBytes;
+    if (dead * 16 <= pageBytes || dead < 4L * pages.standardSize
+        || dead < deadAtFruitlessScan + pages.standardSize) {
       return;
     }
-    long dead = pages.reservedBytes() - pageLiveBytes;
     Page sparse = sparsestFullPage();
     if (sparse != null) {
       evacuate(sparse);
