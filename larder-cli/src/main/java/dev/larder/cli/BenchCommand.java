@@ -159,7 +159,7 @@ final class BenchCommand implements Callable<Integer> {
     Set<String> known = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
     for (Scenario scenario : selected) {
       for (Trial trial : scenario.plan(everyImplementation)) {
-        known.add(trial.implementation());
+        known.addAll(trial.implementations());
       }
     }
     List<String> unknown = only.stream().filter(name -> !known.contains(name)).toList();

@@ -131,8 +131,11 @@ public final class BenchRunner {
     List<Row> rows =
         forker.run(scenario.name(), trial, options, flags, scenario.trialTimeoutSeconds(options),
             log, msg -> trialProgress(name, t0, msg, counted));
-    String outcome = rows.stream().allMatch(Row::measured) ? "ok"
-        : String.valueOf(rows.getFirst().get(Row.STATUS)) + ": " + rows.getFirst().get(Row.REASON);
+    // a trial of several implementations names the one that did not measure
+    Row unmeasured = rows.stream().filter(r -> !r.measured()).findFirst().orElse(null);
+    String outcome = unmeasured == null ? "ok"
+        : (trial.implementations().size() > 1 ? unmeasured.implementation() + " " : "")
+            + unmeasured.get(Row.STATUS) + ": " + unmeasured.get(Row.REASON);
     print("[%s %d/%d] %s %s (%s)", scenario.name(), n, of, name, outcome,
         Formats.seconds(System.nanoTime() - t0));
     return rows;

@@ -39,6 +39,18 @@ public record Trial(String implementation, String label, Map<String, String> par
     return implementations.stream().filter(options::includes).map(Trial::of).toList();
   }
 
+  /** Parameter naming, comma-separated, the implementations of a trial that measures several. */
+  public static final String IMPLEMENTATIONS = "implementations";
+
+  /**
+   * @return the implementations this trial measures: those its {@value #IMPLEMENTATIONS}
+   *     parameter lists, for a trial that runs several in one JVM, else its implementation
+   */
+  public List<String> implementations() {
+    String several = params.get(IMPLEMENTATIONS);
+    return several == null ? List.of(implementation) : List.of(several.split(","));
+  }
+
   /**
    * @param name a parameter name
    * @return its value
