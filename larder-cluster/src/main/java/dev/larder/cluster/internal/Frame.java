@@ -120,7 +120,8 @@ record Frame(int type, long reqId, long viewId, int op, int flags, byte[] key, b
     for (byte[] e : entries) {
       writeBytes(out, e);
     }
-    return out.toByteArray();
+    // the size above is exact unless there are names: then the sink grew and is trimmed
+    return out.size() == out.array().length ? out.array() : out.toByteArray();
   }
 
   /**

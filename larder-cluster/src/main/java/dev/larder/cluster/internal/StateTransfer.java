@@ -77,7 +77,8 @@ final class StateTransfer {
   private final AtomicLong currentBytes = new AtomicLong();
 
   /** One outstanding PULL. */
-  private record Pull(long viewId, Set<Integer> segments, CompletableFuture<int[]> done) {}
+  private record Pull(long reqId, long viewId, Set<Integer> segments,
+      CompletableFuture<int[]> done, AtomicLong lastChunk) {}
 
   StateTransfer(ClusterEngine engine, long memoryBound) {
     this.engine = engine;
@@ -134,9 +135,15 @@ final class StateTransfer {
           markLost(s, t);
         }
       }
+      // every source at once: they send in parallel, and JGroups delivers each sender's chunks
+      // on its own thread, so the joiner applies them in parallel too
+      Map<Address, Pull> started = new HashMap<>();
       for (Map.Entry<Address, List<Integer>> e : bySource.entrySet()) {
-        Set<Integer> notReady = pull(e.getKey(), e.getValue(), t, gen);
-        for (int s : e.getValue()) {
+        started.put(e.getKey(), startPull(e.getKey(), e.getValue(), t));
+      }
+      for (Map.Entry<Address, Pull> e : started.entrySet()) {
+        Set<Integer> notReady = awaitPull(e.getKey(), e.getValue(), gen);
+        for (int s : e.getValue().segments()) {
           if (!notReady.contains(s)) {
             remaining.remove(s);
           }
@@ -150,17 +157,38 @@ final class StateTransfer {
     }
   }
 
-  /** Sources to ask for a segment, best first: previous owners, current owners, everyone. */
+  /**
+   * Sources to ask for a segment, best first: previous owners, current owners, everyone. Within
+   * each group, members come in view order (oldest first) rather than by their hash score, so
+   * that the segments of a rebalance gather on few sources: in REPLICATED mode one source serves
+   * every segment, and walks its store once instead of once per source.
+   */
   private List<Address> candidates(Topology t, int s) {
     Set<Address> order = new LinkedHashSet<>();
     if (t.previous() != null) {
-      order.addAll(List.of(t.previous().owners(s)));
+      order.addAll(inViewOrder(t.previous().owners(s), t.previous().members()));
     }
-    order.addAll(List.of(t.hash().owners(s)));
+    order.addAll(inViewOrder(t.hash().owners(s), t.view().getMembers()));
     order.addAll(t.view().getMembers());
     order.remove(engine.self());
     order.retainAll(t.members());
     return new ArrayList<>(order);
+  }
+
+  private static List<Address> inViewOrder(Address[] owners, List<Address> members) {
+    List<Address> out = new ArrayList<>();
+    Set<Address> wanted = Set.of(owners);
+    for (Address m : members) {
+      if (wanted.contains(m)) {
+        out.add(m);
+      }
+    }
+    for (Address o : owners) {
+      if (!out.contains(o)) {
+        out.add(o);
+      }
+    }
+    return out;
   }
 
   private void markLost(int s, Topology t) {
@@ -208,16 +236,28 @@ final class StateTransfer {
     }
   }
 
-  /** Pulls segments from one source; returns the segments it could not serve. */
-  private Set<Integer> pull(Address source, List<Integer> segments, Topology t, long gen) {
+  /** Sends a PULL for some segments to one source. */
+  private Pull startPull(Address source, List<Integer> segments, Topology t) {
     long reqId = pullIds.incrementAndGet();
-    Pull p = new Pull(t.viewId(), Set.copyOf(segments), new CompletableFuture<>());
+    Pull p = new Pull(reqId, t.viewId(), Set.copyOf(segments), new CompletableFuture<>(),
+        new AtomicLong(System.nanoTime()));
     pulls.put(reqId, p);
+    int[] segs = segments.stream().mapToInt(Integer::intValue).toArray();
+    engine.send(source, new Frame(Frame.T_PULL, reqId, t.viewId(), 0, 0, null, null, null, segs,
+        List.of(), List.of()), true);
+    return p;
+  }
+
+  /**
+   * Waits for a pull to finish: until its last chunk, the source leaves, a newer view, or no
+   * chunk for three cluster timeouts (a large transfer may take longer than that in all, so
+   * the wait is measured from the last chunk received, not from the start).
+   *
+   * @return the segments the source could not serve
+   */
+  private Set<Integer> awaitPull(Address source, Pull p, long gen) {
     try {
-      int[] segs = segments.stream().mapToInt(Integer::intValue).toArray();
-      engine.send(source, new Frame(Frame.T_PULL, reqId, t.viewId(), 0, 0, null, null, null, segs,
-          List.of(), List.of()), true);
-      long deadline = System.nanoTime() + 3 * engine.config.timeout().toNanos();
+      long idle = 3 * engine.config.timeout().toNanos();
       while (current(gen) && engine.topology().members().contains(source)) {
         try {
           int[] notReady = p.done().get(50, TimeUnit.MILLISECONDS);
@@ -227,16 +267,16 @@ final class StateTransfer {
           }
           return result;
         } catch (TimeoutException e) {
-          if (System.nanoTime() > deadline) {
+          if (System.nanoTime() - p.lastChunk().get() > idle) {
             break;
           }
         } catch (Exception e) {
           break;
         }
       }
-      return new HashSet<>(segments);
+      return new HashSet<>(p.segments());
     } finally {
-      pulls.remove(reqId);
+      pulls.remove(p.reqId());
     }
   }
 
@@ -319,6 +359,7 @@ final class StateTransfer {
     if (t.viewId() != p.viewId()) {
       return;
     }
+    p.lastChunk().set(System.nanoTime());
     long chunkBytes = 0;
     List<byte[]> entries = f.entries();
     noteShortfall(entries);
