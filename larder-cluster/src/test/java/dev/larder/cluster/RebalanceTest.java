@@ -98,6 +98,51 @@ class RebalanceTest {
     }
   }
 
+  /**
+   * Enough state for many chunks (about 24 of 256 KiB, more than the joiner keeps unapplied at
+   * once, so chunks are applied by several threads and delivery waits for them), while a writer
+   * overwrites some keys: the joiner ends with every key, each at its last acknowledged value.
+   */
+  @Test
+  void replicatedJoinerReceivesManyChunksUnderWrites() throws Exception {
+    int keys = 6000;
+    String pad = "x".repeat(1000);
+    try (InProcessCluster c = new InProcessCluster(ClusterMode.REPLICATED, Replication.SYNC, 2)) {
+      Map<String, String> acked = new ConcurrentHashMap<>();
+      for (int i = 0; i < keys; i++) {
+        c.node(i % 2).put("k" + i, pad + i);
+        acked.put("k" + i, pad + i);
+      }
+      AtomicBoolean stop = new AtomicBoolean();
+      AtomicReference<Throwable> failure = new AtomicReference<>();
+      Thread w = new Thread(() -> {
+        try {
+          for (int i = 0; !stop.get() && i < 1_000_000; i++) {
+            String k = "k" + (i * 7 % 500); // at most 500 live keys: most entries travel
+            String v = pad + "w" + i;
+            c.node(1).put(k, v);
+            acked.put(k, v);
+          }
+        } catch (Throwable e) {
+          failure.set(e);
+        }
+      });
+      w.start();
+      ClusteredCache<String, String> joiner = c.add();
+      c.awaitMembers(3);
+      c.awaitRebalanced();
+      stop.set(true);
+      w.join();
+      if (failure.get() != null) {
+        throw new AssertionError("the writer failed", failure.get());
+      }
+      assertTrue(joiner.rebalanceStats().lastBytes() > 2L << 20,
+          joiner.rebalanceStats().toString());
+      assertEquals(keys, joiner.localEntryCount());
+      assertAllReadable(c, acked);
+    }
+  }
+
   @Test
   void aMemberThatCannotTakeItsShareSaysSoAndKeepsItsBound() {
     long big = 8L << 20;

@@ -19,7 +19,11 @@ import org.HdrHistogram.Histogram;
  * values of SIZE bytes); {@code run SECONDS THREADS KEYS SIZE} (90% gets, 10% puts of uniform
  * random keys, answers {@code ops p50us p99us errors}); {@code memory} (answers the settled heap
  * plus resident growth since start, and the entries held here); {@code rebalanced} (answers the
- * milliseconds from the start of the cache to the end of its state transfer); {@code quit}.
+ * milliseconds from the start of the cache to the end of its state transfer); {@code fill FROM TO
+ * SIZE THREADS} (as load, by THREADS threads); {@code transfer} (answers the last state
+ * transfer's own milliseconds and bytes, where the implementation reports them, else
+ * {@code 0 0}); {@code cpu} (answers this JVM's CPU time since just before its cache started, in ns: the
+ * JVM's own start and heap pre-touch are left out); {@code quit}.
  *
  * <p>Arguments: implementation, shape, port, cluster name, node name.
  */
@@ -33,6 +37,7 @@ public final class ClusterBenchNode {
     MemoryProbe probe = new MemoryProbe(20);
     MemorySnapshot before = probe.settle();
     long start = System.nanoTime();
+    long startCpu = processCpuNanos();
     try (ClusterSubject subject = ClusterSubject.open(args[0],
         ClusterSubject.Shape.valueOf(args[1]), args[3], args[4])) {
       out.println("ready");
@@ -50,6 +55,13 @@ public final class ClusterBenchNode {
             }
             out.println("ok");
           }
+          case "fill" -> {
+            fill(subject, Integer.parseInt(w[1]), Integer.parseInt(w[2]), Integer.parseInt(w[3]),
+                Integer.parseInt(w[4]));
+            out.println("ok");
+          }
+          case "transfer" -> out.println(subject.lastTransfer());
+          case "cpu" -> out.println(processCpuNanos() - startCpu);
           case "run" -> out.println(run(subject, Integer.parseInt(w[1]), Integer.parseInt(w[2]),
               Integer.parseInt(w[3]), Integer.parseInt(w[4])));
           case "memory" -> {
@@ -67,6 +79,31 @@ public final class ClusterBenchNode {
           default -> out.println("unknown " + line);
         }
       }
+    }
+  }
+
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
+  /** Puts keys {@code from..to-1}, split into contiguous ranges over {@code threads} threads. */
+  private static void fill(ClusterSubject subject, int from, int to, int size, int threads)
+      throws InterruptedException {
+    List<Thread> workers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int a = from + (int) ((long) (to - from) * t / threads);
+      int b = from + (int) ((long) (to - from) * (t + 1) / threads);
+      workers.add(Thread.ofPlatform().start(() -> {
+        byte[] value = new byte[size];
+        for (int i = a; i < b; i++) {
+          ThreadLocalRandom.current().nextBytes(value);
+          subject.put("k" + i, value.clone());
+        }
+      }));
+    }
+    for (Thread w : workers) {
+      w.join();
     }
   }
 

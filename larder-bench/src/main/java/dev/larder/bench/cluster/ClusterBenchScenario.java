@@ -20,8 +20,13 @@ import java.util.Map;
  * aggregate and per-member ops/s, p50/p99 latency, memory per entry on each member, and the
  * time a fourth member takes to join and receive its state.
  *
- * <p>Parameters: {@code entries} (100,000; 5,000 with --quick), {@code seconds} (20; 5),
- * {@code threads} (4; 2), {@code value} (1024 bytes), {@code nodes} (3).
+ * <p>The {@code join} part ({@link ClusterJoinTrial}) loads {@code state} MiB of values into a
+ * REPLICATED sync cache of {@code join-nodes} members (2: with the joiner, 3 JVMs), reads each member's memory per entry at that
+ * scale, and times a new member joining and receiving all of it.
+ *
+ * <p>Parameters: {@code parts} (ops, join), {@code entries} (100,000; 5,000 with --quick),
+ * {@code seconds} (20; 5), {@code threads} (4; 2), {@code value} (1024 bytes), {@code nodes}
+ * (3), {@code state} (MiB of values in the join part: 1,024; 16), {@code join-nodes} (2).
  */
 public final class ClusterBenchScenario implements Scenario {
 
@@ -35,6 +40,15 @@ public final class ClusterBenchScenario implements Scenario {
       new Parameter.WholeNumber("value", 1, 1_000_000_000, 1024, 1024);
   private static final Parameter.WholeNumber NODES =
       new Parameter.WholeNumber("nodes", 3, 9, 3, 3);
+
+  private static final Parameter.WholeNumber STATE =
+      new Parameter.WholeNumber("state", 1, 16_384, 1024, 16);
+  private static final Parameter.WholeNumber JOIN_NODES =
+      new Parameter.WholeNumber("join-nodes", 1, 9, 2, 2);
+  private static final List<String> PART_NAMES = List.of("ops", "join");
+  private static final Parameter.Choices PARTS =
+      new Parameter.Choices("parts", PART_NAMES, PART_NAMES, PART_NAMES);
+  private static final String JOIN = "JOIN";
 
   private static final List<String> IMPLEMENTATIONS = List.of("Larder", "Infinispan");
 
@@ -50,7 +64,7 @@ public final class ClusterBenchScenario implements Scenario {
 
   @Override
   public List<Parameter> parameters() {
-    return List.of(ENTRIES, SECONDS, THREADS, VALUE, NODES);
+    return List.of(PARTS, ENTRIES, SECONDS, THREADS, VALUE, NODES, STATE, JOIN_NODES);
   }
 
   @Override
@@ -60,12 +74,24 @@ public final class ClusterBenchScenario implements Scenario {
         "seconds", String.valueOf(SECONDS.get(options)),
         "threads", String.valueOf(THREADS.get(options)),
         "value", String.valueOf(VALUE.get(options)),
-        "nodes", String.valueOf(NODES.get(options)));
+        "nodes", String.valueOf(NODES.get(options)),
+        "state", String.valueOf(STATE.get(options)),
+        "joinNodes", String.valueOf(JOIN_NODES.get(options)));
+    List<String> parts = PARTS.get(options);
     List<Trial> trials = new ArrayList<>();
-    for (ClusterSubject.Shape shape : ClusterSubject.Shape.values()) {
+    if (parts.contains("ops")) {
+      for (ClusterSubject.Shape shape : ClusterSubject.Shape.values()) {
+        for (String impl : IMPLEMENTATIONS) {
+          if (options.includes(impl)) {
+            trials.add(new Trial(impl, shape.name(), params));
+          }
+        }
+      }
+    }
+    if (parts.contains("join")) {
       for (String impl : IMPLEMENTATIONS) {
         if (options.includes(impl)) {
-          trials.add(new Trial(impl, shape.name(), params));
+          trials.add(new Trial(impl, JOIN, params));
         }
       }
     }
@@ -84,6 +110,9 @@ public final class ClusterBenchScenario implements Scenario {
 
   @Override
   public List<Row> run(Trial trial, TrialContext context) throws Exception {
+    if (trial.label().equals(JOIN)) {
+      return join(trial, context);
+    }
     int entries = (int) trial.longParam("entries");
     int value = (int) trial.longParam("value");
     long dataMb = (long) entries * (value + 64) >> 20;
@@ -106,6 +135,32 @@ public final class ClusterBenchScenario implements Scenario {
         .put("entries", entries));
   }
 
+  /**
+   * Heaps: Larder stores off the heap, so 1 GiB serves any state size; Infinispan stores on the
+   * heap, about 1.2 KB per 1 KiB entry, so its heap is twice the state plus 512 MiB.
+   */
+  private static List<Row> join(Trial trial, TrialContext context) throws Exception {
+    int value = (int) trial.longParam("value");
+    long stateMb = trial.longParam("state");
+    int entries = (int) Math.max(1, (stateMb << 20) / value);
+    String heap = trial.implementation().equals("Larder") ? "1024m"
+        : (Math.max(1024, stateMb * 2 + 512)) + "m";
+    ClusterJoinTrial.Result r = new ClusterJoinTrial(trial.implementation(),
+        (int) trial.longParam("joinNodes"), entries, value, (int) trial.longParam("threads"), heap,
+        context::progress).run();
+    return List.of(Row.of(trial.implementation())
+        .put("shape", "join (REPL_SYNC)")
+        .put("bytesPerEntry", ClusterBenchTrial.join(r.bytesPerEntry()))
+        .put("joinMillis", r.joinMillis())
+        .put("joinMBps", Math.round(r.megabytesPerSecond() * 10) / 10.0)
+        .put("joinMBpcs", Math.round(r.megabytesPerCpuSecond() * 10) / 10.0)
+        .put("transferMillis", r.transferMillis())
+        .put("joinerBytesPerEntry", Math.round(r.joinerBytesPerEntry()))
+        .put("joinEntries", r.joinEntries())
+        .put("loadMillis", r.loadMillis())
+        .put("entries", entries));
+  }
+
   @Override
   public Presentation presentation() {
     return new Presentation(List.of(
@@ -119,6 +174,11 @@ public final class ClusterBenchScenario implements Scenario {
         new Column("bytesPerEntry", "bytes/entry per member"),
         new Column("joinMillis", "join + state ms"),
         new Column("joinMBps", "state MB/s"),
+        new Column("joinMBpcs", "state MB per CPU s"),
+        new Column("transferMillis", "transfer alone ms"),
+        new Column("joinEntries", "entries joiner holds"),
+        new Column("joinerBytesPerEntry", "joiner bytes/entry"),
+        new Column("loadMillis", "load ms"),
         Column.of("entries")), List.of());
   }
 }

@@ -33,6 +33,14 @@ interface ClusterSubject extends AutoCloseable {
   /** @return entries held in this member's memory (its own and its backups) */
   long localEntries();
 
+  /**
+   * @return the last state transfer's own duration in ms and its bytes, "0 0" if the
+   *     implementation does not report them
+   */
+  default String lastTransfer() {
+    return "0 0";
+  }
+
   /** Waits until this member holds all it owns. */
   void awaitRebalanced();
 
@@ -80,6 +88,12 @@ interface ClusterSubject extends AutoCloseable {
     @Override
     public long localEntries() {
       return cache.localEntryCount();
+    }
+
+    @Override
+    public String lastTransfer() {
+      var stats = cache.rebalanceStats();
+      return stats.lastMillis() + " " + stats.lastBytes();
     }
 
     @Override

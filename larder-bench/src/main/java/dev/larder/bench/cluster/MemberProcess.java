@@ -43,6 +43,8 @@ final class MemberProcess {
    * Starts {@code mainClass} with the arguments and waits for its {@code ready} line.
    *
    * @param heap -Xmx (and -Xms, pre-touched, so that resident growth is native memory)
+   *     The environment variable {@code LARDER_BENCH_MEMBER_JVM_ARGS} (space-separated) adds
+   *     options to every member JVM, e.g. a flight recording for profiling.
    */
   static MemberProcess start(String heap, Class<?> mainClass, String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of(
@@ -50,10 +52,20 @@ final class MemberProcess {
         "-Xms" + heap, "-Xmx" + heap, "-XX:+AlwaysPreTouch", "-Djava.net.preferIPv4Stack=true",
         "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
         "-cp", System.getProperty("java.class.path"), mainClass.getName()));
+    String extra = System.getenv("LARDER_BENCH_MEMBER_JVM_ARGS");
+    if (extra != null && !extra.isBlank()) {
+      command.addAll(1, List.of(extra.trim().split("\\s+")));
+    }
     command.addAll(List.of(args));
     Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     MemberProcess m = new MemberProcess(p);
-    String ready = m.lines.poll(120, TimeUnit.SECONDS);
+    // lines before "ready" are the JVM's own (e.g. a flight recording's start): skipped
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    String ready = null;
+    while (!"ready".equals(ready) && System.nanoTime() < deadline
+        && (ready == null || !ready.startsWith("io-error"))) {
+      ready = m.lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    }
     if (!"ready".equals(ready)) {
       p.destroyForcibly();
       throw new IllegalStateException(mainClass.getSimpleName() + " did not start: " + ready);

@@ -611,7 +611,8 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       Topology t = topology;
       Address primary = t.hash().primary(s);
       Frame request = new Frame(Frame.T_WRITE, 0, t.viewId(), op.ordinal(),
-          async ? Frame.F_ASYNC : 0, key, value, expected, new int[] {0}, List.of(), List.of());
+          (async ? Frame.F_ASYNC : 0) | (mayReturnEarly ? Frame.F_NO_RESULT : 0), key, value,
+          expected, new int[] {0}, List.of(), List.of());
       Frame r;
       if (primary.equals(self())) {
         r = executeAsPrimary(request, !async, deadline);
@@ -698,10 +699,13 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       if (fetched != null && !table.isLive(s, bk)) {
         applyLocally(s, bk, fetched.value());
       }
-      byte[] stored = local.getIfPresent(f.key());
+      boolean noResult = (f.flags() & Frame.F_NO_RESULT) != 0;
+      // a put whose caller discards the previous value needs it only for a removal listener
+      byte[] stored = op == Op.PUT && noResult && hooks.removals() == null ? null
+          : local.getIfPresent(f.key());
       byte[] current = live(stored);
       Outcome outcome = Outcome.of(op, current, f.value(), f.expected(), hooks.sameValue());
-      result = outcome.result();
+      result = noResult ? null : outcome.result();
       if (outcome.changes()) {
         byte[] next = stored(outcome.newValue());
         applyLocally(s, bk, next);

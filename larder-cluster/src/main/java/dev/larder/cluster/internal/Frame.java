@@ -66,6 +66,8 @@ record Frame(int type, long reqId, long viewId, int op, int flags, byte[] key, b
   static final int F_ASYNC = 1;
   static final int F_LAST = 2;
   static final int F_COUNT_ONLY = 4;
+  /** A write whose caller discards its result: the primary's reply carries no value. */
+  static final int F_NO_RESULT = 8;
 
   /** Reply statuses (in {@code op}). */
   static final int S_OK = 0;
@@ -120,7 +122,8 @@ record Frame(int type, long reqId, long viewId, int op, int flags, byte[] key, b
     for (byte[] e : entries) {
       writeBytes(out, e);
     }
-    return out.toByteArray();
+    // the size above is exact unless there are names: then the sink grew and is trimmed
+    return out.size() == out.array().length ? out.array() : out.toByteArray();
   }
 
   /**

@@ -33,12 +33,14 @@ final class SegmentTable {
   private final long[] retiredIn;
   private final ReentrantLock[] locks;
   private final List<Set<ByteKey>> live;
+  private final boolean[] mayHold;
 
   SegmentTable(int segments) {
     states = new State[segments];
     retiredIn = new long[segments];
     locks = new ReentrantLock[segments];
     live = new ArrayList<>(Collections.nCopies(segments, (Set<ByteKey>) null));
+    mayHold = new boolean[segments];
     for (int s = 0; s < segments; s++) {
       states[s] = State.NONE;
       locks[s] = new ReentrantLock();
@@ -80,8 +82,30 @@ final class SegmentTable {
     }
   }
 
-  /** Records a write while incoming. Caller holds the segment lock. */
+  /**
+   * Records that the local store may now hold entries of the segment (any local write or
+   * received entry). Caller holds the segment lock.
+   */
+  void noteHeld(int s) {
+    mayHold[s] = true;
+  }
+
+  /**
+   * Whether the local store may hold entries of the segment; if {@code forget}, the segment is
+   * recorded as empty from now on (the caller is about to drop its entries, and any later write
+   * records itself again). Caller holds the segment lock.
+   */
+  boolean mayHold(int s, boolean forget) {
+    boolean held = mayHold[s];
+    if (forget) {
+      mayHold[s] = false;
+    }
+    return held;
+  }
+
+  /** Records a write (and, while incoming, that its key is live). Caller holds the lock. */
   void markLive(int s, ByteKey key) {
+    mayHold[s] = true;
     if (states[s] == State.INCOMING) {
       live.get(s).add(key);
     }

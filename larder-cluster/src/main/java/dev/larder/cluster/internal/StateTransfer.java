@@ -15,9 +15,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jgroups.Address;
 
 /**
@@ -77,11 +82,28 @@ final class StateTransfer {
   private final AtomicLong currentBytes = new AtomicLong();
 
   /** One outstanding PULL. */
-  private record Pull(long viewId, Set<Integer> segments, CompletableFuture<int[]> done) {}
+  private record Pull(long reqId, long viewId, Set<Integer> segments,
+      CompletableFuture<int[]> done, AtomicLong lastChunk, AtomicInteger unapplied,
+      AtomicReference<int[]> notReady) {}
+
+  /** Threads that apply received chunks, so that one source's chunks use several cores. */
+  private static final int APPLIERS = Math.max(2, Math.min(4,
+      Runtime.getRuntime().availableProcessors()));
+  /** Chunks received and not yet applied, at most: beyond, delivery waits (flow control). */
+  private static final int CHUNKS_IN_FLIGHT = 16;
+
+  private final ThreadPoolExecutor appliers = new ThreadPoolExecutor(APPLIERS, APPLIERS, 30,
+      TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+        Thread t = new Thread(r, "larder-state-apply");
+        t.setDaemon(true);
+        return t;
+      });
+  private final Semaphore inFlight = new Semaphore(CHUNKS_IN_FLIGHT);
 
   StateTransfer(ClusterEngine engine, long memoryBound) {
     this.engine = engine;
     this.memoryBound = memoryBound;
+    appliers.allowCoreThreadTimeOut(true);
   }
 
   void onView(Topology t, List<Integer> incoming) {
@@ -134,9 +156,15 @@ final class StateTransfer {
           markLost(s, t);
         }
       }
+      // every source at once: they send in parallel, and JGroups delivers each sender's chunks
+      // on its own thread, so the joiner applies them in parallel too
+      Map<Address, Pull> started = new HashMap<>();
       for (Map.Entry<Address, List<Integer>> e : bySource.entrySet()) {
-        Set<Integer> notReady = pull(e.getKey(), e.getValue(), t, gen);
-        for (int s : e.getValue()) {
+        started.put(e.getKey(), startPull(e.getKey(), e.getValue(), t));
+      }
+      for (Map.Entry<Address, Pull> e : started.entrySet()) {
+        Set<Integer> notReady = awaitPull(e.getKey(), e.getValue(), gen);
+        for (int s : e.getValue().segments()) {
           if (!notReady.contains(s)) {
             remaining.remove(s);
           }
@@ -150,17 +178,38 @@ final class StateTransfer {
     }
   }
 
-  /** Sources to ask for a segment, best first: previous owners, current owners, everyone. */
+  /**
+   * Sources to ask for a segment, best first: previous owners, current owners, everyone. Within
+   * each group, members come in view order (oldest first) rather than by their hash score, so
+   * that the segments of a rebalance gather on few sources: in REPLICATED mode one source serves
+   * every segment, and walks its store once instead of once per source.
+   */
   private List<Address> candidates(Topology t, int s) {
     Set<Address> order = new LinkedHashSet<>();
     if (t.previous() != null) {
-      order.addAll(List.of(t.previous().owners(s)));
+      order.addAll(inViewOrder(t.previous().owners(s), t.previous().members()));
     }
-    order.addAll(List.of(t.hash().owners(s)));
+    order.addAll(inViewOrder(t.hash().owners(s), t.view().getMembers()));
     order.addAll(t.view().getMembers());
     order.remove(engine.self());
     order.retainAll(t.members());
     return new ArrayList<>(order);
+  }
+
+  private static List<Address> inViewOrder(Address[] owners, List<Address> members) {
+    List<Address> out = new ArrayList<>();
+    Set<Address> wanted = Set.of(owners);
+    for (Address m : members) {
+      if (wanted.contains(m)) {
+        out.add(m);
+      }
+    }
+    for (Address o : owners) {
+      if (!out.contains(o)) {
+        out.add(o);
+      }
+    }
+    return out;
   }
 
   private void markLost(int s, Topology t) {
@@ -177,8 +226,28 @@ final class StateTransfer {
     }
   }
 
-  /** Removes entries this member must not keep: NONE segments, non-live INCOMING entries. */
+  /**
+   * Removes entries this member must not keep: NONE segments, non-live INCOMING entries. The
+   * store is walked only if a segment in either state may hold entries (a write or a received
+   * entry since it was last emptied): a join in REPLICATED mode, or a joiner's first view,
+   * walks nothing.
+   */
   private void dropStale() {
+    boolean any = false;
+    for (int s = 0; s < engine.table.size(); s++) {
+      engine.table.lock(s);
+      try {
+        SegmentTable.State st = engine.table.state(s);
+        if (st == SegmentTable.State.NONE || st == SegmentTable.State.INCOMING) {
+          any |= engine.table.mayHold(s, st == SegmentTable.State.NONE);
+        }
+      } finally {
+        engine.table.unlock(s);
+      }
+    }
+    if (!any) {
+      return;
+    }
     List<byte[]> drop = new ArrayList<>();
     for (byte[] key : engine.local.asMap().keySet()) {
       int s = engine.segmentOf(key);
@@ -208,16 +277,30 @@ final class StateTransfer {
     }
   }
 
-  /** Pulls segments from one source; returns the segments it could not serve. */
-  private Set<Integer> pull(Address source, List<Integer> segments, Topology t, long gen) {
+  /** Sends a PULL for some segments to one source. */
+  private Pull startPull(Address source, List<Integer> segments, Topology t) {
     long reqId = pullIds.incrementAndGet();
-    Pull p = new Pull(t.viewId(), Set.copyOf(segments), new CompletableFuture<>());
+    // unapplied counts chunks being applied, plus one until the last chunk has arrived
+    Pull p = new Pull(reqId, t.viewId(), Set.copyOf(segments), new CompletableFuture<>(),
+        new AtomicLong(System.nanoTime()), new AtomicInteger(1),
+        new AtomicReference<>(Frame.NO_INTS));
     pulls.put(reqId, p);
+    int[] segs = segments.stream().mapToInt(Integer::intValue).toArray();
+    engine.send(source, new Frame(Frame.T_PULL, reqId, t.viewId(), 0, 0, null, null, null, segs,
+        List.of(), List.of()), true);
+    return p;
+  }
+
+  /**
+   * Waits for a pull to finish: until its last chunk, the source leaves, a newer view, or no
+   * chunk for three cluster timeouts (a large transfer may take longer than that in all, so
+   * the wait is measured from the last chunk received, not from the start).
+   *
+   * @return the segments the source could not serve
+   */
+  private Set<Integer> awaitPull(Address source, Pull p, long gen) {
     try {
-      int[] segs = segments.stream().mapToInt(Integer::intValue).toArray();
-      engine.send(source, new Frame(Frame.T_PULL, reqId, t.viewId(), 0, 0, null, null, null, segs,
-          List.of(), List.of()), true);
-      long deadline = System.nanoTime() + 3 * engine.config.timeout().toNanos();
+      long idle = 3 * engine.config.timeout().toNanos();
       while (current(gen) && engine.topology().members().contains(source)) {
         try {
           int[] notReady = p.done().get(50, TimeUnit.MILLISECONDS);
@@ -227,16 +310,16 @@ final class StateTransfer {
           }
           return result;
         } catch (TimeoutException e) {
-          if (System.nanoTime() > deadline) {
+          if (System.nanoTime() - p.lastChunk().get() > idle) {
             break;
           }
         } catch (Exception e) {
           break;
         }
       }
-      return new HashSet<>(segments);
+      return new HashSet<>(p.segments());
     } finally {
-      pulls.remove(reqId);
+      pulls.remove(p.reqId());
     }
   }
 
@@ -309,7 +392,13 @@ final class StateTransfer {
         null, ints, List.of(), entries), false);
   }
 
-  /** A chunk arrived, on the delivery thread: apply it (live keys win), finish on the last. */
+  /**
+   * A chunk arrived, on the delivery thread: hand it to an applier (live keys win) and, on the
+   * last chunk, finish the pull once every chunk of it is applied. The delivery thread waits
+   * while {@link #CHUNKS_IN_FLIGHT} chunks are unapplied, so JGroups' flow control paces the
+   * source. Chunks of one pull may be applied in any order: a source sends each key once, and a
+   * key written since the segment became incoming is live here and not overwritten.
+   */
   void onState(Address from, Frame f) {
     Pull p = pulls.get(f.reqId());
     if (p == null || p.viewId() != f.viewId()) {
@@ -319,8 +408,60 @@ final class StateTransfer {
     if (t.viewId() != p.viewId()) {
       return;
     }
+    p.lastChunk().set(System.nanoTime());
+    boolean last = (f.flags() & Frame.F_LAST) != 0;
+    if (!f.entries().isEmpty()) {
+      if (!acquireSlot()) {
+        return;
+      }
+      p.unapplied().incrementAndGet();
+      try {
+        appliers.execute(() -> {
+          try {
+            apply(p, t, f.entries());
+          } catch (IllegalStateException e) {
+            // the store closed meanwhile
+            if (!engine.closed()) {
+              LOG.log(System.Logger.Level.WARNING, "applying state failed", e);
+            }
+          } finally {
+            inFlight.release();
+            if (p.unapplied().decrementAndGet() == 0) {
+              finish(p, p.notReady().get(), t);
+            }
+          }
+        });
+      } catch (RejectedExecutionException e) {
+        inFlight.release();
+        p.unapplied().decrementAndGet();
+        return;
+      }
+    }
+    if (last) {
+      p.notReady().set(f.ints());
+      if (p.unapplied().decrementAndGet() == 0) {
+        finish(p, f.ints(), t);
+      }
+    }
+  }
+
+  /** Waits for room among the chunks in flight; false if this member closed meanwhile. */
+  private boolean acquireSlot() {
+    try {
+      while (!inFlight.tryAcquire(100, TimeUnit.MILLISECONDS)) {
+        if (engine.closed()) {
+          return false;
+        }
+      }
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private void apply(Pull p, Topology t, List<byte[]> entries) {
     long chunkBytes = 0;
-    List<byte[]> entries = f.entries();
     noteShortfall(entries);
     for (int i = 0; i + 1 < entries.size(); i += 2) {
       byte[] key = entries.get(i);
@@ -331,6 +472,7 @@ final class StateTransfer {
             && engine.table.state(s) == SegmentTable.State.INCOMING
             && !engine.table.isLive(s, new ByteKey(key))) {
           engine.local.put(key, entries.get(i + 1));
+          engine.table.noteHeld(s);
           chunkBytes += key.length + entries.get(i + 1).length;
           entriesReceived.incrementAndGet();
         }
@@ -340,12 +482,12 @@ final class StateTransfer {
     }
     bytesReceived.addAndGet(chunkBytes);
     currentBytes.addAndGet(chunkBytes);
-    if ((f.flags() & Frame.F_LAST) != 0) {
-      finish(p, f.ints(), t);
-    }
   }
 
   private void finish(Pull p, int[] notReady, Topology t) {
+    if (pulls.get(p.reqId()) != p) {
+      return; // abandoned: its segments are asked of another source
+    }
     Set<Integer> missing = new HashSet<>();
     for (int s : notReady) {
       missing.add(s);
@@ -395,6 +537,7 @@ final class StateTransfer {
 
   void close() {
     serial.shutdownNow();
+    appliers.shutdownNow();
     for (Pull p : pulls.values()) {
       p.done().complete(Frame.NO_INTS);
     }
