@@ -337,10 +337,12 @@ final class Engine implements AutoCloseable {
           && snapshots.registered() == 0) {
         ticket = blindFast(n, key, value);
       } else {
-        CommitRecord.Write write = applyOne(n, key, value == null ? REMOVED : value.toByteArray());
+        // The value is copied once, into the stored bytes, and they go to the log as they are.
+        byte[] stored = value == null ? null : StoredValue.wrap(n, value.array(), value.size());
+        applyStored(n, key, stored);
         if (log != null) {
           try {
-            ticket = log.append(n, CommitRecord.TYPE_COMMIT, CommitRecord.encode(write));
+            ticket = log.append(n, CommitRecord.TYPE_COMMIT, new BlindWrite(n, key, stored));
           } catch (RuntimeException e) {
             undoOne(n, key);
             throw e;
@@ -397,7 +399,7 @@ final class Engine implements AutoCloseable {
           history.trim(snapshots.horizon(visible), versions);
         }
       } else {
-        applyOne(n, key, value == null ? REMOVED : value.toByteArray());
+        applyStored(n, key, stored);
         finishLocked(n, List.of(key));
       }
     } catch (RuntimeException | Error e) {
@@ -477,7 +479,11 @@ final class Engine implements AutoCloseable {
    * (a value too large for its cache) the key is as it was, and nothing is recorded.
    */
   private CommitRecord.Write applyOne(long n, KeyRef k, byte[] value) {
-    byte[] stored = value == REMOVED ? null : StoredValue.wrap(n, value);
+    return applyStored(n, k, value == REMOVED ? null : StoredValue.wrap(n, value));
+  }
+
+  /** {@link #applyOne} of stored bytes (null: a removal). */
+  private CommitRecord.Write applyStored(long n, KeyRef k, byte[] stored) {
     Cache<byte[], byte[]> cache = caches.get(k.cache());
     byte[] old = cache.getIfPresent(k.key());
     long start = old != null ? StoredValue.sequence(old) : history.lastWrite(k);
