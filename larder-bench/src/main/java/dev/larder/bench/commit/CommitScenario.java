@@ -9,6 +9,8 @@ import dev.larder.bench.scenario.RunOptions;
 import dev.larder.bench.scenario.Scenario;
 import dev.larder.bench.scenario.Trial;
 import dev.larder.bench.scenario.TrialContext;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -131,11 +133,23 @@ public final class CommitScenario implements Scenario {
       ThreadLocalRandom.current().nextBytes(value);
       // Warm-up: long enough for the JIT to compile the commit path, which is deeper than a
       // plain put's (on a busy machine 1 s left it interpreted and tripled the cost of `none`).
-      // The trial's first cell warms up three times as long: on a busy machine the JIT was still
-      // compiling during the first cell's measurement after 3 s (its CPU per commit came out
-      // 4-6x that of the next cell, for the transactional path only).
-      run(committer, threads, value, keys, Math.min(3.0, seconds) * (firstOfTrial ? 3 : 1),
-          new Histogram(3));
+      run(committer, threads, value, keys, Math.min(3.0, seconds), new Histogram(3));
+      if (firstOfTrial) {
+        // On a busy machine the JIT was still compiling the commit path during the trial's first
+        // cell even after 9 s (its CPU per commit came out 4-6x the next cell's, whichever thread
+        // count came first): keep warming up, a second at a time, while the JIT still compiles,
+        // for at most 30 s more.
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        if (jit != null && jit.isCompilationTimeMonitoringSupported()) {
+          for (int s = 0; s < 30; s++) {
+            long before = jit.getTotalCompilationTime();
+            run(committer, threads, value, keys, 1.0, new Histogram(3));
+            if (jit.getTotalCompilationTime() == before) {
+              break;
+            }
+          }
+        }
+      }
       committer.commitsPerForce();
       Histogram latency = new Histogram(3);
       long cpuStarted = processCpuNanos();
@@ -161,7 +175,7 @@ public final class CommitScenario implements Scenario {
    *     does not distort the way it distorts wall-clock rates
    */
   private static long processCpuNanos() {
-    return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+    return ManagementFactory.getOperatingSystemMXBean()
         instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
   }
 
