@@ -20,7 +20,7 @@ import java.util.Objects;
  *       never forced except when a segment is closed, a checkpoint completes or the log closes. A
  *       process kill loses at most the acknowledged commits of the last batch: 64 KiB of records,
  *       or the commits since the timer's last run, 10 ms nominally and longer when a busy machine
- *       runs the timer late (up to 15 ms seen in the crash trials); a power loss may lose anything
+ *       runs the timer late (up to 17 ms seen in the crash trials); a power loss may lose anything
  *       the operating system had not written back.
  * </ul>
  *
