@@ -5,6 +5,7 @@ import dev.larder.CacheBuilder;
 import dev.larder.codec.ByteSink;
 import dev.larder.codec.Codecs;
 import dev.larder.codec.ValueDictionary;
+import dev.larder.tx.internal.BlindWrite;
 import dev.larder.tx.internal.CommitHistory;
 import dev.larder.tx.internal.CommitRecord;
 import dev.larder.tx.internal.KeyRef;
@@ -64,8 +65,16 @@ final class Engine implements AutoCloseable {
 
   static final byte[] REMOVED = new byte[0];
 
+  private static final ThreadLocal<ByteSink> SCRATCH = ThreadLocal.withInitial(ByteSink::new);
+  private static final int SCRATCH_KEPT_BYTES = 128 * 1024;
+
+  /** Values at least this large take the slow path (far below any limit of log or cache). */
+  private static final int FAST_PATH_MAX_BYTES = 1 << 26;
+
   final List<TxCacheSpec<?, ?>> specs;
   final List<Cache<byte[], byte[]>> caches = new ArrayList<>();
+  /** Per cache: unbounded, so that a put can never be refused (the blind-write fast path). */
+  private final boolean[] unbounded;
   final Isolation defaultIsolation;
   private final ReentrantLock commitLock = new ReentrantLock();
   private final AtomicLong visible = new AtomicLong();
@@ -79,6 +88,8 @@ final class Engine implements AutoCloseable {
   private WriteAheadLog log;
   private boolean publishAfterSync;
   private volatile RuntimeException failure;
+  /** The blind write being applied on the fast path, if any; written under the commit lock. */
+  private volatile BlindWrite announced;
   private final ValueDictionary dictionary;
   /** Every dictionary addition logged or recovered, in order; guarded by the commit lock. */
   private final List<ValueDictionary.Addition> additions = new ArrayList<>();
@@ -88,11 +99,13 @@ final class Engine implements AutoCloseable {
     this.specs = List.copyOf(specs);
     this.defaultIsolation = defaultIsolation;
     this.dictionary = dictionary;
+    this.unbounded = new boolean[specs.size()];
     for (TxCacheSpec<?, ?> spec : specs) {
       CacheBuilder<byte[], byte[]> builder = Cache.builder(Codecs.bytes(), Codecs.bytes());
       spec.settings().accept(builder);
       try {
         builder.unbounded();
+        unbounded[caches.size()] = true;
       } catch (IllegalStateException boundAlreadySet) {
         // The spec chose a bound: keep it. Without one, a transactional cache is unbounded.
       }
@@ -205,8 +218,8 @@ final class Engine implements AutoCloseable {
     }
   }
 
-  long beginSnapshot() {
-    return snapshots.register(visible);
+  SnapshotRegistry.Snapshot beginSnapshot() {
+    return snapshots.register(visible, () -> announced);
   }
 
   void endSnapshot(long snapshot) {
@@ -214,18 +227,32 @@ final class Engine implements AutoCloseable {
   }
 
   byte[] encodeKey(int cache, Object key) {
-    return encode(specs.get(cache).keyCodec(), key);
+    return encode(specs.get(cache).keyCodec(), key).toByteArray();
   }
 
   byte[] encodeValue(int cache, Object value) {
+    return encode(specs.get(cache).valueCodec(), value).toByteArray();
+  }
+
+  /**
+   * @return the value's bytes in this thread's scratch sink, valid until the thread's next
+   *     encoding (the blind-write path copies them once, into the stored bytes)
+   */
+  ByteSink encodeValueToScratch(int cache, Object value) {
     return encode(specs.get(cache).valueCodec(), value);
   }
 
+  /** Encodes into this thread's scratch sink (codecs do not call back into the store). */
   @SuppressWarnings("unchecked")
-  private static <T> byte[] encode(dev.larder.codec.Codec<T> codec, Object value) {
-    ByteSink sink = new ByteSink();
+  private static <T> ByteSink encode(dev.larder.codec.Codec<T> codec, Object value) {
+    ByteSink sink = SCRATCH.get();
+    if (sink.array().length > SCRATCH_KEPT_BYTES) {
+      sink = new ByteSink(); // do not keep a huge value's buffer for the thread's lifetime
+      SCRATCH.set(sink);
+    }
+    sink.reset();
     codec.encode((T) value, sink);
-    return sink.toByteArray();
+    return sink;
   }
 
   /**
@@ -292,34 +319,101 @@ final class Engine implements AutoCloseable {
    * Commits one blind write (a put, or a removal when {@code value} is {@link #REMOVED}) at the
    * commit point: the path of {@link TxCache#put} and {@link TxCache#remove}. It reads nothing, so
    * it needs no snapshot and no conflict check (it is the serial transaction "write k" placed at
-   * sequence {@code N}); it records the superseded state and its write set exactly as
-   * {@link #commit} does, so open transactions still read their snapshot and still conflict.
+   * sequence {@code N}). While any snapshot is registered it records the superseded state and its
+   * write set exactly as {@link #commit} does, so open transactions still read their snapshot and
+   * still conflict; while none is, it takes the fast path ({@link #blindFast}).
    *
    * @return the commit's sequence
    */
-  long commitBlind(KeyRef key, byte[] value) {
+  long commitBlind(KeyRef key, ByteSink value) {
     long n;
     long ticket = 0;
     commitLock.lock();
     try {
       checkUsable();
       n = lastSequence + 1;
-      CommitRecord.Write write = applyOne(n, key, value);
-      if (log != null) {
-        try {
-          ticket = log.append(n, CommitRecord.TYPE_COMMIT, CommitRecord.encode(List.of(write)));
-        } catch (RuntimeException e) {
-          undoOne(n, key);
-          throw e;
+      if (!publishAfterSync && unbounded[key.cache()]
+          && (value == null || value.size() < FAST_PATH_MAX_BYTES)
+          && snapshots.registered() == 0) {
+        ticket = blindFast(n, key, value);
+      } else {
+        // The value is copied once, into the stored bytes, and they go to the log as they are.
+        byte[] stored = value == null ? null : StoredValue.wrap(n, value.array(), value.size());
+        applyStored(n, key, stored);
+        if (log != null) {
+          try {
+            ticket = log.append(n, CommitRecord.TYPE_COMMIT, new BlindWrite(n, key, stored));
+          } catch (RuntimeException e) {
+            undoOne(n, key);
+            throw e;
+          }
         }
+        finishLocked(n, List.of(key));
       }
-      finishLocked(n, List.of(key));
     } finally {
       commitLock.unlock();
     }
     return acknowledge(n, ticket);
   }
 
+  /**
+   * The blind-write fast path, under the commit lock, when no snapshot was registered: change the
+   * cache without reading the superseded value and without recording the key in the history, since
+   * no registered snapshot can need either. A transaction may begin meanwhile (registration takes
+   * no commit lock), so:
+   * <ol>
+   *   <li>the log record is appended first (a failure there changes nothing), so that what follows
+   *       cannot fail (the cache is unbounded and the value far below its limit);
+   *   <li>the write is announced (a volatile write), then the registered count is read again (a
+   *       volatile read); a registering reader raises the count, then reads the announcement. So
+   *       either this path sees the reader, and falls back to recording the superseded state and
+   *       the write set as the slow path does, or the reader sees the announcement and takes the
+   *       commit's sequence as its snapshot, with the write as an overlay for its key;
+   *   <li>the sequence is published before the announcement is withdrawn, so a reader that finds
+   *       no announcement afterwards reads a visible sequence that includes the commit.
+   * </ol>
+   * Used only when commits are published under the lock (not under {@code always}, which
+   * publishes after the force).
+   *
+   * @return the log ticket (0 without a log)
+   */
+  private long blindFast(long n, KeyRef key, ByteSink value) {
+    byte[] stored = value == null ? null : StoredValue.wrap(n, value.array(), value.size());
+    BlindWrite write = new BlindWrite(n, key, stored);
+    long ticket = 0;
+    if (log != null) {
+      ticket = log.append(n, CommitRecord.TYPE_COMMIT, write);
+    }
+    lastSequence = n;
+    announced = write;
+    try {
+      if (snapshots.registered() == 0) {
+        Cache<byte[], byte[]> cache = caches.get(key.cache());
+        if (stored == null) {
+          cache.invalidate(key.key());
+        } else {
+          cache.put(key.key(), stored);
+        }
+        visible.accumulateAndGet(n, Math::max);
+        if (history.size() > 0) {
+          history.trim(snapshots.horizon(visible), versions);
+        }
+      } else {
+        applyStored(n, key, stored);
+        finishLocked(n, List.of(key));
+      }
+    } catch (RuntimeException | Error e) {
+      // Logged and announced but not applied: in doubt, as after a failed force.
+      RuntimeException doubt = new IllegalStateException("commit " + n + " is in doubt: its "
+          + "log record was appended but the cache refused the write; the store accepts no more "
+          + "commits (reopen to recover)", e);
+      failure = doubt;
+      throw doubt;
+    } finally {
+      announced = null;
+    }
+    return ticket;
+  }
   /** Under the commit lock, after the append: the commit's sequence is taken and published. */
   private void finishLocked(long n, java.util.Collection<KeyRef> written) {
     lastSequence = n;
@@ -385,7 +479,11 @@ final class Engine implements AutoCloseable {
    * (a value too large for its cache) the key is as it was, and nothing is recorded.
    */
   private CommitRecord.Write applyOne(long n, KeyRef k, byte[] value) {
-    byte[] stored = value == REMOVED ? null : StoredValue.wrap(n, value);
+    return applyStored(n, k, value == REMOVED ? null : StoredValue.wrap(n, value));
+  }
+
+  /** {@link #applyOne} of stored bytes (null: a removal). */
+  private CommitRecord.Write applyStored(long n, KeyRef k, byte[] stored) {
     Cache<byte[], byte[]> cache = caches.get(k.cache());
     byte[] old = cache.getIfPresent(k.key());
     long start = old != null ? StoredValue.sequence(old) : history.lastWrite(k);

@@ -1,7 +1,9 @@
 package dev.larder.tx;
 
 import dev.larder.codec.ByteSource;
+import dev.larder.tx.internal.BlindWrite;
 import dev.larder.tx.internal.KeyRef;
+import dev.larder.tx.internal.SnapshotRegistry;
 import dev.larder.tx.internal.StoredValue;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -35,6 +37,8 @@ public final class Transaction implements AutoCloseable {
   private final Engine engine;
   private final Isolation isolation;
   private final long snapshot;
+  /** A blind write of commit {@code snapshot} still being applied when this began, or null. */
+  private final BlindWrite overlay;
   private final Map<KeyRef, byte[]> reads = new HashMap<>();
   private final LinkedHashMap<KeyRef, byte[]> writes = new LinkedHashMap<>();
   private boolean active = true;
@@ -44,7 +48,9 @@ public final class Transaction implements AutoCloseable {
     this.store = store;
     this.engine = engine;
     this.isolation = isolation;
-    this.snapshot = engine.beginSnapshot();
+    SnapshotRegistry.Snapshot s = engine.beginSnapshot();
+    this.snapshot = s.sequence();
+    this.overlay = s.overlay();
   }
 
   /** @return the last commit this transaction sees */
@@ -186,7 +192,9 @@ public final class Transaction implements AutoCloseable {
     if (reads.containsKey(ref)) {
       return reads.get(ref);
     }
-    byte[] stored = engine.read(ref, snapshot);
+    // The overlay is the state of its key at the snapshot, whether or not the cache has it yet.
+    byte[] stored = overlay != null && overlay.key().equals(ref) ? overlay.stored()
+        : engine.read(ref, snapshot);
     reads.put(ref, stored);
     return stored;
   }

@@ -1,5 +1,6 @@
 package dev.larder.tx;
 
+import dev.larder.codec.ByteSink;
 import dev.larder.codec.ValueDictionary;
 import dev.larder.tx.internal.KeyRef;
 import dev.larder.wal.FileLayer;
@@ -289,13 +290,16 @@ public final class TxStore implements AutoCloseable {
   /**
    * A put ({@code value} non-null) or removal outside any transaction: one blind write at the
    * commit point, which never conflicts.
+   *
+   * @return its commit sequence
    */
-  <K, V> void commitBlind(TxCache<K, V> cache, K key, V value) {
+  <K, V> long commitBlind(TxCache<K, V> cache, K key, V value) {
     checkOpen();
     check(cache);
     byte[] keyBytes = engine.encodeKey(cache.index(), Objects.requireNonNull(key, "key"));
-    byte[] valueBytes = value == null ? Engine.REMOVED : engine.encodeValue(cache.index(), value);
-    engine.commitBlind(new KeyRef(cache.index(), keyBytes), valueBytes);
+    // Encoded last, into this thread's scratch sink: copied once, into the stored bytes.
+    ByteSink valueBytes = value == null ? null : engine.encodeValueToScratch(cache.index(), value);
+    return engine.commitBlind(new KeyRef(cache.index(), keyBytes), valueBytes);
   }
 
   void check(TxCache<?, ?> cache) {

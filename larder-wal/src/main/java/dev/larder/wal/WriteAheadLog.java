@@ -96,6 +96,24 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   /**
+   * Appends one record whose payload writes itself into the log's buffer (no intermediate array),
+   * as {@link #append(long, int, byte[])} otherwise.
+   *
+   * @param sequence greater than every sequence in the log
+   * @param type a record type, 0-255, handed back on replay
+   * @param payload writes the payload, handed back on replay as its bytes
+   * @return the ticket for {@link #sync}
+   * @throws IllegalArgumentException if the sequence does not increase or the record is too large
+   * @throws UncheckedIOException if the log failed earlier
+   */
+  public long append(long sequence, int type, RecordPayload payload) {
+    if (type < 0 || type > 255) {
+      throw new IllegalArgumentException("record type must be 0-255: " + type);
+    }
+    return writer.append(sequence, type, Objects.requireNonNull(payload, "payload"));
+  }
+
+  /**
    * Waits until the record of {@code ticket} may be acknowledged: forced under {@code always},
    * handed to the operating system under {@code interval} and {@code none}.
    *

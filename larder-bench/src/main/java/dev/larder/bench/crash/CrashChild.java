@@ -88,7 +88,9 @@ public final class CrashChild {
           return null;
         });
       }
-      print(out, "C " + id);
+      // With the time it was acknowledged (CLOCK_MONOTONIC on Linux, the parent's clock too), so
+      // that the parent can tell how old a commit lost by the kill was.
+      print(out, "C " + id + " " + System.nanoTime());
     }
   }
 }

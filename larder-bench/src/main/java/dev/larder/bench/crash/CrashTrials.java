@@ -1,6 +1,7 @@
 package dev.larder.bench.crash;
 
 import dev.larder.bench.scenario.ProgressCount;
+import dev.larder.tx.TxCache;
 import dev.larder.tx.TxStore;
 import dev.larder.wal.FsyncPolicy;
 import dev.larder.wal.RecoveryReport;
@@ -40,9 +41,13 @@ public final class CrashTrials {
    * @param tornTails trials where recovery reported a torn tail
    * @param recoveryMillis rebuild time of each trial, sorted
    * @param childFailures trials where the child died before being killed (its stderr tail)
+   * @param trialsWithLoss trials that lost at least one acknowledged commit
+   * @param lostMaxAgeMillis the oldest lost commit: how long before the kill it was acknowledged
+   *     (the child's clock and this one are the same monotonic clock on Linux); NaN if none lost
    */
   public record Result(String policy, int trials, long acknowledged, long lost, int partial,
-      int tornTails, List<Double> recoveryMillis, List<String> childFailures) {
+      int tornTails, List<Double> recoveryMillis, List<String> childFailures, int trialsWithLoss,
+      double lostMaxAgeMillis) {
 
     /** @param q a quantile in [0, 1] @return that quantile of the recovery times, ms */
     public double recoveryQuantile(double q) {
@@ -91,6 +96,8 @@ public final class CrashTrials {
     int torn = 0;
     List<Double> recovery = new ArrayList<>();
     List<String> failures = new ArrayList<>();
+    int trialsWithLoss = 0;
+    double lostMaxAge = Double.NaN;
     for (int trial = 0; trial < trials; trial++) {
       Child child = runChild((trial + 1) * 1_000_000_000L, 10 + random.nextInt(maxRunMillis));
       if (child.failure != null) {
@@ -104,21 +111,39 @@ public final class CrashTrials {
         if (report.problems().stream().anyMatch(p -> p.startsWith("torn tail"))) {
           torn++;
         }
-        lost += PowerCutTrials.missing(store, child.acknowledged);
+        TxCache<Long, Long> ids = store.cache(CrashWorkload.IDS);
+        long lostHere = 0;
+        for (int i = 0; i < child.acknowledged.size(); i++) {
+          if (ids.get(child.acknowledged.get(i)) == null) {
+            lostHere++;
+            double age = (child.killNanos - child.ackNanos.get(i)) / 1e6;
+            lostMaxAge = Double.isNaN(lostMaxAge) ? age : Math.max(lostMaxAge, age);
+          }
+        }
+        lost += lostHere;
+        if (lostHere > 0) {
+          trialsWithLoss++;
+        }
         if (!PowerCutTrials.totalHolds(store)) {
           partial++;
         }
       }
       // A trial takes seconds: count each one (the harness draws a bar with the time left).
-      progress.accept(new ProgressCount("kills", trial + 1, trials, lost + " lost").encode());
+      progress.accept(new ProgressCount("kills", trial + 1, trials, lost + " lost"
+          + (lost > 0 ? " in " + trialsWithLoss + " trials, oldest " + lostMaxAge + " ms before "
+          + "the kill" : "") + ", " + partial + " partial").encode());
     }
     Collections.sort(recovery);
     return new Result(policy.toString(), trials, acknowledged, lost, partial, torn, recovery,
-        failures);
+        failures, trialsWithLoss, lostMaxAge);
   }
 
-  /** A killed child: the ids it printed, and why it died if it died on its own. */
-  private record Child(List<Long> acknowledged, String failure) {}
+  /**
+   * A killed child: the ids it printed, when it acknowledged each, when it was killed, and why it
+   * died if it died on its own.
+   */
+  private record Child(List<Long> acknowledged, List<Long> ackNanos, long killNanos,
+      String failure) {}
 
   private Child runChild(long firstId, int runMillis) throws Exception {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
@@ -128,9 +153,11 @@ public final class CrashTrials {
         String.valueOf(threads), String.valueOf(firstId));
     builder.redirectError(ProcessBuilder.Redirect.PIPE);
     Process process = builder.start();
-    List<Long> acknowledged = Collections.synchronizedList(new ArrayList<>());
+    List<Long> acknowledged = new ArrayList<>();
+    List<Long> ackNanos = new ArrayList<>();
     CountDownLatch ready = new CountDownLatch(1);
-    Thread reader = Thread.ofPlatform().start(() -> read(process, acknowledged, ready));
+    Thread reader =
+        Thread.ofPlatform().start(() -> read(process, acknowledged, ackNanos, ready));
     StringBuilder errors = new StringBuilder();
     Thread errorReader = Thread.ofPlatform().start(() -> drain(process, errors));
     boolean started = ready.await(60, TimeUnit.SECONDS);
@@ -138,6 +165,7 @@ public final class CrashTrials {
       Thread.sleep(runMillis);
     }
     boolean diedAlone = !process.isAlive();
+    long killNanos = System.nanoTime();
     process.destroyForcibly(); // SIGKILL on Linux and macOS
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       throw new IllegalStateException("child did not die after SIGKILL");
@@ -145,10 +173,12 @@ public final class CrashTrials {
     reader.join(30_000);
     errorReader.join(30_000);
     String failure = !started || diedAlone ? "child exited early: " + tail(errors) : null;
-    return new Child(List.copyOf(acknowledged), failure);
+    // The reader thread has ended (joined): its lists are complete and visible here.
+    return new Child(List.copyOf(acknowledged), List.copyOf(ackNanos), killNanos, failure);
   }
 
-  private static void read(Process process, List<Long> acknowledged, CountDownLatch ready) {
+  private static void read(Process process, List<Long> acknowledged, List<Long> ackNanos,
+      CountDownLatch ready) {
     try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
         StandardCharsets.UTF_8))) {
       String line;
@@ -156,7 +186,9 @@ public final class CrashTrials {
         if (line.equals("READY")) {
           ready.countDown();
         } else if (line.startsWith("C ")) {
-          acknowledged.add(Long.parseLong(line.substring(2)));
+          String[] parts = line.split(" ");
+          acknowledged.add(Long.parseLong(parts[1]));
+          ackNanos.add(parts.length > 2 ? Long.parseLong(parts[2]) : System.nanoTime());
         }
         // The child writes each line whole with one write(2), so no line is cut by the kill.
       }

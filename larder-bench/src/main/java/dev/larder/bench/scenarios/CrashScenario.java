@@ -88,6 +88,8 @@ public final class CrashScenario implements Scenario {
           .put("trials", r.trials())
           .put("acknowledged", r.acknowledged())
           .put("lost", r.lost())
+          .put("trialsWithLoss", r.trialsWithLoss())
+          .put("lostMaxAgeMillis", r.lostMaxAgeMillis())
           .put("partialCommits", r.partial())
           .put("tornTails", r.tornTails())
           .put("recoveryP50Millis", r.recoveryQuantile(0.5))
@@ -114,6 +116,8 @@ public final class CrashScenario implements Scenario {
             Column.of("trials"),
             new Column("acknowledged", "acknowledged commits"),
             new Column("lost", "lost"),
+            new Column("trialsWithLoss", "trials with a loss"),
+            new Column("lostMaxAgeMillis", "oldest lost, ms before kill"),
             new Column("partialCommits", "partial commits"),
             new Column("tornTails", "torn tails cut"),
             new Column("recoveryP50Millis", "recovery p50 ms"),

@@ -76,6 +76,77 @@ public final class CommitRecord {
   }
 
   /**
+   * @param write a commit's only write
+   * @return the payload, as {@link #encode(List)} of that one write
+   */
+  public static byte[] encode(Write write) {
+    return encodeOne(write.cache(), write.key(), write.stored());
+  }
+
+  /**
+   * The payload of a commit of one write, sized exactly (the blind-write path).
+   *
+   * @param cache cache index
+   * @param key key bytes
+   * @param stored stored bytes, or null for a removal
+   * @return the payload, as {@link #encode(List)} of that one write
+   */
+  public static byte[] encodeOne(int cache, byte[] key, byte[] stored) {
+    byte[] out = new byte[oneWriteLength(cache, key, stored)];
+    writeOne(out, 0, cache, key, stored);
+    return out;
+  }
+
+  /**
+   * @param cache cache index
+   * @param key key bytes
+   * @param stored stored bytes, or null for a removal
+   * @return the length of {@link #encodeOne}'s payload
+   */
+  public static int oneWriteLength(int cache, byte[] key, byte[] stored) {
+    long storedField = stored == null ? 0 : stored.length + 1L;
+    return 1 + varintSize(cache) + varintSize(key.length) + key.length
+        + varintSize(storedField) + (stored == null ? 0 : stored.length);
+  }
+
+  /**
+   * Writes {@link #encodeOne}'s payload into {@code out} at {@code at}.
+   *
+   * @param out the buffer, with {@link #oneWriteLength} bytes from {@code at}
+   * @param at where to write
+   * @param cache cache index
+   * @param key key bytes
+   * @param stored stored bytes, or null for a removal
+   */
+  public static void writeOne(byte[] out, int at, int cache, byte[] key, byte[] stored) {
+    at = putVarint(out, at, 1);
+    at = putVarint(out, at, cache);
+    at = putVarint(out, at, key.length);
+    System.arraycopy(key, 0, out, at, key.length);
+    at = putVarint(out, at + key.length, stored == null ? 0 : stored.length + 1L);
+    if (stored != null) {
+      System.arraycopy(stored, 0, out, at, stored.length);
+    }
+  }
+
+  private static int varintSize(long v) {
+    int n = 1;
+    while ((v >>>= 7) != 0) {
+      n++;
+    }
+    return n;
+  }
+
+  private static int putVarint(byte[] out, int at, long v) {
+    while ((v & ~0x7FL) != 0) {
+      out[at++] = (byte) ((v & 0x7F) | 0x80);
+      v >>>= 7;
+    }
+    out[at++] = (byte) v;
+    return at;
+  }
+
+  /**
    * @param payload a commit payload
    * @return its writes
    * @throws IllegalArgumentException if malformed

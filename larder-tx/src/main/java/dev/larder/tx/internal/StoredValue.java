@@ -24,8 +24,18 @@ public final class StoredValue {
    * @return the stored bytes
    */
   public static byte[] wrap(long sequence, byte[] value) {
+    return wrap(sequence, value, value.length);
+  }
+
+  /**
+   * @param sequence the commit sequence, non-negative
+   * @param value holds the encoded value from offset 0
+   * @param length the encoded value's length
+   * @return the stored bytes
+   */
+  public static byte[] wrap(long sequence, byte[] value, int length) {
     int prefix = prefixLength(sequence);
-    byte[] out = new byte[prefix + value.length];
+    byte[] out = new byte[prefix + length];
     long v = sequence;
     int i = 0;
     while ((v & ~0x7FL) != 0) {
@@ -33,7 +43,7 @@ public final class StoredValue {
       v >>>= 7;
     }
     out[i] = (byte) v;
-    System.arraycopy(value, 0, out, prefix, value.length);
+    System.arraycopy(value, 0, out, prefix, length);
     return out;
   }
 

@@ -4,6 +4,7 @@ import dev.larder.wal.FileLayer;
 import dev.larder.wal.FsyncPolicy;
 import dev.larder.wal.LogFile;
 import dev.larder.wal.LogStats;
+import dev.larder.wal.RecordPayload;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -149,8 +150,32 @@ public final class LogWriter implements AutoCloseable {
    * @throws UncheckedIOException if the log failed earlier or a new segment cannot be created
    */
   public long append(long sequence, int type, byte[] payload) {
-    if (payload.length > RecordLayout.MAX_BODY - RecordLayout.BODY_PREFIX) {
-      throw new IllegalArgumentException("log record too large: " + payload.length + " bytes");
+    return append(sequence, type, new RecordPayload() {
+      @Override
+      public int length() {
+        return payload.length;
+      }
+
+      @Override
+      public void writeTo(byte[] out, int offset) {
+        System.arraycopy(payload, 0, out, offset, payload.length);
+      }
+    });
+  }
+
+  /**
+   * Appends a record whose payload writes itself into the pending buffer, as
+   * {@link #append(long, int, byte[])} otherwise.
+   *
+   * @param sequence greater than every sequence appended before
+   * @param type record type, 0-255
+   * @param payload the payload
+   * @return the ticket to pass to {@link #sync}
+   */
+  public long append(long sequence, int type, RecordPayload payload) {
+    int length = payload.length();
+    if (length < 0 || length > RecordLayout.MAX_BODY - RecordLayout.BODY_PREFIX) {
+      throw new IllegalArgumentException("log record too large: " + length + " bytes");
     }
     appendLock.lock();
     try {
@@ -159,9 +184,10 @@ public final class LogWriter implements AutoCloseable {
         throw new IllegalArgumentException(
             "sequence " + sequence + " does not follow " + lastSequence);
       }
-      int size = RecordLayout.size(payload.length);
+      int size = RecordLayout.size(length);
       Chunk chunk = chunkFor(size);
-      RecordLayout.encode(chunk.buffer, chunk.length, sequence, current.forcedEnd, type, payload);
+      RecordLayout.encode(chunk.buffer, chunk.length, sequence, current.forcedEnd, type, length,
+          payload::writeTo);
       chunk.length += size;
       chunk.records++;
       current.size += size;

@@ -80,12 +80,39 @@ public final class RecordLayout {
    */
   public static void encode(byte[] out, int at, long sequence, long forcedEnd, int type,
       byte[] payload) {
-    int body = BODY_PREFIX + payload.length;
+    encode(out, at, sequence, forcedEnd, type, payload.length,
+        (buffer, offset) -> System.arraycopy(payload, 0, buffer, offset, payload.length));
+  }
+
+  /** Writes a payload into a buffer. */
+  @FunctionalInterface
+  public interface PayloadWriter {
+    /**
+     * @param out the buffer
+     * @param offset where the payload starts
+     */
+    void writeTo(byte[] out, int offset);
+  }
+
+  /**
+   * Encodes one record into {@code out} at {@code at}, the payload written by {@code payload}.
+   *
+   * @param out destination, with at least {@link #size(int)} bytes from {@code at}
+   * @param at offset in {@code out}
+   * @param sequence the record's sequence
+   * @param forcedEnd the forced end of the segment
+   * @param type the record type
+   * @param payloadLength the payload's length
+   * @param payload writes exactly {@code payloadLength} bytes at the offset it is given
+   */
+  public static void encode(byte[] out, int at, long sequence, long forcedEnd, int type,
+      int payloadLength, PayloadWriter payload) {
+    int body = BODY_PREFIX + payloadLength;
     putInt(out, at, body);
     putLong(out, at + 8, sequence);
     putLong(out, at + 16, forcedEnd);
     out[at + 24] = (byte) type;
-    System.arraycopy(payload, 0, out, at + 25, payload.length);
+    payload.writeTo(out, at + 25);
     CRC32C crc = new CRC32C();
     crc.update(out, at + FRAME_BYTES, body);
     putInt(out, at + 4, (int) crc.getValue());
