@@ -53,7 +53,17 @@ public final class ServerScenario implements Scenario {
 
   @Override
   public List<Trial> plan(RunOptions options) {
-    return Trial.eachIncluded(SERVERS, options);
+    // A server none of the chosen parts measures gets no trial (memcached has nothing to do
+    // under -P parts=redis-benchmark, and Redis nothing under -P parts=memcslap); Larder
+    // speaks both protocols.
+    List<String> parts = PARTS.get(options);
+    List<String> servers = SERVERS.stream().filter(s -> parts.contains("memory")
+        || switch (s) {
+          case "Redis" -> parts.contains("redis-benchmark");
+          case "memcached" -> parts.contains("memcslap");
+          default -> true;
+        }).toList();
+    return Trial.eachIncluded(servers, options);
   }
 
   @Override
