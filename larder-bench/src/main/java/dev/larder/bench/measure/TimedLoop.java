@@ -2,8 +2,6 @@ package dev.larder.bench.measure;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 
 /**
@@ -51,46 +49,8 @@ public final class TimedLoop {
     return result;
   }
 
+  /** One timed run of the workers: the same slice the interleaved measurement runs. */
   private static double once(List<Worker> workers, long millis) throws InterruptedException {
-    AtomicBoolean stop = new AtomicBoolean();
-    CountDownLatch start = new CountDownLatch(1);
-    long[] counts = new long[workers.size()];
-    List<Thread> threads = new ArrayList<>();
-    for (int i = 0; i < workers.size(); i++) {
-      int index = i;
-      Worker worker = workers.get(i);
-      threads.add(
-          Thread.ofPlatform()
-              .name("bench-" + i)
-              .start(() -> counts[index] = loop(worker, start, stop)));
-    }
-    long begin = System.nanoTime();
-    start.countDown();
-    Thread.sleep(millis);
-    stop.set(true);
-    for (Thread t : threads) {
-      t.join();
-    }
-    long elapsed = System.nanoTime() - begin;
-    long total = 0;
-    for (long c : counts) {
-      total += c;
-    }
-    return total * 1e9 / elapsed;
-  }
-
-  private static long loop(Worker worker, CountDownLatch start, AtomicBoolean stop) {
-    try {
-      start.await();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return 0;
-    }
-    long n = 0;
-    while (!stop.get()) {
-      worker.step();
-      n++;
-    }
-    return n;
+    return InterleavedLoop.slice(workers, millis).opsPerSecond();
   }
 }
