@@ -452,11 +452,22 @@ final class Engine implements AutoCloseable {
    */
   private void awaitLane(int lane) {
     for (int spins = 0; inFlight.get(lane) != null; spins++) {
-      if (spins < 64) {
-        Thread.onSpinWait();
-      } else {
-        Thread.yield();
-      }
+      pause(spins);
+    }
+  }
+
+  /**
+   * One step of a wait for a write on its way to the cache: spin briefly (the write takes about a
+   * core put), then yield, then park for short spells, so that a writer descheduled mid-write on a
+   * busy machine does not cost its waiters a core's worth of spinning.
+   */
+  private static void pause(int spins) {
+    if (spins < 64) {
+      Thread.onSpinWait();
+    } else if (spins < 72) {
+      Thread.yield();
+    } else {
+      java.util.concurrent.locks.LockSupport.parkNanos(20_000);
     }
   }
 
@@ -487,11 +498,7 @@ final class Engine implements AutoCloseable {
         if (w == null || w.sequence() > sequence) {
           break;
         }
-        if (spins < 64) {
-          Thread.onSpinWait();
-        } else {
-          Thread.yield();
-        }
+        pause(spins);
       }
     }
   }
