@@ -98,6 +98,8 @@ final class Engine implements AutoCloseable {
    * commit lock; cleared by the writer once its cache write is done.
    */
   private final AtomicReferenceArray<BlindWrite> inFlight = new AtomicReferenceArray<>(LANES);
+  /** Per lane, a writer parked until the lane clears, or null. */
+  private final AtomicReferenceArray<Thread> laneWaiters = new AtomicReferenceArray<>(LANES);
   private final ValueDictionary dictionary;
   /** Every dictionary addition logged or recovered, in order; guarded by the commit lock. */
   private final List<ValueDictionary.Addition> additions = new ArrayList<>();
@@ -388,7 +390,7 @@ final class Engine implements AutoCloseable {
             } catch (RuntimeException | Error e) {
               throw inDoubt(n, e);
             } finally {
-              inFlight.set(lane, null);
+              withdraw(lane);
             }
           }
         } else {
@@ -427,7 +429,7 @@ final class Engine implements AutoCloseable {
     } catch (RuntimeException | Error e) {
       throw inDoubt(write.sequence(), e);
     } finally {
-      inFlight.set(lane, null);
+      withdraw(lane);
     }
   }
 
@@ -452,14 +454,35 @@ final class Engine implements AutoCloseable {
    */
   private void awaitLane(int lane) {
     for (int spins = 0; inFlight.get(lane) != null; spins++) {
-      pause(spins);
+      if (spins < 64) {
+        Thread.onSpinWait();
+      } else {
+        // Park until the writer withdraws (it unparks the lane's waiter after clearing the lane;
+        // registering, then reading the lane again, cannot miss that). Another waiter of the
+        // lane may take the slot: the timeout covers it.
+        laneWaiters.set(lane, Thread.currentThread());
+        if (inFlight.get(lane) != null) {
+          java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+        }
+      }
+    }
+  }
+
+  /** Clears a fast-path write's lane and wakes a writer waiting for it, if any. */
+  private void withdraw(int lane) {
+    inFlight.set(lane, null);
+    Thread waiter = laneWaiters.get(lane);
+    if (waiter != null) {
+      laneWaiters.compareAndSet(lane, waiter, null);
+      java.util.concurrent.locks.LockSupport.unpark(waiter);
     }
   }
 
   /**
    * One step of a wait for a write on its way to the cache: spin briefly (the write takes about a
    * core put), then yield, then park for short spells, so that a writer descheduled mid-write on a
-   * busy machine does not cost its waiters a core's worth of spinning.
+   * busy machine does not cost its waiters a core's worth of spinning. (Used by checkpoints; a
+   * writer waiting for its lane parks until the lane's writer wakes it.)
    */
   private static void pause(int spins) {
     if (spins < 64) {
