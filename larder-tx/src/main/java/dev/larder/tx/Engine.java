@@ -47,6 +47,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * conflicts. Since the log is forced in order, publishing {@code N} after its force also publishes
  * every commit before it, which was applied before it under the lock.
  *
+ * <p><b>Blind writes</b> ({@link #commitBlind}) while no snapshot is registered take a fast path
+ * that records no superseded state and changes the cache after the commit lock; a lane per key
+ * hash keeps the writes of a key in sequence order, and snapshots take the writes still on their
+ * way to the cache as overlays (docs/design/transactions.md, "Blind writes on the fast path").
+ *
  * <p><b>Reads</b> take no lock and never wait for a committer: read the cache; a stored sequence
  * at most the snapshot is the answer (everything up to the snapshot was applied before the
  * snapshot was published, so nothing newer at most the snapshot can be missing); otherwise the
