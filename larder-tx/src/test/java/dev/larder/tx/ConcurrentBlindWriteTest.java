@@ -37,6 +37,18 @@ class ConcurrentBlindWriteTest {
 
   @TempDir Path directory;
 
+  /** These tests are about the put after the commit lock: on every machine, not only on more
+   * than two processors (the default's condition). */
+  @org.junit.jupiter.api.BeforeAll
+  static void putAfterTheLock() {
+    System.setProperty(Engine.PUT_AFTER_LOCK_PROPERTY, "true");
+  }
+
+  @org.junit.jupiter.api.AfterAll
+  static void defaultPlace() {
+    System.clearProperty(Engine.PUT_AFTER_LOCK_PROPERTY);
+  }
+
   /**
    * Rounds of 16 writers that put and remove 4 keys at once (many writes of a key in flight
    * together); after each round every key holds the value of its highest commit sequence, in
