@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -46,11 +45,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * its write set is in the history at once, so a transaction that read the previous value still
  * conflicts. Since the log is forced in order, publishing {@code N} after its force also publishes
  * every commit before it, which was applied before it under the lock.
- *
- * <p><b>Blind writes</b> ({@link #commitBlind}) while no snapshot is registered take a fast path
- * that records no superseded state and changes the cache after the commit lock; a lane per key
- * hash keeps the writes of a key in sequence order, and snapshots take the writes still on their
- * way to the cache as overlays (docs/design/transactions.md, "Blind writes on the fast path").
  *
  * <p><b>Reads</b> take no lock and never wait for a committer: read the cache; a stored sequence
  * at most the snapshot is the answer (everything up to the snapshot was applied before the
@@ -77,18 +71,6 @@ final class Engine implements AutoCloseable {
   /** Values at least this large take the slow path (far below any limit of log or cache). */
   private static final int FAST_PATH_MAX_BYTES = 1 << 26;
 
-  /**
-   * The system property that chooses where a fast blind write changes the cache: after the commit
-   * lock ({@code true}) or still under it ({@code false}). Default: after it when the JVM has more
-   * than two processors. On two, puts cannot run side by side anyway, and a writer descheduled in
-   * the middle of its cache write holds up the writers of its lane: measured, the put after the
-   * lock cost 1.3-1.9x the CPU per commit at 64 threads (docs/design/transactions.md).
-   */
-  static final String PUT_AFTER_LOCK_PROPERTY = "dev.larder.tx.putAfterLock";
-
-  /** Lanes of keys for blind writes in flight (a power of two). */
-  private static final int LANES = 256;
-
   final List<TxCacheSpec<?, ?>> specs;
   final List<Cache<byte[], byte[]>> caches = new ArrayList<>();
   /** Per cache: unbounded, so that a put can never be refused (the blind-write fast path). */
@@ -106,18 +88,9 @@ final class Engine implements AutoCloseable {
   private WriteAheadLog log;
   private boolean publishAfterSync;
   private volatile RuntimeException failure;
-  /**
-   * Blind writes being applied on the fast path after the commit lock, one slot per lane of keys
-   * (a key's lane is fixed, so writes of one key reach the cache in sequence order). Set under the
-   * commit lock; cleared by the writer once its cache write is done.
-   */
-  private final AtomicReferenceArray<BlindWrite> inFlight = new AtomicReferenceArray<>(LANES);
-  /** Per lane, a writer parked until the lane clears, or null. */
-  private final AtomicReferenceArray<Thread> laneWaiters = new AtomicReferenceArray<>(LANES);
+  /** The blind write being applied on the fast path, if any; written under the commit lock. */
+  private volatile BlindWrite announced;
   private final ValueDictionary dictionary;
-  /** Whether a fast blind write changes the cache after the commit lock (see the property). */
-  private final boolean putAfterLock = Boolean.parseBoolean(System.getProperty(
-      PUT_AFTER_LOCK_PROPERTY, String.valueOf(Runtime.getRuntime().availableProcessors() > 2)));
   /** Every dictionary addition logged or recovered, in order; guarded by the commit lock. */
   private final List<ValueDictionary.Addition> additions = new ArrayList<>();
 
@@ -246,7 +219,7 @@ final class Engine implements AutoCloseable {
   }
 
   SnapshotRegistry.Snapshot beginSnapshot() {
-    return snapshots.register(visible, this::inFlightUpTo);
+    return snapshots.register(visible, () -> announced);
   }
 
   void endSnapshot(long snapshot) {
@@ -348,208 +321,99 @@ final class Engine implements AutoCloseable {
    * it needs no snapshot and no conflict check (it is the serial transaction "write k" placed at
    * sequence {@code N}). While any snapshot is registered it records the superseded state and its
    * write set exactly as {@link #commit} does, so open transactions still read their snapshot and
-   * still conflict. While none is, it takes the fast path, which changes the cache after the
-   * commit lock is released (docs/design/transactions.md, "Blind writes on the fast path"):
-   * <ol>
-   *   <li>before the lock, and again under it, make sure no earlier blind write of the key's lane
-   *       is still in flight, so that the writes of one key reach the cache in sequence order;
-   *   <li>under the commit lock: take sequence {@code N}, append the log record (a failure there
-   *       changes nothing, and what follows cannot fail: the cache is unbounded and the value far
-   *       below its limit), <b>announce</b> the write in its lane, <b>publish</b>
-   *       {@code visible = N}, then read the registered-snapshot count again. A registering reader
-   *       raises the count, then reads {@code visible}, then the lanes: at least one of the two
-   *       sees the other. If this path sees a reader, it records the superseded state and the
-   *       write set as the slow path does, and changes the cache under the lock;
-   *   <li>otherwise, after the lock: change the cache, then withdraw the announcement. A reader
-   *       whose snapshot includes {@code N} finds the write either announced (and takes it as an
-   *       overlay for its key) or in the cache.
-   * </ol>
-   * Not under {@code always}, which publishes after the force, nor for bounded caches.
+   * still conflict; while none is, it takes the fast path ({@link #blindFast}).
    *
    * @return the commit's sequence
    */
   long commitBlind(KeyRef key, ByteSink value) {
-    boolean fastAllowed = !publishAfterSync && unbounded[key.cache()]
-        && (value == null || value.size() < FAST_PATH_MAX_BYTES);
-    int lane = lane(key);
-    while (true) {
-      if (fastAllowed) {
-        awaitLane(lane);
-      }
-      long n;
-      long ticket = 0;
-      BlindWrite outside = null;
-      commitLock.lock();
-      try {
-        checkUsable();
-        n = lastSequence + 1;
-        if (fastAllowed && snapshots.registered() == 0) {
-          if (inFlight.get(lane) != null) {
-            continue; // another write of this lane got in between: wait for it, outside the lock
+    long n;
+    long ticket = 0;
+    commitLock.lock();
+    try {
+      checkUsable();
+      n = lastSequence + 1;
+      if (!publishAfterSync && unbounded[key.cache()]
+          && (value == null || value.size() < FAST_PATH_MAX_BYTES)
+          && snapshots.registered() == 0) {
+        ticket = blindFast(n, key, value);
+      } else {
+        // The value is copied once, into the stored bytes, and they go to the log as they are.
+        byte[] stored = value == null ? null : StoredValue.wrap(n, value.array(), value.size());
+        applyStored(n, key, stored);
+        if (log != null) {
+          try {
+            ticket = log.append(n, CommitRecord.TYPE_COMMIT, new BlindWrite(n, key, stored));
+          } catch (RuntimeException e) {
+            undoOne(n, key);
+            throw e;
           }
-          byte[] stored = value == null ? null : StoredValue.wrap(n, value.array(), value.size());
-          BlindWrite write = new BlindWrite(n, key, stored);
-          if (log != null) {
-            ticket = log.append(n, CommitRecord.TYPE_COMMIT, write);
-          }
-          lastSequence = n;
-          inFlight.set(lane, write); // announce, then publish, then look for readers
-          visible.set(n);
-          if (snapshots.registered() == 0) {
-            if (putAfterLock) {
-              outside = write;
-            } else {
-              applyOutside(write, lane); // the same steps, before the lock is let go
-            }
-            if (history.size() > 0) {
-              history.trim(snapshots.horizon(visible), versions);
-            }
-          } else {
-            try {
-              applyStored(n, key, stored, false);
-              finishLocked(n, List.of(key));
-            } catch (RuntimeException | Error e) {
-              throw inDoubt(n, e);
-            } finally {
-              withdraw(lane);
-            }
-          }
-        } else {
-          // The value is copied once, into the stored bytes, and they go to the log as they are.
-          byte[] stored = value == null ? null : StoredValue.wrap(n, value.array(), value.size());
-          applyStored(n, key, stored);
-          if (log != null) {
-            try {
-              ticket = log.append(n, CommitRecord.TYPE_COMMIT, new BlindWrite(n, key, stored));
-            } catch (RuntimeException e) {
-              undoOne(n, key);
-              throw e;
-            }
-          }
-          finishLocked(n, List.of(key));
         }
-      } finally {
-        commitLock.unlock();
+        finishLocked(n, List.of(key));
       }
-      if (outside != null) {
-        applyOutside(outside, lane);
-      }
-      return acknowledge(n, ticket);
+    } finally {
+      commitLock.unlock();
     }
+    return acknowledge(n, ticket);
   }
 
   /**
-   * The fast path's last step, after the commit lock (or under it, see
-   * {@link #PUT_AFTER_LOCK_PROPERTY}): change the cache, then withdraw.
+   * The blind-write fast path, under the commit lock, when no snapshot was registered: change the
+   * cache without reading the superseded value and without recording the key in the history, since
+   * no registered snapshot can need either. A transaction may begin meanwhile (registration takes
+   * no commit lock), so:
+   * <ol>
+   *   <li>the log record is appended first (a failure there changes nothing), so that what follows
+   *       cannot fail (the cache is unbounded and the value far below its limit);
+   *   <li>the write is announced (a volatile write), then the registered count is read again (a
+   *       volatile read); a registering reader raises the count, then reads the announcement. So
+   *       either this path sees the reader, and falls back to recording the superseded state and
+   *       the write set as the slow path does, or the reader sees the announcement and takes the
+   *       commit's sequence as its snapshot, with the write as an overlay for its key;
+   *   <li>the sequence is published before the announcement is withdrawn, so a reader that finds
+   *       no announcement afterwards reads a visible sequence that includes the commit.
+   * </ol>
+   * Used only when commits are published under the lock (not under {@code always}, which
+   * publishes after the force).
+   *
+   * @return the log ticket (0 without a log)
    */
-  private void applyOutside(BlindWrite write, int lane) {
+  private long blindFast(long n, KeyRef key, ByteSink value) {
+    byte[] stored = value == null ? null : StoredValue.wrap(n, value.array(), value.size());
+    BlindWrite write = new BlindWrite(n, key, stored);
+    long ticket = 0;
+    if (log != null) {
+      ticket = log.append(n, CommitRecord.TYPE_COMMIT, write);
+    }
+    lastSequence = n;
+    announced = write;
     try {
-      Cache<byte[], byte[]> cache = caches.get(write.key().cache());
-      if (write.stored() == null) {
-        cache.invalidate(write.key().key());
+      if (snapshots.registered() == 0) {
+        Cache<byte[], byte[]> cache = caches.get(key.cache());
+        if (stored == null) {
+          cache.invalidate(key.key());
+        } else {
+          cache.put(key.key(), stored);
+        }
+        visible.accumulateAndGet(n, Math::max);
+        if (history.size() > 0) {
+          history.trim(snapshots.horizon(visible), versions);
+        }
       } else {
-        cache.put(write.key().key(), write.stored());
+        applyStored(n, key, stored);
+        finishLocked(n, List.of(key));
       }
     } catch (RuntimeException | Error e) {
-      throw inDoubt(write.sequence(), e);
+      // Logged and announced but not applied: in doubt, as after a failed force.
+      RuntimeException doubt = new IllegalStateException("commit " + n + " is in doubt: its "
+          + "log record was appended but the cache refused the write; the store accepts no more "
+          + "commits (reopen to recover)", e);
+      failure = doubt;
+      throw doubt;
     } finally {
-      withdraw(lane);
+      announced = null;
     }
+    return ticket;
   }
-
-  /** Logged and announced but not applied: in doubt, as after a failed force. */
-  private RuntimeException inDoubt(long n, Throwable cause) {
-    RuntimeException doubt = new IllegalStateException("commit " + n + " is in doubt: its "
-        + "log record was appended but the cache refused the write; the store accepts no more "
-        + "commits (reopen to recover)", cause);
-    failure = doubt;
-    return doubt;
-  }
-
-  private static int lane(KeyRef key) {
-    int h = key.hashCode();
-    return (h ^ (h >>> 16)) & (LANES - 1);
-  }
-
-  /**
-   * Waits while a blind write of the lane is on its way to the cache after the commit lock. That
-   * write needs no lock to finish, so the wait ends within one cache write, also when the caller
-   * holds the commit lock (no new write of the lane can be announced meanwhile).
-   */
-  private void awaitLane(int lane) {
-    for (int spins = 0; inFlight.get(lane) != null; spins++) {
-      if (spins < 64) {
-        Thread.onSpinWait();
-      } else {
-        // Park until the writer withdraws (it unparks the lane's waiter after clearing the lane;
-        // registering, then reading the lane again, cannot miss that). Another waiter of the
-        // lane may take the slot: the timeout covers it.
-        laneWaiters.set(lane, Thread.currentThread());
-        if (inFlight.get(lane) != null) {
-          java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
-        }
-      }
-    }
-  }
-
-  /** Clears a fast-path write's lane and wakes a writer waiting for it, if any. */
-  private void withdraw(int lane) {
-    inFlight.set(lane, null);
-    Thread waiter = laneWaiters.get(lane);
-    if (waiter != null) {
-      laneWaiters.compareAndSet(lane, waiter, null);
-      java.util.concurrent.locks.LockSupport.unpark(waiter);
-    }
-  }
-
-  /**
-   * One step of a wait for a write on its way to the cache: spin briefly (the write takes about a
-   * core put), then yield, then park for short spells, so that a writer descheduled mid-write on a
-   * busy machine does not cost its waiters a core's worth of spinning. (Used by checkpoints; a
-   * writer waiting for its lane parks until the lane's writer wakes it.)
-   */
-  private static void pause(int spins) {
-    if (spins < 64) {
-      Thread.onSpinWait();
-    } else if (spins < 72) {
-      Thread.yield();
-    } else {
-      java.util.concurrent.locks.LockSupport.parkNanos(20_000);
-    }
-  }
-
-  /**
-   * @param sequence a snapshot's sequence
-   * @return the blind writes at or before {@code sequence} still on their way to the cache
-   *     (usually none)
-   */
-  private List<BlindWrite> inFlightUpTo(long sequence) {
-    List<BlindWrite> found = null;
-    for (int i = 0; i < LANES; i++) {
-      BlindWrite w = inFlight.get(i);
-      if (w != null && w.sequence() <= sequence) {
-        if (found == null) {
-          found = new ArrayList<>(2);
-        }
-        found.add(w);
-      }
-    }
-    return found == null ? List.of() : found;
-  }
-
-  /** Waits until every blind write at or before {@code sequence} has reached the cache. */
-  private void awaitInFlightUpTo(long sequence) {
-    for (int i = 0; i < LANES; i++) {
-      for (int spins = 0; ; spins++) {
-        BlindWrite w = inFlight.get(i);
-        if (w == null || w.sequence() > sequence) {
-          break;
-        }
-        pause(spins);
-      }
-    }
-  }
-
   /** Under the commit lock, after the append: the commit's sequence is taken and published. */
   private void finishLocked(long n, java.util.Collection<KeyRef> written) {
     lastSequence = n;
@@ -620,18 +484,6 @@ final class Engine implements AutoCloseable {
 
   /** {@link #applyOne} of stored bytes (null: a removal). */
   private CommitRecord.Write applyStored(long n, KeyRef k, byte[] stored) {
-    return applyStored(n, k, stored, true);
-  }
-
-  /**
-   * @param awaitLane whether to wait for the key's lane first: an earlier fast-path write of the
-   *     key may still be on its way to the cache, and must land first (no new one can start while
-   *     the caller holds the commit lock); false when the lane holds this very write
-   */
-  private CommitRecord.Write applyStored(long n, KeyRef k, byte[] stored, boolean awaitLane) {
-    if (awaitLane) {
-      awaitLane(lane(k));
-    }
     Cache<byte[], byte[]> cache = caches.get(k.cache());
     byte[] old = cache.getIfPresent(k.key());
     long start = old != null ? StoredValue.sequence(old) : history.lastWrite(k);
@@ -697,9 +549,6 @@ final class Engine implements AutoCloseable {
       } finally {
         commitLock.unlock();
       }
-      // Blind writes at or before c may still be on their way to the cache (every later one sees
-      // the checkpoint's snapshot registered and records what it replaces).
-      awaitInFlightUpTo(c);
       try (ck) {
         for (ValueDictionary.Addition addition : dictionaryAtC) {
           ck.add(CommitRecord.additionEntry(addition));

@@ -37,8 +37,8 @@ public final class Transaction implements AutoCloseable {
   private final Engine engine;
   private final Isolation isolation;
   private final long snapshot;
-  /** Its snapshot, with the blind writes still being applied when this began (overlays). */
-  private final SnapshotRegistry.Snapshot view;
+  /** A blind write of commit {@code snapshot} still being applied when this began, or null. */
+  private final BlindWrite overlay;
   private final Map<KeyRef, byte[]> reads = new HashMap<>();
   private final LinkedHashMap<KeyRef, byte[]> writes = new LinkedHashMap<>();
   private boolean active = true;
@@ -50,7 +50,7 @@ public final class Transaction implements AutoCloseable {
     this.isolation = isolation;
     SnapshotRegistry.Snapshot s = engine.beginSnapshot();
     this.snapshot = s.sequence();
-    this.view = s;
+    this.overlay = s.overlay();
   }
 
   /** @return the last commit this transaction sees */
@@ -192,9 +192,9 @@ public final class Transaction implements AutoCloseable {
     if (reads.containsKey(ref)) {
       return reads.get(ref);
     }
-    // An overlay is the state of its key at the snapshot, whether or not the cache has it yet.
-    BlindWrite overlay = view.overlays().isEmpty() ? null : view.overlay(ref);
-    byte[] stored = overlay != null ? overlay.stored() : engine.read(ref, snapshot);
+    // The overlay is the state of its key at the snapshot, whether or not the cache has it yet.
+    byte[] stored = overlay != null && overlay.key().equals(ref) ? overlay.stored()
+        : engine.read(ref, snapshot);
     reads.put(ref, stored);
     return stored;
   }

@@ -1,9 +1,8 @@
 package dev.larder.tx.internal;
 
-import java.util.List;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongFunction;
+import java.util.function.Supplier;
 
 /**
  * The snapshots of active transactions (and of a running checkpoint), so that history and old
@@ -12,11 +11,10 @@ import java.util.function.LongFunction;
  * was taken before it computed its horizon. The lock is held for a map update only; it never
  * waits for a commit.
  *
- * <p>{@link #registered()} is the count of registered snapshots, readable without the lock: a
- * blind write on the fast path reads it after publishing its sequence, and {@link #register}
- * raises it before reading the visible sequence and the writes still in flight, all through
- * volatile accesses, so that of a registering reader and a fast-path writer at least one sees the
- * other (docs/design/transactions.md, "Blind writes on the fast path").
+ * <p>{@link #registered()} is the count of registered snapshots, readable without the lock: the
+ * blind-write fast path reads it after announcing its write, and {@link #register} raises it
+ * before looking for an announced write, both through volatile accesses, so that of a registering
+ * reader and a fast-path writer at least one sees the other (docs/design/transactions.md).
  *
  * <p>Thread-safe.
  */
@@ -26,44 +24,30 @@ public final class SnapshotRegistry {
    * A registered snapshot.
    *
    * @param sequence the last commit it includes
-   * @param overlays blind writes of commits up to {@code sequence} that were still being applied
-   *     to the cache when the snapshot was taken, at most one a key: each is read instead of the
-   *     cache for its key; usually empty
+   * @param overlay a blind write of commit {@code sequence} that was being applied when the
+   *     snapshot was taken, to be read instead of the cache for its key; or null
    */
-  public record Snapshot(long sequence, List<BlindWrite> overlays) {
-
-    /**
-     * @param key a key
-     * @return the overlay of that key, or null
-     */
-    public BlindWrite overlay(KeyRef key) {
-      for (BlindWrite w : overlays) {
-        if (w.key().equals(key)) {
-          return w;
-        }
-      }
-      return null;
-    }
-  }
+  public record Snapshot(long sequence, BlindWrite overlay) {}
 
   private final TreeMap<Long, Integer> active = new TreeMap<>();
   private volatile int registered;
 
   /**
-   * Registers a snapshot of the visible state: every commit up to {@code visible} has been
-   * applied to the caches, or is a blind write still in flight, which the snapshot takes as an
-   * overlay for its key (it is the only write of its commit, and the key's state at its
-   * sequence whether or not the cache holds it yet).
+   * Registers a snapshot of the visible state. If a blind write is announced with a sequence
+   * beyond {@code visible}, the snapshot includes it (at its sequence, with it as overlay): every
+   * commit before it is applied, and it is the only write of its commit.
    *
    * @param visible the store's visible sequence
-   * @param inFlight given a sequence, the blind writes at or before it still being applied
+   * @param announced the blind write being applied on the fast path, or null
    * @return the snapshot taken, now registered
    */
-  public synchronized Snapshot register(AtomicLong visible,
-      LongFunction<List<BlindWrite>> inFlight) {
-    registered = registered + 1; // volatile write before the reads of visible and the writes
+  public synchronized Snapshot register(AtomicLong visible, Supplier<BlindWrite> announced) {
+    registered = registered + 1; // volatile write before the read of the announcement
+    BlindWrite inFlight = announced.get();
     long v = visible.get();
-    Snapshot s = new Snapshot(v, inFlight.apply(v));
+    Snapshot s = inFlight != null && inFlight.sequence() > v
+        ? new Snapshot(inFlight.sequence(), inFlight)
+        : new Snapshot(v, null);
     active.merge(s.sequence(), 1, Integer::sum);
     return s;
   }
