@@ -50,25 +50,6 @@ final class Calls {
       notifyAll();
     }
 
-    /** Stops waiting for these members: they will not be asked after all. */
-    synchronized void forget(Set<Address> members) {
-      awaiting.removeAll(members);
-      notifyAll();
-    }
-
-    /** @return true if {@code member} answered or left before the deadline */
-    synchronized boolean awaitMember(Address member, long deadlineNanos)
-        throws InterruptedException {
-      while (awaiting.contains(member)) {
-        long left = deadlineNanos - System.nanoTime();
-        if (left <= 0) {
-          return false;
-        }
-        TimeUnit.NANOSECONDS.timedWait(this, left);
-      }
-      return true;
-    }
-
     /** @return true if every awaited member answered or left before the deadline */
     synchronized boolean await(long deadlineNanos) throws InterruptedException {
       while (!awaiting.isEmpty()) {

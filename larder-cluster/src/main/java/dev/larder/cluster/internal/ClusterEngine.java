@@ -349,7 +349,7 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
             LOG.log(System.Logger.Level.WARNING, "async write from " + from + " failed", e);
           }
         } else {
-          workers.execute(() -> reply(from, f.reqId(), onSyncWrite(from, f)));
+          workers.execute(() -> reply(from, f.reqId(), onSyncWrite(f)));
         }
       }
       case Frame.T_READ -> workers.execute(() -> reply(from, f.reqId(), onRead(f)));
@@ -385,11 +385,9 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     switch (f.type()) {
       case Frame.T_PULL -> transfer.refuse(from, f);
       // nothing is cached before the first view
-      case Frame.T_NEAR_INVALIDATE -> ack(ackTarget(from, f), f.reqId(), Frame.reply(f.reqId(), 0,
-          Frame.S_OK, null));
-      case Frame.T_BACKUP -> ack(ackTarget(from, f), f.reqId(), Frame.reply(f.reqId(), 0,
-          Frame.S_RETRY, null));
-      case Frame.T_WRITE, Frame.T_READ, Frame.T_INVALIDATE, Frame.T_CLEAR,
+      case Frame.T_NEAR_INVALIDATE -> reply(from, f.reqId(), Frame.reply(f.reqId(), 0, Frame.S_OK,
+          null));
+      case Frame.T_WRITE, Frame.T_BACKUP, Frame.T_READ, Frame.T_INVALIDATE, Frame.T_CLEAR,
           Frame.T_SCAN, Frame.T_DICT -> {
         if (f.reqId() != 0) {
           reply(from, f.reqId(), Frame.reply(f.reqId(), 0, Frame.S_RETRY, null));
@@ -441,40 +439,6 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     if (reqId != 0) {
       send(to, new Frame(Frame.T_REPLY, reqId, reply.viewId(), reply.op(), reply.flags(), null,
           reply.value(), null, reply.ints(), reply.names(), reply.entries()), true);
-    }
-  }
-
-  /**
-   * Sends an ack of a backup write or near invalidation to whoever waits for it: through the
-   * channel, or straight to this member's own outstanding call (a caller that is itself a backup
-   * of its write).
-   */
-  private void ack(Address to, long reqId, Frame reply) {
-    if (to == null) {
-      return; // a malformed caller address (logged): the caller times out naming this member
-    }
-    if (reqId != 0 && to.equals(self())) {
-      calls.reply(to, new Frame(Frame.T_REPLY, reqId, reply.viewId(), reply.op(), reply.flags(),
-          null, reply.value(), null, reply.ints(), reply.names(), reply.entries()));
-    } else {
-      reply(to, reqId, reply);
-    }
-  }
-
-  /**
-   * @return who waits for the ack of a backup write or near invalidation: the caller a direct-ack
-   *     frame names, else its sender; null if the named caller cannot be read
-   */
-  private static Address ackTarget(Address from, Frame f) {
-    if ((f.flags() & Frame.F_DIRECT_ACK) == 0) {
-      return from;
-    }
-    try {
-      return Addresses.decode(f.expected());
-    } catch (RuntimeException e) {
-      LOG.log(System.Logger.Level.WARNING, "a direct-ack frame from " + from
-          + " names no readable caller", e);
-      return null;
     }
   }
 
@@ -602,8 +566,7 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
         nearBlockedBelow.accumulateAndGet(f.viewId(), Math::max);
       }
     }
-    ack(ackTarget(from, f), f.reqId(), Frame.reply(f.reqId(), topology.viewId(), Frame.S_OK,
-        null));
+    reply(from, f.reqId(), Frame.reply(f.reqId(), topology.viewId(), Frame.S_OK, null));
   }
 
   private Frame onRead(Frame f) {
@@ -652,12 +615,12 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
           expected, new int[] {0}, List.of(), List.of());
       Frame r;
       if (primary.equals(self())) {
-        r = executeAsPrimary(request, !async, deadline, null);
+        r = executeAsPrimary(request, !async, deadline);
       } else if (async) {
         send(primary, request, false);
         return null;
       } else {
-        r = directAckCall(t, s, primary, request, deadline);
+        r = call(primary, request, deadline);
       }
       if (r != null && r.op() == Frame.S_OK) {
         return r.value();
@@ -675,59 +638,9 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     }
   }
 
-  /**
-   * A SYNC write sent to its primary, whose backups (and, with near caches, non-owners) ack to
-   * this member directly: it waits for the primary's answer and, if the primary sent the write
-   * on, for each of their acks. The write thus takes three hops (here, primary, backups, here)
-   * instead of four (the primary collecting the acks before it answers), and no thread on the
-   * primary waits for it. The sets agree: the primary executes the write only in the view the
-   * request names, whose backups and non-owners are the ones computed here.
-   *
-   * @return the primary's reply, a synthetic S_TIMEOUT naming who did not answer, a RETRY if a
-   *     backup refused (it is in a newer view), or null if the primary left the view
-   */
-  private Frame directAckCall(Topology t, int s, Address primary, Frame request, long deadline) {
-    Set<Address> others = new HashSet<>(t.hash().backups(s));
-    if (near != null) {
-      others.addAll(nonOwners(t, s));
-    }
-    others.remove(primary);
-    Set<Address> awaited = new HashSet<>(others);
-    awaited.add(primary);
-    Calls.Call call = calls.open(awaited);
+  private Frame onSyncWrite(Frame f) {
     try {
-      send(primary, new Frame(request.type(), call.id, request.viewId(), request.op(),
-          request.flags() | Frame.F_DIRECT_ACK, request.key(), request.value(),
-          request.expected(), request.ints(), request.names(), request.entries()), true);
-      if (!call.awaitMember(primary, deadline)) {
-        return Frame.reply(0, 0, Frame.S_TIMEOUT, null).withNames(List.of(primary.toString()));
-      }
-      Frame r = call.replies().get(primary);
-      if (r == null || r.op() != Frame.S_OK || (r.flags() & Frame.F_REPLICATED) == 0) {
-        return r; // left, refused, failed, or nothing was sent on: no ack will come
-      }
-      if (!call.await(deadline)) {
-        return Frame.reply(0, t.viewId(), Frame.S_TIMEOUT, null)
-            .withNames(names(call.awaiting().toArray(Address[]::new)));
-      }
-      for (Map.Entry<Address, Frame> e : call.replies().entrySet()) {
-        if (e.getValue().op() != Frame.S_OK) {
-          return Frame.reply(0, t.viewId(), Frame.S_RETRY, null);
-        }
-      }
-      return r;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ClusterException("interrupted while waiting for a write's acks", e);
-    } finally {
-      calls.close(call);
-    }
-  }
-
-  private Frame onSyncWrite(Address from, Frame f) {
-    try {
-      return executeAsPrimary(f, true, deadline(),
-          (f.flags() & Frame.F_DIRECT_ACK) != 0 ? from : null);
+      return executeAsPrimary(f, true, deadline());
     } catch (RuntimeException e) {
       return Frame.reply(f.reqId(), 0, Frame.S_ERROR,
           String.valueOf(e.getMessage()).getBytes(StandardCharsets.UTF_8));
@@ -742,7 +655,7 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     Frame here = new Frame(f.type(), 0, t.viewId(), f.op(), f.flags(), f.key(), f.value(),
         f.expected(), new int[] {f.ints().length > 0 ? f.ints()[0] + 1 : 1}, List.of(), List.of());
     if (primary.equals(self())) {
-      Frame r = executeAsPrimary(here, false, deadline(), null);
+      Frame r = executeAsPrimary(here, false, deadline());
       if (r.op() != Frame.S_OK) {
         asyncDropped.incrementAndGet();
       }
@@ -755,13 +668,9 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
 
   /**
    * Runs a write on this member as the key's primary: check the view, apply under the segment
-   * lock, send to the backups, and (if asked) wait for their acks, or, for a caller that waits
-   * for them itself ({@code directAcks}), have them sent to it and answer at once.
-   *
-   * @param directAcks the caller the backups ack to, or null to collect the acks here
+   * lock, send to the backups, and (if asked) wait for their acks.
    */
-  private Frame executeAsPrimary(Frame f, boolean waitForBackups, long deadline,
-      Address directAcks) {
+  private Frame executeAsPrimary(Frame f, boolean waitForBackups, long deadline) {
     if (f.viewId() > topology.viewId() && waitForBackups) {
       awaitView(f.viewId(), deadline);
     }
@@ -780,7 +689,6 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       }
     }
     Calls.Call call = null;
-    boolean sentOn = false;
     byte[] result;
     topologyLock.readLock().lock();
     table.lock(s);
@@ -801,20 +709,12 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       if (outcome.changes()) {
         byte[] next = stored(outcome.newValue());
         applyLocally(s, bk, next);
-        if (directAcks != null) {
-          sentOn = replicateDirect(t, s, f.key(), next, directAcks, f.reqId());
-        } else {
-          call = replicate(t, s, f.key(), next, waitForBackups);
-        }
+        call = replicate(t, s, f.key(), next, waitForBackups);
         reportWrite(f.key(), stored, current, outcome.newValue() == null);
       }
     } finally {
       table.unlock(s);
       topologyLock.readLock().unlock();
-    }
-    if (sentOn) {
-      return new Frame(Frame.T_REPLY, f.reqId(), t.viewId(), Frame.S_OK, Frame.F_REPLICATED, null,
-          result, null, Frame.NO_INTS, List.of(), List.of());
     }
     return awaitBackups(f, t, call, result, deadline);
   }
@@ -922,37 +822,6 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     return call;
   }
 
-  /**
-   * Sends a write to the backups (and near invalidations to non-owners) with their acks directed
-   * to {@code caller}'s call {@code reqId}. Caller holds the segment lock, as for
-   * {@link #replicate}.
-   *
-   * @return whether anything was sent, i.e. whether the caller must wait for acks
-   */
-  private boolean replicateDirect(Topology t, int s, byte[] key, byte[] value, Address caller,
-      long reqId) {
-    List<Address> backups = t.hash().backups(s);
-    List<Address> others = near == null ? List.of() : nonOwners(t, s);
-    if (backups.isEmpty() && others.isEmpty()) {
-      return false;
-    }
-    byte[] to = Addresses.encode(caller);
-    Frame backup = new Frame(Frame.T_BACKUP, reqId, t.viewId(),
-        value == null ? Op.REMOVE.ordinal() : Op.PUT.ordinal(), Frame.F_DIRECT_ACK, key, value, to,
-        Frame.NO_INTS, List.of(), List.of());
-    for (Address b : backups) {
-      send(b, backup, false);
-    }
-    if (!others.isEmpty()) {
-      Frame inval = new Frame(Frame.T_NEAR_INVALIDATE, reqId, t.viewId(), 0, Frame.F_DIRECT_ACK,
-          key, null, to, Frame.NO_INTS, List.of(), List.of());
-      for (Address o : others) {
-        send(o, inval, true);
-      }
-    }
-    return true;
-  }
-
   private List<Address> nonOwners(Topology t, int s) {
     List<Address> out = new ArrayList<>();
     for (Address a : t.view().getMembers()) {
@@ -988,9 +857,8 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
 
   /** A backup write from a primary, on the delivery thread. */
   private void onBackup(Address from, Frame f) {
-    Address ackTo = ackTarget(from, f);
     if (f.viewId() < topology.viewId()) {
-      ack(ackTo, f.reqId(), Frame.reply(f.reqId(), topology.viewId(), Frame.S_RETRY, null));
+      reply(from, f.reqId(), Frame.reply(f.reqId(), topology.viewId(), Frame.S_RETRY, null));
       return;
     }
     int s = segmentOf(f.key());
@@ -1006,7 +874,7 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       table.unlock(s);
       topologyLock.readLock().unlock();
     }
-    ack(ackTo, f.reqId(), Frame.reply(f.reqId(), topology.viewId(), Frame.S_OK, null));
+    reply(from, f.reqId(), Frame.reply(f.reqId(), topology.viewId(), Frame.S_OK, null));
   }
 
   // ---------------------------------------------------------------- invalidation mode

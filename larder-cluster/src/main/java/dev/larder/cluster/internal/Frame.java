@@ -8,12 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One message of the cluster protocol, and its wire form (docs/spec/cluster-wire.md, version 3).
+ * One message of the cluster protocol, and its wire form (docs/spec/cluster-wire.md, version 2).
  *
  * <pre>
  * +---------+------+--------+--------+----+-------+-----+-------+----------+------+-------+---------+
  * | version | type | reqId  | viewId | op | flags | key | value | expected | ints | names | entries |
- * | u8 = 3  | u8   | i64 LE | i64 LE | u8 | u8    | bytes (each: i32 LE length, -1 = absent, then bytes)|
+ * | u8 = 2  | u8   | i64 LE | i64 LE | u8 | u8    | bytes (each: i32 LE length, -1 = absent, then bytes)|
  * +---------+------+--------+--------+----+-------+-----+-------+----------+------+-------+---------+
  * ints:    i32 count, then count x i32          names:   i32 count, then count x bytes (UTF-8)
  * entries: i32 count, then count x (key bytes, value bytes)
@@ -38,7 +38,7 @@ import java.util.List;
 record Frame(int type, long reqId, long viewId, int op, int flags, byte[] key, byte[] value,
     byte[] expected, int[] ints, List<String> names, List<byte[]> entries) {
 
-  static final int VERSION = 3;
+  static final int VERSION = 2;
 
   /** A write sent to the key's primary. */
   static final int T_WRITE = 1;
@@ -68,15 +68,6 @@ record Frame(int type, long reqId, long viewId, int op, int flags, byte[] key, b
   static final int F_COUNT_ONLY = 4;
   /** A write whose caller discards its result: the primary's reply carries no value. */
   static final int F_NO_RESULT = 8;
-  /**
-   * On a SYNC {@code T_WRITE}: the caller waits for the backups' (and near caches') acks itself,
-   * so the primary answers once it has applied the write and sent it on. On {@code T_BACKUP} and
-   * {@code T_NEAR_INVALIDATE}: {@code expected} holds the caller's address, whom the ack (with
-   * this frame's reqId, the caller's) goes to instead of the sender.
-   */
-  static final int F_DIRECT_ACK = 16;
-  /** On the primary's reply to an {@link #F_DIRECT_ACK} write: it sent the write on. */
-  static final int F_REPLICATED = 32;
 
   /** Reply statuses (in {@code op}). */
   static final int S_OK = 0;
@@ -136,7 +127,7 @@ record Frame(int type, long reqId, long viewId, int op, int flags, byte[] key, b
   }
 
   /**
-   * @throws CodecException if the bytes are not a version-3 frame
+   * @throws CodecException if the bytes are not a version-2 frame
    */
   static Frame decode(byte[] array, int offset, int length) {
     ByteSource in = new ByteSource(array, offset, length);
