@@ -33,6 +33,7 @@ public final class CacheBuilder<K, V> {
   private long expireAfterAccessNanos = -1;
   private CacheLoader<? super K, V> loader;
   private RemovalListener<? super K, ? super V> removalListener;
+  private RemovalListener<? super K, ? super V> evictionListener;
   private boolean recordStats;
   private Executor executor = ForkJoinPool.commonPool();
   private Ticker ticker = Ticker.system();
@@ -163,6 +164,22 @@ public final class CacheBuilder<K, V> {
   }
 
   /**
+   * A listener told only of evictions: entries removed for the bound ({@link RemovalCause#SIZE})
+   * or because they expired ({@link RemovalCause#EXPIRED}), on the executor, as a removal
+   * listener is. Unlike a {@link #removalListener}, it costs nothing on replacements and
+   * explicit removals: the cache copies out only the entries it will tell of, so a cache whose
+   * owner counts evictions does not copy the old value of every overwritten key. May be set
+   * beside a removal listener; an eviction is then told to both.
+   *
+   * @param listener told of every eviction, on the executor
+   * @return this builder
+   */
+  public CacheBuilder<K, V> evictionListener(RemovalListener<? super K, ? super V> listener) {
+    this.evictionListener = Objects.requireNonNull(listener, "listener");
+    return this;
+  }
+
+  /**
    * Turns statistics on: counters and get/put/load latency histograms.
    *
    * @return this builder
@@ -270,7 +287,7 @@ public final class CacheBuilder<K, V> {
     }
     CacheConfig<K, V> config = new CacheConfig<>(keyCodec, valueCodec, storeMemory,
         maximumEntries, storage, expireAfterWriteNanos, expireAfterAccessNanos, loader,
-        removalListener, recordStats, executor, ticker, segments, dictionary);
+        removalListener, evictionListener, recordStats, executor, ticker, segments, dictionary);
     LarderCache<K, V> cache = new LarderCache<>(config);
     if (managementName != null) {
       try {

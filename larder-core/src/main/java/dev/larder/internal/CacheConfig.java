@@ -20,6 +20,7 @@ import java.util.concurrent.Executor;
  * @param expireAfterAccessNanos or -1
  * @param loader or null
  * @param removalListener or null
+ * @param evictionListener told only of evictions (SIZE, EXPIRED), or null
  * @param recordStats statistics on
  * @param executor background work
  * @param ticker time source
@@ -38,6 +39,7 @@ public record CacheConfig<K, V>(
     long expireAfterAccessNanos,
     CacheLoader<? super K, V> loader,
     RemovalListener<? super K, ? super V> removalListener,
+    RemovalListener<? super K, ? super V> evictionListener,
     boolean recordStats,
     Executor executor,
     Ticker ticker,

@@ -49,6 +49,11 @@ import java.util.function.Function;
  */
 public final class LarderCache<K, V> implements Cache<K, V> {
 
+  /**
+   * The raw-bytes codec. Its values are their own encoding: reads hand over the array the store
+   * copied out (see {@link #decodeValue}), and writes give the caller's array to the store as it
+   * is, which copies it into its page, instead of copying it into the scratch buffer first.
+   */
   private static final Codec<byte[]> BYTES = dev.larder.codec.Codecs.bytes();
   private static final System.Logger LOG = System.getLogger(LarderCache.class.getName());
 
@@ -388,9 +393,14 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     ScratchSinks scratch = ScratchSinks.borrow();
     try {
       ByteSink keySink = encodeKey(key, scratch);
-      ByteSink valueSink = encodeValue(value, scratch);
-      result = store(keySink.array(), keySink.size(), valueSink.array(), valueSink.size(), mode,
-          expected, wantOld);
+      if (valueCodec == BYTES) {
+        byte[] raw = (byte[]) value;
+        result = store(keySink.array(), keySink.size(), raw, raw.length, mode, expected, wantOld);
+      } else {
+        ByteSink valueSink = encodeValue(value, scratch);
+        result = store(keySink.array(), keySink.size(), valueSink.array(), valueSink.size(),
+            mode, expected, wantOld);
+      }
     } finally {
       scratch.giveBack();
     }
@@ -530,14 +540,21 @@ public final class LarderCache<K, V> implements Cache<K, V> {
       result = stored.segment().remove(key, key.length, stored.hash(), current, false, now());
     } else {
       PutMode mode = current == null ? PutMode.IF_ABSENT : PutMode.IF_EQUALS;
-      ScratchSinks scratch = ScratchSinks.borrow();
-      try {
-        ByteSink valueSink = encodeValue(computed, scratch);
-        splitIfDue(key.length + valueSink.size());
-        result = stored.segment().put(key, key.length, valueSink.array(), valueSink.size(),
-            stored.hash(), mode, current, false, now());
-      } finally {
-        scratch.giveBack();
+      if (valueCodec == BYTES) {
+        byte[] raw = (byte[]) computed;
+        splitIfDue(key.length + raw.length);
+        result = stored.segment().put(key, key.length, raw, raw.length, stored.hash(), mode,
+            current, false, now());
+      } else {
+        ScratchSinks scratch = ScratchSinks.borrow();
+        try {
+          ByteSink valueSink = encodeValue(computed, scratch);
+          splitIfDue(key.length + valueSink.size());
+          result = stored.segment().put(key, key.length, valueSink.array(), valueSink.size(),
+              stored.hash(), mode, current, false, now());
+        } finally {
+          scratch.giveBack();
+        }
       }
     }
     supersedeLoad(key, key.length);
@@ -726,13 +743,25 @@ public final class LarderCache<K, V> implements Cache<K, V> {
 
   @SuppressWarnings("unchecked")
   private void notifyRemovals(List<RemovedEntry> removed) {
+    // The segments collect every removal when there is a removal listener, else only evictions
+    // (for the eviction listener): each listener hears what it asked for.
     RemovalListener<? super K, ? super V> listener = config.removalListener();
+    RemovalListener<? super K, ? super V> evictions = config.evictionListener();
     for (RemovedEntry entry : removed) {
-      try {
-        config.executor().execute(() -> deliver((RemovalListener<K, V>) listener, entry));
-      } catch (RuntimeException e) {
-        LOG.log(System.Logger.Level.WARNING, "removal listener executor rejected a task", e);
+      if (listener != null) {
+        submit((RemovalListener<K, V>) listener, entry);
       }
+      if (evictions != null && entry.cause().wasEvicted()) {
+        submit((RemovalListener<K, V>) evictions, entry);
+      }
+    }
+  }
+
+  private void submit(RemovalListener<K, V> listener, RemovedEntry entry) {
+    try {
+      config.executor().execute(() -> deliver(listener, entry));
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "removal listener executor rejected a task", e);
     }
   }
 

@@ -165,7 +165,7 @@ final class StoreSizing {
     }
     return new StoreSettings(config.storage(), pageSize, budget, entries,
         config.expireAfterWriteNanos(), config.expireAfterAccessNanos(),
-        config.removalListener() != null, scope);
+        config.removalListener() != null, config.evictionListener() != null, scope);
   }
 
   private static int clampPage(long size) {

@@ -61,6 +61,6 @@ class StoreSizingTest {
 
   private static CacheConfig<Long, Long> config(long bytes, long entries, int segments) {
     return new CacheConfig<>(Codecs.longs(), Codecs.longs(), bytes, entries, Storage.HEAP, 0, 0,
-        null, null, false, Runnable::run, System::nanoTime, segments, null);
+        null, null, null, false, Runnable::run, System::nanoTime, segments, null);
   }
 }

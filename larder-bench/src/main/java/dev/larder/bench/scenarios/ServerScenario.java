@@ -16,8 +16,9 @@ import java.util.Map;
 /**
  * Issue 24's comparison: Larder's server, redis-server (persistence off) and memcached, each with
  * the same memory limit, in the same run. redis-benchmark SET and GET with 50 clients, pipelines
- * of 1 and 16, values of 100 B and 1 KiB (Larder and Redis); memcslap set and get with 50
- * threads (Larder's memcached port and memcached), after an untimed warm-up pass of each tool;
+ * of 1 and 16, values of 100 B and 1 KiB (Larder and Redis); memcaslap set and get with 2
+ * threads, 50 connections and 100 B values (Larder's memcached port and memcached), or memcslap
+ * with 50 threads where memcaslap is not installed, after an untimed warm-up pass of each tool;
  * ops/s, latency where the tool gives it, and the server process's CPU time per operation; memory
  * per key: the server's resident memory after loading n keys of 100 B minus before, over n.
  * Servers that are not installed give unavailable rows.

@@ -13,6 +13,8 @@ public final class ServerBench {
   private static final int CLIENTS = 50;
   private static final int MEMORY_VALUE_BYTES = 100;
   private static final long WARM_UP_KEYS = 20_000;
+  private static final int MEMCASLAP_THREADS = 2;
+  private static final int MEMCASLAP_VALUE_BYTES = 100;
   private final long requests;
   private final long keys;
   private final long maxMemory;
@@ -23,7 +25,8 @@ public final class ServerBench {
    * @param requests requests per redis-benchmark run, and per memcslap test
    * @param keys keys loaded for the memory measurement
    * @param maxMemory the memory limit every server gets
-   * @param parts which measurements run: memory, redis-benchmark, memcslap
+   * @param parts which measurements run: memory, redis-benchmark, memcslap (the memcached load
+   *     tool: memcaslap if installed, else memcslap)
    * @param progress progress lines
    */
   public ServerBench(long requests, long keys, long maxMemory, List<String> parts,
@@ -62,7 +65,7 @@ public final class ServerBench {
         rows.addAll(redisBenchmark(server, p));
       }
       if (p.memcachePort() != 0 && parts.contains("memcslap")) {
-        rows.addAll(memcslap(server, p));
+        rows.addAll(LoadTools.onPath("memcaslap") ? memcaslap(server, p) : memcslap(server, p));
       }
     }
     return rows;
@@ -131,6 +134,36 @@ public final class ServerBench {
     return rows;
   }
 
+  /**
+   * The memcached part with memcaslap (libmemcached's memaslap, in libmemcached-tools): event
+   * driven, {@value #MEMCASLAP_THREADS} threads and {@value #CLIENTS} connections, values of a
+   * fixed {@value #MEMCASLAP_VALUE_BYTES} bytes, for a time that follows {@code requests} (one
+   * second per 25,000, 2 to 60 s), after an untimed quarter-length run of each test. Its get test
+   * first loads one window of keys per connection (untimed by memcaslap, counted in the CPU per
+   * operation with every other operation it sent).
+   */
+  private List<Row> memcaslap(String server, ServerProcess p) throws Exception {
+    long seconds = Math.clamp(requests / 25_000, 2, 60);
+    progress.accept(server + ": memcaslap warm-up");
+    for (String test : List.of("set", "get")) {
+      LoadTools.memcaslap(p.memcachePort(), test, MEMCASLAP_THREADS, CLIENTS,
+          Math.max(1, seconds / 4), MEMCASLAP_VALUE_BYTES);
+    }
+    progress.accept(server + ": memcaslap set and get, " + seconds + " s each");
+    List<Row> rows = new ArrayList<>();
+    for (String test : List.of("set", "get")) {
+      long before = p.cpuTicks();
+      LoadTools.Memcaslap m = LoadTools.memcaslap(p.memcachePort(), test, MEMCASLAP_THREADS,
+          CLIENTS, seconds, MEMCASLAP_VALUE_BYTES);
+      rows.add(Row.of(server).put("tool", "memcaslap").put("test", m.result().test())
+          .put("pipeline", 1).put("valueBytes", MEMCASLAP_VALUE_BYTES)
+          .put("opsPerSec", m.result().opsPerSec())
+          .put("cpuUsPerOp", cpuMicrosPerOp(p, before, m.operations())));
+    }
+    return rows;
+  }
+
+  /** The memcached part with memcslap, where memcaslap is not installed. */
   private List<Row> memcslap(String server, ServerProcess p) throws Exception {
     if (!LoadTools.onPath("memcslap")) {
       return List.of(Row.unavailable(server, "memcslap is not installed (libmemcached-tools)"));

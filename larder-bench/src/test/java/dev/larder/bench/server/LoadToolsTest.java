@@ -35,6 +35,27 @@ class LoadToolsTest {
   }
 
   @Test
+  void memcaslapStatistics() throws IOException {
+    String block = "Get Statistics\n"
+        + "Type     Time(s)  Ops          TPS(ops/s)   Net(M/s)   Get_miss   Min(us)  Max(us)    "
+        + "Avg(us)    Std_dev    Geo_dist  \n";
+    String out = "get proportion: get_prop=1.00\n\u001b[1;1H\u001b[2J\n" + block
+        + "Period   4        117896       29474        3.3        0          30       196724     "
+        + "1694       4414.22    768.37\n"
+        + "Global   4        117896       29474        3.3        0          30       196724     "
+        + "1694       4414.22    768.37\n\nTotal Statistics\n"
+        + "Global   4        999999       88888        3.3        0          30       196724     "
+        + "1694       4414.22    768.37\n"
+        + "cmd_get: 117947\ncmd_set: 51200\nget_misses: 0\n"
+        + "Run time: 4.0s Ops: 169147 TPS: 42286 Net_rate: 4.4M/s\n";
+    LoadTools.Memcaslap m = LoadTools.parseMemcaslap(out, "get");
+    assertEquals(new LoadTools.Result("GET", 29474, Double.NaN, Double.NaN), m.result());
+    assertEquals(117_947 + 51_200, m.operations());
+    assertThrows(IOException.class, () -> LoadTools.parseMemcaslap(out, "set"));
+    assertThrows(IOException.class, () -> LoadTools.parseMemcaslap("connect failed", "get"));
+  }
+
+  @Test
   void processCpuTicksFromProcStat() {
     String stat = "4242 (java (x) y) S 1 4242 4242 0 -1 4194560 900 0 0 0 1234 567 0 0 20 0 31 0"
         + " 100 0 0\n";

@@ -406,7 +406,8 @@ public final class Segment {
       }
       int i = liveIndexOf(tag, key, keyLength, now);
       byte[] previous = null;
-      if (i >= 0 && (wantPrevious || settings.collectRemovals() || mode == PutMode.IF_EQUALS)) {
+      if (i >= 0 && (wantPrevious || settings.collects(RemovalCause.REPLACED)
+          || mode == PutMode.IF_EQUALS)) {
         previous = copyValue(table[i]);
       }
       if (!applies(mode, i >= 0, previous, expected)) {
@@ -475,7 +476,8 @@ public final class Segment {
       if (i < 0) {
         return result(false, null);
       }
-      byte[] previous = wantPrevious || expected != null || settings.collectRemovals()
+      byte[] previous = wantPrevious || expected != null
+          || settings.collects(RemovalCause.EXPLICIT)
           ? copyValue(table[i]) : null;
       if (expected != null && !java.util.Arrays.equals(previous, expected)) {
         return result(false, null);
@@ -1181,7 +1183,7 @@ public final class Segment {
   private void removeAt(int i, RemovalCause reason) {
     RemovalCause cause = i == updatingSlot ? RemovalCause.REPLACED : reason;
     long slot = table[i];
-    byte[] value = settings.collectRemovals() ? copyValue(slot) : null;
+    byte[] value = settings.collects(cause) ? copyValue(slot) : null;
     deleteSlot(i);
     killEntry(slot, cause, value, null, 0);
     if (cause == RemovalCause.SIZE) {
@@ -1197,7 +1199,7 @@ public final class Segment {
     Page page = pages.page(IndexSlot.page(address));
     int offset = IndexSlot.offset(address);
     long lengths = EntryLayout.readLengths(page.memory, offset);
-    if (settings.collectRemovals()) {
+    if (settings.collects(cause)) {
       byte[] k = key != null ? java.util.Arrays.copyOf(key, keyLength) : copyKey(slot);
       if (removals.isEmpty()) {
         removals = new ArrayList<>(2);
@@ -1310,7 +1312,7 @@ public final class Segment {
       if (closed) {
         return successors == null ? result(false, null) : clearSuccessors();
       }
-      if (settings.collectRemovals()) {
+      if (settings.collects(RemovalCause.EXPLICIT)) {
         for (long slot : table) {
           if (slot != IndexSlot.EMPTY && slot != IndexSlot.TOMBSTONE) {
             if (removals.isEmpty()) {

@@ -13,6 +13,8 @@ import dev.larder.Storage;
  * @param expireAfterWriteNanos or -1
  * @param expireAfterAccessNanos or -1
  * @param collectRemovals true if removed entries' bytes must be kept for a listener
+ * @param collectEvictions true if evicted entries' bytes (causes SIZE and EXPIRED) must be kept
+ *     for a listener; implied by {@code collectRemovals}
  * @param scope the arena shared by the off-heap pages of the cache's segments
  */
 public record StoreSettings(
@@ -23,13 +25,14 @@ public record StoreSettings(
     long expireAfterWriteNanos,
     long expireAfterAccessNanos,
     boolean collectRemovals,
+    boolean collectEvictions,
     PageScope scope) {
 
   /** Settings for a segment that is a cache of its own (one segment in its page scope). */
   public StoreSettings(Storage storage, int pageSize, long budgetBytes, long maxEntries,
       long expireAfterWriteNanos, long expireAfterAccessNanos, boolean collectRemovals) {
     this(storage, pageSize, budgetBytes, maxEntries, expireAfterWriteNanos,
-        expireAfterAccessNanos, collectRemovals, new PageScope(1));
+        expireAfterAccessNanos, collectRemovals, false, new PageScope(1));
   }
 
   /** The standard page size of a new segment whose bound calls for large pages. */
@@ -60,5 +63,13 @@ public record StoreSettings(
 
   long lifetimeNanos() {
     return expireAfterWriteNanos > 0 ? expireAfterWriteNanos : expireAfterAccessNanos;
+  }
+
+  /**
+   * @param cause why an entry goes
+   * @return whether its bytes must be kept for a listener
+   */
+  public boolean collects(dev.larder.RemovalCause cause) {
+    return collectRemovals || collectEvictions && cause.wasEvicted();
   }
 }

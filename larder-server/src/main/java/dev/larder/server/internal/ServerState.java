@@ -246,7 +246,10 @@ public final class ServerState {
 
     /** @param command the last command's name */
     public void lastCommand(String command) {
-      this.lastCommand = command;
+      // Most connections repeat one command: skip the volatile write (a fence) when unchanged.
+      if (this.lastCommand != command) {
+        this.lastCommand = command;
+      }
     }
 
     /** @param user the ACL user the connection is authenticated as */

@@ -63,6 +63,55 @@ public final class ValueLayout {
   }
 
   /**
+   * Encodes a string with no expiry and no flags, as {@link #encode} does, without building a
+   * {@link StoredValue} first: the path of a plain SET.
+   *
+   * @param version its version, positive
+   * @param payload the string's bytes
+   * @return its stored bytes
+   */
+  public static byte[] encodeString(long version, byte[] payload) {
+    int headerSize = 1 + Varint.size(version);
+    byte[] out = new byte[headerSize + payload.length];
+    out[0] = (byte) (VERSION << 5 | ValueType.STRING.code());
+    Varint.write(out, 1, version);
+    System.arraycopy(payload, 0, out, headerSize, payload.length);
+    return out;
+  }
+
+  /**
+   * Where the payload starts, reading only the header: for writing a value out without copying
+   * it into a {@link StoredValue} first.
+   *
+   * @param bytes stored bytes of a version-1 value
+   * @return the payload's offset in {@code bytes}
+   * @throws IllegalArgumentException if the header is truncated
+   */
+  public static int payloadOffset(byte[] bytes) {
+    int tag = bytes[0] & 0xFF;
+    int pos = skipVarint(bytes, 1);
+    if ((tag & EXPIRY_BIT) != 0) {
+      pos = skipVarint(bytes, pos);
+    }
+    if ((tag & FLAGS_BIT) != 0) {
+      pos = skipVarint(bytes, pos);
+    }
+    return pos;
+  }
+
+  private static int skipVarint(byte[] bytes, int pos) {
+    for (int i = 0; i < 10; i++, pos++) {
+      if (pos >= bytes.length) {
+        throw new IllegalArgumentException("truncated varint");
+      }
+      if ((bytes[pos] & 0x80) == 0) {
+        return pos + 1;
+      }
+    }
+    throw new IllegalArgumentException("varint longer than 63 bits");
+  }
+
+  /**
    * @param bytes stored bytes
    * @return the value they hold
    * @throws IllegalArgumentException if they are not a version-1 value

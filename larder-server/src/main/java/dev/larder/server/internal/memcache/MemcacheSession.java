@@ -82,12 +82,17 @@ final class MemcacheSession {
     return v != null && v.type() == ValueType.STRING ? v : null;
   }
 
+  /**
+   * A key as memcached 1.6 takes it: 1 to 250 bytes, any but a space or a line feed (its parser
+   * splits a command line on spaces only, so control bytes are part of the key: memcaslap's
+   * keys hold 0x10 bytes, and memcached stores and returns them).
+   */
   static boolean validKey(byte[] key) {
     if (key.length == 0 || key.length > MAX_KEY) {
       return false;
     }
     for (byte b : key) {
-      if (b <= ' ' || b == 127) {
+      if (b == ' ' || b == '\n') {
         return false;
       }
     }

@@ -21,8 +21,8 @@ public final class RespDispatcher {
    * @param args the command's words
    */
   public static void dispatch(RespSession s, List<byte[]> args) {
-    String name = new String(args.getFirst(), StandardCharsets.UTF_8).toLowerCase(Locale.ROOT);
-    RespCommand cmd = s.table.get(name);
+    String name = s.lowerName(args.getFirst());
+    RespCommand cmd = s.lastCommand();
     s.server.commandProcessed();
     s.info.lastCommand(cmd == null ? "NULL" : name);
     if (cmd == null) {

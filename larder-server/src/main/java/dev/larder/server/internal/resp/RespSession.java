@@ -23,6 +23,10 @@ public final class RespSession {
   boolean queueFailed;
   final List<Watch> watched = new ArrayList<>();
   boolean closeAfterReply;
+  /** The name bytes of the last command looked up, its lower-case name, and its entry. */
+  private byte[] lastName;
+  private String lastLowerName;
+  private RespCommand lastCommand;
 
   /**
    * @param server the shared server state
@@ -84,4 +88,26 @@ public final class RespSession {
    * @param version its version then, 0 if absent
    */
   record Watch(int db, byte[] key, long version) {}
+
+  /**
+   * Looks a command up by the bytes of its name, remembering the last one, so that a connection
+   * that repeats a command (a pipeline, a load tool) builds no name string per request.
+   *
+   * @param name the name as the client sent it
+   * @return its lower-case name
+   */
+  String lowerName(byte[] name) {
+    if (!java.util.Arrays.equals(name, lastName)) {
+      lastLowerName = new String(name, java.nio.charset.StandardCharsets.UTF_8)
+          .toLowerCase(java.util.Locale.ROOT);
+      lastCommand = table.get(lastLowerName);
+      lastName = name.clone();
+    }
+    return lastLowerName;
+  }
+
+  /** @return the table's entry for the name {@link #lowerName} last returned, or null */
+  RespCommand lastCommand() {
+    return lastCommand;
+  }
 }

@@ -12,6 +12,10 @@ import java.nio.charset.StandardCharsets;
  */
 public final class RespWriter {
   private static final byte[] CRLF = {'\r', '\n'};
+  private static final byte[] OK = {'+', 'O', 'K', '\r', '\n'};
+  private static final byte[] NULL2 = {'$', '-', '1', '\r', '\n'};
+  private static final byte[] NULL3 = {'_', '\r', '\n'};
+  private static final byte[] NULL_ARRAY2 = {'*', '-', '1', '\r', '\n'};
   private ByteBuf out;
   private int protocol = 2;
 
@@ -43,7 +47,7 @@ public final class RespWriter {
 
   /** Writes {@code +OK}. */
   public void ok() {
-    simple("OK");
+    out.writeBytes(OK);
   }
 
   /** @param message the error line, starting with its code (ERR, WRONGTYPE...) */
@@ -64,9 +68,38 @@ public final class RespWriter {
       nullValue();
       return;
     }
+    bulk(b, 0, b.length);
+  }
+
+  /**
+   * @param b an array holding a bulk string
+   * @param offset where it starts
+   * @param length its length
+   */
+  public void bulk(byte[] b, int offset, int length) {
+    out.ensureWritable(length + 16);
     out.writeByte('$');
-    ascii(Integer.toString(b.length));
-    out.writeBytes(b);
+    decimal(length);
+    out.writeBytes(b, offset, length);
+    out.writeBytes(CRLF);
+  }
+
+  /** Writes a non-negative int in decimal, then CRLF, without building a String. */
+  private void decimal(int n) {
+    if (n < 10) {
+      out.writeByte('0' + n);
+    } else {
+      int digits = 1;
+      for (int p = n / 10; p != 0; p /= 10) {
+        digits++;
+      }
+      int at = out.writerIndex() + digits;
+      out.writerIndex(at);
+      for (int i = at - 1; i >= at - digits; i--) {
+        out.setByte(i, '0' + n % 10);
+        n /= 10;
+      }
+    }
     out.writeBytes(CRLF);
   }
 
@@ -77,20 +110,12 @@ public final class RespWriter {
 
   /** Writes the null bulk string (RESP3: null). */
   public void nullValue() {
-    if (protocol == 3) {
-      out.writeBytes(new byte[] {'_', '\r', '\n'});
-    } else {
-      out.writeBytes(new byte[] {'$', '-', '1', '\r', '\n'});
-    }
+    out.writeBytes(protocol == 3 ? NULL3 : NULL2);
   }
 
   /** Writes the null array (RESP3: null). */
   public void nullArray() {
-    if (protocol == 3) {
-      out.writeBytes(new byte[] {'_', '\r', '\n'});
-    } else {
-      out.writeBytes(new byte[] {'*', '-', '1', '\r', '\n'});
-    }
+    out.writeBytes(protocol == 3 ? NULL3 : NULL_ARRAY2);
   }
 
   /** @param n the number of elements that follow */

@@ -8,6 +8,7 @@ import static dev.larder.server.internal.resp.RespCommand.Flag.WRITE;
 
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.keyspace.StoredValue;
+import dev.larder.server.internal.keyspace.ValueLayout;
 import dev.larder.server.internal.keyspace.ValueType;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -21,7 +22,7 @@ final class StringCommands {
   static void register(RespCommandTable t) {
     t.command("get", 2).flags(READONLY, FAST).keys(1, 1, 1)
         .doc("string", "Returns the string value of a key.", "key:key")
-        .run(c -> c.out().bulk(payload(c.string(1))));
+        .run(StringCommands::get);
     t.command("set", -3).flags(WRITE, DENYOOM).keys(1, 1, 1)
         .doc("string", "Sets the string value of a key, ignoring its type.",
             "key:key value:string ?condition:oneof ?get:pure-token ?expiration:oneof")
@@ -95,10 +96,23 @@ final class StringCommands {
     return v == null ? null : v.payload();
   }
 
+  /** Writes the stored bytes' payload straight into the reply, with no decoded copy. */
+  private static void get(RespCall c) {
+    byte[] stored = c.keyspace().getStored(c.db(), c.arg(1));
+    if (stored == null) {
+      c.out().nullValue();
+    } else if (ValueLayout.typeOf(stored) != ValueType.STRING) {
+      throw new RespError(RespError.WRONGTYPE);
+    } else {
+      int from = ValueLayout.payloadOffset(stored);
+      c.out().bulk(stored, from, stored.length - from);
+    }
+  }
+
   private static void set(RespCall c) {
     if (c.argc() == 3) {
       // The common case needs no read of the old value: a plain put, not a compute.
-      c.keyspace().put(c.db(), c.arg(1), StoredValue.string(c.arg(2)));
+      c.keyspace().putString(c.db(), c.arg(1), c.arg(2));
       c.out().ok();
       return;
     }

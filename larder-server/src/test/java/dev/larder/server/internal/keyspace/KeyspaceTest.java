@@ -31,6 +31,24 @@ class KeyspaceTest {
   }
 
   @Test
+  void storedBytesReadsSeeLiveValuesOnlyAndCount() {
+    try (Keyspace ks = new Keyspace(4 << 20, now::get)) {
+      ks.putString(0, b("s"), b("abc"));
+      ks.put(0, b("e"), StoredValue.string(b("xyz")).withExpiry(now.get() + 10));
+      byte[] s = ks.getStored(0, b("s"));
+      assertEquals("abc", new String(s, ValueLayout.payloadOffset(s), 3, StandardCharsets.UTF_8));
+      assertTrue(ks.peek(0, b("s")).version() > 0, "a plain SET is versioned too");
+      assertNull(ks.getStored(1, b("s")), "another database");
+      now.addAndGet(10);
+      assertNull(ks.getStored(0, b("e")), "expired");
+      assertEquals(1, ks.estimatedSize(), "the expired key was removed on read");
+      assertEquals(1, ks.stats()[0], "hits");
+      assertEquals(2, ks.stats()[1], "misses");
+      assertEquals(1, ks.stats()[2], "expired");
+    }
+  }
+
+  @Test
   void expiredKeysVanishOnReadAndBySweep() {
     try (Keyspace ks = new Keyspace(4 << 20, now::get)) {
       for (int i = 0; i < 100; i++) {

@@ -49,6 +49,24 @@ class ValueLayoutTest {
   }
 
   @Test
+  void thePlainStringPathAndThePayloadOffsetAgreeWithTheFullCodec() {
+    SplittableRandom r = new SplittableRandom(11);
+    for (int i = 0; i < 2_000; i++) {
+      byte[] payload = new byte[r.nextInt(2_000)];
+      r.nextBytes(payload);
+      long version = 1 + r.nextLong(Long.MAX_VALUE - 1);
+      assertArrayEquals(ValueLayout.encode(new StoredValue(ValueType.STRING, version, 0, 0,
+          payload)), ValueLayout.encodeString(version, payload));
+      StoredValue v = new StoredValue(ValueType.STRING, version,
+          r.nextBoolean() ? 0 : r.nextLong(1L << 50), r.nextBoolean() ? 0 : r.nextInt(), payload);
+      byte[] stored = ValueLayout.encode(v);
+      assertEquals(stored.length - payload.length, ValueLayout.payloadOffset(stored));
+    }
+    assertThrows(IllegalArgumentException.class,
+        () -> ValueLayout.payloadOffset(new byte[] {0x24, 1, (byte) 0x80}));
+  }
+
+  @Test
   void corruptValuesAreRefused() {
     byte[][] bad = {{}, {0x40, 1}, {0x30, 1}, {0x20}, {0x20, (byte) 0x80}, {0x22, 1},
         {0x20, 0}};

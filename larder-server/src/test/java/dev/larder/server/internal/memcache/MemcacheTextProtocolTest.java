@@ -94,6 +94,14 @@ class MemcacheTextProtocolTest {
   }
 
   @Test
+  void keysMayHoldControlBytesAsInMemcached() {
+    // memcached 1.6.18 stores and returns these (checked one command at a time); memcaslap's
+    // generated keys hold 0x10 bytes.
+    assertEquals("STORED\r\n", c.raw("set a\u0010b\u007f\t 0 0 1\r\nx\r\n"));
+    assertEquals("VALUE a\u0010b\u007f\t 0 1\r\nx\r\nEND\r\n", c.raw("get a\u0010b\u007f\t\r\n"));
+  }
+
+  @Test
   void errorsAndLimits() {
     assertEquals("ERROR\r\n", c.raw("bogus\r\n"));
     assertEquals("ERROR\r\n", c.raw("get\r\n"));
