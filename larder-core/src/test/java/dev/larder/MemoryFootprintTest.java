@@ -26,7 +26,7 @@ class MemoryFootprintTest {
 
   @ParameterizedTest
   @EnumSource(Storage.class)
-  @Timeout(180)
+  @Timeout(300)
   void overheadAndAccountingWith512ByteValuesOver200MiB(Storage storage) throws Exception {
     // 200 MiB rather than 100: the JVM's own native growth during the fill (below) is a fixed
     // few hundred KB, and over twice the entries it weighs half as much per entry. One CI run
@@ -34,17 +34,19 @@ class MemoryFootprintTest {
     // mode, whose heap growth alone was 22.76 B/entry. A probe over 200 MiB takes about a
     // second longer.
     Map<String, String> r = probe(storage.name(), "overhead", "512", "200");
-    if (Double.parseDouble(r.get("overheadMeasured")) > 24) {
-      // The JVM's own native growth during the measured fill (compiler arenas or collector
-      // structures, for instance) is usually 8-45 KB but was once 553 KB of resident memory
-      // in the heap mode, where the cache allocates nothing native: 2.7 B/entry that have
-      // nothing to do with the cache. Such noise only ever adds, so a second fresh JVM is
-      // asked and the lower figure kept; both are printed.
-      Map<String, String> second = probe(storage.name(), "overhead", "512", "200");
-      System.out.println("first measurement " + r + "; second " + second);
-      if (Double.parseDouble(second.get("overheadMeasured"))
+    // The JVM's own native growth during the measured fill (compiler arenas or collector
+    // structures, for instance) is usually 8-45 KB, but in the heap mode, where the cache
+    // allocates nothing native, it was once 553 KB and, in a CI run over 200 MiB, 1.65 MB
+    // (4.1 B/entry) of resident memory that has nothing to do with the cache. Such noise only
+    // ever adds, so up to two more fresh JVMs are asked and the lowest figure kept; all are
+    // printed. A cache that really costs more than the bound fails all three.
+    for (int attempt = 2; attempt <= 3
+        && Double.parseDouble(r.get("overheadMeasured")) > 24; attempt++) {
+      Map<String, String> again = probe(storage.name(), "overhead", "512", "200");
+      System.out.println("measurement " + attempt + ": " + again + " (lowest so far " + r + ")");
+      if (Double.parseDouble(again.get("overheadMeasured"))
           < Double.parseDouble(r.get("overheadMeasured"))) {
-        r = second;
+        r = again;
       }
     }
     assertTrue(Long.parseLong(r.get("entries")) * 522 >= 200L << 20, "payload >= 200 MiB");
