@@ -35,27 +35,48 @@ class MemoryFootprintTest {
     // second longer.
     Map<String, String> r = probe(storage.name(), "overhead", "512", "200");
     // The JVM's own native growth during the measured fill (compiler arenas or collector
-    // structures, for instance) is usually 8-45 KB, but in the heap mode, where the cache
-    // allocates nothing native, it was once 553 KB and, in a CI run over 200 MiB, 1.65 MB
-    // (4.1 B/entry) of resident memory that has nothing to do with the cache. Such noise only
-    // ever adds, so up to two more fresh JVMs are asked and the lowest figure kept; all are
-    // printed. A cache that really costs more than the bound fails all three.
-    for (int attempt = 2; attempt <= 3
-        && Double.parseDouble(r.get("overheadMeasured")) > 24; attempt++) {
+    // structures, for instance) is usually 8-45 KB, but CI runs over 200 MiB saw 1.65 MB in the
+    // heap mode and 1.85 MB in the off-heap one (4-4.6 B/entry) of resident memory that has
+    // nothing to do with the cache, in one probe of two. Such noise only ever adds, so up to two
+    // more fresh JVMs are asked and the lowest figure kept; all are printed. A cache that really
+    // costs more than the bound fails all three.
+    for (int attempt = 2; attempt <= 3 && measured(storage, r) > 24; attempt++) {
       Map<String, String> again = probe(storage.name(), "overhead", "512", "200");
       System.out.println("measurement " + attempt + ": " + again + " (lowest so far " + r + ")");
-      if (Double.parseDouble(again.get("overheadMeasured"))
-          < Double.parseDouble(r.get("overheadMeasured"))) {
+      if (measured(storage, again) < measured(storage, r)) {
         r = again;
       }
     }
-    assertTrue(Long.parseLong(r.get("entries")) * 522 >= 200L << 20, "payload >= 200 MiB");
-    double measured = Double.parseDouble(r.get("overheadMeasured"));
+    long entries = Long.parseLong(r.get("entries"));
+    assertTrue(entries * 522 >= 200L << 20, "payload >= 200 MiB");
+    double measured = measured(storage, r);
     double accounted = Double.parseDouble(r.get("overheadAccounted"));
-    double error = Double.parseDouble(r.get("accountingError"));
+    long gained = storage == Storage.HEAP ? Long.parseLong(r.get("heapBytes"))
+        : Long.parseLong(r.get("gainedBytes"));
+    double error = (double) (Long.parseLong(r.get("memoryUsed")) - gained) / gained;
     assertTrue(measured <= 24, "measured overhead " + measured + " B/entry: " + r);
     assertTrue(accounted <= 24, "accounted overhead " + accounted + " B/entry: " + r);
     assertTrue(Math.abs(error) <= 0.01, "memoryUsed off by " + error * 100 + "%: " + r);
+    if (storage == Storage.HEAP) {
+      // The heap mode's cache allocates nothing outside the heap; what the resident set gained
+      // beside it is the JVM's own. Bounded all the same (8 MiB is 21 B/entry), so that pages
+      // put outside the heap by mistake (200 MiB here) could not pass unseen.
+      long nativeBytes = Long.parseLong(r.get("nativeBytes"));
+      assertTrue(nativeBytes <= 8L << 20,
+          "heap mode grew " + nativeBytes + " B outside the heap: " + r);
+    }
+  }
+
+  /**
+   * Bytes per entry beyond the payload that the process gained for the cache: heap and native
+   * growth off the heap; the heap's growth alone in the heap mode, whose cache allocates nothing
+   * native (the test bounds the native growth there separately).
+   */
+  private static double measured(Storage storage, Map<String, String> r) {
+    if (storage == Storage.HEAP) {
+      return (double) Long.parseLong(r.get("heapBytes")) / Long.parseLong(r.get("entries")) - 522;
+    }
+    return Double.parseDouble(r.get("overheadMeasured"));
   }
 
   @ParameterizedTest
