@@ -71,11 +71,7 @@ class RebalanceTest {
       c.close(0);
       c.awaitMembers(3);
       c.awaitRebalanced();
-      stop.set(true);
-      w.join();
-      if (failure.get() != null) {
-        throw new AssertionError("the writer failed", failure.get());
-      }
+      stopWriter(stop, w, failure);
       assertAllReadable(c, acked);
       long stored = c.live().stream().mapToLong(ClusteredCache::localEntryCount).sum();
       assertEquals(2L * KEYS, stored, "owners(2) copies of every key, after the leave");
@@ -131,11 +127,7 @@ class RebalanceTest {
       ClusteredCache<String, String> joiner = c.add();
       c.awaitMembers(3);
       c.awaitRebalanced();
-      stop.set(true);
-      w.join();
-      if (failure.get() != null) {
-        throw new AssertionError("the writer failed", failure.get());
-      }
+      stopWriter(stop, w, failure);
       assertTrue(joiner.rebalanceStats().lastBytes() > 2L << 20,
           joiner.rebalanceStats().toString());
       assertEquals(keys, joiner.localEntryCount());
@@ -160,6 +152,15 @@ class RebalanceTest {
       assertTrue(stats.shortfallBytes() > 0, stats.toString());
       assertTrue(joiner.memoryUsed() <= small, joiner.memoryUsed() + " > " + small);
       assertTrue(joiner.localEntryCount() < 3000);
+    }
+  }
+
+  private static void stopWriter(AtomicBoolean stop, Thread writer,
+      AtomicReference<Throwable> failure) throws InterruptedException {
+    stop.set(true);
+    writer.join();
+    if (failure.get() != null) {
+      throw new AssertionError("the writer failed", failure.get());
     }
   }
 }

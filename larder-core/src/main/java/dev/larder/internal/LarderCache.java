@@ -393,14 +393,18 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     ScratchSinks scratch = ScratchSinks.borrow();
     try {
       ByteSink keySink = encodeKey(key, scratch);
+      byte[] valueBytes;
+      int valueLength;
       if (valueCodec == BYTES) {
-        byte[] raw = (byte[]) value;
-        result = store(keySink.array(), keySink.size(), raw, raw.length, mode, expected, wantOld);
+        valueBytes = (byte[]) value;
+        valueLength = valueBytes.length;
       } else {
         ByteSink valueSink = encodeValue(value, scratch);
-        result = store(keySink.array(), keySink.size(), valueSink.array(), valueSink.size(),
-            mode, expected, wantOld);
+        valueBytes = valueSink.array();
+        valueLength = valueSink.size();
       }
+      result = store(keySink.array(), keySink.size(), valueBytes, valueLength, mode, expected,
+          wantOld);
     } finally {
       scratch.giveBack();
     }
@@ -540,21 +544,23 @@ public final class LarderCache<K, V> implements Cache<K, V> {
       result = stored.segment().remove(key, key.length, stored.hash(), current, false, now());
     } else {
       PutMode mode = current == null ? PutMode.IF_ABSENT : PutMode.IF_EQUALS;
-      if (valueCodec == BYTES) {
-        byte[] raw = (byte[]) computed;
-        splitIfDue(key.length + raw.length);
-        result = stored.segment().put(key, key.length, raw, raw.length, stored.hash(), mode,
-            current, false, now());
-      } else {
-        ScratchSinks scratch = ScratchSinks.borrow();
-        try {
+      ScratchSinks scratch = ScratchSinks.borrow();
+      try {
+        byte[] valueBytes;
+        int valueLength;
+        if (valueCodec == BYTES) {
+          valueBytes = (byte[]) computed;
+          valueLength = valueBytes.length;
+        } else {
           ByteSink valueSink = encodeValue(computed, scratch);
-          splitIfDue(key.length + valueSink.size());
-          result = stored.segment().put(key, key.length, valueSink.array(), valueSink.size(),
-              stored.hash(), mode, current, false, now());
-        } finally {
-          scratch.giveBack();
+          valueBytes = valueSink.array();
+          valueLength = valueSink.size();
         }
+        splitIfDue(key.length + valueLength);
+        result = stored.segment().put(key, key.length, valueBytes, valueLength, stored.hash(),
+            mode, current, false, now());
+      } finally {
+        scratch.giveBack();
       }
     }
     supersedeLoad(key, key.length);

@@ -124,14 +124,7 @@ public final class Keyspace implements AutoCloseable {
    * @return the live value's stored bytes (the caller's own array), or null
    */
   public byte[] getStored(int db, byte[] key) {
-    byte[] stored = storedKey(db, key);
-    byte[] bytes = cache.getIfPresent(stored);
-    if (bytes != null && expired(bytes)) {
-      if (cache.remove(stored, bytes)) {
-        expired.increment();
-      }
-      bytes = null;
-    }
+    byte[] bytes = liveOrRemove(storedKey(db, key));
     (bytes == null ? misses : hits).increment();
     return bytes;
   }
@@ -156,9 +149,8 @@ public final class Keyspace implements AutoCloseable {
    * @return its live value, or null
    */
   public StoredValue peek(int db, byte[] key) {
-    byte[] stored = storedKey(db, key);
-    byte[] bytes = cache.getIfPresent(stored);
-    return bytes == null ? null : liveOrRemove(stored, bytes);
+    byte[] bytes = liveOrRemove(storedKey(db, key));
+    return bytes == null ? null : ValueLayout.decode(bytes);
   }
 
   /**
@@ -398,15 +390,19 @@ public final class Keyspace implements AutoCloseable {
     cache.close();
   }
 
-  private StoredValue liveOrRemove(byte[] stored, byte[] bytes) {
-    StoredValue value = ValueLayout.decode(bytes);
-    if (value.expiredAt(now())) {
+  /** The stored bytes of a key's live value, or null; an expired value is removed and counted. */
+  private byte[] liveOrRemove(byte[] stored) {
+    byte[] bytes = cache.getIfPresent(stored);
+    if (bytes == null) {
+      return null;
+    }
+    if (expired(bytes)) {
       if (cache.remove(stored, bytes)) {
         expired.increment();
       }
       return null;
     }
-    return value;
+    return bytes;
   }
 
   private boolean expired(byte[] bytes) {
