@@ -70,6 +70,9 @@ public final class ClusterKillScenario implements Scenario {
     ClusterKillTrial.Result r = new ClusterKillTrial(ClusterMode.valueOf(trial.param("mode")),
         (int) trial.longParam("nodes"), (int) trial.longParam("kills"),
         trial.longParam("pause"), context::progress).run();
+    if (r.losses() > 0) {
+      context.progress("losses: " + r.detail());
+    }
     return List.of(Row.of(trial.implementation())
         .put("nodes", trial.longParam("nodes"))
         .put("kills", r.kills())

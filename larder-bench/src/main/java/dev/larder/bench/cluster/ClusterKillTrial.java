@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -30,9 +32,14 @@ public final class ClusterKillTrial {
    * @param losses acknowledged writes not readable with their latest value, summed over members
    * @param verifiedMembers members that verified
    * @param millis wall-clock time of the trial
+   * @param detail empty without losses; else each member's losses, the first keys it lost, and
+   *     the warnings every incarnation logged, for finding the cause
    */
   public record Result(int kills, long acked, long keys, long losses, int verifiedMembers,
-      long millis) {}
+      long millis, String detail) {}
+
+  /** Lines of a member's standard error kept in a result's detail, at most, per incarnation. */
+  private static final int DETAIL_LINES = 20;
 
   private final ClusterMode mode;
   private final int nodes;
@@ -45,6 +52,10 @@ public final class ClusterKillTrial {
   private final List<MemberProcess> members = new ArrayList<>();
   private int incarnations;
   private Path logs;
+  private Path errors;
+  private final StringBuilder events = new StringBuilder();
+  private final Map<MemberProcess, String> names = new HashMap<>();
+  private long trialStart;
 
   /**
    * @param mode REPLICATED or DISTRIBUTED (owners 2)
@@ -73,7 +84,9 @@ public final class ClusterKillTrial {
    */
   public Result run() throws Exception {
     long start = System.nanoTime();
+    trialStart = start;
     logs = Files.createTempDirectory("larder-kill-trial");
+    errors = Files.createTempDirectory("larder-kill-trial-stderr");
     try {
       for (int i = 0; i < nodes; i++) {
         members.add(startMember());
@@ -83,7 +96,9 @@ public final class ClusterKillTrial {
       while (done < kills) {
         Thread.sleep(pauseMillis);
         int victim = random.nextInt(members.size());
-        members.remove(victim).kill();
+        MemberProcess killed = members.remove(victim);
+        killed.kill();
+        event("killed " + names.get(killed));
         done++;
         MemberProcess.awaitMembers(members, nodes - 1);
         members.add(startMember());
@@ -96,14 +111,18 @@ public final class ClusterKillTrial {
       long losses = 0;
       long acked = 0;
       long keys = 0;
+      StringBuilder perMember = new StringBuilder();
       for (MemberProcess c : members) {
         String[] v = c.ask("verify " + logs, 300).split(" ");
         acked = Long.parseLong(v[0].substring("acked=".length()));
         keys = Long.parseLong(v[1].substring("keys=".length()));
-        losses += Long.parseLong(v[2].substring("losses=".length()));
+        long lost = Long.parseLong(v[2].substring("losses=".length()));
+        losses += lost;
+        perMember.append(names.get(c)).append(": ").append(lost).append(" losses; ");
       }
       return new Result(done, acked, keys, losses, members.size(),
-          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
+          losses == 0 ? "" : perMember + events.toString() + stderrDigest());
     } finally {
       stopAll();
     }
@@ -111,8 +130,35 @@ public final class ClusterKillTrial {
 
   private MemberProcess startMember() throws Exception {
     String name = "m" + (incarnations++);
-    return MemberProcess.start("256m", KillTrialNode.class, port, cluster, name, mode.name(),
+    MemberProcess m = MemberProcess.start("256m", errors.resolve(name + ".err"),
+        KillTrialNode.class, port, cluster, name, mode.name(),
         logs.resolve(name + ".log").toString());
+    names.put(m, name);
+    event("started " + name);
+    return m;
+  }
+
+  private void event(String what) {
+    events.append(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - trialStart)).append(" ms: ")
+        .append(what).append("; ");
+  }
+
+  /** The warnings and loss lines of every incarnation's standard error. */
+  private String stderrDigest() throws IOException {
+    StringBuilder out = new StringBuilder();
+    try (Stream<Path> files = Files.list(errors)) {
+      for (Path f : files.sorted().toList()) {
+        List<String> kept = Files.readAllLines(f).stream()
+            .filter(l -> l.startsWith("WARNING") || l.startsWith("SEVERE")
+                || l.startsWith("loss:"))
+            .limit(DETAIL_LINES).toList();
+        if (!kept.isEmpty()) {
+          out.append("\n").append(f.getFileName()).append(":\n  ")
+              .append(String.join("\n  ", kept));
+        }
+      }
+    }
+    return out.toString();
   }
 
   private void awaitStable() throws InterruptedException {
@@ -122,16 +168,19 @@ public final class ClusterKillTrial {
         throw new IllegalStateException("a member did not finish its state transfer");
       }
     }
+    event("stable");
   }
 
   private void stopAll() throws IOException, InterruptedException {
     for (MemberProcess c : members) {
       c.stop();
     }
-    if (logs != null) {
-      try (Stream<Path> files = Files.walk(logs)) {
-        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-          Files.deleteIfExists(p);
+    for (Path dir : new Path[] {logs, errors}) {
+      if (dir != null) {
+        try (Stream<Path> files = Files.walk(dir)) {
+          for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+            Files.deleteIfExists(p);
+          }
         }
       }
     }

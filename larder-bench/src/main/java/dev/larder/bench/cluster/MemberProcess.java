@@ -47,6 +47,16 @@ final class MemberProcess {
    *     options to every member JVM, e.g. a flight recording for profiling.
    */
   static MemberProcess start(String heap, Class<?> mainClass, String... args) throws Exception {
+    return start(heap, null, mainClass, args);
+  }
+
+  /**
+   * Like {@link #start(String, Class, String...)}, keeping the member's standard error.
+   *
+   * @param stderr the file the member's standard error goes to, or null to discard it
+   */
+  static MemberProcess start(String heap, Path stderr, Class<?> mainClass, String... args)
+      throws Exception {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xms" + heap, "-Xmx" + heap, "-XX:+AlwaysPreTouch", "-Djava.net.preferIPv4Stack=true",
@@ -57,7 +67,8 @@ final class MemberProcess {
       command.addAll(1, List.of(extra.trim().split("\\s+")));
     }
     command.addAll(List.of(args));
-    Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    Process p = new ProcessBuilder(command).redirectError(stderr == null
+        ? ProcessBuilder.Redirect.DISCARD : ProcessBuilder.Redirect.to(stderr.toFile())).start();
     MemberProcess m = new MemberProcess(p);
     // lines before "ready" are the JVM's own (e.g. a flight recording's start): skipped
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
