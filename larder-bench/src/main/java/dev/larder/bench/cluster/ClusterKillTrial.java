@@ -150,7 +150,7 @@ public final class ClusterKillTrial {
       for (Path f : files.sorted().toList()) {
         List<String> kept = Files.readAllLines(f).stream()
             .filter(l -> l.startsWith("WARNING") || l.startsWith("SEVERE")
-                || l.startsWith("loss:"))
+                || l.startsWith("loss:") || l.startsWith("put failed:"))
             .limit(DETAIL_LINES).toList();
         if (!kept.isEmpty()) {
           out.append("\n").append(f.getFileName()).append(":\n  ")

@@ -75,6 +75,7 @@ public final class KillTrialNode {
   private static void write(ClusteredCache<String, String> cache, String incarnation, Path log,
       AtomicBoolean stop) {
     try (Writer w = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
+      long failures = 0;
       for (long i = 0; !stop.get(); i++) {
         String key = incarnation + "/k" + (i % KEYS_PER_WRITER);
         String value = incarnation + "/" + i;
@@ -83,7 +84,11 @@ public final class KillTrialNode {
         try {
           cache.put(key, value);
         } catch (RuntimeException e) {
-          continue; // not acknowledged: the log has the attempt only
+          // not acknowledged: the log has the attempt only
+          if (++failures <= 5) {
+            System.err.println("put failed: " + key + " " + value + ": " + e);
+          }
+          continue;
         }
         w.write("K " + key + " " + value + "\n");
         w.flush();
