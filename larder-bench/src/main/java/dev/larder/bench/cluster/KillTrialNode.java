@@ -133,9 +133,13 @@ public final class KillTrialNode {
       if (read == null || !allowed.get(e.getKey()).contains(read)) {
         losses++;
         if (losses <= 5) {
-          System.err.println("loss: " + e.getKey() + " acked " + e.getValue() + " read " + read);
+          System.err.println("loss: " + e.getKey() + " acked " + e.getValue() + " read " + read
+              + (cache.isLocalOwner(e.getKey()) ? " (owned here)" : " (owned elsewhere)"));
         }
       }
+    }
+    if (losses > 0) {
+      System.err.println("loss: this member's rebalances: " + cache.rebalanceStats());
     }
     return "acked=" + acked + " keys=" + lastAcked.size() + " losses=" + losses;
   }
