@@ -71,7 +71,9 @@ public final class ClusterKillScenario implements Scenario {
         (int) trial.longParam("nodes"), (int) trial.longParam("kills"),
         trial.longParam("pause"), context::progress).run();
     if (r.losses() > 0) {
-      context.progress("losses: " + r.detail());
+      for (String line : ("losses: " + r.detail()).split("\n")) {
+        context.progress(line);
+      }
     }
     return List.of(Row.of(trial.implementation())
         .put("nodes", trial.longParam("nodes"))
