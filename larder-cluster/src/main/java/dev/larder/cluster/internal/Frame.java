@@ -68,6 +68,11 @@ record Frame(int type, long reqId, long viewId, int op, int flags, byte[] key, b
   static final int F_COUNT_ONLY = 4;
   /** A write whose caller discards its result: the primary's reply carries no value. */
   static final int F_NO_RESULT = 8;
+  /**
+   * On a last STATE chunk: the source is in another view than the pull's (or in none yet), so
+   * the segments it could not serve are not known to be incomplete there: ask it again.
+   */
+  static final int F_OTHER_VIEW = 16;
 
   /** Reply statuses (in {@code op}). */
   static final int S_OK = 0;

@@ -36,7 +36,10 @@ import org.jgroups.Address;
  *   <li>for each INCOMING segment, asks candidate sources in turn (the previous view's owners,
  *       then this view's, then everyone) with a PULL; a source serves the segments it holds
  *       complete for this view (OWNED, or RETIRED by this very view) and names the others as
- *       not ready;
+ *       not ready. A source in another view than the pull's (views do not change everywhere
+ *       at once) says so, and is asked again a little later instead of being passed over: its
+ *       segments may be complete, and a puller that took its answer as final could run out of
+ *       candidates and mark a segment lost while its entries exist;
  *   <li>applies the entries of each STATE chunk unless the key is live (written since the
  *       segment became incoming: a live value is newer than any snapshot), and marks each
  *       served segment OWNED when its last chunk arrives.
@@ -83,8 +86,32 @@ final class StateTransfer {
 
   /** One outstanding PULL. */
   private record Pull(long reqId, long viewId, Set<Integer> segments,
-      CompletableFuture<int[]> done, AtomicLong lastChunk, AtomicInteger unapplied,
-      AtomicReference<int[]> notReady) {}
+      CompletableFuture<Answer> done, AtomicLong lastChunk, AtomicInteger unapplied,
+      AtomicReference<Answer> answer) {}
+
+  /**
+   * How a source answered a pull.
+   *
+   * @param notReady the segments it did not serve
+   * @param otherView true if it was in another view than the pull's: ask it again later
+   */
+  private record Answer(Set<Integer> notReady, boolean otherView) {
+
+    static Answer of(Frame last) {
+      Set<Integer> notReady = new HashSet<>();
+      for (int s : last.ints()) {
+        notReady.add(s);
+      }
+      return new Answer(notReady, (last.flags() & Frame.F_OTHER_VIEW) != 0);
+    }
+
+    static Answer none(Set<Integer> segments) {
+      return new Answer(new HashSet<>(segments), false);
+    }
+  }
+
+  /** How long a rebalance waits before asking again a source that was in another view. */
+  private static final long OTHER_VIEW_PAUSE_MILLIS = 50;
 
   /** Threads that apply received chunks, so that one source's chunks use several cores. */
   private static final int APPLIERS = Math.max(2, Math.min(4,
@@ -144,12 +171,17 @@ final class StateTransfer {
       candidates.put(s, candidates(t, s).iterator());
     }
     Set<Integer> remaining = new TreeSet<>(incoming);
+    // segments whose source was in another view, and that source: asked again
+    Map<Integer, Address> askAgain = new HashMap<>();
     while (!remaining.isEmpty() && current(gen)) {
       Map<Address, List<Integer>> bySource = new HashMap<>();
       for (Iterator<Integer> it = remaining.iterator(); it.hasNext(); ) {
         int s = it.next();
+        Address again = askAgain.remove(s);
         Iterator<Address> c = candidates.get(s);
-        if (c.hasNext()) {
+        if (again != null && engine.topology().members().contains(again)) {
+          bySource.computeIfAbsent(again, a -> new ArrayList<>()).add(s);
+        } else if (c.hasNext()) {
           bySource.computeIfAbsent(c.next(), a -> new ArrayList<>()).add(s);
         } else {
           it.remove();
@@ -163,12 +195,17 @@ final class StateTransfer {
         started.put(e.getKey(), startPull(e.getKey(), e.getValue(), t));
       }
       for (Map.Entry<Address, Pull> e : started.entrySet()) {
-        Set<Integer> notReady = awaitPull(e.getKey(), e.getValue(), gen);
+        Answer answer = awaitPull(e.getKey(), e.getValue(), gen);
         for (int s : e.getValue().segments()) {
-          if (!notReady.contains(s)) {
+          if (!answer.notReady().contains(s)) {
             remaining.remove(s);
+          } else if (answer.otherView()) {
+            askAgain.put(s, e.getKey());
           }
         }
+      }
+      if (!askAgain.isEmpty() && !pause(gen)) {
+        return;
       }
     }
     if (current(gen)) {
@@ -210,6 +247,22 @@ final class StateTransfer {
       }
     }
     return out;
+  }
+
+  /**
+   * Waits a little before asking again sources that were in another view: the views converge,
+   * or a newer one here ends this rebalance.
+   *
+   * @return false if the rebalance should stop (a newer view, or closed)
+   */
+  private boolean pause(long gen) {
+    try {
+      Thread.sleep(OTHER_VIEW_PAUSE_MILLIS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+    return current(gen);
   }
 
   private void markLost(int s, Topology t) {
@@ -283,7 +336,7 @@ final class StateTransfer {
     // unapplied counts chunks being applied, plus one until the last chunk has arrived
     Pull p = new Pull(reqId, t.viewId(), Set.copyOf(segments), new CompletableFuture<>(),
         new AtomicLong(System.nanoTime()), new AtomicInteger(1),
-        new AtomicReference<>(Frame.NO_INTS));
+        new AtomicReference<>(Answer.none(Set.of())));
     pulls.put(reqId, p);
     int[] segs = segments.stream().mapToInt(Integer::intValue).toArray();
     engine.send(source, new Frame(Frame.T_PULL, reqId, t.viewId(), 0, 0, null, null, null, segs,
@@ -296,19 +349,14 @@ final class StateTransfer {
    * chunk for three cluster timeouts (a large transfer may take longer than that in all, so
    * the wait is measured from the last chunk received, not from the start).
    *
-   * @return the segments the source could not serve
+   * @return the source's answer; every segment not ready if it did not answer
    */
-  private Set<Integer> awaitPull(Address source, Pull p, long gen) {
+  private Answer awaitPull(Address source, Pull p, long gen) {
     try {
       long idle = 3 * engine.config.timeout().toNanos();
       while (current(gen) && engine.topology().members().contains(source)) {
         try {
-          int[] notReady = p.done().get(50, TimeUnit.MILLISECONDS);
-          Set<Integer> result = new HashSet<>();
-          for (int s : notReady) {
-            result.add(s);
-          }
-          return result;
+          return p.done().get(50, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
           if (System.nanoTime() - p.lastChunk().get() > idle) {
             break;
@@ -317,7 +365,7 @@ final class StateTransfer {
           break;
         }
       }
-      return new HashSet<>(p.segments());
+      return Answer.none(p.segments());
     } finally {
       pulls.remove(p.reqId());
     }
@@ -342,11 +390,12 @@ final class StateTransfer {
       refuse(from, f);
       return;
     }
+    boolean otherView = t.viewId() != f.viewId();
     Set<Integer> servable = new HashSet<>();
     List<Integer> notReady = new ArrayList<>();
     for (int s : f.ints()) {
       boolean ok = false;
-      if (t.viewId() == f.viewId() && s >= 0 && s < engine.table.size()) {
+      if (!otherView && s >= 0 && s < engine.table.size()) {
         engine.table.lock(s);
         try {
           SegmentTable.State st = engine.table.state(s);
@@ -378,13 +427,13 @@ final class StateTransfer {
         }
       }
     }
-    sendChunk(from, f, chunk, Frame.F_LAST,
+    sendChunk(from, f, chunk, Frame.F_LAST | (otherView ? Frame.F_OTHER_VIEW : 0),
         notReady.stream().mapToInt(Integer::intValue).toArray());
   }
 
-  /** Answers a pull with "no segment ready here" (this member has no view yet). */
+  /** Answers a pull with "no segment ready here, ask again": this member has no view yet. */
   void refuse(Address from, Frame f) {
-    sendChunk(from, f, List.of(), Frame.F_LAST, f.ints());
+    sendChunk(from, f, List.of(), Frame.F_LAST | Frame.F_OTHER_VIEW, f.ints());
   }
 
   private void sendChunk(Address to, Frame pull, List<byte[]> entries, int flags, int[] ints) {
@@ -427,7 +476,7 @@ final class StateTransfer {
           } finally {
             inFlight.release();
             if (p.unapplied().decrementAndGet() == 0) {
-              finish(p, p.notReady().get(), t);
+              finish(p, p.answer().get(), t);
             }
           }
         });
@@ -438,9 +487,10 @@ final class StateTransfer {
       }
     }
     if (last) {
-      p.notReady().set(f.ints());
+      Answer answer = Answer.of(f);
+      p.answer().set(answer);
       if (p.unapplied().decrementAndGet() == 0) {
-        finish(p, f.ints(), t);
+        finish(p, answer, t);
       }
     }
   }
@@ -484,16 +534,12 @@ final class StateTransfer {
     currentBytes.addAndGet(chunkBytes);
   }
 
-  private void finish(Pull p, int[] notReady, Topology t) {
+  private void finish(Pull p, Answer answer, Topology t) {
     if (pulls.get(p.reqId()) != p) {
       return; // abandoned: its segments are asked of another source
     }
-    Set<Integer> missing = new HashSet<>();
-    for (int s : notReady) {
-      missing.add(s);
-    }
     for (int s : p.segments()) {
-      if (missing.contains(s)) {
+      if (answer.notReady().contains(s)) {
         continue;
       }
       engine.table.lock(s);
@@ -507,7 +553,7 @@ final class StateTransfer {
         engine.table.unlock(s);
       }
     }
-    p.done().complete(notReady);
+    p.done().complete(answer);
   }
 
   private void noteShortfall(List<byte[]> entries) {
@@ -539,7 +585,7 @@ final class StateTransfer {
     serial.shutdownNow();
     appliers.shutdownNow();
     for (Pull p : pulls.values()) {
-      p.done().complete(Frame.NO_INTS);
+      p.done().complete(Answer.none(p.segments()));
     }
   }
 }
