@@ -15,6 +15,9 @@ import java.util.Objects;
  * @param replication when writes return
  * @param timeout how long a synchronous operation waits for the members it needs
  * @param segments the fixed number of hash segments the key space is cut into
+ * @param initialClusterSize how many members (this one included) a new member waits to see in
+ *     its view before its cache is handed out; 1 does not wait
+ * @param initialClusterTimeout how long a new member waits for {@code initialClusterSize}
  */
 public record ClusterConfig(
     String stack,
@@ -24,7 +27,9 @@ public record ClusterConfig(
     int owners,
     Replication replication,
     Duration timeout,
-    int segments) {
+    int segments,
+    int initialClusterSize,
+    Duration initialClusterTimeout) {
 
   /** Validates the settings; see {@link Builder} for the rules. */
   public ClusterConfig {
@@ -33,6 +38,7 @@ public record ClusterConfig(
     Objects.requireNonNull(mode, "mode");
     Objects.requireNonNull(replication, "replication");
     Objects.requireNonNull(timeout, "timeout");
+    Objects.requireNonNull(initialClusterTimeout, "initialClusterTimeout");
     if (clusterName.isBlank()) {
       throw new IllegalArgumentException("clusterName is blank");
     }
@@ -44,6 +50,14 @@ public record ClusterConfig(
     }
     if (timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+    }
+    if (initialClusterSize < 1) {
+      throw new IllegalArgumentException("initialClusterSize must be >= 1, was "
+          + initialClusterSize);
+    }
+    if (initialClusterTimeout.isNegative() || initialClusterTimeout.isZero()) {
+      throw new IllegalArgumentException("initialClusterTimeout must be positive, was "
+          + initialClusterTimeout);
     }
   }
 
@@ -62,6 +76,8 @@ public record ClusterConfig(
     private Replication replication = Replication.SYNC;
     private Duration timeout = Duration.ofSeconds(10);
     private int segments = 256;
+    private int initialClusterSize = 1;
+    private Duration initialClusterTimeout = Duration.ofSeconds(60);
 
     private Builder() {}
 
@@ -137,10 +153,38 @@ public record ClusterConfig(
       return this;
     }
 
+    /**
+     * How many members a new member waits for before its cache is handed out (default 1: no
+     * wait). Why: a member that starts while the cluster is up, but does not find it in time
+     * (JGroups' discovery and join time out on a loaded host), founds a cluster of its own. If
+     * it took writes there, they would be lost when the partitions merge, because the larger
+     * side wins (see docs/design/cluster.md). With the cluster's usual size here, such a member
+     * waits, holding nothing and taking no writes, until the merge brings it in. Set it to the
+     * number of members a restarted member expects to find; members of a cluster that starts
+     * from nothing must then start together.
+     *
+     * @param members at least 1
+     * @return this builder
+     */
+    public Builder initialClusterSize(int members) {
+      this.initialClusterSize = members;
+      return this;
+    }
+
+    /**
+     * @param timeout how long a new member waits for {@link #initialClusterSize} members before
+     *     its build fails with a {@link ClusterException} (default 60 s)
+     * @return this builder
+     */
+    public Builder initialClusterTimeout(Duration timeout) {
+      this.initialClusterTimeout = timeout;
+      return this;
+    }
+
     /** @return the configuration */
     public ClusterConfig build() {
       return new ClusterConfig(stack, clusterName, nodeName, mode, owners, replication, timeout,
-          segments);
+          segments, initialClusterSize, initialClusterTimeout);
     }
   }
 }

@@ -10,6 +10,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -20,6 +24,10 @@ import java.util.stream.Stream;
  * given time to see the view and restore their copies, and a fresh JVM takes its place and
  * rejoins; the next kill comes once every member has finished its state transfer. At the end
  * the writers stop and every member checks every acknowledged write of every incarnation.
+ * Members are configured as a deployment that knows its size would be: with
+ * {@code initialClusterSize(nodes)}, so that a restarted member that fails to find the cluster
+ * on a loaded host (and founds one of its own until MERGE3 merges it back) takes no writes
+ * meanwhile; the first members start together.
  *
  * <p>Child JVMs are started and stopped here, bind 127.0.0.1 only, and every wait is bounded.
  */
@@ -88,9 +96,7 @@ public final class ClusterKillTrial {
     logs = Files.createTempDirectory("larder-kill-trial");
     errors = Files.createTempDirectory("larder-kill-trial-stderr");
     try {
-      for (int i = 0; i < nodes; i++) {
-        members.add(startMember());
-      }
+      members.addAll(startMembers(nodes));
       awaitStable();
       int done = 0;
       while (done < kills) {
@@ -101,7 +107,7 @@ public final class ClusterKillTrial {
         event("killed " + names.get(killed));
         done++;
         MemberProcess.awaitMembers(members, nodes - 1);
-        members.add(startMember());
+        members.addAll(startMembers(1));
         awaitStable();
         progress.accept(mode + ": " + done + " kills");
       }
@@ -128,14 +134,46 @@ public final class ClusterKillTrial {
     }
   }
 
-  private MemberProcess startMember() throws Exception {
-    String name = "m" + (incarnations++);
-    MemberProcess m = MemberProcess.start("256m", errors.resolve(name + ".err"),
-        KillTrialNode.class, port, cluster, name, mode.name(),
-        logs.resolve(name + ".log").toString());
-    names.put(m, name);
-    event("started " + name);
-    return m;
+  /**
+   * Starts members at once. Each waits, before it is ready, until its view holds {@code nodes}
+   * members (the cluster's initialClusterSize), so the first ones must start together.
+   */
+  private List<MemberProcess> startMembers(int count) throws Exception {
+    List<String> newNames = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      newNames.add("m" + (incarnations++));
+    }
+    ExecutorService starters = Executors.newFixedThreadPool(count);
+    try {
+      List<Future<MemberProcess>> starting = new ArrayList<>();
+      for (String name : newNames) {
+        starting.add(starters.submit(() -> MemberProcess.start("256m",
+            errors.resolve(name + ".err"), KillTrialNode.class, port, cluster, name,
+            mode.name(), logs.resolve(name + ".log").toString(), String.valueOf(nodes))));
+      }
+      List<MemberProcess> started = new ArrayList<>();
+      Exception failure = null;
+      for (Future<MemberProcess> f : starting) {
+        try {
+          started.add(f.get());
+        } catch (ExecutionException e) {
+          failure = e.getCause() instanceof Exception cause ? cause : e;
+        }
+      }
+      if (failure != null) {
+        for (MemberProcess m : started) {
+          m.kill();
+        }
+        throw failure;
+      }
+      for (int i = 0; i < count; i++) {
+        names.put(started.get(i), newNames.get(i));
+        event("started " + newNames.get(i));
+      }
+      return started;
+    } finally {
+      starters.shutdownNow();
+    }
   }
 
   private void event(String what) {

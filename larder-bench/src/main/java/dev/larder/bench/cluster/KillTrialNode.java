@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code verify LOGDIR} (check every acknowledged write of every log against this member's
  * reads), {@code quit}.
  *
- * <p>Arguments: port, cluster name, node name, mode, log file.
+ * <p>Arguments: port, cluster name, node name, mode, log file, the cluster's size (its
+ * initialClusterSize: a member takes no writes before its view holds that many members).
  */
 public final class KillTrialNode {
 
@@ -43,6 +44,7 @@ public final class KillTrialNode {
     try (ClusteredCache<String, String> cache = ClusteredCache.builder(String.class, String.class)
         .cluster(ClusterConfig.builder().stack(Stacks.LOOPBACK).clusterName(args[1])
             .nodeName(args[2]).mode(mode).owners(2).timeout(Duration.ofSeconds(5))
+            .initialClusterSize(Integer.parseInt(args[5]))
             .segments(64).build())
         .build()) {
       out.println("ready");

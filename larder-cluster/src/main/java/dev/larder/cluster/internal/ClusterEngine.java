@@ -143,7 +143,47 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       engine.workers.shutdownNow();
       throw new ClusterException("cannot join cluster " + config.clusterName() + ": " + e, e);
     }
+    engine.awaitInitialMembers();
     return engine;
+  }
+
+  /**
+   * Waits until the view holds {@link ClusterConfig#initialClusterSize} members; on timeout
+   * leaves the cluster and throws. The callers' writes cannot reach this member before it
+   * returns, and its own view of a cluster it founded alone holds nothing.
+   */
+  private void awaitInitialMembers() {
+    int wanted = config.initialClusterSize();
+    long deadline = System.nanoTime() + config.initialClusterTimeout().toNanos();
+    synchronized (viewMonitor) {
+      while (topology == null || topology.members().size() < wanted) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || closed) {
+          int seen = topology == null ? 0 : topology.members().size();
+          String message = name() + " saw " + seen + " of the " + wanted + " members it waits"
+              + " for (initialClusterSize) in cluster " + config.clusterName() + " within "
+              + config.initialClusterTimeout();
+          leaveUnstarted();
+          throw new ClusterException(message);
+        }
+        try {
+          TimeUnit.NANOSECONDS.timedWait(viewMonitor, Math.min(left, 50_000_000L));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          leaveUnstarted();
+          throw new ClusterException("interrupted while waiting for the initial cluster", e);
+        }
+      }
+    }
+  }
+
+  /** Leaves the cluster before the cache was handed out; the caller closes the local store. */
+  private void leaveUnstarted() {
+    closing = true;
+    channel.close();
+    closed = true;
+    workers.shutdownNow();
+    transfer.close();
   }
 
   private static InputStream openStack(String stack) throws IOException {
