@@ -18,10 +18,12 @@ import java.util.Objects;
  *   <li>{@link #none()}: acknowledged once appended to the log's buffer in memory; records are
  *       written to the operating system in batches (when 64 KiB are pending, and every 10 ms),
  *       never forced except when a segment is closed, a checkpoint completes or the log closes. A
- *       process kill loses at most the acknowledged commits of the last batch: 64 KiB of records,
- *       or the commits since the timer's last run, 10 ms nominally and longer when a busy machine
- *       runs the timer late (up to 17 ms seen in the crash trials); a power loss may lose anything
- *       the operating system had not written back.
+ *       process kill loses at most the acknowledged commits not yet written: normally the last
+ *       batch, 64 KiB of records or the commits since the timer's last run (10 ms nominally,
+ *       longer when a busy machine runs the timer late: up to 17 ms seen in the crash trials);
+ *       while a write or a segment's force is under way, up to 4 MiB of records, beyond which a
+ *       commit waits for the disk (so memory stays bounded when commits outrun it). A power loss
+ *       may lose anything the operating system had not written back.
  * </ul>
  *
  * <p>Immutable and thread-safe.

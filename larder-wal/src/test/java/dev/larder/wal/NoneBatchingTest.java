@@ -4,9 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -61,6 +67,134 @@ class NoneBatchingTest {
         assertArrayEquals(LogTesting.payload(i + 1, 100), recovered.payloads.get(i));
       }
     }
+  }
+
+  /**
+   * Commits that outrun the disk wait once 4 MiB are pending: the pending buffer stays bounded.
+   * The file layer holds every record write made by another thread than the committer (the
+   * log's timer) until released, as a slow disk would hold the flusher; a committer of 1 KiB
+   * records must then stop well short of the 20,000 it would otherwise append to memory
+   * (20 MiB), finish once writes go through, and every record is there after reopening.
+   */
+  @Test
+  void committersWaitForTheDiskOncePendingBytesReachTheLimit() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    CountDownLatch writerHeld = new CountDownLatch(1);
+    AtomicReference<Thread> committerThread = new AtomicReference<>();
+    FileLayer standard = FileLayer.standard();
+    FileLayer gated = new FileLayer() {
+      @Override
+      public LogFile open(Path file) throws IOException {
+        LogFile real = standard.open(file);
+        return new LogFile() {
+          @Override
+          public void write(long position, byte[] bytes, int offset, int length)
+              throws IOException {
+            // a segment's header (position 0) and the committer's own writes go through
+            if (position > 0 && Thread.currentThread() != committerThread.get()) {
+              try {
+                writerHeld.countDown();
+                release.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException(e);
+              }
+            }
+            real.write(position, bytes, offset, length);
+          }
+
+          @Override
+          public void force() throws IOException {
+            real.force();
+          }
+
+          @Override
+          public long size() throws IOException {
+            return real.size();
+          }
+
+          @Override
+          public void truncate(long length) throws IOException {
+            real.truncate(length);
+          }
+
+          @Override
+          public int read(long position, byte[] target, int offset, int length)
+              throws IOException {
+            return real.read(position, target, offset, length);
+          }
+
+          @Override
+          public void close() throws IOException {
+            real.close();
+          }
+        };
+      }
+
+      @Override
+      public List<String> list(Path directory) throws IOException {
+        return standard.list(directory);
+      }
+
+      @Override
+      public void rename(Path from, Path to) throws IOException {
+        standard.rename(from, to);
+      }
+
+      @Override
+      public void delete(Path file) throws IOException {
+        standard.delete(file);
+      }
+
+      @Override
+      public AutoCloseable lock(Path directory) throws IOException {
+        return standard.lock(directory);
+      }
+    };
+    int records = 20_000;
+    int size = 1024;
+    AtomicLong acknowledged = new AtomicLong();
+    WalConfig config = WalConfig.of(dir).withPolicy(FsyncPolicy.none()).withFiles(gated);
+    try (WriteAheadLog log = WriteAheadLog.open(config, new LogTesting.Collected())) {
+      // one record, below a batch: the timer writes it, and is held in that write from now on
+      log.sync(log.append(1, 1, LogTesting.payload(1, size)));
+      acknowledged.incrementAndGet();
+      if (!writerHeld.await(10, TimeUnit.SECONDS)) {
+        release.countDown();
+        throw new AssertionError("the log's timer did not write within 10 s");
+      }
+      Thread committer = new Thread(() -> {
+        for (long s = 2; s <= records; s++) {
+          log.sync(log.append(s, 1, LogTesting.payload(s, size)));
+          acknowledged.incrementAndGet();
+        }
+      });
+      committer.setDaemon(true);
+      committerThread.set(committer);
+      committer.start();
+      long held;
+      try {
+        // wait until the committer stops advancing (or gets through everything)
+        long last = -1;
+        while (acknowledged.get() != last && acknowledged.get() < records) {
+          last = acknowledged.get();
+          Thread.sleep(300);
+        }
+        held = acknowledged.get();
+      } finally {
+        release.countDown(); // before any assertion: closing the log needs the writes to go
+      }
+      // 4 MiB of 1 KiB records (plus one batch being written), far below 20,000
+      assertTrue(held < 2 * (4 << 20) / size, "records acknowledged while no write went"
+          + " through: " + held);
+      assertTrue(held > (4 << 20) / (2 * size), "the committer ran ahead to the limit: " + held);
+      committer.join(30_000);
+      assertEquals(records, acknowledged.get());
+    }
+    LogTesting.Collected recovered = new LogTesting.Collected();
+    WriteAheadLog.open(WalConfig.of(dir), recovered).close();
+    assertEquals(records, recovered.sequences.size());
+    assertArrayEquals(LogTesting.payload(records, size), recovered.payloads.get(records - 1));
   }
 
   private LogTesting.Collected recoverCopy() throws Exception {

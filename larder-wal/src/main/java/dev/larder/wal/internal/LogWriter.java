@@ -40,7 +40,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link #BATCH_BYTES} writes them (one {@code write} for many records), and a timer writes
  * whatever is pending every {@link #BATCH_MILLIS} ms. Nothing is forced until a segment is
  * finished, a checkpoint completes or the log closes. So a commit costs an append to memory, not a
- * system call; a process kill loses at most the commits of the last batch.
+ * system call; a process kill loses at most the commits not yet written. While a write or a
+ * segment's force is under way those can exceed a batch; a committer whose record lies more than
+ * {@link #PENDING_LIMIT_BYTES} beyond the written end waits, so the buffer (and what a kill can
+ * lose) stays bounded when commits outrun the disk.
  *
  * <p><b>Buffers.</b> The flusher hands the buffer of the chunk it has written back as the spare
  * for the next chunk, so that a steady stream of commits allocates no buffers.
@@ -64,6 +67,14 @@ public final class LogWriter implements AutoCloseable {
 
   /** Under {@code none}, how often the timer writes whatever is pending, in milliseconds. */
   public static final int BATCH_MILLIS = 10;
+
+  /**
+   * Under {@code none}, the most bytes a committer lets pend beyond what is written: past it, the
+   * committer waits for (or does) a write. Without it, committers that outrun the disk (a
+   * segment's force at a roll, a slow device) grew the pending buffer without bound: 4 threads
+   * of 50 KiB commits ran a 1 GiB heap out of memory.
+   */
+  public static final int PENDING_LIMIT_BYTES = 4 << 20;
 
   /** The largest buffer kept for reuse; larger ones (a group of big records) are dropped. */
   private static final int SPARE_LIMIT = 4 << 20;
@@ -208,7 +219,8 @@ public final class LogWriter implements AutoCloseable {
   /**
    * Returns once the record of {@code ticket} may be acknowledged under the policy: forced for
    * {@code always}, written to the operating system for {@code interval}, appended for
-   * {@code none} (which writes here only when the pending bytes reach {@link #BATCH_BYTES}).
+   * {@code none} (which writes here only when the pending bytes reach {@link #BATCH_BYTES}, and
+   * waits while more than {@link #PENDING_LIMIT_BYTES} are pending before its record).
    *
    * @param ticket from {@link #append}
    * @throws UncheckedIOException if writing or forcing fails (now or earlier)
@@ -223,24 +235,36 @@ public final class LogWriter implements AutoCloseable {
           signalProgress();
         }
       }
+      // back-pressure: far ahead of the disk, wait until a write brings it within the limit
+      while (ticket - written > PENDING_LIMIT_BYTES) {
+        waitForCoverage(ticket - PENDING_LIMIT_BYTES, false);
+      }
       checkUsable();
       return;
     }
     boolean force = policy == FsyncPolicy.always();
     while (covered(force) < ticket) {
-      if (flushLock.tryLock()) {
-        try {
-          if (covered(force) < ticket) {
-            flushLocked(force);
-          }
-        } finally {
-          flushLock.unlock();
-          signalProgress();
+      waitForCoverage(ticket, force);
+    }
+  }
+
+  /**
+   * One step towards {@code covered(force) >= target}: flushes if no one else is, else waits for
+   * the flusher. Throws if the log failed.
+   */
+  private void waitForCoverage(long target, boolean force) {
+    if (flushLock.tryLock()) {
+      try {
+        if (covered(force) < target) {
+          flushLocked(force);
         }
-        checkUsable();
-      } else {
-        awaitProgress(ticket, force);
+      } finally {
+        flushLock.unlock();
+        signalProgress();
       }
+      checkUsable();
+    } else {
+      awaitProgress(target, force);
     }
   }
 
