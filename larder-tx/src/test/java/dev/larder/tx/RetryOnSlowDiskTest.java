@@ -5,9 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.larder.codec.Codecs;
 import dev.larder.wal.FileLayer;
 import dev.larder.wal.FsyncPolicy;
-import dev.larder.wal.LogFile;
 import dev.larder.wal.WalConfig;
-import java.io.IOException;
+import dev.larder.wal.testing.HookedFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +31,7 @@ class RetryOnSlowDiskTest {
   @Test
   void contendedIncrementsOnASlowDiskAllCommit() throws Exception {
     WalConfig wal = WalConfig.of(directory).withPolicy(FsyncPolicy.always())
-        .withFiles(new SlowForces(FileLayer.standard(), 30));
+        .withFiles(slowForces(30));
     try (TxStore store = TxStore.builder().cache(COUNTERS).persistence(wal).build()) {
       TxCache<String, Long> counters = store.cache(COUNTERS);
       counters.put("c", 0L);
@@ -61,68 +60,13 @@ class RetryOnSlowDiskTest {
   }
 
   /** The standard files, with every force taking at least {@code millis}: a slow disk. */
-  private record SlowForces(FileLayer files, long millis) implements FileLayer {
-    @Override
-    public LogFile open(Path file) throws IOException {
-      LogFile inner = files.open(file);
-      return new LogFile() {
-        @Override
-        public void write(long position, byte[] bytes, int offset, int length)
-            throws IOException {
-          inner.write(position, bytes, offset, length);
-        }
-
-        @Override
-        public void force() throws IOException {
-          try {
-            Thread.sleep(millis);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-          inner.force();
-        }
-
-        @Override
-        public long size() throws IOException {
-          return inner.size();
-        }
-
-        @Override
-        public void truncate(long length) throws IOException {
-          inner.truncate(length);
-        }
-
-        @Override
-        public int read(long position, byte[] target, int offset, int length)
-            throws IOException {
-          return inner.read(position, target, offset, length);
-        }
-
-        @Override
-        public void close() throws IOException {
-          inner.close();
-        }
-      };
-    }
-
-    @Override
-    public List<String> list(Path directory) throws IOException {
-      return files.list(directory);
-    }
-
-    @Override
-    public void rename(Path from, Path to) throws IOException {
-      files.rename(from, to);
-    }
-
-    @Override
-    public void delete(Path file) throws IOException {
-      files.delete(file);
-    }
-
-    @Override
-    public AutoCloseable lock(Path directory) throws IOException {
-      return files.lock(directory);
-    }
+  private static FileLayer slowForces(long millis) {
+    return new HookedFiles(FileLayer.standard(), HookedFiles.NONE, position -> {
+      try {
+        Thread.sleep(millis);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
   }
 }

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.larder.wal.testing.HookedFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -81,76 +81,18 @@ class NoneBatchingTest {
     CountDownLatch release = new CountDownLatch(1);
     CountDownLatch writerHeld = new CountDownLatch(1);
     AtomicReference<Thread> committerThread = new AtomicReference<>();
-    FileLayer standard = FileLayer.standard();
-    FileLayer gated = new FileLayer() {
-      @Override
-      public LogFile open(Path file) throws IOException {
-        LogFile real = standard.open(file);
-        return new LogFile() {
-          @Override
-          public void write(long position, byte[] bytes, int offset, int length)
-              throws IOException {
-            // a segment's header (position 0) and the committer's own writes go through
-            if (position > 0 && Thread.currentThread() != committerThread.get()) {
-              try {
-                writerHeld.countDown();
-                release.await();
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException(e);
-              }
-            }
-            real.write(position, bytes, offset, length);
-          }
-
-          @Override
-          public void force() throws IOException {
-            real.force();
-          }
-
-          @Override
-          public long size() throws IOException {
-            return real.size();
-          }
-
-          @Override
-          public void truncate(long length) throws IOException {
-            real.truncate(length);
-          }
-
-          @Override
-          public int read(long position, byte[] target, int offset, int length)
-              throws IOException {
-            return real.read(position, target, offset, length);
-          }
-
-          @Override
-          public void close() throws IOException {
-            real.close();
-          }
-        };
+    // a segment's header (position 0) and the committer's own writes go through
+    FileLayer gated = new HookedFiles(FileLayer.standard(), position -> {
+      if (position > 0 && Thread.currentThread() != committerThread.get()) {
+        try {
+          writerHeld.countDown();
+          release.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException(e);
+        }
       }
-
-      @Override
-      public List<String> list(Path directory) throws IOException {
-        return standard.list(directory);
-      }
-
-      @Override
-      public void rename(Path from, Path to) throws IOException {
-        standard.rename(from, to);
-      }
-
-      @Override
-      public void delete(Path file) throws IOException {
-        standard.delete(file);
-      }
-
-      @Override
-      public AutoCloseable lock(Path directory) throws IOException {
-        return standard.lock(directory);
-      }
-    };
+    }, HookedFiles.NONE);
     int records = 20_000;
     int size = 1024;
     AtomicLong acknowledged = new AtomicLong();
