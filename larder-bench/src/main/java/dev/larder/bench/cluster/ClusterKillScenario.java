@@ -50,6 +50,7 @@ public final class ClusterKillScenario implements Scenario {
     String kills = String.valueOf(KILLS.get(options));
     String pause = String.valueOf(PAUSE.get(options));
     return List.of(ClusterMode.REPLICATED, ClusterMode.DISTRIBUTED).stream()
+        .filter(m -> options.includes("Larder " + m))
         .map(m -> new Trial("Larder " + m, m.name(),
             Map.of("mode", m.name(), "nodes", nodes, "kills", kills, "pause", pause)))
         .toList();
