@@ -251,10 +251,10 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     WriteResult result;
     ScratchSinks scratch = ScratchSinks.borrow();
     try {
-      ByteSink valueSink = encodeValue(value, scratch);
-      splitIfDue(keyBytes.bytes.length + valueSink.size());
+      ValueBytes bytes = valueBytes(value, scratch);
+      splitIfDue(keyBytes.bytes.length + bytes.length());
       result = segmentFor(hash).putLoaded(keyBytes.bytes, keyBytes.bytes.length,
-          valueSink.array(), valueSink.size(), hash, now(), () -> flight.superseded);
+          bytes.array(), bytes.length(), hash, now(), () -> flight.superseded);
     } finally {
       scratch.giveBack();
     }
@@ -393,18 +393,9 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     ScratchSinks scratch = ScratchSinks.borrow();
     try {
       ByteSink keySink = encodeKey(key, scratch);
-      byte[] valueBytes;
-      int valueLength;
-      if (valueCodec == BYTES) {
-        valueBytes = (byte[]) value;
-        valueLength = valueBytes.length;
-      } else {
-        ByteSink valueSink = encodeValue(value, scratch);
-        valueBytes = valueSink.array();
-        valueLength = valueSink.size();
-      }
-      result = store(keySink.array(), keySink.size(), valueBytes, valueLength, mode, expected,
-          wantOld);
+      ValueBytes bytes = valueBytes(value, scratch);
+      result = store(keySink.array(), keySink.size(), bytes.array(), bytes.length(), mode,
+          expected, wantOld);
     } finally {
       scratch.giveBack();
     }
@@ -546,19 +537,10 @@ public final class LarderCache<K, V> implements Cache<K, V> {
       PutMode mode = current == null ? PutMode.IF_ABSENT : PutMode.IF_EQUALS;
       ScratchSinks scratch = ScratchSinks.borrow();
       try {
-        byte[] valueBytes;
-        int valueLength;
-        if (valueCodec == BYTES) {
-          valueBytes = (byte[]) computed;
-          valueLength = valueBytes.length;
-        } else {
-          ByteSink valueSink = encodeValue(computed, scratch);
-          valueBytes = valueSink.array();
-          valueLength = valueSink.size();
-        }
-        splitIfDue(key.length + valueLength);
-        result = stored.segment().put(key, key.length, valueBytes, valueLength, stored.hash(),
-            mode, current, false, now());
+        ValueBytes bytes = valueBytes(computed, scratch);
+        splitIfDue(key.length + bytes.length());
+        result = stored.segment().put(key, key.length, bytes.array(), bytes.length(),
+            stored.hash(), mode, current, false, now());
       } finally {
         scratch.giveBack();
       }
@@ -789,6 +771,22 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   private ByteSink encodeValue(V value, ScratchSinks scratch) {
     valueCodec.encodeLast(value, scratch.value());
     return scratch.value();
+  }
+
+  /** A value's stored bytes: the first {@code length} of {@code array}. */
+  private record ValueBytes(byte[] array, int length) {}
+
+  /**
+   * @return the bytes to store for a value: a raw {@code byte[]} value under {@link #BYTES} as
+   *     it is (the store copies it into its page), anything else encoded into {@code scratch}
+   */
+  private ValueBytes valueBytes(V value, ScratchSinks scratch) {
+    if (valueCodec == BYTES) {
+      byte[] raw = (byte[]) value;
+      return new ValueBytes(raw, raw.length);
+    }
+    ByteSink sink = encodeValue(value, scratch);
+    return new ValueBytes(sink.array(), sink.size());
   }
 
   private byte[] encodedKeyCopy(K key) {

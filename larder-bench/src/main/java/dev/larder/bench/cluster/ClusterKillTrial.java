@@ -91,8 +91,7 @@ public final class ClusterKillTrial {
    * @throws Exception if a member cannot be started or stops answering
    */
   public Result run() throws Exception {
-    long start = System.nanoTime();
-    trialStart = start;
+    trialStart = System.nanoTime();
     logs = Files.createTempDirectory("larder-kill-trial");
     errors = Files.createTempDirectory("larder-kill-trial-stderr");
     try {
@@ -127,7 +126,7 @@ public final class ClusterKillTrial {
         perMember.append(names.get(c)).append(": ").append(lost).append(" losses; ");
       }
       return new Result(done, acked, keys, losses, members.size(),
-          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - trialStart),
           losses == 0 ? "" : perMember + events.toString() + stderrDigest());
     } finally {
       stopAll();

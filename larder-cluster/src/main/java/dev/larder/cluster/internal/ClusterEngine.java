@@ -24,6 +24,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Predicate;
 import org.jgroups.Address;
 import org.jgroups.BytesMessage;
 import org.jgroups.JChannel;
@@ -154,36 +155,22 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
    */
   private void awaitInitialMembers() {
     int wanted = config.initialClusterSize();
-    long deadline = System.nanoTime() + config.initialClusterTimeout().toNanos();
-    synchronized (viewMonitor) {
-      while (topology == null || topology.members().size() < wanted) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0 || closed) {
-          int seen = topology == null ? 0 : topology.members().size();
-          String message = name() + " saw " + seen + " of the " + wanted + " members it waits"
-              + " for (initialClusterSize) in cluster " + config.clusterName() + " within "
-              + config.initialClusterTimeout();
-          leaveUnstarted();
-          throw new ClusterException(message);
-        }
-        try {
-          TimeUnit.NANOSECONDS.timedWait(viewMonitor, Math.min(left, 50_000_000L));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          leaveUnstarted();
-          throw new ClusterException("interrupted while waiting for the initial cluster", e);
-        }
-      }
+    boolean reached;
+    try {
+      reached = awaitTopology(t -> t.members().size() >= wanted,
+          System.nanoTime() + config.initialClusterTimeout().toNanos());
+    } catch (ClusterException e) {
+      close();
+      throw e;
     }
-  }
-
-  /** Leaves the cluster before the cache was handed out; the caller closes the local store. */
-  private void leaveUnstarted() {
-    closing = true;
-    channel.close();
-    closed = true;
-    workers.shutdownNow();
-    transfer.close();
+    if (!reached) {
+      Topology t = topology;
+      String message = name() + " saw " + (t == null ? 0 : t.members().size()) + " of the "
+          + wanted + " members it waits for (initialClusterSize) in cluster "
+          + config.clusterName() + " within " + config.initialClusterTimeout();
+      close();
+      throw new ClusterException(message);
+    }
   }
 
   private static InputStream openStack(String stack) throws IOException {
@@ -335,11 +322,22 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
 
   /** Waits until the installed view id is at least {@code viewId}, or the deadline. */
   void awaitView(long viewId, long deadlineNanos) {
+    awaitTopology(t -> t.viewId() >= viewId, deadlineNanos);
+  }
+
+  /**
+   * Waits until the installed topology satisfies {@code ready}, the deadline passes or this
+   * member closes.
+   *
+   * @return true if it does
+   * @throws ClusterException if interrupted
+   */
+  private boolean awaitTopology(Predicate<Topology> ready, long deadlineNanos) {
     synchronized (viewMonitor) {
-      while ((topology == null || topology.viewId() < viewId) && !closed) {
+      while ((topology == null || !ready.test(topology)) && !closed) {
         long left = deadlineNanos - System.nanoTime();
         if (left <= 0) {
-          return;
+          return false;
         }
         try {
           TimeUnit.NANOSECONDS.timedWait(viewMonitor, Math.min(left, 50_000_000L));
@@ -348,6 +346,7 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
           throw new ClusterException("interrupted while waiting for a view", e);
         }
       }
+      return topology != null && ready.test(topology);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.larder.internal.store;
 
+import dev.larder.RemovalCause;
 import dev.larder.Storage;
 
 /**
@@ -69,7 +70,7 @@ public record StoreSettings(
    * @param cause why an entry goes
    * @return whether its bytes must be kept for a listener
    */
-  public boolean collects(dev.larder.RemovalCause cause) {
+  public boolean collects(RemovalCause cause) {
     return collectRemovals || collectEvictions && cause.wasEvicted();
   }
 }

@@ -89,26 +89,15 @@ public final class ValueLayout {
    */
   public static int payloadOffset(byte[] bytes) {
     int tag = bytes[0] & 0xFF;
-    int pos = skipVarint(bytes, 1);
+    long[] cursor = {1};
+    Varint.read(bytes, cursor); // the version
     if ((tag & EXPIRY_BIT) != 0) {
-      pos = skipVarint(bytes, pos);
+      Varint.read(bytes, cursor);
     }
     if ((tag & FLAGS_BIT) != 0) {
-      pos = skipVarint(bytes, pos);
+      Varint.read(bytes, cursor);
     }
-    return pos;
-  }
-
-  private static int skipVarint(byte[] bytes, int pos) {
-    for (int i = 0; i < 10; i++, pos++) {
-      if (pos >= bytes.length) {
-        throw new IllegalArgumentException("truncated varint");
-      }
-      if ((bytes[pos] & 0x80) == 0) {
-        return pos + 1;
-      }
-    }
-    throw new IllegalArgumentException("varint longer than 63 bits");
+    return (int) cursor[0];
   }
 
   /**

@@ -1,8 +1,6 @@
 package dev.larder.server.internal.resp;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -21,8 +19,9 @@ public final class RespDispatcher {
    * @param args the command's words
    */
   public static void dispatch(RespSession s, List<byte[]> args) {
-    String name = s.lowerName(args.getFirst());
-    RespCommand cmd = s.lastCommand();
+    RespSession.Lookup lookup = s.lookup(args.getFirst());
+    String name = lookup.name();
+    RespCommand cmd = lookup.command();
     s.server.commandProcessed();
     s.info.lastCommand(cmd == null ? "NULL" : name);
     if (cmd == null) {
@@ -76,8 +75,9 @@ public final class RespDispatcher {
 
   /** Runs a command EXEC took from the queue; EXEC already holds the exclusive lock. */
   static void runQueued(RespSession s, List<byte[]> args) {
-    String name = new String(args.getFirst(), StandardCharsets.UTF_8).toLowerCase(Locale.ROOT);
-    RespCommand cmd = s.table.get(name);
+    RespSession.Lookup lookup = s.lookup(args.getFirst());
+    String name = lookup.name();
+    RespCommand cmd = lookup.command();
     // The rules are checked again, as Redis does: ACL SETUSER may have changed them since the
     // command was queued; a refusal is that command's reply inside EXEC's array.
     if (!cmd.flags().contains(RespCommand.Flag.NO_AUTH) && denied(s, cmd, name, args)) {

@@ -1,8 +1,11 @@
 package dev.larder.server.internal.resp;
 
 import dev.larder.server.internal.ServerState;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * One RESP connection's state: selected database, protocol, authentication, client name and
@@ -23,10 +26,9 @@ public final class RespSession {
   boolean queueFailed;
   final List<Watch> watched = new ArrayList<>();
   boolean closeAfterReply;
-  /** The name bytes of the last command looked up, its lower-case name, and its entry. */
+  /** The name bytes of the last command looked up, and what they looked up. */
   private byte[] lastName;
-  private String lastLowerName;
-  private RespCommand lastCommand;
+  private Lookup lastLookup;
 
   /**
    * @param server the shared server state
@@ -90,24 +92,26 @@ public final class RespSession {
   record Watch(int db, byte[] key, long version) {}
 
   /**
+   * A command name looked up.
+   *
+   * @param name the lower-case name
+   * @param command its table entry, or null if there is none
+   */
+  record Lookup(String name, RespCommand command) {}
+
+  /**
    * Looks a command up by the bytes of its name, remembering the last one, so that a connection
    * that repeats a command (a pipeline, a load tool) builds no name string per request.
    *
    * @param name the name as the client sent it
-   * @return its lower-case name
+   * @return its lower-case name and table entry
    */
-  String lowerName(byte[] name) {
-    if (!java.util.Arrays.equals(name, lastName)) {
-      lastLowerName = new String(name, java.nio.charset.StandardCharsets.UTF_8)
-          .toLowerCase(java.util.Locale.ROOT);
-      lastCommand = table.get(lastLowerName);
+  Lookup lookup(byte[] name) {
+    if (!Arrays.equals(name, lastName)) {
+      String lower = new String(name, StandardCharsets.UTF_8).toLowerCase(Locale.ROOT);
+      lastLookup = new Lookup(lower, table.get(lower));
       lastName = name.clone();
     }
-    return lastLowerName;
-  }
-
-  /** @return the table's entry for the name {@link #lowerName} last returned, or null */
-  RespCommand lastCommand() {
-    return lastCommand;
+    return lastLookup;
   }
 }
