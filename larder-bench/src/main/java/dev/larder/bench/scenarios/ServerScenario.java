@@ -31,6 +31,9 @@ public final class ServerScenario implements Scenario {
       new Parameter.WholeNumber("keys", 1, 1_000_000_000, 1_000_000, 100_000);
   private static final Parameter.WholeNumber MAXMEMORY =
       new Parameter.WholeNumber("maxmemory", 1L << 20, 1L << 40, 1L << 30, 1L << 30);
+  /** Larder's event-loop threads; 0 leaves the server's default. */
+  private static final Parameter.WholeNumber IO_THREADS =
+      new Parameter.WholeNumber("io-threads", 0, 256, 0, 0);
   private static final List<String> PART_NAMES = List.of("memory", "redis-benchmark", "memcslap");
   /** Which measurements run: memory alone needs no load tool and little CPU. */
   private static final Parameter.Choices PARTS =
@@ -49,7 +52,7 @@ public final class ServerScenario implements Scenario {
 
   @Override
   public List<Parameter> parameters() {
-    return List.of(REQUESTS, KEYS, MAXMEMORY, PARTS);
+    return List.of(REQUESTS, KEYS, MAXMEMORY, PARTS, IO_THREADS);
   }
 
   @Override
@@ -77,7 +80,7 @@ public final class ServerScenario implements Scenario {
     RunOptions o = context.options();
     ServerBench bench = new ServerBench(REQUESTS.get(o),
         KEYS.get(o), MAXMEMORY.get(o), PARTS.get(o),
-        context::progress);
+        (int) IO_THREADS.get(o), context::progress);
     return bench.run(trial.implementation());
   }
 
@@ -94,6 +97,7 @@ public final class ServerScenario implements Scenario {
             Column.of("pipeline"), new Column("valueBytes", "value bytes"),
             new Column("opsPerSec", "ops/s"), new Column("p50Ms", "p50 ms"),
             new Column("p99Ms", "p99 ms"), new Column("cpuUsPerOp", "server CPU us/op"),
+            new Column("eventLoops", "event loops"),
             new Column("bytesPerKey", "bytes/key (RSS)"),
             new Column("usedMemoryPerKey", "bytes/key (used_memory)")),
         List.of(new ChartSpec("", "redis-benchmark, 50 clients", "test", "implementation",

@@ -19,6 +19,7 @@ public final class ServerBench {
   private final long keys;
   private final long maxMemory;
   private final List<String> parts;
+  private final int ioThreads;
   private final Consumer<String> progress;
 
   /**
@@ -27,14 +28,16 @@ public final class ServerBench {
    * @param maxMemory the memory limit every server gets
    * @param parts which measurements run: memory, redis-benchmark, memcslap (the memcached load
    *     tool: memcaslap if installed, else memcslap)
+   * @param ioThreads Larder's event-loop threads, 0 for the server's default
    * @param progress progress lines
    */
   public ServerBench(long requests, long keys, long maxMemory, List<String> parts,
-      Consumer<String> progress) {
+      int ioThreads, Consumer<String> progress) {
     this.requests = requests;
     this.keys = keys;
     this.maxMemory = maxMemory;
     this.parts = List.copyOf(parts);
+    this.ioThreads = ioThreads;
     this.progress = progress;
   }
 
@@ -54,7 +57,7 @@ public final class ServerBench {
     }
     List<Row> rows = new ArrayList<>();
     try (ServerProcess p = switch (server) {
-      case "Larder" -> ServerProcess.larder(maxMemory);
+      case "Larder" -> ServerProcess.larder(maxMemory, ioThreads);
       case "Redis" -> ServerProcess.redis(maxMemory);
       default -> ServerProcess.memcached(maxMemory);
     }) {
@@ -66,6 +69,9 @@ public final class ServerBench {
       }
       if (p.memcachePort() != 0 && parts.contains("memcslap")) {
         rows.addAll(LoadTools.onPath("memcaslap") ? memcaslap(server, p) : memcslap(server, p));
+      }
+      if (p.eventLoops() > 0) {
+        rows.forEach(r -> r.put("eventLoops", p.eventLoops()));
       }
     }
     return rows;

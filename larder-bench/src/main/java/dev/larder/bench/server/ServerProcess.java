@@ -21,6 +21,11 @@ abstract class ServerProcess implements AutoCloseable {
   /** @return the memcached port, 0 if the server has none */
   abstract int memcachePort();
 
+  /** @return the event-loop threads of a Larder server, 0 for the other servers */
+  int eventLoops() {
+    return 0;
+  }
+
   /** @return the process id whose resident memory is the server's */
   abstract long pid();
 
@@ -54,11 +59,18 @@ abstract class ServerProcess implements AutoCloseable {
   @Override
   public abstract void close();
 
-  static ServerProcess larder(long maxMemory) throws IOException {
-    LarderServer server = LarderServer.start(ServerConfig.of(Map.of("resp-port", "0",
+  static ServerProcess larder(long maxMemory, int ioThreads) throws IOException {
+    ServerConfig config = ServerConfig.of(Map.of("resp-port", "0",
         "memcache-port", "0", "http-port", "-1", "maxmemory", Long.toString(maxMemory),
-        "idle-timeout-seconds", "0", "max-connections", "100000")));
+        "idle-timeout-seconds", "0", "max-connections", "100000",
+        "io-threads", Integer.toString(ioThreads)));
+    LarderServer server = LarderServer.start(config);
     return new ServerProcess() {
+      @Override
+      int eventLoops() {
+        return config.ioThreads();
+      }
+
       @Override
       int respPort() {
         return server.respPort();
