@@ -80,32 +80,26 @@ public final class ValueLayout {
   }
 
   /**
-   * Where the payload starts, reading only the header: for writing a value out without copying
-   * it into a {@link StoredValue} first.
+   * A stored value's header: everything but the payload, which stays where it is.
    *
-   * @param bytes stored bytes of a version-1 value
-   * @return the payload's offset in {@code bytes}
-   * @throws IllegalArgumentException if the header is truncated
+   * @param type the value's type
+   * @param version its version (a memcached CAS unique), positive
+   * @param expiresAtMillis its expiry in Unix milliseconds, 0 for none
+   * @param clientFlags memcached's client flags (unsigned 32-bit)
+   * @param payloadOffset where the payload starts in the stored bytes; it runs to their end
    */
-  public static int payloadOffset(byte[] bytes) {
-    int tag = bytes[0] & 0xFF;
-    long[] cursor = {1};
-    Varint.read(bytes, cursor); // the version
-    if ((tag & EXPIRY_BIT) != 0) {
-      Varint.read(bytes, cursor);
-    }
-    if ((tag & FLAGS_BIT) != 0) {
-      Varint.read(bytes, cursor);
-    }
-    return (int) cursor[0];
-  }
+  public record Header(
+      ValueType type, long version, long expiresAtMillis, int clientFlags, int payloadOffset) {}
 
   /**
+   * Reads the header only: for writing a value out without copying it into a
+   * {@link StoredValue} first (RESP GET, memcached get).
+   *
    * @param bytes stored bytes
-   * @return the value they hold
-   * @throws IllegalArgumentException if they are not a version-1 value
+   * @return their header
+   * @throws IllegalArgumentException if they are not a version-1 value or the header is corrupt
    */
-  public static StoredValue decode(byte[] bytes) {
+  public static Header header(byte[] bytes) {
     if (bytes.length == 0 || (bytes[0] & 0xFF) >>> 5 != VERSION || (bytes[0] & 0x10) != 0) {
       throw new IllegalArgumentException("not a version-1 keyspace value");
     }
@@ -117,9 +111,19 @@ public final class ValueLayout {
     if (flags > 0xFFFF_FFFFL || version <= 0) {
       throw new IllegalArgumentException("corrupt keyspace value header");
     }
-    byte[] payload = Arrays.copyOfRange(bytes, (int) cursor[0], bytes.length);
-    return new StoredValue(
-        ValueType.ofCode(tag & TYPE_MASK), version, expiry, (int) flags, payload);
+    return new Header(
+        ValueType.ofCode(tag & TYPE_MASK), version, expiry, (int) flags, (int) cursor[0]);
+  }
+
+  /**
+   * @param bytes stored bytes
+   * @return the value they hold
+   * @throws IllegalArgumentException if they are not a version-1 value
+   */
+  public static StoredValue decode(byte[] bytes) {
+    Header h = header(bytes);
+    byte[] payload = Arrays.copyOfRange(bytes, h.payloadOffset(), bytes.length);
+    return new StoredValue(h.type(), h.version(), h.expiresAtMillis(), h.clientFlags(), payload);
   }
 
   /**

@@ -1,6 +1,10 @@
 package dev.larder.server.internal.memcache;
 
 import dev.larder.server.internal.keyspace.StoredValue;
+import dev.larder.server.internal.keyspace.ValueLayout;
+import dev.larder.server.internal.keyspace.ValueType;
+import dev.larder.server.internal.net.Decimal;
+import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -16,6 +20,7 @@ final class TextCommands {
   /** The version reported: the memcached protocol level Larder follows. */
   static final String VERSION = "1.6.0";
   private static final String BAD_FORMAT = "CLIENT_ERROR bad command line format";
+  private static final byte[] VALUE = "VALUE ".getBytes(StandardCharsets.US_ASCII);
 
   @FunctionalInterface
   interface Command {
@@ -74,19 +79,54 @@ final class TextCommands {
     for (int i = from; i < t.size(); i++) {
       byte[] key = t.get(i);
       s.stats.cmdGet.increment();
-      StoredValue v = touch == Long.MIN_VALUE ? s.item(key) : ItemStore.touch(s, key, touch);
+      if (touch == Long.MIN_VALUE) {
+        // A plain get writes the payload straight from the stored bytes: no decoded copy.
+        byte[] stored = s.keyspace().getStored(MemcacheSession.DB, key);
+        ValueLayout.Header h = stored == null ? null : ValueLayout.header(stored);
+        if (h == null || h.type() != ValueType.STRING) {
+          s.stats.getMisses.increment();
+          continue;
+        }
+        s.stats.getHits.increment();
+        value(s, key, h.clientFlags(), stored, h.payloadOffset(), cas ? h.version() : 0);
+        continue;
+      }
+      StoredValue v = ItemStore.touch(s, key, touch);
       if (v == null) {
         s.stats.getMisses.increment();
         continue;
       }
       s.stats.getHits.increment();
-      s.out.writeCharSequence("VALUE ", StandardCharsets.US_ASCII);
-      s.out.writeBytes(key);
-      s.line(" " + Integer.toUnsignedString(v.clientFlags()) + " " + v.payload().length
-          + (cas ? " " + v.version() : ""));
-      s.data(v.payload());
+      value(s, key, v.clientFlags(), v.payload(), 0, cas ? v.version() : 0);
     }
     s.line("END");
+  }
+
+  /**
+   * Writes one item of a get's reply: {@code VALUE key flags bytes [cas]}, then the data.
+   *
+   * @param data an array whose bytes from {@code offset} to its end are the item's value
+   * @param cas the CAS unique to show (gets, gats), 0 for none
+   */
+  private static void value(MemcacheSession s, byte[] key, int flags, byte[] data, int offset,
+      long cas) {
+    ByteBuf out = s.out;
+    out.ensureWritable(key.length + data.length - offset + 48);
+    out.writeBytes(VALUE);
+    out.writeBytes(key);
+    out.writeByte(' ');
+    Decimal.writeUnsigned(out, Integer.toUnsignedLong(flags));
+    out.writeByte(' ');
+    Decimal.writeUnsigned(out, data.length - offset);
+    if (cas != 0) {
+      out.writeByte(' ');
+      Decimal.writeUnsigned(out, cas);
+    }
+    out.writeByte('\r');
+    out.writeByte('\n');
+    out.writeBytes(data, offset, data.length - offset);
+    out.writeByte('\r');
+    out.writeByte('\n');
   }
 
   private static void gat(MemcacheSession s, List<byte[]> t, boolean cas) {

@@ -1,5 +1,6 @@
 package dev.larder.server.internal.resp;
 
+import dev.larder.server.internal.net.Decimal;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 
@@ -86,20 +87,7 @@ public final class RespWriter {
 
   /** Writes a non-negative int in decimal, then CRLF, without building a String. */
   private void decimal(int n) {
-    if (n < 10) {
-      out.writeByte('0' + n);
-    } else {
-      int digits = 1;
-      for (int p = n / 10; p != 0; p /= 10) {
-        digits++;
-      }
-      int at = out.writerIndex() + digits;
-      out.writerIndex(at);
-      for (int i = at - 1; i >= at - digits; i--) {
-        out.setByte(i, '0' + n % 10);
-        n /= 10;
-      }
-    }
+    Decimal.writeUnsigned(out, n);
     out.writeBytes(CRLF);
   }
 

@@ -101,12 +101,13 @@ final class StringCommands {
     byte[] stored = c.keyspace().getStored(c.db(), c.arg(1));
     if (stored == null) {
       c.out().nullValue();
-    } else if (ValueLayout.typeOf(stored) != ValueType.STRING) {
-      throw new RespError(RespError.WRONGTYPE);
-    } else {
-      int from = ValueLayout.payloadOffset(stored);
-      c.out().bulk(stored, from, stored.length - from);
+      return;
     }
+    ValueLayout.Header h = ValueLayout.header(stored);
+    if (h.type() != ValueType.STRING) {
+      throw new RespError(RespError.WRONGTYPE);
+    }
+    c.out().bulk(stored, h.payloadOffset(), stored.length - h.payloadOffset());
   }
 
   private static void set(RespCall c) {

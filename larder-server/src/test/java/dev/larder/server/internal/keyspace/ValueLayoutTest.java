@@ -49,7 +49,7 @@ class ValueLayoutTest {
   }
 
   @Test
-  void thePlainStringPathAndThePayloadOffsetAgreeWithTheFullCodec() {
+  void thePlainStringPathAndTheHeaderAgreeWithTheFullCodec() {
     SplittableRandom r = new SplittableRandom(11);
     for (int i = 0; i < 2_000; i++) {
       byte[] payload = new byte[r.nextInt(2_000)];
@@ -60,10 +60,13 @@ class ValueLayoutTest {
       StoredValue v = new StoredValue(ValueType.STRING, version,
           r.nextBoolean() ? 0 : r.nextLong(1L << 50), r.nextBoolean() ? 0 : r.nextInt(), payload);
       byte[] stored = ValueLayout.encode(v);
-      assertEquals(stored.length - payload.length, ValueLayout.payloadOffset(stored));
+      ValueLayout.Header h = ValueLayout.header(stored);
+      assertEquals(stored.length - payload.length, h.payloadOffset());
+      assertEquals(new ValueLayout.Header(v.type(), v.version(), v.expiresAtMillis(),
+          v.clientFlags(), stored.length - payload.length), h);
     }
     assertThrows(IllegalArgumentException.class,
-        () -> ValueLayout.payloadOffset(new byte[] {0x24, 1, (byte) 0x80}));
+        () -> ValueLayout.header(new byte[] {0x24, 1, (byte) 0x80}));
   }
 
   @Test

@@ -130,4 +130,21 @@ class MemcacheTextProtocolTest {
     server.resp().cmd("HSET", "h", "f", "v");
     assertEquals("END\r\n", c.raw("get h\r\n"), "a hash is no item");
   }
+
+  @Test
+  void getWritesHeaderFieldsAtTheirLimitsAndAgreesWithGatAndGets() {
+    assertEquals("STORED\r\n", c.raw("set big 4294967295 0 0\r\n\r\n"));
+    assertEquals("VALUE big 4294967295 0\r\n\r\nEND\r\n", c.raw("get big\r\n"));
+    assertEquals("STORED\r\n", c.raw("set e 9 100 3\r\nxyz\r\n"));
+    // gat reads through the decoded item, get and gets straight from the stored bytes
+    assertEquals(c.raw("get e big\r\n"), c.raw("gat 100 e big\r\n"));
+    String gets = c.raw("gets e big\r\n");
+    Matcher m = Pattern.compile("VALUE e 9 3 (\\d+)\r\nxyz\r\nVALUE big 4294967295 0 (\\d+)\r\n"
+        + "\r\nEND\r\n").matcher(gets);
+    assertTrue(m.matches(), gets);
+    assertTrue(Long.parseLong(m.group(1)) > 0 && Long.parseLong(m.group(2)) > 0);
+    String value = "v".repeat(1500);
+    c.raw("set long 0 0 1500\r\n" + value + "\r\n");
+    assertEquals("VALUE long 0 1500\r\n" + value + "\r\nEND\r\n", c.raw("get long\r\n"));
+  }
 }

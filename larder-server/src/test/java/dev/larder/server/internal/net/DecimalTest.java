@@ -1,0 +1,32 @@
+package dev.larder.server.internal.net;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class DecimalTest {
+  private static String written(long n) {
+    ByteBuf out = Unpooled.buffer(1); // too small on purpose: the writer must grow it
+    out.writeByte('>');
+    Decimal.writeUnsigned(out, n);
+    return out.toString(StandardCharsets.US_ASCII);
+  }
+
+  @Test
+  void writesWhatLongToUnsignedStringWrites() {
+    long[] edges = {0, 9, 10, 99, 100, Integer.MAX_VALUE, 0xFFFF_FFFFL, Long.MAX_VALUE,
+        Long.MIN_VALUE, -1, -10};
+    for (long n : edges) {
+      assertEquals(">" + Long.toUnsignedString(n), written(n));
+    }
+    SplittableRandom r = new SplittableRandom(3);
+    for (int i = 0; i < 10_000; i++) {
+      long n = r.nextLong() >>> r.nextInt(64);
+      assertEquals(">" + Long.toUnsignedString(n), written(n));
+    }
+  }
+}
