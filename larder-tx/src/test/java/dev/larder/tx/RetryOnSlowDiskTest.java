@@ -60,7 +60,7 @@ class RetryOnSlowDiskTest {
   }
 
   /** The standard files, with every force taking at least {@code millis}: a slow disk. */
-  private static FileLayer slowForces(long millis) {
+  static FileLayer slowForces(long millis) {
     return new HookedFiles(FileLayer.standard(), HookedFiles.NONE, position -> {
       try {
         Thread.sleep(millis);
