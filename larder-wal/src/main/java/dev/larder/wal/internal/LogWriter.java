@@ -11,11 +11,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -32,7 +30,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>Group commit.</b> {@link #sync} returns at once if its ticket is already covered
  * (written, or forced under {@code always}). Otherwise the caller tries {@code flushLock}; the
  * one that gets it checks again, then swaps out every pending chunk, writes each with one call
- * and forces once. The others park until the flusher unparks them (all at once) when it
+ * and forces once. The others wait on a monitor that the flusher notifies (all at once) when it
  * is done; those it covered return, the rest try again. While one thread forces, the others
  * append, so the next flusher writes all of their records with one write and one force. No
  * thread sleeps or waits for a timer.
@@ -87,8 +85,7 @@ public final class LogWriter implements AutoCloseable {
   private final long segmentBytes;
   private final ReentrantLock appendLock = new ReentrantLock();
   private final ReentrantLock flushLock = new ReentrantLock();
-  /** Committers parked until a flush finishes; see {@link #awaitProgress}. */
-  private final ConcurrentLinkedQueue<Thread> waiters = new ConcurrentLinkedQueue<>();
+  private final Object progress = new Object();
   private final ScheduledExecutorService timer;
 
   private Segment current;
@@ -278,40 +275,32 @@ public final class LogWriter implements AutoCloseable {
   /**
    * Waits while another thread flushes. Every waiter is woken at once when it finishes, rather
    * than handed the flush lock one after another, so that they all get back to committing (and
-   * fill the next group) while the next force runs.
-   *
-   * <p>Waiters park on their own and the flusher unparks each, instead of all waiting on one
-   * monitor: woken by {@code notifyAll}, dozens of committers re-entered the same monitor at once,
-   * and the JVM's spinning on it took over a third of the CPU samples of 64 committers with 50 KiB
-   * records. A wake-up cannot be missed: a waiter enqueues itself before it checks the lock, and
-   * the flusher unlocks before it walks the queue, so either the walk finds the waiter or the
-   * waiter's check finds the lock released (or held by a later flusher, which will walk the queue
-   * when it is done).
+   * fill the next group) while the next force runs. The flusher signals after unlocking, under the
+   * same monitor as this check, so a wake-up cannot be missed.
    */
   private void awaitProgress(long ticket, boolean force) {
-    Thread me = Thread.currentThread();
     boolean interrupted = false;
-    waiters.add(me);
-    try {
+    synchronized (progress) {
       while (covered(force) < ticket && flushLock.isLocked() && failure == null) {
-        LockSupport.park(this);
-        // Uninterruptible, like the flusher's own I/O: the wait lasts one force at most, and a
-        // commit abandoned here would be in doubt (its record may be forced or not), which
-        // larder-tx can only answer by refusing every later commit.
-        interrupted |= Thread.interrupted();
+        try {
+          progress.wait();
+        } catch (InterruptedException e) {
+          // Uninterruptible, like the flusher's own I/O: the wait lasts one force at most, and a
+          // commit abandoned here would be in doubt (its record may be forced or not), which
+          // larder-tx can only answer by refusing every later commit. The flag is restored.
+          interrupted = true;
+        }
       }
-    } finally {
-      waiters.remove(me);
-      if (interrupted) {
-        me.interrupt();
-      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
     checkUsable();
   }
 
   private void signalProgress() {
-    for (Thread waiter : waiters) {
-      LockSupport.unpark(waiter);
+    synchronized (progress) {
+      progress.notifyAll();
     }
   }
 
