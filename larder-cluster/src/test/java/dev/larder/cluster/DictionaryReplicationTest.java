@@ -17,6 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jgroups.protocols.DISCARD;
+import org.jgroups.protocols.TP;
+import org.jgroups.stack.ProtocolStack;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -33,12 +36,16 @@ class DictionaryReplicationTest {
   private final List<ValueDictionary> dictionaries = new ArrayList<>();
 
   private ClusteredCache<String, String> add(Mode mode) {
+    return add(mode, ClusterMode.DISTRIBUTED);
+  }
+
+  private ClusteredCache<String, String> add(Mode mode, ClusterMode clusterMode) {
     ValueDictionary d = ValueDictionary.builder().build();
     Codec<String> values = d.substitute("v", Codecs.strings(), mode);
     ClusteredCache<String, String> node = ClusteredCache.builder(Codecs.strings(), values)
         .dictionary(d)
         .cluster(ClusterConfig.builder().stack(Stacks.IN_PROCESS).clusterName(name)
-            .nodeName("n" + nodes.size()).mode(ClusterMode.DISTRIBUTED).owners(2)
+            .nodeName("n" + nodes.size()).mode(clusterMode).owners(2)
             .timeout(Duration.ofSeconds(10)).segments(64).build())
         .build();
     nodes.add(node);
@@ -61,6 +68,37 @@ class DictionaryReplicationTest {
   @AfterEach
   void closeAll() {
     nodes.forEach(ClusteredCache::close);
+  }
+
+  /**
+   * An owner that receives a write before the dictionary addition it names (here the
+   * coordinator's multicast of the addition is dropped) catches up before it applies and
+   * acknowledges it: every owner knows the ids of every write it acknowledged, so a partition
+   * cannot leave a side holding bytes whose ids it does not know (cluster.md, "A write's
+   * dictionary ids").
+   */
+  @Test
+  void ownersKnowTheIdsOfEveryWriteTheyAcknowledge() throws Exception {
+    for (int i = 0; i < 3; i++) {
+      add(Mode.ALWAYS, ClusterMode.REPLICATED);
+    }
+    awaitMembers(3);
+    DISCARD drop = new DISCARD();
+    InProcessCluster.channel(nodes.get(0)).getProtocolStack().insertProtocol(drop,
+        ProtocolStack.Position.ABOVE, TP.class);
+    for (int i = 0; i < 5; i++) {
+      drop.dropDownMulticasts(1); // the coordinator's next multicast: this value's addition
+      nodes.get(1).put("k" + i, "value-" + i);
+      for (int m = 0; m < 3; m++) {
+        assertTrue(dictionaries.get(m).size("v") >= i + 1,
+            "n" + m + " acknowledged value-" + i + " without knowing its id");
+      }
+    }
+    for (int m = 0; m < 3; m++) {
+      for (int i = 0; i < 5; i++) {
+        assertEquals("value-" + i, nodes.get(m).get("k" + i));
+      }
+    }
   }
 
   /** Every live member's dictionary ends up with the same content, byte for byte. */

@@ -1,11 +1,13 @@
 package dev.larder.cluster;
 
+import dev.larder.cluster.internal.ClusteredLarderCache;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import org.jgroups.JChannel;
 
 /** Several members of one clustered cache inside this JVM, on the in-process stack. */
 final class InProcessCluster implements AutoCloseable {
@@ -95,6 +97,11 @@ final class InProcessCluster implements AutoCloseable {
 
   List<ClusteredCache<String, String>> live() {
     return nodes.stream().filter(c -> !closed(c)).toList();
+  }
+
+  /** @return the member's JGroups channel, for inserting test protocols (DISCARD) */
+  static JChannel channel(ClusteredCache<?, ?> c) {
+    return ((ClusteredLarderCache<?, ?>) c).engine().channel();
   }
 
   static void await(BooleanSupplier condition, String what) {

@@ -3,11 +3,9 @@ package dev.larder.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.larder.cluster.internal.ClusteredLarderCache;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.jgroups.Address;
-import org.jgroups.JChannel;
 import org.jgroups.protocols.DISCARD;
 import org.jgroups.protocols.TP;
 import org.jgroups.stack.ProtocolStack;
@@ -27,13 +25,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class PartitionTest {
 
-  private static JChannel channel(ClusteredCache<String, String> c) {
-    return ((ClusteredLarderCache<String, String>) c).engine().channel();
-  }
-
   private static DISCARD discard(ClusteredCache<String, String> c) throws Exception {
     DISCARD d = new DISCARD();
-    channel(c).getProtocolStack().insertProtocol(d, ProtocolStack.Position.ABOVE, TP.class);
+    InProcessCluster.channel(c).getProtocolStack()
+        .insertProtocol(d, ProtocolStack.Position.ABOVE, TP.class);
     return d;
   }
 
@@ -61,7 +56,7 @@ class PartitionTest {
       }
       for (int i = 0; i < 4; i++) {
         for (ClusteredCache<String, String> other : i < leftSize ? right : left) {
-          discards[i].addIgnoreMember(channel(other).getAddress());
+          discards[i].addIgnoreMember(InProcessCluster.channel(other).getAddress());
         }
       }
       InProcessCluster.await(() -> left.stream().allMatch(n -> n.members().size() == leftSize)
@@ -85,9 +80,10 @@ class PartitionTest {
           == (tie ? 2 : leftSize), "one side reports it lost the merge");
       c.awaitRebalanced();
 
-      Address coordinator = channel(c.node(0)).getView().getCoord();
+      Address coordinator = InProcessCluster.channel(c.node(0)).getView().getCoord();
       boolean leftWon = tie
-          && left.stream().anyMatch(n -> channel(n).getAddress().equals(coordinator));
+          && left.stream()
+              .anyMatch(n -> InProcessCluster.channel(n).getAddress().equals(coordinator));
       List<ClusteredCache<String, String>> losers = leftWon ? right : left;
       for (ClusteredCache<String, String> n : losers) {
         assertEquals(1, n.mergesLost(), n.nodeName());

@@ -651,7 +651,8 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       Address primary = t.hash().primary(s);
       Frame request = new Frame(Frame.T_WRITE, 0, t.viewId(), op.ordinal(),
           (async ? Frame.F_ASYNC : 0) | (mayReturnEarly ? Frame.F_NO_RESULT : 0), key, value,
-          expected, new int[] {0}, List.of(), List.of());
+          expected, dictionary == null ? new int[] {0} : dictionary.withSizes(0), List.of(),
+          List.of());
       Frame r;
       if (primary.equals(self())) {
         r = executeAsPrimary(request, !async, deadline);
@@ -691,8 +692,11 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     Topology t = topology;
     int s = segmentOf(f.key());
     Address primary = t.hash().primary(s);
+    // ints[0] counts the hops; the dictionary sizes after it travel on unchanged
+    int[] ints = f.ints().length > 0 ? f.ints().clone() : new int[1];
+    ints[0]++;
     Frame here = new Frame(f.type(), 0, t.viewId(), f.op(), f.flags(), f.key(), f.value(),
-        f.expected(), new int[] {f.ints().length > 0 ? f.ints()[0] + 1 : 1}, List.of(), List.of());
+        f.expected(), ints, List.of(), List.of());
     if (primary.equals(self())) {
       Frame r = executeAsPrimary(here, false, deadline());
       if (r.op() != Frame.S_OK) {
@@ -716,6 +720,9 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     Topology t = topology;
     int s = segmentOf(f.key());
     if (f.viewId() != t.viewId() || !t.hash().primary(s).equals(self())) {
+      return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
+    }
+    if (dictionary != null && !dictionary.knowsIdsOf(f.ints())) {
       return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
     }
     Op op = Op.of(f.op());
@@ -847,7 +854,7 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     long reqId = call == null ? 0 : call.id;
     Frame backup = new Frame(Frame.T_BACKUP, reqId, t.viewId(),
         value == null ? Op.REMOVE.ordinal() : Op.PUT.ordinal(), 0, key, value, null,
-        Frame.NO_INTS, List.of(), List.of());
+        dictionary == null ? Frame.NO_INTS : dictionary.withSizes(0), List.of(), List.of());
     for (Address b : backups) {
       send(b, backup, false);
     }
@@ -896,7 +903,8 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
 
   /** A backup write from a primary, on the delivery thread. */
   private void onBackup(Address from, Frame f) {
-    if (f.viewId() < topology.viewId()) {
+    if (f.viewId() < topology.viewId()
+        || (dictionary != null && !dictionary.knowsIdsOf(f.ints()))) {
       reply(from, f.reqId(), Frame.reply(f.reqId(), topology.viewId(), Frame.S_RETRY, null));
       return;
     }

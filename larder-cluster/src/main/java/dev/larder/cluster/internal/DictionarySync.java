@@ -66,6 +66,10 @@ final class DictionarySync {
   private volatile Address reference;
   /** Set by a merge view until this member's content is checked against the reference. */
   private volatile boolean unverified;
+  /** The spaces declared when the cache was built, in name order: the order of {@link #sizes}. */
+  private final List<String> spaceOrder;
+  /** This member's size of each space of {@link #spaceOrder}; replaced under {@code log}'s lock. */
+  private volatile int[] sizes;
 
   DictionarySync(ClusterEngine engine, ValueDictionary dictionary) {
     if (dictionary.size() != 0) {
@@ -74,6 +78,8 @@ final class DictionarySync {
     }
     this.engine = engine;
     this.dictionary = dictionary;
+    this.spaceOrder = dictionary.spaces().stream().sorted().toList();
+    this.sizes = new int[spaceOrder.size()];
     dictionary.addListener(this::onAddition);
   }
 
@@ -128,8 +134,62 @@ final class DictionarySync {
       List<byte[]> space = log.computeIfAbsent(a.space(), s -> new ArrayList<>());
       if (a.id() == space.size()) {
         space.add(a.value());
+        int i = spaceOrder.indexOf(a.space());
+        if (i >= 0) {
+          int[] next = sizes.clone();
+          next[i] = space.size();
+          sizes = next;
+        }
       }
     }
+  }
+
+  // ---------------------------------------------------------------- writes' watermark
+
+  /**
+   * The ints of a write frame: {@code first}, then this member's size of each declared space (in
+   * name order). A write's value may name any id below those sizes.
+   */
+  int[] withSizes(int first) {
+    int[] mine = sizes;
+    int[] out = new int[mine.length + 1];
+    out[0] = first;
+    System.arraycopy(mine, 0, out, 1, mine.length);
+    return out;
+  }
+
+  /**
+   * Whether this member knows every id that the sender of a write (whose sizes are {@code ints}
+   * from index 1, see {@link #withSizes}) may have used. The coordinator multicasts an addition
+   * while the writer sends its write, from different senders, so an owner can receive the write
+   * first; one that applied and acknowledged it then, and was cut off by a partition from every
+   * member that knows the id, could see its side give the id to another value. So a receiver
+   * that is behind catches up first (from the reference, then from anyone); one that stays
+   * behind must not apply the write. A space a sender has and this member lacks is not checked.
+   *
+   * @param ints the frame's ints
+   * @return true if this member now holds at least the sender's size of every space
+   */
+  boolean knowsIdsOf(int[] ints) {
+    if (covers(ints)) {
+      return true;
+    }
+    catchUp();
+    if (covers(ints)) {
+      return true;
+    }
+    catchUpFromAnyone();
+    return covers(ints);
+  }
+
+  private boolean covers(int[] ints) {
+    int[] mine = sizes;
+    for (int i = 1; i < ints.length && i - 1 < mine.length; i++) {
+      if (mine[i - 1] < ints[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   // ---------------------------------------------------------------- replay and catch-up
