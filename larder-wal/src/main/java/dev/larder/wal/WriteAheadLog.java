@@ -115,7 +115,9 @@ public final class WriteAheadLog implements AutoCloseable {
 
   /**
    * Waits until the record of {@code ticket} may be acknowledged: forced under {@code always},
-   * handed to the operating system under {@code interval} and {@code none}.
+   * handed to the operating system under {@code interval} and {@code none}. The wait ignores
+   * interrupts (it lasts one write and force at most) and restores the thread's interrupt flag
+   * when it returns, so an interrupted caller never leaves its record in doubt.
    *
    * @param ticket from {@link #append}
    * @throws UncheckedIOException if writing or forcing fails; the log then refuses further work
