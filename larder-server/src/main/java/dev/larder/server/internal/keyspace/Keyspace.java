@@ -165,6 +165,21 @@ public final class Keyspace implements AutoCloseable {
    * @return the value before and after, as seen by the run that took effect
    */
   public Change update(int db, byte[] key, UnaryOperator<StoredValue> fn) {
+    return update(db, key, fn, true);
+  }
+
+  /**
+   * As {@link #update(int, byte[], UnaryOperator)}, but a changed value keeps the version
+   * {@code fn} gave it when {@code newVersion} is false: memcached's {@code touch} and
+   * {@code gat} change an item's expiry and keep its CAS unique, as memcached does.
+   *
+   * @param db the database
+   * @param key the key
+   * @param fn the change
+   * @param newVersion whether a changed value gets a new version
+   * @return the value before and after, as seen by the run that took effect
+   */
+  public Change update(int db, byte[] key, UnaryOperator<StoredValue> fn, boolean newVersion) {
     Change[] result = new Change[1];
     long now = now();
     cache.compute(
@@ -179,7 +194,7 @@ public final class Keyspace implements AutoCloseable {
             result[0] = new Change(before, before);
             return before == null ? null : old;
           }
-          if (after != null) {
+          if (after != null && newVersion) {
             after = after.withVersion(versions.incrementAndGet());
           }
           result[0] = new Change(before, after);

@@ -152,8 +152,10 @@ final class ItemStore {
    * @return the touched item, or null if absent
    */
   static StoredValue touch(MemcacheSession s, byte[] key, long expiry) {
+    // memcached keeps an item's CAS unique when it only changes its expiry
     Keyspace.Change change = s.keyspace().update(MemcacheSession.DB, key, before ->
-        before == null || before.type() != ValueType.STRING ? before : before.withExpiry(expiry));
+        before == null || before.type() != ValueType.STRING ? before : before.withExpiry(expiry),
+        false);
     return change.after() != null && change.after().type() == ValueType.STRING
         ? change.after() : null;
   }

@@ -56,6 +56,17 @@ class MemcacheTextProtocolTest {
   }
 
   @Test
+  void touchAndGatKeepTheCasUniqueAsMemcachedDoes() {
+    c.raw("set k 0 0 1\r\na\r\n");
+    long cas = casOf("k");
+    assertEquals("TOUCHED\r\n", c.raw("touch k 100\r\n"));
+    assertEquals(cas, casOf("k"));
+    assertTrue(c.raw("gats 200 k\r\n").contains(" " + cas + "\r\n"));
+    assertEquals("STORED\r\n", c.raw("cas k 0 0 1 " + cas + "\r\nb\r\n"));
+    assertTrue(casOf("k") != cas, "a store gives a new unique");
+  }
+
+  @Test
   void deleteIncrDecrTouch() {
     c.raw("set n 0 0 2\r\n10\r\n");
     assertEquals("15\r\n", c.raw("incr n 5\r\n"));
