@@ -164,8 +164,10 @@ final class DictionarySync {
    * while the writer sends its write, from different senders, so an owner can receive the write
    * first; one that applied and acknowledged it then, and was cut off by a partition from every
    * member that knows the id, could see its side give the id to another value. So a receiver
-   * that is behind catches up first (from the reference, then from anyone); one that stays
-   * behind must not apply the write. A space a sender has and this member lacks is not checked.
+   * that is behind asks the reference member for what it lacks first; one that stays behind
+   * must not apply the write (its sender retries). One call at most: on the delivery thread of
+   * a backup it holds up that sender's later messages while it waits. A space a sender has and
+   * this member lacks is not checked.
    *
    * @param ints the frame's ints
    * @return true if this member now holds at least the sender's size of every space
@@ -175,10 +177,6 @@ final class DictionarySync {
       return true;
     }
     catchUp();
-    if (covers(ints)) {
-      return true;
-    }
-    catchUpFromAnyone();
     return covers(ints);
   }
 
