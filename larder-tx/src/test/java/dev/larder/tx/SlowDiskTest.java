@@ -69,11 +69,10 @@ class SlowDiskTest {
    */
   @Test
   void interruptedCommittersCommitAndTheStoreGoesOn() throws Exception {
-    TxCacheSpec<String, Long> values = COUNTERS;
     WalConfig wal = WalConfig.of(directory).withPolicy(FsyncPolicy.always())
         .withFiles(slowForces(2));
-    try (TxStore store = TxStore.builder().cache(values).persistence(wal).build()) {
-      TxCache<String, Long> cache = store.cache(values);
+    try (TxStore store = TxStore.builder().cache(COUNTERS).persistence(wal).build()) {
+      TxCache<String, Long> cache = store.cache(COUNTERS);
       AtomicReference<Throwable> failure = new AtomicReference<>();
       List<Thread> committers = new ArrayList<>();
       for (int t = 0; t < 4; t++) {
@@ -100,9 +99,9 @@ class SlowDiskTest {
       cache.put("after", -1L); // the store still takes commits
       assertEquals(241, cache.estimatedSize());
     }
-    try (TxStore reopened = TxStore.builder().cache(values)
+    try (TxStore reopened = TxStore.builder().cache(COUNTERS)
         .persistence(WalConfig.of(directory)).build()) {
-      assertEquals(241, reopened.cache(values).estimatedSize());
+      assertEquals(241, reopened.cache(COUNTERS).estimatedSize());
     }
   }
 

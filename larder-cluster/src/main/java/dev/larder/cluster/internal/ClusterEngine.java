@@ -651,8 +651,7 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
       Address primary = t.hash().primary(s);
       Frame request = new Frame(Frame.T_WRITE, 0, t.viewId(), op.ordinal(),
           (async ? Frame.F_ASYNC : 0) | (mayReturnEarly ? Frame.F_NO_RESULT : 0), key, value,
-          expected, dictionary == null ? new int[] {0} : dictionary.withSizes(0), List.of(),
-          List.of());
+          expected, writeInts(), List.of(), List.of());
       Frame r;
       if (primary.equals(self())) {
         r = executeAsPrimary(request, !async, deadline);
@@ -722,7 +721,7 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     if (f.viewId() != t.viewId() || !t.hash().primary(s).equals(self())) {
       return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
     }
-    if (dictionary != null && !dictionary.knowsIdsOf(f.ints())) {
+    if (!knowsDictionaryIdsOf(f)) {
       return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
     }
     Op op = Op.of(f.op());
@@ -854,7 +853,7 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     long reqId = call == null ? 0 : call.id;
     Frame backup = new Frame(Frame.T_BACKUP, reqId, t.viewId(),
         value == null ? Op.REMOVE.ordinal() : Op.PUT.ordinal(), 0, key, value, null,
-        dictionary == null ? Frame.NO_INTS : dictionary.withSizes(0), List.of(), List.of());
+        writeInts(), List.of(), List.of());
     for (Address b : backups) {
       send(b, backup, false);
     }
@@ -901,10 +900,22 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     }
   }
 
+  /**
+   * @return the ints of a WRITE or BACKUP this member sends: 0 hops, then, with a value
+   *     dictionary, its size of each space (docs/spec/cluster-wire.md)
+   */
+  private int[] writeInts() {
+    return dictionary == null ? new int[] {0} : dictionary.withSizes(0);
+  }
+
+  /** @return false if a WRITE or BACKUP may name dictionary ids this member cannot learn now */
+  private boolean knowsDictionaryIdsOf(Frame f) {
+    return dictionary == null || dictionary.knowsIdsOf(f.ints());
+  }
+
   /** A backup write from a primary, on the delivery thread. */
   private void onBackup(Address from, Frame f) {
-    if (f.viewId() < topology.viewId()
-        || (dictionary != null && !dictionary.knowsIdsOf(f.ints()))) {
+    if (f.viewId() < topology.viewId() || !knowsDictionaryIdsOf(f)) {
       reply(from, f.reqId(), Frame.reply(f.reqId(), topology.viewId(), Frame.S_RETRY, null));
       return;
     }

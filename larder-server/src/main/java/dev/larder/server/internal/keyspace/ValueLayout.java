@@ -140,12 +140,4 @@ public final class ValueLayout {
     Varint.read(bytes, cursor);
     return Varint.read(bytes, cursor);
   }
-
-  /**
-   * @param bytes stored bytes
-   * @return the type, without copying the payload
-   */
-  public static ValueType typeOf(byte[] bytes) {
-    return ValueType.ofCode(bytes[0] & TYPE_MASK);
-  }
 }
