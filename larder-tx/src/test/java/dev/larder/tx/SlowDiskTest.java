@@ -33,9 +33,7 @@ class SlowDiskTest {
    */
   @Test
   void contendedIncrementsOnASlowDiskAllCommit() throws Exception {
-    WalConfig wal = WalConfig.of(directory).withPolicy(FsyncPolicy.always())
-        .withFiles(slowForces(30));
-    try (TxStore store = TxStore.builder().cache(COUNTERS).persistence(wal).build()) {
+    try (TxStore store = storeWithSlowForces(30)) {
       TxCache<String, Long> counters = store.cache(COUNTERS);
       counters.put("c", 0L);
       AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -69,9 +67,7 @@ class SlowDiskTest {
    */
   @Test
   void interruptedCommittersCommitAndTheStoreGoesOn() throws Exception {
-    WalConfig wal = WalConfig.of(directory).withPolicy(FsyncPolicy.always())
-        .withFiles(slowForces(2));
-    try (TxStore store = TxStore.builder().cache(COUNTERS).persistence(wal).build()) {
+    try (TxStore store = storeWithSlowForces(2)) {
       TxCache<String, Long> cache = store.cache(COUNTERS);
       AtomicReference<Throwable> failure = new AtomicReference<>();
       List<Thread> committers = new ArrayList<>();
@@ -105,14 +101,16 @@ class SlowDiskTest {
     }
   }
 
-  /** The standard files, with every force taking at least {@code millis}: a slow disk. */
-  private static FileLayer slowForces(long millis) {
-    return new HookedFiles(FileLayer.standard(), HookedFiles.NONE, position -> {
+  /** A store under {@code always} whose every force takes at least {@code millis}. */
+  private TxStore storeWithSlowForces(long millis) {
+    FileLayer slow = new HookedFiles(FileLayer.standard(), HookedFiles.NONE, position -> {
       try {
         Thread.sleep(millis);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
     });
+    return TxStore.builder().cache(COUNTERS).persistence(
+        WalConfig.of(directory).withPolicy(FsyncPolicy.always()).withFiles(slow)).build();
   }
 }
