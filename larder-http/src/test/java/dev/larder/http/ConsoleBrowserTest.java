@@ -84,6 +84,12 @@ class ConsoleBrowserTest {
         for (int i = 0; i < api.size(); i++) {
           assertRowShows(api.get(i), rows.get(i));
         }
+        // Polls update cells in place: an element read before a poll is still on the page after.
+        WebElement held = rows.get(0).findElement(By.className("memory-text"));
+        long before = updatedAt(driver.findElement(By.id("updated")));
+        wait.until(d -> updatedAt(d.findElement(By.id("updated"))) > before);
+        assertEquals(driver.findElements(By.className("memory-text")).get(0).getText(),
+            held.getText(), "the memory label held across a poll is the one on the page");
         assertEquals("3", driver.findElement(By.id("chart-hit-ratio")).getDomAttribute(
             "data-series"), "the hit-ratio chart drew a line per cache");
         assertFalse(driver.findElement(By.id("section-log")).isDisplayed());

@@ -56,30 +56,39 @@
       row.appendChild(td);
     }
     td.dataset.value = value === null || value === undefined ? "" : String(value);
-    td.textContent = text;
+    // A null text leaves the td's children to the caller, which updates them in place.
+    if (text !== null) td.textContent = text;
     return td;
   }
 
+  // Returns the td's child of the given class, made on first use. Cells update their children in
+  // place on every poll, so an element a reader (or a test) holds stays the one on the page.
+  function child(parent, tag, className) {
+    let el = parent.querySelector(`:scope > .${className}`);
+    if (!el) {
+      el = document.createElement(tag);
+      el.className = className;
+      parent.appendChild(el);
+    }
+    return el;
+  }
+
   function memoryCell(row, cache) {
-    const td = cell(row, "memory", "", cache.memoryUsed, "memory");
+    const td = cell(row, "memory", null, cache.memoryUsed, "memory");
     td.dataset.max = cache.maximumMemory === null ? "" : String(cache.maximumMemory);
-    const label = document.createElement("div");
-    label.className = "memory-text";
-    label.textContent = cache.maximumMemory === null
+    child(td, "div", "memory-text").textContent = cache.maximumMemory === null
       ? bytes(cache.memoryUsed) + " (no byte bound)"
       : bytes(cache.memoryUsed) + " / " + bytes(cache.maximumMemory);
-    td.appendChild(label);
-    if (cache.maximumMemory !== null) {
-      const fraction = Math.min(1, cache.memoryUsed / cache.maximumMemory);
-      const bar = document.createElement("div");
-      bar.className = "bar";
-      bar.dataset.level = fraction >= 0.95 ? "full" : fraction >= 0.8 ? "high" : "normal";
-      bar.title = (fraction * 100).toFixed(1) + "% of the bound";
-      const fill = document.createElement("span");
-      fill.style.width = (fraction * 100).toFixed(2) + "%";
-      bar.appendChild(fill);
-      td.appendChild(bar);
+    if (cache.maximumMemory === null) {
+      td.querySelector(":scope > .bar")?.remove();
+      return;
     }
+    const fraction = Math.min(1, cache.memoryUsed / cache.maximumMemory);
+    const bar = child(td, "div", "bar");
+    bar.dataset.level = fraction >= 0.95 ? "full" : fraction >= 0.8 ? "high" : "normal";
+    bar.title = (fraction * 100).toFixed(1) + "% of the bound";
+    const fill = bar.firstElementChild || bar.appendChild(document.createElement("span"));
+    fill.style.width = (fraction * 100).toFixed(2) + "%";
   }
 
   function latencyText(l) {
@@ -103,12 +112,11 @@
     }
     cell(row, "evictions", String(cache.evictions), cache.evictions, "num");
     cell(row, "expirations", String(cache.expirations), cache.expirations, "num");
-    const stats = cell(row, "statistics", "", cache.statistics);
-    const badge = document.createElement("span");
-    badge.className = cache.statistics ? "badge" : "badge off";
+    const stats = cell(row, "statistics", null, cache.statistics);
+    const badge = child(stats, "span", "badge");
+    badge.classList.toggle("off", !cache.statistics);
     badge.textContent = cache.statistics ? "on" : "off";
     badge.title = cache.statistics ? "" : "counts stay 0: build the cache with recordStats()";
-    stats.appendChild(badge);
   }
 
   function renderTable(caches) {
@@ -138,14 +146,22 @@
         panel.querySelector("h2").textContent = name;
         document.getElementById("other-sections").appendChild(panel);
       }
+      // Rows are kept and updated in place, like the table's, so held elements stay current.
       const tbody = panel.querySelector("tbody");
-      tbody.replaceChildren();
+      const labels = new Set(Object.keys(figures || {}));
+      for (const tr of [...tbody.rows]) {
+        if (!labels.has(tr.dataset.label)) tr.remove();
+      }
       for (const [label, value] of Object.entries(figures || {})) {
-        const tr = tbody.insertRow();
-        tr.insertCell().textContent = label;
-        const td = tr.insertCell();
-        td.textContent = String(value);
-        td.dataset.field = label;
+        let tr = tbody.querySelector(`tr[data-label="${CSS.escape(label)}"]`);
+        if (!tr) {
+          tr = tbody.insertRow();
+          tr.dataset.label = label;
+          tr.insertCell().textContent = label;
+          tr.insertCell().dataset.field = label;
+        }
+        tr.cells[1].textContent = String(value);
+        tbody.appendChild(tr);
       }
       panel.hidden = false;
     }
