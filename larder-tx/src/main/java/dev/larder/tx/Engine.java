@@ -207,13 +207,16 @@ final class Engine implements AutoCloseable {
   }
 
   /**
-   * Waits until new snapshots include commit {@code sequence}, the log fails, or the time is up:
-   * what a retried transaction needs before it can succeed. Parks in short steps; used only by
-   * writers retrying after a conflict, never by a reader.
+   * Waits until new snapshots include commit {@code sequence}, the log fails, the time is up or
+   * the thread is interrupted (its flag kept): what a retried transaction needs before it can
+   * succeed. Parks in short steps; used only by writers retrying after a conflict, never by a
+   * reader. An interrupted thread returns at once, since {@code parkNanos} would not park it and
+   * the wait would spin until the deadline.
    */
   void awaitVisible(long sequence, long maxNanos) {
     long deadline = System.nanoTime() + maxNanos;
-    while (visible.get() < sequence && failure == null && System.nanoTime() < deadline) {
+    while (visible.get() < sequence && failure == null && System.nanoTime() < deadline
+        && !Thread.currentThread().isInterrupted()) {
       java.util.concurrent.locks.LockSupport.parkNanos(50_000);
     }
   }

@@ -37,6 +37,26 @@ class TransactionApiTest {
     }
   }
 
+  /**
+   * A retry's wait for the commits it collided with ends when its thread is interrupted, rather
+   * than spinning until its deadline ({@code parkNanos} does not park an interrupted thread).
+   */
+  @Test
+  void anInterruptedRetryStopsWaitingForVisibilityAndKeepsTheFlag() {
+    try (TxStore store = TxStore.builder().cache(ACCOUNTS).build()) {
+      long wait = Duration.ofSeconds(20).toNanos();
+      Thread.currentThread().interrupt();
+      long start = System.nanoTime();
+      try {
+        store.engine().awaitVisible(Long.MAX_VALUE, wait); // a commit that never comes
+        assertTrue(System.nanoTime() - start < wait / 2, "waited for the deadline");
+        assertTrue(Thread.currentThread().isInterrupted(), "the interrupt flag was lost");
+      } finally {
+        Thread.interrupted();
+      }
+    }
+  }
+
   @Test
   void commitAcrossCachesIsAllOrNothing() {
     try (TxStore store = TxStore.builder().cache(ACCOUNTS).cache(LOG).build()) {
