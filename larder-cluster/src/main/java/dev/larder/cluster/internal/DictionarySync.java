@@ -3,6 +3,7 @@ package dev.larder.cluster.internal;
 import dev.larder.cluster.ClusterException;
 import dev.larder.codec.ValueDictionary;
 import dev.larder.codec.ValueDictionary.Addition;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -178,6 +179,41 @@ final class DictionarySync {
     }
     catchUp();
     return covers(ints);
+  }
+
+  /**
+   * This member's size of each declared space, as big-endian i32s in name order: the value of a
+   * last STATE chunk. A source reads it after the last entry it sends, so every id those entries
+   * name lies below these sizes (sizes only grow).
+   */
+  byte[] sizesAsBytes() {
+    int[] mine = sizes;
+    ByteBuffer out = ByteBuffer.allocate(Integer.BYTES * mine.length);
+    for (int size : mine) {
+      out.putInt(size);
+    }
+    return out.array();
+  }
+
+  /**
+   * Whether this member knows every id the entries of a state transfer may name, given the
+   * source's sizes ({@link #sizesAsBytes}); asks the reference member for what it lacks first
+   * if it is behind, as {@link #knowsIdsOf(int[])} does.
+   *
+   * @param sourceSizes a last STATE chunk's value, whose length is a multiple of 4
+   */
+  boolean knowsIdsOf(byte[] sourceSizes) {
+    ByteBuffer in = ByteBuffer.wrap(sourceSizes);
+    int[] ints = new int[1 + sourceSizes.length / Integer.BYTES];
+    for (int i = 1; i < ints.length; i++) {
+      ints[i] = in.getInt();
+    }
+    return knowsIdsOf(ints);
+  }
+
+  /** @return true if this member's dictionary no longer agrees with the cluster's */
+  boolean diverged() {
+    return diverged != null;
   }
 
   private boolean covers(int[] ints) {

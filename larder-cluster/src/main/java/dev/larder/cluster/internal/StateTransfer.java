@@ -42,7 +42,9 @@ import org.jgroups.Address;
  *       candidates and mark a segment lost while its entries exist;
  *   <li>applies the entries of each STATE chunk unless the key is live (written since the
  *       segment became incoming: a live value is newer than any snapshot), and marks each
- *       served segment OWNED when its last chunk arrives.
+ *       served segment OWNED once every chunk of its pull is applied and this member's value
+ *       dictionary holds every id the source's entries may name (the last chunk carries the
+ *       source's dictionary sizes).
  * </ol>
  * Why no write is lost: a write acknowledged in the previous view was applied by every owner of
  * that view before it installed this one (backups refuse writes from an older view, so the
@@ -94,19 +96,28 @@ final class StateTransfer {
    *
    * @param notReady the segments it did not serve
    * @param otherView true if it was in another view than the pull's: ask it again later
+   * @param dictionarySizes the source's value dictionary sizes after its last entry, or null
+   *     (no dictionary, or a source that sent none)
    */
-  private record Answer(Set<Integer> notReady, boolean otherView) {
+  private record Answer(Set<Integer> notReady, boolean otherView, byte[] dictionarySizes) {
 
-    static Answer of(Frame last) {
+    /** A last chunk whose sizes are malformed counts as serving nothing: ask the next source. */
+    static Answer of(Frame last, Set<Integer> segments) {
+      byte[] sizes = last.value();
+      if (sizes != null && sizes.length % Integer.BYTES != 0) {
+        LOG.log(System.Logger.Level.WARNING, "a state-transfer source sent dictionary sizes of "
+            + sizes.length + " bytes, not a multiple of 4; its answer is ignored");
+        return none(segments);
+      }
       Set<Integer> notReady = new HashSet<>();
       for (int s : last.ints()) {
         notReady.add(s);
       }
-      return new Answer(notReady, (last.flags() & Frame.F_OTHER_VIEW) != 0);
+      return new Answer(notReady, (last.flags() & Frame.F_OTHER_VIEW) != 0, sizes);
     }
 
     static Answer none(Set<Integer> segments) {
-      return new Answer(new HashSet<>(segments), false);
+      return new Answer(new HashSet<>(segments), false, null);
     }
   }
 
@@ -196,6 +207,10 @@ final class StateTransfer {
       }
       for (Map.Entry<Address, Pull> e : started.entrySet()) {
         Answer answer = awaitPull(e.getKey(), e.getValue(), gen);
+        if (!awaitDictionary(answer, gen)) {
+          return;
+        }
+        own(e.getValue(), answer, t);
         for (int s : e.getValue().segments()) {
           if (!answer.notReady().contains(s)) {
             remaining.remove(s);
@@ -247,6 +262,31 @@ final class StateTransfer {
       }
     }
     return out;
+  }
+
+  /**
+   * Waits until this member's value dictionary holds every id the pull's entries may name,
+   * before their segments become OWNED (and so served). A joiner otherwise learns an id when
+   * it first decodes it; a partition that cut it off from every member knowing the id before
+   * then, on a side that went on to give the id to another value, would make it decode the
+   * entry as that value (cluster.md, "A write's dictionary ids"). Entries of segments still
+   * INCOMING are not served and are dropped at the next view. Usually this member already
+   * holds them all (it fetched the reference's additions after the view); else it asks the
+   * reference again until it answers, or a newer view ends this rebalance.
+   *
+   * @return false if the rebalance should stop (a newer view, closed, or a diverged dictionary)
+   */
+  private boolean awaitDictionary(Answer answer, long gen) {
+    DictionarySync dictionary = engine.dictionarySync();
+    if (dictionary == null || answer.dictionarySizes() == null) {
+      return true;
+    }
+    while (!dictionary.knowsIdsOf(answer.dictionarySizes())) {
+      if (dictionary.diverged() || !pause(gen)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -420,25 +460,29 @@ final class StateTransfer {
           chunk.add(e.getValue());
           bytes += e.getKey().length + e.getValue().length;
           if (bytes >= CHUNK_BYTES) {
-            sendChunk(from, f, chunk, 0, Frame.NO_INTS);
+            sendChunk(from, f, chunk, 0, Frame.NO_INTS, null);
             chunk = new ArrayList<>();
             bytes = 0;
           }
         }
       }
     }
+    // read after the last entry: every id the entries name lies below these sizes
+    DictionarySync dictionary = engine.dictionarySync();
     sendChunk(from, f, chunk, Frame.F_LAST | (otherView ? Frame.F_OTHER_VIEW : 0),
-        notReady.stream().mapToInt(Integer::intValue).toArray());
+        notReady.stream().mapToInt(Integer::intValue).toArray(),
+        dictionary == null ? null : dictionary.sizesAsBytes());
   }
 
   /** Answers a pull with "no segment ready here, ask again": this member has no view yet. */
   void refuse(Address from, Frame f) {
-    sendChunk(from, f, List.of(), Frame.F_LAST | Frame.F_OTHER_VIEW, f.ints());
+    sendChunk(from, f, List.of(), Frame.F_LAST | Frame.F_OTHER_VIEW, f.ints(), null);
   }
 
-  private void sendChunk(Address to, Frame pull, List<byte[]> entries, int flags, int[] ints) {
-    engine.send(to, new Frame(Frame.T_STATE, pull.reqId(), pull.viewId(), 0, flags, null, null,
-        null, ints, List.of(), entries), false);
+  private void sendChunk(Address to, Frame pull, List<byte[]> entries, int flags, int[] ints,
+      byte[] dictionarySizes) {
+    engine.send(to, new Frame(Frame.T_STATE, pull.reqId(), pull.viewId(), 0, flags, null,
+        dictionarySizes, null, ints, List.of(), entries), false);
   }
 
   /**
@@ -476,7 +520,7 @@ final class StateTransfer {
           } finally {
             inFlight.release();
             if (p.unapplied().decrementAndGet() == 0) {
-              finish(p, p.answer().get(), t);
+              p.done().complete(p.answer().get());
             }
           }
         });
@@ -487,10 +531,10 @@ final class StateTransfer {
       }
     }
     if (last) {
-      Answer answer = Answer.of(f);
+      Answer answer = Answer.of(f, p.segments());
       p.answer().set(answer);
       if (p.unapplied().decrementAndGet() == 0) {
-        finish(p, answer, t);
+        p.done().complete(answer);
       }
     }
   }
@@ -534,10 +578,8 @@ final class StateTransfer {
     currentBytes.addAndGet(chunkBytes);
   }
 
-  private void finish(Pull p, Answer answer, Topology t) {
-    if (pulls.get(p.reqId()) != p) {
-      return; // abandoned: its segments are asked of another source
-    }
+  /** Marks the segments a source served OWNED, if this member is still in the pull's view. */
+  private void own(Pull p, Answer answer, Topology t) {
     for (int s : p.segments()) {
       if (answer.notReady().contains(s)) {
         continue;
@@ -553,7 +595,6 @@ final class StateTransfer {
         engine.table.unlock(s);
       }
     }
-    p.done().complete(answer);
   }
 
   private void noteShortfall(List<byte[]> entries) {
