@@ -133,9 +133,15 @@ public final class TxStore implements AutoCloseable {
   @SuppressWarnings("unchecked")
   public <K, V> TxCache<K, V> cache(TxCacheSpec<K, V> spec) {
     TxCache<?, ?> cache = caches.get(spec.name());
-    if (cache == null || !cache.spec().equals(spec)) {
+    if (cache == null) {
       throw new IllegalArgumentException("this store declares no cache " + spec.name()
-          + " with that spec; it declares " + caches.keySet());
+          + "; it declares " + caches.keySet());
+    }
+    if (!cache.spec().equals(spec)) {
+      // a spec's settings are a lambda, equal only to itself: a spec built again with
+      // settings is another spec even if it reads the same
+      throw new IllegalArgumentException("cache " + spec.name() + " was declared with another"
+          + " spec (its codecs or settings differ); pass the spec given to the builder");
     }
     return (TxCache<K, V>) cache;
   }

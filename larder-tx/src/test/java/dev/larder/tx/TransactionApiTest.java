@@ -2,16 +2,22 @@ package dev.larder.tx;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.codec.Codecs;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 @Timeout(60)
 class TransactionApiTest {
@@ -55,6 +61,24 @@ class TransactionApiTest {
         Thread.interrupted();
       }
     }
+  }
+
+  @Test
+  void misusesAreRefusedSayingWhatIsWrong(@TempDir Path dir) throws Exception {
+    try (TxStore store = TxStore.builder().cache(ACCOUNTS).build()) {
+      TxCacheSpec<String, Long> lookalike = ACCOUNTS.with(b -> b.maximumMemory(1 << 20));
+      IllegalArgumentException other =
+          assertThrows(IllegalArgumentException.class, () -> store.cache(lookalike));
+      assertTrue(other.getMessage().contains("declared with another spec"), other.getMessage());
+      IllegalArgumentException unknown =
+          assertThrows(IllegalArgumentException.class, () -> store.cache(LOG));
+      assertTrue(unknown.getMessage().contains("declares no cache log"), unknown.getMessage());
+    }
+    Path file = Files.createFile(dir.resolve("not-a-directory"));
+    UncheckedIOException e = assertThrows(UncheckedIOException.class,
+        () -> TxStore.builder().cache(ACCOUNTS).persistence(file).build());
+    assertInstanceOf(NotDirectoryException.class, e.getCause());
+    assertTrue(e.getMessage().contains("the log directory is a file"), e.getMessage());
   }
 
   @Test

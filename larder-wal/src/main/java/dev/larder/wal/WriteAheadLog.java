@@ -50,6 +50,7 @@ public final class WriteAheadLog implements AutoCloseable {
    * @return the open log
    * @throws LogDirectoryLockedException if the directory is in use
    * @throws LogCorruptedException if recovery meets damage and salvage is off
+   * @throws java.nio.file.NotDirectoryException if the path exists and is not a directory
    * @throws IOException on failure
    */
   public static WriteAheadLog open(WalConfig config, LogReplay replay) throws IOException {

@@ -9,6 +9,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -40,7 +41,7 @@ public final class NioFileLayer implements FileLayer {
 
   @Override
   public List<String> list(Path directory) throws IOException {
-    Files.createDirectories(directory);
+    createDirectories(directory);
     List<String> names = new ArrayList<>();
     try (Stream<Path> files = Files.list(directory)) {
       files.filter(Files::isRegularFile).forEach(f -> names.add(f.getFileName().toString()));
@@ -64,7 +65,7 @@ public final class NioFileLayer implements FileLayer {
 
   @Override
   public AutoCloseable lock(Path directory) throws IOException {
-    Files.createDirectories(directory);
+    createDirectories(directory);
     FileChannel channel = FileChannel.open(directory.resolve("lock"), StandardOpenOption.CREATE,
         StandardOpenOption.WRITE);
     FileLock lock;
@@ -153,5 +154,13 @@ public final class NioFileLayer implements FileLayer {
     public void close() throws IOException {
       file.close();
     }
+  }
+
+  /** Files.createDirectories, whose refusal of a file in the way names only the path. */
+  private static void createDirectories(Path directory) throws IOException {
+    if (Files.exists(directory) && !Files.isDirectory(directory)) {
+      throw new NotDirectoryException(directory + ": the log directory is a file");
+    }
+    Files.createDirectories(directory);
   }
 }
