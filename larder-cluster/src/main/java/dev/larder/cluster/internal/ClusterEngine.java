@@ -135,6 +135,8 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     if (config.nodeName() != null) {
       channel.name(config.nodeName());
     }
+    String settings = SettingsToken.describe(config, hooks);
+    SettingsToken.install(channel, settings);
     ClusterEngine engine = new ClusterEngine(config, local, memoryBound, channel, hooks);
     channel.setReceiver(engine);
     try {
@@ -142,6 +144,11 @@ public final class ClusterEngine implements Receiver, AutoCloseable {
     } catch (Exception e) {
       channel.close();
       engine.workers.shutdownNow();
+      if (e instanceof SecurityException) {
+        throw new ClusterException("cluster " + config.clusterName() + " refused this member:"
+            + " its settings [" + settings + "] differ from the running members' (every member"
+            + " must use the same; the coordinator's log names its own)", e);
+      }
       throw new ClusterException("cannot join cluster " + config.clusterName() + ": " + e, e);
     }
     engine.awaitInitialMembers();

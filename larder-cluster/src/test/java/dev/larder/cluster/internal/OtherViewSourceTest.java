@@ -44,12 +44,15 @@ class OtherViewSourceTest {
     }
   }
 
+  private static ClusterConfig config(String cluster, Duration timeout) {
+    return ClusterConfig.builder().stack(Stacks.IN_PROCESS).clusterName(cluster)
+        .nodeName("member").mode(ClusterMode.REPLICATED).timeout(timeout)
+        .segments(SEGMENTS).build();
+  }
+
   private static ClusteredCache<String, String> member(String cluster, Duration timeout) {
     return ClusteredCache.builder(String.class, String.class)
-        .cluster(ClusterConfig.builder().stack(Stacks.IN_PROCESS).clusterName(cluster)
-            .nodeName("member").mode(ClusterMode.REPLICATED).timeout(timeout)
-            .segments(SEGMENTS).build())
-        .build();
+        .cluster(config(cluster, timeout)).build();
   }
 
   private static String clusterName(String what) {
@@ -109,6 +112,9 @@ class OtherViewSourceTest {
           }
         }
       });
+      // the member, coordinator, admits only joiners with its settings
+      SettingsToken.install(puller,
+          SettingsToken.describe(config(cluster, Duration.ofMillis(300)), EngineHooks.NONE));
       puller.connect(cluster);
       assertTrue(source.awaitRebalanced(Duration.ofSeconds(20)));
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
