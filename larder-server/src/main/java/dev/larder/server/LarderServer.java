@@ -180,19 +180,7 @@ public final class LarderServer implements AutoCloseable {
             protocol.accept(ch.pipeline());
           }
         });
-    Channel ch;
-    try {
-      ch = bindTo(b, port);
-    } catch (IOException e) {
-      if (!anyPortIfTaken || port == 0 || !Transport.addressInUse(e)) {
-        throw e;
-      }
-      ch = bindTo(b, 0);
-    }
-    synchronized (this) {
-      listeners.add(ch);
-    }
-    return ((InetSocketAddress) ch.localAddress()).getPort();
+    return bindListener(b, port, anyPortIfTaken);
   }
 
   private int listenHttp(HttpMount mount, boolean anyPortIfTaken, SslContext ssl)
@@ -211,20 +199,40 @@ public final class LarderServer implements AutoCloseable {
             ch.pipeline().addLast(http);
           }
         });
-    int port = mount.config().port();
+    return bindListener(b, mount.config().port(), anyPortIfTaken);
+  }
+
+  /**
+   * Binds {@code port} (a free one if it is taken and {@code anyPortIfTaken}) and keeps the
+   * listener for {@link #close()}.
+   *
+   * @return the bound port
+   */
+  private int bindListener(ServerBootstrap b, int port, boolean anyPortIfTaken)
+      throws IOException {
     Channel ch;
     try {
       ch = bindTo(b, port);
     } catch (IOException e) {
       if (!anyPortIfTaken || port == 0 || !Transport.addressInUse(e)) {
-        throw e;
+        throw cannotListen(port, e);
       }
-      ch = bindTo(b, 0);
+      try {
+        ch = bindTo(b, 0);
+      } catch (IOException again) {
+        throw cannotListen(0, again);
+      }
     }
     synchronized (this) {
       listeners.add(ch);
     }
     return ((InetSocketAddress) ch.localAddress()).getPort();
+  }
+
+  /** The bind failure as one line naming the address (Netty's says only "bind(..) failed"). */
+  private IOException cannotListen(int port, IOException e) {
+    String why = Transport.addressInUse(e) ? "the port is in use" : e.getMessage();
+    return new IOException("cannot listen on " + config.bind() + ":" + port + ": " + why, e);
   }
 
   private Channel bindTo(ServerBootstrap b, int port) throws IOException {
@@ -237,7 +245,7 @@ public final class LarderServer implements AutoCloseable {
       if (e instanceof IOException io) {
         throw io;
       }
-      throw new IOException("cannot bind " + config.bind() + ":" + port + ": " + e, e);
+      throw new IOException(e.toString(), e);
     }
   }
 

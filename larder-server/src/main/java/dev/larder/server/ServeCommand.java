@@ -65,7 +65,8 @@ public final class ServeCommand implements Callable<Integer> {
 
   /**
    * Serves; a bad setting or credentials file (the error names it) is reported on one line with
-   * exit code 2, not as a stack trace.
+   * exit code 2, and a port that cannot be bound (in use, or an address not on this host) or a
+   * TLS file that cannot be read with exit code 1, not as a stack trace.
    */
   @Override
   public Integer call() throws Exception {
@@ -74,6 +75,9 @@ public final class ServeCommand implements Callable<Integer> {
     } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
       System.err.println("larder serve: " + e.getMessage());
       return 2;
+    } catch (java.io.IOException e) {
+      System.err.println("larder serve: " + e.getMessage());
+      return 1;
     }
   }
 
@@ -113,7 +117,7 @@ public final class ServeCommand implements Callable<Integer> {
     return port == 0 ? "(off)" : config.bind() + ":" + port;
   }
 
-  private ServerConfig config() throws java.io.IOException {
+  private ServerConfig config() {
     Map<String, String> overrides = new LinkedHashMap<>(settings);
     put(overrides, ServerSetting.BIND, bind);
     put(overrides, ServerSetting.RESP_PORT, respPort);
@@ -121,8 +125,17 @@ public final class ServeCommand implements Callable<Integer> {
     put(overrides, ServerSetting.HTTP_PORT, httpPort);
     put(overrides, ServerSetting.MAXMEMORY, maxMemory);
     put(overrides, ServerSetting.REQUIREPASS, password);
-    return configFile == null ? ServerConfig.of(overrides)
-        : ServerConfig.load(configFile, overrides);
+    if (configFile == null) {
+      return ServerConfig.of(overrides);
+    }
+    try {
+      return ServerConfig.load(configFile, overrides);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new IllegalArgumentException("config file " + configFile + ": no such file", e);
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("config file " + configFile + " cannot be read: "
+          + e.getMessage(), e);
+    }
   }
 
   private static void put(Map<String, String> m, ServerSetting s, Object value) {

@@ -4,26 +4,61 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** {@code larder serve} refuses to listen off loopback without passwords, in one clear line. */
+/**
+ * {@code larder serve} refuses what it cannot do in one clear line, never a stack trace: exit 2
+ * for bad settings, 1 for a port it cannot bind.
+ */
 class ServeCommandTest {
-  @Test
-  void offLoopbackWithoutPasswordsIsRefusedBeforeBinding() {
+
+  /** The exit code and what the command printed on standard error. */
+  private record Outcome(int exit, String err) {}
+
+  private static Outcome serve(String... args) {
     PrintStream saved = System.err;
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    int exit;
     try {
-      exit = new CommandLine(new ServeCommand()).execute("--bind", "0.0.0.0");
+      int exit = new CommandLine(new ServeCommand()).execute(args);
+      // SLF4J (on the test class path through Jedis) warns once per JVM when Netty first logs
+      String printed = err.toString(StandardCharsets.UTF_8).replace("\r\n", "\n")
+          .replaceAll("(?m)^SLF4J: .*\n", "");
+      return new Outcome(exit, printed);
     } finally {
       System.setErr(saved);
     }
-    assertEquals(2, exit);
-    assertEquals("larder serve: requirepass must be set (or an aclfile given) when bind 0.0.0.0"
-        + " is not a loopback address: Larder does not accept unauthenticated RESP connections"
-        + " off loopback\n", err.toString(StandardCharsets.UTF_8).replace("\r\n", "\n"));
+  }
+
+  @Test
+  void offLoopbackWithoutPasswordsIsRefusedBeforeBinding() {
+    assertEquals(new Outcome(2, "larder serve: requirepass must be set (or an aclfile given)"
+        + " when bind 0.0.0.0 is not a loopback address: Larder does not accept unauthenticated"
+        + " RESP connections off loopback\n"), serve("--bind", "0.0.0.0"));
+  }
+
+  @Test
+  void aConfigFileThatCannotBeReadIsNamed(@TempDir Path dir) {
+    Path missing = dir.resolve("missing.properties");
+    assertEquals(new Outcome(2, "larder serve: config file " + missing + ": no such file\n"),
+        serve("--config", missing.toString()));
+    assertEquals(new Outcome(2, "larder serve: config file " + dir
+        + " cannot be read: Is a directory\n"), serve("--config", dir.toString()));
+  }
+
+  @Test
+  void aTakenExplicitPortIsNamed() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      int port = taken.getLocalPort();
+      assertEquals(new Outcome(1, "larder serve: cannot listen on 127.0.0.1:" + port
+          + ": the port is in use\n"), serve("--port", Integer.toString(port),
+          "--memcache-port", "-1", "--http-port", "-1"));
+    }
   }
 }
