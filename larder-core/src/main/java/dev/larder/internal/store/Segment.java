@@ -196,7 +196,7 @@ public final class Segment {
     for (int probes = 0; probes < capacity; probes++) {
       long slot = (long) SLOTS.getAcquire(t, i);
       if (slot == IndexSlot.EMPTY) {
-        return table == t ? null : RETRY;
+        return missOrRetry(t);
       }
       if (slot != IndexSlot.TOMBSTONE && IndexSlot.tagOf(slot) == tag) {
         byte[] result = readIfKey(t, i, slot, key, keyLength, now, copy, hash, access);
@@ -206,7 +206,18 @@ public final class Segment {
       }
       i = i + 1 == capacity ? 0 : i + 1;
     }
-    return table == t ? null : RETRY;
+    return missOrRetry(t);
+  }
+
+  /**
+   * A probe of {@code t} found no entry: a miss, unless the table was replaced meanwhile or the
+   * segment has retired. A split retires the segment by setting {@link #closed} and then
+   * replacing its table with an empty one, so a reader that saw it open and then read the empty
+   * table must not take that for a miss: it sees {@code closed} now (written before the table
+   * it read) and reads again, from the successor.
+   */
+  private byte[] missOrRetry(long[] t) {
+    return table == t && !closed ? null : RETRY;
   }
 
   /**
