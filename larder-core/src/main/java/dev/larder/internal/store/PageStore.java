@@ -9,7 +9,11 @@ import java.util.Arrays;
  *
  * <p>Implementation notes. Standard pages are pooled rather than freed, since a bounded cache
  * reuses them at once. Pages larger than standard (one oversized entry each) are freed when
- * their entry goes, as are pooled pages the budget needs for something else. Freed memory goes
+ * their entry goes, except the last {@value #LARGE_POOL} of them, which are pooled too: an
+ * entry of about the same size (the next version of a large value, or the large value that
+ * replaces an evicted one) takes the page back warm, where a freed page's memory faults in again
+ * page by page (docs/design/memory.md). Pooled pages of both kinds count against the bound and
+ * are freed before anything is evicted, so pooling changes no eviction decision. Freed memory goes
  * back to the {@link PageMemory}, which keeps it readable until {@link #close} (so a lock-free
  * reader still holding a freed page never touches unmapped memory) and gives it back to the
  * system without stopping other threads. A freed page's generation is raised before its memory
@@ -36,6 +40,10 @@ final class PageStore {
   private int[] freeNumbers = new int[4];
   private int freeNumberCount;
   private final ArrayDeque<Page> pooled = new ArrayDeque<>(2);
+  /** Over-size pages kept for reuse, newest last; at most {@link #LARGE_POOL}. */
+  private final ArrayDeque<Page> pooledLarge = new ArrayDeque<>(LARGE_POOL);
+  /** Over-size pages pooled at most. */
+  static final int LARGE_POOL = 2;
   private long reservedBytes;
 
   /**
@@ -76,13 +84,34 @@ final class PageStore {
     return pooled.size();
   }
 
+  /** @return whether a pooled page of either kind could be freed to make room */
   boolean hasPooled() {
-    return !pooled.isEmpty();
+    return !pooled.isEmpty() || !pooledLarge.isEmpty();
+  }
+
+  /** @return the pooled over-size pages, oldest first; for tests */
+  java.util.List<Page> pooledLargePages() {
+    return java.util.List.copyOf(pooledLarge);
   }
 
   /** @return a pooled standard page, or null if none */
   Page takePooled() {
     return pooled.pollFirst();
+  }
+
+  /**
+   * @param bytes an over-size entry's length
+   * @return a pooled over-size page that holds it and wastes at most an eighth of it, or null
+   */
+  Page takePooledLarge(int bytes) {
+    for (java.util.Iterator<Page> it = pooledLarge.descendingIterator(); it.hasNext(); ) {
+      Page page = it.next();
+      if (page.capacity >= bytes && page.capacity - bytes <= bytes / 8) {
+        it.remove();
+        return page;
+      }
+    }
+    return null;
   }
 
   /**
@@ -109,18 +138,26 @@ final class PageStore {
     return page;
   }
 
-  /** Returns a page nobody points to any more: pooled if standard, else freed. */
+  /**
+   * Returns a page nobody points to any more: pooled if standard or over-size (the oldest
+   * pooled over-size page is freed when there are too many), else freed.
+   */
   void recycle(Page page) {
     page.clear();
     if (page.capacity == standardSize) {
       pooled.addLast(page);
+    } else if (page.capacity > standardSize) {
+      if (pooledLarge.size() == LARGE_POOL) {
+        release(pooledLarge.pollFirst());
+      }
+      pooledLarge.addLast(page);
     } else {
       release(page);
     }
   }
 
   /**
-   * Makes {@code size} the standard page size and frees the pooled pages of the old size;
+   * Makes {@code size} the standard page size and frees the pooled pages (of both kinds);
    * pages of the old size still in use are freed rather than pooled when they empty.
    */
   void growStandardSize(int size) {
@@ -130,7 +167,7 @@ final class PageStore {
     }
     standardSize = size;
     while (releaseOnePooled()) {
-      // pooled pages all have the old size
+      // standard pooled pages all have the old size; over-size ones may be standard now
     }
   }
 
@@ -148,9 +185,22 @@ final class PageStore {
     return (int) Math.min(targetSize, Math.max(standardSize, wanted));
   }
 
-  /** Frees one pooled page, if any, to make room in the budget. */
+  /** Frees one pooled page, if any, to make room in the budget: a standard one first. */
   boolean releaseOnePooled() {
     Page page = pooled.pollLast();
+    if (page == null) {
+      page = pooledLarge.pollFirst();
+    }
+    if (page == null) {
+      return false;
+    }
+    release(page);
+    return true;
+  }
+
+  /** Frees one pooled over-size page, if any, to make room in the budget. */
+  boolean releaseOnePooledLarge() {
+    Page page = pooledLarge.pollFirst();
     if (page == null) {
       return false;
     }
@@ -166,6 +216,7 @@ final class PageStore {
       }
     }
     pooled.clear();
+    pooledLarge.clear();
     memory.freeAll();
   }
 

@@ -872,7 +872,16 @@ public final class Segment {
       if (pages.pooledCount() > (slack > 0 && !fitsBudget(slack) ? 1 : 0)) {
         return pages.takePooled();
       }
-      return fitsBudget(pages.footprint(standard) + slack) ? pages.allocate(standard) : null;
+      if (fitsBudget(pages.footprint(standard) + slack)) {
+        return pages.allocate(standard);
+      }
+      // pooled over-size pages are free room: give them up before anything is evicted
+      return pages.releaseOnePooledLarge() ? newPage(bytes, forUser) : null;
+    }
+    // a pooled over-size page is already counted against the budget, and warm
+    Page pooledLarge = pages.takePooledLarge(bytes);
+    if (pooledLarge != null) {
+      return pooledLarge;
     }
     if (fitsBudget(pages.footprint(bytes) + slack)) {
       return pages.allocate(bytes);
