@@ -10,10 +10,11 @@ import java.util.Arrays;
  * <p>Implementation notes. Standard pages are pooled rather than freed, since a bounded cache
  * reuses them at once. Pages larger than standard (one oversized entry each) are freed when
  * their entry goes, except the last {@value #LARGE_POOL} of them, which are pooled too: an
- * entry of about the same size (the next version of a large value, or the large value that
- * replaces an evicted one) takes the page back warm, where a freed page's memory faults in again
+ * entry of the same size (the next version of a large value, or a large value of a fixed size
+ * that replaces an evicted one) takes the page back warm, where a freed page's memory faults in again
  * page by page (docs/design/memory.md). Pooled pages of both kinds count against the bound and
- * are freed before anything is evicted, so pooling changes no eviction decision. Freed memory goes
+ * are freed before anything is evicted (over-size ones first, and the segment's decisions count
+ * them as free room), so pooling changes no eviction decision. Freed memory goes
  * back to the {@link PageMemory}, which keeps it readable until {@link #close} (so a lock-free
  * reader still holding a freed page never touches unmapped memory) and gives it back to the
  * system without stopping other threads. A freed page's generation is raised before its memory
@@ -44,6 +45,8 @@ final class PageStore {
   private final ArrayDeque<Page> pooledLarge = new ArrayDeque<>(LARGE_POOL);
   /** Over-size pages pooled at most. */
   static final int LARGE_POOL = 2;
+  /** What the pooled over-size pages count against the bound. */
+  private long pooledLargeBytes;
   private long reservedBytes;
 
   /**
@@ -84,9 +87,16 @@ final class PageStore {
     return pooled.size();
   }
 
-  /** @return whether a pooled page of either kind could be freed to make room */
   boolean hasPooled() {
-    return !pooled.isEmpty() || !pooledLarge.isEmpty();
+    return !pooled.isEmpty();
+  }
+
+  /**
+   * @return what the pooled over-size pages count against the bound: room the segment's
+   *     decisions treat as free, as they did when such pages were freed at once
+   */
+  long pooledLargeBytes() {
+    return pooledLargeBytes;
   }
 
   /** @return the pooled over-size pages, oldest first; for tests */
@@ -101,13 +111,17 @@ final class PageStore {
 
   /**
    * @param bytes an over-size entry's length
-   * @return a pooled over-size page that holds it and wastes at most an eighth of it, or null
+   * @return a pooled over-size page of exactly that capacity, or null. Exactly: a larger page
+   *     would take later entries into its spare end, and the pages' layout, and so eviction,
+   *     would differ from a store that frees over-size pages (with an eighth of slack, two of
+   *     the six adaptsize cells moved by 0.1-0.3 points)
    */
   Page takePooledLarge(int bytes) {
     for (java.util.Iterator<Page> it = pooledLarge.descendingIterator(); it.hasNext(); ) {
       Page page = it.next();
-      if (page.capacity >= bytes && page.capacity - bytes <= bytes / 8) {
+      if (page.capacity == bytes) {
         it.remove();
+        pooledLargeBytes -= footprint(page.capacity);
         return page;
       }
     }
@@ -148,9 +162,10 @@ final class PageStore {
       pooled.addLast(page);
     } else if (page.capacity > standardSize) {
       if (pooledLarge.size() == LARGE_POOL) {
-        release(pooledLarge.pollFirst());
+        releaseOnePooledLarge();
       }
       pooledLarge.addLast(page);
+      pooledLargeBytes += footprint(page.capacity);
     } else {
       release(page);
     }
@@ -185,12 +200,15 @@ final class PageStore {
     return (int) Math.min(targetSize, Math.max(standardSize, wanted));
   }
 
-  /** Frees one pooled page, if any, to make room in the budget: a standard one first. */
+  /**
+   * Frees one pooled page, if any, to make room in the budget: an over-size one first, since
+   * the segment's decisions count those as free already.
+   */
   boolean releaseOnePooled() {
-    Page page = pooled.pollLast();
-    if (page == null) {
-      page = pooledLarge.pollFirst();
+    if (releaseOnePooledLarge()) {
+      return true;
     }
+    Page page = pooled.pollLast();
     if (page == null) {
       return false;
     }
@@ -198,12 +216,13 @@ final class PageStore {
     return true;
   }
 
-  /** Frees one pooled over-size page, if any, to make room in the budget. */
+  /** Frees the oldest pooled over-size page, if any, to make room in the budget. */
   boolean releaseOnePooledLarge() {
     Page page = pooledLarge.pollFirst();
     if (page == null) {
       return false;
     }
+    pooledLargeBytes -= footprint(page.capacity);
     release(page);
     return true;
   }
@@ -217,6 +236,7 @@ final class PageStore {
     }
     pooled.clear();
     pooledLarge.clear();
+    pooledLargeBytes = 0;
     memory.freeAll();
   }
 

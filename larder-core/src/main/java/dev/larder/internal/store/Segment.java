@@ -925,7 +925,9 @@ public final class Segment {
     if (settings.budgetBytes() == Long.MAX_VALUE) {
       return false;
     }
-    return !pages.hasPooled() && !fitsBudget(2 * pages.footprint(pages.standardSize));
+    // pooled over-size pages are room, as they were when such pages were freed at once
+    return !pages.hasPooled()
+        && !fitsBudget(2 * pages.footprint(pages.standardSize) - pages.pooledLargeBytes());
   }
 
   /**
