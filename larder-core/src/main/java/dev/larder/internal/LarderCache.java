@@ -578,20 +578,13 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   @Override
   public long estimatedSize() {
     checkOpen();
-    long total = 0;
-    for (Segment segment : segments) {
-      total += segment.size();
-    }
-    return total;
+    return segments.sum(Segment::size);
   }
 
   @Override
   public long memoryUsed() {
     checkOpen();
-    long total = StoreSizing.CACHE_OVERHEAD;
-    for (Segment segment : segments) {
-      total += segment.memoryUsed();
-    }
+    long total = StoreSizing.CACHE_OVERHEAD + segments.sum(Segment::memoryUsed);
     return config.dictionary() == null ? total : total + config.dictionary().memoryUsed();
   }
 
@@ -638,11 +631,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
 
   /** @return bytes of live entries (headers, keys and values), for utilisation figures */
   public long liveBytes() {
-    long total = 0;
-    for (Segment segment : segments) {
-      total += segment.liveBytes();
-    }
-    return total;
+    return segments.sum(Segment::liveBytes);
   }
 
   @Override

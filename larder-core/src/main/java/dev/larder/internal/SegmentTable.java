@@ -7,6 +7,7 @@ import dev.larder.internal.store.WriteResult;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.function.ToLongFunction;
 
 /**
  * The segments of a cache, and which one holds a key hash. Thread-safe.
@@ -89,6 +90,25 @@ final class SegmentTable implements Iterable<Segment> {
       keys.removeIf(key -> ((int) Segment.hash(key, key.length) & mask) != index);
     }
     return keys;
+  }
+
+  /**
+   * Adds up a figure of the distinct segments as they stood at one moment. A split publishes
+   * the stripes (holding copies of every entry) before the first segment retires and its
+   * figures drop to zero, so a sum that read the first segment after it retired is taken again,
+   * over the stripes; without this a cache's size could read 0 for an instant mid-split.
+   */
+  long sum(ToLongFunction<Segment> figure) {
+    for (;;) {
+      Segment[] now = segments;
+      long total = 0;
+      for (Segment segment : now) {
+        total += figure.applyAsLong(segment);
+      }
+      if (segments == now) {
+        return total;
+      }
+    }
   }
 
   /** @return the distinct segments at this moment */
