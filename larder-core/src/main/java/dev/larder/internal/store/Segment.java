@@ -1300,7 +1300,8 @@ public final class Segment {
     long stamp = lock.writeLock();
     try {
       if (closed) {
-        return result(false, null);
+        // a sweep that raced the split sweeps the stripes, as clear() does
+        return successors == null ? result(false, null) : sweepSuccessors(now, budget);
       }
       nowForSweep = now;
       long[] t = table;
@@ -1597,6 +1598,20 @@ public final class Segment {
     } finally {
       lock.unlockWrite(stamp);
     }
+  }
+
+  /** sweepExpired() of a split segment: sweeps its successors, as one result. */
+  private WriteResult sweepSuccessors(long now, int budget) {
+    List<RemovedEntry> removed = new ArrayList<>();
+    int evicted = 0;
+    int expired = 0;
+    for (Segment segment : successors) {
+      WriteResult r = segment.sweepExpired(now, budget);
+      removed.addAll(r.removals());
+      evicted += r.evictions();
+      expired += r.expirations();
+    }
+    return new WriteResult(true, null, removed, evicted, expired, 0);
   }
 
   /** clear() of a split segment: clears its successors, as one result. */
