@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,10 +79,25 @@ final class MemberProcess {
       ready = m.lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
     if (!"ready".equals(ready)) {
+      boolean exited = !p.isAlive();
       p.destroyForcibly();
-      throw new IllegalStateException(mainClass.getSimpleName() + " did not start: " + ready);
+      // the member's own words, for a failure that a CI log must explain on its own
+      throw new IllegalStateException(mainClass.getSimpleName() + " did not start: "
+          + (ready == null ? "no ready line in 120 s" : ready)
+          + (exited ? " (it exited, code " + p.waitFor() + ")" : " (killed)")
+          + (stderr == null ? "" : "; its standard error ends: " + tail(stderr)));
     }
     return m;
+  }
+
+  /** @return the last 2,000 characters of a member's standard error file, or why not */
+  private static String tail(Path file) {
+    try {
+      String all = Files.readString(file, StandardCharsets.UTF_8);
+      return all.isEmpty() ? "(empty)" : all.substring(Math.max(0, all.length() - 2_000));
+    } catch (IOException e) {
+      return "(unreadable: " + e + ")";
+    }
   }
 
   void send(String command) {
