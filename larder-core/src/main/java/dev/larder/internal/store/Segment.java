@@ -878,10 +878,14 @@ public final class Segment {
       // pooled over-size pages are free room: give them up before anything is evicted
       return pages.releaseOnePooledLarge() ? newPage(bytes, forUser) : null;
     }
-    // a pooled over-size page is already counted against the budget, and warm
-    Page pooledLarge = pages.takePooledLarge(bytes);
-    if (pooledLarge != null) {
-      return pooledLarge;
+    // A pooled over-size page of this size is counted already, and warm. It is taken where a
+    // store that freed its pooled pages would allocate this one (pooled over-size bytes count
+    // as free room), so that the decisions stay those of such a store.
+    if (fitsBudget(pages.footprint(bytes) + slack - pages.pooledLargeBytes())) {
+      Page pooledLarge = pages.takePooledLarge(bytes);
+      if (pooledLarge != null) {
+        return pooledLarge;
+      }
     }
     if (fitsBudget(pages.footprint(bytes) + slack)) {
       return pages.allocate(bytes);
