@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.locks.StampedLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -1305,7 +1306,8 @@ public final class Segment {
     try {
       if (closed) {
         // a sweep that raced the split sweeps the stripes, as clear() does
-        return successors == null ? result(false, null) : sweepSuccessors(now, budget);
+        return successors == null ? result(false, null)
+            : onEverySuccessor(segment -> segment.sweepExpired(now, budget));
       }
       nowForSweep = now;
       long[] t = table;
@@ -1337,7 +1339,7 @@ public final class Segment {
     long stamp = lock.writeLock();
     try {
       if (closed) {
-        return successors == null ? result(false, null) : clearSuccessors();
+        return successors == null ? result(false, null) : onEverySuccessor(Segment::clear);
       }
       if (settings.collects(RemovalCause.EXPLICIT)) {
         for (long slot : table) {
@@ -1604,30 +1606,23 @@ public final class Segment {
     }
   }
 
-  /** sweepExpired() of a split segment: sweeps its successors, as one result. */
-  private WriteResult sweepSuccessors(long now, int budget) {
+  /**
+   * A call on a split segment that must reach every key (clear, a sweep): made on each
+   * successor, the results merged into one.
+   */
+  private WriteResult onEverySuccessor(Function<Segment, WriteResult> call) {
     List<RemovedEntry> removed = new ArrayList<>();
     int evicted = 0;
     int expired = 0;
+    int cleared = 0;
     for (Segment segment : successors) {
-      WriteResult r = segment.sweepExpired(now, budget);
+      WriteResult r = call.apply(segment);
       removed.addAll(r.removals());
       evicted += r.evictions();
       expired += r.expirations();
-    }
-    return new WriteResult(true, null, removed, evicted, expired, 0);
-  }
-
-  /** clear() of a split segment: clears its successors, as one result. */
-  private WriteResult clearSuccessors() {
-    List<RemovedEntry> removed = new ArrayList<>();
-    int cleared = 0;
-    for (Segment segment : successors) {
-      WriteResult r = segment.clear();
-      removed.addAll(r.removals());
       cleared += r.cleared();
     }
-    return new WriteResult(true, null, removed, 0, 0, cleared);
+    return new WriteResult(true, null, removed, evicted, expired, cleared);
   }
 
   private void throwIfClosed() {
