@@ -18,10 +18,11 @@ import org.jgroups.util.Bits;
 /**
  * A member's cluster settings, carried on its join and merge requests through JGroups' AUTH
  * protocol, so that the coordinator refuses a member whose settings differ from its own.
- * Members that disagree on the mode, the owners (distributed mode), the segments, the replication, the expiry or
- * the value dictionary's spaces would place keys on different owners, or read each other's
- * values in another layout, and lose or garble writes without a word; refused at the door, the
- * joiner's {@code build()} fails saying so, and two partitions that disagree do not merge.
+ * Members that disagree on the mode, the owners (distributed mode), the segments, the
+ * replication, the expiry or the value dictionary's spaces would place keys on different
+ * owners, or read each other's values in another layout, and lose or garble writes without a
+ * word; refused at the door, the joiner's {@code build()} fails saying so, and two partitions
+ * that disagree do not merge.
  *
  * <p>Only requests are checked ({@code auth_coord} off): a coordinator without this token
  * (a stack of the user's own with another AUTH) answers as before. Key and value codecs are not
@@ -79,10 +80,6 @@ public final class SettingsToken extends AuthToken {
       throw new ClusterException("cannot add the settings check below GMS in the JGroups"
           + " stack: " + e, e);
     }
-  }
-
-  String settings() {
-    return settings;
   }
 
   @Override

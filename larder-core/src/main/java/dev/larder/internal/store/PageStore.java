@@ -2,6 +2,8 @@ package dev.larder.internal.store;
 
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
 
 /**
  * The pages of one segment: allocation, page numbers, a pool of standard pages ready for reuse,
@@ -11,11 +13,11 @@ import java.util.Arrays;
  * reuses them at once. Pages larger than standard (one oversized entry each) are freed when
  * their entry goes, except the last {@value #LARGE_POOL} of them, which are pooled too: an
  * entry of the same size (the next version of a large value, or a large value of a fixed size
- * that replaces an evicted one) takes the page back warm, where a freed page's memory faults in again
- * page by page (docs/design/memory.md). Pooled pages of both kinds count against the bound and
- * are freed before anything is evicted (over-size ones first, and the segment's decisions count
- * them as free room), so pooling changes no eviction decision. Freed memory goes
- * back to the {@link PageMemory}, which keeps it readable until {@link #close} (so a lock-free
+ * that replaces an evicted one) takes the page back warm, where a freed page's memory faults
+ * in again page by page (docs/design/memory.md). Pooled pages of both kinds count against the
+ * bound and are freed before anything is evicted (over-size ones first, and the segment's
+ * decisions count them as free room), so pooling changes no eviction decision. Freed memory
+ * goes back to the {@link PageMemory}, which keeps it readable until {@link #close} (so a lock-free
  * reader still holding a freed page never touches unmapped memory) and gives it back to the
  * system without stopping other threads. A freed page's generation is raised before its memory
  * can be reused, so that such a reader's validation fails. Guarded by the segment's write lock,
@@ -100,8 +102,8 @@ final class PageStore {
   }
 
   /** @return the pooled over-size pages, oldest first; for tests */
-  java.util.List<Page> pooledLargePages() {
-    return java.util.List.copyOf(pooledLarge);
+  List<Page> pooledLargePages() {
+    return List.copyOf(pooledLarge);
   }
 
   /** @return a pooled standard page, or null if none */
@@ -117,7 +119,7 @@ final class PageStore {
    *     the six adaptsize cells moved by 0.1-0.3 points)
    */
   Page takePooledLarge(int bytes) {
-    for (java.util.Iterator<Page> it = pooledLarge.descendingIterator(); it.hasNext(); ) {
+    for (Iterator<Page> it = pooledLarge.descendingIterator(); it.hasNext(); ) {
       Page page = it.next();
       if (page.capacity == bytes) {
         it.remove();
