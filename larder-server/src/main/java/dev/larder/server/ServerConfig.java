@@ -150,6 +150,27 @@ public final class ServerConfig {
     return get(ServerSetting.MAXMEMORY_POLICY);
   }
 
+  /** @return the persistence directory, or null when the data lives in memory only */
+  public java.nio.file.Path dir() {
+    String d = get(ServerSetting.DIR);
+    return d.isEmpty() ? null : java.nio.file.Path.of(d);
+  }
+
+  /** @return always, everysec or no */
+  public String appendfsync() {
+    return get(ServerSetting.APPENDFSYNC);
+  }
+
+  /** @return whether recovery salvages a damaged log rather than refusing it */
+  public boolean salvage() {
+    return get(ServerSetting.RECOVERY).equals("salvage");
+  }
+
+  /** @return log bytes since the last checkpoint that start one, 0 for none */
+  public long checkpointLogBytes() {
+    return ServerSetting.parseBytes(get(ServerSetting.CHECKPOINT_LOG_BYTES));
+  }
+
   /** @return whether TLS is configured */
   public boolean tls() {
     return !get(ServerSetting.TLS_CERT_FILE).isEmpty();
@@ -187,6 +208,16 @@ public final class ServerConfig {
     String policy = maxMemoryPolicy();
     check(policy.equals("allkeys-lfu") || policy.equals("noeviction"),
         ServerSetting.MAXMEMORY_POLICY, "allkeys-lfu or noeviction");
+    check(List.of("always", "everysec", "no").contains(appendfsync()), ServerSetting.APPENDFSYNC,
+        "always, everysec or no");
+    check(List.of("strict", "salvage").contains(get(ServerSetting.RECOVERY)),
+        ServerSetting.RECOVERY, "strict or salvage");
+    try {
+      checkpointLogBytes();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(ServerSetting.CHECKPOINT_LOG_BYTES.key()
+          + " must be a byte size: " + e.getMessage(), e);
+    }
     check(get(ServerSetting.TLS_CERT_FILE).isEmpty() == get(ServerSetting.TLS_KEY_FILE).isEmpty(),
         ServerSetting.TLS_KEY_FILE, "set together with tls-cert-file");
     if (!loopback()) {

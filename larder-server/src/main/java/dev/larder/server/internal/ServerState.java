@@ -3,6 +3,8 @@ package dev.larder.server.internal;
 import dev.larder.server.ServerConfig;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.memcache.MemcacheAuth;
+import dev.larder.server.internal.net.DurableReplies;
+import dev.larder.server.internal.persist.ServerLog;
 import dev.larder.server.internal.resp.AclUsers;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,6 +35,8 @@ public final class ServerState {
   private volatile String maxMemoryPolicy;
   private volatile int respPort;
   private volatile int memcachePort;
+  private volatile ServerLog log;
+  private volatile DurableReplies replies = new DurableReplies(null);
 
   /**
    * Builds the users from the configuration (see {@link #ServerState(Keyspace, ServerConfig,
@@ -63,6 +67,27 @@ public final class ServerState {
     this.acl = acl;
     this.memcacheAuth = memcacheAuth;
     this.maxMemoryPolicy = config.maxMemoryPolicy();
+  }
+
+  /**
+   * Makes the server durable: replies wait for the log from now on. Called once, before the
+   * listeners bind.
+   *
+   * @param serverLog the open log, attached to the keyspace
+   */
+  public void persistence(ServerLog serverLog) {
+    this.log = serverLog;
+    this.replies = new DurableReplies(serverLog);
+  }
+
+  /** @return the log, or null when the server keeps its data in memory only */
+  public ServerLog log() {
+    return log;
+  }
+
+  /** @return where the handlers send their replies (at once, or when the log allows) */
+  public DurableReplies replies() {
+    return replies;
   }
 
   /** @return the RESP users */

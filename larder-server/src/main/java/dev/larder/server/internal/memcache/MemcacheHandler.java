@@ -2,7 +2,6 @@ package dev.larder.server.internal.memcache;
 
 import dev.larder.server.internal.ServerState;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.nio.charset.StandardCharsets;
@@ -45,7 +44,7 @@ public final class MemcacheHandler extends ChannelInboundHandlerAdapter {
       default -> throw new IllegalStateException("unexpected message " + msg);
     }
     if (session.out.readableBytes() >= FLUSH_THRESHOLD) {
-      ctx.writeAndFlush(session.out);
+      session.server.replies().send(ctx, session.out, false);
       session.out = null;
     }
   }
@@ -107,10 +106,8 @@ public final class MemcacheHandler extends ChannelInboundHandlerAdapter {
   public void channelReadComplete(ChannelHandlerContext ctx) {
     ByteBuf out = session.out;
     session.out = null;
-    if (out != null && session.close) {
-      ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
-    } else if (out != null) {
-      ctx.writeAndFlush(out);
+    if (out != null) {
+      session.server.replies().send(ctx, out, session.close);
     } else if (session.close) {
       ctx.close();
     }

@@ -2,7 +2,6 @@ package dev.larder.server.internal.resp;
 
 import dev.larder.server.internal.ServerState;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 
@@ -82,7 +81,7 @@ public final class RespHandler extends ChannelInboundHandlerAdapter {
       default -> throw new IllegalStateException("unexpected message " + msg);
     }
     if (pending.readableBytes() >= FLUSH_THRESHOLD) {
-      ctx.writeAndFlush(pending);
+      server.replies().send(ctx, pending, false);
       pending = null;
     }
   }
@@ -92,11 +91,7 @@ public final class RespHandler extends ChannelInboundHandlerAdapter {
     if (pending != null) {
       ByteBuf out = pending;
       pending = null;
-      if (session.closeAfterReply) {
-        ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
-      } else {
-        ctx.writeAndFlush(out);
-      }
+      server.replies().send(ctx, out, session.closeAfterReply);
     } else if (session != null && session.closeAfterReply) {
       ctx.close();
     }
