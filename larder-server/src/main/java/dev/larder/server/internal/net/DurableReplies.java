@@ -7,6 +7,8 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoop;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 
 /**
@@ -41,7 +43,7 @@ import java.util.concurrent.LinkedBlockingQueue;
  */
 public final class DurableReplies implements AutoCloseable {
   private final ServerLog log;
-  private final ThreadLocal<Round> rounds = new ThreadLocal<>();
+  private final Map<EventLoop, Round> rounds = new ConcurrentHashMap<>();
   private final LinkedBlockingQueue<Waiting> toForce = new LinkedBlockingQueue<>();
   private final Thread syncer;
   private volatile long forced;
@@ -72,12 +74,7 @@ public final class DurableReplies implements AutoCloseable {
       write(ctx, replies, close);
       return;
     }
-    Round round = rounds.get();
-    if (round == null) {
-      round = new Round(ctx.channel().eventLoop());
-      rounds.set(round);
-    }
-    round.add(ctx, replies, close);
+    rounds.computeIfAbsent(ctx.channel().eventLoop(), Round::new).add(ctx, replies, close);
   }
 
   private static void write(ChannelHandlerContext ctx, ByteBuf replies, boolean close) {
