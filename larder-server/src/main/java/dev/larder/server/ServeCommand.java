@@ -88,9 +88,9 @@ public final class ServeCommand implements Callable<Integer> {
       System.err.println("larder serve: " + e.getMessage());
       return 1;
     } catch (LogCorruptedException e) {
-      System.err.println("larder serve: the log in " + dir() + " is damaged: " + e.file()
-          + " at offset " + e.offset() + " (" + e.getMessage() + "). Nothing was changed. Start"
-          + " with --set recovery=salvage to recover what is intact and report what is dropped.");
+      System.err.println("larder serve: the log in " + dir() + " is damaged, nothing was"
+          + " changed: " + e.getMessage() + ". Start with --set recovery=salvage to recover what"
+          + " is intact and report what is dropped.");
       return 1;
     } catch (IllegalStateException e) {
       // The directory's lock is held (another server), or the log holds what this server
