@@ -83,7 +83,8 @@ public final class ServerCrashScenario implements Scenario {
   public List<Row> run(Trial trial, TrialContext context) throws Exception {
     RunOptions o = context.options();
     String policy = trial.param("policy");
-    Path directory = Files.createTempDirectory("larder-server-crash-");
+    Path parent = Files.createTempDirectory("larder-server-crash-");
+    Path directory = Files.createDirectories(parent.resolve("data"));
     try {
       ServerCrashTrials trials = new ServerCrashTrials(trial.implementation(), directory, policy,
           33);
@@ -98,7 +99,7 @@ public final class ServerCrashScenario implements Scenario {
       }
       return rows;
     } finally {
-      deleteTree(directory);
+      deleteTree(parent);
     }
   }
 

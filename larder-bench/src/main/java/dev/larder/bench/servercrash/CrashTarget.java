@@ -18,6 +18,42 @@ import java.util.concurrent.TimeUnit;
  */
 record CrashTarget(String implementation, Path directory, String policy) {
 
+  /** @return Redis's log file, beside its directory (not in it: it is not data) */
+  Path logFile() {
+    return directory.resolveSibling(directory.getFileName() + "-redis.log");
+  }
+
+  /**
+   * The time the server spent loading its data at its last start, as it reports it: Larder's
+   * {@code larder_last_recovery_ms} (INFO persistence), Redis's "DB loaded from append only
+   * file: S seconds" log line.
+   *
+   * @param running the server
+   * @return milliseconds, NaN if the server did not say
+   * @throws IOException if the figure cannot be read
+   */
+  double loadMillis(Running running) throws IOException {
+    if (implementation.equals("Redis")) {
+      double found = Double.NaN;
+      for (String line : java.nio.file.Files.readAllLines(logFile())) {
+        int at = line.indexOf("DB loaded from append only file: ");
+        if (at >= 0) {
+          found = 1000 * Double.parseDouble(line.substring(at + 34).replace(" seconds", "")
+              .trim());
+        }
+      }
+      return found;
+    }
+    try (Wire w = new Wire(running.respPort())) {
+      for (String line : ((String) w.call("INFO", "persistence")).split("\r\n")) {
+        if (line.startsWith("larder_last_recovery_ms:")) {
+          return Double.parseDouble(line.substring(line.indexOf(':') + 1));
+        }
+      }
+    }
+    return Double.NaN;
+  }
+
   /** @return whether this server speaks memcached's protocol too */
   boolean speaksMemcached() {
     return implementation.equals("Larder");
@@ -60,7 +96,8 @@ record CrashTarget(String implementation, Path directory, String policy) {
     if (implementation.equals("Redis")) {
       return List.of("redis-server", "--port", Integer.toString(resp), "--bind", "127.0.0.1",
           "--dir", directory.toString(), "--appendonly", "yes", "--appendfsync", policy,
-          "--save", "", "--protected-mode", "no", "--daemonize", "no");
+          "--save", "", "--protected-mode", "no", "--daemonize", "no",
+          "--logfile", logFile().toString());
     }
     List<String> c = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xms512m",
