@@ -3,6 +3,13 @@ package dev.larder.server.internal.persist;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.keyspace.ValueLayout;
 import dev.larder.wal.LogReplay;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Puts what recovery reads into a keyspace that is not yet logging: the checkpoint's items (each
@@ -10,24 +17,30 @@ import dev.larder.wal.LogReplay;
  *
  * <h2>Implementation notes</h2>
  *
- * <p>Versions: a checkpoint item gets the header's ceiling plus its position, so its version is
- * above every version given out before the checkpoint began; a record's value keeps its own. When
- * done, {@link #finish} puts the keyspace's counter above all of them, so no version from before
- * the restart can name another value after it.
+ * <p>Checkpoint blocks are loaded by one thread per core: a checkpoint holds each key once, so
+ * its blocks can be stored in any order and at once (the cache is thread-safe). Records, whose
+ * order matters, are applied on the opening thread once every block is in.
+ *
+ * <p>Versions: a checkpoint item gets the header's ceiling plus one, above every version given
+ * out before the checkpoint began (versions need only differ between writes of one key, and the
+ * checkpoint holds one write per key); a record's value keeps its own. When done,
+ * {@link #finish} puts the keyspace's counter above all of them, so no version from before the
+ * restart can name another value after it.
  *
  * <p>Expiry: a value whose expiry is at or before the load's clock is not stored (a record's
  * removes the key instead), so a key that expired while the server was down is gone.
  *
- * <p>Used by the thread that opens the log, once.
+ * <p>Used by the thread that opens the log, once; {@link #item} also by the loading threads.
  */
 final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, CheckpointBlock.Visitor {
   private final Keyspace keyspace;
   private final long now;
+  private final LongAdder items = new LongAdder();
+  private final LongAdder expiredSkipped = new LongAdder();
+  private final List<Future<?>> blocks = new ArrayList<>();
+  private ExecutorService loaders;
   private long ceiling;
-  private long nextFresh;
   private long highest;
-  private long items;
-  private long expiredSkipped;
   private long sequence;
 
   /**
@@ -41,6 +54,21 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
 
   @Override
   public void checkpointEntry(long checkpointSequence, byte[] entry) {
+    if (entry.length > 0 && entry[0] == CheckpointBlock.HEADER) {
+      read(checkpointSequence, entry);
+      return;
+    }
+    if (loaders == null) {
+      loaders = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(), r -> {
+        Thread t = new Thread(r, "larder-server-load");
+        t.setDaemon(true);
+        return t;
+      });
+    }
+    blocks.add(loaders.submit(() -> read(checkpointSequence, entry)));
+  }
+
+  private void read(long checkpointSequence, byte[] entry) {
     try {
       CheckpointBlock.read(entry, this);
     } catch (IllegalArgumentException e) {
@@ -49,8 +77,33 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
     }
   }
 
+  /** Waits until every checkpoint block is in the keyspace; rethrows a loader's failure. */
+  private void awaitBlocks() {
+    if (loaders == null) {
+      return;
+    }
+    try {
+      for (Future<?> f : blocks) {
+        f.get();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while loading the checkpoint", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException(e.getCause());
+    } finally {
+      loaders.shutdownNow();
+      loaders = null;
+      blocks.clear();
+    }
+  }
+
   @Override
   public void record(long sequence, int type, byte[] payload) {
+    awaitBlocks();
     this.sequence = sequence;
     if (type != ChangeRecord.TYPE) {
       throw new IllegalStateException("log record " + sequence + " has type " + type
@@ -67,19 +120,18 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
   @Override
   public void header(long versionCeiling) {
     this.ceiling = versionCeiling;
-    this.nextFresh = versionCeiling;
   }
 
+  /** Called by the loading threads, after {@link #header} (the checkpoint's first entry). */
   @Override
   public void item(byte[] storedKey, byte[] block, int valueOffset, int valueLength) {
-    long version = ++nextFresh;
-    byte[] value = ValueLayout.withVersion(block, valueOffset, valueLength, version);
+    byte[] value = ValueLayout.withVersion(block, valueOffset, valueLength, ceiling + 1);
     if (expired(value)) {
-      expiredSkipped++;
+      expiredSkipped.increment();
       return;
     }
     keyspace.restorePut(storedKey, value);
-    items++;
+    items.increment();
   }
 
   @Override
@@ -87,7 +139,7 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
     highest = Math.max(highest, ValueLayout.versionOf(value));
     if (expired(value)) {
       keyspace.restoreDelete(key);
-      expiredSkipped++;
+      expiredSkipped.increment();
     } else {
       keyspace.restorePut(key, value);
     }
@@ -108,19 +160,30 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
     keyspace.restoreFlush(db);
   }
 
-  /** Puts the keyspace's version counter above every version recovered. */
+  /**
+   * Waits for the checkpoint's blocks (a log with no record after its checkpoint) and puts the
+   * keyspace's version counter above every version recovered.
+   */
   void finish() {
-    keyspace.versionsAbove(Math.max(Math.max(ceiling, nextFresh), highest));
+    awaitBlocks();
+    keyspace.versionsAbove(Math.max(ceiling + 1, highest));
+  }
+
+  /** Stops the loading threads after a failed recovery. */
+  void abandon() {
+    if (loaders != null) {
+      loaders.shutdownNow();
+    }
   }
 
   /** @return checkpoint items loaded */
   long items() {
-    return items;
+    return items.sum();
   }
 
   /** @return values dropped because they had expired */
   long expiredSkipped() {
-    return expiredSkipped;
+    return expiredSkipped.sum();
   }
 
   /** @return the sequence of the last record read, 0 if none */

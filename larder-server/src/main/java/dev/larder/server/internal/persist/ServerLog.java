@@ -124,7 +124,13 @@ public final class ServerLog implements ChangeSink, AutoCloseable {
     WalConfig config = WalConfig.of(directory).withPolicy(policy(appendfsync))
         .withSalvage(salvage);
     KeyspaceLoader loader = new KeyspaceLoader(keyspace, clock.getAsLong());
-    WriteAheadLog wal = WriteAheadLog.open(config, loader);
+    WriteAheadLog wal;
+    try {
+      wal = WriteAheadLog.open(config, loader);
+    } catch (IOException | RuntimeException e) {
+      loader.abandon();
+      throw e;
+    }
     try {
       loader.finish();
       writeFormat(directory);
