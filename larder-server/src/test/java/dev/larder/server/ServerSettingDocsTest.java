@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class ServerSettingDocsTest {
 
   @Test
-  void readmeTableMatchesTheDeclarations() throws Exception {
+  void settingsTableMatchesTheDeclarations() throws Exception {
     List<String> lines = Files.readAllLines(Path.of("..", "docs", "server.md"));
     int header = lines.indexOf("| setting | default | what |");
     assertTrue(header >= 0, "docs/server.md has the settings table");
