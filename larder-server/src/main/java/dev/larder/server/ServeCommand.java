@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
     description = "Runs the Larder server: RESP2/RESP3 (redis-cli, Redis clients) and memcached"
         + " text and meta protocols, on loopback by default.")
 public final class ServeCommand implements Callable<Integer> {
-  @Option(names = "--config", description = "a properties file of settings (see the README)")
+  @Option(names = "--config", description = "a properties file of settings (see docs/server.md)")
   private Path configFile;
 
   @Option(names = "--bind", description = "address to listen on (default 127.0.0.1)")

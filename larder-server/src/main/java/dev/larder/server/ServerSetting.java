@@ -5,7 +5,7 @@ import java.util.Locale;
 /**
  * Every server setting, declared once: its name in the config file and on the command line, its
  * default, its description and its validation. {@link ServerConfig} is built from these, and the
- * README's reference lists them.
+ * settings table of docs/server.md lists them (checked by ServerSettingDocsTest).
  */
 public enum ServerSetting {
   /** The address both listeners bind. */
