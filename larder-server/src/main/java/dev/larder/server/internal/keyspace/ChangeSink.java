@@ -58,4 +58,10 @@ public interface ChangeSink {
 
   /** @param db the database emptied, or -1 for every database */
   void flush(int db);
+
+  /**
+   * Waits until every change reported so far may be acknowledged (forced, or written, as the
+   * log's policy says): for callers that answer without the network handlers' reply gate.
+   */
+  default void awaitDurable() {}
 }

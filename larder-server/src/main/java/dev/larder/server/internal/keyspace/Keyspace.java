@@ -130,6 +130,14 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
+   * Waits until every change made so far may be acknowledged under the log's policy (at once
+   * without a log). Must not be called holding {@link #shared()} or {@link #exclusive()}.
+   */
+  public void awaitDurable() {
+    sink.awaitDurable();
+  }
+
+  /**
    * @return the lock multi-key commands and EXEC hold, excluding every other command; with a
    *     log, the changes made while it is held are one atomic group
    */

@@ -292,6 +292,11 @@ public final class ServerLog implements ChangeSink, AutoCloseable {
     }
   }
 
+  @Override
+  public void awaitDurable() {
+    sync(appendedTicket);
+  }
+
   /** @return whether replies wait for a force ({@code always}) */
   public boolean forcesBeforeReplies() {
     return appendfsync.equals("always");
