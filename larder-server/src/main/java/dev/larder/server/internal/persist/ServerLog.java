@@ -4,6 +4,7 @@ import dev.larder.server.internal.keyspace.ChangeSink;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.keyspace.ValueLayout;
 import dev.larder.wal.Checkpoint;
+import dev.larder.wal.FileLayer;
 import dev.larder.wal.FsyncPolicy;
 import dev.larder.wal.LogStats;
 import dev.larder.wal.RecoveryReport;
@@ -119,10 +120,23 @@ public final class ServerLog implements ChangeSink, AutoCloseable {
    */
   public static ServerLog open(Path directory, String appendfsync, boolean salvage,
       long checkpointLogBytes, Keyspace keyspace, LongSupplier clock) throws IOException {
+    return open(directory, appendfsync, salvage, checkpointLogBytes, keyspace, clock,
+        FileLayer.standard());
+  }
+
+  /**
+   * As {@link #open(Path, String, boolean, long, Keyspace, LongSupplier)}, on a given file layer
+   * (a simulated or instrumented disk).
+   *
+   * @param files the file layer the log's files go through
+   */
+  public static ServerLog open(Path directory, String appendfsync, boolean salvage,
+      long checkpointLogBytes, Keyspace keyspace, LongSupplier clock, FileLayer files)
+      throws IOException {
     Files.createDirectories(directory);
     checkFormat(directory);
     WalConfig config = WalConfig.of(directory).withPolicy(policy(appendfsync))
-        .withSalvage(salvage);
+        .withSalvage(salvage).withFiles(files);
     KeyspaceLoader loader = new KeyspaceLoader(keyspace, clock.getAsLong());
     WriteAheadLog wal;
     try {
