@@ -89,6 +89,15 @@ public final class ServerBench {
     return rows;
   }
 
+  /**
+   * Collects garbage and waits: HotSpot gives back the compiler's scratch memory a few seconds
+   * after compiling (MEASURING.md), which would otherwise count as memory per key.
+   */
+  private static void settle() throws InterruptedException {
+    System.gc();
+    Thread.sleep(6_000);
+  }
+
   private static void deleteTree(Path dir) throws java.io.IOException {
     try (var files = Files.walk(dir)) {
       for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
@@ -102,11 +111,16 @@ public final class ServerBench {
     // A warm-up load first, so that code, connection buffers and allocator pools that any first
     // load brings in are in "before" and do not count as memory per key.
     load(p, "warm:", WARM_UP_KEYS);
-    System.gc();
+    if (!persistence.equals("off") && p.respPort() != 0) {
+      // A rewrite during the warm-up too, so that the code of the server's rewrites (Larder's
+      // checkpoints, compiled when the load triggers one) is in "before".
+      KeyLoader.rewrite(p.respPort());
+    }
+    settle();
     long before = p.residentBytes();
     long usedBefore = p.respPort() != 0 ? KeyLoader.usedMemory(p.respPort()) : 0;
     load(p, "key:", keys);
-    System.gc();
+    settle();
     long after = p.residentBytes();
     Row row = Row.of(server).put("tool", "loader").put("test", "memory")
         .put("valueBytes", MEMORY_VALUE_BYTES).put("keys", keys)
