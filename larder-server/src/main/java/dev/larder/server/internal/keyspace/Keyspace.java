@@ -594,8 +594,6 @@ public final class Keyspace implements AutoCloseable {
     return h ^ (h >>> 16);
   }
 
-  // ---- restoring from the log: no reports, the sink is not attached yet ----
-
   /**
    * Stores a value as recovery found it (a log record's, or a checkpoint item's with its fresh
    * version), without reporting it. Only before {@link #attach}.
