@@ -614,16 +614,12 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
-   * Removes a key only if its value has {@code version}: a logged eviction.
-   *
-   * @param storedKey the stored key
-   * @param version the evicted value's version
+   * @param storedKey a stored key
+   * @return the version of its value as restored so far, or -1 if it has none
    */
-  public void restoreEvict(byte[] storedKey, long version) {
+  public long restoredVersion(byte[] storedKey) {
     byte[] current = cache.getIfPresent(storedKey);
-    if (current != null && ValueLayout.versionOf(current) == version) {
-      cache.remove(storedKey, current);
-    }
+    return current == null ? -1 : ValueLayout.versionOf(current);
   }
 
   /** @param db a database to empty, -1 for all, without reporting it */
@@ -647,6 +643,16 @@ public final class Keyspace implements AutoCloseable {
   /** @return the highest version given out so far */
   public long lastVersion() {
     return versions.get();
+  }
+
+  /**
+   * Takes a version no write will get: above every version given out so far, below every later
+   * one. A checkpoint gives it to all its items.
+   *
+   * @return the version
+   */
+  public long reserveVersion() {
+    return versions.incrementAndGet();
   }
 
   /**

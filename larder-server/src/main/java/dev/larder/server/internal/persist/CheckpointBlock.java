@@ -11,7 +11,7 @@ import java.util.function.Consumer;
  * {@code docs/spec/server-log.md}).
  *
  * <pre>
- * entry 0: header   u8 kind 0, u8 format version 1, varint version ceiling
+ * entry 0: header   u8 kind 0, u8 format version 1, varint item version
  * entries 1..:      u8 kind 1, u8 db, then items to the end of the entry:
  *                     varint k, k bytes key (without the db byte)
  *                     varint v, v bytes stored value without its version
@@ -32,14 +32,15 @@ final class CheckpointBlock {
   private CheckpointBlock() {}
 
   /**
-   * @param versionCeiling every version given out before the checkpoint began is at most this
+   * @param itemVersion the version the items are loaded with: reserved when the checkpoint
+   *     began, so no write had it, and above every version given out before
    * @return the header entry
    */
-  static byte[] header(long versionCeiling) {
-    byte[] out = new byte[2 + Varint.size(versionCeiling)];
+  static byte[] header(long itemVersion) {
+    byte[] out = new byte[2 + Varint.size(itemVersion)];
     out[0] = HEADER;
     out[1] = VERSION;
-    Varint.write(out, 2, versionCeiling);
+    Varint.write(out, 2, itemVersion);
     return out;
   }
 
@@ -106,8 +107,8 @@ final class CheckpointBlock {
 
   /** Receives what a checkpoint holds. */
   interface Visitor {
-    /** @param versionCeiling the header's ceiling */
-    void header(long versionCeiling);
+    /** @param itemVersion the header's item version */
+    void header(long itemVersion);
 
     /**
      * @param storedKey the stored key (a fresh array)

@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  * <p>A checkpoint ({@link #checkpoint()}): under the keyspace's exclusive lock, for the instant
  * of {@code begin} (every command in flight has appended its record; the log takes the
  * checkpoint's sequence and rolls, so the segments before it hold only records at most that
- * sequence) and of reading the version counter; then a walk of the cache with no lock, writing
+ * sequence) and of reserving the version its items are loaded with; then a walk of the cache with no lock, writing
  * each live key into {@link CheckpointBlock}s; then the shared lock taken and released, which
  * waits for an exclusive section in flight to append its record; then
  * {@code Checkpoint.complete}, which forces the log before it installs the checkpoint. Why the
@@ -120,17 +120,17 @@ final class Checkpointer implements AutoCloseable {
 
   private long take() {
     Checkpoint ck;
-    long ceiling;
+    long itemVersion;
     Lock exclusive = keyspace.exclusive();
     exclusive.lock();
     try {
       ck = begin.get();
-      ceiling = keyspace.lastVersion();
+      itemVersion = keyspace.reserveVersion();
     } finally {
       exclusive.unlock();
     }
     try (ck) {
-      ck.add(CheckpointBlock.header(ceiling));
+      ck.add(CheckpointBlock.header(itemVersion));
       CheckpointBlock.Writer blocks = new CheckpointBlock.Writer(ck::add);
       long now = clock.getAsLong();
       keyspace.forEachStored((key, value) -> {

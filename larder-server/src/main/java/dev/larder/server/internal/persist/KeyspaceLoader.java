@@ -3,8 +3,11 @@ package dev.larder.server.internal.persist;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.keyspace.ValueLayout;
 import dev.larder.wal.LogReplay;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,11 +24,20 @@ import java.util.concurrent.atomic.LongAdder;
  * its blocks can be stored in any order and at once (the cache is thread-safe). Records, whose
  * order matters, are applied on the opening thread once every block is in.
  *
- * <p>Versions: a checkpoint item gets the header's ceiling plus one, above every version given
- * out before the checkpoint began (versions need only differ between writes of one key, and the
- * checkpoint holds one write per key); a record's value keeps its own. When done,
- * {@link #finish} puts the keyspace's counter above all of them, so no version from before the
- * restart can name another value after it.
+ * <p>Versions: a checkpoint item gets the header's item version, reserved when the checkpoint
+ * began: above every version given out before it and given to no write (versions need only
+ * differ between writes of one key, and the checkpoint holds one write per key); a record's value
+ * keeps its own. When done, {@link #finish} puts the keyspace's counter above all of them, so no
+ * version from before the restart can name another value after it.
+ *
+ * <p>Evictions: an EVICT record says "the value of version v was evicted". Its record can come
+ * before the PUT of v in the log (a writer applies v, another writer's eviction removes it and
+ * logs that, then the first writer logs v), so an EVICT that finds another version remembers
+ * (key, v), and a later PUT of exactly (key, v) removes the key instead of storing v. A key
+ * whose value is still the checkpoint's (the item version) is removed by any EVICT after the
+ * checkpoint: an eviction logged after the checkpoint's sequence happened after it began (the
+ * evicting command was not in flight when it began), so the checkpoint saw the evicted value, or
+ * an older one replaced by a write logged after it, or a newer one whose PUT follows in the log.
  *
  * <p>Expiry: a value whose expiry is at or before the load's clock is not stored (a record's
  * removes the key instead), so a key that expired while the server was down is gone.
@@ -38,8 +50,10 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
   private final LongAdder items = new LongAdder();
   private final LongAdder expiredSkipped = new LongAdder();
   private final List<Future<?>> blocks = new ArrayList<>();
+  /** Evictions whose PUT has not been replayed yet: key to evicted version. */
+  private final Map<ByteBuffer, Long> evictedAhead = new HashMap<>();
   private ExecutorService loaders;
-  private long ceiling;
+  private long itemVersion;
   private long highest;
   private long sequence;
 
@@ -118,14 +132,14 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
   }
 
   @Override
-  public void header(long versionCeiling) {
-    this.ceiling = versionCeiling;
+  public void header(long itemVersion) {
+    this.itemVersion = itemVersion;
   }
 
   /** Called by the loading threads, after {@link #header} (the checkpoint's first entry). */
   @Override
   public void item(byte[] storedKey, byte[] block, int valueOffset, int valueLength) {
-    byte[] value = ValueLayout.withVersion(block, valueOffset, valueLength, ceiling + 1);
+    byte[] value = ValueLayout.withVersion(block, valueOffset, valueLength, itemVersion);
     if (expired(value)) {
       expiredSkipped.increment();
       return;
@@ -136,8 +150,14 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
 
   @Override
   public void put(byte[] key, byte[] value) {
-    highest = Math.max(highest, ValueLayout.versionOf(value));
-    if (expired(value)) {
+    long version = ValueLayout.versionOf(value);
+    highest = Math.max(highest, version);
+    Long evicted = evictedAhead.isEmpty() ? null : evictedAhead.get(ByteBuffer.wrap(key));
+    if (evicted != null && evicted == version) {
+      // Evicted before this record was appended: the key was gone after it.
+      evictedAhead.remove(ByteBuffer.wrap(key));
+      keyspace.restoreDelete(key);
+    } else if (expired(value)) {
       keyspace.restoreDelete(key);
       expiredSkipped.increment();
     } else {
@@ -152,7 +172,12 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
 
   @Override
   public void evict(byte[] key, long version) {
-    keyspace.restoreEvict(key, version);
+    long current = keyspace.restoredVersion(key);
+    if (current == version || current == itemVersion && itemVersion != 0) {
+      keyspace.restoreDelete(key);
+    } else {
+      evictedAhead.put(ByteBuffer.wrap(key), version);
+    }
   }
 
   @Override
@@ -166,7 +191,7 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
    */
   void finish() {
     awaitBlocks();
-    keyspace.versionsAbove(Math.max(ceiling + 1, highest));
+    keyspace.versionsAbove(Math.max(itemVersion, highest));
   }
 
   /** Stops the loading threads after a failed recovery. */
