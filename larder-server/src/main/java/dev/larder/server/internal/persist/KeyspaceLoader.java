@@ -32,8 +32,11 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Evictions: an EVICT record says "the value of version v was evicted". Its record can come
  * before the PUT of v in the log (a writer applies v, another writer's eviction removes it and
- * logs that, then the first writer logs v), so an EVICT that finds another version remembers
- * (key, v), and a later PUT of exactly (key, v) removes the key instead of storing v. A key
+ * logs that, then the first writer logs v; memcached's touch rewrites a value keeping its
+ * version), so every EVICT remembers (key, v), and a later PUT of exactly (key, v) removes the
+ * key instead of storing v. Such a PUT comes before any other record of the key (its writer held
+ * the key's stripe until it was logged), so a PUT of another version, a DELETE or a flush
+ * forgets the key's entry: the map holds keys evicted and not written since. A key
  * whose value is still the checkpoint's (the item version) is removed by any EVICT after the
  * checkpoint: an eviction logged after the checkpoint's sequence happened after it began (the
  * evicting command was not in flight when it began), so the checkpoint saw the evicted value, or
@@ -152,10 +155,9 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
   public void put(byte[] key, byte[] value) {
     long version = ValueLayout.versionOf(value);
     highest = Math.max(highest, version);
-    Long evicted = evictedAhead.isEmpty() ? null : evictedAhead.get(ByteBuffer.wrap(key));
+    Long evicted = evictedAhead.isEmpty() ? null : evictedAhead.remove(ByteBuffer.wrap(key));
     if (evicted != null && evicted == version) {
       // Evicted before this record was appended: the key was gone after it.
-      evictedAhead.remove(ByteBuffer.wrap(key));
       keyspace.restoreDelete(key);
     } else if (expired(value)) {
       keyspace.restoreDelete(key);
@@ -167,6 +169,9 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
 
   @Override
   public void delete(byte[] key) {
+    if (!evictedAhead.isEmpty()) {
+      evictedAhead.remove(ByteBuffer.wrap(key));
+    }
     keyspace.restoreDelete(key);
   }
 
@@ -175,13 +180,13 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
     long current = keyspace.restoredVersion(key);
     if (current == version || current == itemVersion && itemVersion != 0) {
       keyspace.restoreDelete(key);
-    } else {
-      evictedAhead.put(ByteBuffer.wrap(key), version);
     }
+    evictedAhead.put(ByteBuffer.wrap(key), version);
   }
 
   @Override
   public void flush(int db) {
+    evictedAhead.keySet().removeIf(k -> db < 0 || k.get(0) == db);
     keyspace.restoreFlush(db);
   }
 

@@ -43,6 +43,15 @@ class KeyspaceLoaderTest {
   }
 
   @Test
+  void aTouchLoggedAfterTheEvictionOfTheValueItRewroteDoesNotBringItBack() {
+    // memcached's touch keeps the version: the put of 5, the touched 5 evicted and logged, then
+    // the touch's record of 5.
+    records(put("k", 5, "five"), evict("k", 5), put("k", 5, "five"));
+    loader.finish();
+    assertNull(keyspace.peek(0, bytes("k")));
+  }
+
+  @Test
   void anEvictionOfAnOlderValueKeepsTheNewerOneInEitherOrder() {
     records(put("a", 7, "seven"), evict("a", 5));
     records(evict("b", 5), put("b", 7, "seven"));
