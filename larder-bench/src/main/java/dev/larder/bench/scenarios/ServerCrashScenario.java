@@ -85,6 +85,7 @@ public final class ServerCrashScenario implements Scenario {
     String policy = trial.param("policy");
     Path parent = Files.createTempDirectory("larder-server-crash-");
     Path directory = Files.createDirectories(parent.resolve("data"));
+    boolean passed = false;
     try {
       ServerCrashTrials trials = new ServerCrashTrials(trial.implementation(), directory, policy,
           33);
@@ -97,9 +98,16 @@ public final class ServerCrashScenario implements Scenario {
         rows.add(row(trial.implementation(), policy, "memcached", r, r.memcachedAcknowledged(),
             r.memcachedLost()).put("partial", 0));
       }
+      passed = true;
       return rows;
     } finally {
-      deleteTree(parent);
+      if (passed) {
+        deleteTree(parent);
+      } else {
+        // Kept for a post-mortem: the server's files and its output.
+        System.err.println("server-crash: the server's directory and output are kept in "
+            + parent);
+      }
     }
   }
 

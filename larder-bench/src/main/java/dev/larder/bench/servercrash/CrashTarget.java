@@ -18,6 +18,20 @@ import java.util.concurrent.TimeUnit;
  */
 record CrashTarget(String implementation, Path directory, String policy) {
 
+  /** @return where the server's standard output and error go, beside its directory */
+  Path output() {
+    return directory.resolveSibling(directory.getFileName() + "-" + implementation + ".out");
+  }
+
+  private static String tail(Path file) {
+    try {
+      String s = java.nio.file.Files.readString(file).strip();
+      return s.substring(Math.max(0, s.length() - 1500));
+    } catch (IOException e) {
+      return "(unreadable: " + e.getMessage() + ")";
+    }
+  }
+
   /** @return Redis's log file, beside its directory (not in it: it is not data) */
   Path logFile() {
     return directory.resolveSibling(directory.getFileName() + "-redis.log");
@@ -72,7 +86,7 @@ record CrashTarget(String implementation, Path directory, String policy) {
     int memcache = speaksMemcached() ? LoopbackChild.freePort() : 0;
     long started = System.nanoTime();
     Process p = new ProcessBuilder(command(resp, memcache)).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(output().toFile())).start();
     long deadline = started + TimeUnit.SECONDS.toNanos(120);
     while (true) {
       try (Wire w = new Wire(resp)) {
@@ -86,7 +100,8 @@ record CrashTarget(String implementation, Path directory, String policy) {
       if (!p.isAlive() || System.nanoTime() > deadline) {
         p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         throw new IOException(implementation + " did not start on " + directory
-            + (p.isAlive() ? " within 120 s" : ": exit code " + p.exitValue()));
+            + (p.isAlive() ? " within 120 s" : ": exit code " + p.exitValue()) + "; its output"
+            + " ends: " + tail(output()));
       }
       Thread.sleep(20);
     }
