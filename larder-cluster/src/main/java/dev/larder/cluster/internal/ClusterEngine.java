@@ -38,8 +38,9 @@ import org.jgroups.JChannel;
  *       {@link RemovalReporting}: which member reports which removal;
  *   <li>{@link Lifecycle}: open, closing, closed.
  * </ul>
- * Lock order, everywhere: the view lock's read side, then one segment lock; nothing is sent
- * while waiting for a reply under either.
+ * Lock order, everywhere: the view lock's read side, then one segment lock. No thread waits
+ * for another member while it holds either (sends under them queue: flow control is
+ * non-blocking).
  */
 public final class ClusterEngine implements AutoCloseable {
 
@@ -113,14 +114,14 @@ public final class ClusterEngine implements AutoCloseable {
   /** Which piece handles each frame type, and on which thread (see {@link Dispatcher}). */
   private void route(Reads reads, Backups backups, InvalidationAccess invalidation) {
     dispatcher
-        .route(Frame.T_WRITE, writes::onWrite, false, writes::onWriteBeforeFirstView)
+        .onDelivery(Frame.T_WRITE, writes::onWrite, writes::onWriteBeforeFirstView)
         .onDelivery(Frame.T_BACKUP, backups::onBackup)
         .onWorker(Frame.T_READ, reads::onRead)
-        .route(Frame.T_NEAR_INVALIDATE, reads::onNearInvalidate, false,
+        .onDelivery(Frame.T_NEAR_INVALIDATE, reads::onNearInvalidate,
             reads::onNearInvalidateBeforeFirstView)
         .onDelivery(Frame.T_INVALIDATE, invalidation::onInvalidate)
-        .route(Frame.T_PULL, transfer::onPull, true, transfer::refuse)
-        .route(Frame.T_STATE, transfer::onState, false, Dispatcher::drop)
+        .onWorker(Frame.T_PULL, transfer::onPull, transfer::refuse)
+        .onDelivery(Frame.T_STATE, transfer::onState, Dispatcher::drop)
         .onWorker(Frame.T_CLEAR, wholeCache::onClear)
         .onWorker(Frame.T_SCAN, wholeCache::onScan)
         .onDelivery(Frame.T_DICT, dictionary != null ? dictionary::onDelivery

@@ -65,21 +65,27 @@ final class Dispatcher implements Receiver {
 
   /** Routes a type to a handler on the delivery thread; early frames are asked to retry. */
   Dispatcher onDelivery(int type, Handler handler) {
-    return route(type, handler, false, this::askToRetry);
+    return onDelivery(type, handler, this::askToRetry);
+  }
+
+  /** Routes a type to a handler on the delivery thread, with its own early handler. */
+  Dispatcher onDelivery(int type, Handler handler, Handler beforeFirstView) {
+    return route(type, new Route(handler, false, beforeFirstView));
   }
 
   /** Routes a type to a handler on a worker; early frames are asked to retry. */
   Dispatcher onWorker(int type, Handler handler) {
-    return route(type, handler, true, this::askToRetry);
+    return onWorker(type, handler, this::askToRetry);
   }
 
-  /**
-   * Routes a type.
-   *
-   * @throws IllegalStateException if the type is routed already
-   */
-  Dispatcher route(int type, Handler handler, boolean onWorker, Handler beforeFirstView) {
-    if (routes.putIfAbsent(type, new Route(handler, onWorker, beforeFirstView)) != null) {
+  /** Routes a type to a handler on a worker, with its own early handler. */
+  Dispatcher onWorker(int type, Handler handler, Handler beforeFirstView) {
+    return route(type, new Route(handler, true, beforeFirstView));
+  }
+
+  /** @throws IllegalStateException if the type is routed already */
+  private Dispatcher route(int type, Route route) {
+    if (routes.putIfAbsent(type, route) != null) {
       throw new IllegalStateException("frame type " + type + " is routed already");
     }
     return this;
