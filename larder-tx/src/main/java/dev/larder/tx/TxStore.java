@@ -97,8 +97,7 @@ public final class TxStore implements AutoCloseable {
       checkManifest(builder.wal, names);
       WriteAheadLog log = WriteAheadLog.open(builder.wal, engine.replay());
       engine.attach(log);
-      builder.wal.files().writeAtomically(builder.wal.directory().resolve(MANIFEST),
-          String.join("\n", names).getBytes(StandardCharsets.UTF_8));
+      writeManifest(builder.wal, names);
     } catch (IOException | RuntimeException e) {
       engine.close();
       throw e;
@@ -332,15 +331,29 @@ public final class TxStore implements AutoCloseable {
     }
   }
 
+  /** Records the caches' order; names the file if that fails (a full disk, say). */
+  private static void writeManifest(WalConfig wal, List<String> names) throws IOException {
+    Path file = wal.directory().resolve(MANIFEST);
+    try {
+      wal.files().writeAtomically(file, String.join("\n", names).getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new IOException("cannot write the list of caches " + file + " (through "
+          + file.getFileName() + ".tmp): " + e.getMessage(), e);
+    }
+  }
+
   private static void checkManifest(WalConfig wal, List<String> names) throws IOException {
     FileLayer files = wal.files();
     if (!files.list(wal.directory()).contains(MANIFEST)) {
       return;
     }
     byte[] bytes;
-    try (LogFile file = files.open(wal.directory().resolve(MANIFEST))) {
+    Path path = wal.directory().resolve(MANIFEST);
+    try (LogFile file = files.open(path)) {
       bytes = new byte[(int) file.size()];
       file.read(0, bytes, 0, bytes.length);
+    } catch (IOException e) {
+      throw new IOException("cannot read the list of caches " + path + ": " + e.getMessage(), e);
     }
     List<String> recorded = bytes.length == 0 ? List.of()
         : Arrays.asList(new String(bytes, StandardCharsets.UTF_8).split("\n"));
@@ -457,7 +470,10 @@ public final class TxStore implements AutoCloseable {
      * @throws dev.larder.wal.LogDirectoryLockedException if the directory is in use
      * @throws dev.larder.wal.LogCorruptedException if recovery meets damage before the log's tail
      *     and salvage is off
-     * @throws UncheckedIOException if the directory cannot be read or written
+     * @throws dev.larder.wal.LogGapException if a log segment or the checkpoint is missing from
+     *     the directory and salvage is off
+     * @throws UncheckedIOException if the directory cannot be read or written; the message names
+     *     the file and the operation
      */
     public TxStore build() {
       if (specs.isEmpty()) {
@@ -466,7 +482,8 @@ public final class TxStore implements AutoCloseable {
       try {
         return new TxStore(this);
       } catch (IOException e) {
-        throw new UncheckedIOException(e);
+        throw new UncheckedIOException("cannot open the store in " + wal.directory() + ": "
+            + e.getMessage(), e);
       }
     }
   }

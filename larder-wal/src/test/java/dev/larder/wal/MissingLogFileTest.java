@@ -1,0 +1,210 @@
+package dev.larder.wal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.larder.wal.testing.SimulatedDisk;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A segment or checkpoint file removed from a closed log (by an operator, a backup restored in
+ * part, a clean-up script): recovery must refuse to open, naming what is missing and the records
+ * lost, and salvage must open reporting the same; never an open that silently lacks records.
+ */
+@Timeout(60)
+class MissingLogFileTest {
+
+  private static final Path DIR = Path.of("/sim");
+
+  private final SimulatedDisk disk = new SimulatedDisk();
+  private final WalConfig config = WalConfig.of(DIR).withFiles(disk).withSegmentBytes(4096);
+
+  /** Writes records 1..200 of 100-byte payloads (about 32 to a segment) and closes the log. */
+  private void write200(long checkpointAfter) throws Exception {
+    try (WriteAheadLog log = WriteAheadLog.open(config, new LogTesting.Collected())) {
+      for (long s = 1; s <= 200; s++) {
+        log.sync(log.append(s, 1, LogTesting.payload(s, 100)));
+        if (s == checkpointAfter) {
+          try (Checkpoint checkpoint = log.beginCheckpoint(s)) {
+            checkpoint.add(new byte[] {7});
+            checkpoint.complete();
+          }
+        }
+      }
+    }
+  }
+
+  private List<String> segments() {
+    return disk.list(DIR).stream().filter(n -> n.endsWith(".wal")).toList();
+  }
+
+  private void delete(String name) {
+    disk.delete(DIR.resolve(name));
+  }
+
+  private LogCorruptedException refused() {
+    return assertThrows(LogCorruptedException.class,
+        () -> WriteAheadLog.open(config, new LogTesting.Collected()).close());
+  }
+
+  @Test
+  void aMissingMiddleSegmentIsRefusedNamingItAndTheRecordsLost() throws Exception {
+    write200(-1);
+    List<String> segments = segments();
+    assertTrue(segments.size() >= 5, segments.toString());
+    String middle = segments.get(segments.size() / 2);
+    long[] range = sequencesIn(middle);
+    delete(middle);
+
+    LogCorruptedException e = refused();
+    assertTrue(e.getMessage().contains(middle), e.getMessage());
+    assertTrue(e.getMessage().contains("after sequence " + (range[0] - 1) + " up to sequence "
+        + range[1]), e.getMessage());
+
+    LogTesting.Collected salvaged = new LogTesting.Collected();
+    try (WriteAheadLog log = WriteAheadLog.open(config.withSalvage(true), salvaged)) {
+      assertEquals(200 - (range[1] - range[0] + 1), salvaged.sequences.size());
+      assertFalse(salvaged.sequences.contains(range[0]));
+      assertTrue(salvaged.sequences.contains(range[1] + 1));
+      assertTrue(log.recovery().lostAnything());
+      assertTrue(log.recovery().problems().toString().contains(middle),
+          log.recovery().problems().toString());
+    }
+  }
+
+  @Test
+  void aMissingCheckpointWhoseLogWasDroppedIsRefused() throws Exception {
+    write200(150);
+    String checkpoint = disk.list(DIR).stream().filter(n -> n.endsWith(".ckp")).findFirst()
+        .orElseThrow();
+    delete(checkpoint);
+
+    LogCorruptedException e = refused();
+    assertTrue(e.getMessage().contains("up to sequence 150"), e.getMessage());
+    assertTrue(e.getMessage().contains("checkpoint"), e.getMessage());
+
+    LogTesting.Collected salvaged = new LogTesting.Collected();
+    try (WriteAheadLog log = WriteAheadLog.open(config.withSalvage(true), salvaged)) {
+      assertEquals(50, salvaged.sequences.size());
+      assertEquals(151, salvaged.sequences.getFirst());
+      assertTrue(log.recovery().problems().toString().contains("up to sequence 150"),
+          log.recovery().problems().toString());
+    }
+  }
+
+  @Test
+  void aMissingFirstSegmentIsRefused() throws Exception {
+    write200(-1);
+    String first = segments().getFirst();
+    long[] range = sequencesIn(first);
+    delete(first);
+
+    LogCorruptedException e = refused();
+    assertTrue(e.getMessage().contains(first), e.getMessage());
+    assertTrue(e.getMessage().contains("up to sequence " + range[1]), e.getMessage());
+  }
+
+  @Test
+  void aMissingNewestSegmentIsRefused() throws Exception {
+    write200(-1);
+    String newest = segments().getLast();
+    long[] range = sequencesIn(newest);
+    assertEquals(200, range[1]);
+    delete(newest);
+
+    LogCorruptedException e = refused();
+    assertTrue(e.getMessage().contains(newest), e.getMessage());
+    assertTrue(e.getMessage().contains("after sequence " + (range[0] - 1)), e.getMessage());
+
+    try (WriteAheadLog log = WriteAheadLog.open(config.withSalvage(true),
+        new LogTesting.Collected())) {
+      assertTrue(log.recovery().problems().toString().contains(newest),
+          log.recovery().problems().toString());
+      assertEquals(range[0] - 1, log.recovery().lastSequence());
+    }
+  }
+
+  /** The newest segment is the one the last open started; the one before it was not rolled. */
+  @Test
+  void aMissingNewestSegmentStartedByAnOpenIsRefused() throws Exception {
+    write200(-1);
+    try (WriteAheadLog log = WriteAheadLog.open(config, new LogTesting.Collected())) {
+      log.sync(log.append(201, 1, LogTesting.payload(201, 100)));
+    }
+    String newest = segments().getLast();
+    assertEquals(201, sequencesIn(newest)[0]);
+    delete(newest);
+
+    LogCorruptedException e = refused();
+    assertTrue(e.getMessage().contains(newest), e.getMessage());
+    assertTrue(e.getMessage().contains("after sequence 200"), e.getMessage());
+  }
+
+  @Test
+  void everySegmentMissingUnderACheckpointIsRefused() throws Exception {
+    write200(150);
+    segments().forEach(this::delete);
+
+    LogCorruptedException e = refused();
+    assertTrue(e.getMessage().contains("after sequence 150"), e.getMessage());
+  }
+
+  /** Reopening, checkpointing and rolling as a store does never trips the checks. */
+  @Test
+  void aLogOpenedAndCheckpointedManyTimesOpensWithoutProblems() throws Exception {
+    long s = 0;
+    for (int round = 0; round < 6; round++) {
+      LogTesting.Collected c = new LogTesting.Collected();
+      try (WriteAheadLog log = WriteAheadLog.open(config, c)) {
+        assertTrue(log.recovery().problems().isEmpty(), log.recovery().problems().toString());
+        assertEquals(s, log.recovery().lastSequence());
+        for (int i = 0; i < 40 * round; i++) {
+          s++;
+          log.sync(log.append(s, 1, LogTesting.payload(s, 100)));
+        }
+        if (round % 2 == 1) {
+          try (Checkpoint checkpoint = log.beginCheckpoint(s)) {
+            checkpoint.complete();
+          }
+        }
+      }
+    }
+  }
+
+  /** @return the first and last sequence of the records in a segment, from a clean replay */
+  private long[] sequencesIn(String segment) throws Exception {
+    SimulatedDisk copy = disk.copy();
+    // Replay everything; the records whose payload bytes are in the segment's file are its own.
+    LogTesting.Collected all = new LogTesting.Collected();
+    WriteAheadLog.open(config.withFiles(copy), all).close();
+    byte[] content = copy.content(DIR.resolve(segment));
+    long first = Long.MAX_VALUE;
+    long last = 0;
+    for (int i = 0; i < all.payloads.size(); i++) {
+      if (contains(content, all.payloads.get(i))) {
+        first = Math.min(first, all.sequences.get(i));
+        last = Math.max(last, all.sequences.get(i));
+      }
+    }
+    assertTrue(last > 0, segment + " holds no records");
+    return new long[] {first, last};
+  }
+
+  private static boolean contains(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= haystack.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (haystack[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return true;
+    }
+    return false;
+  }
+}
