@@ -47,9 +47,10 @@ class MissingLogFileTest {
     disk.delete(DIR.resolve(name));
   }
 
-  private LogCorruptedException refused() {
-    return assertThrows(LogCorruptedException.class,
+  private LogGapException refused() {
+    LogGapException e = assertThrows(LogGapException.class,
         () -> WriteAheadLog.open(config, new LogTesting.Collected()).close());
+    return e;
   }
 
   @Test
@@ -61,7 +62,8 @@ class MissingLogFileTest {
     long[] range = sequencesIn(middle);
     delete(middle);
 
-    LogCorruptedException e = refused();
+    LogGapException e = refused();
+    assertEquals(middle, e.file());
     assertTrue(e.getMessage().contains(middle), e.getMessage());
     assertTrue(e.getMessage().contains("after sequence " + (range[0] - 1) + " up to sequence "
         + range[1]), e.getMessage());
@@ -84,9 +86,10 @@ class MissingLogFileTest {
         .orElseThrow();
     delete(checkpoint);
 
-    LogCorruptedException e = refused();
+    LogGapException e = refused();
     assertTrue(e.getMessage().contains("up to sequence 150"), e.getMessage());
     assertTrue(e.getMessage().contains("checkpoint"), e.getMessage());
+    assertEquals("log-0000000000000001.wal", e.file());
 
     LogTesting.Collected salvaged = new LogTesting.Collected();
     try (WriteAheadLog log = WriteAheadLog.open(config.withSalvage(true), salvaged)) {
@@ -104,7 +107,8 @@ class MissingLogFileTest {
     long[] range = sequencesIn(first);
     delete(first);
 
-    LogCorruptedException e = refused();
+    LogGapException e = refused();
+    assertEquals(first, e.file());
     assertTrue(e.getMessage().contains(first), e.getMessage());
     assertTrue(e.getMessage().contains("up to sequence " + range[1]), e.getMessage());
   }
@@ -117,8 +121,8 @@ class MissingLogFileTest {
     assertEquals(200, range[1]);
     delete(newest);
 
-    LogCorruptedException e = refused();
-    assertTrue(e.getMessage().contains(newest), e.getMessage());
+    LogGapException e = refused();
+    assertEquals(newest, e.file());
     assertTrue(e.getMessage().contains("after sequence " + (range[0] - 1)), e.getMessage());
 
     try (WriteAheadLog log = WriteAheadLog.open(config.withSalvage(true),
@@ -140,8 +144,8 @@ class MissingLogFileTest {
     assertEquals(201, sequencesIn(newest)[0]);
     delete(newest);
 
-    LogCorruptedException e = refused();
-    assertTrue(e.getMessage().contains(newest), e.getMessage());
+    LogGapException e = refused();
+    assertEquals(newest, e.file());
     assertTrue(e.getMessage().contains("after sequence 200"), e.getMessage());
   }
 
@@ -150,8 +154,31 @@ class MissingLogFileTest {
     write200(150);
     segments().forEach(this::delete);
 
-    LogCorruptedException e = refused();
+    LogGapException e = refused();
+    assertTrue(e.getMessage().contains("every log segment is missing"), e.getMessage());
     assertTrue(e.getMessage().contains("after sequence 150"), e.getMessage());
+  }
+
+  /** A segment that held no record (a log opened and closed) is missing: said, not refused. */
+  @Test
+  void aMissingSegmentThatHeldNothingIsReportedNotRefused() throws Exception {
+    write200(-1);
+    WriteAheadLog.open(config, new LogTesting.Collected()).close(); // an empty segment
+    try (WriteAheadLog log = WriteAheadLog.open(config, new LogTesting.Collected())) {
+      log.sync(log.append(201, 1, LogTesting.payload(201, 100)));
+    }
+    List<String> segments = segments();
+    String empty = segments.get(segments.size() - 2);
+    delete(empty);
+    LogTesting.Collected c = new LogTesting.Collected();
+    try (WriteAheadLog log = WriteAheadLog.open(config, c)) {
+      assertEquals(201, c.sequences.size());
+      assertEquals(1, log.recovery().problems().size(), log.recovery().problems().toString());
+      assertTrue(log.recovery().problems().getFirst().contains(empty + " is missing"),
+          log.recovery().problems().toString());
+      assertTrue(log.recovery().problems().getFirst().contains("no record lost"),
+          log.recovery().problems().toString());
+    }
   }
 
   /** Reopening, checkpointing and rolling as a store does never trips the checks. */

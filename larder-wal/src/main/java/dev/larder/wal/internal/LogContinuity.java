@@ -91,8 +91,9 @@ final class LogContinuity {
           + "checkpoint, and the first segment " + name + " begins after sequence "
           + header.previousSequence() + ")";
     }
-    gap(number > 1 ? SegmentNames.segment(1) : name, what, checkpointSequence,
-        header.previousSequence());
+    String firstMissing = number == 1 ? name
+        : SegmentNames.segment(checkpointName != null ? number - 1 : 1);
+    gap(firstMissing, what, checkpointSequence, header.previousSequence());
     end = header.previousSequence();
   }
 
@@ -113,9 +114,9 @@ final class LogContinuity {
       return;
     }
     if (number != previous + 1) {
-      gap(SegmentNames.segment(previous + 1), range(previous + 1, number - 1) + " missing "
-          + "(between " + SegmentNames.segment(previous) + " and " + name + ")", end,
-          begins);
+      gap(SegmentNames.segment(previous + 1), range(previous + 1, number - 1)
+          + (number - previous == 2 ? " is" : " are") + " missing (between "
+          + SegmentNames.segment(previous) + " and " + name + ")", end, begins);
     } else if (begins > end) {
       gap(name, "records missing at the start of " + name, end, begins);
     }

@@ -1,5 +1,6 @@
 package dev.larder.wal.internal;
 
+import dev.larder.wal.FileLayer;
 import dev.larder.wal.LogCorruptedException;
 import dev.larder.wal.LogFile;
 import dev.larder.wal.LogReplay;
@@ -48,7 +49,7 @@ import java.util.List;
 public final class LogRecovery {
 
   private final WalConfig config;
-  private final dev.larder.wal.FileLayer files;
+  private final FileLayer files;
   private final LogReplay replay;
   private final List<String> problems = new ArrayList<>();
   private long bytesDropped;
@@ -67,7 +68,7 @@ public final class LogRecovery {
    * @param files the file layer to read through (the configuration's, perhaps wrapped)
    * @param replay receives the state
    */
-  public LogRecovery(WalConfig config, dev.larder.wal.FileLayer files, LogReplay replay) {
+  public LogRecovery(WalConfig config, FileLayer files, LogReplay replay) {
     this.config = config;
     this.files = files;
     this.replay = replay;

@@ -77,7 +77,7 @@ public final class NamingFileLayer implements FileLayer {
     }
   }
 
-  /** @return {@code e} itself if it names its path already and callers test for it, else a new one */
+  /** @return {@code e} itself if it names its path and callers test for it, else a new one */
   private static IOException named(String operation, IOException e) {
     if (e instanceof NotDirectoryException) {
       return e;

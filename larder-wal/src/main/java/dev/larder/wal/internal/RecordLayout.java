@@ -9,13 +9,13 @@ import java.util.zip.CRC32C;
  *
  * <pre>
  * segment file  log-&lt;16 hex digits: segment number&gt;.wal
- * +----------------------------------------------------------------+
+ * +------------------------------------------------------------------+
  * | header: 32 bytes in format 2 (16 in format 1), see SegmentHeader |
- * +----------------------------------------------------------------+
- * | record | record | ...                                            then records, back to back
- * +----------------------------------------------------------------+
- * | footer, 24 bytes, once finished (format 2), see SegmentFooter   |
- * +----------------------------------------------------------------+
+ * +------------------------------------------------------------------+
+ * | record | record | ...                          records, back to back
+ * +------------------------------------------------------------------+
+ * | footer: 24 bytes, once finished (format 2), see SegmentFooter    |
+ * +------------------------------------------------------------------+
  *
  * record
  *  0   u32  length L of the body (17 &lt;= L &lt;= 2^28)
