@@ -100,6 +100,30 @@ class FullDiskTest {
     }
   }
 
+  /** A commit that cannot be written says which file; it is in doubt, the store stops. */
+  @Test
+  void aCommitRefusedNamesTheFileAndTheWrite() {
+    AtomicBoolean diskFull = new AtomicBoolean();
+    HookedFiles.Hook write = position -> {
+      if (diskFull.get()) {
+        throw full();
+      }
+    };
+    TxStore store = open(new HookedFiles(FileLayer.standard(), write, HookedFiles.NONE));
+    store.cache(KEYS).put("a", 1L);
+    diskFull.set(true);
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> store.cache(KEYS).put("b", 2L));
+    assertTrue(e.getMessage().contains("in doubt"), e.getMessage());
+    assertTrue(e.getMessage().contains(dir.resolve("log-").toString()), e.getMessage());
+    assertTrue(e.getMessage().contains("cannot write"), e.getMessage());
+    assertTrue(e.getMessage().contains("No space left on device"), e.getMessage());
+    assertThrows(UncheckedIOException.class, store::close);
+    try (TxStore reopened = open(FileLayer.standard())) {
+      assertEquals(1L, reopened.cache(KEYS).get("a"));
+    }
+  }
+
   private void reopensWithEverything() {
     try (TxStore store = open(FileLayer.standard())) {
       assertTrue(store.recovery().orElseThrow().problems().isEmpty(),
