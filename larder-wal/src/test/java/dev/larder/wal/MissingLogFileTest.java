@@ -181,6 +181,29 @@ class MissingLogFileTest {
     }
   }
 
+  /** A footer is forced with its segment: damage to it is damage, refused naming it. */
+  @Test
+  void aDamagedFooterIsRefusedAsDamageAndSalvagedWithoutLoss() throws Exception {
+    write200(-1);
+    String segment = segments().get(2);
+    Path path = DIR.resolve(segment);
+    byte[] bytes = disk.content(path);
+    int footer = bytes.length - 24;
+    bytes[footer + 12] ^= 1;
+    disk.replace(path, bytes);
+
+    LogCorruptedException e = assertThrows(LogCorruptedException.class,
+        () -> WriteAheadLog.open(config, new LogTesting.Collected()).close());
+    assertEquals(segment, e.file());
+    assertEquals(footer, e.offset());
+
+    LogTesting.Collected c = new LogTesting.Collected();
+    try (WriteAheadLog log = WriteAheadLog.open(config.withSalvage(true), c)) {
+      assertEquals(200, c.sequences.size());
+      assertEquals(1, log.recovery().problems().size(), log.recovery().problems().toString());
+    }
+  }
+
   /** Reopening, checkpointing and rolling as a store does never trips the checks. */
   @Test
   void aLogOpenedAndCheckpointedManyTimesOpensWithoutProblems() throws Exception {
