@@ -204,6 +204,24 @@ class MissingLogFileTest {
     }
   }
 
+  /** A finished segment cut short at a record boundary (its footer and last records gone). */
+  @Test
+  void aSegmentCutShortIsRefusedNamingIt() throws Exception {
+    write200(-1);
+    String segment = segments().get(1);
+    long[] range = sequencesIn(segment);
+    Path path = DIR.resolve(segment);
+    byte[] bytes = disk.content(path);
+    // Drop the footer and the last two records (125 bytes each: 100-byte payloads).
+    disk.replace(path, java.util.Arrays.copyOf(bytes, bytes.length - 24 - 2 * 125));
+
+    LogGapException e = refused();
+    assertEquals(segment, e.file());
+    assertTrue(e.getMessage().contains("the end of " + segment + " is missing"), e.getMessage());
+    assertTrue(e.getMessage().contains("after sequence " + (range[1] - 2) + " up to sequence "
+        + range[1]), e.getMessage());
+  }
+
   /** Reopening, checkpointing and rolling as a store does never trips the checks. */
   @Test
   void aLogOpenedAndCheckpointedManyTimesOpensWithoutProblems() throws Exception {

@@ -87,7 +87,7 @@ final class LogContinuity {
           + " covers the log up to sequence " + checkpointSequence + ")";
     } else {
       what = (number > 1 ? range(1, number - 1) + ", or a checkpoint that covered "
-          + (number > 2 ? "them" : "it") : "a checkpoint") + ", is missing (there is no "
+          + (number > 2 ? "them," : "it,") : "a checkpoint") + " is missing (there is no "
           + "checkpoint, and the first segment " + name + " begins after sequence "
           + header.previousSequence() + ")";
     }
@@ -118,7 +118,10 @@ final class LogContinuity {
           + (number - previous == 2 ? " is" : " are") + " missing (between "
           + SegmentNames.segment(previous) + " and " + name + ")", end, begins);
     } else if (begins > end) {
-      gap(name, "records missing at the start of " + name, end, begins);
+      // Consecutive, but the first ends early: its last records (and footer) were cut off.
+      String cut = SegmentNames.segment(previous);
+      gap(cut, "the end of " + cut + " is missing (" + name + " begins after sequence " + begins
+          + ")", end, begins);
     }
     end = Math.max(end, begins);
   }
