@@ -130,6 +130,37 @@ class MissingLogFileTest {
     assertTrue(e.getMessage().contains(newest.getFileName().toString()), e.getMessage());
   }
 
+  /**
+   * A store that never rolled nor checkpointed has one segment; with it deleted, the log alone
+   * looks new, but the list of caches says a store was opened there.
+   */
+  @Test
+  void aDeletedOnlySegmentIsRefusedAndSalvageReportsIt() throws Exception {
+    try (TxStore store = TxStore.builder().cache(KEYS).persistence(dir)
+        .checkpointEvery(Duration.ZERO).build()) {
+      store.cache(KEYS).put("a", "1");
+    }
+    List<Path> segments = files(".wal");
+    assertEquals(1, segments.size(), segments.toString());
+    Files.delete(segments.getFirst());
+
+    LogCorruptedException e = assertThrows(LogCorruptedException.class, () -> open(false));
+    assertTrue(e.getMessage().contains("every log segment is missing"), e.getMessage());
+    assertTrue(e.getMessage().contains(dir.resolve("caches").toString()), e.getMessage());
+
+    try (TxStore store = open(true)) {
+      RecoveryReport report = store.recovery().orElseThrow();
+      assertTrue(report.problems().getFirst().contains("every log segment is missing"),
+          report.problems().toString());
+      store.cache(KEYS).put("b", "2");
+    }
+    try (TxStore store = open(false)) {
+      assertTrue(store.recovery().orElseThrow().problems().isEmpty(),
+          store.recovery().orElseThrow().problems().toString());
+      assertEquals("2", store.cache(KEYS).get("b"));
+    }
+  }
+
   @Test
   void anIntactDirectoryReopensWithEveryKeyAndNoProblem() throws Exception {
     put200(150);
