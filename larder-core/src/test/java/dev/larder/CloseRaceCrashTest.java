@@ -33,7 +33,7 @@ class CloseRaceCrashTest {
   /** How long each child races; {@code -Dlarder.closeRace.seconds} changes it. */
   private static final int DEFAULT_SECONDS = 60;
   private static final long SECONDS = Long.getLong("larder.closeRace.seconds", DEFAULT_SECONDS);
-  private static final int CHILDREN = 2;
+  private static final int CHILDREN = 3;
   private static final int MIN_ROUNDS = 20;
 
   @Test

@@ -25,8 +25,12 @@ import java.util.Map;
  *       the next page of that class is taken. Address space is bounded by the most pages of
  *       each class live at once: at most twice the segment's budget per class, plus a slab per
  *       class.</li>
- *   <li><b>Close</b> discards every mapping (the resident memory goes back at once) and forgets
- *       them; it unmaps nothing and waits for no thread.</li>
+ *   <li><b>Emptying and close</b> hand the discard of every mapping to a
+ *       {@link MappingDiscard}, which a background thread runs at once, so that
+ *       {@code invalidateAll()} and close return without waiting for the kernel to free the
+ *       memory; emptying keeps the mappings for reuse, and the next allocation runs the
+ *       discard itself, or waits for it, before taking a slot. Close then forgets the mappings;
+ *       it unmaps nothing and waits for no thread.</li>
  *   <li><b>Unmapping.</b> Every page's {@link MemorySegment} belongs to the segment's own
  *       automatic {@link Arena}, which this object holds until close, and every mapping is
  *       registered when it is made to be unmapped when that arena is cleaned
@@ -41,23 +45,23 @@ import java.util.Map;
  * scoped memory access) keeps that scope reachable until the access ends, and a reader holds
  * the page across its copy, since it validates against the page's generation afterwards. So
  * while any thread can still start or is still inside an access, the arena is reachable and
- * its mappings are mapped. Everything that works on raw addresses (this class: discard, reuse)
- * runs under the segment's write lock, and only before close: after close this object holds
- * no address and refuses to allocate. Until the arena is unreachable a reader of a freed,
- * emptied or closed page reads the old bytes, zeros (after a discard) or a newer page's bytes,
- * which its validation rejects (the page's generation is raised, and the table replaced at
- * close, before any discard), and on its next attempt it finds the segment closed and throws
- * {@link IllegalStateException}.
+ * its mappings are mapped. Everything else that works on raw addresses holds the arena too:
+ * this class (discard, reuse) under the segment's write lock and only before close, after which
+ * it holds no address and refuses to allocate; a {@link MappingDiscard}, until it has run. Until
+ * the arena is unreachable a reader of a freed, emptied or closed page reads the old bytes,
+ * zeros (after a discard) or a newer page's bytes, which its validation rejects (the page's
+ * generation is raised, and the table replaced at close, before any discard), and on its next
+ * attempt it finds the segment closed and throws {@link IllegalStateException}.
  *
  * <p>Why not a shared arena closed at close: closing one is meant to wait, with a handshake,
  * until no thread is inside an access and to make later accesses throw, but on JDK 25 a reader
  * compiled by C2 copied from pages after that close returned and the mappings were unmapped,
- * and the JVM died with {@code SIGSEGV} in an array-copy stub (within seconds, three readers
- * racing close); the handshake was also what made close take up to seconds on a busy machine.
+ * and the JVM died with {@code SIGSEGV} in an array-copy stub (within tens of seconds, three
+ * readers racing close); the handshake also made a busy close take up to seconds.
  * Reachability is the collector's invariant, not a race the JIT can lose. The cost: a closed
  * cache's address space (not its memory) is given back only after a collection.
  *
- * <p>Guarded by the segment's write lock.
+ * <p>Guarded by the segment's write lock (a {@link MappingDiscard} synchronizes itself).
  */
 final class MappedPageMemory implements PageMemory {
 
@@ -73,6 +77,11 @@ final class MappedPageMemory implements PageMemory {
   private Arena arena;
   /** The slot classes in use, by slot length. */
   private final Map<Long, SlotClass> classes = new HashMap<>();
+  /**
+   * The discard of every mapping that the last emptying (or close) started, until an allocation
+   * has made sure it ran; null when no slot awaits its discard.
+   */
+  private MappingDiscard emptying;
   private boolean closed;
 
   /** @return the length of the slot a page of {@code capacity} bytes lives in */
@@ -91,6 +100,10 @@ final class MappedPageMemory implements PageMemory {
     if (arena == null) {
       arena = Arena.ofAuto();
     }
+    if (emptying != null) {
+      emptying.run(); // every slot is free now, but none may be reused before its discard
+      emptying = null;
+    }
     long slot = classOf(capacity);
     long address = classes.computeIfAbsent(slot, SlotClass::new).take(arena);
     return MemorySegment.ofAddress(address).reinterpret(capacity, arena, null);
@@ -106,14 +119,34 @@ final class MappedPageMemory implements PageMemory {
   }
 
   /**
-   * Takes back every page at once, with one discard per mapping: the caller has let go of all
-   * pages (emptying the segment).
+   * Takes back every page at once, with one discard per mapping, in the background: the caller
+   * has let go of all pages (emptying the segment). Every slot is free again once the discard
+   * has run, which the next {@link #allocate} makes sure of.
    */
   @Override
   public void freeAll() {
-    for (SlotClass slotClass : classes.values()) {
-      slotClass.discardAll();
+    if (closed || emptying != null) {
+      return; // nothing was allocated since the last emptying: its discard covers everything
     }
+    emptying = discardEverything();
+    for (SlotClass slotClass : classes.values()) {
+      slotClass.forgetSlots();
+    }
+  }
+
+  /** @return the discard of every mapping, started in the background; null if none */
+  private MappingDiscard discardEverything() {
+    long[] pairs = mappings();
+    if (pairs.length == 0) {
+      return null;
+    }
+    long[] addresses = new long[pairs.length / 2];
+    long[] lengths = new long[pairs.length / 2];
+    for (int i = 0; i < addresses.length; i++) {
+      addresses[i] = pairs[2 * i];
+      lengths[i] = pairs[2 * i + 1];
+    }
+    return MappingDiscard.start(arena, addresses, lengths);
   }
 
   @Override
@@ -122,18 +155,29 @@ final class MappedPageMemory implements PageMemory {
   }
 
   /**
-   * Gives every mapping's memory back and lets go of the arena, so that the mappings are
-   * unmapped once no page is reachable; the pages' bytes read as zeros meanwhile.
+   * Gives every mapping's memory back, in the background, and lets go of the arena, so that the
+   * mappings are unmapped once no page is reachable; the pages' bytes read as their old bytes or
+   * zeros meanwhile.
    */
   @Override
   public void close() {
     if (closed) {
       return;
     }
+    if (emptying == null) {
+      emptying = discardEverything();
+    }
     closed = true;
-    freeAll();
     classes.clear();
     arena = null;
+  }
+
+  /**
+   * @return the discard that the last emptying or close started, or null; for tests, which
+   *     wait for it
+   */
+  MappingDiscard pendingDiscard() {
+    return emptying;
   }
 
   /**
@@ -221,10 +265,11 @@ final class MappedPageMemory implements PageMemory {
       freed[freedCount++] = address;
     }
 
-    void discardAll() {
-      for (int i = 0; i < mappingCount; i++) {
-        NativeMemory.discard(mappings[i], lengths[i]);
-      }
+    /**
+     * Makes every slot free, as in new mappings; the caller has started the discard of their
+     * bytes, which must have run before a slot is taken.
+     */
+    void forgetSlots() {
       freedCount = 0;
       cursorMapping = 0;
       cursorOffset = 0;

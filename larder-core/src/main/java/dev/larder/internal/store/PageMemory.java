@@ -44,8 +44,9 @@ sealed interface PageMemory permits HeapPageMemory, MappedPageMemory, AutoPageMe
   void free(MemorySegment memory);
 
   /**
-   * Takes back all memory handed out, as {@link #free} of every page would, perhaps faster; the
-   * caller holds no page any more.
+   * Takes back all memory handed out, as {@link #free} of every page would, perhaps faster and
+   * perhaps in the background, but before any of it is handed out again; the caller holds no
+   * page any more.
    */
   default void freeAll() {
     // Nothing beyond free: heap and automatic pages go when unreachable.

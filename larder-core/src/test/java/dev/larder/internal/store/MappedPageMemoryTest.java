@@ -57,7 +57,8 @@ class MappedPageMemoryTest {
   }
 
   @Test
-  void closeGivesMemoryBackAtOnceAndLeavesHeldPagesReadable() {
+  void closeGivesMemoryBackInTheBackgroundAndLeavesHeldPagesReadable()
+      throws InterruptedException {
     MappedPageMemory memory = new MappedPageMemory();
     MemorySegment live = memory.allocate(64 * 1024);
     MemorySegment freed = memory.allocate(3 * MIB);
@@ -65,6 +66,7 @@ class MappedPageMemoryTest {
     memory.free(freed);
     long[] mappings = memory.mappings();
     memory.close();
+    awaitDiscard(memory);
     for (int i = 0; i < mappings.length; i += 2) {
       assertEquals(0, Residency.residentBytes(mappings[i], mappings[i + 1]), "mapped, empty");
     }
@@ -172,7 +174,7 @@ class MappedPageMemoryTest {
   }
 
   @Test
-  void emptyingGivesEverythingBackAndReusesTheSlabs() {
+  void emptyingGivesEverythingBackAndReusesTheSlabs() throws InterruptedException {
     MappedPageMemory memory = new MappedPageMemory();
     PageStore store = new PageStore(memory, STANDARD);
     for (int i = 0; i < 100; i++) {
@@ -181,6 +183,7 @@ class MappedPageMemoryTest {
     long[] mappings = memory.mappings();
     store.releaseAll();
     assertEquals(0, store.reservedBytes());
+    awaitDiscard(memory);
     for (int i = 0; i < mappings.length; i += 2) {
       assertEquals(0, Residency.residentBytes(mappings[i], mappings[i + 1]));
     }
@@ -189,5 +192,37 @@ class MappedPageMemoryTest {
     }
     assertEquals(mappings.length, memory.mappings().length, "the same slabs and mappings");
     store.close();
+  }
+
+  @Test
+  void theFirstAllocationAfterEmptyingReusesOnlyDiscardedMemory() {
+    for (int round = 0; round < 20; round++) {
+      MappedPageMemory memory = new MappedPageMemory();
+      PageStore store = new PageStore(memory, STANDARD);
+      for (int i = 0; i < 64; i++) {
+        store.allocate(STANDARD).memory.fill((byte) 1);
+      }
+      store.releaseAll();
+      // However far the background discard has got, nothing is resident once the next page
+      // is handed out, and that page reads zeros.
+      MemorySegment reused = store.allocate(STANDARD).memory;
+      assertTrue(memory.pendingDiscard() == null, "the allocation ran or awaited the discard");
+      long[] mappings = memory.mappings();
+      for (int i = 0; i < mappings.length; i += 2) {
+        assertEquals(0, Residency.residentBytes(mappings[i], mappings[i + 1]));
+      }
+      assertEquals(-1, reused.mismatch(MemorySegment.ofArray(new byte[STANDARD])));
+      store.close();
+    }
+  }
+
+  /** Waits for the background discard of the last emptying or close; fails after 20 s. */
+  private static void awaitDiscard(MappedPageMemory memory) throws InterruptedException {
+    MappingDiscard discard = memory.pendingDiscard();
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    while (discard != null && !discard.isDone()) {
+      assertTrue(System.nanoTime() < deadline, "the background discard did not run in 20 s");
+      Thread.sleep(5);
+    }
   }
 }
