@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One round of {@code close()} racing every kind of call: a cache is filled with values of
- * 2-50 KB, threads read ({@code getIfPresent}), iterate ({@code asMap().entrySet()}), write,
+ * 2-256 KB, threads read ({@code getIfPresent}), iterate ({@code asMap().entrySet()}), write,
  * load ({@code get} with a loader) and empty it ({@code invalidateAll}), and the cache is closed
  * under them a random 0-3 ms after every thread has made its first call. Readers copying large
  * values out of pages while the pages are given back is what once crashed the JVM.
@@ -51,7 +51,8 @@ final class CloseRace {
     this.oneSegment = oneSegment;
     this.random = new SplittableRandom(seed);
     for (int key = 0; key < KEYS; key++) {
-      values[key] = value(key, 2_000 + random.nextInt(48_001));
+      // Large values: a reader's copy is the window in which close once faulted it.
+      values[key] = value(key, 2_000 + random.nextInt(254_001));
     }
   }
 
