@@ -74,9 +74,14 @@ public final class RequiredTool {
   }
 
   private static void missing(String what, String debianPackage) {
+    missing(what, debianPackage, underCi());
+  }
+
+  /** Fails the test (under CI) or aborts it, saying what is missing and what to install. */
+  static void missing(String what, String debianPackage, boolean ci) {
     String message = what + " (install the Debian package " + debianPackage
         + "; .ci/run installs it)";
-    if (underCi()) {
+    if (ci) {
       throw new AssertionError("CI=true, so this test must run, but " + message);
     }
     Assumptions.abort("skipped outside CI: " + message);
