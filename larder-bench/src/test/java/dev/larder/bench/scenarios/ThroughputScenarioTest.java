@@ -95,8 +95,10 @@ class ThroughputScenarioTest {
         // first reading of the process's CPU time: allow a millisecond for it
         assertTrue(slice.cpuNanos() >= worker - 1_000_000L, "the process used less CPU than"
             + " its worker thread alone (" + worker + " ns): " + slice);
-        // the process's CPU time is read just outside the wall-clock interval: allow 5 ms
-        assertTrue(slice.cpuNanos() <= (slice.wallNanos() + 5_000_000L) * cores,
+        // the process's CPU time is read just outside the wall-clock interval, and the test's
+        // thread may be descheduled in between while compiler threads run: allow 50 ms (a unit
+        // error, a factor of 1,000, is still far outside)
+        assertTrue(slice.cpuNanos() <= (slice.wallNanos() + 50_000_000L) * cores,
             "more CPU than " + cores + " cores give in the slice's wall time: " + slice);
       }
     }
