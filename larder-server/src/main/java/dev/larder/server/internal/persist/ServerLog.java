@@ -148,6 +148,16 @@ public final class ServerLog implements AutoCloseable {
         throw new IOException(format + " says '" + line + "'; this server reads '"
             + FORMAT_LINE + "'");
       }
+      // The format file is written after the log's first segment: with it and no log file at
+      // all, the log was removed, which the log alone cannot tell from a new directory.
+      try (var files = Files.list(directory)) {
+        if (files.map(p -> p.getFileName().toString())
+            .noneMatch(n -> n.endsWith(".wal") || n.endsWith(".ckp"))) {
+          throw new IOException(directory + " held a server log (its " + FORMAT_FILE
+              + " file) but has no log segment or checkpoint left: its data was deleted; delete "
+              + FORMAT_FILE + " too to start afresh");
+        }
+      }
     }
   }
 

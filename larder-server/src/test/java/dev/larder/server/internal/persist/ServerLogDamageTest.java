@@ -89,6 +89,20 @@ class ServerLogDamageTest {
     assertTrue(version.getMessage().contains("larder-server-log 99"), version.getMessage());
   }
 
+  @Test
+  void aDirectoryWhoseLogFilesWereDeletedIsRefused(@TempDir Path dir) throws Exception {
+    try (TestServer s = new TestServer(Map.of(), dir, START)) {
+      s.resp().cmd("SET", "a", "1");
+    }
+    try (var files = Files.list(dir)) {
+      for (Path p : files.filter(p -> p.toString().endsWith(".wal")).toList()) {
+        Files.delete(p);
+      }
+    }
+    IOException e = assertThrows(IOException.class, () -> new TestServer(Map.of(), dir, START));
+    assertTrue(e.getMessage().contains("no log segment or checkpoint left"), e.getMessage());
+  }
+
   /** Two opens, so two segments: the first wholly before the tail. */
   private static void writeTwoSegments(Path dir) throws IOException {
     try (TestServer s = new TestServer(Map.of(), dir, START)) {
