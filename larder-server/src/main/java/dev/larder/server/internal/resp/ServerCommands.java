@@ -149,6 +149,7 @@ final class ServerCommands {
         c.keyspace().resetStats();
         c.out().ok();
       }
+      case "help" -> RespHelp.reply(c, RespHelp.CONFIG);
       default -> throw new RespError("ERR unknown subcommand '" + c.text(1)
           + "'. Try CONFIG HELP.");
     }
@@ -267,6 +268,7 @@ final class ServerCommands {
         c.out().map(cmds.size());
         cmds.forEach(cmd -> CommandInfo.docs(c.out(), cmd));
       }
+      case "help" -> RespHelp.reply(c, RespHelp.COMMAND);
       default -> throw new RespError("ERR unknown subcommand '" + c.text(1)
           + "'. Try COMMAND HELP.");
     }
