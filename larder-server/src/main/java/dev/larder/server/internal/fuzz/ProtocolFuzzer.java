@@ -4,17 +4,15 @@ import dev.larder.server.ServerConfig;
 import dev.larder.server.internal.ServerState;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.memcache.MemcacheAuth;
-import dev.larder.server.internal.memcache.MemcacheDecoder;
-import dev.larder.server.internal.memcache.MemcacheHandler;
+import dev.larder.server.internal.memcache.MemcacheDispatcher;
 import dev.larder.server.internal.memcache.MemcacheStats;
 import dev.larder.server.internal.resp.AclUsers;
 import dev.larder.server.internal.resp.RespCommandTable;
-import dev.larder.server.internal.resp.RespDecoder;
-import dev.larder.server.internal.resp.RespHandler;
+import dev.larder.server.internal.net.RequestDecoder;
+import dev.larder.server.internal.resp.RespSession;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.ByteToMessageDecoder;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -177,9 +175,9 @@ public final class ProtocolFuzzer implements AutoCloseable {
       if (replied > MAX_REPLY) {
         throw new IllegalStateException("reply of " + replied + " bytes");
       }
-      ByteToMessageDecoder decoder = channel.pipeline().get(ByteToMessageDecoder.class);
+      RequestDecoder decoder = channel.pipeline().get(RequestDecoder.class);
       if (decoder != null) {
-        long held = decoderHeld(decoder);
+        long held = decoder.heldBytes();
         maxBuffered = Math.max(maxBuffered, held);
         if (held > MAX_REQUEST + 128 * 1024) {
           throw new IllegalStateException("decoder holds " + held + " bytes");
@@ -189,14 +187,6 @@ public final class ProtocolFuzzer implements AutoCloseable {
       throw new IllegalStateException(protocol + " input #" + inputs + " broke a property: "
           + printable(input), e);
     }
-  }
-
-  private static long decoderHeld(ByteToMessageDecoder decoder) {
-    return switch (decoder) {
-      case RespDecoder r -> r.buffered();
-      case MemcacheDecoder m -> m.buffered();
-      default -> 0;
-    };
   }
 
   private long drain() {
@@ -216,8 +206,8 @@ public final class ProtocolFuzzer implements AutoCloseable {
     // their tighter limits) are fuzzed too.
     ServerState s = random.nextInt(4) == 0 ? guarded : state;
     return protocol == Protocol.RESP
-        ? new EmbeddedChannel(new RespDecoder(MAX_REQUEST), new RespHandler(s, table))
-        : new EmbeddedChannel(new MemcacheDecoder(8 * 1024), new MemcacheHandler(s, stats));
+        ? new EmbeddedChannel(RespSession.handlers(s, table))
+        : new EmbeddedChannel(MemcacheDispatcher.handlers(s, stats));
   }
 
   private byte[] next() {
