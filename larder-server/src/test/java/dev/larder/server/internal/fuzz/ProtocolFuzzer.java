@@ -38,6 +38,9 @@ import java.util.concurrent.ScheduledExecutorService;
  * auth file), so the paths before and after authentication are both fuzzed; the corpus holds
  * the right credentials, which mutations usually spoil.
  *
+ * <p>Test support, in larder-server's test sources and test-jar (not its main jar); larder-bench's
+ * fuzz scenario runs it ({@code ./larder bench fuzz}).
+ *
  * <p>Not thread-safe; one run per instance.
  */
 public final class ProtocolFuzzer implements AutoCloseable {
