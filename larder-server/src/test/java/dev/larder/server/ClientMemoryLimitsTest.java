@@ -213,6 +213,22 @@ class ClientMemoryLimitsTest {
   }
 
   @Test
+  void aReplyOfManySmallPartsOverTheOutputLimitAlsoDisconnects() throws Exception {
+    try (LarderServer server = start("max-request-bytes", "8mb", "client-query-buffer-limit",
+        "8mb", "client-output-buffer-limit", "1mb");
+        Socket admin = connect(server.respPort());
+        Socket reader = connect(server.respPort())) {
+      String[] mget = new String[250_001];
+      java.util.Arrays.fill(mget, "absent");
+      mget[0] = "MGET";
+      reader.getOutputStream().write(command(mget));
+      assertTrue(closedByServer(reader), "250,000 null replies of 5 bytes pass 1 MB");
+      assertEquals(1, info(admin, "client_output_buffer_limit_disconnections"));
+      assertEquals("+PONG", call(admin, "PING"));
+    }
+  }
+
+  @Test
   void aClientOverItsOwnLimitsIsDisconnectedWithALoggedReason() throws Exception {
     List<String> logged = new ArrayList<>();
     Logger log = Logger.getLogger("dev.larder.server.internal.net.ClientMemory");

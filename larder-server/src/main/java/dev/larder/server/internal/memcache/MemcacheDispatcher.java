@@ -124,7 +124,11 @@ public final class MemcacheDispatcher implements ProtocolSession {
       throw e;
     } catch (RuntimeException e) {
       // The store refused the value (larger than a segment can hold) or similar.
+      RuntimeException limit = ReplyLimitExceeded.translate(session.out, e);
       session.out.writerIndex(mark);
+      if (limit != e) {
+        throw limit;
+      }
       session.line("SERVER_ERROR " + (e.getMessage() == null ? e.toString() : e.getMessage())
           .replace('\r', ' ').replace('\n', ' '));
     } finally {

@@ -28,7 +28,8 @@ public final class ClientConnection {
   private Channel channel;
   private boolean paused;
   private boolean stopped;
-  private volatile boolean disconnected;
+  /** True until the pipeline opens the connection (a refused one never is), and once closed. */
+  private volatile boolean disconnected = true;
   private long lastOutput;
 
   /**
@@ -59,6 +60,7 @@ public final class ClientConnection {
   void open(ChannelHandlerContext ctx) {
     this.channel = ctx.channel();
     memory.register(this);
+    disconnected = false;
   }
 
   /** @return the peer's address, for logs */
@@ -79,7 +81,7 @@ public final class ClientConnection {
     return session.authenticated();
   }
 
-  /** @return whether {@link #disconnect} closed the connection */
+  /** @return whether the connection is not open for requests: not yet admitted, or closed */
   public boolean disconnected() {
     return disconnected;
   }

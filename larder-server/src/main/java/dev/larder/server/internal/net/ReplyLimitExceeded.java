@@ -17,7 +17,23 @@ public final class ReplyLimitExceeded extends RuntimeException {
   static final int HEADROOM = 1024;
 
   private ReplyLimitExceeded(long wanted, long room) {
-    super("a reply of " + wanted + " bytes with " + room + " bytes of room", null, false, false);
+    super((wanted < 0 ? "a reply" : "a reply of " + wanted + " bytes") + " with " + room
+        + " bytes of room", null, false, false);
+  }
+
+  /**
+   * Tells a reply that overflowed its buffer's limit through small writes (no single one
+   * checked: headers, integers) from other failures, so that it too disconnects the client.
+   *
+   * @param out the reply buffer
+   * @param e what a command threw
+   * @return a ReplyLimitExceeded if e is the buffer refusing to grow past its limit, else e
+   */
+  public static RuntimeException translate(ByteBuf out, RuntimeException e) {
+    if (e instanceof IndexOutOfBoundsException && out.maxWritableBytes() < 64 * HEADROOM) {
+      return new ReplyLimitExceeded(-1, out.maxWritableBytes());
+    }
+    return e;
   }
 
   /**

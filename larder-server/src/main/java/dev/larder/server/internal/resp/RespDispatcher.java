@@ -111,7 +111,11 @@ public final class RespDispatcher {
       s.out.target().writerIndex(mark);
       throw e;
     } catch (RuntimeException e) {
+      RuntimeException limit = ReplyLimitExceeded.translate(s.out.target(), e);
       s.out.target().writerIndex(mark);
+      if (limit != e) {
+        throw limit;
+      }
       s.out.error("ERR " + (e.getMessage() == null ? e.toString() : e.getMessage()));
     } finally {
       lock.unlock();
