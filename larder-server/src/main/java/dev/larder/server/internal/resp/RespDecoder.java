@@ -79,10 +79,8 @@ public final class RespDecoder extends RequestDecoder {
     if (!connection.accepting()) {
       return;
     }
-    boolean authenticated = connection.authenticated();
     while (in.isReadable()) {
-      String error = remaining == 0 ? startRequest(in, out, authenticated)
-          : continueRequest(in, out, authenticated);
+      String error = remaining == 0 ? startRequest(in, out) : continueRequest(in, out);
       if (error == WAIT) {
         return;
       }
@@ -105,7 +103,7 @@ public final class RespDecoder extends RequestDecoder {
   /** Marks "a memory limit closed the connection": no reply; compared by identity. */
   private static final String DISCONNECTED = new String("disconnected");
 
-  private String startRequest(ByteBuf in, List<Object> out, boolean authenticated) {
+  private String startRequest(ByteBuf in, List<Object> out) {
     if (in.getByte(in.readerIndex()) != '*') {
       return inline(in, out);
     }
@@ -118,7 +116,8 @@ public final class RespDecoder extends RequestDecoder {
     if (count == Long.MIN_VALUE || count > MAX_ARGS) {
       return "invalid multibulk length";
     }
-    if (!authenticated && count > UNAUTHENTICATED_ARGS) {
+    // Asked only past the unauthenticated limit: most requests are within it.
+    if (count > UNAUTHENTICATED_ARGS && !connection.authenticated()) {
       return "unauthenticated multibulk length";
     }
     if (count > 0) {
@@ -129,9 +128,9 @@ public final class RespDecoder extends RequestDecoder {
     return null;
   }
 
-  private String continueRequest(ByteBuf in, List<Object> out, boolean authenticated) {
+  private String continueRequest(ByteBuf in, List<Object> out) {
     if (bulkLength < 0) {
-      String error = bulkHeader(in, authenticated);
+      String error = bulkHeader(in);
       if (error != null) {
         return error;
       }
@@ -166,7 +165,7 @@ public final class RespDecoder extends RequestDecoder {
   }
 
   /** Reads a {@code $length} line; a large length is counted and allocated here. */
-  private String bulkHeader(ByteBuf in, boolean authenticated) {
+  private String bulkHeader(ByteBuf in) {
     int eol = in.indexOf(in.readerIndex(), in.writerIndex(), (byte) '\n');
     if (eol < 0) {
       return in.readableBytes() > MAX_LENGTH_LINE ? "too big bulk count string" : WAIT;
@@ -181,7 +180,7 @@ public final class RespDecoder extends RequestDecoder {
     if (length < 0 || length > maxRequestBytes || requestBytes > maxRequestBytes) {
       return "invalid bulk length";
     }
-    if (!authenticated && length > UNAUTHENTICATED_BULK) {
+    if (length > UNAUTHENTICATED_BULK && !connection.authenticated()) {
       return "unauthenticated bulk length";
     }
     bulkLength = length;
