@@ -51,10 +51,14 @@ public final class FuzzScenario implements Scenario {
     return "512m";
   }
 
-  /** About 50,000 inputs a second on RESP, the slower protocol, on a busy 2-core machine. */
+  /**
+   * A guard against a hang, not a deadline: RESP, the slower protocol, runs about 2,000 inputs a
+   * second on a 2-core machine loaded by other builds (40,000 on a quiet one), so a thousand a
+   * second is allowed.
+   */
   @Override
   public int trialTimeoutSeconds(RunOptions options) {
-    return (int) Math.min(Integer.MAX_VALUE, 600 + INPUTS.get(options) / 5_000);
+    return (int) Math.min(Integer.MAX_VALUE, 600 + INPUTS.get(options) / 1_000);
   }
 
   @Override
