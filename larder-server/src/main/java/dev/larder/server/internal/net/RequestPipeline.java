@@ -19,7 +19,9 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
  * <p>Back-pressure: when a flush leaves the channel unwritable (its outbound buffer over Netty's
  * high-water mark: a client that sends without reading), the connection is paused: the decoder
  * hands on no more requests, even ones already read, and reading stops. When the channel drains
- * below the low-water mark, the decoder is resumed on what it holds and reading restarts. So a
+ * below the low-water mark, a task on the connection's event loop resumes the decoder on what
+ * it holds and restarts reading (a task, because the writability event may come from inside one
+ * of this pipeline's own flushes). So a
  * connection's unsent replies stay under the high-water mark plus one batch; a single reply
  * larger than the connection's output limit is refused as it is built (the reply buffer's
  * capacity is the room left, see {@link ReplyLimitExceeded}) and the client disconnected.
@@ -35,7 +37,7 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
   private final ClientConnection connection;
   private final ProtocolSession session;
   private ByteBuf pending;
-  private boolean resuming;
+  private boolean resumeScheduled;
 
   /** @param connection the connection, whose decoder is before this handler */
   public RequestPipeline(ClientConnection connection) {
@@ -126,21 +128,33 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
   }
 
   @Override
-  public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
-    if (ctx.channel().isWritable() && connection.paused() && !resuming) {
-      connection.paused(false);
-      ctx.channel().config().setAutoRead(true);
-      resuming = true;
-      try {
-        // Run what the decoder read before the pause; its read-complete flushes the replies.
-        connection.decoder().resume(ctx.pipeline().context(connection.decoder()));
-      } finally {
-        resuming = false;
-      }
-    } else {
-      connection.recount(pending == null ? 0 : pending.readableBytes());
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    if (ctx.channel().isWritable() && connection.paused() && !resumeScheduled) {
+      // Not from here: this event can come from inside a flush of this very pipeline (a read's
+      // replies draining at once), where decoding again would re-enter the decoder.
+      resumeScheduled = true;
+      ctx.channel().eventLoop().execute(() -> resume(ctx));
     }
+    connection.recount(pending == null ? 0 : pending.readableBytes());
     ctx.fireChannelWritabilityChanged();
+  }
+
+  /**
+   * Runs what the decoder read before the pause (its read-complete flushes the replies), if the
+   * channel is still writable; if not, the next writability change schedules this again.
+   */
+  private void resume(ChannelHandlerContext ctx) {
+    resumeScheduled = false;
+    if (!connection.paused() || !ctx.channel().isActive() || !ctx.channel().isWritable()) {
+      return;
+    }
+    connection.paused(false);
+    ctx.channel().config().setAutoRead(true);
+    try {
+      connection.decoder().resume(ctx.pipeline().context(connection.decoder()));
+    } catch (Exception e) {
+      ctx.fireExceptionCaught(e);
+    }
   }
 
   /**
