@@ -74,9 +74,13 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
     }
     try {
       session.run(msg, out);
-    } catch (ReplyLimitExceeded e) {
+    } catch (RuntimeException e) {
+      RuntimeException limit = ReplyLimitExceeded.translate(out, e);
+      if (!(limit instanceof ReplyLimitExceeded)) {
+        throw e;
+      }
       release();
-      connection.disconnect(ClientMemory.Reason.OUTPUT_LIMIT, e.getMessage());
+      connection.disconnect(ClientMemory.Reason.OUTPUT_LIMIT, limit.getMessage());
       return;
     }
     if (connection.disconnected()) {
