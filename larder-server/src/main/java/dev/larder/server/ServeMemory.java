@@ -7,21 +7,22 @@ import java.util.List;
  * there: what {@code ./larder serve} starts its JVM with.
  *
  * <p>Where the memory goes: the keyspace's bound ({@code maxmemory}) covers its index (on the
- * heap, 9 to 11 bytes an entry) and its pages (off the heap, mapped memory the direct-memory cap
+ * heap, 9.4 to 11.3 bytes an entry) and its pages (off the heap, mapped memory the direct-memory cap
  * does not cover); requests and unsent replies are bounded by {@code maxmemory-clients}, and may
  * sit on the heap (decoded arguments) or in Netty's direct buffers (input not yet decoded,
  * replies), so both caps make room for all of it. So:
  *
  * <pre>
- *   heap cap    = 96 MiB + maxmemory / 2 + maxmemory-clients
+ *   heap cap    = 96 MiB + maxmemory * 3 / 4 + maxmemory-clients
  *   direct cap  = 96 MiB + maxmemory-clients
  *   resident   &lt;= maxmemory + heap cap + direct cap + 160 MiB (the JVM's own: code, metadata,
  *                 threads, the collector's tables)
  * </pre>
  *
  * <p>96 MiB is the heap of a server at rest plus the garbage of a busy one between collections,
- * and the direct buffers Netty keeps pooled per event loop; half of maxmemory is room for an
- * index of many tiny entries. The bound is a ceiling the caps enforce, not a typical figure:
+ * and the direct buffers Netty keeps pooled per event loop; three quarters of maxmemory is room
+ * for the index when the entries are as small as they come (6 bytes of key and value in the
+ * store, so up to 65% of the bound is index). The bound is a ceiling the caps enforce, not a typical figure:
  * {@code ./larder bench server-abuse} measures what the outside tester's abuse reaches.
  *
  * <p>Stateless and thread-safe.
@@ -37,7 +38,7 @@ final class ServeMemory {
 
   /** @return the heap cap for a server with these settings, in bytes */
   static long heapBytes(ServerConfig config) {
-    return BASE_HEAP + config.maxMemory() / 2 + config.maxMemoryClients();
+    return BASE_HEAP + config.maxMemory() / 4 * 3 + config.maxMemoryClients();
   }
 
   /** @return the direct-memory cap, in bytes */

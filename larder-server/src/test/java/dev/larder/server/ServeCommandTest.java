@@ -63,8 +63,8 @@ class ServeCommandTest {
     } finally {
       System.setOut(saved);
     }
-    // heap 96 MiB + 1 GiB / 2 + 64 MiB; direct 96 MiB + 64 MiB
-    assertEquals("-Xmx672m -XX:MaxDirectMemorySize=160m -XX:G1PeriodicGCInterval=15000\n",
+    // heap 96 MiB + 3/4 of 1 GiB + 64 MiB; direct 96 MiB + 64 MiB
+    assertEquals("-Xmx928m -XX:MaxDirectMemorySize=160m -XX:G1PeriodicGCInterval=15000\n",
         out.toString(StandardCharsets.UTF_8).replace("\r\n", "\n"));
   }
 
