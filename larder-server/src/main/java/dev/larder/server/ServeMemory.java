@@ -7,9 +7,9 @@ import java.util.List;
  * there: what {@code ./larder serve} starts its JVM with.
  *
  * <p>Where the memory goes: the keyspace's bound ({@code maxmemory}) covers its index (on the
- * heap, 9.4 to 11.3 bytes an entry) and its pages (off the heap, mapped memory the direct-memory cap
- * does not cover); requests and unsent replies are bounded by {@code maxmemory-clients}, and may
- * sit on the heap (decoded arguments) or in Netty's direct buffers (input not yet decoded,
+ * heap, 9.4 to 11.3 bytes an entry) and its pages (off the heap, mapped memory the direct-memory
+ * cap does not cover); requests and unsent replies are bounded by {@code maxmemory-clients}, and
+ * may sit on the heap (decoded arguments) or in Netty's direct buffers (input not yet decoded,
  * replies), so both caps make room for all of it. So:
  *
  * <pre>
@@ -21,9 +21,9 @@ import java.util.List;
  *
  * <p>96 MiB is the heap of a server at rest plus the garbage of a busy one between collections,
  * and the direct buffers Netty keeps pooled per event loop; three quarters of maxmemory is room
- * for the index when the entries are as small as they come (6 bytes of key and value in the
- * store, so up to 65% of the bound is index). The bound is a ceiling the caps enforce, not a typical figure:
- * {@code ./larder bench server-abuse} measures what the outside tester's abuse reaches.
+ * for the index when the entries are as small as they come (6 bytes of key and value in the store,
+ * so up to 65% of the bound is index). The bound is a ceiling the caps enforce, not a typical
+ * figure: {@code ./larder bench server-abuse} measures what the outside tester's abuse reaches.
  *
  * <p>Stateless and thread-safe.
  */

@@ -16,23 +16,23 @@ import java.util.List;
  * <h2>Implementation notes</h2>
  *
  * <p>One request per {@code decode} call (see {@link RequestDecoder}). A storage command is
- * consumed only when its data block has fully arrived, so its line is looked at again on each
- * read until then (lines are short). A storage line has a data block only with memcached's word
- * count (5 or 6 words, {@code cas} 6 or 7); otherwise it is a command
- * without data, which the handler answers ERROR, so the next line is not taken as data.
+ * consumed only when its data block has fully arrived, so its line is looked at again on each read
+ * until then (lines are short). A storage line has a data block only with memcached's word count
+ * (5 or 6 words, {@code cas} 6 or 7); otherwise it is a command without data, which the handler
+ * answers ERROR, so the next line is not taken as data.
  *
  * <p>Limits. A line of at most {@value #MAX_LINE} bytes: longer closes the connection with
- * {@code CLIENT_ERROR line too long}, except a retrieval line (get, gets, gat, gats), which
- * memcached serves at any length: its keys are handed on in {@link MemcacheFrame.Keys} as they
- * arrive (each complete key, one that a space follows) once {@value #STREAM_FROM} bytes of it are
- * buffered, so the decoder holds at most a read and a partial key. A data length must be a decimal from 0 to {@value #MAX_DATA_LENGTH} (its length
- * and CRLF fit memcached's signed 32-bit count; {@code +} and leading zeros allowed): anything
- * else is {@code CLIENT_ERROR bad command line format} and no data is read, as memcached 1.6
- * answers. A block above {@code maxItemBytes} is answered {@code SERVER_ERROR object too large
- * for cache}; up to {@code maxRequestBytes} its bytes are skipped as they arrive, never buffered,
- * as memcached does; beyond it the connection is closed after the reply instead, so no
- * announced length makes the server read for long (memcached would skip up to 2 GiB). A block
- * not followed by CRLF gives {@code CLIENT_ERROR bad data chunk}.
+ * {@code CLIENT_ERROR line too long}, except a retrieval line (get, gets, gat, gats), which memcached
+ * serves at any length: its keys are handed on in {@link MemcacheFrame.Keys} as they arrive (each
+ * complete key, one that a space follows) once {@value #STREAM_FROM} bytes of it are buffered, so
+ * the decoder holds at most a read and a partial key. A data length must be a decimal from 0 to
+ * {@value #MAX_DATA_LENGTH} (its length and CRLF fit memcached's signed 32-bit count; {@code +}
+ * and leading zeros allowed): anything else is {@code CLIENT_ERROR bad command line format} and no
+ * data is read, as memcached 1.6 answers. A block above {@code maxItemBytes} is answered
+ * {@code SERVER_ERROR object too large for cache}; up to {@code maxRequestBytes} its bytes are skipped as
+ * they arrive, never buffered, as memcached does; beyond it the connection is closed after the
+ * reply instead, so no announced length makes the server read for long (memcached would skip up to
+ * 2 GiB). A block not followed by CRLF gives {@code CLIENT_ERROR bad data chunk}.
  *
  * <p>Not thread-safe: one instance per channel.
  */

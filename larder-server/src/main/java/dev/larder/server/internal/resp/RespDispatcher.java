@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.concurrent.locks.Lock;
 
 /**
- * Runs one RESP command: looks it up, checks arity, authentication, ACL permissions, memory and MULTI queueing
- * as Redis does (and in Redis's order), takes the keyspace lock the command needs, runs it, and
- * turns a {@link RespError} (or any other failure) into an error reply. Every path writes
- * exactly one reply, but for a connection whose user ACL DELUSER removed, which is closed, one
- * that sends HTTP (see {@link CrossProtocolGuard}), closed at once, and a reply over the
+ * Runs one RESP command: looks it up, checks arity, authentication, ACL permissions, memory and
+ * MULTI queueing as Redis does (and in Redis's order), takes the keyspace lock the command needs,
+ * runs it, and turns a {@link RespError} (or any other failure) into an error reply. Every path
+ * writes exactly one reply, but for a connection whose user ACL DELUSER removed, which is closed,
+ * one that sends HTTP (see {@link CrossProtocolGuard}), closed at once, and a reply over the
  * connection's output limit ({@link ReplyLimitExceeded}, passed on to the pipeline).
  *
  * <p>Stateless; thread-safe as long as each session is used by one thread.

@@ -39,8 +39,8 @@ class MemcacheLongGetLineTest {
     assertEquals("VALUE key:7 0 1\r\na\r\nVALUE key:19999 3 2\r\nbc\r\nEND\r\n", c.raw(line));
     assertTrue(c.channel.isOpen());
     String gets = c.raw("gets" + keys(20_000) + "\r\n");
-    assertTrue(gets.matches("VALUE key:7 0 1 \\d+\r\na\r\nVALUE key:19999 3 2 \\d+\r\nbc\r\nEND\r\n"),
-        gets);
+    assertTrue(gets.matches(
+        "VALUE key:7 0 1 \\d+\r\na\r\nVALUE key:19999 3 2 \\d+\r\nbc\r\nEND\r\n"), gets);
     assertEquals("VALUE key:7 0 1\r\na\r\nVALUE key:19999 3 2\r\nbc\r\nEND\r\n",
         c.raw("gat 100" + keys(20_000) + "\r\n"));
     assertEquals("VERSION 1.6.0\r\n", c.raw("version\r\n"));

@@ -42,7 +42,8 @@ class RespConnectionAndServerTest {
   }
 
   private static long vmRss() throws java.io.IOException {
-    for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+    java.nio.file.Path status = java.nio.file.Path.of("/proc/self/status");
+    for (String line : java.nio.file.Files.readAllLines(status)) {
       if (line.startsWith("VmRSS:")) {
         return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
       }
