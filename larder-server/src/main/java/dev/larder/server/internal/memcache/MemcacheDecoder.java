@@ -22,17 +22,18 @@ import java.util.List;
  * answers ERROR, so the next line is not taken as data.
  *
  * <p>Limits. A line of at most {@value #MAX_LINE} bytes: longer closes the connection with
- * {@code CLIENT_ERROR line too long}, except a retrieval line (get, gets, gat, gats), which memcached
- * serves at any length: its keys are handed on in {@link MemcacheFrame.Keys} as they arrive (each
- * complete key, one that a space follows) once {@value #STREAM_FROM} bytes of it are buffered, so
- * the decoder holds at most a read and a partial key. A data length must be a decimal from 0 to
- * {@value #MAX_DATA_LENGTH} (its length and CRLF fit memcached's signed 32-bit count; {@code +}
- * and leading zeros allowed): anything else is {@code CLIENT_ERROR bad command line format} and no
- * data is read, as memcached 1.6 answers. A block above {@code maxItemBytes} is answered
- * {@code SERVER_ERROR object too large for cache}; up to {@code maxRequestBytes} its bytes are skipped as
- * they arrive, never buffered, as memcached does; beyond it the connection is closed after the
- * reply instead, so no announced length makes the server read for long (memcached would skip up to
- * 2 GiB). A block not followed by CRLF gives {@code CLIENT_ERROR bad data chunk}.
+ * {@code CLIENT_ERROR line too long}, except a retrieval line (get, gets, gat, gats), which
+ * memcached serves at any length: its keys are handed on in {@link MemcacheFrame.Keys} as they
+ * arrive (each complete key, one that a space follows) once {@value #STREAM_FROM} bytes of it are
+ * buffered, so the decoder holds at most a read and a partial key. A data length must be a decimal
+ * from 0 to {@value #MAX_DATA_LENGTH} (its length and CRLF fit memcached's signed 32-bit count;
+ * {@code +} and leading zeros allowed): anything else is
+ * {@code CLIENT_ERROR bad command line format} and no data is read, as memcached 1.6 answers. A
+ * block above {@code maxItemBytes} is answered {@code SERVER_ERROR object too large for cache}; up
+ * to {@code maxRequestBytes} its bytes are skipped as they arrive, never buffered, as memcached
+ * does; beyond it the connection is closed after the reply instead, so no announced length makes
+ * the server read for long (memcached would skip up to 2 GiB). A block not followed by CRLF gives
+ * {@code CLIENT_ERROR bad data chunk}.
  *
  * <p>Not thread-safe: one instance per channel.
  */
