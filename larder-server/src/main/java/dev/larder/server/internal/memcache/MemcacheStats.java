@@ -1,14 +1,17 @@
 package dev.larder.server.internal.memcache;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The memcached-only server state: the counters that {@code stats} reports, and the flush a
+ * The memcached-only server state: the counters that {@code stats} reports, the flush a
  * {@code flush_all <time>} left pending (memcached keeps one flush time: a later flush_all
- * replaces it). Thread-safe.
+ * replaces it), and the items whose recache token (meta's {@code W}) is out. Thread-safe.
  */
 public final class MemcacheStats {
   final LongAdder cmdGet = new LongAdder();
@@ -18,6 +21,40 @@ public final class MemcacheStats {
   final LongAdder getHits = new LongAdder();
   final LongAdder getMisses = new LongAdder();
   private ScheduledFuture<?> pendingFlush;
+  /**
+   * Items an mg with N created and told its client to fill (W), by key, with the version they
+   * were created with: until that item is replaced, other hits on it say Z, as memcached's do.
+   * A replaced item has a new version, so its entry no longer matches and is dropped when seen.
+   * At most {@value #MAX_WIN_TOKENS} entries: beyond, the table starts afresh and the oldest
+   * tokens' Z is no longer sent (a hint lost, never a wrong value).
+   */
+  private final Map<String, Long> winTokens = new ConcurrentHashMap<>();
+  static final int MAX_WIN_TOKENS = 65_536;
+
+  /** Records that the item under key, at this version, has its recache token out. */
+  void tokenSent(byte[] key, long version) {
+    if (winTokens.size() >= MAX_WIN_TOKENS) {
+      winTokens.clear();
+    }
+    winTokens.put(new String(key, StandardCharsets.ISO_8859_1), version);
+  }
+
+  /** @return whether the item under key, at this version, has its recache token out */
+  boolean tokenOut(byte[] key, long version) {
+    if (winTokens.isEmpty()) {
+      return false;
+    }
+    String k = new String(key, StandardCharsets.ISO_8859_1);
+    Long sent = winTokens.get(k);
+    if (sent == null) {
+      return false;
+    }
+    if (sent == version) {
+      return true;
+    }
+    winTokens.remove(k, sent);
+    return false;
+  }
 
   void reset() {
     for (LongAdder a : new LongAdder[] {cmdGet, cmdSet, cmdTouch, cmdFlush, getHits, getMisses}) {

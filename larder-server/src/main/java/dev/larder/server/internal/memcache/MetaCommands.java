@@ -13,10 +13,10 @@ import java.util.Map;
  * memcached's meta protocol: mg, ms, md, ma, mn, me. Flags implemented: mg {@code b c f k O q s
  * t T v}; ms {@code b c C F k O q T M(E A P R S)}; md {@code b C k O q}; ma {@code b c C N J D T
  * M(I + D -) q O t v k}; mg's {@code N} creates a missing item (empty, with N's TTL) and
- * answers it with {@code W}, as memcached does. Not implemented (accepted and ignored, never
- * answered with made-up values): mg's {@code h l R E u}, ms's {@code I}, md's {@code I T x}, and
- * the {@code Z} flag memcached adds to later hits on an item whose W is outstanding (Larder
- * does not track it). Stateless.
+ * answers it with {@code W}, and later hits on that item say {@code Z} until it is replaced, as
+ * memcached's do. Not implemented (accepted and ignored, never answered with made-up values):
+ * mg's {@code h l R E u}, ms's {@code I}, md's {@code I T x}. Stateless (the recache tokens are
+ * the server's, in {@link MemcacheStats}).
  */
 final class MetaCommands {
   private static final String BAD_FORMAT = "CLIENT_ERROR bad command line format";
@@ -123,7 +123,13 @@ final class MetaCommands {
       ItemStore.Result created = ItemStore.store(s, r.key(), ItemStore.Mode.ADD, 0,
           s.expiryMillis(ttl), new byte[0], 0);
       v = created.outcome() == ItemStore.Outcome.STORED ? created.item() : s.item(r.key());
-      win = created.outcome() == ItemStore.Outcome.STORED ? " W" : "";
+      if (created.outcome() == ItemStore.Outcome.STORED) {
+        win = " W";
+        s.stats.tokenSent(r.key(), v.version());
+      }
+    }
+    if (v != null && win.isEmpty() && s.stats.tokenOut(r.key(), v.version())) {
+      win = " Z";
     }
     if (v == null) {
       s.stats.getMisses.increment();

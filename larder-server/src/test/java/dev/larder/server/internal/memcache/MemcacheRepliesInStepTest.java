@@ -81,13 +81,16 @@ class MemcacheRepliesInStepTest {
   }
 
   @Test
-  void metaGetWithNAutovivifiesAndWinsTheRecache() {
+  void metaGetWithNAutovivifiesWinsTheRecacheAndOthersSeeZ() {
     assertEquals("HD W\r\nMN\r\n", c.raw("mg nk N30 q\r\nmn\r\n"));
-    assertEquals("VA 0 s0 t30\r\n\r\n", c.raw("mg nk v s t\r\n").replace(" Z", ""));
+    assertEquals("VA 0 s0 t30 Z\r\n\r\n", c.raw("mg nk v s t\r\n"), "the token is out");
+    assertEquals("VA 0 Z\r\n\r\n", c.raw("mg nk v N30\r\n"), "a second N does not win");
+    assertEquals("HD\r\n", c.raw("ms nk 1\r\na\r\n"));
+    assertEquals("VA 1\r\na\r\n", c.raw("mg nk v\r\n"), "filled: no Z");
     assertEquals("VA 0 s0 f0 t30 knk4 W\r\n\r\nMN\r\n",
         c.raw("mg nk4 N30 s v f t k q\r\nmn\r\n"));
     server.now.addAndGet(31_000);
-    assertEquals("EN\r\n", c.raw("mg nk v\r\n"), "the vivified item has the N TTL");
+    assertEquals("EN\r\n", c.raw("mg nk4 v\r\n"), "the vivified item has the N TTL");
   }
 
   @Test
