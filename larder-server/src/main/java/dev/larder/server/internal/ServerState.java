@@ -3,6 +3,8 @@ package dev.larder.server.internal;
 import dev.larder.server.ServerConfig;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.memcache.MemcacheAuth;
+import dev.larder.server.internal.net.ClientMemory;
+import dev.larder.server.internal.net.CrossProtocolGuard;
 import dev.larder.server.internal.net.DurableReplies;
 import dev.larder.server.internal.persist.ServerLog;
 import dev.larder.server.internal.resp.AclUsers;
@@ -32,6 +34,8 @@ public final class ServerState {
   private final ScheduledExecutorService scheduler;
   private final AclUsers acl;
   private final MemcacheAuth memcacheAuth;
+  private final ClientMemory clientMemory;
+  private final CrossProtocolGuard crossProtocolGuard = new CrossProtocolGuard();
   private volatile String maxMemoryPolicy;
   private volatile int respPort;
   private volatile int memcachePort;
@@ -67,6 +71,18 @@ public final class ServerState {
     this.acl = acl;
     this.memcacheAuth = memcacheAuth;
     this.maxMemoryPolicy = config.maxMemoryPolicy();
+    this.clientMemory = new ClientMemory(config.clientQueryBufferLimit(),
+        config.clientOutputBufferLimit(), config.maxMemoryClients());
+  }
+
+  /** @return the bound on memory held for clients (requests and unsent replies) */
+  public ClientMemory clientMemory() {
+    return clientMemory;
+  }
+
+  /** @return what closes connections that send HTTP */
+  public CrossProtocolGuard crossProtocolGuard() {
+    return crossProtocolGuard;
   }
 
   /**

@@ -36,6 +36,10 @@ import java.util.concurrent.LinkedBlockingQueue;
  * its later rounds there too, in order: the syncer answers rounds in the order it took them and
  * the loop runs its posted tasks in order, so a connection's replies never overtake each other.
  *
+ * <p><b>Memory.</b> Bytes held here count as their connection's unsent output
+ * ({@link ClientConnection#awaitingLog()}); once they are written, a connection its
+ * {@link RequestPipeline} paused for them is sent a writability change, which resumes it.
+ *
  * <p><b>Failure.</b> If the log fails, nothing more is acknowledged: the connections whose
  * replies were waiting are closed without them.
  *
@@ -65,16 +69,20 @@ public final class DurableReplies implements AutoCloseable {
    * Sends {@code replies} on {@code ctx}'s channel once the log allows, then closes the channel
    * if {@code close}.
    *
+   * @param connection the connection the replies are for
    * @param ctx the handler's context, on its event loop
-   * @param replies the replies (this takes ownership)
+   * @param replies the replies (this takes ownership; may be empty, to close after the others)
    * @param close whether to close the connection after them
    */
-  public void send(ChannelHandlerContext ctx, ByteBuf replies, boolean close) {
+  public void send(ClientConnection connection, ChannelHandlerContext ctx, ByteBuf replies,
+      boolean close) {
     if (log == null) {
       write(ctx, replies, close);
       return;
     }
-    rounds.computeIfAbsent(ctx.channel().eventLoop(), Round::new).add(ctx, replies, close);
+    connection.awaitingLog(replies.readableBytes());
+    rounds.computeIfAbsent(ctx.channel().eventLoop(), Round::new)
+        .add(new Reply(connection, ctx, replies, close));
   }
 
   private static void write(ChannelHandlerContext ctx, ByteBuf replies, boolean close) {
@@ -133,8 +141,8 @@ public final class DurableReplies implements AutoCloseable {
       this.loop = loop;
     }
 
-    void add(ChannelHandlerContext ctx, ByteBuf buffer, boolean close) {
-      replies.add(new Reply(ctx, buffer, close));
+    void add(Reply reply) {
+      replies.add(reply);
       if (!drainQueued) {
         drainQueued = true;
         loop.execute(this::drain);
@@ -175,8 +183,12 @@ public final class DurableReplies implements AutoCloseable {
 
   private static void send(List<Reply> batch, boolean ok) {
     for (Reply r : batch) {
+      r.connection.awaitingLog(-r.buffer.readableBytes());
       if (ok) {
         write(r.ctx, r.buffer, r.close);
+        if (r.connection.paused()) {
+          r.ctx.channel().pipeline().fireChannelWritabilityChanged();
+        }
       } else {
         r.buffer.release();
         r.ctx.close();
@@ -184,5 +196,6 @@ public final class DurableReplies implements AutoCloseable {
     }
   }
 
-  private record Reply(ChannelHandlerContext ctx, ByteBuf buffer, boolean close) {}
+  private record Reply(ClientConnection connection, ChannelHandlerContext ctx, ByteBuf buffer,
+      boolean close) {}
 }

@@ -7,8 +7,7 @@ import dev.larder.server.internal.ServerState;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.persist.ServerLog;
 import dev.larder.server.internal.resp.RespCommandTable;
-import dev.larder.server.internal.resp.RespDecoder;
-import dev.larder.server.internal.resp.RespHandler;
+import dev.larder.server.internal.resp.RespSession;
 import dev.larder.wal.FileLayer;
 import dev.larder.wal.LogFile;
 import io.netty.bootstrap.ServerBootstrap;
@@ -61,7 +60,7 @@ class DurableRepliesTest {
           .childHandler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel ch) {
-              ch.pipeline().addLast(new RespDecoder(1 << 20), new RespHandler(state, table));
+              ch.pipeline().addLast(RespSession.handlers(state, table));
             }
           }).bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync().channel();
       int port = ((InetSocketAddress) listener.localAddress()).getPort();
