@@ -63,6 +63,25 @@ class ServerLogRecoveryTest {
   }
 
   @Test
+  void flushallOfEveryDatabaseIsRecovered(@TempDir Path dir) throws Exception {
+    try (TestServer s = new TestServer(Map.of(), dir, START)) {
+      TestServer.Connection c = s.resp();
+      c.cmd("SET", "a", "1");
+      c.cmd("SELECT", "2");
+      c.cmd("SET", "b", "2");
+      assertEquals("+OK\r\n", c.cmd("FLUSHALL"));
+      c.cmd("SET", "c", "3");
+      c.cmd("SELECT", "3");
+      c.cmd("SET", "d", "4");
+      assertEquals("+OK\r\n", c.cmd("FLUSHALL", "ASYNC"));
+      c.cmd("SET", "e", "5");
+    }
+    try (TestServer s = new TestServer(Map.of(), dir, START)) {
+      assertEquals(Set.of("3:e"), dump(s.keyspace).keySet());
+    }
+  }
+
+  @Test
   void aTransactionIsOneRecord(@TempDir Path dir) throws Exception {
     try (TestServer s = new TestServer(Map.of(), dir, START)) {
       TestServer.Connection c = s.resp();
