@@ -36,6 +36,8 @@ const LarderBrowser = (() => {
     message(null);
     if (name === null) return;
     $("cache-name").textContent = name;
+    pattern = "*";
+    $("pattern").value = pattern;
     document.title = name + " · Larder console";
     scan(true);
   }
