@@ -165,6 +165,11 @@ public final class ServerConfig {
     return get(ServerSetting.MAXMEMORY_POLICY);
   }
 
+  /** @return whether the server registers its MXBean ({@link LarderServerMXBean}) */
+  public boolean jmx() {
+    return get(ServerSetting.JMX).equals("yes");
+  }
+
   /** @return whether TLS is configured */
   public boolean tls() {
     return !get(ServerSetting.TLS_CERT_FILE).isEmpty();
@@ -208,6 +213,7 @@ public final class ServerConfig {
     String policy = maxMemoryPolicy();
     check(policy.equals("allkeys-lfu") || policy.equals("noeviction"),
         ServerSetting.MAXMEMORY_POLICY, "allkeys-lfu or noeviction");
+    check(List.of("yes", "no").contains(get(ServerSetting.JMX)), ServerSetting.JMX, "yes or no");
     check(get(ServerSetting.TLS_CERT_FILE).isEmpty() == get(ServerSetting.TLS_KEY_FILE).isEmpty(),
         ServerSetting.TLS_KEY_FILE, "set together with tls-cert-file");
     if (!loopback()) {

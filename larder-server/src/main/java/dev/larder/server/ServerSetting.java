@@ -69,7 +69,11 @@ public enum ServerSetting {
   /** The TLS certificate. */
   TLS_CERT_FILE("tls-cert-file", "", "PEM certificate chain; with tls-key-file, both ports speak TLS"),
   /** The TLS key. */
-  TLS_KEY_FILE("tls-key-file", "", "PEM PKCS#8 private key of tls-cert-file");
+  TLS_KEY_FILE("tls-key-file", "", "PEM PKCS#8 private key of tls-cert-file"),
+  /** The server's MXBean. */
+  JMX("jmx", "yes", "yes registers the server's figures as the MXBean"
+      + " dev.larder:type=Server,name=\"larder-server\" (-2, -3... for further servers in one"
+      + " JVM); no registers none");
 
   private final String key;
   private final String defaultValue;
