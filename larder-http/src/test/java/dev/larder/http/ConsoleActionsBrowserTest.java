@@ -1,6 +1,7 @@
 package dev.larder.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -79,6 +80,17 @@ class ConsoleActionsBrowserTest {
         "height", 844, "deviceScaleFactor", 1, "mobile", true));
     waiting(driver).until(d -> ((Number) ((ChromeDriver) d).executeScript(
         "return window.innerWidth")).intValue() == PHONE);
+  }
+
+  /** Waits until the overview has polled {@code polls} more times (its "updated" time moves). */
+  private static void afterPolls(WebDriver driver, int polls) {
+    for (int i = 0; i < polls; i++) {
+      String before = driver.findElement(By.id("updated")).getDomAttribute("data-time");
+      waiting(driver).until(d -> {
+        String now = d.findElement(By.id("updated")).getDomAttribute("data-time");
+        return now != null && !now.equals(before);
+      });
+    }
   }
 
   private static long pageWidth(ChromeDriver driver) {
@@ -161,7 +173,7 @@ class ConsoleActionsBrowserTest {
         Chromium.screenshot(driver, "cache-phone");
         driver.get(f.server.uri() + "#/");
         waiting(driver).until(d -> d.findElements(By.cssSelector("#caches tbody tr")).size() == 4);
-        Thread.sleep(1500); // two polls, so the charts have drawn at this width
+        afterPolls(driver, 2); // so the charts have drawn at this width
         assertTrue(pageWidth(driver) <= PHONE, "overview " + pageWidth(driver) + " px wide");
         Chromium.screenshot(driver, "overview-phone");
 
@@ -327,5 +339,59 @@ class ConsoleActionsBrowserTest {
         driver.quit();
       }
     }
+  }
+
+  @Test
+  void theServerPanelSpeaksWordsAndFormatsItsFigures() throws Exception {
+    try (Fixture f = Fixture.start()) {
+      java.util.concurrent.atomic.AtomicLong commands =
+          new java.util.concurrent.atomic.AtomicLong(97_423);
+      // The figures larder-server's mount reports, in its shapes (a port off is "off").
+      f.directory.section("server", () -> {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("respPort", 6379);
+        m.put("memcachePort", "off");
+        m.put("connections", 3);
+        m.put("commandsProcessed", commands.addAndGet(5_000));
+        m.put("memoryUsed", 3L << 20);
+        m.put("maxmemory", 256L << 20);
+        m.put("maxmemoryPolicy", "allkeys-lfu");
+        m.put("uptimeSeconds", 3_725);
+        return m;
+      });
+      ChromeDriver driver = Chromium.start(1440, 900);
+      try {
+        driver.get(f.server.uri().toString());
+        By panel = By.cssSelector("section[data-section=server]");
+        waiting(driver).until(d -> d.findElement(panel).isDisplayed());
+        waiting(driver).until(d -> !cell(d, "commandsPerSecond").getText().equals("–"));
+        WebElement server = driver.findElement(panel);
+        Map<String, String> shown = new java.util.LinkedHashMap<>();
+        for (WebElement row : server.findElements(By.cssSelector("tr"))) {
+          List<WebElement> cells = row.findElements(By.tagName("td"));
+          shown.put(cells.get(0).getText(), cells.get(1).getText());
+        }
+        assertEquals("6379", shown.get("RESP port"), shown.toString());
+        assertEquals("off", shown.get("memcached port"), shown.toString());
+        assertEquals("3.0 MiB", shown.get("memory used"), shown.toString());
+        assertEquals("256.0 MiB", shown.get("maxmemory"), shown.toString());
+        assertEquals("1 h 2 min", shown.get("uptime"), shown.toString());
+        assertTrue(shown.get("commands processed").matches("\\d{3},\\d{3}"), shown.toString());
+        // 5,000 more commands a poll, a poll about every second
+        String rate = shown.get("commands per second");
+        assertTrue(rate.matches("\\d+(\\.\\d)?k|\\d+"), shown.toString());
+        for (String label : shown.keySet()) {
+          assertFalse(label.matches(".*[a-z][A-Z].*"), "a label in words: " + label);
+        }
+        Chromium.screenshot(driver, "server-panel");
+      } finally {
+        driver.quit();
+      }
+    }
+  }
+
+  private static WebElement cell(WebDriver driver, String label) {
+    return driver.findElement(By.cssSelector(
+        "section[data-section=server] tr[data-label=" + label + "] td:nth-child(2)"));
   }
 }

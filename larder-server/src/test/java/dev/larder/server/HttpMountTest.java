@@ -199,6 +199,44 @@ class HttpMountTest {
   }
 
   @Test
+  void theServerPanelAndItsMetersAgreeWithInfo() throws Exception {
+    try (LarderServer server = start(); Jedis j = jedis(server)) {
+      for (int i = 0; i < 50; i++) {
+        j.set("k" + i, "v" + i);
+      }
+      JsonNode panel = JSON.readTree(http(server, "GET", "/api/caches", null, null).body())
+          .get("sections").get("server");
+      String metrics = http(server, "GET", "/metrics", null, null).text();
+      Map<String, String> info = info(j.info());
+
+      assertEquals(server.respPort(), panel.get("respPort").asInt());
+      assertEquals("off", panel.get("memcachePort").asText(), "a port that is off, not 0");
+      assertEquals(Long.parseLong(info.get("used_memory")), panel.get("memoryUsed").asLong());
+      assertEquals(Long.parseLong(info.get("maxmemory")), panel.get("maxmemory").asLong());
+      assertEquals(1, panel.get("connections").asInt());
+      long commands = Long.parseLong(info.get("total_commands_processed"));
+      assertTrue(panel.get("commandsProcessed").asLong() >= 50
+          && panel.get("commandsProcessed").asLong() <= commands, panel.toString());
+
+      assertEquals(1, unlabelled(metrics, "larder_server_connections"));
+      assertEquals(Long.parseLong(info.get("total_connections_received")),
+          unlabelled(metrics, "larder_server_connections_received_total"));
+      assertEquals(0, unlabelled(metrics, "larder_server_connections_rejected_total"));
+      long scraped = unlabelled(metrics, "larder_server_commands_total");
+      assertTrue(scraped >= 50 && scraped <= commands, scraped + " of " + commands);
+      assertTrue(unlabelled(metrics, "larder_server_uptime_seconds") >= 0);
+    }
+  }
+
+  /** The value of a sample without labels, e.g. {@code larder_server_connections 1.0}. */
+  private static long unlabelled(String text, String name) {
+    Matcher m = Pattern.compile("^" + Pattern.quote(name) + " (\\S+)$", Pattern.MULTILINE)
+        .matcher(text);
+    assertTrue(m.find(), name + " in\n" + text);
+    return (long) Double.parseDouble(m.group(1));
+  }
+
+  @Test
   void httpCanBeTurnedOff() throws Exception {
     try (LarderServer server = start("http-port", "-1")) {
       assertEquals(0, server.httpPort());
