@@ -237,6 +237,42 @@ class HttpMountTest {
   }
 
   @Test
+  void changesAreAcceptedUnderTheHostNamesTheSettingLists() throws Exception {
+    try (LarderServer server = start("http-host-names", "Cache01.Example, other.example")) {
+      int port = server.httpPort();
+      assertTrue(rawPut(server, "cache01.example:" + port, "a").startsWith("HTTP/1.1 204"));
+      assertTrue(rawPut(server, "other.example", "b").startsWith("HTTP/1.1 204"));
+      assertTrue(rawPut(server, "127.0.0.1:" + port, "c").startsWith("HTTP/1.1 204"),
+          "its own address");
+      String refused = rawPut(server, "rebind.example:" + port, "d");
+      assertTrue(refused.startsWith("HTTP/1.1 403"), refused);
+      assertTrue(refused.contains("hostNames"), refused);
+      assertEquals(404, http(server, "GET", "/api/caches/keyspace/entries/d", null, null)
+          .status(), "nothing stored under a name not listed");
+    }
+    try (LarderServer server = start()) {
+      assertTrue(rawPut(server, "cache01.example:" + server.httpPort(), "a")
+          .startsWith("HTTP/1.1 403"), "not listed by default");
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> ServerConfig.of(Map.of("http-host-names", "cache01.example:8379")));
+    assertTrue(e.getMessage().startsWith("http-host-names must be host names"), e.getMessage());
+  }
+
+  /** A PUT of a one-byte value under {@code key}, with the given {@code Host} header. */
+  private static String rawPut(LarderServer server, String host, String key) throws IOException {
+    String request = "PUT /api/caches/keyspace/entries/" + key + " HTTP/1.1\r\nHost: " + host
+        + "\r\nContent-Type: application/octet-stream\r\nContent-Length: 1\r\n"
+        + "Connection: close\r\n\r\nx";
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.httpPort())) {
+      socket.setSoTimeout(10_000);
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+      socket.getOutputStream().flush();
+      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+    }
+  }
+
+  @Test
   void httpCanBeTurnedOff() throws Exception {
     try (LarderServer server = start("http-port", "-1")) {
       assertEquals(0, server.httpPort());

@@ -57,7 +57,8 @@ public final class HttpMount {
       c = LarderHttpConfig.defaults()
           .withPort(port)
           .withPassword(server.password().isEmpty() ? null : server.password())
-          .withBind(address(server.bind()));
+          .withBind(address(server.bind()))
+          .withHostNames(server.httpHostNames());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("http-port: " + e.getMessage()
           + "; set requirepass (HTTP asks for it) or turn HTTP off with http-port -1", e);
