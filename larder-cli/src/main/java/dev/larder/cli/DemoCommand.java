@@ -106,7 +106,7 @@ final class DemoCommand implements Callable<Integer> {
         + " in %.2f s%n", loadNanos / 1e9, entries + absent, absent, readNanos / 1e9);
     out.printf(Locale.ROOT, "  entries        %,d (evicted %,d)%n", cache.estimatedSize(),
         stats.evictionCount());
-    out.printf(Locale.ROOT, "  memoryUsed     %,d bytes (%.1f MiB, %.0f B per entry),"
+    out.printf(Locale.ROOT, "  memory used    %,d bytes (%.1f MiB, %.0f B per entry),"
         + " of which the substitution dictionary %,d bytes%n", cache.memoryUsed(), cache.memoryUsed() / 1048576.0,
         (double) cache.memoryUsed() / Math.max(1, cache.estimatedSize()),
         dictionary.memoryUsed());

@@ -90,6 +90,7 @@ class LarderCliTest {
     assertEquals(22, lines.size(), lines.toString());
     assertTrue(out.toString().contains("values checked against the generator: all equal"),
         out.toString());
+    assertTrue(out.toString().contains("\n  memory used    "), "a label in words: " + out);
     assertFalse(out.toString().contains("loading"), "the report stays on stdout alone");
   }
 }
