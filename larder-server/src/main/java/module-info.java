@@ -17,6 +17,8 @@ module dev.larder.server {
   requires io.netty.transport.classes.epoll;
   requires io.netty.transport.unix.common;
   requires info.picocli;
+  requires java.management;
+  requires micrometer.core;
 
   exports dev.larder.server;
 

@@ -54,8 +54,9 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--quick", description = "Scale every scenario down (all of them in minutes).")
   boolean quick;
 
-  @Option(names = "--list", description = "List the scenarios and their -P parameters (what"
-      + " each accepts, its defaults) and exit.")
+  @Option(names = "--list", description = "List the scenarios, the implementations each runs"
+      + " (the names --only accepts; with --quick, a quick run's) and their -P parameters (what"
+      + " each accepts, its defaults), and exit.")
   boolean list;
 
   @Option(
@@ -68,13 +69,14 @@ public final class BenchCommand implements Callable<Integer> {
       names = {"-P", "--param"},
       paramLabel = "NAME=VALUE",
       description = "A scenario parameter, e.g. -P nodes=200000 (see larder-bench/README.md).")
-  Map<String, String> params = new LinkedHashMap<>();
+  List<String> params = new ArrayList<>();
 
   @Option(
       names = "--only",
       split = ",",
       paramLabel = "IMPL",
-      description = "Run only these implementations (comma-separated, case-insensitive).")
+      description = "Run only these implementations (comma-separated, case-insensitive; --list"
+          + " names each scenario's).")
   List<String> only = new ArrayList<>();
 
   @Option(
@@ -96,7 +98,8 @@ public final class BenchCommand implements Callable<Integer> {
 
   /** @return the configured picocli command line (tests use it to parse without running) */
   public static CommandLine commandLine() {
-    return new CommandLine(new BenchCommand()).setCaseInsensitiveEnumValuesAllowed(true);
+    return new CommandLine(new BenchCommand()).setCaseInsensitiveEnumValuesAllowed(true)
+        .setParameterExceptionHandler(new ShortUsageErrors());
   }
 
   @Override
@@ -104,6 +107,8 @@ public final class BenchCommand implements Callable<Integer> {
     if (list) {
       for (Scenario s : Scenarios.all()) {
         spec.commandLine().getOut().printf("%-12s %s%n", s.name(), s.summary());
+        spec.commandLine().getOut().printf("%-12s   --only %s%n", "",
+            String.join(",", implementations(s, options())));
         for (Parameter parameter : s.parameters()) {
           spec.commandLine().getOut().printf("%-12s   -P %s%n", "", parameter.describe());
         }
@@ -151,7 +156,8 @@ public final class BenchCommand implements Callable<Integer> {
   private void checkParameters(List<Scenario> selected, RunOptions options) {
     Set<String> known = new TreeSet<>();
     selected.forEach(scenario -> scenario.parameters().forEach(p -> known.add(p.name())));
-    List<String> unknown = params.keySet().stream().filter(name -> !known.contains(name)).toList();
+    List<String> unknown =
+        options.params().keySet().stream().filter(name -> !known.contains(name)).toList();
     if (!unknown.isEmpty()) {
       throw new CommandLine.ParameterException(spec.commandLine(), "-P " + String.join(",",
           unknown) + ": no selected scenario takes it (they take: " + known + ")");
@@ -175,18 +181,25 @@ public final class BenchCommand implements Callable<Integer> {
     if (only.isEmpty()) {
       return;
     }
-    RunOptions everyImplementation = new RunOptions(options.quick(), options.params(), Set.of());
     Set<String> known = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
     for (Scenario scenario : selected) {
-      for (Trial trial : scenario.plan(everyImplementation)) {
-        known.addAll(trial.implementations());
-      }
+      known.addAll(implementations(scenario, options));
     }
     List<String> unknown = only.stream().filter(name -> !known.contains(name)).toList();
     if (!unknown.isEmpty()) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--only " + String.join(",",
           unknown) + ": no such implementation in this run (known: " + known + ")");
     }
+  }
+
+  /** @return the implementations the scenario's trials measure with every one included */
+  private static Set<String> implementations(Scenario scenario, RunOptions options) {
+    RunOptions everyImplementation = new RunOptions(options.quick(), options.params(), Set.of());
+    Set<String> names = new LinkedHashSet<>();
+    for (Trial trial : scenario.plan(everyImplementation)) {
+      names.addAll(trial.implementations());
+    }
+    return names;
   }
 
   /** @return what {@code check} returns; a malformed parameter it meets is a usage error */
@@ -199,7 +212,24 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   RunOptions options() {
-    return new RunOptions(quick, params, new LinkedHashSet<>(only));
+    return new RunOptions(quick, parameters(), new LinkedHashSet<>(only));
+  }
+
+  /**
+   * The {@code -P} values by name (picocli's own map option words a missing {@code =} as "option
+   * option").
+   */
+  private Map<String, String> parameters() {
+    Map<String, String> byName = new LinkedHashMap<>();
+    for (String param : params) {
+      int eq = param.indexOf('=');
+      if (eq <= 0) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "-P " + param
+            + ": give a NAME=VALUE pair, e.g. -P nodes=200000 (--list shows each scenario's)");
+      }
+      byName.put(param.substring(0, eq), param.substring(eq + 1));
+    }
+    return byName;
   }
 
   List<Scenario> select() {
@@ -218,7 +248,8 @@ public final class BenchCommand implements Callable<Integer> {
                   () ->
                       new CommandLine.ParameterException(
                           spec.commandLine(),
-                          "unknown scenario '" + name + "' (known: " + Scenarios.names()
+                          "unknown scenario '" + name + "'" + ClosestNames.didYouMean(name,
+                              Scenarios.names()) + " (known: " + Scenarios.names()
                               + ", or all)")));
     }
     return selected;

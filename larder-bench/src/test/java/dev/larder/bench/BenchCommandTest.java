@@ -205,4 +205,63 @@ class BenchCommandTest {
     }
   }
 
+  /** @return stderr of a run that only parses and checks (no scenario runs), and its code */
+  private static String[] usageError(String... args) {
+    StringWriter err = new StringWriter();
+    CommandLine cli = BenchCommand.commandLine();
+    cli.setErr(new PrintWriter(err));
+    cli.setOut(new PrintWriter(new StringWriter()));
+    return new String[] {Integer.toString(cli.execute(args)), err.toString()};
+  }
+
+  @Test
+  void aUsageErrorIsShortAndSaysWhereTheHelpIs() {
+    String[] result = usageError("--no-such-option", "all");
+    assertEquals("2", result[0]);
+    assertTrue(result[1].contains("Unknown option: '--no-such-option'"), result[1]);
+    assertTrue(result[1].contains("Try 'larder bench --help' for the options."), result[1]);
+    assertFalse(result[1].contains("--check-inputs"), "not the whole help: " + result[1]);
+    assertTrue(result[1].lines().count() <= 4, result[1]);
+  }
+
+  @Test
+  void aParameterWithoutItsValueSaysWhatToGive() {
+    String[] result = usageError("-P", "nodes", "memory");
+    assertEquals("2", result[0]);
+    assertTrue(result[1].contains("-P nodes: give a NAME=VALUE pair, e.g. -P nodes=200000"),
+        result[1]);
+    assertFalse(result[1].contains("option option"), result[1]);
+  }
+
+  @Test
+  void aMistypedScenarioGetsASuggestion() {
+    String[] result = usageError("hitraito");
+    assertEquals("2", result[0]);
+    assertTrue(result[1].contains("unknown scenario 'hitraito', did you mean 'hitratio'?"),
+        result[1]);
+    assertTrue(usageError("throughpt")[1].contains("did you mean 'throughput'?"));
+    assertFalse(usageError("zzzzzzzz")[1].contains("did you mean"), "nothing close");
+    assertEquals(2, ClosestNames.distance("hitraito", "hitratio"));
+  }
+
+  @Test
+  void listGivesTheNamesOnlyAcceptsForEachScenario(@TempDir Path dir) {
+    for (boolean quick : new boolean[] {false, true}) {
+      StringWriter out = new StringWriter();
+      CommandLine cli = BenchCommand.commandLine();
+      cli.setOut(new PrintWriter(out));
+      assertEquals(0, quick ? cli.execute("--list", "--quick") : cli.execute("--list"));
+      String startup = out.toString().lines()
+          .dropWhile(line -> !line.startsWith("startup "))
+          .filter(line -> line.trim().startsWith("--only "))
+          .findFirst().orElseThrow().trim().substring("--only ".length());
+      assertTrue(startup.contains("Caffeine"), out.toString());
+      // every name listed is one --only accepts for that scenario, in a run of the same kind
+      String[] result = quick
+          ? usageError("--quick", "--out", dir.toString(), "--only", startup, "--check-inputs",
+              "startup")
+          : usageError("--out", dir.toString(), "--only", startup, "--check-inputs", "startup");
+      assertEquals("0", result[0], quick + ": " + result[1]);
+    }
+  }
 }

@@ -25,7 +25,8 @@ import picocli.CommandLine.Option;
     name = "demo",
     mixinStandardHelpOptions = true,
     description = "Loads a Larder cache with generated content nodes, reads it back, and prints"
-        + " its entries, memoryUsed, hit ratio and get/put latency percentiles.")
+        + " its entries, memory used, hit ratio and get/put latency percentiles (progress on"
+        + " the error stream).")
 final class DemoCommand implements Callable<Integer> {
 
   private static final long MAX_ENTRIES = 1_000_000_000;
@@ -62,19 +63,25 @@ final class DemoCommand implements Callable<Integer> {
         .dictionary(dictionary)
         .recordStats()
         .build()) {
+      PhaseProgress loading = new PhaseProgress(spec.commandLine().getErr(), "loading nodes",
+          entries);
       long t0 = System.nanoTime();
       for (long id = 0; id < entries; id++) {
         cache.put(id, nodes.node(id));
+        loading.step(id + 1);
       }
       long loadNanos = System.nanoTime() - t0;
       long absent = Math.max(1, entries / 10);
       long wrong = 0;
+      PhaseProgress reading = new PhaseProgress(spec.commandLine().getErr(),
+          "reading them back", entries + absent);
       long t1 = System.nanoTime();
       for (long id = 0; id < entries + absent; id++) {
         Node node = cache.getIfPresent(id);
         if (node != null && !node.equals(nodes.node(id))) {
           wrong++;
         }
+        reading.step(id + 1);
       }
       long readNanos = System.nanoTime() - t1;
       print(out, cache, dictionary, loadNanos, readNanos, absent, wrong);
@@ -99,7 +106,7 @@ final class DemoCommand implements Callable<Integer> {
         + " in %.2f s%n", loadNanos / 1e9, entries + absent, absent, readNanos / 1e9);
     out.printf(Locale.ROOT, "  entries        %,d (evicted %,d)%n", cache.estimatedSize(),
         stats.evictionCount());
-    out.printf(Locale.ROOT, "  memoryUsed     %,d bytes (%.1f MiB, %.0f B per entry),"
+    out.printf(Locale.ROOT, "  memory used    %,d bytes (%.1f MiB, %.0f B per entry),"
         + " of which the substitution dictionary %,d bytes%n", cache.memoryUsed(), cache.memoryUsed() / 1048576.0,
         (double) cache.memoryUsed() / Math.max(1, cache.estimatedSize()),
         dictionary.memoryUsed());

@@ -37,7 +37,8 @@ public final class LarderCli implements Runnable {
 
   /** @return the configured picocli command line (tests use it to parse without running) */
   public static CommandLine commandLine() {
-    return new CommandLine(new LarderCli()).setCaseInsensitiveEnumValuesAllowed(true);
+    return new CommandLine(new LarderCli()).setCaseInsensitiveEnumValuesAllowed(true)
+        .setParameterExceptionHandler(new ShortUsageErrors());
   }
 
   @Override

@@ -5,6 +5,7 @@ import dev.larder.CacheStats;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 
 /** A Larder {@link Cache} as the endpoints serve it ({@link ServedCache#of}). Thread-safe. */
 final class CacheAdapter<K, V> implements ServedCache<K, V> {
@@ -40,6 +41,19 @@ final class CacheAdapter<K, V> implements ServedCache<K, V> {
   @Override
   public boolean remove(K key) {
     return cache.remove(key) != null;
+  }
+
+  @Override
+  public void forEachKey(Consumer<? super K> action) {
+    // Walking asMap() is not an access: eviction and expire-after-access see nothing of it.
+    for (K key : cache.asMap().keySet()) {
+      action.accept(key);
+    }
+  }
+
+  @Override
+  public void clear() {
+    cache.invalidateAll();
   }
 
   @Override

@@ -4,7 +4,9 @@ import java.util.Objects;
 
 /**
  * The string form of a cache's keys, as they appear in the last segment of
- * {@code /api/caches/{name}/entries/{key}} (after percent-decoding).
+ * {@code /api/caches/{name}/entries/{key}} (after percent-decoding) and in the key browser
+ * ({@code /api/caches/{name}/keys}), both ways: {@link #parse} reads a key,
+ * {@link #format} writes one, and {@code parse(format(k))} equals {@code k}.
  *
  * <p>Implementations must be thread-safe and stateless; {@link #parse} throws
  * {@link IllegalArgumentException} for a string that is not a key, which the endpoint answers
@@ -21,6 +23,15 @@ public interface KeyFormat<K> {
    * @throws IllegalArgumentException if {@code text} is not a valid key
    */
   K parse(String text);
+
+  /**
+   * @param key a key of the cache, never null
+   * @return its text, which {@link #parse} reads back; by default {@code String.valueOf(key)},
+   *     right for strings and numbers
+   */
+  default String format(K key) {
+    return String.valueOf(key);
+  }
 
   /** @return keys that are the path segment itself */
   static KeyFormat<String> strings() {

@@ -2,8 +2,12 @@ package dev.larder.http;
 
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The settings of an HTTP endpoint. Each is declared here once, with its default:
@@ -21,6 +25,11 @@ import java.util.Optional;
  *       request body; a larger one is refused with 413</td></tr>
  *   <tr><td>{@code idleTimeout}</td><td>60 s</td><td>a connection with no traffic for this
  *       long is closed</td></tr>
+ *   <tr><td>{@code hostNames}</td><td>none</td><td>names, besides the listening address and
+ *       {@code localhost} on loopback, under which requests that change data (PUT, DELETE, the
+ *       console's actions) are accepted in their {@code Host} header, e.g. the machine's DNS
+ *       name when the endpoint listens beyond loopback; every other name is refused, which
+ *       defeats DNS rebinding</td></tr>
  * </table>
  *
  * @param bind the address to listen on
@@ -28,10 +37,11 @@ import java.util.Optional;
  * @param password the password every request must carry, if any
  * @param maxBodyBytes the largest request body accepted, in bytes
  * @param idleTimeout how long an idle connection stays open
+ * @param hostNames further host names accepted for requests that change data, lower case
  */
 public record LarderHttpConfig(
     InetAddress bind, int port, Optional<String> password, int maxBodyBytes,
-    Duration idleTimeout) {
+    Duration idleTimeout, Set<String> hostNames) {
 
   /** The default port: Redis's 6379 with an 8 for HTTP. */
   public static final int DEFAULT_PORT = 8379;
@@ -52,6 +62,7 @@ public record LarderHttpConfig(
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(password, "password");
     Objects.requireNonNull(idleTimeout, "idleTimeout");
+    hostNames = hostNames(hostNames);
     if (port < 0 || port > 65_535) {
       throw new IllegalArgumentException("port " + port + " is not in 0..65535");
     }
@@ -73,7 +84,19 @@ public record LarderHttpConfig(
   /** @return the defaults: 127.0.0.1, port {@value #DEFAULT_PORT}, no password */
   public static LarderHttpConfig defaults() {
     return new LarderHttpConfig(InetAddress.getLoopbackAddress(), DEFAULT_PORT, Optional.empty(),
-        DEFAULT_MAX_BODY_BYTES, DEFAULT_IDLE_TIMEOUT);
+        DEFAULT_MAX_BODY_BYTES, DEFAULT_IDLE_TIMEOUT, Set.of());
+  }
+
+  private static Set<String> hostNames(Set<String> names) {
+    Objects.requireNonNull(names, "hostNames");
+    Set<String> lower = new TreeSet<>();
+    for (String name : names) {
+      if (name == null || name.isBlank() || name.contains(":") || name.contains("/")) {
+        throw new IllegalArgumentException("hostNames: '" + name + "' is not a host name");
+      }
+      lower.add(name.strip().toLowerCase(Locale.ROOT));
+    }
+    return Collections.unmodifiableSet(lower);
   }
 
   /**
@@ -81,7 +104,8 @@ public record LarderHttpConfig(
    * @return a copy with that address
    */
   public LarderHttpConfig withBind(InetAddress address) {
-    return new LarderHttpConfig(address, port, password, maxBodyBytes, idleTimeout);
+    return new LarderHttpConfig(address, port, password, maxBodyBytes, idleTimeout,
+        hostNames);
   }
 
   /**
@@ -89,7 +113,8 @@ public record LarderHttpConfig(
    * @return a copy with that port
    */
   public LarderHttpConfig withPort(int newPort) {
-    return new LarderHttpConfig(bind, newPort, password, maxBodyBytes, idleTimeout);
+    return new LarderHttpConfig(bind, newPort, password, maxBodyBytes, idleTimeout,
+        hostNames);
   }
 
   /**
@@ -98,7 +123,7 @@ public record LarderHttpConfig(
    */
   public LarderHttpConfig withPassword(String newPassword) {
     return new LarderHttpConfig(bind, port, Optional.ofNullable(newPassword), maxBodyBytes,
-        idleTimeout);
+        idleTimeout, hostNames);
   }
 
   /**
@@ -106,7 +131,7 @@ public record LarderHttpConfig(
    * @return a copy with that limit
    */
   public LarderHttpConfig withMaxBodyBytes(int bytes) {
-    return new LarderHttpConfig(bind, port, password, bytes, idleTimeout);
+    return new LarderHttpConfig(bind, port, password, bytes, idleTimeout, hostNames);
   }
 
   /**
@@ -114,7 +139,16 @@ public record LarderHttpConfig(
    * @return a copy with that timeout
    */
   public LarderHttpConfig withIdleTimeout(Duration timeout) {
-    return new LarderHttpConfig(bind, port, password, maxBodyBytes, timeout);
+    return new LarderHttpConfig(bind, port, password, maxBodyBytes, timeout, hostNames);
+  }
+
+  /**
+   * @param names further host names accepted for requests that change data
+   * @return a copy with those names
+   * @throws IllegalArgumentException if a name is blank or holds a port or a path
+   */
+  public LarderHttpConfig withHostNames(Set<String> names) {
+    return new LarderHttpConfig(bind, port, password, maxBodyBytes, idleTimeout, names);
   }
 
   @Override
@@ -122,6 +156,6 @@ public record LarderHttpConfig(
     // Never print the password.
     return "LarderHttpConfig[bind=" + bind.getHostAddress() + ", port=" + port + ", password="
         + (password.isPresent() ? "set" : "none") + ", maxBodyBytes=" + maxBodyBytes
-        + ", idleTimeout=" + idleTimeout + "]";
+        + ", idleTimeout=" + idleTimeout + ", hostNames=" + hostNames + "]";
   }
 }

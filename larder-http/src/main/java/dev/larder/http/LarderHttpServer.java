@@ -15,6 +15,7 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -101,6 +102,7 @@ public final class LarderHttpServer implements AutoCloseable {
     private String password;
     private int maxBodyBytes;
     private Duration idleTimeout;
+    private Set<String> hostNames;
     private PrometheusMeterRegistry registry;
     private EventLoopGroup group;
 
@@ -120,6 +122,7 @@ public final class LarderHttpServer implements AutoCloseable {
       password = config.password().orElse(null);
       maxBodyBytes = config.maxBodyBytes();
       idleTimeout = config.idleTimeout();
+      hostNames = config.hostNames();
       return this;
     }
 
@@ -182,6 +185,16 @@ public final class LarderHttpServer implements AutoCloseable {
     }
 
     /**
+     * @param names further host names under which requests that change data are accepted
+     *     ({@link LarderHttpConfig#hostNames()})
+     * @return this builder
+     */
+    public Builder hostNames(Set<String> names) {
+      hostNames = Objects.requireNonNull(names, "names");
+      return this;
+    }
+
+    /**
      * @param meterRegistry the registry to bind the caches' meters to and scrape; by default
      *     a new one of the server's own
      * @return this builder
@@ -237,7 +250,7 @@ public final class LarderHttpServer implements AutoCloseable {
 
     private LarderHttpConfig settle() {
       return new LarderHttpConfig(bind, port, java.util.Optional.ofNullable(password),
-          maxBodyBytes, idleTimeout);
+          maxBodyBytes, idleTimeout, hostNames);
     }
 
     private static void shutDown(boolean owns, EventLoopGroup loops) {

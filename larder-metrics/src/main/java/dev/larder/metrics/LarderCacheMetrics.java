@@ -54,12 +54,28 @@ public final class LarderCacheMetrics extends CacheMeterBinder<Cache<?, ?>> {
    * @param tags further tags for every meter
    */
   public LarderCacheMetrics(Cache<?, ?> cache, String cacheName, Iterable<Tag> tags) {
+    this(cache, cacheName, tags, "build it with recordStats()");
+  }
+
+  /**
+   * As {@link #LarderCacheMetrics(Cache, String, Iterable)}, with the hint the warning about a
+   * cache without statistics gives, phrased for how the cache was configured (the Spring Boot
+   * starter names its property).
+   *
+   * @param cache the cache to report
+   * @param cacheName the value of the {@code cache} tag
+   * @param tags further tags for every meter
+   * @param statisticsHint how to turn statistics on, e.g. {@code "build it with recordStats()"}
+   */
+  public LarderCacheMetrics(Cache<?, ?> cache, String cacheName, Iterable<Tag> tags,
+      String statisticsHint) {
     super(Objects.requireNonNull(cache, "cache"), Objects.requireNonNull(cacheName, "cacheName"),
         Objects.requireNonNull(tags, "tags"));
+    Objects.requireNonNull(statisticsHint, "statisticsHint");
     if (!cache.recordsStats()) {
       LOG.log(System.Logger.Level.WARNING, "Larder cache {0} does not record statistics: its"
           + " cache.gets, cache.puts, cache.evictions and cache.load meters will stay at 0"
-          + " (build it with recordStats())", cacheName);
+          + " ({1})", cacheName, statisticsHint);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.larder.server;
 
 import dev.larder.server.internal.ServerState;
 import dev.larder.server.internal.http.HttpMount;
+import dev.larder.server.internal.jmx.ServerMXBeanRegistration;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.memcache.MemcacheAuth;
 import dev.larder.server.internal.memcache.MemcacheDispatcher;
@@ -30,6 +31,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -64,6 +66,7 @@ public final class LarderServer implements AutoCloseable {
   private final ScheduledExecutorService scheduler;
   private final List<Channel> listeners = new ArrayList<>();
   private volatile int httpPort;
+  private ServerMXBeanRegistration mxBean;
   private boolean closed;
 
   private LarderServer(ServerConfig config, AclUsers acl, MemcacheAuth memcacheAuth)
@@ -173,6 +176,20 @@ public final class LarderServer implements AutoCloseable {
     }
     scheduler.scheduleWithFixedDelay(this::sweep, SWEEP_PERIOD_MS, SWEEP_PERIOD_MS,
         TimeUnit.MILLISECONDS);
+    if (config.jmx()) {
+      synchronized (this) {
+        mxBean = ServerMXBeanRegistration.register(state, this::httpPort);
+      }
+    }
+  }
+
+  /**
+   * @return the object name of the server's {@link LarderServerMXBean}, e.g.
+   *     {@code dev.larder:type=Server,name="larder-server"}; empty when the {@code jmx} setting
+   *     is {@code no}
+   */
+  public synchronized Optional<String> mxBeanName() {
+    return Optional.ofNullable(mxBean).map(bean -> bean.name().toString());
   }
 
   private int listen(int port, boolean anyPortIfTaken, SslContext ssl, String refusal,
@@ -343,6 +360,9 @@ public final class LarderServer implements AutoCloseable {
       return;
     }
     closed = true;
+    if (mxBean != null) {
+      mxBean.close();
+    }
     for (Channel ch : listeners) {
       ch.close().syncUninterruptibly();
     }

@@ -8,8 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The server's configuration: one value per {@link ServerSetting}, validated when built.
@@ -186,6 +189,22 @@ public final class ServerConfig {
     return ServerSetting.parseBytes(get(ServerSetting.CHECKPOINT_LOG_BYTES));
   }
 
+  /** @return the further host names HTTP accepts changes under, lower case; may be empty */
+  public Set<String> httpHostNames() {
+    Set<String> names = new TreeSet<>();
+    for (String name : get(ServerSetting.HTTP_HOST_NAMES).split(",")) {
+      if (!name.isBlank()) {
+        names.add(name.strip().toLowerCase(Locale.ROOT));
+      }
+    }
+    return names;
+  }
+
+  /** @return whether the server registers its MXBean ({@link LarderServerMXBean}) */
+  public boolean jmx() {
+    return get(ServerSetting.JMX).equals("yes");
+  }
+
   /** @return whether TLS is configured */
   public boolean tls() {
     return !get(ServerSetting.TLS_CERT_FILE).isEmpty();
@@ -239,6 +258,10 @@ public final class ServerConfig {
       throw new IllegalArgumentException(ServerSetting.CHECKPOINT_LOG_BYTES.key()
           + " must be a byte size: " + e.getMessage(), e);
     }
+    check(List.of("yes", "no").contains(get(ServerSetting.JMX)), ServerSetting.JMX, "yes or no");
+    check(httpHostNames().stream().allMatch(n -> !n.contains(":") && !n.contains("/")
+        && !n.contains(" ")), ServerSetting.HTTP_HOST_NAMES,
+        "host names without a port, path or space, separated by commas");
     check(get(ServerSetting.TLS_CERT_FILE).isEmpty() == get(ServerSetting.TLS_KEY_FILE).isEmpty(),
         ServerSetting.TLS_KEY_FILE, "set together with tls-cert-file");
     if (!loopback()) {

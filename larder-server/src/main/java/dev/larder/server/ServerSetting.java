@@ -23,6 +23,11 @@ public enum ServerSetting {
       "8379",
       "HTTP port of the console, /metrics, /api/caches and REST (bind, password and TLS as"
           + " RESP's); 0 picks a free port, -1 disables it"),
+  /** Further names the HTTP side accepts changes under. */
+  HTTP_HOST_NAMES("http-host-names", "", "comma-separated host names, besides the bind address"
+      + " and localhost, under which HTTP requests that change data (REST PUT and DELETE, the"
+      + " console's delete and clear) are accepted, e.g. the machine's DNS name; other names are"
+      + " refused (DNS rebinding)"),
   /** The byte bound of the keyspace. */
   MAXMEMORY("maxmemory", "256mb", "byte bound of all data (k, kb, m, mb, g, gb units; >= 1mb)"),
   /** What happens at the bound. */
@@ -83,7 +88,11 @@ public enum ServerSetting {
   /** The TLS certificate. */
   TLS_CERT_FILE("tls-cert-file", "", "PEM certificate chain; with tls-key-file, both ports speak TLS"),
   /** The TLS key. */
-  TLS_KEY_FILE("tls-key-file", "", "PEM PKCS#8 private key of tls-cert-file");
+  TLS_KEY_FILE("tls-key-file", "", "PEM PKCS#8 private key of tls-cert-file"),
+  /** The server's MXBean. */
+  JMX("jmx", "yes", "yes registers the server's figures as the MXBean"
+      + " dev.larder:type=Server,name=\"larder-server\" (-2, -3... for further servers in one"
+      + " JVM); no registers none");
 
   private final String key;
   private final String defaultValue;

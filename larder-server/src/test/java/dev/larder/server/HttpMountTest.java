@@ -199,6 +199,80 @@ class HttpMountTest {
   }
 
   @Test
+  void theServerPanelAndItsMetersAgreeWithInfo() throws Exception {
+    try (LarderServer server = start(); Jedis j = jedis(server)) {
+      for (int i = 0; i < 50; i++) {
+        j.set("k" + i, "v" + i);
+      }
+      JsonNode panel = JSON.readTree(http(server, "GET", "/api/caches", null, null).body())
+          .get("sections").get("server");
+      String metrics = http(server, "GET", "/metrics", null, null).text();
+      Map<String, String> info = info(j.info());
+
+      assertEquals(server.respPort(), panel.get("respPort").asInt());
+      assertEquals("off", panel.get("memcachePort").asText(), "a port that is off, not 0");
+      assertEquals(Long.parseLong(info.get("used_memory")), panel.get("memoryUsed").asLong());
+      assertEquals(Long.parseLong(info.get("maxmemory")), panel.get("maxmemory").asLong());
+      assertEquals(1, panel.get("connections").asInt());
+      long commands = Long.parseLong(info.get("total_commands_processed"));
+      assertTrue(panel.get("commandsProcessed").asLong() >= 50
+          && panel.get("commandsProcessed").asLong() <= commands, panel.toString());
+
+      assertEquals(1, unlabelled(metrics, "larder_server_connections"));
+      assertEquals(Long.parseLong(info.get("total_connections_received")),
+          unlabelled(metrics, "larder_server_connections_received_total"));
+      assertEquals(0, unlabelled(metrics, "larder_server_connections_rejected_total"));
+      long scraped = unlabelled(metrics, "larder_server_commands_total");
+      assertTrue(scraped >= 50 && scraped <= commands, scraped + " of " + commands);
+      assertTrue(unlabelled(metrics, "larder_server_uptime_seconds") >= 0);
+    }
+  }
+
+  /** The value of a sample without labels, e.g. {@code larder_server_connections 1.0}. */
+  private static long unlabelled(String text, String name) {
+    Matcher m = Pattern.compile("^" + Pattern.quote(name) + " (\\S+)$", Pattern.MULTILINE)
+        .matcher(text);
+    assertTrue(m.find(), name + " in\n" + text);
+    return (long) Double.parseDouble(m.group(1));
+  }
+
+  @Test
+  void changesAreAcceptedUnderTheHostNamesTheSettingLists() throws Exception {
+    try (LarderServer server = start("http-host-names", "Cache01.Example, other.example")) {
+      int port = server.httpPort();
+      assertTrue(rawPut(server, "cache01.example:" + port, "a").startsWith("HTTP/1.1 204"));
+      assertTrue(rawPut(server, "other.example", "b").startsWith("HTTP/1.1 204"));
+      assertTrue(rawPut(server, "127.0.0.1:" + port, "c").startsWith("HTTP/1.1 204"),
+          "its own address");
+      String refused = rawPut(server, "rebind.example:" + port, "d");
+      assertTrue(refused.startsWith("HTTP/1.1 403"), refused);
+      assertTrue(refused.contains("hostNames"), refused);
+      assertEquals(404, http(server, "GET", "/api/caches/keyspace/entries/d", null, null)
+          .status(), "nothing stored under a name not listed");
+    }
+    try (LarderServer server = start()) {
+      assertTrue(rawPut(server, "cache01.example:" + server.httpPort(), "a")
+          .startsWith("HTTP/1.1 403"), "not listed by default");
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> ServerConfig.of(Map.of("http-host-names", "cache01.example:8379")));
+    assertTrue(e.getMessage().startsWith("http-host-names must be host names"), e.getMessage());
+  }
+
+  /** A PUT of a one-byte value under {@code key}, with the given {@code Host} header. */
+  private static String rawPut(LarderServer server, String host, String key) throws IOException {
+    String request = "PUT /api/caches/keyspace/entries/" + key + " HTTP/1.1\r\nHost: " + host
+        + "\r\nContent-Type: application/octet-stream\r\nContent-Length: 1\r\n"
+        + "Connection: close\r\n\r\nx";
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.httpPort())) {
+      socket.setSoTimeout(10_000);
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+      socket.getOutputStream().flush();
+      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+    }
+  }
+
+  @Test
   void httpCanBeTurnedOff() throws Exception {
     try (LarderServer server = start("http-port", "-1")) {
       assertEquals(0, server.httpPort());

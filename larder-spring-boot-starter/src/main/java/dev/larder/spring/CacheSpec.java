@@ -7,16 +7,21 @@ import org.springframework.util.unit.DataSize;
 /**
  * One cache's settings, as the {@code larder.caches.<name>.*} properties give them. A cache
  * needs a bound ({@code maximum-memory} or {@code maximum-entries}; without either it gets
- * 64 MB) and a way to encode its keys and values: {@code key-type} and {@code value-type} (any
- * type Larder has a codec for: strings, numbers, records, enums, collections, ...). Values may
- * instead be any {@link java.io.Serializable} with {@code serialization=java}; keys always need
- * a type, because the cache compares keys by their bytes and Java serialization does not
- * promise equal bytes for equal objects. Java serialization is never chosen silently: it is
- * slower and larger than a typed codec.
+ * 64 MB) and a way to encode its values: {@code value-type} (any type Larder has a codec for:
+ * strings, numbers, records, enums, collections, ...), or any {@link java.io.Serializable} with
+ * {@code serialization=java}. Keys are by default whatever {@code @Cacheable} makes, in the
+ * canonical encoding of {@link SpringKeyCodec} ({@code key-type=java.lang.Object}); a
+ * {@code key-type} with a codec of its own is more compact. Keys are never Java-serialized:
+ * the cache compares keys by their bytes, and Java serialization does not promise equal bytes
+ * for equal objects. Java serialization of values is never chosen silently: it is slower and
+ * larger than a typed codec.
  *
  * <p>Not thread-safe; Spring binds it once at start-up.
  */
 public class CacheSpec {
+
+  /** The key type when none is given: any key, in the canonical encoding of Spring keys. */
+  static final String DEFAULT_KEY_TYPE = "java.lang.Object";
 
   /** How values are encoded. */
   public enum Serialization {
@@ -26,15 +31,52 @@ public class CacheSpec {
     JAVA
   }
 
+  // The field comments are the descriptions IDEs show (spring-configuration-metadata.json).
+
+  /**
+   * Byte bound of the cache, counting everything it reserves (pages, index, fragmentation):
+   * e.g. 64MB. Without it or maximum-entries the bound is 64MB. Give one of the two.
+   */
   private DataSize maximumMemory;
+
+  /** Entry bound of the cache, instead of a byte bound. Give one of the two. */
   private Long maximumEntries;
+
+  /** Where the cache's pages live: off-heap (outside the Java heap) or heap. */
   private Storage storage = Storage.OFF_HEAP;
+
+  /** Entries expire this long after they were written, e.g. 10m. */
   private Duration expireAfterWrite;
+
+  /**
+   * Entries expire this long after they were last read or written, e.g. 30m; not together with
+   * expire-after-write.
+   */
   private Duration expireAfterAccess;
-  private String keyType;
+
+  /**
+   * Class of the keys. The default, java.lang.Object, takes what @Cacheable's key generator
+   * makes (SimpleKey for methods with no or several parameters) in a canonical encoding; a
+   * specific class with a Larder codec (java.lang.Long, a record) is more compact.
+   */
+  private String keyType = DEFAULT_KEY_TYPE;
+
+  /**
+   * Class of the values: any type Larder has a codec for (strings, numbers, records, enums,
+   * collections). Required unless serialization=java.
+   */
   private String valueType;
+
+  /** How values are encoded: typed (by value-type's codec) or java (any Serializable). */
   private Serialization serialization = Serialization.TYPED;
+
+  /** Whether null results are cached (as Spring's null marker). */
   private boolean allowNullValues = true;
+
+  /**
+   * Whether the cache counts hits, misses, puts, evictions and latencies (Actuator's cache.*
+   * meters and the MXBean read 0 without it).
+   */
   private boolean recordStats = true;
 
   /** @return the byte bound, or null */
@@ -87,7 +129,7 @@ public class CacheSpec {
     this.expireAfterAccess = expireAfterAccess;
   }
 
-  /** @return the keys' class name, or null */
+  /** @return the keys' class name; {@value #DEFAULT_KEY_TYPE} unless set */
   public String getKeyType() {
     return keyType;
   }
@@ -140,8 +182,8 @@ public class CacheSpec {
     this.recordStats = recordStats;
   }
 
-  /** @return whether these settings say how to encode keys and values */
+  /** @return whether these settings say how to encode values (keys always have a type) */
   boolean canEncode() {
-    return keyType != null && (valueType != null || serialization == Serialization.JAVA);
+    return valueType != null || serialization == Serialization.JAVA;
   }
 }

@@ -1,19 +1,22 @@
 package dev.larder.spring;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.cache.autoconfigure.metrics.CacheMetricsAutoConfiguration;
-import org.springframework.boot.cache.metrics.CacheMeterBinderProvider;
 import org.springframework.context.annotation.Bean;
 
 /**
- * Registers {@link LarderCacheMeterBinderProvider} before Boot's cache metrics run, so that
- * Actuator's {@code cache.*} meters cover Larder caches.
+ * Registers {@link LarderCacheMeterBinderProvider} before Boot 4's cache metrics run, so that
+ * Actuator's {@code cache.*} meters cover Larder caches. Boot 3.5 has its own:
+ * {@link LarderCacheMetricsAutoConfiguration3}.
  */
-@AutoConfiguration(before = CacheMetricsAutoConfiguration.class)
-@ConditionalOnClass({MeterRegistry.class, CacheMeterBinderProvider.class})
+@AutoConfiguration(
+    beforeName = "org.springframework.boot.cache.autoconfigure.metrics.CacheMetricsAutoConfiguration")
+@ConditionalOnClass(name = {"io.micrometer.core.instrument.MeterRegistry",
+    "org.springframework.boot.cache.metrics.CacheMeterBinderProvider"})
 public class LarderCacheMetricsAutoConfiguration {
+
+  /** Makes the configuration; Boot instantiates it. */
+  public LarderCacheMetricsAutoConfiguration() {}
 
   /** @return the provider Boot's cache metrics ask for each Larder cache's binder */
   @Bean

@@ -3,6 +3,7 @@ package dev.larder.spring;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
  * The {@code larder.*} properties: one {@link CacheSpec} per cache under
@@ -17,13 +18,38 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * </pre>
  *
  * <p>Bound at start-up, so a bad value fails the application's start with the property's name
- * and origin (file and line), not the cache's first use.
+ * and origin (file and line), not the cache's first use; so does a {@code larder.*} key that
+ * names no property (a misspelling such as {@code maximum-memroy}), instead of being ignored.
  */
-@ConfigurationProperties("larder")
+@ConfigurationProperties(prefix = "larder", ignoreUnknownFields = false)
 public class LarderCacheProperties {
 
+  /**
+   * Whether Larder is the application's cache manager; false leaves the choice to Boot
+   * (spring.cache.type, or the cache library it finds).
+   */
+  private boolean enabled = true;
+
+  /** Caches created when the application starts, by name. */
   private final Map<String, CacheSpec> caches = new LinkedHashMap<>();
+
+  /**
+   * Settings of caches asked for by name without being declared under larder.caches (or named
+   * in spring.cache.cache-names); such caches are made on first use only if value-type or
+   * serialization=java is given here.
+   */
+  @NestedConfigurationProperty
   private CacheSpec defaults = new CacheSpec();
+
+  /** @return whether Larder is the cache manager (true unless {@code larder.enabled=false}) */
+  public boolean isEnabled() {
+    return enabled;
+  }
+
+  /** @param enabled whether Larder is the cache manager */
+  public void setEnabled(boolean enabled) {
+    this.enabled = enabled;
+  }
 
   /** @return the declared caches by name; each is created when the application starts */
   public Map<String, CacheSpec> getCaches() {

@@ -1,6 +1,9 @@
 package dev.larder.spring;
 
 import dev.larder.Cache;
+import dev.larder.metrics.LarderCacheMetrics;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import org.springframework.cache.support.AbstractValueAdaptingCache;
@@ -16,19 +19,49 @@ public final class LarderSpringCache extends AbstractValueAdaptingCache {
   private final String name;
   private final Cache<Object, Object> cache;
   private final Class<?> keyType;
+  private final String properties;
 
   /**
+   * A cache declared under {@code larder.caches.<name>}.
+   *
    * @param name the cache's name
    * @param cache the Larder cache that holds the entries; closed by the cache manager
-   * @param keyType the type every key must have ({@code Object} for Java-serialized keys)
+   * @param keyType the type every key must have ({@code Object} for any key)
    * @param allowNullValues whether null results are cached
    */
   public LarderSpringCache(String name, Cache<Object, Object> cache, Class<?> keyType,
       boolean allowNullValues) {
+    this(name, cache, keyType, allowNullValues, "larder.caches." + name);
+  }
+
+  /**
+   * @param name the cache's name
+   * @param cache the Larder cache that holds the entries; closed by the cache manager
+   * @param keyType the type every key must have ({@code Object} for any key)
+   * @param allowNullValues whether null results are cached
+   * @param properties the prefix of the properties that configured it, for messages
+   *     ({@code larder.caches.<name>} or {@code larder.defaults})
+   */
+  public LarderSpringCache(String name, Cache<Object, Object> cache, Class<?> keyType,
+      boolean allowNullValues, String properties) {
     super(allowNullValues);
     this.name = Objects.requireNonNull(name, "name");
     this.cache = Objects.requireNonNull(cache, "cache");
     this.keyType = Objects.requireNonNull(keyType, "keyType");
+    this.properties = Objects.requireNonNull(properties, "properties");
+  }
+
+  /**
+   * The binder Boot's cache metrics use for a Larder cache; its warning about a cache without
+   * statistics names the property that turns them on.
+   *
+   * @param cache the cache
+   * @param tags Boot's tags for its meters
+   * @return the binder
+   */
+  static MeterBinder meterBinder(LarderSpringCache cache, Iterable<Tag> tags) {
+    return new LarderCacheMetrics(cache.getNativeCache(), cache.getName(), tags,
+        "set " + cache.properties + ".record-stats=true");
   }
 
   @Override
@@ -97,7 +130,7 @@ public final class LarderSpringCache extends AbstractValueAdaptingCache {
     Objects.requireNonNull(key, "key");
     if (!keyType.isInstance(key)) {
       throw new IllegalArgumentException("cache '" + name + "' has keys of type "
-          + keyType.getName() + " (larder.caches." + name + ".key-type), not "
+          + keyType.getName() + " (" + properties + ".key-type), not "
           + key.getClass().getName() + ": " + key);
     }
     return key;

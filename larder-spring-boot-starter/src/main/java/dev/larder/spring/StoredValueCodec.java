@@ -18,12 +18,14 @@ final class StoredValueCodec implements Codec<Object> {
   private static final int PRESENT = 1;
 
   private final String cacheName;
+  private final String properties;
   private final Class<?> valueType;
   private final Codec<Object> inner;
 
   @SuppressWarnings("unchecked")
-  StoredValueCodec(String cacheName, Class<?> valueType, Codec<?> inner) {
+  StoredValueCodec(String cacheName, String properties, Class<?> valueType, Codec<?> inner) {
     this.cacheName = cacheName;
+    this.properties = properties;
     this.valueType = valueType;
     this.inner = (Codec<Object>) inner;
   }
@@ -42,7 +44,8 @@ final class StoredValueCodec implements Codec<Object> {
   private void checkType(Object value) {
     if (!valueType.isInstance(value)) {
       throw new IllegalArgumentException("cache '" + cacheName + "' holds values of type "
-          + valueType.getName() + " (larder.caches." + cacheName + ".value-type), not "
+          + valueType.getName() + " (" + properties + (valueType == java.io.Serializable.class
+              ? ".serialization=java" : ".value-type") + "), not "
           + value.getClass().getName());
     }
   }

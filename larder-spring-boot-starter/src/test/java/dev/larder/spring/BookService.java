@@ -1,5 +1,6 @@
 package dev.larder.spring;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.cache.annotation.Cacheable;
 
@@ -31,5 +32,33 @@ public class BookService {
   public Integer isbnLength(String isbn) {
     lookups.incrementAndGet();
     return isbn.length();
+  }
+
+  /** @return a count, cached under Spring's empty key (a method with no parameters) */
+  @Cacheable("counts")
+  public Integer count() {
+    lookups.incrementAndGet();
+    return 42;
+  }
+
+  /**
+   * @param shelf a shelf
+   * @param position a position on it
+   * @return a label, cached under a SimpleKey of both parameters
+   */
+  @Cacheable("labels")
+  public String label(String shelf, int position) {
+    lookups.incrementAndGet();
+    return shelf + "-" + position;
+  }
+
+  /**
+   * @param ids book ids
+   * @return how many, cached under the list itself (an Object key)
+   */
+  @Cacheable("sizes")
+  public Integer size(List<Long> ids) {
+    lookups.incrementAndGet();
+    return ids.size();
   }
 }

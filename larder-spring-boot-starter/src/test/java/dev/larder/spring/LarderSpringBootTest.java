@@ -11,8 +11,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.cache.CacheManager;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -27,11 +25,7 @@ class LarderSpringBootTest {
       "larder.caches.books.expire-after-write=10m"};
 
   private static ConfigurableApplicationContext start(String... properties) {
-    return new SpringApplicationBuilder(SampleApplication.class)
-        .web(WebApplicationType.NONE)
-        .properties("spring.main.banner-mode=off", "logging.level.root=warn")
-        .properties(properties)
-        .run();
+    return Apps.start(properties);
   }
 
   @Test
@@ -98,10 +92,10 @@ class LarderSpringBootTest {
   }
 
   @Test
-  void aCacheWithoutTypesFailsTheStartSayingWhatToSet() {
+  void aCacheWithoutAValueTypeFailsTheStartSayingWhatToSet() {
     Exception e = assertThrows(Exception.class,
         () -> start("larder.caches.books.maximum-memory=8MB"));
-    assertTrue(chain(e).contains("larder.caches.books.key-type"), chain(e));
+    assertTrue(chain(e).contains("larder.caches.books.value-type"), chain(e));
   }
 
   @Test
@@ -163,10 +157,6 @@ class LarderSpringBootTest {
   }
 
   private static String chain(Throwable e) {
-    StringBuilder text = new StringBuilder();
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      text.append(t.getClass().getName()).append(": ").append(t.getMessage()).append('\n');
-    }
-    return text.toString();
+    return Apps.chain(e);
   }
 }

@@ -21,11 +21,18 @@ final class ConsoleAssets {
   private final Map<String, Asset> byPath;
 
   ConsoleAssets() {
+    String js = "text/javascript; charset=utf-8";
+    // Browsers ask for /favicon.ico whatever the page says; an SVG served there is shown.
+    Asset icon = load("favicon.svg", "image/svg+xml");
     byPath = Map.of(
         "/", load("index.html", "text/html; charset=utf-8"),
-        "/console/console.js", load("console.js", "text/javascript; charset=utf-8"),
-        "/console/charts.js", load("charts.js", "text/javascript; charset=utf-8"),
-        "/console/console.css", load("console.css", "text/css; charset=utf-8"));
+        "/console/console.js", load("console.js", js),
+        "/console/charts.js", load("charts.js", js),
+        "/console/format.js", load("format.js", js),
+        "/console/browser.js", load("browser.js", js),
+        "/console/console.css", load("console.css", "text/css; charset=utf-8"),
+        "/favicon.svg", icon,
+        "/favicon.ico", icon);
   }
 
   /**

@@ -12,7 +12,10 @@ import java.util.Locale;
  *
  * <ul>
  *   <li>GET answers 200 with the value in the cache's value format, or 404. It reads with
- *       {@link ServedCache#getIfPresent}, so it never runs the cache's loader. A cache whose read
+ *       {@link ServedCache#getIfPresent}, so it never runs the cache's loader. For a cache that
+ *       {@linkplain ServedCache#reportsTimeToLive reports expiry}, the header
+ *       {@value #TTL_HEADER} gives the entry's remaining time to live in milliseconds, or -1
+ *       if it never expires (Redis's PTTL). A cache whose read
  *       refuses the key with {@link IllegalArgumentException} (larder-server's keyspace, for a
  *       key holding a hash) answers 409.
  *   <li>PUT stores the body (204). A {@code Content-Type} other than the format's media type is
@@ -24,6 +27,7 @@ import java.util.Locale;
 final class EntryResource {
 
   static final String ALLOW = "GET, PUT, DELETE";
+  static final String TTL_HEADER = "X-Larder-TTL-Millis";
 
   private EntryResource() {}
 
@@ -53,7 +57,10 @@ final class EntryResource {
         if (value == null) {
           throw HttpProblem.notFound("no entry '" + text + "' in cache '" + r.name() + "'");
         }
-        yield HttpReply.of(HttpResponseStatus.OK, values.contentType(), values.write(value));
+        HttpReply reply =
+            HttpReply.of(HttpResponseStatus.OK, values.contentType(), values.write(value));
+        yield cache.reportsTimeToLive() ? reply.withHeader(TTL_HEADER, Long.toString(
+            cache.timeToLive(key).map(d -> Math.max(0, d.toMillis())).orElse(-1L))) : reply;
       }
       case "PUT" -> {
         checkType(values, contentType);

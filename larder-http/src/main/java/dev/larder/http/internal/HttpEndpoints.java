@@ -22,6 +22,8 @@ import java.util.function.Supplier;
  *   GET  /metrics                             Prometheus text (OpenMetrics if Accept asks)
  *   GET  /api/caches                          every cache's figures, and the status sections
  *   GET  /api/caches/{name}                   one cache's figures
+ *   GET  /api/caches/{name}/keys?match=&cursor=&count=   a page of the key browser's scan
+ *   DELETE /api/caches/{name}/entries         clear the cache
  *   GET, PUT, DELETE /api/caches/{name}/entries/{key}
  * </pre>
  *
@@ -40,6 +42,7 @@ public final class HttpEndpoints {
   private final PrometheusMeterRegistry registry;
   private final CacheMeters meters;
   private final Authenticator authenticator;
+  private final ChangeGuard guard;
   private final ConsoleAssets assets = new ConsoleAssets();
 
   /**
@@ -53,10 +56,15 @@ public final class HttpEndpoints {
     this.registry = registry;
     this.meters = new CacheMeters(registry, directory);
     this.authenticator = new Authenticator(config.password());
+    this.guard = new ChangeGuard(config.hostNames());
   }
 
   Authenticator authenticator() {
     return authenticator;
+  }
+
+  ChangeGuard guard() {
+    return guard;
   }
 
   /**
@@ -69,7 +77,8 @@ public final class HttpEndpoints {
    * @throws HttpProblem for a request the endpoints refuse
    */
   HttpReply route(String method, String uri, String accept, String contentType, byte[] body) {
-    String path = new QueryStringDecoder(uri).rawPath();
+    QueryStringDecoder decoder = new QueryStringDecoder(uri);
+    String path = decoder.rawPath();
     Optional<ConsoleAssets.Asset> asset = assets.find(path.equals("/index.html") ? "/" : path);
     if (asset.isPresent()) {
       requireGet(method, path);
@@ -83,14 +92,15 @@ public final class HttpEndpoints {
     List<String> segments = segments(path);
     if (segments.size() >= 2 && segments.get(0).equals("api")
         && segments.get(1).equals("caches")) {
-      return api(method, path, segments.subList(2, segments.size()), contentType, body);
+      return api(method, path, segments.subList(2, segments.size()), decoder.parameters(),
+          contentType, body);
     }
     throw HttpProblem.notFound("no resource at " + path
         + "; try /, /metrics, /api/caches or /api/caches/{name}/entries/{key}");
   }
 
-  private HttpReply api(String method, String path, List<String> rest, String contentType,
-      byte[] body) {
+  private HttpReply api(String method, String path, List<String> rest,
+      Map<String, List<String>> query, String contentType, byte[] body) {
     if (rest.isEmpty()) {
       requireGet(method, path);
       return HttpReply.json(overview());
@@ -101,12 +111,26 @@ public final class HttpEndpoints {
       requireGet(method, path);
       return HttpReply.json(report(registration));
     }
-    if (rest.size() == 3 && rest.get(1).equals("entries")) {
+    boolean entries = rest.size() == 3 && rest.get(1).equals("entries");
+    boolean keys = rest.size() == 2 && rest.get(1).equals("keys");
+    boolean all = rest.size() == 2 && rest.get(1).equals("entries");
+    if (entries || keys || all) {
       if (!registration.servesEntries()) {
         throw HttpProblem.methodNotAllowed(method, "cache '" + registration.name()
             + "' (it was added without key and value formats, so it serves no entries)", "");
       }
       try {
+        if (keys) {
+          requireGet(method, path);
+          return HttpReply.json(KeyResource.scan(registration, query));
+        }
+        if (all) {
+          if (!method.equals("DELETE")) {
+            throw HttpProblem.methodNotAllowed(method, path, "DELETE");
+          }
+          registration.cache().clear();
+          return HttpReply.noContent();
+        }
         return EntryResource.handle(registration, method, rest.get(2), contentType, body);
       } catch (IllegalStateException closed) {
         throw closed(registration, closed);

@@ -18,11 +18,13 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.handler.timeout.IdleStateEvent;
+import java.net.InetSocketAddress;
 import java.util.Map;
 
 /**
- * Answers one connection's requests: checks that the request decoded, checks the password,
- * routes it, and writes the reply.
+ * Answers one connection's requests: checks that the request decoded, refuses a request that
+ * changes data from anywhere but the console's own origin ({@link ChangeGuard}), checks the
+ * password, routes it, and writes the reply.
  *
  * <p>Failure containment: a request Netty could not decode (a malformed request line or
  * header, a line or header over its limit) is answered 400, 414 or 431 and its connection
@@ -50,10 +52,18 @@ public final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHt
       return;
     }
     boolean keepAlive = HttpUtil.isKeepAlive(request);
-    write(ctx, keepAlive, answer(request));
+    write(ctx, keepAlive, answer(request, (InetSocketAddress) ctx.channel().localAddress()));
   }
 
-  private HttpReply answer(FullHttpRequest request) {
+  private HttpReply answer(FullHttpRequest request, InetSocketAddress local) {
+    if (ChangeGuard.changes(request.method().name())) {
+      String refusal = endpoints.guard().refusal(request.headers().get(HttpHeaderNames.HOST),
+          request.headers().get(HttpHeaderNames.ORIGIN), request.headers().get("Sec-Fetch-Site"),
+          local);
+      if (refusal != null) {
+        return HttpReply.error(HttpResponseStatus.FORBIDDEN, refusal);
+      }
+    }
     String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION);
     if (!endpoints.authenticator().accepts(authorization)) {
       String message = authorization == null ? "a password is required" : "wrong password";

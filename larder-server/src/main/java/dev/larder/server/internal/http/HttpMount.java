@@ -51,12 +51,14 @@ public final class HttpMount {
     directory.add(CACHE_NAME, new ServedKeyspace(state.keyspace()), KeyFormat.strings(),
         ValueFormat.bytes());
     directory.section("server", () -> serverSection(state));
+    ServerMeters.bind(state, registry);
     LarderHttpConfig c;
     try {
       c = LarderHttpConfig.defaults()
           .withPort(port)
           .withPassword(server.password().isEmpty() ? null : server.password())
-          .withBind(address(server.bind()));
+          .withBind(address(server.bind()))
+          .withHostNames(server.httpHostNames());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("http-port: " + e.getMessage()
           + "; set requirepass (HTTP asks for it) or turn HTTP off with http-port -1", e);
@@ -88,15 +90,29 @@ public final class HttpMount {
     return initializer;
   }
 
-  private static Map<String, Object> serverSection(ServerState s) {
+  /**
+   * The console's server panel: a port is its number while it listens and "off" otherwise
+   * (never 0); memory is the keyspace's, as INFO memory reports it. The console turns
+   * commandsProcessed into commands per second; /metrics has the same figures
+   * ({@link ServerMeters}).
+   */
+  static Map<String, Object> serverSection(ServerState s) {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("respPort", s.respPort());
-    m.put("memcachePort", s.memcachePort());
+    m.put("respPort", port(s.respPort()));
+    m.put("memcachePort", port(s.memcachePort()));
     m.put("connections", s.connections());
+    m.put("connectionsReceived", s.connectionsReceived());
+    m.put("rejectedConnections", s.rejectedConnections());
     m.put("commandsProcessed", s.commandsProcessed());
+    m.put("memoryUsed", s.keyspace().memoryUsed());
+    m.put("maxmemory", s.keyspace().maxMemory());
     m.put("maxmemoryPolicy", s.maxMemoryPolicy());
     m.put("uptimeSeconds", (System.currentTimeMillis() - s.startMillis()) / 1000);
     return m;
+  }
+
+  private static Object port(int port) {
+    return port > 0 ? port : "off";
   }
 
   private static InetAddress address(String host) {

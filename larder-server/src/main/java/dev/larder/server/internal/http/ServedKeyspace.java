@@ -6,10 +6,12 @@ import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.keyspace.StoredValue;
 import dev.larder.server.internal.keyspace.ValueType;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.locks.Lock;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -34,6 +36,12 @@ import java.util.function.Supplier;
  * replacing any value of another type); {@link #getIfPresent} of a key that holds a hash throws
  * {@link IllegalArgumentException} with Redis's {@code WRONGTYPE} wording and counts a hit, as
  * GET does; {@link #remove} removes the key whatever it holds, as {@code DEL} does.
+ *
+ * <p><b>Key browser.</b> {@link #forEachKey} walks database 0's live keys (as {@code SCAN} does,
+ * under the shared lock), giving each as UTF-8 text; a key that is not valid UTF-8 is shown with
+ * replacement characters and cannot be opened by its text. {@link #timeToLive} is Redis's
+ * {@code PTTL}: the time left for a key with an expiry, empty for one without. {@link #clear}
+ * is {@code FLUSHALL}, under the exclusive lock, as the sizes it clears are every database's.
  */
 final class ServedKeyspace implements ServedCache<String, byte[]> {
 
@@ -77,6 +85,45 @@ final class ServedKeyspace implements ServedCache<String, byte[]> {
   public boolean remove(String key) {
     byte[] k = key(key);
     return locked(() -> keyspace.delete(DB, k));
+  }
+
+  @Override
+  public void forEachKey(Consumer<? super String> action) {
+    locked(() -> {
+      keyspace.forEach(DB, (key, value) -> action.accept(
+          new String(key, StandardCharsets.UTF_8)));
+      return null;
+    });
+  }
+
+  @Override
+  public void clear() {
+    Lock lock = keyspace.exclusive();
+    lock.lock();
+    try {
+      keyspace.flushAll();
+    } finally {
+      lock.unlock();
+    }
+    keyspace.awaitDurable();
+  }
+
+  @Override
+  public boolean reportsTimeToLive() {
+    return true;
+  }
+
+  @Override
+  public Optional<Duration> timeToLive(String key) {
+    byte[] k = key(key);
+    return locked(() -> {
+      StoredValue value = keyspace.peek(DB, k);
+      if (value == null || !value.volatileKey()) {
+        return Optional.empty();
+      }
+      return Optional.of(Duration.ofMillis(Math.max(0,
+          value.expiresAtMillis() - keyspace.now())));
+    });
   }
 
   /**
