@@ -8,6 +8,7 @@
 module dev.larder.server {
   requires dev.larder.core;
   requires dev.larder.http;
+  requires dev.larder.wal;
   requires io.netty.buffer;
   requires io.netty.codec;
   requires io.netty.common;

@@ -9,6 +9,7 @@ import dev.larder.server.internal.memcache.MemcacheDispatcher;
 import dev.larder.server.internal.memcache.MemcacheStats;
 import dev.larder.server.internal.net.ConnectionGuard;
 import dev.larder.server.internal.net.Transport;
+import dev.larder.server.internal.persist.ServerLog;
 import dev.larder.server.internal.resp.AclUsers;
 import dev.larder.server.internal.resp.RespCommandTable;
 import dev.larder.server.internal.resp.RespSession;
@@ -58,6 +59,7 @@ public final class LarderServer implements AutoCloseable {
   private final ServerConfig config;
   private final ServerState state;
   private final Keyspace keyspace;
+  private final ServerLog log;
   private final EventLoopGroup boss;
   private final EventLoopGroup workers;
   private final Transport transport;
@@ -67,15 +69,30 @@ public final class LarderServer implements AutoCloseable {
   private ServerMXBeanRegistration mxBean;
   private boolean closed;
 
-  private LarderServer(ServerConfig config, AclUsers acl, MemcacheAuth memcacheAuth) {
+  private LarderServer(ServerConfig config, AclUsers acl, MemcacheAuth memcacheAuth)
+      throws IOException {
     this.config = config;
     this.keyspace = new Keyspace(config.maxMemory(), System::currentTimeMillis);
+    ServerLog serverLog = null;
+    if (config.dir() != null) {
+      try {
+        serverLog = ServerLog.open(config.dir(), config.appendfsync(), config.salvage(),
+            config.checkpointLogBytes(), keyspace, System::currentTimeMillis);
+      } catch (IOException | RuntimeException e) {
+        keyspace.close();
+        throw e;
+      }
+    }
+    this.log = serverLog;
     this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "larder-server-scheduler");
       t.setDaemon(true);
       return t;
     });
     this.state = new ServerState(keyspace, config, scheduler, acl, memcacheAuth);
+    if (serverLog != null) {
+      state.persistence(serverLog);
+    }
     this.transport = Transport.of(config.ioTransport());
     this.boss = new MultiThreadIoEventLoopGroup(1, transport.ioHandlers());
     // One event loop per core by default: commands run on the loops, so more loops than cores
@@ -101,9 +118,12 @@ public final class LarderServer implements AutoCloseable {
    * @param config the configuration
    * @param anyPortIfTaken whether to fall back to free ports
    * @return the running server
-   * @throws IOException if a port cannot be bound or the TLS files cannot be read
+   * @throws IOException if a port cannot be bound, the TLS files cannot be read, or the
+   *     persistence directory cannot be used
    * @throws IllegalArgumentException if the aclfile or memcache-auth-file is invalid, or would
    *     leave RESP open off loopback
+   * @throws dev.larder.wal.LogDirectoryLockedException if another server uses the directory
+   * @throws dev.larder.wal.LogCorruptedException if the log is damaged and recovery is strict
    * @throws java.io.UncheckedIOException if one of those files cannot be read
    */
   public static LarderServer start(ServerConfig config, boolean anyPortIfTaken)
@@ -349,12 +369,37 @@ public final class LarderServer implements AutoCloseable {
     workers.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
     boss.shutdownGracefully(0, 1_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
     scheduler.shutdownNow();
-    Lock lock = keyspace.exclusive();
-    lock.lock();
+    state.replies().close();
     try {
-      keyspace.close();
+      if (log != null) {
+        log.close();
+      }
     } finally {
-      lock.unlock();
+      Lock lock = keyspace.exclusive();
+      lock.lock();
+      try {
+        keyspace.close();
+      } finally {
+        lock.unlock();
+      }
     }
+  }
+
+  /**
+   * @return what recovery found, one line and then one per problem it reported (a torn tail
+   *     cut, damage salvaged), or an empty list for a server without {@code dir}
+   */
+  public List<String> recoverySummary() {
+    if (log == null) {
+      return List.of();
+    }
+    ServerLog.Recovered r = log.recovered();
+    List<String> lines = new ArrayList<>();
+    lines.add("recovered " + r.keys() + " keys from " + log.directory() + " in "
+        + r.report().recoveryNanos() / 1_000_000 + " ms (checkpoint: " + r.checkpointKeys()
+        + " keys; log: " + r.report().recordsReplayed() + " records; " + r.expiredDropped()
+        + " expired values dropped), appendfsync " + config.appendfsync());
+    lines.addAll(r.report().problems());
+    return lines;
   }
 }

@@ -1,5 +1,6 @@
 package dev.larder.server;
 
+import dev.larder.wal.LogCorruptedException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -46,6 +47,14 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--requirepass", description = "RESP password; needed off loopback")
   private String password;
 
+  @Option(names = "--dir", description = "directory of the log and checkpoints: every write is"
+      + " logged and recovered at start (default: none, in memory only)")
+  private Path dir;
+
+  @Option(names = "--appendfsync", description = "with --dir: always (a reply waits for the"
+      + " force), everysec (the default) or no")
+  private String appendfsync;
+
   @Option(names = "--set", paramLabel = "NAME=VALUE",
       description = "any other setting, e.g. --set idle-timeout-seconds=60")
   private Map<String, String> settings = new LinkedHashMap<>();
@@ -82,7 +91,21 @@ public final class ServeCommand implements Callable<Integer> {
     } catch (java.io.IOException e) {
       System.err.println("larder serve: " + e.getMessage());
       return 1;
+    } catch (LogCorruptedException e) {
+      System.err.println("larder serve: the log in " + dir() + " is damaged, nothing was"
+          + " changed: " + e.getMessage() + ". Start with --set recovery=salvage to recover what"
+          + " is intact and report what is dropped.");
+      return 1;
+    } catch (IllegalStateException e) {
+      // The directory's lock is held (another server), or the log holds what this server
+      // cannot read.
+      System.err.println("larder serve: " + e.getMessage());
+      return 1;
     }
+  }
+
+  private String dir() {
+    return dir != null ? dir.toString() : settings.getOrDefault("dir", "the directory");
   }
 
   private Integer serve() throws Exception {
@@ -103,6 +126,9 @@ public final class ServeCommand implements Callable<Integer> {
       out.flush();
       stopped.countDown();
     }, "larder-serve-shutdown"));
+    for (String line : server.recoverySummary()) {
+      out.println("larder: " + line);
+    }
     out.println("larder: RESP on " + address(config, server.respPort())
         + ", memcached on " + address(config, server.memcachePort())
         + ", maxmemory " + config.maxMemory() + " bytes, " + server.transport()
@@ -140,6 +166,8 @@ public final class ServeCommand implements Callable<Integer> {
     put(overrides, ServerSetting.HTTP_PORT, httpPort);
     put(overrides, ServerSetting.MAXMEMORY, maxMemory);
     put(overrides, ServerSetting.REQUIREPASS, password);
+    put(overrides, ServerSetting.DIR, dir);
+    put(overrides, ServerSetting.APPENDFSYNC, appendfsync);
     if (configFile == null) {
       return ServerConfig.of(overrides);
     }

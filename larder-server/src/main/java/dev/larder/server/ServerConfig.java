@@ -168,6 +168,27 @@ public final class ServerConfig {
     return get(ServerSetting.MAXMEMORY_POLICY);
   }
 
+  /** @return the persistence directory, or null when the data lives in memory only */
+  public java.nio.file.Path dir() {
+    String d = get(ServerSetting.DIR);
+    return d.isEmpty() ? null : java.nio.file.Path.of(d);
+  }
+
+  /** @return always, everysec or no */
+  public String appendfsync() {
+    return get(ServerSetting.APPENDFSYNC);
+  }
+
+  /** @return whether recovery salvages a damaged log rather than refusing it */
+  public boolean salvage() {
+    return get(ServerSetting.RECOVERY).equals("salvage");
+  }
+
+  /** @return log bytes since the last checkpoint that start one, 0 for none */
+  public long checkpointLogBytes() {
+    return ServerSetting.parseBytes(get(ServerSetting.CHECKPOINT_LOG_BYTES));
+  }
+
   /** @return the further host names HTTP accepts changes under, lower case; may be empty */
   public Set<String> httpHostNames() {
     Set<String> names = new TreeSet<>();
@@ -227,6 +248,16 @@ public final class ServerConfig {
     String policy = maxMemoryPolicy();
     check(policy.equals("allkeys-lfu") || policy.equals("noeviction"),
         ServerSetting.MAXMEMORY_POLICY, "allkeys-lfu or noeviction");
+    check(List.of("always", "everysec", "no").contains(appendfsync()), ServerSetting.APPENDFSYNC,
+        "always, everysec or no");
+    check(List.of("strict", "salvage").contains(get(ServerSetting.RECOVERY)),
+        ServerSetting.RECOVERY, "strict or salvage");
+    try {
+      checkpointLogBytes();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(ServerSetting.CHECKPOINT_LOG_BYTES.key()
+          + " must be a byte size: " + e.getMessage(), e);
+    }
     check(List.of("yes", "no").contains(get(ServerSetting.JMX)), ServerSetting.JMX, "yes or no");
     check(httpHostNames().stream().allMatch(n -> !n.contains(":") && !n.contains("/")
         && !n.contains(" ")), ServerSetting.HTTP_HOST_NAMES,

@@ -71,6 +71,20 @@ public enum ServerSetting {
   /** The network transport. */
   IO_TRANSPORT("io-transport", "auto", "auto (Linux's native epoll when Netty's library loads,"
       + " else NIO), epoll or nio"),
+  /** The persistence directory. */
+  DIR("dir", "", "directory of the log and checkpoints: every write is logged and recovered at"
+      + " start; empty keeps the data in memory only"),
+  /** When the log is forced. */
+  APPENDFSYNC("appendfsync", "everysec", "with dir: always (a reply waits until its write is"
+      + " forced; group commit), everysec (written before the reply, forced every second) or no"
+      + " (written before the reply, forcing left to the OS)"),
+  /** What recovery does with damage. */
+  RECOVERY("recovery", "strict", "with dir: strict (a damaged log stops the start, naming file"
+      + " and offset) or salvage (start with what is intact and print what was dropped)"),
+  /** The automatic checkpoint's trigger. */
+  CHECKPOINT_LOG_BYTES("checkpoint-log-bytes", "64mb", "with dir: take a checkpoint in the"
+      + " background once the log since the last one holds this much; 0 only on SAVE, BGSAVE and"
+      + " BGREWRITEAOF"),
   /** The TLS certificate. */
   TLS_CERT_FILE("tls-cert-file", "", "PEM certificate chain; with tls-key-file, both ports speak TLS"),
   /** The TLS key. */

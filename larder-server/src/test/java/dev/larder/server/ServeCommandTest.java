@@ -1,7 +1,9 @@
 package dev.larder.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.larder.server.internal.TestServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -14,7 +16,7 @@ import picocli.CommandLine;
 
 /**
  * {@code larder serve} refuses what it cannot do in one clear line, never a stack trace: exit 2
- * for bad settings, 1 for a port it cannot bind.
+ * for bad settings, 1 for a port it cannot bind, a log directory in use or a damaged log.
  */
 class ServeCommandTest {
 
@@ -50,6 +52,43 @@ class ServeCommandTest {
         serve("--config", missing.toString()));
     assertEquals(new Outcome(2, "larder serve: config file " + dir
         + " cannot be read: Is a directory\n"), serve("--config", dir.toString()));
+  }
+
+  @Test
+  void aLogDirectoryInUseIsRefused(@TempDir Path dir) throws Exception {
+    try (TestServer first = new TestServer(java.util.Map.of(), dir, TestServer.START)) {
+      first.resp().cmd("SET", "held", "1");
+      assertEquals(new Outcome(1, "larder serve: log directory " + dir + " is in use: its lock"
+          + " file " + dir.resolve("lock") + " is held by another process (or another open log"
+          + " in this one)\n"), serve("--dir", dir.toString(), "--port", "0", "--memcache-port",
+          "-1", "--http-port", "-1"));
+    }
+  }
+
+  @Test
+  void aDamagedLogIsNamedWithItsOffset(@TempDir Path dir) throws Exception {
+    for (int round = 0; round < 2; round++) {
+      try (TestServer s = new TestServer(java.util.Map.of(), dir, TestServer.START)) {
+        for (int i = 0; i < 50; i++) {
+          s.resp().cmd("SET", "k" + round + "-" + i, "v");
+        }
+      }
+    }
+    Path first = dir.resolve("log-0000000000000001.wal");
+    try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(first.toFile(), "rw")) {
+      f.seek(60);
+      int b = f.read();
+      f.seek(60);
+      f.write(b ^ 0x5A);
+    }
+    Outcome refused = serve("--dir", dir.toString(), "--port", "0", "--memcache-port", "-1",
+        "--http-port", "-1");
+    assertEquals(1, refused.exit());
+    assertTrue(refused.err().startsWith("larder serve: the log in " + dir + " is damaged,"
+        + " nothing was changed: log corrupted in log-0000000000000001.wal at offset "),
+        refused.err());
+    assertTrue(refused.err().endsWith("Start with --set recovery=salvage to recover what is"
+        + " intact and report what is dropped.\n"), refused.err());
   }
 
   @Test

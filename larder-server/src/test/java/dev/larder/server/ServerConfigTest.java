@@ -1,6 +1,7 @@
 package dev.larder.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -44,6 +45,25 @@ class ServerConfigTest {
     assertEquals(64L << 20, c.maxMemory());
     assertEquals(7001, c.respPort());
     assertEquals(9, c.idleTimeoutSeconds());
+  }
+
+  @Test
+  void persistenceIsSetInTheFileAsOnTheCommandLine(@TempDir Path dir) throws Exception {
+    assertNull(ServerConfig.defaults().dir());
+    assertEquals("everysec", ServerConfig.defaults().appendfsync());
+    Path file = dir.resolve("larder.properties");
+    Files.writeString(file, "dir=" + dir.resolve("data") + "\nappendfsync=always\n"
+        + "recovery=salvage\ncheckpoint-log-bytes=1mb\n");
+    ServerConfig c = ServerConfig.load(file, Map.of());
+    assertEquals(dir.resolve("data"), c.dir());
+    assertEquals("always", c.appendfsync());
+    assertTrue(c.salvage());
+    assertEquals(1L << 20, c.checkpointLogBytes());
+    for (String[] b : new String[][] {{"appendfsync", "sometimes"}, {"recovery", "hope"}}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> ServerConfig.of(Map.of(b[0], b[1])), b[0]);
+      assertTrue(e.getMessage().contains(b[0]), e.getMessage());
+    }
   }
 
   @Test

@@ -39,6 +39,12 @@ public final class ServerScenario implements Scenario {
   private static final Parameter.Choices PARTS =
       new Parameter.Choices("parts", PART_NAMES, PART_NAMES, PART_NAMES);
   static final List<String> SERVERS = List.of("Larder", "Redis", "memcached");
+  /**
+   * off, or the appendfsync policy of servers that log every write (Larder with a dir, Redis
+   * with appendonly yes); memcached runs only with off.
+   */
+  private static final Parameter.Choices PERSISTENCE = new Parameter.Choices("persistence",
+      List.of("off", "always", "everysec", "no"), List.of("off"), List.of("off"));
 
   @Override
   public String name() {
@@ -52,7 +58,7 @@ public final class ServerScenario implements Scenario {
 
   @Override
   public List<Parameter> parameters() {
-    return List.of(REQUESTS, KEYS, MAXMEMORY, PARTS, IO_THREADS);
+    return List.of(REQUESTS, KEYS, MAXMEMORY, PARTS, IO_THREADS, PERSISTENCE);
   }
 
   @Override
@@ -67,7 +73,17 @@ public final class ServerScenario implements Scenario {
           case "memcached" -> parts.contains("memcslap");
           default -> true;
         }).toList();
-    return Trial.eachIncluded(servers, options);
+    List<Trial> trials = new java.util.ArrayList<>();
+    for (String persistence : PERSISTENCE.get(options)) {
+      for (Trial t : Trial.eachIncluded(servers, options)) {
+        if (persistence.equals("off") || !t.implementation().equals("memcached")) {
+          trials.add(new Trial(t.implementation(), t.implementation()
+              + (persistence.equals("off") ? "" : " " + persistence),
+              Map.of("persistence", persistence)));
+        }
+      }
+    }
+    return trials;
   }
 
   @Override
@@ -80,7 +96,8 @@ public final class ServerScenario implements Scenario {
     RunOptions o = context.options();
     ServerBench bench = new ServerBench(REQUESTS.get(o),
         KEYS.get(o), MAXMEMORY.get(o), PARTS.get(o),
-        (int) IO_THREADS.get(o), context::progress);
+        (int) IO_THREADS.get(o), trial.params().getOrDefault("persistence", "off"),
+        context::progress);
     return bench.run(trial.implementation());
   }
 
@@ -93,7 +110,8 @@ public final class ServerScenario implements Scenario {
   @Override
   public Presentation presentation() {
     return new Presentation(
-        List.of(Column.of("implementation"), Column.of("tool"), Column.of("test"),
+        List.of(Column.of("implementation"), Column.of("persistence"), Column.of("tool"),
+            Column.of("test"),
             Column.of("pipeline"), new Column("valueBytes", "value bytes"),
             new Column("opsPerSec", "ops/s"), new Column("p50Ms", "p50 ms"),
             new Column("p99Ms", "p99 ms"), new Column("cpuUsPerOp", "server CPU us/op"),

@@ -95,6 +95,56 @@ final class KeyLoader {
     }
   }
 
+  /**
+   * BGREWRITEAOF, then waits until INFO persistence shows no rewrite running or scheduled (at
+   * most ten minutes): Larder's checkpoint, Redis's AOF rewrite.
+   */
+  static void rewrite(int port) throws IOException, InterruptedException {
+    command(port, "BGREWRITEAOF");
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(10);
+    while (true) {
+      String info = command(port, "INFO", "persistence");
+      if (info.contains("aof_rewrite_in_progress:0") && info.contains("aof_rewrite_scheduled:0")) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IOException("the rewrite did not finish in 10 minutes");
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  /** Sends one command and returns its reply: a status line's text or a bulk string. */
+  private static String command(int port, String... args) throws IOException {
+    try (Socket s = new Socket("127.0.0.1", port)) {
+      s.setSoTimeout(120_000);
+      StringBuilder sb = new StringBuilder("*").append(args.length).append("\r\n");
+      for (String a : args) {
+        sb.append('$').append(a.length()).append("\r\n").append(a).append("\r\n");
+      }
+      OutputStream out = s.getOutputStream();
+      out.write(sb.toString().getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      InputStream in = s.getInputStream();
+      StringBuilder header = new StringBuilder();
+      for (int b = in.read(); b != '\n'; b = in.read()) {
+        if (b < 0) {
+          throw new IOException(args[0] + ": connection closed");
+        }
+        header.append((char) b);
+      }
+      String line = header.toString().strip();
+      if (line.startsWith("$")) {
+        return new String(in.readNBytes(Integer.parseInt(line.substring(1))),
+            StandardCharsets.US_ASCII);
+      }
+      if (line.startsWith("-")) {
+        throw new IOException(args[0] + ": " + line);
+      }
+      return line.substring(1);
+    }
+  }
+
   private static void expect(InputStream in, String expected) throws IOException {
     byte[] got = in.readNBytes(expected.length());
     String text = new String(got, StandardCharsets.US_ASCII);

@@ -1,6 +1,8 @@
 package dev.larder.bench.server;
 
 import dev.larder.bench.scenario.Row;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -20,6 +22,7 @@ public final class ServerBench {
   private final long maxMemory;
   private final List<String> parts;
   private final int ioThreads;
+  private final String persistence;
   private final Consumer<String> progress;
 
   /**
@@ -29,10 +32,13 @@ public final class ServerBench {
    * @param parts which measurements run: memory, redis-benchmark, memcslap (the memcached load
    *     tool: memcaslap if installed, else memcslap)
    * @param ioThreads Larder's event-loop threads, 0 for the server's default
+   * @param persistence off, or the appendfsync policy (always, everysec, no) of a server that
+   *     logs every write: Larder with a dir, Redis with appendonly yes
    * @param progress progress lines
    */
   public ServerBench(long requests, long keys, long maxMemory, List<String> parts,
-      int ioThreads, Consumer<String> progress) {
+      int ioThreads, String persistence, Consumer<String> progress) {
+    this.persistence = persistence;
     this.requests = requests;
     this.keys = keys;
     this.maxMemory = maxMemory;
@@ -56,9 +62,10 @@ public final class ServerBench {
       return List.of(Row.unavailable(server, binary + " is not installed (Debian package)"));
     }
     List<Row> rows = new ArrayList<>();
+    Path dir = persistence.equals("off") ? null : Files.createTempDirectory("larder-bench-aof-");
     try (ServerProcess p = switch (server) {
-      case "Larder" -> ServerProcess.larder(maxMemory, ioThreads);
-      case "Redis" -> ServerProcess.redis(maxMemory);
+      case "Larder" -> ServerProcess.larder(maxMemory, ioThreads, dir, persistence);
+      case "Redis" -> ServerProcess.redis(maxMemory, dir, persistence);
       default -> ServerProcess.memcached(maxMemory);
     }) {
       if (parts.contains("memory")) {
@@ -73,8 +80,30 @@ public final class ServerBench {
       if (p.eventLoops() > 0) {
         rows.forEach(r -> r.put("eventLoops", p.eventLoops()));
       }
+    } finally {
+      if (dir != null) {
+        deleteTree(dir);
+      }
     }
+    rows.forEach(r -> r.put("persistence", persistence));
     return rows;
+  }
+
+  /**
+   * Collects garbage and waits: HotSpot gives back the compiler's scratch memory a few seconds
+   * after compiling (MEASURING.md), which would otherwise count as memory per key.
+   */
+  private static void settle() throws InterruptedException {
+    System.gc();
+    Thread.sleep(6_000);
+  }
+
+  private static void deleteTree(Path dir) throws java.io.IOException {
+    try (var files = Files.walk(dir)) {
+      for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(f);
+      }
+    }
   }
 
   private Row memory(String server, ServerProcess p) throws Exception {
@@ -82,11 +111,16 @@ public final class ServerBench {
     // A warm-up load first, so that code, connection buffers and allocator pools that any first
     // load brings in are in "before" and do not count as memory per key.
     load(p, "warm:", WARM_UP_KEYS);
-    System.gc();
+    if (!persistence.equals("off") && p.respPort() != 0) {
+      // A rewrite during the warm-up too, so that the code of the server's rewrites (Larder's
+      // checkpoints, compiled when the load triggers one) is in "before".
+      KeyLoader.rewrite(p.respPort());
+    }
+    settle();
     long before = p.residentBytes();
     long usedBefore = p.respPort() != 0 ? KeyLoader.usedMemory(p.respPort()) : 0;
     load(p, "key:", keys);
-    System.gc();
+    settle();
     long after = p.residentBytes();
     Row row = Row.of(server).put("tool", "loader").put("test", "memory")
         .put("valueBytes", MEMORY_VALUE_BYTES).put("keys", keys)

@@ -59,11 +59,21 @@ abstract class ServerProcess implements AutoCloseable {
   @Override
   public abstract void close();
 
-  static ServerProcess larder(long maxMemory, int ioThreads) throws IOException {
-    ServerConfig config = ServerConfig.of(Map.of("resp-port", "0",
+  /**
+   * @param dir the log's directory, or null for a server in memory only
+   * @param appendfsync the log's policy (ignored without a directory)
+   */
+  static ServerProcess larder(long maxMemory, int ioThreads, Path dir, String appendfsync)
+      throws IOException {
+    Map<String, String> settings = new java.util.HashMap<>(Map.of("resp-port", "0",
         "memcache-port", "0", "http-port", "-1", "maxmemory", Long.toString(maxMemory),
         "idle-timeout-seconds", "0", "max-connections", "100000",
         "io-threads", Integer.toString(ioThreads)));
+    if (dir != null) {
+      settings.put("dir", dir.toString());
+      settings.put("appendfsync", appendfsync);
+    }
+    ServerConfig config = ServerConfig.of(settings);
     LarderServer server = LarderServer.start(config);
     return new ServerProcess() {
       @Override
@@ -93,12 +103,24 @@ abstract class ServerProcess implements AutoCloseable {
     };
   }
 
-  static ServerProcess redis(long maxMemory) throws IOException, InterruptedException {
+  /**
+   * @param dir the AOF's directory, or null for persistence off
+   * @param appendfsync the AOF's policy (ignored without a directory)
+   */
+  static ServerProcess redis(long maxMemory, Path dir, String appendfsync)
+      throws IOException, InterruptedException {
     int port = LoopbackChild.freePort();
-    return child(List.of("redis-server", "--port", Integer.toString(port), "--bind",
-        "127.0.0.1", "--save", "", "--appendonly", "no", "--maxmemory",
+    List<String> command = new java.util.ArrayList<>(List.of("redis-server", "--port",
+        Integer.toString(port), "--bind", "127.0.0.1", "--save", "", "--maxmemory",
         Long.toString(maxMemory), "--maxmemory-policy", "allkeys-lru", "--protected-mode", "no",
-        "--daemonize", "no"), port, 0);
+        "--daemonize", "no"));
+    if (dir == null) {
+      command.addAll(List.of("--appendonly", "no"));
+    } else {
+      command.addAll(List.of("--appendonly", "yes", "--appendfsync", appendfsync, "--dir",
+          dir.toString()));
+    }
+    return child(command, port, 0);
   }
 
   static ServerProcess memcached(long maxMemory) throws IOException, InterruptedException {

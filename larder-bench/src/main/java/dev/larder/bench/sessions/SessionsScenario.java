@@ -27,7 +27,9 @@ import java.util.stream.Stream;
  * {@code always} and without a log, with an entry per session object (250 writes per commit, as
  * the published GemStone run committed 250 objects) and with the session as one entry, Redis with {@code appendfsync always} and without
  * persistence (the same endpoint, sessions as hashes, WATCH/MULTI/EXEC), beside the published
- * GemStone/S figures (quoted, not measured).
+ * GemStone/S figures (quoted, not measured), and Larder's server with {@code --dir} and
+ * {@code appendfsync always} through Redis's client and the same WATCH/MULTI/EXEC requests as
+ * Redis ("Larder server").
  *
  * <p>A quick run leaves out the one-entry-per-session layout unless {@code --only} names it.
  *
@@ -49,10 +51,11 @@ public final class SessionsScenario implements Scenario {
       "Larder", "larder-always", "Larder log off", "larder-off",
       "Larder 1 entry/session", "larder-session-always",
       "Larder 1 entry/session log off", "larder-session-off",
-      "Redis", "redis-always", "Redis log off", "redis-off");
+      "Redis", "redis-always", "Redis log off", "redis-off",
+      "Larder server", "larder-server-always");
   private static final List<String> ORDER = List.of("Larder", "Larder log off",
-      "Larder 1 entry/session", "Larder 1 entry/session log off", "Redis", "Redis log off",
-      GemStoneFigures.NAME);
+      "Larder 1 entry/session", "Larder 1 entry/session log off", "Larder server", "Redis",
+      "Redis log off", GemStoneFigures.NAME);
 
   @Override
   public String name() {

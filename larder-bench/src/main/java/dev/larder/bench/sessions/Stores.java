@@ -1,6 +1,10 @@
 package dev.larder.bench.sessions;
 
+import dev.larder.server.LarderServer;
+import dev.larder.server.ServerConfig;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 /** The session stores the bench compares, by name. */
 final class Stores {
@@ -30,7 +34,9 @@ final class Stores {
   /**
    * @param kind {@code larder-always}, {@code larder-off} (an entry per object),
    *     {@code larder-session-always}, {@code larder-session-off} (an entry per session),
-   *     {@code redis-always} or {@code redis-off}
+   *     {@code larder-server-always} (Larder's server with {@code --dir} and {@code appendfsync
+   *     always}, through the same Redis client as Redis), {@code redis-always} or
+   *     {@code redis-off}
    * @param directory a directory for the log or the append-only file
    * @param connections the most concurrent requests
    * @return the open store
@@ -42,6 +48,13 @@ final class Stores {
       case "larder-off" -> new Opened(new LarderSessions(null, false), null);
       case "larder-session-always" -> new Opened(new LarderSessions(directory, true), null);
       case "larder-session-off" -> new Opened(new LarderSessions(null, true), null);
+      case "larder-server-always" -> {
+        LarderServer server = LarderServer.start(ServerConfig.of(Map.of("resp-port", "0",
+            "memcache-port", "-1", "http-port", "-1", "dir",
+            Files.createDirectories(directory.resolve("server")).toString(), "appendfsync",
+            "always", "maxmemory", "1gb", "idle-timeout-seconds", "0")));
+        yield new Opened(new RedisSessions(server.respPort(), connections), server);
+      }
       case "redis-always", "redis-off" -> {
         String reason = RedisServer.unavailableReason().orElse(null);
         if (reason != null) {
@@ -52,7 +65,7 @@ final class Stores {
       }
       default -> throw new IllegalArgumentException("unknown session store " + kind
           + " (larder-always, larder-off, larder-session-always, larder-session-off,"
-          + " redis-always, redis-off)");
+          + " larder-server-always, redis-always, redis-off)");
     };
   }
 }

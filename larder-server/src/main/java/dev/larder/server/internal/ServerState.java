@@ -5,6 +5,8 @@ import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.memcache.MemcacheAuth;
 import dev.larder.server.internal.net.ClientMemory;
 import dev.larder.server.internal.net.CrossProtocolGuard;
+import dev.larder.server.internal.net.DurableReplies;
+import dev.larder.server.internal.persist.ServerLog;
 import dev.larder.server.internal.resp.AclUsers;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -37,6 +39,8 @@ public final class ServerState {
   private volatile String maxMemoryPolicy;
   private volatile int respPort;
   private volatile int memcachePort;
+  private volatile ServerLog log;
+  private volatile DurableReplies replies = new DurableReplies(null);
 
   /**
    * Builds the users from the configuration (see {@link #ServerState(Keyspace, ServerConfig,
@@ -79,6 +83,27 @@ public final class ServerState {
   /** @return what closes connections that send HTTP */
   public CrossProtocolGuard crossProtocolGuard() {
     return crossProtocolGuard;
+  }
+
+  /**
+   * Makes the server durable: replies wait for the log from now on. Called once, before the
+   * listeners bind.
+   *
+   * @param serverLog the open log, attached to the keyspace
+   */
+  public void persistence(ServerLog serverLog) {
+    this.log = serverLog;
+    this.replies = new DurableReplies(serverLog);
+  }
+
+  /** @return the log, or null when the server keeps its data in memory only */
+  public ServerLog log() {
+    return log;
+  }
+
+  /** @return where the handlers send their replies (at once, or when the log allows) */
+  public DurableReplies replies() {
+    return replies;
   }
 
   /** @return the RESP users */

@@ -9,7 +9,10 @@ import dev.larder.server.internal.resp.RespSession;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import dev.larder.server.internal.persist.ServerLog;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -25,6 +28,7 @@ public final class TestServer implements AutoCloseable {
   public final AtomicLong now = new AtomicLong(START);
   public final Keyspace keyspace;
   public final ServerState state;
+  public final ServerLog log;
   private final RespCommandTable table = RespCommandTable.standard();
   private final MemcacheStats stats = new MemcacheStats();
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
@@ -37,6 +41,22 @@ public final class TestServer implements AutoCloseable {
     ServerConfig config = ServerConfig.of(settings);
     keyspace = new Keyspace(config.maxMemory(), now::get);
     state = new ServerState(keyspace, config, scheduler);
+    log = null;
+  }
+
+  /**
+   * A server whose keyspace is recovered from, and logged to, {@code dir} (appendfsync
+   * everysec: replies are written once the log is, on the channel's own loop).
+   */
+  public TestServer(Map<String, String> settings, Path dir, long startMillis)
+      throws IOException {
+    ServerConfig config = ServerConfig.of(settings);
+    now.set(startMillis);
+    keyspace = new Keyspace(config.maxMemory(), now::get);
+    log = ServerLog.open(dir, "everysec", config.salvage(), config.checkpointLogBytes(),
+        keyspace, now::get);
+    state = new ServerState(keyspace, config, scheduler);
+    state.persistence(log);
   }
 
   /** @return a new RESP connection */
@@ -52,6 +72,10 @@ public final class TestServer implements AutoCloseable {
   @Override
   public void close() {
     scheduler.shutdownNow();
+    state.replies().close();
+    if (log != null) {
+      log.close();
+    }
     keyspace.close();
   }
 

@@ -105,6 +105,7 @@ final class ServedKeyspace implements ServedCache<String, byte[]> {
     } finally {
       lock.unlock();
     }
+    keyspace.awaitDurable();
   }
 
   @Override
@@ -125,14 +126,21 @@ final class ServedKeyspace implements ServedCache<String, byte[]> {
     });
   }
 
+  /**
+   * Runs a call under the shared lock, then waits for the log as a RESP reply would (a write is
+   * answered once durable under the server's appendfsync; a read once what it saw is).
+   */
   private <T> T locked(Supplier<T> body) {
     Lock lock = keyspace.shared();
     lock.lock();
+    T result;
     try {
-      return body.get();
+      result = body.get();
     } finally {
       lock.unlock();
     }
+    keyspace.awaitDurable();
+    return result;
   }
 
   private static byte[] key(String key) {

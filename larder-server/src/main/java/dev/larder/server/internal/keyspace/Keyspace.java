@@ -6,12 +6,16 @@ import dev.larder.codec.Codecs;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -35,13 +39,29 @@ import java.util.function.UnaryOperator;
  * keys, and transactions, take {@link #exclusive()} while every other command holds
  * {@link #shared()}, so nothing interleaves with them.
  *
+ * <p><b>Logging</b> ({@link #attach}): every change is reported to a {@link ChangeSink} as the
+ * bytes stored. A key's changes must reach the sink in the order the cache applied them, and the
+ * cache's compute runs its function outside any lock (possibly twice), so a single-key change
+ * holds one of {@value #STRIPES} stripe monitors, chosen by the stored key's hash, around "apply,
+ * then report": writers of one key take the same stripe. The exclusive lock brackets its whole
+ * section as one group ({@link ChangeSink#begin()}); a flush of a database takes every stripe.
+ * Evictions are reported from the cache's listener, on the writing thread, inside the write's
+ * group. Removals of expired values are not reported: the expiry is in the stored value.
+ *
  * <p>Thread-safe.
  */
 public final class Keyspace implements AutoCloseable {
   /** The number of databases (SELECT 0 to 15). */
   public static final int DATABASES = 16;
 
+  /** Stripe monitors ordering a key's changes with their reports; a power of two. */
+  static final int STRIPES = 1024;
+
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  private final Lock exclusive = new GroupedWriteLock();
+  private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+  private volatile ChangeSink sink = ChangeSink.NONE;
+  private volatile boolean logged;
   private final AtomicLong versions = new AtomicLong();
   private final LongSupplier clock;
   private final LongAdder hits = new LongAdder();
@@ -67,6 +87,20 @@ public final class Keyspace implements AutoCloseable {
     this.clock = clock;
     this.maxMemory = maxMemory;
     this.cache = build(maxMemory);
+    for (int i = 0; i < STRIPES; i++) {
+      stripes[i] = new ReentrantLock();
+    }
+  }
+
+  /**
+   * Starts reporting every change to {@code changes}. Called once, before any command runs (after
+   * the log has been replayed into this keyspace).
+   *
+   * @param changes the sink
+   */
+  public void attach(ChangeSink changes) {
+    this.sink = changes;
+    this.logged = changes != ChangeSink.NONE;
   }
 
   private Cache<byte[], byte[]> build(long bytes) {
@@ -82,6 +116,9 @@ public final class Keyspace implements AutoCloseable {
             (k, v, cause) -> {
               if (cause == RemovalCause.SIZE) {
                 evicted.increment();
+                if (logged) {
+                  sink.evict(k, ValueLayout.versionOf(v));
+                }
               }
             })
         .build();
@@ -92,9 +129,20 @@ public final class Keyspace implements AutoCloseable {
     return lock.readLock();
   }
 
-  /** @return the lock multi-key commands and EXEC hold, excluding every other command */
+  /**
+   * Waits until every change made so far may be acknowledged under the log's policy (at once
+   * without a log). Must not be called holding {@link #shared()} or {@link #exclusive()}.
+   */
+  public void awaitDurable() {
+    sink.awaitDurable();
+  }
+
+  /**
+   * @return the lock multi-key commands and EXEC hold, excluding every other command; with a
+   *     log, the changes made while it is held are one atomic group
+   */
   public Lock exclusive() {
-    return lock.writeLock();
+    return exclusive;
   }
 
   /** @return the current Unix time in milliseconds, as expiry sees it */
@@ -138,7 +186,17 @@ public final class Keyspace implements AutoCloseable {
    * @param payload the string's bytes
    */
   public void putString(int db, byte[] key, byte[] payload) {
-    cache.put(storedKey(db, key), ValueLayout.encodeString(versions.incrementAndGet(), payload));
+    byte[] stored = storedKey(db, key);
+    if (!logged) {
+      cache.put(stored, ValueLayout.encodeString(versions.incrementAndGet(), payload));
+      return;
+    }
+    reported(stored, () -> {
+      byte[] value = ValueLayout.encodeString(versions.incrementAndGet(), payload);
+      cache.put(stored, value);
+      sink.put(stored, value);
+      return null;
+    });
   }
 
   /**
@@ -180,10 +238,31 @@ public final class Keyspace implements AutoCloseable {
    * @return the value before and after, as seen by the run that took effect
    */
   public Change update(int db, byte[] key, UnaryOperator<StoredValue> fn, boolean newVersion) {
+    byte[] stored = storedKey(db, key);
+    if (!logged) {
+      return apply(stored, fn, newVersion, null);
+    }
+    return reported(stored, () -> {
+      byte[][] bytes = new byte[1][];
+      Change change = apply(stored, fn, newVersion, bytes);
+      if (change.after() != change.before()) {
+        if (change.after() != null) {
+          sink.put(stored, bytes[0]);
+        } else if (change.before() != null) {
+          sink.delete(stored);
+        }
+      }
+      return change;
+    });
+  }
+
+  /** The compute of {@link #update}; {@code bytes[0]}, if given, gets the stored bytes. */
+  private Change apply(byte[] stored, UnaryOperator<StoredValue> fn, boolean newVersion,
+      byte[][] bytes) {
     Change[] result = new Change[1];
     long now = now();
     cache.compute(
-        storedKey(db, key),
+        stored,
         (k, old) -> {
           StoredValue before = old == null ? null : ValueLayout.decode(old);
           if (before != null && before.expiredAt(now)) {
@@ -198,7 +277,11 @@ public final class Keyspace implements AutoCloseable {
             after = after.withVersion(versions.incrementAndGet());
           }
           result[0] = new Change(before, after);
-          return after == null ? null : ValueLayout.encode(after);
+          byte[] encoded = after == null ? null : ValueLayout.encode(after);
+          if (bytes != null) {
+            bytes[0] = encoded;
+          }
+          return encoded;
         });
     Change change = result[0];
     if (change.after() != null && change.after() != change.before()
@@ -217,8 +300,20 @@ public final class Keyspace implements AutoCloseable {
    * @return the stored value
    */
   public StoredValue put(int db, byte[] key, StoredValue value) {
-    StoredValue versioned = value.withVersion(versions.incrementAndGet());
-    cache.put(storedKey(db, key), ValueLayout.encode(versioned));
+    byte[] stored = storedKey(db, key);
+    StoredValue versioned;
+    if (!logged) {
+      versioned = value.withVersion(versions.incrementAndGet());
+      cache.put(stored, ValueLayout.encode(versioned));
+    } else {
+      versioned = reported(stored, () -> {
+        StoredValue v = value.withVersion(versions.incrementAndGet());
+        byte[] bytes = ValueLayout.encode(v);
+        cache.put(stored, bytes);
+        sink.put(stored, bytes);
+        return v;
+      });
+    }
     if (versioned.volatileKey()) {
       expiringWrites.increment();
     }
@@ -231,8 +326,38 @@ public final class Keyspace implements AutoCloseable {
    * @return whether a live value was removed
    */
   public boolean delete(int db, byte[] key) {
-    byte[] old = cache.remove(storedKey(db, key));
-    return old != null && !expired(old);
+    byte[] stored = storedKey(db, key);
+    if (!logged) {
+      byte[] old = cache.remove(stored);
+      return old != null && !expired(old);
+    }
+    return reported(stored, () -> {
+      byte[] old = cache.remove(stored);
+      if (old != null) {
+        sink.delete(stored);
+      }
+      return old != null && !expired(old);
+    });
+  }
+
+  /**
+   * Runs a single-key change that reports itself to the sink, under the key's stripe and in a
+   * group of its own (which the evictions it causes join), so that the sink hears of a key's
+   * changes in the order the cache applied them.
+   */
+  private <T> T reported(byte[] stored, Supplier<T> change) {
+    ReentrantLock stripe = stripes[spread(Arrays.hashCode(stored)) & (STRIPES - 1)];
+    stripe.lock();
+    try {
+      sink.begin();
+      try {
+        return change.get();
+      } finally {
+        sink.end();
+      }
+    } finally {
+      stripe.unlock();
+    }
   }
 
   /**
@@ -286,12 +411,52 @@ public final class Keyspace implements AutoCloseable {
    * @param db the database
    */
   public void flush(int db) {
-    cache.asMap().keySet().removeIf(k -> k[0] == db);
+    if (!logged) {
+      cache.asMap().keySet().removeIf(k -> k[0] == db);
+      return;
+    }
+    flushLogged(db, () -> cache.asMap().keySet().removeIf(k -> k[0] == db));
   }
 
   /** Removes every key of every database. */
   public void flushAll() {
-    cache.invalidateAll();
+    if (!logged) {
+      cache.invalidateAll();
+      return;
+    }
+    flushLogged(-1, cache::invalidateAll);
+  }
+
+  /**
+   * A flush with a log: under the shared lock (memcached's delayed flush_all runs on the
+   * scheduler, without one) and every stripe, so that no single-key change interleaves with it
+   * and the one record it makes orders it against every other change.
+   */
+  private void flushLogged(int db, Runnable flush) {
+    Lock shared = lock.readLock();
+    shared.lock();
+    try {
+      int held = 0;
+      try {
+        // In index order, as no other thread holds two stripes: no deadlock.
+        for (; held < STRIPES; held++) {
+          stripes[held].lock();
+        }
+        sink.begin();
+        try {
+          flush.run();
+          sink.flush(db);
+        } finally {
+          sink.end();
+        }
+      } finally {
+        for (int i = held - 1; i >= 0; i--) {
+          stripes[i].unlock();
+        }
+      }
+    } finally {
+      shared.unlock();
+    }
   }
 
   /**
@@ -423,6 +588,136 @@ public final class Keyspace implements AutoCloseable {
   private boolean expired(byte[] bytes) {
     long expiry = ValueLayout.expiryOf(bytes);
     return expiry != 0 && expiry <= now();
+  }
+
+  private static int spread(int h) {
+    return h ^ (h >>> 16);
+  }
+
+  /**
+   * Stores a value as recovery found it (a log record's, or a checkpoint item's with its fresh
+   * version), without reporting it. Only before {@link #attach}.
+   *
+   * @param storedKey the stored key
+   * @param storedValue the stored value
+   */
+  public void restorePut(byte[] storedKey, byte[] storedValue) {
+    cache.put(storedKey, storedValue);
+    if (ValueLayout.expiryOf(storedValue) != 0) {
+      expiringWrites.increment();
+    }
+  }
+
+  /** @param storedKey a stored key to remove, without reporting it */
+  public void restoreDelete(byte[] storedKey) {
+    cache.invalidate(storedKey);
+  }
+
+  /**
+   * @param storedKey a stored key
+   * @return the version of its value as restored so far, or -1 if it has none
+   */
+  public long restoredVersion(byte[] storedKey) {
+    byte[] current = cache.getIfPresent(storedKey);
+    return current == null ? -1 : ValueLayout.versionOf(current);
+  }
+
+  /** @param db a database to empty, -1 for all, without reporting it */
+  public void restoreFlush(int db) {
+    if (db < 0) {
+      cache.invalidateAll();
+    } else {
+      cache.asMap().keySet().removeIf(k -> k[0] == db);
+    }
+  }
+
+  /**
+   * Makes every later version higher than {@code version}.
+   *
+   * @param version a version given out before
+   */
+  public void versionsAbove(long version) {
+    versions.accumulateAndGet(version, Math::max);
+  }
+
+  /** @return the highest version given out so far */
+  public long lastVersion() {
+    return versions.get();
+  }
+
+  /**
+   * Takes a version no write will get: above every version given out so far, below every later
+   * one. A checkpoint gives it to all its items.
+   *
+   * @return the version
+   */
+  public long reserveVersion() {
+    return versions.incrementAndGet();
+  }
+
+  /**
+   * Calls {@code action} with every stored key and stored value, live or expired, in no
+   * particular order; keys written during the walk may or may not be seen. The arrays are fresh
+   * copies. For checkpoints.
+   *
+   * @param action given each stored key and stored value
+   */
+  public void forEachStored(BiConsumer<byte[], byte[]> action) {
+    for (Map.Entry<byte[], byte[]> e : cache.asMap().entrySet()) {
+      action.accept(e.getKey(), e.getValue());
+    }
+  }
+
+  /**
+   * The exclusive lock, bracketing its section as one group of the sink: the changes made while
+   * it is held are reported as one atomic group when it is released.
+   */
+  private final class GroupedWriteLock implements Lock {
+    private final ReentrantReadWriteLock.WriteLock write = lock.writeLock();
+
+    @Override
+    public void lock() {
+      write.lock();
+      sink.begin();
+    }
+
+    @Override
+    public void lockInterruptibly() throws InterruptedException {
+      write.lockInterruptibly();
+      sink.begin();
+    }
+
+    @Override
+    public boolean tryLock() {
+      if (!write.tryLock()) {
+        return false;
+      }
+      sink.begin();
+      return true;
+    }
+
+    @Override
+    public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+      if (!write.tryLock(time, unit)) {
+        return false;
+      }
+      sink.begin();
+      return true;
+    }
+
+    @Override
+    public void unlock() {
+      try {
+        sink.end();
+      } finally {
+        write.unlock();
+      }
+    }
+
+    @Override
+    public Condition newCondition() {
+      throw new UnsupportedOperationException("no conditions on the keyspace's lock");
+    }
   }
 
   private static byte[] storedKey(int db, byte[] key) {

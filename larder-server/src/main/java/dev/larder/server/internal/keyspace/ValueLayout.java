@@ -127,6 +127,45 @@ public final class ValueLayout {
   }
 
   /**
+   * @param bytes stored bytes
+   * @return the offset just after the version: the value without its version is byte 0 and the
+   *     bytes from this offset (a checkpoint stores it so)
+   */
+  public static int versionEnd(byte[] bytes) {
+    long[] cursor = {1};
+    Varint.read(bytes, cursor);
+    return (int) cursor[0];
+  }
+
+  /**
+   * The inverse of dropping the version: a value's tag, then {@code version}, then the rest.
+   *
+   * @param unversioned a stored value without its version (tag, then the fields after it)
+   * @param offset where it starts
+   * @param length its length, at least 1
+   * @param version the version to give it, positive
+   * @return the stored bytes
+   */
+  public static byte[] withVersion(byte[] unversioned, int offset, int length, long version) {
+    byte[] out = new byte[length + Varint.size(version)];
+    out[0] = unversioned[offset];
+    int pos = Varint.write(out, 1, version);
+    System.arraycopy(unversioned, offset + 1, out, pos, length - 1);
+    return out;
+  }
+
+  /**
+   * Reads only the version, without copying the payload.
+   *
+   * @param bytes stored bytes
+   * @return the version
+   */
+  public static long versionOf(byte[] bytes) {
+    long[] cursor = {1};
+    return Varint.read(bytes, cursor);
+  }
+
+  /**
    * Reads only the expiry, without copying the payload.
    *
    * @param bytes stored bytes

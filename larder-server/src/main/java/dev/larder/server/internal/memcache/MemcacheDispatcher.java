@@ -44,7 +44,7 @@ public final class MemcacheDispatcher implements ProtocolSession {
     ClientConnection c = new ClientConnection(new MemcacheDispatcher(server, stats),
         server.clientMemory());
     return new ChannelHandler[] {new MemcacheDecoder(server.config().maxItemBytes(),
-        server.config().maxRequestBytes(), c), new RequestPipeline(c)};
+        server.config().maxRequestBytes(), c), new RequestPipeline(c, server.replies())};
   }
 
   @Override

@@ -31,6 +31,8 @@ public final class ClientConnection {
   /** True until the pipeline opens the connection (a refused one never is), and once closed. */
   private volatile boolean disconnected = true;
   private long lastOutput;
+  /** Reply bytes handed to {@link DurableReplies} and not yet written to the channel. */
+  private long awaitingLog;
 
   /**
    * @param session the connection's protocol
@@ -99,13 +101,26 @@ public final class ClientConnection {
     stopped = true;
   }
 
-  /** @return bytes written to the channel and not yet taken by the socket */
+  /**
+   * @return reply bytes not yet taken by the socket: written to the channel, or waiting for the
+   *     server's log before they may be
+   */
   long outboundBytes() {
     if (channel == null) {
-      return 0;
+      return awaitingLog;
     }
     ChannelOutboundBuffer buffer = channel.unsafe().outboundBuffer();
-    return buffer == null ? 0 : buffer.totalPendingWriteBytes();
+    return awaitingLog + (buffer == null ? 0 : buffer.totalPendingWriteBytes());
+  }
+
+  /** @return reply bytes waiting for the server's log (event loop only) */
+  long awaitingLog() {
+    return awaitingLog;
+  }
+
+  /** @param delta bytes handed to, or (negative) released by, {@link DurableReplies} */
+  void awaitingLog(long delta) {
+    awaitingLog += delta;
   }
 
   /**

@@ -1,7 +1,7 @@
 package dev.larder.server.internal.net;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelFutureListener;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 
@@ -26,6 +26,13 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
  * larger than the connection's output limit is refused as it is built (the reply buffer's
  * capacity is the room left, see {@link ReplyLimitExceeded}) and the client disconnected.
  *
+ * <p>Durability: every batch of replies, and a close, goes through the server's
+ * {@link DurableReplies}, which writes it at once without a log and, with one, once the log
+ * allows (in order per connection). Replies held there count as the connection's unsent output,
+ * and while they pass Netty's high-water mark the connection is paused as for an unwritable
+ * channel; {@link DurableReplies} fires a writability change once it has written them, which
+ * resumes it.
+ *
  * <p>Memory: what the connection holds is recounted after each read and each writability change
  * ({@link ClientMemory}); over a limit, the connection is closed with a logged reason.
  *
@@ -36,13 +43,18 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
   private static final int INITIAL_REPLY_BYTES = 256;
   private final ClientConnection connection;
   private final ProtocolSession session;
+  private final DurableReplies replies;
   private ByteBuf pending;
   private boolean resumeScheduled;
 
-  /** @param connection the connection, whose decoder is before this handler */
-  public RequestPipeline(ClientConnection connection) {
+  /**
+   * @param connection the connection, whose decoder is before this handler
+   * @param replies where replies go to be written (at once, or when the server's log allows)
+   */
+  public RequestPipeline(ClientConnection connection, DurableReplies replies) {
     this.connection = connection;
     this.session = connection.session();
+    this.replies = replies;
   }
 
   @Override
@@ -92,7 +104,7 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
     }
     if (out.readableBytes() >= FLUSH_THRESHOLD) {
       pending = null;
-      ctx.writeAndFlush(out);
+      replies.send(connection, ctx, out, false);
       pauseIfUnwritable(ctx);
     }
   }
@@ -112,12 +124,11 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
     ByteBuf out = pending;
     pending = null;
     boolean close = session.closing();
-    if (out != null && close) {
-      ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
-    } else if (out != null) {
-      ctx.writeAndFlush(out);
+    if (out != null) {
+      replies.send(connection, ctx, out, close);
     } else if (close) {
-      ctx.close();
+      // After the replies still waiting for the log, not before them.
+      replies.send(connection, ctx, Unpooled.EMPTY_BUFFER, true);
     }
     pauseIfUnwritable(ctx);
     connection.recount(0);
@@ -125,7 +136,9 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
   }
 
   private void pauseIfUnwritable(ChannelHandlerContext ctx) {
-    if (!ctx.channel().isWritable() && !connection.paused()) {
+    boolean backedUp = !ctx.channel().isWritable()
+        || connection.awaitingLog() > ctx.channel().config().getWriteBufferHighWaterMark();
+    if (backedUp && !connection.paused()) {
       connection.paused(true);
       ctx.channel().config().setAutoRead(false);
     }
@@ -149,7 +162,8 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
    */
   private void resume(ChannelHandlerContext ctx) {
     resumeScheduled = false;
-    if (!connection.paused() || !ctx.channel().isActive() || !ctx.channel().isWritable()) {
+    if (!connection.paused() || !ctx.channel().isActive() || !ctx.channel().isWritable()
+        || connection.awaitingLog() > ctx.channel().config().getWriteBufferHighWaterMark()) {
       return;
     }
     connection.paused(false);

@@ -28,6 +28,7 @@ public final class RespCommandTable {
     ConnectionCommands.register(table);
     ServerCommands.register(table);
     TransactionCommands.register(table);
+    PersistenceCommands.register(table);
     AclCommands.register(table);
     return table;
   }

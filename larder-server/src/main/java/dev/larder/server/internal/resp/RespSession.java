@@ -58,7 +58,7 @@ public final class RespSession implements ProtocolSession {
     ClientConnection c = new ClientConnection(new RespSession(server, table),
         server.clientMemory());
     return new ChannelHandler[] {
-        new RespDecoder(server.config().maxRequestBytes(), c), new RequestPipeline(c)};
+        new RespDecoder(server.config().maxRequestBytes(), c), new RequestPipeline(c, server.replies())};
   }
 
   @Override

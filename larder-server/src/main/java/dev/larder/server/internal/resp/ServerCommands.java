@@ -21,7 +21,7 @@ import java.util.Set;
 /** INFO, CONFIG, COMMAND and TIME. */
 final class ServerCommands {
   private static final List<String> SECTIONS =
-      List.of("server", "clients", "memory", "stats", "keyspace");
+      List.of("server", "clients", "memory", "persistence", "stats", "keyspace");
 
   private ServerCommands() {}
 
@@ -110,6 +110,7 @@ final class ServerCommands {
         f.put("maxmemory_clients", clients.budget());
         f.put("maxmemory_clients_human", human(clients.budget()));
       }
+      case "persistence" -> persistence(s, f);
       case "stats" -> {
         long[] st = ks.stats();
         f.put("total_connections_received", s.connectionsReceived());
@@ -138,6 +139,24 @@ final class ServerCommands {
       default -> throw new IllegalArgumentException(section);
     }
     f.forEach((k, v) -> sb.append(k).append(':').append(v).append("\r\n"));
+  }
+
+  /** Redis's fields for a server without persistence, or the log's (see ServerLog.info). */
+  private static void persistence(ServerState s, Map<String, Object> f) {
+    if (s.log() != null) {
+      f.putAll(s.log().info());
+      return;
+    }
+    f.put("loading", 0);
+    f.put("async_loading", 0);
+    f.put("rdb_changes_since_last_save", 0);
+    f.put("rdb_bgsave_in_progress", 0);
+    f.put("rdb_last_save_time", s.startMillis() / 1000);
+    f.put("rdb_last_bgsave_status", "ok");
+    f.put("aof_enabled", 0);
+    f.put("aof_rewrite_in_progress", 0);
+    f.put("aof_last_bgrewrite_status", "ok");
+    f.put("aof_last_write_status", "ok");
   }
 
   private static String human(long bytes) {
@@ -176,7 +195,9 @@ final class ServerCommands {
     p.put("timeout", Integer.toString(s.config().idleTimeoutSeconds()));
     p.put("proto-max-bulk-len", Integer.toString(s.config().maxRequestBytes()));
     p.put("save", "");
-    p.put("appendonly", "no");
+    p.put("appendonly", s.log() == null ? "no" : "yes");
+    p.put("appendfsync", s.config().appendfsync());
+    p.put("dir", s.log() == null ? "" : s.log().directory().toAbsolutePath().toString());
     return p;
   }
 

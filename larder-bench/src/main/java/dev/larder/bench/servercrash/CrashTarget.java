@@ -1,0 +1,143 @@
+package dev.larder.bench.servercrash;
+
+import dev.larder.bench.harness.LoopbackChild;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A server that keeps its data in a directory, run as a child process on 127.0.0.1 so that it can
+ * be killed with SIGKILL: Larder's ({@code ServeCommand} in a JVM of its own, {@code --dir}) or
+ * redis-server ({@code appendonly yes}, no RDB snapshots, the same {@code appendfsync}).
+ *
+ * @param implementation "Larder" or "Redis"
+ * @param directory where the server keeps its data (reused across starts)
+ * @param policy always, everysec or no
+ */
+record CrashTarget(String implementation, Path directory, String policy) {
+
+  /** @return where the server's standard output and error go, beside its directory */
+  Path output() {
+    return directory.resolveSibling(directory.getFileName() + "-" + implementation + ".out");
+  }
+
+  private static String tail(Path file) {
+    try {
+      String s = java.nio.file.Files.readString(file).strip();
+      return s.substring(Math.max(0, s.length() - 1500));
+    } catch (IOException e) {
+      return "(unreadable: " + e.getMessage() + ")";
+    }
+  }
+
+  /** @return Redis's log file, beside its directory (not in it: it is not data) */
+  Path logFile() {
+    return directory.resolveSibling(directory.getFileName() + "-redis.log");
+  }
+
+  /**
+   * The time the server spent loading its data at its last start, as it reports it: Larder's
+   * {@code larder_last_recovery_ms} (INFO persistence), Redis's "DB loaded from append only
+   * file: S seconds" log line.
+   *
+   * @param running the server
+   * @return milliseconds, NaN if the server did not say
+   * @throws IOException if the figure cannot be read
+   */
+  double loadMillis(Running running) throws IOException {
+    if (implementation.equals("Redis")) {
+      double found = Double.NaN;
+      for (String line : java.nio.file.Files.readAllLines(logFile())) {
+        int at = line.indexOf("DB loaded from append only file: ");
+        if (at >= 0) {
+          found = 1000 * Double.parseDouble(line.substring(at + 34).replace(" seconds", "")
+              .trim());
+        }
+      }
+      return found;
+    }
+    try (Wire w = new Wire(running.respPort())) {
+      for (String line : ((String) w.call("INFO", "persistence")).split("\r\n")) {
+        if (line.startsWith("larder_last_recovery_ms:")) {
+          return Double.parseDouble(line.substring(line.indexOf(':') + 1));
+        }
+      }
+    }
+    return Double.NaN;
+  }
+
+  /** @return whether this server speaks memcached's protocol too */
+  boolean speaksMemcached() {
+    return implementation.equals("Larder");
+  }
+
+  /**
+   * Starts the server on the directory and waits until it answers PING with PONG (after it has
+   * recovered), at most 120 s.
+   *
+   * @return the running server and how long it took to answer
+   * @throws IOException if it exits or does not answer in time
+   * @throws InterruptedException if interrupted while waiting
+   */
+  Running start() throws IOException, InterruptedException {
+    int resp = LoopbackChild.freePort();
+    int memcache = speaksMemcached() ? LoopbackChild.freePort() : 0;
+    long started = System.nanoTime();
+    Process p = new ProcessBuilder(command(resp, memcache)).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(output().toFile())).start();
+    long deadline = started + TimeUnit.SECONDS.toNanos(120);
+    while (true) {
+      try (Wire w = new Wire(resp)) {
+        Object reply = w.call("PING");
+        if ("PONG".equals(reply)) {
+          return new Running(p, resp, memcache, (System.nanoTime() - started) / 1e6);
+        }
+      } catch (IOException | IllegalStateException notYet) {
+        // Not listening yet, or Redis answering -LOADING while it reads its files.
+      }
+      if (!p.isAlive() || System.nanoTime() > deadline) {
+        p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        throw new IOException(implementation + " did not start on " + directory
+            + (p.isAlive() ? " within 120 s" : ": exit code " + p.exitValue()) + "; its output"
+            + " ends: " + tail(output()));
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  private List<String> command(int resp, int memcache) {
+    if (implementation.equals("Redis")) {
+      return List.of("redis-server", "--port", Integer.toString(resp), "--bind", "127.0.0.1",
+          "--dir", directory.toString(), "--appendonly", "yes", "--appendfsync", policy,
+          "--save", "", "--protected-mode", "no", "--daemonize", "no",
+          "--logfile", logFile().toString());
+    }
+    List<String> c = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xms512m",
+        "-Xmx512m", "--enable-native-access=ALL-UNNAMED", "-cp",
+        System.getProperty("java.class.path"), "dev.larder.server.ServeCommand", "--dir",
+        directory.toString(), "--appendfsync", policy, "--port", Integer.toString(resp),
+        "--memcache-port", Integer.toString(memcache), "--http-port", "-1"));
+    return c;
+  }
+
+  /**
+   * A started server.
+   *
+   * @param process its process
+   * @param respPort its RESP port
+   * @param memcachePort its memcached port, 0 if none
+   * @param readyMillis from its start to its first PONG
+   */
+  record Running(Process process, int respPort, int memcachePort, double readyMillis) {
+    /** Kills it with SIGKILL and waits for it to be gone. */
+    void kill() throws InterruptedException {
+      process.destroyForcibly();
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the server did not die after SIGKILL");
+      }
+    }
+  }
+}

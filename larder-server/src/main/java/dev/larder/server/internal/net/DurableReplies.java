@@ -1,0 +1,201 @@
+package dev.larder.server.internal.net;
+
+import dev.larder.server.internal.persist.ServerLog;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.EventLoop;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+
+/**
+ * Sends the connections' replies once the log allows: a reply leaves only after every record
+ * appended before it was produced is forced ({@code appendfsync always}) or written to the
+ * operating system ({@code everysec}, {@code no}). Without a log, a reply is written at once.
+ *
+ * <h2>Implementation notes</h2>
+ *
+ * <p><b>Per event loop, per round.</b> A handler hands each buffer of replies to {@link #send} on
+ * its event loop. The first buffer of a round queues a drain task on that loop, which runs after
+ * the loop has read and run every ready connection (Netty runs its tasks after its I/O): Redis's
+ * {@code beforeSleep}. The drain reads the log's appended ticket once for the whole round.
+ *
+ * <p><b>{@code everysec} and {@code no}</b>: the drain syncs the log up to the ticket on the loop
+ * (one {@code write} for the round, shared with any other loop writing at the same moment), then
+ * writes the round's replies.
+ *
+ * <p><b>{@code always}</b>: forcing on the loop would stop every connection of the loop for the
+ * length of a force. The drain instead hands the round to the one syncer thread and goes on; the
+ * syncer takes every round waiting (from every loop), forces the log once up to the highest
+ * ticket, and posts each round back to its loop, which writes it: group commit across
+ * connections and loops, with no loop ever waiting. A round whose ticket is already forced, on a
+ * loop with no round at the syncer, is written at once. A loop with a round at the syncer sends
+ * its later rounds there too, in order: the syncer answers rounds in the order it took them and
+ * the loop runs its posted tasks in order, so a connection's replies never overtake each other.
+ *
+ * <p><b>Memory.</b> Bytes held here count as their connection's unsent output
+ * ({@link ClientConnection#awaitingLog()}); once they are written, a connection its
+ * {@link RequestPipeline} paused for them is sent a writability change, which resumes it.
+ *
+ * <p><b>Failure.</b> If the log fails, nothing more is acknowledged: the connections whose
+ * replies were waiting are closed without them.
+ *
+ * <p>Thread-safe; {@link #send} is called on the connection's event loop.
+ */
+public final class DurableReplies implements AutoCloseable {
+  private final ServerLog log;
+  private final Map<EventLoop, Round> rounds = new ConcurrentHashMap<>();
+  private final LinkedBlockingQueue<Waiting> toForce = new LinkedBlockingQueue<>();
+  private final Thread syncer;
+  private volatile long forced;
+  private volatile boolean closed;
+
+  /** @param log the server's log, or null for a server without one */
+  public DurableReplies(ServerLog log) {
+    this.log = log;
+    if (log != null && log.forcesBeforeReplies()) {
+      syncer = new Thread(this::syncLoop, "larder-server-fsync");
+      syncer.setDaemon(true);
+      syncer.start();
+    } else {
+      syncer = null;
+    }
+  }
+
+  /**
+   * Sends {@code replies} on {@code ctx}'s channel once the log allows, then closes the channel
+   * if {@code close}.
+   *
+   * @param connection the connection the replies are for
+   * @param ctx the handler's context, on its event loop
+   * @param replies the replies (this takes ownership; may be empty, to close after the others)
+   * @param close whether to close the connection after them
+   */
+  public void send(ClientConnection connection, ChannelHandlerContext ctx, ByteBuf replies,
+      boolean close) {
+    if (log == null) {
+      write(ctx, replies, close);
+      return;
+    }
+    connection.awaitingLog(replies.readableBytes());
+    rounds.computeIfAbsent(ctx.channel().eventLoop(), Round::new)
+        .add(new Reply(connection, ctx, replies, close));
+  }
+
+  private static void write(ChannelHandlerContext ctx, ByteBuf replies, boolean close) {
+    if (close) {
+      ctx.writeAndFlush(replies).addListener(ChannelFutureListener.CLOSE);
+    } else {
+      ctx.writeAndFlush(replies);
+    }
+  }
+
+  private void syncLoop() {
+    List<Waiting> batch = new ArrayList<>();
+    while (!closed) {
+      try {
+        batch.add(toForce.take());
+      } catch (InterruptedException e) {
+        return;
+      }
+      toForce.drainTo(batch);
+      long ticket = 0;
+      for (Waiting w : batch) {
+        ticket = Math.max(ticket, w.ticket());
+      }
+      boolean ok = true;
+      try {
+        log.sync(ticket);
+        forced = Math.max(forced, ticket);
+      } catch (RuntimeException e) {
+        ok = false;
+      }
+      for (Waiting w : batch) {
+        w.finished(ok);
+      }
+      batch.clear();
+    }
+  }
+
+  /** Stops the syncer; rounds still waiting are not sent. */
+  @Override
+  public void close() {
+    closed = true;
+    if (syncer != null) {
+      syncer.interrupt();
+    }
+  }
+
+  /** One event loop's replies since its last drain, and its rounds at the syncer (loop only). */
+  private final class Round {
+    final EventLoop loop;
+    List<Reply> replies = new ArrayList<>();
+    boolean drainQueued;
+    /** Rounds of this loop at the syncer and not yet written. */
+    int atSyncer;
+
+    Round(EventLoop loop) {
+      this.loop = loop;
+    }
+
+    void add(Reply reply) {
+      replies.add(reply);
+      if (!drainQueued) {
+        drainQueued = true;
+        loop.execute(this::drain);
+      }
+    }
+
+    void drain() {
+      drainQueued = false;
+      List<Reply> batch = replies;
+      replies = new ArrayList<>();
+      long ticket = log.appendedTicket();
+      if (syncer == null) {
+        boolean ok = true;
+        try {
+          log.sync(ticket);
+        } catch (RuntimeException e) {
+          ok = false;
+        }
+        send(batch, ok);
+      } else if (atSyncer == 0 && ticket <= forced) {
+        send(batch, true);
+      } else {
+        atSyncer++;
+        toForce.add(new Waiting(this, batch, ticket));
+      }
+    }
+  }
+
+  /** A round handed to the syncer: its loop's state, its replies and the ticket they need. */
+  private record Waiting(Round round, List<Reply> replies, long ticket) {
+    void finished(boolean ok) {
+      round.loop.execute(() -> {
+        round.atSyncer--;
+        send(replies, ok);
+      });
+    }
+  }
+
+  private static void send(List<Reply> batch, boolean ok) {
+    for (Reply r : batch) {
+      r.connection.awaitingLog(-r.buffer.readableBytes());
+      if (ok) {
+        write(r.ctx, r.buffer, r.close);
+        if (r.connection.paused()) {
+          r.ctx.channel().pipeline().fireChannelWritabilityChanged();
+        }
+      } else {
+        r.buffer.release();
+        r.ctx.close();
+      }
+    }
+  }
+
+  private record Reply(ClientConnection connection, ChannelHandlerContext ctx, ByteBuf buffer,
+      boolean close) {}
+}

@@ -1,0 +1,169 @@
+package dev.larder.server.internal.persist;
+
+import dev.larder.server.internal.keyspace.Keyspace;
+import dev.larder.server.internal.keyspace.ValueLayout;
+import dev.larder.server.internal.keyspace.Varint;
+import java.util.Arrays;
+import java.util.function.Consumer;
+
+/**
+ * The entries of a server checkpoint (format version 1; the reference is
+ * {@code docs/spec/server-log.md}).
+ *
+ * <pre>
+ * entry 0: header   u8 kind 0, u8 format version 1, varint item version
+ * entries 1..:      u8 kind 1, u8 db, then items to the end of the entry:
+ *                     varint k, k bytes key (without the db byte)
+ *                     varint v, v bytes stored value without its version
+ * </pre>
+ *
+ * <p>A block is about {@value #TARGET_BYTES} bytes; an item larger than that gets a block of its
+ * own. Grouping keys by database saves the database byte of each, and dropping the version saves
+ * its varint: a loader gives every item a fresh version.
+ *
+ * <p>{@link Writer} is used by one thread; {@link #read} is stateless.
+ */
+final class CheckpointBlock {
+  static final int HEADER = 0;
+  static final int BLOCK = 1;
+  static final int VERSION = 1;
+  static final int TARGET_BYTES = 64 * 1024;
+
+  private CheckpointBlock() {}
+
+  /**
+   * @param itemVersion the version the items are loaded with: reserved when the checkpoint
+   *     began, so no write had it, and above every version given out before
+   * @return the header entry
+   */
+  static byte[] header(long itemVersion) {
+    byte[] out = new byte[2 + Varint.size(itemVersion)];
+    out[0] = HEADER;
+    out[1] = VERSION;
+    Varint.write(out, 2, itemVersion);
+    return out;
+  }
+
+  /** Gathers items into one block per database and hands each full block on. */
+  static final class Writer {
+    private final Consumer<byte[]> entries;
+    private final byte[][] blocks = new byte[Keyspace.DATABASES][];
+    private final int[] lengths = new int[Keyspace.DATABASES];
+    private long items;
+
+    /** @param entries receives each finished block */
+    Writer(Consumer<byte[]> entries) {
+      this.entries = entries;
+    }
+
+    /**
+     * @param storedKey a stored key (db byte, key)
+     * @param storedValue its stored value
+     */
+    void add(byte[] storedKey, byte[] storedValue) {
+      int db = storedKey[0];
+      int keyLength = storedKey.length - 1;
+      int versionEnd = ValueLayout.versionEnd(storedValue);
+      int valueLength = storedValue.length - versionEnd + 1;
+      int size = Varint.size(keyLength) + keyLength + Varint.size(valueLength) + valueLength;
+      if (blocks[db] != null && lengths[db] + size > TARGET_BYTES) {
+        emit(db);
+      }
+      if (blocks[db] == null) {
+        blocks[db] = new byte[Math.max(TARGET_BYTES, size + 2)];
+        blocks[db][0] = BLOCK;
+        blocks[db][1] = (byte) db;
+        lengths[db] = 2;
+      }
+      byte[] b = blocks[db];
+      int pos = Varint.write(b, lengths[db], keyLength);
+      System.arraycopy(storedKey, 1, b, pos, keyLength);
+      pos = Varint.write(b, pos + keyLength, valueLength);
+      b[pos++] = storedValue[0];
+      System.arraycopy(storedValue, versionEnd, b, pos, storedValue.length - versionEnd);
+      lengths[db] = pos + storedValue.length - versionEnd;
+      items++;
+    }
+
+    /** Hands on every block not yet full. */
+    void finish() {
+      for (int db = 0; db < blocks.length; db++) {
+        if (blocks[db] != null) {
+          emit(db);
+        }
+      }
+    }
+
+    /** @return items added */
+    long items() {
+      return items;
+    }
+
+    private void emit(int db) {
+      entries.accept(Arrays.copyOf(blocks[db], lengths[db]));
+      blocks[db] = null;
+    }
+  }
+
+  /** Receives what a checkpoint holds. */
+  interface Visitor {
+    /** @param itemVersion the header's item version */
+    void header(long itemVersion);
+
+    /**
+     * @param storedKey the stored key (a fresh array)
+     * @param block the block
+     * @param valueOffset where the value without its version starts in {@code block}
+     * @param valueLength its length
+     */
+    void item(byte[] storedKey, byte[] block, int valueOffset, int valueLength);
+  }
+
+  /**
+   * Reads one entry.
+   *
+   * @param entry a checkpoint entry
+   * @param visitor receives its content
+   * @throws IllegalArgumentException if the entry does not parse
+   */
+  static void read(byte[] entry, Visitor visitor) {
+    if (entry.length < 2) {
+      throw new IllegalArgumentException("checkpoint entry of " + entry.length + " bytes");
+    }
+    if (entry[0] == HEADER) {
+      if (entry[1] != VERSION) {
+        throw new IllegalArgumentException("server checkpoint format " + entry[1]
+            + " (this server reads " + VERSION + ")");
+      }
+      long[] at = {2};
+      visitor.header(Varint.read(entry, at));
+      return;
+    }
+    if (entry[0] != BLOCK || entry[1] < 0 || entry[1] >= Keyspace.DATABASES) {
+      throw new IllegalArgumentException("unknown checkpoint entry kind " + entry[0]);
+    }
+    byte db = entry[1];
+    long[] at = {2};
+    while (at[0] < entry.length) {
+      int keyLength = length(entry, at);
+      byte[] key = new byte[keyLength + 1];
+      key[0] = db;
+      System.arraycopy(entry, (int) at[0], key, 1, keyLength);
+      at[0] += keyLength;
+      int valueLength = length(entry, at);
+      if (valueLength < 1) {
+        throw new IllegalArgumentException("empty value in a checkpoint block");
+      }
+      visitor.item(key, entry, (int) at[0], valueLength);
+      at[0] += valueLength;
+    }
+  }
+
+  private static int length(byte[] in, long[] at) {
+    long n = Varint.read(in, at);
+    if (n > in.length - at[0]) {
+      throw new IllegalArgumentException("length " + n + " past the block's end");
+    }
+    return (int) n;
+  }
+}
