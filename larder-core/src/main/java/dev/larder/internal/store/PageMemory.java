@@ -37,6 +37,19 @@ sealed interface PageMemory permits HeapPageMemory, MappedPageMemory, AutoPageMe
   /** @return zeroed or stale memory of exactly {@code capacity} bytes, readable until close */
   MemorySegment allocate(int capacity);
 
+  /**
+   * Memory for a segment's only page, which may be shorter than {@code capacity} and grow as
+   * the page fills ({@link Page#ensureMemory}), so that a segment holding less than a page does
+   * not hold a whole page. Shorter only where memory is committed as soon as it is allocated
+   * (heap arrays); mapped memory is committed a system page at a time as it is first touched,
+   * which is the same thing done by the kernel.
+   *
+   * @return zeroed or stale memory of at most {@code capacity} bytes, by default exactly
+   */
+  default MemorySegment allocateFirst(int capacity) {
+    return allocate(capacity);
+  }
+
   /** Takes back memory no page uses any more; readers may still read it (see the class notes). */
   void free(MemorySegment memory);
 

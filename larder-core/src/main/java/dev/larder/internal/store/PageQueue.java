@@ -80,6 +80,7 @@ final class PageQueue {
    */
   int claim(Page page, int bytes) {
     int offset = page.used;
+    page.ensureMemory(offset + bytes);
     page.used += bytes;
     if (page == spare) {
       pages.peekLast().flowStart += bytes;

@@ -139,7 +139,10 @@ final class PageStore {
     int number = takeNumber();
     Page page;
     try {
-      page = new Page(number, memory.allocate(capacity));
+      // a store's only page may start short: a segment that holds less than a page should
+      // not hold a whole page (PageMemory.allocateFirst)
+      page = new Page(number, reservedBytes == 0 ? memory.allocateFirst(capacity)
+          : memory.allocate(capacity), capacity);
     } catch (RuntimeException | OutOfMemoryError e) {
       giveBackNumber(number);
       throw e;
