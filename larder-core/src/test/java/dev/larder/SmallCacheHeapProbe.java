@@ -2,6 +2,8 @@ package dev.larder;
 
 import dev.larder.codec.Codecs;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -12,8 +14,12 @@ import javax.management.ObjectName;
  * them: {@code caches} caches of {@code String} keys (10 characters) and 100-byte values, each
  * bounded as the arguments say and given {@code entries} entries, all kept open. The heap is
  * read from the class histogram ({@code GC.class_histogram}, which collects first), before and
- * after, so the growth counts exactly the live objects the caches added. Run in a fresh JVM with
- * {@code -XX:MarkSweepDeadRatio=0}; prints one {@code key=value} line.
+ * after, so the growth counts exactly the live objects the caches added. Memory outside the
+ * heap is the growth of the anonymous resident set (RssAnon + RssShmem, after trimming the C
+ * heap): exact for pages, but it also carries the JVM's own growth, a few MB either way. Run in
+ * a fresh JVM with {@code -Xms} = {@code -Xmx}, {@code -XX:+AlwaysPreTouch} (so the heap is
+ * resident from the start) and {@code -XX:MarkSweepDeadRatio=0}; prints one {@code key=value}
+ * line.
  *
  * <p>Usage: {@code SmallCacheHeapProbe <OFF_HEAP|HEAP> <entries|memory> <bound> <caches>
  * <entries>}.
@@ -39,6 +45,7 @@ public final class SmallCacheHeapProbe {
       }
     }
     long before = liveHeapBytes();
+    long residentBefore = anonymousResidentBytes();
     List<Cache<String, byte[]>> kept = new ArrayList<>(caches);
     SplittableRandom random = new SplittableRandom(2);
     for (int i = 0; i < caches; i++) {
@@ -47,12 +54,14 @@ public final class SmallCacheHeapProbe {
       kept.add(cache);
     }
     long after = liveHeapBytes();
+    long residentAfter = anonymousResidentBytes();
     long memoryUsed = 0;
     for (Cache<String, byte[]> cache : kept) {
       memoryUsed += cache.memoryUsed();
     }
-    System.out.printf("caches=%d entries=%d heapBytesPerCache=%.1f memoryUsedPerCache=%.1f%n",
-        kept.size(), entries, (double) (after - before) / caches, (double) memoryUsed / caches);
+    System.out.printf("caches=%d entries=%d heapBytesPerCache=%.1f nativeBytesPerCache=%.1f"
+            + " memoryUsedPerCache=%.1f%n", kept.size(), entries, (double) (after - before) / caches,
+        (double) (residentAfter - residentBefore) / caches, (double) memoryUsed / caches);
     for (Cache<String, byte[]> cache : kept) {
       cache.close();
     }
@@ -78,9 +87,7 @@ public final class SmallCacheHeapProbe {
 
   /** @return the bytes of live objects, from the class histogram's total (after a collection) */
   private static long liveHeapBytes() throws Exception {
-    String histogram = (String) ManagementFactory.getPlatformMBeanServer().invoke(
-        new ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
-        new Object[] {new String[0]}, new String[] {String[].class.getName()});
+    String histogram = command("gcClassHistogram");
     for (String line : histogram.split("\n")) {
       String[] fields = line.trim().split("\\s+");
       if (fields.length == 3 && fields[0].equals("Total")) {
@@ -88,5 +95,23 @@ public final class SmallCacheHeapProbe {
       }
     }
     throw new IllegalStateException("no Total line in the class histogram:\n" + histogram);
+  }
+
+  /** @return RssAnon + RssShmem, after giving the C heap's free memory back */
+  private static long anonymousResidentBytes() throws Exception {
+    command("systemTrimNativeHeap");
+    long bytes = 0;
+    for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+      if (line.startsWith("RssAnon:") || line.startsWith("RssShmem:")) {
+        bytes += Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+      }
+    }
+    return bytes;
+  }
+
+  private static String command(String name) throws Exception {
+    return (String) ManagementFactory.getPlatformMBeanServer().invoke(
+        new ObjectName("com.sun.management:type=DiagnosticCommand"), name,
+        new Object[] {new String[0]}, new String[] {String[].class.getName()});
   }
 }

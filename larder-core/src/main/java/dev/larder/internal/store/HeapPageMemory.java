@@ -8,17 +8,9 @@ import java.lang.foreign.MemorySegment;
  */
 final class HeapPageMemory implements PageMemory {
 
-  /** Bytes a segment's only page starts with, at most. */
-  static final int FIRST_BYTES = 1024;
-
   @Override
   public MemorySegment allocate(int capacity) {
     return MemorySegment.ofArray(new byte[capacity]);
-  }
-
-  @Override
-  public MemorySegment allocateFirst(int capacity) {
-    return MemorySegment.ofArray(new byte[Math.min(capacity, FIRST_BYTES)]);
   }
 
   @Override

@@ -8,7 +8,7 @@ import java.lang.foreign.MemorySegment;
  * readers use only the final fields and {@link #memory}.
  *
  * <p>A page's memory may start shorter than its capacity and grow as entries are claimed
- * ({@link #ensureMemory}): a heap segment's first page (see {@link PageMemory#allocateFirst}).
+ * ({@link #ensureMemory}): a segment's first page (see {@link PageMemory#allocateFirst}).
  * Growing copies the bytes written so far to a longer array and publishes it in
  * {@link #memory} before any entry beyond the old end is written, and so before the index slot
  * of such an entry is published (with a release store). A reader that read the slot with an
@@ -27,8 +27,9 @@ final class Page {
 
   final int number;
   /**
-   * The page's bytes, from its segment's {@link PageMemory}: {@link #capacity} bytes, or fewer
-   * until the page fills (see the class notes). Written only under the segment's write lock.
+   * The page's bytes, from its segment's {@link PageMemory} ({@link #capacity} bytes), or a
+   * first page's heap array, shorter until the page fills (see the class notes). Written only
+   * under the segment's write lock.
    */
   MemorySegment memory;
   final int capacity;

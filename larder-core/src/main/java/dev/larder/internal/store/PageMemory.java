@@ -37,17 +37,25 @@ sealed interface PageMemory permits HeapPageMemory, MappedPageMemory, AutoPageMe
   /** @return zeroed or stale memory of exactly {@code capacity} bytes, readable until close */
   MemorySegment allocate(int capacity);
 
+  /** Bytes a segment's first page starts with, at most. */
+  int FIRST_BYTES = 1024;
+
   /**
-   * Memory for a segment's only page, which may be shorter than {@code capacity} and grow as
-   * the page fills ({@link Page#ensureMemory}), so that a segment holding less than a page does
-   * not hold a whole page. Shorter only where memory is committed as soon as it is allocated
-   * (heap arrays); mapped memory is committed a system page at a time as it is first touched,
-   * which is the same thing done by the kernel.
+   * Memory for a segment's first standard page (one allocated while the segment has no other):
+   * a heap array of at most {@value #FIRST_BYTES} bytes, whatever the storage, which grows as
+   * the page fills ({@link Page#ensureMemory}). So a segment that holds less than a page holds
+   * what it holds, not a page: an off-heap page would be resident in whole 4 KiB system pages
+   * and cost a mapping and its bookkeeping objects (about 1 KB more than its entries for a
+   * cache of 100 small entries). A page is at most 64 KiB where a segment starts with it
+   * ({@code StoreSettings.firstPageSize}), so an off-heap cache keeps at most that on the heap
+   * per segment; the store frees it as it frees any heap page, by forgetting it
+   * ({@link PageStore}).
    *
-   * @return zeroed or stale memory of at most {@code capacity} bytes, by default exactly
+   * @param capacity the page's capacity
+   * @return zeroed heap memory of at most {@code capacity} bytes
    */
-  default MemorySegment allocateFirst(int capacity) {
-    return allocate(capacity);
+  static MemorySegment allocateFirst(int capacity) {
+    return MemorySegment.ofArray(new byte[Math.min(capacity, FIRST_BYTES)]);
   }
 
   /** Takes back memory no page uses any more; readers may still read it (see the class notes). */

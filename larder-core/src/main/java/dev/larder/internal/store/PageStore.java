@@ -139,10 +139,10 @@ final class PageStore {
     int number = takeNumber();
     Page page;
     try {
-      // a store's only page may start short: a segment that holds less than a page should
-      // not hold a whole page (PageMemory.allocateFirst)
-      page = new Page(number, reservedBytes == 0 ? memory.allocateFirst(capacity)
-          : memory.allocate(capacity), capacity);
+      // a store's first standard page starts short, on the heap, and grows as it fills: a
+      // segment that holds less than a page should not hold a whole page
+      page = new Page(number, reservedBytes == 0 && capacity == standardSize
+          ? PageMemory.allocateFirst(capacity) : memory.allocate(capacity), capacity);
     } catch (RuntimeException | OutOfMemoryError e) {
       giveBackNumber(number);
       throw e;
@@ -255,7 +255,9 @@ final class PageStore {
   }
 
   private void release(Page page) {
-    if (forget(page)) {
+    // heap memory, whatever the storage (a first page: PageMemory.allocateFirst), is the
+    // collector's to free once no reader holds it
+    if (forget(page) && page.memory.isNative()) {
       memory.free(page.memory);
     }
   }
