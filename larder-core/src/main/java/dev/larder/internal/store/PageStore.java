@@ -50,6 +50,8 @@ final class PageStore {
   /** What the pooled over-size pages count against the bound. */
   private long pooledLargeBytes;
   private long reservedBytes;
+  /** Whether a first standard page starts on the heap (PageMemory.allocateFirst). */
+  private final boolean firstOnHeap;
 
   /**
    * @param settings the segment's settings: its storage and page scope, its first standard page
@@ -60,14 +62,21 @@ final class PageStore {
         settings.pageSize());
   }
 
+  /** A store that takes every page from {@code memory}, its first included: for tests of it. */
   PageStore(PageMemory memory, int standardSize) {
-    this(memory, standardSize, standardSize);
+    this(memory, standardSize, standardSize, false);
   }
 
+  /** A segment's store: its first page on the heap (see {@link PageMemory#allocateFirst}). */
   PageStore(PageMemory memory, int firstSize, int targetSize) {
+    this(memory, firstSize, targetSize, true);
+  }
+
+  private PageStore(PageMemory memory, int firstSize, int targetSize, boolean firstOnHeap) {
     this.memory = memory;
     this.standardSize = firstSize;
     this.targetSize = Math.max(firstSize, targetSize);
+    this.firstOnHeap = firstOnHeap;
   }
 
   /** Racy read for optimistic readers; may return null or a stale page. */
@@ -141,7 +150,7 @@ final class PageStore {
     try {
       // a store's first standard page starts short, on the heap, and grows as it fills: a
       // segment that holds less than a page should not hold a whole page
-      page = new Page(number, reservedBytes == 0 && capacity == standardSize
+      page = new Page(number, firstOnHeap && reservedBytes == 0 && capacity == standardSize
           ? PageMemory.allocateFirst(capacity) : memory.allocate(capacity), capacity);
     } catch (RuntimeException | OutOfMemoryError e) {
       giveBackNumber(number);
