@@ -20,8 +20,12 @@ import java.lang.foreign.MemorySegment;
  */
 final class Page {
 
-  /** Bytes by which a short page's memory grows at least: a quarter of its length. */
-  private static final int GROWTH_SHIFT = 2;
+  /**
+   * Bytes by which a short page's memory grows at least: an eighth of its length, so that it
+   * holds at most an eighth more than its entries (about 6% on average) for about 20 copies on
+   * the way from 1 KiB to 16 KiB.
+   */
+  private static final int GROWTH_SHIFT = 3;
   /** Short memory grows in multiples of this. */
   private static final int GROWTH_GRAIN = 256;
 
@@ -74,7 +78,7 @@ final class Page {
 
   /**
    * Makes the memory at least {@code end} bytes long (at most {@link #capacity}), growing short
-   * memory by a quarter or to {@code end}, whichever is more; under the write lock, before
+   * memory by an eighth or to {@code end}, whichever is more; under the write lock, before
    * anything is written at or beyond the old end.
    */
   void ensureMemory(int end) {
