@@ -60,8 +60,9 @@ public final class SmallCacheHeapProbe {
       memoryUsed += cache.memoryUsed();
     }
     System.out.printf("caches=%d entries=%d heapBytesPerCache=%.1f nativeBytesPerCache=%.1f"
-            + " memoryUsedPerCache=%.1f%n", kept.size(), entries, (double) (after - before) / caches,
-        (double) (residentAfter - residentBefore) / caches, (double) memoryUsed / caches);
+            + " memoryUsedPerCache=%.1f%n", kept.size(), entries,
+        (double) (after - before) / caches, (double) (residentAfter - residentBefore) / caches,
+        (double) memoryUsed / caches);
     for (Cache<String, byte[]> cache : kept) {
       cache.close();
     }

@@ -30,14 +30,13 @@ import java.util.function.ToLongFunction;
  * caches (a region or a cache name each) pays for the ones it uses.
  *
  * <p>Concurrency: the routes are an array never changed once published through a volatile
- * field, null until the first use; making the segments and splitting are serialized on this
- * object's monitor, and a caller that reads null routes takes the monitor to make them (or find
- * them made). A caller that read the routes before a split reaches the first segment, which forwards
- * every call to the successor of its key once it has retired; its lock-free reads retry when
- * it retires (see Segment). Splitting and closing are serialized on this object's monitor, and
- * a split happens at most once. The segments' off-heap pages share one page scope, which counts
- * the first segment and every stripe; a cache closed before it split closes the stripes'
- * shares unopened.
+ * field, null until the first use; a caller that reads null routes takes this object's monitor
+ * to make them (or find them made). A caller that read the routes before a split reaches the
+ * first segment, which forwards every call to the successor of its key once it has retired; its
+ * lock-free reads retry when it retires (see Segment). Making the segments, splitting and
+ * closing are serialized on the monitor, and a split happens at most once. The segments'
+ * off-heap pages share one page scope, which counts the first segment and every stripe; a cache
+ * closed before it split closes the stripes' shares unopened.
  */
 final class SegmentTable implements Iterable<Segment> {
 
