@@ -39,6 +39,12 @@ sealed interface PageMemory permits HeapPageMemory, MappedPageMemory, AutoPageMe
 
   /** Bytes a segment's first page starts with, at most. */
   int FIRST_BYTES = 1024;
+  /**
+   * The largest first page kept on the heap: the largest standard page a segment starts with
+   * ({@code StoreSettings.EAGER_PAGE}). A segment whose pages grew larger for large entries and
+   * was then emptied takes its next first page from its memory like any other.
+   */
+  int MOST_FIRST_BYTES = StoreSettings.EAGER_PAGE;
 
   /**
    * Memory for a segment's first standard page (one allocated while the segment has no other):
@@ -46,10 +52,9 @@ sealed interface PageMemory permits HeapPageMemory, MappedPageMemory, AutoPageMe
    * the page fills ({@link Page#ensureMemory}). So a segment that holds less than a page holds
    * what it holds, not a page: an off-heap page would be resident in whole 4 KiB system pages
    * and cost a mapping and its bookkeeping objects (about 1 KB more than its entries for a
-   * cache of 100 small entries). A page is at most 64 KiB where a segment starts with it
-   * ({@code StoreSettings.firstPageSize}), so an off-heap cache keeps at most that on the heap
-   * per segment; the store frees it as it frees any heap page, by forgetting it
-   * ({@link PageStore}).
+   * cache of 100 small entries). Only for pages of at most {@value #MOST_FIRST_BYTES} bytes,
+   * so an off-heap cache keeps at most that on the heap per segment; the store frees it as it
+   * frees any heap page, by forgetting it ({@link PageStore}).
    *
    * @param capacity the page's capacity
    * @return zeroed heap memory of at most {@code capacity} bytes

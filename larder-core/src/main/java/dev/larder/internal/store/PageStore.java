@@ -150,8 +150,10 @@ final class PageStore {
     try {
       // a store's first standard page starts short, on the heap, and grows as it fills: a
       // segment that holds less than a page should not hold a whole page
-      page = new Page(number, firstOnHeap && reservedBytes == 0 && capacity == standardSize
-          ? PageMemory.allocateFirst(capacity) : memory.allocate(capacity), capacity);
+      boolean first = firstOnHeap && reservedBytes == 0 && capacity == standardSize
+          && capacity <= PageMemory.MOST_FIRST_BYTES;
+      page = new Page(number, first ? PageMemory.allocateFirst(capacity)
+          : memory.allocate(capacity), capacity);
     } catch (RuntimeException | OutOfMemoryError e) {
       giveBackNumber(number);
       throw e;
