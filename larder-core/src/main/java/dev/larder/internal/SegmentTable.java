@@ -1,6 +1,5 @@
 package dev.larder.internal;
 
-import dev.larder.internal.store.PageScope;
 import dev.larder.internal.store.Segment;
 import dev.larder.internal.store.StoreSettings;
 import dev.larder.internal.store.WriteResult;
@@ -25,18 +24,17 @@ import java.util.function.ToLongFunction;
  *
  * <p>No segment exists until the cache is first used: the first read or write (a read counts
  * the key in the policy's sketch, so it needs the segment as much as a write) makes the first
- * segment, or the stripes, and their page scope. A cache built and never used holds its
- * configuration and this table, nothing sized by its bound; an application that declares many
- * caches (a region or a cache name each) pays for the ones it uses.
+ * segment, or the stripes. A cache built and never used holds its configuration and this
+ * table, nothing sized by its bound; an application that declares many caches (a region or a
+ * cache name each) pays for the ones it uses.
  *
  * <p>Concurrency: the routes are an array never changed once published through a volatile
  * field, null until the first use; a caller that reads null routes takes this object's monitor
  * to make them (or find them made). A caller that read the routes before a split reaches the
  * first segment, which forwards every call to the successor of its key once it has retired; its
  * lock-free reads retry when it retires (see Segment). Making the segments, splitting and
- * closing are serialized on the monitor, and a split happens at most once. The segments'
- * off-heap pages share one page scope, which counts the first segment and every stripe; a cache
- * closed before it split closes the stripes' shares unopened.
+ * closing are serialized on the monitor, and a split happens at most once. A cache closed
+ * before its first use never makes a segment; a later use throws.
  */
 final class SegmentTable implements Iterable<Segment> {
 
@@ -52,8 +50,6 @@ final class SegmentTable implements Iterable<Segment> {
    * until the cache is first used. Written under the monitor before {@link #routes}.
    */
   private Segment first;
-  /** The segments' page scope; null until the cache is first used. Under the monitor. */
-  private PageScope scope;
   /**
    * Segment for each route, {@code hash & mask}; the first segment in every one until split;
    * null until the cache is first used.
@@ -97,9 +93,8 @@ final class SegmentTable implements Iterable<Segment> {
       throw new IllegalStateException("cache is closed");
     }
     int count = mask + 1;
-    scope = new PageScope(merged ? count + 1 : count);
     if (merged) {
-      first = new Segment(StoreSizing.settings(config, count, 0, scope));
+      first = new Segment(StoreSizing.settings(config, count, 0));
       r = new Segment[count];
       Arrays.fill(r, first);
       segments = new Segment[] {first};
@@ -184,7 +179,7 @@ final class SegmentTable implements Iterable<Segment> {
   }
 
   private Segment[] newStripes() {
-    StoreSettings[] stripes = StoreSizing.settings(config, mask + 1, scope);
+    StoreSettings[] stripes = StoreSizing.settings(config, mask + 1);
     Segment[] all = new Segment[stripes.length];
     for (int i = 0; i < all.length; i++) {
       all[i] = new Segment(stripes[i]);
@@ -205,9 +200,6 @@ final class SegmentTable implements Iterable<Segment> {
     closed = true;
     for (Segment segment : segments) {
       segment.close();
-    }
-    if (merged && scope != null) {
-      scope.closeUnopened(mask + 1);
     }
   }
 }

@@ -8,20 +8,20 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The README's settings table is the declaration in ServerSetting, row for row. */
+/** The settings table of docs/server.md is the declaration in ServerSetting, row for row. */
 class ServerSettingDocsTest {
 
   @Test
-  void readmeTableMatchesTheDeclarations() throws Exception {
-    List<String> lines = Files.readAllLines(Path.of("..", "README.md"));
+  void settingsTableMatchesTheDeclarations() throws Exception {
+    List<String> lines = Files.readAllLines(Path.of("..", "docs", "server.md"));
     int header = lines.indexOf("| setting | default | what |");
-    assertTrue(header >= 0, "README has the settings table");
+    assertTrue(header >= 0, "docs/server.md has the settings table");
     List<String> rows = lines.subList(header + 2, lines.size()).stream()
         .takeWhile(l -> l.startsWith("|")).toList();
     for (ServerSetting s : ServerSetting.values()) {
       String row = "| `" + s.key() + "` | `" + s.defaultValue() + "` | " + s.description() + " |";
-      assertTrue(rows.contains(row), "README lacks or differs for: " + row);
+      assertTrue(rows.contains(row), "docs/server.md lacks or differs for: " + row);
     }
-    assertEquals(ServerSetting.values().length, rows.size(), "README lists unknown settings");
+    assertEquals(ServerSetting.values().length, rows.size(), "docs/server.md lists unknown settings");
   }
 }

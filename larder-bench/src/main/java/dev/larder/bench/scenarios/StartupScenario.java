@@ -26,7 +26,7 @@ import java.util.OptionalLong;
 import java.util.SplittableRandom;
 
 /**
- * Seed 002's startup test: create 2000 caches (in one manager where the library has one) and
+ * The 2000-caches startup test: create 2000 caches (in one manager where the library has one) and
  * measure the time and the memory they hold. Each cache is bounded to 1,000 entries (and 1 MiB
  * for stores bounded by bytes); Chronicle Map, which cannot evict, is sized for 1,000 entries.
  * A full run measures each library empty and again with 100 entries of 100 B in every cache
@@ -73,7 +73,7 @@ public final class StartupScenario implements Scenario {
 
   @Override
   public String summary() {
-    return "seed 002: time and memory to create 2000 caches";
+    return "2000-caches startup test: time and memory to create 2000 caches";
   }
 
   @Override

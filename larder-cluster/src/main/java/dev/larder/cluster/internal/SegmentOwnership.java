@@ -1,0 +1,197 @@
+package dev.larder.cluster.internal;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * What this member holds of each segment of the key space, with one lock per segment. (Who owns
+ * a segment in a view is {@link ConsistentHash}; this is how much of it this member has.)
+ *
+ * <p>Implementation notes. A segment is in one of four states:
+ * <ul>
+ *   <li>{@code OWNED}: this member owns it and holds every write acknowledged so far;
+ *   <li>{@code INCOMING}: this member owns it and receives its writes, but its earlier entries
+ *       are still arriving by state transfer. Keys written since it became incoming are
+ *       <em>live</em>: their local value is current, and state-transfer entries for them are
+ *       ignored (a live write is always newer than a snapshot);
+ *   <li>{@code RETIRED}: this member owned it, complete, until view {@code retiredIn} took it
+ *       away; its entries are complete up to that view and serve as a state-transfer source
+ *       while the view lasts;
+ *   <li>{@code NONE}: nothing usable.
+ * </ul>
+ * Every state read or change of a segment, and every local write to its entries, happens under
+ * that segment's lock, so a state-transfer entry can never overwrite a live write. A new view
+ * moves each segment with {@link #reassign}; state transfer moves INCOMING segments to OWNED.
+ */
+final class SegmentOwnership {
+
+  enum State { NONE, INCOMING, OWNED, RETIRED }
+
+  private final State[] states;
+  private final long[] retiredIn;
+  private final ReentrantLock[] locks;
+  private final List<Set<ByteKey>> live;
+  private final boolean[] mayHold;
+
+  SegmentOwnership(int segments) {
+    states = new State[segments];
+    retiredIn = new long[segments];
+    locks = new ReentrantLock[segments];
+    live = new ArrayList<>(Collections.nCopies(segments, (Set<ByteKey>) null));
+    mayHold = new boolean[segments];
+    for (int s = 0; s < segments; s++) {
+      states[s] = State.NONE;
+      locks[s] = new ReentrantLock();
+    }
+  }
+
+  int size() {
+    return states.length;
+  }
+
+  /** @return the segment an encoded key belongs to */
+  int segmentOf(byte[] key) {
+    return ConsistentHash.segmentOf(key, states.length);
+  }
+
+  void lock(int s) {
+    locks[s].lock();
+  }
+
+  void unlock(int s) {
+    locks[s].unlock();
+  }
+
+  /** Caller holds the segment lock. */
+  State state(int s) {
+    return states[s];
+  }
+
+  /** Caller holds the segment lock. */
+  long retiredIn(int s) {
+    return retiredIn[s];
+  }
+
+  /** Caller holds the segment lock. */
+  void set(int s, State state, long viewId) {
+    states[s] = state;
+    retiredIn[s] = state == State.RETIRED ? viewId : 0;
+    if (state == State.INCOMING) {
+      if (live.get(s) == null) {
+        live.set(s, new HashSet<>());
+      }
+    } else {
+      live.set(s, null);
+    }
+  }
+
+  /**
+   * Sets a segment's state for a new view: a founder's own segments and segments already owned
+   * stay OWNED; other owned segments become (or stay) INCOMING; a segment this member no longer
+   * owns is RETIRED if it was complete here, else NONE. A member whose side lost a merge starts
+   * from NONE everywhere. Takes the segment lock.
+   *
+   * @return true if the segment is INCOMING, so state transfer must fetch it
+   */
+  boolean reassign(int s, boolean owner, boolean founder, boolean lostMerge, long viewId) {
+    lock(s);
+    try {
+      State state = lostMerge ? State.NONE : states[s];
+      if (owner) {
+        if (founder || state == State.OWNED) {
+          set(s, State.OWNED, viewId);
+          return false;
+        }
+        if (state != State.INCOMING) {
+          set(s, State.INCOMING, viewId);
+        }
+        return true;
+      }
+      set(s, state == State.OWNED ? State.RETIRED : State.NONE, viewId);
+      return false;
+    } finally {
+      unlock(s);
+    }
+  }
+
+  /**
+   * Records that the local store may now hold entries of the segment (any local write or
+   * received entry). Caller holds the segment lock.
+   */
+  void noteHeld(int s) {
+    mayHold[s] = true;
+  }
+
+  /**
+   * Whether the local store may hold entries of the segment; if {@code forget}, the segment is
+   * recorded as empty from now on (the caller is about to drop its entries, and any later write
+   * records itself again). Caller holds the segment lock.
+   */
+  boolean mayHold(int s, boolean forget) {
+    boolean held = mayHold[s];
+    if (forget) {
+      mayHold[s] = false;
+    }
+    return held;
+  }
+
+  /** Records a write (and, while incoming, that its key is live). Caller holds the lock. */
+  void markLive(int s, ByteKey key) {
+    mayHold[s] = true;
+    if (states[s] == State.INCOMING) {
+      live.get(s).add(key);
+    }
+  }
+
+  /** Caller holds the segment lock. */
+  boolean isLive(int s, ByteKey key) {
+    return states[s] == State.INCOMING && live.get(s).contains(key);
+  }
+
+  /**
+   * Whether this member's value for a key is current. Caller holds the segment lock.
+   */
+  boolean authoritative(int s, ByteKey key) {
+    return states[s] == State.OWNED || isLive(s, key);
+  }
+
+  /** Whether this member's value for a key is current. Takes the segment lock. */
+  boolean authoritativeLocked(int s, ByteKey key) {
+    lock(s);
+    try {
+      return authoritative(s, key);
+    } finally {
+      unlock(s);
+    }
+  }
+
+  /** Whether this member owns the segment in its view (OWNED or INCOMING). Takes the lock. */
+  boolean ownedOrIncoming(int s) {
+    lock(s);
+    try {
+      return states[s] == State.OWNED || states[s] == State.INCOMING;
+    } finally {
+      unlock(s);
+    }
+  }
+
+  /** @return the number of incoming segments */
+  int incomingCount() {
+    int n = 0;
+    for (int s = 0; s < states.length; s++) {
+      lock(s);
+      try {
+        if (states[s] == State.INCOMING) {
+          n++;
+        }
+      } finally {
+        unlock(s);
+      }
+    }
+    return n;
+  }
+}
