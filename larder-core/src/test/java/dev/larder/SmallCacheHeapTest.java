@@ -13,7 +13,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * What small caches hold on the heap, measured by {@link SmallCacheHeapProbe} in a fresh JVM
  * (class histogram totals before and after building 2,000 caches, as seed 002's startup test
  * does): an empty cache at most 1 KiB whatever its bound, and one with 100 entries of 100 B no
- * more than a small fixed cost beside its entries. Before the segments and the entry bound's
+ * more than a small fixed cost beside its entries; in each case {@code memoryUsed()} reports at
+ * least the heap the caches really took. Before the segments and the entry bound's
  * policy tables were made on first use, an empty cache bounded to 1,000 entries held 14.4 KB
  * (12.3 KB of them tables sized for the bound), and with 100 entries 31.8 KB with heap storage,
  * and 15.9 KB of heap beside a mapped 16 KiB page off the heap.
@@ -31,8 +32,10 @@ class SmallCacheHeapTest {
   @Timeout(120)
   void anEmptyCacheHoldsAtMostOneKibibyte(Storage storage, String bound, long limit)
       throws Exception {
-    double perCache = heapPerCache(storage, bound, limit, 0);
-    assertTrue(perCache <= 1024, "an empty cache holds " + perCache + " B of heap");
+    Map<String, String> r = probe(storage, bound, limit, 0);
+    double perCache = Double.parseDouble(r.get("heapBytesPerCache"));
+    assertTrue(perCache <= 1024, "an empty cache holds " + perCache + " B of heap: " + r);
+    assertReportsAtLeastItsHeap(r);
   }
 
   /**
@@ -51,15 +54,23 @@ class SmallCacheHeapTest {
     Map<String, String> r = probe(storage, "entries", 1000, 100);
     double heap = Double.parseDouble(r.get("heapBytesPerCache"));
     assertTrue(heap <= 16 * 1024, "a cache of 100 entries holds " + heap + " B of heap: " + r);
+    assertReportsAtLeastItsHeap(r);
     if (storage == Storage.OFF_HEAP) {
       double total = heap + Double.parseDouble(r.get("nativeBytesPerCache"));
       assertTrue(total <= 22 * 1024, "a cache of 100 entries holds " + total + " B: " + r);
     }
   }
 
-  private static double heapPerCache(Storage storage, String bound, long limit, int entries)
-      throws Exception {
-    return Double.parseDouble(probe(storage, bound, limit, entries).get("heapBytesPerCache"));
+  /**
+   * {@code memoryUsed()} counts pages at their capacity and fixed estimates of the cache's
+   * objects (its Javadoc): for a small cache that is more than the heap really grew by, never
+   * less, so a byte bound never lets a small cache hold more heap than it allows.
+   */
+  private static void assertReportsAtLeastItsHeap(Map<String, String> r) {
+    double heap = Double.parseDouble(r.get("heapBytesPerCache"));
+    double reported = Double.parseDouble(r.get("memoryUsedPerCache"));
+    assertTrue(heap <= reported, "memoryUsed() reports " + reported + " B a cache for " + heap
+        + " B of heap: " + r);
   }
 
   private static Map<String, String> probe(Storage storage, String bound, long limit,
