@@ -232,8 +232,8 @@ public interface Cache<K, V> extends AutoCloseable {
    * heap array that grows as it fills rather than a whole page, and a cache holds no segment
    * until it is first used. What 2,000 caches bounded to 1,000 entries really hold
    * ({@code ./larder bench startup}): unused, about 400 bytes of heap each, where this reports
-   * 1,024; with 100 entries of 100 bytes and 10-character keys, about 15 KB each, where this
-   * reports 19,376 (docs/cache.md, "Small caches").
+   * 1,024; with 100 entries of 100 bytes and 10-character keys, about 14 KB of heap and, off
+   * the heap, no page, where this reports 19,376 (docs/cache.md, "Small caches").
    *
    * @return bytes reserved by the cache
    */
