@@ -114,11 +114,13 @@ final class SegmentTable implements Iterable<Segment> {
   /**
    * Keys of route {@code index}, for the map views' iterators: their routes stay the same
    * across a split, so an iteration that straddles one visits every key present throughout.
+   *
+   * @throws IllegalStateException if the cache is closed (a used one's segments throw it)
    */
   List<byte[]> keys(int index) {
     Segment[] r = routes;
     if (r == null) {
-      return new ArrayList<>();
+      return keysBeforeFirstUse();
     }
     Segment segment = r[index];
     List<byte[]> keys = segment.keys();
@@ -126,6 +128,14 @@ final class SegmentTable implements Iterable<Segment> {
       keys.removeIf(key -> ((int) Segment.hash(key, key.length) & mask) != index);
     }
     return keys;
+  }
+
+  /** No keys in a cache not yet used; but a closed one refuses, as its segments would. */
+  private synchronized List<byte[]> keysBeforeFirstUse() {
+    if (closed) {
+      throw new IllegalStateException("cache is closed");
+    }
+    return new ArrayList<>();
   }
 
   /**
