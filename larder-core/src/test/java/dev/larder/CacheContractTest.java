@@ -226,6 +226,30 @@ class CacheContractTest {
     cache.put("k", "v");
     cache.close();
     cache.close();
+    assertEveryCallButCloseThrows(cache);
+  }
+
+  /**
+   * A cache makes its segments at its first use; one closed before that must refuse every call
+   * as a used one does, and never make them afterwards (whether its bound starts it with one
+   * segment, or split into its stripes).
+   */
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void useAfterCloseThrowsIllegalStateAlsoInACacheNeverUsed(Storage storage) {
+    for (Cache<String, String> cache : List.of(strings(storage),
+        Cache.builder(Codecs.strings(), Codecs.strings()).storage(storage)
+            .maximumMemory(1L << 30).build(),
+        Cache.builder(Codecs.strings(), Codecs.strings()).storage(storage)
+            .maximumEntries(64).build())) {
+      cache.close();
+      cache.close();
+      assertEveryCallButCloseThrows(cache);
+      cache.close();
+    }
+  }
+
+  private static void assertEveryCallButCloseThrows(Cache<String, String> cache) {
     assertThrows(IllegalStateException.class, () -> cache.getIfPresent("k"));
     assertThrows(IllegalStateException.class, () -> cache.put("k", "v"));
     assertThrows(IllegalStateException.class, () -> cache.remove("k"));

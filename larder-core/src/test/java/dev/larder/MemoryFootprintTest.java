@@ -1,15 +1,10 @@
 package dev.larder;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -91,26 +86,6 @@ class MemoryFootprintTest {
 
   private static Map<String, String> probe(String... args) throws IOException,
       InterruptedException {
-    List<String> command = new java.util.ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(FLAGS);
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(FootprintProbe.class.getName());
-    command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(process.waitFor(150, TimeUnit.SECONDS), "probe timed out");
-    assertEquals(0, process.exitValue(), output);
-    System.out.println("FootprintProbe " + String.join(" ", args) + ": " + output.strip());
-    Map<String, String> result = new HashMap<>();
-    String last = output.strip().lines().reduce((a, b) -> b).orElse("");
-    for (String pair : last.split(" ")) {
-      int eq = pair.indexOf('=');
-      if (eq > 0) {
-        result.put(pair.substring(0, eq), pair.substring(eq + 1));
-      }
-    }
-    return result;
+    return ProbeProcess.run(FootprintProbe.class, FLAGS, 150, args);
   }
 }

@@ -85,7 +85,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     this.keyCodec = config.keyCodec();
     this.valueCodec = config.valueCodec();
     this.segments = new SegmentTable(config);
-    this.stats = new StatsRecorder(config.recordStats());
+    this.stats = StatsRecorder.of(config.recordStats());
     this.maintenance = config.expires() ? Maintenance.schedule(this, config.executor()) : null;
     this.release = new SegmentRelease(this, segments, config.storage() == Storage.OFF_HEAP);
   }

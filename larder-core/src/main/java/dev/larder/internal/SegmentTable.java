@@ -3,6 +3,7 @@ package dev.larder.internal;
 import dev.larder.internal.store.Segment;
 import dev.larder.internal.store.StoreSettings;
 import dev.larder.internal.store.WriteResult;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
@@ -21,25 +22,41 @@ import java.util.function.ToLongFunction;
  * evicting), the next write splits it into all the stripes at once ({@link Segment#splitInto});
  * routes are then {@code hash & (count - 1)}, as in a cache that starts split.
  *
+ * <p>No segment exists until the cache is first used: the first read or write (a read counts
+ * the key in the policy's sketch, so it needs the segment as much as a write) makes the first
+ * segment, or the stripes. A cache built and never used holds its configuration and this
+ * table, nothing sized by its bound; an application that declares many caches (a region or a
+ * cache name each) pays for the ones it uses.
+ *
  * <p>Concurrency: the routes are an array never changed once published through a volatile
- * field. A caller that read the routes before a split reaches the first segment, which forwards
- * every call to the successor of its key once it has retired; its lock-free reads retry when
- * it retires (see Segment). Splitting and closing are serialized on this object's monitor, and
- * a split happens at most once.
+ * field, null until the first use; a caller that reads null routes takes this object's monitor
+ * to make them (or find them made). A caller that read the routes before a split reaches the
+ * first segment, which forwards every call to the successor of its key once it has retired; its
+ * lock-free reads retry when it retires (see Segment). Making the segments, splitting and
+ * closing are serialized on the monitor, and a split happens at most once. A cache closed
+ * before its first use never makes a segment; a later use throws.
  */
 final class SegmentTable implements Iterable<Segment> {
 
+  private static final Segment[] NONE = new Segment[0];
+
   private final int mask;
-  /** The first segment, if the cache started with one for all its stripes; else null. */
-  private final Segment first;
-  /** The cache's settings, from which the stripes' are derived when they are made. */
+  /** The cache's settings, from which the segments' are derived when they are made. */
   private final CacheConfig<?, ?> config;
   private final long splitBytes;
   private final long splitEntries;
-  /** Segment for each route, {@code hash & mask}; the first segment in every one until split. */
+  /**
+   * The first segment, if the cache starts with one for all its stripes; else null, and null
+   * until the cache is first used. Written under the monitor before {@link #routes}.
+   */
+  private Segment first;
+  /**
+   * Segment for each route, {@code hash & mask}; the first segment in every one until split;
+   * null until the cache is first used.
+   */
   private volatile Segment[] routes;
-  /** The distinct segments that hold entries. */
-  private volatile Segment[] segments;
+  /** The distinct segments that hold entries; none until the cache is first used. */
+  private volatile Segment[] segments = NONE;
   /** True until the first segment has split (or the cache closed first). */
   private volatile boolean merged;
   private boolean closed;
@@ -51,22 +68,42 @@ final class SegmentTable implements Iterable<Segment> {
     this.splitEntries = StoreSizing.splitEntries(config, count);
     this.merged = count > 1 && splitEntries > 0;
     this.config = config;
-    if (merged) {
-      first = new Segment(StoreSizing.settings(config, count, 0));
-      Segment[] all = new Segment[count];
-      Arrays.fill(all, first);
-      routes = all;
-      segments = new Segment[] {first};
-    } else {
-      first = null;
-      routes = newStripes();
-      segments = routes;
-    }
   }
 
-  /** @return the segment that holds keys of {@code hash} */
+  /**
+   * @return the segment that holds keys of {@code hash}, made now if the cache has not been
+   *     used before
+   * @throws IllegalStateException if the cache was closed before it was ever used
+   */
   Segment route(long hash) {
-    return routes[(int) hash & mask];
+    Segment[] r = routes;
+    if (r == null) {
+      r = open();
+    }
+    return r[(int) hash & mask];
+  }
+
+  /** Makes the segments at the cache's first use; returns the routes. */
+  private synchronized Segment[] open() {
+    Segment[] r = routes;
+    if (r != null) {
+      return r;
+    }
+    if (closed) {
+      throw new IllegalStateException("cache is closed");
+    }
+    int count = mask + 1;
+    if (merged) {
+      first = new Segment(StoreSizing.settings(config, count, 0));
+      r = new Segment[count];
+      Arrays.fill(r, first);
+      segments = new Segment[] {first};
+    } else {
+      r = newStripes();
+      segments = r;
+    }
+    routes = r;
+    return r;
   }
 
   /** @return the number of routes: the stripes the bound calls for, split yet or not */
@@ -77,14 +114,28 @@ final class SegmentTable implements Iterable<Segment> {
   /**
    * Keys of route {@code index}, for the map views' iterators: their routes stay the same
    * across a split, so an iteration that straddles one visits every key present throughout.
+   *
+   * @throws IllegalStateException if the cache is closed (a used one's segments throw it)
    */
   List<byte[]> keys(int index) {
-    Segment segment = routes[index];
+    Segment[] r = routes;
+    if (r == null) {
+      return keysBeforeFirstUse();
+    }
+    Segment segment = r[index];
     List<byte[]> keys = segment.keys();
     if (segment == first) {
       keys.removeIf(key -> ((int) Segment.hash(key, key.length) & mask) != index);
     }
     return keys;
+  }
+
+  /** No keys in a cache not yet used; but a closed one refuses, as its segments would. */
+  private synchronized List<byte[]> keysBeforeFirstUse() {
+    if (closed) {
+      throw new IllegalStateException("cache is closed");
+    }
+    return new ArrayList<>();
   }
 
   /**
@@ -118,10 +169,10 @@ final class SegmentTable implements Iterable<Segment> {
    * @return what the split evicted (normally nothing), or null if there was no split
    */
   WriteResult splitIfDue(int bytes) {
-    if (!merged) {
-      return null;
+    if (!merged || routes == null) {
+      return null; // not yet used: the write that follows makes the first segment
     }
-    Segment segment = first;
+    Segment segment = first; // written before the routes just read
     if (segment.size() < splitEntries && segment.memoryUsed() + bytes < splitBytes) {
       return null;
     }

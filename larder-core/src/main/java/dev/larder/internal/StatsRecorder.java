@@ -9,28 +9,48 @@ import org.HdrHistogram.Histogram;
 /**
  * Counters and latency histograms of one cache. Counters are striped ({@link LongAdder}) so
  * that recording does not contend; histograms are HdrHistogram's concurrent variant, whose
- * writers never wait. A disabled recorder does nothing and reports zeros.
+ * writers never wait. A disabled recorder does nothing and reports zeros; there is one for the
+ * whole JVM ({@link #of}), holding nothing, so a cache without statistics pays nothing for them.
  */
 final class StatsRecorder {
 
+  private static final StatsRecorder DISABLED = new StatsRecorder(false);
+
   private final boolean enabled;
-  private final LongAdder hits = new LongAdder();
-  private final LongAdder misses = new LongAdder();
-  private final LongAdder loadSuccesses = new LongAdder();
-  private final LongAdder loadFailures = new LongAdder();
-  private final LongAdder evictions = new LongAdder();
-  private final LongAdder expirations = new LongAdder();
-  private final LongAdder puts = new LongAdder();
-  private final LongAdder removals = new LongAdder();
+  // all null when disabled
+  private final LongAdder hits;
+  private final LongAdder misses;
+  private final LongAdder loadSuccesses;
+  private final LongAdder loadFailures;
+  private final LongAdder evictions;
+  private final LongAdder expirations;
+  private final LongAdder puts;
+  private final LongAdder removals;
   private final Histogram getLatency;
   private final Histogram putLatency;
   private final Histogram loadLatency;
 
-  StatsRecorder(boolean enabled) {
+  private StatsRecorder(boolean enabled) {
     this.enabled = enabled;
+    this.hits = enabled ? new LongAdder() : null;
+    this.misses = enabled ? new LongAdder() : null;
+    this.loadSuccesses = enabled ? new LongAdder() : null;
+    this.loadFailures = enabled ? new LongAdder() : null;
+    this.evictions = enabled ? new LongAdder() : null;
+    this.expirations = enabled ? new LongAdder() : null;
+    this.puts = enabled ? new LongAdder() : null;
+    this.removals = enabled ? new LongAdder() : null;
     this.getLatency = enabled ? new ConcurrentHistogram(2) : null;
     this.putLatency = enabled ? new ConcurrentHistogram(2) : null;
     this.loadLatency = enabled ? new ConcurrentHistogram(2) : null;
+  }
+
+  /**
+   * @param enabled whether to record
+   * @return a new recorder for one cache, or the shared one that records nothing
+   */
+  static StatsRecorder of(boolean enabled) {
+    return enabled ? new StatsRecorder(true) : DISABLED;
   }
 
   boolean enabled() {

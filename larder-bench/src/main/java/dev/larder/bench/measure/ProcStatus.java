@@ -30,6 +30,29 @@ public final class ProcStatus {
   }
 
   /**
+   * The anonymous part of the resident set (RssAnon + RssShmem): the heap and everything a
+   * library allocates, on or off the heap, without the file-backed pages (the JVM's code, the
+   * class-data archive, jars) that the kernel may drop and read again under memory pressure from
+   * other processes whatever the measured code does.
+   *
+   * @return the bytes, or empty where /proc or either field is not available
+   */
+  public static OptionalLong anonymousResidentBytes() {
+    if (!Files.isReadable(STATUS)) {
+      return OptionalLong.empty();
+    }
+    try {
+      String status = Files.readString(STATUS);
+      OptionalLong anon = field(status, "RssAnon");
+      OptionalLong shmem = field(status, "RssShmem");
+      return anon.isPresent() && shmem.isPresent()
+          ? OptionalLong.of(anon.getAsLong() + shmem.getAsLong()) : OptionalLong.empty();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
    * Extracts one field of a {@code /proc/PID/status} text, such as {@code "VmRSS:  123 kB"}.
    *
    * @param statusText the file's content

@@ -402,9 +402,17 @@ final class EvictionPolicy {
     return (long) (mainUnits * PROTECTED);
   }
 
-  /** @return bytes of the sketch, the ghost table and the admission sample */
+  /**
+   * @return bytes of the sketch, the ghost table and the admission sample as they are now: an
+   *     entry-bounded segment's are made when first needed
+   */
   long bytes() {
     return sketch.bytes() + ghosts.bytes() + admissionSample.bytes();
+  }
+
+  /** @return bytes of the three tables once all are made (see {@link #bytes}); for tests */
+  long tableBytes() {
+    return sketch.tableBytes() + ghosts.tableBytes() + admissionSample.tableBytes();
   }
 
   /** @return the bytes {@link #ensureCapacity} would add */

@@ -1,5 +1,7 @@
 package dev.larder.internal.store;
 
+import java.util.Arrays;
+
 /**
  * A count-min sketch of 4-bit counters that estimates how often each key hash was requested,
  * with periodic aging so that old popularity fades (the TinyLFU admission filter).
@@ -13,6 +15,18 @@ package dev.larder.internal.store;
  * increment or a race with the halving may be lost, which only makes the estimate slightly
  * lower, and can never produce a value outside 0-15. The sketch is resized (and forgets) when
  * the segment's index grows.
+ *
+ * <p>A <em>deferred</em> sketch (an entry-bounded segment's, whose table is sized for the bound,
+ * 8 bytes an entry of it, whatever the segment holds) starts without its table: it records the
+ * hashes it is asked to count, in order, until they would take a quarter of the table's bytes,
+ * or until an estimate is asked for (the first admission contest, a split), and then builds the
+ * table by replaying them. Counting is the same function of the same hashes in the same order,
+ * so the table, the additions and the next halving are exactly those of a sketch that had its
+ * table from the start, and every eviction decision is unchanged; a segment that is never read
+ * much nor full never pays for the table. Readers append to the record as racily as they
+ * increment counters (a racing append may be lost, as a racing increment may); growing the
+ * record and building the table are done under the sketch's monitor, never on the path of an
+ * ordinary increment.
  */
 final class FrequencySketch {
 
@@ -21,7 +35,13 @@ final class FrequencySketch {
   };
   private static final long HALF_MASK = 0x7777_7777_7777_7777L;
 
+  /** The counters; null while a deferred sketch is still recording (see the class notes). */
   private long[] table;
+  /** Longs the table has, or will have when built. */
+  private int length;
+  /** Hashes counted while the table is deferred, oldest first; null if none or built. */
+  private long[] pending;
+  private int pendingCount;
   private final int countersPerEntry;
   private int sampleSize;
   private int additions;
@@ -51,13 +71,25 @@ final class FrequencySketch {
    *     counts against a byte bound
    */
   FrequencySketch(int expectedEntries, int countersPerEntry) {
+    this(expectedEntries, countersPerEntry, false);
+  }
+
+  /**
+   * @param expectedEntries entries the sketch should describe
+   * @param countersPerEntry as above
+   * @param deferred whether to defer the table until it is needed (see the class notes)
+   */
+  FrequencySketch(int expectedEntries, int countersPerEntry, boolean deferred) {
     this.countersPerEntry = countersPerEntry;
     resize(expectedEntries);
+    if (!deferred) {
+      table = new long[length];
+    }
   }
 
   /** Grows the sketch to suit {@code expectedEntries}; counts are forgotten if it grows. */
   void ensureCapacity(int expectedEntries) {
-    if (longsFor(expectedEntries) > table.length * 2L) {
+    if (longsFor(expectedEntries) > length * 2L) {
       resize(expectedEntries);
     }
   }
@@ -65,15 +97,34 @@ final class FrequencySketch {
   /** @return the bytes {@link #ensureCapacity} would add for {@code expectedEntries} */
   long growthFor(int expectedEntries) {
     int longs = longsFor(expectedEntries);
-    return longs > table.length * 2L ? 8L * (longs - table.length) : 0;
+    return longs > length * 2L ? 8L * (longs - length) : 0;
   }
 
+  /** @return bytes the sketch holds now: its table, or what a deferred sketch recorded */
   long bytes() {
-    return 16L + 8L * table.length;
+    long[] t = table;
+    if (t != null) {
+      return 16L + 8L * t.length;
+    }
+    long[] p = pending;
+    return p == null ? 0 : 16L + 8L * p.length;
+  }
+
+  /** @return bytes of the table, built or not: what it holds once built; for tests */
+  long tableBytes() {
+    return 16L + 8L * length;
+  }
+
+  /** @return whether the table has been built; for tests */
+  boolean built() {
+    return table != null;
   }
 
   int frequency(long hash) {
     long[] t = table;
+    if (t == null) {
+      t = build();
+    }
     int min = 15;
     for (int row = 0; row < 4; row++) {
       long x = rehash(hash, row);
@@ -85,6 +136,15 @@ final class FrequencySketch {
 
   void increment(long hash) {
     long[] t = table;
+    if (t == null) {
+      record(hash);
+      return;
+    }
+    count(t, hash);
+  }
+
+  /** Counts {@code hash} in {@code t}: the increment itself, on the built table. */
+  private void count(long[] t, long hash) {
     boolean added = false;
     for (int row = 0; row < 4; row++) {
       long x = rehash(hash, row);
@@ -107,9 +167,77 @@ final class FrequencySketch {
     additions = additions >>> 1;
   }
 
+  /**
+   * Records a hash for a deferred table: appended at once if the record has room (as racy as an
+   * increment), else under the monitor, which grows the record or, once it would pass a quarter
+   * of the table's bytes, builds the table and counts the hash there.
+   */
+  private void record(long hash) {
+    long[] p = pending;
+    int n = pendingCount;
+    if (p != null && n < p.length) {
+      p[n] = hash;
+      pendingCount = n + 1;
+      return;
+    }
+    recordSlowly(hash);
+  }
+
+  private synchronized void recordSlowly(long hash) {
+    long[] t = table;
+    if (t == null) {
+      long[] p = pending;
+      int n = pendingCount;
+      int most = Math.max(MIN_PENDING, length / 4);
+      if (p == null || n >= p.length && p.length < most) {
+        p = p == null ? new long[MIN_PENDING] : Arrays.copyOf(p, Math.min(most, p.length * 2));
+        pending = p;
+      }
+      if (n < p.length) {
+        p[n] = hash;
+        pendingCount = n + 1;
+        return;
+      }
+      t = build();
+    }
+    count(t, hash);
+  }
+
+  /** Longs a deferred sketch's record starts with. */
+  private static final int MIN_PENDING = 8;
+
+  /**
+   * Builds a deferred table from the recorded hashes, replayed in order; returns the table if
+   * it is built already.
+   */
+  private synchronized long[] build() {
+    long[] t = table;
+    if (t != null) {
+      return t;
+    }
+    t = new long[length];
+    long[] p = pending;
+    for (int i = 0, n = p == null ? 0 : Math.min(pendingCount, p.length); i < n; i++) {
+      count(t, p[i]);
+    }
+    table = t;
+    pending = null;
+    pendingCount = 0;
+    return t;
+  }
+
+  /**
+   * Sizes the sketch for {@code expectedEntries} with every count forgotten: a new table, or
+   * for a deferred one an empty record.
+   */
   private void resize(int expectedEntries) {
-    int longs = longsFor(expectedEntries);
-    table = new long[longs];
+    length = longsFor(expectedEntries);
+    if (table != null) {
+      table = new long[length];
+    } else {
+      pending = null;
+      pendingCount = 0;
+    }
     this.expectedEntries = expectedEntries;
     sampleSize = sampleSizeFor(expectedEntries, agingFactor);
     additions = 0;
@@ -127,6 +255,9 @@ final class FrequencySketch {
    * readers see the new period racily, which only moves a halving by a few increments.
    */
   void agingFactor(double factor) {
+    if (table == null) {
+      build(); // the recorded hashes are counted with the history they were recorded under
+    }
     agingFactor = Math.max(MIN_AGING, Math.min(MAX_AGING, factor));
     sampleSize = sampleSizeFor(expectedEntries, agingFactor);
   }

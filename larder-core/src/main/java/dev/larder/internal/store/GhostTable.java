@@ -27,7 +27,10 @@ import java.util.Arrays;
  * ghosts of one step (a twentieth of the entries from each queue) survive in part, the same
  * part for either queue. With an entry bound, where memory is not the bound, it has a slot
  * per entry, so that ghosts also reach back far enough for the sketch's history adaptation
- * ({@link EvictionPolicy}), whose victims of disk-like traces come back after long gaps. Guarded by the segment's write lock.
+ * ({@link EvictionPolicy}), whose victims of disk-like traces come back after long gaps. A
+ * <em>lazy</em> table (an entry-bounded segment's, sized for the bound) allocates its slots at
+ * the first ghost: until then every lookup finds none, as in a table of empty slots, so nothing
+ * any decision sees changes. Guarded by the segment's write lock.
  */
 final class GhostTable {
 
@@ -37,30 +40,59 @@ final class GhostTable {
   /** Units per adaptation step wanted: 2^8. */
   private static final int STEP_UNITS_LOG2 = 8;
 
+  private static final SlotSizing SLOT_PER_ENTRY = sizing(1);
+  private static final SlotSizing SLOT_PER_EIGHT = sizing(8);
+
+  /** The slots; null in a lazy table until its first ghost. */
   private int[] slots;
+  /** Slots the table has, or will have when allocated. */
+  private int length;
   private int resolution;
   private final SlotSizing sizing;
 
   /** @param entriesPerSlot expected entries per ghost slot (8: half a byte an entry) */
   GhostTable(int expectedEntries, int entriesPerSlot) {
-    sizing = new SlotSizing(entriesPerSlot, 16, Integer.MAX_VALUE);
-    slots = new int[sizing.lengthFor(expectedEntries)];
+    this(expectedEntries, entriesPerSlot, false);
   }
 
+  /**
+   * @param entriesPerSlot as above
+   * @param lazy whether to allocate the slots at the first ghost rather than now
+   */
+  GhostTable(int expectedEntries, int entriesPerSlot, boolean lazy) {
+    sizing = entriesPerSlot == 1 ? SLOT_PER_ENTRY
+        : entriesPerSlot == 8 ? SLOT_PER_EIGHT : sizing(entriesPerSlot);
+    length = sizing.lengthFor(expectedEntries);
+    slots = lazy ? null : new int[length];
+  }
+
+  private static SlotSizing sizing(int entriesPerSlot) {
+    return new SlotSizing(entriesPerSlot, 16, Integer.MAX_VALUE);
+  }
+
+  /** @return bytes of the slots allocated (none yet in a lazy table without ghosts) */
   long bytes() {
-    return SlotSizing.bytes(slots.length);
+    return slots == null ? 0 : SlotSizing.bytes(length);
+  }
+
+  /** @return bytes of the slots, allocated or not: what they take once allocated; for tests */
+  long tableBytes() {
+    return SlotSizing.bytes(length);
   }
 
   /** @return the bytes {@link #ensureCapacity} would add */
   long growthFor(int expectedEntries) {
-    return sizing.growthFor(slots.length, expectedEntries);
+    return sizing.growthFor(length, expectedEntries);
   }
 
   /** Grows (forgetting every ghost) if {@code expectedEntries} needs a table twice as large. */
   void ensureCapacity(int expectedEntries) {
-    int grown = sizing.grownLength(slots.length, expectedEntries);
+    int grown = sizing.grownLength(length, expectedEntries);
     if (grown > 0) {
-      slots = new int[grown];
+      length = grown;
+      if (slots != null) {
+        slots = new int[grown];
+      }
     }
   }
 
@@ -73,12 +105,17 @@ final class GhostTable {
         - STEP_UNITS_LOG2);
     if (Math.abs(wanted - resolution) > 1) {
       resolution = wanted;
-      Arrays.fill(slots, 0);
+      if (slots != null) {
+        Arrays.fill(slots, 0);
+      }
     }
   }
 
   /** @param marginal whether the decision that made the key a ghost was a marginal one */
   void add(long hash, int queue, long position, boolean marginal) {
+    if (slots == null) {
+      slots = new int[length];
+    }
     slots[index(hash)] = (fingerprint(hash) << 17) | (marginal ? 1 << 16 : 0) | (queue << 15)
         | (int) ((position >>> resolution) & POSITION_MASK);
   }
@@ -90,6 +127,9 @@ final class GhostTable {
    *     stayed, or -1 if it is not a ghost; {@link #queueOf} tells which queue it left
    */
   long distance(long hash, long windowTail, long mainTail) {
+    if (slots == null) {
+      return -1;
+    }
     int entry = slots[index(hash)];
     if (entry == 0 || (entry >>> 17) != fingerprint(hash)) {
       return -1;
@@ -110,6 +150,9 @@ final class GhostTable {
 
   /** Forgets a key that is back in the cache. */
   void remove(long hash) {
+    if (slots == null) {
+      return;
+    }
     int i = index(hash);
     if ((slots[i] >>> 17) == fingerprint(hash)) {
       slots[i] = 0;
@@ -118,7 +161,7 @@ final class GhostTable {
 
   private int index(long hash) {
     long x = (hash * 0x9E3779B97F4A7C15L) >>> 32;
-    return (int) ((x * slots.length) >>> 32);
+    return (int) ((x * length) >>> 32);
   }
 
   private static int fingerprint(long hash) {

@@ -40,6 +40,32 @@ sealed interface PageMemory permits HeapPageMemory, MappedPageMemory, AutoPageMe
    */
   MemorySegment allocate(int capacity);
 
+  /** Bytes a segment's first page starts with, at most. */
+  int FIRST_BYTES = 1024;
+  /**
+   * The largest first page kept on the heap: the largest standard page a segment starts with
+   * ({@code StoreSettings.EAGER_PAGE}). A segment whose pages grew larger for large entries and
+   * was then emptied takes its next first page from its memory like any other.
+   */
+  int MOST_FIRST_BYTES = StoreSettings.EAGER_PAGE;
+
+  /**
+   * Memory for a segment's first standard page (one allocated while the segment has no other):
+   * a heap array of at most {@value #FIRST_BYTES} bytes, whatever the storage, which grows as
+   * the page fills ({@link Page#ensureMemory}). So a segment that holds less than a page holds
+   * what it holds, not a page: an off-heap page would be resident in whole 4 KiB system pages
+   * and cost a mapping and its bookkeeping objects (about 1 KB more than its entries for a
+   * cache of 100 small entries). Only for pages of at most {@value #MOST_FIRST_BYTES} bytes,
+   * so an off-heap cache keeps at most that on the heap per segment; the store frees it as it
+   * frees any heap page, by forgetting it ({@link PageStore}).
+   *
+   * @param capacity the page's capacity
+   * @return zeroed heap memory of at most {@code capacity} bytes
+   */
+  static MemorySegment allocateFirst(int capacity) {
+    return MemorySegment.ofArray(new byte[Math.min(capacity, FIRST_BYTES)]);
+  }
+
   /** Takes back memory no page uses any more; readers may still read it (see the class notes). */
   void free(MemorySegment memory);
 

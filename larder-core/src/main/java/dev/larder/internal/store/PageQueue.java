@@ -1,7 +1,5 @@
 package dev.larder.internal.store;
 
-import java.util.ArrayDeque;
-
 /**
  * A FIFO queue of entries laid out in a chain of pages: new entries are appended at the head
  * page, and the policy consumes entries one at a time at the tail cursor. A page leaves the
@@ -21,7 +19,7 @@ final class PageQueue {
 
   final String name;
   /** Oldest first; the last page is the head that entries are appended to. */
-  private final ArrayDeque<Page> pages = new ArrayDeque<>(2);
+  private final PageRing pages = new PageRing();
   /** Offset of the next entry to consume in the tail page. */
   int tailOffset;
   long liveBytes;
@@ -80,6 +78,7 @@ final class PageQueue {
    */
   int claim(Page page, int bytes) {
     int offset = page.used;
+    page.ensureMemory(offset + bytes);
     page.used += bytes;
     if (page == spare) {
       pages.peekLast().flowStart += bytes;

@@ -51,6 +51,8 @@ final class PageStore {
   /** What the pooled over-size pages count against the bound. */
   private long pooledLargeBytes;
   private long reservedBytes;
+  /** Whether a first standard page starts on the heap (PageMemory.allocateFirst). */
+  private final boolean firstOnHeap;
 
   /**
    * @param settings the segment's settings: its storage, its first standard page
@@ -61,14 +63,21 @@ final class PageStore {
         settings.pageSize());
   }
 
+  /** A store that takes every page from {@code memory}, its first included: for tests of it. */
   PageStore(PageMemory memory, int standardSize) {
-    this(memory, standardSize, standardSize);
+    this(memory, standardSize, standardSize, false);
   }
 
+  /** A segment's store: its first page on the heap (see {@link PageMemory#allocateFirst}). */
   PageStore(PageMemory memory, int firstSize, int targetSize) {
+    this(memory, firstSize, targetSize, true);
+  }
+
+  private PageStore(PageMemory memory, int firstSize, int targetSize, boolean firstOnHeap) {
     this.memory = memory;
     this.standardSize = firstSize;
     this.targetSize = Math.max(firstSize, targetSize);
+    this.firstOnHeap = firstOnHeap;
   }
 
   /** Racy read for optimistic readers; may return null or a stale page. */
@@ -140,7 +149,12 @@ final class PageStore {
     int number = takeNumber();
     Page page;
     try {
-      page = new Page(number, memory.allocate(capacity));
+      // a store's first standard page starts short, on the heap, and grows as it fills: a
+      // segment that holds less than a page should not hold a whole page
+      boolean first = firstOnHeap && reservedBytes == 0 && capacity == standardSize
+          && capacity <= PageMemory.MOST_FIRST_BYTES;
+      page = new Page(number, first ? PageMemory.allocateFirst(capacity)
+          : memory.allocate(capacity), capacity);
     } catch (RuntimeException | OutOfMemoryError e) {
       giveBackNumber(number);
       throw e;
@@ -259,7 +273,9 @@ final class PageStore {
   }
 
   private void release(Page page) {
-    if (forget(page)) {
+    // heap memory, whatever the storage (a first page: PageMemory.allocateFirst), is the
+    // collector's to free once no reader holds it
+    if (forget(page) && page.memory.isNative()) {
       memory.free(page.memory);
     }
   }

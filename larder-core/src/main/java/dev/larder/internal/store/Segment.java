@@ -131,10 +131,16 @@ public final class Segment {
         : policyTarget(MIN_CAPACITY);
     // An entry bound leaves memory free to spend on accuracy (16 sketch counters and a ghost
     // slot per entry: 12 bytes); a byte bound counts every byte (4 counters and a slot per eight
-    // entries: 2.5 bytes).
-    this.sketch = new FrequencySketch(expected, byteBound ? 4 : 16);
-    this.policy = new EvictionPolicy(sketch, new GhostTable(expected, byteBound ? 8 : 1),
-        new AdmissionSample(expected), window, main);
+    // entries: 2.5 bytes). An entry bound's tables, sized for the bound rather than the
+    // contents, are made when first needed: the sketch's once it has recorded a quarter of its
+    // bytes in hashes or an admission asks for a count, the others at the first ghost or sample.
+    // Each behaves exactly as if made at once (see the classes), so no decision changes, and a
+    // cache that stays small never pays 12 bytes an entry of a bound it is far from. A byte
+    // bound's tables count against its budget from the start, as they always did.
+    boolean lazy = !byteBound;
+    this.sketch = new FrequencySketch(expected, byteBound ? 4 : 16, lazy);
+    this.policy = new EvictionPolicy(sketch, new GhostTable(expected, byteBound ? 8 : 1, lazy),
+        new AdmissionSample(expected, lazy), window, main);
   }
 
   // ------------------------------------------------------------------ reads (no lock)
@@ -812,6 +818,11 @@ public final class Segment {
   /** @return bytes of the policy's tables (sketch, ghosts, admission sample); racy read */
   long policyBytes() {
     return policy.bytes();
+  }
+
+  /** @return bytes of the policy's tables once all are made; for tests */
+  long policyTableBytes() {
+    return policy.tableBytes();
   }
 
   /** @return live entries; racy read, exact at quiescence */

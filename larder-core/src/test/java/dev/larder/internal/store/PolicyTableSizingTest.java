@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * An entry bound is a ceiling, not a promise to fill: the policy's tables (12 bytes an entry)
- * are allocated at once only for bounds up to {@link Segment#EAGER_POLICY_ENTRIES} a segment,
- * and otherwise grow with the index to the size they would have had.
+ * are sized for the bound at once only for bounds up to {@link Segment#EAGER_POLICY_ENTRIES} a
+ * segment, and otherwise grow with the index to the size they would have had; and whatever
+ * their size, none is made before it is needed.
  */
 class PolicyTableSizingTest {
 
@@ -37,16 +38,36 @@ class PolicyTableSizingTest {
   }
 
   @Test
-  void smallBoundsGetTheirTablesAtOnce() {
+  void smallBoundsSizeTheirTablesAtOnce() {
     Segment s = segment(Segment.EAGER_POLICY_ENTRIES);
-    assertEquals(eagerBytes(Segment.EAGER_POLICY_ENTRIES), s.policyBytes());
+    assertEquals(eagerBytes(Segment.EAGER_POLICY_ENTRIES), s.policyTableBytes());
+  }
+
+  /**
+   * An entry-bounded segment makes no table before it is used; its sketch's, once it has
+   * counted enough requests, is the size the bound calls for.
+   */
+  @Test
+  void tablesAreMadeWhenFirstNeeded() {
+    int bound = 1000;
+    Segment s = segment(bound);
+    assertEquals(0, s.policyBytes(), "an unused segment's tables");
+    byte[] key = new byte[8];
+    for (long i = 0; i < bound; i++) {
+      ByteBuffer.wrap(key).putLong(0, i);
+      s.get(key, 8, Segment.hash(key, 8), 0, false); // a miss, counted in the sketch
+    }
+    assertEquals(new FrequencySketch(bound, 16).bytes(), s.policyBytes(),
+        "the sketch, made once it counted a quarter of its size in requests");
+    s.close();
   }
 
   @Test
   void largeBoundsGrowTheirTablesToTheSizeTheyWouldHaveHad() {
     int bound = 200_000;
     Segment s = segment(bound);
-    assertTrue(s.policyBytes() < eagerBytes(bound) / 100, "starts small: " + s.policyBytes());
+    assertTrue(s.policyTableBytes() < eagerBytes(bound) / 100,
+        "starts small: " + s.policyTableBytes());
     byte[] key = new byte[8];
     byte[] value = new byte[8];
     for (long i = 0; i < bound; i++) {
@@ -54,7 +75,8 @@ class PolicyTableSizingTest {
       s.put(key, 8, value, 8, Segment.hash(key, 8), PutMode.ALWAYS, null, false, 0);
     }
     assertEquals(bound, s.size());
-    assertEquals(eagerBytes(bound), s.policyBytes(), "full size once the index holds the bound");
+    assertEquals(eagerBytes(bound), s.policyTableBytes(),
+        "full size once the index holds the bound");
     s.close();
   }
 }
