@@ -1,6 +1,7 @@
 package dev.larder.server.internal;
 
 import dev.larder.server.ServerConfig;
+import dev.larder.server.internal.cluster.ServerCluster;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.memcache.MemcacheAuth;
 import dev.larder.server.internal.resp.AclUsers;
@@ -33,6 +34,8 @@ public final class ServerState {
   private volatile String maxMemoryPolicy;
   private volatile int respPort;
   private volatile int memcachePort;
+  /** This member's cluster, or null for a standalone server; set once, before serving. */
+  private volatile ServerCluster cluster;
 
   /**
    * Builds the users from the configuration (see {@link #ServerState(Keyspace, ServerConfig,
@@ -63,6 +66,16 @@ public final class ServerState {
     this.acl = acl;
     this.memcacheAuth = memcacheAuth;
     this.maxMemoryPolicy = config.maxMemoryPolicy();
+  }
+
+  /** @return this member's cluster, or null for a standalone server */
+  public ServerCluster cluster() {
+    return cluster;
+  }
+
+  /** @param cluster this member's cluster; set once, before the listeners start */
+  public void cluster(ServerCluster cluster) {
+    this.cluster = cluster;
   }
 
   /** @return the RESP users */

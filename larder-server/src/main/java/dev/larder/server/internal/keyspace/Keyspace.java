@@ -12,6 +12,7 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -42,7 +43,15 @@ public final class Keyspace implements AutoCloseable {
   public static final int DATABASES = 16;
 
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-  private final AtomicLong versions = new AtomicLong();
+  /** Gives each write its version: a counter, or a clustered server's {@code Versions}. */
+  private final LongSupplier versions;
+  /**
+   * Where the expiry sweep walks: the whole cache, or (clustered) the entries this member is
+   * primary of.
+   */
+  private final Supplier<Iterator<Map.Entry<byte[], byte[]>>> sweepWalk;
+  /** Whether the cache was given (a clustered one): it is not rebuilt by {@link #resize}. */
+  private final boolean given;
   private final LongSupplier clock;
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
@@ -67,6 +76,33 @@ public final class Keyspace implements AutoCloseable {
     this.clock = clock;
     this.maxMemory = maxMemory;
     this.cache = build(maxMemory);
+    AtomicLong counter = new AtomicLong();
+    this.versions = counter::incrementAndGet;
+    this.sweepWalk = () -> cache.asMap().entrySet().iterator();
+    this.given = false;
+  }
+
+  /**
+   * A keyspace over a cache built elsewhere: a clustered server's, whose entries live on several
+   * members. The stored keys and values are the same as a standalone keyspace's. The cache's
+   * evictions are not counted, its bound cannot be changed ({@link #resize} refuses), and a
+   * failed removal of an expired value found by a read is left to the sweep.
+   *
+   * @param cache the cache of stored keys and values; closed with the keyspace
+   * @param maxMemory the cache's byte bound (what INFO and noeviction report)
+   * @param clock the current Unix time in milliseconds
+   * @param versions gives each write a version unique to that write of that key
+   * @param sweepWalk a new walk, for each pass of the expiry sweep, of the entries this keyspace
+   *     must sweep
+   */
+  public Keyspace(Cache<byte[], byte[]> cache, long maxMemory, LongSupplier clock,
+      LongSupplier versions, Supplier<Iterator<Map.Entry<byte[], byte[]>>> sweepWalk) {
+    this.cache = cache;
+    this.maxMemory = maxMemory;
+    this.clock = clock;
+    this.versions = versions;
+    this.sweepWalk = sweepWalk;
+    this.given = true;
   }
 
   private Cache<byte[], byte[]> build(long bytes) {
@@ -138,7 +174,7 @@ public final class Keyspace implements AutoCloseable {
    * @param payload the string's bytes
    */
   public void putString(int db, byte[] key, byte[] payload) {
-    cache.put(storedKey(db, key), ValueLayout.encodeString(versions.incrementAndGet(), payload));
+    cache.put(storedKey(db, key), ValueLayout.encodeString(versions.getAsLong(), payload));
   }
 
   /**
@@ -195,7 +231,7 @@ public final class Keyspace implements AutoCloseable {
             return before == null ? null : old;
           }
           if (after != null && newVersion) {
-            after = after.withVersion(versions.incrementAndGet());
+            after = after.withVersion(versions.getAsLong());
           }
           result[0] = new Change(before, after);
           return after == null ? null : ValueLayout.encode(after);
@@ -217,7 +253,7 @@ public final class Keyspace implements AutoCloseable {
    * @return the stored value
    */
   public StoredValue put(int db, byte[] key, StoredValue value) {
-    StoredValue versioned = value.withVersion(versions.incrementAndGet());
+    StoredValue versioned = value.withVersion(versions.getAsLong());
     cache.put(storedKey(db, key), ValueLayout.encode(versioned));
     if (versioned.volatileKey()) {
       expiringWrites.increment();
@@ -304,7 +340,9 @@ public final class Keyspace implements AutoCloseable {
    * @return how many expired keys were removed
    */
   public synchronized int sweepExpired(int budget) {
-    if (quietAt >= 0) {
+    // A given (clustered) cache also holds values with an expiry written on other members,
+    // which this member's count does not see: its sweep never goes quiet.
+    if (quietAt >= 0 && !given) {
       if (expiringWrites.sum() == quietAt) {
         return 0;
       }
@@ -324,7 +362,7 @@ public final class Keyspace implements AutoCloseable {
         }
         passStartWrites = expiringWrites.sum();
         passSawExpiring = false;
-        sweep = cache.asMap().entrySet().iterator();
+        sweep = sweepWalk.get();
         if (!sweep.hasNext()) {
           sweep = null;
           quietAt = passStartWrites;
@@ -374,6 +412,10 @@ public final class Keyspace implements AutoCloseable {
    * @param bytes the new bound, at least 64 KiB
    */
   public void resize(long bytes) {
+    if (given) {
+      throw new IllegalStateException("maxmemory cannot be changed while the server runs in a"
+          + " cluster; restart the member with the new bound");
+    }
     Cache<byte[], byte[]> next = build(bytes);
     Cache<byte[], byte[]> previous = cache;
     for (Map.Entry<byte[], byte[]> e : previous.asMap().entrySet()) {
@@ -412,12 +454,24 @@ public final class Keyspace implements AutoCloseable {
       return null;
     }
     if (expired(bytes)) {
-      if (cache.remove(stored, bytes)) {
-        expired.increment();
-      }
+      removeExpired(stored, bytes);
       return null;
     }
     return bytes;
+  }
+
+  private void removeExpired(byte[] stored, byte[] bytes) {
+    try {
+      if (cache.remove(stored, bytes)) {
+        expired.increment();
+      }
+    } catch (RuntimeException e) {
+      if (!given) {
+        throw e;
+      }
+      // A clustered cache refused (a minority side) or timed out: the read still answers
+      // "absent", and the primary's sweep removes the value.
+    }
   }
 
   private boolean expired(byte[] bytes) {

@@ -26,6 +26,8 @@ public final class RespSession {
   boolean queueFailed;
   final List<Watch> watched = new ArrayList<>();
   boolean closeAfterReply;
+  /** READONLY: reads of slots this member replicates run here; keyed commands may get MOVED. */
+  boolean readOnly;
   /** The name bytes of the last command looked up, and what they looked up. */
   private byte[] lastName;
   private Lookup lastLookup;
@@ -74,6 +76,7 @@ public final class RespSession {
   /** Back to a fresh connection's state (RESET). */
   void reset() {
     endTransaction();
+    readOnly = false;
     db = 0;
     info.db(0);
     out.protocol(2);
