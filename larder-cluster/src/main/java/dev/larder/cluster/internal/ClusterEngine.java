@@ -353,7 +353,7 @@ public final class ClusterEngine implements AutoCloseable {
       return Map.of();
     }
     for (Address a : t.view().getMembers()) {
-      if (a.toString().equals(member)) {
+      if (Messenger.name(a).equals(member)) {
         return MemberAttributes.of(a);
       }
     }
@@ -479,7 +479,7 @@ public final class ClusterEngine implements AutoCloseable {
   /** A member said it is closing (LEAVE, on the delivery thread): see {@link Quorum#onLeave}. */
   private void onLeave(Address from, Frame f) {
     Topology t = membership.topology();
-    quorum.onLeave(from.toString(), t == null ? null : t.view());
+    quorum.onLeave(Messenger.name(from), t == null ? null : t.view());
     messenger.reply(from, f.reqId(), Frame.reply(f.reqId(), t == null ? 0 : t.viewId(),
         Frame.S_OK, null));
   }

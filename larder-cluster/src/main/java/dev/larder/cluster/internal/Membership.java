@@ -142,7 +142,7 @@ final class Membership {
 
   /** @return the names of the current view's members, coordinator first */
   List<String> members() {
-    return topology.view().getMembers().stream().map(Address::toString).toList();
+    return topology.view().getMembers().stream().map(Messenger::name).toList();
   }
 
   /** @return the number of segments this member owns or is receiving (0 in invalidation mode) */

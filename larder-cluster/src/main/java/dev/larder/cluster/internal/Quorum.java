@@ -151,7 +151,7 @@ final class Quorum {
   private static List<String> names(List<Address> members) {
     List<String> out = new ArrayList<>(members.size());
     for (Address a : members) {
-      out.add(a.toString());
+      out.add(Messenger.name(a));
     }
     return out;
   }

@@ -115,7 +115,7 @@ final class Writes {
         throw new ClusterException(new String(r.value(), StandardCharsets.UTF_8));
       }
       if (System.nanoTime() >= deadline) {
-        throw new ClusterTimeoutException(op + " write", List.of(primary.toString()));
+        throw new ClusterTimeoutException(op + " write", List.of(Messenger.name(primary)));
       }
       membership.awaitNewerView(t.viewId(), deadline);
       if (quorum.handling() == PartitionHandling.QUORUM) {
