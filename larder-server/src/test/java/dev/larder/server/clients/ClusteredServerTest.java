@@ -118,6 +118,21 @@ class ClusteredServerTest {
   }
 
   @Test
+  void writesThroughDifferentMembersGetDistinctCasUniques() throws Exception {
+    try (Memcached a = new Memcached(cluster.member(0));
+        Memcached b = new Memcached(cluster.member(1));
+        Memcached c = new Memcached(cluster.member(2))) {
+      Memcached[] all = {a, b, c};
+      Set<String> uniques = new HashSet<>();
+      for (int i = 0; i < 60; i++) {
+        assertEquals("STORED", all[i % 3].command("set distinct 0 0 1\r\n" + (i % 10)));
+        String unique = a.command("gets distinct").split(" ")[4];
+        assertTrue(uniques.add(unique), "write " + i + " reused CAS unique " + unique);
+      }
+    }
+  }
+
+  @Test
   @SuppressWarnings("deprecation") // Jedis 7 deprecates clusterSlots() with CLUSTER SLOTS itself
   void clusterCommandsDescribeTheCluster() {
     try (Jedis a = jedis(cluster.member(0))) {
