@@ -6,15 +6,13 @@ import dev.larder.server.internal.cluster.ServerCluster;
 import dev.larder.server.internal.http.HttpMount;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.memcache.MemcacheAuth;
-import dev.larder.server.internal.memcache.MemcacheDecoder;
-import dev.larder.server.internal.memcache.MemcacheHandler;
+import dev.larder.server.internal.memcache.MemcacheDispatcher;
 import dev.larder.server.internal.memcache.MemcacheStats;
 import dev.larder.server.internal.net.ConnectionGuard;
 import dev.larder.server.internal.net.Transport;
 import dev.larder.server.internal.resp.AclUsers;
 import dev.larder.server.internal.resp.RespCommandTable;
-import dev.larder.server.internal.resp.RespDecoder;
-import dev.larder.server.internal.resp.RespHandler;
+import dev.larder.server.internal.resp.RespSession;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
@@ -168,15 +166,10 @@ public final class LarderServer implements AutoCloseable {
     // in cluster mode the RESP port was announced to the other members: no other will do
     int resp = respPortToBind < 0 ? 0 : listen(respPortToBind,
         anyPortIfTaken && cluster == null, ssl, "-ERR max number of clients reached\r\n",
-        p -> {
-          p.addLast(new RespDecoder(config.maxRequestBytes()));
-          p.addLast(new RespHandler(state, table));
-        });
+        p -> p.addLast(RespSession.handlers(state, table)));
     int memcache = config.memcachePort() < 0 ? 0 : listen(config.memcachePort(),
-        anyPortIfTaken, ssl, "SERVER_ERROR Too many open connections\r\n", p -> {
-          p.addLast(new MemcacheDecoder(config.maxItemBytes()));
-          p.addLast(new MemcacheHandler(state, memcacheStats));
-        });
+        anyPortIfTaken, ssl, "SERVER_ERROR Too many open connections\r\n",
+        p -> p.addLast(MemcacheDispatcher.handlers(state, memcacheStats)));
     state.ports(resp, memcache);
     if (config.httpPort() >= 0) {
       // The default HTTP port is a convenience: when taken, any free port will do (printed).

@@ -4,6 +4,8 @@ import dev.larder.server.ServerConfig;
 import dev.larder.server.internal.cluster.ServerCluster;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.memcache.MemcacheAuth;
+import dev.larder.server.internal.net.ClientMemory;
+import dev.larder.server.internal.net.CrossProtocolGuard;
 import dev.larder.server.internal.resp.AclUsers;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,6 +33,8 @@ public final class ServerState {
   private final ScheduledExecutorService scheduler;
   private final AclUsers acl;
   private final MemcacheAuth memcacheAuth;
+  private final ClientMemory clientMemory;
+  private final CrossProtocolGuard crossProtocolGuard = new CrossProtocolGuard();
   private volatile String maxMemoryPolicy;
   private volatile int respPort;
   private volatile int memcachePort;
@@ -66,6 +70,18 @@ public final class ServerState {
     this.acl = acl;
     this.memcacheAuth = memcacheAuth;
     this.maxMemoryPolicy = config.maxMemoryPolicy();
+    this.clientMemory = new ClientMemory(config.clientQueryBufferLimit(),
+        config.clientOutputBufferLimit(), config.maxMemoryClients());
+  }
+
+  /** @return the bound on memory held for clients (requests and unsent replies) */
+  public ClientMemory clientMemory() {
+    return clientMemory;
+  }
+
+  /** @return what closes connections that send HTTP */
+  public CrossProtocolGuard crossProtocolGuard() {
+    return crossProtocolGuard;
   }
 
   /** @return this member's cluster, or null for a standalone server */
