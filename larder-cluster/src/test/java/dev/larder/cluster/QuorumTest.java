@@ -37,6 +37,24 @@ class QuorumTest {
 
   /** Cuts members [0, minority) off from the rest; returns the DISCARDs, to heal. */
   private static List<DISCARD> split(InProcessCluster c, int minority) throws Exception {
+    List<DISCARD> discards = cut(c, minority);
+    int size = c.nodes.size();
+    InProcessCluster.await(() -> {
+      for (int i = 0; i < size; i++) {
+        if (c.node(i).members().size() != (i < minority ? minority : size - minority)) {
+          return false;
+        }
+      }
+      return true;
+    }, "the split");
+    return discards;
+  }
+
+  /**
+   * Cuts members [0, minority) off from the rest, without waiting for the views that notice it;
+   * returns the DISCARDs, to heal.
+   */
+  private static List<DISCARD> cut(InProcessCluster c, int minority) throws Exception {
     List<DISCARD> discards = new ArrayList<>();
     for (ClusteredCache<String, String> n : c.nodes) {
       DISCARD d = new DISCARD();
@@ -52,14 +70,6 @@ class QuorumTest {
         }
       }
     }
-    InProcessCluster.await(() -> {
-      for (int i = 0; i < size; i++) {
-        if (c.node(i).members().size() != (i < minority ? minority : size - minority)) {
-          return false;
-        }
-      }
-      return true;
-    }, "the split");
     return discards;
   }
 
@@ -109,6 +119,38 @@ class QuorumTest {
       assertEquals("after", c.node(2).getIfPresent("k"));
       assertEquals(1, minority.mergesLost());
       assertEquals(0, c.node(1).mergesLost() + c.node(2).mergesLost());
+    }
+  }
+
+  /**
+   * A write taken by a primary just as it is cut off: its backups never ack, and leave its view
+   * when failure detection notices the cut. That must not acknowledge the write, whose only copy
+   * is on the side that loses the merge.
+   */
+  @ParameterizedTest
+  @EnumSource(value = ClusterMode.class, names = {"REPLICATED", "DISTRIBUTED"})
+  void aWriteWhosePrimaryIsCutOffMidWriteIsNotAcknowledged(ClusterMode mode)
+      throws Exception {
+    try (InProcessCluster c = cluster(mode, 3, b -> { })) {
+      ClusteredCache<String, String> minority = c.node(0);
+      String key = null;
+      for (int i = 0; key == null; i++) {
+        key = minority.isLocalPrimary("cut-" + i) ? "cut-" + i : null;
+      }
+      String k = key;
+      List<DISCARD> discards = cut(c, 1);
+      // failure detection takes seconds, so this write is applied here in the three-member view
+      // and waits for backups that no longer hear it
+      assertThrows(ClusterDegradedException.class, () -> minority.put(k, "cut off"),
+          "acknowledged by a primary whose backups left because it was cut off");
+      assertEquals("cut off", minority.getIfPresent(k),
+          "the write raced the split (applied here before the view without the others)");
+      assertEquals(1, minority.members().size());
+      assertNull(c.node(1).getIfPresent(k), "the majority never had it");
+      heal(c, discards);
+      for (ClusteredCache<String, String> n : c.nodes) {
+        assertNull(n.getIfPresent(k), n.nodeName());
+      }
     }
   }
 

@@ -59,6 +59,11 @@ final class Quorum {
   private final Set<String> stable = new LinkedHashSet<>();
   private volatile State state;
   private volatile View lastWinner;
+  /**
+   * Views installed (and LEAVEs heard) in which this member was not available; a write compares
+   * it before and after waiting for its backups ({@link #availableSince}).
+   */
+  private volatile long unavailableStates;
 
   /**
    * @param handling QUORUM or ALLOW_ALL
@@ -97,7 +102,7 @@ final class Quorum {
     if (available) {
       stable.addAll(names);
     }
-    state = new State(available, present, List.copyOf(stable));
+    setState(new State(available, present, List.copyOf(stable)));
     return lost;
   }
 
@@ -118,7 +123,15 @@ final class Quorum {
     names.remove(name);
     List<String> present = names.stream().filter(stable::contains).toList();
     boolean available = !stable.isEmpty() && present.size() * 2 > stable.size();
-    state = new State(available, present, List.copyOf(stable));
+    setState(new State(available, present, List.copyOf(stable)));
+  }
+
+  /** Called with this object's lock held. */
+  private void setState(State next) {
+    if (!next.available()) {
+      unavailableStates++;
+    }
+    state = next;
   }
 
   /** @return the subgroup of a merge view whose entries win, or null if not a merge view */
@@ -171,6 +184,31 @@ final class Quorum {
       }
     }
     return view.getCoord();
+  }
+
+  /**
+   * A mark to pass to {@link #availableSince}, taken while this member is available (a primary
+   * takes it under the view lock as it applies a write).
+   *
+   * @return the mark
+   */
+  long mark() {
+    return unavailableStates;
+  }
+
+  /**
+   * Whether this member has stayed available since {@code mark} was taken: under QUORUM, no
+   * view (or LEAVE) since then left it without a majority. A primary whose backup left the view
+   * instead of acknowledging a write may acknowledge it only then: if this member lost its
+   * majority meanwhile, the backup left because this member was cut off, its copy is the only
+   * one, and the merge will drop it. Always true under ALLOW_ALL.
+   *
+   * @param mark a value of {@link #mark}
+   * @return whether the member is available now and has been since the mark
+   */
+  boolean availableSince(long mark) {
+    return handling == PartitionHandling.ALLOW_ALL
+        || state.available() && unavailableStates == mark;
   }
 
   /** @return whether this member serves writes in its installed view */

@@ -209,6 +209,7 @@ final class Writes {
     }
     Calls.Call call = null;
     byte[] result;
+    long availability;
     membership.viewReadLock().lock();
     segments.lock(s);
     try {
@@ -217,6 +218,7 @@ final class Writes {
         // refuses the write once it installs the view that cost it its majority
         return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
       }
+      availability = quorum.mark();
       if (fetched != null && !segments.isLive(s, bk)) {
         store.apply(s, bk, fetched.value());
       }
@@ -237,10 +239,17 @@ final class Writes {
       segments.unlock(s);
       membership.viewReadLock().unlock();
     }
-    return awaitBackups(f, t, call, result, deadline);
+    return awaitBackups(f, t, call, result, availability, deadline);
   }
 
-  private Frame awaitBackups(Frame f, Topology t, Calls.Call call, byte[] result, long deadline) {
+  /**
+   * Waits for the backups' acks. A backup that left the view instead of acking is no failure
+   * when it crashed (this member's copy survives), but it is when this member was the one cut
+   * off: under quorum such a write is acknowledged only if this member kept its majority
+   * meanwhile, else the caller is told to retry (and, on this side, then refuses).
+   */
+  private Frame awaitBackups(Frame f, Topology t, Calls.Call call, byte[] result,
+      long availability, long deadline) {
     if (call == null) {
       return Frame.reply(f.reqId(), t.viewId(), Frame.S_OK, result);
     }
@@ -253,6 +262,9 @@ final class Writes {
         if (e.getValue().op() != Frame.S_OK) {
           return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
         }
+      }
+      if (!call.leftMembers().isEmpty() && !quorum.availableSince(availability)) {
+        return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
       }
       return Frame.reply(f.reqId(), t.viewId(), Frame.S_OK, result);
     } catch (InterruptedException e) {
