@@ -109,17 +109,24 @@ final class LoopbackCluster implements AutoCloseable {
   void heal() {
     discards.forEach(DISCARD::resetIgnoredMembers);
     await(() -> members.stream().allMatch(m -> store(m).members().size() == members.size()
-        && store(m).available()), "the merge");
+        && store(m).available()), () -> "the merge: " + members.stream()
+        .map(m -> m.clusterNodeName() + " sees " + store(m).members() + ", available "
+            + store(m).available()).toList());
     for (LarderServer m : members) {
       store(m).awaitRebalanced(Duration.ofSeconds(30));
     }
   }
 
   static void await(BooleanSupplier condition, String what) {
+    await(condition, () -> what);
+  }
+
+  /** Waits up to 60 s for a condition; on timeout says {@code what}, evaluated then. */
+  static void await(BooleanSupplier condition, java.util.function.Supplier<String> what) {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting until " + what);
+        throw new AssertionError("timed out waiting until " + what.get());
       }
       try {
         Thread.sleep(20);
