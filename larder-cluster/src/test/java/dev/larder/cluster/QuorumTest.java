@@ -154,6 +154,22 @@ class QuorumTest {
     }
   }
 
+  /** The same for invalidateAll: a clear cut off midway is not acknowledged. */
+  @Test
+  void aClearCutOffMidwayIsNotAcknowledged() throws Exception {
+    try (InProcessCluster c = cluster(ClusterMode.REPLICATED, 3, b -> { })) {
+      c.node(1).put("k", "v");
+      List<DISCARD> discards = cut(c, 1);
+      assertThrows(ClusterDegradedException.class, c.node(0)::invalidateAll,
+          "acknowledged by a member whose peers left because it was cut off");
+      assertNull(c.node(0).getIfPresent("k"), "the clear raced the split (applied here first)");
+      heal(c, discards);
+      for (ClusteredCache<String, String> n : c.nodes) {
+        assertEquals("v", n.getIfPresent("k"), n.nodeName());
+      }
+    }
+  }
+
   @Test
   void minorityReadsOffRefusesReadsToo() throws Exception {
     try (InProcessCluster c = cluster(ClusterMode.REPLICATED, 3,

@@ -265,7 +265,11 @@ public final class ClusterEngine implements AutoCloseable {
   public void clear() {
     checkOpen();
     quorum.checkWrite();
+    long mark = quorum.mark();
     wholeCache.clear();
+    // members that left instead of answering, while this member lost its majority, are on the
+    // side that keeps its entries at the merge: the clear did not happen there
+    quorum.checkAvailableSince(mark, "clear");
   }
 
   /** @return the number of entries in the cluster (each counted once, by its primary) */

@@ -211,6 +211,18 @@ final class Quorum {
         || state.available() && unavailableStates == mark;
   }
 
+  /**
+   * @param mark a value of {@link #mark} taken before the operation was applied here
+   * @param operation names the operation in the message
+   * @throws ClusterDegradedException if this member did not stay available since {@code mark}
+   */
+  void checkAvailableSince(long mark, String operation) {
+    if (!availableSince(mark)) {
+      State s = state;
+      throw new ClusterDegradedException(selfName.get(), operation, s.present(), s.stable());
+    }
+  }
+
   /** @return whether this member serves writes in its installed view */
   boolean available() {
     return state.available();
