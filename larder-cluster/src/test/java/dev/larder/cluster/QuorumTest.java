@@ -38,6 +38,12 @@ class QuorumTest {
   /** Cuts members [0, minority) off from the rest; returns the DISCARDs, to heal. */
   private static List<DISCARD> split(InProcessCluster c, int minority) throws Exception {
     List<DISCARD> discards = cut(c, minority);
+    awaitSplit(c, minority);
+    return discards;
+  }
+
+  /** Waits until every member's view is its side of a cut of members [0, minority). */
+  private static void awaitSplit(InProcessCluster c, int minority) {
     int size = c.nodes.size();
     InProcessCluster.await(() -> {
       for (int i = 0; i < size; i++) {
@@ -47,7 +53,6 @@ class QuorumTest {
       }
       return true;
     }, "the split");
-    return discards;
   }
 
   /**
@@ -147,6 +152,8 @@ class QuorumTest {
           "the write raced the split (applied here before the view without the others)");
       assertEquals(1, minority.members().size());
       assertNull(c.node(1).getIfPresent(k), "the majority never had it");
+      // heal only once the majority has noticed too, so that the merge is one of two sides
+      awaitSplit(c, 1);
       heal(c, discards);
       for (ClusteredCache<String, String> n : c.nodes) {
         assertNull(n.getIfPresent(k), n.nodeName());
@@ -163,10 +170,10 @@ class QuorumTest {
       assertThrows(ClusterDegradedException.class, c.node(0)::invalidateAll,
           "acknowledged by a member whose peers left because it was cut off");
       assertNull(c.node(0).getIfPresent("k"), "the clear raced the split (applied here first)");
+      awaitSplit(c, 1);
       heal(c, discards);
-      for (ClusteredCache<String, String> n : c.nodes) {
-        assertEquals("v", n.getIfPresent("k"), n.nodeName());
-      }
+      List<String> after = c.nodes.stream().map(n -> n.getIfPresent("k")).toList();
+      assertEquals(List.of("v", "v", "v"), after, "every member after the merge");
     }
   }
 
