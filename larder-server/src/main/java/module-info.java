@@ -7,6 +7,7 @@
  */
 module dev.larder.server {
   requires dev.larder.core;
+  requires transitive dev.larder.cluster;
   requires dev.larder.http;
   requires dev.larder.wal;
   requires io.netty.buffer;

@@ -1,6 +1,8 @@
 package dev.larder.cluster;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -18,6 +20,12 @@ import java.util.Objects;
  * @param initialClusterSize how many members (this one included) a new member waits to see in
  *     its view before its cache is handed out; 1 does not wait
  * @param initialClusterTimeout how long a new member waits for {@code initialClusterSize}
+ * @param partitionHandling what a member cut off from the majority of the cluster does
+ * @param minorityReads whether a member refusing writes under {@link PartitionHandling#QUORUM}
+ *     still serves reads (from what its side holds, possibly stale)
+ * @param partitioner maps encoded keys to segments; null for Larder's hash of the key's bytes
+ * @param attributes what this member tells the others about itself (for example the address
+ *     its clients use), read with {@link ClusteredCache#memberAttributes}; never null
  */
 public record ClusterConfig(
     String stack,
@@ -29,7 +37,11 @@ public record ClusterConfig(
     Duration timeout,
     int segments,
     int initialClusterSize,
-    Duration initialClusterTimeout) {
+    Duration initialClusterTimeout,
+    PartitionHandling partitionHandling,
+    boolean minorityReads,
+    KeyPartitioner partitioner,
+    Map<String, String> attributes) {
 
   /** Validates the settings; see {@link Builder} for the rules. */
   public ClusterConfig {
@@ -39,6 +51,8 @@ public record ClusterConfig(
     Objects.requireNonNull(replication, "replication");
     Objects.requireNonNull(timeout, "timeout");
     Objects.requireNonNull(initialClusterTimeout, "initialClusterTimeout");
+    Objects.requireNonNull(partitionHandling, "partitionHandling");
+    attributes = Map.copyOf(attributes);
     if (clusterName.isBlank()) {
       throw new IllegalArgumentException("clusterName is blank");
     }
@@ -78,6 +92,10 @@ public record ClusterConfig(
     private int segments = 256;
     private int initialClusterSize = 1;
     private Duration initialClusterTimeout = Duration.ofSeconds(60);
+    private PartitionHandling partitionHandling;
+    private boolean minorityReads = true;
+    private KeyPartitioner partitioner;
+    private final Map<String, String> attributes = new LinkedHashMap<>();
 
     private Builder() {}
 
@@ -181,10 +199,66 @@ public record ClusterConfig(
       return this;
     }
 
+    /**
+     * What a member does when it sees less than a majority of the cluster (see
+     * {@link PartitionHandling}). Default: {@link PartitionHandling#QUORUM} for
+     * {@link Replication#SYNC} caches, {@link PartitionHandling#ALLOW_ALL} for
+     * {@link Replication#ASYNC} ones. Every member must use the same (checked at join). Under
+     * QUORUM, give members stable names ({@link #nodeName}): the stable members are counted by
+     * name, so a member restarted under a new name counts as another member.
+     *
+     * @param handling QUORUM or ALLOW_ALL
+     * @return this builder
+     */
+    public Builder partitionHandling(PartitionHandling handling) {
+      this.partitionHandling = Objects.requireNonNull(handling, "handling");
+      return this;
+    }
+
+    /**
+     * @param allowed whether a member that refuses writes under {@link PartitionHandling#QUORUM}
+     *     still serves reads, from what its side holds (default true; such reads may miss writes
+     *     acknowledged on the majority side since the partition began); false refuses them with
+     *     {@link ClusterDegradedException} too
+     * @return this builder
+     */
+    public Builder minorityReads(boolean allowed) {
+      this.minorityReads = allowed;
+      return this;
+    }
+
+    /**
+     * @param partitioner maps encoded keys to segments (default: a hash of the key's bytes);
+     *     every member must use the same
+     * @return this builder
+     */
+    public Builder partitioner(KeyPartitioner partitioner) {
+      this.partitioner = Objects.requireNonNull(partitioner, "partitioner");
+      return this;
+    }
+
+    /**
+     * Something this member tells the other members about itself when it joins (carried in its
+     * JGroups address), such as the address its own clients connect to. Fixed for the member's
+     * life; keep it small (it travels in every view).
+     *
+     * @param key the attribute's name
+     * @param value its value
+     * @return this builder
+     */
+    public Builder attribute(String key, String value) {
+      attributes.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+      return this;
+    }
+
     /** @return the configuration */
     public ClusterConfig build() {
+      PartitionHandling handling = partitionHandling != null ? partitionHandling
+          : replication == Replication.SYNC ? PartitionHandling.QUORUM
+          : PartitionHandling.ALLOW_ALL;
       return new ClusterConfig(stack, clusterName, nodeName, mode, owners, replication, timeout,
-          segments, initialClusterSize, initialClusterTimeout);
+          segments, initialClusterSize, initialClusterTimeout, handling, minorityReads,
+          partitioner, attributes);
     }
   }
 }

@@ -5,6 +5,8 @@ import dev.larder.codec.Codec;
 import dev.larder.codec.Codecs;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Iterator;
 
 /**
  * A {@link Cache} whose entries live on the members of a JGroups cluster, as the
@@ -102,4 +104,49 @@ public interface ClusteredCache<K, V> extends Cache<K, V> {
 
   /** @return async writes dropped because no primary could take them during a view change */
   long asyncWritesDropped();
+
+  /**
+   * @return whether this member serves writes now: always under
+   *     {@link PartitionHandling#ALLOW_ALL}; under {@link PartitionHandling#QUORUM}, while its view
+   *     holds a majority of the stable members
+   */
+  boolean available();
+
+  /**
+   * @return the names of the stable members this member counts a majority of under
+   *     {@link PartitionHandling#QUORUM} (empty under ALLOW_ALL, or before it saw
+   *     {@link ClusterConfig#initialClusterSize()} members)
+   */
+  List<String> stableMembers();
+
+  /**
+   * @param key a key
+   * @return true if this member is the key's primary in its current view (never in
+   *     invalidation mode)
+   */
+  boolean isLocalPrimary(K key);
+
+  /**
+   * @param segment a segment, in [0, {@link ClusterConfig#segments()})
+   * @return the names of its owners in this member's current view, primary first (empty in
+   *     invalidation mode)
+   */
+  List<String> segmentOwners(int segment);
+
+  /**
+   * @param member a member's name, as {@link #members()} gives it
+   * @return the attributes it joined with ({@link ClusterConfig.Builder#attribute}); empty if
+   *     it gave none or is not in the current view
+   */
+  Map<String, String> memberAttributes(String member);
+
+  /**
+   * The entries held in this member's own store (those it owns and its backup copies), decoded,
+   * expired ones left out; weakly consistent with concurrent writes (an entry written or removed
+   * during the walk may or may not be seen); nothing is asked of other members. For walks of
+   * this member's share, such as a sweep of what it is primary of ({@link #isLocalPrimary}).
+   *
+   * @return an iterator, not thread-safe, that does not support remove
+   */
+  Iterator<Map.Entry<K, V>> localEntries();
 }

@@ -49,7 +49,9 @@ class DictionaryPartitionTest {
         nodes.add(ClusteredCache.builder(Codecs.strings(), values).dictionary(d)
             .cluster(ClusterConfig.builder().stack(Stacks.IN_PROCESS).clusterName(name)
                 .nodeName("n" + i).mode(ClusterMode.DISTRIBUTED).owners(2)
-                .timeout(Duration.ofSeconds(5)).segments(64).build())
+                .timeout(Duration.ofSeconds(5)).segments(64)
+                // both sides write during the partition: the rule under test is allow-all's
+                .partitionHandling(PartitionHandling.ALLOW_ALL).build())
             .build());
       }
       InProcessCluster.await(() -> nodes.stream().allMatch(n -> n.members().size() == 4),

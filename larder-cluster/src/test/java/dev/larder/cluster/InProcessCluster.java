@@ -22,6 +22,7 @@ final class InProcessCluster implements AutoCloseable {
   private final long memoryBound;
   private final int owners;
   private final Consumer<ClusteredCacheBuilder<String, String>> custom;
+  private final Consumer<ClusterConfig.Builder> clusterCustom;
 
   InProcessCluster(ClusterMode mode, Replication replication, int size) {
     this(mode, replication, size, -1);
@@ -37,6 +38,16 @@ final class InProcessCluster implements AutoCloseable {
    */
   InProcessCluster(ClusterMode mode, Replication replication, int size, long memoryBound,
       int owners, Consumer<ClusteredCacheBuilder<String, String>> custom) {
+    this(mode, replication, size, memoryBound, owners, custom, b -> { });
+  }
+
+  /**
+   * @param clusterCustom applied to each member's cluster settings (partition handling)
+   */
+  InProcessCluster(ClusterMode mode, Replication replication, int size, long memoryBound,
+      int owners, Consumer<ClusteredCacheBuilder<String, String>> custom,
+      Consumer<ClusterConfig.Builder> clusterCustom) {
+    this.clusterCustom = clusterCustom;
     this.mode = mode;
     this.replication = replication;
     this.memoryBound = memoryBound;
@@ -54,10 +65,12 @@ final class InProcessCluster implements AutoCloseable {
   }
 
   ClusteredCache<String, String> add(long bound) {
+    ClusterConfig.Builder config = ClusterConfig.builder().stack(Stacks.IN_PROCESS)
+        .clusterName(name).nodeName("n" + nodes.size()).mode(mode).owners(owners)
+        .replication(replication).timeout(Duration.ofSeconds(5)).segments(64);
+    clusterCustom.accept(config);
     ClusteredCacheBuilder<String, String> b = ClusteredCache.builder(String.class, String.class)
-        .cluster(ClusterConfig.builder().stack(Stacks.IN_PROCESS).clusterName(name)
-            .nodeName("n" + nodes.size()).mode(mode).owners(owners).replication(replication)
-            .timeout(Duration.ofSeconds(5)).segments(64).build());
+        .cluster(config.build());
     if (bound > 0) {
       b.maximumMemory(bound);
     }

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A partition of four members into two sides (2+2, or 1+3 with the old coordinator alone), made
+ * Partition handling ALLOW_ALL. A partition of four members into two sides (2+2, or 1+3 with the old coordinator alone), made
  * with JGroups' DISCARD, then healed (MERGE3 merges the views). What docs/design/cluster.md
  * claims, exactly: during the partition each side forms its own view and keeps accepting reads
  * and writes; at the merge, the larger side (on a tie, the side holding the merged view's
@@ -46,7 +46,8 @@ class PartitionTest {
 
   /** Splits members [0, leftSize) from the rest, writes on both sides, heals, checks. */
   private static void partitionAndMerge(ClusterMode mode, int leftSize) throws Exception {
-    try (InProcessCluster c = new InProcessCluster(mode, Replication.SYNC, 4)) {
+    try (InProcessCluster c = new InProcessCluster(mode, Replication.SYNC, 4, -1, 2, b -> { },
+        b -> b.partitionHandling(PartitionHandling.ALLOW_ALL))) {
       c.node(0).put("pre", "0");
       List<ClusteredCache<String, String>> left = c.nodes.subList(0, leftSize);
       List<ClusteredCache<String, String>> right = c.nodes.subList(leftSize, 4);

@@ -1,6 +1,8 @@
 package dev.larder.server;
 
+import dev.larder.cluster.ClusteredCache;
 import dev.larder.server.internal.ServerState;
+import dev.larder.server.internal.cluster.ServerCluster;
 import dev.larder.server.internal.http.HttpMount;
 import dev.larder.server.internal.jmx.ServerMXBeanRegistration;
 import dev.larder.server.internal.keyspace.Keyspace;
@@ -40,7 +42,8 @@ import java.util.function.Consumer;
 
 /**
  * Larder's network server: a RESP2/RESP3 listener and a memcached text and meta listener over
- * one {@link Keyspace}, on Netty, and larder-http's endpoints (the console, {@code /metrics},
+ * one {@link Keyspace} (standalone, or stored on a Larder cluster with {@code cluster} set, see
+ * docs/design/server.md), on Netty, and larder-http's endpoints (the console, {@code /metrics},
  * {@code /api/caches} and REST) on a third port, showing that keyspace (see {@link HttpMount}).
  *
  * <p>Lifecycle: {@link #start} binds the ports and returns a running server; {@link #close}
@@ -65,6 +68,10 @@ public final class LarderServer implements AutoCloseable {
   private final Transport transport;
   private final ScheduledExecutorService scheduler;
   private final List<Channel> listeners = new ArrayList<>();
+  /** This member's cluster, or null when the server serves alone. */
+  private final ServerCluster cluster;
+  /** The RESP port to bind: the configured one, or in cluster mode the free one announced. */
+  private final int respPortToBind;
   private volatile int httpPort;
   private ServerMXBeanRegistration mxBean;
   private boolean closed;
@@ -72,7 +79,18 @@ public final class LarderServer implements AutoCloseable {
   private LarderServer(ServerConfig config, AclUsers acl, MemcacheAuth memcacheAuth)
       throws IOException {
     this.config = config;
-    this.keyspace = new Keyspace(config.maxMemory(), System::currentTimeMillis);
+    if (config.cluster() == null) {
+      this.cluster = null;
+      this.respPortToBind = config.respPort();
+      this.keyspace = new Keyspace(config.maxMemory(), System::currentTimeMillis);
+    } else {
+      // The other members are told this member's RESP address when it joins, so the port is
+      // fixed first (a free one for 0).
+      this.respPortToBind = config.respPort() == 0 ? freePort(config.bind()) : config.respPort();
+      this.cluster = ServerCluster.join(config, Math.max(respPortToBind, 0));
+      this.keyspace = new Keyspace(cluster.cache(), config.maxMemory(),
+          System::currentTimeMillis, cluster.versions(), cluster::primaryEntries);
+    }
     ServerLog serverLog = null;
     if (config.dir() != null) {
       try {
@@ -93,11 +111,17 @@ public final class LarderServer implements AutoCloseable {
     if (serverLog != null) {
       state.persistence(serverLog);
     }
+    state.cluster(cluster);
     this.transport = Transport.of(config.ioTransport());
     this.boss = new MultiThreadIoEventLoopGroup(1, transport.ioHandlers());
     // One event loop per core by default: commands run on the loops, so more loops than cores
     // only adds context switches (Netty's default is two per core).
-    this.workers = new MultiThreadIoEventLoopGroup(config.ioThreads(), transport.ioHandlers());
+    // In cluster mode a command may wait for other members, and it waits on its connection's
+    // loop (each connection's commands run in order there): many loops keep one such wait from
+    // holding up more than the few connections that share its loop.
+    this.workers = new MultiThreadIoEventLoopGroup(cluster == null ? config.ioThreads()
+        : Integer.parseInt(config.get(ServerSetting.CLUSTER_COMMAND_THREADS)),
+        transport.ioHandlers());
   }
 
   /**
@@ -161,8 +185,9 @@ public final class LarderServer implements AutoCloseable {
         : null;
     RespCommandTable table = RespCommandTable.standard();
     MemcacheStats memcacheStats = new MemcacheStats();
-    int resp = config.respPort() < 0 ? 0 : listen(config.respPort(), anyPortIfTaken, ssl,
-        "-ERR max number of clients reached\r\n",
+    // in cluster mode the RESP port was announced to the other members: no other will do
+    int resp = respPortToBind < 0 ? 0 : listen(respPortToBind,
+        anyPortIfTaken && cluster == null, ssl, "-ERR max number of clients reached\r\n",
         p -> p.addLast(RespSession.handlers(state, table)));
     int memcache = config.memcachePort() < 0 ? 0 : listen(config.memcachePort(),
         anyPortIfTaken, ssl, "SERVER_ERROR Too many open connections\r\n",
@@ -293,6 +318,27 @@ public final class LarderServer implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+  }
+
+  private static int freePort(String bind) throws IOException {
+    try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+      probe.bind(new InetSocketAddress(bind, 0));
+      return probe.getLocalPort();
+    }
+  }
+
+  /** @return this member's name in its cluster, or null when the server serves alone */
+  public String clusterNodeName() {
+    return cluster == null ? null : cluster.name();
+  }
+
+  /**
+   * @return the clustered cache this member's keyspace is stored in (its members, availability
+   *     and rebalance, for monitoring); empty when the server serves alone
+   */
+  public java.util.Optional<ClusteredCache<byte[], byte[]>> clusteredStore() {
+    return cluster == null ? java.util.Optional.empty()
+        : java.util.Optional.of(cluster.cache());
   }
 
   /** @return the bound RESP port, 0 if RESP is disabled */

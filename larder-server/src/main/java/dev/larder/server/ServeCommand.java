@@ -55,6 +55,22 @@ public final class ServeCommand implements Callable<Integer> {
       + " force), everysec (the default) or no")
   private String appendfsync;
 
+  @Option(names = "--cluster", paramLabel = "NAME",
+      description = "join (or found) the Larder cluster of that name (see docs/cluster.md)")
+  private String cluster;
+
+  @Option(names = "--cluster-bind", paramLabel = "ADDR",
+      description = "address of the cluster transport (default 127.0.0.1)")
+  private String clusterBind;
+
+  @Option(names = "--cluster-port", paramLabel = "PORT",
+      description = "port of the cluster transport (default 7800)")
+  private Integer clusterPort;
+
+  @Option(names = "--peers", paramLabel = "HOST[PORT],...",
+      description = "members to look for (default: cluster-bind, ports 7800..7809)")
+  private String peers;
+
   @Option(names = "--set", paramLabel = "NAME=VALUE",
       description = "any other setting, e.g. --set idle-timeout-seconds=60")
   private Map<String, String> settings = new LinkedHashMap<>();
@@ -88,7 +104,7 @@ public final class ServeCommand implements Callable<Integer> {
     } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
       System.err.println("larder serve: " + e.getMessage());
       return 2;
-    } catch (java.io.IOException e) {
+    } catch (java.io.IOException | dev.larder.cluster.ClusterException e) {
       System.err.println("larder serve: " + e.getMessage());
       return 1;
     } catch (LogCorruptedException e) {
@@ -115,7 +131,8 @@ public final class ServeCommand implements Callable<Integer> {
       return 0;
     }
     boolean defaultPorts = respPort == null && memcachePort == null
-        && !settings.containsKey("resp-port") && !settings.containsKey("memcache-port");
+        && !settings.containsKey("resp-port") && !settings.containsKey("memcache-port")
+        && config.cluster() == null;
     LarderServer server = LarderServer.start(config, defaultPorts);
     CountDownLatch stopped = new CountDownLatch(1);
     PrintStream out = System.out;
@@ -133,6 +150,12 @@ public final class ServeCommand implements Callable<Integer> {
         + ", memcached on " + address(config, server.memcachePort())
         + ", maxmemory " + config.maxMemory() + " bytes, " + server.transport()
         + (config.tls() ? ", TLS" : "") + (server.passwordRequired() ? ", AUTH required" : ""));
+    if (server.clusterNodeName() != null) {
+      out.println("larder: member " + server.clusterNodeName() + " of cluster "
+          + config.cluster() + " (" + config.get(ServerSetting.CLUSTER_MODE) + ", "
+          + config.get(ServerSetting.CLUSTER_REPLICATION) + "), transport on "
+          + config.get(ServerSetting.CLUSTER_BIND) + ":" + config.clusterPort());
+    }
     out.println("larder: heap cap " + mib(Runtime.getRuntime().maxMemory()) + " MiB (for these"
         + " settings " + mib(ServeMemory.heapBytes(config)) + " MiB), resident memory up to"
         + " about " + mib(ServeMemory.residentBound(config)) + " MiB under ./larder serve's caps");
@@ -168,6 +191,10 @@ public final class ServeCommand implements Callable<Integer> {
     put(overrides, ServerSetting.REQUIREPASS, password);
     put(overrides, ServerSetting.DIR, dir);
     put(overrides, ServerSetting.APPENDFSYNC, appendfsync);
+    put(overrides, ServerSetting.CLUSTER, cluster);
+    put(overrides, ServerSetting.CLUSTER_BIND, clusterBind);
+    put(overrides, ServerSetting.CLUSTER_PORT, clusterPort);
+    put(overrides, ServerSetting.PEERS, peers);
     if (configFile == null) {
       return ServerConfig.of(overrides);
     }

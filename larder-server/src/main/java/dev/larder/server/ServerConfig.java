@@ -219,6 +219,70 @@ public final class ServerConfig {
     }
   }
 
+  /** @return the cluster name, or null when the server serves alone */
+  public String cluster() {
+    String name = get(ServerSetting.CLUSTER);
+    return name.isEmpty() ? null : name;
+  }
+
+  /** @return the cluster transport's port */
+  public int clusterPort() {
+    return Integer.parseInt(get(ServerSetting.CLUSTER_PORT));
+  }
+
+  /** @return how long a clustered command waits for other members, in milliseconds */
+  public long clusterTimeoutMillis() {
+    return Long.parseLong(get(ServerSetting.CLUSTER_TIMEOUT));
+  }
+
+  /** @return whether every client is redirected with MOVED */
+  public boolean clusterRedirects() {
+    return get(ServerSetting.CLUSTER_REDIRECTS).equals("on");
+  }
+
+  /** @return the address cluster-aware clients are given for this member */
+  public String clusterAnnounceIp() {
+    String ip = get(ServerSetting.CLUSTER_ANNOUNCE_IP);
+    if (!ip.isEmpty()) {
+      return ip;
+    }
+    try {
+      return InetAddress.getByName(bind()).isAnyLocalAddress()
+          ? get(ServerSetting.CLUSTER_BIND) : bind();
+    } catch (UnknownHostException e) {
+      return bind();
+    }
+  }
+
+  private void validateCluster() {
+    checkPort(ServerSetting.CLUSTER_PORT, clusterPort());
+    check(clusterPort() > 0, ServerSetting.CLUSTER_PORT, "1..65535");
+    check(List.of("replicated", "distributed").contains(get(ServerSetting.CLUSTER_MODE)),
+        ServerSetting.CLUSTER_MODE, "replicated or distributed");
+    int owners = Integer.parseInt(get(ServerSetting.CLUSTER_OWNERS));
+    check(owners >= 1 && owners <= 16, ServerSetting.CLUSTER_OWNERS, "1..16");
+    check(List.of("sync", "async").contains(get(ServerSetting.CLUSTER_REPLICATION)),
+        ServerSetting.CLUSTER_REPLICATION, "sync or async");
+    check(List.of("", "quorum", "allow-all")
+        .contains(get(ServerSetting.CLUSTER_PARTITION_HANDLING)),
+        ServerSetting.CLUSTER_PARTITION_HANDLING, "quorum, allow-all or empty");
+    check(List.of("on", "off").contains(get(ServerSetting.CLUSTER_MINORITY_READS)),
+        ServerSetting.CLUSTER_MINORITY_READS, "on or off");
+    check(List.of("on", "off").contains(get(ServerSetting.CLUSTER_REDIRECTS)),
+        ServerSetting.CLUSTER_REDIRECTS, "on or off");
+    check(Integer.parseInt(get(ServerSetting.CLUSTER_SIZE)) >= 1, ServerSetting.CLUSTER_SIZE,
+        "at least 1");
+    check(clusterTimeoutMillis() > 0, ServerSetting.CLUSTER_TIMEOUT, "positive");
+    int segments = Integer.parseInt(get(ServerSetting.CLUSTER_SEGMENTS));
+    check(segments >= 1 && segments <= 16384 && Integer.bitCount(segments) == 1,
+        ServerSetting.CLUSTER_SEGMENTS, "a power of two in 1..16384");
+    int threads = Integer.parseInt(get(ServerSetting.CLUSTER_COMMAND_THREADS));
+    check(threads >= 1 && threads <= 4096, ServerSetting.CLUSTER_COMMAND_THREADS, "1..4096");
+    String peer = "[^\\s,\\[\\]]+\\[\\d+\\]";
+    check(get(ServerSetting.PEERS).matches("|" + peer + "(," + peer + ")*"),
+        ServerSetting.PEERS, "HOST[PORT],HOST[PORT],... or empty");
+  }
+
   private void validate() {
     try {
       checkPort(ServerSetting.RESP_PORT, respPort());
@@ -240,6 +304,13 @@ public final class ServerConfig {
       check(idleTimeoutSeconds() >= 0, ServerSetting.IDLE_TIMEOUT_SECONDS, "0 or more");
       int io = Integer.parseInt(get(ServerSetting.IO_THREADS));
       check(io >= 0 && io <= 1024, ServerSetting.IO_THREADS, "0..1024");
+      validateCluster();
+      if (cluster() != null && dir() != null) {
+        // Each member logging what it owns is not built: refuse rather than log part of the
+        // cluster's writes and let a restart bring back a different state.
+        throw new IllegalArgumentException("dir and cluster cannot be set together: a clustered"
+            + " server keeps its data in its members' memory, not in a log");
+      }
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("not a number: " + e.getMessage(), e);
     }

@@ -92,7 +92,59 @@ public enum ServerSetting {
   /** The server's MXBean. */
   JMX("jmx", "yes", "yes registers the server's figures as the MXBean"
       + " dev.larder:type=Server,name=\"larder-server\" (-2, -3... for further servers in one"
-      + " JVM); no registers none");
+      + " JVM); no registers none"),
+  /** The cluster to join. */
+  CLUSTER("cluster", "", "name of the Larder cluster to join (or found); empty serves alone"),
+  /** The cluster transport's address. */
+  CLUSTER_BIND("cluster-bind", "127.0.0.1", "address the cluster transport (JGroups TCP) binds"
+      + " and the other members reach"),
+  /** The cluster transport's port. */
+  CLUSTER_PORT("cluster-port", "7800", "cluster transport port"),
+  /** Where the other members are. */
+  PEERS("peers", "", "members to look for, as HOST[PORT],HOST[PORT],...; empty looks on"
+      + " cluster-bind, ports 7800 to 7809 and cluster-port"),
+  /** A JGroups stack of the user's. */
+  CLUSTER_STACK("cluster-stack", "", "a JGroups XML stack file, instead of the TCP and TCPPING"
+      + " stack made from cluster-bind, cluster-port and peers"),
+  /** How keys are spread. */
+  CLUSTER_MODE("cluster-mode", "replicated", "replicated (every member holds every key) or"
+      + " distributed (cluster-owners copies of each key)"),
+  /** Copies of each key in distributed mode. */
+  CLUSTER_OWNERS("cluster-owners", "2", "copies of each key in distributed mode (1..16)"),
+  /** When writes return. */
+  CLUSTER_REPLICATION("cluster-replication", "sync", "sync (a write is acknowledged once every"
+      + " owner holds it) or async (once the key's primary does)"),
+  /** What a member cut off from the majority does. */
+  CLUSTER_PARTITION_HANDLING("cluster-partition-handling", "", "quorum (a member that sees less"
+      + " than a majority of the cluster refuses writes) or allow-all (both sides serve; the"
+      + " losing side's writes are dropped at the merge); empty: quorum with sync replication,"
+      + " allow-all with async"),
+  /** Whether a minority side serves reads. */
+  CLUSTER_MINORITY_READS("cluster-minority-reads", "on", "on: a member refusing writes under"
+      + " quorum still serves reads (possibly stale); off: it refuses them too"),
+  /** How many members a starting member waits for. */
+  CLUSTER_SIZE("cluster-size", "1", "members a starting member waits to see before it serves"
+      + " (set it to the cluster's size when members restart into a running cluster)"),
+  /** This member's name. */
+  CLUSTER_NODE_NAME("cluster-node-name", "", "this member's name in the cluster, kept across"
+      + " restarts; empty: the announced address and RESP port"),
+  /** The address clients are sent to. */
+  CLUSTER_ANNOUNCE_IP("cluster-announce-ip", "", "address cluster-aware clients are told to"
+      + " reach this member at (CLUSTER SLOTS, MOVED); empty: bind, or cluster-bind when bind is"
+      + " a wildcard"),
+  /** How long clustered operations wait. */
+  CLUSTER_TIMEOUT("cluster-timeout", "10000", "milliseconds a command waits for other members"
+      + " before it fails"),
+  /** How finely keys are spread. */
+  CLUSTER_SEGMENTS("cluster-segments", "256", "segments the 16384 hash slots are grouped into"
+      + " (a power of two, 1..16384); every member must use the same"),
+  /** Whether clients are redirected. */
+  CLUSTER_REDIRECTS("cluster-redirects", "off", "on: every client gets MOVED for a key another"
+      + " member is primary of; off: only connections that sent READONLY do, the others are"
+      + " served by forwarding"),
+  /** Threads that run commands in cluster mode. */
+  CLUSTER_COMMAND_THREADS("cluster-command-threads", "64", "event-loop threads in cluster mode"
+      + " (instead of io-threads), where a command may wait for other members on its loop");
 
   private final String key;
   private final String defaultValue;

@@ -48,6 +48,15 @@ class ServerConfigTest {
   }
 
   @Test
+  void aClusteredServerWithALogIsRefusedNamingBoth(@TempDir Path dir) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> ServerConfig.of(Map.of("dir", dir.toString(), "cluster", "shop")));
+    assertTrue(e.getMessage().contains("dir") && e.getMessage().contains("cluster"),
+        e.getMessage());
+    assertEquals("shop", ServerConfig.of(Map.of("cluster", "shop")).cluster());
+  }
+
+  @Test
   void persistenceIsSetInTheFileAsOnTheCommandLine(@TempDir Path dir) throws Exception {
     assertNull(ServerConfig.defaults().dir());
     assertEquals("everysec", ServerConfig.defaults().appendfsync());

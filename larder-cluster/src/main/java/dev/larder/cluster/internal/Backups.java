@@ -30,9 +30,11 @@ final class Backups {
   private final NearCache near;
   /** Keeps the value dictionary identical across members, or null. */
   private final DictionarySync dictionary;
+  private final Quorum quorum;
 
   Backups(Membership membership, SegmentOwnership segments, LocalStore store,
-      Messenger messenger, NearCache near, DictionarySync dictionary) {
+      Messenger messenger, NearCache near, DictionarySync dictionary, Quorum quorum) {
+    this.quorum = quorum;
     this.membership = membership;
     this.segments = segments;
     this.store = store;
@@ -101,7 +103,8 @@ final class Backups {
   /** A backup write from a primary, on the delivery thread. */
   void onBackup(Address from, Frame f) {
     Topology t = membership.topology();
-    if (f.viewId() < t.viewId() || !knowsDictionaryIdsOf(f)) {
+    if (f.viewId() < t.viewId() || !knowsDictionaryIdsOf(f) || !quorum.available()) {
+      // a backup on a minority side (quorum) acknowledges nothing: the primary retries
       messenger.reply(from, f.reqId(),
           Frame.reply(f.reqId(), membership.topology().viewId(), Frame.S_RETRY, null));
       return;

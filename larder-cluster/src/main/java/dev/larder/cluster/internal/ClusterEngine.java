@@ -3,10 +3,12 @@ package dev.larder.cluster.internal;
 import dev.larder.Cache;
 import dev.larder.RemovalCause;
 import dev.larder.cluster.ClusterConfig;
+import dev.larder.cluster.ClusterDegradedException;
 import dev.larder.cluster.ClusterException;
 import dev.larder.cluster.ClusterMode;
 import dev.larder.cluster.ClusterTimeoutException;
 import dev.larder.cluster.NearCacheStats;
+import dev.larder.cluster.PartitionHandling;
 import dev.larder.cluster.RebalanceStats;
 import java.io.FileInputStream;
 import java.io.IOException;
@@ -15,7 +17,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.Map;
+import java.util.Iterator;
+import org.jgroups.Address;
 import org.jgroups.JChannel;
+import org.jgroups.util.ExtendedUUID;
 
 /**
  * One member of a clustered cache: its JGroups channel and the pieces that make up the protocol,
@@ -26,13 +32,15 @@ import org.jgroups.JChannel;
  * concurrency argument in its own notes:
  * <ul>
  *   <li>{@link Membership}: views, the installed {@link Topology}, the view lock and waits;
- *       {@link MergeWinner} decides merges;
+ *       {@link Quorum} decides whether this member may serve and which side keeps its entries
+ *       at a merge ({@link MergeWinner} when no side held a majority);
  *   <li>{@link Dispatcher}: what JGroups delivers, routed by frame type to the piece that handles
  *       it, on the delivery thread or a worker; {@link Messenger}: sending and awaiting replies;
  *   <li>{@link SegmentOwnership}: what this member holds of each segment, with the segment
  *       locks; {@link LocalStore}: its entries and their stored (stamped) form;
  *   <li>{@link KeyAccess}: reads and writes of single keys, by {@link Reads}, {@link Writes} and
  *       {@link Backups} in the owner modes, by {@link InvalidationAccess} in invalidation mode;
+ *       under quorum partition handling, behind {@link QuorumAccess};
  *   <li>{@link WholeCache}: clear, count, listing; {@link StateTransfer}: moving segments to
  *       new owners; {@link DictionarySync}: the replicated value dictionary;
  *       {@link RemovalReporting}: which member reports which removal;
@@ -48,6 +56,7 @@ public final class ClusterEngine implements AutoCloseable {
   private final JChannel channel;
   private final Lifecycle lifecycle = new Lifecycle();
   private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
+  private final Quorum quorum;
   private final Membership membership;
   private final Messenger messenger;
   private final LocalStore store;
@@ -66,11 +75,13 @@ public final class ClusterEngine implements AutoCloseable {
       JChannel channel, EngineHooks hooks) {
     this.config = config;
     this.channel = channel;
-    SegmentOwnership segments = new SegmentOwnership(config.segments());
+    SegmentOwnership segments = new SegmentOwnership(config.segments(), config.partitioner());
     boolean stamps = hooks.ttlMillis() > 0 && config.mode() != ClusterMode.INVALIDATION;
     this.near = hooks.nearEntries() > 0 && config.mode() == ClusterMode.DISTRIBUTED
         ? new NearCache(hooks.nearEntries()) : null;
-    this.membership = new Membership(config, channel, segments, lifecycle);
+    this.quorum = new Quorum(config.partitionHandling(), config.minorityReads(),
+        config.initialClusterSize(), channel::getName);
+    this.membership = new Membership(config, channel, segments, lifecycle, quorum);
     Calls calls = new Calls();
     this.messenger = new Messenger(config, channel, calls, membership, lifecycle);
     this.dictionary = hooks.dictionary() == null ? null
@@ -81,13 +92,16 @@ public final class ClusterEngine implements AutoCloseable {
     this.transfer = new StateTransfer(config.timeout(), membership, segments, store, messenger,
         dictionary, lifecycle, memoryBound);
     Reads reads = new Reads(membership, segments, store, messenger, near);
-    Backups backups = new Backups(membership, segments, store, messenger, near, dictionary);
+    Backups backups = new Backups(membership, segments, store, messenger, near, dictionary,
+        quorum);
     this.writes = new Writes(config.replication(), membership, segments, store, messenger, reads,
-        backups, removals, hooks.sameValue(), workers);
+        backups, removals, hooks.sameValue(), workers, quorum);
     InvalidationAccess invalidation = new InvalidationAccess(config.replication(), membership,
         segments, store, messenger, hooks.sameValue());
-    this.access = config.mode() == ClusterMode.INVALIDATION ? invalidation
+    KeyAccess modeAccess = config.mode() == ClusterMode.INVALIDATION ? invalidation
         : new OwnerAccess(reads, writes);
+    this.access = config.partitionHandling() == PartitionHandling.QUORUM
+        ? new QuorumAccess(quorum, modeAccess) : modeAccess;
     this.wholeCache = new WholeCache(config.mode(), config.replication(), membership, segments,
         store, messenger, near);
     this.dispatcher = new Dispatcher(membership, messenger, lifecycle, workers);
@@ -103,7 +117,7 @@ public final class ClusterEngine implements AutoCloseable {
     }
     if (dictionary != null) {
       membership.onView(change -> dictionary.onView(change.topology(),
-          MergeWinner.dictionaryReference(change.topology().view()), change.merge()));
+          quorum.dictionaryReference(change.topology().view()), change.merge()));
     }
     membership.onView(change -> calls.retain(change.topology().members()));
     if (config.mode() != ClusterMode.INVALIDATION) {
@@ -124,6 +138,7 @@ public final class ClusterEngine implements AutoCloseable {
         .onDelivery(Frame.T_STATE, transfer::onState, Dispatcher::drop)
         .onWorker(Frame.T_CLEAR, wholeCache::onClear)
         .onWorker(Frame.T_SCAN, wholeCache::onScan)
+        .onDelivery(Frame.T_LEAVE, this::onLeave, this::onLeave)
         .onDelivery(Frame.T_DICT, dictionary != null ? dictionary::onDelivery
             : (from, f) -> messenger.reply(from, f.reqId(), Frame.reply(f.reqId(),
                 membership.topology().viewId(), Frame.S_ERROR,
@@ -150,6 +165,11 @@ public final class ClusterEngine implements AutoCloseable {
     }
     if (config.nodeName() != null) {
       channel.name(config.nodeName());
+    }
+    if (!config.attributes().isEmpty()) {
+      byte[] attributes = MemberAttributes.encode(config.attributes());
+      channel.addAddressGenerator(() -> (config.nodeName() == null ? ExtendedUUID.randomUUID()
+          : ExtendedUUID.randomUUID(config.nodeName())).put(MemberAttributes.KEY, attributes));
     }
     String settings = SettingsToken.describe(config, hooks);
     SettingsToken.install(channel, settings);
@@ -237,10 +257,19 @@ public final class ClusterEngine implements AutoCloseable {
     return access.write(op, key, value, expected, mayReturnEarly);
   }
 
-  /** Removes every entry on every member (not atomic with concurrent writes). */
+  /**
+   * Removes every entry on every member (not atomic with concurrent writes).
+   *
+   * @throws ClusterDegradedException if this member is on a minority side (quorum)
+   */
   public void clear() {
     checkOpen();
+    quorum.checkWrite();
+    long mark = quorum.mark();
     wholeCache.clear();
+    // members that left instead of answering, while this member lost its majority, are on the
+    // side that keeps its entries at the merge: the clear did not happen there
+    quorum.checkAvailableSince(mark, "clear");
   }
 
   /** @return the number of entries in the cluster (each counted once, by its primary) */
@@ -312,6 +341,66 @@ public final class ClusterEngine implements AutoCloseable {
     return membership.isPrimary(key);
   }
 
+  /** @return the names of a segment's owners in the current view, primary first */
+  public List<String> segmentOwners(int segment) {
+    Topology t = membership.topology();
+    if (config.mode() == ClusterMode.INVALIDATION || t == null) {
+      return List.of();
+    }
+    return Messenger.names(t.hash().owners(segment));
+  }
+
+  /** @return the attributes a member of the current view joined with; empty if none */
+  public Map<String, String> memberAttributes(String member) {
+    Topology t = membership.topology();
+    if (t == null) {
+      return Map.of();
+    }
+    for (Address a : t.view().getMembers()) {
+      if (Messenger.name(a).equals(member)) {
+        return MemberAttributes.of(a);
+      }
+    }
+    return Map.of();
+  }
+
+  /**
+   * @return this member's own store: encoded keys and values (without expiry stamps), expired
+   *     ones left out; weakly consistent
+   */
+  public Iterator<Map.Entry<byte[], byte[]>> localEntries() {
+    Iterator<Map.Entry<byte[], byte[]>> all = store.entries.asMap().entrySet().iterator();
+    return new Iterator<>() {
+      private Map.Entry<byte[], byte[]> next = advance();
+
+      private Map.Entry<byte[], byte[]> advance() {
+        while (all.hasNext()) {
+          Map.Entry<byte[], byte[]> e = all.next();
+          byte[] value = store.live(e.getValue());
+          if (value != null) {
+            return Map.entry(e.getKey(), value);
+          }
+        }
+        return null;
+      }
+
+      @Override
+      public boolean hasNext() {
+        return next != null;
+      }
+
+      @Override
+      public Map.Entry<byte[], byte[]> next() {
+        if (next == null) {
+          throw new java.util.NoSuchElementException();
+        }
+        Map.Entry<byte[], byte[]> e = next;
+        next = advance();
+        return e;
+      }
+    };
+  }
+
   /** @return the near cache's counters, or {@link NearCacheStats#NONE} without one */
   public NearCacheStats nearStats() {
     return near == null ? NearCacheStats.NONE : near.stats();
@@ -324,6 +413,19 @@ public final class ClusterEngine implements AutoCloseable {
   /** @return async writes dropped because no primary could take them during a view change */
   public long asyncDropped() {
     return writes.asyncDropped();
+  }
+
+  /**
+   * @return whether this member serves writes now: always under allow-all; under quorum, while
+   *     its view holds a majority of the stable members
+   */
+  public boolean available() {
+    return quorum.available();
+  }
+
+  /** @return the names of the stable members this member counts a majority of (quorum) */
+  public List<String> stableMembers() {
+    return quorum.state().stable();
   }
 
   /** @return merges in which this member's side lost and dropped its entries */
@@ -347,6 +449,46 @@ public final class ClusterEngine implements AutoCloseable {
   }
 
   /**
+   * Tells every other member of the view that this one is closing on purpose (LEAVE), so that
+   * they stop counting it among the stable members, and waits for their acks (a little: a
+   * member that does not answer keeps counting this one, which costs availability, never
+   * safety). The acks matter: a LEAVE that reached a member after the view without this one
+   * would be dropped there as coming from a non-member.
+   */
+  private void announceLeave() {
+    Topology t = membership.topology();
+    if (t == null) {
+      return;
+    }
+    java.util.Set<Address> others = new java.util.HashSet<>(t.members());
+    others.remove(membership.self());
+    if (others.isEmpty()) {
+      return;
+    }
+    Calls.Call call = messenger.open(others);
+    try {
+      Frame leave = new Frame(Frame.T_LEAVE, call.id, t.viewId(), 0, 0, null, null, null,
+          Frame.NO_INTS, List.of(), List.of());
+      for (Address a : others) {
+        messenger.send(a, leave, true);
+      }
+      call.await(System.nanoTime() + Math.min(config.timeout().toNanos(), 2_000_000_000L));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      messenger.close(call);
+    }
+  }
+
+  /** A member said it is closing (LEAVE, on the delivery thread): see {@link Quorum#onLeave}. */
+  private void onLeave(Address from, Frame f) {
+    Topology t = membership.topology();
+    quorum.onLeave(Messenger.name(from), t == null ? null : t.view());
+    messenger.reply(from, f.reqId(), Frame.reply(f.reqId(), t == null ? 0 : t.viewId(),
+        Frame.S_OK, null));
+  }
+
+  /**
    * Leaves the cluster and closes the local store. Idempotent. Until the channel is closed this
    * member keeps acknowledging backup writes, so that writes in flight on other members do not
    * wait for it until their timeout.
@@ -355,6 +497,9 @@ public final class ClusterEngine implements AutoCloseable {
   public synchronized void close() {
     if (!lifecycle.beginClose()) {
       return;
+    }
+    if (config.partitionHandling() == PartitionHandling.QUORUM) {
+      announceLeave();
     }
     channel.close();
     lifecycle.markClosed();

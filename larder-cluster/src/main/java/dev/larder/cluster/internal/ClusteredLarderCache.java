@@ -608,12 +608,50 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
     return engine.ownsKey(key(key));
   }
 
-  /**
-   * @param key a key
-   * @return true if this member is the key's primary in its current view
-   */
+  @Override
   public boolean isLocalPrimary(K key) {
     return engine.isPrimary(key(key));
+  }
+
+  @Override
+  public boolean available() {
+    return engine.available();
+  }
+
+  @Override
+  public List<String> stableMembers() {
+    return engine.stableMembers();
+  }
+
+  @Override
+  public List<String> segmentOwners(int segment) {
+    if (segment < 0 || segment >= config.segments()) {
+      throw new IllegalArgumentException("segment " + segment + " out of [0, "
+          + config.segments() + ")");
+    }
+    return engine.segmentOwners(segment);
+  }
+
+  @Override
+  public Map<String, String> memberAttributes(String member) {
+    return engine.memberAttributes(Objects.requireNonNull(member, "member"));
+  }
+
+  @Override
+  public java.util.Iterator<Map.Entry<K, V>> localEntries() {
+    java.util.Iterator<Map.Entry<byte[], byte[]>> stored = engine.localEntries();
+    return new java.util.Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return stored.hasNext();
+      }
+
+      @Override
+      public Map.Entry<K, V> next() {
+        Map.Entry<byte[], byte[]> e = stored.next();
+        return Map.entry(decodeKey(e.getKey()), decodeValue(e.getValue()));
+      }
+    };
   }
 
   @Override

@@ -62,6 +62,8 @@ record Frame(int type, long reqId, long viewId, int op, int flags, byte[] key, b
   static final int T_NEAR_INVALIDATE = 10;
   /** Value dictionary replication; flags = a {@code DictionarySync.OP_*}. */
   static final int T_DICT = 11;
+  /** The sender is closing: drop it from the stable members (quorum partition handling). */
+  static final int T_LEAVE = 12;
 
   static final int F_ASYNC = 1;
   static final int F_LAST = 2;

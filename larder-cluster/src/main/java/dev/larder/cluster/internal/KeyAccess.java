@@ -6,9 +6,10 @@ import dev.larder.cluster.ClusterTimeoutException;
  * How a member serves reads and writes of single keys: one implementation per family of
  * cluster modes ({@link OwnerAccess} for replicated and distributed caches, whose keys have
  * owners; {@link InvalidationAccess} for invalidation caches, whose members keep their own
- * entries). A member picks one when it starts. Implementations are thread-safe.
+ * entries). A member picks one when it starts, wrapped in {@link QuorumAccess} under quorum
+ * partition handling. Implementations are thread-safe.
  */
-sealed interface KeyAccess permits OwnerAccess, InvalidationAccess {
+sealed interface KeyAccess permits OwnerAccess, InvalidationAccess, QuorumAccess {
 
   /**
    * @param key the encoded key

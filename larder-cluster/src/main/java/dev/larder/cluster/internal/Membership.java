@@ -32,7 +32,8 @@ import org.jgroups.View;
  *       added (near cache flush, dictionary check, dropping members that left from outstanding
  *       calls, state transfer), then threads waiting for a view are woken. Waiters also poll
  *       the topology every 50 ms, so waking them is a matter of latency only.
- *   <li><b>Merges</b>: on a {@link MergeView}, a member whose side lost ({@link MergeWinner})
+ *   <li><b>Merges</b>: on a {@link MergeView}, a member whose side lost ({@link Quorum}, which
+ *       also decides, under the same lock, whether this member is available in the view)
  *       treats every segment as NONE, so it drops its entries and receives its segments again
  *       from the winning side.
  *   <li><b>Invalidation mode</b> keeps no ownership: segments stay NONE and views only change
@@ -54,6 +55,7 @@ final class Membership {
   private final JChannel channel;
   private final SegmentOwnership segments;
   private final Lifecycle lifecycle;
+  private final Quorum quorum;
   private final ReentrantReadWriteLock viewLock = new ReentrantReadWriteLock();
   private final Object viewMonitor = new Object();
   private final List<Consumer<ViewChange>> listeners = new CopyOnWriteArrayList<>();
@@ -61,11 +63,12 @@ final class Membership {
   private volatile Topology topology;
 
   Membership(ClusterConfig config, JChannel channel, SegmentOwnership segments,
-      Lifecycle lifecycle) {
+      Lifecycle lifecycle, Quorum quorum) {
     this.config = config;
     this.channel = channel;
     this.segments = segments;
     this.lifecycle = lifecycle;
+    this.quorum = quorum;
   }
 
   /** Adds a listener run after each installed view, after those added before it. */
@@ -81,7 +84,7 @@ final class Membership {
     try {
       Topology old = topology;
       Address self = channel.getAddress();
-      boolean lostMerge = MergeWinner.lost(view, self);
+      boolean lostMerge = quorum.install(view, self);
       if (lostMerge) {
         mergesLost.incrementAndGet();
       }
@@ -139,7 +142,7 @@ final class Membership {
 
   /** @return the names of the current view's members, coordinator first */
   List<String> members() {
-    return topology.view().getMembers().stream().map(Address::toString).toList();
+    return topology.view().getMembers().stream().map(Messenger::name).toList();
   }
 
   /** @return the number of segments this member owns or is receiving (0 in invalidation mode) */

@@ -11,17 +11,12 @@ import org.jgroups.View;
  * else the one whose first member comes first in the merged view. Every member sees the same
  * MergeView, so all agree without a message. Members of the other sides drop all their segments
  * and receive them again from the winning side; writes made on those sides during the partition
- * are lost.
+ * are lost. This is the rule of {@link dev.larder.cluster.PartitionHandling#ALLOW_ALL}, and the
+ * fallback of {@link Quorum} when no side held a majority.
  */
 final class MergeWinner {
 
   private MergeWinner() {}
-
-  /** Whether this member's side lost a merge (false for a view that is not a merge). */
-  static boolean lost(View view, Address self) {
-    View winner = of(view);
-    return winner != null && !winner.containsMember(self);
-  }
 
   /** @return the subgroup of a merge view whose entries win, or null if not a merge view */
   static View of(View view) {
@@ -35,23 +30,6 @@ final class MergeWinner {
       }
     }
     return winner;
-  }
-
-  /**
-   * The member whose value dictionary is the reference after this view: the coordinator; after
-   * a merge, the first member (in the merged view's order) of the winning side, since its
-   * entries, written with its side's ids, are the ones every member keeps.
-   */
-  static Address dictionaryReference(View view) {
-    View winner = of(view);
-    if (winner != null) {
-      for (Address a : view.getMembers()) {
-        if (winner.containsMember(a)) {
-          return a;
-        }
-      }
-    }
-    return view.getCoord();
   }
 
   private static boolean beats(View a, View b, View merged) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.jgroups.Address;
+import org.jgroups.util.NameCache;
 import org.jgroups.BytesMessage;
 import org.jgroups.JChannel;
 import org.jgroups.Message;
@@ -105,7 +106,7 @@ final class Messenger {
     try {
       send(to, withReqId(request, call.id), true);
       if (!call.await(deadlineNanos)) {
-        return Frame.reply(0, 0, Frame.S_TIMEOUT, null).withNames(List.of(to.toString()));
+        return Frame.reply(0, 0, Frame.S_TIMEOUT, null).withNames(List.of(name(to)));
       }
       return call.replies().get(to);
     } catch (InterruptedException e) {
@@ -177,6 +178,15 @@ final class Messenger {
   }
 
   static List<String> names(Address[] members) {
-    return Arrays.stream(members).map(Address::toString).toList();
+    return Arrays.stream(members).map(Messenger::name).toList();
+  }
+
+  /**
+   * @return a member's logical name (its nodeName, or the one JGroups picked); an address that
+   *     carries attributes would print them too, so it is never printed directly
+   */
+  static String name(Address member) {
+    String name = NameCache.get(member);
+    return name != null ? name : member.toString();
   }
 }

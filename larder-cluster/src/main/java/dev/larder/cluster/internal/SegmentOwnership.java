@@ -1,5 +1,6 @@
 package dev.larder.cluster.internal;
 
+import dev.larder.cluster.KeyPartitioner;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -36,8 +37,11 @@ final class SegmentOwnership {
   private final ReentrantLock[] locks;
   private final List<Set<ByteKey>> live;
   private final boolean[] mayHold;
+  /** Maps keys to segments, or null for {@link ConsistentHash#segmentOf}. */
+  private final KeyPartitioner partitioner;
 
-  SegmentOwnership(int segments) {
+  SegmentOwnership(int segments, KeyPartitioner partitioner) {
+    this.partitioner = partitioner;
     states = new State[segments];
     retiredIn = new long[segments];
     locks = new ReentrantLock[segments];
@@ -55,7 +59,8 @@ final class SegmentOwnership {
 
   /** @return the segment an encoded key belongs to */
   int segmentOf(byte[] key) {
-    return ConsistentHash.segmentOf(key, states.length);
+    return partitioner == null ? ConsistentHash.segmentOf(key, states.length)
+        : partitioner.segmentOf(key, states.length);
   }
 
   void lock(int s) {

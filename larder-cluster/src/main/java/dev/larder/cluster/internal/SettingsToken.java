@@ -51,7 +51,10 @@ public final class SettingsToken extends AuthToken {
     // owners place keys only in distributed mode; elsewhere every member holds everything
     String owners = config.mode() == ClusterMode.DISTRIBUTED ? ", owners " + config.owners() : "";
     return "wire " + Frame.VERSION + ", mode " + config.mode() + owners
-        + ", segments " + config.segments() + ", replication " + config.replication()
+        + ", segments " + config.segments()
+        + (config.partitioner() == null ? "" : " by " + config.partitioner().id())
+        + ", replication " + config.replication()
+        + ", partitions " + config.partitionHandling()
         + ", expireAfterWrite " + hooks.ttlMillis() + " ms, dictionary spaces "
         + (hooks.dictionary() == null ? "none"
             : hooks.dictionary().spaces().stream().sorted().toList());

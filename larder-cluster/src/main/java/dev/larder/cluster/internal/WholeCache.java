@@ -50,22 +50,48 @@ final class WholeCache {
    * @throws ClusterTimeoutException if a member did not answer within the timeout (SYNC)
    */
   void clear() {
-    store.entries.invalidateAll();
-    if (near != null) {
-      near.flush();
+    long deadline = messenger.deadline();
+    while (true) {
+      store.entries.invalidateAll();
+      if (near != null) {
+        near.flush();
+      }
+      long viewId = membership.topology().viewId();
+      List<String> refused = new ArrayList<>();
+      messenger.broadcast(Frame.of(Frame.T_CLEAR, 0, viewId), replication == Replication.SYNC,
+          true, "clear").forEach((member, reply) -> {
+            if (reply.op() != Frame.S_OK) {
+              refused.add(Messenger.name(member));
+            }
+          });
+      if (refused.isEmpty()) {
+        return;
+      }
+      // members already in a newer view refused: clear again in it
+      if (System.nanoTime() >= deadline) {
+        throw new ClusterTimeoutException("clear", refused);
+      }
+      membership.awaitNewerView(viewId, deadline);
     }
-    messenger.broadcast(Frame.of(Frame.T_CLEAR, 0, membership.topology().viewId()),
-        replication == Replication.SYNC, true, "clear");
   }
 
-  /** A CLEAR from another member, on a worker. */
+  /**
+   * A CLEAR from another member, on a worker. One sent in a view older than this member's is
+   * refused, as a backup write is: it may come from a member that was cut off and merged back
+   * since (its side's clear, retransmitted once the partition healed, must not empty this side),
+   * and a sender still in the cluster clears again in the new view.
+   */
   void onClear(Address from, Frame f) {
+    long viewId = membership.topology().viewId();
+    if (f.viewId() < viewId) {
+      messenger.reply(from, f.reqId(), Frame.reply(f.reqId(), viewId, Frame.S_RETRY, null));
+      return;
+    }
     store.entries.invalidateAll();
     if (near != null) {
       near.flush();
     }
-    messenger.reply(from, f.reqId(),
-        Frame.reply(f.reqId(), membership.topology().viewId(), Frame.S_OK, null));
+    messenger.reply(from, f.reqId(), Frame.reply(f.reqId(), viewId, Frame.S_OK, null));
   }
 
   /** @return the number of entries in the cluster (each counted once, by its primary) */

@@ -2,6 +2,7 @@ package dev.larder.cluster.internal;
 
 import dev.larder.cluster.ClusterException;
 import dev.larder.cluster.ClusterTimeoutException;
+import dev.larder.cluster.PartitionHandling;
 import dev.larder.cluster.Replication;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -25,6 +26,9 @@ import org.jgroups.Address;
  *       write waits, outside the locks, for every backup's ack; a backup whose view is newer
  *       than the write's refuses it, and the caller retries in the new view, until the cluster
  *       timeout.
+ *   <li>Under quorum partition handling a primary that is not available ({@link Quorum})
+ *       refuses (RETRY) under the view lock, so no write is applied in a view where this
+ *       member is on a minority side; the caller checks its own availability before each retry.
  *   <li>A conditional write needs the current value: a primary whose segment is still
  *       incoming, and which has not written the key since, fetches it from another owner first
  *       ({@link Reads#readRemote}) and applies it unless the key became live meanwhile.
@@ -50,11 +54,13 @@ final class Writes {
   private final RemovalReporting removals;
   private final BiPredicate<byte[], byte[]> sameValue;
   private final Executor workers;
+  private final Quorum quorum;
   private final AtomicLong asyncDropped = new AtomicLong();
 
   Writes(Replication replication, Membership membership, SegmentOwnership segments,
       LocalStore store, Messenger messenger, Reads reads, Backups backups,
-      RemovalReporting removals, BiPredicate<byte[], byte[]> sameValue, Executor workers) {
+      RemovalReporting removals, BiPredicate<byte[], byte[]> sameValue, Executor workers,
+      Quorum quorum) {
     this.replication = replication;
     this.membership = membership;
     this.segments = segments;
@@ -65,6 +71,7 @@ final class Writes {
     this.removals = removals;
     this.sameValue = sameValue;
     this.workers = workers;
+    this.quorum = quorum;
   }
 
   /**
@@ -108,9 +115,13 @@ final class Writes {
         throw new ClusterException(new String(r.value(), StandardCharsets.UTF_8));
       }
       if (System.nanoTime() >= deadline) {
-        throw new ClusterTimeoutException(op + " write", List.of(primary.toString()));
+        throw new ClusterTimeoutException(op + " write", List.of(Messenger.name(primary)));
       }
       membership.awaitNewerView(t.viewId(), deadline);
+      if (quorum.handling() == PartitionHandling.QUORUM) {
+        // this member may have lost its majority while the write was refused
+        quorum.checkWrite();
+      }
     }
   }
 
@@ -198,12 +209,16 @@ final class Writes {
     }
     Calls.Call call = null;
     byte[] result;
+    long availability;
     membership.viewReadLock().lock();
     segments.lock(s);
     try {
-      if (membership.topology() != t) {
+      if (membership.topology() != t || !quorum.available()) {
+        // a primary on a minority side (quorum) applies nothing: the caller retries, and
+        // refuses the write once it installs the view that cost it its majority
         return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
       }
+      availability = quorum.mark();
       if (fetched != null && !segments.isLive(s, bk)) {
         store.apply(s, bk, fetched.value());
       }
@@ -224,10 +239,17 @@ final class Writes {
       segments.unlock(s);
       membership.viewReadLock().unlock();
     }
-    return awaitBackups(f, t, call, result, deadline);
+    return awaitBackups(f, t, call, result, availability, deadline);
   }
 
-  private Frame awaitBackups(Frame f, Topology t, Calls.Call call, byte[] result, long deadline) {
+  /**
+   * Waits for the backups' acks. A backup that left the view instead of acking is no failure
+   * when it crashed (this member's copy survives), but it is when this member was the one cut
+   * off: under quorum such a write is acknowledged only if this member kept its majority
+   * meanwhile, else the caller is told to retry (and, on this side, then refuses).
+   */
+  private Frame awaitBackups(Frame f, Topology t, Calls.Call call, byte[] result,
+      long availability, long deadline) {
     if (call == null) {
       return Frame.reply(f.reqId(), t.viewId(), Frame.S_OK, result);
     }
@@ -240,6 +262,9 @@ final class Writes {
         if (e.getValue().op() != Frame.S_OK) {
           return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
         }
+      }
+      if (!call.leftMembers().isEmpty() && !quorum.availableSince(availability)) {
+        return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
       }
       return Frame.reply(f.reqId(), t.viewId(), Frame.S_OK, result);
     } catch (InterruptedException e) {

@@ -1,6 +1,7 @@
 package dev.larder.server.internal;
 
 import dev.larder.server.ServerConfig;
+import dev.larder.server.internal.cluster.ServerCluster;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.memcache.MemcacheAuth;
 import dev.larder.server.internal.net.ClientMemory;
@@ -41,6 +42,8 @@ public final class ServerState {
   private volatile int memcachePort;
   private volatile ServerLog log;
   private volatile DurableReplies replies = new DurableReplies(null);
+  /** This member's cluster, or null for a standalone server; set once, before serving. */
+  private volatile ServerCluster cluster;
 
   /**
    * Builds the users from the configuration (see {@link #ServerState(Keyspace, ServerConfig,
@@ -104,6 +107,16 @@ public final class ServerState {
   /** @return where the handlers send their replies (at once, or when the log allows) */
   public DurableReplies replies() {
     return replies;
+  }
+
+  /** @return this member's cluster, or null for a standalone server */
+  public ServerCluster cluster() {
+    return cluster;
+  }
+
+  /** @param cluster this member's cluster; set once, before the listeners start */
+  public void cluster(ServerCluster cluster) {
+    this.cluster = cluster;
   }
 
   /** @return the RESP users */

@@ -62,7 +62,17 @@ public final class Keyspace implements AutoCloseable {
   private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
   private volatile ChangeSink sink = ChangeSink.NONE;
   private volatile boolean logged;
-  private final AtomicLong versions = new AtomicLong();
+  /** A standalone keyspace's last version given out; null when a cluster gives the versions. */
+  private final AtomicLong counter;
+  /** Gives each write its version: the counter, or a clustered server's {@code Versions}. */
+  private final LongSupplier versions;
+  /**
+   * Where the expiry sweep walks: the whole cache, or (clustered) the entries this member is
+   * primary of.
+   */
+  private final Supplier<Iterator<Map.Entry<byte[], byte[]>>> sweepWalk;
+  /** Whether the cache was given (a clustered one): it is not rebuilt by {@link #resize}. */
+  private final boolean given;
   private final LongSupplier clock;
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
@@ -90,6 +100,37 @@ public final class Keyspace implements AutoCloseable {
     for (int i = 0; i < STRIPES; i++) {
       stripes[i] = new ReentrantLock();
     }
+    this.counter = new AtomicLong();
+    this.versions = counter::incrementAndGet;
+    this.sweepWalk = () -> cache.asMap().entrySet().iterator();
+    this.given = false;
+  }
+
+  /**
+   * A keyspace over a cache built elsewhere: a clustered server's, whose entries live on several
+   * members. The stored keys and values are the same as a standalone keyspace's. The cache's
+   * evictions are not counted, its bound cannot be changed ({@link #resize} refuses), and a
+   * failed removal of an expired value found by a read is left to the sweep.
+   *
+   * @param cache the cache of stored keys and values; closed with the keyspace
+   * @param maxMemory the cache's byte bound (what INFO and noeviction report)
+   * @param clock the current Unix time in milliseconds
+   * @param versions gives each write a version unique to that write of that key
+   * @param sweepWalk a new walk, for each pass of the expiry sweep, of the entries this keyspace
+   *     must sweep
+   */
+  public Keyspace(Cache<byte[], byte[]> cache, long maxMemory, LongSupplier clock,
+      LongSupplier versions, Supplier<Iterator<Map.Entry<byte[], byte[]>>> sweepWalk) {
+    this.cache = cache;
+    this.maxMemory = maxMemory;
+    this.clock = clock;
+    for (int i = 0; i < STRIPES; i++) {
+      stripes[i] = new ReentrantLock();
+    }
+    this.counter = null;
+    this.versions = versions;
+    this.sweepWalk = sweepWalk;
+    this.given = true;
   }
 
   /**
@@ -97,8 +138,12 @@ public final class Keyspace implements AutoCloseable {
    * the log has been replayed into this keyspace).
    *
    * @param changes the sink
+   * @throws IllegalStateException for a keyspace over a clustered cache, which is not logged
    */
   public void attach(ChangeSink changes) {
+    if (given && changes != ChangeSink.NONE) {
+      throw new IllegalStateException("a clustered keyspace is not logged");
+    }
     this.sink = changes;
     this.logged = changes != ChangeSink.NONE;
   }
@@ -188,11 +233,11 @@ public final class Keyspace implements AutoCloseable {
   public void putString(int db, byte[] key, byte[] payload) {
     byte[] stored = storedKey(db, key);
     if (!logged) {
-      cache.put(stored, ValueLayout.encodeString(versions.incrementAndGet(), payload));
+      cache.put(stored, ValueLayout.encodeString(versions.getAsLong(), payload));
       return;
     }
     reported(stored, () -> {
-      byte[] value = ValueLayout.encodeString(versions.incrementAndGet(), payload);
+      byte[] value = ValueLayout.encodeString(versions.getAsLong(), payload);
       cache.put(stored, value);
       sink.put(stored, value);
       return null;
@@ -274,7 +319,7 @@ public final class Keyspace implements AutoCloseable {
             return before == null ? null : old;
           }
           if (after != null && newVersion) {
-            after = after.withVersion(versions.incrementAndGet());
+            after = after.withVersion(versions.getAsLong());
           }
           result[0] = new Change(before, after);
           byte[] encoded = after == null ? null : ValueLayout.encode(after);
@@ -303,11 +348,11 @@ public final class Keyspace implements AutoCloseable {
     byte[] stored = storedKey(db, key);
     StoredValue versioned;
     if (!logged) {
-      versioned = value.withVersion(versions.incrementAndGet());
+      versioned = value.withVersion(versions.getAsLong());
       cache.put(stored, ValueLayout.encode(versioned));
     } else {
       versioned = reported(stored, () -> {
-        StoredValue v = value.withVersion(versions.incrementAndGet());
+        StoredValue v = value.withVersion(versions.getAsLong());
         byte[] bytes = ValueLayout.encode(v);
         cache.put(stored, bytes);
         sink.put(stored, bytes);
@@ -469,7 +514,9 @@ public final class Keyspace implements AutoCloseable {
    * @return how many expired keys were removed
    */
   public synchronized int sweepExpired(int budget) {
-    if (quietAt >= 0) {
+    // A given (clustered) cache also holds values with an expiry written on other members,
+    // which this member's count does not see: its sweep never goes quiet.
+    if (quietAt >= 0 && !given) {
       if (expiringWrites.sum() == quietAt) {
         return 0;
       }
@@ -489,7 +536,7 @@ public final class Keyspace implements AutoCloseable {
         }
         passStartWrites = expiringWrites.sum();
         passSawExpiring = false;
-        sweep = cache.asMap().entrySet().iterator();
+        sweep = sweepWalk.get();
         if (!sweep.hasNext()) {
           sweep = null;
           quietAt = passStartWrites;
@@ -539,6 +586,10 @@ public final class Keyspace implements AutoCloseable {
    * @param bytes the new bound, at least 64 KiB
    */
   public void resize(long bytes) {
+    if (given) {
+      throw new IllegalStateException("maxmemory cannot be changed while the server runs in a"
+          + " cluster; restart the member with the new bound");
+    }
     Cache<byte[], byte[]> next = build(bytes);
     Cache<byte[], byte[]> previous = cache;
     for (Map.Entry<byte[], byte[]> e : previous.asMap().entrySet()) {
@@ -577,12 +628,24 @@ public final class Keyspace implements AutoCloseable {
       return null;
     }
     if (expired(bytes)) {
-      if (cache.remove(stored, bytes)) {
-        expired.increment();
-      }
+      removeExpired(stored, bytes);
       return null;
     }
     return bytes;
+  }
+
+  private void removeExpired(byte[] stored, byte[] bytes) {
+    try {
+      if (cache.remove(stored, bytes)) {
+        expired.increment();
+      }
+    } catch (RuntimeException e) {
+      if (!given) {
+        throw e;
+      }
+      // A clustered cache refused (a minority side) or timed out: the read still answers
+      // "absent", and the primary's sweep removes the value.
+    }
   }
 
   private boolean expired(byte[] bytes) {
@@ -635,14 +698,19 @@ public final class Keyspace implements AutoCloseable {
    * Makes every later version higher than {@code version}.
    *
    * @param version a version given out before
+   * @throws IllegalStateException for a keyspace over a clustered cache (the cluster gives its
+   *     versions)
    */
   public void versionsAbove(long version) {
-    versions.accumulateAndGet(version, Math::max);
+    ownCounter().accumulateAndGet(version, Math::max);
   }
 
-  /** @return the highest version given out so far */
+  /**
+   * @return the highest version given out so far
+   * @throws IllegalStateException for a keyspace over a clustered cache
+   */
   public long lastVersion() {
-    return versions.get();
+    return ownCounter().get();
   }
 
   /**
@@ -650,9 +718,17 @@ public final class Keyspace implements AutoCloseable {
    * one. A checkpoint gives it to all its items.
    *
    * @return the version
+   * @throws IllegalStateException for a keyspace over a clustered cache
    */
   public long reserveVersion() {
-    return versions.incrementAndGet();
+    return ownCounter().incrementAndGet();
+  }
+
+  private AtomicLong ownCounter() {
+    if (counter == null) {
+      throw new IllegalStateException("a clustered keyspace's versions come from its cluster");
+    }
+    return counter;
   }
 
   /**

@@ -10,7 +10,7 @@ import java.util.TreeMap;
  * The RESP command table: every command is one {@link RespCommand} registered here by its
  * group's class ({@link StringCommands}, {@link KeyCommands}, {@link HashCommands},
  * {@link ConnectionCommands}, {@link ServerCommands}, {@link TransactionCommands},
- * {@link AclCommands}).
+ * {@link AclCommands}, {@link ClusterCommands}).
  *
  * <p>Built once, then read-only and thread-safe.
  */
@@ -30,6 +30,7 @@ public final class RespCommandTable {
     TransactionCommands.register(table);
     PersistenceCommands.register(table);
     AclCommands.register(table);
+    ClusterCommands.register(table);
     return table;
   }
 

@@ -1,5 +1,7 @@
 package dev.larder.server.internal.resp;
 
+import dev.larder.cluster.ClusterException;
+import dev.larder.server.internal.cluster.ServerCluster;
 import dev.larder.server.internal.net.CrossProtocolGuard;
 import dev.larder.server.internal.net.ReplyLimitExceeded;
 import java.util.List;
@@ -46,12 +48,30 @@ public final class RespDispatcher {
     } else if (s.user != null && !cmd.flags().contains(RespCommand.Flag.NO_AUTH)
         && denied(s, cmd, name, args)) {
       failQueue(s);
+    } else if (redirected(s, cmd, args)) {
+      failQueue(s);
     } else if (s.inMulti() && !cmd.flags().contains(RespCommand.Flag.NO_MULTI)
         && !name.equals("quit")) {
       queue(s, args);
     } else {
       run(s, cmd, args);
     }
+  }
+
+  /**
+   * On a clustered server, a connection that asked for redirections (READONLY, or every one
+   * under cluster-redirects on) is sent MOVED or CROSSSLOT instead of a run, as Redis Cluster
+   * does after the ACL check and before MULTI queueing.
+   *
+   * @return whether the command was answered with a redirection
+   */
+  private static boolean redirected(RespSession s, RespCommand cmd, List<byte[]> args) {
+    String redirect = ClusterCommands.redirect(s, cmd, args);
+    if (redirect == null) {
+      return false;
+    }
+    s.out.error(redirect);
+    return true;
   }
 
   /**
@@ -107,6 +127,10 @@ public final class RespDispatcher {
     } catch (RespError e) {
       s.out.target().writerIndex(mark);
       s.out.error(e.getMessage());
+    } catch (ClusterException e) {
+      // a minority side's refusal (CLUSTERDOWN) or members that did not answer (TRYAGAIN)
+      s.out.target().writerIndex(mark);
+      s.out.error(ServerCluster.respError(e));
     } catch (ReplyLimitExceeded e) {
       s.out.target().writerIndex(mark);
       throw e;

@@ -32,6 +32,8 @@ public final class RespSession implements ProtocolSession {
   boolean queueFailed;
   final List<Watch> watched = new ArrayList<>();
   boolean closeAfterReply;
+  /** READONLY: reads of slots this member replicates run here; keyed commands may get MOVED. */
+  boolean readOnly;
   /** The name bytes of the last command looked up, and what they looked up. */
   private byte[] lastName;
   private Lookup lastLookup;
@@ -131,6 +133,7 @@ public final class RespSession implements ProtocolSession {
   /** Back to a fresh connection's state (RESET). */
   void reset() {
     endTransaction();
+    readOnly = false;
     db = 0;
     info.db(0);
     out.protocol(2);

@@ -21,7 +21,8 @@ import java.util.Set;
 /** INFO, CONFIG, COMMAND and TIME. */
 final class ServerCommands {
   private static final List<String> SECTIONS =
-      List.of("server", "clients", "memory", "persistence", "stats", "keyspace");
+      List.of("server", "clients", "memory", "persistence", "stats", "replication", "cluster",
+          "keyspace");
 
   private ServerCommands() {}
 
@@ -81,7 +82,7 @@ final class ServerCommands {
         long uptime = (System.currentTimeMillis() - s.startMillis()) / 1000;
         f.put("redis_version", ConnectionCommands.REDIS_VERSION);
         f.put("larder_version", "0.1.0-SNAPSHOT");
-        f.put("redis_mode", "standalone");
+        f.put("redis_mode", s.cluster() == null ? "standalone" : "cluster");
         f.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
         f.put("arch_bits", 64);
         f.put("process_id", ProcessHandle.current().pid());
@@ -136,6 +137,7 @@ final class ServerCommands {
           }
         }
       }
+      case "replication", "cluster" -> ClusterCommands.info(s, section, f);
       default -> throw new IllegalArgumentException(section);
     }
     f.forEach((k, v) -> sb.append(k).append(':').append(v).append("\r\n"));

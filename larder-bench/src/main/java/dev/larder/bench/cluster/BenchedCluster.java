@@ -1,0 +1,243 @@
+package dev.larder.bench.cluster;
+
+import dev.larder.bench.harness.LoopbackChild;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import redis.clients.jedis.Jedis;
+
+/**
+ * A cluster under {@code ./larder bench server-cluster}, on 127.0.0.1: three Larder members
+ * (child JVMs, {@link ServerClusterNode}), or a Redis Cluster of redis-server processes made with
+ * {@code redis-cli --cluster create}. Knows the port a cluster-aware client starts from, the
+ * resident memory of all its processes, and how many keys it holds. Closing stops every process
+ * and deletes their files.
+ */
+abstract class BenchedCluster implements AutoCloseable {
+
+  /** @return the RESP port redis-benchmark --cluster starts from */
+  abstract int entryPort();
+
+  /** @return the process ids whose resident memory is the cluster's */
+  abstract List<Long> pids();
+
+  /** @return the keys the cluster holds, each counted once (not once per copy) */
+  abstract long keys();
+
+  /** @return the sum of the processes' resident set sizes, in bytes */
+  long residentBytes() throws IOException {
+    long total = 0;
+    for (long pid : pids()) {
+      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+        if (line.startsWith("VmRSS:")) {
+          total += Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+        }
+      }
+    }
+    return total;
+  }
+
+  @Override
+  public abstract void close();
+
+  /**
+   * Three Larder members in one cluster, distributed with two owners per key.
+   *
+   * @param replication sync or async
+   * @param maxMemory each member's maxmemory, bytes
+   */
+  static BenchedCluster larder(String replication, long maxMemory) throws Exception {
+    int nodes = 3;
+    int[] resp = new int[nodes];
+    int[] cluster = new int[nodes];
+    StringBuilder peers = new StringBuilder();
+    for (int i = 0; i < nodes; i++) {
+      resp[i] = LoopbackChild.freePort();
+      cluster[i] = LoopbackChild.freePort();
+      peers.append(i == 0 ? "" : ",").append("127.0.0.1[").append(cluster[i]).append(']');
+    }
+    String name = "bench-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+    List<MemberProcess> members = new ArrayList<>();
+    try {
+      List<Thread> starters = new ArrayList<>();
+      List<Exception> failures = new ArrayList<>();
+      MemberProcess[] started = new MemberProcess[nodes];
+      for (int i = 0; i < nodes; i++) {
+        int m = i;
+        Thread t = new Thread(() -> {
+          try {
+            started[m] = MemberProcess.start("512m", ServerClusterNode.class,
+                "resp-port=" + resp[m], "memcache-port=-1", "http-port=-1",
+                "maxmemory=" + maxMemory, "idle-timeout-seconds=0", "max-connections=100000",
+                "cluster=" + name, "cluster-port=" + cluster[m], "peers=" + peers,
+                "cluster-node-name=m" + m, "cluster-size=" + nodes,
+                "cluster-mode=distributed", "cluster-owners=2",
+                "cluster-replication=" + replication);
+          } catch (Exception e) {
+            synchronized (failures) {
+              failures.add(e);
+            }
+          }
+        });
+        t.start();
+        starters.add(t);
+      }
+      for (Thread t : starters) {
+        t.join(TimeUnit.MINUTES.toMillis(3));
+      }
+      for (MemberProcess m : started) {
+        if (m != null) {
+          members.add(m);
+        }
+      }
+      if (!failures.isEmpty() || members.size() < nodes) {
+        throw new IllegalStateException("Larder members did not start: " + failures);
+      }
+      MemberProcess.awaitMembers(members, nodes);
+      for (MemberProcess m : members) {
+        m.ask("rebalanced", 60);
+      }
+    } catch (Exception | Error e) {
+      for (MemberProcess m : members) {
+        m.stop();
+      }
+      throw e;
+    }
+    return new BenchedCluster() {
+      @Override
+      int entryPort() {
+        return resp[0];
+      }
+
+      @Override
+      List<Long> pids() {
+        return members.stream().map(m -> m.process.pid()).toList();
+      }
+
+      @Override
+      long keys() {
+        try (Jedis j = new Jedis("127.0.0.1", resp[0], 120_000)) {
+          return j.dbSize();
+        }
+      }
+
+      @Override
+      public void close() {
+        for (MemberProcess m : members) {
+          try {
+            m.stop();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      }
+    };
+  }
+
+  /**
+   * A Redis Cluster of {@code masters} masters with {@code replicas} replicas each, from Debian's
+   * redis-server (persistence off, the same maxmemory per process) and
+   * {@code redis-cli --cluster create}.
+   */
+  static BenchedCluster redis(int masters, int replicas, long maxMemory) throws Exception {
+    Path dir = Files.createTempDirectory("larder-bench-redis-cluster");
+    List<Process> processes = new ArrayList<>();
+    List<Integer> ports = new ArrayList<>();
+    try {
+      for (int i = 0; i < masters * (1 + replicas); i++) {
+        int port = LoopbackChild.freePort();
+        Process p = new ProcessBuilder("redis-server", "--port", Integer.toString(port),
+            "--bind", "127.0.0.1", "--cluster-enabled", "yes", "--cluster-config-file",
+            dir.resolve("nodes-" + port + ".conf").toString(), "--dir", dir.toString(),
+            "--save", "", "--appendonly", "no", "--maxmemory", Long.toString(maxMemory),
+            "--maxmemory-policy", "allkeys-lru", "--protected-mode", "no", "--daemonize", "no",
+            "--cluster-node-timeout", "5000").redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        processes.add(p);
+        ports.add(port);
+        LoopbackChild.awaitPort(p, port, "redis-server (cluster node)");
+      }
+      List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
+      for (int port : ports) {
+        create.add("127.0.0.1:" + port);
+      }
+      create.addAll(List.of("--cluster-replicas", Integer.toString(replicas), "--cluster-yes"));
+      Process cli = new ProcessBuilder(create).redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      if (!cli.waitFor(120, TimeUnit.SECONDS) || cli.exitValue() != 0) {
+        cli.destroyForcibly();
+        throw new IOException("redis-cli --cluster create failed: " + create);
+      }
+      awaitRedisCluster(ports, masters);
+    } catch (Exception | Error e) {
+      processes.forEach(LoopbackChild::stop);
+      delete(dir);
+      throw e;
+    }
+    return new BenchedCluster() {
+      @Override
+      int entryPort() {
+        return ports.getFirst();
+      }
+
+      @Override
+      List<Long> pids() {
+        return processes.stream().map(Process::pid).toList();
+      }
+
+      @Override
+      long keys() {
+        long keys = 0;
+        for (int port : ports) {
+          try (Jedis j = new Jedis("127.0.0.1", port, 60_000)) {
+            if (j.info("replication").contains("role:master")) {
+              keys += j.dbSize();
+            }
+          }
+        }
+        return keys;
+      }
+
+      @Override
+      public void close() {
+        processes.forEach(LoopbackChild::stop);
+        delete(dir);
+      }
+    };
+  }
+
+  /** Waits (at most 60 s) until every node says the cluster is ok and sees every master. */
+  private static void awaitRedisCluster(List<Integer> ports, int masters)
+      throws InterruptedException, IOException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    for (int port : ports) {
+      while (true) {
+        try (Jedis j = new Jedis("127.0.0.1", port, 10_000)) {
+          String info = j.clusterInfo();
+          if (info.contains("cluster_state:ok") && info.contains("cluster_size:" + masters)) {
+            break;
+          }
+        }
+        if (System.nanoTime() > deadline) {
+          throw new IOException("the Redis Cluster did not become ok within 60 s");
+        }
+        Thread.sleep(100);
+      }
+    }
+  }
+
+  private static void delete(Path dir) {
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      // a temporary directory left behind is not worth failing a benchmark for
+    }
+  }
+}

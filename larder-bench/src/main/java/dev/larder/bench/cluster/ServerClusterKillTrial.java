@@ -1,0 +1,400 @@
+package dev.larder.bench.cluster;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+/**
+ * A server kill trial: {@code nodes} Larder servers in one cluster, each in its own JVM on
+ * 127.0.0.1 ({@link ServerClusterNode}), written through by real Redis clients (Jedis, one writer
+ * per member, each on keys of its own with increasing values), which record every acknowledged
+ * reply. Then, one at a time: {@code kills} SIGKILLs of a random member, each restarted under its
+ * name and ports once the others see it gone; and {@code partitions} cuts of a random member
+ * from the others (JGroups' DISCARD in every member, see {@link ServerClusterNode}) held for
+ * {@code holdMillis}, then healed. Each event waits for the cluster to be whole, available and
+ * rebalanced before the next. At the end the writers stop and every acknowledged write is read
+ * back through every member: a key whose value there is older than its last acknowledged one
+ * (or absent) is lost. Writes refused with CLUSTERDOWN (a member on a minority side under
+ * quorum) are counted as refused.
+ *
+ * <p>Members start with {@code cluster-size} = nodes (a restarted member waits to see the whole
+ * cluster before it serves), so the first ones start together. Every wait is bounded; child
+ * JVMs are stopped, and their files deleted, at the end.
+ */
+public final class ServerClusterKillTrial {
+
+  /**
+   * @param kills SIGKILLs done
+   * @param partitions partitions made and healed
+   * @param acknowledged acknowledged writes
+   * @param keys distinct keys with an acknowledged write
+   * @param lost reads of a key, through some member, older than its last acknowledged write
+   *     (summed over members)
+   * @param refused writes refused with CLUSTERDOWN
+   * @param millis wall-clock time
+   * @param detail empty without losses; else the first lost keys, for finding the cause
+   */
+  public record Result(int kills, int partitions, long acknowledged, long keys, long lost,
+      long refused, long millis, String detail) {}
+
+  /**
+   * Writes per key: each key is written this many times in a row, then never again, so that a
+   * loss (a value older than the last acknowledged one) cannot be hidden by a later overwrite.
+   */
+  private static final int WRITES_PER_KEY = 10;
+
+  private final String mode;
+  private final String handling;
+  private final int nodes;
+  private final int kills;
+  private final int partitions;
+  private final long pauseMillis;
+  private final long holdMillis;
+  private final Consumer<String> progress;
+  private final Random random = new Random();
+  private final String cluster = "server-kill-" + ProcessHandle.current().pid() + "-"
+      + System.nanoTime();
+  private final int[] respPorts;
+  private final int[] clusterPorts;
+  private final MemberProcess[] members;
+  private Path errors;
+
+  /**
+   * @param mode replicated or distributed (owners 2)
+   * @param handling quorum or allow-all
+   * @param nodes members, at least 3
+   * @param kills SIGKILLs
+   * @param partitions partitions of one member
+   * @param pauseMillis time between the cluster being whole again and the next event
+   * @param holdMillis how long a partition lasts
+   * @param progress where progress lines go
+   */
+  public ServerClusterKillTrial(String mode, String handling, int nodes, int kills,
+      int partitions, long pauseMillis, long holdMillis, Consumer<String> progress) {
+    if (nodes < 3) {
+      throw new IllegalArgumentException("a kill trial needs at least 3 nodes, got " + nodes);
+    }
+    this.mode = mode;
+    this.handling = handling;
+    this.nodes = nodes;
+    this.kills = kills;
+    this.partitions = partitions;
+    this.pauseMillis = pauseMillis;
+    this.holdMillis = holdMillis;
+    this.progress = progress;
+    this.respPorts = new int[nodes];
+    this.clusterPorts = new int[nodes];
+    this.members = new MemberProcess[nodes];
+  }
+
+  /**
+   * Runs the trial.
+   *
+   * @return the counts
+   * @throws Exception if a member cannot be started or stops answering
+   */
+  public Result run() throws Exception {
+    long start = System.nanoTime();
+    errors = Files.createTempDirectory("larder-server-kill");
+    for (int i = 0; i < nodes; i++) {
+      respPorts[i] = freePort();
+      clusterPorts[i] = freePort();
+    }
+    Writers writers = null;
+    try {
+      startAll();
+      awaitWhole();
+      writers = new Writers(respPorts);
+      int killed = 0;
+      for (; killed < kills; killed++) {
+        Thread.sleep(pauseMillis);
+        int victim = random.nextInt(nodes);
+        members[victim].kill();
+        awaitMembers(others(victim), nodes - 1);
+        members[victim] = start(victim);
+        awaitWhole();
+        progress.accept(mode + " " + handling + ": " + (killed + 1) + " kills");
+      }
+      int cut = 0;
+      for (; cut < partitions; cut++) {
+        Thread.sleep(pauseMillis);
+        partition(random.nextInt(nodes));
+        progress.accept(mode + " " + handling + ": " + (cut + 1) + " partitions");
+      }
+      Thread.sleep(pauseMillis);
+      writers.stop();
+      awaitWhole();
+      Verification v = verify(writers);
+      return new Result(killed, cut, writers.acknowledged.get(), writers.acked.size(), v.lost,
+          writers.refused.get(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
+          v.detail);
+    } finally {
+      if (writers != null) {
+        writers.stop();
+      }
+      stopAll();
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket()) {
+      s.bind(new InetSocketAddress("127.0.0.1", 0));
+      return s.getLocalPort();
+    }
+  }
+
+  private List<MemberProcess> others(int i) {
+    List<MemberProcess> out = new ArrayList<>();
+    for (int j = 0; j < nodes; j++) {
+      if (j != i) {
+        out.add(members[j]);
+      }
+    }
+    return out;
+  }
+
+  private void startAll() throws Exception {
+    ExecutorService starters = Executors.newFixedThreadPool(nodes);
+    try {
+      List<Future<MemberProcess>> starting = new ArrayList<>();
+      for (int i = 0; i < nodes; i++) {
+        int member = i;
+        starting.add(starters.submit(() -> start(member)));
+      }
+      Exception failure = null;
+      for (int i = 0; i < nodes; i++) {
+        try {
+          members[i] = starting.get(i).get();
+        } catch (ExecutionException e) {
+          failure = e.getCause() instanceof Exception cause ? cause : e;
+        }
+      }
+      if (failure != null) {
+        throw failure;
+      }
+    } finally {
+      starters.shutdownNow();
+    }
+  }
+
+  /** Starts member {@code i} under its name and ports (a restart reuses them). */
+  private MemberProcess start(int i) throws Exception {
+    StringBuilder peers = new StringBuilder();
+    for (int j = 0; j < nodes; j++) {
+      peers.append(j == 0 ? "" : ",").append("127.0.0.1[").append(clusterPorts[j]).append(']');
+    }
+    return MemberProcess.start("192m", errors.resolve("m" + i + "-" + System.nanoTime()),
+        ServerClusterNode.class, "resp-port=" + respPorts[i], "memcache-port=-1",
+        "http-port=-1", "maxmemory=64mb", "cluster=" + cluster,
+        "cluster-port=" + clusterPorts[i], "peers=" + peers, "cluster-node-name=m" + i,
+        "cluster-size=" + nodes, "cluster-mode=" + mode, "cluster-owners=2",
+        "cluster-partition-handling=" + handling, "cluster-timeout=5000",
+        "cluster-command-threads=16");
+  }
+
+  /** Waits until every member sees every other, is available and has finished rebalancing. */
+  private void awaitWhole() throws InterruptedException {
+    List<MemberProcess> all = List.of(members);
+    awaitMembers(all, nodes);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    for (MemberProcess m : all) {
+      while (!m.ask("available", 30).equals("true")) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("a member did not become available");
+        }
+        Thread.sleep(50);
+      }
+      if (!m.ask("rebalanced", 60).equals("true")) {
+        throw new IllegalStateException("a member did not finish its state transfer");
+      }
+    }
+  }
+
+  private static void awaitMembers(List<MemberProcess> members, int n)
+      throws InterruptedException {
+    MemberProcess.awaitMembers(members, n);
+  }
+
+  /** Cuts member {@code victim} off from the others, holds, heals, waits for the merge. */
+  private void partition(int victim) throws Exception {
+    StringBuilder everyoneElse = new StringBuilder("cut");
+    for (int j = 0; j < nodes; j++) {
+      if (j != victim) {
+        everyoneElse.append(" m").append(j);
+        expect(members[j].ask("cut m" + victim, 30), "cut");
+      }
+    }
+    expect(members[victim].ask(everyoneElse.toString(), 30), "cut");
+    awaitMembers(List.of(members[victim]), 1);
+    awaitMembers(others(victim), nodes - 1);
+    Thread.sleep(holdMillis);
+    for (MemberProcess m : members) {
+      expect(m.ask("heal", 30), "healed");
+    }
+    awaitWhole();
+  }
+
+  private static void expect(String answer, String wanted) {
+    if (!answer.equals(wanted)) {
+      throw new IllegalStateException("a member answered '" + answer + "', not " + wanted);
+    }
+  }
+
+  private record Verification(long lost, String detail) {}
+
+  /** Reads every key with an acknowledged write through every member. */
+  private Verification verify(Writers writers) {
+    long lost = 0;
+    StringBuilder detail = new StringBuilder();
+    List<Jedis> readers = new ArrayList<>();
+    try {
+      for (int i = 0; i < nodes; i++) {
+        readers.add(new Jedis("127.0.0.1", respPorts[i], 30_000));
+      }
+      List<Map.Entry<String, long[]>> keys = new ArrayList<>(writers.acked.entrySet());
+      for (int from = 0; from < keys.size(); from += 1000) {
+        List<Map.Entry<String, long[]>> batch = keys.subList(from,
+            Math.min(keys.size(), from + 1000));
+        for (int i = 0; i < nodes; i++) {
+          Pipeline p = readers.get(i).pipelined();
+          List<Response<String>> reads = new ArrayList<>();
+          for (Map.Entry<String, long[]> e : batch) {
+            reads.add(p.get(e.getKey()));
+          }
+          p.sync();
+          for (int k = 0; k < batch.size(); k++) {
+            String read = reads.get(k).get();
+            long[] v = batch.get(k).getValue();
+            long seq = read == null ? 0 : Long.parseLong(read.substring(read.indexOf(':') + 1));
+            if (seq < v[0] || seq > v[1]) {
+              lost++;
+              if (lost <= 10) {
+                detail.append(batch.get(k).getKey()).append(": acknowledged ").append(v[0])
+                    .append(", last sent ").append(v[1]).append(", member m").append(i)
+                    .append(" read ").append(read).append("; ");
+              }
+            }
+          }
+        }
+      }
+    } finally {
+      readers.forEach(Jedis::close);
+    }
+    return new Verification(lost, detail.toString());
+  }
+
+  private void stopAll() throws IOException, InterruptedException {
+    for (MemberProcess m : members) {
+      if (m != null) {
+        m.stop();
+      }
+    }
+    if (errors != null) {
+      try (Stream<Path> files = Files.walk(errors)) {
+        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      }
+    }
+  }
+
+  /**
+   * One writer thread per member, each over its own RESP connection (reconnected after a
+   * failure), writing {@code w<member>:k<seq / 10>} = {@code w<member>:<seq>} with an increasing
+   * seq: each key ten times, then the next.
+   * For each key: the last acknowledged seq and the last one sent (a write that failed may still
+   * have landed, so a read may return anything from the one to the other).
+   */
+  private static final class Writers {
+    final Map<String, long[]> acked = new ConcurrentHashMap<>();
+    final AtomicLong acknowledged = new AtomicLong();
+    final AtomicLong refused = new AtomicLong();
+    private final int[] ports;
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final List<Thread> threads = new ArrayList<>();
+    private final Map<String, long[]> sent = new ConcurrentHashMap<>();
+
+    Writers(int[] ports) {
+      this.ports = ports;
+      for (int i = 0; i < ports.length; i++) {
+        int member = i;
+        Thread t = new Thread(() -> write(member), "writer-" + i);
+        t.setDaemon(true);
+        t.start();
+        threads.add(t);
+      }
+    }
+
+    private void write(int member) {
+      Jedis jedis = null;
+      for (long seq = 1; running.get(); seq++) {
+        String key = "w" + member + ":k" + (seq / WRITES_PER_KEY);
+        long[] bounds = sent.computeIfAbsent(key, k -> new long[2]);
+        bounds[1] = seq;
+        try {
+          if (jedis == null) {
+            jedis = new Jedis("127.0.0.1", ports[member], 30_000);
+          }
+          jedis.set(key, "w" + member + ":" + seq);
+          bounds[0] = seq;
+          acked.put(key, bounds);
+          acknowledged.incrementAndGet();
+        } catch (JedisDataException e) {
+          if (String.valueOf(e.getMessage()).startsWith("CLUSTERDOWN")) {
+            refused.incrementAndGet();
+          }
+          pause();
+        } catch (RuntimeException e) {
+          // the member is down or the connection broke: not acknowledged; reconnect
+          if (jedis != null) {
+            jedis.close();
+            jedis = null;
+          }
+          pause();
+        }
+      }
+      if (jedis != null) {
+        jedis.close();
+      }
+    }
+
+    private static void pause() {
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    void stop() throws InterruptedException {
+      running.set(false);
+      for (Thread t : threads) {
+        t.join(60_000);
+        if (t.isAlive()) {
+          throw new IllegalStateException(t.getName() + " did not stop within 60 s");
+        }
+      }
+    }
+  }
+}

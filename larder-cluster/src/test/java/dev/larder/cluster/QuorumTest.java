@@ -1,0 +1,318 @@
+package dev.larder.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.jgroups.protocols.DISCARD;
+import org.jgroups.protocols.TP;
+import org.jgroups.stack.ProtocolStack;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Partition handling QUORUM (the default for SYNC caches), with partitions made by JGroups'
+ * DISCARD inserted above the transport and healed by MERGE3: the minority side refuses writes
+ * (and, with minority reads off, reads) with {@link ClusterDegradedException}, the majority
+ * goes on, and after the merge every member holds the majority's writes; writers on every
+ * member lose no acknowledged write. ALLOW_ALL, beside it, loses the minority's.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class QuorumTest {
+
+  /** Cuts members [0, minority) off from the rest; returns the DISCARDs, to heal. */
+  private static List<DISCARD> split(InProcessCluster c, int minority) throws Exception {
+    List<DISCARD> discards = cut(c, minority);
+    awaitSplit(c, minority);
+    return discards;
+  }
+
+  /** Waits until every member's view is its side of a cut of members [0, minority). */
+  private static void awaitSplit(InProcessCluster c, int minority) {
+    int size = c.nodes.size();
+    InProcessCluster.await(() -> {
+      for (int i = 0; i < size; i++) {
+        if (c.node(i).members().size() != (i < minority ? minority : size - minority)) {
+          return false;
+        }
+      }
+      return true;
+    }, "the split");
+  }
+
+  /**
+   * Cuts members [0, minority) off from the rest, without waiting for the views that notice it;
+   * returns the DISCARDs, to heal.
+   */
+  private static List<DISCARD> cut(InProcessCluster c, int minority) throws Exception {
+    List<DISCARD> discards = new ArrayList<>();
+    for (ClusteredCache<String, String> n : c.nodes) {
+      DISCARD d = new DISCARD();
+      InProcessCluster.channel(n).getProtocolStack()
+          .insertProtocol(d, ProtocolStack.Position.ABOVE, TP.class);
+      discards.add(d);
+    }
+    int size = c.nodes.size();
+    for (int i = 0; i < size; i++) {
+      for (int j = 0; j < size; j++) {
+        if ((i < minority) != (j < minority)) {
+          discards.get(i).addIgnoreMember(InProcessCluster.channel(c.node(j)).getAddress());
+        }
+      }
+    }
+    return discards;
+  }
+
+  private static void heal(InProcessCluster c, List<DISCARD> discards) {
+    discards.forEach(DISCARD::resetIgnoredMembers);
+    c.awaitMembers(c.nodes.size());
+    c.awaitRebalanced();
+  }
+
+  private static InProcessCluster cluster(ClusterMode mode, int size,
+      Consumer<ClusterConfig.Builder> settings) {
+    return new InProcessCluster(mode, Replication.SYNC, size, -1, 2, b -> { }, settings);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = ClusterMode.class, names = {"REPLICATED", "DISTRIBUTED"})
+  void theMinorityRefusesWritesAndServesReadsTheMajorityGoesOn(ClusterMode mode)
+      throws Exception {
+    try (InProcessCluster c = cluster(mode, 3, b -> { })) {
+      assertEquals(PartitionHandling.QUORUM, c.node(0).clusterConfig().partitionHandling(),
+          "the default for SYNC");
+      c.node(1).put("k", "before");
+      List<DISCARD> discards = split(c, 1);
+      ClusteredCache<String, String> minority = c.node(0);
+      assertFalse(minority.available());
+      ClusterDegradedException refused =
+          assertThrows(ClusterDegradedException.class, () -> minority.put("k", "minority"));
+      assertEquals(3, refused.stable().size(), refused.getMessage());
+      assertEquals(List.of("n0"), refused.present());
+      assertThrows(ClusterDegradedException.class, () -> minority.remove("k"));
+      assertThrows(ClusterDegradedException.class, minority::invalidateAll);
+      if (mode == ClusterMode.REPLICATED) {
+        assertEquals("before", minority.getIfPresent("k"), "minority reads are served");
+      }
+      assertTrue(c.node(1).available());
+      c.node(1).put("k", "majority");
+      c.node(2).put("new", "majority");
+      assertEquals("majority", c.node(2).getIfPresent("k"));
+
+      heal(c, discards);
+      InProcessCluster.await(minority::available, "the minority available again");
+      for (ClusteredCache<String, String> n : c.nodes) {
+        assertEquals("majority", n.getIfPresent("k"), n.nodeName());
+        assertEquals("majority", n.getIfPresent("new"), n.nodeName());
+      }
+      minority.put("k", "after");
+      assertEquals("after", c.node(2).getIfPresent("k"));
+      assertEquals(1, minority.mergesLost());
+      assertEquals(0, c.node(1).mergesLost() + c.node(2).mergesLost());
+    }
+  }
+
+  /**
+   * A write taken by a primary just as it is cut off: its backups never ack, and leave its view
+   * when failure detection notices the cut. That must not acknowledge the write, whose only copy
+   * is on the side that loses the merge.
+   */
+  @ParameterizedTest
+  @EnumSource(value = ClusterMode.class, names = {"REPLICATED", "DISTRIBUTED"})
+  void aWriteWhosePrimaryIsCutOffMidWriteIsNotAcknowledged(ClusterMode mode)
+      throws Exception {
+    try (InProcessCluster c = cluster(mode, 3, b -> { })) {
+      ClusteredCache<String, String> minority = c.node(0);
+      String key = null;
+      for (int i = 0; key == null; i++) {
+        key = minority.isLocalPrimary("cut-" + i) ? "cut-" + i : null;
+      }
+      String k = key;
+      List<DISCARD> discards = cut(c, 1);
+      // failure detection takes seconds, so this write is applied here in the three-member view
+      // and waits for backups that no longer hear it
+      assertThrows(ClusterDegradedException.class, () -> minority.put(k, "cut off"),
+          "acknowledged by a primary whose backups left because it was cut off");
+      assertEquals("cut off", minority.getIfPresent(k),
+          "the write raced the split (applied here before the view without the others)");
+      assertEquals(1, minority.members().size());
+      assertNull(c.node(1).getIfPresent(k), "the majority never had it");
+      // heal only once the majority has noticed too, so that the merge is one of two sides
+      awaitSplit(c, 1);
+      heal(c, discards);
+      for (ClusteredCache<String, String> n : c.nodes) {
+        assertNull(n.getIfPresent(k), n.nodeName());
+      }
+    }
+  }
+
+  /** The same for invalidateAll: a clear cut off midway is not acknowledged. */
+  @Test
+  void aClearCutOffMidwayIsNotAcknowledged() throws Exception {
+    try (InProcessCluster c = cluster(ClusterMode.REPLICATED, 3, b -> { })) {
+      c.node(1).put("k", "v");
+      List<DISCARD> discards = cut(c, 1);
+      assertThrows(ClusterDegradedException.class, c.node(0)::invalidateAll,
+          "acknowledged by a member whose peers left because it was cut off");
+      assertNull(c.node(0).getIfPresent("k"), "the clear raced the split (applied here first)");
+      awaitSplit(c, 1);
+      heal(c, discards);
+      List<String> after = c.nodes.stream().map(n -> n.getIfPresent("k")).toList();
+      assertEquals(List.of("v", "v", "v"), after, "every member after the merge");
+    }
+  }
+
+  @Test
+  void minorityReadsOffRefusesReadsToo() throws Exception {
+    try (InProcessCluster c = cluster(ClusterMode.REPLICATED, 3,
+        b -> b.minorityReads(false))) {
+      c.node(0).put("k", "v");
+      split(c, 1);
+      assertThrows(ClusterDegradedException.class, () -> c.node(0).getIfPresent("k"));
+      assertEquals("v", c.node(1).getIfPresent("k"), "the majority reads");
+    }
+  }
+
+  @Test
+  void anEvenSplitLeavesNoSideAMajorityAndLosesNothing() throws Exception {
+    try (InProcessCluster c = cluster(ClusterMode.REPLICATED, 4, b -> { })) {
+      c.node(0).put("k", "before");
+      List<DISCARD> discards = split(c, 2);
+      for (ClusteredCache<String, String> n : c.nodes) {
+        assertFalse(n.available(), n.nodeName());
+        assertThrows(ClusterDegradedException.class, () -> n.put("k", "split"), n.nodeName());
+      }
+      heal(c, discards);
+      InProcessCluster.await(() -> c.nodes.stream().allMatch(ClusteredCache::available),
+          "every member available");
+      for (ClusteredCache<String, String> n : c.nodes) {
+        assertEquals("before", n.getIfPresent("k"), n.nodeName());
+      }
+    }
+  }
+
+  @Test
+  void membersThatLeaveOnPurposeStopCounting() {
+    try (InProcessCluster c = cluster(ClusterMode.REPLICATED, 3, b -> { })) {
+      c.close(2);
+      c.awaitMembers(2);
+      c.close(1);
+      c.awaitMembers(1);
+      InProcessCluster.await(() -> c.node(0).available(), "the last member available");
+      assertEquals(List.of("n0"), c.node(0).stableMembers());
+      c.node(0).put("k", "v");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = PartitionHandling.class)
+  void writersOnEveryMemberThroughAPartitionAndMerge(PartitionHandling handling)
+      throws Exception {
+    try (InProcessCluster c = cluster(ClusterMode.DISTRIBUTED, 3,
+        b -> b.partitionHandling(handling))) {
+      Writers writers = new Writers(c);
+      writers.start();
+      Thread.sleep(300);
+      List<DISCARD> discards = split(c, 1);
+      Thread.sleep(1500);
+      heal(c, discards);
+      InProcessCluster.await(() -> c.nodes.stream().allMatch(ClusteredCache::available),
+          "every member available");
+      Thread.sleep(300);
+      writers.stop();
+      long lost = writers.lost(c);
+      assertTrue(writers.acknowledged.size() > 100, "writes acknowledged");
+      if (handling == PartitionHandling.QUORUM) {
+        assertEquals(0, lost, "acknowledged writes lost under QUORUM");
+        assertTrue(writers.refused.get() > 0, "the minority refused writes");
+      } else {
+        assertTrue(lost > 0, "ALLOW_ALL loses the minority's acknowledged writes");
+        assertEquals(0, writers.refused.get());
+      }
+    }
+  }
+
+  /**
+   * One writer per member, each writing new keys of its own, recording the keys whose write was
+   * acknowledged (a refused or timed-out write may or may not have happened).
+   */
+  private static final class Writers {
+    private final InProcessCluster c;
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final AtomicLong refused = new AtomicLong();
+    private final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+    private final ExecutorService pool = Executors.newFixedThreadPool(3);
+    private final List<Future<?>> futures = new ArrayList<>();
+
+    Writers(InProcessCluster c) {
+      this.c = c;
+    }
+
+    void start() {
+      for (int w = 0; w < 3; w++) {
+        int writer = w;
+        futures.add(pool.submit(() -> write(writer)));
+      }
+    }
+
+    private Void write(int writer) {
+      ClusteredCache<String, String> node = c.node(writer);
+      for (long v = 1; running.get(); v++) {
+        String key = "w" + writer + "-" + v;
+        try {
+          node.put(key, key);
+          acknowledged.add(key);
+        } catch (ClusterDegradedException e) {
+          refused.incrementAndGet();
+        } catch (ClusterTimeoutException e) {
+          // not acknowledged: either outcome is allowed
+        }
+      }
+      return null;
+    }
+
+    void stop() throws Exception {
+      running.set(false);
+      for (Future<?> f : futures) {
+        f.get(30, TimeUnit.SECONDS);
+      }
+      pool.shutdown();
+    }
+
+    /** @return acknowledged keys that some member does not read back */
+    long lost(InProcessCluster c) {
+      long lost = 0;
+      for (String key : acknowledged) {
+        for (ClusteredCache<String, String> n : c.nodes) {
+          if (!key.equals(n.getIfPresent(key))) {
+            lost++;
+            break;
+          }
+        }
+      }
+      return lost;
+    }
+  }
+
+  @Test
+  void asyncCachesDefaultToAllowAll() {
+    assertEquals(PartitionHandling.ALLOW_ALL,
+        ClusterConfig.builder().replication(Replication.ASYNC).build().partitionHandling());
+    assertNull(ClusterConfig.builder().build().partitioner());
+  }
+}

@@ -1,0 +1,300 @@
+package dev.larder.server.internal.cluster;
+
+import dev.larder.cluster.ClusterConfig;
+import dev.larder.cluster.ClusterDegradedException;
+import dev.larder.cluster.ClusterException;
+import dev.larder.cluster.ClusterMode;
+import dev.larder.cluster.ClusterTimeoutException;
+import dev.larder.cluster.ClusteredCache;
+import dev.larder.cluster.PartitionHandling;
+import dev.larder.cluster.Replication;
+import dev.larder.codec.Codecs;
+import dev.larder.server.ServerConfig;
+import dev.larder.server.ServerSetting;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.function.LongSupplier;
+
+/**
+ * A clustered server's membership of its Larder cluster: the clustered cache its keyspace is
+ * stored in (stored keys and values exactly as a standalone keyspace's, spread over the members
+ * by {@link SlotPartitioner}), and what the Redis Cluster commands report of it: which member
+ * serves which slots, at which address.
+ *
+ * <p>Implementation notes. Each member joins with its RESP address as a cluster attribute, so
+ * every member can name any other's address (CLUSTER SLOTS, MOVED) from its view alone. A
+ * slot's master is its segment's primary; its replicas are the segment's other owners. A node's
+ * id is the SHA-1 of its member name, in hex, so it is the same after a restart under the same
+ * name, as Redis's ids are.
+ *
+ * <p>Thread-safe.
+ */
+public final class ServerCluster implements AutoCloseable {
+  /** The attribute holding a member's RESP address, {@code host:port}. */
+  static final String RESP_ADDRESS = "resp";
+
+  /**
+   * A member as cluster-aware clients see it.
+   *
+   * @param name its member name
+   * @param id its 40-hex-digit node id
+   * @param host the host clients reach it at
+   * @param port its RESP port
+   */
+  public record Node(String name, String id, String host, int port) {
+    /** @return {@code host:port} */
+    public String address() {
+      return host + ":" + port;
+    }
+  }
+
+  /**
+   * A run of slots with the same owners.
+   *
+   * @param from the first slot
+   * @param to the last slot, inclusive
+   * @param owners the master first, then the replicas
+   */
+  public record SlotRange(int from, int to, List<Node> owners) {}
+
+  private final ClusteredCache<byte[], byte[]> cache;
+  private final ServerConfig config;
+  private final int segments;
+  private final Versions versions;
+
+  private ServerCluster(ClusteredCache<byte[], byte[]> cache, ServerConfig config) {
+    this.cache = cache;
+    this.config = config;
+    this.segments = cache.clusterConfig().segments();
+    this.versions = new Versions(cache.nodeName(), System::currentTimeMillis);
+  }
+
+  /**
+   * Joins (or founds) the cluster the settings name; returns once this member's view holds
+   * {@code cluster-size} members.
+   *
+   * @param config the server's settings; {@link ServerConfig#cluster()} is not null
+   * @param respPort the RESP port this member serves on
+   * @return the joined member
+   * @throws ClusterException if the cluster cannot be joined (refused settings, timeout)
+   */
+  public static ServerCluster join(ServerConfig config, int respPort) {
+    String host = config.clusterAnnounceIp();
+    String name = config.get(ServerSetting.CLUSTER_NODE_NAME);
+    if (name.isEmpty()) {
+      name = host + ":" + respPort;
+    }
+    ClusterConfig.Builder c = ClusterConfig.builder()
+        .stack(ClusterStack.of(config))
+        .clusterName(config.cluster())
+        .nodeName(name)
+        .mode(config.get(ServerSetting.CLUSTER_MODE).equals("distributed")
+            ? ClusterMode.DISTRIBUTED : ClusterMode.REPLICATED)
+        .owners(Integer.parseInt(config.get(ServerSetting.CLUSTER_OWNERS)))
+        .replication(config.get(ServerSetting.CLUSTER_REPLICATION).equals("async")
+            ? Replication.ASYNC : Replication.SYNC)
+        .timeout(Duration.ofMillis(config.clusterTimeoutMillis()))
+        .segments(Integer.parseInt(config.get(ServerSetting.CLUSTER_SEGMENTS)))
+        .initialClusterSize(Integer.parseInt(config.get(ServerSetting.CLUSTER_SIZE)))
+        .minorityReads(config.get(ServerSetting.CLUSTER_MINORITY_READS).equals("on"))
+        .partitioner(SlotPartitioner.INSTANCE)
+        .attribute(RESP_ADDRESS, host + ":" + respPort);
+    switch (config.get(ServerSetting.CLUSTER_PARTITION_HANDLING)) {
+      case "quorum" -> c.partitionHandling(PartitionHandling.QUORUM);
+      case "allow-all" -> c.partitionHandling(PartitionHandling.ALLOW_ALL);
+      default -> { }
+    }
+    ClusteredCache<byte[], byte[]> cache = ClusteredCache.builder(Codecs.bytes(), Codecs.bytes())
+        .maximumMemory(config.maxMemory())
+        .cluster(c.build())
+        .build();
+    return new ServerCluster(cache, config);
+  }
+
+  /** @return the clustered cache of the keyspace's stored keys and values */
+  public ClusteredCache<byte[], byte[]> cache() {
+    return cache;
+  }
+
+  /** @return the version source of this member's writes */
+  public LongSupplier versions() {
+    return versions;
+  }
+
+  /** @return this member's name */
+  public String name() {
+    return cache.nodeName();
+  }
+
+  /** @return this member as clients see it */
+  public Node self() {
+    return node(cache.nodeName());
+  }
+
+  /** @return the current members as clients see them, coordinator first */
+  public List<Node> nodes() {
+    List<Node> out = new ArrayList<>();
+    for (String m : cache.members()) {
+      out.add(node(m));
+    }
+    return out;
+  }
+
+  private Node node(String member) {
+    String address = cache.memberAttributes(member).get(RESP_ADDRESS);
+    int colon = address == null ? -1 : address.lastIndexOf(':');
+    String host = colon < 0 ? "" : address.substring(0, colon);
+    int port = colon < 0 ? 0 : Integer.parseInt(address.substring(colon + 1));
+    return new Node(member, nodeId(member), host, port);
+  }
+
+  /**
+   * @param member a member name
+   * @return its node id: SHA-1 of the name, 40 hex digits
+   */
+  static String nodeId(String member) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1")
+          .digest(member.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-1 is missing from this JDK", e);
+    }
+  }
+
+  /** @return the slots in runs of equal owners, in slot order, covering all 16384 */
+  public List<SlotRange> ranges() {
+    List<SlotRange> out = new ArrayList<>();
+    int per = HashSlot.SLOTS / segments;
+    List<String> previous = null;
+    int from = 0;
+    for (int s = 0; s < segments; s++) {
+      List<String> owners = cache.segmentOwners(s);
+      if (previous != null && !owners.equals(previous)) {
+        out.add(range(from, s * per - 1, previous));
+        from = s * per;
+      }
+      previous = owners;
+    }
+    out.add(range(from, HashSlot.SLOTS - 1, previous));
+    return out;
+  }
+
+  private SlotRange range(int from, int to, List<String> owners) {
+    List<Node> nodes = new ArrayList<>(owners.size());
+    for (String o : owners) {
+      nodes.add(node(o));
+    }
+    return new SlotRange(from, to, nodes);
+  }
+
+  /**
+   * @param slot a slot
+   * @return the names of its owners in this member's view, master first
+   */
+  public List<String> owners(int slot) {
+    return cache.segmentOwners(SlotPartitioner.segmentOfSlot(slot, segments));
+  }
+
+  /**
+   * @param slot a slot
+   * @return its master as clients see it
+   */
+  public Node master(int slot) {
+    return node(owners(slot).getFirst());
+  }
+
+  /** @return whether replication is synchronous (a write returns once every owner holds it) */
+  public boolean synchronous() {
+    return cache.clusterConfig().replication() == Replication.SYNC;
+  }
+
+  /** @return whether this member serves writes now (see PartitionHandling) */
+  public boolean available() {
+    return cache.available();
+  }
+
+  /** @return whether every client is redirected with MOVED */
+  public boolean redirectsAll() {
+    return config.clusterRedirects();
+  }
+
+  /**
+   * @return this member's stored entries whose primary it is (the keyspace's expiry sweep
+   *     walks them: each key is swept by its primary alone), weakly consistent
+   */
+  public Iterator<Map.Entry<byte[], byte[]>> primaryEntries() {
+    Iterator<Map.Entry<byte[], byte[]>> all = cache.localEntries();
+    return new Iterator<>() {
+      private Map.Entry<byte[], byte[]> next = advance();
+
+      private Map.Entry<byte[], byte[]> advance() {
+        while (all.hasNext()) {
+          Map.Entry<byte[], byte[]> e = all.next();
+          if (cache.isLocalPrimary(e.getKey())) {
+            return e;
+          }
+        }
+        return null;
+      }
+
+      @Override
+      public boolean hasNext() {
+        return next != null;
+      }
+
+      @Override
+      public Map.Entry<byte[], byte[]> next() {
+        if (next == null) {
+          throw new NoSuchElementException();
+        }
+        Map.Entry<byte[], byte[]> e = next;
+        next = advance();
+        return e;
+      }
+    };
+  }
+
+  /**
+   * @param slot a slot
+   * @return the keys of that slot (every database) in this member's store
+   */
+  public long countKeysInSlot(int slot) {
+    long n = 0;
+    for (Iterator<Map.Entry<byte[], byte[]>> it = cache.localEntries(); it.hasNext(); ) {
+      byte[] k = it.next().getKey();
+      n += HashSlot.of(k, 1, k.length) == slot ? 1 : 0;
+    }
+    return n;
+  }
+
+  /**
+   * The Redis error a cluster failure is answered with: CLUSTERDOWN when this member refuses
+   * (it is on a minority side), TRYAGAIN when other members did not answer in time.
+   *
+   * @param e the failure
+   * @return the error line, without the leading {@code -}
+   */
+  public static String respError(ClusterException e) {
+    String message = String.valueOf(e.getMessage()).replace('\r', ' ').replace('\n', ' ');
+    if (e instanceof ClusterDegradedException) {
+      return "CLUSTERDOWN " + message;
+    }
+    if (e instanceof ClusterTimeoutException) {
+      return "TRYAGAIN " + message;
+    }
+    return "ERR cluster: " + message;
+  }
+
+  @Override
+  public void close() {
+    cache.close();
+  }
+}
