@@ -112,12 +112,24 @@ public final class Segment {
   private boolean holdPageSize;
   private int evictions;
   private int expirations;
+  /** The segment's part of the hot tier, or null if the cache has none. */
+  private final HotShard hot;
 
   /**
    * @param settings the segment's share of the cache's settings
    */
   public Segment(StoreSettings settings) {
+    this(settings, null);
+  }
+
+  /**
+   * @param settings the segment's share of the cache's settings
+   * @param hotTier the segment's share of the cache's hot tier, or null for none
+   */
+  public Segment(StoreSettings settings, HotTierShare hotTier) {
     this.settings = settings;
+    this.hot = hotTier == null ? null
+        : new HotShard(hotTier.table(), hotTier.budgetBytes(), hotTier.maxEntries());
     this.expires = settings.expires();
     this.pages = new PageStore(settings);
     boolean byteBound = byteBound();
@@ -386,7 +398,21 @@ public final class Segment {
    */
   public WriteResult put(byte[] key, int keyLength, byte[] value, int valueLength, long hash,
       PutMode mode, byte[] expected, boolean wantPrevious, long now) {
-    return put(key, keyLength, value, valueLength, hash, mode, expected, wantPrevious, now, null);
+    return put(key, keyLength, value, valueLength, hash, mode, expected, wantPrevious, now, null,
+        null);
+  }
+
+  /**
+   * As {@link #put(byte[], int, byte[], int, long, PutMode, byte[], boolean, long)}, and if the
+   * key has an entry in the hot tier, puts {@code replacement} there in its place (if it fits)
+   * once the written entry is published, rather than only removing it.
+   *
+   * @param replacement the written value as readers will get it from the tier
+   */
+  public WriteResult put(byte[] key, int keyLength, byte[] value, int valueLength, long hash,
+      PutMode mode, byte[] expected, boolean wantPrevious, long now, HotValue replacement) {
+    return put(key, keyLength, value, valueLength, hash, mode, expected, wantPrevious, now, null,
+        replacement);
   }
 
   /**
@@ -401,17 +427,18 @@ public final class Segment {
   public WriteResult putLoaded(byte[] key, int keyLength, byte[] value, int valueLength,
       long hash, long now, BooleanSupplier superseded) {
     return put(key, keyLength, value, valueLength, hash, PutMode.IF_ABSENT, null, true, now,
-        superseded);
+        superseded, null);
   }
 
   private WriteResult put(byte[] key, int keyLength, byte[] value, int valueLength, long hash,
-      PutMode mode, byte[] expected, boolean wantPrevious, long now, BooleanSupplier superseded) {
+      PutMode mode, byte[] expected, boolean wantPrevious, long now, BooleanSupplier superseded,
+      HotValue replacement) {
     long entrySize = checkedSize(keyLength, valueLength);
     long stamp = lock.writeLock();
     try {
       if (closed) {
         return successor(hash).put(key, keyLength, value, valueLength, hash, mode, expected,
-            wantPrevious, now, superseded);
+            wantPrevious, now, superseded, replacement);
       }
       nowForSweep = expires ? now : Long.MIN_VALUE;
       int tag = IndexSlot.tag(hash);
@@ -451,15 +478,23 @@ public final class Segment {
             + "evicting; the segment's bound is " + settings.budgetBytes() + " bytes");
       }
       Page page = pages.page(IndexSlot.page(address));
+      long deadline = expires ? saturatingAdd(now, settings.lifetimeNanos()) : 0;
       EntryLayout.write(page.memory, IndexSlot.offset(address), key, keyLength, value,
-          valueLength, expires, expires ? saturatingAdd(now, settings.lifetimeNanos()) : 0);
+          valueLength, expires, deadline);
       account(page, queue, (int) entrySize);
       i = liveIndexOf(tag, key, keyLength, now);
+      // The hot entry goes before the new value is published, and its replacement comes after:
+      // a reader finds the old value in the tier only while the compact entry still holds it.
+      HotEntry hotBefore = hot == null ? null : hot.remove(hash);
       if (i >= 0) {
         killEntry(table[i], RemovalCause.REPLACED, previous, key, keyLength);
         SLOTS.setRelease(table, i, IndexSlot.of(tag, clock, address));
       } else {
         insertSlot(IndexSlot.of(tag, clock, address));
+      }
+      if (hotBefore != null && replacement != null) {
+        hot.replace(hotBefore, replacement.key(), replacement.value(), deadline,
+            replacement.bytes());
       }
       spliceWindowIfNotFull();
       compactIfWasteful();
@@ -497,6 +532,9 @@ public final class Segment {
         return result(false, null);
       }
       long slot = table[i];
+      if (hot != null) {
+        hot.remove(hash);
+      }
       deleteSlot(i);
       killEntry(slot, RemovalCause.EXPLICIT, previous, key, keyLength);
       compactIfWasteful();
@@ -792,16 +830,26 @@ public final class Segment {
    */
   public long memoryUsed() {
     long stamp = lock.tryOptimisticRead();
-    long used = reservedBytes();
+    long used = reservedBytes() + hotBytes();
     if (lock.validate(stamp)) {
       return used;
     }
     stamp = lock.readLock();
     try {
-      return reservedBytes();
+      return reservedBytes() + hotBytes();
     } finally {
       lock.unlockRead(stamp);
     }
+  }
+
+  /** @return bytes counted for the segment's hot entries; racy read outside the lock */
+  public long hotBytes() {
+    return hot == null ? 0 : hot.bytes();
+  }
+
+  /** @return entries of the segment's part of the hot tier; racy read outside the lock */
+  public int hotSize() {
+    return hot == null ? 0 : hot.size();
   }
 
   /** @return what {@link #memoryUsed} reports; exact only under the write lock */
@@ -978,6 +1026,90 @@ public final class Segment {
     return settings.maxEntries() != Long.MAX_VALUE ? page.liveEntries : page.live;
   }
 
+  // ------------------------------------------------------------------ hot tier
+
+  /**
+   * The slot's access counter, as the policy should see it: an entry read only through the hot
+   * tier since its queue's tail last passed it counts as read once (hits in the tier touch
+   * neither the slot nor the sketch).
+   */
+  private int clockOf(long slot, long hash) {
+    int clock = IndexSlot.clock(slot);
+    return clock == 0 && hot != null && !hot.isEmpty() && hot.takeStoreMark(hash) ? 1 : clock;
+  }
+
+  /** @return the store hash of the key of the entry {@code slot} points to; under the lock */
+  private long hashOf(long slot) {
+    long address = IndexSlot.address(slot);
+    Page page = pages.page(IndexSlot.page(address));
+    int offset = IndexSlot.offset(address);
+    long lengths = EntryLayout.readLengths(page.memory, offset);
+    return KeyHash.hash(page.memory, EntryLayout.keyOffset(offset, lengths, expires),
+        EntryLayout.keyLength(lengths));
+  }
+
+  /**
+   * Whether a value just read for {@code hash} is worth offering to the hot tier: its key's
+   * count in the sketch reaches the tier's bar. Lock-free and racy; most reads stop here.
+   *
+   * @param hash the key's store hash
+   * @return true if {@link #offerHot} should be called
+   */
+  public boolean hotCandidate(long hash) {
+    HotShard shard = hot;
+    return shard != null && sketch.frequency(hash) >= shard.bar();
+  }
+
+  /**
+   * Offers a decoded value to the hot tier, if the segment's lock is free at once (a reader
+   * never waits): it enters only if the key's compact entry still holds exactly the bytes the
+   * value was decoded from, so that the tier never holds a value older than the store's, and if
+   * the tier's admission takes it.
+   *
+   * @param key encoded key
+   * @param keyLength its length
+   * @param hash its store hash
+   * @param value the value bytes the object was decoded from
+   * @param keyObject the key as readers will look it up
+   * @param valueObject the decoded value
+   * @param bytes the retained size of key and value objects ({@link RetainedSize})
+   * @param now ticker time, used only if entries expire
+   */
+  public void offerHot(byte[] key, int keyLength, long hash, byte[] value, Object keyObject,
+      Object valueObject, long bytes, long now) {
+    if (hot == null) {
+      return;
+    }
+    long stamp = lock.tryWriteLock();
+    if (stamp == 0) {
+      return;
+    }
+    try {
+      if (closed) {
+        return;
+      }
+      int i = probe(table, IndexSlot.tag(hash), key, keyLength);
+      if (i < 0) {
+        return;
+      }
+      long slot = table[i];
+      long address = IndexSlot.address(slot);
+      Page page = pages.page(IndexSlot.page(address));
+      int offset = IndexSlot.offset(address);
+      long lengths = EntryLayout.readLengths(page.memory, offset);
+      long deadline = expires ? EntryLayout.deadline(page.memory, offset, lengths) : 0;
+      int valueOffset = EntryLayout.keyOffset(offset, lengths, expires) + keyLength;
+      if (EntryLayout.valueLength(lengths) != value.length
+          || !EntryLayout.valueEquals(page.memory, valueOffset, value, value.length)
+          || expires && isExpired(deadline, now)) {
+        return;
+      }
+      hot.offer(keyObject, valueObject, hash, deadline, bytes, sketch.frequency(hash), sketch);
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
   // ------------------------------------------------------------------ eviction
 
   /**
@@ -1036,13 +1168,13 @@ public final class Segment {
       boolean admit = mainHasRoomFor();
       if (!admit) {
         long victim = peekMainVictim();
-        admit = policy.admit(hash, IndexSlot.clock(slot), victim, victim != NO_VICTIM);
+        admit = policy.admit(hash, clockOf(slot, hash), victim, victim != NO_VICTIM);
       }
       if (!admit) {
         policy.onRejected(hash);
       }
       decide(i, slot, admit ? 0 : -1, bytes);
-    } else if (policy.promote(IndexSlot.clock(slot))) {
+    } else if (policy.promote(clockOf(slot, hash))) {
       policy.onPromoted(hash);
       if (!relocate(i, slot, 0, bytes, protectedQueue)) {
         removeAt(i, RemovalCause.SIZE);
@@ -1080,7 +1212,7 @@ public final class Segment {
         continue;
       }
       long slot = table[i];
-      int clock = IndexSlot.clock(slot);
+      int clock = clockOf(slot, hash);
       boolean moved = clock > 0
           ? relocate(i, slot, clock - 1, bytes, protectedQueue)
           : relocate(i, slot, 0, bytes, main);
@@ -1165,7 +1297,7 @@ public final class Segment {
       int offset = main.tailOffset;
       int i = find(IndexSlot.tag(hash), IndexSlot.address(tail.number, offset));
       long slot = table[i];
-      int clock = IndexSlot.clock(slot);
+      int clock = clockOf(slot, hash);
       if (clock == 0 || (expires && isExpired(deadlineOf(slot), nowForSweep))) {
         return hash;
       }
@@ -1213,6 +1345,9 @@ public final class Segment {
     RemovalCause cause = i == updatingSlot ? RemovalCause.REPLACED : reason;
     long slot = table[i];
     byte[] value = settings.collects(cause) ? copyValue(slot) : null;
+    if (hot != null && !hot.isEmpty()) {
+      hot.remove(hashOf(slot));
+    }
     deleteSlot(i);
     killEntry(slot, cause, value, null, 0);
     if (cause == RemovalCause.SIZE) {
@@ -1354,6 +1489,9 @@ public final class Segment {
         }
       }
       int cleared = size;
+      if (hot != null) {
+        hot.clear();
+      }
       table = new long[MIN_CAPACITY];
       tombstones = 0;
       size = 0;
@@ -1466,6 +1604,9 @@ public final class Segment {
    * for no reader: one still holding a page reads stale bytes or zeros until it validates.
    */
   private void retire() {
+    if (hot != null) {
+      hot.clear();
+    }
     closed = true;
     table = new long[MIN_CAPACITY];
     size = 0;
@@ -1518,6 +1659,11 @@ public final class Segment {
     try {
       if (closed) {
         return null;
+      }
+      // The successors do not know this segment's hot entries, so none may outlive the moment
+      // a write can reach a successor (after publish).
+      if (hot != null) {
+        hot.clear();
       }
       Segment[] next = factory.get();
       handOver(main, next);
