@@ -412,12 +412,12 @@ public final class CacheBuilder<K, V> {
   /** @return why these codecs and settings allow no hot tier, or null if they allow one */
   private String hotTierRefusal() {
     if (!valueCodec.immutable()) {
-      return "values of " + valueCodec.type().getName() + " may be changed by a caller (the"
+      return "values of " + valueCodec.type().getTypeName() + " may be changed by a caller (the"
           + " value codec is not immutable), so readers cannot share one instance";
     }
     if (!keyCodec.immutable() || keyCodec.type() == Float.class
         || keyCodec.type() == Double.class) {
-      return "keys of " + keyCodec.type().getName() + " are not immutable values whose equals"
+      return "keys of " + keyCodec.type().getTypeName() + " are not immutable values whose equals"
           + " agrees with their bytes (the tier finds keys by equals and hashCode)";
     }
     if (expireAfterAccessNanos > 0) {

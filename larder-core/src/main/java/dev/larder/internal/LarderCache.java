@@ -162,6 +162,27 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     return decoded;
   }
 
+  @Override
+  @SuppressWarnings("unchecked")
+  public <R> R read(K key, Function<? super java.nio.ByteBuffer, ? extends R> reader) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(reader, "reader");
+    checkOpen();
+    long start = startTimer();
+    Object result;
+    ScratchSinks scratch = ScratchSinks.borrow();
+    try {
+      ByteSink sink = encodeKey(key, scratch);
+      long hash = Segment.hash(sink.array(), sink.size());
+      result = segmentFor(hash).view(sink.array(), sink.size(), hash, now(), reader);
+    } finally {
+      scratch.giveBack();
+    }
+    boolean hit = result != Segment.ABSENT;
+    stats.recordGet(hit, elapsed(start));
+    return hit ? (R) result : null;
+  }
+
   /**
    * Reads for iteration of the map views: not counted in the statistics and, as Guava and
    * Caffeine do, not an access (a job that walks every entry must neither keep entries alive

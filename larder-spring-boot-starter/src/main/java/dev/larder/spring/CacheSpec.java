@@ -36,6 +36,7 @@ public class CacheSpec {
   private Serialization serialization = Serialization.TYPED;
   private boolean allowNullValues = true;
   private boolean recordStats = true;
+  private DataSize hotTier;
 
   /** @return the byte bound, or null */
   public DataSize getMaximumMemory() {
@@ -138,6 +139,20 @@ public class CacheSpec {
   /** @param recordStats whether the cache records statistics */
   public void setRecordStats(boolean recordStats) {
     this.recordStats = recordStats;
+  }
+
+  /**
+   * @return the bound of the cache's hot tier (decoded values of its most read entries, for
+   *     immutable key and value types), or null for Larder's default: a tenth of the bound where
+   *     the types allow one
+   */
+  public DataSize getHotTier() {
+    return hotTier;
+  }
+
+  /** @param hotTier the hot tier's bound, e.g. {@code 8MB}; {@code 0} turns it off */
+  public void setHotTier(DataSize hotTier) {
+    this.hotTier = hotTier;
   }
 
   /** @return whether these settings say how to encode keys and values */

@@ -113,6 +113,9 @@ public final class LarderCacheManager implements CacheManager, DisposableBean {
     if (spec.isRecordStats()) {
       builder.recordStats();
     }
+    if (spec.getHotTier() != null) {
+      builder.hotTier(spec.getHotTier().toBytes());
+    }
     try {
       return new LarderSpringCache(name, builder.build(), keyType, spec.isAllowNullValues());
     } catch (IllegalArgumentException | IllegalStateException e) {

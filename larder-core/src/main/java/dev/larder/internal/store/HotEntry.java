@@ -5,24 +5,26 @@ package dev.larder.internal.store;
  * the store hash of the key's bytes (its segment finds it by that), the deadline it shares with
  * its compact entry, and the bytes it is counted for.
  *
- * <p>Immutable but for {@link #marks}, which readers set without synchronization when they
- * hit (two bits: one for the compact store's policy, one for the tier's CLOCK) and which the
- * segment clears under its lock; a lost set or clear only misplaces one bit of recency.
+ * <p>Immutable but for two fields that readers write without synchronization when they hit, and
+ * only while they are below their ceiling (so the line of a hot entry stays shared once they
+ * are): {@link #seen}, the tier's CLOCK bit, which its hand clears; and {@link #hits}, hits not
+ * yet told to the store's policy, which the segment takes under its lock when the compact
+ * entry's queue tail reaches it. A lost increment or clear only blurs a statistic.
  */
 final class HotEntry {
 
-  /** Set by a hit; cleared when the compact entry's queue tail passes it. */
-  static final int SEEN_BY_STORE = 1;
-  /** Set by a hit; cleared by the tier's CLOCK hand. */
-  static final int SEEN_BY_TIER = 2;
-  static final byte SEEN = SEEN_BY_STORE | SEEN_BY_TIER;
+  /** The most hits an entry holds for the store's policy before it is drained. */
+  static final int MOST_HITS = 15;
 
   final Object key;
   final Object value;
   final long hash;
   final long deadline;
   final int bytes;
-  byte marks;
+  /** Set by a hit; cleared by the tier's CLOCK hand. */
+  boolean seen;
+  /** Hits since the store's policy last took them, up to {@link #MOST_HITS}. */
+  byte hits;
 
   HotEntry(Object key, Object value, long hash, long deadline, int bytes) {
     this.key = key;
@@ -32,20 +34,32 @@ final class HotEntry {
     this.bytes = bytes;
   }
 
-  /** Records a hit: a plain write, and only when a bit is clear, so hot lines stay shared. */
+  /** Records a hit. */
   void touch() {
-    if (marks != SEEN) {
-      marks = SEEN;
+    if (!seen) {
+      seen = true;
+    }
+    int h = hits;
+    if (h < MOST_HITS) {
+      hits = (byte) (h + 1);
     }
   }
 
   /** @return whether a hit came since the last call; clears the bit. Under the segment lock. */
-  boolean takeMark(int bit) {
-    byte m = marks;
-    if ((m & bit) == 0) {
+  boolean takeSeen() {
+    if (!seen) {
       return false;
     }
-    marks = (byte) (m & ~bit);
+    seen = false;
     return true;
+  }
+
+  /** @return hits since the last call, and forgets them. Under the segment lock. */
+  int takeHits() {
+    int h = hits;
+    if (h != 0) {
+      hits = 0;
+    }
+    return h;
   }
 }

@@ -32,8 +32,11 @@ final class HotShard {
   /** HotEntry, the hash table's node, and about two references of its table. */
   static final long ENTRY_OVERHEAD = ObjectLayout.object(2L * ObjectLayout.REFERENCE + 21)
       + ObjectLayout.object(4L + 3 * ObjectLayout.REFERENCE) + 2L * ObjectLayout.REFERENCE;
-  /** The least sketch count a value needs before it is offered to the tier. */
-  static final int MIN_FREQUENCY = 2;
+  /**
+   * The least sketch count a value needs before it is offered to the tier: one counted read
+   * (a window entry's first read, or any read in main, see {@link EvictionPolicy#onHit}).
+   */
+  static final int MIN_FREQUENCY = 1;
   /** The shard's own object and fields. */
   static final long FIXED_OVERHEAD = 64;
   private static final HotEntry[] NONE = new HotEntry[0];
@@ -131,12 +134,13 @@ final class HotShard {
   }
 
   /**
-   * Whether a read of the key's compact entry since its queue's tail last passed it came through
-   * the tier; clears that mark. The store's policy counts such a hit as a read of the entry.
+   * Reads of the key that came through the tier since the store's policy last asked (up to
+   * {@link HotEntry#MOST_HITS}), forgotten once told: the policy counts them as reads of the
+   * compact entry.
    */
-  boolean takeStoreMark(long hash) {
+  int takeHits(long hash) {
     HotEntry e = find(hash);
-    return e != null && e.takeMark(HotEntry.SEEN_BY_STORE);
+    return e == null ? 0 : e.takeHits();
   }
 
   /**
@@ -166,7 +170,7 @@ final class HotShard {
       }
       remove(victim.hash);
     }
-    add(new HotEntry(key, value, hash, deadline, (int) size), (byte) 0);
+    add(new HotEntry(key, value, hash, deadline, (int) size));
     if (fits(0)) {
       bar = MIN_FREQUENCY;
     }
@@ -182,7 +186,10 @@ final class HotShard {
   void replace(HotEntry removed, Object key, Object value, long deadline, long bytes) {
     long size = ENTRY_OVERHEAD + bytes;
     if (size <= Integer.MAX_VALUE && fits(size)) {
-      add(new HotEntry(key, value, removed.hash, deadline, (int) size), removed.marks);
+      HotEntry entry = new HotEntry(key, value, removed.hash, deadline, (int) size);
+      entry.seen = removed.seen;
+      entry.hits = removed.hits;
+      add(entry);
     }
   }
 
@@ -205,15 +212,14 @@ final class HotShard {
     for (int n = 0; n < length; n++) {
       HotEntry e = slots[hand];
       hand = hand + 1 == length ? 0 : hand + 1;
-      if (e != null && !e.takeMark(HotEntry.SEEN_BY_TIER)) {
+      if (e != null && !e.takeSeen()) {
         return e;
       }
     }
     return null;
   }
 
-  private void add(HotEntry entry, byte marks) {
-    entry.marks = marks;
+  private void add(HotEntry entry) {
     if (capacityFor(count + 1) > slots.length) {
       grow(capacityFor(count + 1));
     }

@@ -94,8 +94,9 @@ public final class RetainedSize {
         case Double d -> BOX_64;
         case UUID u -> ObjectLayout.object(16);
         case BigInteger b -> bigInteger(b);
-        case BigDecimal d -> ObjectLayout.object(3L * 4 + 8 + 2 * REF)
-            + (d.unscaledValue().bitLength() >= 63 ? bigInteger(d.unscaledValue()) : 0);
+        // counted with its BigInteger: the codec decodes through one, which the value keeps
+        case BigDecimal d -> ObjectLayout.object(2L * 4 + 8 + 2 * REF)
+            + bigInteger(d.unscaledValue());
         case Optional<?> o -> ObjectLayout.object(REF) + size(o.orElse(null));
         case Record r -> record(r);
         case Map<?, ?> m -> map(m);

@@ -277,6 +277,118 @@ public final class Segment {
     return copy ? value : NO_BYTES;
   }
 
+  /** What {@link #view} returns for a key that is absent or expired. */
+  public static final Object ABSENT = new Object();
+  private static final Object RETRY_VIEW = new Object();
+
+  /**
+   * Hands {@code reader} a read-only view of a key's stored value bytes, without copying them,
+   * and returns its result; an access, as {@link #get}. Lock-free: the reader runs on the page
+   * as it is, then the read is validated as a copy would be; if a writer moved, removed or
+   * recycled the entry meanwhile, the call's result (or exception) is discarded and the reader
+   * is called again on the current bytes. So the reader may be called more than once, and only
+   * the result of a call that saw the value whole is returned. The view stays readable after
+   * the call (it keeps its page's memory reachable, so never touches freed memory) but may then
+   * show other bytes.
+   *
+   * @param reader given a buffer positioned at the value's first byte, limited at its length
+   * @return the reader's result, or {@link #ABSENT}
+   */
+  public Object view(byte[] key, int keyLength, long hash, long now,
+      Function<? super java.nio.ByteBuffer, ?> reader) {
+    int tag = IndexSlot.tag(hash);
+    for (;;) {
+      if (closed) {
+        return successor(hash).view(key, keyLength, hash, now, reader);
+      }
+      long[] t = table;
+      try {
+        Object result = tryView(t, tag, key, keyLength, now, hash, reader);
+        if (result != RETRY_VIEW) {
+          if (result == ABSENT) {
+            policy.recordAccess(hash);
+          }
+          return result;
+        }
+      } catch (IndexOutOfBoundsException e) {
+        // a torn read of a page being recycled: read again
+      }
+      Thread.onSpinWait();
+    }
+  }
+
+  private Object tryView(long[] t, int tag, byte[] key, int keyLength, long now, long hash,
+      Function<? super java.nio.ByteBuffer, ?> reader) {
+    int capacity = t.length;
+    int i = IndexSlot.home(tag, capacity);
+    for (int probes = 0; probes < capacity; probes++) {
+      long slot = (long) SLOTS.getAcquire(t, i);
+      if (slot == IndexSlot.EMPTY) {
+        break;
+      }
+      if (slot != IndexSlot.TOMBSTONE && IndexSlot.tagOf(slot) == tag) {
+        Object result = viewIfKey(t, i, slot, key, keyLength, now, hash, reader);
+        if (result != NO_MATCH) {
+          return result;
+        }
+      }
+      i = i + 1 == capacity ? 0 : i + 1;
+    }
+    return missOrRetry(t) == null ? ABSENT : RETRY_VIEW;
+  }
+
+  /**
+   * As {@link #readIfKey}, with the reader run on a view of the value where a copy would be
+   * made, before the validation: a reader that ran on bytes a writer was changing has its
+   * result, or its exception, discarded.
+   */
+  private Object viewIfKey(long[] t, int i, long slot, byte[] key, int keyLength, long now,
+      long hash, Function<? super java.nio.ByteBuffer, ?> reader) {
+    long address = IndexSlot.address(slot);
+    Page page = pages.page(IndexSlot.page(address));
+    if (page == null) {
+      return RETRY_VIEW;
+    }
+    int generation = page.generation();
+    int offset = IndexSlot.offset(address);
+    long lengths = EntryLayout.readLengths(page.memory, offset);
+    boolean match = lengths >= 0 && EntryLayout.keyLength(lengths) == keyLength
+        && EntryLayout.keyEquals(page.memory, EntryLayout.keyOffset(offset, lengths, expires),
+            key, keyLength);
+    boolean expired = match && expires
+        && isExpired(EntryLayout.deadline(page.memory, offset, lengths), now);
+    Object result = null;
+    RuntimeException thrown = null;
+    if (match && !expired) {
+      int valueOffset = EntryLayout.keyOffset(offset, lengths, expires) + keyLength;
+      // asSlice checks the range, so garbage lengths of a recycled page throw here (retried)
+      java.nio.ByteBuffer view = page.memory.asSlice(valueOffset, EntryLayout.valueLength(lengths))
+          .asByteBuffer().asReadOnlyBuffer();
+      try {
+        result = reader.apply(view);
+      } catch (RuntimeException e) {
+        thrown = e;
+      }
+    }
+    VarHandle.acquireFence();
+    long current = (long) SLOTS.getAcquire(t, i);
+    if (page.generation() != generation || IndexSlot.withClock(current, 0)
+        != IndexSlot.withClock(slot, 0) || table != t) {
+      return RETRY_VIEW;
+    }
+    if (!match) {
+      return NO_MATCH;
+    }
+    if (expired) {
+      return ABSENT;
+    }
+    if (thrown != null) {
+      throw thrown;
+    }
+    onHit(t, i, current, page, offset, now, hash);
+    return result;
+  }
+
   /** Copies a value out of a page; the lengths may be garbage under a racing recycle. */
   private byte[] readValueBytes(Page page, int offset, long lengths) {
     int valueLength = EntryLayout.valueLength(lengths);
@@ -1029,13 +1141,23 @@ public final class Segment {
   // ------------------------------------------------------------------ hot tier
 
   /**
-   * The slot's access counter, as the policy should see it: an entry read only through the hot
-   * tier since its queue's tail last passed it counts as read once (hits in the tier touch
-   * neither the slot nor the sketch).
+   * The slot's access counter, as the policy should see it. Hits in the hot tier touch neither
+   * the slot nor the sketch (that would cost a hot read two shared writes); the tier counts them
+   * on its entry, and here, when the queue's tail reaches the compact entry, they are told to
+   * the policy as the reads they were: the counter raised by as many (up to its ceiling) and the
+   * key counted in the sketch once for each.
    */
   private int clockOf(long slot, long hash) {
     int clock = IndexSlot.clock(slot);
-    return clock == 0 && hot != null && !hot.isEmpty() && hot.takeStoreMark(hash) ? 1 : clock;
+    if (hot == null || hot.isEmpty()) {
+      return clock;
+    }
+    int hits = hot.takeHits(hash);
+    if (hits == 0) {
+      return clock;
+    }
+    policy.onTierHits(hash, hits);
+    return Math.min(IndexSlot.MAX_CLOCK, clock + hits);
   }
 
   /** @return the store hash of the key of the entry {@code slot} points to; under the lock */
