@@ -19,8 +19,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * return a value older than one whose write had returned before the read began. Each key has one
  * writer, which writes versions 1, 2, 3... as "key:version" and records each version as begun
  * before the write and done after it returns; readers check that a value read is the key's, and
- * that its version is at least the last done before the read and at most the last begun after
- * it. Removals and evictions may make a read miss, never return an older version.
+ * that its version is at least the last done before the read, and the highest any read had
+ * returned before it began (one tier must not show an older value after the other showed a newer
+ * one), and at most the last begun after it. Removals and evictions may make a read miss, never
+ * return an older version.
  */
 class HotTierRaceTest {
 
@@ -59,6 +61,7 @@ class HotTierRaceTest {
   private static void run(Cache<Long, String> cache, Shape shape) throws Exception {
     AtomicLongArray begun = new AtomicLongArray(KEYS);
     AtomicLongArray done = new AtomicLongArray(KEYS);
+    AtomicLongArray observed = new AtomicLongArray(KEYS);
     AtomicBoolean stop = new AtomicBoolean();
     AtomicReference<Throwable> failure = new AtomicReference<>();
     long[] hotSeen = new long[1];
@@ -87,7 +90,7 @@ class HotTierRaceTest {
         while (!stop.get()) {
           // a skewed choice, so that some keys are read often enough to be promoted
           int k = random.nextInt(4) == 0 ? random.nextInt(KEYS) : random.nextInt(8);
-          read(cache, k, begun, done);
+          read(cache, k, begun, done, observed);
         }
       })));
     }
@@ -137,8 +140,8 @@ class HotTierRaceTest {
   }
 
   private static void read(Cache<Long, String> cache, int k, AtomicLongArray begun,
-      AtomicLongArray done) {
-    long least = done.get(k);
+      AtomicLongArray done, AtomicLongArray observed) {
+    long least = Math.max(done.get(k), observed.get(k));
     String v = cache.getIfPresent((long) k);
     long most = begun.get(k);
     if (v == null) {
@@ -149,6 +152,7 @@ class HotTierRaceTest {
       throw new AssertionError("key " + k + " read version " + version + ", expected within ["
           + least + ", " + most + "]");
     }
+    observed.accumulateAndGet(k, version, Math::max);
   }
 
   private static long version(int k, String v) {
