@@ -235,6 +235,97 @@ class HotTierTest {
     }
   }
 
+  /** Every way of writing or removing a key, each applied to a key whose value is hot. */
+  enum Change {
+    PUT(c -> c.put("k", "new"), "new"),
+    PUT_ALL(c -> c.putAll(java.util.Map.of("k", "new", "other", "x")), "new"),
+    REPLACE(c -> c.replace("k", "new"), "new"),
+    REPLACE_IF_EQUAL(c -> c.replace("k", "old", "new"), "new"),
+    COMPUTE(c -> c.compute("k", (k, v) -> v + "+"), "old+"),
+    COMPUTE_TO_NULL(c -> c.compute("k", (k, v) -> null), null),
+    REMOVE(c -> c.remove("k"), null),
+    REMOVE_IF_EQUAL(c -> c.remove("k", "old"), null),
+    INVALIDATE(c -> c.invalidate("k"), null),
+    INVALIDATE_KEYS(c -> c.invalidateAll(List.of("k")), null),
+    INVALIDATE_ALL(Cache::invalidateAll, null),
+    MAP_PUT(c -> c.asMap().put("k", "new"), "new"),
+    MAP_MERGE(c -> c.asMap().merge("k", "+", String::concat), "old+"),
+    MAP_COMPUTE_IF_PRESENT(c -> c.asMap().computeIfPresent("k", (k, v) -> "new"), "new"),
+    MAP_REPLACE_ALL(c -> c.asMap().replaceAll((k, v) -> v + "+"), "old+"),
+    MAP_REMOVE(c -> c.asMap().remove("k"), null),
+    MAP_KEY_SET_REMOVE(c -> c.asMap().keySet().remove("k"), null),
+    MAP_ENTRIES_REMOVE_IF(c -> c.asMap().entrySet().removeIf(e -> e.getKey().equals("k")), null),
+    MAP_VALUES_REMOVE_IF(c -> c.asMap().values().removeIf(v -> v.equals("old")), null),
+    MAP_CLEAR(c -> c.asMap().clear(), null);
+
+    final java.util.function.Consumer<Cache<String, String>> apply;
+    final String expected;
+
+    Change(java.util.function.Consumer<Cache<String, String>> apply, String expected) {
+      this.apply = apply;
+      this.expected = expected;
+    }
+  }
+
+  /**
+   * After any change of a hot key, the next read returns what the change left, from whichever
+   * tier has it; the old hot instance is never returned again.
+   */
+  @ParameterizedTest
+  @EnumSource(Change.class)
+  void everyChangeOfAHotKeyIsSeenByTheNextRead(Change change) {
+    for (Storage storage : Storage.values()) {
+      try (Cache<String, String> cache = Cache.builder(String.class, String.class)
+          .storage(storage).maximumEntries(1_000).build()) {
+        cache.put("k", new String("old"));
+        String hot = readUntilHot(cache, "k");
+        assertEquals(1, tierSize(cache));
+        change.apply.accept(cache);
+        for (int i = 0; i < 3; i++) {
+          String read = cache.getIfPresent("k");
+          assertEquals(change.expected, read, change + " on " + storage);
+          if (read != null) {
+            assertNotSame(hot, read, change + " on " + storage + ": the old hot instance");
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void expiredEntriesLeaveTheTierWhenSwept() {
+    AtomicLong now = new AtomicLong();
+    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
+        .maximumEntries(100).expireAfterWrite(Duration.ofSeconds(10)).ticker(now::get)
+        .build()) {
+      cache.put("k", "v".repeat(1_000));
+      readUntilHot(cache, "k");
+      long hotBytes = ((LarderCache<String, String>) cache).hotTierBytes();
+      assertTrue(hotBytes > 1_000, "tier bytes " + hotBytes);
+      long before = cache.memoryUsed();
+      now.addAndGet(Duration.ofSeconds(11).toNanos());
+      cache.cleanUp();
+      assertEquals(0, tierSize(cache));
+      // what stays counted is the emptied shard's own object and index array
+      long left = ((LarderCache<String, String>) cache).hotTierBytes();
+      assertTrue(left < 256, left + " B left in the tier");
+      assertTrue(cache.memoryUsed() <= before - (hotBytes - left),
+          cache.memoryUsed() + " after expiry, " + before + " before");
+    }
+  }
+
+  @Test
+  void closeEmptiesTheTierAndReadsAfterItAreRefused() {
+    Cache<String, String> cache = Cache.builder(String.class, String.class)
+        .maximumEntries(100).build();
+    cache.put("k", "v");
+    readUntilHot(cache, "k");
+    assertEquals(1, tierSize(cache));
+    cache.close();
+    assertThrows(IllegalStateException.class, () -> cache.getIfPresent("k"));
+    assertEquals(0, tierSize(cache));
+  }
+
   @Test
   void byteArraysStayCopies() {
     try (Cache<String, byte[]> cache = Cache.builder(String.class, byte[].class)
