@@ -50,6 +50,18 @@ public final class LarderPeer implements Peer {
 
   /**
    * @param spec the scenario's needs
+   * @param hotTierShare the hot tier's share of the bound ({@code CacheBuilder.hotTierShare});
+   *     0 for none
+   * @param <K> key type
+   * @param <V> value type
+   * @return a Larder cache configured for the spec with that hot tier
+   */
+  public <K, V> Cache<K, V> build(CacheSpec<K, V> spec, double hotTierShare) {
+    return builder(spec).hotTierShare(hotTierShare).build();
+  }
+
+  /**
+   * @param spec the scenario's needs
    * @param hotTierBytes the hot tier's bound ({@code CacheBuilder.hotTier})
    * @param <K> key type
    * @param <V> value type

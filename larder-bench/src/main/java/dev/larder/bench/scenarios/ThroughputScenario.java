@@ -1,6 +1,7 @@
 package dev.larder.bench.scenarios;
 
 import dev.larder.Cache;
+import dev.larder.CacheBuilder;
 import dev.larder.Storage;
 import dev.larder.bench.measure.InterleavedLoop;
 import dev.larder.bench.measure.MemoryProbe;
@@ -32,13 +33,16 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * A CacheBench-style mix (the replicated-cache benchmark's readers asked for it): 90% reads and 10% writes under String keys,
- * Zipf-distributed (exponent 0.99) or uniform, on 1, 2, 4 and 8 threads; also a read-only and a
- * write-only mix. The cache holds half the key space, so eviction runs all along. Values
+ * A CacheBench-style mix (the replicated-cache benchmark's readers asked for it): 90% reads
+ * and 10% writes under String keys, Zipf-distributed (exponent 0.99) or uniform, on 1, 2, 4 and
+ * 8 threads; also a read-only and a write-only mix. The cache holds half the key space, so eviction runs all along. Values
  * ({@code -P values=}, {@link ThroughputValues}): 1 KiB {@code byte[]} (the default), 1 KiB
  * Strings, or content-node records; for {@code byte[]} values the interleaved method adds
  * {@code Larder-offheap-read}, the same off-heap cache read through {@code read(key, reader)}
- * (the reader takes the first byte) instead of {@code getIfPresent}.
+ * (the reader takes the first byte) instead of {@code getIfPresent}. With string and record
+ * values Larder has its default hot tier (10% of the bound); {@code -P hotTierPercents=0,5,10,25}
+ * runs each Larder subject once for each tier size ({@code Larder-heap-tier5} and so on; the
+ * default keeps its plain name), its rows giving {@code hotTierPercent}.
  *
  * <p>Memory: the interleaved method also measures what each cache costs once filled and read
  * (its Zipf reads fill Larder's hot tier), as the heap's growth after collections, plus the
@@ -62,6 +66,9 @@ import java.util.SplittableRandom;
 public final class ThroughputScenario implements Scenario {
 
   private static final int VALUE_BYTES = 1024;
+  /** The hot tier's default share of the bound, in percent ({@code CacheBuilder}'s). */
+  private static final long DEFAULT_TIER_PERCENT =
+      Math.round(100 * CacheBuilder.DEFAULT_HOT_TIER_SHARE);
 
   private static final Parameter.WholeNumber KEYS =
       new Parameter.WholeNumber("keys", 1, 100_000_000, 100_000, 10_000);
@@ -88,6 +95,12 @@ public final class ThroughputScenario implements Scenario {
       new Parameter.WholeNumber("repetitions", 3, 1000, 7, 3);
   private static final Parameter.Choices VALUES = new Parameter.Choices("values",
       List.of("bytes", "string", "record"), List.of("bytes"), List.of("bytes"));
+  /**
+   * Larder's hot tier as percentages of its bound, one Larder subject for each (string and
+   * record values only: byte[] values have no tier); the default share is the builder's.
+   */
+  private static final Parameter.WholeNumbers HOT_TIER_PERCENTS = new Parameter.WholeNumbers(
+      "hotTierPercents", 0, 90, List.of(DEFAULT_TIER_PERCENT), List.of(DEFAULT_TIER_PERCENT));
   /** The trial of the interleaved method, which measures every implementation in one JVM. */
   static final String INTERLEAVED = "interleaved";
   /** Larder's off-heap cache read in place, a subject of byte[] runs. */
@@ -108,7 +121,7 @@ public final class ThroughputScenario implements Scenario {
   @Override
   public List<Parameter> parameters() {
     return List.of(KEYS, CAPACITY_FRACTION, ZIPF_EXPONENT, DISTRIBUTIONS, THREADS, READ_PERCENTS,
-        METHOD, WARMUP_MILLIS, MILLIS, REPETITIONS, VALUES);
+        METHOD, WARMUP_MILLIS, MILLIS, REPETITIONS, VALUES, HOT_TIER_PERCENTS);
   }
 
   @Override
@@ -267,9 +280,11 @@ public final class ThroughputScenario implements Scenario {
     List<BenchCache<String, V>> caches = new ArrayList<>();
     Map<String, Double> memory = new HashMap<>();
     MemoryProbe probe = new MemoryProbe(o.quick() ? 6 : 20);
+    Map<String, Long> tiers = new HashMap<>();
     try {
-      for (String name : trial.implementations()) {
-        Peer peer = Subjects.named(name);
+      for (Subject subject : subjects(trial, kind, HOT_TIER_PERCENTS.get(o))) {
+        String name = subject.name();
+        Peer peer = Subjects.named(subject.peer());
         context.progress("filling " + name + " with " + kind.label() + " values");
         ValueDictionary dictionary = kind.substitutes() ? NodeCodecs.newDictionary() : null;
         CacheSpec<String, V> spec = new CacheSpec<>(String.class, kind.type(),
@@ -279,7 +294,11 @@ public final class ThroughputScenario implements Scenario {
         Cache<String, V> larder = null;
         BenchCache<String, V> cache;
         try {
-          if (name.equals(LARDER_OFF_HEAP)) {
+          if (subject.tierPercent() >= 0) {
+            larder = ((LarderPeer) peer).build(spec, subject.tierPercent() / 100.0);
+            cache = new LarderBench<>(larder);
+            tiers.put(name, subject.tierPercent());
+          } else if (name.equals(LARDER_OFF_HEAP)) {
             larder = ((LarderPeer) peer).build(spec);
             cache = new LarderBench<>(larder);
           } else {
@@ -295,7 +314,8 @@ public final class ThroughputScenario implements Scenario {
         MemorySnapshot after = probe.settle();
         long bytes = after.heapDelta(before) + (peer.offHeap() ? after.nativeDelta(before) : 0);
         memory.put(name, (double) bytes / Math.max(1, cache.size()));
-        if (larder != null && kind == ThroughputValues.BYTES) {
+        if (larder != null && kind == ThroughputValues.BYTES
+            && subject.peer().equals(LARDER_OFF_HEAP)) {
           caches.add(readInPlace(larder, cache));
           names.add(READ_IN_PLACE);
           memory.put(READ_IN_PLACE, memory.get(name));
@@ -313,6 +333,10 @@ public final class ThroughputScenario implements Scenario {
                 + " implementations interleaved");
             for (Row row : interleave(o, names, caches, keys, sampler, distribution,
                 (int) readPercent, threads, capacity, kind)) {
+              Long tier = tiers.get(row.implementation());
+              if (tier != null) {
+                row.put("hotTierPercent", tier);
+              }
               rows.add(withMemory(row, kind, memory));
             }
           }
@@ -326,6 +350,30 @@ public final class ThroughputScenario implements Scenario {
       }
     }
     return rows;
+  }
+
+  /**
+   * One cache of the interleaved trial: a peer, and for Larder with string or record values and
+   * tier sizes other than the default, a hot tier of {@code tierPercent} of the bound (-1: the
+   * peer as it is).
+   */
+  private record Subject(String name, String peer, long tierPercent) {}
+
+  private static List<Subject> subjects(Trial trial, ThroughputValues kind,
+      List<Long> tierPercents) {
+    boolean onlyDefault = tierPercents.equals(List.of(DEFAULT_TIER_PERCENT));
+    List<Subject> subjects = new ArrayList<>();
+    for (String name : trial.implementations()) {
+      if (!name.startsWith("Larder") || kind == ThroughputValues.BYTES || onlyDefault) {
+        subjects.add(new Subject(name, name, -1));
+        continue;
+      }
+      for (long percent : tierPercents) {
+        subjects.add(new Subject(percent == DEFAULT_TIER_PERCENT ? name
+            : name + "-tier" + percent, name, percent));
+      }
+    }
+    return subjects;
   }
 
   /**
@@ -549,6 +597,7 @@ public final class ThroughputScenario implements Scenario {
             new Column("xOhc", "x OHC (per CPU s)"),
             new Column("hitRatio", "hit ratio"),
             Column.of("values"),
+            new Column("hotTierPercent", "hot tier %"),
             new Column("memoryBytesPerEntry", "bytes/entry"),
             new Column("xCaffeineMemory", "x Caffeine memory")),
         List.of(
