@@ -47,7 +47,8 @@ import java.util.SplittableRandom;
  * <p>Memory: the interleaved method also measures what each cache costs once filled and read
  * (its Zipf reads fill Larder's hot tier), as the heap's growth after collections, plus the
  * resident set's for stores off the heap, per entry held ({@code memoryBytesPerEntry}), and
- * over Caffeine's ({@code xCaffeineMemory}).
+ * over Caffeine's ({@code xCaffeineMemory}); Larder's rows add its own {@code memoryUsed()} per
+ * entry ({@code memoryUsedBytesPerEntry}), which does not depend on the machine's load.
  *
  * <p>Two methods ({@code -P method=}):
  * <ul>
@@ -281,6 +282,7 @@ public final class ThroughputScenario implements Scenario {
     Map<String, Double> memory = new HashMap<>();
     MemoryProbe probe = new MemoryProbe(o.quick() ? 6 : 20);
     Map<String, Long> tiers = new HashMap<>();
+    Map<String, Double> reported = new HashMap<>();
     try {
       for (Subject subject : subjects(trial, kind, HOT_TIER_PERCENTS.get(o))) {
         String name = subject.name();
@@ -314,11 +316,15 @@ public final class ThroughputScenario implements Scenario {
         MemorySnapshot after = probe.settle();
         long bytes = after.heapDelta(before) + (peer.offHeap() ? after.nativeDelta(before) : 0);
         memory.put(name, (double) bytes / Math.max(1, cache.size()));
+        if (larder != null) {
+          reported.put(name, (double) larder.memoryUsed() / Math.max(1, cache.size()));
+        }
         if (larder != null && kind == ThroughputValues.BYTES
             && subject.peer().equals(LARDER_OFF_HEAP)) {
           caches.add(readInPlace(larder, cache));
           names.add(READ_IN_PLACE);
           memory.put(READ_IN_PLACE, memory.get(name));
+          reported.put(READ_IN_PLACE, reported.get(name));
         }
       }
       double exponent = ZIPF_EXPONENT.get(o);
@@ -336,6 +342,10 @@ public final class ThroughputScenario implements Scenario {
               Long tier = tiers.get(row.implementation());
               if (tier != null) {
                 row.put("hotTierPercent", tier);
+              }
+              Double used = reported.get(row.implementation());
+              if (used != null) {
+                row.put("memoryUsedBytesPerEntry", used);
               }
               rows.add(withMemory(row, kind, memory));
             }
@@ -599,6 +609,7 @@ public final class ThroughputScenario implements Scenario {
             Column.of("values"),
             new Column("hotTierPercent", "hot tier %"),
             new Column("memoryBytesPerEntry", "bytes/entry"),
+            new Column("memoryUsedBytesPerEntry", "memoryUsed()/entry"),
             new Column("xCaffeineMemory", "x Caffeine memory")),
         List.of(
             new ChartSpec("", "90% reads / 10% writes, Zipf 0.99 keys (median of repetitions)",
