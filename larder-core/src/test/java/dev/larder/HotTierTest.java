@@ -327,6 +327,18 @@ class HotTierTest {
   }
 
   @Test
+  void aKeyWrittenTwiceThenReadBecomesHot() {
+    for (long bound : new long[] {100, 10_000}) {
+      try (Cache<Long, String> cache = Cache.builder(Long.class, String.class)
+          .maximumEntries(bound).hotTierShare(0.5).build()) {
+        cache.put(0L, "a");
+        cache.put(0L, "b");
+        assertEquals("b", readUntilHot(cache, 0L), "bound " + bound);
+      }
+    }
+  }
+
+  @Test
   void byteArraysStayCopies() {
     try (Cache<String, byte[]> cache = Cache.builder(String.class, byte[].class)
         .maximumEntries(10).build()) {

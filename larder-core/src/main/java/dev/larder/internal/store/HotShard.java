@@ -67,6 +67,16 @@ final class HotShard {
     return bar;
   }
 
+  /**
+   * Whether the shard seems to have room and no refusal has raised its bar since it last had:
+   * then any value read is worth offering, since one with room enters whatever its count. (A key
+   * written again before its first read, and then read while in the store's window, is counted
+   * by the sketch only once it leaves the window.) A racy read of fields written under the lock.
+   */
+  boolean seemsRoomy() {
+    return bar == MIN_FREQUENCY && count < maxEntries && entryBytes < budgetBytes;
+  }
+
   /** @return bytes counted for the shard: its entries and its index */
   long bytes() {
     return count == 0 && slots.length == 0 ? 0

@@ -1171,15 +1171,16 @@ public final class Segment {
   }
 
   /**
-   * Whether a value just read for {@code hash} is worth offering to the hot tier: its key's
-   * count in the sketch reaches the tier's bar. Lock-free and racy; most reads stop here.
+   * Whether a value just read for {@code hash} is worth offering to the hot tier: the tier has
+   * room, or its key's count in the sketch reaches the tier's bar. Lock-free and racy; once the
+   * tier is full, most reads stop here.
    *
    * @param hash the key's store hash
    * @return true if {@link #offerHot} should be called
    */
   public boolean hotCandidate(long hash) {
     HotShard shard = hot;
-    return shard != null && sketch.frequency(hash) >= shard.bar();
+    return shard != null && (shard.seemsRoomy() || sketch.frequency(hash) >= shard.bar());
   }
 
   /**
