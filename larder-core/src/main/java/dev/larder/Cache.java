@@ -87,6 +87,35 @@ public interface Cache<K, V> extends AutoCloseable {
   V getIfPresent(K key);
 
   /**
+   * Reads {@code key}'s value in place, without a copy: {@code reader} gets a read-only
+   * {@link java.nio.ByteBuffer} over the value's bytes as the cache stores them (for
+   * {@code byte[]} values, through {@link Codecs#bytes()}, the value itself; for other types,
+   * their codec's encoding), positioned at 0 with its limit at the value's length, and what it
+   * returns is returned. Like {@link #getIfPresent}, it is an access (for eviction and
+   * expire-after-access) and counts as a hit or a miss in the statistics; it never loads.
+   *
+   * <p>The read takes no lock and never blocks a writer, so a write, eviction or
+   * {@link #close()} may move or free the bytes while {@code reader} runs. The cache checks
+   * afterwards, as it checks a copy: if the bytes changed under the call, its result (or the
+   * exception it threw) is discarded and {@code reader} is called again on the current value.
+   * So {@code reader} may run more than once, and on inconsistent bytes in a call whose result
+   * is then thrown away: it must have no side effects that matter and must tolerate any bytes
+   * (an exception is fine; it reaches the caller only from a call that saw the value whole).
+   *
+   * <p>The buffer is valid only during the call. Kept beyond it, reading it does not crash or
+   * fault (it keeps the memory it views mapped), but it may show another entry's bytes or
+   * zeros: copy what must outlive the call.
+   *
+   * @param key the key
+   * @param reader reads the value's bytes; runs outside any lock, on the calling thread
+   * @param <R> what the reader returns
+   * @return the reader's result, or null if the key is absent or expired (then it is not
+   *     called)
+   * @throws RuntimeException what {@code reader} threw on a whole value
+   */
+  <R> R read(K key, Function<? super java.nio.ByteBuffer, ? extends R> reader);
+
+  /**
    * Returns the value for {@code key}, computing it with {@code mappingFunction} if absent.
    * Concurrent callers for the same absent key wait for one computation and share its value or
    * its exception. A null result stores nothing and is returned as null. A write to the key

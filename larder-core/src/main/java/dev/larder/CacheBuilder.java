@@ -14,7 +14,9 @@ import java.util.concurrent.ForkJoinPool;
  * {@link #maximumEntries}, or an explicit {@link #unbounded()}.
  *
  * <p>Defaults: storage {@link Storage#OFF_HEAP}; no expiry; no loader; no listener; statistics
- * off; background work on {@link ForkJoinPool#commonPool()}; the system ticker.
+ * off; background work on {@link ForkJoinPool#commonPool()}; the system ticker; a hot tier of
+ * {@value #DEFAULT_HOT_TIER_SHARE} of the bound where keys and values are immutable (see
+ * {@link #hotTier(long)}).
  *
  * <p>Not thread-safe; a builder is meant to be used by one thread, and may build many caches.
  *
@@ -40,6 +42,11 @@ public final class CacheBuilder<K, V> {
   private int segments = -1;
   private ValueDictionary dictionary;
   private String managementName;
+  private long hotTierBytes = -1;
+  private double hotTierShare = -1;
+
+  /** The hot tier's share of the bound where the key and value codecs allow one. */
+  public static final double DEFAULT_HOT_TIER_SHARE = 0.1;
 
   CacheBuilder(Codec<K> keyCodec, Codec<V> valueCodec) {
     this.keyCodec = requireDeterministic(Objects.requireNonNull(keyCodec, "keyCodec"));
@@ -265,6 +272,56 @@ public final class CacheBuilder<K, V> {
   }
 
   /**
+   * Sizes the <b>hot tier</b> in bytes: the cache keeps the decoded values of its most read
+   * entries as objects, beside their compact bytes, and a read of one returns that same instance
+   * without encoding the key or decoding the value, at the cost of an object cache's read. Only
+   * for {@linkplain Codec#immutable() immutable} key and value codecs (strings, boxed
+   * primitives, enums, {@code java.time} values, UUID, BigDecimal, BigInteger, records of such
+   * values, codecs that declare themselves immutable), since every reader of a key then shares
+   * one instance; {@code byte[]} and other mutable values never enter it. Entries enter when the
+   * cache's frequency sketch counts them as read more often than the tier's least read entry;
+   * every write, removal, eviction, expiry and invalidation of a key takes its hot entry out
+   * (or replaces it with the written value) in the same step, so a hot read never returns a
+   * value older than the cache holds.
+   *
+   * <p>The tier's bytes, estimated from the objects' layout (its entries, their keys and
+   * values), count in {@link Cache#memoryUsed()}, and with {@link #maximumMemory} they come out of
+   * that bound: the compact store gets the rest. By default a cache whose codecs allow it gets
+   * a tier of {@value #DEFAULT_HOT_TIER_SHARE} of its bound ({@link #hotTierShare}); an
+   * unbounded cache, or one that expires entries after access, has none unless asked.
+   *
+   * @param bytes the tier's bound; 0 turns the tier off
+   * @return this builder
+   * @throws IllegalArgumentException if negative
+   */
+  public CacheBuilder<K, V> hotTier(long bytes) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("hotTier must not be negative: " + bytes);
+    }
+    hotTierBytes = bytes;
+    hotTierShare = -1;
+    return this;
+  }
+
+  /**
+   * Sizes the hot tier ({@link #hotTier(long)}) as a share of the bound: of the bytes of
+   * {@link #maximumMemory}, or of the entries of {@link #maximumEntries} (the tier then holds at
+   * most that many entries, and its bytes count in {@link Cache#memoryUsed()}).
+   *
+   * @param share from 0 (no tier) to 0.9; the default is {@value #DEFAULT_HOT_TIER_SHARE}
+   * @return this builder
+   * @throws IllegalArgumentException if outside [0, 0.9]
+   */
+  public CacheBuilder<K, V> hotTierShare(double share) {
+    if (!(share >= 0 && share <= 0.9)) {
+      throw new IllegalArgumentException("hotTierShare must be within [0, 0.9]: " + share);
+    }
+    hotTierShare = share;
+    hotTierBytes = -1;
+    return this;
+  }
+
+  /**
    * @return a new cache
    * @throws IllegalStateException if no bound was chosen, or if a cache is registered with
    *     JMX under the same {@linkplain #managementName management name} already
@@ -285,9 +342,14 @@ public final class CacheBuilder<K, V> {
             + " 64 KiB beside the dictionary's maximum of " + dictionary.maximumMemory());
       }
     }
+    HotTierSizing tier = HotTierSizing.of(this, storeMemory);
+    if (tier.bytes() > 0 && maximumMemory > 0) {
+      storeMemory -= tier.bytes();
+    }
     CacheConfig<K, V> config = new CacheConfig<>(keyCodec, valueCodec, storeMemory,
         maximumEntries, storage, expireAfterWriteNanos, expireAfterAccessNanos, loader,
-        removalListener, evictionListener, recordStats, executor, ticker, segments, dictionary);
+        removalListener, evictionListener, recordStats, executor, ticker, segments, dictionary,
+        tier.bytes(), tier.entries());
     LarderCache<K, V> cache = new LarderCache<>(config);
     if (managementName != null) {
       try {
@@ -298,6 +360,71 @@ public final class CacheBuilder<K, V> {
       }
     }
     return cache;
+  }
+
+  /**
+   * The hot tier's bounds as the builder's settings ask: bytes (taken out of a memory bound) and
+   * entries, or none.
+   */
+  private record HotTierSizing(long bytes, long entries) {
+    static final HotTierSizing NONE = new HotTierSizing(0, Long.MAX_VALUE);
+
+    static HotTierSizing of(CacheBuilder<?, ?> b, long storeMemory) {
+      boolean asked = b.hotTierBytes > 0 || b.hotTierShare > 0;
+      boolean off = b.hotTierBytes == 0 || b.hotTierShare == 0;
+      String refusal = b.hotTierRefusal();
+      if (off || (!asked && (refusal != null || b.unbounded))) {
+        return NONE;
+      }
+      if (refusal != null) {
+        throw new IllegalStateException("no hot tier: " + refusal + "; build without hotTier"
+            + " or with hotTier(0)");
+      }
+      if (b.hotTierBytes > 0) {
+        return bytes(b.hotTierBytes, storeMemory, b.maximumMemory);
+      }
+      double share = b.hotTierShare > 0 ? b.hotTierShare : DEFAULT_HOT_TIER_SHARE;
+      if (b.unbounded) {
+        throw new IllegalStateException("hotTierShare needs a bound: give hotTier(bytes) to an"
+            + " unbounded cache");
+      }
+      if (b.maximumEntries > 0) {
+        return new HotTierSizing(Long.MAX_VALUE,
+            Math.max(1, (long) Math.ceil(share * b.maximumEntries)));
+      }
+      long bytes = (long) (share * b.maximumMemory);
+      if (!asked && storeMemory - bytes < 64 * 1024) {
+        // a bound too small to spare the default share keeps all of it for the store
+        return NONE;
+      }
+      return bytes(bytes, storeMemory, b.maximumMemory);
+    }
+
+    private static HotTierSizing bytes(long bytes, long storeMemory, long maximumMemory) {
+      if (maximumMemory > 0 && storeMemory - bytes < 64 * 1024) {
+        throw new IllegalStateException("a hot tier of " + bytes + " bytes leaves less than"
+            + " 64 KiB of maximumMemory " + maximumMemory + " for the store");
+      }
+      return new HotTierSizing(bytes, Long.MAX_VALUE);
+    }
+  }
+
+  /** @return why these codecs and settings allow no hot tier, or null if they allow one */
+  private String hotTierRefusal() {
+    if (!valueCodec.immutable()) {
+      return "values of " + valueCodec.type().getTypeName() + " may be changed by a caller (the"
+          + " value codec is not immutable), so readers cannot share one instance";
+    }
+    if (!keyCodec.immutable() || keyCodec.type() == Float.class
+        || keyCodec.type() == Double.class) {
+      return "keys of " + keyCodec.type().getTypeName() + " are not immutable values whose equals"
+          + " agrees with their bytes (the tier finds keys by equals and hashCode)";
+    }
+    if (expireAfterAccessNanos > 0) {
+      return "entries expire after access, and a hit in the tier would have to move the"
+          + " compact entry's deadline";
+    }
+    return null;
   }
 
   private void requireNoBound() {

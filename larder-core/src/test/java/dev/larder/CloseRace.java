@@ -14,7 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One round of {@code close()} racing every kind of call: a cache is filled with values of
- * 2-256 KB, threads read ({@code getIfPresent}), iterate ({@code asMap().entrySet()}), write,
+ * 2-256 KB, threads read ({@code getIfPresent}, and {@code read(key, reader)} in place, whose
+ * reader also keeps the last view it was handed and reads it again after its call, after close
+ * too), iterate ({@code asMap().entrySet()}), write,
  * load ({@code get} with a loader) and empty it ({@code invalidateAll}), and the cache is closed
  * under them a random 0-3 ms after every thread has made its first call. Readers copying large
  * values out of pages while the pages are given back is what once crashed the JVM.
@@ -76,12 +78,14 @@ final class CloseRace {
     }
     AtomicBoolean closing = new AtomicBoolean();
     AtomicBoolean stop = new AtomicBoolean();
-    CountDownLatch running = new CountDownLatch(GETTERS + 2);
+    CountDownLatch running = new CountDownLatch(GETTERS + 3);
     List<Thread> threads = new ArrayList<>();
     for (int t = 0; t < GETTERS; t++) {
       threads.add(worker(closing, stop, running, random.split(), r -> get(cache, r)));
     }
     threads.add(worker(closing, stop, running, random.split(), r -> iterate(cache)));
+    ByteBuffer[] kept = new ByteBuffer[1];
+    threads.add(worker(closing, stop, running, random.split(), r -> readInPlace(cache, r, kept)));
     threads.add(worker(closing, stop, running, random.split(), r -> mutate(cache, r)));
     // Close once every thread is in its loop, so that each round races close (thread starts
     // take milliseconds on a loaded machine).
@@ -97,6 +101,7 @@ final class CloseRace {
     }
     stop.set(true);
     join(threads);
+    readEscaped(kept[0]);
     checkClosed(cache);
   }
 
@@ -137,6 +142,40 @@ final class CloseRace {
       check(key, value);
     }
   }
+
+  /**
+   * A read in place whose reader copies the bytes it is shown (a copy made from bytes that
+   * changed under it is discarded by the cache), then reads the view the previous call let
+   * escape: reading a view after its call, even after close, must not fault.
+   */
+  private void readInPlace(Cache<Long, byte[]> cache, SplittableRandom random,
+      ByteBuffer[] kept) {
+    readEscaped(kept[0]);
+    long key = random.nextLong(KEYS);
+    byte[] value = cache.read(key, view -> {
+      kept[0] = view.duplicate();
+      byte[] copy = new byte[view.remaining()];
+      view.get(copy);
+      return copy;
+    });
+    if (value != null) {
+      check(key, value);
+    }
+  }
+
+  /** Reads a view after the call that handed it out; what it shows is not checked. */
+  private void readEscaped(ByteBuffer escaped) {
+    if (escaped != null) {
+      long sum = 0;
+      for (int at = 0; at < escaped.limit(); at += 512) {
+        sum += escaped.get(at);
+      }
+      escapedSum += sum;
+    }
+  }
+
+  /** Sums of escaped views, so that their reads are not optimized away. */
+  private volatile long escapedSum;
 
   private void iterate(Cache<Long, byte[]> cache) {
     for (Map.Entry<Long, byte[]> entry : cache.asMap().entrySet()) {
@@ -198,6 +237,7 @@ final class CloseRace {
   private void checkClosed(Cache<Long, byte[]> cache) {
     List<Call> calls = List.of(
         r -> cache.getIfPresent(1L),
+        r -> cache.read(1L, view -> view.get(0)),
         r -> cache.put(1L, value(1, 16)),
         r -> cache.get(1L, k -> value(k, 16)),
         r -> cache.invalidateAll(),

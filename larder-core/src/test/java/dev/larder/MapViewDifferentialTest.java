@@ -11,7 +11,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The {@code asMap()} view against {@link ConcurrentHashMap}: a seeded random sequence of every
@@ -25,12 +25,13 @@ class MapViewDifferentialTest {
   private static final int OPERATIONS = 2_000;
   private static final int KEYS = 40;
 
+  /** With and without a hot tier (which an unbounded cache has only when asked for). */
   @ParameterizedTest
-  @EnumSource(Storage.class)
-  void everyOperationAgreesWithConcurrentHashMap(Storage storage) {
+  @CsvSource({"OFF_HEAP, 0", "OFF_HEAP, 1048576", "HEAP, 0", "HEAP, 1048576"})
+  void everyOperationAgreesWithConcurrentHashMap(Storage storage, long hotTier) {
     for (long seed = 0; seed < SEEDS; seed++) {
       try (Cache<Long, String> cache = Cache.builder(Long.class, String.class).storage(storage)
-          .unbounded().build()) {
+          .unbounded().hotTier(hotTier).build()) {
         play(cache.asMap(), new ConcurrentHashMap<>(), new Random(seed), seed);
       }
     }

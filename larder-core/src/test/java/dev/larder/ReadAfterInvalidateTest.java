@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
@@ -49,33 +50,51 @@ class ReadAfterInvalidateTest {
   @Timeout(30)
   void aReadAfterAnInvalidationNeverJoinsTheLoadItSuperseded(Removal removal) throws Exception {
     for (Storage storage : Storage.values()) {
-      AtomicLong database = new AtomicLong(1);
-      CountDownLatch oldLoadRead = new CountDownLatch(1);
-      CountDownLatch releaseOldLoad = new CountDownLatch(1);
-      try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
-          .maximumEntries(100).build()) {
-        Thread oldLoad = Thread.ofPlatform().start(() -> cache.get(7L, k -> {
-          long version = database.get();
-          oldLoadRead.countDown();
-          await(releaseOldLoad);
-          return version;
-        }));
-        assertTrue(oldLoadRead.await(10, TimeUnit.SECONDS));
-        AtomicReference<Long> readAfter = new AtomicReference<>();
-        Thread writer = Thread.ofPlatform().start(() -> {
-          database.set(2);
-          removal.apply(cache, 7L);
-          readAfter.set(cache.get(7L, k -> database.get()));
-        });
-        // Without the fix the writer's read waits on the old load: let that load finish then,
-        // so the test fails on the stale version instead of hanging.
-        waitUntilDoneOrBlocked(writer);
-        releaseOldLoad.countDown();
-        writer.join(10_000);
-        oldLoad.join(10_000);
-        assertEquals(2L, readAfter.get(), storage + ": read after " + removal);
-        assertEquals(2L, cache.getIfPresent(7L), storage + ": stored after " + removal);
+      for (double tier : HOT_TIER_SHARES) {
+        readAfterInvalidation(removal, storage, tier);
       }
+    }
+  }
+
+  /** Without the hot tier, and with one that holds half the bound (every key read, here). */
+  private static final double[] HOT_TIER_SHARES = {0, 0.5};
+
+  private static void readAfterInvalidation(Removal removal, Storage storage, double tier)
+      throws Exception {
+    AtomicLong database = new AtomicLong(1);
+    CountDownLatch oldLoadRead = new CountDownLatch(1);
+    CountDownLatch releaseOldLoad = new CountDownLatch(1);
+    try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
+        .maximumEntries(100).hotTierShare(tier).build()) {
+      // the key read often first, so that its count in the sketch takes the loaded values
+      // into the tier (with the tier on) as soon as they are read
+      cache.put(7L, 0L);
+      for (int i = 0; i < 5; i++) {
+        cache.getIfPresent(7L);
+      }
+      cache.invalidate(7L);
+      Thread oldLoad = Thread.ofPlatform().start(() -> cache.get(7L, k -> {
+        long version = database.get();
+        oldLoadRead.countDown();
+        await(releaseOldLoad);
+        return version;
+      }));
+      assertTrue(oldLoadRead.await(10, TimeUnit.SECONDS));
+      AtomicReference<Long> readAfter = new AtomicReference<>();
+      Thread writer = Thread.ofPlatform().start(() -> {
+        database.set(2);
+        removal.apply(cache, 7L);
+        readAfter.set(cache.get(7L, k -> database.get()));
+      });
+      // Without the fix the writer's read waits on the old load: let that load finish then,
+      // so the test fails on the stale version instead of hanging.
+      waitUntilDoneOrBlocked(writer);
+      releaseOldLoad.countDown();
+      writer.join(10_000);
+      oldLoad.join(10_000);
+      assertEquals(2L, readAfter.get(), storage + ", tier " + tier + ": read after " + removal);
+      assertEquals(2L, cache.getIfPresent(7L), storage + ", tier " + tier + ": stored after "
+          + removal);
     }
   }
 
@@ -85,9 +104,9 @@ class ReadAfterInvalidateTest {
    * version older than the one that removal was made for.
    */
   @ParameterizedTest
-  @EnumSource(Storage.class)
+  @CsvSource({"OFF_HEAP, 0", "OFF_HEAP, 0.5", "HEAP, 0", "HEAP, 0.5"})
   @Timeout(90)
-  void noStaleReadsUnderConcurrentInvalidation(Storage storage) throws Exception {
+  void noStaleReadsUnderConcurrentInvalidation(Storage storage, double tier) throws Exception {
     int keys = 4;
     AtomicLongArray database = new AtomicLongArray(keys);
     AtomicLong stale = new AtomicLong();
@@ -95,7 +114,7 @@ class ReadAfterInvalidateTest {
     AtomicReference<Throwable> failure = new AtomicReference<>();
     Removal[] removals = Removal.values();
     try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
-        .maximumEntries(1000).build()) {
+        .maximumEntries(1000).hotTierShare(tier).build()) {
       // At least 4 s and 20,000 checked reads, whichever comes later, but at most 40 s: a
       // loaded machine makes fewer reads per second, not a weaker test. The race this found
       // last (a write that saw no load in flight because it asked ConcurrentHashMap.isEmpty,

@@ -89,6 +89,30 @@ class ClusterContractTest {
   }
 
   /**
+   * {@code read(key, reader)} on any member hands the reader the value's encoding (read-only) and
+   * returns what it returns; an absent key returns null without calling it.
+   */
+  @ParameterizedTest
+  @MethodSource("sharing")
+  void readInPlaceSeesTheEncodedValueOnEveryMember(ClusterMode mode, Replication replication) {
+    InProcessCluster c = cluster(mode, replication);
+    c.node(0).put("rip", "in place");
+    assertEverywhere(c, "rip", "in place");
+    for (int i = 0; i < 3; i++) {
+      String read = c.node(i).read("rip", view -> {
+        assertTrue(view.isReadOnly(), "a writable view");
+        byte[] bytes = new byte[view.remaining()];
+        view.get(bytes);
+        return dev.larder.codec.Codecs.strings().decodeLast(new dev.larder.codec.ByteSource(bytes));
+      });
+      assertEquals("in place", read, "member " + i);
+    }
+    assertNull(c.node(1).read("rip-absent", view -> {
+      throw new AssertionError("reader called for an absent key");
+    }));
+  }
+
+  /**
    * Three members write the same ten keys at once; once quiet, every member (each owner reading
    * its own copy) holds the same value for each key: one order of writes per key everywhere.
    */

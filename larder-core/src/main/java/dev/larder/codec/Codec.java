@@ -90,4 +90,27 @@ public interface Codec<T> {
   default boolean deterministic() {
     return true;
   }
+
+  /**
+   * Whether the values this codec decodes can never change: no method of a decoded value, nor of
+   * anything reachable from it, alters what it holds. The cache may then keep one decoded
+   * instance of a frequently read entry and hand that same instance to every caller that reads
+   * the key (its hot tier, see {@link dev.larder.CacheBuilder#hotTier}), instead of decoding a
+   * fresh copy for each. Strings, boxed primitives, enums, {@code java.time} values, UUID,
+   * BigDecimal, BigInteger, Locale, and records and unmodifiable collections of such values are
+   * immutable; {@code byte[]} and other arrays, {@link java.util.Date}, and ordinary beans and
+   * collections are not. A codec that answers true although a caller could change a decoded
+   * value lets one caller's change be seen by every other reader of that key.
+   *
+   * <p>A key codec that answers true also lets the hot tier find keys by their {@code equals}
+   * and {@code hashCode}: these must agree with the encoded bytes (two keys are equal exactly
+   * when their encodings are), which the round trip and {@link #deterministic()} already ask of
+   * a key codec. Composite codecs are immutable when all their parts are and what they build is
+   * (a derived record codec computes it from its components). The default is {@code false}.
+   *
+   * @return true if decoded values, and everything reachable from them, cannot change
+   */
+  default boolean immutable() {
+    return false;
+  }
 }

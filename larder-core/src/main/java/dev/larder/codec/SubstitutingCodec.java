@@ -56,4 +56,10 @@ final class SubstitutingCodec<T> implements Codec<T> {
   public boolean deterministic() {
     return false;
   }
+
+  /** Interned values are shared by every entry that names them: as immutable as the type. */
+  @Override
+  public boolean immutable() {
+    return inline.immutable();
+  }
 }

@@ -9,8 +9,11 @@ import dev.larder.codec.ByteSink;
 import dev.larder.codec.ByteSource;
 import dev.larder.codec.Codec;
 import dev.larder.codec.ValueDictionary;
+import dev.larder.internal.store.HotTable;
+import dev.larder.internal.store.HotValue;
 import dev.larder.internal.store.PutMode;
 import dev.larder.internal.store.RemovedEntry;
+import dev.larder.internal.store.RetainedSize;
 import dev.larder.internal.store.Segment;
 import dev.larder.internal.store.WriteResult;
 import java.util.ArrayList;
@@ -61,6 +64,8 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   private final Codec<K> keyCodec;
   private final Codec<V> valueCodec;
   private final SegmentTable segments;
+  /** The hot tier's entries by key object, or null if the cache has no tier. */
+  private final HotTable hot;
   private final StatsRecorder stats;
   private final ConcurrentHashMap<KeyBytes, Flight<V>> flights = new ConcurrentHashMap<>();
   /**
@@ -85,6 +90,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     this.keyCodec = config.keyCodec();
     this.valueCodec = config.valueCodec();
     this.segments = new SegmentTable(config);
+    this.hot = segments.hotTable();
     this.stats = StatsRecorder.of(config.recordStats());
     this.maintenance = config.expires() ? Maintenance.schedule(this, config.executor()) : null;
     this.release = new SegmentRelease(this, segments, config.storage() == Storage.OFF_HEAP);
@@ -101,13 +107,80 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   }
 
   @Override
+  @SuppressWarnings("unchecked")
   public V getIfPresent(K key) {
     Objects.requireNonNull(key, "key");
     checkOpen();
     long start = startTimer();
+    HotTable tier = hot;
+    if (tier != null) {
+      V shared = (V) tier.get(key, now());
+      if (shared != null) {
+        stats.recordGet(true, elapsed(start));
+        return shared;
+      }
+      V value = readAndOffer(key);
+      stats.recordGet(value != null, elapsed(start));
+      return value;
+    }
     byte[] value = lookupKey(key, true, true);
     stats.recordGet(value != null, elapsed(start));
     return value == null ? null : decodeValue(value);
+  }
+
+  /**
+   * A read from the compact store that offers the decoded value to the hot tier when the
+   * key's segment says it is read often enough ({@link Segment#hotCandidate}); the offer keeps
+   * it only if the entry still holds the bytes it was decoded from.
+   */
+  private V readAndOffer(K key) {
+    long now = now();
+    byte[] keyBytes = null;
+    byte[] value;
+    long hash;
+    Segment segment;
+    ScratchSinks scratch = ScratchSinks.borrow();
+    try {
+      ByteSink sink = encodeKey(key, scratch);
+      hash = Segment.hash(sink.array(), sink.size());
+      segment = segmentFor(hash);
+      value = segment.get(sink.array(), sink.size(), hash, now, true);
+      if (value == null) {
+        return null;
+      }
+      if (segment.hotCandidate(hash)) {
+        keyBytes = sink.toByteArray();
+      }
+    } finally {
+      scratch.giveBack();
+    }
+    V decoded = decodeValue(value);
+    if (keyBytes != null) {
+      long bytes = RetainedSize.of(key) + RetainedSize.of(decoded);
+      segment.offerHot(keyBytes, keyBytes.length, hash, value, key, decoded, bytes, now);
+    }
+    return decoded;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <R> R read(K key, Function<? super java.nio.ByteBuffer, ? extends R> reader) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(reader, "reader");
+    checkOpen();
+    long start = startTimer();
+    Object result;
+    ScratchSinks scratch = ScratchSinks.borrow();
+    try {
+      ByteSink sink = encodeKey(key, scratch);
+      long hash = Segment.hash(sink.array(), sink.size());
+      result = segmentFor(hash).view(sink.array(), sink.size(), hash, now(), reader);
+    } finally {
+      scratch.giveBack();
+    }
+    boolean hit = result != Segment.ABSENT;
+    stats.recordGet(hit, elapsed(start));
+    return hit ? (R) result : null;
   }
 
   /**
@@ -394,8 +467,9 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     try {
       ByteSink keySink = encodeKey(key, scratch);
       ValueBytes bytes = valueBytes(value, scratch);
+      HotValue replacement = mode == PutMode.ALWAYS ? hotReplacement(key, value, bytes) : null;
       result = store(keySink.array(), keySink.size(), bytes.array(), bytes.length(), mode,
-          expected, wantOld);
+          expected, wantOld, replacement);
     } finally {
       scratch.giveBack();
     }
@@ -406,14 +480,35 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     return result;
   }
 
-  /** Writes encoded bytes to their segment, telling loads of the key (see supersedeLoad). */
+  /**
+   * The written value as the hot tier would hold it, if the key has a hot entry now (else the
+   * write only removes whatever entry the key has by the time it holds the lock): the caller's
+   * own instance where its class is one of the JDK's immutable value classes (nothing can change
+   * it), else a fresh decoding of the written bytes, which no caller holds.
+   */
+  @SuppressWarnings("unchecked")
+  private HotValue hotReplacement(K key, V value, ValueBytes bytes) {
+    if (hot == null || !hot.contains(key)) {
+      return null;
+    }
+    V shared = SharedInstances.isImmutable(value) ? value
+        : valueCodec.decodeLast(new ByteSource(bytes.array(), 0, bytes.length()));
+    return new HotValue(key, shared, RetainedSize.of(key) + RetainedSize.of(shared));
+  }
+
   private WriteResult store(byte[] key, int keyLength, byte[] value, int valueLength,
       PutMode mode, byte[] expected, boolean wantOld) {
+    return store(key, keyLength, value, valueLength, mode, expected, wantOld, null);
+  }
+
+  /** Writes encoded bytes to their segment, telling loads of the key (see supersedeLoad). */
+  private WriteResult store(byte[] key, int keyLength, byte[] value, int valueLength,
+      PutMode mode, byte[] expected, boolean wantOld, HotValue replacement) {
     supersedeLoad(key, keyLength);
     splitIfDue(keyLength + valueLength);
     long hash = Segment.hash(key, keyLength);
     WriteResult result = segmentFor(hash).put(key, keyLength, value, valueLength, hash, mode,
-        expected, wantOld, now());
+        expected, wantOld, now(), replacement);
     supersedeLoad(key, keyLength);
     return result;
   }
@@ -595,9 +690,11 @@ public final class LarderCache<K, V> implements Cache<K, V> {
       return OptionalLong.empty();
     }
     ValueDictionary dictionary = config.dictionary();
-    // The config holds the store's share; the user's bound set the dictionary's maximum aside.
-    return OptionalLong.of(dictionary == null
-        ? config.maximumMemory() : config.maximumMemory() + dictionary.maximumMemory());
+    // The config holds the store's share; the user's bound set the dictionary's maximum and the
+    // hot tier's aside.
+    long tier = config.hotTier() ? config.hotTierBytes() : 0;
+    return OptionalLong.of(config.maximumMemory() + tier
+        + (dictionary == null ? 0 : dictionary.maximumMemory()));
   }
 
   @Override
@@ -627,6 +724,16 @@ public final class LarderCache<K, V> implements Cache<K, V> {
    */
   public void registerMXBean(String name) {
     management = CacheManagement.register(this, name);
+  }
+
+  /** @return bytes counted for the hot tier's entries (in {@link #memoryUsed()} too) */
+  public long hotTierBytes() {
+    return segments.sum(Segment::hotBytes);
+  }
+
+  /** @return entries in the hot tier */
+  public long hotTierSize() {
+    return segments.sum(Segment::hotSize);
   }
 
   /** @return bytes of live entries (headers, keys and values), for utilisation figures */

@@ -1,5 +1,7 @@
 package dev.larder.internal;
 
+import dev.larder.internal.store.HotTable;
+import dev.larder.internal.store.HotTierShare;
 import dev.larder.internal.store.Segment;
 import dev.larder.internal.store.StoreSettings;
 import dev.larder.internal.store.WriteResult;
@@ -60,6 +62,10 @@ final class SegmentTable implements Iterable<Segment> {
   /** True until the first segment has split (or the cache closed first). */
   private volatile boolean merged;
   private boolean closed;
+  /** The hot tier's entries by key object, shared by every segment; null without a tier. */
+  private final HotTable hotTable;
+  /** Each segment's share of the hot tier, or null. */
+  private final HotTierShare hotShare;
 
   SegmentTable(CacheConfig<?, ?> config) {
     int count = StoreSizing.segments(config);
@@ -68,6 +74,13 @@ final class SegmentTable implements Iterable<Segment> {
     this.splitEntries = StoreSizing.splitEntries(config, count);
     this.merged = count > 1 && splitEntries > 0;
     this.config = config;
+    this.hotTable = config.hotTier() ? new HotTable(config.expires()) : null;
+    this.hotShare = StoreSizing.hotShare(config, count, hotTable);
+  }
+
+  /** @return the hot tier's table of entries by key object, or null if there is no tier */
+  HotTable hotTable() {
+    return hotTable;
   }
 
   /**
@@ -94,7 +107,7 @@ final class SegmentTable implements Iterable<Segment> {
     }
     int count = mask + 1;
     if (merged) {
-      first = new Segment(StoreSizing.settings(config, count, 0));
+      first = new Segment(StoreSizing.settings(config, count, 0), hotShare);
       r = new Segment[count];
       Arrays.fill(r, first);
       segments = new Segment[] {first};
@@ -192,7 +205,7 @@ final class SegmentTable implements Iterable<Segment> {
     StoreSettings[] stripes = StoreSizing.settings(config, mask + 1);
     Segment[] all = new Segment[stripes.length];
     for (int i = 0; i < all.length; i++) {
-      all[i] = new Segment(stripes[i]);
+      all[i] = new Segment(stripes[i], hotShare);
     }
     return all;
   }

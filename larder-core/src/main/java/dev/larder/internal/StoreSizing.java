@@ -1,5 +1,7 @@
 package dev.larder.internal;
 
+import dev.larder.internal.store.HotTable;
+import dev.larder.internal.store.HotTierShare;
 import dev.larder.internal.store.Segment;
 import dev.larder.internal.store.StoreSettings;
 
@@ -132,6 +134,21 @@ final class StoreSizing {
     }
     long sixteenth = config.maximumEntries() / segments / 16;
     return sixteenth < MIN_SPLIT_ENTRIES ? 0 : Math.min(SPLIT_ENTRIES, sixteenth);
+  }
+
+  /**
+   * @param table the cache's table of hot entries
+   * @return each of {@code segments} segments' share of the hot tier, or null if there is none
+   */
+  static HotTierShare hotShare(CacheConfig<?, ?> config, int segments, HotTable table) {
+    if (table == null) {
+      return null;
+    }
+    long bytes = config.hotTierBytes() == Long.MAX_VALUE ? Long.MAX_VALUE
+        : config.hotTierBytes() / segments;
+    long entries = config.hotTierEntries() == Long.MAX_VALUE ? Long.MAX_VALUE
+        : Math.max(1, Math.ceilDiv(config.hotTierEntries(), segments));
+    return new HotTierShare(table, bytes, entries);
   }
 
   /** @return the settings of each of {@code segments} segments */

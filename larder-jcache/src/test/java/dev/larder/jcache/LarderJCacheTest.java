@@ -104,6 +104,40 @@ class LarderJCacheTest {
     assertSame(box, byReference.get("k"));
   }
 
+  /**
+   * A bounded store-by-value cache of immutable values (strings) has Larder's hot tier: a key
+   * read often returns one shared instance, which no caller can change; an unbounded one has no
+   * tier and decodes a copy for every read.
+   */
+  @Test
+  void aBoundedCacheOfStringsSharesItsHotValues() {
+    LarderConfiguration<String, String> bounded = new LarderConfiguration<>();
+    bounded.setTypes(String.class, String.class);
+    bounded.setMaximumEntries(1_000);
+    Cache<String, String> hot = manager.createCache("hotStrings", bounded);
+    hot.put("k", "value");
+    assertTrue(sharedAfterReads(hot, "k"), "never the same instance twice");
+
+    Cache<String, String> unbounded = manager.createCache("coldStrings",
+        new MutableConfiguration<String, String>().setTypes(String.class, String.class));
+    unbounded.put("k", "value");
+    assertFalse(sharedAfterReads(unbounded, "k"), "an unbounded cache shared an instance");
+    assertEquals("value", unbounded.get("k"));
+  }
+
+  /** @return whether two reads running returned one instance, within 100 reads */
+  private static boolean sharedAfterReads(Cache<String, String> cache, String key) {
+    String last = cache.get(key);
+    for (int i = 0; i < 100; i++) {
+      String next = cache.get(key);
+      if (next == last) {
+        return true;
+      }
+      last = next;
+    }
+    return false;
+  }
+
   /** Counts writes; must never see a write the cache then refuses. */
   static final class CountingWriter implements CacheWriter<Object, Object>, Serializable {
     private static final long serialVersionUID = 1L;

@@ -14,7 +14,9 @@ import java.util.Set;
  * {@code HashMap}, as a repository's data layer returns them. Nodes decoded by
  * {@link NodeCodecs#node()} and {@link NodeCodecs#node(dev.larder.codec.ValueDictionary)} hold
  * unmodifiable ones (mutators throw {@link UnsupportedOperationException}; with a dictionary
- * they share their names with every node of the same shape): copy them to change a node.
+ * they share their names with every node of the same shape) and dates whose setters throw too,
+ * so that a decoded node cannot change and a cache may share it between readers
+ * ({@code Codec.immutable()}): copy them to change a node.
  * Equality is by content, whatever the implementations.
  *
  * @param aspects the aspects applied to the node

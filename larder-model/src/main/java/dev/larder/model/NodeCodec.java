@@ -216,4 +216,13 @@ final class NodeCodec implements Codec<Node> {
   public boolean deterministic() {
     return false;
   }
+
+  /**
+   * Decoded nodes hold unmodifiable collections and frozen dates, and every other value they
+   * hold is immutable: a cache may share one decoded node between readers.
+   */
+  @Override
+  public boolean immutable() {
+    return true;
+  }
 }

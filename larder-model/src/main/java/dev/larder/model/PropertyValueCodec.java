@@ -150,8 +150,8 @@ final class PropertyValueCodec implements Codec<Serializable> {
       case 4 -> in.readLong();
       case 5 -> Float.intBitsToFloat(in.readInt());
       case 6 -> Double.longBitsToDouble(in.readLong());
-      case 7 -> new Date(in.readZigZagLong());
-      case 8 -> new Date(readDay(in) * DAY_MILLIS);
+      case 7 -> new FrozenDate(in.readZigZagLong());
+      case 8 -> new FrozenDate(readDay(in) * DAY_MILLIS);
       case 9 -> text.decode(in);
       case 10 -> nodeRefs.decode(in);
       case 11 -> qnames.decode(in);

@@ -79,6 +79,13 @@ public class CacheSpec {
    */
   private boolean recordStats = true;
 
+  /**
+   * Bound of the hot tier: the decoded values of the most read entries, kept for immutable value
+   * types inside maximum-memory, e.g. 8MB; 0 turns it off. Without it, a tenth of the bound
+   * where the types allow one.
+   */
+  private DataSize hotTier;
+
   /** @return the byte bound, or null */
   public DataSize getMaximumMemory() {
     return maximumMemory;
@@ -180,6 +187,20 @@ public class CacheSpec {
   /** @param recordStats whether the cache records statistics */
   public void setRecordStats(boolean recordStats) {
     this.recordStats = recordStats;
+  }
+
+  /**
+   * @return the bound of the cache's hot tier (decoded values of its most read entries, for
+   *     immutable key and value types), or null for Larder's default: a tenth of the bound where
+   *     the types allow one
+   */
+  public DataSize getHotTier() {
+    return hotTier;
+  }
+
+  /** @param hotTier the hot tier's bound, e.g. {@code 8MB}; {@code 0} turns it off */
+  public void setHotTier(DataSize hotTier) {
+    this.hotTier = hotTier;
   }
 
   /** @return whether these settings say how to encode values (keys always have a type) */

@@ -154,6 +154,9 @@ public final class LarderCacheManager implements CacheManager, DisposableBean {
     if (managementNames != null) {
       builder.managementName(managementNames.apply(name));
     }
+    if (spec.getHotTier() != null) {
+      builder.hotTier(spec.getHotTier().toBytes());
+    }
     return new LarderSpringCache(name, build(name, builder), keyType,
         spec.isAllowNullValues(), prefix);
   }

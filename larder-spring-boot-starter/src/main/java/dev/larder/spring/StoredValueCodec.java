@@ -94,4 +94,14 @@ final class StoredValueCodec implements Codec<Object> {
   public boolean deterministic() {
     return inner.deterministic();
   }
+
+  /**
+   * As immutable as the value type's codec (Spring's null marker is a shared constant): a cache
+   * of strings, numbers or records of them then keeps its most read values decoded in Larder's
+   * hot tier, and a hit returns one shared instance instead of decoding a copy.
+   */
+  @Override
+  public boolean immutable() {
+    return inner.immutable();
+  }
 }

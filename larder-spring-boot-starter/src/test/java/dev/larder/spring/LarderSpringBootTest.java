@@ -1,6 +1,7 @@
 package dev.larder.spring;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -89,6 +90,42 @@ class LarderSpringBootTest {
     Exception e = assertThrows(Exception.class,
         () -> start("larder.caches.books.maximum-memory=3x"));
     assertTrue(chain(e).contains("larder.caches.books.maximum-memory"), chain(e));
+  }
+
+  /**
+   * Books are records of immutable components, so a bounded cache of them has Larder's hot tier
+   * by default: a key read often returns one shared instance; {@code hot-tier=0} turns it off.
+   */
+  @Test
+  void hotBooksAreOneSharedInstanceUnlessTheHotTierIsOff() {
+    try (ConfigurableApplicationContext context = start(BOOKS)) {
+      org.springframework.cache.Cache books =
+          context.getBean(CacheManager.class).getCache("books");
+      books.put(1L, new Book(1, "title 1"));
+      assertTrue(sharedAfterReads(books, 1L), "never the same instance twice");
+    }
+    List<String> off = new ArrayList<>(List.of(BOOKS));
+    off.add("larder.caches.books.hot-tier=0");
+    try (ConfigurableApplicationContext context = start(off.toArray(String[]::new))) {
+      org.springframework.cache.Cache books =
+          context.getBean(CacheManager.class).getCache("books");
+      books.put(1L, new Book(1, "title 1"));
+      assertFalse(sharedAfterReads(books, 1L), "the same instance with hot-tier=0");
+      assertEquals(new Book(1, "title 1"), books.get(1L).get());
+    }
+  }
+
+  /** @return whether two reads running returned one instance, within 100 reads */
+  private static boolean sharedAfterReads(org.springframework.cache.Cache cache, Object key) {
+    Object last = cache.get(key).get();
+    for (int i = 0; i < 100; i++) {
+      Object next = cache.get(key).get();
+      if (next == last) {
+        return true;
+      }
+      last = next;
+    }
+    return false;
   }
 
   @Test

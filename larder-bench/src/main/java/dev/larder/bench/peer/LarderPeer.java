@@ -45,6 +45,33 @@ public final class LarderPeer implements Peer {
    * @return a Larder cache configured for the spec
    */
   public <K, V> Cache<K, V> build(CacheSpec<K, V> spec) {
+    return builder(spec).build();
+  }
+
+  /**
+   * @param spec the scenario's needs
+   * @param hotTierShare the hot tier's share of the bound ({@code CacheBuilder.hotTierShare});
+   *     0 for none
+   * @param <K> key type
+   * @param <V> value type
+   * @return a Larder cache configured for the spec with that hot tier
+   */
+  public <K, V> Cache<K, V> build(CacheSpec<K, V> spec, double hotTierShare) {
+    return builder(spec).hotTierShare(hotTierShare).build();
+  }
+
+  /**
+   * @param spec the scenario's needs
+   * @param hotTierBytes the hot tier's bound ({@code CacheBuilder.hotTier})
+   * @param <K> key type
+   * @param <V> value type
+   * @return the cache for the spec with that hot tier, wrapped for the scenarios
+   */
+  public <K, V> BenchCache<K, V> create(CacheSpec<K, V> spec, long hotTierBytes) {
+    return new LarderCache<>(builder(spec).hotTier(hotTierBytes).build());
+  }
+
+  private <K, V> CacheBuilder<K, V> builder(CacheSpec<K, V> spec) {
     CacheBuilder<K, V> builder = Cache.builder(keyCodec(spec.keyType()), spec.valueCodec())
         .storage(storage);
     if (spec.dictionary() != null) {
@@ -57,7 +84,7 @@ public final class LarderPeer implements Peer {
     } else {
       builder.unbounded();
     }
-    return builder.build();
+    return builder;
   }
 
   @SuppressWarnings("unchecked")

@@ -6,6 +6,7 @@ import dev.larder.bench.measure.MemorySnapshot;
 import dev.larder.bench.measure.Stats;
 import dev.larder.bench.peer.BenchCache;
 import dev.larder.bench.peer.CacheSpec;
+import dev.larder.bench.peer.LarderPeer;
 import dev.larder.bench.peer.Peer;
 import dev.larder.bench.peer.PeerUnavailableException;
 import dev.larder.bench.scenario.ChartSpec;
@@ -37,6 +38,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Variants: on-heap caches hold the node objects ({@code objects}); off-heap peers hold the
  * nodes' compact bytes ({@code plain}: Larder's node codec without substitution); Larder runs with
  * that codec ({@code plain}) and with value substitution ({@code substitution}).
+ *
+ * <p>Larder's hot tier ({@code -P hotTierPercents=0,10,100}): a tier sized to hold that share of
+ * the nodes as decoded objects (its bytes per node measured first on 2,000 nodes, through
+ * {@code memoryUsed()}). The second pass (a uniform pass over every node, repeated) fills it
+ * in its first repetition; the row also gives the memory per node after the second pass
+ * ({@code totalBytesPerEntryAfterReads}), which then includes the tier. Without a tier (0, the
+ * default) Larder's unbounded caches have none.
  */
 public final class MemoryScenario implements Scenario {
 
@@ -54,6 +62,8 @@ public final class MemoryScenario implements Scenario {
       new Parameter.WholeNumber("repetitions", 3, 1000, 3, 3);
   private static final Parameter.WholeNumber QUIET_MILLIS =
       new Parameter.WholeNumber("quietMillis", 0, 600_000, 5_000, 200);
+  private static final Parameter.WholeNumbers HOT_TIER_PERCENTS = new Parameter.WholeNumbers(
+      "hotTierPercents", 0, 100, List.of(0L), List.of(0L));
 
   @Override
   public String name() {
@@ -67,7 +77,8 @@ public final class MemoryScenario implements Scenario {
 
   @Override
   public List<Parameter> parameters() {
-    return List.of(NODES, THREADS, LOAD_LATENCY_MICROS, REPETITIONS, QUIET_MILLIS);
+    return List.of(NODES, THREADS, LOAD_LATENCY_MICROS, REPETITIONS, QUIET_MILLIS,
+        HOT_TIER_PERCENTS);
   }
 
   @Override
@@ -77,9 +88,15 @@ public final class MemoryScenario implements Scenario {
       for (Peer peer : Subjects.planned(options)) {
         List<String> variants = !peer.name().startsWith("Larder")
             ? List.of(peer.offHeap() ? PLAIN : OBJECTS) : List.of(SUBSTITUTION, PLAIN);
+        List<Long> tiers = peer.name().startsWith("Larder") ? HOT_TIER_PERCENTS.get(options)
+            : List.of(0L);
         for (String variant : variants) {
-          trials.add(new Trial(peer.name(), variant + ", " + String.format("%,d", nodes)
-              + " nodes", Map.of("variant", variant, "nodes", Long.toString(nodes))));
+          for (long tier : tiers) {
+            trials.add(new Trial(peer.name(), variant + ", " + String.format("%,d", nodes)
+                + " nodes" + (tier > 0 ? ", hot tier " + tier + "%" : ""),
+                Map.of("variant", variant, "nodes", Long.toString(nodes), "hotTierPercent",
+                    Long.toString(tier))));
+          }
         }
       }
     }
@@ -129,9 +146,15 @@ public final class MemoryScenario implements Scenario {
     }
     MemoryProbe probe = new MemoryProbe(o.quick() ? 6 : 40);
     MemoryProbe.quietPeriod(QUIET_MILLIS.get(o));
+    long tierPercent = trial.params().containsKey("hotTierPercent")
+        ? trial.longParam("hotTierPercent") : 0;
+    long tierBytes = tierPercent == 0 ? 0
+        : (long) Math.ceil(tierPercent / 100.0 * nodes * hotBytesPerNode((LarderPeer) peer,
+            variant));
     MemorySnapshot before = probe.settle();
     ValueDictionary dictionary = NodeCodecs.newDictionary();
-    try (BenchCache<Long, Node> cache = peer.create(spec(variant, dictionary, nodes))) {
+    try (BenchCache<Long, Node> cache = create(peer, spec(variant, dictionary, nodes),
+        tierBytes)) {
       GcCounters g0 = GcCounters.now();
       long t0 = System.nanoTime();
       Parallel.forEachId(nodes, threads, id -> load(cache, db, id),
@@ -143,9 +166,16 @@ public final class MemoryScenario implements Scenario {
       GcCounters g1 = GcCounters.now();
       Stats reads = secondPass(cache, nodes, threads, REPETITIONS.getInt(o));
       GcCounters readGc = GcCounters.now().since(g1);
+      MemorySnapshot afterReads = probe.settle();
       Verification.check(cache, db, nodes);
-      return List.of(row(trial, variant, cache, before, after, loadSeconds, reads,
-          threads, loadGc, readGc));
+      Row row = row(trial, variant, cache, before, after, loadSeconds, reads, threads, loadGc,
+          readGc);
+      row.put("totalBytesPerEntryAfterReads", (double) (afterReads.heapDelta(before)
+          + afterReads.nativeDelta(before)) / cache.size());
+      if (peer.name().startsWith("Larder")) {
+        row.put("hotTierPercent", tierPercent).put("hotTierBytes", tierBytes);
+      }
+      return List.of(row);
     }
   }
 
@@ -155,6 +185,34 @@ public final class MemoryScenario implements Scenario {
     Codec<Node> codec = variant.equals(SUBSTITUTION) ? NodeCodecs.node(dictionary) : plain;
     return new CacheSpec<>(Long.class, Node.class, codec, 0, 0, nodes, 8,
         averageEncodedSize(plain), variant.equals(SUBSTITUTION) ? dictionary : null);
+  }
+
+  /** A cache for the trial: Larder's with a hot tier of {@code tierBytes} if positive. */
+  private static BenchCache<Long, Node> create(Peer peer, CacheSpec<Long, Node> spec,
+      long tierBytes) throws Exception {
+    return tierBytes > 0 ? ((LarderPeer) peer).create(spec, tierBytes) : peer.create(spec);
+  }
+
+  /**
+   * What one node costs in Larder's hot tier, as {@code memoryUsed()} counts it: 2,000 nodes
+   * loaded, then read until hot, over the growth of {@code memoryUsed()}.
+   */
+  private static double hotBytesPerNode(LarderPeer peer, String variant) throws Exception {
+    int sample = 2_000;
+    NodeDatabase db = new NodeDatabase(0);
+    try (BenchCache<Long, Node> cache = peer.create(spec(variant, NodeCodecs.newDictionary(),
+        sample), 1L << 30)) {
+      for (long id = 0; id < sample; id++) {
+        cache.put(id, db.load(id));
+      }
+      long before = cache.reportedBytes().orElseThrow();
+      for (int round = 0; round < 4; round++) {
+        for (long id = 0; id < sample; id++) {
+          cache.get(id);
+        }
+      }
+      return (double) (cache.reportedBytes().orElseThrow() - before) / sample;
+    }
   }
 
   private static int averageEncodedSize(Codec<Node> codec) {
@@ -249,6 +307,8 @@ public final class MemoryScenario implements Scenario {
             new Column("reportedBytesPerEntry", "own figure B/node"),
             new Column("loadOpsPerSecond", "first load/s"),
             new Column("readOpsPerSecond", "second pass reads/s"),
+            new Column("hotTierPercent", "hot tier %"),
+            new Column("totalBytesPerEntryAfterReads", "total B/node after reads"),
             new Column("gcMillis", "GC ms")),
         List.of(
             new ChartSpec("", "Memory per content node (heap + native)", "implementation",

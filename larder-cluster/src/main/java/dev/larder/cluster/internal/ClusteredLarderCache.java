@@ -340,6 +340,18 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
   }
 
   /**
+   * Hands {@code reader} a read-only view of a copy of the value's encoding: the replicated
+   * store returns bytes it no longer holds, so the view stays valid after the call.
+   */
+  @Override
+  public <R> R read(K key, Function<? super java.nio.ByteBuffer, ? extends R> reader) {
+    Objects.requireNonNull(reader, "reader");
+    byte[] bytes = engine.get(key(key));
+    (bytes == null ? misses : hits).increment();
+    return bytes == null ? null : reader.apply(java.nio.ByteBuffer.wrap(bytes).asReadOnlyBuffer());
+  }
+
+  /**
    * Returns the value, or computes it on this member and stores it unless another writer stored
    * one first (then that one is returned). Concurrent callers on different members may each run
    * the function; one value wins everywhere.

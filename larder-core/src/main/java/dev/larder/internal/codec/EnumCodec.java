@@ -41,4 +41,10 @@ public final class EnumCodec<E extends Enum<E>> implements Codec<E> {
   public Class<?> type() {
     return type;
   }
+
+  /** Enum constants are shared singletons; the codec writes only their ordinal. */
+  @Override
+  public boolean immutable() {
+    return true;
+  }
 }

@@ -38,6 +38,11 @@ public final class NumberCodecs {
     public Class<?> type() {
       return UUID.class;
     }
+
+    @Override
+    public boolean immutable() {
+      return true;
+    }
   }
 
   private static final class BigIntegerCodec implements Codec<BigInteger> {
@@ -61,6 +66,11 @@ public final class NumberCodecs {
     public Class<?> type() {
       return BigInteger.class;
     }
+
+    @Override
+    public boolean immutable() {
+      return true;
+    }
   }
 
   private static final class BigDecimalCodec implements Codec<BigDecimal> {
@@ -80,6 +90,11 @@ public final class NumberCodecs {
     @Override
     public Class<?> type() {
       return BigDecimal.class;
+    }
+
+    @Override
+    public boolean immutable() {
+      return true;
     }
   }
 }

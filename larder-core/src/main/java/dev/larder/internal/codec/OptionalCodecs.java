@@ -66,6 +66,11 @@ public final class OptionalCodecs {
     public boolean deterministic() {
       return inner.deterministic();
     }
+
+    @Override
+    public boolean immutable() {
+      return inner.immutable();
+    }
   }
 
   /** Null is written as 0; a value as 1 and its encoding. Decodes to null for 0. */
@@ -93,6 +98,11 @@ public final class OptionalCodecs {
     @Override
     public boolean deterministic() {
       return inner.deterministic();
+    }
+
+    @Override
+    public boolean immutable() {
+      return inner.immutable();
     }
   }
 }

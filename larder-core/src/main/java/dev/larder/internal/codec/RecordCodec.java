@@ -170,4 +170,18 @@ public final class RecordCodec<R extends Record> implements Codec<R> {
     }
     return true;
   }
+
+  /**
+   * A record's fields are final, so it is immutable when every component's codec is (a derived
+   * component of type List, Set or Map decodes to a modifiable collection and is not).
+   */
+  @Override
+  public boolean immutable() {
+    for (Codec<Object> c : codecs) {
+      if (!c.immutable()) {
+        return false;
+      }
+    }
+    return true;
+  }
 }

@@ -70,4 +70,10 @@ final class RecursiveCodec<T> implements Codec<T> {
   public boolean deterministic() {
     return true;
   }
+
+  /** As for {@link #deterministic}: the record's own codec checks its other components. */
+  @Override
+  public boolean immutable() {
+    return true;
+  }
 }

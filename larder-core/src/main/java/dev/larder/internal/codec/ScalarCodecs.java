@@ -60,6 +60,11 @@ public final class ScalarCodecs {
     public Class<?> type() {
       return Boolean.class;
     }
+
+    @Override
+    public boolean immutable() {
+      return true;
+    }
   }
 
   private static final class ByteCodec implements Codec<Byte> {
@@ -76,6 +81,11 @@ public final class ScalarCodecs {
     @Override
     public Class<?> type() {
       return Byte.class;
+    }
+
+    @Override
+    public boolean immutable() {
+      return true;
     }
   }
 
@@ -94,6 +104,11 @@ public final class ScalarCodecs {
     public Class<?> type() {
       return Short.class;
     }
+
+    @Override
+    public boolean immutable() {
+      return true;
+    }
   }
 
   private static final class IntCodec implements Codec<Integer> {
@@ -110,6 +125,11 @@ public final class ScalarCodecs {
     @Override
     public Class<?> type() {
       return Integer.class;
+    }
+
+    @Override
+    public boolean immutable() {
+      return true;
     }
   }
 
@@ -128,6 +148,11 @@ public final class ScalarCodecs {
     public Class<?> type() {
       return Long.class;
     }
+
+    @Override
+    public boolean immutable() {
+      return true;
+    }
   }
 
   private static final class FloatCodec implements Codec<Float> {
@@ -145,6 +170,11 @@ public final class ScalarCodecs {
     public Class<?> type() {
       return Float.class;
     }
+
+    @Override
+    public boolean immutable() {
+      return true;
+    }
   }
 
   private static final class DoubleCodec implements Codec<Double> {
@@ -161,6 +191,11 @@ public final class ScalarCodecs {
     @Override
     public Class<?> type() {
       return Double.class;
+    }
+
+    @Override
+    public boolean immutable() {
+      return true;
     }
   }
 
@@ -182,6 +217,11 @@ public final class ScalarCodecs {
     @Override
     public Class<?> type() {
       return Character.class;
+    }
+
+    @Override
+    public boolean immutable() {
+      return true;
     }
   }
 }

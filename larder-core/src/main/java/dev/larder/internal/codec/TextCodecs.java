@@ -44,6 +44,11 @@ public final class TextCodecs {
     public Class<?> type() {
       return String.class;
     }
+
+    @Override
+    public boolean immutable() {
+      return true;
+    }
   }
 
   /** Wire form: varint length, bytes; when last, the bytes alone. */
@@ -123,6 +128,11 @@ public final class TextCodecs {
     @Override
     public Class<?> type() {
       return Locale.class;
+    }
+
+    @Override
+    public boolean immutable() {
+      return true;
     }
   }
 }

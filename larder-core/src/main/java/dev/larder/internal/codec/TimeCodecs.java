@@ -70,6 +70,11 @@ public final class TimeCodecs {
     public Class<?> type() {
       return Instant.class;
     }
+
+    @Override
+    public boolean immutable() {
+      return true;
+    }
   }
 
   private static final class LocalDateCodec implements Codec<LocalDate> {
@@ -86,6 +91,11 @@ public final class TimeCodecs {
     @Override
     public Class<?> type() {
       return LocalDate.class;
+    }
+
+    @Override
+    public boolean immutable() {
+      return true;
     }
   }
 
@@ -109,6 +119,11 @@ public final class TimeCodecs {
     @Override
     public Class<?> type() {
       return LocalDateTime.class;
+    }
+
+    @Override
+    public boolean immutable() {
+      return true;
     }
   }
 

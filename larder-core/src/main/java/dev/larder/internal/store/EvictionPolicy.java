@@ -184,6 +184,19 @@ final class EvictionPolicy {
     }
   }
 
+  /**
+   * Called under the lock with reads that the hot tier served for an entry: counted as
+   * requests, and the key in the sketch once for each, as {@link #onHit} would have.
+   *
+   * @param hits reads served, at most 15
+   */
+  void onTierHits(long hash, int hits) {
+    requests += hits;
+    for (int i = 0; i < hits; i++) {
+      sketch.increment(hash);
+    }
+  }
+
   /** Called under the lock when a key not in the cache is written: consults the ghosts. */
   void onInsert(long hash) {
     long distance = ghosts.distance(hash, window.tailPosition(), main.tailPosition());

@@ -112,12 +112,24 @@ public final class Segment {
   private boolean holdPageSize;
   private int evictions;
   private int expirations;
+  /** The segment's part of the hot tier, or null if the cache has none. */
+  private final HotShard hot;
 
   /**
    * @param settings the segment's share of the cache's settings
    */
   public Segment(StoreSettings settings) {
+    this(settings, null);
+  }
+
+  /**
+   * @param settings the segment's share of the cache's settings
+   * @param hotTier the segment's share of the cache's hot tier, or null for none
+   */
+  public Segment(StoreSettings settings, HotTierShare hotTier) {
     this.settings = settings;
+    this.hot = hotTier == null ? null
+        : new HotShard(hotTier.table(), hotTier.budgetBytes(), hotTier.maxEntries());
     this.expires = settings.expires();
     this.pages = new PageStore(settings);
     boolean byteBound = byteBound();
@@ -271,6 +283,118 @@ public final class Segment {
     return copy ? value : NO_BYTES;
   }
 
+  /** What {@link #view} returns for a key that is absent or expired. */
+  public static final Object ABSENT = new Object();
+  private static final Object RETRY_VIEW = new Object();
+
+  /**
+   * Hands {@code reader} a read-only view of a key's stored value bytes, without copying them,
+   * and returns its result; an access, as {@link #get}. Lock-free: the reader runs on the page
+   * as it is, then the read is validated as a copy would be; if a writer moved, removed or
+   * recycled the entry meanwhile, the call's result (or exception) is discarded and the reader
+   * is called again on the current bytes. So the reader may be called more than once, and only
+   * the result of a call that saw the value whole is returned. The view stays readable after
+   * the call (it keeps its page's memory reachable, so never touches freed memory) but may then
+   * show other bytes.
+   *
+   * @param reader given a buffer positioned at the value's first byte, limited at its length
+   * @return the reader's result, or {@link #ABSENT}
+   */
+  public Object view(byte[] key, int keyLength, long hash, long now,
+      Function<? super java.nio.ByteBuffer, ?> reader) {
+    int tag = IndexSlot.tag(hash);
+    for (;;) {
+      if (closed) {
+        return successor(hash).view(key, keyLength, hash, now, reader);
+      }
+      long[] t = table;
+      try {
+        Object result = tryView(t, tag, key, keyLength, now, hash, reader);
+        if (result != RETRY_VIEW) {
+          if (result == ABSENT) {
+            policy.recordAccess(hash);
+          }
+          return result;
+        }
+      } catch (IndexOutOfBoundsException e) {
+        // a torn read of a page being recycled: read again
+      }
+      Thread.onSpinWait();
+    }
+  }
+
+  private Object tryView(long[] t, int tag, byte[] key, int keyLength, long now, long hash,
+      Function<? super java.nio.ByteBuffer, ?> reader) {
+    int capacity = t.length;
+    int i = IndexSlot.home(tag, capacity);
+    for (int probes = 0; probes < capacity; probes++) {
+      long slot = (long) SLOTS.getAcquire(t, i);
+      if (slot == IndexSlot.EMPTY) {
+        break;
+      }
+      if (slot != IndexSlot.TOMBSTONE && IndexSlot.tagOf(slot) == tag) {
+        Object result = viewIfKey(t, i, slot, key, keyLength, now, hash, reader);
+        if (result != NO_MATCH) {
+          return result;
+        }
+      }
+      i = i + 1 == capacity ? 0 : i + 1;
+    }
+    return missOrRetry(t) == null ? ABSENT : RETRY_VIEW;
+  }
+
+  /**
+   * As {@link #readIfKey}, with the reader run on a view of the value where a copy would be
+   * made, before the validation: a reader that ran on bytes a writer was changing has its
+   * result, or its exception, discarded.
+   */
+  private Object viewIfKey(long[] t, int i, long slot, byte[] key, int keyLength, long now,
+      long hash, Function<? super java.nio.ByteBuffer, ?> reader) {
+    long address = IndexSlot.address(slot);
+    Page page = pages.page(IndexSlot.page(address));
+    if (page == null) {
+      return RETRY_VIEW;
+    }
+    int generation = page.generation();
+    int offset = IndexSlot.offset(address);
+    long lengths = EntryLayout.readLengths(page.memory, offset);
+    boolean match = lengths >= 0 && EntryLayout.keyLength(lengths) == keyLength
+        && EntryLayout.keyEquals(page.memory, EntryLayout.keyOffset(offset, lengths, expires),
+            key, keyLength);
+    boolean expired = match && expires
+        && isExpired(EntryLayout.deadline(page.memory, offset, lengths), now);
+    Object result = null;
+    RuntimeException thrown = null;
+    if (match && !expired) {
+      int valueOffset = EntryLayout.keyOffset(offset, lengths, expires) + keyLength;
+      // asSlice checks the range, so garbage lengths of a recycled page throw here (retried)
+      java.nio.ByteBuffer view = page.memory.asSlice(valueOffset, EntryLayout.valueLength(lengths))
+          .asByteBuffer().asReadOnlyBuffer();
+      try {
+        result = reader.apply(view);
+      } catch (RuntimeException e) {
+        thrown = e;
+      }
+    }
+    VarHandle.acquireFence();
+    long current = (long) SLOTS.getAcquire(t, i);
+    if (page.generation() != generation || IndexSlot.withClock(current, 0)
+        != IndexSlot.withClock(slot, 0) || table != t) {
+      return RETRY_VIEW;
+    }
+    if (!match) {
+      return NO_MATCH;
+    }
+    if (expired) {
+      return ABSENT;
+    }
+    if (thrown != null) {
+      throw thrown;
+    }
+    onHit(t, i, current, page, offset, now, hash);
+    return result;
+  }
+
   /** Copies a value out of a page; the lengths may be garbage under a racing recycle. */
   private byte[] readValueBytes(Page page, int offset, long lengths) {
     int valueLength = EntryLayout.valueLength(lengths);
@@ -392,7 +516,21 @@ public final class Segment {
    */
   public WriteResult put(byte[] key, int keyLength, byte[] value, int valueLength, long hash,
       PutMode mode, byte[] expected, boolean wantPrevious, long now) {
-    return put(key, keyLength, value, valueLength, hash, mode, expected, wantPrevious, now, null);
+    return put(key, keyLength, value, valueLength, hash, mode, expected, wantPrevious, now, null,
+        null);
+  }
+
+  /**
+   * As {@link #put(byte[], int, byte[], int, long, PutMode, byte[], boolean, long)}, and if the
+   * key has an entry in the hot tier, puts {@code replacement} there in its place (if it fits)
+   * once the written entry is published, rather than only removing it.
+   *
+   * @param replacement the written value as readers will get it from the tier
+   */
+  public WriteResult put(byte[] key, int keyLength, byte[] value, int valueLength, long hash,
+      PutMode mode, byte[] expected, boolean wantPrevious, long now, HotValue replacement) {
+    return put(key, keyLength, value, valueLength, hash, mode, expected, wantPrevious, now, null,
+        replacement);
   }
 
   /**
@@ -407,17 +545,18 @@ public final class Segment {
   public WriteResult putLoaded(byte[] key, int keyLength, byte[] value, int valueLength,
       long hash, long now, BooleanSupplier superseded) {
     return put(key, keyLength, value, valueLength, hash, PutMode.IF_ABSENT, null, true, now,
-        superseded);
+        superseded, null);
   }
 
   private WriteResult put(byte[] key, int keyLength, byte[] value, int valueLength, long hash,
-      PutMode mode, byte[] expected, boolean wantPrevious, long now, BooleanSupplier superseded) {
+      PutMode mode, byte[] expected, boolean wantPrevious, long now, BooleanSupplier superseded,
+      HotValue replacement) {
     long entrySize = checkedSize(keyLength, valueLength);
     long stamp = lock.writeLock();
     try {
       if (closed) {
         return successor(hash).put(key, keyLength, value, valueLength, hash, mode, expected,
-            wantPrevious, now, superseded);
+            wantPrevious, now, superseded, replacement);
       }
       nowForSweep = expires ? now : Long.MIN_VALUE;
       int tag = IndexSlot.tag(hash);
@@ -457,15 +596,23 @@ public final class Segment {
             + "evicting; the segment's bound is " + settings.budgetBytes() + " bytes");
       }
       Page page = pages.page(IndexSlot.page(address));
+      long deadline = expires ? saturatingAdd(now, settings.lifetimeNanos()) : 0;
       EntryLayout.write(page.memory, IndexSlot.offset(address), key, keyLength, value,
-          valueLength, expires, expires ? saturatingAdd(now, settings.lifetimeNanos()) : 0);
+          valueLength, expires, deadline);
       account(page, queue, (int) entrySize);
       i = liveIndexOf(tag, key, keyLength, now);
+      // The hot entry goes before the new value is published, and its replacement comes after:
+      // a reader finds the old value in the tier only while the compact entry still holds it.
+      HotEntry hotBefore = hot == null ? null : hot.remove(hash);
       if (i >= 0) {
         killEntry(table[i], RemovalCause.REPLACED, previous, key, keyLength);
         SLOTS.setRelease(table, i, IndexSlot.of(tag, clock, address));
       } else {
         insertSlot(IndexSlot.of(tag, clock, address));
+      }
+      if (hotBefore != null && replacement != null) {
+        hot.replace(hotBefore, replacement.key(), replacement.value(), deadline,
+            replacement.bytes());
       }
       spliceWindowIfNotFull();
       compactIfWasteful();
@@ -503,6 +650,9 @@ public final class Segment {
         return result(false, null);
       }
       long slot = table[i];
+      if (hot != null) {
+        hot.remove(hash);
+      }
       deleteSlot(i);
       killEntry(slot, RemovalCause.EXPLICIT, previous, key, keyLength);
       compactIfWasteful();
@@ -798,16 +948,26 @@ public final class Segment {
    */
   public long memoryUsed() {
     long stamp = lock.tryOptimisticRead();
-    long used = reservedBytes();
+    long used = reservedBytes() + hotBytes();
     if (lock.validate(stamp)) {
       return used;
     }
     stamp = lock.readLock();
     try {
-      return reservedBytes();
+      return reservedBytes() + hotBytes();
     } finally {
       lock.unlockRead(stamp);
     }
+  }
+
+  /** @return bytes counted for the segment's hot entries; racy read outside the lock */
+  public long hotBytes() {
+    return hot == null ? 0 : hot.bytes();
+  }
+
+  /** @return entries of the segment's part of the hot tier; racy read outside the lock */
+  public int hotSize() {
+    return hot == null ? 0 : hot.size();
   }
 
   /** @return what {@link #memoryUsed} reports; exact only under the write lock */
@@ -989,6 +1149,101 @@ public final class Segment {
     return settings.maxEntries() != Long.MAX_VALUE ? page.liveEntries : page.live;
   }
 
+  // ------------------------------------------------------------------ hot tier
+
+  /**
+   * The slot's access counter, as the policy should see it. Hits in the hot tier touch neither
+   * the slot nor the sketch (that would cost a hot read two shared writes); the tier counts them
+   * on its entry, and here, when the queue's tail reaches the compact entry, they are told to
+   * the policy as the reads they were: the counter raised by as many (up to its ceiling) and the
+   * key counted in the sketch once for each.
+   */
+  private int clockOf(long slot, long hash) {
+    int clock = IndexSlot.clock(slot);
+    if (hot == null || hot.isEmpty()) {
+      return clock;
+    }
+    int hits = hot.takeHits(hash);
+    if (hits == 0) {
+      return clock;
+    }
+    policy.onTierHits(hash, hits);
+    return Math.min(IndexSlot.MAX_CLOCK, clock + hits);
+  }
+
+  /** @return the store hash of the key of the entry {@code slot} points to; under the lock */
+  private long hashOf(long slot) {
+    long address = IndexSlot.address(slot);
+    Page page = pages.page(IndexSlot.page(address));
+    int offset = IndexSlot.offset(address);
+    long lengths = EntryLayout.readLengths(page.memory, offset);
+    return KeyHash.hash(page.memory, EntryLayout.keyOffset(offset, lengths, expires),
+        EntryLayout.keyLength(lengths));
+  }
+
+  /**
+   * Whether a value just read for {@code hash} is worth offering to the hot tier: the tier has
+   * room, or its key's count in the sketch reaches the tier's bar. Lock-free and racy; once the
+   * tier is full, most reads stop here.
+   *
+   * @param hash the key's store hash
+   * @return true if {@link #offerHot} should be called
+   */
+  public boolean hotCandidate(long hash) {
+    HotShard shard = hot;
+    return shard != null && (shard.seemsRoomy() || sketch.frequency(hash) >= shard.bar());
+  }
+
+  /**
+   * Offers a decoded value to the hot tier, if the segment's lock is free at once (a reader
+   * never waits): it enters only if the key's compact entry still holds exactly the bytes the
+   * value was decoded from, so that the tier never holds a value older than the store's, and if
+   * the tier's admission takes it.
+   *
+   * @param key encoded key
+   * @param keyLength its length
+   * @param hash its store hash
+   * @param value the value bytes the object was decoded from
+   * @param keyObject the key as readers will look it up
+   * @param valueObject the decoded value
+   * @param bytes the retained size of key and value objects ({@link RetainedSize})
+   * @param now ticker time, used only if entries expire
+   */
+  public void offerHot(byte[] key, int keyLength, long hash, byte[] value, Object keyObject,
+      Object valueObject, long bytes, long now) {
+    if (hot == null) {
+      return;
+    }
+    long stamp = lock.tryWriteLock();
+    if (stamp == 0) {
+      return;
+    }
+    try {
+      if (closed) {
+        return;
+      }
+      int i = probe(table, IndexSlot.tag(hash), key, keyLength);
+      if (i < 0) {
+        return;
+      }
+      long slot = table[i];
+      long address = IndexSlot.address(slot);
+      Page page = pages.page(IndexSlot.page(address));
+      int offset = IndexSlot.offset(address);
+      long lengths = EntryLayout.readLengths(page.memory, offset);
+      long deadline = expires ? EntryLayout.deadline(page.memory, offset, lengths) : 0;
+      int valueOffset = EntryLayout.keyOffset(offset, lengths, expires) + keyLength;
+      if (EntryLayout.valueLength(lengths) != value.length
+          || !EntryLayout.valueEquals(page.memory, valueOffset, value, value.length)
+          || expires && isExpired(deadline, now)) {
+        return;
+      }
+      hot.offer(keyObject, valueObject, hash, deadline, bytes, sketch.frequency(hash), sketch);
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
   // ------------------------------------------------------------------ eviction
 
   /**
@@ -1047,13 +1302,13 @@ public final class Segment {
       boolean admit = mainHasRoomFor();
       if (!admit) {
         long victim = peekMainVictim();
-        admit = policy.admit(hash, IndexSlot.clock(slot), victim, victim != NO_VICTIM);
+        admit = policy.admit(hash, clockOf(slot, hash), victim, victim != NO_VICTIM);
       }
       if (!admit) {
         policy.onRejected(hash);
       }
       decide(i, slot, admit ? 0 : -1, bytes);
-    } else if (policy.promote(IndexSlot.clock(slot))) {
+    } else if (policy.promote(clockOf(slot, hash))) {
       policy.onPromoted(hash);
       if (!relocate(i, slot, 0, bytes, protectedQueue)) {
         removeAt(i, RemovalCause.SIZE);
@@ -1091,7 +1346,7 @@ public final class Segment {
         continue;
       }
       long slot = table[i];
-      int clock = IndexSlot.clock(slot);
+      int clock = clockOf(slot, hash);
       boolean moved = clock > 0
           ? relocate(i, slot, clock - 1, bytes, protectedQueue)
           : relocate(i, slot, 0, bytes, main);
@@ -1176,7 +1431,7 @@ public final class Segment {
       int offset = main.tailOffset;
       int i = find(IndexSlot.tag(hash), IndexSlot.address(tail.number, offset));
       long slot = table[i];
-      int clock = IndexSlot.clock(slot);
+      int clock = clockOf(slot, hash);
       if (clock == 0 || (expires && isExpired(deadlineOf(slot), nowForSweep))) {
         return hash;
       }
@@ -1224,6 +1479,9 @@ public final class Segment {
     RemovalCause cause = i == updatingSlot ? RemovalCause.REPLACED : reason;
     long slot = table[i];
     byte[] value = settings.collects(cause) ? copyValue(slot) : null;
+    if (hot != null && !hot.isEmpty()) {
+      hot.remove(hashOf(slot));
+    }
     deleteSlot(i);
     killEntry(slot, cause, value, null, 0);
     if (cause == RemovalCause.SIZE) {
@@ -1365,6 +1623,9 @@ public final class Segment {
         }
       }
       int cleared = size;
+      if (hot != null) {
+        hot.clear();
+      }
       table = new long[MIN_CAPACITY];
       tombstones = 0;
       size = 0;
@@ -1477,6 +1738,9 @@ public final class Segment {
    * for no reader: one still holding a page reads stale bytes or zeros until it validates.
    */
   private void retire() {
+    if (hot != null) {
+      hot.clear();
+    }
     closed = true;
     table = new long[MIN_CAPACITY];
     size = 0;
@@ -1529,6 +1793,11 @@ public final class Segment {
     try {
       if (closed) {
         return null;
+      }
+      // The successors do not know this segment's hot entries, so none may outlive the moment
+      // a write can reach a successor (after publish).
+      if (hot != null) {
+        hot.clear();
       }
       Segment[] next = factory.get();
       handOver(main, next);

@@ -59,6 +59,16 @@ final class ExpirableCodec<V> implements Codec<Expirable<V>> {
     return Expirable.class;
   }
 
+  /**
+   * An {@link Expirable} is a record of the value and a long, so it is as immutable as the value:
+   * a bounded store of immutable values (strings, numbers, records of them) then keeps its most
+   * read entries decoded in the cache's hot tier, and a JCache read of one decodes nothing.
+   */
+  @Override
+  public boolean immutable() {
+    return valueCodec.immutable();
+  }
+
   private static void writeExpiry(Expirable<?> entry, ByteSink out) {
     long expireAt = entry.expireAt();
     out.writeVarLong(expireAt == Expirable.NEVER ? 0 : expireAt + 1);
