@@ -180,6 +180,7 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
 
   @Override
   public void onView(View view) {
+    member.viewChanged(view.getMembers());
     if (view.getCoord().equals(channel.self())) {
       scheduleReconfiguration();
     }
@@ -358,6 +359,10 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
   public List<String> members() {
     View v = channel.view();
     return v == null ? List.of() : v.getMembers().stream().map(Object::toString).toList();
+  }
+
+  MemberState member() {
+    return member;
   }
 
   /** @return this member's JGroups channel (for tests that inject faults) */

@@ -145,6 +145,11 @@ final class MemberState implements TxLog.Replay {
     return pending.size();
   }
 
+  /** @return pending transactions whose DECIDE this member logged */
+  synchronized int decidedCount() {
+    return (int) pending.values().stream().filter(t -> t.decidedBallot != null).count();
+  }
+
   /** @return how long the oldest pending transaction has been pending here, 0 if none */
   synchronized long oldestPendingNanos() {
     long now = System.nanoTime();
@@ -177,6 +182,16 @@ final class MemberState implements TxLog.Replay {
       TimeUnit.NANOSECONDS.timedWait(this, left);
     }
     return true;
+  }
+
+  /**
+   * A new view: if it lacks a member of the epoch, no transaction of the epoch can complete (each
+   * needs every member's vote), so this member stops taking new ones until the next epoch.
+   */
+  synchronized void viewChanged(java.util.Collection<org.jgroups.Address> view) {
+    if (ready && !view.containsAll(epoch.addresses())) {
+      ready = false;
+    }
   }
 
   // ------------------------------------------------------------------ participant

@@ -83,6 +83,37 @@ final class TxTestCluster implements AutoCloseable {
     return store;
   }
 
+  /** Starts the given members at once (a restart after a crash); returns when all are in. */
+  void startAll(int... members) throws Exception {
+    ExecutorService starter = Executors.newFixedThreadPool(members.length);
+    try {
+      List<Future<?>> started = new ArrayList<>();
+      for (int i : members) {
+        started.add(starter.submit(() -> start(i)));
+      }
+      for (Future<?> f : started) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      starter.shutdownNow();
+    }
+  }
+
+  /** @return the index of the member that coordinates the current view */
+  int coordinator() {
+    for (int i = 0; i < size; i++) {
+      ClusterTxEngine e = engine(i);
+      if (e != null && e.channel().getView().getCoord().equals(e.channel().getAddress())) {
+        return i;
+      }
+    }
+    throw new AssertionError("no coordinator");
+  }
+
+  org.jgroups.Address address(int i) {
+    return engine(i).channel().getAddress();
+  }
+
   synchronized TxStore store(int i) {
     return stores.get(i);
   }
@@ -124,14 +155,18 @@ final class TxTestCluster implements AutoCloseable {
         epoch = e.epochNumber();
       }
       return true;
-    }, "every member READY in one epoch of " + members);
+    }, () -> "every member READY in one epoch of " + members + describe());
   }
 
   static void await(BooleanSupplier condition, String what) {
+    await(condition, () -> what);
+  }
+
+  static void await(BooleanSupplier condition, java.util.function.Supplier<String> what) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting until " + what);
+        throw new AssertionError("timed out waiting until " + what.get());
       }
       try {
         Thread.sleep(20);
@@ -146,7 +181,8 @@ final class TxTestCluster implements AutoCloseable {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < size; i++) {
       ClusterTxEngine e = engine(i);
-      sb.append("\n  m").append(i).append(": ").append(e == null ? "down" : e.describeMember());
+      sb.append("\n  m").append(i).append(": ").append(e == null ? "down" : e.describeMember()
+          + ", view " + e.members());
     }
     return sb.toString();
   }

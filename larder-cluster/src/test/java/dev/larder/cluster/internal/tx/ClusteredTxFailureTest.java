@@ -1,0 +1,228 @@
+package dev.larder.cluster.internal.tx;
+
+import static dev.larder.cluster.internal.tx.TxTestCluster.KV;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.larder.cluster.ClusterTimeoutException;
+import dev.larder.tx.Isolation;
+import dev.larder.tx.Transaction;
+import dev.larder.tx.TransactionConflictException;
+import dev.larder.tx.TxStore;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.jgroups.Address;
+import org.jgroups.protocols.DISCARD;
+import org.jgroups.protocols.TP;
+import org.jgroups.stack.ProtocolStack;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Each row of the failure table of docs/design/cluster-transactions.md, on in-process members:
+ * frames are dropped at the named step ({@link FrameFilter}), members crash (they drop every
+ * message, then close), partitions are made with JGroups' DISCARD.
+ */
+@Timeout(180)
+class ClusteredTxFailureTest {
+
+  @TempDir Path dir;
+
+  /** Commits k = v from member m in the background (no retry). */
+  private static CompletableFuture<Long> commitAsync(TxTestCluster c, int m, String k, long v) {
+    TxStore store = c.store(m);
+    return CompletableFuture.supplyAsync(() -> {
+      try (Transaction tx = store.begin()) {
+        tx.put(store.cache(KV), k, v);
+        return tx.commit();
+      }
+    });
+  }
+
+  private static long commit(TxTestCluster c, int m, String k, long v) {
+    return c.store(m).inTransaction(tx -> {
+      tx.put(c.kv(m), k, v);
+      return tx;
+    }).commitSequence();
+  }
+
+  private static void assertEverywhere(TxTestCluster c, String k, Long v, int... members) {
+    for (int m : members) {
+      TxTestCluster.await(() -> v.equals(c.kv(m).get(k)), "m" + m + " reads " + k + " = " + v
+          + c.describe());
+      assertEquals(0, c.store(m).stats().historyCommits(), "m" + m + " holds a pending"
+          + " transaction" + c.describe());
+    }
+  }
+
+  private static TxTestCluster seeded(int size, Path logs) throws Exception {
+    TxTestCluster c = new TxTestCluster(size, Isolation.SERIALIZABLE, logs);
+    c.awaitEpoch(size);
+    commit(c, 0, "k", 1L);
+    for (int i = 0; i < size; i++) {
+      int m = i;
+      TxTestCluster.await(() -> Long.valueOf(1).equals(c.kv(m).get("k")), "m" + m + " seeded");
+    }
+    return c;
+  }
+
+  @Test
+  void originatorThatDiesBeforeDecideLeavesItAbortedAndUnlocked() throws Exception {
+    try (TxTestCluster c = seeded(3, null)) {
+      FrameFilter f = FrameFilter.install(c.engine(0));
+      f.drop((to, frame) -> frame instanceof TxFrame.Decide);
+      commitAsync(c, 0, "k", 2L);
+      TxTestCluster.await(() -> f.dropped() == 2, "the DECIDEs were dropped");
+      c.crash(0);
+      c.awaitEpoch(2);
+      assertEverywhere(c, "k", 1L, 1, 2);
+      commit(c, 1, "k", 3L);
+      assertEverywhere(c, "k", 3L, 1, 2);
+    }
+  }
+
+  @Test
+  void originatorThatDiesAfterAMajorityDecidedIsCommittedByTheSurvivors() throws Exception {
+    try (TxTestCluster c = seeded(3, null)) {
+      FrameFilter f = FrameFilter.install(c.engine(0));
+      f.drop((to, frame) -> frame instanceof TxFrame.Apply);
+      commit(c, 0, "k", 2L); // acknowledged: a majority logged the decision
+      TxTestCluster.await(() -> f.dropped() == 2, "the APPLYs were dropped");
+      c.crash(0);
+      c.awaitEpoch(2);
+      assertEverywhere(c, "k", 2L, 1, 2);
+    }
+  }
+
+  @Test
+  void decideLoggedByOneSurvivorOnlyIsCommittedByTheReconfiguration() throws Exception {
+    try (TxTestCluster c = seeded(5, null)) {
+      Set<Address> cut = Set.of(c.address(2), c.address(3), c.address(4));
+      FrameFilter f = FrameFilter.install(c.engine(0));
+      f.drop((to, frame) -> frame instanceof TxFrame.Decide && cut.contains(to));
+      CompletableFuture<Long> pending = commitAsync(c, 0, "k", 2L);
+      MemberState m1 = c.engine(1).member();
+      TxTestCluster.await(() -> m1.decidedCount() == 1, "m1 logged the decision");
+      c.crash(0);
+      c.awaitEpoch(4);
+      assertEverywhere(c, "k", 2L, 1, 2, 3, 4);
+      assertThrows(ExecutionException.class, () -> pending.get(30, TimeUnit.SECONDS));
+    }
+  }
+
+  @Test
+  void decideLoggedByNoSurvivorIsAborted() throws Exception {
+    try (TxTestCluster c = seeded(5, null)) {
+      FrameFilter f = FrameFilter.install(c.engine(0));
+      f.drop((to, frame) -> frame instanceof TxFrame.Decide);
+      commitAsync(c, 0, "k", 2L);
+      TxTestCluster.await(() -> f.dropped() == 4, "every DECIDE was dropped");
+      c.crash(0);
+      c.awaitEpoch(4);
+      assertEverywhere(c, "k", 1L, 1, 2, 3, 4);
+    }
+  }
+
+  @Test
+  void aMemberThatDiesDuringPrepareMakesTheOriginatorAbort() throws Exception {
+    try (TxTestCluster c = seeded(3, null)) {
+      Address m2 = c.address(2);
+      FrameFilter f = FrameFilter.install(c.engine(0));
+      f.drop((to, frame) -> frame instanceof TxFrame.Prepare && to.equals(m2));
+      CompletableFuture<Long> pending = commitAsync(c, 0, "k", 2L);
+      TxTestCluster.await(() -> c.store(1).stats().historyCommits() == 1, "m1 prepared");
+      c.crash(2);
+      ExecutionException e = assertThrows(ExecutionException.class,
+          () -> pending.get(30, TimeUnit.SECONDS));
+      assertInstanceOf(TransactionConflictException.class, e.getCause());
+      c.awaitEpoch(2);
+      assertEverywhere(c, "k", 1L, 0, 1);
+    }
+  }
+
+  @Test
+  void aMemberThatDiesAfterVotingAdoptsTheCommitWhenItRestarts() throws Exception {
+    try (TxTestCluster c = seeded(3, dir)) {
+      Address m2 = c.address(2);
+      FrameFilter f = FrameFilter.install(c.engine(0));
+      f.drop((to, frame) -> (frame instanceof TxFrame.Decide || frame instanceof TxFrame.Apply)
+          && to.equals(m2));
+      commit(c, 0, "k", 2L);
+      c.crash(2);
+      c.awaitEpoch(2);
+      c.startAll(2);
+      c.awaitEpoch(3);
+      assertEverywhere(c, "k", 2L, 0, 1, 2);
+    }
+  }
+
+  @Test
+  void aReconfigurationWhoseCoordinatorDiesBeforeInstallingIsFinishedByTheNext()
+      throws Exception {
+    try (TxTestCluster c = seeded(5, null)) {
+      commit(c, 1, "k", 2L);
+      int coordinator = c.coordinator();
+      FrameFilter f = FrameFilter.install(c.engine(coordinator));
+      f.drop((to, frame) -> frame instanceof TxFrame.Install);
+      int victim = coordinator == 4 ? 3 : 4;
+      c.crash(victim);
+      TxTestCluster.await(() -> f.dropped() == 3, "the coordinator's INSTALLs were dropped");
+      c.crash(coordinator);
+      c.awaitEpoch(3);
+      int survivor = java.util.stream.IntStream.range(0, 5)
+          .filter(i -> i != coordinator && i != victim).findFirst().orElseThrow();
+      assertEverywhere(c, "k", 2L, survivor);
+      commit(c, survivor, "k", 3L);
+      assertEverywhere(c, "k", 3L, survivor);
+    }
+  }
+
+  @Test
+  void aMinoritySideCannotCommitAndAdoptsTheMajoritysStateAtTheMerge() throws Exception {
+    try (TxTestCluster c = seeded(3, null)) {
+      DISCARD[] discards = new DISCARD[3];
+      for (int i = 0; i < 3; i++) {
+        discards[i] = new DISCARD();
+        c.engine(i).channel().getProtocolStack().insertProtocol(discards[i],
+            ProtocolStack.Position.ABOVE, TP.class);
+      }
+      for (int i = 1; i < 3; i++) {
+        discards[0].addIgnoreMember(c.address(i));
+        discards[i].addIgnoreMember(c.address(0));
+      }
+      TxTestCluster.await(() -> c.engine(1).isReady() && c.engine(1).members().size() == 2
+          && c.engine(0).members().size() == 1, "the majority side reconfigured");
+      ExecutionException refused = assertThrows(ExecutionException.class,
+          () -> commitAsync(c, 0, "k", 9L).get(60, TimeUnit.SECONDS));
+      assertInstanceOf(ClusterTimeoutException.class, refused.getCause());
+      commit(c, 1, "k", 5L);
+      for (DISCARD d : discards) {
+        d.resetIgnoredMembers();
+      }
+      c.awaitEpoch(3);
+      assertEverywhere(c, "k", 5L, 0, 1, 2);
+    }
+  }
+
+  @Test
+  void everyMemberCrashingAtOnceLosesNoAcknowledgedCommit() throws Exception {
+    try (TxTestCluster c = seeded(3, dir)) {
+      commit(c, 1, "before", 7L);
+      FrameFilter f = FrameFilter.install(c.engine(0));
+      f.drop((to, frame) -> frame instanceof TxFrame.Apply);
+      commit(c, 0, "k", 2L); // acknowledged, applied on m0 only
+      c.crash(0);
+      c.crash(1);
+      c.crash(2);
+      c.startAll(0, 1, 2);
+      c.awaitEpoch(3);
+      assertEverywhere(c, "k", 2L, 0, 1, 2);
+      assertEverywhere(c, "before", 7L, 0, 1, 2);
+    }
+  }
+}

@@ -1,0 +1,50 @@
+package dev.larder.cluster.internal.tx;
+
+import java.util.function.BiPredicate;
+import org.jgroups.Address;
+import org.jgroups.Message;
+import org.jgroups.stack.Protocol;
+import org.jgroups.stack.ProtocolStack;
+
+/**
+ * A JGroups protocol for tests, put at the top of a member's stack: drops the TX frames it sends
+ * that a predicate names (by destination and frame), before any layer that would retransmit
+ * them. Thread-safe.
+ */
+final class FrameFilter extends Protocol {
+
+  private volatile BiPredicate<Address, TxFrame> drop = (a, f) -> false;
+  private volatile int dropped;
+
+  static FrameFilter install(ClusterTxEngine engine) throws Exception {
+    FrameFilter f = new FrameFilter();
+    ProtocolStack stack = engine.channel().getProtocolStack();
+    stack.insertProtocol(f, ProtocolStack.Position.ABOVE, stack.getTopProtocol().getClass());
+    return f;
+  }
+
+  void drop(BiPredicate<Address, TxFrame> predicate) {
+    this.drop = predicate;
+  }
+
+  int dropped() {
+    return dropped;
+  }
+
+  @Override
+  public Object down(Message msg) {
+    if (msg.getLength() > 0 && msg.getArray() != null) {
+      TxFrame f;
+      try {
+        f = TxFrame.decode(msg.getArray(), msg.getOffset(), msg.getLength());
+      } catch (RuntimeException notAFrame) {
+        return down_prot.down(msg);
+      }
+      if (drop.test(msg.getDest(), f)) {
+        dropped++;
+        return null;
+      }
+    }
+    return down_prot.down(msg);
+  }
+}
