@@ -160,7 +160,7 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
       case TxFrame.Accept a -> channel.send(from, withReqId(member.accept(a.proposal()),
           a.reqId()), true);
       case TxFrame.Install i -> {
-        TxFrame.Proposal adopt = member.install(i.ballot());
+        TxFrame.Proposal adopt = member.install(i.proposal());
         if (adopt != null) {
           adoption.start(adopt);
         }
@@ -212,6 +212,10 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
     View v = channel.view();
     if (v == null || closed || !v.getCoord().equals(channel.self())) {
       return;
+    }
+    long adopting = member.adoptingNanos();
+    if (adopting >= 0 && adopting < 3 * timeoutNanos) {
+      return; // this member is taking a source's state: a new epoch now would stop it
     }
     Epoch e = member.epoch();
     if (!member.isReady() || !Set.copyOf(e.addresses()).equals(Set.copyOf(v.getMembers()))
@@ -348,6 +352,14 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
   /** @return true if this member may commit now (installed its epoch and holds its state) */
   public boolean isReady() {
     return member.isReady();
+  }
+
+  /**
+   * @return transactions left in doubt by a failure that reconfigurations run by this member
+   *     decided: {committed, aborted}
+   */
+  public long[] inDoubtResolved() {
+    return reconfiguration.inDoubtResolved();
   }
 
   /** @return the number of the epoch this member installed last */

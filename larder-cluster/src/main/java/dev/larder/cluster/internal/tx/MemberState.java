@@ -61,8 +61,15 @@ final class MemberState implements TxLog.Replay {
   private Ballot promised = Ballot.ZERO;
   private TxFrame.Proposal accepted;
   private Epoch epoch = Epoch.NONE;
+  /**
+   * The epoch whose state this member holds whole: the installed one, except on a stale member
+   * that has not adopted the source's state yet (it holds an older epoch's).
+   */
+  private long stateEpoch;
   private boolean ready;
   private boolean bootstrapped;
+  /** When this member, stale in the epoch it installed, began waiting for the source's state. */
+  private long adoptingSince = -1;
   private final Map<TxId, PendingTxn> pending = new HashMap<>();
   /** Aborts that arrived before (or instead of) their PREPARE: a late PREPARE is refused. */
   private final Map<TxId, Boolean> abortedEarly = new LinkedHashMap<>(16, 0.75f, false) {
@@ -143,6 +150,11 @@ final class MemberState implements TxLog.Replay {
 
   synchronized int pendingCount() {
     return pending.size();
+  }
+
+  /** @return how long this member has been waiting for a source's state, -1 if it is not */
+  synchronized long adoptingNanos() {
+    return adoptingSince < 0 ? -1 : System.nanoTime() - adoptingSince;
   }
 
   /** @return pending transactions whose DECIDE this member logged */
@@ -406,7 +418,10 @@ final class MemberState implements TxLog.Replay {
       for (PendingTxn t : pending.values()) {
         reports.add(reportOf(t));
       }
-      long effective = Math.max(epoch.number, accepted == null ? 0 : accepted.epoch());
+      long effective = stateEpoch;
+      if (accepted != null && !accepted.stale().contains(memberId)) {
+        effective = Math.max(effective, accepted.epoch());
+      }
       report = new TxFrame.Report(0, TxFrame.A_OK, promised, memberId, effective,
           store.clock.current(), reports);
       if (log != null && raised) {
@@ -442,6 +457,10 @@ final class MemberState implements TxLog.Replay {
   TxFrame.Ack accept(TxFrame.Proposal proposal) {
     long ticket = 0;
     synchronized (this) {
+      if (proposal.ballot().equals(epoch.ballot)) {
+        // an ACCEPT overtaken by its INSTALL (both out of band): already installed
+        return new TxFrame.Ack(0, TxFrame.A_OK, proposal.ballot());
+      }
       if (proposal.ballot().compareTo(promised) < 0) {
         return new TxFrame.Ack(0, TxFrame.A_REFUSED, promised);
       }
@@ -459,20 +478,20 @@ final class MemberState implements TxLog.Replay {
   }
 
   /**
-   * INSTALL: the accepted proposal with this ballot was chosen. A member in the proposal's
-   * stale list drops its pending transactions without applying anything (it adopts the source's
-   * state next); any other applies the decisions to the transactions pending here, aborts the
-   * rest, and is READY.
+   * INSTALL: the proposal was chosen (a majority accepted it), so this member installs it even if
+   * its own ACCEPT has not arrived (the two travel out of band, in either order). A member in the
+   * proposal's stale list drops its pending transactions without applying anything (it adopts the
+   * source's state next); any other applies the decisions to the transactions pending here,
+   * aborts the rest, and is READY unless it has promised a newer ballot since.
    *
    * @return the proposal if this member must now adopt the source's state, else null
    */
-  TxFrame.Proposal install(Ballot ballot) {
+  TxFrame.Proposal install(TxFrame.Proposal p) {
     still.writeLock().lock();
     try {
       synchronized (this) {
-        TxFrame.Proposal p = accepted;
-        if (p == null || !p.ballot().equals(ballot)) {
-          return null;
+        if (p.epoch() <= epoch.number) {
+          return null; // installed already, or older than what is
         }
         boolean stale = p.stale().contains(memberId);
         store.clock.observe(p.clock());
@@ -498,15 +517,22 @@ final class MemberState implements TxLog.Replay {
         }
         abortedEarly.clear();
         epoch = new Epoch(p.epoch(), p.ballot(), p.members(), segments);
-        accepted = null;
+        if (accepted != null && accepted.ballot().compareTo(p.ballot()) <= 0) {
+          accepted = null;
+        }
+        if (!stale) {
+          stateEpoch = p.epoch();
+        }
         if (log != null) {
           log.appendAndSync(TxLog.EPOCH,
-              out -> TxLog.writeEpoch(out, p.epoch(), p.ballot(), p.members()));
+              out -> TxLog.writeEpoch(out, p.epoch(), p.ballot(), p.members(), stale));
         }
         if (stale) {
           ready = false;
+          adoptingSince = System.nanoTime();
           return p;
         }
+        adoptingSince = -1;
         bootstrapped = true;
         ready = promised.equals(p.ballot());
         notifyAll();
@@ -534,6 +560,8 @@ final class MemberState implements TxLog.Replay {
           store.clock.observe(e.ts());
           store.state(e.key()).reset(e.ts(), e.value());
         }
+        stateEpoch = epoch.number;
+        adoptingSince = -1;
         if (log != null) {
           checkpointLocked();
         }
@@ -550,7 +578,7 @@ final class MemberState implements TxLog.Replay {
 
   /** @return the newest version of every key (removals included), for a stale member */
   synchronized List<TxFrame.VersionEntry> snapshotForTransfer(long epochNumber) {
-    if (!bootstrapped || epoch.number != epochNumber) {
+    if (!bootstrapped || epoch.number != epochNumber || stateEpoch != epochNumber) {
       return null;
     }
     List<TxFrame.VersionEntry> out = new ArrayList<>();
@@ -601,6 +629,7 @@ final class MemberState implements TxLog.Replay {
         TxFrame.writeBallot(out, promised);
         out.writeLong(epoch.number);
         TxFrame.writeBallot(out, epoch.ballot);
+        out.writeLong(stateEpoch);
         out.writeLong(store.clock.current());
         TxFrame.writeMembers(out, epoch.members);
       }));
@@ -640,10 +669,11 @@ final class MemberState implements TxLog.Replay {
 
   @Override
   public void meta(long id, Ballot promisedBallot, long epochNumber, Ballot epochBallot,
-      long clock, List<TxFrame.Member> members) {
+      long heldEpoch, long clock, List<TxFrame.Member> members) {
     memberId = id;
     promised = promisedBallot;
     epoch = epochNumber == 0 ? Epoch.NONE : new Epoch(epochNumber, epochBallot, members, segments);
+    stateEpoch = heldEpoch;
     store.clock.observe(clock);
   }
 
@@ -707,8 +737,11 @@ final class MemberState implements TxLog.Replay {
   }
 
   @Override
-  public void epoch(long number, Ballot ballot, List<TxFrame.Member> members) {
+  public void epoch(long number, Ballot ballot, List<TxFrame.Member> members, boolean stale) {
     epoch = new Epoch(number, ballot, members, segments);
     accepted = null;
+    if (!stale) {
+      stateEpoch = number;
+    }
   }
 }

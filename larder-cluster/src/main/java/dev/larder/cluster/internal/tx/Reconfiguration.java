@@ -36,6 +36,10 @@ final class Reconfiguration {
   private final long timeoutNanos;
   private final Adoption adoption;
   private long highestRound;
+  private final java.util.concurrent.atomic.AtomicLong committedInDoubt =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong abortedInDoubt =
+      new java.util.concurrent.atomic.AtomicLong();
 
   Reconfiguration(MemberState member, TxChannel channel, int majority, long timeoutNanos,
       Adoption adoption) {
@@ -52,16 +56,20 @@ final class Reconfiguration {
    */
   boolean run(View view) throws InterruptedException {
     if (view.size() < majority) {
+      LOG.log(System.Logger.Level.INFO, "view " + view.getViewId() + " holds " + view.size()
+          + " members, fewer than a majority (" + majority + "): no epoch");
       return false;
     }
     for (int attempt = 0; attempt < 5; attempt++) {
       if (channel.view() != view) {
-        return false;
+        return false; // a newer view: its own reconfiguration follows
       }
       highestRound = Math.max(highestRound, member.promised().round());
       Ballot ballot = new Ballot(++highestRound, member.memberId());
       Map<Address, TxFrame.Report> reports = query(view, ballot);
       if (reports == null) {
+        LOG.log(System.Logger.Level.INFO, "reconfiguration for " + view.getViewId() + ": not"
+            + " every member answered QUERY within the timeout; retried later");
         return false;
       }
       if (refused(reports.values().stream().map(r -> r.status() == TxFrame.A_REFUSED
@@ -74,15 +82,28 @@ final class Reconfiguration {
         continue;
       }
       if (!accepted) {
+        LOG.log(System.Logger.Level.INFO, "reconfiguration for " + view.getViewId() + ": no"
+            + " majority accepted within the timeout; retried later");
         return false;
       }
       install(view, proposal);
+      long commits = proposal.decisions().stream().filter(TxFrame.Decision::commit).count();
+      committedInDoubt.addAndGet(commits);
+      abortedInDoubt.addAndGet(proposal.decisions().size() - commits);
       LOG.log(System.Logger.Level.INFO, "installed epoch " + proposal.epoch() + " (ballot "
           + ballot + ") for view " + view.getViewId() + ": " + proposal.decisions().size()
           + " decisions, stale " + proposal.stale().size());
       return true;
     }
     return false;
+  }
+
+  /**
+   * @return the in-doubt transactions that the epochs this member installed as coordinator
+   *     decided: {commits, aborts}
+   */
+  long[] inDoubtResolved() {
+    return new long[] {committedInDoubt.get(), abortedInDoubt.get()};
   }
 
   /** @return true (and the round raised) if some member promised a higher ballot */
@@ -197,9 +218,9 @@ final class Reconfiguration {
 
   private void install(View view, TxFrame.Proposal proposal) {
     for (Address a : others(view)) {
-      channel.send(a, new TxFrame.Install(0, proposal.ballot()), true);
+      channel.send(a, new TxFrame.Install(0, proposal), true);
     }
-    TxFrame.Proposal adopt = member.install(proposal.ballot());
+    TxFrame.Proposal adopt = member.install(proposal);
     if (adopt != null) {
       adoption.start(adopt);
     }

@@ -226,13 +226,13 @@ sealed interface TxFrame {
     }
   }
 
-  record Install(long reqId, Ballot ballot) implements TxFrame {
+  record Install(long reqId, Proposal proposal) implements TxFrame {
     public int type() {
       return T_INSTALL;
     }
 
     public void body(ByteSink out) {
-      writeBallot(out, ballot);
+      writeProposal(out, proposal);
     }
   }
 
@@ -296,7 +296,7 @@ sealed interface TxFrame {
       case T_REPORT -> new Report(reqId, in.readUnsignedByte(), readBallot(in), in.readLong(),
           in.readLong(), in.readLong(), readPending(in));
       case T_ACCEPT -> new Accept(reqId, readProposal(in));
-      case T_INSTALL -> new Install(reqId, readBallot(in));
+      case T_INSTALL -> new Install(reqId, readProposal(in));
       case T_PULL -> new Pull(reqId, in.readLong());
       case T_STATE -> new State(reqId, in.readLong(), in.readUnsignedByte(), readVersions(in));
       default -> throw new CodecException("unknown TX frame type " + type);

@@ -52,8 +52,8 @@ final class TxLog implements AutoCloseable {
   interface Replay {
     void member(long id);
 
-    void meta(long memberId, Ballot promised, long epoch, Ballot epochBallot, long clock,
-        List<TxFrame.Member> members);
+    void meta(long memberId, Ballot promised, long epoch, Ballot epochBallot, long stateEpoch,
+        long clock, List<TxFrame.Member> members);
 
     void version(TxFrame.VersionEntry entry);
 
@@ -69,7 +69,7 @@ final class TxLog implements AutoCloseable {
 
     void accepted(TxFrame.Proposal proposal);
 
-    void epoch(long number, Ballot ballot, List<TxFrame.Member> members);
+    void epoch(long number, Ballot ballot, List<TxFrame.Member> members, boolean stale);
   }
 
   private TxLog(WriteAheadLog wal) {
@@ -175,10 +175,12 @@ final class TxLog implements AutoCloseable {
     TxFrame.writeWrites(out, writes);
   }
 
-  static void writeEpoch(ByteSink out, long number, Ballot ballot, List<TxFrame.Member> members) {
+  static void writeEpoch(ByteSink out, long number, Ballot ballot, List<TxFrame.Member> members,
+      boolean stale) {
     out.writeLong(number);
     TxFrame.writeBallot(out, ballot);
     TxFrame.writeMembers(out, members);
+    out.writeByte(stale ? 1 : 0);
   }
 
   static byte[] entry(int kind, Consumer<ByteSink> body) {
@@ -196,7 +198,7 @@ final class TxLog implements AutoCloseable {
         int kind = in.readUnsignedByte();
         switch (kind) {
           case E_META -> r.meta(in.readLong(), TxFrame.readBallot(in), in.readLong(),
-              TxFrame.readBallot(in), in.readLong(), TxFrame.readMembers(in));
+              TxFrame.readBallot(in), in.readLong(), in.readLong(), TxFrame.readMembers(in));
           case E_VERSION -> r.version(TxFrame.readVersion(in));
           case E_PENDING -> {
             TxId id = TxFrame.readTxId(in);
@@ -226,7 +228,8 @@ final class TxLog implements AutoCloseable {
           case ABORTED -> r.aborted(TxFrame.readTxId(in));
           case PROMISE -> r.promise(TxFrame.readBallot(in));
           case ACCEPTED -> r.accepted(TxFrame.readProposal(in));
-          case EPOCH -> r.epoch(in.readLong(), TxFrame.readBallot(in), TxFrame.readMembers(in));
+          case EPOCH -> r.epoch(in.readLong(), TxFrame.readBallot(in), TxFrame.readMembers(in),
+              in.readUnsignedByte() == 1);
           case MEMBER -> r.member(in.readLong());
           default -> throw new CodecException("unknown clustered transaction record type "
               + type);

@@ -59,11 +59,30 @@ final class TxTestCluster implements AutoCloseable {
         started.add(starter.submit(() -> start(n)));
       }
       for (Future<?> f : started) {
-        f.get(60, TimeUnit.SECONDS);
+        try {
+          f.get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+          System.err.println("a member did not start:" + describe() + "\n" + threads());
+          throw e;
+        }
       }
     } finally {
       starter.shutdownNow();
     }
+  }
+
+  /** The stacks of the reconfiguration threads, for a failure's report. */
+  static String threads() {
+    StringBuilder sb = new StringBuilder();
+    Thread.getAllStackTraces().forEach((t, stack) -> {
+      if (t.getName().startsWith("larder-cluster-tx")) {
+        sb.append(t.getName()).append(" ").append(t.getState()).append("\n");
+        for (StackTraceElement e : stack) {
+          sb.append("    at ").append(e).append("\n");
+        }
+      }
+    });
+    return sb.toString();
   }
 
   /** Starts (or restarts) member {@code i}; returns when it has installed an epoch. */
@@ -182,7 +201,7 @@ final class TxTestCluster implements AutoCloseable {
     for (int i = 0; i < size; i++) {
       ClusterTxEngine e = engine(i);
       sb.append("\n  m").append(i).append(": ").append(e == null ? "down" : e.describeMember()
-          + ", view " + e.members());
+          + ", view " + e.channel().getView());
     }
     return sb.toString();
   }
