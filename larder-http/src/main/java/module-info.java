@@ -3,13 +3,13 @@
  * REST on entries, and the web console at {@code /}, on Netty. The API is
  * {@link dev.larder.http.LarderHttpServer} (standalone or sharing event loops),
  * {@link dev.larder.http.LarderHttpChannelInitializer} (to mount on another Netty server),
- * {@link dev.larder.http.CacheDirectory}, {@link dev.larder.http.LarderHttpConfig} and the
- * key and value formats; routes and handlers live in {@code dev.larder.http.internal}.
+ * {@link dev.larder.http.CacheDirectory} with {@link dev.larder.http.ServedCache} and
+ * {@link dev.larder.http.CacheFigures}, {@link dev.larder.http.LarderHttpConfig} and the key and
+ * value formats; routes and handlers live in {@code dev.larder.http.internal}.
  */
 @SuppressWarnings("requires-transitive-automatic")
 module dev.larder.http {
   requires transitive dev.larder.core;
-  requires dev.larder.metrics;
   requires transitive io.netty.transport;
   requires io.netty.buffer;
   requires io.netty.codec;

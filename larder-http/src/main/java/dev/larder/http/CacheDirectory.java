@@ -17,9 +17,11 @@ import java.util.function.Supplier;
  *
  * <p>A cache added with {@link #add(String, Cache)} is reported ({@code /metrics},
  * {@code /api/caches}, the console) but has no REST entries endpoint; one added with key and
- * value formats also serves GET, PUT and DELETE of its entries. The directory holds the caches
- * strongly and never closes them: the application owns their life cycle. A cache closed while
- * still in the directory is left out of reports until it is removed.
+ * value formats also serves GET, PUT and DELETE of its entries. A Larder {@link Cache} is
+ * adapted with {@link ServedCache#of}; a store that is not one implements {@link ServedCache}
+ * and is added as it is. The directory holds the caches strongly and never closes them: the
+ * application owns their life cycle. A cache closed while still in the directory is left out of
+ * reports until it is removed.
  *
  * <p>Thread-safe: caches and sections may be added and removed while servers read the
  * directory; a reader sees each change whole.
@@ -37,14 +39,14 @@ public final class CacheDirectory {
    * A cache in the directory.
    *
    * @param name its name in paths and in the {@code cache} tag of its meters
-   * @param cache the cache
+   * @param cache the cache, as the endpoints see it
    * @param keys the string form of its keys, if it serves REST
    * @param values the wire form of its values, if it serves REST
    * @param <K> key type
    * @param <V> value type
    */
   public record Registration<K, V>(
-      String name, Cache<K, V> cache, Optional<KeyFormat<K>> keys,
+      String name, ServedCache<K, V> cache, Optional<KeyFormat<K>> keys,
       Optional<ValueFormat<V>> values) {
 
     /** Checks the components; both formats are given or neither. */
@@ -74,6 +76,19 @@ public final class CacheDirectory {
    * @throws IllegalArgumentException if the name is blank
    */
   public CacheDirectory add(String name, Cache<?, ?> cache) {
+    return add(name, ServedCache.of(Objects.requireNonNull(cache, "cache")));
+  }
+
+  /**
+   * Adds a cache that is reported but serves no entries over REST.
+   *
+   * @param name a non-blank name, unique in this directory
+   * @param cache the cache, as the endpoints see it
+   * @return this directory
+   * @throws IllegalStateException if the name is taken
+   * @throws IllegalArgumentException if the name is blank
+   */
+  public CacheDirectory add(String name, ServedCache<?, ?> cache) {
     return put(new Registration<>(checkName(name), cache, Optional.empty(), Optional.empty()));
   }
 
@@ -91,6 +106,24 @@ public final class CacheDirectory {
    * @throws IllegalArgumentException if the name is blank
    */
   public <K, V> CacheDirectory add(String name, Cache<K, V> cache, KeyFormat<K> keys,
+      ValueFormat<V> values) {
+    return add(name, ServedCache.of(Objects.requireNonNull(cache, "cache")), keys, values);
+  }
+
+  /**
+   * Adds a cache that is reported and serves its entries over REST.
+   *
+   * @param name a non-blank name, unique in this directory
+   * @param cache the cache, as the endpoints see it
+   * @param keys the string form of its keys
+   * @param values the wire form of its values
+   * @param <K> key type
+   * @param <V> value type
+   * @return this directory
+   * @throws IllegalStateException if the name is taken
+   * @throws IllegalArgumentException if the name is blank
+   */
+  public <K, V> CacheDirectory add(String name, ServedCache<K, V> cache, KeyFormat<K> keys,
       ValueFormat<V> values) {
     return put(new Registration<>(checkName(name), cache,
         Optional.of(Objects.requireNonNull(keys, "keys")),

@@ -45,7 +45,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * and cluster panels must stay hidden until the API reports those sections, then show what the
  * API reports of a real transaction store's log ({@code TxStore.logStatus()}) and a real
  * one-member cluster ({@code ClusterStatus}), and hide again when a section is removed. A
- * screenshot of the whole page is saved as {@code target/console.png}.
+ * screenshot of the whole page is saved as {@code target/console.png}. Last, a cache that
+ * times nothing is added: its latency cells must be hidden.
  *
  * <p>Skipped, with the reason, when {@code /usr/bin/chromium} or {@code /usr/bin/chromedriver}
  * is missing ({@code .ci/install-packages} installs them). Selenium Manager is never asked for
@@ -145,6 +146,23 @@ class ConsoleBrowserTest {
           wait.until(d -> !d.findElement(By.id("section-cluster")).isDisplayed());
           assertTrue(driver.findElement(By.id("section-log")).isDisplayed());
         }
+
+        // A cache that times nothing (as larder-server's keyspace): the API leaves its
+        // latencies out, and the page hides those cells instead of showing 0 or a dash.
+        f.directory.add("reads-only", new ReadsOnlyCache().traffic());
+        wait.until(d -> d.findElements(By.cssSelector("#caches tbody tr")).size() == 4);
+        WebElement readsOnly =
+            driver.findElement(By.cssSelector("#caches tr[data-cache='reads-only']"));
+        WebElement books = driver.findElement(By.cssSelector("#caches tr[data-cache='books']"));
+        wait.until(d -> "2".equals(field(readsOnly, "entries").getText()));
+        for (String op : new String[] {"get", "put", "load"}) {
+          WebElement hidden = field(readsOnly, op + "Latency");
+          assertEquals("false", hidden.getDomAttribute("data-measured"), op);
+          assertFalse(hidden.isDisplayed(), op + " latency of a cache that does not time it");
+          assertTrue(field(books, op + "Latency").isDisplayed(), op + " latency of books");
+        }
+        assertTrue(field(readsOnly, "hitRatio").getText().startsWith("75.0"),
+            field(readsOnly, "hitRatio").getText());
       } finally {
         driver.quit();
       }

@@ -55,6 +55,25 @@ class MetricsEndpointTest {
         "cache", name, "operation", "put", "quantile", "0.5"), 1e-12, name + " put p50");
   }
 
+  /**
+   * Every meter of a cache samples the same figures, read once per scrape: a cache whose
+   * figures are costly (a clustered cache counts on every member) is not asked per meter.
+   */
+  @Test
+  void aScrapeReadsEachCachesFiguresOnce() throws Exception {
+    try (Fixture f = Fixture.start()) {
+      ReadsOnlyCache store = new ReadsOnlyCache().traffic();
+      f.directory.add("reads-only", store);
+      assertEquals(200, f.get("/metrics").statusCode()); // binds its meters, then scrapes
+      long before = store.figuresRead.sum();
+      HttpResponse<String> scrape = f.get("/metrics");
+      assertEquals(200, scrape.statusCode());
+      assertEquals(before + 1, store.figuresRead.sum(), "figures read by one scrape");
+      assertEquals(3, PrometheusText.parse(scrape.body())
+          .value("cache_gets_total", "cache", "reads-only", "result", "hit"));
+    }
+  }
+
   @Test
   void openMetricsWhenAskedAndCachesLeaveWithTheDirectory() throws Exception {
     try (Fixture f = Fixture.start().traffic()) {

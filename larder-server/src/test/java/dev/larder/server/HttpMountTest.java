@@ -37,8 +37,9 @@ import redis.clients.jedis.exceptions.JedisDataException;
 /**
  * larder-http mounted in the server: {@code /api/caches} and {@code /metrics} report the
  * keyspace with the figures {@code INFO}, {@code DBSIZE} and {@code CONFIG GET} give over RESP,
- * before and after {@code CONFIG SET maxmemory} rebuilds the keyspace's cache; REST reads and
- * writes what RESP sees; the HTTP side asks for the server's password.
+ * before and after {@code CONFIG SET maxmemory} rebuilds the keyspace's cache, and leave out
+ * what the server does not measure (puts, removals, loads, latencies); REST reads and writes
+ * what RESP sees; the HTTP side asks for the server's password.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class HttpMountTest {
@@ -153,6 +154,12 @@ class HttpMountTest {
     assertEquals(keys, ks.get("entries").asLong(), "DBSIZE (only database 0 is used)");
     assertTrue(ks.get("statistics").asBoolean());
     assertEquals("application/octet-stream", ks.get("rest").asText());
+    // The server counts no writes, removals or loads and times nothing: left out, not 0.
+    for (String unmeasured : new String[] {"puts", "removals", "loadSuccesses",
+        "loadFailures"}) {
+      assertFalse(ks.has(unmeasured), unmeasured + " in " + ks);
+    }
+    assertEquals(0, ks.get("latency").size(), "latencies in " + ks);
     JsonNode section = JSON.readTree(api.body()).get("sections").get("server");
     assertEquals(server.respPort(), section.get("respPort").asInt());
 
@@ -164,6 +171,12 @@ class HttpMountTest {
     assertEquals(bound, sample(text, "larder_cache_memory_max_bytes", null));
     assertEquals(used, sample(text, "larder_cache_memory_used_bytes", null));
     assertEquals(keys, sample(text, "cache_size", null));
+    for (String unmeasured : new String[] {"cache_puts_total", "cache_load_total",
+        "larder_cache_latency_seconds"}) {
+      assertTrue(samples(text, unmeasured, null).isEmpty(), unmeasured + " in\n" + text);
+    }
+    assertTrue(samples(text, "larder_cache_removals_total", "cause=\"explicit\"").isEmpty(),
+        "explicit removals in\n" + text);
   }
 
   @Test
@@ -213,6 +226,13 @@ class HttpMountTest {
 
   /** The value of one sample of the keyspace cache, e.g. {@code cache_size{cache="keyspace"}}. */
   private static long sample(String text, String name, String label) {
+    List<String> found = samples(text, name, label);
+    assertEquals(1, found.size(), name + " " + label + " in\n" + text);
+    return (long) Double.parseDouble(found.getFirst());
+  }
+
+  /** The values of the keyspace cache's samples of a name (and a label, if not null). */
+  private static List<String> samples(String text, String name, String label) {
     Pattern p = Pattern.compile("^" + Pattern.quote(name) + "\\{([^}]*)\\} (\\S+)$",
         Pattern.MULTILINE);
     Matcher m = p.matcher(text);
@@ -223,8 +243,7 @@ class HttpMountTest {
         found.add(m.group(2));
       }
     }
-    assertEquals(1, found.size(), name + " " + label + " in\n" + text);
-    return (long) Double.parseDouble(found.getFirst());
+    return found;
   }
 
   record Reply(int status, byte[] body) {

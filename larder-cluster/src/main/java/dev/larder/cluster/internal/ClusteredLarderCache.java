@@ -515,19 +515,19 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
   /** This member's store: bytes reserved for its own entries and its backups. */
   @Override
   public long memoryUsed() {
-    return engine.local.memoryUsed();
+    return engine.local().memoryUsed();
   }
 
   /** This member's store's byte bound. */
   @Override
   public OptionalLong maximumMemory() {
-    return engine.local.maximumMemory();
+    return engine.local().maximumMemory();
   }
 
   /** This member's store's entry bound. */
   @Override
   public OptionalLong maximumEntries() {
-    return engine.local.maximumEntries();
+    return engine.local().maximumEntries();
   }
 
   /**
@@ -536,7 +536,7 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
    */
   @Override
   public Optional<ValueDictionary> dictionary() {
-    return engine.local.dictionary();
+    return engine.local().dictionary();
   }
 
   /** Clustered caches always count their calls (see {@link #stats()}). */
@@ -552,13 +552,13 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
   @Override
   public CacheStats stats() {
     return new CacheStats(hits.sum(), misses.sum(), loadSuccesses.sum(), loadFailures.sum(),
-        engine.local.stats().evictionCount(), 0, puts.sum(), removals.sum(),
+        engine.local().stats().evictionCount(), 0, puts.sum(), removals.sum(),
         LatencySummary.EMPTY, LatencySummary.EMPTY, LatencySummary.EMPTY);
   }
 
   @Override
   public void cleanUp() {
-    engine.local.cleanUp();
+    engine.local().cleanUp();
   }
 
   @Override
@@ -623,7 +623,7 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
 
   @Override
   public long localEntryCount() {
-    return engine.local.estimatedSize();
+    return engine.local().estimatedSize();
   }
 
   @Override

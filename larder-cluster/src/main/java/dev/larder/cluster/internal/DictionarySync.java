@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import org.jgroups.Address;
 
 /**
@@ -57,7 +58,10 @@ final class DictionarySync {
     }
   }
 
-  private final ClusterEngine engine;
+  private final Membership membership;
+  private final Messenger messenger;
+  /** Runs catch-ups and the requests of {@link #onDelivery} that may wait. */
+  private final Executor workers;
   final ValueDictionary dictionary;
   /** Every addition, per space, in id order; changed only under the dictionary's lock. */
   private final Map<String, List<byte[]>> log = new HashMap<>();
@@ -72,12 +76,15 @@ final class DictionarySync {
   /** This member's size of each space of {@link #spaceOrder}; replaced under {@code log}'s lock. */
   private volatile int[] sizes;
 
-  DictionarySync(ClusterEngine engine, ValueDictionary dictionary) {
+  DictionarySync(Membership membership, Messenger messenger, Executor workers,
+      ValueDictionary dictionary) {
     if (dictionary.size() != 0) {
       throw new IllegalArgumentException("a clustered cache's dictionary must be empty when the"
           + " cache is built (it holds " + dictionary.size() + " values); the cluster fills it");
     }
-    this.engine = engine;
+    this.membership = membership;
+    this.messenger = messenger;
+    this.workers = workers;
     this.dictionary = dictionary;
     this.spaceOrder = dictionary.spaces().stream().sorted().toList();
     this.sizes = new int[spaceOrder.size()];
@@ -94,17 +101,17 @@ final class DictionarySync {
       record(a);
       return;
     }
-    Topology t = engine.topology();
+    Topology t = membership.topology();
     if (t == null) {
       throw new Behind("no view yet", List.of());
     }
     Address coord = t.view().getCoord();
-    if (coord.equals(engine.self())) {
+    if (coord.equals(membership.self())) {
       record(a);
-      engine.multicast(frame(OP_ADD, 0, t.viewId(), List.of(a)));
+      messenger.multicast(frame(OP_ADD, 0, t.viewId(), List.of(a)));
       return;
     }
-    Frame r = engine.callFor(coord, frame(OP_PROPOSE, 0, t.viewId(), List.of(a)));
+    Frame r = messenger.call(coord, frame(OP_PROPOSE, 0, t.viewId(), List.of(a)));
     if (r == null || r.op() == Frame.S_RETRY || r.op() == Frame.S_TIMEOUT) {
       throw new Behind("the coordinator did not confirm " + a, List.of());
     }
@@ -116,7 +123,7 @@ final class DictionarySync {
       for (int id = theirs; id < mine.size(); id++) {
         push.add(new Addition(a.space(), id, mine.get(id)));
       }
-      engine.callFor(coord, frame(OP_PUSH, 0, t.viewId(), push));
+      messenger.call(coord, frame(OP_PUSH, 0, t.viewId(), push));
       throw new Behind("the coordinator was behind", List.of());
     }
     if (r.op() == Frame.S_CONFLICT) {
@@ -255,16 +262,16 @@ final class DictionarySync {
    * @return true if the coordinator answered
    */
   boolean catchUp() {
-    Topology t = engine.topology();
+    Topology t = membership.topology();
     Address ref = reference;
     if (t == null || ref == null) {
       return false;
     }
-    if (ref.equals(engine.self())) {
+    if (ref.equals(membership.self())) {
       unverified = false;
       return false;
     }
-    Frame r = engine.callFor(ref, syncRequest(t.viewId()));
+    Frame r = messenger.call(ref, syncRequest(t.viewId()));
     if (r == null || r.op() != Frame.S_OK) {
       return false;
     }
@@ -285,15 +292,15 @@ final class DictionarySync {
    * against a member that diverged.
    */
   void catchUpFromAnyone() {
-    Topology t = engine.topology();
+    Topology t = membership.topology();
     if (t == null) {
       return;
     }
     for (Address a : t.view().getMembers()) {
-      if (a.equals(engine.self()) || diverged != null) {
+      if (a.equals(membership.self()) || diverged != null) {
         continue;
       }
-      Frame r = engine.callFor(a, syncRequest(t.viewId()));
+      Frame r = messenger.call(a, syncRequest(t.viewId()));
       if (r != null && r.op() == Frame.S_OK) {
         checkDigests(r);
         if (diverged == null) {
@@ -313,8 +320,8 @@ final class DictionarySync {
     if (merge) {
       unverified = true;
     }
-    if (!ref.equals(engine.self()) || merge) {
-      engine.workers.execute(() -> {
+    if (!ref.equals(membership.self()) || merge) {
+      workers.execute(() -> {
         try {
           catchUp();
         } catch (RuntimeException e) {
@@ -336,10 +343,10 @@ final class DictionarySync {
       throw new ClusterException(d);
     }
     if (unverified) {
-      long deadline = engine.deadline();
+      long deadline = messenger.deadline();
       while (unverified && diverged == null) {
         if (!catchUp() && System.nanoTime() > deadline) {
-          throw new ClusterException(engine.name() + ": the value dictionary could not be"
+          throw new ClusterException(membership.name() + ": the value dictionary could not be"
               + " checked against " + reference + " after a merge");
         }
         if (unverified) {
@@ -361,13 +368,25 @@ final class DictionarySync {
     if (diverged != null) {
       return;
     }
-    diverged = engine.name() + ": " + why + "; this member's value dictionary no longer agrees"
+    diverged = membership.name() + ": " + why + "; this member's value dictionary no longer agrees"
         + " with the cluster's (a partition gave two sides different values for the same ids),"
         + " so it refuses every operation: restart it with a new dictionary";
     LOG.log(System.Logger.Level.ERROR, diverged);
   }
 
   // ---------------------------------------------------------------- frames
+
+  /**
+   * A dictionary frame, on the delivery thread: additions are applied there, in the
+   * coordinator's order; proposals, pushes and syncs may wait, and run on a worker.
+   */
+  void onDelivery(Address from, Frame f) {
+    if (f.flags() == OP_ADD) {
+      onFrame(from, f);
+    } else {
+      workers.execute(() -> onFrame(from, f));
+    }
+  }
 
   /** A dictionary frame, on the receiving side. */
   void onFrame(Address from, Frame f) {
@@ -377,10 +396,10 @@ final class DictionarySync {
           replay(additions(f));
         } catch (IllegalArgumentException e) {
           // a gap (this member joined after earlier additions): fetch everything it lacks
-          engine.workers.execute(this::catchUp);
+          workers.execute(this::catchUp);
         }
       }
-      case OP_PROPOSE -> engine.reply(from, f.reqId(), onPropose(f));
+      case OP_PROPOSE -> messenger.reply(from, f.reqId(), onPropose(f));
       case OP_PUSH -> {
         List<Addition> pushed = additions(f);
         int status = Frame.S_OK;
@@ -392,17 +411,17 @@ final class DictionarySync {
             break;
           }
         }
-        engine.reply(from, f.reqId(), Frame.reply(f.reqId(), 0, status, null));
+        messenger.reply(from, f.reqId(), Frame.reply(f.reqId(), 0, status, null));
       }
-      case OP_SYNC -> engine.reply(from, f.reqId(), onSync(f));
+      case OP_SYNC -> messenger.reply(from, f.reqId(), onSync(f));
       default -> LOG.log(System.Logger.Level.WARNING, "unknown dictionary op " + f.flags());
     }
   }
 
   /** On the coordinator: accept a proposed addition, or say what the proposer lacks. */
   private Frame onPropose(Frame f) {
-    Topology t = engine.topology();
-    if (!t.view().getCoord().equals(engine.self()) || diverged != null || unverified) {
+    Topology t = membership.topology();
+    if (!t.view().getCoord().equals(membership.self()) || diverged != null || unverified) {
       return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
     }
     Addition a = additions(f).get(0);
@@ -445,7 +464,7 @@ final class DictionarySync {
    * digest of the prefix both hold.
    */
   private Frame onSync(Frame f) {
-    Topology t = engine.topology();
+    Topology t = membership.topology();
     if (diverged != null) {
       return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
     }

@@ -12,7 +12,7 @@ import java.util.function.BiPredicate;
  *
  * @param ttlMillis expire-after-write in milliseconds, or 0 for no expiry
  * @param clock the wall clock that stamps and checks expiry deadlines (members must agree on it)
- * @param removals told of removals this member reports (see {@link ClusterEngine}), or null
+ * @param removals told of removals this member reports (see {@link RemovalReporting}), or null
  * @param nearEntries entries of the near cache of non-owned keys (distributed mode), 0 for none
  * @param dictionary the value dictionary the value codec substitutes through, kept identical on
  *     every member; or null

@@ -13,6 +13,11 @@ import java.util.function.BiPredicate;
  */
 record Outcome(boolean changes, byte[] newValue, byte[] result) {
 
+  /** The result of a conditional write that changed the key. */
+  static final byte[] TRUE = {1};
+  /** The result of a conditional write that did not. */
+  static final byte[] FALSE = {0};
+
   static Outcome of(Op op, byte[] current, byte[] value, byte[] expected) {
     return of(op, current, value, expected, Arrays::equals);
   }
@@ -30,12 +35,16 @@ record Outcome(boolean changes, byte[] newValue, byte[] result) {
       case REPLACE -> current != null ? new Outcome(true, value, current)
           : new Outcome(false, null, null);
       case REPLACE_IF -> current != null && same.test(current, expected)
-          ? new Outcome(true, value, ClusterEngine.bool(true))
-          : new Outcome(false, null, ClusterEngine.bool(false));
+          ? new Outcome(true, value, bool(true))
+          : new Outcome(false, null, bool(false));
       case REMOVE -> new Outcome(current != null, null, current);
       case REMOVE_IF -> current != null && same.test(current, expected)
-          ? new Outcome(true, null, ClusterEngine.bool(true))
-          : new Outcome(false, null, ClusterEngine.bool(false));
+          ? new Outcome(true, null, bool(true))
+          : new Outcome(false, null, bool(false));
     };
+  }
+
+  static byte[] bool(boolean b) {
+    return b ? TRUE : FALSE;
   }
 }

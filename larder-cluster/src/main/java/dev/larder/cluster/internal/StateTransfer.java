@@ -1,6 +1,7 @@
 package dev.larder.cluster.internal;
 
 import dev.larder.cluster.RebalanceStats;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -62,7 +63,14 @@ final class StateTransfer {
   private static final System.Logger LOG = System.getLogger(StateTransfer.class.getName());
   private static final int CHUNK_BYTES = 256 * 1024;
 
-  private final ClusterEngine engine;
+  private final Duration timeout;
+  private final Membership membership;
+  private final SegmentOwnership segments;
+  private final LocalStore store;
+  private final Messenger messenger;
+  /** Keeps the value dictionary identical across members, or null. */
+  private final DictionarySync dictionary;
+  private final Lifecycle lifecycle;
   private final long memoryBound;
   private final ExecutorService serial = Executors.newSingleThreadExecutor(r -> {
     Thread t = new Thread(r, "larder-state-transfer");
@@ -138,8 +146,20 @@ final class StateTransfer {
       });
   private final Semaphore inFlight = new Semaphore(CHUNKS_IN_FLIGHT);
 
-  StateTransfer(ClusterEngine engine, long memoryBound) {
-    this.engine = engine;
+  /**
+   * @param timeout the cluster timeout (a pull waits three of them for a chunk)
+   * @param memoryBound the local store's bound in bytes, or Long.MAX_VALUE
+   */
+  StateTransfer(Duration timeout, Membership membership, SegmentOwnership segments,
+      LocalStore store, Messenger messenger, DictionarySync dictionary, Lifecycle lifecycle,
+      long memoryBound) {
+    this.timeout = timeout;
+    this.membership = membership;
+    this.segments = segments;
+    this.store = store;
+    this.messenger = messenger;
+    this.dictionary = dictionary;
+    this.lifecycle = lifecycle;
     this.memoryBound = memoryBound;
     appliers.allowCoreThreadTimeOut(true);
   }
@@ -151,7 +171,7 @@ final class StateTransfer {
       try {
         rebalance(gen, t, incoming);
       } catch (RuntimeException e) {
-        if (!engine.closed()) {
+        if (!lifecycle.closed()) {
           LOG.log(System.Logger.Level.WARNING, "state transfer failed", e);
         }
       } finally {
@@ -164,8 +184,31 @@ final class StateTransfer {
     return pending.get() > 0;
   }
 
+  /**
+   * Waits until this member holds every segment it owns: no rebalance pending and no segment
+   * incoming.
+   *
+   * @param timeoutNanos how long to wait
+   * @return true if it does; false on timeout, close or interrupt
+   */
+  boolean awaitRebalanced(long timeoutNanos) {
+    long deadline = System.nanoTime() + timeoutNanos;
+    while (busy() || segments.incomingCount() > 0) {
+      if (System.nanoTime() >= deadline || lifecycle.closed()) {
+        return false;
+      }
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return true;
+  }
+
   private boolean current(long gen) {
-    return gen == generation.get() && !engine.closed();
+    return gen == generation.get() && !lifecycle.closed();
   }
 
   private void rebalance(long gen, Topology t, List<Integer> incoming) {
@@ -190,7 +233,7 @@ final class StateTransfer {
         int s = it.next();
         Address again = askAgain.remove(s);
         Iterator<Address> c = candidates.get(s);
-        if (again != null && engine.topology().members().contains(again)) {
+        if (again != null && membership.topology().members().contains(again)) {
           bySource.computeIfAbsent(again, a -> new ArrayList<>()).add(s);
         } else if (c.hasNext()) {
           bySource.computeIfAbsent(c.next(), a -> new ArrayList<>()).add(s);
@@ -243,7 +286,7 @@ final class StateTransfer {
     }
     order.addAll(inViewOrder(t.hash().owners(s), t.view().getMembers()));
     order.addAll(t.view().getMembers());
-    order.remove(engine.self());
+    order.remove(membership.self());
     order.retainAll(t.members());
     return new ArrayList<>(order);
   }
@@ -277,7 +320,6 @@ final class StateTransfer {
    * @return false if the rebalance should stop (a newer view, closed, or a diverged dictionary)
    */
   private boolean awaitDictionary(Answer answer, long gen) {
-    DictionarySync dictionary = engine.dictionarySync();
     if (dictionary == null || answer.dictionarySizes() == null) {
       return true;
     }
@@ -306,16 +348,16 @@ final class StateTransfer {
   }
 
   private void markLost(int s, Topology t) {
-    engine.table.lock(s);
+    segments.lock(s);
     try {
-      if (engine.topology() == t && engine.table.state(s) == SegmentTable.State.INCOMING) {
-        engine.table.set(s, SegmentTable.State.OWNED, t.viewId());
+      if (membership.topology() == t && segments.state(s) == SegmentOwnership.State.INCOMING) {
+        segments.set(s, SegmentOwnership.State.OWNED, t.viewId());
         segmentsLost.incrementAndGet();
-        LOG.log(System.Logger.Level.WARNING, engine.name() + ": no member holds segment " + s
+        LOG.log(System.Logger.Level.WARNING, membership.name() + ": no member holds segment " + s
             + " complete; it starts empty");
       }
     } finally {
-      engine.table.unlock(s);
+      segments.unlock(s);
     }
   }
 
@@ -327,45 +369,45 @@ final class StateTransfer {
    */
   private void dropStale() {
     boolean any = false;
-    for (int s = 0; s < engine.table.size(); s++) {
-      engine.table.lock(s);
+    for (int s = 0; s < segments.size(); s++) {
+      segments.lock(s);
       try {
-        SegmentTable.State st = engine.table.state(s);
-        if (st == SegmentTable.State.NONE || st == SegmentTable.State.INCOMING) {
-          any |= engine.table.mayHold(s, st == SegmentTable.State.NONE);
+        SegmentOwnership.State st = segments.state(s);
+        if (st == SegmentOwnership.State.NONE || st == SegmentOwnership.State.INCOMING) {
+          any |= segments.mayHold(s, st == SegmentOwnership.State.NONE);
         }
       } finally {
-        engine.table.unlock(s);
+        segments.unlock(s);
       }
     }
     if (!any) {
       return;
     }
     List<byte[]> drop = new ArrayList<>();
-    for (byte[] key : engine.local.asMap().keySet()) {
-      int s = engine.segmentOf(key);
-      engine.table.lock(s);
+    for (byte[] key : store.entries.asMap().keySet()) {
+      int s = segments.segmentOf(key);
+      segments.lock(s);
       try {
-        SegmentTable.State st = engine.table.state(s);
-        if (st == SegmentTable.State.NONE
-            || (st == SegmentTable.State.INCOMING && !engine.table.isLive(s, new ByteKey(key)))) {
+        SegmentOwnership.State st = segments.state(s);
+        if (st == SegmentOwnership.State.NONE
+            || (st == SegmentOwnership.State.INCOMING && !segments.isLive(s, new ByteKey(key)))) {
           drop.add(key);
         }
       } finally {
-        engine.table.unlock(s);
+        segments.unlock(s);
       }
     }
     for (byte[] key : drop) {
-      int s = engine.segmentOf(key);
-      engine.table.lock(s);
+      int s = segments.segmentOf(key);
+      segments.lock(s);
       try {
-        SegmentTable.State st = engine.table.state(s);
-        if (st == SegmentTable.State.NONE
-            || (st == SegmentTable.State.INCOMING && !engine.table.isLive(s, new ByteKey(key)))) {
-          engine.local.invalidate(key);
+        SegmentOwnership.State st = segments.state(s);
+        if (st == SegmentOwnership.State.NONE
+            || (st == SegmentOwnership.State.INCOMING && !segments.isLive(s, new ByteKey(key)))) {
+          store.entries.invalidate(key);
         }
       } finally {
-        engine.table.unlock(s);
+        segments.unlock(s);
       }
     }
   }
@@ -379,7 +421,7 @@ final class StateTransfer {
         new AtomicReference<>(Answer.none(Set.of())));
     pulls.put(reqId, p);
     int[] segs = segments.stream().mapToInt(Integer::intValue).toArray();
-    engine.send(source, new Frame(Frame.T_PULL, reqId, t.viewId(), 0, 0, null, null, null, segs,
+    messenger.send(source, new Frame(Frame.T_PULL, reqId, t.viewId(), 0, 0, null, null, null, segs,
         List.of(), List.of()), true);
     return p;
   }
@@ -393,8 +435,8 @@ final class StateTransfer {
    */
   private Answer awaitPull(Address source, Pull p, long gen) {
     try {
-      long idle = 3 * engine.config.timeout().toNanos();
-      while (current(gen) && engine.topology().members().contains(source)) {
+      long idle = 3 * timeout.toNanos();
+      while (current(gen) && membership.topology().members().contains(source)) {
         try {
           return p.done().get(50, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
@@ -417,15 +459,15 @@ final class StateTransfer {
       serve(from, f);
     } catch (IllegalStateException e) {
       // this member closed its store while serving: the puller asks another source
-      if (!engine.closed()) {
+      if (!lifecycle.closed()) {
         throw e;
       }
     }
   }
 
   private void serve(Address from, Frame f) {
-    engine.awaitView(f.viewId(), engine.deadline());
-    Topology t = engine.topology();
+    membership.awaitView(f.viewId(), messenger.deadline());
+    Topology t = membership.topology();
     if (t == null) {
       refuse(from, f);
       return;
@@ -435,14 +477,14 @@ final class StateTransfer {
     List<Integer> notReady = new ArrayList<>();
     for (int s : f.ints()) {
       boolean ok = false;
-      if (!otherView && s >= 0 && s < engine.table.size()) {
-        engine.table.lock(s);
+      if (!otherView && s >= 0 && s < segments.size()) {
+        segments.lock(s);
         try {
-          SegmentTable.State st = engine.table.state(s);
-          ok = st == SegmentTable.State.OWNED
-              || (st == SegmentTable.State.RETIRED && engine.table.retiredIn(s) == t.viewId());
+          SegmentOwnership.State st = segments.state(s);
+          ok = st == SegmentOwnership.State.OWNED
+              || (st == SegmentOwnership.State.RETIRED && segments.retiredIn(s) == t.viewId());
         } finally {
-          engine.table.unlock(s);
+          segments.unlock(s);
         }
       }
       if (ok) {
@@ -454,8 +496,8 @@ final class StateTransfer {
     List<byte[]> chunk = new ArrayList<>();
     int bytes = 0;
     if (!servable.isEmpty()) {
-      for (Map.Entry<byte[], byte[]> e : engine.local.asMap().entrySet()) {
-        if (servable.contains(engine.segmentOf(e.getKey()))) {
+      for (Map.Entry<byte[], byte[]> e : store.entries.asMap().entrySet()) {
+        if (servable.contains(segments.segmentOf(e.getKey()))) {
           chunk.add(e.getKey());
           chunk.add(e.getValue());
           bytes += e.getKey().length + e.getValue().length;
@@ -468,7 +510,6 @@ final class StateTransfer {
       }
     }
     // read after the last entry: every id the entries name lies below these sizes
-    DictionarySync dictionary = engine.dictionarySync();
     sendChunk(from, f, chunk, Frame.F_LAST | (otherView ? Frame.F_OTHER_VIEW : 0),
         notReady.stream().mapToInt(Integer::intValue).toArray(),
         dictionary == null ? null : dictionary.sizesAsBytes());
@@ -481,7 +522,7 @@ final class StateTransfer {
 
   private void sendChunk(Address to, Frame pull, List<byte[]> entries, int flags, int[] ints,
       byte[] dictionarySizes) {
-    engine.send(to, new Frame(Frame.T_STATE, pull.reqId(), pull.viewId(), 0, flags, null,
+    messenger.send(to, new Frame(Frame.T_STATE, pull.reqId(), pull.viewId(), 0, flags, null,
         dictionarySizes, null, ints, List.of(), entries), false);
   }
 
@@ -497,7 +538,7 @@ final class StateTransfer {
     if (p == null || p.viewId() != f.viewId()) {
       return;
     }
-    Topology t = engine.topology();
+    Topology t = membership.topology();
     if (t.viewId() != p.viewId()) {
       return;
     }
@@ -514,7 +555,7 @@ final class StateTransfer {
             apply(p, t, f.entries());
           } catch (IllegalStateException e) {
             // the store closed meanwhile
-            if (!engine.closed()) {
+            if (!lifecycle.closed()) {
               LOG.log(System.Logger.Level.WARNING, "applying state failed", e);
             }
           } finally {
@@ -543,7 +584,7 @@ final class StateTransfer {
   private boolean acquireSlot() {
     try {
       while (!inFlight.tryAcquire(100, TimeUnit.MILLISECONDS)) {
-        if (engine.closed()) {
+        if (lifecycle.closed()) {
           return false;
         }
       }
@@ -559,19 +600,19 @@ final class StateTransfer {
     noteShortfall(entries);
     for (int i = 0; i + 1 < entries.size(); i += 2) {
       byte[] key = entries.get(i);
-      int s = engine.segmentOf(key);
-      engine.table.lock(s);
+      int s = segments.segmentOf(key);
+      segments.lock(s);
       try {
-        if (engine.topology() == t && p.segments().contains(s)
-            && engine.table.state(s) == SegmentTable.State.INCOMING
-            && !engine.table.isLive(s, new ByteKey(key))) {
-          engine.local.put(key, entries.get(i + 1));
-          engine.table.noteHeld(s);
+        if (membership.topology() == t && p.segments().contains(s)
+            && segments.state(s) == SegmentOwnership.State.INCOMING
+            && !segments.isLive(s, new ByteKey(key))) {
+          store.entries.put(key, entries.get(i + 1));
+          segments.noteHeld(s);
           chunkBytes += key.length + entries.get(i + 1).length;
           entriesReceived.incrementAndGet();
         }
       } finally {
-        engine.table.unlock(s);
+        segments.unlock(s);
       }
     }
     bytesReceived.addAndGet(chunkBytes);
@@ -584,15 +625,15 @@ final class StateTransfer {
       if (answer.notReady().contains(s)) {
         continue;
       }
-      engine.table.lock(s);
+      segments.lock(s);
       try {
-        if (engine.topology() == t && engine.table.state(s) == SegmentTable.State.INCOMING) {
-          engine.table.set(s, SegmentTable.State.OWNED, t.viewId());
+        if (membership.topology() == t && segments.state(s) == SegmentOwnership.State.INCOMING) {
+          segments.set(s, SegmentOwnership.State.OWNED, t.viewId());
           segmentsReceived.incrementAndGet();
           currentSegments.incrementAndGet();
         }
       } finally {
-        engine.table.unlock(s);
+        segments.unlock(s);
       }
     }
   }
@@ -605,13 +646,13 @@ final class StateTransfer {
     for (byte[] b : entries) {
       incoming += b.length;
     }
-    long headroom = memoryBound - engine.local.memoryUsed();
+    long headroom = memoryBound - store.entries.memoryUsed();
     if (incoming > headroom) {
       long over = incoming - Math.max(0, headroom);
       if (shortfallBytes.getAndAdd(over) == 0) {
-        LOG.log(System.Logger.Level.WARNING, engine.name() + ": its share of the cluster does not"
-            + " fit under its memory bound of " + memoryBound + " bytes; the store evicts to"
-            + " stay within it");
+        LOG.log(System.Logger.Level.WARNING, membership.name() + ": its share of the cluster"
+            + " does not fit under its memory bound of " + memoryBound + " bytes; the store"
+            + " evicts to stay within it");
       }
     }
   }

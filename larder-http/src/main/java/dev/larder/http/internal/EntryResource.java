@@ -1,8 +1,8 @@
 package dev.larder.http.internal;
 
-import dev.larder.Cache;
 import dev.larder.http.CacheDirectory.Registration;
 import dev.larder.http.KeyFormat;
+import dev.larder.http.ServedCache;
 import dev.larder.http.ValueFormat;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.util.Locale;
@@ -12,7 +12,7 @@ import java.util.Locale;
  *
  * <ul>
  *   <li>GET answers 200 with the value in the cache's value format, or 404. It reads with
- *       {@link Cache#getIfPresent}, so it never runs the cache's loader. A cache whose read
+ *       {@link ServedCache#getIfPresent}, so it never runs the cache's loader. A cache whose read
  *       refuses the key with {@link IllegalArgumentException} (larder-server's keyspace, for a
  *       key holding a hash) answers 409.
  *   <li>PUT stores the body (204). A {@code Content-Type} other than the format's media type is
@@ -37,7 +37,7 @@ final class EntryResource {
     KeyFormat<K> keys = r.keys().orElseThrow();
     ValueFormat<V> values = r.values().orElseThrow();
     K key = parseKey(keys, text);
-    Cache<K, V> cache = r.cache();
+    ServedCache<K, V> cache = r.cache();
     return switch (method) {
       case "GET" -> {
         V value;
@@ -67,7 +67,7 @@ final class EntryResource {
         yield HttpReply.noContent();
       }
       case "DELETE" -> {
-        if (cache.remove(key) == null) {
+        if (!cache.remove(key)) {
           throw HttpProblem.notFound("no entry '" + text + "' in cache '" + r.name() + "'");
         }
         yield HttpReply.noContent();

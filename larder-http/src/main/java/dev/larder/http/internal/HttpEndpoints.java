@@ -119,7 +119,7 @@ public final class HttpEndpoints {
     meters.sync();
     boolean openMetrics = accept != null && accept.contains("application/openmetrics-text");
     String type = openMetrics ? OPENMETRICS : PROMETHEUS_TEXT;
-    String text = registry.scrape(type);
+    String text = meters.scrape(() -> registry.scrape(type));
     return HttpReply.of(HttpResponseStatus.OK, type, text.getBytes(StandardCharsets.UTF_8));
   }
 

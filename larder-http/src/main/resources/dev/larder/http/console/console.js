@@ -2,7 +2,8 @@
  * The Larder console: polls /api/caches every second, renders one table row per cache, keeps
  * two minutes of history per cache for the charts, and shows the log and cluster panels only
  * when the API reports those sections. Every cell carries the raw figure it shows in
- * data-value, so tests (and curious users) can compare the page with the API exactly.
+ * data-value, so tests (and curious users) can compare the page with the API exactly; a figure
+ * the API leaves out (the cache does not measure it) has its cell hidden.
  */
 "use strict";
 
@@ -107,8 +108,13 @@
     memoryCell(row, cache);
     cell(row, "hitRatio", percent(cache.hitRatio), cache.hitRatio, "num");
     for (const op of ["get", "put", "load"]) {
+      // An operation the cache does not time is absent from the API: its cell is hidden,
+      // not shown as 0 or "–" (which would read as "timed, none recorded").
       const l = cache.latency[op];
-      cell(row, op + "Latency", latencyText(l), l.p50Nanos + "/" + l.p99Nanos, "num");
+      const td = cell(row, op + "Latency", l ? latencyText(l) : "",
+        l ? l.p50Nanos + "/" + l.p99Nanos : null, "num");
+      td.dataset.measured = String(Boolean(l));
+      td.title = l ? "" : "not measured by this cache";
     }
     cell(row, "evictions", String(cache.evictions), cache.evictions, "num");
     cell(row, "expirations", String(cache.expirations), cache.expirations, "num");

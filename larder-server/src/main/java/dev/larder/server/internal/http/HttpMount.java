@@ -18,7 +18,7 @@ import java.util.Map;
 
 /**
  * What larder-server mounts of larder-http: a directory holding the keyspace (as
- * {@link KeyspaceCacheView}, named {@value #CACHE_NAME}, with REST on database 0's string keys
+ * {@link ServedKeyspace}, named {@value #CACHE_NAME}, with REST on database 0's string keys
  * as {@code application/octet-stream}) and a {@code server} status section, and the channel
  * initializer that serves it.
  *
@@ -48,7 +48,7 @@ public final class HttpMount {
    */
   public HttpMount(ServerState state, int port) {
     ServerConfig server = state.config();
-    directory.add(CACHE_NAME, new KeyspaceCacheView(state.keyspace()), KeyFormat.strings(),
+    directory.add(CACHE_NAME, new ServedKeyspace(state.keyspace()), KeyFormat.strings(),
         ValueFormat.bytes());
     directory.section("server", () -> serverSection(state));
     LarderHttpConfig c;

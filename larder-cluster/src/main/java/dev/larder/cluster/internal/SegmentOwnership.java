@@ -8,7 +8,8 @@ import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * What this member holds of each segment, with one lock per segment.
+ * What this member holds of each segment of the key space, with one lock per segment. (Who owns
+ * a segment in a view is {@link ConsistentHash}; this is how much of it this member has.)
  *
  * <p>Implementation notes. A segment is in one of four states:
  * <ul>
@@ -23,9 +24,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>{@code NONE}: nothing usable.
  * </ul>
  * Every state read or change of a segment, and every local write to its entries, happens under
- * that segment's lock, so a state-transfer entry can never overwrite a live write.
+ * that segment's lock, so a state-transfer entry can never overwrite a live write. A new view
+ * moves each segment with {@link #reassign}; state transfer moves INCOMING segments to OWNED.
  */
-final class SegmentTable {
+final class SegmentOwnership {
 
   enum State { NONE, INCOMING, OWNED, RETIRED }
 
@@ -35,7 +37,7 @@ final class SegmentTable {
   private final List<Set<ByteKey>> live;
   private final boolean[] mayHold;
 
-  SegmentTable(int segments) {
+  SegmentOwnership(int segments) {
     states = new State[segments];
     retiredIn = new long[segments];
     locks = new ReentrantLock[segments];
@@ -49,6 +51,11 @@ final class SegmentTable {
 
   int size() {
     return states.length;
+  }
+
+  /** @return the segment an encoded key belongs to */
+  int segmentOf(byte[] key) {
+    return ConsistentHash.segmentOf(key, states.length);
   }
 
   void lock(int s) {
@@ -79,6 +86,35 @@ final class SegmentTable {
       }
     } else {
       live.set(s, null);
+    }
+  }
+
+  /**
+   * Sets a segment's state for a new view: a founder's own segments and segments already owned
+   * stay OWNED; other owned segments become (or stay) INCOMING; a segment this member no longer
+   * owns is RETIRED if it was complete here, else NONE. A member whose side lost a merge starts
+   * from NONE everywhere. Takes the segment lock.
+   *
+   * @return true if the segment is INCOMING, so state transfer must fetch it
+   */
+  boolean reassign(int s, boolean owner, boolean founder, boolean lostMerge, long viewId) {
+    lock(s);
+    try {
+      State state = lostMerge ? State.NONE : states[s];
+      if (owner) {
+        if (founder || state == State.OWNED) {
+          set(s, State.OWNED, viewId);
+          return false;
+        }
+        if (state != State.INCOMING) {
+          set(s, State.INCOMING, viewId);
+        }
+        return true;
+      }
+      set(s, state == State.OWNED ? State.RETIRED : State.NONE, viewId);
+      return false;
+    } finally {
+      unlock(s);
     }
   }
 
@@ -121,6 +157,26 @@ final class SegmentTable {
    */
   boolean authoritative(int s, ByteKey key) {
     return states[s] == State.OWNED || isLive(s, key);
+  }
+
+  /** Whether this member's value for a key is current. Takes the segment lock. */
+  boolean authoritativeLocked(int s, ByteKey key) {
+    lock(s);
+    try {
+      return authoritative(s, key);
+    } finally {
+      unlock(s);
+    }
+  }
+
+  /** Whether this member owns the segment in its view (OWNED or INCOMING). Takes the lock. */
+  boolean ownedOrIncoming(int s) {
+    lock(s);
+    try {
+      return states[s] == State.OWNED || states[s] == State.INCOMING;
+    } finally {
+      unlock(s);
+    }
   }
 
   /** @return the number of incoming segments */

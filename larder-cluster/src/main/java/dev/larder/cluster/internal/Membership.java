@@ -1,0 +1,213 @@
+package dev.larder.cluster.internal;
+
+import dev.larder.cluster.ClusterConfig;
+import dev.larder.cluster.ClusterException;
+import dev.larder.cluster.ClusterMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.jgroups.Address;
+import org.jgroups.JChannel;
+import org.jgroups.MergeView;
+import org.jgroups.View;
+
+/**
+ * This member's view of the cluster: the installed {@link Topology}, who it is, and the waits
+ * for a view. Thread-safe.
+ *
+ * <p>Implementation notes.
+ * <ul>
+ *   <li><b>Installing a view</b> happens under the view lock's write side, which every local
+ *       write holds for reading ({@link #viewReadLock}): a write uses one view from check to
+ *       send. Under it, each segment's state moves for the new ownership
+ *       ({@link SegmentOwnership#reassign}) and the topology is published (a volatile field, so
+ *       readers that need no single view read it without the lock).
+ *   <li><b>After</b> the lock is released, the view's listeners run in the order they were
+ *       added (near cache flush, dictionary check, dropping members that left from outstanding
+ *       calls, state transfer), then threads waiting for a view are woken. Waiters also poll
+ *       the topology every 50 ms, so waking them is a matter of latency only.
+ *   <li><b>Merges</b>: on a {@link MergeView}, a member whose side lost ({@link MergeWinner})
+ *       treats every segment as NONE, so it drops its entries and receives its segments again
+ *       from the winning side.
+ *   <li><b>Invalidation mode</b> keeps no ownership: segments stay NONE and views only change
+ *       who is told of invalidations.
+ * </ul>
+ */
+final class Membership {
+
+  /**
+   * A view this member installed.
+   *
+   * @param topology the installed view and its ownership
+   * @param incoming the segments this member must receive by state transfer
+   * @param merge true if the view is a merge view
+   */
+  record ViewChange(Topology topology, List<Integer> incoming, boolean merge) {}
+
+  private final ClusterConfig config;
+  private final JChannel channel;
+  private final SegmentOwnership segments;
+  private final Lifecycle lifecycle;
+  private final ReentrantReadWriteLock viewLock = new ReentrantReadWriteLock();
+  private final Object viewMonitor = new Object();
+  private final List<Consumer<ViewChange>> listeners = new CopyOnWriteArrayList<>();
+  private final AtomicLong mergesLost = new AtomicLong();
+  private volatile Topology topology;
+
+  Membership(ClusterConfig config, JChannel channel, SegmentOwnership segments,
+      Lifecycle lifecycle) {
+    this.config = config;
+    this.channel = channel;
+    this.segments = segments;
+    this.lifecycle = lifecycle;
+  }
+
+  /** Adds a listener run after each installed view, after those added before it. */
+  void onView(Consumer<ViewChange> listener) {
+    listeners.add(listener);
+  }
+
+  /** Installs a view (JGroups' view callback, on its thread). */
+  void install(View view) {
+    List<Integer> incoming = new ArrayList<>();
+    Topology installed;
+    viewLock.writeLock().lock();
+    try {
+      Topology old = topology;
+      Address self = channel.getAddress();
+      boolean lostMerge = MergeWinner.lost(view, self);
+      if (lostMerge) {
+        mergesLost.incrementAndGet();
+      }
+      ConsistentHash hash = new ConsistentHash(view.getMembers(), config.segments(), ownerCount());
+      installed = Topology.of(view, hash, old == null ? null : old.hash());
+      boolean founder = old == null && view.size() == 1;
+      if (config.mode() != ClusterMode.INVALIDATION) {
+        for (int s = 0; s < segments.size(); s++) {
+          if (segments.reassign(s, hash.isOwner(self, s), founder, lostMerge,
+              installed.viewId())) {
+            incoming.add(s);
+          }
+        }
+      }
+      topology = installed;
+    } finally {
+      viewLock.writeLock().unlock();
+    }
+    ViewChange change = new ViewChange(installed, incoming, view instanceof MergeView);
+    for (Consumer<ViewChange> listener : listeners) {
+      listener.accept(change);
+    }
+    wakeWaiters();
+  }
+
+  private int ownerCount() {
+    return switch (config.mode()) {
+      case REPLICATED -> Integer.MAX_VALUE;
+      case DISTRIBUTED -> config.owners();
+      case INVALIDATION -> 1;
+    };
+  }
+
+  /** @return the installed topology, or null before the first view */
+  Topology topology() {
+    return topology;
+  }
+
+  /**
+   * The read side of the view lock: held by a local write from its view check to its sends, so
+   * no view is installed in between. Take it before any segment lock.
+   */
+  Lock viewReadLock() {
+    return viewLock.readLock();
+  }
+
+  Address self() {
+    return channel.getAddress();
+  }
+
+  /** @return this member's name */
+  String name() {
+    return channel.getName();
+  }
+
+  /** @return the names of the current view's members, coordinator first */
+  List<String> members() {
+    return topology.view().getMembers().stream().map(Address::toString).toList();
+  }
+
+  /** @return the number of segments this member owns or is receiving (0 in invalidation mode) */
+  int ownedSegments() {
+    Address self = self();
+    int n = 0;
+    for (int s = 0; s < config.segments(); s++) {
+      n += topology.hash().isOwner(self, s) ? 1 : 0;
+    }
+    return config.mode() == ClusterMode.INVALIDATION ? 0 : n;
+  }
+
+  /** @return true if a key's segment is owned here (in invalidation mode: always) */
+  boolean ownsKey(byte[] key) {
+    return config.mode() == ClusterMode.INVALIDATION
+        || topology.hash().isOwner(self(), segments.segmentOf(key));
+  }
+
+  /** @return true if this member is the key's primary (in invalidation mode: never) */
+  boolean isPrimary(byte[] key) {
+    return config.mode() != ClusterMode.INVALIDATION
+        && topology.hash().primary(segments.segmentOf(key)).equals(self());
+  }
+
+  /** @return merges in which this member's side lost and dropped its entries */
+  long mergesLost() {
+    return mergesLost.get();
+  }
+
+  /** Waits until the installed view id is at least {@code viewId}, or the deadline. */
+  void awaitView(long viewId, long deadlineNanos) {
+    awaitTopology(t -> t.viewId() >= viewId, deadlineNanos);
+  }
+
+  /** Waits a little for a view newer than {@code viewId}: the caller is about to retry. */
+  void awaitNewerView(long viewId, long deadlineNanos) {
+    awaitView(viewId + 1, Math.min(deadlineNanos, System.nanoTime() + 20_000_000L));
+  }
+
+  /**
+   * Waits until the installed topology satisfies {@code ready}, the deadline passes or this
+   * member closes.
+   *
+   * @return true if it does
+   * @throws ClusterException if interrupted
+   */
+  boolean awaitTopology(Predicate<Topology> ready, long deadlineNanos) {
+    synchronized (viewMonitor) {
+      while ((topology == null || !ready.test(topology)) && !lifecycle.closed()) {
+        long left = deadlineNanos - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        try {
+          TimeUnit.NANOSECONDS.timedWait(viewMonitor, Math.min(left, 50_000_000L));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new ClusterException("interrupted while waiting for a view", e);
+        }
+      }
+      return topology != null && ready.test(topology);
+    }
+  }
+
+  /** Wakes every thread waiting for a view (a view was installed, or this member closed). */
+  void wakeWaiters() {
+    synchronized (viewMonitor) {
+      viewMonitor.notifyAll();
+    }
+  }
+}

@@ -1,0 +1,146 @@
+package dev.larder.cluster.internal;
+
+import dev.larder.cluster.ClusterMode;
+import dev.larder.cluster.ClusterTimeoutException;
+import dev.larder.cluster.Replication;
+import dev.larder.codec.ByteSink;
+import dev.larder.codec.ByteSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jgroups.Address;
+
+/**
+ * Operations on the whole cache: clearing every member, counting and listing every entry.
+ * Thread-safe.
+ *
+ * <p>Implementation notes. Each asks every other member out-of-band (their handlers run on
+ * workers) and combines the answers with its own. An entry is counted and listed once, by the
+ * member that is its primary and owns its segment in its view (OWNED or INCOMING); in
+ * invalidation mode a count is this member's store alone, and a listing gathers every member's
+ * own entries. None is atomic with concurrent writes or rebalances: a clear may miss a write
+ * racing it, and a count or listing is a weakly consistent snapshot.
+ */
+final class WholeCache {
+
+  private final ClusterMode mode;
+  private final Replication replication;
+  private final Membership membership;
+  private final SegmentOwnership segments;
+  private final LocalStore store;
+  private final Messenger messenger;
+  /** Copies of non-owned keys, or null. */
+  private final NearCache near;
+
+  WholeCache(ClusterMode mode, Replication replication, Membership membership,
+      SegmentOwnership segments, LocalStore store, Messenger messenger, NearCache near) {
+    this.mode = mode;
+    this.replication = replication;
+    this.membership = membership;
+    this.segments = segments;
+    this.store = store;
+    this.messenger = messenger;
+    this.near = near;
+  }
+
+  /**
+   * Removes every entry on every member (not atomic with concurrent writes); with SYNC
+   * replication, waits until every member cleared.
+   *
+   * @throws ClusterTimeoutException if a member did not answer within the timeout (SYNC)
+   */
+  void clear() {
+    store.entries.invalidateAll();
+    if (near != null) {
+      near.flush();
+    }
+    messenger.broadcast(Frame.of(Frame.T_CLEAR, 0, membership.topology().viewId()),
+        replication == Replication.SYNC, true, "clear");
+  }
+
+  /** A CLEAR from another member, on a worker. */
+  void onClear(Address from, Frame f) {
+    store.entries.invalidateAll();
+    if (near != null) {
+      near.flush();
+    }
+    messenger.reply(from, f.reqId(),
+        Frame.reply(f.reqId(), membership.topology().viewId(), Frame.S_OK, null));
+  }
+
+  /** @return the number of entries in the cluster (each counted once, by its primary) */
+  long count() {
+    if (mode == ClusterMode.INVALIDATION) {
+      return store.entries.estimatedSize();
+    }
+    Frame scan = new Frame(Frame.T_SCAN, 0, 0, 0, Frame.F_COUNT_ONLY, null, null, null,
+        Frame.NO_INTS, List.of(), List.of());
+    long total = countOf(scan(scan));
+    for (Frame r : messenger.broadcast(scan, true, true, "count").values()) {
+      total += countOf(r);
+    }
+    return total;
+  }
+
+  /**
+   * @return every entry of the cluster, each once (from its primary), as alternating encoded keys
+   *     and values; a snapshot, weakly consistent with concurrent writes and rebalances
+   */
+  List<byte[]> entries() {
+    Frame scan = Frame.of(Frame.T_SCAN, 0, 0);
+    List<byte[]> all = new ArrayList<>(scan(scan).entries());
+    if (mode != ClusterMode.INVALIDATION) {
+      for (Frame r : messenger.broadcast(scan, true, true, "scan").values()) {
+        all.addAll(r.entries());
+      }
+    }
+    if (!store.stamps()) {
+      return all;
+    }
+    List<byte[]> live = new ArrayList<>(all.size());
+    for (int i = 0; i + 1 < all.size(); i += 2) {
+      byte[] v = store.live(all.get(i + 1));
+      if (v != null) {
+        live.add(all.get(i));
+        live.add(v);
+      }
+    }
+    return live;
+  }
+
+  /** A SCAN from another member, on a worker. */
+  void onScan(Address from, Frame f) {
+    messenger.reply(from, f.reqId(), scan(f));
+  }
+
+  /**
+   * Counts, or lists, the entries this member is primary of (in invalidation mode: all its
+   * own).
+   */
+  private Frame scan(Frame f) {
+    boolean countOnly = (f.flags() & Frame.F_COUNT_ONLY) != 0;
+    Topology t = membership.topology();
+    Address self = membership.self();
+    boolean all = mode == ClusterMode.INVALIDATION;
+    long count = 0;
+    List<byte[]> entries = new ArrayList<>();
+    for (Map.Entry<byte[], byte[]> e : store.entries.asMap().entrySet()) {
+      int s = segments.segmentOf(e.getKey());
+      if (all || (t.hash().primary(s).equals(self) && segments.ownedOrIncoming(s))) {
+        count++;
+        if (!countOnly) {
+          entries.add(e.getKey());
+          entries.add(e.getValue());
+        }
+      }
+    }
+    ByteSink out = new ByteSink(8);
+    out.writeLong(count);
+    return new Frame(Frame.T_REPLY, f.reqId(), t.viewId(), Frame.S_OK, 0, null,
+        out.toByteArray(), null, Frame.NO_INTS, List.of(), entries);
+  }
+
+  private static long countOf(Frame reply) {
+    return reply.value() == null ? 0 : new ByteSource(reply.value()).readLong();
+  }
+}

@@ -1,0 +1,257 @@
+package dev.larder.cluster.internal;
+
+import dev.larder.cluster.ClusterException;
+import dev.larder.cluster.ClusterTimeoutException;
+import dev.larder.cluster.Replication;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiPredicate;
+import org.jgroups.Address;
+
+/**
+ * Writes of single keys in the owner modes (replicated, distributed): routing a write to the
+ * key's primary and executing it there. Thread-safe.
+ *
+ * <p>Implementation notes.
+ * <ul>
+ *   <li>A write goes to the key's primary in the caller's view. The primary checks that it is
+ *       in the same view (a caller with an older view is told to retry once it has the new
+ *       one), then, holding the view lock's read side and the segment lock, applies the write
+ *       locally and sends it to each backup ({@link Backups}). The view lock keeps one view from
+ *       the check to the sends; the segment lock gives every key one order of writes. A SYNC
+ *       write waits, outside the locks, for every backup's ack; a backup whose view is newer
+ *       than the write's refuses it, and the caller retries in the new view, until the cluster
+ *       timeout.
+ *   <li>A conditional write needs the current value: a primary whose segment is still
+ *       incoming, and which has not written the key since, fetches it from another owner first
+ *       ({@link Reads#readRemote}) and applies it unless the key became live meanwhile.
+ *   <li>Threads: a SYNC write from another member may wait for backups, so it runs on a worker
+ *       (it arrived out-of-band). An ASYNC write arrives as a regular message and runs on the
+ *       delivery thread without waiting: executed if this member is the primary, else passed
+ *       on to the primary of its view, at most {@value #MAX_HOPS} times; one that finds no
+ *       primary is dropped and counted ({@link #asyncDropped}).
+ * </ul>
+ */
+final class Writes {
+
+  private static final System.Logger LOG = System.getLogger(Writes.class.getName());
+  private static final int MAX_HOPS = 3;
+
+  private final Replication replication;
+  private final Membership membership;
+  private final SegmentOwnership segments;
+  private final LocalStore store;
+  private final Messenger messenger;
+  private final Reads reads;
+  private final Backups backups;
+  private final RemovalReporting removals;
+  private final BiPredicate<byte[], byte[]> sameValue;
+  private final Executor workers;
+  private final AtomicLong asyncDropped = new AtomicLong();
+
+  Writes(Replication replication, Membership membership, SegmentOwnership segments,
+      LocalStore store, Messenger messenger, Reads reads, Backups backups,
+      RemovalReporting removals, BiPredicate<byte[], byte[]> sameValue, Executor workers) {
+    this.replication = replication;
+    this.membership = membership;
+    this.segments = segments;
+    this.store = store;
+    this.messenger = messenger;
+    this.reads = reads;
+    this.backups = backups;
+    this.removals = removals;
+    this.sameValue = sameValue;
+    this.workers = workers;
+  }
+
+  /**
+   * Executes a write on the key's owners.
+   *
+   * @param op the write
+   * @param key the encoded key
+   * @param value the encoded new value (null for removals)
+   * @param expected the encoded expected value of REPLACE_IF and REMOVE_IF
+   * @param mayReturnEarly true if the write returns nothing, so ASYNC may return at once
+   * @return the previous value, or {@link Outcome#TRUE}/{@link Outcome#FALSE} for conditional
+   *     writes; null when an async write returned early
+   * @throws ClusterTimeoutException if the owners did not complete it within the timeout
+   */
+  byte[] write(Op op, byte[] key, byte[] value, byte[] expected, boolean mayReturnEarly) {
+    boolean async = mayReturnEarly && replication == Replication.ASYNC;
+    long deadline = messenger.deadline();
+    int s = segments.segmentOf(key);
+    while (true) {
+      Topology t = membership.topology();
+      Address primary = t.hash().primary(s);
+      Frame request = new Frame(Frame.T_WRITE, 0, t.viewId(), op.ordinal(),
+          (async ? Frame.F_ASYNC : 0) | (mayReturnEarly ? Frame.F_NO_RESULT : 0), key, value,
+          expected, backups.writeInts(), List.of(), List.of());
+      Frame r;
+      if (primary.equals(membership.self())) {
+        r = executeAsPrimary(request, !async, deadline);
+      } else if (async) {
+        messenger.send(primary, request, false);
+        return null;
+      } else {
+        r = messenger.call(primary, request, deadline);
+      }
+      if (r != null && r.op() == Frame.S_OK) {
+        return r.value();
+      }
+      if (r != null && r.op() == Frame.S_TIMEOUT) {
+        throw new ClusterTimeoutException(op + " write", r.names());
+      }
+      if (r != null && r.op() == Frame.S_ERROR) {
+        throw new ClusterException(new String(r.value(), StandardCharsets.UTF_8));
+      }
+      if (System.nanoTime() >= deadline) {
+        throw new ClusterTimeoutException(op + " write", List.of(primary.toString()));
+      }
+      membership.awaitNewerView(t.viewId(), deadline);
+    }
+  }
+
+  /** A WRITE from another member, on the delivery thread. */
+  void onWrite(Address from, Frame f) {
+    if ((f.flags() & Frame.F_ASYNC) != 0) {
+      try {
+        onAsyncWrite(f);
+      } catch (RuntimeException e) {
+        asyncDropped.incrementAndGet();
+        LOG.log(System.Logger.Level.WARNING, "async write from " + from + " failed", e);
+      }
+    } else {
+      workers.execute(() -> messenger.reply(from, f.reqId(), onSyncWrite(f)));
+    }
+  }
+
+  /**
+   * A WRITE before this member's first view: the sender is asked to retry, or, for an async
+   * write (which wants no answer), it is dropped and counted.
+   */
+  void onWriteBeforeFirstView(Address from, Frame f) {
+    if (f.reqId() != 0) {
+      messenger.reply(from, f.reqId(), Frame.reply(f.reqId(), 0, Frame.S_RETRY, null));
+    } else {
+      asyncDropped.incrementAndGet();
+    }
+  }
+
+  private Frame onSyncWrite(Frame f) {
+    try {
+      return executeAsPrimary(f, true, messenger.deadline());
+    } catch (RuntimeException e) {
+      return Frame.reply(f.reqId(), 0, Frame.S_ERROR,
+          String.valueOf(e.getMessage()).getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  /** An async write, on the delivery thread: execute if primary here, else pass it on. */
+  private void onAsyncWrite(Frame f) {
+    Topology t = membership.topology();
+    int s = segments.segmentOf(f.key());
+    Address primary = t.hash().primary(s);
+    // ints[0] counts the hops; the dictionary sizes after it travel on unchanged
+    int[] ints = f.ints().length > 0 ? f.ints().clone() : new int[1];
+    ints[0]++;
+    Frame here = new Frame(f.type(), 0, t.viewId(), f.op(), f.flags(), f.key(), f.value(),
+        f.expected(), ints, List.of(), List.of());
+    if (primary.equals(membership.self())) {
+      Frame r = executeAsPrimary(here, false, messenger.deadline());
+      if (r.op() != Frame.S_OK) {
+        asyncDropped.incrementAndGet();
+      }
+    } else if (here.ints()[0] <= MAX_HOPS) {
+      messenger.send(primary, here, false);
+    } else {
+      asyncDropped.incrementAndGet();
+    }
+  }
+
+  /**
+   * Runs a write on this member as the key's primary: check the view, apply under the segment
+   * lock, send to the backups, and (if asked) wait for their acks.
+   */
+  private Frame executeAsPrimary(Frame f, boolean waitForBackups, long deadline) {
+    if (f.viewId() > membership.topology().viewId() && waitForBackups) {
+      membership.awaitView(f.viewId(), deadline);
+    }
+    Topology t = membership.topology();
+    int s = segments.segmentOf(f.key());
+    if (f.viewId() != t.viewId() || !t.hash().primary(s).equals(membership.self())) {
+      return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
+    }
+    if (!backups.knowsDictionaryIdsOf(f)) {
+      return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
+    }
+    Op op = Op.of(f.op());
+    ByteKey bk = new ByteKey(f.key());
+    Frame fetched = null;
+    if (op.readsCurrent() && !segments.authoritativeLocked(s, bk)) {
+      fetched = reads.readRemote(t, s, f.key(), deadline);
+      if (fetched == null) {
+        return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
+      }
+    }
+    Calls.Call call = null;
+    byte[] result;
+    membership.viewReadLock().lock();
+    segments.lock(s);
+    try {
+      if (membership.topology() != t) {
+        return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
+      }
+      if (fetched != null && !segments.isLive(s, bk)) {
+        store.apply(s, bk, fetched.value());
+      }
+      boolean noResult = (f.flags() & Frame.F_NO_RESULT) != 0;
+      // a put whose caller discards the previous value needs it only for a removal listener
+      byte[] stored = op == Op.PUT && noResult && !removals.wanted() ? null
+          : store.stored(f.key());
+      byte[] current = store.live(stored);
+      Outcome outcome = Outcome.of(op, current, f.value(), f.expected(), sameValue);
+      result = noResult ? null : outcome.result();
+      if (outcome.changes()) {
+        byte[] next = store.storedForm(outcome.newValue());
+        store.apply(s, bk, next);
+        call = backups.replicate(t, s, f.key(), next, waitForBackups);
+        removals.onWrite(f.key(), stored, current, outcome.newValue() == null);
+      }
+    } finally {
+      segments.unlock(s);
+      membership.viewReadLock().unlock();
+    }
+    return awaitBackups(f, t, call, result, deadline);
+  }
+
+  private Frame awaitBackups(Frame f, Topology t, Calls.Call call, byte[] result, long deadline) {
+    if (call == null) {
+      return Frame.reply(f.reqId(), t.viewId(), Frame.S_OK, result);
+    }
+    try {
+      if (!call.await(deadline)) {
+        return Frame.reply(f.reqId(), t.viewId(), Frame.S_TIMEOUT, null)
+            .withNames(Messenger.names(call.awaiting().toArray(Address[]::new)));
+      }
+      for (Map.Entry<Address, Frame> e : call.replies().entrySet()) {
+        if (e.getValue().op() != Frame.S_OK) {
+          return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
+        }
+      }
+      return Frame.reply(f.reqId(), t.viewId(), Frame.S_OK, result);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ClusterException("interrupted while waiting for backups", e);
+    } finally {
+      messenger.close(call);
+    }
+  }
+
+  /** @return async writes dropped because no primary could take them during a view change */
+  long asyncDropped() {
+    return asyncDropped.get();
+  }
+}
