@@ -41,7 +41,9 @@ import org.jgroups.View;
  * second while this member coordinates a view whose members differ from its epoch's, or is not
  * READY (a reconfiguration that failed, or one whose coordinator died before installing), or
  * holds a transaction pending for more than twice the cluster timeout (its originator is alive
- * but its decision never came: a reconfiguration decides it, so that no key stays locked).
+ * but its decision never came: a reconfiguration decides it, so that no key stays locked), or has
+ * applied more than {@value #APPLIED_PER_EPOCH} transactions in its epoch (each member remembers
+ * them until the next epoch, to report them).
  * Checkpoints run on the same thread every {@code checkpointEvery}.
  *
  * <p>Thread-safe.
@@ -49,6 +51,8 @@ import org.jgroups.View;
 public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
 
   private static final System.Logger LOG = System.getLogger(ClusterTxEngine.class.getName());
+  /** Transactions an epoch applies before its coordinator starts the next (see MemberState). */
+  private static final int APPLIED_PER_EPOCH = 50_000;
 
   private final List<TxCacheSpec<?, ?>> specs;
   private final Isolation defaultIsolation;
@@ -219,7 +223,8 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
     }
     Epoch e = member.epoch();
     if (!member.isReady() || !Set.copyOf(e.addresses()).equals(Set.copyOf(v.getMembers()))
-        || member.oldestPendingNanos() > 2 * timeoutNanos) {
+        || member.oldestPendingNanos() > 2 * timeoutNanos
+        || member.appliedInEpochCount() > APPLIED_PER_EPOCH) {
       scheduleReconfiguration();
     }
   }

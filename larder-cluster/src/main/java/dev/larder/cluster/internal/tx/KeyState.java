@@ -115,6 +115,11 @@ final class KeyState {
         || (shared != null && !(shared.size() == 1 && shared.contains(txid)));
   }
 
+  /** @return the transaction holding the exclusive lock, or null */
+  synchronized TxId exclusiveHolder() {
+    return exclusive;
+  }
+
   synchronized void unlock(TxId txid) {
     if (txid.equals(exclusive)) {
       exclusive = null;

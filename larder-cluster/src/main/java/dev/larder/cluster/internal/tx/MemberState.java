@@ -48,6 +48,8 @@ final class MemberState implements TxLog.Replay {
 
   private static final System.Logger LOG = System.getLogger(MemberState.class.getName());
   private static final int ABORT_TOMBSTONES = 10_000;
+  /** How long a PREPARE waits for locks held by decided transactions before it refuses. */
+  private static final long DECIDED_LOCK_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
   final VersionStore store = new VersionStore();
   private final int segments;
@@ -78,6 +80,14 @@ final class MemberState implements TxLog.Replay {
       return size() > ABORT_TOMBSTONES;
     }
   };
+  /**
+   * Transactions of the installed epoch applied here, with their commit timestamps: reported to
+   * a reconfiguration as committed, since the member that makes the reconfiguration's quorum
+   * intersect a transaction's DECIDE majority may have applied (and so no longer hold) it.
+   * Emptied when the next epoch is installed (all of the epoch's transactions are then decided on
+   * every member that installs it); the coordinator starts a new epoch when it grows large.
+   */
+  private final Map<TxId, Long> appliedInEpoch = new LinkedHashMap<>();
   /** Outcomes an originator on this member waits for: the commit timestamp, or -1 for abort. */
   private final Map<TxId, CompletableFuture<Long>> outcomes = new ConcurrentHashMap<>();
 
@@ -157,6 +167,11 @@ final class MemberState implements TxLog.Replay {
     return adoptingSince < 0 ? -1 : System.nanoTime() - adoptingSince;
   }
 
+  /** @return transactions of the installed epoch applied here (and still remembered) */
+  synchronized int appliedInEpochCount() {
+    return appliedInEpoch.size();
+  }
+
   /** @return pending transactions whose DECIDE this member logged */
   synchronized int decidedCount() {
     return (int) pending.values().stream().filter(t -> t.decidedBallot != null).count();
@@ -227,10 +242,25 @@ final class MemberState implements TxLog.Replay {
         }
         List<KeyRef> locked = new ArrayList<>();
         List<TxFrame.Conflict> conflicts = validateAndLock(p, locked);
-        if (!conflicts.isEmpty()) {
-          for (KeyRef k : locked) {
-            store.state(k).unlock(p.txid());
+        long waitUntil = System.nanoTime() + DECIDED_LOCK_WAIT_NANOS;
+        while (!conflicts.isEmpty() && lockedByDecidedOnly(conflicts, p.txid())
+            && System.nanoTime() < waitUntil) {
+          // a decided transaction's APPLY is on its way: wait a little rather than refuse
+          unlockAll(locked, p.txid());
+          locked.clear();
+          try {
+            TimeUnit.NANOSECONDS.timedWait(this, waitUntil - System.nanoTime());
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            break;
           }
+          if (!ready || p.epoch() != epoch.number) {
+            return new TxFrame.Vote(0, TxFrame.V_RETRY, 0, List.of());
+          }
+          conflicts = validateAndLock(p, locked);
+        }
+        if (!conflicts.isEmpty()) {
+          unlockAll(locked, p.txid());
           return new TxFrame.Vote(0, TxFrame.V_NO, 0, conflicts);
         }
         proposal = store.clock.tick();
@@ -252,6 +282,27 @@ final class MemberState implements TxLog.Replay {
       still.readLock().unlock();
     }
     return new TxFrame.Vote(0, TxFrame.V_YES, proposal, List.of());
+  }
+
+  private void unlockAll(List<KeyRef> locked, TxId txid) {
+    for (KeyRef k : locked) {
+      store.state(k).unlock(txid);
+    }
+  }
+
+  /** @return true if every conflict is a lock held by a transaction whose DECIDE was logged here */
+  private boolean lockedByDecidedOnly(List<TxFrame.Conflict> conflicts, TxId self) {
+    for (TxFrame.Conflict c : conflicts) {
+      if (c.committedAt() != 0) {
+        return false;
+      }
+      TxId holder = store.state(c.key()).exclusiveHolder();
+      PendingTxn t = holder == null || holder.equals(self) ? null : pending.get(holder);
+      if (t == null || t.decidedBallot == null) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -300,12 +351,13 @@ final class MemberState implements TxLog.Replay {
           return new TxFrame.Ack(0, TxFrame.A_REFUSED, promised);
         }
         PendingTxn t = pending.get(d.txid());
-        if (t == null) {
-          // applied already (an APPLY overtook this DECIDE): the decision was chosen
-          return new TxFrame.Ack(0, TxFrame.A_OK, promised);
+        if (t != null) {
+          t.decidedBallot = d.ballot();
+          t.decidedTs = d.commitTs();
         }
-        t.decidedBallot = d.ballot();
-        t.decidedTs = d.commitTs();
+        // Without t, an APPLY overtook this DECIDE (the decision was chosen): the record is
+        // written all the same, which also makes the APPLIED before it durable (recovery
+        // ignores a DECIDED of a transaction that is not pending).
         if (log != null) {
           ticket = log.append(TxLog.DECIDED, out -> {
             TxFrame.writeTxId(out, d.txid());
@@ -356,6 +408,7 @@ final class MemberState implements TxLog.Replay {
   }
 
   private void applyLocked(PendingTxn t, long commitTs) {
+    appliedInEpoch.put(t.txid, commitTs);
     store.clock.observe(commitTs);
     long horizon = store.horizon();
     for (TxFrame.Write w : t.writes) {
@@ -371,6 +424,7 @@ final class MemberState implements TxLog.Replay {
       });
     }
     complete(t.txid, commitTs);
+    notifyAll(); // PREPAREs waiting for this transaction's locks
   }
 
   private void abortLocked(PendingTxn t) {
@@ -383,6 +437,7 @@ final class MemberState implements TxLog.Replay {
     if (log != null) {
       log.append(TxLog.ABORTED, out -> TxFrame.writeTxId(out, t.txid));
     }
+    notifyAll(); // PREPAREs waiting for this transaction's locks
   }
 
   /** Before DECIDE: the originator will wait on this if the decision is not chosen in time. */
@@ -417,6 +472,17 @@ final class MemberState implements TxLog.Replay {
       List<TxFrame.PendingReport> reports = new ArrayList<>();
       for (PendingTxn t : pending.values()) {
         reports.add(reportOf(t));
+      }
+      appliedInEpoch.forEach((id, ts) -> reports.add(new TxFrame.PendingReport(id,
+          TxFrame.D_COMMIT, epoch.ballot, ts)));
+      if (accepted != null) {
+        // an acceptor reports every value it accepted, not only those of pending transactions
+        for (TxFrame.Decision d : accepted.decisions()) {
+          if (!pending.containsKey(d.txid())) {
+            reports.add(new TxFrame.PendingReport(d.txid(), d.commit() ? TxFrame.D_COMMIT
+                : TxFrame.D_ABORT, accepted.ballot(), d.commitTs()));
+          }
+        }
       }
       long effective = stateEpoch;
       if (accepted != null && !accepted.stale().contains(memberId)) {
@@ -516,6 +582,7 @@ final class MemberState implements TxLog.Replay {
           complete(d.txid(), d.commit() ? d.commitTs() : -1);
         }
         abortedEarly.clear();
+        appliedInEpoch.clear();
         epoch = new Epoch(p.epoch(), p.ballot(), p.members(), segments);
         if (accepted != null && accepted.ballot().compareTo(p.ballot()) <= 0) {
           accepted = null;
@@ -556,6 +623,7 @@ final class MemberState implements TxLog.Replay {
           abortLocked(t);
         }
         store.clear();
+        appliedInEpoch.clear();
         for (TxFrame.VersionEntry e : entries) {
           store.clock.observe(e.ts());
           store.state(e.key()).reset(e.ts(), e.value());
@@ -651,6 +719,10 @@ final class MemberState implements TxLog.Replay {
         TxFrame.Proposal p = accepted;
         add.accept(TxLog.entry(TxLog.E_ACCEPTED, out -> TxFrame.writeProposal(out, p)));
       }
+      appliedInEpoch.forEach((id, ts) -> add.accept(TxLog.entry(TxLog.E_APPLIED, out -> {
+        TxFrame.writeTxId(out, id);
+        out.writeLong(ts);
+      })));
     });
   }
 
@@ -704,6 +776,7 @@ final class MemberState implements TxLog.Replay {
 
   @Override
   public void applied(TxId txid, long commitTs) {
+    appliedInEpoch.put(txid, commitTs);
     PendingTxn t = pending.remove(txid);
     if (t != null) {
       store.clock.observe(commitTs);
@@ -740,6 +813,7 @@ final class MemberState implements TxLog.Replay {
   public void epoch(long number, Ballot ballot, List<TxFrame.Member> members, boolean stale) {
     epoch = new Epoch(number, ballot, members, segments);
     accepted = null;
+    appliedInEpoch.clear();
     if (!stale) {
       stateEpoch = number;
     }

@@ -97,9 +97,12 @@ final class Originator {
     TxFrame.Vote own;
     boolean complete;
     try {
+      // regular, like APPLY: a member handles this originator's APPLY of an earlier transaction
+      // before this PREPARE, so a client's next transaction on a key it just wrote finds the
+      // key unlocked
       for (Address a : others) {
         channel.send(a, new TxFrame.Prepare(call.id, e.number, e.ballot, id, snapshot, flags,
-            checkedReads, writes), true);
+            checkedReads, writes), false);
       }
       prepare = new TxFrame.Prepare(0, e.number, e.ballot, id, snapshot, flags, checkedReads,
           writes);

@@ -26,7 +26,8 @@ import org.jgroups.View;
 /**
  * The clustered store's JGroups channel: sends {@link TxFrame}s, matches replies to outstanding
  * calls, hands requests to a worker (a virtual thread each: handlers wait for the log) and views
- * to the engine. Thread-safe.
+ * to the engine. APPLY and ABORT, which wait for nothing, are handled on the delivery thread, so
+ * that a member handles them before the sender's next regular frame. Thread-safe.
  */
 final class TxChannel implements Receiver, AutoCloseable {
 
@@ -215,16 +216,21 @@ final class TxChannel implements Receiver, AutoCloseable {
           sink.accept(s);
         }
       }
-      default -> workers.execute(() -> {
-        try {
-          handler.onRequest(from, f);
-        } catch (RuntimeException e) {
-          if (!closed) {
-            LOG.log(System.Logger.Level.WARNING, "handling " + f.getClass().getSimpleName()
-                + " from " + from + " failed", e);
-          }
-        }
-      });
+      // on the delivery thread, in the sender's order: applied before its next PREPARE is seen
+      case TxFrame.Apply a -> handle(from, a);
+      case TxFrame.Abort a -> handle(from, a);
+      default -> workers.execute(() -> handle(from, f));
+    }
+  }
+
+  private void handle(Address from, TxFrame f) {
+    try {
+      handler.onRequest(from, f);
+    } catch (RuntimeException e) {
+      if (!closed) {
+        LOG.log(System.Logger.Level.WARNING, "handling " + f.getClass().getSimpleName()
+            + " from " + from + " failed", e);
+      }
     }
   }
 

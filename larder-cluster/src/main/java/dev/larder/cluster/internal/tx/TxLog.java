@@ -40,6 +40,7 @@ final class TxLog implements AutoCloseable {
   static final int E_VERSION = 2;
   static final int E_PENDING = 3;
   static final int E_ACCEPTED = 4;
+  static final int E_APPLIED = 5;
 
   private static final String FORMAT_FILE = "cluster-tx";
   private static final String FORMAT = "version 1";
@@ -212,6 +213,7 @@ final class TxLog implements AutoCloseable {
             }
           }
           case E_ACCEPTED -> r.accepted(TxFrame.readProposal(in));
+          case E_APPLIED -> r.applied(TxFrame.readTxId(in), in.readLong());
           default -> throw new CodecException("unknown checkpoint entry kind " + kind);
         }
         done(in);

@@ -121,6 +121,50 @@ class ClusteredTxCommitTest {
     }
   }
 
+  /**
+   * A key's lock is held at its primary from PREPARE to APPLY: with the originator's APPLY to
+   * the primary sent 1.5 s late, a transaction that writes the key meanwhile fails at once, and
+   * a write outside a transaction waits, then applies after it.
+   */
+  @Test
+  void aLockedKeyFailsATransactionAndDelaysABlindWrite() throws Exception {
+    try (TxTestCluster c = new TxTestCluster(3, Isolation.SERIALIZABLE, null)) {
+      c.awaitEpoch(3);
+      MemberState m0 = c.engine(0).member();
+      String key = keyNotPrimaryOn(m0);
+      FrameFilter f = FrameFilter.install(c.engine(0));
+      f.delay((to, frame) -> frame instanceof TxFrame.Apply, 1500);
+      c.store(0).inTransaction(tx -> {
+        tx.put(c.kv(0), key, 1L);
+        return null;
+      });
+      long start = System.nanoTime();
+      Transaction t = c.store(2).begin();
+      t.put(c.kv(2), key, 2L);
+      TransactionConflictException refused = assertThrows(TransactionConflictException.class,
+          t::commit);
+      assertEquals(0, refused.keys().getFirst().committedAt(), "locked, not overwritten");
+      c.kv(1).put(key, 3L);
+      long waitedMillis = (System.nanoTime() - start) / 1_000_000;
+      assertTrue(waitedMillis >= 1000, "the blind write did not wait: " + waitedMillis + " ms");
+      for (int i = 0; i < 3; i++) {
+        TxCache<String, Long> kv = c.kv(i);
+        TxTestCluster.await(() -> Long.valueOf(3).equals(kv.get(key)), "the blind write won");
+      }
+    }
+  }
+
+  private static String keyNotPrimaryOn(MemberState member) {
+    for (int i = 0; ; i++) {
+      dev.larder.codec.ByteSink sink = new dev.larder.codec.ByteSink();
+      KV.keyCodec().encode("locked" + i, sink);
+      if (!member.epoch().isPrimary(member.memberId(),
+          new dev.larder.tx.internal.KeyRef(0, sink.toByteArray()))) {
+        return "locked" + i;
+      }
+    }
+  }
+
   @Test
   void removalsAreCommittedEverywhere() throws Exception {
     try (TxTestCluster c = new TxTestCluster(3, Isolation.SERIALIZABLE, null)) {

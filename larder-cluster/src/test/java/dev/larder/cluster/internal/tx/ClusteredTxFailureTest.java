@@ -99,6 +99,26 @@ class ClusteredTxFailureTest {
     }
   }
 
+  /**
+   * The survivor that logged the DECIDE has applied the transaction (it holds it pending no
+   * longer); the other survivor never heard of the decision. The reconfiguration must learn of
+   * the commit from the first and apply it on the second.
+   */
+  @Test
+  void aCommitAppliedByOneSurvivorIsCommittedOnTheOther() throws Exception {
+    try (TxTestCluster c = seeded(3, null)) {
+      Address m2 = c.address(2);
+      FrameFilter f = FrameFilter.install(c.engine(0));
+      f.drop((to, frame) -> (frame instanceof TxFrame.Decide || frame instanceof TxFrame.Apply)
+          && to.equals(m2));
+      commit(c, 0, "k", 2L);
+      TxTestCluster.await(() -> Long.valueOf(2).equals(c.kv(1).get("k")), "m1 applied it");
+      c.crash(0);
+      c.awaitEpoch(2);
+      assertEverywhere(c, "k", 2L, 1, 2);
+    }
+  }
+
   @Test
   void decideLoggedByOneSurvivorOnlyIsCommittedByTheReconfiguration() throws Exception {
     try (TxTestCluster c = seeded(5, null)) {
