@@ -183,7 +183,11 @@ public interface Cache<K, V> extends AutoCloseable {
    */
   void invalidate(K key);
 
-  /** Removes every entry. Removal listeners see cause {@link RemovalCause#EXPLICIT}. */
+  /**
+   * Removes every entry. Removal listeners see cause {@link RemovalCause#EXPLICIT}. Off heap, a
+   * background thread gives the entries' memory back to the system as this returns; a write
+   * that follows at once may first finish that for its own segment.
+   */
   void invalidateAll();
 
   /** @param keys keys to remove */
@@ -268,13 +272,16 @@ public interface Cache<K, V> extends AutoCloseable {
   ConcurrentMap<K, V> asMap();
 
   /**
-   * Releases all memory. Idempotent. Afterwards every call except {@code close} throws
+   * Releases all memory: a background thread gives off-heap pages' memory back to the system as
+   * this returns, and their address space goes once the garbage collector finds that no thread
+   * still racing this call can reach them; close stops no thread and waits for no reader (nor
+   * for the kernel). Idempotent. Afterwards every call except {@code close} throws
    * {@link IllegalStateException}, those of the map view and queries such as
-   * {@link #estimatedSize}, {@link #memoryUsed} and {@link #stats} included, and so do calls
-   * that would touch no entry ({@code getAll}, {@code putAll} and {@code invalidateAll} of
-   * nothing); calls racing with close either complete or throw it. A cache
-   * that becomes unreachable without being closed still frees its memory, off the heap too, but
-   * only when the garbage collector notices, and with a logged warning.
+   * {@link #estimatedSize}, {@link #memoryUsed} and {@link #stats} included, and so do calls that
+   * would touch no entry ({@code getAll}, {@code putAll} and {@code invalidateAll} of nothing);
+   * calls racing with close either complete or throw it. A cache that becomes unreachable
+   * without being closed still frees its memory, off the heap too, but only when the garbage
+   * collector notices, and with a logged warning.
    */
   @Override
   void close();

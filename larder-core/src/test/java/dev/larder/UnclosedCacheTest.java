@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A cache that becomes unreachable without being closed frees its off-heap pages (shared arenas,
- * which the garbage collector alone never frees) and says so; a closed one is not reported.
+ * A cache that becomes unreachable without being closed frees its off-heap pages and says so; a
+ * closed one is not reported.
  */
 class UnclosedCacheTest {
 

@@ -5,11 +5,12 @@ import java.lang.ref.Cleaner;
 
 /**
  * Frees the pages of a cache's segments: when the cache is closed, and, for a cache whose pages
- * are off the heap, when it becomes unreachable without having been closed. Off-heap pages are
- * mapped memory that the garbage collector never frees, so a forgotten cache would otherwise
- * keep its memory until the process ends; a {@link Cleaner} frees it instead, and a warning
- * says so, since the collector may take long to notice. Holds the segments, never the cache, so
- * that the cache can become unreachable. Frees at most once. Thread-safe.
+ * are off the heap, when it becomes unreachable without having been closed. A forgotten cache's
+ * off-heap mappings would otherwise be given back only once the collector found each segment's
+ * page arena unreachable too; a {@link Cleaner} gives their memory back as soon as the cache is
+ * found unreachable, and a warning says so, since the collector may take long to notice. Holds
+ * the segments, never the cache, so that the cache can become unreachable. Frees at most once.
+ * Thread-safe.
  */
 final class SegmentRelease {
 

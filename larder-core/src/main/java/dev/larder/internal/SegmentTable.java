@@ -1,6 +1,5 @@
 package dev.larder.internal;
 
-import dev.larder.internal.store.PageScope;
 import dev.larder.internal.store.Segment;
 import dev.larder.internal.store.StoreSettings;
 import dev.larder.internal.store.WriteResult;
@@ -26,9 +25,7 @@ import java.util.function.ToLongFunction;
  * field. A caller that read the routes before a split reaches the first segment, which forwards
  * every call to the successor of its key once it has retired; its lock-free reads retry when
  * it retires (see Segment). Splitting and closing are serialized on this object's monitor, and
- * a split happens at most once. The segments' off-heap pages share one page scope, which counts
- * the first segment and every stripe; a cache closed before it split closes the stripes'
- * shares unopened.
+ * a split happens at most once.
  */
 final class SegmentTable implements Iterable<Segment> {
 
@@ -37,7 +34,6 @@ final class SegmentTable implements Iterable<Segment> {
   private final Segment first;
   /** The cache's settings, from which the stripes' are derived when they are made. */
   private final CacheConfig<?, ?> config;
-  private final PageScope scope;
   private final long splitBytes;
   private final long splitEntries;
   /** Segment for each route, {@code hash & mask}; the first segment in every one until split. */
@@ -54,10 +50,9 @@ final class SegmentTable implements Iterable<Segment> {
     this.splitBytes = StoreSizing.splitBytes(config, count);
     this.splitEntries = StoreSizing.splitEntries(config, count);
     this.merged = count > 1 && splitEntries > 0;
-    this.scope = new PageScope(merged ? count + 1 : count);
     this.config = config;
     if (merged) {
-      first = new Segment(StoreSizing.settings(config, count, 0, scope));
+      first = new Segment(StoreSizing.settings(config, count, 0));
       Segment[] all = new Segment[count];
       Arrays.fill(all, first);
       routes = all;
@@ -143,7 +138,7 @@ final class SegmentTable implements Iterable<Segment> {
   }
 
   private Segment[] newStripes() {
-    StoreSettings[] stripes = StoreSizing.settings(config, mask + 1, scope);
+    StoreSettings[] stripes = StoreSizing.settings(config, mask + 1);
     Segment[] all = new Segment[stripes.length];
     for (int i = 0; i < all.length; i++) {
       all[i] = new Segment(stripes[i]);
@@ -164,9 +159,6 @@ final class SegmentTable implements Iterable<Segment> {
     closed = true;
     for (Segment segment : segments) {
       segment.close();
-    }
-    if (merged) {
-      scope.closeUnopened(mask + 1);
     }
   }
 }

@@ -1,6 +1,5 @@
 package dev.larder.internal;
 
-import dev.larder.internal.store.PageScope;
 import dev.larder.internal.store.Segment;
 import dev.larder.internal.store.StoreSettings;
 
@@ -135,21 +134,17 @@ final class StoreSizing {
     return sixteenth < MIN_SPLIT_ENTRIES ? 0 : Math.min(SPLIT_ENTRIES, sixteenth);
   }
 
-  /**
-   * @return the settings of each of {@code segments} segments, whose off-heap pages share
-   *     {@code scope}
-   */
-  static StoreSettings[] settings(CacheConfig<?, ?> config, int segments, PageScope scope) {
+  /** @return the settings of each of {@code segments} segments */
+  static StoreSettings[] settings(CacheConfig<?, ?> config, int segments) {
     StoreSettings[] settings = new StoreSettings[segments];
     for (int i = 0; i < segments; i++) {
-      settings[i] = settings(config, segments, i, scope);
+      settings[i] = settings(config, segments, i);
     }
     return settings;
   }
 
   /** @return the settings of segment {@code index} of {@code segments} */
-  static StoreSettings settings(CacheConfig<?, ?> config, int segments, int index,
-      PageScope scope) {
+  static StoreSettings settings(CacheConfig<?, ?> config, int segments, int index) {
     long budget = Long.MAX_VALUE;
     long entries = Long.MAX_VALUE;
     int pageSize;
@@ -165,7 +160,7 @@ final class StoreSizing {
     }
     return new StoreSettings(config.storage(), pageSize, budget, entries,
         config.expireAfterWriteNanos(), config.expireAfterAccessNanos(),
-        config.removalListener() != null, config.evictionListener() != null, scope);
+        config.removalListener() != null, config.evictionListener() != null);
   }
 
   private static int clampPage(long size) {

@@ -430,8 +430,12 @@ final class Engine implements TxBackend {
         log.sync(ticket);
       } catch (RuntimeException e) {
         failure = e;
+        // The I/O error's own message names the file and the operation that failed.
+        String why = e instanceof java.io.UncheckedIOException io ? io.getCause().getMessage()
+            : e.getMessage();
         throw new IllegalStateException("commit " + n + " is in doubt: the log failed while "
-            + "making it durable; the store accepts no more commits (reopen to recover)", e);
+            + "making it durable (" + why + "); the store accepts no more commits (reopen to "
+            + "recover)", e);
       }
       visible.accumulateAndGet(n, Math::max);
     }

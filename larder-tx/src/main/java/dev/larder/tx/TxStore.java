@@ -8,6 +8,7 @@ import dev.larder.tx.spi.TxStores;
 import dev.larder.wal.FileLayer;
 import dev.larder.wal.FsyncPolicy;
 import dev.larder.wal.LogFile;
+import dev.larder.wal.LogGapException;
 import dev.larder.wal.LogStats;
 import dev.larder.wal.LogStatus;
 import dev.larder.wal.RecoveryReport;
@@ -85,6 +86,7 @@ public final class TxStore implements AutoCloseable {
 
   private final TxBackend engine;
   private final Encoding encoding;
+  private final RecoveryReport recovery;
   private final Map<String, TxCache<?, ?>> caches = new LinkedHashMap<>();
   private final ScheduledExecutorService checkpointer;
   private volatile boolean closed;
@@ -95,6 +97,7 @@ public final class TxStore implements AutoCloseable {
     this.encoding = new Encoding(specs);
     declare(specs);
     this.checkpointer = null;
+    this.recovery = backend.log() == null ? null : backend.log().recovery();
   }
 
   private TxStore(Builder builder) throws IOException {
@@ -104,15 +107,16 @@ public final class TxStore implements AutoCloseable {
     declare(builder.specs);
     if (builder.wal == null) {
       this.checkpointer = null;
+      this.recovery = null;
       return;
     }
     List<String> names = builder.specs.stream().map(TxCacheSpec::name).toList();
     try {
-      checkManifest(builder.wal, names);
+      String logMissing = checkManifest(builder.wal, names) ? missingLog(builder.wal) : null;
       WriteAheadLog log = WriteAheadLog.open(builder.wal, engine.replay());
       engine.attach(log);
-      builder.wal.files().writeAtomically(builder.wal.directory().resolve(MANIFEST),
-          String.join("\n", names).getBytes(StandardCharsets.UTF_8));
+      recovery = logMissing == null ? log.recovery() : withProblem(log.recovery(), logMissing);
+      writeManifest(builder.wal, names);
     } catch (IOException | RuntimeException e) {
       engine.close();
       throw e;
@@ -273,7 +277,7 @@ public final class TxStore implements AutoCloseable {
 
   /** @return what recovery found when the store was built, if it has persistence */
   public Optional<RecoveryReport> recovery() {
-    return Optional.ofNullable(engine.log()).map(WriteAheadLog::recovery);
+    return Optional.ofNullable(recovery);
   }
 
   /** @return the log's counters (commits per force among them), if it has persistence */
@@ -360,15 +364,63 @@ public final class TxStore implements AutoCloseable {
     }
   }
 
-  private static void checkManifest(WalConfig wal, List<String> names) throws IOException {
+  /** Records the caches' order; names the file if that fails (a full disk, say). */
+  private static void writeManifest(WalConfig wal, List<String> names) throws IOException {
+    Path file = wal.directory().resolve(MANIFEST);
+    try {
+      wal.files().writeAtomically(file, String.join("\n", names).getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new IOException("cannot write the list of caches " + file + " (through "
+          + file.getFileName() + ".tmp): " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * A directory with a list of caches was opened by a store before, and so holds a log segment or
+   * a checkpoint (the log creates its first segment before the list is written, and a checkpoint
+   * never deletes the segment it starts). With neither, every log file was removed, which the log
+   * alone cannot tell from a new directory: refused, or under salvage reported.
+   *
+   * @return null if the log is there, else the problem to report under salvage
+   * @throws LogGapException if every log file is missing and salvage is off
+   */
+  private static String missingLog(WalConfig wal) throws IOException {
+    for (String name : wal.files().list(wal.directory())) {
+      if ((name.startsWith("log-") && name.endsWith(".wal"))
+          || (name.startsWith("checkpoint-") && name.endsWith(".ckp"))) {
+        return null;
+      }
+    }
+    Path list = wal.directory().resolve(MANIFEST);
+    String detail = "every log segment is missing, and there is no checkpoint, though " + list
+        + " says a store was opened here: any commits lost";
+    if (!wal.salvage()) {
+      throw new LogGapException(wal.directory(), "log-0000000000000001.wal", detail + " (to "
+          + "start the store afresh, delete " + list + " too)");
+    }
+    return "salvage: " + detail + "; opened without them";
+  }
+
+  private static RecoveryReport withProblem(RecoveryReport r, String problem) {
+    List<String> problems = new ArrayList<>(r.problems());
+    problems.addFirst(problem);
+    return new RecoveryReport(r.checkpointSequence(), r.checkpointEntries(), r.recordsReplayed(),
+        r.lastSequence(), r.bytesDropped(), problems, r.recoveryNanos());
+  }
+
+  /** @return true if the directory has a list of caches (a store was opened there before) */
+  private static boolean checkManifest(WalConfig wal, List<String> names) throws IOException {
     FileLayer files = wal.files();
     if (!files.list(wal.directory()).contains(MANIFEST)) {
-      return;
+      return false;
     }
     byte[] bytes;
-    try (LogFile file = files.open(wal.directory().resolve(MANIFEST))) {
+    Path path = wal.directory().resolve(MANIFEST);
+    try (LogFile file = files.open(path)) {
       bytes = new byte[(int) file.size()];
       file.read(0, bytes, 0, bytes.length);
+    } catch (IOException e) {
+      throw new IOException("cannot read the list of caches " + path + ": " + e.getMessage(), e);
     }
     List<String> recorded = bytes.length == 0 ? List.of()
         : Arrays.asList(new String(bytes, StandardCharsets.UTF_8).split("\n"));
@@ -377,6 +429,7 @@ public final class TxStore implements AutoCloseable {
           + recorded + " but this store declares " + names + " (new caches may only be added at "
           + "the end)");
     }
+    return true;
   }
 
   /** Builds a {@link TxStore}. Not thread-safe. */
@@ -485,7 +538,10 @@ public final class TxStore implements AutoCloseable {
      * @throws dev.larder.wal.LogDirectoryLockedException if the directory is in use
      * @throws dev.larder.wal.LogCorruptedException if recovery meets damage before the log's tail
      *     and salvage is off
-     * @throws UncheckedIOException if the directory cannot be read or written
+     * @throws dev.larder.wal.LogGapException if a log segment or the checkpoint is missing from
+     *     the directory and salvage is off
+     * @throws UncheckedIOException if the directory cannot be read or written; the message names
+     *     the file and the operation
      */
     public TxStore build() {
       if (specs.isEmpty()) {
@@ -494,7 +550,8 @@ public final class TxStore implements AutoCloseable {
       try {
         return new TxStore(this);
       } catch (IOException e) {
-        throw new UncheckedIOException(e);
+        throw new UncheckedIOException("cannot open the store in " + wal.directory() + ": "
+            + e.getMessage(), e);
       }
     }
   }

@@ -26,8 +26,8 @@ public final class Checkpoint implements AutoCloseable {
     this.sequence = sequence;
     this.keepFromSegment = keepFromSegment;
     this.temporary = log.config().directory().resolve(SegmentNames.checkpoint(sequence) + ".tmp");
-    log.config().files().delete(temporary);
-    this.file = log.config().files().open(temporary);
+    log.files().delete(temporary);
+    this.file = log.files().open(temporary);
     this.writer = new CheckpointLayout.Writer(file, sequence);
   }
 
@@ -38,13 +38,13 @@ public final class Checkpoint implements AutoCloseable {
 
   /**
    * @param entry one entry of the state; the log does not interpret it
-   * @throws UncheckedIOException on failure
+   * @throws UncheckedIOException on failure, naming the file and the operation
    */
   public void add(byte[] entry) {
     try {
       writer.add(entry);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException(e.getMessage(), e);
     }
   }
 
@@ -63,7 +63,7 @@ public final class Checkpoint implements AutoCloseable {
       log.installCheckpoint(temporary, sequence, keepFromSegment);
       return count;
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException(e.getMessage(), e);
     }
   }
 
@@ -76,7 +76,7 @@ public final class Checkpoint implements AutoCloseable {
     done = true;
     try {
       file.close();
-      log.config().files().delete(temporary);
+      log.files().delete(temporary);
     } catch (IOException e) {
       // The temporary file is deleted by the next recovery.
     }

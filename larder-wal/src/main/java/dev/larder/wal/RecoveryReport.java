@@ -8,10 +8,13 @@ import java.util.List;
  * @param checkpointSequence sequence of the checkpoint loaded, 0 if none
  * @param checkpointEntries entries loaded from it
  * @param recordsReplayed log records replayed after it
- * @param lastSequence the highest sequence recovered (checkpoint or record), 0 if empty
+ * @param lastSequence the highest sequence the log had reached: of the checkpoint, of a record
+ *     recovered, or named by a segment's header (so that, after salvage skipped missing records,
+ *     the log goes on after them rather than reusing their sequences); 0 if empty
  * @param bytesDropped bytes cut from the torn tail or skipped by salvage
- * @param problems one line per torn tail truncated or damaged region salvaged, naming file and
- *     offset; empty when the log was clean
+ * @param problems one line per torn tail truncated, damaged region salvaged (naming file and
+ *     offset) or missing file (naming it and the sequences lost; a missing segment that provably
+ *     held no record is reported without salvage); empty when the log was clean
  * @param recoveryNanos time spent recovering
  */
 public record RecoveryReport(long checkpointSequence, long checkpointEntries,

@@ -11,9 +11,10 @@ import java.util.Objects;
  * @param segmentBytes a segment is closed and a new one started once it holds this many bytes;
  *     default 64 MiB, at least 4 KiB (a single larger record still fits: it makes its segment
  *     longer)
- * @param salvage if true, recovery skips records that fail their checksum before the tail and
- *     reports each loss in {@link RecoveryReport#problems()}; if false (the default) it refuses
- *     with {@link LogCorruptedException}
+ * @param salvage if true, recovery skips records that fail their checksum before the tail, and
+ *     missing segments or checkpoints, and reports each loss in {@link RecoveryReport#problems()};
+ *     if false (the default) it refuses with {@link LogCorruptedException} (for missing files its
+ *     subclass {@link LogGapException})
  * @param files the file layer; {@link FileLayer#standard()} unless a test simulates a disk
  */
 public record WalConfig(Path directory, FsyncPolicy policy, long segmentBytes, boolean salvage,

@@ -2,6 +2,7 @@ package dev.larder.wal;
 
 import dev.larder.wal.internal.LogRecovery;
 import dev.larder.wal.internal.LogWriter;
+import dev.larder.wal.internal.NamingFileLayer;
 import dev.larder.wal.internal.SegmentNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,8 +16,13 @@ import java.util.Objects;
  * gets {@link LogDirectoryLockedException}), then recovers: the last complete checkpoint's entries
  * and the records after it are handed to a {@link LogReplay}; a torn tail is cut off and reported
  * in {@link #recovery()}; damage before the tail throws {@link LogCorruptedException} naming the
- * file and offset, unless {@link WalConfig#salvage()} asks to skip it (and report it). Appending
- * then continues in a new segment.
+ * file and offset, and a missing segment or checkpoint throws {@link LogGapException} naming the
+ * files and the records lost, unless {@link WalConfig#salvage()} asks to skip them (and report
+ * them). Appending then continues in a new segment.
+ *
+ * <p><b>Errors</b> of the file layer reach the caller with the file and the operation named
+ * ("cannot write 32 bytes at offset 0 of …/log-0000000000000005.wal: No space left on device"),
+ * the layer's own exception as the cause.
  *
  * <p><b>Committing</b> is two calls: {@link #append} (in sequence order; the caller serializes
  * them) returns a ticket, and {@link #sync} returns once that record may be acknowledged under the
@@ -28,15 +34,17 @@ import java.util.Objects;
 public final class WriteAheadLog implements AutoCloseable {
 
   private final WalConfig config;
+  private final FileLayer files;
   private final AutoCloseable lock;
   private final LogWriter writer;
   private final RecoveryReport recovery;
   private final Object checkpointLock = new Object();
   private long checkpoints;
 
-  private WriteAheadLog(WalConfig config, AutoCloseable lock, LogWriter writer,
+  private WriteAheadLog(WalConfig config, FileLayer files, AutoCloseable lock, LogWriter writer,
       RecoveryReport recovery) {
     this.config = config;
+    this.files = files;
     this.lock = lock;
     this.writer = writer;
     this.recovery = recovery;
@@ -50,19 +58,22 @@ public final class WriteAheadLog implements AutoCloseable {
    * @return the open log
    * @throws LogDirectoryLockedException if the directory is in use
    * @throws LogCorruptedException if recovery meets damage and salvage is off
+   * @throws LogGapException if a segment or checkpoint is missing and salvage is off
    * @throws java.nio.file.NotDirectoryException if the path exists and is not a directory
-   * @throws IOException on failure
+   * @throws IOException on failure, naming the file and the operation
    */
   public static WriteAheadLog open(WalConfig config, LogReplay replay) throws IOException {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(replay, "replay");
-    AutoCloseable lock = config.files().lock(config.directory());
+    FileLayer files = NamingFileLayer.wrap(config.files());
+    AutoCloseable lock = files.lock(config.directory());
     try {
-      LogRecovery recovery = new LogRecovery(config, replay);
+      LogRecovery recovery = new LogRecovery(config, files, replay);
       RecoveryReport report = recovery.run();
-      LogWriter writer = new LogWriter(config.files(), config.directory(), config.policy(),
-          config.segmentBytes(), recovery.lastSegment() + 1, report.lastSequence());
-      return new WriteAheadLog(config, lock, writer, report);
+      LogWriter writer = new LogWriter(files, config.directory(), config.policy(),
+          config.segmentBytes(), recovery.lastSegment() + 1, report.lastSequence(),
+          recovery.unfinished());
+      return new WriteAheadLog(config, files, lock, writer, report);
     } catch (IOException | RuntimeException | Error e) {
       closeQuietly(lock, e);
       throw e;
@@ -77,6 +88,11 @@ public final class WriteAheadLog implements AutoCloseable {
   /** @return the configuration */
   public WalConfig config() {
     return config;
+  }
+
+  /** The configuration's file layer, its errors naming their file and operation. */
+  FileLayer files() {
+    return files;
   }
 
   /**
@@ -147,7 +163,7 @@ public final class WriteAheadLog implements AutoCloseable {
       long keepFrom = writer.roll();
       return new Checkpoint(this, sequence, keepFrom);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException(e.getMessage(), e);
     }
   }
 
@@ -155,13 +171,13 @@ public final class WriteAheadLog implements AutoCloseable {
     synchronized (checkpointLock) {
       writer.forceAll();
       Path target = config.directory().resolve(SegmentNames.checkpoint(sequence));
-      config.files().rename(temporary, target);
-      for (String name : config.files().list(config.directory())) {
+      files.rename(temporary, target);
+      for (String name : files.list(config.directory())) {
         long checkpoint = SegmentNames.checkpointSequence(name);
         long segment = SegmentNames.segmentNumber(name);
         if ((checkpoint >= 0 && checkpoint < sequence)
             || (segment >= 0 && segment < keepFromSegment)) {
-          config.files().delete(config.directory().resolve(name));
+          files.delete(config.directory().resolve(name));
         }
       }
       checkpoints++;

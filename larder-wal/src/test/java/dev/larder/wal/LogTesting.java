@@ -15,6 +15,7 @@ final class LogTesting {
     final List<byte[]> entries = new ArrayList<>();
     final List<Long> sequences = new ArrayList<>();
     final List<byte[]> payloads = new ArrayList<>();
+    final List<Integer> types = new ArrayList<>();
     long checkpointSequence;
 
     @Override
@@ -27,6 +28,7 @@ final class LogTesting {
     public void record(long sequence, int type, byte[] payload) {
       sequences.add(sequence);
       payloads.add(payload);
+      types.add(type);
     }
   }
 

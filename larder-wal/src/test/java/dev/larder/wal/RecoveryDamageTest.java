@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.larder.wal.internal.RecordLayout;
+import dev.larder.wal.internal.SegmentHeader;
 import dev.larder.wal.testing.SimulatedDisk;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,7 +41,7 @@ class RecoveryDamageTest {
     segment = DIR.resolve(disk.list(DIR).stream().filter(n -> n.endsWith(".wal")).findFirst()
         .orElseThrow());
     content = disk.content(segment);
-    int p = RecordLayout.HEADER_BYTES;
+    int p = SegmentHeader.BYTES;
     while (p < content.length) {
       starts.add(p);
       p += RecordLayout.size(20 + starts.size());

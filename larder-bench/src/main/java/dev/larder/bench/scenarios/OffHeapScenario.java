@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * What freeing and giving back page memory costs, for both storage modes (issue 27, items 2 and
  * 3): {@code invalidateAll()} and {@code close()} of a full cache, idle and with three threads
- * spinning on unrelated work; the latency of puts of values larger than a page (each frees the
+ * spinning on unrelated work, and off heap how long until the resident set has given the
+ * memory back (the call may return first); the latency of puts of values larger than a page (each frees the
  * over-size page of the value it evicts or replaces); write throughput with and without three
  * readers; and the process's resident memory under churn and after {@code close()}.
  *
@@ -47,6 +48,8 @@ public final class OffHeapScenario implements Scenario {
   private static final int READERS = 3;
   private static final int WRITERS = 2;
   private static final long MIB = 1L << 20;
+  /** How long a stall's measurement waits for the memory to be given back. */
+  private static final long RELEASE_WAIT_MILLIS = 30_000;
 
   @Override
   public String name() {
@@ -106,23 +109,24 @@ public final class OffHeapScenario implements Scenario {
   private static void stalls(Storage storage, Row row, TrialContext context) throws Exception {
     RunOptions options = context.options();
     long bound = STALL_MIB.get(options) * MIB;
+    boolean offHeap = storage == Storage.OFF_HEAP;
     context.progress("invalidateAll");
     try (Cache<Long, byte[]> cache = cache(storage, bound)) {
       fill(cache, bound);
-      row.put("invalidateAllIdleMillis", millis(cache::invalidateAll));
+      stall(row, "invalidateAllIdle", cache, cache::invalidateAll, offHeap);
       fill(cache, bound);
       try (Spinners spinners = new Spinners(SPINNERS)) {
-        row.put("invalidateAllBusyMillis", millis(cache::invalidateAll));
+        stall(row, "invalidateAllBusy", cache, cache::invalidateAll, offHeap);
       }
     }
     context.progress("close");
     Cache<Long, byte[]> idle = cache(storage, bound);
     fill(idle, bound);
-    row.put("closeIdleMillis", millis(idle::close));
+    stall(row, "closeIdle", idle, idle::close, offHeap);
     Cache<Long, byte[]> busy = cache(storage, bound);
     fill(busy, bound);
     try (Spinners spinners = new Spinners(SPINNERS)) {
-      row.put("closeBusyMillis", millis(busy::close));
+      stall(row, "closeBusy", busy, busy::close, offHeap);
     }
     context.progress("large puts");
     largePuts(storage, row, false);
@@ -148,10 +152,30 @@ public final class OffHeapScenario implements Scenario {
     }
   }
 
-  private static double millis(Runnable action) {
+  /**
+   * Times {@code action} (an emptying or a close of {@code cache}, full) into
+   * {@code <name>Millis}, and, off heap, the time from its start until the resident set has
+   * shrunk by 90% of what the cache held ({@code memoryUsed()} before) into
+   * {@code <name>ReleasedMillis}: the store may give memory back after the call returns, so the
+   * call's time alone would not say when the memory is back. -1 if that takes over
+   * {@value #RELEASE_WAIT_MILLIS} ms.
+   */
+  private static void stall(Row row, String name, Cache<Long, byte[]> cache, Runnable action,
+      boolean offHeap) throws InterruptedException {
+    long held = cache.memoryUsed();
+    long full = ProcStatus.residentBytes().orElse(-1);
     long t0 = System.nanoTime();
     action.run();
-    return (System.nanoTime() - t0) / 1e6;
+    row.put(name + "Millis", (System.nanoTime() - t0) / 1e6);
+    if (offHeap && full > 0) {
+      long target = full - held * 9 / 10;
+      long deadline = t0 + RELEASE_WAIT_MILLIS * 1_000_000L;
+      while (ProcStatus.residentBytes().orElse(-1) > target && System.nanoTime() < deadline) {
+        Thread.sleep(1);
+      }
+      boolean released = ProcStatus.residentBytes().orElse(-1) <= target;
+      row.put(name + "ReleasedMillis", released ? (System.nanoTime() - t0) / 1e6 : -1);
+    }
   }
 
   /**
@@ -293,6 +317,8 @@ public final class OffHeapScenario implements Scenario {
             new Column("invalidateAllBusyMillis", "invalidateAll busy ms"),
             new Column("closeIdleMillis", "close idle ms"),
             new Column("closeBusyMillis", "close busy ms"),
+            new Column("invalidateAllBusyReleasedMillis", "invalidateAll busy: memory back ms"),
+            new Column("closeBusyReleasedMillis", "close busy: memory back ms"),
             new Column("largePutIdleP50Micros", "large put idle p50 µs"),
             new Column("largePutBusyP50Micros", "large put busy p50 µs"),
             new Column("largePutBusyP99Micros", "large put busy p99 µs"),

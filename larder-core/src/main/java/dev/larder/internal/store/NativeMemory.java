@@ -1,7 +1,9 @@
 package dev.larder.internal.store;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
@@ -11,7 +13,8 @@ import java.util.Optional;
 /**
  * The three Linux system calls that page memory needs, bound through the FFM linker: {@code mmap}
  * of anonymous private memory, {@code madvise(MADV_DONTNEED)} to give a range's physical pages
- * back while keeping it mapped, and {@code munmap}.
+ * back while keeping it mapped, and {@code munmap}, which only {@link #unmapWhenUnreachable}
+ * schedules.
  *
  * <p>Why not {@code malloc} or an {@link java.lang.foreign.Arena}: memory the system gives back on
  * request is what keeps the process's resident set near what the cache holds. glibc's malloc
@@ -32,6 +35,8 @@ final class NativeMemory {
   private static final int MAP_ANONYMOUS = 0x20;
   private static final int MADV_DONTNEED = 4;
   private static final long MAP_FAILED = -1L;
+  /** The longest of the doubling sleeps between attempts to map, in milliseconds. */
+  private static final long MAP_RETRY_SLEEP_LIMIT = 256;
   /** The system page size assumed; every mapping and discard is a multiple of it. */
   static final int OS_PAGE = 4096;
 
@@ -45,13 +50,36 @@ final class NativeMemory {
   }
 
   /**
-   * Maps {@code bytes} of zeroed memory, reserved but not resident until touched.
+   * Maps {@code bytes} of zeroed memory, reserved but not resident until touched. If the system
+   * refuses, closed caches' mappings that only wait for the collector (see
+   * {@link #unmapWhenUnreachable}) may be what fills the address space or the map count: a
+   * collection is requested and the mapping tried again, for up to about half a second, as the
+   * JDK does for direct buffers.
    *
    * @param bytes a positive multiple of {@link #OS_PAGE}
    * @return the address
-   * @throws OutOfMemoryError if the system refuses
+   * @throws OutOfMemoryError if the system still refuses
    */
   static long map(long bytes) {
+    long address = tryMap(bytes);
+    for (long sleep = 1; address == 0 && sleep <= MAP_RETRY_SLEEP_LIMIT; sleep <<= 1) {
+      System.gc();
+      try {
+        Thread.sleep(sleep);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      address = tryMap(bytes);
+    }
+    if (address == 0) {
+      throw new OutOfMemoryError("mmap of " + bytes + " bytes for cache pages failed");
+    }
+    return address;
+  }
+
+  /** @return the address of a new mapping, or 0 if the system refused */
+  private static long tryMap(long bytes) {
     long address;
     try {
       address = (long) CALLS.mmap.invokeExact(0L, bytes, PROT_READ | PROT_WRITE,
@@ -59,10 +87,7 @@ final class NativeMemory {
     } catch (Throwable e) {
       throw new IllegalStateException("mmap failed", e);
     }
-    if (address == MAP_FAILED || address == 0) {
-      throw new OutOfMemoryError("mmap of " + bytes + " bytes for cache pages failed");
-    }
-    return address;
+    return address == MAP_FAILED ? 0 : address;
   }
 
   /** Gives the physical pages of a mapped range back; the range stays mapped and reads zeros. */
@@ -78,8 +103,34 @@ final class NativeMemory {
     }
   }
 
+  /**
+   * Has a mapping unmapped once {@code arena} (an automatic one) has become unreachable, that
+   * is, once no segment of it is reachable and no thread is inside an access to one: the JDK
+   * keeps an arena's scope reachable for the length of every access through its segments, so
+   * this is the moment after which nothing can touch the mapping.
+   *
+   * @param address the mapping's address, from {@link #map}
+   * @param bytes its length
+   * @param arena the automatic arena whose segments are the only way to reach the mapping
+   */
+  @SuppressWarnings("restricted") // native access is checked once, in Calls.bind
+  static void unmapWhenUnreachable(long address, long bytes, Arena arena) {
+    try {
+      // The cleanup is a static method: a lambda capturing the arena would keep it reachable.
+      MemorySegment.ofAddress(address).reinterpret(bytes, arena, NativeMemory::unmap);
+    } catch (RuntimeException | Error e) {
+      unmap(address, bytes);
+      throw e;
+    }
+  }
+
+  /** Unmaps a mapping handed to {@link #unmapWhenUnreachable}, from the arena's cleaner. */
+  private static void unmap(MemorySegment mapping) {
+    unmap(mapping.address(), mapping.byteSize());
+  }
+
   /** Unmaps a range; nothing may touch it afterwards. */
-  static void unmap(long address, long bytes) {
+  private static void unmap(long address, long bytes) {
     int result;
     try {
       result = (int) CALLS.munmap.invokeExact(address, bytes);

@@ -7,10 +7,11 @@ import java.lang.foreign.MemorySegment;
  * Where one segment's pages get their memory, and how it is given back.
  *
  * <p>The contract that keeps lock-free readers safe: memory handed out stays readable (never
- * unmapped, never freed to the system's allocator) until {@link #close}, even after
- * {@link #free}; a reader that still holds a freed page reads stale or zeroed bytes, which its
- * validation rejects, never unmapped memory. Only {@link #close} makes the memory unreadable, and
- * it does so at most once per segment, not once per page. Guarded by the segment's write lock.
+ * unmapped, never freed to the system's allocator) for as long as any thread can reach a
+ * segment it was handed out as, even after {@link #free} and {@link #close}; a reader that still
+ * holds a freed page reads stale or zeroed bytes, which its validation rejects, never unmapped
+ * memory. No implementation stops other threads to free, empty or close. Guarded by the
+ * segment's write lock.
  */
 sealed interface PageMemory permits HeapPageMemory, MappedPageMemory, AutoPageMemory {
 
@@ -24,25 +25,28 @@ sealed interface PageMemory permits HeapPageMemory, MappedPageMemory, AutoPageMe
 
   /**
    * @param storage the storage mode
-   * @param scope the arena of the cache's off-heap pages
    * @return the memory for one segment's pages
    */
-  static PageMemory of(Storage storage, PageScope scope) {
+  static PageMemory of(Storage storage) {
     if (storage == Storage.HEAP) {
       return new HeapPageMemory();
     }
-    return NativeMemory.available() ? new MappedPageMemory(scope) : new AutoPageMemory();
+    return NativeMemory.available() ? new MappedPageMemory() : new AutoPageMemory();
   }
 
-  /** @return zeroed or stale memory of exactly {@code capacity} bytes, readable until close */
+  /**
+   * @return zeroed or stale memory of exactly {@code capacity} bytes, readable while reachable
+   * @throws IllegalStateException after {@link #close}, where the memory refuses (mapped)
+   */
   MemorySegment allocate(int capacity);
 
   /** Takes back memory no page uses any more; readers may still read it (see the class notes). */
   void free(MemorySegment memory);
 
   /**
-   * Takes back all memory handed out, as {@link #free} of every page would, perhaps faster; the
-   * caller holds no page any more.
+   * Takes back all memory handed out, as {@link #free} of every page would, perhaps faster and
+   * perhaps in the background, but before any of it is handed out again; the caller holds no
+   * page any more.
    */
   default void freeAll() {
     // Nothing beyond free: heap and automatic pages go when unreachable.
@@ -51,6 +55,9 @@ sealed interface PageMemory permits HeapPageMemory, MappedPageMemory, AutoPageMe
   /** @return what a page of {@code capacity} bytes costs the process, for the bound */
   long footprint(int capacity);
 
-  /** Makes all memory unreadable and gives it back; later calls do nothing. */
+  /**
+   * Gives all memory back (what a reader still holding a page reads afterwards is stale or
+   * zeros); the segment allocates nothing afterwards; later calls do nothing.
+   */
   void close();
 }

@@ -17,11 +17,12 @@ import java.util.List;
  * in again page by page (docs/design/memory.md). Pooled pages of both kinds count against the
  * bound and are freed before anything is evicted (over-size ones first, and the segment's
  * decisions count them as free room), so pooling changes no eviction decision. Freed memory
- * goes back to the {@link PageMemory}, which keeps it readable until {@link #close} (so a lock-free
- * reader still holding a freed page never touches unmapped memory) and gives it back to the
- * system without stopping other threads. A freed page's generation is raised before its memory
- * can be reused, so that such a reader's validation fails. Guarded by the segment's write lock,
- * except {@link #page}, which readers call racily and validate afterwards.
+ * goes back to the {@link PageMemory}, which keeps it readable while any page of it is
+ * reachable, even after {@link #close} (so a lock-free reader still holding a freed page never
+ * touches unmapped memory), and gives it back to the system without stopping other threads. A
+ * page's generation is raised before its memory is freed or reused, so that such a reader's
+ * validation fails. Guarded by the segment's write lock, except {@link #page}, which readers
+ * call racily and validate afterwards.
  */
 final class PageStore {
 
@@ -52,11 +53,11 @@ final class PageStore {
   private long reservedBytes;
 
   /**
-   * @param settings the segment's settings: its storage and page scope, its first standard page
+   * @param settings the segment's settings: its storage, its first standard page
    *     size and the one its pages grow to as they fill
    */
   PageStore(StoreSettings settings) {
-    this(PageMemory.of(settings.storage(), settings.scope()), settings.firstPageSize(),
+    this(PageMemory.of(settings.storage()), settings.firstPageSize(),
         settings.pageSize());
   }
 
@@ -231,6 +232,22 @@ final class PageStore {
 
   /** Releases every page, giving their memory back at once. */
   void releaseAll() {
+    forgetAll();
+    memory.freeAll();
+  }
+
+  /**
+   * Releases every page and gives their memory back for good; the store is unusable afterwards.
+   * A reader still holding a page reads stale bytes or zeros, which its validation rejects (see
+   * {@link PageMemory}).
+   */
+  void close() {
+    forgetAll();
+    memory.close();
+  }
+
+  /** Unpublishes every page, raising each one's generation, and empties the pools. */
+  private void forgetAll() {
     for (Page page : pages) {
       if (page != null) {
         forget(page);
@@ -239,16 +256,6 @@ final class PageStore {
     pooled.clear();
     pooledLarge.clear();
     pooledLargeBytes = 0;
-    memory.freeAll();
-  }
-
-  /**
-   * Releases every page and makes their memory unreadable (a reader then gets an
-   * {@link IllegalStateException}); the store is unusable afterwards.
-   */
-  void close() {
-    releaseAll();
-    memory.close();
   }
 
   private void release(Page page) {

@@ -34,8 +34,10 @@ import java.util.function.Supplier;
  *       Slots are published with release stores after the entry's bytes are written. Torn
  *       reads of pages being recycled or freed surface as bounds exceptions (memory access
  *       through {@link MemorySegment} is always checked) and are retried; freed memory stays
- *       mapped until close (see {@link PageMemory}), and close makes readers' accesses throw
- *       {@link IllegalStateException}, which ends their retry.</li>
+ *       readable while a reader can reach its page, even after close (see {@link PageMemory}
+ *       and {@code MappedPageMemory}), and close raises every page's generation and replaces
+ *       the table before giving memory back, so a reader racing it reads again, finds the
+ *       segment closed and throws {@link IllegalStateException}.</li>
  *   <li><b>Writes</b> hold the write lock for the index and page work only: no user code
  *       (codecs, loaders, listeners) ever runs under it. A write first decides whether its
  *       entry could fit with every other entry evicted (checkFits), so a refused write evicts
@@ -174,7 +176,7 @@ public final class Segment {
           }
           return value;
         }
-      } catch (IndexOutOfBoundsException | IllegalStateException e) {
+      } catch (IndexOutOfBoundsException e) {
         // A torn read of a page that a writer was recycling or freeing: read again.
       }
       Thread.onSpinWait();
@@ -1460,7 +1462,8 @@ public final class Segment {
   /**
    * Empties the segment for good and gives its pages back; under the write lock. The table is
    * replaced before the pages go, so that a lock-free reader who sees a freed page's new
-   * generation also sees the new table and reads again (then finds the segment closed).
+   * generation also sees the new table and reads again (then finds the segment closed). Waits
+   * for no reader: one still holding a page reads stale bytes or zeros until it validates.
    */
   private void retire() {
     closed = true;

@@ -16,7 +16,6 @@ import dev.larder.Storage;
  * @param collectRemovals true if removed entries' bytes must be kept for a listener
  * @param collectEvictions true if evicted entries' bytes (causes SIZE and EXPIRED) must be kept
  *     for a listener; implied by {@code collectRemovals}
- * @param scope the arena shared by the off-heap pages of the cache's segments
  */
 public record StoreSettings(
     Storage storage,
@@ -26,14 +25,13 @@ public record StoreSettings(
     long expireAfterWriteNanos,
     long expireAfterAccessNanos,
     boolean collectRemovals,
-    boolean collectEvictions,
-    PageScope scope) {
+    boolean collectEvictions) {
 
-  /** Settings for a segment that is a cache of its own (one segment in its page scope). */
+  /** Settings that collect evicted entries' bytes only where {@code collectRemovals} does. */
   public StoreSettings(Storage storage, int pageSize, long budgetBytes, long maxEntries,
       long expireAfterWriteNanos, long expireAfterAccessNanos, boolean collectRemovals) {
     this(storage, pageSize, budgetBytes, maxEntries, expireAfterWriteNanos,
-        expireAfterAccessNanos, collectRemovals, false, new PageScope(1));
+        expireAfterAccessNanos, collectRemovals, false);
   }
 
   /** The standard page size of a new segment whose bound calls for large pages. */

@@ -53,9 +53,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * from damage to forced bytes (a later intact record does).
  *
  * <p><b>Segments.</b> When the current segment reaches the configured size, or a checkpoint asks,
- * a new segment is created (header written and forced) and the old one is marked finished; the
- * flusher forces and closes a finished segment after writing its last chunk, before writing any
- * chunk of the next, so every segment but the last is wholly forced.
+ * a new segment is created (its header, which names the last sequence appended so far, written
+ * and forced) and the old one is marked finished; the flusher writes a finished segment's last
+ * chunk and its footer (naming the next segment), forces and closes it before writing any chunk of
+ * the next, so every segment but the last is wholly forced and ends with a footer. At open, the
+ * newest segment recovery found is finished the same way once the new one exists. Recovery relies
+ * on both: a segment's header says where it begins, a footer that its successor exists.
  *
  * <p><b>Failure.</b> An I/O error while writing or forcing leaves the disk in an unknown state:
  * the writer remembers it and every later append or sync throws.
@@ -119,16 +122,21 @@ public final class LogWriter implements AutoCloseable {
    * @param segmentBytes the roll size
    * @param firstSegment the new segment's number
    * @param lastSequence the highest sequence already in the log
+   * @param previous the newest segment already in the log, to be finished with a footer once the
+   *     new segment exists; null if there is none, or it needs no footer
    * @throws IOException on failure
    */
   public LogWriter(FileLayer files, Path directory, FsyncPolicy policy, long segmentBytes,
-      long firstSegment, long lastSequence) throws IOException {
+      long firstSegment, long lastSequence, SegmentEnd previous) throws IOException {
     this.files = files;
     this.directory = directory;
     this.policy = policy;
     this.segmentBytes = segmentBytes;
     this.lastSequence = lastSequence;
-    this.current = Segment.create(files, directory, firstSegment);
+    this.current = Segment.create(files, directory, firstSegment, lastSequence);
+    if (previous != null) {
+      finishPrevious(previous);
+    }
     if (policy instanceof FsyncPolicy.Interval interval) {
       timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "larder-wal-fsync");
@@ -393,9 +401,29 @@ public final class LogWriter implements AutoCloseable {
     }
     IOException e = failure;
     if (e != null) {
-      throw new UncheckedIOException("the log failed before it was closed", e);
+      throw new UncheckedIOException("the log failed before it was closed: " + e.getMessage(), e);
     }
   }
+
+  /** Writes the footer of the newest segment of the log as it was opened, and forces it. */
+  private void finishPrevious(SegmentEnd previous) throws IOException {
+    byte[] footer = new SegmentFooter(current.number, lastSequence).encode();
+    try (LogFile file = files.open(directory.resolve(SegmentNames.segment(previous.number())))) {
+      file.write(previous.end(), footer, 0, footer.length);
+      file.force();
+    } catch (IOException | RuntimeException e) {
+      current.file.close();
+      throw e;
+    }
+  }
+
+  /**
+   * The newest segment of a log being opened, as recovery left it.
+   *
+   * @param number its number
+   * @param end where its intact content ends, and so where its footer goes
+   */
+  public record SegmentEnd(long number, long end) {}
 
   private void periodicForce() {
     if (!flushLock.tryLock()) {
@@ -442,13 +470,14 @@ public final class LogWriter implements AutoCloseable {
   private void rollLocked() {
     Segment next;
     try {
-      next = Segment.create(files, directory, current.number + 1);
+      next = Segment.create(files, directory, current.number + 1, lastSequence);
     } catch (IOException e) {
       failure = e;
-      throw new UncheckedIOException("cannot start log segment " + (current.number + 1), e);
+      throw new UncheckedIOException("cannot start log segment " + (current.number + 1) + ": "
+          + e.getMessage(), e);
     }
     Chunk finishing = new Chunk(current, current.size, new byte[0]);
-    finishing.finishes = true;
+    finishing.footer = new SegmentFooter(next.number, lastSequence);
     pending.add(finishing);
     current = next;
   }
@@ -476,7 +505,10 @@ public final class LogWriter implements AutoCloseable {
           recordsUnforced += chunk.records;
           dirty = chunk.segment;
         }
-        if (chunk.finishes) {
+        if (chunk.footer != null) {
+          byte[] footer = chunk.footer.encode();
+          chunk.segment.file.write(chunk.start, footer, 0, footer.length);
+          chunk.segment.writtenEnd = chunk.start + footer.length;
           forceSegment(chunk.segment);
           chunk.segment.file.close();
         }
@@ -529,8 +561,9 @@ public final class LogWriter implements AutoCloseable {
   private void checkUsable() {
     IOException e = failure;
     if (e != null) {
-      throw new UncheckedIOException("the log failed to write or force; it accepts no more "
-          + "commits until reopened (recovery decides what reached the disk)", e);
+      throw new UncheckedIOException("the log failed to write or force (" + e.getMessage()
+          + "); it accepts no more commits until reopened (recovery decides what reached the "
+          + "disk)", e);
     }
     if (closed) {
       throw new IllegalStateException("log is closed");
@@ -548,17 +581,34 @@ public final class LogWriter implements AutoCloseable {
     private Segment(long number, LogFile file) {
       this.number = number;
       this.file = file;
-      this.size = RecordLayout.HEADER_BYTES;
-      this.writtenEnd = RecordLayout.HEADER_BYTES;
-      this.forcedEnd = RecordLayout.HEADER_BYTES;
+      this.size = SegmentHeader.BYTES;
+      this.writtenEnd = SegmentHeader.BYTES;
+      this.forcedEnd = SegmentHeader.BYTES;
     }
 
-    static Segment create(FileLayer files, Path directory, long number) throws IOException {
-      LogFile file = files.open(directory.resolve(SegmentNames.segment(number)));
-      file.truncate(0);
-      byte[] header = RecordLayout.header();
-      file.write(0, header, 0, header.length);
-      file.force();
+    /**
+     * Creates a segment: its header written and forced, so that its first record, whenever it
+     * comes, follows {@code previousSequence}. If that fails (a full disk), the file is deleted
+     * again where possible, so that it is not left for recovery to report as a torn segment.
+     */
+    static Segment create(FileLayer files, Path directory, long number, long previousSequence)
+        throws IOException {
+      Path path = directory.resolve(SegmentNames.segment(number));
+      LogFile file = files.open(path);
+      try {
+        file.truncate(0);
+        byte[] header = SegmentHeader.encode(number, previousSequence);
+        file.write(0, header, 0, header.length);
+        file.force();
+      } catch (IOException | RuntimeException e) {
+        try {
+          file.close();
+          files.delete(path);
+        } catch (IOException | RuntimeException cleanup) {
+          e.addSuppressed(cleanup);
+        }
+        throw e;
+      }
       return new Segment(number, file);
     }
   }
@@ -570,7 +620,8 @@ public final class LogWriter implements AutoCloseable {
     byte[] buffer;
     int length;
     int records;
-    boolean finishes;
+    /** Set on the empty chunk that finishes its segment: the footer written after its records. */
+    SegmentFooter footer;
 
     Chunk(Segment segment, long start, byte[] buffer) {
       this.segment = segment;

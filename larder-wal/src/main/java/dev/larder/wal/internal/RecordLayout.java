@@ -3,17 +3,22 @@ package dev.larder.wal.internal;
 import java.util.zip.CRC32C;
 
 /**
- * The byte layout of a log segment and of its records (format version 1; docs/spec/wal.md).
+ * The byte layout of a log record (format 2, the record itself unchanged since format 1;
+ * docs/spec/wal.md). A segment is a {@link SegmentHeader}, records back to back, and, once the
+ * segment is finished, a {@link SegmentFooter}.
  *
  * <pre>
  * segment file  log-&lt;16 hex digits: segment number&gt;.wal
- * +--------------------------------+---------------+---------------+
- * | magic "LRDRWAL\0" (8 bytes)    | version u32   | reserved u32  |   header, 16 bytes
- * +--------------------------------+---------------+---------------+
- * | record | record | ...                                            then records, back to back
+ * +------------------------------------------------------------------+
+ * | header: 32 bytes in format 2 (16 in format 1), see SegmentHeader |
+ * +------------------------------------------------------------------+
+ * | record | record | ...                          records, back to back
+ * +------------------------------------------------------------------+
+ * | footer: 24 bytes, once finished (format 2), see SegmentFooter    |
+ * +------------------------------------------------------------------+
  *
  * record
- *  0   u32  length L of the body (L &gt;= 17)
+ *  0   u32  length L of the body (17 &lt;= L &lt;= 2^28)
  *  4   u32  CRC32C of the body
  *  8   u64  sequence (strictly increasing along the log)
  * 16   u64  forced end: the offset in this segment up to which the file was known forced
@@ -23,16 +28,10 @@ import java.util.zip.CRC32C;
  * </pre>
  *
  * All integers are big-endian. A length of zero means "no record here" (the end of the log, if
- * every remaining byte is zero).
+ * every remaining byte is zero); a length of 0xFFFFFFFF opens the footer.
  */
 public final class RecordLayout {
 
-  /** Segment magic. */
-  public static final byte[] MAGIC = {'L', 'R', 'D', 'R', 'W', 'A', 'L', 0};
-  /** Format version written and read. */
-  public static final int VERSION = 1;
-  /** Segment header size. */
-  public static final int HEADER_BYTES = 16;
   /** Bytes before the body: length and checksum. */
   public static final int FRAME_BYTES = 8;
   /** Body bytes before the payload: sequence, forced end, type. */
@@ -41,32 +40,6 @@ public final class RecordLayout {
   public static final int MAX_BODY = 1 << 28;
 
   private RecordLayout() {}
-
-  /** @return a segment header */
-  public static byte[] header() {
-    byte[] h = new byte[HEADER_BYTES];
-    System.arraycopy(MAGIC, 0, h, 0, MAGIC.length);
-    putInt(h, 8, VERSION);
-    return h;
-  }
-
-  /**
-   * @param bytes a file's first bytes
-   * @param length how many are valid
-   * @return null if they are a version-1 header, else what is wrong
-   */
-  public static String checkHeader(byte[] bytes, int length) {
-    if (length < HEADER_BYTES) {
-      return "file shorter than its " + HEADER_BYTES + "-byte header";
-    }
-    for (int i = 0; i < MAGIC.length; i++) {
-      if (bytes[i] != MAGIC[i]) {
-        return "not a Larder log segment (bad magic)";
-      }
-    }
-    int version = getInt(bytes, 8);
-    return version == VERSION ? null : "unsupported log format version " + version;
-  }
 
   /**
    * Encodes one record into {@code out} at {@code at}.
