@@ -354,11 +354,28 @@ public final class TxFaultTrial {
       while (!(last = members[s].ask("ready", 30)).equals(want)) {
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException(names[s] + " is not READY with " + slots.length
-              + " members after 90 s: " + last);
+              + " members after 90 s: " + last + stderrTails(slots));
         }
         Thread.sleep(50);
       }
     }
+  }
+
+  /** The last lines each member wrote to its standard error, for a failure's report. */
+  private String stderrTails(int... slots) {
+    StringBuilder sb = new StringBuilder();
+    for (int s : slots) {
+      Path err = root.resolve(names[s] + ".err");
+      try {
+        List<String> lines = Files.readAllLines(err, StandardCharsets.UTF_8);
+        sb.append("\n").append(names[s]).append(" (").append(members[s].ask("describe", 30))
+            .append("):\n  ").append(String.join("\n  ",
+                lines.subList(Math.max(0, lines.size() - 40), lines.size())));
+      } catch (IOException | InterruptedException | RuntimeException e) {
+        sb.append("\n").append(names[s]).append(": ").append(e);
+      }
+    }
+    return sb.toString();
   }
 
   private void stopAll() throws IOException, InterruptedException {

@@ -42,6 +42,7 @@ import org.jgroups.stack.ProtocolStack;
  * ({@code D commits aborts}).
  *
  * <p>Commands on stdin, one answer line each: {@code ready} (READY and the view's size),
+ * {@code describe} (the member's epoch and view),
  * {@code seed}, {@code go} (start the clients), {@code partition NAME...} (drop every message
  * from and to those members), {@code heal}, {@code stop} (stop the clients), {@code dump} (every
  * list), {@code sum}, {@code quit}.
@@ -83,6 +84,8 @@ public final class TxTrialNode {
         switch (w[0]) {
           case "ready" -> out.println((engine.isReady() ? "READY " : "WAIT ")
               + engine.members().size());
+          case "describe" -> out.println(engine.describeMember() + ", view "
+              + engine.channel().getView());
           case "seed" -> {
             TxWorkload.seed(store);
             out.println("seeded");
