@@ -6,10 +6,10 @@
  *
  * <p>Only {@code dev.larder.wal} is exported; the byte layouts live in
  * {@code dev.larder.wal.internal} and in {@code docs/spec/wal.md} and
- * {@code docs/spec/checkpoint.md}.
+ * {@code docs/spec/checkpoint.md}. The simulated disk that crash tests put under the log
+ * ({@code dev.larder.wal.testing}) is not part of this module: it ships in larder-wal's test
+ * jar, which larder-tx's tests and larder-bench depend on.
  */
 module dev.larder.wal {
   exports dev.larder.wal;
-  // A simulated disk for crash tests of anything built on the log (larder-tx, larder-bench).
-  exports dev.larder.wal.testing;
 }

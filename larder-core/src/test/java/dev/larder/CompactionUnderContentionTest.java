@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.codec.Codecs;
+import dev.larder.testing.Workers;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -98,7 +99,8 @@ class CompactionUnderContentionTest {
       ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
       AtomicBoolean done = new AtomicBoolean();
       AtomicLong most = new AtomicLong();
-      Thread monitor = Thread.ofPlatform().start(() -> {
+      Workers monitor = Workers.named("memoryUsed-monitor");
+      monitor.start(() -> {
         while (!done.get()) {
           most.accumulateAndGet(cache.memoryUsed(), Math::max);
           LockSupport.parkNanos(200_000);
@@ -133,7 +135,7 @@ class CompactionUnderContentionTest {
         worker.join();
       }
       done.set(true);
-      monitor.join();
+      monitor.join(java.time.Duration.ofSeconds(30));
       assertTrue(failures.isEmpty(), () -> "failures: " + failures);
       assertTrue(most.get() <= bound, "memoryUsed reached " + most.get() + " for " + bound);
       // quiescent: the contents and the size agree, and every value held names its key

@@ -3,6 +3,7 @@ package dev.larder;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.codec.Codecs;
+import dev.larder.testing.Workers;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,12 +49,19 @@ class PageReclamationSafetyTest {
       SplittableRandom random = new SplittableRandom(10 + t);
       threads.add(Thread.ofPlatform().start(() -> read(cache, random, closed, reads, failures)));
     }
-    threads.add(Thread.ofPlatform().start(() -> {
-      while (System.nanoTime() < deadline && failures.isEmpty()) {
-        cache.invalidateAll();
-        sleep(20);
+    Workers emptier = Workers.named("invalidateAll");
+    emptier.start(() -> {
+      try {
+        while (System.nanoTime() < deadline && failures.isEmpty()) {
+          cache.invalidateAll();
+          sleep(20);
+        }
+      } catch (IllegalStateException e) {
+        if (!closed.get()) {
+          throw e; // only a closed cache may refuse
+        }
       }
-    }));
+    });
     for (Thread thread : threads.subList(0, 2)) {
       thread.join();
     }
@@ -62,6 +70,7 @@ class PageReclamationSafetyTest {
     for (Thread thread : threads) {
       thread.join();
     }
+    emptier.join(java.time.Duration.ofSeconds(30));
     assertTrue(failures.isEmpty(), () -> "failures: " + failures);
     assertTrue(reads.get() > 0);
   }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.codec.Codecs;
+import dev.larder.testing.Workers;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -177,9 +178,8 @@ class SegmentSplitTest {
         AtomicBoolean reading = new AtomicBoolean(true);
         AtomicInteger started = new AtomicInteger();
         ConcurrentLinkedQueue<Long> missed = new ConcurrentLinkedQueue<>();
-        List<Thread> readers = new ArrayList<>();
-        for (int r = 0; r < 2; r++) {
-          readers.add(Thread.ofPlatform().start(() -> {
+        try (Workers readers = Workers.named("reader")) {
+          readers.start(2, r -> {
             ThreadLocalRandom random = ThreadLocalRandom.current();
             started.incrementAndGet();
             while (reading.get()) {
@@ -192,17 +192,15 @@ class SegmentSplitTest {
                 missed.add(-size); // the size as a non-positive number
               }
             }
-          }));
-        }
-        while (started.get() < readers.size()) {
-          Thread.onSpinWait();
-        }
-        for (long key = present; key < PAST_SPLIT; key++) {
-          cache.put(key, value(key, 1));
-        }
-        reading.set(false);
-        for (Thread reader : readers) {
-          reader.join();
+          });
+          while (started.get() < 2 && !readers.failed()) {
+            Thread.onSpinWait();
+          }
+          for (long key = present; key < PAST_SPLIT; key++) {
+            cache.put(key, value(key, 1));
+          }
+          reading.set(false);
+          readers.join(Duration.ofSeconds(60));
         }
         assertTrue(missed.isEmpty(), "round " + rounds + ": present keys missed (sizes as"
             + " non-positive numbers) " + missed);

@@ -4,8 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
+import dev.larder.testing.Await;
+import dev.larder.testing.Workers;
+import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -31,18 +35,15 @@ class SingleFlightTest {
           release.await();
           return "value of " + key;
         }).build()) {
-      ExecutorService pool = Executors.newFixedThreadPool(16);
-      List<Future<String>> results = new ArrayList<>();
-      for (int i = 0; i < 16; i++) {
-        results.add(pool.submit(() -> cache.get("k")));
+      ConcurrentLinkedQueue<String> results = new ConcurrentLinkedQueue<>();
+      try (Workers callers = Workers.named("caller")) {
+        callers.start(16, i -> results.add(cache.get("k")));
+        awaitEveryCallerJoinedTheLoad(callers, calls);
+        release.countDown();
+        callers.join(Duration.ofSeconds(10));
       }
-      Thread.sleep(100);
-      release.countDown();
-      for (Future<String> f : results) {
-        assertEquals("value of k", f.get(10, TimeUnit.SECONDS));
-      }
+      assertEquals(Collections.nCopies(16, "value of k"), List.copyOf(results));
       assertEquals(1, calls.get());
-      pool.shutdownNow();
     }
   }
 
@@ -55,10 +56,9 @@ class SingleFlightTest {
     IllegalStateException boom = new IllegalStateException("boom");
     try (Cache<String, String> cache = Cache.builder(String.class, String.class)
         .storage(storage).maximumEntries(1000).build()) {
-      ExecutorService pool = Executors.newFixedThreadPool(8);
-      List<Future<Throwable>> results = new ArrayList<>();
-      for (int i = 0; i < 8; i++) {
-        results.add(pool.submit(() -> {
+      ConcurrentLinkedQueue<Throwable> results = new ConcurrentLinkedQueue<>();
+      try (Workers callers = Workers.named("caller")) {
+        callers.start(8, i -> {
           try {
             cache.get("k", key -> {
               calls.incrementAndGet();
@@ -69,20 +69,36 @@ class SingleFlightTest {
               }
               throw boom;
             });
-            return null;
+            results.add(new AssertionError("returned instead of throwing"));
           } catch (IllegalStateException e) {
-            return e;
+            results.add(e);
           }
-        }));
+        });
+        awaitEveryCallerJoinedTheLoad(callers, calls);
+        release.countDown();
+        callers.join(Duration.ofSeconds(10));
       }
-      Thread.sleep(100);
-      release.countDown();
-      for (Future<Throwable> f : results) {
-        assertSame(boom, f.get(10, TimeUnit.SECONDS));
+      assertEquals(8, results.size());
+      for (Throwable thrown : results) {
+        assertSame(boom, thrown);
       }
       assertEquals(1, calls.get());
       assertTrue(!cache.containsKey("k"));
     }
+  }
+
+  /**
+   * Waits until the loader has been called once and every other caller waits on that load: the
+   * observable moment at which all of them have joined it. (A caller that arrived only after the
+   * release would find the value stored and prove nothing about single flight; a fixed sleep
+   * cannot tell the two apart on a loaded machine.)
+   */
+  private static void awaitEveryCallerJoinedTheLoad(Workers callers, AtomicInteger calls)
+      throws InterruptedException {
+    int waiters = callers.threads().size() - 1;
+    Await.until("the loader called once and " + waiters + " callers waiting on its load"
+        + " (LarderCache.Flight.await)", Duration.ofSeconds(10),
+        () -> calls.get() == 1 && callers.countWaitingIn("LarderCache$Flight", "await") == waiters);
   }
 
   @ParameterizedTest

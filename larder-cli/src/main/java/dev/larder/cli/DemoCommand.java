@@ -17,9 +17,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code ./larder demo}: loads a Larder cache with generated content nodes (seed 000's model,
- * with value substitution), reads them back plus some absent keys, and prints what the cache
- * reports: entries, memory used against the bound, hit ratio, and get/put latency percentiles.
+ * {@code ./larder demo}: loads a Larder cache with generated content nodes (the model of the
+ * content-node memory test, with value substitution), reads them back plus some absent keys, and
+ * prints what the cache reports: entries, memory used against the bound, hit ratio, and get/put latency percentiles.
  */
 @Command(
     name = "demo",
@@ -93,7 +93,7 @@ final class DemoCommand implements Callable<Integer> {
   private void print(PrintWriter out, Cache<Long, Node> cache, ValueDictionary dictionary,
       long loadNanos, long readNanos, long absent, long wrong) {
     CacheStats stats = cache.stats();
-    out.printf(Locale.ROOT, "Larder demo: %,d generated content nodes (seed 000's model), %s"
+    out.printf(Locale.ROOT, "Larder demo: %,d generated content nodes (the memory test's model), %s"
         + " storage, bound %,d MiB%n", entries, storage, maxMemoryMib);
     out.printf(Locale.ROOT, "  loaded in %.2f s; read back %,d keys (%,d of them never stored)"
         + " in %.2f s%n", loadNanos / 1e9, entries + absent, absent, readNanos / 1e9);

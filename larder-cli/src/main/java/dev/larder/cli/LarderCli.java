@@ -5,16 +5,25 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code ./larder} command: {@code demo} and {@code bench}. Exit status 0 on success, 2 for a
- * usage error, 1 when the command failed.
+ * The product's {@code ./larder} command: {@code serve} and {@code demo}. It depends on the
+ * product only (larder-server, and larder-model for the demo's content nodes); the benchmark suite
+ * is larder-bench's own command ({@code dev.larder.bench.BenchCommand}), on its own class path,
+ * which the {@code ./larder} script runs for {@code ./larder bench}. Exit status 0 on success, 2
+ * for a usage error, 1 when the command failed.
  */
 @Command(
     name = "larder",
     mixinStandardHelpOptions = true,
     version = "larder 0.1.0-SNAPSHOT",
-    description = "Larder, a compact byte-bounded cache for the JVM: demo and benchmarks.",
-    subcommands = {DemoCommand.class, BenchCommand.class, ServeCommand.class,
-        CommandLine.HelpCommand.class})
+    description = "Larder, a compact byte-bounded cache for the JVM: a server and a demo.",
+    subcommands = {ServeCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
+    footer = {
+      "",
+      "Also, through the ./larder script:",
+      "  ./larder bench ...  benchmark scenarios against Larder's peers (larder-bench,",
+      "                      on its own class path; ./larder bench --help)",
+      "  ./larder test       the whole test suite (mvn -B -ntp verify)"
+    })
 public final class LarderCli implements Runnable {
 
   @CommandLine.Spec private CommandLine.Model.CommandSpec spec;

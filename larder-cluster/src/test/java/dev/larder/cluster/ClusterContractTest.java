@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.larder.testing.Workers;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -96,18 +97,14 @@ class ClusterContractTest {
   void concurrentWritesToOneKeyEndEqualOnEveryOwner(ClusterMode mode, Replication replication)
       throws InterruptedException {
     InProcessCluster c = cluster(mode, replication);
-    List<Thread> writers = new java.util.ArrayList<>();
-    for (int i = 0; i < 3; i++) {
-      ClusteredCache<String, String> node = c.node(i);
-      int id = i;
-      writers.add(Thread.ofPlatform().start(() -> {
+    try (Workers writers = Workers.named("writer")) {
+      writers.start(3, id -> {
+        ClusteredCache<String, String> node = c.node(id);
         for (int j = 0; j < 300; j++) {
           node.put("o" + (j % 10), "n" + id + "-" + j);
         }
-      }));
-    }
-    for (Thread t : writers) {
-      t.join();
+      });
+      writers.join(java.time.Duration.ofSeconds(60));
     }
     for (int k = 0; k < 10; k++) {
       String key = "o" + k;

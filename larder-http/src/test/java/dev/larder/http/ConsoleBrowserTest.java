@@ -3,7 +3,6 @@ package dev.larder.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,6 +11,7 @@ import dev.larder.cluster.ClusterStatus;
 import dev.larder.cluster.ClusteredCache;
 import dev.larder.cluster.Stacks;
 import dev.larder.codec.Codecs;
+import dev.larder.testing.RequiredTool;
 import dev.larder.tx.TxCache;
 import dev.larder.tx.TxCacheSpec;
 import dev.larder.tx.TxStore;
@@ -48,8 +48,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * screenshot of the whole page is saved as {@code target/console.png}. Last, a cache that
  * times nothing is added: its latency cells must be hidden.
  *
- * <p>Skipped, with the reason, when {@code /usr/bin/chromium} or {@code /usr/bin/chromedriver}
- * is missing ({@code .ci/install-packages} installs them). Selenium Manager is never asked for
+ * <p>When {@code /usr/bin/chromium} or {@code /usr/bin/chromedriver} is missing: fails under CI
+ * ({@code .ci/install-packages} installs them), skipped with the reason elsewhere. Selenium Manager is never asked for
  * a driver: the driver's path is given, and surefire sets {@code SE_OFFLINE=true}.
  */
 @Timeout(120)
@@ -62,10 +62,8 @@ class ConsoleBrowserTest {
 
   @Test
   void consoleShowsWhatTheApiReports(@TempDir Path logDir) throws Exception {
-    assumeTrue(Files.isExecutable(CHROMIUM),
-        "no " + CHROMIUM + ": install Debian's chromium (.ci/install-packages does)");
-    assumeTrue(Files.isExecutable(CHROMEDRIVER),
-        "no " + CHROMEDRIVER + ": install Debian's chromium-driver (.ci/install-packages does)");
+    RequiredTool.at(CHROMIUM, "chromium");
+    RequiredTool.at(CHROMEDRIVER, "chromium-driver");
     System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
 
     try (Fixture f = Fixture.start().traffic()) {

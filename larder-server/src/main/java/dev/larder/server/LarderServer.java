@@ -4,15 +4,13 @@ import dev.larder.server.internal.ServerState;
 import dev.larder.server.internal.http.HttpMount;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.memcache.MemcacheAuth;
-import dev.larder.server.internal.memcache.MemcacheDecoder;
-import dev.larder.server.internal.memcache.MemcacheHandler;
+import dev.larder.server.internal.memcache.MemcacheDispatcher;
 import dev.larder.server.internal.memcache.MemcacheStats;
 import dev.larder.server.internal.net.ConnectionGuard;
 import dev.larder.server.internal.net.Transport;
 import dev.larder.server.internal.resp.AclUsers;
 import dev.larder.server.internal.resp.RespCommandTable;
-import dev.larder.server.internal.resp.RespDecoder;
-import dev.larder.server.internal.resp.RespHandler;
+import dev.larder.server.internal.resp.RespSession;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
@@ -141,12 +139,11 @@ public final class LarderServer implements AutoCloseable {
     RespCommandTable table = RespCommandTable.standard();
     MemcacheStats memcacheStats = new MemcacheStats();
     int resp = config.respPort() < 0 ? 0 : listen(config.respPort(), anyPortIfTaken, ssl,
-        "-ERR max number of clients reached\r\n", p -> p.addLast(
-            new RespDecoder(config.maxRequestBytes()), new RespHandler(state, table)));
+        "-ERR max number of clients reached\r\n",
+        p -> p.addLast(RespSession.handlers(state, table)));
     int memcache = config.memcachePort() < 0 ? 0 : listen(config.memcachePort(),
-        anyPortIfTaken, ssl, "SERVER_ERROR Too many open connections\r\n", p -> p.addLast(
-            new MemcacheDecoder(config.maxItemBytes()), new MemcacheHandler(state,
-                memcacheStats)));
+        anyPortIfTaken, ssl, "SERVER_ERROR Too many open connections\r\n",
+        p -> p.addLast(MemcacheDispatcher.handlers(state, memcacheStats)));
     state.ports(resp, memcache);
     if (config.httpPort() >= 0) {
       // The default HTTP port is a convenience: when taken, any free port will do (printed).

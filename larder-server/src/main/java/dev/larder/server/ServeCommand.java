@@ -19,7 +19,6 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "serve",
-    subcommands = FuzzCommand.class,
     mixinStandardHelpOptions = true,
     description = "Runs the Larder server: RESP2/RESP3 (redis-cli, Redis clients) and memcached"
         + " text and meta protocols, on loopback by default.")
@@ -50,6 +49,11 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--set", paramLabel = "NAME=VALUE",
       description = "any other setting, e.g. --set idle-timeout-seconds=60")
   private Map<String, String> settings = new LinkedHashMap<>();
+
+  /** What ./larder asks before it starts the server's JVM: see {@link ServeMemory}. */
+  @Option(names = "--print-jvm-options", hidden = true,
+      description = "print the JVM options (heap and direct-memory caps) for these settings")
+  private boolean printJvmOptions;
 
   /** Creates the command; picocli fills its options. */
   public ServeCommand() {}
@@ -83,6 +87,10 @@ public final class ServeCommand implements Callable<Integer> {
 
   private Integer serve() throws Exception {
     ServerConfig config = config();
+    if (printJvmOptions) {
+      System.out.println(String.join(" ", ServeMemory.jvmOptions(config)));
+      return 0;
+    }
     boolean defaultPorts = respPort == null && memcachePort == null
         && !settings.containsKey("resp-port") && !settings.containsKey("memcache-port");
     LarderServer server = LarderServer.start(config, defaultPorts);
@@ -99,6 +107,9 @@ public final class ServeCommand implements Callable<Integer> {
         + ", memcached on " + address(config, server.memcachePort())
         + ", maxmemory " + config.maxMemory() + " bytes, " + server.transport()
         + (config.tls() ? ", TLS" : "") + (server.passwordRequired() ? ", AUTH required" : ""));
+    out.println("larder: heap cap " + mib(Runtime.getRuntime().maxMemory()) + " MiB (for these"
+        + " settings " + mib(ServeMemory.heapBytes(config)) + " MiB), resident memory up to"
+        + " about " + mib(ServeMemory.residentBound(config)) + " MiB under ./larder serve's caps");
     if (server.httpPort() != 0) {
       out.println("larder: console, /metrics, /api/caches and REST on " + (config.tls() ? "https"
           : "http") + "://" + hostForUrl(config.bind()) + ":" + server.httpPort() + "/"
@@ -107,6 +118,10 @@ public final class ServeCommand implements Callable<Integer> {
     out.flush();
     stopped.await();
     return 0;
+  }
+
+  private static long mib(long bytes) {
+    return bytes >> 20;
   }
 
   private static String hostForUrl(String host) {

@@ -124,6 +124,21 @@ public final class ServerConfig {
     return (int) ServerSetting.parseBytes(get(ServerSetting.MAX_REQUEST_BYTES));
   }
 
+  /** @return the most request bytes one connection may hold */
+  public long clientQueryBufferLimit() {
+    return ServerSetting.parseBytes(get(ServerSetting.CLIENT_QUERY_BUFFER_LIMIT));
+  }
+
+  /** @return the most unsent reply bytes one connection may hold */
+  public long clientOutputBufferLimit() {
+    return ServerSetting.parseBytes(get(ServerSetting.CLIENT_OUTPUT_BUFFER_LIMIT));
+  }
+
+  /** @return the most bytes all connections together may hold (requests and unsent replies) */
+  public long maxMemoryClients() {
+    return ServerSetting.parseBytes(get(ServerSetting.MAXMEMORY_CLIENTS));
+  }
+
   /** @return the largest memcached item in bytes */
   public int maxItemBytes() {
     return (int) ServerSetting.parseBytes(get(ServerSetting.MAX_ITEM_BYTES));
@@ -176,6 +191,12 @@ public final class ServerConfig {
       long item = ServerSetting.parseBytes(get(ServerSetting.MAX_ITEM_BYTES));
       check(item >= 1024 && item <= request, ServerSetting.MAX_ITEM_BYTES,
           "1kb..max-request-bytes");
+      check(clientQueryBufferLimit() >= request, ServerSetting.CLIENT_QUERY_BUFFER_LIMIT,
+          "at least max-request-bytes");
+      check(clientOutputBufferLimit() >= 1 << 20, ServerSetting.CLIENT_OUTPUT_BUFFER_LIMIT,
+          "at least 1mb");
+      check(maxMemoryClients() >= request, ServerSetting.MAXMEMORY_CLIENTS,
+          "at least max-request-bytes");
       check(idleTimeoutSeconds() >= 0, ServerSetting.IDLE_TIMEOUT_SECONDS, "0 or more");
       int io = Integer.parseInt(get(ServerSetting.IO_THREADS));
       check(io >= 0 && io <= 1024, ServerSetting.IO_THREADS, "0..1024");

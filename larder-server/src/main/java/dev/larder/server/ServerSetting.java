@@ -43,6 +43,18 @@ public enum ServerSetting {
   /** The request size limit. */
   MAX_REQUEST_BYTES(
       "max-request-bytes", "64mb", "largest RESP request or memcached item with its command line"),
+  /** The bytes of requests one connection may hold. */
+  CLIENT_QUERY_BUFFER_LIMIT("client-query-buffer-limit", "128mb", "most bytes of requests one"
+      + " connection may hold not yet run (a partial request, requests read, a MULTI queue);"
+      + " beyond it the client is disconnected (>= max-request-bytes)"),
+  /** The bytes of unsent replies one connection may hold. */
+  CLIENT_OUTPUT_BUFFER_LIMIT("client-output-buffer-limit", "128mb", "most bytes of replies one"
+      + " connection may hold unsent (a client not reading is paused well before); a reply"
+      + " beyond it disconnects the client (>= 1mb)"),
+  /** The bytes all connections together may hold. */
+  MAXMEMORY_CLIENTS("maxmemory-clients", "256mb", "most bytes of requests and unsent replies all"
+      + " connections may hold together, beside maxmemory; beyond it the clients holding the"
+      + " most are disconnected (>= max-request-bytes)"),
   /** The memcached item size limit. */
   MAX_ITEM_BYTES("max-item-bytes", "1mb", "largest memcached value (memcached's -I)"),
   /** The idle timeout. */

@@ -53,6 +53,22 @@ class ServeCommandTest {
   }
 
   @Test
+  void printsTheJvmCapsItsSettingsNeedForTheLauncher() {
+    PrintStream saved = System.out;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    try {
+      assertEquals(0, new CommandLine(new ServeCommand()).execute("--print-jvm-options",
+          "--maxmemory", "1gb", "--set", "maxmemory-clients=64mb"));
+    } finally {
+      System.setOut(saved);
+    }
+    // heap 96 MiB + 3/4 of 1 GiB + 64 MiB; direct 96 MiB + 64 MiB
+    assertEquals("-Xmx928m -XX:MaxDirectMemorySize=160m -XX:G1PeriodicGCInterval=15000\n",
+        out.toString(StandardCharsets.UTF_8).replace("\r\n", "\n"));
+  }
+
+  @Test
   void aTakenExplicitPortIsNamed() throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       int port = taken.getLocalPort();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.larder.codec.Codecs;
+import dev.larder.testing.Workers;
 import dev.larder.tx.internal.BlindWrite;
 import dev.larder.tx.internal.KeyRef;
 import dev.larder.tx.internal.SnapshotRegistry;
@@ -74,30 +75,35 @@ class BlindWriteTest {
       accounts.put("b", 0L);
       java.util.concurrent.atomic.AtomicBoolean stop =
           new java.util.concurrent.atomic.AtomicBoolean();
-      Thread writer = Thread.ofPlatform().start(() -> {
-        for (long i = 1; i <= 20_000 && !stop.get(); i++) {
-          accounts.put("a", i);
-          accounts.put("b", i);
-        }
-        stop.set(true);
-      });
       long checked = 0;
-      try {
-        while (!stop.get() && checked < 200_000) {
-          try (Transaction tx = store.begin()) {
-            long b = tx.get(accounts, "b");
-            long a = tx.get(accounts, "a");
-            long again = tx.get(accounts, "b");
-            assertEquals(b, again, "non-repeatable read");
-            if (a != b && a != b + 1) {
-              throw new AssertionError("saw a=" + a + ", b=" + b + " at " + tx.snapshot());
+      try (Workers writer = Workers.named("blind-writer")) {
+        writer.start(() -> {
+          try {
+            for (long i = 1; i <= 20_000 && !stop.get(); i++) {
+              accounts.put("a", i);
+              accounts.put("b", i);
             }
+          } finally {
+            stop.set(true);
           }
-          checked++;
+        });
+        try {
+          while (!stop.get() && checked < 200_000) {
+            try (Transaction tx = store.begin()) {
+              long b = tx.get(accounts, "b");
+              long a = tx.get(accounts, "a");
+              long again = tx.get(accounts, "b");
+              assertEquals(b, again, "non-repeatable read");
+              if (a != b && a != b + 1) {
+                throw new AssertionError("saw a=" + a + ", b=" + b + " at " + tx.snapshot());
+              }
+            }
+            checked++;
+          }
+        } finally {
+          stop.set(true);
         }
-      } finally {
-        stop.set(true);
-        writer.join();
+        writer.join(java.time.Duration.ofSeconds(30));
       }
       assertEquals(accounts.get("a"), accounts.get("b"));
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.codec.Codecs;
+import dev.larder.testing.Workers;
 import dev.larder.wal.FsyncPolicy;
 import dev.larder.wal.LogDirectoryLockedException;
 import dev.larder.wal.LogStats;
@@ -15,7 +16,6 @@ import dev.larder.wal.WalConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -66,13 +66,16 @@ class DurabilityTest {
         accounts.put("k" + i, i);
       }
       accounts.remove("k7");
-      Thread writer = Thread.ofPlatform().start(() -> {
-        for (long i = 200; i < 400; i++) {
-          accounts.put("k" + (i % 250), i);
-        }
-      });
-      long c1 = store.checkpoint();
-      writer.join();
+      long c1;
+      try (Workers writer = Workers.named("writer")) {
+        writer.start(() -> {
+          for (long i = 200; i < 400; i++) {
+            accounts.put("k" + (i % 250), i);
+          }
+        });
+        c1 = store.checkpoint();
+        writer.join(Duration.ofSeconds(60));
+      }
       long c2 = store.checkpoint();
       assertTrue(c2 >= c1);
       accounts.put("after", 1L);
@@ -138,17 +141,13 @@ class DurabilityTest {
   void concurrentCommitsUnderAlwaysShareForces() throws Exception {
     try (TxStore store = open(FsyncPolicy.always())) {
       TxCache<String, Long> accounts = store.cache(ACCOUNTS);
-      List<Thread> threads = new ArrayList<>();
-      for (int t = 0; t < 16; t++) {
-        int id = t;
-        threads.add(Thread.ofPlatform().start(() -> {
+      try (Workers committers = Workers.named("committer")) {
+        committers.start(16, id -> {
           for (long i = 0; i < 50; i++) {
             accounts.put("t" + id + "-" + i, i);
           }
-        }));
-      }
-      for (Thread t : threads) {
-        t.join();
+        });
+        committers.join(Duration.ofSeconds(60));
       }
       LogStats stats = store.logStats().orElseThrow();
       assertEquals(800, stats.records());

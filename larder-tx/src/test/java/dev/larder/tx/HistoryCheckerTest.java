@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.larder.codec.Codecs;
+import dev.larder.testing.Workers;
 import dev.larder.wal.WalConfig;
 import dev.larder.wal.testing.SimulatedDisk;
 import java.nio.file.Path;
@@ -72,29 +73,28 @@ class HistoryCheckerTest {
     try (TxStore store = builder.build()) {
       TxCache<String, Long> kv = store.cache(KV);
       AtomicBoolean running = new AtomicBoolean(true);
-      Thread checkpointer = new Thread(() -> {
-        while (durable && running.get()) {
-          store.checkpoint();
-          Thread.onSpinWait();
-        }
-      });
-      checkpointer.start();
-      List<Thread> threads = new ArrayList<>();
-      for (int t = 0; t < THREADS; t++) {
-        int id = t;
-        threads.add(Thread.ofPlatform().start(() -> {
+      try (Workers checkpointer = Workers.named("checkpointer");
+          Workers clients = Workers.named("client")) {
+        checkpointer.start(() -> {
+          while (durable && running.get()) {
+            store.checkpoint();
+            Thread.onSpinWait();
+          }
+        });
+        clients.start(THREADS, id -> {
           if (blind && id % 2 == 0) {
             runBlind(store, kv, id, history);
           } else {
             run(store, kv, id, history, blind ? 2 : 4);
           }
-        }));
+        });
+        try {
+          clients.join(java.time.Duration.ofSeconds(120));
+        } finally {
+          running.set(false);
+        }
+        checkpointer.join(java.time.Duration.ofSeconds(30));
       }
-      for (Thread t : threads) {
-        t.join();
-      }
-      running.set(false);
-      checkpointer.join();
       finalState = new HashMap<>();
       for (int k = 0; k < KEYS; k++) {
         finalState.put("k" + k, kv.get("k" + k));

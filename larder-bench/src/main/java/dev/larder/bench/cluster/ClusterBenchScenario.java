@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code ./larder bench cluster}: seed 004's replicated-cache benchmark (issue 23), Larder's
+ * {@code ./larder bench cluster}: the replicated-cache benchmark, Larder's
  * clustered cache against Infinispan 15.2 embedded, both over the same JGroups loopback stack, in
  * three shapes: REPLICATED sync, REPLICATED async, DISTRIBUTED owners=2 sync. Per shape: 3 member
  * JVMs, 90% gets and 10% puts of 1 KiB values by {@code threads} client threads on every member;
@@ -59,7 +59,7 @@ public final class ClusterBenchScenario implements Scenario {
 
   @Override
   public String summary() {
-    return "seed 004: clustered caches on 3 JVMs, 90% reads, Larder vs Infinispan";
+    return "replicated-cache benchmark: clustered caches on 3 JVMs, 90% reads, Larder vs Infinispan";
   }
 
   @Override

@@ -7,7 +7,7 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
- * Seed 004's benchmark for one implementation and shape: {@code nodes} member JVMs on loopback
+ * The replicated-cache benchmark for one implementation and shape: {@code nodes} member JVMs on loopback
  * load {@code entries} values of {@code valueSize} bytes (each a share), then every member runs
  * {@code threads} client threads doing 90% gets and 10% puts of uniform random keys for
  * {@code seconds}; then memory per entry is read on each member, and a new member joins and

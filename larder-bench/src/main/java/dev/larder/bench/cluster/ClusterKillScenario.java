@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code ./larder bench cluster-kill}: kill trials of larder-cluster (issue 23). For REPLICATED
+ * {@code ./larder bench cluster-kill}: kill trials of larder-cluster. For REPLICATED
  * and DISTRIBUTED (owners 2): {@code nodes} member JVMs on loopback under continuous SYNC
  * writes, {@code kills} SIGKILLs of a random member, each followed by a restart and rejoin; at
  * the end every member reads every acknowledged write. Parameters: {@code nodes} (3),
@@ -36,7 +36,7 @@ public final class ClusterKillScenario implements Scenario {
 
   @Override
   public String summary() {
-    return "issue 23: SIGKILL cluster members under sync writes; count acknowledged writes lost";
+    return "cluster kill trials: SIGKILL cluster members under sync writes; count acknowledged writes lost";
   }
 
   @Override

@@ -23,7 +23,7 @@ import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 
 /**
- * Issue 22's commit benchmark: durable single-write commits per second and their latency against
+ * The commit benchmark: durable single-write commits per second and their latency against
  * client threads and value size, per fsync policy, beside the disk's own limits (one record per
  * write-and-force; forced sequential bandwidth), non-transactional puts, and the embedded stores a
  * Java developer would pick: H2's MVStore with its TransactionStore (forced per commit), JetBrains
@@ -31,7 +31,7 @@ import org.HdrHistogram.Histogram;
  * not durable against power loss).
  *
  * <p>Rows of the stores that force every commit carry two ratios to the disk's limits: commits/s
- * over the disk's forces/s (issue 22's target: at least 10× with 64 threads) and MB/s of values
+ * over the disk's forces/s (the target: at least 10× with 64 threads) and MB/s of values
  * committed over the disk's forced MB/s with 1 MiB writes (target: at least 60% with 50 KiB
  * values and 64 threads). The disk of a shared machine swings many-fold from minute to minute, so
  * the disk is measured right beside each measured stretch: before it, and again after it, and
@@ -75,7 +75,7 @@ public final class CommitScenario implements Scenario {
 
   @Override
   public String summary() {
-    return "issue 22: durable commits/s and latency vs threads and size, per fsync policy, "
+    return "durable commits/s and latency vs threads and size, per fsync policy, "
         + "against the disk's limits, H2 MVStore, Xodus and Chronicle Map";
   }
 

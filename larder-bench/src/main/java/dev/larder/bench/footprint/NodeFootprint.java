@@ -15,13 +15,14 @@ import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A standalone check of issue 3's memory figure, one subject per JVM: N content nodes of seed 000
+ * A standalone check of the content-node memory figure, one subject per JVM: N content nodes of
+ * the content-node memory test
  * (generator seed 42) under Long keys, in a {@code ConcurrentHashMap<Long, Node>} or in Larder
  * (off-heap or heap storage, with or without substitution). Prints heap, native (resident-set)
- * and total bytes per node, measured as seed 002 does, and Larder's own {@code memoryUsed()}.
+ * and total bytes per node, measured as the per-entry overhead study does, and Larder's own {@code memoryUsed()}.
  *
  * <p>The full comparison against every peer is {@code ./larder bench memory}; this class exists so
- * the map can be measured with G1 string deduplication on (as seed 000 ran), which is a JVM flag
+ * the map can be measured with G1 string deduplication on (as the content-node memory test ran), which is a JVM flag
  * of the whole process. Run each subject in its own JVM with the same flags:
  * <pre>
  * java -XX:+UseG1GC -Xms6g -Xmx6g -XX:+AlwaysPreTouch -XX:MarkSweepDeadRatio=0 \

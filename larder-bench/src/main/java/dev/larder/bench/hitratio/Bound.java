@@ -7,24 +7,24 @@ package dev.larder.bench.hitratio;
  * @param bytes true if {@code value} counts bytes (entries weighed by their size), false if
  *     it counts entries
  */
-record Bound(long value, boolean bytes) {
+public record Bound(long value, boolean bytes) {
 
-  Bound {
+  public Bound {
     if (value <= 0) {
       throw new IllegalArgumentException("bound must be positive: " + value);
     }
   }
 
-  static Bound entries(long count) {
+  public static Bound entries(long count) {
     return new Bound(count, false);
   }
 
-  static Bound ofBytes(long bytes) {
+  public static Bound ofBytes(long bytes) {
     return new Bound(bytes, true);
   }
 
   /** @return the request's weight under this bound */
-  long weigh(int size) {
+  public long weigh(int size) {
     return bytes ? size : 1;
   }
 

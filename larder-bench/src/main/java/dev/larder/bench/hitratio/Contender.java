@@ -5,7 +5,7 @@ package dev.larder.bench.hitratio;
  *
  * <p>Implementations are stateless factories: every {@link #replay} starts from an empty cache.
  */
-interface Contender {
+public interface Contender {
 
   /** @return the name reported in the {@code implementation} column */
   String name();

@@ -13,10 +13,10 @@ import java.util.Set;
  * implementation, in percent) with the means over the entry-bounded cells, the subject's
  * smallest margin and how many entry-bounded cells are short, and as JSON.
  */
-final class HitRatioReport {
+public final class HitRatioReport {
 
-  /** Issue 6's tolerance: a cell is short if the subject is this far below the better baseline. */
-  static final double SHORT = 0.005;
+  /** The hit-ratio target's tolerance: a cell is short if the subject is this far below the better baseline. */
+  public static final double SHORT = 0.005;
 
   private final List<HitRatioRow> rows;
 

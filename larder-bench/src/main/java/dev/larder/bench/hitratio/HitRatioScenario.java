@@ -56,7 +56,7 @@ public final class HitRatioScenario implements Scenario {
 
   @Override
   public String summary() {
-    return "issue 6: hit ratio on public traces (LRU, Caffeine, optimum, Larder)";
+    return "hit ratio on public traces (LRU, Caffeine, optimum, Larder)";
   }
 
   @Override
@@ -149,7 +149,7 @@ public final class HitRatioScenario implements Scenario {
    *
    * @throws IllegalArgumentException if a parameter is missing or malformed
    */
-  static TraceSpec traceOf(Map<String, String> params) {
+  public static TraceSpec traceOf(Map<String, String> params) {
     TraceSpec spec = params.containsKey("file")
         ? customTrace(params) : TraceCatalog.named(params.get("trace"));
     String mib = params.get("mib");

@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Least recently used, as a {@link LinkedHashMap} in access order: the baseline. */
-final class LruContender implements Contender {
+public final class LruContender implements Contender {
 
   @Override
   public String name() {

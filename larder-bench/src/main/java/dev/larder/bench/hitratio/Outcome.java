@@ -10,17 +10,17 @@ package dev.larder.bench.hitratio;
  * @param heldBytes sum of the sizes of the objects the cache held at the end, or -1 if the
  *     contender does not say
  */
-record Outcome(long requests, long hits, long requestBytes, long hitBytes, long heldBytes) {
+public record Outcome(long requests, long hits, long requestBytes, long hitBytes, long heldBytes) {
 
-  Outcome(long requests, long hits, long requestBytes, long hitBytes) {
+  public Outcome(long requests, long hits, long requestBytes, long hitBytes) {
     this(requests, hits, requestBytes, hitBytes, -1);
   }
 
-  double hitRatio() {
+  public double hitRatio() {
     return requests == 0 ? 0 : (double) hits / requests;
   }
 
-  double byteHitRatio() {
+  public double byteHitRatio() {
     return requestBytes == 0 ? 0 : (double) hitBytes / requestBytes;
   }
 }

@@ -10,20 +10,21 @@ import java.util.Arrays;
  * @param keys the requested keys, in order
  * @param weights each request's object size; same length as {@code keys}
  */
-record Trace(String name, long[] keys, int[] weights) {
+public record Trace(String name, long[] keys, int[] weights) {
 
-  Trace {
+  public Trace {
     if (keys.length != weights.length) {
       throw new IllegalArgumentException("keys and weights differ in length");
     }
   }
 
-  int length() {
+  /** @return the number of requests */
+  public int length() {
     return keys.length;
   }
 
   /** @return true if any request has a size other than 1 */
-  boolean hasSizes() {
+  public boolean hasSizes() {
     for (int weight : weights) {
       if (weight != 1) {
         return true;
@@ -33,7 +34,7 @@ record Trace(String name, long[] keys, int[] weights) {
   }
 
   /** @return the keys renumbered densely (0..distinct-1) in order of first appearance */
-  int[] denseIds() {
+  public int[] denseIds() {
     LongIntMap ids = new LongIntMap(Math.max(16, keys.length / 4));
     int[] dense = new int[keys.length];
     for (int i = 0; i < keys.length; i++) {

@@ -13,11 +13,11 @@ import java.util.Map;
  * the sizes span a small, a middle and a large share of the trace's distinct keys. The
  * adaptsize trace is also replayed bounded by bytes (its distinct objects total 266 MiB).
  */
-final class TraceCatalog {
+public final class TraceCatalog {
 
   private static final long MIB = 1L << 20;
 
-  static final List<TraceSpec> ALL = List.of(
+  public static final List<TraceSpec> ALL = List.of(
       new TraceSpec("loop", "lirs/loop.trace.gz", TraceFormat.LIRS, 256, 512, 1000),
       new TraceSpec("2_pools", "lirs/2_pools.trace.gz", TraceFormat.LIRS, 100, 250, 450),
       new TraceSpec("cpp", "lirs/cpp.trace.gz", TraceFormat.LIRS, 20, 100, 500),

@@ -18,9 +18,9 @@ import java.util.zip.GZIPInputStream;
  *     README cites, or chosen as fractions of the distinct keys where it cites none)
  * @param byteSizes byte bounds for a byte-hit-ratio run; empty if the trace carries no sizes
  */
-record TraceSpec(String name, String file, TraceFormat format, long[] sizes, long[] byteSizes) {
+public record TraceSpec(String name, String file, TraceFormat format, long[] sizes, long[] byteSizes) {
 
-  TraceSpec {
+  public TraceSpec {
     if (sizes.length == 0) {
       throw new IllegalArgumentException(name + ": no sizes");
     }
@@ -35,7 +35,7 @@ record TraceSpec(String name, String file, TraceFormat format, long[] sizes, lon
    * may be gzip-compressed, as every file of {@code data/traces} is, or not: the gzip magic
    * number decides.
    */
-  Trace read(Path folder) throws IOException {
+  public Trace read(Path folder) throws IOException {
     Path path = folder.resolve(file);
     if (!Path.of(file).isAbsolute() && !Files.isDirectory(folder)) {
       // say which folder is missing and how to name another, not just which file

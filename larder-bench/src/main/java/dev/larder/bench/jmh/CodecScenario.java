@@ -23,7 +23,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 import org.openjdk.jmh.util.Statistics;
 
 /**
- * {@code ./larder bench codec}: issue 3's figure, encode plus decode of one content node, by
+ * {@code ./larder bench codec}: the codec target's figure, encode plus decode of one content node, by
  * running {@link NodeCodecBenchmark} through JMH (sample mode; JMH forks its own JVMs). One trial
  * per flavour (with and without substitution); one row per (operation, pool) with the sampled
  * percentiles in nanoseconds.
@@ -49,7 +49,7 @@ public final class CodecScenario implements Scenario {
 
   @Override
   public String summary() {
-    return "issue 3: encode plus decode of one content node (JMH, ns percentiles)";
+    return "encode plus decode of one content node (JMH, ns percentiles)";
   }
 
   @Override

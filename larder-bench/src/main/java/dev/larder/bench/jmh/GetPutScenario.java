@@ -49,7 +49,7 @@ public final class GetPutScenario implements Scenario {
 
   @Override
   public String summary() {
-    return "issue 26: JMH reads/writes under Zipf keys (100% reads, 75/25, 100% writes),"
+    return "JMH reads/writes under Zipf keys (100% reads, 75/25, 100% writes),"
         + " shaped like Caffeine's GetPutBenchmark";
   }
 

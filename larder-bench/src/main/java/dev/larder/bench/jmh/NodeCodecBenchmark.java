@@ -21,7 +21,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Encode plus decode of one content node of seed 000 (issue 3: median at most 1 µs), with and
+ * Encode plus decode of one content node of the content-node memory test (target: median at most 1 µs), with and
  * without value substitution, and each half alone. {@code pool = 1} encodes the same node
  * object every time (its strings and names stay in the CPU caches); {@code pool = 1024} cycles
  * through 1,024 generated nodes whose fresh strings and names do not all fit the caches, which

@@ -1,6 +1,5 @@
 package dev.larder.bench.measure;
 
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -102,7 +101,7 @@ public final class InterleavedLoop {
       }));
     }
     ready.await();
-    long cpuBefore = processCpuNanos();
+    long cpuBefore = ProcessCpuClock.nanos();
     long begin = System.nanoTime();
     start.countDown();
     Thread.sleep(millis);
@@ -111,7 +110,7 @@ public final class InterleavedLoop {
       t.join();
     }
     long wall = System.nanoTime() - begin;
-    long cpu = processCpuNanos() - cpuBefore;
+    long cpu = ProcessCpuClock.nanos() - cpuBefore;
     long total = 0;
     for (long c : counts) {
       total += c;
@@ -133,17 +132,5 @@ public final class InterleavedLoop {
       n++;
     } while (!stop.get());
     return n;
-  }
-
-  /** @return CPU time of the whole process so far (every thread: workers, GC, compilers) */
-  static long processCpuNanos() {
-    if (ManagementFactory.getOperatingSystemMXBean()
-        instanceof com.sun.management.OperatingSystemMXBean os) {
-      long nanos = os.getProcessCpuTime();
-      if (nanos >= 0) {
-        return nanos;
-      }
-    }
-    throw new IllegalStateException("this JVM does not report the process's CPU time");
   }
 }

@@ -4,7 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 
 /**
- * Measures memory as seed 002 does: call the garbage collector until the heap in use changes by
+ * Measures memory as the per-entry overhead study does: call the garbage collector until the heap in use changes by
  * less than a threshold between two consecutive collections, then read it. Also reads the
  * resident set and, when enabled, native memory tracking.
  *

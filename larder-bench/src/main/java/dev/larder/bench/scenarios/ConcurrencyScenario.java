@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.HdrHistogram.Histogram;
 
 /**
- * Seed 003's test: a 100x100 tree (100 folders of 100 nodes each) behind a store with simulated
+ * The 100x100 tree read-through test: a 100x100 tree (100 folders of 100 nodes each) behind a store with simulated
  * I/O latency (1 ms by default); 20 reader threads each read a random node and its folder, in the
  * read-write variant while one writer rewrites random nodes through the store. The cache holds
  * half the tree, so misses keep happening. Reports read latency percentiles (p10 is the all-hit
@@ -56,7 +56,7 @@ public final class ConcurrencyScenario implements Scenario {
 
   @Override
   public String summary() {
-    return "seed 003: 20 readers (+1 writer) over a 100x100 tree behind 1 ms I/O; latency"
+    return "100x100 tree read-through test: 20 readers (+1 writer) over a 100x100 tree behind 1 ms I/O; latency"
         + " percentiles";
   }
 

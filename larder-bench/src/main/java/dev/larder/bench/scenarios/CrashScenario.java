@@ -20,7 +20,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Issue 22's crash trials: a child JVM commits transfers and unique inserts and prints each
+ * The crash trials: a child JVM commits transfers and unique inserts and prints each
  * commit's id after commit returns; it is killed with SIGKILL at a random moment; the directory is
  * recovered and every printed commit must be there, the account total unchanged. One row per fsync
  * policy: trials, acknowledged commits, commits lost, trials with a partial commit, recovery time.
@@ -46,7 +46,7 @@ public final class CrashScenario implements Scenario {
 
   @Override
   public String summary() {
-    return "issue 22: SIGKILL a committing child JVM, recover, count lost and partial commits";
+    return "crash trials: SIGKILL a committing child JVM, recover, count lost and partial commits";
   }
 
   @Override

@@ -5,7 +5,7 @@ import java.util.SplittableRandom;
 /** Keys and values as the scenarios generate them. */
 final class Keys {
 
-  /** Length of the String keys of seed 002's experiment. */
+  /** Length of the String keys of the per-entry overhead study. */
   static final int KEY_CHARS = 10;
 
   private Keys() {}

@@ -28,11 +28,11 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Seed 000's experiment: N content nodes (10,000, 100,000 and 1,000,000 by default: a small
- * cache's fixed costs show at the first two, issue 26) loaded from a simulated database
- * into each cache, under Long keys. Measures heap, native and total bytes per node (as seed 002
- * measures: GC until stable, before and after), first-load throughput, second-pass read throughput
- * with T threads (seed 000's "second load"), and the collections during both.
+ * The content-node memory test: N content nodes (10,000, 100,000 and 1,000,000 by default: a small
+ * cache's fixed costs show at the first two) loaded from a simulated database
+ * into each cache, under Long keys. Measures heap, native and total bytes per node (as the per-entry
+ * overhead study measures: GC until stable, before and after), first-load throughput, second-pass read throughput
+ * with T threads (the memory test's "second load"), and the collections during both.
  *
  * <p>Variants: on-heap caches hold the node objects ({@code objects}); off-heap peers hold the
  * nodes' compact bytes ({@code plain}: Larder's node codec without substitution); Larder runs with
@@ -62,7 +62,7 @@ public final class MemoryScenario implements Scenario {
 
   @Override
   public String summary() {
-    return "seed 000: bytes per content node, first-load and second-pass throughput, GC";
+    return "content-node memory test: bytes per content node, first-load and second-pass throughput, GC";
   }
 
   @Override
@@ -99,7 +99,7 @@ public final class MemoryScenario implements Scenario {
   }
 
   /**
-   * Native memory tracking, and G1 string deduplication for every trial, as seed 000 ran: the
+   * Native memory tracking, and G1 string deduplication for every trial, as the content-node memory test ran: the
    * object caches hold millions of equal strings (each node's names and texts are fresh
    * instances), and deduplication is the JVM's own remedy, so leaving it off would overstate
    * their cost. It has next to nothing to do for caches that hold bytes.

@@ -22,10 +22,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What freeing and giving back page memory costs, for both storage modes (issue 27, items 2 and
- * 3): {@code invalidateAll()} and {@code close()} of a full cache, idle and with three threads
- * spinning on unrelated work, and off heap how long until the resident set has given the
- * memory back (the call may return first); the latency of puts of values larger than a page (each frees the
+ * What freeing and giving back page memory costs, for both storage modes: {@code invalidateAll()}
+ * and {@code close()} of a full cache, idle and with three threads spinning on unrelated work,
+ * and off heap how long until the resident set has given the memory back (the call may return
+ * first); the latency of puts of values larger than a page (each frees the
  * over-size page of the value it evicts or replaces); write throughput with and without three
  * readers; and the process's resident memory under churn and after {@code close()}.
  *
@@ -58,7 +58,7 @@ public final class OffHeapScenario implements Scenario {
 
   @Override
   public String summary() {
-    return "issue 27: cost of freeing pages (invalidateAll, close, large puts) idle and busy,"
+    return "cost of freeing pages (invalidateAll, close, large puts) idle and busy,"
         + " and resident memory under churn";
   }
 

@@ -22,7 +22,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * Seed 002's experiment: 10-character String keys and byte[] values of 512 B, 1 KiB, 10 KiB and
+ * The per-entry overhead study: 10-character String keys and byte[] values of 512 B, 1 KiB, 10 KiB and
  * 1 MiB, about 100 MB of payload per run; the memory the process gains, per entry, and the
  * overhead beyond key and value bytes.
  *
@@ -47,7 +47,7 @@ public final class OverheadScenario implements Scenario {
 
   @Override
   public String summary() {
-    return "seed 002: bytes per entry and overhead for String keys and byte[] values";
+    return "per-entry overhead study: bytes per entry and overhead for String keys and byte[] values";
   }
 
   @Override

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Issue 22's simulated power cuts: transfers, unique inserts and checkpoints on a disk that drops,
+ * Simulated power cuts: transfers, unique inserts and checkpoints on a disk that drops,
  * reorders or tears every write not yet forced when the power goes; the store is rebuilt from what
  * is left. One row per fsync policy: cuts, acknowledged commits, lost, cuts with a partial commit.
  *
@@ -36,7 +36,7 @@ public final class PowerCutScenario implements Scenario {
 
   @Override
   public String summary() {
-    return "issue 22: simulated power cuts (drop/reorder/tear unforced writes), lost commits";
+    return "simulated power cuts (drop/reorder/tear unforced writes), lost commits";
   }
 
   @Override

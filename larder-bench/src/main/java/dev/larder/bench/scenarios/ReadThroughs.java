@@ -20,13 +20,13 @@ import java.util.function.Function;
 /**
  * The read-through arrangements of the concurrency scenario. Caches with a loading API use it
  * (Larder's loader with single flight, Caffeine's LoadingCache, ConcurrentHashMap's computeIfAbsent); the pattern
- * seed 003 replaced is a synchronized LinkedHashMap LRU that loads while holding its lock; the
+ * the 100x100 tree read-through test replaced is a synchronized LinkedHashMap LRU that loads while holding its lock; the
  * other peers are used cache-aside (get, load on a miss, put), which is what their APIs offer for
  * a store they do not know.
  */
 final class ReadThroughs {
 
-  /** The synchronized LRU of seed 003's "before" picture. */
+  /** The synchronized LRU of the 100x100 tree read-through test's "before" picture. */
   static final String SYNCHRONIZED_LRU = "LinkedHashMap-LRU";
 
   private ReadThroughs() {}

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Issue 24's comparison: Larder's server, redis-server (persistence off) and memcached, each with
+ * The server comparison: Larder's server, redis-server (persistence off) and memcached, each with
  * the same memory limit, in the same run. redis-benchmark SET and GET with 50 clients, pipelines
  * of 1 and 16, values of 100 B and 1 KiB (Larder and Redis); memcaslap set and get with 2
  * threads, 50 connections and 100 B values (Larder's memcached port and memcached), or memcslap
@@ -47,7 +47,7 @@ public final class ServerScenario implements Scenario {
 
   @Override
   public String summary() {
-    return "issue 24: Larder vs redis-server vs memcached on their own load tools, memory/key";
+    return "server comparison: Larder vs redis-server vs memcached on their own load tools, memory/key";
   }
 
   @Override

@@ -23,11 +23,11 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * Seed 002's startup test: create 2000 caches (in one manager where the library has one) and
+ * The 2000-caches startup test: create 2000 caches (in one manager where the library has one) and
  * measure the time and the memory they hold. Each cache is bounded to 1,000 entries (and 1 MiB
  * for stores bounded by bytes); Chronicle Map, which cannot evict, is sized for 1,000 entries.
  * A full run measures each library empty and again with 100 entries of 100 B in every cache
- * (issue 26: what a small cache costs; {@code -P entries=0,100}, a quick run only empty), their
+ * (what a small cache costs; {@code -P entries=0,100}, a quick run only empty), their
  * keys the scenario's 10-character strings and each value a fresh array.
  */
 public final class StartupScenario implements Scenario {
@@ -48,7 +48,7 @@ public final class StartupScenario implements Scenario {
 
   @Override
   public String summary() {
-    return "seed 002: time and memory to create 2000 caches";
+    return "2000-caches startup test: time and memory to create 2000 caches";
   }
 
   @Override

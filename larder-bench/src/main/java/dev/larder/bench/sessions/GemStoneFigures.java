@@ -4,18 +4,18 @@ import dev.larder.bench.scenario.Row;
 import java.util.List;
 
 /**
- * Seed 001's published GemStone/S figures for the same experiment (Seaside counter, about 250
+ * The published GemStone/S figures of the GemStone sessions experiment for the same experiment (Seaside counter, about 250
  * objects or 50 KB committed per request, siege in benchmark mode), quoted so that the table
  * sets them beside ours. Not measured here: 2007 hardware (2.2 GHz Opteron), raw-partition
- * transaction logs, Apache in front; every row says which run of the seed's table it is.
+ * transaction logs, Apache in front; every row says which run of the published table it is.
  */
 final class GemStoneFigures {
 
-  static final String NAME = "GemStone/S (seed 001, quoted)";
+  static final String NAME = "GemStone/S (published, quoted)";
 
   private GemStoneFigures() {}
 
-  /** @return the seed's benchmark-mode runs, one row each */
+  /** @return the published benchmark-mode runs, one row each */
   static List<Row> rows() {
     return List.of(
         quoted(10, 91, 100, "run 12: 1 core, 1 gem, raw tranlog, 1G SPC"),

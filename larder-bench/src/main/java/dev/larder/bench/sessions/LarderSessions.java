@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Sessions in a Larder {@link TxStore}, in one of two layouts. Per object: one entry per session
  * object (key {@code "s<n>/<slot>"}), so that a request reads 250 entries and commits 250 writes in
- * one transaction, as the seed's GemStone request committed about 250 objects. Per session: the
+ * one transaction, as the published GemStone request committed about 250 objects. Per session: the
  * session is one entry whose value is the list of its 250 objects (about 50 KB), as an
  * application that caches a session object would store it. Log on: one log under {@code always},
  * so a request is answered only after its commit is forced. Log off: no persistence.

@@ -15,8 +15,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Seed 001's counter page over the JDK's HTTP server, on 127.0.0.1: {@code GET /counter} touches
- * one session (a random one of {@code sessions}, as the seed's Seaside counter made a new
+ * The GemStone sessions experiment's counter page over the JDK's HTTP server, on 127.0.0.1: {@code GET /counter} touches
+ * one session (a random one of {@code sessions}, as the experiment's Seaside counter made a new
  * session per hit; or {@code ?session=N}) in one transaction of its {@link SessionStore} and
  * answers a small HTML page with the count once the commit is acknowledged.
  *

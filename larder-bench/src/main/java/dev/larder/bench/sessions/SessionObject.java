@@ -4,7 +4,7 @@ import dev.larder.codec.Codec;
 import dev.larder.codec.Codecs;
 
 /**
- * One small object of a session, as the seed's Seaside counter session holds about 250 of them:
+ * One small object of a session, as the GemStone experiment's Seaside counter session holds about 250 of them:
  * a slot number, a counter every request increments, and about 190 characters of state, so that
  * a session is about 50 KB.
  *
@@ -14,7 +14,7 @@ import dev.larder.codec.Codecs;
  */
 public record SessionObject(int slot, long count, String state) {
 
-  /** Objects per session (seed 001: "about 250 objects or 50k bytes per request"). */
+  /** Objects per session (the GemStone sessions experiment: "about 250 objects or 50k bytes per request"). */
   public static final int PER_SESSION = 250;
 
   /** The codec both stores use, so that both hold the same bytes. */

@@ -21,12 +21,12 @@ import java.util.concurrent.Future;
 import java.util.stream.Stream;
 
 /**
- * Seed 001's own experiment: an HTTP counter page where each request begins a transaction, reads
+ * The GemStone sessions experiment: an HTTP counter page where each request begins a transaction, reads
  * and replaces a session of 250 small objects (about 50 KB) and commits before answering, driven
  * as {@code siege -b -c N} drives it, for 1, 10 and 100 clients; Larder with its log under
  * {@code always} and without a log, with an entry per session object (250 writes per commit, as
- * the seed's GemStone committed 250 objects) and with the session as one entry, Redis with {@code appendfsync always} and without
- * persistence (the same endpoint, sessions as hashes, WATCH/MULTI/EXEC), beside the seed's
+ * the published GemStone run committed 250 objects) and with the session as one entry, Redis with {@code appendfsync always} and without
+ * persistence (the same endpoint, sessions as hashes, WATCH/MULTI/EXEC), beside the published
  * GemStone/S figures (quoted, not measured).
  *
  * <p>A quick run leaves out the one-entry-per-session layout unless {@code --only} names it.
@@ -61,7 +61,7 @@ public final class SessionsScenario implements Scenario {
 
   @Override
   public String summary() {
-    return "issue 22 / seed 001: HTTP requests that each commit a 50 KB session, siege -b -c "
+    return "GemStone sessions experiment: HTTP requests that each commit a 50 KB session, siege -b -c "
         + "1/10/100, Larder and Redis with the log on (always) and off, beside GemStone";
   }
 

@@ -3,6 +3,8 @@ package dev.larder.server.internal;
 import dev.larder.server.ServerConfig;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.memcache.MemcacheAuth;
+import dev.larder.server.internal.net.ClientMemory;
+import dev.larder.server.internal.net.CrossProtocolGuard;
 import dev.larder.server.internal.resp.AclUsers;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,6 +32,8 @@ public final class ServerState {
   private final ScheduledExecutorService scheduler;
   private final AclUsers acl;
   private final MemcacheAuth memcacheAuth;
+  private final ClientMemory clientMemory;
+  private final CrossProtocolGuard crossProtocolGuard = new CrossProtocolGuard();
   private volatile String maxMemoryPolicy;
   private volatile int respPort;
   private volatile int memcachePort;
@@ -63,6 +67,18 @@ public final class ServerState {
     this.acl = acl;
     this.memcacheAuth = memcacheAuth;
     this.maxMemoryPolicy = config.maxMemoryPolicy();
+    this.clientMemory = new ClientMemory(config.clientQueryBufferLimit(),
+        config.clientOutputBufferLimit(), config.maxMemoryClients());
+  }
+
+  /** @return the bound on memory held for clients (requests and unsent replies) */
+  public ClientMemory clientMemory() {
+    return clientMemory;
+  }
+
+  /** @return what closes connections that send HTTP */
+  public CrossProtocolGuard crossProtocolGuard() {
+    return crossProtocolGuard;
   }
 
   /** @return the RESP users */

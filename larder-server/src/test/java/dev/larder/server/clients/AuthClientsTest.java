@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.larder.server.LarderServer;
+import dev.larder.testing.RequiredTool;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -54,8 +54,7 @@ class AuthClientsTest {
   }
 
   private static String cli(String... args) throws Exception {
-    assumeTrue(RunningServer.onPath("redis-cli"),
-        "redis-cli is not installed (Debian package redis-tools; .ci/install-packages)");
+    RequiredTool.onPath("redis-cli", "redis-tools");
     String[] command = new String[args.length + 6];
     command[0] = "redis-cli";
     command[1] = "-h";
@@ -89,8 +88,7 @@ class AuthClientsTest {
 
   @Test
   void redisBenchmarkAuthenticatesEveryConnection() throws Exception {
-    assumeTrue(RunningServer.onPath("redis-benchmark"),
-        "redis-benchmark is not installed (Debian package redis-tools; .ci/install-packages)");
+    RequiredTool.onPath("redis-benchmark", "redis-tools");
     RunningServer.Run r = RunningServer.run(120, "redis-benchmark", "-h", "127.0.0.1", "-p",
         Integer.toString(server.respPort()), "--user", "app", "-a", "apppw", "-t", "set,get",
         "-n", "2000", "-c", "5", "-d", "10", "--dbnum", "3", "-q");

@@ -2,9 +2,9 @@ package dev.larder.server.clients;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.larder.server.LarderServer;
+import dev.larder.testing.RequiredTool;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -34,8 +34,7 @@ class MemcachedToolsTest {
   }
 
   private static void requireTool(String tool) {
-    assumeTrue(RunningServer.onPath(tool),
-        tool + " is not installed (Debian package libmemcached-tools; .ci/install-packages)");
+    RequiredTool.onPath(tool, "libmemcached-tools");
   }
 
   @Test

@@ -2,9 +2,9 @@ package dev.larder.server.clients;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.larder.server.LarderServer;
+import dev.larder.testing.RequiredTool;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,8 +27,7 @@ class RedisToolsTest {
   }
 
   private static String cli(String... args) throws Exception {
-    assumeTrue(RunningServer.onPath("redis-cli"),
-        "redis-cli is not installed (Debian package redis-tools; .ci/install-packages)");
+    RequiredTool.onPath("redis-cli", "redis-tools");
     String[] command = new String[args.length + 5];
     command[0] = "redis-cli";
     command[1] = "-h";
@@ -58,8 +57,7 @@ class RedisToolsTest {
 
   @Test
   void redisBenchmarkRunsSetAndGetPipelined() throws Exception {
-    assumeTrue(RunningServer.onPath("redis-benchmark"),
-        "redis-benchmark is not installed (Debian package redis-tools; .ci/install-packages)");
+    RequiredTool.onPath("redis-benchmark", "redis-tools");
     RunningServer.Run r = RunningServer.run(240, "redis-benchmark", "-h", "127.0.0.1", "-p",
         Integer.toString(server.respPort()), "-t", "set,get", "-n", "5000", "-c", "10",
         "-P", "8", "-d", "100", "--dbnum", "9", "-q");

@@ -12,7 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** Test helpers: a real server on free loopback ports, and external tools run with a timeout. */
+/**
+ * Test helpers: a real server on free loopback ports, and external tools run with a timeout (a
+ * test finds them with {@code dev.larder.testing.RequiredTool} first).
+ */
 final class RunningServer {
   private RunningServer() {}
 
@@ -23,16 +26,6 @@ final class RunningServer {
       m.put(settings[i], settings[i + 1]);
     }
     return LarderServer.start(ServerConfig.of(m));
-  }
-
-  /** @return whether an executable of that name is on the PATH */
-  static boolean onPath(String tool) {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-      if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, tool))) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** The outcome of a tool run. */

@@ -2,12 +2,10 @@ package dev.larder.server.internal;
 
 import dev.larder.server.ServerConfig;
 import dev.larder.server.internal.keyspace.Keyspace;
-import dev.larder.server.internal.memcache.MemcacheDecoder;
-import dev.larder.server.internal.memcache.MemcacheHandler;
+import dev.larder.server.internal.memcache.MemcacheDispatcher;
 import dev.larder.server.internal.memcache.MemcacheStats;
 import dev.larder.server.internal.resp.RespCommandTable;
-import dev.larder.server.internal.resp.RespDecoder;
-import dev.larder.server.internal.resp.RespHandler;
+import dev.larder.server.internal.resp.RespSession;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -43,14 +41,12 @@ public final class TestServer implements AutoCloseable {
 
   /** @return a new RESP connection */
   public Connection resp() {
-    return new Connection(new EmbeddedChannel(
-        new RespDecoder(state.config().maxRequestBytes()), new RespHandler(state, table)));
+    return new Connection(new EmbeddedChannel(RespSession.handlers(state, table)));
   }
 
   /** @return a new memcached connection */
   public Connection memcache() {
-    return new Connection(new EmbeddedChannel(
-        new MemcacheDecoder(state.config().maxItemBytes()), new MemcacheHandler(state, stats)));
+    return new Connection(new EmbeddedChannel(MemcacheDispatcher.handlers(state, stats)));
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.larder.server.internal.ServerState;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.keyspace.StoredValue;
 import dev.larder.server.internal.keyspace.ValueType;
+import dev.larder.server.internal.net.ReplyLimitExceeded;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 
@@ -45,6 +46,7 @@ final class MemcacheSession {
   }
 
   void data(byte[] b) {
+    ReplyLimitExceeded.check(out, b.length);
     out.writeBytes(b);
     out.writeByte('\r');
     out.writeByte('\n');

@@ -12,8 +12,11 @@ import java.util.Map;
 /**
  * memcached's meta protocol: mg, ms, md, ma, mn, me. Flags implemented: mg {@code b c f k O q s
  * t T v}; ms {@code b c C F k O q T M(E A P R S)}; md {@code b C k O q}; ma {@code b c C N J D T
- * M(I + D -) q O t v k}. Not implemented (accepted and ignored, never answered with made-up
- * values): mg's {@code h l N R E u}, ms's {@code I}, md's {@code I T x}. Stateless.
+ * M(I + D -) q O t v k}; mg's {@code N} creates a missing item (empty, with N's TTL) and
+ * answers it with {@code W}, and later hits on that item say {@code Z} until it is replaced, as
+ * memcached's do. Not implemented (accepted and ignored, never answered with made-up values):
+ * mg's {@code h l R E u}, ms's {@code I}, md's {@code I T x}. Stateless (the recache tokens are
+ * the server's, in {@link MemcacheStats}).
  */
 final class MetaCommands {
   private static final String BAD_FORMAT = "CLIENT_ERROR bad command line format";
@@ -108,6 +111,26 @@ final class MetaCommands {
     } else {
       v = s.item(r.key());
     }
+    String win = "";
+    if (v == null && r.has('N')) {
+      // Autovivify: a miss creates an empty item with N's TTL, and this client, told W, is
+      // the one to fill it.
+      long ttl = MemcacheSession.signed(bytes(r.token('N')));
+      if (ttl == Long.MIN_VALUE) {
+        s.line("CLIENT_ERROR bad token in command line format");
+        return;
+      }
+      ItemStore.Result created = ItemStore.store(s, r.key(), ItemStore.Mode.ADD, 0,
+          s.expiryMillis(ttl), new byte[0], 0);
+      v = created.outcome() == ItemStore.Outcome.STORED ? created.item() : s.item(r.key());
+      if (created.outcome() == ItemStore.Outcome.STORED) {
+        win = " W";
+        s.stats.tokenSent(r.key(), v.version());
+      }
+    }
+    if (v != null && win.isEmpty() && s.stats.tokenOut(r.key(), v.version())) {
+      win = " Z";
+    }
     if (v == null) {
       s.stats.getMisses.increment();
       if (!r.has('q')) {
@@ -117,11 +140,24 @@ final class MetaCommands {
     }
     s.stats.getHits.increment();
     if (r.has('v')) {
-      s.line("VA " + v.payload().length + returned(s, r, v));
+      s.line("VA " + v.payload().length + returned(s, r, v) + win);
       s.data(v.payload());
     } else {
-      s.line("HD" + returned(s, r, v));
+      s.line("HD" + returned(s, r, v) + win);
     }
+  }
+
+  /**
+   * An ms whose data was too large: memcached's reply, and the item under the key removed
+   * whatever the mode (memcached 1.6.18 does so, so that a stale value does not outlive a
+   * failed write).
+   */
+  static void tooLarge(MemcacheSession s, List<byte[]> t, byte[] data) {
+    Request r = Request.parse(t, 3);
+    if (r != null) {
+      ItemStore.delete(s, r.key(), 0);
+    }
+    s.line("SERVER_ERROR object too large for cache");
   }
 
   private static void ms(MemcacheSession s, List<byte[]> t, byte[] data) {

@@ -4,12 +4,12 @@ import dev.larder.server.internal.keyspace.StoredValue;
 import dev.larder.server.internal.keyspace.ValueLayout;
 import dev.larder.server.internal.keyspace.ValueType;
 import dev.larder.server.internal.net.Decimal;
+import dev.larder.server.internal.net.ReplyLimitExceeded;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * memcached's text protocol: get, gets, gat, gats, set, add, replace, append, prepend, cas,
@@ -47,7 +47,7 @@ final class TextCommands {
     TABLE.put("flush_all", TextCommands::flushAll);
     TABLE.put("stats", TextCommands::stats);
     TABLE.put("version", (s, t, d) -> s.line("VERSION " + VERSION));
-    TABLE.put("verbosity", (s, t, d) -> reply(s, t, t.size() >= 2 && t.size() <= 3, "OK"));
+    TABLE.put("verbosity", TextCommands::verbosity);
     TABLE.put("quit", (s, t, d) -> s.close = true);
   }
 
@@ -55,14 +55,6 @@ final class TextCommands {
 
   private static boolean noreply(List<byte[]> t) {
     return "noreply".equals(new String(t.getLast(), StandardCharsets.US_ASCII));
-  }
-
-  private static void reply(MemcacheSession s, List<byte[]> t, boolean valid, String line) {
-    if (!valid) {
-      s.line("ERROR");
-    } else if (!noreply(t)) {
-      s.line(line);
-    }
   }
 
   private static void get(MemcacheSession s, List<byte[]> t, int from, boolean cas, long touch) {
@@ -77,29 +69,78 @@ final class TextCommands {
       }
     }
     for (int i = from; i < t.size(); i++) {
-      byte[] key = t.get(i);
-      s.stats.cmdGet.increment();
-      if (touch == Long.MIN_VALUE) {
-        // A plain get writes the payload straight from the stored bytes: no decoded copy.
-        byte[] stored = s.keyspace().getStored(MemcacheSession.DB, key);
-        ValueLayout.Header h = stored == null ? null : ValueLayout.header(stored);
-        if (h == null || h.type() != ValueType.STRING) {
-          s.stats.getMisses.increment();
-          continue;
-        }
-        s.stats.getHits.increment();
-        value(s, key, h.clientFlags(), stored, h.payloadOffset(), cas ? h.version() : 0);
-        continue;
-      }
-      StoredValue v = ItemStore.touch(s, key, touch);
-      if (v == null) {
-        s.stats.getMisses.increment();
-        continue;
-      }
-      s.stats.getHits.increment();
-      value(s, key, v.clientFlags(), v.payload(), 0, cas ? v.version() : 0);
+      fetch(s, t.get(i), cas, touch);
     }
     s.line("END");
+  }
+
+  /**
+   * Serves part of a retrieval line too long to hold whole (see MemcacheDecoder): its keys were
+   * checked as they arrived.
+   *
+   * @param head the command and, for gat and gats, the expiry
+   * @param keys the keys that arrived
+   * @param end whether to end the reply (the line ended, and had keys)
+   * @return false if the line fails (a bad expiry), its error written
+   */
+  static boolean streamedGet(MemcacheSession s, List<byte[]> head, List<byte[]> keys,
+      boolean end) {
+    String name = text(head, 0);
+    boolean cas = name.equals("gets") || name.equals("gats");
+    long touch = Long.MIN_VALUE;
+    if (head.size() == 2) {
+      long exptime = MemcacheSession.signed(head.get(1));
+      if (exptime == Long.MIN_VALUE) {
+        s.line("CLIENT_ERROR invalid exptime argument");
+        return false;
+      }
+      touch = s.expiryMillis(exptime);
+    }
+    for (byte[] key : keys) {
+      fetch(s, key, cas, touch);
+    }
+    if (end) {
+      s.line("END");
+    }
+    return true;
+  }
+
+  /** Writes one key's item if present; touch is the new expiry, or Long.MIN_VALUE for a get. */
+  private static void fetch(MemcacheSession s, byte[] key, boolean cas, long touch) {
+    s.stats.cmdGet.increment();
+    if (touch == Long.MIN_VALUE) {
+      // A plain get writes the payload straight from the stored bytes: no decoded copy.
+      byte[] stored = s.keyspace().getStored(MemcacheSession.DB, key);
+      ValueLayout.Header h = stored == null ? null : ValueLayout.header(stored);
+      if (h == null || h.type() != ValueType.STRING) {
+        s.stats.getMisses.increment();
+        return;
+      }
+      s.stats.getHits.increment();
+      value(s, key, h.clientFlags(), stored, h.payloadOffset(), cas ? h.version() : 0);
+      return;
+    }
+    StoredValue v = ItemStore.touch(s, key, touch);
+    if (v == null) {
+      s.stats.getMisses.increment();
+      return;
+    }
+    s.stats.getHits.increment();
+    value(s, key, v.clientFlags(), v.payload(), 0, cas ? v.version() : 0);
+  }
+
+  /**
+   * A storage command whose data was too large: memcached's reply (none with noreply), and a
+   * {@code set} removes the item it would have replaced, as memcached does (so a reader does not
+   * keep getting the value the client meant to replace).
+   */
+  static void tooLarge(MemcacheSession s, List<byte[]> t, byte[] data) {
+    if (text(t, 0).equals("set") && MemcacheSession.validKey(t.get(1))) {
+      ItemStore.delete(s, t.get(1), 0);
+    }
+    if (!noreply(t)) {
+      s.line("SERVER_ERROR object too large for cache");
+    }
   }
 
   /**
@@ -111,6 +152,7 @@ final class TextCommands {
   private static void value(MemcacheSession s, byte[] key, int flags, byte[] data, int offset,
       long cas) {
     ByteBuf out = s.out;
+    ReplyLimitExceeded.check(out, key.length + data.length - offset + 48L);
     out.ensureWritable(key.length + data.length - offset + 48);
     out.writeBytes(VALUE);
     out.writeBytes(key);
@@ -146,7 +188,9 @@ final class TextCommands {
   private static void store(MemcacheSession s, List<byte[]> t, byte[] data, ItemStore.Mode mode) {
     boolean isCas = "cas".equals(new String(t.getFirst(), StandardCharsets.US_ASCII));
     int args = isCas ? 6 : 5;
-    if (t.size() != args && !(t.size() == args + 1 && noreply(t))) {
+    // memcached takes one more word, noreply or not (then ignored); the decoder read a data
+    // block only for these counts.
+    if (data == null || t.size() != args && t.size() != args + 1) {
       s.line("ERROR");
       return;
     }
@@ -174,7 +218,9 @@ final class TextCommands {
     boolean valid = t.size() == 2 || t.size() == 3 && (noreply(t) || "0".equals(text(t, 2)))
         || t.size() == 4 && "0".equals(text(t, 2)) && noreply(t);
     if (!valid) {
-      s.line("CLIENT_ERROR bad command line format.  Usage: delete <key> [noreply]");
+      if (!noreply(t)) {
+        s.line("CLIENT_ERROR bad command line format.  Usage: delete <key> [noreply]");
+      }
       return;
     }
     ItemStore.Outcome o = ItemStore.delete(s, t.get(1), 0);
@@ -222,21 +268,44 @@ final class TextCommands {
     }
   }
 
+  /**
+   * {@code flush_all [time] [noreply]}: flushes database 0 now, or at a time given as memcached
+   * gives expiry times (seconds from now, or an absolute Unix time past 30 days' worth); a time
+   * past is now. A later flush_all replaces a pending one, as in memcached (one flush time).
+   */
   private static void flushAll(MemcacheSession s, List<byte[]> t, byte[] data) {
-    int n = t.size() - (noreply(t) ? 1 : 0);
-    long delay = n == 2 ? MemcacheSession.signed(t.get(1)) : 0;
-    if (n > 2 || delay == Long.MIN_VALUE) {
-      s.line(BAD_FORMAT);
+    boolean quiet = noreply(t);
+    int n = t.size() - (quiet ? 1 : 0);
+    if (n > 3) {
+      s.line("ERROR");
+      return;
+    }
+    long when = n >= 2 ? MemcacheSession.signed(t.get(1)) : 0;
+    if (when == Long.MIN_VALUE) {
+      if (!quiet) {
+        s.line("CLIENT_ERROR invalid exptime argument");
+      }
       return;
     }
     s.stats.cmdFlush.increment();
-    if (delay > 0) {
-      s.server.scheduler().schedule(() -> s.keyspace().flush(MemcacheSession.DB),
-          delay, TimeUnit.SECONDS);
-    } else {
-      s.keyspace().flush(MemcacheSession.DB);
+    long delayMillis = when <= 0 ? 0 : s.expiryMillis(when) - s.keyspace().now();
+    s.stats.scheduleFlush(delayMillis <= 0 ? null : s.server.scheduler(), delayMillis,
+        () -> s.keyspace().flush(MemcacheSession.DB));
+    if (!quiet) {
+      s.line("OK");
     }
-    if (!noreply(t)) {
+  }
+
+  /** {@code verbosity <level> [noreply]}: the level must be an unsigned number, as memcached's. */
+  private static void verbosity(MemcacheSession s, List<byte[]> t, byte[] data) {
+    boolean quiet = noreply(t);
+    if (t.size() < 2 || t.size() > 3 && !(t.size() == 4 && quiet)) {
+      s.line("ERROR");
+    } else if (quiet) {
+      return;
+    } else if (MemcacheSession.unsigned(t.get(1), 0xFFFF_FFFFL) < 0) {
+      s.line(BAD_FORMAT);
+    } else {
       s.line("OK");
     }
   }

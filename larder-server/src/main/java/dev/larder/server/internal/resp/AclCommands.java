@@ -91,6 +91,7 @@ final class AclCommands {
         String hex = HexFormat.of().formatHex(random);
         c.out().bulk(hex.substring(0, (int) (bits + 3) / 4));
       }
+      case "help" -> RespHelp.reply(c, RespHelp.ACL);
       default -> throw new RespError("ERR unknown subcommand '" + c.text(1)
           + "'. Try ACL HELP.");
     }

@@ -181,6 +181,7 @@ final class ConnectionCommands {
         requireArgs(c, 4);
         c.out().ok();
       }
+      case "help" -> RespHelp.reply(c, RespHelp.CLIENT);
       default -> throw new RespError("ERR unknown subcommand '" + c.text(1)
           + "'. Try CLIENT HELP.");
     }

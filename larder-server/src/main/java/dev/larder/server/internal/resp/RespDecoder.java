@@ -1,8 +1,9 @@
 package dev.larder.server.internal.resp;
 
+import dev.larder.server.internal.net.ClientConnection;
+import dev.larder.server.internal.net.RequestDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,7 +15,10 @@ import java.util.List;
  *
  * <p>The decoder keeps its place between reads (arguments still expected, the length of the bulk
  * string being waited for), so a request arriving a byte at a time costs no re-parsing. A bulk
- * string is copied out only once all of it has arrived.
+ * string shorter than {@value #LARGE_BULK} bytes is copied out once all of it has arrived; a
+ * longer one is allocated whole when its length arrives (after the connection's memory limits
+ * have counted it, {@link ClientConnection#reserveInput}) and filled as its bytes arrive, so the
+ * input buffer never grows to hold it (Redis does the same for large arguments).
  *
  * <p>Limits, so that no input allocates without bound: a count or length line of at most 32
  * bytes, an inline line of at most 64 KiB, at most 1,048,576 arguments, and at most
@@ -22,18 +26,19 @@ import java.util.List;
  * past a limit, or that is not RESP, yields one {@link RespFrame.ProtocolError} worded as Redis
  * words it; everything after it is discarded, and the handler closes the connection.
  *
- * <p>Before the connection authenticates (when the server needs a password; the handler tells
- * the decoder through {@link #authenticated(boolean)}), Redis 7's tighter limits apply: at most
+ * <p>Before the connection authenticates (when the server needs a password; the decoder asks
+ * its {@link ClientConnection}), Redis 7's tighter limits apply: at most
  * {@value #UNAUTHENTICATED_ARGS} arguments and {@value #UNAUTHENTICATED_BULK} bytes an argument,
- * so a client without the password cannot make the server hold large requests. In that state the
- * decoder hands on one request per call, so the handler has run (and perhaps authenticated) it
- * before the next request is measured against the limits.
+ * so a client without the password cannot make the server hold large requests. The decoder
+ * hands on one request per call, so the request before (perhaps an AUTH) has run when the next
+ * one is measured against the limits.
  *
  * <p>Not thread-safe: one instance per channel, as Netty uses it.
  */
-public final class RespDecoder extends ByteToMessageDecoder {
+public final class RespDecoder extends RequestDecoder {
   static final int MAX_INLINE = 64 * 1024;
   static final int MAX_ARGS = 1024 * 1024;
+  static final int LARGE_BULK = 64 * 1024;
   private static final int MAX_LENGTH_LINE = 32;
   private static final int ARG_OVERHEAD = 16;
   static final int UNAUTHENTICATED_ARGS = 10;
@@ -43,49 +48,60 @@ public final class RespDecoder extends ByteToMessageDecoder {
   private List<byte[]> args;
   private int remaining;
   private long bulkLength = -1;
+  /** A large bulk string being filled as it arrives, else null. */
+  private byte[] large;
+  private int largeFilled;
   private long requestBytes;
+  /** Bytes of the arguments of the current request decoded so far. */
+  private long argBytes;
   private boolean failed;
-  private boolean authenticated = true;
 
-  /** @param maxRequestBytes the largest request accepted */
-  public RespDecoder(long maxRequestBytes) {
+  /**
+   * @param maxRequestBytes the largest request accepted
+   * @param connection the connection this decoder serves
+   */
+  public RespDecoder(long maxRequestBytes, ClientConnection connection) {
+    super(connection);
     this.maxRequestBytes = maxRequestBytes;
   }
 
-  /**
-   * @param value whether the connection is authenticated; if not, the unauthenticated limits
-   *     apply to the requests not yet decoded
-   */
-  public void authenticated(boolean value) {
-    this.authenticated = value;
-  }
-
-  /** @return the bytes this decoder holds, waiting for the rest of a request */
-  public int buffered() {
-    return actualReadableBytes();
+  @Override
+  public long heldBytes() {
+    return actualReadableBytes() + argBytes + (large == null ? 0 : large.length);
   }
 
   @Override
   protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-    while (!failed && in.isReadable()) {
+    if (failed) {
+      in.skipBytes(in.readableBytes());
+      return;
+    }
+    if (!connection.accepting()) {
+      return;
+    }
+    while (in.isReadable()) {
       String error = remaining == 0 ? startRequest(in, out) : continueRequest(in, out);
       if (error == WAIT) {
         return;
       }
       if (error != null) {
         failed = true;
-        out.add(new RespFrame.ProtocolError("ERR Protocol error: " + error));
-      } else if (!authenticated && !out.isEmpty()) {
+        if (error != DISCONNECTED) {
+          out.add(new RespFrame.ProtocolError("ERR Protocol error: " + error));
+        }
+        in.skipBytes(in.readableBytes());
         return;
       }
-    }
-    if (failed) {
-      in.skipBytes(in.readableBytes());
+      if (!out.isEmpty()) {
+        return;
+      }
     }
   }
 
   /** Marks "need more input"; compared by identity. */
   private static final String WAIT = new String("wait");
+  /** Marks "a memory limit closed the connection": no reply; compared by identity. */
+  private static final String DISCONNECTED = new String("disconnected");
 
   private String startRequest(ByteBuf in, List<Object> out) {
     if (in.getByte(in.readerIndex()) != '*') {
@@ -100,7 +116,8 @@ public final class RespDecoder extends ByteToMessageDecoder {
     if (count == Long.MIN_VALUE || count > MAX_ARGS) {
       return "invalid multibulk length";
     }
-    if (!authenticated && count > UNAUTHENTICATED_ARGS) {
+    // Asked only past the unauthenticated limit: most requests are within it.
+    if (count > UNAUTHENTICATED_ARGS && !connection.authenticated()) {
       return "unauthenticated multibulk length";
     }
     if (count > 0) {
@@ -113,36 +130,66 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
   private String continueRequest(ByteBuf in, List<Object> out) {
     if (bulkLength < 0) {
-      int eol = in.indexOf(in.readerIndex(), in.writerIndex(), (byte) '\n');
-      if (eol < 0) {
-        return in.readableBytes() > MAX_LENGTH_LINE ? "too big bulk count string" : WAIT;
+      String error = bulkHeader(in);
+      if (error != null) {
+        return error;
       }
-      byte first = in.getByte(in.readerIndex());
-      if (first != '$') {
-        return "expected '$', got '" + (char) (first & 0xFF) + "'";
-      }
-      long length = parseLength(in, in.readerIndex() + 1, eol);
-      in.readerIndex(eol + 1);
-      requestBytes += Math.max(length, 0) + ARG_OVERHEAD;
-      if (length < 0 || length > maxRequestBytes || requestBytes > maxRequestBytes) {
-        return "invalid bulk length";
-      }
-      if (!authenticated && length > UNAUTHENTICATED_BULK) {
-        return "unauthenticated bulk length";
-      }
-      bulkLength = length;
     }
-    if (in.readableBytes() < bulkLength + 2) {
-      return WAIT;
+    byte[] arg;
+    if (large != null) {
+      int n = Math.min(in.readableBytes(), large.length - largeFilled);
+      in.readBytes(large, largeFilled, n);
+      largeFilled += n;
+      if (largeFilled < large.length || in.readableBytes() < 2) {
+        return WAIT;
+      }
+      arg = large;
+      large = null;
+    } else {
+      if (in.readableBytes() < bulkLength + 2) {
+        return WAIT;
+      }
+      arg = new byte[(int) bulkLength];
+      in.readBytes(arg);
     }
-    byte[] arg = new byte[(int) bulkLength];
-    in.readBytes(arg);
     in.skipBytes(2);
     args.add(arg);
+    argBytes += arg.length;
     bulkLength = -1;
     if (--remaining == 0) {
       out.add(new RespFrame.Command(args));
       args = null;
+      argBytes = 0;
+    }
+    return null;
+  }
+
+  /** Reads a {@code $length} line; a large length is counted and allocated here. */
+  private String bulkHeader(ByteBuf in) {
+    int eol = in.indexOf(in.readerIndex(), in.writerIndex(), (byte) '\n');
+    if (eol < 0) {
+      return in.readableBytes() > MAX_LENGTH_LINE ? "too big bulk count string" : WAIT;
+    }
+    byte first = in.getByte(in.readerIndex());
+    if (first != '$') {
+      return "expected '$', got '" + (char) (first & 0xFF) + "'";
+    }
+    long length = parseLength(in, in.readerIndex() + 1, eol);
+    in.readerIndex(eol + 1);
+    requestBytes += Math.max(length, 0) + ARG_OVERHEAD;
+    if (length < 0 || length > maxRequestBytes || requestBytes > maxRequestBytes) {
+      return "invalid bulk length";
+    }
+    if (length > UNAUTHENTICATED_BULK && !connection.authenticated()) {
+      return "unauthenticated bulk length";
+    }
+    bulkLength = length;
+    if (length >= LARGE_BULK) {
+      if (!connection.reserveInput(length)) {
+        return DISCONNECTED;
+      }
+      large = new byte[(int) length];
+      largeFilled = 0;
     }
     return null;
   }

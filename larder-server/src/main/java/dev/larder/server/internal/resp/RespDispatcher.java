@@ -1,13 +1,17 @@
 package dev.larder.server.internal.resp;
 
+import dev.larder.server.internal.net.CrossProtocolGuard;
+import dev.larder.server.internal.net.ReplyLimitExceeded;
 import java.util.List;
 import java.util.concurrent.locks.Lock;
 
 /**
- * Runs one RESP command: looks it up, checks arity, authentication, ACL permissions, memory and MULTI queueing
- * as Redis does (and in Redis's order), takes the keyspace lock the command needs, runs it, and
- * turns a {@link RespError} (or any other failure) into an error reply. Every path writes
- * exactly one reply, but for a connection whose user ACL DELUSER removed, which is closed.
+ * Runs one RESP command: looks it up, checks arity, authentication, ACL permissions, memory and
+ * MULTI queueing as Redis does (and in Redis's order), takes the keyspace lock the command needs,
+ * runs it, and turns a {@link RespError} (or any other failure) into an error reply. Every path
+ * writes exactly one reply, but for a connection whose user ACL DELUSER removed, which is closed,
+ * one that sends HTTP (see {@link CrossProtocolGuard}), closed at once, and a reply over the
+ * connection's output limit ({@link ReplyLimitExceeded}, passed on to the pipeline).
  *
  * <p>Stateless; thread-safe as long as each session is used by one thread.
  */
@@ -24,7 +28,10 @@ public final class RespDispatcher {
     RespCommand cmd = lookup.command();
     s.server.commandProcessed();
     s.info.lastCommand(cmd == null ? "NULL" : name);
-    if (cmd == null) {
+    if (cmd == null && CrossProtocolGuard.respHttp(name)) {
+      // HTTP's request line or Host header: a web page sending commands through a browser.
+      s.server.crossProtocolGuard().refuse(s.connection, "RESP");
+    } else if (cmd == null) {
       failQueue(s);
       s.out.error(unknownCommand(args));
     } else if (!cmd.arityAccepts(args.size())) {
@@ -100,8 +107,15 @@ public final class RespDispatcher {
     } catch (RespError e) {
       s.out.target().writerIndex(mark);
       s.out.error(e.getMessage());
-    } catch (RuntimeException e) {
+    } catch (ReplyLimitExceeded e) {
       s.out.target().writerIndex(mark);
+      throw e;
+    } catch (RuntimeException e) {
+      RuntimeException limit = ReplyLimitExceeded.translate(s.out.target(), e);
+      s.out.target().writerIndex(mark);
+      if (limit != e) {
+        throw limit;
+      }
       s.out.error("ERR " + (e.getMessage() == null ? e.toString() : e.getMessage()));
     } finally {
       lock.unlock();

@@ -1,6 +1,11 @@
 package dev.larder.server.internal.resp;
 
 import dev.larder.server.internal.ServerState;
+import dev.larder.server.internal.net.ClientConnection;
+import dev.larder.server.internal.net.ProtocolSession;
+import dev.larder.server.internal.net.RequestPipeline;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandler;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -9,13 +14,14 @@ import java.util.Locale;
 
 /**
  * One RESP connection's state: selected database, protocol, authentication, client name and
- * the transaction being queued with its watched keys.
+ * the transaction being queued with its watched keys; its requests go to {@link RespDispatcher}.
  *
  * <p>Not thread-safe: used on the connection's event loop only.
  */
-public final class RespSession {
+public final class RespSession implements ProtocolSession {
   final ServerState server;
-  final ServerState.ClientInfo info;
+  ServerState.ClientInfo info;
+  ClientConnection connection;
   final RespCommandTable table;
   final RespWriter out = new RespWriter();
   int db;
@@ -31,15 +37,71 @@ public final class RespSession {
   private Lookup lastLookup;
 
   /**
+   * A session for a connection not yet open: {@link #opened} gives it its CLIENT LIST entry.
+   *
    * @param server the shared server state
-   * @param info this client's entry in CLIENT LIST
    * @param table the command table
    */
-  public RespSession(ServerState server, ServerState.ClientInfo info, RespCommandTable table) {
+  public RespSession(ServerState server, RespCommandTable table) {
     this.server = server;
     this.table = table;
-    this.info = info;
+  }
+
+  /**
+   * The handlers of a RESP connection: the decoder and the request pipeline over a new session.
+   *
+   * @param server the shared server state
+   * @param table the command table
+   * @return the handlers, in pipeline order
+   */
+  public static ChannelHandler[] handlers(ServerState server, RespCommandTable table) {
+    ClientConnection c = new ClientConnection(new RespSession(server, table),
+        server.clientMemory());
+    return new ChannelHandler[] {
+        new RespDecoder(server.config().maxRequestBytes(), c), new RequestPipeline(c)};
+  }
+
+  @Override
+  public void opened(ClientConnection c) {
+    connection = c;
+    info = new ServerState.ClientInfo(server.nextClientId(), c.address());
     authenticateAs(server.acl().initialUser());
+    server.register(info);
+  }
+
+  @Override
+  public void closed() {
+    if (info != null) {
+      server.unregister(info.id());
+    }
+  }
+
+  @Override
+  public void run(Object request, ByteBuf reply) {
+    out.target(reply);
+    switch (request) {
+      case RespFrame.Command c -> RespDispatcher.dispatch(this, c.args());
+      case RespFrame.ProtocolError e -> {
+        out.error(e.message());
+        closeAfterReply = true;
+      }
+      default -> throw new IllegalStateException("unexpected message " + request);
+    }
+  }
+
+  @Override
+  public boolean closing() {
+    return closeAfterReply;
+  }
+
+  @Override
+  public boolean authenticated() {
+    return user != null;
+  }
+
+  @Override
+  public long heldRequestBytes() {
+    return queuedBytes;
   }
 
   /** @param u the user the connection now acts as, or null for none */
@@ -51,11 +113,6 @@ public final class RespSession {
   /** @return the writer replies go through */
   public RespWriter out() {
     return out;
-  }
-
-  /** @return whether the connection must close once its replies are flushed */
-  public boolean closeAfterReply() {
-    return closeAfterReply;
   }
 
   /** @return whether MULTI is queueing commands */

@@ -1,6 +1,7 @@
 package dev.larder.server.internal.resp;
 
 import dev.larder.server.internal.net.Decimal;
+import dev.larder.server.internal.net.ReplyLimitExceeded;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 
@@ -8,6 +9,9 @@ import java.nio.charset.StandardCharsets;
  * Writes RESP replies into a buffer, in RESP2 or RESP3 as the connection negotiated (HELLO).
  * Where RESP3 has a type RESP2 lacks, the RESP2 form is the one Redis sends: maps and sets as
  * flat arrays, doubles as bulk strings, nulls as {@code $-1} or {@code *-1}.
+ *
+ * <p>Bulk strings are checked against the reply buffer's limit before they are written
+ * ({@link ReplyLimitExceeded}); every large reply is made of them.
  *
  * <p>Not thread-safe: one per connection, used on its event loop.
  */
@@ -78,6 +82,7 @@ public final class RespWriter {
    * @param length its length
    */
   public void bulk(byte[] b, int offset, int length) {
+    ReplyLimitExceeded.check(out, length);
     out.ensureWritable(length + 16);
     out.writeByte('$');
     decimal(length);

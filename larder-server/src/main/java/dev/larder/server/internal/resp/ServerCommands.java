@@ -5,7 +5,9 @@ import static dev.larder.server.internal.resp.RespCommand.Flag.EXCLUSIVE;
 import static dev.larder.server.internal.resp.RespCommand.Flag.FAST;
 
 import dev.larder.server.ServerSetting;
+import dev.larder.server.internal.ProcessMemory;
 import dev.larder.server.internal.ServerState;
+import dev.larder.server.internal.net.ClientMemory;
 import dev.larder.server.internal.keyspace.GlobPattern;
 import dev.larder.server.internal.keyspace.Keyspace;
 import java.nio.charset.StandardCharsets;
@@ -96,10 +98,17 @@ final class ServerCommands {
       case "memory" -> {
         f.put("used_memory", ks.memoryUsed());
         f.put("used_memory_human", human(ks.memoryUsed()));
-        f.put("used_memory_rss", rss());
+        long rss = ProcessMemory.residentBytes();
+        f.put("used_memory_rss", rss);
+        f.put("used_memory_rss_human", human(rss));
         f.put("maxmemory", ks.maxMemory());
         f.put("maxmemory_human", human(ks.maxMemory()));
         f.put("maxmemory_policy", s.maxMemoryPolicy());
+        ClientMemory clients = s.clientMemory();
+        f.put("mem_clients_normal", clients.used());
+        f.put("mem_clients_peak", clients.peak());
+        f.put("maxmemory_clients", clients.budget());
+        f.put("maxmemory_clients_human", human(clients.budget()));
       }
       case "stats" -> {
         long[] st = ks.stats();
@@ -110,6 +119,12 @@ final class ServerCommands {
         f.put("evicted_keys", st[3]);
         f.put("keyspace_hits", st[0]);
         f.put("keyspace_misses", st[1]);
+        ClientMemory clients = s.clientMemory();
+        f.put("evicted_clients", clients.disconnections(ClientMemory.Reason.BUDGET));
+        f.put("client_query_buffer_limit_disconnections",
+            clients.disconnections(ClientMemory.Reason.QUERY_LIMIT));
+        f.put("client_output_buffer_limit_disconnections",
+            clients.disconnections(ClientMemory.Reason.OUTPUT_LIMIT));
       }
       case "keyspace" -> {
         long[][] counts = ks.counts();
@@ -123,11 +138,6 @@ final class ServerCommands {
       default -> throw new IllegalArgumentException(section);
     }
     f.forEach((k, v) -> sb.append(k).append(':').append(v).append("\r\n"));
-  }
-
-  private static long rss() {
-    Runtime r = Runtime.getRuntime();
-    return r.totalMemory() - r.freeMemory();
   }
 
   private static String human(long bytes) {
@@ -149,6 +159,7 @@ final class ServerCommands {
         c.keyspace().resetStats();
         c.out().ok();
       }
+      case "help" -> RespHelp.reply(c, RespHelp.CONFIG);
       default -> throw new RespError("ERR unknown subcommand '" + c.text(1)
           + "'. Try CONFIG HELP.");
     }
@@ -267,6 +278,7 @@ final class ServerCommands {
         c.out().map(cmds.size());
         cmds.forEach(cmd -> CommandInfo.docs(c.out(), cmd));
       }
+      case "help" -> RespHelp.reply(c, RespHelp.COMMAND);
       default -> throw new RespError("ERR unknown subcommand '" + c.text(1)
           + "'. Try COMMAND HELP.");
     }

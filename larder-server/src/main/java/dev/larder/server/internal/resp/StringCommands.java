@@ -285,7 +285,10 @@ final class StringCommands {
       c.out().integer(v == null ? 0 : v.payload().length);
       return;
     }
-    checkSize(c, offset + patch.length);
+    // offset + length overflows at the top of the long range: compare without adding.
+    if (offset > c.server().config().maxRequestBytes() - patch.length) {
+      throw new RespError(TOO_LARGE);
+    }
     Keyspace.Change change = c.keyspace().update(c.db(), c.arg(1), before -> {
       byte[] old = RespCall.requireType(before, ValueType.STRING) == null
           ? new byte[0] : before.payload();
@@ -296,9 +299,12 @@ final class StringCommands {
     c.out().integer(change.after().payload().length);
   }
 
+  private static final String TOO_LARGE =
+      "ERR string exceeds maximum allowed size (proto-max-bulk-len)";
+
   private static void checkSize(RespCall c, long size) {
     if (size > c.server().config().maxRequestBytes()) {
-      throw new RespError("ERR string exceeds maximum allowed size (proto-max-bulk-len)");
+      throw new RespError(TOO_LARGE);
     }
   }
 
@@ -341,11 +347,18 @@ final class StringCommands {
    * Parses a float argument or value; decimal arithmetic keeps 10.1 + 0.2 = 10.3, as Redis's
    * long doubles do.
    */
+  private static final java.util.regex.Pattern INFINITY =
+      java.util.regex.Pattern.compile("[+-]?inf(inity)?", java.util.regex.Pattern.CASE_INSENSITIVE);
+
   static BigDecimal parseFloat(byte[] b) {
     String s = new String(b, StandardCharsets.ISO_8859_1);
     if (s.isEmpty() || s.length() > 5000 || Character.isWhitespace(s.charAt(0))
         || Character.isWhitespace(s.charAt(s.length() - 1))) {
       throw new RespError("ERR value is not a valid float");
+    }
+    if (INFINITY.matcher(s).matches()) {
+      // Redis parses an infinity (strtold does) and then refuses the result it would give.
+      throw new RespError("ERR increment would produce NaN or Infinity");
     }
     try {
       BigDecimal d = new BigDecimal(s);

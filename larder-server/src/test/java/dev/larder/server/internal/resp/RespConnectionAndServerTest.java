@@ -24,6 +24,33 @@ class RespConnectionAndServerTest {
     }
   }
 
+  /** INFO's used_memory_rss is the process's resident set (Linux's VmRSS), not the heap. */
+  @Test
+  void usedMemoryRssIsTheResidentSet() throws Exception {
+    try (TestServer server = new TestServer()) {
+      long before = vmRss();
+      String info = server.resp().cmd("INFO", "memory");
+      long after = vmRss();
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile("used_memory_rss:(\\d+)\r\n").matcher(info);
+      assertTrue(m.find(), info);
+      long rss = Long.parseLong(m.group(1));
+      long slack = 16L << 20;
+      assertTrue(rss >= Math.min(before, after) - slack && rss <= Math.max(before, after) + slack,
+          "used_memory_rss " + rss + " against VmRSS " + before + ".." + after);
+    }
+  }
+
+  private static long vmRss() throws java.io.IOException {
+    java.nio.file.Path status = java.nio.file.Path.of("/proc/self/status");
+    for (String line : java.nio.file.Files.readAllLines(status)) {
+      if (line.startsWith("VmRSS:")) {
+        return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+      }
+    }
+    throw new AssertionError("no VmRSS: these tests run on Linux");
+  }
+
   @Test
   void requestsSplitAtEveryByteAreReassembled() {
     try (TestServer server = new TestServer()) {

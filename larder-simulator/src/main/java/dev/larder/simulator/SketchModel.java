@@ -1,4 +1,4 @@
-package dev.larder.bench.hitratio;
+package dev.larder.simulator;
 
 import java.util.Arrays;
 

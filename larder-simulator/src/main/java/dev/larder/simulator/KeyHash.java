@@ -1,4 +1,4 @@
-package dev.larder.bench.hitratio;
+package dev.larder.simulator;
 
 /** The 64-bit key hash the simulator gives its sketch (a murmur3-style finaliser). */
 final class KeyHash {

@@ -1,7 +1,10 @@
-package dev.larder.bench.hitratio;
+package dev.larder.simulator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.larder.bench.hitratio.Bound;
+import dev.larder.bench.hitratio.LruContender;
+import dev.larder.bench.hitratio.Trace;
 import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.larder.cli;
+package dev.larder.bench;
 
 import dev.larder.bench.harness.BenchRunner;
 import dev.larder.bench.harness.InputCheck;
@@ -24,10 +24,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code ./larder bench [--quick] <scenario>...|all}: runs benchmark scenarios. */
+/**
+ * {@code ./larder bench [--quick] <scenario>...|all}: runs benchmark scenarios. The benchmark
+ * suite's own command and main class, run on larder-bench's class path (the peers, JMH), apart
+ * from the product's command in larder-cli: the {@code ./larder} script sends {@code bench} here.
+ * Exit status 0 on success, 1 if a trial failed or an input is missing, 2 for a usage error.
+ */
 @Command(
-    name = "bench",
+    name = "larder bench",
     mixinStandardHelpOptions = true,
+    version = "larder bench 0.1.0-SNAPSHOT",
     description = {
       "Runs benchmark scenarios against Larder and its peers, each measurement in a fresh JVM.",
       "Writes a Markdown table to stdout and <out>/<scenario>.json plus PNG and SVG charts.",
@@ -37,7 +43,7 @@ import picocli.CommandLine.Parameters;
           + "a trace) stops the run before any trial, with exit 1 and a line saying where to "
           + "get it."
     })
-final class BenchCommand implements Callable<Integer> {
+public final class BenchCommand implements Callable<Integer> {
 
   @Parameters(
       paramLabel = "SCENARIO",
@@ -78,6 +84,20 @@ final class BenchCommand implements Callable<Integer> {
   Path out = Path.of("bench-results");
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /**
+   * Runs the command and exits the JVM with its status.
+   *
+   * @param args the arguments after {@code ./larder bench}
+   */
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  /** @return the configured picocli command line (tests use it to parse without running) */
+  public static CommandLine commandLine() {
+    return new CommandLine(new BenchCommand()).setCaseInsensitiveEnumValuesAllowed(true);
+  }
 
   @Override
   public Integer call() throws IOException {

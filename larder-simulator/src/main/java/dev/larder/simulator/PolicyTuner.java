@@ -1,5 +1,13 @@
-package dev.larder.bench.hitratio;
+package dev.larder.simulator;
 
+import dev.larder.bench.hitratio.Bound;
+import dev.larder.bench.hitratio.Contender;
+import dev.larder.bench.hitratio.HitRatioReport;
+import dev.larder.bench.hitratio.HitRatioScenario;
+import dev.larder.bench.hitratio.Outcome;
+import dev.larder.bench.hitratio.Trace;
+import dev.larder.bench.hitratio.TraceCatalog;
+import dev.larder.bench.hitratio.TraceSpec;
 import dev.larder.bench.json.Json;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,7 +23,7 @@ import java.util.Set;
 
 /**
  * Development tool: replays every trace through variants of the simulated policy and scores
- * each against a baseline file written by {@code ./larder bench hitratio} or {@link HitRatioMain}
+ * each against a baseline file written by {@code ./larder bench hitratio} or {@code HitRatioMain}
  * (the LRU and Caffeine columns): the worst margin over max(LRU, Caffeine) on any cell, the
  * mean over all entry-bounded cells, and, for the catalogue and the extra traces apart, the
  * mean and the cells short by more than half a point. Arguments: {@code BASELINE.json TRACES_DIR [variant...]}, e.g. {@code larder}; run

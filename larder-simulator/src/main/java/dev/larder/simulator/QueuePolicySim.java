@@ -1,4 +1,9 @@
-package dev.larder.bench.hitratio;
+package dev.larder.simulator;
+
+import dev.larder.bench.hitratio.Bound;
+import dev.larder.bench.hitratio.Contender;
+import dev.larder.bench.hitratio.Outcome;
+import dev.larder.bench.hitratio.Trace;
 
 /**
  * A fast model of the store's eviction mechanics, for designing its policy: two FIFO queues
@@ -15,8 +20,11 @@ package dev.larder.bench.hitratio;
  * comparison, by hill climbing and/or ARC-style ghost hits ({@link PolicyParams}).
  *
  * <p>Experiment switches are system properties ({@code sim.*}: shadow step and period, sketch
- * density and aging factor, free pass, counter depth...); their defaults mirror the store with
- * an entry bound (docs/design/eviction.md). Run through {@link PolicyTuner}.
+ * density and aging factor, free pass, counter depth...). Their defaults are the policy as the
+ * tuning rows of docs/design/eviction.md ran it; the switches documented as "the store's rule"
+ * turn on what larder-core's {@code EvictionPolicy} does beyond that. This is a model for
+ * designing the policy, not the policy: the store's own code is larder-core's, and the figures of
+ * {@code ./larder bench hitratio} come from the real cache. Run through {@link PolicyTuner}.
  */
 final class QueuePolicySim implements Contender {
 
@@ -69,9 +77,8 @@ final class QueuePolicySim implements Contender {
   static final int DENSITY_VETO = Integer.getInteger("sim.densityVeto", 0);
   // sim.idleShrink=R: a period in which the gradient moves neither way shrinks the window one step
   // if the window's hits per unit of its size are under R times main's. The store does this with
-  // R = 0.5 (EvictionPolicy.IDLE_DENSITY) since the eighth session, and with sim.idleBlind since
-  // the ninth; the defaults stay off so that the rows eviction.md gives for the policy before
-  // them still reproduce
+  // R = 0.5 (EvictionPolicy.IDLE_DENSITY), together with sim.idleBlind; the defaults stay off so
+  // that the rows eviction.md gives for the policy without them still reproduce
   // sim.jitter=K: a rejected candidate whose count is at least sim.jitterMin is admitted anyway
   // once in K such rejections (deterministic, by a counter), as Caffeine admits warm candidates at
   // random so that a victim the sketch overrates cannot hold its place forever (0: off)
@@ -83,12 +90,12 @@ final class QueuePolicySim implements Contender {
   static final double IDLE_SHRINK = Double.parseDouble(System.getProperty("sim.idleShrink", "0"));
   // sim.idleBlind=true: the idle rule applies only to a period with no gain event on either
   // side (no rejected candidate back within a step of the window's flow, no victim back within
-  // a step of main's), the store's rule since the ninth session
+  // a step of main's), the store's rule
   static final boolean IDLE_BLIND = Boolean.getBoolean("sim.idleBlind");
   // sim.windowCounts=true: a hit on a window entry raises the key's count in the sketch only while
   // admission is strict, or, in the initial state (threshold 1 with the free pass), on the
-  // entry's first read in the window: the store's rule since the tenth session
-  // (AdmissionThreshold.countsWindowRead); off by default so that earlier rows still reproduce
+  // entry's first read in the window: the store's rule (AdmissionThreshold.countsWindowRead); off
+  // by default so that the rows eviction.md gives for the policy without it still reproduce
   static final boolean WINDOW_COUNTS = Boolean.getBoolean("sim.windowCounts");
   // sim.miniWindows=0.01,0.2,...: miniature caches (sampled keys, sim.miniSize entries) with
   // the window fixed at each share; the window target follows the one with the most decayed
@@ -197,7 +204,7 @@ final class QueuePolicySim implements Contender {
   static final boolean SANE_LENIENT = Boolean.getBoolean("sim.saneLenient");
   static final boolean SANE_STRICT = Boolean.getBoolean("sim.saneStrict");
   /**
-   * The store's rule since 70f9743: while lenient, once enough marginally admitted candidates
+   * The store's rule (off by default, as above): while lenient, once enough marginally admitted candidates
    * have left probation, turns strict only if the victims of marginal admissions come back within
    * {@link #VICTIM_LIFETIME} entries of main's flow clearly more often than those candidates were
    * read in probation; otherwise the victims are weighed against rejected candidates as before.
@@ -205,7 +212,7 @@ final class QueuePolicySim implements Contender {
   static final boolean EARNED = Boolean.getBoolean("sim.earned");
   static final int VICTIM_LIFETIME = Integer.getInteger("sim.victimLifetime", 32);
   /**
-   * The store's rule since 70f9743: no lenient verdict while marginally rejected candidates come
+   * The store's rule (off by default, as above): no lenient verdict while marginally rejected candidates come
    * back clearly less often than rejected candidates in general.
    */
   static final boolean LENIENT_CHECK = Boolean.getBoolean("sim.lenientCheck");

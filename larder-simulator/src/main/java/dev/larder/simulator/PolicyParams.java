@@ -1,4 +1,4 @@
-package dev.larder.bench.hitratio;
+package dev.larder.simulator;
 
 /**
  * The knobs of the simulated policy.

@@ -4,17 +4,15 @@ import dev.larder.server.ServerConfig;
 import dev.larder.server.internal.ServerState;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.memcache.MemcacheAuth;
-import dev.larder.server.internal.memcache.MemcacheDecoder;
-import dev.larder.server.internal.memcache.MemcacheHandler;
+import dev.larder.server.internal.memcache.MemcacheDispatcher;
 import dev.larder.server.internal.memcache.MemcacheStats;
 import dev.larder.server.internal.resp.AclUsers;
 import dev.larder.server.internal.resp.RespCommandTable;
-import dev.larder.server.internal.resp.RespDecoder;
-import dev.larder.server.internal.resp.RespHandler;
+import dev.larder.server.internal.net.RequestDecoder;
+import dev.larder.server.internal.resp.RespSession;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.ByteToMessageDecoder;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -40,6 +38,9 @@ import java.util.concurrent.ScheduledExecutorService;
  * auth file), so the paths before and after authentication are both fuzzed; the corpus holds
  * the right credentials, which mutations usually spoil.
  *
+ * <p>Test support, in larder-server's test sources and test-jar (not its main jar); larder-bench's
+ * fuzz scenario runs it ({@code ./larder bench fuzz}).
+ *
  * <p>Not thread-safe; one run per instance.
  */
 public final class ProtocolFuzzer implements AutoCloseable {
@@ -61,7 +62,8 @@ public final class ProtocolFuzzer implements AutoCloseable {
    */
   public record Report(long inputs, long bytes, long closes, long maxBuffered) {}
 
-  static final int MAX_REQUEST = 64 * 1024;
+  /** Twice the decoders' large-argument threshold, so that path is fuzzed too. */
+  static final int MAX_REQUEST = 128 * 1024;
   static final int MAX_REPLY = 4 * 1024 * 1024;
 
   private static final List<String> RESP_CORPUS = List.of(
@@ -86,7 +88,12 @@ public final class ProtocolFuzzer implements AutoCloseable {
       "*2\r\n$3\r\nACL\r\n$4\r\nLIST\r\n",
       "*3\r\n$3\r\nACL\r\n$7\r\nDELUSER\r\n$1\r\nu\r\n",
       "*3\r\n$3\r\nACL\r\n$3\r\nCAT\r\n$6\r\nstring\r\n",
-      "*3\r\n$4\r\nAUTH\r\n$7\r\ndefault\r\n$1\r\nx\r\n", "AUTH x\r\n");
+      "*3\r\n$4\r\nAUTH\r\n$7\r\ndefault\r\n$1\r\nx\r\n", "AUTH x\r\n",
+      "*2\r\n$6\r\nCLIENT\r\n$4\r\nHELP\r\n", "*2\r\n$3\r\nACL\r\n$4\r\nHELP\r\n",
+      "*4\r\n$8\r\nSETRANGE\r\n$1\r\nk\r\n$19\r\n9223372036854775807\r\n$1\r\nA\r\n",
+      "*3\r\n$11\r\nINCRBYFLOAT\r\n$1\r\nf\r\n$4\r\n+inf\r\n",
+      "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$70000\r\n" + "v".repeat(70_000) + "\r\n",
+      "POST / HTTP/1.1\r\nHost: x\r\n\r\nSET k 1\r\n", "GET / HTTP/1.1\r\nhost: x\r\n");
 
   private static final List<String> MEMCACHE_CORPUS = List.of(
       "set k 1 0 5\r\nhello\r\n", "get k j\r\n", "gets k\r\n", "add a 0 10 1\r\nx\r\n",
@@ -96,7 +103,13 @@ public final class ProtocolFuzzer implements AutoCloseable {
       "flush_all\r\n", "stats\r\n", "stats settings\r\n", "version\r\n", "verbosity 1\r\n",
       "mg k v f c t k s Oab\r\n", "ms k 3 T10 F5 c\r\nabc\r\n", "ms k 1 MA\r\nz\r\n",
       "md k q\r\n", "ma n N0 J5 D2 v\r\n", "mn\r\n", "me k\r\n", "mg YQ== b v k\r\n",
-      "set k 0 0 1 noreply\r\nq\r\n", "quit\r\n", "set auth 0 0 3\r\nu x\r\n");
+      "set k 0 0 1 noreply\r\nq\r\n", "quit\r\n", "set auth 0 0 3\r\nu x\r\n",
+      "cas k 0 0 6 \r\nversion\r\n", "set k 0 0 4294967295\r\nversion\r\n",
+      "set k 0 0 9000 noreply\r\n" + "x".repeat(9000) + "\r\n", "ms k 9000 MA\r\n", "set k 0 0 1000000\r\n",
+      "mg n N30 v t q\r\nmn\r\n", "delete k 10 noreply\r\n", "flush_all 1767225600\r\n",
+      "verbosity x\r\n", "get" + " key".repeat(400) + "\r\n",
+      "gat 10" + " k".repeat(2_000) + " " + "x".repeat(300) + "\r\n",
+      "POST / HTTP/1.1\r\nHost: x\r\n\r\nset k 0 0 1\r\n1\r\n", "GET / HTTP/1.1\r\n");
 
   private static final String[] NUMBERS = {"-1", "0", "1", "65536", "2147483648",
       "4294967296", "9223372036854775807", "-9223372036854775808", "18446744073709551616",
@@ -177,9 +190,9 @@ public final class ProtocolFuzzer implements AutoCloseable {
       if (replied > MAX_REPLY) {
         throw new IllegalStateException("reply of " + replied + " bytes");
       }
-      ByteToMessageDecoder decoder = channel.pipeline().get(ByteToMessageDecoder.class);
+      RequestDecoder decoder = channel.pipeline().get(RequestDecoder.class);
       if (decoder != null) {
-        long held = decoderHeld(decoder);
+        long held = decoder.heldBytes();
         maxBuffered = Math.max(maxBuffered, held);
         if (held > MAX_REQUEST + 128 * 1024) {
           throw new IllegalStateException("decoder holds " + held + " bytes");
@@ -189,14 +202,6 @@ public final class ProtocolFuzzer implements AutoCloseable {
       throw new IllegalStateException(protocol + " input #" + inputs + " broke a property: "
           + printable(input), e);
     }
-  }
-
-  private static long decoderHeld(ByteToMessageDecoder decoder) {
-    return switch (decoder) {
-      case RespDecoder r -> r.buffered();
-      case MemcacheDecoder m -> m.buffered();
-      default -> 0;
-    };
   }
 
   private long drain() {
@@ -216,8 +221,8 @@ public final class ProtocolFuzzer implements AutoCloseable {
     // their tighter limits) are fuzzed too.
     ServerState s = random.nextInt(4) == 0 ? guarded : state;
     return protocol == Protocol.RESP
-        ? new EmbeddedChannel(new RespDecoder(MAX_REQUEST), new RespHandler(s, table))
-        : new EmbeddedChannel(new MemcacheDecoder(8 * 1024), new MemcacheHandler(s, stats));
+        ? new EmbeddedChannel(RespSession.handlers(s, table))
+        : new EmbeddedChannel(MemcacheDispatcher.handlers(s, stats));
   }
 
   private byte[] next() {

@@ -1,0 +1,193 @@
+package dev.larder.server.internal.memcache;
+
+import dev.larder.server.internal.ServerState;
+import dev.larder.server.internal.net.ClientConnection;
+import dev.larder.server.internal.net.CrossProtocolGuard;
+import dev.larder.server.internal.net.ProtocolSession;
+import dev.larder.server.internal.net.ReplyLimitExceeded;
+import dev.larder.server.internal.net.RequestPipeline;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandler;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * A memcached connection's protocol: runs each decoded text or meta command under the keyspace's
+ * shared lock, the authentication exchange before it when the server has users, and the parts
+ * of a streamed retrieval line; batching and back-pressure are {@link RequestPipeline}'s.
+ *
+ * <p>Not thread-safe: one instance per connection, on its event loop.
+ */
+public final class MemcacheDispatcher implements ProtocolSession {
+  private final MemcacheSession session;
+  private ClientConnection connection;
+  /** Keys served so far of the streamed retrieval line, or -1 once it failed. */
+  private long streamedKeys;
+
+  /**
+   * @param server shared state
+   * @param stats the server's memcached counters
+   */
+  public MemcacheDispatcher(ServerState server, MemcacheStats stats) {
+    this.session = new MemcacheSession(server, stats);
+  }
+
+  /**
+   * The handlers of a memcached connection: the decoder and the request pipeline.
+   *
+   * @param server shared state
+   * @param stats the server's memcached counters
+   * @return the handlers, in pipeline order
+   */
+  public static ChannelHandler[] handlers(ServerState server, MemcacheStats stats) {
+    ClientConnection c = new ClientConnection(new MemcacheDispatcher(server, stats),
+        server.clientMemory());
+    return new ChannelHandler[] {new MemcacheDecoder(server.config().maxItemBytes(),
+        server.config().maxRequestBytes(), c), new RequestPipeline(c)};
+  }
+
+  @Override
+  public void opened(ClientConnection c) {
+    connection = c;
+  }
+
+  @Override
+  public void closed() {}
+
+  @Override
+  public boolean closing() {
+    return session.close;
+  }
+
+  @Override
+  public boolean authenticated() {
+    return session.authenticated;
+  }
+
+  @Override
+  public long heldRequestBytes() {
+    return 0;
+  }
+
+  @Override
+  public void run(Object request, ByteBuf out) {
+    session.out = out;
+    switch (request) {
+      case MemcacheFrame.Command c -> run(c);
+      case MemcacheFrame.Keys k -> streamed(k);
+      case MemcacheFrame.TooLarge t -> tooLarge(t);
+      case MemcacheFrame.Error e -> {
+        streamedKeys = 0;
+        session.line(e.line());
+        session.close |= e.close();
+      }
+      default -> throw new IllegalStateException("unexpected message " + request);
+    }
+  }
+
+  private void run(MemcacheFrame.Command c) {
+    if (c.tokens().isEmpty()) {
+      session.line("ERROR");
+      return;
+    }
+    session.server.commandProcessed();
+    String name = new String(c.tokens().getFirst(), StandardCharsets.US_ASCII);
+    TextCommands.Command cmd = TextCommands.TABLE.get(name);
+    if (cmd == null) {
+      cmd = MetaCommands.TABLE.get(name);
+    }
+    if (cmd == null && CrossProtocolGuard.memcacheHttp(c.tokens())) {
+      session.server.crossProtocolGuard().refuse(connection, "memcached");
+      return;
+    }
+    if (!session.authenticated) {
+      authenticate(name, c);
+      return;
+    }
+    if (cmd == null) {
+      session.line("ERROR");
+      return;
+    }
+    locked(cmd, c.tokens(), c.data());
+  }
+
+  /** Runs a command under the shared lock; a store's refusal is its SERVER_ERROR. */
+  private void locked(TextCommands.Command command, List<byte[]> tokens, byte[] data) {
+    int mark = session.out.writerIndex();
+    Lock lock = session.keyspace().shared();
+    lock.lock();
+    try {
+      command.run(session, tokens, data);
+    } catch (ReplyLimitExceeded e) {
+      session.out.writerIndex(mark);
+      throw e;
+    } catch (RuntimeException e) {
+      // The store refused the value (larger than a segment can hold) or similar.
+      RuntimeException limit = ReplyLimitExceeded.translate(session.out, e);
+      session.out.writerIndex(mark);
+      if (limit != e) {
+        throw limit;
+      }
+      session.line("SERVER_ERROR " + (e.getMessage() == null ? e.toString() : e.getMessage())
+          .replace('\r', ' ').replace('\n', ' '));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Keys of a retrieval line too long to hold whole, as they arrive. */
+  private void streamed(MemcacheFrame.Keys k) {
+    if (streamedKeys >= 0 && session.authenticated) {
+      if (streamedKeys == 0) {
+        session.server.commandProcessed();
+      }
+      streamedKeys += k.keys().size();
+      boolean end = k.last() && streamedKeys > 0;
+      locked((s, head, unused) -> {
+        if (!TextCommands.streamedGet(s, head, k.keys(), end)) {
+          streamedKeys = -1;
+        }
+      }, k.head(), null);
+    }
+    if (k.last()) {
+      if (!session.authenticated) {
+        session.line("CLIENT_ERROR unauthenticated");
+      } else if (streamedKeys == 0) {
+        session.line("ERROR");
+      }
+      streamedKeys = 0;
+    }
+  }
+
+  /** A data block over the item limit: memcached removes the item a set would replace. */
+  private void tooLarge(MemcacheFrame.TooLarge t) {
+    session.close |= t.close();
+    if (!session.authenticated) {
+      session.line("CLIENT_ERROR unauthenticated");
+      return;
+    }
+    session.server.commandProcessed();
+    boolean meta = t.tokens().getFirst().length == 2;
+    locked(meta ? MetaCommands::tooLarge : TextCommands::tooLarge, t.tokens(), null);
+  }
+
+  /** memcached -Y's exchange: a {@code set} whose data is "user password" (see MemcacheAuth). */
+  private void authenticate(String name, MemcacheFrame.Command c) {
+    if (!name.equals("set") || c.data() == null) {
+      session.line("CLIENT_ERROR unauthenticated");
+      return;
+    }
+    String[] words = new String(c.data(), StandardCharsets.UTF_8).strip().split(" +");
+    // memcached reads the first two words and ignores any more.
+    if (words.length < 2) {
+      session.line("CLIENT_ERROR bad authentication token format");
+    } else if (session.server.memcacheAuth().check(words[0].getBytes(StandardCharsets.UTF_8),
+        words[1].getBytes(StandardCharsets.UTF_8))) {
+      session.authenticated = true;
+      session.line("STORED");
+    } else {
+      session.line("CLIENT_ERROR authentication failure");
+    }
+  }
+}

@@ -1,0 +1,153 @@
+package dev.larder.server.internal.net;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundBuffer;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One client connection as its decoder, its {@link RequestPipeline} and the server's
+ * {@link ClientMemory} see it: whether the decoder may hand on another request (not while the
+ * connection's unsent replies are over the high-water mark, nor once it is closing), whether it
+ * has authenticated (asked of its {@link ProtocolSession}), and the bytes it holds.
+ *
+ * <p>Threads: everything but {@link #disconnect} and the held-bytes count is used on the
+ * connection's event loop only; {@link ClientMemory} may disconnect it from another connection's
+ * loop (the channel's close is thread-safe in Netty), so that flag is volatile and the count
+ * atomic.
+ */
+public final class ClientConnection {
+  /** The held-bytes count of a connection whose bytes were already given back. */
+  static final long RELEASED = -1;
+
+  private final ProtocolSession session;
+  private final ClientMemory memory;
+  /** Bytes counted in the server's total for this connection, or RELEASED. */
+  final AtomicLong held = new AtomicLong();
+  private RequestDecoder decoder;
+  private Channel channel;
+  private boolean paused;
+  private boolean stopped;
+  /** True until the pipeline opens the connection (a refused one never is), and once closed. */
+  private volatile boolean disconnected = true;
+  private long lastOutput;
+
+  /**
+   * @param session the connection's protocol
+   * @param memory the server's client-memory budget and limits
+   */
+  public ClientConnection(ProtocolSession session, ClientMemory memory) {
+    this.session = session;
+    this.memory = memory;
+  }
+
+  void attach(RequestDecoder decoder) {
+    this.decoder = decoder;
+  }
+
+  RequestDecoder decoder() {
+    return decoder;
+  }
+
+  ProtocolSession session() {
+    return session;
+  }
+
+  ClientMemory memory() {
+    return memory;
+  }
+
+  void open(ChannelHandlerContext ctx) {
+    this.channel = ctx.channel();
+    memory.register(this);
+    disconnected = false;
+  }
+
+  /** @return the peer's address, for logs */
+  public String address() {
+    return channel == null ? "?" : String.valueOf(channel.remoteAddress()).replace("/", "");
+  }
+
+  /**
+   * @return whether the decoder may hand on another request: not while replies wait for the
+   *     client to read them, nor once the connection is closing
+   */
+  public boolean accepting() {
+    return !paused && !stopped && !disconnected;
+  }
+
+  /** @return whether the connection has authenticated, or needs not */
+  public boolean authenticated() {
+    return session.authenticated();
+  }
+
+  /** @return whether the connection is not open for requests: not yet admitted, or closed */
+  public boolean disconnected() {
+    return disconnected;
+  }
+
+  boolean paused() {
+    return paused;
+  }
+
+  void paused(boolean value) {
+    paused = value;
+  }
+
+  /** The protocol will close the connection: decode nothing more. */
+  void stop() {
+    stopped = true;
+  }
+
+  /** @return bytes written to the channel and not yet taken by the socket */
+  long outboundBytes() {
+    if (channel == null) {
+      return 0;
+    }
+    ChannelOutboundBuffer buffer = channel.unsafe().outboundBuffer();
+    return buffer == null ? 0 : buffer.totalPendingWriteBytes();
+  }
+
+  /**
+   * Counts the request bytes the decoder is about to take (a large argument it allocates whole)
+   * before it takes them, so that limits apply before the memory is used.
+   *
+   * @param bytes the bytes about to be held, beyond what the decoder holds now
+   * @return whether the connection may go on; false if a limit closed it
+   */
+  public boolean reserveInput(long bytes) {
+    return memory.update(this, decoder.heldBytes() + session.heldRequestBytes() + bytes,
+        lastOutput);
+  }
+
+  /**
+   * Recounts what the connection holds now.
+   *
+   * @param pendingReplies reply bytes built and not yet written to the channel
+   * @return whether the connection may go on
+   */
+  boolean recount(long pendingReplies) {
+    lastOutput = outboundBytes() + pendingReplies;
+    return memory.update(this, decoder.heldBytes() + session.heldRequestBytes(), lastOutput);
+  }
+
+  /**
+   * Closes the connection at once, dropping replies not yet written, and stops its decoding.
+   * Safe from any thread.
+   *
+   * @param reason why, for the log and the counters, or null for a close the caller logs itself
+   * @param detail what was seen, for the log
+   */
+  public void disconnect(ClientMemory.Reason reason, String detail) {
+    if (disconnected) {
+      return;
+    }
+    disconnected = true;
+    if (reason != null) {
+      memory.disconnected(this, reason, detail);
+    }
+    if (channel != null) {
+      channel.close();
+    }
+  }
+}

@@ -1,0 +1,44 @@
+package dev.larder.server.internal.net;
+
+import io.netty.buffer.ByteBuf;
+
+/**
+ * One connection's protocol: runs the requests its decoder hands on, writing their replies, and
+ * says what {@link RequestPipeline} and the decoder need to know of its state. RESP and
+ * memcached each implement it; batching, back-pressure and memory limits are the pipeline's.
+ *
+ * <p>Not thread-safe: called on the connection's event loop only.
+ */
+public interface ProtocolSession {
+  /**
+   * Runs one decoded request and writes its reply (if any) into {@code out}. A reply larger than
+   * {@code out.maxWritableBytes()} allows must not be written: throw {@link ReplyLimitExceeded}
+   * (see {@link ReplyLimitExceeded#check}), and the pipeline disconnects the client.
+   *
+   * @param request what the decoder produced
+   * @param out the reply buffer, never null
+   */
+  void run(Object request, ByteBuf out);
+
+  /** @return whether the connection must close once the replies written so far are sent */
+  boolean closing();
+
+  /**
+   * @return whether the connection is authenticated (or needs no authentication); the decoders
+   *     apply tighter limits until it is
+   */
+  boolean authenticated();
+
+  /** @return request bytes the session holds beyond the decoder's (a MULTI queue), for limits */
+  long heldRequestBytes();
+
+  /**
+   * The connection is open and admitted; called before its first request.
+   *
+   * @param connection the connection
+   */
+  void opened(ClientConnection connection);
+
+  /** The connection closed; called once, after its last request. */
+  void closed();
+}

@@ -1,0 +1,182 @@
+package dev.larder.server.internal.net;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+
+/**
+ * The handler after a protocol's decoder, for both protocols: runs each decoded request through
+ * the connection's {@link ProtocolSession}, batches the replies, keeps the connection within its
+ * memory limits and closes it when the protocol says so.
+ *
+ * <h2>Implementation notes</h2>
+ *
+ * <p>Batching: the replies of one read go into one buffer, written and flushed when the read
+ * completes, or as soon as the buffer passes {@value #FLUSH_THRESHOLD} bytes; so a pipeline of n
+ * commands costs one write.
+ *
+ * <p>Back-pressure: when a flush leaves the channel unwritable (its outbound buffer over Netty's
+ * high-water mark: a client that sends without reading), the connection is paused: the decoder
+ * hands on no more requests, even ones already read, and reading stops. When the channel drains
+ * below the low-water mark, a task on the connection's event loop resumes the decoder on what
+ * it holds and restarts reading (a task, because the writability event may come from inside one
+ * of this pipeline's own flushes). So a
+ * connection's unsent replies stay under the high-water mark plus one batch; a single reply
+ * larger than the connection's output limit is refused as it is built (the reply buffer's
+ * capacity is the room left, see {@link ReplyLimitExceeded}) and the client disconnected.
+ *
+ * <p>Memory: what the connection holds is recounted after each read and each writability change
+ * ({@link ClientMemory}); over a limit, the connection is closed with a logged reason.
+ *
+ * <p>Not thread-safe: one instance per channel, called on its event loop.
+ */
+public final class RequestPipeline extends ChannelInboundHandlerAdapter {
+  static final int FLUSH_THRESHOLD = 64 * 1024;
+  private static final int INITIAL_REPLY_BYTES = 256;
+  private final ClientConnection connection;
+  private final ProtocolSession session;
+  private ByteBuf pending;
+  private boolean resumeScheduled;
+
+  /** @param connection the connection, whose decoder is before this handler */
+  public RequestPipeline(ClientConnection connection) {
+    this.connection = connection;
+    this.session = connection.session();
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    connection.open(ctx);
+    session.opened(connection);
+    ctx.fireChannelActive();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    release();
+    connection.memory().release(connection);
+    session.closed();
+    ctx.fireChannelInactive();
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (connection.disconnected()) {
+      return;
+    }
+    ByteBuf out = pending;
+    if (out == null) {
+      out = pending = replyBuffer(ctx);
+      if (out == null) {
+        return;
+      }
+    }
+    try {
+      session.run(msg, out);
+    } catch (RuntimeException e) {
+      RuntimeException limit = ReplyLimitExceeded.translate(out, e);
+      if (!(limit instanceof ReplyLimitExceeded)) {
+        throw e;
+      }
+      release();
+      connection.disconnect(ClientMemory.Reason.OUTPUT_LIMIT, limit.getMessage());
+      return;
+    }
+    if (connection.disconnected()) {
+      release();
+      return;
+    }
+    if (session.closing()) {
+      connection.stop();
+    }
+    if (out.readableBytes() >= FLUSH_THRESHOLD) {
+      pending = null;
+      ctx.writeAndFlush(out);
+      pauseIfUnwritable(ctx);
+    }
+  }
+
+  /** A buffer for replies, whose capacity is the room the connection's output limit leaves. */
+  private ByteBuf replyBuffer(ChannelHandlerContext ctx) {
+    long room = connection.memory().outputLimit() - connection.outboundBytes();
+    if (room <= ReplyLimitExceeded.HEADROOM) {
+      connection.disconnect(ClientMemory.Reason.OUTPUT_LIMIT, "unsent replies at the limit");
+      return null;
+    }
+    return ctx.alloc().buffer(INITIAL_REPLY_BYTES, (int) Math.min(room, Integer.MAX_VALUE));
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    ByteBuf out = pending;
+    pending = null;
+    boolean close = session.closing();
+    if (out != null && close) {
+      ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
+    } else if (out != null) {
+      ctx.writeAndFlush(out);
+    } else if (close) {
+      ctx.close();
+    }
+    pauseIfUnwritable(ctx);
+    connection.recount(0);
+    ctx.fireChannelReadComplete();
+  }
+
+  private void pauseIfUnwritable(ChannelHandlerContext ctx) {
+    if (!ctx.channel().isWritable() && !connection.paused()) {
+      connection.paused(true);
+      ctx.channel().config().setAutoRead(false);
+    }
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    if (ctx.channel().isWritable() && connection.paused() && !resumeScheduled) {
+      // Not from here: this event can come from inside a flush of this very pipeline (a read's
+      // replies draining at once), where decoding again would re-enter the decoder.
+      resumeScheduled = true;
+      ctx.channel().eventLoop().execute(() -> resume(ctx));
+    }
+    connection.recount(pending == null ? 0 : pending.readableBytes());
+    ctx.fireChannelWritabilityChanged();
+  }
+
+  /**
+   * Runs what the decoder read before the pause (its read-complete flushes the replies), if the
+   * channel is still writable; if not, the next writability change schedules this again.
+   */
+  private void resume(ChannelHandlerContext ctx) {
+    resumeScheduled = false;
+    if (!connection.paused() || !ctx.channel().isActive() || !ctx.channel().isWritable()) {
+      return;
+    }
+    connection.paused(false);
+    ctx.channel().config().setAutoRead(true);
+    try {
+      connection.decoder().resume(ctx.pipeline().context(connection.decoder()));
+    } catch (Exception e) {
+      ctx.fireExceptionCaught(e);
+    }
+  }
+
+  /**
+   * Closes the connection. A network error ends there; anything else is a fault of ours and
+   * is passed on, so that Netty reports it (and the fuzzer sees it).
+   */
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    ctx.close();
+    if (!(cause instanceof java.io.IOException)) {
+      ctx.fireExceptionCaught(cause);
+    }
+  }
+
+  private void release() {
+    if (pending != null) {
+      pending.release();
+      pending = null;
+    }
+  }
+}

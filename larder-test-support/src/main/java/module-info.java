@@ -1,0 +1,12 @@
+/**
+ * Test support shared by every Larder module's tests, at test scope only: {@link
+ * dev.larder.testing.Workers} (worker threads whose failures fail the test), {@link
+ * dev.larder.testing.Await} (wait on a condition, not a sleep) and {@link
+ * dev.larder.testing.RequiredTool} (a missing external tool fails the test under CI and skips it
+ * elsewhere).
+ */
+module dev.larder.testing {
+  requires transitive org.junit.jupiter.api;
+
+  exports dev.larder.testing;
+}
