@@ -22,11 +22,15 @@ import org.jgroups.stack.ProtocolStack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Each row of the failure table of docs/design/cluster-transactions.md, on in-process members:
  * frames are dropped at the named step ({@link FrameFilter}), members crash (they drop every
- * message, then close), partitions are made with JGroups' DISCARD.
+ * message, then close), partitions are made with JGroups' DISCARD. Where the member that dies
+ * matters as the key's primary (the member that validated and locked it), the key is chosen by
+ * its primary; every case ends with a new commit of the key, so none leaves it locked.
  */
 @Timeout(180)
 class ClusteredTxFailureTest {
@@ -71,31 +75,53 @@ class ClusteredTxFailureTest {
     return c;
   }
 
-  @Test
-  void originatorThatDiesBeforeDecideLeavesItAbortedAndUnlocked() throws Exception {
+  /**
+   * @return a key whose primary is member {@code primary}, committed as 1 and seen so on every
+   *     member
+   */
+  private static String seededKey(TxTestCluster c, int primary) {
+    String key = c.keyWithPrimary(primary);
+    commit(c, 0, key, 1L);
+    for (int i = 0; i < c.size; i++) {
+      int m = i;
+      TxTestCluster.await(() -> Long.valueOf(1).equals(c.kv(m).get(key)), "m" + m + " seeded");
+    }
+    return key;
+  }
+
+  @ParameterizedTest(name = "the originator is the key's primary: {0}")
+  @ValueSource(booleans = {true, false})
+  void originatorThatDiesBeforeDecideLeavesItAbortedAndUnlocked(boolean originatorIsPrimary)
+      throws Exception {
     try (TxTestCluster c = seeded(3, null)) {
+      String k = seededKey(c, originatorIsPrimary ? 0 : 1);
       FrameFilter f = FrameFilter.install(c.engine(0));
       f.drop((to, frame) -> frame instanceof TxFrame.Decide);
-      commitAsync(c, 0, "k", 2L);
+      commitAsync(c, 0, k, 2L);
       TxTestCluster.await(() -> f.dropped() == 2, "the DECIDEs were dropped");
       c.crash(0);
       c.awaitEpoch(2);
-      assertEverywhere(c, "k", 1L, 1, 2);
-      commit(c, 1, "k", 3L);
-      assertEverywhere(c, "k", 3L, 1, 2);
+      assertEverywhere(c, k, 1L, 1, 2);
+      commit(c, 1, k, 3L);
+      assertEverywhere(c, k, 3L, 1, 2);
     }
   }
 
-  @Test
-  void originatorThatDiesAfterAMajorityDecidedIsCommittedByTheSurvivors() throws Exception {
+  @ParameterizedTest(name = "the originator is the key's primary: {0}")
+  @ValueSource(booleans = {true, false})
+  void originatorThatDiesAfterAMajorityDecidedIsCommittedByTheSurvivors(
+      boolean originatorIsPrimary) throws Exception {
     try (TxTestCluster c = seeded(3, null)) {
+      String k = seededKey(c, originatorIsPrimary ? 0 : 1);
       FrameFilter f = FrameFilter.install(c.engine(0));
       f.drop((to, frame) -> frame instanceof TxFrame.Apply);
-      commit(c, 0, "k", 2L); // acknowledged: a majority logged the decision
+      commit(c, 0, k, 2L); // acknowledged: a majority logged the decision
       TxTestCluster.await(() -> f.dropped() == 2, "the APPLYs were dropped");
       c.crash(0);
       c.awaitEpoch(2);
-      assertEverywhere(c, "k", 2L, 1, 2);
+      assertEverywhere(c, k, 2L, 1, 2);
+      commit(c, 2, k, 3L);
+      assertEverywhere(c, k, 3L, 1, 2);
     }
   }
 
@@ -165,19 +191,82 @@ class ClusteredTxFailureTest {
     }
   }
 
+  /**
+   * The key's primary locks it, logs the PREPARED record and votes YES, but its vote is lost and
+   * it dies: the originator aborts (no DECIDE was sent). The primary restarts from its log, which
+   * holds the transaction prepared with its lock; it must not keep the key locked: it adopts the
+   * state of the epoch that aborted the transaction, and takes a new commit of the key.
+   */
   @Test
-  void aMemberThatDiesAfterVotingAdoptsTheCommitWhenItRestarts() throws Exception {
+  void aPrimaryThatDiesHoldingItsLockBeforeTheDecisionLeavesTheKeyUnlockedAfterItsRestart()
+      throws Exception {
     try (TxTestCluster c = seeded(3, dir)) {
+      String k = seededKey(c, 2);
+      FrameFilter f = FrameFilter.install(c.engine(2));
+      f.drop((to, frame) -> frame instanceof TxFrame.Vote);
+      CompletableFuture<Long> pending = commitAsync(c, 0, k, 2L);
+      TxTestCluster.await(() -> f.dropped() == 1, "the primary locked the key and voted");
+      c.crash(2);
+      ExecutionException e = assertThrows(ExecutionException.class,
+          () -> pending.get(30, TimeUnit.SECONDS));
+      assertInstanceOf(TransactionConflictException.class, e.getCause());
+      c.awaitEpoch(2);
+      assertEverywhere(c, k, 1L, 0, 1);
+      c.startAll(2);
+      c.awaitEpoch(3);
+      assertEverywhere(c, k, 1L, 0, 1, 2);
+      commit(c, 2, k, 3L);
+      assertEverywhere(c, k, 3L, 0, 1, 2);
+    }
+  }
+
+  /**
+   * The key's primary votes YES and dies before the decision reaches it (DECIDE and APPLY to it
+   * are dropped): the originator and the third member are a majority, so the commit is chosen
+   * and acknowledged without it. The primary restarts from its log holding the transaction
+   * prepared (the key locked); it adopts the commit and takes a new commit of the key.
+   */
+  @Test
+  void aPrimaryThatDiesAfterVotingIsCommittedWithoutItAndAdoptsTheCommitWhenItRestarts()
+      throws Exception {
+    try (TxTestCluster c = seeded(3, dir)) {
+      String k = seededKey(c, 2);
       Address m2 = c.address(2);
       FrameFilter f = FrameFilter.install(c.engine(0));
       f.drop((to, frame) -> (frame instanceof TxFrame.Decide || frame instanceof TxFrame.Apply)
           && to.equals(m2));
-      commit(c, 0, "k", 2L);
+      commit(c, 0, k, 2L);
       c.crash(2);
       c.awaitEpoch(2);
+      assertEverywhere(c, k, 2L, 0, 1);
       c.startAll(2);
       c.awaitEpoch(3);
-      assertEverywhere(c, "k", 2L, 0, 1, 2);
+      assertEverywhere(c, k, 2L, 0, 1, 2);
+      commit(c, 2, k, 3L);
+      assertEverywhere(c, k, 3L, 0, 1, 2);
+    }
+  }
+
+  /**
+   * The key's primary has the decision (it logged DECIDE and applied: the commit is acknowledged)
+   * and dies before the third member heard of the decision: the survivors' reconfiguration
+   * commits it there, learning it from the originator, and the key takes new commits.
+   */
+  @Test
+  void aPrimaryThatDiesAfterTheDecisionLeavesItCommittedOnTheSurvivors() throws Exception {
+    try (TxTestCluster c = seeded(3, null)) {
+      String k = seededKey(c, 2);
+      Address m1 = c.address(1);
+      FrameFilter f = FrameFilter.install(c.engine(0));
+      f.drop((to, frame) -> (frame instanceof TxFrame.Decide || frame instanceof TxFrame.Apply)
+          && to.equals(m1));
+      commit(c, 0, k, 2L);
+      TxTestCluster.await(() -> Long.valueOf(2).equals(c.kv(2).get(k)), "the primary applied");
+      c.crash(2);
+      c.awaitEpoch(2);
+      assertEverywhere(c, k, 2L, 0, 1);
+      commit(c, 1, k, 3L);
+      assertEverywhere(c, k, 3L, 0, 1);
     }
   }
 

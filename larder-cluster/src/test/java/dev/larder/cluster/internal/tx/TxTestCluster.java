@@ -2,11 +2,13 @@ package dev.larder.cluster.internal.tx;
 
 import dev.larder.cluster.ClusterConfig;
 import dev.larder.cluster.Stacks;
+import dev.larder.codec.ByteSink;
 import dev.larder.codec.Codecs;
 import dev.larder.tx.Isolation;
 import dev.larder.tx.TxCache;
 import dev.larder.tx.TxCacheSpec;
 import dev.larder.tx.TxStore;
+import dev.larder.tx.internal.KeyRef;
 import dev.larder.tx.spi.TxStores;
 import dev.larder.wal.FsyncPolicy;
 import dev.larder.wal.WalConfig;
@@ -127,6 +129,34 @@ final class TxTestCluster implements AutoCloseable {
       }
     }
     throw new AssertionError("no coordinator");
+  }
+
+  /**
+   * @return the index of the member that is the primary of {@code key} (of {@link #KV}) in the
+   *     epoch installed on the running members (which must agree on one)
+   */
+  int primaryOf(String key) {
+    ByteSink sink = new ByteSink();
+    KV.keyCodec().encode(key, sink);
+    KeyRef ref = new KeyRef(0, sink.toByteArray());
+    for (int i = 0; i < size; i++) {
+      ClusterTxEngine e = engine(i);
+      if (e != null && e.member().epoch().isPrimary(e.member().memberId(), ref)) {
+        return i;
+      }
+    }
+    throw new AssertionError("no running member is the primary of " + key + describe());
+  }
+
+  /** @return a key (of {@link #KV}) whose primary in the current epoch is member {@code i} */
+  String keyWithPrimary(int i) {
+    for (int n = 0; n < 10_000; n++) {
+      String key = "key-" + n;
+      if (primaryOf(key) == i) {
+        return key;
+      }
+    }
+    throw new AssertionError("member " + i + " is the primary of none of 10,000 keys");
   }
 
   org.jgroups.Address address(int i) {
