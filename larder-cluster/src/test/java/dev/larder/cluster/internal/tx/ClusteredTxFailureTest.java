@@ -194,8 +194,9 @@ class ClusteredTxFailureTest {
   /**
    * The key's primary locks it, logs the PREPARED record and votes YES, but its vote is lost and
    * it dies: the originator aborts (no DECIDE was sent). The primary restarts from its log, which
-   * holds the transaction prepared with its lock; it must not keep the key locked: it adopts the
-   * state of the epoch that aborted the transaction, and takes a new commit of the key.
+   * holds the transaction prepared (its writes pending: reads of the key there would wait); it
+   * must not keep them: it adopts the state of the epoch that aborted the transaction, and takes
+   * a new commit of the key.
    */
   @Test
   void aPrimaryThatDiesHoldingItsLockBeforeTheDecisionLeavesTheKeyUnlockedAfterItsRestart()
@@ -224,7 +225,7 @@ class ClusteredTxFailureTest {
    * The key's primary votes YES and dies before the decision reaches it (DECIDE and APPLY to it
    * are dropped): the originator and the third member are a majority, so the commit is chosen
    * and acknowledged without it. The primary restarts from its log holding the transaction
-   * prepared (the key locked); it adopts the commit and takes a new commit of the key.
+   * prepared (its writes pending); it adopts the commit and takes a new commit of the key.
    */
   @Test
   void aPrimaryThatDiesAfterVotingIsCommittedWithoutItAndAdoptsTheCommitWhenItRestarts()
