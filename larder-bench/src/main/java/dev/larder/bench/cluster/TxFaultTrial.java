@@ -345,7 +345,10 @@ public final class TxFaultTrial {
     }
   }
 
-  /** Waits (at most 90 s) until the given members are READY and see exactly them. */
+  /**
+   * Waits (at most 90 s) until the given members are READY in an epoch of exactly that many
+   * members.
+   */
   private void awaitReady(int... slots) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
     String want = "READY " + slots.length;

@@ -82,8 +82,11 @@ public final class TxTrialNode {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         String[] w = line.trim().split(" ");
         switch (w[0]) {
+          // the epoch's members, not the JGroups view's: they are who votes, and on a loaded
+          // host a member's view was seen to stay one view behind the others' for minutes
+          // while its epoch was whole
           case "ready" -> out.println((engine.isReady() ? "READY " : "WAIT ")
-              + engine.members().size());
+              + engine.epochSize());
           case "describe" -> out.println(engine.describeMember() + ", view "
               + engine.channel().getView());
           case "seed" -> {

@@ -372,6 +372,14 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
     return member.epoch().number;
   }
 
+  /**
+   * @return how many members the epoch this member installed last has (those that vote on its
+   *     transactions); a member's JGroups view may lag its epoch (see the design note's limits)
+   */
+  public int epochSize() {
+    return member.epoch().members.size();
+  }
+
   /** @return the members of the current JGroups view, by name */
   public List<String> members() {
     View v = channel.view();
