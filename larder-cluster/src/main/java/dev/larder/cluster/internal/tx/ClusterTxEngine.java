@@ -273,7 +273,7 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
   public byte[] read(KeyRef ref, long snapshot) {
     try {
       return member.store.read(ref, snapshot, System.nanoTime() + timeoutNanos);
-    } catch (PendingTimeoutException e) {
+    } catch (PendingTimeoutException | SnapshotLostException e) {
       conflicts.increment();
       throw new TransactionConflictException(e.getMessage(), List.of());
     } catch (InterruptedException e) {

@@ -618,15 +618,21 @@ final class MemberState implements TxLog.Replay {
         if (epoch.number != epochNumber || ready) {
           return; // a newer epoch came meanwhile
         }
-        for (PendingTxn t : List.copyOf(pending.values())) {
-          pending.remove(t.txid);
-          abortLocked(t);
-        }
-        store.clear();
-        appliedInEpoch.clear();
-        for (TxFrame.VersionEntry e : entries) {
-          store.clock.observe(e.ts());
-          store.state(e.key()).reset(e.ts(), e.value());
+        store.adoptionBegins();
+        try {
+          for (PendingTxn t : List.copyOf(pending.values())) {
+            pending.remove(t.txid);
+            abortLocked(t);
+          }
+          store.clear();
+          appliedInEpoch.clear();
+          for (TxFrame.VersionEntry e : entries) {
+            store.clock.observe(e.ts());
+            store.state(e.key()).reset(e.ts(), e.value());
+          }
+        } finally {
+          // open transactions' snapshots predate the adopted versions: their reads now fail
+          store.adoptionEnded();
         }
         stateEpoch = epoch.number;
         adoptingSince = -1;
