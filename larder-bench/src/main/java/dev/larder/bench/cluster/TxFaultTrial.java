@@ -38,7 +38,8 @@ import java.util.stream.Stream;
  * pause). After each fault the trial waits until every member is READY again in one view. At the
  * end it checks the recorded history ({@link HistoryChecker}, process order), every acknowledged
  * append against the final lists (lost), the lists on every member (divergent), and the bank's
- * sum.
+ * sum. A trial whose checks fail leaves its directory (histories, every member's log and standard
+ * error) in place and says where.
  *
  * <p>Child JVMs bind 127.0.0.1 only; every wait is bounded.
  */
@@ -81,6 +82,8 @@ public final class TxFaultTrial {
   private final String[] names;
   private int incarnations;
   private Path root;
+  /** Whether to leave the trial's directory in place (a check failed). */
+  private boolean keep;
 
   public TxFaultTrial(int nodes, int kills, int killAllEvery, int partitions, long pauseMillis,
       int clients, Isolation isolation, Consumer<String> progress) {
@@ -137,7 +140,13 @@ public final class TxFaultTrial {
             + " members), " + partitionsDone + " partitions");
       }
       Thread.sleep(pauseMillis);
-      return finish(killsDone, killAlls, partitionsDone, start);
+      Result result = finish(killsDone, killAlls, partitionsDone, start);
+      if (result.forbidden() > 0 || result.lost() > 0 || result.divergent() > 0
+          || result.sumViolations() > 0) {
+        keep = true; // the histories and every member's log, to find the cause
+        progress.accept("kept the trial's histories and member logs in " + root);
+      }
+      return result;
     } finally {
       stopAll();
     }
@@ -387,7 +396,7 @@ public final class TxFaultTrial {
         m.stop();
       }
     }
-    if (root != null) {
+    if (root != null && !keep) {
       try (Stream<Path> files = Files.walk(root)) {
         for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
           Files.deleteIfExists(p);
