@@ -66,6 +66,9 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
   private final AtomicBoolean scheduled = new AtomicBoolean();
   private final LongAdder commits = new LongAdder();
   private final LongAdder conflicts = new LongAdder();
+  /** Each open snapshot's epoch (-1: taken while not READY), checked at its commit. */
+  private final java.util.concurrent.ConcurrentHashMap<Long, Long> snapshotEpochs =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private volatile boolean closed;
 
   private ClusterTxEngine(ClusterConfig config, List<TxCacheSpec<?, ?>> specs,
@@ -249,7 +252,12 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
   @Override
   public SnapshotRegistry.Snapshot begin() {
     awaitBootstrapped();
-    return new SnapshotRegistry.Snapshot(member.store.begin(), null);
+    // read before the snapshot is taken: if this member stays READY in that epoch until the
+    // commit, every commit of the epoch at or below the snapshot passed through it
+    long epoch = member.readyEpochNumber();
+    long snapshot = member.store.begin();
+    snapshotEpochs.put(snapshot, epoch);
+    return new SnapshotRegistry.Snapshot(snapshot, null);
   }
 
   private void awaitBootstrapped() {
@@ -266,6 +274,7 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
 
   @Override
   public void end(long snapshot) {
+    snapshotEpochs.remove(snapshot);
     member.store.end(snapshot);
   }
 
@@ -295,8 +304,8 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
       ws.add(new TxFrame.Write(w.getKey(), w.getValue() == REMOVED ? null : w.getValue()));
     }
     try {
-      long c = originator.commit(snapshot, isolation, List.copyOf(reads), ws, false,
-          System.nanoTime() + timeoutNanos);
+      long c = originator.commit(snapshot, snapshotEpochs.getOrDefault(snapshot, -1L),
+          isolation, List.copyOf(reads), ws, false, System.nanoTime() + timeoutNanos);
       commits.increment();
       return c;
     } catch (TransactionConflictException e) {
@@ -308,7 +317,7 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
   @Override
   public long commitBlind(KeyRef key, ByteSink value) {
     byte[] v = value == null ? null : value.toByteArray();
-    long c = originator.commit(0, defaultIsolation, List.of(),
+    long c = originator.commit(0, Originator.ANY_EPOCH, defaultIsolation, List.of(),
         List.of(new TxFrame.Write(key, v)), true, System.nanoTime() + timeoutNanos);
     commits.increment();
     return c;

@@ -158,6 +158,11 @@ final class MemberState implements TxLog.Replay {
     return ready;
   }
 
+  /** @return the installed epoch's number if this member is READY in it, else -1 */
+  synchronized long readyEpochNumber() {
+    return ready ? epoch.number : -1;
+  }
+
   synchronized int pendingCount() {
     return pending.size();
   }

@@ -51,18 +51,25 @@ final class Originator {
     this.describe = describe;
   }
 
+  /** The snapshot epoch of a write that read nothing (a blind write): any epoch will do. */
+  static final long ANY_EPOCH = Long.MIN_VALUE;
+
   /**
+   * @param snapshotEpoch the epoch this member was READY in when the snapshot was taken, -1 if it
+   *     was not READY, or {@link #ANY_EPOCH}: the commit is refused unless it runs in that epoch
+   *     (a snapshot is complete only on a member READY in the epoch that commits: elsewhere, on
+   *     a minority side say, commits with lower timestamps may be missing from what it read)
    * @param writes encoded values, null for a removal
    * @return the commit timestamp
    * @throws TransactionConflictException if refused (nothing applied)
    * @throws ClusterTimeoutException if no epoch could be used, or the outcome is not known by
    *     the deadline
    */
-  long commit(long snapshot, Isolation isolation, List<KeyRef> reads,
+  long commit(long snapshot, long snapshotEpoch, Isolation isolation, List<KeyRef> reads,
       List<TxFrame.Write> writes, boolean blind, long deadlineNanos) {
     while (true) {
       try {
-        return attempt(snapshot, isolation, reads, writes, blind, deadlineNanos);
+        return attempt(snapshot, snapshotEpoch, isolation, reads, writes, blind, deadlineNanos);
       } catch (LockedOnly e) {
         if (System.nanoTime() > deadlineNanos) {
           throw new ClusterTimeoutException("a write outside a transaction waited until its"
@@ -77,14 +84,20 @@ final class Originator {
     }
   }
 
-  private long attempt(long snapshot, Isolation isolation, List<KeyRef> reads,
-      List<TxFrame.Write> writes, boolean blind, long deadlineNanos)
+  private long attempt(long snapshot, long snapshotEpoch, Isolation isolation,
+      List<KeyRef> reads, List<TxFrame.Write> writes, boolean blind, long deadlineNanos)
       throws LockedOnly, InterruptedException {
     Epoch e = member.awaitReady(deadlineNanos);
     if (e == null) {
       throw new ClusterTimeoutException("no epoch with a majority of the members was established"
           + " on this member in time: it cannot commit (a minority side of a partition, or the"
           + " cluster is reconfiguring)", List.of());
+    }
+    if (snapshotEpoch != ANY_EPOCH && snapshotEpoch != e.number) {
+      throw new TransactionConflictException("transaction with snapshot " + snapshot + " began"
+          + (snapshotEpoch < 0 ? " while this member was not READY" : " in epoch " + snapshotEpoch)
+          + " and would commit in epoch " + e.number + ": what it read may miss commits made"
+          + " meanwhile, so it is refused (run it again)", List.of());
     }
     TxId id = member.nextTxId();
     int flags = (isolation == Isolation.SNAPSHOT ? TxFrame.F_SNAPSHOT : 0)
