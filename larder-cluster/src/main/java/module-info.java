@@ -8,6 +8,7 @@
  */
 module dev.larder.cluster {
   requires transitive dev.larder.core;
+  requires transitive dev.larder.tx;
   requires org.jgroups;
 
   exports dev.larder.cluster;

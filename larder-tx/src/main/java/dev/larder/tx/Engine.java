@@ -12,6 +12,7 @@ import dev.larder.tx.internal.KeyRef;
 import dev.larder.tx.internal.SnapshotRegistry;
 import dev.larder.tx.internal.StoredValue;
 import dev.larder.tx.internal.VersionTable;
+import dev.larder.tx.spi.TxBackend;
 import dev.larder.wal.Checkpoint;
 import dev.larder.wal.FsyncPolicy;
 import dev.larder.wal.LogReplay;
@@ -61,12 +62,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * log failure after the append leaves the commit applied in memory but not durable: the store
  * refuses every later commit, and reopening decides from the disk.
  */
-final class Engine implements AutoCloseable {
+final class Engine implements TxBackend {
 
-  static final byte[] REMOVED = new byte[0];
-
-  private static final ThreadLocal<ByteSink> SCRATCH = ThreadLocal.withInitial(ByteSink::new);
-  private static final int SCRATCH_KEPT_BYTES = 128 * 1024;
+  static final byte[] REMOVED = TxBackend.REMOVED;
 
   /** Values at least this large take the slow path (far below any limit of log or cache). */
   private static final int FAST_PATH_MAX_BYTES = 1 << 26;
@@ -202,7 +200,8 @@ final class Engine implements AutoCloseable {
     }
   }
 
-  WriteAheadLog log() {
+  @Override
+  public WriteAheadLog log() {
     return log;
   }
 
@@ -213,7 +212,8 @@ final class Engine implements AutoCloseable {
    * reader. An interrupted thread returns at once, since {@code parkNanos} would not park it and
    * the wait would spin until the deadline.
    */
-  void awaitVisible(long sequence, long maxNanos) {
+  @Override
+  public void awaitVisible(long sequence, long maxNanos) {
     long deadline = System.nanoTime() + maxNanos;
     while (visible.get() < sequence && failure == null && System.nanoTime() < deadline
         && !Thread.currentThread().isInterrupted()) {
@@ -221,41 +221,34 @@ final class Engine implements AutoCloseable {
     }
   }
 
-  SnapshotRegistry.Snapshot beginSnapshot() {
+  @Override
+  public Isolation defaultIsolation() {
+    return defaultIsolation;
+  }
+
+  @Override
+  public SnapshotRegistry.Snapshot begin() {
     return snapshots.register(visible, () -> announced);
   }
 
-  void endSnapshot(long snapshot) {
+  @Override
+  public void end(long snapshot) {
     snapshots.release(snapshot);
   }
 
-  byte[] encodeKey(int cache, Object key) {
-    return encode(specs.get(cache).keyCodec(), key).toByteArray();
+  @Override
+  public int valueOffset(byte[] stored) {
+    return StoredValue.valueOffset(stored);
   }
 
-  byte[] encodeValue(int cache, Object value) {
-    return encode(specs.get(cache).valueCodec(), value).toByteArray();
+  @Override
+  public long estimatedSize(int index) {
+    return caches.get(index).estimatedSize();
   }
 
-  /**
-   * @return the value's bytes in this thread's scratch sink, valid until the thread's next
-   *     encoding (the blind-write path copies them once, into the stored bytes)
-   */
-  ByteSink encodeValueToScratch(int cache, Object value) {
-    return encode(specs.get(cache).valueCodec(), value);
-  }
-
-  /** Encodes into this thread's scratch sink (codecs do not call back into the store). */
-  @SuppressWarnings("unchecked")
-  private static <T> ByteSink encode(dev.larder.codec.Codec<T> codec, Object value) {
-    ByteSink sink = SCRATCH.get();
-    if (sink.array().length > SCRATCH_KEPT_BYTES) {
-      sink = new ByteSink(); // do not keep a huge value's buffer for the thread's lifetime
-      SCRATCH.set(sink);
-    }
-    sink.reset();
-    codec.encode((T) value, sink);
-    return sink;
+  @Override
+  public long memoryUsed(int index) {
+    return caches.get(index).memoryUsed();
   }
 
   /**
@@ -263,7 +256,8 @@ final class Engine implements AutoCloseable {
    * @param snapshot the reader's snapshot
    * @return the stored bytes valid at the snapshot, or null if absent (or forgotten)
    */
-  byte[] read(KeyRef ref, long snapshot) {
+  @Override
+  public byte[] read(KeyRef ref, long snapshot) {
     byte[] stored = caches.get(ref.cache()).getIfPresent(ref.key());
     if (stored != null && StoredValue.sequence(stored) <= snapshot) {
       return stored;
@@ -285,7 +279,8 @@ final class Engine implements AutoCloseable {
    *
    * @return the commit's sequence
    */
-  long commit(long snapshot, Isolation isolation, Set<KeyRef> reads,
+  @Override
+  public long commit(long snapshot, Isolation isolation, Set<KeyRef> reads,
       LinkedHashMap<KeyRef, byte[]> writes) {
     Set<KeyRef> checked = new LinkedHashSet<>(writes.keySet());
     if (isolation == Isolation.SERIALIZABLE) {
@@ -328,7 +323,8 @@ final class Engine implements AutoCloseable {
    *
    * @return the commit's sequence
    */
-  long commitBlind(KeyRef key, ByteSink value) {
+  @Override
+  public long commitBlind(KeyRef key, ByteSink value) {
     long n;
     long ticket = 0;
     commitLock.lock();
@@ -533,7 +529,8 @@ final class Engine implements AutoCloseable {
    *
    * @return the checkpoint's sequence
    */
-  long checkpoint() {
+  @Override
+  public long checkpoint() {
     if (log == null) {
       throw new IllegalStateException("this store has no persistence directory");
     }
@@ -579,7 +576,8 @@ final class Engine implements AutoCloseable {
     }
   }
 
-  TxStats stats() {
+  @Override
+  public TxStats stats() {
     commitLock.lock();
     try {
       return new TxStats(commits.sum(), conflicts.sum(), visible.get(), snapshots.size(),

@@ -4,7 +4,7 @@ import dev.larder.codec.ByteSource;
 import dev.larder.tx.internal.BlindWrite;
 import dev.larder.tx.internal.KeyRef;
 import dev.larder.tx.internal.SnapshotRegistry;
-import dev.larder.tx.internal.StoredValue;
+import dev.larder.tx.spi.TxBackend;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -34,7 +34,7 @@ import java.util.function.BiFunction;
 public final class Transaction implements AutoCloseable {
 
   private final TxStore store;
-  private final Engine engine;
+  private final TxBackend engine;
   private final Isolation isolation;
   private final long snapshot;
   /** A blind write of commit {@code snapshot} still being applied when this began, or null. */
@@ -44,11 +44,11 @@ public final class Transaction implements AutoCloseable {
   private boolean active = true;
   private long commitSequence = -1;
 
-  Transaction(TxStore store, Engine engine, Isolation isolation) {
+  Transaction(TxStore store, TxBackend engine, Isolation isolation) {
     this.store = store;
     this.engine = engine;
     this.isolation = isolation;
-    SnapshotRegistry.Snapshot s = engine.beginSnapshot();
+    SnapshotRegistry.Snapshot s = engine.begin();
     this.snapshot = s.sequence();
     this.overlay = s.overlay();
   }
@@ -91,7 +91,7 @@ public final class Transaction implements AutoCloseable {
     KeyRef ref = ref(cache, key);
     byte[] own = writes.get(ref);
     if (own != null) {
-      return own == Engine.REMOVED ? null : decode(cache, own, 0);
+      return own == TxBackend.REMOVED ? null : decode(cache, own, 0);
     }
     return decodeStored(cache, readStored(ref));
   }
@@ -107,7 +107,8 @@ public final class Transaction implements AutoCloseable {
    */
   public <K, V> void put(TxCache<K, V> cache, K key, V value) {
     KeyRef ref = ref(cache, key);
-    writes.put(ref, engine.encodeValue(cache.index(), Objects.requireNonNull(value, "value")));
+    writes.put(ref, store.encoding().value(cache.index(),
+        Objects.requireNonNull(value, "value")));
   }
 
   /**
@@ -119,7 +120,7 @@ public final class Transaction implements AutoCloseable {
    * @param <V> value type
    */
   public <K, V> void remove(TxCache<K, V> cache, K key) {
-    writes.put(ref(cache, key), Engine.REMOVED);
+    writes.put(ref(cache, key), TxBackend.REMOVED);
   }
 
   /**
@@ -185,7 +186,7 @@ public final class Transaction implements AutoCloseable {
 
   private void end() {
     active = false;
-    engine.endSnapshot(snapshot);
+    engine.end(snapshot);
   }
 
   private byte[] readStored(KeyRef ref) {
@@ -203,11 +204,11 @@ public final class Transaction implements AutoCloseable {
     checkActive();
     store.check(cache);
     return new KeyRef(cache.index(),
-        engine.encodeKey(cache.index(), Objects.requireNonNull(key, "key")));
+        store.encoding().key(cache.index(), Objects.requireNonNull(key, "key")));
   }
 
   private <V> V decodeStored(TxCache<?, V> cache, byte[] stored) {
-    return stored == null ? null : decode(cache, stored, StoredValue.valueOffset(stored));
+    return stored == null ? null : decode(cache, stored, engine.valueOffset(stored));
   }
 
   private static <V> V decode(TxCache<?, V> cache, byte[] bytes, int offset) {

@@ -87,12 +87,12 @@ public final class TxCache<K, V> {
 
   /** @return the underlying cache's entry count, approximate under concurrent writes */
   public long estimatedSize() {
-    return store.engine().caches.get(index).estimatedSize();
+    return store.engine().estimatedSize(index);
   }
 
   /** @return bytes the underlying cache reserved */
   public long memoryUsed() {
-    return store.engine().caches.get(index).memoryUsed();
+    return store.engine().memoryUsed(index);
   }
 
   @Override

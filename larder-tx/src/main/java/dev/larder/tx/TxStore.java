@@ -3,6 +3,8 @@ package dev.larder.tx;
 import dev.larder.codec.ByteSink;
 import dev.larder.codec.ValueDictionary;
 import dev.larder.tx.internal.KeyRef;
+import dev.larder.tx.spi.TxBackend;
+import dev.larder.tx.spi.TxStores;
 import dev.larder.wal.FileLayer;
 import dev.larder.wal.FsyncPolicy;
 import dev.larder.wal.LogFile;
@@ -78,21 +80,34 @@ public final class TxStore implements AutoCloseable {
 
   private static final String MANIFEST = "caches";
 
-  private final Engine engine;
+  static {
+    TxStores.register(TxStore::new);
+  }
+
+  private final TxBackend engine;
+  private final Encoding encoding;
   private final RecoveryReport recovery;
   private final Map<String, TxCache<?, ?>> caches = new LinkedHashMap<>();
   private final ScheduledExecutorService checkpointer;
   private volatile boolean closed;
 
+  /** A store over another engine (larder-cluster's), which checkpoints and recovers itself. */
+  private TxStore(List<TxCacheSpec<?, ?>> specs, TxBackend backend) {
+    this.engine = Objects.requireNonNull(backend, "backend");
+    this.encoding = new Encoding(specs);
+    declare(specs);
+    this.checkpointer = null;
+    this.recovery = backend.log() == null ? null : backend.log().recovery();
+  }
+
   private TxStore(Builder builder) throws IOException {
-    this.engine = new Engine(builder.specs, builder.isolation, builder.dictionary);
-    for (int i = 0; i < builder.specs.size(); i++) {
-      TxCacheSpec<?, ?> spec = builder.specs.get(i);
-      caches.put(spec.name(), new TxCache<>(this, spec, i));
-    }
+    Engine engine = new Engine(builder.specs, builder.isolation, builder.dictionary);
+    this.engine = engine;
+    this.encoding = new Encoding(builder.specs);
+    declare(builder.specs);
     if (builder.wal == null) {
-      checkpointer = null;
-      recovery = null;
+      this.checkpointer = null;
+      this.recovery = null;
       return;
     }
     List<String> names = builder.specs.stream().map(TxCacheSpec::name).toList();
@@ -106,18 +121,28 @@ public final class TxStore implements AutoCloseable {
       engine.close();
       throw e;
     }
-    long every = builder.checkpointEvery.toMillis();
-    if (every > 0) {
-      checkpointer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "larder-tx-checkpoint");
-        t.setDaemon(true);
-        return t;
-      });
-      checkpointer.scheduleWithFixedDelay(this::backgroundCheckpoint, every, every,
-          TimeUnit.MILLISECONDS);
-    } else {
-      checkpointer = null;
+    this.checkpointer = startCheckpoints(builder.checkpointEvery);
+  }
+
+  private void declare(List<TxCacheSpec<?, ?>> specs) {
+    for (int i = 0; i < specs.size(); i++) {
+      TxCacheSpec<?, ?> spec = specs.get(i);
+      caches.put(spec.name(), new TxCache<>(this, spec, i));
     }
+  }
+
+  private ScheduledExecutorService startCheckpoints(Duration period) {
+    long every = period.toMillis();
+    if (every <= 0) {
+      return null;
+    }
+    ScheduledExecutorService s = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "larder-tx-checkpoint");
+      t.setDaemon(true);
+      return t;
+    });
+    s.scheduleWithFixedDelay(this::backgroundCheckpoint, every, every, TimeUnit.MILLISECONDS);
+    return s;
   }
 
   /** @return a builder with no caches, serializable isolation and no persistence */
@@ -151,7 +176,7 @@ public final class TxStore implements AutoCloseable {
 
   /** @return a transaction at the store's default isolation; close it (try-with-resources) */
   public Transaction begin() {
-    return begin(engine.defaultIsolation);
+    return begin(engine.defaultIsolation());
   }
 
   /**
@@ -173,7 +198,7 @@ public final class TxStore implements AutoCloseable {
    * @throws TransactionConflictException from the last attempt if every attempt conflicted
    */
   public <R> R inTransaction(TransactionBody<R> body) {
-    return inTransaction(engine.defaultIsolation, DEFAULT_ATTEMPTS, body);
+    return inTransaction(engine.defaultIsolation(), DEFAULT_ATTEMPTS, body);
   }
 
   /**
@@ -185,7 +210,7 @@ public final class TxStore implements AutoCloseable {
    * @return the body's result
    */
   public <R> R inTransaction(int maxAttempts, TransactionBody<R> body) {
-    return inTransaction(engine.defaultIsolation, maxAttempts, body);
+    return inTransaction(engine.defaultIsolation(), maxAttempts, body);
   }
 
   /**
@@ -292,8 +317,12 @@ public final class TxStore implements AutoCloseable {
     engine.close();
   }
 
-  Engine engine() {
+  TxBackend engine() {
     return engine;
+  }
+
+  Encoding encoding() {
+    return encoding;
   }
 
   /**
@@ -305,9 +334,9 @@ public final class TxStore implements AutoCloseable {
   <K, V> long commitBlind(TxCache<K, V> cache, K key, V value) {
     checkOpen();
     check(cache);
-    byte[] keyBytes = engine.encodeKey(cache.index(), Objects.requireNonNull(key, "key"));
+    byte[] keyBytes = encoding.key(cache.index(), Objects.requireNonNull(key, "key"));
     // Encoded last, into this thread's scratch sink: copied once, into the stored bytes.
-    ByteSink valueBytes = value == null ? null : engine.encodeValueToScratch(cache.index(), value);
+    ByteSink valueBytes = value == null ? null : encoding.valueToScratch(cache.index(), value);
     return engine.commitBlind(new KeyRef(cache.index(), keyBytes), valueBytes);
   }
 

@@ -66,7 +66,7 @@ public final class SettingsToken extends AuthToken {
    *
    * @throws ClusterException if the stack has no GMS
    */
-  static void install(JChannel channel, String settings) {
+  public static void install(JChannel channel, String settings) {
     ProtocolStack stack = channel.getProtocolStack();
     if (stack.findProtocol(AUTH.class) != null) {
       LOG.log(System.Logger.Level.WARNING, "the JGroups stack has its own AUTH, so members"

@@ -1,0 +1,428 @@
+package dev.larder.cluster.internal.tx;
+
+import dev.larder.cluster.ClusterConfig;
+import dev.larder.cluster.ClusterException;
+import dev.larder.cluster.ClusterTimeoutException;
+import dev.larder.cluster.internal.SettingsToken;
+import dev.larder.codec.ByteSink;
+import dev.larder.codec.ByteSource;
+import dev.larder.tx.Isolation;
+import dev.larder.tx.TransactionConflictException;
+import dev.larder.tx.TxCacheSpec;
+import dev.larder.tx.TxStats;
+import dev.larder.tx.internal.KeyRef;
+import dev.larder.tx.internal.SnapshotRegistry;
+import dev.larder.tx.internal.StoredValue;
+import dev.larder.tx.spi.TxBackend;
+import dev.larder.wal.WalConfig;
+import dev.larder.wal.WriteAheadLog;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import org.jgroups.Address;
+import org.jgroups.View;
+
+/**
+ * The clustered store's engine: a {@link TxBackend} whose caches every member of a JGroups
+ * cluster holds, committed by the protocol of docs/design/cluster-transactions.md. Wires the
+ * member's state ({@link MemberState}), its channel ({@link TxChannel}), the commit path
+ * ({@link Originator}), reconfigurations ({@link Reconfiguration}) and state transfer
+ * ({@link Adoption}).
+ *
+ * <p>Reconfigurations run on one thread: on every view this member coordinates, and every
+ * second while this member coordinates a view whose members differ from its epoch's, or is not
+ * READY (a reconfiguration that failed, or one whose coordinator died before installing), or
+ * holds a transaction pending for more than twice the cluster timeout (its originator is alive
+ * but its decision never came: a reconfiguration decides it, so that no key stays locked), or has
+ * applied more than {@value #APPLIED_PER_EPOCH} transactions in its epoch (each member remembers
+ * them until the next epoch, to report them).
+ * Checkpoints run on the same thread every {@code checkpointEvery}.
+ *
+ * <p>Thread-safe.
+ */
+public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
+
+  private static final System.Logger LOG = System.getLogger(ClusterTxEngine.class.getName());
+  /** Transactions an epoch applies before its coordinator starts the next (see MemberState). */
+  private static final int APPLIED_PER_EPOCH = 50_000;
+
+  private final List<TxCacheSpec<?, ?>> specs;
+  private final Isolation defaultIsolation;
+  private final long timeoutNanos;
+  private final MemberState member;
+  private final TxChannel channel;
+  private final Originator originator;
+  private final Adoption adoption;
+  private final Reconfiguration reconfiguration;
+  private final ScheduledExecutorService coordinator;
+  private final AtomicBoolean scheduled = new AtomicBoolean();
+  private final LongAdder commits = new LongAdder();
+  private final LongAdder conflicts = new LongAdder();
+  /** Each open snapshot's epoch (-1: taken while not READY), checked at its commit. */
+  private final java.util.concurrent.ConcurrentHashMap<Long, Long> snapshotEpochs =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  private ClusterTxEngine(ClusterConfig config, List<TxCacheSpec<?, ?>> specs,
+      Isolation isolation, int members, WalConfig wal) {
+    this.specs = List.copyOf(specs);
+    this.defaultIsolation = isolation;
+    this.timeoutNanos = config.timeout().toNanos();
+    this.member = MemberState.open(wal, config.segments());
+    this.channel = new TxChannel(config.stack(), config.nodeName());
+    int majority = members / 2 + 1;
+    this.originator = new Originator(member, channel, majority, this::describe);
+    this.adoption = new Adoption(member, channel, timeoutNanos);
+    this.reconfiguration = new Reconfiguration(member, channel, majority, timeoutNanos,
+        adoption);
+    this.coordinator = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "larder-cluster-tx-reconfiguration");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /**
+   * Recovers this member's log (if any), joins the cluster and waits until this member has
+   * installed an epoch and its view holds {@code initialClusterSize} members.
+   *
+   * @param config the cluster (REPLICATED, SYNC)
+   * @param specs the caches, in order (every member must declare the same)
+   * @param isolation the default isolation
+   * @param members the cluster's size; a majority of it must be present to commit
+   * @param wal the log, or null
+   * @param checkpointEvery time between checkpoints (zero: none), with a log
+   * @return the running engine
+   * @throws ClusterException if the member cannot join, or no epoch is installed within
+   *     {@link ClusterConfig#initialClusterTimeout()}
+   */
+  public static ClusterTxEngine start(ClusterConfig config, List<TxCacheSpec<?, ?>> specs,
+      Isolation isolation, int members, WalConfig wal, Duration checkpointEvery) {
+    ClusterTxEngine engine = new ClusterTxEngine(config, specs, isolation, members, wal);
+    try {
+      engine.join(config, members, checkpointEvery);
+    } catch (RuntimeException e) {
+      engine.close();
+      throw e;
+    }
+    return engine;
+  }
+
+  private void join(ClusterConfig config, int members, Duration checkpointEvery) {
+    SettingsToken.install(channel.jchannel(), "tx wire " + TxFrame.VERSION + ", caches "
+        + specs.stream().map(TxCacheSpec::name).toList() + ", members " + members
+        + ", segments " + config.segments());
+    channel.connect(config.clusterName() + ".tx", this);
+    coordinator.scheduleWithFixedDelay(this::check, 1, 1, TimeUnit.SECONDS);
+    long every = checkpointEvery.toMillis();
+    if (member.log() != null && every > 0) {
+      coordinator.scheduleWithFixedDelay(this::checkpointQuietly, every, every,
+          TimeUnit.MILLISECONDS);
+    }
+    long deadline = System.nanoTime() + config.initialClusterTimeout().toNanos();
+    try {
+      boolean in = member.awaitBootstrapped(deadline);
+      while (in && viewSize() < config.initialClusterSize() && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      if (!in || viewSize() < config.initialClusterSize()) {
+        throw new ClusterException("member " + channel.self() + " of cluster "
+            + config.clusterName() + " did not join an epoch with a majority of " + members
+            + " members (view of " + viewSize() + ", wanted " + config.initialClusterSize()
+            + ") within " + config.initialClusterTimeout());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ClusterException("interrupted while joining", e);
+    }
+  }
+
+  private int viewSize() {
+    View v = channel.view();
+    return v == null ? 0 : v.size();
+  }
+
+  // ------------------------------------------------------------------ TxChannel.Handler
+
+  @Override
+  public void onRequest(Address from, TxFrame f) {
+    switch (f) {
+      case TxFrame.Prepare p -> channel.send(from, withReqId(member.prepare(p), p.reqId()), true);
+      case TxFrame.Decide d -> channel.send(from, withReqId(member.decide(d), d.reqId()), true);
+      case TxFrame.Apply a -> member.apply(a.txid(), a.commitTs());
+      case TxFrame.Abort a -> member.abort(a.txid());
+      case TxFrame.Query q -> {
+        TxFrame.Report r = member.query(q);
+        channel.send(from, new TxFrame.Report(q.reqId(), r.status(), r.promised(), r.memberId(),
+            r.epoch(), r.clock(), r.pending()), true);
+      }
+      case TxFrame.Accept a -> channel.send(from, withReqId(member.accept(a.proposal()),
+          a.reqId()), true);
+      case TxFrame.Install i -> {
+        TxFrame.Proposal adopt = member.install(i.proposal());
+        if (adopt != null) {
+          adoption.start(adopt);
+        }
+      }
+      case TxFrame.Pull p -> adoption.serve(from, p);
+      default -> LOG.log(System.Logger.Level.WARNING, "unexpected " + f + " from " + from);
+    }
+  }
+
+  private static TxFrame withReqId(TxFrame.Vote v, long reqId) {
+    return new TxFrame.Vote(reqId, v.status(), v.proposal(), v.conflicts());
+  }
+
+  private static TxFrame withReqId(TxFrame.Ack a, long reqId) {
+    return new TxFrame.Ack(reqId, a.status(), a.promised());
+  }
+
+  @Override
+  public void onView(View view) {
+    member.viewChanged(view.getMembers());
+    if (view.getCoord().equals(channel.self())) {
+      scheduleReconfiguration();
+    }
+  }
+
+  private void scheduleReconfiguration() {
+    if (closed || !scheduled.compareAndSet(false, true)) {
+      return;
+    }
+    coordinator.execute(() -> {
+      scheduled.set(false);
+      View v = channel.view();
+      if (v == null || closed || !v.getCoord().equals(channel.self())) {
+        return;
+      }
+      try {
+        reconfiguration.run(v);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.WARNING, "reconfiguration for " + v.getViewId() + " failed",
+            e);
+      }
+    });
+  }
+
+  /** Every second: a coordinator whose epoch does not match its view, or that is not READY. */
+  private void check() {
+    View v = channel.view();
+    if (v == null || closed || !v.getCoord().equals(channel.self())) {
+      return;
+    }
+    long adopting = member.adoptingNanos();
+    if (adopting >= 0 && adopting < 3 * timeoutNanos) {
+      return; // this member is taking a source's state: a new epoch now would stop it
+    }
+    Epoch e = member.epoch();
+    if (!member.isReady() || !Set.copyOf(e.addresses()).equals(Set.copyOf(v.getMembers()))
+        || member.oldestPendingNanos() > 2 * timeoutNanos
+        || member.appliedInEpochCount() > APPLIED_PER_EPOCH) {
+      scheduleReconfiguration();
+    }
+  }
+
+  private void checkpointQuietly() {
+    try {
+      if (!closed) {
+        member.checkpoint();
+      }
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "checkpoint failed", e);
+    }
+  }
+
+  // ------------------------------------------------------------------ TxBackend
+
+  @Override
+  public Isolation defaultIsolation() {
+    return defaultIsolation;
+  }
+
+  @Override
+  public SnapshotRegistry.Snapshot begin() {
+    awaitBootstrapped();
+    // read before the snapshot is taken: if this member stays READY in that epoch until the
+    // commit, every commit of the epoch at or below the snapshot passed through it
+    long epoch = member.readyEpochNumber();
+    long snapshot = member.store.begin();
+    snapshotEpochs.put(snapshot, epoch);
+    return new SnapshotRegistry.Snapshot(snapshot, null);
+  }
+
+  private void awaitBootstrapped() {
+    try {
+      if (!member.awaitBootstrapped(System.nanoTime() + timeoutNanos)) {
+        throw new ClusterTimeoutException("this member holds no state yet: it has not installed"
+            + " an epoch since it started", List.of());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ClusterException("interrupted", e);
+    }
+  }
+
+  @Override
+  public void end(long snapshot) {
+    snapshotEpochs.remove(snapshot);
+    member.store.end(snapshot);
+  }
+
+  @Override
+  public byte[] read(KeyRef ref, long snapshot) {
+    try {
+      return member.store.read(ref, snapshot, System.nanoTime() + timeoutNanos);
+    } catch (PendingTimeoutException | SnapshotLostException e) {
+      conflicts.increment();
+      throw new TransactionConflictException(e.getMessage(), List.of());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ClusterException("interrupted", e);
+    }
+  }
+
+  @Override
+  public int valueOffset(byte[] stored) {
+    return StoredValue.valueOffset(stored);
+  }
+
+  @Override
+  public long commit(long snapshot, Isolation isolation, Set<KeyRef> reads,
+      LinkedHashMap<KeyRef, byte[]> writes) {
+    List<TxFrame.Write> ws = new ArrayList<>(writes.size());
+    for (Map.Entry<KeyRef, byte[]> w : writes.entrySet()) {
+      ws.add(new TxFrame.Write(w.getKey(), w.getValue() == REMOVED ? null : w.getValue()));
+    }
+    try {
+      long c = originator.commit(snapshot, snapshotEpochs.getOrDefault(snapshot, -1L),
+          isolation, List.copyOf(reads), ws, false, System.nanoTime() + timeoutNanos);
+      commits.increment();
+      return c;
+    } catch (TransactionConflictException e) {
+      conflicts.increment();
+      throw e;
+    }
+  }
+
+  @Override
+  public long commitBlind(KeyRef key, ByteSink value) {
+    byte[] v = value == null ? null : value.toByteArray();
+    long c = originator.commit(0, Originator.ANY_EPOCH, defaultIsolation, List.of(),
+        List.of(new TxFrame.Write(key, v)), true, System.nanoTime() + timeoutNanos);
+    commits.increment();
+    return c;
+  }
+
+  /** The conflicting commit's timestamp: later snapshots here are above it (see class notes). */
+  @Override
+  public void awaitVisible(long sequence, long maxNanos) {
+    member.store.clock.observe(sequence);
+  }
+
+  @Override
+  public long checkpoint() {
+    member.checkpoint();
+    return member.store.clock.current();
+  }
+
+  @Override
+  public WriteAheadLog log() {
+    return member.log() == null ? null : member.log().wal();
+  }
+
+  @Override
+  public TxStats stats() {
+    return new TxStats(commits.sum(), conflicts.sum(), member.store.clock.current(),
+        member.store.openSnapshots(), member.pendingCount(), 0);
+  }
+
+  @Override
+  public long estimatedSize(int index) {
+    return member.store.estimatedSize(index);
+  }
+
+  @Override
+  public long memoryUsed(int index) {
+    return member.store.memoryUsed(index);
+  }
+
+  /** @return this member's id, its epoch and whether it is READY (for tests and the bench) */
+  public String describeMember() {
+    return "member " + Long.toHexString(member.memberId()) + " at " + member.epoch()
+        + (member.isReady() ? ", ready" : ", not ready") + ", " + member.pendingCount()
+        + " pending";
+  }
+
+  /** @return true if this member may commit now (installed its epoch and holds its state) */
+  public boolean isReady() {
+    return member.isReady();
+  }
+
+  /**
+   * @return transactions left in doubt by a failure that reconfigurations run by this member
+   *     decided: {committed, aborted}
+   */
+  public long[] inDoubtResolved() {
+    return reconfiguration.inDoubtResolved();
+  }
+
+  /** @return the number of the epoch this member installed last */
+  public long epochNumber() {
+    return member.epoch().number;
+  }
+
+  /**
+   * @return how many members the epoch this member installed last has (those that vote on its
+   *     transactions); a member's JGroups view may lag its epoch (see the design note's limits)
+   */
+  public int epochSize() {
+    return member.epoch().members.size();
+  }
+
+  /** @return the members of the current JGroups view, by name */
+  public List<String> members() {
+    View v = channel.view();
+    return v == null ? List.of() : v.getMembers().stream().map(Object::toString).toList();
+  }
+
+  MemberState member() {
+    return member;
+  }
+
+  /** @return this member's JGroups channel (for tests that inject faults) */
+  public org.jgroups.JChannel channel() {
+    return channel.jchannel();
+  }
+
+  private TransactionConflictException.ConflictingKey describe(TxFrame.Conflict c) {
+    TxCacheSpec<?, ?> spec = specs.get(c.key().cache());
+    Object key;
+    try {
+      key = spec.keyCodec().decode(new ByteSource(c.key().key()));
+    } catch (RuntimeException e) {
+      key = c.key().toString();
+    }
+    return new TransactionConflictException.ConflictingKey(spec.name(), key, c.committedAt());
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    coordinator.shutdownNow();
+    channel.close();
+    member.close();
+  }
+}

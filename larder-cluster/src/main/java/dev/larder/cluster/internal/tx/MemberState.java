@@ -1,0 +1,832 @@
+package dev.larder.cluster.internal.tx;
+
+import dev.larder.tx.internal.KeyRef;
+import dev.larder.tx.internal.StoredValue;
+import dev.larder.wal.WalConfig;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * One member's side of the clustered transaction protocol: the participant (PREPARE, DECIDE,
+ * APPLY, ABORT), the acceptor of reconfigurations (QUERY, ACCEPT, INSTALL), adoption of another
+ * member's state, checkpoints and recovery (docs/design/cluster-transactions.md).
+ *
+ * <h2>Implementation notes</h2>
+ *
+ * <p><b>State</b>, guarded by this object's monitor: the promised ballot, the accepted (not yet
+ * installed) proposal, the installed epoch, whether this member is READY (may vote on and decide
+ * transactions of its epoch: it installed the epoch, promised nothing newer, and holds the state),
+ * whether it has installed an epoch since it started (before that it serves nothing), and the
+ * pending transactions (prepared here, not applied or aborted). Key states ({@link KeyState}) have
+ * their own monitors, always taken inside this one, never the other way.
+ *
+ * <p><b>Still</b>: a read-write lock whose read side every participant step holds and whose write
+ * side installing an epoch, adopting a state and writing a checkpoint hold, so that those see no
+ * step half done. Waiting for the log happens after the monitor is released (so that the log's
+ * group commit can gather many), but inside the read side of {@code still}, so that a checkpoint
+ * never runs between a record's append and its acknowledgement.
+ *
+ * <p><b>Why a reconfiguration's report is exact</b>: QUERY raises the promise under the monitor,
+ * and DECIDE checks the promise under the monitor before it records a decision. A DECIDE that
+ * passed the check was recorded before the report was built (so it is reported); one that did not
+ * is refused. So no DECIDE of an older ballot is accepted after a member reported.
+ *
+ * <p>Thread-safe.
+ */
+final class MemberState implements TxLog.Replay {
+
+  private static final System.Logger LOG = System.getLogger(MemberState.class.getName());
+  private static final int ABORT_TOMBSTONES = 10_000;
+  /** How long a PREPARE waits for locks held by decided transactions before it refuses. */
+  private static final long DECIDED_LOCK_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+  final VersionStore store = new VersionStore();
+  private final int segments;
+  private final ReentrantReadWriteLock still = new ReentrantReadWriteLock();
+  /** Set once by {@link #open}, before the member is published. */
+  private TxLog log;
+  private long memberId;
+  final long incarnation = ThreadLocalRandom.current().nextLong();
+  private final AtomicLong txCounter = new AtomicLong();
+
+  private Ballot promised = Ballot.ZERO;
+  private TxFrame.Proposal accepted;
+  private Epoch epoch = Epoch.NONE;
+  /**
+   * The epoch whose state this member holds whole: the installed one, except on a stale member
+   * that has not adopted the source's state yet (it holds an older epoch's).
+   */
+  private long stateEpoch;
+  private boolean ready;
+  private boolean bootstrapped;
+  /** When this member, stale in the epoch it installed, began waiting for the source's state. */
+  private long adoptingSince = -1;
+  private final Map<TxId, PendingTxn> pending = new HashMap<>();
+  /** Aborts that arrived before (or instead of) their PREPARE: a late PREPARE is refused. */
+  private final Map<TxId, Boolean> abortedEarly = new LinkedHashMap<>(16, 0.75f, false) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<TxId, Boolean> eldest) {
+      return size() > ABORT_TOMBSTONES;
+    }
+  };
+  /**
+   * Transactions of the installed epoch applied here, with their commit timestamps: reported to
+   * a reconfiguration as committed, since the member that makes the reconfiguration's quorum
+   * intersect a transaction's DECIDE majority may have applied (and so no longer hold) it.
+   * Emptied when the next epoch is installed (all of the epoch's transactions are then decided on
+   * every member that installs it); the coordinator starts a new epoch when it grows large.
+   */
+  private final Map<TxId, Long> appliedInEpoch = new LinkedHashMap<>();
+  /** Outcomes an originator on this member waits for: the commit timestamp, or -1 for abort. */
+  private final Map<TxId, CompletableFuture<Long>> outcomes = new ConcurrentHashMap<>();
+
+  /** A transaction prepared here. Guarded by the member's monitor. */
+  private static final class PendingTxn {
+    final TxId txid;
+    final long proposal;
+    final List<TxFrame.Write> writes;
+    final List<KeyRef> locked = new ArrayList<>();
+    final long createdNanos = System.nanoTime();
+    Ballot decidedBallot;
+    long decidedTs;
+
+    PendingTxn(TxId txid, long proposal, List<TxFrame.Write> writes) {
+      this.txid = txid;
+      this.proposal = proposal;
+      this.writes = List.copyOf(writes);
+    }
+  }
+
+  private MemberState(int segments) {
+    this.segments = segments;
+  }
+
+  /**
+   * Recovers a member from its log, or makes a new one.
+   *
+   * @param wal the log's configuration, or null for a member without persistence (which gets a
+   *     new id at every start)
+   * @param segments segments for primaries (every member must use the same)
+   */
+  static MemberState open(WalConfig wal, int segments) {
+    MemberState m = new MemberState(segments);
+    if (wal == null) {
+      m.memberId = ThreadLocalRandom.current().nextLong() | 1;
+      return m;
+    }
+    m.log = TxLog.open(wal, m);
+    if (m.memberId == 0) {
+      long id = ThreadLocalRandom.current().nextLong() | 1;
+      m.memberId = id;
+      m.log.appendAndSync(TxLog.MEMBER, out -> out.writeLong(id));
+    }
+    return m;
+  }
+
+  long memberId() {
+    return memberId;
+  }
+
+  TxLog log() {
+    return log;
+  }
+
+  TxId nextTxId() {
+    return new TxId(incarnation, txCounter.incrementAndGet());
+  }
+
+  synchronized Ballot promised() {
+    return promised;
+  }
+
+  synchronized Epoch epoch() {
+    return epoch;
+  }
+
+  synchronized boolean isReady() {
+    return ready;
+  }
+
+  /** @return the installed epoch's number if this member is READY in it, else -1 */
+  synchronized long readyEpochNumber() {
+    return ready ? epoch.number : -1;
+  }
+
+  synchronized int pendingCount() {
+    return pending.size();
+  }
+
+  /** @return how long this member has been waiting for a source's state, -1 if it is not */
+  synchronized long adoptingNanos() {
+    return adoptingSince < 0 ? -1 : System.nanoTime() - adoptingSince;
+  }
+
+  /** @return transactions of the installed epoch applied here (and still remembered) */
+  synchronized int appliedInEpochCount() {
+    return appliedInEpoch.size();
+  }
+
+  /** @return pending transactions whose DECIDE this member logged */
+  synchronized int decidedCount() {
+    return (int) pending.values().stream().filter(t -> t.decidedBallot != null).count();
+  }
+
+  /** @return how long the oldest pending transaction has been pending here, 0 if none */
+  synchronized long oldestPendingNanos() {
+    long now = System.nanoTime();
+    long oldest = 0;
+    for (PendingTxn t : pending.values()) {
+      oldest = Math.max(oldest, now - t.createdNanos);
+    }
+    return oldest;
+  }
+
+  /** @return the epoch once this member is READY, waiting until the deadline; null if not */
+  synchronized Epoch awaitReady(long deadlineNanos) throws InterruptedException {
+    while (!ready) {
+      long left = deadlineNanos - System.nanoTime();
+      if (left <= 0) {
+        return null;
+      }
+      TimeUnit.NANOSECONDS.timedWait(this, left);
+    }
+    return epoch;
+  }
+
+  /** @return true once this member installed an epoch in this run (waiting until the deadline) */
+  synchronized boolean awaitBootstrapped(long deadlineNanos) throws InterruptedException {
+    while (!bootstrapped) {
+      long left = deadlineNanos - System.nanoTime();
+      if (left <= 0) {
+        return false;
+      }
+      TimeUnit.NANOSECONDS.timedWait(this, left);
+    }
+    return true;
+  }
+
+  /**
+   * A new view: if it lacks a member of the epoch, no transaction of the epoch can complete (each
+   * needs every member's vote), so this member stops taking new ones until the next epoch.
+   */
+  synchronized void viewChanged(java.util.Collection<org.jgroups.Address> view) {
+    if (ready && !view.containsAll(epoch.addresses())) {
+      ready = false;
+    }
+  }
+
+  // ------------------------------------------------------------------ participant
+
+  /** PREPARE: validate and lock the keys this member is primary of, record, log, vote. */
+  TxFrame.Vote prepare(TxFrame.Prepare p) {
+    long ticket = 0;
+    long proposal;
+    still.readLock().lock();
+    try {
+      synchronized (this) {
+        if (!ready || p.epoch() != epoch.number || !p.ballot().equals(epoch.ballot)) {
+          return new TxFrame.Vote(0, TxFrame.V_RETRY, 0, List.of());
+        }
+        PendingTxn existing = pending.get(p.txid());
+        if (existing != null) {
+          return new TxFrame.Vote(0, TxFrame.V_YES, existing.proposal, List.of());
+        }
+        if (abortedEarly.remove(p.txid()) != null) {
+          return new TxFrame.Vote(0, TxFrame.V_NO, 0, List.of());
+        }
+        List<KeyRef> locked = new ArrayList<>();
+        List<TxFrame.Conflict> conflicts = validateAndLock(p, locked);
+        long waitUntil = System.nanoTime() + DECIDED_LOCK_WAIT_NANOS;
+        while (!conflicts.isEmpty() && lockedByDecidedOnly(conflicts, p.txid())
+            && System.nanoTime() < waitUntil) {
+          // a decided transaction's APPLY is on its way: wait a little rather than refuse
+          unlockAll(locked, p.txid());
+          locked.clear();
+          try {
+            TimeUnit.NANOSECONDS.timedWait(this, waitUntil - System.nanoTime());
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            break;
+          }
+          if (!ready || p.epoch() != epoch.number) {
+            return new TxFrame.Vote(0, TxFrame.V_RETRY, 0, List.of());
+          }
+          conflicts = validateAndLock(p, locked);
+        }
+        if (!conflicts.isEmpty()) {
+          unlockAll(locked, p.txid());
+          return new TxFrame.Vote(0, TxFrame.V_NO, 0, conflicts);
+        }
+        proposal = store.clock.tick();
+        PendingTxn t = new PendingTxn(p.txid(), proposal, p.writes());
+        t.locked.addAll(locked);
+        for (TxFrame.Write w : p.writes()) {
+          store.state(w.key()).addPending(p.txid(), proposal, w.value());
+        }
+        pending.put(p.txid(), t);
+        if (log != null) {
+          ticket = log.append(TxLog.PREPARED,
+              out -> TxLog.writePrepared(out, p.txid(), proposal, p.writes()));
+        }
+      }
+      if (log != null) {
+        log.sync(ticket);
+      }
+    } finally {
+      still.readLock().unlock();
+    }
+    return new TxFrame.Vote(0, TxFrame.V_YES, proposal, List.of());
+  }
+
+  private void unlockAll(List<KeyRef> locked, TxId txid) {
+    for (KeyRef k : locked) {
+      store.state(k).unlock(txid);
+    }
+  }
+
+  /** @return true if every conflict is a lock held by a transaction whose DECIDE was logged here */
+  private boolean lockedByDecidedOnly(List<TxFrame.Conflict> conflicts, TxId self) {
+    for (TxFrame.Conflict c : conflicts) {
+      if (c.committedAt() != 0) {
+        return false;
+      }
+      TxId holder = store.state(c.key()).exclusiveHolder();
+      PendingTxn t = holder == null || holder.equals(self) ? null : pending.get(holder);
+      if (t == null || t.decidedBallot == null) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * For each key this member is primary of: serializable checks and locks the read and written
+   * keys, snapshot isolation the written ones, a blind write only locks. Under the monitor.
+   */
+  private List<TxFrame.Conflict> validateAndLock(TxFrame.Prepare p, List<KeyRef> locked) {
+    boolean blind = (p.flags() & TxFrame.F_BLIND) != 0;
+    List<TxFrame.Conflict> conflicts = new ArrayList<>();
+    Set<KeyRef> written = new HashSet<>();
+    for (TxFrame.Write w : p.writes()) {
+      written.add(w.key());
+      check(p, w.key(), true, blind, locked, conflicts);
+    }
+    for (KeyRef k : p.reads()) {
+      if (!written.contains(k)) {
+        check(p, k, false, false, locked, conflicts);
+      }
+    }
+    return conflicts;
+  }
+
+  private void check(TxFrame.Prepare p, KeyRef k, boolean write, boolean blind,
+      List<KeyRef> locked, List<TxFrame.Conflict> conflicts) {
+    if (!epoch.isPrimary(memberId, k)) {
+      return;
+    }
+    KeyState s = store.state(k);
+    long newest = s.newestTs();
+    if (!blind && newest > p.snapshot()) {
+      conflicts.add(new TxFrame.Conflict(k, newest));
+    } else if (s.lock(p.txid(), write)) {
+      locked.add(k);
+    } else {
+      conflicts.add(new TxFrame.Conflict(k, 0));
+    }
+  }
+
+  /** DECIDE (phase 2 of the epoch's ballot): record and log the commit decision, or refuse. */
+  TxFrame.Ack decide(TxFrame.Decide d) {
+    long ticket = 0;
+    still.readLock().lock();
+    try {
+      synchronized (this) {
+        if (!d.ballot().equals(promised) || !d.ballot().equals(epoch.ballot)) {
+          return new TxFrame.Ack(0, TxFrame.A_REFUSED, promised);
+        }
+        PendingTxn t = pending.get(d.txid());
+        if (t != null) {
+          t.decidedBallot = d.ballot();
+          t.decidedTs = d.commitTs();
+        }
+        // Without t, an APPLY overtook this DECIDE (the decision was chosen): the record is
+        // written all the same, which also makes the APPLIED before it durable (recovery
+        // ignores a DECIDED of a transaction that is not pending).
+        if (log != null) {
+          ticket = log.append(TxLog.DECIDED, out -> {
+            TxFrame.writeTxId(out, d.txid());
+            TxFrame.writeBallot(out, d.ballot());
+            out.writeLong(d.commitTs());
+          });
+        }
+      }
+      if (log != null) {
+        log.sync(ticket);
+      }
+    } finally {
+      still.readLock().unlock();
+    }
+    return new TxFrame.Ack(0, TxFrame.A_OK, d.ballot());
+  }
+
+  /** APPLY: the decision was chosen; make the writes visible. */
+  void apply(TxId txid, long commitTs) {
+    still.readLock().lock();
+    try {
+      synchronized (this) {
+        PendingTxn t = pending.remove(txid);
+        if (t != null) {
+          applyLocked(t, commitTs);
+        }
+      }
+    } finally {
+      still.readLock().unlock();
+    }
+  }
+
+  /** ABORT from the originator (it never sent DECIDE). */
+  void abort(TxId txid) {
+    still.readLock().lock();
+    try {
+      synchronized (this) {
+        PendingTxn t = pending.remove(txid);
+        if (t == null) {
+          abortedEarly.put(txid, Boolean.TRUE);
+        } else {
+          abortLocked(t);
+        }
+      }
+    } finally {
+      still.readLock().unlock();
+    }
+  }
+
+  private void applyLocked(PendingTxn t, long commitTs) {
+    appliedInEpoch.put(t.txid, commitTs);
+    store.clock.observe(commitTs);
+    long horizon = store.horizon();
+    for (TxFrame.Write w : t.writes) {
+      store.state(w.key()).apply(t.txid, commitTs, horizon);
+    }
+    for (KeyRef k : t.locked) {
+      store.state(k).unlock(t.txid);
+    }
+    if (log != null) {
+      log.append(TxLog.APPLIED, out -> {
+        TxFrame.writeTxId(out, t.txid);
+        out.writeLong(commitTs);
+      });
+    }
+    complete(t.txid, commitTs);
+    notifyAll(); // PREPAREs waiting for this transaction's locks
+  }
+
+  private void abortLocked(PendingTxn t) {
+    for (TxFrame.Write w : t.writes) {
+      store.state(w.key()).abort(t.txid);
+    }
+    for (KeyRef k : t.locked) {
+      store.state(k).unlock(t.txid);
+    }
+    if (log != null) {
+      log.append(TxLog.ABORTED, out -> TxFrame.writeTxId(out, t.txid));
+    }
+    notifyAll(); // PREPAREs waiting for this transaction's locks
+  }
+
+  /** Before DECIDE: the originator will wait on this if the decision is not chosen in time. */
+  CompletableFuture<Long> expectOutcome(TxId txid) {
+    return outcomes.computeIfAbsent(txid, k -> new CompletableFuture<>());
+  }
+
+  void forgetOutcome(TxId txid) {
+    outcomes.remove(txid);
+  }
+
+  private void complete(TxId txid, long result) {
+    CompletableFuture<Long> f = outcomes.remove(txid);
+    if (f != null) {
+      f.complete(result);
+    }
+  }
+
+  // ------------------------------------------------------------------ acceptor
+
+  /** QUERY (phase 1): promise, stop deciding, report the pending transactions. */
+  TxFrame.Report query(TxFrame.Query q) {
+    long ticket = 0;
+    TxFrame.Report report;
+    synchronized (this) {
+      if (q.ballot().compareTo(promised) < 0) {
+        return new TxFrame.Report(0, TxFrame.A_REFUSED, promised, memberId, 0, 0, List.of());
+      }
+      boolean raised = q.ballot().isAbove(promised);
+      promised = q.ballot();
+      ready = false;
+      List<TxFrame.PendingReport> reports = new ArrayList<>();
+      for (PendingTxn t : pending.values()) {
+        reports.add(reportOf(t));
+      }
+      appliedInEpoch.forEach((id, ts) -> reports.add(new TxFrame.PendingReport(id,
+          TxFrame.D_COMMIT, epoch.ballot, ts)));
+      if (accepted != null) {
+        // an acceptor reports every value it accepted, not only those of pending transactions
+        for (TxFrame.Decision d : accepted.decisions()) {
+          if (!pending.containsKey(d.txid())) {
+            reports.add(new TxFrame.PendingReport(d.txid(), d.commit() ? TxFrame.D_COMMIT
+                : TxFrame.D_ABORT, accepted.ballot(), d.commitTs()));
+          }
+        }
+      }
+      long effective = stateEpoch;
+      if (accepted != null && !accepted.stale().contains(memberId)) {
+        effective = Math.max(effective, accepted.epoch());
+      }
+      report = new TxFrame.Report(0, TxFrame.A_OK, promised, memberId, effective,
+          store.clock.current(), reports);
+      if (log != null && raised) {
+        Ballot b = promised;
+        ticket = log.append(TxLog.PROMISE, out -> TxFrame.writeBallot(out, b));
+      }
+    }
+    if (log != null && ticket != 0) {
+      log.sync(ticket);
+    }
+    return report;
+  }
+
+  /** The highest-ballot decision this member accepted for {@code t}, or none. */
+  private TxFrame.PendingReport reportOf(PendingTxn t) {
+    TxFrame.PendingReport best = new TxFrame.PendingReport(t.txid, TxFrame.D_NONE, Ballot.ZERO,
+        0);
+    if (t.decidedBallot != null) {
+      best = new TxFrame.PendingReport(t.txid, TxFrame.D_COMMIT, t.decidedBallot, t.decidedTs);
+    }
+    if (accepted != null && accepted.ballot().isAbove(best.ballot())) {
+      for (TxFrame.Decision d : accepted.decisions()) {
+        if (d.txid().equals(t.txid)) {
+          best = new TxFrame.PendingReport(t.txid, d.commit() ? TxFrame.D_COMMIT
+              : TxFrame.D_ABORT, accepted.ballot(), d.commitTs());
+        }
+      }
+    }
+    return best;
+  }
+
+  /** ACCEPT (phase 2 of a reconfiguration): log the proposal unless a higher ballot was promised. */
+  TxFrame.Ack accept(TxFrame.Proposal proposal) {
+    long ticket = 0;
+    synchronized (this) {
+      if (proposal.ballot().equals(epoch.ballot)) {
+        // an ACCEPT overtaken by its INSTALL (both out of band): already installed
+        return new TxFrame.Ack(0, TxFrame.A_OK, proposal.ballot());
+      }
+      if (proposal.ballot().compareTo(promised) < 0) {
+        return new TxFrame.Ack(0, TxFrame.A_REFUSED, promised);
+      }
+      promised = proposal.ballot();
+      accepted = proposal;
+      ready = false;
+      if (log != null) {
+        ticket = log.append(TxLog.ACCEPTED, out -> TxFrame.writeProposal(out, proposal));
+      }
+    }
+    if (log != null) {
+      log.sync(ticket);
+    }
+    return new TxFrame.Ack(0, TxFrame.A_OK, proposal.ballot());
+  }
+
+  /**
+   * INSTALL: the proposal was chosen (a majority accepted it), so this member installs it even if
+   * its own ACCEPT has not arrived (the two travel out of band, in either order). A member in the
+   * proposal's stale list drops its pending transactions without applying anything (it adopts the
+   * source's state next); any other applies the decisions to the transactions pending here,
+   * aborts the rest, and is READY unless it has promised a newer ballot since.
+   *
+   * @return the proposal if this member must now adopt the source's state, else null
+   */
+  TxFrame.Proposal install(TxFrame.Proposal p) {
+    still.writeLock().lock();
+    try {
+      synchronized (this) {
+        if (p.epoch() <= epoch.number) {
+          return null; // installed already, or older than what is
+        }
+        boolean stale = p.stale().contains(memberId);
+        store.clock.observe(p.clock());
+        Map<TxId, TxFrame.Decision> decisions = new HashMap<>();
+        for (TxFrame.Decision d : p.decisions()) {
+          decisions.put(d.txid(), d);
+        }
+        for (PendingTxn t : List.copyOf(pending.values())) {
+          pending.remove(t.txid);
+          TxFrame.Decision d = decisions.get(t.txid);
+          if (d != null && d.commit() && !stale) {
+            applyLocked(t, d.commitTs());
+          } else {
+            abortLocked(t);
+            if (d == null) {
+              complete(t.txid, -1);
+            }
+          }
+        }
+        // an originator here learns its transaction's chosen outcome, even on a stale member
+        for (TxFrame.Decision d : p.decisions()) {
+          complete(d.txid(), d.commit() ? d.commitTs() : -1);
+        }
+        abortedEarly.clear();
+        appliedInEpoch.clear();
+        epoch = new Epoch(p.epoch(), p.ballot(), p.members(), segments);
+        if (accepted != null && accepted.ballot().compareTo(p.ballot()) <= 0) {
+          accepted = null;
+        }
+        if (!stale) {
+          stateEpoch = p.epoch();
+        }
+        if (log != null) {
+          log.appendAndSync(TxLog.EPOCH,
+              out -> TxLog.writeEpoch(out, p.epoch(), p.ballot(), p.members(), stale));
+        }
+        if (stale) {
+          ready = false;
+          adoptingSince = System.nanoTime();
+          return p;
+        }
+        adoptingSince = -1;
+        bootstrapped = true;
+        ready = promised.equals(p.ballot());
+        notifyAll();
+        return null;
+      }
+    } finally {
+      still.writeLock().unlock();
+    }
+  }
+
+  /** Replaces this member's state with the source's (adoption), then checkpoints it. */
+  void adopt(long epochNumber, List<TxFrame.VersionEntry> entries) {
+    still.writeLock().lock();
+    try {
+      synchronized (this) {
+        if (epoch.number != epochNumber || ready) {
+          return; // a newer epoch came meanwhile
+        }
+        store.adoptionBegins();
+        try {
+          for (PendingTxn t : List.copyOf(pending.values())) {
+            pending.remove(t.txid);
+            abortLocked(t);
+          }
+          store.clear();
+          appliedInEpoch.clear();
+          for (TxFrame.VersionEntry e : entries) {
+            store.clock.observe(e.ts());
+            store.state(e.key()).reset(e.ts(), e.value());
+          }
+        } finally {
+          // open transactions' snapshots predate the adopted versions: their reads now fail
+          store.adoptionEnded();
+        }
+        stateEpoch = epoch.number;
+        adoptingSince = -1;
+        if (log != null) {
+          checkpointLocked();
+        }
+        bootstrapped = true;
+        ready = promised.equals(epoch.ballot);
+        notifyAll();
+        LOG.log(System.Logger.Level.INFO, "member " + Long.toHexString(memberId) + " adopted "
+            + entries.size() + " keys at " + epoch);
+      }
+    } finally {
+      still.writeLock().unlock();
+    }
+  }
+
+  /** @return the newest version of every key (removals included), for a stale member */
+  synchronized List<TxFrame.VersionEntry> snapshotForTransfer(long epochNumber) {
+    if (!bootstrapped || epoch.number != epochNumber || stateEpoch != epochNumber) {
+      return null;
+    }
+    List<TxFrame.VersionEntry> out = new ArrayList<>();
+    store.forEach((k, s) -> {
+      TxFrame.VersionEntry e = newest(k, s);
+      if (e != null) {
+        out.add(e);
+      }
+    });
+    return out;
+  }
+
+  private static TxFrame.VersionEntry newest(KeyRef k, KeyState s) {
+    long ts = s.newestTs();
+    if (ts == 0) {
+      return null;
+    }
+    byte[] stored = s.newest();
+    byte[] value = null;
+    if (stored != null) {
+      int off = StoredValue.valueOffset(stored);
+      value = java.util.Arrays.copyOfRange(stored, off, stored.length);
+    }
+    return new TxFrame.VersionEntry(k, ts, value);
+  }
+
+  // ------------------------------------------------------------------ checkpoints
+
+  /** Writes a checkpoint (holding the member still while it runs). */
+  void checkpoint() {
+    if (log == null) {
+      throw new IllegalStateException("this store has no persistence directory");
+    }
+    still.writeLock().lock();
+    try {
+      synchronized (this) {
+        checkpointLocked();
+      }
+    } finally {
+      still.writeLock().unlock();
+    }
+  }
+
+  private void checkpointLocked() {
+    log.checkpoint(add -> {
+      add.accept(TxLog.entry(TxLog.E_META, out -> {
+        out.writeLong(memberId);
+        TxFrame.writeBallot(out, promised);
+        out.writeLong(epoch.number);
+        TxFrame.writeBallot(out, epoch.ballot);
+        out.writeLong(stateEpoch);
+        out.writeLong(store.clock.current());
+        TxFrame.writeMembers(out, epoch.members);
+      }));
+      store.forEach((k, s) -> {
+        TxFrame.VersionEntry e = newest(k, s);
+        if (e != null) {
+          add.accept(TxLog.entry(TxLog.E_VERSION, out -> TxFrame.writeVersion(out, e)));
+        }
+      });
+      for (PendingTxn t : pending.values()) {
+        add.accept(TxLog.entry(TxLog.E_PENDING, out -> {
+          TxLog.writePrepared(out, t.txid, t.proposal, t.writes);
+          out.writeByte(t.decidedBallot == null ? TxFrame.D_NONE : TxFrame.D_COMMIT);
+          TxFrame.writeBallot(out, t.decidedBallot == null ? Ballot.ZERO : t.decidedBallot);
+          out.writeLong(t.decidedTs);
+        }));
+      }
+      if (accepted != null) {
+        TxFrame.Proposal p = accepted;
+        add.accept(TxLog.entry(TxLog.E_ACCEPTED, out -> TxFrame.writeProposal(out, p)));
+      }
+      appliedInEpoch.forEach((id, ts) -> add.accept(TxLog.entry(TxLog.E_APPLIED, out -> {
+        TxFrame.writeTxId(out, id);
+        out.writeLong(ts);
+      })));
+    });
+  }
+
+  void close() {
+    if (log != null) {
+      log.close();
+    }
+  }
+
+  // ------------------------------------------------------------------ recovery (TxLog.Replay)
+
+  @Override
+  public void member(long id) {
+    memberId = id;
+  }
+
+  @Override
+  public void meta(long id, Ballot promisedBallot, long epochNumber, Ballot epochBallot,
+      long heldEpoch, long clock, List<TxFrame.Member> members) {
+    memberId = id;
+    promised = promisedBallot;
+    epoch = epochNumber == 0 ? Epoch.NONE : new Epoch(epochNumber, epochBallot, members, segments);
+    stateEpoch = heldEpoch;
+    store.clock.observe(clock);
+  }
+
+  @Override
+  public void version(TxFrame.VersionEntry e) {
+    store.clock.observe(e.ts());
+    store.state(e.key()).restore(e.ts(), e.value());
+  }
+
+  @Override
+  public void prepared(TxId txid, long proposal, List<TxFrame.Write> writes) {
+    store.clock.observe(proposal);
+    PendingTxn t = new PendingTxn(txid, proposal, writes);
+    for (TxFrame.Write w : writes) {
+      store.state(w.key()).addPending(txid, proposal, w.value());
+    }
+    pending.put(txid, t);
+  }
+
+  @Override
+  public void decided(TxId txid, Ballot ballot, long commitTs) {
+    PendingTxn t = pending.get(txid);
+    if (t != null) {
+      t.decidedBallot = ballot;
+      t.decidedTs = commitTs;
+    }
+  }
+
+  @Override
+  public void applied(TxId txid, long commitTs) {
+    appliedInEpoch.put(txid, commitTs);
+    PendingTxn t = pending.remove(txid);
+    if (t != null) {
+      store.clock.observe(commitTs);
+      for (TxFrame.Write w : t.writes) {
+        store.state(w.key()).apply(txid, commitTs, store.clock.current());
+      }
+    }
+  }
+
+  @Override
+  public void aborted(TxId txid) {
+    PendingTxn t = pending.remove(txid);
+    if (t != null) {
+      for (TxFrame.Write w : t.writes) {
+        store.state(w.key()).abort(txid);
+      }
+    }
+  }
+
+  @Override
+  public void promise(Ballot ballot) {
+    if (ballot.isAbove(promised)) {
+      promised = ballot;
+    }
+  }
+
+  @Override
+  public void accepted(TxFrame.Proposal proposal) {
+    accepted = proposal;
+    promise(proposal.ballot());
+  }
+
+  @Override
+  public void epoch(long number, Ballot ballot, List<TxFrame.Member> members, boolean stale) {
+    epoch = new Epoch(number, ballot, members, segments);
+    accepted = null;
+    appliedInEpoch.clear();
+    if (!stale) {
+      stateEpoch = number;
+    }
+  }
+}

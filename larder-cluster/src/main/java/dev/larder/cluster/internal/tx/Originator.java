@@ -1,0 +1,239 @@
+package dev.larder.cluster.internal.tx;
+
+import dev.larder.cluster.ClusterTimeoutException;
+import dev.larder.tx.Isolation;
+import dev.larder.tx.TransactionConflictException;
+import dev.larder.tx.internal.KeyRef;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import org.jgroups.Address;
+
+/**
+ * Commits a transaction from the member it ran on: PREPARE to every member of the epoch, DECIDE
+ * until a majority of the configured members logged it, then APPLY (docs/design/
+ * cluster-transactions.md, "Commit"). Thread-safe; each call runs on the caller's thread.
+ *
+ * <h2>Implementation notes</h2>
+ *
+ * <p>The local member takes part through direct calls on {@link MemberState}, never through the
+ * channel. Before DECIDE any failure aborts: the originator sends ABORT (nobody can have been
+ * told to commit). After DECIDE it never aborts on its own: if a majority did not log the
+ * decision (members refused because a reconfiguration began, or left), the decision is the next
+ * epoch's, and the originator waits for it ({@link MemberState#expectOutcome}).
+ */
+final class Originator {
+
+  /** Thrown inside the commit loop for a refusal that a blind write waits out. */
+  private static final class LockedOnly extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    LockedOnly() {
+      super(null, null, false, false);
+    }
+  }
+
+  private final MemberState member;
+  private final TxChannel channel;
+  private final int majority;
+  private final Function<TxFrame.Conflict, TransactionConflictException.ConflictingKey> describe;
+
+  Originator(MemberState member, TxChannel channel, int majority,
+      Function<TxFrame.Conflict, TransactionConflictException.ConflictingKey> describe) {
+    this.member = member;
+    this.channel = channel;
+    this.majority = majority;
+    this.describe = describe;
+  }
+
+  /** The snapshot epoch of a write that read nothing (a blind write): any epoch will do. */
+  static final long ANY_EPOCH = Long.MIN_VALUE;
+
+  /**
+   * @param snapshotEpoch the epoch this member was READY in when the snapshot was taken, -1 if it
+   *     was not READY, or {@link #ANY_EPOCH}: the commit is refused unless it runs in that epoch
+   *     (a snapshot is complete only on a member READY in the epoch that commits: elsewhere, on
+   *     a minority side say, commits with lower timestamps may be missing from what it read)
+   * @param writes encoded values, null for a removal
+   * @return the commit timestamp
+   * @throws TransactionConflictException if refused (nothing applied)
+   * @throws ClusterTimeoutException if no epoch could be used, or the outcome is not known by
+   *     the deadline
+   */
+  long commit(long snapshot, long snapshotEpoch, Isolation isolation, List<KeyRef> reads,
+      List<TxFrame.Write> writes, boolean blind, long deadlineNanos) {
+    while (true) {
+      try {
+        return attempt(snapshot, snapshotEpoch, isolation, reads, writes, blind, deadlineNanos);
+      } catch (LockedOnly e) {
+        if (System.nanoTime() > deadlineNanos) {
+          throw new ClusterTimeoutException("a write outside a transaction waited until its"
+              + " timeout for a key locked by a prepared transaction", List.of());
+        }
+        java.util.concurrent.locks.LockSupport.parkNanos(
+            java.util.concurrent.ThreadLocalRandom.current().nextLong(200_000, 2_000_000));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new ClusterTimeoutException("interrupted while committing", List.of());
+      }
+    }
+  }
+
+  private long attempt(long snapshot, long snapshotEpoch, Isolation isolation,
+      List<KeyRef> reads, List<TxFrame.Write> writes, boolean blind, long deadlineNanos)
+      throws LockedOnly, InterruptedException {
+    Epoch e = member.awaitReady(deadlineNanos);
+    if (e == null) {
+      throw new ClusterTimeoutException("no epoch with a majority of the members was established"
+          + " on this member in time: it cannot commit (a minority side of a partition, or the"
+          + " cluster is reconfiguring)", List.of());
+    }
+    if (snapshotEpoch != ANY_EPOCH && snapshotEpoch != e.number) {
+      throw new TransactionConflictException("transaction with snapshot " + snapshot + " began"
+          + (snapshotEpoch < 0 ? " while this member was not READY" : " in epoch " + snapshotEpoch)
+          + " and would commit in epoch " + e.number + ": what it read may miss commits made"
+          + " meanwhile, so it is refused (run it again)", List.of());
+    }
+    TxId id = member.nextTxId();
+    int flags = (isolation == Isolation.SNAPSHOT ? TxFrame.F_SNAPSHOT : 0)
+        | (blind ? TxFrame.F_BLIND : 0);
+    List<KeyRef> checkedReads = isolation == Isolation.SERIALIZABLE && !blind ? reads
+        : List.of();
+    List<Address> others = others(e);
+    TxChannel.Call call = channel.open(others);
+    TxFrame.Prepare prepare;
+    TxFrame.Vote own;
+    boolean complete;
+    try {
+      // regular, like APPLY: a member handles this originator's APPLY of an earlier transaction
+      // before this PREPARE, so a client's next transaction on a key it just wrote finds the
+      // key unlocked
+      for (Address a : others) {
+        channel.send(a, new TxFrame.Prepare(call.id, e.number, e.ballot, id, snapshot, flags,
+            checkedReads, writes), false);
+      }
+      prepare = new TxFrame.Prepare(0, e.number, e.ballot, id, snapshot, flags, checkedReads,
+          writes);
+      own = member.prepare(prepare);
+      complete = call.await(c -> false, deadlineNanos);
+    } finally {
+      channel.close(call);
+    }
+    List<TxFrame.Vote> votes = new ArrayList<>();
+    votes.add(own);
+    for (TxFrame f : call.replies().values()) {
+      votes.add((TxFrame.Vote) f);
+    }
+    long commitTs = 0;
+    boolean allYes = complete && !call.anyLeftOrMissing();
+    List<TxFrame.Conflict> conflicts = new ArrayList<>();
+    for (TxFrame.Vote v : votes) {
+      allYes &= v.status() == TxFrame.V_YES;
+      commitTs = Math.max(commitTs, v.proposal());
+      conflicts.addAll(v.conflicts());
+    }
+    if (!allYes) {
+      abortEverywhere(id, others);
+      throw refusal(snapshot, votes, conflicts, complete, blind);
+    }
+    return decide(e, id, commitTs, others, deadlineNanos);
+  }
+
+  private RuntimeException refusal(long snapshot, List<TxFrame.Vote> votes,
+      List<TxFrame.Conflict> conflicts, boolean complete, boolean blind) throws LockedOnly {
+    boolean no = votes.stream().anyMatch(v -> v.status() == TxFrame.V_NO);
+    if (blind && no && conflicts.stream().allMatch(c -> c.committedAt() == 0)) {
+      throw new LockedOnly();
+    }
+    if (!conflicts.isEmpty()) {
+      return new TransactionConflictException(conflicts.stream().map(describe).toList(),
+          snapshot);
+    }
+    String why = !complete ? "a member did not vote within the timeout"
+        : no ? "a member refused it (it had been aborted there)"
+        : "the cluster is changing its configuration";
+    return new TransactionConflictException("transaction with snapshot " + snapshot
+        + " was aborted before any member was told to commit it: " + why, List.of());
+  }
+
+  private long decide(Epoch e, TxId id, long commitTs, List<Address> others,
+      long deadlineNanos) throws InterruptedException {
+    CompletableFuture<Long> outcome = member.expectOutcome(id);
+    TxChannel.Call call = channel.open(others);
+    int ok;
+    try {
+      for (Address a : others) {
+        channel.send(a, new TxFrame.Decide(call.id, e.ballot, id, commitTs), true);
+      }
+      TxFrame.Ack own = member.decide(new TxFrame.Decide(0, e.ballot, id, commitTs));
+      int mine = own.status() == TxFrame.A_OK ? 1 : 0;
+      call.await(c -> mine + oks(c.replies()) >= majority, deadlineNanos);
+      ok = mine + oks(call.replies());
+    } finally {
+      channel.close(call);
+    }
+    if (ok >= majority) {
+      member.apply(id, commitTs);
+      member.forgetOutcome(id);
+      for (Address a : others) {
+        channel.send(a, new TxFrame.Apply(0, id, commitTs), false);
+      }
+      return commitTs;
+    }
+    return awaitOutcome(id, outcome, deadlineNanos);
+  }
+
+  /** The decision was not chosen in time: the next epoch's reconfiguration decides. */
+  private long awaitOutcome(TxId id, CompletableFuture<Long> outcome, long deadlineNanos)
+      throws InterruptedException {
+    long result;
+    try {
+      result = outcome.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      member.forgetOutcome(id);
+      throw new ClusterTimeoutException("transaction " + id + " is in doubt: its decision did"
+          + " not reach a majority of the members and no new epoch decided it within the"
+          + " timeout", List.of());
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e.getCause());
+    }
+    if (result < 0) {
+      throw new TransactionConflictException("transaction " + id + " was aborted by a"
+          + " reconfiguration of the cluster before its decision was chosen", List.of());
+    }
+    return result;
+  }
+
+  private static int oks(Map<Address, TxFrame> replies) {
+    int n = 0;
+    for (TxFrame f : replies.values()) {
+      if (f instanceof TxFrame.Ack a && a.status() == TxFrame.A_OK) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private void abortEverywhere(TxId id, List<Address> others) {
+    member.abort(id);
+    for (Address a : others) {
+      channel.send(a, new TxFrame.Abort(0, id), false);
+    }
+  }
+
+  private List<Address> others(Epoch e) {
+    Address self = channel.self();
+    List<Address> list = new ArrayList<>();
+    for (Address a : e.addresses()) {
+      if (!a.equals(self)) {
+        list.add(a);
+      }
+    }
+    return list;
+  }
+}

@@ -1,0 +1,245 @@
+package dev.larder.cluster.internal.tx;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jgroups.Address;
+import org.jgroups.View;
+import org.jgroups.util.UUID;
+
+/**
+ * Establishes the next epoch for a view, as its coordinator: QUERY every member for promises and
+ * reports (Paxos phase 1), ACCEPT a proposal (phase 2) until a majority of the configured members
+ * logged it, then INSTALL (docs/design/cluster-transactions.md, "Reconfiguration"). Runs on one
+ * thread at a time (the engine's reconfiguration executor); not thread-safe otherwise.
+ *
+ * <h2>Implementation notes</h2>
+ *
+ * <p>The proposal's decisions follow Paxos' rule per transaction: the decision accepted under
+ * the highest ballot among the reports (a DECIDE of the epoch's ballot counts as an accepted
+ * COMMIT), or ABORT if no member accepted any, since a chosen DECIDE would have been logged by a
+ * majority, which intersects the members that answered. The source is a member at the highest
+ * (installed or accepted) epoch reported, this one if it is; the others are stale and adopt the
+ * source's state.
+ */
+final class Reconfiguration {
+
+  private static final System.Logger LOG = System.getLogger(Reconfiguration.class.getName());
+
+  private final MemberState member;
+  private final TxChannel channel;
+  private final int majority;
+  private final long timeoutNanos;
+  private final Adoption adoption;
+  private long highestRound;
+  private final java.util.concurrent.atomic.AtomicLong committedInDoubt =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong abortedInDoubt =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  Reconfiguration(MemberState member, TxChannel channel, int majority, long timeoutNanos,
+      Adoption adoption) {
+    this.member = member;
+    this.channel = channel;
+    this.majority = majority;
+    this.timeoutNanos = timeoutNanos;
+    this.adoption = adoption;
+  }
+
+  /**
+   * @return true if an epoch was installed for this view; false if the view has no majority,
+   *     is no longer current, or a member did not answer (the caller retries later)
+   */
+  boolean run(View view) throws InterruptedException {
+    if (view.size() < majority) {
+      LOG.log(System.Logger.Level.INFO, "view " + view.getViewId() + " holds " + view.size()
+          + " members, fewer than a majority (" + majority + "): no epoch");
+      return false;
+    }
+    for (int attempt = 0; attempt < 5; attempt++) {
+      if (channel.view() != view) {
+        return false; // a newer view: its own reconfiguration follows
+      }
+      highestRound = Math.max(highestRound, member.promised().round());
+      Ballot ballot = new Ballot(++highestRound, member.memberId());
+      Map<Address, TxFrame.Report> reports = query(view, ballot);
+      if (reports == null) {
+        LOG.log(System.Logger.Level.INFO, "reconfiguration for " + view.getViewId() + ": not"
+            + " every member answered QUERY within the timeout; retried later");
+        return false;
+      }
+      if (refused(reports.values().stream().map(r -> r.status() == TxFrame.A_REFUSED
+          ? r.promised() : null).toList())) {
+        continue;
+      }
+      TxFrame.Proposal proposal = propose(view, ballot, reports);
+      Boolean accepted = accept(view, proposal);
+      if (accepted == null) {
+        continue;
+      }
+      if (!accepted) {
+        LOG.log(System.Logger.Level.INFO, "reconfiguration for " + view.getViewId() + ": no"
+            + " majority accepted within the timeout; retried later");
+        return false;
+      }
+      install(view, proposal);
+      long commits = proposal.decisions().stream().filter(TxFrame.Decision::commit).count();
+      committedInDoubt.addAndGet(commits);
+      abortedInDoubt.addAndGet(proposal.decisions().size() - commits);
+      LOG.log(System.Logger.Level.INFO, "installed epoch " + proposal.epoch() + " (ballot "
+          + ballot + ") for view " + view.getViewId() + ": " + proposal.decisions().size()
+          + " decisions, stale " + proposal.stale().size());
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * @return the in-doubt transactions that the epochs this member installed as coordinator
+   *     decided: {commits, aborts}
+   */
+  long[] inDoubtResolved() {
+    return new long[] {committedInDoubt.get(), abortedInDoubt.get()};
+  }
+
+  /** @return true (and the round raised) if some member promised a higher ballot */
+  private boolean refused(List<Ballot> promises) {
+    boolean any = false;
+    for (Ballot b : promises) {
+      if (b != null) {
+        highestRound = Math.max(highestRound, b.round());
+        any = true;
+      }
+    }
+    return any;
+  }
+
+  private Map<Address, TxFrame.Report> query(View view, Ballot ballot)
+      throws InterruptedException {
+    List<Address> others = others(view);
+    TxChannel.Call call = channel.open(others);
+    try {
+      for (Address a : others) {
+        channel.send(a, new TxFrame.Query(call.id, ballot, view.getViewId().getId()), true);
+      }
+      TxFrame.Report own = member.query(new TxFrame.Query(0, ballot, view.getViewId().getId()));
+      boolean done = call.await(c -> false, System.nanoTime() + timeoutNanos);
+      if (!done || call.anyLeftOrMissing()) {
+        return null;
+      }
+      Map<Address, TxFrame.Report> reports = new LinkedHashMap<>();
+      reports.put(channel.self(), own);
+      call.replies().forEach((a, f) -> reports.put(a, (TxFrame.Report) f));
+      return reports;
+    } finally {
+      channel.close(call);
+    }
+  }
+
+  private TxFrame.Proposal propose(View view, Ballot ballot,
+      Map<Address, TxFrame.Report> reports) {
+    long maxEpoch = 0;
+    long clock = 0;
+    for (TxFrame.Report r : reports.values()) {
+      maxEpoch = Math.max(maxEpoch, r.epoch());
+      clock = Math.max(clock, r.clock());
+    }
+    List<TxFrame.Member> members = new ArrayList<>();
+    List<Long> stale = new ArrayList<>();
+    long source = 0;
+    for (Address a : view.getMembers()) {
+      TxFrame.Report r = reports.get(a);
+      UUID u = (UUID) a;
+      members.add(new TxFrame.Member(r.memberId(), u.getMostSignificantBits(),
+          u.getLeastSignificantBits()));
+      if (r.epoch() < maxEpoch) {
+        stale.add(r.memberId());
+      } else if (source == 0 || r.memberId() == member.memberId()) {
+        source = r.memberId();
+      }
+    }
+    return new TxFrame.Proposal(ballot, maxEpoch + 1, clock, source, members, stale,
+        decisions(reports.values()));
+  }
+
+  /** Per transaction, the highest-ballot accepted decision reported, or ABORT if none. */
+  static List<TxFrame.Decision> decisions(Iterable<TxFrame.Report> reports) {
+    Map<TxId, TxFrame.PendingReport> best = new HashMap<>();
+    for (TxFrame.Report r : reports) {
+      for (TxFrame.PendingReport p : r.pending()) {
+        TxFrame.PendingReport b = best.get(p.txid());
+        if (b == null || (p.decision() != TxFrame.D_NONE
+            && (b.decision() == TxFrame.D_NONE || p.ballot().isAbove(b.ballot())))) {
+          best.put(p.txid(), p);
+        }
+      }
+    }
+    List<TxFrame.Decision> out = new ArrayList<>();
+    for (TxFrame.PendingReport p : best.values()) {
+      out.add(new TxFrame.Decision(p.txid(), p.decision() == TxFrame.D_COMMIT, p.commitTs()));
+    }
+    return out;
+  }
+
+  /** @return true if a majority accepted; false if not in time; null if refused (retry) */
+  private Boolean accept(View view, TxFrame.Proposal proposal) throws InterruptedException {
+    List<Address> others = others(view);
+    TxChannel.Call call = channel.open(others);
+    try {
+      for (Address a : others) {
+        channel.send(a, new TxFrame.Accept(call.id, proposal), true);
+      }
+      TxFrame.Ack own = member.accept(proposal);
+      int mine = own.status() == TxFrame.A_OK ? 1 : 0;
+      call.await(c -> mine + oks(c.replies()) >= majority, System.nanoTime() + timeoutNanos);
+      Map<Address, TxFrame> replies = call.replies();
+      if (mine + oks(replies) >= majority) {
+        return true;
+      }
+      List<Ballot> refusals = new ArrayList<>();
+      if (own.status() != TxFrame.A_OK) {
+        refusals.add(own.promised());
+      }
+      for (TxFrame f : replies.values()) {
+        TxFrame.Ack a = (TxFrame.Ack) f;
+        if (a.status() != TxFrame.A_OK) {
+          refusals.add(a.promised());
+        }
+      }
+      return refused(refusals) ? null : Boolean.FALSE;
+    } finally {
+      channel.close(call);
+    }
+  }
+
+  private void install(View view, TxFrame.Proposal proposal) {
+    for (Address a : others(view)) {
+      channel.send(a, new TxFrame.Install(0, proposal), true);
+    }
+    TxFrame.Proposal adopt = member.install(proposal);
+    if (adopt != null) {
+      adoption.start(adopt);
+    }
+  }
+
+  private static int oks(Map<Address, TxFrame> replies) {
+    Set<Address> ok = new HashSet<>();
+    replies.forEach((a, f) -> {
+      if (((TxFrame.Ack) f).status() == TxFrame.A_OK) {
+        ok.add(a);
+      }
+    });
+    return ok.size();
+  }
+
+  private List<Address> others(View view) {
+    Address self = channel.self();
+    List<Address> list = new ArrayList<>(view.getMembers());
+    list.remove(self);
+    return list;
+  }
+}

@@ -1,0 +1,498 @@
+package dev.larder.cluster.internal.tx;
+
+import dev.larder.codec.ByteSink;
+import dev.larder.codec.ByteSource;
+import dev.larder.codec.CodecException;
+import dev.larder.tx.internal.KeyRef;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The frames of the clustered transaction protocol, TX wire version 1 (docs/spec/cluster-wire.md,
+ * "Transaction frames"), and the encodings that its log records share.
+ *
+ * <pre>
+ * +---------+------+--------+----------------------------+
+ * | version | type | reqId  | body (by type)             |
+ * | u8 = 1  | u8   | i64    |                            |
+ * +---------+------+--------+----------------------------+
+ * txid   = incarnation i64, counter i64
+ * ballot = round i64, member i64
+ * bytes  = i32 length (-1 = absent), then the bytes
+ * </pre>
+ *
+ * <p>Immutable records; {@link #decode} rejects an unknown version or type, a negative length or
+ * count, a count larger than the bytes left could hold, and trailing bytes.
+ */
+sealed interface TxFrame {
+
+  int VERSION = 1;
+
+  int T_PREPARE = 1;
+  int T_VOTE = 2;
+  int T_DECIDE = 3;
+  int T_ACK = 4;
+  int T_APPLY = 5;
+  int T_ABORT = 6;
+  int T_QUERY = 7;
+  int T_REPORT = 8;
+  int T_ACCEPT = 9;
+  int T_INSTALL = 10;
+  int T_PULL = 11;
+  int T_STATE = 12;
+
+  /** PREPARE flag: snapshot isolation (else serializable). */
+  int F_SNAPSHOT = 1;
+  /** PREPARE flag: a write outside a transaction, checked only for locks. */
+  int F_BLIND = 2;
+
+  /** STATE flag: the last chunk. */
+  int F_LAST = 1;
+  /** STATE flag: the source is not at the pulled epoch (yet). */
+  int F_REFUSED = 2;
+
+  /** @return the request this frame starts, or answers; 0 if none */
+  long reqId();
+
+  /** @return the type byte */
+  int type();
+
+  /** Writes the body (after the header). */
+  void body(ByteSink out);
+
+  /** A write of a transaction: {@code value} null removes the key. */
+  record Write(KeyRef key, byte[] value) {}
+
+  /** A key in conflict: {@code committedAt} 0 means locked by another transaction. */
+  record Conflict(KeyRef key, long committedAt) {}
+
+  /** One pending transaction as a member reports it to a reconfiguration. */
+  record PendingReport(TxId txid, int decision, Ballot ballot, long commitTs) {}
+
+  /** A member of an epoch: its id and its JGroups UUID address. */
+  record Member(long id, long addressMost, long addressLeast) {}
+
+  /** A reconfiguration's decision on one transaction. */
+  record Decision(TxId txid, boolean commit, long commitTs) {}
+
+  /** A newest committed version, as state transfer sends it. */
+  record VersionEntry(KeyRef key, long ts, byte[] value) {}
+
+  /** Decisions in reports: none accepted, commit, abort. */
+  int D_NONE = 0;
+  int D_COMMIT = 1;
+  int D_ABORT = 2;
+
+  /** Vote statuses. */
+  int V_YES = 0;
+  int V_NO = 1;
+  int V_RETRY = 2;
+
+  /** Ack and report statuses. */
+  int A_OK = 0;
+  int A_REFUSED = 1;
+
+  /** A reconfiguration's proposal: the next epoch, and how to get there. */
+  record Proposal(Ballot ballot, long epoch, long clock, long source, List<Member> members,
+      List<Long> stale, List<Decision> decisions) {
+    public Proposal {
+      members = List.copyOf(members);
+      stale = List.copyOf(stale);
+      decisions = List.copyOf(decisions);
+    }
+  }
+
+  record Prepare(long reqId, long epoch, Ballot ballot, TxId txid, long snapshot, int flags,
+      List<KeyRef> reads, List<Write> writes) implements TxFrame {
+    public int type() {
+      return T_PREPARE;
+    }
+
+    public void body(ByteSink out) {
+      out.writeLong(epoch);
+      writeBallot(out, ballot);
+      writeTxId(out, txid);
+      out.writeLong(snapshot);
+      out.writeByte(flags);
+      out.writeInt(reads.size());
+      for (KeyRef k : reads) {
+        writeKey(out, k);
+      }
+      writeWrites(out, writes);
+    }
+  }
+
+  record Vote(long reqId, int status, long proposal, List<Conflict> conflicts)
+      implements TxFrame {
+    public int type() {
+      return T_VOTE;
+    }
+
+    public void body(ByteSink out) {
+      out.writeByte(status);
+      out.writeLong(proposal);
+      out.writeInt(conflicts.size());
+      for (Conflict c : conflicts) {
+        writeKey(out, c.key());
+        out.writeLong(c.committedAt());
+      }
+    }
+  }
+
+  record Decide(long reqId, Ballot ballot, TxId txid, long commitTs) implements TxFrame {
+    public int type() {
+      return T_DECIDE;
+    }
+
+    public void body(ByteSink out) {
+      writeBallot(out, ballot);
+      writeTxId(out, txid);
+      out.writeLong(commitTs);
+    }
+  }
+
+  record Ack(long reqId, int status, Ballot promised) implements TxFrame {
+    public int type() {
+      return T_ACK;
+    }
+
+    public void body(ByteSink out) {
+      out.writeByte(status);
+      writeBallot(out, promised);
+    }
+  }
+
+  record Apply(long reqId, TxId txid, long commitTs) implements TxFrame {
+    public int type() {
+      return T_APPLY;
+    }
+
+    public void body(ByteSink out) {
+      writeTxId(out, txid);
+      out.writeLong(commitTs);
+    }
+  }
+
+  record Abort(long reqId, TxId txid) implements TxFrame {
+    public int type() {
+      return T_ABORT;
+    }
+
+    public void body(ByteSink out) {
+      writeTxId(out, txid);
+    }
+  }
+
+  record Query(long reqId, Ballot ballot, long viewId) implements TxFrame {
+    public int type() {
+      return T_QUERY;
+    }
+
+    public void body(ByteSink out) {
+      writeBallot(out, ballot);
+      out.writeLong(viewId);
+    }
+  }
+
+  record Report(long reqId, int status, Ballot promised, long memberId, long epoch, long clock,
+      List<PendingReport> pending) implements TxFrame {
+    public int type() {
+      return T_REPORT;
+    }
+
+    public void body(ByteSink out) {
+      out.writeByte(status);
+      writeBallot(out, promised);
+      out.writeLong(memberId);
+      out.writeLong(epoch);
+      out.writeLong(clock);
+      out.writeInt(pending.size());
+      for (PendingReport p : pending) {
+        writeTxId(out, p.txid());
+        out.writeByte(p.decision());
+        writeBallot(out, p.ballot());
+        out.writeLong(p.commitTs());
+      }
+    }
+  }
+
+  record Accept(long reqId, Proposal proposal) implements TxFrame {
+    public int type() {
+      return T_ACCEPT;
+    }
+
+    public void body(ByteSink out) {
+      writeProposal(out, proposal);
+    }
+  }
+
+  record Install(long reqId, Proposal proposal) implements TxFrame {
+    public int type() {
+      return T_INSTALL;
+    }
+
+    public void body(ByteSink out) {
+      writeProposal(out, proposal);
+    }
+  }
+
+  record Pull(long reqId, long epoch) implements TxFrame {
+    public int type() {
+      return T_PULL;
+    }
+
+    public void body(ByteSink out) {
+      out.writeLong(epoch);
+    }
+  }
+
+  record State(long reqId, long epoch, int flags, List<VersionEntry> entries)
+      implements TxFrame {
+    public int type() {
+      return T_STATE;
+    }
+
+    public void body(ByteSink out) {
+      out.writeLong(epoch);
+      out.writeByte(flags);
+      out.writeInt(entries.size());
+      for (VersionEntry e : entries) {
+        writeVersion(out, e);
+      }
+    }
+  }
+
+  /** @return the frame's bytes: header, then body */
+  static byte[] encode(TxFrame f) {
+    ByteSink out = new ByteSink();
+    out.writeByte(VERSION);
+    out.writeByte(f.type());
+    out.writeLong(f.reqId());
+    f.body(out);
+    return out.toByteArray();
+  }
+
+  /**
+   * @return the frame
+   * @throws CodecException if the bytes are not a TX frame of this version
+   */
+  static TxFrame decode(byte[] bytes, int offset, int length) {
+    ByteSource in = new ByteSource(bytes, offset, length);
+    int version = in.readUnsignedByte();
+    if (version != VERSION) {
+      throw new CodecException("TX frame version " + version + ", expected " + VERSION);
+    }
+    int type = in.readUnsignedByte();
+    long reqId = in.readLong();
+    TxFrame f = switch (type) {
+      case T_PREPARE -> new Prepare(reqId, in.readLong(), readBallot(in), readTxId(in),
+          in.readLong(), in.readUnsignedByte(), readKeys(in), readWrites(in));
+      case T_VOTE -> new Vote(reqId, in.readUnsignedByte(), in.readLong(), readConflicts(in));
+      case T_DECIDE -> new Decide(reqId, readBallot(in), readTxId(in), in.readLong());
+      case T_ACK -> new Ack(reqId, in.readUnsignedByte(), readBallot(in));
+      case T_APPLY -> new Apply(reqId, readTxId(in), in.readLong());
+      case T_ABORT -> new Abort(reqId, readTxId(in));
+      case T_QUERY -> new Query(reqId, readBallot(in), in.readLong());
+      case T_REPORT -> new Report(reqId, in.readUnsignedByte(), readBallot(in), in.readLong(),
+          in.readLong(), in.readLong(), readPending(in));
+      case T_ACCEPT -> new Accept(reqId, readProposal(in));
+      case T_INSTALL -> new Install(reqId, readProposal(in));
+      case T_PULL -> new Pull(reqId, in.readLong());
+      case T_STATE -> new State(reqId, in.readLong(), in.readUnsignedByte(), readVersions(in));
+      default -> throw new CodecException("unknown TX frame type " + type);
+    };
+    if (!in.exhausted()) {
+      throw new CodecException(in.remaining() + " trailing bytes after a TX frame of type "
+          + type);
+    }
+    return f;
+  }
+
+  // ------------------------------------------------------------------ shared encodings
+
+  static void writeBytes(ByteSink out, byte[] b) {
+    if (b == null) {
+      out.writeInt(-1);
+    } else {
+      out.writeInt(b.length);
+      out.writeBytes(b);
+    }
+  }
+
+  static byte[] readBytes(ByteSource in) {
+    int n = in.readInt();
+    if (n == -1) {
+      return null;
+    }
+    if (n < 0 || n > in.remaining()) {
+      throw new CodecException("byte string of length " + n + " with " + in.remaining()
+          + " bytes left");
+    }
+    return in.readBytes(n);
+  }
+
+  /** Reads a count of items that each take at least {@code minBytes}, and checks it. */
+  static int readCount(ByteSource in, int minBytes) {
+    int n = in.readInt();
+    if (n < 0 || (long) n * minBytes > in.remaining()) {
+      throw new CodecException("count " + n + " with " + in.remaining() + " bytes left");
+    }
+    return n;
+  }
+
+  static void writeTxId(ByteSink out, TxId id) {
+    out.writeLong(id.incarnation());
+    out.writeLong(id.counter());
+  }
+
+  static TxId readTxId(ByteSource in) {
+    return new TxId(in.readLong(), in.readLong());
+  }
+
+  static void writeBallot(ByteSink out, Ballot b) {
+    out.writeLong(b.round());
+    out.writeLong(b.member());
+  }
+
+  static Ballot readBallot(ByteSource in) {
+    return new Ballot(in.readLong(), in.readLong());
+  }
+
+  static void writeKey(ByteSink out, KeyRef k) {
+    out.writeInt(k.cache());
+    writeBytes(out, k.key());
+  }
+
+  static KeyRef readKey(ByteSource in) {
+    int cache = in.readInt();
+    byte[] key = readBytes(in);
+    if (cache < 0 || key == null) {
+      throw new CodecException("bad key: cache " + cache + ", bytes " + key);
+    }
+    return new KeyRef(cache, key);
+  }
+
+  private static List<KeyRef> readKeys(ByteSource in) {
+    int n = readCount(in, 8);
+    List<KeyRef> keys = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      keys.add(readKey(in));
+    }
+    return keys;
+  }
+
+  static void writeWrites(ByteSink out, List<Write> writes) {
+    out.writeInt(writes.size());
+    for (Write w : writes) {
+      writeKey(out, w.key());
+      writeBytes(out, w.value());
+    }
+  }
+
+  static List<Write> readWrites(ByteSource in) {
+    int n = readCount(in, 12);
+    List<Write> writes = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      writes.add(new Write(readKey(in), readBytes(in)));
+    }
+    return writes;
+  }
+
+  private static List<Conflict> readConflicts(ByteSource in) {
+    int n = readCount(in, 16);
+    List<Conflict> list = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      list.add(new Conflict(readKey(in), in.readLong()));
+    }
+    return list;
+  }
+
+  private static List<PendingReport> readPending(ByteSource in) {
+    int n = readCount(in, 41);
+    List<PendingReport> list = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      list.add(new PendingReport(readTxId(in), in.readUnsignedByte(), readBallot(in),
+          in.readLong()));
+    }
+    return list;
+  }
+
+  static void writeMembers(ByteSink out, List<Member> members) {
+    out.writeInt(members.size());
+    for (Member m : members) {
+      out.writeLong(m.id());
+      out.writeLong(m.addressMost());
+      out.writeLong(m.addressLeast());
+    }
+  }
+
+  static List<Member> readMembers(ByteSource in) {
+    int n = readCount(in, 24);
+    List<Member> list = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      list.add(new Member(in.readLong(), in.readLong(), in.readLong()));
+    }
+    return list;
+  }
+
+  static void writeProposal(ByteSink out, Proposal p) {
+    writeBallot(out, p.ballot());
+    out.writeLong(p.epoch());
+    out.writeLong(p.clock());
+    out.writeLong(p.source());
+    writeMembers(out, p.members());
+    out.writeInt(p.stale().size());
+    for (long id : p.stale()) {
+      out.writeLong(id);
+    }
+    out.writeInt(p.decisions().size());
+    for (Decision d : p.decisions()) {
+      writeTxId(out, d.txid());
+      out.writeByte(d.commit() ? D_COMMIT : D_ABORT);
+      out.writeLong(d.commitTs());
+    }
+  }
+
+  static Proposal readProposal(ByteSource in) {
+    Ballot ballot = readBallot(in);
+    long epoch = in.readLong();
+    long clock = in.readLong();
+    long source = in.readLong();
+    List<Member> members = readMembers(in);
+    int n = readCount(in, 8);
+    List<Long> stale = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      stale.add(in.readLong());
+    }
+    int d = readCount(in, 25);
+    List<Decision> decisions = new ArrayList<>(d);
+    for (int i = 0; i < d; i++) {
+      TxId id = readTxId(in);
+      int kind = in.readUnsignedByte();
+      if (kind != D_COMMIT && kind != D_ABORT) {
+        throw new CodecException("decision " + kind);
+      }
+      decisions.add(new Decision(id, kind == D_COMMIT, in.readLong()));
+    }
+    return new Proposal(ballot, epoch, clock, source, members, stale, decisions);
+  }
+
+  static void writeVersion(ByteSink out, VersionEntry e) {
+    writeKey(out, e.key());
+    out.writeLong(e.ts());
+    writeBytes(out, e.value());
+  }
+
+  static VersionEntry readVersion(ByteSource in) {
+    return new VersionEntry(readKey(in), in.readLong(), readBytes(in));
+  }
+
+  private static List<VersionEntry> readVersions(ByteSource in) {
+    int n = readCount(in, 20);
+    List<VersionEntry> list = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      list.add(readVersion(in));
+    }
+    return list;
+  }
+}
