@@ -220,7 +220,7 @@ class NodeShapeTest {
     assertNotEquals(a, b);
   }
 
-  /** A node of seed 000 with a random subset of its properties, extra ones and aspects. */
+  /** A content node with a random subset of its properties, extra ones and aspects. */
   private static Node variant(long id, SplittableRandom random) {
     Node base = GENERATOR.node(id);
     Map<QName, Serializable> properties = new HashMap<>();
