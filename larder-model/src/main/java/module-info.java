@@ -1,5 +1,5 @@
 /**
- * The content-node model of seed 000 (qualified names, node references, content data, nodes
+ * The model of the content-node memory test (qualified names, node references, content data, nodes
  * with aspects and properties), a deterministic generator of such nodes, and their codecs with
  * value substitution. Used by tests and by the benchmarks.
  */

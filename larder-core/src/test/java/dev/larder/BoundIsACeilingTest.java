@@ -7,7 +7,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * What a nearly empty cache reserves follows what it holds, not its bound (issue 27, item 4):
+ * What a nearly empty cache reserves follows what it holds, not its bound:
  * 1,000 entries of 100 B had memoryUsed() of 0.14 MiB at a 64 MiB bound but 32 MiB at 16 GiB
  * and 250 MiB at 1 TiB, since every segment's first page was 1/256 of its share of the bound
  * (up to 1 MiB), and with heap storage and -Xmx128m a 1 TiB bound ran out of memory at the 70th

@@ -58,12 +58,12 @@ final class CloseRace {
     }
   }
 
-  /** @return what went wrong so far, in every round */
+  /** Returns what went wrong so far, in every round. */
   ConcurrentLinkedQueue<Throwable> failures() {
     return failures;
   }
 
-  /** @return values read and checked so far */
+  /** Returns values read and checked so far. */
   long valuesRead() {
     return valuesRead.get();
   }
@@ -241,7 +241,7 @@ final class CloseRace {
         r -> cache.put(1L, value(1, 16)),
         r -> cache.get(1L, k -> value(k, 16)),
         r -> cache.invalidateAll(),
-        r -> cache.asMap().entrySet().iterator().hasNext());
+        r -> cache.asMap().entrySet().iterator().forEachRemaining(e -> {}));
     for (Call call : calls) {
       try {
         call.run(random);

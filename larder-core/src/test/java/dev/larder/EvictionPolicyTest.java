@@ -132,7 +132,7 @@ class EvictionPolicyTest {
 
   /**
    * An update counts as an access where the entry is: with Zipf-distributed reads and 10%
-   * writes (seed 004's CacheBench mix), rewritten hot keys keep their place in main instead of
+   * writes (JBoss Cache's CacheBench mix), rewritten hot keys keep their place in main instead of
    * re-entering through the window, where a main that mostly protects other keys has too little
    * probation room for all of them. This replay is deterministic: 0.9200 when updates went to the
    * window, 0.9242 now.

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.Random;
 
 /**
- * Measures what a Larder cache costs the process, the way seed 002 measures caches: heap used
+ * Measures what a Larder cache costs the process, the way the many-small-caches experiment measures them: heap used
  * after GC until stable, plus the anonymous resident set beyond a pre-touched heap, before and
  * after the load. Run in a fresh JVM with {@code -Xms = -Xmx}, {@code -XX:+AlwaysPreTouch} and
  * {@code -XX:MarkSweepDeadRatio=0} (see MEASURING.md); prints one {@code key=value} line.

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Lock-free readers racing the freeing and reuse of pages (issue 27, item 2: pages are no longer
+ * Lock-free readers racing the freeing and reuse of pages (pages are no longer
  * freed by closing an arena each, so nothing but the store's own scheme keeps readers off freed
  * memory). Writers put values of up to four pages, so that over-size pages are freed at every
  * eviction and their memory is reused by other pages; a thread empties the cache again and

@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Small caches cost little (issue 26): with {@code maximumMemory(1 GiB)} an empty cache's
+ * Small caches cost little: with {@code maximumMemory(1 GiB)} an empty cache's
  * memoryUsed() is at most 2 KiB, and with 100, 1,000 and 10,000 entries of 100-200 B it is at
  * most 1.3 x (key bytes + value bytes) + 16 KiB. memoryUsed() is deterministic for a given
  * sequence of writes, so these are exact bounds. Before this change such a cache had its 16

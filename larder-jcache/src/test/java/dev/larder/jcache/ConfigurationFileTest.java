@@ -123,7 +123,7 @@ class ConfigurationFileTest {
   }
 
   /**
-   * Issue 25: a cache the file configures without saying whether to count statistics gets one
+   * A cache the file configures without saying whether to count statistics gets one
    * warning when it is created (Micrometer's meters would stay at 0); saying it either way, or
    * having no file, is silent.
    */
@@ -213,7 +213,7 @@ class ConfigurationFileTest {
     assertTrue(e.getMessage().contains("maximumMemroy"), e.getMessage());
   }
 
-  /** Issue 25: a bad value is reported when the manager is created, with its file and line. */
+  /** A bad value is reported when the manager is created, with its file and line. */
   @Test
   void aBadValueFailsTheManagersCreationNamingTheFileAndTheLine(@TempDir Path dir)
       throws Exception {

@@ -63,7 +63,7 @@ class LarderJCacheTest {
     }
   }
 
-  /** Issue 25: a misfit key fails before it reaches a codec, naming the cache and the types. */
+  /** A misfit key fails before it reaches a codec, naming the cache and the types. */
   @Test
   @SuppressWarnings({"unchecked", "rawtypes"})
   void keysOfTheWrongClassFailNamingTheCacheAndTheTypes() {

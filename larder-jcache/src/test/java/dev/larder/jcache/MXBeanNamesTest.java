@@ -19,7 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 27 item 8: every cache gets its own statistics and configuration MXBeans, whatever
+ * Every cache gets its own statistics and configuration MXBeans, whatever
  * characters its name holds, and closing one cache removes only its own.
  */
 class MXBeanNamesTest {

@@ -111,7 +111,7 @@ class SpringJCacheTest {
   }
 
   /**
-   * Issue 25: Spring's null marker and a key of the wrong type in a typed cache fail with a
+   * Spring's null marker and a key of the wrong type in a typed cache fail with a
    * ClassCastException naming the cache, the expected type and the class given.
    */
   @Test
@@ -195,7 +195,7 @@ class SpringJCacheTest {
   }
 
   /**
-   * Issue 25: caches the file declares with createAtStartup exist as soon as the manager does,
+   * Caches the file declares with createAtStartup exist as soon as the manager does,
    * so Spring lists them at start-up (where Boot binds their meters), and any number of contexts
    * in one JVM share them without "a cache named ... already exists".
    */

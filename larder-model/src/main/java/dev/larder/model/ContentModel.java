@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The names and value domains of seed 000's benchmark model: a benchmark aspect with one
+ * The names and value domains of the content-node memory test's model: a benchmark aspect with one
  * property of each scalar type, the auditable aspect with its five properties, and content.
  * The constants here are canonical instances; generated nodes never share them (see
  * {@link NodeGenerator}).

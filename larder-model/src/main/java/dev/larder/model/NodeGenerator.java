@@ -11,7 +11,7 @@ import java.util.SplittableRandom;
 import java.util.UUID;
 
 /**
- * Generates the content nodes of seed 000, deterministically: node {@code id} of a generator
+ * Generates the content nodes of the content-node memory test, deterministically: node {@code id} of a generator
  * with seed {@code s} is always the same (equal) node, whatever else was generated before and
  * on whichever thread, so benchmarks can regenerate a node to check what a cache returns.
  *

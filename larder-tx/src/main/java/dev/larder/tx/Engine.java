@@ -37,7 +37,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * commit new snapshots include. Superseded versions live in the {@link VersionTable} while a
  * snapshot may need them; the {@link CommitHistory} keeps recent write sets for conflict checks.
  *
- * <p><b>Commit</b> (seed 001's commit token is {@code commitLock}): check the read and/or write
+ * <p><b>Commit</b> (GemStone's commit token is {@code commitLock}): check the read and/or write
  * set against the history (any key written by a commit after the snapshot is a conflict); take
  * sequence {@code N}; for each write, record the key's current state in the version table, then
  * change the cache; append one log record; record the write set; publish {@code visible = N};

@@ -22,7 +22,7 @@ public enum Isolation {
   SERIALIZABLE,
 
   /**
-   * Snapshot isolation (seed 001's check). Commit fails with {@link TransactionConflictException}
+   * Snapshot isolation (GemStone's commit check). Commit fails with {@link TransactionConflictException}
    * if any key the transaction wrote was written by a transaction that committed after its
    * snapshot: the first committer wins. Reads are not checked. Prevents lost update, dirty read,
    * non-repeatable read and read skew; allows write skew (two transactions each read what the

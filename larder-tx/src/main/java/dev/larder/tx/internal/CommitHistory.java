@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * The write sets of recent commits, for conflict checks: for each key, the sequence of the last
- * commit that wrote it, kept while some active snapshot precedes that commit. Seed 001's
+ * commit that wrote it, kept while some active snapshot precedes that commit. GemStone's
  * "union of the write sets committed since the view began", indexed by key so that a check costs
  * one lookup per key rather than a walk of the history. Used under the commit lock only.
  */

@@ -97,7 +97,7 @@ public final class AclUser {
    * @param allKeys whether every key is accessible
    * @param keyPatterns the key patterns (without {@code ~})
    * @param allChannels whether every channel is: accepted and shown so that Redis ACL files load
-   *     unchanged; the server has no pub/sub (issue 24 leaves it out), so it restricts nothing
+   *     unchanged; the server has no pub/sub, so it restricts nothing
    * @param channelPatterns channel patterns (without {@code &})
    */
   public record Rules(boolean on, boolean nopass, List<String> passwords, Set<String> commands,
