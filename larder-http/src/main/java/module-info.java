@@ -1,11 +1,11 @@
 /**
- * Larder's HTTP endpoints: Prometheus text at {@code /metrics}, JSON at {@code /api/caches},
- * REST on entries, and the web console at {@code /}, on Netty. The API is
- * {@link dev.larder.http.LarderHttpServer} (standalone or sharing event loops),
- * {@link dev.larder.http.LarderHttpChannelInitializer} (to mount on another Netty server),
- * {@link dev.larder.http.CacheDirectory} with {@link dev.larder.http.ServedCache} and
- * {@link dev.larder.http.CacheFigures}, {@link dev.larder.http.LarderHttpConfig} and the key and
- * value formats; routes and handlers live in {@code dev.larder.http.internal}.
+ * Larder's HTTP endpoints: Prometheus text at {@code /metrics}, JSON at {@code /api/caches}, REST
+ * on entries, and the web console at {@code /}, on Netty. The API is {@link
+ * dev.larder.http.LarderHttpServer} (standalone or sharing event loops), {@link
+ * dev.larder.http.LarderHttpChannelInitializer} (to mount on another Netty server), {@link
+ * dev.larder.http.CacheDirectory} with {@link dev.larder.http.ServedCache} and {@link
+ * dev.larder.http.CacheFigures}, {@link dev.larder.http.LarderHttpConfig} and the key and value
+ * formats; routes and handlers live in {@code dev.larder.http.internal}.
  */
 @SuppressWarnings("requires-transitive-automatic")
 module dev.larder.http {
@@ -23,5 +23,6 @@ module dev.larder.http {
   exports dev.larder.http;
 
   // Jackson writes the report records by reflection.
-  opens dev.larder.http.internal to com.fasterxml.jackson.databind;
+  opens dev.larder.http.internal to
+      com.fasterxml.jackson.databind;
 }

@@ -1,9 +1,9 @@
 /**
- * Larder's network server: RESP2/RESP3 and memcached text and meta protocols over a
- * byte-bounded Larder keyspace, on Netty, with larder-http's console, metrics and REST mounted
- * on an HTTP port. The API is {@link dev.larder.server.LarderServer},
- * {@link dev.larder.server.ServerConfig} and {@link dev.larder.server.ServerSetting}; protocols,
- * keyspace and networking live in {@code dev.larder.server.internal}.
+ * Larder's network server: RESP2/RESP3 and memcached text and meta protocols over a byte-bounded
+ * Larder keyspace, on Netty, with larder-http's console, metrics and REST mounted on an HTTP port.
+ * The API is {@link dev.larder.server.LarderServer}, {@link dev.larder.server.ServerConfig} and
+ * {@link dev.larder.server.ServerSetting}; protocols, keyspace and networking live in {@code
+ * dev.larder.server.internal}.
  */
 module dev.larder.server {
   requires dev.larder.core;
@@ -23,5 +23,6 @@ module dev.larder.server {
 
   exports dev.larder.server;
 
-  opens dev.larder.server to info.picocli;
+  opens dev.larder.server to
+      info.picocli;
 }

@@ -1,8 +1,8 @@
 package dev.larder;
 
 /**
- * A snapshot of a cache's statistics. Counters are exact at quiescence; under concurrent
- * activity each is individually up to date but they are not read atomically together.
+ * A snapshot of a cache's statistics. Counters are exact at quiescence; under concurrent activity
+ * each is individually up to date but they are not read atomically together.
  *
  * @param hitCount reads that found a value
  * @param missCount reads that found none
@@ -29,13 +29,13 @@ public record CacheStats(
     LatencySummary putLatency,
     LatencySummary loadLatency) {
 
-  /** @return hits over requests, or 1.0 when there were no requests (as Caffeine reports) */
+  /** Returns hits over requests, or 1.0 when there were no requests (as Caffeine reports). */
   public double hitRatio() {
     long requests = hitCount + missCount;
     return requests == 0 ? 1.0 : (double) hitCount / requests;
   }
 
-  /** @return hits plus misses */
+  /** Returns hits plus misses. */
   public long requestCount() {
     return hitCount + missCount;
   }

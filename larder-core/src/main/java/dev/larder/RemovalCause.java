@@ -5,8 +5,8 @@ public enum RemovalCause {
   /** Removed by the user: remove, invalidate, invalidateAll, compute returning null. */
   EXPLICIT,
   /**
-   * Its value was replaced by a put, replace or compute: reported once per update, also when
-   * the update had to make room for its new value. Evictions that make room are of other keys.
+   * Its value was replaced by a put, replace or compute: reported once per update, also when the
+   * update had to make room for its new value. Evictions that make room are of other keys.
    */
   REPLACED,
   /** Its expiry time passed. */
@@ -14,7 +14,7 @@ public enum RemovalCause {
   /** Evicted by the policy to honour the memory or entry bound; never the key being written. */
   SIZE;
 
-  /** @return true if the cache removed the entry on its own (expiry or the bound) */
+  /** Returns true if the cache removed the entry on its own (expiry or the bound). */
   public boolean wasEvicted() {
     return this == EXPIRED || this == SIZE;
   }

@@ -1,8 +1,8 @@
 package dev.larder;
 
 /**
- * Told when an entry leaves the cache. Called on the cache's executor, after the change is
- * visible, never while a cache lock is held; an exception it throws is logged and swallowed.
+ * Told when an entry leaves the cache. Called on the cache's executor, after the change is visible,
+ * never while a cache lock is held; an exception it throws is logged and swallowed.
  *
  * @param <K> key type
  * @param <V> value type

@@ -11,26 +11,24 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.function.Supplier;
 
 /**
- * A {@link ConcurrentMap} over a {@link Cache} that has no map view of its own: what
- * {@link Cache#asMap()} returns for caches implemented outside this module (clustered caches,
- * adapters over other stores).
+ * A {@link ConcurrentMap} over a {@link Cache} that has no map view of its own: what {@link
+ * Cache#asMap()} returns for caches implemented outside this module (clustered caches, adapters
+ * over other stores).
  *
- * <p>Single-key operations are the cache's own ({@code putIfAbsent}, the conditional
- * {@code remove} and {@code replace} are as atomic as the cache makes them). {@link #put} returns
- * the value read just before it writes, not atomically with the write. {@link #entrySet()}
- * iterates a snapshot that {@code snapshot} supplies when the iterator is created: weakly
- * consistent, so writes made after that are not seen; its {@code remove} removes the entry only
- * if it still holds the value iterated. {@link #size()} is the cache's
- * {@link Cache#estimatedSize()}. Null keys are absent and null values refused, as the cache
- * refuses them.
+ * <p>Single-key operations are the cache's own ({@code putIfAbsent}, the conditional {@code remove}
+ * and {@code replace} are as atomic as the cache makes them). {@link #put} returns the value read
+ * just before it writes, not atomically with the write. {@link #entrySet()} iterates a snapshot
+ * that {@code snapshot} supplies when the iterator is created: weakly consistent, so writes made
+ * after that are not seen; its {@code remove} removes the entry only if it still holds the value
+ * iterated. {@link #size()} is the cache's {@link Cache#estimatedSize()}. Null keys are absent and
+ * null values refused, as the cache refuses them.
  *
  * <p>Thread-safe as the cache is.
  *
  * @param <K> key type
  * @param <V> value type
  */
-public final class SnapshotMapView<K, V> extends AbstractMap<K, V>
-    implements ConcurrentMap<K, V> {
+public final class SnapshotMapView<K, V> extends AbstractMap<K, V> implements ConcurrentMap<K, V> {
 
   private final Cache<K, V> cache;
   private final Supplier<List<Map.Entry<K, V>>> snapshot;

@@ -4,10 +4,10 @@ package dev.larder;
 @FunctionalInterface
 public interface Ticker {
 
-  /** @return nanoseconds from an arbitrary origin, non-decreasing */
+  /** Returns nanoseconds from an arbitrary origin, non-decreasing. */
   long read();
 
-  /** @return {@link System#nanoTime()} */
+  /** Returns {@link System#nanoTime()}. */
   static Ticker system() {
     return System::nanoTime;
   }

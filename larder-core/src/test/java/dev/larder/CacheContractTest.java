@@ -25,15 +25,21 @@ import org.junit.jupiter.params.provider.EnumSource;
 class CacheContractTest {
 
   private static Cache<String, String> strings(Storage storage) {
-    return Cache.builder(String.class, String.class).storage(storage)
-        .maximumMemory(4 << 20).recordStats().build();
+    return Cache.builder(String.class, String.class)
+        .storage(storage)
+        .maximumMemory(4 << 20)
+        .recordStats()
+        .build();
   }
 
   @ParameterizedTest
   @EnumSource(Storage.class)
   void putThenGetReturnsAnEqualCopy(Storage storage) {
-    try (Cache<String, byte[]> cache = Cache.builder(Codecs.strings(), Codecs.bytes())
-        .storage(storage).maximumMemory(1 << 20).build()) {
+    try (Cache<String, byte[]> cache =
+        Cache.builder(Codecs.strings(), Codecs.bytes())
+            .storage(storage)
+            .maximumMemory(1 << 20)
+            .build()) {
       byte[] value = {1, 2, 3};
       cache.put("k", value);
       byte[] read = cache.getIfPresent("k");
@@ -79,8 +85,8 @@ class CacheContractTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   void computeAppliesAtomically(Storage storage) {
-    try (Cache<String, Long> cache = Cache.builder(String.class, Long.class).storage(storage)
-        .maximumEntries(100).build()) {
+    try (Cache<String, Long> cache =
+        Cache.builder(String.class, Long.class).storage(storage).maximumEntries(100).build()) {
       assertEquals(1L, cache.compute("n", (k, v) -> v == null ? 1L : v + 1));
       assertEquals(2L, cache.compute("n", (k, v) -> v == null ? 1L : v + 1));
       assertNull(cache.compute("n", (k, v) -> null));
@@ -92,8 +98,8 @@ class CacheContractTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   void manyEntriesSurviveIndexGrowth(Storage storage) {
-    try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
-        .unbounded().build()) {
+    try (Cache<Long, Long> cache =
+        Cache.builder(Long.class, Long.class).storage(storage).unbounded().build()) {
       for (long i = 0; i < 50_000; i++) {
         cache.put(i, i * 7);
       }
@@ -113,8 +119,12 @@ class CacheContractTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   void entryBoundHolds(Storage storage) {
-    try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
-        .maximumEntries(1000).recordStats().build()) {
+    try (Cache<Long, Long> cache =
+        Cache.builder(Long.class, Long.class)
+            .storage(storage)
+            .maximumEntries(1000)
+            .recordStats()
+            .build()) {
       for (long i = 0; i < 20_000; i++) {
         cache.put(i, i);
         assertTrue(cache.estimatedSize() <= 1000);
@@ -128,14 +138,20 @@ class CacheContractTest {
   @EnumSource(Storage.class)
   void entryBoundHoldsWithMoreSegmentsAskedForThanEntries(Storage storage) {
     for (long bound : new long[] {1, 10, 100}) {
-      try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
-          .maximumEntries(bound).segments(256).build()) {
+      try (Cache<Long, Long> cache =
+          Cache.builder(Long.class, Long.class)
+              .storage(storage)
+              .maximumEntries(bound)
+              .segments(256)
+              .build()) {
         for (long i = 0; i < 5_000; i++) {
           cache.put(i, i);
           assertTrue(cache.estimatedSize() <= bound, "size " + cache.estimatedSize());
         }
-        long present = java.util.stream.LongStream.range(0, 5_000)
-            .filter(i -> cache.getIfPresent(i) != null).count();
+        long present =
+            java.util.stream.LongStream.range(0, 5_000)
+                .filter(i -> cache.getIfPresent(i) != null)
+                .count();
         assertTrue(present <= bound, present + " entries readable under a bound of " + bound);
         assertEquals(4_999L, (long) cache.getIfPresent(4_999L), "the last write is kept");
       }
@@ -146,8 +162,12 @@ class CacheContractTest {
   @EnumSource(Storage.class)
   void smallMemoryBoundStoresWithMoreSegmentsAskedForThanItCanSplitInto(Storage storage) {
     long bound = 64 << 10;
-    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(bound).segments(16).build()) {
+    try (Cache<Long, byte[]> cache =
+        Cache.builder(Codecs.longs(), Codecs.bytes())
+            .storage(storage)
+            .maximumMemory(bound)
+            .segments(16)
+            .build()) {
       for (long i = 0; i < 2_000; i++) {
         cache.put(i, new byte[100]);
         assertTrue(cache.memoryUsed() <= bound, "memoryUsed " + cache.memoryUsed());
@@ -160,8 +180,11 @@ class CacheContractTest {
   @EnumSource(Storage.class)
   void memoryBoundHolds(Storage storage) {
     long bound = 2 << 20;
-    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(bound).build()) {
+    try (Cache<Long, byte[]> cache =
+        Cache.builder(Codecs.longs(), Codecs.bytes())
+            .storage(storage)
+            .maximumMemory(bound)
+            .build()) {
       java.util.Random random = new java.util.Random(1);
       for (long i = 0; i < 20_000; i++) {
         cache.put(i, new byte[100 + random.nextInt(2000)]);
@@ -174,8 +197,11 @@ class CacheContractTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   void largeValuesGetTheirOwnPages(Storage storage) {
-    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(64L << 20).build()) {
+    try (Cache<Long, byte[]> cache =
+        Cache.builder(Codecs.longs(), Codecs.bytes())
+            .storage(storage)
+            .maximumMemory(64L << 20)
+            .build()) {
       byte[] big = new byte[3 << 20];
       big[big.length - 1] = 42;
       for (long i = 0; i < 40; i++) {
@@ -197,8 +223,11 @@ class CacheContractTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   void valueThatCanNeverFitIsRefusedAndLeavesTheCacheUnchanged(Storage storage) {
-    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(1 << 20).build()) {
+    try (Cache<Long, byte[]> cache =
+        Cache.builder(Codecs.longs(), Codecs.bytes())
+            .storage(storage)
+            .maximumMemory(1 << 20)
+            .build()) {
       cache.put(1L, new byte[10]);
       assertThrows(IllegalArgumentException.class, () -> cache.put(2L, new byte[2 << 20]));
       assertEquals(1, cache.estimatedSize());
@@ -230,18 +259,24 @@ class CacheContractTest {
   }
 
   /**
-   * A cache makes its segments at its first use; one closed before that must refuse every call
-   * as a used one does, and never make them afterwards (whether its bound starts it with one
-   * segment, or split into its stripes).
+   * A cache makes its segments at its first use; one closed before that must refuse every call as a
+   * used one does, and never make them afterwards (whether its bound starts it with one segment, or
+   * split into its stripes).
    */
   @ParameterizedTest
   @EnumSource(Storage.class)
   void useAfterCloseThrowsIllegalStateAlsoInACacheNeverUsed(Storage storage) {
-    for (Cache<String, String> cache : List.of(strings(storage),
-        Cache.builder(Codecs.strings(), Codecs.strings()).storage(storage)
-            .maximumMemory(1L << 30).build(),
-        Cache.builder(Codecs.strings(), Codecs.strings()).storage(storage)
-            .maximumEntries(64).build())) {
+    for (Cache<String, String> cache :
+        List.of(
+            strings(storage),
+            Cache.builder(Codecs.strings(), Codecs.strings())
+                .storage(storage)
+                .maximumMemory(1L << 30)
+                .build(),
+            Cache.builder(Codecs.strings(), Codecs.strings())
+                .storage(storage)
+                .maximumEntries(64)
+                .build())) {
       cache.close();
       cache.close();
       assertEveryCallButCloseThrows(cache);
@@ -273,13 +308,15 @@ class CacheContractTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   void failingCodecLeavesTheCacheUnchanged(Storage storage) {
-    Codec<String> failing = CallingCodecs.strings(value -> {
-      if (value.equals("bad")) {
-        throw new CodecException("cannot encode bad");
-      }
-    });
-    try (Cache<String, String> cache = Cache.builder(Codecs.strings(), failing)
-        .storage(storage).maximumEntries(10).build()) {
+    Codec<String> failing =
+        CallingCodecs.strings(
+            value -> {
+              if (value.equals("bad")) {
+                throw new CodecException("cannot encode bad");
+              }
+            });
+    try (Cache<String, String> cache =
+        Cache.builder(Codecs.strings(), failing).storage(storage).maximumEntries(10).build()) {
       cache.put("k", "good");
       assertThrows(CodecException.class, () -> cache.put("k", "bad"));
       assertEquals("good", cache.getIfPresent("k"));
@@ -290,15 +327,20 @@ class CacheContractTest {
   @EnumSource(Storage.class)
   void loaderRunsOnMissAndItsExceptionReachesTheCaller(Storage storage) {
     AtomicLong loads = new AtomicLong();
-    try (Cache<Long, String> cache = Cache.builder(Long.class, String.class).storage(storage)
-        .maximumEntries(100).recordStats()
-        .loader(k -> {
-          loads.incrementAndGet();
-          if (k < 0) {
-            throw new java.io.IOException("no negative keys");
-          }
-          return k == 0 ? null : "v" + k;
-        }).build()) {
+    try (Cache<Long, String> cache =
+        Cache.builder(Long.class, String.class)
+            .storage(storage)
+            .maximumEntries(100)
+            .recordStats()
+            .loader(
+                k -> {
+                  loads.incrementAndGet();
+                  if (k < 0) {
+                    throw new java.io.IOException("no negative keys");
+                  }
+                  return k == 0 ? null : "v" + k;
+                })
+            .build()) {
       assertEquals("v1", cache.get(1L));
       assertEquals("v1", cache.get(1L));
       assertEquals(1, loads.get());
@@ -319,10 +361,16 @@ class CacheContractTest {
   void expireAfterWriteHonouredOnRead(Storage storage) {
     AtomicLong time = new AtomicLong(1_000);
     List<RemovalCause> causes = new CopyOnWriteArrayList<>();
-    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
-        .storage(storage).maximumEntries(100).ticker(time::get).executor(Runnable::run)
-        .removalListener((k, v, c) -> causes.add(c))
-        .expireAfterWrite(Duration.ofNanos(100)).recordStats().build()) {
+    try (Cache<String, String> cache =
+        Cache.builder(String.class, String.class)
+            .storage(storage)
+            .maximumEntries(100)
+            .ticker(time::get)
+            .executor(Runnable::run)
+            .removalListener((k, v, c) -> causes.add(c))
+            .expireAfterWrite(Duration.ofNanos(100))
+            .recordStats()
+            .build()) {
       cache.put("k", "v");
       time.addAndGet(99);
       assertEquals("v", cache.getIfPresent("k"));
@@ -341,9 +389,13 @@ class CacheContractTest {
   @org.junit.jupiter.api.Timeout(30)
   void expiredEntriesAreReclaimedInTheBackground(Storage storage) throws InterruptedException {
     AtomicLong time = new AtomicLong(0);
-    try (Cache<Long, String> cache = Cache.builder(Long.class, String.class).storage(storage)
-        .maximumEntries(10_000).ticker(time::get).expireAfterWrite(Duration.ofSeconds(1))
-        .build()) {
+    try (Cache<Long, String> cache =
+        Cache.builder(Long.class, String.class)
+            .storage(storage)
+            .maximumEntries(10_000)
+            .ticker(time::get)
+            .expireAfterWrite(Duration.ofSeconds(1))
+            .build()) {
       for (long i = 0; i < 5000; i++) {
         cache.put(i, "v" + i);
       }
@@ -360,9 +412,13 @@ class CacheContractTest {
   @EnumSource(Storage.class)
   void expireAfterAccessIsExtendedByReads(Storage storage) {
     AtomicLong time = new AtomicLong(0);
-    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
-        .storage(storage).maximumEntries(100).ticker(time::get)
-        .expireAfterAccess(Duration.ofMillis(100)).build()) {
+    try (Cache<String, String> cache =
+        Cache.builder(String.class, String.class)
+            .storage(storage)
+            .maximumEntries(100)
+            .ticker(time::get)
+            .expireAfterAccess(Duration.ofMillis(100))
+            .build()) {
       cache.put("k", "v");
       for (int i = 0; i < 10; i++) {
         time.addAndGet(60_000_000);
@@ -377,9 +433,13 @@ class CacheContractTest {
   @EnumSource(Storage.class)
   void removalListenerSeesCauses(Storage storage) {
     List<String> events = new CopyOnWriteArrayList<>();
-    try (Cache<Long, String> cache = Cache.builder(Long.class, String.class).storage(storage)
-        .maximumEntries(2).executor(Runnable::run)
-        .removalListener((k, v, c) -> events.add(k + "=" + v + ":" + c)).build()) {
+    try (Cache<Long, String> cache =
+        Cache.builder(Long.class, String.class)
+            .storage(storage)
+            .maximumEntries(2)
+            .executor(Runnable::run)
+            .removalListener((k, v, c) -> events.add(k + "=" + v + ":" + c))
+            .build()) {
       cache.put(1L, "a");
       cache.put(1L, "b");
       cache.remove(1L);
@@ -398,8 +458,8 @@ class CacheContractTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   void mapViewIteratesEveryEntryOnce(Storage storage) {
-    try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
-        .unbounded().segments(4).build()) {
+    try (Cache<Long, Long> cache =
+        Cache.builder(Long.class, Long.class).storage(storage).unbounded().segments(4).build()) {
       Map<Long, Long> expected = new HashMap<>();
       for (long i = 0; i < 3000; i++) {
         cache.put(i, -i);
@@ -424,9 +484,13 @@ class CacheContractTest {
   void getWithFunctionReturnsPresentValueWithoutCalling(Storage storage) {
     try (Cache<String, String> cache = strings(storage)) {
       cache.put("k", "v");
-      assertEquals("v", cache.get("k", k -> {
-        throw new AssertionError("must not be called");
-      }));
+      assertEquals(
+          "v",
+          cache.get(
+              "k",
+              k -> {
+                throw new AssertionError("must not be called");
+              }));
       assertEquals("K", cache.get("x", k -> "K"));
       assertEquals("K", cache.getIfPresent("x"));
       assertNull(cache.get("y", k -> null));
@@ -438,8 +502,8 @@ class CacheContractTest {
   @EnumSource(Storage.class)
   void recursiveLoadOfTheSameKeyFailsInsteadOfHanging(Storage storage) {
     try (Cache<String, String> cache = strings(storage)) {
-      assertThrows(IllegalStateException.class,
-          () -> cache.get("k", k -> cache.get("k", k2 -> "inner")));
+      assertThrows(
+          IllegalStateException.class, () -> cache.get("k", k -> cache.get("k", k2 -> "inner")));
     }
   }
 
@@ -495,15 +559,19 @@ class CacheContractTest {
   @EnumSource(Storage.class)
   void containsKeyAndIterationAreNotAccesses(Storage storage) {
     AtomicLong now = new AtomicLong();
-    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
-        .storage(storage).maximumEntries(100).expireAfterAccess(Duration.ofSeconds(10))
-        .ticker(now::get).build()) {
+    try (Cache<String, String> cache =
+        Cache.builder(String.class, String.class)
+            .storage(storage)
+            .maximumEntries(100)
+            .expireAfterAccess(Duration.ofSeconds(10))
+            .ticker(now::get)
+            .build()) {
       cache.put("walked", "1");
       cache.put("read", "2");
       for (int i = 0; i < 5; i++) {
         now.addAndGet(Duration.ofSeconds(4).toNanos());
         assertEquals(i < 2, cache.containsKey("walked"), "present until 10 s after its write");
-        cache.asMap().forEach((k, v) -> { });
+        cache.asMap().forEach((k, v) -> {});
         assertEquals("2", cache.getIfPresent("read"));
       }
       assertFalse(cache.containsKey("walked"), "20 s without a read: expired");
@@ -511,8 +579,11 @@ class CacheContractTest {
     }
     // a hot set survives a scan whether or not every entry was walked first
     for (boolean walk : new boolean[] {false, true}) {
-      try (Cache<Integer, Integer> cache = Cache.builder(Integer.class, Integer.class)
-          .storage(storage).maximumEntries(1_000).build()) {
+      try (Cache<Integer, Integer> cache =
+          Cache.builder(Integer.class, Integer.class)
+              .storage(storage)
+              .maximumEntries(1_000)
+              .build()) {
         for (int i = 0; i < 1_000; i++) {
           cache.put(i, i);
         }
@@ -521,7 +592,7 @@ class CacheContractTest {
             cache.getIfPresent(i);
           }
           if (walk) {
-            cache.asMap().forEach((k, v) -> { });
+            cache.asMap().forEach((k, v) -> {});
             for (int i = 0; i < 1_000; i++) {
               cache.containsKey(i);
             }
@@ -542,20 +613,26 @@ class CacheContractTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   void dictionaryIsCountedAndFitsInsideTheBound(Storage storage) {
-    dev.larder.codec.ValueDictionary dictionary = dev.larder.codec.ValueDictionary.builder()
-        .maximumMemory(1 << 20).build();
-    Codec<String> names = dictionary.substitute("names", Codecs.strings(),
-        dev.larder.codec.ValueDictionary.Mode.ALWAYS);
+    dev.larder.codec.ValueDictionary dictionary =
+        dev.larder.codec.ValueDictionary.builder().maximumMemory(1 << 20).build();
+    Codec<String> names =
+        dictionary.substitute(
+            "names", Codecs.strings(), dev.larder.codec.ValueDictionary.Mode.ALWAYS);
     long bound = 4L << 20;
-    try (Cache<Long, String> cache = Cache.builder(Codecs.longs(), names).storage(storage)
-        .maximumMemory(bound).dictionary(dictionary).build()) {
+    try (Cache<Long, String> cache =
+        Cache.builder(Codecs.longs(), names)
+            .storage(storage)
+            .maximumMemory(bound)
+            .dictionary(dictionary)
+            .build()) {
       long before = cache.memoryUsed();
       for (long i = 0; i < 50_000; i++) {
         cache.put(i, "name-" + (i % 500));
         assertTrue(cache.memoryUsed() <= bound);
       }
       assertEquals(500, dictionary.size("names"));
-      assertTrue(cache.memoryUsed() >= before + dictionary.memoryUsed() - (64 << 10),
+      assertTrue(
+          cache.memoryUsed() >= before + dictionary.memoryUsed() - (64 << 10),
           "dictionary counted");
       assertEquals("name-7", cache.getIfPresent(49_507L));
     }
@@ -564,10 +641,12 @@ class CacheContractTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   void boundIsRequiredAndTypesWithoutCodecAreNamed(Storage storage) {
-    assertThrows(IllegalStateException.class,
+    assertThrows(
+        IllegalStateException.class,
         () -> Cache.builder(String.class, String.class).storage(storage).build());
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Cache.builder(Thread.class, String.class));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> Cache.builder(Thread.class, String.class));
     assertTrue(e.getMessage().contains("java.lang.Thread"), e.getMessage());
   }
 }

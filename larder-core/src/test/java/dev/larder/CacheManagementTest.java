@@ -25,7 +25,10 @@ class CacheManagementTest {
 
   private static Cache<String, String> cache(String name) {
     return Cache.builder(String.class, String.class)
-        .maximumMemory(1 << 20).recordStats().managementName(name).build();
+        .maximumMemory(1 << 20)
+        .recordStats()
+        .managementName(name)
+        .build();
   }
 
   @Test
@@ -83,8 +86,12 @@ class CacheManagementTest {
   void operationsAndDictionaryFigures() throws Exception {
     ValueDictionary dictionary = ValueDictionary.builder().maximumMemory(64 << 10).build();
     var titles = dictionary.substitute("t", Codecs.strings(), ValueDictionary.Mode.ALWAYS);
-    try (Cache<String, String> cache = Cache.builder(Codecs.strings(), titles)
-        .maximumMemory(4 << 20).dictionary(dictionary).managementName("m.dict").build()) {
+    try (Cache<String, String> cache =
+        Cache.builder(Codecs.strings(), titles)
+            .maximumMemory(4 << 20)
+            .dictionary(dictionary)
+            .managementName("m.dict")
+            .build()) {
       cache.put("a", "x");
       cache.put("b", "y");
       ObjectName name = nameOf("m.dict");
@@ -106,8 +113,8 @@ class CacheManagementTest {
 
   @Test
   void boundsAndDictionaryAreReported() {
-    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
-        .maximumEntries(100).build()) {
+    try (Cache<String, String> cache =
+        Cache.builder(String.class, String.class).maximumEntries(100).build()) {
       assertTrue(cache.maximumMemory().isEmpty());
       assertEquals(100, cache.maximumEntries().getAsLong());
       assertTrue(cache.dictionary().isEmpty());

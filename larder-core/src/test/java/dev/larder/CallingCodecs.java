@@ -12,17 +12,19 @@ final class CallingCodecs {
   private CallingCodecs() {}
 
   /**
+   * Returns the strings codec, calling {@code beforeEncoding} first.
+   *
    * @param beforeEncoding runs with each value about to be encoded; may throw
-   * @return the strings codec, calling {@code beforeEncoding} first
    */
   static Codec<String> strings(Consumer<String> beforeEncoding) {
     return strings(beforeEncoding, value -> {});
   }
 
   /**
+   * Returns the strings codec, calling both.
+   *
    * @param beforeEncoding runs with each value about to be encoded; may throw
    * @param afterDecoding runs with each value decoded, before it is returned; may throw
-   * @return the strings codec, calling both
    */
   static Codec<String> strings(Consumer<String> beforeEncoding, Consumer<String> afterDecoding) {
     return new Codec<>() {

@@ -13,23 +13,24 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One round of {@code close()} racing every kind of call: a cache is filled with values of
- * 2-256 KB, threads read ({@code getIfPresent}, and {@code read(key, reader)} in place, whose
- * reader also keeps the last view it was handed and reads it again after its call, after close
- * too), iterate ({@code asMap().entrySet()}), write,
- * load ({@code get} with a loader) and empty it ({@code invalidateAll}), and the cache is closed
- * under them a random 0-3 ms after every thread has made its first call. Readers copying large
- * values out of pages while the pages are given back is what once crashed the JVM.
+ * One round of {@code close()} racing every kind of call: a cache is filled with values of 2-256
+ * KB, threads read ({@code getIfPresent}, and {@code read(key, reader)} in place, whose reader also
+ * keeps the last view it was handed and reads it again after its call, after close too), iterate
+ * ({@code asMap().entrySet()}), write, load ({@code get} with a loader) and empty it ({@code
+ * invalidateAll}), and the cache is closed under them a random 0-3 ms after every thread has made
+ * its first call. Readers copying large values out of pages while the pages are given back is what
+ * once crashed the JVM.
  *
- * <p>Invariants a round checks: every call completes or throws {@link IllegalStateException},
- * and that only once close has begun; every value read is its key's and whole (values embed
- * their key and length, and a pattern of both); close itself completes; after it every call
- * throws {@link IllegalStateException}. A violation is collected as a failure, never lost.
+ * <p>Invariants a round checks: every call completes or throws {@link IllegalStateException}, and
+ * that only once close has begun; every value read is its key's and whole (values embed their key
+ * and length, and a pattern of both); close itself completes; after it every call throws {@link
+ * IllegalStateException}. A violation is collected as a failure, never lost.
  */
 final class CloseRace {
 
   /** Values in the cache at the start of a round. */
   static final int KEYS = 64;
+
   private static final int GETTERS = 3;
   private static final int CHECK_STRIDE = 61;
   private static final long JOIN_NANOS = TimeUnit.SECONDS.toNanos(20);
@@ -38,8 +39,10 @@ final class CloseRace {
   private final Storage storage;
   private final boolean oneSegment;
   private final SplittableRandom random;
+
   /** Each key's value, made once: a round's fill is then puts alone, and rounds come fast. */
   private final byte[][] values = new byte[KEYS][];
+
   private final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
   private final AtomicLong valuesRead = new AtomicLong();
 
@@ -70,8 +73,8 @@ final class CloseRace {
 
   /** Runs one round; failures are collected. */
   void round() throws InterruptedException {
-    CacheBuilder<Long, byte[]> builder = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(64L << 20);
+    CacheBuilder<Long, byte[]> builder =
+        Cache.builder(Codecs.longs(), Codecs.bytes()).storage(storage).maximumMemory(64L << 20);
     Cache<Long, byte[]> cache = (oneSegment ? builder.segments(1) : builder).build();
     for (int key = 0; key < KEYS; key++) {
       cache.put((long) key, values[key]);
@@ -110,29 +113,35 @@ final class CloseRace {
   }
 
   /**
-   * A thread that makes {@code call} until stopped, or until a call throws; counts
-   * {@code running} down once its first call has returned or thrown.
+   * A thread that makes {@code call} until stopped, or until a call throws; counts {@code running}
+   * down once its first call has returned or thrown.
    */
-  private Thread worker(AtomicBoolean closing, AtomicBoolean stop, CountDownLatch running,
-      SplittableRandom random, Call call) {
-    return Thread.ofPlatform().start(() -> {
-      try {
-        try {
-          call.run(random);
-        } finally {
-          running.countDown();
-        }
-        while (!stop.get()) {
-          call.run(random);
-        }
-      } catch (IllegalStateException e) {
-        if (!closing.get()) {
-          failures.add(new AssertionError("IllegalStateException before close", e));
-        }
-      } catch (Throwable e) {
-        failures.add(e);
-      }
-    });
+  private Thread worker(
+      AtomicBoolean closing,
+      AtomicBoolean stop,
+      CountDownLatch running,
+      SplittableRandom random,
+      Call call) {
+    return Thread.ofPlatform()
+        .start(
+            () -> {
+              try {
+                try {
+                  call.run(random);
+                } finally {
+                  running.countDown();
+                }
+                while (!stop.get()) {
+                  call.run(random);
+                }
+              } catch (IllegalStateException e) {
+                if (!closing.get()) {
+                  failures.add(new AssertionError("IllegalStateException before close", e));
+                }
+              } catch (Throwable e) {
+                failures.add(e);
+              }
+            });
   }
 
   private void get(Cache<Long, byte[]> cache, SplittableRandom random) {
@@ -144,20 +153,22 @@ final class CloseRace {
   }
 
   /**
-   * A read in place whose reader copies the bytes it is shown (a copy made from bytes that
-   * changed under it is discarded by the cache), then reads the view the previous call let
-   * escape: reading a view after its call, even after close, must not fault.
+   * A read in place whose reader copies the bytes it is shown (a copy made from bytes that changed
+   * under it is discarded by the cache), then reads the view the previous call let escape: reading
+   * a view after its call, even after close, must not fault.
    */
-  private void readInPlace(Cache<Long, byte[]> cache, SplittableRandom random,
-      ByteBuffer[] kept) {
+  private void readInPlace(Cache<Long, byte[]> cache, SplittableRandom random, ByteBuffer[] kept) {
     readEscaped(kept[0]);
     long key = random.nextLong(KEYS);
-    byte[] value = cache.read(key, view -> {
-      kept[0] = view.duplicate();
-      byte[] copy = new byte[view.remaining()];
-      view.get(copy);
-      return copy;
-    });
+    byte[] value =
+        cache.read(
+            key,
+            view -> {
+              kept[0] = view.duplicate();
+              byte[] copy = new byte[view.remaining()];
+              view.get(copy);
+              return copy;
+            });
     if (value != null) {
       check(key, value);
     }
@@ -201,8 +212,8 @@ final class CloseRace {
 
   /**
    * Checks the value's key and length and every {@value #CHECK_STRIDE}th byte of its pattern (a
-   * torn or foreign value differs in far more places): readers then spend their time copying
-   * values out of pages, which is the race, rather than checking them.
+   * torn or foreign value differs in far more places): readers then spend their time copying values
+   * out of pages, which is the race, rather than checking them.
    */
   private void check(long key, byte[] value) {
     ByteBuffer buffer = ByteBuffer.wrap(value);
@@ -235,13 +246,14 @@ final class CloseRace {
 
   /** After close, every call throws IllegalStateException. */
   private void checkClosed(Cache<Long, byte[]> cache) {
-    List<Call> calls = List.of(
-        r -> cache.getIfPresent(1L),
-        r -> cache.read(1L, view -> view.get(0)),
-        r -> cache.put(1L, value(1, 16)),
-        r -> cache.get(1L, k -> value(k, 16)),
-        r -> cache.invalidateAll(),
-        r -> cache.asMap().entrySet().iterator().forEachRemaining(e -> {}));
+    List<Call> calls =
+        List.of(
+            r -> cache.getIfPresent(1L),
+            r -> cache.read(1L, view -> view.get(0)),
+            r -> cache.put(1L, value(1, 16)),
+            r -> cache.get(1L, k -> value(k, 16)),
+            r -> cache.invalidateAll(),
+            r -> cache.asMap().entrySet().iterator().forEachRemaining(e -> {}));
     for (Call call : calls) {
       try {
         call.run(random);

@@ -20,19 +20,19 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code close()} racing reads, iteration, writes, loads and {@code invalidateAll()} of off-heap
- * caches must never crash the JVM: child JVMs run {@link CloseRace} rounds
- * ({@link CloseRaceProgram}) and the test fails if one dies (an exit code other than 0, or a
- * fatal error log), breaks an invariant (exit 3), hangs, or runs too few rounds to have tested
- * anything. When pages were unmapped at close (after closing a shared arena), readers copying
- * out of them crashed these children with {@code SIGSEGV}: the test failed in 3 of 3 trials,
- * after 36-86 s (and in 4 of 5 with children of 60 s), on a 2-core machine shared with other
- * builds (load average 17-27). Its power falls as the machine's load rises, since each round's
- * close waited for every thread there.
+ * caches must never crash the JVM: child JVMs run {@link CloseRace} rounds ({@link
+ * CloseRaceProgram}) and the test fails if one dies (an exit code other than 0, or a fatal error
+ * log), breaks an invariant (exit 3), hangs, or runs too few rounds to have tested anything. When
+ * pages were unmapped at close (after closing a shared arena), readers copying out of them crashed
+ * these children with {@code SIGSEGV}: the test failed in 3 of 3 trials, after 36-86 s (and in 4 of
+ * 5 with children of 60 s), on a 2-core machine shared with other builds (load average 17-27). Its
+ * power falls as the machine's load rises, since each round's close waited for every thread there.
  */
 class CloseRaceCrashTest {
 
   /** How long each child races; {@code -Dlarder.closeRace.seconds} changes it. */
   private static final int DEFAULT_SECONDS = 80;
+
   private static final long SECONDS = Long.getLong("larder.closeRace.seconds", DEFAULT_SECONDS);
   private static final int CHILDREN = 3;
   private static final int MIN_ROUNDS = 20;
@@ -57,31 +57,40 @@ class CloseRaceCrashTest {
   }
 
   private static Process start(Path dir, Path output, int seed) throws IOException {
-    List<String> command = List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m",
-        "--enable-native-access=ALL-UNNAMED",
-        "-XX:ErrorFile=" + dir.resolve("hs_err_pid%p.log"),
-        "-XX:-CreateCoredumpOnCrash",
-        "-cp", System.getProperty("java.class.path"),
-        CloseRaceProgram.class.getName(), Long.toString(SECONDS), Integer.toString(seed));
-    return new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(output.toFile()).start();
+    List<String> command =
+        List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx256m",
+            "--enable-native-access=ALL-UNNAMED",
+            "-XX:ErrorFile=" + dir.resolve("hs_err_pid%p.log"),
+            "-XX:-CreateCoredumpOnCrash",
+            "-cp",
+            System.getProperty("java.class.path"),
+            CloseRaceProgram.class.getName(),
+            Long.toString(SECONDS),
+            Integer.toString(seed));
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(output.toFile())
+        .start();
   }
 
   private static void check(Process child, Path output, Path dir) throws Exception {
     if (!child.waitFor(SECONDS + 60, TimeUnit.SECONDS)) {
       child.destroyForcibly();
-      fail("a child racing close() for " + SECONDS + " s did not end within a minute more: "
-          + tail(output));
+      fail(
+          "a child racing close() for "
+              + SECONDS
+              + " s did not end within a minute more: "
+              + tail(output));
     }
     List<Path> errorLogs;
     try (Stream<Path> files = Files.list(dir)) {
       errorLogs = files.filter(p -> p.getFileName().toString().startsWith("hs_err")).toList();
     }
     assertTrue(errorLogs.isEmpty(), () -> "the JVM crashed: " + errorLogs + "\n" + tail(output));
-    assertEquals(0, child.exitValue(), () -> "child exit code " + child.exitValue() + ": "
-        + tail(output));
+    assertEquals(
+        0, child.exitValue(), () -> "child exit code " + child.exitValue() + ": " + tail(output));
     Matcher rounds = Pattern.compile("rounds=(\\d+)").matcher(tail(output));
     assertTrue(rounds.find(), () -> "no round count: " + tail(output));
     int count = Integer.parseInt(rounds.group(1));

@@ -12,13 +12,16 @@ final class CloseRaceProgram {
 
   private CloseRaceProgram() {}
 
-  /** @param args seconds to run, and a seed */
+  /**
+   * @param args seconds to run, and a seed
+   */
   public static void main(String[] args) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.parseLong(args[0]));
     CloseRace race = new CloseRace(Storage.OFF_HEAP, false, Long.parseLong(args[1]));
     CloseRace oneSegment = new CloseRace(Storage.OFF_HEAP, true, Long.parseLong(args[1]) + 1);
     int rounds = 0;
-    while (System.nanoTime() < deadline && race.failures().isEmpty()
+    while (System.nanoTime() < deadline
+        && race.failures().isEmpty()
         && oneSegment.failures().isEmpty()) {
       // One round in four with a one-segment cache: the split is not what makes the race.
       (rounds % 4 == 3 ? oneSegment : race).round();
@@ -32,7 +35,7 @@ final class CloseRaceProgram {
       System.out.flush();
       System.exit(3);
     }
-    System.out.println("rounds=" + rounds + " values=" + (race.valuesRead()
-        + oneSegment.valuesRead()));
+    System.out.println(
+        "rounds=" + rounds + " values=" + (race.valuesRead() + oneSegment.valuesRead()));
   }
 }

@@ -8,12 +8,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * {@code close()} racing reads, iteration, writes, loads and {@code invalidateAll()}, in this
- * JVM, in both storage modes and both cache shapes: every call completes or throws
- * {@link IllegalStateException} (and only once close has begun), every value read is whole and
- * its key's, and after close every call throws (see {@link CloseRace}). Off heap, a race that
- * reached unmapped memory would crash this JVM; {@link CloseRaceCrashTest} runs the race in
- * child JVMs long enough to catch that.
+ * {@code close()} racing reads, iteration, writes, loads and {@code invalidateAll()}, in this JVM,
+ * in both storage modes and both cache shapes: every call completes or throws {@link
+ * IllegalStateException} (and only once close has begun), every value read is whole and its key's,
+ * and after close every call throws (see {@link CloseRace}). Off heap, a race that reached unmapped
+ * memory would crash this JVM; {@link CloseRaceCrashTest} runs the race in child JVMs long enough
+ * to catch that.
  */
 class CloseRaceTest {
 

@@ -20,16 +20,17 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Compaction (Segment.compactIfWasteful: a write that leaves dead bytes above a sixteenth of the
- * pages evacuates the sparsest page, moving live entries under lock-free readers) under
- * concurrent writers and readers:
+ * pages evacuates the sparsest page, moving live entries under lock-free readers) under concurrent
+ * writers and readers:
+ *
  * <ul>
  *   <li>it keeps up: entries that fit the bound are never evicted, through heavy concurrent
- *       updates, to make room that garbage took;</li>
- *   <li>with lock-free reads, updates of varying sizes and removals racing the compactions
- *       (entries moved between a reader's probe and its validation), no read returns another
- *       key's value, the bound holds at every moment sampled, and contents and size agree at
- *       the end.</li>
+ *       updates, to make room that garbage took;
+ *   <li>with lock-free reads, updates of varying sizes and removals racing the compactions (entries
+ *       moved between a reader's probe and its validation), no read returns another key's value,
+ *       the bound holds at every moment sampled, and contents and size agree at the end.
  * </ul>
+ *
  * (Written for a change that moved compaction after the write's lock hold, measured and removed:
  * docs/design/performance.md, "Compaction after the write's lock release".)
  */
@@ -44,8 +45,12 @@ class CompactionUnderContentionTest {
   void concurrentUpdatesNeverEvictEntriesThatFit(Storage storage) throws Exception {
     // 400 entries of about 1 KiB: about 40% of the bound, so only garbage could crowd them out
     long bound = 1L << 20;
-    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(bound).segments(4).build()) {
+    try (Cache<Long, byte[]> cache =
+        Cache.builder(Codecs.longs(), Codecs.bytes())
+            .storage(storage)
+            .maximumMemory(bound)
+            .segments(4)
+            .build()) {
       for (long key = 0; key < KEYS; key++) {
         cache.put(key, value(key, 0));
       }
@@ -53,20 +58,24 @@ class CompactionUnderContentionTest {
       List<Thread> writers = new ArrayList<>();
       for (int t = 0; t < 4; t++) {
         SplittableRandom random = new SplittableRandom(500 + t);
-        writers.add(Thread.ofPlatform().start(() -> {
-          try {
-            for (int i = 1; i <= 10_000; i++) {
-              long key = random.nextInt(KEYS);
-              cache.put(key, value(key, i));
-              if (i % 8 == 0) {
-                byte[] read = cache.getIfPresent(random.nextLong(KEYS));
-                assertTrue(read == null || read.length == VALUE_BYTES, "a value's length");
-              }
-            }
-          } catch (Throwable e) {
-            failures.add(e);
-          }
-        }));
+        writers.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      try {
+                        for (int i = 1; i <= 10_000; i++) {
+                          long key = random.nextInt(KEYS);
+                          cache.put(key, value(key, i));
+                          if (i % 8 == 0) {
+                            byte[] read = cache.getIfPresent(random.nextLong(KEYS));
+                            assertTrue(
+                                read == null || read.length == VALUE_BYTES, "a value's length");
+                          }
+                        }
+                      } catch (Throwable e) {
+                        failures.add(e);
+                      }
+                    }));
       }
       for (Thread writer : writers) {
         writer.join();
@@ -89,47 +98,56 @@ class CompactionUnderContentionTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   @Timeout(120)
-  void concurrentLookupsWritesAndRemovalsKeepValuesAndTheBound(Storage storage)
-      throws Exception {
+  void concurrentLookupsWritesAndRemovalsKeepValuesAndTheBound(Storage storage) throws Exception {
     long bound = 256L << 10;
     int threads = 4;
     int operations = 40_000;
-    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(bound).segments(4).build()) {
+    try (Cache<Long, byte[]> cache =
+        Cache.builder(Codecs.longs(), Codecs.bytes())
+            .storage(storage)
+            .maximumMemory(bound)
+            .segments(4)
+            .build()) {
       ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
       AtomicBoolean done = new AtomicBoolean();
       AtomicLong most = new AtomicLong();
       Workers monitor = Workers.named("memoryUsed-monitor");
-      monitor.start(() -> {
-        while (!done.get()) {
-          most.accumulateAndGet(cache.memoryUsed(), Math::max);
-          LockSupport.parkNanos(200_000);
-        }
-      });
+      monitor.start(
+          () -> {
+            while (!done.get()) {
+              most.accumulateAndGet(cache.memoryUsed(), Math::max);
+              LockSupport.parkNanos(200_000);
+            }
+          });
       List<Thread> workers = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         SplittableRandom random = new SplittableRandom(300 + t);
-        workers.add(Thread.ofPlatform().start(() -> {
-          try {
-            for (int i = 0; i < operations; i++) {
-              // a skewed key space twice the cache's: hot keys are read, moved and updated
-              long key = (long) (2_000 * Math.pow(random.nextDouble(), 3));
-              int op = random.nextInt(100);
-              if (op < 80) {
-                byte[] value = cache.getIfPresent(key);
-                if (value != null) {
-                  assertEquals(key, ByteBuffer.wrap(value).getLong(), "value read for " + key);
-                }
-              } else if (op < 95) {
-                cache.put(key, namingValue(key, random.nextInt(8)));
-              } else {
-                cache.invalidate(key);
-              }
-            }
-          } catch (Throwable e) {
-            failures.add(e);
-          }
-        }));
+        workers.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      try {
+                        for (int i = 0; i < operations; i++) {
+                          // a skewed key space twice the cache's: hot keys are read, moved and
+                          // updated
+                          long key = (long) (2_000 * Math.pow(random.nextDouble(), 3));
+                          int op = random.nextInt(100);
+                          if (op < 80) {
+                            byte[] value = cache.getIfPresent(key);
+                            if (value != null) {
+                              assertEquals(
+                                  key, ByteBuffer.wrap(value).getLong(), "value read for " + key);
+                            }
+                          } else if (op < 95) {
+                            cache.put(key, namingValue(key, random.nextInt(8)));
+                          } else {
+                            cache.invalidate(key);
+                          }
+                        }
+                      } catch (Throwable e) {
+                        failures.add(e);
+                      }
+                    }));
       }
       for (Thread worker : workers) {
         worker.join();

@@ -18,15 +18,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Many threads mix every operation on overlapping keys while the bound forces eviction and
- * entries expire. Invariants: no unexpected exception; every value read was written for that key
- * (values embed their key and a checksum, so a torn or foreign read is detected); the bound is
- * never exceeded; at quiescence size and memory agree with the contents.
+ * Many threads mix every operation on overlapping keys while the bound forces eviction and entries
+ * expire. Invariants: no unexpected exception; every value read was written for that key (values
+ * embed their key and a checksum, so a torn or foreign read is detected); the bound is never
+ * exceeded; at quiescence size and memory agree with the contents.
  */
 class ConcurrencyStressTest {
 
-  private static final long RUN_NANOS = TimeUnit.SECONDS.toNanos(
-      Long.getLong("larder.stress.seconds", 10));
+  private static final long RUN_NANOS =
+      TimeUnit.SECONDS.toNanos(Long.getLong("larder.stress.seconds", 10));
   private static final int KEYS = 20_000;
   private static final long BOUND = 8L << 20;
 
@@ -36,10 +36,15 @@ class ConcurrencyStressTest {
   void mixedOperationsKeepInvariants(Storage storage) throws Exception {
     // Real time while running; frozen at quiescence so nothing expires while we count.
     AtomicLong frozen = new AtomicLong();
-    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(BOUND).segments(4)
-        .expireAfterWrite(Duration.ofMillis(50)).ticker(() -> frozen.get() != 0 ? frozen.get() : System.nanoTime())
-        .recordStats().build()) {
+    try (Cache<Long, byte[]> cache =
+        Cache.builder(Codecs.longs(), Codecs.bytes())
+            .storage(storage)
+            .maximumMemory(BOUND)
+            .segments(4)
+            .expireAfterWrite(Duration.ofMillis(50))
+            .ticker(() -> frozen.get() != 0 ? frozen.get() : System.nanoTime())
+            .recordStats()
+            .build()) {
       ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
       AtomicLong maxSeen = new AtomicLong();
       List<Thread> threads = new ArrayList<>();
@@ -57,8 +62,11 @@ class ConcurrencyStressTest {
     }
   }
 
-  private static void run(Cache<Long, byte[]> cache, long deadline,
-      ConcurrentLinkedQueue<Throwable> failures, AtomicLong maxSeen) {
+  private static void run(
+      Cache<Long, byte[]> cache,
+      long deadline,
+      ConcurrentLinkedQueue<Throwable> failures,
+      AtomicLong maxSeen) {
     ThreadLocalRandom random = ThreadLocalRandom.current();
     try {
       for (int n = 0; System.nanoTime() < deadline; n++) {
@@ -67,10 +75,15 @@ class ConcurrencyStressTest {
           case 0, 1, 2 -> check(key, cache.getIfPresent(key));
           case 3, 4 -> cache.put(key, value(key, random));
           case 5 -> cache.remove(key);
-          case 6 -> check(key, cache.compute(key, (k, v) -> {
-            check(k, v);
-            return random.nextBoolean() ? value(k, random) : null;
-          }));
+          case 6 ->
+              check(
+                  key,
+                  cache.compute(
+                      key,
+                      (k, v) -> {
+                        check(k, v);
+                        return random.nextBoolean() ? value(k, random) : null;
+                      }));
           case 7 -> check(key, cache.get(key, k -> value(k, ThreadLocalRandom.current())));
           case 8 -> check(key, cache.putIfAbsent(key, value(key, random)));
           default -> {

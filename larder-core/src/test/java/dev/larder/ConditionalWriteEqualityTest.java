@@ -21,8 +21,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * replace(key, old, new) and remove(key, value) compare values as ConcurrentMap says, by
- * equals, also when the value codec may encode equal values differently.
+ * replace(key, old, new) and remove(key, value) compare values as ConcurrentMap says, by equals,
+ * also when the value codec may encode equal values differently.
  */
 class ConditionalWriteEqualityTest {
 
@@ -32,8 +32,8 @@ class ConditionalWriteEqualityTest {
 
   @Test
   void equalSetsInAnotherOrderMatch() {
-    try (Cache<String, Set<String>> cache = Cache.builder(Codecs.strings(),
-        Codecs.set(Codecs.strings())).maximumEntries(10).build()) {
+    try (Cache<String, Set<String>> cache =
+        Cache.builder(Codecs.strings(), Codecs.set(Codecs.strings())).maximumEntries(10).build()) {
       cache.put("k", ordered("a", "b"));
       assertTrue(cache.replace("k", ordered("b", "a"), ordered("c")));
       assertEquals(Set.of("c"), cache.getIfPresent("k"));
@@ -51,10 +51,13 @@ class ConditionalWriteEqualityTest {
   @Test
   void aValueInternedSinceItWasStoredStillMatches() {
     ValueDictionary dictionary = ValueDictionary.builder().build();
-    Codec<String> interned = dictionary.substitute("titles", Codecs.strings(),
-        ValueDictionary.Mode.ADAPTIVE);
-    try (Cache<String, String> cache = Cache.builder(Codecs.strings(), interned)
-        .dictionary(dictionary).maximumEntries(10).build()) {
+    Codec<String> interned =
+        dictionary.substitute("titles", Codecs.strings(), ValueDictionary.Mode.ADAPTIVE);
+    try (Cache<String, String> cache =
+        Cache.builder(Codecs.strings(), interned)
+            .dictionary(dictionary)
+            .maximumEntries(10)
+            .build()) {
       cache.put("k", "first title"); // first sight: written inline
       // second sight interns it, so the expected value now encodes as an id
       assertTrue(cache.replace("k", "first title", "second title"));
@@ -69,29 +72,33 @@ class ConditionalWriteEqualityTest {
   void concurrentReplaceLoopsLoseNoUpdate() throws Exception {
     int threads = 4;
     int increments = 2_000;
-    try (Cache<String, Set<Integer>> cache = Cache.builder(Codecs.strings(),
-        Codecs.set(Codecs.integers())).maximumEntries(10).build()) {
+    try (Cache<String, Set<Integer>> cache =
+        Cache.builder(Codecs.strings(), Codecs.set(Codecs.integers())).maximumEntries(10).build()) {
       cache.put("counter", new LinkedHashSet<>(List.of(0, -1, -2)));
       ExecutorService pool = Executors.newFixedThreadPool(threads);
       List<Future<?>> done = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         long seed = t;
-        done.add(pool.submit(() -> {
-          Random random = new Random(seed);
-          for (int i = 0; i < increments; i++) {
-            for (;;) {
-              Set<Integer> current = cache.getIfPresent("counter");
-              List<Integer> reordered = new ArrayList<>(current);
-              Collections.shuffle(reordered, random);
-              int count = Collections.max(current);
-              if (cache.replace("counter", new LinkedHashSet<>(reordered),
-                  new LinkedHashSet<>(List.of(-1, count + 1, -2)))) {
-                break;
-              }
-            }
-          }
-          return null;
-        }));
+        done.add(
+            pool.submit(
+                () -> {
+                  Random random = new Random(seed);
+                  for (int i = 0; i < increments; i++) {
+                    for (; ; ) {
+                      Set<Integer> current = cache.getIfPresent("counter");
+                      List<Integer> reordered = new ArrayList<>(current);
+                      Collections.shuffle(reordered, random);
+                      int count = Collections.max(current);
+                      if (cache.replace(
+                          "counter",
+                          new LinkedHashSet<>(reordered),
+                          new LinkedHashSet<>(List.of(-1, count + 1, -2)))) {
+                        break;
+                      }
+                    }
+                  }
+                  return null;
+                }));
       }
       for (Future<?> f : done) {
         f.get(60, TimeUnit.SECONDS);

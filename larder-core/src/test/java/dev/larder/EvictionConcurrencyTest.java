@@ -27,8 +27,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  *
  * <p>The workload is one that only a frequency-aware policy serves: a hot set of 3,000 keys gets
  * 40% of the requests and the rest are keys requested once, for a cache of 4,000 entries. Between
- * two requests to a hot key come about 4,500 one-time keys on average, so LRU, which keeps the
- * most recent 4,000 keys, loses most hot keys before they come back (it hits 0.18 of the time);
+ * two requests to a hot key come about 4,500 one-time keys on average, so LRU, which keeps the most
+ * recent 4,000 keys, loses most hot keys before they come back (it hits 0.18 of the time);
  * W-TinyLFU keeps them and hits close to 0.4.
  */
 class EvictionConcurrencyTest {
@@ -50,19 +50,21 @@ class EvictionConcurrencyTest {
     // recording lost the frequencies would fall well below these bounds.
     assertTrue(single > 0.35, "single-threaded hit ratio " + single);
     assertTrue(concurrent > 0.35, "hit ratio with " + THREADS + " threads " + concurrent);
-    assertTrue(concurrent > single - 0.03,
+    assertTrue(
+        concurrent > single - 0.03,
         "hit ratio with " + THREADS + " threads " + concurrent + " against " + single + " alone");
   }
 
   /** Pins the claim above that the workload defeats recency alone, so the test can fail. */
   @Test
   void lruHitRatioIsLowOnThisWorkload() {
-    LinkedHashMap<Long, Boolean> lru = new LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
-        return size() > CAPACITY;
-      }
-    };
+    LinkedHashMap<Long, Boolean> lru =
+        new LinkedHashMap<>(16, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
+            return size() > CAPACITY;
+          }
+        };
     SplittableRandom random = new SplittableRandom(42);
     long hits = 0;
     long coldKey = 1L << 40;
@@ -89,29 +91,41 @@ class EvictionConcurrencyTest {
     differing.xor(second.hits());
     assertEquals(-1, differing.nextSetBit(0), "the first request that hit in one replay only");
     assertEquals(first.hits().cardinality(), second.hits().cardinality(), "hits");
-    assertTrue(Arrays.equals(first.contents(), second.contents()),
-        "the keys held at the end differ: " + first.contents().length + " against "
+    assertTrue(
+        Arrays.equals(first.contents(), second.contents()),
+        "the keys held at the end differ: "
+            + first.contents().length
+            + " against "
             + second.contents().length);
     assertTrue(first.contents().length <= CAPACITY);
   }
 
   private static double hitRatio(Storage storage, int threads) throws Exception {
-    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumEntries(CAPACITY).build()) {
+    try (Cache<Long, byte[]> cache =
+        Cache.builder(Codecs.longs(), Codecs.bytes())
+            .storage(storage)
+            .maximumEntries(CAPACITY)
+            .build()) {
       AtomicLong hits = new AtomicLong();
       ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
       List<Thread> workers = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         // each thread has its own one-time keys, so a cold key is never requested twice
-        List<Long> requests = skewedRequests(new SplittableRandom(100 + t),
-            THREADS * REQUESTS_PER_THREAD / threads, (long) (t + 1) << 40);
-        workers.add(Thread.ofPlatform().start(() -> {
-          try {
-            hits.addAndGet(requestAll(cache, requests));
-          } catch (Throwable e) {
-            failures.add(e);
-          }
-        }));
+        List<Long> requests =
+            skewedRequests(
+                new SplittableRandom(100 + t),
+                THREADS * REQUESTS_PER_THREAD / threads,
+                (long) (t + 1) << 40);
+        workers.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      try {
+                        hits.addAndGet(requestAll(cache, requests));
+                      } catch (Throwable e) {
+                        failures.add(e);
+                      }
+                    }));
       }
       for (Thread worker : workers) {
         worker.join();
@@ -149,8 +163,11 @@ class EvictionConcurrencyTest {
   private record Replay(BitSet hits, long[] contents) {}
 
   private static Replay replay(Storage storage, List<Long> requests) {
-    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumEntries(CAPACITY).build()) {
+    try (Cache<Long, byte[]> cache =
+        Cache.builder(Codecs.longs(), Codecs.bytes())
+            .storage(storage)
+            .maximumEntries(CAPACITY)
+            .build()) {
       BitSet hits = new BitSet(requests.size());
       for (int i = 0; i < requests.size(); i++) {
         long key = requests.get(i);
@@ -160,8 +177,8 @@ class EvictionConcurrencyTest {
           cache.put(key, new byte[] {1});
         }
       }
-      long[] contents = cache.asMap().keySet().stream().mapToLong(Long::longValue).sorted()
-          .toArray();
+      long[] contents =
+          cache.asMap().keySet().stream().mapToLong(Long::longValue).sorted().toArray();
       return new Replay(hits, contents);
     }
   }

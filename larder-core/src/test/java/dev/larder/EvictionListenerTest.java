@@ -13,9 +13,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * The eviction listener hears evictions and nothing else: overwrites and explicit removals are
- * not told to it (nor copied out for it), every eviction is, with the evicted key and value, and
- * beside a removal listener it hears exactly the evictions among that listener's notices.
+ * The eviction listener hears evictions and nothing else: overwrites and explicit removals are not
+ * told to it (nor copied out for it), every eviction is, with the evicted key and value, and beside
+ * a removal listener it hears exactly the evictions among that listener's notices.
  */
 class EvictionListenerTest {
 
@@ -29,13 +29,17 @@ class EvictionListenerTest {
   void hearsEveryEvictionAndNoReplacementOrRemoval() {
     List<RemovalCause> causes = new ArrayList<>();
     Map<Integer, byte[]> evicted = new ConcurrentHashMap<>();
-    try (Cache<Integer, byte[]> cache = Cache.builder(Integer.class, byte[].class)
-        .maximumMemory(256 * 1024).recordStats().executor(Runnable::run)
-        .evictionListener((Integer k, byte[] v, RemovalCause c) -> {
-          causes.add(c);
-          assertNull(evicted.put(k, v), "key " + k + " evicted twice");
-        })
-        .build()) {
+    try (Cache<Integer, byte[]> cache =
+        Cache.builder(Integer.class, byte[].class)
+            .maximumMemory(256 * 1024)
+            .recordStats()
+            .executor(Runnable::run)
+            .evictionListener(
+                (Integer k, byte[] v, RemovalCause c) -> {
+                  causes.add(c);
+                  assertNull(evicted.put(k, v), "key " + k + " evicted twice");
+                })
+            .build()) {
       for (int round = 0; round < 2; round++) {
         for (int k = 0; k < KEYS; k++) {
           evicted.remove(k);
@@ -63,11 +67,13 @@ class EvictionListenerTest {
   void besideARemovalListenerHearsTheEvictionsAmongItsNotices() {
     List<RemovalCause> all = new ArrayList<>();
     List<RemovalCause> evictions = new ArrayList<>();
-    try (Cache<Integer, byte[]> cache = Cache.builder(Integer.class, byte[].class)
-        .maximumMemory(256 * 1024).executor(Runnable::run)
-        .removalListener((Integer k, byte[] v, RemovalCause c) -> all.add(c))
-        .evictionListener((Integer k, byte[] v, RemovalCause c) -> evictions.add(c))
-        .build()) {
+    try (Cache<Integer, byte[]> cache =
+        Cache.builder(Integer.class, byte[].class)
+            .maximumMemory(256 * 1024)
+            .executor(Runnable::run)
+            .removalListener((Integer k, byte[] v, RemovalCause c) -> all.add(c))
+            .evictionListener((Integer k, byte[] v, RemovalCause c) -> evictions.add(c))
+            .build()) {
       for (int round = 0; round < 2; round++) {
         for (int k = 0; k < KEYS; k++) {
           cache.put(k, value(k, round));

@@ -7,17 +7,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The policy's character, through the real cache: frequently used keys survive a scan of
- * one-time keys (what LRU fails), and a new working set replaces an old one (what a pure LFU
- * fails). Each test replays a fixed access sequence, so its outcome is deterministic.
+ * The policy's character, through the real cache: frequently used keys survive a scan of one-time
+ * keys (what LRU fails), and a new working set replaces an old one (what a pure LFU fails). Each
+ * test replays a fixed access sequence, so its outcome is deterministic.
  */
 class EvictionPolicyTest {
 
   @ParameterizedTest
   @EnumSource(Storage.class)
   void frequentKeysSurviveAScanOfOneTimeKeys(Storage storage) {
-    try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
-        .maximumEntries(1000).build()) {
+    try (Cache<Long, Long> cache =
+        Cache.builder(Long.class, Long.class).storage(storage).maximumEntries(1000).build()) {
       for (int round = 0; round < 20; round++) {
         for (long hot = 0; hot < 500; hot++) {
           access(cache, hot);
@@ -41,8 +41,8 @@ class EvictionPolicyTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   void aNewWorkingSetReplacesAnOldOne(Storage storage) {
-    try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
-        .maximumEntries(1000).build()) {
+    try (Cache<Long, Long> cache =
+        Cache.builder(Long.class, Long.class).storage(storage).maximumEntries(1000).build()) {
       for (int round = 0; round < 30; round++) {
         for (long key = 0; key < 800; key++) {
           access(cache, key);
@@ -65,8 +65,11 @@ class EvictionPolicyTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   void byteBoundedCacheKeepsFrequentKeysToo(Storage storage) {
-    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(2 << 20).build()) {
+    try (Cache<Long, byte[]> cache =
+        Cache.builder(Codecs.longs(), Codecs.bytes())
+            .storage(storage)
+            .maximumMemory(2 << 20)
+            .build()) {
       byte[] value = new byte[1000];
       for (int round = 0; round < 20; round++) {
         for (long hot = 0; hot < 500; hot++) {
@@ -95,18 +98,18 @@ class EvictionPolicyTest {
   }
 
   /**
-   * Keys read again after they reached main (the protected queue) outlast keys that were
-   * admitted but never read again in main, even when a steady flow of such keys passes
-   * through: W-TinyLFU's probation/protected split, which a single CLOCK queue lacks (there a
-   * new key travels all of main before it can be evicted).
+   * Keys read again after they reached main (the protected queue) outlast keys that were admitted
+   * but never read again in main, even when a steady flow of such keys passes through: W-TinyLFU's
+   * probation/protected split, which a single CLOCK queue lacks (there a new key travels all of
+   * main before it can be evicted).
    */
   @ParameterizedTest
   @EnumSource(Storage.class)
   void keysReadAgainInMainOutlastAFlowOfKeysReadOnlyInTheWindow(Storage storage) {
     int hits = 0;
     int requests = 0;
-    try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
-        .maximumEntries(1000).build()) {
+    try (Cache<Long, Long> cache =
+        Cache.builder(Long.class, Long.class).storage(storage).maximumEntries(1000).build()) {
       for (int round = 0; round < 10; round++) {
         for (long hot = 0; hot < 500; hot++) {
           access(cache, hot);
@@ -131,8 +134,8 @@ class EvictionPolicyTest {
   }
 
   /**
-   * An update counts as an access where the entry is: with Zipf-distributed reads and 10%
-   * writes (JBoss Cache's CacheBench mix), rewritten hot keys keep their place in main instead of
+   * An update counts as an access where the entry is: with Zipf-distributed reads and 10% writes
+   * (JBoss Cache's CacheBench mix), rewritten hot keys keep their place in main instead of
    * re-entering through the window, where a main that mostly protects other keys has too little
    * probation room for all of them. This replay is deterministic: 0.9200 when updates went to the
    * window, 0.9242 now.
@@ -148,8 +151,12 @@ class EvictionPolicyTest {
       cumulative[i] = sum;
     }
     java.util.SplittableRandom random = new java.util.SplittableRandom(7);
-    try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
-        .maximumEntries(keys / 2).executor(Runnable::run).build()) {
+    try (Cache<Long, Long> cache =
+        Cache.builder(Long.class, Long.class)
+            .storage(storage)
+            .maximumEntries(keys / 2)
+            .executor(Runnable::run)
+            .build()) {
       long hits = 0;
       long reads = 0;
       for (int op = 0; op < 2_000_000; op++) {
@@ -170,16 +177,20 @@ class EvictionPolicyTest {
   }
 
   /**
-   * Sweeps over 750 keys, alternately up and down (the LIRS set's backf trace): any fixed 500
-   * of them hit once a sweep, so churn is what loses. A newcomer's count includes its latest
-   * request while an incumbent's next one is still to come, so plain TinyLFU admission churns
-   * here (0.51 before the adaptive threshold); LRU, which is optimal on this pattern, gets 0.61.
+   * Sweeps over 750 keys, alternately up and down (the LIRS set's backf trace): any fixed 500 of
+   * them hit once a sweep, so churn is what loses. A newcomer's count includes its latest request
+   * while an incumbent's next one is still to come, so plain TinyLFU admission churns here (0.51
+   * before the adaptive threshold); LRU, which is optimal on this pattern, gets 0.61.
    */
   @ParameterizedTest
   @EnumSource(Storage.class)
   void reversingSweepsKeepAStableSet(Storage storage) {
-    try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
-        .maximumEntries(500).executor(Runnable::run).build()) {
+    try (Cache<Long, Long> cache =
+        Cache.builder(Long.class, Long.class)
+            .storage(storage)
+            .maximumEntries(500)
+            .executor(Runnable::run)
+            .build()) {
       int hits = 0;
       int requests = 0;
       for (int sweep = 0; sweep < 12; sweep++) {

@@ -12,8 +12,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A value codec whose decode throws leaves the cache unchanged, also for the writes that
- * return the value they replace or remove: the old value is decoded before the write.
+ * A value codec whose decode throws leaves the cache unchanged, also for the writes that return the
+ * value they replace or remove: the old value is decoded before the write.
  */
 class FailingDecodeTest {
 
@@ -38,14 +38,21 @@ class FailingDecodeTest {
   @ParameterizedTest
   @EnumSource(Write.class)
   void aThrowingDecodeLeavesTheCacheUnchanged(Write write) {
-    Codec<String> unreadable = CallingCodecs.strings(value -> {}, value -> {
-      if (value.equals("unreadable")) {
-        throw new CodecException("cannot decode " + value);
-      }
-    });
+    Codec<String> unreadable =
+        CallingCodecs.strings(
+            value -> {},
+            value -> {
+              if (value.equals("unreadable")) {
+                throw new CodecException("cannot decode " + value);
+              }
+            });
     for (Storage storage : Storage.values()) {
-      try (Cache<String, String> cache = Cache.builder(Codecs.strings(), unreadable)
-          .storage(storage).maximumEntries(10).recordStats().build()) {
+      try (Cache<String, String> cache =
+          Cache.builder(Codecs.strings(), unreadable)
+              .storage(storage)
+              .maximumEntries(10)
+              .recordStats()
+              .build()) {
         cache.put("k", "unreadable");
         assertThrows(CodecException.class, () -> write.call.accept(cache), write::name);
         assertEquals(1, cache.stats().putCount(), storage + " " + write);

@@ -8,13 +8,14 @@ import java.nio.file.Path;
 import java.util.Random;
 
 /**
- * Measures what a Larder cache costs the process, the way the many-small-caches experiment measures them: heap used
- * after GC until stable, plus the anonymous resident set beyond a pre-touched heap, before and
- * after the load. Run in a fresh JVM with {@code -Xms = -Xmx}, {@code -XX:+AlwaysPreTouch} and
- * {@code -XX:MarkSweepDeadRatio=0} (see MEASURING.md); prints one {@code key=value} line.
+ * Measures what a Larder cache costs the process, the way the many-small-caches experiment measures
+ * them: heap used after GC until stable, plus the anonymous resident set beyond a pre-touched heap,
+ * before and after the load. Run in a fresh JVM with {@code -Xms = -Xmx}, {@code
+ * -XX:+AlwaysPreTouch} and {@code -XX:MarkSweepDeadRatio=0} (see MEASURING.md); prints one {@code
+ * key=value} line.
  *
- * <p>Usage: {@code FootprintProbe <OFF_HEAP|HEAP> overhead <valueBytes> <payloadMiB>} or
- * {@code FootprintProbe <OFF_HEAP|HEAP> churn <boundMiB> <puts>}.
+ * <p>Usage: {@code FootprintProbe <OFF_HEAP|HEAP> overhead <valueBytes> <payloadMiB>} or {@code
+ * FootprintProbe <OFF_HEAP|HEAP> churn <boundMiB> <puts>}.
  */
 public final class FootprintProbe {
 
@@ -44,19 +45,27 @@ public final class FootprintProbe {
     long heap = after[0] - before[0];
     long nativeBytes = after[1] - before[1];
     long gained = heap + nativeBytes;
-    System.out.printf("entries=%d heapBytes=%d nativeBytes=%d gainedBytes=%d memoryUsed=%d"
+    System.out.printf(
+        "entries=%d heapBytes=%d nativeBytes=%d gainedBytes=%d memoryUsed=%d"
             + " overheadMeasured=%.2f overheadAccounted=%.2f accountingError=%.4f%n",
-        cache.estimatedSize(), heap, nativeBytes, gained, cache.memoryUsed(),
+        cache.estimatedSize(),
+        heap,
+        nativeBytes,
+        gained,
+        cache.memoryUsed(),
         (double) gained / entries - 10 - valueBytes,
         (double) cache.memoryUsed() / entries - 10 - valueBytes,
         (double) (cache.memoryUsed() - gained) / gained);
     cache.close();
   }
 
-  private static Cache<String, byte[]> fill(Storage storage, long bound, long entries,
-      int valueBytes) {
-    Cache<String, byte[]> cache = Cache.builder(Codecs.strings(), Codecs.bytes())
-        .storage(storage).maximumMemory(bound).build();
+  private static Cache<String, byte[]> fill(
+      Storage storage, long bound, long entries, int valueBytes) {
+    Cache<String, byte[]> cache =
+        Cache.builder(Codecs.strings(), Codecs.bytes())
+            .storage(storage)
+            .maximumMemory(bound)
+            .build();
     byte[] value = new byte[valueBytes];
     Random random = new Random(42);
     for (long i = 0; i < entries; i++) {
@@ -69,8 +78,11 @@ public final class FootprintProbe {
   /** Random puts of 100 B - 2 KiB values over a key space larger than the bound holds. */
   private static void churn(Storage storage, long boundMiB, long puts) {
     long bound = boundMiB << 20;
-    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(bound).build()) {
+    try (Cache<Long, byte[]> cache =
+        Cache.builder(Codecs.longs(), Codecs.bytes())
+            .storage(storage)
+            .maximumMemory(bound)
+            .build()) {
       long keySpace = bound / 1000 * 3;
       Random random = new Random(7);
       long maxUsed = 0;
@@ -81,9 +93,14 @@ public final class FootprintProbe {
         }
       }
       long live = ((LarderCache<?, ?>) cache).liveBytes();
-      System.out.printf("entries=%d liveBytes=%d memoryUsed=%d maxMemoryUsed=%d bound=%d"
-              + " utilisation=%.4f%n", cache.estimatedSize(), live, cache.memoryUsed(),
-          Math.max(maxUsed, cache.memoryUsed()), bound, (double) live / cache.memoryUsed());
+      System.out.printf(
+          "entries=%d liveBytes=%d memoryUsed=%d maxMemoryUsed=%d bound=%d" + " utilisation=%.4f%n",
+          cache.estimatedSize(),
+          live,
+          cache.memoryUsed(),
+          Math.max(maxUsed, cache.memoryUsed()),
+          bound,
+          (double) live / cache.memoryUsed());
     }
   }
 
@@ -101,8 +118,11 @@ public final class FootprintProbe {
   }
 
   private static void warmUp(Storage storage, long bound) {
-    try (Cache<String, byte[]> cache = Cache.builder(Codecs.strings(), Codecs.bytes())
-        .storage(storage).maximumMemory(bound).build()) {
+    try (Cache<String, byte[]> cache =
+        Cache.builder(Codecs.strings(), Codecs.bytes())
+            .storage(storage)
+            .maximumMemory(bound)
+            .build()) {
       byte[] value = new byte[512];
       for (int round = 0; round < 20; round++) {
         for (long i = 0; i < 20_000; i++) {
@@ -113,7 +133,7 @@ public final class FootprintProbe {
     }
   }
 
-  /** @return {heap used after GC until stable, anonymous resident set, heap included} */
+  /** Returns {heap used after GC until stable, anonymous resident set, heap included}. */
   private static long[] measure() throws InterruptedException, IOException {
     Runtime runtime = Runtime.getRuntime();
     long previous = Long.MAX_VALUE;
@@ -131,11 +151,11 @@ public final class FootprintProbe {
   }
 
   /**
-   * Anonymous and shared-memory resident bytes (RssAnon + RssShmem), not VmRSS: VmRSS also
-   * counts file-backed pages (libjvm, the CDS archive, jars), which the kernel may drop under
-   * memory pressure from other processes on a shared machine. One CI run lost 11.8 MB of them
-   * between the baseline and the end of the fill and read the cache's accounting as 12% high.
-   * The heap and everything the cache allocates, on or off the heap, is anonymous memory.
+   * Anonymous and shared-memory resident bytes (RssAnon + RssShmem), not VmRSS: VmRSS also counts
+   * file-backed pages (libjvm, the CDS archive, jars), which the kernel may drop under memory
+   * pressure from other processes on a shared machine. One CI run lost 11.8 MB of them between the
+   * baseline and the end of the fill and read the cache's accounting as 12% high. The heap and
+   * everything the cache allocates, on or off the heap, is anonymous memory.
    */
   private static long residentSetBytes() throws IOException {
     long anon = -1;

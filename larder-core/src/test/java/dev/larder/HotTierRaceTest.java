@@ -15,14 +15,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Promotion into the hot tier races writes, removals, evictions and splits, and no read may
- * return a value older than one whose write had returned before the read began. Each key has one
- * writer, which writes versions 1, 2, 3... as "key:version" and records each version as begun
- * before the write and done after it returns; readers check that a value read is the key's, and
- * that its version is at least the last done before the read, and the highest any read had
- * returned before it began (one tier must not show an older value after the other showed a newer
- * one), and at most the last begun after it. Removals and evictions may make a read miss, never
- * return an older version.
+ * Promotion into the hot tier races writes, removals, evictions and splits, and no read may return
+ * a value older than one whose write had returned before the read began. Each key has one writer,
+ * which writes versions 1, 2, 3... as "key:version" and records each version as begun before the
+ * write and done after it returns; readers check that a value read is the key's, and that its
+ * version is at least the last done before the read, and the highest any read had returned before
+ * it began (one tier must not show an older value after the other showed a newer one), and at most
+ * the last begun after it. Removals and evictions may make a read miss, never return an older
+ * version.
  */
 class HotTierRaceTest {
 
@@ -82,37 +82,51 @@ class HotTierRaceTest {
     int writers = 2;
     for (int w = 0; w < writers; w++) {
       int first = w;
-      threads.add(Thread.ofPlatform().unstarted(guard(failure, stop, () -> {
-        long filler = 1_000_000L * (first + 1);
-        while (!stop.get()) {
-          for (int k = first; k < KEYS; k += writers) {
-            write(cache, k, begun, done);
-          }
-          if (shape == Shape.SPLITTING) {
-            // bulk that takes the first segment past its split point while readers promote
-            for (int i = 0; i < 50; i++) {
-              cache.put(filler++, "f".repeat(200));
-            }
-          }
-        }
-      })));
+      threads.add(
+          Thread.ofPlatform()
+              .unstarted(
+                  guard(
+                      failure,
+                      stop,
+                      () -> {
+                        long filler = 1_000_000L * (first + 1);
+                        while (!stop.get()) {
+                          for (int k = first; k < KEYS; k += writers) {
+                            write(cache, k, begun, done);
+                          }
+                          if (shape == Shape.SPLITTING) {
+                            // bulk that takes the first segment past its split point while readers
+                            // promote
+                            for (int i = 0; i < 50; i++) {
+                              cache.put(filler++, "f".repeat(200));
+                            }
+                          }
+                        }
+                      })));
     }
     for (int r = 0; r < 3; r++) {
-      threads.add(Thread.ofPlatform().unstarted(guard(failure, stop, () -> {
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        String[] last = new String[KEYS];
-        while (!stop.get()) {
-          // a skewed choice, so that some keys are read often enough to be promoted
-          int k = random.nextInt(4) == 0 ? random.nextInt(KEYS) : random.nextInt(8);
-          String v = read(cache, k, begun, done, observed);
-          // the store decodes a new String for every read: the same instance twice running
-          // came from the tier
-          if (v != null && v == last[k]) {
-            tierHits.increment();
-          }
-          last[k] = v;
-        }
-      })));
+      threads.add(
+          Thread.ofPlatform()
+              .unstarted(
+                  guard(
+                      failure,
+                      stop,
+                      () -> {
+                        ThreadLocalRandom random = ThreadLocalRandom.current();
+                        String[] last = new String[KEYS];
+                        while (!stop.get()) {
+                          // a skewed choice, so that some keys are read often enough to be promoted
+                          int k = random.nextInt(4) == 0 ? random.nextInt(KEYS) : random.nextInt(8);
+                          String v = read(cache, k, begun, done, observed);
+                          // the store decodes a new String for every read: the same instance twice
+                          // running
+                          // came from the tier
+                          if (v != null && v == last[k]) {
+                            tierHits.increment();
+                          }
+                          last[k] = v;
+                        }
+                      })));
     }
     threads.forEach(Thread::start);
     Thread.sleep(MILLIS);
@@ -132,8 +146,8 @@ class HotTierRaceTest {
     }
   }
 
-  private static void write(Cache<Long, String> cache, int k, AtomicLongArray begun,
-      AtomicLongArray done) {
+  private static void write(
+      Cache<Long, String> cache, int k, AtomicLongArray begun, AtomicLongArray done) {
     long version = begun.get(k) + 1;
     ThreadLocalRandom random = ThreadLocalRandom.current();
     int op = random.nextInt(20);
@@ -153,9 +167,13 @@ class HotTierRaceTest {
     done.set(k, version);
   }
 
-  /** @return the value read, or null */
-  private static String read(Cache<Long, String> cache, int k, AtomicLongArray begun,
-      AtomicLongArray done, AtomicLongArray observed) {
+  /** Returns the value read, or null. */
+  private static String read(
+      Cache<Long, String> cache,
+      int k,
+      AtomicLongArray begun,
+      AtomicLongArray done,
+      AtomicLongArray observed) {
     long least = Math.max(done.get(k), observed.get(k));
     String v = cache.getIfPresent((long) k);
     long most = begun.get(k);
@@ -164,8 +182,16 @@ class HotTierRaceTest {
     }
     long version = version(k, v);
     if (version < least || version > most) {
-      throw new AssertionError("key " + k + " read version " + version + ", expected within ["
-          + least + ", " + most + "]");
+      throw new AssertionError(
+          "key "
+              + k
+              + " read version "
+              + version
+              + ", expected within ["
+              + least
+              + ", "
+              + most
+              + "]");
     }
     observed.accumulateAndGet(k, version, Math::max);
     return v;
@@ -179,8 +205,8 @@ class HotTierRaceTest {
     return Long.parseLong(v.substring(colon + 1));
   }
 
-  private static Runnable guard(AtomicReference<Throwable> failure, AtomicBoolean stop,
-      Runnable body) {
+  private static Runnable guard(
+      AtomicReference<Throwable> failure, AtomicBoolean stop, Runnable body) {
     return () -> {
       try {
         body.run();

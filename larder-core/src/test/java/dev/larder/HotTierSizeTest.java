@@ -14,11 +14,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The hot tier's estimate of what its entries retain agrees with what the heap really gains when
- * they are promoted: the compact entries are off the heap and loaded first, then every key is
- * read until hot, and the growth of the heap (after collections, until it is stable) is set
- * against the growth of the tier's counted bytes. Keys are fresh objects on every read, so the
- * tier alone holds the ones it keeps. The heap's growth over the same reads with the tier off is
- * taken off.
+ * they are promoted: the compact entries are off the heap and loaded first, then every key is read
+ * until hot, and the growth of the heap (after collections, until it is stable) is set against the
+ * growth of the tier's counted bytes. Keys are fresh objects on every read, so the tier alone holds
+ * the ones it keeps. The heap's growth over the same reads with the tier off is taken off.
  */
 class HotTierSizeTest {
 
@@ -28,8 +27,13 @@ class HotTierSizeTest {
   enum Shape {
     STRING_1K(i -> "v".repeat(1_000) + i),
     NON_LATIN_STRING(i -> "\u20ac".repeat(100) + i),
-    RECORD(i -> new HotTierTest.Price("sku-" + i, BigDecimal.valueOf(i, 2),
-        Instant.ofEpochSecond(1_700_000_000L + i, 5), new UUID(i, ~i))),
+    RECORD(
+        i ->
+            new HotTierTest.Price(
+                "sku-" + i,
+                BigDecimal.valueOf(i, 2),
+                Instant.ofEpochSecond(1_700_000_000L + i, 5),
+                new UUID(i, ~i))),
     LONG(i -> i * 1_000_003L);
 
     final LongFunction<Object> value;
@@ -50,19 +54,41 @@ class HotTierSizeTest {
     long counted = tier[1];
     long grown = tier[0] - control[0];
     double error = (double) (counted - grown) / grown;
-    System.out.printf("hot tier %s: %d entries, heap grew %d B (%.1f B/entry) beyond the"
-        + " control's %d B, counted %d B (%.1f B/entry), error %.3f%n", shape, ENTRIES, grown,
-        (double) grown / ENTRIES, control[0], counted, (double) counted / ENTRIES, error);
-    assertTrue(Math.abs(error) <= 0.10, shape + ": counted " + counted + " B, the heap grew "
-        + grown + " B beyond the control's " + control[0] + " B");
+    System.out.printf(
+        "hot tier %s: %d entries, heap grew %d B (%.1f B/entry) beyond the"
+            + " control's %d B, counted %d B (%.1f B/entry), error %.3f%n",
+        shape,
+        ENTRIES,
+        grown,
+        (double) grown / ENTRIES,
+        control[0],
+        counted,
+        (double) counted / ENTRIES,
+        error);
+    assertTrue(
+        Math.abs(error) <= 0.10,
+        shape
+            + ": counted "
+            + counted
+            + " B, the heap grew "
+            + grown
+            + " B beyond the control's "
+            + control[0]
+            + " B");
   }
 
-  /** Loads, then reads every key six times; returns the heap's growth over the reads and the tier's. */
+  /**
+   * Loads, then reads every key six times; returns the heap's growth over the reads and the tier's.
+   */
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static long[] readUntilHot(Shape shape, long tierBytes) throws Exception {
     Class<Object> type = (Class) shape.value.apply(0).getClass();
-    try (Cache<Long, Object> cache = Cache.builder(Long.class, type).storage(Storage.OFF_HEAP)
-        .maximumEntries(4 * ENTRIES).hotTier(tierBytes).build()) {
+    try (Cache<Long, Object> cache =
+        Cache.builder(Long.class, type)
+            .storage(Storage.OFF_HEAP)
+            .maximumEntries(4 * ENTRIES)
+            .hotTier(tierBytes)
+            .build()) {
       for (long k = 0; k < ENTRIES; k++) {
         cache.put(1_000 + k, shape.value.apply(k));
       }
@@ -75,7 +101,9 @@ class HotTierSizeTest {
           cache.getIfPresent(Long.valueOf(1_000 + k));
         }
       }
-      assertEquals(tierBytes == 0 ? 0 : ENTRIES, larder.hotTierSize(),
+      assertEquals(
+          tierBytes == 0 ? 0 : ENTRIES,
+          larder.hotTierSize(),
           tierBytes == 0 ? "no tier" : "every key promoted");
       long heapAfter = settledHeap();
       return new long[] {heapAfter - heapBefore, larder.hotTierBytes() - tierBefore};

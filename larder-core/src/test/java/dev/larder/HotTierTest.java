@@ -23,9 +23,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The hot tier: decoded values of the most read entries, shared by every reader, for immutable
- * key and value types only, removed or replaced by every change to their entries, and counted in
- * the cache's memory.
+ * The hot tier: decoded values of the most read entries, shared by every reader, for immutable key
+ * and value types only, removed or replaced by every change to their entries, and counted in the
+ * cache's memory.
  */
 class HotTierTest {
 
@@ -38,8 +38,8 @@ class HotTierTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   void aHotKeyReturnsTheSameInstanceToEveryRead(Storage storage) {
-    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
-        .storage(storage).maximumEntries(1_000).build()) {
+    try (Cache<String, String> cache =
+        Cache.builder(String.class, String.class).storage(storage).maximumEntries(1_000).build()) {
       cache.put("k", "v".repeat(100));
       String hot = readUntilHot(cache, "k");
       for (int i = 0; i < 10; i++) {
@@ -54,14 +54,14 @@ class HotTierTest {
     Codec<Price> prices = Codecs.record(Price.class);
     assertTrue(prices.immutable());
     assertFalse(Codecs.record(Basket.class).immutable());
-    try (Cache<Long, Price> cache = Cache.builder(Long.class, Price.class)
-        .maximumEntries(100).build()) {
+    try (Cache<Long, Price> cache =
+        Cache.builder(Long.class, Price.class).maximumEntries(100).build()) {
       Price p = new Price("a", new BigDecimal("1.50"), Instant.ofEpochSecond(7), new UUID(1, 2));
       cache.put(1L, p);
       assertEquals(p, readUntilHot(cache, 1L));
     }
-    try (Cache<Long, Basket> cache = Cache.builder(Long.class, Basket.class)
-        .maximumEntries(100).build()) {
+    try (Cache<Long, Basket> cache =
+        Cache.builder(Long.class, Basket.class).maximumEntries(100).build()) {
       cache.put(1L, new Basket("o", List.of("x")));
       for (int i = 0; i < 20; i++) {
         assertNotSame(cache.getIfPresent(1L), cache.getIfPresent(1L));
@@ -72,29 +72,44 @@ class HotTierTest {
 
   @Test
   void mutableValuesNeverEnterAndAskingForATierForThemIsRefused() {
-    try (Cache<String, byte[]> cache = Cache.builder(String.class, byte[].class)
-        .maximumEntries(100).build()) {
+    try (Cache<String, byte[]> cache =
+        Cache.builder(String.class, byte[].class).maximumEntries(100).build()) {
       cache.put("k", new byte[] {1, 2});
       for (int i = 0; i < 20; i++) {
         assertNotSame(cache.getIfPresent("k"), cache.getIfPresent("k"));
       }
       assertEquals(0, tierSize(cache));
     }
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> Cache.builder(String.class, byte[].class).maximumEntries(100).hotTier(1 << 20)
-            .build());
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                Cache.builder(String.class, byte[].class)
+                    .maximumEntries(100)
+                    .hotTier(1 << 20)
+                    .build());
     assertTrue(e.getMessage().contains("byte"), e.getMessage());
-    assertThrows(IllegalStateException.class, () -> Cache.builder(Double.class, String.class)
-        .maximumEntries(100).hotTierShare(0.5).build());
-    assertThrows(IllegalStateException.class, () -> Cache.builder(Long.class, String.class)
-        .maximumEntries(100).expireAfterAccess(Duration.ofMinutes(1)).hotTier(1 << 20)
-        .build());
+    assertThrows(
+        IllegalStateException.class,
+        () ->
+            Cache.builder(Double.class, String.class)
+                .maximumEntries(100)
+                .hotTierShare(0.5)
+                .build());
+    assertThrows(
+        IllegalStateException.class,
+        () ->
+            Cache.builder(Long.class, String.class)
+                .maximumEntries(100)
+                .expireAfterAccess(Duration.ofMinutes(1))
+                .hotTier(1 << 20)
+                .build());
   }
 
   @Test
   void hotTierZeroTurnsItOff() {
-    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
-        .maximumEntries(100).hotTier(0).build()) {
+    try (Cache<String, String> cache =
+        Cache.builder(String.class, String.class).maximumEntries(100).hotTier(0).build()) {
       cache.put("k", "v");
       for (int i = 0; i < 50; i++) {
         assertNotSame(cache.getIfPresent("k"), cache.getIfPresent("k"));
@@ -105,8 +120,8 @@ class HotTierTest {
 
   @Test
   void aWriteReplacesTheHotValueAndRemovalsTakeItOut() {
-    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
-        .maximumEntries(1_000).build()) {
+    try (Cache<String, String> cache =
+        Cache.builder(String.class, String.class).maximumEntries(1_000).build()) {
       cache.put("k", "one");
       readUntilHot(cache, "k");
       String two = new String("two");
@@ -139,9 +154,12 @@ class HotTierTest {
   @Test
   void expiredEntriesAreNotReadFromTheTier() {
     AtomicLong now = new AtomicLong();
-    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
-        .maximumEntries(100).expireAfterWrite(Duration.ofSeconds(10)).ticker(now::get)
-        .build()) {
+    try (Cache<String, String> cache =
+        Cache.builder(String.class, String.class)
+            .maximumEntries(100)
+            .expireAfterWrite(Duration.ofSeconds(10))
+            .ticker(now::get)
+            .build()) {
       cache.put("k", "v");
       readUntilHot(cache, "k");
       now.addAndGet(Duration.ofSeconds(9).toNanos());
@@ -153,8 +171,12 @@ class HotTierTest {
 
   @Test
   void evictedEntriesLeaveTheTier() {
-    try (Cache<Long, String> cache = Cache.builder(Long.class, String.class)
-        .maximumEntries(64).segments(1).hotTierShare(0.5).build()) {
+    try (Cache<Long, String> cache =
+        Cache.builder(Long.class, String.class)
+            .maximumEntries(64)
+            .segments(1)
+            .hotTierShare(0.5)
+            .build()) {
       for (long k = 0; k < 32; k++) {
         cache.put(k, "v" + k);
         readUntilHot(cache, k);
@@ -187,8 +209,8 @@ class HotTierTest {
   @Test
   void theTierCountsInMemoryAndComesOutOfTheBound() {
     long bound = 8L << 20;
-    try (Cache<Long, String> cache = Cache.builder(Long.class, String.class)
-        .maximumMemory(bound).build()) {
+    try (Cache<Long, String> cache =
+        Cache.builder(Long.class, String.class).maximumMemory(bound).build()) {
       assertEquals(bound, cache.maximumMemory().orElseThrow());
       for (long k = 0; k < 2_000; k++) {
         cache.put(k, "x".repeat(1_000));
@@ -219,8 +241,8 @@ class HotTierTest {
 
   @Test
   void theTierHoldsAtMostItsShareOfAnEntryBound() {
-    try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class)
-        .maximumEntries(20_000).build()) {
+    try (Cache<Long, Long> cache =
+        Cache.builder(Long.class, Long.class).maximumEntries(20_000).build()) {
       for (long k = 0; k < 10_000; k++) {
         cache.put(k, k * 1_000);
       }
@@ -268,15 +290,18 @@ class HotTierTest {
   }
 
   /**
-   * After any change of a hot key, the next read returns what the change left, from whichever
-   * tier has it; the old hot instance is never returned again.
+   * After any change of a hot key, the next read returns what the change left, from whichever tier
+   * has it; the old hot instance is never returned again.
    */
   @ParameterizedTest
   @EnumSource(Change.class)
   void everyChangeOfAHotKeyIsSeenByTheNextRead(Change change) {
     for (Storage storage : Storage.values()) {
-      try (Cache<String, String> cache = Cache.builder(String.class, String.class)
-          .storage(storage).maximumEntries(1_000).build()) {
+      try (Cache<String, String> cache =
+          Cache.builder(String.class, String.class)
+              .storage(storage)
+              .maximumEntries(1_000)
+              .build()) {
         cache.put("k", new String("old"));
         String hot = readUntilHot(cache, "k");
         assertEquals(1, tierSize(cache));
@@ -295,9 +320,12 @@ class HotTierTest {
   @Test
   void expiredEntriesLeaveTheTierWhenSwept() {
     AtomicLong now = new AtomicLong();
-    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
-        .maximumEntries(100).expireAfterWrite(Duration.ofSeconds(10)).ticker(now::get)
-        .build()) {
+    try (Cache<String, String> cache =
+        Cache.builder(String.class, String.class)
+            .maximumEntries(100)
+            .expireAfterWrite(Duration.ofSeconds(10))
+            .ticker(now::get)
+            .build()) {
       cache.put("k", "v".repeat(1_000));
       readUntilHot(cache, "k");
       long hotBytes = ((LarderCache<String, String>) cache).hotTierBytes();
@@ -309,15 +337,16 @@ class HotTierTest {
       // what stays counted is the emptied shard's own object and index array
       long left = ((LarderCache<String, String>) cache).hotTierBytes();
       assertTrue(left < 256, left + " B left in the tier");
-      assertTrue(cache.memoryUsed() <= before - (hotBytes - left),
+      assertTrue(
+          cache.memoryUsed() <= before - (hotBytes - left),
           cache.memoryUsed() + " after expiry, " + before + " before");
     }
   }
 
   @Test
   void closeEmptiesTheTierAndReadsAfterItAreRefused() {
-    Cache<String, String> cache = Cache.builder(String.class, String.class)
-        .maximumEntries(100).build();
+    Cache<String, String> cache =
+        Cache.builder(String.class, String.class).maximumEntries(100).build();
     cache.put("k", "v");
     readUntilHot(cache, "k");
     assertEquals(1, tierSize(cache));
@@ -329,8 +358,8 @@ class HotTierTest {
   @Test
   void aKeyWrittenTwiceThenReadBecomesHot() {
     for (long bound : new long[] {100, 10_000}) {
-      try (Cache<Long, String> cache = Cache.builder(Long.class, String.class)
-          .maximumEntries(bound).hotTierShare(0.5).build()) {
+      try (Cache<Long, String> cache =
+          Cache.builder(Long.class, String.class).maximumEntries(bound).hotTierShare(0.5).build()) {
         cache.put(0L, "a");
         cache.put(0L, "b");
         assertEquals("b", readUntilHot(cache, 0L), "bound " + bound);
@@ -340,8 +369,8 @@ class HotTierTest {
 
   @Test
   void byteArraysStayCopies() {
-    try (Cache<String, byte[]> cache = Cache.builder(String.class, byte[].class)
-        .maximumEntries(10).build()) {
+    try (Cache<String, byte[]> cache =
+        Cache.builder(String.class, byte[].class).maximumEntries(10).build()) {
       cache.put("k", new byte[] {1});
       byte[] a = cache.getIfPresent("k");
       a[0] = 9;

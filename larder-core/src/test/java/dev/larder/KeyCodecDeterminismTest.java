@@ -29,14 +29,16 @@ class KeyCodecDeterminismTest {
     assertRefused(Codecs.map(Codecs.strings(), Codecs.integers()));
     assertRefused(Codecs.optional(Codecs.set(Codecs.strings())));
     assertRefused(Codecs.list(Codecs.map(Codecs.strings(), Codecs.integers())));
-    assertRefused(ValueDictionary.builder().build()
-        .substitute("names", Codecs.strings(), ValueDictionary.Mode.ADAPTIVE));
+    assertRefused(
+        ValueDictionary.builder()
+            .build()
+            .substitute("names", Codecs.strings(), ValueDictionary.Mode.ADAPTIVE));
   }
 
   @Test
   void recordsHoldingSetsAreKeysThroughTheirDerivedCodecs() {
-    try (Cache<Tagged, String> cache = Cache.builder(Tagged.class, String.class)
-        .maximumEntries(10).build()) {
+    try (Cache<Tagged, String> cache =
+        Cache.builder(Tagged.class, String.class).maximumEntries(10).build()) {
       cache.put(new Tagged("x", new LinkedHashSet<>(List.of("a", "b"))), "v");
       Tagged reordered = new Tagged("x", new LinkedHashSet<>(List.of("b", "a")));
       assertEquals("v", cache.getIfPresent(reordered));
@@ -47,8 +49,8 @@ class KeyCodecDeterminismTest {
 
   @Test
   void valueCodecsNeedNotBeDeterministic() {
-    try (Cache<String, Set<String>> cache = Cache.builder(Codecs.strings(),
-        Codecs.set(Codecs.strings())).maximumEntries(10).build()) {
+    try (Cache<String, Set<String>> cache =
+        Cache.builder(Codecs.strings(), Codecs.set(Codecs.strings())).maximumEntries(10).build()) {
       cache.put("k", new LinkedHashSet<>(List.of("b", "a")));
       assertEquals(Set.of("a", "b"), cache.getIfPresent("k"));
     }
@@ -56,8 +58,10 @@ class KeyCodecDeterminismTest {
 
   @Test
   void canonicalSetKeysFindEqualSetsInAnyOrder() {
-    try (Cache<Set<String>, String> cache = Cache.builder(Codecs.canonicalSet(Codecs.strings()),
-        Codecs.strings()).maximumEntries(10).build()) {
+    try (Cache<Set<String>, String> cache =
+        Cache.builder(Codecs.canonicalSet(Codecs.strings()), Codecs.strings())
+            .maximumEntries(10)
+            .build()) {
       cache.put(new LinkedHashSet<>(List.of("a", "b", "c")), "first");
       Set<String> reordered = new LinkedHashSet<>(List.of("c", "a", "b"));
       assertEquals("first", cache.getIfPresent(reordered));
@@ -69,9 +73,10 @@ class KeyCodecDeterminismTest {
 
   @Test
   void canonicalMapKeysFindEqualMapsInAnyOrder() {
-    try (Cache<Map<String, Integer>, String> cache = Cache.builder(
-        Codecs.canonicalMap(Codecs.strings(), Codecs.integers()), Codecs.strings())
-        .maximumEntries(10).build()) {
+    try (Cache<Map<String, Integer>, String> cache =
+        Cache.builder(Codecs.canonicalMap(Codecs.strings(), Codecs.integers()), Codecs.strings())
+            .maximumEntries(10)
+            .build()) {
       Map<String, Integer> forward = new LinkedHashMap<>();
       forward.put("x", 1);
       forward.put("y", 2);
@@ -85,9 +90,12 @@ class KeyCodecDeterminismTest {
   }
 
   private static void assertRefused(Codec<?> keyCodec) {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Cache.builder(keyCodec, Codecs.strings()));
-    assertTrue(e.getMessage().contains("not deterministic")
-        && e.getMessage().contains(keyCodec.type().getName()), e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> Cache.builder(keyCodec, Codecs.strings()));
+    assertTrue(
+        e.getMessage().contains("not deterministic")
+            && e.getMessage().contains(keyCodec.type().getName()),
+        e.getMessage());
   }
 }

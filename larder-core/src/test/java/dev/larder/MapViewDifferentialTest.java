@@ -16,8 +16,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * The {@code asMap()} view against {@link ConcurrentHashMap}: a seeded random sequence of every
  * {@link ConcurrentMap} operation, the interface's default methods (computeIfAbsent, merge,
- * replaceAll...) and the collection views included, applied to both; every result and, after
- * each operation, the whole content must agree. The cache is unbounded, so nothing is evicted.
+ * replaceAll...) and the collection views included, applied to both; every result and, after each
+ * operation, the whole content must agree. The cache is unbounded, so nothing is evicted.
  */
 class MapViewDifferentialTest {
 
@@ -30,15 +30,22 @@ class MapViewDifferentialTest {
   @CsvSource({"OFF_HEAP, 0", "OFF_HEAP, 1048576", "HEAP, 0", "HEAP, 1048576"})
   void everyOperationAgreesWithConcurrentHashMap(Storage storage, long hotTier) {
     for (long seed = 0; seed < SEEDS; seed++) {
-      try (Cache<Long, String> cache = Cache.builder(Long.class, String.class).storage(storage)
-          .unbounded().hotTier(hotTier).build()) {
+      try (Cache<Long, String> cache =
+          Cache.builder(Long.class, String.class)
+              .storage(storage)
+              .unbounded()
+              .hotTier(hotTier)
+              .build()) {
         play(cache.asMap(), new ConcurrentHashMap<>(), new Random(seed), seed);
       }
     }
   }
 
-  private static void play(ConcurrentMap<Long, String> view, ConcurrentMap<Long, String> model,
-      Random random, long seed) {
+  private static void play(
+      ConcurrentMap<Long, String> view,
+      ConcurrentMap<Long, String> model,
+      Random random,
+      long seed) {
     for (int op = 0; op < OPERATIONS; op++) {
       long key = random.nextInt(KEYS);
       String value = "v" + random.nextInt(5);
@@ -46,15 +53,22 @@ class MapViewDifferentialTest {
       int kind = random.nextInt(22);
       boolean drop = random.nextInt(4) == 0;
       String where = "seed " + seed + ", operation " + op + " (kind " + kind + ", key " + key + ")";
-      assertEquals(apply(model, kind, key, value, other, drop),
-          apply(view, kind, key, value, other, drop), where);
+      assertEquals(
+          apply(model, kind, key, value, other, drop),
+          apply(view, kind, key, value, other, drop),
+          where);
       assertEquals(new TreeMap<>(model), contents(view), where);
     }
   }
 
   /** Applies one operation and returns what it returned (or null for void ones). */
-  private static Object apply(ConcurrentMap<Long, String> map, int kind, long key, String value,
-      String other, boolean drop) {
+  private static Object apply(
+      ConcurrentMap<Long, String> map,
+      int kind,
+      long key,
+      String value,
+      String other,
+      boolean drop) {
     return switch (kind) {
       case 0 -> map.put(key, value);
       case 1 -> map.get(key);
@@ -97,8 +111,9 @@ class MapViewDifferentialTest {
         }
         yield map.hashCode();
       }
-      default -> map.entrySet().contains(new AbstractMap.SimpleEntry<>(key, value))
-          && map.equals(Map.copyOf(map));
+      default ->
+          map.entrySet().contains(new AbstractMap.SimpleEntry<>(key, value))
+              && map.equals(Map.copyOf(map));
     };
   }
 

@@ -16,8 +16,14 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class MemoryFootprintTest {
 
-  private static final List<String> FLAGS = List.of("-Xms1g", "-Xmx1g", "-XX:+UseG1GC",
-      "-XX:+AlwaysPreTouch", "-XX:MarkSweepDeadRatio=0", "--enable-native-access=ALL-UNNAMED");
+  private static final List<String> FLAGS =
+      List.of(
+          "-Xms1g",
+          "-Xmx1g",
+          "-XX:+UseG1GC",
+          "-XX:+AlwaysPreTouch",
+          "-XX:MarkSweepDeadRatio=0",
+          "--enable-native-access=ALL-UNNAMED");
 
   @ParameterizedTest
   @EnumSource(Storage.class)
@@ -46,8 +52,10 @@ class MemoryFootprintTest {
     assertTrue(entries * 522 >= 200L << 20, "payload >= 200 MiB");
     double measured = measured(storage, r);
     double accounted = Double.parseDouble(r.get("overheadAccounted"));
-    long gained = storage == Storage.HEAP ? Long.parseLong(r.get("heapBytes"))
-        : Long.parseLong(r.get("gainedBytes"));
+    long gained =
+        storage == Storage.HEAP
+            ? Long.parseLong(r.get("heapBytes"))
+            : Long.parseLong(r.get("gainedBytes"));
     double error = (double) (Long.parseLong(r.get("memoryUsed")) - gained) / gained;
     assertTrue(measured <= 24, "measured overhead " + measured + " B/entry: " + r);
     assertTrue(accounted <= 24, "accounted overhead " + accounted + " B/entry: " + r);
@@ -57,8 +65,8 @@ class MemoryFootprintTest {
       // beside it is the JVM's own. Bounded all the same (8 MiB is 21 B/entry), so that pages
       // put outside the heap by mistake (200 MiB here) could not pass unseen.
       long nativeBytes = Long.parseLong(r.get("nativeBytes"));
-      assertTrue(nativeBytes <= 8L << 20,
-          "heap mode grew " + nativeBytes + " B outside the heap: " + r);
+      assertTrue(
+          nativeBytes <= 8L << 20, "heap mode grew " + nativeBytes + " B outside the heap: " + r);
     }
   }
 
@@ -81,11 +89,12 @@ class MemoryFootprintTest {
     Map<String, String> r = probe(storage.name(), "churn", "64", "1000000");
     double utilisation = Double.parseDouble(r.get("utilisation"));
     assertTrue(utilisation >= 0.85, "live bytes / memoryUsed = " + utilisation + ": " + r);
-    assertTrue(Long.parseLong(r.get("maxMemoryUsed")) <= Long.parseLong(r.get("bound")), r::toString);
+    assertTrue(
+        Long.parseLong(r.get("maxMemoryUsed")) <= Long.parseLong(r.get("bound")), r::toString);
   }
 
-  private static Map<String, String> probe(String... args) throws IOException,
-      InterruptedException {
+  private static Map<String, String> probe(String... args)
+      throws IOException, InterruptedException {
     return ProbeProcess.run(FootprintProbe.class, FLAGS, 150, args);
   }
 }

@@ -17,13 +17,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Lock-free readers racing the freeing and reuse of pages (pages are no longer
- * freed by closing an arena each, so nothing but the store's own scheme keeps readers off freed
- * memory). Writers put values of up to four pages, so that over-size pages are freed at every
- * eviction and their memory is reused by other pages; a thread empties the cache again and
- * again (every page freed at once); readers read all the while, and the cache is closed under
- * them at the end. Every value read must be whole and belong to its key (values embed their key
- * and length), and a reader may see only values or, after close, IllegalStateException.
+ * Lock-free readers racing the freeing and reuse of pages (pages are no longer freed by closing an
+ * arena each, so nothing but the store's own scheme keeps readers off freed memory). Writers put
+ * values of up to four pages, so that over-size pages are freed at every eviction and their memory
+ * is reused by other pages; a thread empties the cache again and again (every page freed at once);
+ * readers read all the while, and the cache is closed under them at the end. Every value read must
+ * be whole and belong to its key (values embed their key and length), and a reader may see only
+ * values or, after close, IllegalStateException.
  */
 class PageReclamationSafetyTest {
 
@@ -34,8 +34,12 @@ class PageReclamationSafetyTest {
   @EnumSource(Storage.class)
   @Timeout(60)
   void readersNeverSeeFreedOrForeignBytes(Storage storage) throws Exception {
-    Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(2L << 20).segments(1).build();
+    Cache<Long, byte[]> cache =
+        Cache.builder(Codecs.longs(), Codecs.bytes())
+            .storage(storage)
+            .maximumMemory(2L << 20)
+            .segments(1)
+            .build();
     ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
     AtomicBoolean closed = new AtomicBoolean();
     AtomicLong reads = new AtomicLong();
@@ -50,18 +54,19 @@ class PageReclamationSafetyTest {
       threads.add(Thread.ofPlatform().start(() -> read(cache, random, closed, reads, failures)));
     }
     Workers emptier = Workers.named("invalidateAll");
-    emptier.start(() -> {
-      try {
-        while (System.nanoTime() < deadline && failures.isEmpty()) {
-          cache.invalidateAll();
-          sleep(20);
-        }
-      } catch (IllegalStateException e) {
-        if (!closed.get()) {
-          throw e; // only a closed cache may refuse
-        }
-      }
-    });
+    emptier.start(
+        () -> {
+          try {
+            while (System.nanoTime() < deadline && failures.isEmpty()) {
+              cache.invalidateAll();
+              sleep(20);
+            }
+          } catch (IllegalStateException e) {
+            if (!closed.get()) {
+              throw e; // only a closed cache may refuse
+            }
+          }
+        });
     for (Thread thread : threads.subList(0, 2)) {
       thread.join();
     }
@@ -75,13 +80,17 @@ class PageReclamationSafetyTest {
     assertTrue(reads.get() > 0);
   }
 
-  private static void write(Cache<Long, byte[]> cache, SplittableRandom random, long deadline,
+  private static void write(
+      Cache<Long, byte[]> cache,
+      SplittableRandom random,
+      long deadline,
       ConcurrentLinkedQueue<Throwable> failures) {
     try {
       while (System.nanoTime() < deadline && failures.isEmpty()) {
         long key = random.nextLong(KEYS);
         // Pages of a 2 MiB segment are 8 KiB: a third of the values need a page of their own.
-        int length = 16 + (random.nextInt(3) == 0 ? random.nextInt(32 * 1024) : random.nextInt(2000));
+        int length =
+            16 + (random.nextInt(3) == 0 ? random.nextInt(32 * 1024) : random.nextInt(2000));
         cache.put(key, value(key, length));
       }
     } catch (Throwable e) {
@@ -89,10 +98,14 @@ class PageReclamationSafetyTest {
     }
   }
 
-  private static void read(Cache<Long, byte[]> cache, SplittableRandom random,
-      AtomicBoolean closed, AtomicLong reads, ConcurrentLinkedQueue<Throwable> failures) {
+  private static void read(
+      Cache<Long, byte[]> cache,
+      SplittableRandom random,
+      AtomicBoolean closed,
+      AtomicLong reads,
+      ConcurrentLinkedQueue<Throwable> failures) {
     try {
-      for (;;) {
+      for (; ; ) {
         long key = random.nextLong(KEYS);
         byte[] value;
         try {

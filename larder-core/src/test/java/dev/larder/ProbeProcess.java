@@ -16,23 +16,24 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Runs a measuring program (a class with a {@code main} in the test sources) in a fresh JVM on
- * this test's class path, and reads the {@code key=value} pairs of the last line it prints.
- * Fails the calling test if the program does not end within its time, or ends with an error.
+ * Runs a measuring program (a class with a {@code main} in the test sources) in a fresh JVM on this
+ * test's class path, and reads the {@code key=value} pairs of the last line it prints. Fails the
+ * calling test if the program does not end within its time, or ends with an error.
  */
 final class ProbeProcess {
 
   private ProbeProcess() {}
 
   /**
+   * Returns the pairs of its last line of output.
+   *
    * @param main the program
    * @param flags the JVM's flags
    * @param seconds how long it may take
    * @param args its arguments
-   * @return the pairs of its last line of output
    */
-  static Map<String, String> run(Class<?> main, List<String> flags, long seconds,
-      String... args) throws IOException, InterruptedException {
+  static Map<String, String> run(Class<?> main, List<String> flags, long seconds, String... args)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(flags);
@@ -42,8 +43,9 @@ final class ProbeProcess {
     command.addAll(List.of(args));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     // read on another thread, so that a program that hangs cannot hold this one past its time
-    FutureTask<String> output = new FutureTask<>(
-        () -> new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    FutureTask<String> output =
+        new FutureTask<>(
+            () -> new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
     Thread.ofPlatform().daemon().start(output);
     boolean ended = process.waitFor(seconds, TimeUnit.SECONDS);
     if (!ended) {

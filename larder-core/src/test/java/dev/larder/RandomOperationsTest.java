@@ -21,14 +21,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Every operation of the public API, in a seeded random mix from three threads, over a cache
- * whose configuration is drawn from the same seed: storage, entry or byte bound (small ones
- * included), segment count, expiry against a ticker the threads advance, statistics, a loader
- * that fails or finds nothing for some keys, and values from one byte to larger than the bound.
- * Values encode their key, so a value read under another key or torn is caught. Checked: only
- * the documented exceptions, the bound after every operation, and at quiescence an iteration
- * that agrees with the size, invalidateAll that empties, close that is idempotent and final.
- * This harness found that a bound smaller than the segments asked for was not kept.
+ * Every operation of the public API, in a seeded random mix from three threads, over a cache whose
+ * configuration is drawn from the same seed: storage, entry or byte bound (small ones included),
+ * segment count, expiry against a ticker the threads advance, statistics, a loader that fails or
+ * finds nothing for some keys, and values from one byte to larger than the bound. Values encode
+ * their key, so a value read under another key or torn is caught. Checked: only the documented
+ * exceptions, the bound after every operation, and at quiescence an iteration that agrees with the
+ * size, invalidateAll that empties, close that is idempotent and final. This harness found that a
+ * bound smaller than the segments asked for was not kept.
  */
 class RandomOperationsTest {
 
@@ -47,8 +47,9 @@ class RandomOperationsTest {
     try {
       runThreads(cache, seed, config);
       cache.cleanUp();
-      assertTrue(config.within(cache), config + ": " + cache.estimatedSize() + " entries, "
-          + cache.memoryUsed() + " bytes");
+      assertTrue(
+          config.within(cache),
+          config + ": " + cache.estimatedSize() + " entries, " + cache.memoryUsed() + " bytes");
       long iterated = 0;
       for (Map.Entry<Long, byte[]> entry : cache.asMap().entrySet()) {
         checkValue(entry.getKey(), entry.getValue());
@@ -72,10 +73,12 @@ class RandomOperationsTest {
       List<Future<?>> done = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
         Random random = new Random(seed * 31 + t);
-        done.add(threads.submit(() -> {
-          work(cache, random, config);
-          return null;
-        }));
+        done.add(
+            threads.submit(
+                () -> {
+                  work(cache, random, config);
+                  return null;
+                }));
       }
       for (Future<?> future : done) {
         future.get(100, TimeUnit.SECONDS);
@@ -88,8 +91,8 @@ class RandomOperationsTest {
   private void work(Cache<Long, byte[]> cache, Random random, Config config) {
     for (int op = 0; op < OPERATIONS; op++) {
       long key = random.nextInt(4) == 0 ? random.nextInt(20 * KEYS) : random.nextInt(KEYS);
-      int length = random.nextInt(100) == 0 ? 100_000 + random.nextInt(200_000)
-          : 1 + random.nextInt(600);
+      int length =
+          random.nextInt(100) == 0 ? 100_000 + random.nextInt(200_000) : 1 + random.nextInt(600);
       try {
         operate(cache, random, key, length);
       } catch (IllegalArgumentException e) {
@@ -98,12 +101,14 @@ class RandomOperationsTest {
         assertTrue(refusedEntryBytes(e) > config.smallestRefused(), config + ": " + e);
       } catch (CacheLoadingException e) {
         // getAll also loads the next key
-        assertTrue(e.getCause() instanceof IOException io
-            && failsToLoad(Long.parseLong(io.getMessage().substring("cannot load ".length()))),
+        assertTrue(
+            e.getCause() instanceof IOException io
+                && failsToLoad(Long.parseLong(io.getMessage().substring("cannot load ".length()))),
             e.toString());
       }
-      assertTrue(config.within(cache), config + ": " + cache.estimatedSize() + " entries, "
-          + cache.memoryUsed() + " bytes");
+      assertTrue(
+          config.within(cache),
+          config + ": " + cache.estimatedSize() + " entries, " + cache.memoryUsed() + " bytes");
     }
   }
 
@@ -118,8 +123,15 @@ class RandomOperationsTest {
       case 12 -> cache.replace(key, value(key, length), value(key, 1 + random.nextInt(100)));
       case 13 -> checkValue(key, cache.remove(key));
       case 14 -> cache.invalidate(key);
-      case 15 -> checkValue(key, cache.compute(key, (k, old) -> random.nextInt(5) == 0 ? null
-          : value(k, old == null ? length : old.length % 600 + 1)));
+      case 15 ->
+          checkValue(
+              key,
+              cache.compute(
+                  key,
+                  (k, old) ->
+                      random.nextInt(5) == 0
+                          ? null
+                          : value(k, old == null ? length : old.length % 600 + 1)));
       case 16 -> cache.getAll(List.of(key, key + 1, key)).forEach(RandomOperationsTest::checkValue);
       case 17 -> nanos.addAndGet(random.nextInt(20_000));
       case 18 -> {
@@ -144,9 +156,9 @@ class RandomOperationsTest {
   }
 
   private static long refusedEntryBytes(IllegalArgumentException e) {
-    java.util.regex.Matcher m = java.util.regex.Pattern
-        .compile("an entry of (\\d+) bytes can never fit")
-        .matcher(String.valueOf(e.getMessage()));
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("an entry of (\\d+) bytes can never fit")
+            .matcher(String.valueOf(e.getMessage()));
     return m.find() ? Long.parseLong(m.group(1)) : -1;
   }
 
@@ -175,28 +187,42 @@ class RandomOperationsTest {
     }
     for (int i = 0; i < value.length; i++) {
       if (value[i] != (byte) (key * 31 + i)) {
-        throw new AssertionError("value of " + value.length + " bytes for key " + key
-            + " differs at byte " + i);
+        throw new AssertionError(
+            "value of " + value.length + " bytes for key " + key + " differs at byte " + i);
       }
     }
   }
 
   /** One cache configuration drawn from a seed. */
-  private record Config(Storage storage, boolean byteBound, long bound, int segments,
-      boolean expires, boolean afterAccess, boolean stats) {
+  private record Config(
+      Storage storage,
+      boolean byteBound,
+      long bound,
+      int segments,
+      boolean expires,
+      boolean afterAccess,
+      boolean stats) {
 
     static Config draw(Random random) {
       boolean byteBound = random.nextBoolean();
       long bound = byteBound ? (64L << 10) << random.nextInt(6) : 1 + random.nextInt(2000);
       boolean expires = random.nextInt(3) == 0;
-      return new Config(random.nextBoolean() ? Storage.HEAP : Storage.OFF_HEAP, byteBound, bound,
-          random.nextBoolean() ? 0 : 1 << random.nextInt(9), expires,
-          expires && random.nextBoolean(), random.nextBoolean());
+      return new Config(
+          random.nextBoolean() ? Storage.HEAP : Storage.OFF_HEAP,
+          byteBound,
+          bound,
+          random.nextBoolean() ? 0 : 1 << random.nextInt(9),
+          expires,
+          expires && random.nextBoolean(),
+          random.nextBoolean());
     }
 
     Cache<Long, byte[]> build(AtomicLong nanos) {
-      CacheBuilder<Long, byte[]> builder = Cache.builder(Codecs.longs(), Codecs.bytes())
-          .storage(storage).ticker(nanos::get).loader(RandomOperationsTest::load);
+      CacheBuilder<Long, byte[]> builder =
+          Cache.builder(Codecs.longs(), Codecs.bytes())
+              .storage(storage)
+              .ticker(nanos::get)
+              .loader(RandomOperationsTest::load);
       if (byteBound) {
         builder.maximumMemory(bound);
       } else {
@@ -220,7 +246,7 @@ class RandomOperationsTest {
       return byteBound ? cache.memoryUsed() <= bound : cache.estimatedSize() <= bound;
     }
 
-    /** @return the entry size up to which no write may be refused */
+    /** Returns the entry size up to which no write may be refused. */
     long smallestRefused() {
       // a byte-bounded segment has at least 64 KiB; an entry-bounded one has no byte limit
       return byteBound ? 16 << 10 : Long.MAX_VALUE;

@@ -17,16 +17,21 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A caller that arrives after an invalidation has returned starts or joins a load that began
- * after it: it never shares the result of a load that read the data before the change the
- * invalidation was made for. The "database" is a version counter per key; a write raises the
- * version, then invalidates.
+ * A caller that arrives after an invalidation has returned starts or joins a load that began after
+ * it: it never shares the result of a load that read the data before the change the invalidation
+ * was made for. The "database" is a version counter per key; a write raises the version, then
+ * invalidates.
  */
 class ReadAfterInvalidateTest {
 
   /** The writes that remove a key; each must keep later callers off the loads it superseded. */
   enum Removal {
-    INVALIDATE, INVALIDATE_ALL, INVALIDATE_KEYS, REMOVE, COMPUTE_TO_NULL, MAP_REMOVE;
+    INVALIDATE,
+    INVALIDATE_ALL,
+    INVALIDATE_KEYS,
+    REMOVE,
+    COMPUTE_TO_NULL,
+    MAP_REMOVE;
 
     void apply(Cache<Long, Long> cache, long key) {
       switch (this) {
@@ -41,9 +46,9 @@ class ReadAfterInvalidateTest {
   }
 
   /**
-   * A slow load reads version 1; the version becomes 2 and the key is removed; the same thread
-   * then reads through the cache and must get version 2, not wait for the old load and share
-   * its version 1.
+   * A slow load reads version 1; the version becomes 2 and the key is removed; the same thread then
+   * reads through the cache and must get version 2, not wait for the old load and share its version
+   * 1.
    */
   @ParameterizedTest
   @EnumSource(Removal.class)
@@ -64,8 +69,12 @@ class ReadAfterInvalidateTest {
     AtomicLong database = new AtomicLong(1);
     CountDownLatch oldLoadRead = new CountDownLatch(1);
     CountDownLatch releaseOldLoad = new CountDownLatch(1);
-    try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
-        .maximumEntries(100).hotTierShare(tier).build()) {
+    try (Cache<Long, Long> cache =
+        Cache.builder(Long.class, Long.class)
+            .storage(storage)
+            .maximumEntries(100)
+            .hotTierShare(tier)
+            .build()) {
       // the key read often first, so that its count in the sketch takes the loaded values
       // into the tier (with the tier on) as soon as they are read
       cache.put(7L, 0L);
@@ -73,19 +82,28 @@ class ReadAfterInvalidateTest {
         cache.getIfPresent(7L);
       }
       cache.invalidate(7L);
-      Thread oldLoad = Thread.ofPlatform().start(() -> cache.get(7L, k -> {
-        long version = database.get();
-        oldLoadRead.countDown();
-        await(releaseOldLoad);
-        return version;
-      }));
+      Thread oldLoad =
+          Thread.ofPlatform()
+              .start(
+                  () ->
+                      cache.get(
+                          7L,
+                          k -> {
+                            long version = database.get();
+                            oldLoadRead.countDown();
+                            await(releaseOldLoad);
+                            return version;
+                          }));
       assertTrue(oldLoadRead.await(10, TimeUnit.SECONDS));
       AtomicReference<Long> readAfter = new AtomicReference<>();
-      Thread writer = Thread.ofPlatform().start(() -> {
-        database.set(2);
-        removal.apply(cache, 7L);
-        readAfter.set(cache.get(7L, k -> database.get()));
-      });
+      Thread writer =
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    database.set(2);
+                    removal.apply(cache, 7L);
+                    readAfter.set(cache.get(7L, k -> database.get()));
+                  });
       // Without the fix the writer's read waits on the old load: let that load finish then,
       // so the test fails on the stale version instead of hanging.
       waitUntilDoneOrBlocked(writer);
@@ -93,15 +111,15 @@ class ReadAfterInvalidateTest {
       writer.join(10_000);
       oldLoad.join(10_000);
       assertEquals(2L, readAfter.get(), storage + ", tier " + tier + ": read after " + removal);
-      assertEquals(2L, cache.getIfPresent(7L), storage + ", tier " + tier + ": stored after "
-          + removal);
+      assertEquals(
+          2L, cache.getIfPresent(7L), storage + ", tier " + tier + ": stored after " + removal);
     }
   }
 
   /**
-   * Writers raise a key's version and remove it, then read it back; readers read through the
-   * cache all along with a loader that takes its time. No read after a removal may return a
-   * version older than the one that removal was made for.
+   * Writers raise a key's version and remove it, then read it back; readers read through the cache
+   * all along with a loader that takes its time. No read after a removal may return a version older
+   * than the one that removal was made for.
    */
   @ParameterizedTest
   @CsvSource({"OFF_HEAP, 0", "OFF_HEAP, 0.5", "HEAP, 0", "HEAP, 0.5"})
@@ -113,8 +131,12 @@ class ReadAfterInvalidateTest {
     AtomicLong checked = new AtomicLong();
     AtomicReference<Throwable> failure = new AtomicReference<>();
     Removal[] removals = Removal.values();
-    try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
-        .maximumEntries(1000).hotTierShare(tier).build()) {
+    try (Cache<Long, Long> cache =
+        Cache.builder(Long.class, Long.class)
+            .storage(storage)
+            .maximumEntries(1000)
+            .hotTierShare(tier)
+            .build()) {
       // At least 4 s and 20,000 checked reads, whichever comes later, but at most 40 s: a
       // loaded machine makes fewer reads per second, not a weaker test. The race this found
       // last (a write that saw no load in flight because it asked ConcurrentHashMap.isEmpty,
@@ -126,27 +148,31 @@ class ReadAfterInvalidateTest {
       Thread[] threads = new Thread[6];
       for (int t = 0; t < threads.length; t++) {
         boolean writer = t % 2 == 0;
-        threads[t] = Thread.ofPlatform().start(() -> {
-          try {
-            ThreadLocalRandom random = ThreadLocalRandom.current();
-            for (long now = System.nanoTime();
-                now < most && (now < least || checked.get() < 20_000); now = System.nanoTime()) {
-              int key = random.nextInt(keys);
-              long expected = 0;
-              if (writer) {
-                expected = database.incrementAndGet(key);
-                removals[random.nextInt(removals.length)].apply(cache, key);
-              }
-              Long read = cache.get((long) key, k -> slowRead(database, key));
-              checked.incrementAndGet();
-              if (read < expected) {
-                stale.incrementAndGet();
-              }
-            }
-          } catch (Throwable e) {
-            failure.compareAndSet(null, e);
-          }
-        });
+        threads[t] =
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      try {
+                        ThreadLocalRandom random = ThreadLocalRandom.current();
+                        for (long now = System.nanoTime();
+                            now < most && (now < least || checked.get() < 20_000);
+                            now = System.nanoTime()) {
+                          int key = random.nextInt(keys);
+                          long expected = 0;
+                          if (writer) {
+                            expected = database.incrementAndGet(key);
+                            removals[random.nextInt(removals.length)].apply(cache, key);
+                          }
+                          Long read = cache.get((long) key, k -> slowRead(database, key));
+                          checked.incrementAndGet();
+                          if (read < expected) {
+                            stale.incrementAndGet();
+                          }
+                        }
+                      } catch (Throwable e) {
+                        failure.compareAndSet(null, e);
+                      }
+                    });
       }
       for (Thread thread : threads) {
         thread.join(60_000);
@@ -169,8 +195,8 @@ class ReadAfterInvalidateTest {
   }
 
   private static void waitUntilDoneOrBlocked(Thread thread) throws InterruptedException {
-    Set<Thread.State> blocked = Set.of(Thread.State.WAITING, Thread.State.TIMED_WAITING,
-        Thread.State.TERMINATED);
+    Set<Thread.State> blocked =
+        Set.of(Thread.State.WAITING, Thread.State.TIMED_WAITING, Thread.State.TERMINATED);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!blocked.contains(thread.getState()) && System.nanoTime() < deadline) {
       Thread.sleep(1);

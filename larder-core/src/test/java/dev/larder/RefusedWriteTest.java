@@ -14,8 +14,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A write whose entry can never fit is refused before anything is evicted, and the refusal
- * names the largest entry the cache takes: one byte more is refused, that size is stored.
+ * A write whose entry can never fit is refused before anything is evicted, and the refusal names
+ * the largest entry the cache takes: one byte more is refused, that size is stored.
  */
 class RefusedWriteTest {
 
@@ -24,7 +24,13 @@ class RefusedWriteTest {
 
   /** Every write that stores a value; each is given key 1000 (absent) or 0 (present). */
   enum Write {
-    PUT, PUT_IF_ABSENT, GET_WITH_FUNCTION, COMPUTE, MAP_PUT, REPLACE, MERGE;
+    PUT,
+    PUT_IF_ABSENT,
+    GET_WITH_FUNCTION,
+    COMPUTE,
+    MAP_PUT,
+    REPLACE,
+    MERGE;
 
     void apply(Cache<Long, byte[]> cache, byte[] value) {
       switch (this) {
@@ -46,8 +52,9 @@ class RefusedWriteTest {
     for (Storage storage : Storage.values()) {
       List<String> heard = new CopyOnWriteArrayList<>();
       try (Cache<Long, byte[]> cache = filled(storage, 8 << 20, 1, heard)) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> write.apply(cache, new byte[8_369_738]));
+        IllegalArgumentException e =
+            assertThrows(
+                IllegalArgumentException.class, () -> write.apply(cache, new byte[8_369_738]));
         assertUnchanged(cache, heard, storage + " " + write + ": " + e.getMessage());
         cache.put(2000L, new byte[10]);
         assertEquals(List.of(), heard, "no removal surfaces with the next write");
@@ -56,9 +63,9 @@ class RefusedWriteTest {
   }
 
   /**
-   * At the limit the message names: one byte more is refused intact, the limit is stored. The
-   * limit is the key's segment's, and an update's can be a little higher than a new key's (its
-   * index needs no room), so each write asks with its own key.
+   * At the limit the message names: one byte more is refused intact, the limit is stored. The limit
+   * is the key's segment's, and an update's can be a little higher than a new key's (its index
+   * needs no room), so each write asks with its own key.
    */
   @ParameterizedTest
   @EnumSource(Storage.class)
@@ -69,14 +76,18 @@ class RefusedWriteTest {
         long largest = 0;
         long overhead = 0;
         for (Write write : new Write[] {Write.PUT, Write.GET_WITH_FUNCTION, Write.REPLACE}) {
-          String message = assertThrows(IllegalArgumentException.class,
-              () -> write.apply(cache, new byte[(int) bound])).getMessage();
+          String message =
+              assertThrows(
+                      IllegalArgumentException.class,
+                      () -> write.apply(cache, new byte[(int) bound]))
+                  .getMessage();
           largest = number(LARGEST, message);
           overhead = number(ENTRY, message) - bound;
           assertTrue(largest > bound / 64 / 2 && largest < bound, message);
           byte[] over = new byte[(int) (largest - overhead + 1)];
-          message = assertThrows(IllegalArgumentException.class, () -> write.apply(cache, over))
-              .getMessage();
+          message =
+              assertThrows(IllegalArgumentException.class, () -> write.apply(cache, over))
+                  .getMessage();
           assertTrue(message.contains("takes is " + largest + " bytes"), message);
           assertUnchanged(cache, heard, storage + " " + bound + " " + write);
         }
@@ -89,11 +100,15 @@ class RefusedWriteTest {
   }
 
   /** 100 entries of 1 KB, keys 0-99, with a synchronous listener. */
-  private static Cache<Long, byte[]> filled(Storage storage, long bound, int segments,
-      List<String> heard) {
-    CacheBuilder<Long, byte[]> builder = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(bound).recordStats().executor(Runnable::run)
-        .removalListener((k, v, cause) -> heard.add(k + ":" + cause));
+  private static Cache<Long, byte[]> filled(
+      Storage storage, long bound, int segments, List<String> heard) {
+    CacheBuilder<Long, byte[]> builder =
+        Cache.builder(Codecs.longs(), Codecs.bytes())
+            .storage(storage)
+            .maximumMemory(bound)
+            .recordStats()
+            .executor(Runnable::run)
+            .removalListener((k, v, cause) -> heard.add(k + ":" + cause));
     Cache<Long, byte[]> cache = (segments > 0 ? builder.segments(segments) : builder).build();
     for (long k = 0; k < 100; k++) {
       cache.put(k, value(k));
@@ -107,8 +122,7 @@ class RefusedWriteTest {
     return value;
   }
 
-  private static void assertUnchanged(Cache<Long, byte[]> cache, List<String> heard,
-      String what) {
+  private static void assertUnchanged(Cache<Long, byte[]> cache, List<String> heard, String what) {
     assertEquals(100, cache.estimatedSize(), what);
     assertEquals(List.of(), heard, what);
     assertEquals(0, cache.stats().evictionCount(), what);

@@ -24,8 +24,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Conservation of removal notifications: three threads mix every kind of write, removal, expiry
- * and cleanUp on a bounded cache whose listener runs on the writing thread; every value carries a
+ * Conservation of removal notifications: three threads mix every kind of write, removal, expiry and
+ * cleanUp on a bounded cache whose listener runs on the writing thread; every value carries a
  * unique version. Once invalidateAll has emptied the cache, each value that was stored must have
  * been reported removed exactly once, under its own key, and no value that was never stored. A
  * writer's results are counted from what the calls return (putIfAbsent returned null, replace a
@@ -42,8 +42,10 @@ class RemovalNotificationTest {
   private final AtomicLong versions = new AtomicLong(1);
   private final AtomicLong nanos = new AtomicLong();
   private final Set<Long> stored = ConcurrentHashMap.newKeySet();
+
   /** Loaded values a load returned, which a write during the load keeps it from storing. */
   private final Set<Long> maybeStored = ConcurrentHashMap.newKeySet();
+
   private final Map<Long, RemovalCause> notified = new ConcurrentHashMap<>();
   private final ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
 
@@ -58,10 +60,12 @@ class RemovalNotificationTest {
         List<Future<?>> done = new ArrayList<>();
         for (int t = 0; t < 3; t++) {
           Random random = new Random(seed * 17 + t);
-          done.add(threads.submit(() -> {
-            work(cache, random);
-            return null;
-          }));
+          done.add(
+              threads.submit(
+                  () -> {
+                    work(cache, random);
+                    return null;
+                  }));
         }
         for (Future<?> future : done) {
           future.get(100, TimeUnit.SECONDS);
@@ -85,10 +89,13 @@ class RemovalNotificationTest {
   }
 
   private Cache<Long, byte[]> build(Random config) {
-    CacheBuilder<Long, byte[]> builder = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(config.nextBoolean() ? Storage.HEAP : Storage.OFF_HEAP)
-        .executor(Runnable::run).ticker(nanos::get).removalListener(this::onRemoval)
-        .recordStats();
+    CacheBuilder<Long, byte[]> builder =
+        Cache.builder(Codecs.longs(), Codecs.bytes())
+            .storage(config.nextBoolean() ? Storage.HEAP : Storage.OFF_HEAP)
+            .executor(Runnable::run)
+            .ticker(nanos::get)
+            .removalListener(this::onRemoval)
+            .recordStats();
     if (config.nextBoolean()) {
       builder.maximumMemory((64L << 10) << config.nextInt(5));
     } else {
@@ -103,11 +110,14 @@ class RemovalNotificationTest {
       builder.segments(1 << config.nextInt(4));
     }
     Random loads = new Random(config.nextLong());
-    return builder.loader(key -> {
-      synchronized (loads) {
-        return value(key, loads);
-      }
-    }).build();
+    return builder
+        .loader(
+            key -> {
+              synchronized (loads) {
+                return value(key, loads);
+              }
+            })
+        .build();
   }
 
   private long reported(RemovalCause cause) {
@@ -142,8 +152,8 @@ class RemovalNotificationTest {
           byte[] current = cache.getIfPresent(key);
           storedIf(current != null && cache.replace(key, current, value), version);
         }
-        case 6 -> storedVersionOf(cache.compute(key,
-            (k, old) -> random.nextInt(4) == 0 ? null : value));
+        case 6 ->
+            storedVersionOf(cache.compute(key, (k, old) -> random.nextInt(4) == 0 ? null : value));
         case 7 -> maybeStoredIf(version(cache.get(key, k -> value)) == version, version);
         case 8 -> {
           byte[] loaded = cache.get(key);
@@ -193,7 +203,9 @@ class RemovalNotificationTest {
 
   private byte[] value(long key, Random random) {
     return ByteBuffer.allocate(16 + random.nextInt(400))
-        .putLong(versions.getAndIncrement()).putLong(key).array();
+        .putLong(versions.getAndIncrement())
+        .putLong(key)
+        .array();
   }
 
   private static long version(byte[] value) {

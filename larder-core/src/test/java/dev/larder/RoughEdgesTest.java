@@ -24,8 +24,11 @@ class RoughEdgesTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   void putAllStoresNothingIfAnEntryCanNeverFit(Storage storage) {
-    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(1 << 20).build()) {
+    try (Cache<Long, byte[]> cache =
+        Cache.builder(Codecs.longs(), Codecs.bytes())
+            .storage(storage)
+            .maximumMemory(1 << 20)
+            .build()) {
       cache.put(0L, new byte[10]);
       Map<Long, byte[]> batch = new LinkedHashMap<>();
       batch.put(1L, new byte[10]);
@@ -43,20 +46,21 @@ class RoughEdgesTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   void putAllStoresNothingIfAnEntryIsNullOrItsCodecThrows(Storage storage) {
-    Codec<String> failing = CallingCodecs.strings(value -> {
-      if (value.equals("bad")) {
-        throw new CodecException("cannot encode bad");
-      }
-    });
-    try (Cache<String, String> cache = Cache.builder(Codecs.strings(), failing)
-        .storage(storage).maximumEntries(100).build()) {
+    Codec<String> failing =
+        CallingCodecs.strings(
+            value -> {
+              if (value.equals("bad")) {
+                throw new CodecException("cannot encode bad");
+              }
+            });
+    try (Cache<String, String> cache =
+        Cache.builder(Codecs.strings(), failing).storage(storage).maximumEntries(100).build()) {
       Map<String, String> batch = new LinkedHashMap<>();
       batch.put("a", "good");
       batch.put("b", "bad");
       assertThrows(CodecException.class, () -> cache.putAll(batch));
       batch.put("b", null);
-      NullPointerException e = assertThrows(NullPointerException.class,
-          () -> cache.putAll(batch));
+      NullPointerException e = assertThrows(NullPointerException.class, () -> cache.putAll(batch));
       assertTrue(e.getMessage().contains("null value"), e.getMessage());
       assertEquals(0, cache.estimatedSize());
     }
@@ -66,9 +70,14 @@ class RoughEdgesTest {
   @EnumSource(Storage.class)
   void mapSizeAndIsEmptyAgreeWithIterationOnceEntriesExpire(Storage storage) {
     AtomicLong time = new AtomicLong(1_000);
-    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
-        .storage(storage).maximumEntries(100).ticker(time::get).executor(Runnable::run)
-        .expireAfterWrite(Duration.ofNanos(100)).build()) {
+    try (Cache<String, String> cache =
+        Cache.builder(String.class, String.class)
+            .storage(storage)
+            .maximumEntries(100)
+            .ticker(time::get)
+            .executor(Runnable::run)
+            .expireAfterWrite(Duration.ofNanos(100))
+            .build()) {
       ConcurrentMap<String, String> map = cache.asMap();
       cache.put("a", "1");
       cache.put("b", "2");
@@ -89,17 +98,26 @@ class RoughEdgesTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   void nullArgumentsAreNamed(Storage storage) {
-    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
-        .storage(storage).maximumEntries(100).build()) {
+    try (Cache<String, String> cache =
+        Cache.builder(String.class, String.class).storage(storage).maximumEntries(100).build()) {
       cache.put("k", "v");
-      assertEquals("newValue", assertThrows(NullPointerException.class,
-          () -> cache.replace("k", "v", null)).getMessage());
-      assertEquals("oldValue", assertThrows(NullPointerException.class,
-          () -> cache.replace("k", null, "w")).getMessage());
-      assertEquals("mappingFunction", assertThrows(NullPointerException.class,
-          () -> cache.asMap().computeIfAbsent("k", null)).getMessage());
-      assertEquals("key", assertThrows(NullPointerException.class,
-          () -> cache.asMap().computeIfAbsent(null, k -> "v")).getMessage());
+      assertEquals(
+          "newValue",
+          assertThrows(NullPointerException.class, () -> cache.replace("k", "v", null))
+              .getMessage());
+      assertEquals(
+          "oldValue",
+          assertThrows(NullPointerException.class, () -> cache.replace("k", null, "w"))
+              .getMessage());
+      assertEquals(
+          "mappingFunction",
+          assertThrows(NullPointerException.class, () -> cache.asMap().computeIfAbsent("k", null))
+              .getMessage());
+      assertEquals(
+          "key",
+          assertThrows(
+                  NullPointerException.class, () -> cache.asMap().computeIfAbsent(null, k -> "v"))
+              .getMessage());
       assertEquals("v", cache.getIfPresent("k"));
     }
   }
@@ -107,14 +125,15 @@ class RoughEdgesTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   void mapComputeIfAbsentLoadsOnceAndKeepsPresentValues(Storage storage) {
-    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
-        .storage(storage).maximumEntries(100).build()) {
+    try (Cache<String, String> cache =
+        Cache.builder(String.class, String.class).storage(storage).maximumEntries(100).build()) {
       ConcurrentMap<String, String> map = cache.asMap();
       AtomicLong calls = new AtomicLong();
-      Function<String, String> function = k -> {
-        calls.incrementAndGet();
-        return "computed " + k;
-      };
+      Function<String, String> function =
+          k -> {
+            calls.incrementAndGet();
+            return "computed " + k;
+          };
       assertEquals("computed a", map.computeIfAbsent("a", function));
       assertEquals("computed a", map.computeIfAbsent("a", function));
       assertNull(map.computeIfAbsent("b", k -> null));

@@ -28,13 +28,14 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * A cache whose bound calls for several segments starts with one and splits it into all of them
  * once it holds 1 MiB or 4096 entries (SegmentTable, Segment.splitInto). The split must be
- * invisible: every entry keeps its value and deadline, nothing is reported removed, iteration
- * that straddles it misses no key, and under concurrent writers and lock-free readers no write
- * is lost and no read is torn, stale after a newer one, or of another key.
+ * invisible: every entry keeps its value and deadline, nothing is reported removed, iteration that
+ * straddles it misses no key, and under concurrent writers and lock-free readers no write is lost
+ * and no read is torn, stale after a newer one, or of another key.
  */
 class SegmentSplitTest {
 
   private static final long GIB = 1L << 30;
+
   /** Entries of about 170 B: enough of them to pass the 1 MiB split point. */
   private static final int PAST_SPLIT = 8_000;
 
@@ -42,9 +43,13 @@ class SegmentSplitTest {
   @EnumSource(Storage.class)
   void entriesKeepTheirValuesAndDeadlines(Storage storage) {
     AtomicLong now = new AtomicLong(1);
-    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(GIB).expireAfterWrite(Duration.ofSeconds(10))
-        .ticker(now::get).build()) {
+    try (Cache<Long, byte[]> cache =
+        Cache.builder(Codecs.longs(), Codecs.bytes())
+            .storage(storage)
+            .maximumMemory(GIB)
+            .expireAfterWrite(Duration.ofSeconds(10))
+            .ticker(now::get)
+            .build()) {
       for (long key = 0; key < 100; key++) {
         cache.put(key, value(key, 1));
       }
@@ -68,9 +73,14 @@ class SegmentSplitTest {
   @EnumSource(Storage.class)
   void theSplitReportsNothingRemoved(Storage storage) {
     AtomicInteger notices = new AtomicInteger();
-    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(GIB).executor(Runnable::run).recordStats()
-        .removalListener((k, v, cause) -> notices.incrementAndGet()).build()) {
+    try (Cache<Long, byte[]> cache =
+        Cache.builder(Codecs.longs(), Codecs.bytes())
+            .storage(storage)
+            .maximumMemory(GIB)
+            .executor(Runnable::run)
+            .recordStats()
+            .removalListener((k, v, cause) -> notices.incrementAndGet())
+            .build()) {
       for (long key = 0; key < PAST_SPLIT; key++) {
         cache.put(key, value(key, 1));
       }
@@ -83,8 +93,8 @@ class SegmentSplitTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   void anEntryLargerThanTheSplitPointSplitsAnEmptyCache(Storage storage) {
-    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(GIB).build()) {
+    try (Cache<Long, byte[]> cache =
+        Cache.builder(Codecs.longs(), Codecs.bytes()).storage(storage).maximumMemory(GIB).build()) {
       byte[] large = new byte[3 << 20];
       large[12345] = 7;
       cache.put(1L, large);
@@ -97,8 +107,8 @@ class SegmentSplitTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   void iterationThatStraddlesTheSplitMissesNoKey(Storage storage) {
-    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(GIB).build()) {
+    try (Cache<Long, byte[]> cache =
+        Cache.builder(Codecs.longs(), Codecs.bytes()).storage(storage).maximumMemory(GIB).build()) {
       for (long key = 0; key < 100; key++) {
         cache.put(key, value(key, 1));
       }
@@ -120,13 +130,13 @@ class SegmentSplitTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   void closesBeforeAndAfterTheSplit(Storage storage) {
-    Cache<Long, byte[]> small = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(GIB).build();
+    Cache<Long, byte[]> small =
+        Cache.builder(Codecs.longs(), Codecs.bytes()).storage(storage).maximumMemory(GIB).build();
     small.put(1L, value(1, 1));
     small.close();
     assertThrows(IllegalStateException.class, () -> small.getIfPresent(1L));
-    Cache<Long, byte[]> split = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(GIB).build();
+    Cache<Long, byte[]> split =
+        Cache.builder(Codecs.longs(), Codecs.bytes()).storage(storage).maximumMemory(GIB).build();
     for (long key = 0; key < PAST_SPLIT; key++) {
       split.put(key, value(key, 1));
     }
@@ -135,31 +145,33 @@ class SegmentSplitTest {
   }
 
   /**
-   * Writers own disjoint keys and write each in rising versions while readers check every
-   * value they get; the cache splits while they run, each round afresh. No write may be lost
-   * (each key ends at its last version), and no read torn, foreign or older than one the same
-   * reader saw before.
+   * Writers own disjoint keys and write each in rising versions while readers check every value
+   * they get; the cache splits while they run, each round afresh. No write may be lost (each key
+   * ends at its last version), and no read torn, foreign or older than one the same reader saw
+   * before.
    */
   @ParameterizedTest
   @EnumSource(Storage.class)
   @Timeout(120)
   void noLostWriteOrBadReadWhileSplitting(Storage storage) throws Exception {
     for (int round = 0; round < 6; round++) {
-      try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-          .storage(storage).maximumMemory(GIB).build()) {
+      try (Cache<Long, byte[]> cache =
+          Cache.builder(Codecs.longs(), Codecs.bytes())
+              .storage(storage)
+              .maximumMemory(GIB)
+              .build()) {
         runRound(cache);
       }
     }
   }
 
   /**
-   * Readers of keys present since before the split never miss them across it. A reader that
-   * checked the first segment was open, then read the empty table the split leaves it, took
-   * the empty table for a miss (CI's flake hunt saw "key 5392 vanished after version 1" in
-   * {@link #noLostWriteOrBadReadWhileSplitting}); this test aims at that moment: readers spin
-   * on present keys while one write triggers the split, in many small rounds. They also read
-   * the size, which summed the retired first segment's zero for an instant (reported as a
-   * non-positive "key").
+   * Readers of keys present since before the split never miss them across it. A reader that checked
+   * the first segment was open, then read the empty table the split leaves it, took the empty table
+   * for a miss (CI's flake hunt saw "key 5392 vanished after version 1" in {@link
+   * #noLostWriteOrBadReadWhileSplitting}); this test aims at that moment: readers spin on present
+   * keys while one write triggers the split, in many small rounds. They also read the size, which
+   * summed the retired first segment's zero for an instant (reported as a non-positive "key").
    */
   @ParameterizedTest
   @EnumSource(Storage.class)
@@ -170,8 +182,11 @@ class SegmentSplitTest {
     int rounds = 0;
     while (rounds < 20 || System.nanoTime() < deadline) {
       rounds++;
-      try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-          .storage(storage).maximumMemory(GIB).build()) {
+      try (Cache<Long, byte[]> cache =
+          Cache.builder(Codecs.longs(), Codecs.bytes())
+              .storage(storage)
+              .maximumMemory(GIB)
+              .build()) {
         for (long key = 0; key < present; key++) {
           cache.put(key, value(key, 1));
         }
@@ -179,20 +194,22 @@ class SegmentSplitTest {
         AtomicInteger started = new AtomicInteger();
         ConcurrentLinkedQueue<Long> missed = new ConcurrentLinkedQueue<>();
         try (Workers readers = Workers.named("reader")) {
-          readers.start(2, r -> {
-            ThreadLocalRandom random = ThreadLocalRandom.current();
-            started.incrementAndGet();
-            while (reading.get()) {
-              long key = random.nextInt(present);
-              if (cache.getIfPresent(key) == null) {
-                missed.add(key);
-              }
-              long size = cache.estimatedSize();
-              if (size < present) {
-                missed.add(-size); // the size as a non-positive number
-              }
-            }
-          });
+          readers.start(
+              2,
+              r -> {
+                ThreadLocalRandom random = ThreadLocalRandom.current();
+                started.incrementAndGet();
+                while (reading.get()) {
+                  long key = random.nextInt(present);
+                  if (cache.getIfPresent(key) == null) {
+                    missed.add(key);
+                  }
+                  long size = cache.estimatedSize();
+                  if (size < present) {
+                    missed.add(-size); // the size as a non-positive number
+                  }
+                }
+              });
           while (started.get() < 2 && !readers.failed()) {
             Thread.onSpinWait();
           }
@@ -202,8 +219,13 @@ class SegmentSplitTest {
           reading.set(false);
           readers.join(Duration.ofSeconds(60));
         }
-        assertTrue(missed.isEmpty(), "round " + rounds + ": present keys missed (sizes as"
-            + " non-positive numbers) " + missed);
+        assertTrue(
+            missed.isEmpty(),
+            "round "
+                + rounds
+                + ": present keys missed (sizes as"
+                + " non-positive numbers) "
+                + missed);
       }
     }
   }
@@ -217,18 +239,21 @@ class SegmentSplitTest {
     List<Thread> threads = new ArrayList<>();
     for (int w = 0; w < writers; w++) {
       int owner = w;
-      threads.add(Thread.ofPlatform().start(() -> {
-        try {
-          for (int version = 1; version <= versions; version++) {
-            for (long i = 0; i < keysEach; i++) {
-              long key = i * writers + owner;
-              cache.put(key, value(key, version));
-            }
-          }
-        } catch (Throwable t) {
-          failures.add(t);
-        }
-      }));
+      threads.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    try {
+                      for (int version = 1; version <= versions; version++) {
+                        for (long i = 0; i < keysEach; i++) {
+                          long key = i * writers + owner;
+                          cache.put(key, value(key, version));
+                        }
+                      }
+                    } catch (Throwable t) {
+                      failures.add(t);
+                    }
+                  }));
     }
     List<Thread> readers = new ArrayList<>();
     for (int r = 0; r < 2; r++) {
@@ -248,8 +273,8 @@ class SegmentSplitTest {
     assertEquals((long) keysEach * writers, cache.estimatedSize());
   }
 
-  private static void read(Cache<Long, byte[]> cache, AtomicBoolean writing,
-      ConcurrentLinkedQueue<Throwable> failures) {
+  private static void read(
+      Cache<Long, byte[]> cache, AtomicBoolean writing, ConcurrentLinkedQueue<Throwable> failures) {
     int[] newest = new int[PAST_SPLIT];
     ThreadLocalRandom random = ThreadLocalRandom.current();
     try {
@@ -258,8 +283,8 @@ class SegmentSplitTest {
         byte[] got = cache.getIfPresent(key);
         if (got == null) {
           if (newest[(int) key] > 0) {
-            failures.add(new AssertionError("key " + key + " vanished after version "
-                + newest[(int) key]));
+            failures.add(
+                new AssertionError("key " + key + " vanished after version " + newest[(int) key]));
             return;
           }
           continue;
@@ -270,8 +295,14 @@ class SegmentSplitTest {
           return;
         }
         if (version < newest[(int) key]) {
-          failures.add(new AssertionError("key " + key + " went back from version "
-              + newest[(int) key] + " to " + version));
+          failures.add(
+              new AssertionError(
+                  "key "
+                      + key
+                      + " went back from version "
+                      + newest[(int) key]
+                      + " to "
+                      + version));
           return;
         }
         newest[(int) key] = version;
@@ -286,7 +317,7 @@ class SegmentSplitTest {
     ByteBuffer buffer = ByteBuffer.allocate(150 + (int) (key % 41));
     buffer.putLong(key).putInt(version);
     while (buffer.hasRemaining()) {
-      buffer.put((byte) (key * 31 + version * 17 + buffer.position()));
+      buffer.put((byte) (key * 31 + version * 17L + buffer.position()));
     }
     return buffer.array();
   }

@@ -29,12 +29,17 @@ class SingleFlightTest {
   void concurrentMissesRunTheLoaderOnce(Storage storage) throws Exception {
     AtomicInteger calls = new AtomicInteger();
     CountDownLatch release = new CountDownLatch(1);
-    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
-        .storage(storage).maximumEntries(1000).loader(key -> {
-          calls.incrementAndGet();
-          release.await();
-          return "value of " + key;
-        }).build()) {
+    try (Cache<String, String> cache =
+        Cache.builder(String.class, String.class)
+            .storage(storage)
+            .maximumEntries(1000)
+            .loader(
+                key -> {
+                  calls.incrementAndGet();
+                  release.await();
+                  return "value of " + key;
+                })
+            .build()) {
       ConcurrentLinkedQueue<String> results = new ConcurrentLinkedQueue<>();
       try (Workers callers = Workers.named("caller")) {
         callers.start(16, i -> results.add(cache.get("k")));
@@ -54,26 +59,30 @@ class SingleFlightTest {
     AtomicInteger calls = new AtomicInteger();
     CountDownLatch release = new CountDownLatch(1);
     IllegalStateException boom = new IllegalStateException("boom");
-    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
-        .storage(storage).maximumEntries(1000).build()) {
+    try (Cache<String, String> cache =
+        Cache.builder(String.class, String.class).storage(storage).maximumEntries(1000).build()) {
       ConcurrentLinkedQueue<Throwable> results = new ConcurrentLinkedQueue<>();
       try (Workers callers = Workers.named("caller")) {
-        callers.start(8, i -> {
-          try {
-            cache.get("k", key -> {
-              calls.incrementAndGet();
+        callers.start(
+            8,
+            i -> {
               try {
-                release.await();
-              } catch (InterruptedException e) {
-                throw new AssertionError(e);
+                cache.get(
+                    "k",
+                    key -> {
+                      calls.incrementAndGet();
+                      try {
+                        release.await();
+                      } catch (InterruptedException e) {
+                        throw new AssertionError(e);
+                      }
+                      throw boom;
+                    });
+                results.add(new AssertionError("returned instead of throwing"));
+              } catch (IllegalStateException e) {
+                results.add(e);
               }
-              throw boom;
             });
-            results.add(new AssertionError("returned instead of throwing"));
-          } catch (IllegalStateException e) {
-            results.add(e);
-          }
-        });
         awaitEveryCallerJoinedTheLoad(callers, calls);
         release.countDown();
         callers.join(Duration.ofSeconds(10));
@@ -90,14 +99,18 @@ class SingleFlightTest {
   /**
    * Waits until the loader has been called once and every other caller waits on that load: the
    * observable moment at which all of them have joined it. (A caller that arrived only after the
-   * release would find the value stored and prove nothing about single flight; a fixed sleep
-   * cannot tell the two apart on a loaded machine.)
+   * release would find the value stored and prove nothing about single flight; a fixed sleep cannot
+   * tell the two apart on a loaded machine.)
    */
   private static void awaitEveryCallerJoinedTheLoad(Workers callers, AtomicInteger calls)
       throws InterruptedException {
     int waiters = callers.threads().size() - 1;
-    Await.until("the loader called once and " + waiters + " callers waiting on its load"
-        + " (LarderCache.Flight.await)", Duration.ofSeconds(10),
+    Await.until(
+        "the loader called once and "
+            + waiters
+            + " callers waiting on its load"
+            + " (LarderCache.Flight.await)",
+        Duration.ofSeconds(10),
         () -> calls.get() == 1 && callers.countWaitingIn("LarderCache$Flight", "await") == waiters);
   }
 
@@ -107,18 +120,28 @@ class SingleFlightTest {
   void aSlowLoadBlocksNoOtherKeyNorItsSegment(Storage storage) throws Exception {
     CountDownLatch loading = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class).storage(storage)
-        .maximumEntries(100).segments(1).build()) {
+    try (Cache<Long, Long> cache =
+        Cache.builder(Long.class, Long.class)
+            .storage(storage)
+            .maximumEntries(100)
+            .segments(1)
+            .build()) {
       cache.put(2L, 20L);
-      Thread slow = Thread.ofPlatform().start(() -> cache.get(1L, key -> {
-        loading.countDown();
-        try {
-          release.await();
-        } catch (InterruptedException e) {
-          throw new AssertionError(e);
-        }
-        return 10L;
-      }));
+      Thread slow =
+          Thread.ofPlatform()
+              .start(
+                  () ->
+                      cache.get(
+                          1L,
+                          key -> {
+                            loading.countDown();
+                            try {
+                              release.await();
+                            } catch (InterruptedException e) {
+                              throw new AssertionError(e);
+                            }
+                            return 10L;
+                          }));
       assertTrue(loading.await(10, TimeUnit.SECONDS));
       // One segment: the same stripe as the loading key, yet reads and writes go through.
       for (long i = 0; i < 1000; i++) {
@@ -163,9 +186,9 @@ class SingleFlightTest {
   }
 
   /**
-   * The read-through race: the loader reads the data, the data changes and the key is
-   * invalidated, then the load finishes. The load must not store what it read before the change,
-   * and the write must not wait for the load.
+   * The read-through race: the loader reads the data, the data changes and the key is invalidated,
+   * then the load finishes. The load must not store what it read before the change, and the write
+   * must not wait for the load.
    */
   @ParameterizedTest
   @EnumSource(WriteDuringLoad.class)
@@ -173,15 +196,20 @@ class SingleFlightTest {
   void aWriteDuringALoadWinsAndDoesNotWait(WriteDuringLoad write) throws Exception {
     CountDownLatch loading = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
-        .maximumEntries(100).build()) {
+    try (Cache<String, String> cache =
+        Cache.builder(String.class, String.class).maximumEntries(100).build()) {
       ExecutorService pool = Executors.newFixedThreadPool(2);
       try {
-        Future<String> load = pool.submit(() -> cache.get("k", k -> {
-          loading.countDown();
-          awaitUninterruptibly(release);
-          return "loaded";
-        }));
+        Future<String> load =
+            pool.submit(
+                () ->
+                    cache.get(
+                        "k",
+                        k -> {
+                          loading.countDown();
+                          awaitUninterruptibly(release);
+                          return "loaded";
+                        }));
         assertTrue(loading.await(10, TimeUnit.SECONDS));
         pool.submit(() -> write.apply(cache)).get(10, TimeUnit.SECONDS);
         release.countDown();
@@ -197,8 +225,8 @@ class SingleFlightTest {
   @EnumSource(Storage.class)
   @Timeout(30)
   void aLoadThatBeginsAfterAWriteStoresItsValue(Storage storage) {
-    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
-        .storage(storage).maximumEntries(100).build()) {
+    try (Cache<String, String> cache =
+        Cache.builder(String.class, String.class).storage(storage).maximumEntries(100).build()) {
       cache.invalidate("k");
       assertEquals("loaded", cache.get("k", k -> "loaded"));
       assertEquals("loaded", cache.getIfPresent("k"));

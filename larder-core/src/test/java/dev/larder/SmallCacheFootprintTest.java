@@ -10,11 +10,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Small caches cost little: with {@code maximumMemory(1 GiB)} an empty cache's
- * memoryUsed() is at most 2 KiB, and with 100, 1,000 and 10,000 entries of 100-200 B it is at
- * most 1.3 x (key bytes + value bytes) + 16 KiB. memoryUsed() is deterministic for a given
- * sequence of writes, so these are exact bounds. Before this change such a cache had its 16
- * segments from the start: 17,152 B empty, 86,272 B at 100 entries, 234,328 B at 1,000.
+ * Small caches cost little: with {@code maximumMemory(1 GiB)} an empty cache's memoryUsed() is at
+ * most 2 KiB, and with 100, 1,000 and 10,000 entries of 100-200 B it is at most 1.3 x (key bytes +
+ * value bytes) + 16 KiB. memoryUsed() is deterministic for a given sequence of writes, so these are
+ * exact bounds. Before this change such a cache had its 16 segments from the start: 17,152 B empty,
+ * 86,272 B at 100 entries, 234,328 B at 1,000.
  */
 class SmallCacheFootprintTest {
 
@@ -23,38 +23,49 @@ class SmallCacheFootprintTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   void anEmptyCacheCostsAtMostTwoKibibytes(Storage storage) {
-    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(GIB).build()) {
+    try (Cache<Long, byte[]> cache =
+        Cache.builder(Codecs.longs(), Codecs.bytes()).storage(storage).maximumMemory(GIB).build()) {
       assertTrue(cache.memoryUsed() <= 2048, () -> "empty: " + cache.memoryUsed());
     }
   }
 
   @ParameterizedTest
-  @CsvSource({"OFF_HEAP, 100", "OFF_HEAP, 1000", "OFF_HEAP, 10000",
-      "HEAP, 100", "HEAP, 1000", "HEAP, 10000"})
+  @CsvSource({
+    "OFF_HEAP, 100",
+    "OFF_HEAP, 1000",
+    "OFF_HEAP, 10000",
+    "HEAP, 100",
+    "HEAP, 1000",
+    "HEAP, 10000"
+  })
   void memoryFollowsTheContents(Storage storage, int entries) {
-    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(GIB).build()) {
+    try (Cache<Long, byte[]> cache =
+        Cache.builder(Codecs.longs(), Codecs.bytes()).storage(storage).maximumMemory(GIB).build()) {
       long payload = fill(cache, entries);
       long used = cache.memoryUsed();
       long limit = (long) (1.3 * payload) + 16 * 1024;
-      assertTrue(used <= limit, () -> entries + " entries of " + payload + " B: memoryUsed "
-          + used + " > " + limit);
+      assertTrue(
+          used <= limit,
+          () -> entries + " entries of " + payload + " B: memoryUsed " + used + " > " + limit);
       assertEquals(entries, cache.estimatedSize());
     }
   }
 
   /**
-   * A cache that holds more than its first segment's split point has the segments its bound
-   * calls for, and costs no more than when it had them from the start (these figures, from
-   * before the change, are what it still costs).
+   * A cache that holds more than its first segment's split point has the segments its bound calls
+   * for, and costs no more than when it had them from the start (these figures, from before the
+   * change, are what it still costs).
    */
   @ParameterizedTest
-  @CsvSource({"OFF_HEAP, 10000, 1885248", "OFF_HEAP, 100000, 18136384",
-      "HEAP, 10000, 1885248", "HEAP, 100000, 18136384"})
+  @CsvSource({
+    "OFF_HEAP, 10000, 1885248",
+    "OFF_HEAP, 100000, 18136384",
+    "HEAP, 10000, 1885248",
+    "HEAP, 100000, 18136384"
+  })
   void aSplitCacheCostsNoMoreThanBefore(Storage storage, int entries, long before) {
-    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(GIB).build()) {
+    try (Cache<Long, byte[]> cache =
+        Cache.builder(Codecs.longs(), Codecs.bytes()).storage(storage).maximumMemory(GIB).build()) {
       fill(cache, entries);
       assertTrue(cache.memoryUsed() <= before, () -> "memoryUsed " + cache.memoryUsed());
     }

@@ -12,14 +12,13 @@ import javax.management.ObjectName;
 /**
  * Measures what many small caches hold on the heap, the way {@code ./larder bench startup} builds
  * them: {@code caches} caches of {@code String} keys (10 characters) and 100-byte values, each
- * bounded as the arguments say and given {@code entries} entries, all kept open. The heap is
- * read from the class histogram ({@code GC.class_histogram}, which collects first), before and
- * after, so the growth counts exactly the live objects the caches added. Memory outside the
- * heap is the growth of the anonymous resident set (RssAnon + RssShmem, after trimming the C
- * heap): exact for pages, but it also carries the JVM's own growth, a few MB either way. Run in
- * a fresh JVM with {@code -Xms} = {@code -Xmx}, {@code -XX:+AlwaysPreTouch} (so the heap is
- * resident from the start) and {@code -XX:MarkSweepDeadRatio=0}; prints one {@code key=value}
- * line.
+ * bounded as the arguments say and given {@code entries} entries, all kept open. The heap is read
+ * from the class histogram ({@code GC.class_histogram}, which collects first), before and after, so
+ * the growth counts exactly the live objects the caches added. Memory outside the heap is the
+ * growth of the anonymous resident set (RssAnon + RssShmem, after trimming the C heap): exact for
+ * pages, but it also carries the JVM's own growth, a few MB either way. Run in a fresh JVM with
+ * {@code -Xms} = {@code -Xmx}, {@code -XX:+AlwaysPreTouch} (so the heap is resident from the start)
+ * and {@code -XX:MarkSweepDeadRatio=0}; prints one {@code key=value} line.
  *
  * <p>Usage: {@code SmallCacheHeapProbe <OFF_HEAP|HEAP> <entries|memory> <bound> <caches>
  * <entries>}.
@@ -59,9 +58,13 @@ public final class SmallCacheHeapProbe {
     for (Cache<String, byte[]> cache : kept) {
       memoryUsed += cache.memoryUsed();
     }
-    System.out.printf("caches=%d entries=%d heapBytesPerCache=%.1f nativeBytesPerCache=%.1f"
-            + " memoryUsedPerCache=%.1f%n", kept.size(), entries,
-        (double) (after - before) / caches, (double) (residentAfter - residentBefore) / caches,
+    System.out.printf(
+        "caches=%d entries=%d heapBytesPerCache=%.1f nativeBytesPerCache=%.1f"
+            + " memoryUsedPerCache=%.1f%n",
+        kept.size(),
+        entries,
+        (double) (after - before) / caches,
+        (double) (residentAfter - residentBefore) / caches,
         (double) memoryUsed / caches);
     for (Cache<String, byte[]> cache : kept) {
       cache.close();
@@ -69,8 +72,8 @@ public final class SmallCacheHeapProbe {
   }
 
   private static Cache<String, byte[]> build(Storage storage, boolean byEntries, long bound) {
-    CacheBuilder<String, byte[]> builder = Cache.builder(Codecs.strings(), Codecs.bytes())
-        .storage(storage);
+    CacheBuilder<String, byte[]> builder =
+        Cache.builder(Codecs.strings(), Codecs.bytes()).storage(storage);
     return (byEntries ? builder.maximumEntries(bound) : builder.maximumMemory(bound)).build();
   }
 
@@ -86,7 +89,7 @@ public final class SmallCacheHeapProbe {
     return String.format("%010d", i);
   }
 
-  /** @return the bytes of live objects, from the class histogram's total (after a collection) */
+  /** Returns the bytes of live objects, from the class histogram's total (after a collection). */
   private static long liveHeapBytes() throws Exception {
     String histogram = command("gcClassHistogram");
     for (String line : histogram.split("\n")) {
@@ -98,7 +101,7 @@ public final class SmallCacheHeapProbe {
     throw new IllegalStateException("no Total line in the class histogram:\n" + histogram);
   }
 
-  /** @return RssAnon + RssShmem, after giving the C heap's free memory back */
+  /** Returns RssAnon + RssShmem, after giving the C heap's free memory back. */
   private static long anonymousResidentBytes() throws Exception {
     command("systemTrimNativeHeap");
     long bytes = 0;
@@ -111,8 +114,12 @@ public final class SmallCacheHeapProbe {
   }
 
   private static String command(String name) throws Exception {
-    return (String) ManagementFactory.getPlatformMBeanServer().invoke(
-        new ObjectName("com.sun.management:type=DiagnosticCommand"), name,
-        new Object[] {new String[0]}, new String[] {String[].class.getName()});
+    return (String)
+        ManagementFactory.getPlatformMBeanServer()
+            .invoke(
+                new ObjectName("com.sun.management:type=DiagnosticCommand"),
+                name,
+                new Object[] {new String[0]},
+                new String[] {String[].class.getName()});
   }
 }

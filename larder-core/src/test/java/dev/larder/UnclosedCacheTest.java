@@ -25,18 +25,19 @@ class UnclosedCacheTest {
   private static final Logger LOGGER = Logger.getLogger("dev.larder.internal.SegmentRelease");
 
   private final List<LogRecord> records = new CopyOnWriteArrayList<>();
-  private final Handler handler = new Handler() {
-    @Override
-    public void publish(LogRecord record) {
-      records.add(record);
-    }
+  private final Handler handler =
+      new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+          records.add(record);
+        }
 
-    @Override
-    public void flush() {}
+        @Override
+        public void flush() {}
 
-    @Override
-    public void close() {}
-  };
+        @Override
+        public void close() {}
+      };
 
   @BeforeEach
   void listen() {
@@ -51,8 +52,11 @@ class UnclosedCacheTest {
   @Test
   @Timeout(60)
   void anUnreachableUnclosedOffHeapCacheIsFreedWithAWarning() throws InterruptedException {
-    fill(Cache.builder(Codecs.longs(), Codecs.bytes()).storage(Storage.OFF_HEAP)
-        .maximumMemory(4 << 20).build());
+    fill(
+        Cache.builder(Codecs.longs(), Codecs.bytes())
+            .storage(Storage.OFF_HEAP)
+            .maximumMemory(4 << 20)
+            .build());
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (records.isEmpty() && System.nanoTime() < deadline) {
       System.gc();
@@ -68,8 +72,11 @@ class UnclosedCacheTest {
   @Test
   @Timeout(60)
   void aClosedCacheIsNotReportedWhenItBecomesUnreachable() throws InterruptedException {
-    Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(Storage.OFF_HEAP).maximumMemory(4 << 20).build();
+    Cache<Long, byte[]> cache =
+        Cache.builder(Codecs.longs(), Codecs.bytes())
+            .storage(Storage.OFF_HEAP)
+            .maximumMemory(4 << 20)
+            .build();
     fill(cache);
     cache.close();
     cache = null;

@@ -18,9 +18,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A put on a present key is an update, whatever room it has to make: the listener hears the old
- * value once with cause REPLACED, and evictions (cause SIZE, counted in evictionCount) are of
- * other keys only. A small byte bound with values of very different sizes makes nearly every
- * update evict, including, before the fix, the updated key's own old entry.
+ * value once with cause REPLACED, and evictions (cause SIZE, counted in evictionCount) are of other
+ * keys only. A small byte bound with values of very different sizes makes nearly every update
+ * evict, including, before the fix, the updated key's own old entry.
  */
 class UpdateNotificationTest {
 
@@ -35,9 +35,14 @@ class UpdateNotificationTest {
     Map<Long, byte[]> model = new HashMap<>();
     long sizeRemovals = 0;
     long updates = 0;
-    try (Cache<Long, byte[]> cache = Cache.builder(Codecs.longs(), Codecs.bytes())
-        .storage(storage).maximumMemory(256 << 10).recordStats().executor(Runnable::run)
-        .removalListener((k, v, cause) -> heard.add(new Removal(k, v, cause))).build()) {
+    try (Cache<Long, byte[]> cache =
+        Cache.builder(Codecs.longs(), Codecs.bytes())
+            .storage(storage)
+            .maximumMemory(256 << 10)
+            .recordStats()
+            .executor(Runnable::run)
+            .removalListener((k, v, cause) -> heard.add(new Removal(k, v, cause)))
+            .build()) {
       for (int op = 0; op < 10_000; op++) {
         long key = random.nextInt(64);
         byte[] value = new byte[1 + random.nextInt(40_000)];
@@ -71,8 +76,9 @@ class UpdateNotificationTest {
         assertArrayEquals(entry.getValue(), cache.asMap().get(entry.getKey()));
       }
       assertEquals(sizeRemovals, cache.stats().evictionCount());
-      assertTrue(updates > 1000 && sizeRemovals > 1000, updates + " updates, "
-          + sizeRemovals + " evictions: the bound must make updates evict");
+      assertTrue(
+          updates > 1000 && sizeRemovals > 1000,
+          updates + " updates, " + sizeRemovals + " evictions: the bound must make updates evict");
     }
   }
 }

@@ -8,11 +8,10 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * The adaptive window, through the real cache: a recency workload (every key requested twice,
- * the second time soon after the first, as in Corda's vault trace) needs a window far larger
- * than the initial 1%, and a loop slightly larger than the cache needs main kept stable. A
- * fixed policy gets one of the two wrong, and an adaptive one must get the loop right after
- * the recency workload too.
+ * The adaptive window, through the real cache: a recency workload (every key requested twice, the
+ * second time soon after the first, as in Corda's vault trace) needs a window far larger than the
+ * initial 1%, and a loop slightly larger than the cache needs main kept stable. A fixed policy gets
+ * one of the two wrong, and an adaptive one must get the loop right after the recency workload too.
  */
 class WindowAdaptationTest {
 
@@ -25,8 +24,8 @@ class WindowAdaptationTest {
   }
 
   /**
-   * Requests of a recency workload: each new key comes back once, 0-399 requests later, so LRU
-   * hits every return.
+   * Requests of a recency workload: each new key comes back once, 0-399 requests later, so LRU hits
+   * every return.
    *
    * @return the hits among the requests from {@code counted} on
    */
@@ -79,12 +78,13 @@ class WindowAdaptationTest {
   }
 
   private static int lruHits(long[] keys, int capacity) {
-    Map<Long, Long> lru = new LinkedHashMap<>(capacity * 2, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<Long, Long> eldest) {
-        return size() > capacity;
-      }
-    };
+    Map<Long, Long> lru =
+        new LinkedHashMap<>(capacity * 2, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<Long, Long> eldest) {
+            return size() > capacity;
+          }
+        };
     int hits = 0;
     for (long key : keys) {
       hits += lru.get(key) != null ? 1 : 0;
@@ -94,7 +94,9 @@ class WindowAdaptationTest {
   }
 
   private static Cache<Long, Long> thousandEntries() {
-    return Cache.builder(Long.class, Long.class).executor(Runnable::run).maximumEntries(1000)
+    return Cache.builder(Long.class, Long.class)
+        .executor(Runnable::run)
+        .maximumEntries(1000)
         .build();
   }
 
@@ -128,22 +130,23 @@ class WindowAdaptationTest {
    * On back-and-forth sweeps any fixed 500 of the 751 keys hit once a sweep, as LRU's 500 do, so
    * all a policy can lose to LRU is churn. Keys rejected near a turn come back at once (a gain for
    * a larger window) while main is hit once a sweep (an equal loss), so the gradient holds the
-   * window. The window's idle rule must leave that judgement alone: overriding it, as it did
-   * before it was limited to periods without any gain event, lost 1.0 point here instead of 0.6.
+   * window. The window's idle rule must leave that judgement alone: overriding it, as it did before
+   * it was limited to periods without any gain event, lost 1.0 point here instead of 0.6.
    */
   @Test
   void backAndForthSweepsLoseLittleToLru() {
     long[] keys = backAndForthSweeps();
     int hits = 0;
-    try (Cache<Long, Long> cache = Cache.builder(Long.class, Long.class)
-        .executor(Runnable::run).maximumEntries(500).build()) {
+    try (Cache<Long, Long> cache =
+        Cache.builder(Long.class, Long.class).executor(Runnable::run).maximumEntries(500).build()) {
       for (long key : keys) {
         hits += access(cache, key) ? 1 : 0;
       }
     }
     int lru = lruHits(keys, 500);
     double shortfall = (lru - hits) * 100.0 / keys.length;
-    assertTrue(shortfall < 0.8,
+    assertTrue(
+        shortfall < 0.8,
         "points under LRU " + shortfall + " (LRU " + lru + ", Larder " + hits + ")");
   }
 }

@@ -26,9 +26,9 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code ./larder bench [--quick] <scenario>...|all}: runs benchmark scenarios. The benchmark
- * suite's own command and main class, run on larder-bench's class path (the peers, JMH), apart
- * from the product's command in larder-cli: the {@code ./larder} script sends {@code bench} here.
- * Exit status 0 on success, 1 if a trial failed or an input is missing, 2 for a usage error.
+ * suite's own command and main class, run on larder-bench's class path (the peers, JMH), apart from
+ * the product's command in larder-cli: the {@code ./larder} script sends {@code bench} here. Exit
+ * status 0 on success, 1 if a trial failed or an input is missing, 2 for a usage error.
  */
 @Command(
     name = "larder bench",
@@ -54,15 +54,19 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--quick", description = "Scale every scenario down (all of them in minutes).")
   boolean quick;
 
-  @Option(names = "--list", description = "List the scenarios, the implementations each runs"
-      + " (the names --only accepts; with --quick, a quick run's) and their -P parameters (what"
-      + " each accepts, its defaults), and exit.")
+  @Option(
+      names = "--list",
+      description =
+          "List the scenarios, the implementations each runs"
+              + " (the names --only accepts; with --quick, a quick run's) and their -P parameters (what"
+              + " each accepts, its defaults), and exit.")
   boolean list;
 
   @Option(
       names = "--check-inputs",
-      description = "Run nothing: check that every input file the scenarios would read is there,"
-          + " with its content checksum, then exit 0 if so, 1 if not.")
+      description =
+          "Run nothing: check that every input file the scenarios would read is there,"
+              + " with its content checksum, then exit 0 if so, 1 if not.")
   boolean checkInputs;
 
   @Option(
@@ -75,8 +79,9 @@ public final class BenchCommand implements Callable<Integer> {
       names = "--only",
       split = ",",
       paramLabel = "IMPL",
-      description = "Run only these implementations (comma-separated, case-insensitive; --list"
-          + " names each scenario's).")
+      description =
+          "Run only these implementations (comma-separated, case-insensitive; --list"
+              + " names each scenario's).")
   List<String> only = new ArrayList<>();
 
   @Option(
@@ -96,9 +101,10 @@ public final class BenchCommand implements Callable<Integer> {
     System.exit(commandLine().execute(args));
   }
 
-  /** @return the configured picocli command line (tests use it to parse without running) */
+  /** Returns the configured picocli command line (tests use it to parse without running). */
   public static CommandLine commandLine() {
-    return new CommandLine(new BenchCommand()).setCaseInsensitiveEnumValuesAllowed(true)
+    return new CommandLine(new BenchCommand())
+        .setCaseInsensitiveEnumValuesAllowed(true)
         .setParameterExceptionHandler(new ShortUsageErrors());
   }
 
@@ -107,8 +113,9 @@ public final class BenchCommand implements Callable<Integer> {
     if (list) {
       for (Scenario s : Scenarios.all()) {
         spec.commandLine().getOut().printf("%-12s %s%n", s.name(), s.summary());
-        spec.commandLine().getOut().printf("%-12s   --only %s%n", "",
-            String.join(",", implementations(s, options())));
+        spec.commandLine()
+            .getOut()
+            .printf("%-12s   --only %s%n", "", String.join(",", implementations(s, options())));
         for (Parameter parameter : s.parameters()) {
           spec.commandLine().getOut().printf("%-12s   -P %s%n", "", parameter.describe());
         }
@@ -125,7 +132,8 @@ public final class BenchCommand implements Callable<Integer> {
     }
     List<String> missing = usageErrorIfMalformed(() -> InputCheck.missing(selected, options));
     if (!missing.isEmpty()) {
-      System.err.printf("larder bench: %d input file%s missing, nothing was run:%n",
+      System.err.printf(
+          "larder bench: %d input file%s missing, nothing was run:%n",
           missing.size(), missing.size() == 1 ? "" : "s");
       missing.forEach(line -> System.err.println("  " + line));
       return 1;
@@ -142,15 +150,15 @@ public final class BenchCommand implements Callable<Integer> {
     if (failed.isEmpty()) {
       return 0;
     }
-    System.err.printf("larder bench: %d failed (logs under %s):%n", failed.size(),
-        out.resolve("logs"));
+    System.err.printf(
+        "larder bench: %d failed (logs under %s):%n", failed.size(), out.resolve("logs"));
     failed.forEach(line -> System.err.println("  " + line));
     return 1;
   }
 
   /**
-   * Refuses, before anything runs, a {@code -P} name that no selected scenario takes, then a
-   * value that a scenario's declaration does not accept or that its plan refuses, each with the
+   * Refuses, before anything runs, a {@code -P} name that no selected scenario takes, then a value
+   * that a scenario's declaration does not accept or that its plan refuses, each with the
    * parameter's name and what it accepts.
    */
   private void checkParameters(List<Scenario> selected, RunOptions options) {
@@ -159,18 +167,24 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> unknown =
         options.params().keySet().stream().filter(name -> !known.contains(name)).toList();
     if (!unknown.isEmpty()) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "-P " + String.join(",",
-          unknown) + ": no selected scenario takes it (they take: " + known + ")");
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "-P "
+              + String.join(",", unknown)
+              + ": no selected scenario takes it (they take: "
+              + known
+              + ")");
     }
-    usageErrorIfMalformed(() -> {
-      for (Scenario scenario : selected) {
-        for (Parameter parameter : scenario.parameters()) {
-          parameter.check(options);
-        }
-        scenario.plan(options);
-      }
-      return null;
-    });
+    usageErrorIfMalformed(
+        () -> {
+          for (Scenario scenario : selected) {
+            for (Parameter parameter : scenario.parameters()) {
+              parameter.check(options);
+            }
+            scenario.plan(options);
+          }
+          return null;
+        });
   }
 
   /**
@@ -187,12 +201,17 @@ public final class BenchCommand implements Callable<Integer> {
     }
     List<String> unknown = only.stream().filter(name -> !known.contains(name)).toList();
     if (!unknown.isEmpty()) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--only " + String.join(",",
-          unknown) + ": no such implementation in this run (known: " + known + ")");
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--only "
+              + String.join(",", unknown)
+              + ": no such implementation in this run (known: "
+              + known
+              + ")");
     }
   }
 
-  /** @return the implementations the scenario's trials measure with every one included */
+  /** Returns the implementations the scenario's trials measure with every one included. */
   private static Set<String> implementations(Scenario scenario, RunOptions options) {
     RunOptions everyImplementation = new RunOptions(options.quick(), options.params(), Set.of());
     Set<String> names = new LinkedHashSet<>();
@@ -202,7 +221,7 @@ public final class BenchCommand implements Callable<Integer> {
     return names;
   }
 
-  /** @return what {@code check} returns; a malformed parameter it meets is a usage error */
+  /** Returns what {@code check} returns; a malformed parameter it meets is a usage error. */
   private <T> T usageErrorIfMalformed(Supplier<T> check) {
     try {
       return check.get();
@@ -224,8 +243,11 @@ public final class BenchCommand implements Callable<Integer> {
     for (String param : params) {
       int eq = param.indexOf('=');
       if (eq <= 0) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "-P " + param
-            + ": give a NAME=VALUE pair, e.g. -P nodes=200000 (--list shows each scenario's)");
+        throw new CommandLine.ParameterException(
+            spec.commandLine(),
+            "-P "
+                + param
+                + ": give a NAME=VALUE pair, e.g. -P nodes=200000 (--list shows each scenario's)");
       }
       byName.put(param.substring(0, eq), param.substring(eq + 1));
     }
@@ -248,8 +270,12 @@ public final class BenchCommand implements Callable<Integer> {
                   () ->
                       new CommandLine.ParameterException(
                           spec.commandLine(),
-                          "unknown scenario '" + name + "'" + ClosestNames.didYouMean(name,
-                              Scenarios.names()) + " (known: " + Scenarios.names()
+                          "unknown scenario '"
+                              + name
+                              + "'"
+                              + ClosestNames.didYouMean(name, Scenarios.names())
+                              + " (known: "
+                              + Scenarios.names()
                               + ", or all)")));
     }
     return selected;

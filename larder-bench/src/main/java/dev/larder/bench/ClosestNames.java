@@ -14,19 +14,23 @@ final class ClosestNames {
   private ClosestNames() {}
 
   /**
+   * Returns {@code ", did you mean 'a' or 'b'?"} (closest first), or "" when none is close.
+   *
    * @param typed what the user gave, not null
    * @param known the names it could have meant, not null
-   * @return {@code ", did you mean 'a' or 'b'?"} (closest first), or "" when none is close
    */
   static String didYouMean(String typed, List<String> known) {
     String t = typed.toLowerCase(Locale.ROOT);
     int allowed = Math.max(1, t.length() / 3);
-    List<String> close = known.stream()
-        .filter(name -> name.toLowerCase(Locale.ROOT).startsWith(t)
-            || distance(t, name.toLowerCase(Locale.ROOT)) <= allowed)
-        .sorted(Comparator.comparingInt(name -> distance(t, name.toLowerCase(Locale.ROOT))))
-        .map(name -> "'" + name + "'")
-        .toList();
+    List<String> close =
+        known.stream()
+            .filter(
+                name ->
+                    name.toLowerCase(Locale.ROOT).startsWith(t)
+                        || distance(t, name.toLowerCase(Locale.ROOT)) <= allowed)
+            .sorted(Comparator.comparingInt(name -> distance(t, name.toLowerCase(Locale.ROOT))))
+            .map(name -> "'" + name + "'")
+            .toList();
     return close.isEmpty() ? "" : ", did you mean " + String.join(" or ", close) + "?";
   }
 

@@ -4,10 +4,10 @@ import java.io.PrintWriter;
 import picocli.CommandLine;
 
 /**
- * Reports a usage error in three lines or so instead of picocli's default of the error followed
- * by the command's whole help: the error, picocli's suggestions for a mistyped option or command
- * when it has any, and the command to get the help. Exit status 2 (the command's
- * {@code exitCodeOnInvalidInput}). Stateless and thread-safe.
+ * Reports a usage error in three lines or so instead of picocli's default of the error followed by
+ * the command's whole help: the error, picocli's suggestions for a mistyped option or command when
+ * it has any, and the command to get the help. Exit status 2 (the command's {@code
+ * exitCodeOnInvalidInput}). Stateless and thread-safe.
  */
 final class ShortUsageErrors implements CommandLine.IParameterExceptionHandler {
 

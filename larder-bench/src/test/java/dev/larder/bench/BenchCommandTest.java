@@ -31,8 +31,18 @@ class BenchCommandTest {
 
   @Test
   void parsesQuickAllWithParametersAndFilters() {
-    BenchCommand bench = parseBench("--quick", "-P", "nodes=5000", "-P", "threads=1,2",
-        "--only", "Caffeine,OHC", "--out", "/tmp/x", "all");
+    BenchCommand bench =
+        parseBench(
+            "--quick",
+            "-P",
+            "nodes=5000",
+            "-P",
+            "threads=1,2",
+            "--only",
+            "Caffeine,OHC",
+            "--out",
+            "/tmp/x",
+            "all");
     assertTrue(bench.quick);
     assertEquals(List.of("all"), bench.scenarios);
     assertEquals(Path.of("/tmp/x"), bench.out);
@@ -88,8 +98,8 @@ class BenchCommandTest {
     StringWriter err = new StringWriter();
     CommandLine cli = BenchCommand.commandLine();
     cli.setErr(new PrintWriter(err));
-    assertEquals(2, cli.execute("--quick", "--out", dir.toString(), "--only",
-        "Caffeine,Nope", "startup"));
+    assertEquals(
+        2, cli.execute("--quick", "--out", dir.toString(), "--only", "Caffeine,Nope", "startup"));
     assertTrue(err.toString().contains("--only Nope: no such implementation"), err.toString());
     assertTrue(err.toString().contains("Caffeine"), err.toString());
     assertFalse(Files.exists(dir.resolve("startup.json")), "nothing should have run");
@@ -100,8 +110,7 @@ class BenchCommandTest {
     StringWriter err = new StringWriter();
     CommandLine cli = BenchCommand.commandLine();
     cli.setErr(new PrintWriter(err));
-    assertEquals(2, cli.execute("--quick", "--out", dir.toString(), "-P", "cache=5",
-        "startup"));
+    assertEquals(2, cli.execute("--quick", "--out", dir.toString(), "-P", "cache=5", "startup"));
     assertTrue(err.toString().contains("-P cache: no selected scenario takes it"), err.toString());
     assertTrue(err.toString().contains("caches"), err.toString());
     assertFalse(Files.exists(dir.resolve("startup.json")), "nothing should have run");
@@ -127,33 +136,66 @@ class BenchCommandTest {
   @Test
   void aRunExitsWithOneIfATrialFailedAndZeroIfNone(@TempDir Path dir) throws IOException {
     Path malformed = Files.writeString(dir.resolve("bad.trace"), "7\n");
-    String[] failed = runQuietly("hitratio", "--only", "LRU", "-P", "file=" + malformed,
-        "-P", "format=arc", "-P", "sizes=2", "--out", dir.resolve("a").toString());
+    String[] failed =
+        runQuietly(
+            "hitratio",
+            "--only",
+            "LRU",
+            "-P",
+            "file=" + malformed,
+            "-P",
+            "format=arc",
+            "-P",
+            "sizes=2",
+            "--out",
+            dir.resolve("a").toString());
     assertEquals("1", failed[0], failed[1]);
     assertTrue(failed[1].contains("1 failed"), failed[1]);
     assertTrue(failed[1].contains("expected 4 fields"), failed[1]);
 
     Path trace = Files.writeString(dir.resolve("t.trace"), "1\n2\n1\n");
-    String[] passed = runQuietly("hitratio", "--only", "LRU", "-P", "file=" + trace,
-        "-P", "format=lirs", "-P", "sizes=2", "--out", dir.resolve("b").toString());
+    String[] passed =
+        runQuietly(
+            "hitratio",
+            "--only",
+            "LRU",
+            "-P",
+            "file=" + trace,
+            "-P",
+            "format=lirs",
+            "-P",
+            "sizes=2",
+            "--out",
+            dir.resolve("b").toString());
     assertEquals("0", passed[0], passed[1]);
   }
 
   @Test
   void aMissingInputStopsTheRunBeforeAnyTrialAndSaysWhereToGetIt(@TempDir Path dir) {
     Path out = dir.resolve("out");
-    String[] missing = runQuietly("--quick", "hitratio", "--only", "LRU", "-P",
-        "traces=" + dir.resolve("no-such-folder"), "--out", out.toString());
+    String[] missing =
+        runQuietly(
+            "--quick",
+            "hitratio",
+            "--only",
+            "LRU",
+            "-P",
+            "traces=" + dir.resolve("no-such-folder"),
+            "--out",
+            out.toString());
     assertEquals("1", missing[0], missing[1]);
     assertTrue(missing[1].contains("4 input files missing, nothing was run"), missing[1]);
-    assertTrue(missing[1].contains(dir.resolve("no-such-folder/lirs/cpp.trace.gz") + " is missing"
-        + " (expected in the folder named by -P traces"), missing[1]);
+    assertTrue(
+        missing[1].contains(
+            dir.resolve("no-such-folder/lirs/cpp.trace.gz")
+                + " is missing"
+                + " (expected in the folder named by -P traces"),
+        missing[1]);
     assertFalse(Files.exists(out.resolve("hitratio.json")), "nothing should have run");
   }
 
   @Test
-  void checkInputsFindsEveryScenariosInputsInTheRepositoryAndReportsMissingOnes(
-      @TempDir Path dir) {
+  void checkInputsFindsEveryScenariosInputsInTheRepositoryAndReportsMissingOnes(@TempDir Path dir) {
     PrintStream out = System.out;
     ByteArrayOutputStream report = new ByteArrayOutputStream();
     try {
@@ -168,33 +210,44 @@ class BenchCommandTest {
     assertTrue(text.contains("hitratio     22 of 22 input files found with their content"), text);
     assertTrue(text.contains("hitratio     0 of 22 input files found"), text);
     assertTrue(text.contains(dir.resolve("arc/OLTP.lis.gz") + " is missing"), text);
-    for (String name : List.of("memory", "overhead", "throughput", "concurrency", "startup",
-        "codec")) {
+    for (String name :
+        List.of("memory", "overhead", "throughput", "concurrency", "startup", "codec")) {
       assertTrue(text.contains(name), text);
     }
   }
 
   @Test
-  void badNumbersAreUsageErrorsNamingTheParameterAndItsRangeBeforeAnythingRuns(
-      @TempDir Path dir) {
+  void badNumbersAreUsageErrorsNamingTheParameterAndItsRangeBeforeAnythingRuns(@TempDir Path dir) {
     String[][] cases = {
-        {"memory", "nodes=abc", "-P nodes=abc: nodes must be a whole number from 1 to 100,000,000"},
-        {"memory", "nodes=-5", "-P nodes=-5: nodes must be a whole number from 1 to 100,000,000"},
-        {"memory", "nodes=99999999999999999999", "nodes must be a whole number from 1"},
-        {"memory", "repetitions=2", "repetitions must be a whole number from 3 to 1,000"},
-        {"throughput", "threads=1,x", "threads must be a comma-separated list of whole numbers,"
-            + " each from 1 to 1,024 ('x' is not)"},
-        {"throughput", "capacityFraction=2", "capacityFraction must be a number from 0.0001 to 1"},
-        {"throughput", "distributions=zipf,pareto", "distributions takes a comma-separated list"
-            + " of zipf, uniform"},
-        {"overhead", "sizes=512,0", "sizes must be a comma-separated list of whole numbers"},
-        {"concurrency", "readers=0", "readers must be a whole number from 1 to 1,024"},
-        {"startup", "caches=2000000", "caches must be a whole number from 1 to 1,000,000"},
-        {"codec", "forks=-1", "forks must be a whole number from 0 to 20"},
-        {"codec", "pools=3", "each pool must be a power of two"},
-        {"hitratio", "mib=0", "mib must be a comma-separated list of whole numbers, each from 1 to"
-            + " 8,796,093,022,207 ('0' is not)"},
-        {"hitratio", "only=cpp,nosuch", "no trace named nosuch (known: loop,"}};
+      {"memory", "nodes=abc", "-P nodes=abc: nodes must be a whole number from 1 to 100,000,000"},
+      {"memory", "nodes=-5", "-P nodes=-5: nodes must be a whole number from 1 to 100,000,000"},
+      {"memory", "nodes=99999999999999999999", "nodes must be a whole number from 1"},
+      {"memory", "repetitions=2", "repetitions must be a whole number from 3 to 1,000"},
+      {
+        "throughput",
+        "threads=1,x",
+        "threads must be a comma-separated list of whole numbers,"
+            + " each from 1 to 1,024 ('x' is not)"
+      },
+      {"throughput", "capacityFraction=2", "capacityFraction must be a number from 0.0001 to 1"},
+      {
+        "throughput",
+        "distributions=zipf,pareto",
+        "distributions takes a comma-separated list" + " of zipf, uniform"
+      },
+      {"overhead", "sizes=512,0", "sizes must be a comma-separated list of whole numbers"},
+      {"concurrency", "readers=0", "readers must be a whole number from 1 to 1,024"},
+      {"startup", "caches=2000000", "caches must be a whole number from 1 to 1,000,000"},
+      {"codec", "forks=-1", "forks must be a whole number from 0 to 20"},
+      {"codec", "pools=3", "each pool must be a power of two"},
+      {
+        "hitratio",
+        "mib=0",
+        "mib must be a comma-separated list of whole numbers, each from 1 to"
+            + " 8,796,093,022,207 ('0' is not)"
+      },
+      {"hitratio", "only=cpp,nosuch", "no trace named nosuch (known: loop,"}
+    };
     for (String[] c : cases) {
       Path out = dir.resolve(c[0] + "-" + c[1].replaceAll("[^a-zA-Z0-9]", "_"));
       String[] result = runQuietly("--quick", "--out", out.toString(), "-P", c[1], c[0]);
@@ -205,7 +258,7 @@ class BenchCommandTest {
     }
   }
 
-  /** @return stderr of a run that only parses and checks (no scenario runs), and its code */
+  /** Returns stderr of a run that only parses and checks (no scenario runs), and its code. */
   private static String[] usageError(String... args) {
     StringWriter err = new StringWriter();
     CommandLine cli = BenchCommand.commandLine();
@@ -228,8 +281,8 @@ class BenchCommandTest {
   void aParameterWithoutItsValueSaysWhatToGive() {
     String[] result = usageError("-P", "nodes", "memory");
     assertEquals("2", result[0]);
-    assertTrue(result[1].contains("-P nodes: give a NAME=VALUE pair, e.g. -P nodes=200000"),
-        result[1]);
+    assertTrue(
+        result[1].contains("-P nodes: give a NAME=VALUE pair, e.g. -P nodes=200000"), result[1]);
     assertFalse(result[1].contains("option option"), result[1]);
   }
 
@@ -237,8 +290,8 @@ class BenchCommandTest {
   void aMistypedScenarioGetsASuggestion() {
     String[] result = usageError("hitraito");
     assertEquals("2", result[0]);
-    assertTrue(result[1].contains("unknown scenario 'hitraito', did you mean 'hitratio'?"),
-        result[1]);
+    assertTrue(
+        result[1].contains("unknown scenario 'hitraito', did you mean 'hitratio'?"), result[1]);
     assertTrue(usageError("throughpt")[1].contains("did you mean 'throughput'?"));
     assertFalse(usageError("zzzzzzzz")[1].contains("did you mean"), "nothing close");
     assertEquals(2, ClosestNames.distance("hitraito", "hitratio"));
@@ -251,16 +304,28 @@ class BenchCommandTest {
       CommandLine cli = BenchCommand.commandLine();
       cli.setOut(new PrintWriter(out));
       assertEquals(0, quick ? cli.execute("--list", "--quick") : cli.execute("--list"));
-      String startup = out.toString().lines()
-          .dropWhile(line -> !line.startsWith("startup "))
-          .filter(line -> line.trim().startsWith("--only "))
-          .findFirst().orElseThrow().trim().substring("--only ".length());
+      String startup =
+          out.toString()
+              .lines()
+              .dropWhile(line -> !line.startsWith("startup "))
+              .filter(line -> line.trim().startsWith("--only "))
+              .findFirst()
+              .orElseThrow()
+              .trim()
+              .substring("--only ".length());
       assertTrue(startup.contains("Caffeine"), out.toString());
       // every name listed is one --only accepts for that scenario, in a run of the same kind
-      String[] result = quick
-          ? usageError("--quick", "--out", dir.toString(), "--only", startup, "--check-inputs",
-              "startup")
-          : usageError("--out", dir.toString(), "--only", startup, "--check-inputs", "startup");
+      String[] result =
+          quick
+              ? usageError(
+                  "--quick",
+                  "--out",
+                  dir.toString(),
+                  "--only",
+                  startup,
+                  "--check-inputs",
+                  "startup")
+              : usageError("--out", dir.toString(), "--only", startup, "--check-inputs", "startup");
       assertEquals("0", result[0], quick + ": " + result[1]);
     }
   }

@@ -19,14 +19,16 @@ import picocli.CommandLine.Option;
 /**
  * {@code ./larder demo}: loads a Larder cache with generated content nodes (the model of the
  * content-node memory test, with value substitution), reads them back plus some absent keys, and
- * prints what the cache reports: entries, memory used against the bound, hit ratio, and get/put latency percentiles.
+ * prints what the cache reports: entries, memory used against the bound, hit ratio, and get/put
+ * latency percentiles.
  */
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
-    description = "Loads a Larder cache with generated content nodes, reads it back, and prints"
-        + " its entries, memory used, hit ratio and get/put latency percentiles (progress on"
-        + " the error stream).")
+    description =
+        "Loads a Larder cache with generated content nodes, reads it back, and prints"
+            + " its entries, memory used, hit ratio and get/put latency percentiles (progress on"
+            + " the error stream).")
 final class DemoCommand implements Callable<Integer> {
 
   private static final long MAX_ENTRIES = 1_000_000_000;
@@ -34,13 +36,18 @@ final class DemoCommand implements Callable<Integer> {
   /** The largest bound in MiB whose byte count fits a long. */
   private static final long MAX_MEMORY_MIB = Long.MAX_VALUE >> 20;
 
-  @Option(names = "--entries", description = "Nodes to load, 1 to " + MAX_ENTRIES
-      + " (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--entries",
+      description = "Nodes to load, 1 to " + MAX_ENTRIES + " (default: ${DEFAULT-VALUE}).")
   long entries = 100_000;
 
-  @Option(names = "--max-memory-mib", description = "The cache's bound in MiB, at least the"
-      + " substitution dictionary's maximum plus 64 KiB (17 MiB) and at most " + MAX_MEMORY_MIB
-      + " (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--max-memory-mib",
+      description =
+          "The cache's bound in MiB, at least the"
+              + " substitution dictionary's maximum plus 64 KiB (17 MiB) and at most "
+              + MAX_MEMORY_MIB
+              + " (default: ${DEFAULT-VALUE}).")
   long maxMemoryMib = 256;
 
   @Option(names = "--storage", description = "OFF_HEAP or HEAP (default: ${DEFAULT-VALUE}).")
@@ -57,14 +64,15 @@ final class DemoCommand implements Callable<Integer> {
     checkRange("--max-memory-mib", maxMemoryMib, minMemoryMib, MAX_MEMORY_MIB);
     PrintWriter out = spec.commandLine().getOut();
     NodeGenerator nodes = new NodeGenerator(42);
-    try (Cache<Long, Node> cache = Cache.builder(Codecs.longs(), NodeCodecs.node(dictionary))
-        .maximumMemory(maxMemoryMib << 20)
-        .storage(storage)
-        .dictionary(dictionary)
-        .recordStats()
-        .build()) {
-      PhaseProgress loading = new PhaseProgress(spec.commandLine().getErr(), "loading nodes",
-          entries);
+    try (Cache<Long, Node> cache =
+        Cache.builder(Codecs.longs(), NodeCodecs.node(dictionary))
+            .maximumMemory(maxMemoryMib << 20)
+            .storage(storage)
+            .dictionary(dictionary)
+            .recordStats()
+            .build()) {
+      PhaseProgress loading =
+          new PhaseProgress(spec.commandLine().getErr(), "loading nodes", entries);
       long t0 = System.nanoTime();
       for (long id = 0; id < entries; id++) {
         cache.put(id, nodes.node(id));
@@ -73,8 +81,8 @@ final class DemoCommand implements Callable<Integer> {
       long loadNanos = System.nanoTime() - t0;
       long absent = Math.max(1, entries / 10);
       long wrong = 0;
-      PhaseProgress reading = new PhaseProgress(spec.commandLine().getErr(),
-          "reading them back", entries + absent);
+      PhaseProgress reading =
+          new PhaseProgress(spec.commandLine().getErr(), "reading them back", entries + absent);
       long t1 = System.nanoTime();
       for (long id = 0; id < entries + absent; id++) {
         Node node = cache.getIfPresent(id);
@@ -89,40 +97,84 @@ final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  /** @throws CommandLine.ParameterException naming the option and its range if out of it */
+  /**
+   * @throws CommandLine.ParameterException naming the option and its range if out of it
+   */
   private void checkRange(String option, long value, long min, long max) {
     if (value < min || value > max) {
-      throw new CommandLine.ParameterException(spec.commandLine(), String.format(Locale.ROOT,
-          "%s must be a whole number from %,d to %,d: %d", option, min, max, value));
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          String.format(
+              Locale.ROOT,
+              "%s must be a whole number from %,d to %,d: %d",
+              option,
+              min,
+              max,
+              value));
     }
   }
 
-  private void print(PrintWriter out, Cache<Long, Node> cache, ValueDictionary dictionary,
-      long loadNanos, long readNanos, long absent, long wrong) {
+  private void print(
+      PrintWriter out,
+      Cache<Long, Node> cache,
+      ValueDictionary dictionary,
+      long loadNanos,
+      long readNanos,
+      long absent,
+      long wrong) {
     CacheStats stats = cache.stats();
-    out.printf(Locale.ROOT, "Larder demo: %,d generated content nodes (the memory test's model), %s"
-        + " storage, bound %,d MiB%n", entries, storage, maxMemoryMib);
-    out.printf(Locale.ROOT, "  loaded in %.2f s; read back %,d keys (%,d of them never stored)"
-        + " in %.2f s%n", loadNanos / 1e9, entries + absent, absent, readNanos / 1e9);
-    out.printf(Locale.ROOT, "  entries        %,d (evicted %,d)%n", cache.estimatedSize(),
+    out.printf(
+        Locale.ROOT,
+        "Larder demo: %,d generated content nodes (the memory test's model), %s"
+            + " storage, bound %,d MiB%n",
+        entries,
+        storage,
+        maxMemoryMib);
+    out.printf(
+        Locale.ROOT,
+        "  loaded in %.2f s; read back %,d keys (%,d of them never stored)" + " in %.2f s%n",
+        loadNanos / 1e9,
+        entries + absent,
+        absent,
+        readNanos / 1e9);
+    out.printf(
+        Locale.ROOT,
+        "  entries        %,d (evicted %,d)%n",
+        cache.estimatedSize(),
         stats.evictionCount());
-    out.printf(Locale.ROOT, "  memory used    %,d bytes (%.1f MiB, %.0f B per entry),"
-        + " of which the substitution dictionary %,d bytes%n", cache.memoryUsed(), cache.memoryUsed() / 1048576.0,
+    out.printf(
+        Locale.ROOT,
+        "  memory used    %,d bytes (%.1f MiB, %.0f B per entry),"
+            + " of which the substitution dictionary %,d bytes%n",
+        cache.memoryUsed(),
+        cache.memoryUsed() / 1048576.0,
         (double) cache.memoryUsed() / Math.max(1, cache.estimatedSize()),
         dictionary.memoryUsed());
-    out.printf(Locale.ROOT, "  hit ratio      %.4f (%,d hits, %,d misses)%n", stats.hitRatio(),
-        stats.hitCount(), stats.missCount());
+    out.printf(
+        Locale.ROOT,
+        "  hit ratio      %.4f (%,d hits, %,d misses)%n",
+        stats.hitRatio(),
+        stats.hitCount(),
+        stats.missCount());
     out.printf(Locale.ROOT, "  get latency    %s%n", latency(stats.getLatency()));
     out.printf(Locale.ROOT, "  put latency    %s%n", latency(stats.putLatency()));
-    out.printf(Locale.ROOT, "  values checked against the generator: %s%n",
+    out.printf(
+        Locale.ROOT,
+        "  values checked against the generator: %s%n",
         wrong == 0 ? "all equal" : wrong + " DIFFERENT");
     out.flush();
   }
 
   private static String latency(LatencySummary s) {
-    return String.format(Locale.ROOT, "p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  (%,d ops)",
-        micros(s.p50Nanos()), micros(s.p90Nanos()), micros(s.p99Nanos()), micros(s.p999Nanos()),
-        micros(s.maxNanos()), s.count());
+    return String.format(
+        Locale.ROOT,
+        "p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  (%,d ops)",
+        micros(s.p50Nanos()),
+        micros(s.p90Nanos()),
+        micros(s.p99Nanos()),
+        micros(s.p999Nanos()),
+        micros(s.maxNanos()),
+        s.count());
   }
 
   private static String micros(long nanos) {

@@ -5,11 +5,11 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The product's {@code ./larder} command: {@code serve} and {@code demo}. It depends on the
- * product only (larder-server, and larder-model for the demo's content nodes); the benchmark suite
- * is larder-bench's own command ({@code dev.larder.bench.BenchCommand}), on its own class path,
- * which the {@code ./larder} script runs for {@code ./larder bench}. Exit status 0 on success, 2
- * for a usage error, 1 when the command failed.
+ * The product's {@code ./larder} command: {@code serve} and {@code demo}. It depends on the product
+ * only (larder-server, and larder-model for the demo's content nodes); the benchmark suite is
+ * larder-bench's own command ({@code dev.larder.bench.BenchCommand}), on its own class path, which
+ * the {@code ./larder} script runs for {@code ./larder bench}. Exit status 0 on success, 2 for a
+ * usage error, 1 when the command failed.
  */
 @Command(
     name = "larder",
@@ -35,9 +35,10 @@ public final class LarderCli implements Runnable {
     System.exit(commandLine().execute(args));
   }
 
-  /** @return the configured picocli command line (tests use it to parse without running) */
+  /** Returns the configured picocli command line (tests use it to parse without running). */
   public static CommandLine commandLine() {
-    return new CommandLine(new LarderCli()).setCaseInsensitiveEnumValuesAllowed(true)
+    return new CommandLine(new LarderCli())
+        .setCaseInsensitiveEnumValuesAllowed(true)
         .setParameterExceptionHandler(new ShortUsageErrors());
   }
 

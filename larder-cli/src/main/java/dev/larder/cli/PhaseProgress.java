@@ -31,7 +31,9 @@ final class PhaseProgress {
     err.flush();
   }
 
-  /** @param done the steps done so far, counting up by one per call */
+  /**
+   * @param done the steps done so far, counting up by one per call
+   */
   void step(long done) {
     if (done < nextReport) {
       return;

@@ -6,26 +6,28 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * How a clustered cache joins its cluster and spreads its entries. Immutable and thread-safe;
- * built by {@link #builder()}.
+ * How a clustered cache joins its cluster and spreads its entries. Immutable and thread-safe; built
+ * by {@link #builder()}.
  *
  * @param stack a JGroups XML stack: a resource name (see {@link Stacks}) or a file path
- * @param clusterName the JGroups cluster name; members with the same name and stack form one cluster
- * @param nodeName this member's logical name, shown in exceptions and logs; null lets JGroups pick one
+ * @param clusterName the JGroups cluster name; members with the same name and stack form one
+ *     cluster
+ * @param nodeName this member's logical name, shown in exceptions and logs; null lets JGroups pick
+ *     one
  * @param mode replicated, distributed or invalidation
  * @param owners copies of each entry in {@link ClusterMode#DISTRIBUTED} mode (primary included)
  * @param replication when writes return
  * @param timeout how long a synchronous operation waits for the members it needs
  * @param segments the fixed number of hash segments the key space is cut into
- * @param initialClusterSize how many members (this one included) a new member waits to see in
- *     its view before its cache is handed out; 1 does not wait
+ * @param initialClusterSize how many members (this one included) a new member waits to see in its
+ *     view before its cache is handed out; 1 does not wait
  * @param initialClusterTimeout how long a new member waits for {@code initialClusterSize}
  * @param partitionHandling what a member cut off from the majority of the cluster does
  * @param minorityReads whether a member refusing writes under {@link PartitionHandling#QUORUM}
  *     still serves reads (from what its side holds, possibly stale)
  * @param partitioner maps encoded keys to segments; null for Larder's hash of the key's bytes
- * @param attributes what this member tells the others about itself (for example the address
- *     its clients use), read with {@link ClusteredCache#memberAttributes}; never null
+ * @param attributes what this member tells the others about itself (for example the address its
+ *     clients use), read with {@link ClusteredCache#memberAttributes}; never null
  */
 public record ClusterConfig(
     String stack,
@@ -66,16 +68,16 @@ public record ClusterConfig(
       throw new IllegalArgumentException("timeout must be positive, was " + timeout);
     }
     if (initialClusterSize < 1) {
-      throw new IllegalArgumentException("initialClusterSize must be >= 1, was "
-          + initialClusterSize);
+      throw new IllegalArgumentException(
+          "initialClusterSize must be >= 1, was " + initialClusterSize);
     }
     if (initialClusterTimeout.isNegative() || initialClusterTimeout.isZero()) {
-      throw new IllegalArgumentException("initialClusterTimeout must be positive, was "
-          + initialClusterTimeout);
+      throw new IllegalArgumentException(
+          "initialClusterTimeout must be positive, was " + initialClusterTimeout);
     }
   }
 
-  /** @return a builder with the defaults listed on each of its setters */
+  /** Returns a builder with the defaults listed on each of its setters. */
   public static Builder builder() {
     return new Builder();
   }
@@ -100,8 +102,9 @@ public record ClusterConfig(
     private Builder() {}
 
     /**
+     * Returns this builder.
+     *
      * @param stack a JGroups XML stack, a resource or a file (default {@link Stacks#LOOPBACK})
-     * @return this builder
      */
     public Builder stack(String stack) {
       this.stack = stack;
@@ -109,8 +112,9 @@ public record ClusterConfig(
     }
 
     /**
+     * Returns this builder.
+     *
      * @param name the cluster name (default {@code "larder"})
-     * @return this builder
      */
     public Builder clusterName(String name) {
       this.clusterName = name;
@@ -118,8 +122,9 @@ public record ClusterConfig(
     }
 
     /**
+     * Returns this builder.
+     *
      * @param name this member's logical name (default: JGroups picks one)
-     * @return this builder
      */
     public Builder nodeName(String name) {
       this.nodeName = name;
@@ -127,8 +132,9 @@ public record ClusterConfig(
     }
 
     /**
+     * Returns this builder.
+     *
      * @param mode the mode (default {@link ClusterMode#REPLICATED})
-     * @return this builder
      */
     public Builder mode(ClusterMode mode) {
       this.mode = mode;
@@ -136,8 +142,9 @@ public record ClusterConfig(
     }
 
     /**
+     * Returns this builder.
+     *
      * @param owners copies of each entry in distributed mode, at least 1 (default 2)
-     * @return this builder
      */
     public Builder owners(int owners) {
       this.owners = owners;
@@ -145,8 +152,9 @@ public record ClusterConfig(
     }
 
     /**
+     * Returns this builder.
+     *
      * @param replication SYNC or ASYNC (default SYNC)
-     * @return this builder
      */
     public Builder replication(Replication replication) {
       this.replication = replication;
@@ -154,8 +162,9 @@ public record ClusterConfig(
     }
 
     /**
+     * Returns this builder.
+     *
      * @param timeout how long a synchronous operation waits (default 10 s)
-     * @return this builder
      */
     public Builder timeout(Duration timeout) {
       this.timeout = timeout;
@@ -163,8 +172,9 @@ public record ClusterConfig(
     }
 
     /**
+     * Returns this builder.
+     *
      * @param segments hash segments, in [1, 4096] (default 256); every member must use the same
-     * @return this builder
      */
     public Builder segments(int segments) {
       this.segments = segments;
@@ -172,14 +182,14 @@ public record ClusterConfig(
     }
 
     /**
-     * How many members a new member waits for before its cache is handed out (default 1: no
-     * wait). Why: a member that starts while the cluster is up, but does not find it in time
-     * (JGroups' discovery and join time out on a loaded host), founds a cluster of its own. If
-     * it took writes there, they would be lost when the partitions merge, because the larger
-     * side wins (see docs/design/cluster.md). With the cluster's usual size here, such a member
-     * waits, holding nothing and taking no writes, until the merge brings it in. Set it to the
-     * number of members a restarted member expects to find; members of a cluster that starts
-     * from nothing must then start together.
+     * How many members a new member waits for before its cache is handed out (default 1: no wait).
+     * Why: a member that starts while the cluster is up, but does not find it in time (JGroups'
+     * discovery and join time out on a loaded host), founds a cluster of its own. If it took writes
+     * there, they would be lost when the partitions merge, because the larger side wins (see
+     * docs/design/cluster.md). With the cluster's usual size here, such a member waits, holding
+     * nothing and taking no writes, until the merge brings it in. Set it to the number of members a
+     * restarted member expects to find; members of a cluster that starts from nothing must then
+     * start together.
      *
      * @param members at least 1
      * @return this builder
@@ -190,9 +200,10 @@ public record ClusterConfig(
     }
 
     /**
-     * @param timeout how long a new member waits for {@link #initialClusterSize} members before
-     *     its build fails with a {@link ClusterException} (default 60 s)
-     * @return this builder
+     * Returns this builder.
+     *
+     * @param timeout how long a new member waits for {@link #initialClusterSize} members before its
+     *     build fails with a {@link ClusterException} (default 60 s)
      */
     public Builder initialClusterTimeout(Duration timeout) {
       this.initialClusterTimeout = timeout;
@@ -200,12 +211,12 @@ public record ClusterConfig(
     }
 
     /**
-     * What a member does when it sees less than a majority of the cluster (see
-     * {@link PartitionHandling}). Default: {@link PartitionHandling#QUORUM} for
-     * {@link Replication#SYNC} caches, {@link PartitionHandling#ALLOW_ALL} for
-     * {@link Replication#ASYNC} ones. Every member must use the same (checked at join). Under
-     * QUORUM, give members stable names ({@link #nodeName}): the stable members are counted by
-     * name, so a member restarted under a new name counts as another member.
+     * What a member does when it sees less than a majority of the cluster (see {@link
+     * PartitionHandling}). Default: {@link PartitionHandling#QUORUM} for {@link Replication#SYNC}
+     * caches, {@link PartitionHandling#ALLOW_ALL} for {@link Replication#ASYNC} ones. Every member
+     * must use the same (checked at join). Under QUORUM, give members stable names ({@link
+     * #nodeName}): the stable members are counted by name, so a member restarted under a new name
+     * counts as another member.
      *
      * @param handling QUORUM or ALLOW_ALL
      * @return this builder
@@ -216,11 +227,12 @@ public record ClusterConfig(
     }
 
     /**
+     * Returns this builder.
+     *
      * @param allowed whether a member that refuses writes under {@link PartitionHandling#QUORUM}
      *     still serves reads, from what its side holds (default true; such reads may miss writes
      *     acknowledged on the majority side since the partition began); false refuses them with
      *     {@link ClusterDegradedException} too
-     * @return this builder
      */
     public Builder minorityReads(boolean allowed) {
       this.minorityReads = allowed;
@@ -228,9 +240,10 @@ public record ClusterConfig(
     }
 
     /**
-     * @param partitioner maps encoded keys to segments (default: a hash of the key's bytes);
-     *     every member must use the same
-     * @return this builder
+     * Returns this builder.
+     *
+     * @param partitioner maps encoded keys to segments (default: a hash of the key's bytes); every
+     *     member must use the same
      */
     public Builder partitioner(KeyPartitioner partitioner) {
       this.partitioner = Objects.requireNonNull(partitioner, "partitioner");
@@ -251,14 +264,29 @@ public record ClusterConfig(
       return this;
     }
 
-    /** @return the configuration */
+    /** Returns the configuration. */
     public ClusterConfig build() {
-      PartitionHandling handling = partitionHandling != null ? partitionHandling
-          : replication == Replication.SYNC ? PartitionHandling.QUORUM
-          : PartitionHandling.ALLOW_ALL;
-      return new ClusterConfig(stack, clusterName, nodeName, mode, owners, replication, timeout,
-          segments, initialClusterSize, initialClusterTimeout, handling, minorityReads,
-          partitioner, attributes);
+      PartitionHandling handling =
+          partitionHandling != null
+              ? partitionHandling
+              : replication == Replication.SYNC
+                  ? PartitionHandling.QUORUM
+                  : PartitionHandling.ALLOW_ALL;
+      return new ClusterConfig(
+          stack,
+          clusterName,
+          nodeName,
+          mode,
+          owners,
+          replication,
+          timeout,
+          segments,
+          initialClusterSize,
+          initialClusterTimeout,
+          handling,
+          minorityReads,
+          partitioner,
+          attributes);
     }
   }
 }

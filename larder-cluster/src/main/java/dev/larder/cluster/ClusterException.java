@@ -4,7 +4,9 @@ package dev.larder.cluster;
 public class ClusterException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  /** @param message what failed and why */
+  /**
+   * @param message what failed and why
+   */
   public ClusterException(String message) {
     super(message);
   }

@@ -5,8 +5,8 @@ public enum ClusterMode {
   /** Every member holds every entry; reads are local. */
   REPLICATED,
   /**
-   * Each key is held by {@code owners} members chosen by consistent hashing over a fixed number
-   * of segments: a primary and {@code owners - 1} backups. A read on a non-owner asks an owner.
+   * Each key is held by {@code owners} members chosen by consistent hashing over a fixed number of
+   * segments: a primary and {@code owners - 1} backups. A read on a non-owner asks an owner.
    */
   DISTRIBUTED,
   /**

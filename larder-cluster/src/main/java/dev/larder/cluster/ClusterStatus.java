@@ -8,9 +8,9 @@ import java.util.Objects;
 import org.jgroups.View;
 
 /**
- * A clustered cache's state as an operator sees it, from this member: the cluster, the view,
- * the mode and the rebalance. Made for status pages (larder-http's console shows
- * {@link #figures()} in its "Cluster" panel) and logs.
+ * A clustered cache's state as an operator sees it, from this member: the cluster, the view, the
+ * mode and the rebalance. Made for status pages (larder-http's console shows {@link #figures()} in
+ * its "Cluster" panel) and logs.
  *
  * @param clusterName the JGroups cluster name
  * @param node this member's name
@@ -25,9 +25,19 @@ import org.jgroups.View;
  * @param mergesLost merges this member lost (it dropped its entries for the winning side's)
  * @param asyncWritesDropped async writes dropped during view changes
  */
-public record ClusterStatus(String clusterName, String node, List<String> members, long viewId,
-    ClusterMode mode, int owners, String replication, int ownedSegments, long localEntries,
-    RebalanceStats rebalance, long mergesLost, long asyncWritesDropped) {
+public record ClusterStatus(
+    String clusterName,
+    String node,
+    List<String> members,
+    long viewId,
+    ClusterMode mode,
+    int owners,
+    String replication,
+    int ownedSegments,
+    long localEntries,
+    RebalanceStats rebalance,
+    long mergesLost,
+    long asyncWritesDropped) {
 
   /** Checks the components and copies the members. */
   public ClusterStatus {
@@ -40,9 +50,9 @@ public record ClusterStatus(String clusterName, String node, List<String> member
   }
 
   /**
-   * Reads a clustered cache's status. Each figure is read on its own (as
-   * {@link RebalanceStats} says, they may disagree while a view change runs); nothing waits for
-   * other members. Thread-safe.
+   * Reads a clustered cache's status. Each figure is read on its own (as {@link RebalanceStats}
+   * says, they may disagree while a view change runs); nothing waits for other members.
+   * Thread-safe.
    *
    * @param cache a clustered cache
    * @return its status now
@@ -55,19 +65,27 @@ public record ClusterStatus(String clusterName, String node, List<String> member
       View view = c.engine().channel().getView();
       viewId = view == null ? -1 : view.getViewId().getId();
     }
-    return new ClusterStatus(config.clusterName(), cache.nodeName(), cache.members(), viewId,
-        config.mode(), config.owners(), String.valueOf(config.replication()),
-        cache.ownedSegments(), cache.localEntryCount(), cache.rebalanceStats(),
-        cache.mergesLost(), cache.asyncWritesDropped());
+    return new ClusterStatus(
+        config.clusterName(),
+        cache.nodeName(),
+        cache.members(),
+        viewId,
+        config.mode(),
+        config.owners(),
+        String.valueOf(config.replication()),
+        cache.ownedSegments(),
+        cache.localEntryCount(),
+        cache.rebalanceStats(),
+        cache.mergesLost(),
+        cache.asyncWritesDropped());
   }
 
   /**
-   * @return the figures by label, in a stable order: {@code cluster}, {@code node},
-   *     {@code members} (names joined by ", "), {@code memberCount}, {@code viewId},
-   *     {@code mode}, {@code owners} (distributed mode only), {@code replication},
-   *     {@code ownedSegments}, {@code localEntries}, {@code rebalance} ("in progress" or
-   *     "idle"), {@code rebalances}, {@code lastRebalanceMillis}, {@code segmentsLost},
-   *     {@code mergesLost}, {@code asyncWritesDropped}
+   * Returns the figures by label, in a stable order: {@code cluster}, {@code node}, {@code members}
+   * (names joined by ", "), {@code memberCount}, {@code viewId}, {@code mode}, {@code owners}
+   * (distributed mode only), {@code replication}, {@code ownedSegments}, {@code localEntries},
+   * {@code rebalance} ("in progress" or "idle"), {@code rebalances}, {@code lastRebalanceMillis},
+   * {@code segmentsLost}, {@code mergesLost}, {@code asyncWritesDropped}.
    */
   public Map<String, Object> figures() {
     Map<String, Object> m = new LinkedHashMap<>();

@@ -21,7 +21,7 @@ public final class ClusterTimeoutException extends ClusterException {
     this.unanswered = List.copyOf(unanswered);
   }
 
-  /** @return the names of the members that did not answer, never null */
+  /** Returns the names of the members that did not answer, never null. */
   public List<String> unanswered() {
     return unanswered;
   }

@@ -4,32 +4,32 @@ import dev.larder.Cache;
 import dev.larder.codec.Codec;
 import dev.larder.codec.Codecs;
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Iterator;
 
 /**
- * A {@link Cache} whose entries live on the members of a JGroups cluster, as the
- * {@link ClusterConfig} says: replicated, distributed with a number of owners, or invalidated.
+ * A {@link Cache} whose entries live on the members of a JGroups cluster, as the {@link
+ * ClusterConfig} says: replicated, distributed with a number of owners, or invalidated.
  *
  * <p>Thread-safe. Every member that builds a clustered cache with the same cluster name, stack,
- * mode and segment count joins the same cluster. Keys and values are encoded once by the
- * member that takes the call, travel and are stored as those bytes, and are decoded only when
- * returned; key codecs must be deterministic (equal keys encode to equal bytes), and conditional
- * writes compare values by their encoded bytes.
+ * mode and segment count joins the same cluster. Keys and values are encoded once by the member
+ * that takes the call, travel and are stored as those bytes, and are decoded only when returned;
+ * key codecs must be deterministic (equal keys encode to equal bytes), and conditional writes
+ * compare values by their encoded bytes.
  *
- * <p>Differences from a local {@link Cache}, all documented on the methods below, on
- * {@link ClusteredCacheBuilder} or in docs/design/cluster.md: a loader runs on the member that
- * missed and its value is stored with a put-if-absent on the key's primary; expiry is
- * expire-after-write only, with the deadline stamped by the primary; a removal listener hears
- * each removal once, on the key's primary (invalidation mode: each member its own store's);
- * {@link #get(Object, java.util.function.Function)} and {@link #compute} run their function on
- * the calling member and apply the result with a compare-and-set on the key's primary, retrying
- * on conflict (the function may run more than once); {@link #estimatedSize()} and iteration of
- * {@link #asMap()} gather from every member; {@link #memoryUsed()} and {@link #stats()} are this
- * member's; {@link #invalidateAll()} is not atomic with concurrent writes. Any operation that
- * needs other members throws {@link ClusterTimeoutException} if they do not answer within
- * {@link ClusterConfig#timeout()}, or {@link ClusterException} on other cluster failures.
+ * <p>Differences from a local {@link Cache}, all documented on the methods below, on {@link
+ * ClusteredCacheBuilder} or in docs/design/cluster.md: a loader runs on the member that missed and
+ * its value is stored with a put-if-absent on the key's primary; expiry is expire-after-write only,
+ * with the deadline stamped by the primary; a removal listener hears each removal once, on the
+ * key's primary (invalidation mode: each member its own store's); {@link #get(Object,
+ * java.util.function.Function)} and {@link #compute} run their function on the calling member and
+ * apply the result with a compare-and-set on the key's primary, retrying on conflict (the function
+ * may run more than once); {@link #estimatedSize()} and iteration of {@link #asMap()} gather from
+ * every member; {@link #memoryUsed()} and {@link #stats()} are this member's; {@link
+ * #invalidateAll()} is not atomic with concurrent writes. Any operation that needs other members
+ * throws {@link ClusterTimeoutException} if they do not answer within {@link
+ * ClusterConfig#timeout()}, or {@link ClusterException} on other cluster failures.
  *
  * @param <K> the key type
  * @param <V> the value type
@@ -37,49 +37,52 @@ import java.util.Iterator;
 public interface ClusteredCache<K, V> extends Cache<K, V> {
 
   /**
+   * Returns a builder.
+   *
    * @param keyCodec encodes keys; must be deterministic
    * @param valueCodec encodes values
    * @param <K> the key type
    * @param <V> the value type
-   * @return a builder
    */
   static <K, V> ClusteredCacheBuilder<K, V> builder(Codec<K> keyCodec, Codec<V> valueCodec) {
     return new ClusteredCacheBuilder<>(keyCodec, valueCodec);
   }
 
   /**
+   * Returns a builder.
+   *
    * @param keyType the key class (see {@link Codecs#forType})
    * @param valueType the value class
    * @param <K> the key type
    * @param <V> the value type
-   * @return a builder
    */
   static <K, V> ClusteredCacheBuilder<K, V> builder(Class<K> keyType, Class<V> valueType) {
     return new ClusteredCacheBuilder<>(Codecs.forType(keyType), Codecs.forType(valueType));
   }
 
-  /** @return this member's name in the cluster */
+  /** Returns this member's name in the cluster. */
   String nodeName();
 
-  /** @return the names of the current members, coordinator first */
+  /** Returns the names of the current members, coordinator first. */
   List<String> members();
 
-  /** @return the configuration this cache joined with */
+  /** Returns the configuration this cache joined with. */
   ClusterConfig clusterConfig();
 
   /**
+   * Returns true if this member owns the key's segment (always true in invalidation mode).
+   *
    * @param key a key
-   * @return true if this member owns the key's segment (always true in invalidation mode)
    */
   boolean isLocalOwner(K key);
 
-  /** @return the number of segments this member owns (0 in invalidation mode) */
+  /** Returns the number of segments this member owns (0 in invalidation mode). */
   int ownedSegments();
 
-  /** @return entries held in this member's store (its own and its backups) */
+  /** Returns entries held in this member's store (its own and its backups). */
   long localEntryCount();
 
-  /** @return what state transfer moved to this member, and how long it took */
+  /** Returns what state transfer moved to this member, and how long it took. */
   RebalanceStats rebalanceStats();
 
   /**
@@ -91,60 +94,63 @@ public interface ClusteredCache<K, V> extends Cache<K, V> {
   boolean awaitRebalanced(Duration timeout);
 
   /**
-   * @return merges (after a partition) in which this member was on a side that lost: it dropped
-   *     its entries and received the winning side's
+   * Returns merges (after a partition) in which this member was on a side that lost: it dropped its
+   * entries and received the winning side's.
    */
   long mergesLost();
 
   /**
-   * @return what this member's near cache did (see {@link ClusteredCacheBuilder#nearCache}), or
-   *     {@link NearCacheStats#NONE} without one
+   * Returns what this member's near cache did (see {@link ClusteredCacheBuilder#nearCache}), or
+   * {@link NearCacheStats#NONE} without one.
    */
   NearCacheStats nearStats();
 
-  /** @return async writes dropped because no primary could take them during a view change */
+  /** Returns async writes dropped because no primary could take them during a view change. */
   long asyncWritesDropped();
 
   /**
-   * @return whether this member serves writes now: always under
-   *     {@link PartitionHandling#ALLOW_ALL}; under {@link PartitionHandling#QUORUM}, while its view
-   *     holds a majority of the stable members
+   * Returns whether this member serves writes now: always under {@link
+   * PartitionHandling#ALLOW_ALL}; under {@link PartitionHandling#QUORUM}, while its view holds a
+   * majority of the stable members.
    */
   boolean available();
 
   /**
-   * @return the names of the stable members this member counts a majority of under
-   *     {@link PartitionHandling#QUORUM} (empty under ALLOW_ALL, or before it saw
-   *     {@link ClusterConfig#initialClusterSize()} members)
+   * Returns the names of the stable members this member counts a majority of under {@link
+   * PartitionHandling#QUORUM} (empty under ALLOW_ALL, or before it saw {@link
+   * ClusterConfig#initialClusterSize()} members).
    */
   List<String> stableMembers();
 
   /**
+   * Returns true if this member is the key's primary in its current view (never in invalidation
+   * mode).
+   *
    * @param key a key
-   * @return true if this member is the key's primary in its current view (never in
-   *     invalidation mode)
    */
   boolean isLocalPrimary(K key);
 
   /**
+   * Returns the names of its owners in this member's current view, primary first (empty in
+   * invalidation mode).
+   *
    * @param segment a segment, in [0, {@link ClusterConfig#segments()})
-   * @return the names of its owners in this member's current view, primary first (empty in
-   *     invalidation mode)
    */
   List<String> segmentOwners(int segment);
 
   /**
+   * Returns the attributes it joined with ({@link ClusterConfig.Builder#attribute}); empty if it
+   * gave none or is not in the current view.
+   *
    * @param member a member's name, as {@link #members()} gives it
-   * @return the attributes it joined with ({@link ClusterConfig.Builder#attribute}); empty if
-   *     it gave none or is not in the current view
    */
   Map<String, String> memberAttributes(String member);
 
   /**
    * The entries held in this member's own store (those it owns and its backup copies), decoded,
    * expired ones left out; weakly consistent with concurrent writes (an entry written or removed
-   * during the walk may or may not be seen); nothing is asked of other members. For walks of
-   * this member's share, such as a sweep of what it is primary of ({@link #isLocalPrimary}).
+   * during the walk may or may not be seen); nothing is asked of other members. For walks of this
+   * member's share, such as a sweep of what it is primary of ({@link #isLocalPrimary}).
    *
    * @return an iterator, not thread-safe, that does not support remove
    */

@@ -16,11 +16,11 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 
 /**
- * Builds a {@link ClusteredCache}: the local store's settings (bound, storage), a
- * {@link ClusterConfig}, and optionally a loader, expire-after-write, a removal listener and
- * (distributed mode) a near cache. Not thread-safe. What each of these means on a cluster (which
- * member loads, when an entry expires on each owner, which member's listener hears what) is on
- * its setter and in docs/design/cluster.md.
+ * Builds a {@link ClusteredCache}: the local store's settings (bound, storage), a {@link
+ * ClusterConfig}, and optionally a loader, expire-after-write, a removal listener and (distributed
+ * mode) a near cache. Not thread-safe. What each of these means on a cluster (which member loads,
+ * when an entry expires on each owner, which member's listener hears what) is on its setter and in
+ * docs/design/cluster.md.
  *
  * @param <K> the key type
  * @param <V> the value type
@@ -44,15 +44,18 @@ public final class ClusteredCacheBuilder<K, V> {
     this.keyCodec = Objects.requireNonNull(keyCodec, "keyCodec");
     this.valueCodec = Objects.requireNonNull(valueCodec, "valueCodec");
     if (!keyCodec.deterministic()) {
-      throw new IllegalArgumentException("the key codec for " + keyCodec.type().getName()
-          + " is not deterministic; a clustered cache needs equal keys to encode equally");
+      throw new IllegalArgumentException(
+          "the key codec for "
+              + keyCodec.type().getName()
+              + " is not deterministic; a clustered cache needs equal keys to encode equally");
     }
   }
 
   /**
-   * @param bytes this member's memory bound (see {@link CacheBuilder#maximumMemory}); unbounded
-   *     by default
-   * @return this builder
+   * Returns this builder.
+   *
+   * @param bytes this member's memory bound (see {@link CacheBuilder#maximumMemory}); unbounded by
+   *     default
    */
   public ClusteredCacheBuilder<K, V> maximumMemory(long bytes) {
     if (bytes <= 0) {
@@ -63,8 +66,9 @@ public final class ClusteredCacheBuilder<K, V> {
   }
 
   /**
+   * Returns this builder.
+   *
    * @param storage where this member's store keeps its pages (see {@link CacheBuilder#storage})
-   * @return this builder
    */
   public ClusteredCacheBuilder<K, V> storage(Storage storage) {
     this.storage = Objects.requireNonNull(storage, "storage");
@@ -72,8 +76,9 @@ public final class ClusteredCacheBuilder<K, V> {
   }
 
   /**
+   * Returns this builder.
+   *
    * @param config the cluster to join and how to spread entries over it
-   * @return this builder
    */
   public ClusteredCacheBuilder<K, V> cluster(ClusterConfig config) {
     this.cluster = Objects.requireNonNull(config, "config");
@@ -82,11 +87,11 @@ public final class ClusteredCacheBuilder<K, V> {
 
   /**
    * Read-through. A miss in {@link Cache#get(Object)} or {@link Cache#getAll} runs the loader on
-   * the member that took the call (once per key at a time on that member; two members missing
-   * the same key at once may both load it), then stores the value with a put-if-absent on the
-   * key's primary: it is replicated, owned and expires like a put. If another write stored a
-   * value first, the caller gets that value. A null result stores nothing. Checked exceptions
-   * reach callers wrapped in {@link dev.larder.CacheLoadingException}.
+   * the member that took the call (once per key at a time on that member; two members missing the
+   * same key at once may both load it), then stores the value with a put-if-absent on the key's
+   * primary: it is replicated, owned and expires like a put. If another write stored a value first,
+   * the caller gets that value. A null result stores nothing. Checked exceptions reach callers
+   * wrapped in {@link dev.larder.CacheLoadingException}.
    *
    * @param loader computes values on a miss
    * @return this builder
@@ -97,12 +102,12 @@ public final class ClusteredCacheBuilder<K, V> {
   }
 
   /**
-   * Entries expire this long after their last write. In replicated and distributed modes the
-   * key's primary stamps the deadline (its clock's time plus {@code duration}) on the value, and
-   * every owner, and state transfer, keeps that stamp: an entry expires at the same instant on
-   * every owner, as far as the members' clocks agree. Each store also reclaims expired entries by
-   * the same clock. In invalidation mode each member's entries expire by its own store. Every
-   * member of a cluster must be built with the same duration.
+   * Entries expire this long after their last write. In replicated and distributed modes the key's
+   * primary stamps the deadline (its clock's time plus {@code duration}) on the value, and every
+   * owner, and state transfer, keeps that stamp: an entry expires at the same instant on every
+   * owner, as far as the members' clocks agree. Each store also reclaims expired entries by the
+   * same clock. In invalidation mode each member's entries expire by its own store. Every member of
+   * a cluster must be built with the same duration.
    *
    * @param duration positive, at least a millisecond
    * @return this builder
@@ -110,17 +115,17 @@ public final class ClusteredCacheBuilder<K, V> {
   public ClusteredCacheBuilder<K, V> expireAfterWrite(Duration duration) {
     Objects.requireNonNull(duration, "duration");
     if (duration.toMillis() < 1) {
-      throw new IllegalArgumentException("expireAfterWrite must be at least 1 ms, was "
-          + duration);
+      throw new IllegalArgumentException("expireAfterWrite must be at least 1 ms, was " + duration);
     }
     this.expireAfterWrite = duration;
     return this;
   }
 
   /**
-   * @param clock the wall clock expiry deadlines are stamped and checked with (default the
-   *     system clock; members on different hosts rely on their clocks agreeing)
-   * @return this builder
+   * Returns this builder.
+   *
+   * @param clock the wall clock expiry deadlines are stamped and checked with (default the system
+   *     clock; members on different hosts rely on their clocks agreeing)
    */
   public ClusteredCacheBuilder<K, V> clock(InstantSource clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -129,18 +134,18 @@ public final class ClusteredCacheBuilder<K, V> {
 
   /**
    * Told of removals, on the {@link #executor}, with decoded keys and values; in replicated and
-   * distributed modes each removal is reported once, on the key's primary: EXPLICIT and
-   * REPLACED when the primary applies the write (whichever member took the call), EXPIRED when
-   * a write finds the value expired or the primary's store reclaims it, SIZE when the primary's
-   * store evicts it. Backup copies and entries moved by state transfer are not reported; nor is
-   * {@link Cache#invalidateAll()}. In invalidation mode each member reports its own store's
-   * removals, those caused by other members' writes included (EXPLICIT). Order between events
-   * is not guaranteed; during a rebalance an event may be reported by the old and the new
-   * primary, or by neither.
+   * distributed modes each removal is reported once, on the key's primary: EXPLICIT and REPLACED
+   * when the primary applies the write (whichever member took the call), EXPIRED when a write finds
+   * the value expired or the primary's store reclaims it, SIZE when the primary's store evicts it.
+   * Backup copies and entries moved by state transfer are not reported; nor is {@link
+   * Cache#invalidateAll()}. In invalidation mode each member reports its own store's removals,
+   * those caused by other members' writes included (EXPLICIT). Order between events is not
+   * guaranteed; during a rebalance an event may be reported by the old and the new primary, or by
+   * neither.
    *
-   * <p>The primary hands EXPLICIT, REPLACED and write-time EXPIRED events to the executor while
-   * it holds the key's segment lock: with a direct executor ({@code Runnable::run}) the listener
-   * runs there, so it must be quick and must not call this cache.
+   * <p>The primary hands EXPLICIT, REPLACED and write-time EXPIRED events to the executor while it
+   * holds the key's segment lock: with a direct executor ({@code Runnable::run}) the listener runs
+   * there, so it must be quick and must not call this cache.
    *
    * @param listener the listener; exceptions it throws are logged and dropped
    * @return this builder
@@ -152,8 +157,9 @@ public final class ClusteredCacheBuilder<K, V> {
   }
 
   /**
+   * Returns this builder.
+   *
    * @param executor runs the removal listener (default {@link ForkJoinPool#commonPool()})
-   * @return this builder
    */
   public ClusteredCacheBuilder<K, V> executor(Executor executor) {
     this.executor = Objects.requireNonNull(executor, "executor");
@@ -161,9 +167,9 @@ public final class ClusteredCacheBuilder<K, V> {
   }
 
   /**
-   * A near cache (distributed mode only): this member keeps up to {@code entries} values of
-   * keys it does not own, read from their primary, and the primary invalidates them on every
-   * write before that write is acknowledged. See {@link ClusteredCache#nearStats()}.
+   * A near cache (distributed mode only): this member keeps up to {@code entries} values of keys it
+   * does not own, read from their primary, and the primary invalidates them on every write before
+   * that write is acknowledged. See {@link ClusteredCache#nearStats()}.
    *
    * @param entries the near cache's entry bound, positive
    * @return this builder
@@ -177,13 +183,13 @@ public final class ClusteredCacheBuilder<K, V> {
   }
 
   /**
-   * Declares the value dictionary the value codec substitutes through (codecs from
-   * {@link ValueDictionary#substitute}); the cluster keeps it identical on every member, so an
-   * id written on one member means the same value on all. It must be empty when the cache is
-   * built, each member's own instance, with the same spaces, codecs and bounds on every member.
-   * Its memory counts in {@link Cache#memoryUsed()} and its maximum is set aside inside
-   * {@link #maximumMemory}. Conditional writes compare values by decoding them, since a value
-   * may be stored inline or as an id. See docs/design/cluster.md for the protocol and its limits.
+   * Declares the value dictionary the value codec substitutes through (codecs from {@link
+   * ValueDictionary#substitute}); the cluster keeps it identical on every member, so an id written
+   * on one member means the same value on all. It must be empty when the cache is built, each
+   * member's own instance, with the same spaces, codecs and bounds on every member. Its memory
+   * counts in {@link Cache#memoryUsed()} and its maximum is set aside inside {@link
+   * #maximumMemory}. Conditional writes compare values by decoding them, since a value may be
+   * stored inline or as an id. See docs/design/cluster.md for the protocol and its limits.
    *
    * @param dictionary a new, empty dictionary
    * @return this builder
@@ -194,22 +200,25 @@ public final class ClusteredCacheBuilder<K, V> {
   }
 
   /**
-   * Builds the local store and joins the cluster; returns once this member is in a view (its
-   * state transfer continues in the background: see {@link ClusteredCache#awaitRebalanced}).
+   * Builds the local store and joins the cluster; returns once this member is in a view (its state
+   * transfer continues in the background: see {@link ClusteredCache#awaitRebalanced}).
    *
    * @return the clustered cache
    * @throws ClusterException if the cluster cannot be joined
-   * @throws IllegalArgumentException if a near cache is asked for outside distributed mode, or
-   *     the dictionary is not empty
+   * @throws IllegalArgumentException if a near cache is asked for outside distributed mode, or the
+   *     dictionary is not empty
    */
   public ClusteredCache<K, V> build() {
     if (nearEntries > 0 && cluster.mode() != ClusterMode.DISTRIBUTED) {
-      throw new IllegalArgumentException("a near cache needs DISTRIBUTED mode, not "
-          + cluster.mode());
+      throw new IllegalArgumentException(
+          "a near cache needs DISTRIBUTED mode, not " + cluster.mode());
     }
     if (dictionary != null && dictionary.size() != 0) {
-      throw new IllegalArgumentException("a clustered cache's dictionary must be empty when the"
-          + " cache is built (it holds " + dictionary.size() + " values); the cluster fills it");
+      throw new IllegalArgumentException(
+          "a clustered cache's dictionary must be empty when the"
+              + " cache is built (it holds "
+              + dictionary.size()
+              + " values); the cluster fills it");
     }
     CacheBuilder<byte[], byte[]> local = Cache.builder(Codecs.bytes(), Codecs.bytes());
     if (maximumMemory > 0) {
@@ -220,9 +229,13 @@ public final class ClusteredCacheBuilder<K, V> {
     if (storage != null) {
       local.storage(storage);
     }
-    return ClusteredLarderCache.start(keyCodec, valueCodec, local,
-        maximumMemory > 0 ? maximumMemory : Long.MAX_VALUE, cluster,
-        new ClusteredLarderCache.Options<>(loader, listener, executor, expireAfterWrite, clock,
-            nearEntries, dictionary));
+    return ClusteredLarderCache.start(
+        keyCodec,
+        valueCodec,
+        local,
+        maximumMemory > 0 ? maximumMemory : Long.MAX_VALUE,
+        cluster,
+        new ClusteredLarderCache.Options<>(
+            loader, listener, executor, expireAfterWrite, clock, nearEntries, dictionary));
   }
 }

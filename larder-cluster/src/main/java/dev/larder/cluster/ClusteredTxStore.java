@@ -20,16 +20,16 @@ import java.util.Set;
 
 /**
  * Builds a {@link TxStore} whose caches every member of a cluster holds, with optimistic
- * transactions that commit on every member or on none (docs/design/cluster-transactions.md).
- * {@code Transaction}, {@code TxCache}, {@code Isolation} and {@code inTransaction} behave as for
- * a local store; what differs:
+ * transactions that commit on every member or on none (docs/design/cluster-transactions.md). {@code
+ * Transaction}, {@code TxCache}, {@code Isolation} and {@code inTransaction} behave as for a local
+ * store; what differs:
  *
  * <ul>
  *   <li>a commit is acknowledged once a majority of {@link Builder#members} members logged its
- *       decision; a member on the minority side of a partition cannot commit
- *       ({@link ClusterTimeoutException} after the cluster timeout);
- *   <li>writes to a key locked by a prepared transaction fail a transaction's commit
- *       ({@code TransactionConflictException}); a {@code TxCache.put} or {@code remove} outside a
+ *       decision; a member on the minority side of a partition cannot commit ({@link
+ *       ClusterTimeoutException} after the cluster timeout);
+ *   <li>writes to a key locked by a prepared transaction fail a transaction's commit ({@code
+ *       TransactionConflictException}); a {@code TxCache.put} or {@code remove} outside a
  *       transaction waits for the lock, up to the cluster timeout;
  *   <li>commit sequences are timestamps of the cluster's hybrid clocks, increasing per key and per
  *       member, not consecutive.
@@ -46,11 +46,12 @@ public final class ClusteredTxStore {
   private ClusteredTxStore() {}
 
   /**
-   * @param cluster the cluster: its stack, name, node name, timeout, segments and initial size
-   *     are used; its mode must be {@link ClusterMode#REPLICATED} and its replication
-   *     {@link Replication#SYNC}
-   * @return a builder with serializable isolation, {@code members} = the cluster's
-   *     {@code initialClusterSize}, and no persistence
+   * Returns a builder with serializable isolation, {@code members} = the cluster's {@code
+   * initialClusterSize}, and no persistence.
+   *
+   * @param cluster the cluster: its stack, name, node name, timeout, segments and initial size are
+   *     used; its mode must be {@link ClusterMode#REPLICATED} and its replication {@link
+   *     Replication#SYNC}
    */
   public static Builder builder(ClusterConfig cluster) {
     return new Builder(cluster);
@@ -69,19 +70,22 @@ public final class ClusteredTxStore {
     private Builder(ClusterConfig cluster) {
       this.cluster = Objects.requireNonNull(cluster, "cluster");
       if (cluster.mode() != ClusterMode.REPLICATED) {
-        throw new IllegalArgumentException("clustered transactions hold every key on every"
-            + " member: use ClusterMode.REPLICATED (was " + cluster.mode() + ")");
+        throw new IllegalArgumentException(
+            "clustered transactions hold every key on every"
+                + " member: use ClusterMode.REPLICATED (was "
+                + cluster.mode()
+                + ")");
       }
       if (cluster.replication() != Replication.SYNC) {
-        throw new IllegalArgumentException("clustered transactions commit synchronously: use"
-            + " Replication.SYNC");
+        throw new IllegalArgumentException(
+            "clustered transactions commit synchronously: use" + " Replication.SYNC");
       }
       this.members = cluster.initialClusterSize();
     }
 
     /**
-     * Declares a cache; every member must declare the same caches in the same order. Its spec
-     * must not bound the cache (members must hold the same keys).
+     * Declares a cache; every member must declare the same caches in the same order. Its spec must
+     * not bound the cache (members must hold the same keys).
      *
      * @param spec the cache
      * @return this
@@ -96,16 +100,21 @@ public final class ClusteredTxStore {
       try {
         probe.unbounded();
       } catch (IllegalStateException bounded) {
-        throw new IllegalArgumentException("cache " + spec.name() + " sets a bound: a clustered"
-            + " store's members must hold the same keys, so its caches are unbounded", bounded);
+        throw new IllegalArgumentException(
+            "cache "
+                + spec.name()
+                + " sets a bound: a clustered"
+                + " store's members must hold the same keys, so its caches are unbounded",
+            bounded);
       }
       specs.add(spec);
       return this;
     }
 
     /**
+     * Returns this.
+     *
      * @param level the isolation of {@code begin()} and of single operations
-     * @return this
      */
     public Builder isolation(Isolation level) {
       this.isolation = Objects.requireNonNull(level, "level");
@@ -113,9 +122,10 @@ public final class ClusteredTxStore {
     }
 
     /**
-     * @param n the cluster's size: how many members it has when all are up (every member must
-     *     say the same); a view with fewer than {@code n / 2 + 1} of them cannot commit
-     * @return this
+     * Returns this.
+     *
+     * @param n the cluster's size: how many members it has when all are up (every member must say
+     *     the same); a view with fewer than {@code n / 2 + 1} of them cannot commit
      */
     public Builder members(int n) {
       if (n < 1) {
@@ -136,9 +146,10 @@ public final class ClusteredTxStore {
     }
 
     /**
-     * @param config the log's configuration; its policy must be {@code always} or
-     *     {@code interval} (under {@code none} a process kill could lose a logged decision)
-     * @return this
+     * Returns this.
+     *
+     * @param config the log's configuration; its policy must be {@code always} or {@code interval}
+     *     (under {@code none} a process kill could lose a logged decision)
      */
     public Builder persistence(WalConfig config) {
       this.wal = Objects.requireNonNull(config, "config");
@@ -146,8 +157,9 @@ public final class ClusteredTxStore {
     }
 
     /**
+     * Returns this.
+     *
      * @param policy the fsync policy, {@code always} or {@code interval(...)} (persistence first)
-     * @return this
      */
     public Builder fsync(FsyncPolicy policy) {
       if (wal == null) {
@@ -158,8 +170,9 @@ public final class ClusteredTxStore {
     }
 
     /**
+     * Returns this.
+     *
      * @param period time between checkpoints of this member's log; zero turns them off
-     * @return this
      */
     public Builder checkpointEvery(Duration period) {
       if (period.isNegative()) {
@@ -171,12 +184,12 @@ public final class ClusteredTxStore {
 
     /**
      * Recovers this member's log, joins the cluster and waits until this member has installed an
-     * epoch with a majority of the members (and its view holds the cluster's
-     * {@code initialClusterSize}).
+     * epoch with a majority of the members (and its view holds the cluster's {@code
+     * initialClusterSize}).
      *
      * @return the store
-     * @throws IllegalArgumentException if no cache was declared, or the fsync policy is
-     *     {@code none}
+     * @throws IllegalArgumentException if no cache was declared, or the fsync policy is {@code
+     *     none}
      * @throws ClusterException if this member cannot join in time
      */
     public TxStore build() {
@@ -184,11 +197,12 @@ public final class ClusteredTxStore {
         throw new IllegalArgumentException("declare at least one cache");
       }
       if (wal != null && wal.policy() == FsyncPolicy.none()) {
-        throw new IllegalArgumentException("a clustered store's log must use fsync always or"
-            + " interval: under none a process kill can lose a decision this member promised");
+        throw new IllegalArgumentException(
+            "a clustered store's log must use fsync always or"
+                + " interval: under none a process kill can lose a decision this member promised");
       }
-      ClusterTxEngine engine = ClusterTxEngine.start(cluster, specs, isolation, members, wal,
-          checkpointEvery);
+      ClusterTxEngine engine =
+          ClusterTxEngine.start(cluster, specs, isolation, members, wal, checkpointEvery);
       return TxStores.open(specs, engine);
     }
   }

@@ -8,10 +8,9 @@ public enum Replication {
    */
   SYNC,
   /**
-   * {@code put}, {@code putAll} and {@code invalidate} return at once; writes to one key are
-   * still applied in one order on every owner (they go through the key's primary). Operations
-   * that return a result (conditional writes, {@code remove}, {@code compute}) run as in
-   * {@link #SYNC}.
+   * {@code put}, {@code putAll} and {@code invalidate} return at once; writes to one key are still
+   * applied in one order on every owner (they go through the key's primary). Operations that return
+   * a result (conditional writes, {@code remove}, {@code compute}) run as in {@link #SYNC}.
    */
   ASYNC
 }

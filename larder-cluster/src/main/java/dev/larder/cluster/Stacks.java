@@ -1,9 +1,9 @@
 package dev.larder.cluster;
 
 /**
- * The JGroups stacks that ship with Larder, as names for {@link ClusterConfig.Builder#stack(String)}.
- * Each is an XML file inside this module; any other JGroups XML file or resource can be given
- * instead.
+ * The JGroups stacks that ship with Larder, as names for {@link
+ * ClusterConfig.Builder#stack(String)}. Each is an XML file inside this module; any other JGroups
+ * XML file or resource can be given instead.
  */
 public final class Stacks {
 

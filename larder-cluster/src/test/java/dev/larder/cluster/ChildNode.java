@@ -18,14 +18,22 @@ public final class ChildNode {
   public static void main(String[] args) throws Exception {
     System.setProperty("larder.cluster.port", args[0]);
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-    try (ClusteredCache<String, String> cache = ClusteredCache.builder(String.class, String.class)
-        .cluster(ClusterConfig.builder().stack(Stacks.LOOPBACK).clusterName(args[1])
-            .nodeName(args[2]).mode(ClusterMode.valueOf(args[3])).owners(2)
-            .timeout(Duration.ofSeconds(10)).segments(64).build())
-        .build()) {
+    try (ClusteredCache<String, String> cache =
+        ClusteredCache.builder(String.class, String.class)
+            .cluster(
+                ClusterConfig.builder()
+                    .stack(Stacks.LOOPBACK)
+                    .clusterName(args[1])
+                    .nodeName(args[2])
+                    .mode(ClusterMode.valueOf(args[3]))
+                    .owners(2)
+                    .timeout(Duration.ofSeconds(10))
+                    .segments(64)
+                    .build())
+            .build()) {
       out.println("ready");
-      BufferedReader in = new BufferedReader(new InputStreamReader(System.in,
-          StandardCharsets.UTF_8));
+      BufferedReader in =
+          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         String[] w = line.trim().split(" ");
         switch (w[0]) {

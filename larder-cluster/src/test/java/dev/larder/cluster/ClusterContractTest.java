@@ -20,8 +20,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The cache contract over every mode, with three members in one JVM: what one member writes,
- * every member reads (invalidation mode: what one member writes, the others drop).
+ * The cache contract over every mode, with three members in one JVM: what one member writes, every
+ * member reads (invalidation mode: what one member writes, the others drop).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -38,18 +38,19 @@ class ClusterContractTest {
   }
 
   static Stream<Arguments> all() {
-    return Stream.concat(sharing(), Stream.of(
-        Arguments.of(ClusterMode.INVALIDATION, Replication.SYNC),
-        Arguments.of(ClusterMode.INVALIDATION, Replication.ASYNC)));
+    return Stream.concat(
+        sharing(),
+        Stream.of(
+            Arguments.of(ClusterMode.INVALIDATION, Replication.SYNC),
+            Arguments.of(ClusterMode.INVALIDATION, Replication.ASYNC)));
   }
 
   /** One 3-member cluster per mode, shared by the tests of that mode (each uses its own keys). */
   private InProcessCluster cluster(ClusterMode mode, Replication replication) {
-    return clusters.computeIfAbsent(mode + "-" + replication,
-        k -> newCluster(mode, replication));
+    return clusters.computeIfAbsent(mode + "-" + replication, k -> newCluster(mode, replication));
   }
 
-  /** @return a new 3-member cluster; subclasses run the contract over other settings */
+  /** Returns a new 3-member cluster; subclasses run the contract over other settings. */
   InProcessCluster newCluster(ClusterMode mode, Replication replication) {
     return new InProcessCluster(mode, replication, 3);
   }
@@ -61,8 +62,9 @@ class ClusterContractTest {
 
   /** Waits until every member reads the expected value (at once for SYNC, soon for ASYNC). */
   private static void assertEverywhere(InProcessCluster c, String key, String expected) {
-    InProcessCluster.await(() -> c.nodes.stream()
-        .allMatch(n -> java.util.Objects.equals(n.getIfPresent(key), expected)),
+    InProcessCluster.await(
+        () ->
+            c.nodes.stream().allMatch(n -> java.util.Objects.equals(n.getIfPresent(key), expected)),
         "every member reads " + key + "=" + expected);
   }
 
@@ -99,22 +101,31 @@ class ClusterContractTest {
     c.node(0).put("rip", "in place");
     assertEverywhere(c, "rip", "in place");
     for (int i = 0; i < 3; i++) {
-      String read = c.node(i).read("rip", view -> {
-        assertTrue(view.isReadOnly(), "a writable view");
-        byte[] bytes = new byte[view.remaining()];
-        view.get(bytes);
-        return dev.larder.codec.Codecs.strings().decodeLast(new dev.larder.codec.ByteSource(bytes));
-      });
+      String read =
+          c.node(i)
+              .read(
+                  "rip",
+                  view -> {
+                    assertTrue(view.isReadOnly(), "a writable view");
+                    byte[] bytes = new byte[view.remaining()];
+                    view.get(bytes);
+                    return dev.larder.codec.Codecs.strings()
+                        .decodeLast(new dev.larder.codec.ByteSource(bytes));
+                  });
       assertEquals("in place", read, "member " + i);
     }
-    assertNull(c.node(1).read("rip-absent", view -> {
-      throw new AssertionError("reader called for an absent key");
-    }));
+    assertNull(
+        c.node(1)
+            .read(
+                "rip-absent",
+                view -> {
+                  throw new AssertionError("reader called for an absent key");
+                }));
   }
 
   /**
-   * Three members write the same ten keys at once; once quiet, every member (each owner reading
-   * its own copy) holds the same value for each key: one order of writes per key everywhere.
+   * Three members write the same ten keys at once; once quiet, every member (each owner reading its
+   * own copy) holds the same value for each key: one order of writes per key everywhere.
    */
   @ParameterizedTest
   @MethodSource("sharing")
@@ -122,20 +133,24 @@ class ClusterContractTest {
       throws InterruptedException {
     InProcessCluster c = cluster(mode, replication);
     try (Workers writers = Workers.named("writer")) {
-      writers.start(3, id -> {
-        ClusteredCache<String, String> node = c.node(id);
-        for (int j = 0; j < 300; j++) {
-          node.put("o" + (j % 10), "n" + id + "-" + j);
-        }
-      });
+      writers.start(
+          3,
+          id -> {
+            ClusteredCache<String, String> node = c.node(id);
+            for (int j = 0; j < 300; j++) {
+              node.put("o" + (j % 10), "n" + id + "-" + j);
+            }
+          });
       writers.join(java.time.Duration.ofSeconds(60));
     }
     for (int k = 0; k < 10; k++) {
       String key = "o" + k;
-      InProcessCluster.await(() -> {
-        String v = c.node(0).getIfPresent(key);
-        return v != null && c.nodes.stream().allMatch(n -> v.equals(n.getIfPresent(key)));
-      }, "every member agrees on " + key);
+      InProcessCluster.await(
+          () -> {
+            String v = c.node(0).getIfPresent(key);
+            return v != null && c.nodes.stream().allMatch(n -> v.equals(n.getIfPresent(key)));
+          },
+          "every member agrees on " + key);
     }
   }
 
@@ -178,11 +193,13 @@ class ClusterContractTest {
       assertEquals(100, seen.size());
       assertEquals("v42", seen.get("k42"));
       long stored = c.nodes.stream().mapToLong(ClusteredCache::localEntryCount).sum();
-      assertEquals(mode == ClusterMode.REPLICATED ? 300 : 200, stored,
+      assertEquals(
+          mode == ClusterMode.REPLICATED ? 300 : 200,
+          stored,
           "each entry is held by its owners and nobody else");
       c.node(0).invalidateAll();
-      InProcessCluster.await(() -> c.nodes.stream().allMatch(n -> n.localEntryCount() == 0),
-          "every member is empty");
+      InProcessCluster.await(
+          () -> c.nodes.stream().allMatch(n -> n.localEntryCount() == 0), "every member is empty");
       assertEquals(0, c.node(1).estimatedSize());
     }
   }
@@ -196,8 +213,7 @@ class ClusterContractTest {
     assertThrows(NullPointerException.class, () -> c.node(0).getIfPresent(null));
     assertThrows(NullPointerException.class, () -> c.node(0).compute("k", null));
     assertThrows(IllegalArgumentException.class, () -> ClusterConfig.builder().owners(0).build());
-    assertThrows(IllegalArgumentException.class,
-        () -> ClusterConfig.builder().segments(0).build());
+    assertThrows(IllegalArgumentException.class, () -> ClusterConfig.builder().segments(0).build());
     ClusteredCache<String, String> extra = c.add();
     c.awaitMembers(4);
     extra.close();
@@ -218,8 +234,9 @@ class ClusterContractTest {
     c.node(1).put("i", "db-1");
     assertNull(c.node(2).getIfPresent("i"), "nothing is copied in invalidation mode");
     c.node(2).put("i", "db-2");
-    InProcessCluster.await(() -> c.node(0).getIfPresent("i") == null
-        && c.node(1).getIfPresent("i") == null, "the others dropped i");
+    InProcessCluster.await(
+        () -> c.node(0).getIfPresent("i") == null && c.node(1).getIfPresent("i") == null,
+        "the others dropped i");
     if (replication == Replication.SYNC) {
       // ASYNC: n0's and n1's earlier invalidations may reach n2 after its own put and drop it
       // (a miss, never a stale value), so this holds for SYNC only.

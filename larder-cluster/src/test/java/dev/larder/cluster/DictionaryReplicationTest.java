@@ -30,8 +30,8 @@ class DictionaryReplicationTest {
 
   private static final AtomicInteger CLUSTERS = new AtomicInteger();
 
-  private final String name = "dict-" + ProcessHandle.current().pid() + "-"
-      + CLUSTERS.incrementAndGet();
+  private final String name =
+      "dict-" + ProcessHandle.current().pid() + "-" + CLUSTERS.incrementAndGet();
   private final List<ClusteredCache<String, String>> nodes = new ArrayList<>();
   private final List<ValueDictionary> dictionaries = new ArrayList<>();
 
@@ -42,20 +42,30 @@ class DictionaryReplicationTest {
   private ClusteredCache<String, String> add(Mode mode, ClusterMode clusterMode) {
     ValueDictionary d = ValueDictionary.builder().build();
     Codec<String> values = d.substitute("v", Codecs.strings(), mode);
-    ClusteredCache<String, String> node = ClusteredCache.builder(Codecs.strings(), values)
-        .dictionary(d)
-        .cluster(ClusterConfig.builder().stack(Stacks.IN_PROCESS).clusterName(name)
-            .nodeName("n" + nodes.size()).mode(clusterMode).owners(2)
-            .timeout(Duration.ofSeconds(10)).segments(64).build())
-        .build();
+    ClusteredCache<String, String> node =
+        ClusteredCache.builder(Codecs.strings(), values)
+            .dictionary(d)
+            .cluster(
+                ClusterConfig.builder()
+                    .stack(Stacks.IN_PROCESS)
+                    .clusterName(name)
+                    .nodeName("n" + nodes.size())
+                    .mode(clusterMode)
+                    .owners(2)
+                    .timeout(Duration.ofSeconds(10))
+                    .segments(64)
+                    .build())
+            .build();
     nodes.add(node);
     dictionaries.add(d);
     return node;
   }
 
   private void awaitMembers(int n) {
-    InProcessCluster.await(() -> nodes.stream().filter(c -> !closed.contains(c))
-        .allMatch(c -> c.members().size() == n), n + " members");
+    InProcessCluster.await(
+        () ->
+            nodes.stream().filter(c -> !closed.contains(c)).allMatch(c -> c.members().size() == n),
+        n + " members");
     for (ClusteredCache<String, String> c : nodes) {
       if (!closed.contains(c)) {
         assertTrue(c.awaitRebalanced(Duration.ofSeconds(20)));
@@ -71,11 +81,10 @@ class DictionaryReplicationTest {
   }
 
   /**
-   * An owner that receives a write before the dictionary addition it names (here the
-   * coordinator's multicast of the addition is dropped) catches up before it applies and
-   * acknowledges it: every owner knows the ids of every write it acknowledged, so a partition
-   * cannot leave a side holding bytes whose ids it does not know (cluster.md, "A write's
-   * dictionary ids").
+   * An owner that receives a write before the dictionary addition it names (here the coordinator's
+   * multicast of the addition is dropped) catches up before it applies and acknowledges it: every
+   * owner knows the ids of every write it acknowledged, so a partition cannot leave a side holding
+   * bytes whose ids it does not know (cluster.md, "A write's dictionary ids").
    */
   @Test
   void ownersKnowTheIdsOfEveryWriteTheyAcknowledge() throws Exception {
@@ -84,13 +93,15 @@ class DictionaryReplicationTest {
     }
     awaitMembers(3);
     DISCARD drop = new DISCARD();
-    InProcessCluster.channel(nodes.get(0)).getProtocolStack().insertProtocol(drop,
-        ProtocolStack.Position.ABOVE, TP.class);
+    InProcessCluster.channel(nodes.get(0))
+        .getProtocolStack()
+        .insertProtocol(drop, ProtocolStack.Position.ABOVE, TP.class);
     for (int i = 0; i < 5; i++) {
       drop.dropDownMulticasts(1); // the coordinator's next multicast: this value's addition
       nodes.get(1).put("k" + i, "value-" + i);
       for (int m = 0; m < 3; m++) {
-        assertTrue(dictionaries.get(m).size("v") >= i + 1,
+        assertTrue(
+            dictionaries.get(m).size("v") >= i + 1,
             "n" + m + " acknowledged value-" + i + " without knowing its id");
       }
     }
@@ -109,8 +120,11 @@ class DictionaryReplicationTest {
         live.add(dictionaries.get(i));
       }
     }
-    InProcessCluster.await(() -> live.stream().allMatch(d -> d.size() == expectedSize),
-        "every dictionary holds " + expectedSize + " values: "
+    InProcessCluster.await(
+        () -> live.stream().allMatch(d -> d.size() == expectedSize),
+        "every dictionary holds "
+            + expectedSize
+            + " values: "
             + live.stream().map(ValueDictionary::size).toList());
     byte[] first = live.get(0).snapshot();
     for (ValueDictionary d : live) {
@@ -134,17 +148,20 @@ class DictionaryReplicationTest {
         ClusteredCache<String, String> node = nodes.get(m);
         String prefix = "m" + m + "t" + t + "-";
         int seed = m * 4 + t;
-        threads.add(Thread.ofPlatform().start(() -> {
-          try {
-            for (int n = 0; n < 100; n++) {
-              String v = "value-" + ((n * 7 + seed * 13) % distinct);
-              node.put(prefix + n, v);
-              written.put(prefix + n, v);
-            }
-          } catch (Throwable e) {
-            errors.add(e);
-          }
-        }));
+        threads.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      try {
+                        for (int n = 0; n < 100; n++) {
+                          String v = "value-" + ((n * 7 + seed * 13) % distinct);
+                          node.put(prefix + n, v);
+                          written.put(prefix + n, v);
+                        }
+                      } catch (Throwable e) {
+                        errors.add(e);
+                      }
+                    }));
       }
     }
     for (Thread t : threads) {
@@ -178,7 +195,8 @@ class DictionaryReplicationTest {
         assertEquals("new-" + (n % 20), nodes.get(i).get("after-" + n));
       }
     }
-    assertTrue(nodes.get(1).memoryUsed() >= dictionaries.get(1).memoryUsed(),
+    assertTrue(
+        nodes.get(1).memoryUsed() >= dictionaries.get(1).memoryUsed(),
         "the dictionary counts in memoryUsed");
   }
 
@@ -203,9 +221,12 @@ class DictionaryReplicationTest {
     ValueDictionary d = ValueDictionary.builder().build();
     Codec<String> values = d.substitute("v", Codecs.strings(), Mode.ALWAYS);
     values.encodeLast("x", new dev.larder.codec.ByteSink());
-    assertThrows(IllegalArgumentException.class, () -> ClusteredCache
-        .builder(Codecs.strings(), values).dictionary(d)
-        .cluster(ClusterConfig.builder().stack(Stacks.IN_PROCESS).clusterName(name).build())
-        .build());
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            ClusteredCache.builder(Codecs.strings(), values)
+                .dictionary(d)
+                .cluster(ClusterConfig.builder().stack(Stacks.IN_PROCESS).clusterName(name).build())
+                .build());
   }
 }

@@ -15,8 +15,8 @@ final class InProcessCluster implements AutoCloseable {
   private static final AtomicInteger CLUSTERS = new AtomicInteger();
 
   final List<ClusteredCache<String, String>> nodes = new ArrayList<>();
-  private final String name = "test-" + ProcessHandle.current().pid() + "-"
-      + CLUSTERS.incrementAndGet();
+  private final String name =
+      "test-" + ProcessHandle.current().pid() + "-" + CLUSTERS.incrementAndGet();
   private final ClusterMode mode;
   private final Replication replication;
   private final long memoryBound;
@@ -29,23 +29,33 @@ final class InProcessCluster implements AutoCloseable {
   }
 
   InProcessCluster(ClusterMode mode, Replication replication, int size, long memoryBound) {
-    this(mode, replication, size, memoryBound, 2, b -> { });
+    this(mode, replication, size, memoryBound, 2, b -> {});
   }
 
   /**
    * @param owners owners in distributed mode
    * @param custom applied to each member's builder (loader, listener, expiry, near cache)
    */
-  InProcessCluster(ClusterMode mode, Replication replication, int size, long memoryBound,
-      int owners, Consumer<ClusteredCacheBuilder<String, String>> custom) {
-    this(mode, replication, size, memoryBound, owners, custom, b -> { });
+  InProcessCluster(
+      ClusterMode mode,
+      Replication replication,
+      int size,
+      long memoryBound,
+      int owners,
+      Consumer<ClusteredCacheBuilder<String, String>> custom) {
+    this(mode, replication, size, memoryBound, owners, custom, b -> {});
   }
 
   /**
    * @param clusterCustom applied to each member's cluster settings (partition handling)
    */
-  InProcessCluster(ClusterMode mode, Replication replication, int size, long memoryBound,
-      int owners, Consumer<ClusteredCacheBuilder<String, String>> custom,
+  InProcessCluster(
+      ClusterMode mode,
+      Replication replication,
+      int size,
+      long memoryBound,
+      int owners,
+      Consumer<ClusteredCacheBuilder<String, String>> custom,
       Consumer<ClusterConfig.Builder> clusterCustom) {
     this.clusterCustom = clusterCustom;
     this.mode = mode;
@@ -65,12 +75,19 @@ final class InProcessCluster implements AutoCloseable {
   }
 
   ClusteredCache<String, String> add(long bound) {
-    ClusterConfig.Builder config = ClusterConfig.builder().stack(Stacks.IN_PROCESS)
-        .clusterName(name).nodeName("n" + nodes.size()).mode(mode).owners(owners)
-        .replication(replication).timeout(Duration.ofSeconds(5)).segments(64);
+    ClusterConfig.Builder config =
+        ClusterConfig.builder()
+            .stack(Stacks.IN_PROCESS)
+            .clusterName(name)
+            .nodeName("n" + nodes.size())
+            .mode(mode)
+            .owners(owners)
+            .replication(replication)
+            .timeout(Duration.ofSeconds(5))
+            .segments(64);
     clusterCustom.accept(config);
-    ClusteredCacheBuilder<String, String> b = ClusteredCache.builder(String.class, String.class)
-        .cluster(config.build());
+    ClusteredCacheBuilder<String, String> b =
+        ClusteredCache.builder(String.class, String.class).cluster(config.build());
     if (bound > 0) {
       b.maximumMemory(bound);
     }
@@ -85,7 +102,8 @@ final class InProcessCluster implements AutoCloseable {
   }
 
   void awaitMembers(int n) {
-    await(() -> nodes.stream().filter(c -> !closed(c)).allMatch(c -> c.members().size() == n),
+    await(
+        () -> nodes.stream().filter(c -> !closed(c)).allMatch(c -> c.members().size() == n),
         "every member sees " + n + " members");
   }
 
@@ -112,7 +130,7 @@ final class InProcessCluster implements AutoCloseable {
     return nodes.stream().filter(c -> !closed(c)).toList();
   }
 
-  /** @return the member's JGroups channel, for inserting test protocols (DISCARD) */
+  /** Returns the member's JGroups channel, for inserting test protocols (DISCARD). */
   static JChannel channel(ClusteredCache<?, ?> c) {
     return ((ClusteredLarderCache<?, ?>) c).engine().channel();
   }

@@ -41,24 +41,31 @@ class LoaderExpiryListenerTest {
     Map<String, AtomicInteger> loadsByNode = new ConcurrentHashMap<>();
     AtomicInteger index = new AtomicInteger();
     AtomicReference<InProcessCluster> ref = new AtomicReference<>();
-    try (InProcessCluster c = new InProcessCluster(ClusterMode.DISTRIBUTED, Replication.SYNC, 3,
-        -1, 2, b -> {
-          String name = "n" + index.getAndIncrement();
-          b.loader(key -> {
-            loadsByNode.computeIfAbsent(name, n -> new AtomicInteger()).incrementAndGet();
-            if (key.startsWith("null")) {
-              return null;
-            }
-            if (key.startsWith("fail")) {
-              throw new IOException("no such row");
-            }
-            if (key.startsWith("race")) {
-              // another member writes the key while this load runs: the write wins
-              ref.get().node(2).put(key, "written");
-            }
-            return "loaded-" + key + "-" + name;
-          });
-        })) {
+    try (InProcessCluster c =
+        new InProcessCluster(
+            ClusterMode.DISTRIBUTED,
+            Replication.SYNC,
+            3,
+            -1,
+            2,
+            b -> {
+              String name = "n" + index.getAndIncrement();
+              b.loader(
+                  key -> {
+                    loadsByNode.computeIfAbsent(name, n -> new AtomicInteger()).incrementAndGet();
+                    if (key.startsWith("null")) {
+                      return null;
+                    }
+                    if (key.startsWith("fail")) {
+                      throw new IOException("no such row");
+                    }
+                    if (key.startsWith("race")) {
+                      // another member writes the key while this load runs: the write wins
+                      ref.get().node(2).put(key, "written");
+                    }
+                    return "loaded-" + key + "-" + name;
+                  });
+            })) {
       ref.set(c);
       ClusteredCache<String, String> n0 = c.node(0);
       List<String> keys = new ArrayList<>();
@@ -88,8 +95,8 @@ class LoaderExpiryListenerTest {
 
       assertNull(n0.get("null1"));
       assertNull(c.node(1).getIfPresent("null1"), "a null load stores nothing");
-      CacheLoadingException e = assertThrows(CacheLoadingException.class,
-          () -> c.node(1).get("fail1"));
+      CacheLoadingException e =
+          assertThrows(CacheLoadingException.class, () -> c.node(1).get("fail1"));
       assertTrue(e.getCause() instanceof IOException);
       assertEquals(1, c.node(1).stats().loadFailureCount());
 
@@ -105,8 +112,9 @@ class LoaderExpiryListenerTest {
   void expiryDeadlineIsStampedOnceAndKeptByEveryOwnerAndByStateTransfer() {
     for (ClusterMode mode : List.of(ClusterMode.DISTRIBUTED, ClusterMode.REPLICATED)) {
       TestClock clock = new TestClock();
-      try (InProcessCluster c = new InProcessCluster(mode, Replication.SYNC, 3, -1, 2,
-          b -> b.expireAfterWrite(TTL).clock(clock))) {
+      try (InProcessCluster c =
+          new InProcessCluster(
+              mode, Replication.SYNC, 3, -1, 2, b -> b.expireAfterWrite(TTL).clock(clock))) {
         for (int i = 0; i < 30; i++) {
           c.node(i % 3).put("k" + i, "v" + i);
         }
@@ -123,7 +131,8 @@ class LoaderExpiryListenerTest {
           }
         }
         assertTrue(joiner.localEntryCount() > 0, mode + ": the joiner received entries");
-        assertEquals(0, joiner.rebalanceStats().segmentsLost(), mode + " " + joiner.rebalanceStats());
+        assertEquals(
+            0, joiner.rebalanceStats().segmentsLost(), mode + " " + joiner.rebalanceStats());
         clock.advance(1);
         for (ClusteredCache<String, String> node : c.nodes) {
           for (int i = 0; i < 30; i++) {
@@ -157,12 +166,20 @@ class LoaderExpiryListenerTest {
     TestClock clock = new TestClock();
     List<Event> events = new CopyOnWriteArrayList<>();
     AtomicInteger index = new AtomicInteger();
-    try (InProcessCluster c = new InProcessCluster(ClusterMode.DISTRIBUTED, Replication.SYNC, 3,
-        -1, 2, b -> {
-          String name = "n" + index.getAndIncrement();
-          b.expireAfterWrite(TTL).clock(clock).executor(Runnable::run)
-              .removalListener((k, v, cause) -> events.add(new Event(name, k, v, cause)));
-        })) {
+    try (InProcessCluster c =
+        new InProcessCluster(
+            ClusterMode.DISTRIBUTED,
+            Replication.SYNC,
+            3,
+            -1,
+            2,
+            b -> {
+              String name = "n" + index.getAndIncrement();
+              b.expireAfterWrite(TTL)
+                  .clock(clock)
+                  .executor(Runnable::run)
+                  .removalListener((k, v, cause) -> events.add(new Event(name, k, v, cause)));
+            })) {
       List<String> keys = List.of("a", "b", "c", "d", "e", "f");
       for (String k : keys) {
         c.node(0).put(k, k + "1");
@@ -208,17 +225,24 @@ class LoaderExpiryListenerTest {
   void evictionsAreReportedOnlyByThePrimaryOfTheEvictedKey() {
     List<Event> events = new CopyOnWriteArrayList<>();
     AtomicInteger index = new AtomicInteger();
-    try (InProcessCluster c = new InProcessCluster(ClusterMode.DISTRIBUTED, Replication.SYNC, 3,
-        4L << 20, 2, b -> {
-          String name = "n" + index.getAndIncrement();
-          b.removalListener((k, v, cause) -> events.add(new Event(name, k, v, cause)));
-        })) {
+    try (InProcessCluster c =
+        new InProcessCluster(
+            ClusterMode.DISTRIBUTED,
+            Replication.SYNC,
+            3,
+            4L << 20,
+            2,
+            b -> {
+              String name = "n" + index.getAndIncrement();
+              b.removalListener((k, v, cause) -> events.add(new Event(name, k, v, cause)));
+            })) {
       String big = "x".repeat(2000);
       for (int i = 0; i < 6000; i++) {
         c.node(i % 3).put("k" + i, big);
       }
       c.nodes.forEach(ClusteredCache::cleanUp);
-      InProcessCluster.await(() -> events.stream().anyMatch(e -> e.cause() == RemovalCause.SIZE),
+      InProcessCluster.await(
+          () -> events.stream().anyMatch(e -> e.cause() == RemovalCause.SIZE),
           "an eviction is reported");
       java.util.concurrent.ForkJoinPool.commonPool().awaitQuiescence(5, TimeUnit.SECONDS);
       long evictions = c.nodes.stream().mapToLong(n -> n.stats().evictionCount()).sum();
@@ -228,8 +252,13 @@ class LoaderExpiryListenerTest {
         assertEquals(primaryName(c, e.key()), e.node(), "reported by the primary: " + e.key());
         reported++;
       }
-      assertTrue(reported < evictions, "backup copies' evictions (" + evictions
-          + " in all) are not reported (" + reported + ")");
+      assertTrue(
+          reported < evictions,
+          "backup copies' evictions ("
+              + evictions
+              + " in all) are not reported ("
+              + reported
+              + ")");
     }
   }
 
@@ -237,18 +266,27 @@ class LoaderExpiryListenerTest {
   void invalidationModeReportsEachMembersOwnRemovals() {
     List<Event> events = new CopyOnWriteArrayList<>();
     AtomicInteger index = new AtomicInteger();
-    try (InProcessCluster c = new InProcessCluster(ClusterMode.INVALIDATION, Replication.SYNC, 3,
-        -1, 2, b -> {
-          String name = "n" + index.getAndIncrement();
-          b.removalListener((k, v, cause) -> events.add(new Event(name, k, v, cause)));
-        })) {
+    try (InProcessCluster c =
+        new InProcessCluster(
+            ClusterMode.INVALIDATION,
+            Replication.SYNC,
+            3,
+            -1,
+            2,
+            b -> {
+              String name = "n" + index.getAndIncrement();
+              b.removalListener((k, v, cause) -> events.add(new Event(name, k, v, cause)));
+            })) {
       c.node(0).put("k", "v0");
       c.node(1).put("k", "v1");
       c.node(1).put("k", "v2");
       InProcessCluster.await(() -> events.size() >= 2, "two removals");
       java.util.concurrent.ForkJoinPool.commonPool().awaitQuiescence(5, TimeUnit.SECONDS);
-      assertEquals(java.util.Set.of(new Event("n0", "k", "v0", RemovalCause.EXPLICIT),
-          new Event("n1", "k", "v1", RemovalCause.REPLACED)), new java.util.HashSet<>(events));
+      assertEquals(
+          java.util.Set.of(
+              new Event("n0", "k", "v0", RemovalCause.EXPLICIT),
+              new Event("n1", "k", "v1", RemovalCause.REPLACED)),
+          new java.util.HashSet<>(events));
       assertEquals(2, events.size());
     }
   }

@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Three, then four, JVMs on the loopback stack: one is killed with SIGKILL, the survivors
- * restore two copies of every entry, and a new JVM receives its share. Child JVMs are started
- * and stopped by the test, on 127.0.0.1 only, with bounded waits.
+ * Three, then four, JVMs on the loopback stack: one is killed with SIGKILL, the survivors restore
+ * two copies of every entry, and a new JVM receives its share. Child JVMs are started and stopped
+ * by the test, on 127.0.0.1 only, with bounded waits.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class MultiJvmTest {
@@ -39,16 +39,19 @@ class MultiJvmTest {
     Child(Process process) {
       this.process = process;
       this.in = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
-      Thread reader = new Thread(() -> {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(
-            process.getInputStream(), StandardCharsets.UTF_8))) {
-          for (String l = r.readLine(); l != null; l = r.readLine()) {
-            lines.add(l);
-          }
-        } catch (IOException e) {
-          lines.add("io error " + e);
-        }
-      });
+      Thread reader =
+          new Thread(
+              () -> {
+                try (BufferedReader r =
+                    new BufferedReader(
+                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                  for (String l = r.readLine(); l != null; l = r.readLine()) {
+                    lines.add(l);
+                  }
+                } catch (IOException e) {
+                  lines.add("io error " + e);
+                }
+              });
       reader.setDaemon(true);
       reader.start();
     }
@@ -69,10 +72,21 @@ class MultiJvmTest {
 
   private Child start(String name, String mode) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(java, "-Xmx256m", "-Djava.net.preferIPv4Stack=true",
-        "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-        ChildNode.class.getName(), port, cluster, name, mode)
-        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    Process p =
+        new ProcessBuilder(
+                java,
+                "-Xmx256m",
+                "-Djava.net.preferIPv4Stack=true",
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                ChildNode.class.getName(),
+                port,
+                cluster,
+                name,
+                mode)
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
     Child c = new Child(p);
     children.add(c);
     assertEquals("ready", c.next());

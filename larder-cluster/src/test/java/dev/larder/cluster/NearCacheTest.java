@@ -30,8 +30,9 @@ class NearCacheTest {
 
   @Test
   void aNonOwnerKeepsACopyUntilTheOwnersWriteInvalidatesIt() {
-    try (InProcessCluster c = new InProcessCluster(ClusterMode.DISTRIBUTED, Replication.SYNC, 3,
-        -1, 1, b -> b.nearCache(100))) {
+    try (InProcessCluster c =
+        new InProcessCluster(
+            ClusterMode.DISTRIBUTED, Replication.SYNC, 3, -1, 1, b -> b.nearCache(100))) {
       ClusteredCache<String, String> reader = c.node(0);
       String k = keyNotOwnedBy(reader);
       c.node(1).put(k, "v1");
@@ -58,17 +59,23 @@ class NearCacheTest {
 
   @Test
   void nearCacheNeedsDistributedMode() {
-    assertThrows(IllegalArgumentException.class, () -> ClusteredCache
-        .builder(String.class, String.class).nearCache(10)
-        .cluster(ClusterConfig.builder().stack(Stacks.IN_PROCESS).mode(ClusterMode.REPLICATED)
-            .build())
-        .build());
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            ClusteredCache.builder(String.class, String.class)
+                .nearCache(10)
+                .cluster(
+                    ClusterConfig.builder()
+                        .stack(Stacks.IN_PROCESS)
+                        .mode(ClusterMode.REPLICATED)
+                        .build())
+                .build());
   }
 
   /**
    * Writers on every member (one per key, increasing versions), readers on every member, and a
-   * member joining half way. Every read must return at least the version last acknowledged to
-   * its writer before the read started, and never a version not yet written.
+   * member joining half way. Every read must return at least the version last acknowledged to its
+   * writer before the read started, and never a version not yet written.
    */
   @Test
   void noReadIsOlderThanAnAcknowledgedWriteUnderConcurrentWritersAndAJoin() throws Exception {
@@ -80,52 +87,67 @@ class NearCacheTest {
     ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
     AtomicBoolean writing = new AtomicBoolean(true);
     CountDownLatch halfway = new CountDownLatch(3);
-    try (InProcessCluster c = new InProcessCluster(ClusterMode.DISTRIBUTED, Replication.SYNC, 3,
-        -1, 1, b -> b.nearCache(keys))) {
+    try (InProcessCluster c =
+        new InProcessCluster(
+            ClusterMode.DISTRIBUTED, Replication.SYNC, 3, -1, 1, b -> b.nearCache(keys))) {
       List<Thread> threads = new ArrayList<>();
       List<Thread> writers = new ArrayList<>();
       for (int w = 0; w < 3; w++) {
         ClusteredCache<String, String> node = c.node(w);
         int mine = w;
-        writers.add(Thread.ofPlatform().start(() -> {
-          try {
-            for (int r = 1; r <= rounds; r++) {
-              for (int k = mine; k < keys; k += 3) {
-                issued.set(k, r);
-                node.put("k" + k, Integer.toString(r));
-                acked.set(k, r);
-              }
-              if (r == rounds / 2) {
-                halfway.countDown();
-              }
-            }
-          } catch (Throwable e) {
-            errors.add(e);
-            halfway.countDown();
-          }
-        }));
+        writers.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      try {
+                        for (int r = 1; r <= rounds; r++) {
+                          for (int k = mine; k < keys; k += 3) {
+                            issued.set(k, r);
+                            node.put("k" + k, Integer.toString(r));
+                            acked.set(k, r);
+                          }
+                          if (r == rounds / 2) {
+                            halfway.countDown();
+                          }
+                        }
+                      } catch (Throwable e) {
+                        errors.add(e);
+                        halfway.countDown();
+                      }
+                    }));
       }
       for (int m = 0; m < 3; m++) {
         for (int t = 0; t < 2; t++) {
           ClusteredCache<String, String> node = c.node(m);
-          threads.add(Thread.ofPlatform().start(() -> {
-            ThreadLocalRandom rnd = ThreadLocalRandom.current();
-            try {
-              for (int n = 0; n < 500_000 && writing.get(); n++) {
-                int k = rnd.nextInt(keys);
-                long floor = acked.get(k);
-                String v = node.get("k" + k);
-                long got = v == null ? 0 : Long.parseLong(v);
-                long ceiling = issued.get(k);
-                if (got < floor || got > ceiling) {
-                  violations.add(node.nodeName() + " read k" + k + "=" + got + ", acknowledged "
-                      + floor + ", issued " + ceiling);
-                }
-              }
-            } catch (Throwable e) {
-              errors.add(e);
-            }
-          }));
+          threads.add(
+              Thread.ofPlatform()
+                  .start(
+                      () -> {
+                        ThreadLocalRandom rnd = ThreadLocalRandom.current();
+                        try {
+                          for (int n = 0; n < 500_000 && writing.get(); n++) {
+                            int k = rnd.nextInt(keys);
+                            long floor = acked.get(k);
+                            String v = node.get("k" + k);
+                            long got = v == null ? 0 : Long.parseLong(v);
+                            long ceiling = issued.get(k);
+                            if (got < floor || got > ceiling) {
+                              violations.add(
+                                  node.nodeName()
+                                      + " read k"
+                                      + k
+                                      + "="
+                                      + got
+                                      + ", acknowledged "
+                                      + floor
+                                      + ", issued "
+                                      + ceiling);
+                            }
+                          }
+                        } catch (Throwable e) {
+                          errors.add(e);
+                        }
+                      }));
         }
       }
       assertTrue(halfway.await(60, TimeUnit.SECONDS), "writers reached half way");
@@ -138,8 +160,13 @@ class NearCacheTest {
         t.join(TimeUnit.SECONDS.toMillis(30));
       }
       assertTrue(errors.isEmpty(), () -> "failures: " + errors);
-      assertTrue(violations.isEmpty(), () -> violations.size() + " stale or invented reads, "
-          + "first: " + List.copyOf(violations).subList(0, Math.min(5, violations.size())));
+      assertTrue(
+          violations.isEmpty(),
+          () ->
+              violations.size()
+                  + " stale or invented reads, "
+                  + "first: "
+                  + List.copyOf(violations).subList(0, Math.min(5, violations.size())));
       c.awaitMembers(4);
       long hits = 0;
       long invalidations = 0;

@@ -26,11 +26,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Partition handling QUORUM (the default for SYNC caches), with partitions made by JGroups'
- * DISCARD inserted above the transport and healed by MERGE3: the minority side refuses writes
- * (and, with minority reads off, reads) with {@link ClusterDegradedException}, the majority
- * goes on, and after the merge every member holds the majority's writes; writers on every
- * member lose no acknowledged write. ALLOW_ALL, beside it, loses the minority's.
+ * Partition handling QUORUM (the default for SYNC caches), with partitions made by JGroups' DISCARD
+ * inserted above the transport and healed by MERGE3: the minority side refuses writes (and, with
+ * minority reads off, reads) with {@link ClusterDegradedException}, the majority goes on, and after
+ * the merge every member holds the majority's writes; writers on every member lose no acknowledged
+ * write. ALLOW_ALL, beside it, loses the minority's.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class QuorumTest {
@@ -45,14 +45,16 @@ class QuorumTest {
   /** Waits until every member's view is its side of a cut of members [0, minority). */
   private static void awaitSplit(InProcessCluster c, int minority) {
     int size = c.nodes.size();
-    InProcessCluster.await(() -> {
-      for (int i = 0; i < size; i++) {
-        if (c.node(i).members().size() != (i < minority ? minority : size - minority)) {
-          return false;
-        }
-      }
-      return true;
-    }, "the split");
+    InProcessCluster.await(
+        () -> {
+          for (int i = 0; i < size; i++) {
+            if (c.node(i).members().size() != (i < minority ? minority : size - minority)) {
+              return false;
+            }
+          }
+          return true;
+        },
+        "the split");
   }
 
   /**
@@ -63,7 +65,8 @@ class QuorumTest {
     List<DISCARD> discards = new ArrayList<>();
     for (ClusteredCache<String, String> n : c.nodes) {
       DISCARD d = new DISCARD();
-      InProcessCluster.channel(n).getProtocolStack()
+      InProcessCluster.channel(n)
+          .getProtocolStack()
           .insertProtocol(d, ProtocolStack.Position.ABOVE, TP.class);
       discards.add(d);
     }
@@ -84,17 +87,20 @@ class QuorumTest {
     c.awaitRebalanced();
   }
 
-  private static InProcessCluster cluster(ClusterMode mode, int size,
-      Consumer<ClusterConfig.Builder> settings) {
-    return new InProcessCluster(mode, Replication.SYNC, size, -1, 2, b -> { }, settings);
+  private static InProcessCluster cluster(
+      ClusterMode mode, int size, Consumer<ClusterConfig.Builder> settings) {
+    return new InProcessCluster(mode, Replication.SYNC, size, -1, 2, b -> {}, settings);
   }
 
   @ParameterizedTest
-  @EnumSource(value = ClusterMode.class, names = {"REPLICATED", "DISTRIBUTED"})
-  void theMinorityRefusesWritesAndServesReadsTheMajorityGoesOn(ClusterMode mode)
-      throws Exception {
-    try (InProcessCluster c = cluster(mode, 3, b -> { })) {
-      assertEquals(PartitionHandling.QUORUM, c.node(0).clusterConfig().partitionHandling(),
+  @EnumSource(
+      value = ClusterMode.class,
+      names = {"REPLICATED", "DISTRIBUTED"})
+  void theMinorityRefusesWritesAndServesReadsTheMajorityGoesOn(ClusterMode mode) throws Exception {
+    try (InProcessCluster c = cluster(mode, 3, b -> {})) {
+      assertEquals(
+          PartitionHandling.QUORUM,
+          c.node(0).clusterConfig().partitionHandling(),
           "the default for SYNC");
       c.node(1).put("k", "before");
       List<DISCARD> discards = split(c, 1);
@@ -129,14 +135,15 @@ class QuorumTest {
 
   /**
    * A write taken by a primary just as it is cut off: its backups never ack, and leave its view
-   * when failure detection notices the cut. That must not acknowledge the write, whose only copy
-   * is on the side that loses the merge.
+   * when failure detection notices the cut. That must not acknowledge the write, whose only copy is
+   * on the side that loses the merge.
    */
   @ParameterizedTest
-  @EnumSource(value = ClusterMode.class, names = {"REPLICATED", "DISTRIBUTED"})
-  void aWriteWhosePrimaryIsCutOffMidWriteIsNotAcknowledged(ClusterMode mode)
-      throws Exception {
-    try (InProcessCluster c = cluster(mode, 3, b -> { })) {
+  @EnumSource(
+      value = ClusterMode.class,
+      names = {"REPLICATED", "DISTRIBUTED"})
+  void aWriteWhosePrimaryIsCutOffMidWriteIsNotAcknowledged(ClusterMode mode) throws Exception {
+    try (InProcessCluster c = cluster(mode, 3, b -> {})) {
       ClusteredCache<String, String> minority = c.node(0);
       String key = null;
       for (int i = 0; key == null; i++) {
@@ -146,9 +153,13 @@ class QuorumTest {
       List<DISCARD> discards = cut(c, 1);
       // failure detection takes seconds, so this write is applied here in the three-member view
       // and waits for backups that no longer hear it
-      assertThrows(ClusterDegradedException.class, () -> minority.put(k, "cut off"),
+      assertThrows(
+          ClusterDegradedException.class,
+          () -> minority.put(k, "cut off"),
           "acknowledged by a primary whose backups left because it was cut off");
-      assertEquals("cut off", minority.getIfPresent(k),
+      assertEquals(
+          "cut off",
+          minority.getIfPresent(k),
           "the write raced the split (applied here before the view without the others)");
       assertEquals(1, minority.members().size());
       assertNull(c.node(1).getIfPresent(k), "the majority never had it");
@@ -164,10 +175,12 @@ class QuorumTest {
   /** The same for invalidateAll: a clear cut off midway is not acknowledged. */
   @Test
   void aClearCutOffMidwayIsNotAcknowledged() throws Exception {
-    try (InProcessCluster c = cluster(ClusterMode.REPLICATED, 3, b -> { })) {
+    try (InProcessCluster c = cluster(ClusterMode.REPLICATED, 3, b -> {})) {
       c.node(1).put("k", "v");
       List<DISCARD> discards = cut(c, 1);
-      assertThrows(ClusterDegradedException.class, c.node(0)::invalidateAll,
+      assertThrows(
+          ClusterDegradedException.class,
+          c.node(0)::invalidateAll,
           "acknowledged by a member whose peers left because it was cut off");
       assertNull(c.node(0).getIfPresent("k"), "the clear raced the split (applied here first)");
       awaitSplit(c, 1);
@@ -179,8 +192,7 @@ class QuorumTest {
 
   @Test
   void minorityReadsOffRefusesReadsToo() throws Exception {
-    try (InProcessCluster c = cluster(ClusterMode.REPLICATED, 3,
-        b -> b.minorityReads(false))) {
+    try (InProcessCluster c = cluster(ClusterMode.REPLICATED, 3, b -> b.minorityReads(false))) {
       c.node(0).put("k", "v");
       split(c, 1);
       assertThrows(ClusterDegradedException.class, () -> c.node(0).getIfPresent("k"));
@@ -190,7 +202,7 @@ class QuorumTest {
 
   @Test
   void anEvenSplitLeavesNoSideAMajorityAndLosesNothing() throws Exception {
-    try (InProcessCluster c = cluster(ClusterMode.REPLICATED, 4, b -> { })) {
+    try (InProcessCluster c = cluster(ClusterMode.REPLICATED, 4, b -> {})) {
       c.node(0).put("k", "before");
       List<DISCARD> discards = split(c, 2);
       for (ClusteredCache<String, String> n : c.nodes) {
@@ -198,8 +210,8 @@ class QuorumTest {
         assertThrows(ClusterDegradedException.class, () -> n.put("k", "split"), n.nodeName());
       }
       heal(c, discards);
-      InProcessCluster.await(() -> c.nodes.stream().allMatch(ClusteredCache::available),
-          "every member available");
+      InProcessCluster.await(
+          () -> c.nodes.stream().allMatch(ClusteredCache::available), "every member available");
       for (ClusteredCache<String, String> n : c.nodes) {
         assertEquals("before", n.getIfPresent("k"), n.nodeName());
       }
@@ -208,7 +220,7 @@ class QuorumTest {
 
   @Test
   void membersThatLeaveOnPurposeStopCounting() {
-    try (InProcessCluster c = cluster(ClusterMode.REPLICATED, 3, b -> { })) {
+    try (InProcessCluster c = cluster(ClusterMode.REPLICATED, 3, b -> {})) {
       c.close(2);
       c.awaitMembers(2);
       c.close(1);
@@ -221,18 +233,17 @@ class QuorumTest {
 
   @ParameterizedTest
   @EnumSource(value = PartitionHandling.class)
-  void writersOnEveryMemberThroughAPartitionAndMerge(PartitionHandling handling)
-      throws Exception {
-    try (InProcessCluster c = cluster(ClusterMode.DISTRIBUTED, 3,
-        b -> b.partitionHandling(handling))) {
+  void writersOnEveryMemberThroughAPartitionAndMerge(PartitionHandling handling) throws Exception {
+    try (InProcessCluster c =
+        cluster(ClusterMode.DISTRIBUTED, 3, b -> b.partitionHandling(handling))) {
       Writers writers = new Writers(c);
       writers.start();
       Thread.sleep(300);
       List<DISCARD> discards = split(c, 1);
       Thread.sleep(1500);
       heal(c, discards);
-      InProcessCluster.await(() -> c.nodes.stream().allMatch(ClusteredCache::available),
-          "every member available");
+      InProcessCluster.await(
+          () -> c.nodes.stream().allMatch(ClusteredCache::available), "every member available");
       Thread.sleep(300);
       writers.stop();
       long lost = writers.lost(c);
@@ -294,7 +305,7 @@ class QuorumTest {
       pool.shutdown();
     }
 
-    /** @return acknowledged keys that some member does not read back */
+    /** Returns acknowledged keys that some member does not read back. */
     long lost(InProcessCluster c) {
       long lost = 0;
       for (String key : acknowledged) {
@@ -311,7 +322,8 @@ class QuorumTest {
 
   @Test
   void asyncCachesDefaultToAllowAll() {
-    assertEquals(PartitionHandling.ALLOW_ALL,
+    assertEquals(
+        PartitionHandling.ALLOW_ALL,
         ClusterConfig.builder().replication(Replication.ASYNC).build().partitionHandling());
     assertNull(ClusterConfig.builder().build().partitioner());
   }

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Joins and leaves while a writer keeps writing: the joiner receives its segments, leavers'
- * copies are restored, every acknowledged write stays readable everywhere, and each member's
- * memory bound holds.
+ * Joins and leaves while a writer keeps writing: the joiner receives its segments, leavers' copies
+ * are restored, every acknowledged write stays readable everywhere, and each member's memory bound
+ * holds.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class RebalanceTest {
@@ -22,20 +22,25 @@ class RebalanceTest {
   private static final int KEYS = 2000;
 
   /** Writes key i%KEYS = counter, recording each acknowledged value, until stopped. */
-  private static Thread writer(ClusteredCache<String, String> node, Map<String, String> acked,
-      AtomicBoolean stop, AtomicReference<Throwable> failure) {
-    Thread t = new Thread(() -> {
-      try {
-        for (int i = 0; !stop.get(); i++) {
-          String k = "k" + (i % KEYS);
-          String v = "w" + i;
-          node.put(k, v);
-          acked.put(k, v);
-        }
-      } catch (Throwable e) {
-        failure.set(e);
-      }
-    });
+  private static Thread writer(
+      ClusteredCache<String, String> node,
+      Map<String, String> acked,
+      AtomicBoolean stop,
+      AtomicReference<Throwable> failure) {
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                for (int i = 0; !stop.get(); i++) {
+                  String k = "k" + (i % KEYS);
+                  String v = "w" + i;
+                  node.put(k, v);
+                  acked.put(k, v);
+                }
+              } catch (Throwable e) {
+                failure.set(e);
+              }
+            });
     t.start();
     return t;
   }
@@ -43,7 +48,9 @@ class RebalanceTest {
   private static void assertAllReadable(InProcessCluster c, Map<String, String> acked) {
     for (ClusteredCache<String, String> n : c.live()) {
       for (Map.Entry<String, String> e : acked.entrySet()) {
-        assertEquals(e.getValue(), n.getIfPresent(e.getKey()),
+        assertEquals(
+            e.getValue(),
+            n.getIfPresent(e.getKey()),
             "key " + e.getKey() + " read on " + n.nodeName());
       }
     }
@@ -111,25 +118,27 @@ class RebalanceTest {
       }
       AtomicBoolean stop = new AtomicBoolean();
       AtomicReference<Throwable> failure = new AtomicReference<>();
-      Thread w = new Thread(() -> {
-        try {
-          for (int i = 0; !stop.get() && i < 1_000_000; i++) {
-            String k = "k" + (i * 7 % 500); // at most 500 live keys: most entries travel
-            String v = pad + "w" + i;
-            c.node(1).put(k, v);
-            acked.put(k, v);
-          }
-        } catch (Throwable e) {
-          failure.set(e);
-        }
-      });
+      Thread w =
+          new Thread(
+              () -> {
+                try {
+                  for (int i = 0; !stop.get() && i < 1_000_000; i++) {
+                    String k = "k" + (i * 7 % 500); // at most 500 live keys: most entries travel
+                    String v = pad + "w" + i;
+                    c.node(1).put(k, v);
+                    acked.put(k, v);
+                  }
+                } catch (Throwable e) {
+                  failure.set(e);
+                }
+              });
       w.start();
       ClusteredCache<String, String> joiner = c.add();
       c.awaitMembers(3);
       c.awaitRebalanced();
       stopWriter(stop, w, failure);
-      assertTrue(joiner.rebalanceStats().lastBytes() > 2L << 20,
-          joiner.rebalanceStats().toString());
+      assertTrue(
+          joiner.rebalanceStats().lastBytes() > 2L << 20, joiner.rebalanceStats().toString());
       assertEquals(keys, joiner.localEntryCount());
       assertAllReadable(c, acked);
     }
@@ -139,8 +148,8 @@ class RebalanceTest {
   void aMemberThatCannotTakeItsShareSaysSoAndKeepsItsBound() {
     long big = 8L << 20;
     long small = 1L << 20;
-    try (InProcessCluster c = new InProcessCluster(ClusterMode.REPLICATED, Replication.SYNC, 1,
-        big)) {
+    try (InProcessCluster c =
+        new InProcessCluster(ClusterMode.REPLICATED, Replication.SYNC, 1, big)) {
       String value = "x".repeat(1000);
       for (int i = 0; i < 3000; i++) {
         c.node(0).put("k" + i, value);
@@ -155,8 +164,9 @@ class RebalanceTest {
     }
   }
 
-  private static void stopWriter(AtomicBoolean stop, Thread writer,
-      AtomicReference<Throwable> failure) throws InterruptedException {
+  private static void stopWriter(
+      AtomicBoolean stop, Thread writer, AtomicReference<Throwable> failure)
+      throws InterruptedException {
     stop.set(true);
     writer.join();
     if (failure.get() != null) {

@@ -1,22 +1,24 @@
 package dev.larder.codec;
 
 /**
- * Remembers a fingerprint of recently seen values, so that an adaptive substitution can intern
- * a value the second time it is seen. A direct-mapped table of 32-bit fingerprints: a value's
- * fingerprint selects one slot; finding the same fingerprint there means "seen before",
- * otherwise the slot is overwritten.
+ * Remembers a fingerprint of recently seen values, so that an adaptive substitution can intern a
+ * value the second time it is seen. A direct-mapped table of 32-bit fingerprints: a value's
+ * fingerprint selects one slot; finding the same fingerprint there means "seen before", otherwise
+ * the slot is overwritten.
  *
  * <p>Implementation notes: slots are plain ints written without synchronization. Int writes are
- * atomic, and a lost or stale write only delays or advances one value's interning (a false
- * "seen" on a fingerprint collision interns a value that may not repeat), which costs at most
- * one dictionary entry and never correctness.
+ * atomic, and a lost or stale write only delays or advances one value's interning (a false "seen"
+ * on a fingerprint collision interns a value that may not repeat), which costs at most one
+ * dictionary entry and never correctness.
  */
 final class AdmissionFilter {
 
   private final int[] slots;
   private final int mask;
 
-  /** @param size a power of two */
+  /**
+   * @param size a power of two
+   */
   AdmissionFilter(int size) {
     slots = new int[size];
     mask = size - 1;

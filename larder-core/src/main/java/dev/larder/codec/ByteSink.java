@@ -4,11 +4,11 @@ import java.util.Arrays;
 
 /**
  * A growable byte buffer that codecs append to. Multi-byte fixed-width values are written
- * little-endian; variable-length integers use LEB128 (7 bits a byte, high bit = more), and
- * {@link #writeZigZagLong} maps signed values to unsigned first so small negatives stay short.
+ * little-endian; variable-length integers use LEB128 (7 bits a byte, high bit = more), and {@link
+ * #writeZigZagLong} maps signed values to unsigned first so small negatives stay short.
  *
- * <p>Not thread-safe: one sink belongs to one encoding call at a time. Larder reuses sinks
- * per thread, so codecs must not keep references to a sink after {@code encode} returns.
+ * <p>Not thread-safe: one sink belongs to one encoding call at a time. Larder reuses sinks per
+ * thread, so codecs must not keep references to a sink after {@code encode} returns.
  */
 public final class ByteSink {
 
@@ -38,28 +38,32 @@ public final class ByteSink {
     size = 0;
   }
 
-  /** @return the number of bytes written since the last reset */
+  /** Returns the number of bytes written since the last reset. */
   public int size() {
     return size;
   }
 
-  /** @return the internal array; only the first {@link #size()} bytes are meaningful */
+  /** Returns the internal array; only the first {@link #size()} bytes are meaningful. */
   public byte[] array() {
     return buffer;
   }
 
-  /** @return a copy of the bytes written */
+  /** Returns a copy of the bytes written. */
   public byte[] toByteArray() {
     return Arrays.copyOf(buffer, size);
   }
 
-  /** @param b the byte to append (low 8 bits) */
+  /**
+   * @param b the byte to append (low 8 bits)
+   */
   public void writeByte(int b) {
     ensure(1);
     buffer[size++] = (byte) b;
   }
 
-  /** @param bytes the bytes to append */
+  /**
+   * @param bytes the bytes to append
+   */
   public void writeBytes(byte[] bytes) {
     writeBytes(bytes, 0, bytes.length);
   }
@@ -76,8 +80,8 @@ public final class ByteSink {
   }
 
   /**
-   * Appends {@code s} one byte a char if every char is ASCII (below 0x80), without an
-   * intermediate array; appends nothing otherwise.
+   * Appends {@code s} one byte a char if every char is ASCII (below 0x80), without an intermediate
+   * array; appends nothing otherwise.
    *
    * @param s the text
    * @return whether it was ASCII and appended
@@ -101,7 +105,9 @@ public final class ByteSink {
     return true;
   }
 
-  /** @param v written as 2 bytes, little-endian */
+  /**
+   * @param v written as 2 bytes, little-endian
+   */
   public void writeShort(int v) {
     ensure(2);
     buffer[size] = (byte) v;
@@ -109,21 +115,27 @@ public final class ByteSink {
     size += 2;
   }
 
-  /** @param v written as 4 bytes, little-endian */
+  /**
+   * @param v written as 4 bytes, little-endian
+   */
   public void writeInt(int v) {
     ensure(4);
     ByteOrderAccess.putInt(buffer, size, v);
     size += 4;
   }
 
-  /** @param v written as 8 bytes, little-endian */
+  /**
+   * @param v written as 8 bytes, little-endian
+   */
   public void writeLong(long v) {
     ensure(8);
     ByteOrderAccess.putLong(buffer, size, v);
     size += 8;
   }
 
-  /** @param v an unsigned value written as 1-10 bytes (LEB128) */
+  /**
+   * @param v an unsigned value written as 1-10 bytes (LEB128)
+   */
   public void writeVarLong(long v) {
     ensure(10);
     while ((v & ~0x7FL) != 0) {
@@ -133,12 +145,16 @@ public final class ByteSink {
     buffer[size++] = (byte) v;
   }
 
-  /** @param v an unsigned value written as 1-5 bytes (LEB128) */
+  /**
+   * @param v an unsigned value written as 1-5 bytes (LEB128)
+   */
   public void writeVarInt(int v) {
     writeVarLong(v & 0xFFFFFFFFL);
   }
 
-  /** @param v a signed value, zig-zag mapped then written as a varint */
+  /**
+   * @param v a signed value, zig-zag mapped then written as a varint
+   */
   public void writeZigZagLong(long v) {
     writeVarLong((v << 1) ^ (v >> 63));
   }

@@ -6,8 +6,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A bounded reader over bytes that codecs decode from. Every read checks the bound and throws
- * {@link CodecException} on truncated input, so a decoder built only from these reads cannot
- * read past its input or loop on corrupted bytes. Formats mirror {@link ByteSink}.
+ * {@link CodecException} on truncated input, so a decoder built only from these reads cannot read
+ * past its input or loop on corrupted bytes. Formats mirror {@link ByteSink}.
  *
  * <p>Not thread-safe: one source belongs to one decoding call at a time.
  */
@@ -17,7 +17,9 @@ public final class ByteSource {
   private final int limit;
   private int position;
 
-  /** @param bytes the whole array is the input */
+  /**
+   * @param bytes the whole array is the input
+   */
   public ByteSource(byte[] bytes) {
     this(bytes, 0, bytes.length);
   }
@@ -35,37 +37,38 @@ public final class ByteSource {
     this.limit = offset + length;
   }
 
-  /** @return bytes left to read */
+  /** Returns bytes left to read. */
   public int remaining() {
     return limit - position;
   }
 
-  /** @return true if no bytes are left */
+  /** Returns true if no bytes are left. */
   public boolean exhausted() {
     return position == limit;
   }
 
-  /** @return the next byte, unsigned (0-255) */
+  /** Returns the next byte, unsigned (0-255). */
   public int readUnsignedByte() {
     require(1);
     return bytes[position++] & 0xFF;
   }
 
-  /** @return the next byte, unsigned, without consuming it */
+  /** Returns the next byte, unsigned, without consuming it. */
   public int peekUnsignedByte() {
     require(1);
     return bytes[position] & 0xFF;
   }
 
-  /** @return the next byte, signed */
+  /** Returns the next byte, signed. */
   public byte readByte() {
     require(1);
     return bytes[position++];
   }
 
   /**
+   * Returns a new array holding them.
+   *
    * @param length number of bytes; must not exceed {@link #remaining()}
-   * @return a new array holding them
    */
   public byte[] readBytes(int length) {
     require(length);
@@ -126,7 +129,7 @@ public final class ByteSource {
     }
   }
 
-  /** @return 2 bytes, little-endian, unsigned */
+  /** Returns 2 bytes, little-endian, unsigned. */
   public int readUnsignedShort() {
     require(2);
     int v = (bytes[position] & 0xFF) | (bytes[position + 1] & 0xFF) << 8;
@@ -134,7 +137,7 @@ public final class ByteSource {
     return v;
   }
 
-  /** @return 4 bytes, little-endian */
+  /** Returns 4 bytes, little-endian. */
   public int readInt() {
     require(4);
     int v = ByteOrderAccess.getInt(bytes, position);
@@ -142,7 +145,7 @@ public final class ByteSource {
     return v;
   }
 
-  /** @return 8 bytes, little-endian */
+  /** Returns 8 bytes, little-endian. */
   public long readLong() {
     require(8);
     long v = ByteOrderAccess.getLong(bytes, position);
@@ -150,7 +153,7 @@ public final class ByteSource {
     return v;
   }
 
-  /** @return an unsigned LEB128 value of at most 10 bytes */
+  /** Returns an unsigned LEB128 value of at most 10 bytes. */
   public long readVarLong() {
     long result = 0;
     for (int shift = 0; shift < 64; shift += 7) {
@@ -163,7 +166,7 @@ public final class ByteSource {
     throw new CodecException("varint longer than 10 bytes");
   }
 
-  /** @return an unsigned LEB128 value that must fit 32 bits */
+  /** Returns an unsigned LEB128 value that must fit 32 bits. */
   public int readVarInt() {
     long v = readVarLong();
     if ((v >>> 32) != 0) {
@@ -182,13 +185,17 @@ public final class ByteSource {
   public int readLength(int bytesPerUnit) {
     int length = readVarInt();
     if (length < 0 || (long) length * bytesPerUnit > remaining()) {
-      throw new CodecException("declared length " + Integer.toUnsignedString(length)
-          + " exceeds the " + remaining() + " bytes remaining");
+      throw new CodecException(
+          "declared length "
+              + Integer.toUnsignedString(length)
+              + " exceeds the "
+              + remaining()
+              + " bytes remaining");
     }
     return length;
   }
 
-  /** @return a zig-zag varint as written by {@link ByteSink#writeZigZagLong} */
+  /** Returns a zig-zag varint as written by {@link ByteSink#writeZigZagLong}. */
   public long readZigZagLong() {
     long v = readVarLong();
     return (v >>> 1) ^ -(v & 1);

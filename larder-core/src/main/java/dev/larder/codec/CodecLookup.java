@@ -7,8 +7,9 @@ import java.lang.reflect.Type;
 public interface CodecLookup {
 
   /**
+   * Returns its codec, never null.
+   *
    * @param type a class or parameterized type
-   * @return its codec, never null
    * @throws IllegalArgumentException if no codec exists; the message names the type
    */
   Codec<?> codecFor(Type type);

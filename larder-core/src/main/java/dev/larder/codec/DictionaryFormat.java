@@ -6,12 +6,14 @@ import java.util.List;
 
 /**
  * The dictionary snapshot format, version 1 (docs/spec/dictionary.md):
+ *
  * <pre>
  * +--------+---------+-------------+-----------------------------------------------+
  * | "LDIC" | version | space count | per space: name (string form), entry count,    |
  * | 4 B    | varint  | varint      |   per entry: varint length, encoded value bytes |
  * +--------+---------+-------------+-----------------------------------------------+
  * </pre>
+ *
  * Spaces in creation order, entries in id order; ids are implied by position.
  */
 final class DictionaryFormat {

@@ -4,15 +4,15 @@ import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One named table of a {@link ValueDictionary}: ids 0, 1, 2, ... in order of addition, each
- * with the value's encoded bytes and (once a codec is bound) the decoded value.
+ * One named table of a {@link ValueDictionary}: ids 0, 1, 2, ... in order of addition, each with
+ * the value's encoded bytes and (once a codec is bound) the decoded value.
  *
- * <p>Implementation notes. Additions happen under the dictionary's lock; lookups take no lock.
- * An addition writes the arrays' slot, then the volatile {@code count}, then the map entry, in
- * that order: a reader that reads an id below {@code count} sees the slot written (the array
- * references are replaced, when grown, before {@code count} is raised), and a reader that
- * finds an id in the map also sees {@code count} above it, as does any thread that decodes the
- * bytes it wrote. Entries are never removed or changed, which is what makes ids stable.
+ * <p>Implementation notes. Additions happen under the dictionary's lock; lookups take no lock. An
+ * addition writes the arrays' slot, then the volatile {@code count}, then the map entry, in that
+ * order: a reader that reads an id below {@code count} sees the slot written (the array references
+ * are replaced, when grown, before {@code count} is raised), and a reader that finds an id in the
+ * map also sees {@code count} above it, as does any thread that decodes the bytes it wrote. Entries
+ * are never removed or changed, which is what makes ids stable.
  */
 final class DictionarySpace {
 
@@ -35,17 +35,23 @@ final class DictionarySpace {
     return count;
   }
 
-  /** @return the id of {@code value}, or -1; lock-free */
+  /** Returns the id of {@code value}, or -1; lock-free. */
   int idOf(Object value) {
     Integer id = ids.get(value);
     return id == null ? -1 : id;
   }
 
-  /** @return the value of {@code id}; lock-free */
+  /** Returns the value of {@code id}; lock-free. */
   Object valueOf(int id) {
     if (id < 0 || id >= count) {
-      throw new CodecException("unknown id " + Integer.toUnsignedString(id) + " in dictionary space '"
-          + name + "' of " + count + " entries");
+      throw new CodecException(
+          "unknown id "
+              + Integer.toUnsignedString(id)
+              + " in dictionary space '"
+              + name
+              + "' of "
+              + count
+              + " entries");
     }
     return values[id];
   }
@@ -66,8 +72,13 @@ final class DictionarySpace {
   void bind(Codec<?> boundCodec) {
     if (codec != null) {
       if (codec.type() != boundCodec.type()) {
-        throw new IllegalArgumentException("dictionary space '" + name + "' holds "
-            + codec.type().getName() + ", not " + boundCodec.type().getName());
+        throw new IllegalArgumentException(
+            "dictionary space '"
+                + name
+                + "' holds "
+                + codec.type().getName()
+                + ", not "
+                + boundCodec.type().getName());
       }
       return;
     }
@@ -83,8 +94,14 @@ final class DictionarySpace {
     try {
       return c.decodeLast(new ByteSource(bytes));
     } catch (CodecException e) {
-      throw new IllegalArgumentException("entry " + id + " of dictionary space '" + name
-          + "' does not decode as " + c.type().getName(), e);
+      throw new IllegalArgumentException(
+          "entry "
+              + id
+              + " of dictionary space '"
+              + name
+              + "' does not decode as "
+              + c.type().getName(),
+          e);
     }
   }
 
@@ -117,7 +134,7 @@ final class DictionarySpace {
     return codec == null ? null : decode(codec, bytes, id);
   }
 
-  /** @return bytes of this space's arrays and map table beyond the entries themselves */
+  /** Returns bytes of this space's arrays and map table beyond the entries themselves. */
   long baseMemory() {
     return 64L + 2L * (16 + 4L * values.length) + 16L + 8L * Math.max(16, ids.size() * 2L);
   }

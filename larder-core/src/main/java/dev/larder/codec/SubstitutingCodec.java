@@ -14,7 +14,10 @@ final class SubstitutingCodec<T> implements Codec<T> {
   private final Codec<T> inline;
   private final ValueDictionary.Mode mode;
 
-  SubstitutingCodec(ValueDictionary dictionary, DictionarySpace space, Codec<T> inline,
+  SubstitutingCodec(
+      ValueDictionary dictionary,
+      DictionarySpace space,
+      Codec<T> inline,
       ValueDictionary.Mode mode) {
     this.dictionary = dictionary;
     this.space = space;

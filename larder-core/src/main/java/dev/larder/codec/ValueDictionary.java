@@ -10,39 +10,36 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
- * Value substitution: a bounded dictionary that turns values repeating across entries
- * (qualified names, namespace URIs, mimetypes, locales, small-domain strings) into small ids,
- * written as varints by the codecs that {@link #substitute} returns.
+ * Value substitution: a bounded dictionary that turns values repeating across entries (qualified
+ * names, namespace URIs, mimetypes, locales, small-domain strings) into small ids, written as
+ * varints by the codecs that {@link #substitute} returns.
  *
- * <p><b>Spaces.</b> Values live in named spaces, each with its own ids 0, 1, 2, ..., so a
- * space of a few hundred values has one-byte ids. A space holds values of one type, all
- * encoded by one inline codec; the same name always means the same space.
+ * <p><b>Spaces.</b> Values live in named spaces, each with its own ids 0, 1, 2, ..., so a space of
+ * a few hundred values has one-byte ids. A space holds values of one type, all encoded by one
+ * inline codec; the same name always means the same space.
  *
- * <p><b>Modes.</b> {@link Mode#ALWAYS} interns every value the codec writes (a field whose
- * values are known to repeat, such as property names); {@link Mode#ADAPTIVE} interns a value
- * the second time it is seen (values that may or may not repeat). Codecs of both modes may
- * share a space.
+ * <p><b>Modes.</b> {@link Mode#ALWAYS} interns every value the codec writes (a field whose values
+ * are known to repeat, such as property names); {@link Mode#ADAPTIVE} interns a value the second
+ * time it is seen (values that may or may not repeat). Codecs of both modes may share a space.
  *
- * <p><b>Bounds and memory.</b> The dictionary holds at most {@code maximumEntries} values and
- * at most {@code maximumMemory} bytes as counted by {@link #memoryUsed()}; once either is
- * reached, new values are written inline (never evicted: ids are stable for the dictionary's
- * lifetime). {@code memoryUsed()} estimates the heap the dictionary holds: per entry a fixed
- * 64 bytes (map node, boxed id, array slots) plus three times the encoded length rounded up to
- * an 8-byte array (the bytes kept for snapshots, and the decoded value, which holds its data
- * and headers); plus each space's tables and the admission filter. A cache adds it to its own
- * {@code memoryUsed}.
+ * <p><b>Bounds and memory.</b> The dictionary holds at most {@code maximumEntries} values and at
+ * most {@code maximumMemory} bytes as counted by {@link #memoryUsed()}; once either is reached, new
+ * values are written inline (never evicted: ids are stable for the dictionary's lifetime). {@code
+ * memoryUsed()} estimates the heap the dictionary holds: per entry a fixed 64 bytes (map node,
+ * boxed id, array slots) plus three times the encoded length rounded up to an 8-byte array (the
+ * bytes kept for snapshots, and the decoded value, which holds its data and headers); plus each
+ * space's tables and the admission filter. A cache adds it to its own {@code memoryUsed}.
  *
- * <p><b>As data.</b> The content is a list of (space, id, bytes) additions in id order,
- * which is what {@link #snapshot()} writes (format in docs/spec/dictionary.md), what
- * {@link #restore} reads, what {@link #addListener} reports as each value is added (before
- * any encoding uses its id, so a log can persist it first), and what {@link #apply} replays
- * on a replica.
+ * <p><b>As data.</b> The content is a list of (space, id, bytes) additions in id order, which is
+ * what {@link #snapshot()} writes (format in docs/spec/dictionary.md), what {@link #restore} reads,
+ * what {@link #addListener} reports as each value is added (before any encoding uses its id, so a
+ * log can persist it first), and what {@link #apply} replays on a replica.
  *
- * <p><b>Values.</b> Substituted values must be immutable and have value-based
- * {@code equals}/{@code hashCode}: a decoded id returns the dictionary's shared instance.
+ * <p><b>Values.</b> Substituted values must be immutable and have value-based {@code equals}/{@code
+ * hashCode}: a decoded id returns the dictionary's shared instance.
  *
- * <p><b>Thread safety.</b> All methods are thread-safe. Lookups (the common path of encoding
- * and decoding) take no lock; adding a value takes the dictionary's lock.
+ * <p><b>Thread safety.</b> All methods are thread-safe. Lookups (the common path of encoding and
+ * decoding) take no lock; adding a value takes the dictionary's lock.
  */
 public final class ValueDictionary {
 
@@ -71,7 +68,7 @@ public final class ValueDictionary {
       }
     }
 
-    /** @return a copy of the encoded value */
+    /** Returns a copy of the encoded value. */
     @Override
     public byte[] value() {
       return value.clone();
@@ -79,7 +76,9 @@ public final class ValueDictionary {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Addition a && a.space.equals(space) && a.id == id
+      return o instanceof Addition a
+          && a.space.equals(space)
+          && a.id == id
           && Arrays.equals(a.value, value);
     }
 
@@ -112,7 +111,7 @@ public final class ValueDictionary {
     this.filter = new AdmissionFilter(builder.admissionSlots);
   }
 
-  /** @return a builder with the defaults: 65,536 entries, 16 MiB, 4,096 admission slots */
+  /** Returns a builder with the defaults: 65,536 entries, 16 MiB, 4,096 admission slots. */
   public static Builder builder() {
     return new Builder();
   }
@@ -205,8 +204,8 @@ public final class ValueDictionary {
   }
 
   /**
-   * Replays an addition reported by another dictionary's listener or read from a log. Replaying
-   * an addition already present (same space, id and bytes) does nothing.
+   * Replays an addition reported by another dictionary's listener or read from a log. Replaying an
+   * addition already present (same space, id and bytes) does nothing.
    *
    * @param addition the addition; its id must be the space's next id or an existing one
    * @throws IllegalArgumentException if the id is out of sequence, conflicts with the existing
@@ -221,13 +220,25 @@ public final class ValueDictionary {
         return;
       }
       if (addition.id() != space.size()) {
-        throw new IllegalArgumentException("addition " + addition + " out of sequence: space '"
-            + space.name() + "' has " + space.size() + " entries");
+        throw new IllegalArgumentException(
+            "addition "
+                + addition
+                + " out of sequence: space '"
+                + space.name()
+                + "' has "
+                + space.size()
+                + " entries");
       }
       long cost = entryCost(bytes.length);
       if (size >= maximumEntries || memoryUsed() + cost > maximumMemory) {
-        throw new IllegalArgumentException("addition " + addition + " exceeds the bounds ("
-            + maximumEntries + " entries, " + maximumMemory + " bytes)");
+        throw new IllegalArgumentException(
+            "addition "
+                + addition
+                + " exceeds the bounds ("
+                + maximumEntries
+                + " entries, "
+                + maximumMemory
+                + " bytes)");
       }
       add(space, space.decodeIfBound(bytes, addition.id()), bytes, cost);
     }
@@ -235,15 +246,20 @@ public final class ValueDictionary {
 
   private static void requireSame(DictionarySpace space, Addition addition) {
     if (!Arrays.equals(space.encodedOf(addition.id()), addition.value)) {
-      throw new IllegalArgumentException("addition " + addition + " conflicts with the entry"
-          + " already in space '" + space.name() + "'");
+      throw new IllegalArgumentException(
+          "addition "
+              + addition
+              + " conflicts with the entry"
+              + " already in space '"
+              + space.name()
+              + "'");
     }
   }
 
   /**
    * Registers a listener told of every addition, in id order, under the dictionary's lock and
-   * before the new id is written anywhere. A listener that throws stops the addition: the value
-   * is written inline and the exception reaches the encoding caller.
+   * before the new id is written anywhere. A listener that throws stops the addition: the value is
+   * written inline and the exception reaches the encoding caller.
    *
    * @param listener called once per addition; must be fast and must not call back into this
    *     dictionary's codecs
@@ -252,14 +268,15 @@ public final class ValueDictionary {
     listeners.add(Objects.requireNonNull(listener, "listener"));
   }
 
-  /** @return the total number of values in all spaces */
+  /** Returns the total number of values in all spaces. */
   public int size() {
     return size;
   }
 
   /**
+   * Returns its number of values, 0 if it does not exist.
+   *
    * @param space a space's name
-   * @return its number of values, 0 if it does not exist
    */
   public int size(String space) {
     synchronized (lock) {
@@ -268,31 +285,31 @@ public final class ValueDictionary {
     }
   }
 
-  /** @return the spaces' names, in order of creation */
+  /** Returns the spaces' names, in order of creation. */
   public List<String> spaces() {
     synchronized (lock) {
       return List.copyOf(spaces.keySet());
     }
   }
 
-  /** @return the estimated heap bytes the dictionary holds (see the class description) */
+  /** Returns the estimated heap bytes the dictionary holds (see the class description). */
   public long memoryUsed() {
     return 64 + filter.memory() + spaceMemory + entryMemory;
   }
 
-  /** @return the bound on the number of values */
+  /** Returns the bound on the number of values. */
   public int maximumEntries() {
     return maximumEntries;
   }
 
-  /** @return the bound on {@link #memoryUsed()} */
+  /** Returns the bound on {@link #memoryUsed()}. */
   public long maximumMemory() {
     return maximumMemory;
   }
 
   /**
-   * Writes the whole content in the snapshot format of docs/spec/dictionary.md. Taken under
-   * the lock, so it is a consistent cut: every id used before the call is in it.
+   * Writes the whole content in the snapshot format of docs/spec/dictionary.md. Taken under the
+   * lock, so it is a consistent cut: every id used before the call is in it.
    *
    * @return the snapshot
    */
@@ -303,8 +320,8 @@ public final class ValueDictionary {
   }
 
   /**
-   * Restores a snapshot into a new dictionary with this builder's bounds. Spaces are bound to
-   * their codecs (and their values decoded) by the first {@link #substitute} call for them.
+   * Restores a snapshot into a new dictionary with this builder's bounds. Spaces are bound to their
+   * codecs (and their values decoded) by the first {@link #substitute} call for them.
    *
    * @param snapshot bytes written by {@link #snapshot()}
    * @param bounds the bounds of the new dictionary
@@ -332,8 +349,9 @@ public final class ValueDictionary {
     private Builder() {}
 
     /**
+     * Returns this builder.
+     *
      * @param entries the most values the dictionary holds; positive
-     * @return this builder
      */
     public Builder maximumEntries(int entries) {
       if (entries <= 0) {
@@ -344,8 +362,9 @@ public final class ValueDictionary {
     }
 
     /**
+     * Returns this builder.
+     *
      * @param bytes the most memory the dictionary counts; at least 64 KiB
-     * @return this builder
      */
     public Builder maximumMemory(long bytes) {
       if (bytes < 65_536) {
@@ -356,20 +375,21 @@ public final class ValueDictionary {
     }
 
     /**
+     * Returns this builder.
+     *
      * @param slots the admission filter's size (how many recent distinct values adaptive
      *     substitution remembers); a power of two from 64 to 2^20
-     * @return this builder
      */
     public Builder admissionSlots(int slots) {
       if (slots < 64 || slots > 1 << 20 || Integer.bitCount(slots) != 1) {
-        throw new IllegalArgumentException("admissionSlots must be a power of two in [64, 2^20]: "
-            + slots);
+        throw new IllegalArgumentException(
+            "admissionSlots must be a power of two in [64, 2^20]: " + slots);
       }
       this.admissionSlots = slots;
       return this;
     }
 
-    /** @return a new, empty dictionary */
+    /** Returns a new, empty dictionary. */
     public ValueDictionary build() {
       return new ValueDictionary(this);
     }

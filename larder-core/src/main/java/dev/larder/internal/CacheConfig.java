@@ -26,8 +26,8 @@ import java.util.concurrent.Executor;
  * @param ticker time source
  * @param segments lock stripes, or -1 for the default
  * @param dictionary the codecs' substitution dictionary, counted in memoryUsed, or null
- * @param hotTierBytes bytes the hot tier may hold, outside {@code maximumMemory}; 0 for no
- *     tier, {@link Long#MAX_VALUE} for a tier bounded by entries only
+ * @param hotTierBytes bytes the hot tier may hold, outside {@code maximumMemory}; 0 for no tier,
+ *     {@link Long#MAX_VALUE} for a tier bounded by entries only
  * @param hotTierEntries entries the hot tier may hold, or {@link Long#MAX_VALUE}
  * @param <K> key type
  * @param <V> value type
@@ -52,33 +52,58 @@ public record CacheConfig<K, V>(
     long hotTierEntries) {
 
   /** Settings without a hot tier. */
-  public CacheConfig(Codec<K> keyCodec, Codec<V> valueCodec, long maximumMemory,
-      long maximumEntries, Storage storage, long expireAfterWriteNanos,
-      long expireAfterAccessNanos, CacheLoader<? super K, V> loader,
+  public CacheConfig(
+      Codec<K> keyCodec,
+      Codec<V> valueCodec,
+      long maximumMemory,
+      long maximumEntries,
+      Storage storage,
+      long expireAfterWriteNanos,
+      long expireAfterAccessNanos,
+      CacheLoader<? super K, V> loader,
       RemovalListener<? super K, ? super V> removalListener,
-      RemovalListener<? super K, ? super V> evictionListener, boolean recordStats,
-      Executor executor, Ticker ticker, int segments, ValueDictionary dictionary) {
-    this(keyCodec, valueCodec, maximumMemory, maximumEntries, storage, expireAfterWriteNanos,
-        expireAfterAccessNanos, loader, removalListener, evictionListener, recordStats, executor,
-        ticker, segments, dictionary, 0, Long.MAX_VALUE);
+      RemovalListener<? super K, ? super V> evictionListener,
+      boolean recordStats,
+      Executor executor,
+      Ticker ticker,
+      int segments,
+      ValueDictionary dictionary) {
+    this(
+        keyCodec,
+        valueCodec,
+        maximumMemory,
+        maximumEntries,
+        storage,
+        expireAfterWriteNanos,
+        expireAfterAccessNanos,
+        loader,
+        removalListener,
+        evictionListener,
+        recordStats,
+        executor,
+        ticker,
+        segments,
+        dictionary,
+        0,
+        Long.MAX_VALUE);
   }
 
-  /** @return true if the cache keeps decoded values of its most read entries */
+  /** Returns true if the cache keeps decoded values of its most read entries. */
   public boolean hotTier() {
     return hotTierBytes > 0 && hotTierEntries > 0;
   }
 
-  /** @return true if entries carry an expiry deadline */
+  /** Returns true if entries carry an expiry deadline. */
   public boolean expires() {
     return expireAfterWriteNanos > 0 || expireAfterAccessNanos > 0;
   }
 
-  /** @return true if bounded by bytes */
+  /** Returns true if bounded by bytes. */
   public boolean memoryBounded() {
     return maximumMemory > 0;
   }
 
-  /** @return true if bounded by entry count */
+  /** Returns true if bounded by entry count. */
   public boolean entryBounded() {
     return maximumEntries > 0;
   }

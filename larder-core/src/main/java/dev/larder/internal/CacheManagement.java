@@ -12,9 +12,9 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
 /**
- * One cache's {@link CacheMXBean}, registered with the platform MBean server. The name is
- * quoted ({@link ObjectName#quote}), so names holding {@code , = : * ?} or quotes get an
- * ObjectName of their own instead of colliding or failing. Thread-safe.
+ * One cache's {@link CacheMXBean}, registered with the platform MBean server. The name is quoted
+ * ({@link ObjectName#quote}), so names holding {@code , = : * ?} or quotes get an ObjectName of
+ * their own instead of colliding or failing. Thread-safe.
  */
 final class CacheManagement implements CacheMXBean {
 
@@ -27,7 +27,8 @@ final class CacheManagement implements CacheMXBean {
   }
 
   /**
-   * @return the registration, to {@link #unregister()} at close
+   * Returns the registration, to {@link #unregister()} at close.
+   *
    * @throws IllegalStateException if that name is registered already
    */
   static CacheManagement register(Cache<?, ?> cache, String name) {
@@ -36,8 +37,11 @@ final class CacheManagement implements CacheMXBean {
     try {
       ManagementFactory.getPlatformMBeanServer().registerMBean(bean, objectName);
     } catch (InstanceAlreadyExistsException e) {
-      throw new IllegalStateException("a cache is registered with JMX as " + objectName
-          + " already; give each cache its own managementName", e);
+      throw new IllegalStateException(
+          "a cache is registered with JMX as "
+              + objectName
+              + " already; give each cache its own managementName",
+          e);
     } catch (JMException e) {
       throw new IllegalStateException("could not register " + objectName + " with JMX", e);
     }
@@ -45,8 +49,9 @@ final class CacheManagement implements CacheMXBean {
   }
 
   /**
+   * Returns {@code dev.larder:type=Cache,name="<quoted name>"}.
+   *
    * @param name a cache's management name
-   * @return {@code dev.larder:type=Cache,name="<quoted name>"}
    */
   static ObjectName objectName(String name) {
     try {

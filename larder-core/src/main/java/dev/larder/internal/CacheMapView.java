@@ -14,13 +14,13 @@ import java.util.function.Function;
 
 /**
  * The {@link ConcurrentMap} view of a cache. Every operation goes to the cache, so the view is
- * exactly as thread-safe as the cache. Iteration is weakly consistent, like
- * {@code ConcurrentHashMap}'s: it walks the segments one at a time, taking a snapshot of one
- * segment's keys and reading each value when it is reached, so it never throws
- * {@code ConcurrentModificationException}, returns each entry present throughout at most once,
- * and skips keys removed meanwhile. Values are decoded copies: {@code Entry.setValue} writes
- * through to the cache. {@code size} and {@code isEmpty} agree with iteration: where entries
- * expire, they reclaim expired entries first.
+ * exactly as thread-safe as the cache. Iteration is weakly consistent, like {@code
+ * ConcurrentHashMap}'s: it walks the segments one at a time, taking a snapshot of one segment's
+ * keys and reading each value when it is reached, so it never throws {@code
+ * ConcurrentModificationException}, returns each entry present throughout at most once, and skips
+ * keys removed meanwhile. Values are decoded copies: {@code Entry.setValue} writes through to the
+ * cache. {@code size} and {@code isEmpty} agree with iteration: where entries expire, they reclaim
+ * expired entries first.
  */
 final class CacheMapView<K, V> extends AbstractMap<K, V> implements ConcurrentMap<K, V> {
 
@@ -98,15 +98,14 @@ final class CacheMapView<K, V> extends AbstractMap<K, V> implements ConcurrentMa
   // the retries fail for ever. The cache's compute keeps its own copy of the expected bytes.
 
   @Override
-  public V computeIfPresent(K key,
-      BiFunction<? super K, ? super V, ? extends V> remappingFunction) {
+  public V computeIfPresent(
+      K key, BiFunction<? super K, ? super V, ? extends V> remappingFunction) {
     Objects.requireNonNull(remappingFunction, "remappingFunction");
     return cache.compute(key, (k, v) -> v == null ? null : remappingFunction.apply(k, v));
   }
 
   @Override
-  public V merge(K key, V value,
-      BiFunction<? super V, ? super V, ? extends V> remappingFunction) {
+  public V merge(K key, V value, BiFunction<? super V, ? super V, ? extends V> remappingFunction) {
     Objects.requireNonNull(value, "value");
     Objects.requireNonNull(remappingFunction, "remappingFunction");
     return cache.compute(key, (k, v) -> v == null ? value : remappingFunction.apply(v, value));
@@ -116,8 +115,12 @@ final class CacheMapView<K, V> extends AbstractMap<K, V> implements ConcurrentMa
   public void replaceAll(BiFunction<? super K, ? super V, ? extends V> function) {
     Objects.requireNonNull(function, "function");
     for (K key : keySet()) {
-      cache.compute(key, (k, v) -> v == null ? null
-          : Objects.requireNonNull(function.apply(k, v), "function returned null"));
+      cache.compute(
+          key,
+          (k, v) ->
+              v == null
+                  ? null
+                  : Objects.requireNonNull(function.apply(k, v), "function returned null"));
     }
   }
 

@@ -34,18 +34,18 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * The {@link Cache} implementation: encodes keys and values with the codecs, routes each key to
- * a {@link Segment} by its hash, runs loads once per key, records statistics and delivers
- * removal notifications.
+ * The {@link Cache} implementation: encodes keys and values with the codecs, routes each key to a
+ * {@link Segment} by its hash, runs loads once per key, records statistics and delivers removal
+ * notifications.
  *
  * <p>Implementation notes. Encoding uses per-thread {@link ByteSink}s, one for keys and one for
- * values, so a read or write allocates nothing but the decoded result. No user code (codec,
- * loader, function, listener) runs under a segment lock. Single flight: a miss in a loading
- * read registers a {@link CompletableFuture} for the key's bytes; other readers of the same key
- * wait on it, while readers and writers of every other key never see it. A load that finds a
- * value written meanwhile keeps that value (it never overwrites a newer write); a write during a
- * load marks it superseded (see {@link #supersedeLoad}), so that it stores nothing and callers
- * that come after the write start a new load instead of joining it.
+ * values, so a read or write allocates nothing but the decoded result. No user code (codec, loader,
+ * function, listener) runs under a segment lock. Single flight: a miss in a loading read registers
+ * a {@link CompletableFuture} for the key's bytes; other readers of the same key wait on it, while
+ * readers and writers of every other key never see it. A load that finds a value written meanwhile
+ * keeps that value (it never overwrites a newer write); a write during a load marks it superseded
+ * (see {@link #supersedeLoad}), so that it stores nothing and callers that come after the write
+ * start a new load instead of joining it.
  *
  * @param <K> key type
  * @param <V> value type
@@ -58,24 +58,29 @@ public final class LarderCache<K, V> implements Cache<K, V> {
    * is, which copies it into its page, instead of copying it into the scratch buffer first.
    */
   private static final Codec<byte[]> BYTES = dev.larder.codec.Codecs.bytes();
+
   private static final System.Logger LOG = System.getLogger(LarderCache.class.getName());
 
   private final CacheConfig<K, V> config;
   private final Codec<K> keyCodec;
   private final Codec<V> valueCodec;
   private final SegmentTable segments;
+
   /** The hot tier's entries by key object, or null if the cache has no tier. */
   private final HotTable hot;
+
   private final StatsRecorder stats;
   private final ConcurrentHashMap<KeyBytes, Flight<V>> flights = new ConcurrentHashMap<>();
+
   /**
-   * Loads that may be in {@link #flights}: raised before a load registers, lowered after it
-   * leaves, so that a write that reads zero knows no load can have read the data before its
-   * change. Not {@code flights.isEmpty()}: that sums striped counters without a snapshot, and
-   * can read zero (or less) while a flight is registered if another registers and leaves
-   * meanwhile, which let a write skip marking a load that went on to store a stale value.
+   * Loads that may be in {@link #flights}: raised before a load registers, lowered after it leaves,
+   * so that a write that reads zero knows no load can have read the data before its change. Not
+   * {@code flights.isEmpty()}: that sums striped counters without a snapshot, and can read zero (or
+   * less) while a flight is registered if another registers and leaves meanwhile, which let a write
+   * skip marking a load that went on to store a stale value.
    */
   private final AtomicInteger loadsUnderWay = new AtomicInteger();
+
   private final Maintenance maintenance;
   private final SegmentRelease release;
   private volatile boolean closed;
@@ -129,9 +134,9 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   }
 
   /**
-   * A read from the compact store that offers the decoded value to the hot tier when the
-   * key's segment says it is read often enough ({@link Segment#hotCandidate}); the offer keeps
-   * it only if the entry still holds the bytes it was decoded from.
+   * A read from the compact store that offers the decoded value to the hot tier when the key's
+   * segment says it is read often enough ({@link Segment#hotCandidate}); the offer keeps it only if
+   * the entry still holds the bytes it was decoded from.
    */
   private V readAndOffer(K key) {
     long now = now();
@@ -184,9 +189,9 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   }
 
   /**
-   * Reads for iteration of the map views: not counted in the statistics and, as Guava and
-   * Caffeine do, not an access (a job that walks every entry must neither keep entries alive
-   * past their expire-after-access time nor make every entry look recently used to eviction).
+   * Reads for iteration of the map views: not counted in the statistics and, as Guava and Caffeine
+   * do, not an access (a job that walks every entry must neither keep entries alive past their
+   * expire-after-access time nor make every entry look recently used to eviction).
    */
   V getIfPresentQuietly(K key) {
     checkOpen();
@@ -226,11 +231,14 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     return lookupKey(key, false, false) != null;
   }
 
-  /** @param access whether this read is an access (eviction, expire-after-access) */
+  /**
+   * @param access whether this read is an access (eviction, expire-after-access)
+   */
   private byte[] lookup(byte[] key, int length, boolean copy, boolean access) {
     long hash = Segment.hash(key, length);
     Segment segment = segmentFor(hash);
-    return access ? segment.get(key, length, hash, now(), copy)
+    return access
+        ? segment.get(key, length, hash, now(), copy)
         : segment.peek(key, length, hash, now(), copy);
   }
 
@@ -259,8 +267,8 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     }
   }
 
-  private V loadRegistered(K key, KeyBytes keyBytes, Function<? super K, ? extends V> function,
-      Flight<V> mine) {
+  private V loadRegistered(
+      K key, KeyBytes keyBytes, Function<? super K, ? extends V> function, Flight<V> mine) {
     for (Flight<V> theirs; (theirs = flights.putIfAbsent(keyBytes, mine)) != null; ) {
       // A superseded load may have read data that a write since then was made to remove: a
       // caller arriving now must not share its value, so it takes the key over with a new load
@@ -292,12 +300,12 @@ public final class LarderCache<K, V> implements Cache<K, V> {
    * Tells a load of this key in flight, if any, that a write came after its loader began: the
    * loaded value may predate the change the write made (a database row updated, then the key
    * invalidated), so the load must not store it where the write left no value, and callers that
-   * come later must not join it. Called twice by each write. Before the write takes the
-   * segment's lock, so that the load's store, which asks under that lock, cannot follow the
-   * write (see {@link Segment#putLoaded}). And after the write, so that a load registered while
-   * the write was under way is marked too: it may have found the value the write then removed,
-   * and a caller arriving after the write returned must not get that value from it. A load that
-   * registers after the second call reads after the write, and may store and be joined.
+   * come later must not join it. Called twice by each write. Before the write takes the segment's
+   * lock, so that the load's store, which asks under that lock, cannot follow the write (see {@link
+   * Segment#putLoaded}). And after the write, so that a load registered while the write was under
+   * way is marked too: it may have found the value the write then removed, and a caller arriving
+   * after the write returned must not get that value from it. A load that registers after the
+   * second call reads after the write, and may store and be joined.
    */
   private void supersedeLoad(byte[] key, int length) {
     if (loadsUnderWay.get() == 0) {
@@ -309,8 +317,8 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     }
   }
 
-  private V loadOnce(K key, KeyBytes keyBytes, Function<? super K, ? extends V> function,
-      Flight<V> flight) {
+  private V loadOnce(
+      K key, KeyBytes keyBytes, Function<? super K, ? extends V> function, Flight<V> flight) {
     // A load that finished between our miss and our registration has already stored its value.
     byte[] stored = lookup(keyBytes.bytes, keyBytes.bytes.length, true, true);
     if (stored != null) {
@@ -326,8 +334,16 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     try {
       ValueBytes bytes = valueBytes(value, scratch);
       splitIfDue(keyBytes.bytes.length + bytes.length());
-      result = segmentFor(hash).putLoaded(keyBytes.bytes, keyBytes.bytes.length,
-          bytes.array(), bytes.length(), hash, now(), () -> flight.superseded);
+      result =
+          segmentFor(hash)
+              .putLoaded(
+                  keyBytes.bytes,
+                  keyBytes.bytes.length,
+                  bytes.array(),
+                  bytes.length(),
+                  hash,
+                  now(),
+                  () -> flight.superseded);
     } finally {
       scratch.giveBack();
     }
@@ -349,8 +365,8 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   }
 
   /**
-   * Encodes every entry and refuses any that can never fit before it stores one, so that a null,
-   * a codec's exception or an entry too large leaves the cache unchanged; the encoded entries are
+   * Encodes every entry and refuses any that can never fit before it stores one, so that a null, a
+   * codec's exception or an entry too large leaves the cache unchanged; the encoded entries are
    * held meanwhile. Then stores them one by one, as put does.
    */
   @Override
@@ -360,8 +376,8 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     List<byte[]> encoded = new ArrayList<>(2 * map.size());
     for (Map.Entry<? extends K, ? extends V> entry : map.entrySet()) {
       byte[] key = encodedKeyCopy(Objects.requireNonNull(entry.getKey(), "map has a null key"));
-      byte[] value = encodedValueCopy(
-          Objects.requireNonNull(entry.getValue(), "map has a null value"));
+      byte[] value =
+          encodedValueCopy(Objects.requireNonNull(entry.getValue(), "map has a null value"));
       long hash = Segment.hash(key, key.length);
       segmentFor(hash).checkFits(key, key.length, value.length, hash, now());
       encoded.add(key);
@@ -387,8 +403,8 @@ public final class LarderCache<K, V> implements Cache<K, V> {
    * A write that returns the value it replaces or removes. The old value is decoded before the
    * write, so that a value codec whose decode throws leaves the cache unchanged: this reads the
    * stored bytes (not an access: the write is what the policy hears of, as for a plain put or
-   * remove), decodes them, and writes only if the entry still holds those bytes, reading again
-   * if another write came between.
+   * remove), decodes them, and writes only if the entry still holds those bytes, reading again if
+   * another write came between.
    *
    * @param value the new value, or null to remove
    * @param onlyIfPresent write nothing if the key is absent (replace)
@@ -399,7 +415,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     checkOpen();
     long start = startTimer();
     StoredKey stored = storedKeyForWrite(key);
-    for (;;) {
+    for (; ; ) {
       byte[] current = stored.peek(now());
       if (current == null && onlyIfPresent) {
         return null;
@@ -430,23 +446,23 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     Objects.requireNonNull(newValue, "newValue");
     byte[] expected = encodedValueCopy(oldValue);
     return write(key, newValue, PutMode.IF_EQUALS, expected, false).applied()
-        || !valueCodec.deterministic() && writeIfEqual(key, oldValue, newValue);
+        || (!valueCodec.deterministic() && writeIfEqual(key, oldValue, newValue));
   }
 
   /**
    * The conditional write for values whose bytes did not match: with a value codec that is not
-   * deterministic (a plain set, a dictionary that has interned the value since it was stored),
-   * the stored value may still equal the expected one, and ConcurrentMap's contract compares by
-   * equals. So this decodes the stored value, compares, and writes against the very bytes it
-   * read, reading again if another write came between. A deterministic codec needs none of it:
-   * different bytes there mean unequal values.
+   * deterministic (a plain set, a dictionary that has interned the value since it was stored), the
+   * stored value may still equal the expected one, and ConcurrentMap's contract compares by equals.
+   * So this decodes the stored value, compares, and writes against the very bytes it read, reading
+   * again if another write came between. A deterministic codec needs none of it: different bytes
+   * there mean unequal values.
    *
    * @param replacement the new value, or null to remove the entry
    */
   private boolean writeIfEqual(K key, V expected, V replacement) {
     long start = startTimer();
     StoredKey stored = storedKeyForWrite(key);
-    for (;;) {
+    for (; ; ) {
       byte[] current = stored.read(now());
       if (current == null || !expected.equals(decodeValue(current))) {
         return false;
@@ -468,8 +484,16 @@ public final class LarderCache<K, V> implements Cache<K, V> {
       ByteSink keySink = encodeKey(key, scratch);
       ValueBytes bytes = valueBytes(value, scratch);
       HotValue replacement = mode == PutMode.ALWAYS ? hotReplacement(key, value, bytes) : null;
-      result = store(keySink.array(), keySink.size(), bytes.array(), bytes.length(), mode,
-          expected, wantOld, replacement);
+      result =
+          store(
+              keySink.array(),
+              keySink.size(),
+              bytes.array(),
+              bytes.length(),
+              mode,
+              expected,
+              wantOld,
+              replacement);
     } finally {
       scratch.giveBack();
     }
@@ -481,34 +505,60 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   }
 
   /**
-   * The written value as the hot tier would hold it, if the key has a hot entry now (else the
-   * write only removes whatever entry the key has by the time it holds the lock): the caller's
-   * own instance where its class is one of the JDK's immutable value classes (nothing can change
-   * it), else a fresh decoding of the written bytes, which no caller holds.
+   * The written value as the hot tier would hold it, if the key has a hot entry now (else the write
+   * only removes whatever entry the key has by the time it holds the lock): the caller's own
+   * instance where its class is one of the JDK's immutable value classes (nothing can change it),
+   * else a fresh decoding of the written bytes, which no caller holds.
    */
   @SuppressWarnings("unchecked")
   private HotValue hotReplacement(K key, V value, ValueBytes bytes) {
     if (hot == null || !hot.contains(key)) {
       return null;
     }
-    V shared = SharedInstances.isImmutable(value) ? value
-        : valueCodec.decodeLast(new ByteSource(bytes.array(), 0, bytes.length()));
+    V shared =
+        SharedInstances.isImmutable(value)
+            ? value
+            : valueCodec.decodeLast(new ByteSource(bytes.array(), 0, bytes.length()));
     return new HotValue(key, shared, RetainedSize.of(key) + RetainedSize.of(shared));
   }
 
-  private WriteResult store(byte[] key, int keyLength, byte[] value, int valueLength,
-      PutMode mode, byte[] expected, boolean wantOld) {
+  private WriteResult store(
+      byte[] key,
+      int keyLength,
+      byte[] value,
+      int valueLength,
+      PutMode mode,
+      byte[] expected,
+      boolean wantOld) {
     return store(key, keyLength, value, valueLength, mode, expected, wantOld, null);
   }
 
   /** Writes encoded bytes to their segment, telling loads of the key (see supersedeLoad). */
-  private WriteResult store(byte[] key, int keyLength, byte[] value, int valueLength,
-      PutMode mode, byte[] expected, boolean wantOld, HotValue replacement) {
+  private WriteResult store(
+      byte[] key,
+      int keyLength,
+      byte[] value,
+      int valueLength,
+      PutMode mode,
+      byte[] expected,
+      boolean wantOld,
+      HotValue replacement) {
     supersedeLoad(key, keyLength);
     splitIfDue(keyLength + valueLength);
     long hash = Segment.hash(key, keyLength);
-    WriteResult result = segmentFor(hash).put(key, keyLength, value, valueLength, hash, mode,
-        expected, wantOld, now(), replacement);
+    WriteResult result =
+        segmentFor(hash)
+            .put(
+                key,
+                keyLength,
+                value,
+                valueLength,
+                hash,
+                mode,
+                expected,
+                wantOld,
+                now(),
+                replacement);
     supersedeLoad(key, keyLength);
     return result;
   }
@@ -522,7 +572,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   public boolean remove(K key, V value) {
     Objects.requireNonNull(value, "value");
     return removeEntry(key, encodedValueCopy(value)).applied()
-        || !valueCodec.deterministic() && writeIfEqual(key, value, null);
+        || (!valueCodec.deterministic() && writeIfEqual(key, value, null));
   }
 
   @Override
@@ -586,7 +636,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     checkOpen();
     long start = startTimer();
     StoredKey stored = storedKeyForWrite(key);
-    for (;;) {
+    for (; ; ) {
       byte[] current = stored.read(now());
       V computed = remappingFunction.apply(key, current == null ? null : decodeOwnCopy(current));
       if (applyComputed(stored, current, computed, start)) {
@@ -600,12 +650,12 @@ public final class LarderCache<K, V> implements Cache<K, V> {
    * bytes it read (compute, and the equals path of conditional writes).
    */
   private record StoredKey(byte[] bytes, long hash, Segment segment) {
-    /** @return a copy of the current value's bytes, or null; an access */
+    /** Returns a copy of the current value's bytes, or null; an access. */
     byte[] read(long now) {
       return segment.get(bytes, bytes.length, hash, now, true);
     }
 
-    /** @return a copy of the current value's bytes, or null; not an access */
+    /** Returns a copy of the current value's bytes, or null; not an access. */
     byte[] peek(long now) {
       return segment.peek(bytes, bytes.length, hash, now, true);
     }
@@ -634,8 +684,19 @@ public final class LarderCache<K, V> implements Cache<K, V> {
       try {
         ValueBytes bytes = valueBytes(computed, scratch);
         splitIfDue(key.length + bytes.length());
-        result = stored.segment().put(key, key.length, bytes.array(), bytes.length(),
-            stored.hash(), mode, current, false, now());
+        result =
+            stored
+                .segment()
+                .put(
+                    key,
+                    key.length,
+                    bytes.array(),
+                    bytes.length(),
+                    stored.hash(),
+                    mode,
+                    current,
+                    false,
+                    now());
       } finally {
         scratch.giveBack();
       }
@@ -655,10 +716,10 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   /**
    * Whether a key read as absent still is, for a compute that removes nothing. The read took no
    * lock, so a load's store could have been under way, unseen, with a value read before this
-   * compute's change to the data: waiting for the segment's writers lets it land, and no load
-   * begun before this compute stores after that (see {@link #supersedeLoad}). A value there now
-   * is one the function must see (false: compute reads again); then loads that may have found
-   * the removed value are marked, as after any write.
+   * compute's change to the data: waiting for the segment's writers lets it land, and no load begun
+   * before this compute stores after that (see {@link #supersedeLoad}). A value there now is one
+   * the function must see (false: compute reads again); then loads that may have found the removed
+   * value are marked, as after any write.
    */
   private boolean staysAbsent(StoredKey stored) {
     byte[] key = stored.bytes();
@@ -693,8 +754,8 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     // The config holds the store's share; the user's bound set the dictionary's maximum and the
     // hot tier's aside.
     long tier = config.hotTier() ? config.hotTierBytes() : 0;
-    return OptionalLong.of(config.maximumMemory() + tier
-        + (dictionary == null ? 0 : dictionary.maximumMemory()));
+    return OptionalLong.of(
+        config.maximumMemory() + tier + (dictionary == null ? 0 : dictionary.maximumMemory()));
   }
 
   @Override
@@ -716,8 +777,8 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   }
 
   /**
-   * Registers this cache's {@link dev.larder.management.CacheMXBean} with the platform MBean
-   * server under {@code name}; {@link #close()} unregisters it. Called once, by the builder.
+   * Registers this cache's {@link dev.larder.management.CacheMXBean} with the platform MBean server
+   * under {@code name}; {@link #close()} unregisters it. Called once, by the builder.
    *
    * @param name the cache's management name
    * @throws IllegalStateException if a cache of that name is registered already
@@ -726,17 +787,17 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     management = CacheManagement.register(this, name);
   }
 
-  /** @return bytes counted for the hot tier's entries (in {@link #memoryUsed()} too) */
+  /** Returns bytes counted for the hot tier's entries (in {@link #memoryUsed()} too). */
   public long hotTierBytes() {
     return segments.sum(Segment::hotBytes);
   }
 
-  /** @return entries in the hot tier */
+  /** Returns entries in the hot tier. */
   public long hotTierSize() {
     return segments.sum(Segment::hotSize);
   }
 
-  /** @return bytes of live entries (headers, keys and values), for utilisation figures */
+  /** Returns bytes of live entries (headers, keys and values), for utilisation figures. */
   public long liveBytes() {
     return segments.sum(Segment::liveBytes);
   }
@@ -749,8 +810,8 @@ public final class LarderCache<K, V> implements Cache<K, V> {
 
   /**
    * Entries as the map view's iteration counts them, for its size and isEmpty: where entries
-   * expire, expired ones are reclaimed first (a pass over every index), since iteration skips
-   * them and estimatedSize counts them until they are reclaimed.
+   * expire, expired ones are reclaimed first (a pass over every index), since iteration skips them
+   * and estimatedSize counts them until they are reclaimed.
    */
   long liveSize() {
     if (config.expires()) {
@@ -857,13 +918,13 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     }
   }
 
-  /** @return the key's bytes, in {@code scratch}'s key buffer */
+  /** Returns the key's bytes, in {@code scratch}'s key buffer. */
   private ByteSink encodeKey(K key, ScratchSinks scratch) {
     keyCodec.encodeLast(key, scratch.key());
     return scratch.key();
   }
 
-  /** @return the value's bytes, in {@code scratch}'s value buffer */
+  /** Returns the value's bytes, in {@code scratch}'s value buffer. */
   private ByteSink encodeValue(V value, ScratchSinks scratch) {
     valueCodec.encodeLast(value, scratch.value());
     return scratch.value();
@@ -873,8 +934,8 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   private record ValueBytes(byte[] array, int length) {}
 
   /**
-   * @return the bytes to store for a value: a raw {@code byte[]} value under {@link #BYTES} as
-   *     it is (the store copies it into its page), anything else encoded into {@code scratch}
+   * Returns the bytes to store for a value: a raw {@code byte[]} value under {@link #BYTES} as it
+   * is (the store copies it into its page), anything else encoded into {@code scratch}.
    */
   private ValueBytes valueBytes(V value, ScratchSinks scratch) {
     if (valueCodec == BYTES) {
@@ -903,7 +964,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
     }
   }
 
-  /** @return the key's stored bytes, or null; the value is decoded after the buffers are back */
+  /** Returns the key's stored bytes, or null; the value is decoded after the buffers are back. */
   private byte[] lookupKey(K key, boolean copy, boolean access) {
     ScratchSinks scratch = ScratchSinks.borrow();
     try {
@@ -916,9 +977,9 @@ public final class LarderCache<K, V> implements Cache<K, V> {
 
   /**
    * Decodes bytes that this class goes on reading after the caller's function has run (compute's
-   * expected bytes). A byte[] value is handed over as it is by {@link #decodeValue}, and a
-   * function that changes it in place (v[0]++) would otherwise change the expected bytes too,
-   * so that the write could never match and compute would retry for ever.
+   * expected bytes). A byte[] value is handed over as it is by {@link #decodeValue}, and a function
+   * that changes it in place (v[0]++) would otherwise change the expected bytes too, so that the
+   * write could never match and compute would retry for ever.
    */
   private V decodeOwnCopy(byte[] bytes) {
     return decodeValue(valueCodec == BYTES ? bytes.clone() : bytes);
@@ -935,8 +996,8 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   }
 
   /**
-   * Splits the cache's first segment into the segments its bound calls for if a write of
-   * {@code bytes} would take it past its split point (see {@link SegmentTable}).
+   * Splits the cache's first segment into the segments its bound calls for if a write of {@code
+   * bytes} would take it past its split point (see {@link SegmentTable}).
    */
   private void splitIfDue(int bytes) {
     WriteResult split = segments.splitIfDue(bytes);
@@ -989,6 +1050,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   private static final class Flight<V> {
     final Thread owner;
     final CompletableFuture<V> future = new CompletableFuture<>();
+
     /** Set by a write to the key after the load began; read by the load's store. */
     volatile boolean superseded;
 

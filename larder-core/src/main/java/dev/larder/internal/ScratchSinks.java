@@ -5,13 +5,13 @@ import dev.larder.codec.ByteSink;
 /**
  * A thread's reusable buffers for encoding a key and a value, lent for the length of one cache
  * operation. An operation can run user code while its bytes are still in a buffer: a codec, a
- * dictionary's addition listener, a removal listener on a synchronous executor. If that code
- * calls a cache (this one or another) on the same thread, the nested operation must not write
- * over the outer one's bytes, so buffers already lent out are not lent again: the nested call
- * gets fresh ones instead.
+ * dictionary's addition listener, a removal listener on a synchronous executor. If that code calls
+ * a cache (this one or another) on the same thread, the nested operation must not write over the
+ * outer one's bytes, so buffers already lent out are not lent again: the nested call gets fresh
+ * ones instead.
  *
- * <p>Each {@link #borrow} must be paired with {@link #giveBack} on the same thread once the
- * bytes are no longer read (in a {@code finally}). Confined to its thread; no synchronization.
+ * <p>Each {@link #borrow} must be paired with {@link #giveBack} on the same thread once the bytes
+ * are no longer read (in a {@code finally}). Confined to its thread; no synchronization.
  */
 final class ScratchSinks {
 
@@ -24,7 +24,7 @@ final class ScratchSinks {
 
   private ScratchSinks() {}
 
-  /** @return this thread's buffers, emptied, if they are not lent out; else fresh ones */
+  /** Returns this thread's buffers, emptied, if they are not lent out; else fresh ones. */
   static ScratchSinks borrow() {
     ScratchSinks mine = THREADS.get();
     if (mine.lent) {
@@ -41,12 +41,12 @@ final class ScratchSinks {
     lent = false;
   }
 
-  /** @return the buffer for the key */
+  /** Returns the buffer for the key. */
   ByteSink key() {
     return key;
   }
 
-  /** @return the buffer for the value */
+  /** Returns the buffer for the value. */
   ByteSink value() {
     return value;
   }

@@ -4,21 +4,23 @@ import dev.larder.internal.store.Segment;
 import java.lang.ref.Cleaner;
 
 /**
- * Frees the pages of a cache's segments: when the cache is closed, and, for a cache whose pages
- * are off the heap, when it becomes unreachable without having been closed. A forgotten cache's
- * off-heap mappings would otherwise be given back only once the collector found each segment's
- * page arena unreachable too; a {@link Cleaner} gives their memory back as soon as the cache is
- * found unreachable, and a warning says so, since the collector may take long to notice. Holds
- * the segments, never the cache, so that the cache can become unreachable. Frees at most once.
+ * Frees the pages of a cache's segments: when the cache is closed, and, for a cache whose pages are
+ * off the heap, when it becomes unreachable without having been closed. A forgotten cache's
+ * off-heap mappings would otherwise be given back only once the collector found each segment's page
+ * arena unreachable too; a {@link Cleaner} gives their memory back as soon as the cache is found
+ * unreachable, and a warning says so, since the collector may take long to notice. Holds the
+ * segments, never the cache, so that the cache can become unreachable. Frees at most once.
  * Thread-safe.
  */
 final class SegmentRelease {
 
-  private static final Cleaner CLEANER = Cleaner.create(runnable -> {
-    Thread thread = new Thread(runnable, "larder-cleaner");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private static final Cleaner CLEANER =
+      Cleaner.create(
+          runnable -> {
+            Thread thread = new Thread(runnable, "larder-cleaner");
+            thread.setDaemon(true);
+            return thread;
+          });
   private static final System.Logger LOG = System.getLogger(SegmentRelease.class.getName());
 
   private final Freeing freeing;
@@ -60,8 +62,11 @@ final class SegmentRelease {
         for (Segment segment : segments) {
           bytes += segment.memoryUsed();
         }
-        LOG.log(System.Logger.Level.WARNING, "a Larder cache became unreachable without being"
-            + " closed; its {0} bytes off the heap are freed now (close caches when done)", bytes);
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "a Larder cache became unreachable without being"
+                + " closed; its {0} bytes off the heap are freed now (close caches when done)",
+            bytes);
       }
       segments.close();
     }

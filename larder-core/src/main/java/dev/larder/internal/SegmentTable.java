@@ -14,56 +14,65 @@ import java.util.function.ToLongFunction;
 /**
  * The segments of a cache, and which one holds a key hash. Thread-safe.
  *
- * <p>Implementation notes. A cache whose bound calls for several segments (lock stripes, each
- * with its own index, pages and policy tables) starts with one, the first, which every hash
- * routes to: a bound is a ceiling, and a cache that holds a few entries should not pay sixteen
- * segments' fixed costs and partly filled pages. The first segment has the settings of one
- * stripe (its share of the bound, so it refuses exactly the entries a stripe would). Once it
- * holds {@link StoreSizing#splitBytes} or {@link StoreSizing#splitEntries} (at most a quarter
- * of that share, so it has evicted nothing and its successors take every entry without
- * evicting), the next write splits it into all the stripes at once ({@link Segment#splitInto});
- * routes are then {@code hash & (count - 1)}, as in a cache that starts split.
+ * <p>Implementation notes. A cache whose bound calls for several segments (lock stripes, each with
+ * its own index, pages and policy tables) starts with one, the first, which every hash routes to: a
+ * bound is a ceiling, and a cache that holds a few entries should not pay sixteen segments' fixed
+ * costs and partly filled pages. The first segment has the settings of one stripe (its share of the
+ * bound, so it refuses exactly the entries a stripe would). Once it holds {@link
+ * StoreSizing#splitBytes} or {@link StoreSizing#splitEntries} (at most a quarter of that share, so
+ * it has evicted nothing and its successors take every entry without evicting), the next write
+ * splits it into all the stripes at once ({@link Segment#splitInto}); routes are then {@code hash &
+ * (count - 1)}, as in a cache that starts split.
  *
- * <p>No segment exists until the cache is first used: the first read or write (a read counts
- * the key in the policy's sketch, so it needs the segment as much as a write) makes the first
- * segment, or the stripes. A cache built and never used holds its configuration and this
- * table, nothing sized by its bound; an application that declares many caches (a region or a
- * cache name each) pays for the ones it uses.
+ * <p>No segment exists until the cache is first used: the first read or write (a read counts the
+ * key in the policy's sketch, so it needs the segment as much as a write) makes the first segment,
+ * or the stripes. A cache built and never used holds its configuration and this table, nothing
+ * sized by its bound; an application that declares many caches (a region or a cache name each) pays
+ * for the ones it uses.
  *
- * <p>Concurrency: the routes are an array never changed once published through a volatile
- * field, null until the first use; a caller that reads null routes takes this object's monitor
- * to make them (or find them made). A caller that read the routes before a split reaches the
- * first segment, which forwards every call to the successor of its key once it has retired; its
- * lock-free reads retry when it retires (see Segment). Making the segments, splitting and
- * closing are serialized on the monitor, and a split happens at most once. A cache closed
- * before its first use never makes a segment; a later use throws.
+ * <p>Concurrency: the routes are an array never changed once published through a volatile field,
+ * null until the first use; a caller that reads null routes takes this object's monitor to make
+ * them (or find them made). A caller that read the routes before a split reaches the first segment,
+ * which forwards every call to the successor of its key once it has retired; its lock-free reads
+ * retry when it retires (see Segment). Making the segments, splitting and closing are serialized on
+ * the monitor, and a split happens at most once. A cache closed before its first use never makes a
+ * segment; a later use throws.
  */
 final class SegmentTable implements Iterable<Segment> {
 
   private static final Segment[] NONE = new Segment[0];
 
   private final int mask;
+
   /** The cache's settings, from which the segments' are derived when they are made. */
   private final CacheConfig<?, ?> config;
+
   private final long splitBytes;
   private final long splitEntries;
+
   /**
-   * The first segment, if the cache starts with one for all its stripes; else null, and null
-   * until the cache is first used. Written under the monitor before {@link #routes}.
+   * The first segment, if the cache starts with one for all its stripes; else null, and null until
+   * the cache is first used. Written under the monitor before {@link #routes}.
    */
   private Segment first;
+
   /**
-   * Segment for each route, {@code hash & mask}; the first segment in every one until split;
-   * null until the cache is first used.
+   * Segment for each route, {@code hash & mask}; the first segment in every one until split; null
+   * until the cache is first used.
    */
   private volatile Segment[] routes;
+
   /** The distinct segments that hold entries; none until the cache is first used. */
   private volatile Segment[] segments = NONE;
+
   /** True until the first segment has split (or the cache closed first). */
   private volatile boolean merged;
+
   private boolean closed;
+
   /** The hot tier's entries by key object, shared by every segment; null without a tier. */
   private final HotTable hotTable;
+
   /** Each segment's share of the hot tier, or null. */
   private final HotTierShare hotShare;
 
@@ -78,14 +87,15 @@ final class SegmentTable implements Iterable<Segment> {
     this.hotShare = StoreSizing.hotShare(config, count, hotTable);
   }
 
-  /** @return the hot tier's table of entries by key object, or null if there is no tier */
+  /** Returns the hot tier's table of entries by key object, or null if there is no tier. */
   HotTable hotTable() {
     return hotTable;
   }
 
   /**
-   * @return the segment that holds keys of {@code hash}, made now if the cache has not been
-   *     used before
+   * Returns the segment that holds keys of {@code hash}, made now if the cache has not been used
+   * before.
+   *
    * @throws IllegalStateException if the cache was closed before it was ever used
    */
   Segment route(long hash) {
@@ -119,14 +129,14 @@ final class SegmentTable implements Iterable<Segment> {
     return r;
   }
 
-  /** @return the number of routes: the stripes the bound calls for, split yet or not */
+  /** Returns the number of routes: the stripes the bound calls for, split yet or not. */
   int routeCount() {
     return mask + 1;
   }
 
   /**
-   * Keys of route {@code index}, for the map views' iterators: their routes stay the same
-   * across a split, so an iteration that straddles one visits every key present throughout.
+   * Keys of route {@code index}, for the map views' iterators: their routes stay the same across a
+   * split, so an iteration that straddles one visits every key present throughout.
    *
    * @throws IllegalStateException if the cache is closed (a used one's segments throw it)
    */
@@ -152,13 +162,13 @@ final class SegmentTable implements Iterable<Segment> {
   }
 
   /**
-   * Adds up a figure of the distinct segments as they stood at one moment. A split publishes
-   * the stripes (holding copies of every entry) before the first segment retires and its
-   * figures drop to zero, so a sum that read the first segment after it retired is taken again,
-   * over the stripes; without this a cache's size could read 0 for an instant mid-split.
+   * Adds up a figure of the distinct segments as they stood at one moment. A split publishes the
+   * stripes (holding copies of every entry) before the first segment retires and its figures drop
+   * to zero, so a sum that read the first segment after it retired is taken again, over the
+   * stripes; without this a cache's size could read 0 for an instant mid-split.
    */
   long sum(ToLongFunction<Segment> figure) {
-    for (;;) {
+    for (; ; ) {
       Segment[] now = segments;
       long total = 0;
       for (Segment segment : now) {
@@ -170,7 +180,7 @@ final class SegmentTable implements Iterable<Segment> {
     }
   }
 
-  /** @return the distinct segments at this moment */
+  /** Returns the distinct segments at this moment. */
   @Override
   public Iterator<Segment> iterator() {
     return Arrays.asList(segments).iterator();

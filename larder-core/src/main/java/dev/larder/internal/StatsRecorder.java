@@ -7,10 +7,10 @@ import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
 /**
- * Counters and latency histograms of one cache. Counters are striped ({@link LongAdder}) so
- * that recording does not contend; histograms are HdrHistogram's concurrent variant, whose
- * writers never wait. A disabled recorder does nothing and reports zeros; there is one for the
- * whole JVM ({@link #of}), holding nothing, so a cache without statistics pays nothing for them.
+ * Counters and latency histograms of one cache. Counters are striped ({@link LongAdder}) so that
+ * recording does not contend; histograms are HdrHistogram's concurrent variant, whose writers never
+ * wait. A disabled recorder does nothing and reports zeros; there is one for the whole JVM ({@link
+ * #of}), holding nothing, so a cache without statistics pays nothing for them.
  */
 final class StatsRecorder {
 
@@ -46,8 +46,9 @@ final class StatsRecorder {
   }
 
   /**
+   * Returns a new recorder for one cache, or the shared one that records nothing.
+   *
    * @param enabled whether to record
-   * @return a new recorder for one cache, or the shared one that records nothing
    */
   static StatsRecorder of(boolean enabled) {
     return enabled ? new StatsRecorder(true) : DISABLED;
@@ -103,12 +104,21 @@ final class StatsRecorder {
 
   CacheStats snapshot() {
     if (!enabled) {
-      return new CacheStats(0, 0, 0, 0, 0, 0, 0, 0,
-          LatencySummary.EMPTY, LatencySummary.EMPTY, LatencySummary.EMPTY);
+      return new CacheStats(
+          0, 0, 0, 0, 0, 0, 0, 0, LatencySummary.EMPTY, LatencySummary.EMPTY, LatencySummary.EMPTY);
     }
-    return new CacheStats(hits.sum(), misses.sum(), loadSuccesses.sum(), loadFailures.sum(),
-        evictions.sum(), expirations.sum(), puts.sum(), removals.sum(),
-        summary(getLatency), summary(putLatency), summary(loadLatency));
+    return new CacheStats(
+        hits.sum(),
+        misses.sum(),
+        loadSuccesses.sum(),
+        loadFailures.sum(),
+        evictions.sum(),
+        expirations.sum(),
+        puts.sum(),
+        removals.sum(),
+        summary(getLatency),
+        summary(putLatency),
+        summary(loadLatency));
   }
 
   private static LatencySummary summary(Histogram histogram) {
@@ -116,8 +126,12 @@ final class StatsRecorder {
     if (copy.getTotalCount() == 0) {
       return LatencySummary.EMPTY;
     }
-    return new LatencySummary(copy.getTotalCount(), copy.getValueAtPercentile(50),
-        copy.getValueAtPercentile(90), copy.getValueAtPercentile(99),
-        copy.getValueAtPercentile(99.9), copy.getMaxValue());
+    return new LatencySummary(
+        copy.getTotalCount(),
+        copy.getValueAtPercentile(50),
+        copy.getValueAtPercentile(90),
+        copy.getValueAtPercentile(99),
+        copy.getValueAtPercentile(99.9),
+        copy.getMaxValue());
   }
 }

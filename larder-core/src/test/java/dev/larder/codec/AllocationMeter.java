@@ -5,9 +5,9 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 
 /**
- * Bytes allocated by the current thread, read from {@code com.sun.management.ThreadMXBean}.
- * Reached through method handles because the tests are compiled into the core module, which
- * does not read {@code jdk.management}; they run on the class path, where it is visible.
+ * Bytes allocated by the current thread, read from {@code com.sun.management.ThreadMXBean}. Reached
+ * through method handles because the tests are compiled into the core module, which does not read
+ * {@code jdk.management}; they run on the class path, where it is visible.
  */
 final class AllocationMeter {
 
@@ -20,10 +20,16 @@ final class AllocationMeter {
       MethodHandles.Lookup lookup = MethodHandles.publicLookup();
       Class<?> factory = Class.forName("java.lang.management.ManagementFactory");
       Class<?> bean = Class.forName("com.sun.management.ThreadMXBean");
-      Object threads = lookup.findStatic(factory, "getThreadMXBean",
-          MethodType.methodType(Class.forName("java.lang.management.ThreadMXBean"))).invoke();
-      return lookup.findVirtual(bean, "getCurrentThreadAllocatedBytes",
-          MethodType.methodType(long.class)).bindTo(threads);
+      Object threads =
+          lookup
+              .findStatic(
+                  factory,
+                  "getThreadMXBean",
+                  MethodType.methodType(Class.forName("java.lang.management.ThreadMXBean")))
+              .invoke();
+      return lookup
+          .findVirtual(bean, "getCurrentThreadAllocatedBytes", MethodType.methodType(long.class))
+          .bindTo(threads);
     } catch (Throwable t) {
       throw new IllegalStateException("thread allocation counter unavailable", t);
     }

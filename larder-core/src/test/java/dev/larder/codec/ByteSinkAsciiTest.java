@@ -38,8 +38,8 @@ class ByteSinkAsciiTest {
   void stringKeysEncodeAsBeforeAndAllocateNothing() {
     Codec<String> strings = Codecs.strings();
     ByteSink sink = new ByteSink(128);
-    for (String s : new String[] {"", "0000000042", "a".repeat(64), "a".repeat(65), "caf\u00e9",
-        "\u0141odz"}) {
+    for (String s :
+        new String[] {"", "0000000042", "a".repeat(64), "a".repeat(65), "caf\u00e9", "\u0141odz"}) {
       sink.reset();
       strings.encodeLast(s, sink);
       assertArrayEquals(s.getBytes(StandardCharsets.UTF_8), sink.toByteArray(), s);

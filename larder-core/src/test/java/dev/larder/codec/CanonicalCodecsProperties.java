@@ -26,9 +26,8 @@ import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 
 /**
- * The canonical set and map codecs: equal sets and maps encode to equal bytes whatever order
- * they iterate in (what keys need), they round-trip, and their bytes are the plain codecs' wire
- * form.
+ * The canonical set and map codecs: equal sets and maps encode to equal bytes whatever order they
+ * iterate in (what keys need), they round-trip, and their bytes are the plain codecs' wire form.
  */
 class CanonicalCodecsProperties {
 
@@ -37,21 +36,23 @@ class CanonicalCodecsProperties {
       Codecs.canonicalMap(Codecs.integers(), Codecs.strings());
 
   @Property
-  void equalSetsEncodeAlikeInAnyIterationOrder(@ForAll @Size(max = 40) List<String> elements,
-      @ForAll long seed) {
+  void equalSetsEncodeAlikeInAnyIterationOrder(
+      @ForAll @Size(max = 40) List<String> elements, @ForAll long seed) {
     Set<String> set = new LinkedHashSet<>(elements);
     Set<String> reordered = new LinkedHashSet<>(shuffled(new ArrayList<>(set), seed));
     byte[] bytes = encode(STRINGS, set);
     assertArrayEquals(bytes, encode(STRINGS, reordered));
     assertArrayEquals(bytes, encode(STRINGS, new java.util.TreeSet<>(set)));
     assertRoundTrip(STRINGS, set);
-    assertEquals(set, Codecs.set(Codecs.strings()).decode(new ByteSource(bytes)),
+    assertEquals(
+        set,
+        Codecs.set(Codecs.strings()).decode(new ByteSource(bytes)),
         "the plain set codec reads the canonical form");
   }
 
   @Property
-  void equalMapsEncodeAlikeInAnyIterationOrder(@ForAll @Size(max = 40) Map<Integer, String> map,
-      @ForAll long seed) {
+  void equalMapsEncodeAlikeInAnyIterationOrder(
+      @ForAll @Size(max = 40) Map<Integer, String> map, @ForAll long seed) {
     Map<Integer, String> reordered = new LinkedHashMap<>();
     for (Integer key : shuffled(new ArrayList<>(map.keySet()), seed)) {
       reordered.put(key, map.get(key));
@@ -61,13 +62,15 @@ class CanonicalCodecsProperties {
     assertArrayEquals(bytes, encode(MAP, new TreeMap<>(map)));
     assertArrayEquals(bytes, encode(MAP, new HashMap<>(map)));
     assertRoundTrip(MAP, new LinkedHashMap<>(map));
-    assertEquals(map, Codecs.map(Codecs.integers(), Codecs.strings())
-        .decode(new ByteSource(bytes)), "the plain map codec reads the canonical form");
+    assertEquals(
+        map,
+        Codecs.map(Codecs.integers(), Codecs.strings()).decode(new ByteSource(bytes)),
+        "the plain map codec reads the canonical form");
   }
 
   @Property
-  void nestedSetsEncodeAlike(@ForAll @Size(max = 8) List<@Size(max = 5) Set<Long>> sets,
-      @ForAll long seed) {
+  void nestedSetsEncodeAlike(
+      @ForAll @Size(max = 8) List<@Size(max = 5) Set<Long>> sets, @ForAll long seed) {
     Codec<Set<Set<Long>>> nested = Codecs.canonicalSet(Codecs.canonicalSet(Codecs.longs()));
     Set<Set<Long>> outer = new LinkedHashSet<>(sets);
     Set<Set<Long>> reordered = new LinkedHashSet<>();
@@ -79,8 +82,8 @@ class CanonicalCodecsProperties {
   }
 
   @Property
-  void unequalSetsEncodeDifferently(@ForAll @Size(max = 10) Set<Integer> a,
-      @ForAll @Size(max = 10) Set<Integer> b) {
+  void unequalSetsEncodeDifferently(
+      @ForAll @Size(max = 10) Set<Integer> a, @ForAll @Size(max = 10) Set<Integer> b) {
     Codec<Set<Integer>> codec = Codecs.canonicalSet(Codecs.integers());
     assertEquals(a.equals(b), java.util.Arrays.equals(encode(codec, a), encode(codec, b)));
   }
@@ -92,10 +95,10 @@ class CanonicalCodecsProperties {
     assertFalse(Codecs.set(Codecs.strings()).deterministic());
     assertFalse(Codecs.map(Codecs.integers(), Codecs.strings()).deterministic());
     assertFalse(Codecs.canonicalSet(Codecs.set(Codecs.strings())).deterministic());
-    assertFalse(Codecs.canonicalMap(Codecs.strings(), Codecs.set(Codecs.strings()))
-        .deterministic());
-    assertFalse(Codecs.canonicalMap(Codecs.set(Codecs.strings()), Codecs.strings())
-        .deterministic());
+    assertFalse(
+        Codecs.canonicalMap(Codecs.strings(), Codecs.set(Codecs.strings())).deterministic());
+    assertFalse(
+        Codecs.canonicalMap(Codecs.set(Codecs.strings()), Codecs.strings()).deterministic());
   }
 
   @Test

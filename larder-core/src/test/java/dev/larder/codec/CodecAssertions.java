@@ -25,17 +25,18 @@ final class CodecAssertions {
   }
 
   /**
-   * The round-trip contract: decode(encode(v)) equals v and consumes exactly its bytes, the
-   * same for the "last" forms, encoding is at least one byte, deterministic codecs give equal
-   * bytes for equal values, and every strict prefix of an encoding is rejected.
+   * The round-trip contract: decode(encode(v)) equals v and consumes exactly its bytes, the same
+   * for the "last" forms, encoding is at least one byte, deterministic codecs give equal bytes for
+   * equal values, and every strict prefix of an encoding is rejected.
    */
   static <T> void assertRoundTrip(Codec<T> codec, T value) {
     byte[] bytes = encode(codec, value);
     assertTrue(bytes.length >= 1, "every encoding has at least one byte");
     ByteSource in = new ByteSource(bytes);
     assertValueEquals(value, codec.decode(in));
-    assertTrue(in.exhausted(), "decode consumed " + (bytes.length - in.remaining()) + " of "
-        + bytes.length + " bytes");
+    assertTrue(
+        in.exhausted(),
+        "decode consumed " + (bytes.length - in.remaining()) + " of " + bytes.length + " bytes");
     assertValueEquals(value, codec.decodeLast(new ByteSource(encodeLast(codec, value))));
     if (codec.deterministic()) {
       assertArrayEquals(bytes, encode(codec, value));
@@ -47,7 +48,9 @@ final class CodecAssertions {
   static <T> void assertPrefixesRejected(Codec<T> codec, byte[] bytes) {
     for (int n = 0; n < bytes.length; n += n < 128 ? 1 : 61) {
       ByteSource prefix = new ByteSource(bytes, 0, n);
-      assertThrows(CodecException.class, () -> codec.decode(prefix),
+      assertThrows(
+          CodecException.class,
+          () -> codec.decode(prefix),
           "prefix of " + n + " of " + bytes.length + " bytes");
     }
   }

@@ -41,10 +41,29 @@ class CodecLookupTest {
 
   @Test
   void everyBuiltInTypeResolves() {
-    for (Class<?> type : List.of(boolean.class, Boolean.class, byte.class, short.class,
-        int.class, Integer.class, long.class, Long.class, float.class, double.class, char.class,
-        String.class, byte[].class, UUID.class, Date.class, Instant.class, LocalDate.class,
-        LocalDateTime.class, BigDecimal.class, BigInteger.class, Locale.class)) {
+    for (Class<?> type :
+        List.of(
+            boolean.class,
+            Boolean.class,
+            byte.class,
+            short.class,
+            int.class,
+            Integer.class,
+            long.class,
+            Long.class,
+            float.class,
+            double.class,
+            char.class,
+            String.class,
+            byte[].class,
+            UUID.class,
+            Date.class,
+            Instant.class,
+            LocalDate.class,
+            LocalDateTime.class,
+            BigDecimal.class,
+            BigInteger.class,
+            Locale.class)) {
       Codec<?> codec = Codecs.forType(type);
       assertTrue(codec.type() == type || codec.type() == MethodHandlesWrap.wrap(type), type + "");
     }
@@ -71,8 +90,8 @@ class CodecLookupTest {
 
   @Test
   void missingCodecsFailAtLookupNamingTheType() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Codecs.forType(Thread.class));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Codecs.forType(Thread.class));
     assertTrue(e.getMessage().contains("java.lang.Thread"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> Codecs.record(Unsupported.class));
     assertTrue(e.getMessage().contains("java.lang.Object"), e.getMessage());
@@ -82,8 +101,9 @@ class CodecLookupTest {
 
   @Test
   void buildingACacheForATypeWithoutCodecFailsNamingIt() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Cache.builder(String.class, Legacy.class));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> Cache.builder(String.class, Legacy.class));
     assertTrue(e.getMessage().contains(Legacy.class.getName()), e.getMessage());
   }
 
@@ -97,8 +117,10 @@ class CodecLookupTest {
 
   @Test
   void javaSerializationRejectsClassesOutsideItsFilter() {
-    Codec<java.io.Serializable> codec = Codecs.javaSerialization(java.io.Serializable.class,
-        java.io.ObjectInputFilter.Config.createFilter("java.lang.*;!*"));
+    Codec<java.io.Serializable> codec =
+        Codecs.javaSerialization(
+            java.io.Serializable.class,
+            java.io.ObjectInputFilter.Config.createFilter("java.lang.*;!*"));
     byte[] bytes = CodecAssertions.encode(codec, new java.util.ArrayList<>(List.of("x")));
     assertThrows(CodecException.class, () -> codec.decode(new ByteSource(bytes)));
   }
@@ -117,8 +139,8 @@ class CodecLookupTest {
   @Test
   void unsupportedTypeArgumentsAreNamed() throws NoSuchFieldException {
     Type objects = Fields.class.getDeclaredField("objects").getGenericType();
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Codecs.forGenericType(objects));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Codecs.forGenericType(objects));
     assertTrue(e.getMessage().contains("java.lang.Object"), e.getMessage());
   }
 
@@ -133,8 +155,7 @@ class CodecLookupTest {
   void decodedRecordsThatFailValidationAreCodecExceptions() {
     Codec<TestTypes.Positive> codec = Codecs.record(TestTypes.Positive.class);
     byte[] zero = CodecAssertions.encode(Codecs.integers(), 0);
-    CodecException e = assertThrows(CodecException.class,
-        () -> codec.decode(new ByteSource(zero)));
+    CodecException e = assertThrows(CodecException.class, () -> codec.decode(new ByteSource(zero)));
     assertTrue(e.getMessage().contains("Positive"), e.getMessage());
   }
 
@@ -142,8 +163,11 @@ class CodecLookupTest {
   void wideRecordsUseAMultiByteNullBitmap() {
     Codec<TestTypes.Wide> codec = Codecs.record(TestTypes.Wide.class);
     assertRoundTrip(codec, new TestTypes.Wide(null, "b", null, "d", null, "f", null, "h", null));
-    assertEquals(2, CodecAssertions.encode(codec,
-        new TestTypes.Wide(null, null, null, null, null, null, null, null, null)).length);
+    assertEquals(
+        2,
+        CodecAssertions.encode(
+                codec, new TestTypes.Wide(null, null, null, null, null, null, null, null, null))
+            .length);
   }
 
   @Test
@@ -152,8 +176,9 @@ class CodecLookupTest {
     assertFalse(Codecs.set(Codecs.strings()).deterministic());
     assertFalse(Codecs.map(Codecs.strings(), Codecs.strings()).deterministic());
     ValueDictionary d = ValueDictionary.builder().build();
-    assertFalse(Codecs.list(d.substitute("s", Codecs.strings(), ValueDictionary.Mode.ALWAYS))
-        .deterministic());
+    assertFalse(
+        Codecs.list(d.substitute("s", Codecs.strings(), ValueDictionary.Mode.ALWAYS))
+            .deterministic());
     assertTrue(Codecs.record(TestTypes.Tree.class).deterministic());
   }
 }

@@ -28,9 +28,9 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * Round trips of every built-in codec and of compositions, over generated values that include
- * the edges: minimum and maximum values, NaN payloads and signed zeros, unpaired and paired
- * surrogates, empty containers, nulls, and nesting.
+ * Round trips of every built-in codec and of compositions, over generated values that include the
+ * edges: minimum and maximum values, NaN payloads and signed zeros, unpaired and paired surrogates,
+ * empty containers, nulls, and nesting.
  */
 class CodecRoundTripProperties {
 
@@ -188,9 +188,18 @@ class CodecRoundTripProperties {
 
   @Provide
   Arbitrary<Double> specialDoubles() {
-    return Arbitraries.of(0.0, -0.0, Double.NaN, Double.POSITIVE_INFINITY,
-        Double.NEGATIVE_INFINITY, Double.MIN_VALUE, -Double.MIN_VALUE, Double.MAX_VALUE,
-        -Double.MAX_VALUE, Double.MIN_NORMAL, Double.longBitsToDouble(0x7ff0000000000001L),
+    return Arbitraries.of(
+        0.0,
+        -0.0,
+        Double.NaN,
+        Double.POSITIVE_INFINITY,
+        Double.NEGATIVE_INFINITY,
+        Double.MIN_VALUE,
+        -Double.MIN_VALUE,
+        Double.MAX_VALUE,
+        -Double.MAX_VALUE,
+        Double.MIN_NORMAL,
+        Double.longBitsToDouble(0x7ff0000000000001L),
         Double.longBitsToDouble(0xfff8000000000abcL));
   }
 
@@ -200,8 +209,17 @@ class CodecRoundTripProperties {
         Arbitraries.strings().all().ofMaxLength(40),
         Arbitraries.strings().ascii().ofMaxLength(80),
         Arbitraries.strings().withCharRange('\u0080', '\u00ff').ofMaxLength(20),
-        Arbitraries.of("", "\uD83D\uDE00", "a\uD800", "\uDC00b", "\uDBFF\uDFFF", "\uFFFD",
-            "\u0000", "\uFFFF", "\uD800\uD800\uDC00", "é\uD83D\uDE00€"));
+        Arbitraries.of(
+            "",
+            "\uD83D\uDE00",
+            "a\uD800",
+            "\uDC00b",
+            "\uDBFF\uDFFF",
+            "\uFFFD",
+            "\u0000",
+            "\uFFFF",
+            "\uD800\uD800\uDC00",
+            "é\uD83D\uDE00€"));
   }
 
   @Provide
@@ -217,13 +235,15 @@ class CodecRoundTripProperties {
   @Provide
   Arbitrary<Instant> instants() {
     return Combinators.combine(
-        Arbitraries.longs().between(Instant.MIN.getEpochSecond(), Instant.MAX.getEpochSecond()),
-        Arbitraries.integers().between(0, 999_999_999)).as(Instant::ofEpochSecond);
+            Arbitraries.longs().between(Instant.MIN.getEpochSecond(), Instant.MAX.getEpochSecond()),
+            Arbitraries.integers().between(0, 999_999_999))
+        .as(Instant::ofEpochSecond);
   }
 
   @Provide
   Arbitrary<LocalDate> localDates() {
-    return Arbitraries.longs().between(LocalDate.MIN.toEpochDay(), LocalDate.MAX.toEpochDay())
+    return Arbitraries.longs()
+        .between(LocalDate.MIN.toEpochDay(), LocalDate.MAX.toEpochDay())
         .map(LocalDate::ofEpochDay);
   }
 
@@ -246,8 +266,13 @@ class CodecRoundTripProperties {
     all.add(legacy("no", "NO", "NY"));
     all.add(legacy("th", "TH", "TH"));
     all.add(legacy("en", "", "POSIX"));
-    all.add(new Locale.Builder().setLanguage("zh").setScript("Hant").setRegion("TW")
-        .setExtension('u', "ca-chinese").build());
+    all.add(
+        new Locale.Builder()
+            .setLanguage("zh")
+            .setScript("Hant")
+            .setRegion("TW")
+            .setExtension('u', "ca-chinese")
+            .build());
     return Arbitraries.of(all);
   }
 
@@ -258,29 +283,43 @@ class CodecRoundTripProperties {
 
   @Provide
   Arbitrary<Point> points() {
-    return Combinators.combine(Arbitraries.integers(), Arbitraries.longs(),
-        Arbitraries.doubles(), Arbitraries.of(true, false), Arbitraries.chars(),
-        Arbitraries.integers().injectNull(0.3)).as(Point::new);
+    return Combinators.combine(
+            Arbitraries.integers(),
+            Arbitraries.longs(),
+            Arbitraries.doubles(),
+            Arbitraries.of(true, false),
+            Arbitraries.chars(),
+            Arbitraries.integers().injectNull(0.3))
+        .as(Point::new);
   }
 
   @Provide
   Arbitrary<Shape> shapes() {
-    Arbitrary<Map<String, Set<Long>>> tags = Arbitraries.maps(
-        Arbitraries.strings().ofMaxLength(5), Arbitraries.longs().set().ofMaxSize(3))
-        .ofMaxSize(3);
+    Arbitrary<Map<String, Set<Long>>> tags =
+        Arbitraries.maps(
+                Arbitraries.strings().ofMaxLength(5), Arbitraries.longs().set().ofMaxSize(3))
+            .ofMaxSize(3);
     Arbitrary<Optional<UUID>> ids = Arbitraries.longs().map(l -> new UUID(l, ~l)).optional();
-    return Combinators.combine(nullableStrings(), Arbitraries.of(Color.class).injectNull(0.2),
-        points().list().ofMaxSize(4), tags, ids, instants().injectNull(0.2),
-        Arbitraries.bigDecimals().injectNull(0.2),
-        Arbitraries.bytes().array(byte[].class).ofMaxSize(5).injectNull(0.2)).as(Shape::new);
+    return Combinators.combine(
+            nullableStrings(),
+            Arbitraries.of(Color.class).injectNull(0.2),
+            points().list().ofMaxSize(4),
+            tags,
+            ids,
+            instants().injectNull(0.2),
+            Arbitraries.bigDecimals().injectNull(0.2),
+            Arbitraries.bytes().array(byte[].class).ofMaxSize(5).injectNull(0.2))
+        .as(Shape::new);
   }
 
   @Provide
   Arbitrary<Tree> trees() {
     return Arbitraries.lazyOf(
         () -> Arbitraries.strings().alpha().ofMaxLength(3).map(s -> new Tree(s, List.of())),
-        () -> Combinators.combine(Arbitraries.strings().alpha().ofMaxLength(3),
-            trees().list().ofMaxSize(3)).as(Tree::new));
+        () ->
+            Combinators.combine(
+                    Arbitraries.strings().alpha().ofMaxLength(3), trees().list().ofMaxSize(3))
+                .as(Tree::new));
   }
 
   @Provide

@@ -16,15 +16,17 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Pins the wire forms: golden/codecs-v{version}.txt holds the bytes of every catalogue sample.
- * Encoding must produce them and decoding them must give the sample back. A change of any wire
- * form fails here; the fix is a new format version (with a new golden file and a spec update
- * in docs/spec/codecs.md), never an edited golden line.
+ * Encoding must produce them and decoding them must give the sample back. A change of any wire form
+ * fails here; the fix is a new format version (with a new golden file and a spec update in
+ * docs/spec/codecs.md), never an edited golden line.
  */
 class GoldenBytesTest {
 
   @Test
   void wireFormVersionMatchesTheGoldenFile() {
-    assertEquals(1, Codecs.WIRE_FORM_VERSION,
+    assertEquals(
+        1,
+        Codecs.WIRE_FORM_VERSION,
         "a new wire form version needs its own golden file and spec section");
   }
 

@@ -14,20 +14,36 @@ public final class TestTypes {
   private TestTypes() {}
 
   /** An enum. */
-  public enum Color { RED, GREEN, BLUE }
+  public enum Color {
+    RED,
+    GREEN,
+    BLUE
+  }
 
   /** A record of scalars, primitive and boxed. */
   public record Point(int x, long y, double z, boolean flag, char c, Integer boxed) {}
 
   /** A record of records, collections, optionals and nullable references. */
-  public record Shape(String name, Color color, List<Point> points, Map<String, Set<Long>> tags,
-      Optional<UUID> id, Instant created, BigDecimal area, byte[] blob) {
+  public record Shape(
+      String name,
+      Color color,
+      List<Point> points,
+      Map<String, Set<Long>> tags,
+      Optional<UUID> id,
+      Instant created,
+      BigDecimal area,
+      byte[] blob) {
     @Override
     public boolean equals(Object o) {
-      return o instanceof Shape s && java.util.Objects.equals(name, s.name) && color == s.color
-          && java.util.Objects.equals(points, s.points) && java.util.Objects.equals(tags, s.tags)
-          && java.util.Objects.equals(id, s.id) && java.util.Objects.equals(created, s.created)
-          && java.util.Objects.equals(area, s.area) && java.util.Arrays.equals(blob, s.blob);
+      return o instanceof Shape s
+          && java.util.Objects.equals(name, s.name)
+          && color == s.color
+          && java.util.Objects.equals(points, s.points)
+          && java.util.Objects.equals(tags, s.tags)
+          && java.util.Objects.equals(id, s.id)
+          && java.util.Objects.equals(created, s.created)
+          && java.util.Objects.equals(area, s.area)
+          && java.util.Arrays.equals(blob, s.blob);
     }
 
     @Override
@@ -57,19 +73,21 @@ public final class TestTypes {
   public record Unsupported(String name, Object payload) {}
 
   /** A record with more than 64 reference components' worth of bitmap? No: nine, two bytes. */
-  public record Wide(String a, String b, String c, String d, String e, String f, String g,
-      String h, String i) {}
+  public record Wide(
+      String a, String b, String c, String d, String e, String f, String g, String h, String i) {}
 
   /** A type the test CodecProvider serves. */
   public static final class Money {
     private final long cents;
 
-    /** @param cents the amount */
+    /**
+     * @param cents the amount
+     */
     public Money(long cents) {
       this.cents = cents;
     }
 
-    /** @return the amount */
+    /** Returns the amount. */
     public long cents() {
       return cents;
     }
@@ -102,7 +120,8 @@ public final class TestTypes {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Legacy l && l.text.equals(text)
+      return o instanceof Legacy l
+          && l.text.equals(text)
           && java.util.Arrays.equals(l.numbers, numbers);
     }
 

@@ -101,8 +101,8 @@ class ValueDictionaryTest {
 
   @Test
   void memoryUsedTracksTheHeapTheDictionaryHolds() {
-    ValueDictionary d = ValueDictionary.builder().maximumEntries(200_000)
-        .maximumMemory(256L << 20).build();
+    ValueDictionary d =
+        ValueDictionary.builder().maximumEntries(200_000).maximumMemory(256L << 20).build();
     Codec<String> codec = d.substitute("ns", Codecs.strings(), Mode.ALWAYS);
     long heapBefore = settledHeap();
     for (int i = 0; i < 50_000; i++) {
@@ -110,8 +110,9 @@ class ValueDictionaryTest {
     }
     long heapDelta = settledHeap() - heapBefore;
     double ratio = (double) d.memoryUsed() / heapDelta;
-    assertTrue(ratio > 0.7 && ratio < 1.5, "memoryUsed " + d.memoryUsed() + " vs heap delta "
-        + heapDelta + " (ratio " + ratio + ")");
+    assertTrue(
+        ratio > 0.7 && ratio < 1.5,
+        "memoryUsed " + d.memoryUsed() + " vs heap delta " + heapDelta + " (ratio " + ratio + ")");
     assertEquals(50_000, d.size(), "keeps the dictionary reachable until measured");
   }
 
@@ -158,22 +159,26 @@ class ValueDictionaryTest {
       encode(ns, value(i));
     }
     byte[] snapshot = d.snapshot();
-    assertThrows(IllegalArgumentException.class, () -> ValueDictionary.restore(
-        snapshot, ValueDictionary.builder().maximumEntries(5)));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> ValueDictionary.restore(snapshot, ValueDictionary.builder().maximumEntries(5)));
     for (int n = 0; n < snapshot.length; n++) {
       byte[] truncated = java.util.Arrays.copyOf(snapshot, n);
-      assertThrows(IllegalArgumentException.class,
-          () -> ValueDictionary.restore(truncated, ValueDictionary.builder()), "prefix " + n);
+      assertThrows(
+          IllegalArgumentException.class,
+          () -> ValueDictionary.restore(truncated, ValueDictionary.builder()),
+          "prefix " + n);
     }
     byte[] badVersion = snapshot.clone();
     badVersion[4] = 9;
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> ValueDictionary.restore(badVersion, ValueDictionary.builder()));
   }
 
   /**
-   * A snapshot is input from outside (a file, a peer): corrupted bytes either restore or fail
-   * with {@link IllegalArgumentException}, and whatever restores can have its spaces bound.
+   * A snapshot is input from outside (a file, a peer): corrupted bytes either restore or fail with
+   * {@link IllegalArgumentException}, and whatever restores can have its spaces bound.
    */
   @Test
   void restoreOfRandomlyCorruptedSnapshotsFailsOnlyWithIllegalArgument() {
@@ -214,7 +219,8 @@ class ValueDictionaryTest {
     ValueDictionary d = ValueDictionary.builder().build();
     encode(d.substitute("x", Codecs.strings(), Mode.ALWAYS), "not a long");
     ValueDictionary restored = ValueDictionary.restore(d.snapshot(), ValueDictionary.builder());
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> restored.substitute("x", Codecs.uuids(), Mode.ALWAYS));
   }
 
@@ -237,18 +243,21 @@ class ValueDictionaryTest {
     }
     replica.apply(log.get(3));
     assertEquals(50, replica.size(), "replaying a known addition does nothing");
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> replica.apply(new Addition("ns", 60, new byte[] {0})));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> replica.apply(new Addition("ns", 2, log.get(3).value())));
   }
 
   @Test
   void aFailingListenerStopsTheAddition() {
     ValueDictionary d = ValueDictionary.builder().build();
-    d.addListener(a -> {
-      throw new IllegalStateException("log is down");
-    });
+    d.addListener(
+        a -> {
+          throw new IllegalStateException("log is down");
+        });
     Codec<String> codec = d.substitute("ns", Codecs.strings(), Mode.ALWAYS);
     assertThrows(IllegalStateException.class, () -> encode(codec, value(1)));
     assertEquals(0, d.size());
@@ -259,8 +268,12 @@ class ValueDictionaryTest {
     ValueDictionary d = ValueDictionary.builder().build();
     Codec<String> codec = d.substitute("ns", Codecs.strings(), Mode.ALWAYS);
     assertThrows(CodecException.class, () -> codec.decode(new ByteSource(new byte[] {5})));
-    assertThrows(CodecException.class, () -> codec.decode(
-        new ByteSource(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x0f})));
+    assertThrows(
+        CodecException.class,
+        () ->
+            codec.decode(
+                new ByteSource(
+                    new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x0f})));
     assertFalse(codec.deterministic());
   }
 
@@ -269,8 +282,8 @@ class ValueDictionaryTest {
     ValueDictionary d = ValueDictionary.builder().build();
     d.substitute("ns", Codecs.strings(), Mode.ALWAYS);
     d.substitute("ns", Codecs.strings(), Mode.ADAPTIVE);
-    assertThrows(IllegalArgumentException.class,
-        () -> d.substitute("ns", Codecs.locales(), Mode.ALWAYS));
+    assertThrows(
+        IllegalArgumentException.class, () -> d.substitute("ns", Codecs.locales(), Mode.ALWAYS));
   }
 
   @Test
@@ -281,42 +294,46 @@ class ValueDictionaryTest {
     int threads = 8;
     int values = 5_000;
     ConcurrentHashMap<String, byte[]> firstIdBytes = new ConcurrentHashMap<>();
-    assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
-      ExecutorService pool = Executors.newFixedThreadPool(threads);
-      try {
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<?>> futures = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-          int offset = t * 311;
-          Codec<String> codec = t % 2 == 0 ? always : adaptive;
-          futures.add(pool.submit(() -> {
-            start.await();
-            for (int i = 0; i < values; i++) {
-              String v = value((i + offset) % values);
-              byte[] bytes = encode(codec, v);
-              // Invariant: every encoding decodes to its value on every thread ...
-              if (!v.equals(codec.decode(new ByteSource(bytes)))) {
-                throw new AssertionError("decoded wrongly: " + v);
-              }
-              // ... and an id, once given, is the only id that value ever gets.
-              if (bytes[0] != 0) {
-                byte[] previous = firstIdBytes.putIfAbsent(v, bytes);
-                if (previous != null && !java.util.Arrays.equals(previous, bytes)) {
-                  throw new AssertionError("two ids for " + v);
-                }
-              }
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(60),
+        () -> {
+          ExecutorService pool = Executors.newFixedThreadPool(threads);
+          try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+              int offset = t * 311;
+              Codec<String> codec = t % 2 == 0 ? always : adaptive;
+              futures.add(
+                  pool.submit(
+                      () -> {
+                        start.await();
+                        for (int i = 0; i < values; i++) {
+                          String v = value((i + offset) % values);
+                          byte[] bytes = encode(codec, v);
+                          // Invariant: every encoding decodes to its value on every thread ...
+                          if (!v.equals(codec.decode(new ByteSource(bytes)))) {
+                            throw new AssertionError("decoded wrongly: " + v);
+                          }
+                          // ... and an id, once given, is the only id that value ever gets.
+                          if (bytes[0] != 0) {
+                            byte[] previous = firstIdBytes.putIfAbsent(v, bytes);
+                            if (previous != null && !java.util.Arrays.equals(previous, bytes)) {
+                              throw new AssertionError("two ids for " + v);
+                            }
+                          }
+                        }
+                        return null;
+                      }));
             }
-            return null;
-          }));
-        }
-        start.countDown();
-        for (Future<?> f : futures) {
-          f.get();
-        }
-      } finally {
-        pool.shutdownNow();
-      }
-    });
+            start.countDown();
+            for (Future<?> f : futures) {
+              f.get();
+            }
+          } finally {
+            pool.shutdownNow();
+          }
+        });
     assertEquals(3_000, d.size(), "filled exactly to the bound");
     assertEquals(3_000, firstIdBytes.size());
   }

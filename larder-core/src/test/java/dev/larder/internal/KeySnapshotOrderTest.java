@@ -13,10 +13,10 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * A segment's key snapshot (what iteration walks) holds every key once, in an order spread over
- * the hash range: a copy of a cache in its iteration order into a fresh cache of the same shape
- * (a cluster's state transfer) then inserts keys all over the new index instead of piling them
- * into one probe run (see {@code Segment.scatterStep}).
+ * A segment's key snapshot (what iteration walks) holds every key once, in an order spread over the
+ * hash range: a copy of a cache in its iteration order into a fresh cache of the same shape (a
+ * cluster's state transfer) then inserts keys all over the new index instead of piling them into
+ * one probe run (see {@code Segment.scatterStep}).
  */
 class KeySnapshotOrderTest {
 
@@ -25,8 +25,8 @@ class KeySnapshotOrderTest {
 
   @Test
   void snapshotHoldsEveryKeyOnceSpreadOverTheHashRange() {
-    try (Cache<byte[], byte[]> cache = Cache.builder(Codecs.bytes(), Codecs.bytes()).unbounded()
-        .build()) {
+    try (Cache<byte[], byte[]> cache =
+        Cache.builder(Codecs.bytes(), Codecs.bytes()).unbounded().build()) {
       for (int i = 0; i < KEYS; i++) {
         cache.put(key(i), new byte[] {(byte) i});
       }
@@ -49,9 +49,17 @@ class KeySnapshotOrderTest {
           perOctant[(int) (Segment.hash(k, k.length) >>> 61)]++;
         }
         for (int o = 0; o < OCTANTS; o++) {
-          assertTrue(perOctant[o] > quarter / 16 && perOctant[o] < 3 * quarter / 16,
-              "segment " + s + ": octant " + o + " holds " + perOctant[o] + " of the first "
-                  + quarter + " keys");
+          assertTrue(
+              perOctant[o] > quarter / 16 && perOctant[o] < 3 * quarter / 16,
+              "segment "
+                  + s
+                  + ": octant "
+                  + o
+                  + " holds "
+                  + perOctant[o]
+                  + " of the first "
+                  + quarter
+                  + " keys");
         }
         checked++;
       }

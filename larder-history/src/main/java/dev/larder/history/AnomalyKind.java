@@ -1,8 +1,8 @@
 package dev.larder.history;
 
 /**
- * What the checker reports. The cycle kinds follow Adya's phenomena as Elle names them: a cycle
- * is classified by the dependency edges it needs.
+ * What the checker reports. The cycle kinds follow Adya's phenomena as Elle names them: a cycle is
+ * classified by the dependency edges it needs.
  */
 public enum AnomalyKind {
   /** Write cycle: a cycle of ww edges only. */
@@ -18,11 +18,13 @@ public enum AnomalyKind {
   /** Anti-dependency cycle with two or more rw edges (write skew). */
   G2("G2"),
   /**
-   * Two committed transactions read the same version of a key and both wrote that key (each
-   * would have overwritten the other's update without seeing it).
+   * Two committed transactions read the same version of a key and both wrote that key (each would
+   * have overwritten the other's update without seeing it).
    */
   LOST_UPDATE("lost-update"),
-  /** Two reads of a list that are not prefixes of one another: no order of appends explains both. */
+  /**
+   * Two reads of a list that are not prefixes of one another: no order of appends explains both.
+   */
   INCOMPATIBLE_ORDER("incompatible-order"),
   /** A committed transaction read a value that no transaction wrote. */
   GARBAGE_READ("garbage-read");
@@ -33,12 +35,12 @@ public enum AnomalyKind {
     this.label = label;
   }
 
-  /** @return true for the kinds found as cycles of the dependency graph */
+  /** Returns true for the kinds found as cycles of the dependency graph. */
   public boolean isCycle() {
     return this == G0 || this == G1C || this == G_SINGLE || this == G2;
   }
 
-  /** @return the name Elle and Adya use, e.g. {@code G-single} */
+  /** Returns the name Elle and Adya use, e.g. {@code G-single}. */
   public String label() {
     return label;
   }

@@ -20,7 +20,7 @@ public record CheckResult(int transactions, List<Anomaly> anomalies, Map<EdgeKin
     edges = Map.copyOf(edges);
   }
 
-  /** @return anomalies found, by {@link Anomaly#name()}, sorted by name */
+  /** Returns anomalies found, by {@link Anomaly#name()}, sorted by name. */
   public Map<String, Integer> counts() {
     Map<String, Integer> counts = new TreeMap<>();
     for (Anomaly a : anomalies) {
@@ -29,15 +29,16 @@ public record CheckResult(int transactions, List<Anomaly> anomalies, Map<EdgeKin
     return counts;
   }
 
-  /** @return true if nothing was found */
+  /** Returns true if nothing was found. */
   public boolean valid() {
     return anomalies.isEmpty();
   }
 
   /**
+   * Returns the anomalies whose name is not allowed.
+   *
    * @param allowed anomaly names that the isolation level checked permits (e.g. {@code G2} under
    *     snapshot isolation)
-   * @return the anomalies whose name is not allowed
    */
   public List<Anomaly> except(Set<String> allowed) {
     return anomalies.stream().filter(a -> !allowed.contains(a.name())).toList();
@@ -45,7 +46,10 @@ public record CheckResult(int transactions, List<Anomaly> anomalies, Map<EdgeKin
 
   @Override
   public String toString() {
-    return transactions + " transactions, edges " + new TreeMap<>(edges) + ", anomalies "
+    return transactions
+        + " transactions, edges "
+        + new TreeMap<>(edges)
+        + ", anomalies "
         + counts();
   }
 }

@@ -15,10 +15,10 @@ import java.util.Set;
  *
  * <p>As Elle does: first the strongly connected components (Tarjan's algorithm, iterative so that
  * long chains do not overflow the stack), since every cycle lies within one; a history with no
- * component of two or more transactions has no cycle and costs nothing more. Within each
- * component, for each kind, the shortest cycle of that kind is sought by a breadth-first search
- * from the head of each edge of the kind's defining type back to its tail, over the edges the
- * kind allows:
+ * component of two or more transactions has no cycle and costs nothing more. Within each component,
+ * for each kind, the shortest cycle of that kind is sought by a breadth-first search from the head
+ * of each edge of the kind's defining type back to its tail, over the edges the kind allows:
+ *
  * <ul>
  *   <li>G0: a ww edge closed by ww edges;
  *   <li>G1c: a wr edge closed by ww and wr edges;
@@ -26,21 +26,21 @@ import java.util.Set;
  *   <li>G2: an rw edge closed by any dependency edges, kept only if the cycle has two or more rw
  *       edges (with one it is the G-single already sought).
  * </ul>
+ *
  * Each kind found in a component is reported once, with its shortest cycle. Then, if the caller
  * asked for process or real-time order, the components of the graph with those edges added are
  * searched for cycles through at least one such edge (closed by any edges), classified by the
  * dependency edges they hold and named with the order they need (e.g. {@code G-single-realtime}):
- * cycles that only a client's observed order makes. A component that holds a transaction of a
- * cycle already reported is not searched again. Searches start from at most
- * {@link #MAX_STARTS} edges of a kind per component, so a huge component is reported from a
- * sample of its edges, never skipped.
+ * cycles that only a client's observed order makes. A component that holds a transaction of a cycle
+ * already reported is not searched again. Searches start from at most {@link #MAX_STARTS} edges of
+ * a kind per component, so a huge component is reported from a sample of its edges, never skipped.
  */
 final class CycleSearch {
 
   static final int MAX_STARTS = 2_000;
 
-  private static final Set<EdgeKind> DEPENDENCIES = EnumSet.of(EdgeKind.WW, EdgeKind.WR,
-      EdgeKind.RW);
+  private static final Set<EdgeKind> DEPENDENCIES =
+      EnumSet.of(EdgeKind.WW, EdgeKind.WR, EdgeKind.RW);
 
   private final DependencyGraph graph;
   private final List<Anomaly> found;
@@ -90,8 +90,12 @@ final class CycleSearch {
       return;
     }
     int rw = count(cycle, EdgeKind.RW);
-    AnomalyKind kind = rw >= 2 ? AnomalyKind.G2 : rw == 1 ? AnomalyKind.G_SINGLE
-        : count(cycle, EdgeKind.WR) > 0 ? AnomalyKind.G1C : AnomalyKind.G0;
+    AnomalyKind kind =
+        rw >= 2
+            ? AnomalyKind.G2
+            : rw == 1
+                ? AnomalyKind.G_SINGLE
+                : count(cycle, EdgeKind.WR) > 0 ? AnomalyKind.G1C : AnomalyKind.G0;
     List<Txn> txns = new ArrayList<>();
     StringBuilder text = new StringBuilder();
     for (Edge e : cycle) {
@@ -114,11 +118,11 @@ final class CycleSearch {
   }
 
   /**
-   * @return the shortest cycle, within the component, that starts with an edge of kind
-   *     {@code first} and returns over edges of {@code closing}; null if none
+   * Returns the shortest cycle, within the component, that starts with an edge of kind {@code
+   * first} and returns over edges of {@code closing}; null if none.
    */
-  private List<Edge> shortest(int[] component, boolean[] in, EdgeKind first,
-      Set<EdgeKind> closing) {
+  private List<Edge> shortest(
+      int[] component, boolean[] in, EdgeKind first, Set<EdgeKind> closing) {
     List<Edge> best = null;
     int starts = 0;
     for (int node : component) {
@@ -129,8 +133,13 @@ final class CycleSearch {
         if (++starts > MAX_STARTS) {
           return best;
         }
-        List<Edge> back = path(graph.index(e.to()), node, in, closing,
-            best == null ? Integer.MAX_VALUE : best.size() - 1);
+        List<Edge> back =
+            path(
+                graph.index(e.to()),
+                node,
+                in,
+                closing,
+                best == null ? Integer.MAX_VALUE : best.size() - 1);
         if (back != null) {
           List<Edge> cycle = new ArrayList<>(back.size() + 1);
           cycle.add(e);

@@ -57,12 +57,12 @@ final class DependencyGraph {
     return i;
   }
 
-  /** @return the edges leaving the transaction at {@code index} */
+  /** Returns the edges leaving the transaction at {@code index}. */
   List<Edge> out(int index) {
     return out.get(index);
   }
 
-  /** @return edges added, by kind */
+  /** Returns edges added, by kind. */
   Map<EdgeKind, Integer> counts() {
     Map<EdgeKind, Integer> all = new HashMap<>();
     for (EdgeKind k : EnumSet.allOf(EdgeKind.class)) {

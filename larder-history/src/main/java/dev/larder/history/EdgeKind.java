@@ -19,7 +19,7 @@ public enum EdgeKind {
     this.label = label;
   }
 
-  /** @return true for ww, wr and rw */
+  /** Returns true for ww, wr and rw. */
   public boolean isDependency() {
     return this == WW || this == WR || this == RW;
   }

@@ -5,16 +5,16 @@ import java.util.Objects;
 
 /**
  * One micro-operation of a recorded transaction, on one key. Two data models are checked:
- * <b>list-append</b> ({@link Append}, {@link ReadList}: each key holds a list, a transaction appends
- * to it or reads all of it) and <b>read-write registers</b> ({@link Write}, {@link Read}: each key
- * holds one value). A history may mix them, but each key must use one model.
+ * <b>list-append</b> ({@link Append}, {@link ReadList}: each key holds a list, a transaction
+ * appends to it or reads all of it) and <b>read-write registers</b> ({@link Write}, {@link Read}:
+ * each key holds one value). A history may mix them, but each key must use one model.
  *
- * <p>Within a history, every value appended to or written to a key must be unique to that key:
- * that is what lets the checker tell which transaction wrote what it reads.
+ * <p>Within a history, every value appended to or written to a key must be unique to that key: that
+ * is what lets the checker tell which transaction wrote what it reads.
  */
 public sealed interface Op permits Op.Append, Op.ReadList, Op.Write, Op.Read {
 
-  /** @return the key */
+  /** Returns the key. */
   String key();
 
   /**
@@ -71,36 +71,40 @@ public sealed interface Op permits Op.Append, Op.ReadList, Op.Write, Op.Read {
   }
 
   /**
+   * Returns an append.
+   *
    * @param key the key
    * @param value the value
-   * @return an append
    */
   static Op append(String key, long value) {
     return new Append(key, value);
   }
 
   /**
+   * Returns a list read.
+   *
    * @param key the key
    * @param values the list read
-   * @return a list read
    */
   static Op readList(String key, Long... values) {
     return new ReadList(key, List.of(values));
   }
 
   /**
+   * Returns a register write.
+   *
    * @param key the key
    * @param value the value
-   * @return a register write
    */
   static Op write(String key, long value) {
     return new Write(key, value);
   }
 
   /**
+   * Returns a register read.
+   *
    * @param key the key
    * @param value the value read, or null for absent
-   * @return a register read
    */
   static Op read(String key, Long value) {
     return new Read(key, value);

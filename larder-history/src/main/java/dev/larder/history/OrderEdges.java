@@ -9,10 +9,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Adds the orders clients observed: process order (each client's transactions, one after the
- * other) and real-time order (a transaction that completed before another began precedes it).
- * Only committed transactions take part: an aborted one is not a node, and an unknown one has no
- * known completion.
+ * Adds the orders clients observed: process order (each client's transactions, one after the other)
+ * and real-time order (a transaction that completed before another began precedes it). Only
+ * committed transactions take part: an aborted one is not a node, and an unknown one has no known
+ * completion.
  *
  * <h2>Implementation notes</h2>
  *

@@ -18,14 +18,16 @@ import java.util.Set;
  * facts: the initial (absent) state precedes every write, and a committed transaction that read
  * version {@code a} of a key and then wrote it installed its last write {@code b} after {@code a}
  * (writes follow reads). Each such pair {@code a -> b} is a known direct successor. Then:
+ *
  * <ul>
  *   <li>ww: the writer of {@code a} to the writer of {@code b} (not for the initial state);
  *   <li>wr: the writer of a value to each committed transaction that read it;
- *   <li>rw: each committed reader of {@code a} (including the initial state) to the writer of
- *       each known successor {@code b}.
+ *   <li>rw: each committed reader of {@code a} (including the initial state) to the writer of each
+ *       known successor {@code b}.
  * </ul>
- * Blind writes (with no read of the key before them) give no order, so the checker sees less of
- * a history of blind writes; histories meant for it should read before they write. Only external
+ *
+ * Blind writes (with no read of the key before them) give no order, so the checker sees less of a
+ * history of blind writes; histories meant for it should read before they write. Only external
  * reads (before the transaction's own write to the key) give edges. A read of an aborted
  * transaction's value is G1a; of a value its writer overwrote in the same transaction, G1b; of a
  * value nobody wrote, a garbage read. Two committed transactions that read the same version and
@@ -41,12 +43,16 @@ final class RegisterInference {
   private final DependencyGraph graph;
   private final List<Anomaly> anomalies;
   private final Map<String, Map<Long, Txn>> writer = new HashMap<>();
+
   /** key -> transaction id -> its writes to the key, in order. */
   private final Map<String, Map<Integer, List<Long>>> writesBy = new HashMap<>();
+
   /** key -> version -> committed external readers. */
   private final Map<String, Map<Version, List<Txn>>> readers = new LinkedHashMap<>();
+
   /** key -> version -> known direct successors. */
   private final Map<String, Map<Version, Set<Long>>> successors = new LinkedHashMap<>();
+
   /** key -> version -> committed transactions that read it, then wrote the key. */
   private final Map<String, Map<Version, List<Txn>>> updaters = new LinkedHashMap<>();
 
@@ -63,18 +69,30 @@ final class RegisterInference {
       if (op instanceof Op.Write w) {
         Txn previous = writer.computeIfAbsent(w.key(), k -> new HashMap<>()).put(w.value(), t);
         if (previous != null) {
-          throw new IllegalArgumentException("value " + w.value() + " written to " + w.key()
-              + " by both T" + previous.id() + " and T" + t.id() + ": written values must be "
-              + "unique per key");
+          throw new IllegalArgumentException(
+              "value "
+                  + w.value()
+                  + " written to "
+                  + w.key()
+                  + " by both T"
+                  + previous.id()
+                  + " and T"
+                  + t.id()
+                  + ": written values must be "
+                  + "unique per key");
         }
-        writesBy.computeIfAbsent(w.key(), k -> new HashMap<>())
-            .computeIfAbsent(t.id(), k -> new ArrayList<>()).add(w.value());
+        writesBy
+            .computeIfAbsent(w.key(), k -> new HashMap<>())
+            .computeIfAbsent(t.id(), k -> new ArrayList<>())
+            .add(w.value());
         wrote.add(w.key());
         lastWrite.put(w.key(), w.value());
       } else if (op instanceof Op.Read r && t.committed() && !wrote.contains(r.key())) {
         Version v = new Version(r.value());
-        readers.computeIfAbsent(r.key(), k -> new LinkedHashMap<>())
-            .computeIfAbsent(v, k -> new ArrayList<>()).add(t);
+        readers
+            .computeIfAbsent(r.key(), k -> new LinkedHashMap<>())
+            .computeIfAbsent(v, k -> new ArrayList<>())
+            .add(t);
         readFirst.putIfAbsent(r.key(), v);
       }
     }
@@ -84,10 +102,14 @@ final class RegisterInference {
     for (Map.Entry<String, Version> e : readFirst.entrySet()) {
       Long written = lastWrite.get(e.getKey());
       if (written != null) {
-        successors.computeIfAbsent(e.getKey(), k -> new LinkedHashMap<>())
-            .computeIfAbsent(e.getValue(), k -> new LinkedHashSet<>()).add(written);
-        updaters.computeIfAbsent(e.getKey(), k -> new LinkedHashMap<>())
-            .computeIfAbsent(e.getValue(), k -> new ArrayList<>()).add(t);
+        successors
+            .computeIfAbsent(e.getKey(), k -> new LinkedHashMap<>())
+            .computeIfAbsent(e.getValue(), k -> new LinkedHashSet<>())
+            .add(written);
+        updaters
+            .computeIfAbsent(e.getKey(), k -> new LinkedHashMap<>())
+            .computeIfAbsent(e.getValue(), k -> new ArrayList<>())
+            .add(t);
       }
     }
   }
@@ -103,9 +125,21 @@ final class RegisterInference {
       for (Map.Entry<Version, List<Txn>> v : e.getValue().entrySet()) {
         List<Txn> both = v.getValue();
         for (int i = 1; i < both.size(); i++) {
-          anomalies.add(new Anomaly(AnomalyKind.LOST_UPDATE, null, List.of(both.get(0),
-              both.get(i)), List.of(), "T" + both.get(0).id() + " and T" + both.get(i).id()
-              + " both read " + e.getKey() + " = " + describe(v.getKey()) + " and both wrote it"));
+          anomalies.add(
+              new Anomaly(
+                  AnomalyKind.LOST_UPDATE,
+                  null,
+                  List.of(both.get(0), both.get(i)),
+                  List.of(),
+                  "T"
+                      + both.get(0).id()
+                      + " and T"
+                      + both.get(i).id()
+                      + " both read "
+                      + e.getKey()
+                      + " = "
+                      + describe(v.getKey())
+                      + " and both wrote it"));
         }
       }
     }
@@ -121,18 +155,53 @@ final class RegisterInference {
       Txn w = writers.get(value);
       for (Txn reader : e.getValue()) {
         if (w == null) {
-          anomalies.add(new Anomaly(AnomalyKind.GARBAGE_READ, null, List.of(reader), List.of(),
-              "T" + reader.id() + " read " + key + " = " + value + ", which no transaction wrote"));
+          anomalies.add(
+              new Anomaly(
+                  AnomalyKind.GARBAGE_READ,
+                  null,
+                  List.of(reader),
+                  List.of(),
+                  "T"
+                      + reader.id()
+                      + " read "
+                      + key
+                      + " = "
+                      + value
+                      + ", which no transaction wrote"));
         } else if (w.outcome() == Outcome.ABORTED) {
-          anomalies.add(new Anomaly(AnomalyKind.G1A, null, List.of(reader, w), List.of(),
-              "T" + reader.id() + " read " + key + " = " + value + ", written by aborted T"
-              + w.id()));
+          anomalies.add(
+              new Anomaly(
+                  AnomalyKind.G1A,
+                  null,
+                  List.of(reader, w),
+                  List.of(),
+                  "T"
+                      + reader.id()
+                      + " read "
+                      + key
+                      + " = "
+                      + value
+                      + ", written by aborted T"
+                      + w.id()));
         } else {
           List<Long> own = writesBy.get(key).get(w.id());
           if (!Objects.equals(own.getLast(), value)) {
-            anomalies.add(new Anomaly(AnomalyKind.G1B, null, List.of(reader, w), List.of(),
-                "T" + reader.id() + " read " + key + " = " + value + ", which T" + w.id()
-                + " overwrote with " + own.getLast()));
+            anomalies.add(
+                new Anomaly(
+                    AnomalyKind.G1B,
+                    null,
+                    List.of(reader, w),
+                    List.of(),
+                    "T"
+                        + reader.id()
+                        + " read "
+                        + key
+                        + " = "
+                        + value
+                        + ", which T"
+                        + w.id()
+                        + " overwrote with "
+                        + own.getLast()));
           }
           graph.add(w.id(), reader.id(), EdgeKind.WR, key);
         }
@@ -144,8 +213,10 @@ final class RegisterInference {
     Map<Long, Txn> writers = writer.getOrDefault(key, Map.of());
     Map<Version, List<Txn>> byVersion = readers.getOrDefault(key, Map.of());
     for (Map.Entry<Version, Set<Long>> e : next.entrySet()) {
-      Txn before = e.getKey() == INITIAL || e.getKey().value() == null ? null
-          : writers.get(e.getKey().value());
+      Txn before =
+          e.getKey() == INITIAL || e.getKey().value() == null
+              ? null
+              : writers.get(e.getKey().value());
       for (Long b : e.getValue()) {
         Txn after = writers.get(b);
         if (before != null && before.outcome() != Outcome.ABORTED) {

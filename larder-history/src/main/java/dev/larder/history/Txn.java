@@ -12,13 +12,13 @@ import java.util.Objects;
  * @param outcome how it ended
  * @param ops what it did, in order; the reads hold what they returned (for an aborted or unknown
  *     transaction they are not checked)
- * @param invokeNanos when the client began it, on one clock shared by every client of the
- *     history ({@link System#nanoTime()} in one JVM, or wall-clock nanoseconds across JVMs on one
- *     host); used for process order and real-time order
+ * @param invokeNanos when the client began it, on one clock shared by every client of the history
+ *     ({@link System#nanoTime()} in one JVM, or wall-clock nanoseconds across JVMs on one host);
+ *     used for process order and real-time order
  * @param completeNanos when the client learnt its outcome, on the same clock
  */
-public record Txn(int id, int process, Outcome outcome, List<Op> ops, long invokeNanos,
-    long completeNanos) {
+public record Txn(
+    int id, int process, Outcome outcome, List<Op> ops, long invokeNanos, long completeNanos) {
 
   /** Checks and copies. */
   public Txn {
@@ -29,7 +29,7 @@ public record Txn(int id, int process, Outcome outcome, List<Op> ops, long invok
     }
   }
 
-  /** @return true if the commit was acknowledged */
+  /** Returns true if the commit was acknowledged. */
   public boolean committed() {
     return outcome == Outcome.COMMITTED;
   }

@@ -29,8 +29,8 @@ final class Histories {
 
   /** A committed transaction of its own process spanning [begin, end] (not serial). */
   Histories timed(long begin, long end, Op... ops) {
-    txns.add(new Txn(txns.size() + 1, txns.size() + 100, Outcome.COMMITTED, List.of(ops), begin,
-        end));
+    txns.add(
+        new Txn(txns.size() + 1, txns.size() + 100, Outcome.COMMITTED, List.of(ops), begin, end));
     return this;
   }
 

@@ -12,8 +12,8 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * Generated histories: a serial execution of random list-append and register transactions is
- * clean under every order; the same history with one read made stale is not.
+ * Generated histories: a serial execution of random list-append and register transactions is clean
+ * under every order; the same history with one read made stale is not.
  */
 class RandomHistoryTest {
 
@@ -75,8 +75,15 @@ class RandomHistoryTest {
           ops.add(op);
         }
       }
-      txns.set(txns.indexOf(victim), new Txn(victim.id(), victim.process(), victim.outcome(),
-          ops, victim.invokeNanos(), victim.completeNanos()));
+      txns.set(
+          txns.indexOf(victim),
+          new Txn(
+              victim.id(),
+              victim.process(),
+              victim.outcome(),
+              ops,
+              victim.invokeNanos(),
+              victim.completeNanos()));
       CheckResult r = HistoryChecker.check(txns, Orders.REALTIME);
       assertFalse(r.valid(), "seed " + seed + ": a stale read of T" + victim.id() + " passed");
     }

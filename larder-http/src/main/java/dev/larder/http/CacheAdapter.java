@@ -19,12 +19,23 @@ final class CacheAdapter<K, V> implements ServedCache<K, V> {
   @Override
   public CacheFigures figures() {
     CacheStats stats = cache.stats();
-    return new CacheFigures(cache.estimatedSize(), cache.memoryUsed(), cache.maximumMemory(),
-        cache.maximumEntries(), cache.recordsStats(), stats.hitCount(), stats.missCount(),
-        OptionalLong.of(stats.putCount()), stats.evictionCount(), stats.expirationCount(),
-        OptionalLong.of(stats.removalCount()), OptionalLong.of(stats.loadSuccessCount()),
-        OptionalLong.of(stats.loadFailureCount()), Optional.of(stats.getLatency()),
-        Optional.of(stats.putLatency()), Optional.of(stats.loadLatency()),
+    return new CacheFigures(
+        cache.estimatedSize(),
+        cache.memoryUsed(),
+        cache.maximumMemory(),
+        cache.maximumEntries(),
+        cache.recordsStats(),
+        stats.hitCount(),
+        stats.missCount(),
+        OptionalLong.of(stats.putCount()),
+        stats.evictionCount(),
+        stats.expirationCount(),
+        OptionalLong.of(stats.removalCount()),
+        OptionalLong.of(stats.loadSuccessCount()),
+        OptionalLong.of(stats.loadFailureCount()),
+        Optional.of(stats.getLatency()),
+        Optional.of(stats.putLatency()),
+        Optional.of(stats.loadLatency()),
         cache.dictionary().map(d -> new CacheFigures.Dictionary(d.size(), d.memoryUsed())));
   }
 

@@ -15,16 +15,15 @@ import java.util.function.Supplier;
  * The caches an HTTP endpoint shows, by name, and the optional status sections (a transaction
  * log's, a cluster's) shown beside them.
  *
- * <p>A cache added with {@link #add(String, Cache)} is reported ({@code /metrics},
- * {@code /api/caches}, the console) but has no REST entries endpoint; one added with key and
- * value formats also serves GET, PUT and DELETE of its entries. A Larder {@link Cache} is
- * adapted with {@link ServedCache#of}; a store that is not one implements {@link ServedCache}
- * and is added as it is. The directory holds the caches strongly and never closes them: the
- * application owns their life cycle. A cache closed while still in the directory is left out of
- * reports until it is removed.
+ * <p>A cache added with {@link #add(String, Cache)} is reported ({@code /metrics}, {@code
+ * /api/caches}, the console) but has no REST entries endpoint; one added with key and value formats
+ * also serves GET, PUT and DELETE of its entries. A Larder {@link Cache} is adapted with {@link
+ * ServedCache#of}; a store that is not one implements {@link ServedCache} and is added as it is.
+ * The directory holds the caches strongly and never closes them: the application owns their life
+ * cycle. A cache closed while still in the directory is left out of reports until it is removed.
  *
- * <p>Thread-safe: caches and sections may be added and removed while servers read the
- * directory; a reader sees each change whole.
+ * <p>Thread-safe: caches and sections may be added and removed while servers read the directory; a
+ * reader sees each change whole.
  */
 public final class CacheDirectory {
 
@@ -46,7 +45,9 @@ public final class CacheDirectory {
    * @param <V> value type
    */
   public record Registration<K, V>(
-      String name, ServedCache<K, V> cache, Optional<KeyFormat<K>> keys,
+      String name,
+      ServedCache<K, V> cache,
+      Optional<KeyFormat<K>> keys,
       Optional<ValueFormat<V>> values) {
 
     /** Checks the components; both formats are given or neither. */
@@ -60,7 +61,7 @@ public final class CacheDirectory {
       }
     }
 
-    /** @return whether GET, PUT and DELETE of entries are served */
+    /** Returns whether GET, PUT and DELETE of entries are served. */
     public boolean servesEntries() {
       return keys.isPresent();
     }
@@ -105,8 +106,8 @@ public final class CacheDirectory {
    * @throws IllegalStateException if the name is taken
    * @throws IllegalArgumentException if the name is blank
    */
-  public <K, V> CacheDirectory add(String name, Cache<K, V> cache, KeyFormat<K> keys,
-      ValueFormat<V> values) {
+  public <K, V> CacheDirectory add(
+      String name, Cache<K, V> cache, KeyFormat<K> keys, ValueFormat<V> values) {
     return add(name, ServedCache.of(Objects.requireNonNull(cache, "cache")), keys, values);
   }
 
@@ -123,11 +124,14 @@ public final class CacheDirectory {
    * @throws IllegalStateException if the name is taken
    * @throws IllegalArgumentException if the name is blank
    */
-  public <K, V> CacheDirectory add(String name, ServedCache<K, V> cache, KeyFormat<K> keys,
-      ValueFormat<V> values) {
-    return put(new Registration<>(checkName(name), cache,
-        Optional.of(Objects.requireNonNull(keys, "keys")),
-        Optional.of(Objects.requireNonNull(values, "values"))));
+  public <K, V> CacheDirectory add(
+      String name, ServedCache<K, V> cache, KeyFormat<K> keys, ValueFormat<V> values) {
+    return put(
+        new Registration<>(
+            checkName(name),
+            cache,
+            Optional.of(Objects.requireNonNull(keys, "keys")),
+            Optional.of(Objects.requireNonNull(values, "values"))));
   }
 
   /**
@@ -142,8 +146,8 @@ public final class CacheDirectory {
   }
 
   /**
-   * Adds a cache of byte arrays under string keys, serving its entries as
-   * {@code application/octet-stream}.
+   * Adds a cache of byte arrays under string keys, serving its entries as {@code
+   * application/octet-stream}.
    *
    * @param name a non-blank name, unique in this directory
    * @param cache the cache
@@ -154,33 +158,33 @@ public final class CacheDirectory {
   }
 
   /**
+   * Returns whether a cache of that name was removed (it is not closed).
+   *
    * @param name a cache's name
-   * @return whether a cache of that name was removed (it is not closed)
    */
   public boolean remove(String name) {
     return caches.remove(Objects.requireNonNull(name, "name")) != null;
   }
 
   /**
+   * Returns its registration, if present.
+   *
    * @param name a cache's name
-   * @return its registration, if present
    */
   public Optional<Registration<?, ?>> get(String name) {
     return Optional.ofNullable(caches.get(Objects.requireNonNull(name, "name")));
   }
 
-  /** @return every registration, ordered by name */
+  /** Returns every registration, ordered by name. */
   public List<Registration<?, ?>> list() {
-    return caches.values().stream()
-        .sorted(Comparator.comparing(Registration::name))
-        .toList();
+    return caches.values().stream().sorted(Comparator.comparing(Registration::name)).toList();
   }
 
   /**
-   * Adds or replaces a status section, e.g. {@code "log"} or {@code "cluster"}, that
-   * {@code /api/caches} reports under {@code sections} and the console shows in its own panel.
-   * The supplier is called on every report, on a network thread: it must be quick and
-   * thread-safe, and its values should be strings, numbers or booleans.
+   * Adds or replaces a status section, e.g. {@code "log"} or {@code "cluster"}, that {@code
+   * /api/caches} reports under {@code sections} and the console shows in its own panel. The
+   * supplier is called on every report, on a network thread: it must be quick and thread-safe, and
+   * its values should be strings, numbers or booleans.
    *
    * @param section the section's name
    * @param supplier its current figures by label
@@ -192,14 +196,15 @@ public final class CacheDirectory {
   }
 
   /**
+   * Returns whether it was present.
+   *
    * @param section a section's name
-   * @return whether it was present
    */
   public boolean removeSection(String section) {
     return sections.remove(Objects.requireNonNull(section, "section")) != null;
   }
 
-  /** @return the sections, ordered by name */
+  /** Returns the sections, ordered by name. */
   public Map<String, Supplier<? extends Map<String, ?>>> sections() {
     return new TreeMap<>(sections);
   }

@@ -8,8 +8,7 @@ import java.util.OptionalLong;
 /**
  * A cache's figures as the HTTP endpoints show them ({@code /api/caches}, {@code /metrics}, the
  * console), read when a report is made. A figure the cache does not measure is empty, and the
- * endpoints leave it out rather than show 0 (docs/design/console.md lists what is left out
- * where).
+ * endpoints leave it out rather than show 0 (docs/design/console.md lists what is left out where).
  *
  * @param entries the number of entries (an estimate, as {@code Cache.estimatedSize()})
  * @param memoryUsed bytes the cache reserves
@@ -30,11 +29,22 @@ import java.util.OptionalLong;
  * @param dictionary the value dictionary's figures, or empty if the cache has none
  */
 public record CacheFigures(
-    long entries, long memoryUsed, OptionalLong maximumMemory, OptionalLong maximumEntries,
-    boolean statistics, long hits, long misses, OptionalLong puts, long evictions,
-    long expirations, OptionalLong removals, OptionalLong loadSuccesses,
-    OptionalLong loadFailures, Optional<LatencySummary> getLatency,
-    Optional<LatencySummary> putLatency, Optional<LatencySummary> loadLatency,
+    long entries,
+    long memoryUsed,
+    OptionalLong maximumMemory,
+    OptionalLong maximumEntries,
+    boolean statistics,
+    long hits,
+    long misses,
+    OptionalLong puts,
+    long evictions,
+    long expirations,
+    OptionalLong removals,
+    OptionalLong loadSuccesses,
+    OptionalLong loadFailures,
+    Optional<LatencySummary> getLatency,
+    Optional<LatencySummary> putLatency,
+    Optional<LatencySummary> loadLatency,
     Optional<Dictionary> dictionary) {
 
   /**
@@ -59,7 +69,7 @@ public record CacheFigures(
     Objects.requireNonNull(dictionary, "dictionary");
   }
 
-  /** @return hits over reads, or empty when no read was counted */
+  /** Returns hits over reads, or empty when no read was counted. */
   public Optional<Double> hitRatio() {
     long reads = hits + misses;
     return reads == 0 ? Optional.empty() : Optional.of((double) hits / reads);

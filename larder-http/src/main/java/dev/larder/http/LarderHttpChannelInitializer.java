@@ -13,14 +13,14 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Netty pipeline of Larder's HTTP endpoints, for a server that owns its own
- * {@code ServerBootstrap} (larder-server, or an application's Netty server): hand it to
- * {@code ServerBootstrap.childHandler}. {@link LarderHttpServer} uses it the same way.
+ * The Netty pipeline of Larder's HTTP endpoints, for a server that owns its own {@code
+ * ServerBootstrap} (larder-server, or an application's Netty server): hand it to {@code
+ * ServerBootstrap.childHandler}. {@link LarderHttpServer} uses it the same way.
  *
- * <p>Each connection gets an HTTP/1.1 codec (request line up to 4 KiB, headers up to 16 KiB),
- * an aggregator bounded by {@link LarderHttpConfig#maxBodyBytes()}, an idle timeout, and the
- * request handler. The handler runs on the connection's event loop; every endpoint reads the
- * caches without blocking. Thread-safe: one instance serves every connection.
+ * <p>Each connection gets an HTTP/1.1 codec (request line up to 4 KiB, headers up to 16 KiB), an
+ * aggregator bounded by {@link LarderHttpConfig#maxBodyBytes()}, an idle timeout, and the request
+ * handler. The handler runs on the connection's event loop; every endpoint reads the caches without
+ * blocking. Thread-safe: one instance serves every connection.
  */
 public final class LarderHttpChannelInitializer extends ChannelInitializer<SocketChannel> {
 
@@ -33,14 +33,17 @@ public final class LarderHttpChannelInitializer extends ChannelInitializer<Socke
   /**
    * @param directory the caches to serve
    * @param config the settings (its bind address and port are the caller's to use)
-   * @param registry where the caches' meters are bound and what {@code /metrics} scrapes;
-   *     meters the application registered there itself are scraped too
+   * @param registry where the caches' meters are bound and what {@code /metrics} scrapes; meters
+   *     the application registered there itself are scraped too
    */
-  public LarderHttpChannelInitializer(CacheDirectory directory, LarderHttpConfig config,
-      PrometheusMeterRegistry registry) {
+  public LarderHttpChannelInitializer(
+      CacheDirectory directory, LarderHttpConfig config, PrometheusMeterRegistry registry) {
     this.config = Objects.requireNonNull(config, "config");
-    this.endpoints = new HttpEndpoints(Objects.requireNonNull(directory, "directory"), config,
-        Objects.requireNonNull(registry, "registry"));
+    this.endpoints =
+        new HttpEndpoints(
+            Objects.requireNonNull(directory, "directory"),
+            config,
+            Objects.requireNonNull(registry, "registry"));
   }
 
   @Override

@@ -40,8 +40,12 @@ import java.util.TreeSet;
  * @param hostNames further host names accepted for requests that change data, lower case
  */
 public record LarderHttpConfig(
-    InetAddress bind, int port, Optional<String> password, int maxBodyBytes,
-    Duration idleTimeout, Set<String> hostNames) {
+    InetAddress bind,
+    int port,
+    Optional<String> password,
+    int maxBodyBytes,
+    Duration idleTimeout,
+    Set<String> hostNames) {
 
   /** The default port: Redis's 6379 with an 8 for HTTP. */
   public static final int DEFAULT_PORT = 8379;
@@ -55,8 +59,8 @@ public record LarderHttpConfig(
   /**
    * Checks the settings.
    *
-   * @throws IllegalArgumentException if a value is out of range, the password is empty, or
-   *     {@code bind} is not a loopback address and there is no password
+   * @throws IllegalArgumentException if a value is out of range, the password is empty, or {@code
+   *     bind} is not a loopback address and there is no password
    */
   public LarderHttpConfig {
     Objects.requireNonNull(bind, "bind");
@@ -76,15 +80,22 @@ public record LarderHttpConfig(
       throw new IllegalArgumentException("the password must not be empty");
     }
     if (!bind.isLoopbackAddress() && password.isEmpty()) {
-      throw new IllegalArgumentException("listening on " + bind.getHostAddress()
-          + ", which is not a loopback address, requires a password");
+      throw new IllegalArgumentException(
+          "listening on "
+              + bind.getHostAddress()
+              + ", which is not a loopback address, requires a password");
     }
   }
 
-  /** @return the defaults: 127.0.0.1, port {@value #DEFAULT_PORT}, no password */
+  /** Returns the defaults: 127.0.0.1, port {@value #DEFAULT_PORT}, no password. */
   public static LarderHttpConfig defaults() {
-    return new LarderHttpConfig(InetAddress.getLoopbackAddress(), DEFAULT_PORT, Optional.empty(),
-        DEFAULT_MAX_BODY_BYTES, DEFAULT_IDLE_TIMEOUT, Set.of());
+    return new LarderHttpConfig(
+        InetAddress.getLoopbackAddress(),
+        DEFAULT_PORT,
+        Optional.empty(),
+        DEFAULT_MAX_BODY_BYTES,
+        DEFAULT_IDLE_TIMEOUT,
+        Set.of());
   }
 
   private static Set<String> hostNames(Set<String> names) {
@@ -100,51 +111,55 @@ public record LarderHttpConfig(
   }
 
   /**
+   * Returns a copy with that address.
+   *
    * @param address the address to listen on
-   * @return a copy with that address
    */
   public LarderHttpConfig withBind(InetAddress address) {
-    return new LarderHttpConfig(address, port, password, maxBodyBytes, idleTimeout,
-        hostNames);
+    return new LarderHttpConfig(address, port, password, maxBodyBytes, idleTimeout, hostNames);
   }
 
   /**
+   * Returns a copy with that port.
+   *
    * @param newPort the port, 0 for any free one
-   * @return a copy with that port
    */
   public LarderHttpConfig withPort(int newPort) {
-    return new LarderHttpConfig(bind, newPort, password, maxBodyBytes, idleTimeout,
-        hostNames);
+    return new LarderHttpConfig(bind, newPort, password, maxBodyBytes, idleTimeout, hostNames);
   }
 
   /**
+   * Returns a copy with that password.
+   *
    * @param newPassword the password, or null for none
-   * @return a copy with that password
    */
   public LarderHttpConfig withPassword(String newPassword) {
-    return new LarderHttpConfig(bind, port, Optional.ofNullable(newPassword), maxBodyBytes,
-        idleTimeout, hostNames);
+    return new LarderHttpConfig(
+        bind, port, Optional.ofNullable(newPassword), maxBodyBytes, idleTimeout, hostNames);
   }
 
   /**
+   * Returns a copy with that limit.
+   *
    * @param bytes the largest request body
-   * @return a copy with that limit
    */
   public LarderHttpConfig withMaxBodyBytes(int bytes) {
     return new LarderHttpConfig(bind, port, password, bytes, idleTimeout, hostNames);
   }
 
   /**
+   * Returns a copy with that timeout.
+   *
    * @param timeout how long an idle connection stays open
-   * @return a copy with that timeout
    */
   public LarderHttpConfig withIdleTimeout(Duration timeout) {
     return new LarderHttpConfig(bind, port, password, maxBodyBytes, timeout, hostNames);
   }
 
   /**
+   * Returns a copy with those names.
+   *
    * @param names further host names accepted for requests that change data
-   * @return a copy with those names
    * @throws IllegalArgumentException if a name is blank or holds a port or a path
    */
   public LarderHttpConfig withHostNames(Set<String> names) {
@@ -154,8 +169,18 @@ public record LarderHttpConfig(
   @Override
   public String toString() {
     // Never print the password.
-    return "LarderHttpConfig[bind=" + bind.getHostAddress() + ", port=" + port + ", password="
-        + (password.isPresent() ? "set" : "none") + ", maxBodyBytes=" + maxBodyBytes
-        + ", idleTimeout=" + idleTimeout + ", hostNames=" + hostNames + "]";
+    return "LarderHttpConfig[bind="
+        + bind.getHostAddress()
+        + ", port="
+        + port
+        + ", password="
+        + (password.isPresent() ? "set" : "none")
+        + ", maxBodyBytes="
+        + maxBodyBytes
+        + ", idleTimeout="
+        + idleTimeout
+        + ", hostNames="
+        + hostNames
+        + "]";
   }
 }

@@ -19,8 +19,8 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Larder's HTTP endpoints on their own port: {@code /metrics} (Prometheus text),
- * {@code /api/caches} (JSON), REST on entries, and the console at {@code /}.
+ * Larder's HTTP endpoints on their own port: {@code /metrics} (Prometheus text), {@code
+ * /api/caches} (JSON), REST on entries, and the console at {@code /}.
  *
  * <pre>{@code
  * CacheDirectory caches = new CacheDirectory().addStrings("books", books);
@@ -29,9 +29,9 @@ import java.util.concurrent.TimeUnit;
  * }
  * }</pre>
  *
- * <p>Lifecycle: {@link Builder#start()} binds and returns a running server; {@link #close()}
- * stops accepting, closes open connections and, unless the event loops were given by the
- * caller, shuts them down. The caches are never closed by the server. Thread-safe.
+ * <p>Lifecycle: {@link Builder#start()} binds and returns a running server; {@link #close()} stops
+ * accepting, closes open connections and, unless the event loops were given by the caller, shuts
+ * them down. The caches are never closed by the server. Thread-safe.
  */
 public final class LarderHttpServer implements AutoCloseable {
 
@@ -41,8 +41,8 @@ public final class LarderHttpServer implements AutoCloseable {
   private final PrometheusMeterRegistry registry;
   private final InetSocketAddress address;
 
-  private LarderHttpServer(Channel channel, EventLoopGroup group, boolean ownsGroup,
-      PrometheusMeterRegistry registry) {
+  private LarderHttpServer(
+      Channel channel, EventLoopGroup group, boolean ownsGroup, PrometheusMeterRegistry registry) {
     this.channel = channel;
     this.group = group;
     this.ownsGroup = ownsGroup;
@@ -51,24 +51,25 @@ public final class LarderHttpServer implements AutoCloseable {
   }
 
   /**
+   * Returns a builder with the {@linkplain LarderHttpConfig#defaults() defaults}.
+   *
    * @param directory the caches to serve
-   * @return a builder with the {@linkplain LarderHttpConfig#defaults() defaults}
    */
   public static Builder builder(CacheDirectory directory) {
     return new Builder(Objects.requireNonNull(directory, "directory"));
   }
 
-  /** @return the address and port the server listens on (the real port if 0 was asked) */
+  /** Returns the address and port the server listens on (the real port if 0 was asked). */
   public InetSocketAddress address() {
     return address;
   }
 
-  /** @return the port the server listens on */
+  /** Returns the port the server listens on. */
   public int port() {
     return address.getPort();
   }
 
-  /** @return {@code http://host:port/}, the console's address */
+  /** Returns {@code http://host:port/}, the console's address. */
   public URI uri() {
     String host = address.getAddress().getHostAddress();
     if (host.indexOf(':') >= 0) {
@@ -77,7 +78,7 @@ public final class LarderHttpServer implements AutoCloseable {
     return URI.create("http://" + host + ":" + port() + "/");
   }
 
-  /** @return the registry {@code /metrics} scrapes */
+  /** Returns the registry {@code /metrics} scrapes. */
   public PrometheusMeterRegistry meterRegistry() {
     return registry;
   }
@@ -92,8 +93,8 @@ public final class LarderHttpServer implements AutoCloseable {
   }
 
   /**
-   * Collects the settings of a server, checked together at {@link #start()} (so that the order
-   * of calls does not matter). Not thread-safe: use from one thread.
+   * Collects the settings of a server, checked together at {@link #start()} (so that the order of
+   * calls does not matter). Not thread-safe: use from one thread.
    */
   public static final class Builder {
     private final CacheDirectory directory;
@@ -112,8 +113,9 @@ public final class LarderHttpServer implements AutoCloseable {
     }
 
     /**
+     * Returns this builder.
+     *
      * @param config all settings at once
-     * @return this builder
      */
     public Builder config(LarderHttpConfig config) {
       Objects.requireNonNull(config, "config");
@@ -127,8 +129,9 @@ public final class LarderHttpServer implements AutoCloseable {
     }
 
     /**
+     * Returns this builder.
+     *
      * @param host a host name or address literal to listen on
-     * @return this builder
      * @throws IllegalArgumentException if the host cannot be resolved
      */
     public Builder bind(String host) {
@@ -140,8 +143,9 @@ public final class LarderHttpServer implements AutoCloseable {
     }
 
     /**
+     * Returns this builder.
+     *
      * @param address the address to listen on
-     * @return this builder
      */
     public Builder bind(InetAddress address) {
       bind = Objects.requireNonNull(address, "address");
@@ -149,8 +153,9 @@ public final class LarderHttpServer implements AutoCloseable {
     }
 
     /**
+     * Returns this builder.
+     *
      * @param newPort the port, 0 for any free one
-     * @return this builder
      */
     public Builder port(int newPort) {
       port = newPort;
@@ -158,8 +163,9 @@ public final class LarderHttpServer implements AutoCloseable {
     }
 
     /**
+     * Returns this builder.
+     *
      * @param newPassword the password every request must carry, or null for none
-     * @return this builder
      */
     public Builder password(String newPassword) {
       password = newPassword;
@@ -167,8 +173,9 @@ public final class LarderHttpServer implements AutoCloseable {
     }
 
     /**
+     * Returns this builder.
+     *
      * @param bytes the largest request body
-     * @return this builder
      */
     public Builder maxBodyBytes(int bytes) {
       maxBodyBytes = bytes;
@@ -176,8 +183,9 @@ public final class LarderHttpServer implements AutoCloseable {
     }
 
     /**
+     * Returns this builder.
+     *
      * @param timeout how long an idle connection stays open
-     * @return this builder
      */
     public Builder idleTimeout(Duration timeout) {
       idleTimeout = Objects.requireNonNull(timeout, "timeout");
@@ -185,9 +193,10 @@ public final class LarderHttpServer implements AutoCloseable {
     }
 
     /**
-     * @param names further host names under which requests that change data are accepted
-     *     ({@link LarderHttpConfig#hostNames()})
-     * @return this builder
+     * Returns this builder.
+     *
+     * @param names further host names under which requests that change data are accepted ({@link
+     *     LarderHttpConfig#hostNames()})
      */
     public Builder hostNames(Set<String> names) {
       hostNames = Objects.requireNonNull(names, "names");
@@ -195,9 +204,10 @@ public final class LarderHttpServer implements AutoCloseable {
     }
 
     /**
-     * @param meterRegistry the registry to bind the caches' meters to and scrape; by default
-     *     a new one of the server's own
-     * @return this builder
+     * Returns this builder.
+     *
+     * @param meterRegistry the registry to bind the caches' meters to and scrape; by default a new
+     *     one of the server's own
      */
     public Builder meterRegistry(PrometheusMeterRegistry meterRegistry) {
       registry = Objects.requireNonNull(meterRegistry, "meterRegistry");
@@ -205,9 +215,10 @@ public final class LarderHttpServer implements AutoCloseable {
     }
 
     /**
-     * @param eventLoops event loops to share (e.g. an application's or larder-server's); the
-     *     server does not shut them down. By default the server makes one thread of its own.
-     * @return this builder
+     * Returns this builder.
+     *
+     * @param eventLoops event loops to share (e.g. an application's or larder-server's); the server
+     *     does not shut them down. By default the server makes one thread of its own.
      */
     public Builder eventLoopGroup(EventLoopGroup eventLoops) {
       group = Objects.requireNonNull(eventLoops, "eventLoops");
@@ -219,8 +230,7 @@ public final class LarderHttpServer implements AutoCloseable {
      *
      * @return the running server
      * @throws IOException if the address cannot be bound
-     * @throws IllegalArgumentException if the settings are invalid (see
-     *     {@link LarderHttpConfig})
+     * @throws IllegalArgumentException if the settings are invalid (see {@link LarderHttpConfig})
      */
     public LarderHttpServer start() throws IOException {
       LarderHttpConfig settled = settle();
@@ -230,12 +240,14 @@ public final class LarderHttpServer implements AutoCloseable {
       EventLoopGroup loops =
           owns ? new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory()) : group;
       try {
-        Channel ch = new ServerBootstrap()
-            .group(loops)
-            .channel(NioServerSocketChannel.class)
-            .childHandler(new LarderHttpChannelInitializer(directory, settled, meters))
-            .bind(new InetSocketAddress(settled.bind(), settled.port()))
-            .sync().channel();
+        Channel ch =
+            new ServerBootstrap()
+                .group(loops)
+                .channel(NioServerSocketChannel.class)
+                .childHandler(new LarderHttpChannelInitializer(directory, settled, meters))
+                .bind(new InetSocketAddress(settled.bind(), settled.port()))
+                .sync()
+                .channel();
         return new LarderHttpServer(ch, loops, owns, meters);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -243,14 +255,25 @@ public final class LarderHttpServer implements AutoCloseable {
         throw new IOException("interrupted while binding " + settled.bind(), e);
       } catch (RuntimeException e) {
         shutDown(owns, loops);
-        throw new IOException("cannot bind " + settled.bind().getHostAddress() + ":"
-            + settled.port() + ": " + e.getMessage(), e);
+        throw new IOException(
+            "cannot bind "
+                + settled.bind().getHostAddress()
+                + ":"
+                + settled.port()
+                + ": "
+                + e.getMessage(),
+            e);
       }
     }
 
     private LarderHttpConfig settle() {
-      return new LarderHttpConfig(bind, port, java.util.Optional.ofNullable(password),
-          maxBodyBytes, idleTimeout, hostNames);
+      return new LarderHttpConfig(
+          bind,
+          port,
+          java.util.Optional.ofNullable(password),
+          maxBodyBytes,
+          idleTimeout,
+          hostNames);
     }
 
     private static void shutDown(boolean owns, EventLoopGroup loops) {

@@ -7,46 +7,48 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
- * The wire form of a cache's values in the REST endpoint's bodies: a media type and the
- * conversion both ways.
+ * The wire form of a cache's values in the REST endpoint's bodies: a media type and the conversion
+ * both ways.
  *
- * <p>Implementations must be thread-safe. {@link #read} throws {@link IllegalArgumentException}
- * for a body that is not a value (answered with 400 Bad Request and the message).
+ * <p>Implementations must be thread-safe. {@link #read} throws {@link IllegalArgumentException} for
+ * a body that is not a value (answered with 400 Bad Request and the message).
  *
  * @param <V> the value type
  */
 public interface ValueFormat<V> {
 
   /**
-   * @return the media type without parameters, e.g. {@code text/plain}; a PUT whose
-   *     {@code Content-Type} names another type is refused with 415 Unsupported Media Type
+   * Returns the media type without parameters, e.g. {@code text/plain}; a PUT whose {@code
+   * Content-Type} names another type is refused with 415 Unsupported Media Type.
    */
   String mediaType();
 
-  /** @return the full {@code Content-Type} of GET responses, parameters included */
+  /** Returns the full {@code Content-Type} of GET responses, parameters included. */
   default String contentType() {
     return mediaType();
   }
 
   /**
+   * Returns its body.
+   *
    * @param value a value from the cache, never null
-   * @return its body
    */
   byte[] write(V value);
 
   /**
+   * Returns the value.
+   *
    * @param body a request body, never null, possibly empty
-   * @return the value
    * @throws IllegalArgumentException if the body is not a value of this form
    */
   V read(byte[] body);
 
-  /** @return UTF-8 text as {@code text/plain}; a body that is not valid UTF-8 is refused */
+  /** Returns UTF-8 text as {@code text/plain}; a body that is not valid UTF-8 is refused. */
   static ValueFormat<String> utf8() {
     return Utf8.INSTANCE;
   }
 
-  /** @return raw bytes as {@code application/octet-stream} */
+  /** Returns raw bytes as {@code application/octet-stream}. */
   static ValueFormat<byte[]> bytes() {
     return Bytes.INSTANCE;
   }
@@ -73,7 +75,8 @@ public interface ValueFormat<V> {
     @Override
     public String read(byte[] body) {
       try {
-        return StandardCharsets.UTF_8.newDecoder()
+        return StandardCharsets.UTF_8
+            .newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
             .onUnmappableCharacter(CodingErrorAction.REPORT)
             .decode(ByteBuffer.wrap(Objects.requireNonNull(body, "body")))

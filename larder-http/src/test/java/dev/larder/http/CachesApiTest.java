@@ -28,8 +28,7 @@ class CachesApiTest {
     try (Fixture f = Fixture.start().traffic()) {
       HttpResponse<String> response = f.get("/api/caches");
       assertEquals(200, response.statusCode());
-      assertEquals("application/json",
-          response.headers().firstValue("Content-Type").orElseThrow());
+      assertEquals("application/json", response.headers().firstValue("Content-Type").orElseThrow());
       JsonNode overview = JSON.readTree(response.body());
       List<String> names = new ArrayList<>();
       overview.get("caches").forEach(c -> names.add(c.get("name").asText()));
@@ -61,8 +60,10 @@ class CachesApiTest {
       assertEquals(404, error.get("status").asInt());
       assertTrue(error.get("error").asText().contains("nope"), error.toString());
 
-      HttpResponse<String> post = f.send(HttpRequest.newBuilder(f.uri("/api/caches"))
-          .POST(HttpRequest.BodyPublishers.ofString("{}")));
+      HttpResponse<String> post =
+          f.send(
+              HttpRequest.newBuilder(f.uri("/api/caches"))
+                  .POST(HttpRequest.BodyPublishers.ofString("{}")));
       assertEquals(405, post.statusCode());
       assertEquals("GET", post.headers().firstValue("Allow").orElseThrow());
 
@@ -71,13 +72,15 @@ class CachesApiTest {
       assertEquals(3, sections.get("cluster").get("members").asInt());
       assertEquals("[a|2] (3)", sections.get("cluster").get("view").asText());
 
-      f.directory.section("log", () -> {
-        throw new IllegalStateException("log is recovering");
-      });
+      f.directory.section(
+          "log",
+          () -> {
+            throw new IllegalStateException("log is recovering");
+          });
       JsonNode failing = JSON.readTree(f.get("/api/caches").body());
       assertEquals(3, failing.get("caches").size(), "a failing section leaves the caches");
-      assertTrue(failing.get("sections").get("log").get("error").asText()
-          .contains("log is recovering"));
+      assertTrue(
+          failing.get("sections").get("log").get("error").asText().contains("log is recovering"));
       f.directory.removeSection("log");
 
       f.counters.close();

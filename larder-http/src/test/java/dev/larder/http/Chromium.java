@@ -12,8 +12,7 @@ import org.openqa.selenium.chrome.ChromeOptions;
 /**
  * Debian's headless Chromium through the system chromedriver, for the console's browser tests
  * (skipped saying what to install when either is missing, failed under CI). Selenium Manager is
- * never asked for a driver: the driver's path is given, and surefire sets
- * {@code SE_OFFLINE=true}.
+ * never asked for a driver: the driver's path is given, and surefire sets {@code SE_OFFLINE=true}.
  */
 final class Chromium {
 
@@ -23,10 +22,11 @@ final class Chromium {
   private Chromium() {}
 
   /**
+   * Returns a running browser; quit it when done.
+   *
    * @param width the window's width in CSS pixels
    * @param height its height
    * @param arguments further Chromium arguments
-   * @return a running browser; quit it when done
    */
   static ChromeDriver start(int width, int height, String... arguments) {
     RequiredTool.at(BINARY, "chromium");
@@ -34,14 +34,20 @@ final class Chromium {
     System.setProperty("webdriver.chrome.driver", DRIVER.toString());
     ChromeOptions options = new ChromeOptions();
     options.setBinary(BINARY.toFile());
-    options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-        "--disable-gpu", "--window-size=" + width + "," + height, "--hide-scrollbars",
+    options.addArguments(
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--window-size=" + width + "," + height,
+        "--hide-scrollbars",
         "--force-device-scale-factor=1");
     options.addArguments(arguments);
-    ChromeDriverService service = new ChromeDriverService.Builder()
-        .usingDriverExecutable(new File(DRIVER.toString()))
-        .usingAnyFreePort()
-        .build();
+    ChromeDriverService service =
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(new File(DRIVER.toString()))
+            .usingAnyFreePort()
+            .build();
     return new ChromeDriver(service, options);
   }
 

@@ -28,12 +28,12 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The console as a tool, in headless Chromium: a page per cache, the key browser (a pattern,
- * pages of keys), a value as text, hex and JSON with its time to live, delete and clear behind a
- * confirmation, at desktop (1440 px) and phone (390 px) widths with screenshots in
- * {@code target/console-screenshots/}; polls with credentials in the page's URL; and the
- * attacks the endpoint is designed against: a page of another origin that tries to read and
- * write, and DNS rebinding (another name resolving to 127.0.0.1).
+ * The console as a tool, in headless Chromium: a page per cache, the key browser (a pattern, pages
+ * of keys), a value as text, hex and JSON with its time to live, delete and clear behind a
+ * confirmation, at desktop (1440 px) and phone (390 px) widths with screenshots in {@code
+ * target/console-screenshots/}; polls with credentials in the page's URL; and the attacks the
+ * endpoint is designed against: a page of another origin that tries to read and write, and DNS
+ * rebinding (another name resolving to 127.0.0.1).
  */
 @Timeout(180)
 class ConsoleActionsBrowserTest {
@@ -47,7 +47,8 @@ class ConsoleActionsBrowserTest {
 
   private static Set<String> shownKeys(WebDriver driver) {
     return driver.findElements(By.cssSelector("#keys button.key")).stream()
-        .map(b -> b.getDomAttribute("data-key")).collect(Collectors.toCollection(TreeSet::new));
+        .map(b -> b.getDomAttribute("data-key"))
+        .collect(Collectors.toCollection(TreeSet::new));
   }
 
   private static void scan(WebDriver driver, String pattern) {
@@ -56,10 +57,13 @@ class ConsoleActionsBrowserTest {
     input.sendKeys(pattern);
     String before = driver.findElement(By.id("keys-status")).getText();
     driver.findElement(By.id("scan")).click();
-    waiting(driver).until(d -> {
-      WebElement status = d.findElement(By.id("keys-status"));
-      return status.getText().contains("matching " + pattern) && !status.getText().equals(before);
-    });
+    waiting(driver)
+        .until(
+            d -> {
+              WebElement status = d.findElement(By.id("keys-status"));
+              return status.getText().contains("matching " + pattern)
+                  && !status.getText().equals(before);
+            });
   }
 
   private static void open(WebDriver driver, String key) {
@@ -69,33 +73,40 @@ class ConsoleActionsBrowserTest {
 
   private static String value(WebDriver driver, String format) {
     driver.findElement(By.cssSelector("input[name=format][value=" + format + "]")).click();
-    waiting(driver).until(d -> format.equals(
-        d.findElement(By.id("entry-value")).getDomAttribute("data-format")));
+    waiting(driver)
+        .until(
+            d -> format.equals(d.findElement(By.id("entry-value")).getDomAttribute("data-format")));
     return driver.findElement(By.id("entry-value")).getText();
   }
 
   /** A 390 x 844 phone screen (a desktop window cannot be made that narrow). */
   private static void phone(ChromeDriver driver) {
-    driver.executeCdpCommand("Emulation.setDeviceMetricsOverride", Map.of("width", PHONE,
-        "height", 844, "deviceScaleFactor", 1, "mobile", true));
-    waiting(driver).until(d -> ((Number) ((ChromeDriver) d).executeScript(
-        "return window.innerWidth")).intValue() == PHONE);
+    driver.executeCdpCommand(
+        "Emulation.setDeviceMetricsOverride",
+        Map.of("width", PHONE, "height", 844, "deviceScaleFactor", 1, "mobile", true));
+    waiting(driver)
+        .until(
+            d ->
+                ((Number) ((ChromeDriver) d).executeScript("return window.innerWidth")).intValue()
+                    == PHONE);
   }
 
   /** Waits until the overview has polled {@code polls} more times (its "updated" time moves). */
   private static void afterPolls(WebDriver driver, int polls) {
     for (int i = 0; i < polls; i++) {
       String before = driver.findElement(By.id("updated")).getDomAttribute("data-time");
-      waiting(driver).until(d -> {
-        String now = d.findElement(By.id("updated")).getDomAttribute("data-time");
-        return now != null && !now.equals(before);
-      });
+      waiting(driver)
+          .until(
+              d -> {
+                String now = d.findElement(By.id("updated")).getDomAttribute("data-time");
+                return now != null && !now.equals(before);
+              });
     }
   }
 
   private static long pageWidth(ChromeDriver driver) {
-    return ((Number) driver.executeScript(
-        "return document.documentElement.scrollWidth")).longValue();
+    return ((Number) driver.executeScript("return document.documentElement.scrollWidth"))
+        .longValue();
   }
 
   @Test
@@ -114,17 +125,18 @@ class ConsoleActionsBrowserTest {
         // A page per cache, reached from its name in the table.
         driver.findElement(By.cssSelector("tr[data-cache=books] a.cache-link")).click();
         waiting(driver).until(d -> "books".equals(d.findElement(By.id("cache-name")).getText()));
-        waiting(driver).until(d -> !d.findElements(By.cssSelector(
-            "#cache-figures td[data-value]")).isEmpty());
+        waiting(driver)
+            .until(d -> !d.findElements(By.cssSelector("#cache-figures td[data-value]")).isEmpty());
         JsonNode api = JSON.readTree(f.get("/api/caches/books").body());
-        WebElement entries = driver.findElement(By.cssSelector(
-            "#cache-figures tr[data-label=entries] td:nth-child(2)"));
-        waiting(driver).until(d -> api.get("entries").asText().equals(
-            entries.getDomAttribute("data-value")));
+        WebElement entries =
+            driver.findElement(
+                By.cssSelector("#cache-figures tr[data-label=entries] td:nth-child(2)"));
+        waiting(driver)
+            .until(d -> api.get("entries").asText().equals(entries.getDomAttribute("data-value")));
 
         // The first page of every key, then a pattern.
-        waiting(driver).until(d -> d.findElement(By.id("keys-status")).getText()
-            .contains("matching *"));
+        waiting(driver)
+            .until(d -> d.findElement(By.id("keys-status")).getText().contains("matching *"));
         assertEquals(50, shownKeys(driver).size(), "a page of 50");
         assertTrue(driver.findElement(By.id("more")).isDisplayed(), "more keys to scan");
         scan(driver, "book-1?");
@@ -133,20 +145,22 @@ class ConsoleActionsBrowserTest {
           expected.add("book-" + i);
         }
         assertEquals(expected, shownKeys(driver));
-        assertEquals("true", driver.findElement(By.id("keys-status"))
-            .getDomAttribute("data-complete"));
+        assertEquals(
+            "true", driver.findElement(By.id("keys-status")).getDomAttribute("data-complete"));
 
         // A value as text and hex; this cache does not report time to live.
         open(driver, "book-12");
         assertEquals("title of book 12", value(driver, "text"));
-        assertTrue(value(driver, "hex").contains("74 69 74 6c 65 20 6f 66 20 62 6f 6f 6b 20 31 32"),
+        assertTrue(
+            value(driver, "hex").contains("74 69 74 6c 65 20 6f 66 20 62 6f 6f 6b 20 31 32"),
             value(driver, "hex"));
         assertTrue(driver.findElement(By.id("entry-ttl")).getText().contains("not reported"));
 
         // JSON, pretty-printed.
         scan(driver, "doc");
         open(driver, "doc");
-        assertEquals("{\n  \"title\": \"Larder\",\n  \"pages\": [\n    1,\n    2\n  ]\n}",
+        assertEquals(
+            "{\n  \"title\": \"Larder\",\n  \"pages\": [\n    1,\n    2\n  ]\n}",
             value(driver, "json"));
         Chromium.screenshot(driver, "cache-desktop");
 
@@ -156,8 +170,8 @@ class ConsoleActionsBrowserTest {
         assertEquals(200, f.get("/api/caches/books/entries/doc").statusCode());
         driver.findElement(By.id("delete-key")).click();
         waiting(driver).until(ExpectedConditions.alertIsPresent()).accept();
-        waiting(driver).until(d -> d.findElement(By.id("action-message")).getText()
-            .equals("deleted doc"));
+        waiting(driver)
+            .until(d -> d.findElement(By.id("action-message")).getText().equals("deleted doc"));
         assertEquals(404, f.get("/api/caches/books/entries/doc").statusCode());
 
         // A cache that reports time to live.
@@ -182,8 +196,8 @@ class ConsoleActionsBrowserTest {
         waiting(driver).until(d -> "books".equals(d.findElement(By.id("cache-name")).getText()));
         driver.findElement(By.id("clear-cache")).click();
         waiting(driver).until(ExpectedConditions.alertIsPresent()).accept();
-        waiting(driver).until(d -> d.findElement(By.id("action-message")).getText()
-            .equals("cleared books"));
+        waiting(driver)
+            .until(d -> d.findElement(By.id("action-message")).getText().equals("cleared books"));
         f.books.cleanUp();
         assertEquals(0, f.books.estimatedSize());
         assertTrue(f.blobs.estimatedSize() > 0, "only that cache");
@@ -207,16 +221,20 @@ class ConsoleActionsBrowserTest {
         WebElement note = driver.findElement(By.id("writes-unmeasured"));
         waiting(driver).until(d -> note.isDisplayed());
         assertEquals("not counted by reads-only, so not drawn", note.getText());
-        assertEquals("3", driver.findElement(By.id("chart-writes")).getDomAttribute(
-            "data-series"), "books, blobs and counters count their writes");
+        assertEquals(
+            "3",
+            driver.findElement(By.id("chart-writes")).getDomAttribute("data-series"),
+            "books, blobs and counters count their writes");
         // Counts with the reader's digit grouping.
         for (int i = 0; i < 1234; i++) {
           f.counters.getIfPresent((long) i);
         }
-        f.books.putAll(java.util.stream.IntStream.range(0, 1200).boxed()
-            .collect(Collectors.toMap(i -> "k" + i, i -> "v")));
-        WebElement cell = driver.findElement(By.cssSelector(
-            "tr[data-cache=books] td[data-field=entries]"));
+        f.books.putAll(
+            java.util.stream.IntStream.range(0, 1200)
+                .boxed()
+                .collect(Collectors.toMap(i -> "k" + i, i -> "v")));
+        WebElement cell =
+            driver.findElement(By.cssSelector("tr[data-cache=books] td[data-field=entries]"));
         waiting(driver).until(d -> "1,200".equals(cell.getText()));
       } finally {
         driver.quit();
@@ -232,9 +250,13 @@ class ConsoleActionsBrowserTest {
         driver.get("http://admin:s3cret@127.0.0.1:" + f.server.port() + "/");
         waiting(driver).until(d -> d.findElements(By.cssSelector("#caches tbody tr")).size() == 3);
         WebElement status = driver.findElement(By.id("status"));
-        long first = Long.parseLong(driver.findElement(By.id("updated")).getDomAttribute("data-time"));
-        waiting(driver).until(d -> Long.parseLong(d.findElement(By.id("updated"))
-            .getDomAttribute("data-time")) > first);
+        long first =
+            Long.parseLong(driver.findElement(By.id("updated")).getDomAttribute("data-time"));
+        waiting(driver)
+            .until(
+                d ->
+                    Long.parseLong(d.findElement(By.id("updated")).getDomAttribute("data-time"))
+                        > first);
         assertEquals("ok", status.getDomAttribute("data-state"), status.getText());
       } finally {
         driver.quit();
@@ -248,12 +270,14 @@ class ConsoleActionsBrowserTest {
       String target = "http://127.0.0.1:" + f.server.port();
       HttpServer attacker = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
       byte[] page = attackPage(target).getBytes(StandardCharsets.UTF_8);
-      attacker.createContext("/", exchange -> {
-        exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
-        exchange.sendResponseHeaders(200, page.length);
-        exchange.getResponseBody().write(page);
-        exchange.close();
-      });
+      attacker.createContext(
+          "/",
+          exchange -> {
+            exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+            exchange.sendResponseHeaders(200, page.length);
+            exchange.getResponseBody().write(page);
+            exchange.close();
+          });
       attacker.start();
       ChromeDriver driver = Chromium.start(1440, 900);
       try {
@@ -261,8 +285,7 @@ class ConsoleActionsBrowserTest {
         waiting(driver).until(d -> !d.findElement(By.id("done")).getText().isEmpty());
         JsonNode results = JSON.readTree(driver.findElement(By.id("done")).getText());
         for (String attempt : List.of("read", "readEntry", "put", "delete", "clear")) {
-          assertTrue(results.get(attempt).asText().startsWith("blocked"),
-              attempt + ": " + results);
+          assertTrue(results.get(attempt).asText().startsWith("blocked"), attempt + ": " + results);
         }
         assertEquals("status 0 opaque", results.get("post").asText(), results.toString());
         assertNull(f.books.getIfPresent("planted"), "nothing written");
@@ -309,14 +332,15 @@ class ConsoleActionsBrowserTest {
           document.getElementById("done").textContent = JSON.stringify(results);
         })();
         </script></body></html>
-        """.replace("TARGET", target);
+        """
+        .replace("TARGET", target);
   }
 
   @Test
   void dnsRebindingCannotChangeData() throws Exception {
     try (Fixture f = Fixture.start().traffic()) {
-      ChromeDriver driver = Chromium.start(1440, 900,
-          "--host-resolver-rules=MAP rebind.test 127.0.0.1");
+      ChromeDriver driver =
+          Chromium.start(1440, 900, "--host-resolver-rules=MAP rebind.test 127.0.0.1");
       try {
         // The attacker's name now resolves to the console: its pages are same-origin with it.
         driver.get("http://rebind.test:" + f.server.port() + "/#/cache/books");
@@ -347,18 +371,20 @@ class ConsoleActionsBrowserTest {
       java.util.concurrent.atomic.AtomicLong commands =
           new java.util.concurrent.atomic.AtomicLong(97_423);
       // The figures larder-server's mount reports, in its shapes (a port off is "off").
-      f.directory.section("server", () -> {
-        Map<String, Object> m = new java.util.LinkedHashMap<>();
-        m.put("respPort", 6379);
-        m.put("memcachePort", "off");
-        m.put("connections", 3);
-        m.put("commandsProcessed", commands.addAndGet(5_000));
-        m.put("memoryUsed", 3L << 20);
-        m.put("maxmemory", 256L << 20);
-        m.put("maxmemoryPolicy", "allkeys-lfu");
-        m.put("uptimeSeconds", 3_725);
-        return m;
-      });
+      f.directory.section(
+          "server",
+          () -> {
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("respPort", 6379);
+            m.put("memcachePort", "off");
+            m.put("connections", 3);
+            m.put("commandsProcessed", commands.addAndGet(5_000));
+            m.put("memoryUsed", 3L << 20);
+            m.put("maxmemory", 256L << 20);
+            m.put("maxmemoryPolicy", "allkeys-lfu");
+            m.put("uptimeSeconds", 3_725);
+            return m;
+          });
       ChromeDriver driver = Chromium.start(1440, 900);
       try {
         driver.get(f.server.uri().toString());
@@ -391,7 +417,8 @@ class ConsoleActionsBrowserTest {
   }
 
   private static WebElement cell(WebDriver driver, String label) {
-    return driver.findElement(By.cssSelector(
-        "section[data-section=server] tr[data-label=" + label + "] td:nth-child(2)"));
+    return driver.findElement(
+        By.cssSelector(
+            "section[data-section=server] tr[data-label=" + label + "] td:nth-child(2)"));
   }
 }

@@ -34,19 +34,20 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The console in a real browser: Debian's headless Chromium driven by Selenium through the
- * system chromedriver. A server with known caches and traffic is opened; the page must list
- * every cache the API lists, with the same entries, memory used and bound, hit ratio, latency
- * percentiles, evictions, expirations and statistics flag; its charts must have drawn; the log
- * and cluster panels must stay hidden until the API reports those sections, then show what the
- * API reports of a real transaction store's log ({@code TxStore.logStatus()}) and a real
- * one-member cluster ({@code ClusterStatus}), and hide again when a section is removed. A
- * screenshot of the whole page is saved as {@code target/console.png}. Last, a cache that
- * times nothing is added: its latency cells must be hidden.
+ * The console in a real browser: Debian's headless Chromium driven by Selenium through the system
+ * chromedriver. A server with known caches and traffic is opened; the page must list every cache
+ * the API lists, with the same entries, memory used and bound, hit ratio, latency percentiles,
+ * evictions, expirations and statistics flag; its charts must have drawn; the log and cluster
+ * panels must stay hidden until the API reports those sections, then show what the API reports of a
+ * real transaction store's log ({@code TxStore.logStatus()}) and a real one-member cluster ({@code
+ * ClusterStatus}), and hide again when a section is removed. A screenshot of the whole page is
+ * saved as {@code target/console.png}. Last, a cache that times nothing is added: its latency cells
+ * must be hidden.
  *
  * <p>When {@code /usr/bin/chromium} or {@code /usr/bin/chromedriver} is missing: fails under CI
- * ({@code .ci/install-packages} installs them), skipped with the reason elsewhere. Selenium Manager is never asked for
- * a driver: the driver's path is given, and surefire sets {@code SE_OFFLINE=true}.
+ * ({@code .ci/install-packages} installs them), skipped with the reason elsewhere. Selenium Manager
+ * is never asked for a driver: the driver's path is given, and surefire sets {@code
+ * SE_OFFLINE=true}.
  */
 @Timeout(120)
 class ConsoleBrowserTest {
@@ -77,10 +78,14 @@ class ConsoleBrowserTest {
         WebElement held = rows.get(0).findElement(By.className("memory-text"));
         long before = updatedAt(driver.findElement(By.id("updated")));
         wait.until(d -> updatedAt(d.findElement(By.id("updated"))) > before);
-        assertEquals(driver.findElements(By.className("memory-text")).get(0).getText(),
-            held.getText(), "the memory label held across a poll is the one on the page");
-        assertEquals("3", driver.findElement(By.id("chart-hit-ratio")).getDomAttribute(
-            "data-series"), "the hit-ratio chart drew a line per cache");
+        assertEquals(
+            driver.findElements(By.className("memory-text")).get(0).getText(),
+            held.getText(),
+            "the memory label held across a poll is the one on the page");
+        assertEquals(
+            "3",
+            driver.findElement(By.id("chart-hit-ratio")).getDomAttribute("data-series"),
+            "the hit-ratio chart drew a line per cache");
         assertFalse(driver.findElement(By.id("section-log")).isDisplayed());
         assertFalse(driver.findElement(By.id("section-cluster")).isDisplayed());
 
@@ -88,12 +93,22 @@ class ConsoleBrowserTest {
         // cluster, wired as an application wires them.
         TxCacheSpec<String, String> spec =
             TxCacheSpec.of("orders", Codecs.strings(), Codecs.strings());
-        try (TxStore store = TxStore.builder().cache(spec).persistence(logDir)
-                .fsync(FsyncPolicy.always()).build();
-            ClusteredCache<String, String> member = ClusteredCache.builder(String.class,
-                String.class).cluster(ClusterConfig.builder().stack(Stacks.IN_PROCESS)
-                    .clusterName("console-" + System.nanoTime()).nodeName("node-a")
-                    .segments(16).build()).build()) {
+        try (TxStore store =
+                TxStore.builder()
+                    .cache(spec)
+                    .persistence(logDir)
+                    .fsync(FsyncPolicy.always())
+                    .build();
+            ClusteredCache<String, String> member =
+                ClusteredCache.builder(String.class, String.class)
+                    .cluster(
+                        ClusterConfig.builder()
+                            .stack(Stacks.IN_PROCESS)
+                            .clusterName("console-" + System.nanoTime())
+                            .nodeName("node-a")
+                            .segments(16)
+                            .build())
+                    .build()) {
           TxCache<String, String> orders = store.cache(spec);
           for (int i = 0; i < 30; i++) {
             orders.put("order-" + i, "placed");
@@ -105,26 +120,39 @@ class ConsoleBrowserTest {
           }
           f.directory.section("log", () -> store.logStatus().orElseThrow().figures());
           f.directory.section("cluster", () -> ClusterStatus.of(member).figures());
-          wait.until(d -> d.findElement(By.id("section-log")).isDisplayed()
-              && d.findElement(By.id("section-cluster")).isDisplayed());
+          wait.until(
+              d ->
+                  d.findElement(By.id("section-log")).isDisplayed()
+                      && d.findElement(By.id("section-cluster")).isDisplayed());
           JsonNode sections = JSON.readTree(f.get("/api/caches").body()).get("sections");
-          for (String[] shown : new String[][] {{"log", "directory"}, {"log", "fsync"},
-              {"log", "lastSequence"}, {"log", "records"}, {"log", "checkpoints"},
-              {"log", "lastCheckpoint"}, {"cluster", "members"}, {"cluster", "memberCount"},
-              {"cluster", "viewId"}, {"cluster", "mode"}, {"cluster", "localEntries"}}) {
+          for (String[] shown :
+              new String[][] {
+                {"log", "directory"},
+                {"log", "fsync"},
+                {"log", "lastSequence"},
+                {"log", "records"},
+                {"log", "checkpoints"},
+                {"log", "lastCheckpoint"},
+                {"cluster", "members"},
+                {"cluster", "memberCount"},
+                {"cluster", "viewId"},
+                {"cluster", "mode"},
+                {"cluster", "localEntries"}
+              }) {
             String expected = sections.get(shown[0]).get(shown[1]).asText();
             By cell = By.cssSelector("#section-" + shown[0] + " td[data-field=" + shown[1] + "]");
             wait.until(d -> expected.equals(d.findElement(cell).getText()));
           }
-          assertEquals("31", sections.get("log").get("lastSequence").asText(),
+          assertEquals(
+              "31",
+              sections.get("log").get("lastSequence").asText(),
               "30 commits, a checkpoint, a commit");
           assertEquals("1", sections.get("cluster").get("memberCount").asText());
 
           // The whole page, panels included.
-          Number height = (Number) driver.executeScript(
-              "return document.documentElement.scrollHeight");
-          driver.manage().window().setSize(new Dimension(1440, Math.max(820,
-              height.intValue())));
+          Number height =
+              (Number) driver.executeScript("return document.documentElement.scrollHeight");
+          driver.manage().window().setSize(new Dimension(1440, Math.max(820, height.intValue())));
           Path shot = Path.of("target", "console.png");
           Files.createDirectories(shot.getParent());
           Files.write(shot, driver.getScreenshotAs(OutputType.BYTES));
@@ -149,7 +177,8 @@ class ConsoleBrowserTest {
           assertFalse(hidden.isDisplayed(), op + " latency of a cache that does not time it");
           assertTrue(field(books, op + "Latency").isDisplayed(), op + " latency of books");
         }
-        assertTrue(field(readsOnly, "hitRatio").getText().startsWith("75.0"),
+        assertTrue(
+            field(readsOnly, "hitRatio").getText().startsWith("75.0"),
             field(readsOnly, "hitRatio").getText());
       } finally {
         driver.quit();
@@ -161,24 +190,27 @@ class ConsoleBrowserTest {
   private static void runTrafficWhileThePagePolls(Fixture f, Duration duration)
       throws InterruptedException {
     AtomicBoolean stop = new AtomicBoolean();
-    Thread traffic = Thread.ofPlatform().start(() -> {
-      Random random = new Random(3);
-      byte[] value = new byte[1024];
-      int n = 0;
-      while (!stop.get()) {
-        for (int i = 0; i < 40; i++, n++) {
-          f.books.getIfPresent("book-" + random.nextInt(800));
-          random.nextBytes(value);
-          f.blobs.put("live-" + n, value);
-          f.blobs.getIfPresent("live-" + random.nextInt(n + 1));
-        }
-        try {
-          Thread.sleep(10 + (n / 400) % 4 * 10);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    });
+    Thread traffic =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  Random random = new Random(3);
+                  byte[] value = new byte[1024];
+                  int n = 0;
+                  while (!stop.get()) {
+                    for (int i = 0; i < 40; i++, n++) {
+                      f.books.getIfPresent("book-" + random.nextInt(800));
+                      random.nextBytes(value);
+                      f.blobs.put("live-" + n, value);
+                      f.blobs.getIfPresent("live-" + random.nextInt(n + 1));
+                    }
+                    try {
+                      Thread.sleep(10 + (n / 400) % 4 * 10);
+                    } catch (InterruptedException e) {
+                      return;
+                    }
+                  }
+                });
     Thread.sleep(duration.toMillis());
     stop.set(true);
     traffic.join(10_000);
@@ -220,21 +252,28 @@ class ConsoleBrowserTest {
       double percent = 100 * cache.get("hitRatio").asDouble();
       String text = hitRatio.getText();
       assertTrue(text.endsWith("%"), text);
-      assertEquals(percent, Double.parseDouble(text.substring(0, text.length() - 1)),
-          0.05 + 1e-9, name + " hit ratio");
-      assertEquals(cache.get("hitRatio").asDouble(), Double.parseDouble(value(row, "hitRatio")),
-          0.0, name);
+      assertEquals(
+          percent,
+          Double.parseDouble(text.substring(0, text.length() - 1)),
+          0.05 + 1e-9,
+          name + " hit ratio");
+      assertEquals(
+          cache.get("hitRatio").asDouble(), Double.parseDouble(value(row, "hitRatio")), 0.0, name);
     }
 
     for (String op : new String[] {"get", "put", "load"}) {
       JsonNode l = cache.get("latency").get(op);
-      assertEquals(l.get("p50Nanos").asText() + "/" + l.get("p99Nanos").asText(),
-          value(row, op + "Latency"), name + " " + op + " latency");
+      assertEquals(
+          l.get("p50Nanos").asText() + "/" + l.get("p99Nanos").asText(),
+          value(row, op + "Latency"),
+          name + " " + op + " latency");
     }
     assertEquals(cache.get("evictions").asText(), digits(field(row, "evictions")), name);
     assertEquals(cache.get("expirations").asText(), digits(field(row, "expirations")), name);
-    assertEquals(cache.get("statistics").asBoolean() ? "on" : "off",
-        field(row, "statistics").getText(), name);
+    assertEquals(
+        cache.get("statistics").asBoolean() ? "on" : "off",
+        field(row, "statistics").getText(),
+        name);
   }
 
   /** The page rounds to one decimal in the unit it picked; check that unit and rounding. */

@@ -24,7 +24,9 @@ import org.junit.jupiter.api.Timeout;
 class EntryRestTest {
 
   private static String path(String cache, String key) {
-    return "/api/caches/" + cache + "/entries/"
+    return "/api/caches/"
+        + cache
+        + "/entries/"
         + URLEncoder.encode(key, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
@@ -33,25 +35,27 @@ class EntryRestTest {
     try (Fixture f = Fixture.start()) {
       for (String key : new String[] {"plain", "with/slash", "spaced key", "ünïcødé+plus"}) {
         String value = "value of " + key + " ✓";
-        HttpResponse<String> put = f.send(HttpRequest.newBuilder(f.uri(path("books", key)))
-            .header("Content-Type", "text/plain; charset=utf-8")
-            .PUT(BodyPublishers.ofString(value, StandardCharsets.UTF_8)));
+        HttpResponse<String> put =
+            f.send(
+                HttpRequest.newBuilder(f.uri(path("books", key)))
+                    .header("Content-Type", "text/plain; charset=utf-8")
+                    .PUT(BodyPublishers.ofString(value, StandardCharsets.UTF_8)));
         assertEquals(204, put.statusCode(), put.body());
         assertEquals(value, f.books.getIfPresent(key), "the cache holds what was PUT");
 
         HttpResponse<String> get = f.get(path("books", key));
         assertEquals(200, get.statusCode());
-        assertEquals("text/plain; charset=utf-8",
-            get.headers().firstValue("Content-Type").orElseThrow());
+        assertEquals(
+            "text/plain; charset=utf-8", get.headers().firstValue("Content-Type").orElseThrow());
         assertEquals(value, get.body());
 
-        HttpResponse<String> delete = f.send(
-            HttpRequest.newBuilder(f.uri(path("books", key))).DELETE());
+        HttpResponse<String> delete =
+            f.send(HttpRequest.newBuilder(f.uri(path("books", key))).DELETE());
         assertEquals(204, delete.statusCode());
         assertNull(f.books.getIfPresent(key));
         assertEquals(404, f.get(path("books", key)).statusCode());
-        assertEquals(404, f.send(
-            HttpRequest.newBuilder(f.uri(path("books", key))).DELETE()).statusCode());
+        assertEquals(
+            404, f.send(HttpRequest.newBuilder(f.uri(path("books", key))).DELETE()).statusCode());
       }
     }
   }
@@ -61,27 +65,34 @@ class EntryRestTest {
     try (Fixture f = Fixture.start()) {
       byte[] value = new byte[3000];
       new Random(7).nextBytes(value);
-      HttpResponse<String> put = f.send(HttpRequest.newBuilder(f.uri(path("blobs", "b1")))
-          .header("Content-Type", "application/octet-stream")
-          .PUT(BodyPublishers.ofByteArray(value)));
+      HttpResponse<String> put =
+          f.send(
+              HttpRequest.newBuilder(f.uri(path("blobs", "b1")))
+                  .header("Content-Type", "application/octet-stream")
+                  .PUT(BodyPublishers.ofByteArray(value)));
       assertEquals(204, put.statusCode(), put.body());
       assertArrayEquals(value, f.blobs.getIfPresent("b1"));
-      HttpResponse<byte[]> get = f.client.send(
-          HttpRequest.newBuilder(f.uri(path("blobs", "b1"))).build(),
-          HttpResponse.BodyHandlers.ofByteArray());
+      HttpResponse<byte[]> get =
+          f.client.send(
+              HttpRequest.newBuilder(f.uri(path("blobs", "b1"))).build(),
+              HttpResponse.BodyHandlers.ofByteArray());
       assertEquals(200, get.statusCode());
-      assertEquals("application/octet-stream",
-          get.headers().firstValue("Content-Type").orElseThrow());
+      assertEquals(
+          "application/octet-stream", get.headers().firstValue("Content-Type").orElseThrow());
       assertArrayEquals(value, get.body());
 
-      HttpResponse<String> untyped = f.send(HttpRequest.newBuilder(f.uri(path("blobs", "b2")))
-          .PUT(BodyPublishers.ofByteArray(new byte[] {0, 1, 2})));
+      HttpResponse<String> untyped =
+          f.send(
+              HttpRequest.newBuilder(f.uri(path("blobs", "b2")))
+                  .PUT(BodyPublishers.ofByteArray(new byte[] {0, 1, 2})));
       assertEquals(204, untyped.statusCode(), "no Content-Type is taken as the cache's");
       assertArrayEquals(new byte[] {0, 1, 2}, f.blobs.getIfPresent("b2"));
 
-      HttpResponse<String> overBound = f.send(HttpRequest.newBuilder(f.uri(path("blobs", "b3")))
-          .header("Content-Type", "application/octet-stream")
-          .PUT(BodyPublishers.ofByteArray(new byte[100 << 10])));
+      HttpResponse<String> overBound =
+          f.send(
+              HttpRequest.newBuilder(f.uri(path("blobs", "b3")))
+                  .header("Content-Type", "application/octet-stream")
+                  .PUT(BodyPublishers.ofByteArray(new byte[100 << 10])));
       assertEquals(400, overBound.statusCode(), "a value that can never fit 64 KiB");
       assertTrue(overBound.body().contains("refused the value"), overBound.body());
       assertNull(f.blobs.getIfPresent("b3"));
@@ -93,29 +104,41 @@ class EntryRestTest {
     try (Fixture f = Fixture.start(b -> b.maxBodyBytes(4096))) {
       f.books.put("kept", "original");
 
-      HttpResponse<String> json = f.send(HttpRequest.newBuilder(f.uri(path("books", "kept")))
-          .header("Content-Type", "application/json").PUT(BodyPublishers.ofString("\"x\"")));
+      HttpResponse<String> json =
+          f.send(
+              HttpRequest.newBuilder(f.uri(path("books", "kept")))
+                  .header("Content-Type", "application/json")
+                  .PUT(BodyPublishers.ofString("\"x\"")));
       assertEquals(415, json.statusCode());
       assertTrue(json.body().contains("text/plain"), json.body());
 
-      HttpResponse<String> latin = f.send(HttpRequest.newBuilder(f.uri(path("books", "kept")))
-          .header("Content-Type", "text/plain; charset=iso-8859-1")
-          .PUT(BodyPublishers.ofString("x")));
+      HttpResponse<String> latin =
+          f.send(
+              HttpRequest.newBuilder(f.uri(path("books", "kept")))
+                  .header("Content-Type", "text/plain; charset=iso-8859-1")
+                  .PUT(BodyPublishers.ofString("x")));
       assertEquals(415, latin.statusCode());
 
-      HttpResponse<String> notUtf8 = f.send(HttpRequest.newBuilder(f.uri(path("books", "kept")))
-          .header("Content-Type", "text/plain")
-          .PUT(BodyPublishers.ofByteArray(new byte[] {(byte) 0xC3, (byte) 0x28})));
+      HttpResponse<String> notUtf8 =
+          f.send(
+              HttpRequest.newBuilder(f.uri(path("books", "kept")))
+                  .header("Content-Type", "text/plain")
+                  .PUT(BodyPublishers.ofByteArray(new byte[] {(byte) 0xC3, (byte) 0x28})));
       assertEquals(400, notUtf8.statusCode());
       assertTrue(notUtf8.body().contains("UTF-8"), notUtf8.body());
 
-      HttpResponse<String> tooBig = f.send(HttpRequest.newBuilder(f.uri(path("books", "kept")))
-          .header("Content-Type", "text/plain").PUT(BodyPublishers.ofString("x".repeat(5000))));
+      HttpResponse<String> tooBig =
+          f.send(
+              HttpRequest.newBuilder(f.uri(path("books", "kept")))
+                  .header("Content-Type", "text/plain")
+                  .PUT(BodyPublishers.ofString("x".repeat(5000))));
       assertEquals(413, tooBig.statusCode());
       assertEquals("original", f.books.getIfPresent("kept"), "nothing refused was stored");
 
-      HttpResponse<String> post = f.send(HttpRequest.newBuilder(f.uri(path("books", "kept")))
-          .POST(BodyPublishers.ofString("x")));
+      HttpResponse<String> post =
+          f.send(
+              HttpRequest.newBuilder(f.uri(path("books", "kept")))
+                  .POST(BodyPublishers.ofString("x")));
       assertEquals(405, post.statusCode());
       assertEquals("GET, PUT, DELETE", post.headers().firstValue("Allow").orElseThrow());
 
@@ -135,9 +158,13 @@ class EntryRestTest {
     try (Fixture f = Fixture.start()) {
       List<CompletableFuture<HttpResponse<String>>> puts = new ArrayList<>();
       for (int i = 0; i < 400; i++) {
-        puts.add(f.client.sendAsync(HttpRequest.newBuilder(f.uri(path("books", "k" + i)))
-                .timeout(Duration.ofSeconds(20)).PUT(BodyPublishers.ofString("v" + i)).build(),
-            HttpResponse.BodyHandlers.ofString()));
+        puts.add(
+            f.client.sendAsync(
+                HttpRequest.newBuilder(f.uri(path("books", "k" + i)))
+                    .timeout(Duration.ofSeconds(20))
+                    .PUT(BodyPublishers.ofString("v" + i))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString()));
       }
       for (CompletableFuture<HttpResponse<String>> put : puts) {
         assertEquals(204, put.get(30, TimeUnit.SECONDS).statusCode());

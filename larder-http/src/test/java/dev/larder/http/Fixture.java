@@ -16,26 +16,26 @@ import java.util.function.UnaryOperator;
  *
  * <ul>
  *   <li>{@code books}: String to String, 1 MiB bound, statistics on, REST as text;
- *   <li>{@code blobs}: String to byte[], 64 KiB bound (so 1 KiB values are evicted),
- *       statistics on, REST as octet-stream;
+ *   <li>{@code blobs}: String to byte[], 64 KiB bound (so 1 KiB values are evicted), statistics on,
+ *       REST as octet-stream;
  *   <li>{@code counters}: Long to String, 50 entries bound, statistics off, no REST.
  * </ul>
  */
 final class Fixture implements AutoCloseable {
 
-  final Cache<String, String> books = Cache.builder(String.class, String.class)
-      .maximumMemory(1 << 20).recordStats().build();
-  final Cache<String, byte[]> blobs = Cache.builder(String.class, byte[].class)
-      .maximumMemory(64 << 10).recordStats().build();
-  final Cache<Long, String> counters = Cache.builder(Long.class, String.class)
-      .maximumEntries(50).build();
-  final CacheDirectory directory = new CacheDirectory()
-      .addStrings("books", books)
-      .addBytes("blobs", blobs)
-      .add("counters", counters);
+  final Cache<String, String> books =
+      Cache.builder(String.class, String.class).maximumMemory(1 << 20).recordStats().build();
+  final Cache<String, byte[]> blobs =
+      Cache.builder(String.class, byte[].class).maximumMemory(64 << 10).recordStats().build();
+  final Cache<Long, String> counters =
+      Cache.builder(Long.class, String.class).maximumEntries(50).build();
+  final CacheDirectory directory =
+      new CacheDirectory()
+          .addStrings("books", books)
+          .addBytes("blobs", blobs)
+          .add("counters", counters);
   final LarderHttpServer server;
-  final HttpClient client = HttpClient.newBuilder()
-      .connectTimeout(Duration.ofSeconds(5)).build();
+  final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private Fixture(UnaryOperator<LarderHttpServer.Builder> settings) throws IOException {
     server = settings.apply(LarderHttpServer.builder(directory).port(0)).start();
@@ -84,10 +84,9 @@ final class Fixture implements AutoCloseable {
     return send(HttpRequest.newBuilder(uri(path)).GET());
   }
 
-  HttpResponse<String> send(HttpRequest.Builder request)
-      throws IOException, InterruptedException {
-    return client.send(request.timeout(Duration.ofSeconds(10)).build(),
-        HttpResponse.BodyHandlers.ofString());
+  HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+    return client.send(
+        request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
   }
 
   @Override

@@ -18,24 +18,31 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The key browser's API: a scan with a pattern, page by page, returns every matching key
- * exactly once while nothing changes and every key present throughout while keys come and go;
- * entries report their time to live where the cache tracks it; a cache can be cleared.
+ * The key browser's API: a scan with a pattern, page by page, returns every matching key exactly
+ * once while nothing changes and every key present throughout while keys come and go; entries
+ * report their time to live where the cache tracks it; a cache can be cleared.
  */
 @Timeout(60)
 class KeyBrowserApiTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private static Set<String> scanAll(Fixture f, String cache, String pattern, int count,
-      Runnable betweenPages) throws Exception {
+  private static Set<String> scanAll(
+      Fixture f, String cache, String pattern, int count, Runnable betweenPages) throws Exception {
     Set<String> seen = new HashSet<>();
     String cursor = "0";
     int pages = 0;
     do {
-      HttpResponse<String> page = f.get("/api/caches/" + cache + "/keys?match="
-          + URLEncoder.encode(pattern, StandardCharsets.UTF_8) + "&count=" + count
-          + "&cursor=" + cursor);
+      HttpResponse<String> page =
+          f.get(
+              "/api/caches/"
+                  + cache
+                  + "/keys?match="
+                  + URLEncoder.encode(pattern, StandardCharsets.UTF_8)
+                  + "&count="
+                  + count
+                  + "&cursor="
+                  + cursor);
       assertEquals(200, page.statusCode(), page.body());
       JsonNode body = JSON.readTree(page.body());
       for (JsonNode key : body.get("keys")) {
@@ -74,12 +81,18 @@ class KeyBrowserApiTest {
     try (Fixture f = Fixture.start().traffic()) {
       Set<String> stable = new HashSet<>(f.books.asMap().keySet());
       int[] n = {0};
-      Set<String> seen = scanAll(f, "books", "*", 20, () -> {
-        for (int i = 0; i < 5; i++) {
-          f.books.put("churn-" + n[0]++, "x");
-          f.books.remove("churn-" + (n[0] - 3));
-        }
-      });
+      Set<String> seen =
+          scanAll(
+              f,
+              "books",
+              "*",
+              20,
+              () -> {
+                for (int i = 0; i < 5; i++) {
+                  f.books.put("churn-" + n[0]++, "x");
+                  f.books.remove("churn-" + (n[0] - 3));
+                }
+              });
       assertTrue(seen.containsAll(stable), "every key present from start to end was seen");
     }
   }
@@ -103,24 +116,42 @@ class KeyBrowserApiTest {
       expiring.putExpiring("session", "s", Duration.ofMinutes(5));
       expiring.put("forever", "f");
       f.directory.add("sessions", expiring, KeyFormat.strings(), ValueFormat.utf8());
-      long ttl = Long.parseLong(f.get("/api/caches/sessions/entries/session").headers()
-          .firstValue("X-Larder-TTL-Millis").orElseThrow());
+      long ttl =
+          Long.parseLong(
+              f.get("/api/caches/sessions/entries/session")
+                  .headers()
+                  .firstValue("X-Larder-TTL-Millis")
+                  .orElseThrow());
       assertTrue(ttl > 290_000 && ttl <= 300_000, "ttl " + ttl);
-      assertEquals("-1", f.get("/api/caches/sessions/entries/forever").headers()
-          .firstValue("X-Larder-TTL-Millis").orElseThrow(), "no expiry, as PTTL says");
-      assertFalse(f.get("/api/caches/books/entries/book-1").headers()
-          .firstValue("X-Larder-TTL-Millis").isPresent(), "a Larder cache does not report it");
+      assertEquals(
+          "-1",
+          f.get("/api/caches/sessions/entries/forever")
+              .headers()
+              .firstValue("X-Larder-TTL-Millis")
+              .orElseThrow(),
+          "no expiry, as PTTL says");
+      assertFalse(
+          f.get("/api/caches/books/entries/book-1")
+              .headers()
+              .firstValue("X-Larder-TTL-Millis")
+              .isPresent(),
+          "a Larder cache does not report it");
     }
   }
 
   @Test
   void aCacheIsClearedByDeletingItsEntries() throws Exception {
     try (Fixture f = Fixture.start().traffic()) {
-      assertEquals(405, f.send(HttpRequest.newBuilder(f.uri("/api/caches/books/entries"))
-          .PUT(HttpRequest.BodyPublishers.ofString("x"))).statusCode());
+      assertEquals(
+          405,
+          f.send(
+                  HttpRequest.newBuilder(f.uri("/api/caches/books/entries"))
+                      .PUT(HttpRequest.BodyPublishers.ofString("x")))
+              .statusCode());
       assertTrue(f.books.estimatedSize() > 0);
-      assertEquals(204, f.send(HttpRequest.newBuilder(f.uri("/api/caches/books/entries"))
-          .DELETE()).statusCode());
+      assertEquals(
+          204,
+          f.send(HttpRequest.newBuilder(f.uri("/api/caches/books/entries")).DELETE()).statusCode());
       f.books.cleanUp();
       assertEquals(0, f.books.estimatedSize());
       assertTrue(f.blobs.estimatedSize() > 0, "only that cache");

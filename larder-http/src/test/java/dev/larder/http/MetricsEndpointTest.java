@@ -19,7 +19,8 @@ class MetricsEndpointTest {
     try (Fixture f = Fixture.start().traffic()) {
       HttpResponse<String> response = f.get("/metrics");
       assertEquals(200, response.statusCode());
-      assertEquals("text/plain; version=0.0.4; charset=utf-8",
+      assertEquals(
+          "text/plain; version=0.0.4; charset=utf-8",
           response.headers().firstValue("Content-Type").orElseThrow());
       PrometheusText text = PrometheusText.parse(response.body());
       assertAgrees(text, "books", f.books);
@@ -33,31 +34,57 @@ class MetricsEndpointTest {
 
   private static void assertAgrees(PrometheusText text, String name, Cache<?, ?> cache) {
     CacheStats stats = cache.stats();
-    assertEquals(stats.hitCount(),
-        text.value("cache_gets_total", "cache", name, "result", "hit"), name + " hits");
-    assertEquals(stats.missCount(),
-        text.value("cache_gets_total", "cache", name, "result", "miss"), name + " misses");
-    assertEquals(stats.putCount(), text.value("cache_puts_total", "cache", name), name);
-    assertEquals(stats.evictionCount(), text.value("cache_evictions_total", "cache", name),
+    assertEquals(
+        (double) stats.hitCount(),
+        text.value("cache_gets_total", "cache", name, "result", "hit"),
+        name + " hits");
+    assertEquals(
+        (double) stats.missCount(),
+        text.value("cache_gets_total", "cache", name, "result", "miss"),
+        name + " misses");
+    assertEquals((double) stats.putCount(), text.value("cache_puts_total", "cache", name), name);
+    assertEquals(
+        (double) stats.evictionCount(),
+        text.value("cache_evictions_total", "cache", name),
         name + " evictions");
-    assertEquals(stats.loadSuccessCount(),
-        text.value("cache_load_total", "cache", name, "result", "success"), name + " loads");
-    assertEquals(stats.expirationCount(),
-        text.value("larder_cache_removals_total", "cache", name, "cause", "expired"), name);
-    assertEquals(cache.estimatedSize(), text.value("cache_size", "cache", name), name);
-    assertEquals(cache.memoryUsed(),
-        text.value("larder_cache_memory_used_bytes", "cache", name), name + " memory");
-    cache.maximumMemory().ifPresent(bound -> assertEquals(bound,
-        text.value("larder_cache_memory_max_bytes", "cache", name), name + " bound"));
-    assertEquals(stats.getLatency().p99Nanos() / 1e9, text.value("larder_cache_latency_seconds",
-        "cache", name, "operation", "get", "quantile", "0.99"), 1e-12, name + " get p99");
-    assertEquals(stats.putLatency().p50Nanos() / 1e9, text.value("larder_cache_latency_seconds",
-        "cache", name, "operation", "put", "quantile", "0.5"), 1e-12, name + " put p50");
+    assertEquals(
+        (double) stats.loadSuccessCount(),
+        text.value("cache_load_total", "cache", name, "result", "success"),
+        name + " loads");
+    assertEquals(
+        (double) stats.expirationCount(),
+        text.value("larder_cache_removals_total", "cache", name, "cause", "expired"),
+        name);
+    assertEquals((double) cache.estimatedSize(), text.value("cache_size", "cache", name), name);
+    assertEquals(
+        (double) cache.memoryUsed(),
+        text.value("larder_cache_memory_used_bytes", "cache", name),
+        name + " memory");
+    cache
+        .maximumMemory()
+        .ifPresent(
+            bound ->
+                assertEquals(
+                    (double) bound,
+                    text.value("larder_cache_memory_max_bytes", "cache", name),
+                    name + " bound"));
+    assertEquals(
+        stats.getLatency().p99Nanos() / 1e9,
+        text.value(
+            "larder_cache_latency_seconds", "cache", name, "operation", "get", "quantile", "0.99"),
+        1e-12,
+        name + " get p99");
+    assertEquals(
+        stats.putLatency().p50Nanos() / 1e9,
+        text.value(
+            "larder_cache_latency_seconds", "cache", name, "operation", "put", "quantile", "0.5"),
+        1e-12,
+        name + " put p50");
   }
 
   /**
-   * Every meter of a cache samples the same figures, read once per scrape: a cache whose
-   * figures are costly (a clustered cache counts on every member) is not asked per meter.
+   * Every meter of a cache samples the same figures, read once per scrape: a cache whose figures
+   * are costly (a clustered cache counts on every member) is not asked per meter.
    */
   @Test
   void aScrapeReadsEachCachesFiguresOnce() throws Exception {
@@ -69,26 +96,35 @@ class MetricsEndpointTest {
       HttpResponse<String> scrape = f.get("/metrics");
       assertEquals(200, scrape.statusCode());
       assertEquals(before + 1, store.figuresRead.sum(), "figures read by one scrape");
-      assertEquals(3, PrometheusText.parse(scrape.body())
-          .value("cache_gets_total", "cache", "reads-only", "result", "hit"));
+      assertEquals(
+          3,
+          PrometheusText.parse(scrape.body())
+              .value("cache_gets_total", "cache", "reads-only", "result", "hit"));
     }
   }
 
   @Test
   void openMetricsWhenAskedAndCachesLeaveWithTheDirectory() throws Exception {
     try (Fixture f = Fixture.start().traffic()) {
-      HttpResponse<String> open = f.send(HttpRequest.newBuilder(f.uri("/metrics"))
-          .header("Accept", "application/openmetrics-text; version=1.0.0"));
+      HttpResponse<String> open =
+          f.send(
+              HttpRequest.newBuilder(f.uri("/metrics"))
+                  .header("Accept", "application/openmetrics-text; version=1.0.0"));
       assertEquals(200, open.statusCode());
-      assertTrue(open.headers().firstValue("Content-Type").orElseThrow()
-          .startsWith("application/openmetrics-text"));
+      assertTrue(
+          open.headers()
+              .firstValue("Content-Type")
+              .orElseThrow()
+              .startsWith("application/openmetrics-text"));
       assertTrue(open.body().endsWith("# EOF\n"), "OpenMetrics ends with # EOF");
 
       f.directory.remove("blobs");
       PrometheusText after = PrometheusText.parse(f.get("/metrics").body());
-      assertTrue(after.samples().stream().noneMatch(s -> "blobs".equals(s.labels().get("cache"))),
+      assertTrue(
+          after.samples().stream().noneMatch(s -> "blobs".equals(s.labels().get("cache"))),
           "a cache removed from the directory leaves the scrape");
-      assertEquals(f.books.stats().hitCount(),
+      assertEquals(
+          (double) f.books.stats().hitCount(),
           after.value("cache_gets_total", "cache", "books", "result", "hit"));
     }
   }

@@ -11,18 +11,18 @@ import java.util.regex.Pattern;
 /**
  * A reader of Prometheus' text exposition format (version 0.0.4), enough for the tests: every
  * sample line as a name, its labels and its value; {@code # HELP} and {@code # TYPE} lines are
- * checked for shape and otherwise skipped. A line that is neither fails the parse, so the test
- * that uses this also checks the scrape is well-formed.
+ * checked for shape and otherwise skipped. A line that is neither fails the parse, so the test that
+ * uses this also checks the scrape is well-formed.
  */
 final class PrometheusText {
 
   /** One sample. */
   record Sample(String name, Map<String, String> labels, double value) {}
 
-  private static final Pattern SAMPLE = Pattern.compile(
-      "([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)\\})? (\\S+)(?: -?\\d+)?");
-  private static final Pattern LABEL = Pattern.compile(
-      "([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\",?");
+  private static final Pattern SAMPLE =
+      Pattern.compile("([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)\\})? (\\S+)(?: -?\\d+)?");
+  private static final Pattern LABEL =
+      Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\",?");
   private static final Pattern COMMENT = Pattern.compile("# (HELP|TYPE) [a-zA-Z_:][\\w:]* .*");
 
   private final List<Sample> samples;
@@ -79,15 +79,15 @@ final class PrometheusText {
   }
 
   /**
+   * Returns the one matching sample's value, if there is one.
+   *
    * @param name a sample name
    * @param labels label pairs the sample must have (others may be present)
-   * @return the one matching sample's value, if there is one
    * @throws IllegalStateException if several match
    */
   Optional<Double> find(String name, String... labels) {
-    List<Sample> matches = samples.stream()
-        .filter(s -> s.name().equals(name) && has(s, labels))
-        .toList();
+    List<Sample> matches =
+        samples.stream().filter(s -> s.name().equals(name) && has(s, labels)).toList();
     if (matches.size() > 1) {
       throw new IllegalStateException(matches.size() + " samples match " + name);
     }
@@ -96,8 +96,8 @@ final class PrometheusText {
 
   /** Like {@link #find}, but the sample must exist. */
   double value(String name, String... labels) {
-    return find(name, labels).orElseThrow(() -> new AssertionError(
-        "no sample " + name + " " + List.of(labels)));
+    return find(name, labels)
+        .orElseThrow(() -> new AssertionError("no sample " + name + " " + List.of(labels)));
   }
 
   List<Sample> samples() {

@@ -9,10 +9,10 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
- * A store that is not a Larder cache and measures only its size and its reads, as
- * larder-server's keyspace does: puts, removals, loads and latencies are not measured. Like the
- * keyspace it reports entries' time to live: {@link #putExpiring} gives one a deadline (only
- * reported; nothing expires).
+ * A store that is not a Larder cache and measures only its size and its reads, as larder-server's
+ * keyspace does: puts, removals, loads and latencies are not measured. Like the keyspace it reports
+ * entries' time to live: {@link #putExpiring} gives one a deadline (only reported; nothing
+ * expires).
  */
 final class ReadsOnlyCache implements ServedCache<String, String> {
 
@@ -20,16 +20,31 @@ final class ReadsOnlyCache implements ServedCache<String, String> {
   private final ConcurrentMap<String, Long> deadlines = new ConcurrentHashMap<>();
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
+
   /** Calls of {@link #figures()}. */
   final LongAdder figuresRead = new LongAdder();
 
   @Override
   public CacheFigures figures() {
     figuresRead.increment();
-    return new CacheFigures(map.size(), 64L * map.size(), OptionalLong.empty(),
-        OptionalLong.empty(), true, hits.sum(), misses.sum(), OptionalLong.empty(), 0, 0,
-        OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), Optional.empty(),
-        Optional.empty(), Optional.empty(), Optional.empty());
+    return new CacheFigures(
+        map.size(),
+        64L * map.size(),
+        OptionalLong.empty(),
+        OptionalLong.empty(),
+        true,
+        hits.sum(),
+        misses.sum(),
+        OptionalLong.empty(),
+        0,
+        0,
+        OptionalLong.empty(),
+        OptionalLong.empty(),
+        OptionalLong.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty());
   }
 
   @Override
@@ -69,7 +84,8 @@ final class ReadsOnlyCache implements ServedCache<String, String> {
   @Override
   public Optional<Duration> timeToLive(String key) {
     Long deadline = deadlines.get(key);
-    return deadline == null ? Optional.empty()
+    return deadline == null
+        ? Optional.empty()
         : Optional.of(Duration.ofMillis(Math.max(0, deadline - System.currentTimeMillis())));
   }
 

@@ -26,37 +26,61 @@ import org.junit.jupiter.api.Timeout;
 class SecurityAndRobustnessTest {
 
   private static String basic(String user, String password) {
-    return "Basic " + Base64.getEncoder().encodeToString(
-        (user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
   }
 
   @Test
   void passwordIsRequiredOnEveryEndpoint() throws Exception {
     try (Fixture f = Fixture.start(b -> b.password("s3cret")).traffic()) {
-      for (String path : new String[] {"/", "/metrics", "/api/caches",
-          "/api/caches/books/entries/book-1", "/console/console.js", "/nowhere"}) {
+      for (String path :
+          new String[] {
+            "/",
+            "/metrics",
+            "/api/caches",
+            "/api/caches/books/entries/book-1",
+            "/console/console.js",
+            "/nowhere"
+          }) {
         HttpResponse<String> none = f.get(path);
         assertEquals(401, none.statusCode(), path);
-        assertTrue(none.headers().firstValue("WWW-Authenticate").orElseThrow()
-            .startsWith("Basic"), path);
-        assertEquals(401, f.send(HttpRequest.newBuilder(f.uri(path))
-            .header("Authorization", basic("admin", "wrong"))).statusCode(), path);
-        assertEquals(401, f.send(HttpRequest.newBuilder(f.uri(path))
-            .header("Authorization", "Bearer s3cre")).statusCode(), path);
+        assertTrue(
+            none.headers().firstValue("WWW-Authenticate").orElseThrow().startsWith("Basic"), path);
+        assertEquals(
+            401,
+            f.send(
+                    HttpRequest.newBuilder(f.uri(path))
+                        .header("Authorization", basic("admin", "wrong")))
+                .statusCode(),
+            path);
+        assertEquals(
+            401,
+            f.send(HttpRequest.newBuilder(f.uri(path)).header("Authorization", "Bearer s3cre"))
+                .statusCode(),
+            path);
       }
-      HttpResponse<String> put = f.send(HttpRequest.newBuilder(
-              f.uri("/api/caches/books/entries/intruder"))
-          .PUT(HttpRequest.BodyPublishers.ofString("x")));
+      HttpResponse<String> put =
+          f.send(
+              HttpRequest.newBuilder(f.uri("/api/caches/books/entries/intruder"))
+                  .PUT(HttpRequest.BodyPublishers.ofString("x")));
       assertEquals(401, put.statusCode());
       assertEquals(null, f.books.getIfPresent("intruder"), "a refused PUT stores nothing");
 
-      assertEquals(200, f.send(HttpRequest.newBuilder(f.uri("/api/caches"))
-          .header("Authorization", basic("anyone", "s3cret"))).statusCode());
-      assertEquals(200, f.send(HttpRequest.newBuilder(f.uri("/metrics"))
-          .header("Authorization", "Bearer s3cret")).statusCode());
-      HttpResponse<String> entry = f.send(HttpRequest.newBuilder(
-              f.uri("/api/caches/books/entries/book-1"))
-          .header("Authorization", basic("", "s3cret")));
+      assertEquals(
+          200,
+          f.send(
+                  HttpRequest.newBuilder(f.uri("/api/caches"))
+                      .header("Authorization", basic("anyone", "s3cret")))
+              .statusCode());
+      assertEquals(
+          200,
+          f.send(HttpRequest.newBuilder(f.uri("/metrics")).header("Authorization", "Bearer s3cret"))
+              .statusCode());
+      HttpResponse<String> entry =
+          f.send(
+              HttpRequest.newBuilder(f.uri("/api/caches/books/entries/book-1"))
+                  .header("Authorization", basic("", "s3cret")));
       assertEquals("title of book 1", entry.body());
     }
   }
@@ -64,8 +88,10 @@ class SecurityAndRobustnessTest {
   @Test
   void listeningBeyondLoopbackNeedsAPassword() throws Exception {
     InetAddress any = InetAddress.getByName("0.0.0.0");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> LarderHttpServer.builder(new CacheDirectory()).bind(any).port(0).start());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> LarderHttpServer.builder(new CacheDirectory()).bind(any).port(0).start());
     assertTrue(e.getMessage().contains("requires a password"), e.getMessage());
     assertTrue(LarderHttpConfig.defaults().bind().isLoopbackAddress());
     assertTrue(LarderHttpConfig.defaults().withPassword("p").toString().contains("password=set"));
@@ -76,15 +102,23 @@ class SecurityAndRobustnessTest {
   void malformedRequestsGetErrorsAndTheServerCarriesOn() throws Exception {
     try (Fixture f = Fixture.start().traffic()) {
       assertTrue(raw(f, "GARBAGE\r\n\r\n").startsWith("HTTP/1.1 400"), "a bad request line");
-      assertTrue(raw(f, "GET /api/caches HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n")
-          .startsWith("HTTP/1.1 400"), "a header without a colon");
-      String longHeader = "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(20_000)
-          + "\r\n\r\n";
+      assertTrue(
+          raw(f, "GET /api/caches HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n")
+              .startsWith("HTTP/1.1 400"),
+          "a header without a colon");
+      String longHeader = "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(20_000) + "\r\n\r\n";
       assertTrue(raw(f, longHeader).startsWith("HTTP/1.1 431"), "headers over 16 KiB");
-      assertTrue(raw(f, "GET /" + "a".repeat(5000) + " HTTP/1.1\r\nHost: x\r\n\r\n")
-          .startsWith("HTTP/1.1 414"), "a request line over 4 KiB");
-      assertTrue(raw(f, "GET /api/caches/books/entries/%zz HTTP/1.1\r\nHost: x\r\n"
-          + "Connection: close\r\n\r\n").startsWith("HTTP/1.1 400"), "a bad escape");
+      assertTrue(
+          raw(f, "GET /" + "a".repeat(5000) + " HTTP/1.1\r\nHost: x\r\n\r\n")
+              .startsWith("HTTP/1.1 414"),
+          "a request line over 4 KiB");
+      assertTrue(
+          raw(
+                  f,
+                  "GET /api/caches/books/entries/%zz HTTP/1.1\r\nHost: x\r\n"
+                      + "Connection: close\r\n\r\n")
+              .startsWith("HTTP/1.1 400"),
+          "a bad escape");
       Random random = new Random(1);
       for (int i = 0; i < 200; i++) {
         byte[] noise = new byte[1 + random.nextInt(300)];
@@ -111,16 +145,17 @@ class SecurityAndRobustnessTest {
     EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     try {
       CacheDirectory directory = new CacheDirectory();
-      LarderHttpServer first = LarderHttpServer.builder(directory).port(0)
-          .eventLoopGroup(group).start();
+      LarderHttpServer first =
+          LarderHttpServer.builder(directory).port(0).eventLoopGroup(group).start();
       first.close();
       assertTrue(!group.isShuttingDown(), "the caller's event loops are the caller's to stop");
-      try (LarderHttpServer second = LarderHttpServer.builder(directory).port(0)
-          .eventLoopGroup(group).start();
+      try (LarderHttpServer second =
+              LarderHttpServer.builder(directory).port(0).eventLoopGroup(group).start();
           java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient()) {
-        HttpResponse<String> r = client.send(
-            HttpRequest.newBuilder(second.uri().resolve("/api/caches")).build(),
-            HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r =
+            client.send(
+                HttpRequest.newBuilder(second.uri().resolve("/api/caches")).build(),
+                HttpResponse.BodyHandlers.ofString());
         assertEquals(200, r.statusCode());
       }
     } finally {
@@ -135,10 +170,11 @@ class SecurityAndRobustnessTest {
       assertEquals(200, page.statusCode());
       assertTrue(page.headers().firstValue("Content-Type").orElseThrow().startsWith("text/html"));
       assertTrue(page.body().contains("<script src=\"/console/console.js\">"));
-      assertTrue(!page.body().contains("://cdn") && !page.body().contains("https://"),
+      assertTrue(
+          !page.body().contains("://cdn") && !page.body().contains("https://"),
           "nothing is fetched from elsewhere");
-      for (String asset : new String[] {"/console/console.js", "/console/charts.js",
-          "/console/console.css"}) {
+      for (String asset :
+          new String[] {"/console/console.js", "/console/charts.js", "/console/console.css"}) {
         HttpResponse<String> r = f.get(asset);
         assertEquals(200, r.statusCode(), asset);
         assertTrue(r.body().length() > 500, asset);
@@ -147,8 +183,8 @@ class SecurityAndRobustnessTest {
   }
 
   private static String raw(Fixture f, String request) throws IOException {
-    return new String(rawBytes(f, request.getBytes(StandardCharsets.ISO_8859_1)),
-        StandardCharsets.ISO_8859_1);
+    return new String(
+        rawBytes(f, request.getBytes(StandardCharsets.ISO_8859_1)), StandardCharsets.ISO_8859_1);
   }
 
   /** Sends bytes on a fresh connection, half-closes it, and reads whatever comes back. */

@@ -24,10 +24,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The log and cluster sections as an application wires them (larder-http knows neither
- * module: each gives its figures as a map, registered with {@link CacheDirectory#section}):
- * {@code /api/caches} reports what {@link LogStatus} and {@link ClusterStatus} read, and follows
- * commits, checkpoints and membership.
+ * The log and cluster sections as an application wires them (larder-http knows neither module: each
+ * gives its figures as a map, registered with {@link CacheDirectory#section}): {@code /api/caches}
+ * reports what {@link LogStatus} and {@link ClusterStatus} read, and follows commits, checkpoints
+ * and membership.
  */
 @Timeout(120)
 class StatusSectionsTest {
@@ -37,8 +37,8 @@ class StatusSectionsTest {
   void logSectionFollowsCommitsAndCheckpoints(@TempDir Path dir) throws Exception {
     TxCacheSpec<String, String> spec =
         TxCacheSpec.of("accounts", Codecs.strings(), Codecs.strings());
-    try (TxStore store = TxStore.builder().cache(spec)
-            .persistence(dir).fsync(FsyncPolicy.always()).build();
+    try (TxStore store =
+            TxStore.builder().cache(spec).persistence(dir).fsync(FsyncPolicy.always()).build();
         Fixture f = Fixture.start()) {
       f.directory.section("log", () -> store.logStatus().orElseThrow().figures());
       TxCache<String, String> accounts = store.cache(spec);
@@ -62,8 +62,8 @@ class StatusSectionsTest {
       log = section(f, "log");
       assertEquals(checkpointed, log.get("lastCheckpoint").asLong());
       assertEquals(1, log.get("checkpoints").asLong());
-      assertEquals(store.logStatus().orElseThrow().lastSequence(),
-          log.get("lastSequence").asLong());
+      assertEquals(
+          store.logStatus().orElseThrow().lastSequence(), log.get("lastSequence").asLong());
       assertTrue(log.get("lastSequence").asLong() > checkpointed);
     }
   }
@@ -71,7 +71,8 @@ class StatusSectionsTest {
   @Test
   void clusterSectionShowsMembersViewAndRebalance() throws Exception {
     String name = "status-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
-    try (ClusteredCache<String, String> a = node(name, "a"); Fixture f = Fixture.start()) {
+    try (ClusteredCache<String, String> a = node(name, "a");
+        Fixture f = Fixture.start()) {
       f.directory.section("cluster", () -> ClusterStatus.of(a).figures());
       JsonNode cluster = section(f, "cluster");
       assertEquals(name, cluster.get("cluster").asText());
@@ -107,9 +108,16 @@ class StatusSectionsTest {
 
   private static ClusteredCache<String, String> node(String cluster, String node) {
     return ClusteredCache.builder(String.class, String.class)
-        .cluster(ClusterConfig.builder().stack(Stacks.IN_PROCESS).clusterName(cluster)
-            .nodeName(node).mode(ClusterMode.DISTRIBUTED).owners(2)
-            .timeout(Duration.ofSeconds(10)).segments(16).build())
+        .cluster(
+            ClusterConfig.builder()
+                .stack(Stacks.IN_PROCESS)
+                .clusterName(cluster)
+                .nodeName(node)
+                .mode(ClusterMode.DISTRIBUTED)
+                .owners(2)
+                .timeout(Duration.ofSeconds(10))
+                .segments(16)
+                .build())
         .build();
   }
 

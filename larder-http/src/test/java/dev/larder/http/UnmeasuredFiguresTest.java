@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * A served cache that does not measure puts, removals, loads or latencies (as larder-server's
- * keyspace) has those figures left out of {@code /api/caches} and {@code /metrics}, not reported
- * as 0; what it measures is reported as for any cache, and a Larder cache beside it keeps every
+ * keyspace) has those figures left out of {@code /api/caches} and {@code /metrics}, not reported as
+ * 0; what it measures is reported as for any cache, and a Larder cache beside it keeps every
  * figure.
  */
 @Timeout(60)
@@ -57,21 +57,30 @@ class UnmeasuredFiguresTest {
     try (Fixture f = Fixture.start().traffic()) {
       f.directory.add("reads-only", new ReadsOnlyCache().traffic());
       PrometheusText text = PrometheusText.parse(f.get("/metrics").body());
-      for (String[] absent : new String[][] {{"cache_puts_total"}, {"cache_load_total"},
-          {"larder_cache_removals_total", "cause", "explicit"},
-          {"larder_cache_latency_seconds"}}) {
-        assertTrue(text.samples().stream().noneMatch(s -> s.name().equals(absent[0])
-                && "reads-only".equals(s.labels().get("cache"))
-                && (absent.length == 1 || absent[2].equals(s.labels().get(absent[1])))),
+      for (String[] absent :
+          new String[][] {
+            {"cache_puts_total"},
+            {"cache_load_total"},
+            {"larder_cache_removals_total", "cause", "explicit"},
+            {"larder_cache_latency_seconds"}
+          }) {
+        assertTrue(
+            text.samples().stream()
+                .noneMatch(
+                    s ->
+                        s.name().equals(absent[0])
+                            && "reads-only".equals(s.labels().get("cache"))
+                            && (absent.length == 1 || absent[2].equals(s.labels().get(absent[1])))),
             String.join(" ", absent) + " for a cache that does not measure it");
       }
       assertEquals(3, text.value("cache_gets_total", "cache", "reads-only", "result", "hit"));
       assertEquals(1, text.value("cache_gets_total", "cache", "reads-only", "result", "miss"));
-      assertEquals(0, text.value("larder_cache_removals_total", "cache", "reads-only", "cause",
-          "expired"));
+      assertEquals(
+          0, text.value("larder_cache_removals_total", "cache", "reads-only", "cause", "expired"));
       assertEquals(2, text.value("cache_size", "cache", "reads-only"));
       assertEquals(128, text.value("larder_cache_memory_used_bytes", "cache", "reads-only"));
-      assertTrue(text.find("cache_puts_total", "cache", "books").isPresent(),
+      assertTrue(
+          text.find("cache_puts_total", "cache", "books").isPresent(),
           "a Larder cache keeps its put counter");
     }
   }

@@ -12,9 +12,9 @@ import javax.cache.spi.CachingProvider;
  *
  * <p><b>Managers.</b> One {@link CacheManager} exists per (URI, class loader) pair until it is
  * closed. The URI names the manager and may address a configuration file (format: the module
- * README, "Configuration file"): {@code classpath:path/file.properties}, or any absolute URL
- * such as {@code file:/etc/app/larder.properties}; the default URI {@value #DEFAULT_URI} reads
- * {@value #DEFAULT_RESOURCE} from the class path when it exists. Other URIs carry no file.
+ * README, "Configuration file"): {@code classpath:path/file.properties}, or any absolute URL such
+ * as {@code file:/etc/app/larder.properties}; the default URI {@value #DEFAULT_URI} reads {@value
+ * #DEFAULT_RESOURCE} from the class path when it exists. Other URIs carry no file.
  *
  * <p><b>Optional features.</b> Store-by-reference is supported (the entries then stay on the heap
  * as the caller's objects).
@@ -81,7 +81,8 @@ public final class LarderCachingProvider implements CachingProvider {
 
   @Override
   public void close(URI uri, ClassLoader classLoader) {
-    registry.close(uri == null ? getDefaultURI() : uri,
+    registry.close(
+        uri == null ? getDefaultURI() : uri,
         classLoader == null ? getDefaultClassLoader() : classLoader);
   }
 

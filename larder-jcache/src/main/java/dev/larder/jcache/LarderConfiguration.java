@@ -52,8 +52,8 @@ public final class LarderConfiguration<K, V> extends MutableConfiguration<K, V> 
   }
 
   /**
-   * Copies any configuration: a {@link CompleteConfiguration} entirely, a plain
-   * {@link Configuration} by its types and store-by-value flag (as JCache requires).
+   * Copies any configuration: a {@link CompleteConfiguration} entirely, a plain {@link
+   * Configuration} by its types and store-by-value flag (as JCache requires).
    *
    * @param configuration the configuration, not null
    * @param <K> key type
@@ -79,7 +79,7 @@ public final class LarderConfiguration<K, V> extends MutableConfiguration<K, V> 
     valueCodec = other.valueCodec;
   }
 
-  /** @return the memory bound in bytes, or {@link #UNBOUNDED} */
+  /** Returns the memory bound in bytes, or {@link #UNBOUNDED}. */
   public long getMaximumMemory() {
     return maximumMemory;
   }
@@ -103,7 +103,7 @@ public final class LarderConfiguration<K, V> extends MutableConfiguration<K, V> 
     return this;
   }
 
-  /** @return the entry bound, or {@link #UNBOUNDED} */
+  /** Returns the entry bound, or {@link #UNBOUNDED}. */
   public long getMaximumEntries() {
     return maximumEntries;
   }
@@ -126,28 +126,29 @@ public final class LarderConfiguration<K, V> extends MutableConfiguration<K, V> 
     return this;
   }
 
-  /** @return where a store-by-value cache keeps its pages */
+  /** Returns where a store-by-value cache keeps its pages. */
   public Storage getStorage() {
     return storage;
   }
 
   /**
+   * Returns this configuration.
+   *
    * @param storage off-heap (default) or heap-backed pages, not null
-   * @return this configuration
    */
   public LarderConfiguration<K, V> setStorage(Storage storage) {
     this.storage = Objects.requireNonNull(storage, "storage");
     return this;
   }
 
-  /** @return the key codec, or null to choose one from the key type */
+  /** Returns the key codec, or null to choose one from the key type. */
   public Codec<K> getKeyCodec() {
     return keyCodec;
   }
 
   /**
-   * The key codec defines key identity: two keys are the same key when their bytes are equal.
-   * Not serialized with the configuration.
+   * The key codec defines key identity: two keys are the same key when their bytes are equal. Not
+   * serialized with the configuration.
    *
    * @param codec the codec, or null to choose one from the key type
    * @return this configuration
@@ -157,7 +158,7 @@ public final class LarderConfiguration<K, V> extends MutableConfiguration<K, V> 
     return this;
   }
 
-  /** @return the value codec, or null to choose one from the value type */
+  /** Returns the value codec, or null to choose one from the value type. */
   public Codec<V> getValueCodec() {
     return valueCodec;
   }

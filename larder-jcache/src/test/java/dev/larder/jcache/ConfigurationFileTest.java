@@ -86,7 +86,7 @@ class ConfigurationFileTest {
   @Test
   void storeByReferenceFromTheFile() {
     Cache<Object, Object> refs = manager("classpath:larder-test.properties").getCache("refs");
-    StringBuilder value = new StringBuilder("mutable");
+    String value = "mutable";
     refs.put("k", value);
     assertSame(value, refs.get("k"));
   }
@@ -94,16 +94,20 @@ class ConfigurationFileTest {
   @Test
   void aPlainConfigurationFromCodeIsCompletedByTheFile() {
     CacheManager manager = manager("classpath:larder-test.properties");
-    Cache<String, String> other = manager.createCache("fromCode",
-        new MutableConfiguration<String, String>().setTypes(String.class, String.class));
+    Cache<String, String> other =
+        manager.createCache(
+            "fromCode",
+            new MutableConfiguration<String, String>().setTypes(String.class, String.class));
     @SuppressWarnings("unchecked")
     LarderConfiguration<String, String> otherConfig =
         other.getConfiguration(LarderConfiguration.class);
     assertEquals(Storage.HEAP, otherConfig.getStorage(), "default.storage applies");
     assertFalse(otherConfig.isStatisticsEnabled());
 
-    Cache<String, String> sessions = manager.createCache("sessions",
-        new MutableConfiguration<String, String>().setTypes(String.class, String.class));
+    Cache<String, String> sessions =
+        manager.createCache(
+            "sessions",
+            new MutableConfiguration<String, String>().setTypes(String.class, String.class));
     @SuppressWarnings("unchecked")
     LarderConfiguration<String, String> config =
         sessions.getConfiguration(LarderConfiguration.class);
@@ -114,8 +118,9 @@ class ConfigurationFileTest {
   @Test
   void aLarderConfigurationFromCodeIsUsedAsItIs() {
     CacheManager manager = manager("classpath:larder-test.properties");
-    Cache<String, String> cache = manager.createCache("sessions",
-        new LarderConfiguration<String, String>().setStorage(Storage.OFF_HEAP));
+    Cache<String, String> cache =
+        manager.createCache(
+            "sessions", new LarderConfiguration<String, String>().setStorage(Storage.OFF_HEAP));
     @SuppressWarnings("unchecked")
     LarderConfiguration<String, String> config = cache.getConfiguration(LarderConfiguration.class);
     assertEquals(Storage.OFF_HEAP, config.getStorage());
@@ -123,27 +128,28 @@ class ConfigurationFileTest {
   }
 
   /**
-   * A cache the file configures without saying whether to count statistics gets one
-   * warning when it is created (Micrometer's meters would stay at 0); saying it either way, or
-   * having no file, is silent.
+   * A cache the file configures without saying whether to count statistics gets one warning when it
+   * is created (Micrometer's meters would stay at 0); saying it either way, or having no file, is
+   * silent.
    */
   @Test
   void aCacheWithStatisticsLeftUnsetLogsOneWarning() throws Exception {
     String path = Path.of(loader.getResource("larder-test.properties").toURI()).toString();
     java.util.logging.Logger log = java.util.logging.Logger.getLogger("dev.larder.jcache");
     List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
-    java.util.logging.Handler handler = new java.util.logging.Handler() {
-      @Override
-      public void publish(java.util.logging.LogRecord record) {
-        warnings.add(new java.util.logging.SimpleFormatter().formatMessage(record));
-      }
+    java.util.logging.Handler handler =
+        new java.util.logging.Handler() {
+          @Override
+          public void publish(java.util.logging.LogRecord record) {
+            warnings.add(new java.util.logging.SimpleFormatter().formatMessage(record));
+          }
 
-      @Override
-      public void flush() {}
+          @Override
+          public void flush() {}
 
-      @Override
-      public void close() {}
-    };
+          @Override
+          public void close() {}
+        };
     log.addHandler(handler);
     try {
       CacheManager manager = manager("classpath:larder-test.properties");
@@ -152,10 +158,16 @@ class ConfigurationFileTest {
       manager.getCache("users.by.id");
       manager.getCache("users.by.id");
       assertEquals(1, warnings.size(), warnings::toString);
-      assertTrue(warnings.get(0).startsWith("cache 'users.by.id' of cache manager"
-          + " classpath:larder-test.properties: statistics are off")
-          && warnings.get(0).contains("set cache.users.by.id.statistics (or default.statistics) in "
-              + path), warnings.get(0));
+      assertTrue(
+          warnings
+                  .get(0)
+                  .startsWith(
+                      "cache 'users.by.id' of cache manager"
+                          + " classpath:larder-test.properties: statistics are off")
+              && warnings
+                  .get(0)
+                  .contains("set cache.users.by.id.statistics (or default.statistics) in " + path),
+          warnings.get(0));
       manager.createCache("fromCode", new MutableConfiguration<>());
       assertEquals(2, warnings.size(), "caches created in code are completed by the file too");
       manager("no-file").createCache("plain", new MutableConfiguration<>());
@@ -179,7 +191,8 @@ class ConfigurationFileTest {
 
   @Test
   void theDefaultUriReadsTheDefaultResourceWhenPresent(@TempDir Path dir) throws Exception {
-    Files.writeString(dir.resolve(LarderCachingProvider.DEFAULT_RESOURCE),
+    Files.writeString(
+        dir.resolve(LarderCachingProvider.DEFAULT_RESOURCE),
         "larder.jcache.format = 1\ncache.fromDefault.storage = HEAP\n");
     try (URLClassLoader withFile = new URLClassLoader(new URL[] {dir.toUri().toURL()}, loader)) {
       CacheManager manager = provider.getCacheManager(provider.getDefaultURI(), withFile);
@@ -187,7 +200,8 @@ class ConfigurationFileTest {
       assertEquals(URI.create(LarderCachingProvider.DEFAULT_URI), manager.getURI());
       Cache<Object, Object> cache = manager.getCache("fromDefault");
       @SuppressWarnings("unchecked")
-      LarderConfiguration<Object, Object> config = cache.getConfiguration(LarderConfiguration.class);
+      LarderConfiguration<Object, Object> config =
+          cache.getConfiguration(LarderConfiguration.class);
       assertEquals(Storage.HEAP, config.getStorage());
     }
   }
@@ -200,7 +214,8 @@ class ConfigurationFileTest {
 
   @Test
   void missingClasspathFileFails() {
-    CacheException e = assertThrows(CacheException.class, () -> manager("classpath:absent.properties"));
+    CacheException e =
+        assertThrows(CacheException.class, () -> manager("classpath:absent.properties"));
     assertTrue(e.getMessage().contains("absent.properties"), e.getMessage());
   }
 
@@ -217,43 +232,61 @@ class ConfigurationFileTest {
   @Test
   void aBadValueFailsTheManagersCreationNamingTheFileAndTheLine(@TempDir Path dir)
       throws Exception {
-    Path file = Files.writeString(dir.resolve("bad-value.properties"), """
+    Path file =
+        Files.writeString(
+            dir.resolve("bad-value.properties"),
+            """
         larder.jcache.format = 1
         # the books cache
         cache.books.storage = HEAP
         cache.books.maximumEntries = 3x
         """);
     CacheException e = assertThrows(CacheException.class, () -> open(file.toUri()));
-    assertEquals(file + ", line 4 (cache.books.maximumEntries): cache 'books': bad"
-        + " maximumEntries '3x': not a number", e.getMessage());
+    assertEquals(
+        file
+            + ", line 4 (cache.books.maximumEntries): cache 'books': bad"
+            + " maximumEntries '3x': not a number",
+        e.getMessage());
   }
 
   @Test
   void aBadDefaultFailsAtStartUpEvenWithoutDeclaredCaches(@TempDir Path dir) throws Exception {
-    Path file = Files.writeString(dir.resolve("bad-default.properties"),
-        "larder.jcache.format = 1\ndefault.expiry = sometimes:1s\n");
+    Path file =
+        Files.writeString(
+            dir.resolve("bad-default.properties"),
+            "larder.jcache.format = 1\ndefault.expiry = sometimes:1s\n");
     CacheException e = assertThrows(CacheException.class, () -> open(file.toUri()));
-    assertTrue(e.getMessage().startsWith(file + ", line 2 (default.expiry): the defaults: bad"
-        + " expiry 'sometimes:1s'"), e.getMessage());
+    assertTrue(
+        e.getMessage()
+            .startsWith(
+                file + ", line 2 (default.expiry): the defaults: bad" + " expiry 'sometimes:1s'"),
+        e.getMessage());
   }
 
   @Test
   void aMissingLoaderClassFailsAtStartUp(@TempDir Path dir) throws Exception {
-    Path file = Files.writeString(dir.resolve("bad-loader.properties"),
-        "larder.jcache.format = 1\ncache.a.loader = com.example.Absent\n");
+    Path file =
+        Files.writeString(
+            dir.resolve("bad-loader.properties"),
+            "larder.jcache.format = 1\ncache.a.loader = com.example.Absent\n");
     CacheException absent = assertThrows(CacheException.class, () -> open(file.toUri()));
-    assertTrue(absent.getMessage().contains("line 2 (cache.a.loader)")
-        && absent.getMessage().contains("class not found"), absent.getMessage());
+    assertTrue(
+        absent.getMessage().contains("line 2 (cache.a.loader)")
+            && absent.getMessage().contains("class not found"),
+        absent.getMessage());
     Files.writeString(file, "larder.jcache.format = 1\ncache.b.loader = java.lang.String\n");
     CacheException notALoader = assertThrows(CacheException.class, () -> open(file.toUri()));
-    assertTrue(notALoader.getMessage().contains("does not implement javax.cache.integration"
-        + ".CacheLoader"), notALoader.getMessage());
+    assertTrue(
+        notALoader
+            .getMessage()
+            .contains("does not implement javax.cache.integration" + ".CacheLoader"),
+        notALoader.getMessage());
   }
 
   @Test
   void missingFormatVersionFails() {
-    CacheException e = assertThrows(CacheException.class,
-        () -> manager("classpath:larder-no-version.properties"));
+    CacheException e =
+        assertThrows(CacheException.class, () -> manager("classpath:larder-no-version.properties"));
     assertTrue(e.getMessage().contains("larder.jcache.format"), e.getMessage());
   }
 }

@@ -28,10 +28,11 @@ class InvokeStressTest {
   private static final int ROUNDS = 2_000;
   private static final int KEYS = 8;
 
-  private static final EntryProcessor<Integer, Long, Void> INCREMENT = (entry, args) -> {
-    entry.setValue(entry.exists() ? entry.getValue() + 1 : 1L);
-    return null;
-  };
+  private static final EntryProcessor<Integer, Long, Void> INCREMENT =
+      (entry, args) -> {
+        entry.setValue(entry.exists() ? entry.getValue() + 1 : 1L);
+        return null;
+      };
 
   @Test
   @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -46,29 +47,35 @@ class InvokeStressTest {
   }
 
   private void run(boolean storeByValue) throws Exception {
-    CacheManager manager = Caching.getCachingProvider(LarderCachingProvider.class.getName())
-        .getCacheManager(URI.create("stress-" + storeByValue), getClass().getClassLoader());
+    CacheManager manager =
+        Caching.getCachingProvider(LarderCachingProvider.class.getName())
+            .getCacheManager(URI.create("stress-" + storeByValue), getClass().getClassLoader());
     try {
-      Cache<Integer, Long> cache = manager.createCache("counters",
-          new MutableConfiguration<Integer, Long>().setTypes(Integer.class, Long.class)
-              .setStoreByValue(storeByValue));
+      Cache<Integer, Long> cache =
+          manager.createCache(
+              "counters",
+              new MutableConfiguration<Integer, Long>()
+                  .setTypes(Integer.class, Long.class)
+                  .setStoreByValue(storeByValue));
       ExecutorService pool = Executors.newFixedThreadPool(THREADS);
       CountDownLatch start = new CountDownLatch(1);
       List<Future<?>> futures = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
         int thread = t;
-        futures.add(pool.submit(() -> {
-          start.await();
-          for (int i = 0; i < ROUNDS; i++) {
-            int key = (i + thread) % KEYS;
-            if (i % 2 == 0) {
-              cache.invoke(key, INCREMENT);
-            } else {
-              casIncrement(cache, key);
-            }
-          }
-          return null;
-        }));
+        futures.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  for (int i = 0; i < ROUNDS; i++) {
+                    int key = (i + thread) % KEYS;
+                    if (i % 2 == 0) {
+                      cache.invoke(key, INCREMENT);
+                    } else {
+                      casIncrement(cache, key);
+                    }
+                  }
+                  return null;
+                }));
       }
       start.countDown();
       for (Future<?> future : futures) {

@@ -67,29 +67,46 @@ class LarderJCacheTest {
   @Test
   @SuppressWarnings({"unchecked", "rawtypes"})
   void keysOfTheWrongClassFailNamingTheCacheAndTheTypes() {
-    Cache<Object, Object> typed = (Cache) manager.createCache("typed",
-        new LarderConfiguration<Long, String>().setTypes(Long.class, String.class));
+    Cache<Object, Object> typed =
+        (Cache)
+            manager.createCache(
+                "typed",
+                new LarderConfiguration<Long, String>().setTypes(Long.class, String.class));
     ClassCastException get = assertThrows(ClassCastException.class, () -> typed.get("one"));
-    assertEquals("cache 'typed': a key of class java.lang.String is not a java.lang.Long, the"
-        + " configured key type", get.getMessage());
+    assertEquals(
+        "cache 'typed': a key of class java.lang.String is not a java.lang.Long, the"
+            + " configured key type",
+        get.getMessage());
     assertThrows(ClassCastException.class, () -> typed.remove("one"));
     assertThrows(ClassCastException.class, () -> typed.getAll(java.util.Set.of("one")));
     ClassCastException put = assertThrows(ClassCastException.class, () -> typed.put(1L, 2));
-    assertEquals("cache 'typed': a value of class java.lang.Integer is not a java.lang.String,"
-        + " the configured value type", put.getMessage());
+    assertEquals(
+        "cache 'typed': a value of class java.lang.Integer is not a java.lang.String,"
+            + " the configured value type",
+        put.getMessage());
 
-    Cache<Object, Object> byCodec = manager.createCache("byCodec",
-        new LarderConfiguration<>().setKeyCodec(
-            (dev.larder.codec.Codec<Object>) (dev.larder.codec.Codec<?>) dev.larder.codec.Codecs.longs()));
+    Cache<Object, Object> byCodec =
+        manager.createCache(
+            "byCodec",
+            new LarderConfiguration<>()
+                .setKeyCodec(
+                    (dev.larder.codec.Codec<Object>)
+                        (dev.larder.codec.Codec<?>) dev.larder.codec.Codecs.longs()));
     ClassCastException codec = assertThrows(ClassCastException.class, () -> byCodec.put("k", "v"));
-    assertTrue(codec.getMessage().startsWith("cache 'byCodec': a key of class java.lang.String is"
-        + " not a java.lang.Long, the key codec's type"), codec.getMessage());
+    assertTrue(
+        codec
+            .getMessage()
+            .startsWith(
+                "cache 'byCodec': a key of class java.lang.String is"
+                    + " not a java.lang.Long, the key codec's type"),
+        codec.getMessage());
   }
 
   @Test
   void storeByValueKeepsCopiesAndStoreByReferenceKeepsTheObject() {
-    Cache<String, Box> byValue = manager.createCache("byValue",
-        new MutableConfiguration<String, Box>().setTypes(String.class, Box.class));
+    Cache<String, Box> byValue =
+        manager.createCache(
+            "byValue", new MutableConfiguration<String, Box>().setTypes(String.class, Box.class));
     Box box = new Box("one");
     byValue.put("k", box);
     box.text = "changed";
@@ -97,17 +114,20 @@ class LarderJCacheTest {
     assertEquals("one", read.text);
     assertNotSame(read, byValue.get("k"));
 
-    Cache<String, Box> byReference = manager.createCache("byReference",
-        new MutableConfiguration<String, Box>().setTypes(String.class, Box.class)
-            .setStoreByValue(false));
+    Cache<String, Box> byReference =
+        manager.createCache(
+            "byReference",
+            new MutableConfiguration<String, Box>()
+                .setTypes(String.class, Box.class)
+                .setStoreByValue(false));
     byReference.put("k", box);
     assertSame(box, byReference.get("k"));
   }
 
   /**
-   * A bounded store-by-value cache of immutable values (strings) has Larder's hot tier: a key
-   * read often returns one shared instance, which no caller can change; an unbounded one has no
-   * tier and decodes a copy for every read.
+   * A bounded store-by-value cache of immutable values (strings) has Larder's hot tier: a key read
+   * often returns one shared instance, which no caller can change; an unbounded one has no tier and
+   * decodes a copy for every read.
    */
   @Test
   void aBoundedCacheOfStringsSharesItsHotValues() {
@@ -118,14 +138,16 @@ class LarderJCacheTest {
     hot.put("k", "value");
     assertTrue(sharedAfterReads(hot, "k"), "never the same instance twice");
 
-    Cache<String, String> unbounded = manager.createCache("coldStrings",
-        new MutableConfiguration<String, String>().setTypes(String.class, String.class));
+    Cache<String, String> unbounded =
+        manager.createCache(
+            "coldStrings",
+            new MutableConfiguration<String, String>().setTypes(String.class, String.class));
     unbounded.put("k", "value");
     assertFalse(sharedAfterReads(unbounded, "k"), "an unbounded cache shared an instance");
     assertEquals("value", unbounded.get("k"));
   }
 
-  /** @return whether two reads running returned one instance, within 100 reads */
+  /** Returns whether two reads running returned one instance, within 100 reads. */
   private static boolean sharedAfterReads(Cache<String, String> cache, String key) {
     String last = cache.get(key);
     for (int i = 0; i < 100; i++) {
@@ -166,9 +188,12 @@ class LarderJCacheTest {
   @Test
   void unserializableValuesAreRefusedBeforeTheWriterSeesThem() {
     CountingWriter.WRITES.set(0);
-    Cache<Object, Object> cache = manager.createCache("writeThrough",
-        new MutableConfiguration<Object, Object>().setWriteThrough(true)
-            .setCacheWriterFactory(FactoryBuilder.factoryOf(new CountingWriter())));
+    Cache<Object, Object> cache =
+        manager.createCache(
+            "writeThrough",
+            new MutableConfiguration<Object, Object>()
+                .setWriteThrough(true)
+                .setCacheWriterFactory(FactoryBuilder.factoryOf(new CountingWriter())));
     assertThrows(IllegalArgumentException.class, () -> cache.put("k", new Object()));
     assertEquals(0, CountingWriter.WRITES.get());
     cache.put("k", "serializable");
@@ -180,17 +205,26 @@ class LarderJCacheTest {
 
   @Test
   void keyCodecsThatMayEncodeEqualKeysDifferentlyAreRefusedAtCreation() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> manager.createCache("plainSetKeys", new LarderConfiguration<Set<String>, String>()
-            .setKeyCodec(Codecs.set(Codecs.strings()))));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                manager.createCache(
+                    "plainSetKeys",
+                    new LarderConfiguration<Set<String>, String>()
+                        .setKeyCodec(Codecs.set(Codecs.strings()))));
     assertTrue(e.getMessage().contains("not deterministic"), e.getMessage());
-    Cache<TaggedKey, String> tagged = manager.createCache("taggedKeys",
-        new MutableConfiguration<TaggedKey, String>().setTypes(TaggedKey.class, String.class));
+    Cache<TaggedKey, String> tagged =
+        manager.createCache(
+            "taggedKeys",
+            new MutableConfiguration<TaggedKey, String>().setTypes(TaggedKey.class, String.class));
     tagged.put(new TaggedKey("x", new LinkedHashSet<>(List.of("a", "b"))), "v");
     assertEquals("v", tagged.get(new TaggedKey("x", new LinkedHashSet<>(List.of("b", "a")))));
-    Cache<Set<String>, String> canonical = manager.createCache("canonicalKeys",
-        new LarderConfiguration<Set<String>, String>()
-            .setKeyCodec(Codecs.canonicalSet(Codecs.strings())));
+    Cache<Set<String>, String> canonical =
+        manager.createCache(
+            "canonicalKeys",
+            new LarderConfiguration<Set<String>, String>()
+                .setKeyCodec(Codecs.canonicalSet(Codecs.strings())));
     canonical.put(new LinkedHashSet<>(List.of("a", "b")), "v");
     assertEquals("v", canonical.get(new LinkedHashSet<>(List.of("b", "a"))));
   }
@@ -198,8 +232,8 @@ class LarderJCacheTest {
   /** Conditional writes compare by equals, also where equal values serialize differently. */
   @Test
   void conditionalWritesMatchEqualValuesThatSerializeDifferently() {
-    Cache<String, Object> cache = manager.createCache("serializedMaps",
-        new MutableConfiguration<String, Object>());
+    Cache<String, Object> cache =
+        manager.createCache("serializedMaps", new MutableConfiguration<String, Object>());
     HashMap<String, Integer> stored = new HashMap<>(Map.of("a", 1, "b", 2));
     HashMap<String, Integer> equal = new HashMap<>(1024); // another capacity: other bytes
     equal.putAll(stored);
@@ -213,9 +247,12 @@ class LarderJCacheTest {
 
   @Test
   void byValueCachesUnwrapToTheLarderCache() {
-    Cache<Long, String> cache = manager.createCache("unwrap",
-        new LarderConfiguration<Long, String>().setStorage(Storage.HEAP)
-            .setTypes(Long.class, String.class));
+    Cache<Long, String> cache =
+        manager.createCache(
+            "unwrap",
+            new LarderConfiguration<Long, String>()
+                .setStorage(Storage.HEAP)
+                .setTypes(Long.class, String.class));
     cache.put(1L, "one");
     dev.larder.Cache<?, ?> larder = cache.unwrap(dev.larder.Cache.class);
     assertEquals(1, larder.estimatedSize());
@@ -225,10 +262,12 @@ class LarderJCacheTest {
 
   @Test
   void userCodecsAreUsed() {
-    Cache<String, String> cache = manager.createCache("codec",
-        new LarderConfiguration<String, String>()
-            .setValueCodec(new dev.larder.jcache.internal.UpperCaseCodec())
-            .setTypes(String.class, String.class));
+    Cache<String, String> cache =
+        manager.createCache(
+            "codec",
+            new LarderConfiguration<String, String>()
+                .setValueCodec(new dev.larder.jcache.internal.UpperCaseCodec())
+                .setTypes(String.class, String.class));
     cache.put("k", "quiet");
     assertEquals("QUIET", cache.get("k"));
   }
@@ -237,9 +276,14 @@ class LarderJCacheTest {
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
   void theMemoryBoundHoldsAndEvictionsAreCounted() throws InterruptedException {
     long bound = 256 * 1024;
-    Cache<Long, Object> cache = manager.createCache("bounded",
-        new LarderConfiguration<Long, Object>().setMaximumMemory(bound).setStorage(Storage.HEAP)
-            .setStatisticsEnabled(true).setTypes(Long.class, Object.class));
+    Cache<Long, Object> cache =
+        manager.createCache(
+            "bounded",
+            new LarderConfiguration<Long, Object>()
+                .setMaximumMemory(bound)
+                .setStorage(Storage.HEAP)
+                .setStatisticsEnabled(true)
+                .setTypes(Long.class, Object.class));
     for (long i = 0; i < 5000; i++) {
       cache.put(i, new ArrayList<>(Collections.nCopies(20, "value " + i)));
     }
@@ -254,8 +298,10 @@ class LarderJCacheTest {
   }
 
   /** Records the values of UPDATED events, in delivery order. */
-  static final class RecordingListener implements CacheEntryUpdatedListener<String, Integer>,
-      CacheEntryCreatedListener<String, Integer>, Serializable {
+  static final class RecordingListener
+      implements CacheEntryUpdatedListener<String, Integer>,
+          CacheEntryCreatedListener<String, Integer>,
+          Serializable {
     private static final long serialVersionUID = 1L;
     static final List<Integer> SEEN = Collections.synchronizedList(new ArrayList<>());
 
@@ -274,10 +320,12 @@ class LarderJCacheTest {
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
   void asynchronousListenersSeeEachKeysEventsInOrder() throws InterruptedException {
     RecordingListener.SEEN.clear();
-    MutableConfiguration<String, Integer> config = new MutableConfiguration<String, Integer>()
-        .setTypes(String.class, Integer.class)
-        .addCacheEntryListenerConfiguration(new MutableCacheEntryListenerConfiguration<>(
-            FactoryBuilder.factoryOf(new RecordingListener()), null, false, false));
+    MutableConfiguration<String, Integer> config =
+        new MutableConfiguration<String, Integer>()
+            .setTypes(String.class, Integer.class)
+            .addCacheEntryListenerConfiguration(
+                new MutableCacheEntryListenerConfiguration<>(
+                    FactoryBuilder.factoryOf(new RecordingListener()), null, false, false));
     Cache<String, Integer> cache = manager.createCache("async", config);
     int writes = 2000;
     for (int i = 0; i < writes; i++) {
@@ -292,8 +340,8 @@ class LarderJCacheTest {
   }
 
   /** Fails on every creation. */
-  static final class FailingListener implements CacheEntryCreatedListener<String, String>,
-      Serializable {
+  static final class FailingListener
+      implements CacheEntryCreatedListener<String, String>, Serializable {
     private static final long serialVersionUID = 1L;
 
     @Override
@@ -304,10 +352,12 @@ class LarderJCacheTest {
 
   @Test
   void synchronousListenerFailuresReachTheCallerAfterTheWrite() {
-    MutableConfiguration<String, String> config = new MutableConfiguration<String, String>()
-        .setTypes(String.class, String.class)
-        .addCacheEntryListenerConfiguration(new MutableCacheEntryListenerConfiguration<>(
-            FactoryBuilder.factoryOf(new FailingListener()), null, false, true));
+    MutableConfiguration<String, String> config =
+        new MutableConfiguration<String, String>()
+            .setTypes(String.class, String.class)
+            .addCacheEntryListenerConfiguration(
+                new MutableCacheEntryListenerConfiguration<>(
+                    FactoryBuilder.factoryOf(new FailingListener()), null, false, true));
     Cache<String, String> cache = manager.createCache("failing", config);
     CacheEntryListenerException e =
         assertThrows(CacheEntryListenerException.class, () -> cache.put("k", "v"));
@@ -317,14 +367,19 @@ class LarderJCacheTest {
 
   @Test
   void mxBeansAreRegisteredUnderTheStandardNamesAndRemovedOnClose() throws Exception {
-    Cache<String, String> cache = manager.createCache("managed",
-        new MutableConfiguration<String, String>().setStatisticsEnabled(true)
-            .setManagementEnabled(true));
+    Cache<String, String> cache =
+        manager.createCache(
+            "managed",
+            new MutableConfiguration<String, String>()
+                .setStatisticsEnabled(true)
+                .setManagementEnabled(true));
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-    ObjectName statistics = new ObjectName(
-        "javax.cache:type=CacheStatistics,CacheManager=larder-jcache-test,Cache=managed");
-    ObjectName configuration = new ObjectName(
-        "javax.cache:type=CacheConfiguration,CacheManager=larder-jcache-test,Cache=managed");
+    ObjectName statistics =
+        new ObjectName(
+            "javax.cache:type=CacheStatistics,CacheManager=larder-jcache-test,Cache=managed");
+    ObjectName configuration =
+        new ObjectName(
+            "javax.cache:type=CacheConfiguration,CacheManager=larder-jcache-test,Cache=managed");
     cache.put("a", "b");
     cache.get("a");
     assertEquals(1L, server.getAttribute(statistics, "CacheHits"));

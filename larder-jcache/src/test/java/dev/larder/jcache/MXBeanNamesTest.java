@@ -19,17 +19,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every cache gets its own statistics and configuration MXBeans, whatever
- * characters its name holds, and closing one cache removes only its own.
+ * Every cache gets its own statistics and configuration MXBeans, whatever characters its name
+ * holds, and closing one cache removes only its own.
  */
 class MXBeanNamesTest {
 
   private static final String MANAGER = "larder-mxbean-names-test";
   private static final MBeanServer SERVER = ManagementFactory.getPlatformMBeanServer();
 
-  private final CacheManager manager = Caching
-      .getCachingProvider(LarderCachingProvider.class.getName())
-      .getCacheManager(URI.create(MANAGER), getClass().getClassLoader());
+  private final CacheManager manager =
+      Caching.getCachingProvider(LarderCachingProvider.class.getName())
+          .getCacheManager(URI.create(MANAGER), getClass().getClassLoader());
 
   @AfterEach
   void close() {
@@ -37,13 +37,15 @@ class MXBeanNamesTest {
   }
 
   private static MutableConfiguration<String, String> managed() {
-    return new MutableConfiguration<String, String>().setTypes(String.class, String.class)
-        .setStatisticsEnabled(true).setManagementEnabled(true);
+    return new MutableConfiguration<String, String>()
+        .setTypes(String.class, String.class)
+        .setStatisticsEnabled(true)
+        .setManagementEnabled(true);
   }
 
   private static ObjectName beanOf(String type, String quotedName) throws Exception {
-    return new ObjectName("javax.cache:type=" + type + ",CacheManager=" + MANAGER + ",Cache="
-        + quotedName);
+    return new ObjectName(
+        "javax.cache:type=" + type + ",CacheManager=" + MANAGER + ",Cache=" + quotedName);
   }
 
   private static long hits(String quotedName) throws Exception {
@@ -64,10 +66,21 @@ class MXBeanNamesTest {
       }
       expected++;
     }
-    assertEquals(caches.size(), SERVER.queryNames(new ObjectName(
-        "javax.cache:type=CacheStatistics,CacheManager=" + MANAGER + ",*"), null).size());
-    assertEquals(caches.size(), SERVER.queryNames(new ObjectName(
-        "javax.cache:type=CacheConfiguration,CacheManager=" + MANAGER + ",*"), null).size());
+    assertEquals(
+        caches.size(),
+        SERVER
+            .queryNames(
+                new ObjectName("javax.cache:type=CacheStatistics,CacheManager=" + MANAGER + ",*"),
+                null)
+            .size());
+    assertEquals(
+        caches.size(),
+        SERVER
+            .queryNames(
+                new ObjectName(
+                    "javax.cache:type=CacheConfiguration,CacheManager=" + MANAGER + ",*"),
+                null)
+            .size());
     assertEquals(1L, hits("a.b"), "a name an unquoted value can hold is written as it is");
     assertEquals(2L, hits(ObjectName.quote("a:b")));
     assertEquals(3L, hits(ObjectName.quote("a,b")));
@@ -102,17 +115,17 @@ class MXBeanNamesTest {
     // registered last holds the name, and the other's close must not take it away
     javax.cache.spi.CachingProvider provider =
         Caching.getCachingProvider(LarderCachingProvider.class.getName());
-    CacheManager colon = provider.getCacheManager(URI.create("larder-mx:shared"),
-        getClass().getClassLoader());
-    CacheManager dot = provider.getCacheManager(URI.create("larder-mx.shared"),
-        getClass().getClassLoader());
+    CacheManager colon =
+        provider.getCacheManager(URI.create("larder-mx:shared"), getClass().getClassLoader());
+    CacheManager dot =
+        provider.getCacheManager(URI.create("larder-mx.shared"), getClass().getClassLoader());
     try {
       Cache<String, String> first = colon.createCache("c", managed());
       Cache<String, String> second = dot.createCache("c", managed());
       second.put("k", "v");
       second.get("k");
-      ObjectName shared = new ObjectName(
-          "javax.cache:type=CacheStatistics,CacheManager=larder-mx.shared,Cache=c");
+      ObjectName shared =
+          new ObjectName("javax.cache:type=CacheStatistics,CacheManager=larder-mx.shared,Cache=c");
       first.close();
       assertTrue(SERVER.isRegistered(shared), "the other cache's bean stays");
       assertEquals(1L, SERVER.getAttribute(shared, "CacheHits"));

@@ -24,9 +24,9 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.ClassPathResource;
 
 /**
- * Spring's cache abstraction over Larder, wired as Spring Boot wires JCache: the configuration
- * file is a Spring resource whose URI (a file: or jar: URI) addresses the cache manager, and the
- * caches it declares are found by name on first use.
+ * Spring's cache abstraction over Larder, wired as Spring Boot wires JCache: the configuration file
+ * is a Spring resource whose URI (a file: or jar: URI) addresses the cache manager, and the caches
+ * it declares are found by name on first use.
  */
 class SpringJCacheTest {
 
@@ -52,8 +52,9 @@ class SpringJCacheTest {
     @Bean
     CacheManager cacheManager() throws Exception {
       URI config = new ClassPathResource("larder-test.properties").getURI();
-      return new JCacheCacheManager(Caching.getCachingProvider(LarderCachingProvider.class.getName())
-          .getCacheManager(config, getClass().getClassLoader()));
+      return new JCacheCacheManager(
+          Caching.getCachingProvider(LarderCachingProvider.class.getName())
+              .getCacheManager(config, getClass().getClassLoader()));
     }
 
     @Bean
@@ -100,8 +101,9 @@ class SpringJCacheTest {
     @Bean
     CacheManager cacheManager() throws Exception {
       URI config = new ClassPathResource("larder-spring.properties").getURI();
-      return new JCacheCacheManager(Caching.getCachingProvider(LarderCachingProvider.class.getName())
-          .getCacheManager(config, getClass().getClassLoader()));
+      return new JCacheCacheManager(
+          Caching.getCachingProvider(LarderCachingProvider.class.getName())
+              .getCacheManager(config, getClass().getClassLoader()));
     }
 
     @Bean
@@ -125,15 +127,21 @@ class SpringJCacheTest {
 
       ClassCastException nullMarker =
           assertThrows(ClassCastException.class, () -> library.find(404L));
-      assertEquals("cache 'books': a value of class org.springframework.cache.support.NullValue"
-          + " is not a " + Book.class.getName() + ", the configured value type (it is Spring's"
-          + " marker for a cached null: disable null caching for this cache, or leave its"
-          + " valueType unset; see larder-jcache's README, \"Spring\")", nullMarker.getMessage());
+      assertEquals(
+          "cache 'books': a value of class org.springframework.cache.support.NullValue"
+              + " is not a "
+              + Book.class.getName()
+              + ", the configured value type (it is Spring's"
+              + " marker for a cached null: disable null caching for this cache, or leave its"
+              + " valueType unset; see larder-jcache's README, \"Spring\")",
+          nullMarker.getMessage());
 
       ClassCastException wrongKey =
           assertThrows(ClassCastException.class, () -> library.byTitle("Dune"));
-      assertEquals("cache 'books': a key of class java.lang.String is not a java.lang.Long, the"
-          + " configured key type", wrongKey.getMessage());
+      assertEquals(
+          "cache 'books': a key of class java.lang.String is not a java.lang.Long, the"
+              + " configured key type",
+          wrongKey.getMessage());
 
       int before = library.calls();
       assertNull(library.findOrNull(404L));
@@ -161,8 +169,8 @@ class SpringJCacheTest {
   /**
    * Wired as Spring Boot's JCacheCacheConfiguration wires JCache: the manager from the provider
    * with the configuration resource's URI and the provider's default class loader, Spring's
-   * JCacheCacheManager over it, and createCache(name, new MutableConfiguration()) for each name
-   * of spring.cache.cache-names (none here, as the README advises for file-declared caches).
+   * JCacheCacheManager over it, and createCache(name, new MutableConfiguration()) for each name of
+   * spring.cache.cache-names (none here, as the README advises for file-declared caches).
    */
   @Configuration
   @EnableCaching
@@ -174,9 +182,11 @@ class SpringJCacheTest {
     javax.cache.CacheManager jCacheCacheManager() throws Exception {
       javax.cache.spi.CachingProvider provider =
           Caching.getCachingProvider(LarderCachingProvider.class.getName());
-      javax.cache.CacheManager manager = provider.getCacheManager(
-          new ClassPathResource("larder-boot.properties").getURI(),
-          provider.getDefaultClassLoader(), new Properties());
+      javax.cache.CacheManager manager =
+          provider.getCacheManager(
+              new ClassPathResource("larder-boot.properties").getURI(),
+              provider.getDefaultClassLoader(),
+              new Properties());
       for (String name : cacheNames) {
         manager.createCache(name, new MutableConfiguration<>());
       }
@@ -195,9 +205,9 @@ class SpringJCacheTest {
   }
 
   /**
-   * Caches the file declares with createAtStartup exist as soon as the manager does,
-   * so Spring lists them at start-up (where Boot binds their meters), and any number of contexts
-   * in one JVM share them without "a cache named ... already exists".
+   * Caches the file declares with createAtStartup exist as soon as the manager does, so Spring
+   * lists them at start-up (where Boot binds their meters), and any number of contexts in one JVM
+   * share them without "a cache named ... already exists".
    */
   @Test
   void fileDeclaredCachesExistAtStartUpInEveryContext() {
@@ -206,12 +216,15 @@ class SpringJCacheTest {
         AnnotationConfigApplicationContext second =
             new AnnotationConfigApplicationContext(BootLikeConfig.class)) {
       for (AnnotationConfigApplicationContext context : List.of(first, second)) {
-        assertEquals(Set.of("greetings", "farewells"),
+        assertEquals(
+            Set.of("greetings", "farewells"),
             Set.copyOf(context.getBean(CacheManager.class).getCacheNames()),
             "Spring sees the caches before any use");
       }
       javax.cache.CacheManager shared = first.getBean(javax.cache.CacheManager.class);
-      assertSame(shared, second.getBean(javax.cache.CacheManager.class),
+      assertSame(
+          shared,
+          second.getBean(javax.cache.CacheManager.class),
           "one manager per (URI, class loader)");
 
       assertEquals("hi ada", first.getBean(Greetings.class).greet("ada"));
@@ -229,15 +242,19 @@ class SpringJCacheTest {
   void listingAStartupCacheAsACacheNameFailsSayingWhy() {
     BootLikeConfig.cacheNames = List.of("greetings");
     try {
-      Exception e = assertThrows(Exception.class,
-          () -> new AnnotationConfigApplicationContext(BootLikeConfig.class).close());
+      Exception e =
+          assertThrows(
+              Exception.class,
+              () -> new AnnotationConfigApplicationContext(BootLikeConfig.class).close());
       Throwable cause = e;
       while (!(cause instanceof CacheException) && cause.getCause() != null) {
         cause = cause.getCause();
       }
-      assertTrue(cause.getMessage().startsWith("a cache named greetings already exists: ")
-          && cause.getMessage().contains("createAtStartup = true")
-          && cause.getMessage().contains("spring.cache.cache-names"), cause.getMessage());
+      assertTrue(
+          cause.getMessage().startsWith("a cache named greetings already exists: ")
+              && cause.getMessage().contains("createAtStartup = true")
+              && cause.getMessage().contains("spring.cache.cache-names"),
+          cause.getMessage());
     } finally {
       BootLikeConfig.cacheNames = List.of();
       Caching.getCachingProvider(LarderCachingProvider.class.getName()).close();

@@ -27,8 +27,8 @@ class LarderCacheMetricsTest {
   @Test
   void standardAndLarderMetersFollowTheCache() {
     MeterRegistry registry = new SimpleMeterRegistry();
-    try (Cache<String, String> cache = Cache.builder(String.class, String.class)
-        .maximumMemory(1 << 20).recordStats().build()) {
+    try (Cache<String, String> cache =
+        Cache.builder(String.class, String.class).maximumMemory(1 << 20).recordStats().build()) {
       LarderCacheMetrics.monitor(registry, cache, "books", "app", "demo");
       cache.put("a", "1");
       cache.put("b", "2");
@@ -45,22 +45,27 @@ class LarderCacheMetricsTest {
 
       assertEquals(2, counter(registry, "cache.gets", "result", "hit"));
       assertEquals(3, counter(registry, "cache.gets", "result", "miss"));
-      assertEquals(cache.stats().putCount(), counter(registry, "cache.puts"));
+      assertEquals((double) cache.stats().putCount(), counter(registry, "cache.puts"));
       assertEquals(1, counter(registry, "cache.load", "result", "success"));
-      assertEquals(cache.stats().loadFailureCount(),
+      assertEquals(
+          (double) cache.stats().loadFailureCount(),
           counter(registry, "cache.load", "result", "failure"));
       assertEquals(1, counter(registry, "larder.cache.removals", "cause", "explicit"));
       assertEquals(0, counter(registry, "cache.evictions"));
       assertEquals(2, gauge(registry, "cache.size"));
-      assertEquals(cache.memoryUsed(), gauge(registry, "larder.cache.memory.used"));
+      assertEquals((double) cache.memoryUsed(), gauge(registry, "larder.cache.memory.used"));
       assertEquals(1 << 20, gauge(registry, "larder.cache.memory.max"));
       assertNull(registry.find("larder.cache.entries.max").gauge());
       assertEquals("demo", registry.get("cache.size").gauge().getId().getTag("app"));
-      double p50 = registry.get("larder.cache.latency").tags("cache", "books",
-          "operation", "get", "quantile", "0.5").timeGauge().value(TimeUnit.NANOSECONDS);
+      double p50 =
+          registry
+              .get("larder.cache.latency")
+              .tags("cache", "books", "operation", "get", "quantile", "0.5")
+              .timeGauge()
+              .value(TimeUnit.NANOSECONDS);
       // The time gauge holds seconds: nanoseconds come back through a double division and
       // multiplication, which may be off in the last bits (31742.999999999996 for 31743).
-      assertEquals(cache.stats().getLatency().p50Nanos(), p50, 1e-3);
+      assertEquals((double) cache.stats().getLatency().p50Nanos(), p50, 1e-3);
       assertTrue(p50 > 0);
     }
   }
@@ -68,16 +73,17 @@ class LarderCacheMetricsTest {
   @Test
   void evictionsAndEntryBoundAreReported() {
     MeterRegistry registry = new SimpleMeterRegistry();
-    try (Cache<Integer, String> cache = Cache.builder(Integer.class, String.class)
-        .maximumEntries(10).recordStats().build()) {
+    try (Cache<Integer, String> cache =
+        Cache.builder(Integer.class, String.class).maximumEntries(10).recordStats().build()) {
       LarderCacheMetrics.monitor(registry, cache, "books");
       for (int i = 0; i < 1_000; i++) {
         cache.put(i, "v" + i);
       }
       cache.cleanUp();
-      assertTrue(counter(registry, "cache.evictions") >= 990,
+      assertTrue(
+          counter(registry, "cache.evictions") >= 990,
           () -> "evictions " + counter(registry, "cache.evictions"));
-      assertEquals(cache.stats().evictionCount(), counter(registry, "cache.evictions"));
+      assertEquals((double) cache.stats().evictionCount(), counter(registry, "cache.evictions"));
       assertEquals(10, gauge(registry, "larder.cache.entries.max"));
       assertNull(registry.find("larder.cache.memory.max").gauge());
     }
@@ -88,22 +94,26 @@ class LarderCacheMetricsTest {
     MeterRegistry registry = new SimpleMeterRegistry();
     ValueDictionary dictionary = ValueDictionary.builder().maximumMemory(64 << 10).build();
     var codec = dictionary.substitute("t", Codecs.strings(), ValueDictionary.Mode.ALWAYS);
-    try (Cache<String, String> cache = Cache.builder(Codecs.strings(), codec)
-        .maximumMemory(4 << 20).dictionary(dictionary).build()) {
+    try (Cache<String, String> cache =
+        Cache.builder(Codecs.strings(), codec)
+            .maximumMemory(4 << 20)
+            .dictionary(dictionary)
+            .build()) {
       LarderCacheMetrics.monitor(registry, cache, "books");
       cache.put("a", "x");
       cache.put("b", "y");
       cache.put("c", "x");
       assertEquals(2, gauge(registry, "larder.cache.dictionary.entries"));
-      assertEquals(dictionary.memoryUsed(), gauge(registry, "larder.cache.dictionary.memory.used"));
+      assertEquals(
+          (double) dictionary.memoryUsed(), gauge(registry, "larder.cache.dictionary.memory.used"));
     }
   }
 
   @Test
   void aClosedCacheReadsAsNaNAndZeroInsteadOfFailingTheScrape() {
     MeterRegistry registry = new SimpleMeterRegistry();
-    Cache<String, String> cache = Cache.builder(String.class, String.class)
-        .maximumMemory(1 << 20).recordStats().build();
+    Cache<String, String> cache =
+        Cache.builder(String.class, String.class).maximumMemory(1 << 20).recordStats().build();
     LarderCacheMetrics.monitor(registry, cache, "books");
     cache.put("a", "1");
     cache.getIfPresent("a");

@@ -8,11 +8,10 @@ import dev.larder.codec.Codecs;
 import java.util.Locale;
 
 /**
- * Content data. A flags byte (bit 0: the URL is absent; bit 1: the URL is in the compact form
- * of {@link ContentUrls}; bits 2, 3, 4: mimetype, encoding, locale absent), then the URL
- * (compact: varints of year, month, day, hour, minute and the UUID's 16 bytes; else a string),
- * the mimetype, the size as a zig-zag varint, the encoding and the locale, each present one by
- * its codec.
+ * Content data. A flags byte (bit 0: the URL is absent; bit 1: the URL is in the compact form of
+ * {@link ContentUrls}; bits 2, 3, 4: mimetype, encoding, locale absent), then the URL (compact:
+ * varints of year, month, day, hour, minute and the UUID's 16 bytes; else a string), the mimetype,
+ * the size as a zig-zag varint, the encoding and the locale, each present one by its codec.
  */
 final class ContentDataCodec implements Codec<ContentData> {
 
@@ -30,11 +29,14 @@ final class ContentDataCodec implements Codec<ContentData> {
 
   @Override
   public void encode(ContentData value, ByteSink out) {
-    ContentUrls.Parts url = value.contentUrl() == null ? null : ContentUrls.parse(value.contentUrl());
-    int flags = (value.contentUrl() == null ? NO_URL : 0) | (url != null ? COMPACT_URL : 0)
-        | (value.mimetype() == null ? NO_MIMETYPE : 0)
-        | (value.encoding() == null ? NO_ENCODING : 0)
-        | (value.locale() == null ? NO_LOCALE : 0);
+    ContentUrls.Parts url =
+        value.contentUrl() == null ? null : ContentUrls.parse(value.contentUrl());
+    int flags =
+        (value.contentUrl() == null ? NO_URL : 0)
+            | (url != null ? COMPACT_URL : 0)
+            | (value.mimetype() == null ? NO_MIMETYPE : 0)
+            | (value.encoding() == null ? NO_ENCODING : 0)
+            | (value.locale() == null ? NO_LOCALE : 0);
     out.writeByte(flags);
     if (url != null) {
       writeCompactUrl(url, out);
@@ -69,8 +71,10 @@ final class ContentDataCodec implements Codec<ContentData> {
     if (flags > 31 || (flags & (NO_URL | COMPACT_URL)) == (NO_URL | COMPACT_URL)) {
       throw new CodecException("invalid content data flags " + flags);
     }
-    String url = (flags & NO_URL) != 0 ? null
-        : (flags & COMPACT_URL) != 0 ? readCompactUrl(in) : Codecs.strings().decode(in);
+    String url =
+        (flags & NO_URL) != 0
+            ? null
+            : (flags & COMPACT_URL) != 0 ? readCompactUrl(in) : Codecs.strings().decode(in);
     String mimetype = (flags & NO_MIMETYPE) != 0 ? null : forms.mimetype().decode(in);
     long size = in.readZigZagLong();
     String encoding = (flags & NO_ENCODING) != 0 ? null : forms.encoding().decode(in);
@@ -79,8 +83,15 @@ final class ContentDataCodec implements Codec<ContentData> {
   }
 
   private static String readCompactUrl(ByteSource in) {
-    return new ContentUrls.Parts(in.readVarInt(), in.readVarInt(), in.readVarInt(),
-        in.readVarInt(), in.readVarInt(), in.readLong(), in.readLong()).format();
+    return new ContentUrls.Parts(
+            in.readVarInt(),
+            in.readVarInt(),
+            in.readVarInt(),
+            in.readVarInt(),
+            in.readVarInt(),
+            in.readLong(),
+            in.readLong())
+        .format();
   }
 
   @Override

@@ -8,8 +8,8 @@ import java.util.UUID;
 /**
  * Content URLs of the form {@code store://yyyy/M/d/H/m/<uuid>.bin} (UTC, no leading zeros, a
  * canonical lower-case UUID), which repositories derive from the time content was written. The
- * codec stores such URLs as their parts (21 bytes instead of about 60); {@link #parse}
- * recognises exactly the strings {@link #format} produces, so the round trip is exact.
+ * codec stores such URLs as their parts (21 bytes instead of about 60); {@link #parse} recognises
+ * exactly the strings {@link #format} produces, so the round trip is exact.
  */
 final class ContentUrls {
 
@@ -21,20 +21,39 @@ final class ContentUrls {
   /** The parts of a content URL in the canonical form. */
   record Parts(int year, int month, int day, int hour, int minute, long msb, long lsb) {
     String format() {
-      return PREFIX + year + '/' + month + '/' + day + '/' + hour + '/' + minute + '/'
-          + new UUID(msb, lsb) + SUFFIX;
+      return PREFIX
+          + year
+          + '/'
+          + month
+          + '/'
+          + day
+          + '/'
+          + hour
+          + '/'
+          + minute
+          + '/'
+          + new UUID(msb, lsb)
+          + SUFFIX;
     }
   }
 
   static String format(Instant when, UUID id) {
     ZonedDateTime t = when.atZone(ZoneOffset.UTC);
-    return new Parts(t.getYear(), t.getMonthValue(), t.getDayOfMonth(), t.getHour(),
-        t.getMinute(), id.getMostSignificantBits(), id.getLeastSignificantBits()).format();
+    return new Parts(
+            t.getYear(),
+            t.getMonthValue(),
+            t.getDayOfMonth(),
+            t.getHour(),
+            t.getMinute(),
+            id.getMostSignificantBits(),
+            id.getLeastSignificantBits())
+        .format();
   }
 
   /**
+   * Returns its parts if it is in the canonical form, else null.
+   *
    * @param url any string
-   * @return its parts if it is in the canonical form, else null
    */
   static Parts parse(String url) {
     if (!url.startsWith(PREFIX) || !url.endsWith(SUFFIX)) {
@@ -56,8 +75,14 @@ final class ContentUrls {
       return null;
     }
     // Numbers without leading zeros and a canonical UUID are exactly what format() writes.
-    return new Parts(fields[0], fields[1], fields[2], fields[3], fields[4],
-        id.getMostSignificantBits(), id.getLeastSignificantBits());
+    return new Parts(
+        fields[0],
+        fields[1],
+        fields[2],
+        fields[3],
+        fields[4],
+        id.getMostSignificantBits(),
+        id.getLeastSignificantBits());
   }
 
   /**

@@ -3,15 +3,17 @@ package dev.larder.model;
 import java.util.Date;
 
 /**
- * A {@link Date} whose setters throw: the dates in decoded nodes, so that a decoded node can
- * change in no way and a cache may hand one decoded instance to many readers. Equal to any Date
- * of the same time (Date's {@code equals} compares times); serialized as a plain Date.
+ * A {@link Date} whose setters throw: the dates in decoded nodes, so that a decoded node can change
+ * in no way and a cache may hand one decoded instance to many readers. Equal to any Date of the
+ * same time (Date's {@code equals} compares times); serialized as a plain Date.
  */
 final class FrozenDate extends Date {
 
   private static final long serialVersionUID = 1L;
 
-  /** @param millis milliseconds since the epoch */
+  /**
+   * @param millis milliseconds since the epoch
+   */
   FrozenDate(long millis) {
     super(millis);
   }
@@ -58,8 +60,9 @@ final class FrozenDate extends Date {
   }
 
   private static UnsupportedOperationException refused() {
-    return new UnsupportedOperationException("the dates of a decoded node cannot be changed:"
-        + " copy one with new Date(date.getTime())");
+    return new UnsupportedOperationException(
+        "the dates of a decoded node cannot be changed:"
+            + " copy one with new Date(date.getTime())");
   }
 
   /** A plain Date in the stream, so that readers need not know this class. */

@@ -6,20 +6,77 @@ import java.util.SplittableRandom;
 /** Words of the classic placeholder text, from which local names are made. */
 final class LoremIpsum {
 
-  private static final List<String> WORDS = List.of(
-      "lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit", "sed", "do",
-      "eiusmod", "tempor", "incididunt", "ut", "labore", "et", "dolore", "magna", "aliqua",
-      "enim", "ad", "minim", "veniam", "quis", "nostrud", "exercitation", "ullamco", "laboris",
-      "nisi", "aliquip", "ex", "ea", "commodo", "consequat", "duis", "aute", "irure", "in",
-      "reprehenderit", "voluptate", "velit", "esse", "cillum", "fugiat", "nulla", "pariatur",
-      "excepteur", "sint", "occaecat", "cupidatat", "non", "proident", "sunt", "culpa", "qui",
-      "officia", "deserunt", "mollit", "anim", "id", "est", "laborum");
+  private static final List<String> WORDS =
+      List.of(
+          "lorem",
+          "ipsum",
+          "dolor",
+          "sit",
+          "amet",
+          "consectetur",
+          "adipiscing",
+          "elit",
+          "sed",
+          "do",
+          "eiusmod",
+          "tempor",
+          "incididunt",
+          "ut",
+          "labore",
+          "et",
+          "dolore",
+          "magna",
+          "aliqua",
+          "enim",
+          "ad",
+          "minim",
+          "veniam",
+          "quis",
+          "nostrud",
+          "exercitation",
+          "ullamco",
+          "laboris",
+          "nisi",
+          "aliquip",
+          "ex",
+          "ea",
+          "commodo",
+          "consequat",
+          "duis",
+          "aute",
+          "irure",
+          "in",
+          "reprehenderit",
+          "voluptate",
+          "velit",
+          "esse",
+          "cillum",
+          "fugiat",
+          "nulla",
+          "pariatur",
+          "excepteur",
+          "sint",
+          "occaecat",
+          "cupidatat",
+          "non",
+          "proident",
+          "sunt",
+          "culpa",
+          "qui",
+          "officia",
+          "deserunt",
+          "mollit",
+          "anim",
+          "id",
+          "est",
+          "laborum");
 
   private LoremIpsum() {}
 
   /**
+   * Returns one to three words in camel case, e.g. {@code doloreMagna}.
+   *
    * @param random the source of randomness
-   * @return one to three words in camel case, e.g. {@code doloreMagna}
    */
   static String localName(SplittableRandom random) {
     int words = 1 + random.nextInt(3);

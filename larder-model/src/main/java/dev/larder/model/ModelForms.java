@@ -8,8 +8,9 @@ import java.util.Locale;
 
 /**
  * The codecs of the model's parts, either plain or substituting through a dictionary. The
- * dictionary spaces, in the order they are created (which a restored dictionary relies on:
- * a qualified name's stored form refers to the namespace space):
+ * dictionary spaces, in the order they are created (which a restored dictionary relies on: a
+ * qualified name's stored form refers to the namespace space):
+ *
  * <table>
  *   <caption>Dictionary spaces of the content-node model</caption>
  *   <tr><th>space</th><th>values</th><th>mode</th></tr>
@@ -33,14 +34,27 @@ import java.util.Locale;
  * @param text text property values
  * @param shape node shapes
  */
-record ModelForms(Codec<QName> name, Codec<QName> qnameValue, Codec<StoreRef> store,
-    Codec<String> mimetype, Codec<String> encoding, Codec<Locale> locale, Codec<String> text,
+record ModelForms(
+    Codec<QName> name,
+    Codec<QName> qnameValue,
+    Codec<StoreRef> store,
+    Codec<String> mimetype,
+    Codec<String> encoding,
+    Codec<Locale> locale,
+    Codec<String> text,
     Codec<NodeShape> shape) {
 
   static ModelForms plain() {
     Codec<QName> qnames = new QNameCodec(Codecs.strings());
-    return new ModelForms(qnames, qnames, new StoreRefCodec(), Codecs.strings(),
-        Codecs.strings(), Codecs.locales(), Codecs.strings(), new NodeShapeCodec(qnames));
+    return new ModelForms(
+        qnames,
+        qnames,
+        new StoreRefCodec(),
+        Codecs.strings(),
+        Codecs.strings(),
+        Codecs.locales(),
+        Codecs.strings(),
+        new NodeShapeCodec(qnames));
   }
 
   static ModelForms substituting(ValueDictionary d) {

@@ -13,26 +13,28 @@ import java.util.Set;
 import java.util.function.BiConsumer;
 
 /**
- * A node: its {@link NodeShape} (the aspect names, then the property names in iteration
- * order), then each property's value ({@link PropertyValueCodec}) in the shape's order.
- * Decodes to unmodifiable collections: with a dictionary, the shape's aspect set and a
- * {@link ShapedProperties}; without one, wrapped hash tables.
+ * A node: its {@link NodeShape} (the aspect names, then the property names in iteration order),
+ * then each property's value ({@link PropertyValueCodec}) in the shape's order. Decodes to
+ * unmodifiable collections: with a dictionary, the shape's aspect set and a {@link
+ * ShapedProperties}; without one, wrapped hash tables.
  *
- * <p>Implementation notes: looking up a node's 17 names in the dictionary used to be half the
- * cost of encoding it. Nodes of one type iterate their names in the same order, so the codec
- * remembers the last shape seen per (aspect count, property count) and compares the node's
- * names with it in order: one equality test per name and a single dictionary lookup by the
- * shape's cached hash. A misprediction costs one extra pass over the node's names. The memory
- * of recent shapes is a plain array written without synchronization: shapes are immutable, and
- * a lost or stale write only costs a misprediction.
+ * <p>Implementation notes: looking up a node's 17 names in the dictionary used to be half the cost
+ * of encoding it. Nodes of one type iterate their names in the same order, so the codec remembers
+ * the last shape seen per (aspect count, property count) and compares the node's names with it in
+ * order: one equality test per name and a single dictionary lookup by the shape's cached hash. A
+ * misprediction costs one extra pass over the node's names. The memory of recent shapes is a plain
+ * array written without synchronization: shapes are immutable, and a lost or stale write only costs
+ * a misprediction.
  */
 final class NodeCodec implements Codec<Node> {
 
   private static final int RECENT_SHAPES = 16;
 
   private final Codec<NodeShape> shapes;
+
   /** The shape codec when it writes every shape inline (no dictionary), else null. */
   private final NodeShapeCodec inlineShapes;
+
   private final PropertyValueCodec values;
   private final NodeShape[] recent = new NodeShape[RECENT_SHAPES];
 
@@ -62,9 +64,10 @@ final class NodeCodec implements Codec<Node> {
     } else if (aspectNames == null && walk.names == null) {
       shapes.encode(predicted, out);
     } else {
-      NodeShape shape = new NodeShape(
-          aspectNames != null ? aspectNames : walk.prefixOf(predicted.aspectCount(), true),
-          walk.names != null ? walk.names : walk.prefixOf(walk.count, false));
+      NodeShape shape =
+          new NodeShape(
+              aspectNames != null ? aspectNames : walk.prefixOf(predicted.aspectCount(), true),
+              walk.names != null ? walk.names : walk.prefixOf(walk.count, false));
       int start = out.size();
       shapes.encode(shape, out);
       // Remember the shape as the dictionary holds it (decoding an id returns that instance),
@@ -85,8 +88,8 @@ final class NodeCodec implements Codec<Node> {
   }
 
   /**
-   * One pass over a node's names: compares them with a predicted shape and collects the
-   * values. Names are only copied once they depart from the prediction.
+   * One pass over a node's names: compares them with a predicted shape and collects the values.
+   * Names are only copied once they depart from the prediction.
    */
   private static final class Walk implements BiConsumer<Object, Object> {
     private final NodeShape predicted;
@@ -99,7 +102,7 @@ final class NodeCodec implements Codec<Node> {
       this.values = new Object[size];
     }
 
-    /** @return null if the aspects are the predicted ones, else their names */
+    /** Returns null if the aspects are the predicted ones, else their names. */
     QName[] aspects(Set<QName> aspects) {
       boolean same = predicted != null && predicted.aspectCount() == aspects.size();
       QName[] read = same ? null : new QName[aspects.size()];
@@ -130,8 +133,10 @@ final class NodeCodec implements Codec<Node> {
       if (i == values.length) {
         throw changed();
       }
-      if (names == null && (predicted == null || i >= predicted.nameCount()
-          || !sameName(name, predicted.name(i)))) {
+      if (names == null
+          && (predicted == null
+              || i >= predicted.nameCount()
+              || !sameName(name, predicted.name(i)))) {
         names = prefix(predicted, i, values.length, false);
       }
       if (names != null) {
@@ -165,8 +170,8 @@ final class NodeCodec implements Codec<Node> {
     }
 
     private static boolean sameName(QName a, QName b) {
-      return a == b || a.localName().equals(b.localName())
-          && a.namespaceUri().equals(b.namespaceUri());
+      return a == b
+          || (a.localName().equals(b.localName()) && a.namespaceUri().equals(b.namespaceUri()));
     }
 
     private static CodecException changed() {
@@ -188,8 +193,8 @@ final class NodeCodec implements Codec<Node> {
   }
 
   /**
-   * Without a dictionary, every node carries its names, so there is no shared shape to point
-   * at; hash tables are then the cheaper thing to build.
+   * Without a dictionary, every node carries its names, so there is no shared shape to point at;
+   * hash tables are then the cheaper thing to build.
    */
   private Node decodeInline(ByteSource in) {
     QName[] aspectNames = inlineShapes.readNames(in);
@@ -203,8 +208,7 @@ final class NodeCodec implements Codec<Node> {
     if (aspects.size() != aspectNames.length || properties.size() != names.length) {
       throw NodeShapeCodec.repeatedName();
     }
-    return new Node(Collections.unmodifiableSet(aspects),
-        Collections.unmodifiableMap(properties));
+    return new Node(Collections.unmodifiableSet(aspects), Collections.unmodifiableMap(properties));
   }
 
   @Override
@@ -218,8 +222,8 @@ final class NodeCodec implements Codec<Node> {
   }
 
   /**
-   * Decoded nodes hold unmodifiable collections and frozen dates, and every other value they
-   * hold is immutable: a cache may share one decoded node between readers.
+   * Decoded nodes hold unmodifiable collections and frozen dates, and every other value they hold
+   * is immutable: a cache may share one decoded node between readers.
    */
   @Override
   public boolean immutable() {

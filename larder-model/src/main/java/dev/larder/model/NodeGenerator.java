@@ -11,23 +11,22 @@ import java.util.SplittableRandom;
 import java.util.UUID;
 
 /**
- * Generates the content nodes of the content-node memory test, deterministically: node {@code id} of a generator
- * with seed {@code s} is always the same (equal) node, whatever else was generated before and
- * on whichever thread, so benchmarks can regenerate a node to check what a cache returns.
+ * Generates the content nodes of the content-node memory test, deterministically: node {@code id}
+ * of a generator with seed {@code s} is always the same (equal) node, whatever else was generated
+ * before and on whichever thread, so benchmarks can regenerate a node to check what a cache
+ * returns.
  *
  * <p>Each node has the aspects {@code cm:auditable} and {@code bm:benchmarkProperties}, and 15
  * properties: an int and a long over their full ranges, a float and a double in [0, 1), a date
- * (midnight UTC) and a date-time between 2010-01-01 and {@link #END} (the seed's benchmark
- * date, fixed so that runs are reproducible), text from a 9-value list, a node reference to
- * {@code workspace://SpacesStore} with a random UUID, a qualified name with a random
- * well-known namespace and a lorem-ipsum local name, the auditable created, creator,
- * modified, modifier and accessed, and content data (content URL, {@code text/plain}, size,
- * {@code UTF-8}, {@code en_GB}).
+ * (midnight UTC) and a date-time between 2010-01-01 and {@link #END} (the seed's benchmark date,
+ * fixed so that runs are reproducible), text from a 9-value list, a node reference to {@code
+ * workspace://SpacesStore} with a random UUID, a qualified name with a random well-known namespace
+ * and a lorem-ipsum local name, the auditable created, creator, modified, modifier and accessed,
+ * and content data (content URL, {@code text/plain}, size, {@code UTF-8}, {@code en_GB}).
  *
- * <p>Like a database driver or a deserializer, it returns fresh instances for every value: no
- * two nodes share a String, QName, NodeRef or Date (Locale instances are the JDK's cached
- * ones, as {@code Locale.of} returns them). Collections are a {@code HashSet} and a
- * {@code HashMap}.
+ * <p>Like a database driver or a deserializer, it returns fresh instances for every value: no two
+ * nodes share a String, QName, NodeRef or Date (Locale instances are the JDK's cached ones, as
+ * {@code Locale.of} returns them). Collections are a {@code HashSet} and a {@code HashMap}.
  *
  * <p>Thread-safe: a generator is immutable.
  */
@@ -35,6 +34,7 @@ public final class NodeGenerator {
 
   /** The earliest generated date: 2010-01-01T00:00:00Z. */
   public static final Instant START = Instant.parse("2010-01-01T00:00:00Z");
+
   /** The latest generated date, standing for the "system start" of the seed's run. */
   public static final Instant END = Instant.parse("2020-06-30T00:00:00Z");
 
@@ -42,19 +42,22 @@ public final class NodeGenerator {
 
   private final long seed;
 
-  /** @param seed selects the sequence of nodes */
+  /**
+   * @param seed selects the sequence of nodes
+   */
   public NodeGenerator(long seed) {
     this.seed = seed;
   }
 
-  /** @return the seed */
+  /** Returns the seed. */
   public long seed() {
     return seed;
   }
 
   /**
+   * Returns the node, freshly allocated.
+   *
    * @param id the node's number (any long; benchmarks use 0..n-1 as cache keys)
-   * @return the node, freshly allocated
    */
   public Node node(long id) {
     SplittableRandom random = new SplittableRandom(mix(seed, id));
@@ -77,7 +80,8 @@ public final class NodeGenerator {
     p.put(fresh(ContentModel.DATETIME), new Date(randomMillis(r)));
     p.put(fresh(ContentModel.TEXT), pick(r, ContentModel.TEXT_VALUES));
     p.put(fresh(ContentModel.NODEREF), new NodeRef(freshStore(), randomUuid(r)));
-    p.put(fresh(ContentModel.QNAME),
+    p.put(
+        fresh(ContentModel.QNAME),
         new QName(pick(r, ContentModel.NAMESPACES), LoremIpsum.localName(r)));
   }
 
@@ -96,8 +100,8 @@ public final class NodeGenerator {
     Instant stored = Instant.ofEpochMilli(randomMillis(r));
     String url = ContentUrls.format(stored, UUID.fromString(randomUuid(r)));
     long size = 200 + r.nextInt(20_000);
-    return new ContentData(url, copy(ContentModel.MIMETYPE), size,
-        copy(ContentModel.ENCODING), ContentModel.LOCALE);
+    return new ContentData(
+        url, copy(ContentModel.MIMETYPE), size, copy(ContentModel.ENCODING), ContentModel.LOCALE);
   }
 
   private static long randomMillis(SplittableRandom r) {
@@ -106,7 +110,7 @@ public final class NodeGenerator {
 
   private static String randomUuid(SplittableRandom r) {
     long msb = (r.nextLong() & ~0xF000L) | 0x4000L;
-    long lsb = (r.nextLong() & ~(0xC000_0000_0000_0000L)) | 0x8000_0000_0000_0000L;
+    long lsb = (r.nextLong() & ~0xC000_0000_0000_0000L) | 0x8000_0000_0000_0000L;
     return new UUID(msb, lsb).toString();
   }
 

@@ -4,8 +4,8 @@ import java.io.Serializable;
 import java.util.Objects;
 
 /**
- * A reference to a node: its store and its id, a UUID in its canonical text form as
- * repositories keep it (any other string is allowed too).
+ * A reference to a node: its store and its id, a UUID in its canonical text form as repositories
+ * keep it (any other string is allowed too).
  *
  * @param storeRef the store
  * @param id the node's id within the store

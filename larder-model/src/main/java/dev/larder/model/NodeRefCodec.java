@@ -8,8 +8,8 @@ import dev.larder.codec.Codecs;
 import java.util.UUID;
 
 /**
- * A node reference: the store (by the given codec), then a form byte: 0 and 16 bytes when the
- * id is a canonical UUID string, 1 and a string otherwise.
+ * A node reference: the store (by the given codec), then a form byte: 0 and 16 bytes when the id is
+ * a canonical UUID string, 1 and a string otherwise.
  */
 final class NodeRefCodec implements Codec<NodeRef> {
 

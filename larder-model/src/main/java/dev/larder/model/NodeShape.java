@@ -8,13 +8,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The names of a node, in the order its collections iterate: its aspects, then its property
- * names. Nodes of one type share a shape, so the substituting node codec writes a shape as one
- * dictionary id instead of a name per property, and decoded nodes share their shape's names
- * instead of each holding a hash table of them.
+ * The names of a node, in the order its collections iterate: its aspects, then its property names.
+ * Nodes of one type share a shape, so the substituting node codec writes a shape as one dictionary
+ * id instead of a name per property, and decoded nodes share their shape's names instead of each
+ * holding a hash table of them.
  *
- * <p>Immutable and safe to share between threads through plain fields (every field is final;
- * the one computed later, the name index, is published through a volatile field).
+ * <p>Immutable and safe to share between threads through plain fields (every field is final; the
+ * one computed later, the name index, is published through a volatile field).
  */
 final class NodeShape {
 
@@ -30,8 +30,8 @@ final class NodeShape {
 
   /**
    * @param aspects the aspect names, not null, owned by the shape from now on
-   * @param names the property names in iteration order, not null and without duplicates,
-   *     owned by the shape from now on
+   * @param names the property names in iteration order, not null and without duplicates, owned by
+   *     the shape from now on
    */
   NodeShape(QName[] aspects, QName[] names) {
     this.aspects = aspects;
@@ -60,14 +60,15 @@ final class NodeShape {
     return names[i];
   }
 
-  /** @return the aspects as an unmodifiable set, shared by every node of this shape */
+  /** Returns the aspects as an unmodifiable set, shared by every node of this shape. */
   Set<QName> aspectSet() {
     return aspectSet;
   }
 
   /**
+   * Returns the position of the property name equal to {@code key}, or -1.
+   *
    * @param key any object, possibly null
-   * @return the position of the property name equal to {@code key}, or -1
    */
   int indexOf(Object key) {
     if (!(key instanceof QName name)) {
@@ -103,7 +104,7 @@ final class NodeShape {
     return built;
   }
 
-  /** @return true if no property name appears twice (decoded shapes are checked with this) */
+  /** Returns true if no property name appears twice (decoded shapes are checked with this). */
   boolean hasDistinctNames() {
     if (names.length > SCAN_LIMIT) {
       return index().size() == names.length;
@@ -120,8 +121,11 @@ final class NodeShape {
 
   @Override
   public boolean equals(Object o) {
-    return o == this || o instanceof NodeShape s && hash == s.hash
-        && Arrays.equals(aspects, s.aspects) && Arrays.equals(names, s.names);
+    return o == this
+        || (o instanceof NodeShape s
+            && hash == s.hash
+            && Arrays.equals(aspects, s.aspects)
+            && Arrays.equals(names, s.names));
   }
 
   @Override

@@ -6,8 +6,8 @@ import dev.larder.codec.Codec;
 import dev.larder.codec.CodecException;
 
 /**
- * A node shape: varint aspect count, the aspect names; varint property count, the property
- * names; each name by the given codec (substituting or not).
+ * A node shape: varint aspect count, the aspect names; varint property count, the property names;
+ * each name by the given codec (substituting or not).
  */
 final class NodeShapeCodec implements Codec<NodeShape> {
 
@@ -55,7 +55,7 @@ final class NodeShapeCodec implements Codec<NodeShape> {
     return new CodecException("node shape names an aspect or a property twice");
   }
 
-  /** @return a count and that many names, as {@link #write} writes each half of a shape */
+  /** Returns a count and that many names, as {@link #write} writes each half of a shape. */
   QName[] readNames(ByteSource in) {
     // Every name takes at least one byte, which bounds the array by the input.
     QName[] read = new QName[in.readLength(1)];

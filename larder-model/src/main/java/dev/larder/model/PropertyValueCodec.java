@@ -12,15 +12,17 @@ import java.util.Locale;
 /**
  * A property value: a tag byte naming its type (and, for numbers and dates, the smaller of two
  * forms), then the value. Tags (docs/spec/content-node.md):
+ *
  * <pre>
  *  0 null          1 int varint     2 int fixed 4 B   3 long varint   4 long fixed 8 B
  *  5 float 4 B     6 double 8 B     7 date millis     8 date days     9 text
  * 10 node ref     11 qname         12 content data   13 false        14 true
  * 15 locale
  * </pre>
+ *
  * Varint forms are zig-zag; the fixed forms are chosen when the varint would be longer
- * (large-magnitude numbers, such as the full-range ints and longs of the benchmark model). A
- * date at midnight UTC is written as its epoch day.
+ * (large-magnitude numbers, such as the full-range ints and longs of the benchmark model). A date
+ * at midnight UTC is written as its epoch day.
  */
 final class PropertyValueCodec implements Codec<Serializable> {
 
@@ -46,8 +48,8 @@ final class PropertyValueCodec implements Codec<Serializable> {
   }
 
   /**
-   * {@link #encode} for a value not yet cast to {@code Serializable}: a cast to an interface
-   * costs a search of the class's supertypes, measurable at 15 values a node.
+   * {@link #encode} for a value not yet cast to {@code Serializable}: a cast to an interface costs
+   * a search of the class's supertypes, measurable at 15 values a node.
    */
   void encodeValue(Object value, ByteSink out) {
     // Exact classes first, most frequent first: a class comparison is cheaper than the
@@ -103,8 +105,8 @@ final class PropertyValueCodec implements Codec<Serializable> {
         out.writeByte(15);
         locales.encode(l, out);
       }
-      default -> throw new CodecException("unsupported property value type "
-          + value.getClass().getName());
+      default ->
+          throw new CodecException("unsupported property value type " + value.getClass().getName());
     }
   }
 
@@ -156,8 +158,8 @@ final class PropertyValueCodec implements Codec<Serializable> {
       case 10 -> nodeRefs.decode(in);
       case 11 -> qnames.decode(in);
       case 12 -> contents.decode(in);
-      case 13 -> Boolean.FALSE;
-      case 14 -> Boolean.TRUE;
+      case 13 -> false;
+      case 14 -> true;
       case 15 -> locales.decode(in);
       default -> throw new CodecException("unknown property value tag " + tag);
     };

@@ -4,8 +4,8 @@ import java.io.Serializable;
 import java.util.Objects;
 
 /**
- * A qualified name: a namespace URI and a local name, as content repositories name types,
- * aspects and properties.
+ * A qualified name: a namespace URI and a local name, as content repositories name types, aspects
+ * and properties.
  *
  * @param namespaceUri the namespace URI, never null (may be empty)
  * @param localName the local name, never null
@@ -20,7 +20,7 @@ public record QName(String namespaceUri, String localName) implements Serializab
     Objects.requireNonNull(localName, "localName");
   }
 
-  /** @return the name in the {@code {namespace}local} form */
+  /** Returns the name in the {@code {namespace}local} form. */
   @Override
   public String toString() {
     return "{" + namespaceUri + "}" + localName;

@@ -5,7 +5,9 @@ import dev.larder.codec.ByteSource;
 import dev.larder.codec.Codec;
 import dev.larder.codec.Codecs;
 
-/** A qualified name: its namespace (by the given codec, possibly substituting), then its local name. */
+/**
+ * A qualified name: its namespace (by the given codec, possibly substituting), then its local name.
+ */
 final class QNameCodec implements Codec<QName> {
 
   private final Codec<String> namespaces;

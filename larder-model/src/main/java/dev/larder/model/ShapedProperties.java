@@ -10,20 +10,21 @@ import java.util.Set;
 import java.util.function.BiConsumer;
 
 /**
- * The properties of a decoded node: its shape's names and an array of values, in the shape's
- * order. About 100 bytes for 15 properties where a {@code HashMap} takes nearly 700, and
- * nothing to hash when a node is decoded.
+ * The properties of a decoded node: its shape's names and an array of values, in the shape's order.
+ * About 100 bytes for 15 properties where a {@code HashMap} takes nearly 700, and nothing to hash
+ * when a node is decoded.
  *
  * <p>Unmodifiable: every mutator throws {@link UnsupportedOperationException}. Null values are
- * allowed, as in the nodes it models. Equality and hash code follow the {@link Map} contract,
- * so it equals a {@code HashMap} with the same mappings. Safe for concurrent reads; it never
- * changes after construction.
+ * allowed, as in the nodes it models. Equality and hash code follow the {@link Map} contract, so it
+ * equals a {@code HashMap} with the same mappings. Safe for concurrent reads; it never changes
+ * after construction.
  */
 final class ShapedProperties extends AbstractMap<QName, Serializable> implements Serializable {
 
   private static final long serialVersionUID = 1L;
 
   private final transient NodeShape shape;
+
   /** Every element is a Serializable or null (an Object array: no store checks on decode). */
   private final Object[] values;
 

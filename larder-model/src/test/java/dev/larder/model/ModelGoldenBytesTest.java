@@ -20,18 +20,34 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Pins the model's wire forms (docs/spec/content-node.md): golden/content-node-v2.txt holds the
- * bytes of sample values, and of generated nodes in both flavours, and of the dictionary
- * snapshot the substituting flavour leaves. A change is a new version, never an edited line.
+ * bytes of sample values, and of generated nodes in both flavours, and of the dictionary snapshot
+ * the substituting flavour leaves. A change is a new version, never an edited line.
  */
 class ModelGoldenBytesTest {
 
-  private static final List<Serializable> VALUES = List.of(7, Integer.MIN_VALUE, -5L,
-      Long.MAX_VALUE, 0.25f, -0.0, new Date(1_593_475_200_000L), new Date(1_593_475_212_345L),
-      "text", new NodeRef(ContentModel.SPACES_STORE, "3f2504e0-4f89-11d3-9a0c-0305e82c3301"),
-      new NodeRef(ContentModel.SPACES_STORE, "custom-id"), ContentModel.AUDITABLE,
-      new ContentData("store://2020/6/30/12/5/3f2504e0-4f89-11d3-9a0c-0305e82c3301.bin",
-          "text/plain", 1234, "UTF-8", Locale.UK),
-      new ContentData(null, null, 0, null, null), true, Locale.FRANCE);
+  private static final List<Serializable> VALUES =
+      List.of(
+          7,
+          Integer.MIN_VALUE,
+          -5L,
+          Long.MAX_VALUE,
+          0.25f,
+          -0.0,
+          new Date(1_593_475_200_000L),
+          new Date(1_593_475_212_345L),
+          "text",
+          new NodeRef(ContentModel.SPACES_STORE, "3f2504e0-4f89-11d3-9a0c-0305e82c3301"),
+          new NodeRef(ContentModel.SPACES_STORE, "custom-id"),
+          ContentModel.AUDITABLE,
+          new ContentData(
+              "store://2020/6/30/12/5/3f2504e0-4f89-11d3-9a0c-0305e82c3301.bin",
+              "text/plain",
+              1234,
+              "UTF-8",
+              Locale.UK),
+          new ContentData(null, null, 0, null, null),
+          true,
+          Locale.FRANCE);
 
   @Test
   void versionMatchesTheGoldenFile() {
@@ -54,13 +70,14 @@ class ModelGoldenBytesTest {
     }
     actual.put("dictionarySnapshot", toHex(dictionary.snapshot()));
     StringBuilder mismatches = new StringBuilder();
-    actual.forEach((key, hex) -> {
-      if (!hex.equals(golden.get(key))) {
-        mismatches.append(key).append(' ').append(hex).append('\n');
-      }
-    });
-    assertTrue(mismatches.isEmpty(), "bytes differ from golden/content-node-v2.txt:\n"
-        + mismatches);
+    actual.forEach(
+        (key, hex) -> {
+          if (!hex.equals(golden.get(key))) {
+            mismatches.append(key).append(' ').append(hex).append('\n');
+          }
+        });
+    assertTrue(
+        mismatches.isEmpty(), "bytes differ from golden/content-node-v2.txt:\n" + mismatches);
     for (int i = 0; i < VALUES.size(); i++) {
       byte[] bytes = fromHex(golden.get("plainValue#" + i));
       assertEquals(VALUES.get(i), NodeCodecs.propertyValue().decode(new ByteSource(bytes)));
@@ -91,8 +108,8 @@ class ModelGoldenBytesTest {
 
   private static Map<String, String> read() throws IOException {
     Map<String, String> lines = new LinkedHashMap<>();
-    try (InputStream in = ModelGoldenBytesTest.class.getResourceAsStream(
-        "/golden/content-node-v2.txt")) {
+    try (InputStream in =
+        ModelGoldenBytesTest.class.getResourceAsStream("/golden/content-node-v2.txt")) {
       if (in == null) {
         return lines;
       }

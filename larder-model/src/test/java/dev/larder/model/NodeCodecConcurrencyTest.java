@@ -18,9 +18,9 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /**
- * Many threads encoding and decoding nodes through one shared dictionary while it is filling:
- * every encoding decodes to its node on every thread, also bytes written by other threads, and
- * a snapshot taken afterwards decodes them all in a restored dictionary.
+ * Many threads encoding and decoding nodes through one shared dictionary while it is filling: every
+ * encoding decodes to its node on every thread, also bytes written by other threads, and a snapshot
+ * taken afterwards decodes them all in a restored dictionary.
  */
 class NodeCodecConcurrencyTest {
 
@@ -32,43 +32,48 @@ class NodeCodecConcurrencyTest {
     int threads = 6;
     int perThread = 1_500;
     ConcurrentHashMap<Long, byte[]> written = new ConcurrentHashMap<>();
-    assertTimeoutPreemptively(Duration.ofSeconds(120), () -> {
-      ExecutorService pool = Executors.newFixedThreadPool(threads);
-      try {
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<?>> futures = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-          long base = t * (long) perThread;
-          futures.add(pool.submit(() -> {
-            start.await();
-            ByteSink sink = new ByteSink();
-            for (long i = 0; i < perThread; i++) {
-              long id = base + i;
-              sink.reset();
-              codec.encodeLast(generator.node(id), sink);
-              byte[] bytes = sink.toByteArray();
-              written.put(id, bytes);
-              check(codec, generator, id, bytes);
-              long other = (id * 7919) % (base + i + 1);
-              byte[] theirs = written.get(other);
-              if (theirs != null) {
-                check(codec, generator, other, theirs);
-              }
+    assertTimeoutPreemptively(
+        Duration.ofMinutes(2),
+        () -> {
+          ExecutorService pool = Executors.newFixedThreadPool(threads);
+          try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+              long base = t * (long) perThread;
+              futures.add(
+                  pool.submit(
+                      () -> {
+                        start.await();
+                        ByteSink sink = new ByteSink();
+                        for (long i = 0; i < perThread; i++) {
+                          long id = base + i;
+                          sink.reset();
+                          codec.encodeLast(generator.node(id), sink);
+                          byte[] bytes = sink.toByteArray();
+                          written.put(id, bytes);
+                          check(codec, generator, id, bytes);
+                          long other = (id * 7919) % (base + i + 1);
+                          byte[] theirs = written.get(other);
+                          if (theirs != null) {
+                            check(codec, generator, other, theirs);
+                          }
+                        }
+                        return null;
+                      }));
             }
-            return null;
-          }));
-        }
-        start.countDown();
-        for (Future<?> f : futures) {
-          f.get();
-        }
-      } finally {
-        pool.shutdownNow();
-      }
-    });
+            start.countDown();
+            for (Future<?> f : futures) {
+              f.get();
+            }
+          } finally {
+            pool.shutdownNow();
+          }
+        });
     assertEquals(threads * perThread, written.size());
-    ValueDictionary restored = ValueDictionary.restore(dictionary.snapshot(),
-        ValueDictionary.builder().maximumEntries(2_000));
+    ValueDictionary restored =
+        ValueDictionary.restore(
+            dictionary.snapshot(), ValueDictionary.builder().maximumEntries(2_000));
     Codec<Node> restoredCodec = NodeCodecs.node(restored);
     written.forEach((id, bytes) -> check(restoredCodec, generator, id, bytes));
   }

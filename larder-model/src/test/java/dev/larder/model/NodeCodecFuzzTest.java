@@ -36,25 +36,27 @@ class NodeCodecFuzzTest {
   private static void fuzz(Codec<Node> codec) {
     NodeGenerator generator = new NodeGenerator(3);
     SplittableRandom random = new SplittableRandom(11);
-    assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
-      for (int n = 0; n < 20; n++) {
-        byte[] valid = encode(codec, generator.node(n));
-        for (int cut = 0; cut < valid.length; cut++) {
-          byte[] prefix = Arrays.copyOf(valid, cut);
-          assertThrows(CodecException.class, () -> codec.decode(new ByteSource(prefix)));
-        }
-        for (int i = 0; i < 500; i++) {
-          byte[] bytes = valid.clone();
-          for (int f = 0; f < 1 + random.nextInt(3); f++) {
-            bytes[random.nextInt(bytes.length)] ^= (byte) (1 + random.nextInt(255));
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(60),
+        () -> {
+          for (int n = 0; n < 20; n++) {
+            byte[] valid = encode(codec, generator.node(n));
+            for (int cut = 0; cut < valid.length; cut++) {
+              byte[] prefix = Arrays.copyOf(valid, cut);
+              assertThrows(CodecException.class, () -> codec.decode(new ByteSource(prefix)));
+            }
+            for (int i = 0; i < 500; i++) {
+              byte[] bytes = valid.clone();
+              for (int f = 0; f < 1 + random.nextInt(3); f++) {
+                bytes[random.nextInt(bytes.length)] ^= (byte) (1 + random.nextInt(255));
+              }
+              decodeHostile(codec, bytes);
+              byte[] noise = new byte[random.nextInt(200)];
+              random.nextBytes(noise);
+              decodeHostile(codec, noise);
+            }
           }
-          decodeHostile(codec, bytes);
-          byte[] noise = new byte[random.nextInt(200)];
-          random.nextBytes(noise);
-          decodeHostile(codec, noise);
-        }
-      }
-    });
+        });
   }
 
   private static byte[] encode(Codec<Node> codec, Node node) {

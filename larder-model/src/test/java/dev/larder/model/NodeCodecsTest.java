@@ -25,8 +25,10 @@ class NodeCodecsTest {
     ValueDictionary dictionary = NodeCodecs.newDictionary();
     assertRoundTrips(NodeCodecs.node(dictionary), 2_000);
     assertTrue(dictionary.size("qname") >= 17, "aspect and property names are interned");
-    assertEquals(ContentModel.TEXT_VALUES.size() + ContentModel.USERS.size(),
-        dictionary.size("text"), "text values and user names");
+    assertEquals(
+        ContentModel.TEXT_VALUES.size() + ContentModel.USERS.size(),
+        dictionary.size("text"),
+        "text values and user names");
   }
 
   @Test
@@ -34,8 +36,8 @@ class NodeCodecsTest {
     ValueDictionary dictionary = NodeCodecs.newDictionary();
     double plain = averageSize(NodeCodecs.node(), 1_000);
     double substituted = averageSize(NodeCodecs.node(dictionary), 1_000);
-    System.out.printf("content node: %.1f bytes plain, %.1f bytes substituted%n", plain,
-        substituted);
+    System.out.printf(
+        "content node: %.1f bytes plain, %.1f bytes substituted%n", plain, substituted);
     assertTrue(substituted < 160, "substituted node of " + substituted + " bytes");
     assertTrue(plain > 2 * substituted, "plain " + plain + " vs substituted " + substituted);
   }
@@ -44,16 +46,42 @@ class NodeCodecsTest {
   void propertyValuesOfEveryTagRoundTrip() {
     ValueDictionary dictionary = NodeCodecs.newDictionary();
     Codec<Serializable> codec = NodeCodecs.propertyValue(dictionary);
-    Serializable[] values = {null, 0, -1, Integer.MIN_VALUE, Integer.MAX_VALUE, 1 << 20,
-        0L, Long.MIN_VALUE, Long.MAX_VALUE, 1L << 48, -0.0f, Float.NaN, -0.0, Double.NaN,
-        new java.util.Date(0), new java.util.Date(-1), new java.util.Date(86_400_000L * 3),
-        "", "text \uD83D\uDE00", true, false, java.util.Locale.ROOT, java.util.Locale.JAPAN,
-        new NodeRef(new StoreRef("a", "b"), "not-a-uuid"),
-        new NodeRef(ContentModel.SPACES_STORE, "3F2504E0-4F89-11D3-9A0C-0305E82C3301"),
-        new QName("", ""), new ContentData(null, null, -5, null, null),
-        new ContentData("store://2020/01/1/1/1/x.bin", "a/b", 1, "x", java.util.Locale.CHINA),
-        new ContentData("store://2020/1/1/1/1/3f2504e0-4f89-11d3-9a0c-0305e82c3301.bin",
-            "text/plain", Long.MAX_VALUE, "UTF-8", java.util.Locale.UK)};
+    Serializable[] values = {
+      null,
+      0,
+      -1,
+      Integer.MIN_VALUE,
+      Integer.MAX_VALUE,
+      1 << 20,
+      0L,
+      Long.MIN_VALUE,
+      Long.MAX_VALUE,
+      1L << 48,
+      -0.0f,
+      Float.NaN,
+      -0.0,
+      Double.NaN,
+      new java.util.Date(0),
+      new java.util.Date(-1),
+      new java.util.Date(86_400_000L * 3),
+      "",
+      "text \uD83D\uDE00",
+      true,
+      false,
+      java.util.Locale.ROOT,
+      java.util.Locale.JAPAN,
+      new NodeRef(new StoreRef("a", "b"), "not-a-uuid"),
+      new NodeRef(ContentModel.SPACES_STORE, "3F2504E0-4F89-11D3-9A0C-0305E82C3301"),
+      new QName("", ""),
+      new ContentData(null, null, -5, null, null),
+      new ContentData("store://2020/01/1/1/1/x.bin", "a/b", 1, "x", java.util.Locale.CHINA),
+      new ContentData(
+          "store://2020/1/1/1/1/3f2504e0-4f89-11d3-9a0c-0305e82c3301.bin",
+          "text/plain",
+          Long.MAX_VALUE,
+          "UTF-8",
+          java.util.Locale.UK)
+    };
     for (int pass = 0; pass < 3; pass++) {
       for (Serializable v : values) {
         ByteSink sink = new ByteSink();

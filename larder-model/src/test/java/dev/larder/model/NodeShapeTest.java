@@ -34,9 +34,9 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /**
- * Node shapes: the encoder's shape prediction must never write a shape other than the node's
- * own, whatever mix of shapes one codec sees (also concurrently), and decoded nodes must behave
- * as unmodifiable maps and sets equal to the originals.
+ * Node shapes: the encoder's shape prediction must never write a shape other than the node's own,
+ * whatever mix of shapes one codec sees (also concurrently), and decoded nodes must behave as
+ * unmodifiable maps and sets equal to the originals.
  */
 class NodeShapeTest {
 
@@ -44,7 +44,8 @@ class NodeShapeTest {
 
   @Test
   void mixedShapesRoundTripThroughOneCodec() {
-    for (Codec<Node> codec : List.of(NodeCodecs.node(), NodeCodecs.node(NodeCodecs.newDictionary()))) {
+    for (Codec<Node> codec :
+        List.of(NodeCodecs.node(), NodeCodecs.node(NodeCodecs.newDictionary()))) {
       SplittableRandom random = new SplittableRandom(3);
       for (int i = 0; i < 3_000; i++) {
         Node node = variant(i, random);
@@ -59,30 +60,34 @@ class NodeShapeTest {
   void concurrentEncodersWithManyShapes() {
     ValueDictionary dictionary = ValueDictionary.builder().maximumEntries(500).build();
     Codec<Node> codec = NodeCodecs.node(dictionary);
-    assertTimeoutPreemptively(Duration.ofMinutes(2), () -> {
-      ExecutorService pool = Executors.newFixedThreadPool(4);
-      try {
-        List<Future<?>> futures = new ArrayList<>();
-        for (int t = 0; t < 4; t++) {
-          int seed = t;
-          futures.add(pool.submit(() -> {
-            SplittableRandom random = new SplittableRandom(seed);
-            for (int i = 0; i < 2_000; i++) {
-              Node node = variant(seed * 100_000 + i, random);
-              if (!roundTrip(codec, node).equals(node)) {
-                throw new AssertionError("thread " + seed + " node " + i);
-              }
+    assertTimeoutPreemptively(
+        Duration.ofMinutes(2),
+        () -> {
+          ExecutorService pool = Executors.newFixedThreadPool(4);
+          try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+              int seed = t;
+              futures.add(
+                  pool.submit(
+                      () -> {
+                        SplittableRandom random = new SplittableRandom(seed);
+                        for (int i = 0; i < 2_000; i++) {
+                          Node node = variant(seed * 100_000 + i, random);
+                          if (!roundTrip(codec, node).equals(node)) {
+                            throw new AssertionError("thread " + seed + " node " + i);
+                          }
+                        }
+                        return null;
+                      }));
             }
-            return null;
-          }));
-        }
-        for (Future<?> f : futures) {
-          f.get();
-        }
-      } finally {
-        pool.shutdownNow();
-      }
-    });
+            for (Future<?> f : futures) {
+              f.get();
+            }
+          } finally {
+            pool.shutdownNow();
+          }
+        });
     assertTrue(dictionary.size("shape") > 0, "repeated shapes are interned");
   }
 
@@ -96,7 +101,9 @@ class NodeShapeTest {
     assertEquals(properties, expected);
     assertEquals(expected.hashCode(), properties.hashCode());
     assertEquals(expected.size(), properties.size());
-    assertEquals(new ArrayList<>(expected.keySet()), new ArrayList<>(properties.keySet()),
+    assertEquals(
+        new ArrayList<>(expected.keySet()),
+        new ArrayList<>(properties.keySet()),
         "iterates in the original's order");
     for (QName name : expected.keySet()) {
       QName copy = new QName(new String(name.namespaceUri()), new String(name.localName()));
@@ -112,7 +119,8 @@ class NodeShapeTest {
     assertThrows(UnsupportedOperationException.class, () -> properties.put(any, 1));
     assertThrows(UnsupportedOperationException.class, () -> properties.remove(any));
     assertThrows(UnsupportedOperationException.class, properties::clear);
-    assertThrows(UnsupportedOperationException.class,
+    assertThrows(
+        UnsupportedOperationException.class,
         () -> properties.entrySet().iterator().next().setValue(1));
     assertThrows(UnsupportedOperationException.class, () -> properties.keySet().remove(any));
     assertThrows(UnsupportedOperationException.class, () -> decoded.aspects().add(any));
@@ -125,10 +133,11 @@ class NodeShapeTest {
     Node node = GENERATOR.node(4);
     Node decoded = roundTrip(NodeCodecs.node(), node);
     assertEquals(node, decoded);
-    assertThrows(UnsupportedOperationException.class,
+    assertThrows(
+        UnsupportedOperationException.class,
         () -> decoded.properties().put(ContentModel.CREATED, 1));
-    assertThrows(UnsupportedOperationException.class,
-        () -> decoded.aspects().add(ContentModel.AUDITABLE));
+    assertThrows(
+        UnsupportedOperationException.class, () -> decoded.aspects().add(ContentModel.AUDITABLE));
   }
 
   @Test
@@ -155,8 +164,8 @@ class NodeShapeTest {
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
       out.writeObject(decoded);
     }
-    try (ObjectInputStream in = new ObjectInputStream(
-        new ByteArrayInputStream(bytes.toByteArray()))) {
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
       Node read = (Node) in.readObject();
       assertEquals(decoded, read);
       assertEquals(HashMap.class, read.properties().getClass());
@@ -183,29 +192,31 @@ class NodeShapeTest {
     NodeCodecs.propertyValue().encode(2, sink);
     byte[] twice = sink.toByteArray();
     assertEquals(node, codec.decodeLast(new ByteSource(one)));
-    CodecException e = assertThrows(CodecException.class,
-        () -> codec.decodeLast(new ByteSource(twice)));
+    CodecException e =
+        assertThrows(CodecException.class, () -> codec.decodeLast(new ByteSource(twice)));
     assertTrue(e.getMessage().contains("twice"), e.getMessage());
   }
 
   @Test
   void nodesChangingWhileEncodedFailClearly() {
-    Map<QName, Serializable> lying = new AbstractMap<>() {
-      private final Map<QName, Serializable> real = GENERATOR.node(3).properties();
+    Map<QName, Serializable> lying =
+        new AbstractMap<>() {
+          private final Map<QName, Serializable> real = GENERATOR.node(3).properties();
 
-      @Override
-      public Set<Entry<QName, Serializable>> entrySet() {
-        return real.entrySet();
-      }
+          @Override
+          public Set<Entry<QName, Serializable>> entrySet() {
+            return real.entrySet();
+          }
 
-      @Override
-      public int size() {
-        return real.size() + 1;
-      }
-    };
+          @Override
+          public int size() {
+            return real.size() + 1;
+          }
+        };
     Codec<Node> codec = NodeCodecs.node(NodeCodecs.newDictionary());
-    CodecException e = assertThrows(CodecException.class,
-        () -> codec.encode(new Node(Set.of(), lying), new ByteSink()));
+    CodecException e =
+        assertThrows(
+            CodecException.class, () -> codec.encode(new Node(Set.of(), lying), new ByteSink()));
     assertTrue(e.getMessage().contains("changed"), e.getMessage());
   }
 
@@ -231,7 +242,8 @@ class NodeShapeTest {
       }
     }
     for (int extra = random.nextInt(3); extra > 0; extra--) {
-      properties.put(new QName(ContentModel.BENCHMARK_NS, "extra" + random.nextInt(8)),
+      properties.put(
+          new QName(ContentModel.BENCHMARK_NS, "extra" + random.nextInt(8)),
           random.nextBoolean() ? null : "x" + random.nextInt(4));
     }
     Set<QName> aspects = new HashSet<>();

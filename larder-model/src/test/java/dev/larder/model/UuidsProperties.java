@@ -27,20 +27,37 @@ class UuidsProperties {
   /** Mostly 36 characters with dashes in place, from an alphabet with near misses. */
   @Provide
   Arbitrary<String> nearlyUuids() {
-    Arbitrary<Character> chars = Arbitraries.of('0', '1', '9', 'a', 'f', 'A', 'F', 'g', '-',
-        '+', ' ', '\u00e9', '\u0661');
-    Arbitrary<String> shaped = chars.array(char[].class).ofSize(36).map(c -> {
-      c[8] = '-';
-      c[13] = '-';
-      c[18] = '-';
-      c[23] = '-';
-      return new String(c);
-    });
-    Arbitrary<String> hexOnly = Arbitraries.strings().withChars("0123456789abcdef").ofLength(32)
-        .map(h -> h.substring(0, 8) + '-' + h.substring(8, 12) + '-' + h.substring(12, 16) + '-'
-            + h.substring(16, 20) + '-' + h.substring(20));
-    return Arbitraries.oneOf(shaped, hexOnly, chars.array(char[].class).ofMaxSize(40)
-        .map(String::new));
+    Arbitrary<Character> chars =
+        Arbitraries.of('0', '1', '9', 'a', 'f', 'A', 'F', 'g', '-', '+', ' ', '\u00e9', '\u0661');
+    Arbitrary<String> shaped =
+        chars
+            .array(char[].class)
+            .ofSize(36)
+            .map(
+                c -> {
+                  c[8] = '-';
+                  c[13] = '-';
+                  c[18] = '-';
+                  c[23] = '-';
+                  return new String(c);
+                });
+    Arbitrary<String> hexOnly =
+        Arbitraries.strings()
+            .withChars("0123456789abcdef")
+            .ofLength(32)
+            .map(
+                h ->
+                    h.substring(0, 8)
+                        + '-'
+                        + h.substring(8, 12)
+                        + '-'
+                        + h.substring(12, 16)
+                        + '-'
+                        + h.substring(16, 20)
+                        + '-'
+                        + h.substring(20));
+    return Arbitraries.oneOf(
+        shaped, hexOnly, chars.array(char[].class).ofMaxSize(40).map(String::new));
   }
 
   private static UUID reference(String s) {

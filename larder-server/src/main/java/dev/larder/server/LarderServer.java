@@ -41,16 +41,15 @@ import java.util.concurrent.locks.Lock;
 import java.util.function.Consumer;
 
 /**
- * Larder's network server: a RESP2/RESP3 listener and a memcached text and meta listener over
- * one {@link Keyspace} (standalone, or stored on a Larder cluster with {@code cluster} set, see
+ * Larder's network server: a RESP2/RESP3 listener and a memcached text and meta listener over one
+ * {@link Keyspace} (standalone, or stored on a Larder cluster with {@code cluster} set, see
  * docs/design/server.md), on Netty, and larder-http's endpoints (the console, {@code /metrics},
  * {@code /api/caches} and REST) on a third port, showing that keyspace (see {@link HttpMount}).
  *
- * <p>Lifecycle: {@link #start} binds the ports and returns a running server; {@link #close}
- * stops accepting, lets the requests already read finish (the event loops shut down
- * gracefully, with a quiet period), then closes the keyspace. Expired keys are swept in the
- * background ({@value #SWEEP_BUDGET} keys every {@value #SWEEP_PERIOD_MS} ms) as well as
- * dropped when read.
+ * <p>Lifecycle: {@link #start} binds the ports and returns a running server; {@link #close} stops
+ * accepting, lets the requests already read finish (the event loops shut down gracefully, with a
+ * quiet period), then closes the keyspace. Expired keys are swept in the background ({@value
+ * #SWEEP_BUDGET} keys every {@value #SWEEP_PERIOD_MS} ms) as well as dropped when read.
  *
  * <p>Thread-safe; {@link #close} may be called more than once.
  */
@@ -68,10 +67,13 @@ public final class LarderServer implements AutoCloseable {
   private final Transport transport;
   private final ScheduledExecutorService scheduler;
   private final List<Channel> listeners = new ArrayList<>();
+
   /** This member's cluster, or null when the server serves alone. */
   private final ServerCluster cluster;
+
   /** The RESP port to bind: the configured one, or in cluster mode the free one announced. */
   private final int respPortToBind;
+
   private volatile int httpPort;
   private ServerMXBeanRegistration mxBean;
   private boolean closed;
@@ -88,25 +90,38 @@ public final class LarderServer implements AutoCloseable {
       // fixed first (a free one for 0).
       this.respPortToBind = config.respPort() == 0 ? freePort(config.bind()) : config.respPort();
       this.cluster = ServerCluster.join(config, Math.max(respPortToBind, 0));
-      this.keyspace = new Keyspace(cluster.cache(), config.maxMemory(),
-          System::currentTimeMillis, cluster.versions(), cluster::primaryEntries);
+      this.keyspace =
+          new Keyspace(
+              cluster.cache(),
+              config.maxMemory(),
+              System::currentTimeMillis,
+              cluster.versions(),
+              cluster::primaryEntries);
     }
     ServerLog serverLog = null;
     if (config.dir() != null) {
       try {
-        serverLog = ServerLog.open(config.dir(), config.appendfsync(), config.salvage(),
-            config.checkpointLogBytes(), keyspace, System::currentTimeMillis);
+        serverLog =
+            ServerLog.open(
+                config.dir(),
+                config.appendfsync(),
+                config.salvage(),
+                config.checkpointLogBytes(),
+                keyspace,
+                System::currentTimeMillis);
       } catch (IOException | RuntimeException e) {
         keyspace.close();
         throw e;
       }
     }
     this.log = serverLog;
-    this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "larder-server-scheduler");
-      t.setDaemon(true);
-      return t;
-    });
+    this.scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "larder-server-scheduler");
+              t.setDaemon(true);
+              return t;
+            });
     this.state = new ServerState(keyspace, config, scheduler, acl, memcacheAuth);
     if (serverLog != null) {
       state.persistence(serverLog);
@@ -119,9 +134,12 @@ public final class LarderServer implements AutoCloseable {
     // In cluster mode a command may wait for other members, and it waits on its connection's
     // loop (each connection's commands run in order there): many loops keep one such wait from
     // holding up more than the few connections that share its loop.
-    this.workers = new MultiThreadIoEventLoopGroup(cluster == null ? config.ioThreads()
-        : Integer.parseInt(config.get(ServerSetting.CLUSTER_COMMAND_THREADS)),
-        transport.ioHandlers());
+    this.workers =
+        new MultiThreadIoEventLoopGroup(
+            cluster == null
+                ? config.ioThreads()
+                : Integer.parseInt(config.get(ServerSetting.CLUSTER_COMMAND_THREADS)),
+            transport.ioHandlers());
   }
 
   /**
@@ -136,22 +154,21 @@ public final class LarderServer implements AutoCloseable {
   }
 
   /**
-   * Starts a server; with {@code anyPortIfTaken}, a configured port that is in use is replaced
-   * by a free one (see {@link #respPort()} and {@link #memcachePort()}).
+   * Starts a server; with {@code anyPortIfTaken}, a configured port that is in use is replaced by a
+   * free one (see {@link #respPort()} and {@link #memcachePort()}).
    *
    * @param config the configuration
    * @param anyPortIfTaken whether to fall back to free ports
    * @return the running server
-   * @throws IOException if a port cannot be bound, the TLS files cannot be read, or the
-   *     persistence directory cannot be used
+   * @throws IOException if a port cannot be bound, the TLS files cannot be read, or the persistence
+   *     directory cannot be used
    * @throws IllegalArgumentException if the aclfile or memcache-auth-file is invalid, or would
    *     leave RESP open off loopback
    * @throws dev.larder.wal.LogDirectoryLockedException if another server uses the directory
    * @throws dev.larder.wal.LogCorruptedException if the log is damaged and recovery is strict
    * @throws java.io.UncheckedIOException if one of those files cannot be read
    */
-  public static LarderServer start(ServerConfig config, boolean anyPortIfTaken)
-      throws IOException {
+  public static LarderServer start(ServerConfig config, boolean anyPortIfTaken) throws IOException {
     // The users first: a bad file must fail before any thread or memory is taken.
     AclUsers acl = AclUsers.of(config);
     MemcacheAuth memcacheAuth = MemcacheAuth.of(config);
@@ -167,10 +184,10 @@ public final class LarderServer implements AutoCloseable {
   }
 
   /**
-   * Netty's leak detector, on by default, records a stack trace for one buffer in 128: about 3%
-   * of the server's CPU under redis-benchmark, for buffers whose release is the handlers' plain
-   * code. It stays on when asked for with {@code -Dio.netty.leakDetection.level} (the JVM-wide
-   * setting Netty reads), and is otherwise turned off for the JVM.
+   * Netty's leak detector, on by default, records a stack trace for one buffer in 128: about 3% of
+   * the server's CPU under redis-benchmark, for buffers whose release is the handlers' plain code.
+   * It stays on when asked for with {@code -Dio.netty.leakDetection.level} (the JVM-wide setting
+   * Netty reads), and is otherwise turned off for the JVM.
    */
   private static void quietLeakDetector() {
     if (System.getProperty("io.netty.leakDetection.level") == null) {
@@ -179,28 +196,44 @@ public final class LarderServer implements AutoCloseable {
   }
 
   private void bind(boolean anyPortIfTaken) throws IOException {
-    SslContext ssl = config.tls()
-        ? SslContextBuilder.forServer(new File(config.get(ServerSetting.TLS_CERT_FILE)),
-            new File(config.get(ServerSetting.TLS_KEY_FILE))).build()
-        : null;
+    SslContext ssl =
+        config.tls()
+            ? SslContextBuilder.forServer(
+                    new File(config.get(ServerSetting.TLS_CERT_FILE)),
+                    new File(config.get(ServerSetting.TLS_KEY_FILE)))
+                .build()
+            : null;
     RespCommandTable table = RespCommandTable.standard();
     MemcacheStats memcacheStats = new MemcacheStats();
     // in cluster mode the RESP port was announced to the other members: no other will do
-    int resp = respPortToBind < 0 ? 0 : listen(respPortToBind,
-        anyPortIfTaken && cluster == null, ssl, "-ERR max number of clients reached\r\n",
-        p -> p.addLast(RespSession.handlers(state, table)));
-    int memcache = config.memcachePort() < 0 ? 0 : listen(config.memcachePort(),
-        anyPortIfTaken, ssl, "SERVER_ERROR Too many open connections\r\n",
-        p -> p.addLast(MemcacheDispatcher.handlers(state, memcacheStats)));
+    int resp =
+        respPortToBind < 0
+            ? 0
+            : listen(
+                respPortToBind,
+                anyPortIfTaken && cluster == null,
+                ssl,
+                "-ERR max number of clients reached\r\n",
+                p -> p.addLast(RespSession.handlers(state, table)));
+    int memcache =
+        config.memcachePort() < 0
+            ? 0
+            : listen(
+                config.memcachePort(),
+                anyPortIfTaken,
+                ssl,
+                "SERVER_ERROR Too many open connections\r\n",
+                p -> p.addLast(MemcacheDispatcher.handlers(state, memcacheStats)));
     state.ports(resp, memcache);
     if (config.httpPort() >= 0) {
       // The default HTTP port is a convenience: when taken, any free port will do (printed).
-      boolean fallBack = anyPortIfTaken
-          || config.get(ServerSetting.HTTP_PORT).equals(ServerSetting.HTTP_PORT.defaultValue());
+      boolean fallBack =
+          anyPortIfTaken
+              || config.get(ServerSetting.HTTP_PORT).equals(ServerSetting.HTTP_PORT.defaultValue());
       httpPort = listenHttp(new HttpMount(state, config.httpPort()), fallBack, ssl);
     }
-    scheduler.scheduleWithFixedDelay(this::sweep, SWEEP_PERIOD_MS, SWEEP_PERIOD_MS,
-        TimeUnit.MILLISECONDS);
+    scheduler.scheduleWithFixedDelay(
+        this::sweep, SWEEP_PERIOD_MS, SWEEP_PERIOD_MS, TimeUnit.MILLISECONDS);
     if (config.jmx()) {
       synchronized (this) {
         mxBean = ServerMXBeanRegistration.register(state, this::httpPort);
@@ -209,55 +242,63 @@ public final class LarderServer implements AutoCloseable {
   }
 
   /**
-   * @return the object name of the server's {@link LarderServerMXBean}, e.g.
-   *     {@code dev.larder:type=Server,name="larder-server"}; empty when the {@code jmx} setting
-   *     is {@code no}
+   * Returns the object name of the server's {@link LarderServerMXBean}, e.g. {@code
+   * dev.larder:type=Server,name="larder-server"}; empty when the {@code jmx} setting is {@code no}.
    */
   public synchronized Optional<String> mxBeanName() {
     return Optional.ofNullable(mxBean).map(bean -> bean.name().toString());
   }
 
-  private int listen(int port, boolean anyPortIfTaken, SslContext ssl, String refusal,
-      Consumer<io.netty.channel.ChannelPipeline> protocol) throws IOException {
+  private int listen(
+      int port,
+      boolean anyPortIfTaken,
+      SslContext ssl,
+      String refusal,
+      Consumer<io.netty.channel.ChannelPipeline> protocol)
+      throws IOException {
     ChannelHandler guard = new ConnectionGuard(state, refusal);
     int idle = config.idleTimeoutSeconds();
-    ServerBootstrap b = new ServerBootstrap()
-        .group(boss, workers)
-        .channel(transport.serverChannel())
-        .option(ChannelOption.SO_BACKLOG, BACKLOG)
-        .childOption(ChannelOption.TCP_NODELAY, true)
-        .childHandler(new ChannelInitializer<SocketChannel>() {
-          @Override
-          protected void initChannel(SocketChannel ch) {
-            if (ssl != null) {
-              ch.pipeline().addLast(ssl.newHandler(ch.alloc()));
-            }
-            if (idle > 0) {
-              ch.pipeline().addLast(new IdleStateHandler(0, 0, idle, TimeUnit.SECONDS));
-            }
-            ch.pipeline().addLast(guard);
-            protocol.accept(ch.pipeline());
-          }
-        });
+    ServerBootstrap b =
+        new ServerBootstrap()
+            .group(boss, workers)
+            .channel(transport.serverChannel())
+            .option(ChannelOption.SO_BACKLOG, BACKLOG)
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childHandler(
+                new ChannelInitializer<SocketChannel>() {
+                  @Override
+                  protected void initChannel(SocketChannel ch) {
+                    if (ssl != null) {
+                      ch.pipeline().addLast(ssl.newHandler(ch.alloc()));
+                    }
+                    if (idle > 0) {
+                      ch.pipeline().addLast(new IdleStateHandler(0, 0, idle, TimeUnit.SECONDS));
+                    }
+                    ch.pipeline().addLast(guard);
+                    protocol.accept(ch.pipeline());
+                  }
+                });
     return bindListener(b, port, anyPortIfTaken);
   }
 
   private int listenHttp(HttpMount mount, boolean anyPortIfTaken, SslContext ssl)
       throws IOException {
     ChannelHandler http = mount.initializer();
-    ServerBootstrap b = new ServerBootstrap()
-        .group(boss, workers)
-        .channel(transport.serverChannel())
-        .option(ChannelOption.SO_BACKLOG, BACKLOG)
-        .childHandler(new ChannelInitializer<SocketChannel>() {
-          @Override
-          protected void initChannel(SocketChannel ch) {
-            if (ssl != null) {
-              ch.pipeline().addLast(ssl.newHandler(ch.alloc()));
-            }
-            ch.pipeline().addLast(http);
-          }
-        });
+    ServerBootstrap b =
+        new ServerBootstrap()
+            .group(boss, workers)
+            .channel(transport.serverChannel())
+            .option(ChannelOption.SO_BACKLOG, BACKLOG)
+            .childHandler(
+                new ChannelInitializer<SocketChannel>() {
+                  @Override
+                  protected void initChannel(SocketChannel ch) {
+                    if (ssl != null) {
+                      ch.pipeline().addLast(ssl.newHandler(ch.alloc()));
+                    }
+                    ch.pipeline().addLast(http);
+                  }
+                });
     return bindListener(b, mount.config().port(), anyPortIfTaken);
   }
 
@@ -267,8 +308,7 @@ public final class LarderServer implements AutoCloseable {
    *
    * @return the bound port
    */
-  private int bindListener(ServerBootstrap b, int port, boolean anyPortIfTaken)
-      throws IOException {
+  private int bindListener(ServerBootstrap b, int port, boolean anyPortIfTaken) throws IOException {
     Channel ch;
     try {
       ch = bindTo(b, port);
@@ -327,79 +367,74 @@ public final class LarderServer implements AutoCloseable {
     }
   }
 
-  /** @return this member's name in its cluster, or null when the server serves alone */
+  /** Returns this member's name in its cluster, or null when the server serves alone. */
   public String clusterNodeName() {
     return cluster == null ? null : cluster.name();
   }
 
   /**
-   * @return the clustered cache this member's keyspace is stored in (its members, availability
-   *     and rebalance, for monitoring); empty when the server serves alone
+   * Returns the clustered cache this member's keyspace is stored in (its members, availability and
+   * rebalance, for monitoring); empty when the server serves alone.
    */
   public java.util.Optional<ClusteredCache<byte[], byte[]>> clusteredStore() {
-    return cluster == null ? java.util.Optional.empty()
-        : java.util.Optional.of(cluster.cache());
+    return cluster == null ? java.util.Optional.empty() : java.util.Optional.of(cluster.cache());
   }
 
-  /** @return the bound RESP port, 0 if RESP is disabled */
+  /** Returns the bound RESP port, 0 if RESP is disabled. */
   public int respPort() {
     return state.respPort();
   }
 
-  /** @return the bound memcached port, 0 if memcached is disabled */
+  /** Returns the bound memcached port, 0 if memcached is disabled. */
   public int memcachePort() {
     return state.memcachePort();
   }
 
   /**
-   * @return the bound HTTP port (console, {@code /metrics}, {@code /api/caches}, REST), 0 if
-   *     HTTP is disabled
+   * Returns the bound HTTP port (console, {@code /metrics}, {@code /api/caches}, REST), 0 if HTTP
+   * is disabled.
    */
   public int httpPort() {
     return httpPort;
   }
 
-  /** @return the configuration */
+  /** Returns the configuration. */
   public ServerConfig config() {
     return config;
   }
 
   /**
-   * Checks a user and password against the RESP users as they stand now (requirepass, the
-   * aclfile, ACL SETUSER/DELUSER since): what AUTH accepts. Other front ends of the server (the
-   * HTTP side) use it to require the same credentials.
+   * Checks a user and password against the RESP users as they stand now (requirepass, the aclfile,
+   * ACL SETUSER/DELUSER since): what AUTH accepts. Other front ends of the server (the HTTP side)
+   * use it to require the same credentials.
    *
    * @param user the user, {@code default} for a password alone
    * @param password the password
-   * @return whether the user exists, is on and accepts the password (any password if it has
-   *     nopass)
+   * @return whether the user exists, is on and accepts the password (any password if it has nopass)
    */
   public boolean authenticate(String user, String password) {
     return state.acl().authenticate(user, password.getBytes(StandardCharsets.UTF_8)) != null;
   }
 
   /**
-   * @return whether a connection must authenticate before its first command (the default user
-   *     is off or has a password)
+   * Returns whether a connection must authenticate before its first command (the default user is
+   * off or has a password).
    */
   public boolean passwordRequired() {
     return state.acl().initialUser() == null;
   }
 
-  /** @return the network transport in use: epoll or nio */
+  /** Returns the network transport in use: epoll or nio. */
   public String transport() {
     return transport.name();
   }
 
-  /** @return open client connections, both protocols */
+  /** Returns open client connections, both protocols. */
   public int connections() {
     return state.connections();
   }
 
-  /**
-   * Stops accepting, finishes the requests in flight, closes every connection and the
-   * keyspace.
-   */
+  /** Stops accepting, finishes the requests in flight, closes every connection and the keyspace. */
   @Override
   public synchronized void close() {
     if (closed) {
@@ -432,8 +467,8 @@ public final class LarderServer implements AutoCloseable {
   }
 
   /**
-   * @return what recovery found, one line and then one per problem it reported (a torn tail
-   *     cut, damage salvaged), or an empty list for a server without {@code dir}
+   * Returns what recovery found, one line and then one per problem it reported (a torn tail cut,
+   * damage salvaged), or an empty list for a server without {@code dir}.
    */
   public List<String> recoverySummary() {
     if (log == null) {
@@ -441,10 +476,21 @@ public final class LarderServer implements AutoCloseable {
     }
     ServerLog.Recovered r = log.recovered();
     List<String> lines = new ArrayList<>();
-    lines.add("recovered " + r.keys() + " keys from " + log.directory() + " in "
-        + r.report().recoveryNanos() / 1_000_000 + " ms (checkpoint: " + r.checkpointKeys()
-        + " keys; log: " + r.report().recordsReplayed() + " records; " + r.expiredDropped()
-        + " expired values dropped), appendfsync " + config.appendfsync());
+    lines.add(
+        "recovered "
+            + r.keys()
+            + " keys from "
+            + log.directory()
+            + " in "
+            + r.report().recoveryNanos() / 1_000_000
+            + " ms (checkpoint: "
+            + r.checkpointKeys()
+            + " keys; log: "
+            + r.report().recordsReplayed()
+            + " records; "
+            + r.expiredDropped()
+            + " expired values dropped), appendfsync "
+            + config.appendfsync());
     lines.addAll(r.report().problems());
     return lines;
   }

@@ -1,61 +1,60 @@
 package dev.larder.server;
 
 /**
- * A running server's figures over JMX, registered by {@link LarderServer} when the
- * {@link ServerSetting#JMX jmx} setting is {@code yes} (the default), as
- * {@code dev.larder:type=Server,name="larder-server"} ({@code "larder-server-2"},
- * {@code -3}... for further servers in the same JVM), and unregistered by
- * {@link LarderServer#close()}. The figures are those of {@code INFO} and of the console's server
- * panel, read when asked for; the counters count since the server started. Implementations are
- * thread-safe.
+ * A running server's figures over JMX, registered by {@link LarderServer} when the {@link
+ * ServerSetting#JMX jmx} setting is {@code yes} (the default), as {@code
+ * dev.larder:type=Server,name="larder-server"} ({@code "larder-server-2"}, {@code -3}... for
+ * further servers in the same JVM), and unregistered by {@link LarderServer#close()}. The figures
+ * are those of {@code INFO} and of the console's server panel, read when asked for; the counters
+ * count since the server started. Implementations are thread-safe.
  */
 public interface LarderServerMXBean {
 
-  /** @return the bound RESP port, 0 when RESP is off */
+  /** Returns the bound RESP port, 0 when RESP is off. */
   int getRespPort();
 
-  /** @return the bound memcached port, 0 when memcached is off */
+  /** Returns the bound memcached port, 0 when memcached is off. */
   int getMemcachePort();
 
-  /** @return the bound HTTP port, 0 when HTTP is off */
+  /** Returns the bound HTTP port, 0 when HTTP is off. */
   int getHttpPort();
 
-  /** @return client connections open, RESP and memcached ({@code connected_clients}) */
+  /** Returns client connections open, RESP and memcached ({@code connected_clients}). */
   int getConnections();
 
-  /** @return connections accepted or refused since start ({@code total_connections_received}) */
+  /** Returns connections accepted or refused since start ({@code total_connections_received}). */
   long getConnectionsReceived();
 
-  /** @return connections refused at max-connections ({@code rejected_connections}) */
+  /** Returns connections refused at max-connections ({@code rejected_connections}). */
   long getRejectedConnections();
 
-  /** @return RESP and memcached commands processed ({@code total_commands_processed}) */
+  /** Returns RESP and memcached commands processed ({@code total_commands_processed}). */
   long getCommandsProcessed();
 
-  /** @return live keys, every database ({@code DBSIZE} summed; a walk of the keyspace) */
+  /** Returns live keys, every database ({@code DBSIZE} summed; a walk of the keyspace). */
   long getKeys();
 
-  /** @return bytes the keyspace uses against its bound ({@code used_memory}) */
+  /** Returns bytes the keyspace uses against its bound ({@code used_memory}). */
   long getMemoryUsed();
 
-  /** @return the keyspace's byte bound ({@code maxmemory}) */
+  /** Returns the keyspace's byte bound ({@code maxmemory}). */
   long getMaxMemory();
 
-  /** @return {@code allkeys-lfu} or {@code noeviction} */
+  /** Returns {@code allkeys-lfu} or {@code noeviction}. */
   String getMaxMemoryPolicy();
 
-  /** @return reads that found a live key ({@code keyspace_hits}) */
+  /** Returns reads that found a live key ({@code keyspace_hits}). */
   long getKeyspaceHits();
 
-  /** @return reads that found none ({@code keyspace_misses}) */
+  /** Returns reads that found none ({@code keyspace_misses}). */
   long getKeyspaceMisses();
 
-  /** @return keys removed on expiry ({@code expired_keys}) */
+  /** Returns keys removed on expiry ({@code expired_keys}). */
   long getExpiredKeys();
 
-  /** @return keys evicted at the bound ({@code evicted_keys}) */
+  /** Returns keys evicted at the bound ({@code evicted_keys}). */
   long getEvictedKeys();
 
-  /** @return seconds since the server started */
+  /** Returns seconds since the server started. */
   long getUptimeSeconds();
 }

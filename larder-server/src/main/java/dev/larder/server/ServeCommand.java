@@ -13,16 +13,17 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code larder serve}: starts a {@link LarderServer} and runs until the process is told to stop
- * (SIGTERM or SIGINT), then stops it cleanly: no new connections, requests in flight finish,
- * the keyspace is closed. With the default ports, a port already in use is replaced by a free
- * one; the ports bound are printed, and the console's address (HTTP, larder-http's endpoints
- * over the server's keyspace).
+ * (SIGTERM or SIGINT), then stops it cleanly: no new connections, requests in flight finish, the
+ * keyspace is closed. With the default ports, a port already in use is replaced by a free one; the
+ * ports bound are printed, and the console's address (HTTP, larder-http's endpoints over the
+ * server's keyspace).
  */
 @Command(
     name = "serve",
     mixinStandardHelpOptions = true,
-    description = "Runs the Larder server: RESP2/RESP3 (redis-cli, Redis clients) and memcached"
-        + " text and meta protocols, on loopback by default.")
+    description =
+        "Runs the Larder server: RESP2/RESP3 (redis-cli, Redis clients) and memcached"
+            + " text and meta protocols, on loopback by default.")
 public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--config", description = "a properties file of settings (see docs/server.md)")
   private Path configFile;
@@ -33,12 +34,16 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--port", description = "RESP port (default 6379; 0 any free port; -1 off)")
   private Integer respPort;
 
-  @Option(names = "--memcache-port",
+  @Option(
+      names = "--memcache-port",
       description = "memcached port (default 11211; 0 any free port; -1 off)")
   private Integer memcachePort;
 
-  @Option(names = "--http-port", description = "HTTP port of the console, /metrics,"
-      + " /api/caches and REST (default 8379; 0 any free port; -1 off)")
+  @Option(
+      names = "--http-port",
+      description =
+          "HTTP port of the console, /metrics,"
+              + " /api/caches and REST (default 8379; 0 any free port; -1 off)")
   private Integer httpPort;
 
   @Option(names = "--maxmemory", description = "byte bound, e.g. 512mb (default 256mb)")
@@ -47,36 +52,53 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--requirepass", description = "RESP password; needed off loopback")
   private String password;
 
-  @Option(names = "--dir", description = "directory of the log and checkpoints: every write is"
-      + " logged and recovered at start (default: none, in memory only)")
+  @Option(
+      names = "--dir",
+      description =
+          "directory of the log and checkpoints: every write is"
+              + " logged and recovered at start (default: none, in memory only)")
   private Path dir;
 
-  @Option(names = "--appendfsync", description = "with --dir: always (a reply waits for the"
-      + " force), everysec (the default) or no")
+  @Option(
+      names = "--appendfsync",
+      description =
+          "with --dir: always (a reply waits for the" + " force), everysec (the default) or no")
   private String appendfsync;
 
-  @Option(names = "--cluster", paramLabel = "NAME",
+  @Option(
+      names = "--cluster",
+      paramLabel = "NAME",
       description = "join (or found) the Larder cluster of that name (see docs/cluster.md)")
   private String cluster;
 
-  @Option(names = "--cluster-bind", paramLabel = "ADDR",
+  @Option(
+      names = "--cluster-bind",
+      paramLabel = "ADDR",
       description = "address of the cluster transport (default 127.0.0.1)")
   private String clusterBind;
 
-  @Option(names = "--cluster-port", paramLabel = "PORT",
+  @Option(
+      names = "--cluster-port",
+      paramLabel = "PORT",
       description = "port of the cluster transport (default 7800)")
   private Integer clusterPort;
 
-  @Option(names = "--peers", paramLabel = "HOST[PORT],...",
+  @Option(
+      names = "--peers",
+      paramLabel = "HOST[PORT],...",
       description = "members to look for (default: cluster-bind, ports 7800..7809)")
   private String peers;
 
-  @Option(names = "--set", paramLabel = "NAME=VALUE",
+  @Option(
+      names = "--set",
+      paramLabel = "NAME=VALUE",
       description = "any other setting, e.g. --set idle-timeout-seconds=60")
   private Map<String, String> settings = new LinkedHashMap<>();
 
   /** What ./larder asks before it starts the server's JVM: see {@link ServeMemory}. */
-  @Option(names = "--print-jvm-options", hidden = true,
+  @Option(
+      names = "--print-jvm-options",
+      hidden = true,
       description = "print the JVM options (heap and direct-memory caps) for these settings")
   private boolean printJvmOptions;
 
@@ -94,8 +116,8 @@ public final class ServeCommand implements Callable<Integer> {
 
   /**
    * Serves; a bad setting or credentials file (the error names it) is reported on one line with
-   * exit code 2, and a port that cannot be bound (in use, or an address not on this host) or a
-   * TLS file that cannot be read with exit code 1, not as a stack trace.
+   * exit code 2, and a port that cannot be bound (in use, or an address not on this host) or a TLS
+   * file that cannot be read with exit code 1, not as a stack trace.
    */
   @Override
   public Integer call() throws Exception {
@@ -108,9 +130,14 @@ public final class ServeCommand implements Callable<Integer> {
       System.err.println("larder serve: " + e.getMessage());
       return 1;
     } catch (LogCorruptedException e) {
-      System.err.println("larder serve: the log in " + dir() + " is damaged, nothing was"
-          + " changed: " + e.getMessage() + ". Start with --set recovery=salvage to recover what"
-          + " is intact and report what is dropped.");
+      System.err.println(
+          "larder serve: the log in "
+              + dir()
+              + " is damaged, nothing was"
+              + " changed: "
+              + e.getMessage()
+              + ". Start with --set recovery=salvage to recover what"
+              + " is intact and report what is dropped.");
       return 1;
     } catch (IllegalStateException e) {
       // The directory's lock is held (another server), or the log holds what this server
@@ -130,39 +157,75 @@ public final class ServeCommand implements Callable<Integer> {
       System.out.println(String.join(" ", ServeMemory.jvmOptions(config)));
       return 0;
     }
-    boolean defaultPorts = respPort == null && memcachePort == null
-        && !settings.containsKey("resp-port") && !settings.containsKey("memcache-port")
-        && config.cluster() == null;
+    boolean defaultPorts =
+        respPort == null
+            && memcachePort == null
+            && !settings.containsKey("resp-port")
+            && !settings.containsKey("memcache-port")
+            && config.cluster() == null;
     LarderServer server = LarderServer.start(config, defaultPorts);
     CountDownLatch stopped = new CountDownLatch(1);
     PrintStream out = System.out;
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      out.println("larder: stopping");
-      server.close();
-      out.println("larder: stopped");
-      out.flush();
-      stopped.countDown();
-    }, "larder-serve-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  out.println("larder: stopping");
+                  server.close();
+                  out.println("larder: stopped");
+                  out.flush();
+                  stopped.countDown();
+                },
+                "larder-serve-shutdown"));
     for (String line : server.recoverySummary()) {
       out.println("larder: " + line);
     }
-    out.println("larder: RESP on " + address(config, server.respPort())
-        + ", memcached on " + address(config, server.memcachePort())
-        + ", maxmemory " + config.maxMemory() + " bytes, " + server.transport()
-        + (config.tls() ? ", TLS" : "") + (server.passwordRequired() ? ", AUTH required" : ""));
+    out.println(
+        "larder: RESP on "
+            + address(config, server.respPort())
+            + ", memcached on "
+            + address(config, server.memcachePort())
+            + ", maxmemory "
+            + config.maxMemory()
+            + " bytes, "
+            + server.transport()
+            + (config.tls() ? ", TLS" : "")
+            + (server.passwordRequired() ? ", AUTH required" : ""));
     if (server.clusterNodeName() != null) {
-      out.println("larder: member " + server.clusterNodeName() + " of cluster "
-          + config.cluster() + " (" + config.get(ServerSetting.CLUSTER_MODE) + ", "
-          + config.get(ServerSetting.CLUSTER_REPLICATION) + "), transport on "
-          + config.get(ServerSetting.CLUSTER_BIND) + ":" + config.clusterPort());
+      out.println(
+          "larder: member "
+              + server.clusterNodeName()
+              + " of cluster "
+              + config.cluster()
+              + " ("
+              + config.get(ServerSetting.CLUSTER_MODE)
+              + ", "
+              + config.get(ServerSetting.CLUSTER_REPLICATION)
+              + "), transport on "
+              + config.get(ServerSetting.CLUSTER_BIND)
+              + ":"
+              + config.clusterPort());
     }
-    out.println("larder: heap cap " + mib(Runtime.getRuntime().maxMemory()) + " MiB (for these"
-        + " settings " + mib(ServeMemory.heapBytes(config)) + " MiB), resident memory up to"
-        + " about " + mib(ServeMemory.residentBound(config)) + " MiB under ./larder serve's caps");
+    out.println(
+        "larder: heap cap "
+            + mib(Runtime.getRuntime().maxMemory())
+            + " MiB (for these"
+            + " settings "
+            + mib(ServeMemory.heapBytes(config))
+            + " MiB), resident memory up to"
+            + " about "
+            + mib(ServeMemory.residentBound(config))
+            + " MiB under ./larder serve's caps");
     if (server.httpPort() != 0) {
-      out.println("larder: console, /metrics, /api/caches and REST on " + (config.tls() ? "https"
-          : "http") + "://" + hostForUrl(config.bind()) + ":" + server.httpPort() + "/"
-          + (config.password().isEmpty() ? "" : " (HTTP Basic, any user, the requirepass)"));
+      out.println(
+          "larder: console, /metrics, /api/caches and REST on "
+              + (config.tls() ? "https" : "http")
+              + "://"
+              + hostForUrl(config.bind())
+              + ":"
+              + server.httpPort()
+              + "/"
+              + (config.password().isEmpty() ? "" : " (HTTP Basic, any user, the requirepass)"));
     }
     out.flush();
     stopped.await();
@@ -203,8 +266,8 @@ public final class ServeCommand implements Callable<Integer> {
     } catch (java.nio.file.NoSuchFileException e) {
       throw new IllegalArgumentException("config file " + configFile + ": no such file", e);
     } catch (java.io.IOException e) {
-      throw new IllegalArgumentException("config file " + configFile + " cannot be read: "
-          + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "config file " + configFile + " cannot be read: " + e.getMessage(), e);
     }
   }
 

@@ -30,14 +30,15 @@ public final class ServerConfig {
     validate();
   }
 
-  /** @return the defaults: loopback, ports 6379, 11211 and 8379 (HTTP), 256 MiB, no password */
+  /** Returns the defaults: loopback, ports 6379, 11211 and 8379 (HTTP), 256 MiB, no password. */
   public static ServerConfig defaults() {
     return of(Map.of());
   }
 
   /**
+   * Returns the configuration.
+   *
    * @param overrides setting names to values; the rest keep their defaults
-   * @return the configuration
    * @throws IllegalArgumentException for an unknown setting or an invalid value
    */
   public static ServerConfig of(Map<String, String> overrides) {
@@ -50,9 +51,10 @@ public final class ServerConfig {
   }
 
   /**
+   * Returns the configuration.
+   *
    * @param file a properties file of settings
    * @param overrides settings that win over the file's
-   * @return the configuration
    * @throws IOException if the file cannot be read
    * @throws IllegalArgumentException for an unknown setting or an invalid value
    */
@@ -68,43 +70,44 @@ public final class ServerConfig {
   }
 
   /**
+   * Returns its value as text.
+   *
    * @param setting a setting
-   * @return its value as text
    */
   public String get(ServerSetting setting) {
     return values.get(setting);
   }
 
-  /** @return the address to bind */
+  /** Returns the address to bind. */
   public String bind() {
     return get(ServerSetting.BIND);
   }
 
-  /** @return the RESP port, 0 for any free port, -1 when disabled */
+  /** Returns the RESP port, 0 for any free port, -1 when disabled. */
   public int respPort() {
     return Integer.parseInt(get(ServerSetting.RESP_PORT));
   }
 
-  /** @return the memcached port, 0 for any free port, -1 when disabled */
+  /** Returns the memcached port, 0 for any free port, -1 when disabled. */
   public int memcachePort() {
     return Integer.parseInt(get(ServerSetting.MEMCACHE_PORT));
   }
 
-  /** @return the HTTP port, 0 for any free port, -1 when disabled */
+  /** Returns the HTTP port, 0 for any free port, -1 when disabled. */
   public int httpPort() {
     return Integer.parseInt(get(ServerSetting.HTTP_PORT));
   }
 
-  /** @return the byte bound */
+  /** Returns the byte bound. */
   public long maxMemory() {
     return ServerSetting.parseBytes(get(ServerSetting.MAXMEMORY));
   }
 
   /**
-   * The {@code default} user's password: what {@code AUTH <password>} checks, and the one
-   * password other front ends of the server (the HTTP side) should require. An aclfile may give
-   * the default user other passwords and define more users; {@link LarderServer#authenticate}
-   * checks against all of them as they stand.
+   * The {@code default} user's password: what {@code AUTH <password>} checks, and the one password
+   * other front ends of the server (the HTTP side) should require. An aclfile may give the default
+   * user other passwords and define more users; {@link LarderServer#authenticate} checks against
+   * all of them as they stand.
    *
    * @return the requirepass setting, empty for none
    */
@@ -112,84 +115,84 @@ public final class ServerConfig {
     return get(ServerSetting.REQUIREPASS);
   }
 
-  /** @return whether requirepass or an aclfile is set (an aclfile may still leave default open) */
+  /** Returns whether requirepass or an aclfile is set (an aclfile may still leave default open). */
   public boolean passwordConfigured() {
     return !password().isEmpty() || !get(ServerSetting.ACLFILE).isEmpty();
   }
 
-  /** @return the connection limit */
+  /** Returns the connection limit. */
   public int maxConnections() {
     return Integer.parseInt(get(ServerSetting.MAX_CONNECTIONS));
   }
 
-  /** @return the largest request in bytes */
+  /** Returns the largest request in bytes. */
   public int maxRequestBytes() {
     return (int) ServerSetting.parseBytes(get(ServerSetting.MAX_REQUEST_BYTES));
   }
 
-  /** @return the most request bytes one connection may hold */
+  /** Returns the most request bytes one connection may hold. */
   public long clientQueryBufferLimit() {
     return ServerSetting.parseBytes(get(ServerSetting.CLIENT_QUERY_BUFFER_LIMIT));
   }
 
-  /** @return the most unsent reply bytes one connection may hold */
+  /** Returns the most unsent reply bytes one connection may hold. */
   public long clientOutputBufferLimit() {
     return ServerSetting.parseBytes(get(ServerSetting.CLIENT_OUTPUT_BUFFER_LIMIT));
   }
 
-  /** @return the most bytes all connections together may hold (requests and unsent replies) */
+  /** Returns the most bytes all connections together may hold (requests and unsent replies). */
   public long maxMemoryClients() {
     return ServerSetting.parseBytes(get(ServerSetting.MAXMEMORY_CLIENTS));
   }
 
-  /** @return the largest memcached item in bytes */
+  /** Returns the largest memcached item in bytes. */
   public int maxItemBytes() {
     return (int) ServerSetting.parseBytes(get(ServerSetting.MAX_ITEM_BYTES));
   }
 
-  /** @return the idle timeout in seconds, 0 for none */
+  /** Returns the idle timeout in seconds, 0 for none. */
   public int idleTimeoutSeconds() {
     return Integer.parseInt(get(ServerSetting.IDLE_TIMEOUT_SECONDS));
   }
 
-  /** @return the event-loop threads: the setting, or the number of cores when it is 0 */
+  /** Returns the event-loop threads: the setting, or the number of cores when it is 0. */
   public int ioThreads() {
     int n = Integer.parseInt(get(ServerSetting.IO_THREADS));
     return n == 0 ? Runtime.getRuntime().availableProcessors() : n;
   }
 
-  /** @return auto, epoll or nio */
+  /** Returns auto, epoll or nio. */
   public String ioTransport() {
     return get(ServerSetting.IO_TRANSPORT);
   }
 
-  /** @return the maxmemory policy */
+  /** Returns the maxmemory policy. */
   public String maxMemoryPolicy() {
     return get(ServerSetting.MAXMEMORY_POLICY);
   }
 
-  /** @return the persistence directory, or null when the data lives in memory only */
+  /** Returns the persistence directory, or null when the data lives in memory only. */
   public java.nio.file.Path dir() {
     String d = get(ServerSetting.DIR);
     return d.isEmpty() ? null : java.nio.file.Path.of(d);
   }
 
-  /** @return always, everysec or no */
+  /** Returns always, everysec or no. */
   public String appendfsync() {
     return get(ServerSetting.APPENDFSYNC);
   }
 
-  /** @return whether recovery salvages a damaged log rather than refusing it */
+  /** Returns whether recovery salvages a damaged log rather than refusing it. */
   public boolean salvage() {
     return get(ServerSetting.RECOVERY).equals("salvage");
   }
 
-  /** @return log bytes since the last checkpoint that start one, 0 for none */
+  /** Returns log bytes since the last checkpoint that start one, 0 for none. */
   public long checkpointLogBytes() {
     return ServerSetting.parseBytes(get(ServerSetting.CHECKPOINT_LOG_BYTES));
   }
 
-  /** @return the further host names HTTP accepts changes under, lower case; may be empty */
+  /** Returns the further host names HTTP accepts changes under, lower case; may be empty. */
   public Set<String> httpHostNames() {
     Set<String> names = new TreeSet<>();
     for (String name : get(ServerSetting.HTTP_HOST_NAMES).split(",")) {
@@ -200,17 +203,17 @@ public final class ServerConfig {
     return names;
   }
 
-  /** @return whether the server registers its MXBean ({@link LarderServerMXBean}) */
+  /** Returns whether the server registers its MXBean ({@link LarderServerMXBean}). */
   public boolean jmx() {
     return get(ServerSetting.JMX).equals("yes");
   }
 
-  /** @return whether TLS is configured */
+  /** Returns whether TLS is configured. */
   public boolean tls() {
     return !get(ServerSetting.TLS_CERT_FILE).isEmpty();
   }
 
-  /** @return whether the bind address is a loopback address */
+  /** Returns whether the bind address is a loopback address. */
   public boolean loopback() {
     try {
       return InetAddress.getByName(bind()).isLoopbackAddress();
@@ -219,28 +222,28 @@ public final class ServerConfig {
     }
   }
 
-  /** @return the cluster name, or null when the server serves alone */
+  /** Returns the cluster name, or null when the server serves alone. */
   public String cluster() {
     String name = get(ServerSetting.CLUSTER);
     return name.isEmpty() ? null : name;
   }
 
-  /** @return the cluster transport's port */
+  /** Returns the cluster transport's port. */
   public int clusterPort() {
     return Integer.parseInt(get(ServerSetting.CLUSTER_PORT));
   }
 
-  /** @return how long a clustered command waits for other members, in milliseconds */
+  /** Returns how long a clustered command waits for other members, in milliseconds. */
   public long clusterTimeoutMillis() {
     return Long.parseLong(get(ServerSetting.CLUSTER_TIMEOUT));
   }
 
-  /** @return whether every client is redirected with MOVED */
+  /** Returns whether every client is redirected with MOVED. */
   public boolean clusterRedirects() {
     return get(ServerSetting.CLUSTER_REDIRECTS).equals("on");
   }
 
-  /** @return the address cluster-aware clients are given for this member */
+  /** Returns the address cluster-aware clients are given for this member. */
   public String clusterAnnounceIp() {
     String ip = get(ServerSetting.CLUSTER_ANNOUNCE_IP);
     if (!ip.isEmpty()) {
@@ -248,7 +251,8 @@ public final class ServerConfig {
     }
     try {
       return InetAddress.getByName(bind()).isAnyLocalAddress()
-          ? get(ServerSetting.CLUSTER_BIND) : bind();
+          ? get(ServerSetting.CLUSTER_BIND)
+          : bind();
     } catch (UnknownHostException e) {
       return bind();
     }
@@ -257,30 +261,45 @@ public final class ServerConfig {
   private void validateCluster() {
     checkPort(ServerSetting.CLUSTER_PORT, clusterPort());
     check(clusterPort() > 0, ServerSetting.CLUSTER_PORT, "1..65535");
-    check(List.of("replicated", "distributed").contains(get(ServerSetting.CLUSTER_MODE)),
-        ServerSetting.CLUSTER_MODE, "replicated or distributed");
+    check(
+        List.of("replicated", "distributed").contains(get(ServerSetting.CLUSTER_MODE)),
+        ServerSetting.CLUSTER_MODE,
+        "replicated or distributed");
     int owners = Integer.parseInt(get(ServerSetting.CLUSTER_OWNERS));
     check(owners >= 1 && owners <= 16, ServerSetting.CLUSTER_OWNERS, "1..16");
-    check(List.of("sync", "async").contains(get(ServerSetting.CLUSTER_REPLICATION)),
-        ServerSetting.CLUSTER_REPLICATION, "sync or async");
-    check(List.of("", "quorum", "allow-all")
-        .contains(get(ServerSetting.CLUSTER_PARTITION_HANDLING)),
-        ServerSetting.CLUSTER_PARTITION_HANDLING, "quorum, allow-all or empty");
-    check(List.of("on", "off").contains(get(ServerSetting.CLUSTER_MINORITY_READS)),
-        ServerSetting.CLUSTER_MINORITY_READS, "on or off");
-    check(List.of("on", "off").contains(get(ServerSetting.CLUSTER_REDIRECTS)),
-        ServerSetting.CLUSTER_REDIRECTS, "on or off");
-    check(Integer.parseInt(get(ServerSetting.CLUSTER_SIZE)) >= 1, ServerSetting.CLUSTER_SIZE,
+    check(
+        List.of("sync", "async").contains(get(ServerSetting.CLUSTER_REPLICATION)),
+        ServerSetting.CLUSTER_REPLICATION,
+        "sync or async");
+    check(
+        List.of("", "quorum", "allow-all").contains(get(ServerSetting.CLUSTER_PARTITION_HANDLING)),
+        ServerSetting.CLUSTER_PARTITION_HANDLING,
+        "quorum, allow-all or empty");
+    check(
+        List.of("on", "off").contains(get(ServerSetting.CLUSTER_MINORITY_READS)),
+        ServerSetting.CLUSTER_MINORITY_READS,
+        "on or off");
+    check(
+        List.of("on", "off").contains(get(ServerSetting.CLUSTER_REDIRECTS)),
+        ServerSetting.CLUSTER_REDIRECTS,
+        "on or off");
+    check(
+        Integer.parseInt(get(ServerSetting.CLUSTER_SIZE)) >= 1,
+        ServerSetting.CLUSTER_SIZE,
         "at least 1");
     check(clusterTimeoutMillis() > 0, ServerSetting.CLUSTER_TIMEOUT, "positive");
     int segments = Integer.parseInt(get(ServerSetting.CLUSTER_SEGMENTS));
-    check(segments >= 1 && segments <= 16384 && Integer.bitCount(segments) == 1,
-        ServerSetting.CLUSTER_SEGMENTS, "a power of two in 1..16384");
+    check(
+        segments >= 1 && segments <= 16384 && Integer.bitCount(segments) == 1,
+        ServerSetting.CLUSTER_SEGMENTS,
+        "a power of two in 1..16384");
     int threads = Integer.parseInt(get(ServerSetting.CLUSTER_COMMAND_THREADS));
     check(threads >= 1 && threads <= 4096, ServerSetting.CLUSTER_COMMAND_THREADS, "1..4096");
     String peer = "[^\\s,\\[\\]]+\\[\\d+\\]";
-    check(get(ServerSetting.PEERS).matches("|" + peer + "(," + peer + ")*"),
-        ServerSetting.PEERS, "HOST[PORT],HOST[PORT],... or empty");
+    check(
+        get(ServerSetting.PEERS).matches("|" + peer + "(," + peer + ")*"),
+        ServerSetting.PEERS,
+        "HOST[PORT],HOST[PORT],... or empty");
   }
 
   private void validate() {
@@ -293,13 +312,19 @@ public final class ServerConfig {
       long request = ServerSetting.parseBytes(get(ServerSetting.MAX_REQUEST_BYTES));
       check(request >= 1024 && request <= 1 << 30, ServerSetting.MAX_REQUEST_BYTES, "1kb..1gb");
       long item = ServerSetting.parseBytes(get(ServerSetting.MAX_ITEM_BYTES));
-      check(item >= 1024 && item <= request, ServerSetting.MAX_ITEM_BYTES,
-          "1kb..max-request-bytes");
-      check(clientQueryBufferLimit() >= request, ServerSetting.CLIENT_QUERY_BUFFER_LIMIT,
+      check(
+          item >= 1024 && item <= request, ServerSetting.MAX_ITEM_BYTES, "1kb..max-request-bytes");
+      check(
+          clientQueryBufferLimit() >= request,
+          ServerSetting.CLIENT_QUERY_BUFFER_LIMIT,
           "at least max-request-bytes");
-      check(clientOutputBufferLimit() >= 1 << 20, ServerSetting.CLIENT_OUTPUT_BUFFER_LIMIT,
+      check(
+          clientOutputBufferLimit() >= 1 << 20,
+          ServerSetting.CLIENT_OUTPUT_BUFFER_LIMIT,
           "at least 1mb");
-      check(maxMemoryClients() >= request, ServerSetting.MAXMEMORY_CLIENTS,
+      check(
+          maxMemoryClients() >= request,
+          ServerSetting.MAXMEMORY_CLIENTS,
           "at least max-request-bytes");
       check(idleTimeoutSeconds() >= 0, ServerSetting.IDLE_TIMEOUT_SECONDS, "0 or more");
       int io = Integer.parseInt(get(ServerSetting.IO_THREADS));
@@ -308,47 +333,71 @@ public final class ServerConfig {
       if (cluster() != null && dir() != null) {
         // Each member logging what it owns is not built: refuse rather than log part of the
         // cluster's writes and let a restart bring back a different state.
-        throw new IllegalArgumentException("dir and cluster cannot be set together: a clustered"
-            + " server keeps its data in its members' memory, not in a log");
+        throw new IllegalArgumentException(
+            "dir and cluster cannot be set together: a clustered"
+                + " server keeps its data in its members' memory, not in a log");
       }
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("not a number: " + e.getMessage(), e);
     }
-    check(List.of("auto", "epoll", "nio").contains(ioTransport()), ServerSetting.IO_TRANSPORT,
+    check(
+        List.of("auto", "epoll", "nio").contains(ioTransport()),
+        ServerSetting.IO_TRANSPORT,
         "auto, epoll or nio");
     String policy = maxMemoryPolicy();
-    check(policy.equals("allkeys-lfu") || policy.equals("noeviction"),
-        ServerSetting.MAXMEMORY_POLICY, "allkeys-lfu or noeviction");
-    check(List.of("always", "everysec", "no").contains(appendfsync()), ServerSetting.APPENDFSYNC,
+    check(
+        policy.equals("allkeys-lfu") || policy.equals("noeviction"),
+        ServerSetting.MAXMEMORY_POLICY,
+        "allkeys-lfu or noeviction");
+    check(
+        List.of("always", "everysec", "no").contains(appendfsync()),
+        ServerSetting.APPENDFSYNC,
         "always, everysec or no");
-    check(List.of("strict", "salvage").contains(get(ServerSetting.RECOVERY)),
-        ServerSetting.RECOVERY, "strict or salvage");
+    check(
+        List.of("strict", "salvage").contains(get(ServerSetting.RECOVERY)),
+        ServerSetting.RECOVERY,
+        "strict or salvage");
     try {
       checkpointLogBytes();
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(ServerSetting.CHECKPOINT_LOG_BYTES.key()
-          + " must be a byte size: " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          ServerSetting.CHECKPOINT_LOG_BYTES.key() + " must be a byte size: " + e.getMessage(), e);
     }
     check(List.of("yes", "no").contains(get(ServerSetting.JMX)), ServerSetting.JMX, "yes or no");
-    check(httpHostNames().stream().allMatch(n -> !n.contains(":") && !n.contains("/")
-        && !n.contains(" ")), ServerSetting.HTTP_HOST_NAMES,
+    check(
+        httpHostNames().stream()
+            .allMatch(n -> !n.contains(":") && !n.contains("/") && !n.contains(" ")),
+        ServerSetting.HTTP_HOST_NAMES,
         "host names without a port, path or space, separated by commas");
-    check(get(ServerSetting.TLS_CERT_FILE).isEmpty() == get(ServerSetting.TLS_KEY_FILE).isEmpty(),
-        ServerSetting.TLS_KEY_FILE, "set together with tls-cert-file");
+    check(
+        get(ServerSetting.TLS_CERT_FILE).isEmpty() == get(ServerSetting.TLS_KEY_FILE).isEmpty(),
+        ServerSetting.TLS_KEY_FILE,
+        "set together with tls-cert-file");
     if (!loopback()) {
       // Off loopback, every listener needs passwords: refuse to start rather than serve openly.
-      check(respPort() == -1 || passwordConfigured(), ServerSetting.REQUIREPASS,
-          "set (or an aclfile given) when bind " + bind() + " is not a loopback address:"
-          + " Larder does not accept unauthenticated RESP connections off loopback");
-      check(memcachePort() == -1 || !get(ServerSetting.MEMCACHE_AUTH_FILE).isEmpty(),
-          ServerSetting.MEMCACHE_AUTH_FILE, "set (or memcache-port -1) when bind " + bind()
-          + " is not a loopback address: Larder does not accept unauthenticated memcached"
-          + " connections off loopback");
+      check(
+          respPort() == -1 || passwordConfigured(),
+          ServerSetting.REQUIREPASS,
+          "set (or an aclfile given) when bind "
+              + bind()
+              + " is not a loopback address:"
+              + " Larder does not accept unauthenticated RESP connections off loopback");
+      check(
+          memcachePort() == -1 || !get(ServerSetting.MEMCACHE_AUTH_FILE).isEmpty(),
+          ServerSetting.MEMCACHE_AUTH_FILE,
+          "set (or memcache-port -1) when bind "
+              + bind()
+              + " is not a loopback address: Larder does not accept unauthenticated memcached"
+              + " connections off loopback");
       // The HTTP side asks for the default user's password (HTTP Basic or Bearer); an aclfile's
       // other users are RESP's only.
-      check(httpPort() == -1 || !password().isEmpty(), ServerSetting.REQUIREPASS,
-          "set (or http-port -1) when bind " + bind() + " is not a loopback address: the HTTP"
-          + " side asks for requirepass and serves no one unauthenticated off loopback");
+      check(
+          httpPort() == -1 || !password().isEmpty(),
+          ServerSetting.REQUIREPASS,
+          "set (or http-port -1) when bind "
+              + bind()
+              + " is not a loopback address: the HTTP"
+              + " side asks for requirepass and serves no one unauthenticated off loopback");
     }
   }
 

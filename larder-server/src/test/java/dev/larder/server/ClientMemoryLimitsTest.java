@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Memory held for clients is bounded (the outside tester's abuse, scaled down): a client that
- * pipelines GETs of a large value without reading holds one reply's worth, not all of them;
- * clients half-sending large requests are disconnected, the largest first, once they hold the
+ * pipelines GETs of a large value without reading holds one reply's worth, not all of them; clients
+ * half-sending large requests are disconnected, the largest first, once they hold the
  * maxmemory-clients budget; a client over its own query or output limit is disconnected with a
  * logged reason; others go on, and INFO counts it all.
  */
@@ -36,8 +36,9 @@ class ClientMemoryLimitsTest {
   private static final int MB = 1 << 20;
 
   private static LarderServer start(String... settings) throws IOException {
-    Map<String, String> m = new HashMap<>(Map.of("resp-port", "0", "memcache-port", "0",
-        "http-port", "-1", "maxmemory", "64mb"));
+    Map<String, String> m =
+        new HashMap<>(
+            Map.of("resp-port", "0", "memcache-port", "0", "http-port", "-1", "maxmemory", "64mb"));
     for (int i = 0; i < settings.length; i += 2) {
       m.put(settings[i], settings[i + 1]);
     }
@@ -97,8 +98,7 @@ class ClientMemoryLimitsTest {
   }
 
   private static long directMemoryInUse() {
-    return ((ByteBufAllocatorMetricProvider) ByteBufAllocator.DEFAULT).metric()
-        .usedDirectMemory();
+    return ((ByteBufAllocatorMetricProvider) ByteBufAllocator.DEFAULT).metric().usedDirectMemory();
   }
 
   private static boolean closedByServer(Socket s) throws IOException {
@@ -120,8 +120,9 @@ class ClientMemoryLimitsTest {
         Socket admin = connect(server.respPort());
         Socket greedy = connect(server.respPort())) {
       greedy.setReceiveBufferSize(64 * 1024);
-      admin.getOutputStream().write(command("SET", "big", new String(value,
-          StandardCharsets.ISO_8859_1)));
+      admin
+          .getOutputStream()
+          .write(command("SET", "big", new String(value, StandardCharsets.ISO_8859_1)));
       assertEquals("+OK", readReply(admin.getInputStream()));
       long before = directMemoryInUse();
       long hitsBefore = info(admin, "keyspace_hits");
@@ -145,7 +146,8 @@ class ClientMemoryLimitsTest {
       }
       assertTrue(most < 32L * MB, "replies held while the client does not read: " + most);
       assertTrue(held < 16L * MB, "counted for the client: " + held);
-      assertTrue(info(admin, "keyspace_hits") < hitsBefore + 10,
+      assertTrue(
+          info(admin, "keyspace_hits") < hitsBefore + 10,
           "the pipeline waits for the client to read");
       InputStream in = greedy.getInputStream();
       for (int i = 0; i < 100; i++) {
@@ -168,8 +170,9 @@ class ClientMemoryLimitsTest {
           senders.add(s);
           OutputStream out = s.getOutputStream();
           try {
-            out.write(("*3\r\n$3\r\nSET\r\n$2\r\nk" + (i % 10) + "\r\n$16000000\r\n")
-                .getBytes(StandardCharsets.US_ASCII));
+            out.write(
+                ("*3\r\n$3\r\nSET\r\n$2\r\nk" + (i % 10) + "\r\n$16000000\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
             out.write(half);
             out.flush();
           } catch (java.net.SocketException disconnected) {
@@ -182,7 +185,8 @@ class ClientMemoryLimitsTest {
         }
         assertTrue(info(admin, "evicted_clients") >= 10, "at most 2 of 16 MB fit 40 MB");
         assertTrue(info(admin, "mem_clients_normal") <= 40L * MB);
-        assertTrue(directMemoryInUse() - before < 64L * MB,
+        assertTrue(
+            directMemoryInUse() - before < 64L * MB,
             "input is not piled in network buffers: " + (directMemoryInUse() - before));
         assertEquals("+PONG", call(admin, "PING"), "others go on");
         int closed = 0;
@@ -214,8 +218,14 @@ class ClientMemoryLimitsTest {
 
   @Test
   void aReplyOfManySmallPartsOverTheOutputLimitAlsoDisconnects() throws Exception {
-    try (LarderServer server = start("max-request-bytes", "8mb", "client-query-buffer-limit",
-        "8mb", "client-output-buffer-limit", "1mb");
+    try (LarderServer server =
+            start(
+                "max-request-bytes",
+                "8mb",
+                "client-query-buffer-limit",
+                "8mb",
+                "client-output-buffer-limit",
+                "1mb");
         Socket admin = connect(server.respPort());
         Socket reader = connect(server.respPort())) {
       String[] mget = new String[250_001];
@@ -232,23 +242,30 @@ class ClientMemoryLimitsTest {
   void aClientOverItsOwnLimitsIsDisconnectedWithALoggedReason() throws Exception {
     List<String> logged = new ArrayList<>();
     Logger log = Logger.getLogger("dev.larder.server.internal.net.ClientMemory");
-    Handler capture = new Handler() {
-      @Override
-      public void publish(LogRecord r) {
-        synchronized (logged) {
-          logged.add(r.getMessage());
-        }
-      }
+    Handler capture =
+        new Handler() {
+          @Override
+          public void publish(LogRecord r) {
+            synchronized (logged) {
+              logged.add(r.getMessage());
+            }
+          }
 
-      @Override
-      public void flush() {}
+          @Override
+          public void flush() {}
 
-      @Override
-      public void close() {}
-    };
+          @Override
+          public void close() {}
+        };
     log.addHandler(capture);
-    try (LarderServer server = start("max-request-bytes", "1mb", "client-query-buffer-limit",
-        "1mb", "client-output-buffer-limit", "1mb");
+    try (LarderServer server =
+            start(
+                "max-request-bytes",
+                "1mb",
+                "client-query-buffer-limit",
+                "1mb",
+                "client-output-buffer-limit",
+                "1mb");
         Socket admin = connect(server.respPort())) {
       String value = "v".repeat(600 * 1024);
       assertEquals("+OK", call(admin, "SET", "k", value));
@@ -263,15 +280,17 @@ class ClientMemoryLimitsTest {
       try (Socket queuer = connect(server.respPort())) {
         assertEquals("+OK", call(queuer, "MULTI"));
         assertEquals("+QUEUED", call(queuer, "SET", "q", value));
-        queuer.getOutputStream().write(("*3\r\n$3\r\nSET\r\n$1\r\nq\r\n$600000\r\n")
-            .getBytes(StandardCharsets.US_ASCII));
+        queuer
+            .getOutputStream()
+            .write("*3\r\n$3\r\nSET\r\n$1\r\nq\r\n$600000\r\n".getBytes(StandardCharsets.US_ASCII));
         assertTrue(closedByServer(queuer), "a queue and a partial request over 1 MB");
       }
       assertEquals(2, info(admin, "client_output_buffer_limit_disconnections"));
       assertEquals(1, info(admin, "client_query_buffer_limit_disconnections"));
       assertEquals("+PONG", call(admin, "PING"));
       synchronized (logged) {
-        assertTrue(logged.stream().anyMatch(m -> m.contains("client-output-buffer-limit")),
+        assertTrue(
+            logged.stream().anyMatch(m -> m.contains("client-output-buffer-limit")),
             String.valueOf(logged));
       }
     } finally {

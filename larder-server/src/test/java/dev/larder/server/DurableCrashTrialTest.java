@@ -23,12 +23,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A small crash trial: a server JVM with {@code --dir} takes writes from several connections
- * (RESP SETs, RESP MULTI/EXEC transactions, memcached sets) and is killed with SIGKILL at a random
+ * A small crash trial: a server JVM with {@code --dir} takes writes from several connections (RESP
+ * SETs, RESP MULTI/EXEC transactions, memcached sets) and is killed with SIGKILL at a random
  * moment; restarted on the same directory, it must hold every acknowledged write (the key's value
  * is the last acknowledged one, or the one in flight when the kill came) and every transaction
- * whole. Several trials per policy, each continuing from what the previous one recovered. The
- * full trials against redis-server are {@code ./larder bench server-crash}.
+ * whole. Several trials per policy, each continuing from what the previous one recovered. The full
+ * trials against redis-server are {@code ./larder bench server-crash}.
  */
 class DurableCrashTrialTest {
   private static final int WRITERS = 3;
@@ -58,10 +58,10 @@ class DurableCrashTrialTest {
   }
 
   /**
-   * Starts the writers, kills the server 50-500 ms after they have had 50 writes acknowledged
-   * (a server JVM just started on a busy machine may take seconds to answer its first requests,
-   * and a kill before then would test nothing) and waits for the writers to notice. {@code acked}
-   * holds, per writer, the last value acknowledged (and the start of the next).
+   * Starts the writers, kills the server 50-500 ms after they have had 50 writes acknowledged (a
+   * server JVM just started on a busy machine may take seconds to answer its first requests, and a
+   * kill before then would test nothing) and waits for the writers to notice. {@code acked} holds,
+   * per writer, the last value acknowledged (and the start of the next).
    */
   private static void writeUntilKilled(Server server, long[] acked) throws Exception {
     AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -71,15 +71,17 @@ class DurableCrashTrialTest {
       for (int k = 0; k < 3; k++) {
         int kind = k;
         int slot = w * 3 + kind;
-        Thread t = new Thread(() -> {
-          try {
-            write(server, kind, slot, acked, acknowledged);
-          } catch (IOException expectedWhenKilled) {
-            // The kill closes the connection; what was acknowledged is in acked.
-          } catch (Throwable e) {
-            failure.set(e);
-          }
-        });
+        Thread t =
+            new Thread(
+                () -> {
+                  try {
+                    write(server, kind, slot, acked, acknowledged);
+                  } catch (IOException expectedWhenKilled) {
+                    // The kill closes the connection; what was acknowledged is in acked.
+                  } catch (Throwable e) {
+                    failure.set(e);
+                  }
+                });
         t.start();
         threads.add(t);
       }
@@ -102,8 +104,8 @@ class DurableCrashTrialTest {
   }
 
   /** Writes n+1, n+2... to its key(s); after each acknowledgement acked[slot] = n. */
-  private static void write(Server server, int kind, int slot, long[] acked,
-      AtomicLong acknowledged) throws IOException {
+  private static void write(
+      Server server, int kind, int slot, long[] acked, AtomicLong acknowledged) throws IOException {
     if (kind == 2) {
       writeMemcached(server, slot, acked, acknowledged);
     } else {
@@ -111,16 +113,17 @@ class DurableCrashTrialTest {
     }
   }
 
-  private static void writeMemcached(Server server, int slot, long[] acked,
-      AtomicLong acknowledged) throws IOException {
+  private static void writeMemcached(Server server, int slot, long[] acked, AtomicLong acknowledged)
+      throws IOException {
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.memcachePort)) {
       s.setSoTimeout(20_000);
       OutputStream out = s.getOutputStream();
       InputStream in = new BufferedInputStream(s.getInputStream());
       for (long n = acked[slot] + 1; ; n++) {
         String value = Long.toString(n);
-        out.write(("set m" + slot + " 0 0 " + value.length() + "\r\n" + value + "\r\n")
-            .getBytes(StandardCharsets.US_ASCII));
+        out.write(
+            ("set m" + slot + " 0 0 " + value.length() + "\r\n" + value + "\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
         out.flush();
         assertEquals("STORED", Resp.line(in));
         acked[slot] = n;
@@ -129,8 +132,9 @@ class DurableCrashTrialTest {
     }
   }
 
-  private static void writeResp(Server server, boolean transactions, int slot, long[] acked,
-      AtomicLong acknowledged) throws IOException {
+  private static void writeResp(
+      Server server, boolean transactions, int slot, long[] acked, AtomicLong acknowledged)
+      throws IOException {
     try (Resp c = new Resp(server.respPort)) {
       for (long n = acked[slot] + 1; ; n++) {
         if (!transactions) {
@@ -170,8 +174,9 @@ class DurableCrashTrialTest {
   /** The value is the last acknowledged one or the one in flight; acked then follows it. */
   private static void check(String trial, String key, Object value, long[] acked, int slot) {
     long found = value == null ? 0 : Long.parseLong((String) value);
-    assertTrue(found == acked[slot] || found == acked[slot] + 1, trial + ": " + key + " is "
-        + found + " but " + acked[slot] + " was acknowledged");
+    assertTrue(
+        found == acked[slot] || found == acked[slot] + 1,
+        trial + ": " + key + " is " + found + " but " + acked[slot] + " was acknowledged");
     acked[slot] = found;
   }
 
@@ -181,11 +186,27 @@ class DurableCrashTrialTest {
       int resp = freePort();
       int memcache = freePort();
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      Process p = new ProcessBuilder(java, "-Xmx256m", "--enable-native-access=ALL-UNNAMED",
-          "-cp", System.getProperty("java.class.path"), ServeCommand.class.getName(),
-          "--dir", dir.toString(), "--appendfsync", policy, "--port", Integer.toString(resp),
-          "--memcache-port", Integer.toString(memcache), "--http-port", "-1")
-          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      Process p =
+          new ProcessBuilder(
+                  java,
+                  "-Xmx256m",
+                  "--enable-native-access=ALL-UNNAMED",
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  ServeCommand.class.getName(),
+                  "--dir",
+                  dir.toString(),
+                  "--appendfsync",
+                  policy,
+                  "--port",
+                  Integer.toString(resp),
+                  "--memcache-port",
+                  Integer.toString(memcache),
+                  "--http-port",
+                  "-1")
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start();
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (System.nanoTime() < deadline) {
         try (Resp c = new Resp(resp)) {

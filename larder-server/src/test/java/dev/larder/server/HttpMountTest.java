@@ -35,19 +35,19 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * larder-http mounted in the server: {@code /api/caches} and {@code /metrics} report the
- * keyspace with the figures {@code INFO}, {@code DBSIZE} and {@code CONFIG GET} give over RESP,
- * before and after {@code CONFIG SET maxmemory} rebuilds the keyspace's cache, and leave out
- * what the server does not measure (puts, removals, loads, latencies); REST reads and writes
- * what RESP sees; the HTTP side asks for the server's password.
+ * larder-http mounted in the server: {@code /api/caches} and {@code /metrics} report the keyspace
+ * with the figures {@code INFO}, {@code DBSIZE} and {@code CONFIG GET} give over RESP, before and
+ * after {@code CONFIG SET maxmemory} rebuilds the keyspace's cache, and leave out what the server
+ * does not measure (puts, removals, loads, latencies); REST reads and writes what RESP sees; the
+ * HTTP side asks for the server's password.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class HttpMountTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static LarderServer start(String... settings) throws IOException {
-    Map<String, String> m = new HashMap<>(Map.of("resp-port", "0", "memcache-port", "-1",
-        "http-port", "0"));
+    Map<String, String> m =
+        new HashMap<>(Map.of("resp-port", "0", "memcache-port", "-1", "http-port", "0"));
     for (int i = 0; i < settings.length; i += 2) {
       m.put(settings[i], settings[i + 1]);
     }
@@ -55,13 +55,15 @@ class HttpMountTest {
   }
 
   private static Jedis jedis(LarderServer server) {
-    return new Jedis(new HostAndPort("127.0.0.1", server.respPort()),
+    return new Jedis(
+        new HostAndPort("127.0.0.1", server.respPort()),
         DefaultJedisClientConfig.builder().timeoutMillis(20_000).build());
   }
 
   @Test
   void figuresMatchRespAndFollowTheMaxmemoryRebuild() throws Exception {
-    try (LarderServer server = start("maxmemory", "8mb"); Jedis j = jedis(server)) {
+    try (LarderServer server = start("maxmemory", "8mb");
+        Jedis j = jedis(server)) {
       assertTrue(server.httpPort() > 0);
       String value = "v".repeat(100);
       for (int i = 0; i < 200; i++) {
@@ -80,13 +82,23 @@ class HttpMountTest {
       Reply got = http(server, "GET", "/api/caches/keyspace/entries/k7", null, null);
       assertEquals(200, got.status());
       assertArrayEquals((value + 7).getBytes(StandardCharsets.UTF_8), got.body());
-      assertEquals(204, http(server, "PUT", "/api/caches/keyspace/entries/from%20http",
-          "hello".getBytes(StandardCharsets.UTF_8), null).status());
+      assertEquals(
+          204,
+          http(
+                  server,
+                  "PUT",
+                  "/api/caches/keyspace/entries/from%20http",
+                  "hello".getBytes(StandardCharsets.UTF_8),
+                  null)
+              .status());
       assertEquals("hello", j.get("from http"));
-      assertEquals(409, http(server, "GET", "/api/caches/keyspace/entries/h", null, null)
-          .status(), "a hash is not a string");
-      assertEquals(204, http(server, "DELETE", "/api/caches/keyspace/entries/from%20http", null,
-          null).status());
+      assertEquals(
+          409,
+          http(server, "GET", "/api/caches/keyspace/entries/h", null, null).status(),
+          "a hash is not a string");
+      assertEquals(
+          204,
+          http(server, "DELETE", "/api/caches/keyspace/entries/from%20http", null, null).status());
       assertFalse(j.exists("from http"));
 
       // CONFIG SET maxmemory rebuilds the keyspace's cache; HTTP follows it.
@@ -94,26 +106,30 @@ class HttpMountTest {
       j.get("k1");
       j.get("nope");
       checkAgainstResp(server, j, 2L << 20);
-      assertEquals(200, http(server, "GET", "/api/caches/keyspace/entries/k1", null, null)
-          .status());
+      assertEquals(
+          200, http(server, "GET", "/api/caches/keyspace/entries/k1", null, null).status());
 
       // Rebuilds while the API and the scrape are polled: never an error, never a missing cache.
       ExecutorService poller = Executors.newSingleThreadExecutor();
       AtomicBoolean stop = new AtomicBoolean();
       try {
-        Future<Integer> polls = poller.submit(() -> {
-          int n = 0;
-          while (!stop.get() && n < 5_000) {
-            Reply r = http(server, "GET", n % 2 == 0 ? "/api/caches" : "/metrics", null, null);
-            assertEquals(200, r.status(), r.text());
-            if (n % 2 == 0) {
-              assertEquals("keyspace",
-                  JSON.readTree(r.body()).get("caches").get(0).get("name").asText());
-            }
-            n++;
-          }
-          return n;
-        });
+        Future<Integer> polls =
+            poller.submit(
+                () -> {
+                  int n = 0;
+                  while (!stop.get() && n < 5_000) {
+                    Reply r =
+                        http(server, "GET", n % 2 == 0 ? "/api/caches" : "/metrics", null, null);
+                    assertEquals(200, r.status(), r.text());
+                    if (n % 2 == 0) {
+                      assertEquals(
+                          "keyspace",
+                          JSON.readTree(r.body()).get("caches").get(0).get("name").asText());
+                    }
+                    n++;
+                  }
+                  return n;
+                });
         for (int i = 0; i < 12; i++) {
           assertEquals("OK", j.configSet("maxmemory", (i % 2 == 0 ? 3 : 2) + "mb"));
           j.set("during" + i, value);
@@ -155,8 +171,7 @@ class HttpMountTest {
     assertTrue(ks.get("statistics").asBoolean());
     assertEquals("application/octet-stream", ks.get("rest").asText());
     // The server counts no writes, removals or loads and times nothing: left out, not 0.
-    for (String unmeasured : new String[] {"puts", "removals", "loadSuccesses",
-        "loadFailures"}) {
+    for (String unmeasured : new String[] {"puts", "removals", "loadSuccesses", "loadFailures"}) {
       assertFalse(ks.has(unmeasured), unmeasured + " in " + ks);
     }
     assertEquals(0, ks.get("latency").size(), "latencies in " + ks);
@@ -171,11 +186,12 @@ class HttpMountTest {
     assertEquals(bound, sample(text, "larder_cache_memory_max_bytes", null));
     assertEquals(used, sample(text, "larder_cache_memory_used_bytes", null));
     assertEquals(keys, sample(text, "cache_size", null));
-    for (String unmeasured : new String[] {"cache_puts_total", "cache_load_total",
-        "larder_cache_latency_seconds"}) {
+    for (String unmeasured :
+        new String[] {"cache_puts_total", "cache_load_total", "larder_cache_latency_seconds"}) {
       assertTrue(samples(text, unmeasured, null).isEmpty(), unmeasured + " in\n" + text);
     }
-    assertTrue(samples(text, "larder_cache_removals_total", "cause=\"explicit\"").isEmpty(),
+    assertTrue(
+        samples(text, "larder_cache_removals_total", "cause=\"explicit\"").isEmpty(),
         "explicit removals in\n" + text);
   }
 
@@ -186,8 +202,15 @@ class HttpMountTest {
       assertEquals(401, http(server, "GET", "/metrics", null, null).status());
       assertEquals(401, http(server, "GET", "/", null, null).status());
       assertEquals(401, http(server, "GET", "/api/caches", null, basic("x:wrong")).status());
-      assertEquals(401, http(server, "PUT", "/api/caches/keyspace/entries/k",
-          "v".getBytes(StandardCharsets.UTF_8), null).status());
+      assertEquals(
+          401,
+          http(
+                  server,
+                  "PUT",
+                  "/api/caches/keyspace/entries/k",
+                  "v".getBytes(StandardCharsets.UTF_8),
+                  null)
+              .status());
       assertEquals(200, http(server, "GET", "/api/caches", null, basic("any:s3cret")).status());
       assertEquals(200, http(server, "GET", "/metrics", null, "Bearer s3cret").status());
       try (Jedis j = jedis(server)) {
@@ -200,12 +223,15 @@ class HttpMountTest {
 
   @Test
   void theServerPanelAndItsMetersAgreeWithInfo() throws Exception {
-    try (LarderServer server = start(); Jedis j = jedis(server)) {
+    try (LarderServer server = start();
+        Jedis j = jedis(server)) {
       for (int i = 0; i < 50; i++) {
         j.set("k" + i, "v" + i);
       }
-      JsonNode panel = JSON.readTree(http(server, "GET", "/api/caches", null, null).body())
-          .get("sections").get("server");
+      JsonNode panel =
+          JSON.readTree(http(server, "GET", "/api/caches", null, null).body())
+              .get("sections")
+              .get("server");
       String metrics = http(server, "GET", "/metrics", null, null).text();
       Map<String, String> info = info(j.info());
 
@@ -215,11 +241,14 @@ class HttpMountTest {
       assertEquals(Long.parseLong(info.get("maxmemory")), panel.get("maxmemory").asLong());
       assertEquals(1, panel.get("connections").asInt());
       long commands = Long.parseLong(info.get("total_commands_processed"));
-      assertTrue(panel.get("commandsProcessed").asLong() >= 50
-          && panel.get("commandsProcessed").asLong() <= commands, panel.toString());
+      assertTrue(
+          panel.get("commandsProcessed").asLong() >= 50
+              && panel.get("commandsProcessed").asLong() <= commands,
+          panel.toString());
 
       assertEquals(1, unlabelled(metrics, "larder_server_connections"));
-      assertEquals(Long.parseLong(info.get("total_connections_received")),
+      assertEquals(
+          Long.parseLong(info.get("total_connections_received")),
           unlabelled(metrics, "larder_server_connections_received_total"));
       assertEquals(0, unlabelled(metrics, "larder_server_connections_rejected_total"));
       long scraped = unlabelled(metrics, "larder_server_commands_total");
@@ -230,8 +259,8 @@ class HttpMountTest {
 
   /** The value of a sample without labels, e.g. {@code larder_server_connections 1.0}. */
   private static long unlabelled(String text, String name) {
-    Matcher m = Pattern.compile("^" + Pattern.quote(name) + " (\\S+)$", Pattern.MULTILINE)
-        .matcher(text);
+    Matcher m =
+        Pattern.compile("^" + Pattern.quote(name) + " (\\S+)$", Pattern.MULTILINE).matcher(text);
     assertTrue(m.find(), name + " in\n" + text);
     return (long) Double.parseDouble(m.group(1));
   }
@@ -242,28 +271,37 @@ class HttpMountTest {
       int port = server.httpPort();
       assertTrue(rawPut(server, "cache01.example:" + port, "a").startsWith("HTTP/1.1 204"));
       assertTrue(rawPut(server, "other.example", "b").startsWith("HTTP/1.1 204"));
-      assertTrue(rawPut(server, "127.0.0.1:" + port, "c").startsWith("HTTP/1.1 204"),
-          "its own address");
+      assertTrue(
+          rawPut(server, "127.0.0.1:" + port, "c").startsWith("HTTP/1.1 204"), "its own address");
       String refused = rawPut(server, "rebind.example:" + port, "d");
       assertTrue(refused.startsWith("HTTP/1.1 403"), refused);
       assertTrue(refused.contains("hostNames"), refused);
-      assertEquals(404, http(server, "GET", "/api/caches/keyspace/entries/d", null, null)
-          .status(), "nothing stored under a name not listed");
+      assertEquals(
+          404,
+          http(server, "GET", "/api/caches/keyspace/entries/d", null, null).status(),
+          "nothing stored under a name not listed");
     }
     try (LarderServer server = start()) {
-      assertTrue(rawPut(server, "cache01.example:" + server.httpPort(), "a")
-          .startsWith("HTTP/1.1 403"), "not listed by default");
+      assertTrue(
+          rawPut(server, "cache01.example:" + server.httpPort(), "a").startsWith("HTTP/1.1 403"),
+          "not listed by default");
     }
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> ServerConfig.of(Map.of("http-host-names", "cache01.example:8379")));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ServerConfig.of(Map.of("http-host-names", "cache01.example:8379")));
     assertTrue(e.getMessage().startsWith("http-host-names must be host names"), e.getMessage());
   }
 
   /** A PUT of a one-byte value under {@code key}, with the given {@code Host} header. */
   private static String rawPut(LarderServer server, String host, String key) throws IOException {
-    String request = "PUT /api/caches/keyspace/entries/" + key + " HTTP/1.1\r\nHost: " + host
-        + "\r\nContent-Type: application/octet-stream\r\nContent-Length: 1\r\n"
-        + "Connection: close\r\n\r\nx";
+    String request =
+        "PUT /api/caches/keyspace/entries/"
+            + key
+            + " HTTP/1.1\r\nHost: "
+            + host
+            + "\r\nContent-Type: application/octet-stream\r\nContent-Length: 1\r\n"
+            + "Connection: close\r\n\r\nx";
     try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.httpPort())) {
       socket.setSoTimeout(10_000);
       socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
@@ -278,13 +316,13 @@ class HttpMountTest {
       assertEquals(0, server.httpPort());
       assertNotEquals(0, server.respPort());
     }
-    assertThrows(IllegalArgumentException.class,
-        () -> ServerConfig.of(Map.of("http-port", "70000")));
+    assertThrows(
+        IllegalArgumentException.class, () -> ServerConfig.of(Map.of("http-port", "70000")));
   }
 
   private static String basic(String userAndPassword) {
-    return "Basic " + Base64.getEncoder().encodeToString(
-        userAndPassword.getBytes(StandardCharsets.UTF_8));
+    return "Basic "
+        + Base64.getEncoder().encodeToString(userAndPassword.getBytes(StandardCharsets.UTF_8));
   }
 
   private static Map<String, String> info(String text) {
@@ -307,8 +345,8 @@ class HttpMountTest {
 
   /** The values of the keyspace cache's samples of a name (and a label, if not null). */
   private static List<String> samples(String text, String name, String label) {
-    Pattern p = Pattern.compile("^" + Pattern.quote(name) + "\\{([^}]*)\\} (\\S+)$",
-        Pattern.MULTILINE);
+    Pattern p =
+        Pattern.compile("^" + Pattern.quote(name) + "\\{([^}]*)\\} (\\S+)$", Pattern.MULTILINE);
     Matcher m = p.matcher(text);
     List<String> found = new ArrayList<>();
     while (m.find()) {
@@ -326,10 +364,12 @@ class HttpMountTest {
     }
   }
 
-  private static Reply http(LarderServer server, String method, String path, byte[] body,
-      String authorization) throws IOException {
-    HttpURLConnection c = (HttpURLConnection) URI.create(
-        "http://127.0.0.1:" + server.httpPort() + path).toURL().openConnection();
+  private static Reply http(
+      LarderServer server, String method, String path, byte[] body, String authorization)
+      throws IOException {
+    HttpURLConnection c =
+        (HttpURLConnection)
+            URI.create("http://127.0.0.1:" + server.httpPort() + path).toURL().openConnection();
     c.setRequestMethod(method);
     c.setConnectTimeout(20_000);
     c.setReadTimeout(20_000);

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * {@code larder serve} refuses what it cannot do in one clear line, never a stack trace: exit 2
- * for bad settings, 1 for a port it cannot bind, a log directory in use or a damaged log.
+ * {@code larder serve} refuses what it cannot do in one clear line, never a stack trace: exit 2 for
+ * bad settings, 1 for a port it cannot bind, a log directory in use or a damaged log.
  */
 class ServeCommandTest {
 
@@ -30,8 +30,10 @@ class ServeCommandTest {
     try {
       int exit = new CommandLine(new ServeCommand()).execute(args);
       // SLF4J (on the test class path through Jedis) warns once per JVM when Netty first logs
-      String printed = err.toString(StandardCharsets.UTF_8).replace("\r\n", "\n")
-          .replaceAll("(?m)^SLF4J: .*\n", "");
+      String printed =
+          err.toString(StandardCharsets.UTF_8)
+              .replace("\r\n", "\n")
+              .replaceAll("(?m)^SLF4J: .*\n", "");
       return new Outcome(exit, printed);
     } finally {
       System.setErr(saved);
@@ -40,28 +42,49 @@ class ServeCommandTest {
 
   @Test
   void offLoopbackWithoutPasswordsIsRefusedBeforeBinding() {
-    assertEquals(new Outcome(2, "larder serve: requirepass must be set (or an aclfile given)"
-        + " when bind 0.0.0.0 is not a loopback address: Larder does not accept unauthenticated"
-        + " RESP connections off loopback\n"), serve("--bind", "0.0.0.0"));
+    assertEquals(
+        new Outcome(
+            2,
+            "larder serve: requirepass must be set (or an aclfile given)"
+                + " when bind 0.0.0.0 is not a loopback address: Larder does not accept unauthenticated"
+                + " RESP connections off loopback\n"),
+        serve("--bind", "0.0.0.0"));
   }
 
   @Test
   void aConfigFileThatCannotBeReadIsNamed(@TempDir Path dir) {
     Path missing = dir.resolve("missing.properties");
-    assertEquals(new Outcome(2, "larder serve: config file " + missing + ": no such file\n"),
+    assertEquals(
+        new Outcome(2, "larder serve: config file " + missing + ": no such file\n"),
         serve("--config", missing.toString()));
-    assertEquals(new Outcome(2, "larder serve: config file " + dir
-        + " cannot be read: Is a directory\n"), serve("--config", dir.toString()));
+    assertEquals(
+        new Outcome(2, "larder serve: config file " + dir + " cannot be read: Is a directory\n"),
+        serve("--config", dir.toString()));
   }
 
   @Test
   void aLogDirectoryInUseIsRefused(@TempDir Path dir) throws Exception {
     try (TestServer first = new TestServer(java.util.Map.of(), dir, TestServer.START)) {
       first.resp().cmd("SET", "held", "1");
-      assertEquals(new Outcome(1, "larder serve: log directory " + dir + " is in use: its lock"
-          + " file " + dir.resolve("lock") + " is held by another process (or another open log"
-          + " in this one)\n"), serve("--dir", dir.toString(), "--port", "0", "--memcache-port",
-          "-1", "--http-port", "-1"));
+      assertEquals(
+          new Outcome(
+              1,
+              "larder serve: log directory "
+                  + dir
+                  + " is in use: its lock"
+                  + " file "
+                  + dir.resolve("lock")
+                  + " is held by another process (or another open log"
+                  + " in this one)\n"),
+          serve(
+              "--dir",
+              dir.toString(),
+              "--port",
+              "0",
+              "--memcache-port",
+              "-1",
+              "--http-port",
+              "-1"));
     }
   }
 
@@ -81,14 +104,25 @@ class ServeCommandTest {
       f.seek(60);
       f.write(b ^ 0x5A);
     }
-    Outcome refused = serve("--dir", dir.toString(), "--port", "0", "--memcache-port", "-1",
-        "--http-port", "-1");
+    Outcome refused =
+        serve("--dir", dir.toString(), "--port", "0", "--memcache-port", "-1", "--http-port", "-1");
     assertEquals(1, refused.exit());
-    assertTrue(refused.err().startsWith("larder serve: the log in " + dir + " is damaged,"
-        + " nothing was changed: log corrupted in log-0000000000000001.wal at offset "),
+    assertTrue(
+        refused
+            .err()
+            .startsWith(
+                "larder serve: the log in "
+                    + dir
+                    + " is damaged,"
+                    + " nothing was changed: log corrupted in log-0000000000000001.wal at offset "),
         refused.err());
-    assertTrue(refused.err().endsWith("Start with --set recovery=salvage to recover what is"
-        + " intact and report what is dropped.\n"), refused.err());
+    assertTrue(
+        refused
+            .err()
+            .endsWith(
+                "Start with --set recovery=salvage to recover what is"
+                    + " intact and report what is dropped.\n"),
+        refused.err());
   }
 
   @Test
@@ -97,13 +131,17 @@ class ServeCommandTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
     try {
-      assertEquals(0, new CommandLine(new ServeCommand()).execute("--print-jvm-options",
-          "--maxmemory", "1gb", "--set", "maxmemory-clients=64mb"));
+      assertEquals(
+          0,
+          new CommandLine(new ServeCommand())
+              .execute(
+                  "--print-jvm-options", "--maxmemory", "1gb", "--set", "maxmemory-clients=64mb"));
     } finally {
       System.setOut(saved);
     }
     // heap 96 MiB + 3/4 of 1 GiB + 64 MiB; direct 96 MiB + 64 MiB
-    assertEquals("-Xmx928m -XX:MaxDirectMemorySize=160m -XX:G1PeriodicGCInterval=15000\n",
+    assertEquals(
+        "-Xmx928m -XX:MaxDirectMemorySize=160m -XX:G1PeriodicGCInterval=15000\n",
         out.toString(StandardCharsets.UTF_8).replace("\r\n", "\n"));
   }
 
@@ -111,9 +149,10 @@ class ServeCommandTest {
   void aTakenExplicitPortIsNamed() throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       int port = taken.getLocalPort();
-      assertEquals(new Outcome(1, "larder serve: cannot listen on 127.0.0.1:" + port
-          + ": the port is in use\n"), serve("--port", Integer.toString(port),
-          "--memcache-port", "-1", "--http-port", "-1"));
+      assertEquals(
+          new Outcome(
+              1, "larder serve: cannot listen on 127.0.0.1:" + port + ": the port is in use\n"),
+          serve("--port", Integer.toString(port), "--memcache-port", "-1", "--http-port", "-1"));
     }
   }
 }

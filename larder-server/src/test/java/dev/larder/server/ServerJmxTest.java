@@ -27,8 +27,8 @@ class ServerJmxTest {
   private static final MBeanServer MBEANS = ManagementFactory.getPlatformMBeanServer();
 
   private static LarderServer start(String... settings) throws IOException {
-    Map<String, String> m = new HashMap<>(Map.of("resp-port", "0", "memcache-port", "-1",
-        "http-port", "0"));
+    Map<String, String> m =
+        new HashMap<>(Map.of("resp-port", "0", "memcache-port", "-1", "http-port", "0"));
     for (int i = 0; i < settings.length; i += 2) {
       m.put(settings[i], settings[i + 1]);
     }
@@ -36,22 +36,29 @@ class ServerJmxTest {
   }
 
   private static Jedis jedis(LarderServer server) {
-    return new Jedis(new HostAndPort("127.0.0.1", server.respPort()),
+    return new Jedis(
+        new HostAndPort("127.0.0.1", server.respPort()),
         DefaultJedisClientConfig.builder().timeoutMillis(20_000).build());
   }
 
   private static long info(Jedis jedis, String section, String field) {
-    return jedis.info(section).lines().filter(l -> l.startsWith(field + ":"))
+    return jedis
+        .info(section)
+        .lines()
+        .filter(l -> l.startsWith(field + ":"))
         .map(l -> Long.parseLong(l.substring(field.length() + 1).strip()))
-        .findFirst().orElseThrow(() -> new AssertionError("INFO has no " + field));
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("INFO has no " + field));
   }
 
   @Test
   void theServersFiguresAreAnMXBeanUntilItCloses() throws Exception {
     ObjectName name;
-    try (LarderServer server = start(); Jedis jedis = jedis(server)) {
+    try (LarderServer server = start();
+        Jedis jedis = jedis(server)) {
       name = new ObjectName(server.mxBeanName().orElseThrow());
-      assertTrue(name.toString().startsWith("dev.larder:type=Server,name=\"larder-server"),
+      assertTrue(
+          name.toString().startsWith("dev.larder:type=Server,name=\"larder-server"),
           name.toString());
       LarderServerMXBean bean = JMX.newMXBeanProxy(MBEANS, name, LarderServerMXBean.class);
       for (int i = 0; i < 100; i++) {
@@ -71,8 +78,8 @@ class ServerJmxTest {
       assertEquals(info(jedis, "stats", "keyspace_hits"), bean.getKeyspaceHits());
       assertEquals(1, bean.getKeyspaceHits());
       assertEquals(1, bean.getKeyspaceMisses());
-      assertEquals(info(jedis, "stats", "total_connections_received"),
-          bean.getConnectionsReceived());
+      assertEquals(
+          info(jedis, "stats", "total_connections_received"), bean.getConnectionsReceived());
       long commands = bean.getCommandsProcessed();
       assertTrue(commands >= 105, "commands " + commands);
       assertEquals(info(jedis, "memory", "used_memory"), bean.getMemoryUsed());
@@ -89,9 +96,11 @@ class ServerJmxTest {
       try (LarderServer other = start()) {
         second = new ObjectName(other.mxBeanName().orElseThrow());
         assertNotEquals(name, second);
-        assertTrue(second.toString().startsWith("dev.larder:type=Server,name=\"larder-server-"),
+        assertTrue(
+            second.toString().startsWith("dev.larder:type=Server,name=\"larder-server-"),
             second.toString());
-        assertEquals(other.respPort(),
+        assertEquals(
+            other.respPort(),
             JMX.newMXBeanProxy(MBEANS, second, LarderServerMXBean.class).getRespPort());
       }
       assertFalse(MBEANS.isRegistered(second), "unregistered on close");
@@ -112,8 +121,8 @@ class ServerJmxTest {
 
   @Test
   void jmxTakesYesOrNo() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> ServerConfig.of(Map.of("jmx", "maybe")));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> ServerConfig.of(Map.of("jmx", "maybe")));
     assertEquals("jmx must be yes or no", e.getMessage());
   }
 }

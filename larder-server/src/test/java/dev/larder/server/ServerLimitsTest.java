@@ -20,16 +20,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Limits on a real server: connections over the limit are refused with the protocol's line,
- * idle connections are closed, an oversized request closes only its own connection, a port in
- * use can fall back to a free one, and close() stops the server.
+ * Limits on a real server: connections over the limit are refused with the protocol's line, idle
+ * connections are closed, an oversized request closes only its own connection, a port in use can
+ * fall back to a free one, and close() stops the server.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ServerLimitsTest {
 
   private static LarderServer start(String... settings) throws IOException {
-    Map<String, String> m = new java.util.HashMap<>(Map.of("resp-port", "0",
-        "memcache-port", "0"));
+    Map<String, String> m = new java.util.HashMap<>(Map.of("resp-port", "0", "memcache-port", "0"));
     for (int i = 0; i < settings.length; i += 2) {
       m.put(settings[i], settings[i + 1]);
     }
@@ -113,7 +112,8 @@ class ServerLimitsTest {
       assertEquals("-ERR Protocol error: invalid bulk length\r\n", readUntilClosed(hostile));
       assertEquals("+PONG\r\n", roundTrip(bystander, "PING\r\n", 7));
       String tooLarge = "set k 0 0 5000\r\n" + "x".repeat(5000) + "\r\nversion\r\n";
-      assertEquals("SERVER_ERROR object too large for cache\r\nVERSION 1.6.0\r\n",
+      assertEquals(
+          "SERVER_ERROR object too large for cache\r\nVERSION 1.6.0\r\n",
           roundTrip(memcache, tooLarge, 56));
     }
   }
@@ -123,10 +123,17 @@ class ServerLimitsTest {
   @ValueSource(strings = {"nio", "auto"})
   void aTakenPortFallsBackToAFreeOneWhenAsked(String transport) throws Exception {
     try (LarderServer first = start("io-transport", transport, "io-threads", "1")) {
-      assertEquals(transport.equals("nio") || !Epoll.isAvailable() ? "nio" : "epoll",
-          first.transport());
-      ServerConfig same = ServerConfig.of(Map.of("resp-port", Integer.toString(first.respPort()),
-          "memcache-port", Integer.toString(first.memcachePort()), "io-transport", transport));
+      assertEquals(
+          transport.equals("nio") || !Epoll.isAvailable() ? "nio" : "epoll", first.transport());
+      ServerConfig same =
+          ServerConfig.of(
+              Map.of(
+                  "resp-port",
+                  Integer.toString(first.respPort()),
+                  "memcache-port",
+                  Integer.toString(first.memcachePort()),
+                  "io-transport",
+                  transport));
       assertTrue(assertThrowsIo(same));
       try (LarderServer second = LarderServer.start(same, true)) {
         assertTrue(second.respPort() != first.respPort() && second.respPort() > 0);

@@ -31,11 +31,30 @@ class TlsTest {
   @Test
   void respAndMemcachedOverTls(@TempDir Path dir) throws Exception {
     Path store = dir.resolve("server.p12");
-    Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin",
-        "keytool").toString(), "-genkeypair", "-alias", "larder", "-keyalg", "EC",
-        "-groupname", "secp256r1", "-dname", "CN=localhost", "-validity", "2",
-        "-ext", "san=ip:127.0.0.1", "-keystore", store.toString(), "-storetype", "PKCS12",
-        "-storepass", new String(PASSWORD)).redirectErrorStream(true).start();
+    Process keytool =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair",
+                "-alias",
+                "larder",
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                "CN=localhost",
+                "-validity",
+                "2",
+                "-ext",
+                "san=ip:127.0.0.1",
+                "-keystore",
+                store.toString(),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                new String(PASSWORD))
+            .redirectErrorStream(true)
+            .start();
     keytool.getInputStream().transferTo(OutputStream.nullOutputStream());
     assertEquals(0, keytool.waitFor());
     KeyStore ks = KeyStore.getInstance("PKCS12");
@@ -49,9 +68,18 @@ class TlsTest {
     Files.writeString(certPem, pem("CERTIFICATE", cert.getEncoded()));
     Files.writeString(keyPem, pem("PRIVATE KEY", key.getEncoded()));
 
-    try (LarderServer server = LarderServer.start(ServerConfig.of(Map.of("resp-port", "0",
-        "memcache-port", "0", "tls-cert-file", certPem.toString(),
-        "tls-key-file", keyPem.toString())))) {
+    try (LarderServer server =
+        LarderServer.start(
+            ServerConfig.of(
+                Map.of(
+                    "resp-port",
+                    "0",
+                    "memcache-port",
+                    "0",
+                    "tls-cert-file",
+                    certPem.toString(),
+                    "tls-key-file",
+                    keyPem.toString())))) {
       KeyStore trust = KeyStore.getInstance("PKCS12");
       trust.load(null, null);
       trust.setCertificateEntry("larder", cert);
@@ -77,8 +105,12 @@ class TlsTest {
   }
 
   private static String pem(String type, byte[] der) {
-    return "-----BEGIN " + type + "-----\n"
+    return "-----BEGIN "
+        + type
+        + "-----\n"
         + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
-        + "\n-----END " + type + "-----\n";
+        + "\n-----END "
+        + type
+        + "-----\n";
   }
 }

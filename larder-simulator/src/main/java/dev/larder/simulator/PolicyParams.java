@@ -20,34 +20,102 @@ package dev.larder.simulator;
  *     victim's (0 is TinyLFU; large values admit always)
  * @param adaptBias true to adapt the bias on ghost hits
  */
-record PolicyParams(double initialWindow, double minWindow, double maxWindow, boolean climb,
-    double sampleFactor, int minSample, double step, double decay, boolean ghostAdapt,
-    double ghostStep, double ghostFactor, boolean ghostToMain, boolean ghostAdmit, int bias,
+record PolicyParams(
+    double initialWindow,
+    double minWindow,
+    double maxWindow,
+    boolean climb,
+    double sampleFactor,
+    int minSample,
+    double step,
+    double decay,
+    boolean ghostAdapt,
+    double ghostStep,
+    double ghostFactor,
+    boolean ghostToMain,
+    boolean ghostAdmit,
+    int bias,
     boolean adaptBias) {
 
   static PolicyParams defaults() {
-    return new PolicyParams(0.01, 0.01, 0.8, true, 10, 0, 0.0625, 0.98, false, 0.01, 1.0,
-        false, false, 0, false);
+    return new PolicyParams(
+        0.01, 0.01, 0.8, true, 10, 0, 0.0625, 0.98, false, 0.01, 1.0, false, false, 0, false);
   }
 
   PolicyParams withClimb(boolean on, double sample, int minimum, double firstStep, double d) {
-    return new PolicyParams(initialWindow, minWindow, maxWindow, on, sample, minimum, firstStep,
-        d, ghostAdapt, ghostStep, ghostFactor, ghostToMain, ghostAdmit, bias, adaptBias);
+    return new PolicyParams(
+        initialWindow,
+        minWindow,
+        maxWindow,
+        on,
+        sample,
+        minimum,
+        firstStep,
+        d,
+        ghostAdapt,
+        ghostStep,
+        ghostFactor,
+        ghostToMain,
+        ghostAdmit,
+        bias,
+        adaptBias);
   }
 
-  PolicyParams withGhost(boolean adapt, double stepShare, double factor, boolean toMain,
-      boolean admit) {
-    return new PolicyParams(initialWindow, minWindow, maxWindow, climb, sampleFactor, minSample,
-        step, decay, adapt, stepShare, factor, toMain, admit, bias, adaptBias);
+  PolicyParams withGhost(
+      boolean adapt, double stepShare, double factor, boolean toMain, boolean admit) {
+    return new PolicyParams(
+        initialWindow,
+        minWindow,
+        maxWindow,
+        climb,
+        sampleFactor,
+        minSample,
+        step,
+        decay,
+        adapt,
+        stepShare,
+        factor,
+        toMain,
+        admit,
+        bias,
+        adaptBias);
   }
 
   PolicyParams withWindow(double initial, double min, double max) {
-    return new PolicyParams(initial, min, max, climb, sampleFactor, minSample, step, decay,
-        ghostAdapt, ghostStep, ghostFactor, ghostToMain, ghostAdmit, bias, adaptBias);
+    return new PolicyParams(
+        initial,
+        min,
+        max,
+        climb,
+        sampleFactor,
+        minSample,
+        step,
+        decay,
+        ghostAdapt,
+        ghostStep,
+        ghostFactor,
+        ghostToMain,
+        ghostAdmit,
+        bias,
+        adaptBias);
   }
 
   PolicyParams withBias(int b, boolean adapt) {
-    return new PolicyParams(initialWindow, minWindow, maxWindow, climb, sampleFactor, minSample,
-        step, decay, ghostAdapt, ghostStep, ghostFactor, ghostToMain, ghostAdmit, b, adapt);
+    return new PolicyParams(
+        initialWindow,
+        minWindow,
+        maxWindow,
+        climb,
+        sampleFactor,
+        minSample,
+        step,
+        decay,
+        ghostAdapt,
+        ghostStep,
+        ghostFactor,
+        ghostToMain,
+        ghostAdmit,
+        b,
+        adapt);
   }
 }

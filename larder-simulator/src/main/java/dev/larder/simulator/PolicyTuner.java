@@ -22,14 +22,14 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Development tool: replays every trace through variants of the simulated policy and scores
- * each against a baseline file written by {@code ./larder bench hitratio} or {@code HitRatioMain}
- * (the LRU and Caffeine columns): the worst margin over max(LRU, Caffeine) on any cell, the
- * mean over all entry-bounded cells, and, for the catalogue and the extra traces apart, the
- * mean and the cells short by more than half a point. Arguments: {@code BASELINE.json TRACES_DIR [variant...]}, e.g. {@code larder}; run
- * with {@code -Dsim.shadow=false} to compare the hill-climbing and ghost variants.
- * {@code -Dtuner.extra=A.json,B.json} adds traces outside the catalogue: results files of runs
- * with {@code -P file=...}, whose parameters name the trace and whose rows are its baseline.
+ * Development tool: replays every trace through variants of the simulated policy and scores each
+ * against a baseline file written by {@code ./larder bench hitratio} or {@code HitRatioMain} (the
+ * LRU and Caffeine columns): the worst margin over max(LRU, Caffeine) on any cell, the mean over
+ * all entry-bounded cells, and, for the catalogue and the extra traces apart, the mean and the
+ * cells short by more than half a point. Arguments: {@code BASELINE.json TRACES_DIR [variant...]},
+ * e.g. {@code larder}; run with {@code -Dsim.shadow=false} to compare the hill-climbing and ghost
+ * variants. {@code -Dtuner.extra=A.json,B.json} adds traces outside the catalogue: results files of
+ * runs with {@code -P file=...}, whose parameters name the trace and whose rows are its baseline.
  */
 public final class PolicyTuner {
 
@@ -56,21 +56,22 @@ public final class PolicyTuner {
       specs.removeIf(spec -> !names.contains(spec.name().toLowerCase(Locale.ROOT)));
     }
     Map<String, PolicyParams> variants = variants();
-    List<String> chosen = args.length > 2 ? List.of(args).subList(2, args.length)
-        : new ArrayList<>(variants.keySet());
+    List<String> chosen =
+        args.length > 2
+            ? List.of(args).subList(2, args.length)
+            : new ArrayList<>(variants.keySet());
     Map<String, Trace> traces = new LinkedHashMap<>();
     for (TraceSpec spec : specs) {
       traces.put(spec.name(), spec.read(Path.of(args[1])));
     }
     for (String name : chosen) {
-      score(name, new QueuePolicySim(name, variants.get(name)), specs, outside, traces,
-          baseline);
+      score(name, new QueuePolicySim(name, variants.get(name)), specs, outside, traces, baseline);
     }
   }
 
   /**
-   * Adds the rows of a results file (a bench document with {@code rows}, or HitRatioMain's
-   * array of rows) to {@code baseline}, keyed trace/size/implementation.
+   * Adds the rows of a results file (a bench document with {@code rows}, or HitRatioMain's array of
+   * rows) to {@code baseline}, keyed trace/size/implementation.
    */
   private static void readBaseline(Object results, Map<String, Double> baseline) {
     Object rows = results instanceof Map<?, ?> document ? document.get("rows") : results;
@@ -78,17 +79,18 @@ public final class PolicyTuner {
       throw new IllegalArgumentException("a results file without rows");
     }
     for (Object item : list) {
-      if (item instanceof Map<?, ?> row && row.get("hitRatio") instanceof Number hit
+      if (item instanceof Map<?, ?> row
+          && row.get("hitRatio") instanceof Number hit
           && row.get("byteHitRatio") instanceof Number byteHit) {
-        double value = Boolean.TRUE.equals(row.get("byteBound")) ? byteHit.doubleValue()
-            : hit.doubleValue();
-        baseline.put(row.get("trace") + "/" + row.get("size") + "/" + row.get("implementation"),
-            value);
+        double value =
+            Boolean.TRUE.equals(row.get("byteBound")) ? byteHit.doubleValue() : hit.doubleValue();
+        baseline.put(
+            row.get("trace") + "/" + row.get("size") + "/" + row.get("implementation"), value);
       }
     }
   }
 
-  /** @return the run's parameters ({@code file}, {@code format}, {@code sizes}, ...) */
+  /** Returns the run's parameters ({@code file}, {@code format}, {@code sizes}, ...). */
   private static Map<String, String> parameters(Map<String, Object> results) {
     if (!(results.get("params") instanceof Map<?, ?> given)) {
       throw new IllegalArgumentException("a results file without parameters");
@@ -98,8 +100,13 @@ public final class PolicyTuner {
     return params;
   }
 
-  private static void score(String name, Contender sim, List<TraceSpec> specs,
-      Set<String> outside, Map<String, Trace> traces, Map<String, Double> baseline) {
+  private static void score(
+      String name,
+      Contender sim,
+      List<TraceSpec> specs,
+      Set<String> outside,
+      Map<String, Trace> traces,
+      Map<String, Double> baseline) {
     double sum = 0;
     double caffeine = 0;
     int cells = 0;
@@ -124,14 +131,20 @@ public final class PolicyTuner {
         double caf = baseline.getOrDefault(cell + "/Caffeine", 0.0);
         double margin = value - Math.max(lru, caf);
         if (System.getProperty("tuner.cells") != null) {
-          System.err.printf(Locale.ROOT, "CELL %s %s %.4f %.4f %.4f %.4f%n", name, cell,
-              100 * value, 100 * lru, 100 * caf,
+          System.err.printf(
+              Locale.ROOT,
+              "CELL %s %s %.4f %.4f %.4f %.4f%n",
+              name,
+              cell,
+              100 * value,
+              100 * lru,
+              100 * caf,
               100 * baseline.getOrDefault(cell + "/Larder", 0.0));
         }
         worst = Math.min(worst, margin);
         if (margin < -HitRatioReport.SHORT) {
-          bad.append(String.format(Locale.ROOT, " %s:%.2f(%+.2f)", cell, 100 * value,
-              100 * margin));
+          bad.append(
+              String.format(Locale.ROOT, " %s:%.2f(%+.2f)", cell, 100 * value, 100 * margin));
         }
         if (!bound.bytes()) {
           sum += value;
@@ -144,26 +157,47 @@ public final class PolicyTuner {
         }
       }
     }
-    System.out.printf(Locale.ROOT, "%-14s mean %.2f (caffeine %+.2f) worst %+.2f |%s%n", name,
-        100 * sum / cells, 100 * (sum - caffeine) / cells, 100 * worst, bad);
+    System.out.printf(
+        Locale.ROOT,
+        "%-14s mean %.2f (caffeine %+.2f) worst %+.2f |%s%n",
+        name,
+        100 * sum / cells,
+        100 * (sum - caffeine) / cells,
+        100 * worst,
+        bad);
     if (!outside.isEmpty()) {
-      System.out.printf(Locale.ROOT,
+      System.out.printf(
+          Locale.ROOT,
           "%-14s catalogue: mean %.2f, %.0f of %.0f short | outside: mean %.2f, %.0f of %.0f short%n",
-          name, 100 * groups[0][0] / groups[0][1], groups[0][2], groups[0][1],
-          100 * groups[1][0] / groups[1][1], groups[1][2], groups[1][1]);
+          name,
+          100 * groups[0][0] / groups[0][1],
+          groups[0][2],
+          groups[0][1],
+          100 * groups[1][0] / groups[1][1],
+          groups[1][2],
+          groups[1][1]);
     }
   }
 
   private static Map<String, PolicyParams> variants() {
     PolicyParams d = PolicyParams.defaults();
     // -Dtuner.minWindow and -Dtuner.maxWindow override the adaptation's limits of every variant
-    d = d.withWindow(d.initialWindow(),
-        Double.parseDouble(System.getProperty("tuner.minWindow", Double.toString(d.minWindow()))),
-        Double.parseDouble(System.getProperty("tuner.maxWindow", Double.toString(d.maxWindow()))));
+    d =
+        d.withWindow(
+            d.initialWindow(),
+            Double.parseDouble(
+                System.getProperty("tuner.minWindow", Double.toString(d.minWindow()))),
+            Double.parseDouble(
+                System.getProperty("tuner.maxWindow", Double.toString(d.maxWindow()))));
     // -Dtuner.ghostFactor: ghosts kept per resident entry (the store keeps one per eight)
-    d = d.withGhost(d.ghostAdapt(), d.ghostStep(),
-        Double.parseDouble(System.getProperty("tuner.ghostFactor",
-            Double.toString(d.ghostFactor()))), d.ghostToMain(), d.ghostAdmit());
+    d =
+        d.withGhost(
+            d.ghostAdapt(),
+            d.ghostStep(),
+            Double.parseDouble(
+                System.getProperty("tuner.ghostFactor", Double.toString(d.ghostFactor()))),
+            d.ghostToMain(),
+            d.ghostAdmit());
     Map<String, PolicyParams> v = new LinkedHashMap<>();
     // the store's policy: with -Dsim.shadow=true (the default) the window follows the shadow
     // gradient and the hill-climbing fields of the variants below are ignored

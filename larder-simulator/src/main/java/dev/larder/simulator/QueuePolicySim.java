@@ -7,24 +7,24 @@ import dev.larder.bench.hitratio.Trace;
 
 /**
  * A fast model of the store's eviction mechanics, for designing its policy: two FIFO queues
- * (window, main) consumed only at their tails, a 2-bit access counter per entry, a count-min
- * sketch of 4-bit counters, and a ghost table of recently evicted keys. Keys are dense ids;
- * no structure here has a per-entry object, matching what the store can afford.
+ * (window, main) consumed only at their tails, a 2-bit access counter per entry, a count-min sketch
+ * of 4-bit counters, and a ghost table of recently evicted keys. Keys are dense ids; no structure
+ * here has a per-entry object, matching what the store can afford.
  *
- * <p>Per request: the sketch counts it; a hit raises the entry's counter (saturating at 3); a
- * miss inserts the entry at the window's head. While over capacity, the window's tail is
- * processed if the window is over its target (promoted to main if it was read in the window
- * or if TinyLFU admits it against main's victim; evicted otherwise), else main's tail is
- * processed (reinserted at main's head with its counter decremented if above zero, else
- * evicted). The window target adapts by the shadow gradient the store uses (default), or, for
- * comparison, by hill climbing and/or ARC-style ghost hits ({@link PolicyParams}).
+ * <p>Per request: the sketch counts it; a hit raises the entry's counter (saturating at 3); a miss
+ * inserts the entry at the window's head. While over capacity, the window's tail is processed if
+ * the window is over its target (promoted to main if it was read in the window or if TinyLFU admits
+ * it against main's victim; evicted otherwise), else main's tail is processed (reinserted at main's
+ * head with its counter decremented if above zero, else evicted). The window target adapts by the
+ * shadow gradient the store uses (default), or, for comparison, by hill climbing and/or ARC-style
+ * ghost hits ({@link PolicyParams}).
  *
  * <p>Experiment switches are system properties ({@code sim.*}: shadow step and period, sketch
  * density and aging factor, free pass, counter depth...). Their defaults are the policy as the
- * tuning rows of docs/design/eviction.md ran it; the switches documented as "the store's rule"
- * turn on what larder-core's {@code EvictionPolicy} does beyond that. This is a model for
- * designing the policy, not the policy: the store's own code is larder-core's, and the figures of
- * {@code ./larder bench hitratio} come from the real cache. Run through {@link PolicyTuner}.
+ * tuning rows of docs/design/eviction.md ran it; the switches documented as "the store's rule" turn
+ * on what larder-core's {@code EvictionPolicy} does beyond that. This is a model for designing the
+ * policy, not the policy: the store's own code is larder-core's, and the figures of {@code ./larder
+ * bench hitratio} come from the real cache. Run through {@link PolicyTuner}.
  */
 final class QueuePolicySim implements Contender {
 
@@ -32,26 +32,37 @@ final class QueuePolicySim implements Contender {
   private static final byte WINDOW = 1;
   private static final byte MAIN = 2;
   private static final byte PROTECTED = 3;
+
   /** Share of main kept as a protected queue (0: none, main is one CLOCK queue). */
   static final double PROTECT = Double.parseDouble(System.getProperty("sim.protect", "0.8"));
+
   /** Counter an entry keeps when promoted to the protected queue. */
   static final int PROMOTE_KEEP = Integer.getInteger("sim.promoteKeep", 0);
+
   /** Minimum counter for promotion to protected. */
   static final int PROMOTE_MIN = Integer.getInteger("sim.promoteMin", 1);
+
   static final int SKETCH_DENSITY = Integer.getInteger("sim.sketchDensity", 16);
   static final boolean FREE_PASS = !Boolean.getBoolean("sim.noFreePass");
+
   /** Window entries read while in the window get another round at its head (CLOCK). */
   static final boolean WINDOW_CLOCK = Boolean.getBoolean("sim.windowClock");
+
   // sim.clockStrict: strict admission also takes away the CLOCK window's extra rounds
   static final boolean CLOCK_STRICT = Boolean.getBoolean("sim.clockStrict");
+
   /** Free pass only for window entries whose counter reached this value. */
   static final int FREE_PASS_MIN = Integer.getInteger("sim.freePassMin", 1);
+
   static final boolean KEEP_COUNTER = Boolean.getBoolean("sim.keepCounter");
   static final int MAX_COUNTER = Integer.getInteger("sim.maxCounter", 3);
   static final boolean SHADOW = Boolean.parseBoolean(System.getProperty("sim.shadow", "true"));
-  static final double SHADOW_STEP = Double.parseDouble(System.getProperty("sim.shadowStep", "0.05"));
-  static final double SHADOW_PERIOD = Double.parseDouble(System.getProperty("sim.shadowPeriod", "2"));
-  static final double SHADOW_SHRINK_LOSS = Double.parseDouble(System.getProperty("sim.shrinkLoss", "1"));
+  static final double SHADOW_STEP =
+      Double.parseDouble(System.getProperty("sim.shadowStep", "0.05"));
+  static final double SHADOW_PERIOD =
+      Double.parseDouble(System.getProperty("sim.shadowPeriod", "2"));
+  static final double SHADOW_SHRINK_LOSS =
+      Double.parseDouble(System.getProperty("sim.shrinkLoss", "1"));
   static final int SHADOW_MIN_EVENTS = Integer.getInteger("sim.minEvents", 1);
   static final int HIT_BONUS = Integer.getInteger("sim.hitBonus", 0);
   static final boolean NO_ROTATE = Boolean.getBoolean("sim.noRotate");
@@ -62,12 +73,14 @@ final class QueuePolicySim implements Contender {
   // first sim.debugLines periods (40)
   static final boolean DEBUG = Boolean.getBoolean("sim.debug");
   static final int DEBUG_LINES = Integer.getInteger("sim.debugLines", 40);
+
   /**
-   * Momentum of the shadow gradient: each further move in the same direction doubles the step,
-   * up to this factor (1: off, the store's rule). Tried for traces where the window grows
-   * slowly toward LRU's behaviour; it moved no cell by more than 0.1 point.
+   * Momentum of the shadow gradient: each further move in the same direction doubles the step, up
+   * to this factor (1: off, the store's rule). Tried for traces where the window grows slowly
+   * toward LRU's behaviour; it moved no cell by more than 0.1 point.
    */
   static final int MOMENTUM_MAX = Integer.getInteger("sim.momentum", 1);
+
   // sim.density=G: the window moves by G times the log ratio of the window's hits per unit of
   // its size to main's (capped at sim.densityCap of the bound per period), instead of the gradient
   static final double DENSITY = Double.parseDouble(System.getProperty("sim.density", "0"));
@@ -101,146 +114,190 @@ final class QueuePolicySim implements Contender {
   // the window fixed at each share; the window target follows the one with the most decayed
   // hits (memory sim.chooserMemory miniature capacities, hysteresis sim.chooserMargin), moving
   // at most sim.miniStep of the bound per period (0: at once)
-  static final double[] MINI_WINDOWS = System.getProperty("sim.miniWindows") == null ? null
-      : java.util.Arrays.stream(System.getProperty("sim.miniWindows").split(","))
-          .mapToDouble(Double::parseDouble).toArray();
+  static final double[] MINI_WINDOWS =
+      System.getProperty("sim.miniWindows") == null
+          ? null
+          : java.util.Arrays.stream(System.getProperty("sim.miniWindows").split(","))
+              .mapToDouble(Double::parseDouble)
+              .toArray();
   static final int MINI_SIZE = Integer.getInteger("sim.miniSize", 1024);
   static final double MINI_STEP = Double.parseDouble(System.getProperty("sim.miniStep", "0"));
+
   /**
-   * Admission levels below lenient (0: off, the store's rule): from lenient, threshold -1
-   * admits ties, -2 candidates one count under the victim, and so on down to minus this value.
-   * The marginal decisions of a level are those it and its neighbour take differently, judged
-   * as lenient's are; going below 0 also needs the marginal rejects' return rate above
-   * {@code sim.levelRel} times the evicted baseline by {@code sim.levelZ} standard errors.
-   * {@code sim.levelMomentum} doubles each further step down and goes back to 0 in one step.
-   * Tried for the recency traces outside the shared set (scarab, sprite), where rejected
-   * candidates come back far more often than victims.
+   * Admission levels below lenient (0: off, the store's rule): from lenient, threshold -1 admits
+   * ties, -2 candidates one count under the victim, and so on down to minus this value. The
+   * marginal decisions of a level are those it and its neighbour take differently, judged as
+   * lenient's are; going below 0 also needs the marginal rejects' return rate above {@code
+   * sim.levelRel} times the evicted baseline by {@code sim.levelZ} standard errors. {@code
+   * sim.levelMomentum} doubles each further step down and goes back to 0 in one step. Tried for the
+   * recency traces outside the shared set (scarab, sprite), where rejected candidates come back far
+   * more often than victims.
    */
   static final int LEVELS = Integer.getInteger("sim.levels", 0);
+
   static final double LEVEL_REL = Double.parseDouble(System.getProperty("sim.levelRel", "1.25"));
   static final double LEVEL_Z = Double.parseDouble(System.getProperty("sim.levelZ", "1"));
   static final boolean LEVEL_MOMENTUM = Boolean.getBoolean("sim.levelMomentum");
+
   /**
-   * Window entries with a free pass go to the protected queue, not main's probation head: with
-   * a large window, probation is so short that free-passed entries leave it before their next
-   * read. Tried for the same traces.
+   * Window entries with a free pass go to the protected queue, not main's probation head: with a
+   * large window, probation is so short that free-passed entries leave it before their next read.
+   * Tried for the same traces.
    */
   static final boolean PASS_TO_PROTECTED = Boolean.getBoolean("sim.passToProtected");
+
   /**
    * At this capacity (entries; -1: off), prints how the requests that LRU hits and misses fared
    * here (hit, or a miss on a key with no ghost, a rejected candidate's ghost or an evicted
-   * victim's), and, per difference between the candidate's and the victim's sketch counts,
-   * how many candidates admission rejected and how many of those came back while their ghost
-   * lasted: where the policy loses to LRU, and whether admission's comparison told them apart.
+   * victim's), and, per difference between the candidate's and the victim's sketch counts, how many
+   * candidates admission rejected and how many of those came back while their ghost lasted: where
+   * the policy loses to LRU, and whether admission's comparison told them apart.
    */
   static final long BREAKDOWN = Long.getLong("sim.breakdown", -1);
+
   /**
-   * A first prototype of the structure chooser (docs/design/eviction.md, "Traces outside the
-   * shared set"): miniature copies of the policy and of a CLOCK cache replay a hash-sampled
-   * share of the keys (sized to this many entries each, never above the cache's own size; 0:
-   * off), and the cache runs as CLOCK (a window of {@code sim.chooserWindow} with reinsertion
-   * inside it, no free pass) while the CLOCK miniature's decayed hits (memory
-   * {@code sim.chooserMemory} miniature capacities) lead by {@code sim.chooserMargin}, with
-   * the same margin to switch back. Entry bounds only.
+   * A first prototype of the structure chooser (docs/design/eviction.md, "Traces outside the shared
+   * set"): miniature copies of the policy and of a CLOCK cache replay a hash-sampled share of the
+   * keys (sized to this many entries each, never above the cache's own size; 0: off), and the cache
+   * runs as CLOCK (a window of {@code sim.chooserWindow} with reinsertion inside it, no free pass)
+   * while the CLOCK miniature's decayed hits (memory {@code sim.chooserMemory} miniature
+   * capacities) lead by {@code sim.chooserMargin}, with the same margin to switch back. Entry
+   * bounds only.
    */
   static final int CHOOSER = Integer.getInteger("sim.chooser", 0);
+
   /** The chooser's alternative is admission that admits everything, not the CLOCK window. */
   static final boolean CHOOSER_ADMIT = Boolean.getBoolean("sim.chooserAdmit");
-  static final double CHOOSER_MEMORY = Double.parseDouble(System.getProperty("sim.chooserMemory", "4"));
-  static final double CHOOSER_MARGIN = Double.parseDouble(System.getProperty("sim.chooserMargin", "0.02"));
-  static final double CHOOSER_WINDOW = Double.parseDouble(System.getProperty("sim.chooserWindow", "0.99"));
+
+  static final double CHOOSER_MEMORY =
+      Double.parseDouble(System.getProperty("sim.chooserMemory", "4"));
+  static final double CHOOSER_MARGIN =
+      Double.parseDouble(System.getProperty("sim.chooserMargin", "0.02"));
+  static final double CHOOSER_WINDOW =
+      Double.parseDouble(System.getProperty("sim.chooserWindow", "0.99"));
   static final boolean CHOOSER_DEBUG = Boolean.getBoolean("sim.chooserDebug");
+
   /** The structure in use is judged by the cache's own hits on the sampled keys. */
   static final boolean CHOOSER_REAL = Boolean.getBoolean("sim.chooserReal");
+
   /**
-   * LIRS's test for admission (0: off): unless admission is strict, a candidate that was
-   * rejected and came back is admitted if its reuse distance in requests, times this factor,
-   * is under the time since the victim was put at main's head.
+   * LIRS's test for admission (0: off): unless admission is strict, a candidate that was rejected
+   * and came back is admitted if its reuse distance in requests, times this factor, is under the
+   * time since the victim was put at main's head.
    */
   static final double LIRS_ADMIT = Double.parseDouble(System.getProperty("sim.lirsAdmit", "0"));
+
   /** Prints the hits and admission decisions of every chunk of this many requests (0: off). */
   static final int CHUNK = Integer.getInteger("sim.chunk", 0);
+
   /**
-   * The admission threshold's largest value (0: no threshold, candidates need one count more
-   * than the victim): it starts there, and moves between 0 and there by admission's regrets.
+   * The admission threshold's largest value (0: no threshold, candidates need one count more than
+   * the victim): it starts there, and moves between 0 and there by admission's regrets.
    */
   static final int THRESHOLD_MAX = Integer.getInteger("sim.thresholdMax", 1);
+
   /** Rejections and evictions (each) needed before the threshold moves. */
   static final int THRESHOLD_EVIDENCE = Integer.getInteger("sim.thresholdEvidence", 16);
+
   /** Counts only the returns of ghosts made since the threshold's evidence started. */
   static final boolean COHORT = !Boolean.getBoolean("sim.noCohort");
+
   /**
    * Splits the cache into segments as the store does (by the key's hash); it did not bring the
    * simulator closer to the real cache on P3 (the page mechanics differ more).
    */
   static final boolean SEGMENTED = Boolean.getBoolean("sim.segmented");
+
   /**
-   * Judges the threshold on the regrets of the decisions it changes (marginal ones), as the
-   * store does; false compares the return rates of all rejections and evictions.
+   * Judges the threshold on the regrets of the decisions it changes (marginal ones), as the store
+   * does; false compares the return rates of all rejections and evictions.
    */
-  static final boolean MARGINAL =
-      Boolean.parseBoolean(System.getProperty("sim.marginal", "true"));
+  static final boolean MARGINAL = Boolean.parseBoolean(System.getProperty("sim.marginal", "true"));
+
   static final int MARGINAL_EVIDENCE = Integer.getInteger("sim.marginalEvidence", 16);
+
   /** Standard errors by which the two return rates must differ before the threshold moves. */
   static final double THRESHOLD_Z = Double.parseDouble(System.getProperty("sim.thresholdZ", "1"));
+
   /** Whether a threshold raised by regrets also takes the free pass away. */
   static final boolean STRICT_GATES_PASS = !Boolean.getBoolean("sim.strictKeepsPass");
+
   static boolean RESET_MAIN = Boolean.getBoolean("sim.resetMain");
+
   // Experiments on the threshold's judgement that the store did not adopt (docs/design/
   // eviction.md, "What the remaining cells would need"); every default is the store's rule.
   /** Starts strict (no free pass) instead of threshold 1 with the free pass. */
   static final boolean INITIAL_STRICT = Boolean.getBoolean("sim.initialStrict");
+
   /** Admits ties (candidate count = victim's) until the first judgement: LRU-like at first. */
   static final boolean TIE_INITIAL = Boolean.getBoolean("sim.tieInitial");
+
   /** Evictions needed before a judgement (the store needs THRESHOLD_EVIDENCE). */
-  static final int EVICTED_EVIDENCE =
-      Integer.getInteger("sim.evictedEvidence", THRESHOLD_EVIDENCE);
+  static final int EVICTED_EVIDENCE = Integer.getInteger("sim.evictedEvidence", THRESHOLD_EVIDENCE);
+
   /** Returns the other side's baseline must have seen before a move against it. */
   static final int MIN_BASE = Integer.getInteger("sim.minBase", 0);
+
   /**
-   * Turning lenient also needs marginally rejected candidates to come back at least as often
-   * as the other rejected ones (and turning strict, marginal victims as often as other victims).
+   * Turning lenient also needs marginally rejected candidates to come back at least as often as the
+   * other rejected ones (and turning strict, marginal victims as often as other victims).
    */
   static final boolean SANE_LENIENT = Boolean.getBoolean("sim.saneLenient");
+
   static final boolean SANE_STRICT = Boolean.getBoolean("sim.saneStrict");
+
   /**
-   * The store's rule (off by default, as above): while lenient, once enough marginally admitted candidates
-   * have left probation, turns strict only if the victims of marginal admissions come back within
-   * {@link #VICTIM_LIFETIME} entries of main's flow clearly more often than those candidates were
-   * read in probation; otherwise the victims are weighed against rejected candidates as before.
+   * The store's rule (off by default, as above): while lenient, once enough marginally admitted
+   * candidates have left probation, turns strict only if the victims of marginal admissions come
+   * back within {@link #VICTIM_LIFETIME} entries of main's flow clearly more often than those
+   * candidates were read in probation; otherwise the victims are weighed against rejected
+   * candidates as before.
    */
   static final boolean EARNED = Boolean.getBoolean("sim.earned");
+
   static final int VICTIM_LIFETIME = Integer.getInteger("sim.victimLifetime", 32);
+
   /**
-   * The store's rule (off by default, as above): no lenient verdict while marginally rejected candidates come
-   * back clearly less often than rejected candidates in general.
+   * The store's rule (off by default, as above): no lenient verdict while marginally rejected
+   * candidates come back clearly less often than rejected candidates in general.
    */
   static final boolean LENIENT_CHECK = Boolean.getBoolean("sim.lenientCheck");
+
   /**
-   * Compares return rates per unit of exposure (ghost age in bytes inserted) instead of per
-   * event, with a Poisson test, so that a young cohort is not read as one that does not return.
+   * Compares return rates per unit of exposure (ghost age in bytes inserted) instead of per event,
+   * with a Poisson test, so that a young cohort is not read as one that does not return.
    */
   static final boolean EXPOSURE = Boolean.getBoolean("sim.exposure");
+
   /** Admits one in this many marginally rejected candidates anyway, to gather evidence. */
   static final int PROBE = Integer.getInteger("sim.probe", 0);
-  /** Probes only while the evidence lacks evictions, after this many periods without a judgement. */
-  static final boolean PROBE_STARVED = Boolean.getBoolean("sim.probeStarved");
-  static final int PROBE_AFTER = Integer.getInteger("sim.probeAfter", 0);
+
   /**
-   * Turns strict when marginally admitted candidates are hit in main clearly less often (by
-   * this factor) than candidates admitted otherwise (0: off).
+   * Probes only while the evidence lacks evictions, after this many periods without a judgement.
+   */
+  static final boolean PROBE_STARVED = Boolean.getBoolean("sim.probeStarved");
+
+  static final int PROBE_AFTER = Integer.getInteger("sim.probeAfter", 0);
+
+  /**
+   * Turns strict when marginally admitted candidates are hit in main clearly less often (by this
+   * factor) than candidates admitted otherwise (0: off).
    */
   static final double BENEFIT = Double.parseDouble(System.getProperty("sim.benefit", "0"));
+
   /** Prints every judgement of the threshold to standard error. */
   static final boolean JUDGE_DEBUG = Boolean.getBoolean("sim.judgeDebug");
+
   /**
-   * Adapts the sketch's aging period between these factors of the capacity, as the store does
-   * (0: fixed at {@code sim.sampleFactor}).
+   * Adapts the sketch's aging period between these factors of the capacity, as the store does (0:
+   * fixed at {@code sim.sampleFactor}).
    */
   static final double AGE_MIN = Double.parseDouble(System.getProperty("sim.ageMin", "5"));
+
   static final double AGE_MAX = Double.parseDouble(System.getProperty("sim.ageMax", "20"));
   static final double AGE_STEP = Double.parseDouble(System.getProperty("sim.ageStep", "1.25"));
   static final double AGE_MARGIN = Double.parseDouble(System.getProperty("sim.ageMargin", "0"));
+
   /** Relative margin: one return rate must exceed the other by this factor. */
   static final double AGE_REL = Double.parseDouble(System.getProperty("sim.ageRel", "1.25"));
 
@@ -393,8 +450,8 @@ final class QueuePolicySim implements Contender {
     }
 
     /**
-     * @param clock runs as CLOCK from the start (the chooser's CLOCK miniature never leaves it,
-     *     as it has no miniatures of its own)
+     * @param clock runs as CLOCK from the start (the chooser's CLOCK miniature never leaves it, as
+     *     it has no miniatures of its own)
      * @param chooser whether this state chooses its structure by miniatures
      */
     State(Trace trace, Bound bound, PolicyParams params, boolean clock, boolean chooser) {
@@ -423,10 +480,14 @@ final class QueuePolicySim implements Contender {
         hashes[ids[i]] = KeyHash.mix(keys[i]);
       }
       long entryCapacity = bytes ? Math.max(64, capacity / 4096) : capacity;
-      sketch = new SketchModel(Math.max(SKETCH_MIN, entryCapacity * SKETCH_DENSITY), (int) Math.min(
-          Integer.MAX_VALUE, Math.max(64, SAMPLE_FACTOR * entryCapacity)));
-      windowTarget = Double.parseDouble(System.getProperty("sim.initialWindow",
-          Double.toString(p.initialWindow()))) * capacity;
+      sketch =
+          new SketchModel(
+              Math.max(SKETCH_MIN, entryCapacity * SKETCH_DENSITY),
+              (int) Math.min(Integer.MAX_VALUE, Math.max(64, SAMPLE_FACTOR * entryCapacity)));
+      windowTarget =
+          Double.parseDouble(
+                  System.getProperty("sim.initialWindow", Double.toString(p.initialWindow())))
+              * capacity;
       stepSize = p.step() * capacity;
       if (LIRS_ADMIT > 0) {
         rejectedAt = new long[distinct];
@@ -441,8 +502,13 @@ final class QueuePolicySim implements Contender {
         miniScores = new double[MINI_WINDOWS.length];
         for (int k = 0; k < minis.length; k++) {
           double share = MINI_WINDOWS[k];
-          minis[k] = new State(trace, Bound.entries(miniCapacity),
-              params.withWindow(share, share, share), false, false);
+          minis[k] =
+              new State(
+                  trace,
+                  Bound.entries(miniCapacity),
+                  params.withWindow(share, share, share),
+                  false,
+                  false);
         }
         decay = 1 - 1.0 / (CHOOSER_MEMORY * miniCapacity);
       } else if (chooser) {
@@ -490,16 +556,18 @@ final class QueuePolicySim implements Contender {
       realScore = realScore * decay + (hit ? 1 : 0);
       double policy = CHOOSER_REAL && !clockMode ? realScore : policyScore;
       double clockEstimate = CHOOSER_REAL && clockMode ? realScore : clockScore;
-      boolean clock = clockMode
-          ? !(policy > clockEstimate * (1 + CHOOSER_MARGIN))
-          : clockEstimate > policy * (1 + CHOOSER_MARGIN);
+      boolean clock =
+          clockMode
+              ? !(policy > clockEstimate * (1 + CHOOSER_MARGIN))
+              : clockEstimate > policy * (1 + CHOOSER_MARGIN);
       if (clock != clockMode && CHOOSER_REAL) {
         realScore = clock ? clockScore : policyScore;
       }
       if (clock != clockMode) {
         if (CHOOSER_DEBUG) {
-          System.err.printf("chooser cap %d t=%d -> %s (policy %.1f clock %.1f)%n", capacity,
-              tick, clock ? "clock" : "policy", policyScore, clockScore);
+          System.err.printf(
+              "chooser cap %d t=%d -> %s (policy %.1f clock %.1f)%n",
+              capacity, tick, clock ? "clock" : "policy", policyScore, clockScore);
         }
         clockMode = clock;
       }
@@ -530,10 +598,18 @@ final class QueuePolicySim implements Contender {
           breakdown.record(i, hit, missGhost);
         }
         if (CHUNK > 0 && (i + 1) % CHUNK == 0) {
-          System.err.printf("cap %d chunk %d hits %d window %.0f threshold %d%s"
-              + " free passes %d admissions %d rejections %d%n", capacity, i / CHUNK,
-              hits - chunkHits, windowTarget, threshold, strict ? " strict" : "", freePasses,
-              admissions, chunkRejections);
+          System.err.printf(
+              "cap %d chunk %d hits %d window %.0f threshold %d%s"
+                  + " free passes %d admissions %d rejections %d%n",
+              capacity,
+              i / CHUNK,
+              hits - chunkHits,
+              windowTarget,
+              threshold,
+              strict ? " strict" : "",
+              freePasses,
+              admissions,
+              chunkRejections);
           chunkHits = hits;
           freePasses = admissions = chunkRejections = 0;
         }
@@ -602,7 +678,7 @@ final class QueuePolicySim implements Contender {
 
     /** Whether a hit on window entry {@code id} counts in the sketch (sim.windowCounts). */
     boolean countsWindowRead(int id) {
-      return !WINDOW_COUNTS || strict || threshold == 1 && counter[id] == 0;
+      return !WINDOW_COUNTS || strict || (threshold == 1 && counter[id] == 0);
     }
 
     void miss(int id, long w) {
@@ -637,8 +713,8 @@ final class QueuePolicySim implements Contender {
           cohortEvictedReturns++;
           if (ghostMarginal[id]) {
             marginalEvictedReturns++;
-            if (mOut - gseq[id] <= VICTIM_LIFETIME * (double) insertedWeight
-                / Math.max(1, insertedKeys)) {
+            if (mOut - gseq[id]
+                <= VICTIM_LIFETIME * (double) insertedWeight / Math.max(1, insertedKeys)) {
               marginalEvictedSoon++;
             }
           }
@@ -675,8 +751,8 @@ final class QueuePolicySim implements Contender {
     }
 
     void clampWindow() {
-      windowTarget = Math.max(p.minWindow() * capacity,
-          Math.min(p.maxWindow() * capacity, windowTarget));
+      windowTarget =
+          Math.max(p.minWindow() * capacity, Math.min(p.maxWindow() * capacity, windowTarget));
     }
 
     void evict() {
@@ -693,8 +769,10 @@ final class QueuePolicySim implements Contender {
     void processWindowTail() {
       int candidate = pollLive(window, WINDOW);
       wOut += weight[candidate];
-      if ((WINDOW_CLOCK && counter[candidate] > 0 && counter[candidate] < FREE_PASS_MIN
-          && !(CLOCK_STRICT && strict))
+      if ((WINDOW_CLOCK
+              && counter[candidate] > 0
+              && counter[candidate] < FREE_PASS_MIN
+              && !(CLOCK_STRICT && strict))
           || (clockMode && !CHOOSER_ADMIT && counter[candidate] > 0)) {
         counter[candidate]--;
         pos[candidate] = wIn;
@@ -704,7 +782,9 @@ final class QueuePolicySim implements Contender {
       }
       if (counter[candidate] >= FREE_PASS_MIN && FREE_PASS && !(strict && STRICT_GATES_PASS)) {
         freePasses++;
-        if (MARGINAL && mainWeight > 0 && !(LEVELS > 0 && threshold < 0)
+        if (MARGINAL
+            && mainWeight > 0
+            && !(LEVELS > 0 && threshold < 0)
             && mainWeight + weight[candidate] > capacity - target()) {
           int v = mainVictim();
           if (sketch.frequency(hashes[candidate]) <= sketch.frequency(hashes[v]) + 1) {
@@ -728,14 +808,17 @@ final class QueuePolicySim implements Contender {
       }
       int victim = NO_ROTATE ? peekLive(main) : mainVictim();
       int windowBonus = counter[candidate] > 0 ? HIT_BONUS : 0;
-      boolean admit = (clockMode && CHOOSER_ADMIT)
-          || sketch.frequency(hashes[candidate]) + p.bias() + windowBonus
-          > sketch.frequency(hashes[victim]) + threshold
-          || (p.ghostAdmit() && ghostKind[candidate] != NONE)
-          || (LIRS_ADMIT > 0 && !strict
-              && reuse[candidate] * LIRS_ADMIT < tick - mainTick[victim])
-          || (TIE_INITIAL && !judgedOnce
-              && sketch.frequency(hashes[candidate]) >= sketch.frequency(hashes[victim]));
+      boolean admit =
+          (clockMode && CHOOSER_ADMIT)
+              || sketch.frequency(hashes[candidate]) + p.bias() + windowBonus
+                  > sketch.frequency(hashes[victim]) + threshold
+              || (p.ghostAdmit() && ghostKind[candidate] != NONE)
+              || (LIRS_ADMIT > 0
+                  && !strict
+                  && reuse[candidate] * LIRS_ADMIT < tick - mainTick[victim])
+              || (TIE_INITIAL
+                  && !judgedOnce
+                  && sketch.frequency(hashes[candidate]) >= sketch.frequency(hashes[victim]));
       int fc = sketch.frequency(hashes[candidate]);
       int fv = sketch.frequency(hashes[victim]);
       boolean lenientAdmits = counter[candidate] >= FREE_PASS_MIN || fc > fv;
@@ -758,10 +841,13 @@ final class QueuePolicySim implements Contender {
           victimWins = 0;
         }
       }
-      if (PROBE > 0 && marginal && !admit && (!PROBE_STARVED
-          || (thresholdRejections + rejections >= THRESHOLD_EVIDENCE
-              && thresholdEvictions + mainEvictions < THRESHOLD_EVIDENCE
-              && idlePeriods >= PROBE_AFTER))
+      if (PROBE > 0
+          && marginal
+          && !admit
+          && (!PROBE_STARVED
+              || (thresholdRejections + rejections >= THRESHOLD_EVIDENCE
+                  && thresholdEvictions + mainEvictions < THRESHOLD_EVIDENCE
+                  && idlePeriods >= PROBE_AFTER))
           && ++probes % PROBE == 0) {
         admit = true;
       }
@@ -979,9 +1065,17 @@ final class QueuePolicySim implements Contender {
       double grow = growGain - growLoss;
       double shrink = shrinkGain - shrinkLoss;
       if (DEBUG && debugLines++ < DEBUG_LINES) {
-        System.err.printf("cap %d window %.0f gg %.0f gl %.0f sg %.0f sl %.0f w %d m %d p %d%n",
-            capacity, windowTarget, growGain, growLoss, shrinkGain, shrinkLoss, windowWeight,
-            mainWeight - protWeight, protWeight);
+        System.err.printf(
+            "cap %d window %.0f gg %.0f gl %.0f sg %.0f sl %.0f w %d m %d p %d%n",
+            capacity,
+            windowTarget,
+            growGain,
+            growLoss,
+            shrinkGain,
+            shrinkLoss,
+            windowWeight,
+            mainWeight - protWeight,
+            protWeight);
       }
       if (minis != null && chosenMini >= 0) {
         double goal = MINI_WINDOWS[chosenMini] * capacity;
@@ -994,19 +1088,19 @@ final class QueuePolicySim implements Contender {
         double w = Math.max(1, windowWeight);
         double m = Math.max(1, mainWeight);
         double error = Math.log(((periodWindowHits + 0.5) / w) / ((periodMainHits + 0.5) / m));
-        windowTarget += Math.signum(error)
-            * Math.min(DENSITY_CAP, Math.abs(error) * DENSITY) * capacity;
+        windowTarget +=
+            Math.signum(error) * Math.min(DENSITY_CAP, Math.abs(error) * DENSITY) * capacity;
         clampWindow();
         endPeriod(entryCapacity);
         return;
       }
-      double delta = SHADOW_STEP * capacity
-          * Math.min(MOMENTUM_MAX, 1 << Math.min(16, Math.max(0, run - 1)));
+      double delta =
+          SHADOW_STEP * capacity * Math.min(MOMENTUM_MAX, 1 << Math.min(16, Math.max(0, run - 1)));
       // a net gain smaller than SIGMA standard deviations of the counts is noise
       boolean growSure = grow > SIGMA * Math.sqrt(growGain + growLoss);
       boolean shrinkSure = shrink > SIGMA * Math.sqrt(shrinkGain + shrinkLoss);
-      double windowDensity = periodWindowHits / Math.max(1.0, windowWeight);
-      double mainDensity = periodMainHits / Math.max(1.0, mainWeight);
+      double windowDensity = periodWindowHits / Math.max(1.0, (double) windowWeight);
+      double mainDensity = periodMainHits / Math.max(1.0, (double) mainWeight);
       if (DENSITY_VETO >= 1 && windowDensity < mainDensity) {
         growSure = false;
       }
@@ -1021,7 +1115,8 @@ final class QueuePolicySim implements Contender {
         windowTarget -= delta;
         run = lastDir < 0 ? run + 1 : 1;
         lastDir = -1;
-      } else if (IDLE_SHRINK > 0 && windowDensity < IDLE_SHRINK * mainDensity
+      } else if (IDLE_SHRINK > 0
+          && windowDensity < IDLE_SHRINK * mainDensity
           && (!IDLE_BLIND || growGain + shrinkGain == 0)) {
         // no evidence either way, and the window earns less per entry than main: the gradient is
         // blind when main does not flow (nothing admitted, so nothing evicted from it)
@@ -1044,8 +1139,8 @@ final class QueuePolicySim implements Contender {
     }
 
     /**
-     * Rejected candidates that come back more often than evicted victims do: the sketch
-     * favours incumbents too much, so shorten its history; the other way round, lengthen it.
+     * Rejected candidates that come back more often than evicted victims do: the sketch favours
+     * incumbents too much, so shorten its history; the other way round, lengthen it.
      */
     void adaptAging(long entryCapacity) {
       adaptThreshold();
@@ -1070,9 +1165,9 @@ final class QueuePolicySim implements Contender {
     }
 
     /**
-     * The store's admission threshold: once enough regrets have accumulated, victims that come
-     * back clearly more often than rejected candidates set it (and take the free pass away),
-     * the opposite clears it.
+     * The store's admission threshold: once enough regrets have accumulated, victims that come back
+     * clearly more often than rejected candidates set it (and take the free pass away), the
+     * opposite clears it.
      */
     void adaptThreshold() {
       thresholdRejections += rejections;
@@ -1080,7 +1175,8 @@ final class QueuePolicySim implements Contender {
       thresholdEvictions += mainEvictions;
       thresholdEvictedReturns += cohortEvictedReturns;
       cohortRejectedReturns = cohortEvictedReturns = 0;
-      if (THRESHOLD_MAX == 0 || thresholdRejections < THRESHOLD_EVIDENCE
+      if (THRESHOLD_MAX == 0
+          || thresholdRejections < THRESHOLD_EVIDENCE
           || thresholdEvictions < EVICTED_EVIDENCE) {
         idlePeriods++;
         return;
@@ -1091,10 +1187,13 @@ final class QueuePolicySim implements Contender {
       }
       double r = (double) thresholdRejectedReturns / thresholdRejections;
       double a = (double) thresholdEvictedReturns / thresholdEvictions;
-      double pooled = (double) (thresholdRejectedReturns + thresholdEvictedReturns)
-          / (thresholdRejections + thresholdEvictions);
-      double noise = THRESHOLD_Z * Math.sqrt(pooled * (1 - pooled)
-          * (1.0 / thresholdRejections + 1.0 / thresholdEvictions));
+      double pooled =
+          (double) (thresholdRejectedReturns + thresholdEvictedReturns)
+              / (thresholdRejections + thresholdEvictions);
+      double noise =
+          THRESHOLD_Z
+              * Math.sqrt(
+                  pooled * (1 - pooled) * (1.0 / thresholdRejections + 1.0 / thresholdEvictions));
       if (a > r * AGE_REL && a - r > noise) {
         threshold = THRESHOLD_MAX;
         strict = true;
@@ -1109,10 +1208,10 @@ final class QueuePolicySim implements Contender {
     }
 
     /**
-     * Marginal decisions are those strict and lenient admission would take differently. In
-     * whatever state admission is, their regrets are weighed against the other kind's baseline:
-     * victims displaced by marginal admissions against all rejected candidates, marginally
-     * rejected candidates against all displaced victims.
+     * Marginal decisions are those strict and lenient admission would take differently. In whatever
+     * state admission is, their regrets are weighed against the other kind's baseline: victims
+     * displaced by marginal admissions against all rejected candidates, marginally rejected
+     * candidates against all displaced victims.
      */
     void judgeMarginal() {
       idlePeriods = 0;
@@ -1131,10 +1230,20 @@ final class QueuePolicySim implements Contender {
         }
       }
       if (JUDGE_DEBUG) {
-        System.err.printf("judge cap %d t=%d rej %d/%d ev %d/%d mRej %d/%d mEv %d/%d -> thr %d%s%n",
-            capacity, tick, thresholdRejectedReturns, thresholdRejections, thresholdEvictedReturns,
-            thresholdEvictions, marginalRejectedReturns, marginalRejected, marginalEvictedReturns,
-            marginalEvicted, threshold, strict ? " strict" : "");
+        System.err.printf(
+            "judge cap %d t=%d rej %d/%d ev %d/%d mRej %d/%d mEv %d/%d -> thr %d%s%n",
+            capacity,
+            tick,
+            thresholdRejectedReturns,
+            thresholdRejections,
+            thresholdEvictedReturns,
+            thresholdEvictions,
+            marginalRejectedReturns,
+            marginalRejected,
+            marginalEvictedReturns,
+            marginalEvicted,
+            threshold,
+            strict ? " strict" : "");
       }
       if (moved) {
         judgedOnce = true;
@@ -1166,25 +1275,33 @@ final class QueuePolicySim implements Contender {
           if (soon > read * AGE_REL && differs(soon, marginalEvicted, read, followed)) {
             tighten();
           }
-        } else if (mv > r * AGE_REL && differs(mv, marginalEvicted, r, thresholdRejections)
+        } else if (mv > r * AGE_REL
+            && differs(mv, marginalEvicted, r, thresholdRejections)
             && thresholdRejectedReturns >= MIN_BASE
-            && (!SANE_STRICT || mv * (thresholdEvictions - marginalEvicted)
-                >= thresholdEvictedReturns - marginalEvictedReturns)) {
+            && (!SANE_STRICT
+                || mv * (thresholdEvictions - marginalEvicted)
+                    >= thresholdEvictedReturns - marginalEvictedReturns)) {
           tighten();
         }
         moved = true;
       }
       if (marginalRejected >= MARGINAL_EVIDENCE) {
         double mr = (double) marginalRejectedReturns / marginalRejected;
-        if (mr > a * AGE_REL && differs(mr, marginalRejected, a, thresholdEvictions)
-            && !(LENIENT_CHECK && r > mr * AGE_REL
+        if (mr > a * AGE_REL
+            && differs(mr, marginalRejected, a, thresholdEvictions)
+            && !(LENIENT_CHECK
+                && r > mr * AGE_REL
                 && differs(r, thresholdRejections, mr, marginalRejected))
             && thresholdEvictedReturns >= MIN_BASE
-            && (!SANE_LENIENT || mr * (thresholdRejections - marginalRejected)
-                >= thresholdRejectedReturns - marginalRejectedReturns)
-            && (LEVELS == 0 || strict || threshold > 0
+            && (!SANE_LENIENT
+                || mr * (thresholdRejections - marginalRejected)
+                    >= thresholdRejectedReturns - marginalRejectedReturns)
+            && (LEVELS == 0
+                || strict
+                || threshold > 0
                 || (mr > a * LEVEL_REL
-                    && mr - a > LEVEL_Z * standardError(mr, marginalRejected, a, thresholdEvictions)))) {
+                    && mr - a
+                        > LEVEL_Z * standardError(mr, marginalRejected, a, thresholdEvictions)))) {
           loosen();
         }
         moved = true;
@@ -1246,8 +1363,8 @@ final class QueuePolicySim implements Contender {
     }
 
     /**
-     * @return whether {@code r1} returns over exposure {@code x1} are more than THRESHOLD_Z
-     *     standard errors above what the pooled rate predicts (conditional binomial test)
+     * Returns whether {@code r1} returns over exposure {@code x1} are more than THRESHOLD_Z
+     * standard errors above what the pooled rate predicts (conditional binomial test).
      */
     boolean poissonDiffers(long r1, double x1, long r2, double x2) {
       long n = r1 + r2;
@@ -1258,7 +1375,7 @@ final class QueuePolicySim implements Contender {
       return (r1 - n * p0) > THRESHOLD_Z * Math.sqrt(n * p0 * (1 - p0));
     }
 
-    /** @return the standard error of the difference of two rates, from their pooled rate */
+    /** Returns the standard error of the difference of two rates, from their pooled rate. */
     static double standardError(double p1, long n1, double p2, long n2) {
       double pooled = (p1 * n1 + p2 * n2) / (n1 + n2);
       return Math.sqrt(pooled * (1 - pooled) * (1.0 / n1 + 1.0 / n2));
@@ -1301,14 +1418,19 @@ final class QueuePolicySim implements Contender {
   }
 
   /**
-   * The {@code sim.breakdown} diagnostic for one replay: each request's outcome here against
-   * LRU's at the same capacity (LRU hits a key whose stack distance, the distinct keys
-   * requested since its last request, is below the capacity; counted with a Fenwick tree over
-   * request positions), and admission's rejections by sketch-count difference.
+   * The {@code sim.breakdown} diagnostic for one replay: each request's outcome here against LRU's
+   * at the same capacity (LRU hits a key whose stack distance, the distinct keys requested since
+   * its last request, is below the capacity; counted with a Fenwick tree over request positions),
+   * and admission's rejections by sketch-count difference.
    */
   static final class Breakdown {
-    private static final String[] OUTCOMES = {"hit", "miss, no ghost", "miss, rejected",
-        "miss, evicted from main", "miss, evicted from protected"};
+    private static final String[] OUTCOMES = {
+      "hit",
+      "miss, no ghost",
+      "miss, rejected",
+      "miss, evicted from main",
+      "miss, evicted from protected"
+    };
     private static final int DIFFERENCES = 21;
 
     private final int[] ids;
@@ -1346,7 +1468,7 @@ final class QueuePolicySim implements Contender {
       outcomes[lruHit ? 0 : 1][hit ? 0 : 1 + ghost]++;
     }
 
-    /** @return the requests so far that an LRU cache of the capacity (in entries) would hit */
+    /** Returns the requests so far that an LRU cache of the capacity (in entries) would hit. */
     long lruHits() {
       long hits = 0;
       for (long count : outcomes[0]) {
@@ -1386,16 +1508,21 @@ final class QueuePolicySim implements Contender {
       for (int lru = 0; lru < 2; lru++) {
         for (int o = 0; o < OUTCOMES.length; o++) {
           if (outcomes[lru][o] > 0) {
-            System.err.printf("breakdown %d LRU %s, here %s: %d%n", capacity,
-                lru == 0 ? "hit" : "miss", OUTCOMES[o], outcomes[lru][o]);
+            System.err.printf(
+                "breakdown %d LRU %s, here %s: %d%n",
+                capacity, lru == 0 ? "hit" : "miss", OUTCOMES[o], outcomes[lru][o]);
           }
         }
       }
       for (int d = 0; d < DIFFERENCES; d++) {
         if (rejections[d] > 0) {
-          System.err.printf("breakdown %d candidate - victim %s%d: rejected %d, came back %d%n",
-              capacity, d == 0 ? "<=" : d == DIFFERENCES - 1 ? ">=" : "", d - DIFFERENCES / 2,
-              rejections[d], returns[d]);
+          System.err.printf(
+              "breakdown %d candidate - victim %s%d: rejected %d, came back %d%n",
+              capacity,
+              d == 0 ? "<=" : d == DIFFERENCES - 1 ? ">=" : "",
+              d - DIFFERENCES / 2,
+              rejections[d],
+              returns[d]);
         }
       }
     }

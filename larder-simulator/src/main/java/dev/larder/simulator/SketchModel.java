@@ -3,34 +3,38 @@ package dev.larder.simulator;
 import java.util.Arrays;
 
 /**
- * A count-min sketch of 4-bit counters (four counters per key, one per hash function, in a
- * table of 64-bit words of sixteen counters) with periodic aging: after {@code sampleSize}
- * increments every counter is halved. The same structure the store keeps per segment, here
- * for the policy simulator.
+ * A count-min sketch of 4-bit counters (four counters per key, one per hash function, in a table of
+ * 64-bit words of sixteen counters) with periodic aging: after {@code sampleSize} increments every
+ * counter is halved. The same structure the store keeps per segment, here for the policy simulator.
  *
  * <p>Two experiment switches, off by default (the store has neither; docs/design/eviction.md
  * records what they gave): {@code sim.doorkeeper=N}, a Bloom filter of N bits per counter word
- * (three hash functions) that a key must pass before the counters count it, cleared at each
- * halving (TinyLFU's doorkeeper); and {@code sim.conservative=true}, conservative update
- * (only the key's counters that hold its current minimum are raised).
+ * (three hash functions) that a key must pass before the counters count it, cleared at each halving
+ * (TinyLFU's doorkeeper); and {@code sim.conservative=true}, conservative update (only the key's
+ * counters that hold its current minimum are raised).
  */
 final class SketchModel {
   /** Doorkeeper bits per 64-bit counter word (0: none). */
   static final int DOORKEEPER = Integer.getInteger("sim.doorkeeper", 0);
+
   /** Conservative update: raise only the counters at the key's current minimum. */
   static final boolean CONSERVATIVE = Boolean.getBoolean("sim.conservative");
 
   private static final long[] SEEDS = {
-      0x97CB3127B6F5E3A1L, 0xB492B66FBE98F273L, 0x9AE16A3B2F90404FL, 0xCBF29CE484222325L};
+    0x97CB3127B6F5E3A1L, 0xB492B66FBE98F273L, 0x9AE16A3B2F90404FL, 0xCBF29CE484222325L
+  };
 
   private final long[] table;
   private final int mask;
   private int sampleSize;
   private int additions;
+
   /** The doorkeeper's bits, or null without one. */
   private final long[] door;
 
-  /** @param counters at least the number of counters wanted, rounded up to a power of two */
+  /**
+   * @param counters at least the number of counters wanted, rounded up to a power of two
+   */
   SketchModel(long counters, int sampleSize) {
     int words = (int) Math.max(8, Long.highestOneBit(Math.max(1, (counters + 15) / 16 - 1)) << 1);
     table = new long[words];

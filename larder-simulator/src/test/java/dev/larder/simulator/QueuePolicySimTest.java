@@ -23,13 +23,14 @@ class QueuePolicySimTest {
     Arrays.fill(weights, 1);
     Trace trace = new Trace("skewed", keys, weights);
     for (long capacity : new long[] {1, 10, 100, 1_000, 5_000}) {
-      QueuePolicySim.Breakdown breakdown =
-          new QueuePolicySim.Breakdown(trace.denseIds(), capacity);
+      QueuePolicySim.Breakdown breakdown = new QueuePolicySim.Breakdown(trace.denseIds(), capacity);
       for (int i = 0; i < keys.length; i++) {
         breakdown.record(i, false, (byte) 0);
       }
-      assertEquals(new LruContender().replay(trace, Bound.entries(capacity), 0).hits(),
-          breakdown.lruHits(), "capacity " + capacity);
+      assertEquals(
+          new LruContender().replay(trace, Bound.entries(capacity), 0).hits(),
+          breakdown.lruHits(),
+          "capacity " + capacity);
     }
   }
 }

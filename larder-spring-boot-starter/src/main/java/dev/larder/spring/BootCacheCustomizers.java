@@ -11,16 +11,17 @@ import org.springframework.util.ClassUtils;
 /**
  * Applies the application's {@code CacheManagerCustomizer} beans to Larder's manager, as Boot's
  * cache auto-configuration applies them to its own (which steps aside for Larder's, and with it
- * Boot's {@code CacheManagerCustomizers}). The interface is Boot 4's
- * ({@code org.springframework.boot.cache.autoconfigure}) or Boot 3.5's
- * ({@code org.springframework.boot.autoconfigure.cache}), so it is found by name. A customizer
- * whose type argument is another manager type is skipped, as Boot skips it. Stateless.
+ * Boot's {@code CacheManagerCustomizers}). The interface is Boot 4's ({@code
+ * org.springframework.boot.cache.autoconfigure}) or Boot 3.5's ({@code
+ * org.springframework.boot.autoconfigure.cache}), so it is found by name. A customizer whose type
+ * argument is another manager type is skipped, as Boot skips it. Stateless.
  */
 final class BootCacheCustomizers {
 
-  private static final List<String> INTERFACES = List.of(
-      "org.springframework.boot.cache.autoconfigure.CacheManagerCustomizer",
-      "org.springframework.boot.autoconfigure.cache.CacheManagerCustomizer");
+  private static final List<String> INTERFACES =
+      List.of(
+          "org.springframework.boot.cache.autoconfigure.CacheManagerCustomizer",
+          "org.springframework.boot.autoconfigure.cache.CacheManagerCustomizer");
 
   private BootCacheCustomizers() {}
 
@@ -33,15 +34,16 @@ final class BootCacheCustomizers {
     }
   }
 
-  private static void apply(ListableBeanFactory beans, LarderCacheManager manager,
-      Class<?> type) {
+  private static void apply(ListableBeanFactory beans, LarderCacheManager manager, Class<?> type) {
     Method customize;
     try {
       customize = type.getMethod("customize", CacheManager.class);
     } catch (NoSuchMethodException e) {
       throw new IllegalStateException(type.getName() + " has no customize(CacheManager)", e);
     }
-    beans.getBeanProvider(type).orderedStream()
+    beans
+        .getBeanProvider(type)
+        .orderedStream()
         .filter(customizer -> accepts(type, customizer))
         .forEach(customizer -> invoke(customize, customizer, manager));
   }

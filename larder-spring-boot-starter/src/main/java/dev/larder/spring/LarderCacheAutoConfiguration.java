@@ -20,19 +20,21 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.ObjectUtils;
 
 /**
- * Makes Larder the application's {@link CacheManager} when the starter is on the class path,
- * unless the application defines a cache manager of its own, sets {@code larder.enabled=false},
- * or chooses a cache type with {@code spring.cache.type} (Boot's cache auto-configuration then
- * makes that one; {@code none} gives a {@link NoOpCacheManager} even where Boot's cache module is
- * absent). Runs before Boot's cache auto-configuration, which then steps aside, and so before
- * Boot's cache metrics, which bind every declared cache's meters at start-up.
+ * Makes Larder the application's {@link CacheManager} when the starter is on the class path, unless
+ * the application defines a cache manager of its own, sets {@code larder.enabled=false}, or chooses
+ * a cache type with {@code spring.cache.type} (Boot's cache auto-configuration then makes that one;
+ * {@code none} gives a {@link NoOpCacheManager} even where Boot's cache module is absent). Runs
+ * before Boot's cache auto-configuration, which then steps aside, and so before Boot's cache
+ * metrics, which bind every declared cache's meters at start-up.
  *
- * <p>Works with Boot 4 and Boot 3.5: the classes of Boot's cache module it refers to are named
- * as strings, and its customizers are applied through {@link BootCacheCustomizers}.
+ * <p>Works with Boot 4 and Boot 3.5: the classes of Boot's cache module it refers to are named as
+ * strings, and its customizers are applied through {@link BootCacheCustomizers}.
  */
-@AutoConfiguration(beforeName = {
-    "org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration",
-    "org.springframework.boot.autoconfigure.cache.CacheAutoConfiguration"})
+@AutoConfiguration(
+    beforeName = {
+      "org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration",
+      "org.springframework.boot.autoconfigure.cache.CacheAutoConfiguration"
+    })
 @ConditionalOnClass({CacheManager.class, dev.larder.Cache.class})
 @ConditionalOnMissingBean(CacheManager.class)
 public class LarderCacheAutoConfiguration {
@@ -48,21 +50,25 @@ public class LarderCacheAutoConfiguration {
   static class LarderManagerConfiguration {
 
     /**
+     * Returns the cache manager, with every declared cache created.
+     *
      * @param properties the {@code larder.*} properties
      * @param environment gives {@code spring.cache.cache-names} and {@code spring.jmx.*}
-     * @param context the application context, whose cache manager customizers are applied and
-     *     whose identity makes JMX names unique when {@code spring.jmx.unique-names} asks
-     * @return the cache manager, with every declared cache created
+     * @param context the application context, whose cache manager customizers are applied and whose
+     *     identity makes JMX names unique when {@code spring.jmx.unique-names} asks
      */
     @Bean
-    LarderCacheManager cacheManager(LarderCacheProperties properties, Environment environment,
-        ApplicationContext context) {
+    LarderCacheManager cacheManager(
+        LarderCacheProperties properties, Environment environment, ApplicationContext context) {
       Binder binder = Binder.get(environment);
-      List<String> names = binder.bind("spring.cache.cache-names", Bindable.listOf(String.class))
-          .orElse(List.of());
-      LarderCacheManager manager = new LarderCacheManager(properties,
-          LarderCacheAutoConfiguration.class.getClassLoader(), names,
-          managementNames(binder, context));
+      List<String> names =
+          binder.bind("spring.cache.cache-names", Bindable.listOf(String.class)).orElse(List.of());
+      LarderCacheManager manager =
+          new LarderCacheManager(
+              properties,
+              LarderCacheAutoConfiguration.class.getClassLoader(),
+              names,
+              managementNames(binder, context));
       BootCacheCustomizers.apply((ListableBeanFactory) context, manager);
       return manager;
     }
@@ -84,7 +90,7 @@ public class LarderCacheAutoConfiguration {
   @ConditionalOnProperty(name = "spring.cache.type", havingValue = "none")
   static class NoCachingConfiguration {
 
-    /** @return a manager whose caches store nothing, as {@code spring.cache.type=none} asks */
+    /** Returns a manager whose caches store nothing, as {@code spring.cache.type=none} asks. */
     @Bean
     NoOpCacheManager cacheManager() {
       return new NoOpCacheManager();

@@ -5,8 +5,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.boot.actuate.metrics.cache.CacheMeterBinderProvider;
 
 /**
- * Lets Boot 3.5's Actuator cache metrics bind Larder caches, as
- * {@link LarderCacheMeterBinderProvider} does for Boot 4. Stateless and thread-safe.
+ * Lets Boot 3.5's Actuator cache metrics bind Larder caches, as {@link
+ * LarderCacheMeterBinderProvider} does for Boot 4. Stateless and thread-safe.
  */
 public final class LarderCacheMeterBinderProvider3
     implements CacheMeterBinderProvider<LarderSpringCache> {

@@ -6,19 +6,23 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Registers {@link LarderCacheMeterBinderProvider} before Boot 4's cache metrics run, so that
- * Actuator's {@code cache.*} meters cover Larder caches. Boot 3.5 has its own:
- * {@link LarderCacheMetricsAutoConfiguration3}.
+ * Actuator's {@code cache.*} meters cover Larder caches. Boot 3.5 has its own: {@link
+ * LarderCacheMetricsAutoConfiguration3}.
  */
 @AutoConfiguration(
-    beforeName = "org.springframework.boot.cache.autoconfigure.metrics.CacheMetricsAutoConfiguration")
-@ConditionalOnClass(name = {"io.micrometer.core.instrument.MeterRegistry",
-    "org.springframework.boot.cache.metrics.CacheMeterBinderProvider"})
+    beforeName =
+        "org.springframework.boot.cache.autoconfigure.metrics.CacheMetricsAutoConfiguration")
+@ConditionalOnClass(
+    name = {
+      "io.micrometer.core.instrument.MeterRegistry",
+      "org.springframework.boot.cache.metrics.CacheMeterBinderProvider"
+    })
 public class LarderCacheMetricsAutoConfiguration {
 
   /** Makes the configuration; Boot instantiates it. */
   public LarderCacheMetricsAutoConfiguration() {}
 
-  /** @return the provider Boot's cache metrics ask for each Larder cache's binder */
+  /** Returns the provider Boot's cache metrics ask for each Larder cache's binder. */
   @Bean
   public LarderCacheMeterBinderProvider larderCacheMeterBinderProvider() {
     return new LarderCacheMeterBinderProvider();

@@ -6,9 +6,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
- * The {@code larder.*} properties: one {@link CacheSpec} per cache under
- * {@code larder.caches.<name>}, and {@code larder.defaults} for caches that are asked for by name
- * without being declared. For example:
+ * The {@code larder.*} properties: one {@link CacheSpec} per cache under {@code
+ * larder.caches.<name>}, and {@code larder.defaults} for caches that are asked for by name without
+ * being declared. For example:
  *
  * <pre>
  * larder.caches.books.maximum-memory=64MB
@@ -17,9 +17,9 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
  * larder.caches.books.expire-after-write=10m
  * </pre>
  *
- * <p>Bound at start-up, so a bad value fails the application's start with the property's name
- * and origin (file and line), not the cache's first use; so does a {@code larder.*} key that
- * names no property (a misspelling such as {@code maximum-memroy}), instead of being ignored.
+ * <p>Bound at start-up, so a bad value fails the application's start with the property's name and
+ * origin (file and line), not the cache's first use; so does a {@code larder.*} key that names no
+ * property (a misspelling such as {@code maximum-memroy}), instead of being ignored.
  */
 @ConfigurationProperties(prefix = "larder", ignoreUnknownFields = false)
 public class LarderCacheProperties {
@@ -34,37 +34,40 @@ public class LarderCacheProperties {
   private final Map<String, CacheSpec> caches = new LinkedHashMap<>();
 
   /**
-   * Settings of caches asked for by name without being declared under larder.caches (or named
-   * in spring.cache.cache-names); such caches are made on first use only if value-type or
+   * Settings of caches asked for by name without being declared under larder.caches (or named in
+   * spring.cache.cache-names); such caches are made on first use only if value-type or
    * serialization=java is given here.
    */
-  @NestedConfigurationProperty
-  private CacheSpec defaults = new CacheSpec();
+  @NestedConfigurationProperty private CacheSpec defaults = new CacheSpec();
 
-  /** @return whether Larder is the cache manager (true unless {@code larder.enabled=false}) */
+  /** Returns whether Larder is the cache manager (true unless {@code larder.enabled=false}). */
   public boolean isEnabled() {
     return enabled;
   }
 
-  /** @param enabled whether Larder is the cache manager */
+  /**
+   * @param enabled whether Larder is the cache manager
+   */
   public void setEnabled(boolean enabled) {
     this.enabled = enabled;
   }
 
-  /** @return the declared caches by name; each is created when the application starts */
+  /** Returns the declared caches by name; each is created when the application starts. */
   public Map<String, CacheSpec> getCaches() {
     return caches;
   }
 
   /**
-   * @return settings for caches that are asked for by name but not declared; such caches are
-   *     created on first use only if these settings say how to encode keys and values
+   * Returns settings for caches that are asked for by name but not declared; such caches are
+   * created on first use only if these settings say how to encode keys and values.
    */
   public CacheSpec getDefaults() {
     return defaults;
   }
 
-  /** @param defaults settings for undeclared caches */
+  /**
+   * @param defaults settings for undeclared caches
+   */
   public void setDefaults(CacheSpec defaults) {
     this.defaults = defaults;
   }

@@ -3,10 +3,10 @@ package dev.larder.spring;
 import java.util.Objects;
 
 /**
- * A {@code larder.*} (or {@code spring.cache.*}) setting that cannot make a cache, thrown while
- * the application starts. It names the property, says what is wrong with it and how to fix it;
- * {@link LarderFailureAnalyzer} turns it into Boot's "APPLICATION FAILED TO START" report, with
- * the problem as the description and the fix as the action. Immutable.
+ * A {@code larder.*} (or {@code spring.cache.*}) setting that cannot make a cache, thrown while the
+ * application starts. It names the property, says what is wrong with it and how to fix it; {@link
+ * LarderFailureAnalyzer} turns it into Boot's "APPLICATION FAILED TO START" report, with the
+ * problem as the description and the fix as the action. Immutable.
  */
 public final class LarderConfigurationException extends IllegalStateException {
 
@@ -22,26 +22,29 @@ public final class LarderConfigurationException extends IllegalStateException {
    * @param action what to set instead, phrased for an {@code application.properties} user
    * @param cause the error that revealed it, or null
    */
-  public LarderConfigurationException(String property, String problem, String action,
-      Throwable cause) {
-    super(Objects.requireNonNull(problem, "problem") + " Fix: "
-        + Objects.requireNonNull(action, "action"), cause);
+  public LarderConfigurationException(
+      String property, String problem, String action, Throwable cause) {
+    super(
+        Objects.requireNonNull(problem, "problem")
+            + " Fix: "
+            + Objects.requireNonNull(action, "action"),
+        cause);
     this.property = Objects.requireNonNull(property, "property");
     this.problem = problem;
     this.action = action;
   }
 
-  /** @return the property to change */
+  /** Returns the property to change. */
   public String property() {
     return property;
   }
 
-  /** @return what is wrong */
+  /** Returns what is wrong. */
   public String problem() {
     return problem;
   }
 
-  /** @return how to fix it */
+  /** Returns how to fix it. */
   public String action() {
     return action;
   }

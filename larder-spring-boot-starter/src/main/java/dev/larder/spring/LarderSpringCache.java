@@ -9,10 +9,10 @@ import java.util.concurrent.Callable;
 import org.springframework.cache.support.AbstractValueAdaptingCache;
 
 /**
- * A Spring {@link org.springframework.cache.Cache} backed by a Larder {@link Cache}. Null
- * results are cached as Spring's null marker when the cache allows them. Keys of the wrong type
- * fail with an {@link IllegalArgumentException} naming the cache and both types. Thread-safe, as
- * the Larder cache is; {@link #get(Object, Callable)} runs the loader once per key at a time.
+ * A Spring {@link org.springframework.cache.Cache} backed by a Larder {@link Cache}. Null results
+ * are cached as Spring's null marker when the cache allows them. Keys of the wrong type fail with
+ * an {@link IllegalArgumentException} naming the cache and both types. Thread-safe, as the Larder
+ * cache is; {@link #get(Object, Callable)} runs the loader once per key at a time.
  */
 public final class LarderSpringCache extends AbstractValueAdaptingCache {
 
@@ -29,8 +29,8 @@ public final class LarderSpringCache extends AbstractValueAdaptingCache {
    * @param keyType the type every key must have ({@code Object} for any key)
    * @param allowNullValues whether null results are cached
    */
-  public LarderSpringCache(String name, Cache<Object, Object> cache, Class<?> keyType,
-      boolean allowNullValues) {
+  public LarderSpringCache(
+      String name, Cache<Object, Object> cache, Class<?> keyType, boolean allowNullValues) {
     this(name, cache, keyType, allowNullValues, "larder.caches." + name);
   }
 
@@ -39,11 +39,15 @@ public final class LarderSpringCache extends AbstractValueAdaptingCache {
    * @param cache the Larder cache that holds the entries; closed by the cache manager
    * @param keyType the type every key must have ({@code Object} for any key)
    * @param allowNullValues whether null results are cached
-   * @param properties the prefix of the properties that configured it, for messages
-   *     ({@code larder.caches.<name>} or {@code larder.defaults})
+   * @param properties the prefix of the properties that configured it, for messages ({@code
+   *     larder.caches.<name>} or {@code larder.defaults})
    */
-  public LarderSpringCache(String name, Cache<Object, Object> cache, Class<?> keyType,
-      boolean allowNullValues, String properties) {
+  public LarderSpringCache(
+      String name,
+      Cache<Object, Object> cache,
+      Class<?> keyType,
+      boolean allowNullValues,
+      String properties) {
     super(allowNullValues);
     this.name = Objects.requireNonNull(name, "name");
     this.cache = Objects.requireNonNull(cache, "cache");
@@ -60,7 +64,10 @@ public final class LarderSpringCache extends AbstractValueAdaptingCache {
    * @return the binder
    */
   static MeterBinder meterBinder(LarderSpringCache cache, Iterable<Tag> tags) {
-    return new LarderCacheMetrics(cache.getNativeCache(), cache.getName(), tags,
+    return new LarderCacheMetrics(
+        cache.getNativeCache(),
+        cache.getName(),
+        tags,
         "set " + cache.properties + ".record-stats=true");
   }
 
@@ -69,7 +76,7 @@ public final class LarderSpringCache extends AbstractValueAdaptingCache {
     return name;
   }
 
-  /** @return the Larder cache */
+  /** Returns the Larder cache. */
   @Override
   public Cache<Object, Object> getNativeCache() {
     return cache;
@@ -83,13 +90,16 @@ public final class LarderSpringCache extends AbstractValueAdaptingCache {
   @Override
   @SuppressWarnings("unchecked")
   public <T> T get(Object key, Callable<T> valueLoader) {
-    Object stored = cache.get(checked(key), k -> {
-      try {
-        return toStoreValue(valueLoader.call());
-      } catch (Exception e) {
-        throw new ValueRetrievalException(key, valueLoader, e);
-      }
-    });
+    Object stored =
+        cache.get(
+            checked(key),
+            k -> {
+              try {
+                return toStoreValue(valueLoader.call());
+              } catch (Exception e) {
+                throw new ValueRetrievalException(key, valueLoader, e);
+              }
+            });
     return (T) fromStoreValue(stored);
   }
 
@@ -129,9 +139,17 @@ public final class LarderSpringCache extends AbstractValueAdaptingCache {
   private Object checked(Object key) {
     Objects.requireNonNull(key, "key");
     if (!keyType.isInstance(key)) {
-      throw new IllegalArgumentException("cache '" + name + "' has keys of type "
-          + keyType.getName() + " (" + properties + ".key-type), not "
-          + key.getClass().getName() + ": " + key);
+      throw new IllegalArgumentException(
+          "cache '"
+              + name
+              + "' has keys of type "
+              + keyType.getName()
+              + " ("
+              + properties
+              + ".key-type), not "
+              + key.getClass().getName()
+              + ": "
+              + key);
     }
     return key;
   }

@@ -30,39 +30,38 @@ import org.springframework.cache.interceptor.SimpleKey;
 
 /**
  * The canonical encoding of Spring cache keys of any type: what {@code @Cacheable}'s default key
- * generator makes ({@link SimpleKey} for methods with no or several parameters, the argument
- * itself for one), for caches whose {@code key-type} is {@code java.lang.Object} (the default),
- * {@code java.io.Serializable} or {@code SimpleKey}. The wire form, version
- * {@value #WIRE_FORM_VERSION}, is drawn in docs/spec/codecs.md ("Spring cache keys").
+ * generator makes ({@link SimpleKey} for methods with no or several parameters, the argument itself
+ * for one), for caches whose {@code key-type} is {@code java.lang.Object} (the default), {@code
+ * java.io.Serializable} or {@code SimpleKey}. The wire form, version {@value #WIRE_FORM_VERSION},
+ * is drawn in docs/spec/codecs.md ("Spring cache keys").
  *
  * <h2>Implementation notes</h2>
  *
  * <p>The store finds keys by their bytes, so the one property that matters is that keys Spring
- * calls equal encode alike, and keys it calls unequal encode differently. Each value starts with
- * a tag byte naming its kind (a class name only for records and enums), so {@code 1} and
- * {@code 1L}, unequal in Java, differ in bytes. Equality follows each kind's own:
+ * calls equal encode alike, and keys it calls unequal encode differently. Each value starts with a
+ * tag byte naming its kind (a class name only for records and enums), so {@code 1} and {@code 1L},
+ * unequal in Java, differ in bytes. Equality follows each kind's own:
  *
  * <ul>
- *   <li>{@code Float} and {@code Double} by {@code floatToIntBits}/{@code doubleToLongBits},
- *       as their {@code equals}: every NaN is one key, {@code 0.0} and {@code -0.0} two;
- *   <li>any {@code List} by its elements in order, any {@code Set} by its elements in the
- *       ascending order of their encodings, any {@code Map} by its entries in the order of their
- *       keys' encodings: the {@code equals} of these interfaces ignores the implementation
- *       class and, for sets and maps, the iteration order;
- *   <li>arrays by content only where Spring compares them so: at the top and inside
- *       {@code SimpleKey} and other arrays ({@code Arrays.deepEquals}). All reference arrays
- *       share one tag, as {@code deepEquals} calls a {@code String[]} and an {@code Object[]}
- *       of equal elements equal. Inside a list, set, map or record an array compares by
- *       identity, so such a key is refused rather than given a content encoding that would
- *       make unequal keys collide;
- *   <li>records through Larder's record codec, refused if any component type holds an array
- *       (record equality compares arrays by identity).
+ *   <li>{@code Float} and {@code Double} by {@code floatToIntBits}/{@code doubleToLongBits}, as
+ *       their {@code equals}: every NaN is one key, {@code 0.0} and {@code -0.0} two;
+ *   <li>any {@code List} by its elements in order, any {@code Set} by its elements in the ascending
+ *       order of their encodings, any {@code Map} by its entries in the order of their keys'
+ *       encodings: the {@code equals} of these interfaces ignores the implementation class and, for
+ *       sets and maps, the iteration order;
+ *   <li>arrays by content only where Spring compares them so: at the top and inside {@code
+ *       SimpleKey} and other arrays ({@code Arrays.deepEquals}). All reference arrays share one
+ *       tag, as {@code deepEquals} calls a {@code String[]} and an {@code Object[]} of equal
+ *       elements equal. Inside a list, set, map or record an array compares by identity, so such a
+ *       key is refused rather than given a content encoding that would make unequal keys collide;
+ *   <li>records through Larder's record codec, refused if any component type holds an array (record
+ *       equality compares arrays by identity).
  * </ul>
  *
- * <p>Any other type is refused with an {@link IllegalArgumentException} that names the cache,
- * the type and the fixes. Decoding treats its input as untrusted: nesting is limited to
- * {@value #MAX_DEPTH} levels, counts are bounded by the bytes left, and a class name is loaded
- * without initialising it and accepted only if it is a record or an enum.
+ * <p>Any other type is refused with an {@link IllegalArgumentException} that names the cache, the
+ * type and the fixes. Decoding treats its input as untrusted: nesting is limited to {@value
+ * #MAX_DEPTH} levels, counts are bounded by the bytes left, and a class name is loaded without
+ * initialising it and accepted only if it is a record or an enum.
  *
  * <p>Thread-safe: the only state is a concurrent map of record codecs.
  */
@@ -142,8 +141,8 @@ final class SpringKeyCodec implements Codec<Object> {
   // ---- encoding ----
 
   /**
-   * @param arraysByContent whether an array here compares by content (top level, SimpleKey
-   *     and array elements) rather than by identity (list, set, map and record elements)
+   * @param arraysByContent whether an array here compares by content (top level, SimpleKey and
+   *     array elements) rather than by identity (list, set, map and record elements)
    */
   private void write(Object v, ByteSink out, boolean arraysByContent, int depth) {
     if (depth > MAX_DEPTH) {
@@ -166,7 +165,7 @@ final class SpringKeyCodec implements Codec<Object> {
     }
   }
 
-  /** @return whether {@code v} was a number, boolean, char or other scalar it wrote */
+  /** Returns whether {@code v} was a number, boolean, char or other scalar it wrote. */
   private static boolean writeScalar(Object v, ByteSink out) {
     switch (v) {
       case Boolean b -> {
@@ -220,8 +219,8 @@ final class SpringKeyCodec implements Codec<Object> {
     return out;
   }
 
-  private void writeElements(int tag, Object[] elements, ByteSink out, boolean arraysByContent,
-      int depth) {
+  private void writeElements(
+      int tag, Object[] elements, ByteSink out, boolean arraysByContent, int depth) {
     out.writeByte(tag);
     out.writeVarInt(elements.length);
     for (Object e : elements) {
@@ -247,8 +246,8 @@ final class SpringKeyCodec implements Codec<Object> {
     byte[][][] entries = new byte[map.size()][][];
     int i = 0;
     for (Map.Entry<?, ?> e : map.entrySet()) {
-      entries[i++] = new byte[][] {
-          encodeAlone(e.getKey(), depth + 1), encodeAlone(e.getValue(), depth + 1)};
+      entries[i++] =
+          new byte[][] {encodeAlone(e.getKey(), depth + 1), encodeAlone(e.getValue(), depth + 1)};
     }
     Arrays.sort(entries, 0, i, (a, b) -> Arrays.compareUnsigned(a[0], b[0]));
     out.writeByte(MAP);
@@ -322,8 +321,8 @@ final class SpringKeyCodec implements Codec<Object> {
       return codec;
     }
     if (holdsArray(type, new HashSet<>())) {
-      throw refused(key, "a component holds an array, which record equality compares by"
-          + " identity");
+      throw refused(
+          key, "a component holds an array, which record equality compares by" + " identity");
     }
     try {
       codec = (Codec<Object>) Codecs.forType(type);
@@ -341,22 +340,33 @@ final class SpringKeyCodec implements Codec<Object> {
     }
     return switch (type) {
       case GenericArrayType g -> true;
-      case ParameterizedType p -> Arrays.stream(p.getActualTypeArguments())
-          .anyMatch(t -> holdsArray(t, seen));
+      case ParameterizedType p ->
+          Arrays.stream(p.getActualTypeArguments()).anyMatch(t -> holdsArray(t, seen));
       case Class<?> c when c.isArray() -> true;
-      case Class<?> c when c.isRecord() -> Arrays.stream(c.getRecordComponents())
-          .map(RecordComponent::getGenericType).anyMatch(t -> holdsArray(t, seen));
+      case Class<?> c when c.isRecord() ->
+          Arrays.stream(c.getRecordComponents())
+              .map(RecordComponent::getGenericType)
+              .anyMatch(t -> holdsArray(t, seen));
       default -> false;
     };
   }
 
   private IllegalArgumentException refused(Object key, String why) {
-    return new IllegalArgumentException("cache '" + cacheName + "' cannot use a key of type "
-        + key.getClass().getName() + " (" + why + "). With " + property + "=java.lang.Object"
-        + " (the default) keys may be strings, numbers, booleans, chars, UUIDs, instants, dates,"
-        + " enums, records, and lists, sets, maps, arrays and SimpleKeys of them. Declare "
-        + property + " with the key's class if Larder has a codec for it, or give @Cacheable a"
-        + " key expression (key = \"#p0.id\")");
+    return new IllegalArgumentException(
+        "cache '"
+            + cacheName
+            + "' cannot use a key of type "
+            + key.getClass().getName()
+            + " ("
+            + why
+            + "). With "
+            + property
+            + "=java.lang.Object"
+            + " (the default) keys may be strings, numbers, booleans, chars, UUIDs, instants, dates,"
+            + " enums, records, and lists, sets, maps, arrays and SimpleKeys of them. Declare "
+            + property
+            + " with the key's class if Larder has a codec for it, or give @Cacheable a"
+            + " key expression (key = \"#p0.id\")");
   }
 
   private static Object[] params(SimpleKey key) {
@@ -372,8 +382,10 @@ final class SpringKeyCodec implements Codec<Object> {
       return MethodHandles.privateLookupIn(SimpleKey.class, MethodHandles.lookup())
           .findVarHandle(SimpleKey.class, "params", Object[].class);
     } catch (ReflectiveOperationException | IllegalAccessError | SecurityException e) {
-      throw new IllegalStateException("cannot read SimpleKey's parameters (Spring Framework"
-          + " changed SimpleKey?): declare key-type for each cache instead", e);
+      throw new IllegalStateException(
+          "cannot read SimpleKey's parameters (Spring Framework"
+              + " changed SimpleKey?): declare key-type for each cache instead",
+          e);
     }
   }
 
@@ -433,12 +445,13 @@ final class SpringKeyCodec implements Codec<Object> {
     if (tag == BYTE_ARRAY) {
       return Codecs.bytes().decode(in);
     }
-    int n = switch (tag) {
-      case FLOAT_ARRAY -> in.readLength(4);
-      case DOUBLE_ARRAY -> in.readLength(8);
-      case SHORT_ARRAY, INT_ARRAY, LONG_ARRAY, CHAR_ARRAY, BOOLEAN_ARRAY -> in.readLength(1);
-      default -> throw new CodecException("unknown Spring key tag " + tag);
-    };
+    int n =
+        switch (tag) {
+          case FLOAT_ARRAY -> in.readLength(4);
+          case DOUBLE_ARRAY -> in.readLength(8);
+          case SHORT_ARRAY, INT_ARRAY, LONG_ARRAY, CHAR_ARRAY, BOOLEAN_ARRAY -> in.readLength(1);
+          default -> throw new CodecException("unknown Spring key tag " + tag);
+        };
     switch (tag) {
       case SHORT_ARRAY -> {
         short[] a = new short[n];

@@ -7,9 +7,9 @@ import dev.larder.codec.CodecException;
 import org.springframework.cache.support.NullValue;
 
 /**
- * The value codec of a Spring-facing cache: Spring's null marker as one byte, any other value as
- * a presence byte and the value's own codec. Refuses a value of the wrong type with a message
- * that names the cache and both classes (the value type's codec would fail with a bare
+ * The value codec of a Spring-facing cache: Spring's null marker as one byte, any other value as a
+ * presence byte and the value's own codec. Refuses a value of the wrong type with a message that
+ * names the cache and both classes (the value type's codec would fail with a bare
  * ClassCastException). Thread-safe if the inner codec is.
  */
 final class StoredValueCodec implements Codec<Object> {
@@ -43,10 +43,16 @@ final class StoredValueCodec implements Codec<Object> {
 
   private void checkType(Object value) {
     if (!valueType.isInstance(value)) {
-      throw new IllegalArgumentException("cache '" + cacheName + "' holds values of type "
-          + valueType.getName() + " (" + properties + (valueType == java.io.Serializable.class
-              ? ".serialization=java" : ".value-type") + "), not "
-          + value.getClass().getName());
+      throw new IllegalArgumentException(
+          "cache '"
+              + cacheName
+              + "' holds values of type "
+              + valueType.getName()
+              + " ("
+              + properties
+              + (valueType == java.io.Serializable.class ? ".serialization=java" : ".value-type")
+              + "), not "
+              + value.getClass().getName());
     }
   }
 
@@ -96,9 +102,9 @@ final class StoredValueCodec implements Codec<Object> {
   }
 
   /**
-   * As immutable as the value type's codec (Spring's null marker is a shared constant): a cache
-   * of strings, numbers or records of them then keeps its most read values decoded in Larder's
-   * hot tier, and a hit returns one shared instance instead of decoding a copy.
+   * As immutable as the value type's codec (Spring's null marker is a shared constant): a cache of
+   * strings, numbers or records of them then keeps its most read values decoded in Larder's hot
+   * tier, and a hit returns one shared instance instead of decoding a copy.
    */
   @Override
   public boolean immutable() {

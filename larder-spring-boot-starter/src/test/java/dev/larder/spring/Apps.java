@@ -17,7 +17,7 @@ final class Apps {
         .run();
   }
 
-  /** @return every exception of the chain, one per line, class and message */
+  /** Returns every exception of the chain, one per line, class and message. */
   static String chain(Throwable e) {
     StringBuilder text = new StringBuilder();
     for (Throwable t = e; t != null; t = t.getCause()) {

@@ -9,14 +9,15 @@ public class BookService {
 
   private final AtomicInteger lookups = new AtomicInteger();
 
-  /** @return how often a result was computed rather than served from the cache */
+  /** Returns how often a result was computed rather than served from the cache. */
   public int lookups() {
     return lookups.get();
   }
 
   /**
+   * Returns the book, or null.
+   *
    * @param id a book id; 0 has no book
-   * @return the book, or null
    */
   @Cacheable("books")
   public Book find(long id) {
@@ -25,8 +26,9 @@ public class BookService {
   }
 
   /**
+   * Returns its length, looked up through a cache declared only by defaults.
+   *
    * @param isbn any string
-   * @return its length, looked up through a cache declared only by defaults
    */
   @Cacheable("isbns")
   public Integer isbnLength(String isbn) {
@@ -34,7 +36,7 @@ public class BookService {
     return isbn.length();
   }
 
-  /** @return a count, cached under Spring's empty key (a method with no parameters) */
+  /** Returns a count, cached under Spring's empty key (a method with no parameters). */
   @Cacheable("counts")
   public Integer count() {
     lookups.incrementAndGet();
@@ -42,9 +44,10 @@ public class BookService {
   }
 
   /**
+   * Returns a label, cached under a SimpleKey of both parameters.
+   *
    * @param shelf a shelf
    * @param position a position on it
-   * @return a label, cached under a SimpleKey of both parameters
    */
   @Cacheable("labels")
   public String label(String shelf, int position) {
@@ -53,8 +56,9 @@ public class BookService {
   }
 
   /**
+   * Returns how many, cached under the list itself (an Object key).
+   *
    * @param ids book ids
-   * @return how many, cached under the list itself (an Object key)
    */
   @Cacheable("sizes")
   public Integer size(List<Long> ids) {

@@ -20,8 +20,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 class JmxRegistrationTest {
 
   private static final String[] BOOKS = {
-      "larder.caches.books.key-type=java.lang.Long",
-      "larder.caches.books.value-type=dev.larder.spring.Book"};
+    "larder.caches.books.key-type=java.lang.Long",
+    "larder.caches.books.value-type=dev.larder.spring.Book"
+  };
   private static final MBeanServer JMX = ManagementFactory.getPlatformMBeanServer();
 
   private static ObjectName name(String cache) throws Exception {
@@ -53,17 +54,19 @@ class JmxRegistrationTest {
   void twoContextsNeedUniqueNamesAndTheReportSaysSo(CapturedOutput output) throws Exception {
     try (ConfigurableApplicationContext first =
         Apps.start("spring.jmx.enabled=true", BOOKS[0], BOOKS[1])) {
-      assertThrows(Exception.class,
-          () -> Apps.start("spring.jmx.enabled=true", BOOKS[0], BOOKS[1]));
+      assertThrows(
+          Exception.class, () -> Apps.start("spring.jmx.enabled=true", BOOKS[0], BOOKS[1]));
       assertTrue(output.toString().contains("APPLICATION FAILED TO START"), output.toString());
       assertTrue(output.toString().contains("spring.jmx.unique-names=true"), output.toString());
-      assertTrue(first.isActive() && JMX.isRegistered(name("books")),
-          "the first context keeps its cache");
+      assertTrue(
+          first.isActive() && JMX.isRegistered(name("books")), "the first context keeps its cache");
     }
-    try (ConfigurableApplicationContext a = Apps.start("spring.jmx.enabled=true",
-            "spring.jmx.unique-names=true", BOOKS[0], BOOKS[1]);
-        ConfigurableApplicationContext b = Apps.start("spring.jmx.enabled=true",
-            "spring.jmx.unique-names=true", BOOKS[0], BOOKS[1])) {
+    try (ConfigurableApplicationContext a =
+            Apps.start(
+                "spring.jmx.enabled=true", "spring.jmx.unique-names=true", BOOKS[0], BOOKS[1]);
+        ConfigurableApplicationContext b =
+            Apps.start(
+                "spring.jmx.enabled=true", "spring.jmx.unique-names=true", BOOKS[0], BOOKS[1])) {
       Set<ObjectName> names =
           JMX.queryNames(new ObjectName("dev.larder:type=Cache,name=\"books@*\""), null);
       assertEquals(2, names.size(), names.toString());

@@ -19,11 +19,12 @@ import org.springframework.context.ConfigurableApplicationContext;
 class LarderSpringBootTest {
 
   private static final String[] BOOKS = {
-      "larder.caches.books.maximum-memory=8MB",
-      "larder.caches.books.key-type=java.lang.Long",
-      "larder.caches.books.value-type=dev.larder.spring.Book",
-      "larder.caches.books.storage=heap",
-      "larder.caches.books.expire-after-write=10m"};
+    "larder.caches.books.maximum-memory=8MB",
+    "larder.caches.books.key-type=java.lang.Long",
+    "larder.caches.books.value-type=dev.larder.spring.Book",
+    "larder.caches.books.storage=heap",
+    "larder.caches.books.expire-after-write=10m"
+  };
 
   private static ConfigurableApplicationContext start(String... properties) {
     return Apps.start(properties);
@@ -53,17 +54,27 @@ class LarderSpringBootTest {
     try (ConfigurableApplicationContext context = start(BOOKS)) {
       MeterRegistry registry = context.getBean(MeterRegistry.class);
       // Bound before any use: the cache exists from start-up.
-      assertEquals(0, registry.get("cache.gets").tags("cache", "books", "result", "hit")
-          .functionCounter().count());
+      assertEquals(
+          0,
+          registry
+              .get("cache.gets")
+              .tags("cache", "books", "result", "hit")
+              .functionCounter()
+              .count());
       BookService service = context.getBean(BookService.class);
       service.find(7);
       service.find(7);
       service.find(7);
-      assertEquals(2, registry.get("cache.gets").tags("cache", "books", "result", "hit")
-          .functionCounter().count());
+      assertEquals(
+          2,
+          registry
+              .get("cache.gets")
+              .tags("cache", "books", "result", "hit")
+              .functionCounter()
+              .count());
       assertEquals(1, registry.get("cache.size").tags("cache", "books").gauge().value());
-      assertTrue(registry.get("larder.cache.memory.used").tags("cache", "books").gauge()
-          .value() > 0);
+      assertTrue(
+          registry.get("larder.cache.memory.used").tags("cache", "books").gauge().value() > 0);
     }
   }
 
@@ -87,35 +98,33 @@ class LarderSpringBootTest {
 
   @Test
   void aBadValueFailsTheStartNamingTheProperty() {
-    Exception e = assertThrows(Exception.class,
-        () -> start("larder.caches.books.maximum-memory=3x"));
+    Exception e =
+        assertThrows(Exception.class, () -> start("larder.caches.books.maximum-memory=3x"));
     assertTrue(chain(e).contains("larder.caches.books.maximum-memory"), chain(e));
   }
 
   /**
-   * Books are records of immutable components, so a bounded cache of them has Larder's hot tier
-   * by default: a key read often returns one shared instance; {@code hot-tier=0} turns it off.
+   * Books are records of immutable components, so a bounded cache of them has Larder's hot tier by
+   * default: a key read often returns one shared instance; {@code hot-tier=0} turns it off.
    */
   @Test
   void hotBooksAreOneSharedInstanceUnlessTheHotTierIsOff() {
     try (ConfigurableApplicationContext context = start(BOOKS)) {
-      org.springframework.cache.Cache books =
-          context.getBean(CacheManager.class).getCache("books");
+      org.springframework.cache.Cache books = context.getBean(CacheManager.class).getCache("books");
       books.put(1L, new Book(1, "title 1"));
       assertTrue(sharedAfterReads(books, 1L), "never the same instance twice");
     }
     List<String> off = new ArrayList<>(List.of(BOOKS));
     off.add("larder.caches.books.hot-tier=0");
     try (ConfigurableApplicationContext context = start(off.toArray(String[]::new))) {
-      org.springframework.cache.Cache books =
-          context.getBean(CacheManager.class).getCache("books");
+      org.springframework.cache.Cache books = context.getBean(CacheManager.class).getCache("books");
       books.put(1L, new Book(1, "title 1"));
       assertFalse(sharedAfterReads(books, 1L), "the same instance with hot-tier=0");
       assertEquals(new Book(1, "title 1"), books.get(1L).get());
     }
   }
 
-  /** @return whether two reads running returned one instance, within 100 reads */
+  /** Returns whether two reads running returned one instance, within 100 reads. */
   private static boolean sharedAfterReads(org.springframework.cache.Cache cache, Object key) {
     Object last = cache.get(key).get();
     for (int i = 0; i < 100; i++) {
@@ -130,42 +139,50 @@ class LarderSpringBootTest {
 
   @Test
   void aCacheWithoutAValueTypeFailsTheStartSayingWhatToSet() {
-    Exception e = assertThrows(Exception.class,
-        () -> start("larder.caches.books.maximum-memory=8MB"));
+    Exception e =
+        assertThrows(Exception.class, () -> start("larder.caches.books.maximum-memory=8MB"));
     assertTrue(chain(e).contains("larder.caches.books.value-type"), chain(e));
   }
 
   @Test
   void anUnknownClassIsNamed() {
-    Exception e = assertThrows(Exception.class, () -> start(
-        "larder.caches.books.key-type=java.lang.Long",
-        "larder.caches.books.value-type=demo.Nope"));
-    assertTrue(chain(e).contains("larder.caches.books.value-type=demo.Nope: no such class"),
-        chain(e));
+    Exception e =
+        assertThrows(
+            Exception.class,
+            () ->
+                start(
+                    "larder.caches.books.key-type=java.lang.Long",
+                    "larder.caches.books.value-type=demo.Nope"));
+    assertTrue(
+        chain(e).contains("larder.caches.books.value-type=demo.Nope: no such class"), chain(e));
   }
 
   @Test
   void wrongKeyAndValueTypesNameTheCache() {
     try (ConfigurableApplicationContext context = start(BOOKS)) {
-      org.springframework.cache.Cache books =
-          context.getBean(CacheManager.class).getCache("books");
+      org.springframework.cache.Cache books = context.getBean(CacheManager.class).getCache("books");
       IllegalArgumentException key =
           assertThrows(IllegalArgumentException.class, () -> books.get("one"));
-      assertTrue(key.getMessage().contains("cache 'books'")
-          && key.getMessage().contains("java.lang.String"), key.getMessage());
+      assertTrue(
+          key.getMessage().contains("cache 'books'")
+              && key.getMessage().contains("java.lang.String"),
+          key.getMessage());
       IllegalArgumentException value =
           assertThrows(IllegalArgumentException.class, () -> books.put(1L, "not a book"));
-      assertTrue(value.getMessage().contains("cache 'books'")
-          && value.getMessage().contains("dev.larder.spring.Book"), value.getMessage());
+      assertTrue(
+          value.getMessage().contains("cache 'books'")
+              && value.getMessage().contains("dev.larder.spring.Book"),
+          value.getMessage());
     }
   }
 
   @Test
   void undeclaredCachesComeFromDefaultsOrAreUnknown() {
-    try (ConfigurableApplicationContext context = start(
-        "larder.defaults.key-type=java.lang.String",
-        "larder.defaults.value-type=java.lang.Integer",
-        "larder.defaults.maximum-entries=100")) {
+    try (ConfigurableApplicationContext context =
+        start(
+            "larder.defaults.key-type=java.lang.String",
+            "larder.defaults.value-type=java.lang.Integer",
+            "larder.defaults.maximum-entries=100")) {
       BookService service = context.getBean(BookService.class);
       assertEquals(4, service.isbnLength("abcd"));
       assertEquals(4, service.isbnLength("abcd"));
@@ -178,18 +195,20 @@ class LarderSpringBootTest {
 
   @Test
   void javaSerializationIsAnOptIn() {
-    try (ConfigurableApplicationContext context = start(
-        "larder.caches.books.key-type=java.lang.String",
-        "larder.caches.books.serialization=java")) {
-      org.springframework.cache.Cache books =
-          context.getBean(CacheManager.class).getCache("books");
+    try (ConfigurableApplicationContext context =
+        start(
+            "larder.caches.books.key-type=java.lang.String",
+            "larder.caches.books.serialization=java")) {
+      org.springframework.cache.Cache books = context.getBean(CacheManager.class).getCache("books");
       books.put("k", new ArrayList<>(List.of(1, 2)));
       assertEquals(List.of(1, 2), books.get("k", List.class));
       // Book is a record but not Serializable: refused, naming the cache and the class.
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> books.put("b", new Book(3, "t")));
-      assertTrue(e.getMessage().contains("cache 'books'")
-          && e.getMessage().contains("dev.larder.spring.Book"), e.getMessage());
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> books.put("b", new Book(3, "t")));
+      assertTrue(
+          e.getMessage().contains("cache 'books'")
+              && e.getMessage().contains("dev.larder.spring.Book"),
+          e.getMessage());
     }
   }
 

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What docs/spring.md tells a Boot user about the JVM's native-access warning: an executable
- * jar whose manifest says {@code Enable-Native-Access: ALL-UNNAMED} runs Larder loaded by a
- * class loader of the jar's own (as Boot's launcher loads nested jars) without the warning;
- * without the attribute the warning appears, naming the option.
+ * What docs/spring.md tells a Boot user about the JVM's native-access warning: an executable jar
+ * whose manifest says {@code Enable-Native-Access: ALL-UNNAMED} runs Larder loaded by a class
+ * loader of the jar's own (as Boot's launcher loads nested jars) without the warning; without the
+ * attribute the warning appears, naming the option.
  */
 @Timeout(120)
 class NativeAccessWarningTest {
@@ -30,8 +30,10 @@ class NativeAccessWarningTest {
   void theManifestAttributeSilencesTheWarningForNestedClassLoaders(@TempDir Path dir)
       throws Exception {
     String without = run(jar(dir.resolve("plain.jar"), false));
-    assertTrue(without.contains("restricted method") && without.contains(
-        "--enable-native-access=ALL-UNNAMED"), "the JVM warns without the attribute:\n" + without);
+    assertTrue(
+        without.contains("restricted method")
+            && without.contains("--enable-native-access=ALL-UNNAMED"),
+        "the JVM warns without the attribute:\n" + without);
     String with = run(jar(dir.resolve("enabled.jar"), true));
     assertFalse(with.contains("WARNING"), "no warning with the attribute:\n" + with);
   }
@@ -56,8 +58,10 @@ class NativeAccessWarningTest {
 
   private static String run(Path jar) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(java, "-jar", jar.toString(),
-        System.getProperty("java.class.path")).redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(java, "-jar", jar.toString(), System.getProperty("java.class.path"))
+            .redirectErrorStream(true)
+            .start();
     String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the probe finished");
     assertEquals(0, p.exitValue(), output);

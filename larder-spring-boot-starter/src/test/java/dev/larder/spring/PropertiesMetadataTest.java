@@ -22,14 +22,17 @@ import org.junit.jupiter.api.Test;
  */
 class PropertiesMetadataTest {
 
-  private static final Pattern PROPERTY = Pattern.compile(
-      "\\{\\s*\"name\"\\s*:\\s*\"([^\"]+)\"[^}]*?\"description\"\\s*:\\s*\"([^\"]*)\"");
+  private static final Pattern PROPERTY =
+      Pattern.compile(
+          "\\{\\s*\"name\"\\s*:\\s*\"([^\"]+)\"[^}]*?\"description\"\\s*:\\s*\"([^\"]*)\"");
 
   private static Map<String, String> metadata() throws Exception {
-    try (InputStream in = PropertiesMetadataTest.class.getResourceAsStream(
-        "/META-INF/spring-configuration-metadata.json")) {
-      assertTrue(in != null, "no spring-configuration-metadata.json: is the configuration"
-          + " processor running?");
+    try (InputStream in =
+        PropertiesMetadataTest.class.getResourceAsStream(
+            "/META-INF/spring-configuration-metadata.json")) {
+      assertTrue(
+          in != null,
+          "no spring-configuration-metadata.json: is the configuration" + " processor running?");
       String json = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
       int properties = json.indexOf("\"properties\"");
       Matcher m = PROPERTY.matcher(json.substring(properties));
@@ -57,7 +60,8 @@ class PropertiesMetadataTest {
     Map<String, String> metadata = metadata();
     for (String property : specProperties()) {
       String description = metadata.get("larder.defaults." + property);
-      assertTrue(description != null && !description.isBlank(),
+      assertTrue(
+          description != null && !description.isBlank(),
           "larder.defaults." + property + " in " + metadata.keySet());
     }
     assertFalse(metadata.get("larder.enabled").isBlank());

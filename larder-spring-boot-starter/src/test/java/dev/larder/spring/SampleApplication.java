@@ -13,13 +13,13 @@ import org.springframework.context.annotation.Configuration;
 @EnableCaching
 public class SampleApplication {
 
-  /** @return the service whose results are cached */
+  /** Returns the service whose results are cached. */
   @Bean
   public BookService bookService() {
     return new BookService();
   }
 
-  /** @return the registry the cache meters are bound to */
+  /** Returns the registry the cache meters are bound to. */
   @Bean
   public MeterRegistry meterRegistry() {
     return new SimpleMeterRegistry();

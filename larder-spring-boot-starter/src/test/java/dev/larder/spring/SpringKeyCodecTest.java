@@ -31,9 +31,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.cache.interceptor.SimpleKey;
 
 /**
- * The canonical encoding of Spring keys: keys Java calls equal encode alike, keys it calls
- * unequal encode differently, every key decodes to one equal to it, and the wire form is the
- * one docs/spec/codecs.md draws.
+ * The canonical encoding of Spring keys: keys Java calls equal encode alike, keys it calls unequal
+ * encode differently, every key decodes to one equal to it, and the wire form is the one
+ * docs/spec/codecs.md draws.
  */
 class SpringKeyCodecTest {
 
@@ -81,15 +81,16 @@ class SpringKeyCodecTest {
   void equalKeysEncodeAlike() {
     assertSameKey(List.of(1L, 2L), new ArrayList<>(List.of(1L, 2L)));
     assertSameKey(List.of("a"), new LinkedList<>(List.of("a")));
-    assertSameKey(new LinkedHashSet<>(List.of("b", "a", "c")),
-        new LinkedHashSet<>(List.of("c", "a", "b")));
+    assertSameKey(
+        new LinkedHashSet<>(List.of("b", "a", "c")), new LinkedHashSet<>(List.of("c", "a", "b")));
     assertSameKey(Set.of(3, 1, 2), new TreeSet<>(List.of(1, 2, 3)));
     assertSameKey(new HashMap<>(Map.of("x", 1, "y", 2)), new TreeMap<>(Map.of("y", 2, "x", 1)));
     assertSameKey(Double.NaN, Double.longBitsToDouble(0x7ff8000000000001L));
     assertSameKey(new SimpleKey("a", 1), new SimpleKey("a", 1));
     // SimpleKey compares its parameters with Arrays.deepEquals: arrays by content, and a
     // String[] equals an Object[] of the same elements.
-    assertSameKey(new SimpleKey(new String[] {"a"}, new int[] {1}),
+    assertSameKey(
+        new SimpleKey(new String[] {"a"}, new int[] {1}),
         new SimpleKey(new Object[] {"a"}, new int[] {1}));
     assertSameKey(new Isbn("978", 3), new Isbn("978", 3));
     assertSameKey(SimpleKey.EMPTY, new SimpleKey());
@@ -118,21 +119,51 @@ class SpringKeyCodecTest {
 
   @Test
   void everyKindDecodesToAnEqualKey() {
-    List<Object> keys = List.of("", "café", "\ud800", true, (byte) -3, (short) 300, -7, 1L << 40,
-        1.5f, -2.25, 'x', new BigInteger("123456789012345678901234567890"),
-        new BigDecimal("-3.14"), UUID.randomUUID(), Instant.ofEpochSecond(1_700_000_000, 5),
-        LocalDate.of(2026, Month.NOVEMBER, 29), LocalDateTime.of(2026, 11, 29, 9, 30),
-        Shelf.TOP, Shelf.BOTTOM, new Isbn("978", 1), List.of(1, "two", 3.0),
-        Set.of("a", "b"), Map.of("k", List.of(1)), SimpleKey.EMPTY,
-        new SimpleKey("shelf", 3), new SimpleKey(null, "x"));
+    List<Object> keys =
+        List.of(
+            "",
+            "café",
+            "\ud800",
+            true,
+            (byte) -3,
+            (short) 300,
+            -7,
+            1L << 40,
+            1.5f,
+            -2.25,
+            'x',
+            new BigInteger("123456789012345678901234567890"),
+            new BigDecimal("-3.14"),
+            UUID.randomUUID(),
+            Instant.ofEpochSecond(1_700_000_000, 5),
+            LocalDate.of(2026, Month.NOVEMBER, 29),
+            LocalDateTime.of(2026, 11, 29, 9, 30),
+            Shelf.TOP,
+            Shelf.BOTTOM,
+            new Isbn("978", 1),
+            List.of(1, "two", 3.0),
+            Set.of("a", "b"),
+            Map.of("k", List.of(1)),
+            SimpleKey.EMPTY,
+            new SimpleKey("shelf", 3),
+            new SimpleKey(null, "x"));
     for (Object key : keys) {
       assertEquals(key, decode(bytes(key)), String.valueOf(key));
     }
-    Object[] arrays = {new byte[] {1, -1}, new short[] {-1, 2}, new int[] {3}, new long[] {-4},
-        new char[] {'a'}, new boolean[] {true, false}, new float[] {0.5f}, new double[] {-0.0},
-        new Object[] {"a", new int[] {1}, null}};
+    Object[] arrays = {
+      new byte[] {1, -1},
+      new short[] {-1, 2},
+      new int[] {3},
+      new long[] {-4},
+      new char[] {'a'},
+      new boolean[] {true, false},
+      new float[] {0.5f},
+      new double[] {-0.0},
+      new Object[] {"a", new int[] {1}, null}
+    };
     for (Object array : arrays) {
-      assertTrue(Arrays.deepEquals(new Object[] {array}, new Object[] {decode(bytes(array))}),
+      assertTrue(
+          Arrays.deepEquals(new Object[] {array}, new Object[] {decode(bytes(array))}),
           array.getClass().getSimpleName());
     }
   }
@@ -162,8 +193,10 @@ class SpringKeyCodecTest {
     assertThrows(IllegalArgumentException.class, () -> bytes(new Tagged("t", new int[] {1})));
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> bytes(new Object()));
-    assertTrue(e.getMessage().contains("cache 'test'")
-        && e.getMessage().contains("larder.caches.test.key-type"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("cache 'test'")
+            && e.getMessage().contains("larder.caches.test.key-type"),
+        e.getMessage());
   }
 
   @Test

@@ -13,15 +13,15 @@ import org.springframework.cache.interceptor.SimpleKey;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * {@code @Cacheable} on methods with no, one or several parameters, in caches made from
- * {@code larder.defaults} (whose keys are any type by default) and in declared caches whose
- * key-type is Object, Serializable or SimpleKey.
+ * {@code @Cacheable} on methods with no, one or several parameters, in caches made from {@code
+ * larder.defaults} (whose keys are any type by default) and in declared caches whose key-type is
+ * Object, Serializable or SimpleKey.
  */
 class SpringKeysTest {
 
   private static final String[] DEFAULTS = {
-      "larder.defaults.value-type=java.lang.Object",
-      "larder.defaults.serialization=java"};
+    "larder.defaults.value-type=java.lang.Object", "larder.defaults.serialization=java"
+  };
 
   @Test
   void methodsWithNoOneOrSeveralParametersAreCachedByDefaults() {
@@ -44,11 +44,16 @@ class SpringKeysTest {
 
   @Test
   void declaredCachesTakeObjectSerializableAndSimpleKeyKeyTypes() {
-    for (String keyType : new String[] {"java.lang.Object", "java.io.Serializable",
-        "org.springframework.cache.interceptor.SimpleKey"}) {
-      try (ConfigurableApplicationContext context = Apps.start(
-          "larder.caches.labels.key-type=" + keyType,
-          "larder.caches.labels.value-type=java.lang.String")) {
+    for (String keyType :
+        new String[] {
+          "java.lang.Object",
+          "java.io.Serializable",
+          "org.springframework.cache.interceptor.SimpleKey"
+        }) {
+      try (ConfigurableApplicationContext context =
+          Apps.start(
+              "larder.caches.labels.key-type=" + keyType,
+              "larder.caches.labels.value-type=java.lang.String")) {
         BookService service = context.getBean(BookService.class);
         service.label("x", 7);
         service.label("x", 7);
@@ -63,12 +68,14 @@ class SpringKeysTest {
   void aKeyWithNoCanonicalEncodingIsRefusedWithTheFix() {
     try (ConfigurableApplicationContext context = Apps.start(DEFAULTS)) {
       Cache cache = context.getBean(CacheManager.class).getCache("anything");
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> cache.put(new StringBuilder("mutable"), "v"));
-      assertTrue(e.getMessage().contains("cache 'anything'")
-          && e.getMessage().contains("java.lang.StringBuilder")
-          && e.getMessage().contains("larder.defaults.key-type")
-          && e.getMessage().contains("key expression"), e.getMessage());
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> cache.put("mutable", "v"));
+      assertTrue(
+          e.getMessage().contains("cache 'anything'")
+              && e.getMessage().contains("java.lang.StringBuilder")
+              && e.getMessage().contains("larder.defaults.key-type")
+              && e.getMessage().contains("key expression"),
+          e.getMessage());
     }
   }
 }

@@ -6,8 +6,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Waits for an observable condition instead of sleeping for a time that is supposed to be long
- * enough: the wait ends as soon as the condition holds, and a condition that never holds fails
- * the test saying what was awaited, rather than letting it go on as if it had held.
+ * enough: the wait ends as soon as the condition holds, and a condition that never holds fails the
+ * test saying what was awaited, rather than letting it go on as if it had held.
  */
 public final class Await {
 

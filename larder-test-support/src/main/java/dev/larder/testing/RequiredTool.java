@@ -18,7 +18,7 @@ public final class RequiredTool {
 
   private RequiredTool() {}
 
-  /** @return whether the tests run under CI, where a missing tool is a failure */
+  /** Returns whether the tests run under CI, where a missing tool is a failure. */
   public static boolean underCi() {
     return "true".equalsIgnoreCase(System.getenv("CI"));
   }
@@ -79,8 +79,8 @@ public final class RequiredTool {
 
   /** Fails the test (under CI) or aborts it, saying what is missing and what to install. */
   static void missing(String what, String debianPackage, boolean ci) {
-    String message = what + " (install the Debian package " + debianPackage
-        + "; .ci/run installs it)";
+    String message =
+        what + " (install the Debian package " + debianPackage + "; .ci/run installs it)";
     if (ci) {
       throw new AssertionError("CI=true, so this test must run, but " + message);
     }

@@ -8,13 +8,14 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * The worker threads of one concurrent test, whose failures fail the test. A worker that throws
- * (an assertion, an exception, an error) is remembered; {@link #join} waits for every worker and
- * then throws an {@link AssertionError} naming the failed workers, with the first failure as its
- * cause and the others suppressed. A test that only joined its threads would pass with a dead
- * worker: its exception went to the thread's default handler, which prints and forgets it.
+ * The worker threads of one concurrent test, whose failures fail the test. A worker that throws (an
+ * assertion, an exception, an error) is remembered; {@link #join} waits for every worker and then
+ * throws an {@link AssertionError} naming the failed workers, with the first failure as its cause
+ * and the others suppressed. A test that only joined its threads would pass with a dead worker: its
+ * exception went to the thread's default handler, which prints and forgets it.
  *
  * <p>Typical use:
+ *
  * <pre>{@code
  * try (Workers writers = Workers.named("writer")) {
  *   writers.start(4, index -> { ... assertions ... });
@@ -22,11 +23,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  *   writers.join(Duration.ofSeconds(30));
  * }
  * }</pre>
+ *
  * {@link #close} interrupts workers still running, waits briefly for them, and reports failures
  * that {@link #join} has not reported, so a test that fails early does not leave threads behind.
  *
- * <p>Thread safety: start, join and close are called by the test's thread; {@link #failed},
- * {@link #rethrowFailures} and {@link #countWaitingIn} may be called from any thread.
+ * <p>Thread safety: start, join and close are called by the test's thread; {@link #failed}, {@link
+ * #rethrowFailures} and {@link #countWaitingIn} may be called from any thread.
  */
 public final class Workers implements AutoCloseable {
 
@@ -64,8 +66,9 @@ public final class Workers implements AutoCloseable {
   }
 
   /**
+   * Returns an empty group of workers.
+   *
    * @param name what the workers are, used in their thread names and in failure messages
-   * @return an empty group of workers
    * @throws NullPointerException if {@code name} is null
    */
   public static Workers named(String name) {
@@ -81,13 +84,17 @@ public final class Workers implements AutoCloseable {
   public Thread start(Task task) {
     Objects.requireNonNull(task, "task");
     String threadName = name + "-" + threads.size();
-    Thread thread = Thread.ofPlatform().name(threadName).unstarted(() -> {
-      try {
-        task.run();
-      } catch (Throwable t) {
-        failures.add(new Failure(threadName, t));
-      }
-    });
+    Thread thread =
+        Thread.ofPlatform()
+            .name(threadName)
+            .unstarted(
+                () -> {
+                  try {
+                    task.run();
+                  } catch (Throwable t) {
+                    failures.add(new Failure(threadName, t));
+                  }
+                });
     threads.add(thread);
     thread.start();
     return thread;
@@ -109,19 +116,19 @@ public final class Workers implements AutoCloseable {
     return this;
   }
 
-  /** @return the workers' threads, in the order started */
+  /** Returns the workers' threads, in the order started. */
   public List<Thread> threads() {
     return List.copyOf(threads);
   }
 
-  /** @return whether a worker has failed so far */
+  /** Returns whether a worker has failed so far. */
   public boolean failed() {
     return !failures.isEmpty();
   }
 
   /**
-   * Throws now if a worker has failed, without waiting for the others: for a test thread that
-   * loops until its workers are done and should stop at the first failure.
+   * Throws now if a worker has failed, without waiting for the others: for a test thread that loops
+   * until its workers are done and should stop at the first failure.
    *
    * @throws AssertionError describing the failures so far
    */
@@ -136,8 +143,8 @@ public final class Workers implements AutoCloseable {
    * Waits for every worker to end, then fails if any failed or any is still running.
    *
    * @param timeout how long to wait for all of them together
-   * @throws AssertionError if a worker threw (first failure as the cause, the others
-   *     suppressed), or if a worker was still running at the timeout (its stack attached)
+   * @throws AssertionError if a worker threw (first failure as the cause, the others suppressed),
+   *     or if a worker was still running at the timeout (its stack attached)
    * @throws InterruptedException if the test thread is interrupted while waiting
    */
   public void join(Duration timeout) throws InterruptedException {
@@ -150,9 +157,10 @@ public final class Workers implements AutoCloseable {
     }
     List<Thread> running = threads.stream().filter(Thread::isAlive).toList();
     if (!running.isEmpty()) {
-      AssertionError error = failures.isEmpty()
-          ? new AssertionError(describe(running) + " still running after " + timeout)
-          : failure("failed, and " + describe(running) + " still running after " + timeout);
+      AssertionError error =
+          failures.isEmpty()
+              ? new AssertionError(describe(running) + " still running after " + timeout)
+              : failure("failed, and " + describe(running) + " still running after " + timeout);
       for (Thread thread : running) {
         Throwable where = new Throwable(thread.getName() + " was here");
         where.setStackTrace(thread.getStackTrace());
@@ -166,12 +174,12 @@ public final class Workers implements AutoCloseable {
   }
 
   /**
-   * Counts the workers parked (waiting, with or without a timeout) in a method: an observable
-   * sign that they reached a wait, for a test that must not release something before every
-   * worker waits on it. The frame may be anywhere on the worker's stack.
+   * Counts the workers parked (waiting, with or without a timeout) in a method: an observable sign
+   * that they reached a wait, for a test that must not release something before every worker waits
+   * on it. The frame may be anywhere on the worker's stack.
    *
-   * @param className the frame's class, by its binary name ({@code Outer$Inner} for a nested
-   *     class) or a suffix of it starting after a {@code .} or {@code $}
+   * @param className the frame's class, by its binary name ({@code Outer$Inner} for a nested class)
+   *     or a suffix of it starting after a {@code .} or {@code $}
    * @param methodName the frame's method
    * @return how many workers are parked with that frame on their stack now
    */
@@ -180,9 +188,11 @@ public final class Workers implements AutoCloseable {
     for (Thread thread : threads) {
       Thread.State state = thread.getState();
       if ((state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
-          && Arrays.stream(thread.getStackTrace()).anyMatch(frame ->
-              frame.getMethodName().equals(methodName)
-                  && classMatches(frame.getClassName(), className))) {
+          && Arrays.stream(thread.getStackTrace())
+              .anyMatch(
+                  frame ->
+                      frame.getMethodName().equals(methodName)
+                          && classMatches(frame.getClassName(), className))) {
         count++;
       }
     }
@@ -190,17 +200,16 @@ public final class Workers implements AutoCloseable {
   }
 
   private static boolean classMatches(String actual, String wanted) {
-    return actual.equals(wanted) || actual.endsWith("." + wanted)
-        || actual.endsWith("$" + wanted);
+    return actual.equals(wanted) || actual.endsWith("." + wanted) || actual.endsWith("$" + wanted);
   }
 
   /**
-   * Interrupts the workers still running, waits up to 10 s for them, and throws the failures
-   * that {@link #join} or {@link #rethrowFailures} did not already report. Inside a
-   * try-with-resources whose body threw, what this throws is suppressed into that exception.
+   * Interrupts the workers still running, waits up to 10 s for them, and throws the failures that
+   * {@link #join} or {@link #rethrowFailures} did not already report. Inside a try-with-resources
+   * whose body threw, what this throws is suppressed into that exception.
    *
-   * @throws AssertionError if a worker failed and that was not reported yet, or if a worker did
-   *     not end within 10 s of its interrupt
+   * @throws AssertionError if a worker failed and that was not reported yet, or if a worker did not
+   *     end within 10 s of its interrupt
    */
   @Override
   public void close() {
@@ -220,8 +229,8 @@ public final class Workers implements AutoCloseable {
     }
     List<Thread> stuck = running.stream().filter(Thread::isAlive).toList();
     if (!stuck.isEmpty()) {
-      throw new AssertionError(describe(stuck) + " did not end within " + CLOSE_WAIT
-          + " of an interrupt");
+      throw new AssertionError(
+          describe(stuck) + " did not end within " + CLOSE_WAIT + " of an interrupt");
     }
     if (!reported && !failures.isEmpty()) {
       reported = true;
@@ -231,9 +240,20 @@ public final class Workers implements AutoCloseable {
 
   private AssertionError failure(String what) {
     List<Failure> all = List.copyOf(failures);
-    AssertionError error = new AssertionError(all.size() + " of " + threads.size() + " "
-        + name + " workers " + what + "; first, " + all.getFirst().worker() + ": "
-        + all.getFirst().error(), all.getFirst().error());
+    AssertionError error =
+        new AssertionError(
+            all.size()
+                + " of "
+                + threads.size()
+                + " "
+                + name
+                + " workers "
+                + what
+                + "; first, "
+                + all.getFirst().worker()
+                + ": "
+                + all.getFirst().error(),
+            all.getFirst().error());
     for (Failure other : all.subList(1, all.size())) {
       error.addSuppressed(other.error());
     }

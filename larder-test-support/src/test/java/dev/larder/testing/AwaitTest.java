@@ -18,8 +18,10 @@ class AwaitTest {
 
   @Test
   void failsSayingWhatWasAwaitedWhenItNeverHolds() {
-    AssertionError error = assertThrows(AssertionError.class,
-        () -> Await.until("pigs fly", Duration.ofMillis(20), () -> false));
+    AssertionError error =
+        assertThrows(
+            AssertionError.class,
+            () -> Await.until("pigs fly", Duration.ofMillis(20), () -> false));
     assertTrue(error.getMessage().endsWith(": pigs fly"), error.getMessage());
   }
 }

@@ -12,12 +12,15 @@ class RequiredToolTest {
 
   @Test
   void aMissingToolFailsUnderCiAndSkipsElsewhereSayingWhatToInstall() {
-    AssertionError failed = assertThrows(AssertionError.class,
-        () -> RequiredTool.missing("no redis-cli", "redis-tools", true));
+    AssertionError failed =
+        assertThrows(
+            AssertionError.class, () -> RequiredTool.missing("no redis-cli", "redis-tools", true));
     assertTrue(failed.getMessage().contains("CI=true"), failed.getMessage());
     assertTrue(failed.getMessage().contains("redis-tools"), failed.getMessage());
-    TestAbortedException skipped = assertThrows(TestAbortedException.class,
-        () -> RequiredTool.missing("no redis-cli", "redis-tools", false));
+    TestAbortedException skipped =
+        assertThrows(
+            TestAbortedException.class,
+            () -> RequiredTool.missing("no redis-cli", "redis-tools", false));
     assertTrue(skipped.getMessage().contains("redis-tools"), skipped.getMessage());
   }
 

@@ -35,20 +35,23 @@ class WorkersTest {
     CountDownLatch firstThrown = new CountDownLatch(1);
     AssertionError error;
     try (Workers workers = Workers.named("reader")) {
-      workers.start(() -> {
-        firstThrown.countDown();
-        throw first;
-      });
-      workers.start(() -> {
-        firstThrown.await();
-        throw second;
-      });
-      workers.start(() -> { });
+      workers.start(
+          () -> {
+            firstThrown.countDown();
+            throw first;
+          });
+      workers.start(
+          () -> {
+            firstThrown.await();
+            throw second;
+          });
+      workers.start(() -> {});
       error = assertThrows(AssertionError.class, () -> workers.join(LONG));
     }
     assertSame(first, error.getCause());
     assertEquals(1, error.getSuppressed().length);
-    assertTrue(error.getMessage().startsWith("2 of 3 reader workers failed; first, reader-0"),
+    assertTrue(
+        error.getMessage().startsWith("2 of 3 reader workers failed; first, reader-0"),
         error.getMessage());
   }
 
@@ -57,8 +60,8 @@ class WorkersTest {
     CountDownLatch never = new CountDownLatch(1);
     try (Workers workers = Workers.named("stuck")) {
       workers.start(never::await);
-      AssertionError error = assertThrows(AssertionError.class,
-          () -> workers.join(Duration.ofMillis(50)));
+      AssertionError error =
+          assertThrows(AssertionError.class, () -> workers.join(Duration.ofMillis(50)));
       assertTrue(error.getMessage().contains("[stuck-0] still running"), error.getMessage());
       assertEquals(1, error.getSuppressed().length);
     } // close interrupts it
@@ -68,15 +71,19 @@ class WorkersTest {
   void closeReportsAFailureThatJoinDidNotAndInterruptsWhatStillRuns() {
     CountDownLatch failedOnce = new CountDownLatch(1);
     Workers workers = Workers.named("w");
-    workers.start(() -> {
-      failedOnce.countDown();
-      throw new IllegalArgumentException("lost unless reported");
-    });
+    workers.start(
+        () -> {
+          failedOnce.countDown();
+          throw new IllegalArgumentException("lost unless reported");
+        });
     workers.start(() -> new CountDownLatch(1).await()); // ends only by interrupt
-    AssertionError error = assertThrows(AssertionError.class, () -> {
-      failedOnce.await();
-      workers.close();
-    });
+    AssertionError error =
+        assertThrows(
+            AssertionError.class,
+            () -> {
+              failedOnce.await();
+              workers.close();
+            });
     assertTrue(error.getCause() instanceof IllegalArgumentException, error.toString());
     assertFalse(workers.threads().get(1).isAlive());
     workers.close(); // reported once only
@@ -85,9 +92,10 @@ class WorkersTest {
   @Test
   void rethrowFailuresStopsTheTestThreadAtTheFirstFailure() throws Exception {
     try (Workers workers = Workers.named("early")) {
-      workers.start(() -> {
-        throw new IllegalStateException("boom");
-      });
+      workers.start(
+          () -> {
+            throw new IllegalStateException("boom");
+          });
       Await.until("the worker failed", LONG, workers::failed);
       assertThrows(AssertionError.class, workers::rethrowFailures);
     }
@@ -98,7 +106,9 @@ class WorkersTest {
     CountDownLatch release = new CountDownLatch(1);
     try (Workers workers = Workers.named("waiter")) {
       workers.start(3, index -> parkHere(release));
-      Await.until("three workers parked in parkHere", LONG,
+      Await.until(
+          "three workers parked in parkHere",
+          LONG,
           () -> workers.countWaitingIn("WorkersTest", "parkHere") == 3);
       assertEquals(3, workers.countWaitingIn("dev.larder.testing.WorkersTest", "parkHere"));
       assertEquals(0, workers.countWaitingIn("OtherTest", "parkHere"));

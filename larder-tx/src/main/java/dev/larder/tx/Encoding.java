@@ -5,8 +5,8 @@ import dev.larder.codec.Codec;
 import java.util.List;
 
 /**
- * Runs the caches' codecs for a store, into a per-thread scratch sink (codecs do not call back
- * into the store). Thread-safe.
+ * Runs the caches' codecs for a store, into a per-thread scratch sink (codecs do not call back into
+ * the store). Thread-safe.
  */
 final class Encoding {
 
@@ -28,8 +28,8 @@ final class Encoding {
   }
 
   /**
-   * @return the value's bytes in this thread's scratch sink, valid until the thread's next
-   *     encoding (the blind-write path copies them once, into the stored bytes)
+   * Returns the value's bytes in this thread's scratch sink, valid until the thread's next encoding
+   * (the blind-write path copies them once, into the stored bytes).
    */
   ByteSink valueToScratch(int cache, Object value) {
     return encode(specs.get(cache).valueCodec(), value);

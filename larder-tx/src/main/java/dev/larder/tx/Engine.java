@@ -32,35 +32,35 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <h2>Implementation notes</h2>
  *
- * <p><b>State.</b> Each cache is a core {@code Cache<byte[], byte[]>} whose values are
- * {@link StoredValue}s: the commit sequence, then the value's bytes. {@code visible} is the last
- * commit new snapshots include. Superseded versions live in the {@link VersionTable} while a
- * snapshot may need them; the {@link CommitHistory} keeps recent write sets for conflict checks.
+ * <p><b>State.</b> Each cache is a core {@code Cache<byte[], byte[]>} whose values are {@link
+ * StoredValue}s: the commit sequence, then the value's bytes. {@code visible} is the last commit
+ * new snapshots include. Superseded versions live in the {@link VersionTable} while a snapshot may
+ * need them; the {@link CommitHistory} keeps recent write sets for conflict checks.
  *
- * <p><b>Commit</b> (GemStone's commit token is {@code commitLock}): check the read and/or write
- * set against the history (any key written by a commit after the snapshot is a conflict); take
- * sequence {@code N}; for each write, record the key's current state in the version table, then
- * change the cache; append one log record; record the write set; publish {@code visible = N};
- * release the lock; wait for the log under the fsync policy. Under {@code always}, {@code visible}
- * is published only after the force, so no one sees a commit that a power cut could still lose;
- * its write set is in the history at once, so a transaction that read the previous value still
- * conflicts. Since the log is forced in order, publishing {@code N} after its force also publishes
- * every commit before it, which was applied before it under the lock.
+ * <p><b>Commit</b> (GemStone's commit token is {@code commitLock}): check the read and/or write set
+ * against the history (any key written by a commit after the snapshot is a conflict); take sequence
+ * {@code N}; for each write, record the key's current state in the version table, then change the
+ * cache; append one log record; record the write set; publish {@code visible = N}; release the
+ * lock; wait for the log under the fsync policy. Under {@code always}, {@code visible} is published
+ * only after the force, so no one sees a commit that a power cut could still lose; its write set is
+ * in the history at once, so a transaction that read the previous value still conflicts. Since the
+ * log is forced in order, publishing {@code N} after its force also publishes every commit before
+ * it, which was applied before it under the lock.
  *
- * <p><b>Reads</b> take no lock and never wait for a committer: read the cache; a stored sequence
- * at most the snapshot is the answer (everything up to the snapshot was applied before the
- * snapshot was published, so nothing newer at most the snapshot can be missing); otherwise the
- * version table holds the state valid at the snapshot, recorded before the cache changed.
+ * <p><b>Reads</b> take no lock and never wait for a committer: read the cache; a stored sequence at
+ * most the snapshot is the answer (everything up to the snapshot was applied before the snapshot
+ * was published, so nothing newer at most the snapshot can be missing); otherwise the version table
+ * holds the state valid at the snapshot, recorded before the cache changed.
  *
  * <p><b>Value dictionary.</b> With a dictionary, each addition is appended as its own record
- * (taking a sequence under the commit lock) from the dictionary's listener, before any commit
- * that writes the new id; checkpoints start with every addition so far. Recovery replays them
- * into the dictionary in order, so ids mean the same after a restart.
+ * (taking a sequence under the commit lock) from the dictionary's listener, before any commit that
+ * writes the new id; checkpoints start with every addition so far. Recovery replays them into the
+ * dictionary in order, so ids mean the same after a restart.
  *
  * <p><b>Failure.</b> A value too large for its cache (or any exception while applying) undoes the
- * writes already applied, restoring the recorded states, before the log hears of the commit. A
- * log failure after the append leaves the commit applied in memory but not durable: the store
- * refuses every later commit, and reopening decides from the disk.
+ * writes already applied, restoring the recorded states, before the log hears of the commit. A log
+ * failure after the append leaves the commit applied in memory but not durable: the store refuses
+ * every later commit, and reopening decides from the disk.
  */
 final class Engine implements TxBackend {
 
@@ -71,8 +71,10 @@ final class Engine implements TxBackend {
 
   final List<TxCacheSpec<?, ?>> specs;
   final List<Cache<byte[], byte[]>> caches = new ArrayList<>();
+
   /** Per cache: unbounded, so that a put can never be refused (the blind-write fast path). */
   private final boolean[] unbounded;
+
   final Isolation defaultIsolation;
   private final ReentrantLock commitLock = new ReentrantLock();
   private final AtomicLong visible = new AtomicLong();
@@ -86,14 +88,16 @@ final class Engine implements TxBackend {
   private WriteAheadLog log;
   private boolean publishAfterSync;
   private volatile RuntimeException failure;
+
   /** The blind write being applied on the fast path, if any; written under the commit lock. */
   private volatile BlindWrite announced;
+
   private final ValueDictionary dictionary;
+
   /** Every dictionary addition logged or recovered, in order; guarded by the commit lock. */
   private final List<ValueDictionary.Addition> additions = new ArrayList<>();
 
-  Engine(List<TxCacheSpec<?, ?>> specs, Isolation defaultIsolation,
-      ValueDictionary dictionary) {
+  Engine(List<TxCacheSpec<?, ?>> specs, Isolation defaultIsolation, ValueDictionary dictionary) {
     this.specs = List.copyOf(specs);
     this.defaultIsolation = defaultIsolation;
     this.dictionary = dictionary;
@@ -139,8 +143,9 @@ final class Engine implements TxBackend {
 
   private void replayAddition(ValueDictionary.Addition addition) {
     if (dictionary == null) {
-      throw new IllegalStateException("the log holds value dictionary additions but the store "
-          + "was built without a dictionary");
+      throw new IllegalStateException(
+          "the log holds value dictionary additions but the store "
+              + "was built without a dictionary");
     }
     dictionary.apply(addition);
     additions.add(addition);
@@ -152,18 +157,22 @@ final class Engine implements TxBackend {
    */
   private void logDictionary() {
     if (dictionary.size() != additions.size()) {
-      throw new IllegalStateException("the value dictionary holds " + dictionary.size()
-          + " values but the log only " + additions.size() + ": give the store a fresh "
-          + "dictionary, used by nothing else before the store is built");
+      throw new IllegalStateException(
+          "the value dictionary holds "
+              + dictionary.size()
+              + " values but the log only "
+              + additions.size()
+              + ": give the store a fresh "
+              + "dictionary, used by nothing else before the store is built");
     }
     dictionary.addListener(this::logAddition);
   }
 
   /**
    * Runs under the dictionary's lock (its listener contract), then takes the commit lock: the
-   * commit path never takes the dictionary's lock while holding the commit lock (it encodes
-   * nothing under it), so the order is fixed. The record needs no force of its own: every commit
-   * that uses the id is appended after it, and forcing that commit forces the log up to it.
+   * commit path never takes the dictionary's lock while holding the commit lock (it encodes nothing
+   * under it), so the order is fixed. The record needs no force of its own: every commit that uses
+   * the id is appended after it, and forcing that commit forces the log up to it.
    */
   private void logAddition(ValueDictionary.Addition addition) {
     commitLock.lock();
@@ -180,8 +189,13 @@ final class Engine implements TxBackend {
 
   private void apply(CommitRecord.Write w) {
     if (w.cache() < 0 || w.cache() >= caches.size()) {
-      throw new IllegalStateException("log names cache index " + w.cache() + " but the store "
-          + "declares " + caches.size() + " caches");
+      throw new IllegalStateException(
+          "log names cache index "
+              + w.cache()
+              + " but the store "
+              + "declares "
+              + caches.size()
+              + " caches");
     }
     if (w.stored() == null) {
       caches.get(w.cache()).invalidate(w.key());
@@ -206,16 +220,18 @@ final class Engine implements TxBackend {
   }
 
   /**
-   * Waits until new snapshots include commit {@code sequence}, the log fails, the time is up or
-   * the thread is interrupted (its flag kept): what a retried transaction needs before it can
-   * succeed. Parks in short steps; used only by writers retrying after a conflict, never by a
-   * reader. An interrupted thread returns at once, since {@code parkNanos} would not park it and
-   * the wait would spin until the deadline.
+   * Waits until new snapshots include commit {@code sequence}, the log fails, the time is up or the
+   * thread is interrupted (its flag kept): what a retried transaction needs before it can succeed.
+   * Parks in short steps; used only by writers retrying after a conflict, never by a reader. An
+   * interrupted thread returns at once, since {@code parkNanos} would not park it and the wait
+   * would spin until the deadline.
    */
   @Override
   public void awaitVisible(long sequence, long maxNanos) {
     long deadline = System.nanoTime() + maxNanos;
-    while (visible.get() < sequence && failure == null && System.nanoTime() < deadline
+    while (visible.get() < sequence
+        && failure == null
+        && System.nanoTime() < deadline
         && !Thread.currentThread().isInterrupted()) {
       java.util.concurrent.locks.LockSupport.parkNanos(50_000);
     }
@@ -252,9 +268,10 @@ final class Engine implements TxBackend {
   }
 
   /**
+   * Returns the stored bytes valid at the snapshot, or null if absent (or forgotten).
+   *
    * @param ref a key
    * @param snapshot the reader's snapshot
-   * @return the stored bytes valid at the snapshot, or null if absent (or forgotten)
    */
   @Override
   public byte[] read(KeyRef ref, long snapshot) {
@@ -280,8 +297,8 @@ final class Engine implements TxBackend {
    * @return the commit's sequence
    */
   @Override
-  public long commit(long snapshot, Isolation isolation, Set<KeyRef> reads,
-      LinkedHashMap<KeyRef, byte[]> writes) {
+  public long commit(
+      long snapshot, Isolation isolation, Set<KeyRef> reads, LinkedHashMap<KeyRef, byte[]> writes) {
     Set<KeyRef> checked = new LinkedHashSet<>(writes.keySet());
     if (isolation == Isolation.SERIALIZABLE) {
       checked.addAll(reads);
@@ -331,7 +348,8 @@ final class Engine implements TxBackend {
     try {
       checkUsable();
       n = lastSequence + 1;
-      if (!publishAfterSync && unbounded[key.cache()]
+      if (!publishAfterSync
+          && unbounded[key.cache()]
           && (value == null || value.size() < FAST_PATH_MAX_BYTES)
           && snapshots.registered() == 0) {
         ticket = blindFast(n, key, value);
@@ -360,6 +378,7 @@ final class Engine implements TxBackend {
    * cache without reading the superseded value and without recording the key in the history, since
    * no registered snapshot can need either. A transaction may begin meanwhile (registration takes
    * no commit lock), so:
+   *
    * <ol>
    *   <li>the log record is appended first (a failure there changes nothing), so that what follows
    *       cannot fail (the cache is unbounded and the value far below its limit);
@@ -368,11 +387,12 @@ final class Engine implements TxBackend {
    *       either this path sees the reader, and falls back to recording the superseded state and
    *       the write set as the slow path does, or the reader sees the announcement and takes the
    *       commit's sequence as its snapshot, with the write as an overlay for its key;
-   *   <li>the sequence is published before the announcement is withdrawn, so a reader that finds
-   *       no announcement afterwards reads a visible sequence that includes the commit.
+   *   <li>the sequence is published before the announcement is withdrawn, so a reader that finds no
+   *       announcement afterwards reads a visible sequence that includes the commit.
    * </ol>
-   * Used only when commits are published under the lock (not under {@code always}, which
-   * publishes after the force).
+   *
+   * Used only when commits are published under the lock (not under {@code always}, which publishes
+   * after the force).
    *
    * @return the log ticket (0 without a log)
    */
@@ -403,9 +423,14 @@ final class Engine implements TxBackend {
       }
     } catch (RuntimeException | Error e) {
       // Logged and announced but not applied: in doubt, as after a failed force.
-      RuntimeException doubt = new IllegalStateException("commit " + n + " is in doubt: its "
-          + "log record was appended but the cache refused the write; the store accepts no more "
-          + "commits (reopen to recover)", e);
+      RuntimeException doubt =
+          new IllegalStateException(
+              "commit "
+                  + n
+                  + " is in doubt: its "
+                  + "log record was appended but the cache refused the write; the store accepts no more "
+                  + "commits (reopen to recover)",
+              e);
       failure = doubt;
       throw doubt;
     } finally {
@@ -413,6 +438,7 @@ final class Engine implements TxBackend {
     }
     return ticket;
   }
+
   /** Under the commit lock, after the append: the commit's sequence is taken and published. */
   private void finishLocked(long n, java.util.Collection<KeyRef> written) {
     lastSequence = n;
@@ -431,11 +457,19 @@ final class Engine implements TxBackend {
       } catch (RuntimeException e) {
         failure = e;
         // The I/O error's own message names the file and the operation that failed.
-        String why = e instanceof java.io.UncheckedIOException io ? io.getCause().getMessage()
-            : e.getMessage();
-        throw new IllegalStateException("commit " + n + " is in doubt: the log failed while "
-            + "making it durable (" + why + "); the store accepts no more commits (reopen to "
-            + "recover)", e);
+        String why =
+            e instanceof java.io.UncheckedIOException io
+                ? io.getCause().getMessage()
+                : e.getMessage();
+        throw new IllegalStateException(
+            "commit "
+                + n
+                + " is in doubt: the log failed while "
+                + "making it durable ("
+                + why
+                + "); the store accepts no more commits (reopen to "
+                + "recover)",
+            e);
       }
       visible.accumulateAndGet(n, Math::max);
     }
@@ -443,14 +477,15 @@ final class Engine implements TxBackend {
     return n;
   }
 
-  private List<TransactionConflictException.ConflictingKey> conflicts(Set<KeyRef> keys,
-      long snapshot) {
+  private List<TransactionConflictException.ConflictingKey> conflicts(
+      Set<KeyRef> keys, long snapshot) {
     List<TransactionConflictException.ConflictingKey> found = new ArrayList<>();
     for (KeyRef k : keys) {
       long last = history.lastWrite(k);
       if (last > snapshot) {
-        found.add(new TransactionConflictException.ConflictingKey(specs.get(k.cache()).name(),
-            decodeKey(k), last));
+        found.add(
+            new TransactionConflictException.ConflictingKey(
+                specs.get(k.cache()).name(), decodeKey(k), last));
       }
     }
     return found;
@@ -478,8 +513,8 @@ final class Engine implements TxBackend {
   }
 
   /**
-   * Records the key's current state as valid until {@code n}, then changes the cache. On failure
-   * (a value too large for its cache) the key is as it was, and nothing is recorded.
+   * Records the key's current state as valid until {@code n}, then changes the cache. On failure (a
+   * value too large for its cache) the key is as it was, and nothing is recorded.
    */
   private CommitRecord.Write applyOne(long n, KeyRef k, byte[] value) {
     return applyStored(n, k, value == REMOVED ? null : StoredValue.wrap(n, value));
@@ -561,11 +596,15 @@ final class Engine implements TxBackend {
           int cache = i;
           // Entries written at or before c are the state at c; newer or removed ones were
           // recorded in the version table (held for snapshot c) before they changed.
-          caches.get(i).asMap().forEach((key, stored) -> {
-            if (StoredValue.sequence(stored) <= c) {
-              ck.add(CommitRecord.entry(cache, key, stored));
-            }
-          });
+          caches
+              .get(i)
+              .asMap()
+              .forEach(
+                  (key, stored) -> {
+                    if (StoredValue.sequence(stored) <= c) {
+                      ck.add(CommitRecord.entry(cache, key, stored));
+                    }
+                  });
           versions.forEachAt(i, c, (key, stored) -> ck.add(CommitRecord.entry(cache, key, stored)));
         }
         ck.complete();
@@ -580,8 +619,13 @@ final class Engine implements TxBackend {
   public TxStats stats() {
     commitLock.lock();
     try {
-      return new TxStats(commits.sum(), conflicts.sum(), visible.get(), snapshots.size(),
-          history.size(), versions.keys());
+      return new TxStats(
+          commits.sum(),
+          conflicts.sum(),
+          visible.get(),
+          snapshots.size(),
+          history.size(),
+          versions.keys());
     } finally {
       commitLock.unlock();
     }
@@ -590,8 +634,8 @@ final class Engine implements TxBackend {
   private void checkUsable() {
     RuntimeException f = failure;
     if (f != null) {
-      throw new IllegalStateException("the store's log failed; it accepts no more commits "
-          + "(reopen to recover)", f);
+      throw new IllegalStateException(
+          "the store's log failed; it accepts no more commits " + "(reopen to recover)", f);
     }
   }
 

@@ -16,8 +16,8 @@ import java.util.function.BiFunction;
  *
  * <p><b>What it sees.</b> Its snapshot, taken at {@link TxStore#begin}: the state after exactly the
  * commits with a sequence up to {@link #snapshot()}, plus its own writes. A value it has read is
- * remembered, so reading a key again returns the same value even if the cache has since evicted
- * or expired the entry. A first read of an entry the cache has forgotten (evicted, expired) returns
+ * remembered, so reading a key again returns the same value even if the cache has since evicted or
+ * expired the entry. A first read of an entry the cache has forgotten (evicted, expired) returns
  * null, as a cache miss would: a transactional cache may forget, but never shows a value that was
  * not committed, nor part of a commit.
  *
@@ -26,8 +26,8 @@ import java.util.function.BiFunction;
  * applies all of them atomically or none, throwing {@link TransactionConflictException}.
  *
  * <p><b>Ending.</b> {@link #close()} rolls back anything not committed, so try-with-resources is
- * the usual shape. After commit, rollback or close every method but {@code close} throws
- * {@link IllegalStateException}.
+ * the usual shape. After commit, rollback or close every method but {@code close} throws {@link
+ * IllegalStateException}.
  *
  * <p><b>Thread safety:</b> a transaction belongs to one thread at a time; it is not thread-safe.
  */
@@ -37,8 +37,10 @@ public final class Transaction implements AutoCloseable {
   private final TxBackend engine;
   private final Isolation isolation;
   private final long snapshot;
+
   /** A blind write of commit {@code snapshot} still being applied when this began, or null. */
   private final BlindWrite overlay;
+
   private final Map<KeyRef, byte[]> reads = new HashMap<>();
   private final LinkedHashMap<KeyRef, byte[]> writes = new LinkedHashMap<>();
   private boolean active = true;
@@ -53,24 +55,25 @@ public final class Transaction implements AutoCloseable {
     this.overlay = s.overlay();
   }
 
-  /** @return the last commit this transaction sees */
+  /** Returns the last commit this transaction sees. */
   public long snapshot() {
     return snapshot;
   }
 
-  /** @return this transaction's isolation level */
+  /** Returns this transaction's isolation level. */
   public Isolation isolation() {
     return isolation;
   }
 
-  /** @return true until commit, rollback or close */
+  /** Returns true until commit, rollback or close. */
   public boolean isActive() {
     return active;
   }
 
   /**
-   * @return the sequence {@link #commit()} assigned, or the snapshot for a transaction that wrote
-   *     nothing
+   * Returns the sequence {@link #commit()} assigned, or the snapshot for a transaction that wrote
+   * nothing.
+   *
    * @throws IllegalStateException if not committed
    */
   public long commitSequence() {
@@ -81,11 +84,12 @@ public final class Transaction implements AutoCloseable {
   }
 
   /**
+   * Returns the value at the snapshot (or as written by this transaction), or null if absent.
+   *
    * @param cache a cache of this transaction's store
    * @param key the key
    * @param <K> key type
    * @param <V> value type
-   * @return the value at the snapshot (or as written by this transaction), or null if absent
    */
   public <K, V> V get(TxCache<K, V> cache, K key) {
     KeyRef ref = ref(cache, key);
@@ -107,8 +111,7 @@ public final class Transaction implements AutoCloseable {
    */
   public <K, V> void put(TxCache<K, V> cache, K key, V value) {
     KeyRef ref = ref(cache, key);
-    writes.put(ref, store.encoding().value(cache.index(),
-        Objects.requireNonNull(value, "value")));
+    writes.put(ref, store.encoding().value(cache.index(), Objects.requireNonNull(value, "value")));
   }
 
   /**
@@ -133,8 +136,8 @@ public final class Transaction implements AutoCloseable {
    * @param <V> value type
    * @return the new value, or null if removed
    */
-  public <K, V> V compute(TxCache<K, V> cache, K key,
-      BiFunction<? super K, ? super V, ? extends V> function) {
+  public <K, V> V compute(
+      TxCache<K, V> cache, K key, BiFunction<? super K, ? super V, ? extends V> function) {
     Objects.requireNonNull(function, "function");
     V current = get(cache, key);
     V next = function.apply(key, current);
@@ -153,17 +156,17 @@ public final class Transaction implements AutoCloseable {
    * durable under the store's fsync policy before returning.
    *
    * @return the commit's sequence (the snapshot if nothing was written)
-   * @throws TransactionConflictException if a later commit wrote a key this one read
-   *     (serializable) or wrote; the transaction is rolled back
+   * @throws TransactionConflictException if a later commit wrote a key this one read (serializable)
+   *     or wrote; the transaction is rolled back
    * @throws IllegalArgumentException if a value can never fit its cache; rolled back
-   * @throws IllegalStateException if not active, or if the log failed (the commit is then in
-   *     doubt until the store is reopened)
+   * @throws IllegalStateException if not active, or if the log failed (the commit is then in doubt
+   *     until the store is reopened)
    */
   public long commit() {
     checkActive();
     try {
-      commitSequence = writes.isEmpty() ? snapshot
-          : engine.commit(snapshot, isolation, reads.keySet(), writes);
+      commitSequence =
+          writes.isEmpty() ? snapshot : engine.commit(snapshot, isolation, reads.keySet(), writes);
     } finally {
       end();
     }
@@ -194,8 +197,10 @@ public final class Transaction implements AutoCloseable {
       return reads.get(ref);
     }
     // The overlay is the state of its key at the snapshot, whether or not the cache has it yet.
-    byte[] stored = overlay != null && overlay.key().equals(ref) ? overlay.stored()
-        : engine.read(ref, snapshot);
+    byte[] stored =
+        overlay != null && overlay.key().equals(ref)
+            ? overlay.stored()
+            : engine.read(ref, snapshot);
     reads.put(ref, stored);
     return stored;
   }
@@ -203,8 +208,8 @@ public final class Transaction implements AutoCloseable {
   private KeyRef ref(TxCache<?, ?> cache, Object key) {
     checkActive();
     store.check(cache);
-    return new KeyRef(cache.index(),
-        store.encoding().key(cache.index(), Objects.requireNonNull(key, "key")));
+    return new KeyRef(
+        cache.index(), store.encoding().key(cache.index(), Objects.requireNonNull(key, "key")));
   }
 
   private <V> V decodeStored(TxCache<?, V> cache, byte[] stored) {

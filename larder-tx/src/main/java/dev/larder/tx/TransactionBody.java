@@ -10,8 +10,9 @@ package dev.larder.tx;
 public interface TransactionBody<R> {
 
   /**
+   * Returns the result.
+   *
    * @param tx the transaction, active; commit it, or let the helper commit it on return
-   * @return the result
    */
   R run(Transaction tx);
 }

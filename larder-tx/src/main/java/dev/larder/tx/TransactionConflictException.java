@@ -8,8 +8,7 @@ import java.util.List;
  * snapshot wrote a key this one read (serializable) or wrote (both levels), or (in a clustered
  * store) when another transaction held a lock on such a key, or the cluster's members changed
  * before the commit was decided. Nothing of the failed transaction became visible; it is rolled
- * back. Running it again from the start usually succeeds:
- * see {@link TxStore#inTransaction}.
+ * back. Running it again from the start usually succeeds: see {@link TxStore#inTransaction}.
  */
 public final class TransactionConflictException extends RuntimeException {
 
@@ -23,15 +22,19 @@ public final class TransactionConflictException extends RuntimeException {
    * @param snapshot the failed transaction's snapshot
    */
   public TransactionConflictException(List<ConflictingKey> keys, long snapshot) {
-    super("transaction with snapshot " + snapshot + " conflicts on " + keys
-        + ": committed by a later transaction");
+    super(
+        "transaction with snapshot "
+            + snapshot
+            + " conflicts on "
+            + keys
+            + ": committed by a later transaction");
     this.keys = List.copyOf(keys);
   }
 
   /**
    * A transaction refused for a reason other than a later commit on one of its keys (a clustered
-   * store aborts a transaction that a change of the cluster's members interrupted before any
-   * member was told to commit it). Running it again usually succeeds.
+   * store aborts a transaction that a change of the cluster's members interrupted before any member
+   * was told to commit it). Running it again usually succeeds.
    *
    * @param message why
    * @param keys the keys in conflict, often none
@@ -41,7 +44,7 @@ public final class TransactionConflictException extends RuntimeException {
     this.keys = List.copyOf(keys);
   }
 
-  /** @return the keys in conflict */
+  /** Returns the keys in conflict. */
   public List<ConflictingKey> keys() {
     return keys;
   }

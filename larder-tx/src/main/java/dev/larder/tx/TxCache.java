@@ -4,13 +4,13 @@ import java.util.Objects;
 import java.util.function.BiFunction;
 
 /**
- * A cache of a {@link TxStore}. Use it inside transactions ({@link Transaction#get} and the
- * rest), or directly: each method here is a transaction of one operation. {@link #get} and
- * {@link #compute} run at the store's default isolation, retried on conflict (up to
- * {@link TxStore#SINGLE_OPERATION_ATTEMPTS} times); {@link #put} and {@link #remove} read nothing,
- * so they are blind writes applied at the commit point, which never conflict (each is the serial
- * transaction "write this key" at its commit sequence; open transactions that read or wrote the
- * key still conflict with it).
+ * A cache of a {@link TxStore}. Use it inside transactions ({@link Transaction#get} and the rest),
+ * or directly: each method here is a transaction of one operation. {@link #get} and {@link
+ * #compute} run at the store's default isolation, retried on conflict (up to {@link
+ * TxStore#SINGLE_OPERATION_ATTEMPTS} times); {@link #put} and {@link #remove} read nothing, so they
+ * are blind writes applied at the commit point, which never conflict (each is the serial
+ * transaction "write this key" at its commit sequence; open transactions that read or wrote the key
+ * still conflict with it).
  *
  * <p>Thread-safe.
  *
@@ -29,7 +29,7 @@ public final class TxCache<K, V> {
     this.index = index;
   }
 
-  /** @return the cache's name */
+  /** Returns the cache's name. */
   public String name() {
     return spec.name();
   }
@@ -47,8 +47,9 @@ public final class TxCache<K, V> {
   }
 
   /**
+   * Returns the latest committed value, or null.
+   *
    * @param key the key
-   * @return the latest committed value, or null
    */
   public V get(K key) {
     return store.inTransaction(TxStore.SINGLE_OPERATION_ATTEMPTS, tx -> tx.get(this, key));
@@ -81,16 +82,16 @@ public final class TxCache<K, V> {
    * @return the new value, or null
    */
   public V compute(K key, BiFunction<? super K, ? super V, ? extends V> function) {
-    return store.inTransaction(TxStore.SINGLE_OPERATION_ATTEMPTS,
-        tx -> tx.compute(this, key, function));
+    return store.inTransaction(
+        TxStore.SINGLE_OPERATION_ATTEMPTS, tx -> tx.compute(this, key, function));
   }
 
-  /** @return the underlying cache's entry count, approximate under concurrent writes */
+  /** Returns the underlying cache's entry count, approximate under concurrent writes. */
   public long estimatedSize() {
     return store.engine().estimatedSize(index);
   }
 
-  /** @return bytes the underlying cache reserved */
+  /** Returns bytes the underlying cache reserved. */
   public long memoryUsed() {
     return store.engine().memoryUsed(index);
   }

@@ -10,5 +10,10 @@ package dev.larder.tx;
  * @param historyCommits commits whose write sets are kept for conflict checks
  * @param versionedKeys keys with superseded versions kept for open snapshots
  */
-public record TxStats(long commits, long conflicts, long visibleSequence, int activeSnapshots,
-    int historyCommits, int versionedKeys) {}
+public record TxStats(
+    long commits,
+    long conflicts,
+    long visibleSequence,
+    int activeSnapshots,
+    int historyCommits,
+    int versionedKeys) {}

@@ -62,11 +62,11 @@ import java.util.concurrent.locks.LockSupport;
  * checkpoint, then the log after it ({@link #recovery()} reports what was found). The directory
  * holds a lock file: a second store on it, in any process, fails to build.
  *
- * <p><b>Eviction and expiry</b> keep working: each cache is a core Larder cache of bytes with
- * the bounds its {@link TxCacheSpec} sets. An evicted or expired entry is forgotten as by any
- * cache (transactions that begin afterwards, and first reads in older ones, see it absent; a
- * checkpoint taken afterwards leaves it out). Forgetting is not a transaction and is not logged;
- * a cache that is the durable home of data should not be bounded below its data, nor expire it.
+ * <p><b>Eviction and expiry</b> keep working: each cache is a core Larder cache of bytes with the
+ * bounds its {@link TxCacheSpec} sets. An evicted or expired entry is forgotten as by any cache
+ * (transactions that begin afterwards, and first reads in older ones, see it absent; a checkpoint
+ * taken afterwards leaves it out). Forgetting is not a transaction and is not logged; a cache that
+ * is the durable home of data should not be bounded below its data, nor expire it.
  *
  * <p>Thread-safe.
  */
@@ -136,25 +136,28 @@ public final class TxStore implements AutoCloseable {
     if (every <= 0) {
       return null;
     }
-    ScheduledExecutorService s = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "larder-tx-checkpoint");
-      t.setDaemon(true);
-      return t;
-    });
+    ScheduledExecutorService s =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "larder-tx-checkpoint");
+              t.setDaemon(true);
+              return t;
+            });
     s.scheduleWithFixedDelay(this::backgroundCheckpoint, every, every, TimeUnit.MILLISECONDS);
     return s;
   }
 
-  /** @return a builder with no caches, serializable isolation and no persistence */
+  /** Returns a builder with no caches, serializable isolation and no persistence. */
   public static Builder builder() {
     return new Builder();
   }
 
   /**
+   * Returns its cache.
+   *
    * @param spec a spec given to the builder
    * @param <K> key type
    * @param <V> value type
-   * @return its cache
    * @throws IllegalArgumentException if the store declares no cache of that name, or under a
    *     different spec
    */
@@ -162,26 +165,30 @@ public final class TxStore implements AutoCloseable {
   public <K, V> TxCache<K, V> cache(TxCacheSpec<K, V> spec) {
     TxCache<?, ?> cache = caches.get(spec.name());
     if (cache == null) {
-      throw new IllegalArgumentException("this store declares no cache " + spec.name()
-          + "; it declares " + caches.keySet());
+      throw new IllegalArgumentException(
+          "this store declares no cache " + spec.name() + "; it declares " + caches.keySet());
     }
     if (!cache.spec().equals(spec)) {
       // a spec's settings are a lambda, equal only to itself: a spec built again with
       // settings is another spec even if it reads the same
-      throw new IllegalArgumentException("cache " + spec.name() + " was declared with another"
-          + " spec (its codecs or settings differ); pass the spec given to the builder");
+      throw new IllegalArgumentException(
+          "cache "
+              + spec.name()
+              + " was declared with another"
+              + " spec (its codecs or settings differ); pass the spec given to the builder");
     }
     return (TxCache<K, V>) cache;
   }
 
-  /** @return a transaction at the store's default isolation; close it (try-with-resources) */
+  /** Returns a transaction at the store's default isolation; close it (try-with-resources). */
   public Transaction begin() {
     return begin(engine.defaultIsolation());
   }
 
   /**
+   * Returns a new transaction.
+   *
    * @param isolation the isolation level
-   * @return a new transaction
    */
   public Transaction begin(Isolation isolation) {
     checkOpen();
@@ -189,8 +196,8 @@ public final class TxStore implements AutoCloseable {
   }
 
   /**
-   * Runs {@code body} in a transaction and commits it, re-running it from the start on
-   * {@link TransactionConflictException}, up to {@link #DEFAULT_ATTEMPTS} times.
+   * Runs {@code body} in a transaction and commits it, re-running it from the start on {@link
+   * TransactionConflictException}, up to {@link #DEFAULT_ATTEMPTS} times.
    *
    * @param body the work; if it commits or rolls back itself, the helper leaves it so
    * @param <R> result type
@@ -214,10 +221,10 @@ public final class TxStore implements AutoCloseable {
   }
 
   /**
-   * Runs {@code body} in a transaction of the given isolation, committing and retrying on
-   * conflict: before each new attempt it waits until the commits it collided with are visible
-   * (under {@code always}, after their force; at most 10 s), then pauses a short random time. Any other exception rolls back and
-   * propagates at once.
+   * Runs {@code body} in a transaction of the given isolation, committing and retrying on conflict:
+   * before each new attempt it waits until the commits it collided with are visible (under {@code
+   * always}, after their force; at most 10 s), then pauses a short random time. Any other exception
+   * rolls back and propagates at once.
    *
    * @param isolation the isolation level
    * @param maxAttempts at least 1
@@ -247,8 +254,8 @@ public final class TxStore implements AutoCloseable {
         // that conflicts again at once (a busy disk used up every attempt that way).
         engine.awaitVisible(latestConflict(e), VISIBILITY_WAIT_NANOS);
         // Back off a little so that the transactions that collided do not collide again.
-        LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(1_000L << Math.min(attempt,
-            10)));
+        LockSupport.parkNanos(
+            ThreadLocalRandom.current().nextLong(1_000L << Math.min(attempt, 10)));
       }
     }
   }
@@ -275,26 +282,26 @@ public final class TxStore implements AutoCloseable {
     return engine.checkpoint();
   }
 
-  /** @return what recovery found when the store was built, if it has persistence */
+  /** Returns what recovery found when the store was built, if it has persistence. */
   public Optional<RecoveryReport> recovery() {
     return Optional.ofNullable(recovery);
   }
 
-  /** @return the log's counters (commits per force among them), if it has persistence */
+  /** Returns the log's counters (commits per force among them), if it has persistence. */
   public Optional<LogStats> logStats() {
     return Optional.ofNullable(engine.log()).map(WriteAheadLog::stats);
   }
 
   /**
-   * @return the log's status (directory, fsync policy, last sequence, commits per force, last
-   *     checkpoint), if the store has persistence; what larder-http's console shows as
-   *     {@code directory.section("log", () -> store.logStatus().orElseThrow().figures())}
+   * Returns the log's status (directory, fsync policy, last sequence, commits per force, last
+   * checkpoint), if the store has persistence; what larder-http's console shows as {@code
+   * directory.section("log", () -> store.logStatus().orElseThrow().figures())}.
    */
   public Optional<LogStatus> logStatus() {
     return Optional.ofNullable(engine.log()).map(LogStatus::of);
   }
 
-  /** @return transaction counters */
+  /** Returns transaction counters. */
   public TxStats stats() {
     return engine.stats();
   }
@@ -359,8 +366,8 @@ public final class TxStore implements AutoCloseable {
       }
     } catch (RuntimeException e) {
       // The log still holds everything; the next round tries again. Report it where it is seen.
-      System.getLogger(TxStore.class.getName()).log(System.Logger.Level.WARNING,
-          "background checkpoint failed", e);
+      System.getLogger(TxStore.class.getName())
+          .log(System.Logger.Level.WARNING, "background checkpoint failed", e);
     }
   }
 
@@ -370,14 +377,20 @@ public final class TxStore implements AutoCloseable {
     try {
       wal.files().writeAtomically(file, String.join("\n", names).getBytes(StandardCharsets.UTF_8));
     } catch (IOException e) {
-      throw new IOException("cannot write the list of caches " + file + " (through "
-          + file.getFileName() + ".tmp): " + e.getMessage(), e);
+      throw new IOException(
+          "cannot write the list of caches "
+              + file
+              + " (through "
+              + file.getFileName()
+              + ".tmp): "
+              + e.getMessage(),
+          e);
     }
   }
 
   /**
-   * A directory with a list of caches was opened by a store before, and so holds a log segment or
-   * a checkpoint (the log creates its first segment before the list is written, and a checkpoint
+   * A directory with a list of caches was opened by a store before, and so holds a log segment or a
+   * checkpoint (the log creates its first segment before the list is written, and a checkpoint
    * never deletes the segment it starts). With neither, every log file was removed, which the log
    * alone cannot tell from a new directory: refused, or under salvage reported.
    *
@@ -392,11 +405,15 @@ public final class TxStore implements AutoCloseable {
       }
     }
     Path list = wal.directory().resolve(MANIFEST);
-    String detail = "every log segment is missing, and there is no checkpoint, though " + list
-        + " says a store was opened here: any commits lost";
+    String detail =
+        "every log segment is missing, and there is no checkpoint, though "
+            + list
+            + " says a store was opened here: any commits lost";
     if (!wal.salvage()) {
-      throw new LogGapException(wal.directory(), "log-0000000000000001.wal", detail + " (to "
-          + "start the store afresh, delete " + list + " too)");
+      throw new LogGapException(
+          wal.directory(),
+          "log-0000000000000001.wal",
+          detail + " (to " + "start the store afresh, delete " + list + " too)");
     }
     return "salvage: " + detail + "; opened without them";
   }
@@ -404,11 +421,17 @@ public final class TxStore implements AutoCloseable {
   private static RecoveryReport withProblem(RecoveryReport r, String problem) {
     List<String> problems = new ArrayList<>(r.problems());
     problems.addFirst(problem);
-    return new RecoveryReport(r.checkpointSequence(), r.checkpointEntries(), r.recordsReplayed(),
-        r.lastSequence(), r.bytesDropped(), problems, r.recoveryNanos());
+    return new RecoveryReport(
+        r.checkpointSequence(),
+        r.checkpointEntries(),
+        r.recordsReplayed(),
+        r.lastSequence(),
+        r.bytesDropped(),
+        problems,
+        r.recoveryNanos());
   }
 
-  /** @return true if the directory has a list of caches (a store was opened there before) */
+  /** Returns true if the directory has a list of caches (a store was opened there before). */
   private static boolean checkManifest(WalConfig wal, List<String> names) throws IOException {
     FileLayer files = wal.files();
     if (!files.list(wal.directory()).contains(MANIFEST)) {
@@ -422,12 +445,20 @@ public final class TxStore implements AutoCloseable {
     } catch (IOException e) {
       throw new IOException("cannot read the list of caches " + path + ": " + e.getMessage(), e);
     }
-    List<String> recorded = bytes.length == 0 ? List.of()
-        : Arrays.asList(new String(bytes, StandardCharsets.UTF_8).split("\n"));
+    List<String> recorded =
+        bytes.length == 0
+            ? List.of()
+            : Arrays.asList(new String(bytes, StandardCharsets.UTF_8).split("\n"));
     if (recorded.size() > names.size() || !names.subList(0, recorded.size()).equals(recorded)) {
-      throw new IllegalStateException("directory " + wal.directory() + " holds caches "
-          + recorded + " but this store declares " + names + " (new caches may only be added at "
-          + "the end)");
+      throw new IllegalStateException(
+          "directory "
+              + wal.directory()
+              + " holds caches "
+              + recorded
+              + " but this store declares "
+              + names
+              + " (new caches may only be added at "
+              + "the end)");
     }
     return true;
   }
@@ -444,9 +475,9 @@ public final class TxStore implements AutoCloseable {
     private Builder() {}
 
     /**
-     * Declares a cache. With persistence, caches are identified in the log by their order, which
-     * is recorded in the directory: a reopened store must declare the same caches in the same
-     * order, and may add new ones after them.
+     * Declares a cache. With persistence, caches are identified in the log by their order, which is
+     * recorded in the directory: a reopened store must declare the same caches in the same order,
+     * and may add new ones after them.
      *
      * @param spec the cache
      * @return this
@@ -461,8 +492,9 @@ public final class TxStore implements AutoCloseable {
     }
 
     /**
+     * Returns this.
+     *
      * @param level the isolation of {@link TxStore#begin()} and of single operations
-     * @return this
      */
     public Builder isolation(Isolation level) {
       this.isolation = Objects.requireNonNull(level, "level");
@@ -491,8 +523,9 @@ public final class TxStore implements AutoCloseable {
     }
 
     /**
+     * Returns this.
+     *
      * @param policy the fsync policy (persistence must be set first)
-     * @return this
      */
     public Builder fsync(FsyncPolicy policy) {
       if (wal == null) {
@@ -503,11 +536,10 @@ public final class TxStore implements AutoCloseable {
     }
 
     /**
-     * Logs and checkpoints the additions of the value dictionary that the caches' codecs
-     * substitute through, so that ids mean the same after a restart. Pass a fresh dictionary
-     * (with its substituting codecs made, but nothing encoded yet): on a reopen, recovery
-     * replays the logged additions into it before anything else. Without persistence this does
-     * nothing.
+     * Logs and checkpoints the additions of the value dictionary that the caches' codecs substitute
+     * through, so that ids mean the same after a restart. Pass a fresh dictionary (with its
+     * substituting codecs made, but nothing encoded yet): on a reopen, recovery replays the logged
+     * additions into it before anything else. Without persistence this does nothing.
      *
      * @param valueDictionary the dictionary
      * @return this
@@ -518,9 +550,10 @@ public final class TxStore implements AutoCloseable {
     }
 
     /**
-     * @param period time between background checkpoints; zero turns them off (then call
-     *     {@link TxStore#checkpoint()} yourself, or the log grows without bound)
-     * @return this
+     * Returns this.
+     *
+     * @param period time between background checkpoints; zero turns them off (then call {@link
+     *     TxStore#checkpoint()} yourself, or the log grows without bound)
      */
     public Builder checkpointEvery(Duration period) {
       if (period.isNegative()) {
@@ -538,8 +571,8 @@ public final class TxStore implements AutoCloseable {
      * @throws dev.larder.wal.LogDirectoryLockedException if the directory is in use
      * @throws dev.larder.wal.LogCorruptedException if recovery meets damage before the log's tail
      *     and salvage is off
-     * @throws dev.larder.wal.LogGapException if a log segment or the checkpoint is missing from
-     *     the directory and salvage is off
+     * @throws dev.larder.wal.LogGapException if a log segment or the checkpoint is missing from the
+     *     directory and salvage is off
      * @throws UncheckedIOException if the directory cannot be read or written; the message names
      *     the file and the operation
      */
@@ -550,8 +583,8 @@ public final class TxStore implements AutoCloseable {
       try {
         return new TxStore(this);
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot open the store in " + wal.directory() + ": "
-            + e.getMessage(), e);
+        throw new UncheckedIOException(
+            "cannot open the store in " + wal.directory() + ": " + e.getMessage(), e);
       }
     }
   }

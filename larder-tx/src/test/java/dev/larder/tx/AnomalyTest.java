@@ -89,11 +89,12 @@ class AnomalyTest {
     kv.put("y", 50L);
     try (Transaction t1 = store.begin()) {
       long x = t1.get(kv, "x");
-      store.inTransaction(t2 -> {
-        t2.put(kv, "x", t2.get(kv, "x") - 10);
-        t2.put(kv, "y", t2.get(kv, "y") + 10);
-        return null;
-      });
+      store.inTransaction(
+          t2 -> {
+            t2.put(kv, "x", t2.get(kv, "x") - 10);
+            t2.put(kv, "y", t2.get(kv, "y") + 10);
+            return null;
+          });
       long y = t1.get(kv, "y");
       assertEquals(100L, x + y);
     }
@@ -128,8 +129,7 @@ class AnomalyTest {
     }
     t1.commit();
     if (expectConflict) {
-      TransactionConflictException e = assertThrows(TransactionConflictException.class,
-          t2::commit);
+      TransactionConflictException e = assertThrows(TransactionConflictException.class, t2::commit);
       assertEquals("alice", e.keys().getFirst().key());
     } else {
       t2.commit();

@@ -63,9 +63,9 @@ class BlindWriteTest {
 
   /**
    * Transactions that begin while blind writes take the fast path see each write whole, and
-   * conflict with the ones after their snapshot: a reader of two keys written in turn by one
-   * blind writer (a, then b, each with the next number) sees a equal to b or one ahead of it,
-   * and an increment of a conflicts or lands.
+   * conflict with the ones after their snapshot: a reader of two keys written in turn by one blind
+   * writer (a, then b, each with the next number) sees a equal to b or one ahead of it, and an
+   * increment of a conflicts or lands.
    */
   @Test
   void transactionsBegunBesideFastBlindWritesSeeConsistentStates() throws Exception {
@@ -77,16 +77,17 @@ class BlindWriteTest {
           new java.util.concurrent.atomic.AtomicBoolean();
       long checked = 0;
       try (Workers writer = Workers.named("blind-writer")) {
-        writer.start(() -> {
-          try {
-            for (long i = 1; i <= 20_000 && !stop.get(); i++) {
-              accounts.put("a", i);
-              accounts.put("b", i);
-            }
-          } finally {
-            stop.set(true);
-          }
-        });
+        writer.start(
+            () -> {
+              try {
+                for (long i = 1; i <= 20_000 && !stop.get(); i++) {
+                  accounts.put("a", i);
+                  accounts.put("b", i);
+                }
+              } finally {
+                stop.set(true);
+              }
+            });
         try {
           while (!stop.get() && checked < 200_000) {
             try (Transaction tx = store.begin()) {
@@ -133,8 +134,9 @@ class BlindWriteTest {
 
   @Test
   void aBlindWriteTooLargeForItsCacheChangesNothing() {
-    TxCacheSpec<String, byte[]> small = TxCacheSpec.of("small", Codecs.strings(), Codecs.bytes())
-        .with(b -> b.maximumMemory(1 << 20));
+    TxCacheSpec<String, byte[]> small =
+        TxCacheSpec.of("small", Codecs.strings(), Codecs.bytes())
+            .with(b -> b.maximumMemory(1 << 20));
     try (TxStore store = TxStore.builder().cache(small).build()) {
       TxCache<String, byte[]> cache = store.cache(small);
       cache.put("keep", new byte[10]);
@@ -152,27 +154,30 @@ class BlindWriteTest {
   void concurrentBlindWritesUnderEachPolicySurviveAReopen() throws Exception {
     for (FsyncPolicy policy : List.of(FsyncPolicy.always(), FsyncPolicy.none())) {
       Path dir = directory.resolve(policy.toString());
-      try (TxStore store = TxStore.builder().cache(ACCOUNTS).persistence(dir).fsync(policy)
-          .build()) {
+      try (TxStore store =
+          TxStore.builder().cache(ACCOUNTS).persistence(dir).fsync(policy).build()) {
         TxCache<String, Long> accounts = store.cache(ACCOUNTS);
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < 4; t++) {
           int id = t;
-          threads.add(Thread.ofPlatform().start(() -> {
-            for (long i = 0; i < 500; i++) {
-              accounts.put("t" + id + "-" + (i % 50), i);
-              if (i % 7 == 0) {
-                accounts.remove("t" + id + "-" + ((i + 1) % 50));
-              }
-            }
-          }));
+          threads.add(
+              Thread.ofPlatform()
+                  .start(
+                      () -> {
+                        for (long i = 0; i < 500; i++) {
+                          accounts.put("t" + id + "-" + (i % 50), i);
+                          if (i % 7 == 0) {
+                            accounts.remove("t" + id + "-" + ((i + 1) % 50));
+                          }
+                        }
+                      }));
         }
         for (Thread t : threads) {
           t.join();
         }
       }
-      try (TxStore store = TxStore.builder().cache(ACCOUNTS).persistence(dir).fsync(policy)
-          .build()) {
+      try (TxStore store =
+          TxStore.builder().cache(ACCOUNTS).persistence(dir).fsync(policy).build()) {
         TxCache<String, Long> accounts = store.cache(ACCOUNTS);
         for (int t = 0; t < 4; t++) {
           for (long k = 0; k < 50; k++) {

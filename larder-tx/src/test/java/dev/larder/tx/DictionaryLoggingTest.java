@@ -24,15 +24,18 @@ class DictionaryLoggingTest {
   private record Setup(ValueDictionary dictionary, TxCacheSpec<String, List<String>> spec) {
     static Setup create() {
       ValueDictionary dictionary = ValueDictionary.builder().build();
-      Codec<String> mimetype = dictionary.substitute("mimetype", Codecs.strings(),
-          ValueDictionary.Mode.ALWAYS);
-      return new Setup(dictionary, TxCacheSpec.of("docs", Codecs.strings(),
-          Codecs.list(mimetype)));
+      Codec<String> mimetype =
+          dictionary.substitute("mimetype", Codecs.strings(), ValueDictionary.Mode.ALWAYS);
+      return new Setup(dictionary, TxCacheSpec.of("docs", Codecs.strings(), Codecs.list(mimetype)));
     }
 
     TxStore open(Path dir) {
-      return TxStore.builder().cache(spec).dictionary(dictionary).persistence(dir)
-          .checkpointEvery(Duration.ZERO).build();
+      return TxStore.builder()
+          .cache(spec)
+          .dictionary(dictionary)
+          .persistence(dir)
+          .checkpointEvery(Duration.ZERO)
+          .build();
     }
   }
 
@@ -69,8 +72,11 @@ class DictionaryLoggingTest {
   @Test
   void aDictionaryUsedBeforeTheStoreIsRefused() {
     Setup setup = Setup.create();
-    Codecs.list(setup.dictionary().substitute("mimetype", Codecs.strings(),
-        ValueDictionary.Mode.ALWAYS)).encode(List.of("x/y"), new dev.larder.codec.ByteSink());
+    Codecs.list(
+            setup
+                .dictionary()
+                .substitute("mimetype", Codecs.strings(), ValueDictionary.Mode.ALWAYS))
+        .encode(List.of("x/y"), new dev.larder.codec.ByteSink());
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> setup.open(dir));
     assertTrue(e.getMessage().contains("fresh"), e.getMessage());
   }

@@ -33,22 +33,29 @@ class DurabilityTest {
   @TempDir Path dir;
 
   private TxStore open(FsyncPolicy policy) {
-    return TxStore.builder().cache(ACCOUNTS).cache(NOTES).persistence(dir).fsync(policy)
-        .checkpointEvery(Duration.ZERO).build();
+    return TxStore.builder()
+        .cache(ACCOUNTS)
+        .cache(NOTES)
+        .persistence(dir)
+        .fsync(policy)
+        .checkpointEvery(Duration.ZERO)
+        .build();
   }
 
   @Test
   void everyPolicyKeepsCommitsAcrossACleanReopen() {
-    for (FsyncPolicy policy : List.of(FsyncPolicy.always(), FsyncPolicy.none(),
-        FsyncPolicy.interval(Duration.ofMillis(5)))) {
+    for (FsyncPolicy policy :
+        List.of(
+            FsyncPolicy.always(), FsyncPolicy.none(), FsyncPolicy.interval(Duration.ofMillis(5)))) {
       try (TxStore store = open(policy)) {
         TxCache<String, Long> accounts = store.cache(ACCOUNTS);
         accounts.put("a-" + policy, 1L);
-        store.inTransaction(tx -> {
-          tx.put(store.cache(NOTES), 1L, "note " + policy);
-          tx.remove(accounts, "gone");
-          return null;
-        });
+        store.inTransaction(
+            tx -> {
+              tx.put(store.cache(NOTES), 1L, "note " + policy);
+              tx.remove(accounts, "gone");
+              return null;
+            });
       }
       try (TxStore store = open(policy)) {
         assertEquals(1L, store.cache(ACCOUNTS).get("a-" + policy));
@@ -68,11 +75,12 @@ class DurabilityTest {
       accounts.remove("k7");
       long c1;
       try (Workers writer = Workers.named("writer")) {
-        writer.start(() -> {
-          for (long i = 200; i < 400; i++) {
-            accounts.put("k" + (i % 250), i);
-          }
-        });
+        writer.start(
+            () -> {
+              for (long i = 200; i < 400; i++) {
+                accounts.put("k" + (i % 250), i);
+              }
+            });
         c1 = store.checkpoint();
         writer.join(Duration.ofSeconds(60));
       }
@@ -114,8 +122,8 @@ class DurabilityTest {
   void aSecondStoreOnTheDirectoryIsRefused() {
     try (TxStore store = open(FsyncPolicy.always())) {
       store.cache(ACCOUNTS).put("a", 1L);
-      LogDirectoryLockedException e = assertThrows(LogDirectoryLockedException.class,
-          () -> open(FsyncPolicy.always()));
+      LogDirectoryLockedException e =
+          assertThrows(LogDirectoryLockedException.class, () -> open(FsyncPolicy.always()));
       assertTrue(e.getMessage().contains("lock"), e.getMessage());
     }
   }
@@ -125,13 +133,14 @@ class DurabilityTest {
     try (TxStore store = open(FsyncPolicy.always())) {
       store.cache(ACCOUNTS).put("a", 1L);
     }
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> TxStore.builder()
-        .cache(NOTES).cache(ACCOUNTS).persistence(dir).build());
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> TxStore.builder().cache(NOTES).cache(ACCOUNTS).persistence(dir).build());
     assertTrue(e.getMessage().contains("[accounts, notes]"), e.getMessage());
-    TxCacheSpec<String, String> extra = TxCacheSpec.of("extra", Codecs.strings(),
-        Codecs.strings());
-    try (TxStore store = TxStore.builder().cache(ACCOUNTS).cache(NOTES).cache(extra)
-        .persistence(dir).build()) {
+    TxCacheSpec<String, String> extra = TxCacheSpec.of("extra", Codecs.strings(), Codecs.strings());
+    try (TxStore store =
+        TxStore.builder().cache(ACCOUNTS).cache(NOTES).cache(extra).persistence(dir).build()) {
       assertEquals(1L, store.cache(ACCOUNTS).get("a"));
       assertNull(store.cache(extra).get("x"));
     }
@@ -142,11 +151,13 @@ class DurabilityTest {
     try (TxStore store = open(FsyncPolicy.always())) {
       TxCache<String, Long> accounts = store.cache(ACCOUNTS);
       try (Workers committers = Workers.named("committer")) {
-        committers.start(16, id -> {
-          for (long i = 0; i < 50; i++) {
-            accounts.put("t" + id + "-" + i, i);
-          }
-        });
+        committers.start(
+            16,
+            id -> {
+              for (long i = 0; i < 50; i++) {
+                accounts.put("t" + id + "-" + i, i);
+              }
+            });
         committers.join(Duration.ofSeconds(60));
       }
       LogStats stats = store.logStats().orElseThrow();

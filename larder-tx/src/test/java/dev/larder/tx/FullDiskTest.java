@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A disk that is full when a store with a checkpoint is reopened: the error must say which file
- * and which operation failed, not only "No space left on device". Then, with room again, the
- * store opens with everything.
+ * A disk that is full when a store with a checkpoint is reopened: the error must say which file and
+ * which operation failed, not only "No space left on device". Then, with room again, the store
+ * opens with everything.
  */
 @Timeout(60)
 class FullDiskTest {
@@ -31,8 +31,11 @@ class FullDiskTest {
   @TempDir Path dir;
 
   private TxStore open(FileLayer files) {
-    return TxStore.builder().cache(KEYS).persistence(WalConfig.of(dir).withFiles(files))
-        .checkpointEvery(Duration.ZERO).build();
+    return TxStore.builder()
+        .cache(KEYS)
+        .persistence(WalConfig.of(dir).withFiles(files))
+        .checkpointEvery(Duration.ZERO)
+        .build();
   }
 
   private void fill() {
@@ -52,8 +55,17 @@ class FullDiskTest {
   @Test
   void aWriteRefusedOnReopenNamesTheFileAndTheWrite() {
     fill();
-    UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> open(
-        new HookedFiles(FileLayer.standard(), position -> { throw full(); }, HookedFiles.NONE)));
+    UncheckedIOException e =
+        assertThrows(
+            UncheckedIOException.class,
+            () ->
+                open(
+                    new HookedFiles(
+                        FileLayer.standard(),
+                        position -> {
+                          throw full();
+                        },
+                        HookedFiles.NONE)));
     String message = e.getMessage();
     assertTrue(message.contains("No space left on device"), message);
     assertTrue(message.contains(dir.resolve("log-").toString()), message);
@@ -65,8 +77,17 @@ class FullDiskTest {
   @Test
   void aForceRefusedOnReopenNamesTheFileAndTheForce() {
     fill();
-    UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> open(
-        new HookedFiles(FileLayer.standard(), HookedFiles.NONE, position -> { throw full(); })));
+    UncheckedIOException e =
+        assertThrows(
+            UncheckedIOException.class,
+            () ->
+                open(
+                    new HookedFiles(
+                        FileLayer.standard(),
+                        HookedFiles.NONE,
+                        position -> {
+                          throw full();
+                        })));
     String message = e.getMessage();
     assertTrue(message.contains("No space left on device"), message);
     assertTrue(message.contains(dir.resolve("log-").toString()), message);
@@ -75,17 +96,18 @@ class FullDiskTest {
   }
 
   /**
-   * A checkpoint on a full disk fails saying which file it could not write (the log's new
-   * segment, started first); what was committed before is all there after a reopen.
+   * A checkpoint on a full disk fails saying which file it could not write (the log's new segment,
+   * started first); what was committed before is all there after a reopen.
    */
   @Test
   void aCheckpointRefusedNamesTheFileItCouldNotWrite() {
     AtomicBoolean diskFull = new AtomicBoolean();
-    HookedFiles.Hook write = position -> {
-      if (diskFull.get()) {
-        throw full();
-      }
-    };
+    HookedFiles.Hook write =
+        position -> {
+          if (diskFull.get()) {
+            throw full();
+          }
+        };
     TxStore store = open(new HookedFiles(FileLayer.standard(), write, HookedFiles.NONE));
     store.cache(KEYS).put("a", 1L);
     diskFull.set(true);
@@ -104,16 +126,17 @@ class FullDiskTest {
   @Test
   void aCommitRefusedNamesTheFileAndTheWrite() {
     AtomicBoolean diskFull = new AtomicBoolean();
-    HookedFiles.Hook write = position -> {
-      if (diskFull.get()) {
-        throw full();
-      }
-    };
+    HookedFiles.Hook write =
+        position -> {
+          if (diskFull.get()) {
+            throw full();
+          }
+        };
     TxStore store = open(new HookedFiles(FileLayer.standard(), write, HookedFiles.NONE));
     store.cache(KEYS).put("a", 1L);
     diskFull.set(true);
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> store.cache(KEYS).put("b", 2L));
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> store.cache(KEYS).put("b", 2L));
     assertTrue(e.getMessage().contains("in doubt"), e.getMessage());
     assertTrue(e.getMessage().contains(dir.resolve("log-").toString()), e.getMessage());
     assertTrue(e.getMessage().contains("cannot write"), e.getMessage());
@@ -126,7 +149,8 @@ class FullDiskTest {
 
   private void reopensWithEverything() {
     try (TxStore store = open(FileLayer.standard())) {
-      assertTrue(store.recovery().orElseThrow().problems().isEmpty(),
+      assertTrue(
+          store.recovery().orElseThrow().problems().isEmpty(),
           store.recovery().orElseThrow().problems().toString());
       assertEquals(99L, store.cache(KEYS).get("k99"));
       assertEquals(1L, store.cache(KEYS).get("after"));

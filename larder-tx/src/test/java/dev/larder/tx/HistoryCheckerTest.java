@@ -23,29 +23,33 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Runs random concurrent transactions, records every one (snapshot, commit sequence, what each
- * read saw, what it wrote, or the conflict that failed it), and checks the history: under
- * serializable, replaying the committed transactions one at a time in commit order must give every
- * transaction exactly the values it read; under snapshot isolation, every transaction must have
- * read the state of its snapshot and no two overlapping committed transactions may have written
- * the same key. Every conflict reported must name a key a later commit really wrote.
+ * Runs random concurrent transactions, records every one (snapshot, commit sequence, what each read
+ * saw, what it wrote, or the conflict that failed it), and checks the history: under serializable,
+ * replaying the committed transactions one at a time in commit order must give every transaction
+ * exactly the values it read; under snapshot isolation, every transaction must have read the state
+ * of its snapshot and no two overlapping committed transactions may have written the same key.
+ * Every conflict reported must name a key a later commit really wrote.
  *
  * <p>With blind writes, half the threads put and remove outside any transaction (each a commit of
  * its own, placed at its sequence) while the other half run short transactions, so that blind
- * writes often find no snapshot registered and take the fast path while transactions begin
- * beside them (docs/design/transactions.md, "Blind writes on the fast path").
+ * writes often find no snapshot registered and take the fast path while transactions begin beside
+ * them (docs/design/transactions.md, "Blind writes on the fast path").
  */
 @Timeout(120)
 class HistoryCheckerTest {
 
-  static final TxCacheSpec<String, Long> KV = TxCacheSpec.of("kv", Codecs.strings(),
-      Codecs.longs());
+  static final TxCacheSpec<String, Long> KV =
+      TxCacheSpec.of("kv", Codecs.strings(), Codecs.longs());
   private static final int KEYS = 12;
   private static final int THREADS = 6;
   private static final int PER_THREAD = 400;
 
   /** One transaction as it happened. */
-  record Txn(long snapshot, long commit, Map<String, Long> reads, Map<String, Long> writes,
+  record Txn(
+      long snapshot,
+      long commit,
+      Map<String, Long> reads,
+      Map<String, Long> writes,
       List<TransactionConflictException.ConflictingKey> conflicts) {
     boolean committed() {
       return conflicts == null;
@@ -57,11 +61,17 @@ class HistoryCheckerTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"SERIALIZABLE,false,false", "SNAPSHOT,false,false", "SERIALIZABLE,true,false",
-      "SNAPSHOT,true,false", "SERIALIZABLE,false,true", "SNAPSHOT,false,true",
-      "SERIALIZABLE,true,true"})
-  void recordedHistoryIsSerializableOrSnapshotIsolated(Isolation level, boolean durable,
-      boolean blind) throws Exception {
+  @CsvSource({
+    "SERIALIZABLE,false,false",
+    "SNAPSHOT,false,false",
+    "SERIALIZABLE,true,false",
+    "SNAPSHOT,true,false",
+    "SERIALIZABLE,false,true",
+    "SNAPSHOT,false,true",
+    "SERIALIZABLE,true,true"
+  })
+  void recordedHistoryIsSerializableOrSnapshotIsolated(
+      Isolation level, boolean durable, boolean blind) throws Exception {
     SimulatedDisk disk = new SimulatedDisk();
     WalConfig wal = WalConfig.of(Path.of("/sim")).withFiles(disk).withSegmentBytes(8192);
     TxStore.Builder builder = TxStore.builder().cache(KV).isolation(level);
@@ -75,21 +85,24 @@ class HistoryCheckerTest {
       AtomicBoolean running = new AtomicBoolean(true);
       try (Workers checkpointer = Workers.named("checkpointer");
           Workers clients = Workers.named("client")) {
-        checkpointer.start(() -> {
-          while (durable && running.get()) {
-            store.checkpoint();
-            Thread.onSpinWait();
-          }
-        });
-        clients.start(THREADS, id -> {
-          if (blind && id % 2 == 0) {
-            runBlind(store, kv, id, history);
-          } else {
-            run(store, kv, id, history, blind ? 2 : 4);
-          }
-        });
+        checkpointer.start(
+            () -> {
+              while (durable && running.get()) {
+                store.checkpoint();
+                Thread.onSpinWait();
+              }
+            });
+        clients.start(
+            THREADS,
+            id -> {
+              if (blind && id % 2 == 0) {
+                runBlind(store, kv, id, history);
+              } else {
+                run(store, kv, id, history, blind ? 2 : 4);
+              }
+            });
         try {
-          clients.join(java.time.Duration.ofSeconds(120));
+          clients.join(java.time.Duration.ofMinutes(2));
         } finally {
           running.set(false);
         }
@@ -107,8 +120,10 @@ class HistoryCheckerTest {
       // (With blind writes, the short transactions may all miss each other on a busy machine.)
       assertTrue(conflicts > 0, "no conflicts: the run did not test concurrency");
     }
-    Map<String, Long> replayed = level == Isolation.SERIALIZABLE ? checkSerializable(history)
-        : checkSnapshotIsolation(history);
+    Map<String, Long> replayed =
+        level == Isolation.SERIALIZABLE
+            ? checkSerializable(history)
+            : checkSnapshotIsolation(history);
     checkConflictsAreReal(history);
     assertEquals(replayed, finalState);
     if (durable) {
@@ -121,8 +136,7 @@ class HistoryCheckerTest {
   }
 
   /** Blind puts and removals, each recorded as a transaction that read nothing. */
-  private static void runBlind(TxStore store, TxCache<String, Long> kv, int thread,
-      List<Txn> out) {
+  private static void runBlind(TxStore store, TxCache<String, Long> kv, int thread, List<Txn> out) {
     Random random = new Random(thread * 7919L);
     for (int i = 0; i < PER_THREAD; i++) {
       String key = "k" + random.nextInt(KEYS);
@@ -135,8 +149,8 @@ class HistoryCheckerTest {
     }
   }
 
-  private static void run(TxStore store, TxCache<String, Long> kv, int thread, List<Txn> out,
-      int maxOps) {
+  private static void run(
+      TxStore store, TxCache<String, Long> kv, int thread, List<Txn> out, int maxOps) {
     Random random = new Random(thread * 7919L);
     for (int i = 0; i < PER_THREAD; i++) {
       Map<String, Long> reads = new HashMap<>();
@@ -181,8 +195,11 @@ class HistoryCheckerTest {
   /** Replays update transactions in commit order; read-only ones at their snapshot. */
   private static Map<String, Long> checkSerializable(List<Txn> history) {
     List<Txn> updates = committedUpdatesInOrder(history);
-    List<Txn> readOnly = history.stream().filter(t -> t.committed() && !t.updates())
-        .sorted(Comparator.comparingLong(Txn::snapshot)).toList();
+    List<Txn> readOnly =
+        history.stream()
+            .filter(t -> t.committed() && !t.updates())
+            .sorted(Comparator.comparingLong(Txn::snapshot))
+            .toList();
     Map<String, Long> state = new HashMap<>();
     int r = 0;
     for (Txn t : updates) {
@@ -201,8 +218,11 @@ class HistoryCheckerTest {
   /** Checks snapshot reads and first-committer-wins. */
   private static Map<String, Long> checkSnapshotIsolation(List<Txn> history) {
     List<Txn> updates = committedUpdatesInOrder(history);
-    List<Txn> all = history.stream().filter(Txn::committed)
-        .sorted(Comparator.comparingLong(Txn::snapshot)).toList();
+    List<Txn> all =
+        history.stream()
+            .filter(Txn::committed)
+            .sorted(Comparator.comparingLong(Txn::snapshot))
+            .toList();
     Map<String, Long> state = new HashMap<>();
     int u = 0;
     for (Txn t : all) {
@@ -235,16 +255,22 @@ class HistoryCheckerTest {
         assertTrue(!t.conflicts().isEmpty());
         for (TransactionConflictException.ConflictingKey k : t.conflicts()) {
           Txn writer = bySequence.get(k.committedAt());
-          assertTrue(k.committedAt() > t.snapshot() && writer != null
-              && writer.writes().containsKey((String) k.key()), "invented conflict " + k);
+          assertTrue(
+              k.committedAt() > t.snapshot()
+                  && writer != null
+                  && writer.writes().containsKey((String) k.key()),
+              "invented conflict " + k);
         }
       }
     }
   }
 
   private static List<Txn> committedUpdatesInOrder(List<Txn> history) {
-    List<Txn> updates = history.stream().filter(t -> t.committed() && t.updates())
-        .sorted(Comparator.comparingLong(Txn::commit)).toList();
+    List<Txn> updates =
+        history.stream()
+            .filter(t -> t.committed() && t.updates())
+            .sorted(Comparator.comparingLong(Txn::commit))
+            .toList();
     for (int i = 0; i < updates.size(); i++) {
       assertEquals(i + 1, updates.get(i).commit(), "commit sequences have a gap");
     }
@@ -254,8 +280,7 @@ class HistoryCheckerTest {
   private static void assertReads(Txn t, Map<String, Long> state, String what) {
     for (Map.Entry<String, Long> read : t.reads().entrySet()) {
       if (!Objects.equals(state.get(read.getKey()), read.getValue())) {
-        fail(what + ": " + t + " read " + read + " but the state held "
-            + state.get(read.getKey()));
+        fail(what + ": " + t + " read " + read + " but the state held " + state.get(read.getKey()));
       }
     }
   }

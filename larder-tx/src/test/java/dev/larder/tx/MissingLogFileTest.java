@@ -20,9 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A store whose directory lost a log segment or its checkpoint must not open with committed data
- * gone and nothing said: it refuses, naming what is missing, and salvage opens reporting it.
- * 4 KiB segments, fsync {@code always}, 200 committed puts of 300-byte values, the files deleted
- * while it is closed.
+ * gone and nothing said: it refuses, naming what is missing, and salvage opens reporting it. 4 KiB
+ * segments, fsync {@code always}, 200 committed puts of 300-byte values, the files deleted while it
+ * is closed.
  */
 @Timeout(60)
 class MissingLogFileTest {
@@ -33,9 +33,11 @@ class MissingLogFileTest {
   @TempDir Path dir;
 
   private TxStore open(boolean salvage) {
-    return TxStore.builder().cache(KEYS)
+    return TxStore.builder()
+        .cache(KEYS)
         .persistence(WalConfig.of(dir).withSegmentBytes(4096).withSalvage(salvage))
-        .checkpointEvery(Duration.ZERO).build();
+        .checkpointEvery(Duration.ZERO)
+        .build();
   }
 
   private void put200(int checkpointAfter) {
@@ -106,7 +108,8 @@ class MissingLogFileTest {
 
     try (TxStore store = open(true)) {
       RecoveryReport report = store.recovery().orElseThrow();
-      assertTrue(report.problems().toString().contains("up to sequence 150"),
+      assertTrue(
+          report.problems().toString().contains("up to sequence 150"),
           report.problems().toString());
       assertEquals(50, present(store));
     }
@@ -136,8 +139,8 @@ class MissingLogFileTest {
    */
   @Test
   void aDeletedOnlySegmentIsRefusedAndSalvageReportsIt() throws Exception {
-    try (TxStore store = TxStore.builder().cache(KEYS).persistence(dir)
-        .checkpointEvery(Duration.ZERO).build()) {
+    try (TxStore store =
+        TxStore.builder().cache(KEYS).persistence(dir).checkpointEvery(Duration.ZERO).build()) {
       store.cache(KEYS).put("a", "1");
     }
     List<Path> segments = files(".wal");
@@ -150,12 +153,14 @@ class MissingLogFileTest {
 
     try (TxStore store = open(true)) {
       RecoveryReport report = store.recovery().orElseThrow();
-      assertTrue(report.problems().getFirst().contains("every log segment is missing"),
+      assertTrue(
+          report.problems().getFirst().contains("every log segment is missing"),
           report.problems().toString());
       store.cache(KEYS).put("b", "2");
     }
     try (TxStore store = open(false)) {
-      assertTrue(store.recovery().orElseThrow().problems().isEmpty(),
+      assertTrue(
+          store.recovery().orElseThrow().problems().isEmpty(),
           store.recovery().orElseThrow().problems().toString());
       assertEquals("2", store.cache(KEYS).get("b"));
     }
@@ -166,7 +171,8 @@ class MissingLogFileTest {
     put200(150);
     for (int round = 0; round < 3; round++) {
       try (TxStore store = open(false)) {
-        assertTrue(store.recovery().orElseThrow().problems().isEmpty(),
+        assertTrue(
+            store.recovery().orElseThrow().problems().isEmpty(),
             store.recovery().orElseThrow().problems().toString());
         assertEquals(200, present(store));
       }

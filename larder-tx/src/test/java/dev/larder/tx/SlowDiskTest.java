@@ -39,18 +39,22 @@ class SlowDiskTest {
       AtomicReference<Throwable> failure = new AtomicReference<>();
       List<Thread> threads = new ArrayList<>();
       for (int t = 0; t < 3; t++) {
-        threads.add(Thread.ofPlatform().start(() -> {
-          try {
-            for (int i = 0; i < 10; i++) {
-              store.inTransaction(tx -> {
-                tx.put(counters, "c", tx.get(counters, "c") + 1);
-                return null;
-              });
-            }
-          } catch (Throwable e) {
-            failure.compareAndSet(null, e);
-          }
-        }));
+        threads.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      try {
+                        for (int i = 0; i < 10; i++) {
+                          store.inTransaction(
+                              tx -> {
+                                tx.put(counters, "c", tx.get(counters, "c") + 1);
+                                return null;
+                              });
+                        }
+                      } catch (Throwable e) {
+                        failure.compareAndSet(null, e);
+                      }
+                    }));
       }
       for (Thread t : threads) {
         t.join();
@@ -73,16 +77,20 @@ class SlowDiskTest {
       List<Thread> committers = new ArrayList<>();
       for (int t = 0; t < 4; t++) {
         String prefix = "t" + t + "-";
-        committers.add(Thread.ofPlatform().start(() -> {
-          try {
-            for (long i = 0; i < 60; i++) {
-              cache.put(prefix + i, i);
-              Thread.interrupted(); // each put starts uninterrupted; interrupts land in its wait
-            }
-          } catch (Throwable e) {
-            failure.compareAndSet(null, e);
-          }
-        }));
+        committers.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      try {
+                        for (long i = 0; i < 60; i++) {
+                          cache.put(prefix + i, i);
+                          Thread.interrupted(); // each put starts uninterrupted; interrupts land in
+                          // its wait
+                        }
+                      } catch (Throwable e) {
+                        failure.compareAndSet(null, e);
+                      }
+                    }));
       }
       while (committers.stream().anyMatch(Thread::isAlive)) {
         committers.get(ThreadLocalRandom.current().nextInt(committers.size())).interrupt();
@@ -95,22 +103,28 @@ class SlowDiskTest {
       cache.put("after", -1L); // the store still takes commits
       assertEquals(241, cache.estimatedSize());
     }
-    try (TxStore reopened = TxStore.builder().cache(COUNTERS)
-        .persistence(WalConfig.of(directory)).build()) {
+    try (TxStore reopened =
+        TxStore.builder().cache(COUNTERS).persistence(WalConfig.of(directory)).build()) {
       assertEquals(241, reopened.cache(COUNTERS).estimatedSize());
     }
   }
 
   /** A store under {@code always} whose every force takes at least {@code millis}. */
   private TxStore storeWithSlowForces(long millis) {
-    FileLayer slow = new HookedFiles(FileLayer.standard(), HookedFiles.NONE, position -> {
-      try {
-        Thread.sleep(millis);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    });
-    return TxStore.builder().cache(COUNTERS).persistence(
-        WalConfig.of(directory).withPolicy(FsyncPolicy.always()).withFiles(slow)).build();
+    FileLayer slow =
+        new HookedFiles(
+            FileLayer.standard(),
+            HookedFiles.NONE,
+            position -> {
+              try {
+                Thread.sleep(millis);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+    return TxStore.builder()
+        .cache(COUNTERS)
+        .persistence(WalConfig.of(directory).withPolicy(FsyncPolicy.always()).withFiles(slow))
+        .build();
   }
 }

@@ -75,8 +75,10 @@ class TransactionApiTest {
       assertTrue(unknown.getMessage().contains("declares no cache log"), unknown.getMessage());
     }
     Path file = Files.createFile(dir.resolve("not-a-directory"));
-    UncheckedIOException e = assertThrows(UncheckedIOException.class,
-        () -> TxStore.builder().cache(ACCOUNTS).persistence(file).build());
+    UncheckedIOException e =
+        assertThrows(
+            UncheckedIOException.class,
+            () -> TxStore.builder().cache(ACCOUNTS).persistence(file).build());
     assertInstanceOf(NotDirectoryException.class, e.getCause());
     assertTrue(e.getMessage().contains("the log directory is a file"), e.getMessage());
   }
@@ -90,11 +92,12 @@ class TransactionApiTest {
       Transaction loser = store.begin();
       loser.put(log, 1L, "loser");
       loser.compute(accounts, "a", (k, v) -> v - 1);
-      store.inTransaction(tx -> {
-        tx.put(log, 2L, "winner");
-        tx.compute(accounts, "a", (k, v) -> v + 1);
-        return null;
-      });
+      store.inTransaction(
+          tx -> {
+            tx.put(log, 2L, "winner");
+            tx.compute(accounts, "a", (k, v) -> v + 1);
+            return null;
+          });
       assertThrows(TransactionConflictException.class, loser::commit);
       assertNull(log.get(1L)); // nothing of the failed commit is visible, in any cache
       assertEquals("winner", log.get(2L));
@@ -108,25 +111,33 @@ class TransactionApiTest {
       TxCache<String, Long> accounts = store.cache(ACCOUNTS);
       accounts.put("a", 0L);
       AtomicInteger runs = new AtomicInteger();
-      long result = store.inTransaction(5, tx -> {
-        long a = tx.get(accounts, "a");
-        if (runs.incrementAndGet() < 3) {
-          accounts.put("a", a + 100); // someone else commits meanwhile
-        }
-        tx.put(accounts, "a", a + 1);
-        return a + 1;
-      });
+      long result =
+          store.inTransaction(
+              5,
+              tx -> {
+                long a = tx.get(accounts, "a");
+                if (runs.incrementAndGet() < 3) {
+                  accounts.put("a", a + 100); // someone else commits meanwhile
+                }
+                tx.put(accounts, "a", a + 1);
+                return a + 1;
+              });
       assertEquals(3, runs.get());
       assertEquals(201L, result);
       assertEquals(201L, accounts.get("a"));
       AtomicInteger always = new AtomicInteger();
-      assertThrows(TransactionConflictException.class, () -> store.inTransaction(2, tx -> {
-        always.incrementAndGet();
-        long a = tx.get(accounts, "a");
-        accounts.put("a", a + 1);
-        tx.put(accounts, "a", a);
-        return null;
-      }));
+      assertThrows(
+          TransactionConflictException.class,
+          () ->
+              store.inTransaction(
+                  2,
+                  tx -> {
+                    always.incrementAndGet();
+                    long a = tx.get(accounts, "a");
+                    accounts.put("a", a + 1);
+                    tx.put(accounts, "a", a);
+                    return null;
+                  }));
       assertEquals(2, always.get());
       assertEquals(4, store.stats().conflicts()); // 2 in the first call, 2 in the second
     }
@@ -134,8 +145,9 @@ class TransactionApiTest {
 
   @Test
   void aValueTooLargeForItsCacheUndoesTheWholeCommit() {
-    TxCacheSpec<String, byte[]> small = TxCacheSpec.of("small", Codecs.strings(), Codecs.bytes())
-        .with(b -> b.maximumMemory(1 << 20));
+    TxCacheSpec<String, byte[]> small =
+        TxCacheSpec.of("small", Codecs.strings(), Codecs.bytes())
+            .with(b -> b.maximumMemory(1 << 20));
     try (TxStore store = TxStore.builder().cache(small).build()) {
       TxCache<String, byte[]> cache = store.cache(small);
       cache.put("keep", new byte[10]);
@@ -173,8 +185,8 @@ class TransactionApiTest {
   @Test
   void anExpiredEntryIsForgottenButATransactionKeepsWhatItRead() {
     AtomicLong now = new AtomicLong();
-    TxCacheSpec<String, Long> expiring = ACCOUNTS.with(
-        b -> b.expireAfterWrite(Duration.ofMinutes(1)).ticker(now::get));
+    TxCacheSpec<String, Long> expiring =
+        ACCOUNTS.with(b -> b.expireAfterWrite(Duration.ofMinutes(1)).ticker(now::get));
     try (TxStore store = TxStore.builder().cache(expiring).build()) {
       TxCache<String, Long> cache = store.cache(expiring);
       cache.put("a", 1L);
@@ -199,8 +211,8 @@ class TransactionApiTest {
       assertThrows(IllegalArgumentException.class, () -> store.cache(LOG));
       assertThrows(IllegalArgumentException.class, () -> store.inTransaction(0, tx -> null));
     }
-    assertThrows(IllegalArgumentException.class,
-        () -> TxStore.builder().cache(ACCOUNTS).cache(ACCOUNTS));
+    assertThrows(
+        IllegalArgumentException.class, () -> TxStore.builder().cache(ACCOUNTS).cache(ACCOUNTS));
     assertThrows(IllegalArgumentException.class, () -> TxStore.builder().build());
   }
 }

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Transfers between accounts and inserts of unique ids, committed under {@code always} by
  * concurrent threads (with checkpoints running) on a simulated disk whose power is cut at a random
- * moment; then the store is rebuilt on what the disk kept. Every acknowledged commit must be
- * there, no commit may be there in part (the account total is unchanged and every transfer's id
- * comes with its money), over hundreds of cuts.
+ * moment; then the store is rebuilt on what the disk kept. Every acknowledged commit must be there,
+ * no commit may be there in part (the account total is unchanged and every transfer's id comes with
+ * its money), over hundreds of cuts.
  */
 @Timeout(300)
 class TxPowerCutTest {
@@ -45,27 +45,31 @@ class TxPowerCutTest {
       Set<Long> acknowledged = ConcurrentHashMap.newKeySet();
       TxStore store = open(wal);
       TxCache<Integer, Long> accounts = store.cache(ACCOUNTS);
-      store.inTransaction(tx -> {
-        for (int a = 0; a < ACCOUNT_COUNT; a++) {
-          tx.put(accounts, a, INITIAL);
-        }
-        return null;
-      });
+      store.inTransaction(
+          tx -> {
+            for (int a = 0; a < ACCOUNT_COUNT; a++) {
+              tx.put(accounts, a, INITIAL);
+            }
+            return null;
+          });
       AtomicLong ids = new AtomicLong();
       List<Thread> threads = new ArrayList<>();
       for (int t = 0; t < 4; t++) {
         threads.add(Thread.ofPlatform().start(() -> work(store, ids, acknowledged)));
       }
-      threads.add(Thread.ofPlatform().start(() -> {
-        try {
-          while (true) {
-            store.checkpoint();
-            Thread.sleep(1);
-          }
-        } catch (RuntimeException | InterruptedException dead) {
-          // the power went
-        }
-      }));
+      threads.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    try {
+                      while (true) {
+                        store.checkpoint();
+                        Thread.sleep(1);
+                      }
+                    } catch (RuntimeException | InterruptedException dead) {
+                      // the power went
+                    }
+                  }));
       long deadline = System.nanoTime() + 200_000 + random.nextInt(4_000_000);
       while (System.nanoTime() < deadline) {
         Thread.onSpinWait();
@@ -84,8 +88,12 @@ class TxPowerCutTest {
   }
 
   static TxStore open(WalConfig wal) {
-    return TxStore.builder().cache(ACCOUNTS).cache(IDS).persistence(wal)
-        .checkpointEvery(Duration.ZERO).build();
+    return TxStore.builder()
+        .cache(ACCOUNTS)
+        .cache(IDS)
+        .persistence(wal)
+        .checkpointEvery(Duration.ZERO)
+        .build();
   }
 
   /** Transfers (recording the id with the amount) and plain unique inserts, until it fails. */
@@ -102,12 +110,14 @@ class TxPowerCutTest {
           int from = random.nextInt(ACCOUNT_COUNT);
           int to = (from + 1 + random.nextInt(ACCOUNT_COUNT - 1)) % ACCOUNT_COUNT;
           long amount = 1 + random.nextInt(50);
-          store.inTransaction(1_000, tx -> {
-            tx.put(accounts, from, tx.get(accounts, from) - amount);
-            tx.put(accounts, to, tx.get(accounts, to) + amount);
-            tx.put(idCache, id, amount);
-            return null;
-          });
+          store.inTransaction(
+              1_000,
+              tx -> {
+                tx.put(accounts, from, tx.get(accounts, from) - amount);
+                tx.put(accounts, to, tx.get(accounts, to) + amount);
+                tx.put(idCache, id, amount);
+                return null;
+              });
         }
         acknowledged.add(id);
       }

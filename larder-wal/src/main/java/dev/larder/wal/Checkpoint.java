@@ -31,7 +31,7 @@ public final class Checkpoint implements AutoCloseable {
     this.writer = new CheckpointLayout.Writer(file, sequence);
   }
 
-  /** @return the sequence whose state this checkpoint holds */
+  /** Returns the sequence whose state this checkpoint holds. */
   public long sequence() {
     return sequence;
   }

@@ -15,8 +15,8 @@ import java.util.List;
 public interface FileLayer {
 
   /**
-   * @return the real file system; files are read and written through {@code RandomAccessFile},
-   *     whose I/O ignores interrupts
+   * Returns the real file system; files are read and written through {@code RandomAccessFile},
+   * whose I/O ignores interrupts.
    */
   static FileLayer standard() {
     return new dev.larder.wal.internal.NioFileLayer();
@@ -33,8 +33,9 @@ public interface FileLayer {
   LogFile open(Path file) throws IOException;
 
   /**
+   * Returns the names of the regular files in it, sorted.
+   *
    * @param directory a directory, created if absent
-   * @return the names of the regular files in it, sorted
    * @throws IOException on failure
    */
   List<String> list(Path directory) throws IOException;
@@ -50,8 +51,8 @@ public interface FileLayer {
   void rename(Path from, Path to) throws IOException;
 
   /**
-   * Replaces {@code file} with {@code content} so that after a crash it holds either the old or
-   * the new content, never a mix: writes a temporary file beside it, forces it, renames it.
+   * Replaces {@code file} with {@code content} so that after a crash it holds either the old or the
+   * new content, never a mix: writes a temporary file beside it, forces it, renames it.
    *
    * @param file the target
    * @param content the new content
@@ -80,8 +81,8 @@ public interface FileLayer {
    *
    * @param directory the log directory
    * @return a handle that releases the lock when closed
-   * @throws LogDirectoryLockedException if another process, or another log in this process,
-   *     holds it
+   * @throws LogDirectoryLockedException if another process, or another log in this process, holds
+   *     it
    * @throws IOException on failure
    */
   AutoCloseable lock(Path directory) throws IOException;

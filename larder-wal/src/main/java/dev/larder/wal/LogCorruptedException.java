@@ -20,9 +20,16 @@ public sealed class LogCorruptedException extends RuntimeException permits LogGa
    * @param detail what is wrong
    */
   public LogCorruptedException(String file, long offset, String detail) {
-    this("log corrupted in " + file + " at offset " + offset + ": " + detail
-        + " (open with salvage to recover what precedes and follows it, reporting the loss)",
-        file, offset);
+    this(
+        "log corrupted in "
+            + file
+            + " at offset "
+            + offset
+            + ": "
+            + detail
+            + " (open with salvage to recover what precedes and follows it, reporting the loss)",
+        file,
+        offset);
   }
 
   LogCorruptedException(String message, String file, long offset) {
@@ -31,12 +38,12 @@ public sealed class LogCorruptedException extends RuntimeException permits LogGa
     this.offset = offset;
   }
 
-  /** @return the damaged (or, for {@link LogGapException}, the first missing) file's name */
+  /** Returns the damaged (or, for {@link LogGapException}, the first missing) file's name. */
   public String file() {
     return file;
   }
 
-  /** @return the byte offset of the damaged record; 0 for {@link LogGapException} */
+  /** Returns the byte offset of the damaged record; 0 for {@link LogGapException}. */
   public long offset() {
     return offset;
   }

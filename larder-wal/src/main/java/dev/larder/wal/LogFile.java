@@ -3,9 +3,9 @@ package dev.larder.wal;
 import java.io.IOException;
 
 /**
- * One open file of the log, as the {@link FileLayer} presents it. The log writes each segment
- * from one thread at a time (its flusher), so implementations need not be thread-safe for
- * writes, but {@link #size()} may be called from another thread.
+ * One open file of the log, as the {@link FileLayer} presents it. The log writes each segment from
+ * one thread at a time (its flusher), so implementations need not be thread-safe for writes, but
+ * {@link #size()} may be called from another thread.
  */
 public interface LogFile extends AutoCloseable {
 
@@ -29,7 +29,8 @@ public interface LogFile extends AutoCloseable {
   void force() throws IOException;
 
   /**
-   * @return the current length
+   * Returns the current length.
+   *
    * @throws IOException on failure
    */
   long size() throws IOException;

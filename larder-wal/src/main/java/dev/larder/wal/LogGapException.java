@@ -6,9 +6,9 @@ import java.nio.file.Path;
 /**
  * Thrown by recovery when files of the log are missing: a segment between two others, the newest
  * segments, the first segments, or the checkpoint that covered the log before the first segment
- * present. The message names the missing files and the sequences lost; {@link #file()} is the
- * first missing file. Opening with salvage recovers the rest and reports the same in
- * {@link RecoveryReport#problems()}.
+ * present. The message names the missing files and the sequences lost; {@link #file()} is the first
+ * missing file. Opening with salvage recovers the rest and reports the same in {@link
+ * RecoveryReport#problems()}.
  */
 public final class LogGapException extends LogCorruptedException {
 
@@ -20,7 +20,14 @@ public final class LogGapException extends LogCorruptedException {
    * @param detail what is missing and which sequences are lost
    */
   public LogGapException(Path directory, String file, String detail) {
-    super("log incomplete in " + directory + ": " + detail + " (open with salvage to recover "
-        + "the rest, reporting the loss)", file, 0);
+    super(
+        "log incomplete in "
+            + directory
+            + ": "
+            + detail
+            + " (open with salvage to recover "
+            + "the rest, reporting the loss)",
+        file,
+        0);
   }
 }

@@ -2,8 +2,8 @@ package dev.larder.wal;
 
 /**
  * Receives the durable state during recovery: first the entries of the last complete checkpoint,
- * then every log record after the checkpoint's sequence, in sequence order. Called from the
- * thread that opens the log.
+ * then every log record after the checkpoint's sequence, in sequence order. Called from the thread
+ * that opens the log.
  */
 public interface LogReplay {
 

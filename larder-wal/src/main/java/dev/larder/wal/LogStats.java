@@ -10,10 +10,10 @@ package dev.larder.wal;
  * @param bytes bytes appended, frames included
  * @param checkpoints checkpoints completed
  */
-public record LogStats(long records, long writes, long forces, long recordsForced, long bytes,
-    long checkpoints) {
+public record LogStats(
+    long records, long writes, long forces, long recordsForced, long bytes, long checkpoints) {
 
-  /** @return records per force, the group-commit factor; 0 before the first force */
+  /** Returns records per force, the group-commit factor; 0 before the first force. */
   public double recordsPerForce() {
     return forces == 0 ? 0 : (double) recordsForced / forces;
   }

@@ -10,8 +10,8 @@ import java.util.Objects;
 
 /**
  * A log's state as an operator sees it: where it is, how it forces, how far it has got, how well
- * commits share forces, and its last checkpoint. Made for status pages (larder-http's console
- * shows {@link #figures()} in its "Transaction log" panel) and logs.
+ * commits share forces, and its last checkpoint. Made for status pages (larder-http's console shows
+ * {@link #figures()} in its "Transaction log" panel) and logs.
  *
  * @param directory the log's directory
  * @param policy the fsync policy, as {@link FsyncPolicy#parse} reads it back
@@ -20,8 +20,8 @@ import java.util.Objects;
  * @param lastCheckpoint the sequence of the newest complete checkpoint in the directory, -1 if
  *     there is none
  */
-public record LogStatus(Path directory, String policy, long lastSequence, LogStats stats,
-    long lastCheckpoint) {
+public record LogStatus(
+    Path directory, String policy, long lastSequence, LogStats stats, long lastCheckpoint) {
 
   /** Checks the components. */
   public LogStatus {
@@ -32,8 +32,8 @@ public record LogStatus(Path directory, String policy, long lastSequence, LogSta
 
   /**
    * Reads a log's status. Lists the log's directory to find the newest checkpoint (a checkpoint
-   * being installed may or may not be seen yet); thread-safe, as every {@link WriteAheadLog}
-   * method is.
+   * being installed may or may not be seen yet); thread-safe, as every {@link WriteAheadLog} method
+   * is.
    *
    * @param log an open log
    * @return its status now
@@ -49,15 +49,15 @@ public record LogStatus(Path directory, String policy, long lastSequence, LogSta
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + config.directory(), e);
     }
-    return new LogStatus(config.directory(), config.policy().toString(), log.lastSequence(),
-        log.stats(), newest);
+    return new LogStatus(
+        config.directory(), config.policy().toString(), log.lastSequence(), log.stats(), newest);
   }
 
   /**
-   * @return the figures by label, in a stable order: {@code directory}, {@code fsync},
-   *     {@code lastSequence}, {@code records}, {@code forces}, {@code commitsPerForce} (records
-   *     per force, to two decimals), {@code bytes}, {@code checkpoints} (completed since opening)
-   *     and {@code lastCheckpoint} (a sequence, or {@code "none"})
+   * Returns the figures by label, in a stable order: {@code directory}, {@code fsync}, {@code
+   * lastSequence}, {@code records}, {@code forces}, {@code commitsPerForce} (records per force, to
+   * two decimals), {@code bytes}, {@code checkpoints} (completed since opening) and {@code
+   * lastCheckpoint} (a sequence, or {@code "none"}).
    */
   public Map<String, Object> figures() {
     Map<String, Object> m = new LinkedHashMap<>();

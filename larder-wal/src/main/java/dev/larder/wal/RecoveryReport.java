@@ -17,8 +17,13 @@ import java.util.List;
  *     held no record is reported without salvage); empty when the log was clean
  * @param recoveryNanos time spent recovering
  */
-public record RecoveryReport(long checkpointSequence, long checkpointEntries,
-    long recordsReplayed, long lastSequence, long bytesDropped, List<String> problems,
+public record RecoveryReport(
+    long checkpointSequence,
+    long checkpointEntries,
+    long recordsReplayed,
+    long lastSequence,
+    long bytesDropped,
+    List<String> problems,
     long recoveryNanos) {
 
   /** Copies the list. */
@@ -26,7 +31,7 @@ public record RecoveryReport(long checkpointSequence, long checkpointEntries,
     problems = List.copyOf(problems);
   }
 
-  /** @return true if recovery truncated or skipped anything */
+  /** Returns true if recovery truncated or skipped anything. */
   public boolean lostAnything() {
     return bytesDropped > 0 || !problems.isEmpty();
   }

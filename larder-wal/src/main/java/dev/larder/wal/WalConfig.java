@@ -17,8 +17,8 @@ import java.util.Objects;
  *     subclass {@link LogGapException})
  * @param files the file layer; {@link FileLayer#standard()} unless a test simulates a disk
  */
-public record WalConfig(Path directory, FsyncPolicy policy, long segmentBytes, boolean salvage,
-    FileLayer files) {
+public record WalConfig(
+    Path directory, FsyncPolicy policy, long segmentBytes, boolean salvage, FileLayer files) {
 
   /** Default segment size: 64 MiB. */
   public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
@@ -34,30 +34,39 @@ public record WalConfig(Path directory, FsyncPolicy policy, long segmentBytes, b
   }
 
   /**
+   * Returns defaults: fsync always, 64 MiB segments, no salvage, the real file system.
+   *
    * @param directory the log directory
-   * @return defaults: fsync always, 64 MiB segments, no salvage, the real file system
    */
   public static WalConfig of(Path directory) {
-    return new WalConfig(directory, FsyncPolicy.always(), DEFAULT_SEGMENT_BYTES, false,
-        FileLayer.standard());
+    return new WalConfig(
+        directory, FsyncPolicy.always(), DEFAULT_SEGMENT_BYTES, false, FileLayer.standard());
   }
 
-  /** @param p the fsync policy @return a copy with it */
+  /**
+   * @param p the fsync policy @return a copy with it
+   */
   public WalConfig withPolicy(FsyncPolicy p) {
     return new WalConfig(directory, p, segmentBytes, salvage, files);
   }
 
-  /** @param bytes the segment size @return a copy with it */
+  /**
+   * @param bytes the segment size @return a copy with it
+   */
   public WalConfig withSegmentBytes(long bytes) {
     return new WalConfig(directory, policy, bytes, salvage, files);
   }
 
-  /** @param on whether to salvage @return a copy with it */
+  /**
+   * @param on whether to salvage @return a copy with it
+   */
   public WalConfig withSalvage(boolean on) {
     return new WalConfig(directory, policy, segmentBytes, on, files);
   }
 
-  /** @param layer the file layer @return a copy with it */
+  /**
+   * @param layer the file layer @return a copy with it
+   */
   public WalConfig withFiles(FileLayer layer) {
     return new WalConfig(directory, policy, segmentBytes, salvage, layer);
   }

@@ -21,8 +21,8 @@ import java.util.Objects;
  * them). Appending then continues in a new segment.
  *
  * <p><b>Errors</b> of the file layer reach the caller with the file and the operation named
- * ("cannot write 32 bytes at offset 0 of …/log-0000000000000005.wal: No space left on device"),
- * the layer's own exception as the cause.
+ * ("cannot write 32 bytes at offset 0 of …/log-0000000000000005.wal: No space left on device"), the
+ * layer's own exception as the cause.
  *
  * <p><b>Committing</b> is two calls: {@link #append} (in sequence order; the caller serializes
  * them) returns a ticket, and {@link #sync} returns once that record may be acknowledged under the
@@ -41,7 +41,11 @@ public final class WriteAheadLog implements AutoCloseable {
   private final Object checkpointLock = new Object();
   private long checkpoints;
 
-  private WriteAheadLog(WalConfig config, FileLayer files, AutoCloseable lock, LogWriter writer,
+  private WriteAheadLog(
+      WalConfig config,
+      FileLayer files,
+      AutoCloseable lock,
+      LogWriter writer,
       RecoveryReport recovery) {
     this.config = config;
     this.files = files;
@@ -70,9 +74,15 @@ public final class WriteAheadLog implements AutoCloseable {
     try {
       LogRecovery recovery = new LogRecovery(config, files, replay);
       RecoveryReport report = recovery.run();
-      LogWriter writer = new LogWriter(files, config.directory(), config.policy(),
-          config.segmentBytes(), recovery.lastSegment() + 1, report.lastSequence(),
-          recovery.unfinished());
+      LogWriter writer =
+          new LogWriter(
+              files,
+              config.directory(),
+              config.policy(),
+              config.segmentBytes(),
+              recovery.lastSegment() + 1,
+              report.lastSequence(),
+              recovery.unfinished());
       return new WriteAheadLog(config, files, lock, writer, report);
     } catch (IOException | RuntimeException | Error e) {
       closeQuietly(lock, e);
@@ -80,12 +90,12 @@ public final class WriteAheadLog implements AutoCloseable {
     }
   }
 
-  /** @return what recovery found when this log was opened */
+  /** Returns what recovery found when this log was opened. */
   public RecoveryReport recovery() {
     return recovery;
   }
 
-  /** @return the configuration */
+  /** Returns the configuration. */
   public WalConfig config() {
     return config;
   }
@@ -133,8 +143,8 @@ public final class WriteAheadLog implements AutoCloseable {
   /**
    * Waits until the record of {@code ticket} may be acknowledged: forced under {@code always},
    * handed to the operating system under {@code interval} and {@code none}. The wait ignores
-   * interrupts (it lasts one write and force at most) and restores the thread's interrupt flag
-   * when it returns, so an interrupted caller never leaves its record in doubt.
+   * interrupts (it lasts one write and force at most) and restores the thread's interrupt flag when
+   * it returns, so an interrupted caller never leaves its record in doubt.
    *
    * @param ticket from {@link #append}
    * @throws UncheckedIOException if writing or forcing fails; the log then refuses further work
@@ -143,16 +153,16 @@ public final class WriteAheadLog implements AutoCloseable {
     writer.sync(ticket);
   }
 
-  /** @return the highest sequence in the log */
+  /** Returns the highest sequence in the log. */
   public long lastSequence() {
     return writer.lastSequence();
   }
 
   /**
    * Starts a checkpoint of the state as of {@code sequence}. Call it where no record of a higher
-   * sequence has been appended and every record up to {@code sequence} has been (larder-tx calls
-   * it under its commit lock); the log rolls to a new segment so that the segments before it hold
-   * only records the checkpoint will cover.
+   * sequence has been appended and every record up to {@code sequence} has been (larder-tx calls it
+   * under its commit lock); the log rolls to a new segment so that the segments before it hold only
+   * records the checkpoint will cover.
    *
    * @param sequence the sequence the caller's state is at
    * @return the checkpoint to fill and complete
@@ -184,7 +194,7 @@ public final class WriteAheadLog implements AutoCloseable {
     }
   }
 
-  /** @return counters since opening */
+  /** Returns counters since opening. */
   public LogStats stats() {
     synchronized (checkpointLock) {
       return writer.stats(checkpoints);

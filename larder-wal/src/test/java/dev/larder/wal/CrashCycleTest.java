@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Timeout;
  * One log crashed again and again (power cuts and kills, under every policy) while committers
  * append across small segments and a checkpointer rolls and deletes them: each recovery must open
  * with nothing to report but torn tails, keep every record acknowledged as the policy promises and
- * yield a log without gaps. The checks that refuse a log with missing files must never fire on
- * what a crash leaves (a segment created by a roll whose predecessor never got its footer, a
- * footer written at open, a checkpoint half installed).
+ * yield a log without gaps. The checks that refuse a log with missing files must never fire on what
+ * a crash leaves (a segment created by a roll whose predecessor never got its footer, a footer
+ * written at open, a checkpoint half installed).
  */
 @Timeout(300)
 class CrashCycleTest {
@@ -55,12 +55,12 @@ class CrashCycleTest {
    */
   private static void cycles(FsyncPolicy policy, boolean powerCut, long seed) throws Exception {
     Random random = new Random(seed);
-    boolean keepsAcknowledged = policy == FsyncPolicy.always()
-        || (!powerCut && policy instanceof FsyncPolicy.Interval);
+    boolean keepsAcknowledged =
+        policy == FsyncPolicy.always() || (!powerCut && policy instanceof FsyncPolicy.Interval);
     for (int log = 0; log < 20; log++) {
       SimulatedDisk disk = new SimulatedDisk();
-      WalConfig config = WalConfig.of(DIR).withFiles(disk).withSegmentBytes(4096)
-          .withPolicy(policy);
+      WalConfig config =
+          WalConfig.of(DIR).withFiles(disk).withSegmentBytes(4096).withPolicy(policy);
       Set<Long> acknowledged = Set.of();
       for (int crash = 0; crash <= 8; crash++) {
         String where = policy + (powerCut ? " power cut " : " kill ") + log + "." + crash;
@@ -74,8 +74,8 @@ class CrashCycleTest {
         checkRecovered(wal, c, where);
         if (keepsAcknowledged) {
           for (long s : acknowledged) {
-            assertTrue(s <= wal.recovery().lastSequence(),
-                where + ": acknowledged record " + s + " lost");
+            assertTrue(
+                s <= wal.recovery().lastSequence(), where + ": acknowledged record " + s + " lost");
           }
         }
         if (crash == 8) {
@@ -108,52 +108,61 @@ class CrashCycleTest {
    *
    * @return the sequences acknowledged before the crash
    */
-  private static Set<Long> run(WriteAheadLog wal, long last, Random random, SimulatedDisk disk,
-      boolean powerCut) throws InterruptedException {
+  private static Set<Long> run(
+      WriteAheadLog wal, long last, Random random, SimulatedDisk disk, boolean powerCut)
+      throws InterruptedException {
     Set<Long> acknowledged = ConcurrentHashMap.newKeySet();
     AtomicLong sequence = new AtomicLong(last);
     AtomicReference<Throwable> unexpected = new AtomicReference<>();
     Object commitLock = new Object();
     Thread[] threads = new Thread[4];
     for (int t = 0; t < 3; t++) {
-      threads[t] = Thread.ofPlatform().start(() -> {
-        try {
-          while (true) {
-            long s;
-            long ticket;
-            synchronized (commitLock) {
-              s = sequence.incrementAndGet();
-              ticket = wal.append(s, 1, LogTesting.payload(s, 16 + (int) (s % 200)));
-            }
-            wal.sync(ticket);
-            acknowledged.add(s);
-          }
-        } catch (java.io.UncheckedIOException | IllegalStateException dead) {
-          // the crash: this process is gone
-        } catch (Throwable e) {
-          unexpected.compareAndSet(null, e);
-        }
-      });
+      threads[t] =
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    try {
+                      while (true) {
+                        long s;
+                        long ticket;
+                        synchronized (commitLock) {
+                          s = sequence.incrementAndGet();
+                          ticket = wal.append(s, 1, LogTesting.payload(s, 16 + (int) (s % 200)));
+                        }
+                        wal.sync(ticket);
+                        acknowledged.add(s);
+                      }
+                    } catch (java.io.UncheckedIOException | IllegalStateException dead) {
+                      // the crash: this process is gone
+                    } catch (Throwable e) {
+                      unexpected.compareAndSet(null, e);
+                    }
+                  });
     }
-    threads[3] = Thread.ofPlatform().start(() -> {
-      try {
-        while (true) {
-          Checkpoint checkpoint;
-          synchronized (commitLock) {
-            checkpoint = wal.beginCheckpoint(sequence.get());
-          }
-          try (checkpoint) {
-            checkpoint.add(new byte[] {1});
-            checkpoint.complete();
-          }
-          Thread.sleep(1);
-        }
-      } catch (java.io.UncheckedIOException | IllegalStateException | InterruptedException dead) {
-        // the crash
-      } catch (Throwable e) {
-        unexpected.compareAndSet(null, e);
-      }
-    });
+    threads[3] =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  try {
+                    while (true) {
+                      Checkpoint checkpoint;
+                      synchronized (commitLock) {
+                        checkpoint = wal.beginCheckpoint(sequence.get());
+                      }
+                      try (checkpoint) {
+                        checkpoint.add(new byte[] {1});
+                        checkpoint.complete();
+                      }
+                      Thread.sleep(1);
+                    }
+                  } catch (java.io.UncheckedIOException
+                      | IllegalStateException
+                      | InterruptedException dead) {
+                    // the crash
+                  } catch (Throwable e) {
+                    unexpected.compareAndSet(null, e);
+                  }
+                });
     long deadline = System.nanoTime() + 100_000 + random.nextInt(3_000_000);
     while (System.nanoTime() < deadline) {
       Thread.onSpinWait();

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A log written in format 1 (segment header of 16 bytes, no footers) is read by this version, and
  * continues in format 2. The files under {@code golden/wal-format-1} were written by the format-1
- * log (commit a7408b9) with 4 KiB segments: records 1-40 (type 1, 100-byte
- * {@link LogTesting#payload payloads}), a checkpoint at 40 holding the entries "entry-1" and
- * "entry-2" begun while records 41-100 were appended, then a reopen and records 101-110 (type 2).
- * Segments 1 and 2 were deleted by the checkpoint; 3 and 4 hold 41-100, 5 holds 101-110.
+ * log (commit a7408b9) with 4 KiB segments: records 1-40 (type 1, 100-byte {@link
+ * LogTesting#payload payloads}), a checkpoint at 40 holding the entries "entry-1" and "entry-2"
+ * begun while records 41-100 were appended, then a reopen and records 101-110 (type 2). Segments 1
+ * and 2 were deleted by the checkpoint; 3 and 4 hold 41-100, 5 holds 101-110.
  */
 @Timeout(60)
 class FormatOneGoldenTest {
@@ -65,8 +65,10 @@ class FormatOneGoldenTest {
   @Test
   void aMissingFormatOneSegmentIsRefused() throws Exception {
     Files.delete(dir.resolve("log-0000000000000004.wal"));
-    LogGapException e = assertThrows(LogGapException.class,
-        () -> WriteAheadLog.open(config(), new LogTesting.Collected()).close());
+    LogGapException e =
+        assertThrows(
+            LogGapException.class,
+            () -> WriteAheadLog.open(config(), new LogTesting.Collected()).close());
     assertTrue(e.getMessage().contains("log-0000000000000004.wal"), e.getMessage());
     assertEquals("log-0000000000000004.wal", e.file());
   }
@@ -74,7 +76,8 @@ class FormatOneGoldenTest {
   private static void assertGolden(LogTesting.Collected c, WriteAheadLog log) {
     assertTrue(log.recovery().problems().isEmpty(), log.recovery().problems().toString());
     assertEquals(40, log.recovery().checkpointSequence());
-    assertEquals(List.of("entry-1", "entry-2"),
+    assertEquals(
+        List.of("entry-1", "entry-2"),
         c.entries.stream().map(e -> new String(e, StandardCharsets.UTF_8)).toList());
     assertEquals(70, c.sequences.size());
     for (int i = 0; i < 70; i++) {

@@ -34,26 +34,31 @@ class InterruptTest {
     try (WriteAheadLog log = WriteAheadLog.open(config, new LogTesting.Collected())) {
       List<Thread> committers = new ArrayList<>();
       for (int t = 0; t < 4; t++) {
-        committers.add(Thread.ofPlatform().start(() -> {
-          for (int i = 0; i < 300; i++) {
-            long s;
-            long ticket;
-            synchronized (commitLock) {
-              s = sequence.incrementAndGet();
-              ticket = log.append(s, 1, LogTesting.payload(s, 64));
-            }
-            // An interrupt neither fails the wait nor is lost: the commit is acknowledged and
-            // the flag is still set (once, a wait ended with an exception, leaving the commit in
-            // doubt, which larder-tx answers by refusing every later commit).
-            boolean before = Thread.currentThread().isInterrupted();
-            log.sync(ticket);
-            acknowledged.add(s);
-            if (before && !Thread.currentThread().isInterrupted()) {
-              lostInterrupts.incrementAndGet();
-            }
-            Thread.interrupted();
-          }
-        }));
+        committers.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      for (int i = 0; i < 300; i++) {
+                        long s;
+                        long ticket;
+                        synchronized (commitLock) {
+                          s = sequence.incrementAndGet();
+                          ticket = log.append(s, 1, LogTesting.payload(s, 64));
+                        }
+                        // An interrupt neither fails the wait nor is lost: the commit is
+                        // acknowledged and
+                        // the flag is still set (once, a wait ended with an exception, leaving the
+                        // commit in
+                        // doubt, which larder-tx answers by refusing every later commit).
+                        boolean before = Thread.currentThread().isInterrupted();
+                        log.sync(ticket);
+                        acknowledged.add(s);
+                        if (before && !Thread.currentThread().isInterrupted()) {
+                          lostInterrupts.incrementAndGet();
+                        }
+                        Thread.interrupted();
+                      }
+                    }));
       }
       // Interrupt the committers at random moments until they are done, which happens while
       // some of them lead a group's write and force.
@@ -73,7 +78,8 @@ class InterruptTest {
     }
     LogTesting.Collected replayed = new LogTesting.Collected();
     try (WriteAheadLog log = WriteAheadLog.open(config, replayed)) {
-      assertTrue(replayed.sequences.containsAll(acknowledged),
+      assertTrue(
+          replayed.sequences.containsAll(acknowledged),
           "acknowledged records missing after reopen");
       assertEquals(sequence.get(), log.lastSequence());
     }
@@ -83,8 +89,8 @@ class InterruptTest {
   void closingAnIntervalLogDuringItsPeriodicForceSucceeds() throws Exception {
     for (int round = 0; round < 40; round++) {
       Path directory = dir.resolve("r" + round);
-      WalConfig config = WalConfig.of(directory)
-          .withPolicy(FsyncPolicy.interval(Duration.ofMillis(1)));
+      WalConfig config =
+          WalConfig.of(directory).withPolicy(FsyncPolicy.interval(Duration.ofMillis(1)));
       long last = 0;
       try (WriteAheadLog log = WriteAheadLog.open(config, new LogTesting.Collected())) {
         for (long s = 1; s <= 200; s++) {

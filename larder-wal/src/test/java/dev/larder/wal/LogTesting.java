@@ -32,7 +32,7 @@ final class LogTesting {
     }
   }
 
-  /** @return a payload that names its sequence, so replay can be checked byte for byte */
+  /** Returns a payload that names its sequence, so replay can be checked byte for byte. */
   static byte[] payload(long sequence, int size) {
     ByteBuffer b = ByteBuffer.allocate(Math.max(8, size));
     b.putLong(sequence);

@@ -48,8 +48,10 @@ class MissingLogFileTest {
   }
 
   private LogGapException refused() {
-    LogGapException e = assertThrows(LogGapException.class,
-        () -> WriteAheadLog.open(config, new LogTesting.Collected()).close());
+    LogGapException e =
+        assertThrows(
+            LogGapException.class,
+            () -> WriteAheadLog.open(config, new LogTesting.Collected()).close());
     return e;
   }
 
@@ -65,8 +67,9 @@ class MissingLogFileTest {
     LogGapException e = refused();
     assertEquals(middle, e.file());
     assertTrue(e.getMessage().contains(middle), e.getMessage());
-    assertTrue(e.getMessage().contains("after sequence " + (range[0] - 1) + " up to sequence "
-        + range[1]), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("after sequence " + (range[0] - 1) + " up to sequence " + range[1]),
+        e.getMessage());
 
     LogTesting.Collected salvaged = new LogTesting.Collected();
     try (WriteAheadLog log = WriteAheadLog.open(config.withSalvage(true), salvaged)) {
@@ -74,7 +77,8 @@ class MissingLogFileTest {
       assertFalse(salvaged.sequences.contains(range[0]));
       assertTrue(salvaged.sequences.contains(range[1] + 1));
       assertTrue(log.recovery().lostAnything());
-      assertTrue(log.recovery().problems().toString().contains(middle),
+      assertTrue(
+          log.recovery().problems().toString().contains(middle),
           log.recovery().problems().toString());
     }
   }
@@ -82,8 +86,8 @@ class MissingLogFileTest {
   @Test
   void aMissingCheckpointWhoseLogWasDroppedIsRefused() throws Exception {
     write200(150);
-    String checkpoint = disk.list(DIR).stream().filter(n -> n.endsWith(".ckp")).findFirst()
-        .orElseThrow();
+    String checkpoint =
+        disk.list(DIR).stream().filter(n -> n.endsWith(".ckp")).findFirst().orElseThrow();
     delete(checkpoint);
 
     LogGapException e = refused();
@@ -95,7 +99,8 @@ class MissingLogFileTest {
     try (WriteAheadLog log = WriteAheadLog.open(config.withSalvage(true), salvaged)) {
       assertEquals(50, salvaged.sequences.size());
       assertEquals(151, salvaged.sequences.getFirst());
-      assertTrue(log.recovery().problems().toString().contains("up to sequence 150"),
+      assertTrue(
+          log.recovery().problems().toString().contains("up to sequence 150"),
           log.recovery().problems().toString());
     }
   }
@@ -125,9 +130,10 @@ class MissingLogFileTest {
     assertEquals(newest, e.file());
     assertTrue(e.getMessage().contains("after sequence " + (range[0] - 1)), e.getMessage());
 
-    try (WriteAheadLog log = WriteAheadLog.open(config.withSalvage(true),
-        new LogTesting.Collected())) {
-      assertTrue(log.recovery().problems().toString().contains(newest),
+    try (WriteAheadLog log =
+        WriteAheadLog.open(config.withSalvage(true), new LogTesting.Collected())) {
+      assertTrue(
+          log.recovery().problems().toString().contains(newest),
           log.recovery().problems().toString());
       assertEquals(range[0] - 1, log.recovery().lastSequence());
     }
@@ -174,9 +180,11 @@ class MissingLogFileTest {
     try (WriteAheadLog log = WriteAheadLog.open(config, c)) {
       assertEquals(201, c.sequences.size());
       assertEquals(1, log.recovery().problems().size(), log.recovery().problems().toString());
-      assertTrue(log.recovery().problems().getFirst().contains(empty + " is missing"),
+      assertTrue(
+          log.recovery().problems().getFirst().contains(empty + " is missing"),
           log.recovery().problems().toString());
-      assertTrue(log.recovery().problems().getFirst().contains("no record lost"),
+      assertTrue(
+          log.recovery().problems().getFirst().contains("no record lost"),
           log.recovery().problems().toString());
     }
   }
@@ -192,8 +200,10 @@ class MissingLogFileTest {
     bytes[footer + 12] ^= 1;
     disk.replace(path, bytes);
 
-    LogCorruptedException e = assertThrows(LogCorruptedException.class,
-        () -> WriteAheadLog.open(config, new LogTesting.Collected()).close());
+    LogCorruptedException e =
+        assertThrows(
+            LogCorruptedException.class,
+            () -> WriteAheadLog.open(config, new LogTesting.Collected()).close());
     assertEquals(segment, e.file());
     assertEquals(footer, e.offset());
 
@@ -218,8 +228,9 @@ class MissingLogFileTest {
     LogGapException e = refused();
     assertEquals(segment, e.file());
     assertTrue(e.getMessage().contains("the end of " + segment + " is missing"), e.getMessage());
-    assertTrue(e.getMessage().contains("after sequence " + (range[1] - 2) + " up to sequence "
-        + range[1]), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("after sequence " + (range[1] - 2) + " up to sequence " + range[1]),
+        e.getMessage());
   }
 
   /** Reopening, checkpointing and rolling as a store does never trips the checks. */
@@ -244,7 +255,7 @@ class MissingLogFileTest {
     }
   }
 
-  /** @return the first and last sequence of the records in a segment, from a clean replay */
+  /** Returns the first and last sequence of the records in a segment, from a clean replay. */
   private long[] sequencesIn(String segment) throws Exception {
     SimulatedDisk copy = disk.copy();
     // Replay everything; the records whose payload bytes are in the segment's file are its own.

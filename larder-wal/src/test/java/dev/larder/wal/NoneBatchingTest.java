@@ -19,10 +19,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Under {@code none} a commit is acknowledged once appended; records are written in batches (by
- * the committer that fills {@code BATCH_BYTES}, or by the timer every {@code BATCH_MILLIS}) and
- * so reach the operating system, where a process kill cannot take them, without a write per
- * record.
+ * Under {@code none} a commit is acknowledged once appended; records are written in batches (by the
+ * committer that fills {@code BATCH_BYTES}, or by the timer every {@code BATCH_MILLIS}) and so
+ * reach the operating system, where a process kill cannot take them, without a write per record.
  */
 @Timeout(60)
 class NoneBatchingTest {
@@ -70,11 +69,11 @@ class NoneBatchingTest {
   }
 
   /**
-   * Commits that outrun the disk wait once 4 MiB are pending: the pending buffer stays bounded.
-   * The file layer holds every record write made by another thread than the committer (the
-   * log's timer) until released, as a slow disk would hold the flusher; a committer of 1 KiB
-   * records must then stop well short of the 20,000 it would otherwise append to memory
-   * (20 MiB), finish once writes go through, and every record is there after reopening.
+   * Commits that outrun the disk wait once 4 MiB are pending: the pending buffer stays bounded. The
+   * file layer holds every record write made by another thread than the committer (the log's timer)
+   * until released, as a slow disk would hold the flusher; a committer of 1 KiB records must then
+   * stop well short of the 20,000 it would otherwise append to memory (20 MiB), finish once writes
+   * go through, and every record is there after reopening.
    */
   @Test
   void committersWaitForTheDiskOncePendingBytesReachTheLimit() throws Exception {
@@ -82,17 +81,21 @@ class NoneBatchingTest {
     CountDownLatch writerHeld = new CountDownLatch(1);
     AtomicReference<Thread> committerThread = new AtomicReference<>();
     // a segment's header (position 0) and the committer's own writes go through
-    FileLayer gated = new HookedFiles(FileLayer.standard(), position -> {
-      if (position > 0 && Thread.currentThread() != committerThread.get()) {
-        try {
-          writerHeld.countDown();
-          release.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IOException(e);
-        }
-      }
-    }, HookedFiles.NONE);
+    FileLayer gated =
+        new HookedFiles(
+            FileLayer.standard(),
+            position -> {
+              if (position > 0 && Thread.currentThread() != committerThread.get()) {
+                try {
+                  writerHeld.countDown();
+                  release.await();
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                  throw new IOException(e);
+                }
+              }
+            },
+            HookedFiles.NONE);
     int records = 20_000;
     int size = 1024;
     AtomicLong acknowledged = new AtomicLong();
@@ -105,12 +108,14 @@ class NoneBatchingTest {
         release.countDown();
         throw new AssertionError("the log's timer did not write within 10 s");
       }
-      Thread committer = new Thread(() -> {
-        for (long s = 2; s <= records; s++) {
-          log.sync(log.append(s, 1, LogTesting.payload(s, size)));
-          acknowledged.incrementAndGet();
-        }
-      });
+      Thread committer =
+          new Thread(
+              () -> {
+                for (long s = 2; s <= records; s++) {
+                  log.sync(log.append(s, 1, LogTesting.payload(s, size)));
+                  acknowledged.incrementAndGet();
+                }
+              });
       committer.setDaemon(true);
       committerThread.set(committer);
       committer.start();
@@ -127,8 +132,9 @@ class NoneBatchingTest {
         release.countDown(); // before any assertion: closing the log needs the writes to go
       }
       // 4 MiB of 1 KiB records (plus one batch being written), far below 20,000
-      assertTrue(held < 2 * (4 << 20) / size, "records acknowledged while no write went"
-          + " through: " + held);
+      assertTrue(
+          held < 2 * (4 << 20) / size,
+          "records acknowledged while no write went" + " through: " + held);
       assertTrue(held > (4 << 20) / (2 * size), "the committer ran ahead to the limit: " + held);
       committer.join(30_000);
       assertEquals(records, acknowledged.get());

@@ -34,22 +34,24 @@ class PowerCutTest {
       Object commitLock = new Object();
       Thread[] threads = new Thread[4];
       for (int t = 0; t < threads.length; t++) {
-        threads[t] = new Thread(() -> {
-          try {
-            while (true) {
-              long s;
-              long ticket;
-              synchronized (commitLock) {
-                s = sequence.incrementAndGet();
-                ticket = log.append(s, 1, LogTesting.payload(s, 16 + (int) (s % 300)));
-              }
-              log.sync(ticket);
-              acknowledged.add(s);
-            }
-          } catch (RuntimeException dead) {
-            // the power went: this committer's process is gone
-          }
-        });
+        threads[t] =
+            new Thread(
+                () -> {
+                  try {
+                    while (true) {
+                      long s;
+                      long ticket;
+                      synchronized (commitLock) {
+                        s = sequence.incrementAndGet();
+                        ticket = log.append(s, 1, LogTesting.payload(s, 16 + (int) (s % 300)));
+                      }
+                      log.sync(ticket);
+                      acknowledged.add(s);
+                    }
+                  } catch (RuntimeException dead) {
+                    // the power went: this committer's process is gone
+                  }
+                });
         threads[t].start();
       }
       long deadline = System.nanoTime() + random.nextInt(3_000_000);

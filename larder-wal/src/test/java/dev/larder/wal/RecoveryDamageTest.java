@@ -38,8 +38,9 @@ class RecoveryDamageTest {
         log.sync(log.append(s, 1, LogTesting.payload(s, 20 + (int) s)));
       }
     }
-    segment = DIR.resolve(disk.list(DIR).stream().filter(n -> n.endsWith(".wal")).findFirst()
-        .orElseThrow());
+    segment =
+        DIR.resolve(
+            disk.list(DIR).stream().filter(n -> n.endsWith(".wal")).findFirst().orElseThrow());
     content = disk.content(segment);
     int p = SegmentHeader.BYTES;
     while (p < content.length) {
@@ -123,7 +124,7 @@ class RecoveryDamageTest {
     }
   }
 
-  /** @return the index of the record holding byte {@code at}, or -1 in the header */
+  /** Returns the index of the record holding byte {@code at}, or -1 in the header. */
   private int recordAt(int at) {
     int r = -1;
     for (int i = 0; i < starts.size(); i++) {

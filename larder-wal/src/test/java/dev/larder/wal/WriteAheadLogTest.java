@@ -49,8 +49,10 @@ class WriteAheadLogTest {
   void secondOpenOfADirectoryIsRefusedWithAClearError() throws Exception {
     try (WriteAheadLog log = WriteAheadLog.open(WalConfig.of(dir), new LogTesting.Collected())) {
       assertEquals(0, log.lastSequence());
-      LogDirectoryLockedException e = assertThrows(LogDirectoryLockedException.class,
-          () -> WriteAheadLog.open(WalConfig.of(dir), new LogTesting.Collected()));
+      LogDirectoryLockedException e =
+          assertThrows(
+              LogDirectoryLockedException.class,
+              () -> WriteAheadLog.open(WalConfig.of(dir), new LogTesting.Collected()));
       assertTrue(e.getMessage().contains("in use"), e.getMessage());
     }
     WriteAheadLog.open(WalConfig.of(dir), new LogTesting.Collected()).close();
@@ -66,17 +68,19 @@ class WriteAheadLogTest {
       ExecutorService pool = Executors.newFixedThreadPool(threads);
       List<Future<?>> futures = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
-        futures.add(pool.submit(() -> {
-          for (int i = 0; i < perThread; i++) {
-            long ticket;
-            synchronized (commitLock) {
-              long s = sequence.incrementAndGet();
-              ticket = log.append(s, 1, LogTesting.payload(s, 100));
-            }
-            log.sync(ticket);
-          }
-          return null;
-        }));
+        futures.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < perThread; i++) {
+                    long ticket;
+                    synchronized (commitLock) {
+                      long s = sequence.incrementAndGet();
+                      ticket = log.append(s, 1, LogTesting.payload(s, 100));
+                    }
+                    log.sync(ticket);
+                  }
+                  return null;
+                }));
       }
       for (Future<?> f : futures) {
         f.get();
@@ -84,7 +88,7 @@ class WriteAheadLogTest {
       pool.shutdown();
       assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
       LogStats stats = log.stats();
-      assertEquals(threads * perThread, stats.records());
+      assertEquals(threads * ((long) perThread), stats.records());
       assertEquals(stats.records(), stats.recordsForced());
       // Group commit: one force made more than one commit durable on average.
       assertTrue(stats.forces() < stats.records(), stats.toString());
@@ -139,11 +143,13 @@ class WriteAheadLogTest {
     byte[] bytes = disk.content(file);
     bytes[30] ^= 4;
     disk.replace(file, bytes);
-    LogCorruptedException e = assertThrows(LogCorruptedException.class,
-        () -> WriteAheadLog.open(config, new LogTesting.Collected()));
+    LogCorruptedException e =
+        assertThrows(
+            LogCorruptedException.class,
+            () -> WriteAheadLog.open(config, new LogTesting.Collected()));
     assertEquals("checkpoint-0000000000000001.ckp", e.file());
-    try (WriteAheadLog log = WriteAheadLog.open(config.withSalvage(true),
-        new LogTesting.Collected())) {
+    try (WriteAheadLog log =
+        WriteAheadLog.open(config.withSalvage(true), new LogTesting.Collected())) {
       assertTrue(log.recovery().lostAnything());
       assertTrue(log.recovery().problems().getFirst().contains("checkpoint-"));
     }

@@ -12,24 +12,24 @@ import java.util.stream.Stream;
 import redis.clients.jedis.Jedis;
 
 /**
- * A cluster under {@code ./larder bench server-cluster}, on 127.0.0.1: three Larder members
- * (child JVMs, {@link ServerClusterNode}), or a Redis Cluster of redis-server processes made with
- * {@code redis-cli --cluster create}. Knows the port a cluster-aware client starts from, the
- * resident memory of all its processes, and how many keys it holds. Closing stops every process
- * and deletes their files.
+ * A cluster under {@code ./larder bench server-cluster}, on 127.0.0.1: three Larder members (child
+ * JVMs, {@link ServerClusterNode}), or a Redis Cluster of redis-server processes made with {@code
+ * redis-cli --cluster create}. Knows the port a cluster-aware client starts from, the resident
+ * memory of all its processes, and how many keys it holds. Closing stops every process and deletes
+ * their files.
  */
 abstract class BenchedCluster implements AutoCloseable {
 
-  /** @return the RESP port redis-benchmark --cluster starts from */
+  /** Returns the RESP port redis-benchmark --cluster starts from. */
   abstract int entryPort();
 
-  /** @return the process ids whose resident memory is the cluster's */
+  /** Returns the process ids whose resident memory is the cluster's. */
   abstract List<Long> pids();
 
-  /** @return the keys the cluster holds, each counted once (not once per copy) */
+  /** Returns the keys the cluster holds, each counted once (not once per copy). */
   abstract long keys();
 
-  /** @return the sum of the processes' resident set sizes, in bytes */
+  /** Returns the sum of the processes' resident set sizes, in bytes. */
   long residentBytes() throws IOException {
     long total = 0;
     for (long pid : pids()) {
@@ -69,21 +69,34 @@ abstract class BenchedCluster implements AutoCloseable {
       MemberProcess[] started = new MemberProcess[nodes];
       for (int i = 0; i < nodes; i++) {
         int m = i;
-        Thread t = new Thread(() -> {
-          try {
-            started[m] = MemberProcess.start("512m", ServerClusterNode.class,
-                "resp-port=" + resp[m], "memcache-port=-1", "http-port=-1",
-                "maxmemory=" + maxMemory, "idle-timeout-seconds=0", "max-connections=100000",
-                "cluster=" + name, "cluster-port=" + cluster[m], "peers=" + peers,
-                "cluster-node-name=m" + m, "cluster-size=" + nodes,
-                "cluster-mode=distributed", "cluster-owners=2",
-                "cluster-replication=" + replication);
-          } catch (Exception e) {
-            synchronized (failures) {
-              failures.add(e);
-            }
-          }
-        });
+        Thread t =
+            new Thread(
+                () -> {
+                  try {
+                    started[m] =
+                        MemberProcess.start(
+                            "512m",
+                            ServerClusterNode.class,
+                            "resp-port=" + resp[m],
+                            "memcache-port=-1",
+                            "http-port=-1",
+                            "maxmemory=" + maxMemory,
+                            "idle-timeout-seconds=0",
+                            "max-connections=100000",
+                            "cluster=" + name,
+                            "cluster-port=" + cluster[m],
+                            "peers=" + peers,
+                            "cluster-node-name=m" + m,
+                            "cluster-size=" + nodes,
+                            "cluster-mode=distributed",
+                            "cluster-owners=2",
+                            "cluster-replication=" + replication);
+                  } catch (Exception e) {
+                    synchronized (failures) {
+                      failures.add(e);
+                    }
+                  }
+                });
         t.start();
         starters.add(t);
       }
@@ -141,8 +154,8 @@ abstract class BenchedCluster implements AutoCloseable {
 
   /**
    * A Redis Cluster of {@code masters} masters with {@code replicas} replicas each, from Debian's
-   * redis-server (persistence off, the same maxmemory per process) and
-   * {@code redis-cli --cluster create}.
+   * redis-server (persistence off, the same maxmemory per process) and {@code redis-cli --cluster
+   * create}.
    */
   static BenchedCluster redis(int masters, int replicas, long maxMemory) throws Exception {
     Path dir = Files.createTempDirectory("larder-bench-redis-cluster");
@@ -151,13 +164,36 @@ abstract class BenchedCluster implements AutoCloseable {
     try {
       for (int i = 0; i < masters * (1 + replicas); i++) {
         int port = LoopbackChild.freePort();
-        Process p = new ProcessBuilder("redis-server", "--port", Integer.toString(port),
-            "--bind", "127.0.0.1", "--cluster-enabled", "yes", "--cluster-config-file",
-            dir.resolve("nodes-" + port + ".conf").toString(), "--dir", dir.toString(),
-            "--save", "", "--appendonly", "no", "--maxmemory", Long.toString(maxMemory),
-            "--maxmemory-policy", "allkeys-lru", "--protected-mode", "no", "--daemonize", "no",
-            "--cluster-node-timeout", "5000").redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process p =
+            new ProcessBuilder(
+                    "redis-server",
+                    "--port",
+                    Integer.toString(port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    dir.resolve("nodes-" + port + ".conf").toString(),
+                    "--dir",
+                    dir.toString(),
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--maxmemory",
+                    Long.toString(maxMemory),
+                    "--maxmemory-policy",
+                    "allkeys-lru",
+                    "--protected-mode",
+                    "no",
+                    "--daemonize",
+                    "no",
+                    "--cluster-node-timeout",
+                    "5000")
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         processes.add(p);
         ports.add(port);
         LoopbackChild.awaitPort(p, port, "redis-server (cluster node)");
@@ -167,8 +203,11 @@ abstract class BenchedCluster implements AutoCloseable {
         create.add("127.0.0.1:" + port);
       }
       create.addAll(List.of("--cluster-replicas", Integer.toString(replicas), "--cluster-yes"));
-      Process cli = new ProcessBuilder(create).redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      Process cli =
+          new ProcessBuilder(create)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start();
       if (!cli.waitFor(120, TimeUnit.SECONDS) || cli.exitValue() != 0) {
         cli.destroyForcibly();
         throw new IOException("redis-cli --cluster create failed: " + create);

@@ -13,20 +13,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code ./larder bench cluster}: the replicated-cache benchmark, Larder's
- * clustered cache against Infinispan 15.2 embedded, both over the same JGroups loopback stack, in
- * three shapes: REPLICATED sync, REPLICATED async, DISTRIBUTED owners=2 sync. Per shape: 3 member
- * JVMs, 90% gets and 10% puts of 1 KiB values by {@code threads} client threads on every member;
- * aggregate and per-member ops/s, p50/p99 latency, memory per entry on each member, and the
- * time a fourth member takes to join and receive its state.
+ * {@code ./larder bench cluster}: the replicated-cache benchmark, Larder's clustered cache against
+ * Infinispan 15.2 embedded, both over the same JGroups loopback stack, in three shapes: REPLICATED
+ * sync, REPLICATED async, DISTRIBUTED owners=2 sync. Per shape: 3 member JVMs, 90% gets and 10%
+ * puts of 1 KiB values by {@code threads} client threads on every member; aggregate and per-member
+ * ops/s, p50/p99 latency, memory per entry on each member, and the time a fourth member takes to
+ * join and receive its state.
  *
  * <p>The {@code join} part ({@link ClusterJoinTrial}) loads {@code state} MiB of values into a
- * REPLICATED sync cache of {@code join-nodes} members (2: with the joiner, 3 JVMs), reads each member's memory per entry at that
- * scale, and times a new member joining and receiving all of it.
+ * REPLICATED sync cache of {@code join-nodes} members (2: with the joiner, 3 JVMs), reads each
+ * member's memory per entry at that scale, and times a new member joining and receiving all of it.
  *
- * <p>Parameters: {@code parts} (ops, join), {@code entries} (100,000; 5,000 with --quick),
- * {@code seconds} (20; 5), {@code threads} (4; 2), {@code value} (1024 bytes), {@code nodes}
- * (3), {@code state} (MiB of values in the join part: 1,024; 16), {@code join-nodes} (2).
+ * <p>Parameters: {@code parts} (ops, join), {@code entries} (100,000; 5,000 with --quick), {@code
+ * seconds} (20; 5), {@code threads} (4; 2), {@code value} (1024 bytes), {@code nodes} (3), {@code
+ * state} (MiB of values in the join part: 1,024; 16), {@code join-nodes} (2).
  */
 public final class ClusterBenchScenario implements Scenario {
 
@@ -38,8 +38,7 @@ public final class ClusterBenchScenario implements Scenario {
       new Parameter.WholeNumber("threads", 1, 1_000_000_000, 4, 2);
   private static final Parameter.WholeNumber VALUE =
       new Parameter.WholeNumber("value", 1, 1_000_000_000, 1024, 1024);
-  private static final Parameter.WholeNumber NODES =
-      new Parameter.WholeNumber("nodes", 3, 9, 3, 3);
+  private static final Parameter.WholeNumber NODES = new Parameter.WholeNumber("nodes", 3, 9, 3, 3);
 
   private static final Parameter.WholeNumber STATE =
       new Parameter.WholeNumber("state", 1, 16_384, 1024, 16);
@@ -69,14 +68,15 @@ public final class ClusterBenchScenario implements Scenario {
 
   @Override
   public List<Trial> plan(RunOptions options) {
-    Map<String, String> params = Map.of(
-        "entries", String.valueOf(ENTRIES.get(options)),
-        "seconds", String.valueOf(SECONDS.get(options)),
-        "threads", String.valueOf(THREADS.get(options)),
-        "value", String.valueOf(VALUE.get(options)),
-        "nodes", String.valueOf(NODES.get(options)),
-        "state", String.valueOf(STATE.get(options)),
-        "joinNodes", String.valueOf(JOIN_NODES.get(options)));
+    Map<String, String> params =
+        Map.of(
+            "entries", String.valueOf(ENTRIES.get(options)),
+            "seconds", String.valueOf(SECONDS.get(options)),
+            "threads", String.valueOf(THREADS.get(options)),
+            "value", String.valueOf(VALUE.get(options)),
+            "nodes", String.valueOf(NODES.get(options)),
+            "state", String.valueOf(STATE.get(options)),
+            "joinNodes", String.valueOf(JOIN_NODES.get(options)));
     List<String> parts = PARTS.get(options);
     List<Trial> trials = new ArrayList<>();
     if (parts.contains("ops")) {
@@ -115,24 +115,36 @@ public final class ClusterBenchScenario implements Scenario {
     }
     int entries = (int) trial.longParam("entries");
     int value = (int) trial.longParam("value");
-    long dataMb = (long) entries * (value + 64) >> 20;
+    long dataMb = ((long) entries * (value + 64)) >> 20;
     String heap = Math.max(512, 3 * dataMb + 256) + "m";
-    ClusterBenchTrial.Result r = new ClusterBenchTrial(trial.implementation(),
-        ClusterSubject.Shape.valueOf(trial.label()), (int) trial.longParam("nodes"), entries,
-        value, (int) trial.longParam("threads"), (int) trial.longParam("seconds"), heap,
-        context::progress).run();
-    return List.of(Row.of(trial.implementation())
-        .put("shape", trial.label())
-        .put("opsPerSecond", Math.round(r.opsPerSecond()))
-        .put("perNode", ClusterBenchTrial.join(r.perNodeOps()))
-        .put("p50us", r.p50Micros())
-        .put("p99us", r.p99Micros())
-        .put("errors", r.errors())
-        .put("bytesPerEntry", ClusterBenchTrial.join(r.bytesPerEntry()))
-        .put("joinMillis", r.joinMillis())
-        .put("joinMBps", r.joinMillis() == 0 ? 0
-            : Math.round(r.joinBytes() / 1048576.0 / (r.joinMillis() / 1000.0) * 10) / 10.0)
-        .put("entries", entries));
+    ClusterBenchTrial.Result r =
+        new ClusterBenchTrial(
+                trial.implementation(),
+                ClusterSubject.Shape.valueOf(trial.label()),
+                (int) trial.longParam("nodes"),
+                entries,
+                value,
+                (int) trial.longParam("threads"),
+                (int) trial.longParam("seconds"),
+                heap,
+                context::progress)
+            .run();
+    return List.of(
+        Row.of(trial.implementation())
+            .put("shape", trial.label())
+            .put("opsPerSecond", Math.round(r.opsPerSecond()))
+            .put("perNode", ClusterBenchTrial.join(r.perNodeOps()))
+            .put("p50us", r.p50Micros())
+            .put("p99us", r.p99Micros())
+            .put("errors", r.errors())
+            .put("bytesPerEntry", ClusterBenchTrial.join(r.bytesPerEntry()))
+            .put("joinMillis", r.joinMillis())
+            .put(
+                "joinMBps",
+                r.joinMillis() == 0
+                    ? 0
+                    : Math.round(r.joinBytes() / 1048576.0 / (r.joinMillis() / 1000.0) * 10) / 10.0)
+            .put("entries", entries));
   }
 
   /**
@@ -143,42 +155,52 @@ public final class ClusterBenchScenario implements Scenario {
     int value = (int) trial.longParam("value");
     long stateMb = trial.longParam("state");
     int entries = (int) Math.max(1, (stateMb << 20) / value);
-    String heap = trial.implementation().equals("Larder") ? "1024m"
-        : (Math.max(1024, stateMb * 2 + 512)) + "m";
-    ClusterJoinTrial.Result r = new ClusterJoinTrial(trial.implementation(),
-        (int) trial.longParam("joinNodes"), entries, value, (int) trial.longParam("threads"), heap,
-        context::progress).run();
-    return List.of(Row.of(trial.implementation())
-        .put("shape", "join (REPL_SYNC)")
-        .put("bytesPerEntry", ClusterBenchTrial.join(r.bytesPerEntry()))
-        .put("joinMillis", r.joinMillis())
-        .put("joinMBps", Math.round(r.megabytesPerSecond() * 10) / 10.0)
-        .put("joinMBpcs", Math.round(r.megabytesPerCpuSecond() * 10) / 10.0)
-        .put("transferMillis", r.transferMillis())
-        .put("joinerBytesPerEntry", Math.round(r.joinerBytesPerEntry()))
-        .put("joinEntries", r.joinEntries())
-        .put("loadMillis", r.loadMillis())
-        .put("entries", entries));
+    String heap =
+        trial.implementation().equals("Larder") ? "1024m" : Math.max(1024, stateMb * 2 + 512) + "m";
+    ClusterJoinTrial.Result r =
+        new ClusterJoinTrial(
+                trial.implementation(),
+                (int) trial.longParam("joinNodes"),
+                entries,
+                value,
+                (int) trial.longParam("threads"),
+                heap,
+                context::progress)
+            .run();
+    return List.of(
+        Row.of(trial.implementation())
+            .put("shape", "join (REPL_SYNC)")
+            .put("bytesPerEntry", ClusterBenchTrial.join(r.bytesPerEntry()))
+            .put("joinMillis", r.joinMillis())
+            .put("joinMBps", Math.round(r.megabytesPerSecond() * 10) / 10.0)
+            .put("joinMBpcs", Math.round(r.megabytesPerCpuSecond() * 10) / 10.0)
+            .put("transferMillis", r.transferMillis())
+            .put("joinerBytesPerEntry", Math.round(r.joinerBytesPerEntry()))
+            .put("joinEntries", r.joinEntries())
+            .put("loadMillis", r.loadMillis())
+            .put("entries", entries));
   }
 
   @Override
   public Presentation presentation() {
-    return new Presentation(List.of(
-        Column.of("implementation"),
-        Column.of("shape"),
-        new Column("opsPerSecond", "ops/s (all members)"),
-        new Column("perNode", "ops/s per member"),
-        new Column("p50us", "p50 µs"),
-        new Column("p99us", "p99 µs"),
-        Column.of("errors"),
-        new Column("bytesPerEntry", "bytes/entry per member"),
-        new Column("joinMillis", "join + state ms"),
-        new Column("joinMBps", "state MB/s"),
-        new Column("joinMBpcs", "state MB per CPU s"),
-        new Column("transferMillis", "transfer alone ms"),
-        new Column("joinEntries", "entries joiner holds"),
-        new Column("joinerBytesPerEntry", "joiner bytes/entry"),
-        new Column("loadMillis", "load ms"),
-        Column.of("entries")), List.of());
+    return new Presentation(
+        List.of(
+            Column.of("implementation"),
+            Column.of("shape"),
+            new Column("opsPerSecond", "ops/s (all members)"),
+            new Column("perNode", "ops/s per member"),
+            new Column("p50us", "p50 µs"),
+            new Column("p99us", "p99 µs"),
+            Column.of("errors"),
+            new Column("bytesPerEntry", "bytes/entry per member"),
+            new Column("joinMillis", "join + state ms"),
+            new Column("joinMBps", "state MB/s"),
+            new Column("joinMBpcs", "state MB per CPU s"),
+            new Column("transferMillis", "transfer alone ms"),
+            new Column("joinEntries", "entries joiner holds"),
+            new Column("joinerBytesPerEntry", "joiner bytes/entry"),
+            new Column("loadMillis", "load ms"),
+            Column.of("entries")),
+        List.of());
   }
 }

@@ -7,11 +7,11 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
- * The replicated-cache benchmark for one implementation and shape: {@code nodes} member JVMs on loopback
- * load {@code entries} values of {@code valueSize} bytes (each a share), then every member runs
- * {@code threads} client threads doing 90% gets and 10% puts of uniform random keys for
- * {@code seconds}; then memory per entry is read on each member, and a new member joins and
- * receives its state.
+ * The replicated-cache benchmark for one implementation and shape: {@code nodes} member JVMs on
+ * loopback load {@code entries} values of {@code valueSize} bytes (each a share), then every member
+ * runs {@code threads} client threads doing 90% gets and 10% puts of uniform random keys for {@code
+ * seconds}; then memory per entry is read on each member, and a new member joins and receives its
+ * state.
  */
 final class ClusterBenchTrial {
 
@@ -25,8 +25,15 @@ final class ClusterBenchTrial {
    * @param joinMillis the joiner's time from starting its cache to the end of its state transfer
    * @param joinBytes bytes of key and value the joiner holds after joining
    */
-  record Result(double opsPerSecond, List<Double> perNodeOps, long p50Micros, long p99Micros,
-      long errors, List<Double> bytesPerEntry, long joinMillis, long joinBytes) {}
+  record Result(
+      double opsPerSecond,
+      List<Double> perNodeOps,
+      long p50Micros,
+      long p99Micros,
+      long errors,
+      List<Double> bytesPerEntry,
+      long joinMillis,
+      long joinBytes) {}
 
   private final String implementation;
   private final ClusterSubject.Shape shape;
@@ -38,8 +45,16 @@ final class ClusterBenchTrial {
   private final String heap;
   private final Consumer<String> progress;
 
-  ClusterBenchTrial(String implementation, ClusterSubject.Shape shape, int nodes, int entries,
-      int valueSize, int threads, int seconds, String heap, Consumer<String> progress) {
+  ClusterBenchTrial(
+      String implementation,
+      ClusterSubject.Shape shape,
+      int nodes,
+      int entries,
+      int valueSize,
+      int threads,
+      int seconds,
+      String heap,
+      Consumer<String> progress) {
     this.implementation = implementation;
     this.shape = shape;
     this.nodes = nodes;
@@ -57,8 +72,15 @@ final class ClusterBenchTrial {
     List<MemberProcess> members = new ArrayList<>();
     try {
       for (int i = 0; i < nodes; i++) {
-        members.add(MemberProcess.start(heap, ClusterBenchNode.class, implementation,
-            shape.name(), port, cluster, "m" + i));
+        members.add(
+            MemberProcess.start(
+                heap,
+                ClusterBenchNode.class,
+                implementation,
+                shape.name(),
+                port,
+                cluster,
+                "m" + i));
       }
       MemberProcess.awaitMembers(members, nodes);
       for (MemberProcess m : members) {
@@ -66,8 +88,15 @@ final class ClusterBenchTrial {
       }
       progress.accept(implementation + " " + shape + ": loading " + entries + " entries");
       for (int i = 0; i < nodes; i++) {
-        members.get(i).send("load " + (long) entries * i / nodes + " "
-            + (long) entries * (i + 1) / nodes + " " + valueSize);
+        members
+            .get(i)
+            .send(
+                "load "
+                    + (long) entries * i / nodes
+                    + " "
+                    + (long) entries * (i + 1) / nodes
+                    + " "
+                    + valueSize);
       }
       for (MemberProcess m : members) {
         m.answer(1800);
@@ -94,14 +123,21 @@ final class ClusterBenchTrial {
         bytesPerEntry.add(held == 0 ? 0 : Long.parseLong(r[0]) / (double) held);
       }
       progress.accept(implementation + " " + shape + ": a member joins");
-      MemberProcess joiner = MemberProcess.start(heap, ClusterBenchNode.class, implementation,
-          shape.name(), port, cluster, "joiner");
+      MemberProcess joiner =
+          MemberProcess.start(
+              heap, ClusterBenchNode.class, implementation, shape.name(), port, cluster, "joiner");
       members.add(joiner);
       long joinMillis = Long.parseLong(joiner.ask("rebalanced", 1800));
       long held = Long.parseLong(joiner.ask("memory", 300).split(" ")[1]);
       p50s.sort(null);
-      return new Result(perNode.stream().mapToDouble(Double::doubleValue).sum(), perNode,
-          p50s.get(p50s.size() / 2), p99, errors, bytesPerEntry, joinMillis,
+      return new Result(
+          perNode.stream().mapToDouble(Double::doubleValue).sum(),
+          perNode,
+          p50s.get(p50s.size() / 2),
+          p99,
+          errors,
+          bytesPerEntry,
+          joinMillis,
           held * (valueSize + 8L));
     } finally {
       for (MemberProcess m : members) {

@@ -8,10 +8,10 @@ import java.util.function.Consumer;
 /**
  * The join part of {@code ./larder bench cluster}: {@code nodes} member JVMs of a REPLICATED sync
  * cache on loopback hold {@code entries} values of {@code valueSize} bytes (each member loads a
- * share with {@code threads} threads), so that every member holds all of them; each member's
- * memory per entry is read at that scale; then a new member joins, and the time from the start
- * of its cache to holding every entry is measured. In REPLICATED mode the joiner's share is the
- * whole state, so the bytes it receives are the bytes loaded.
+ * share with {@code threads} threads), so that every member holds all of them; each member's memory
+ * per entry is read at that scale; then a new member joins, and the time from the start of its
+ * cache to holding every entry is measured. In REPLICATED mode the joiner's share is the whole
+ * state, so the bytes it receives are the bytes loaded.
  */
 final class ClusterJoinTrial {
 
@@ -21,21 +21,27 @@ final class ClusterJoinTrial {
    * @param joinMillis the joiner's time from starting its cache to holding its share
    * @param joinEntries entries the joiner holds after joining
    * @param joinBytes bytes of key and value the joiner holds after joining
-   * @param transferMillis the state transfer's own time, as the joiner reports it (0: not
-   *     reported)
+   * @param transferMillis the state transfer's own time, as the joiner reports it (0: not reported)
    * @param joinerBytesPerEntry the joiner's memory growth over the entries it holds
-   * @param cpuNanos CPU time of the join: the joiner JVM's CPU time from just before it starts
-   *     its cache until it holds its share, plus the other members' CPU time meanwhile
+   * @param cpuNanos CPU time of the join: the joiner JVM's CPU time from just before it starts its
+   *     cache until it holds its share, plus the other members' CPU time meanwhile
    */
-  record Result(long loadMillis, List<Double> bytesPerEntry, long joinMillis, long joinEntries,
-      long joinBytes, long transferMillis, double joinerBytesPerEntry, long cpuNanos) {
+  record Result(
+      long loadMillis,
+      List<Double> bytesPerEntry,
+      long joinMillis,
+      long joinEntries,
+      long joinBytes,
+      long transferMillis,
+      double joinerBytesPerEntry,
+      long cpuNanos) {
 
-    /** @return the joiner's received bytes over its join time, in MiB/s */
+    /** Returns the joiner's received bytes over its join time, in MiB/s. */
     double megabytesPerSecond() {
       return joinMillis == 0 ? 0 : joinBytes / 1048576.0 / (joinMillis / 1000.0);
     }
 
-    /** @return the joiner's received bytes over the CPU time of the join, in MiB per CPU second */
+    /** Returns the joiner's received bytes over the CPU time of the join, in MiB per CPU second. */
     double megabytesPerCpuSecond() {
       return cpuNanos == 0 ? 0 : joinBytes / 1048576.0 / (cpuNanos / 1e9);
     }
@@ -49,8 +55,14 @@ final class ClusterJoinTrial {
   private final String heap;
   private final Consumer<String> progress;
 
-  ClusterJoinTrial(String implementation, int nodes, int entries, int valueSize, int threads,
-      String heap, Consumer<String> progress) {
+  ClusterJoinTrial(
+      String implementation,
+      int nodes,
+      int entries,
+      int valueSize,
+      int threads,
+      String heap,
+      Consumer<String> progress) {
     this.implementation = implementation;
     this.nodes = nodes;
     this.entries = entries;
@@ -67,19 +79,29 @@ final class ClusterJoinTrial {
     List<MemberProcess> members = new ArrayList<>();
     try {
       for (int i = 0; i < nodes; i++) {
-        members.add(MemberProcess.start(heap, ClusterBenchNode.class, implementation, shape,
-            port, cluster, "m" + i));
+        members.add(
+            MemberProcess.start(
+                heap, ClusterBenchNode.class, implementation, shape, port, cluster, "m" + i));
       }
       MemberProcess.awaitMembers(members, nodes);
       for (MemberProcess m : members) {
         m.ask("rebalanced", 600);
       }
-      progress.accept(implementation + " join: loading " + entries + " entries of " + valueSize
-          + " B");
+      progress.accept(
+          implementation + " join: loading " + entries + " entries of " + valueSize + " B");
       long loadStart = System.nanoTime();
       for (int i = 0; i < nodes; i++) {
-        members.get(i).send("fill " + (long) entries * i / nodes + " "
-            + (long) entries * (i + 1) / nodes + " " + valueSize + " " + threads);
+        members
+            .get(i)
+            .send(
+                "fill "
+                    + (long) entries * i / nodes
+                    + " "
+                    + (long) entries * (i + 1) / nodes
+                    + " "
+                    + valueSize
+                    + " "
+                    + threads);
       }
       for (MemberProcess m : members) {
         m.answer(3600);
@@ -94,8 +116,9 @@ final class ClusterJoinTrial {
       for (MemberProcess m : members) {
         membersCpu -= Long.parseLong(m.ask("cpu", 60));
       }
-      MemberProcess joiner = MemberProcess.start(heap, ClusterBenchNode.class, implementation,
-          shape, port, cluster, "joiner");
+      MemberProcess joiner =
+          MemberProcess.start(
+              heap, ClusterBenchNode.class, implementation, shape, port, cluster, "joiner");
       members.add(joiner);
       long joinMillis = Long.parseLong(joiner.ask("rebalanced", 3600));
       long cpu = Long.parseLong(joiner.ask("cpu", 60)) + membersCpu;
@@ -106,8 +129,15 @@ final class ClusterJoinTrial {
       String memory = joiner.ask("memory", 600);
       long held = Long.parseLong(memory.split(" ")[1]);
       long keyBytes = 1 + String.valueOf(entries - 1).length();
-      return new Result(loadMillis, bytesPerEntry, joinMillis, held,
-          held * (valueSize + keyBytes), Long.parseLong(transfer[0]), perEntry(memory), cpu);
+      return new Result(
+          loadMillis,
+          bytesPerEntry,
+          joinMillis,
+          held,
+          held * (valueSize + keyBytes),
+          Long.parseLong(transfer[0]),
+          perEntry(memory),
+          cpu);
     } finally {
       for (MemberProcess m : members) {
         m.stop();

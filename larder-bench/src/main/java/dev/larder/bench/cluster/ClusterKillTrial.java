@@ -19,15 +19,14 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * A kill trial: N member JVMs on the loopback stack under continuous SYNC writes; every
- * {@code pauseMillis} one member, picked at random, is killed with SIGKILL, the survivors are
- * given time to see the view and restore their copies, and a fresh JVM takes its place and
- * rejoins; the next kill comes once every member has finished its state transfer. At the end
- * the writers stop and every member checks every acknowledged write of every incarnation.
- * Members are configured as a deployment that knows its size would be: with
- * {@code initialClusterSize(nodes)}, so that a restarted member that fails to find the cluster
- * on a loaded host (and founds one of its own until MERGE3 merges it back) takes no writes
- * meanwhile; the first members start together.
+ * A kill trial: N member JVMs on the loopback stack under continuous SYNC writes; every {@code
+ * pauseMillis} one member, picked at random, is killed with SIGKILL, the survivors are given time
+ * to see the view and restore their copies, and a fresh JVM takes its place and rejoins; the next
+ * kill comes once every member has finished its state transfer. At the end the writers stop and
+ * every member checks every acknowledged write of every incarnation. Members are configured as a
+ * deployment that knows its size would be: with {@code initialClusterSize(nodes)}, so that a
+ * restarted member that fails to find the cluster on a loaded host (and founds one of its own until
+ * MERGE3 merges it back) takes no writes meanwhile; the first members start together.
  *
  * <p>Child JVMs are started and stopped here, bind 127.0.0.1 only, and every wait is bounded.
  */
@@ -40,11 +39,17 @@ public final class ClusterKillTrial {
    * @param losses acknowledged writes not readable with their latest value, summed over members
    * @param verifiedMembers members that verified
    * @param millis wall-clock time of the trial
-   * @param detail empty without losses; else each member's losses, the first keys it lost, and
-   *     the warnings every incarnation logged, for finding the cause
+   * @param detail empty without losses; else each member's losses, the first keys it lost, and the
+   *     warnings every incarnation logged, for finding the cause
    */
-  public record Result(int kills, long acked, long keys, long losses, int verifiedMembers,
-      long millis, String detail) {}
+  public record Result(
+      int kills,
+      long acked,
+      long keys,
+      long losses,
+      int verifiedMembers,
+      long millis,
+      String detail) {}
 
   /** Lines of a member's standard error kept in a result's detail, at most, per incarnation. */
   private static final int DETAIL_LINES = 20;
@@ -72,8 +77,8 @@ public final class ClusterKillTrial {
    * @param pauseMillis time between a rejoin and the next kill
    * @param progress where to report progress lines
    */
-  public ClusterKillTrial(ClusterMode mode, int nodes, int kills, long pauseMillis,
-      Consumer<String> progress) {
+  public ClusterKillTrial(
+      ClusterMode mode, int nodes, int kills, long pauseMillis, Consumer<String> progress) {
     if (nodes < 3) {
       throw new IllegalArgumentException("a kill trial needs at least 3 nodes, got " + nodes);
     }
@@ -125,7 +130,12 @@ public final class ClusterKillTrial {
         losses += lost;
         perMember.append(names.get(c)).append(": ").append(lost).append(" losses; ");
       }
-      return new Result(done, acked, keys, losses, members.size(),
+      return new Result(
+          done,
+          acked,
+          keys,
+          losses,
+          members.size(),
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - trialStart),
           losses == 0 ? "" : perMember + events.toString() + stderrDigest());
     } finally {
@@ -140,15 +150,25 @@ public final class ClusterKillTrial {
   private List<MemberProcess> startMembers(int count) throws Exception {
     List<String> newNames = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      newNames.add("m" + (incarnations++));
+      newNames.add("m" + incarnations++);
     }
     ExecutorService starters = Executors.newFixedThreadPool(count);
     try {
       List<Future<MemberProcess>> starting = new ArrayList<>();
       for (String name : newNames) {
-        starting.add(starters.submit(() -> MemberProcess.start("256m",
-            errors.resolve(name + ".err"), KillTrialNode.class, port, cluster, name,
-            mode.name(), logs.resolve(name + ".log").toString(), String.valueOf(nodes))));
+        starting.add(
+            starters.submit(
+                () ->
+                    MemberProcess.start(
+                        "256m",
+                        errors.resolve(name + ".err"),
+                        KillTrialNode.class,
+                        port,
+                        cluster,
+                        name,
+                        mode.name(),
+                        logs.resolve(name + ".log").toString(),
+                        String.valueOf(nodes))));
       }
       List<MemberProcess> started = new ArrayList<>();
       Exception failure = null;
@@ -176,8 +196,11 @@ public final class ClusterKillTrial {
   }
 
   private void event(String what) {
-    events.append(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - trialStart)).append(" ms: ")
-        .append(what).append("; ");
+    events
+        .append(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - trialStart))
+        .append(" ms: ")
+        .append(what)
+        .append("; ");
   }
 
   /** The warnings and loss lines of every incarnation's standard error. */
@@ -185,12 +208,20 @@ public final class ClusterKillTrial {
     StringBuilder out = new StringBuilder();
     try (Stream<Path> files = Files.list(errors)) {
       for (Path f : files.sorted().toList()) {
-        List<String> kept = Files.readAllLines(f).stream()
-            .filter(l -> l.startsWith("WARNING") || l.startsWith("SEVERE")
-                || l.startsWith("loss:") || l.startsWith("put failed:"))
-            .limit(DETAIL_LINES).toList();
+        List<String> kept =
+            Files.readAllLines(f).stream()
+                .filter(
+                    l ->
+                        l.startsWith("WARNING")
+                            || l.startsWith("SEVERE")
+                            || l.startsWith("loss:")
+                            || l.startsWith("put failed:"))
+                .limit(DETAIL_LINES)
+                .toList();
         if (!kept.isEmpty()) {
-          out.append("\n").append(f.getFileName()).append(":\n  ")
+          out.append("\n")
+              .append(f.getFileName())
+              .append(":\n  ")
               .append(String.join("\n  ", kept));
         }
       }

@@ -16,13 +16,17 @@ import org.infinispan.manager.DefaultCacheManager;
 
 /**
  * One member of a clustered cache under benchmark: Larder's or Infinispan's (embedded, heap
- * storage), both over the same JGroups stack ({@link Stacks#LOOPBACK}: the same protocols, the
- * same timeouts). Thread-safe as the underlying caches are.
+ * storage), both over the same JGroups stack ({@link Stacks#LOOPBACK}: the same protocols, the same
+ * timeouts). Thread-safe as the underlying caches are.
  */
 interface ClusterSubject extends AutoCloseable {
 
   /** The three shapes of the benchmark. */
-  enum Shape { REPL_SYNC, REPL_ASYNC, DIST_SYNC }
+  enum Shape {
+    REPL_SYNC,
+    REPL_ASYNC,
+    DIST_SYNC
+  }
 
   byte[] get(String key);
 
@@ -30,12 +34,12 @@ interface ClusterSubject extends AutoCloseable {
 
   int members();
 
-  /** @return entries held in this member's memory (its own and its backups) */
+  /** Returns entries held in this member's memory (its own and its backups). */
   long localEntries();
 
   /**
-   * @return the last state transfer's own duration in ms and its bytes, "0 0" if the
-   *     implementation does not report them
+   * Returns the last state transfer's own duration in ms and its bytes, "0 0" if the implementation
+   * does not report them.
    */
   default String lastTransfer() {
     return "0 0";
@@ -60,14 +64,22 @@ interface ClusterSubject extends AutoCloseable {
     private final ClusteredCache<String, byte[]> cache;
 
     LarderSubject(Shape shape, String cluster, String name) {
-      cache = ClusteredCache.builder(Codecs.forType(String.class), Codecs.bytes())
-          .cluster(ClusterConfig.builder().stack(Stacks.LOOPBACK).clusterName(cluster)
-              .nodeName(name)
-              .mode(shape == Shape.DIST_SYNC ? ClusterMode.DISTRIBUTED : ClusterMode.REPLICATED)
-              .owners(2)
-              .replication(shape == Shape.REPL_ASYNC ? Replication.ASYNC : Replication.SYNC)
-              .timeout(Duration.ofSeconds(15)).build())
-          .build();
+      cache =
+          ClusteredCache.builder(Codecs.forType(String.class), Codecs.bytes())
+              .cluster(
+                  ClusterConfig.builder()
+                      .stack(Stacks.LOOPBACK)
+                      .clusterName(cluster)
+                      .nodeName(name)
+                      .mode(
+                          shape == Shape.DIST_SYNC
+                              ? ClusterMode.DISTRIBUTED
+                              : ClusterMode.REPLICATED)
+                      .owners(2)
+                      .replication(shape == Shape.REPL_ASYNC ? Replication.ASYNC : Replication.SYNC)
+                      .timeout(Duration.ofSeconds(15))
+                      .build())
+              .build();
     }
 
     @Override
@@ -121,17 +133,25 @@ interface ClusterSubject extends AutoCloseable {
 
     InfinispanSubject(Shape shape, String cluster, String name) {
       GlobalConfigurationBuilder global = GlobalConfigurationBuilder.defaultClusteredBuilder();
-      global.transport().clusterName(cluster).nodeName(name)
+      global
+          .transport()
+          .clusterName(cluster)
+          .nodeName(name)
           .addProperty("configurationFile", Stacks.LOOPBACK);
       global.jmx().enabled(false);
       global.cacheContainer().statistics(false);
       ConfigurationBuilder config = new ConfigurationBuilder();
       config.statistics().enabled(false);
-      config.clustering().cacheMode(switch (shape) {
-        case REPL_SYNC -> CacheMode.REPL_SYNC;
-        case REPL_ASYNC -> CacheMode.REPL_ASYNC;
-        case DIST_SYNC -> CacheMode.DIST_SYNC;
-      }).hash().numOwners(2);
+      config
+          .clustering()
+          .cacheMode(
+              switch (shape) {
+                case REPL_SYNC -> CacheMode.REPL_SYNC;
+                case REPL_ASYNC -> CacheMode.REPL_ASYNC;
+                case DIST_SYNC -> CacheMode.DIST_SYNC;
+              })
+          .hash()
+          .numOwners(2);
       manager = new DefaultCacheManager(global.build(), true);
       manager.defineConfiguration("bench", config.build());
       cache = manager.<String, byte[]>getCache("bench").getAdvancedCache();

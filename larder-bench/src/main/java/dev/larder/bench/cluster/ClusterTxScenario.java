@@ -25,22 +25,20 @@ import java.util.stream.Collectors;
  * once) and {@code partitions} partitions of one random member from the rest, {@code pause} ms
  * apart. Rows: commits, aborts, unknown outcomes, anomalies by kind (the history checker, process
  * order), forbidden ones (SERIALIZABLE: any; SNAPSHOT: any but G2), lost acknowledged appends,
- * divergent members, wrong sums, in-doubt transactions committed and aborted by
- * reconfigurations.
+ * divergent members, wrong sums, in-doubt transactions committed and aborted by reconfigurations.
  *
- * <p>The {@code throughput} part ({@link TxThroughputTrial}): Larder (serializable, without a
- * log and with one) and Infinispan 15.2 (REPL_SYNC, optimistic, REPEATABLE_READ with its
- * write-skew check) on {@code nodes} JVMs over the same JGroups stack; for each of
- * {@code threads} per member and {@code conflict} percent of transactions on 10 shared hot keys,
- * transfers (read two keys, write both) for {@code seconds}: commits a second and abort share.
+ * <p>The {@code throughput} part ({@link TxThroughputTrial}): Larder (serializable, without a log
+ * and with one) and Infinispan 15.2 (REPL_SYNC, optimistic, REPEATABLE_READ with its write-skew
+ * check) on {@code nodes} JVMs over the same JGroups stack; for each of {@code threads} per member
+ * and {@code conflict} percent of transactions on 10 shared hot keys, transfers (read two keys,
+ * write both) for {@code seconds}: commits a second and abort share.
  */
 public final class ClusterTxScenario implements Scenario {
 
   private static final List<String> PART_NAMES = List.of("faults", "throughput");
   private static final Parameter.Choices PARTS =
       new Parameter.Choices("parts", PART_NAMES, PART_NAMES, PART_NAMES);
-  private static final Parameter.WholeNumber NODES =
-      new Parameter.WholeNumber("nodes", 3, 9, 3, 3);
+  private static final Parameter.WholeNumber NODES = new Parameter.WholeNumber("nodes", 3, 9, 3, 3);
   private static final Parameter.WholeNumber KILLS =
       new Parameter.WholeNumber("kills", 0, 1_000_000, 100, 3);
   private static final Parameter.WholeNumber KILL_ALL_EVERY =
@@ -74,25 +72,37 @@ public final class ClusterTxScenario implements Scenario {
 
   @Override
   public List<Parameter> parameters() {
-    return List.of(PARTS, NODES, KILLS, KILL_ALL_EVERY, PARTITIONS, PAUSE, CLIENTS, THREADS,
-        CONFLICT, SECONDS);
+    return List.of(
+        PARTS,
+        NODES,
+        KILLS,
+        KILL_ALL_EVERY,
+        PARTITIONS,
+        PAUSE,
+        CLIENTS,
+        THREADS,
+        CONFLICT,
+        SECONDS);
   }
 
   @Override
   public List<Trial> plan(RunOptions options) {
-    Map<String, String> params = Map.of(
-        "nodes", String.valueOf(NODES.get(options)),
-        "kills", String.valueOf(KILLS.get(options)),
-        "killAllEvery", String.valueOf(KILL_ALL_EVERY.get(options)),
-        "partitions", String.valueOf(PARTITIONS.get(options)),
-        "pause", String.valueOf(PAUSE.get(options)),
-        "clients", String.valueOf(CLIENTS.get(options)),
-        "threads", THREADS.get(options).stream().map(String::valueOf)
-            .collect(Collectors.joining(",")),
-        "conflict", CONFLICT.get(options).stream().map(String::valueOf)
-            .collect(Collectors.joining(",")),
-        "seconds", String.valueOf(SECONDS.get(options)),
-        "warmup", options.quick() ? "1" : "10");
+    Map<String, String> params =
+        Map.of(
+            "nodes", String.valueOf(NODES.get(options)),
+            "kills", String.valueOf(KILLS.get(options)),
+            "killAllEvery", String.valueOf(KILL_ALL_EVERY.get(options)),
+            "partitions", String.valueOf(PARTITIONS.get(options)),
+            "pause", String.valueOf(PAUSE.get(options)),
+            "clients", String.valueOf(CLIENTS.get(options)),
+            "threads",
+                THREADS.get(options).stream().map(String::valueOf).collect(Collectors.joining(",")),
+            "conflict",
+                CONFLICT.get(options).stream()
+                    .map(String::valueOf)
+                    .collect(Collectors.joining(",")),
+            "seconds", String.valueOf(SECONDS.get(options)),
+            "warmup", options.quick() ? "1" : "10");
     List<Trial> trials = new ArrayList<>();
     if (PARTS.get(options).contains("faults")) {
       for (Isolation level : Isolation.values()) {
@@ -128,51 +138,67 @@ public final class ClusterTxScenario implements Scenario {
 
   private static List<Row> faults(Trial trial, TrialContext context) throws Exception {
     Isolation level = Isolation.valueOf(trial.implementation().substring("Larder ".length()));
-    TxFaultTrial.Result r = new TxFaultTrial((int) trial.longParam("nodes"),
-        (int) trial.longParam("kills"), (int) trial.longParam("killAllEvery"),
-        (int) trial.longParam("partitions"), trial.longParam("pause"),
-        (int) trial.longParam("clients"), level, context::progress).run();
+    TxFaultTrial.Result r =
+        new TxFaultTrial(
+                (int) trial.longParam("nodes"),
+                (int) trial.longParam("kills"),
+                (int) trial.longParam("killAllEvery"),
+                (int) trial.longParam("partitions"),
+                trial.longParam("pause"),
+                (int) trial.longParam("clients"),
+                level,
+                context::progress)
+            .run();
     if (!r.detail().isEmpty()) {
       context.progress(r.detail());
     }
     int total = r.anomalies().values().stream().mapToInt(Integer::intValue).sum();
-    return List.of(Row.of(trial.implementation())
-        .put("isolation", level.name())
-        .put("nodes", trial.longParam("nodes"))
-        .put("kills", r.kills())
-        .put("killAll", r.killAlls())
-        .put("partitions", r.partitions())
-        .put("commits", r.commits())
-        .put("aborts", r.aborts())
-        .put("unknown", r.unknown())
-        .put("anomalies", total)
-        .put("anomalyKinds", r.anomalies().isEmpty() ? "none" : r.anomalies().toString())
-        .put("forbidden", r.forbidden())
-        .put("lost", r.lost())
-        .put("divergent", r.divergent())
-        .put("sumViolations", r.sumViolations())
-        .put("inDoubtCommitted", r.inDoubtCommitted())
-        .put("inDoubtAborted", r.inDoubtAborted())
-        .put("seconds", r.millis() / 1000.0));
+    return List.of(
+        Row.of(trial.implementation())
+            .put("isolation", level.name())
+            .put("nodes", trial.longParam("nodes"))
+            .put("kills", r.kills())
+            .put("killAll", r.killAlls())
+            .put("partitions", r.partitions())
+            .put("commits", r.commits())
+            .put("aborts", r.aborts())
+            .put("unknown", r.unknown())
+            .put("anomalies", total)
+            .put("anomalyKinds", r.anomalies().isEmpty() ? "none" : r.anomalies().toString())
+            .put("forbidden", r.forbidden())
+            .put("lost", r.lost())
+            .put("divergent", r.divergent())
+            .put("sumViolations", r.sumViolations())
+            .put("inDoubtCommitted", r.inDoubtCommitted())
+            .put("inDoubtAborted", r.inDoubtAborted())
+            .put("seconds", r.millis() / 1000.0));
   }
 
   private static List<Row> throughput(Trial trial, TrialContext context) throws Exception {
-    List<TxThroughputTrial.Cell> cells = new TxThroughputTrial(trial.implementation(),
-        (int) trial.longParam("nodes"), longs(trial.param("threads")),
-        longs(trial.param("conflict")), (int) trial.longParam("seconds"),
-        (int) trial.longParam("warmup"), context::progress).run();
+    List<TxThroughputTrial.Cell> cells =
+        new TxThroughputTrial(
+                trial.implementation(),
+                (int) trial.longParam("nodes"),
+                longs(trial.param("threads")),
+                longs(trial.param("conflict")),
+                (int) trial.longParam("seconds"),
+                (int) trial.longParam("warmup"),
+                context::progress)
+            .run();
     List<Row> rows = new ArrayList<>();
     for (TxThroughputTrial.Cell c : cells) {
-      rows.add(Row.of(trial.implementation())
-          .put("isolation", trial.implementation().equals("Infinispan") ? "REPEATABLE_READ"
-              : "SERIALIZABLE")
-          .put("threads", c.threads())
-          .put("conflictPercent", c.conflictPercent())
-          .put("commitsPerSecond", Math.round(c.commitsPerSecond()))
-          .put("abortPercent", Math.round(c.abortPercent() * 10) / 10.0)
-          .put("commits", c.commits())
-          .put("aborts", c.aborts())
-          .put("errors", c.errors()));
+      rows.add(
+          Row.of(trial.implementation())
+              .put(
+                  "isolation",
+                  trial.implementation().equals("Infinispan") ? "REPEATABLE_READ" : "SERIALIZABLE")
+              .put("threads", c.threads())
+              .put("conflictPercent", c.conflictPercent())
+              .put("commitsPerSecond", Math.round(c.commitsPerSecond()))
+              .put("abortPercent", Math.round(c.abortPercent() * 10) / 10.0)
+              .put("commits", c.commits())
+              .put("aborts", c.aborts())
+              .put("errors", c.errors()));
     }
     return rows;
   }
@@ -187,26 +213,28 @@ public final class ClusterTxScenario implements Scenario {
 
   @Override
   public Presentation presentation() {
-    return new Presentation(List.of(
-        Column.of("implementation"),
-        Column.of("isolation"),
-        Column.of("kills"),
-        new Column("killAll", "kills of all"),
-        Column.of("partitions"),
-        Column.of("commits"),
-        Column.of("aborts"),
-        Column.of("unknown"),
-        Column.of("anomalies"),
-        new Column("anomalyKinds", "anomalies by kind"),
-        new Column("forbidden", "forbidden anomalies"),
-        new Column("lost", "lost acknowledged commits"),
-        Column.of("divergent"),
-        new Column("sumViolations", "wrong sums"),
-        new Column("inDoubtCommitted", "in doubt: committed"),
-        new Column("inDoubtAborted", "in doubt: aborted"),
-        Column.of("threads"),
-        new Column("conflictPercent", "conflict %"),
-        new Column("commitsPerSecond", "commits/s"),
-        new Column("abortPercent", "aborts %")), List.of());
+    return new Presentation(
+        List.of(
+            Column.of("implementation"),
+            Column.of("isolation"),
+            Column.of("kills"),
+            new Column("killAll", "kills of all"),
+            Column.of("partitions"),
+            Column.of("commits"),
+            Column.of("aborts"),
+            Column.of("unknown"),
+            Column.of("anomalies"),
+            new Column("anomalyKinds", "anomalies by kind"),
+            new Column("forbidden", "forbidden anomalies"),
+            new Column("lost", "lost acknowledged commits"),
+            Column.of("divergent"),
+            new Column("sumViolations", "wrong sums"),
+            new Column("inDoubtCommitted", "in doubt: committed"),
+            new Column("inDoubtAborted", "in doubt: aborted"),
+            Column.of("threads"),
+            new Column("conflictPercent", "conflict %"),
+            new Column("commitsPerSecond", "commits/s"),
+            new Column("abortPercent", "aborts %")),
+        List.of());
   }
 }

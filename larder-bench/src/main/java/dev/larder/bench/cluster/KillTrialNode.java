@@ -21,12 +21,11 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One member of a kill trial, in its own JVM. A writer thread puts (SYNC) keys of its own,
- * logging each attempt before the put ({@code A key value}) and each acknowledgement after it
- * ({@code K key value}) to a file, so the log survives a SIGKILL. Commands on stdin, one answer
- * line each: {@code members}, {@code rebalanced}, {@code stop} (stop writing),
- * {@code verify LOGDIR} (check every acknowledged write of every log against this member's
- * reads), {@code quit}.
+ * One member of a kill trial, in its own JVM. A writer thread puts (SYNC) keys of its own, logging
+ * each attempt before the put ({@code A key value}) and each acknowledgement after it ({@code K key
+ * value}) to a file, so the log survives a SIGKILL. Commands on stdin, one answer line each: {@code
+ * members}, {@code rebalanced}, {@code stop} (stop writing), {@code verify LOGDIR} (check every
+ * acknowledged write of every log against this member's reads), {@code quit}.
  *
  * <p>Arguments: port, cluster name, node name, mode, log file, the cluster's size (its
  * initialClusterSize: a member takes no writes before its view holds that many members).
@@ -41,19 +40,27 @@ public final class KillTrialNode {
     System.setProperty("larder.cluster.port", args[0]);
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     ClusterMode mode = ClusterMode.valueOf(args[3]);
-    try (ClusteredCache<String, String> cache = ClusteredCache.builder(String.class, String.class)
-        .cluster(ClusterConfig.builder().stack(Stacks.LOOPBACK).clusterName(args[1])
-            .nodeName(args[2]).mode(mode).owners(2).timeout(Duration.ofSeconds(5))
-            .initialClusterSize(Integer.parseInt(args[5]))
-            .segments(64).build())
-        .build()) {
+    try (ClusteredCache<String, String> cache =
+        ClusteredCache.builder(String.class, String.class)
+            .cluster(
+                ClusterConfig.builder()
+                    .stack(Stacks.LOOPBACK)
+                    .clusterName(args[1])
+                    .nodeName(args[2])
+                    .mode(mode)
+                    .owners(2)
+                    .timeout(Duration.ofSeconds(5))
+                    .initialClusterSize(Integer.parseInt(args[5]))
+                    .segments(64)
+                    .build())
+            .build()) {
       out.println("ready");
       AtomicBoolean stop = new AtomicBoolean();
       Thread writer = new Thread(() -> write(cache, args[2], Path.of(args[4]), stop));
       writer.setDaemon(true);
       writer.start();
-      BufferedReader in = new BufferedReader(new InputStreamReader(System.in,
-          StandardCharsets.UTF_8));
+      BufferedReader in =
+          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         String[] w = line.trim().split(" ");
         switch (w[0]) {
@@ -74,8 +81,8 @@ public final class KillTrialNode {
     }
   }
 
-  private static void write(ClusteredCache<String, String> cache, String incarnation, Path log,
-      AtomicBoolean stop) {
+  private static void write(
+      ClusteredCache<String, String> cache, String incarnation, Path log, AtomicBoolean stop) {
     try (Writer w = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
       long failures = 0;
       for (long i = 0; !stop.get(); i++) {
@@ -102,8 +109,8 @@ public final class KillTrialNode {
 
   /**
    * Reads every log in the directory; each key's last acknowledged value must be read here, or a
-   * value attempted after it (an unacknowledged write may have landed). Anything else, including
-   * a value that was never attempted, is a loss.
+   * value attempted after it (an unacknowledged write may have landed). Anything else, including a
+   * value that was never attempted, is a loss.
    *
    * @return {@code acked=N keys=M losses=L}
    */
@@ -135,8 +142,14 @@ public final class KillTrialNode {
       if (read == null || !allowed.get(e.getKey()).contains(read)) {
         losses++;
         if (losses <= 5) {
-          System.err.println("loss: " + e.getKey() + " acked " + e.getValue() + " read " + read
-              + (cache.isLocalOwner(e.getKey()) ? " (owned here)" : " (owned elsewhere)"));
+          System.err.println(
+              "loss: "
+                  + e.getKey()
+                  + " acked "
+                  + e.getValue()
+                  + " read "
+                  + read
+                  + (cache.isLocalOwner(e.getKey()) ? " (owned here)" : " (owned elsewhere)"));
         }
       }
     }

@@ -14,8 +14,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A cluster member in a child JVM (same classpath, 127.0.0.1 only), spoken to one command line
- * at a time over stdin/stdout. Every wait is bounded.
+ * A cluster member in a child JVM (same classpath, 127.0.0.1 only), spoken to one command line at a
+ * time over stdin/stdout. Every wait is bounded.
  */
 final class MemberProcess {
 
@@ -26,16 +26,19 @@ final class MemberProcess {
   private MemberProcess(Process process) {
     this.process = process;
     this.in = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
-    Thread reader = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
-          StandardCharsets.UTF_8))) {
-        for (String l = r.readLine(); l != null; l = r.readLine()) {
-          lines.add(l);
-        }
-      } catch (IOException e) {
-        lines.add("io-error " + e.getMessage());
-      }
-    });
+    Thread reader =
+        new Thread(
+            () -> {
+              try (BufferedReader r =
+                  new BufferedReader(
+                      new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String l = r.readLine(); l != null; l = r.readLine()) {
+                  lines.add(l);
+                }
+              } catch (IOException e) {
+                lines.add("io-error " + e.getMessage());
+              }
+            });
     reader.setDaemon(true);
     reader.start();
   }
@@ -43,9 +46,9 @@ final class MemberProcess {
   /**
    * Starts {@code mainClass} with the arguments and waits for its {@code ready} line.
    *
-   * @param heap -Xmx (and -Xms, pre-touched, so that resident growth is native memory)
-   *     The environment variable {@code LARDER_BENCH_MEMBER_JVM_ARGS} (space-separated) adds
-   *     options to every member JVM, e.g. a flight recording for profiling.
+   * @param heap -Xmx (and -Xms, pre-touched, so that resident growth is native memory) The
+   *     environment variable {@code LARDER_BENCH_MEMBER_JVM_ARGS} (space-separated) adds options to
+   *     every member JVM, e.g. a flight recording for profiling.
    */
   static MemberProcess start(String heap, Class<?> mainClass, String... args) throws Exception {
     return start(heap, null, mainClass, args);
@@ -58,23 +61,37 @@ final class MemberProcess {
    */
   static MemberProcess start(String heap, Path stderr, Class<?> mainClass, String... args)
       throws Exception {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xms" + heap, "-Xmx" + heap, "-XX:+AlwaysPreTouch", "-Djava.net.preferIPv4Stack=true",
-        "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-        "-cp", System.getProperty("java.class.path"), mainClass.getName()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xms" + heap,
+                "-Xmx" + heap,
+                "-XX:+AlwaysPreTouch",
+                "-Djava.net.preferIPv4Stack=true",
+                "--enable-native-access=ALL-UNNAMED",
+                "--sun-misc-unsafe-memory-access=allow",
+                "-cp",
+                System.getProperty("java.class.path"),
+                mainClass.getName()));
     String extra = System.getenv("LARDER_BENCH_MEMBER_JVM_ARGS");
     if (extra != null && !extra.isBlank()) {
       command.addAll(1, List.of(extra.trim().split("\\s+")));
     }
     command.addAll(List.of(args));
-    Process p = new ProcessBuilder(command).redirectError(stderr == null
-        ? ProcessBuilder.Redirect.DISCARD : ProcessBuilder.Redirect.to(stderr.toFile())).start();
+    Process p =
+        new ProcessBuilder(command)
+            .redirectError(
+                stderr == null
+                    ? ProcessBuilder.Redirect.DISCARD
+                    : ProcessBuilder.Redirect.to(stderr.toFile()))
+            .start();
     MemberProcess m = new MemberProcess(p);
     // lines before "ready" are the JVM's own (e.g. a flight recording's start): skipped
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     String ready = null;
-    while (!"ready".equals(ready) && System.nanoTime() < deadline
+    while (!"ready".equals(ready)
+        && System.nanoTime() < deadline
         && (ready == null || !ready.startsWith("io-error"))) {
       ready = m.lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
@@ -82,15 +99,17 @@ final class MemberProcess {
       boolean exited = !p.isAlive();
       p.destroyForcibly();
       // the member's own words, for a failure that a CI log must explain on its own
-      throw new IllegalStateException(mainClass.getSimpleName() + " did not start: "
-          + (ready == null ? "no ready line in 120 s" : ready)
-          + (exited ? " (it exited, code " + p.waitFor() + ")" : " (killed)")
-          + (stderr == null ? "" : "; its standard error ends: " + tail(stderr)));
+      throw new IllegalStateException(
+          mainClass.getSimpleName()
+              + " did not start: "
+              + (ready == null ? "no ready line in 120 s" : ready)
+              + (exited ? " (it exited, code " + p.waitFor() + ")" : " (killed)")
+              + (stderr == null ? "" : "; its standard error ends: " + tail(stderr)));
     }
     return m;
   }
 
-  /** @return the last 2,000 characters of a member's standard error file, or why not */
+  /** Returns the last 2,000 characters of a member's standard error file, or why not. */
   private static String tail(Path file) {
     try {
       String all = Files.readString(file, StandardCharsets.UTF_8);
@@ -107,8 +126,8 @@ final class MemberProcess {
   String answer(int seconds) throws InterruptedException {
     String l = lines.poll(seconds, TimeUnit.SECONDS);
     if (l == null) {
-      throw new IllegalStateException("member " + process.pid() + " did not answer in " + seconds
-          + " s");
+      throw new IllegalStateException(
+          "member " + process.pid() + " did not answer in " + seconds + " s");
     }
     return l;
   }

@@ -17,14 +17,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code ./larder bench server-cluster}: three Larder members (distributed, two owners per key,
- * SYNC and ASYNC replication) against a Redis Cluster of three masters and of three masters with
- * a replica each, every one started by its trial on 127.0.0.1 (redis-server with
- * {@code --cluster-enabled yes}, joined by {@code redis-cli --cluster create}). For each:
- * memory per key after {@code keys} SETs of {@code value}-byte values (the processes' resident
- * growth over the keys held, each key counted once), then {@code redis-benchmark --cluster}
- * SET and GET at each pipeline depth of {@code pipelines}, {@code clients} connections,
- * {@code requests} requests. Larder with two owners and Redis with a replica per master both
- * keep two copies of each key.
+ * SYNC and ASYNC replication) against a Redis Cluster of three masters and of three masters with a
+ * replica each, every one started by its trial on 127.0.0.1 (redis-server with {@code
+ * --cluster-enabled yes}, joined by {@code redis-cli --cluster create}). For each: memory per key
+ * after {@code keys} SETs of {@code value}-byte values (the processes' resident growth over the
+ * keys held, each key counted once), then {@code redis-benchmark --cluster} SET and GET at each
+ * pipeline depth of {@code pipelines}, {@code clients} connections, {@code requests} requests.
+ * Larder with two owners and Redis with a replica per master both keep two copies of each key.
  */
 public final class ServerClusterBenchScenario implements Scenario {
 
@@ -36,12 +35,14 @@ public final class ServerClusterBenchScenario implements Scenario {
       new Parameter.WholeNumber("requests", 1_000, 1_000_000_000, 1_000_000, 50_000);
   private static final Parameter.WholeNumber CLIENTS =
       new Parameter.WholeNumber("clients", 1, 10_000, 50, 50);
-  private static final Parameter.WholeNumbers PIPELINES = new Parameter.WholeNumbers(
-      "pipelines", 1, 1_000, List.of(1L, 16L), List.of(1L, 16L));
-  private static final Parameter.Choices SUBJECTS = new Parameter.Choices("subjects",
-      List.of("larder-sync", "larder-async", "redis-3", "redis-3+3"),
-      List.of("larder-sync", "larder-async", "redis-3", "redis-3+3"),
-      List.of("larder-sync", "larder-async", "redis-3", "redis-3+3"));
+  private static final Parameter.WholeNumbers PIPELINES =
+      new Parameter.WholeNumbers("pipelines", 1, 1_000, List.of(1L, 16L), List.of(1L, 16L));
+  private static final Parameter.Choices SUBJECTS =
+      new Parameter.Choices(
+          "subjects",
+          List.of("larder-sync", "larder-async", "redis-3", "redis-3+3"),
+          List.of("larder-sync", "larder-async", "redis-3", "redis-3+3"),
+          List.of("larder-sync", "larder-async", "redis-3", "redis-3+3"));
   private static final long MAX_MEMORY = 1L << 30;
 
   @Override
@@ -64,20 +65,32 @@ public final class ServerClusterBenchScenario implements Scenario {
   public List<Trial> plan(RunOptions options) {
     List<Trial> trials = new ArrayList<>();
     for (String subject : SUBJECTS.get(options)) {
-      String name = switch (subject) {
-        case "larder-sync" -> "Larder 3 members SYNC (owners 2)";
-        case "larder-async" -> "Larder 3 members ASYNC (owners 2)";
-        case "redis-3" -> "Redis Cluster 3 masters";
-        default -> "Redis Cluster 3 masters + 3 replicas";
-      };
+      String name =
+          switch (subject) {
+            case "larder-sync" -> "Larder 3 members SYNC (owners 2)";
+            case "larder-async" -> "Larder 3 members ASYNC (owners 2)";
+            case "redis-3" -> "Redis Cluster 3 masters";
+            default -> "Redis Cluster 3 masters + 3 replicas";
+          };
       if (options.includes(name)) {
-        trials.add(new Trial(name, subject, Map.of("subject", subject,
-            "keys", String.valueOf(KEYS.get(options)),
-            "value", String.valueOf(VALUE.get(options)),
-            "requests", String.valueOf(REQUESTS.get(options)),
-            "clients", String.valueOf(CLIENTS.get(options)),
-            "pipelines", String.join(",", PIPELINES.get(options).stream()
-                .map(String::valueOf).toList()))));
+        trials.add(
+            new Trial(
+                name,
+                subject,
+                Map.of(
+                    "subject",
+                    subject,
+                    "keys",
+                    String.valueOf(KEYS.get(options)),
+                    "value",
+                    String.valueOf(VALUE.get(options)),
+                    "requests",
+                    String.valueOf(REQUESTS.get(options)),
+                    "clients",
+                    String.valueOf(CLIENTS.get(options)),
+                    "pipelines",
+                    String.join(
+                        ",", PIPELINES.get(options).stream().map(String::valueOf).toList()))));
       }
     }
     return trials;
@@ -97,18 +110,21 @@ public final class ServerClusterBenchScenario implements Scenario {
   public List<Row> run(Trial trial, TrialContext context) throws Exception {
     for (String tool : List.of("redis-server", "redis-cli", "redis-benchmark")) {
       if (!onPath(tool)) {
-        return List.of(Row.unavailable(trial.implementation(), tool + " is not installed"
-            + " (Debian package redis-server / redis-tools)"));
+        return List.of(
+            Row.unavailable(
+                trial.implementation(),
+                tool + " is not installed" + " (Debian package redis-server / redis-tools)"));
       }
     }
     String subject = trial.param("subject");
     List<Row> rows = new ArrayList<>();
-    try (BenchedCluster cluster = switch (subject) {
-      case "larder-sync" -> BenchedCluster.larder("sync", MAX_MEMORY);
-      case "larder-async" -> BenchedCluster.larder("async", MAX_MEMORY);
-      case "redis-3" -> BenchedCluster.redis(3, 0, MAX_MEMORY);
-      default -> BenchedCluster.redis(3, 1, MAX_MEMORY);
-    }) {
+    try (BenchedCluster cluster =
+        switch (subject) {
+          case "larder-sync" -> BenchedCluster.larder("sync", MAX_MEMORY);
+          case "larder-async" -> BenchedCluster.larder("async", MAX_MEMORY);
+          case "redis-3" -> BenchedCluster.redis(3, 0, MAX_MEMORY);
+          default -> BenchedCluster.redis(3, 1, MAX_MEMORY);
+        }) {
       long keys = trial.longParam("keys");
       int value = (int) trial.longParam("value");
       context.progress("loading " + keys + " keys");
@@ -117,35 +133,70 @@ public final class ServerClusterBenchScenario implements Scenario {
       Thread.sleep(2000);
       long held = cluster.keys();
       long after = cluster.residentBytes();
-      rows.add(Row.of(trial.implementation()).put("test", "memory").put("keys", held)
-          .put("bytesPerKey", held == 0 ? 0 : (double) (after - before) / held)
-          .put("residentMiB", after / (1024.0 * 1024.0)));
+      rows.add(
+          Row.of(trial.implementation())
+              .put("test", "memory")
+              .put("keys", held)
+              .put("bytesPerKey", held == 0 ? 0 : (double) (after - before) / held)
+              .put("residentMiB", after / (1024.0 * 1024.0)));
       for (String pipeline : trial.param("pipelines").split(",")) {
         for (String test : List.of("set", "get")) {
           context.progress(test + " pipeline " + pipeline);
-          double[] r = benchmark(cluster.entryPort(), test, (int) trial.longParam("clients"),
-              Integer.parseInt(pipeline), value, trial.longParam("requests"), keys);
-          rows.add(Row.of(trial.implementation()).put("test", test.toUpperCase())
-              .put("pipeline", Integer.parseInt(pipeline)).put("rps", r[0])
-              .put("p50Ms", r[1]).put("p99Ms", r[2]));
+          double[] r =
+              benchmark(
+                  cluster.entryPort(),
+                  test,
+                  (int) trial.longParam("clients"),
+                  Integer.parseInt(pipeline),
+                  value,
+                  trial.longParam("requests"),
+                  keys);
+          rows.add(
+              Row.of(trial.implementation())
+                  .put("test", test.toUpperCase())
+                  .put("pipeline", Integer.parseInt(pipeline))
+                  .put("rps", r[0])
+                  .put("p50Ms", r[1])
+                  .put("p99Ms", r[2]));
         }
       }
     }
     return rows;
   }
 
-  /** @return requests per second, p50 and p99 latency (ms) of one redis-benchmark --cluster run */
-  private static double[] benchmark(int port, String test, int clients, int pipeline,
-      int value, long requests, long keyspace) throws IOException, InterruptedException {
-    List<String> command = List.of("redis-benchmark", "--cluster", "-h", "127.0.0.1", "-p",
-        Integer.toString(port), "-t", test, "-c", Integer.toString(clients), "-P",
-        Integer.toString(pipeline), "-d", Integer.toString(value), "-n",
-        Long.toString(requests), "-r", Long.toString(keyspace), "--csv");
+  /** Returns requests per second, p50 and p99 latency (ms) of one redis-benchmark --cluster run. */
+  private static double[] benchmark(
+      int port, String test, int clients, int pipeline, int value, long requests, long keyspace)
+      throws IOException, InterruptedException {
+    List<String> command =
+        List.of(
+            "redis-benchmark",
+            "--cluster",
+            "-h",
+            "127.0.0.1",
+            "-p",
+            Integer.toString(port),
+            "-t",
+            test,
+            "-c",
+            Integer.toString(clients),
+            "-P",
+            Integer.toString(pipeline),
+            "-d",
+            Integer.toString(value),
+            "-n",
+            Long.toString(requests),
+            "-r",
+            Long.toString(keyspace),
+            "--csv");
     java.nio.file.Path out = java.nio.file.Files.createTempFile("redis-benchmark", ".csv");
     String text;
     try {
-      Process p = new ProcessBuilder(command).redirectErrorStream(true)
-          .redirectOutput(out.toFile()).start();
+      Process p =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(out.toFile())
+              .start();
       long limit = Math.max(600, requests / 1_000);
       boolean done = p.waitFor(limit, TimeUnit.SECONDS);
       if (!done) {
@@ -153,8 +204,10 @@ public final class ServerClusterBenchScenario implements Scenario {
       }
       text = java.nio.file.Files.readString(out, StandardCharsets.UTF_8);
       if (!done || p.exitValue() != 0) {
-        throw new IOException(String.join(" ", command) + (done ? " failed: "
-            : " did not finish in " + limit + " s: ") + text);
+        throw new IOException(
+            String.join(" ", command)
+                + (done ? " failed: " : " did not finish in " + limit + " s: ")
+                + text);
       }
     } finally {
       java.nio.file.Files.deleteIfExists(out);
@@ -162,8 +215,9 @@ public final class ServerClusterBenchScenario implements Scenario {
     for (String line : text.split("\n")) {
       String[] f = line.replace("\"", "").split(",");
       if (f.length >= 7 && f[0].equalsIgnoreCase(test)) {
-        return new double[] {Double.parseDouble(f[1]), Double.parseDouble(f[4]),
-            Double.parseDouble(f[6])};
+        return new double[] {
+          Double.parseDouble(f[1]), Double.parseDouble(f[4]), Double.parseDouble(f[6])
+        };
       }
     }
     throw new IOException("redis-benchmark --cluster gave no " + test + " figure: " + text);
@@ -180,15 +234,17 @@ public final class ServerClusterBenchScenario implements Scenario {
 
   @Override
   public Presentation presentation() {
-    return new Presentation(List.of(
-        Column.of("implementation"),
-        Column.of("test"),
-        Column.of("pipeline"),
-        new Column("rps", "requests/s"),
-        new Column("p50Ms", "p50 ms"),
-        new Column("p99Ms", "p99 ms"),
-        Column.of("keys"),
-        new Column("bytesPerKey", "resident bytes per key"),
-        new Column("residentMiB", "resident MiB")), List.of());
+    return new Presentation(
+        List.of(
+            Column.of("implementation"),
+            Column.of("test"),
+            Column.of("pipeline"),
+            new Column("rps", "requests/s"),
+            new Column("p50Ms", "p50 ms"),
+            new Column("p99Ms", "p99 ms"),
+            Column.of("keys"),
+            new Column("bytesPerKey", "resident bytes per key"),
+            new Column("residentMiB", "resident MiB")),
+        List.of());
   }
 }

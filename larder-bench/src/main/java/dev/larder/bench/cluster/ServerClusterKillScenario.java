@@ -13,20 +13,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code ./larder bench server-cluster-kill}: kill and partition trials of clustered Larder
- * servers ({@link ServerClusterKillTrial}): {@code nodes} member JVMs (3), real Redis clients
- * writing through every member, {@code kills} SIGKILLs of a random member, each restarted (100;
- * 3 with --quick), then {@code partitions} cuts of a random member from the others, held
- * {@code hold} ms and healed (0 by default; say {@code -P partitions=N}); every acknowledged
- * write is then read back through every member. One trial per {@code modes} (replicated,
- * distributed with 2 owners) and {@code handling} (quorum; allow-all to see what it loses).
- * Rows: mode, partitionHandling, kills, partitions, acknowledged, lost (goal 0 under quorum),
- * refused (writes a minority side refused with CLUSTERDOWN).
+ * {@code ./larder bench server-cluster-kill}: kill and partition trials of clustered Larder servers
+ * ({@link ServerClusterKillTrial}): {@code nodes} member JVMs (3), real Redis clients writing
+ * through every member, {@code kills} SIGKILLs of a random member, each restarted (100; 3 with
+ * --quick), then {@code partitions} cuts of a random member from the others, held {@code hold} ms
+ * and healed (0 by default; say {@code -P partitions=N}); every acknowledged write is then read
+ * back through every member. One trial per {@code modes} (replicated, distributed with 2 owners)
+ * and {@code handling} (quorum; allow-all to see what it loses). Rows: mode, partitionHandling,
+ * kills, partitions, acknowledged, lost (goal 0 under quorum), refused (writes a minority side
+ * refused with CLUSTERDOWN).
  */
 public final class ServerClusterKillScenario implements Scenario {
 
-  private static final Parameter.WholeNumber NODES =
-      new Parameter.WholeNumber("nodes", 3, 9, 3, 3);
+  private static final Parameter.WholeNumber NODES = new Parameter.WholeNumber("nodes", 3, 9, 3, 3);
   private static final Parameter.WholeNumber KILLS =
       new Parameter.WholeNumber("kills", 0, 1_000_000, 100, 3);
   private static final Parameter.WholeNumber PARTITIONS =
@@ -35,11 +34,15 @@ public final class ServerClusterKillScenario implements Scenario {
       new Parameter.WholeNumber("pause", 0, 1_000_000_000, 1000, 300);
   private static final Parameter.WholeNumber HOLD =
       new Parameter.WholeNumber("hold", 0, 1_000_000_000, 3000, 2000);
-  private static final Parameter.Choices MODES = new Parameter.Choices("modes",
-      List.of("replicated", "distributed"), List.of("replicated", "distributed"),
-      List.of("replicated", "distributed"));
-  private static final Parameter.Choices HANDLING = new Parameter.Choices("handling",
-      List.of("quorum", "allow-all"), List.of("quorum"), List.of("quorum"));
+  private static final Parameter.Choices MODES =
+      new Parameter.Choices(
+          "modes",
+          List.of("replicated", "distributed"),
+          List.of("replicated", "distributed"),
+          List.of("replicated", "distributed"));
+  private static final Parameter.Choices HANDLING =
+      new Parameter.Choices(
+          "handling", List.of("quorum", "allow-all"), List.of("quorum"), List.of("quorum"));
 
   @Override
   public String name() {
@@ -64,12 +67,25 @@ public final class ServerClusterKillScenario implements Scenario {
       for (String handling : HANDLING.get(options)) {
         String name = "Larder " + mode + " " + handling;
         if (options.includes(name)) {
-          trials.add(new Trial(name, mode + "-" + handling, Map.of("mode", mode,
-              "handling", handling, "nodes", String.valueOf(NODES.get(options)),
-              "kills", String.valueOf(KILLS.get(options)),
-              "partitions", String.valueOf(PARTITIONS.get(options)),
-              "pause", String.valueOf(PAUSE.get(options)),
-              "hold", String.valueOf(HOLD.get(options)))));
+          trials.add(
+              new Trial(
+                  name,
+                  mode + "-" + handling,
+                  Map.of(
+                      "mode",
+                      mode,
+                      "handling",
+                      handling,
+                      "nodes",
+                      String.valueOf(NODES.get(options)),
+                      "kills",
+                      String.valueOf(KILLS.get(options)),
+                      "partitions",
+                      String.valueOf(PARTITIONS.get(options)),
+                      "pause",
+                      String.valueOf(PAUSE.get(options)),
+                      "hold",
+                      String.valueOf(HOLD.get(options)))));
         }
       }
     }
@@ -88,37 +104,47 @@ public final class ServerClusterKillScenario implements Scenario {
 
   @Override
   public List<Row> run(Trial trial, TrialContext context) throws Exception {
-    ServerClusterKillTrial.Result r = new ServerClusterKillTrial(trial.param("mode"),
-        trial.param("handling"), (int) trial.longParam("nodes"),
-        (int) trial.longParam("kills"), (int) trial.longParam("partitions"),
-        trial.longParam("pause"), trial.longParam("hold"), context::progress).run();
+    ServerClusterKillTrial.Result r =
+        new ServerClusterKillTrial(
+                trial.param("mode"),
+                trial.param("handling"),
+                (int) trial.longParam("nodes"),
+                (int) trial.longParam("kills"),
+                (int) trial.longParam("partitions"),
+                trial.longParam("pause"),
+                trial.longParam("hold"),
+                context::progress)
+            .run();
     if (r.lost() > 0) {
       context.progress("lost: " + r.detail());
     }
-    return List.of(Row.of(trial.implementation())
-        .put("mode", trial.param("mode"))
-        .put("partitionHandling", trial.param("handling"))
-        .put("nodes", trial.longParam("nodes"))
-        .put("kills", r.kills())
-        .put("partitions", r.partitions())
-        .put("acknowledged", r.acknowledged())
-        .put("keys", r.keys())
-        .put("lost", r.lost())
-        .put("refused", r.refused())
-        .put("seconds", r.millis() / 1000.0));
+    return List.of(
+        Row.of(trial.implementation())
+            .put("mode", trial.param("mode"))
+            .put("partitionHandling", trial.param("handling"))
+            .put("nodes", trial.longParam("nodes"))
+            .put("kills", r.kills())
+            .put("partitions", r.partitions())
+            .put("acknowledged", r.acknowledged())
+            .put("keys", r.keys())
+            .put("lost", r.lost())
+            .put("refused", r.refused())
+            .put("seconds", r.millis() / 1000.0));
   }
 
   @Override
   public Presentation presentation() {
-    return new Presentation(List.of(
-        Column.of("implementation"),
-        Column.of("nodes"),
-        Column.of("kills"),
-        Column.of("partitions"),
-        new Column("acknowledged", "acknowledged writes"),
-        Column.of("keys"),
-        new Column("lost", "lost (reads, summed over members)"),
-        new Column("refused", "refused (CLUSTERDOWN)"),
-        Column.of("seconds")), List.of());
+    return new Presentation(
+        List.of(
+            Column.of("implementation"),
+            Column.of("nodes"),
+            Column.of("kills"),
+            Column.of("partitions"),
+            new Column("acknowledged", "acknowledged writes"),
+            Column.of("keys"),
+            new Column("lost", "lost (reads, summed over members)"),
+            new Column("refused", "refused (CLUSTERDOWN)"),
+            Column.of("seconds")),
+        List.of());
   }
 }

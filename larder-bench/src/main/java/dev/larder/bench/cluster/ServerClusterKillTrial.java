@@ -30,17 +30,17 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * 127.0.0.1 ({@link ServerClusterNode}), written through by real Redis clients (Jedis, one writer
  * per member, each on keys of its own with increasing values), which record every acknowledged
  * reply. Then, one at a time: {@code kills} SIGKILLs of a random member, each restarted under its
- * name and ports once the others see it gone; and {@code partitions} cuts of a random member
- * from the others (JGroups' DISCARD in every member, see {@link ServerClusterNode}) held for
- * {@code holdMillis}, then healed. Each event waits for the cluster to be whole, available and
- * rebalanced before the next. At the end the writers stop and every acknowledged write is read
- * back through every member: a key whose value there is older than its last acknowledged one
- * (or absent) is lost. Writes refused with CLUSTERDOWN (a member on a minority side under
- * quorum) are counted as refused.
+ * name and ports once the others see it gone; and {@code partitions} cuts of a random member from
+ * the others (JGroups' DISCARD in every member, see {@link ServerClusterNode}) held for {@code
+ * holdMillis}, then healed. Each event waits for the cluster to be whole, available and rebalanced
+ * before the next. At the end the writers stop and every acknowledged write is read back through
+ * every member: a key whose value there is older than its last acknowledged one (or absent) is
+ * lost. Writes refused with CLUSTERDOWN (a member on a minority side under quorum) are counted as
+ * refused.
  *
  * <p>Members start with {@code cluster-size} = nodes (a restarted member waits to see the whole
- * cluster before it serves), so the first ones start together. Every wait is bounded; child
- * JVMs are stopped, and their files deleted, at the end.
+ * cluster before it serves), so the first ones start together. Every wait is bounded; child JVMs
+ * are stopped, and their files deleted, at the end.
  */
 public final class ServerClusterKillTrial {
 
@@ -49,18 +49,25 @@ public final class ServerClusterKillTrial {
    * @param partitions partitions made and healed
    * @param acknowledged acknowledged writes
    * @param keys distinct keys with an acknowledged write
-   * @param lost reads of a key, through some member, older than its last acknowledged write
-   *     (summed over members)
+   * @param lost reads of a key, through some member, older than its last acknowledged write (summed
+   *     over members)
    * @param refused writes refused with CLUSTERDOWN
    * @param millis wall-clock time
    * @param detail empty without losses; else the first lost keys, for finding the cause
    */
-  public record Result(int kills, int partitions, long acknowledged, long keys, long lost,
-      long refused, long millis, String detail) {}
+  public record Result(
+      int kills,
+      int partitions,
+      long acknowledged,
+      long keys,
+      long lost,
+      long refused,
+      long millis,
+      String detail) {}
 
   /**
-   * Writes per key: each key is written this many times in a row, then never again, so that a
-   * loss (a value older than the last acknowledged one) cannot be hidden by a later overwrite.
+   * Writes per key: each key is written this many times in a row, then never again, so that a loss
+   * (a value older than the last acknowledged one) cannot be hidden by a later overwrite.
    */
   private static final int WRITES_PER_KEY = 10;
 
@@ -73,8 +80,8 @@ public final class ServerClusterKillTrial {
   private final long holdMillis;
   private final Consumer<String> progress;
   private final Random random = new Random();
-  private final String cluster = "server-kill-" + ProcessHandle.current().pid() + "-"
-      + System.nanoTime();
+  private final String cluster =
+      "server-kill-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
   private final int[] respPorts;
   private final int[] clusterPorts;
   private final MemberProcess[] members;
@@ -90,8 +97,15 @@ public final class ServerClusterKillTrial {
    * @param holdMillis how long a partition lasts
    * @param progress where progress lines go
    */
-  public ServerClusterKillTrial(String mode, String handling, int nodes, int kills,
-      int partitions, long pauseMillis, long holdMillis, Consumer<String> progress) {
+  public ServerClusterKillTrial(
+      String mode,
+      String handling,
+      int nodes,
+      int kills,
+      int partitions,
+      long pauseMillis,
+      long holdMillis,
+      Consumer<String> progress) {
     if (nodes < 3) {
       throw new IllegalArgumentException("a kill trial needs at least 3 nodes, got " + nodes);
     }
@@ -146,8 +160,14 @@ public final class ServerClusterKillTrial {
       writers.stop();
       awaitWhole();
       Verification v = verify(writers);
-      return new Result(killed, cut, writers.acknowledged.get(), writers.acked.size(), v.lost,
-          writers.refused.get(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
+      return new Result(
+          killed,
+          cut,
+          writers.acknowledged.get(),
+          writers.acked.size(),
+          v.lost,
+          writers.refused.get(),
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
           v.detail);
     } finally {
       if (writers != null) {
@@ -204,12 +224,23 @@ public final class ServerClusterKillTrial {
     for (int j = 0; j < nodes; j++) {
       peers.append(j == 0 ? "" : ",").append("127.0.0.1[").append(clusterPorts[j]).append(']');
     }
-    return MemberProcess.start("192m", errors.resolve("m" + i + "-" + System.nanoTime()),
-        ServerClusterNode.class, "resp-port=" + respPorts[i], "memcache-port=-1",
-        "http-port=-1", "maxmemory=64mb", "cluster=" + cluster,
-        "cluster-port=" + clusterPorts[i], "peers=" + peers, "cluster-node-name=m" + i,
-        "cluster-size=" + nodes, "cluster-mode=" + mode, "cluster-owners=2",
-        "cluster-partition-handling=" + handling, "cluster-timeout=5000",
+    return MemberProcess.start(
+        "192m",
+        errors.resolve("m" + i + "-" + System.nanoTime()),
+        ServerClusterNode.class,
+        "resp-port=" + respPorts[i],
+        "memcache-port=-1",
+        "http-port=-1",
+        "maxmemory=64mb",
+        "cluster=" + cluster,
+        "cluster-port=" + clusterPorts[i],
+        "peers=" + peers,
+        "cluster-node-name=m" + i,
+        "cluster-size=" + nodes,
+        "cluster-mode=" + mode,
+        "cluster-owners=2",
+        "cluster-partition-handling=" + handling,
+        "cluster-timeout=5000",
         "cluster-command-threads=16");
   }
 
@@ -231,8 +262,7 @@ public final class ServerClusterKillTrial {
     }
   }
 
-  private static void awaitMembers(List<MemberProcess> members, int n)
-      throws InterruptedException {
+  private static void awaitMembers(List<MemberProcess> members, int n) throws InterruptedException {
     MemberProcess.awaitMembers(members, n);
   }
 
@@ -274,8 +304,8 @@ public final class ServerClusterKillTrial {
       }
       List<Map.Entry<String, long[]>> keys = new ArrayList<>(writers.acked.entrySet());
       for (int from = 0; from < keys.size(); from += 1000) {
-        List<Map.Entry<String, long[]>> batch = keys.subList(from,
-            Math.min(keys.size(), from + 1000));
+        List<Map.Entry<String, long[]>> batch =
+            keys.subList(from, Math.min(keys.size(), from + 1000));
         for (int i = 0; i < nodes; i++) {
           Pipeline p = readers.get(i).pipelined();
           List<Response<String>> reads = new ArrayList<>();
@@ -290,9 +320,17 @@ public final class ServerClusterKillTrial {
             if (seq < v[0] || seq > v[1]) {
               lost++;
               if (lost <= 10) {
-                detail.append(batch.get(k).getKey()).append(": acknowledged ").append(v[0])
-                    .append(", last sent ").append(v[1]).append(", member m").append(i)
-                    .append(" read ").append(read).append("; ");
+                detail
+                    .append(batch.get(k).getKey())
+                    .append(": acknowledged ")
+                    .append(v[0])
+                    .append(", last sent ")
+                    .append(v[1])
+                    .append(", member m")
+                    .append(i)
+                    .append(" read ")
+                    .append(read)
+                    .append("; ");
               }
             }
           }
@@ -320,11 +358,11 @@ public final class ServerClusterKillTrial {
   }
 
   /**
-   * One writer thread per member, each over its own RESP connection (reconnected after a
-   * failure), writing {@code w<member>:k<seq / 10>} = {@code w<member>:<seq>} with an increasing
-   * seq: each key ten times, then the next.
-   * For each key: the last acknowledged seq and the last one sent (a write that failed may still
-   * have landed, so a read may return anything from the one to the other).
+   * One writer thread per member, each over its own RESP connection (reconnected after a failure),
+   * writing {@code w<member>:k<seq / 10>} = {@code w<member>:<seq>} with an increasing seq: each
+   * key ten times, then the next. For each key: the last acknowledged seq and the last one sent (a
+   * write that failed may still have landed, so a read may return anything from the one to the
+   * other).
    */
   private static final class Writers {
     final Map<String, long[]> acked = new ConcurrentHashMap<>();

@@ -21,12 +21,12 @@ import org.jgroups.stack.ProtocolStack;
 import org.jgroups.util.NameCache;
 
 /**
- * One member of a server kill trial, in its own JVM: a {@link LarderServer} with the settings
- * given as {@code name=value} arguments (a cluster member on 127.0.0.1), driven one command line
- * at a time over stdin/stdout: {@code members}, {@code rebalanced}, {@code available},
- * {@code cut NAME...} (JGroups' DISCARD, inserted above the transport, drops everything from
- * and to those members: a partition made for the test), {@code heal}, {@code quit}. Its clients
- * are the trial's, over RESP.
+ * One member of a server kill trial, in its own JVM: a {@link LarderServer} with the settings given
+ * as {@code name=value} arguments (a cluster member on 127.0.0.1), driven one command line at a
+ * time over stdin/stdout: {@code members}, {@code rebalanced}, {@code available}, {@code cut
+ * NAME...} (JGroups' DISCARD, inserted above the transport, drops everything from and to those
+ * members: a partition made for the test), {@code heal}, {@code quit}. Its clients are the trial's,
+ * over RESP.
  */
 public final class ServerClusterNode {
 
@@ -49,8 +49,8 @@ public final class ServerClusterNode {
       DISCARD discard = new DISCARD();
       channel.getProtocolStack().insertProtocol(discard, ProtocolStack.Position.ABOVE, TP.class);
       out.println("ready");
-      BufferedReader in = new BufferedReader(new InputStreamReader(System.in,
-          StandardCharsets.UTF_8));
+      BufferedReader in =
+          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         String[] w = line.trim().split(" ");
         switch (w[0]) {
@@ -58,8 +58,8 @@ public final class ServerClusterNode {
           case "rebalanced" -> out.println(store.awaitRebalanced(Duration.ofSeconds(30)));
           case "available" -> out.println(store.available());
           case "cut" -> {
-            Set<String> names = Set.of(w).stream().filter(n -> !n.equals("cut"))
-                .collect(Collectors.toSet());
+            Set<String> names =
+                Set.of(w).stream().filter(n -> !n.equals("cut")).collect(Collectors.toSet());
             for (Address a : channel.getView().getMembers()) {
               if (names.contains(NameCache.get(a))) {
                 discard.addIgnoreMember(a);

@@ -2,8 +2,8 @@ package dev.larder.bench.cluster;
 
 import dev.larder.cluster.ClusterConfig;
 import dev.larder.cluster.ClusteredTxStore;
-import dev.larder.cluster.internal.tx.ClusterTxEngine;
 import dev.larder.cluster.Stacks;
+import dev.larder.cluster.internal.tx.ClusterTxEngine;
 import dev.larder.codec.Codecs;
 import dev.larder.tx.Isolation;
 import dev.larder.tx.Transaction;
@@ -38,22 +38,22 @@ import org.infinispan.transaction.lookup.EmbeddedTransactionManagerLookup;
 
 /**
  * One member of the clustered-transaction throughput trial, in its own JVM: Larder's clustered
- * store (serializable; without a log, or with one under fsync interval) or Infinispan's
- * replicated cache with optimistic transactions (REPEATABLE_READ, which in Infinispan 15 implies
- * its write-skew check on versioned entries), both over {@link Stacks#LOOPBACK}.
+ * store (serializable; without a log, or with one under fsync interval) or Infinispan's replicated
+ * cache with optimistic transactions (REPEATABLE_READ, which in Infinispan 15 implies its
+ * write-skew check on versioned entries), both over {@link Stacks#LOOPBACK}.
  *
- * <p>A transaction reads two keys and writes both (a transfer). With probability
- * {@code conflictPercent} both keys come from 10 hot keys shared by every client of every member;
+ * <p>A transaction reads two keys and writes both (a transfer). With probability {@code
+ * conflictPercent} both keys come from 10 hot keys shared by every client of every member;
  * otherwise from 100 keys of the client's own, which no other client touches.
  *
- * <p>Commands: {@code members}, {@code run THREADS CONFLICT_PERCENT SECONDS} (answers
- * {@code COMMITS ABORTS}), {@code quit}. Arguments: implementation ({@code Larder},
- * {@code Larder-log}, {@code Infinispan}), port, cluster, node name, nodes, data directory.
+ * <p>Commands: {@code members}, {@code run THREADS CONFLICT_PERCENT SECONDS} (answers {@code
+ * COMMITS ABORTS}), {@code quit}. Arguments: implementation ({@code Larder}, {@code Larder-log},
+ * {@code Infinispan}), port, cluster, node name, nodes, data directory.
  */
 public final class TxBenchNode {
 
-  private static final TxCacheSpec<String, Long> KV = TxCacheSpec.of("kv", Codecs.strings(),
-      Codecs.longs());
+  private static final TxCacheSpec<String, Long> KV =
+      TxCacheSpec.of("kv", Codecs.strings(), Codecs.longs());
   private static final int HOT_KEYS = 10;
   private static final int OWN_KEYS = 100;
 
@@ -61,7 +61,7 @@ public final class TxBenchNode {
 
   /** One implementation's transfer. */
   interface Subject extends AutoCloseable {
-    /** @return true if committed, false if refused (a conflict) */
+    /** Returns true if committed, false if refused (a conflict). */
     boolean transfer(String a, String b) throws Exception;
 
     int members();
@@ -73,17 +73,23 @@ public final class TxBenchNode {
   public static void main(String[] args) throws Exception {
     System.setProperty("larder.cluster.port", args[1]);
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-    try (Subject subject = open(args[0], args[2], args[3], Integer.parseInt(args[4]),
-        Path.of(args[5]))) {
+    try (Subject subject =
+        open(args[0], args[2], args[3], Integer.parseInt(args[4]), Path.of(args[5]))) {
       out.println("ready");
-      BufferedReader in = new BufferedReader(new InputStreamReader(System.in,
-          StandardCharsets.UTF_8));
+      BufferedReader in =
+          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         String[] w = line.trim().split(" ");
         switch (w[0]) {
           case "members" -> out.println(subject.members());
-          case "run" -> out.println(run(subject, args[3], Integer.parseInt(w[1]),
-              Integer.parseInt(w[2]), Integer.parseInt(w[3])));
+          case "run" ->
+              out.println(
+                  run(
+                      subject,
+                      args[3],
+                      Integer.parseInt(w[1]),
+                      Integer.parseInt(w[2]),
+                      Integer.parseInt(w[3])));
           case "quit" -> {
             return;
           }
@@ -93,8 +99,9 @@ public final class TxBenchNode {
     }
   }
 
-  private static String run(Subject subject, String node, int threads, int conflictPercent,
-      int seconds) throws InterruptedException {
+  private static String run(
+      Subject subject, String node, int threads, int conflictPercent, int seconds)
+      throws InterruptedException {
     LongAdder commits = new LongAdder();
     LongAdder aborts = new LongAdder();
     LongAdder errors = new LongAdder();
@@ -102,22 +109,25 @@ public final class TxBenchNode {
     List<Thread> running = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       String own = node + "/" + t + "/";
-      Thread th = new Thread(() -> {
-        ThreadLocalRandom r = ThreadLocalRandom.current();
-        while (System.nanoTime() < end) {
-          boolean hot = r.nextInt(100) < conflictPercent;
-          int a = r.nextInt(hot ? HOT_KEYS : OWN_KEYS);
-          int b = (a + 1 + r.nextInt((hot ? HOT_KEYS : OWN_KEYS) - 1)) % (hot ? HOT_KEYS
-              : OWN_KEYS);
-          String ka = hot ? "hot" + a : own + a;
-          String kb = hot ? "hot" + b : own + b;
-          try {
-            (subject.transfer(ka, kb) ? commits : aborts).increment();
-          } catch (Exception e) {
-            errors.increment();
-          }
-        }
-      });
+      Thread th =
+          new Thread(
+              () -> {
+                ThreadLocalRandom r = ThreadLocalRandom.current();
+                while (System.nanoTime() < end) {
+                  boolean hot = r.nextInt(100) < conflictPercent;
+                  int a = r.nextInt(hot ? HOT_KEYS : OWN_KEYS);
+                  int b =
+                      (a + 1 + r.nextInt((hot ? HOT_KEYS : OWN_KEYS) - 1))
+                          % (hot ? HOT_KEYS : OWN_KEYS);
+                  String ka = hot ? "hot" + a : own + a;
+                  String kb = hot ? "hot" + b : own + b;
+                  try {
+                    (subject.transfer(ka, kb) ? commits : aborts).increment();
+                  } catch (Exception e) {
+                    errors.increment();
+                  }
+                }
+              });
       th.start();
       running.add(th);
     }
@@ -137,8 +147,8 @@ public final class TxBenchNode {
   }
 
   /**
-   * Larder's clustered store, serializable: built as {@link ClusteredTxStore} builds it, with
-   * the engine kept so that the member count can be asked.
+   * Larder's clustered store, serializable: built as {@link ClusteredTxStore} builds it, with the
+   * engine kept so that the member count can be asked.
    */
   static final class LarderSubject implements Subject {
     private final ClusterTxEngine engine;
@@ -146,12 +156,21 @@ public final class TxBenchNode {
     private final TxCache<String, Long> kv;
 
     LarderSubject(String cluster, String name, int nodes, Path dir) {
-      ClusterConfig config = ClusterConfig.builder().stack(Stacks.LOOPBACK).clusterName(cluster)
-          .nodeName(name).timeout(Duration.ofSeconds(15)).initialClusterSize(nodes).build();
-      WalConfig wal = dir == null ? null
-          : WalConfig.of(dir).withPolicy(FsyncPolicy.interval(Duration.ofMillis(10)));
-      engine = ClusterTxEngine.start(config, List.of(KV), Isolation.SERIALIZABLE, nodes, wal,
-          Duration.ofMinutes(1));
+      ClusterConfig config =
+          ClusterConfig.builder()
+              .stack(Stacks.LOOPBACK)
+              .clusterName(cluster)
+              .nodeName(name)
+              .timeout(Duration.ofSeconds(15))
+              .initialClusterSize(nodes)
+              .build();
+      WalConfig wal =
+          dir == null
+              ? null
+              : WalConfig.of(dir).withPolicy(FsyncPolicy.interval(Duration.ofMillis(10)));
+      engine =
+          ClusterTxEngine.start(
+              config, List.of(KV), Isolation.SERIALIZABLE, nodes, wal, Duration.ofMinutes(1));
       store = TxStores.open(List.of(KV), engine);
       kv = store.cache(KV);
     }
@@ -189,14 +208,19 @@ public final class TxBenchNode {
 
     InfinispanSubject(String cluster, String name) {
       GlobalConfigurationBuilder global = GlobalConfigurationBuilder.defaultClusteredBuilder();
-      global.transport().clusterName(cluster).nodeName(name)
+      global
+          .transport()
+          .clusterName(cluster)
+          .nodeName(name)
           .addProperty("configurationFile", Stacks.LOOPBACK);
       global.jmx().enabled(false);
       global.cacheContainer().statistics(false);
       ConfigurationBuilder config = new ConfigurationBuilder();
       config.statistics().enabled(false);
       config.clustering().cacheMode(CacheMode.REPL_SYNC);
-      config.transaction().transactionMode(TransactionMode.TRANSACTIONAL)
+      config
+          .transaction()
+          .transactionMode(TransactionMode.TRANSACTIONAL)
           .lockingMode(LockingMode.OPTIMISTIC)
           .transactionManagerLookup(new EmbeddedTransactionManagerLookup());
       config.locking().isolationLevel(IsolationLevel.REPEATABLE_READ);

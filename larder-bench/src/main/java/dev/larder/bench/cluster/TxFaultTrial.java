@@ -30,16 +30,16 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * The fault trial of {@code ./larder bench cluster-tx}: {@code nodes} member JVMs of one
- * clustered store (each with its log), {@code clients} client threads on every member running
- * {@link TxWorkload}, and a sequence of faults: SIGKILL of a random member (it restarts from its
- * log), every {@code killAllEvery}-th kill of every member at once (all restart), and partitions
- * that cut one random member off (made with JGroups' DISCARD on every member, healed after a
- * pause). After each fault the trial waits until every member is READY again in one view. At the
- * end it checks the recorded history ({@link HistoryChecker}, process order), every acknowledged
- * append against the final lists (lost), the lists on every member (divergent), and the bank's
- * sum. A trial whose checks fail leaves its directory (histories, every member's log and standard
- * error) in place and says where.
+ * The fault trial of {@code ./larder bench cluster-tx}: {@code nodes} member JVMs of one clustered
+ * store (each with its log), {@code clients} client threads on every member running {@link
+ * TxWorkload}, and a sequence of faults: SIGKILL of a random member (it restarts from its log),
+ * every {@code killAllEvery}-th kill of every member at once (all restart), and partitions that cut
+ * one random member off (made with JGroups' DISCARD on every member, healed after a pause). After
+ * each fault the trial waits until every member is READY again in one view. At the end it checks
+ * the recorded history ({@link HistoryChecker}, process order), every acknowledged append against
+ * the final lists (lost), the lists on every member (divergent), and the bank's sum. A trial whose
+ * checks fail leaves its directory (histories, every member's log and standard error) in place and
+ * says where.
  *
  * <p>Child JVMs bind 127.0.0.1 only; every wait is bounded.
  */
@@ -62,9 +62,21 @@ public final class TxFaultTrial {
    * @param millis the trial's wall-clock time
    * @param detail the forbidden anomalies and losses found, for finding their cause
    */
-  public record Result(int kills, int killAlls, int partitions, long commits, long aborts,
-      long unknown, Map<String, Integer> anomalies, int forbidden, long lost, int divergent,
-      long sumViolations, long inDoubtCommitted, long inDoubtAborted, long millis,
+  public record Result(
+      int kills,
+      int killAlls,
+      int partitions,
+      long commits,
+      long aborts,
+      long unknown,
+      Map<String, Integer> anomalies,
+      int forbidden,
+      long lost,
+      int divergent,
+      long sumViolations,
+      long inDoubtCommitted,
+      long inDoubtAborted,
+      long millis,
       String detail) {}
 
   private final int nodes;
@@ -82,11 +94,19 @@ public final class TxFaultTrial {
   private final String[] names;
   private int incarnations;
   private Path root;
+
   /** Whether to leave the trial's directory in place (a check failed). */
   private boolean keep;
 
-  public TxFaultTrial(int nodes, int kills, int killAllEvery, int partitions, long pauseMillis,
-      int clients, Isolation isolation, Consumer<String> progress) {
+  public TxFaultTrial(
+      int nodes,
+      int kills,
+      int killAllEvery,
+      int partitions,
+      long pauseMillis,
+      int clients,
+      Isolation isolation,
+      Consumer<String> progress) {
     if (nodes < 3) {
       throw new IllegalArgumentException("a fault trial needs at least 3 nodes, got " + nodes);
     }
@@ -123,8 +143,9 @@ public final class TxFaultTrial {
       int faults = kills + partitions;
       for (int f = 0; f < faults; f++) {
         Thread.sleep(pauseMillis);
-        boolean partition = partitionsDone < partitions
-            && (killsDone >= kills || (long) (f + 1) * partitions / faults > partitionsDone);
+        boolean partition =
+            partitionsDone < partitions
+                && (killsDone >= kills || (long) (f + 1) * partitions / faults > partitionsDone);
         if (partition) {
           partition();
           partitionsDone++;
@@ -136,12 +157,22 @@ public final class TxFaultTrial {
           killOne();
           killsDone++;
         }
-        progress.accept(isolation + ": " + killsDone + " kills (" + killAlls + " of all"
-            + " members), " + partitionsDone + " partitions");
+        progress.accept(
+            isolation
+                + ": "
+                + killsDone
+                + " kills ("
+                + killAlls
+                + " of all"
+                + " members), "
+                + partitionsDone
+                + " partitions");
       }
       Thread.sleep(pauseMillis);
       Result result = finish(killsDone, killAlls, partitionsDone, start);
-      if (result.forbidden() > 0 || result.lost() > 0 || result.divergent() > 0
+      if (result.forbidden() > 0
+          || result.lost() > 0
+          || result.divergent() > 0
           || result.sumViolations() > 0) {
         keep = true; // the histories and every member's log, to find the cause
         progress.accept("kept the trial's histories and member logs in " + root);
@@ -211,21 +242,39 @@ public final class TxFaultTrial {
     History h = readHistories();
     sumViolations += h.sumViolations;
     CheckResult check = HistoryChecker.check(h.txns, HistoryChecker.Orders.PROCESS);
-    List<Anomaly> forbidden = isolation == Isolation.SERIALIZABLE ? check.anomalies()
-        : check.anomalies().stream().filter(a -> !a.name().startsWith("G2")).toList();
+    List<Anomaly> forbidden =
+        isolation == Isolation.SERIALIZABLE
+            ? check.anomalies()
+            : check.anomalies().stream().filter(a -> !a.name().startsWith("G2")).toList();
     List<String> lostAppends = lost(h.txns, dumps.getFirst());
     long commits = h.txns.stream().filter(t -> t.outcome() == Outcome.COMMITTED).count();
     long aborts = h.txns.stream().filter(t -> t.outcome() == Outcome.ABORTED).count();
     long unknown = h.txns.stream().filter(t -> t.outcome() == Outcome.UNKNOWN).count();
-    String detail = (forbidden.isEmpty() ? "" : "forbidden anomalies: "
-        + forbidden.stream().limit(5).map(Anomaly::toString).toList())
-        + (lostAppends.isEmpty() ? "" : " lost appends: " + lostAppends.stream().limit(10)
-        .toList())
-        + (divergent == 0 ? "" : " final lists: " + dumps);
-    return new Result(killsDone, killAlls, partitionsDone, commits, aborts, unknown,
-        new TreeMap<>(check.counts()), forbidden.size(), lostAppends.size(), divergent,
-        sumViolations, h.inDoubt[0], h.inDoubt[1],
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), detail);
+    String detail =
+        (forbidden.isEmpty()
+                ? ""
+                : "forbidden anomalies: "
+                    + forbidden.stream().limit(5).map(Anomaly::toString).toList())
+            + (lostAppends.isEmpty()
+                ? ""
+                : " lost appends: " + lostAppends.stream().limit(10).toList())
+            + (divergent == 0 ? "" : " final lists: " + dumps);
+    return new Result(
+        killsDone,
+        killAlls,
+        partitionsDone,
+        commits,
+        aborts,
+        unknown,
+        new TreeMap<>(check.counts()),
+        forbidden.size(),
+        lostAppends.size(),
+        divergent,
+        sumViolations,
+        h.inDoubt[0],
+        h.inDoubt[1],
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
+        detail);
   }
 
   /** Acknowledged appends that the final lists do not hold. */
@@ -287,7 +336,7 @@ public final class TxFaultTrial {
                 lastDecisions = new long[] {Long.parseLong(w[1]), Long.parseLong(w[2])};
               }
             }
-            default -> { } // a line torn by a kill
+            default -> {} // a line torn by a kill
           }
         }
         inDoubt[0] += lastDecisions[0];
@@ -306,8 +355,13 @@ public final class TxFaultTrial {
       String[] p = invoke[i].split(":", -1);
       switch (p[0]) {
         case "a" -> ops.add(Op.append(p[1], Long.parseLong(p[2])));
-        case "r" -> ops.add(new Op.ReadList(p[1], p[2].isEmpty() ? List.of()
-            : Arrays.stream(p[2].split(",")).map(Long::valueOf).toList()));
+        case "r" ->
+            ops.add(
+                new Op.ReadList(
+                    p[1],
+                    p[2].isEmpty()
+                        ? List.of()
+                        : Arrays.stream(p[2].split(",")).map(Long::valueOf).toList()));
         case "w" -> ops.add(Op.write(p[1], Long.parseLong(p[2])));
         case "g" -> ops.add(Op.read(p[1], p[2].equals("nil") ? null : Long.valueOf(p[2])));
         default -> throw new IllegalStateException("unknown op " + invoke[i]);
@@ -316,7 +370,12 @@ public final class TxFaultTrial {
     long begin = Long.parseLong(invoke[3]);
     Outcome outcome = complete == null ? Outcome.UNKNOWN : Outcome.valueOf(complete[2]);
     long end = complete == null ? Long.MAX_VALUE : Long.parseLong(complete[3]);
-    return new Txn(Integer.parseInt(invoke[1]), Integer.parseInt(invoke[2]), outcome, ops, begin,
+    return new Txn(
+        Integer.parseInt(invoke[1]),
+        Integer.parseInt(invoke[2]),
+        outcome,
+        ops,
+        begin,
         Math.max(begin, end));
   }
 
@@ -339,12 +398,25 @@ public final class TxFaultTrial {
         int incarnation = ++incarnations;
         String name = "m" + s + "-" + incarnation;
         names[s] = name;
-        starting.put(s, starters.submit(() -> MemberProcess.start("256m",
-            root.resolve(name + ".err"), TxTrialNode.class, port, cluster, name,
-            root.resolve("data-" + s).toString(),
-            root.resolve("history").resolve(String.format("%05d.log", incarnation)).toString(),
-            String.valueOf(nodes), isolation.name(), String.valueOf(clients),
-            String.valueOf(incarnation))));
+        starting.put(
+            s,
+            starters.submit(
+                () ->
+                    MemberProcess.start(
+                        "256m",
+                        root.resolve(name + ".err"),
+                        TxTrialNode.class,
+                        port,
+                        cluster,
+                        name,
+                        root.resolve("data-" + s).toString(),
+                        root.resolve("history")
+                            .resolve(String.format("%05d.log", incarnation))
+                            .toString(),
+                        String.valueOf(nodes),
+                        isolation.name(),
+                        String.valueOf(clients),
+                        String.valueOf(incarnation))));
       }
       for (Map.Entry<Integer, Future<MemberProcess>> e : starting.entrySet()) {
         members[e.getKey()] = e.getValue().get(150, TimeUnit.SECONDS);
@@ -365,8 +437,13 @@ public final class TxFaultTrial {
       String last = "";
       while (!(last = members[s].ask("ready", 30)).equals(want)) {
         if (System.nanoTime() > deadline) {
-          throw new IllegalStateException(names[s] + " is not READY with " + slots.length
-              + " members after 90 s: " + last + stderrTails(slots));
+          throw new IllegalStateException(
+              names[s]
+                  + " is not READY with "
+                  + slots.length
+                  + " members after 90 s: "
+                  + last
+                  + stderrTails(slots));
         }
         Thread.sleep(50);
       }
@@ -380,9 +457,13 @@ public final class TxFaultTrial {
       Path err = root.resolve(names[s] + ".err");
       try {
         List<String> lines = Files.readAllLines(err, StandardCharsets.UTF_8);
-        sb.append("\n").append(names[s]).append(" (").append(members[s].ask("describe", 30))
-            .append("):\n  ").append(String.join("\n  ",
-                lines.subList(Math.max(0, lines.size() - 40), lines.size())));
+        sb.append("\n")
+            .append(names[s])
+            .append(" (")
+            .append(members[s].ask("describe", 30))
+            .append("):\n  ")
+            .append(
+                String.join("\n  ", lines.subList(Math.max(0, lines.size() - 40), lines.size())));
       } catch (IOException | InterruptedException | RuntimeException e) {
         sb.append("\n").append(names[s]).append(": ").append(e);
       }

@@ -32,14 +32,14 @@ public final class TxThroughputTrial {
    * @param errors transfers that failed otherwise (timeouts)
    * @param seconds measured time
    */
-  public record Cell(int threads, int conflictPercent, long commits, long aborts, long errors,
-      int seconds) {
-    /** @return commits a second */
+  public record Cell(
+      int threads, int conflictPercent, long commits, long aborts, long errors, int seconds) {
+    /** Returns commits a second. */
     public double commitsPerSecond() {
       return commits / (double) seconds;
     }
 
-    /** @return aborts as a share of attempts, in percent */
+    /** Returns aborts as a share of attempts, in percent. */
     public double abortPercent() {
       long attempts = commits + aborts;
       return attempts == 0 ? 0 : 100.0 * aborts / attempts;
@@ -54,8 +54,14 @@ public final class TxThroughputTrial {
   private final int warmupSeconds;
   private final Consumer<String> progress;
 
-  public TxThroughputTrial(String implementation, int nodes, List<Long> threads,
-      List<Long> conflicts, int seconds, int warmupSeconds, Consumer<String> progress) {
+  public TxThroughputTrial(
+      String implementation,
+      int nodes,
+      List<Long> threads,
+      List<Long> conflicts,
+      int seconds,
+      int warmupSeconds,
+      Consumer<String> progress) {
     this.implementation = implementation;
     this.nodes = nodes;
     this.threads = threads;
@@ -75,9 +81,19 @@ public final class TxThroughputTrial {
       List<Future<MemberProcess>> starting = new ArrayList<>();
       for (int i = 0; i < nodes; i++) {
         String name = "b" + i;
-        starting.add(pool.submit(() -> MemberProcess.start("512m", root.resolve(name + ".err"),
-            TxBenchNode.class, implementation, port, cluster, name, String.valueOf(nodes),
-            root.resolve("data-" + name).toString())));
+        starting.add(
+            pool.submit(
+                () ->
+                    MemberProcess.start(
+                        "512m",
+                        root.resolve(name + ".err"),
+                        TxBenchNode.class,
+                        implementation,
+                        port,
+                        cluster,
+                        name,
+                        String.valueOf(nodes),
+                        root.resolve("data-" + name).toString())));
       }
       for (Future<MemberProcess> f : starting) {
         members.add(f.get(150, TimeUnit.SECONDS));
@@ -92,9 +108,17 @@ public final class TxThroughputTrial {
           long[] sums = runAll(pool, members, (int) t, (int) c, seconds);
           Cell cell = new Cell((int) t, (int) c, sums[0], sums[1], sums[2], seconds);
           cells.add(cell);
-          progress.accept(implementation + ": " + t + " threads, " + c + "% conflicting: "
-              + Math.round(cell.commitsPerSecond()) + " commits/s, "
-              + Math.round(cell.abortPercent()) + "% aborts");
+          progress.accept(
+              implementation
+                  + ": "
+                  + t
+                  + " threads, "
+                  + c
+                  + "% conflicting: "
+                  + Math.round(cell.commitsPerSecond())
+                  + " commits/s, "
+                  + Math.round(cell.abortPercent())
+                  + "% aborts");
         }
       }
       return cells;
@@ -113,12 +137,14 @@ public final class TxThroughputTrial {
     }
   }
 
-  private static long[] runAll(ExecutorService pool, List<MemberProcess> members, int threads,
-      int conflict, int seconds) throws Exception {
+  private static long[] runAll(
+      ExecutorService pool, List<MemberProcess> members, int threads, int conflict, int seconds)
+      throws Exception {
     List<Future<String>> answers = new ArrayList<>();
     for (MemberProcess m : members) {
-      answers.add(pool.submit(() -> m.ask("run " + threads + " " + conflict + " " + seconds,
-          seconds + 120)));
+      answers.add(
+          pool.submit(
+              () -> m.ask("run " + threads + " " + conflict + " " + seconds, seconds + 120)));
     }
     long[] sums = new long[3];
     for (Future<String> f : answers) {

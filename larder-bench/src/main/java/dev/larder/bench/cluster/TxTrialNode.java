@@ -32,23 +32,22 @@ import org.jgroups.protocols.TP;
 import org.jgroups.stack.ProtocolStack;
 
 /**
- * One member of the clustered-transaction fault trial, in its own JVM: a clustered store with
- * its log in its own directory, and client threads running {@link TxWorkload} transactions.
- * Every list-append and register transaction is written to a history file before it commits
- * ({@code I id process invokeNanos ops...}) and again when its outcome is known
- * ({@code C id COMMITTED|ABORTED|UNKNOWN completeNanos}), flushed line by line so that a
- * SIGKILL leaves at most a transaction without outcome (unknown). Audits that find a wrong sum
- * write {@code S sum}; reconfigurations this member proposed write their cumulative decisions
- * ({@code D commits aborts}).
+ * One member of the clustered-transaction fault trial, in its own JVM: a clustered store with its
+ * log in its own directory, and client threads running {@link TxWorkload} transactions. Every
+ * list-append and register transaction is written to a history file before it commits ({@code I id
+ * process invokeNanos ops...}) and again when its outcome is known ({@code C id
+ * COMMITTED|ABORTED|UNKNOWN completeNanos}), flushed line by line so that a SIGKILL leaves at most
+ * a transaction without outcome (unknown). Audits that find a wrong sum write {@code S sum};
+ * reconfigurations this member proposed write their cumulative decisions ({@code D commits
+ * aborts}).
  *
- * <p>Commands on stdin, one answer line each: {@code ready} (READY and the view's size),
- * {@code describe} (the member's epoch and view),
- * {@code seed}, {@code go} (start the clients), {@code partition NAME...} (drop every message
- * from and to those members), {@code heal}, {@code stop} (stop the clients), {@code dump} (every
- * list), {@code sum}, {@code quit}.
+ * <p>Commands on stdin, one answer line each: {@code ready} (READY and the view's size), {@code
+ * describe} (the member's epoch and view), {@code seed}, {@code go} (start the clients), {@code
+ * partition NAME...} (drop every message from and to those members), {@code heal}, {@code stop}
+ * (stop the clients), {@code dump} (every list), {@code sum}, {@code quit}.
  *
- * <p>Arguments: port, cluster, node name, data directory, history file, nodes, isolation,
- * clients, incarnation number.
+ * <p>Arguments: port, cluster, node name, data directory, history file, nodes, isolation, clients,
+ * incarnation number.
  */
 public final class TxTrialNode {
 
@@ -61,34 +60,47 @@ public final class TxTrialNode {
     Isolation isolation = Isolation.valueOf(args[6]);
     int clients = Integer.parseInt(args[7]);
     int incarnation = Integer.parseInt(args[8]);
-    ClusterConfig config = ClusterConfig.builder().stack(Stacks.LOOPBACK).clusterName(args[1])
-        .nodeName(args[2]).timeout(Duration.ofSeconds(5)).segments(64)
-        .initialClusterSize(1).initialClusterTimeout(Duration.ofSeconds(90)).build();
-    WalConfig wal = WalConfig.of(Path.of(args[3]))
-        .withPolicy(FsyncPolicy.interval(Duration.ofMillis(10)));
-    ClusterTxEngine engine = ClusterTxEngine.start(config, TxWorkload.SPECS, isolation, nodes,
-        wal, Duration.ofSeconds(30));
+    ClusterConfig config =
+        ClusterConfig.builder()
+            .stack(Stacks.LOOPBACK)
+            .clusterName(args[1])
+            .nodeName(args[2])
+            .timeout(Duration.ofSeconds(5))
+            .segments(64)
+            .initialClusterSize(1)
+            .initialClusterTimeout(Duration.ofSeconds(90))
+            .build();
+    WalConfig wal =
+        WalConfig.of(Path.of(args[3])).withPolicy(FsyncPolicy.interval(Duration.ofMillis(10)));
+    ClusterTxEngine engine =
+        ClusterTxEngine.start(
+            config, TxWorkload.SPECS, isolation, nodes, wal, Duration.ofSeconds(30));
     DISCARD discard = new DISCARD();
-    engine.channel().getProtocolStack().insertProtocol(discard, ProtocolStack.Position.ABOVE,
-        TP.class);
+    engine
+        .channel()
+        .getProtocolStack()
+        .insertProtocol(discard, ProtocolStack.Position.ABOVE, TP.class);
     try (TxStore store = TxStores.open(TxWorkload.SPECS, engine);
-        Writer history = Files.newBufferedWriter(Path.of(args[4]), StandardCharsets.UTF_8,
-            StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+        Writer history =
+            Files.newBufferedWriter(
+                Path.of(args[4]),
+                StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND)) {
       out.println("ready");
       AtomicBoolean stop = new AtomicBoolean();
       List<Thread> threads = new ArrayList<>();
-      BufferedReader in = new BufferedReader(new InputStreamReader(System.in,
-          StandardCharsets.UTF_8));
+      BufferedReader in =
+          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         String[] w = line.trim().split(" ");
         switch (w[0]) {
           // the epoch's members, not the JGroups view's: they are who votes, and on a loaded
           // host a member's view was seen to stay one view behind the others' for minutes
           // while its epoch was whole
-          case "ready" -> out.println((engine.isReady() ? "READY " : "WAIT ")
-              + engine.epochSize());
-          case "describe" -> out.println(engine.describeMember() + ", view "
-              + engine.channel().getView());
+          case "ready" -> out.println((engine.isReady() ? "READY " : "WAIT ") + engine.epochSize());
+          case "describe" ->
+              out.println(engine.describeMember() + ", view " + engine.channel().getView());
           case "seed" -> {
             TxWorkload.seed(store);
             out.println("seeded");
@@ -97,8 +109,9 @@ public final class TxTrialNode {
             for (int c = 0; c < clients; c++) {
               int process = incarnation * 100 + c;
               TxWorkload work = new TxWorkload(store, process, ((long) process) << 32);
-              Thread t = new Thread(() -> client(work, process, incarnation, history, stop),
-                  "client-" + c);
+              Thread t =
+                  new Thread(
+                      () -> client(work, process, incarnation, history, stop), "client-" + c);
               t.setDaemon(true);
               t.start();
               threads.add(t);
@@ -121,8 +134,7 @@ public final class TxTrialNode {
             for (Thread t : threads) {
               t.join(30_000);
             }
-            write(history, "D " + engine.inDoubtResolved()[0] + " "
-                + engine.inDoubtResolved()[1]);
+            write(history, "D " + engine.inDoubtResolved()[0] + " " + engine.inDoubtResolved()[1]);
             out.println("stopped");
           }
           case "dump" -> out.println(TxWorkload.dumpLists(store));
@@ -147,8 +159,8 @@ public final class TxTrialNode {
     }
   }
 
-  private static void client(TxWorkload work, int process, int incarnation, Writer history,
-      AtomicBoolean stop) {
+  private static void client(
+      TxWorkload work, int process, int incarnation, Writer history, AtomicBoolean stop) {
     long n = 0;
     while (!stop.get()) {
       n++;
@@ -157,7 +169,10 @@ public final class TxTrialNode {
       } else if (n % 2 == 0) {
         transfer(work);
       } else {
-        recorded(work, process, (int) (incarnation * 1_000_000L + process % 100 * 100_000 + n),
+        recorded(
+            work,
+            process,
+            (int) (incarnation * 1_000_000L + process % 100 * 100_000L + n),
             history);
       }
     }

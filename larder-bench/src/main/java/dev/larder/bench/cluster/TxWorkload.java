@@ -10,19 +10,19 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * The transactions of the fault trial, run against a clustered store by one client thread:
- * bank transfers between a fixed set of accounts (their sum never changes), audits that read
- * every account, and list-append and register transactions for the history checker. Not
- * thread-safe: one per client.
+ * The transactions of the fault trial, run against a clustered store by one client thread: bank
+ * transfers between a fixed set of accounts (their sum never changes), audits that read every
+ * account, and list-append and register transactions for the history checker. Not thread-safe: one
+ * per client.
  */
 final class TxWorkload {
 
-  static final TxCacheSpec<String, Long> ACCOUNTS = TxCacheSpec.of("accounts", Codecs.strings(),
-      Codecs.longs());
-  static final TxCacheSpec<String, String> LISTS = TxCacheSpec.of("lists", Codecs.strings(),
-      Codecs.strings());
-  static final TxCacheSpec<String, Long> REGISTERS = TxCacheSpec.of("registers",
-      Codecs.strings(), Codecs.longs());
+  static final TxCacheSpec<String, Long> ACCOUNTS =
+      TxCacheSpec.of("accounts", Codecs.strings(), Codecs.longs());
+  static final TxCacheSpec<String, String> LISTS =
+      TxCacheSpec.of("lists", Codecs.strings(), Codecs.strings());
+  static final TxCacheSpec<String, Long> REGISTERS =
+      TxCacheSpec.of("registers", Codecs.strings(), Codecs.longs());
   static final List<TxCacheSpec<?, ?>> SPECS = List.of(ACCOUNTS, LISTS, REGISTERS);
 
   static final int ACCOUNT_COUNT = 10;
@@ -38,8 +38,8 @@ final class TxWorkload {
   private long nextValue;
 
   /**
-   * @param valueBase distinct per client and incarnation, so that appended and written values
-   *     are unique in the whole trial
+   * @param valueBase distinct per client and incarnation, so that appended and written values are
+   *     unique in the whole trial
    */
   TxWorkload(TxStore store, long seed, long valueBase) {
     this.store = store;
@@ -53,14 +53,15 @@ final class TxWorkload {
   /** Puts the initial balances if the first account is absent (run once, by one member). */
   static void seed(TxStore store) {
     TxCache<String, Long> a = store.cache(ACCOUNTS);
-    store.inTransaction(tx -> {
-      if (tx.get(a, "acct0") == null) {
-        for (int i = 0; i < ACCOUNT_COUNT; i++) {
-          tx.put(a, "acct" + i, INITIAL_BALANCE);
-        }
-      }
-      return null;
-    });
+    store.inTransaction(
+        tx -> {
+          if (tx.get(a, "acct0") == null) {
+            for (int i = 0; i < ACCOUNT_COUNT; i++) {
+              tx.put(a, "acct" + i, INITIAL_BALANCE);
+            }
+          }
+          return null;
+        });
   }
 
   /** Moves a random amount between two random accounts, inside {@code tx}. */
@@ -75,7 +76,7 @@ final class TxWorkload {
     tx.put(accounts, to, tx.get(accounts, to) + amount);
   }
 
-  /** @return the sum of every account, read in {@code tx} */
+  /** Returns the sum of every account, read in {@code tx}. */
   long audit(Transaction tx) {
     long sum = 0;
     for (int i = 0; i < ACCOUNT_COUNT; i++) {
@@ -88,9 +89,9 @@ final class TxWorkload {
   /**
    * Runs 1 to 4 list-append and register operations inside {@code tx}.
    *
-   * @return the operations as history text, one token each: {@code a:k:v} append,
-   *     {@code r:k:v1,v2} list read, {@code w:k:v} register write, {@code g:k:v} register read
-   *     ({@code g:k:nil} absent)
+   * @return the operations as history text, one token each: {@code a:k:v} append, {@code r:k:v1,v2}
+   *     list read, {@code w:k:v} register write, {@code g:k:v} register read ({@code g:k:nil}
+   *     absent)
    */
   List<String> appendsAndRegisters(Transaction tx) {
     List<String> ops = new ArrayList<>();
@@ -124,18 +125,22 @@ final class TxWorkload {
     return ops;
   }
 
-  /** @return every list, as {@code key=v1,v2} tokens, read in one transaction */
+  /** Returns every list, as {@code key=v1,v2} tokens, read in one transaction. */
   static String dumpLists(TxStore store) {
     TxCache<String, String> l = store.cache(LISTS);
-    return store.inTransaction(tx -> {
-      StringBuilder sb = new StringBuilder();
-      for (int i = 0; i < KEYS; i++) {
-        String v = tx.get(l, "k" + i);
-        sb.append(i == 0 ? "" : " ").append("k").append(i).append("=")
-            .append(v == null ? "" : v);
-      }
-      return sb.toString();
-    });
+    return store.inTransaction(
+        tx -> {
+          StringBuilder sb = new StringBuilder();
+          for (int i = 0; i < KEYS; i++) {
+            String v = tx.get(l, "k" + i);
+            sb.append(i == 0 ? "" : " ")
+                .append("k")
+                .append(i)
+                .append("=")
+                .append(v == null ? "" : v);
+          }
+          return sb.toString();
+        });
   }
 
   Random random() {

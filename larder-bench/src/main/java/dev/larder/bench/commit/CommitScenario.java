@@ -23,36 +23,34 @@ import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 
 /**
- * The commit benchmark: durable single-write commits per second and their latency against
- * client threads and value size, per fsync policy, beside the disk's own limits (one record per
+ * The commit benchmark: durable single-write commits per second and their latency against client
+ * threads and value size, per fsync policy, beside the disk's own limits (one record per
  * write-and-force; forced sequential bandwidth), non-transactional puts, and the embedded stores a
  * Java developer would pick: H2's MVStore with its TransactionStore (forced per commit), JetBrains
  * Xodus with durable writes (forced per commit), and Chronicle Map persisted to a file (no force:
  * not durable against power loss).
  *
  * <p>Rows of the stores that force every commit carry two ratios to the disk's limits: commits/s
- * over the disk's forces/s (the target: at least 10× with 64 threads) and MB/s of values
- * committed over the disk's forced MB/s with 1 MiB writes (target: at least 60% with 50 KiB
- * values and 64 threads). The disk of a shared machine swings many-fold from minute to minute, so
- * the disk is measured right beside each measured stretch: before it, and again after it, and
- * each stretch is set against the mean of the two disk figures around it. With {@code repeats}
- * above 1 a cell alternates disk, store, disk, store, ..., disk, and its row gives the medians
- * (of the store's figures, of the disk figures and of the per-stretch ratios), with the lowest
- * and highest per-stretch bandwidth ratio beside them. Every row also gives the JVM's CPU time
- * per commit (all threads), which a busy machine distorts far less than the rates.
+ * over the disk's forces/s (the target: at least 10× with 64 threads) and MB/s of values committed
+ * over the disk's forced MB/s with 1 MiB writes (target: at least 60% with 50 KiB values and 64
+ * threads). The disk of a shared machine swings many-fold from minute to minute, so the disk is
+ * measured right beside each measured stretch: before it, and again after it, and each stretch is
+ * set against the mean of the two disk figures around it. With {@code repeats} above 1 a cell
+ * alternates disk, store, disk, store, ..., disk, and its row gives the medians (of the store's
+ * figures, of the disk figures and of the per-stretch ratios), with the lowest and highest
+ * per-stretch bandwidth ratio beside them. Every row also gives the JVM's CPU time per commit (all
+ * threads), which a busy machine distorts far less than the rates.
  *
  * <p>Parameters: {@code threads} (default 1,4,16,64; quick 1,16), {@code sizes} in bytes (default
  * 100,1024,51200; quick 100,51200), {@code seconds} per cell (default 5; quick 1), {@code keys}
- * (default 10000), {@code repeats}: measured stretches per cell (default 1; quick 1), and
- * {@code diskSeconds}: each disk measurement beside a forcing store's stretch (default 2;
- * quick 0.5).
+ * (default 10000), {@code repeats}: measured stretches per cell (default 1; quick 1), and {@code
+ * diskSeconds}: each disk measurement beside a forcing store's stretch (default 2; quick 0.5).
  */
 public final class CommitScenario implements Scenario {
 
   private static final Parameter.Checked THREADS = new Parameter.Checked("threads");
   private static final Parameter.Checked SIZES = new Parameter.Checked("sizes");
-  private static final Parameter.Decimal SECONDS =
-      new Parameter.Decimal("seconds", 0, 1e9, 5, 1);
+  private static final Parameter.Decimal SECONDS = new Parameter.Decimal("seconds", 0, 1e9, 5, 1);
   private static final Parameter.WholeNumber KEYS =
       new Parameter.WholeNumber("keys", 1, 1_000_000_000, 10_000, 10_000);
   private static final Parameter.WholeNumber REPEATS =
@@ -60,9 +58,16 @@ public final class CommitScenario implements Scenario {
   private static final Parameter.Decimal DISK_SECONDS =
       new Parameter.Decimal("diskSeconds", 0.05, 1e9, 2, 0.5);
 
-  static final List<String> IMPLEMENTATIONS = List.of("disk", "Larder always",
-      "Larder interval(10ms)", "Larder none", "Larder plain puts", "H2 MVStore TransactionStore",
-      "Xodus durable write", "ChronicleMap persisted");
+  static final List<String> IMPLEMENTATIONS =
+      List.of(
+          "disk",
+          "Larder always",
+          "Larder interval(10ms)",
+          "Larder none",
+          "Larder plain puts",
+          "H2 MVStore TransactionStore",
+          "Xodus durable write",
+          "ChronicleMap persisted");
 
   /** The implementations that force every commit before acknowledging it. */
   static final List<String> FORCED =
@@ -101,9 +106,10 @@ public final class CommitScenario implements Scenario {
     Path directory = Files.createTempDirectory("larder-commit-");
     try {
       if (trial.implementation().equals("disk")) {
-        return List.of(Row.of("disk")
-            .put("forcesPerSecond", DiskLimits.forcesPerSecond(directory, seconds))
-            .put("forcedMBps", DiskLimits.forcedMegabytesPerSecond(directory, seconds)));
+        return List.of(
+            Row.of("disk")
+                .put("forcesPerSecond", DiskLimits.forcesPerSecond(directory, seconds))
+                .put("forcedMBps", DiskLimits.forcedMegabytesPerSecond(directory, seconds)));
       }
       List<Row> rows = new ArrayList<>();
       long keys = KEYS.get(options);
@@ -114,22 +120,37 @@ public final class CommitScenario implements Scenario {
       // their stretches (before and after), so that the ratios compare like with like on a host
       // whose disk swings many-fold between minutes.
       boolean forced = FORCED.contains(trial.implementation());
-      for (String size : options.listParam("sizes", List.of("100", "1024", "51200"),
-          List.of("100", "51200"))) {
-        for (String threads : options.listParam("threads", List.of("1", "4", "16", "64"),
-            List.of("1", "16"))) {
+      for (String size :
+          options.listParam("sizes", List.of("100", "1024", "51200"), List.of("100", "51200"))) {
+        for (String threads :
+            options.listParam("threads", List.of("1", "4", "16", "64"), List.of("1", "16"))) {
           Path cellDirectory = directory.resolve(size + "-" + threads);
           Row row;
           if (forced) {
-            row = besideDisk(trial.implementation(), Integer.parseInt(threads),
-                Integer.parseInt(size), keys, seconds, cellDirectory, first, repeats,
-                diskSeconds, directory);
+            row =
+                besideDisk(
+                    trial.implementation(),
+                    Integer.parseInt(threads),
+                    Integer.parseInt(size),
+                    keys,
+                    seconds,
+                    cellDirectory,
+                    first,
+                    repeats,
+                    diskSeconds,
+                    directory);
           } else {
             List<Row> stretches = new ArrayList<>();
             for (int r = 0; r < repeats; r++) {
-              stretches.add(cell(trial.implementation(), Integer.parseInt(threads),
-                  Integer.parseInt(size), keys, seconds, cellDirectory.resolve("r" + r),
-                  first && r == 0));
+              stretches.add(
+                  cell(
+                      trial.implementation(),
+                      Integer.parseInt(threads),
+                      Integer.parseInt(size),
+                      keys,
+                      seconds,
+                      cellDirectory.resolve("r" + r),
+                      first && r == 0));
             }
             row = medianRow(stretches);
           }
@@ -146,12 +167,21 @@ public final class CommitScenario implements Scenario {
 
   /**
    * One cell of a store that forces every commit: disk, stretch, disk, stretch, ..., disk. Each
-   * stretch's ratios are against the mean of the disk figures measured just before and just
-   * after it; the row holds medians.
+   * stretch's ratios are against the mean of the disk figures measured just before and just after
+   * it; the row holds medians.
    */
-  private static Row besideDisk(String implementation, int threads, int size, long keys,
-      double seconds, Path cellDirectory, boolean firstOfTrial, int repeats, double diskSeconds,
-      Path directory) throws Exception {
+  private static Row besideDisk(
+      String implementation,
+      int threads,
+      int size,
+      long keys,
+      double seconds,
+      Path cellDirectory,
+      boolean firstOfTrial,
+      int repeats,
+      double diskSeconds,
+      Path directory)
+      throws Exception {
     double[] forces = new double[repeats + 1];
     double[] bandwidth = new double[repeats + 1];
     forces[0] = DiskLimits.forcesPerSecond(directory, diskSeconds);
@@ -160,8 +190,15 @@ public final class CommitScenario implements Scenario {
     double[] xForces = new double[repeats];
     double[] pctBandwidth = new double[repeats];
     for (int r = 0; r < repeats; r++) {
-      Row stretch = cell(implementation, threads, size, keys, seconds,
-          cellDirectory.resolve("r" + r), firstOfTrial && r == 0);
+      Row stretch =
+          cell(
+              implementation,
+              threads,
+              size,
+              keys,
+              seconds,
+              cellDirectory.resolve("r" + r),
+              firstOfTrial && r == 0);
       forces[r + 1] = DiskLimits.forcesPerSecond(directory, diskSeconds);
       bandwidth[r + 1] = DiskLimits.forcedMegabytesPerSecond(directory, diskSeconds);
       xForces[r] = stretch.number("commitsPerSecond") / ((forces[r] + forces[r + 1]) / 2);
@@ -178,24 +215,31 @@ public final class CommitScenario implements Scenario {
         .put("forcedMBps", median(bandwidth));
   }
 
-  /** @return a row of the first stretch's identity with the median of every measured figure */
+  /** Returns a row of the first stretch's identity with the median of every measured figure. */
   static Row medianRow(List<Row> stretches) {
     Row first = stretches.getFirst();
-    Row row = Row.of(first.implementation())
-        .put("threads", first.get("threads"))
-        .put("valueBytes", first.get("valueBytes"))
-        .put("repeats", stretches.size());
-    for (String figure : List.of("commitsPerSecond", "p50Micros", "p99Micros", "commitsPerForce",
-        "megabytesPerSecond", "cpuMicrosPerCommit")) {
+    Row row =
+        Row.of(first.implementation())
+            .put("threads", first.get("threads"))
+            .put("valueBytes", first.get("valueBytes"))
+            .put("repeats", stretches.size());
+    for (String figure :
+        List.of(
+            "commitsPerSecond",
+            "p50Micros",
+            "p99Micros",
+            "commitsPerForce",
+            "megabytesPerSecond",
+            "cpuMicrosPerCommit")) {
       row.put(figure, median(stretches.stream().mapToDouble(s -> s.number(figure)).toArray()));
     }
     return row;
   }
 
-  /** @return the median (the mean of the middle two for an even count; NaN ignored unless all) */
+  /** Returns the median (the mean of the middle two for an even count; NaN ignored unless all). */
   static double median(double[] values) {
-    double[] sorted = java.util.Arrays.stream(values).filter(v -> !Double.isNaN(v)).sorted()
-        .toArray();
+    double[] sorted =
+        java.util.Arrays.stream(values).filter(v -> !Double.isNaN(v)).sorted().toArray();
     if (sorted.length == 0) {
       return Double.NaN;
     }
@@ -203,8 +247,15 @@ public final class CommitScenario implements Scenario {
     return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   }
 
-  private static Row cell(String implementation, int threads, int size, long keys,
-      double seconds, Path directory, boolean firstOfTrial) throws Exception {
+  private static Row cell(
+      String implementation,
+      int threads,
+      int size,
+      long keys,
+      double seconds,
+      Path directory,
+      boolean firstOfTrial)
+      throws Exception {
     Files.createDirectories(directory);
     try (Committer committer = Committers.open(implementation, directory, keys, size)) {
       byte[] value = new byte[size];
@@ -248,18 +299,21 @@ public final class CommitScenario implements Scenario {
   }
 
   /**
-   * @return this JVM's CPU time so far (every thread: committers, the log's, the JIT's, the
-   *     collector's), or -1 if the platform does not say; per commit, the cost that a busy machine
-   *     does not distort the way it distorts wall-clock rates
+   * Returns this JVM's CPU time so far (every thread: committers, the log's, the JIT's, the
+   * collector's), or -1 if the platform does not say; per commit, the cost that a busy machine does
+   * not distort the way it distorts wall-clock rates.
    */
   private static long processCpuNanos() {
     return ManagementFactory.getOperatingSystemMXBean()
-        instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
+            instanceof com.sun.management.OperatingSystemMXBean os
+        ? os.getProcessCpuTime()
+        : -1;
   }
 
   /** Runs {@code threads} committers for {@code seconds}; returns the commits made. */
-  private static long run(Committer committer, int threads, byte[] value, long keys,
-      double seconds, Histogram latency) throws InterruptedException {
+  private static long run(
+      Committer committer, int threads, byte[] value, long keys, double seconds, Histogram latency)
+      throws InterruptedException {
     AtomicBoolean stop = new AtomicBoolean();
     List<Thread> list = new ArrayList<>();
     Histogram[] perThread = new Histogram[threads];
@@ -268,21 +322,24 @@ public final class CommitScenario implements Scenario {
     for (int t = 0; t < threads; t++) {
       int id = t;
       perThread[t] = new Histogram(3);
-      list.add(Thread.ofPlatform().start(() -> {
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        try {
-          while (!stop.get()) {
-            long t0 = System.nanoTime();
-            committer.commit(random.nextLong(keys), value);
-            perThread[id].recordValue(System.nanoTime() - t0);
-            counts[id]++;
-          }
-        } catch (RuntimeException e) {
-          synchronized (failure) {
-            failure[0] = e;
-          }
-        }
-      }));
+      list.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    ThreadLocalRandom random = ThreadLocalRandom.current();
+                    try {
+                      while (!stop.get()) {
+                        long t0 = System.nanoTime();
+                        committer.commit(random.nextLong(keys), value);
+                        perThread[id].recordValue(System.nanoTime() - t0);
+                        counts[id]++;
+                      }
+                    } catch (RuntimeException e) {
+                      synchronized (failure) {
+                        failure[0] = e;
+                      }
+                    }
+                  }));
     }
     Thread.sleep((long) (seconds * 1000));
     stop.set(true);
@@ -326,8 +383,15 @@ public final class CommitScenario implements Scenario {
             new Column("repeats", "stretches"),
             new Column("forcesPerSecond", "disk forces/s"),
             new Column("forcedMBps", "disk forced MB/s")),
-        List.of(new ChartSpec("", "Durable commits per second, 1 KiB values", "threads",
-            "implementation", "commitsPerSecond", "commits per second", false,
-            Map.of("valueBytes", 1024))));
+        List.of(
+            new ChartSpec(
+                "",
+                "Durable commits per second, 1 KiB values",
+                "threads",
+                "implementation",
+                "commitsPerSecond",
+                "commits per second",
+                false,
+                Map.of("valueBytes", 1024))));
   }
 }

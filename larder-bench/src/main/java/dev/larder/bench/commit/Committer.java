@@ -1,8 +1,8 @@
 package dev.larder.bench.commit;
 
 /**
- * One durable store under test in the commit benchmark: commits one key-value write per call,
- * from many threads at once, returning only when the store says it is committed.
+ * One durable store under test in the commit benchmark: commits one key-value write per call, from
+ * many threads at once, returning only when the store says it is committed.
  */
 interface Committer extends AutoCloseable {
 
@@ -12,7 +12,7 @@ interface Committer extends AutoCloseable {
    */
   void commit(long key, byte[] value);
 
-  /** @return commits made durable per force since the last call, or NaN if not known */
+  /** Returns commits made durable per force since the last call, or NaN if not known. */
   default double commitsPerForce() {
     return Double.NaN;
   }

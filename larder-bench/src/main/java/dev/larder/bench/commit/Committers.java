@@ -35,18 +35,20 @@ final class Committers {
   private Committers() {}
 
   /**
+   * Returns the committer.
+   *
    * @param implementation a name from {@link CommitScenario}
    * @param directory a fresh directory
    * @param keys keys in use
    * @param valueBytes value size
-   * @return the committer
    * @throws Exception if the store cannot be opened
    */
   static Committer open(String implementation, Path directory, long keys, int valueBytes)
       throws Exception {
     return switch (implementation) {
       case "Larder always" -> larder(directory, FsyncPolicy.always());
-      case "Larder interval(10ms)" -> larder(directory, FsyncPolicy.interval(Duration.ofMillis(10)));
+      case "Larder interval(10ms)" ->
+          larder(directory, FsyncPolicy.interval(Duration.ofMillis(10)));
       case "Larder none" -> larder(directory, FsyncPolicy.none());
       case "Larder plain puts" -> plain();
       case "ChronicleMap persisted" -> chronicle(directory, keys, valueBytes);
@@ -57,9 +59,12 @@ final class Committers {
   }
 
   private static Committer larder(Path directory, FsyncPolicy policy) {
-    TxStore store = TxStore.builder().cache(SPEC)
-        .persistence(WalConfig.of(directory).withPolicy(policy))
-        .checkpointEvery(Duration.ZERO).build();
+    TxStore store =
+        TxStore.builder()
+            .cache(SPEC)
+            .persistence(WalConfig.of(directory).withPolicy(policy))
+            .checkpointEvery(Duration.ZERO)
+            .build();
     TxCache<Long, byte[]> cache = store.cache(SPEC);
     return new Committer() {
       private LogStats last = store.logStats().orElseThrow();
@@ -73,8 +78,10 @@ final class Committers {
       public double commitsPerForce() {
         LogStats now = store.logStats().orElseThrow();
         long forces = now.forces() - last.forces();
-        double perForce = forces == 0 ? Double.NaN
-            : (double) (now.recordsForced() - last.recordsForced()) / forces;
+        double perForce =
+            forces == 0
+                ? Double.NaN
+                : (double) (now.recordsForced() - last.recordsForced()) / forces;
         last = now;
         return perForce;
       }
@@ -106,11 +113,13 @@ final class Committers {
    * Chronicle Map persisted to a file. It has no commit and no force: a put lands in a shared
    * memory mapping, which survives a process kill but not a power cut.
    */
-  private static Committer chronicle(Path directory, long keys, int valueBytes)
-      throws Exception {
-    ChronicleMap<Long, byte[]> map = ChronicleMapBuilder.of(Long.class, byte[].class)
-        .name("commit-bench").entries(keys).averageValueSize(valueBytes)
-        .createPersistedTo(directory.resolve("chronicle.dat").toFile());
+  private static Committer chronicle(Path directory, long keys, int valueBytes) throws Exception {
+    ChronicleMap<Long, byte[]> map =
+        ChronicleMapBuilder.of(Long.class, byte[].class)
+            .name("commit-bench")
+            .entries(keys)
+            .averageValueSize(valueBytes)
+            .createPersistedTo(directory.resolve("chronicle.dat").toFile());
     return new Committer() {
       @Override
       public void commit(long key, byte[] value) {
@@ -125,13 +134,16 @@ final class Committers {
   }
 
   /**
-   * H2's MVStore with its TransactionStore, made durable per commit as an application must:
-   * commit the transaction, then store.commit() (write a chunk) and store.sync() (force). MVStore
+   * H2's MVStore with its TransactionStore, made durable per commit as an application must: commit
+   * the transaction, then store.commit() (write a chunk) and store.sync() (force). MVStore
    * serializes store commits internally; it has no group commit of its own.
    */
   private static Committer h2(Path directory) {
-    MVStore store = new MVStore.Builder().fileName(directory.resolve("h2.mv").toString())
-        .autoCommitDisabled().open();
+    MVStore store =
+        new MVStore.Builder()
+            .fileName(directory.resolve("h2.mv").toString())
+            .autoCommitDisabled()
+            .open();
     TransactionStore transactions = new TransactionStore(store);
     transactions.init();
     return new Committer() {
@@ -168,21 +180,23 @@ final class Committers {
   }
 
   /**
-   * JetBrains Xodus (the environment layer: a log-structured store of optimistic, snapshot
-   * isolated transactions), with {@code logDurableWrite} on so that a commit returns only after
-   * its log is forced. {@code executeInTransaction} re-runs a transaction that conflicted at
-   * commit, as Larder's inTransaction does. Xodus forces each commit on its own (no group commit).
+   * JetBrains Xodus (the environment layer: a log-structured store of optimistic, snapshot isolated
+   * transactions), with {@code logDurableWrite} on so that a commit returns only after its log is
+   * forced. {@code executeInTransaction} re-runs a transaction that conflicted at commit, as
+   * Larder's inTransaction does. Xodus forces each commit on its own (no group commit).
    */
   private static Committer xodus(Path directory) {
-    Environment env = Environments.newInstance(directory.resolve("xodus").toFile(),
-        new EnvironmentConfig().setLogDurableWrite(true).setEnvCloseForcedly(true));
-    Store store = env.computeInTransaction(
-        txn -> env.openStore("data", StoreConfig.WITHOUT_DUPLICATES, txn));
+    Environment env =
+        Environments.newInstance(
+            directory.resolve("xodus").toFile(),
+            new EnvironmentConfig().setLogDurableWrite(true).setEnvCloseForcedly(true));
+    Store store =
+        env.computeInTransaction(txn -> env.openStore("data", StoreConfig.WITHOUT_DUPLICATES, txn));
     return new Committer() {
       @Override
       public void commit(long key, byte[] value) {
-        env.executeInTransaction(txn -> store.put(txn, LongBinding.longToEntry(key),
-            new ArrayByteIterable(value)));
+        env.executeInTransaction(
+            txn -> store.put(txn, LongBinding.longToEntry(key), new ArrayByteIterable(value)));
       }
 
       @Override

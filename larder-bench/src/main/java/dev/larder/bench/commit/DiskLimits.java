@@ -6,15 +6,18 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
-/** The disk's own limits, measured on the benchmark's directory: what group commit works against. */
+/**
+ * The disk's own limits, measured on the benchmark's directory: what group commit works against.
+ */
 final class DiskLimits {
 
   private DiskLimits() {}
 
   /**
+   * Returns forces per second with one 100-byte record written before each force.
+   *
    * @param directory where to write
    * @param seconds how long
-   * @return forces per second with one 100-byte record written before each force
    * @throws IOException on failure
    */
   static double forcesPerSecond(Path directory, double seconds) throws IOException {
@@ -34,9 +37,10 @@ final class DiskLimits {
   }
 
   /**
+   * Returns MB/s of sequential 1 MiB writes, each forced.
+   *
    * @param directory where to write
    * @param seconds how long
-   * @return MB/s of sequential 1 MiB writes, each forced
    * @throws IOException on failure
    */
   static double forcedMegabytesPerSecond(Path directory, double seconds) throws IOException {
@@ -55,7 +59,10 @@ final class DiskLimits {
   }
 
   private static FileChannel open(Path file) throws IOException {
-    return FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+    return FileChannel.open(
+        file,
+        StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE,
         StandardOpenOption.TRUNCATE_EXISTING);
   }
 }

@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The process the crash trials kill: opens the store, warms up, prints {@code READY}, then runs
- * transfers and unique inserts from several threads, printing {@code C <id>} only after each
- * commit has returned (been acknowledged), until it is killed.
+ * transfers and unique inserts from several threads, printing {@code C <id>} only after each commit
+ * has returned (been acknowledged), until it is killed.
  *
  * <p>Arguments: directory, fsync policy, threads, first id.
  */
@@ -49,11 +49,12 @@ public final class CrashChild {
     TxCache<Long, Long> idCache = store.cache(CrashWorkload.IDS);
     for (long id = firstId; id < firstId + 50; id++) {
       long warmId = id;
-      store.inTransaction(tx -> {
-        tx.put(accounts, 0, tx.get(accounts, 0));
-        tx.put(idCache, warmId, 0L);
-        return null;
-      });
+      store.inTransaction(
+          tx -> {
+            tx.put(accounts, 0, tx.get(accounts, 0));
+            tx.put(idCache, warmId, 0L);
+            return null;
+          });
     }
   }
 
@@ -78,15 +79,18 @@ public final class CrashChild {
         idCache.put(id, 0L);
       } else {
         int from = random.nextInt(CrashWorkload.ACCOUNT_COUNT);
-        int to = (from + 1 + random.nextInt(CrashWorkload.ACCOUNT_COUNT - 1))
-            % CrashWorkload.ACCOUNT_COUNT;
+        int to =
+            (from + 1 + random.nextInt(CrashWorkload.ACCOUNT_COUNT - 1))
+                % CrashWorkload.ACCOUNT_COUNT;
         long amount = 1 + random.nextInt(100);
-        store.inTransaction(10_000, tx -> {
-          tx.put(accounts, from, tx.get(accounts, from) - amount);
-          tx.put(accounts, to, tx.get(accounts, to) + amount);
-          tx.put(idCache, id, amount);
-          return null;
-        });
+        store.inTransaction(
+            10_000,
+            tx -> {
+              tx.put(accounts, from, tx.get(accounts, from) - amount);
+              tx.put(accounts, to, tx.get(accounts, to) + amount);
+              tx.put(idCache, id, amount);
+              return null;
+            });
       }
       // With the time it was acknowledged (CLOCK_MONOTONIC on Linux, the parent's clock too), so
       // that the parent can tell how old a commit lost by the kill was.

@@ -45,17 +45,27 @@ public final class CrashTrials {
    * @param lostMaxAgeMillis the oldest lost commit: how long before the kill it was acknowledged
    *     (the child's clock and this one are the same monotonic clock on Linux); NaN if none lost
    */
-  public record Result(String policy, int trials, long acknowledged, long lost, int partial,
-      int tornTails, List<Double> recoveryMillis, List<String> childFailures, int trialsWithLoss,
+  public record Result(
+      String policy,
+      int trials,
+      long acknowledged,
+      long lost,
+      int partial,
+      int tornTails,
+      List<Double> recoveryMillis,
+      List<String> childFailures,
+      int trialsWithLoss,
       double lostMaxAgeMillis) {
 
-    /** @param q a quantile in [0, 1] @return that quantile of the recovery times, ms */
+    /**
+     * @param q a quantile in [0, 1] @return that quantile of the recovery times, ms
+     */
     public double recoveryQuantile(double q) {
       if (recoveryMillis.isEmpty()) {
         return Double.NaN;
       }
-      return recoveryMillis.get((int) Math.min(recoveryMillis.size() - 1,
-          Math.floor(q * recoveryMillis.size())));
+      return recoveryMillis.get(
+          (int) Math.min(recoveryMillis.size() - 1, Math.floor(q * recoveryMillis.size())));
     }
   }
 
@@ -78,10 +88,11 @@ public final class CrashTrials {
   }
 
   /**
+   * Returns the findings.
+   *
    * @param trials how many kills
    * @param maxRunMillis each child runs a random time up to this after it is ready
    * @param progress receives a {@link ProgressCount} message after each trial
-   * @return the findings
    * @throws Exception if a child cannot be started or the directory cannot be recovered
    */
   public Result run(int trials, int maxRunMillis, Consumer<String> progress) throws Exception {
@@ -129,35 +140,67 @@ public final class CrashTrials {
         }
       }
       // A trial takes seconds: count each one (the harness draws a bar with the time left).
-      progress.accept(new ProgressCount("kills", trial + 1, trials, lost + " lost"
-          + (lost > 0 ? " in " + trialsWithLoss + " trials, oldest " + lostMaxAge + " ms before "
-          + "the kill" : "") + ", " + partial + " partial").encode());
+      progress.accept(
+          new ProgressCount(
+                  "kills",
+                  trial + 1,
+                  trials,
+                  lost
+                      + " lost"
+                      + (lost > 0
+                          ? " in "
+                              + trialsWithLoss
+                              + " trials, oldest "
+                              + lostMaxAge
+                              + " ms before "
+                              + "the kill"
+                          : "")
+                      + ", "
+                      + partial
+                      + " partial")
+              .encode());
     }
     Collections.sort(recovery);
-    return new Result(policy.toString(), trials, acknowledged, lost, partial, torn, recovery,
-        failures, trialsWithLoss, lostMaxAge);
+    return new Result(
+        policy.toString(),
+        trials,
+        acknowledged,
+        lost,
+        partial,
+        torn,
+        recovery,
+        failures,
+        trialsWithLoss,
+        lostMaxAge);
   }
 
   /**
    * A killed child: the ids it printed, when it acknowledged each, when it was killed, and why it
    * died if it died on its own.
    */
-  private record Child(List<Long> acknowledged, List<Long> ackNanos, long killNanos,
-      String failure) {}
+  private record Child(
+      List<Long> acknowledged, List<Long> ackNanos, long killNanos, String failure) {}
 
   private Child runChild(long firstId, int runMillis) throws Exception {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    ProcessBuilder builder = new ProcessBuilder(java.toString(), "-Xmx256m",
-        "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-        CrashChild.class.getName(), directory.toString(), policy.toString().replace("ms", ""),
-        String.valueOf(threads), String.valueOf(firstId));
+    ProcessBuilder builder =
+        new ProcessBuilder(
+            java.toString(),
+            "-Xmx256m",
+            "--enable-native-access=ALL-UNNAMED",
+            "-cp",
+            System.getProperty("java.class.path"),
+            CrashChild.class.getName(),
+            directory.toString(),
+            policy.toString().replace("ms", ""),
+            String.valueOf(threads),
+            String.valueOf(firstId));
     builder.redirectError(ProcessBuilder.Redirect.PIPE);
     Process process = builder.start();
     List<Long> acknowledged = new ArrayList<>();
     List<Long> ackNanos = new ArrayList<>();
     CountDownLatch ready = new CountDownLatch(1);
-    Thread reader =
-        Thread.ofPlatform().start(() -> read(process, acknowledged, ackNanos, ready));
+    Thread reader = Thread.ofPlatform().start(() -> read(process, acknowledged, ackNanos, ready));
     StringBuilder errors = new StringBuilder();
     Thread errorReader = Thread.ofPlatform().start(() -> drain(process, errors));
     boolean started = ready.await(60, TimeUnit.SECONDS);
@@ -177,10 +220,11 @@ public final class CrashTrials {
     return new Child(List.copyOf(acknowledged), List.copyOf(ackNanos), killNanos, failure);
   }
 
-  private static void read(Process process, List<Long> acknowledged, List<Long> ackNanos,
-      CountDownLatch ready) {
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-        StandardCharsets.UTF_8))) {
+  private static void read(
+      Process process, List<Long> acknowledged, List<Long> ackNanos, CountDownLatch ready) {
+    try (BufferedReader in =
+        new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = in.readLine()) != null) {
         if (line.equals("READY")) {

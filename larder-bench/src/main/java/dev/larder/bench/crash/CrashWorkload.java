@@ -25,25 +25,30 @@ final class CrashWorkload {
   private CrashWorkload() {}
 
   /**
+   * Returns the store, recovered from the directory.
+   *
    * @param directory the log directory
    * @param policy the fsync policy
    * @param checkpointEvery background checkpoint period
-   * @return the store, recovered from the directory
    */
   static TxStore open(Path directory, FsyncPolicy policy, Duration checkpointEvery) {
-    return TxStore.builder().cache(ACCOUNTS).cache(IDS)
+    return TxStore.builder()
+        .cache(ACCOUNTS)
+        .cache(IDS)
         .persistence(WalConfig.of(directory).withPolicy(policy).withSegmentBytes(1 << 20))
-        .checkpointEvery(checkpointEvery).build();
+        .checkpointEvery(checkpointEvery)
+        .build();
   }
 
   /** Puts the initial balances in one commit. */
   static void initialize(TxStore store) {
     TxCache<Integer, Long> accounts = store.cache(ACCOUNTS);
-    store.inTransaction(tx -> {
-      for (int a = 0; a < ACCOUNT_COUNT; a++) {
-        tx.put(accounts, a, INITIAL);
-      }
-      return null;
-    });
+    store.inTransaction(
+        tx -> {
+          for (int a = 0; a < ACCOUNT_COUNT; a++) {
+            tx.put(accounts, a, INITIAL);
+          }
+          return null;
+        });
   }
 }

@@ -37,8 +37,8 @@ public final class PowerCutTrials {
    * @param partial cuts after which the account total was wrong
    * @param tornTails recoveries that cut a torn tail
    */
-  public record Result(String policy, int cuts, long acknowledged, long lost, int partial,
-      int tornTails) {}
+  public record Result(
+      String policy, int cuts, long acknowledged, long lost, int partial, int tornTails) {}
 
   private final FsyncPolicy policy;
   private final Random random;
@@ -53,9 +53,10 @@ public final class PowerCutTrials {
   }
 
   /**
+   * Returns the findings.
+   *
    * @param cuts how many
    * @param progress receives a {@link ProgressCount} message every 50 cuts and after the last
-   * @return the findings
    * @throws InterruptedException if interrupted
    */
   public Result run(int cuts, Consumer<String> progress) throws InterruptedException {
@@ -65,8 +66,8 @@ public final class PowerCutTrials {
     int torn = 0;
     for (int cut = 0; cut < cuts; cut++) {
       SimulatedDisk disk = new SimulatedDisk();
-      WalConfig wal = WalConfig.of(Path.of("/sim")).withFiles(disk).withSegmentBytes(4096)
-          .withPolicy(policy);
+      WalConfig wal =
+          WalConfig.of(Path.of("/sim")).withFiles(disk).withSegmentBytes(4096).withPolicy(policy);
       Set<Long> acknowledged = ConcurrentHashMap.newKeySet();
       TxStore store = open(wal);
       CrashWorkload.initialize(store);
@@ -109,8 +110,12 @@ public final class PowerCutTrials {
   }
 
   private static TxStore open(WalConfig wal) {
-    return TxStore.builder().cache(CrashWorkload.ACCOUNTS).cache(CrashWorkload.IDS)
-        .persistence(wal).checkpointEvery(Duration.ZERO).build();
+    return TxStore.builder()
+        .cache(CrashWorkload.ACCOUNTS)
+        .cache(CrashWorkload.IDS)
+        .persistence(wal)
+        .checkpointEvery(Duration.ZERO)
+        .build();
   }
 
   private static void work(TxStore store, AtomicLong ids, Set<Long> acknowledged) {
@@ -124,15 +129,18 @@ public final class PowerCutTrials {
           idCache.put(id, 0L);
         } else {
           int from = random.nextInt(CrashWorkload.ACCOUNT_COUNT);
-          int to = (from + 1 + random.nextInt(CrashWorkload.ACCOUNT_COUNT - 1))
-              % CrashWorkload.ACCOUNT_COUNT;
+          int to =
+              (from + 1 + random.nextInt(CrashWorkload.ACCOUNT_COUNT - 1))
+                  % CrashWorkload.ACCOUNT_COUNT;
           long amount = 1 + random.nextInt(100);
-          store.inTransaction(10_000, tx -> {
-            tx.put(accounts, from, tx.get(accounts, from) - amount);
-            tx.put(accounts, to, tx.get(accounts, to) + amount);
-            tx.put(idCache, id, amount);
-            return null;
-          });
+          store.inTransaction(
+              10_000,
+              tx -> {
+                tx.put(accounts, from, tx.get(accounts, from) - amount);
+                tx.put(accounts, to, tx.get(accounts, to) + amount);
+                tx.put(idCache, id, amount);
+                return null;
+              });
         }
         acknowledged.add(id);
       }

@@ -15,15 +15,16 @@ import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A standalone check of the content-node memory figure, one subject per JVM: N content nodes of
- * the content-node memory test
- * (generator seed 42) under Long keys, in a {@code ConcurrentHashMap<Long, Node>} or in Larder
- * (off-heap or heap storage, with or without substitution). Prints heap, native (resident-set)
- * and total bytes per node, measured as the per-entry overhead study does, and Larder's own {@code memoryUsed()}.
+ * A standalone check of the content-node memory figure, one subject per JVM: N content nodes of the
+ * content-node memory test (generator seed 42) under Long keys, in a {@code ConcurrentHashMap<Long,
+ * Node>} or in Larder (off-heap or heap storage, with or without substitution). Prints heap, native
+ * (resident-set) and total bytes per node, measured as the per-entry overhead study does, and
+ * Larder's own {@code memoryUsed()}.
  *
  * <p>The full comparison against every peer is {@code ./larder bench memory}; this class exists so
- * the map can be measured with G1 string deduplication on (as the content-node memory test ran), which is a JVM flag
- * of the whole process. Run each subject in its own JVM with the same flags:
+ * the map can be measured with G1 string deduplication on (as the content-node memory test ran),
+ * which is a JVM flag of the whole process. Run each subject in its own JVM with the same flags:
+ *
  * <pre>
  * java -XX:+UseG1GC -Xms6g -Xmx6g -XX:+AlwaysPreTouch -XX:MarkSweepDeadRatio=0 \
  *      -XX:+UseStringDeduplication --enable-native-access=ALL-UNNAMED \
@@ -39,8 +40,8 @@ public final class NodeFootprint {
   private NodeFootprint() {}
 
   /**
-   * @param args subject ({@code map}, {@code offheap}, {@code heap}), substitution
-   *     ({@code subst} or {@code plain}; ignored for the map) and the number of nodes
+   * @param args subject ({@code map}, {@code offheap}, {@code heap}), substitution ({@code subst}
+   *     or {@code plain}; ignored for the map) and the number of nodes
    */
   public static void main(String[] args) {
     if (args.length != 3) {
@@ -60,10 +61,16 @@ public final class NodeFootprint {
     MemorySnapshot after = settleWithDeduplication(probe);
     long heap = after.heapDelta(before);
     long nativeBytes = after.nativeDelta(before);
-    System.out.printf(Locale.ROOT, "%s %s %,d nodes: heap %.1f B/node, native %.1f B/node,"
-        + " total %.1f B/node, own figure %s, heap settled %s%n", subject,
-        subject.equals("map") ? "objects" : args[1], nodes, (double) heap / nodes,
-        (double) nativeBytes / nodes, (double) (heap + nativeBytes) / nodes,
+    System.out.printf(
+        Locale.ROOT,
+        "%s %s %,d nodes: heap %.1f B/node, native %.1f B/node,"
+            + " total %.1f B/node, own figure %s, heap settled %s%n",
+        subject,
+        subject.equals("map") ? "objects" : args[1],
+        nodes,
+        (double) heap / nodes,
+        (double) nativeBytes / nodes,
+        (double) (heap + nativeBytes) / nodes,
         reported < 0 ? "-" : String.format(Locale.ROOT, "%.1f B/node", (double) reported / nodes),
         after.stable());
     Reference.reachabilityFence(holder);
@@ -76,9 +83,9 @@ public final class NodeFootprint {
     return probe.settle();
   }
 
-  /** @return the subject's own memory figure, or -1 for the map */
-  private static long load(String subject, boolean substitute, int nodes,
-      NodeGenerator generator, Object[] holder) {
+  /** Returns the subject's own memory figure, or -1 for the map. */
+  private static long load(
+      String subject, boolean substitute, int nodes, NodeGenerator generator, Object[] holder) {
     if (subject.equals("map")) {
       ConcurrentHashMap<Long, Node> map = new ConcurrentHashMap<>();
       for (long id = 0; id < nodes; id++) {
@@ -88,9 +95,10 @@ public final class NodeFootprint {
       return -1;
     }
     ValueDictionary dictionary = NodeCodecs.newDictionary();
-    CacheBuilder<Long, Node> builder = Cache.builder(Codecs.longs(),
-        substitute ? NodeCodecs.node(dictionary) : NodeCodecs.node())
-        .storage(subject.equals("heap") ? Storage.HEAP : Storage.OFF_HEAP).unbounded();
+    CacheBuilder<Long, Node> builder =
+        Cache.builder(Codecs.longs(), substitute ? NodeCodecs.node(dictionary) : NodeCodecs.node())
+            .storage(subject.equals("heap") ? Storage.HEAP : Storage.OFF_HEAP)
+            .unbounded();
     if (substitute) {
       builder.dictionary(dictionary);
     }

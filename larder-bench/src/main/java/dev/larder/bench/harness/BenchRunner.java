@@ -17,13 +17,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs scenarios: plans their trials, runs each in a fresh JVM, then writes
- * {@code <out>/<scenario>.json}, the charts beside it, and a Markdown table on {@code table}.
- * Progress goes to {@code progress} (the terminal's stderr), so stdout holds only the tables:
- * a line per trial started and finished, the trials' own messages, and a {@link ProgressBar}
- * over the scenario's trials, or over a trial's counted steps while it reports them
- * ({@link dev.larder.bench.scenario.ProgressCount}). On a terminal the bar is redrawn in place
- * below the lines; elsewhere it prints plain lines.
+ * Runs scenarios: plans their trials, runs each in a fresh JVM, then writes {@code
+ * <out>/<scenario>.json}, the charts beside it, and a Markdown table on {@code table}. Progress
+ * goes to {@code progress} (the terminal's stderr), so stdout holds only the tables: a line per
+ * trial started and finished, the trials' own messages, and a {@link ProgressBar} over the
+ * scenario's trials, or over a trial's counted steps while it reports them ({@link
+ * dev.larder.bench.scenario.ProgressCount}). On a terminal the bar is redrawn in place below the
+ * lines; elsewhere it prints plain lines.
  */
 public final class BenchRunner {
 
@@ -61,26 +61,31 @@ public final class BenchRunner {
     List<Trial> trials = scenario.plan(options);
     List<String> flags = JvmFlags.forScenario(scenario, options);
     long start = System.nanoTime();
-    print("== %s: %d trials, each in a fresh JVM (%s)",
+    print(
+        "== %s: %d trials, each in a fresh JVM (%s)",
         scenario.name(), trials.size(), String.join(" ", flags.subList(0, 5)));
     List<Row> rows = new ArrayList<>();
     try {
-      ProgressBar.Task all = trials.isEmpty() ? null
-          : synced(() -> bar.start(scenario.name() + " trials", trials.size()));
+      ProgressBar.Task all =
+          trials.isEmpty()
+              ? null
+              : synced(() -> bar.start(scenario.name() + " trials", trials.size()));
       for (int i = 0; i < trials.size(); i++) {
         rows.addAll(runTrial(scenario, options, flags, trials.get(i), i + 1, trials.size()));
         int done = i + 1;
-        synced(() -> {
-          bar.show(all);
-          all.update(done);
-          return null;
-        });
+        synced(
+            () -> {
+              bar.show(all);
+              all.update(done);
+              return null;
+            });
       }
     } finally {
-      synced(() -> {
-        bar.close();
-        return null;
-      });
+      synced(
+          () -> {
+            bar.close();
+            return null;
+          });
     }
     print("== %s done in %s", scenario.name(), Formats.seconds(System.nanoTime() - start));
     writeResults(scenario, options, flags, rows);
@@ -96,10 +101,11 @@ public final class BenchRunner {
 
   private void print(String format, Object... args) {
     String line = String.format(java.util.Locale.ROOT, format, args);
-    synced(() -> {
-      bar.message(line);
-      return null;
-    });
+    synced(
+        () -> {
+          bar.message(line);
+          return null;
+        });
   }
 
   /** Shows a trial's progress message: counted ones on the bar, others as lines. */
@@ -110,15 +116,17 @@ public final class BenchRunner {
       return;
     }
     ProgressCount c = count.get();
-    synced(() -> {
-      if (counted[0] == null || !counted[0].label().equals(name + " " + c.label())
-          || counted[0].total() != c.total()) {
-        // The trial's steps began with it, not when its first count arrived.
-        counted[0] = bar.start(name + " " + c.label(), c.total(), t0);
-      }
-      counted[0].update(c.done(), c.note());
-      return null;
-    });
+    synced(
+        () -> {
+          if (counted[0] == null
+              || !counted[0].label().equals(name + " " + c.label())
+              || counted[0].total() != c.total()) {
+            // The trial's steps began with it, not when its first count arrived.
+            counted[0] = bar.start(name + " " + c.label(), c.total(), t0);
+          }
+          counted[0].update(c.done(), c.note());
+          return null;
+        });
   }
 
   private List<Row> runTrial(
@@ -129,25 +137,37 @@ public final class BenchRunner {
     ProgressBar.Task[] counted = new ProgressBar.Task[1];
     Path log = outputDirectory.resolve("logs").resolve(scenario.name() + "-" + n + ".log");
     List<Row> rows =
-        forker.run(scenario.name(), trial, options, flags, scenario.trialTimeoutSeconds(options),
-            log, msg -> trialProgress(name, t0, msg, counted));
+        forker.run(
+            scenario.name(),
+            trial,
+            options,
+            flags,
+            scenario.trialTimeoutSeconds(options),
+            log,
+            msg -> trialProgress(name, t0, msg, counted));
     // a trial of several implementations names the one that did not measure
     Row unmeasured = rows.stream().filter(r -> !r.measured()).findFirst().orElse(null);
-    String outcome = unmeasured == null ? "ok"
-        : (trial.implementations().size() > 1 ? unmeasured.implementation() + " " : "")
-            + unmeasured.get(Row.STATUS) + ": " + unmeasured.get(Row.REASON);
-    print("[%s %d/%d] %s %s (%s)", scenario.name(), n, of, name, outcome,
-        Formats.seconds(System.nanoTime() - t0));
+    String outcome =
+        unmeasured == null
+            ? "ok"
+            : (trial.implementations().size() > 1 ? unmeasured.implementation() + " " : "")
+                + unmeasured.get(Row.STATUS)
+                + ": "
+                + unmeasured.get(Row.REASON);
+    print(
+        "[%s %d/%d] %s %s (%s)",
+        scenario.name(), n, of, name, outcome, Formats.seconds(System.nanoTime() - t0));
     return rows;
   }
 
-  private void writeResults(Scenario scenario, RunOptions options, List<String> flags,
-      List<Row> rows) throws IOException {
+  private void writeResults(
+      Scenario scenario, RunOptions options, List<String> flags, List<Row> rows)
+      throws IOException {
     Files.createDirectories(outputDirectory);
     Path json = outputDirectory.resolve(scenario.name() + ".json");
     Files.writeString(json, Json.writePretty(document(scenario, options, flags, rows)));
-    table.printf("%n### %s%n%n%s%n", scenario.name(),
-        MarkdownTable.render(scenario.presentation(), rows));
+    table.printf(
+        "%n### %s%n%n%s%n", scenario.name(), MarkdownTable.render(scenario.presentation(), rows));
     List<Path> written = new ArrayList<>(List.of(json));
     for (ChartSpec spec : scenario.presentation().charts()) {
       Path base = outputDirectory.resolve(scenario.name() + spec.fileSuffix());

@@ -27,10 +27,11 @@ final class ChartWriter {
   private ChartWriter() {}
 
   /**
+   * Returns the files written, empty if no row was selected.
+   *
    * @param spec the chart
    * @param rows all rows of the scenario; those the spec does not select are ignored
    * @param base the path without extension; {@code .png} and {@code .svg} are added
-   * @return the files written, empty if no row was selected
    * @throws IOException if a file cannot be written
    */
   static List<Path> write(ChartSpec spec, List<Row> rows, Path base) throws IOException {

@@ -16,29 +16,37 @@ final class Environment {
 
   private Environment() {}
 
-  /** @return the JVM's vendor, name and version */
+  /** Returns the JVM's vendor, name and version. */
   static String jvm() {
-    return System.getProperty("java.vm.vendor") + " " + System.getProperty("java.vm.name") + " "
+    return System.getProperty("java.vm.vendor")
+        + " "
+        + System.getProperty("java.vm.name")
+        + " "
         + System.getProperty("java.vm.version");
   }
 
-  /** @return CPU model, cores, memory and OS */
+  /** Returns CPU model, cores, memory and OS. */
   static Map<String, Object> machine() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("cpu", cpuModel());
     m.put("cores", Runtime.getRuntime().availableProcessors());
     m.put("memoryBytes", totalMemory());
-    m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
-        + System.getProperty("os.arch"));
+    m.put(
+        "os",
+        System.getProperty("os.name")
+            + " "
+            + System.getProperty("os.version")
+            + " "
+            + System.getProperty("os.arch"));
     return m;
   }
 
-  /** @return the current time, to the second */
+  /** Returns the current time, to the second. */
   static String now() {
     return Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
   }
 
-  /** @return the abbreviated commit of the working directory, with "+dirty" if it has changes */
+  /** Returns the abbreviated commit of the working directory, with "+dirty" if it has changes. */
   static String commit() {
     String head = git("rev-parse", "--short=12", "HEAD");
     if (head.isEmpty()) {

@@ -35,7 +35,7 @@ final class ForkedTrial {
     this.classpath = classpath;
   }
 
-  /** @return a forker for the JVM and classpath of this process */
+  /** Returns a forker for the JVM and classpath of this process. */
   static ForkedTrial ofCurrentJvm() {
     return new ForkedTrial(
         Path.of(System.getProperty("java.home"), "bin", "java"),
@@ -106,8 +106,8 @@ final class ForkedTrial {
     }
     if (rowsLine.get() == null) {
       return List.of(
-          Row.failed(impl, "the JVM exited with " + process.exitValue() + " and no result; log: "
-              + log));
+          Row.failed(
+              impl, "the JVM exited with " + process.exitValue() + " and no result; log: " + log));
     }
     return parseRows(rowsLine.get(), impl);
   }

@@ -8,8 +8,9 @@ final class Formats {
   private Formats() {}
 
   /**
+   * Returns a human-readable form: grouped integers, a few significant decimals for small numbers.
+   *
    * @param value a cell value
-   * @return a human-readable form: grouped integers, a few significant decimals for small numbers
    */
   static String cell(Object value) {
     return switch (value) {
@@ -40,8 +41,9 @@ final class Formats {
   }
 
   /**
+   * Returns seconds with one decimal, e.g. {@code "12.3 s"}.
+   *
    * @param nanos a duration
-   * @return seconds with one decimal, e.g. {@code "12.3 s"}
    */
   static String seconds(long nanos) {
     return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);

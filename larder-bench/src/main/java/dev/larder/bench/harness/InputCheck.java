@@ -22,10 +22,10 @@ import java.util.Map;
 import java.util.zip.GZIPInputStream;
 
 /**
- * Checks that the files scenarios read ({@link Scenario#inputs}) are there, before any trial
- * runs: {@link #missing} only looks for them (cheap, done by every {@code ./larder bench} run);
- * {@link #verify} also reads each one and compares its content with the checksum it declares
- * ({@code ./larder bench --check-inputs}, run by CI from a fresh clone).
+ * Checks that the files scenarios read ({@link Scenario#inputs}) are there, before any trial runs:
+ * {@link #missing} only looks for them (cheap, done by every {@code ./larder bench} run); {@link
+ * #verify} also reads each one and compares its content with the checksum it declares ({@code
+ * ./larder bench --check-inputs}, run by CI from a fresh clone).
  *
  * <p>Stateless and thread-safe.
  */
@@ -34,10 +34,11 @@ public final class InputCheck {
   private InputCheck() {}
 
   /**
+   * Returns one line per input that is missing or not a readable file, naming the scenario, the
+   * file and where to get it; empty if every input is there.
+   *
    * @param scenarios the scenarios of a run
    * @param options the run's options
-   * @return one line per input that is missing or not a readable file, naming the scenario, the
-   *     file and where to get it; empty if every input is there
    * @throws IllegalArgumentException if a parameter naming an input is malformed
    */
   public static List<String> missing(List<Scenario> scenarios, RunOptions options) {
@@ -53,8 +54,8 @@ public final class InputCheck {
   }
 
   /**
-   * Checks every input of every scenario: present, readable and, where a checksum is declared,
-   * with that content. Prints one line per scenario (how many inputs, where) and one per problem.
+   * Checks every input of every scenario: present, readable and, where a checksum is declared, with
+   * that content. Prints one line per scenario (how many inputs, where) and one per problem.
    *
    * @param scenarios the scenarios to check
    * @param options the options they would run with
@@ -73,8 +74,10 @@ public final class InputCheck {
       for (Input input : entry.getValue()) {
         String problem = problem(input);
         if (problem != null) {
-          problems.add(problem.isEmpty() ? missingLine(scenario, input)
-              : scenario.name() + ": " + input.path() + " " + problem);
+          problems.add(
+              problem.isEmpty()
+                  ? missingLine(scenario, input)
+                  : scenario.name() + ": " + input.path() + " " + problem);
         }
       }
       out.printf("%-12s %s%n", scenario.name(), summary(entry.getValue(), problems.size()));
@@ -90,8 +93,13 @@ public final class InputCheck {
       return "reads no input files (generates its data)";
     }
     boolean checksummed = inputs.stream().anyMatch(input -> !input.contentSha256().isEmpty());
-    return (inputs.size() - problems) + " of " + inputs.size() + " input files found"
-        + (checksummed ? " with their content" : "") + ", under " + commonParent(inputs);
+    return (inputs.size() - problems)
+        + " of "
+        + inputs.size()
+        + " input files found"
+        + (checksummed ? " with their content" : "")
+        + ", under "
+        + commonParent(inputs);
   }
 
   private static boolean present(Input input) {
@@ -102,7 +110,7 @@ public final class InputCheck {
     return scenario.name() + ": " + input.path() + " is missing (" + input.origin() + ")";
   }
 
-  /** @return null if fine, "" if missing, else what is wrong with the content */
+  /** Returns null if fine, "" if missing, else what is wrong with the content. */
   private static String problem(Input input) {
     if (!present(input)) {
       return "";
@@ -112,15 +120,21 @@ public final class InputCheck {
     }
     try {
       String actual = contentSha256(input);
-      return actual.startsWith(input.contentSha256()) ? null
-          : "has content SHA-256 " + actual.substring(0, 16) + ", expected "
-              + input.contentSha256() + " (" + input.origin() + ")";
+      return actual.startsWith(input.contentSha256())
+          ? null
+          : "has content SHA-256 "
+              + actual.substring(0, 16)
+              + ", expected "
+              + input.contentSha256()
+              + " ("
+              + input.origin()
+              + ")";
     } catch (IOException e) {
       return "cannot be read: " + e;
     }
   }
 
-  /** @return the hexadecimal SHA-256 of the file's content, decompressed if it is gzip */
+  /** Returns the hexadecimal SHA-256 of the file's content, decompressed if it is gzip. */
   static String contentSha256(Input input) throws IOException {
     MessageDigest digest;
     try {
@@ -129,8 +143,8 @@ public final class InputCheck {
       throw new IllegalStateException("every JDK has SHA-256", e);
     }
     try (InputStream raw = new BufferedInputStream(Files.newInputStream(input.path()), 1 << 16);
-        InputStream content = new DigestInputStream(gzipped(raw)
-            ? new GZIPInputStream(raw, 1 << 16) : raw, digest)) {
+        InputStream content =
+            new DigestInputStream(gzipped(raw) ? new GZIPInputStream(raw, 1 << 16) : raw, digest)) {
       content.transferTo(OutputStream.nullOutputStream()); // the digest sees every byte
     }
     return HexFormat.of().formatHex(digest.digest());

@@ -11,14 +11,14 @@ import java.util.List;
  *
  * <ul>
  *   <li>G1 with {@code -Xms} = {@code -Xmx} and {@code -XX:+AlwaysPreTouch}: the heap is resident
- *       from the start, so resident-set growth is memory outside the heap.</li>
+ *       from the start, so resident-set growth is memory outside the heap.
  *   <li>{@code -XX:MarkSweepDeadRatio=0}: full collections compact everything, so the heap in use
- *       after {@code System.gc()} is the live data.</li>
- *   <li>The opens and exports Chronicle Map 3.27 needs on Java 25, and its analytics switched
- *       off; native access for Infinispan, OHC and Chronicle; {@code sun.misc.Unsafe} memory access
- *       allowed for Ehcache and OHC (it silences their warnings).</li>
+ *       after {@code System.gc()} is the live data.
+ *   <li>The opens and exports Chronicle Map 3.27 needs on Java 25, and its analytics switched off;
+ *       native access for Infinispan, OHC and Chronicle; {@code sun.misc.Unsafe} memory access
+ *       allowed for Ehcache and OHC (it silences their warnings).
  *   <li>{@code -XX:MaxDirectMemorySize=16g}: Ehcache's off-heap pools are direct buffers, limited
- *       by default to the heap size, which 2000 caches of 1 MiB exceed.</li>
+ *       by default to the heap size, which 2000 caches of 1 MiB exceed.
  * </ul>
  */
 public final class JvmFlags {
@@ -40,9 +40,10 @@ public final class JvmFlags {
   private JvmFlags() {}
 
   /**
+   * Returns the JVM flags of every trial of this scenario.
+   *
    * @param scenario the scenario
    * @param options the run's options
-   * @return the JVM flags of every trial of this scenario
    */
   public static List<String> forScenario(Scenario scenario, RunOptions options) {
     String heap = scenario.heapSize(options);

@@ -16,7 +16,8 @@ public final class LoopbackChild {
   private LoopbackChild() {}
 
   /**
-   * @return a port on the loopback address that was free a moment ago
+   * Returns a port on the loopback address that was free a moment ago.
+   *
    * @throws IOException if no port can be bound
    */
   public static int freePort() throws IOException {
@@ -26,8 +27,8 @@ public final class LoopbackChild {
   }
 
   /**
-   * Waits until {@code process} accepts connections on 127.0.0.1:{@code port}, at most 30 s;
-   * stops it if it does not.
+   * Waits until {@code process} accepts connections on 127.0.0.1:{@code port}, at most 30 s; stops
+   * it if it does not.
    *
    * @param what the process's name and where its output went, for the error
    * @throws IOException if it exits or does not answer in time

@@ -10,10 +10,9 @@ import java.util.Objects;
 import java.util.function.LongSupplier;
 
 /**
- * Shows the progress of a long run: on a terminal, one line redrawn in place (a bar, the count,
- * the rate and the time left), with other lines printed above it; elsewhere (a pipe, a CI log),
- * plain lines, one every {@value #PLAIN_EVERY_SECONDS} seconds at most and one when the count
- * completes.
+ * Shows the progress of a long run: on a terminal, one line redrawn in place (a bar, the count, the
+ * rate and the time left), with other lines printed above it; elsewhere (a pipe, a CI log), plain
+ * lines, one every {@value #PLAIN_EVERY_SECONDS} seconds at most and one when the count completes.
  *
  * <p>Formats, for a task labelled {@code crash always} at 12 of 40 after 30 s:
  *
@@ -23,9 +22,9 @@ import java.util.function.LongSupplier;
  * </pre>
  *
  * A rate under one per second is shown per minute ({@code 24.0/min}), under one per minute per
- * hour; the time left is the
- * remaining count at the average rate since the task started, unknown ({@code ?}) until the
- * first step. Whether this is a terminal is decided once, by {@link #onTerminal()}.
+ * hour; the time left is the remaining count at the average rate since the task started, unknown
+ * ({@code ?}) until the first step. Whether this is a terminal is decided once, by {@link
+ * #onTerminal()}.
  *
  * <p>Not thread-safe: the harness calls it from one thread at a time (callers that report from
  * several threads synchronize on the instance).
@@ -33,6 +32,7 @@ import java.util.function.LongSupplier;
 public final class ProgressBar {
   /** The shortest time between two plain lines of one task, unless it completes. */
   static final int PLAIN_EVERY_SECONDS = 10;
+
   private static final long REDRAW_NANOS = 100_000_000L;
   private static final int BAR_WIDTH = 24;
 
@@ -55,18 +55,19 @@ public final class ProgressBar {
   }
 
   /**
+   * Returns a bar on {@code out}, redrawn in place if this process runs on a terminal.
+   *
    * @param out where to write
-   * @return a bar on {@code out}, redrawn in place if this process runs on a terminal
    */
   public static ProgressBar of(PrintStream out) {
     return new ProgressBar(out, onTerminal(), System::nanoTime);
   }
 
   /**
-   * @return whether progress goes to a terminal: the process has an interactive console
-   *     ({@link Console#isTerminal()}: stdin and stdout), or, on Linux, its stderr is a terminal
-   *     device (so {@code ./larder bench x > table.md} still draws the bar), and {@code TERM} is
-   *     not {@code dumb}; {@code LARDER_PROGRESS=plain} or {@code =bar} decides instead when set
+   * Returns whether progress goes to a terminal: the process has an interactive console ({@link
+   * Console#isTerminal()}: stdin and stdout), or, on Linux, its stderr is a terminal device (so
+   * {@code ./larder bench x > table.md} still draws the bar), and {@code TERM} is not {@code dumb};
+   * {@code LARDER_PROGRESS=plain} or {@code =bar} decides instead when set.
    */
   public static boolean onTerminal() {
     String forced = System.getenv("LARDER_PROGRESS");
@@ -92,7 +93,7 @@ public final class ProgressBar {
     }
   }
 
-  /** @return whether lines are redrawn in place */
+  /** Returns whether lines are redrawn in place. */
   public boolean terminal() {
     return terminal;
   }
@@ -109,8 +110,8 @@ public final class ProgressBar {
   }
 
   /**
-   * Starts a counted task that began earlier (its rate and time left count from then), e.g. a
-   * trial whose first count arrives after its JVM started and its first step finished.
+   * Starts a counted task that began earlier (its rate and time left count from then), e.g. a trial
+   * whose first count arrives after its JVM started and its first step finished.
    *
    * @param label what is counted
    * @param total how many steps make it complete (positive)
@@ -195,8 +196,8 @@ public final class ProgressBar {
     }
 
     /**
-     * Records progress and shows it: redrawn on a terminal, a plain line if
-     * {@value #PLAIN_EVERY_SECONDS} s passed since this task's last one or the task completed.
+     * Records progress and shows it: redrawn on a terminal, a plain line if {@value
+     * #PLAIN_EVERY_SECONDS} s passed since this task's last one or the task completed.
      *
      * @param newDone steps done so far (clamped to 0..total)
      * @param newNote a short note shown after the figures (e.g. {@code "0 lost"}), or empty
@@ -215,44 +216,69 @@ public final class ProgressBar {
         return;
       }
       long now = nanoTime.getAsLong();
-      if (done == total || lastPlain == Long.MIN_VALUE
+      if (done == total
+          || lastPlain == Long.MIN_VALUE
           || now - lastPlain >= PLAIN_EVERY_SECONDS * 1_000_000_000L) {
         lastPlain = now;
         out.println(plainLine(now));
       }
     }
 
-    /** @param newDone steps done so far */
+    /**
+     * @param newDone steps done so far
+     */
     public void update(long newDone) {
       update(newDone, note);
     }
 
-    /** @return steps done so far */
+    /** Returns steps done so far. */
     public long done() {
       return done;
     }
 
-    /** @return what is counted */
+    /** Returns what is counted. */
     public String label() {
       return label;
     }
 
-    /** @return steps in all */
+    /** Returns steps in all. */
     public long total() {
       return total;
     }
 
     String plainLine(long clock) {
       long now = finished == Long.MIN_VALUE ? clock : finished;
-      return label + ": " + done + "/" + total + " (" + percent() + "%), " + rate(now) + ", "
-          + left(now) + (note.isEmpty() ? "" : ", " + note);
+      return label
+          + ": "
+          + done
+          + "/"
+          + total
+          + " ("
+          + percent()
+          + "%), "
+          + rate(now)
+          + ", "
+          + left(now)
+          + (note.isEmpty() ? "" : ", " + note);
     }
 
     String barLine(long clock) {
       long now = finished == Long.MIN_VALUE ? clock : finished;
       int filled = (int) (BAR_WIDTH * done / total);
-      return label + " [" + "#".repeat(filled) + ".".repeat(BAR_WIDTH - filled) + "] " + done
-          + "/" + total + "  " + percent() + "%  " + rate(now) + "  " + left(now)
+      return label
+          + " ["
+          + "#".repeat(filled)
+          + ".".repeat(BAR_WIDTH - filled)
+          + "] "
+          + done
+          + "/"
+          + total
+          + "  "
+          + percent()
+          + "%  "
+          + rate(now)
+          + "  "
+          + left(now)
           + (note.isEmpty() ? "" : "  " + note);
     }
 
@@ -269,7 +295,8 @@ public final class ProgressBar {
       if (perSecond >= 1) {
         return String.format(Locale.ROOT, "%.2f/s", perSecond);
       }
-      return perSecond * 60 >= 1 ? String.format(Locale.ROOT, "%.1f/min", perSecond * 60)
+      return perSecond * 60 >= 1
+          ? String.format(Locale.ROOT, "%.1f/min", perSecond * 60)
           : String.format(Locale.ROOT, "%.1f/h", perSecond * 3600);
     }
 
@@ -285,12 +312,13 @@ public final class ProgressBar {
     }
   }
 
-  /** @return seconds as m:ss, or h:mm:ss from an hour on */
+  /** Returns seconds as m:ss, or h:mm:ss from an hour on. */
   static String clock(long seconds) {
     long h = seconds / 3600;
     long m = seconds % 3600 / 60;
     long s = seconds % 60;
-    return h > 0 ? String.format(Locale.ROOT, "%d:%02d:%02d", h, m, s)
+    return h > 0
+        ? String.format(Locale.ROOT, "%d:%02d:%02d", h, m, s)
         : String.format(Locale.ROOT, "%d:%02d", m, s);
   }
 }

@@ -13,8 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Entry point of a forked trial: {@code TrialMain <scenario> <trial JSON> <options JSON>}. Runs
- * the trial and prints its rows on stdout behind {@link TrialProtocol#ROWS}. A trial that throws
+ * Entry point of a forked trial: {@code TrialMain <scenario> <trial JSON> <options JSON>}. Runs the
+ * trial and prints its rows on stdout behind {@link TrialProtocol#ROWS}. A trial that throws
  * reports a failed row instead; the exit status is 0 whenever rows were printed.
  */
 public final class TrialMain {
@@ -62,8 +62,9 @@ public final class TrialMain {
   }
 
   /**
+   * Returns its class and message, and those of its root cause if different.
+   *
    * @param e a throwable
-   * @return its class and message, and those of its root cause if different
    */
   static String describe(Throwable e) {
     Throwable root = e;

@@ -4,8 +4,8 @@ package dev.larder.bench.hitratio;
  * A cache's capacity: a number of entries, or a number of bytes of payload.
  *
  * @param value the capacity, positive
- * @param bytes true if {@code value} counts bytes (entries weighed by their size), false if
- *     it counts entries
+ * @param bytes true if {@code value} counts bytes (entries weighed by their size), false if it
+ *     counts entries
  */
 public record Bound(long value, boolean bytes) {
 
@@ -23,7 +23,7 @@ public record Bound(long value, boolean bytes) {
     return new Bound(bytes, true);
   }
 
-  /** @return the request's weight under this bound */
+  /** Returns the request's weight under this bound. */
   public long weigh(int size) {
     return bytes ? size : 1;
   }

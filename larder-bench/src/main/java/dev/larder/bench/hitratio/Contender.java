@@ -7,15 +7,15 @@ package dev.larder.bench.hitratio;
  */
 public interface Contender {
 
-  /** @return the name reported in the {@code implementation} column */
+  /** Returns the name reported in the {@code implementation} column. */
   String name();
 
-  /** @return how many runs to average (more than one for randomised policies) */
+  /** Returns how many runs to average (more than one for randomised policies). */
   default int runs() {
     return 1;
   }
 
-  /** @return true if this contender can replay under {@code bound} */
+  /** Returns true if this contender can replay under {@code bound}. */
   default boolean supports(Bound bound) {
     return true;
   }

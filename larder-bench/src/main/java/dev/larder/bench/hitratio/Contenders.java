@@ -9,11 +9,11 @@ final class Contenders {
   private Contenders() {}
 
   static List<Contender> all() {
-    return List.of(new LruContender(), new CaffeineContender(), new OptimalContender(),
-        new LarderContender());
+    return List.of(
+        new LruContender(), new CaffeineContender(), new OptimalContender(), new LarderContender());
   }
 
-  /** @return the contender named {@code name} (case-insensitive) */
+  /** Returns the contender named {@code name} (case-insensitive). */
   static Contender named(String name) {
     for (Contender contender : all()) {
       if (contender.name().equalsIgnoreCase(name)) {

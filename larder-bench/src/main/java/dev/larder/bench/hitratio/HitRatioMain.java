@@ -12,22 +12,21 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Stand-alone entry point of the hit-ratio benchmark until it is registered as the
- * {@code hitratio} scenario of {@code ./larder bench}.
+ * Stand-alone entry point of the hit-ratio benchmark until it is registered as the {@code hitratio}
+ * scenario of {@code ./larder bench}.
  *
- * <p>Arguments: {@code [--traces DIR] [--out DIR] [--only t1,t2] [--impl i1,i2]}; the traces
- * folder defaults to the repository's {@code data/traces}. Writes
- * {@code hitratio.md} and {@code hitratio.json} to the output folder (default
- * {@code target/hitratio}) and prints the table. With {@code --from FILE[,FILE...]} it replays
- * nothing and prints the table of {@code ./larder bench hitratio} result files instead (one
- * column per implementation, the margin of Larder over the better of LRU and Caffeine, the
- * means, and how many cells are short by more than half a point).
+ * <p>Arguments: {@code [--traces DIR] [--out DIR] [--only t1,t2] [--impl i1,i2]}; the traces folder
+ * defaults to the repository's {@code data/traces}. Writes {@code hitratio.md} and {@code
+ * hitratio.json} to the output folder (default {@code target/hitratio}) and prints the table. With
+ * {@code --from FILE[,FILE...]} it replays nothing and prints the table of {@code ./larder bench
+ * hitratio} result files instead (one column per implementation, the margin of Larder over the
+ * better of LRU and Caffeine, the means, and how many cells are short by more than half a point).
  */
 public final class HitRatioMain {
 
   private HitRatioMain() {}
 
-  /** @return the rows of a {@code ./larder bench hitratio} results file */
+  /** Returns the rows of a {@code ./larder bench hitratio} results file. */
   private static List<HitRatioRow> fromBenchResult(Path file) throws IOException {
     List<HitRatioRow> rows = new ArrayList<>();
     Object parsed = Json.parseObject(Files.readString(file)).get("rows");
@@ -35,11 +34,17 @@ public final class HitRatioMain {
       throw new IOException(file + " has no rows");
     }
     for (Object item : list) {
-      if (item instanceof Map<?, ?> row && row.get("hitRatio") instanceof Number hit
+      if (item instanceof Map<?, ?> row
+          && row.get("hitRatio") instanceof Number hit
           && row.get("byteHitRatio") instanceof Number byteHit) {
-        rows.add(new HitRatioRow(String.valueOf(row.get("trace")), String.valueOf(row.get("size")),
-            String.valueOf(row.get("implementation")), hit.doubleValue(), byteHit.doubleValue(),
-            Boolean.TRUE.equals(row.get("byteBound"))));
+        rows.add(
+            new HitRatioRow(
+                String.valueOf(row.get("trace")),
+                String.valueOf(row.get("size")),
+                String.valueOf(row.get("implementation")),
+                hit.doubleValue(),
+                byteHit.doubleValue(),
+                Boolean.TRUE.equals(row.get("byteBound"))));
       }
     }
     return rows;
@@ -54,7 +59,8 @@ public final class HitRatioMain {
       switch (args[i]) {
         case "--traces" -> traces = Path.of(args[++i]);
         case "--out" -> out = Path.of(args[++i]);
-        case "--only" -> specs = Arrays.stream(args[++i].split(",")).map(TraceCatalog::named).toList();
+        case "--only" ->
+            specs = Arrays.stream(args[++i].split(",")).map(TraceCatalog::named).toList();
         case "--impl" -> impls = Arrays.asList(args[++i].toLowerCase(Locale.ROOT).split(","));
         case "--from" -> {
           List<HitRatioRow> rows = new ArrayList<>();

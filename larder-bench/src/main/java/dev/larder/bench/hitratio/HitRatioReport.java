@@ -9,13 +9,16 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Formats rows as a Markdown table (one line per trace and size, one column per
- * implementation, in percent) with the means over the entry-bounded cells, the subject's
- * smallest margin and how many entry-bounded cells are short, and as JSON.
+ * Formats rows as a Markdown table (one line per trace and size, one column per implementation, in
+ * percent) with the means over the entry-bounded cells, the subject's smallest margin and how many
+ * entry-bounded cells are short, and as JSON.
  */
 public final class HitRatioReport {
 
-  /** The hit-ratio target's tolerance: a cell is short if the subject is this far below the better baseline. */
+  /**
+   * The hit-ratio target's tolerance: a cell is short if the subject is this far below the better
+   * baseline.
+   */
   public static final double SHORT = 0.005;
 
   private final List<HitRatioRow> rows;
@@ -29,16 +32,26 @@ public final class HitRatioReport {
     Map<String, Map<String, HitRatioRow>> cells = new LinkedHashMap<>();
     for (HitRatioRow row : rows) {
       implementations.add(row.implementation());
-      cells.computeIfAbsent(row.trace() + " | " + row.size() + (row.byteBound() ? " (bytes)" : ""),
-          k -> new LinkedHashMap<>()).put(row.implementation(), row);
+      cells
+          .computeIfAbsent(
+              row.trace() + " | " + row.size() + (row.byteBound() ? " (bytes)" : ""),
+              k -> new LinkedHashMap<>())
+          .put(row.implementation(), row);
     }
-    boolean compare = implementations.contains(subject) && implementations.contains(baselineA)
-        && implementations.contains(baselineB);
+    boolean compare =
+        implementations.contains(subject)
+            && implementations.contains(baselineA)
+            && implementations.contains(baselineB);
     StringBuilder out = new StringBuilder("| trace | size |");
     implementations.forEach(name -> out.append(' ').append(name).append(" |"));
     if (compare) {
-      out.append(" ").append(subject).append(" − max(").append(baselineA).append(", ")
-          .append(baselineB).append(") |");
+      out.append(" ")
+          .append(subject)
+          .append(" − max(")
+          .append(baselineA)
+          .append(", ")
+          .append(baselineB)
+          .append(") |");
     }
     out.append("\n|---|---:|");
     implementations.forEach(name -> out.append("---:|"));
@@ -74,9 +87,14 @@ public final class HitRatioReport {
     }
     if (compare) {
       long shortCells = margins.stream().filter(m -> m < -SHORT).count();
-      out.append(String.format(Locale.ROOT, " min %+.2f; %d of %d below %+.2f |",
-          100 * margins.stream().mapToDouble(Double::doubleValue).min().orElse(0), shortCells,
-          margins.size(), -100 * SHORT));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              " min %+.2f; %d of %d below %+.2f |",
+              100 * margins.stream().mapToDouble(Double::doubleValue).min().orElse(0),
+              shortCells,
+              margins.size(),
+              -100 * SHORT));
     }
     out.append('\n');
     return out.toString();
@@ -99,11 +117,18 @@ public final class HitRatioReport {
     StringBuilder out = new StringBuilder("[\n");
     for (int i = 0; i < rows.size(); i++) {
       HitRatioRow row = rows.get(i);
-      out.append(String.format(Locale.ROOT,
-          "  {\"trace\": \"%s\", \"size\": \"%s\", \"implementation\": \"%s\", "
-              + "\"hitRatio\": %.6f, \"byteHitRatio\": %.6f, \"byteBound\": %b}%s%n",
-          row.trace(), row.size(), row.implementation(), row.hitRatio(), row.byteHitRatio(),
-          row.byteBound(), i + 1 < rows.size() ? "," : ""));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "  {\"trace\": \"%s\", \"size\": \"%s\", \"implementation\": \"%s\", "
+                  + "\"hitRatio\": %.6f, \"byteHitRatio\": %.6f, \"byteBound\": %b}%s%n",
+              row.trace(),
+              row.size(),
+              row.implementation(),
+              row.hitRatio(),
+              row.byteHitRatio(),
+              row.byteBound(),
+              i + 1 < rows.size() ? "," : ""));
     }
     return out.append("]\n").toString();
   }

@@ -10,5 +10,10 @@ package dev.larder.bench.hitratio;
  * @param byteHitRatio hit bytes / requested bytes, 0-1 (equal to hitRatio for unsized traces)
  * @param byteBound true if the cache was bounded by bytes
  */
-record HitRatioRow(String trace, String size, String implementation, double hitRatio,
-    double byteHitRatio, boolean byteBound) {}
+record HitRatioRow(
+    String trace,
+    String size,
+    String implementation,
+    double hitRatio,
+    double byteHitRatio,
+    boolean byteBound) {}

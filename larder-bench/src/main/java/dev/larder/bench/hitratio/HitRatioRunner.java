@@ -49,10 +49,21 @@ final class HitRatioRunner {
       }
       hitRatio /= contender.runs();
       byteHitRatio /= contender.runs();
-      HitRatioRow row = new HitRatioRow(trace.name(), bound.toString(), contender.name(),
-          hitRatio, byteHitRatio, bound.bytes());
-      progress.printf("%-10s %10s %-10s %7.3f%% (%d ms)%n", row.trace(), row.size(),
-          row.implementation(), 100 * hitRatio, (System.nanoTime() - start) / 1_000_000);
+      HitRatioRow row =
+          new HitRatioRow(
+              trace.name(),
+              bound.toString(),
+              contender.name(),
+              hitRatio,
+              byteHitRatio,
+              bound.bytes());
+      progress.printf(
+          "%-10s %10s %-10s %7.3f%% (%d ms)%n",
+          row.trace(),
+          row.size(),
+          row.implementation(),
+          100 * hitRatio,
+          (System.nanoTime() - start) / 1_000_000);
       rows.add(row);
     }
     return rows;

@@ -3,8 +3,8 @@ package dev.larder.bench.hitratio;
 import java.util.Arrays;
 
 /**
- * An open-addressing map from {@code long} keys to dense {@code int} ids, so that replaying a
- * trace of millions of requests does not box a key per request. Not thread-safe.
+ * An open-addressing map from {@code long} keys to dense {@code int} ids, so that replaying a trace
+ * of millions of requests does not box a key per request. Not thread-safe.
  */
 final class LongIntMap {
   private long[] keys;
@@ -23,7 +23,7 @@ final class LongIntMap {
     return size;
   }
 
-  /** @return the key's id, assigning the next id ({@link #size()}) to a new key */
+  /** Returns the key's id, assigning the next id ({@link #size()}) to a new key. */
   int getOrAssign(long key) {
     int mask = keys.length - 1;
     int i = spread(key) & mask;

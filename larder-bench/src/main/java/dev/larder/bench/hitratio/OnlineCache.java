@@ -10,7 +10,7 @@ interface OnlineCache extends AutoCloseable {
    */
   boolean request(long key, int size);
 
-  /** @return the sum of the sizes of the objects held now, or -1 if not known */
+  /** Returns the sum of the sizes of the objects held now, or -1 if not known. */
   default long heldBytes() {
     return -1;
   }

@@ -3,15 +3,15 @@ package dev.larder.bench.hitratio;
 import java.util.Arrays;
 
 /**
- * The clairvoyant optimum for a cache counted in entries (Belady's MIN with bypass): on a
- * miss with a full cache, the entry used farthest in the future is evicted, unless the
- * requested key's next use is farther still, in which case it is not admitted at all.
+ * The clairvoyant optimum for a cache counted in entries (Belady's MIN with bypass): on a miss with
+ * a full cache, the entry used farthest in the future is evicted, unless the requested key's next
+ * use is farther still, in which case it is not admitted at all.
  *
- * <p>Implementation notes. Each cached key is represented in a max-heap by the index of its
- * next request (keys never requested again get distinct indexes past the end). When a request
- * at index {@code t} hits, the heap holds {@code t} for it: that element is stale from then on
- * and is discarded lazily when it reaches the top, since every live element is greater than
- * the current index.
+ * <p>Implementation notes. Each cached key is represented in a max-heap by the index of its next
+ * request (keys never requested again get distinct indexes past the end). When a request at index
+ * {@code t} hits, the heap holds {@code t} for it: that element is stale from then on and is
+ * discarded lazily when it reaches the top, since every live element is greater than the current
+ * index.
  */
 final class OptimalContender implements Contender {
 
@@ -70,7 +70,7 @@ final class OptimalContender implements Contender {
     }
   }
 
-  /** @return for each request, the index of the same key's next request, or n + index */
+  /** Returns for each request, the index of the same key's next request, or n + index. */
   static long[] nextUses(int[] ids) {
     int n = ids.length;
     long[] next = new long[n];

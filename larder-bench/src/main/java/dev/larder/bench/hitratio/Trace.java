@@ -3,8 +3,8 @@ package dev.larder.bench.hitratio;
 import java.util.Arrays;
 
 /**
- * A trace in memory: the keys in request order and, per request, the object's size in bytes
- * (1 for formats that carry no size).
+ * A trace in memory: the keys in request order and, per request, the object's size in bytes (1 for
+ * formats that carry no size).
  *
  * @param name the trace's short name
  * @param keys the requested keys, in order
@@ -18,12 +18,12 @@ public record Trace(String name, long[] keys, int[] weights) {
     }
   }
 
-  /** @return the number of requests */
+  /** Returns the number of requests. */
   public int length() {
     return keys.length;
   }
 
-  /** @return true if any request has a size other than 1 */
+  /** Returns true if any request has a size other than 1. */
   public boolean hasSizes() {
     for (int weight : weights) {
       if (weight != 1) {
@@ -33,7 +33,7 @@ public record Trace(String name, long[] keys, int[] weights) {
     return false;
   }
 
-  /** @return the keys renumbered densely (0..distinct-1) in order of first appearance */
+  /** Returns the keys renumbered densely (0..distinct-1) in order of first appearance. */
   public int[] denseIds() {
     LongIntMap ids = new LongIntMap(Math.max(16, keys.length / 4));
     int[] dense = new int[keys.length];

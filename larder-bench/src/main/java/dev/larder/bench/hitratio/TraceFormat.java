@@ -11,42 +11,46 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * The file formats of the traces in {@code data/traces} (described in its README), each read
- * into a sequence of {@code long} keys and, where the format carries one, an object size.
+ * The file formats of the traces in {@code data/traces} (described in its README), each read into a
+ * sequence of {@code long} keys and, where the format carries one, an object size.
  *
- * <p>Readers take an already decompressed stream and do not close it. Malformed input raises
- * {@link IOException} naming the line.
+ * <p>Readers take an already decompressed stream and do not close it. Malformed input raises {@link
+ * IOException} naming the line.
  */
 enum TraceFormat {
   /** Text, one decimal key per line; empty lines and {@code *} markers are skipped. */
   LIRS {
     @Override
     void read(InputStream in, Trace.Builder out) throws IOException {
-      forEachLine(in, (line, number) -> {
-        if (!line.isEmpty() && !line.equals("*")) {
-          out.add(parseLong(line, 10, number), 1);
-        }
-      });
+      forEachLine(
+          in,
+          (line, number) -> {
+            if (!line.isEmpty() && !line.equals("*")) {
+              out.add(parseLong(line, 10, number), 1);
+            }
+          });
     }
   },
   /** Text {@code startBlock blockCount ignored requestNumber}: expanded to blockCount keys. */
   ARC {
     @Override
     void read(InputStream in, Trace.Builder out) throws IOException {
-      forEachLine(in, (line, number) -> {
-        if (line.isEmpty()) {
-          return;
-        }
-        String[] fields = line.split(" ");
-        if (fields.length < 2) {
-          throw new IOException("line " + number + ": expected 4 fields: " + line);
-        }
-        long start = parseLong(fields[0], 10, number);
-        long count = parseLong(fields[1], 10, number);
-        for (long i = 0; i < count; i++) {
-          out.add(start + i, 1);
-        }
-      });
+      forEachLine(
+          in,
+          (line, number) -> {
+            if (line.isEmpty()) {
+              return;
+            }
+            String[] fields = line.split(" ");
+            if (fields.length < 2) {
+              throw new IOException("line " + number + ": expected 4 fields: " + line);
+            }
+            long start = parseLong(fields[0], 10, number);
+            long count = parseLong(fields[1], 10, number);
+            for (long i = 0; i < count; i++) {
+              out.add(start + i, 1);
+            }
+          });
     }
   },
   /** Binary big-endian 32-bit keys. */
@@ -81,49 +85,54 @@ enum TraceFormat {
   ADAPTSIZE {
     @Override
     void read(InputStream in, Trace.Builder out) throws IOException {
-      forEachLine(in, (line, number) -> {
-        if (line.isEmpty()) {
-          return;
-        }
-        String[] fields = line.split(" ");
-        if (fields.length != 3) {
-          throw new IOException("line " + number + ": expected 3 fields: " + line);
-        }
-        long size = parseLong(fields[2], 10, number);
-        if (size < 0 || size > Integer.MAX_VALUE) {
-          throw new IOException("line " + number + ": bad size " + size);
-        }
-        out.add(parseLong(fields[1], 10, number), (int) size);
-      });
+      forEachLine(
+          in,
+          (line, number) -> {
+            if (line.isEmpty()) {
+              return;
+            }
+            String[] fields = line.split(" ");
+            if (fields.length != 3) {
+              throw new IOException("line " + number + ": expected 3 fields: " + line);
+            }
+            long size = parseLong(fields[2], 10, number);
+            if (size < 0 || size > Integer.MAX_VALUE) {
+              throw new IOException("line " + number + ": bad size " + size);
+            }
+            out.add(parseLong(fields[1], 10, number), (int) size);
+          });
     }
   },
   /** Text {@code l|s 0xADDRESS n}: the key is the hexadecimal address. */
   ADDRESS {
     @Override
     void read(InputStream in, Trace.Builder out) throws IOException {
-      forEachLine(in, (line, number) -> {
-        if (line.isEmpty()) {
-          return;
-        }
-        String[] fields = line.split(" ");
-        if (fields.length < 2 || !fields[1].startsWith("0x")) {
-          throw new IOException("line " + number + ": expected 'l|s 0xADDRESS n': " + line);
-        }
-        out.add(parseLong(fields[1].substring(2), 16, number), 1);
-      });
+      forEachLine(
+          in,
+          (line, number) -> {
+            if (line.isEmpty()) {
+              return;
+            }
+            String[] fields = line.split(" ");
+            if (fields.length < 2 || !fields[1].startsWith("0x")) {
+              throw new IOException("line " + number + ": expected 'l|s 0xADDRESS n': " + line);
+            }
+            out.add(parseLong(fields[1].substring(2), 16, number), 1);
+          });
     }
   };
 
   abstract void read(InputStream in, Trace.Builder out) throws IOException;
 
-  /** @return whether the format records an object size per request (only adaptsize does) */
+  /** Returns whether the format records an object size per request (only adaptsize does). */
   boolean carriesSizes() {
     return this == ADAPTSIZE;
   }
 
   /**
+   * Returns that format.
+   *
    * @param name a format's name, case-insensitive
-   * @return that format
    * @throws IllegalArgumentException listing the formats if there is none of that name
    */
   static TraceFormat named(String name) {
@@ -132,9 +141,11 @@ enum TraceFormat {
         return format;
       }
     }
-    throw new IllegalArgumentException("format: no trace format named '" + name + "'; one of "
-        + Arrays.stream(values()).map(f -> f.name().toLowerCase(Locale.ROOT))
-            .toList());
+    throw new IllegalArgumentException(
+        "format: no trace format named '"
+            + name
+            + "'; one of "
+            + Arrays.stream(values()).map(f -> f.name().toLowerCase(Locale.ROOT)).toList());
   }
 
   private interface LineHandler {

@@ -14,11 +14,12 @@ import java.util.zip.GZIPInputStream;
  * @param name short name used in result rows
  * @param file path relative to the traces folder, or absolute
  * @param format how the file is laid out
- * @param sizes cache sizes in entries (at least three, taken from the literature the traces
- *     README cites, or chosen as fractions of the distinct keys where it cites none)
+ * @param sizes cache sizes in entries (at least three, taken from the literature the traces README
+ *     cites, or chosen as fractions of the distinct keys where it cites none)
  * @param byteSizes byte bounds for a byte-hit-ratio run; empty if the trace carries no sizes
  */
-public record TraceSpec(String name, String file, TraceFormat format, long[] sizes, long[] byteSizes) {
+public record TraceSpec(
+    String name, String file, TraceFormat format, long[] sizes, long[] byteSizes) {
 
   public TraceSpec {
     if (sizes.length == 0) {
@@ -32,22 +33,25 @@ public record TraceSpec(String name, String file, TraceFormat format, long[] siz
 
   /**
    * Reads and expands the trace under {@code folder} ({@code file} may also be absolute). The file
-   * may be gzip-compressed, as every file of {@code data/traces} is, or not: the gzip magic
-   * number decides.
+   * may be gzip-compressed, as every file of {@code data/traces} is, or not: the gzip magic number
+   * decides.
    */
   public Trace read(Path folder) throws IOException {
     Path path = folder.resolve(file);
     if (!Path.of(file).isAbsolute() && !Files.isDirectory(folder)) {
       // say which folder is missing and how to name another, not just which file
-      throw new NoSuchFileException(folder.toString(), null,
+      throw new NoSuchFileException(
+          folder.toString(),
+          null,
           "no traces folder here (the repository ships its traces in data/traces; -P traces=DIR"
               + " names another)");
     }
     Trace.Builder builder = new Trace.Builder();
-    try (InputStream raw = new BufferedInputStream(
-            Files.newInputStream(path), 1 << 16);
-        InputStream in = gzipped(raw)
-            ? new BufferedInputStream(new GZIPInputStream(raw, 1 << 16), 1 << 16) : raw) {
+    try (InputStream raw = new BufferedInputStream(Files.newInputStream(path), 1 << 16);
+        InputStream in =
+            gzipped(raw)
+                ? new BufferedInputStream(new GZIPInputStream(raw, 1 << 16), 1 << 16)
+                : raw) {
       format.read(in, builder);
     }
     return builder.build(name);

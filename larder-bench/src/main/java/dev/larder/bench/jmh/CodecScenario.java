@@ -3,8 +3,8 @@ package dev.larder.bench.jmh;
 import dev.larder.bench.scenario.Parameter;
 import dev.larder.bench.scenario.Presentation;
 import dev.larder.bench.scenario.Presentation.Column;
-import dev.larder.bench.scenario.RunOptions;
 import dev.larder.bench.scenario.Row;
+import dev.larder.bench.scenario.RunOptions;
 import dev.larder.bench.scenario.Scenario;
 import dev.larder.bench.scenario.Trial;
 import dev.larder.bench.scenario.TrialContext;
@@ -23,14 +23,14 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 import org.openjdk.jmh.util.Statistics;
 
 /**
- * {@code ./larder bench codec}: the codec target's figure, encode plus decode of one content node, by
- * running {@link NodeCodecBenchmark} through JMH (sample mode; JMH forks its own JVMs). One trial
- * per flavour (with and without substitution); one row per (operation, pool) with the sampled
+ * {@code ./larder bench codec}: the codec target's figure, encode plus decode of one content node,
+ * by running {@link NodeCodecBenchmark} through JMH (sample mode; JMH forks its own JVMs). One
+ * trial per flavour (with and without substitution); one row per (operation, pool) with the sampled
  * percentiles in nanoseconds.
  *
  * <p>Full run: two forks, 3 × 2 s warm-up, 5 × 2 s measurement, every operation. {@code --quick}:
- * one fork, 1 × 1 s and 2 × 1 s, encode plus decode only. Parameters: {@code forks},
- * {@code pools} (comma-separated, default {@code 1,1024}).
+ * one fork, 1 × 1 s and 2 × 1 s, encode plus decode only. Parameters: {@code forks}, {@code pools}
+ * (comma-separated, default {@code 1,1024}).
  */
 public final class CodecScenario implements Scenario {
 
@@ -40,7 +40,8 @@ public final class CodecScenario implements Scenario {
   private static final List<String> FLAVOURS = List.of("substituted", "plain");
 
   /** JMH forks per benchmark; 0 runs it in the trial's own JVM. */
-  private static final Parameter.WholeNumber FORKS = new Parameter.WholeNumber("forks", 0, 20, 2, 1);
+  private static final Parameter.WholeNumber FORKS =
+      new Parameter.WholeNumber("forks", 0, 20, 2, 1);
 
   @Override
   public String name() {
@@ -80,25 +81,30 @@ public final class CodecScenario implements Scenario {
     boolean quick = options.quick();
     List<String> pools = pools(options);
     String methods = quick ? "encodeAndDecode" : "encodeAndDecode|encode|decode";
-    Options jmh = new OptionsBuilder()
-        .include(NodeCodecBenchmark.class.getName() + "\\.(" + methods + ")$")
-        .param("flavour", trial.param("flavour"))
-        .param("pool", pools.toArray(String[]::new))
-        .forks(FORKS.getInt(options))
-        .warmupIterations(quick ? 1 : 3)
-        .warmupTime(TimeValue.seconds(quick ? 1 : 2))
-        .measurementIterations(quick ? 2 : 5)
-        .measurementTime(TimeValue.seconds(quick ? 1 : 2))
-        .shouldFailOnError(true)
-        .verbosity(VerboseMode.SILENT)
-        .build();
+    Options jmh =
+        new OptionsBuilder()
+            .include(NodeCodecBenchmark.class.getName() + "\\.(" + methods + ")$")
+            .param("flavour", trial.param("flavour"))
+            .param("pool", pools.toArray(String[]::new))
+            .forks(FORKS.getInt(options))
+            .warmupIterations(quick ? 1 : 3)
+            .warmupTime(TimeValue.seconds(quick ? 1 : 2))
+            .measurementIterations(quick ? 2 : 5)
+            .measurementTime(TimeValue.seconds(quick ? 1 : 2))
+            .shouldFailOnError(true)
+            .verbosity(VerboseMode.SILENT)
+            .build();
     context.progress("JMH: " + methods + ", pools " + pools);
     Collection<RunResult> results = new Runner(jmh).run();
     List<Row> rows = new ArrayList<>();
     for (RunResult result : results) {
       BenchmarkParams params = result.getParams();
-      rows.add(row(params.getBenchmark(), params.getParam("flavour"),
-          Integer.parseInt(params.getParam("pool")), result.getPrimaryResult().getStatistics()));
+      rows.add(
+          row(
+              params.getBenchmark(),
+              params.getParam("flavour"),
+              Integer.parseInt(params.getParam("pool")),
+              result.getPrimaryResult().getStatistics()));
     }
     return rows;
   }
@@ -114,32 +120,34 @@ public final class CodecScenario implements Scenario {
         n = 0;
       }
       if (n <= 0 || Integer.bitCount(n) != 1) {
-        throw new IllegalArgumentException("parameter pools: each pool must be a power of two"
-            + " (1, 2, 4, ...), not " + pool);
+        throw new IllegalArgumentException(
+            "parameter pools: each pool must be a power of two" + " (1, 2, 4, ...), not " + pool);
       }
     }
     return pools;
   }
 
   /**
+   * Returns the scenario's row.
+   *
    * @param benchmark the JMH benchmark's full name
    * @param flavour the codec flavour
    * @param pool how many nodes the benchmark cycled through
    * @param statistics the sampled times in nanoseconds
-   * @return the scenario's row
    */
   static Row row(String benchmark, String flavour, int pool, Statistics statistics) {
     String operation = benchmark.substring(benchmark.lastIndexOf('.') + 1);
     double median = statistics.getPercentile(50);
-    Row row = Row.of("Larder")
-        .put("variant", flavour)
-        .put("operation", operation)
-        .put("pool", pool)
-        .put("samples", statistics.getN())
-        .put("p0", statistics.getMin())
-        .put("p50", median)
-        .put("p90", statistics.getPercentile(90))
-        .put("p99", statistics.getPercentile(99));
+    Row row =
+        Row.of("Larder")
+            .put("variant", flavour)
+            .put("operation", operation)
+            .put("pool", pool)
+            .put("samples", statistics.getN())
+            .put("p0", statistics.getMin())
+            .put("p50", median)
+            .put("p90", statistics.getPercentile(90))
+            .put("p99", statistics.getPercentile(99));
     if (operation.equals("encodeAndDecode")) {
       row.put("withinTarget", median <= TARGET_NANOS);
     }

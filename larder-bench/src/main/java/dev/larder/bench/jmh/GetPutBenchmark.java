@@ -7,13 +7,13 @@ import dev.larder.bench.peer.Peers;
 import dev.larder.codec.Codecs;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Group;
 import org.openjdk.jmh.annotations.GroupThreads;
 import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -22,18 +22,18 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 
 /**
- * Reads and writes of a bounded cache under Zipf-distributed keys, shaped like Caffeine's
- * {@code GetPutBenchmark}: a cache filled to its bound, a precomputed ring of key indexes (Zipf,
- * exponent 0.99, scrambled so that popular keys are spread over the key space) that each thread
- * walks from its own start, and three workloads: {@code read_only} (100% reads on every thread),
- * {@code readwrite} (a group of three readers and one writer: 75/25) and {@code write_only} (100%
- * writes). Throughput mode; the operations of every thread are summed.
+ * Reads and writes of a bounded cache under Zipf-distributed keys, shaped like Caffeine's {@code
+ * GetPutBenchmark}: a cache filled to its bound, a precomputed ring of key indexes (Zipf, exponent
+ * 0.99, scrambled so that popular keys are spread over the key space) that each thread walks from
+ * its own start, and three workloads: {@code read_only} (100% reads on every thread), {@code
+ * readwrite} (a group of three readers and one writer: 75/25) and {@code write_only} (100% writes).
+ * Throughput mode; the operations of every thread are summed.
  *
- * <p>Keys are 10-character strings and values byte arrays of {@code valueBytes} (1 KiB by
- * default, as in {@code ./larder bench throughput}); a write stores one of a few preallocated
- * arrays, so no value is generated while measuring. The key space is twice the bound, so about
- * half the reads miss and writes of absent keys evict. {@code ConcurrentHashMap} (unbounded: it
- * holds every key, so it never misses or evicts) is the ceiling.
+ * <p>Keys are 10-character strings and values byte arrays of {@code valueBytes} (1 KiB by default,
+ * as in {@code ./larder bench throughput}); a write stores one of a few preallocated arrays, so no
+ * value is generated while measuring. The key space is twice the bound, so about half the reads
+ * miss and writes of absent keys evict. {@code ConcurrentHashMap} (unbounded: it holds every key,
+ * so it never misses or evicts) is the ceiling.
  *
  * <p>Thread safety: JMH's; the cache is shared ({@link Scope#Benchmark}), the walk's position is
  * per thread.
@@ -45,6 +45,7 @@ public class GetPutBenchmark {
 
   /** Length of the ring of precomputed key indexes, a power of two. */
   static final int RING = 1 << 20;
+
   private static final int MASK = RING - 1;
   private static final int VALUE_POOL = 8;
 
@@ -69,12 +70,21 @@ public class GetPutBenchmark {
   @Setup(Level.Trial)
   public void setUp() throws Exception {
     int keySpace = 2 * maximumSize;
-    CacheSpec<String, byte[]> spec = new CacheSpec<>(String.class, byte[].class, Codecs.bytes(),
-        maximumSize, 0, maximumSize, 10, valueBytes);
-    cache = Peers.named(implementation)
-        .orElseThrow(() -> new IllegalArgumentException("unknown implementation "
-            + implementation))
-        .create(spec);
+    CacheSpec<String, byte[]> spec =
+        new CacheSpec<>(
+            String.class,
+            byte[].class,
+            Codecs.bytes(),
+            maximumSize,
+            0,
+            maximumSize,
+            10,
+            valueBytes);
+    cache =
+        Peers.named(implementation)
+            .orElseThrow(
+                () -> new IllegalArgumentException("unknown implementation " + implementation))
+            .create(spec);
     SplittableRandom random = new SplittableRandom(17);
     values = new byte[VALUE_POOL][];
     for (int i = 0; i < VALUE_POOL; i++) {
@@ -101,7 +111,7 @@ public class GetPutBenchmark {
     int index = (int) (Thread.currentThread().threadId() * 0x9E3779B9L) & MASK;
   }
 
-  /** @return the value read (or null), so that JMH keeps the read */
+  /** Returns the value read (or null), so that JMH keeps the read. */
   @Benchmark
   @Threads(4)
   public byte[] read_only(ThreadState state) {
@@ -116,7 +126,7 @@ public class GetPutBenchmark {
     cache.put(keys[ring[i & MASK]], values[i & (VALUE_POOL - 1)]);
   }
 
-  /** @return the value read, in the 75/25 group's three reading threads */
+  /** Returns the value read, in the 75/25 group's three reading threads. */
   @Benchmark
   @Group("readwrite")
   @GroupThreads(3)
@@ -133,15 +143,15 @@ public class GetPutBenchmark {
     cache.put(keys[ring[i & MASK]], values[i & (VALUE_POOL - 1)]);
   }
 
-  /** @return a 10-character key, as the throughput scenario writes them */
+  /** Returns a 10-character key, as the throughput scenario writes them. */
   static String key(int i) {
     String digits = Integer.toString(i);
     return "0".repeat(10 - digits.length()) + digits;
   }
 
   /**
-   * @return {@link #RING} key indexes drawn from Zipf(0.99) over {@code keySpace} keys, the
-   *     ranks scrambled by a fixed permutation so that the hottest keys are not neighbours
+   * Returns {@link #RING} key indexes drawn from Zipf(0.99) over {@code keySpace} keys, the ranks
+   * scrambled by a fixed permutation so that the hottest keys are not neighbours.
    */
   static int[] zipfRing(int keySpace, SplittableRandom random) {
     int[] permutation = new int[keySpace];

@@ -20,14 +20,14 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 import org.openjdk.jmh.util.Statistics;
 
 /**
- * {@code ./larder bench getput}: {@link GetPutBenchmark} through JMH, one trial per
- * implementation (Larder in both storage modes, Caffeine, and ConcurrentHashMap as the ceiling).
- * One row per workload: {@code read_only} and {@code write_only} on each of the {@code threads}
- * counts, {@code readwrite} (three readers and one writer) once. The row gives the median of the
- * measured iterations' total ops/s, their spread, and how many there were.
+ * {@code ./larder bench getput}: {@link GetPutBenchmark} through JMH, one trial per implementation
+ * (Larder in both storage modes, Caffeine, and ConcurrentHashMap as the ceiling). One row per
+ * workload: {@code read_only} and {@code write_only} on each of the {@code threads} counts, {@code
+ * readwrite} (three readers and one writer) once. The row gives the median of the measured
+ * iterations' total ops/s, their spread, and how many there were.
  *
- * <p>Full run: two forks, 3 × 1 s warm-up, 5 × 1 s measurement; {@code --quick}: one fork,
- * 2 × 1 s and 3 × 1 s. JMH forks its own JVMs (with the trial's heap settings).
+ * <p>Full run: two forks, 3 × 1 s warm-up, 5 × 1 s measurement; {@code --quick}: one fork, 2 × 1 s
+ * and 3 × 1 s. JMH forks its own JVMs (with the trial's heap settings).
  */
 public final class GetPutScenario implements Scenario {
 
@@ -73,11 +73,11 @@ public final class GetPutScenario implements Scenario {
     RunOptions options = context.options();
     List<Row> rows = new ArrayList<>();
     for (long threads : THREADS.get(options)) {
-      context.progress(trial.implementation() + ": read_only, write_only on " + threads
-          + " thread(s)");
+      context.progress(
+          trial.implementation() + ": read_only, write_only on " + threads + " thread(s)");
       String single = GetPutBenchmark.class.getName() + "\\.(read_only|write_only)$";
-      rows.addAll(rows(trial, run(options(trial, options, single).threads((int) threads)),
-          (int) threads));
+      rows.addAll(
+          rows(trial, run(options(trial, options, single).threads((int) threads)), (int) threads));
     }
     context.progress(trial.implementation() + ": readwrite (3 readers, 1 writer)");
     String group = GetPutBenchmark.class.getName() + "\\.readwrite$";
@@ -94,7 +94,10 @@ public final class GetPutScenario implements Scenario {
         .param("maximumSize", Long.toString(MAXIMUM_SIZE.get(options)))
         .param("valueBytes", Long.toString(VALUE_BYTES.get(options)))
         .forks(FORKS.getInt(options))
-        .jvmArgsAppend(heap, heap.replace("mx", "ms"), "--enable-native-access=ALL-UNNAMED",
+        .jvmArgsAppend(
+            heap,
+            heap.replace("mx", "ms"),
+            "--enable-native-access=ALL-UNNAMED",
             "--sun-misc-unsafe-memory-access=allow")
         .warmupIterations(quick ? 2 : 3)
         .warmupTime(TimeValue.seconds(1))
@@ -112,23 +115,27 @@ public final class GetPutScenario implements Scenario {
     List<Row> rows = new ArrayList<>();
     for (RunResult result : results) {
       String benchmark = result.getParams().getBenchmark();
-      rows.add(row(trial.implementation(), benchmark.substring(benchmark.lastIndexOf('.') + 1),
-          threads, result.getPrimaryResult().getStatistics()));
+      rows.add(
+          row(
+              trial.implementation(),
+              benchmark.substring(benchmark.lastIndexOf('.') + 1),
+              threads,
+              result.getPrimaryResult().getStatistics()));
     }
     return rows;
   }
 
   /**
+   * Returns the scenario's row, in ops/s.
+   *
    * @param implementation the peer's name
    * @param workload read_only, write_only or readwrite
    * @param threads threads running the workload
    * @param statistics ops/s of each measured iteration (all threads together)
-   * @return the scenario's row, in ops/s
    */
   static Row row(String implementation, String workload, int threads, Statistics statistics) {
     double median = statistics.getPercentile(50);
-    double spread = median == 0 ? 0
-        : 100 * (statistics.getMax() - statistics.getMin()) / median;
+    double spread = median == 0 ? 0 : 100 * (statistics.getMax() - statistics.getMin()) / median;
     return Row.of(implementation)
         .put("workload", workload)
         .put("threads", threads)

@@ -21,13 +21,13 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Encode plus decode of one content node of the content-node memory test (target: median at most 1 µs), with and
- * without value substitution, and each half alone. {@code pool = 1} encodes the same node
- * object every time (its strings and names stay in the CPU caches); {@code pool = 1024} cycles
- * through 1,024 generated nodes whose fresh strings and names do not all fit the caches, which
- * is closer to a cache loading nodes from a database (hashing a node's names then misses the
- * caches). The substitution dictionary is filled by encoding the pool in setup, as a running
- * cache's would be.
+ * Encode plus decode of one content node of the content-node memory test (target: median at most 1
+ * µs), with and without value substitution, and each half alone. {@code pool = 1} encodes the same
+ * node object every time (its strings and names stay in the CPU caches); {@code pool = 1024} cycles
+ * through 1,024 generated nodes whose fresh strings and names do not all fit the caches, which is
+ * closer to a cache loading nodes from a database (hashing a node's names then misses the caches).
+ * The substitution dictionary is filled by encoding the pool in setup, as a running cache's would
+ * be.
  *
  * <p>Run: {@code java -cp larder-bench/target/classes:$(cat larder-bench/target/classpath.txt)
  * org.openjdk.jmh.Main NodeCodecBenchmark}
@@ -37,7 +37,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class NodeCodecBenchmark {
 
   /** Whether qualified names, namespaces and the other repeating values are substituted. */
@@ -57,8 +59,8 @@ public class NodeCodecBenchmark {
   /** Builds the codec, the node pool and their encodings. */
   @Setup(Level.Trial)
   public void setUp() {
-    codec = flavour.equals("plain") ? NodeCodecs.node()
-        : NodeCodecs.node(NodeCodecs.newDictionary());
+    codec =
+        flavour.equals("plain") ? NodeCodecs.node() : NodeCodecs.node(NodeCodecs.newDictionary());
     NodeGenerator generator = new NodeGenerator(42);
     nodes = new Node[pool];
     encoded = new byte[pool][];
@@ -72,7 +74,7 @@ public class NodeCodecBenchmark {
     }
   }
 
-  /** @return the node decoded from its fresh encoding */
+  /** Returns the node decoded from its fresh encoding. */
   @Benchmark
   public Node encodeAndDecode() {
     Node node = nodes[next++ & (pool - 1)];
@@ -81,7 +83,7 @@ public class NodeCodecBenchmark {
     return codec.decodeLast(new ByteSource(sink.array(), 0, sink.size()));
   }
 
-  /** @return the encoded size */
+  /** Returns the encoded size. */
   @Benchmark
   public int encode() {
     sink.reset();
@@ -89,7 +91,7 @@ public class NodeCodecBenchmark {
     return sink.size();
   }
 
-  /** @return the decoded node */
+  /** Returns the decoded node. */
   @Benchmark
   public Node decode() {
     return codec.decodeLast(new ByteSource(encoded[next++ & (pool - 1)]));

@@ -6,13 +6,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A minimal JSON writer and reader for the benchmark's result files and for the rows a forked
- * trial sends back to its parent.
+ * A minimal JSON writer and reader for the benchmark's result files and for the rows a forked trial
+ * sends back to its parent.
  *
  * <p>Values are {@code null}, {@link Boolean}, {@link Number}, {@link String}, {@link List} and
- * {@link Map} with string keys. The reader returns {@link LinkedHashMap} (key order kept),
- * {@link ArrayList}, {@link String}, {@link Boolean}, {@link Long} for integers that fit and
- * {@link Double} otherwise. Non-finite doubles have no JSON form and are written as null.
+ * {@link Map} with string keys. The reader returns {@link LinkedHashMap} (key order kept), {@link
+ * ArrayList}, {@link String}, {@link Boolean}, {@link Long} for integers that fit and {@link
+ * Double} otherwise. Non-finite doubles have no JSON form and are written as null.
  *
  * <p>Stateless and thread-safe.
  */
@@ -21,8 +21,9 @@ public final class Json {
   private Json() {}
 
   /**
+   * Returns its compact JSON text.
+   *
    * @param value a value of the supported types
-   * @return its compact JSON text
    * @throws IllegalArgumentException for an unsupported type
    */
   public static String write(Object value) {
@@ -32,8 +33,9 @@ public final class Json {
   }
 
   /**
+   * Returns its JSON text, indented by two spaces per level.
+   *
    * @param value a value of the supported types
-   * @return its JSON text, indented by two spaces per level
    */
   public static String writePretty(Object value) {
     StringBuilder out = new StringBuilder();
@@ -42,8 +44,9 @@ public final class Json {
   }
 
   /**
+   * Returns the value.
+   *
    * @param text one JSON value, surrounded by optional whitespace
-   * @return the value
    * @throws IllegalArgumentException if the text is not valid JSON; the message gives the offset
    */
   public static Object parse(String text) {
@@ -51,8 +54,9 @@ public final class Json {
   }
 
   /**
+   * Returns the object.
+   *
    * @param text a JSON object
-   * @return the object
    * @throws IllegalArgumentException if the text is not a JSON object
    */
   @SuppressWarnings("unchecked")

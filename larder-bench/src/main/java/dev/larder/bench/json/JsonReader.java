@@ -37,8 +37,8 @@ final class JsonReader {
       case '{' -> readObject();
       case '[' -> readArray();
       case '"' -> readString();
-      case 't' -> literal("true", Boolean.TRUE);
-      case 'f' -> literal("false", Boolean.FALSE);
+      case 't' -> literal("true", true);
+      case 'f' -> literal("false", false);
       case 'n' -> literal("null", null);
       default -> readNumber();
     };

@@ -11,7 +11,7 @@ import java.lang.management.ManagementFactory;
  */
 public record GcCounters(long count, long millis) {
 
-  /** @return the counters now */
+  /** Returns the counters now. */
   public static GcCounters now() {
     long count = 0;
     long millis = 0;
@@ -23,8 +23,9 @@ public record GcCounters(long count, long millis) {
   }
 
   /**
+   * Returns the collections and time since {@code earlier}.
+   *
    * @param earlier counters taken before
-   * @return the collections and time since {@code earlier}
    */
   public GcCounters since(GcCounters earlier) {
     return new GcCounters(count - earlier.count, millis - earlier.millis);

@@ -9,14 +9,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Runs several subjects in one JVM, one at a time in short alternating slices, and counts each
  * slice's operations per second of the process's CPU time as well as per second of wall time.
  *
- * <p>Why: on a machine shared with other work, the wall-clock throughput of one implementation
- * can change severalfold between two identical runs, so implementations measured one after the
- * other (each in its own JVM) cannot be compared. Slicing them finely and alternating their
- * order puts each pair of neighbouring slices under nearly the same outside load, and dividing
- * by the CPU time the process got (its worker threads, and its GC and compiler threads) removes
- * most of what remains: time given to other processes does not count. What it hides is idle
- * time: a subject whose threads wait (on a lock whose holder is descheduled) uses less CPU and
- * is not charged for the wait, which is why the wall-clock rate is reported beside it.
+ * <p>Why: on a machine shared with other work, the wall-clock throughput of one implementation can
+ * change severalfold between two identical runs, so implementations measured one after the other
+ * (each in its own JVM) cannot be compared. Slicing them finely and alternating their order puts
+ * each pair of neighbouring slices under nearly the same outside load, and dividing by the CPU time
+ * the process got (its worker threads, and its GC and compiler threads) removes most of what
+ * remains: time given to other processes does not count. What it hides is idle time: a subject
+ * whose threads wait (on a lock whose holder is descheduled) uses less CPU and is not charged for
+ * the wait, which is why the wall-clock rate is reported beside it.
  *
  * <p>Not thread-safe: one run at a time.
  */
@@ -31,12 +31,12 @@ public final class InterleavedLoop {
    */
   public record Slice(long operations, long cpuNanos, long wallNanos) {
 
-    /** @return operations per second of process CPU time */
+    /** Returns operations per second of process CPU time. */
     public double opsPerCpuSecond() {
       return operations * 1e9 / Math.max(1, cpuNanos);
     }
 
-    /** @return operations per second of wall time */
+    /** Returns operations per second of wall time. */
     public double opsPerSecond() {
       return operations * 1e9 / Math.max(1, wallNanos);
     }
@@ -45,8 +45,8 @@ public final class InterleavedLoop {
   private InterleavedLoop() {}
 
   /**
-   * Warms every subject up once, then runs {@code rounds} rounds of one slice of each subject;
-   * even rounds take the subjects in the order given, odd rounds in the reverse order, so that no
+   * Warms every subject up once, then runs {@code rounds} rounds of one slice of each subject; even
+   * rounds take the subjects in the order given, odd rounds in the reverse order, so that no
    * subject always follows the same neighbour.
    *
    * @param subjects each subject's workers, one per thread (the same thread count or not)
@@ -56,11 +56,12 @@ public final class InterleavedLoop {
    * @return for each subject, in the order given, its slices in round order
    * @throws InterruptedException if interrupted while waiting
    */
-  public static List<List<Slice>> run(List<List<TimedLoop.Worker>> subjects, long warmupMillis,
-      long sliceMillis, int rounds) throws InterruptedException {
+  public static List<List<Slice>> run(
+      List<List<TimedLoop.Worker>> subjects, long warmupMillis, long sliceMillis, int rounds)
+      throws InterruptedException {
     if (sliceMillis <= 0 || rounds <= 0) {
-      throw new IllegalArgumentException("slices of " + sliceMillis + " ms, " + rounds
-          + " rounds: both must be positive");
+      throw new IllegalArgumentException(
+          "slices of " + sliceMillis + " ms, " + rounds + " rounds: both must be positive");
     }
     List<List<Slice>> result = new ArrayList<>();
     for (List<TimedLoop.Worker> workers : subjects) {
@@ -80,8 +81,7 @@ public final class InterleavedLoop {
   }
 
   /**
-   * Runs the workers, one thread each, for about {@code millis}; each does at least one
-   * operation.
+   * Runs the workers, one thread each, for about {@code millis}; each does at least one operation.
    *
    * @return what they did, and the CPU time the process used meanwhile
    */
@@ -95,10 +95,14 @@ public final class InterleavedLoop {
     for (int i = 0; i < workers.size(); i++) {
       int index = i;
       TimedLoop.Worker worker = workers.get(i);
-      threads.add(Thread.ofPlatform().name("bench-" + i).start(() -> {
-        ready.countDown();
-        counts[index] = loop(worker, start, stop);
-      }));
+      threads.add(
+          Thread.ofPlatform()
+              .name("bench-" + i)
+              .start(
+                  () -> {
+                    ready.countDown();
+                    counts[index] = loop(worker, start, stop);
+                  }));
     }
     ready.await();
     long cpuBefore = ProcessCpuClock.nanos();

@@ -4,9 +4,9 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 
 /**
- * Measures memory as the per-entry overhead study does: call the garbage collector until the heap in use changes by
- * less than a threshold between two consecutive collections, then read it. Also reads the
- * resident set and, when enabled, native memory tracking.
+ * Measures memory as the per-entry overhead study does: call the garbage collector until the heap
+ * in use changes by less than a threshold between two consecutive collections, then read it. Also
+ * reads the resident set and, when enabled, native memory tracking.
  *
  * <p>Before reading the resident set it asks the JVM to return freed {@code malloc} memory to the
  * system ({@code System.trim_native_heap}); otherwise memory a warm-up freed stays resident, is
@@ -14,8 +14,8 @@ import java.lang.management.MemoryMXBean;
  *
  * <p>Implementation notes: G1 must run with {@code -XX:MarkSweepDeadRatio=0}, or full collections
  * leave dead objects in dense regions and inflate the heap in use by about 0.6%. The round limit
- * keeps background activity (such as string deduplication) from looping forever; a snapshot
- * says whether it settled.
+ * keeps background activity (such as string deduplication) from looping forever; a snapshot says
+ * whether it settled.
  */
 public final class MemoryProbe {
 
@@ -25,7 +25,9 @@ public final class MemoryProbe {
   private final int maxRounds;
   private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
 
-  /** @param maxRounds the most {@code System.gc()} calls per snapshot; at least 2 */
+  /**
+   * @param maxRounds the most {@code System.gc()} calls per snapshot; at least 2
+   */
   public MemoryProbe(int maxRounds) {
     if (maxRounds < 2) {
       throw new IllegalArgumentException("maxRounds must be at least 2: " + maxRounds);
@@ -33,7 +35,7 @@ public final class MemoryProbe {
     this.maxRounds = maxRounds;
   }
 
-  /** @return a snapshot after the heap settled (or the round limit was reached) */
+  /** Returns a snapshot after the heap settled (or the round limit was reached). */
   @SuppressWarnings("PMD.DoNotCallGarbageCollectionExplicitly")
   public MemorySnapshot settle() {
     long previous = Long.MAX_VALUE;

@@ -13,17 +13,18 @@ public record MemorySnapshot(
     long heapUsedBytes, long residentBytes, long nmtCommittedBytes, boolean stable, int gcRounds) {
 
   /**
+   * Returns heap growth since {@code before}.
+   *
    * @param before the earlier snapshot
-   * @return heap growth since {@code before}
    */
   public long heapDelta(MemorySnapshot before) {
     return heapUsedBytes - before.heapUsedBytes;
   }
 
   /**
-   * Memory gained outside the heap. The heap is pre-touched ({@code -Xms} = {@code -Xmx} and
-   * {@code -XX:+AlwaysPreTouch}), so its pages are resident from the start and the growth of the
-   * resident set is memory held off the heap.
+   * Memory gained outside the heap. The heap is pre-touched ({@code -Xms} = {@code -Xmx} and {@code
+   * -XX:+AlwaysPreTouch}), so its pages are resident from the start and the growth of the resident
+   * set is memory held off the heap.
    *
    * @param before the earlier snapshot
    * @return resident-set growth since {@code before}, or 0 if unknown
@@ -36,8 +37,9 @@ public record MemorySnapshot(
   }
 
   /**
+   * Returns NMT committed growth since {@code before}, or -1 if unknown.
+   *
    * @param before the earlier snapshot
-   * @return NMT committed growth since {@code before}, or -1 if unknown
    */
   public long nmtDelta(MemorySnapshot before) {
     if (nmtCommittedBytes < 0 || before.nmtCommittedBytes < 0) {

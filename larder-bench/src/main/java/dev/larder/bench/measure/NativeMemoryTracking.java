@@ -8,11 +8,11 @@ import javax.management.JMException;
 import javax.management.ObjectName;
 
 /**
- * Reads the JVM's native memory tracking summary (the JVM must run with
- * {@code -XX:NativeMemoryTracking=summary}) through the diagnostic-command MBean, the same data
- * {@code jcmd PID VM.native_memory summary} prints. NMT sees the heap, metaspace, threads, code
- * and {@code Arena}/{@code MemorySegment} allocations, but not memory a library mallocs through
- * JNA or a foreign downcall.
+ * Reads the JVM's native memory tracking summary (the JVM must run with {@code
+ * -XX:NativeMemoryTracking=summary}) through the diagnostic-command MBean, the same data {@code
+ * jcmd PID VM.native_memory summary} prints. NMT sees the heap, metaspace, threads, code and {@code
+ * Arena}/{@code MemorySegment} allocations, but not memory a library mallocs through JNA or a
+ * foreign downcall.
  */
 public final class NativeMemoryTracking {
 
@@ -21,7 +21,7 @@ public final class NativeMemoryTracking {
 
   private NativeMemoryTracking() {}
 
-  /** @return NMT's total committed bytes, or empty if tracking is off or unavailable */
+  /** Returns NMT's total committed bytes, or empty if tracking is off or unavailable. */
   public static OptionalLong committedBytes() {
     try {
       ObjectName name = new ObjectName("com.sun.management:type=DiagnosticCommand");
@@ -46,7 +46,10 @@ public final class NativeMemoryTracking {
     try {
       ObjectName name = new ObjectName("com.sun.management:type=DiagnosticCommand");
       ManagementFactory.getPlatformMBeanServer()
-          .invoke(name, "systemTrimNativeHeap", new Object[] {new String[0]},
+          .invoke(
+              name,
+              "systemTrimNativeHeap",
+              new Object[] {new String[0]},
               new String[] {String[].class.getName()});
     } catch (JMException | RuntimeException e) {
       // Not supported on this platform: the resident set is then read untrimmed.
@@ -54,8 +57,9 @@ public final class NativeMemoryTracking {
   }
 
   /**
+   * Returns the committed total in bytes, or empty if the text has no total line.
+   *
    * @param summary the text of an NMT summary report
-   * @return the committed total in bytes, or empty if the text has no total line
    */
   public static OptionalLong parseTotalCommitted(String summary) {
     Matcher m = TOTAL.matcher(summary);

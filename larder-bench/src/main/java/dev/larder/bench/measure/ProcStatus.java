@@ -8,8 +8,8 @@ import java.util.OptionalLong;
 
 /**
  * Reads the process's resident set size from {@code /proc/self/status} (Linux). The resident set
- * counts every page the process holds, on the heap or off it, including memory a library got
- * from {@code malloc} through JNA or a downcall, which native memory tracking cannot see.
+ * counts every page the process holds, on the heap or off it, including memory a library got from
+ * {@code malloc} through JNA or a downcall, which native memory tracking cannot see.
  */
 public final class ProcStatus {
 
@@ -17,7 +17,7 @@ public final class ProcStatus {
 
   private ProcStatus() {}
 
-  /** @return the current VmRSS in bytes, or empty where /proc is not available */
+  /** Returns the current VmRSS in bytes, or empty where /proc is not available. */
   public static OptionalLong residentBytes() {
     if (!Files.isReadable(STATUS)) {
       return OptionalLong.empty();
@@ -30,10 +30,10 @@ public final class ProcStatus {
   }
 
   /**
-   * The anonymous part of the resident set (RssAnon + RssShmem): the heap and everything a
-   * library allocates, on or off the heap, without the file-backed pages (the JVM's code, the
-   * class-data archive, jars) that the kernel may drop and read again under memory pressure from
-   * other processes whatever the measured code does.
+   * The anonymous part of the resident set (RssAnon + RssShmem): the heap and everything a library
+   * allocates, on or off the heap, without the file-backed pages (the JVM's code, the class-data
+   * archive, jars) that the kernel may drop and read again under memory pressure from other
+   * processes whatever the measured code does.
    *
    * @return the bytes, or empty where /proc or either field is not available
    */
@@ -46,14 +46,15 @@ public final class ProcStatus {
       OptionalLong anon = field(status, "RssAnon");
       OptionalLong shmem = field(status, "RssShmem");
       return anon.isPresent() && shmem.isPresent()
-          ? OptionalLong.of(anon.getAsLong() + shmem.getAsLong()) : OptionalLong.empty();
+          ? OptionalLong.of(anon.getAsLong() + shmem.getAsLong())
+          : OptionalLong.empty();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
   /**
-   * Extracts one field of a {@code /proc/PID/status} text, such as {@code "VmRSS:  123 kB"}.
+   * Extracts one field of a {@code /proc/PID/status} text, such as {@code "VmRSS: 123 kB"}.
    *
    * @param statusText the file's content
    * @param name the field name without its colon

@@ -10,15 +10,15 @@ import java.lang.management.ManagementFactory;
 import java.util.Locale;
 
 /**
- * The CPU time of the whole process so far (every thread: workers, GC, compilers), in
- * nanoseconds, at the resolution of the kernel's clock.
+ * The CPU time of the whole process so far (every thread: workers, GC, compilers), in nanoseconds,
+ * at the resolution of the kernel's clock.
  *
  * <p>Why not {@code OperatingSystemMXBean.getProcessCpuTime()}: on Linux the JDK reads it from
- * {@code times(2)}, in clock ticks of 10 ms, so a slice of the interleaved throughput run
- * (100-300 ms of wall time, less CPU on a shared machine) is off by up to a tick at each end, and
- * a 20 ms slice can read 0 ns. Here {@code clock_gettime(CLOCK_PROCESS_CPUTIME_ID)} is called
- * through the FFM API (Linux on a 64-bit machine: a {@code timespec} of two longs); elsewhere, or
- * if the call fails, the MXBean's figure is used.
+ * {@code times(2)}, in clock ticks of 10 ms, so a slice of the interleaved throughput run (100-300
+ * ms of wall time, less CPU on a shared machine) is off by up to a tick at each end, and a 20 ms
+ * slice can read 0 ns. Here {@code clock_gettime(CLOCK_PROCESS_CPUTIME_ID)} is called through the
+ * FFM API (Linux on a 64-bit machine: a {@code timespec} of two longs); elsewhere, or if the call
+ * fails, the MXBean's figure is used.
  *
  * <p>Thread-safe and stateless apart from the handle looked up once.
  */
@@ -26,13 +26,15 @@ public final class ProcessCpuClock {
 
   /** Linux's clock id for the CPU time of every thread of the calling process. */
   private static final int CLOCK_PROCESS_CPUTIME_ID = 2;
+
   /** {@code clock_gettime(int, struct timespec *)}, or null where not used. */
   private static final MethodHandle CLOCK_GETTIME = lookUp();
 
   private ProcessCpuClock() {}
 
   /**
-   * @return the process's CPU time so far, in nanoseconds
+   * Returns the process's CPU time so far, in nanoseconds.
+   *
    * @throws IllegalStateException if this JVM can report it neither way
    */
   public static long nanos() {
@@ -51,7 +53,7 @@ public final class ProcessCpuClock {
     return mxBeanNanos();
   }
 
-  /** @return whether {@link #nanos} reads the kernel's clock (false: the 10 ms MXBean figure) */
+  /** Returns whether {@link #nanos} reads the kernel's clock (false: the 10 ms MXBean figure). */
   public static boolean precise() {
     return CLOCK_GETTIME != null;
   }
@@ -69,8 +71,10 @@ public final class ProcessCpuClock {
 
   @SuppressWarnings("restricted") // refused where native access is denied: caught in lookUp
   private static MethodHandle downcall(MemorySegment address) {
-    return Linker.nativeLinker().downcallHandle(address, FunctionDescriptor.of(
-        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+    return Linker.nativeLinker()
+        .downcallHandle(
+            address,
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
   }
 
   private static MethodHandle lookUp() {
@@ -80,7 +84,10 @@ public final class ProcessCpuClock {
     }
     try {
       Linker linker = Linker.nativeLinker();
-      return linker.defaultLookup().find("clock_gettime").map(ProcessCpuClock::downcall)
+      return linker
+          .defaultLookup()
+          .find("clock_gettime")
+          .map(ProcessCpuClock::downcall)
           .orElse(null);
     } catch (RuntimeException e) {
       return null; // native access refused: the MXBean's figure will do

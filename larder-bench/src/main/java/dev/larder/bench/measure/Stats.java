@@ -13,8 +13,9 @@ import java.util.Arrays;
 public record Stats(double median, double min, double max, int count) {
 
   /**
+   * Returns their summary.
+   *
    * @param samples one or more measurements
-   * @return their summary
    * @throws IllegalArgumentException if there are none or one is not finite
    */
   public static Stats of(double... samples) {
@@ -33,7 +34,7 @@ public record Stats(double median, double min, double max, int count) {
     return new Stats(median, sorted[0], sorted[n - 1], n);
   }
 
-  /** @return (max - min) / median, as a fraction; 0 when the median is 0 */
+  /** Returns (max - min) / median, as a fraction; 0 when the median is 0. */
   public double relativeSpread() {
     return median == 0 ? 0 : (max - min) / median;
   }

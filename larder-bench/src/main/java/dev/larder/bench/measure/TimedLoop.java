@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.function.IntFunction;
 
 /**
- * Runs an operation on several threads for a fixed time and counts completed operations: a
- * warm-up period that is discarded, then repetitions of equal length.
+ * Runs an operation on several threads for a fixed time and counts completed operations: a warm-up
+ * period that is discarded, then repetitions of equal length.
  *
  * <p>Each thread gets its own {@link Worker} (from the factory, given the thread's index), so
  * per-thread state such as random sources needs no sharing. Workers check the stop flag between
@@ -24,12 +24,13 @@ public final class TimedLoop {
   private TimedLoop() {}
 
   /**
+   * Returns operations per second of each repetition.
+   *
    * @param threads worker threads; positive
    * @param workers creates the worker of thread {@code i}
    * @param warmupMillis warm-up, discarded
    * @param millis length of each repetition
    * @param repetitions repetitions; positive
-   * @return operations per second of each repetition
    * @throws InterruptedException if interrupted while waiting
    */
   public static double[] run(

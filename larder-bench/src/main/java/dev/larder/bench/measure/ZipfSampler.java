@@ -33,8 +33,9 @@ public final class ZipfSampler {
   }
 
   /**
+   * Returns a rank in {@code [0, n)}.
+   *
    * @param random the caller's random source
-   * @return a rank in {@code [0, n)}
    */
   public int next(SplittableRandom random) {
     double u = random.nextDouble();

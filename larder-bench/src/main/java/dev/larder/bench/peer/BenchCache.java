@@ -3,8 +3,8 @@ package dev.larder.bench.peer;
 import java.util.OptionalLong;
 
 /**
- * The few operations the scenarios need, over Larder and each peer. Implementations are
- * thread-safe when the cache they wrap is.
+ * The few operations the scenarios need, over Larder and each peer. Implementations are thread-safe
+ * when the cache they wrap is.
  *
  * @param <K> key type
  * @param <V> value type
@@ -12,8 +12,9 @@ import java.util.OptionalLong;
 public interface BenchCache<K, V> extends AutoCloseable {
 
   /**
+   * Returns the value, or null on a miss.
+   *
    * @param key the key
-   * @return the value, or null on a miss
    */
   V get(K key);
 
@@ -25,12 +26,12 @@ public interface BenchCache<K, V> extends AutoCloseable {
    */
   void put(K key, V value);
 
-  /** @return the number of entries */
+  /** Returns the number of entries. */
   long size();
 
   /**
-   * @return the memory the library itself says it uses (Larder's memoryUsed, OHC's memUsed,
-   *     Chronicle's offHeapMemoryUsed), or empty if it has no such figure
+   * Returns the memory the library itself says it uses (Larder's memoryUsed, OHC's memUsed,
+   * Chronicle's offHeapMemoryUsed), or empty if it has no such figure.
    */
   default OptionalLong reportedBytes() {
     return OptionalLong.empty();

@@ -9,8 +9,9 @@ package dev.larder.bench.peer;
 public interface CacheFamily<K, V> extends AutoCloseable {
 
   /**
+   * Returns a new, empty cache.
+   *
    * @param name a name unique within the family
-   * @return a new, empty cache
    * @throws Exception if the library fails to create it
    */
   BenchCache<K, V> newCache(String name) throws Exception;

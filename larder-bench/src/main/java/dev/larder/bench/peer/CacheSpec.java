@@ -9,8 +9,8 @@ import java.util.Objects;
  * and sizing hints that some peers require up front.
  *
  * @param keyType {@code String.class} or {@code Long.class}
- * @param valueType any type; off-heap peers store non-byte[] values as the bytes of
- *     {@code valueCodec}
+ * @param valueType any type; off-heap peers store non-byte[] values as the bytes of {@code
+ *     valueCodec}
  * @param valueCodec encodes values for stores that hold bytes
  * @param maxEntries the entry bound, or 0 for none (then {@code maxBytes} or unbounded)
  * @param maxBytes the byte bound for stores bounded by bytes, or 0 for none
@@ -58,20 +58,35 @@ public record CacheSpec<K, V>(
    * @param averageKeyBytes average key size
    * @param averageValueBytes average value size
    */
-  public CacheSpec(Class<K> keyType, Class<V> valueType, Codec<V> valueCodec, long maxEntries,
-      long maxBytes, long expectedEntries, int averageKeyBytes, int averageValueBytes) {
-    this(keyType, valueType, valueCodec, maxEntries, maxBytes, expectedEntries, averageKeyBytes,
-        averageValueBytes, null);
+  public CacheSpec(
+      Class<K> keyType,
+      Class<V> valueType,
+      Codec<V> valueCodec,
+      long maxEntries,
+      long maxBytes,
+      long expectedEntries,
+      int averageKeyBytes,
+      int averageValueBytes) {
+    this(
+        keyType,
+        valueType,
+        valueCodec,
+        maxEntries,
+        maxBytes,
+        expectedEntries,
+        averageKeyBytes,
+        averageValueBytes,
+        null);
   }
 
-  /** @return true if the cache must never evict (memory and overhead scenarios) */
+  /** Returns true if the cache must never evict (memory and overhead scenarios). */
   public boolean unbounded() {
     return maxEntries == 0 && maxBytes == 0;
   }
 
   /**
-   * @return the entry bound for stores bounded by count: {@code maxEntries}, else {@code maxBytes}
-   *     divided by the average entry, else twice the expected entries (effectively unbounded)
+   * Returns the entry bound for stores bounded by count: {@code maxEntries}, else {@code maxBytes}
+   * divided by the average entry, else twice the expected entries (effectively unbounded).
    */
   public long entryBound() {
     if (maxEntries > 0) {
@@ -83,15 +98,15 @@ public record CacheSpec<K, V>(
     return 2 * expectedEntries;
   }
 
-  /** @return the expected payload: entries times average key and value size */
+  /** Returns the expected payload: entries times average key and value size. */
   public long expectedPayloadBytes() {
     return expectedEntries * (averageKeyBytes + (long) averageValueBytes);
   }
 
   /**
-   * A byte budget for stores that can only be bounded in bytes: {@code maxBytes} if set, else
-   * the entry bound times the average entry plus {@code perEntryAllowance}, else (unbounded) enough
-   * for the expected entries with that allowance plus 8 MiB of slack.
+   * A byte budget for stores that can only be bounded in bytes: {@code maxBytes} if set, else the
+   * entry bound times the average entry plus {@code perEntryAllowance}, else (unbounded) enough for
+   * the expected entries with that allowance plus 8 MiB of slack.
    *
    * @param perEntryAllowance the store's overhead per entry, roughly
    * @return bytes

@@ -7,8 +7,8 @@ import net.openhft.chronicle.map.ChronicleMapBuilder;
 /**
  * Chronicle Map 3, in memory (not persisted), sized up front with {@code entries} and the average
  * key and value sizes as its documentation requires. Values that are not byte[] or String are
- * stored as codec bytes. Chronicle Map has no eviction: a scenario that needs a bound gets a
- * {@link PeerUnavailableException}.
+ * stored as codec bytes. Chronicle Map has no eviction: a scenario that needs a bound gets a {@link
+ * PeerUnavailableException}.
  */
 final class ChronicleMapPeer implements Peer {
 

@@ -17,8 +17,8 @@ final class EhcachePeer implements Peer {
 
   /**
    * Per-entry allowance used to size the off-heap pool from an entry count. Ehcache reserves and
-   * zeroes the whole pool when the cache is created, so a generous pool costs memory; this is
-   * close to its measured overhead at small values.
+   * zeroes the whole pool when the cache is created, so a generous pool costs memory; this is close
+   * to its measured overhead at small values.
    */
   private static final int OFFHEAP_ALLOWANCE = 256;
 

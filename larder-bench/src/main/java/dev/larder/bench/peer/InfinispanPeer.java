@@ -9,10 +9,10 @@ import org.infinispan.manager.DefaultCacheManager;
 
 /**
  * Infinispan embedded, local mode, one {@link DefaultCacheManager} per family with JMX and
- * statistics off. Object storage (entries as Java objects on the heap) or off-heap storage
- * (entries marshalled into native memory; String, Long and byte[] by ProtoStream, other values as
- * codec bytes); bounded with {@code maxCount}. Writes use {@link Flag#IGNORE_RETURN_VALUES}, as
- * the documentation advises when the previous value is not needed.
+ * statistics off. Object storage (entries as Java objects on the heap) or off-heap storage (entries
+ * marshalled into native memory; String, Long and byte[] by ProtoStream, other values as codec
+ * bytes); bounded with {@code maxCount}. Writes use {@link Flag#IGNORE_RETURN_VALUES}, as the
+ * documentation advises when the previous value is not needed.
  */
 final class InfinispanPeer implements Peer {
 
@@ -52,8 +52,7 @@ final class InfinispanPeer implements Peer {
       public BenchCache<K, V> newCache(String name) {
         manager.defineConfiguration(name, config.build());
         if (encode) {
-          AdvancedCache<K, byte[]> cache =
-              manager.<K, byte[]>getCache(name).getAdvancedCache();
+          AdvancedCache<K, byte[]> cache = manager.<K, byte[]>getCache(name).getAdvancedCache();
           return new EncodingCache<>(new InfinispanCache<>(cache), spec.valueCodec());
         }
         return new InfinispanCache<>(manager.<K, V>getCache(name).getAdvancedCache());

@@ -9,16 +9,18 @@ import java.util.OptionalLong;
 
 /**
  * Larder with off-heap (default) or heap-backed pages. Bounded by {@code maximumEntries} when the
- * scenario gives an entry bound, by {@code maximumMemory} for a byte bound, and explicitly
- * {@code unbounded()} for the memory scenarios. Values use the scenario's codec (for content nodes
- * that decides between plain and substituting) and its dictionary is declared, so that
- * {@code memoryUsed()} counts it; statistics off, as for every peer.
+ * scenario gives an entry bound, by {@code maximumMemory} for a byte bound, and explicitly {@code
+ * unbounded()} for the memory scenarios. Values use the scenario's codec (for content nodes that
+ * decides between plain and substituting) and its dictionary is declared, so that {@code
+ * memoryUsed()} counts it; statistics off, as for every peer.
  */
 public final class LarderPeer implements Peer {
 
   private final Storage storage;
 
-  /** @param storage where the pages live */
+  /**
+   * @param storage where the pages live
+   */
   public LarderPeer(Storage storage) {
     this.storage = storage;
   }
@@ -39,41 +41,44 @@ public final class LarderPeer implements Peer {
   }
 
   /**
+   * Returns a Larder cache configured for the spec.
+   *
    * @param spec the scenario's needs
    * @param <K> key type
    * @param <V> value type
-   * @return a Larder cache configured for the spec
    */
   public <K, V> Cache<K, V> build(CacheSpec<K, V> spec) {
     return builder(spec).build();
   }
 
   /**
+   * Returns a Larder cache configured for the spec with that hot tier.
+   *
    * @param spec the scenario's needs
-   * @param hotTierShare the hot tier's share of the bound ({@code CacheBuilder.hotTierShare});
-   *     0 for none
+   * @param hotTierShare the hot tier's share of the bound ({@code CacheBuilder.hotTierShare}); 0
+   *     for none
    * @param <K> key type
    * @param <V> value type
-   * @return a Larder cache configured for the spec with that hot tier
    */
   public <K, V> Cache<K, V> build(CacheSpec<K, V> spec, double hotTierShare) {
     return builder(spec).hotTierShare(hotTierShare).build();
   }
 
   /**
+   * Returns the cache for the spec with that hot tier, wrapped for the scenarios.
+   *
    * @param spec the scenario's needs
    * @param hotTierBytes the hot tier's bound ({@code CacheBuilder.hotTier})
    * @param <K> key type
    * @param <V> value type
-   * @return the cache for the spec with that hot tier, wrapped for the scenarios
    */
   public <K, V> BenchCache<K, V> create(CacheSpec<K, V> spec, long hotTierBytes) {
     return new LarderCache<>(builder(spec).hotTier(hotTierBytes).build());
   }
 
   private <K, V> CacheBuilder<K, V> builder(CacheSpec<K, V> spec) {
-    CacheBuilder<K, V> builder = Cache.builder(keyCodec(spec.keyType()), spec.valueCodec())
-        .storage(storage);
+    CacheBuilder<K, V> builder =
+        Cache.builder(keyCodec(spec.keyType()), spec.valueCodec()).storage(storage);
     if (spec.dictionary() != null) {
       builder.dictionary(spec.dictionary());
     }

@@ -3,8 +3,7 @@ package dev.larder.bench.peer;
 import java.util.Map;
 
 /**
- * A cache over a {@link Map}: ConcurrentHashMap, Caffeine's map view, a synchronized
- * LinkedHashMap.
+ * A cache over a {@link Map}: ConcurrentHashMap, Caffeine's map view, a synchronized LinkedHashMap.
  *
  * @param <K> key type
  * @param <V> value type

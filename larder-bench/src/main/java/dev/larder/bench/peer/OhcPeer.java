@@ -8,9 +8,9 @@ import org.caffinitas.ohc.OHCache;
 import org.caffinitas.ohc.OHCacheBuilder;
 
 /**
- * OHC (off-heap cache) with its default linked implementation and LRU eviction, bounded by
- * {@code capacity} in bytes. Keys and values pass through small serializers (String as UTF-8,
- * Long as 8 bytes, byte[] as is, other values as codec bytes), as OHC requires.
+ * OHC (off-heap cache) with its default linked implementation and LRU eviction, bounded by {@code
+ * capacity} in bytes. Keys and values pass through small serializers (String as UTF-8, Long as 8
+ * bytes, byte[] as is, other values as codec bytes), as OHC requires.
  */
 final class OhcPeer implements Peer {
 
@@ -40,8 +40,8 @@ final class OhcPeer implements Peer {
           name -> new OhcCache<>(build(keys, (CacheSerializer<V>) BYTES, capacity)));
     }
     return SimpleFamily.of(
-        name -> new EncodingCache<>(new OhcCache<>(build(keys, BYTES, capacity)),
-            spec.valueCodec()));
+        name ->
+            new EncodingCache<>(new OhcCache<>(build(keys, BYTES, capacity)), spec.valueCodec()));
   }
 
   private static <K, V> OHCache<K, V> build(

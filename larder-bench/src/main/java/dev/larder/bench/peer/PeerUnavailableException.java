@@ -5,7 +5,9 @@ public final class PeerUnavailableException extends Exception {
 
   private static final long serialVersionUID = 1L;
 
-  /** @param reason why the peer cannot run the scenario */
+  /**
+   * @param reason why the peer cannot run the scenario
+   */
   public PeerUnavailableException(String reason) {
     super(reason);
   }

@@ -23,12 +23,12 @@ public final class Peers {
 
   private Peers() {}
 
-  /** @return every implementation, in table order */
+  /** Returns every implementation, in table order. */
   public static List<Peer> all() {
     return PEERS;
   }
 
-  /** @return every peer's name */
+  /** Returns every peer's name. */
   public static List<String> names() {
     List<String> names = new ArrayList<>();
     PEERS.forEach(p -> names.add(p.name()));
@@ -36,8 +36,9 @@ public final class Peers {
   }
 
   /**
+   * Returns the peer, if known.
+   *
    * @param name a peer's name
-   * @return the peer, if known
    */
   public static Optional<Peer> named(String name) {
     return PEERS.stream().filter(p -> p.name().equals(name)).findFirst();

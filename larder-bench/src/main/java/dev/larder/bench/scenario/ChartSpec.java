@@ -5,8 +5,8 @@ import java.util.Objects;
 
 /**
  * A grouped bar chart of one numeric field: one group per value of {@code categoryField}, one bar
- * per value of {@code seriesField} in each group. Only measured rows whose fields match every
- * entry of {@code where} are drawn.
+ * per value of {@code seriesField} in each group. Only measured rows whose fields match every entry
+ * of {@code where} are drawn.
  *
  * @param fileSuffix appended to the scenario's name for the file names; empty for the main chart
  * @param title the chart's title
@@ -39,8 +39,9 @@ public record ChartSpec(
   }
 
   /**
+   * Returns true if the row is measured and matches {@link #where}.
+   *
    * @param row a row
-   * @return true if the row is measured and matches {@link #where}
    */
   public boolean selects(Row row) {
     if (!row.measured() || Double.isNaN(row.number(valueField))) {

@@ -9,8 +9,8 @@ import java.util.Objects;
  * @param path absolute path of the file
  * @param origin where the file comes from and how to name another, said when it is missing, e.g.
  *     "ships with the repository (data/traces/README.md); -P traces=DIR names another folder"
- * @param contentSha256 the first 16 hexadecimal digits of the SHA-256 of the file's content
- *     (after gzip decompression if the file is gzip-compressed), or empty if no checksum is known
+ * @param contentSha256 the first 16 hexadecimal digits of the SHA-256 of the file's content (after
+ *     gzip decompression if the file is gzip-compressed), or empty if no checksum is known
  */
 public record Input(Path path, String origin, String contentSha256) {
 

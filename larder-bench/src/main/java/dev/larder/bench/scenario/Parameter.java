@@ -7,29 +7,31 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * One {@code -P} parameter of a scenario, declared once: its name, what it accepts and its
- * defaults for full and {@code --quick} runs. A scenario reads every value through its
- * declaration, and {@code ./larder bench} calls {@link #check} on every parameter of the selected
- * scenarios before anything runs, so a value out of range is a usage error (exit 2) that names
- * the parameter and what it accepts, never a trial that fails later or a silent overflow.
+ * One {@code -P} parameter of a scenario, declared once: its name, what it accepts and its defaults
+ * for full and {@code --quick} runs. A scenario reads every value through its declaration, and
+ * {@code ./larder bench} calls {@link #check} on every parameter of the selected scenarios before
+ * anything runs, so a value out of range is a usage error (exit 2) that names the parameter and
+ * what it accepts, never a trial that fails later or a silent overflow.
  *
  * <p>Declarations are immutable and thread-safe.
  */
 public sealed interface Parameter {
 
-  /** @return the name used with {@code -P NAME=VALUE} */
+  /** Returns the name used with {@code -P NAME=VALUE}. */
   String name();
 
   /**
    * Checks the value given for this parameter, if any.
    *
    * @param options the run's options
-   * @throws IllegalArgumentException naming the parameter and what it accepts, if the value is
-   *     not accepted
+   * @throws IllegalArgumentException naming the parameter and what it accepts, if the value is not
+   *     accepted
    */
   void check(RunOptions options);
 
-  /** @return what the parameter accepts and its defaults, as {@code ./larder bench --list} shows */
+  /**
+   * Returns what the parameter accepts and its defaults, as {@code ./larder bench --list} shows.
+   */
   String describe();
 
   /**
@@ -42,8 +44,7 @@ public sealed interface Parameter {
    * @param full the default of a full run
    * @param quick the default of a quick run
    */
-  record WholeNumber(String name, long min, long max, long full, long quick)
-      implements Parameter {
+  record WholeNumber(String name, long min, long max, long full, long quick) implements Parameter {
 
     /** Checks that the range holds both defaults. */
     public WholeNumber {
@@ -54,10 +55,11 @@ public sealed interface Parameter {
     }
 
     /**
+     * Returns the value given, else the default for this kind of run.
+     *
      * @param options the run's options
-     * @return the value given, else the default for this kind of run
-     * @throws IllegalArgumentException naming the parameter and its range if the value given is
-     *     not a whole number within it
+     * @throws IllegalArgumentException naming the parameter and its range if the value given is not
+     *     a whole number within it
      */
     public long get(RunOptions options) {
       String value = options.params().get(name);
@@ -69,11 +71,17 @@ public sealed interface Parameter {
 
     @Override
     public String describe() {
-      return String.format(Locale.ROOT, "%s: a whole number from %,d to %,d (default %,d; quick"
-          + " %,d)", name, min, max, full, quick);
+      return String.format(
+          Locale.ROOT,
+          "%s: a whole number from %,d to %,d (default %,d; quick" + " %,d)",
+          name,
+          min,
+          max,
+          full,
+          quick);
     }
 
-    /** @return {@link #get} as an int; declare {@code max} within int range to use it */
+    /** Returns {@link #get} as an int; declare {@code max} within int range to use it. */
     public int getInt(RunOptions options) {
       return Math.toIntExact(get(options));
     }
@@ -104,10 +112,11 @@ public sealed interface Parameter {
     }
 
     /**
+     * Returns the values given, else the defaults for this kind of run.
+     *
      * @param options the run's options
-     * @return the values given, else the defaults for this kind of run
-     * @throws IllegalArgumentException naming the parameter and the range if an element is not
-     *     a whole number within it
+     * @throws IllegalArgumentException naming the parameter and the range if an element is not a
+     *     whole number within it
      */
     public List<Long> get(RunOptions options) {
       String value = options.params().get(name);
@@ -128,8 +137,14 @@ public sealed interface Parameter {
 
     @Override
     public String describe() {
-      return String.format(Locale.ROOT, "%s: whole numbers from %,d to %,d, comma-separated"
-          + " (default %s; quick %s)", name, min, max, join(full), join(quick));
+      return String.format(
+          Locale.ROOT,
+          "%s: whole numbers from %,d to %,d, comma-separated" + " (default %s; quick %s)",
+          name,
+          min,
+          max,
+          join(full),
+          join(quick));
     }
   }
 
@@ -151,10 +166,11 @@ public sealed interface Parameter {
     }
 
     /**
+     * Returns the value given, else the default for this kind of run.
+     *
      * @param options the run's options
-     * @return the value given, else the default for this kind of run
-     * @throws IllegalArgumentException naming the parameter and its range if the value given is
-     *     not a number within it
+     * @throws IllegalArgumentException naming the parameter and its range if the value given is not
+     *     a number within it
      */
     public double get(RunOptions options) {
       String value = options.params().get(name);
@@ -168,8 +184,17 @@ public sealed interface Parameter {
         parsed = Double.NaN;
       }
       if (!(parsed >= min && parsed <= max)) { // also refuses NaN
-        throw new IllegalArgumentException("-P " + name + "=" + value + ": " + name
-            + " must be a number from " + plain(min) + " to " + plain(max));
+        throw new IllegalArgumentException(
+            "-P "
+                + name
+                + "="
+                + value
+                + ": "
+                + name
+                + " must be a number from "
+                + plain(min)
+                + " to "
+                + plain(max));
       }
       return parsed;
     }
@@ -181,8 +206,16 @@ public sealed interface Parameter {
 
     @Override
     public String describe() {
-      return name + ": a number from " + plain(min) + " to " + plain(max) + " (default "
-          + plain(full) + "; quick " + plain(quick) + ")";
+      return name
+          + ": a number from "
+          + plain(min)
+          + " to "
+          + plain(max)
+          + " (default "
+          + plain(full)
+          + "; quick "
+          + plain(quick)
+          + ")";
     }
   }
 
@@ -206,10 +239,11 @@ public sealed interface Parameter {
     }
 
     /**
+     * Returns the names given, else the defaults for this kind of run.
+     *
      * @param options the run's options
-     * @return the names given, else the defaults for this kind of run
-     * @throws IllegalArgumentException naming the parameter and the names it accepts if one is
-     *     not among them
+     * @throws IllegalArgumentException naming the parameter and the names it accepts if one is not
+     *     among them
      */
     public List<String> get(RunOptions options) {
       String value = options.params().get(name);
@@ -219,9 +253,18 @@ public sealed interface Parameter {
       List<String> values = List.of(value.split("\\s*,\\s*", -1));
       for (String element : values) {
         if (!allowed.contains(element)) {
-          throw new IllegalArgumentException("-P " + name + "=" + value + ": " + name
-              + " takes a comma-separated list of " + String.join(", ", allowed)
-              + " ('" + element + "' is not one)");
+          throw new IllegalArgumentException(
+              "-P "
+                  + name
+                  + "="
+                  + value
+                  + ": "
+                  + name
+                  + " takes a comma-separated list of "
+                  + String.join(", ", allowed)
+                  + " ('"
+                  + element
+                  + "' is not one)");
         }
       }
       return values;
@@ -234,15 +277,21 @@ public sealed interface Parameter {
 
     @Override
     public String describe() {
-      return name + ": any of " + String.join(", ", allowed) + ", comma-separated (default "
-          + join(full) + "; quick " + join(quick) + ")";
+      return name
+          + ": any of "
+          + String.join(", ", allowed)
+          + ", comma-separated (default "
+          + join(full)
+          + "; quick "
+          + join(quick)
+          + ")";
     }
   }
 
   /**
-   * A parameter the scenario checks itself when it plans its trials (file names, trace names,
-   * lists with rules of their own); {@code ./larder bench} plans every selected scenario before
-   * anything runs, so its errors are usage errors too.
+   * A parameter the scenario checks itself when it plans its trials (file names, trace names, lists
+   * with rules of their own); {@code ./larder bench} plans every selected scenario before anything
+   * runs, so its errors are usage errors too.
    *
    * @param name the parameter's name
    */
@@ -273,7 +322,8 @@ public sealed interface Parameter {
   }
 
   /**
-   * @return {@code element} as a whole number from {@code min} to {@code max}
+   * Returns {@code element} as a whole number from {@code min} to {@code max}.
+   *
    * @throws IllegalArgumentException naming the parameter, the value given and the range
    */
   private static long parse(String name, String element, String value, long min, long max) {
@@ -289,12 +339,19 @@ public sealed interface Parameter {
     return parsed;
   }
 
-  private static IllegalArgumentException outOfRange(String name, String element, String value,
-      long min, long max) {
+  private static IllegalArgumentException outOfRange(
+      String name, String element, String value, long min, long max) {
     boolean oneOfMany = !element.equals(value);
-    return new IllegalArgumentException(String.format(Locale.ROOT,
-        "-P %s=%s: %s must be %s from %,d to %,d%s", name, value, name,
-        oneOfMany ? "a comma-separated list of whole numbers, each" : "a whole number", min, max,
-        oneOfMany ? " ('" + element + "' is not)" : ""));
+    return new IllegalArgumentException(
+        String.format(
+            Locale.ROOT,
+            "-P %s=%s: %s must be %s from %,d to %,d%s",
+            name,
+            value,
+            name,
+            oneOfMany ? "a comma-separated list of whole numbers, each" : "a whole number",
+            min,
+            max,
+            oneOfMany ? " ('" + element + "' is not)" : ""));
   }
 }

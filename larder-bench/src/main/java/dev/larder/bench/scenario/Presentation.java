@@ -32,8 +32,9 @@ public record Presentation(List<Column> columns, List<ChartSpec> charts) {
     }
 
     /**
+     * Returns the column.
+     *
      * @param field a field that is also its own header
-     * @return the column
      */
     public static Column of(String field) {
       return new Column(field, field);

@@ -5,9 +5,9 @@ import java.util.Optional;
 
 /**
  * A counted progress report of a trial, e.g. 12 of 40 kills done: the harness shows it as a bar
- * with rate and time left on a terminal, as plain lines elsewhere. It travels from the trial's
- * JVM to the harness as one progress message, {@link #encode()}d as
- * {@code #count <done>/<total> <label>[ | <note>]}.
+ * with rate and time left on a terminal, as plain lines elsewhere. It travels from the trial's JVM
+ * to the harness as one progress message, {@link #encode()}d as {@code #count <done>/<total>
+ * <label>[ | <note>]}.
  *
  * @param label what is counted, e.g. {@code "always: kills"}; no {@code " | "} in it
  * @param done steps done, 0..total
@@ -30,14 +30,15 @@ public record ProgressCount(String label, long done, long total, String note) {
     }
   }
 
-  /** @return the one-line progress message */
+  /** Returns the one-line progress message. */
   public String encode() {
     return PREFIX + done + "/" + total + " " + label + (note.isEmpty() ? "" : NOTE + note);
   }
 
   /**
+   * Returns the count it encodes, or empty for an ordinary message.
+   *
    * @param message a progress message
-   * @return the count it encodes, or empty for an ordinary message
    */
   public static Optional<ProgressCount> parse(String message) {
     if (!message.startsWith(PREFIX)) {
@@ -54,9 +55,11 @@ public record ProgressCount(String label, long done, long total, String note) {
       long total = Long.parseLong(rest.substring(slash + 1, space));
       String tail = rest.substring(space + 1);
       int note = tail.indexOf(NOTE);
-      return Optional.of(note < 0 ? new ProgressCount(tail, done, total, "")
-          : new ProgressCount(tail.substring(0, note), done, total,
-              tail.substring(note + NOTE.length())));
+      return Optional.of(
+          note < 0
+              ? new ProgressCount(tail, done, total, "")
+              : new ProgressCount(
+                  tail.substring(0, note), done, total, tail.substring(note + NOTE.length())));
     } catch (IllegalArgumentException e) {
       return Optional.empty();
     }

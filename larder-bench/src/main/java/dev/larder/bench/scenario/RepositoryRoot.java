@@ -15,10 +15,9 @@ import java.security.CodeSource;
  * <ol>
  *   <li>the system property {@value #PROPERTY}, which the {@code ./larder} script sets to the
  *       folder it lives in;
- *   <li>the nearest folder above this class's code (the build's
- *       {@code larder-bench/target/classes} or jar) that holds the {@code larder} script and
- *       {@code larder-bench/pom.xml}, so that tests and tools started by hand find it from any
- *       working directory;
+ *   <li>the nearest folder above this class's code (the build's {@code larder-bench/target/classes}
+ *       or jar) that holds the {@code larder} script and {@code larder-bench/pom.xml}, so that
+ *       tests and tools started by hand find it from any working directory;
  *   <li>the nearest such folder above the working directory;
  *   <li>else the working directory.
  * </ol>
@@ -32,7 +31,7 @@ public final class RepositoryRoot {
 
   private RepositoryRoot() {}
 
-  /** @return the repository's root, absolute and normalised */
+  /** Returns the repository's root, absolute and normalised. */
   public static Path get() {
     String given = System.getProperty(PROPERTY);
     if (given != null && !given.isBlank()) {
@@ -47,15 +46,16 @@ public final class RepositoryRoot {
   }
 
   /**
+   * Returns {@code path} if absolute, else {@code path} taken from the repository's root.
+   *
    * @param path a path as given on the command line
-   * @return {@code path} if absolute, else {@code path} taken from the repository's root
    */
   public static Path resolve(String path) {
     Path p = Path.of(path);
     return p.isAbsolute() ? p.normalize() : get().resolve(p).normalize();
   }
 
-  /** @return the nearest folder at or above {@code start} that looks like the repository */
+  /** Returns the nearest folder at or above {@code start} that looks like the repository. */
   private static Path above(Path start) {
     for (Path dir = start; dir != null; dir = dir.getParent()) {
       if (Files.isRegularFile(dir.resolve("larder"))

@@ -6,10 +6,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One measurement: an ordered set of named fields. Every row has an {@code implementation}.
- * Numeric fields carry their unit in their name ({@code opsPerSecond}, {@code p50Micros},
- * {@code totalBytesPerEntry}). A row for something that did not run has a {@code status} of
- * {@code "unavailable"} or {@code "failed"} and a {@code reason}.
+ * One measurement: an ordered set of named fields. Every row has an {@code implementation}. Numeric
+ * fields carry their unit in their name ({@code opsPerSecond}, {@code p50Micros}, {@code
+ * totalBytesPerEntry}). A row for something that did not run has a {@code status} of {@code
+ * "unavailable"} or {@code "failed"} and a {@code reason}.
  *
  * <p>Values are null, {@link Boolean}, {@link Number} or {@link String}. Not thread-safe.
  */
@@ -31,34 +31,38 @@ public final class Row {
   }
 
   /**
+   * Returns a row with only its implementation set.
+   *
    * @param implementation the implementation measured
-   * @return a row with only its implementation set
    */
   public static Row of(String implementation) {
     return new Row(implementation);
   }
 
   /**
+   * Returns a row saying so.
+   *
    * @param implementation the implementation
    * @param reason why it cannot run here, e.g. a missing feature or an error on this JVM
-   * @return a row saying so
    */
   public static Row unavailable(String implementation, String reason) {
     return of(implementation).put(STATUS, "unavailable").put(REASON, reason);
   }
 
   /**
+   * Returns a row saying the trial failed.
+   *
    * @param implementation the implementation
    * @param reason what went wrong
-   * @return a row saying the trial failed
    */
   public static Row failed(String implementation, String reason) {
     return of(implementation).put(STATUS, "failed").put(REASON, reason);
   }
 
   /**
+   * Returns the row.
+   *
    * @param fields a map as produced by {@link #fields()}, e.g. parsed from JSON
-   * @return the row
    * @throws IllegalArgumentException if there is no implementation field
    */
   public static Row fromMap(Map<String, Object> fields) {
@@ -90,37 +94,39 @@ public final class Row {
   }
 
   /**
+   * Returns its value, or null.
+   *
    * @param name a field name
-   * @return its value, or null
    */
   public Object get(String name) {
     return fields.get(name);
   }
 
   /**
+   * Returns its value as a double, or NaN if absent or not a number.
+   *
    * @param name a field name
-   * @return its value as a double, or NaN if absent or not a number
    */
   public double number(String name) {
     return fields.get(name) instanceof Number n ? n.doubleValue() : Double.NaN;
   }
 
-  /** @return the implementation's name */
+  /** Returns the implementation's name. */
   public String implementation() {
     return (String) fields.get(IMPLEMENTATION);
   }
 
-  /** @return true unless this row is unavailable or failed */
+  /** Returns true unless this row is unavailable or failed. */
   public boolean measured() {
     return !fields.containsKey(STATUS);
   }
 
-  /** @return whether this row records a trial that failed (not one that was unavailable) */
+  /** Returns whether this row records a trial that failed (not one that was unavailable). */
   public boolean failed() {
     return "failed".equals(fields.get(STATUS));
   }
 
-  /** @return the fields, in insertion order; unmodifiable */
+  /** Returns the fields, in insertion order; unmodifiable. */
   public Map<String, Object> fields() {
     return Collections.unmodifiableMap(fields);
   }

@@ -9,8 +9,8 @@ import java.util.Set;
 /**
  * Options of one {@code ./larder bench} run, shared by every scenario and trial.
  *
- * @param quick true for {@code --quick}: every scenario scaled down so that all of them finish
- *     in a few minutes
+ * @param quick true for {@code --quick}: every scenario scaled down so that all of them finish in a
+ *     few minutes
  * @param params scenario parameters from {@code -P name=value}, e.g. {@code nodes=200000}
  * @param implementations implementations to run (case-insensitive); empty means all
  */
@@ -22,14 +22,15 @@ public record RunOptions(boolean quick, Map<String, String> params, Set<String> 
     implementations = Set.copyOf(Objects.requireNonNull(implementations, "implementations"));
   }
 
-  /** @return default options: full size, no parameters, every implementation */
+  /** Returns default options: full size, no parameters, every implementation. */
   public static RunOptions defaults() {
     return new RunOptions(false, Map.of(), Set.of());
   }
 
   /**
+   * Returns true if it should run.
+   *
    * @param implementation an implementation's name
-   * @return true if it should run
    */
   public boolean includes(String implementation) {
     if (implementations.isEmpty()) {
@@ -44,10 +45,11 @@ public record RunOptions(boolean quick, Map<String, String> params, Set<String> 
   }
 
   /**
+   * Returns the comma-separated {@code -P} value if given, else the default for this kind of run.
+   *
    * @param name a parameter name
    * @param full the default of a full run
    * @param quickDefault the default of a quick run
-   * @return the comma-separated {@code -P} value if given, else the default for this kind of run
    */
   public List<String> listParam(String name, List<String> full, List<String> quickDefault) {
     String value = params.get(name);
@@ -57,7 +59,7 @@ public record RunOptions(boolean quick, Map<String, String> params, Set<String> 
     return List.of(value.split("\\s*,\\s*"));
   }
 
-  /** @return the options as a JSON-ready map */
+  /** Returns the options as a JSON-ready map. */
   public Map<String, Object> toJson() {
     Map<String, Object> map = new LinkedHashMap<>();
     map.put("quick", quick);
@@ -67,8 +69,9 @@ public record RunOptions(boolean quick, Map<String, String> params, Set<String> 
   }
 
   /**
+   * Returns the options.
+   *
    * @param json a map written by {@link #toJson}
-   * @return the options
    */
   public static RunOptions fromJson(Map<String, Object> json) {
     Map<String, String> params = new LinkedHashMap<>();

@@ -12,19 +12,19 @@ import java.util.List;
  * JSON, so their values must be {@code null}, booleans, numbers or strings.
  *
  * <p>Registering a scenario: implement this interface in a public class with a public no-argument
- * constructor, and add the class name as one line to
- * {@code larder-bench/src/main/resources/META-INF/services/dev.larder.bench.scenario.Scenario}.
- * {@code ./larder bench <name>} and {@code ./larder bench all} then pick it up; {@code all} runs
- * scenarios in the order of that file.
+ * constructor, and add the class name as one line to {@code
+ * larder-bench/src/main/resources/META-INF/services/dev.larder.bench.scenario.Scenario}. {@code
+ * ./larder bench <name>} and {@code ./larder bench all} then pick it up; {@code all} runs scenarios
+ * in the order of that file.
  *
  * <p>Implementations are used by one thread at a time and need not be thread-safe.
  */
 public interface Scenario {
 
-  /** @return the name used on the command line and in file names, e.g. {@code "memory"} */
+  /** Returns the name used on the command line and in file names, e.g. {@code "memory"}. */
   String name();
 
-  /** @return one line saying what the scenario measures, shown by {@code ./larder bench --list} */
+  /** Returns one line saying what the scenario measures, shown by {@code ./larder bench --list}. */
   String summary();
 
   /**
@@ -38,20 +38,20 @@ public interface Scenario {
   List<Trial> plan(RunOptions options);
 
   /**
-   * The {@code -P} parameters this scenario reads, in planning or in its trials, each declared
-   * once with what it accepts and its defaults. {@code ./larder bench} refuses a parameter that
-   * no selected scenario takes, so that a typo does not silently measure the defaults, and
-   * checks every value given ({@link Parameter#check}, then {@link #plan}) before anything runs.
+   * The {@code -P} parameters this scenario reads, in planning or in its trials, each declared once
+   * with what it accepts and its defaults. {@code ./larder bench} refuses a parameter that no
+   * selected scenario takes, so that a typo does not silently measure the defaults, and checks
+   * every value given ({@link Parameter#check}, then {@link #plan}) before anything runs.
    *
    * @return the parameter declarations
    */
   List<Parameter> parameters();
 
   /**
-   * The files this scenario's trials will read under these options, resolved exactly as the
-   * trials resolve them. {@code ./larder bench} checks that each exists before any trial runs,
-   * and {@code ./larder bench --check-inputs} also checks each one's content against its
-   * checksum. A scenario that generates its own data reads no files and returns an empty list.
+   * The files this scenario's trials will read under these options, resolved exactly as the trials
+   * resolve them. {@code ./larder bench} checks that each exists before any trial runs, and {@code
+   * ./larder bench --check-inputs} also checks each one's content against its checksum. A scenario
+   * that generates its own data reads no files and returns an empty list.
    *
    * @param options the run's options
    * @return the input files, possibly empty
@@ -106,6 +106,6 @@ public interface Scenario {
     return options.quick() ? 60 : 900;
   }
 
-  /** @return the table columns and charts for this scenario's rows */
+  /** Returns the table columns and charts for this scenario's rows. */
   Presentation presentation();
 }

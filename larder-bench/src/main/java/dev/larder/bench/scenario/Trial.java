@@ -9,8 +9,8 @@ import java.util.Objects;
  * One unit of work that runs in its own JVM: an implementation at one configuration.
  *
  * @param implementation the implementation measured, e.g. {@code "Caffeine"}
- * @param label a short description of the configuration shown in progress lines, e.g.
- *     {@code "512 B"}; may be empty
+ * @param label a short description of the configuration shown in progress lines, e.g. {@code "512
+ *     B"}; may be empty
  * @param params the configuration as strings (they travel to the forked JVM as JSON)
  */
 public record Trial(String implementation, String label, Map<String, String> params) {
@@ -23,17 +23,19 @@ public record Trial(String implementation, String label, Map<String, String> par
   }
 
   /**
+   * Returns a trial with no parameters and no label.
+   *
    * @param implementation the implementation
-   * @return a trial with no parameters and no label
    */
   public static Trial of(String implementation) {
     return new Trial(implementation, "", Map.of());
   }
 
   /**
+   * Returns one trial with no parameters for each implementation the run includes.
+   *
    * @param implementations the implementations a scenario measures, in its order
    * @param options the run's options, whose {@code --only} filter applies
-   * @return one trial with no parameters for each implementation the run includes
    */
   public static List<Trial> eachIncluded(List<String> implementations, RunOptions options) {
     return implementations.stream().filter(options::includes).map(Trial::of).toList();
@@ -43,8 +45,8 @@ public record Trial(String implementation, String label, Map<String, String> par
   public static final String IMPLEMENTATIONS = "implementations";
 
   /**
-   * @return the implementations this trial measures: those its {@value #IMPLEMENTATIONS}
-   *     parameter lists, for a trial that runs several in one JVM, else its implementation
+   * Returns the implementations this trial measures: those its {@value #IMPLEMENTATIONS} parameter
+   * lists, for a trial that runs several in one JVM, else its implementation.
    */
   public List<String> implementations() {
     String several = params.get(IMPLEMENTATIONS);
@@ -52,8 +54,9 @@ public record Trial(String implementation, String label, Map<String, String> par
   }
 
   /**
+   * Returns its value.
+   *
    * @param name a parameter name
-   * @return its value
    * @throws IllegalArgumentException if absent
    */
   public String param(String name) {
@@ -65,14 +68,15 @@ public record Trial(String implementation, String label, Map<String, String> par
   }
 
   /**
+   * Returns its value as a long.
+   *
    * @param name a parameter name
-   * @return its value as a long
    */
   public long longParam(String name) {
     return Long.parseLong(param(name));
   }
 
-  /** @return the fields of this trial as a JSON-ready map */
+  /** Returns the fields of this trial as a JSON-ready map. */
   public Map<String, Object> toJson() {
     Map<String, Object> map = new LinkedHashMap<>();
     map.put("implementation", implementation);
@@ -82,8 +86,9 @@ public record Trial(String implementation, String label, Map<String, String> par
   }
 
   /**
+   * Returns the trial.
+   *
    * @param json a map written by {@link #toJson}
-   * @return the trial
    */
   public static Trial fromJson(Map<String, Object> json) {
     Map<String, String> params = new LinkedHashMap<>();

@@ -19,8 +19,8 @@ public record TrialContext(RunOptions options, Consumer<String> progressSink) {
   }
 
   /**
-   * Shows a short progress message, e.g. {@code "loaded 300,000 / 1,000,000"}. Cheap enough to
-   * call every second or so; not meant for every operation.
+   * Shows a short progress message, e.g. {@code "loaded 300,000 / 1,000,000"}. Cheap enough to call
+   * every second or so; not meant for every operation.
    *
    * @param message one line
    */
@@ -29,9 +29,9 @@ public record TrialContext(RunOptions options, Consumer<String> progressSink) {
   }
 
   /**
-   * Shows counted progress (a bar with rate and time left on a terminal, plain lines
-   * elsewhere). Cheap enough to call after every step of a loop whose steps take a second or
-   * more; for faster loops, every few hundred steps and after the last.
+   * Shows counted progress (a bar with rate and time left on a terminal, plain lines elsewhere).
+   * Cheap enough to call after every step of a loop whose steps take a second or more; for faster
+   * loops, every few hundred steps and after the last.
    *
    * @param label what is counted, e.g. {@code "always: kills"}
    * @param done steps done

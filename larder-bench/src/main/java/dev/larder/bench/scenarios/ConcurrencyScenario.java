@@ -21,13 +21,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.HdrHistogram.Histogram;
 
 /**
- * The 100x100 tree read-through test: a 100x100 tree (100 folders of 100 nodes each) behind a store with simulated
- * I/O latency (1 ms by default); 20 reader threads each read a random node and its folder, in the
- * read-write variant while one writer rewrites random nodes through the store. The cache holds
- * half the tree, so misses keep happening. Reports read latency percentiles (p10 is the all-hit
- * case; the median and above show the cost of misses, including other threads' misses) and the
- * readers' total throughput, and the hit ratio (1 - store loads / cache reads; in the read-write
- * variant the writer's puts also keep entries warm). Rows count one read as the pair of lookups.
+ * The 100x100 tree read-through test: a 100x100 tree (100 folders of 100 nodes each) behind a store
+ * with simulated I/O latency (1 ms by default); 20 reader threads each read a random node and its
+ * folder, in the read-write variant while one writer rewrites random nodes through the store. The
+ * cache holds half the tree, so misses keep happening. Reports read latency percentiles (p10 is the
+ * all-hit case; the median and above show the cost of misses, including other threads' misses) and
+ * the readers' total throughput, and the hit ratio (1 - store loads / cache reads; in the
+ * read-write variant the writer's puts also keep entries warm). Rows count one read as the pair of
+ * lookups.
  */
 public final class ConcurrencyScenario implements Scenario {
 
@@ -35,11 +36,15 @@ public final class ConcurrencyScenario implements Scenario {
 
   private static final Parameter.WholeNumber LATENCY_MICROS =
       new Parameter.WholeNumber("latencyMicros", 0, 1_000_000, 1_000, 1_000);
-  private static final Parameter.WholeNumber CAPACITY = new Parameter.WholeNumber("capacity", 1,
-      100_000_000, FANOUT * FANOUT / 2, FANOUT * FANOUT / 2);
-  private static final Parameter.Choices VARIANTS = new Parameter.Choices("variants",
-      List.of("read-only", "read-write"), List.of("read-only", "read-write"),
-      List.of("read-only", "read-write"));
+  private static final Parameter.WholeNumber CAPACITY =
+      new Parameter.WholeNumber(
+          "capacity", 1, 100_000_000, FANOUT * FANOUT / 2, FANOUT * FANOUT / 2);
+  private static final Parameter.Choices VARIANTS =
+      new Parameter.Choices(
+          "variants",
+          List.of("read-only", "read-write"),
+          List.of("read-only", "read-write"),
+          List.of("read-only", "read-write"));
   private static final Parameter.WholeNumber READERS =
       new Parameter.WholeNumber("readers", 1, 1024, 20, 20);
   private static final Parameter.WholeNumber WARMUP_MILLIS =
@@ -62,8 +67,7 @@ public final class ConcurrencyScenario implements Scenario {
 
   @Override
   public List<Parameter> parameters() {
-    return List.of(LATENCY_MICROS, CAPACITY, VARIANTS, READERS, WARMUP_MILLIS, MILLIS,
-        REPETITIONS);
+    return List.of(LATENCY_MICROS, CAPACITY, VARIANTS, READERS, WARMUP_MILLIS, MILLIS, REPETITIONS);
   }
 
   @Override
@@ -109,13 +113,22 @@ public final class ConcurrencyScenario implements Scenario {
     return rows;
   }
 
-  private static Row measure(String impl, String variant, ReadThrough cache, SlowStore store,
-      RunOptions o, long latencyMicros, long capacity) throws InterruptedException {
+  private static Row measure(
+      String impl,
+      String variant,
+      ReadThrough cache,
+      SlowStore store,
+      RunOptions o,
+      long latencyMicros,
+      long capacity)
+      throws InterruptedException {
     int readers = READERS.getInt(o);
     List<Reader> list = new ArrayList<>();
     AtomicBoolean writing = new AtomicBoolean(variant.equals("read-write"));
-    Thread writer = writing.get() ? Thread.ofPlatform().name("writer").start(
-        () -> writeLoop(cache, writing)) : null;
+    Thread writer =
+        writing.get()
+            ? Thread.ofPlatform().name("writer").start(() -> writeLoop(cache, writing))
+            : null;
     long warmup = WARMUP_MILLIS.get(o);
     double[] samples;
     long loadsBefore;
@@ -123,11 +136,17 @@ public final class ConcurrencyScenario implements Scenario {
       // Warm-up fills the cache; the histograms restart for the timed repetitions.
       TimedLoop.run(readers, i -> new Reader(cache, 99L + i), warmup, 1, 1);
       loadsBefore = store.loads();
-      samples = TimedLoop.run(readers, i -> {
-        Reader r = new Reader(cache, 1L + i);
-        list.add(r);
-        return r;
-      }, 0, MILLIS.get(o), REPETITIONS.getInt(o));
+      samples =
+          TimedLoop.run(
+              readers,
+              i -> {
+                Reader r = new Reader(cache, 1L + i);
+                list.add(r);
+                return r;
+              },
+              0,
+              MILLIS.get(o),
+              REPETITIONS.getInt(o));
     } finally {
       writing.set(false);
       if (writer != null) {
@@ -205,11 +224,23 @@ public final class ConcurrencyScenario implements Scenario {
             new Column("readsPerSecond", "reads/s (median)"),
             new Column("hitRatio", "hit ratio")),
         List.of(
-            new ChartSpec("", "20 readers + 1 writer, 1 ms I/O: reader throughput",
-                "implementation", "variant", "readsPerSecond", "reads per second (all readers)",
-                false, Map.of()),
-            new ChartSpec("-latency", "Read latency p90 (read-write variant)",
-                "implementation", "variant", "p90Micros", "microseconds", false,
+            new ChartSpec(
+                "",
+                "20 readers + 1 writer, 1 ms I/O: reader throughput",
+                "implementation",
+                "variant",
+                "readsPerSecond",
+                "reads per second (all readers)",
+                false,
+                Map.of()),
+            new ChartSpec(
+                "-latency",
+                "Read latency p90 (read-write variant)",
+                "implementation",
+                "variant",
+                "p90Micros",
+                "microseconds",
+                false,
                 Map.of("variant", "read-write"))));
   }
 }

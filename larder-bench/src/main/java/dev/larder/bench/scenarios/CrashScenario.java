@@ -20,14 +20,14 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * The crash trials: a child JVM commits transfers and unique inserts and prints each
- * commit's id after commit returns; it is killed with SIGKILL at a random moment; the directory is
- * recovered and every printed commit must be there, the account total unchanged. One row per fsync
- * policy: trials, acknowledged commits, commits lost, trials with a partial commit, recovery time.
+ * The crash trials: a child JVM commits transfers and unique inserts and prints each commit's id
+ * after commit returns; it is killed with SIGKILL at a random moment; the directory is recovered
+ * and every printed commit must be there, the account total unchanged. One row per fsync policy:
+ * trials, acknowledged commits, commits lost, trials with a partial commit, recovery time.
  *
- * <p>Parameters: {@code trials} (default 1000, quick 20), {@code policies} (default
- * {@code always,interval(10),none}), {@code threads} (child committers, default 8),
- * {@code runMillis} (longest a child runs before the kill, default 300).
+ * <p>Parameters: {@code trials} (default 1000, quick 20), {@code policies} (default {@code
+ * always,interval(10),none}), {@code threads} (child committers, default 8), {@code runMillis}
+ * (longest a child runs before the kill, default 300).
  */
 public final class CrashScenario implements Scenario {
 
@@ -57,8 +57,11 @@ public final class CrashScenario implements Scenario {
   @Override
   public List<Trial> plan(RunOptions options) {
     List<Trial> trials = new ArrayList<>();
-    for (String policy : options.listParam("policies", List.of("always", "interval(10)", "none"),
-        List.of("always", "interval(10)", "none"))) {
+    for (String policy :
+        options.listParam(
+            "policies",
+            List.of("always", "interval(10)", "none"),
+            List.of("always", "interval(10)", "none"))) {
       String name = FsyncPolicy.parse(policy).toString();
       if (options.includes(name)) {
         trials.add(new Trial(name, name, Map.of("policy", policy)));
@@ -82,19 +85,20 @@ public final class CrashScenario implements Scenario {
     FsyncPolicy policy = FsyncPolicy.parse(trial.param("policy"));
     Path directory = Files.createTempDirectory("larder-crash-");
     try {
-      CrashTrials.Result r = new CrashTrials(directory, policy, threads, 22)
-          .run(trials, runMillis, context::progress);
-      return List.of(Row.of(policy.toString())
-          .put("trials", r.trials())
-          .put("acknowledged", r.acknowledged())
-          .put("lost", r.lost())
-          .put("trialsWithLoss", r.trialsWithLoss())
-          .put("lostMaxAgeMillis", r.lostMaxAgeMillis())
-          .put("partialCommits", r.partial())
-          .put("tornTails", r.tornTails())
-          .put("recoveryP50Millis", r.recoveryQuantile(0.5))
-          .put("recoveryMaxMillis", r.recoveryQuantile(1.0))
-          .put("childFailures", r.childFailures().size()));
+      CrashTrials.Result r =
+          new CrashTrials(directory, policy, threads, 22).run(trials, runMillis, context::progress);
+      return List.of(
+          Row.of(policy.toString())
+              .put("trials", r.trials())
+              .put("acknowledged", r.acknowledged())
+              .put("lost", r.lost())
+              .put("trialsWithLoss", r.trialsWithLoss())
+              .put("lostMaxAgeMillis", r.lostMaxAgeMillis())
+              .put("partialCommits", r.partial())
+              .put("tornTails", r.tornTails())
+              .put("recoveryP50Millis", r.recoveryQuantile(0.5))
+              .put("recoveryMaxMillis", r.recoveryQuantile(1.0))
+              .put("childFailures", r.childFailures().size()));
     } finally {
       deleteTree(directory);
     }
@@ -123,7 +127,15 @@ public final class CrashScenario implements Scenario {
             new Column("recoveryP50Millis", "recovery p50 ms"),
             new Column("recoveryMaxMillis", "recovery max ms"),
             new Column("childFailures", "child failures")),
-        List.of(new ChartSpec("", "Recovery time after SIGKILL", "implementation",
-            "implementation", "recoveryP50Millis", "milliseconds", false, Map.of())));
+        List.of(
+            new ChartSpec(
+                "",
+                "Recovery time after SIGKILL",
+                "implementation",
+                "implementation",
+                "recoveryP50Millis",
+                "milliseconds",
+                false,
+                Map.of())));
   }
 }

@@ -15,9 +15,9 @@ import java.util.List;
  * The server's protocol fuzzer (larder-server's {@code ProtocolFuzzer}, from its test-jar) over
  * many inputs: random and mutated RESP and memcached requests through the real decoders and
  * handlers, checking that no exception escapes, buffering and replies stay bounded and nothing
- * hangs. One trial per protocol; a broken property fails the trial with the input that broke it
- * (in the trial's log). larder-server's build runs 100,000 inputs a protocol; this runs ten
- * million by default.
+ * hangs. One trial per protocol; a broken property fails the trial with the input that broke it (in
+ * the trial's log). larder-server's build runs 100,000 inputs a protocol; this runs ten million by
+ * default.
  */
 public final class FuzzScenario implements Scenario {
   private static final Parameter.WholeNumber INPUTS =
@@ -63,8 +63,10 @@ public final class FuzzScenario implements Scenario {
 
   @Override
   public List<Row> run(Trial trial, TrialContext context) {
-    ProtocolFuzzer.Protocol protocol = trial.implementation().equals("RESP")
-        ? ProtocolFuzzer.Protocol.RESP : ProtocolFuzzer.Protocol.MEMCACHE;
+    ProtocolFuzzer.Protocol protocol =
+        trial.implementation().equals("RESP")
+            ? ProtocolFuzzer.Protocol.RESP
+            : ProtocolFuzzer.Protocol.MEMCACHE;
     long inputs = INPUTS.get(context.options());
     long start = System.nanoTime();
     try (ProtocolFuzzer fuzzer = new ProtocolFuzzer(protocol, SEED.get(context.options()))) {
@@ -73,21 +75,28 @@ public final class FuzzScenario implements Scenario {
         r = fuzzer.run(Math.min(STEP, inputs - done));
         context.progress("inputs", r.inputs(), inputs, "");
       }
-      return List.of(Row.of(trial.implementation())
-          .put("inputs", r.inputs())
-          .put("bytes", r.bytes())
-          .put("closedByServer", r.closes())
-          .put("maxBuffered", r.maxBuffered())
-          .put("seconds", Math.round((System.nanoTime() - start) / 1e8) / 10.0)
-          .put("propertiesHeld", true));
+      return List.of(
+          Row.of(trial.implementation())
+              .put("inputs", r.inputs())
+              .put("bytes", r.bytes())
+              .put("closedByServer", r.closes())
+              .put("maxBuffered", r.maxBuffered())
+              .put("seconds", Math.round((System.nanoTime() - start) / 1e8) / 10.0)
+              .put("propertiesHeld", true));
     }
   }
 
   @Override
   public Presentation presentation() {
-    return new Presentation(List.of(Column.of("implementation"), Column.of("inputs"),
-        Column.of("bytes"), new Column("closedByServer", "connections closed by the server"),
-        new Column("maxBuffered", "most bytes a decoder held"), Column.of("seconds"),
-        new Column("propertiesHeld", "no property broken")), List.of());
+    return new Presentation(
+        List.of(
+            Column.of("implementation"),
+            Column.of("inputs"),
+            Column.of("bytes"),
+            new Column("closedByServer", "connections closed by the server"),
+            new Column("maxBuffered", "most bytes a decoder held"),
+            Column.of("seconds"),
+            new Column("propertiesHeld", "no property broken")),
+        List.of());
   }
 }

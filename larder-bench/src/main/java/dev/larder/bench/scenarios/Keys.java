@@ -11,8 +11,9 @@ final class Keys {
   private Keys() {}
 
   /**
+   * Returns a 10-character key, e.g. {@code "0000000042"}.
+   *
    * @param i an index, below 10^10
-   * @return a 10-character key, e.g. {@code "0000000042"}
    */
   static String key(long i) {
     String digits = Long.toString(i);
@@ -20,9 +21,10 @@ final class Keys {
   }
 
   /**
+   * Returns a fresh array of random bytes.
+   *
    * @param random the source
    * @param size the length
-   * @return a fresh array of random bytes
    */
   static byte[] value(SplittableRandom random, int size) {
     byte[] b = new byte[size];

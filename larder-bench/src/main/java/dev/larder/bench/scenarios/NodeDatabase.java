@@ -5,9 +5,9 @@ import dev.larder.model.NodeGenerator;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The simulated database of the memory scenario: node {@code id} is the content-node memory test's generated node,
- * freshly allocated on every load (as a driver decoding a row allocates), after an optional
- * per-node latency. Thread-safe.
+ * The simulated database of the memory scenario: node {@code id} is the content-node memory test's
+ * generated node, freshly allocated on every load (as a driver decoding a row allocates), after an
+ * optional per-node latency. Thread-safe.
  */
 final class NodeDatabase {
 

@@ -23,17 +23,17 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What freeing and giving back page memory costs, for both storage modes: {@code invalidateAll()}
- * and {@code close()} of a full cache, idle and with three threads spinning on unrelated work,
- * and off heap how long until the resident set has given the memory back (the call may return
- * first); the latency of puts of values larger than a page (each frees the
- * over-size page of the value it evicts or replaces); write throughput with and without three
- * readers; and the process's resident memory under churn and after {@code close()}.
+ * and {@code close()} of a full cache, idle and with three threads spinning on unrelated work, and
+ * off heap how long until the resident set has given the memory back (the call may return first);
+ * the latency of puts of values larger than a page (each frees the over-size page of the value it
+ * evicts or replaces); write throughput with and without three readers; and the process's resident
+ * memory under churn and after {@code close()}.
  *
- * <p>Resident memory: the baseline is read after a warm-up, a settled heap and a trim of the
- * native heap; during churn the resident set is sampled every 100 ms; after {@code close()} it is
- * read again after a collection but without trimming the native heap, as an application would
- * see it. The heap is pre-touched, so heap storage's pages do not grow the resident set: the
- * heap-storage row is the control for what the churn itself costs outside the store.
+ * <p>Resident memory: the baseline is read after a warm-up, a settled heap and a trim of the native
+ * heap; during churn the resident set is sampled every 100 ms; after {@code close()} it is read
+ * again after a collection but without trimming the native heap, as an application would see it.
+ * The heap is pre-touched, so heap storage's pages do not grow the resident set: the heap-storage
+ * row is the control for what the churn itself costs outside the store.
  */
 public final class OffHeapScenario implements Scenario {
 
@@ -48,6 +48,7 @@ public final class OffHeapScenario implements Scenario {
   private static final int READERS = 3;
   private static final int WRITERS = 2;
   private static final long MIB = 1L << 20;
+
   /** How long a stall's measurement waits for the memory to be given back. */
   private static final long RELEASE_WAIT_MILLIS = 30_000;
 
@@ -135,7 +136,8 @@ public final class OffHeapScenario implements Scenario {
     long seconds = WRITE_SECONDS.get(options);
     long alone = writes(storage, seconds, false);
     long withReaders = writes(storage, seconds, true);
-    row.put("writesAlone", alone).put("writesWithReaders", withReaders)
+    row.put("writesAlone", alone)
+        .put("writesWithReaders", withReaders)
         .put("writesKeptPercent", 100.0 * withReaders / Math.max(1, alone));
   }
 
@@ -153,15 +155,15 @@ public final class OffHeapScenario implements Scenario {
   }
 
   /**
-   * Times {@code action} (an emptying or a close of {@code cache}, full) into
-   * {@code <name>Millis}, and, off heap, the time from its start until the resident set has
-   * shrunk by 90% of what the cache held ({@code memoryUsed()} before) into
-   * {@code <name>ReleasedMillis}: the store may give memory back after the call returns, so the
-   * call's time alone would not say when the memory is back. -1 if that takes over
-   * {@value #RELEASE_WAIT_MILLIS} ms.
+   * Times {@code action} (an emptying or a close of {@code cache}, full) into {@code <name>Millis},
+   * and, off heap, the time from its start until the resident set has shrunk by 90% of what the
+   * cache held ({@code memoryUsed()} before) into {@code <name>ReleasedMillis}: the store may give
+   * memory back after the call returns, so the call's time alone would not say when the memory is
+   * back. -1 if that takes over {@value #RELEASE_WAIT_MILLIS} ms.
    */
-  private static void stall(Row row, String name, Cache<Long, byte[]> cache, Runnable action,
-      boolean offHeap) throws InterruptedException {
+  private static void stall(
+      Row row, String name, Cache<Long, byte[]> cache, Runnable action, boolean offHeap)
+      throws InterruptedException {
     long held = cache.memoryUsed();
     long full = ProcStatus.residentBytes().orElse(-1);
     long t0 = System.nanoTime();
@@ -179,8 +181,8 @@ public final class OffHeapScenario implements Scenario {
   }
 
   /**
-   * Puts of 256 KiB values (four pages of a 16 MiB cache) over 1,000 keys: once the cache is
-   * full, every put evicts or replaces a value and frees its over-size page.
+   * Puts of 256 KiB values (four pages of a 16 MiB cache) over 1,000 keys: once the cache is full,
+   * every put evicts or replaces a value and frees its over-size page.
    */
   @SuppressWarnings("try")
   private static void largePuts(Storage storage, Row row, boolean busy) throws Exception {
@@ -206,9 +208,9 @@ public final class OffHeapScenario implements Scenario {
   }
 
   /**
-   * Counts the writes {@value #WRITERS} threads make in {@code seconds} into a 64 MiB cache,
-   * values of 100 B to 128 KiB over 10,000 keys (a share larger than a page), with or without
-   * {@value #READERS} threads reading random keys meanwhile.
+   * Counts the writes {@value #WRITERS} threads make in {@code seconds} into a 64 MiB cache, values
+   * of 100 B to 128 KiB over 10,000 keys (a share larger than a page), with or without {@value
+   * #READERS} threads reading random keys meanwhile.
    */
   private static long writes(Storage storage, long seconds, boolean readers) throws Exception {
     AtomicBoolean stop = new AtomicBoolean();
@@ -218,22 +220,28 @@ public final class OffHeapScenario implements Scenario {
     try (Cache<Long, byte[]> cache = cache(storage, 64 * MIB)) {
       for (int t = 0; t < WRITERS; t++) {
         SplittableRandom random = new SplittableRandom(t);
-        threads.add(Thread.ofPlatform().start(() -> {
-          long n = 0;
-          while (!stop.get()) {
-            cache.put(random.nextLong(10_000), new byte[sizes.size(random)]);
-            n++;
-          }
-          writes.addAndGet(n);
-        }));
+        threads.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      long n = 0;
+                      while (!stop.get()) {
+                        cache.put(random.nextLong(10_000), new byte[sizes.size(random)]);
+                        n++;
+                      }
+                      writes.addAndGet(n);
+                    }));
       }
       for (int t = 0; readers && t < READERS; t++) {
         SplittableRandom random = new SplittableRandom(100 + t);
-        threads.add(Thread.ofPlatform().start(() -> {
-          while (!stop.get()) {
-            cache.getIfPresent(random.nextLong(10_000));
-          }
-        }));
+        threads.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      while (!stop.get()) {
+                        cache.getIfPresent(random.nextLong(10_000));
+                      }
+                    }));
       }
       Thread.sleep(seconds * 1000);
       stop.set(true);
@@ -259,11 +267,14 @@ public final class OffHeapScenario implements Scenario {
     Churn sizes = new Churn(1, 1 << 20);
     for (int t = 0; t < WRITERS; t++) {
       SplittableRandom random = new SplittableRandom(t);
-      threads.add(Thread.ofPlatform().start(() -> {
-        while (!stop.get()) {
-          cache.put(random.nextLong(20_000), new byte[sizes.size(random)]);
-        }
-      }));
+      threads.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    while (!stop.get()) {
+                      cache.put(random.nextLong(20_000), new byte[sizes.size(random)]);
+                    }
+                  }));
     }
     long peak = 0;
     long deadline = System.nanoTime() + seconds * 1_000_000_000L;
@@ -328,7 +339,15 @@ public final class OffHeapScenario implements Scenario {
             new Column("peakGrowthMib", "peak RSS growth MiB"),
             new Column("endGrowthMib", "RSS growth at end MiB"),
             new Column("afterCloseGrowthMib", "RSS growth after close MiB")),
-        List.of(new ChartSpec("", "Resident memory growth under churn (64 MiB bound)",
-            "part", "implementation", "peakGrowthMib", "MiB", false, Map.of("part", "churn"))));
+        List.of(
+            new ChartSpec(
+                "",
+                "Resident memory growth under churn (64 MiB bound)",
+                "part",
+                "implementation",
+                "peakGrowthMib",
+                "MiB",
+                false,
+                Map.of("part", "churn"))));
   }
 }

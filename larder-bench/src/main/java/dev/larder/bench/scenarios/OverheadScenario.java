@@ -22,19 +22,20 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * The per-entry overhead study: 10-character String keys and byte[] values of 512 B, 1 KiB, 10 KiB and
- * 1 MiB, about 100 MB of payload per run; the memory the process gains, per entry, and the
+ * The per-entry overhead study: 10-character String keys and byte[] values of 512 B, 1 KiB, 10 KiB
+ * and 1 MiB, about 100 MB of payload per run; the memory the process gains, per entry, and the
  * overhead beyond key and value bytes.
  *
  * <p>Method: warm the implementation up on a throwaway cache, wait for the JIT to release its
- * memory, let the heap settle (GC until stable) and take the baseline; load; settle again and
- * take the difference. Heap from the heap in use, native from the resident set (the heap is
+ * memory, let the heap settle (GC until stable) and take the baseline; load; settle again and take
+ * the difference. Heap from the heap in use, native from the resident set (the heap is
  * pre-touched), cross-checked with native memory tracking and the library's own figure.
  */
 public final class OverheadScenario implements Scenario {
 
-  private static final Parameter.WholeNumbers SIZES = new Parameter.WholeNumbers("sizes", 1,
-      1L << 28, List.of(512L, 1024L, 10_240L, 1_048_576L), List.of(512L));
+  private static final Parameter.WholeNumbers SIZES =
+      new Parameter.WholeNumbers(
+          "sizes", 1, 1L << 28, List.of(512L, 1024L, 10_240L, 1_048_576L), List.of(512L));
   private static final Parameter.WholeNumber PAYLOAD_BYTES =
       new Parameter.WholeNumber("payloadBytes", 1, 1L << 40, 100L << 20, 16L << 20);
   private static final Parameter.WholeNumber QUIET_MILLIS =
@@ -62,8 +63,11 @@ public final class OverheadScenario implements Scenario {
     for (Peer peer : Subjects.plannedWithEveryMode(options)) {
       for (long size : SIZES.get(options)) {
         long entries = Math.max(1, payload / size);
-        trials.add(new Trial(peer.name(), size + " B",
-            Map.of("valueBytes", Long.toString(size), "entries", Long.toString(entries))));
+        trials.add(
+            new Trial(
+                peer.name(),
+                size + " B",
+                Map.of("valueBytes", Long.toString(size), "entries", Long.toString(entries))));
       }
     }
     return trials;
@@ -88,8 +92,8 @@ public final class OverheadScenario implements Scenario {
     Peer peer = Subjects.named(trial.implementation());
     RunOptions options = context.options();
     CacheSpec<String, byte[]> spec =
-        new CacheSpec<>(String.class, byte[].class, Codecs.bytes(), 0, 0, entries,
-            Keys.KEY_CHARS, valueBytes);
+        new CacheSpec<>(
+            String.class, byte[].class, Codecs.bytes(), 0, 0, entries, Keys.KEY_CHARS, valueBytes);
     try {
       warmUp(peer, valueBytes, options.quick() ? 2_000 : 20_000);
     } catch (PeerUnavailableException e) {
@@ -110,8 +114,8 @@ public final class OverheadScenario implements Scenario {
     // small beside the measured load.
     int n = (int) Math.max(20, Math.min(entries, (20L << 20) / valueBytes));
     CacheSpec<String, byte[]> spec =
-        new CacheSpec<>(String.class, byte[].class, Codecs.bytes(), 0, 0, n, Keys.KEY_CHARS,
-            valueBytes);
+        new CacheSpec<>(
+            String.class, byte[].class, Codecs.bytes(), 0, 0, n, Keys.KEY_CHARS, valueBytes);
     try (BenchCache<String, byte[]> cache = peer.create(spec)) {
       load(cache, n, valueBytes, null);
       for (int i = 0; i < n; i++) {
@@ -133,20 +137,25 @@ public final class OverheadScenario implements Scenario {
     }
   }
 
-  private static Row row(Trial trial, BenchCache<String, byte[]> cache, MemorySnapshot before,
-      MemorySnapshot after, int valueBytes) {
+  private static Row row(
+      Trial trial,
+      BenchCache<String, byte[]> cache,
+      MemorySnapshot before,
+      MemorySnapshot after,
+      int valueBytes) {
     long size = cache.size();
     long heap = after.heapDelta(before);
     long off = after.nativeDelta(before);
     double total = (double) (heap + off) / size;
-    Row row = Row.of(trial.implementation())
-        .put("valueBytes", valueBytes)
-        .put("entries", size)
-        .put("payloadBytes", size * (Keys.KEY_CHARS + (long) valueBytes))
-        .put("heapBytes", heap)
-        .put("nativeBytes", off)
-        .put("totalBytesPerEntry", total)
-        .put("overheadBytesPerEntry", total - Keys.KEY_CHARS - valueBytes);
+    Row row =
+        Row.of(trial.implementation())
+            .put("valueBytes", valueBytes)
+            .put("entries", size)
+            .put("payloadBytes", size * (Keys.KEY_CHARS + (long) valueBytes))
+            .put("heapBytes", heap)
+            .put("nativeBytes", off)
+            .put("totalBytesPerEntry", total)
+            .put("overheadBytesPerEntry", total - Keys.KEY_CHARS - valueBytes);
     long nmt = after.nmtDelta(before);
     if (nmt >= 0) {
       row.put("nmtBytesPerEntry", (double) nmt / size);
@@ -172,8 +181,14 @@ public final class OverheadScenario implements Scenario {
             new Column("reportedBytesPerEntry", "own figure B/entry"),
             new Column("heapStable", "heap stable")),
         List.of(
-            new ChartSpec("", "Overhead per entry (10-char String key, byte[] value)",
-                "valueBytes", "implementation", "overheadBytesPerEntry",
-                "bytes per entry beyond key and value", false, Map.of())));
+            new ChartSpec(
+                "",
+                "Overhead per entry (10-char String key, byte[] value)",
+                "valueBytes",
+                "implementation",
+                "overheadBytesPerEntry",
+                "bytes per entry beyond key and value",
+                false,
+                Map.of())));
   }
 }

@@ -7,9 +7,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongConsumer;
 
 /**
- * Runs an action for every id in {@code [0, n)} on several threads, thread {@code t} taking the
- * ids congruent to {@code t}. Reports progress about every two seconds from the calling thread.
- * The first exception thrown by an action is rethrown after all threads stop.
+ * Runs an action for every id in {@code [0, n)} on several threads, thread {@code t} taking the ids
+ * congruent to {@code t}. Reports progress about every two seconds from the calling thread. The
+ * first exception thrown by an action is rethrown after all threads stop.
  */
 final class Parallel {
 
@@ -24,16 +24,20 @@ final class Parallel {
     List<Thread> list = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       int start = t;
-      list.add(Thread.ofPlatform().name("load-" + t).start(() -> {
-        try {
-          for (long id = start; id < n && failure.get() == null; id += threads) {
-            action.accept(id);
-            done.incrementAndGet();
-          }
-        } catch (RuntimeException e) {
-          failure.compareAndSet(null, e);
-        }
-      }));
+      list.add(
+          Thread.ofPlatform()
+              .name("load-" + t)
+              .start(
+                  () -> {
+                    try {
+                      for (long id = start; id < n && failure.get() == null; id += threads) {
+                        action.accept(id);
+                        done.incrementAndGet();
+                      }
+                    } catch (RuntimeException e) {
+                      failure.compareAndSet(null, e);
+                    }
+                  }));
     }
     for (Thread thread : list) {
       while (thread.isAlive()) {

@@ -15,13 +15,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Simulated power cuts: transfers, unique inserts and checkpoints on a disk that drops,
- * reorders or tears every write not yet forced when the power goes; the store is rebuilt from what
- * is left. One row per fsync policy: cuts, acknowledged commits, lost, cuts with a partial commit.
+ * Simulated power cuts: transfers, unique inserts and checkpoints on a disk that drops, reorders or
+ * tears every write not yet forced when the power goes; the store is rebuilt from what is left. One
+ * row per fsync policy: cuts, acknowledged commits, lost, cuts with a partial commit.
  *
- * <p>Parameters: {@code cuts} (default 10000, quick 200), {@code policies} (default
- * {@code always}; {@code interval(10)} and {@code none} are expected to lose commits here, since
- * a power cut takes what was never forced).
+ * <p>Parameters: {@code cuts} (default 10000, quick 200), {@code policies} (default {@code always};
+ * {@code interval(10)} and {@code none} are expected to lose commits here, since a power cut takes
+ * what was never forced).
  */
 public final class PowerCutScenario implements Scenario {
 
@@ -66,12 +66,13 @@ public final class PowerCutScenario implements Scenario {
     int cuts = (int) CUTS.get(context.options());
     FsyncPolicy policy = FsyncPolicy.parse(trial.param("policy"));
     PowerCutTrials.Result r = new PowerCutTrials(policy, 22).run(cuts, context::progress);
-    return List.of(Row.of(policy.toString())
-        .put("cuts", r.cuts())
-        .put("acknowledged", r.acknowledged())
-        .put("lost", r.lost())
-        .put("partialCommits", r.partial())
-        .put("tornTails", r.tornTails()));
+    return List.of(
+        Row.of(policy.toString())
+            .put("cuts", r.cuts())
+            .put("acknowledged", r.acknowledged())
+            .put("lost", r.lost())
+            .put("partialCommits", r.partial())
+            .put("tornTails", r.tornTails()));
   }
 
   @Override

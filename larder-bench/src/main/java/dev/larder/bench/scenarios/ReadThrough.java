@@ -7,8 +7,9 @@ package dev.larder.bench.scenarios;
 interface ReadThrough extends AutoCloseable {
 
   /**
+   * Returns its value, loaded from the store on a miss.
+   *
    * @param key a node path
-   * @return its value, loaded from the store on a miss
    */
   byte[] read(String key);
 

@@ -12,13 +12,13 @@ import dev.larder.bench.server.AbuseBench;
 import java.util.List;
 
 /**
- * The resident memory of {@code ./larder serve} under a client's abuse: connections that
- * half-send large SETs and never finish, and a client that pipelines GETs of a large value and
- * never reads, as an outside tester ran them (24 connections half-sending 60 MB SETs; 500 GETs
- * of a 4 MB value). Rows per phase: the most resident memory sampled, the process's high-water
- * mark, the bound the server states for its settings, and which clients it disconnected. The
- * server runs as a user starts it, through the launcher and its JVM caps. Memory, not time: the
- * machine's load does not change the figures much.
+ * The resident memory of {@code ./larder serve} under a client's abuse: connections that half-send
+ * large SETs and never finish, and a client that pipelines GETs of a large value and never reads,
+ * as an outside tester ran them (24 connections half-sending 60 MB SETs; 500 GETs of a 4 MB value).
+ * Rows per phase: the most resident memory sampled, the process's high-water mark, the bound the
+ * server states for its settings, and which clients it disconnected. The server runs as a user
+ * starts it, through the launcher and its JVM caps. Memory, not time: the machine's load does not
+ * change the figures much.
  */
 public final class ServerAbuseScenario implements Scenario {
   private static final Parameter.WholeNumber MAXMEMORY =
@@ -67,20 +67,32 @@ public final class ServerAbuseScenario implements Scenario {
   @Override
   public List<Row> run(Trial trial, TrialContext context) throws Exception {
     RunOptions o = context.options();
-    return new AbuseBench(MAXMEMORY.get(o), (int) CONNECTIONS.get(o), SET_BYTES.get(o),
-        (int) GETS.get(o), GET_BYTES.get(o), HOLD_MILLIS.get(o), context::progress).run();
+    return new AbuseBench(
+            MAXMEMORY.get(o),
+            (int) CONNECTIONS.get(o),
+            SET_BYTES.get(o),
+            (int) GETS.get(o),
+            GET_BYTES.get(o),
+            HOLD_MILLIS.get(o),
+            context::progress)
+        .run();
   }
 
   @Override
   public Presentation presentation() {
-    return new Presentation(List.of(Column.of("implementation"), Column.of("phase"),
-        Column.of("maxmemory"), new Column("residentMostBytes", "resident, most sampled"),
-        new Column("residentPeakBytes", "resident high-water (VmHWM)"),
-        new Column("statedBoundBytes", "stated bound"),
-        new Column("abusiveConnections", "abusive connections"),
-        new Column("disconnected", "disconnected by the server"),
-        new Column("evictedClients", "evicted_clients"),
-        new Column("outputLimitDisconnections", "output-limit disconnections"),
-        new Column("bystanderServed", "bystander served")), List.of());
+    return new Presentation(
+        List.of(
+            Column.of("implementation"),
+            Column.of("phase"),
+            Column.of("maxmemory"),
+            new Column("residentMostBytes", "resident, most sampled"),
+            new Column("residentPeakBytes", "resident high-water (VmHWM)"),
+            new Column("statedBoundBytes", "stated bound"),
+            new Column("abusiveConnections", "abusive connections"),
+            new Column("disconnected", "disconnected by the server"),
+            new Column("evictedClients", "evicted_clients"),
+            new Column("outputLimitDisconnections", "output-limit disconnections"),
+            new Column("bystanderServed", "bystander served")),
+        List.of());
   }
 }

@@ -66,7 +66,8 @@ public final class ServerRestartScenario implements Scenario {
       context.progress("loading " + KEYS.get(o) + " keys");
       Row row = Row.of(trial.implementation());
       new RestartBench(trial.implementation(), directory, KEYS.get(o), VALUE_BYTES.getInt(o))
-          .run().forEach(row::put);
+          .run()
+          .forEach(row::put);
       return List.of(row);
     } finally {
       try (Stream<Path> files = Files.walk(parent)) {
@@ -80,7 +81,9 @@ public final class ServerRestartScenario implements Scenario {
   @Override
   public Presentation presentation() {
     return new Presentation(
-        List.of(Column.of("implementation"), Column.of("keys"),
+        List.of(
+            Column.of("implementation"),
+            Column.of("keys"),
             new Column("valueBytes", "value bytes"),
             new Column("diskBytesPerKey", "bytes on disk per key (after rewrite)"),
             new Column("rdbBytesPerKey", "RDB snapshot bytes per key"),

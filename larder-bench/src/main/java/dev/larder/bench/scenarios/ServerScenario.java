@@ -15,13 +15,13 @@ import java.util.Map;
 
 /**
  * The server comparison: Larder's server, redis-server (persistence off) and memcached, each with
- * the same memory limit, in the same run. redis-benchmark SET and GET with 50 clients, pipelines
- * of 1 and 16, values of 100 B and 1 KiB (Larder and Redis); memcaslap set and get with 2
- * threads, 50 connections and 100 B values (Larder's memcached port and memcached), or memcslap
- * with 50 threads where memcaslap is not installed, after an untimed warm-up pass of each tool;
- * ops/s, latency where the tool gives it, and the server process's CPU time per operation; memory
- * per key: the server's resident memory after loading n keys of 100 B minus before, over n.
- * Servers that are not installed give unavailable rows.
+ * the same memory limit, in the same run. redis-benchmark SET and GET with 50 clients, pipelines of
+ * 1 and 16, values of 100 B and 1 KiB (Larder and Redis); memcaslap set and get with 2 threads, 50
+ * connections and 100 B values (Larder's memcached port and memcached), or memcslap with 50 threads
+ * where memcaslap is not installed, after an untimed warm-up pass of each tool; ops/s, latency
+ * where the tool gives it, and the server process's CPU time per operation; memory per key: the
+ * server's resident memory after loading n keys of 100 B minus before, over n. Servers that are not
+ * installed give unavailable rows.
  */
 public final class ServerScenario implements Scenario {
 
@@ -31,20 +31,29 @@ public final class ServerScenario implements Scenario {
       new Parameter.WholeNumber("keys", 1, 1_000_000_000, 1_000_000, 100_000);
   private static final Parameter.WholeNumber MAXMEMORY =
       new Parameter.WholeNumber("maxmemory", 1L << 20, 1L << 40, 1L << 30, 1L << 30);
+
   /** Larder's event-loop threads; 0 leaves the server's default. */
   private static final Parameter.WholeNumber IO_THREADS =
       new Parameter.WholeNumber("io-threads", 0, 256, 0, 0);
+
   private static final List<String> PART_NAMES = List.of("memory", "redis-benchmark", "memcslap");
+
   /** Which measurements run: memory alone needs no load tool and little CPU. */
   private static final Parameter.Choices PARTS =
       new Parameter.Choices("parts", PART_NAMES, PART_NAMES, PART_NAMES);
+
   static final List<String> SERVERS = List.of("Larder", "Redis", "memcached");
+
   /**
-   * off, or the appendfsync policy of servers that log every write (Larder with a dir, Redis
-   * with appendonly yes); memcached runs only with off.
+   * off, or the appendfsync policy of servers that log every write (Larder with a dir, Redis with
+   * appendonly yes); memcached runs only with off.
    */
-  private static final Parameter.Choices PERSISTENCE = new Parameter.Choices("persistence",
-      List.of("off", "always", "everysec", "no"), List.of("off"), List.of("off"));
+  private static final Parameter.Choices PERSISTENCE =
+      new Parameter.Choices(
+          "persistence",
+          List.of("off", "always", "everysec", "no"),
+          List.of("off"),
+          List.of("off"));
 
   @Override
   public String name() {
@@ -67,19 +76,26 @@ public final class ServerScenario implements Scenario {
     // under -P parts=redis-benchmark, and Redis nothing under -P parts=memcslap); Larder
     // speaks both protocols.
     List<String> parts = PARTS.get(options);
-    List<String> servers = SERVERS.stream().filter(s -> parts.contains("memory")
-        || switch (s) {
-          case "Redis" -> parts.contains("redis-benchmark");
-          case "memcached" -> parts.contains("memcslap");
-          default -> true;
-        }).toList();
+    List<String> servers =
+        SERVERS.stream()
+            .filter(
+                s ->
+                    parts.contains("memory")
+                        || switch (s) {
+                          case "Redis" -> parts.contains("redis-benchmark");
+                          case "memcached" -> parts.contains("memcslap");
+                          default -> true;
+                        })
+            .toList();
     List<Trial> trials = new java.util.ArrayList<>();
     for (String persistence : PERSISTENCE.get(options)) {
       for (Trial t : Trial.eachIncluded(servers, options)) {
         if (persistence.equals("off") || !t.implementation().equals("memcached")) {
-          trials.add(new Trial(t.implementation(), t.implementation()
-              + (persistence.equals("off") ? "" : " " + persistence),
-              Map.of("persistence", persistence)));
+          trials.add(
+              new Trial(
+                  t.implementation(),
+                  t.implementation() + (persistence.equals("off") ? "" : " " + persistence),
+                  Map.of("persistence", persistence)));
         }
       }
     }
@@ -94,10 +110,15 @@ public final class ServerScenario implements Scenario {
   @Override
   public List<Row> run(Trial trial, TrialContext context) throws Exception {
     RunOptions o = context.options();
-    ServerBench bench = new ServerBench(REQUESTS.get(o),
-        KEYS.get(o), MAXMEMORY.get(o), PARTS.get(o),
-        (int) IO_THREADS.get(o), trial.params().getOrDefault("persistence", "off"),
-        context::progress);
+    ServerBench bench =
+        new ServerBench(
+            REQUESTS.get(o),
+            KEYS.get(o),
+            MAXMEMORY.get(o),
+            PARTS.get(o),
+            (int) IO_THREADS.get(o),
+            trial.params().getOrDefault("persistence", "off"),
+            context::progress);
     return bench.run(trial.implementation());
   }
 
@@ -110,15 +131,29 @@ public final class ServerScenario implements Scenario {
   @Override
   public Presentation presentation() {
     return new Presentation(
-        List.of(Column.of("implementation"), Column.of("persistence"), Column.of("tool"),
+        List.of(
+            Column.of("implementation"),
+            Column.of("persistence"),
+            Column.of("tool"),
             Column.of("test"),
-            Column.of("pipeline"), new Column("valueBytes", "value bytes"),
-            new Column("opsPerSec", "ops/s"), new Column("p50Ms", "p50 ms"),
-            new Column("p99Ms", "p99 ms"), new Column("cpuUsPerOp", "server CPU us/op"),
+            Column.of("pipeline"),
+            new Column("valueBytes", "value bytes"),
+            new Column("opsPerSec", "ops/s"),
+            new Column("p50Ms", "p50 ms"),
+            new Column("p99Ms", "p99 ms"),
+            new Column("cpuUsPerOp", "server CPU us/op"),
             new Column("eventLoops", "event loops"),
             new Column("bytesPerKey", "bytes/key (RSS)"),
             new Column("usedMemoryPerKey", "bytes/key (used_memory)")),
-        List.of(new ChartSpec("", "redis-benchmark, 50 clients", "test", "implementation",
-            "opsPerSec", "operations per second", false, Map.of("tool", "redis-benchmark"))));
+        List.of(
+            new ChartSpec(
+                "",
+                "redis-benchmark, 50 clients",
+                "test",
+                "implementation",
+                "opsPerSec",
+                "operations per second",
+                false,
+                Map.of("tool", "redis-benchmark"))));
   }
 }

@@ -31,7 +31,7 @@ final class SlowStore {
     return value;
   }
 
-  /** @return loads so far (each one a cache miss) */
+  /** Returns loads so far (each one a cache miss). */
   long loads() {
     return loads.sum();
   }

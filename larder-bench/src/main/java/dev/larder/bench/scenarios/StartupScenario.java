@@ -27,31 +27,30 @@ import java.util.SplittableRandom;
 
 /**
  * The 2000-caches startup test: create 2000 caches (in one manager where the library has one) and
- * measure the time and the memory they hold. Each cache is bounded to 1,000 entries (and 1 MiB
- * for stores bounded by bytes); Chronicle Map, which cannot evict, is sized for 1,000 entries.
- * A full run measures each library empty and again with 100 entries of 100 B in every cache
- * (what a small cache costs; {@code -P entries=0,100}, a quick run only empty), their keys the
- * scenario's 10-character strings and each value a fresh array.
+ * measure the time and the memory they hold. Each cache is bounded to 1,000 entries (and 1 MiB for
+ * stores bounded by bytes); Chronicle Map, which cannot evict, is sized for 1,000 entries. A full
+ * run measures each library empty and again with 100 entries of 100 B in every cache (what a small
+ * cache costs; {@code -P entries=0,100}, a quick run only empty), their keys the scenario's
+ * 10-character strings and each value a fresh array.
  *
- * <p>What a row counts: {@code millis} is the time to create (and fill) every cache;
- * {@code heapBytes} the growth of the heap in use after garbage collection (full collections
- * that compact everything), {@code nativeBytes} the growth of the anonymous resident set
- * (RssAnon + RssShmem, after trimming the C heap) beside the pre-touched heap, both from before
- * the first cache is created to after the last is filled, every cache still open;
- * {@code bytesPerCache} their sum over the caches, and {@code reportedBytesPerCache} what the
- * library itself reports (Larder's {@code memoryUsed()}), where it has such a figure.
+ * <p>What a row counts: {@code millis} is the time to create (and fill) every cache; {@code
+ * heapBytes} the growth of the heap in use after garbage collection (full collections that compact
+ * everything), {@code nativeBytes} the growth of the anonymous resident set (RssAnon + RssShmem,
+ * after trimming the C heap) beside the pre-touched heap, both from before the first cache is
+ * created to after the last is filled, every cache still open; {@code bytesPerCache} their sum over
+ * the caches, and {@code reportedBytesPerCache} what the library itself reports (Larder's {@code
+ * memoryUsed()}), where it has such a figure.
  *
- * <p>The baseline is taken after a warm-up that creates and fills caches the same way (so the
- * JIT has compiled the paths the measurement runs). The resident set is read after a quiet
- * period ({@code -P quietMillis}) that follows each settling of the heap, before and after, so
- * that HotSpot has given back what its compiler and the settling's own collections took (it
- * frees such memory a few seconds later): without it, several MB either way that are the JVM's
- * own land in the figures. File-backed pages are left out of the resident set because the
- * kernel drops and reloads them (the JVM's code, jars) whatever the caches do: on a busy machine
- * VmRSS moved by several MB either way. What remains of the JVM's own growth is up to a few MB
- * over a run where the caches fill (measured between -0.5 and +4.1 MB over 2,000 caches of 100
- * entries on a busy machine) and under 0.1 MB where they stay empty; the heap's figure varies
- * far less.
+ * <p>The baseline is taken after a warm-up that creates and fills caches the same way (so the JIT
+ * has compiled the paths the measurement runs). The resident set is read after a quiet period
+ * ({@code -P quietMillis}) that follows each settling of the heap, before and after, so that
+ * HotSpot has given back what its compiler and the settling's own collections took (it frees such
+ * memory a few seconds later): without it, several MB either way that are the JVM's own land in the
+ * figures. File-backed pages are left out of the resident set because the kernel drops and reloads
+ * them (the JVM's code, jars) whatever the caches do: on a busy machine VmRSS moved by several MB
+ * either way. What remains of the JVM's own growth is up to a few MB over a run where the caches
+ * fill (measured between -0.5 and +4.1 MB over 2,000 caches of 100 entries on a busy machine) and
+ * under 0.1 MB where they stay empty; the heap's figure varies far less.
  */
 public final class StartupScenario implements Scenario {
 
@@ -60,8 +59,8 @@ public final class StartupScenario implements Scenario {
 
   private static final Parameter.WholeNumber CACHES =
       new Parameter.WholeNumber("caches", 1, 1_000_000, 2_000, 100);
-  private static final Parameter.WholeNumbers ENTRIES = new Parameter.WholeNumbers("entries", 0,
-      ENTRIES_BOUND, List.of(0L, 100L), List.of(0L));
+  private static final Parameter.WholeNumbers ENTRIES =
+      new Parameter.WholeNumbers("entries", 0, ENTRIES_BOUND, List.of(0L, 100L), List.of(0L));
   private static final Parameter.WholeNumber QUIET_MILLIS =
       new Parameter.WholeNumber("quietMillis", 0, 600_000, 6_000, 200);
   private static final int VALUE_BYTES = 100;
@@ -86,8 +85,11 @@ public final class StartupScenario implements Scenario {
     List<Trial> trials = new ArrayList<>();
     for (long entries : ENTRIES.get(options)) {
       for (Peer peer : Subjects.planned(options)) {
-        trials.add(new Trial(peer.name(), entries + " entries a cache",
-            Map.of("entries", Long.toString(entries))));
+        trials.add(
+            new Trial(
+                peer.name(),
+                entries + " entries a cache",
+                Map.of("entries", Long.toString(entries))));
       }
     }
     return trials;
@@ -104,9 +106,16 @@ public final class StartupScenario implements Scenario {
     long entries = trial.longParam("entries");
     Peer peer = Subjects.named(trial.implementation());
     boolean chronicle = peer.name().equals("ChronicleMap");
-    CacheSpec<String, byte[]> spec = new CacheSpec<>(String.class, byte[].class, Codecs.bytes(),
-        chronicle ? 0 : ENTRIES_BOUND, chronicle ? 0 : BYTES, ENTRIES_BOUND, Keys.KEY_CHARS,
-        VALUE_BYTES);
+    CacheSpec<String, byte[]> spec =
+        new CacheSpec<>(
+            String.class,
+            byte[].class,
+            Codecs.bytes(),
+            chronicle ? 0 : ENTRIES_BOUND,
+            chronicle ? 0 : BYTES,
+            ENTRIES_BOUND,
+            Keys.KEY_CHARS,
+            VALUE_BYTES);
     try {
       warmUp(peer, spec, context.options().quick() ? 20 : 200, entries);
     } catch (PeerUnavailableException e) {
@@ -132,18 +141,21 @@ public final class StartupScenario implements Scenario {
       MemorySnapshot after = probe.settle();
       long residentAfter = residentAfterQuiet(quietMillis);
       long heap = after.heapDelta(before);
-      long nativeBytes = residentBefore < 0 || residentAfter < 0 ? after.nativeDelta(before)
-          : residentAfter - residentBefore;
-      Row row = Row.of(peer.name())
-          .put("caches", caches)
-          .put("entries", entries)
-          .put("millis", nanos / 1e6)
-          .put("heapBytes", heap)
-          .put("nativeBytes", nativeBytes)
-          .put("heapBytesPerCache", (double) heap / caches)
-          .put("nativeBytesPerCache", (double) nativeBytes / caches)
-          .put("bytesPerCache", (double) (heap + nativeBytes) / caches)
-          .put("heapStable", before.stable() && after.stable());
+      long nativeBytes =
+          residentBefore < 0 || residentAfter < 0
+              ? after.nativeDelta(before)
+              : residentAfter - residentBefore;
+      Row row =
+          Row.of(peer.name())
+              .put("caches", caches)
+              .put("entries", entries)
+              .put("millis", nanos / 1e6)
+              .put("heapBytes", heap)
+              .put("nativeBytes", nativeBytes)
+              .put("heapBytesPerCache", (double) heap / caches)
+              .put("nativeBytesPerCache", (double) nativeBytes / caches)
+              .put("bytesPerCache", (double) (heap + nativeBytes) / caches)
+              .put("heapStable", before.stable() && after.stable());
       OptionalLong reported = reportedBytes(list);
       if (reported.isPresent()) {
         row.put("reportedBytesPerCache", (double) reported.getAsLong() / caches);
@@ -153,8 +165,8 @@ public final class StartupScenario implements Scenario {
   }
 
   /**
-   * @return the anonymous resident set after a quiet period and a trim of the C heap, or -1
-   *     where it cannot be read
+   * Returns the anonymous resident set after a quiet period and a trim of the C heap, or -1 where
+   * it cannot be read.
    */
   private static long residentAfterQuiet(long quietMillis) {
     MemoryProbe.quietPeriod(quietMillis);
@@ -162,7 +174,7 @@ public final class StartupScenario implements Scenario {
     return ProcStatus.anonymousResidentBytes().orElse(-1);
   }
 
-  /** @return the sum of what the caches report using, if every one reports it */
+  /** Returns the sum of what the caches report using, if every one reports it. */
   private static OptionalLong reportedBytes(List<BenchCache<String, byte[]>> caches) {
     long total = 0;
     for (BenchCache<String, byte[]> cache : caches) {
@@ -175,19 +187,19 @@ public final class StartupScenario implements Scenario {
     return OptionalLong.of(total);
   }
 
-  private static void fill(BenchCache<String, byte[]> cache, long entries,
-      SplittableRandom random) {
+  private static void fill(
+      BenchCache<String, byte[]> cache, long entries, SplittableRandom random) {
     for (long i = 0; i < entries; i++) {
       cache.put(Keys.key(i), Keys.value(random, VALUE_BYTES));
     }
   }
 
   /**
-   * Creates and fills caches as the measurement will (and reads each once), so that the paths
-   * it runs are compiled before the baseline; they are closed before it.
+   * Creates and fills caches as the measurement will (and reads each once), so that the paths it
+   * runs are compiled before the baseline; they are closed before it.
    */
-  private static void warmUp(Peer peer, CacheSpec<String, byte[]> spec, int caches,
-      long entries) throws Exception {
+  private static void warmUp(Peer peer, CacheSpec<String, byte[]> spec, int caches, long entries)
+      throws Exception {
     SplittableRandom random = new SplittableRandom(1);
     try (CacheFamily<String, byte[]> family = peer.family(spec)) {
       for (int i = 0; i < caches; i++) {
@@ -210,7 +222,15 @@ public final class StartupScenario implements Scenario {
             new Column("nativeBytes", "native bytes"),
             new Column("bytesPerCache", "bytes/cache"),
             new Column("reportedBytesPerCache", "reported/cache")),
-        List.of(new ChartSpec("", "Time to create the caches", "implementation", "caches",
-            "millis", "milliseconds", false, Map.of())));
+        List.of(
+            new ChartSpec(
+                "",
+                "Time to create the caches",
+                "implementation",
+                "caches",
+                "millis",
+                "milliseconds",
+                false,
+                Map.of())));
   }
 }

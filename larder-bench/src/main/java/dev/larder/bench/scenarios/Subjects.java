@@ -25,16 +25,18 @@ final class Subjects {
   }
 
   /**
+   * Returns every implementation the filter includes, quick or not.
+   *
    * @param options the run's options, whose filter applies
-   * @return every implementation the filter includes, quick or not
    */
   static List<Peer> plannedWithEveryMode(RunOptions options) {
     return Peers.all().stream().filter(p -> options.includes(p.name())).toList();
   }
 
   /**
+   * Returns the peer.
+   *
    * @param name a name from a trial
-   * @return the peer
    */
   static Peer named(String name) {
     return Peers.named(name)

@@ -14,15 +14,16 @@ import java.util.SplittableRandom;
  * under each String key, and how a write makes a new one.
  *
  * <ul>
- *   <li>{@code bytes}: a fresh 1 KiB {@code byte[]} of random bytes a write
- *       ({@link Codecs#bytes()}); Larder can never share these between readers.</li>
- *   <li>{@code string}: a fresh 1 KiB String of random ASCII letters a write
- *       ({@link Codecs#strings()}).</li>
- *   <li>{@code record}: a content node of larder-model, encoded with value substitution
- *       ({@link NodeCodecs#node(ValueDictionary)}, one dictionary per Larder cache, counted in
- *       its memory). A write picks one of {@value #NODE_POOL} nodes generated up front: making a
- *       node costs more than any cache's write, and would hide the caches' differences.</li>
+ *   <li>{@code bytes}: a fresh 1 KiB {@code byte[]} of random bytes a write ({@link
+ *       Codecs#bytes()}); Larder can never share these between readers.
+ *   <li>{@code string}: a fresh 1 KiB String of random ASCII letters a write ({@link
+ *       Codecs#strings()}).
+ *   <li>{@code record}: a content node of larder-model, encoded with value substitution ({@link
+ *       NodeCodecs#node(ValueDictionary)}, one dictionary per Larder cache, counted in its memory).
+ *       A write picks one of {@value #NODE_POOL} nodes generated up front: making a node costs more
+ *       than any cache's write, and would hide the caches' differences.
  * </ul>
+ *
  * Object caches (Caffeine) hold the very objects given; stores of bytes encode them.
  */
 enum ThroughputValues {
@@ -32,6 +33,7 @@ enum ThroughputValues {
 
   /** The length of byte[] and String values. */
   static final int VALUE_BYTES = 1024;
+
   /** Nodes generated up front for the record values' writes. */
   static final int NODE_POOL = 4_096;
 
@@ -44,57 +46,62 @@ enum ThroughputValues {
     this.type = type;
   }
 
-  /** @return the name in {@code -P values=} and in the rows' {@code values} field */
+  /** Returns the name in {@code -P values=} and in the rows' {@code values} field. */
   String label() {
     return label;
   }
 
-  /** @return the value class */
+  /** Returns the value class. */
   @SuppressWarnings("unchecked")
   <V> Class<V> type() {
     return (Class<V>) type;
   }
 
   /**
+   * Returns the codec stores of bytes encode values with.
+   *
    * @param dictionary the dictionary a record codec substitutes through
-   * @return the codec stores of bytes encode values with
    */
   @SuppressWarnings("unchecked")
   <V> Codec<V> codec(ValueDictionary dictionary) {
-    return (Codec<V>) switch (this) {
-      case BYTES -> Codecs.bytes();
-      case STRING -> Codecs.strings();
-      case RECORD -> NodeCodecs.node(dictionary);
-    };
+    return (Codec<V>)
+        switch (this) {
+          case BYTES -> Codecs.bytes();
+          case STRING -> Codecs.strings();
+          case RECORD -> NodeCodecs.node(dictionary);
+        };
   }
 
-  /** @return whether a cache of these values needs a dictionary of its own */
+  /** Returns whether a cache of these values needs a dictionary of its own. */
   boolean substitutes() {
     return this == RECORD;
   }
 
-  /** @return a typical encoded size, the peers' sizing hint */
+  /** Returns a typical encoded size, the peers' sizing hint. */
   int averageEncodedBytes() {
     return this == RECORD ? 180 : VALUE_BYTES;
   }
 
   /**
+   * Returns a new value (for records, one of the pool).
+   *
    * @param random the writer's source
-   * @return a new value (for records, one of the pool)
    */
   @SuppressWarnings("unchecked")
   <V> V next(SplittableRandom random) {
-    return (V) switch (this) {
-      case BYTES -> Keys.value(random, VALUE_BYTES);
-      case STRING -> string(random);
-      case RECORD -> pool()[random.nextInt(NODE_POOL)];
-    };
+    return (V)
+        switch (this) {
+          case BYTES -> Keys.value(random, VALUE_BYTES);
+          case STRING -> string(random);
+          case RECORD -> pool()[random.nextInt(NODE_POOL)];
+        };
   }
 
   /**
+   * Returns the value stored for a key when the cache is filled.
+   *
    * @param random the fill's source
    * @param id the key's index, which a record's node is generated from
-   * @return the value stored for a key when the cache is filled
    */
   @SuppressWarnings("unchecked")
   <V> V fill(SplittableRandom random, long id) {
@@ -128,8 +135,9 @@ enum ThroughputValues {
   }
 
   /**
+   * Returns its value type.
+   *
    * @param label a {@code -P values=} name
-   * @return its value type
    */
   static ThroughputValues of(String label) {
     for (ThroughputValues v : values()) {

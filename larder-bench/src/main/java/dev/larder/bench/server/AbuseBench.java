@@ -22,8 +22,8 @@ import java.util.regex.Pattern;
 
 /**
  * The server-abuse scenario's trial (see {@code ServerAbuseScenario}): starts {@code ./larder
- * serve} as a user would (the launcher sets the JVM's caps from the settings) and abuses it the
- * way an outside tester did, measuring the server process's resident memory in each phase.
+ * serve} as a user would (the launcher sets the JVM's caps from the settings) and abuses it the way
+ * an outside tester did, measuring the server process's resident memory in each phase.
  *
  * <ol>
  *   <li>idle: just started;
@@ -34,13 +34,15 @@ import java.util.regex.Pattern;
  * </ol>
  *
  * Each phase's row gives the most resident memory sampled (every 20 ms) and the process's
- * high-water mark (VmHWM) so far, the bound the server states for its settings, the connections
- * the server closed, and its INFO counters.
+ * high-water mark (VmHWM) so far, the bound the server states for its settings, the connections the
+ * server closed, and its INFO counters.
  */
 public final class AbuseBench {
   private static final int SAMPLE_MILLIS = 20;
+
   /** Longer than the server's periodic collection interval (15 s), twice. */
   private static final int QUIET_SECONDS = 35;
+
   private static final Pattern BOUND = Pattern.compile("resident memory up to about (\\d+) MiB");
   private static final Pattern HEAP = Pattern.compile("heap cap (\\d+) MiB");
   private final long maxMemory;
@@ -60,8 +62,14 @@ public final class AbuseBench {
    * @param holdMillis how long each abuse is held while memory is sampled
    * @param progress progress lines
    */
-  public AbuseBench(long maxMemory, int connections, long setBytes, int gets, long getBytes,
-      long holdMillis, Consumer<String> progress) {
+  public AbuseBench(
+      long maxMemory,
+      int connections,
+      long setBytes,
+      int gets,
+      long getBytes,
+      long holdMillis,
+      Consumer<String> progress) {
     this.maxMemory = maxMemory;
     this.connections = connections;
     this.setBytes = setBytes;
@@ -71,7 +79,7 @@ public final class AbuseBench {
     this.progress = progress;
   }
 
-  /** @return one row per phase */
+  /** Returns one row per phase. */
   public List<Row> run() throws Exception {
     Path launcher = RepositoryRoot.get().resolve("larder");
     if (!Files.isExecutable(launcher)) {
@@ -79,10 +87,23 @@ public final class AbuseBench {
     }
     int port = LoopbackChild.freePort();
     Path log = Files.createTempFile("larder-serve-", ".log");
-    Process server = new ProcessBuilder(launcher.toString(), "serve", "--port",
-        Integer.toString(port), "--memcache-port", "-1", "--http-port", "-1", "--maxmemory",
-        Long.toString(maxMemory), "--set", "idle-timeout-seconds=0")
-        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process server =
+        new ProcessBuilder(
+                launcher.toString(),
+                "serve",
+                "--port",
+                Integer.toString(port),
+                "--memcache-port",
+                "-1",
+                "--http-port",
+                "-1",
+                "--maxmemory",
+                Long.toString(maxMemory),
+                "--set",
+                "idle-timeout-seconds=0")
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
     try {
       LoopbackChild.awaitPort(server, port, "./larder serve (output in " + log + ")");
       String banner = Files.readString(log);
@@ -111,8 +132,15 @@ public final class AbuseBench {
       rows.add(row(probe, "after", bound, heapCap, 0, 0, sample(probe, 5_000)));
       progress.accept("quiet for " + QUIET_SECONDS + " s");
       Thread.sleep(TimeUnit.SECONDS.toMillis(QUIET_SECONDS));
-      rows.add(row(probe, "quiet " + QUIET_SECONDS + " s later", bound, heapCap, 0, 0,
-          sample(probe, 1_000)));
+      rows.add(
+          row(
+              probe,
+              "quiet " + QUIET_SECONDS + " s later",
+              bound,
+              heapCap,
+              0,
+              0,
+              sample(probe, 1_000)));
       return rows;
     } finally {
       LoopbackChild.stop(server);
@@ -131,8 +159,15 @@ public final class AbuseBench {
         open.add(s);
         try {
           OutputStream out = s.getOutputStream();
-          out.write(("*3\r\n$3\r\nSET\r\n$" + ("big:" + i).length() + "\r\nbig:" + i + "\r\n$"
-              + setBytes + "\r\n").getBytes(StandardCharsets.US_ASCII));
+          out.write(
+              ("*3\r\n$3\r\nSET\r\n$"
+                      + ("big:" + i).length()
+                      + "\r\nbig:"
+                      + i
+                      + "\r\n$"
+                      + setBytes
+                      + "\r\n")
+                  .getBytes(StandardCharsets.US_ASCII));
           for (long sent = 0; sent < setBytes / 2; sent += chunk.length) {
             out.write(chunk, 0, (int) Math.min(chunk.length, setBytes / 2 - sent));
           }
@@ -182,21 +217,33 @@ public final class AbuseBench {
       }
       peak = Math.max(peak, probe.resident());
       return row(probe, "pipelined GETs", bound, heapCap, 1, answered == gets ? 0 : 1, peak)
-          .put("bystanderServed", bystander).put("repliesRead", answered);
+          .put("bystanderServed", bystander)
+          .put("repliesRead", answered);
     }
   }
 
-  private Row row(Probe probe, String phase, long bound, long heapCap, int abusers, int closed,
-      long residentMost) throws IOException {
+  private Row row(
+      Probe probe,
+      String phase,
+      long bound,
+      long heapCap,
+      int abusers,
+      int closed,
+      long residentMost)
+      throws IOException {
     String info = probe.info();
-    return Row.of("Larder").put("phase", phase).put("maxmemory", maxMemory)
-        .put("residentMostBytes", residentMost).put("residentPeakBytes", probe.highWater())
-        .put("statedBoundBytes", bound << 20).put("heapCapBytes", heapCap << 20)
-        .put("abusiveConnections", abusers).put("disconnected", closed)
+    return Row.of("Larder")
+        .put("phase", phase)
+        .put("maxmemory", maxMemory)
+        .put("residentMostBytes", residentMost)
+        .put("residentPeakBytes", probe.highWater())
+        .put("statedBoundBytes", bound << 20)
+        .put("heapCapBytes", heapCap << 20)
+        .put("abusiveConnections", abusers)
+        .put("disconnected", closed)
         .put("evictedClients", field(info, "evicted_clients"))
         .put("queryLimitDisconnections", field(info, "client_query_buffer_limit_disconnections"))
-        .put("outputLimitDisconnections",
-            field(info, "client_output_buffer_limit_disconnections"))
+        .put("outputLimitDisconnections", field(info, "client_output_buffer_limit_disconnections"))
         .put("memClientsPeak", field(info, "mem_clients_peak"))
         .put("usedMemoryRss", field(info, "used_memory_rss"));
   }
@@ -297,7 +344,7 @@ public final class AbuseBench {
       s.getOutputStream().flush();
     }
 
-    /** @return a status or error line, or a bulk string's text; null at end of stream */
+    /** Returns a status or error line, or a bulk string's text; null at end of stream. */
     static String reply(InputStream in) throws IOException {
       String line = line(in);
       if (line == null || !line.startsWith("$") || line.equals("$-1")) {

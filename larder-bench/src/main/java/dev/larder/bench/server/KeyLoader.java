@@ -8,9 +8,9 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Loads n keys ({@code prefix0}, {@code prefix1} ...) with values of a given size into a server over one pipelined
- * connection, in RESP (SET) or memcached text ({@code set ... noreply}), waiting for every
- * reply (RESP) or for a final {@code version} (memcached) before returning.
+ * Loads n keys ({@code prefix0}, {@code prefix1} ...) with values of a given size into a server
+ * over one pipelined connection, in RESP (SET) or memcached text ({@code set ... noreply}), waiting
+ * for every reply (RESP) or for a final {@code version} (memcached) before returning.
  */
 final class KeyLoader {
   private static final int BATCH = 1000;
@@ -27,8 +27,8 @@ final class KeyLoader {
         long end = Math.min(keys, start + BATCH);
         for (long i = start; i < end; i++) {
           byte[] key = (prefix + i).getBytes(StandardCharsets.US_ASCII);
-          out.write(("*3\r\n$3\r\nSET\r\n$" + key.length + "\r\n").getBytes(
-              StandardCharsets.US_ASCII));
+          out.write(
+              ("*3\r\n$3\r\nSET\r\n$" + key.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
           out.write(key);
           out.write(("\r\n$" + value.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
           out.write(value);
@@ -50,8 +50,9 @@ final class KeyLoader {
       for (long start = 0; start < keys; start += BATCH) {
         long end = Math.min(keys, start + BATCH);
         for (long i = start; i < end; i++) {
-          out.write(("set " + prefix + i + " 0 0 " + value.length + " noreply\r\n").getBytes(
-              StandardCharsets.US_ASCII));
+          out.write(
+              ("set " + prefix + i + " 0 0 " + value.length + " noreply\r\n")
+                  .getBytes(StandardCharsets.US_ASCII));
           out.write(value);
           out.write('\r');
           out.write('\n');
@@ -64,8 +65,8 @@ final class KeyLoader {
   }
 
   /**
-   * Reads {@code used_memory} from INFO memory: Redis's allocator bytes in use, Larder's
-   * keyspace bytes as the store accounts them (pages, index and policy, on or off the heap).
+   * Reads {@code used_memory} from INFO memory: Redis's allocator bytes in use, Larder's keyspace
+   * bytes as the store accounts them (pages, index and policy, on or off the heap).
    */
   static long usedMemory(int port) throws IOException {
     try (Socket s = new Socket("127.0.0.1", port)) {
@@ -96,8 +97,8 @@ final class KeyLoader {
   }
 
   /**
-   * BGREWRITEAOF, then waits until INFO persistence shows no rewrite running or scheduled (at
-   * most ten minutes): Larder's checkpoint, Redis's AOF rewrite.
+   * BGREWRITEAOF, then waits until INFO persistence shows no rewrite running or scheduled (at most
+   * ten minutes): Larder's checkpoint, Redis's AOF rewrite.
    */
   static void rewrite(int port) throws IOException, InterruptedException {
     command(port, "BGREWRITEAOF");
@@ -135,8 +136,8 @@ final class KeyLoader {
       }
       String line = header.toString().strip();
       if (line.startsWith("$")) {
-        return new String(in.readNBytes(Integer.parseInt(line.substring(1))),
-            StandardCharsets.US_ASCII);
+        return new String(
+            in.readNBytes(Integer.parseInt(line.substring(1))), StandardCharsets.US_ASCII);
       }
       if (line.startsWith("-")) {
         throw new IOException(args[0] + ": " + line);
@@ -149,8 +150,8 @@ final class KeyLoader {
     byte[] got = in.readNBytes(expected.length());
     String text = new String(got, StandardCharsets.US_ASCII);
     if (!text.equals(expected)) {
-      throw new IOException("unexpected reply while loading: "
-          + text.substring(0, Math.min(200, text.length())));
+      throw new IOException(
+          "unexpected reply while loading: " + text.substring(0, Math.min(200, text.length())));
     }
   }
 }

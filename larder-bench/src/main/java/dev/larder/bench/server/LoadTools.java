@@ -17,13 +17,17 @@ import java.util.regex.Pattern;
 final class LoadTools {
   /** memcaslap's key length: its shortest. */
   static final int MEMCASLAP_KEY_BYTES = 16;
+
   /** memcaslap's window per connection: each connection's keys, so 50 connections load 51,200. */
   static final String MEMCASLAP_WINDOW = "1k";
-  private static final Pattern MEMCASLAP_GLOBAL = Pattern.compile(
-      "(Get|Set) Statistics\\s*\\n.*\\n(?:Period[^\\n]*\\n)?Global\\s+\\d+\\s+\\d+\\s+(\\d+)\\s");
+
+  private static final Pattern MEMCASLAP_GLOBAL =
+      Pattern.compile(
+          "(Get|Set) Statistics\\s*\\n.*\\n(?:Period[^\\n]*\\n)?Global\\s+\\d+\\s+\\d+\\s+(\\d+)\\s");
   private static final Pattern MEMCASLAP_COUNT = Pattern.compile("cmd_(get|set): (\\d+)");
   private static final Pattern MEMCSLAP =
-      Pattern.compile("Time to (set|get)\\s+(\\d+) keys by\\s+(\\d+) threads:\\s+([0-9.]+) seconds");
+      Pattern.compile(
+          "Time to (set|get)\\s+(\\d+) keys by\\s+(\\d+) threads:\\s+([0-9.]+) seconds");
 
   private LoadTools() {}
 
@@ -47,15 +51,32 @@ final class LoadTools {
   }
 
   /**
-   * redis-benchmark with the given tests (set, get or set,get), clients, pipeline depth and
-   * value size.
+   * redis-benchmark with the given tests (set, get or set,get), clients, pipeline depth and value
+   * size.
    */
-  static List<Result> redisBenchmark(int port, String tests, int clients, int pipeline,
-      int valueBytes, long requests) throws IOException, InterruptedException {
-    List<String> command = List.of("redis-benchmark", "-h", "127.0.0.1", "-p",
-        Integer.toString(port), "-t", tests, "-c", Integer.toString(clients), "-P",
-        Integer.toString(pipeline), "-d", Integer.toString(valueBytes), "-n",
-        Long.toString(requests), "-r", "100000", "--csv");
+  static List<Result> redisBenchmark(
+      int port, String tests, int clients, int pipeline, int valueBytes, long requests)
+      throws IOException, InterruptedException {
+    List<String> command =
+        List.of(
+            "redis-benchmark",
+            "-h",
+            "127.0.0.1",
+            "-p",
+            Integer.toString(port),
+            "-t",
+            tests,
+            "-c",
+            Integer.toString(clients),
+            "-P",
+            Integer.toString(pipeline),
+            "-d",
+            Integer.toString(valueBytes),
+            "-n",
+            Long.toString(requests),
+            "-r",
+            "100000",
+            "--csv");
     // redis-benchmark 7.0 sometimes never connects its clients and spins in its write loop for
     // ever (seen against a server that answered other clients at once): a run that takes far
     // longer than its requests need is stopped and run again, once.
@@ -76,8 +97,12 @@ final class LoadTools {
     for (String line : out.split("\n")) {
       String[] f = line.replace("\"", "").split(",");
       if (f.length >= 7 && (f[0].equals("SET") || f[0].equals("GET"))) {
-        results.add(new Result(f[0], Double.parseDouble(f[1]), Double.parseDouble(f[4]),
-            Double.parseDouble(f[6])));
+        results.add(
+            new Result(
+                f[0],
+                Double.parseDouble(f[1]),
+                Double.parseDouble(f[4]),
+                Double.parseDouble(f[6])));
       }
     }
     if (results.isEmpty()) {
@@ -96,19 +121,47 @@ final class LoadTools {
    * @param seconds how long the timed part runs
    * @param valueBytes every value's size
    */
-  static Memcaslap memcaslap(int port, String test, int threads, int connections, long seconds,
-      int valueBytes) throws IOException, InterruptedException {
+  static Memcaslap memcaslap(
+      int port, String test, int threads, int connections, long seconds, int valueBytes)
+      throws IOException, InterruptedException {
     Path config = Files.createTempFile("larder-memcaslap", ".cfg");
     try {
       // memcaslap's distribution file: key and value sizes (min max proportion), then the
       // command mix (0 is set, 1 is get, each with its proportion).
-      Files.writeString(config, "key\n" + MEMCASLAP_KEY_BYTES + " " + MEMCASLAP_KEY_BYTES
-          + " 1\nvalue\n" + valueBytes + " " + valueBytes + " 1\ncmd\n0 "
-          + (test.equals("set") ? "1" : "0") + "\n1 " + (test.equals("set") ? "0" : "1") + "\n");
-      return parseMemcaslap(run(List.of("memcaslap", "-s", "127.0.0.1:" + port,
-          "-T", Integer.toString(threads), "-c", Integer.toString(connections),
-          "-w", MEMCASLAP_WINDOW, "-t", seconds + "s", "-S", seconds + "s",
-          "-F", config.toString())), test);
+      Files.writeString(
+          config,
+          "key\n"
+              + MEMCASLAP_KEY_BYTES
+              + " "
+              + MEMCASLAP_KEY_BYTES
+              + " 1\nvalue\n"
+              + valueBytes
+              + " "
+              + valueBytes
+              + " 1\ncmd\n0 "
+              + (test.equals("set") ? "1" : "0")
+              + "\n1 "
+              + (test.equals("set") ? "0" : "1")
+              + "\n");
+      return parseMemcaslap(
+          run(
+              List.of(
+                  "memcaslap",
+                  "-s",
+                  "127.0.0.1:" + port,
+                  "-T",
+                  Integer.toString(threads),
+                  "-c",
+                  Integer.toString(connections),
+                  "-w",
+                  MEMCASLAP_WINDOW,
+                  "-t",
+                  seconds + "s",
+                  "-S",
+                  seconds + "s",
+                  "-F",
+                  config.toString())),
+          test);
     } finally {
       Files.deleteIfExists(config);
     }
@@ -117,8 +170,8 @@ final class LoadTools {
   /**
    * What one memcaslap run did.
    *
-   * @param result the timed part's ops/s (memcaslap gives a mean latency and a log2
-   *     histogram, no percentiles: p50 and p99 are NaN)
+   * @param result the timed part's ops/s (memcaslap gives a mean latency and a log2 histogram, no
+   *     percentiles: p50 and p99 are NaN)
    * @param operations every operation it sent, the untimed loading of keys included (the
    *     denominator of the server's CPU per operation)
    */
@@ -134,8 +187,12 @@ final class LoadTools {
     Result last = null;
     while (m.find()) {
       if (m.group(1).equals(type)) {
-        last = new Result(type.toUpperCase(java.util.Locale.ROOT),
-            Double.parseDouble(m.group(2)), Double.NaN, Double.NaN);
+        last =
+            new Result(
+                type.toUpperCase(java.util.Locale.ROOT),
+                Double.parseDouble(m.group(2)),
+                Double.NaN,
+                Double.NaN);
       }
     }
     if (last == null) {
@@ -152,8 +209,14 @@ final class LoadTools {
   /** memcslap with one test (set or get) and the given threads; it reports times only. */
   static Result memcslap(int port, String test, int threads, long perThread)
       throws IOException, InterruptedException {
-    return parseMemcslap(run(List.of("memcslap", "--servers=127.0.0.1:" + port,
-        "--concurrency=" + threads, "--execute-number=" + perThread, "--test=" + test)));
+    return parseMemcslap(
+        run(
+            List.of(
+                "memcslap",
+                "--servers=127.0.0.1:" + port,
+                "--concurrency=" + threads,
+                "--execute-number=" + perThread,
+                "--test=" + test)));
   }
 
   /** Reads memcslap's summary line: keys done by all threads over the elapsed seconds. */
@@ -163,8 +226,7 @@ final class LoadTools {
       throw new IOException("memcslap gave no figure: " + out);
     }
     double ops = Double.parseDouble(m.group(2)) / Double.parseDouble(m.group(4));
-    return new Result(m.group(1).toUpperCase(java.util.Locale.ROOT), ops, Double.NaN,
-        Double.NaN);
+    return new Result(m.group(1).toUpperCase(java.util.Locale.ROOT), ops, Double.NaN, Double.NaN);
   }
 
   private static String run(List<String> command) throws IOException, InterruptedException {
@@ -175,13 +237,16 @@ final class LoadTools {
     return out;
   }
 
-  /** @return the tool's output, or null if it ran longer than the limit (it is then killed) */
+  /** Returns the tool's output, or null if it ran longer than the limit (it is then killed). */
   private static String run(List<String> command, long limitSeconds)
       throws IOException, InterruptedException {
     Path out = Files.createTempFile("larder-load", ".out");
     try {
-      Process p = new ProcessBuilder(command).redirectErrorStream(true)
-          .redirectOutput(out.toFile()).start();
+      Process p =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(out.toFile())
+              .start();
       if (!p.waitFor(limitSeconds, TimeUnit.SECONDS)) {
         p.destroyForcibly();
         p.waitFor(10, TimeUnit.SECONDS);

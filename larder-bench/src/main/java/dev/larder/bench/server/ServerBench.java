@@ -32,12 +32,18 @@ public final class ServerBench {
    * @param parts which measurements run: memory, redis-benchmark, memcslap (the memcached load
    *     tool: memcaslap if installed, else memcslap)
    * @param ioThreads Larder's event-loop threads, 0 for the server's default
-   * @param persistence off, or the appendfsync policy (always, everysec, no) of a server that
-   *     logs every write: Larder with a dir, Redis with appendonly yes
+   * @param persistence off, or the appendfsync policy (always, everysec, no) of a server that logs
+   *     every write: Larder with a dir, Redis with appendonly yes
    * @param progress progress lines
    */
-  public ServerBench(long requests, long keys, long maxMemory, List<String> parts,
-      int ioThreads, String persistence, Consumer<String> progress) {
+  public ServerBench(
+      long requests,
+      long keys,
+      long maxMemory,
+      List<String> parts,
+      int ioThreads,
+      String persistence,
+      Consumer<String> progress) {
     this.persistence = persistence;
     this.requests = requests;
     this.keys = keys;
@@ -48,26 +54,29 @@ public final class ServerBench {
   }
 
   /**
+   * Returns the rows of that server.
+   *
    * @param server Larder, Redis or memcached
-   * @return the rows of that server
    * @throws Exception if a server or tool fails
    */
   public List<Row> run(String server) throws Exception {
-    String binary = switch (server) {
-      case "Redis" -> "redis-server";
-      case "memcached" -> "memcached";
-      default -> null;
-    };
+    String binary =
+        switch (server) {
+          case "Redis" -> "redis-server";
+          case "memcached" -> "memcached";
+          default -> null;
+        };
     if (binary != null && !LoadTools.onPath(binary)) {
       return List.of(Row.unavailable(server, binary + " is not installed (Debian package)"));
     }
     List<Row> rows = new ArrayList<>();
     Path dir = persistence.equals("off") ? null : Files.createTempDirectory("larder-bench-aof-");
-    try (ServerProcess p = switch (server) {
-      case "Larder" -> ServerProcess.larder(maxMemory, ioThreads, dir, persistence);
-      case "Redis" -> ServerProcess.redis(maxMemory, dir, persistence);
-      default -> ServerProcess.memcached(maxMemory);
-    }) {
+    try (ServerProcess p =
+        switch (server) {
+          case "Larder" -> ServerProcess.larder(maxMemory, ioThreads, dir, persistence);
+          case "Redis" -> ServerProcess.redis(maxMemory, dir, persistence);
+          default -> ServerProcess.memcached(maxMemory);
+        }) {
       if (parts.contains("memory")) {
         rows.add(memory(server, p));
       }
@@ -122,14 +131,18 @@ public final class ServerBench {
     load(p, "key:", keys);
     settle();
     long after = p.residentBytes();
-    Row row = Row.of(server).put("tool", "loader").put("test", "memory")
-        .put("valueBytes", MEMORY_VALUE_BYTES).put("keys", keys)
-        .put("bytesPerKey", (double) (after - before) / keys);
+    Row row =
+        Row.of(server)
+            .put("tool", "loader")
+            .put("test", "memory")
+            .put("valueBytes", MEMORY_VALUE_BYTES)
+            .put("keys", keys)
+            .put("bytesPerKey", (double) (after - before) / keys);
     if (p.respPort() != 0) {
       // The server's own count (INFO used_memory): for Larder it includes the on-heap index,
       // which the resident set of a pre-touched heap does not show.
-      row.put("usedMemoryPerKey", (double) (KeyLoader.usedMemory(p.respPort()) - usedBefore)
-          / keys);
+      row.put(
+          "usedMemoryPerKey", (double) (KeyLoader.usedMemory(p.respPort()) - usedBefore) / keys);
     }
     return row;
   }
@@ -162,12 +175,18 @@ public final class ServerBench {
         for (String test : List.of("set", "get")) {
           long ops = requests * pipeline;
           long before = p.cpuTicks();
-          LoadTools.Result r = LoadTools.redisBenchmark(port, test, CLIENTS, pipeline, size, ops)
-              .getFirst();
-          rows.add(Row.of(server).put("tool", "redis-benchmark").put("test", r.test())
-              .put("pipeline", pipeline).put("valueBytes", size).put("opsPerSec", r.opsPerSec())
-              .put("p50Ms", r.p50Ms()).put("p99Ms", r.p99Ms())
-              .put("cpuUsPerOp", cpuMicrosPerOp(p, before, ops)));
+          LoadTools.Result r =
+              LoadTools.redisBenchmark(port, test, CLIENTS, pipeline, size, ops).getFirst();
+          rows.add(
+              Row.of(server)
+                  .put("tool", "redis-benchmark")
+                  .put("test", r.test())
+                  .put("pipeline", pipeline)
+                  .put("valueBytes", size)
+                  .put("opsPerSec", r.opsPerSec())
+                  .put("p50Ms", r.p50Ms())
+                  .put("p99Ms", r.p99Ms())
+                  .put("cpuUsPerOp", cpuMicrosPerOp(p, before, ops)));
         }
       }
     }
@@ -186,19 +205,29 @@ public final class ServerBench {
     long seconds = Math.clamp(requests / 25_000, 2, 60);
     progress.accept(server + ": memcaslap warm-up");
     for (String test : List.of("set", "get")) {
-      LoadTools.memcaslap(p.memcachePort(), test, MEMCASLAP_THREADS, CLIENTS,
-          Math.max(1, seconds / 4), MEMCASLAP_VALUE_BYTES);
+      LoadTools.memcaslap(
+          p.memcachePort(),
+          test,
+          MEMCASLAP_THREADS,
+          CLIENTS,
+          Math.max(1, seconds / 4),
+          MEMCASLAP_VALUE_BYTES);
     }
     progress.accept(server + ": memcaslap set and get, " + seconds + " s each");
     List<Row> rows = new ArrayList<>();
     for (String test : List.of("set", "get")) {
       long before = p.cpuTicks();
-      LoadTools.Memcaslap m = LoadTools.memcaslap(p.memcachePort(), test, MEMCASLAP_THREADS,
-          CLIENTS, seconds, MEMCASLAP_VALUE_BYTES);
-      rows.add(Row.of(server).put("tool", "memcaslap").put("test", m.result().test())
-          .put("pipeline", 1).put("valueBytes", MEMCASLAP_VALUE_BYTES)
-          .put("opsPerSec", m.result().opsPerSec())
-          .put("cpuUsPerOp", cpuMicrosPerOp(p, before, m.operations())));
+      LoadTools.Memcaslap m =
+          LoadTools.memcaslap(
+              p.memcachePort(), test, MEMCASLAP_THREADS, CLIENTS, seconds, MEMCASLAP_VALUE_BYTES);
+      rows.add(
+          Row.of(server)
+              .put("tool", "memcaslap")
+              .put("test", m.result().test())
+              .put("pipeline", 1)
+              .put("valueBytes", MEMCASLAP_VALUE_BYTES)
+              .put("opsPerSec", m.result().opsPerSec())
+              .put("cpuUsPerOp", cpuMicrosPerOp(p, before, m.operations())));
     }
     return rows;
   }
@@ -218,17 +247,21 @@ public final class ServerBench {
     for (String test : List.of("set", "get")) {
       long before = p.cpuTicks();
       LoadTools.Result r = LoadTools.memcslap(p.memcachePort(), test, CLIENTS, perThread);
-      rows.add(Row.of(server).put("tool", "memcslap").put("test", r.test()).put("pipeline", 1)
-          .put("opsPerSec", r.opsPerSec())
-          .put("cpuUsPerOp", cpuMicrosPerOp(p, before, perThread * CLIENTS)));
+      rows.add(
+          Row.of(server)
+              .put("tool", "memcslap")
+              .put("test", r.test())
+              .put("pipeline", 1)
+              .put("opsPerSec", r.opsPerSec())
+              .put("cpuUsPerOp", cpuMicrosPerOp(p, before, perThread * CLIENTS)));
     }
     return rows;
   }
 
   /**
-   * The server's CPU time (user and system, every thread) per operation since {@code before}:
-   * a figure that other work on a shared machine changes much less than ops/s. memcslap's get
-   * test first loads its keys, untimed by memcslap but counted here.
+   * The server's CPU time (user and system, every thread) per operation since {@code before}: a
+   * figure that other work on a shared machine changes much less than ops/s. memcslap's get test
+   * first loads its keys, untimed by memcslap but counted here.
    */
   private static double cpuMicrosPerOp(ServerProcess p, long beforeTicks, long ops)
       throws java.io.IOException {

@@ -10,26 +10,26 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One server under test, on 127.0.0.1: Larder in this JVM, or redis-server or memcached as a
- * child process (persistence off, the same memory limit). Knows its ports and its resident
- * memory. Closing stops it.
+ * One server under test, on 127.0.0.1: Larder in this JVM, or redis-server or memcached as a child
+ * process (persistence off, the same memory limit). Knows its ports and its resident memory.
+ * Closing stops it.
  */
 abstract class ServerProcess implements AutoCloseable {
-  /** @return the RESP port, 0 if the server has none */
+  /** Returns the RESP port, 0 if the server has none. */
   abstract int respPort();
 
-  /** @return the memcached port, 0 if the server has none */
+  /** Returns the memcached port, 0 if the server has none. */
   abstract int memcachePort();
 
-  /** @return the event-loop threads of a Larder server, 0 for the other servers */
+  /** Returns the event-loop threads of a Larder server, 0 for the other servers. */
   int eventLoops() {
     return 0;
   }
 
-  /** @return the process id whose resident memory is the server's */
+  /** Returns the process id whose resident memory is the server's. */
   abstract long pid();
 
-  /** @return the resident set size of the server's process, in bytes */
+  /** Returns the resident set size of the server's process, in bytes. */
   long residentBytes() throws IOException {
     for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid()), "status"))) {
       if (line.startsWith("VmRSS:")) {
@@ -40,14 +40,14 @@ abstract class ServerProcess implements AutoCloseable {
   }
 
   /**
-   * @return the CPU time the server's process has used so far, user and system, in clock ticks
-   *     of 10 ms (Linux's USER_HZ)
+   * Returns the CPU time the server's process has used so far, user and system, in clock ticks of
+   * 10 ms (Linux's USER_HZ).
    */
   long cpuTicks() throws IOException {
     return parseCpuTicks(Files.readString(Path.of("/proc", Long.toString(pid()), "stat")));
   }
 
-  /** @return utime plus stime of a /proc/PID/stat line */
+  /** Returns utime plus stime of a /proc/PID/stat line. */
   static long parseCpuTicks(String stat) {
     // The command name is in parentheses and may hold spaces and parentheses: count fields
     // after its last ')'. utime and stime are the line's 14th and 15th fields, so the 12th and
@@ -65,10 +65,23 @@ abstract class ServerProcess implements AutoCloseable {
    */
   static ServerProcess larder(long maxMemory, int ioThreads, Path dir, String appendfsync)
       throws IOException {
-    Map<String, String> settings = new java.util.HashMap<>(Map.of("resp-port", "0",
-        "memcache-port", "0", "http-port", "-1", "maxmemory", Long.toString(maxMemory),
-        "idle-timeout-seconds", "0", "max-connections", "100000",
-        "io-threads", Integer.toString(ioThreads)));
+    Map<String, String> settings =
+        new java.util.HashMap<>(
+            Map.of(
+                "resp-port",
+                "0",
+                "memcache-port",
+                "0",
+                "http-port",
+                "-1",
+                "maxmemory",
+                Long.toString(maxMemory),
+                "idle-timeout-seconds",
+                "0",
+                "max-connections",
+                "100000",
+                "io-threads",
+                Integer.toString(ioThreads)));
     if (dir != null) {
       settings.put("dir", dir.toString());
       settings.put("appendfsync", appendfsync);
@@ -110,51 +123,85 @@ abstract class ServerProcess implements AutoCloseable {
   static ServerProcess redis(long maxMemory, Path dir, String appendfsync)
       throws IOException, InterruptedException {
     int port = LoopbackChild.freePort();
-    List<String> command = new java.util.ArrayList<>(List.of("redis-server", "--port",
-        Integer.toString(port), "--bind", "127.0.0.1", "--save", "", "--maxmemory",
-        Long.toString(maxMemory), "--maxmemory-policy", "allkeys-lru", "--protected-mode", "no",
-        "--daemonize", "no"));
+    List<String> command =
+        new java.util.ArrayList<>(
+            List.of(
+                "redis-server",
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--maxmemory",
+                Long.toString(maxMemory),
+                "--maxmemory-policy",
+                "allkeys-lru",
+                "--protected-mode",
+                "no",
+                "--daemonize",
+                "no"));
     if (dir == null) {
       command.addAll(List.of("--appendonly", "no"));
     } else {
-      command.addAll(List.of("--appendonly", "yes", "--appendfsync", appendfsync, "--dir",
-          dir.toString()));
+      command.addAll(
+          List.of("--appendonly", "yes", "--appendfsync", appendfsync, "--dir", dir.toString()));
     }
     return child(command, port, 0);
   }
 
   static ServerProcess memcached(long maxMemory) throws IOException, InterruptedException {
     int port = LoopbackChild.freePort();
-    return child(List.of("memcached", "-u", "nobody", "-l", "127.0.0.1", "-p",
-        Integer.toString(port), "-U", "0", "-m", Long.toString(maxMemory >> 20), "-c", "4096",
-        "-t", "2"), 0, port);
+    return child(
+        List.of(
+            "memcached",
+            "-u",
+            "nobody",
+            "-l",
+            "127.0.0.1",
+            "-p",
+            Integer.toString(port),
+            "-U",
+            "0",
+            "-m",
+            Long.toString(maxMemory >> 20),
+            "-c",
+            "4096",
+            "-t",
+            "2"),
+        0,
+        port);
   }
 
   private static ServerProcess child(List<String> command, int resp, int memcache)
       throws IOException, InterruptedException {
-    Process p = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-    ServerProcess server = new ServerProcess() {
-      @Override
-      int respPort() {
-        return resp;
-      }
+    Process p =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    ServerProcess server =
+        new ServerProcess() {
+          @Override
+          int respPort() {
+            return resp;
+          }
 
-      @Override
-      int memcachePort() {
-        return memcache;
-      }
+          @Override
+          int memcachePort() {
+            return memcache;
+          }
 
-      @Override
-      long pid() {
-        return p.pid();
-      }
+          @Override
+          long pid() {
+            return p.pid();
+          }
 
-      @Override
-      public void close() {
-        LoopbackChild.stop(p);
-      }
-    };
+          @Override
+          public void close() {
+            LoopbackChild.stop(p);
+          }
+        };
     LoopbackChild.awaitPort(p, resp != 0 ? resp : memcache, command.getFirst());
     return server;
   }

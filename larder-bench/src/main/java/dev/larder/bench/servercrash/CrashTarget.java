@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  */
 record CrashTarget(String implementation, Path directory, String policy) {
 
-  /** @return where the server's standard output and error go, beside its directory */
+  /** Returns where the server's standard output and error go, beside its directory. */
   Path output() {
     return directory.resolveSibling(directory.getFileName() + "-" + implementation + ".out");
   }
@@ -32,15 +32,15 @@ record CrashTarget(String implementation, Path directory, String policy) {
     }
   }
 
-  /** @return Redis's log file, beside its directory (not in it: it is not data) */
+  /** Returns Redis's log file, beside its directory (not in it: it is not data). */
   Path logFile() {
     return directory.resolveSibling(directory.getFileName() + "-redis.log");
   }
 
   /**
-   * The time the server spent loading its data at its last start, as it reports it: Larder's
-   * {@code larder_last_recovery_ms} (INFO persistence), Redis's "DB loaded from append only
-   * file: S seconds" log line.
+   * The time the server spent loading its data at its last start, as it reports it: Larder's {@code
+   * larder_last_recovery_ms} (INFO persistence), Redis's "DB loaded from append only file: S
+   * seconds" log line.
    *
    * @param running the server
    * @return milliseconds, NaN if the server did not say
@@ -52,8 +52,7 @@ record CrashTarget(String implementation, Path directory, String policy) {
       for (String line : java.nio.file.Files.readAllLines(logFile())) {
         int at = line.indexOf("DB loaded from append only file: ");
         if (at >= 0) {
-          found = 1000 * Double.parseDouble(line.substring(at + 34).replace(" seconds", "")
-              .trim());
+          found = 1000 * Double.parseDouble(line.substring(at + 34).replace(" seconds", "").trim());
         }
       }
       return found;
@@ -68,7 +67,7 @@ record CrashTarget(String implementation, Path directory, String policy) {
     return Double.NaN;
   }
 
-  /** @return whether this server speaks memcached's protocol too */
+  /** Returns whether this server speaks memcached's protocol too. */
   boolean speaksMemcached() {
     return implementation.equals("Larder");
   }
@@ -85,8 +84,11 @@ record CrashTarget(String implementation, Path directory, String policy) {
     int resp = LoopbackChild.freePort();
     int memcache = speaksMemcached() ? LoopbackChild.freePort() : 0;
     long started = System.nanoTime();
-    Process p = new ProcessBuilder(command(resp, memcache)).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(output().toFile())).start();
+    Process p =
+        new ProcessBuilder(command(resp, memcache))
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(output().toFile()))
+            .start();
     long deadline = started + TimeUnit.SECONDS.toNanos(120);
     while (true) {
       try (Wire w = new Wire(resp)) {
@@ -99,9 +101,14 @@ record CrashTarget(String implementation, Path directory, String policy) {
       }
       if (!p.isAlive() || System.nanoTime() > deadline) {
         p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        throw new IOException(implementation + " did not start on " + directory
-            + (p.isAlive() ? " within 120 s" : ": exit code " + p.exitValue()) + "; its output"
-            + " ends: " + tail(output()));
+        throw new IOException(
+            implementation
+                + " did not start on "
+                + directory
+                + (p.isAlive() ? " within 120 s" : ": exit code " + p.exitValue())
+                + "; its output"
+                + " ends: "
+                + tail(output()));
       }
       Thread.sleep(20);
     }
@@ -109,17 +116,47 @@ record CrashTarget(String implementation, Path directory, String policy) {
 
   private List<String> command(int resp, int memcache) {
     if (implementation.equals("Redis")) {
-      return List.of("redis-server", "--port", Integer.toString(resp), "--bind", "127.0.0.1",
-          "--dir", directory.toString(), "--appendonly", "yes", "--appendfsync", policy,
-          "--save", "", "--protected-mode", "no", "--daemonize", "no",
-          "--logfile", logFile().toString());
+      return List.of(
+          "redis-server",
+          "--port",
+          Integer.toString(resp),
+          "--bind",
+          "127.0.0.1",
+          "--dir",
+          directory.toString(),
+          "--appendonly",
+          "yes",
+          "--appendfsync",
+          policy,
+          "--save",
+          "",
+          "--protected-mode",
+          "no",
+          "--daemonize",
+          "no",
+          "--logfile",
+          logFile().toString());
     }
-    List<String> c = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xms512m",
-        "-Xmx512m", "--enable-native-access=ALL-UNNAMED", "-cp",
-        System.getProperty("java.class.path"), "dev.larder.server.ServeCommand", "--dir",
-        directory.toString(), "--appendfsync", policy, "--port", Integer.toString(resp),
-        "--memcache-port", Integer.toString(memcache), "--http-port", "-1"));
+    List<String> c =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xms512m",
+                "-Xmx512m",
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.larder.server.ServeCommand",
+                "--dir",
+                directory.toString(),
+                "--appendfsync",
+                policy,
+                "--port",
+                Integer.toString(resp),
+                "--memcache-port",
+                Integer.toString(memcache),
+                "--http-port",
+                "-1"));
     return c;
   }
 

@@ -9,34 +9,40 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The clients of the server crash trials and the check after each restart. Each writer owns its
- * keys and writes the numbers 1, 2, 3... to them, one request at a time, recording each number
- * the server acknowledged:
+ * keys and writes the numbers 1, 2, 3... to them, one request at a time, recording each number the
+ * server acknowledged:
+ *
  * <ul>
  *   <li>RESP writers: {@code SET set:<w> "<n>:<padding>"};
  *   <li>transaction writers: {@code MULTI; SET tx:<w>:a n; SET tx:<w>:b n; INCR tx:<w>:c; EXEC};
  *   <li>memcached writers (Larder only): {@code set mc:<w> 0 0 <len>} of {@code "<n>:<padding>"}.
  * </ul>
+ *
  * After a restart a key must hold its last acknowledged number or the next one (the request in
  * flight when the server died): anything lower is {@code acknowledged - found} lost writes; a
  * transaction whose three keys disagree is partial. The numbers found become the writers' starting
  * point for the next trial.
  *
- * <p>Used by one thread (the trials'); each writer thread touches only its own slot, and the
- * trial thread reads the slots after joining the writers.
+ * <p>Used by one thread (the trials'); each writer thread touches only its own slot, and the trial
+ * thread reads the slots after joining the writers.
  */
 final class CrashWriters {
   static final int RESP_WRITERS = 4;
   static final int TX_WRITERS = 2;
   static final int MEMCACHED_WRITERS = 3;
   private static final String PADDING = "x".repeat(90);
+
   /** Writes acknowledged (all writers together) before the kill's clock starts. */
   static final int WARM_UP_WRITES = 500;
 
   private final boolean memcached;
+
   /** Per slot: the last number acknowledged (and found after the restart). */
   private final long[] acked = new long[RESP_WRITERS + TX_WRITERS + MEMCACHED_WRITERS];
 
-  /** @param memcached whether the server speaks memcached (its writers run) */
+  /**
+   * @param memcached whether the server speaks memcached (its writers run)
+   */
   CrashWriters(boolean memcached) {
     this.memcached = memcached;
   }
@@ -49,10 +55,10 @@ final class CrashWriters {
 
   /**
    * Runs the writers against a server until {@code kill} has run and every writer has seen its
-   * connection die. The kill comes {@code runMillis} after the writers together have had
-   * {@value #WARM_UP_WRITES} writes acknowledged (at most a minute after they start): a server
-   * just started, in a JVM still compiling its code on a busy machine, may take seconds to answer
-   * its first requests, and a kill before then would test nothing.
+   * connection die. The kill comes {@code runMillis} after the writers together have had {@value
+   * #WARM_UP_WRITES} writes acknowledged (at most a minute after they start): a server just
+   * started, in a JVM still compiling its code on a busy machine, may take seconds to answer its
+   * first requests, and a kill before then would test nothing.
    *
    * @param server the running server
    * @param runMillis how long the writers write after the warm-up, before the kill
@@ -70,18 +76,23 @@ final class CrashWriters {
         break;
       }
       int s = slot;
-      threads.add(Thread.ofPlatform().name("crash-writer-" + s).start(() -> {
-        try {
-          write(server, s, acknowledged);
-        } catch (IOException whenKilled) {
-          // The kill closed the connection: what was acknowledged is in acked[s].
-        } catch (Throwable e) {
-          failure.compareAndSet(null, e);
-        }
-      }));
+      threads.add(
+          Thread.ofPlatform()
+              .name("crash-writer-" + s)
+              .start(
+                  () -> {
+                    try {
+                      write(server, s, acknowledged);
+                    } catch (IOException whenKilled) {
+                      // The kill closed the connection: what was acknowledged is in acked[s].
+                    } catch (Throwable e) {
+                      failure.compareAndSet(null, e);
+                    }
+                  }));
     }
     long warmUntil = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-    while (acknowledged.get() < WARM_UP_WRITES && System.nanoTime() < warmUntil
+    while (acknowledged.get() < WARM_UP_WRITES
+        && System.nanoTime() < warmUntil
         && failure.get() == null) {
       Thread.sleep(5);
     }
@@ -193,7 +204,11 @@ final class CrashWriters {
           if (a != b || b != c) {
             partial++;
             // Start the next trial from a consistent state: the transaction's keys all at a.
-            w.call("MSET", "tx:" + slot + ":b", Long.toString(a), "tx:" + slot + ":c",
+            w.call(
+                "MSET",
+                "tx:" + slot + ":b",
+                Long.toString(a),
+                "tx:" + slot + ":c",
                 Long.toString(a));
           }
           lostResp += settle(slot, a);
@@ -205,7 +220,7 @@ final class CrashWriters {
     return new Found(lostResp, lostMc, partial);
   }
 
-  /** @return acknowledged writes of the slot missing when {@code found} is there */
+  /** Returns acknowledged writes of the slot missing when {@code found} is there. */
   private long settle(int slot, long found) {
     long lost = Math.max(0, acked[slot] - found);
     acked[slot] = found;

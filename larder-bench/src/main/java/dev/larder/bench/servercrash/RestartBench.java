@@ -18,9 +18,9 @@ import java.util.stream.Stream;
 /**
  * What a durable server's data costs on disk and how long it takes to come back: load n keys of
  * random (incompressible) values, compact the files (Larder: BGREWRITEAOF, a checkpoint; Redis:
- * BGREWRITEAOF, an AOF whose base is an RDB preamble), measure the directory, kill the server
- * with SIGKILL, start it again and time it until it answers PING and holds all n keys. For Redis,
- * also the size of an RDB snapshot of the same data ({@code SAVE}).
+ * BGREWRITEAOF, an AOF whose base is an RDB preamble), measure the directory, kill the server with
+ * SIGKILL, start it again and time it until it answers PING and holds all n keys. For Redis, also
+ * the size of an RDB snapshot of the same data ({@code SAVE}).
  *
  * <p>Not thread-safe; one run at a time.
  */
@@ -47,8 +47,8 @@ public final class RestartBench {
    * Runs the measurement.
    *
    * @return the figures by name: keys, valueBytes, diskBytesPerKey (after the compaction),
-   *     restartMillis (process start to PONG), loadMillis (the server's own count of its
-   *     load), rdbBytesPerKey (Redis only)
+   *     restartMillis (process start to PONG), loadMillis (the server's own count of its load),
+   *     rdbBytesPerKey (Redis only)
    * @throws Exception if a server fails
    */
   public Map<String, Object> run() throws Exception {
@@ -76,8 +76,8 @@ public final class RestartBench {
         size = Long.parseLong((String) w.call("DBSIZE"));
       }
       if (size != keys) {
-        throw new IllegalStateException(target.implementation() + " came back with " + size
-            + " keys of " + keys);
+        throw new IllegalStateException(
+            target.implementation() + " came back with " + size + " keys of " + keys);
       }
       figures.put("restartMillis", again.readyMillis());
       figures.put("loadMillis", target.loadMillis(again));
@@ -101,8 +101,8 @@ public final class RestartBench {
         for (long i = start; i < end; i++) {
           random.nextBytes(value);
           byte[] key = ("key:" + i).getBytes(StandardCharsets.US_ASCII);
-          out.write(("*3\r\n$3\r\nSET\r\n$" + key.length + "\r\n").getBytes(
-              StandardCharsets.US_ASCII));
+          out.write(
+              ("*3\r\n$3\r\nSET\r\n$" + key.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
           out.write(key);
           out.write(("\r\n$" + value.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
           out.write(value);
@@ -113,8 +113,8 @@ public final class RestartBench {
         for (long i = start; i < end; i++) {
           byte[] reply = in.readNBytes(ok.length);
           if (!java.util.Arrays.equals(ok, reply)) {
-            throw new IOException("unexpected reply while loading: "
-                + new String(reply, StandardCharsets.US_ASCII));
+            throw new IOException(
+                "unexpected reply while loading: " + new String(reply, StandardCharsets.US_ASCII));
           }
         }
       }
@@ -128,7 +128,8 @@ public final class RestartBench {
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
       while (true) {
         String info = (String) w.call("INFO", "persistence");
-        if (info.contains("aof_rewrite_in_progress:0") && info.contains("aof_rewrite_scheduled:0")
+        if (info.contains("aof_rewrite_in_progress:0")
+            && info.contains("aof_rewrite_scheduled:0")
             && !info.contains("aof_rewrite_in_progress:1")) {
           return;
         }
@@ -140,17 +141,20 @@ public final class RestartBench {
     }
   }
 
-  /** @return whether the file is Redis's RDB snapshot (not an AOF's RDB base) */
+  /** Returns whether the file is Redis's RDB snapshot (not an AOF's RDB base). */
   private static boolean snapshot(Path p) {
     return p.getFileName().toString().endsWith(".rdb")
         && !p.getParent().getFileName().toString().equals("appendonlydir");
   }
 
-  /** @return bytes of the server's files: RDB snapshots only, or everything else */
+  /** Returns bytes of the server's files: RDB snapshots only, or everything else. */
   private long directoryBytes(boolean rdb) throws IOException {
     try (Stream<Path> files = Files.walk(target.directory())) {
-      return files.filter(Files::isRegularFile).filter(p -> snapshot(p) == rdb)
-          .mapToLong(p -> p.toFile().length()).sum();
+      return files
+          .filter(Files::isRegularFile)
+          .filter(p -> snapshot(p) == rdb)
+          .mapToLong(p -> p.toFile().length())
+          .sum();
     }
   }
 }

@@ -10,8 +10,8 @@ import java.util.function.Consumer;
 
 /**
  * Server crash trials: start a server on a directory, check it against what its clients had
- * acknowledged before the last kill, let the clients write for a random time, kill it with
- * SIGKILL; repeat. The directory carries over, so each start recovers everything before it.
+ * acknowledged before the last kill, let the clients write for a random time, kill it with SIGKILL;
+ * repeat. The directory carries over, so each start recovers everything before it.
  *
  * <p>Not thread-safe; one run at a time.
  */
@@ -41,26 +41,37 @@ public final class ServerCrashTrials {
    * @param partial transactions found with some of their writes and not others
    * @param readyMillis each restart's time from process start to its first PONG, sorted
    */
-  public record Result(int trials, long respAcknowledged, long memcachedAcknowledged,
-      long respLost, long memcachedLost, long partial, List<Double> readyMillis) {
+  public record Result(
+      int trials,
+      long respAcknowledged,
+      long memcachedAcknowledged,
+      long respLost,
+      long memcachedLost,
+      long partial,
+      List<Double> readyMillis) {
 
-    /** @param q a quantile in [0, 1] @return that quantile of the restart times, ms */
+    /**
+     * @param q a quantile in [0, 1] @return that quantile of the restart times, ms
+     */
     public double readyQuantile(double q) {
-      return readyMillis.isEmpty() ? Double.NaN : readyMillis.get((int) Math.min(
-          readyMillis.size() - 1, Math.floor(q * readyMillis.size())));
+      return readyMillis.isEmpty()
+          ? Double.NaN
+          : readyMillis.get(
+              (int) Math.min(readyMillis.size() - 1, Math.floor(q * readyMillis.size())));
     }
   }
 
-  /** @return whether the server speaks memcached (its rows exist) */
+  /** Returns whether the server speaks memcached (its rows exist). */
   public boolean speaksMemcached() {
     return target.speaksMemcached();
   }
 
   /**
+   * Returns the findings.
+   *
    * @param trials how many kills
    * @param maxRunMillis the writers run a random time from 100 ms up to this before each kill
    * @param progress told after each trial
-   * @return the findings
    * @throws Exception if a server cannot be started or a client fails other than by the kill
    */
   public Result run(int trials, int maxRunMillis, Consumer<String> progress) throws Exception {
@@ -91,8 +102,13 @@ public final class ServerCrashTrials {
       } finally {
         server.kill();
       }
-      progress.accept(new ProgressCount("kills", trial + 1, trials, (respLost + mcLost)
-          + " lost, " + partial + " partial").encode());
+      progress.accept(
+          new ProgressCount(
+                  "kills",
+                  trial + 1,
+                  trials,
+                  (respLost + mcLost) + " lost, " + partial + " partial")
+              .encode());
     }
     Collections.sort(ready);
     return new Result(trials, respAcked, mcAcked, respLost, mcLost, partial, ready);

@@ -36,8 +36,11 @@ final class Wire implements AutoCloseable {
   void command(String... args) throws IOException {
     StringBuilder sb = new StringBuilder("*").append(args.length).append("\r\n");
     for (String a : args) {
-      sb.append('$').append(a.getBytes(StandardCharsets.UTF_8).length).append("\r\n")
-          .append(a).append("\r\n");
+      sb.append('$')
+          .append(a.getBytes(StandardCharsets.UTF_8).length)
+          .append("\r\n")
+          .append(a)
+          .append("\r\n");
     }
     out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
   }
@@ -51,7 +54,7 @@ final class Wire implements AutoCloseable {
     out.flush();
   }
 
-  /** @return one RESP command's reply, after sending and flushing it */
+  /** Returns one RESP command's reply, after sending and flushing it. */
   Object call(String... args) throws IOException {
     command(args);
     flush();
@@ -59,8 +62,9 @@ final class Wire implements AutoCloseable {
   }
 
   /**
-   * @return the next RESP reply: a String for simple strings, integers and bulk strings, null
-   *     for a null bulk string, a List for an array
+   * Returns the next RESP reply: a String for simple strings, integers and bulk strings, null for a
+   * null bulk string, a List for an array.
+   *
    * @throws IOException if the connection closes
    * @throws IllegalStateException if the reply is an error
    */
@@ -98,7 +102,7 @@ final class Wire implements AutoCloseable {
     }
   }
 
-  /** @return the next line, without its line end */
+  /** Returns the next line, without its line end. */
   String line() throws IOException {
     StringBuilder sb = new StringBuilder();
     int b;

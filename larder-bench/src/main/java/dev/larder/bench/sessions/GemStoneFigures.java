@@ -4,10 +4,11 @@ import dev.larder.bench.scenario.Row;
 import java.util.List;
 
 /**
- * The published GemStone/S figures of the GemStone sessions experiment for the same experiment (Seaside counter, about 250
- * objects or 50 KB committed per request, siege in benchmark mode), quoted so that the table
- * sets them beside ours. Not measured here: 2007 hardware (2.2 GHz Opteron), raw-partition
- * transaction logs, Apache in front; every row says which run of the published table it is.
+ * The published GemStone/S figures of the GemStone sessions experiment for the same experiment
+ * (Seaside counter, about 250 objects or 50 KB committed per request, siege in benchmark mode),
+ * quoted so that the table sets them beside ours. Not measured here: 2007 hardware (2.2 GHz
+ * Opteron), raw-partition transaction logs, Apache in front; every row says which run of the
+ * published table it is.
  */
 final class GemStoneFigures {
 
@@ -15,7 +16,7 @@ final class GemStoneFigures {
 
   private GemStoneFigures() {}
 
-  /** @return the published benchmark-mode runs, one row each */
+  /** Returns the published benchmark-mode runs, one row each. */
   static List<Row> rows() {
     return List.of(
         quoted(10, 91, 100, "run 12: 1 core, 1 gem, raw tranlog, 1G SPC"),
@@ -24,8 +25,7 @@ final class GemStoneFigures {
         quoted(10, 230, Double.NaN, "run 15: 4 cores, 5 gems, raw tranlog, 5G SPC"));
   }
 
-  private static Row quoted(int clients, double requestsPerSecond, double meanMillis,
-      String run) {
+  private static Row quoted(int clients, double requestsPerSecond, double meanMillis, String run) {
     return Row.of(NAME)
         .put("log", "on (tranlog)")
         .put("clients", clients)

@@ -51,9 +51,11 @@ final class RedisSessions implements SessionStore {
         jedis.watch(key);
         Map<byte[], byte[]> current = jedis.hgetAll(key);
         Map<Integer, SessionObject> objects = new HashMap<>();
-        current.forEach((field, bytes) -> objects.put(
-            Integer.parseInt(new String(field, StandardCharsets.US_ASCII)),
-            SessionObject.CODEC.decode(new ByteSource(bytes))));
+        current.forEach(
+            (field, bytes) ->
+                objects.put(
+                    Integer.parseInt(new String(field, StandardCharsets.US_ASCII)),
+                    SessionObject.CODEC.decode(new ByteSource(bytes))));
         Map<byte[], byte[]> next = new HashMap<>();
         long counter = 0;
         for (int slot = 0; slot < SessionObject.PER_SESSION; slot++) {
@@ -61,8 +63,7 @@ final class RedisSessions implements SessionStore {
           SessionObject touched = (object == null ? SessionObject.fresh(slot) : object).touched();
           ByteSink sink = new ByteSink();
           SessionObject.CODEC.encode(touched, sink);
-          next.put(Integer.toString(slot).getBytes(StandardCharsets.US_ASCII),
-              sink.toByteArray());
+          next.put(Integer.toString(slot).getBytes(StandardCharsets.US_ASCII), sink.toByteArray());
           counter = touched.count();
         }
         Transaction multi = jedis.multi();

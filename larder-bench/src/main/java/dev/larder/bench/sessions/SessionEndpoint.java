@@ -15,10 +15,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The GemStone sessions experiment's counter page over the JDK's HTTP server, on 127.0.0.1: {@code GET /counter} touches
- * one session (a random one of {@code sessions}, as the experiment's Seaside counter made a new
- * session per hit; or {@code ?session=N}) in one transaction of its {@link SessionStore} and
- * answers a small HTML page with the count once the commit is acknowledged.
+ * The GemStone sessions experiment's counter page over the JDK's HTTP server, on 127.0.0.1: {@code
+ * GET /counter} touches one session (a random one of {@code sessions}, as the experiment's Seaside
+ * counter made a new session per hit; or {@code ?session=N}) in one transaction of its {@link
+ * SessionStore} and answers a small HTML page with the count once the commit is acknowledged.
  *
  * <p>Requests run on a fixed pool of platform threads, enough for every concurrent client of the
  * bench, so that no request waits for a thread and the figures measure the store.
@@ -53,7 +53,7 @@ public final class SessionEndpoint implements AutoCloseable {
     server.start();
   }
 
-  /** @return the address of the counter page */
+  /** Returns the address of the counter page. */
   String url() {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/counter";
   }
@@ -65,8 +65,13 @@ public final class SessionEndpoint implements AutoCloseable {
       int status;
       try {
         long count = store.touch(session);
-        body = ("<html><body><h1>" + count + "</h1><a href=\"?session=" + session
-            + "\">++</a></body></html>\n").getBytes(StandardCharsets.UTF_8);
+        body =
+            ("<html><body><h1>"
+                    + count
+                    + "</h1><a href=\"?session="
+                    + session
+                    + "\">++</a></body></html>\n")
+                .getBytes(StandardCharsets.UTF_8);
         status = 200;
       } catch (RuntimeException e) {
         body = ("commit failed: " + e + "\n").getBytes(StandardCharsets.UTF_8);
@@ -107,31 +112,34 @@ public final class SessionEndpoint implements AutoCloseable {
 
   /**
    * Runs the endpoint until the process is stopped, for an external driver such as siege.
-   * Arguments: a store kind ({@code larder-always}, {@code larder-off},
-   * {@code larder-session-always}, {@code larder-session-off}, {@code redis-always},
-   * {@code redis-off}), then the port (default 8080), then the log directory (default: a new
-   * temporary directory).
+   * Arguments: a store kind ({@code larder-always}, {@code larder-off}, {@code
+   * larder-session-always}, {@code larder-session-off}, {@code redis-always}, {@code redis-off}),
+   * then the port (default 8080), then the log directory (default: a new temporary directory).
    *
    * @param args the arguments
    * @throws Exception if it cannot start
    */
   public static void main(String[] args) throws Exception {
     if (args.length < 1) {
-      System.err.println("usage: SessionEndpoint larder-always|larder-off|larder-session-always|"
-          + "larder-session-off|redis-always|redis-off [port] [directory]");
+      System.err.println(
+          "usage: SessionEndpoint larder-always|larder-off|larder-session-always|"
+              + "larder-session-off|redis-always|redis-off [port] [directory]");
       System.exit(2);
     }
     int port = args.length > 1 ? Integer.parseInt(args[1]) : 8080;
-    Path directory = args.length > 2 ? Path.of(args[2])
-        : Files.createTempDirectory("larder-sessions-");
+    Path directory =
+        args.length > 2 ? Path.of(args[2]) : Files.createTempDirectory("larder-sessions-");
     Stores.Opened opened = Stores.open(args[0], directory, 256);
     SessionEndpoint endpoint = new SessionEndpoint(opened.store(), 1000, 256, port);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      endpoint.close();
-      opened.close();
-    }));
-    System.out.println("serving " + endpoint.url() + " (" + args[0] + ", " + directory
-        + "); stop with Ctrl-C");
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  endpoint.close();
+                  opened.close();
+                }));
+    System.out.println(
+        "serving " + endpoint.url() + " (" + args[0] + ", " + directory + "); stop with Ctrl-C");
     Thread.currentThread().join();
   }
 }

@@ -4,9 +4,9 @@ import dev.larder.codec.Codec;
 import dev.larder.codec.Codecs;
 
 /**
- * One small object of a session, as the GemStone experiment's Seaside counter session holds about 250 of them:
- * a slot number, a counter every request increments, and about 190 characters of state, so that
- * a session is about 50 KB.
+ * One small object of a session, as the GemStone experiment's Seaside counter session holds about
+ * 250 of them: a slot number, a counter every request increments, and about 190 characters of
+ * state, so that a session is about 50 KB.
  *
  * @param slot the object's place in its session, 0-249
  * @param count how many requests have touched it
@@ -14,7 +14,10 @@ import dev.larder.codec.Codecs;
  */
 public record SessionObject(int slot, long count, String state) {
 
-  /** Objects per session (the GemStone sessions experiment: "about 250 objects or 50k bytes per request"). */
+  /**
+   * Objects per session (the GemStone sessions experiment: "about 250 objects or 50k bytes per
+   * request").
+   */
   public static final int PER_SESSION = 250;
 
   /** The codec both stores use, so that both hold the same bytes. */
@@ -23,14 +26,15 @@ public record SessionObject(int slot, long count, String state) {
   private static final String FILLER = "x".repeat(190);
 
   /**
+   * Returns the object a new session starts with in that slot.
+   *
    * @param slot a slot
-   * @return the object a new session starts with in that slot
    */
   public static SessionObject fresh(int slot) {
     return new SessionObject(slot, 0, FILLER);
   }
 
-  /** @return this object after one more request */
+  /** Returns this object after one more request. */
   public SessionObject touched() {
     return new SessionObject(slot, count + 1, state);
   }

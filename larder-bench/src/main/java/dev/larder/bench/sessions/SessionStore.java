@@ -7,16 +7,16 @@ package dev.larder.bench.sessions;
 interface SessionStore extends AutoCloseable {
 
   /**
-   * In one transaction: reads every object of the session (a new session if absent), replaces
-   * each with its {@link SessionObject#touched() touched} copy, and commits, returning once the
-   * store acknowledges the commit (durably when its log is on).
+   * In one transaction: reads every object of the session (a new session if absent), replaces each
+   * with its {@link SessionObject#touched() touched} copy, and commits, returning once the store
+   * acknowledges the commit (durably when its log is on).
    *
    * @param session the session's number
    * @return the session's counter after this request
    */
   long touch(long session);
 
-  /** @return commits that conflicted with a concurrent request and were retried */
+  /** Returns commits that conflicted with a concurrent request and were retried. */
   long retries();
 
   @Override

@@ -21,15 +21,15 @@ import java.util.concurrent.Future;
 import java.util.stream.Stream;
 
 /**
- * The GemStone sessions experiment: an HTTP counter page where each request begins a transaction, reads
- * and replaces a session of 250 small objects (about 50 KB) and commits before answering, driven
- * as {@code siege -b -c N} drives it, for 1, 10 and 100 clients; Larder with its log under
- * {@code always} and without a log, with an entry per session object (250 writes per commit, as
- * the published GemStone run committed 250 objects) and with the session as one entry, Redis with {@code appendfsync always} and without
- * persistence (the same endpoint, sessions as hashes, WATCH/MULTI/EXEC), beside the published
- * GemStone/S figures (quoted, not measured), and Larder's server with {@code --dir} and
- * {@code appendfsync always} through Redis's client and the same WATCH/MULTI/EXEC requests as
- * Redis ("Larder server").
+ * The GemStone sessions experiment: an HTTP counter page where each request begins a transaction,
+ * reads and replaces a session of 250 small objects (about 50 KB) and commits before answering,
+ * driven as {@code siege -b -c N} drives it, for 1, 10 and 100 clients; Larder with its log under
+ * {@code always} and without a log, with an entry per session object (250 writes per commit, as the
+ * published GemStone run committed 250 objects) and with the session as one entry, Redis with
+ * {@code appendfsync always} and without persistence (the same endpoint, sessions as hashes,
+ * WATCH/MULTI/EXEC), beside the published GemStone/S figures (quoted, not measured), and Larder's
+ * server with {@code --dir} and {@code appendfsync always} through Redis's client and the same
+ * WATCH/MULTI/EXEC requests as Redis ("Larder server").
  *
  * <p>A quick run leaves out the one-entry-per-session layout unless {@code --only} names it.
  *
@@ -39,23 +39,42 @@ import java.util.stream.Stream;
  */
 public final class SessionsScenario implements Scenario {
 
-  private static final Parameter.WholeNumbers CLIENTS = new Parameter.WholeNumbers("clients", 1,
-      1000, List.of(1L, 10L, 100L), List.of(1L, 10L, 100L));
+  private static final Parameter.WholeNumbers CLIENTS =
+      new Parameter.WholeNumbers(
+          "clients", 1, 1000, List.of(1L, 10L, 100L), List.of(1L, 10L, 100L));
   private static final Parameter.Decimal SECONDS =
       new Parameter.Decimal("seconds", 0.1, 86_400, 10, 1);
   private static final Parameter.WholeNumber SESSIONS =
       new Parameter.WholeNumber("sessions", 1, 1_000_000, 1000, 50);
 
   /** Trial name to {@link Stores} kind. */
-  private static final Map<String, String> STORES = Map.of(
-      "Larder", "larder-always", "Larder log off", "larder-off",
-      "Larder 1 entry/session", "larder-session-always",
-      "Larder 1 entry/session log off", "larder-session-off",
-      "Redis", "redis-always", "Redis log off", "redis-off",
-      "Larder server", "larder-server-always");
-  private static final List<String> ORDER = List.of("Larder", "Larder log off",
-      "Larder 1 entry/session", "Larder 1 entry/session log off", "Larder server", "Redis",
-      "Redis log off", GemStoneFigures.NAME);
+  private static final Map<String, String> STORES =
+      Map.of(
+          "Larder",
+          "larder-always",
+          "Larder log off",
+          "larder-off",
+          "Larder 1 entry/session",
+          "larder-session-always",
+          "Larder 1 entry/session log off",
+          "larder-session-off",
+          "Redis",
+          "redis-always",
+          "Redis log off",
+          "redis-off",
+          "Larder server",
+          "larder-server-always");
+
+  private static final List<String> ORDER =
+      List.of(
+          "Larder",
+          "Larder log off",
+          "Larder 1 entry/session",
+          "Larder 1 entry/session log off",
+          "Larder server",
+          "Redis",
+          "Redis log off",
+          GemStoneFigures.NAME);
 
   @Override
   public String name() {
@@ -79,8 +98,10 @@ public final class SessionsScenario implements Scenario {
     for (String name : ORDER) {
       // A quick run leaves out the one-entry-per-session layout unless --only names it, so that
       // it stays well under a minute (five trials, each a JVM start).
-      boolean quickSkips = options.quick() && options.implementations().isEmpty()
-          && name.contains("1 entry/session");
+      boolean quickSkips =
+          options.quick()
+              && options.implementations().isEmpty()
+              && name.contains("1 entry/session");
       if (options.includes(name) && !quickSkips) {
         trials.add(Trial.of(name));
       }
@@ -122,19 +143,25 @@ public final class SessionsScenario implements Scenario {
       for (long n : clients) {
         long retriesBefore = opened.store().retries();
         SiegeDriver.Result r = siege.run((int) n, seconds);
-        rows.add(Row.of(trial.implementation())
-            .put("log", kind.endsWith("always") ? "on (always)" : "off")
-            .put("clients", n)
-            .put("requestsPerSecond", r.requestsPerSecond())
-            .put("meanResponseMillis", r.meanResponseMillis())
-            .put("concurrency", r.concurrency())
-            .put("longestMillis", r.longestMillis())
-            .put("transactions", r.transactions())
-            .put("failed", r.failed())
-            .put("retries", opened.store().retries() - retriesBefore)
-            .put("source", "measured, built-in siege -b -c " + n));
-        context.progress(trial.implementation() + " -c " + n + ": "
-            + Math.round(r.requestsPerSecond()) + " requests/s");
+        rows.add(
+            Row.of(trial.implementation())
+                .put("log", kind.endsWith("always") ? "on (always)" : "off")
+                .put("clients", n)
+                .put("requestsPerSecond", r.requestsPerSecond())
+                .put("meanResponseMillis", r.meanResponseMillis())
+                .put("concurrency", r.concurrency())
+                .put("longestMillis", r.longestMillis())
+                .put("transactions", r.transactions())
+                .put("failed", r.failed())
+                .put("retries", opened.store().retries() - retriesBefore)
+                .put("source", "measured, built-in siege -b -c " + n));
+        context.progress(
+            trial.implementation()
+                + " -c "
+                + n
+                + ": "
+                + Math.round(r.requestsPerSecond())
+                + " requests/s");
       }
       return rows;
     } finally {
@@ -149,12 +176,14 @@ public final class SessionsScenario implements Scenario {
       List<Future<?>> done = new ArrayList<>();
       for (int t = 0; t < 16; t++) {
         int first = t;
-        done.add(pool.submit(() -> {
-          for (long s = first; s < sessions; s += 16) {
-            store.touch(s);
-          }
-          return null;
-        }));
+        done.add(
+            pool.submit(
+                () -> {
+                  for (long s = first; s < sessions; s += 16) {
+                    store.touch(s);
+                  }
+                  return null;
+                }));
       }
       for (Future<?> f : done) {
         f.get();
@@ -186,8 +215,15 @@ public final class SessionsScenario implements Scenario {
             new Column("failed", "failed"),
             new Column("retries", "conflicts retried"),
             new Column("source", "source")),
-        List.of(new ChartSpec("", "Session requests per second, log on (each commits 50 KB)",
-            "clients", "implementation", "requestsPerSecond", "requests per second", false,
-            Map.of("log", "on (always)"))));
+        List.of(
+            new ChartSpec(
+                "",
+                "Session requests per second, log on (each commits 50 KB)",
+                "clients",
+                "implementation",
+                "requestsPerSecond",
+                "requests per second",
+                false,
+                Map.of("log", "on (always)"))));
   }
 }

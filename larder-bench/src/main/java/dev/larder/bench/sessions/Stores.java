@@ -32,14 +32,14 @@ final class Stores {
   }
 
   /**
-   * @param kind {@code larder-always}, {@code larder-off} (an entry per object),
-   *     {@code larder-session-always}, {@code larder-session-off} (an entry per session),
-   *     {@code larder-server-always} (Larder's server with {@code --dir} and {@code appendfsync
-   *     always}, through the same Redis client as Redis), {@code redis-always} or
-   *     {@code redis-off}
+   * Returns the open store.
+   *
+   * @param kind {@code larder-always}, {@code larder-off} (an entry per object), {@code
+   *     larder-session-always}, {@code larder-session-off} (an entry per session), {@code
+   *     larder-server-always} (Larder's server with {@code --dir} and {@code appendfsync always},
+   *     through the same Redis client as Redis), {@code redis-always} or {@code redis-off}
    * @param directory a directory for the log or the append-only file
    * @param connections the most concurrent requests
-   * @return the open store
    * @throws Exception if it cannot be opened
    */
   static Opened open(String kind, Path directory, int connections) throws Exception {
@@ -49,10 +49,24 @@ final class Stores {
       case "larder-session-always" -> new Opened(new LarderSessions(directory, true), null);
       case "larder-session-off" -> new Opened(new LarderSessions(null, true), null);
       case "larder-server-always" -> {
-        LarderServer server = LarderServer.start(ServerConfig.of(Map.of("resp-port", "0",
-            "memcache-port", "-1", "http-port", "-1", "dir",
-            Files.createDirectories(directory.resolve("server")).toString(), "appendfsync",
-            "always", "maxmemory", "1gb", "idle-timeout-seconds", "0")));
+        LarderServer server =
+            LarderServer.start(
+                ServerConfig.of(
+                    Map.of(
+                        "resp-port",
+                        "0",
+                        "memcache-port",
+                        "-1",
+                        "http-port",
+                        "-1",
+                        "dir",
+                        Files.createDirectories(directory.resolve("server")).toString(),
+                        "appendfsync",
+                        "always",
+                        "maxmemory",
+                        "1gb",
+                        "idle-timeout-seconds",
+                        "0")));
         yield new Opened(new RedisSessions(server.respPort(), connections), server);
       }
       case "redis-always", "redis-off" -> {
@@ -63,9 +77,12 @@ final class Stores {
         RedisServer server = RedisServer.start(directory, kind.equals("redis-always"));
         yield new Opened(new RedisSessions(server.port(), connections), server);
       }
-      default -> throw new IllegalArgumentException("unknown session store " + kind
-          + " (larder-always, larder-off, larder-session-always, larder-session-off,"
-          + " larder-server-always, redis-always, redis-off)");
+      default ->
+          throw new IllegalArgumentException(
+              "unknown session store "
+                  + kind
+                  + " (larder-always, larder-off, larder-session-always, larder-session-off,"
+                  + " larder-server-always, redis-always, redis-off)");
     };
   }
 }

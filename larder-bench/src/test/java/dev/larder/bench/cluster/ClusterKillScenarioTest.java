@@ -13,8 +13,10 @@ import org.junit.jupiter.api.Test;
 class ClusterKillScenarioTest {
 
   private static List<String> planned(Set<String> only) {
-    return new ClusterKillScenario().plan(new RunOptions(true, Map.of("kills", "2"), only))
-        .stream().map(Trial::implementation).toList();
+    return new ClusterKillScenario()
+        .plan(new RunOptions(true, Map.of("kills", "2"), only)).stream()
+            .map(Trial::implementation)
+            .toList();
   }
 
   @Test

@@ -8,20 +8,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The short server kill trial CI runs (bounded at 2 minutes): 3 clustered server JVMs under
- * Redis clients' writes, quorum partition handling; one SIGKILL and one member cut off and
- * healed lose no acknowledged write, and the cut-off member refuses writes. (The same trial
- * under allow-all reports the cut-off member's acknowledged writes as lost:
- * {@code ./larder bench server-cluster-kill --quick -P handling=allow-all -P kills=0
- * -P partitions=1}.)
+ * The short server kill trial CI runs (bounded at 2 minutes): 3 clustered server JVMs under Redis
+ * clients' writes, quorum partition handling; one SIGKILL and one member cut off and healed lose no
+ * acknowledged write, and the cut-off member refuses writes. (The same trial under allow-all
+ * reports the cut-off member's acknowledged writes as lost: {@code ./larder bench
+ * server-cluster-kill --quick -P handling=allow-all -P kills=0 -P partitions=1}.)
  */
 class ServerClusterKillTrialTest {
 
   @Test
   @Timeout(value = 120, unit = TimeUnit.SECONDS)
   void quorumLosesNoAcknowledgedWrite() throws Exception {
-    ServerClusterKillTrial.Result r = new ServerClusterKillTrial("replicated", "quorum", 3, 1,
-        1, 300, 2000, line -> { }).run();
+    ServerClusterKillTrial.Result r =
+        new ServerClusterKillTrial("replicated", "quorum", 3, 1, 1, 300, 2000, line -> {}).run();
     assertEquals(1, r.kills());
     assertEquals(1, r.partitions());
     assertTrue(r.acknowledged() > 0, "the writers wrote: " + r);

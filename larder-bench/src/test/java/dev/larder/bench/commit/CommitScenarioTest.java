@@ -31,9 +31,14 @@ class CommitScenarioTest {
   }
 
   private static Row stretch(double commitsPerSecond, double cpu) {
-    return Row.of("Larder always").put("threads", 64).put("valueBytes", 51200)
-        .put("commitsPerSecond", commitsPerSecond).put("p50Micros", 1.0).put("p99Micros", 2.0)
-        .put("commitsPerForce", Double.NaN).put("megabytesPerSecond", commitsPerSecond / 10)
+    return Row.of("Larder always")
+        .put("threads", 64)
+        .put("valueBytes", 51200)
+        .put("commitsPerSecond", commitsPerSecond)
+        .put("p50Micros", 1.0)
+        .put("p99Micros", 2.0)
+        .put("commitsPerForce", Double.NaN)
+        .put("megabytesPerSecond", commitsPerSecond / 10)
         .put("cpuMicrosPerCommit", cpu);
   }
 }

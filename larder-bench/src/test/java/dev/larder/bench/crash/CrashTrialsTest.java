@@ -17,8 +17,8 @@ class CrashTrialsTest {
 
   @Test
   void noAcknowledgedCommitIsLostAndNoneIsPartialAfterSigkill() throws Exception {
-    CrashTrials.Result r = new CrashTrials(dir, FsyncPolicy.always(), 4, 22)
-        .run(20, 400, line -> { });
+    CrashTrials.Result r =
+        new CrashTrials(dir, FsyncPolicy.always(), 4, 22).run(20, 400, line -> {});
     assertEquals(0, r.childFailures().size(), r.childFailures().toString());
     assertTrue(r.acknowledged() > 20, "children committed too little: " + r);
     assertEquals(0, r.lost(), r.toString());

@@ -28,9 +28,11 @@ class BenchRunnerTest {
   void runsATrialInAFreshJvmAndWritesEveryOutput(@TempDir Path dir) throws Exception {
     ByteArrayOutputStream table = new ByteArrayOutputStream();
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
-    BenchRunner runner = new BenchRunner(dir,
-        new PrintStream(table, true, StandardCharsets.UTF_8),
-        new PrintStream(progress, true, StandardCharsets.UTF_8));
+    BenchRunner runner =
+        new BenchRunner(
+            dir,
+            new PrintStream(table, true, StandardCharsets.UTF_8),
+            new PrintStream(progress, true, StandardCharsets.UTF_8));
     RunOptions options = new RunOptions(true, Map.of("caches", "3"), Set.of("ConcurrentHashMap"));
 
     List<Row> rows = runner.run(new StartupScenario(), options);

@@ -79,8 +79,11 @@ class InputCheckTest {
 
   private static String verify(Scenario scenario, boolean expected) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    boolean ok = InputCheck.verify(List.of(scenario), RunOptions.defaults(),
-        new PrintStream(out, true, StandardCharsets.UTF_8));
+    boolean ok =
+        InputCheck.verify(
+            List.of(scenario),
+            RunOptions.defaults(),
+            new PrintStream(out, true, StandardCharsets.UTF_8));
     String report = out.toString(StandardCharsets.UTF_8);
     assertEquals(expected, ok, report);
     return report;
@@ -100,10 +103,12 @@ class InputCheckTest {
     Path good = gzipped("good.gz", "1\n2\n3\n");
     Path plain = Files.writeString(dir.resolve("plain"), "1\n2\n3\n");
     Path changed = gzipped("changed.gz", "1\n2\n4\n");
-    assertTrue(verify(new Reading(List.of(new Input(good, "o", SHA), new Input(plain, "o", SHA))),
-        true).contains("2 of 2 input files found with their content"));
+    assertTrue(
+        verify(new Reading(List.of(new Input(good, "o", SHA), new Input(plain, "o", SHA))), true)
+            .contains("2 of 2 input files found with their content"));
     Scenario bad = new Reading(List.of(new Input(good, "o", SHA), new Input(changed, "o", SHA)));
-    assertTrue(InputCheck.missing(List.of(bad), RunOptions.defaults()).isEmpty(),
+    assertTrue(
+        InputCheck.missing(List.of(bad), RunOptions.defaults()).isEmpty(),
         "present files are not missing; only verify reads their content");
     String report = verify(bad, false);
     assertTrue(report.contains("1 of 2 input files found"), report);

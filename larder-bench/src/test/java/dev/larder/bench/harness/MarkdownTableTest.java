@@ -10,34 +10,47 @@ import org.junit.jupiter.api.Test;
 
 class MarkdownTableTest {
 
-  private static final Presentation PRESENTATION = new Presentation(
-      List.of(Column.of("implementation"), new Column("opsPerSecond", "ops/s"),
-          new Column("hitRatio", "hit ratio")),
-      List.of());
+  private static final Presentation PRESENTATION =
+      new Presentation(
+          List.of(
+              Column.of("implementation"),
+              new Column("opsPerSecond", "ops/s"),
+              new Column("hitRatio", "hit ratio")),
+          List.of());
 
   @Test
   void rightAlignsNumbersAndFormatsThem() {
-    String table = MarkdownTable.render(PRESENTATION, List.of(
-        Row.of("Larder").put("opsPerSecond", 1234567.8).put("hitRatio", 0.81234),
-        Row.of("Caffeine").put("opsPerSecond", 42L)));
-    assertEquals("""
+    String table =
+        MarkdownTable.render(
+            PRESENTATION,
+            List.of(
+                Row.of("Larder").put("opsPerSecond", 1234567.8).put("hitRatio", 0.81234),
+                Row.of("Caffeine").put("opsPerSecond", 42L)));
+    assertEquals(
+        """
         | implementation | ops/s | hit ratio |
         |---|---:|---:|
         | Larder | 1,234,568 | 0.812 |
         | Caffeine | 42 |  |
-        """, table);
+        """,
+        table);
   }
 
   @Test
   void addsANotesColumnForRowsThatDidNotRun() {
-    String table = MarkdownTable.render(PRESENTATION, List.of(
-        Row.of("OHC").put("opsPerSecond", 10L),
-        Row.unavailable("ChronicleMap", "no eviction | none")));
-    assertEquals("""
+    String table =
+        MarkdownTable.render(
+            PRESENTATION,
+            List.of(
+                Row.of("OHC").put("opsPerSecond", 10L),
+                Row.unavailable("ChronicleMap", "no eviction | none")));
+    assertEquals(
+        """
         | implementation | ops/s | hit ratio | notes |
         |---|---:|---|---|
         | OHC | 10 |  |  |
         | ChronicleMap |  |  | unavailable: no eviction \\| none |
-        """, table);
+        """,
+        table);
   }
 }

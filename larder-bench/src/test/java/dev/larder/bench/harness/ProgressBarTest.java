@@ -33,8 +33,9 @@ class ProgressBarTest {
   void plainLinesCarryCountRateAndTimeLeftAndAreThrottled() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     Clock clock = new Clock();
-    ProgressBar bar = new ProgressBar(new PrintStream(bytes, true, StandardCharsets.UTF_8),
-        false, () -> clock.nanos);
+    ProgressBar bar =
+        new ProgressBar(
+            new PrintStream(bytes, true, StandardCharsets.UTF_8), false, () -> clock.nanos);
     ProgressBar.Task task = bar.start("crash always kills", 40);
     assertEquals("", bytes.toString(StandardCharsets.UTF_8), "starting prints nothing");
 
@@ -51,12 +52,14 @@ class ProgressBarTest {
     task.update(40, "1 lost"); // complete: always printed
     bar.close();
 
-    assertEquals(List.of(
-        "crash always kills: 12/40 (30%), 24.0/min, 1:10 left, 0 lost",
-        "a message line",
-        "crash always kills: 16/40 (40%), 24.0/min, 1:00 left, 0 lost",
-        "crash always kills: 40/40 (100%), 10.5/min, done in 3:48, 1 lost",
-        ""), lines(bytes));
+    assertEquals(
+        List.of(
+            "crash always kills: 12/40 (30%), 24.0/min, 1:10 left, 0 lost",
+            "a message line",
+            "crash always kills: 16/40 (40%), 24.0/min, 1:00 left, 0 lost",
+            "crash always kills: 40/40 (100%), 10.5/min, done in 3:48, 1 lost",
+            ""),
+        lines(bytes));
     assertFalse(bytes.toString(StandardCharsets.UTF_8).contains("\r"), "no terminal controls");
   }
 
@@ -64,8 +67,9 @@ class ProgressBarTest {
   void plainLinesOfSeveralTasksAndUnknowns() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     Clock clock = new Clock();
-    ProgressBar bar = new ProgressBar(new PrintStream(bytes, true, StandardCharsets.UTF_8),
-        false, () -> clock.nanos);
+    ProgressBar bar =
+        new ProgressBar(
+            new PrintStream(bytes, true, StandardCharsets.UTF_8), false, () -> clock.nanos);
     ProgressBar.Task all = bar.start("crash trials", 3);
     ProgressBar.Task loading = bar.start("loading", 1_000_000);
     all.update(1); // not shown: another task is
@@ -75,26 +79,29 @@ class ProgressBarTest {
     bar.show(all);
     clock.advanceSeconds(10);
     all.update(2);
-    assertEquals(List.of(
-        "loading: 0/1000000 (0%), ?/s, ? left",
-        "loading: 500000/1000000 (50%), 69.44/s, 2:00:00 left",
-        "crash trials: 2/3 (66%), 1.0/h, 1:00:05 left",
-        ""), lines(bytes));
+    assertEquals(
+        List.of(
+            "loading: 0/1000000 (0%), ?/s, ? left",
+            "loading: 500000/1000000 (50%), 69.44/s, 2:00:00 left",
+            "crash trials: 2/3 (66%), 1.0/h, 1:00:05 left",
+            ""),
+        lines(bytes));
     assertThrows(IllegalArgumentException.class, () -> bar.start("nothing", 0));
 
     // A task that began before its first count: the rate counts from its beginning.
     ProgressBar.Task kills = bar.start("kills", 10, clock.nanos - 20_000_000_000L);
     kills.update(1, "0 lost");
-    assertEquals("kills: 1/10 (10%), 3.0/min, 3:00 left, 0 lost",
-        lines(bytes).get(lines(bytes).size() - 2));
+    assertEquals(
+        "kills: 1/10 (10%), 3.0/min, 3:00 left, 0 lost", lines(bytes).get(lines(bytes).size() - 2));
   }
 
   @Test
   void onATerminalOneLineIsRedrawnBelowTheMessages() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     Clock clock = new Clock();
-    ProgressBar bar = new ProgressBar(new PrintStream(bytes, true, StandardCharsets.UTF_8),
-        true, () -> clock.nanos);
+    ProgressBar bar =
+        new ProgressBar(
+            new PrintStream(bytes, true, StandardCharsets.UTF_8), true, () -> clock.nanos);
     ProgressBar.Task task = bar.start("kills", 4);
     clock.advanceSeconds(2);
     task.update(1);
@@ -107,13 +114,24 @@ class ProgressBarTest {
     bar.message("after"); // no bar after close
     String out = bytes.toString(StandardCharsets.UTF_8);
     String erase = "\033[K";
-    assertEquals("\rkills [........................] 0/4  0%  ?/s  ? left" + erase
-        + "\rkills [######..................] 1/4  25%  30.0/min  0:06 left" + erase
-        + "\r" + erase + "between\n"
-        + "\rkills [######..................] 1/4  25%  30.0/min  0:06 left" + erase
-        + "\rkills [########################] 4/4  100%  1.00/s  done in 0:04" + erase
-        + "\rkills [########################] 4/4  100%  1.00/s  done in 0:04" + erase
-        + "\r" + erase + "after\n", out);
+    assertEquals(
+        "\rkills [........................] 0/4  0%  ?/s  ? left"
+            + erase
+            + "\rkills [######..................] 1/4  25%  30.0/min  0:06 left"
+            + erase
+            + "\r"
+            + erase
+            + "between\n"
+            + "\rkills [######..................] 1/4  25%  30.0/min  0:06 left"
+            + erase
+            + "\rkills [########################] 4/4  100%  1.00/s  done in 0:04"
+            + erase
+            + "\rkills [########################] 4/4  100%  1.00/s  done in 0:04"
+            + erase
+            + "\r"
+            + erase
+            + "after\n",
+        out);
   }
 
   @Test

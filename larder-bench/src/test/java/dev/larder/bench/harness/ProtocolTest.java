@@ -51,8 +51,8 @@ class ProtocolTest {
 
   @Test
   void describeNamesTheRootCause() {
-    String text = TrialMain.describe(
-        new IllegalStateException("outer", new IOException("disk gone")));
+    String text =
+        TrialMain.describe(new IllegalStateException("outer", new IOException("disk gone")));
     assertTrue(text.contains("IllegalStateException: outer"), text);
     assertTrue(text.contains("IOException: disk gone"), text);
   }
@@ -61,8 +61,15 @@ class ProtocolTest {
   void flagsAreTheSameForEveryTrialAndStateTheMeasurementSetup() {
     var scenario = new dev.larder.bench.scenarios.StartupScenario();
     List<String> flags = JvmFlags.forScenario(scenario, RunOptions.defaults());
-    assertTrue(flags.containsAll(List.of("-XX:+UseG1GC", "-Xms1g", "-Xmx1g",
-        "-XX:+AlwaysPreTouch", "-XX:MarkSweepDeadRatio=0")), flags.toString());
+    assertTrue(
+        flags.containsAll(
+            List.of(
+                "-XX:+UseG1GC",
+                "-Xms1g",
+                "-Xmx1g",
+                "-XX:+AlwaysPreTouch",
+                "-XX:MarkSweepDeadRatio=0")),
+        flags.toString());
     assertEquals(flags, JvmFlags.forScenario(scenario, RunOptions.defaults()));
   }
 }

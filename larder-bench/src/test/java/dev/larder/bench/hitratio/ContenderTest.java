@@ -70,11 +70,13 @@ class ContenderTest {
         distinctBytes += sizes[i];
       }
     }
-    Outcome outcome = new LarderContender().replay(new Trace("t", keys, sizes),
-        Bound.ofBytes(1 << 20), 0);
+    Outcome outcome =
+        new LarderContender().replay(new Trace("t", keys, sizes), Bound.ofBytes(1 << 20), 0);
     assertEquals(n, outcome.hits());
     assertEquals(distinctBytes, outcome.heldBytes());
-    assertEquals(-1, new LarderContender().replay(trace(1, 2, 1), Bound.entries(2), 0)
-        .heldBytes(), "entry bounds do not report it");
+    assertEquals(
+        -1,
+        new LarderContender().replay(trace(1, 2, 1), Bound.entries(2), 0).heldBytes(),
+        "entry bounds do not report it");
   }
 }

@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 
 class HitRatioReportTest {
 
-  private static void cell(List<HitRatioRow> rows, String size, double lru, double caffeine,
-      double larder) {
+  private static void cell(
+      List<HitRatioRow> rows, String size, double lru, double caffeine, double larder) {
     rows.add(new HitRatioRow("t", size, "LRU", lru, lru, false));
     rows.add(new HitRatioRow("t", size, "Caffeine", caffeine, caffeine, false));
     rows.add(new HitRatioRow("t", size, "Larder", larder, larder, false));
@@ -23,7 +23,8 @@ class HitRatioReportTest {
     cell(rows, "3", 0.20, 0.10, 0.30); // +10.00 points
     String table = new HitRatioReport(rows).markdown("Larder", "LRU", "Caffeine");
     assertTrue(table.contains("| t | 2 | 30.00 | 60.00 | 58.00 | -2.00 |"), table);
-    assertTrue(table.contains("**33.33** | **36.67** | **45.87** | min -2.00; 1 of 3 below -0.50 |"),
+    assertTrue(
+        table.contains("**33.33** | **36.67** | **45.87** | min -2.00; 1 of 3 below -0.50 |"),
         table);
   }
 }

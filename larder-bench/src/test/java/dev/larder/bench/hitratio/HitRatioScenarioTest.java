@@ -47,8 +47,8 @@ class HitRatioScenarioTest {
       TraceSpec spec = HitRatioScenario.traceOf(custom(file.toString(), "LIRS", "2, 3"));
       assertEquals("zigzag", spec.name());
       assertArrayEquals(new long[] {2, 3}, spec.sizes());
-      assertArrayEquals(new long[] {3, 1, 3, 2}, spec.read(Path.of("unused")).keys(),
-          file.toString());
+      assertArrayEquals(
+          new long[] {3, 1, 3, 2}, spec.read(Path.of("unused")).keys(), file.toString());
     }
   }
 
@@ -59,8 +59,8 @@ class HitRatioScenarioTest {
     assertTrue(Files.isRegularFile(root.resolve("larder")), root.toString());
     TraceSpec spec = HitRatioScenario.traceOf(custom("held/zigzag.trace.gz", "lirs", "100"));
     assertEquals(root.resolve("held/zigzag.trace.gz").toString(), spec.file());
-    assertEquals(root.resolve("elsewhere"),
-        HitRatioScenario.tracesFolder(Map.of("traces", "elsewhere")));
+    assertEquals(
+        root.resolve("elsewhere"), HitRatioScenario.tracesFolder(Map.of("traces", "elsewhere")));
     String previous = System.getProperty(RepositoryRoot.PROPERTY);
     System.setProperty(RepositoryRoot.PROPERTY, folder.toString());
     try {
@@ -88,25 +88,29 @@ class HitRatioScenarioTest {
     for (Trial trial : scenario.plan(RunOptions.defaults())) {
       assertEquals(shipped.toString(), trial.param("traces"));
     }
-    Trial custom = scenario.plan(new RunOptions(true,
-        Map.of("file", "t.trace", "format", "lirs", "sizes", "2"), Set.of())).getFirst();
+    Trial custom =
+        scenario
+            .plan(
+                new RunOptions(
+                    true, Map.of("file", "t.trace", "format", "lirs", "sizes", "2"), Set.of()))
+            .getFirst();
     assertEquals(RepositoryRoot.get().resolve("t.trace").toString(), custom.param("file"));
   }
 
   @Test
   void anUnknownTraceNameFailsWhenPlanningAndListsTheKnownOnes() {
     RunOptions options = new RunOptions(false, Map.of("only", "cpp,nosuch"), Set.of());
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new HitRatioScenario().plan(options));
-    assertTrue(e.getMessage().contains("nosuch") && e.getMessage().contains("backf"),
-        e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> new HitRatioScenario().plan(options));
+    assertTrue(
+        e.getMessage().contains("nosuch") && e.getMessage().contains("backf"), e.getMessage());
   }
 
   @Test
   void aMissingTracesFolderIsNamedWithTheParameterThatMovesIt() {
     Path missing = folder.resolve("no-such-folder");
-    NoSuchFileException e = assertThrows(NoSuchFileException.class,
-        () -> TraceCatalog.named("backf").read(missing));
+    NoSuchFileException e =
+        assertThrows(NoSuchFileException.class, () -> TraceCatalog.named("backf").read(missing));
     assertEquals(missing.toString(), e.getFile());
     assertTrue(e.getMessage().contains("-P traces=DIR"), e.getMessage());
     assertTrue(e.getMessage().contains("data/traces"), e.getMessage());
@@ -124,17 +128,23 @@ class HitRatioScenarioTest {
   @Test
   void catalogueTracesAreFoundByName() {
     assertEquals("backf", HitRatioScenario.traceOf(Map.of("trace", "BACKF")).name());
-    assertThrows(IllegalArgumentException.class,
-        () -> HitRatioScenario.traceOf(Map.of("trace", "nosuch")));
+    assertThrows(
+        IllegalArgumentException.class, () -> HitRatioScenario.traceOf(Map.of("trace", "nosuch")));
   }
 
   @Test
   void malformedCustomTraceParametersAreRejected() {
     String[][] bad = {
-        {"", "lirs", "100"}, {"f", "nosuch", "100"}, {"f", "lirs", ""}, {"f", "lirs", "0"},
-        {"f", "lirs", "100,x"}, {"f", "lirs", "-5"}};
+      {"", "lirs", "100"},
+      {"f", "nosuch", "100"},
+      {"f", "lirs", ""},
+      {"f", "lirs", "0"},
+      {"f", "lirs", "100,x"},
+      {"f", "lirs", "-5"}
+    };
     for (String[] params : bad) {
-      assertThrows(IllegalArgumentException.class,
+      assertThrows(
+          IllegalArgumentException.class,
           () -> HitRatioScenario.traceOf(custom(params[0], params[1], params[2])),
           String.join(" ", params));
     }

@@ -50,7 +50,8 @@ class TraceFormatTest {
     DataOutputStream out = new DataOutputStream(bytes);
     out.writeLong(-5);
     out.writeLong(1L << 40);
-    assertArrayEquals(new long[] {-5, 1L << 40}, read(TraceFormat.INT64, bytes.toByteArray()).keys());
+    assertArrayEquals(
+        new long[] {-5, 1L << 40}, read(TraceFormat.INT64, bytes.toByteArray()).keys());
   }
 
   @Test

@@ -3,8 +3,8 @@ package dev.larder.bench.jmh;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.larder.bench.scenario.RunOptions;
 import dev.larder.bench.scenario.Row;
+import dev.larder.bench.scenario.RunOptions;
 import dev.larder.bench.scenario.Scenarios;
 import dev.larder.bench.scenario.Trial;
 import java.util.List;
@@ -22,12 +22,16 @@ class GetPutScenarioTest {
   @Test
   void isRegisteredAndPlansOneTrialPerImplementation() {
     assertTrue(Scenarios.names().contains("getput"));
-    assertEquals(List.of("Larder-offheap", "Larder-heap", "Caffeine", "ConcurrentHashMap"),
+    assertEquals(
+        List.of("Larder-offheap", "Larder-heap", "Caffeine", "ConcurrentHashMap"),
         scenario.plan(new RunOptions(true, Map.of(), Set.of())).stream()
-            .map(Trial::implementation).toList());
-    assertEquals(List.of("Caffeine"),
+            .map(Trial::implementation)
+            .toList());
+    assertEquals(
+        List.of("Caffeine"),
         scenario.plan(new RunOptions(true, Map.of(), Set.of("Caffeine"))).stream()
-            .map(Trial::implementation).toList());
+            .map(Trial::implementation)
+            .toList());
   }
 
   @Test
@@ -51,12 +55,16 @@ class GetPutScenarioTest {
         lowKeysAmongHottest++;
       }
     }
-    assertTrue(lowKeysAmongHottest < 10, lowKeysAmongHottest + " of keys 0-19 among the 20 hottest");
+    assertTrue(
+        lowKeysAmongHottest < 10, lowKeysAmongHottest + " of keys 0-19 among the 20 hottest");
   }
 
   private static int[] sortedDescending(int[] counts) {
-    return java.util.Arrays.stream(counts).boxed()
-        .sorted(java.util.Comparator.reverseOrder()).mapToInt(Integer::intValue).toArray();
+    return java.util.Arrays.stream(counts)
+        .boxed()
+        .sorted(java.util.Comparator.reverseOrder())
+        .mapToInt(Integer::intValue)
+        .toArray();
   }
 
   @Test

@@ -38,7 +38,8 @@ class MemoryParsingTest {
 
   @Test
   void parsesTheNmtTotalLine() {
-    String summary = """
+    String summary =
+        """
         Native Memory Tracking:
 
         (Omitting categories weighting less than 1KB)
@@ -49,9 +50,10 @@ class MemoryParsingTest {
 
         -                 Java Heap (reserved=1048576KB, committed=1048576KB)
         """;
-    assertEquals(OptionalLong.of(1_150_876L * 1024),
-        NativeMemoryTracking.parseTotalCommitted(summary));
-    assertEquals(OptionalLong.empty(),
+    assertEquals(
+        OptionalLong.of(1_150_876L * 1024), NativeMemoryTracking.parseTotalCommitted(summary));
+    assertEquals(
+        OptionalLong.empty(),
         NativeMemoryTracking.parseTotalCommitted("Native memory tracking is not enabled"));
   }
 

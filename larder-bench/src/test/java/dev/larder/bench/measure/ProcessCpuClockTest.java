@@ -5,14 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 
 /**
- * The process's CPU time is read finer than the JDK's 10 ms ticks: the interleaved throughput
- * run divides each slice's operations by it.
+ * The process's CPU time is read finer than the JDK's 10 ms ticks: the interleaved throughput run
+ * divides each slice's operations by it.
  */
 class ProcessCpuClockTest {
 
   @Test
   void advancesInStepsWellUnderAClockTickOnLinux() {
-    assertTrue(ProcessCpuClock.precise() || !System.getProperty("os.name").contains("Linux"),
+    assertTrue(
+        ProcessCpuClock.precise() || !System.getProperty("os.name").contains("Linux"),
         "on Linux the kernel's clock should be read");
     long smallest = Long.MAX_VALUE;
     long previous = ProcessCpuClock.nanos();

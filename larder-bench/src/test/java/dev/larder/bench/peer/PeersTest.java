@@ -19,8 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every implementation, configured as the scenarios configure it, stores and returns what it was
- * given, and honours (or refuses) a bound. A peer's configuration that stopped working on this
- * JVM fails here rather than in the middle of a benchmark run.
+ * given, and honours (or refuses) a bound. A peer's configuration that stopped working on this JVM
+ * fails here rather than in the middle of a benchmark run.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class PeersTest {

@@ -16,8 +16,11 @@ class ParameterTest {
   }
 
   private static void refused(Parameter parameter, String value, String... expected) {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> parameter.check(given(parameter.name(), value)), value);
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> parameter.check(given(parameter.name(), value)),
+            value);
     for (String text : expected) {
       assertTrue(e.getMessage().contains(text), e.getMessage());
     }
@@ -40,8 +43,11 @@ class ParameterTest {
     Parameter.WholeNumbers threads =
         new Parameter.WholeNumbers("threads", 1, 64, List.of(1L, 2L), List.of(1L));
     assertEquals(List.of(4L, 8L), threads.get(given("threads", "4, 8")));
-    refused(threads, "1,x", "threads must be a comma-separated list of whole numbers, each from 1"
-        + " to 64 ('x' is not)");
+    refused(
+        threads,
+        "1,x",
+        "threads must be a comma-separated list of whole numbers, each from 1"
+            + " to 64 ('x' is not)");
     refused(threads, "1,,2", "('' is not)");
     refused(threads, "0", "threads must be a whole number from 1 to 64");
   }
@@ -53,18 +59,25 @@ class ParameterTest {
     for (String bad : List.of("0", "1.5", "NaN", "x", "-1")) {
       refused(fraction, bad, "capacityFraction must be a number from 0.0001 to 1");
     }
-    Parameter.Choices variants = new Parameter.Choices("variants",
-        List.of("read-only", "read-write"), List.of("read-only"), List.of("read-only"));
+    Parameter.Choices variants =
+        new Parameter.Choices(
+            "variants",
+            List.of("read-only", "read-write"),
+            List.of("read-only"),
+            List.of("read-only"));
     assertEquals(List.of("read-write"), variants.get(given("variants", "read-write")));
-    refused(variants, "read-only,sideways", "variants takes a comma-separated list of read-only,"
-        + " read-write ('sideways' is not one)");
+    refused(
+        variants,
+        "read-only,sideways",
+        "variants takes a comma-separated list of read-only,"
+            + " read-write ('sideways' is not one)");
   }
 
   @Test
   void everyScenariosDefaultsPassItsOwnChecks() {
     for (Scenario scenario : Scenarios.all()) {
-      for (RunOptions options : List.of(RunOptions.defaults(),
-          new RunOptions(true, Map.of(), Set.of()))) {
+      for (RunOptions options :
+          List.of(RunOptions.defaults(), new RunOptions(true, Map.of(), Set.of()))) {
         for (Parameter parameter : scenario.parameters()) {
           parameter.check(options);
         }
@@ -78,9 +91,12 @@ class ParameterTest {
     int numeric = 0;
     for (Scenario scenario : Scenarios.all()) {
       for (Parameter parameter : scenario.parameters()) {
-        if (!(parameter instanceof Parameter.Checked) && !(parameter instanceof Parameter.Choices)) {
-          refused(parameter, "abc", "-P " + parameter.name() + "=abc: " + parameter.name()
-              + " must be");
+        if (!(parameter instanceof Parameter.Checked)
+            && !(parameter instanceof Parameter.Choices)) {
+          refused(
+              parameter,
+              "abc",
+              "-P " + parameter.name() + "=abc: " + parameter.name() + " must be");
           numeric++;
         }
       }

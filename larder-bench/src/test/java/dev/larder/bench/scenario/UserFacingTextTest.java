@@ -10,20 +10,19 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /**
- * What a user reads of the benchmark suite (the scenario list, each scenario's summary, which
- * also heads its results file, and the help) names the experiments, not the project's history
- * ("issue 24", "seed 001").
+ * What a user reads of the benchmark suite (the scenario list, each scenario's summary, which also
+ * heads its results file, and the help) names the experiments, not the project's history ("issue
+ * 24", "seed 001").
  */
 class UserFacingTextTest {
 
-  private static final Pattern HISTORY =
-      Pattern.compile("(?i)\\b(issue|seed)\\s*#?\\d+");
+  private static final Pattern HISTORY = Pattern.compile("(?i)\\b(issue|seed)\\s*#?\\d+");
 
   @Test
   void scenarioSummariesAndHelpNameNoIssueOrSeed() {
     for (Scenario scenario : Scenarios.all()) {
-      assertFalse(HISTORY.matcher(scenario.summary()).find(),
-          scenario.name() + ": " + scenario.summary());
+      assertFalse(
+          HISTORY.matcher(scenario.summary()).find(), scenario.name() + ": " + scenario.summary());
     }
     for (String[] args : new String[][] {{"--list"}, {"--help"}}) {
       StringWriter out = new StringWriter();

@@ -12,8 +12,10 @@ import org.junit.jupiter.api.Test;
 class ServerScenarioTest {
 
   private static List<String> planned(Map<String, String> parameters) {
-    return new ServerScenario().plan(new RunOptions(false, parameters, Set.of())).stream()
-        .map(Trial::implementation).toList();
+    return new ServerScenario()
+        .plan(new RunOptions(false, parameters, Set.of())).stream()
+            .map(Trial::implementation)
+            .toList();
   }
 
   @Test

@@ -17,9 +17,9 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The throughput scenario's plans (interleaved: one trial naming every implementation, which
- * {@code --only} filters; sequential: one trial each) and the interleaved loop's rounds (its
- * timings are benchmarks, not tests).
+ * The throughput scenario's plans (interleaved: one trial naming every implementation, which {@code
+ * --only} filters; sequential: one trial each) and the interleaved loop's rounds (its timings are
+ * benchmarks, not tests).
  */
 class ThroughputScenarioTest {
 
@@ -30,21 +30,28 @@ class ThroughputScenarioTest {
     List<Trial> all = scenario.plan(new RunOptions(false, Map.of(), Set.of()));
     assertEquals(1, all.size());
     assertEquals(ThroughputScenario.INTERLEAVED, all.get(0).implementation());
-    assertTrue(all.get(0).implementations().containsAll(
-        List.of("Larder-offheap", "Larder-heap", "Caffeine", "OHC")), all.toString());
-    List<Trial> some = scenario.plan(
-        new RunOptions(false, Map.of(), Set.of("Larder-offheap", "OHC")));
+    assertTrue(
+        all.get(0)
+            .implementations()
+            .containsAll(List.of("Larder-offheap", "Larder-heap", "Caffeine", "OHC")),
+        all.toString());
+    List<Trial> some =
+        scenario.plan(new RunOptions(false, Map.of(), Set.of("Larder-offheap", "OHC")));
     assertEquals(List.of("Larder-offheap", "OHC"), some.get(0).implementations());
   }
 
   @Test
   void sequentialPlansOneTrialPerImplementation() {
-    List<Trial> trials = scenario.plan(new RunOptions(false, Map.of("method", "sequential"),
-        Set.of("Caffeine", "OHC")));
+    List<Trial> trials =
+        scenario.plan(
+            new RunOptions(false, Map.of("method", "sequential"), Set.of("Caffeine", "OHC")));
     assertEquals(List.of("Caffeine", "OHC"), trials.stream().map(Trial::implementation).toList());
     assertEquals(List.of("Caffeine"), trials.get(0).implementations());
-    assertThrows(IllegalArgumentException.class, () -> scenario.plan(
-        new RunOptions(false, Map.of("method", "interleaved,sequential"), Set.of())));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            scenario.plan(
+                new RunOptions(false, Map.of("method", "interleaved,sequential"), Set.of())));
   }
 
   /**
@@ -68,17 +75,19 @@ class ThroughputScenarioTest {
       Thread[] last = {null};
       List<Long> cpu = new ArrayList<>();
       workerCpu.add(cpu);
-      subjects.add(List.of(() -> {
-        if (last[0] != Thread.currentThread()) {
-          last[0] = Thread.currentThread();
-          synchronized (order) {
-            order.add(name);
-          }
-          cpu.add(0L);
-        }
-        cpu.set(cpu.size() - 1, threadTimes.getCurrentThreadCpuTime());
-        Thread.onSpinWait();
-      }));
+      subjects.add(
+          List.of(
+              () -> {
+                if (last[0] != Thread.currentThread()) {
+                  last[0] = Thread.currentThread();
+                  synchronized (order) {
+                    order.add(name);
+                  }
+                  cpu.add(0L);
+                }
+                cpu.set(cpu.size() - 1, threadTimes.getCurrentThreadCpuTime());
+                Thread.onSpinWait();
+              }));
     }
     List<List<InterleavedLoop.Slice>> slices = InterleavedLoop.run(subjects, 0, 20, 4);
     assertEquals(3, slices.size());
@@ -93,16 +102,21 @@ class ThroughputScenarioTest {
         long worker = workerCpu.get(s).get(i);
         // the worker used a little CPU (starting, reaching the start line) before the slice's
         // first reading of the process's CPU time: allow a millisecond for it
-        assertTrue(slice.cpuNanos() >= worker - 1_000_000L, "the process used less CPU than"
-            + " its worker thread alone (" + worker + " ns): " + slice);
+        assertTrue(
+            slice.cpuNanos() >= worker - 1_000_000L,
+            "the process used less CPU than"
+                + " its worker thread alone ("
+                + worker
+                + " ns): "
+                + slice);
         // the process's CPU time is read just outside the wall-clock interval, and the test's
         // thread may be descheduled in between while compiler threads run: allow 50 ms (a unit
         // error, a factor of 1,000, is still far outside)
-        assertTrue(slice.cpuNanos() <= (slice.wallNanos() + 50_000_000L) * cores,
+        assertTrue(
+            slice.cpuNanos() <= (slice.wallNanos() + 50_000_000L) * cores,
             "more CPU than " + cores + " cores give in the slice's wall time: " + slice);
       }
     }
     assertEquals(List.of("a", "b", "c", "c", "b", "a", "a", "b", "c", "c", "b", "a"), order);
   }
-
 }

@@ -7,15 +7,19 @@ import java.io.IOException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The server bench reads the load tools' output as they print it (redis-tools 7.0, libmemcached 1.0). */
+/**
+ * The server bench reads the load tools' output as they print it (redis-tools 7.0, libmemcached
+ * 1.0).
+ */
 class LoadToolsTest {
 
   @Test
   void redisBenchmarkCsv() throws IOException {
-    String out = "\"test\",\"rps\",\"avg_latency_ms\",\"min_latency_ms\",\"p50_latency_ms\","
-        + "\"p95_latency_ms\",\"p99_latency_ms\",\"max_latency_ms\"\n"
-        + "\"SET\",\"86881.00\",\"5.100\",\"0.200\",\"4.999\",\"20.000\",\"78.700\",\"120.0\"\n"
-        + "\"GET\",\"106984.00\",\"3.300\",\"0.100\",\"3.199\",\"15.000\",\"57.700\",\"99.0\"\n";
+    String out =
+        "\"test\",\"rps\",\"avg_latency_ms\",\"min_latency_ms\",\"p50_latency_ms\","
+            + "\"p95_latency_ms\",\"p99_latency_ms\",\"max_latency_ms\"\n"
+            + "\"SET\",\"86881.00\",\"5.100\",\"0.200\",\"4.999\",\"20.000\",\"78.700\",\"120.0\"\n"
+            + "\"GET\",\"106984.00\",\"3.300\",\"0.100\",\"3.199\",\"15.000\",\"57.700\",\"99.0\"\n";
     List<LoadTools.Result> r = LoadTools.parseRedisBenchmarkCsv(out);
     assertEquals(new LoadTools.Result("SET", 86881, 4.999, 78.7), r.get(0));
     assertEquals(new LoadTools.Result("GET", 106984, 3.199, 57.7), r.get(1));
@@ -24,10 +28,11 @@ class LoadToolsTest {
 
   @Test
   void memcslapSummary() throws IOException {
-    String out = "    Threads connecting to servers 50\n"
-        + "Time to start            50 threads:                  0.030 seconds.\n"
-        + "--------------------------------------------------------------------\n"
-        + "Time to set          200000 keys by   50 threads:     8.000 seconds.\n";
+    String out =
+        "    Threads connecting to servers 50\n"
+            + "Time to start            50 threads:                  0.030 seconds.\n"
+            + "--------------------------------------------------------------------\n"
+            + "Time to set          200000 keys by   50 threads:     8.000 seconds.\n";
     LoadTools.Result r = LoadTools.parseMemcslap(out);
     assertEquals("SET", r.test());
     assertEquals(25_000, r.opsPerSec(), 1e-9);
@@ -36,18 +41,21 @@ class LoadToolsTest {
 
   @Test
   void memcaslapStatistics() throws IOException {
-    String block = "Get Statistics\n"
-        + "Type     Time(s)  Ops          TPS(ops/s)   Net(M/s)   Get_miss   Min(us)  Max(us)    "
-        + "Avg(us)    Std_dev    Geo_dist  \n";
-    String out = "get proportion: get_prop=1.00\n\u001b[1;1H\u001b[2J\n" + block
-        + "Period   4        117896       29474        3.3        0          30       196724     "
-        + "1694       4414.22    768.37\n"
-        + "Global   4        117896       29474        3.3        0          30       196724     "
-        + "1694       4414.22    768.37\n\nTotal Statistics\n"
-        + "Global   4        999999       88888        3.3        0          30       196724     "
-        + "1694       4414.22    768.37\n"
-        + "cmd_get: 117947\ncmd_set: 51200\nget_misses: 0\n"
-        + "Run time: 4.0s Ops: 169147 TPS: 42286 Net_rate: 4.4M/s\n";
+    String block =
+        "Get Statistics\n"
+            + "Type     Time(s)  Ops          TPS(ops/s)   Net(M/s)   Get_miss   Min(us)  Max(us)    "
+            + "Avg(us)    Std_dev    Geo_dist  \n";
+    String out =
+        "get proportion: get_prop=1.00\n\u001b[1;1H\u001b[2J\n"
+            + block
+            + "Period   4        117896       29474        3.3        0          30       196724     "
+            + "1694       4414.22    768.37\n"
+            + "Global   4        117896       29474        3.3        0          30       196724     "
+            + "1694       4414.22    768.37\n\nTotal Statistics\n"
+            + "Global   4        999999       88888        3.3        0          30       196724     "
+            + "1694       4414.22    768.37\n"
+            + "cmd_get: 117947\ncmd_set: 51200\nget_misses: 0\n"
+            + "Run time: 4.0s Ops: 169147 TPS: 42286 Net_rate: 4.4M/s\n";
     LoadTools.Memcaslap m = LoadTools.parseMemcaslap(out, "get");
     assertEquals(new LoadTools.Result("GET", 29474, Double.NaN, Double.NaN), m.result());
     assertEquals(117_947 + 51_200, m.operations());
@@ -57,8 +65,9 @@ class LoadToolsTest {
 
   @Test
   void processCpuTicksFromProcStat() {
-    String stat = "4242 (java (x) y) S 1 4242 4242 0 -1 4194560 900 0 0 0 1234 567 0 0 20 0 31 0"
-        + " 100 0 0\n";
+    String stat =
+        "4242 (java (x) y) S 1 4242 4242 0 -1 4194560 900 0 0 0 1234 567 0 0 20 0 31 0"
+            + " 100 0 0\n";
     assertEquals(1234 + 567, ServerProcess.parseCpuTicks(stat));
   }
 }

@@ -7,18 +7,17 @@ import java.util.Set;
 import org.jgroups.Address;
 
 /**
- * The copies of a primary's write: sending it to the key's backups (and its near
- * invalidations to every member that does not own the key), and applying it on a backup.
- * Thread-safe.
+ * The copies of a primary's write: sending it to the key's backups (and its near invalidations to
+ * every member that does not own the key), and applying it on a backup. Thread-safe.
  *
- * <p>Implementation notes. The primary sends while it holds the segment lock, after applying
- * the write locally, as a regular (per-sender FIFO) message: holding the lock gives the key one
- * order of writes, and FIFO delivery keeps that order on every backup, for SYNC and ASYNC
- * alike. A backup applies on the delivery thread and never blocks on another member. It refuses
- * (asks to retry) a write from a view older than its own, so a write acknowledged in a view was
- * applied by every owner of that view; and a write naming value-dictionary ids it cannot learn
- * yet. Near invalidations go out-of-band, after the primary applied the write, so a near copy
- * read from the primary after the invalidation is the new value.
+ * <p>Implementation notes. The primary sends while it holds the segment lock, after applying the
+ * write locally, as a regular (per-sender FIFO) message: holding the lock gives the key one order
+ * of writes, and FIFO delivery keeps that order on every backup, for SYNC and ASYNC alike. A backup
+ * applies on the delivery thread and never blocks on another member. It refuses (asks to retry) a
+ * write from a view older than its own, so a write acknowledged in a view was applied by every
+ * owner of that view; and a write naming value-dictionary ids it cannot learn yet. Near
+ * invalidations go out-of-band, after the primary applied the write, so a near copy read from the
+ * primary after the invalidation is the new value.
  */
 final class Backups {
 
@@ -26,14 +25,23 @@ final class Backups {
   private final SegmentOwnership segments;
   private final LocalStore store;
   private final Messenger messenger;
+
   /** Copies of non-owned keys, or null. */
   private final NearCache near;
+
   /** Keeps the value dictionary identical across members, or null. */
   private final DictionarySync dictionary;
+
   private final Quorum quorum;
 
-  Backups(Membership membership, SegmentOwnership segments, LocalStore store,
-      Messenger messenger, NearCache near, DictionarySync dictionary, Quorum quorum) {
+  Backups(
+      Membership membership,
+      SegmentOwnership segments,
+      LocalStore store,
+      Messenger messenger,
+      NearCache near,
+      DictionarySync dictionary,
+      Quorum quorum) {
     this.quorum = quorum;
     this.membership = membership;
     this.segments = segments;
@@ -44,9 +52,9 @@ final class Backups {
   }
 
   /**
-   * Sends a write to the backups and, with near caches, its invalidation to every member that
-   * does not own the key. Caller holds the segment lock (this is what orders writes) and has
-   * applied the write locally.
+   * Sends a write to the backups and, with near caches, its invalidation to every member that does
+   * not own the key. Caller holds the segment lock (this is what orders writes) and has applied the
+   * write locally.
    *
    * @param ack true if the caller will wait for every one of them to acknowledge
    * @return the call to await, or null if nothing is awaited
@@ -61,15 +69,36 @@ final class Backups {
     awaited.addAll(others);
     Calls.Call call = ack ? messenger.open(awaited) : null;
     long reqId = call == null ? 0 : call.id;
-    Frame backup = new Frame(Frame.T_BACKUP, reqId, t.viewId(),
-        value == null ? Op.REMOVE.ordinal() : Op.PUT.ordinal(), 0, key, value, null,
-        writeInts(), List.of(), List.of());
+    Frame backup =
+        new Frame(
+            Frame.T_BACKUP,
+            reqId,
+            t.viewId(),
+            value == null ? Op.REMOVE.ordinal() : Op.PUT.ordinal(),
+            0,
+            key,
+            value,
+            null,
+            writeInts(),
+            List.of(),
+            List.of());
     for (Address b : backups) {
       messenger.send(b, backup, false);
     }
     if (!others.isEmpty()) {
-      Frame inval = new Frame(Frame.T_NEAR_INVALIDATE, reqId, t.viewId(), 0, 0, key, null, null,
-          Frame.NO_INTS, List.of(), List.of());
+      Frame inval =
+          new Frame(
+              Frame.T_NEAR_INVALIDATE,
+              reqId,
+              t.viewId(),
+              0,
+              0,
+              key,
+              null,
+              null,
+              Frame.NO_INTS,
+              List.of(),
+              List.of());
       for (Address o : others) {
         messenger.send(o, inval, true);
       }
@@ -88,14 +117,14 @@ final class Backups {
   }
 
   /**
-   * @return the ints of a WRITE or BACKUP this member sends: 0 hops, then, with a value
-   *     dictionary, its size of each space (docs/spec/cluster-wire.md)
+   * Returns the ints of a WRITE or BACKUP this member sends: 0 hops, then, with a value dictionary,
+   * its size of each space (docs/spec/cluster-wire.md).
    */
   int[] writeInts() {
     return dictionary == null ? new int[] {0} : dictionary.withSizes(0);
   }
 
-  /** @return false if a WRITE or BACKUP may name dictionary ids this member cannot learn now */
+  /** Returns false if a WRITE or BACKUP may name dictionary ids this member cannot learn now. */
   boolean knowsDictionaryIdsOf(Frame f) {
     return dictionary == null || dictionary.knowsIdsOf(f.ints());
   }
@@ -105,7 +134,9 @@ final class Backups {
     Topology t = membership.topology();
     if (f.viewId() < t.viewId() || !knowsDictionaryIdsOf(f) || !quorum.available()) {
       // a backup on a minority side (quorum) acknowledges nothing: the primary retries
-      messenger.reply(from, f.reqId(),
+      messenger.reply(
+          from,
+          f.reqId(),
           Frame.reply(f.reqId(), membership.topology().viewId(), Frame.S_RETRY, null));
       return;
     }
@@ -122,7 +153,7 @@ final class Backups {
       segments.unlock(s);
       membership.viewReadLock().unlock();
     }
-    messenger.reply(from, f.reqId(),
-        Frame.reply(f.reqId(), membership.topology().viewId(), Frame.S_OK, null));
+    messenger.reply(
+        from, f.reqId(), Frame.reply(f.reqId(), membership.topology().viewId(), Frame.S_OK, null));
   }
 }

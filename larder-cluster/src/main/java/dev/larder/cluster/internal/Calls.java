@@ -50,7 +50,7 @@ final class Calls {
       notifyAll();
     }
 
-    /** @return true if every awaited member answered or left before the deadline */
+    /** Returns true if every awaited member answered or left before the deadline. */
     synchronized boolean await(long deadlineNanos) throws InterruptedException {
       while (!awaiting.isEmpty()) {
         long left = deadlineNanos - System.nanoTime();

@@ -14,11 +14,11 @@ import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.Map;
-import java.util.Iterator;
 import org.jgroups.Address;
 import org.jgroups.JChannel;
 import org.jgroups.util.ExtendedUUID;
@@ -27,28 +27,29 @@ import org.jgroups.util.ExtendedUUID;
  * One member of a clustered cache: its JGroups channel and the pieces that make up the protocol,
  * assembled. Thread-safe.
  *
- * <p>Implementation notes. This class holds no protocol of its own; it joins, hands each call
- * to the piece that owns its concern, and closes. The pieces, each with its invariants and
- * concurrency argument in its own notes:
+ * <p>Implementation notes. This class holds no protocol of its own; it joins, hands each call to
+ * the piece that owns its concern, and closes. The pieces, each with its invariants and concurrency
+ * argument in its own notes:
+ *
  * <ul>
- *   <li>{@link Membership}: views, the installed {@link Topology}, the view lock and waits;
- *       {@link Quorum} decides whether this member may serve and which side keeps its entries
- *       at a merge ({@link MergeWinner} when no side held a majority);
+ *   <li>{@link Membership}: views, the installed {@link Topology}, the view lock and waits; {@link
+ *       Quorum} decides whether this member may serve and which side keeps its entries at a merge
+ *       ({@link MergeWinner} when no side held a majority);
  *   <li>{@link Dispatcher}: what JGroups delivers, routed by frame type to the piece that handles
  *       it, on the delivery thread or a worker; {@link Messenger}: sending and awaiting replies;
- *   <li>{@link SegmentOwnership}: what this member holds of each segment, with the segment
- *       locks; {@link LocalStore}: its entries and their stored (stamped) form;
+ *   <li>{@link SegmentOwnership}: what this member holds of each segment, with the segment locks;
+ *       {@link LocalStore}: its entries and their stored (stamped) form;
  *   <li>{@link KeyAccess}: reads and writes of single keys, by {@link Reads}, {@link Writes} and
  *       {@link Backups} in the owner modes, by {@link InvalidationAccess} in invalidation mode;
  *       under quorum partition handling, behind {@link QuorumAccess};
- *   <li>{@link WholeCache}: clear, count, listing; {@link StateTransfer}: moving segments to
- *       new owners; {@link DictionarySync}: the replicated value dictionary;
- *       {@link RemovalReporting}: which member reports which removal;
+ *   <li>{@link WholeCache}: clear, count, listing; {@link StateTransfer}: moving segments to new
+ *       owners; {@link DictionarySync}: the replicated value dictionary; {@link RemovalReporting}:
+ *       which member reports which removal;
  *   <li>{@link Lifecycle}: open, closing, closed.
  * </ul>
- * Lock order, everywhere: the view lock's read side, then one segment lock. No thread waits
- * for another member while it holds either (sends under them queue: flow control is
- * non-blocking).
+ *
+ * Lock order, everywhere: the view lock's read side, then one segment lock. No thread waits for
+ * another member while it holds either (sends under them queue: flow control is non-blocking).
  */
 public final class ClusterEngine implements AutoCloseable {
 
@@ -61,49 +62,87 @@ public final class ClusterEngine implements AutoCloseable {
   private final Messenger messenger;
   private final LocalStore store;
   private final RemovalReporting removals;
+
   /** Copies of non-owned keys, or null. */
   private final NearCache near;
+
   /** Keeps the value dictionary identical across members, or null. */
   private final DictionarySync dictionary;
+
   private final StateTransfer transfer;
   private final Writes writes;
   private final KeyAccess access;
   private final WholeCache wholeCache;
   private final Dispatcher dispatcher;
 
-  private ClusterEngine(ClusterConfig config, Cache<byte[], byte[]> local, long memoryBound,
-      JChannel channel, EngineHooks hooks) {
+  private ClusterEngine(
+      ClusterConfig config,
+      Cache<byte[], byte[]> local,
+      long memoryBound,
+      JChannel channel,
+      EngineHooks hooks) {
     this.config = config;
     this.channel = channel;
     SegmentOwnership segments = new SegmentOwnership(config.segments(), config.partitioner());
     boolean stamps = hooks.ttlMillis() > 0 && config.mode() != ClusterMode.INVALIDATION;
-    this.near = hooks.nearEntries() > 0 && config.mode() == ClusterMode.DISTRIBUTED
-        ? new NearCache(hooks.nearEntries()) : null;
-    this.quorum = new Quorum(config.partitionHandling(), config.minorityReads(),
-        config.initialClusterSize(), channel::getName);
+    this.near =
+        hooks.nearEntries() > 0 && config.mode() == ClusterMode.DISTRIBUTED
+            ? new NearCache(hooks.nearEntries())
+            : null;
+    this.quorum =
+        new Quorum(
+            config.partitionHandling(),
+            config.minorityReads(),
+            config.initialClusterSize(),
+            channel::getName);
     this.membership = new Membership(config, channel, segments, lifecycle, quorum);
     Calls calls = new Calls();
     this.messenger = new Messenger(config, channel, calls, membership, lifecycle);
-    this.dictionary = hooks.dictionary() == null ? null
-        : new DictionarySync(membership, messenger, workers, hooks.dictionary());
+    this.dictionary =
+        hooks.dictionary() == null
+            ? null
+            : new DictionarySync(membership, messenger, workers, hooks.dictionary());
     this.store = new LocalStore(local, segments, stamps, hooks.clock(), hooks.ttlMillis());
-    this.removals = new RemovalReporting(hooks.removals(), config.mode(), membership, segments,
-        lifecycle, stamps);
-    this.transfer = new StateTransfer(config.timeout(), membership, segments, store, messenger,
-        dictionary, lifecycle, memoryBound);
+    this.removals =
+        new RemovalReporting(
+            hooks.removals(), config.mode(), membership, segments, lifecycle, stamps);
+    this.transfer =
+        new StateTransfer(
+            config.timeout(),
+            membership,
+            segments,
+            store,
+            messenger,
+            dictionary,
+            lifecycle,
+            memoryBound);
     Reads reads = new Reads(membership, segments, store, messenger, near);
-    Backups backups = new Backups(membership, segments, store, messenger, near, dictionary,
-        quorum);
-    this.writes = new Writes(config.replication(), membership, segments, store, messenger, reads,
-        backups, removals, hooks.sameValue(), workers, quorum);
-    InvalidationAccess invalidation = new InvalidationAccess(config.replication(), membership,
-        segments, store, messenger, hooks.sameValue());
-    KeyAccess modeAccess = config.mode() == ClusterMode.INVALIDATION ? invalidation
-        : new OwnerAccess(reads, writes);
-    this.access = config.partitionHandling() == PartitionHandling.QUORUM
-        ? new QuorumAccess(quorum, modeAccess) : modeAccess;
-    this.wholeCache = new WholeCache(config.mode(), config.replication(), membership, segments,
-        store, messenger, near);
+    Backups backups = new Backups(membership, segments, store, messenger, near, dictionary, quorum);
+    this.writes =
+        new Writes(
+            config.replication(),
+            membership,
+            segments,
+            store,
+            messenger,
+            reads,
+            backups,
+            removals,
+            hooks.sameValue(),
+            workers,
+            quorum);
+    InvalidationAccess invalidation =
+        new InvalidationAccess(
+            config.replication(), membership, segments, store, messenger, hooks.sameValue());
+    KeyAccess modeAccess =
+        config.mode() == ClusterMode.INVALIDATION ? invalidation : new OwnerAccess(reads, writes);
+    this.access =
+        config.partitionHandling() == PartitionHandling.QUORUM
+            ? new QuorumAccess(quorum, modeAccess)
+            : modeAccess;
+    this.wholeCache =
+        new WholeCache(
+            config.mode(), config.replication(), membership, segments, store, messenger, near);
     this.dispatcher = new Dispatcher(membership, messenger, lifecycle, workers);
     listenToViews(calls);
     route(reads, backups, invalidation);
@@ -116,8 +155,12 @@ public final class ClusterEngine implements AutoCloseable {
       membership.onView(change -> near.flush());
     }
     if (dictionary != null) {
-      membership.onView(change -> dictionary.onView(change.topology(),
-          quorum.dictionaryReference(change.topology().view()), change.merge()));
+      membership.onView(
+          change ->
+              dictionary.onView(
+                  change.topology(),
+                  quorum.dictionaryReference(change.topology().view()),
+                  change.merge()));
     }
     membership.onView(change -> calls.retain(change.topology().members()));
     if (config.mode() != ClusterMode.INVALIDATION) {
@@ -131,7 +174,9 @@ public final class ClusterEngine implements AutoCloseable {
         .onDelivery(Frame.T_WRITE, writes::onWrite, writes::onWriteBeforeFirstView)
         .onDelivery(Frame.T_BACKUP, backups::onBackup)
         .onWorker(Frame.T_READ, reads::onRead)
-        .onDelivery(Frame.T_NEAR_INVALIDATE, reads::onNearInvalidate,
+        .onDelivery(
+            Frame.T_NEAR_INVALIDATE,
+            reads::onNearInvalidate,
             reads::onNearInvalidateBeforeFirstView)
         .onDelivery(Frame.T_INVALIDATE, invalidation::onInvalidate)
         .onWorker(Frame.T_PULL, transfer::onPull, transfer::refuse)
@@ -139,10 +184,20 @@ public final class ClusterEngine implements AutoCloseable {
         .onWorker(Frame.T_CLEAR, wholeCache::onClear)
         .onWorker(Frame.T_SCAN, wholeCache::onScan)
         .onDelivery(Frame.T_LEAVE, this::onLeave, this::onLeave)
-        .onDelivery(Frame.T_DICT, dictionary != null ? dictionary::onDelivery
-            : (from, f) -> messenger.reply(from, f.reqId(), Frame.reply(f.reqId(),
-                membership.topology().viewId(), Frame.S_ERROR,
-                "this member has no value dictionary".getBytes(StandardCharsets.UTF_8))));
+        .onDelivery(
+            Frame.T_DICT,
+            dictionary != null
+                ? dictionary::onDelivery
+                : (from, f) ->
+                    messenger.reply(
+                        from,
+                        f.reqId(),
+                        Frame.reply(
+                            f.reqId(),
+                            membership.topology().viewId(),
+                            Frame.S_ERROR,
+                            "this member has no value dictionary"
+                                .getBytes(StandardCharsets.UTF_8))));
   }
 
   /**
@@ -155,8 +210,8 @@ public final class ClusterEngine implements AutoCloseable {
    * @return the joined member
    * @throws ClusterException if the stack cannot be read or the channel cannot connect
    */
-  public static ClusterEngine start(ClusterConfig config, Cache<byte[], byte[]> local,
-      long memoryBound, EngineHooks hooks) {
+  public static ClusterEngine start(
+      ClusterConfig config, Cache<byte[], byte[]> local, long memoryBound, EngineHooks hooks) {
     JChannel channel;
     try (InputStream stack = openStack(config.stack())) {
       channel = new JChannel(stack);
@@ -168,8 +223,12 @@ public final class ClusterEngine implements AutoCloseable {
     }
     if (!config.attributes().isEmpty()) {
       byte[] attributes = MemberAttributes.encode(config.attributes());
-      channel.addAddressGenerator(() -> (config.nodeName() == null ? ExtendedUUID.randomUUID()
-          : ExtendedUUID.randomUUID(config.nodeName())).put(MemberAttributes.KEY, attributes));
+      channel.addAddressGenerator(
+          () ->
+              (config.nodeName() == null
+                      ? ExtendedUUID.randomUUID()
+                      : ExtendedUUID.randomUUID(config.nodeName()))
+                  .put(MemberAttributes.KEY, attributes));
     }
     String settings = SettingsToken.describe(config, hooks);
     SettingsToken.install(channel, settings);
@@ -181,9 +240,15 @@ public final class ClusterEngine implements AutoCloseable {
       channel.close();
       engine.workers.shutdownNow();
       if (e instanceof SecurityException) {
-        throw new ClusterException("cluster " + config.clusterName() + " refused this member:"
-            + " its settings [" + settings + "] differ from the running members' (every member"
-            + " must use the same; the coordinator's log names its own)", e);
+        throw new ClusterException(
+            "cluster "
+                + config.clusterName()
+                + " refused this member:"
+                + " its settings ["
+                + settings
+                + "] differ from the running members' (every member"
+                + " must use the same; the coordinator's log names its own)",
+            e);
       }
       throw new ClusterException("cannot join cluster " + config.clusterName() + ": " + e, e);
     }
@@ -192,36 +257,49 @@ public final class ClusterEngine implements AutoCloseable {
   }
 
   /**
-   * Waits until the view holds {@link ClusterConfig#initialClusterSize} members; on timeout
-   * leaves the cluster and throws. The callers' writes cannot reach this member before it
-   * returns, and its own view of a cluster it founded alone holds nothing.
+   * Waits until the view holds {@link ClusterConfig#initialClusterSize} members; on timeout leaves
+   * the cluster and throws. The callers' writes cannot reach this member before it returns, and its
+   * own view of a cluster it founded alone holds nothing.
    */
   private void awaitInitialMembers() {
     int wanted = config.initialClusterSize();
     boolean reached;
     try {
-      reached = membership.awaitTopology(t -> t.members().size() >= wanted,
-          System.nanoTime() + config.initialClusterTimeout().toNanos());
+      reached =
+          membership.awaitTopology(
+              t -> t.members().size() >= wanted,
+              System.nanoTime() + config.initialClusterTimeout().toNanos());
     } catch (ClusterException e) {
       close();
       throw e;
     }
     if (!reached) {
       Topology t = membership.topology();
-      String message = name() + " saw " + (t == null ? 0 : t.members().size()) + " of the "
-          + wanted + " members it waits for (initialClusterSize) in cluster "
-          + config.clusterName() + " within " + config.initialClusterTimeout();
+      String message =
+          name()
+              + " saw "
+              + (t == null ? 0 : t.members().size())
+              + " of the "
+              + wanted
+              + " members it waits for (initialClusterSize) in cluster "
+              + config.clusterName()
+              + " within "
+              + config.initialClusterTimeout();
       close();
       throw new ClusterException(message);
     }
   }
 
   private static InputStream openStack(String stack) throws IOException {
-    InputStream in = ClusterEngine.class.getClassLoader() == null ? null
-        : ClusterEngine.class.getResourceAsStream("/" + stack);
+    InputStream in =
+        ClusterEngine.class.getClassLoader() == null
+            ? null
+            : ClusterEngine.class.getResourceAsStream("/" + stack);
     if (in == null) {
-      in = Thread.currentThread().getContextClassLoader() == null ? null
-          : Thread.currentThread().getContextClassLoader().getResourceAsStream(stack);
+      in =
+          Thread.currentThread().getContextClassLoader() == null
+              ? null
+              : Thread.currentThread().getContextClassLoader().getResourceAsStream(stack);
     }
     return in != null ? in : new FileInputStream(stack);
   }
@@ -241,8 +319,8 @@ public final class ClusterEngine implements AutoCloseable {
   }
 
   /**
-   * Executes a write on the key's owners (in invalidation mode: here, then invalidates it on
-   * every other member).
+   * Executes a write on the key's owners (in invalidation mode: here, then invalidates it on every
+   * other member).
    *
    * @param op the write
    * @param key the encoded key
@@ -272,15 +350,15 @@ public final class ClusterEngine implements AutoCloseable {
     quorum.checkAvailableSince(mark, "clear");
   }
 
-  /** @return the number of entries in the cluster (each counted once, by its primary) */
+  /** Returns the number of entries in the cluster (each counted once, by its primary). */
   public long count() {
     checkOpen();
     return wholeCache.count();
   }
 
   /**
-   * @return every entry of the cluster, each once (from its primary), as alternating encoded keys
-   *     and values; a snapshot, weakly consistent with concurrent writes and rebalances
+   * Returns every entry of the cluster, each once (from its primary), as alternating encoded keys
+   * and values; a snapshot, weakly consistent with concurrent writes and rebalances.
    */
   public List<byte[]> entries() {
     checkOpen();
@@ -299,49 +377,49 @@ public final class ClusterEngine implements AutoCloseable {
     }
   }
 
-  /** @return this member's store of encoded entries */
+  /** Returns this member's store of encoded entries. */
   Cache<byte[], byte[]> local() {
     return store.entries;
   }
 
-  /** @return the deadline of an operation starting now */
+  /** Returns the deadline of an operation starting now. */
   long deadline() {
     return messenger.deadline();
   }
 
-  /** @return the dictionary replication, or null without a dictionary */
+  /** Returns the dictionary replication, or null without a dictionary. */
   DictionarySync dictionarySync() {
     return dictionary;
   }
 
   // ---------------------------------------------------------------- state
 
-  /** @return the names of the current view's members, coordinator first */
+  /** Returns the names of the current view's members, coordinator first. */
   public List<String> members() {
     return membership.members();
   }
 
-  /** @return this member's name */
+  /** Returns this member's name. */
   public String name() {
     return membership.name();
   }
 
-  /** @return the number of segments this member owns or is receiving */
+  /** Returns the number of segments this member owns or is receiving. */
   public int ownedSegments() {
     return membership.ownedSegments();
   }
 
-  /** @return true if a key's segment is owned here (in invalidation mode: always) */
+  /** Returns true if a key's segment is owned here (in invalidation mode: always). */
   public boolean ownsKey(byte[] key) {
     return membership.ownsKey(key);
   }
 
-  /** @return true if this member is the key's primary (in invalidation mode: never) */
+  /** Returns true if this member is the key's primary (in invalidation mode: never). */
   public boolean isPrimary(byte[] key) {
     return membership.isPrimary(key);
   }
 
-  /** @return the names of a segment's owners in the current view, primary first */
+  /** Returns the names of a segment's owners in the current view, primary first. */
   public List<String> segmentOwners(int segment) {
     Topology t = membership.topology();
     if (config.mode() == ClusterMode.INVALIDATION || t == null) {
@@ -350,7 +428,7 @@ public final class ClusterEngine implements AutoCloseable {
     return Messenger.names(t.hash().owners(segment));
   }
 
-  /** @return the attributes a member of the current view joined with; empty if none */
+  /** Returns the attributes a member of the current view joined with; empty if none. */
   public Map<String, String> memberAttributes(String member) {
     Topology t = membership.topology();
     if (t == null) {
@@ -365,8 +443,8 @@ public final class ClusterEngine implements AutoCloseable {
   }
 
   /**
-   * @return this member's own store: encoded keys and values (without expiry stamps), expired
-   *     ones left out; weakly consistent
+   * Returns this member's own store: encoded keys and values (without expiry stamps), expired ones
+   * left out; weakly consistent.
    */
   public Iterator<Map.Entry<byte[], byte[]>> localEntries() {
     Iterator<Map.Entry<byte[], byte[]>> all = store.entries.asMap().entrySet().iterator();
@@ -401,7 +479,7 @@ public final class ClusterEngine implements AutoCloseable {
     };
   }
 
-  /** @return the near cache's counters, or {@link NearCacheStats#NONE} without one */
+  /** Returns the near cache's counters, or {@link NearCacheStats#NONE} without one. */
   public NearCacheStats nearStats() {
     return near == null ? NearCacheStats.NONE : near.stats();
   }
@@ -410,25 +488,25 @@ public final class ClusterEngine implements AutoCloseable {
     return transfer.stats();
   }
 
-  /** @return async writes dropped because no primary could take them during a view change */
+  /** Returns async writes dropped because no primary could take them during a view change. */
   public long asyncDropped() {
     return writes.asyncDropped();
   }
 
   /**
-   * @return whether this member serves writes now: always under allow-all; under quorum, while
-   *     its view holds a majority of the stable members
+   * Returns whether this member serves writes now: always under allow-all; under quorum, while its
+   * view holds a majority of the stable members.
    */
   public boolean available() {
     return quorum.available();
   }
 
-  /** @return the names of the stable members this member counts a majority of (quorum) */
+  /** Returns the names of the stable members this member counts a majority of (quorum). */
   public List<String> stableMembers() {
     return quorum.state().stable();
   }
 
-  /** @return merges in which this member's side lost and dropped its entries */
+  /** Returns merges in which this member's side lost and dropped its entries. */
   public long mergesLost() {
     return membership.mergesLost();
   }
@@ -443,17 +521,17 @@ public final class ClusterEngine implements AutoCloseable {
     return transfer.awaitRebalanced(timeoutNanos);
   }
 
-  /** @return the JGroups channel (tests insert protocols such as DISCARD into its stack) */
+  /** Returns the JGroups channel (tests insert protocols such as DISCARD into its stack). */
   public JChannel channel() {
     return channel;
   }
 
   /**
-   * Tells every other member of the view that this one is closing on purpose (LEAVE), so that
-   * they stop counting it among the stable members, and waits for their acks (a little: a
-   * member that does not answer keeps counting this one, which costs availability, never
-   * safety). The acks matter: a LEAVE that reached a member after the view without this one
-   * would be dropped there as coming from a non-member.
+   * Tells every other member of the view that this one is closing on purpose (LEAVE), so that they
+   * stop counting it among the stable members, and waits for their acks (a little: a member that
+   * does not answer keeps counting this one, which costs availability, never safety). The acks
+   * matter: a LEAVE that reached a member after the view without this one would be dropped there as
+   * coming from a non-member.
    */
   private void announceLeave() {
     Topology t = membership.topology();
@@ -467,8 +545,19 @@ public final class ClusterEngine implements AutoCloseable {
     }
     Calls.Call call = messenger.open(others);
     try {
-      Frame leave = new Frame(Frame.T_LEAVE, call.id, t.viewId(), 0, 0, null, null, null,
-          Frame.NO_INTS, List.of(), List.of());
+      Frame leave =
+          new Frame(
+              Frame.T_LEAVE,
+              call.id,
+              t.viewId(),
+              0,
+              0,
+              null,
+              null,
+              null,
+              Frame.NO_INTS,
+              List.of(),
+              List.of());
       for (Address a : others) {
         messenger.send(a, leave, true);
       }
@@ -484,14 +573,14 @@ public final class ClusterEngine implements AutoCloseable {
   private void onLeave(Address from, Frame f) {
     Topology t = membership.topology();
     quorum.onLeave(Messenger.name(from), t == null ? null : t.view());
-    messenger.reply(from, f.reqId(), Frame.reply(f.reqId(), t == null ? 0 : t.viewId(),
-        Frame.S_OK, null));
+    messenger.reply(
+        from, f.reqId(), Frame.reply(f.reqId(), t == null ? 0 : t.viewId(), Frame.S_OK, null));
   }
 
   /**
    * Leaves the cluster and closes the local store. Idempotent. Until the channel is closed this
-   * member keeps acknowledging backup writes, so that writes in flight on other members do not
-   * wait for it until their timeout.
+   * member keeps acknowledging backup writes, so that writes in flight on other members do not wait
+   * for it until their timeout.
    */
   @Override
   public synchronized void close() {

@@ -10,6 +10,7 @@ import dev.larder.RemovalCause;
 import dev.larder.RemovalListener;
 import dev.larder.SnapshotMapView;
 import dev.larder.cluster.ClusterConfig;
+import dev.larder.cluster.ClusterException;
 import dev.larder.cluster.ClusterTimeoutException;
 import dev.larder.cluster.ClusteredCache;
 import dev.larder.cluster.RebalanceStats;
@@ -18,12 +19,10 @@ import dev.larder.codec.ByteSource;
 import dev.larder.codec.Codec;
 import dev.larder.codec.CodecException;
 import dev.larder.codec.ValueDictionary;
-import dev.larder.cluster.ClusterException;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.function.BiPredicate;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,19 +38,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiFunction;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 
 /**
- * The {@link ClusteredCache}: encodes at the API edge, runs the protocol of
- * {@link ClusterEngine} on bytes, decodes results. Thread-safe.
+ * The {@link ClusteredCache}: encodes at the API edge, runs the protocol of {@link ClusterEngine}
+ * on bytes, decodes results. Thread-safe.
  *
  * @param <K> the key type
  * @param <V> the value type
  */
 public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
 
-  private static final System.Logger LOG =
-      System.getLogger(ClusteredLarderCache.class.getName());
+  private static final System.Logger LOG = System.getLogger(ClusteredLarderCache.class.getName());
 
   /**
    * The settings of a clustered cache beyond its store and its cluster.
@@ -66,9 +65,13 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
    * @param <K> the key type
    * @param <V> the value type
    */
-  public record Options<K, V>(CacheLoader<? super K, V> loader,
-      RemovalListener<? super K, ? super V> listener, Executor executor,
-      Duration expireAfterWrite, InstantSource clock, long nearEntries,
+  public record Options<K, V>(
+      CacheLoader<? super K, V> loader,
+      RemovalListener<? super K, ? super V> listener,
+      Executor executor,
+      Duration expireAfterWrite,
+      InstantSource clock,
+      long nearEntries,
       ValueDictionary dictionary) {}
 
   private final Codec<K> keyCodec;
@@ -85,8 +88,12 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
   private final LongAdder removals = new LongAdder();
   private volatile ConcurrentMap<K, V> mapView;
 
-  private ClusteredLarderCache(Codec<K> keyCodec, Codec<V> valueCodec, ClusterEngine engine,
-      ClusterConfig config, CacheLoader<? super K, V> loader) {
+  private ClusteredLarderCache(
+      Codec<K> keyCodec,
+      Codec<V> valueCodec,
+      ClusterEngine engine,
+      ClusterConfig config,
+      CacheLoader<? super K, V> loader) {
     this.keyCodec = keyCodec;
     this.valueCodec = valueCodec;
     this.engine = engine;
@@ -99,8 +106,8 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
    *
    * @param keyCodec the key codec
    * @param valueCodec the value codec
-   * @param local the settings of the local store of encoded entries (bound, storage); this
-   *     method adds expiry, the removal hook and statistics, and the cache owns the store
+   * @param local the settings of the local store of encoded entries (bound, storage); this method
+   *     adds expiry, the removal hook and statistics, and the cache owns the store
    * @param memoryBound the store's bound, or Long.MAX_VALUE
    * @param config the cluster settings
    * @param options loader, listener, expiry, near cache
@@ -108,22 +115,28 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
    * @param <V> the value type
    * @return the joined cache
    */
-  public static <K, V> ClusteredCache<K, V> start(Codec<K> keyCodec, Codec<V> valueCodec,
-      CacheBuilder<byte[], byte[]> local, long memoryBound, ClusterConfig config,
+  public static <K, V> ClusteredCache<K, V> start(
+      Codec<K> keyCodec,
+      Codec<V> valueCodec,
+      CacheBuilder<byte[], byte[]> local,
+      long memoryBound,
+      ClusterConfig config,
       Options<K, V> options) {
     AtomicReference<ClusterEngine> engineRef = new AtomicReference<>();
     EngineHooks.Removals removals = null;
     if (options.listener() != null) {
       RemovalListener<? super K, ? super V> listener = options.listener();
       Executor executor = options.executor();
-      removals = (k, v, cause) -> executor.execute(() -> notify(listener, keyCodec, valueCodec,
-          k, v, cause));
-      local.removalListener((k, v, cause) -> {
-        ClusterEngine e = engineRef.get();
-        if (e != null) {
-          e.onLocalRemoval(k, v, cause);
-        }
-      });
+      removals =
+          (k, v, cause) ->
+              executor.execute(() -> notify(listener, keyCodec, valueCodec, k, v, cause));
+      local.removalListener(
+          (k, v, cause) -> {
+            ClusterEngine e = engineRef.get();
+            if (e != null) {
+              e.onLocalRemoval(k, v, cause);
+            }
+          });
     }
     long ttlMillis = 0;
     if (options.expireAfterWrite() != null) {
@@ -131,7 +144,8 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
       InstantSource clock = options.clock();
       // The store reclaims entries by the same clock, never before the stamped deadline: it
       // starts counting when it stores the entry, after the primary stamped it.
-      local.expireAfterWrite(Duration.ofMillis(ttlMillis))
+      local
+          .expireAfterWrite(Duration.ofMillis(ttlMillis))
           .ticker(() -> TimeUnit.MILLISECONDS.toNanos(clock.millis()));
     }
     if (options.dictionary() != null) {
@@ -141,12 +155,24 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
     Cache<byte[], byte[]> store = local.recordStats().build();
     try {
       AtomicReference<ClusteredLarderCache<K, V>> cacheRef = new AtomicReference<>();
-      BiPredicate<byte[], byte[]> same = valueCodec.deterministic() ? Arrays::equals
-          : (a, b) -> Arrays.equals(a, b)
-              || Objects.equals(cacheRef.get().decode(a), cacheRef.get().decode(b));
-      ClusterEngine engine = ClusterEngine.start(config, store, memoryBound,
-          new EngineHooks(ttlMillis, options.clock(), removals, options.nearEntries(),
-              options.dictionary(), same));
+      BiPredicate<byte[], byte[]> same =
+          valueCodec.deterministic()
+              ? Arrays::equals
+              : (a, b) ->
+                  Arrays.equals(a, b)
+                      || Objects.equals(cacheRef.get().decode(a), cacheRef.get().decode(b));
+      ClusterEngine engine =
+          ClusterEngine.start(
+              config,
+              store,
+              memoryBound,
+              new EngineHooks(
+                  ttlMillis,
+                  options.clock(),
+                  removals,
+                  options.nearEntries(),
+                  options.dictionary(),
+                  same));
       engineRef.set(engine);
       ClusteredLarderCache<K, V> cache =
           new ClusteredLarderCache<>(keyCodec, valueCodec, engine, config, options.loader());
@@ -158,11 +184,18 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
     }
   }
 
-  private static <K, V> void notify(RemovalListener<? super K, ? super V> listener,
-      Codec<K> keyCodec, Codec<V> valueCodec, byte[] key, byte[] value, RemovalCause cause) {
+  private static <K, V> void notify(
+      RemovalListener<? super K, ? super V> listener,
+      Codec<K> keyCodec,
+      Codec<V> valueCodec,
+      byte[] key,
+      byte[] value,
+      RemovalCause cause) {
     try {
-      listener.onRemoval(keyCodec.decodeLast(new ByteSource(key)),
-          valueCodec.decodeLast(new ByteSource(value)), cause);
+      listener.onRemoval(
+          keyCodec.decodeLast(new ByteSource(key)),
+          valueCodec.decodeLast(new ByteSource(value)),
+          cause);
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.WARNING, "a removal listener threw", e);
     }
@@ -176,9 +209,9 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
   }
 
   /**
-   * Encodes a value. With a replicated dictionary, adding a value to it may find this member
-   * behind the cluster's (the coordinator gave the id to another value): the additions it lacks
-   * are applied and the value encoded again, until the cluster timeout.
+   * Encodes a value. With a replicated dictionary, adding a value to it may find this member behind
+   * the cluster's (the coordinator gave the id to another value): the additions it lacks are
+   * applied and the value encoded again, until the cluster timeout.
    */
   private byte[] value(V value) {
     Objects.requireNonNull(value, "value");
@@ -197,8 +230,12 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
         if (deadline == 0) {
           deadline = engine.deadline();
         } else if (System.nanoTime() > deadline) {
-          throw new ClusterException("could not add a value to the cluster's dictionary within "
-              + config.timeout() + ": " + behind.getMessage(), e);
+          throw new ClusterException(
+              "could not add a value to the cluster's dictionary within "
+                  + config.timeout()
+                  + ": "
+                  + behind.getMessage(),
+              e);
         }
         catchUp(sync, behind);
       }
@@ -238,9 +275,9 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
   }
 
   /**
-   * Decodes a value. With a replicated dictionary, bytes written on another member may use an
-   * id whose addition has not reached this member yet: it asks the coordinator for what it lacks
-   * and decodes again (a bounded number of times).
+   * Decodes a value. With a replicated dictionary, bytes written on another member may use an id
+   * whose addition has not reached this member yet: it asks the coordinator for what it lacks and
+   * decodes again (a bounded number of times).
    */
   private V decode(byte[] bytes) {
     if (bytes == null) {
@@ -281,8 +318,8 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
    * Without a loader, the same as {@link #getIfPresent}. With one, a miss runs the loader on this
    * member (once per key at a time on this member; other members may load the same key
    * concurrently) and stores the result with a put-if-absent on the key's primary, so a loaded
-   * value is replicated and owned like a put; if another writer stored a value first, that value
-   * is returned instead and the loaded one is dropped.
+   * value is replicated and owned like a put; if another writer stored a value first, that value is
+   * returned instead and the loaded one is dropped.
    */
   @Override
   public V get(K key) {
@@ -340,8 +377,8 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
   }
 
   /**
-   * Hands {@code reader} a read-only view of a copy of the value's encoding: the replicated
-   * store returns bytes it no longer holds, so the view stays valid after the call.
+   * Hands {@code reader} a read-only view of a copy of the value's encoding: the replicated store
+   * returns bytes it no longer holds, so the view stays valid after the call.
    */
   @Override
   public <R> R read(K key, Function<? super java.nio.ByteBuffer, ? extends R> reader) {
@@ -352,9 +389,9 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
   }
 
   /**
-   * Returns the value, or computes it on this member and stores it unless another writer stored
-   * one first (then that one is returned). Concurrent callers on different members may each run
-   * the function; one value wins everywhere.
+   * Returns the value, or computes it on this member and stores it unless another writer stored one
+   * first (then that one is returned). Concurrent callers on different members may each run the
+   * function; one value wins everywhere.
    */
   @Override
   public V get(K key, Function<? super K, ? extends V> mappingFunction) {
@@ -473,8 +510,8 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
 
   /**
    * Computes on this member and applies the result with a compare-and-set on the key's primary,
-   * retrying with the new current value if another write came first; the function may run more
-   * than once.
+   * retrying with the new current value if another write came first; the function may run more than
+   * once.
    *
    * @throws ClusterTimeoutException if no attempt succeeds within the cluster timeout
    */
@@ -498,8 +535,8 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
 
   private boolean applyComputed(byte[] k, byte[] current, V next) {
     if (current == null) {
-      return next == null || engine.write(Op.PUT_IF_ABSENT, k, value(next), null, false) == null
-          && countPut();
+      return next == null
+          || (engine.write(Op.PUT_IF_ABSENT, k, value(next), null, false) == null && countPut());
     }
     if (next == null) {
       boolean done = isTrue(engine.write(Op.REMOVE_IF, k, null, current, false));
@@ -543,8 +580,8 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
   }
 
   /**
-   * The value dictionary given to the builder, kept identical on every member (see
-   * {@link dev.larder.cluster.ClusteredCacheBuilder#dictionary}); empty without one.
+   * The value dictionary given to the builder, kept identical on every member (see {@link
+   * dev.larder.cluster.ClusteredCacheBuilder#dictionary}); empty without one.
    */
   @Override
   public Optional<ValueDictionary> dictionary() {
@@ -563,9 +600,18 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
    */
   @Override
   public CacheStats stats() {
-    return new CacheStats(hits.sum(), misses.sum(), loadSuccesses.sum(), loadFailures.sum(),
-        engine.local().stats().evictionCount(), 0, puts.sum(), removals.sum(),
-        LatencySummary.EMPTY, LatencySummary.EMPTY, LatencySummary.EMPTY);
+    return new CacheStats(
+        hits.sum(),
+        misses.sum(),
+        loadSuccesses.sum(),
+        loadFailures.sum(),
+        engine.local().stats().evictionCount(),
+        0,
+        puts.sum(),
+        removals.sum(),
+        LatencySummary.EMPTY,
+        LatencySummary.EMPTY,
+        LatencySummary.EMPTY);
   }
 
   @Override
@@ -583,7 +629,7 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
     return view;
   }
 
-  /** @return every entry of the cluster, decoded: a snapshot gathered from every member */
+  /** Returns every entry of the cluster, decoded: a snapshot gathered from every member. */
   private List<Map.Entry<K, V>> entries() {
     List<byte[]> encoded = engine.entries();
     List<Map.Entry<K, V>> entries = new ArrayList<>(encoded.size() / 2);
@@ -638,8 +684,8 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
   @Override
   public List<String> segmentOwners(int segment) {
     if (segment < 0 || segment >= config.segments()) {
-      throw new IllegalArgumentException("segment " + segment + " out of [0, "
-          + config.segments() + ")");
+      throw new IllegalArgumentException(
+          "segment " + segment + " out of [0, " + config.segments() + ")");
     }
     return engine.segmentOwners(segment);
   }
@@ -701,7 +747,7 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
     return engine.asyncDropped();
   }
 
-  /** @return the engine (tests reach the JGroups channel through it) */
+  /** Returns the engine (tests reach the JGroups channel through it). */
   public ClusterEngine engine() {
     return engine;
   }

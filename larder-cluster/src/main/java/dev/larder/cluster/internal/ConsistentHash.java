@@ -9,12 +9,12 @@ import org.jgroups.util.UUID;
 /**
  * Which members own which segments, for one view.
  *
- * <p>Implementation notes: keys map to one of a fixed number of segments by a 64-bit hash of
- * their bytes. Each segment's owners are the members with the highest rendezvous score
- * {@code mix(memberHash, segment)} (highest random weight hashing): every member computes the
- * same owners from the same member list, and a join or leave moves only the segments whose top
- * {@code owners} change (about {@code owners/n} of them). The first owner is the primary. A
- * member's hash comes from its JGroups UUID, which is the same on every member.
+ * <p>Implementation notes: keys map to one of a fixed number of segments by a 64-bit hash of their
+ * bytes. Each segment's owners are the members with the highest rendezvous score {@code
+ * mix(memberHash, segment)} (highest random weight hashing): every member computes the same owners
+ * from the same member list, and a join or leave moves only the segments whose top {@code owners}
+ * change (about {@code owners/n} of them). The first owner is the primary. A member's hash comes
+ * from its JGroups UUID, which is the same on every member.
  */
 final class ConsistentHash {
 
@@ -80,7 +80,7 @@ final class ConsistentHash {
     return owners[segment][0];
   }
 
-  /** @return the owners, primary first; do not modify */
+  /** Returns the owners, primary first; do not modify. */
   Address[] owners(int segment) {
     return owners[segment];
   }

@@ -13,30 +13,32 @@ import java.util.concurrent.Executor;
 import org.jgroups.Address;
 
 /**
- * Keeps a member's {@link ValueDictionary} identical to the cluster's, so that an id written by
- * any member means the same value on every member. Thread-safe.
+ * Keeps a member's {@link ValueDictionary} identical to the cluster's, so that an id written by any
+ * member means the same value on every member. Thread-safe.
  *
- * <p>Implementation notes. The view's coordinator is the authority. Every addition passes
- * through this class's dictionary listener, which runs under the dictionary's lock before the
- * new id is used anywhere:
+ * <p>Implementation notes. The view's coordinator is the authority. Every addition passes through
+ * this class's dictionary listener, which runs under the dictionary's lock before the new id is
+ * used anywhere:
+ *
  * <ul>
  *   <li>on the coordinator it is recorded and sent to every other member (a regular message, so
  *       per-sender FIFO delivers additions in id order);
  *   <li>on another member it is first proposed to the coordinator, which accepts it if the id is
  *       its next one for that space (and sends it to everyone), or if it already holds the same
- *       value at that id. If the coordinator holds another value there, the proposer is behind:
- *       the listener throws {@link Behind} carrying what it lacks, so the encoding fails, and
- *       the cache replays the additions and encodes again. If the proposer is ahead (a new
- *       coordinator that has not caught up), it pushes its additions to the coordinator first.
+ *       value at that id. If the coordinator holds another value there, the proposer is behind: the
+ *       listener throws {@link Behind} carrying what it lacks, so the encoding fails, and the cache
+ *       replays the additions and encodes again. If the proposer is ahead (a new coordinator that
+ *       has not caught up), it pushes its additions to the coordinator first.
  *   <li>additions replayed from the coordinator run with {@link #replaying} set: recorded only.
  * </ul>
- * A member that meets an id it does not know (bytes written elsewhere, whose addition is still
- * on its way) asks the coordinator for everything it lacks ({@link #catchUp}) and decodes again.
- * After each view, every member checks its content against a reference member's (a digest of
- * each space's common prefix): the coordinator's, or after a merge the winning side's first
- * member's, since the winning side's entries are the ones every member keeps. A member whose
- * dictionary conflicts (two sides of a partition added different values under the same ids) is
- * marked diverged and refuses every operation; after a merge, operations wait for the check.
+ *
+ * A member that meets an id it does not know (bytes written elsewhere, whose addition is still on
+ * its way) asks the coordinator for everything it lacks ({@link #catchUp}) and decodes again. After
+ * each view, every member checks its content against a reference member's (a digest of each space's
+ * common prefix): the coordinator's, or after a merge the winning side's first member's, since the
+ * winning side's entries are the ones every member keeps. A member whose dictionary conflicts (two
+ * sides of a partition added different values under the same ids) is marked diverged and refuses
+ * every operation; after a merge, operations wait for the check.
  */
 final class DictionarySync {
 
@@ -60,27 +62,38 @@ final class DictionarySync {
 
   private final Membership membership;
   private final Messenger messenger;
+
   /** Runs catch-ups and the requests of {@link #onDelivery} that may wait. */
   private final Executor workers;
+
   final ValueDictionary dictionary;
+
   /** Every addition, per space, in id order; changed only under the dictionary's lock. */
   private final Map<String, List<byte[]>> log = new HashMap<>();
+
   private final ThreadLocal<Boolean> replaying = ThreadLocal.withInitial(() -> false);
   private volatile String diverged;
+
   /** The member whose dictionary this one is checked against and catches up from. */
   private volatile Address reference;
+
   /** Set by a merge view until this member's content is checked against the reference. */
   private volatile boolean unverified;
+
   /** The spaces declared when the cache was built, in name order: the order of {@link #sizes}. */
   private final List<String> spaceOrder;
+
   /** This member's size of each space of {@link #spaceOrder}; replaced under {@code log}'s lock. */
   private volatile int[] sizes;
 
-  DictionarySync(Membership membership, Messenger messenger, Executor workers,
-      ValueDictionary dictionary) {
+  DictionarySync(
+      Membership membership, Messenger messenger, Executor workers, ValueDictionary dictionary) {
     if (dictionary.size() != 0) {
-      throw new IllegalArgumentException("a clustered cache's dictionary must be empty when the"
-          + " cache is built (it holds " + dictionary.size() + " values); the cluster fills it");
+      throw new IllegalArgumentException(
+          "a clustered cache's dictionary must be empty when the"
+              + " cache is built (it holds "
+              + dictionary.size()
+              + " values); the cluster fills it");
     }
     this.membership = membership;
     this.messenger = messenger;
@@ -127,12 +140,12 @@ final class DictionarySync {
       throw new Behind("the coordinator was behind", List.of());
     }
     if (r.op() == Frame.S_CONFLICT) {
-      throw new Behind("another value took id " + a.id() + " of space " + a.space(),
-          additions(r));
+      throw new Behind("another value took id " + a.id() + " of space " + a.space(), additions(r));
     }
     if (r.op() != Frame.S_OK) {
-      throw new ClusterException("the coordinator refused a dictionary addition: "
-          + (r.value() == null ? "" : new String(r.value(), StandardCharsets.UTF_8)));
+      throw new ClusterException(
+          "the coordinator refused a dictionary addition: "
+              + (r.value() == null ? "" : new String(r.value(), StandardCharsets.UTF_8)));
     }
     record(a);
   }
@@ -171,11 +184,11 @@ final class DictionarySync {
    * from index 1, see {@link #withSizes}) may have used. The coordinator multicasts an addition
    * while the writer sends its write, from different senders, so an owner can receive the write
    * first; one that applied and acknowledged it then, and was cut off by a partition from every
-   * member that knows the id, could see its side give the id to another value. So a receiver
-   * that is behind asks the reference member for what it lacks first; one that stays behind
-   * must not apply the write (its sender retries). One call at most: on the delivery thread of
-   * a backup it holds up that sender's later messages while it waits. A space a sender has and
-   * this member lacks is not checked.
+   * member that knows the id, could see its side give the id to another value. So a receiver that
+   * is behind asks the reference member for what it lacks first; one that stays behind must not
+   * apply the write (its sender retries). One call at most: on the delivery thread of a backup it
+   * holds up that sender's later messages while it waits. A space a sender has and this member
+   * lacks is not checked.
    *
    * @param ints the frame's ints
    * @return true if this member now holds at least the sender's size of every space
@@ -203,9 +216,9 @@ final class DictionarySync {
   }
 
   /**
-   * Whether this member knows every id the entries of a state transfer may name, given the
-   * source's sizes ({@link #sizesAsBytes}); asks the reference member for what it lacks first
-   * if it is behind, as {@link #knowsIdsOf(int[])} does.
+   * Whether this member knows every id the entries of a state transfer may name, given the source's
+   * sizes ({@link #sizesAsBytes}); asks the reference member for what it lacks first if it is
+   * behind, as {@link #knowsIdsOf(int[])} does.
    *
    * @param sourceSizes a last STATE chunk's value, whose length is a multiple of 4
    */
@@ -218,7 +231,7 @@ final class DictionarySync {
     return knowsIdsOf(ints);
   }
 
-  /** @return true if this member's dictionary no longer agrees with the cluster's */
+  /** Returns true if this member's dictionary no longer agrees with the cluster's. */
   boolean diverged() {
     return diverged != null;
   }
@@ -256,8 +269,8 @@ final class DictionarySync {
   }
 
   /**
-   * Asks the coordinator for the additions this member lacks and applies them; also checks that
-   * the common content agrees.
+   * Asks the coordinator for the additions this member lacks and applies them; also checks that the
+   * common content agrees.
    *
    * @return true if the coordinator answered
    */
@@ -287,9 +300,9 @@ final class DictionarySync {
 
   /**
    * Asks every other member in turn for the additions this member lacks: after a coordinator
-   * crashed, an addition it multicast may have reached some members and not the new
-   * coordinator. Every member's additions are a prefix of one sequence, and the digests guard
-   * against a member that diverged.
+   * crashed, an addition it multicast may have reached some members and not the new coordinator.
+   * Every member's additions are a prefix of one sequence, and the digests guard against a member
+   * that diverged.
    */
   void catchUpFromAnyone() {
     Topology t = membership.topology();
@@ -311,9 +324,9 @@ final class DictionarySync {
   }
 
   /**
-   * A view was installed: every member checks its content against the reference (the
-   * coordinator; after a merge, the winning side's first member) and fetches what it lacks, in
-   * the background. After a merge, operations wait for that check ({@link #check}).
+   * A view was installed: every member checks its content against the reference (the coordinator;
+   * after a merge, the winning side's first member) and fetches what it lacks, in the background.
+   * After a merge, operations wait for that check ({@link #check}).
    */
   void onView(Topology t, Address ref, boolean merge) {
     reference = ref;
@@ -321,21 +334,22 @@ final class DictionarySync {
       unverified = true;
     }
     if (!ref.equals(membership.self()) || merge) {
-      workers.execute(() -> {
-        try {
-          catchUp();
-        } catch (RuntimeException e) {
-          LOG.log(System.Logger.Level.DEBUG, "dictionary catch-up after a view failed: " + e);
-        }
-      });
+      workers.execute(
+          () -> {
+            try {
+              catchUp();
+            } catch (RuntimeException e) {
+              LOG.log(System.Logger.Level.DEBUG, "dictionary catch-up after a view failed: " + e);
+            }
+          });
     }
   }
 
   /**
    * Called before every operation.
    *
-   * @throws ClusterException if this member's dictionary diverged from the cluster's, or could
-   *     not be checked after a merge within the cluster timeout
+   * @throws ClusterException if this member's dictionary diverged from the cluster's, or could not
+   *     be checked after a merge within the cluster timeout
    */
   void check() {
     String d = diverged;
@@ -346,8 +360,12 @@ final class DictionarySync {
       long deadline = messenger.deadline();
       while (unverified && diverged == null) {
         if (!catchUp() && System.nanoTime() > deadline) {
-          throw new ClusterException(membership.name() + ": the value dictionary could not be"
-              + " checked against " + reference + " after a merge");
+          throw new ClusterException(
+              membership.name()
+                  + ": the value dictionary could not be"
+                  + " checked against "
+                  + reference
+                  + " after a merge");
         }
         if (unverified) {
           try {
@@ -368,17 +386,21 @@ final class DictionarySync {
     if (diverged != null) {
       return;
     }
-    diverged = membership.name() + ": " + why + "; this member's value dictionary no longer agrees"
-        + " with the cluster's (a partition gave two sides different values for the same ids),"
-        + " so it refuses every operation: restart it with a new dictionary";
+    diverged =
+        membership.name()
+            + ": "
+            + why
+            + "; this member's value dictionary no longer agrees"
+            + " with the cluster's (a partition gave two sides different values for the same ids),"
+            + " so it refuses every operation: restart it with a new dictionary";
     LOG.log(System.Logger.Level.ERROR, diverged);
   }
 
   // ---------------------------------------------------------------- frames
 
   /**
-   * A dictionary frame, on the delivery thread: additions are applied there, in the
-   * coordinator's order; proposals, pushes and syncs may wait, and run on a worker.
+   * A dictionary frame, on the delivery thread: additions are applied there, in the coordinator's
+   * order; proposals, pushes and syncs may wait, and run on a worker.
    */
   void onDelivery(Address from, Frame f) {
     if (f.flags() == OP_ADD) {
@@ -427,8 +449,18 @@ final class DictionarySync {
     Addition a = additions(f).get(0);
     int size = dictionary.size(a.space());
     if (a.id() > size) {
-      return new Frame(Frame.T_REPLY, f.reqId(), t.viewId(), Frame.S_BEHIND, 0, null, null, null,
-          new int[] {size}, List.of(), List.of());
+      return new Frame(
+          Frame.T_REPLY,
+          f.reqId(),
+          t.viewId(),
+          Frame.S_BEHIND,
+          0,
+          null,
+          null,
+          null,
+          new int[] {size},
+          List.of(),
+          List.of());
     }
     try {
       // as the coordinator, the listener records it and sends it to everyone
@@ -436,8 +468,18 @@ final class DictionarySync {
       return Frame.reply(f.reqId(), t.viewId(), Frame.S_OK, null);
     } catch (IllegalArgumentException e) {
       if (dictionary.size(a.space()) < a.id()) {
-        return new Frame(Frame.T_REPLY, f.reqId(), t.viewId(), Frame.S_BEHIND, 0, null, null,
-            null, new int[] {dictionary.size(a.space())}, List.of(), List.of());
+        return new Frame(
+            Frame.T_REPLY,
+            f.reqId(),
+            t.viewId(),
+            Frame.S_BEHIND,
+            0,
+            null,
+            null,
+            null,
+            new int[] {dictionary.size(a.space())},
+            List.of(),
+            List.of());
       }
       List<Addition> lacking = new ArrayList<>();
       List<byte[]> space = snapshotOf(a.space());
@@ -455,8 +497,18 @@ final class DictionarySync {
       spaces.add(s);
       sizes.add(dictionary.size(s));
     }
-    return new Frame(Frame.T_DICT, 0, viewId, 0, OP_SYNC, null, null, null,
-        sizes.stream().mapToInt(Integer::intValue).toArray(), spaces, List.of());
+    return new Frame(
+        Frame.T_DICT,
+        0,
+        viewId,
+        0,
+        OP_SYNC,
+        null,
+        null,
+        null,
+        sizes.stream().mapToInt(Integer::intValue).toArray(),
+        spaces,
+        List.of());
   }
 
   /**
@@ -490,8 +542,18 @@ final class DictionarySync {
       digests.writeLong(digest(space, common));
     }
     Frame r = toFrame(Frame.T_REPLY, Frame.S_OK, f.reqId(), t.viewId(), lacking);
-    return new Frame(r.type(), r.reqId(), r.viewId(), r.op(), r.flags(), null,
-        digests.toByteArray(), null, r.ints(), digestSpaces, r.entries());
+    return new Frame(
+        r.type(),
+        r.reqId(),
+        r.viewId(),
+        r.op(),
+        r.flags(),
+        null,
+        digests.toByteArray(),
+        null,
+        r.ints(),
+        digestSpaces,
+        r.entries());
   }
 
   private void checkDigests(Frame r) {
@@ -504,8 +566,12 @@ final class DictionarySync {
       long theirs = in.readLong();
       List<byte[]> mine = snapshotOf(s);
       if (mine.size() >= common && digest(mine, common) != theirs) {
-        diverge("space '" + s + "' differs from the reference member's in its first " + common
-            + " values");
+        diverge(
+            "space '"
+                + s
+                + "' differs from the reference member's in its first "
+                + common
+                + " values");
         return;
       }
     }
@@ -532,12 +598,12 @@ final class DictionarySync {
 
   private static Frame frame(int op, long reqId, long viewId, List<Addition> additions) {
     Frame f = toFrame(Frame.T_DICT, 0, reqId, viewId, additions);
-    return new Frame(f.type(), f.reqId(), f.viewId(), 0, op, null, null, null, f.ints(),
-        List.of(), f.entries());
+    return new Frame(
+        f.type(), f.reqId(), f.viewId(), 0, op, null, null, null, f.ints(), List.of(), f.entries());
   }
 
-  private static Frame toFrame(int type, int status, long reqId, long viewId,
-      List<Addition> additions) {
+  private static Frame toFrame(
+      int type, int status, long reqId, long viewId, List<Addition> additions) {
     int[] ids = new int[additions.size()];
     List<byte[]> entries = new ArrayList<>(additions.size() * 2);
     for (int i = 0; i < ids.length; i++) {
@@ -552,8 +618,11 @@ final class DictionarySync {
   private static List<Addition> additions(Frame f) {
     List<Addition> out = new ArrayList<>(f.ints().length);
     for (int i = 0; i < f.ints().length && 2 * i + 1 < f.entries().size(); i++) {
-      out.add(new Addition(new String(f.entries().get(2 * i), StandardCharsets.UTF_8),
-          f.ints()[i], f.entries().get(2 * i + 1)));
+      out.add(
+          new Addition(
+              new String(f.entries().get(2 * i), StandardCharsets.UTF_8),
+              f.ints()[i],
+              f.entries().get(2 * i + 1)));
     }
     return out;
   }

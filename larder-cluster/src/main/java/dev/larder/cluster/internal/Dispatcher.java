@@ -10,24 +10,24 @@ import org.jgroups.View;
 
 /**
  * Receives what JGroups delivers to this member and hands it on: views to {@link Membership},
- * replies to {@link Messenger}, every other frame to the handler routed for its type. Each
- * concern routes the frame types it handles when the member is assembled, so a new kind of
- * request adds a route, not a branch here. Thread-safe.
+ * replies to {@link Messenger}, every other frame to the handler routed for its type. Each concern
+ * routes the frame types it handles when the member is assembled, so a new kind of request adds a
+ * route, not a branch here. Thread-safe.
  *
  * <p>Implementation notes.
+ *
  * <ul>
- *   <li><b>Threads</b>: a frame whose handler never blocks on another member (backup writes,
- *       state chunks, invalidations, async writes) is handled on JGroups' delivery thread, so
- *       regular messages are applied in their per-sender order. A request that may wait (sync
- *       writes, reads, pulls, clears, scans) arrived out-of-band and is handled on a worker (a
- *       virtual thread), so a waiting request never holds up the ordered stream that would
- *       answer it.
- *   <li><b>Before the first view</b>: a joiner can receive messages from members that installed
- *       the view with it before it has installed that view itself. Replies are handled as
- *       always; any other frame goes to its route's early handler, which by default asks the
- *       sender to retry (a request that wants no answer is dropped).
- *   <li><b>After close</b> every message is dropped; malformed frames are logged and dropped;
- *       a frame of a type nothing routes is logged (before the first view: dropped quietly).
+ *   <li><b>Threads</b>: a frame whose handler never blocks on another member (backup writes, state
+ *       chunks, invalidations, async writes) is handled on JGroups' delivery thread, so regular
+ *       messages are applied in their per-sender order. A request that may wait (sync writes,
+ *       reads, pulls, clears, scans) arrived out-of-band and is handled on a worker (a virtual
+ *       thread), so a waiting request never holds up the ordered stream that would answer it.
+ *   <li><b>Before the first view</b>: a joiner can receive messages from members that installed the
+ *       view with it before it has installed that view itself. Replies are handled as always; any
+ *       other frame goes to its route's early handler, which by default asks the sender to retry (a
+ *       request that wants no answer is dropped).
+ *   <li><b>After close</b> every message is dropped; malformed frames are logged and dropped; a
+ *       frame of a type nothing routes is logged (before the first view: dropped quietly).
  * </ul>
  */
 final class Dispatcher implements Receiver {
@@ -45,8 +45,8 @@ final class Dispatcher implements Receiver {
    *
    * @param handler handles a frame once this member has a view
    * @param onWorker true to run the handler on a worker, false on the delivery thread
-   * @param beforeFirstView handles a frame that arrives before this member's first view (on
-   *     the delivery thread)
+   * @param beforeFirstView handles a frame that arrives before this member's first view (on the
+   *     delivery thread)
    */
   private record Route(Handler handler, boolean onWorker, Handler beforeFirstView) {}
 
@@ -83,7 +83,9 @@ final class Dispatcher implements Receiver {
     return route(type, new Route(handler, true, beforeFirstView));
   }
 
-  /** @throws IllegalStateException if the type is routed already */
+  /**
+   * @throws IllegalStateException if the type is routed already
+   */
   private Dispatcher route(int type, Route route) {
     if (routes.putIfAbsent(type, route) != null) {
       throw new IllegalStateException("frame type " + type + " is routed already");

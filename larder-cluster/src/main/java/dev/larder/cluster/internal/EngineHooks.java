@@ -7,8 +7,8 @@ import java.util.Arrays;
 import java.util.function.BiPredicate;
 
 /**
- * What the cache layer gives the engine besides its configuration: expiry and where removals
- * are reported.
+ * What the cache layer gives the engine besides its configuration: expiry and where removals are
+ * reported.
  *
  * @param ttlMillis expire-after-write in milliseconds, or 0 for no expiry
  * @param clock the wall clock that stamps and checks expiry deadlines (members must agree on it)
@@ -18,12 +18,17 @@ import java.util.function.BiPredicate;
  *     every member; or null
  * @param sameValue value equality on encoded values, for conditional writes
  */
-public record EngineHooks(long ttlMillis, InstantSource clock, Removals removals,
-    long nearEntries, ValueDictionary dictionary, BiPredicate<byte[], byte[]> sameValue) {
+public record EngineHooks(
+    long ttlMillis,
+    InstantSource clock,
+    Removals removals,
+    long nearEntries,
+    ValueDictionary dictionary,
+    BiPredicate<byte[], byte[]> sameValue) {
 
   /** No expiry, no listener, no near cache, no dictionary; byte equality. */
-  public static final EngineHooks NONE = new EngineHooks(0, InstantSource.system(), null, 0,
-      null, Arrays::equals);
+  public static final EngineHooks NONE =
+      new EngineHooks(0, InstantSource.system(), null, 0, null, Arrays::equals);
 
   /** Receives removals as encoded key and value bytes; must not block. */
   @FunctionalInterface

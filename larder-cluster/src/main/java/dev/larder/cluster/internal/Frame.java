@@ -19,9 +19,9 @@ import java.util.List;
  * entries: i32 count, then count x (key bytes, value bytes)
  * </pre>
  *
- * Every frame has every field; a type leaves the fields it does not use empty. Keys and values
- * are the bytes the store holds (the user's codecs ran once, at the API edge of the member that
- * took the call); nothing is decoded on the way.
+ * Every frame has every field; a type leaves the fields it does not use empty. Keys and values are
+ * the bytes the store holds (the user's codecs ran once, at the API edge of the member that took
+ * the call); nothing is decoded on the way.
  *
  * @param type one of the {@code T_*} constants
  * @param reqId the request this frame starts or answers; 0 when no answer is wanted
@@ -35,55 +35,81 @@ import java.util.List;
  * @param names member names (a timeout's unanswered members)
  * @param entries alternating keys and values (state transfer, iteration)
  */
-record Frame(int type, long reqId, long viewId, int op, int flags, byte[] key, byte[] value,
-    byte[] expected, int[] ints, List<String> names, List<byte[]> entries) {
+record Frame(
+    int type,
+    long reqId,
+    long viewId,
+    int op,
+    int flags,
+    byte[] key,
+    byte[] value,
+    byte[] expected,
+    int[] ints,
+    List<String> names,
+    List<byte[]> entries) {
 
   static final int VERSION = 2;
 
   /** A write sent to the key's primary. */
   static final int T_WRITE = 1;
+
   /** A write the primary applied, sent to each backup (regular, ordered per sender). */
   static final int T_BACKUP = 2;
+
   /** An answer to any request with a reqId. */
   static final int T_REPLY = 3;
+
   /** A read sent to an owner. */
   static final int T_READ = 4;
+
   /** Invalidation mode: drop this key (or every key, when key is null). */
   static final int T_INVALIDATE = 5;
+
   /** Ask for the entries of some segments (state transfer). */
   static final int T_PULL = 6;
+
   /** A chunk of segment entries (state transfer); the last has F_LAST. */
   static final int T_STATE = 7;
+
   /** Drop every entry on the receiver (invalidateAll). */
   static final int T_CLEAR = 8;
+
   /** Count, or list, the entries of the segments the receiver is primary of. */
   static final int T_SCAN = 9;
+
   /** Drop the near copy of this key: the primary wrote it (distributed mode, near caches). */
   static final int T_NEAR_INVALIDATE = 10;
+
   /** Value dictionary replication; flags = a {@code DictionarySync.OP_*}. */
   static final int T_DICT = 11;
+
   /** The sender is closing: drop it from the stable members (quorum partition handling). */
   static final int T_LEAVE = 12;
 
   static final int F_ASYNC = 1;
   static final int F_LAST = 2;
   static final int F_COUNT_ONLY = 4;
+
   /** A write whose caller discards its result: the primary's reply carries no value. */
   static final int F_NO_RESULT = 8;
+
   /**
-   * On a last STATE chunk: the source is in another view than the pull's (or in none yet), so
-   * the segments it could not serve are not known to be incomplete there: ask it again.
+   * On a last STATE chunk: the source is in another view than the pull's (or in none yet), so the
+   * segments it could not serve are not known to be incomplete there: ask it again.
    */
   static final int F_OTHER_VIEW = 16;
 
   /** Reply statuses (in {@code op}). */
   static final int S_OK = 0;
+
   static final int S_RETRY = 1;
   static final int S_TIMEOUT = 2;
   static final int S_ERROR = 3;
   static final int S_NOT_AUTHORITATIVE = 4;
+
   /** The dictionary holds another value at the proposed id (payload: what the proposer lacks). */
   static final int S_CONFLICT = 5;
+
   /** The dictionary is behind the proposer (ints[0] = its size of the space). */
   static final int S_BEHIND = 6;
 
@@ -94,8 +120,8 @@ record Frame(int type, long reqId, long viewId, int op, int flags, byte[] key, b
   }
 
   static Frame reply(long reqId, long viewId, int status, byte[] payload) {
-    return new Frame(T_REPLY, reqId, viewId, status, 0, null, payload, null, NO_INTS, List.of(),
-        List.of());
+    return new Frame(
+        T_REPLY, reqId, viewId, status, 0, null, payload, null, NO_INTS, List.of(), List.of());
   }
 
   Frame withNames(List<String> list) {

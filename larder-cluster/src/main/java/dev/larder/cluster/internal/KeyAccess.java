@@ -3,29 +3,31 @@ package dev.larder.cluster.internal;
 import dev.larder.cluster.ClusterTimeoutException;
 
 /**
- * How a member serves reads and writes of single keys: one implementation per family of
- * cluster modes ({@link OwnerAccess} for replicated and distributed caches, whose keys have
- * owners; {@link InvalidationAccess} for invalidation caches, whose members keep their own
- * entries). A member picks one when it starts, wrapped in {@link QuorumAccess} under quorum
- * partition handling. Implementations are thread-safe.
+ * How a member serves reads and writes of single keys: one implementation per family of cluster
+ * modes ({@link OwnerAccess} for replicated and distributed caches, whose keys have owners; {@link
+ * InvalidationAccess} for invalidation caches, whose members keep their own entries). A member
+ * picks one when it starts, wrapped in {@link QuorumAccess} under quorum partition handling.
+ * Implementations are thread-safe.
  */
 sealed interface KeyAccess permits OwnerAccess, InvalidationAccess, QuorumAccess {
 
   /**
+   * Returns the encoded value, or null if absent.
+   *
    * @param key the encoded key
-   * @return the encoded value, or null if absent
    * @throws ClusterTimeoutException if the members that must answer did not within the timeout
    */
   byte[] get(byte[] key);
 
   /**
+   * Returns the previous value, or {@link Outcome#TRUE}/{@link Outcome#FALSE} for conditional
+   * writes; null when an async write returned early.
+   *
    * @param op the write
    * @param key the encoded key
    * @param value the encoded new value (null for removals)
    * @param expected the encoded expected value of REPLACE_IF and REMOVE_IF
    * @param mayReturnEarly true if the write returns nothing, so ASYNC may return at once
-   * @return the previous value, or {@link Outcome#TRUE}/{@link Outcome#FALSE} for conditional
-   *     writes; null when an async write returned early
    * @throws ClusterTimeoutException if the members that must take part did not in time
    */
   byte[] write(Op op, byte[] key, byte[] value, byte[] expected, boolean mayReturnEarly);

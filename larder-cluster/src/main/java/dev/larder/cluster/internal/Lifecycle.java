@@ -3,28 +3,28 @@ package dev.larder.cluster.internal;
 /**
  * Whether this member is open, closing or closed. Thread-safe.
  *
- * <p>Implementation notes. Closing has two steps, each a volatile flag set once: first
- * {@link #closing} (calls on this member are refused, but messages from others are still
- * handled, so that a write in flight elsewhere is acknowledged rather than left to time out),
- * then, once the channel is closed, {@link #closed} (messages are dropped, waits end, failures
- * of sends are no longer worth logging).
+ * <p>Implementation notes. Closing has two steps, each a volatile flag set once: first {@link
+ * #closing} (calls on this member are refused, but messages from others are still handled, so that
+ * a write in flight elsewhere is acknowledged rather than left to time out), then, once the channel
+ * is closed, {@link #closed} (messages are dropped, waits end, failures of sends are no longer
+ * worth logging).
  */
 final class Lifecycle {
 
   private volatile boolean closing;
   private volatile boolean closed;
 
-  /** @return true once close began: calls on this member are refused */
+  /** Returns true once close began: calls on this member are refused. */
   boolean closing() {
     return closing;
   }
 
-  /** @return true once the channel is closed: messages are dropped */
+  /** Returns true once the channel is closed: messages are dropped. */
   boolean closed() {
     return closed;
   }
 
-  /** @return false if close had already begun */
+  /** Returns false if close had already begun. */
   boolean beginClose() {
     if (closing) {
       return false;
@@ -37,7 +37,9 @@ final class Lifecycle {
     closed = true;
   }
 
-  /** @throws IllegalStateException if close began */
+  /**
+   * @throws IllegalStateException if close began
+   */
   void checkOpen() {
     if (closing) {
       throw new IllegalStateException("the clustered cache is closed");

@@ -4,22 +4,22 @@ import dev.larder.Cache;
 import java.time.InstantSource;
 
 /**
- * This member's store of encoded entries (its own and its backups), and the stored form of
- * their values. Thread-safe.
+ * This member's store of encoded entries (its own and its backups), and the stored form of their
+ * values. Thread-safe.
  *
- * <p>Implementation notes. With expire-after-write in an owner mode, a stored value is
- * {@link Stamp}ed with its deadline by the key's primary, and every owner and state transfer
- * keeps that stamp, so an entry expires at the same instant everywhere; {@link #live} turns a
- * stored form back into the value, or null once its deadline passed. Without expiry (or in
- * invalidation mode, where each member's store is its own and expires by itself) the stored
- * form is the encoded value. Local writes that belong to the replication protocol go through
- * {@link #apply}, under the segment lock, so that the segment's live keys
- * ({@link SegmentOwnership}) record them.
+ * <p>Implementation notes. With expire-after-write in an owner mode, a stored value is {@link
+ * Stamp}ed with its deadline by the key's primary, and every owner and state transfer keeps that
+ * stamp, so an entry expires at the same instant everywhere; {@link #live} turns a stored form back
+ * into the value, or null once its deadline passed. Without expiry (or in invalidation mode, where
+ * each member's store is its own and expires by itself) the stored form is the encoded value. Local
+ * writes that belong to the replication protocol go through {@link #apply}, under the segment lock,
+ * so that the segment's live keys ({@link SegmentOwnership}) record them.
  */
 final class LocalStore implements AutoCloseable {
 
   /** The store; owned by this member, closed with it. */
   final Cache<byte[], byte[]> entries;
+
   private final SegmentOwnership segments;
   private final boolean stamps;
   private final InstantSource clock;
@@ -28,8 +28,12 @@ final class LocalStore implements AutoCloseable {
   /**
    * @param stamps true if stored values carry an expiry stamp (expiry on, owners hold entries)
    */
-  LocalStore(Cache<byte[], byte[]> entries, SegmentOwnership segments, boolean stamps,
-      InstantSource clock, long ttlMillis) {
+  LocalStore(
+      Cache<byte[], byte[]> entries,
+      SegmentOwnership segments,
+      boolean stamps,
+      InstantSource clock,
+      long ttlMillis) {
     this.entries = entries;
     this.segments = segments;
     this.stamps = stamps;
@@ -37,23 +41,22 @@ final class LocalStore implements AutoCloseable {
     this.ttlMillis = ttlMillis;
   }
 
-  /** @return true if stored values carry an expiry stamp */
+  /** Returns true if stored values carry an expiry stamp. */
   boolean stamps() {
     return stamps;
   }
 
-  /** @return the stored form of a key, or null */
+  /** Returns the stored form of a key, or null. */
   byte[] stored(byte[] key) {
     return entries.getIfPresent(key);
   }
 
   /** The stored form of a value written now: stamped with its expiry deadline if entries expire. */
   byte[] storedForm(byte[] payload) {
-    return payload == null || !stamps ? payload
-        : Stamp.wrap(clock.millis() + ttlMillis, payload);
+    return payload == null || !stamps ? payload : Stamp.wrap(clock.millis() + ttlMillis, payload);
   }
 
-  /** @return the value of a stored form, or null if absent or expired */
+  /** Returns the value of a stored form, or null if absent or expired. */
   byte[] live(byte[] stored) {
     if (stored == null || !stamps) {
       return stored;

@@ -41,7 +41,7 @@ final class MemberAttributes {
     return bytes.toByteArray();
   }
 
-  /** @return the attributes a member joined with; empty if none or unreadable */
+  /** Returns the attributes a member joined with; empty if none or unreadable. */
   static Map<String, String> of(Address member) {
     if (!(member instanceof ExtendedUUID u) || u.get(KEY) == null) {
       return Map.of();

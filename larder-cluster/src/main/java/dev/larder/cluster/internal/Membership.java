@@ -18,26 +18,27 @@ import org.jgroups.MergeView;
 import org.jgroups.View;
 
 /**
- * This member's view of the cluster: the installed {@link Topology}, who it is, and the waits
- * for a view. Thread-safe.
+ * This member's view of the cluster: the installed {@link Topology}, who it is, and the waits for a
+ * view. Thread-safe.
  *
  * <p>Implementation notes.
+ *
  * <ul>
- *   <li><b>Installing a view</b> happens under the view lock's write side, which every local
- *       write holds for reading ({@link #viewReadLock}): a write uses one view from check to
- *       send. Under it, each segment's state moves for the new ownership
- *       ({@link SegmentOwnership#reassign}) and the topology is published (a volatile field, so
- *       readers that need no single view read it without the lock).
- *   <li><b>After</b> the lock is released, the view's listeners run in the order they were
- *       added (near cache flush, dictionary check, dropping members that left from outstanding
- *       calls, state transfer), then threads waiting for a view are woken. Waiters also poll
- *       the topology every 50 ms, so waking them is a matter of latency only.
- *   <li><b>Merges</b>: on a {@link MergeView}, a member whose side lost ({@link Quorum}, which
- *       also decides, under the same lock, whether this member is available in the view)
- *       treats every segment as NONE, so it drops its entries and receives its segments again
- *       from the winning side.
- *   <li><b>Invalidation mode</b> keeps no ownership: segments stay NONE and views only change
- *       who is told of invalidations.
+ *   <li><b>Installing a view</b> happens under the view lock's write side, which every local write
+ *       holds for reading ({@link #viewReadLock}): a write uses one view from check to send. Under
+ *       it, each segment's state moves for the new ownership ({@link SegmentOwnership#reassign})
+ *       and the topology is published (a volatile field, so readers that need no single view read
+ *       it without the lock).
+ *   <li><b>After</b> the lock is released, the view's listeners run in the order they were added
+ *       (near cache flush, dictionary check, dropping members that left from outstanding calls,
+ *       state transfer), then threads waiting for a view are woken. Waiters also poll the topology
+ *       every 50 ms, so waking them is a matter of latency only.
+ *   <li><b>Merges</b>: on a {@link MergeView}, a member whose side lost ({@link Quorum}, which also
+ *       decides, under the same lock, whether this member is available in the view) treats every
+ *       segment as NONE, so it drops its entries and receives its segments again from the winning
+ *       side.
+ *   <li><b>Invalidation mode</b> keeps no ownership: segments stay NONE and views only change who
+ *       is told of invalidations.
  * </ul>
  */
 final class Membership {
@@ -62,8 +63,12 @@ final class Membership {
   private final AtomicLong mergesLost = new AtomicLong();
   private volatile Topology topology;
 
-  Membership(ClusterConfig config, JChannel channel, SegmentOwnership segments,
-      Lifecycle lifecycle, Quorum quorum) {
+  Membership(
+      ClusterConfig config,
+      JChannel channel,
+      SegmentOwnership segments,
+      Lifecycle lifecycle,
+      Quorum quorum) {
     this.config = config;
     this.channel = channel;
     this.segments = segments;
@@ -93,8 +98,7 @@ final class Membership {
       boolean founder = old == null && view.size() == 1;
       if (config.mode() != ClusterMode.INVALIDATION) {
         for (int s = 0; s < segments.size(); s++) {
-          if (segments.reassign(s, hash.isOwner(self, s), founder, lostMerge,
-              installed.viewId())) {
+          if (segments.reassign(s, hash.isOwner(self, s), founder, lostMerge, installed.viewId())) {
             incoming.add(s);
           }
         }
@@ -118,14 +122,14 @@ final class Membership {
     };
   }
 
-  /** @return the installed topology, or null before the first view */
+  /** Returns the installed topology, or null before the first view. */
   Topology topology() {
     return topology;
   }
 
   /**
-   * The read side of the view lock: held by a local write from its view check to its sends, so
-   * no view is installed in between. Take it before any segment lock.
+   * The read side of the view lock: held by a local write from its view check to its sends, so no
+   * view is installed in between. Take it before any segment lock.
    */
   Lock viewReadLock() {
     return viewLock.readLock();
@@ -135,17 +139,17 @@ final class Membership {
     return channel.getAddress();
   }
 
-  /** @return this member's name */
+  /** Returns this member's name. */
   String name() {
     return channel.getName();
   }
 
-  /** @return the names of the current view's members, coordinator first */
+  /** Returns the names of the current view's members, coordinator first. */
   List<String> members() {
     return topology.view().getMembers().stream().map(Messenger::name).toList();
   }
 
-  /** @return the number of segments this member owns or is receiving (0 in invalidation mode) */
+  /** Returns the number of segments this member owns or is receiving (0 in invalidation mode). */
   int ownedSegments() {
     Address self = self();
     int n = 0;
@@ -155,19 +159,19 @@ final class Membership {
     return config.mode() == ClusterMode.INVALIDATION ? 0 : n;
   }
 
-  /** @return true if a key's segment is owned here (in invalidation mode: always) */
+  /** Returns true if a key's segment is owned here (in invalidation mode: always). */
   boolean ownsKey(byte[] key) {
     return config.mode() == ClusterMode.INVALIDATION
         || topology.hash().isOwner(self(), segments.segmentOf(key));
   }
 
-  /** @return true if this member is the key's primary (in invalidation mode: never) */
+  /** Returns true if this member is the key's primary (in invalidation mode: never). */
   boolean isPrimary(byte[] key) {
     return config.mode() != ClusterMode.INVALIDATION
         && topology.hash().primary(segments.segmentOf(key)).equals(self());
   }
 
-  /** @return merges in which this member's side lost and dropped its entries */
+  /** Returns merges in which this member's side lost and dropped its entries. */
   long mergesLost() {
     return mergesLost.get();
   }
@@ -183,8 +187,8 @@ final class Membership {
   }
 
   /**
-   * Waits until the installed topology satisfies {@code ready}, the deadline passes or this
-   * member closes.
+   * Waits until the installed topology satisfies {@code ready}, the deadline passes or this member
+   * closes.
    *
    * @return true if it does
    * @throws ClusterException if interrupted

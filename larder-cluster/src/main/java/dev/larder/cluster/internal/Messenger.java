@@ -9,22 +9,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.jgroups.Address;
-import org.jgroups.util.NameCache;
 import org.jgroups.BytesMessage;
 import org.jgroups.JChannel;
 import org.jgroups.Message;
+import org.jgroups.util.NameCache;
 
 /**
  * Sends frames to other members and waits for their replies. Thread-safe.
  *
  * <p>Implementation notes. Regular messages are delivered in order per sender (JGroups'
  * NAKACK2/UNICAST3); out-of-band ones may overtake them and are delivered on other threads.
- * Requests whose handler may wait are sent out-of-band, so that a waiting request never holds
- * up the ordered stream that would answer it; writes to backups and state chunks are regular,
- * so that their order holds. A request opens a {@link Calls.Call} keyed by a fresh request id;
- * replies complete it, and members that leave the view are dropped from it by the view listener
- * ({@link Calls#retain}), so that no wait outlasts a member. Send failures are logged (at debug:
- * JGroups retransmits or the view changes) until this member closes, then ignored.
+ * Requests whose handler may wait are sent out-of-band, so that a waiting request never holds up
+ * the ordered stream that would answer it; writes to backups and state chunks are regular, so that
+ * their order holds. A request opens a {@link Calls.Call} keyed by a fresh request id; replies
+ * complete it, and members that leave the view are dropped from it by the view listener ({@link
+ * Calls#retain}), so that no wait outlasts a member. Send failures are logged (at debug: JGroups
+ * retransmits or the view changes) until this member closes, then ignored.
  */
 final class Messenger {
 
@@ -36,7 +36,11 @@ final class Messenger {
   private final Membership membership;
   private final Lifecycle lifecycle;
 
-  Messenger(ClusterConfig config, JChannel channel, Calls calls, Membership membership,
+  Messenger(
+      ClusterConfig config,
+      JChannel channel,
+      Calls calls,
+      Membership membership,
       Lifecycle lifecycle) {
     this.config = config;
     this.channel = channel;
@@ -45,7 +49,7 @@ final class Messenger {
     this.lifecycle = lifecycle;
   }
 
-  /** @return the deadline of an operation starting now: the cluster timeout from now */
+  /** Returns the deadline of an operation starting now: the cluster timeout from now. */
   long deadline() {
     return System.nanoTime() + config.timeout().toNanos();
   }
@@ -81,8 +85,21 @@ final class Messenger {
   /** Answers a request; nothing is sent for a request that wants no answer (reqId 0). */
   void reply(Address to, long reqId, Frame reply) {
     if (reqId != 0) {
-      send(to, new Frame(Frame.T_REPLY, reqId, reply.viewId(), reply.op(), reply.flags(), null,
-          reply.value(), null, reply.ints(), reply.names(), reply.entries()), true);
+      send(
+          to,
+          new Frame(
+              Frame.T_REPLY,
+              reqId,
+              reply.viewId(),
+              reply.op(),
+              reply.flags(),
+              null,
+              reply.value(),
+              null,
+              reply.ints(),
+              reply.names(),
+              reply.entries()),
+          true);
     }
   }
 
@@ -173,8 +190,18 @@ final class Messenger {
   }
 
   static Frame withReqId(Frame f, long reqId) {
-    return new Frame(f.type(), reqId, f.viewId(), f.op(), f.flags(), f.key(), f.value(),
-        f.expected(), f.ints(), f.names(), f.entries());
+    return new Frame(
+        f.type(),
+        reqId,
+        f.viewId(),
+        f.op(),
+        f.flags(),
+        f.key(),
+        f.value(),
+        f.expected(),
+        f.ints(),
+        f.names(),
+        f.entries());
   }
 
   static List<String> names(Address[] members) {
@@ -182,8 +209,8 @@ final class Messenger {
   }
 
   /**
-   * @return a member's logical name (its nodeName, or the one JGroups picked); an address that
-   *     carries attributes would print them too, so it is never printed directly
+   * Returns a member's logical name (its nodeName, or the one JGroups picked); an address that
+   * carries attributes would print them too, so it is never printed directly.
    */
   static String name(Address member) {
     String name = NameCache.get(member);

@@ -11,11 +11,11 @@ import java.util.function.BooleanSupplier;
  * Thread-safe.
  *
  * <p>Implementation notes. The danger is a reply that was read before a write and arrives after
- * that write's invalidation: inserting it would keep a stale copy. Keys hash to stripes, each
- * with a lock and a version; an invalidation bumps its stripe's version under the lock, and a
- * reader notes the version before it asks the owner and inserts the reply only if the version
- * is unchanged (checked and inserted under the same lock). A flush (view change) bumps every
- * stripe, then clears the store.
+ * that write's invalidation: inserting it would keep a stale copy. Keys hash to stripes, each with
+ * a lock and a version; an invalidation bumps its stripe's version under the lock, and a reader
+ * notes the version before it asks the owner and inserts the reply only if the version is unchanged
+ * (checked and inserted under the same lock). A flush (view change) bumps every stripe, then clears
+ * the store.
  */
 final class NearCache implements AutoCloseable {
 
@@ -39,14 +39,14 @@ final class NearCache implements AutoCloseable {
     return ConsistentHash.segmentOf(key, 1 << 20) & (STRIPES - 1);
   }
 
-  /** @return the stored copy, or null; counts a hit or a miss */
+  /** Returns the stored copy, or null; counts a hit or a miss. */
   byte[] get(byte[] key) {
     byte[] v = store.getIfPresent(key);
     (v == null ? misses : hits).increment();
     return v;
   }
 
-  /** @return the key's stripe version, to pass to {@link #offer} */
+  /** Returns the key's stripe version, to pass to {@link #offer}. */
   long version(byte[] key) {
     int i = stripe(key);
     synchronized (locks[i]) {
@@ -55,8 +55,8 @@ final class NearCache implements AutoCloseable {
   }
 
   /**
-   * Keeps a copy read from an owner unless an invalidation of its stripe came since
-   * {@code version} was taken, or {@code valid} says no (checked under the stripe lock).
+   * Keeps a copy read from an owner unless an invalidation of its stripe came since {@code version}
+   * was taken, or {@code valid} says no (checked under the stripe lock).
    */
   void offer(byte[] key, byte[] stored, long version, BooleanSupplier valid) {
     int i = stripe(key);
@@ -88,8 +88,8 @@ final class NearCache implements AutoCloseable {
   }
 
   NearCacheStats stats() {
-    return new NearCacheStats(hits.sum(), misses.sum(), invalidations.sum(),
-        store.estimatedSize(), store.memoryUsed());
+    return new NearCacheStats(
+        hits.sum(), misses.sum(), invalidations.sum(), store.estimatedSize(), store.memoryUsed());
   }
 
   @Override

@@ -18,12 +18,12 @@ enum Op {
     return VALUES[ordinal];
   }
 
-  /** @return true if the result depends on the current value (so it must be known) */
+  /** Returns true if the result depends on the current value (so it must be known). */
   boolean readsCurrent() {
     return this != PUT && this != REMOVE;
   }
 
-  /** @return true if the op returns a boolean rather than the previous value */
+  /** Returns true if the op returns a boolean rather than the previous value. */
   boolean conditional() {
     return this == REPLACE_IF || this == REMOVE_IF;
   }

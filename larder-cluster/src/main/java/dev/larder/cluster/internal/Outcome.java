@@ -15,6 +15,7 @@ record Outcome(boolean changes, byte[] newValue, byte[] result) {
 
   /** The result of a conditional write that changed the key. */
   static final byte[] TRUE = {1};
+
   /** The result of a conditional write that did not. */
   static final byte[] FALSE = {0};
 
@@ -23,24 +24,26 @@ record Outcome(boolean changes, byte[] newValue, byte[] result) {
   }
 
   /**
-   * @param same value equality on encoded bytes (byte equality for deterministic codecs; a
-   *     decoding comparison for codecs that substitute through a dictionary)
+   * @param same value equality on encoded bytes (byte equality for deterministic codecs; a decoding
+   *     comparison for codecs that substitute through a dictionary)
    */
-  static Outcome of(Op op, byte[] current, byte[] value, byte[] expected,
-      BiPredicate<byte[], byte[]> same) {
+  static Outcome of(
+      Op op, byte[] current, byte[] value, byte[] expected, BiPredicate<byte[], byte[]> same) {
     return switch (op) {
       case PUT -> new Outcome(true, value, current);
-      case PUT_IF_ABSENT -> current == null ? new Outcome(true, value, null)
-          : new Outcome(false, null, current);
-      case REPLACE -> current != null ? new Outcome(true, value, current)
-          : new Outcome(false, null, null);
-      case REPLACE_IF -> current != null && same.test(current, expected)
-          ? new Outcome(true, value, bool(true))
-          : new Outcome(false, null, bool(false));
+      case PUT_IF_ABSENT ->
+          current == null ? new Outcome(true, value, null) : new Outcome(false, null, current);
+      case REPLACE ->
+          current != null ? new Outcome(true, value, current) : new Outcome(false, null, null);
+      case REPLACE_IF ->
+          current != null && same.test(current, expected)
+              ? new Outcome(true, value, bool(true))
+              : new Outcome(false, null, bool(false));
       case REMOVE -> new Outcome(current != null, null, current);
-      case REMOVE_IF -> current != null && same.test(current, expected)
-          ? new Outcome(true, null, bool(true))
-          : new Outcome(false, null, bool(false));
+      case REMOVE_IF ->
+          current != null && same.test(current, expected)
+              ? new Outcome(true, null, bool(true))
+              : new Outcome(false, null, bool(false));
     };
   }
 

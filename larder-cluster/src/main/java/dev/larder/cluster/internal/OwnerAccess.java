@@ -1,8 +1,8 @@
 package dev.larder.cluster.internal;
 
 /**
- * Single-key access in the owner modes (replicated, distributed): reads by {@link Reads},
- * writes through the key's primary by {@link Writes}.
+ * Single-key access in the owner modes (replicated, distributed): reads by {@link Reads}, writes
+ * through the key's primary by {@link Writes}.
  *
  * @param reads reads, with the near cache
  * @param writes writes, executed on the key's primary
@@ -15,8 +15,7 @@ record OwnerAccess(Reads reads, Writes writes) implements KeyAccess {
   }
 
   @Override
-  public byte[] write(Op op, byte[] key, byte[] value, byte[] expected,
-      boolean mayReturnEarly) {
+  public byte[] write(Op op, byte[] key, byte[] value, byte[] expected, boolean mayReturnEarly) {
     return writes.write(op, key, value, expected, mayReturnEarly);
   }
 }

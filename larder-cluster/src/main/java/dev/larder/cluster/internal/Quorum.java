@@ -12,29 +12,31 @@ import org.jgroups.MergeView;
 import org.jgroups.View;
 
 /**
- * Partition handling: whether this member may serve, and which side of a healed partition keeps
- * its entries. Thread-safe.
+ * Partition handling: whether this member may serve, and which side of a healed partition keeps its
+ * entries. Thread-safe.
  *
  * <p>Implementation notes.
+ *
  * <ul>
  *   <li><b>Stable members.</b> Under {@link PartitionHandling#QUORUM} a member keeps the names of
- *       the cluster's stable members: those of its first view that held
- *       {@code initialClusterSize} members, plus every member of each later view it was
- *       available in. The set only grows (a member that crashed is still counted, so two sides
- *       of a later partition are measured against the same set); names, not JGroups addresses,
- *       so that a member restarted under its name counts as itself.
- *   <li><b>Available</b> means this member's view holds more than half of the stable members.
- *       Two disjoint sides cannot both hold more than half of one set, so at most one side of a
- *       partition is available. A member that has not yet seen {@code initialClusterSize}
- *       members is not available (its cache is not handed out anyway).
+ *       the cluster's stable members: those of its first view that held {@code initialClusterSize}
+ *       members, plus every member of each later view it was available in. The set only grows (a
+ *       member that crashed is still counted, so two sides of a later partition are measured
+ *       against the same set); names, not JGroups addresses, so that a member restarted under its
+ *       name counts as itself.
+ *   <li><b>Available</b> means this member's view holds more than half of the stable members. Two
+ *       disjoint sides cannot both hold more than half of one set, so at most one side of a
+ *       partition is available. A member that has not yet seen {@code initialClusterSize} members
+ *       is not available (its cache is not handed out anyway).
  *   <li><b>Merges.</b> The side that keeps its entries is the subgroup holding more than half of
- *       this member's stable members; an available member's own side always does, unless a
- *       strictly larger subgroup exists (then it was a member that founded a cluster of its own,
- *       whose stable set is itself, and the larger side wins as under allow-all). With no such
- *       subgroup, no side was available and the allow-all rule decides ({@link MergeWinner}).
+ *       this member's stable members; an available member's own side always does, unless a strictly
+ *       larger subgroup exists (then it was a member that founded a cluster of its own, whose
+ *       stable set is itself, and the larger side wins as under allow-all). With no such subgroup,
+ *       no side was available and the allow-all rule decides ({@link MergeWinner}).
  *   <li>{@link #install} runs under the view lock's write side, before the segments move for the
  *       view, so every local write and read sees the availability of the view it runs in.
  * </ul>
+ *
  * Under {@link PartitionHandling#ALLOW_ALL} every member is always available and merges follow
  * {@link MergeWinner}.
  */
@@ -55,13 +57,16 @@ final class Quorum {
   private final boolean minorityReads;
   private final int initialClusterSize;
   private final Supplier<String> selfName;
+
   /** Guarded by this. */
   private final Set<String> stable = new LinkedHashSet<>();
+
   private volatile State state;
   private volatile View lastWinner;
+
   /**
-   * Views installed (and LEAVEs heard) in which this member was not available; a write compares
-   * it before and after waiting for its backups ({@link #availableSince}).
+   * Views installed (and LEAVEs heard) in which this member was not available; a write compares it
+   * before and after waiting for its backups ({@link #availableSince}).
    */
   private volatile long unavailableStates;
 
@@ -71,14 +76,17 @@ final class Quorum {
    * @param initialClusterSize the members of the first view whose names become stable
    * @param selfName this member's name, for messages
    */
-  Quorum(PartitionHandling handling, boolean minorityReads, int initialClusterSize,
+  Quorum(
+      PartitionHandling handling,
+      boolean minorityReads,
+      int initialClusterSize,
       Supplier<String> selfName) {
     this.handling = handling;
     this.minorityReads = minorityReads;
     this.initialClusterSize = initialClusterSize;
     this.selfName = selfName;
-    this.state = handling == PartitionHandling.QUORUM
-        ? new State(false, List.of(), List.of()) : ALWAYS;
+    this.state =
+        handling == PartitionHandling.QUORUM ? new State(false, List.of(), List.of()) : ALWAYS;
   }
 
   /**
@@ -108,9 +116,9 @@ final class Quorum {
 
   /**
    * A member said it is closing (LEAVE): it stops counting among the stable members, so that
-   * members that leave on purpose do not leave the rest without a majority. Only the members
-   * that heard it drop it; a member cut off at the time keeps counting it, which only makes it
-   * slower to become available.
+   * members that leave on purpose do not leave the rest without a majority. Only the members that
+   * heard it drop it; a member cut off at the time keeps counting it, which only makes it slower to
+   * become available.
    *
    * @param name the closing member's name
    * @param current this member's installed view (null before its first view)
@@ -134,7 +142,7 @@ final class Quorum {
     state = next;
   }
 
-  /** @return the subgroup of a merge view whose entries win, or null if not a merge view */
+  /** Returns the subgroup of a merge view whose entries win, or null if not a merge view. */
   private View winner(View view) {
     if (!(view instanceof MergeView merge) || handling == PartitionHandling.ALLOW_ALL) {
       return MergeWinner.of(view);
@@ -170,9 +178,8 @@ final class Quorum {
   }
 
   /**
-   * The member whose value dictionary is the reference after the last view: its coordinator;
-   * after a merge, the first member (in the merged view's order) of the side that kept its
-   * entries.
+   * The member whose value dictionary is the reference after the last view: its coordinator; after
+   * a merge, the first member (in the merged view's order) of the side that kept its entries.
    */
   Address dictionaryReference(View view) {
     View winner = lastWinner;
@@ -197,18 +204,18 @@ final class Quorum {
   }
 
   /**
-   * Whether this member has stayed available since {@code mark} was taken: under QUORUM, no
-   * view (or LEAVE) since then left it without a majority. A primary whose backup left the view
-   * instead of acknowledging a write may acknowledge it only then: if this member lost its
-   * majority meanwhile, the backup left because this member was cut off, its copy is the only
-   * one, and the merge will drop it. Always true under ALLOW_ALL.
+   * Whether this member has stayed available since {@code mark} was taken: under QUORUM, no view
+   * (or LEAVE) since then left it without a majority. A primary whose backup left the view instead
+   * of acknowledging a write may acknowledge it only then: if this member lost its majority
+   * meanwhile, the backup left because this member was cut off, its copy is the only one, and the
+   * merge will drop it. Always true under ALLOW_ALL.
    *
    * @param mark a value of {@link #mark}
    * @return whether the member is available now and has been since the mark
    */
   boolean availableSince(long mark) {
     return handling == PartitionHandling.ALLOW_ALL
-        || state.available() && unavailableStates == mark;
+        || (state.available() && unavailableStates == mark);
   }
 
   /**
@@ -223,22 +230,24 @@ final class Quorum {
     }
   }
 
-  /** @return whether this member serves writes in its installed view */
+  /** Returns whether this member serves writes in its installed view. */
   boolean available() {
     return state.available();
   }
 
-  /** @return this member's availability, for status pages */
+  /** Returns this member's availability, for status pages. */
   State state() {
     return state;
   }
 
-  /** @return the partition handling */
+  /** Returns the partition handling. */
   PartitionHandling handling() {
     return handling;
   }
 
-  /** @throws ClusterDegradedException if this member may not serve writes now */
+  /**
+   * @throws ClusterDegradedException if this member may not serve writes now
+   */
   void checkWrite() {
     State s = state;
     if (!s.available()) {
@@ -246,7 +255,9 @@ final class Quorum {
     }
   }
 
-  /** @throws ClusterDegradedException if this member may not serve reads now */
+  /**
+   * @throws ClusterDegradedException if this member may not serve reads now
+   */
   void checkRead() {
     State s = state;
     if (!s.available() && !minorityReads) {

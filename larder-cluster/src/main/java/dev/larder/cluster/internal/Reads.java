@@ -6,23 +6,24 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jgroups.Address;
 
 /**
- * Reads of single keys in the owner modes (replicated, distributed), on the asking member and
- * on the owners it asks, with the near cache of non-owned keys. Thread-safe.
+ * Reads of single keys in the owner modes (replicated, distributed), on the asking member and on
+ * the owners it asks, with the near cache of non-owned keys. Thread-safe.
  *
  * <p>Implementation notes.
+ *
  * <ul>
- *   <li>A member reads locally when its value is current: its segment is OWNED, or INCOMING
- *       and the key live ({@link SegmentOwnership#authoritative}). Otherwise it asks each other
- *       owner in turn; an owner answers only if it is in the same view and its own value is
- *       current, else says it is not authoritative. With no answer it waits a little for a newer
- *       view and tries again, until the cluster timeout.
- *   <li>Near cache: a member that does not own the key first looks in its near cache, then
- *       asks the primary alone, because the primary applies a write before it sends that
- *       write's near invalidations; so a copy read from the primary after an invalidation is
- *       the new value. A copy is kept only if no invalidation of its stripe came while it was
- *       read ({@link NearCache}) and the view is unchanged and not older than the newest view an
- *       invalidation came from ({@link #nearBlockedBelow}): a write of that view happened, and
- *       an owner of an older view could answer with the value it replaced.
+ *   <li>A member reads locally when its value is current: its segment is OWNED, or INCOMING and the
+ *       key live ({@link SegmentOwnership#authoritative}). Otherwise it asks each other owner in
+ *       turn; an owner answers only if it is in the same view and its own value is current, else
+ *       says it is not authoritative. With no answer it waits a little for a newer view and tries
+ *       again, until the cluster timeout.
+ *   <li>Near cache: a member that does not own the key first looks in its near cache, then asks the
+ *       primary alone, because the primary applies a write before it sends that write's near
+ *       invalidations; so a copy read from the primary after an invalidation is the new value. A
+ *       copy is kept only if no invalidation of its stripe came while it was read ({@link
+ *       NearCache}) and the view is unchanged and not older than the newest view an invalidation
+ *       came from ({@link #nearBlockedBelow}): a write of that view happened, and an owner of an
+ *       older view could answer with the value it replaced.
  *   <li>Reads hold no lock across a message: the segment lock is held only for the local check.
  * </ul>
  */
@@ -32,16 +33,22 @@ final class Reads {
   private final SegmentOwnership segments;
   private final LocalStore store;
   private final Messenger messenger;
+
   /** Copies of non-owned keys, or null. */
   private final NearCache near;
+
   /**
    * The newest view a near invalidation came from: a write of that view happened, so until this
-   * member installs it, an owner of its older view may answer with a value that write replaced,
-   * and no reply is kept.
+   * member installs it, an owner of its older view may answer with a value that write replaced, and
+   * no reply is kept.
    */
   private final AtomicLong nearBlockedBelow = new AtomicLong();
 
-  Reads(Membership membership, SegmentOwnership segments, LocalStore store, Messenger messenger,
+  Reads(
+      Membership membership,
+      SegmentOwnership segments,
+      LocalStore store,
+      Messenger messenger,
       NearCache near) {
     this.membership = membership;
     this.segments = segments;
@@ -79,7 +86,10 @@ final class Reads {
         Frame p = readPrimary(t, s, key, deadline);
         if (p != null) {
           if (p.value() != null) {
-            near.offer(key, p.value(), version,
+            near.offer(
+                key,
+                p.value(),
+                version,
                 () -> membership.topology() == t && t.viewId() >= nearBlockedBelow.get());
           }
           return store.live(p.value());
@@ -97,8 +107,8 @@ final class Reads {
   }
 
   /**
-   * Asks each other owner in turn (a primary fetching the current value of a key it does not
-   * hold yet asks the same way).
+   * Asks each other owner in turn (a primary fetching the current value of a key it does not hold
+   * yet asks the same way).
    *
    * @return the first authoritative reply, or null
    */
@@ -130,8 +140,8 @@ final class Reads {
   }
 
   private static Frame readRequest(Topology t, byte[] key) {
-    return new Frame(Frame.T_READ, 0, t.viewId(), 0, 0, key, null, null, Frame.NO_INTS,
-        List.of(), List.of());
+    return new Frame(
+        Frame.T_READ, 0, t.viewId(), 0, 0, key, null, null, Frame.NO_INTS, List.of(), List.of());
   }
 
   /** A READ from another member, on a worker: answer if this member's value is current. */
@@ -164,8 +174,8 @@ final class Reads {
         nearBlockedBelow.accumulateAndGet(f.viewId(), Math::max);
       }
     }
-    messenger.reply(from, f.reqId(),
-        Frame.reply(f.reqId(), membership.topology().viewId(), Frame.S_OK, null));
+    messenger.reply(
+        from, f.reqId(), Frame.reply(f.reqId(), membership.topology().viewId(), Frame.S_OK, null));
   }
 
   /** A near invalidation before this member's first view: nothing is cached yet. */

@@ -4,16 +4,16 @@ import dev.larder.RemovalCause;
 import dev.larder.cluster.ClusterMode;
 
 /**
- * Which member reports which removal to the cache's removal listener, so that each removal
- * from the cluster is reported once. Thread-safe.
+ * Which member reports which removal to the cache's removal listener, so that each removal from the
+ * cluster is reported once. Thread-safe.
  *
  * <p>Implementation notes. In owner modes the key's primary reports: explicit removals and
- * replacements from its write path ({@link #onWrite}, under the segment lock, so in the key's
- * order of writes), evictions and expiries from its own store ({@link #onStoreRemoval}).
- * Removals of backup copies, and of entries state transfer drops, are not removals from the
- * cache and are not reported. In invalidation mode each member's store is its own and every
- * removal from it is reported. The sink only queues (the listener runs on the cache's
- * executor), so reporting under a lock never waits for user code.
+ * replacements from its write path ({@link #onWrite}, under the segment lock, so in the key's order
+ * of writes), evictions and expiries from its own store ({@link #onStoreRemoval}). Removals of
+ * backup copies, and of entries state transfer drops, are not removals from the cache and are not
+ * reported. In invalidation mode each member's store is its own and every removal from it is
+ * reported. The sink only queues (the listener runs on the cache's executor), so reporting under a
+ * lock never waits for user code.
  */
 final class RemovalReporting {
 
@@ -28,8 +28,13 @@ final class RemovalReporting {
    * @param sink where removals go, or null when nobody listens
    * @param stamps true if stored values carry an expiry stamp (stripped before reporting)
    */
-  RemovalReporting(EngineHooks.Removals sink, ClusterMode mode, Membership membership,
-      SegmentOwnership segments, Lifecycle lifecycle, boolean stamps) {
+  RemovalReporting(
+      EngineHooks.Removals sink,
+      ClusterMode mode,
+      Membership membership,
+      SegmentOwnership segments,
+      Lifecycle lifecycle,
+      boolean stamps) {
     this.sink = sink;
     this.invalidationMode = mode == ClusterMode.INVALIDATION;
     this.membership = membership;
@@ -38,7 +43,7 @@ final class RemovalReporting {
     this.stamps = stamps;
   }
 
-  /** @return true if a listener wants removals (else a write need not read the old value) */
+  /** Returns true if a listener wants removals (else a write need not read the old value). */
   boolean wanted() {
     return sink != null;
   }
@@ -63,11 +68,11 @@ final class RemovalReporting {
   }
 
   /**
-   * A removal in this member's store (its listener, on the store's executor). In invalidation
-   * mode every one is reported: the store is this member's own. Otherwise only evictions and
-   * expiries of keys this member is primary of: explicit removals and replacements are
-   * reported by the primary's write path, and removals of backup copies or of entries state
-   * transfer drops are not removals from the cache.
+   * A removal in this member's store (its listener, on the store's executor). In invalidation mode
+   * every one is reported: the store is this member's own. Otherwise only evictions and expiries of
+   * keys this member is primary of: explicit removals and replacements are reported by the
+   * primary's write path, and removals of backup copies or of entries state transfer drops are not
+   * removals from the cache.
    */
   void onStoreRemoval(byte[] key, byte[] value, RemovalCause cause) {
     if (sink == null || lifecycle.closing()) {
@@ -78,7 +83,8 @@ final class RemovalReporting {
       return;
     }
     Topology t = membership.topology();
-    if (cause.wasEvicted() && t != null
+    if (cause.wasEvicted()
+        && t != null
         && t.hash().primary(segments.segmentOf(key)).equals(membership.self())) {
       sink.removed(key, stamps ? Stamp.payload(value) : value, cause);
     }

@@ -9,34 +9,42 @@ import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * What this member holds of each segment of the key space, with one lock per segment. (Who owns
- * a segment in a view is {@link ConsistentHash}; this is how much of it this member has.)
+ * What this member holds of each segment of the key space, with one lock per segment. (Who owns a
+ * segment in a view is {@link ConsistentHash}; this is how much of it this member has.)
  *
  * <p>Implementation notes. A segment is in one of four states:
+ *
  * <ul>
  *   <li>{@code OWNED}: this member owns it and holds every write acknowledged so far;
- *   <li>{@code INCOMING}: this member owns it and receives its writes, but its earlier entries
- *       are still arriving by state transfer. Keys written since it became incoming are
- *       <em>live</em>: their local value is current, and state-transfer entries for them are
- *       ignored (a live write is always newer than a snapshot);
- *   <li>{@code RETIRED}: this member owned it, complete, until view {@code retiredIn} took it
- *       away; its entries are complete up to that view and serve as a state-transfer source
- *       while the view lasts;
+ *   <li>{@code INCOMING}: this member owns it and receives its writes, but its earlier entries are
+ *       still arriving by state transfer. Keys written since it became incoming are <em>live</em>:
+ *       their local value is current, and state-transfer entries for them are ignored (a live write
+ *       is always newer than a snapshot);
+ *   <li>{@code RETIRED}: this member owned it, complete, until view {@code retiredIn} took it away;
+ *       its entries are complete up to that view and serve as a state-transfer source while the
+ *       view lasts;
  *   <li>{@code NONE}: nothing usable.
  * </ul>
- * Every state read or change of a segment, and every local write to its entries, happens under
- * that segment's lock, so a state-transfer entry can never overwrite a live write. A new view
- * moves each segment with {@link #reassign}; state transfer moves INCOMING segments to OWNED.
+ *
+ * Every state read or change of a segment, and every local write to its entries, happens under that
+ * segment's lock, so a state-transfer entry can never overwrite a live write. A new view moves each
+ * segment with {@link #reassign}; state transfer moves INCOMING segments to OWNED.
  */
 final class SegmentOwnership {
 
-  enum State { NONE, INCOMING, OWNED, RETIRED }
+  enum State {
+    NONE,
+    INCOMING,
+    OWNED,
+    RETIRED
+  }
 
   private final State[] states;
   private final long[] retiredIn;
   private final ReentrantLock[] locks;
   private final List<Set<ByteKey>> live;
   private final boolean[] mayHold;
+
   /** Maps keys to segments, or null for {@link ConsistentHash#segmentOf}. */
   private final KeyPartitioner partitioner;
 
@@ -57,9 +65,10 @@ final class SegmentOwnership {
     return states.length;
   }
 
-  /** @return the segment an encoded key belongs to */
+  /** Returns the segment an encoded key belongs to. */
   int segmentOf(byte[] key) {
-    return partitioner == null ? ConsistentHash.segmentOf(key, states.length)
+    return partitioner == null
+        ? ConsistentHash.segmentOf(key, states.length)
         : partitioner.segmentOf(key, states.length);
   }
 
@@ -95,10 +104,10 @@ final class SegmentOwnership {
   }
 
   /**
-   * Sets a segment's state for a new view: a founder's own segments and segments already owned
-   * stay OWNED; other owned segments become (or stay) INCOMING; a segment this member no longer
-   * owns is RETIRED if it was complete here, else NONE. A member whose side lost a merge starts
-   * from NONE everywhere. Takes the segment lock.
+   * Sets a segment's state for a new view: a founder's own segments and segments already owned stay
+   * OWNED; other owned segments become (or stay) INCOMING; a segment this member no longer owns is
+   * RETIRED if it was complete here, else NONE. A member whose side lost a merge starts from NONE
+   * everywhere. Takes the segment lock.
    *
    * @return true if the segment is INCOMING, so state transfer must fetch it
    */
@@ -124,8 +133,8 @@ final class SegmentOwnership {
   }
 
   /**
-   * Records that the local store may now hold entries of the segment (any local write or
-   * received entry). Caller holds the segment lock.
+   * Records that the local store may now hold entries of the segment (any local write or received
+   * entry). Caller holds the segment lock.
    */
   void noteHeld(int s) {
     mayHold[s] = true;
@@ -157,9 +166,7 @@ final class SegmentOwnership {
     return states[s] == State.INCOMING && live.get(s).contains(key);
   }
 
-  /**
-   * Whether this member's value for a key is current. Caller holds the segment lock.
-   */
+  /** Whether this member's value for a key is current. Caller holds the segment lock. */
   boolean authoritative(int s, ByteKey key) {
     return states[s] == State.OWNED || isLive(s, key);
   }
@@ -184,7 +191,7 @@ final class SegmentOwnership {
     }
   }
 
-  /** @return the number of incoming segments */
+  /** Returns the number of incoming segments. */
   int incomingCount() {
     int n = 0;
     for (int s = 0; s < states.length; s++) {

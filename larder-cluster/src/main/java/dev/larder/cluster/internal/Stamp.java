@@ -5,8 +5,8 @@ import java.util.Arrays;
 /**
  * The stored form of a value in a cache with expire-after-write: the expiry deadline (epoch
  * milliseconds, little-endian i64, stamped once by the key's primary) followed by the value's
- * encoded bytes. Every owner, and state transfer, keeps the same stamp, so an entry expires at
- * the same instant on every owner. Without expiry, stored values are the encoded bytes alone.
+ * encoded bytes. Every owner, and state transfer, keeps the same stamp, so an entry expires at the
+ * same instant on every owner. Without expiry, stored values are the encoded bytes alone.
  */
 final class Stamp {
 

@@ -15,11 +15,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -29,34 +29,36 @@ import org.jgroups.Address;
 /**
  * Moves segments to their new owners after a view change, while the cluster keeps serving.
  *
- * <p>Implementation notes. The receiving side pulls. After each view, one background task (a
- * single thread, so views are handled in order and a newer view abandons an older task):
+ * <p>Implementation notes. The receiving side pulls. After each view, one background task (a single
+ * thread, so views are handled in order and a newer view abandons an older task):
+ *
  * <ol>
  *   <li>drops local entries of segments in state NONE, and the non-live entries of INCOMING
  *       segments (left over from an abandoned transfer or an old ownership);
- *   <li>for each INCOMING segment, asks candidate sources in turn (the previous view's owners,
- *       then this view's, then everyone) with a PULL; a source serves the segments it holds
- *       complete for this view (OWNED, or RETIRED by this very view) and names the others as
- *       not ready. A source in another view than the pull's (views do not change everywhere
- *       at once) says so, and is asked again a little later instead of being passed over: its
- *       segments may be complete, and a puller that took its answer as final could run out of
- *       candidates and mark a segment lost while its entries exist;
- *   <li>applies the entries of each STATE chunk unless the key is live (written since the
- *       segment became incoming: a live value is newer than any snapshot), and marks each
- *       served segment OWNED once every chunk of its pull is applied and this member's value
- *       dictionary holds every id the source's entries may name (the last chunk carries the
- *       source's dictionary sizes).
+ *   <li>for each INCOMING segment, asks candidate sources in turn (the previous view's owners, then
+ *       this view's, then everyone) with a PULL; a source serves the segments it holds complete for
+ *       this view (OWNED, or RETIRED by this very view) and names the others as not ready. A source
+ *       in another view than the pull's (views do not change everywhere at once) says so, and is
+ *       asked again a little later instead of being passed over: its segments may be complete, and
+ *       a puller that took its answer as final could run out of candidates and mark a segment lost
+ *       while its entries exist;
+ *   <li>applies the entries of each STATE chunk unless the key is live (written since the segment
+ *       became incoming: a live value is newer than any snapshot), and marks each served segment
+ *       OWNED once every chunk of its pull is applied and this member's value dictionary holds
+ *       every id the source's entries may name (the last chunk carries the source's dictionary
+ *       sizes).
  * </ol>
- * Why no write is lost: a write acknowledged in the previous view was applied by every owner of
- * that view before it installed this one (backups refuse writes from an older view, so the
- * writer retries in the new view instead); a source snapshots after installing this view, so
- * its snapshot holds every such write. Writes of this view reach the incoming owner directly and
- * are live. A segment for which no source is ready (every previous owner left at once) starts
- * empty and is counted in {@link RebalanceStats#segmentsLost()}.
  *
- * <p>Memory: received entries are ordinary puts into the bounded local store, so the bound
- * holds; bytes that did not fit under it are counted as {@link RebalanceStats#shortfallBytes()}
- * and logged, so that a member that cannot take its share says so.
+ * Why no write is lost: a write acknowledged in the previous view was applied by every owner of
+ * that view before it installed this one (backups refuse writes from an older view, so the writer
+ * retries in the new view instead); a source snapshots after installing this view, so its snapshot
+ * holds every such write. Writes of this view reach the incoming owner directly and are live. A
+ * segment for which no source is ready (every previous owner left at once) starts empty and is
+ * counted in {@link RebalanceStats#segmentsLost()}.
+ *
+ * <p>Memory: received entries are ordinary puts into the bounded local store, so the bound holds;
+ * bytes that did not fit under it are counted as {@link RebalanceStats#shortfallBytes()} and
+ * logged, so that a member that cannot take its share says so.
  */
 final class StateTransfer {
 
@@ -68,15 +70,19 @@ final class StateTransfer {
   private final SegmentOwnership segments;
   private final LocalStore store;
   private final Messenger messenger;
+
   /** Keeps the value dictionary identical across members, or null. */
   private final DictionarySync dictionary;
+
   private final Lifecycle lifecycle;
   private final long memoryBound;
-  private final ExecutorService serial = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "larder-state-transfer");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService serial =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "larder-state-transfer");
+            t.setDaemon(true);
+            return t;
+          });
   private final AtomicLong generation = new AtomicLong();
   private final AtomicLong pullIds = new AtomicLong();
   private final AtomicInteger pending = new AtomicInteger();
@@ -95,8 +101,13 @@ final class StateTransfer {
   private final AtomicLong currentBytes = new AtomicLong();
 
   /** One outstanding PULL. */
-  private record Pull(long reqId, long viewId, Set<Integer> segments,
-      CompletableFuture<Answer> done, AtomicLong lastChunk, AtomicInteger unapplied,
+  private record Pull(
+      long reqId,
+      long viewId,
+      Set<Integer> segments,
+      CompletableFuture<Answer> done,
+      AtomicLong lastChunk,
+      AtomicInteger unapplied,
       AtomicReference<Answer> answer) {}
 
   /**
@@ -104,8 +115,8 @@ final class StateTransfer {
    *
    * @param notReady the segments it did not serve
    * @param otherView true if it was in another view than the pull's: ask it again later
-   * @param dictionarySizes the source's value dictionary sizes after its last entry, or null
-   *     (no dictionary, or a source that sent none)
+   * @param dictionarySizes the source's value dictionary sizes after its last entry, or null (no
+   *     dictionary, or a source that sent none)
    */
   private record Answer(Set<Integer> notReady, boolean otherView, byte[] dictionarySizes) {
 
@@ -113,8 +124,11 @@ final class StateTransfer {
     static Answer of(Frame last, Set<Integer> segments) {
       byte[] sizes = last.value();
       if (sizes != null && sizes.length % Integer.BYTES != 0) {
-        LOG.log(System.Logger.Level.WARNING, "a state-transfer source sent dictionary sizes of "
-            + sizes.length + " bytes, not a multiple of 4; its answer is ignored");
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "a state-transfer source sent dictionary sizes of "
+                + sizes.length
+                + " bytes, not a multiple of 4; its answer is ignored");
         return none(segments);
       }
       Set<Integer> notReady = new HashSet<>();
@@ -133,25 +147,38 @@ final class StateTransfer {
   private static final long OTHER_VIEW_PAUSE_MILLIS = 50;
 
   /** Threads that apply received chunks, so that one source's chunks use several cores. */
-  private static final int APPLIERS = Math.max(2, Math.min(4,
-      Runtime.getRuntime().availableProcessors()));
+  private static final int APPLIERS =
+      Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors()));
+
   /** Chunks received and not yet applied, at most: beyond, delivery waits (flow control). */
   private static final int CHUNKS_IN_FLIGHT = 16;
 
-  private final ThreadPoolExecutor appliers = new ThreadPoolExecutor(APPLIERS, APPLIERS, 30,
-      TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-        Thread t = new Thread(r, "larder-state-apply");
-        t.setDaemon(true);
-        return t;
-      });
+  private final ThreadPoolExecutor appliers =
+      new ThreadPoolExecutor(
+          APPLIERS,
+          APPLIERS,
+          30,
+          TimeUnit.SECONDS,
+          new LinkedBlockingQueue<>(),
+          r -> {
+            Thread t = new Thread(r, "larder-state-apply");
+            t.setDaemon(true);
+            return t;
+          });
   private final Semaphore inFlight = new Semaphore(CHUNKS_IN_FLIGHT);
 
   /**
    * @param timeout the cluster timeout (a pull waits three of them for a chunk)
    * @param memoryBound the local store's bound in bytes, or Long.MAX_VALUE
    */
-  StateTransfer(Duration timeout, Membership membership, SegmentOwnership segments,
-      LocalStore store, Messenger messenger, DictionarySync dictionary, Lifecycle lifecycle,
+  StateTransfer(
+      Duration timeout,
+      Membership membership,
+      SegmentOwnership segments,
+      LocalStore store,
+      Messenger messenger,
+      DictionarySync dictionary,
+      Lifecycle lifecycle,
       long memoryBound) {
     this.timeout = timeout;
     this.membership = membership;
@@ -167,17 +194,18 @@ final class StateTransfer {
   void onView(Topology t, List<Integer> incoming) {
     long gen = generation.incrementAndGet();
     pending.incrementAndGet();
-    serial.execute(() -> {
-      try {
-        rebalance(gen, t, incoming);
-      } catch (RuntimeException e) {
-        if (!lifecycle.closed()) {
-          LOG.log(System.Logger.Level.WARNING, "state transfer failed", e);
-        }
-      } finally {
-        pending.decrementAndGet();
-      }
-    });
+    serial.execute(
+        () -> {
+          try {
+            rebalance(gen, t, incoming);
+          } catch (RuntimeException e) {
+            if (!lifecycle.closed()) {
+              LOG.log(System.Logger.Level.WARNING, "state transfer failed", e);
+            }
+          } finally {
+            pending.decrementAndGet();
+          }
+        });
   }
 
   boolean busy() {
@@ -275,9 +303,9 @@ final class StateTransfer {
 
   /**
    * Sources to ask for a segment, best first: previous owners, current owners, everyone. Within
-   * each group, members come in view order (oldest first) rather than by their hash score, so
-   * that the segments of a rebalance gather on few sources: in REPLICATED mode one source serves
-   * every segment, and walks its store once instead of once per source.
+   * each group, members come in view order (oldest first) rather than by their hash score, so that
+   * the segments of a rebalance gather on few sources: in REPLICATED mode one source serves every
+   * segment, and walks its store once instead of once per source.
    */
   private List<Address> candidates(Topology t, int s) {
     Set<Address> order = new LinkedHashSet<>();
@@ -308,14 +336,14 @@ final class StateTransfer {
   }
 
   /**
-   * Waits until this member's value dictionary holds every id the pull's entries may name,
-   * before their segments become OWNED (and so served). A joiner otherwise learns an id when
-   * it first decodes it; a partition that cut it off from every member knowing the id before
-   * then, on a side that went on to give the id to another value, would make it decode the
-   * entry as that value (cluster.md, "A write's dictionary ids"). Entries of segments still
-   * INCOMING are not served and are dropped at the next view. Usually this member already
-   * holds them all (it fetched the reference's additions after the view); else it asks the
-   * reference again until it answers, or a newer view ends this rebalance.
+   * Waits until this member's value dictionary holds every id the pull's entries may name, before
+   * their segments become OWNED (and so served). A joiner otherwise learns an id when it first
+   * decodes it; a partition that cut it off from every member knowing the id before then, on a side
+   * that went on to give the id to another value, would make it decode the entry as that value
+   * (cluster.md, "A write's dictionary ids"). Entries of segments still INCOMING are not served and
+   * are dropped at the next view. Usually this member already holds them all (it fetched the
+   * reference's additions after the view); else it asks the reference again until it answers, or a
+   * newer view ends this rebalance.
    *
    * @return false if the rebalance should stop (a newer view, closed, or a diverged dictionary)
    */
@@ -332,8 +360,8 @@ final class StateTransfer {
   }
 
   /**
-   * Waits a little before asking again sources that were in another view: the views converge,
-   * or a newer one here ends this rebalance.
+   * Waits a little before asking again sources that were in another view: the views converge, or a
+   * newer one here ends this rebalance.
    *
    * @return false if the rebalance should stop (a newer view, or closed)
    */
@@ -353,8 +381,9 @@ final class StateTransfer {
       if (membership.topology() == t && segments.state(s) == SegmentOwnership.State.INCOMING) {
         segments.set(s, SegmentOwnership.State.OWNED, t.viewId());
         segmentsLost.incrementAndGet();
-        LOG.log(System.Logger.Level.WARNING, membership.name() + ": no member holds segment " + s
-            + " complete; it starts empty");
+        LOG.log(
+            System.Logger.Level.WARNING,
+            membership.name() + ": no member holds segment " + s + " complete; it starts empty");
       }
     } finally {
       segments.unlock(s);
@@ -362,10 +391,9 @@ final class StateTransfer {
   }
 
   /**
-   * Removes entries this member must not keep: NONE segments, non-live INCOMING entries. The
-   * store is walked only if a segment in either state may hold entries (a write or a received
-   * entry since it was last emptied): a join in REPLICATED mode, or a joiner's first view,
-   * walks nothing.
+   * Removes entries this member must not keep: NONE segments, non-live INCOMING entries. The store
+   * is walked only if a segment in either state may hold entries (a write or a received entry since
+   * it was last emptied): a join in REPLICATED mode, or a joiner's first view, walks nothing.
    */
   private void dropStale() {
     boolean any = false;
@@ -416,20 +444,29 @@ final class StateTransfer {
   private Pull startPull(Address source, List<Integer> segments, Topology t) {
     long reqId = pullIds.incrementAndGet();
     // unapplied counts chunks being applied, plus one until the last chunk has arrived
-    Pull p = new Pull(reqId, t.viewId(), Set.copyOf(segments), new CompletableFuture<>(),
-        new AtomicLong(System.nanoTime()), new AtomicInteger(1),
-        new AtomicReference<>(Answer.none(Set.of())));
+    Pull p =
+        new Pull(
+            reqId,
+            t.viewId(),
+            Set.copyOf(segments),
+            new CompletableFuture<>(),
+            new AtomicLong(System.nanoTime()),
+            new AtomicInteger(1),
+            new AtomicReference<>(Answer.none(Set.of())));
     pulls.put(reqId, p);
     int[] segs = segments.stream().mapToInt(Integer::intValue).toArray();
-    messenger.send(source, new Frame(Frame.T_PULL, reqId, t.viewId(), 0, 0, null, null, null, segs,
-        List.of(), List.of()), true);
+    messenger.send(
+        source,
+        new Frame(
+            Frame.T_PULL, reqId, t.viewId(), 0, 0, null, null, null, segs, List.of(), List.of()),
+        true);
     return p;
   }
 
   /**
-   * Waits for a pull to finish: until its last chunk, the source leaves, a newer view, or no
-   * chunk for three cluster timeouts (a large transfer may take longer than that in all, so
-   * the wait is measured from the last chunk received, not from the start).
+   * Waits for a pull to finish: until its last chunk, the source leaves, a newer view, or no chunk
+   * for three cluster timeouts (a large transfer may take longer than that in all, so the wait is
+   * measured from the last chunk received, not from the start).
    *
    * @return the source's answer; every segment not ready if it did not answer
    */
@@ -481,8 +518,9 @@ final class StateTransfer {
         segments.lock(s);
         try {
           SegmentOwnership.State st = segments.state(s);
-          ok = st == SegmentOwnership.State.OWNED
-              || (st == SegmentOwnership.State.RETIRED && segments.retiredIn(s) == t.viewId());
+          ok =
+              st == SegmentOwnership.State.OWNED
+                  || (st == SegmentOwnership.State.RETIRED && segments.retiredIn(s) == t.viewId());
         } finally {
           segments.unlock(s);
         }
@@ -510,7 +548,11 @@ final class StateTransfer {
       }
     }
     // read after the last entry: every id the entries name lies below these sizes
-    sendChunk(from, f, chunk, Frame.F_LAST | (otherView ? Frame.F_OTHER_VIEW : 0),
+    sendChunk(
+        from,
+        f,
+        chunk,
+        Frame.F_LAST | (otherView ? Frame.F_OTHER_VIEW : 0),
         notReady.stream().mapToInt(Integer::intValue).toArray(),
         dictionary == null ? null : dictionary.sizesAsBytes());
   }
@@ -520,18 +562,31 @@ final class StateTransfer {
     sendChunk(from, f, List.of(), Frame.F_LAST | Frame.F_OTHER_VIEW, f.ints(), null);
   }
 
-  private void sendChunk(Address to, Frame pull, List<byte[]> entries, int flags, int[] ints,
-      byte[] dictionarySizes) {
-    messenger.send(to, new Frame(Frame.T_STATE, pull.reqId(), pull.viewId(), 0, flags, null,
-        dictionarySizes, null, ints, List.of(), entries), false);
+  private void sendChunk(
+      Address to, Frame pull, List<byte[]> entries, int flags, int[] ints, byte[] dictionarySizes) {
+    messenger.send(
+        to,
+        new Frame(
+            Frame.T_STATE,
+            pull.reqId(),
+            pull.viewId(),
+            0,
+            flags,
+            null,
+            dictionarySizes,
+            null,
+            ints,
+            List.of(),
+            entries),
+        false);
   }
 
   /**
-   * A chunk arrived, on the delivery thread: hand it to an applier (live keys win) and, on the
-   * last chunk, finish the pull once every chunk of it is applied. The delivery thread waits
-   * while {@link #CHUNKS_IN_FLIGHT} chunks are unapplied, so JGroups' flow control paces the
-   * source. Chunks of one pull may be applied in any order: a source sends each key once, and a
-   * key written since the segment became incoming is live here and not overwritten.
+   * A chunk arrived, on the delivery thread: hand it to an applier (live keys win) and, on the last
+   * chunk, finish the pull once every chunk of it is applied. The delivery thread waits while
+   * {@link #CHUNKS_IN_FLIGHT} chunks are unapplied, so JGroups' flow control paces the source.
+   * Chunks of one pull may be applied in any order: a source sends each key once, and a key written
+   * since the segment became incoming is live here and not overwritten.
    */
   void onState(Address from, Frame f) {
     Pull p = pulls.get(f.reqId());
@@ -550,21 +605,22 @@ final class StateTransfer {
       }
       p.unapplied().incrementAndGet();
       try {
-        appliers.execute(() -> {
-          try {
-            apply(p, t, f.entries());
-          } catch (IllegalStateException e) {
-            // the store closed meanwhile
-            if (!lifecycle.closed()) {
-              LOG.log(System.Logger.Level.WARNING, "applying state failed", e);
-            }
-          } finally {
-            inFlight.release();
-            if (p.unapplied().decrementAndGet() == 0) {
-              p.done().complete(p.answer().get());
-            }
-          }
-        });
+        appliers.execute(
+            () -> {
+              try {
+                apply(p, t, f.entries());
+              } catch (IllegalStateException e) {
+                // the store closed meanwhile
+                if (!lifecycle.closed()) {
+                  LOG.log(System.Logger.Level.WARNING, "applying state failed", e);
+                }
+              } finally {
+                inFlight.release();
+                if (p.unapplied().decrementAndGet() == 0) {
+                  p.done().complete(p.answer().get());
+                }
+              }
+            });
       } catch (RejectedExecutionException e) {
         inFlight.release();
         p.unapplied().decrementAndGet();
@@ -603,7 +659,8 @@ final class StateTransfer {
       int s = segments.segmentOf(key);
       segments.lock(s);
       try {
-        if (membership.topology() == t && p.segments().contains(s)
+        if (membership.topology() == t
+            && p.segments().contains(s)
             && segments.state(s) == SegmentOwnership.State.INCOMING
             && !segments.isLive(s, new ByteKey(key))) {
           store.entries.put(key, entries.get(i + 1));
@@ -650,17 +707,30 @@ final class StateTransfer {
     if (incoming > headroom) {
       long over = incoming - Math.max(0, headroom);
       if (shortfallBytes.getAndAdd(over) == 0) {
-        LOG.log(System.Logger.Level.WARNING, membership.name() + ": its share of the cluster"
-            + " does not fit under its memory bound of " + memoryBound + " bytes; the store"
-            + " evicts to stay within it");
+        LOG.log(
+            System.Logger.Level.WARNING,
+            membership.name()
+                + ": its share of the cluster"
+                + " does not fit under its memory bound of "
+                + memoryBound
+                + " bytes; the store"
+                + " evicts to stay within it");
       }
     }
   }
 
   RebalanceStats stats() {
-    return new RebalanceStats(rebalances.get(), segmentsReceived.get(), entriesReceived.get(),
-        bytesReceived.get(), segmentsLost.get(), shortfallBytes.get(), lastSegments, lastBytes,
-        lastMillis, busy());
+    return new RebalanceStats(
+        rebalances.get(),
+        segmentsReceived.get(),
+        entriesReceived.get(),
+        bytesReceived.get(),
+        segmentsLost.get(),
+        shortfallBytes.get(),
+        lastSegments,
+        lastBytes,
+        lastMillis,
+        busy());
   }
 
   void close() {

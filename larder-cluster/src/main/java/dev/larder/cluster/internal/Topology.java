@@ -14,11 +14,15 @@ import org.jgroups.View;
  * @param previous ownership in the view before, or null for this member's first view
  * @param members the view's members, for membership tests
  */
-record Topology(long viewId, View view, ConsistentHash hash, ConsistentHash previous,
-    Set<Address> members) {
+record Topology(
+    long viewId, View view, ConsistentHash hash, ConsistentHash previous, Set<Address> members) {
 
   static Topology of(View view, ConsistentHash hash, ConsistentHash previous) {
-    return new Topology(view.getViewId().getId(), view, hash, previous,
+    return new Topology(
+        view.getViewId().getId(),
+        view,
+        hash,
+        previous,
         Set.copyOf(new HashSet<>(view.getMembers())));
   }
 }

@@ -14,12 +14,12 @@ import org.jgroups.Address;
  * Operations on the whole cache: clearing every member, counting and listing every entry.
  * Thread-safe.
  *
- * <p>Implementation notes. Each asks every other member out-of-band (their handlers run on
- * workers) and combines the answers with its own. An entry is counted and listed once, by the
- * member that is its primary and owns its segment in its view (OWNED or INCOMING); in
- * invalidation mode a count is this member's store alone, and a listing gathers every member's
- * own entries. None is atomic with concurrent writes or rebalances: a clear may miss a write
- * racing it, and a count or listing is a weakly consistent snapshot.
+ * <p>Implementation notes. Each asks every other member out-of-band (their handlers run on workers)
+ * and combines the answers with its own. An entry is counted and listed once, by the member that is
+ * its primary and owns its segment in its view (OWNED or INCOMING); in invalidation mode a count is
+ * this member's store alone, and a listing gathers every member's own entries. None is atomic with
+ * concurrent writes or rebalances: a clear may miss a write racing it, and a count or listing is a
+ * weakly consistent snapshot.
  */
 final class WholeCache {
 
@@ -29,11 +29,18 @@ final class WholeCache {
   private final SegmentOwnership segments;
   private final LocalStore store;
   private final Messenger messenger;
+
   /** Copies of non-owned keys, or null. */
   private final NearCache near;
 
-  WholeCache(ClusterMode mode, Replication replication, Membership membership,
-      SegmentOwnership segments, LocalStore store, Messenger messenger, NearCache near) {
+  WholeCache(
+      ClusterMode mode,
+      Replication replication,
+      Membership membership,
+      SegmentOwnership segments,
+      LocalStore store,
+      Messenger messenger,
+      NearCache near) {
     this.mode = mode;
     this.replication = replication;
     this.membership = membership;
@@ -44,8 +51,8 @@ final class WholeCache {
   }
 
   /**
-   * Removes every entry on every member (not atomic with concurrent writes); with SYNC
-   * replication, waits until every member cleared.
+   * Removes every entry on every member (not atomic with concurrent writes); with SYNC replication,
+   * waits until every member cleared.
    *
    * @throws ClusterTimeoutException if a member did not answer within the timeout (SYNC)
    */
@@ -58,12 +65,15 @@ final class WholeCache {
       }
       long viewId = membership.topology().viewId();
       List<String> refused = new ArrayList<>();
-      messenger.broadcast(Frame.of(Frame.T_CLEAR, 0, viewId), replication == Replication.SYNC,
-          true, "clear").forEach((member, reply) -> {
-            if (reply.op() != Frame.S_OK) {
-              refused.add(Messenger.name(member));
-            }
-          });
+      messenger
+          .broadcast(
+              Frame.of(Frame.T_CLEAR, 0, viewId), replication == Replication.SYNC, true, "clear")
+          .forEach(
+              (member, reply) -> {
+                if (reply.op() != Frame.S_OK) {
+                  refused.add(Messenger.name(member));
+                }
+              });
       if (refused.isEmpty()) {
         return;
       }
@@ -77,9 +87,9 @@ final class WholeCache {
 
   /**
    * A CLEAR from another member, on a worker. One sent in a view older than this member's is
-   * refused, as a backup write is: it may come from a member that was cut off and merged back
-   * since (its side's clear, retransmitted once the partition healed, must not empty this side),
-   * and a sender still in the cluster clears again in the new view.
+   * refused, as a backup write is: it may come from a member that was cut off and merged back since
+   * (its side's clear, retransmitted once the partition healed, must not empty this side), and a
+   * sender still in the cluster clears again in the new view.
    */
   void onClear(Address from, Frame f) {
     long viewId = membership.topology().viewId();
@@ -94,13 +104,24 @@ final class WholeCache {
     messenger.reply(from, f.reqId(), Frame.reply(f.reqId(), viewId, Frame.S_OK, null));
   }
 
-  /** @return the number of entries in the cluster (each counted once, by its primary) */
+  /** Returns the number of entries in the cluster (each counted once, by its primary). */
   long count() {
     if (mode == ClusterMode.INVALIDATION) {
       return store.entries.estimatedSize();
     }
-    Frame scan = new Frame(Frame.T_SCAN, 0, 0, 0, Frame.F_COUNT_ONLY, null, null, null,
-        Frame.NO_INTS, List.of(), List.of());
+    Frame scan =
+        new Frame(
+            Frame.T_SCAN,
+            0,
+            0,
+            0,
+            Frame.F_COUNT_ONLY,
+            null,
+            null,
+            null,
+            Frame.NO_INTS,
+            List.of(),
+            List.of());
     long total = countOf(scan(scan));
     for (Frame r : messenger.broadcast(scan, true, true, "count").values()) {
       total += countOf(r);
@@ -109,8 +130,8 @@ final class WholeCache {
   }
 
   /**
-   * @return every entry of the cluster, each once (from its primary), as alternating encoded keys
-   *     and values; a snapshot, weakly consistent with concurrent writes and rebalances
+   * Returns every entry of the cluster, each once (from its primary), as alternating encoded keys
+   * and values; a snapshot, weakly consistent with concurrent writes and rebalances.
    */
   List<byte[]> entries() {
     Frame scan = Frame.of(Frame.T_SCAN, 0, 0);
@@ -140,8 +161,7 @@ final class WholeCache {
   }
 
   /**
-   * Counts, or lists, the entries this member is primary of (in invalidation mode: all its
-   * own).
+   * Counts, or lists, the entries this member is primary of (in invalidation mode: all its own).
    */
   private Frame scan(Frame f) {
     boolean countOnly = (f.flags() & Frame.F_COUNT_ONLY) != 0;
@@ -162,8 +182,18 @@ final class WholeCache {
     }
     ByteSink out = new ByteSink(8);
     out.writeLong(count);
-    return new Frame(Frame.T_REPLY, f.reqId(), t.viewId(), Frame.S_OK, 0, null,
-        out.toByteArray(), null, Frame.NO_INTS, List.of(), entries);
+    return new Frame(
+        Frame.T_REPLY,
+        f.reqId(),
+        t.viewId(),
+        Frame.S_OK,
+        0,
+        null,
+        out.toByteArray(),
+        null,
+        Frame.NO_INTS,
+        List.of(),
+        entries);
   }
 
   private static long countOf(Frame reply) {

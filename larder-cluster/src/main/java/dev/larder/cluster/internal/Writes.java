@@ -13,30 +13,30 @@ import java.util.function.BiPredicate;
 import org.jgroups.Address;
 
 /**
- * Writes of single keys in the owner modes (replicated, distributed): routing a write to the
- * key's primary and executing it there. Thread-safe.
+ * Writes of single keys in the owner modes (replicated, distributed): routing a write to the key's
+ * primary and executing it there. Thread-safe.
  *
  * <p>Implementation notes.
+ *
  * <ul>
- *   <li>A write goes to the key's primary in the caller's view. The primary checks that it is
- *       in the same view (a caller with an older view is told to retry once it has the new
- *       one), then, holding the view lock's read side and the segment lock, applies the write
- *       locally and sends it to each backup ({@link Backups}). The view lock keeps one view from
- *       the check to the sends; the segment lock gives every key one order of writes. A SYNC
- *       write waits, outside the locks, for every backup's ack; a backup whose view is newer
- *       than the write's refuses it, and the caller retries in the new view, until the cluster
- *       timeout.
- *   <li>Under quorum partition handling a primary that is not available ({@link Quorum})
- *       refuses (RETRY) under the view lock, so no write is applied in a view where this
- *       member is on a minority side; the caller checks its own availability before each retry.
- *   <li>A conditional write needs the current value: a primary whose segment is still
- *       incoming, and which has not written the key since, fetches it from another owner first
- *       ({@link Reads#readRemote}) and applies it unless the key became live meanwhile.
- *   <li>Threads: a SYNC write from another member may wait for backups, so it runs on a worker
- *       (it arrived out-of-band). An ASYNC write arrives as a regular message and runs on the
- *       delivery thread without waiting: executed if this member is the primary, else passed
- *       on to the primary of its view, at most {@value #MAX_HOPS} times; one that finds no
- *       primary is dropped and counted ({@link #asyncDropped}).
+ *   <li>A write goes to the key's primary in the caller's view. The primary checks that it is in
+ *       the same view (a caller with an older view is told to retry once it has the new one), then,
+ *       holding the view lock's read side and the segment lock, applies the write locally and sends
+ *       it to each backup ({@link Backups}). The view lock keeps one view from the check to the
+ *       sends; the segment lock gives every key one order of writes. A SYNC write waits, outside
+ *       the locks, for every backup's ack; a backup whose view is newer than the write's refuses
+ *       it, and the caller retries in the new view, until the cluster timeout.
+ *   <li>Under quorum partition handling a primary that is not available ({@link Quorum}) refuses
+ *       (RETRY) under the view lock, so no write is applied in a view where this member is on a
+ *       minority side; the caller checks its own availability before each retry.
+ *   <li>A conditional write needs the current value: a primary whose segment is still incoming, and
+ *       which has not written the key since, fetches it from another owner first ({@link
+ *       Reads#readRemote}) and applies it unless the key became live meanwhile.
+ *   <li>Threads: a SYNC write from another member may wait for backups, so it runs on a worker (it
+ *       arrived out-of-band). An ASYNC write arrives as a regular message and runs on the delivery
+ *       thread without waiting: executed if this member is the primary, else passed on to the
+ *       primary of its view, at most {@value #MAX_HOPS} times; one that finds no primary is dropped
+ *       and counted ({@link #asyncDropped}).
  * </ul>
  */
 final class Writes {
@@ -57,9 +57,17 @@ final class Writes {
   private final Quorum quorum;
   private final AtomicLong asyncDropped = new AtomicLong();
 
-  Writes(Replication replication, Membership membership, SegmentOwnership segments,
-      LocalStore store, Messenger messenger, Reads reads, Backups backups,
-      RemovalReporting removals, BiPredicate<byte[], byte[]> sameValue, Executor workers,
+  Writes(
+      Replication replication,
+      Membership membership,
+      SegmentOwnership segments,
+      LocalStore store,
+      Messenger messenger,
+      Reads reads,
+      Backups backups,
+      RemovalReporting removals,
+      BiPredicate<byte[], byte[]> sameValue,
+      Executor workers,
       Quorum quorum) {
     this.replication = replication;
     this.membership = membership;
@@ -93,9 +101,19 @@ final class Writes {
     while (true) {
       Topology t = membership.topology();
       Address primary = t.hash().primary(s);
-      Frame request = new Frame(Frame.T_WRITE, 0, t.viewId(), op.ordinal(),
-          (async ? Frame.F_ASYNC : 0) | (mayReturnEarly ? Frame.F_NO_RESULT : 0), key, value,
-          expected, backups.writeInts(), List.of(), List.of());
+      Frame request =
+          new Frame(
+              Frame.T_WRITE,
+              0,
+              t.viewId(),
+              op.ordinal(),
+              (async ? Frame.F_ASYNC : 0) | (mayReturnEarly ? Frame.F_NO_RESULT : 0),
+              key,
+              value,
+              expected,
+              backups.writeInts(),
+              List.of(),
+              List.of());
       Frame r;
       if (primary.equals(membership.self())) {
         r = executeAsPrimary(request, !async, deadline);
@@ -140,8 +158,8 @@ final class Writes {
   }
 
   /**
-   * A WRITE before this member's first view: the sender is asked to retry, or, for an async
-   * write (which wants no answer), it is dropped and counted.
+   * A WRITE before this member's first view: the sender is asked to retry, or, for an async write
+   * (which wants no answer), it is dropped and counted.
    */
   void onWriteBeforeFirstView(Address from, Frame f) {
     if (f.reqId() != 0) {
@@ -155,7 +173,10 @@ final class Writes {
     try {
       return executeAsPrimary(f, true, messenger.deadline());
     } catch (RuntimeException e) {
-      return Frame.reply(f.reqId(), 0, Frame.S_ERROR,
+      return Frame.reply(
+          f.reqId(),
+          0,
+          Frame.S_ERROR,
           String.valueOf(e.getMessage()).getBytes(StandardCharsets.UTF_8));
     }
   }
@@ -168,8 +189,19 @@ final class Writes {
     // ints[0] counts the hops; the dictionary sizes after it travel on unchanged
     int[] ints = f.ints().length > 0 ? f.ints().clone() : new int[1];
     ints[0]++;
-    Frame here = new Frame(f.type(), 0, t.viewId(), f.op(), f.flags(), f.key(), f.value(),
-        f.expected(), ints, List.of(), List.of());
+    Frame here =
+        new Frame(
+            f.type(),
+            0,
+            t.viewId(),
+            f.op(),
+            f.flags(),
+            f.key(),
+            f.value(),
+            f.expected(),
+            ints,
+            List.of(),
+            List.of());
     if (primary.equals(membership.self())) {
       Frame r = executeAsPrimary(here, false, messenger.deadline());
       if (r.op() != Frame.S_OK) {
@@ -183,8 +215,8 @@ final class Writes {
   }
 
   /**
-   * Runs a write on this member as the key's primary: check the view, apply under the segment
-   * lock, send to the backups, and (if asked) wait for their acks.
+   * Runs a write on this member as the key's primary: check the view, apply under the segment lock,
+   * send to the backups, and (if asked) wait for their acks.
    */
   private Frame executeAsPrimary(Frame f, boolean waitForBackups, long deadline) {
     if (f.viewId() > membership.topology().viewId() && waitForBackups) {
@@ -224,8 +256,7 @@ final class Writes {
       }
       boolean noResult = (f.flags() & Frame.F_NO_RESULT) != 0;
       // a put whose caller discards the previous value needs it only for a removal listener
-      byte[] stored = op == Op.PUT && noResult && !removals.wanted() ? null
-          : store.stored(f.key());
+      byte[] stored = op == Op.PUT && noResult && !removals.wanted() ? null : store.stored(f.key());
       byte[] current = store.live(stored);
       Outcome outcome = Outcome.of(op, current, f.value(), f.expected(), sameValue);
       result = noResult ? null : outcome.result();
@@ -243,13 +274,13 @@ final class Writes {
   }
 
   /**
-   * Waits for the backups' acks. A backup that left the view instead of acking is no failure
-   * when it crashed (this member's copy survives), but it is when this member was the one cut
-   * off: under quorum such a write is acknowledged only if this member kept its majority
-   * meanwhile, else the caller is told to retry (and, on this side, then refuses).
+   * Waits for the backups' acks. A backup that left the view instead of acking is no failure when
+   * it crashed (this member's copy survives), but it is when this member was the one cut off: under
+   * quorum such a write is acknowledged only if this member kept its majority meanwhile, else the
+   * caller is told to retry (and, on this side, then refuses).
    */
-  private Frame awaitBackups(Frame f, Topology t, Calls.Call call, byte[] result,
-      long availability, long deadline) {
+  private Frame awaitBackups(
+      Frame f, Topology t, Calls.Call call, byte[] result, long availability, long deadline) {
     if (call == null) {
       return Frame.reply(f.reqId(), t.viewId(), Frame.S_OK, result);
     }
@@ -275,7 +306,7 @@ final class Writes {
     }
   }
 
-  /** @return async writes dropped because no primary could take them during a view change */
+  /** Returns async writes dropped because no primary could take them during a view change. */
   long asyncDropped() {
     return asyncDropped.get();
   }

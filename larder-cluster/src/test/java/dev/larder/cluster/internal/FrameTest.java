@@ -14,19 +14,42 @@ import org.junit.jupiter.api.Test;
 /** The version-2 wire frame of docs/spec/cluster-wire.md: golden bytes, round trips, fuzzing. */
 class FrameTest {
 
-  private static final Frame SAMPLE = new Frame(Frame.T_WRITE, 7, 3, Op.REPLACE_IF.ordinal(),
-      Frame.F_ASYNC, new byte[] {1, 2}, new byte[] {9}, null, new int[] {5}, List.of("a"),
-      List.of(new byte[] {4}, new byte[0]));
+  private static final Frame SAMPLE =
+      new Frame(
+          Frame.T_WRITE,
+          7,
+          3,
+          Op.REPLACE_IF.ordinal(),
+          Frame.F_ASYNC,
+          new byte[] {1, 2},
+          new byte[] {9},
+          null,
+          new int[] {5},
+          List.of("a"),
+          List.of(new byte[] {4}, new byte[0]));
 
   /** The spec's layout, byte for byte; changing it means a new version. */
-  private static final String GOLDEN = "02" + "01" + "0700000000000000" + "0300000000000000"
-      + "03" + "01"
-      + "02000000" + "0102"
-      + "01000000" + "09"
-      + "ffffffff"
-      + "01000000" + "05000000"
-      + "01000000" + "01000000" + "61"
-      + "01000000" + "01000000" + "04" + "00000000";
+  private static final String GOLDEN =
+      "02"
+          + "01"
+          + "0700000000000000"
+          + "0300000000000000"
+          + "03"
+          + "01"
+          + "02000000"
+          + "0102"
+          + "01000000"
+          + "09"
+          + "ffffffff"
+          + "01000000"
+          + "05000000"
+          + "01000000"
+          + "01000000"
+          + "61"
+          + "01000000"
+          + "01000000"
+          + "04"
+          + "00000000";
 
   @Test
   void encodesAsTheSpecSays() {

@@ -24,11 +24,11 @@ import org.jgroups.Receiver;
 import org.junit.jupiter.api.Test;
 
 /**
- * A state-transfer source in another view than the pull's. Views do not change on every member
- * at once: a source may already be in the next view (or not yet in the pull's) when a pull
- * arrives. It must say so, and the puller must ask it again, not pass over it: a puller that
- * ran out of candidates marked the segments lost (owned, empty) while the source held them, and
- * the CI kill trial of d856a9b lost 546 acknowledged writes that way.
+ * A state-transfer source in another view than the pull's. Views do not change on every member at
+ * once: a source may already be in the next view (or not yet in the pull's) when a pull arrives. It
+ * must say so, and the puller must ask it again, not pass over it: a puller that ran out of
+ * candidates marked the segments lost (owned, empty) while the source held them, and the CI kill
+ * trial of d856a9b lost 546 acknowledged writes that way.
  *
  * <p>The other side of each exchange is a bare JGroups channel in the same in-process cluster,
  * speaking the wire format, so that the answer can be chosen.
@@ -45,14 +45,20 @@ class OtherViewSourceTest {
   }
 
   private static ClusterConfig config(String cluster, Duration timeout) {
-    return ClusterConfig.builder().stack(Stacks.IN_PROCESS).clusterName(cluster)
-        .nodeName("member").mode(ClusterMode.REPLICATED).timeout(timeout)
-        .segments(SEGMENTS).build();
+    return ClusterConfig.builder()
+        .stack(Stacks.IN_PROCESS)
+        .clusterName(cluster)
+        .nodeName("member")
+        .mode(ClusterMode.REPLICATED)
+        .timeout(timeout)
+        .segments(SEGMENTS)
+        .build();
   }
 
   private static ClusteredCache<String, String> member(String cluster, Duration timeout) {
     return ClusteredCache.builder(String.class, String.class)
-        .cluster(config(cluster, timeout)).build();
+        .cluster(config(cluster, timeout))
+        .build();
   }
 
   private static String clusterName(String what) {
@@ -64,26 +70,37 @@ class OtherViewSourceTest {
     String cluster = clusterName("other-view-puller");
     AtomicInteger pulls = new AtomicInteger();
     try (JChannel source = bareChannel()) {
-      source.setReceiver(new Receiver() {
-        @Override
-        public void receive(Message msg) {
-          Frame f = Frame.decode(msg.getArray(), msg.getOffset(), msg.getLength());
-          if (f.type() != Frame.T_PULL) {
-            return;
-          }
-          // the first two answers: "in another view, nothing served"; then every segment,
-          // served (the cache is empty, so no entries)
-          boolean otherView = pulls.incrementAndGet() <= 2;
-          Frame last = new Frame(Frame.T_STATE, f.reqId(), f.viewId(), 0,
-              Frame.F_LAST | (otherView ? Frame.F_OTHER_VIEW : 0), null, null, null,
-              otherView ? f.ints() : Frame.NO_INTS, List.of(), List.of());
-          try {
-            source.send(new BytesMessage(msg.getSrc(), last.encode()));
-          } catch (Exception e) {
-            throw new IllegalStateException(e);
-          }
-        }
-      });
+      source.setReceiver(
+          new Receiver() {
+            @Override
+            public void receive(Message msg) {
+              Frame f = Frame.decode(msg.getArray(), msg.getOffset(), msg.getLength());
+              if (f.type() != Frame.T_PULL) {
+                return;
+              }
+              // the first two answers: "in another view, nothing served"; then every segment,
+              // served (the cache is empty, so no entries)
+              boolean otherView = pulls.incrementAndGet() <= 2;
+              Frame last =
+                  new Frame(
+                      Frame.T_STATE,
+                      f.reqId(),
+                      f.viewId(),
+                      0,
+                      Frame.F_LAST | (otherView ? Frame.F_OTHER_VIEW : 0),
+                      null,
+                      null,
+                      null,
+                      otherView ? f.ints() : Frame.NO_INTS,
+                      List.of(),
+                      List.of());
+              try {
+                source.send(new BytesMessage(msg.getSrc(), last.encode()));
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            }
+          });
       source.connect(cluster);
       // the member joins second: every segment is incoming, and the bare channel, the oldest
       // member, is its only candidate source
@@ -103,17 +120,19 @@ class OtherViewSourceTest {
     // a short timeout: a source waits that long for a pull's view before answering
     try (ClusteredCache<String, String> source = member(cluster, Duration.ofMillis(300));
         JChannel puller = bareChannel()) {
-      puller.setReceiver(new Receiver() {
-        @Override
-        public void receive(Message msg) {
-          Frame f = Frame.decode(msg.getArray(), msg.getOffset(), msg.getLength());
-          if (f.type() == Frame.T_STATE) {
-            answers.add(f);
-          }
-        }
-      });
+      puller.setReceiver(
+          new Receiver() {
+            @Override
+            public void receive(Message msg) {
+              Frame f = Frame.decode(msg.getArray(), msg.getOffset(), msg.getLength());
+              if (f.type() == Frame.T_STATE) {
+                answers.add(f);
+              }
+            }
+          });
       // the member, coordinator, admits only joiners with its settings
-      SettingsToken.install(puller,
+      SettingsToken.install(
+          puller,
           SettingsToken.describe(config(cluster, Duration.ofMillis(300)), EngineHooks.NONE));
       puller.connect(cluster);
       assertTrue(source.awaitRebalanced(Duration.ofSeconds(20)));
@@ -140,7 +159,7 @@ class OtherViewSourceTest {
   }
 
   private static Frame pull(long reqId, long viewId, int[] segments) {
-    return new Frame(Frame.T_PULL, reqId, viewId, 0, 0, null, null, null, segments, List.of(),
-        List.of());
+    return new Frame(
+        Frame.T_PULL, reqId, viewId, 0, 0, null, null, null, segments, List.of(), List.of());
   }
 }

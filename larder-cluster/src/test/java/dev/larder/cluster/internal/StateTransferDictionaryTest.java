@@ -26,11 +26,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A joiner owns no segment received by state transfer before its value dictionary holds every
- * id the received entries may name (cluster.md, "A write's dictionary ids"). Here the
- * coordinator, the dictionary's reference, ignores the joiner's requests for the additions it
- * lacks, so the joiner receives every entry and cannot learn their ids: it must keep the
- * segments incoming (not served) until it can.
+ * A joiner owns no segment received by state transfer before its value dictionary holds every id
+ * the received entries may name (cluster.md, "A write's dictionary ids"). Here the coordinator, the
+ * dictionary's reference, ignores the joiner's requests for the additions it lacks, so the joiner
+ * receives every entry and cannot learn their ids: it must keep the segments incoming (not served)
+ * until it can.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class StateTransferDictionaryTest {
@@ -38,8 +38,8 @@ class StateTransferDictionaryTest {
   private static final int ENTRIES = 50;
   private static final int SEGMENTS = 16;
 
-  private final String cluster = "st-dict-" + ProcessHandle.current().pid() + "-"
-      + System.nanoTime();
+  private final String cluster =
+      "st-dict-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
   private final List<ClusteredCache<String, String>> nodes = new ArrayList<>();
   private final List<ValueDictionary> dictionaries = new ArrayList<>();
 
@@ -77,12 +77,19 @@ class StateTransferDictionaryTest {
   private ClusteredCache<String, String> add() {
     ValueDictionary d = ValueDictionary.builder().build();
     Codec<String> values = d.substitute("v", Codecs.strings(), ValueDictionary.Mode.ALWAYS);
-    ClusteredCache<String, String> node = ClusteredCache.builder(Codecs.strings(), values)
-        .dictionary(d)
-        .cluster(ClusterConfig.builder().stack(Stacks.IN_PROCESS).clusterName(cluster)
-            .nodeName("n" + nodes.size()).mode(ClusterMode.REPLICATED)
-            .timeout(Duration.ofSeconds(1)).segments(SEGMENTS).build())
-        .build();
+    ClusteredCache<String, String> node =
+        ClusteredCache.builder(Codecs.strings(), values)
+            .dictionary(d)
+            .cluster(
+                ClusterConfig.builder()
+                    .stack(Stacks.IN_PROCESS)
+                    .clusterName(cluster)
+                    .nodeName("n" + nodes.size())
+                    .mode(ClusterMode.REPLICATED)
+                    .timeout(Duration.ofSeconds(1))
+                    .segments(SEGMENTS)
+                    .build())
+            .build();
     nodes.add(node);
     dictionaries.add(d);
     return node;
@@ -97,7 +104,8 @@ class StateTransferDictionaryTest {
   void aJoinerOwnsReceivedSegmentsOnlyOnceItKnowsTheirDictionaryIds() throws Exception {
     ClusteredCache<String, String> coordinator = add();
     ClusteredCache<String, String> second = add();
-    await(() -> second.members().size() == 2 && second.awaitRebalanced(Duration.ZERO),
+    await(
+        () -> second.members().size() == 2 && second.awaitRebalanced(Duration.ZERO),
         "two members, rebalanced");
     for (int i = 0; i < ENTRIES; i++) {
       coordinator.put("k" + i, "value-" + i);
@@ -105,8 +113,8 @@ class StateTransferDictionaryTest {
     await(() -> dictionaries.get(1).size("v") == ENTRIES, "the second member's dictionary");
 
     DropSyncRequests drop = new DropSyncRequests();
-    ProtocolStack stack = ((ClusteredLarderCache<?, ?>) coordinator).engine().channel()
-        .getProtocolStack();
+    ProtocolStack stack =
+        ((ClusteredLarderCache<?, ?>) coordinator).engine().channel().getProtocolStack();
     stack.insertProtocol(drop, ProtocolStack.Position.ABOVE, stack.getTopProtocol().getClass());
 
     ClusteredCache<String, String> joiner = add();
@@ -115,7 +123,9 @@ class StateTransferDictionaryTest {
     await(() -> drop.dropped.get() >= 2, "the joiner asked the coordinator twice");
     RebalanceStats stats = joiner.rebalanceStats();
     assertEquals(0, dictionaries.get(2).size("v"), "the joiner learned the ids another way");
-    assertEquals(0, stats.segmentsReceived(),
+    assertEquals(
+        0,
+        stats.segmentsReceived(),
         "the joiner owned received segments whose dictionary ids it does not know");
     assertTrue(stats.inProgress(), "the rebalance waits for the dictionary");
 

@@ -6,10 +6,10 @@ import dev.larder.codec.Codec;
 import java.util.Map;
 
 /**
- * A map with its entries in canonical order ({@link CanonicalOrder}, by the keys' bytes): the
- * wire form of {@link CodecResolver#map}, so either codec decodes the other's bytes, but equal
- * maps encode alike. Deterministic when the key and value codecs are, so such maps can be keys.
- * Each encoding copies and sorts the entries' bytes, which a plain map codec does not pay.
+ * A map with its entries in canonical order ({@link CanonicalOrder}, by the keys' bytes): the wire
+ * form of {@link CodecResolver#map}, so either codec decodes the other's bytes, but equal maps
+ * encode alike. Deterministic when the key and value codecs are, so such maps can be keys. Each
+ * encoding copies and sorts the entries' bytes, which a plain map codec does not pay.
  *
  * <p>Thread-safe when the key and value codecs are.
  *

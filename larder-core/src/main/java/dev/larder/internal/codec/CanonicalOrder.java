@@ -23,10 +23,11 @@ final class CanonicalOrder {
   private CanonicalOrder() {}
 
   /**
+   * Returns each element's encoding, sorted.
+   *
    * @param values the collection's elements
    * @param codec their codec
    * @param <E> element type
-   * @return each element's encoding, sorted
    * @throws CodecException if the collection changes size while being encoded
    */
   static <E> byte[][] sortedElements(Collection<E> values, Codec<E> codec) {
@@ -47,13 +48,14 @@ final class CanonicalOrder {
   }
 
   /**
+   * Returns each entry's key and value encodings, sorted by key bytes (then by value bytes, so that
+   * even a key codec that maps two keys to the same bytes leaves no order to chance).
+   *
    * @param map the map
    * @param keys its key codec
    * @param values its value codec
    * @param <K> key type
    * @param <V> value type
-   * @return each entry's key and value encodings, sorted by key bytes (then by value bytes, so
-   *     that even a key codec that maps two keys to the same bytes leaves no order to chance)
    * @throws CodecException if the map changes size while being encoded
    */
   static <K, V> EncodedEntry[] sortedEntries(Map<K, V> map, Codec<K> keys, Codec<V> values) {
@@ -64,14 +66,17 @@ final class CanonicalOrder {
       if (written == encoded.length) {
         throw new CodecException("map changed size while being encoded");
       }
-      encoded[written++] = new EncodedEntry(encodeOne(keys, e.getKey(), scratch),
-          encodeOne(values, e.getValue(), scratch));
+      encoded[written++] =
+          new EncodedEntry(
+              encodeOne(keys, e.getKey(), scratch), encodeOne(values, e.getValue(), scratch));
     }
     if (written != encoded.length) {
       throw new CodecException("map changed size while being encoded");
     }
-    Arrays.sort(encoded, Comparator.comparing(EncodedEntry::key, UNSIGNED)
-        .thenComparing(EncodedEntry::value, UNSIGNED));
+    Arrays.sort(
+        encoded,
+        Comparator.comparing(EncodedEntry::key, UNSIGNED)
+            .thenComparing(EncodedEntry::value, UNSIGNED));
     return encoded;
   }
 

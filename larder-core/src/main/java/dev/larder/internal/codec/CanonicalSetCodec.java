@@ -6,10 +6,10 @@ import dev.larder.codec.Codec;
 import java.util.Set;
 
 /**
- * A set with its elements in canonical order ({@link CanonicalOrder}): the wire form of
- * {@link CodecResolver#set}, so either codec decodes the other's bytes, but equal sets encode
- * alike. Deterministic when the element codec is, so such sets can be keys. Each encoding copies
- * and sorts the elements' bytes, which a plain set codec does not pay.
+ * A set with its elements in canonical order ({@link CanonicalOrder}): the wire form of {@link
+ * CodecResolver#set}, so either codec decodes the other's bytes, but equal sets encode alike.
+ * Deterministic when the element codec is, so such sets can be keys. Each encoding copies and sorts
+ * the elements' bytes, which a plain set codec does not pay.
  *
  * <p>Thread-safe when the element codec is.
  *
@@ -20,7 +20,9 @@ public final class CanonicalSetCodec<E> implements Codec<Set<E>> {
   private final Codec<E> element;
   private final Codec<Set<E>> plain;
 
-  /** @param element the element codec */
+  /**
+   * @param element the element codec
+   */
   public CanonicalSetCodec(Codec<E> element) {
     this.element = element;
     this.plain = CodecResolver.set(element);

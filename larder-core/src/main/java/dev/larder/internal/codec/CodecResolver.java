@@ -28,13 +28,13 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * Finds the codec of a type, the way {@code Codecs.forType} documents: built-ins, then
- * {@link CodecProvider}s found by {@link ServiceLoader}, then enums and records derived from
- * their constants and components; parameterized {@code List}, {@code Collection}, {@code Set},
- * {@code Map} and {@code Optional} compose the codecs of their arguments.
+ * Finds the codec of a type, the way {@code Codecs.forType} documents: built-ins, then {@link
+ * CodecProvider}s found by {@link ServiceLoader}, then enums and records derived from their
+ * constants and components; parameterized {@code List}, {@code Collection}, {@code Set}, {@code
+ * Map} and {@code Optional} compose the codecs of their arguments.
  *
- * <p>One resolver serves one top-level lookup (it remembers the records under construction,
- * which is how recursive records resolve); it is not thread-safe, the codecs it returns are.
+ * <p>One resolver serves one top-level lookup (it remembers the records under construction, which
+ * is how recursive records resolve); it is not thread-safe, the codecs it returns are.
  */
 public final class CodecResolver implements CodecLookup {
 
@@ -43,7 +43,9 @@ public final class CodecResolver implements CodecLookup {
   private final MethodHandles.Lookup lookup;
   private final Map<Class<?>, RecursiveCodec<?>> underConstruction = new HashMap<>();
 
-  /** @param lookup used to reach record accessors and constructors; null for the default */
+  /**
+   * @param lookup used to reach record accessors and constructors; null for the default
+   */
   public CodecResolver(MethodHandles.Lookup lookup) {
     this.lookup = lookup;
   }
@@ -72,8 +74,9 @@ public final class CodecResolver implements CodecLookup {
   }
 
   /**
+   * Returns the built-in codec of that exact class (primitives map to their wrappers), or null.
+   *
    * @param type a class
-   * @return the built-in codec of that exact class (primitives map to their wrappers), or null
    */
   public static Codec<?> builtIn(Class<?> type) {
     return BUILT_INS.get(type.isPrimitive() ? wrap(type) : type);
@@ -83,8 +86,10 @@ public final class CodecResolver implements CodecLookup {
   public Codec<?> codecFor(Type type) {
     Codec<?> codec = type instanceof Class<?> c ? forClass(c) : forGeneric(type);
     if (codec == null) {
-      throw new IllegalArgumentException("no codec for type " + type.getTypeName()
-          + ": pass a Codec explicitly, or register a dev.larder.codec.CodecProvider");
+      throw new IllegalArgumentException(
+          "no codec for type "
+              + type.getTypeName()
+              + ": pass a Codec explicitly, or register a dev.larder.codec.CodecProvider");
     }
     return codec;
   }
@@ -131,29 +136,32 @@ public final class CodecResolver implements CodecLookup {
   }
 
   /**
+   * Returns a list codec decoding to {@link ArrayList}.
+   *
    * @param element element codec
    * @param <E> element type
-   * @return a list codec decoding to {@link ArrayList}
    */
   public static <E> Codec<List<E>> list(Codec<E> element) {
     return new CollectionCodec<>(element, ArrayList::new, List.class, true);
   }
 
   /**
+   * Returns a set codec decoding to {@link LinkedHashSet} (keeps the order written).
+   *
    * @param element element codec
    * @param <E> element type
-   * @return a set codec decoding to {@link LinkedHashSet} (keeps the order written)
    */
   public static <E> Codec<Set<E>> set(Codec<E> element) {
     return new CollectionCodec<>(element, LinkedHashSet::newLinkedHashSet, Set.class, false);
   }
 
   /**
+   * Returns a map codec decoding to {@link LinkedHashMap} (keeps the order written).
+   *
    * @param keys key codec
    * @param values value codec
    * @param <K> key type
    * @param <V> value type
-   * @return a map codec decoding to {@link LinkedHashMap} (keeps the order written)
    */
   public static <K, V> Codec<Map<K, V>> map(Codec<K> keys, Codec<V> values) {
     return new MapCodec<K, V, Map<K, V>>(keys, values, LinkedHashMap::newLinkedHashMap);
@@ -196,8 +204,9 @@ public final class CodecResolver implements CodecLookup {
       try {
         components.add(codecFor(c.getGenericType()));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(e.getMessage() + " (component '" + c.getName()
-            + "' of record " + type.getName() + ")", e);
+        throw new IllegalArgumentException(
+            e.getMessage() + " (component '" + c.getName() + "' of record " + type.getName() + ")",
+            e);
       }
     }
     return RecordAccess.codec(type, lookup, components);

@@ -11,10 +11,10 @@ import java.util.function.IntFunction;
  * A list or set: varint count, then the elements in iteration order (docs/spec/codecs.md,
  * "Collections").
  *
- * <p>Implementation notes: every encoding is at least one byte, so a count larger than the
- * bytes remaining is rejected before anything is allocated, and the collection is created with
- * that checked count as its capacity. An element codec that consumed no bytes breaks that rule
- * and is reported rather than looped on.
+ * <p>Implementation notes: every encoding is at least one byte, so a count larger than the bytes
+ * remaining is rejected before anything is allocated, and the collection is created with that
+ * checked count as its capacity. An element codec that consumed no bytes breaks that rule and is
+ * reported rather than looped on.
  *
  * @param <E> element type
  * @param <C> collection type
@@ -32,8 +32,8 @@ public final class CollectionCodec<E, C extends Collection<E>> implements Codec<
    * @param type the collection type reported by {@link #type()}
    * @param ordered whether equal collections always iterate in the same order (lists do)
    */
-  public CollectionCodec(Codec<E> element, IntFunction<? extends C> factory, Class<?> type,
-      boolean ordered) {
+  public CollectionCodec(
+      Codec<E> element, IntFunction<? extends C> factory, Class<?> type, boolean ordered) {
     this.element = element;
     this.factory = factory;
     this.type = type;

@@ -6,8 +6,8 @@ import dev.larder.codec.Codec;
 import dev.larder.codec.CodecException;
 
 /**
- * An enum as the varint of its ordinal. Reordering or removing constants changes what stored
- * bytes mean; appending constants is safe (docs/spec/codecs.md, "Enum").
+ * An enum as the varint of its ordinal. Reordering or removing constants changes what stored bytes
+ * mean; appending constants is safe (docs/spec/codecs.md, "Enum").
  *
  * @param <E> the enum type
  */
@@ -16,7 +16,9 @@ public final class EnumCodec<E extends Enum<E>> implements Codec<E> {
   private final Class<E> type;
   private final E[] constants;
 
-  /** @param type the enum class */
+  /**
+   * @param type the enum class
+   */
   public EnumCodec(Class<E> type) {
     this.type = type;
     this.constants = type.getEnumConstants();
@@ -31,8 +33,8 @@ public final class EnumCodec<E extends Enum<E>> implements Codec<E> {
   public E decode(ByteSource in) {
     int ordinal = in.readVarInt();
     if (ordinal < 0 || ordinal >= constants.length) {
-      throw new CodecException("no constant " + Integer.toUnsignedString(ordinal)
-          + " in enum " + type.getName());
+      throw new CodecException(
+          "no constant " + Integer.toUnsignedString(ordinal) + " in enum " + type.getName());
     }
     return constants[ordinal];
   }

@@ -13,13 +13,13 @@ import java.io.ObjectOutputStream;
 import java.io.Serializable;
 
 /**
- * Java serialization, for legacy types only and only on request. Wire form: varint length,
- * then the serialization stream; when last, the stream alone. The bytes carry class names and
- * are many times larger and slower than a derived codec's.
+ * Java serialization, for legacy types only and only on request. Wire form: varint length, then the
+ * serialization stream; when last, the stream alone. The bytes carry class names and are many times
+ * larger and slower than a derived codec's.
  *
  * <p>Deserialization is filtered: the caller's allow-list, and limits derived from the input
- * (stream bytes, array lengths, depth, references), so corrupted input cannot make it allocate
- * far beyond its length.
+ * (stream bytes, array lengths, depth, references), so corrupted input cannot make it allocate far
+ * beyond its length.
  *
  * @param <T> the serializable type
  */
@@ -40,14 +40,15 @@ public final class JavaSerializationCodec<T extends Serializable> implements Cod
   }
 
   /**
+   * Returns a filter that admits {@code type}, the classes of its package, and java.base's {@code
+   * java.lang}, {@code java.util}, {@code java.time} and {@code java.math}.
+   *
    * @param type the type of values
-   * @return a filter that admits {@code type}, the classes of its package, and java.base's
-   *     {@code java.lang}, {@code java.util}, {@code java.time} and {@code java.math}
    */
   public static ObjectInputFilter defaultFilter(Class<?> type) {
     String own = type.getPackageName().isEmpty() ? type.getName() : type.getPackageName() + ".*";
-    return ObjectInputFilter.Config.createFilter(type.getName() + ";" + own
-        + ";java.lang.*;java.util.*;java.time.*;java.math.*;!*");
+    return ObjectInputFilter.Config.createFilter(
+        type.getName() + ";" + own + ";java.lang.*;java.util.*;java.time.*;java.math.*;!*");
   }
 
   @Override
@@ -83,15 +84,25 @@ public final class JavaSerializationCodec<T extends Serializable> implements Cod
   }
 
   private T deserialize(byte[] bytes) {
-    ObjectInputFilter limits = ObjectInputFilter.Config.createFilter("maxbytes=" + bytes.length
-        + ";maxarray=" + bytes.length + ";maxdepth=" + MAX_DEPTH + ";maxrefs=" + bytes.length);
+    ObjectInputFilter limits =
+        ObjectInputFilter.Config.createFilter(
+            "maxbytes="
+                + bytes.length
+                + ";maxarray="
+                + bytes.length
+                + ";maxdepth="
+                + MAX_DEPTH
+                + ";maxrefs="
+                + bytes.length);
     try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
       in.setObjectInputFilter(ObjectInputFilter.merge(allowed, limits));
       Object value = in.readObject();
       if (!type.isInstance(value)) {
-        throw new CodecException("deserialized " + (value == null ? "null" : "a "
-            + value.getClass().getName())
-            + ", expected " + type.getName());
+        throw new CodecException(
+            "deserialized "
+                + (value == null ? "null" : "a " + value.getClass().getName())
+                + ", expected "
+                + type.getName());
       }
       return type.cast(value);
     } catch (IOException | ClassNotFoundException | RuntimeException e) {

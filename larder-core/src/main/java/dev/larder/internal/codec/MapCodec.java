@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.function.IntFunction;
 
 /**
- * A map: varint count, then key and value of each entry in iteration order
- * (docs/spec/codecs.md, "Collections"). Counts are checked against the bytes remaining (two
- * bytes at least an entry) before anything is allocated.
+ * A map: varint count, then key and value of each entry in iteration order (docs/spec/codecs.md,
+ * "Collections"). Counts are checked against the bytes remaining (two bytes at least an entry)
+ * before anything is allocated.
  *
  * @param <K> key type
  * @param <V> value type

@@ -9,10 +9,10 @@ import java.math.BigInteger;
 import java.util.UUID;
 
 /**
- * Codecs of UUID, BigInteger and BigDecimal. Wire forms (docs/spec/codecs.md): UUID 16 bytes,
- * the most then the least significant long, each little-endian; BigInteger a varint length then
- * its minimal two's-complement bytes, big-endian (as {@link BigInteger#toByteArray()});
- * BigDecimal a zig-zag varint of the scale, then the unscaled value as a BigInteger.
+ * Codecs of UUID, BigInteger and BigDecimal. Wire forms (docs/spec/codecs.md): UUID 16 bytes, the
+ * most then the least significant long, each little-endian; BigInteger a varint length then its
+ * minimal two's-complement bytes, big-endian (as {@link BigInteger#toByteArray()}); BigDecimal a
+ * zig-zag varint of the scale, then the unscaled value as a BigInteger.
  */
 public final class NumberCodecs {
 
@@ -82,8 +82,10 @@ public final class NumberCodecs {
 
     @Override
     public BigDecimal decode(ByteSource in) {
-      int scale = (int) ScalarCodecs.readBoundedZigZag(
-          in, Integer.MIN_VALUE, Integer.MAX_VALUE, "BigDecimal scale");
+      int scale =
+          (int)
+              ScalarCodecs.readBoundedZigZag(
+                  in, Integer.MIN_VALUE, Integer.MAX_VALUE, "BigDecimal scale");
       return new BigDecimal(BIG_INTEGER.decode(in), scale);
     }
 

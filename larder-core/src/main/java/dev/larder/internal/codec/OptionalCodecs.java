@@ -8,26 +8,28 @@ import java.util.Optional;
 
 /**
  * Codecs of values that may be absent: {@link Optional} and nullable references. Wire form
- * (docs/spec/codecs.md, "Optional and nullable"): one byte 0 (absent) or 1 (present), then
- * the value if present.
+ * (docs/spec/codecs.md, "Optional and nullable"): one byte 0 (absent) or 1 (present), then the
+ * value if present.
  */
 public final class OptionalCodecs {
 
   private OptionalCodecs() {}
 
   /**
+   * Returns a codec of {@code Optional<T>}.
+   *
    * @param inner codec of the present value
    * @param <T> value type
-   * @return a codec of {@code Optional<T>}
    */
   public static <T> Codec<Optional<T>> optional(Codec<T> inner) {
     return new OptionalCodec<>(inner);
   }
 
   /**
+   * Returns a codec accepting null.
+   *
    * @param inner codec of non-null values
    * @param <T> value type
-   * @return a codec accepting null
    */
   public static <T> Codec<T> nullable(Codec<T> inner) {
     return new NullableCodec<>(inner);

@@ -11,15 +11,15 @@ import java.lang.reflect.RecordComponent;
 import java.util.List;
 
 /**
- * A record, derived from its components. Wire form (docs/spec/codecs.md, "Record"): a null
- * bitmap of {@code ceil(r / 8)} bytes for the {@code r} reference-typed components (bit
- * {@code i % 8} of byte {@code i / 8} set when the {@code i}-th of them is null; omitted when
- * {@code r = 0}), then each non-null component in declaration order. A record with no
- * components is one zero byte, so that every encoding has at least one byte.
+ * A record, derived from its components. Wire form (docs/spec/codecs.md, "Record"): a null bitmap
+ * of {@code ceil(r / 8)} bytes for the {@code r} reference-typed components (bit {@code i % 8} of
+ * byte {@code i / 8} set when the {@code i}-th of them is null; omitted when {@code r = 0}), then
+ * each non-null component in declaration order. A record with no components is one zero byte, so
+ * that every encoding has at least one byte.
  *
  * <p>Implementation notes: the accessors and the canonical constructor are turned into method
- * handles once, when the codec is built; a call does no reflection, only {@code invokeExact}
- * on handles adapted to {@code (Object)Object} and {@code (Object[])Object}.
+ * handles once, when the codec is built; a call does no reflection, only {@code invokeExact} on
+ * handles adapted to {@code (Object)Object} and {@code (Object[])Object}.
  *
  * @param <R> the record type
  */
@@ -51,8 +51,10 @@ public final class RecordCodec<R extends Record> implements Codec<R> {
     int references = 0;
     for (int i = 0; i < n; i++) {
       RecordComponent c = components[i];
-      getters[i] = lookup.unreflect(c.getAccessor())
-          .asType(MethodType.methodType(Object.class, Object.class));
+      getters[i] =
+          lookup
+              .unreflect(c.getAccessor())
+              .asType(MethodType.methodType(Object.class, Object.class));
       codecs[i] = (Codec<Object>) componentCodecs.get(i);
       reference[i] = !c.getType().isPrimitive();
       references += reference[i] ? 1 : 0;
@@ -62,11 +64,13 @@ public final class RecordCodec<R extends Record> implements Codec<R> {
     this.constructor = canonicalConstructor(type, lookup, parameterTypes);
   }
 
-  private static MethodHandle canonicalConstructor(Class<?> type, MethodHandles.Lookup lookup,
-      Class<?>[] parameterTypes) throws IllegalAccessException {
+  private static MethodHandle canonicalConstructor(
+      Class<?> type, MethodHandles.Lookup lookup, Class<?>[] parameterTypes)
+      throws IllegalAccessException {
     try {
       int n = parameterTypes.length;
-      return lookup.unreflectConstructor(type.getDeclaredConstructor(parameterTypes))
+      return lookup
+          .unreflectConstructor(type.getDeclaredConstructor(parameterTypes))
           .asType(MethodType.genericMethodType(n))
           .asSpreader(Object[].class, n);
     } catch (NoSuchMethodException e) {

@@ -6,11 +6,11 @@ import dev.larder.codec.Codec;
 import dev.larder.codec.CodecException;
 
 /**
- * Stands for a record codec while that codec is being built, so that a recursive record
- * ({@code record Tree(List<Tree> children)}) can refer to itself. It is the only way a codec
- * graph can nest without bound, so it is also where nesting is limited: past
- * {@link #MAX_DEPTH} levels, encoding and decoding throw {@link CodecException} instead of
- * overflowing the stack on a deep value or on corrupted bytes.
+ * Stands for a record codec while that codec is being built, so that a recursive record ({@code
+ * record Tree(List<Tree> children)}) can refer to itself. It is the only way a codec graph can nest
+ * without bound, so it is also where nesting is limited: past {@link #MAX_DEPTH} levels, encoding
+ * and decoding throw {@link CodecException} instead of overflowing the stack on a deep value or on
+ * corrupted bytes.
  *
  * @param <T> the record type
  */

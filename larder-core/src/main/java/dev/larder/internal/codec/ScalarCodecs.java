@@ -6,10 +6,10 @@ import dev.larder.codec.Codec;
 import dev.larder.codec.CodecException;
 
 /**
- * Codecs of the primitive wrappers. Wire forms (docs/spec/codecs.md, "Scalars"): boolean one byte
- * 0 or 1; byte one byte; short, int and long zig-zag varints (1 byte for -64..63); char an
- * unsigned varint of its code unit; float and double their raw IEEE 754 bits, 4 and 8 bytes
- * little-endian, so NaN payloads and signed zeros survive.
+ * Codecs of the primitive wrappers. Wire forms (docs/spec/codecs.md, "Scalars"): boolean one byte 0
+ * or 1; byte one byte; short, int and long zig-zag varints (1 byte for -64..63); char an unsigned
+ * varint of its code unit; float and double their raw IEEE 754 bits, 4 and 8 bytes little-endian,
+ * so NaN payloads and signed zeros survive.
  */
 public final class ScalarCodecs {
 

@@ -3,31 +3,32 @@ package dev.larder.internal.codec;
 import dev.larder.codec.ByteSink;
 import dev.larder.codec.ByteSource;
 import dev.larder.codec.CodecException;
-
 import java.nio.charset.StandardCharsets;
 
 /**
- * The string wire form (docs/spec/codecs.md, "String"). Header: varint
- * {@code byteCount << 1 | wide}, then {@code byteCount} bytes.
+ * The string wire form (docs/spec/codecs.md, "String"). Header: varint {@code byteCount << 1 |
+ * wide}, then {@code byteCount} bytes.
+ *
  * <ul>
- *   <li>{@code wide = 0}: every char is below 256; one byte a char (Latin-1).</li>
- *   <li>{@code wide = 1}: UTF-8 bytes. Strings with unpaired surrogates (which UTF-8 cannot
- *       carry) fall back to UTF-16LE code units, marked by a first byte 0xFF, which never
- *       starts valid UTF-8.</li>
+ *   <li>{@code wide = 0}: every char is below 256; one byte a char (Latin-1).
+ *   <li>{@code wide = 1}: UTF-8 bytes. Strings with unpaired surrogates (which UTF-8 cannot carry)
+ *       fall back to UTF-16LE code units, marked by a first byte 0xFF, which never starts valid
+ *       UTF-8.
  * </ul>
  *
- * <p>Last form ({@link #writeLast}: a whole key or value, whose length the store already
- * records): no header; the UTF-8 bytes, or, for strings with unpaired surrogates, 0xFF followed
- * by UTF-16LE code units. An ASCII key then costs exactly one byte a char.
+ * <p>Last form ({@link #writeLast}: a whole key or value, whose length the store already records):
+ * no header; the UTF-8 bytes, or, for strings with unpaired surrogates, 0xFF followed by UTF-16LE
+ * code units. An ASCII key then costs exactly one byte a char.
  *
  * <p>Implementation notes: {@code String.getBytes(UTF_8)} is intrinsified for compact (Latin-1)
- * strings, so the common ASCII case is one array copy; its length equals the string's length
- * when the string is ASCII, which then is also its Latin-1 form, or when every non-ASCII char
- * is an unpaired surrogate (each replaced by one {@code '?'}), which {@link #isAscii} rules out.
+ * strings, so the common ASCII case is one array copy; its length equals the string's length when
+ * the string is ASCII, which then is also its Latin-1 form, or when every non-ASCII char is an
+ * unpaired surrogate (each replaced by one {@code '?'}), which {@link #isAscii} rules out.
  */
 public final class StringForms {
 
   private static final int UTF16_MARK = 0xFF;
+
   /** Up to this length, writeLast copies ASCII text char by char. */
   private static final int SHORT_TEXT = 64;
 
@@ -119,7 +120,7 @@ public final class StringForms {
     return s;
   }
 
-  /** @return whether {@code utf8}, as long as {@code s}, is {@code s} and not '?' replacements */
+  /** Returns whether {@code utf8}, as long as {@code s}, is {@code s} and not '?' replacements. */
   private static boolean isAscii(byte[] utf8, String s) {
     for (byte b : utf8) {
       if (b == '?') {

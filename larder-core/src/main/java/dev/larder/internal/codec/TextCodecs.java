@@ -81,9 +81,9 @@ public final class TextCodecs {
   }
 
   /**
-   * Wire form: one form byte, then strings. Form 0: the BCP 47 language tag, for every locale
-   * that the tag reproduces exactly. Form 1: language, country and variant, for the legacy
-   * locales that a tag cannot carry (e.g. {@code ja_JP_JP}, {@code no_NO_NY}).
+   * Wire form: one form byte, then strings. Form 0: the BCP 47 language tag, for every locale that
+   * the tag reproduces exactly. Form 1: language, country and variant, for the legacy locales that
+   * a tag cannot carry (e.g. {@code ja_JP_JP}, {@code no_NO_NY}).
    */
   private static final class LocaleCodec implements Codec<Locale> {
     @Override

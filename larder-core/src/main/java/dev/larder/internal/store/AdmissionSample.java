@@ -9,14 +9,14 @@ import java.util.Arrays;
  *
  * <p>Implementation notes. A direct-mapped table of 32-bit fingerprints (0 is empty). A key is
  * sampled only if its slot is free, so the sample never loses a key it holds to a later one and
- * every sampled key is resolved when it leaves probation, read or not, however long that takes
- * (on P3 it takes more than an adaptation period). Keys that leave main some other way (removed,
- * or expired) would hold their slots forever, so once a period the table is cleared if it is at
- * least half full and none of its keys left probation during the period. One slot per 16
- * expected entries, 16 to 512 slots (at most 2 KiB a segment), counted in the policy's memory.
- * A fingerprint collision can resolve the wrong key: noise in a statistic, nothing else. A
- * <em>lazy</em> sample allocates its slots when the first key is sampled; until then it holds
- * none, as empty slots would.
+ * every sampled key is resolved when it leaves probation, read or not, however long that takes (on
+ * P3 it takes more than an adaptation period). Keys that leave main some other way (removed, or
+ * expired) would hold their slots forever, so once a period the table is cleared if it is at least
+ * half full and none of its keys left probation during the period. One slot per 16 expected
+ * entries, 16 to 512 slots (at most 2 KiB a segment), counted in the policy's memory. A fingerprint
+ * collision can resolve the wrong key: noise in a statistic, nothing else. A <em>lazy</em> sample
+ * allocates its slots when the first key is sampled; until then it holds none, as empty slots
+ * would.
  *
  * <p>Not thread-safe: guarded by the segment's write lock.
  */
@@ -26,8 +26,10 @@ final class AdmissionSample {
 
   /** The slots; null in a lazy sample until a key is first sampled. */
   private int[] slots;
+
   /** Slots the sample has, or will have when allocated. */
   private int length;
+
   private int occupied;
   private int resolvedInPeriod;
 
@@ -35,7 +37,9 @@ final class AdmissionSample {
     this(expectedEntries, false);
   }
 
-  /** @param lazy whether to allocate the slots when the first key is sampled rather than now */
+  /**
+   * @param lazy whether to allocate the slots when the first key is sampled rather than now
+   */
   AdmissionSample(int expectedEntries, boolean lazy) {
     length = SIZING.lengthFor(expectedEntries);
     slots = lazy ? null : new int[length];
@@ -53,7 +57,7 @@ final class AdmissionSample {
     }
   }
 
-  /** @return whether the key was in the sample (it is forgotten now) */
+  /** Returns whether the key was in the sample (it is forgotten now). */
   boolean remove(long hash) {
     if (slots == null) {
       return false;
@@ -87,22 +91,22 @@ final class AdmissionSample {
     occupied = 0;
   }
 
-  /** @return how many keys the sample holds, for tests */
+  /** Returns how many keys the sample holds, for tests. */
   int size() {
     return occupied;
   }
 
-  /** @return bytes of the slots allocated (none yet in a lazy sample that sampled nothing) */
+  /** Returns bytes of the slots allocated (none yet in a lazy sample that sampled nothing). */
   long bytes() {
     return slots == null ? 0 : SlotSizing.bytes(length);
   }
 
-  /** @return bytes of the slots, allocated or not: what they take once allocated; for tests */
+  /** Returns bytes of the slots, allocated or not: what they take once allocated; for tests. */
   long tableBytes() {
     return SlotSizing.bytes(length);
   }
 
-  /** @return the bytes {@link #ensureCapacity} would add */
+  /** Returns the bytes {@link #ensureCapacity} would add. */
   long growthFor(int expectedEntries) {
     return SIZING.growthFor(length, expectedEntries);
   }

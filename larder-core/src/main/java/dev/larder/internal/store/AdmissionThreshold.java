@@ -5,59 +5,63 @@ package dev.larder.internal.store;
  * admitted, adapted per segment from admission's regrets (docs/design/eviction.md, "Adapting
  * admission's threshold").
  *
- * <p>Admission is in one of three states. At first the threshold is 1 (a candidate's count
- * must beat the victim's by two) but entries read in the window keep their free pass, the
- * cautious choice while nothing is known. <i>Strict</i> is the threshold with no free pass.
- * <i>Lenient</i> is TinyLFU's rule (any count more) with the free pass. A newcomer's count
- * includes its latest request while an incumbent's next one is still to come, so where every
- * key is about as frequent, lenient admission churns the cache.
+ * <p>Admission is in one of three states. At first the threshold is 1 (a candidate's count must
+ * beat the victim's by two) but entries read in the window keep their free pass, the cautious
+ * choice while nothing is known. <i>Strict</i> is the threshold with no free pass. <i>Lenient</i>
+ * is TinyLFU's rule (any count more) with the free pass. A newcomer's count includes its latest
+ * request while an incumbent's next one is still to come, so where every key is about as frequent,
+ * lenient admission churns the cache.
  *
  * <p>The evidence is the regret of the <i>marginal</i> decisions, those strict and lenient
  * admission take differently:
- * <ul>
- *   <li>while lenient, if the victims that marginal admissions displaced come back within
- *       {@link #VICTIM_LIFETIME} entries of main's flow clearly more often than a sample of the
- *       candidates those admissions let in are read in probation ({@link AdmissionSample}),
- *       admission turns strict; until enough of the sample has left probation, and in the
- *       initial state, the victims' returns are weighed against rejected candidates' in general
- *       instead;</li>
- *   <li>if marginally rejected candidates come back clearly more often than displaced victims
- *       in general, and not clearly less often than rejected candidates in general, it turns
- *       lenient.</li>
- * </ul>
- * "Clearly" is by {@link #MARGIN} and by more than {@link #Z} standard errors, after at least
- * {@link #EVIDENCE} rejections and evictions and {@link #MARGINAL_EVIDENCE} marginal decisions
- * of the kind judged. Only returns of ghosts made since the evidence started count (a ghost's
- * distance, in its queue's flow, tells its age; a position that wrapped, after 128 steps of
- * flow, may count an older one). Otherwise a regime's returns would be divided by the next
- * regime's events: after a lenient spell, the victims it displaced would keep making strictness
- * look right while a strict spell evicts few.
  *
- * <p>Not thread-safe: guarded by the segment's write lock, like every caller in
- * {@link EvictionPolicy} that reaches it, except {@link #countsWindowRead}, which readers call
- * without the lock (a stale state misplaces one sketch increment).
+ * <ul>
+ *   <li>while lenient, if the victims that marginal admissions displaced come back within {@link
+ *       #VICTIM_LIFETIME} entries of main's flow clearly more often than a sample of the candidates
+ *       those admissions let in are read in probation ({@link AdmissionSample}), admission turns
+ *       strict; until enough of the sample has left probation, and in the initial state, the
+ *       victims' returns are weighed against rejected candidates' in general instead;
+ *   <li>if marginally rejected candidates come back clearly more often than displaced victims in
+ *       general, and not clearly less often than rejected candidates in general, it turns lenient.
+ * </ul>
+ *
+ * "Clearly" is by {@link #MARGIN} and by more than {@link #Z} standard errors, after at least
+ * {@link #EVIDENCE} rejections and evictions and {@link #MARGINAL_EVIDENCE} marginal decisions of
+ * the kind judged. Only returns of ghosts made since the evidence started count (a ghost's
+ * distance, in its queue's flow, tells its age; a position that wrapped, after 128 steps of flow,
+ * may count an older one). Otherwise a regime's returns would be divided by the next regime's
+ * events: after a lenient spell, the victims it displaced would keep making strictness look right
+ * while a strict spell evicts few.
+ *
+ * <p>Not thread-safe: guarded by the segment's write lock, like every caller in {@link
+ * EvictionPolicy} that reaches it, except {@link #countsWindowRead}, which readers call without the
+ * lock (a stale state misplaces one sketch increment).
  */
 final class AdmissionThreshold {
 
   /**
-   * Rejections and evictions (each) that must have accumulated before the threshold may move:
-   * fewer are noise, and on short traces the first few periods see only the returns that come
-   * back soonest.
+   * Rejections and evictions (each) that must have accumulated before the threshold may move: fewer
+   * are noise, and on short traces the first few periods see only the returns that come back
+   * soonest.
    */
   static final int EVIDENCE = 16;
+
   /** Marginal decisions of one kind needed before they are judged. */
   static final int MARGINAL_EVIDENCE = 16;
+
   /**
    * Entries of main's flow within which a victim's return counts against the marginal admission
    * that displaced it, when that is weighed against what marginal admissions earn: had the
    * candidate been rejected, the victim would have stayed at probation's tail only until later
-   * candidates beat it. Counted over the ghost table's whole memory instead, P3's victims came
-   * back at about 22% and made lenient admission look wrong, which it is not there; within this
-   * lifetime about 2% do. 16 to 64 gave the same figures (docs/design/eviction.md).
+   * candidates beat it. Counted over the ghost table's whole memory instead, P3's victims came back
+   * at about 22% and made lenient admission look wrong, which it is not there; within this lifetime
+   * about 2% do. 16 to 64 gave the same figures (docs/design/eviction.md).
    */
   static final int VICTIM_LIFETIME = 32;
+
   /** How much higher one return rate must be than the other. */
   static final double MARGIN = 1.25;
+
   /**
    * The difference of the two return rates must also exceed this many standard errors (of a
    * difference of two proportions): rare events give a noisy rate.
@@ -65,12 +69,14 @@ final class AdmissionThreshold {
   static final double Z = 1;
 
   /**
-   * Counts a candidate's frequency must exceed the victim's by, beyond the one of TinyLFU's
-   * strict comparison (0 or 1).
+   * Counts a candidate's frequency must exceed the victim's by, beyond the one of TinyLFU's strict
+   * comparison (0 or 1).
    */
   private int threshold = 1;
+
   /** Whether candidates read in the window compete too (set by evidence, with threshold 1). */
   private boolean strict;
+
   // Whether the last decision was marginal, and the evictions still owed to marginal
   // admissions (the victim an admission displaces is main's next eviction).
   private boolean lastDecisionMarginal;
@@ -93,8 +99,8 @@ final class AdmissionThreshold {
   private long mainMark;
 
   /**
-   * Decides on a window candidate that has a victim to compete with, and notes whether the
-   * decision was marginal for the {@link #onRejected} or {@link #onEvicted} call that follows.
+   * Decides on a window candidate that has a victim to compete with, and notes whether the decision
+   * was marginal for the {@link #onRejected} or {@link #onEvicted} call that follows.
    *
    * @param candidate the candidate's sketch frequency
    * @param candidateClock its access counter (above 0: read while in the window)
@@ -125,7 +131,7 @@ final class AdmissionThreshold {
    * @param firstRead whether this is the entry's first read since it entered the window
    */
   boolean countsWindowRead(boolean firstRead) {
-    return strict || threshold == 1 && firstRead;
+    return strict || (threshold == 1 && firstRead);
   }
 
   /** Admission without a contest (no victim): never marginal. */
@@ -133,7 +139,7 @@ final class AdmissionThreshold {
     lastDecisionMarginal = false;
   }
 
-  /** @return whether the last decision (an admission, if it admitted) was marginal */
+  /** Returns whether the last decision (an admission, if it admitted) was marginal. */
   boolean lastDecisionMarginal() {
     return lastDecisionMarginal;
   }
@@ -151,7 +157,7 @@ final class AdmissionThreshold {
     }
   }
 
-  /** @return whether the candidate just rejected was rejected by a marginal decision */
+  /** Returns whether the candidate just rejected was rejected by a marginal decision. */
   boolean onRejected() {
     if (lastDecisionMarginal) {
       marginalRejected++;
@@ -159,7 +165,7 @@ final class AdmissionThreshold {
     return lastDecisionMarginal;
   }
 
-  /** @return whether the entry just evicted from main was displaced by a marginal admission */
+  /** Returns whether the entry just evicted from main was displaced by a marginal admission. */
   boolean onEvicted() {
     boolean marginal = pendingMarginalEvictions > 0;
     if (marginal) {
@@ -176,10 +182,14 @@ final class AdmissionThreshold {
    * @param marginal whether the decision that made the ghost was marginal
    * @param distance the ghost's age in its queue's flow
    * @param queueTail that queue's current tail position
-   * @param withinLifetime for a victim, whether main has moved on by fewer than
-   *     {@link #VICTIM_LIFETIME} entries since its eviction
+   * @param withinLifetime for a victim, whether main has moved on by fewer than {@link
+   *     #VICTIM_LIFETIME} entries since its eviction
    */
-  void onReturn(boolean rejectedCandidate, boolean marginal, long distance, long queueTail,
+  void onReturn(
+      boolean rejectedCandidate,
+      boolean marginal,
+      long distance,
+      long queueTail,
       boolean withinLifetime) {
     if (distance > queueTail - (rejectedCandidate ? windowMark : mainMark)) {
       return;
@@ -195,9 +205,9 @@ final class AdmissionThreshold {
   }
 
   /**
-   * Called at the end of each adaptation period: adds its rejections and evictions to the
-   * evidence, judges the evidence once there is enough, and then starts a new cohort at the
-   * queues' current tail positions.
+   * Called at the end of each adaptation period: adds its rejections and evictions to the evidence,
+   * judges the evidence once there is enough, and then starts a new cohort at the queues' current
+   * tail positions.
    *
    * @param periodRejected candidates rejected during the period
    * @param periodEvicted main entries evicted during the period
@@ -244,10 +254,10 @@ final class AdmissionThreshold {
 
   /**
    * Whether marginal admissions cost more than they earn. While lenient, once enough of them have
-   * been followed through probation, their victims' returns within {@link #VICTIM_LIFETIME} are
-   * set against how often the admitted candidates were read there: the regime's cost and benefit,
-   * not a single decision's. Otherwise (in the initial state, or too few followed) their victims'
-   * returns are set against those of rejected candidates in general.
+   * been followed through probation, their victims' returns within {@link #VICTIM_LIFETIME} are set
+   * against how often the admitted candidates were read there: the regime's cost and benefit, not a
+   * single decision's. Otherwise (in the initial state, or too few followed) their victims' returns
+   * are set against those of rejected candidates in general.
    */
   private boolean marginalAdmissionsRegretted() {
     int sampled = sampledRead + sampledUnread;
@@ -265,17 +275,17 @@ final class AdmissionThreshold {
    */
   private boolean marginalRejectionsRegretted() {
     return clearlyMoreOften(marginalRejectedReturned, marginalRejected, evictedReturned, evicted)
-        && !clearlyMoreOften(rejectedReturned, rejected, marginalRejectedReturned,
-            marginalRejected);
+        && !clearlyMoreOften(
+            rejectedReturned, rejected, marginalRejectedReturned, marginalRejected);
   }
 
   /**
-   * @return whether {@code returned1} of {@code events1} is a clearly higher return rate than
-   *     {@code returned2} of {@code events2}: by {@link #MARGIN} and by more than {@link #Z}
-   *     standard errors of the difference
+   * Returns whether {@code returned1} of {@code events1} is a clearly higher return rate than
+   * {@code returned2} of {@code events2}: by {@link #MARGIN} and by more than {@link #Z} standard
+   * errors of the difference.
    */
-  private static boolean clearlyMoreOften(long returned1, long events1, long returned2,
-      long events2) {
+  private static boolean clearlyMoreOften(
+      long returned1, long events1, long returned2, long events2) {
     double rate1 = (double) returned1 / events1;
     double rate2 = (double) returned2 / events2;
     double pooled = (double) (returned1 + returned2) / (events1 + events2);
@@ -283,12 +293,12 @@ final class AdmissionThreshold {
     return rate1 > rate2 * MARGIN && rate1 - rate2 > Z * error;
   }
 
-  /** @return how many counts more than the victim a candidate needs beyond one (0 or 1) */
+  /** Returns how many counts more than the victim a candidate needs beyond one (0 or 1). */
   int threshold() {
     return threshold;
   }
 
-  /** @return whether candidates read in the window must compete too */
+  /** Returns whether candidates read in the window must compete too. */
   boolean strict() {
     return strict;
   }

@@ -4,12 +4,12 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Off-heap pages where {@link NativeMemory} is not available (not Linux, or native access
- * denied): each page from {@link Arena#ofAuto()}, freed by the collector once no page and no
- * reader refers to it. Freeing stops no thread, and a reader holding a page keeps its memory
- * alive. The cost: memory comes back only when the collector notices, so the resident set can
- * lag behind {@code memoryUsed()} until the next collection of the old generation. Guarded by
- * the segment's write lock.
+ * Off-heap pages where {@link NativeMemory} is not available (not Linux, or native access denied):
+ * each page from {@link Arena#ofAuto()}, freed by the collector once no page and no reader refers
+ * to it. Freeing stops no thread, and a reader holding a page keeps its memory alive. The cost:
+ * memory comes back only when the collector notices, so the resident set can lag behind {@code
+ * memoryUsed()} until the next collection of the old generation. Guarded by the segment's write
+ * lock.
  */
 final class AutoPageMemory implements PageMemory {
 

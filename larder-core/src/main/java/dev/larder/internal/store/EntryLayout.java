@@ -15,9 +15,8 @@ import java.nio.ByteOrder;
  * +--------------+----------------+-------------------+-----------+-------------+
  * </pre>
  *
- * Lengths are unsigned LEB128. Whether the deadline is present is a property of the cache, not
- * of the entry, so it costs nothing when expiry is off. Format version 1
- * (docs/spec/store-layout.md).
+ * Lengths are unsigned LEB128. Whether the deadline is present is a property of the cache, not of
+ * the entry, so it costs nothing when expiry is off. Format version 1 (docs/spec/store-layout.md).
  */
 final class EntryLayout {
 
@@ -39,13 +38,20 @@ final class EntryLayout {
     return varintSize(keyLength) + varintSize(valueLength) + (expires ? DEADLINE_BYTES : 0);
   }
 
-  /** @return total bytes the entry occupies, or -1 if it exceeds an int */
+  /** Returns total bytes the entry occupies, or -1 if it exceeds an int. */
   static long size(int keyLength, int valueLength, boolean expires) {
     return (long) headerSize(keyLength, valueLength, expires) + keyLength + valueLength;
   }
 
-  static void write(MemorySegment page, int offset, byte[] key, int keyLength, byte[] value,
-      int valueLength, boolean expires, long deadline) {
+  static void write(
+      MemorySegment page,
+      int offset,
+      byte[] key,
+      int keyLength,
+      byte[] value,
+      int valueLength,
+      boolean expires,
+      long deadline) {
     long at = writeVarint(page, offset, keyLength);
     at = writeVarint(page, at, valueLength);
     if (expires) {
@@ -62,9 +68,9 @@ final class EntryLayout {
   }
 
   /**
-   * Reads both lengths. Under an optimistic read the bytes may be garbage: the result is then
-   * -1 or lengths that the caller's stamp validation will reject; reads past the page throw
-   * {@link IndexOutOfBoundsException}.
+   * Reads both lengths. Under an optimistic read the bytes may be garbage: the result is then -1 or
+   * lengths that the caller's stamp validation will reject; reads past the page throw {@link
+   * IndexOutOfBoundsException}.
    *
    * @return {@code keyLength << 32 | valueLength}, or -1 if malformed
    */
@@ -115,13 +121,14 @@ final class EntryLayout {
   }
 
   /**
-   * Compares a stored key with a probe key. Keys are usually short, so eight bytes at a time
-   * with plain loads beats the bulk mismatch, whose setup dominates below a few dozen bytes.
+   * Compares a stored key with a probe key. Keys are usually short, so eight bytes at a time with
+   * plain loads beats the bulk mismatch, whose setup dominates below a few dozen bytes.
    */
   static boolean keyEquals(MemorySegment page, int keyOffset, byte[] key, int keyLength) {
     if (keyLength > 64) {
-      return MemorySegment.mismatch(page, keyOffset, keyOffset + keyLength,
-          MemorySegment.ofArray(key), 0, keyLength) == -1;
+      return MemorySegment.mismatch(
+              page, keyOffset, keyOffset + keyLength, MemorySegment.ofArray(key), 0, keyLength)
+          == -1;
     }
     int i = 0;
     for (; i + 8 <= keyLength; i += 8) {
@@ -138,13 +145,14 @@ final class EntryLayout {
   }
 
   static boolean valueEquals(MemorySegment page, int valueOffset, byte[] value, int length) {
-    return MemorySegment.mismatch(page, valueOffset, valueOffset + length,
-        MemorySegment.ofArray(value), 0, length) == -1;
+    return MemorySegment.mismatch(
+            page, valueOffset, valueOffset + length, MemorySegment.ofArray(value), 0, length)
+        == -1;
   }
 
   /**
-   * Decodes both lengths from the entry's first eight bytes (little-endian), the common case
-   * where the two varints take at most six bytes together; -1 if they take more.
+   * Decodes both lengths from the entry's first eight bytes (little-endian), the common case where
+   * the two varints take at most six bytes together; -1 if they take more.
    */
   private static long readLengthsFromWord(long word) {
     int key = 0;

@@ -3,30 +3,28 @@ package dev.larder.internal.store;
 import java.util.Arrays;
 
 /**
- * A count-min sketch of 4-bit counters that estimates how often each key hash was requested,
- * with periodic aging so that old popularity fades (the TinyLFU admission filter).
+ * A count-min sketch of 4-bit counters that estimates how often each key hash was requested, with
+ * periodic aging so that old popularity fades (the TinyLFU admission filter).
  *
- * <p>Implementation notes. Each long holds sixteen 4-bit counters; a hash selects one counter
- * in each of four rows (four independent rehashes), and the estimate is the minimum of the
- * four. Rows are indexed by multiply-shift range reduction rather than a power-of-two
- * mask, so the sketch can be sized to the index exactly (about two bytes a slot) instead of
- * up to twice that. After {@code sampleSize} increments every counter is halved, so frequencies describe
- * a recent window of requests. Readers increment concurrently without synchronisation: a racing
- * increment or a race with the halving may be lost, which only makes the estimate slightly
- * lower, and can never produce a value outside 0-15. The sketch is resized (and forgets) when
- * the segment's index grows.
+ * <p>Implementation notes. Each long holds sixteen 4-bit counters; a hash selects one counter in
+ * each of four rows (four independent rehashes), and the estimate is the minimum of the four. Rows
+ * are indexed by multiply-shift range reduction rather than a power-of-two mask, so the sketch can
+ * be sized to the index exactly (about two bytes a slot) instead of up to twice that. After {@code
+ * sampleSize} increments every counter is halved, so frequencies describe a recent window of
+ * requests. Readers increment concurrently without synchronisation: a racing increment or a race
+ * with the halving may be lost, which only makes the estimate slightly lower, and can never produce
+ * a value outside 0-15. The sketch is resized (and forgets) when the segment's index grows.
  *
- * <p>A <em>deferred</em> sketch (an entry-bounded segment's, whose table is sized for the bound,
- * 8 bytes an entry of it, whatever the segment holds) starts without its table: it records the
- * hashes it is asked to count, in order, until they would take a quarter of the table's bytes,
- * or until an estimate is asked for (the first admission contest, a split), and then builds the
- * table by replaying them. Counting is the same function of the same hashes in the same order,
- * so the table, the additions and the next halving are exactly those of a sketch that had its
- * table from the start, and every eviction decision is unchanged; a segment that is never read
- * much nor full never pays for the table. Readers append to the record as racily as they
- * increment counters (a racing append may be lost, as a racing increment may); growing the
- * record and building the table are done under the sketch's monitor, never on the path of an
- * ordinary increment.
+ * <p>A <em>deferred</em> sketch (an entry-bounded segment's, whose table is sized for the bound, 8
+ * bytes an entry of it, whatever the segment holds) starts without its table: it records the hashes
+ * it is asked to count, in order, until they would take a quarter of the table's bytes, or until an
+ * estimate is asked for (the first admission contest, a split), and then builds the table by
+ * replaying them. Counting is the same function of the same hashes in the same order, so the table,
+ * the additions and the next halving are exactly those of a sketch that had its table from the
+ * start, and every eviction decision is unchanged; a segment that is never read much nor full never
+ * pays for the table. Readers append to the record as racily as they increment counters (a racing
+ * append may be lost, as a racing increment may); growing the record and building the table are
+ * done under the sketch's monitor, never on the path of an ordinary increment.
  */
 final class FrequencySketch {
 
@@ -37,38 +35,45 @@ final class FrequencySketch {
 
   /** The counters; null while a deferred sketch is still recording (see the class notes). */
   private long[] table;
+
   /** Longs the table has, or will have when built. */
   private int length;
+
   /** Hashes counted while the table is deferred, oldest first; null if none or built. */
   private long[] pending;
+
   private int pendingCount;
   private final int countersPerEntry;
   private int sampleSize;
   private int additions;
+
   /** Entries the sketch was last sized for. */
   private int expectedEntries;
+
   /** Increments per expected entry between halvings; see {@link #agingFactor(double)}. */
   private double agingFactor = INITIAL_AGING;
 
   /**
-   * Increments per expected entry between halvings when a segment starts: TinyLFU's sample of
-   * ten capacities, as Caffeine uses. The policy then moves it within {@link #MIN_AGING} and
-   * {@link #MAX_AGING} (docs/design/eviction.md, "Adapting the sketch's history").
+   * Increments per expected entry between halvings when a segment starts: TinyLFU's sample of ten
+   * capacities, as Caffeine uses. The policy then moves it within {@link #MIN_AGING} and {@link
+   * #MAX_AGING} (docs/design/eviction.md, "Adapting the sketch's history").
    */
   static final double INITIAL_AGING = 10;
+
   /**
-   * The shortest and longest history the policy may choose. Fixed at 40 the longest lost 16
-   * points on P6 at 131k entries in the simulator (hot keys saturate their 4-bit counters and
-   * tie), at 5 the shortest lost 2-6 points on loops and scans; the adaptation keeps within 5-20.
+   * The shortest and longest history the policy may choose. Fixed at 40 the longest lost 16 points
+   * on P6 at 131k entries in the simulator (hot keys saturate their 4-bit counters and tie), at 5
+   * the shortest lost 2-6 points on loops and scans; the adaptation keeps within 5-20.
    */
   static final double MIN_AGING = 5;
+
   static final double MAX_AGING = 20;
 
   /**
    * @param expectedEntries entries the sketch should describe
-   * @param countersPerEntry 4-bit counters per expected entry (a multiple of 4): 16 as
-   *     Caffeine uses where memory is not the bound, fewer where every byte an entry costs
-   *     counts against a byte bound
+   * @param countersPerEntry 4-bit counters per expected entry (a multiple of 4): 16 as Caffeine
+   *     uses where memory is not the bound, fewer where every byte an entry costs counts against a
+   *     byte bound
    */
   FrequencySketch(int expectedEntries, int countersPerEntry) {
     this(expectedEntries, countersPerEntry, false);
@@ -94,13 +99,13 @@ final class FrequencySketch {
     }
   }
 
-  /** @return the bytes {@link #ensureCapacity} would add for {@code expectedEntries} */
+  /** Returns the bytes {@link #ensureCapacity} would add for {@code expectedEntries}. */
   long growthFor(int expectedEntries) {
     int longs = longsFor(expectedEntries);
     return longs > length * 2L ? 8L * (longs - length) : 0;
   }
 
-  /** @return bytes the sketch holds now: its table, or what a deferred sketch recorded */
+  /** Returns bytes the sketch holds now: its table, or what a deferred sketch recorded. */
   long bytes() {
     long[] t = table;
     if (t != null) {
@@ -110,12 +115,12 @@ final class FrequencySketch {
     return p == null ? 0 : 16L + 8L * p.length;
   }
 
-  /** @return bytes of the table, built or not: what it holds once built; for tests */
+  /** Returns bytes of the table, built or not: what it holds once built; for tests. */
   long tableBytes() {
     return 16L + 8L * length;
   }
 
-  /** @return whether the table has been built; for tests */
+  /** Returns whether the table has been built; for tests. */
   boolean built() {
     return table != null;
   }
@@ -169,8 +174,8 @@ final class FrequencySketch {
 
   /**
    * Records a hash for a deferred table: appended at once if the record has room (as racy as an
-   * increment), else under the monitor, which grows the record or, once it would pass a quarter
-   * of the table's bytes, builds the table and counts the hash there.
+   * increment), else under the monitor, which grows the record or, once it would pass a quarter of
+   * the table's bytes, builds the table and counts the hash there.
    */
   private void record(long hash) {
     long[] p = pending;
@@ -189,7 +194,7 @@ final class FrequencySketch {
       long[] p = pending;
       int n = pendingCount;
       int most = Math.max(MIN_PENDING, length / 4);
-      if (p == null || n >= p.length && p.length < most) {
+      if (p == null || (n >= p.length && p.length < most)) {
         p = p == null ? new long[MIN_PENDING] : Arrays.copyOf(p, Math.min(most, p.length * 2));
         pending = p;
       }
@@ -207,8 +212,8 @@ final class FrequencySketch {
   private static final int MIN_PENDING = 8;
 
   /**
-   * Builds a deferred table from the recorded hashes, replayed in order; returns the table if
-   * it is built already.
+   * Builds a deferred table from the recorded hashes, replayed in order; returns the table if it is
+   * built already.
    */
   private synchronized long[] build() {
     long[] t = table;
@@ -227,8 +232,8 @@ final class FrequencySketch {
   }
 
   /**
-   * Sizes the sketch for {@code expectedEntries} with every count forgotten: a new table, or
-   * for a deferred one an empty record.
+   * Sizes the sketch for {@code expectedEntries} with every count forgotten: a new table, or for a
+   * deferred one an empty record.
    */
   private void resize(int expectedEntries) {
     length = longsFor(expectedEntries);
@@ -243,16 +248,16 @@ final class FrequencySketch {
     additions = 0;
   }
 
-  /** @return the current increments per expected entry between halvings */
+  /** Returns the current increments per expected entry between halvings. */
   double agingFactor() {
     return agingFactor;
   }
 
   /**
    * Sets the history the sketch keeps: {@code factor} increments per expected entry between
-   * halvings, clamped to {@link #MIN_AGING}-{@link #MAX_AGING}. Counts are kept; the next
-   * halving comes when the new period is reached. Called under the segment's write lock;
-   * readers see the new period racily, which only moves a halving by a few increments.
+   * halvings, clamped to {@link #MIN_AGING}-{@link #MAX_AGING}. Counts are kept; the next halving
+   * comes when the new period is reached. Called under the segment's write lock; readers see the
+   * new period racily, which only moves a halving by a few increments.
    */
   void agingFactor(double factor) {
     if (table == null) {
@@ -282,5 +287,4 @@ final class FrequencySketch {
   private static int shift(long x) {
     return ((int) x & 15) << 2;
   }
-
 }

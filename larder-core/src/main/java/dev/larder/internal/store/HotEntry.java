@@ -2,14 +2,14 @@ package dev.larder.internal.store;
 
 /**
  * One decoded value of the hot tier: the key object it is found by, the value handed to readers,
- * the store hash of the key's bytes (its segment finds it by that), the deadline it shares with
- * its compact entry, and the bytes it is counted for.
+ * the store hash of the key's bytes (its segment finds it by that), the deadline it shares with its
+ * compact entry, and the bytes it is counted for.
  *
  * <p>Immutable but for two fields that readers write without synchronization when they hit, and
- * only while they are below their ceiling (so the line of a hot entry stays shared once they
- * are): {@link #seen}, the tier's CLOCK bit, which its hand clears; and {@link #hits}, hits not
- * yet told to the store's policy, which the segment takes under its lock when the compact
- * entry's queue tail reaches it. A lost increment or clear only blurs a statistic.
+ * only while they are below their ceiling (so the line of a hot entry stays shared once they are):
+ * {@link #seen}, the tier's CLOCK bit, which its hand clears; and {@link #hits}, hits not yet told
+ * to the store's policy, which the segment takes under its lock when the compact entry's queue tail
+ * reaches it. A lost increment or clear only blurs a statistic.
  */
 final class HotEntry {
 
@@ -21,8 +21,10 @@ final class HotEntry {
   final long hash;
   final long deadline;
   final int bytes;
+
   /** Set by a hit; cleared by the tier's CLOCK hand. */
   boolean seen;
+
   /** Hits since the store's policy last took them, up to {@link #MOST_HITS}. */
   byte hits;
 
@@ -45,7 +47,7 @@ final class HotEntry {
     }
   }
 
-  /** @return whether a hit came since the last call; clears the bit. Under the segment lock. */
+  /** Returns whether a hit came since the last call; clears the bit. Under the segment lock. */
   boolean takeSeen() {
     if (!seen) {
       return false;
@@ -54,7 +56,7 @@ final class HotEntry {
     return true;
   }
 
-  /** @return hits since the last call, and forgets them. Under the segment lock. */
+  /** Returns hits since the last call, and forgets them. Under the segment lock. */
   int takeHits() {
     int h = hits;
     if (h != 0) {

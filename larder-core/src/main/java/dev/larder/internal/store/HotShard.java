@@ -6,39 +6,45 @@ package dev.larder.internal.store;
  * segment's frequency sketch.
  *
  * <p>Implementation notes.
+ *
  * <ul>
  *   <li><b>Index.</b> An open-addressing array of {@link HotEntry} by store hash, at most half
- *       full, linear probing with backward-shift deletion. At most one entry a hash: any write
- *       of a key with that hash removes the entry (a 64-bit collision only costs an extra
- *       removal), so every live entry is found by every write of its key.</li>
- *   <li><b>Admission.</b> A value read from the compact store is offered when the sketch counts
- *       its key at least {@link #bar()} (read racily by readers, so most cold reads go no
- *       further). With room, it enters. Without, a CLOCK hand walks the entries, clearing the
- *       bit a hit sets; the first entry not hit since the hand last passed is the victim, and
- *       the candidate replaces it only if the sketch counts the candidate more often. A loss
- *       raises the bar to one above the victim's count; an admission into room lowers it back.
- *       Hits in the tier are not counted in the sketch (that would cost a write a hit), so a
- *       victim's count says how often it was read before it became hot: the CLOCK bit is what
- *       says it is still read.</li>
- *   <li><b>Size.</b> An entry counts {@link #ENTRY_OVERHEAD} (its own object, the table's node
- *       and a share of the table's array) plus its key's and value's retained sizes
- *       ({@link RetainedSize}); the index array counts as allocated. The bound is the segment's
- *       share of the tier's bytes, of its entries, or both.</li>
+ *       full, linear probing with backward-shift deletion. At most one entry a hash: any write of a
+ *       key with that hash removes the entry (a 64-bit collision only costs an extra removal), so
+ *       every live entry is found by every write of its key.
+ *   <li><b>Admission.</b> A value read from the compact store is offered when the sketch counts its
+ *       key at least {@link #bar()} (read racily by readers, so most cold reads go no further).
+ *       With room, it enters. Without, a CLOCK hand walks the entries, clearing the bit a hit sets;
+ *       the first entry not hit since the hand last passed is the victim, and the candidate
+ *       replaces it only if the sketch counts the candidate more often. A loss raises the bar to
+ *       one above the victim's count; an admission into room lowers it back. Hits in the tier are
+ *       not counted in the sketch (that would cost a write a hit), so a victim's count says how
+ *       often it was read before it became hot: the CLOCK bit is what says it is still read.
+ *   <li><b>Size.</b> An entry counts {@link #ENTRY_OVERHEAD} (its own object, the table's node and
+ *       a share of the table's array) plus its key's and value's retained sizes ({@link
+ *       RetainedSize}); the index array counts as allocated. The bound is the segment's share of
+ *       the tier's bytes, of its entries, or both.
  * </ul>
+ *
  * Everything but {@link #bar()} runs under the segment's write lock.
  */
 final class HotShard {
 
   /** HotEntry, the hash table's node, and about two references of its table. */
-  static final long ENTRY_OVERHEAD = ObjectLayout.object(2L * ObjectLayout.REFERENCE + 21)
-      + ObjectLayout.object(4L + 3 * ObjectLayout.REFERENCE) + 2L * ObjectLayout.REFERENCE;
+  static final long ENTRY_OVERHEAD =
+      ObjectLayout.object(2L * ObjectLayout.REFERENCE + 21)
+          + ObjectLayout.object(4L + 3L * ObjectLayout.REFERENCE)
+          + 2L * ObjectLayout.REFERENCE;
+
   /**
-   * The least sketch count a value needs before it is offered to the tier: one counted read
-   * (a window entry's first read, or any read in main, see {@link EvictionPolicy#onHit}).
+   * The least sketch count a value needs before it is offered to the tier: one counted read (a
+   * window entry's first read, or any read in main, see {@link EvictionPolicy#onHit}).
    */
   static final int MIN_FREQUENCY = 1;
+
   /** The shard's own object and fields. */
   static final long FIXED_OVERHEAD = 64;
+
   private static final HotEntry[] NONE = new HotEntry[0];
 
   private final HotTable table;
@@ -48,6 +54,7 @@ final class HotShard {
   private int count;
   private long entryBytes;
   private int hand;
+
   /** Read racily by readers deciding whether to offer a value; written under the lock. */
   private int bar = MIN_FREQUENCY;
 
@@ -62,24 +69,25 @@ final class HotShard {
     this.maxEntries = maxEntries;
   }
 
-  /** @return the sketch count a value's key needs for it to be offered; a racy read */
+  /** Returns the sketch count a value's key needs for it to be offered; a racy read. */
   int bar() {
     return bar;
   }
 
   /**
-   * Whether the shard seems to have room and no refusal has raised its bar since it last had:
-   * then any value read is worth offering, since one with room enters whatever its count. (A key
-   * written again before its first read, and then read while in the store's window, is counted
-   * by the sketch only once it leaves the window.) A racy read of fields written under the lock.
+   * Whether the shard seems to have room and no refusal has raised its bar since it last had: then
+   * any value read is worth offering, since one with room enters whatever its count. (A key written
+   * again before its first read, and then read while in the store's window, is counted by the
+   * sketch only once it leaves the window.) A racy read of fields written under the lock.
    */
   boolean seemsRoomy() {
     return bar == MIN_FREQUENCY && count < maxEntries && entryBytes < budgetBytes;
   }
 
-  /** @return bytes counted for the shard: its entries and its index */
+  /** Returns bytes counted for the shard: its entries and its index. */
   long bytes() {
-    return count == 0 && slots.length == 0 ? 0
+    return count == 0 && slots.length == 0
+        ? 0
         : FIXED_OVERHEAD + entryBytes + ObjectLayout.referenceArray(slots.length);
   }
 
@@ -91,7 +99,7 @@ final class HotShard {
     return count == 0;
   }
 
-  /** @return the entry for {@code hash}, or null */
+  /** Returns the entry for {@code hash}, or null. */
   HotEntry find(long hash) {
     if (count == 0) {
       return null;
@@ -106,8 +114,8 @@ final class HotShard {
   }
 
   /**
-   * Removes the entry of {@code hash} from the tier, readers' table first. Called before the
-   * key's compact entry changes.
+   * Removes the entry of {@code hash} from the tier, readers' table first. Called before the key's
+   * compact entry changes.
    *
    * @return the removed entry, or null
    */
@@ -144,9 +152,9 @@ final class HotShard {
   }
 
   /**
-   * Reads of the key that came through the tier since the store's policy last asked (up to
-   * {@link HotEntry#MOST_HITS}), forgotten once told: the policy counts them as reads of the
-   * compact entry.
+   * Reads of the key that came through the tier since the store's policy last asked (up to {@link
+   * HotEntry#MOST_HITS}), forgotten once told: the policy counts them as reads of the compact
+   * entry.
    */
   int takeHits(long hash) {
     HotEntry e = find(hash);
@@ -161,7 +169,13 @@ final class HotShard {
    * @param sketch the segment's sketch, for victims' counts
    * @return whether the value entered the tier
    */
-  boolean offer(Object key, Object value, long hash, long deadline, long bytes, int frequency,
+  boolean offer(
+      Object key,
+      Object value,
+      long hash,
+      long deadline,
+      long bytes,
+      int frequency,
       FrequencySketch sketch) {
     long size = ENTRY_OVERHEAD + bytes;
     if (size > Integer.MAX_VALUE || size > budgetBytes) {
@@ -203,7 +217,7 @@ final class HotShard {
     }
   }
 
-  /** @return whether one more entry of {@code size} bytes fits the shard's bounds */
+  /** Returns whether one more entry of {@code size} bytes fits the shard's bounds. */
   private boolean fits(long size) {
     if (count + 1 > maxEntries) {
       return false;
@@ -213,9 +227,9 @@ final class HotShard {
   }
 
   /**
-   * Advances the CLOCK hand to an entry not hit since the hand last passed it, clearing the
-   * marks of those passed; null if every entry was hit (their marks are cleared, so the next
-   * call finds one).
+   * Advances the CLOCK hand to an entry not hit since the hand last passed it, clearing the marks
+   * of those passed; null if every entry was hit (their marks are cleared, so the next call finds
+   * one).
    */
   private HotEntry nextVictim() {
     int length = slots.length;

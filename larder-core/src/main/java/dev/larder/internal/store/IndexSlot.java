@@ -1,8 +1,8 @@
 package dev.larder.internal.store;
 
 /**
- * The layout of one index slot: a primitive {@code long}, the store's only per-entry state
- * outside the pages.
+ * The layout of one index slot: a primitive {@code long}, the store's only per-entry state outside
+ * the pages.
  *
  * <pre>
  *  63            42 41 40 39          20 19           0
@@ -12,23 +12,24 @@ package dev.larder.internal.store;
  * </pre>
  *
  * <ul>
- *   <li>{@code tag}: the top 22 bits of the key hash. It is both the fingerprint that saves
- *       most key comparisons and the source of the slot's home position
- *       ({@code tag * capacity >>> 22}), so the table can be resized and entries shifted
- *       without reading keys back from the pages.</li>
- *   <li>{@code clk}: a saturating 0-3 access counter for the eviction policy. Readers raise it
- *       with a compare-and-set on the whole slot, so a raise can be lost but never corrupts
- *       the slot.</li>
+ *   <li>{@code tag}: the top 22 bits of the key hash. It is both the fingerprint that saves most
+ *       key comparisons and the source of the slot's home position ({@code tag * capacity >>> 22}),
+ *       so the table can be resized and entries shifted without reading keys back from the pages.
+ *   <li>{@code clk}: a saturating 0-3 access counter for the eviction policy. Readers raise it with
+ *       a compare-and-set on the whole slot, so a raise can be lost but never corrupts the slot.
  *   <li>{@code page}, {@code offset}: where the entry starts. Page numbers start at 1, so an
- *       occupied slot is never 0 or 1: 0 means empty and 1 a deleted slot (tombstone).</li>
+ *       occupied slot is never 0 or 1: 0 means empty and 1 a deleted slot (tombstone).
  * </ul>
+ *
  * Format version 1 (docs/spec/store-layout.md).
  */
 final class IndexSlot {
 
   static final long EMPTY = 0;
+
   /** A deleted slot: page 0, which no entry uses, so no real slot has this value. */
   static final long TOMBSTONE = 1;
+
   static final int TAG_BITS = 22;
   static final int MAX_CAPACITY = 1 << TAG_BITS;
   static final int PAGE_BITS = 20;

@@ -8,12 +8,12 @@ import java.nio.ByteOrder;
 
 /**
  * A 64-bit hash of encoded key bytes. The store hashes bytes, not key objects, so that it can
- * rehash a key it finds in a page (during eviction) without decoding it: the array and the
- * segment variants must agree bit for bit.
+ * rehash a key it finds in a page (during eviction) without decoding it: the array and the segment
+ * variants must agree bit for bit.
  *
- * <p>Eight bytes at a time, each word multiplied into the state, then a final avalanche
- * (the finaliser of MurmurHash3's 64-bit variant), so that every output bit depends on every
- * input bit; the top bits feed the index slot tag and must be well mixed.
+ * <p>Eight bytes at a time, each word multiplied into the state, then a final avalanche (the
+ * finaliser of MurmurHash3's 64-bit variant), so that every output bit depends on every input bit;
+ * the top bits feed the index slot tag and must be well mixed.
  */
 final class KeyHash {
 

@@ -11,55 +11,54 @@ import java.util.Map;
  * page and at close without stopping any thread, and unmapped once nothing can reach them.
  *
  * <p>Implementation notes.
+ *
  * <ul>
- *   <li><b>Classes.</b> A page of {@code c} bytes lives at the start of a slot whose length is
- *       the power of two at or above {@code c} rounded to the system page: its class. Only its
- *       first {@code c} bytes are ever touched, so the rest of the slot costs address space,
- *       not memory. Slots of classes up to {@value #SLAB_CLASS_LIMIT} bytes are carved from
- *       mappings that double with the class's slots (one slot, then one, two, four...) up to
- *       slabs of {@value #SLAB} bytes, so that emptying or closing a segment of many small
- *       pages takes one system call per slab rather than one per page, while a segment that
- *       holds one small page maps one; larger classes get a mapping each.</li>
- *   <li><b>Freeing</b> discards the page's bytes ({@code MADV_DONTNEED}: the physical pages go
- *       back to the system at once) and keeps its slot on its class's free list, from which
- *       the next page of that class is taken. Address space is bounded by the most pages of
- *       each class live at once: at most twice the segment's budget per class, plus a slab per
- *       class.</li>
- *   <li><b>Emptying and close</b> hand the discard of every mapping to a
- *       {@link MappingDiscard}, which a background thread runs at once, so that
- *       {@code invalidateAll()} and close return without waiting for the kernel to free the
- *       memory; emptying keeps the mappings for reuse, and the next allocation runs the
- *       discard itself, or waits for it, before taking a slot. Close then forgets the mappings;
- *       it unmaps nothing and waits for no thread.</li>
- *   <li><b>Unmapping.</b> Every page's {@link MemorySegment} belongs to the segment's own
- *       automatic {@link Arena}, which this object holds until close, and every mapping is
- *       registered when it is made to be unmapped when that arena is cleaned
- *       ({@link NativeMemory#unmapWhenUnreachable}): once the collector has found the arena
- *       unreachable, which is after close and after the last page object and the last access
- *       through one are gone.</li>
+ *   <li><b>Classes.</b> A page of {@code c} bytes lives at the start of a slot whose length is the
+ *       power of two at or above {@code c} rounded to the system page: its class. Only its first
+ *       {@code c} bytes are ever touched, so the rest of the slot costs address space, not memory.
+ *       Slots of classes up to {@value #SLAB_CLASS_LIMIT} bytes are carved from mappings that
+ *       double with the class's slots (one slot, then one, two, four...) up to slabs of {@value
+ *       #SLAB} bytes, so that emptying or closing a segment of many small pages takes one system
+ *       call per slab rather than one per page, while a segment that holds one small page maps one;
+ *       larger classes get a mapping each.
+ *   <li><b>Freeing</b> discards the page's bytes ({@code MADV_DONTNEED}: the physical pages go back
+ *       to the system at once) and keeps its slot on its class's free list, from which the next
+ *       page of that class is taken. Address space is bounded by the most pages of each class live
+ *       at once: at most twice the segment's budget per class, plus a slab per class.
+ *   <li><b>Emptying and close</b> hand the discard of every mapping to a {@link MappingDiscard},
+ *       which a background thread runs at once, so that {@code invalidateAll()} and close return
+ *       without waiting for the kernel to free the memory; emptying keeps the mappings for reuse,
+ *       and the next allocation runs the discard itself, or waits for it, before taking a slot.
+ *       Close then forgets the mappings; it unmaps nothing and waits for no thread.
+ *   <li><b>Unmapping.</b> Every page's {@link MemorySegment} belongs to the segment's own automatic
+ *       {@link Arena}, which this object holds until close, and every mapping is registered when it
+ *       is made to be unmapped when that arena is cleaned ({@link
+ *       NativeMemory#unmapWhenUnreachable}): once the collector has found the arena unreachable,
+ *       which is after close and after the last page object and the last access through one are
+ *       gone.
  * </ul>
  *
  * <p>Why no reader can touch unmapped memory, whatever it races (a free, {@code invalidateAll},
- * close). A lock-free reader reaches page bytes only through a {@link Page}'s
- * {@link MemorySegment}, whose scope is the arena's: every access through it (the JDK's
- * scoped memory access) keeps that scope reachable until the access ends, and a reader holds
- * the page across its copy, since it validates against the page's generation afterwards. So
- * while any thread can still start or is still inside an access, the arena is reachable and
- * its mappings are mapped. Everything else that works on raw addresses holds the arena too:
- * this class (discard, reuse) under the segment's write lock and only before close, after which
- * it holds no address and refuses to allocate; a {@link MappingDiscard}, until it has run. Until
- * the arena is unreachable a reader of a freed, emptied or closed page reads the old bytes,
- * zeros (after a discard) or a newer page's bytes, which its validation rejects (the page's
- * generation is raised, and the table replaced at close, before any discard), and on its next
- * attempt it finds the segment closed and throws {@link IllegalStateException}.
+ * close). A lock-free reader reaches page bytes only through a {@link Page}'s {@link
+ * MemorySegment}, whose scope is the arena's: every access through it (the JDK's scoped memory
+ * access) keeps that scope reachable until the access ends, and a reader holds the page across its
+ * copy, since it validates against the page's generation afterwards. So while any thread can still
+ * start or is still inside an access, the arena is reachable and its mappings are mapped.
+ * Everything else that works on raw addresses holds the arena too: this class (discard, reuse)
+ * under the segment's write lock and only before close, after which it holds no address and refuses
+ * to allocate; a {@link MappingDiscard}, until it has run. Until the arena is unreachable a reader
+ * of a freed, emptied or closed page reads the old bytes, zeros (after a discard) or a newer page's
+ * bytes, which its validation rejects (the page's generation is raised, and the table replaced at
+ * close, before any discard), and on its next attempt it finds the segment closed and throws {@link
+ * IllegalStateException}.
  *
- * <p>Why not a shared arena closed at close: closing one is meant to wait, with a handshake,
- * until no thread is inside an access and to make later accesses throw, but on JDK 25 a reader
- * compiled by C2 copied from pages after that close returned and the mappings were unmapped,
- * and the JVM died with {@code SIGSEGV} in an array-copy stub (within tens of seconds, three
- * readers racing close); the handshake also made a busy close take up to seconds.
- * Reachability is the collector's invariant, not a race the JIT can lose. The cost: a closed
- * cache's address space (not its memory) is given back only after a collection.
+ * <p>Why not a shared arena closed at close: closing one is meant to wait, with a handshake, until
+ * no thread is inside an access and to make later accesses throw, but on JDK 25 a reader compiled
+ * by C2 copied from pages after that close returned and the mappings were unmapped, and the JVM
+ * died with {@code SIGSEGV} in an array-copy stub (within tens of seconds, three readers racing
+ * close); the handshake also made a busy close take up to seconds. Reachability is the collector's
+ * invariant, not a race the JIT can lose. The cost: a closed cache's address space (not its memory)
+ * is given back only after a collection.
  *
  * <p>Guarded by the segment's write lock (a {@link MappingDiscard} synchronizes itself).
  */
@@ -67,24 +66,28 @@ final class MappedPageMemory implements PageMemory {
 
   /** Bytes of a slab that small classes' slots are carved from. */
   static final long SLAB = 2L << 20;
+
   /** The largest class carved from slabs. */
   static final long SLAB_CLASS_LIMIT = 256L << 10;
 
   /**
-   * The scope of every page's segment, and the owner of every mapping's unmapping; created with
-   * the first page, null after close.
+   * The scope of every page's segment, and the owner of every mapping's unmapping; created with the
+   * first page, null after close.
    */
   private Arena arena;
+
   /** The slot classes in use, by slot length. */
   private final Map<Long, SlotClass> classes = new HashMap<>();
+
   /**
-   * The discard of every mapping that the last emptying (or close) started, until an allocation
-   * has made sure it ran; null when no slot awaits its discard.
+   * The discard of every mapping that the last emptying (or close) started, until an allocation has
+   * made sure it ran; null when no slot awaits its discard.
    */
   private MappingDiscard emptying;
+
   private boolean closed;
 
-  /** @return the length of the slot a page of {@code capacity} bytes lives in */
+  /** Returns the length of the slot a page of {@code capacity} bytes lives in. */
   static long classOf(long capacity) {
     long rounded = NativeMemory.roundUp(Math.max(1, capacity));
     long power = Long.highestOneBit(rounded);
@@ -119,9 +122,9 @@ final class MappedPageMemory implements PageMemory {
   }
 
   /**
-   * Takes back every page at once, with one discard per mapping, in the background: the caller
-   * has let go of all pages (emptying the segment). Every slot is free again once the discard
-   * has run, which the next {@link #allocate} makes sure of.
+   * Takes back every page at once, with one discard per mapping, in the background: the caller has
+   * let go of all pages (emptying the segment). Every slot is free again once the discard has run,
+   * which the next {@link #allocate} makes sure of.
    */
   @Override
   public void freeAll() {
@@ -134,7 +137,7 @@ final class MappedPageMemory implements PageMemory {
     }
   }
 
-  /** @return the discard of every mapping, started in the background; null if none */
+  /** Returns the discard of every mapping, started in the background; null if none. */
   private MappingDiscard discardEverything() {
     long[] pairs = mappings();
     if (pairs.length == 0) {
@@ -173,16 +176,16 @@ final class MappedPageMemory implements PageMemory {
   }
 
   /**
-   * @return the discard that the last emptying or close started, or null; for tests, which
-   *     wait for it
+   * Returns the discard that the last emptying or close started, or null; for tests, which wait for
+   * it.
    */
   MappingDiscard pendingDiscard() {
     return emptying;
   }
 
   /**
-   * @return address and length of every mapping this memory holds (none after close), in
-   *     pairs; for tests
+   * Returns address and length of every mapping this memory holds (none after close), in pairs; for
+   * tests.
    */
   long[] mappings() {
     long[] pairs = new long[0];
@@ -199,17 +202,18 @@ final class MappedPageMemory implements PageMemory {
 
   /**
    * The slots of one length: the mappings they are carved from, a cursor through the slots not
-   * handed out since the mappings were made or last emptied, and a stack of freed slots.
-   * Primitive arrays only, so that the bookkeeping costs a few bytes a mapping, not an object a
-   * slot.
+   * handed out since the mappings were made or last emptied, and a stack of freed slots. Primitive
+   * arrays only, so that the bookkeeping costs a few bytes a mapping, not an object a slot.
    */
   private static final class SlotClass {
     final long slot;
     long[] mappings = new long[2];
     long[] lengths = new long[2];
     int mappingCount;
+
     /** Slots from mappings[cursorMapping] at cursorOffset onwards are untouched. */
     int cursorMapping;
+
     long cursorOffset;
     long[] freed = new long[4];
     int freedCount;
@@ -218,7 +222,9 @@ final class MappedPageMemory implements PageMemory {
       this.slot = slot;
     }
 
-    /** @param arena the arena whose cleaning unmaps a mapping made now */
+    /**
+     * @param arena the arena whose cleaning unmaps a mapping made now
+     */
     long take(Arena arena) {
       if (freedCount > 0) {
         return freed[--freedCount];
@@ -236,8 +242,8 @@ final class MappedPageMemory implements PageMemory {
     }
 
     /**
-     * Maps room for more slots: as many as the class has so far (one at first), up to a slab,
-     * so that a segment holding one small page maps one small page.
+     * Maps room for more slots: as many as the class has so far (one at first), up to a slab, so
+     * that a segment holding one small page maps one small page.
      */
     private void map(Arena arena) {
       if (mappingCount == mappings.length) {
@@ -266,8 +272,8 @@ final class MappedPageMemory implements PageMemory {
     }
 
     /**
-     * Makes every slot free, as in new mappings; the caller has started the discard of their
-     * bytes, which must have run before a slot is taken.
+     * Makes every slot free, as in new mappings; the caller has started the discard of their bytes,
+     * which must have run before a slot is taken.
      */
     void forgetSlots() {
       freedCount = 0;

@@ -11,22 +11,21 @@ import java.util.concurrent.TimeUnit;
  * close: a background thread does it, so that the call returns at once, and the segment's next
  * allocation does it itself (or waits for the thread to finish it) before reusing a slot.
  *
- * <p>Implementation notes. Giving back 256 MiB takes the kernel about 55 ms of CPU on the 2-core
- * VM the figures come from (freeing 65,536 pages: {@code zap_pte_range}, page and memory-cgroup
+ * <p>Implementation notes. Giving back 256 MiB takes the kernel about 55 ms of CPU on the 2-core VM
+ * the figures come from (freeing 65,536 pages: {@code zap_pte_range}, page and memory-cgroup
  * accounting; a profile of {@code ./larder bench offheap}'s stall part found nothing else), which
- * with three busy threads on two cores is 110-160 ms of the caller's time. Here it costs the
- * caller a task. The discard runs at most once ({@link #run} is synchronized and remembers that
- * it ran): whichever of the background thread and the allocating writer comes first does it, and
- * the other waits for it on the monitor, so no slot is reused before its old bytes are gone and
- * none is discarded after reuse. Until then a lock-free reader of a page of these mappings reads
- * the old bytes, which its validation rejects (the pages' generations were raised, and the table
- * replaced, before the task was made), exactly as it would have a moment before a synchronous
- * discard.
+ * with three busy threads on two cores is 110-160 ms of the caller's time. Here it costs the caller
+ * a task. The discard runs at most once ({@link #run} is synchronized and remembers that it ran):
+ * whichever of the background thread and the allocating writer comes first does it, and the other
+ * waits for it on the monitor, so no slot is reused before its old bytes are gone and none is
+ * discarded after reuse. Until then a lock-free reader of a page of these mappings reads the old
+ * bytes, which its validation rejects (the pages' generations were raised, and the table replaced,
+ * before the task was made), exactly as it would have a moment before a synchronous discard.
  *
- * <p>The task holds the segment's arena until it has run: the mappings are unmapped when the
- * arena is cleaned (see {@link MappedPageMemory}), and a discard of an unmapped range could
- * reach memory mapped there since. One daemon thread serves every cache, started when needed
- * and ended after a second idle. Thread-safe.
+ * <p>The task holds the segment's arena until it has run: the mappings are unmapped when the arena
+ * is cleaned (see {@link MappedPageMemory}), and a discard of an unmapped range could reach memory
+ * mapped there since. One daemon thread serves every cache, started when needed and ended after a
+ * second idle. Thread-safe.
  */
 final class MappingDiscard implements Runnable {
 
@@ -36,6 +35,7 @@ final class MappingDiscard implements Runnable {
   /** Never read: it keeps the arena reachable until the discard has run. */
   @SuppressWarnings("unused")
   private Arena arena;
+
   private final long[] addresses;
   private final long[] lengths;
   private boolean done;
@@ -80,7 +80,7 @@ final class MappingDiscard implements Runnable {
     }
   }
 
-  /** @return true once the mappings are discarded; for tests */
+  /** Returns true once the mappings are discarded; for tests. */
   synchronized boolean isDone() {
     return done;
   }
@@ -95,12 +95,18 @@ final class MappingDiscard implements Runnable {
   }
 
   private static ThreadPoolExecutor background() {
-    ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(), runnable -> {
-          Thread thread = new Thread(runnable, "larder-discard");
-          thread.setDaemon(true);
-          return thread;
-        });
+    ThreadPoolExecutor executor =
+        new ThreadPoolExecutor(
+            1,
+            1,
+            1,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            runnable -> {
+              Thread thread = new Thread(runnable, "larder-discard");
+              thread.setDaemon(true);
+              return thread;
+            });
     executor.allowCoreThreadTimeOut(true);
     return executor;
   }

@@ -12,20 +12,19 @@ import java.util.Optional;
 
 /**
  * The three Linux system calls that page memory needs, bound through the FFM linker: {@code mmap}
- * of anonymous private memory, {@code madvise(MADV_DONTNEED)} to give a range's physical pages
- * back while keeping it mapped, and {@code munmap}, which only {@link #unmapWhenUnreachable}
- * schedules.
+ * of anonymous private memory, {@code madvise(MADV_DONTNEED)} to give a range's physical pages back
+ * while keeping it mapped, and {@code munmap}, which only {@link #unmapWhenUnreachable} schedules.
  *
  * <p>Why not {@code malloc} or an {@link java.lang.foreign.Arena}: memory the system gives back on
- * request is what keeps the process's resident set near what the cache holds. glibc's malloc
- * keeps freed chunks (its mmap threshold rises to the size of the largest chunk freed, so pages
- * end up in its heaps and fragment them), and an arena frees only when closed, which for a shared
- * arena stops every thread. A range discarded with {@code MADV_DONTNEED} stays mapped and reads
- * as zeros, so a lock-free reader that still holds it can never fault.
+ * request is what keeps the process's resident set near what the cache holds. glibc's malloc keeps
+ * freed chunks (its mmap threshold rises to the size of the largest chunk freed, so pages end up in
+ * its heaps and fragment them), and an arena frees only when closed, which for a shared arena stops
+ * every thread. A range discarded with {@code MADV_DONTNEED} stays mapped and reads as zeros, so a
+ * lock-free reader that still holds it can never fault.
  *
  * <p>Available only on Linux, and only where the JVM grants this module native access (under the
- * JDK's default the first use prints the JVM's warning; {@code --enable-native-access} silences
- * it; {@code --illegal-native-access=deny} refuses it). Thread-safe: the calls are stateless.
+ * JDK's default the first use prints the JVM's warning; {@code --enable-native-access} silences it;
+ * {@code --illegal-native-access=deny} refuses it). Thread-safe: the calls are stateless.
  */
 final class NativeMemory {
 
@@ -35,8 +34,10 @@ final class NativeMemory {
   private static final int MAP_ANONYMOUS = 0x20;
   private static final int MADV_DONTNEED = 4;
   private static final long MAP_FAILED = -1L;
+
   /** The longest of the doubling sleeps between attempts to map, in milliseconds. */
   private static final long MAP_RETRY_SLEEP_LIMIT = 256;
+
   /** The system page size assumed; every mapping and discard is a multiple of it. */
   static final int OS_PAGE = 4096;
 
@@ -44,17 +45,17 @@ final class NativeMemory {
 
   private NativeMemory() {}
 
-  /** @return true if the calls are bound and may be used */
+  /** Returns true if the calls are bound and may be used. */
   static boolean available() {
     return CALLS != null;
   }
 
   /**
    * Maps {@code bytes} of zeroed memory, reserved but not resident until touched. If the system
-   * refuses, closed caches' mappings that only wait for the collector (see
-   * {@link #unmapWhenUnreachable}) may be what fills the address space or the map count: a
-   * collection is requested and the mapping tried again, for up to about half a second, as the
-   * JDK does for direct buffers.
+   * refuses, closed caches' mappings that only wait for the collector (see {@link
+   * #unmapWhenUnreachable}) may be what fills the address space or the map count: a collection is
+   * requested and the mapping tried again, for up to about half a second, as the JDK does for
+   * direct buffers.
    *
    * @param bytes a positive multiple of {@link #OS_PAGE}
    * @return the address
@@ -78,12 +79,14 @@ final class NativeMemory {
     return address;
   }
 
-  /** @return the address of a new mapping, or 0 if the system refused */
+  /** Returns the address of a new mapping, or 0 if the system refused. */
   private static long tryMap(long bytes) {
     long address;
     try {
-      address = (long) CALLS.mmap.invokeExact(0L, bytes, PROT_READ | PROT_WRITE,
-          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0L);
+      address =
+          (long)
+              CALLS.mmap.invokeExact(
+                  0L, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0L);
     } catch (Throwable e) {
       throw new IllegalStateException("mmap failed", e);
     }
@@ -104,10 +107,10 @@ final class NativeMemory {
   }
 
   /**
-   * Has a mapping unmapped once {@code arena} (an automatic one) has become unreachable, that
-   * is, once no segment of it is reachable and no thread is inside an access to one: the JDK
-   * keeps an arena's scope reachable for the length of every access through its segments, so
-   * this is the moment after which nothing can touch the mapping.
+   * Has a mapping unmapped once {@code arena} (an automatic one) has become unreachable, that is,
+   * once no segment of it is reachable and no thread is inside an access to one: the JDK keeps an
+   * arena's scope reachable for the length of every access through its segments, so this is the
+   * moment after which nothing can touch the mapping.
    *
    * @param address the mapping's address, from {@link #map}
    * @param bytes its length
@@ -142,7 +145,7 @@ final class NativeMemory {
     }
   }
 
-  /** @return {@code bytes} rounded up to a multiple of {@link #OS_PAGE} */
+  /** Returns {@code bytes} rounded up to a multiple of {@link #OS_PAGE}. */
   static long roundUp(long bytes) {
     return (bytes + OS_PAGE - 1) & -OS_PAGE;
   }
@@ -161,14 +164,18 @@ final class NativeMemory {
         SymbolLookup lookup = linker.defaultLookup();
         ValueLayout.OfLong word = ValueLayout.JAVA_LONG;
         ValueLayout.OfInt integer = ValueLayout.JAVA_INT;
-        return Optional.of(new Calls(
-            linker.downcallHandle(lookup.findOrThrow("mmap"),
-                FunctionDescriptor.of(word, word, word, integer, integer, integer, word)),
-            linker.downcallHandle(lookup.findOrThrow("madvise"),
-                FunctionDescriptor.of(integer, word, word, integer)),
-            linker.downcallHandle(lookup.findOrThrow("munmap"),
-                FunctionDescriptor.of(integer, word, word))));
-      } catch (IllegalCallerException | UnsupportedOperationException
+        return Optional.of(
+            new Calls(
+                linker.downcallHandle(
+                    lookup.findOrThrow("mmap"),
+                    FunctionDescriptor.of(word, word, word, integer, integer, integer, word)),
+                linker.downcallHandle(
+                    lookup.findOrThrow("madvise"),
+                    FunctionDescriptor.of(integer, word, word, integer)),
+                linker.downcallHandle(
+                    lookup.findOrThrow("munmap"), FunctionDescriptor.of(integer, word, word))));
+      } catch (IllegalCallerException
+          | UnsupportedOperationException
           | java.util.NoSuchElementException e) {
         // Native access denied, or no such symbols: pages fall back to automatic arenas.
         return Optional.empty();

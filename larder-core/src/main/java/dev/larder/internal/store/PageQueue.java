@@ -1,41 +1,46 @@
 package dev.larder.internal.store;
 
 /**
- * A FIFO queue of entries laid out in a chain of pages: new entries are appended at the head
- * page, and the policy consumes entries one at a time at the tail cursor. A page leaves the
- * queue when the tail cursor has passed all of it. Guarded by the segment's write lock.
+ * A FIFO queue of entries laid out in a chain of pages: new entries are appended at the head page,
+ * and the policy consumes entries one at a time at the tail cursor. A page leaves the queue when
+ * the tail cursor has passed all of it. Guarded by the segment's write lock.
  *
- * <p>The page behind the head stays open while it has room (the <em>spare</em>): when an entry
- * did not fit the head's end, a new head was started and the old one's end would otherwise be
- * lost until the page is consumed. With entries of very different sizes that loss is far more
- * than half an average entry a page (a large entry leaves the room that smaller ones could
- * have used: on the adaptsize CDN trace at 128 MiB, payload held 0.89 of the bound without the
- * spare, 0.92 with it). Later entries
- * that fit the spare go there first. They are consumed up to a page earlier than strict FIFO
- * order would (a reordering of at most one page, small next to a queue's length), and the
- * head's flow position moves up by their size, so that positions stay in queue order.
+ * <p>The page behind the head stays open while it has room (the <em>spare</em>): when an entry did
+ * not fit the head's end, a new head was started and the old one's end would otherwise be lost
+ * until the page is consumed. With entries of very different sizes that loss is far more than half
+ * an average entry a page (a large entry leaves the room that smaller ones could have used: on the
+ * adaptsize CDN trace at 128 MiB, payload held 0.89 of the bound without the spare, 0.92 with it).
+ * Later entries that fit the spare go there first. They are consumed up to a page earlier than
+ * strict FIFO order would (a reordering of at most one page, small next to a queue's length), and
+ * the head's flow position moves up by their size, so that positions stay in queue order.
  */
 final class PageQueue {
 
   final String name;
+
   /** Oldest first; the last page is the head that entries are appended to. */
   private final PageRing pages = new PageRing();
+
   /** Offset of the next entry to consume in the tail page. */
   int tailOffset;
+
   long liveBytes;
   long liveEntries;
+
   /**
-   * The queue's flow: every page appended gets the position where the previous head page
-   * ended, so that an entry's position is its page's {@link Page#flowStart} plus its offset,
-   * and the distance from an entry to the tail is a subtraction. The eviction policy reads
-   * these racily from the read path, so they are plain fields updated under the write lock.
+   * The queue's flow: every page appended gets the position where the previous head page ended, so
+   * that an entry's position is its page's {@link Page#flowStart} plus its offset, and the distance
+   * from an entry to the tail is a subtraction. The eviction policy reads these racily from the
+   * read path, so they are plain fields updated under the write lock.
    */
   private long flowEnd;
+
   /** {@link Page#flowStart} of the tail page, or {@link #flowEnd} when empty. */
   private long tailStart;
+
   /**
-   * The page just behind the head while it may still take entries, else null. Never the tail
-   * page, whose entries the policy is consuming.
+   * The page just behind the head while it may still take entries, else null. Never the tail page,
+   * whose entries the policy is consuming.
    */
   private Page spare;
 
@@ -60,8 +65,8 @@ final class PageQueue {
   }
 
   /**
-   * @return the page that should take an entry of {@code bytes}: the spare if it fits there,
-   *     else the head if it fits there, else null (a new page is needed)
+   * Returns the page that should take an entry of {@code bytes}: the spare if it fits there, else
+   * the head if it fits there, else null (a new page is needed).
    */
   Page roomFor(int bytes) {
     if (spare != null && spare.free() >= bytes) {
@@ -86,7 +91,7 @@ final class PageQueue {
     return offset;
   }
 
-  /** @return the spare page, or null; compaction must not evacuate it */
+  /** Returns the spare page, or null; compaction must not evacuate it. */
   Page spare() {
     return spare;
   }
@@ -107,8 +112,8 @@ final class PageQueue {
   }
 
   /**
-   * @return the position of the tail cursor in the queue's flow (bytes ever appended to the
-   *     queue before the next entry to be consumed); racy when read without the lock
+   * Returns the position of the tail cursor in the queue's flow (bytes ever appended to the queue
+   * before the next entry to be consumed); racy when read without the lock.
    */
   long tailPosition() {
     return tailStart + tailOffset;

@@ -7,8 +7,8 @@ import java.util.NoSuchElementException;
 /**
  * The pages of a {@link PageQueue}, oldest first: a double-ended queue in a circular array, as
  * {@link java.util.ArrayDeque} is, but one that holds no array until its first page and is one
- * object rather than two. A segment has three queues and a small cache uses one, so the others
- * cost a reference each. Not thread-safe: guarded by the segment's write lock, like its queue.
+ * object rather than two. A segment has three queues and a small cache uses one, so the others cost
+ * a reference each. Not thread-safe: guarded by the segment's write lock, like its queue.
  */
 final class PageRing implements Iterable<Page> {
 
@@ -16,6 +16,7 @@ final class PageRing implements Iterable<Page> {
 
   /** The pages, from {@link #first} on, wrapping around; a power of two long, or empty. */
   private Page[] ring = NONE;
+
   private int first;
   private int count;
 
@@ -27,12 +28,12 @@ final class PageRing implements Iterable<Page> {
     return count == 0;
   }
 
-  /** @return the oldest page, or null if empty */
+  /** Returns the oldest page, or null if empty. */
   Page peekFirst() {
     return count == 0 ? null : ring[first];
   }
 
-  /** @return the newest page, or null if empty */
+  /** Returns the newest page, or null if empty. */
   Page peekLast() {
     return count == 0 ? null : ring[at(count - 1)];
   }
@@ -44,7 +45,7 @@ final class PageRing implements Iterable<Page> {
     ring[at(count++)] = page;
   }
 
-  /** @return the oldest page, removed, or null if empty */
+  /** Returns the oldest page, removed, or null if empty. */
   Page pollFirst() {
     if (count == 0) {
       return null;
@@ -56,7 +57,7 @@ final class PageRing implements Iterable<Page> {
     return page;
   }
 
-  /** @return the newest page, removed, or null if empty */
+  /** Returns the newest page, removed, or null if empty. */
   Page pollLast() {
     if (count == 0) {
       return null;
@@ -88,7 +89,7 @@ final class PageRing implements Iterable<Page> {
     count = 0;
   }
 
-  /** @return the pages, oldest first; not to be used across a change */
+  /** Returns the pages, oldest first; not to be used across a change. */
   @Override
   public Iterator<Page> iterator() {
     return new Iterator<>() {
@@ -109,7 +110,7 @@ final class PageRing implements Iterable<Page> {
     };
   }
 
-  /** @return the array index of the {@code i}-th page from the oldest */
+  /** Returns the array index of the {@code i}-th page from the oldest. */
   private int at(int i) {
     return (first + i) & (ring.length - 1);
   }

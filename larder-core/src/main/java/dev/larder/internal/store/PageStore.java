@@ -6,37 +6,39 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * The pages of one segment: allocation, page numbers, a pool of standard pages ready for reuse,
- * and the count of bytes they reserve.
+ * The pages of one segment: allocation, page numbers, a pool of standard pages ready for reuse, and
+ * the count of bytes they reserve.
  *
  * <p>Implementation notes. Standard pages are pooled rather than freed, since a bounded cache
- * reuses them at once. Pages larger than standard (one oversized entry each) are freed when
- * their entry goes, except the last {@value #LARGE_POOL} of them, which are pooled too: an
- * entry of the same size (the next version of a large value, or a large value of a fixed size
- * that replaces an evicted one) takes the page back warm, where a freed page's memory faults
- * in again page by page (docs/design/memory.md). Pooled pages of both kinds count against the
- * bound and are freed before anything is evicted (over-size ones first, and the segment's
- * decisions count them as free room), so pooling changes no eviction decision. Freed memory
- * goes back to the {@link PageMemory}, which keeps it readable while any page of it is
- * reachable, even after {@link #close} (so a lock-free reader still holding a freed page never
- * touches unmapped memory), and gives it back to the system without stopping other threads. A
- * page's generation is raised before its memory is freed or reused, so that such a reader's
- * validation fails. Guarded by the segment's write lock, except {@link #page}, which readers
- * call racily and validate afterwards.
+ * reuses them at once. Pages larger than standard (one oversized entry each) are freed when their
+ * entry goes, except the last {@value #LARGE_POOL} of them, which are pooled too: an entry of the
+ * same size (the next version of a large value, or a large value of a fixed size that replaces an
+ * evicted one) takes the page back warm, where a freed page's memory faults in again page by page
+ * (docs/design/memory.md). Pooled pages of both kinds count against the bound and are freed before
+ * anything is evicted (over-size ones first, and the segment's decisions count them as free room),
+ * so pooling changes no eviction decision. Freed memory goes back to the {@link PageMemory}, which
+ * keeps it readable while any page of it is reachable, even after {@link #close} (so a lock-free
+ * reader still holding a freed page never touches unmapped memory), and gives it back to the system
+ * without stopping other threads. A page's generation is raised before its memory is freed or
+ * reused, so that such a reader's validation fails. Guarded by the segment's write lock, except
+ * {@link #page}, which readers call racily and validate afterwards.
  */
 final class PageStore {
 
   private final PageMemory memory;
+
   /**
-   * On the way from the first standard size to the target, the standard size doubles whenever
-   * the segment's pages reserve this many times the current size.
+   * On the way from the first standard size to the target, the standard size doubles whenever the
+   * segment's pages reserve this many times the current size.
    */
   static final int PAGES_PER_SIZE = 4;
 
   /** Capacity of pooled pages; grows (see {@link PageSizing}) but never shrinks. */
   int standardSize;
+
   /** The standard size the bound calls for, which the segment's pages grow to as it fills. */
   private final int targetSize;
+
   // The page table, free-number list and pool start small and grow by doubling: most of a
   // small cache's fixed cost is objects like these (see docs/design/small-caches.md).
   private volatile Page[] pages = new Page[4];
@@ -44,23 +46,27 @@ final class PageStore {
   private int[] freeNumbers = new int[4];
   private int freeNumberCount;
   private final ArrayDeque<Page> pooled = new ArrayDeque<>(2);
+
   /** Over-size pages kept for reuse, newest last; at most {@link #LARGE_POOL}. */
   private final ArrayDeque<Page> pooledLarge = new ArrayDeque<>(LARGE_POOL);
+
   /** Over-size pages pooled at most. */
   static final int LARGE_POOL = 2;
+
   /** What the pooled over-size pages count against the bound. */
   private long pooledLargeBytes;
+
   private long reservedBytes;
+
   /** Whether a first standard page starts on the heap (PageMemory.allocateFirst). */
   private final boolean firstOnHeap;
 
   /**
-   * @param settings the segment's settings: its storage, its first standard page
-   *     size and the one its pages grow to as they fill
+   * @param settings the segment's settings: its storage, its first standard page size and the one
+   *     its pages grow to as they fill
    */
   PageStore(StoreSettings settings) {
-    this(PageMemory.of(settings.storage()), settings.firstPageSize(),
-        settings.pageSize());
+    this(PageMemory.of(settings.storage()), settings.firstPageSize(), settings.pageSize());
   }
 
   /** A store that takes every page from {@code memory}, its first included: for tests of it. */
@@ -86,7 +92,7 @@ final class PageStore {
     return number < current.length ? current[number] : null;
   }
 
-  /** @return what a page of {@code capacity} bytes counts against the bound */
+  /** Returns what a page of {@code capacity} bytes counts against the bound. */
   long footprint(int capacity) {
     return memory.footprint(capacity);
   }
@@ -104,29 +110,30 @@ final class PageStore {
   }
 
   /**
-   * @return what the pooled over-size pages count against the bound: room the segment's
-   *     decisions treat as free, as they did when such pages were freed at once
+   * Returns what the pooled over-size pages count against the bound: room the segment's decisions
+   * treat as free, as they did when such pages were freed at once.
    */
   long pooledLargeBytes() {
     return pooledLargeBytes;
   }
 
-  /** @return the pooled over-size pages, oldest first; for tests */
+  /** Returns the pooled over-size pages, oldest first; for tests. */
   List<Page> pooledLargePages() {
     return List.copyOf(pooledLarge);
   }
 
-  /** @return a pooled standard page, or null if none */
+  /** Returns a pooled standard page, or null if none. */
   Page takePooled() {
     return pooled.pollFirst();
   }
 
   /**
+   * Returns a pooled over-size page of exactly that capacity, or null. Exactly: a larger page would
+   * take later entries into its spare end, and the pages' layout, and so eviction, would differ
+   * from a store that frees over-size pages (with an eighth of slack, two of the six adaptsize
+   * cells moved by 0.1-0.3 points).
+   *
    * @param bytes an over-size entry's length
-   * @return a pooled over-size page of exactly that capacity, or null. Exactly: a larger page
-   *     would take later entries into its spare end, and the pages' layout, and so eviction,
-   *     would differ from a store that frees over-size pages (with an eighth of slack, two of
-   *     the six adaptsize cells moved by 0.1-0.3 points)
    */
   Page takePooledLarge(int bytes) {
     for (Iterator<Page> it = pooledLarge.descendingIterator(); it.hasNext(); ) {
@@ -151,10 +158,16 @@ final class PageStore {
     try {
       // a store's first standard page starts short, on the heap, and grows as it fills: a
       // segment that holds less than a page should not hold a whole page
-      boolean first = firstOnHeap && reservedBytes == 0 && capacity == standardSize
-          && capacity <= PageMemory.MOST_FIRST_BYTES;
-      page = new Page(number, first ? PageMemory.allocateFirst(capacity)
-          : memory.allocate(capacity), capacity);
+      boolean first =
+          firstOnHeap
+              && reservedBytes == 0
+              && capacity == standardSize
+              && capacity <= PageMemory.MOST_FIRST_BYTES;
+      page =
+          new Page(
+              number,
+              first ? PageMemory.allocateFirst(capacity) : memory.allocate(capacity),
+              capacity);
     } catch (RuntimeException | OutOfMemoryError e) {
       giveBackNumber(number);
       throw e;
@@ -170,8 +183,8 @@ final class PageStore {
   }
 
   /**
-   * Returns a page nobody points to any more: pooled if standard or over-size (the oldest
-   * pooled over-size page is freed when there are too many), else freed.
+   * Returns a page nobody points to any more: pooled if standard or over-size (the oldest pooled
+   * over-size page is freed when there are too many), else freed.
    */
   void recycle(Page page) {
     page.clear();
@@ -189,8 +202,8 @@ final class PageStore {
   }
 
   /**
-   * Makes {@code size} the standard page size and frees the pooled pages (of both kinds);
-   * pages of the old size still in use are freed rather than pooled when they empty.
+   * Makes {@code size} the standard page size and frees the pooled pages (of both kinds); pages of
+   * the old size still in use are freed rather than pooled when they empty.
    */
   void growStandardSize(int size) {
     size = Math.max(size, sizeForContents());
@@ -205,9 +218,9 @@ final class PageStore {
 
   /**
    * The standard size that what the pages reserve calls for: the largest power of two at most
-   * 1/{@value #PAGES_PER_SIZE} of it, between the current size and the target. A segment of a
-   * large bound that holds little thus keeps small pages (a bound is a ceiling, not a
-   * reservation), and its pages reach the bound's size once it holds that many of them.
+   * 1/{@value #PAGES_PER_SIZE} of it, between the current size and the target. A segment of a large
+   * bound that holds little thus keeps small pages (a bound is a ceiling, not a reservation), and
+   * its pages reach the bound's size once it holds that many of them.
    */
   private int sizeForContents() {
     if (standardSize >= targetSize) {
@@ -218,8 +231,8 @@ final class PageStore {
   }
 
   /**
-   * Frees one pooled page, if any, to make room in the budget: an over-size one first, since
-   * the segment's decisions count those as free already.
+   * Frees one pooled page, if any, to make room in the budget: an over-size one first, since the
+   * segment's decisions count those as free already.
    */
   boolean releaseOnePooled() {
     if (releaseOnePooledLarge()) {
@@ -251,8 +264,8 @@ final class PageStore {
   }
 
   /**
-   * Releases every page and gives their memory back for good; the store is unusable afterwards.
-   * A reader still holding a page reads stale bytes or zeros, which its validation rejects (see
+   * Releases every page and gives their memory back for good; the store is unusable afterwards. A
+   * reader still holding a page reads stale bytes or zeros, which its validation rejects (see
    * {@link PageMemory}).
    */
   void close() {

@@ -20,12 +20,12 @@ import java.util.UUID;
  * numbers, UUID, BigInteger/BigDecimal and {@code java.time} values by their JDK field layout;
  * records through their accessors (when the record's module lets this one look them up);
  * collections and maps by the layout of the JDK implementation class (its arrays and nodes) plus
- * their elements. Objects the JDK or the codecs share between values count nothing: enum
- * constants, Locales, small boxed values from the {@code valueOf} caches, {@code Optional.empty}.
- * An object reached twice within one value counts once. An object of a class the walk cannot
- * see into counts as an object of two references, so graphs of such classes are underestimated;
- * values that share parts with other entries (a dictionary's interned values) are counted as if
- * they owned them, an overestimate. Sizes follow {@link ObjectLayout}. Thread-safe.
+ * their elements. Objects the JDK or the codecs share between values count nothing: enum constants,
+ * Locales, small boxed values from the {@code valueOf} caches, {@code Optional.empty}. An object
+ * reached twice within one value counts once. An object of a class the walk cannot see into counts
+ * as an object of two references, so graphs of such classes are underestimated; values that share
+ * parts with other entries (a dictionary's interned values) are counted as if they owned them, an
+ * overestimate. Sizes follow {@link ObjectLayout}. Thread-safe.
  */
 public final class RetainedSize {
 
@@ -33,24 +33,26 @@ public final class RetainedSize {
   private static final long STRING = ObjectLayout.object(REF + 6L);
   private static final long BOX_32 = ObjectLayout.object(4);
   private static final long BOX_64 = ObjectLayout.object(8);
-  private static final long HASH_NODE = ObjectLayout.object(4L + 3 * REF);
-  private static final long LINKED_NODE = ObjectLayout.object(4L + 5 * REF);
-  private static final long TREE_NODE = ObjectLayout.object(1L + 5 * REF);
+  private static final long HASH_NODE = ObjectLayout.object(4L + 3L * REF);
+  private static final long LINKED_NODE = ObjectLayout.object(4L + 5L * REF);
+  private static final long TREE_NODE = ObjectLayout.object(1L + 5L * REF);
   private static final long HASH_MAP = ObjectLayout.object(4L * 4 + 4L * REF);
   private static final long SHALLOW_UNKNOWN = ObjectLayout.object(2L * REF);
 
-  private static final ClassValue<RecordShape> RECORDS = new ClassValue<>() {
-    @Override
-    protected RecordShape computeValue(Class<?> type) {
-      return RecordShape.of(type);
-    }
-  };
+  private static final ClassValue<RecordShape> RECORDS =
+      new ClassValue<>() {
+        @Override
+        protected RecordShape computeValue(Class<?> type) {
+          return RecordShape.of(type);
+        }
+      };
 
   private RetainedSize() {}
 
   /**
+   * Returns the estimated bytes it retains; 0 for null and for shared constants.
+   *
    * @param value a decoded value, or null
-   * @return the estimated bytes it retains; 0 for null and for shared constants
    */
   public static long of(Object value) {
     if (value instanceof String s) {
@@ -59,7 +61,7 @@ public final class RetainedSize {
     return new Walk().size(value);
   }
 
-  /** @return the bytes of a string and its array (Latin-1 when every char fits a byte) */
+  /** Returns the bytes of a string and its array (Latin-1 when every char fits a byte). */
   public static long string(String s) {
     return STRING + ObjectLayout.array(s.length(), latin1(s) ? 1 : 2);
   }
@@ -78,8 +80,12 @@ public final class RetainedSize {
     private IdentityHashMap<Object, Boolean> seen;
 
     long size(Object value) {
-      if (value == null || value instanceof Enum<?> || value instanceof Class<?>
-          || value instanceof java.util.Locale || shared(value) || !firstVisit(value)) {
+      if (value == null
+          || value instanceof Enum<?>
+          || value instanceof Class<?>
+          || value instanceof java.util.Locale
+          || shared(value)
+          || !firstVisit(value)) {
         return 0;
       }
       return switch (value) {
@@ -95,14 +101,14 @@ public final class RetainedSize {
         case UUID u -> ObjectLayout.object(16);
         case BigInteger b -> bigInteger(b);
         // counted with its BigInteger: the codec decodes through one, which the value keeps
-        case BigDecimal d -> ObjectLayout.object(2L * 4 + 8 + 2 * REF)
-            + bigInteger(d.unscaledValue());
+        case BigDecimal d ->
+            ObjectLayout.object(2L * 4 + 8 + 2L * REF) + bigInteger(d.unscaledValue());
         case Optional<?> o -> ObjectLayout.object(REF) + size(o.orElse(null));
         case Record r -> record(r);
         case Map<?, ?> m -> map(m);
         case Collection<?> c -> collection(c);
-        default -> value.getClass().getName().startsWith("java.time.")
-            ? time(value) : SHALLOW_UNKNOWN;
+        default ->
+            value.getClass().getName().startsWith("java.time.") ? time(value) : SHALLOW_UNKNOWN;
       };
     }
 
@@ -131,8 +137,8 @@ public final class RetainedSize {
     /** java.time values: a few primitive fields, and for date-times their date and time parts. */
     private long time(Object value) {
       return switch (value) {
-        case java.time.LocalDateTime t -> ObjectLayout.object(2L * REF)
-            + time(t.toLocalDate()) + time(t.toLocalTime());
+        case java.time.LocalDateTime t ->
+            ObjectLayout.object(2L * REF) + time(t.toLocalDate()) + time(t.toLocalTime());
         case java.time.LocalTime t -> ObjectLayout.object(7);
         case java.time.LocalDate d -> ObjectLayout.object(8);
         case java.time.Instant i -> ObjectLayout.object(12);
@@ -191,7 +197,7 @@ public final class RetainedSize {
         return ObjectLayout.object(REF) + hashMap(n, linked);
       }
       if (c instanceof java.util.TreeSet<?>) {
-        return ObjectLayout.object(REF) + ObjectLayout.object(3L * 4 + 5 * REF) + n * TREE_NODE;
+        return ObjectLayout.object(REF) + ObjectLayout.object(3L * 4 + 5L * REF) + n * TREE_NODE;
       }
       // ArrayList and the like: the object and an array of about the size
       return ObjectLayout.object(2L * 4 + REF) + ObjectLayout.referenceArray(n);
@@ -211,18 +217,20 @@ public final class RetainedSize {
         return wrapper + ObjectLayout.object(REF + 4L) + ObjectLayout.referenceArray(4L * n);
       }
       if (m instanceof java.util.TreeMap<?, ?>) {
-        return wrapper + ObjectLayout.object(3L * 4 + 5 * REF) + n * TREE_NODE;
+        return wrapper + ObjectLayout.object(3L * 4 + 5L * REF) + n * TREE_NODE;
       }
       if (m instanceof java.util.HashMap<?, ?> || wrapper > 0) {
         return wrapper + hashMap(n, m instanceof java.util.LinkedHashMap<?, ?>);
       }
-      return ObjectLayout.object(2L * 4 + 2 * REF) + ObjectLayout.referenceArray(2L * n);
+      return ObjectLayout.object(2L * 4 + 2L * REF) + ObjectLayout.referenceArray(2L * n);
     }
 
     private static long hashMap(int n, boolean linked) {
       long table = n == 0 ? 0 : ObjectLayout.referenceArray(tableSize(n));
-      return HASH_MAP + (linked ? 2L * REF + 8 : 0) + table + n * (linked ? LINKED_NODE
-          : HASH_NODE);
+      return HASH_MAP
+          + (linked ? 2L * REF + 8 : 0)
+          + table
+          + n * (linked ? LINKED_NODE : HASH_NODE);
     }
 
     private static int tableSize(int n) {
@@ -239,8 +247,14 @@ public final class RetainedSize {
       java.util.List<MethodHandle> references = new java.util.ArrayList<>();
       for (RecordComponent c : components) {
         Class<?> t = c.getType();
-        fields += !t.isPrimitive() ? REF : t == long.class || t == double.class ? 8
-            : t == int.class || t == float.class ? 4 : t == short.class || t == char.class ? 2 : 1;
+        fields +=
+            !t.isPrimitive()
+                ? REF
+                : t == long.class || t == double.class
+                    ? 8
+                    : t == int.class || t == float.class
+                        ? 4
+                        : t == short.class || t == char.class ? 2 : 1;
         if (!t.isPrimitive()) {
           MethodHandle getter = accessor(type, c);
           if (getter != null) {
@@ -258,7 +272,8 @@ public final class RetainedSize {
       } catch (IllegalAccessException | RuntimeException e) {
         try {
           return MethodHandles.privateLookupIn(type, MethodHandles.lookup())
-              .unreflect(c.getAccessor()).asType(generic);
+              .unreflect(c.getAccessor())
+              .asType(generic);
         } catch (IllegalAccessException | RuntimeException denied) {
           return null;
         }

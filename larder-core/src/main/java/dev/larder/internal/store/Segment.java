@@ -14,65 +14,71 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * One lock stripe of the store: an open-addressing index of primitive slots over entries kept
- * as bytes in pages, with its own share of the bound and its own eviction.
+ * One lock stripe of the store: an open-addressing index of primitive slots over entries kept as
+ * bytes in pages, with its own share of the bound and its own eviction.
  *
  * <p>Implementation notes.
+ *
  * <ul>
- *   <li><b>Index.</b> A {@code long[]} of {@link IndexSlot}s with linear probing and
- *       tombstones, so that a present key's slot never moves; tombstones are purged by
- *       rebuilding the table. Home positions come from the slot's tag, so the table can grow
- *       (by 1.2x at load 0.85, keeping memory per entry steady) without reading keys back.</li>
- *   <li><b>Pages.</b> Entries ({@link EntryLayout}) are appended to the head page of a
- *       {@link PageQueue} (or to the end of the page behind it, if they fit there). An entry never changes after it is written (except its deadline);
- *       a write appends a new version and the old bytes become dead until their page is
- *       consumed at a queue tail or compacted.</li>
+ *   <li><b>Index.</b> A {@code long[]} of {@link IndexSlot}s with linear probing and tombstones, so
+ *       that a present key's slot never moves; tombstones are purged by rebuilding the table. Home
+ *       positions come from the slot's tag, so the table can grow (by 1.2x at load 0.85, keeping
+ *       memory per entry steady) without reading keys back.
+ *   <li><b>Pages.</b> Entries ({@link EntryLayout}) are appended to the head page of a {@link
+ *       PageQueue} (or to the end of the page behind it, if they fit there). An entry never changes
+ *       after it is written (except its deadline); a write appends a new version and the old bytes
+ *       become dead until their page is consumed at a queue tail or compacted.
  *   <li><b>Reads</b> take no lock and never wait for a writer, not even one that holds the
- *       segment's lock and has been descheduled: a reader copies what it needs, then checks
- *       that the slot still points to the same entry, that the page was not recycled (its
- *       generation), and that the table was not replaced; if any changed, it reads again.
- *       Slots are published with release stores after the entry's bytes are written. Torn
- *       reads of pages being recycled or freed surface as bounds exceptions (memory access
- *       through {@link MemorySegment} is always checked) and are retried; freed memory stays
- *       readable while a reader can reach its page, even after close (see {@link PageMemory}
- *       and {@code MappedPageMemory}), and close raises every page's generation and replaces
- *       the table before giving memory back, so a reader racing it reads again, finds the
- *       segment closed and throws {@link IllegalStateException}.</li>
- *   <li><b>Writes</b> hold the write lock for the index and page work only: no user code
- *       (codecs, loaders, listeners) ever runs under it. A write first decides whether its
- *       entry could fit with every other entry evicted (checkFits), so a refused write evicts
- *       nothing; an update that consumes its own old entry while making room reports it as
- *       REPLACED, not as an eviction.</li>
- *   <li><b>Eviction</b> consumes entries one at a time at the queue tails and asks the
- *       {@link EvictionPolicy} what to do with each: relocate (copy to a head) or evict.
- *       A page returns to the pool when its queue's tail has passed it. One standard page of
- *       slack is kept for relocation, so that the policy can always move the entries it keeps.
- *       Entries of different sizes are handled naturally, since the bound is in bytes.</li>
- *   <li><b>Splitting.</b> A cache starts with one segment for all its stripes and splits it
- *       once ({@link #splitInto}): the entries are copied to the stripes under the write lock,
- *       then the segment retires as a closed one, with {@link #successors} set first; every
- *       call that then finds it closed forwards to the successor of its key, and a reader that
- *       raced the retirement fails its validation (new table) and forwards on its next attempt.
- *       See docs/design/small-caches.md.</li>
+ *       segment's lock and has been descheduled: a reader copies what it needs, then checks that
+ *       the slot still points to the same entry, that the page was not recycled (its generation),
+ *       and that the table was not replaced; if any changed, it reads again. Slots are published
+ *       with release stores after the entry's bytes are written. Torn reads of pages being recycled
+ *       or freed surface as bounds exceptions (memory access through {@link MemorySegment} is
+ *       always checked) and are retried; freed memory stays readable while a reader can reach its
+ *       page, even after close (see {@link PageMemory} and {@code MappedPageMemory}), and close
+ *       raises every page's generation and replaces the table before giving memory back, so a
+ *       reader racing it reads again, finds the segment closed and throws {@link
+ *       IllegalStateException}.
+ *   <li><b>Writes</b> hold the write lock for the index and page work only: no user code (codecs,
+ *       loaders, listeners) ever runs under it. A write first decides whether its entry could fit
+ *       with every other entry evicted (checkFits), so a refused write evicts nothing; an update
+ *       that consumes its own old entry while making room reports it as REPLACED, not as an
+ *       eviction.
+ *   <li><b>Eviction</b> consumes entries one at a time at the queue tails and asks the {@link
+ *       EvictionPolicy} what to do with each: relocate (copy to a head) or evict. A page returns to
+ *       the pool when its queue's tail has passed it. One standard page of slack is kept for
+ *       relocation, so that the policy can always move the entries it keeps. Entries of different
+ *       sizes are handled naturally, since the bound is in bytes.
+ *   <li><b>Splitting.</b> A cache starts with one segment for all its stripes and splits it once
+ *       ({@link #splitInto}): the entries are copied to the stripes under the write lock, then the
+ *       segment retires as a closed one, with {@link #successors} set first; every call that then
+ *       finds it closed forwards to the successor of its key, and a reader that raced the
+ *       retirement fails its validation (new table) and forwards on its next attempt. See
+ *       docs/design/small-caches.md.
  * </ul>
  */
 public final class Segment {
 
   private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
   private static final int MIN_CAPACITY = 16;
+
   /**
    * Entries a segment can hold at most: its index's largest table at the highest load it allows
    * (see ensureIndexRoom), about 3.5 million.
    */
   public static final long MAX_ENTRIES = IndexSlot.MAX_CAPACITY * 17L / 20 - 1;
+
   /** Entries the policy's tables describe at most, however large the segment's entry bound. */
   private static final int MOST_POLICY_ENTRIES = 1 << 20;
+
   /**
-   * The largest entry bound whose policy tables a segment allocates when it is created (12 bytes
-   * an entry: 768 KiB); larger bounds grow them with the index.
+   * The largest entry bound whose policy tables a segment allocates when it is created (12 bytes an
+   * entry: 768 KiB); larger bounds grow them with the index.
    */
   static final int EAGER_POLICY_ENTRIES = 1 << 16;
+
   private static final byte[] NO_BYTES = new byte[0];
+
   /** Bytes of the segment's own objects: lock, queues, store, policy. */
   static final long FIXED_OVERHEAD = 640;
 
@@ -82,36 +88,51 @@ public final class Segment {
   private final PageStore pages;
   private final PageQueue window = new PageQueue("window");
   private final PageQueue main = new PageQueue("main");
+
   /** Main entries read again while in main: SLRU's protected segment (see EvictionPolicy). */
   private final PageQueue protectedQueue = new PageQueue("protected");
+
   private final FrequencySketch sketch;
+
   /** Entries the policy's tables grow to describe: the entry bound up to a limit, or unlimited. */
   private final int policyEntries;
+
   private final EvictionPolicy policy;
   private volatile long[] table = new long[MIN_CAPACITY];
   private volatile int size;
+
   /** Deleted slots not yet reclaimed by a rehash; they count towards the load. */
   private int tombstones;
+
   private long pageLiveBytes;
+
   /** Dead bytes when a compaction scan last found no page to evacuate. */
   private long deadAtFruitlessScan;
+
   /** Set once eviction first runs: from then on every window entry passes admission. */
   private boolean reachedBound;
+
   private int sweepCursor;
   private volatile boolean closed;
+
   /**
-   * The segments this one handed its entries to (see {@link #splitInto}), a power of two of
-   * them, each holding the keys whose {@code hash & (length - 1)} is its index; set before
-   * {@link #closed}, so that a call finding the segment closed finds them too. Null unless split.
+   * The segments this one handed its entries to (see {@link #splitInto}), a power of two of them,
+   * each holding the keys whose {@code hash & (length - 1)} is its index; set before {@link
+   * #closed}, so that a call finding the segment closed finds them too. Null unless split.
    */
   private volatile Segment[] successors;
+
   private List<RemovedEntry> removals = List.of();
+
   /** Slot of the key a put is updating while it makes room, else -1; under the write lock. */
   private int updatingSlot = -1;
+
   /** Set by checkFits for a write whose entry fits only if the page size stays as it is. */
   private boolean holdPageSize;
+
   private int evictions;
   private int expirations;
+
   /** The segment's part of the hot tier, or null if the cache has none. */
   private final HotShard hot;
 
@@ -128,19 +149,23 @@ public final class Segment {
    */
   public Segment(StoreSettings settings, HotTierShare hotTier) {
     this.settings = settings;
-    this.hot = hotTier == null ? null
-        : new HotShard(hotTier.table(), hotTier.budgetBytes(), hotTier.maxEntries());
+    this.hot =
+        hotTier == null
+            ? null
+            : new HotShard(hotTier.table(), hotTier.budgetBytes(), hotTier.maxEntries());
     this.expires = settings.expires();
     this.pages = new PageStore(settings);
     boolean byteBound = byteBound();
-    this.policyEntries = byteBound ? Integer.MAX_VALUE
-        : (int) Math.min(MOST_POLICY_ENTRIES, Math.max(MIN_CAPACITY, settings.maxEntries()));
+    this.policyEntries =
+        byteBound
+            ? Integer.MAX_VALUE
+            : (int) Math.min(MOST_POLICY_ENTRIES, Math.max(MIN_CAPACITY, settings.maxEntries()));
     // Tables for a large entry bound start small and grow with the index, as a byte bound's
     // do: a bound is a ceiling, and maximumEntries(Long.MAX_VALUE) must not allocate gigabytes
     // for a cache that may hold a few entries. Smaller bounds get their tables at once, so that
     // filling the cache never resets what the policy has learnt.
-    int expected = policyEntries <= EAGER_POLICY_ENTRIES ? policyEntries
-        : policyTarget(MIN_CAPACITY);
+    int expected =
+        policyEntries <= EAGER_POLICY_ENTRIES ? policyEntries : policyTarget(MIN_CAPACITY);
     // An entry bound leaves memory free to spend on accuracy (16 sketch counters and a ghost
     // slot per entry: 12 bytes); a byte bound counts every byte (4 counters and a slot per eight
     // entries: 2.5 bytes). An entry bound's tables, sized for the bound rather than the
@@ -151,8 +176,13 @@ public final class Segment {
     // bound's tables count against its budget from the start, as they always did.
     boolean lazy = !byteBound;
     this.sketch = new FrequencySketch(expected, byteBound ? 4 : 16, lazy);
-    this.policy = new EvictionPolicy(sketch, new GhostTable(expected, byteBound ? 8 : 1, lazy),
-        new AdmissionSample(expected, lazy), window, main);
+    this.policy =
+        new EvictionPolicy(
+            sketch,
+            new GhostTable(expected, byteBound ? 8 : 1, lazy),
+            new AdmissionSample(expected, lazy),
+            window,
+            main);
   }
 
   // ------------------------------------------------------------------ reads (no lock)
@@ -178,10 +208,10 @@ public final class Segment {
     return read(key, keyLength, hash, now, copy, false);
   }
 
-  private byte[] read(byte[] key, int keyLength, long hash, long now, boolean copy,
-      boolean access) {
+  private byte[] read(
+      byte[] key, int keyLength, long hash, long now, boolean copy, boolean access) {
     int tag = IndexSlot.tag(hash);
-    for (;;) {
+    for (; ; ) {
       if (closed) {
         return successor(hash).read(key, keyLength, hash, now, copy, access);
       }
@@ -205,13 +235,20 @@ public final class Segment {
   private static final byte[] NO_MATCH = new byte[0];
 
   /**
-   * One lock-free attempt: probe {@code t}, and validate everything read against the slot,
-   * the page's generation and the table's identity.
+   * One lock-free attempt: probe {@code t}, and validate everything read against the slot, the
+   * page's generation and the table's identity.
    *
    * @return the value (or {@link #NO_BYTES} if not copying), null for a miss, or RETRY
    */
-  private byte[] tryRead(long[] t, int tag, byte[] key, int keyLength, long now, boolean copy,
-      long hash, boolean access) {
+  private byte[] tryRead(
+      long[] t,
+      int tag,
+      byte[] key,
+      int keyLength,
+      long now,
+      boolean copy,
+      long hash,
+      boolean access) {
     int capacity = t.length;
     int i = IndexSlot.home(tag, capacity);
     for (int probes = 0; probes < capacity; probes++) {
@@ -232,10 +269,10 @@ public final class Segment {
 
   /**
    * A probe of {@code t} found no entry: a miss, unless the table was replaced meanwhile or the
-   * segment has retired. A split retires the segment by setting {@link #closed} and then
-   * replacing its table with an empty one, so a reader that saw it open and then read the empty
-   * table must not take that for a miss: it sees {@code closed} now (written before the table
-   * it read) and reads again, from the successor.
+   * segment has retired. A split retires the segment by setting {@link #closed} and then replacing
+   * its table with an empty one, so a reader that saw it open and then read the empty table must
+   * not take that for a miss: it sees {@code closed} now (written before the table it read) and
+   * reads again, from the successor.
    */
   private byte[] missOrRetry(long[] t) {
     return table == t && !closed ? null : RETRY;
@@ -244,13 +281,21 @@ public final class Segment {
   /**
    * Reads the entry {@code slot} points to if it holds {@code key}. Everything is read first and
    * checked afterwards: if the slot still points to the same entry, the page was not recycled
-   * meanwhile, and the table was not replaced, then what was read was the entry's content at
-   * the moment the slot was re-read (entries never change after they are written).
+   * meanwhile, and the table was not replaced, then what was read was the entry's content at the
+   * moment the slot was re-read (entries never change after they are written).
    *
    * @return the value, {@link #NO_BYTES}, null (expired), NO_MATCH (another key), or RETRY
    */
-  private byte[] readIfKey(long[] t, int i, long slot, byte[] key, int keyLength, long now,
-      boolean copy, long hash, boolean access) {
+  private byte[] readIfKey(
+      long[] t,
+      int i,
+      long slot,
+      byte[] key,
+      int keyLength,
+      long now,
+      boolean copy,
+      long hash,
+      boolean access) {
     long address = IndexSlot.address(slot);
     Page page = pages.page(IndexSlot.page(address));
     if (page == null) {
@@ -259,16 +304,19 @@ public final class Segment {
     int generation = page.generation();
     int offset = IndexSlot.offset(address);
     long lengths = EntryLayout.readLengths(page.memory, offset);
-    boolean match = lengths >= 0 && EntryLayout.keyLength(lengths) == keyLength
-        && EntryLayout.keyEquals(page.memory, EntryLayout.keyOffset(offset, lengths, expires),
-            key, keyLength);
-    boolean expired = match && expires
-        && isExpired(EntryLayout.deadline(page.memory, offset, lengths), now);
+    boolean match =
+        lengths >= 0
+            && EntryLayout.keyLength(lengths) == keyLength
+            && EntryLayout.keyEquals(
+                page.memory, EntryLayout.keyOffset(offset, lengths, expires), key, keyLength);
+    boolean expired =
+        match && expires && isExpired(EntryLayout.deadline(page.memory, offset, lengths), now);
     byte[] value = match && !expired && copy ? readValueBytes(page, offset, lengths) : null;
     VarHandle.acquireFence();
     long current = (long) SLOTS.getAcquire(t, i);
-    if (page.generation() != generation || IndexSlot.withClock(current, 0)
-        != IndexSlot.withClock(slot, 0) || table != t) {
+    if (page.generation() != generation
+        || IndexSlot.withClock(current, 0) != IndexSlot.withClock(slot, 0)
+        || table != t) {
       return RETRY;
     }
     if (!match) {
@@ -285,25 +333,29 @@ public final class Segment {
 
   /** What {@link #view} returns for a key that is absent or expired. */
   public static final Object ABSENT = new Object();
+
   private static final Object RETRY_VIEW = new Object();
 
   /**
-   * Hands {@code reader} a read-only view of a key's stored value bytes, without copying them,
-   * and returns its result; an access, as {@link #get}. Lock-free: the reader runs on the page
-   * as it is, then the read is validated as a copy would be; if a writer moved, removed or
-   * recycled the entry meanwhile, the call's result (or exception) is discarded and the reader
-   * is called again on the current bytes. So the reader may be called more than once, and only
-   * the result of a call that saw the value whole is returned. The view stays readable after
-   * the call (it keeps its page's memory reachable, so never touches freed memory) but may then
-   * show other bytes.
+   * Hands {@code reader} a read-only view of a key's stored value bytes, without copying them, and
+   * returns its result; an access, as {@link #get}. Lock-free: the reader runs on the page as it
+   * is, then the read is validated as a copy would be; if a writer moved, removed or recycled the
+   * entry meanwhile, the call's result (or exception) is discarded and the reader is called again
+   * on the current bytes. So the reader may be called more than once, and only the result of a call
+   * that saw the value whole is returned. The view stays readable after the call (it keeps its
+   * page's memory reachable, so never touches freed memory) but may then show other bytes.
    *
    * @param reader given a buffer positioned at the value's first byte, limited at its length
    * @return the reader's result, or {@link #ABSENT}
    */
-  public Object view(byte[] key, int keyLength, long hash, long now,
+  public Object view(
+      byte[] key,
+      int keyLength,
+      long hash,
+      long now,
       Function<? super java.nio.ByteBuffer, ?> reader) {
     int tag = IndexSlot.tag(hash);
-    for (;;) {
+    for (; ; ) {
       if (closed) {
         return successor(hash).view(key, keyLength, hash, now, reader);
       }
@@ -323,7 +375,13 @@ public final class Segment {
     }
   }
 
-  private Object tryView(long[] t, int tag, byte[] key, int keyLength, long now, long hash,
+  private Object tryView(
+      long[] t,
+      int tag,
+      byte[] key,
+      int keyLength,
+      long now,
+      long hash,
       Function<? super java.nio.ByteBuffer, ?> reader) {
     int capacity = t.length;
     int i = IndexSlot.home(tag, capacity);
@@ -344,12 +402,19 @@ public final class Segment {
   }
 
   /**
-   * As {@link #readIfKey}, with the reader run on a view of the value where a copy would be
-   * made, before the validation: a reader that ran on bytes a writer was changing has its
-   * result, or its exception, discarded.
+   * As {@link #readIfKey}, with the reader run on a view of the value where a copy would be made,
+   * before the validation: a reader that ran on bytes a writer was changing has its result, or its
+   * exception, discarded.
    */
-  private Object viewIfKey(long[] t, int i, long slot, byte[] key, int keyLength, long now,
-      long hash, Function<? super java.nio.ByteBuffer, ?> reader) {
+  private Object viewIfKey(
+      long[] t,
+      int i,
+      long slot,
+      byte[] key,
+      int keyLength,
+      long now,
+      long hash,
+      Function<? super java.nio.ByteBuffer, ?> reader) {
     long address = IndexSlot.address(slot);
     Page page = pages.page(IndexSlot.page(address));
     if (page == null) {
@@ -358,18 +423,23 @@ public final class Segment {
     int generation = page.generation();
     int offset = IndexSlot.offset(address);
     long lengths = EntryLayout.readLengths(page.memory, offset);
-    boolean match = lengths >= 0 && EntryLayout.keyLength(lengths) == keyLength
-        && EntryLayout.keyEquals(page.memory, EntryLayout.keyOffset(offset, lengths, expires),
-            key, keyLength);
-    boolean expired = match && expires
-        && isExpired(EntryLayout.deadline(page.memory, offset, lengths), now);
+    boolean match =
+        lengths >= 0
+            && EntryLayout.keyLength(lengths) == keyLength
+            && EntryLayout.keyEquals(
+                page.memory, EntryLayout.keyOffset(offset, lengths, expires), key, keyLength);
+    boolean expired =
+        match && expires && isExpired(EntryLayout.deadline(page.memory, offset, lengths), now);
     Object result = null;
     RuntimeException thrown = null;
     if (match && !expired) {
       int valueOffset = EntryLayout.keyOffset(offset, lengths, expires) + keyLength;
       // asSlice checks the range, so garbage lengths of a recycled page throw here (retried)
-      java.nio.ByteBuffer view = page.memory.asSlice(valueOffset, EntryLayout.valueLength(lengths))
-          .asByteBuffer().asReadOnlyBuffer();
+      java.nio.ByteBuffer view =
+          page.memory
+              .asSlice(valueOffset, EntryLayout.valueLength(lengths))
+              .asByteBuffer()
+              .asReadOnlyBuffer();
       try {
         result = reader.apply(view);
       } catch (RuntimeException e) {
@@ -378,8 +448,9 @@ public final class Segment {
     }
     VarHandle.acquireFence();
     long current = (long) SLOTS.getAcquire(t, i);
-    if (page.generation() != generation || IndexSlot.withClock(current, 0)
-        != IndexSlot.withClock(slot, 0) || table != t) {
+    if (page.generation() != generation
+        || IndexSlot.withClock(current, 0) != IndexSlot.withClock(slot, 0)
+        || table != t) {
       return RETRY_VIEW;
     }
     if (!match) {
@@ -401,8 +472,8 @@ public final class Segment {
     if (valueLength > page.capacity) {
       throw new IndexOutOfBoundsException("value length " + valueLength);
     }
-    int valueOffset = EntryLayout.keyOffset(offset, lengths, expires)
-        + EntryLayout.keyLength(lengths);
+    int valueOffset =
+        EntryLayout.keyOffset(offset, lengths, expires) + EntryLayout.keyLength(lengths);
     return copyBytes(page, valueOffset, valueLength);
   }
 
@@ -413,8 +484,8 @@ public final class Segment {
   }
 
   /**
-   * Tells the policy of a validated hit on the entry at {@code offset} of {@code page} (the
-   * page the slot pointed to when it was re-read: the same entry, so no second page lookup).
+   * Tells the policy of a validated hit on the entry at {@code offset} of {@code page} (the page
+   * the slot pointed to when it was re-read: the same entry, so no second page lookup).
    */
   private void onHit(long[] t, int i, long slot, Page page, int offset, long now, long hash) {
     if (IndexSlot.clock(slot) < IndexSlot.MAX_CLOCK) {
@@ -427,10 +498,10 @@ public final class Segment {
   }
 
   /**
-   * Moves an accessed entry's deadline forward. Needs the write lock, which a reader only
-   * tries for (never waits): if a writer holds it through every attempt the deadline stays
-   * where it was, and the next read refreshes it. Refreshes at most once a millisecond (or
-   * 1/64 of the lifetime if shorter), so an entry can expire up to that much early.
+   * Moves an accessed entry's deadline forward. Needs the write lock, which a reader only tries for
+   * (never waits): if a writer holds it through every attempt the deadline stays where it was, and
+   * the next read refreshes it. Refreshes at most once a millisecond (or 1/64 of the lifetime if
+   * shorter), so an entry can expire up to that much early.
    */
   private void refreshDeadline(long slot, long now) {
     long lifetime = settings.expireAfterAccessNanos();
@@ -473,7 +544,8 @@ public final class Segment {
       if (slot == IndexSlot.EMPTY) {
         return -1;
       }
-      if (slot != IndexSlot.TOMBSTONE && IndexSlot.tagOf(slot) == tag
+      if (slot != IndexSlot.TOMBSTONE
+          && IndexSlot.tagOf(slot) == tag
           && keyMatches(slot, key, keyLength)) {
         return i;
       }
@@ -514,49 +586,112 @@ public final class Segment {
    * @return what happened; for IF_ABSENT not applied, {@code previous} is the present value
    * @throws IllegalArgumentException if the entry can never fit the segment's bound
    */
-  public WriteResult put(byte[] key, int keyLength, byte[] value, int valueLength, long hash,
-      PutMode mode, byte[] expected, boolean wantPrevious, long now) {
-    return put(key, keyLength, value, valueLength, hash, mode, expected, wantPrevious, now, null,
-        null);
+  public WriteResult put(
+      byte[] key,
+      int keyLength,
+      byte[] value,
+      int valueLength,
+      long hash,
+      PutMode mode,
+      byte[] expected,
+      boolean wantPrevious,
+      long now) {
+    return put(
+        key, keyLength, value, valueLength, hash, mode, expected, wantPrevious, now, null, null);
   }
 
   /**
-   * As {@link #put(byte[], int, byte[], int, long, PutMode, byte[], boolean, long)}, and if the
-   * key has an entry in the hot tier, puts {@code replacement} there in its place (if it fits)
-   * once the written entry is published, rather than only removing it.
+   * As {@link #put(byte[], int, byte[], int, long, PutMode, byte[], boolean, long)}, and if the key
+   * has an entry in the hot tier, puts {@code replacement} there in its place (if it fits) once the
+   * written entry is published, rather than only removing it.
    *
    * @param replacement the written value as readers will get it from the tier
    */
-  public WriteResult put(byte[] key, int keyLength, byte[] value, int valueLength, long hash,
-      PutMode mode, byte[] expected, boolean wantPrevious, long now, HotValue replacement) {
-    return put(key, keyLength, value, valueLength, hash, mode, expected, wantPrevious, now, null,
+  public WriteResult put(
+      byte[] key,
+      int keyLength,
+      byte[] value,
+      int valueLength,
+      long hash,
+      PutMode mode,
+      byte[] expected,
+      boolean wantPrevious,
+      long now,
+      HotValue replacement) {
+    return put(
+        key,
+        keyLength,
+        value,
+        valueLength,
+        hash,
+        mode,
+        expected,
+        wantPrevious,
+        now,
+        null,
         replacement);
   }
 
   /**
-   * Stores a loaded value if the key is absent ({@link PutMode#IF_ABSENT}, previous value
-   * returned) and {@code superseded}, asked under the lock, says that no write to the key has
-   * come since the load began. Writers tell the load before they take the lock, so a write that
-   * holds the lock before this store always stops it: the load cannot put back a value older
-   * than what the write removed or stored.
+   * Stores a loaded value if the key is absent ({@link PutMode#IF_ABSENT}, previous value returned)
+   * and {@code superseded}, asked under the lock, says that no write to the key has come since the
+   * load began. Writers tell the load before they take the lock, so a write that holds the lock
+   * before this store always stops it: the load cannot put back a value older than what the write
+   * removed or stored.
    *
    * @return as {@link #put}; not applied with no previous value if superseded
    */
-  public WriteResult putLoaded(byte[] key, int keyLength, byte[] value, int valueLength,
-      long hash, long now, BooleanSupplier superseded) {
-    return put(key, keyLength, value, valueLength, hash, PutMode.IF_ABSENT, null, true, now,
-        superseded, null);
+  public WriteResult putLoaded(
+      byte[] key,
+      int keyLength,
+      byte[] value,
+      int valueLength,
+      long hash,
+      long now,
+      BooleanSupplier superseded) {
+    return put(
+        key,
+        keyLength,
+        value,
+        valueLength,
+        hash,
+        PutMode.IF_ABSENT,
+        null,
+        true,
+        now,
+        superseded,
+        null);
   }
 
-  private WriteResult put(byte[] key, int keyLength, byte[] value, int valueLength, long hash,
-      PutMode mode, byte[] expected, boolean wantPrevious, long now, BooleanSupplier superseded,
+  private WriteResult put(
+      byte[] key,
+      int keyLength,
+      byte[] value,
+      int valueLength,
+      long hash,
+      PutMode mode,
+      byte[] expected,
+      boolean wantPrevious,
+      long now,
+      BooleanSupplier superseded,
       HotValue replacement) {
     long entrySize = checkedSize(keyLength, valueLength);
     long stamp = lock.writeLock();
     try {
       if (closed) {
-        return successor(hash).put(key, keyLength, value, valueLength, hash, mode, expected,
-            wantPrevious, now, superseded, replacement);
+        return successor(hash)
+            .put(
+                key,
+                keyLength,
+                value,
+                valueLength,
+                hash,
+                mode,
+                expected,
+                wantPrevious,
+                now,
+                superseded,
+                replacement);
       }
       nowForSweep = expires ? now : Long.MIN_VALUE;
       int tag = IndexSlot.tag(hash);
@@ -565,8 +700,10 @@ public final class Segment {
       }
       int i = liveIndexOf(tag, key, keyLength, now);
       byte[] previous = null;
-      if (i >= 0 && (wantPrevious || settings.collects(RemovalCause.REPLACED)
-          || mode == PutMode.IF_EQUALS)) {
+      if (i >= 0
+          && (wantPrevious
+              || settings.collects(RemovalCause.REPLACED)
+              || mode == PutMode.IF_EQUALS)) {
         previous = copyValue(table[i]);
       }
       if (!applies(mode, i >= 0, previous, expected)) {
@@ -592,13 +729,25 @@ public final class Segment {
       updatingSlot = -1;
       if (address < 0) {
         // checkFits made sure that evicting everything leaves room: not reached
-        throw new IllegalStateException("no room for an entry of " + entrySize + " bytes after "
-            + "evicting; the segment's bound is " + settings.budgetBytes() + " bytes");
+        throw new IllegalStateException(
+            "no room for an entry of "
+                + entrySize
+                + " bytes after "
+                + "evicting; the segment's bound is "
+                + settings.budgetBytes()
+                + " bytes");
       }
       Page page = pages.page(IndexSlot.page(address));
       long deadline = expires ? saturatingAdd(now, settings.lifetimeNanos()) : 0;
-      EntryLayout.write(page.memory, IndexSlot.offset(address), key, keyLength, value,
-          valueLength, expires, deadline);
+      EntryLayout.write(
+          page.memory,
+          IndexSlot.offset(address),
+          key,
+          keyLength,
+          value,
+          valueLength,
+          expires,
+          deadline);
       account(page, queue, (int) entrySize);
       i = liveIndexOf(tag, key, keyLength, now);
       // The hot entry goes before the new value is published, and its replacement comes after:
@@ -611,8 +760,8 @@ public final class Segment {
         insertSlot(IndexSlot.of(tag, clock, address));
       }
       if (hotBefore != null && replacement != null) {
-        hot.replace(hotBefore, replacement.key(), replacement.value(), deadline,
-            replacement.bytes());
+        hot.replace(
+            hotBefore, replacement.key(), replacement.value(), deadline, replacement.bytes());
       }
       spliceWindowIfNotFull();
       compactIfWasteful();
@@ -631,8 +780,8 @@ public final class Segment {
    * @param wantPrevious copy the removed value into the result
    * @return whether removed, and the removed value if asked for
    */
-  public WriteResult remove(byte[] key, int keyLength, long hash, byte[] expected,
-      boolean wantPrevious, long now) {
+  public WriteResult remove(
+      byte[] key, int keyLength, long hash, byte[] expected, boolean wantPrevious, long now) {
     long stamp = lock.writeLock();
     try {
       if (closed) {
@@ -643,9 +792,10 @@ public final class Segment {
       if (i < 0) {
         return result(false, null);
       }
-      byte[] previous = wantPrevious || expected != null
-          || settings.collects(RemovalCause.EXPLICIT)
-          ? copyValue(table[i]) : null;
+      byte[] previous =
+          wantPrevious || expected != null || settings.collects(RemovalCause.EXPLICIT)
+              ? copyValue(table[i])
+              : null;
       if (expected != null && !java.util.Arrays.equals(previous, expected)) {
         return result(false, null);
       }
@@ -683,8 +833,7 @@ public final class Segment {
     return page != null && page.queue != null ? page.queue : window;
   }
 
-  private static boolean applies(PutMode mode, boolean present, byte[] previous,
-      byte[] expected) {
+  private static boolean applies(PutMode mode, boolean present, byte[] previous, byte[] expected) {
     return switch (mode) {
       case ALWAYS -> true;
       case IF_ABSENT -> !present;
@@ -694,25 +843,28 @@ public final class Segment {
   }
 
   /**
-   * Refuses, before anything is evicted, an entry that would not fit even with every other
-   * entry evicted and every pooled page freed, naming the largest entry that would. What stays
-   * then is the index (grown first if a new key needs it), the policy's tables, the segment's
-   * own objects and the page of slack kept for relocations; the entry needs a page of its own
-   * size, or a standard page. The standard page size could grow while the write evicts (see
-   * {@link PageSizing}, at most to 1/{@value PageSizing#MIN_PAGES} of the budget) and take
-   * more slack: for an entry so large that this would matter, it is held for this write.
+   * Refuses, before anything is evicted, an entry that would not fit even with every other entry
+   * evicted and every pooled page freed, naming the largest entry that would. What stays then is
+   * the index (grown first if a new key needs it), the policy's tables, the segment's own objects
+   * and the page of slack kept for relocations; the entry needs a page of its own size, or a
+   * standard page. The standard page size could grow while the write evicts (see {@link
+   * PageSizing}, at most to 1/{@value PageSizing#MIN_PAGES} of the budget) and take more slack: for
+   * an entry so large that this would matter, it is held for this write.
    */
   private void checkFits(long entrySize, int tag, byte[] key, int keyLength, long now) {
     boolean update = refuseIfTooLarge(entrySize, tag, key, keyLength, now);
-    int most = (int) Math.max(pages.standardSize, Math.min(PageSizing.MAX_PAGE,
-        settings.budgetBytes() / PageSizing.MIN_PAGES));
+    int most =
+        (int)
+            Math.max(
+                pages.standardSize,
+                Math.min(PageSizing.MAX_PAGE, settings.budgetBytes() / PageSizing.MIN_PAGES));
     holdPageSize = entrySize > largestEntry(most, update);
   }
 
   /**
-   * Refuses, as {@link #put} would and without writing anything, an entry that can never fit:
-   * for a caller that must know before it writes at all (putAll). Concurrent writes can change
-   * the limit a little (the index grows) before the entry is written.
+   * Refuses, as {@link #put} would and without writing anything, an entry that can never fit: for a
+   * caller that must know before it writes at all (putAll). Concurrent writes can change the limit
+   * a little (the index grows) before the entry is written.
    *
    * @throws IllegalArgumentException naming the largest entry the segment takes
    */
@@ -746,8 +898,7 @@ public final class Segment {
    *
    * @return whether the key is present (an update), where the test needed to know; else false
    */
-  private boolean refuseIfTooLarge(long entrySize, int tag, byte[] key, int keyLength,
-      long now) {
+  private boolean refuseIfTooLarge(long entrySize, int tag, byte[] key, int keyLength, long now) {
     int current = pages.standardSize;
     boolean update = false;
     long largest = largestEntry(current, false);
@@ -758,25 +909,35 @@ public final class Segment {
       largest = update ? largestEntry(current, true) : largest;
     }
     if (entrySize > largest) {
-      throw new IllegalArgumentException("an entry of " + entrySize + " bytes can never fit:"
-          + " the largest this cache takes is " + largest + " bytes of header, key and value ("
-          + settings.budgetBytes() + " bytes a segment, less its index, policy tables and a"
-          + " page kept free for eviction)");
+      throw new IllegalArgumentException(
+          "an entry of "
+              + entrySize
+              + " bytes can never fit:"
+              + " the largest this cache takes is "
+              + largest
+              + " bytes of header, key and value ("
+              + settings.budgetBytes()
+              + " bytes a segment, less its index, policy tables and a"
+              + " page kept free for eviction)");
     }
     return update;
   }
 
   /**
+   * Returns the largest entry that fits once every other one is evicted, or 0 if none does.
+   *
    * @param standard standard page size to assume
    * @param update true if the key is present (its index needs no room)
-   * @return the largest entry that fits once every other one is evicted, or 0 if none does
    */
   private long largestEntry(int standard, boolean update) {
     int capacity = update ? table.length : indexCapacityForOneMore();
-    long fixed = FIXED_OVERHEAD + 8L * capacity + policy.bytes()
-        + (capacity > table.length ? sketchGrowth(capacity) : 0);
-    long room = settings.budgetBytes() - fixed - pages.footprint(standard)
-        - PageMemory.PAGE_OVERHEAD;
+    long fixed =
+        FIXED_OVERHEAD
+            + 8L * capacity
+            + policy.bytes()
+            + (capacity > table.length ? sketchGrowth(capacity) : 0);
+    long room =
+        settings.budgetBytes() - fixed - pages.footprint(standard) - PageMemory.PAGE_OVERHEAD;
     return room >= standard ? room : 0;
   }
 
@@ -843,9 +1004,9 @@ public final class Segment {
   }
 
   /**
-   * Deletes by leaving a tombstone. Slots never move while a key is present (only a resize
-   * replaces the whole table), which is what lets readers probe without any lock: a reader
-   * can never miss a present key because a deletion shifted it past the reader's position.
+   * Deletes by leaving a tombstone. Slots never move while a key is present (only a resize replaces
+   * the whole table), which is what lets readers probe without any lock: a reader can never miss a
+   * present key because a deletion shifted it past the reader's position.
    */
   private void deleteSlot(int i) {
     SLOTS.setRelease(table, i, IndexSlot.TOMBSTONE);
@@ -854,9 +1015,9 @@ public final class Segment {
   }
 
   /**
-   * Grows the index so one more entry keeps the load at or below 0.85; may evict. Growing by
-   * 1.2x rather than doubling keeps the load between 0.71 and 0.85, so the index costs about
-   * 10 bytes an entry instead of 8 to 21 with power-of-two tables.
+   * Grows the index so one more entry keeps the load at or below 0.85; may evict. Growing by 1.2x
+   * rather than doubling keeps the load between 0.71 and 0.85, so the index costs about 10 bytes an
+   * entry instead of 8 to 21 with power-of-two tables.
    */
   private boolean ensureIndexRoom() {
     long[] t = table;
@@ -880,22 +1041,23 @@ public final class Segment {
     return true;
   }
 
-  /** @return the index's capacity once {@link #ensureIndexRoom} has made room for a new key */
+  /** Returns the index's capacity once {@link #ensureIndexRoom} has made room for a new key. */
   private int indexCapacityForOneMore() {
     int capacity = table.length;
-    if ((size + tombstones + 1) * 20L <= capacity * 17L || (size + 1) * 20L <= capacity * 15L
+    if ((size + tombstones + 1) * 20L <= capacity * 17L
+        || (size + 1) * 20L <= capacity * 15L
         || capacity >= IndexSlot.MAX_CAPACITY) {
       return capacity;
     }
-    return (int) Math.min(IndexSlot.MAX_CAPACITY, Math.max(capacity + MIN_CAPACITY,
-        capacity * 6L / 5));
+    return (int)
+        Math.min(IndexSlot.MAX_CAPACITY, Math.max(capacity + MIN_CAPACITY, capacity * 6L / 5));
   }
 
   /**
-   * What an entry-bounded segment's policy tables should describe for an index of
-   * {@code capacity} slots: the bound divided by the least power of four that still covers the
-   * index. The tables then grow in steps of four, which their growth rule (only when at least
-   * twice as large) takes, and end sized for the bound itself, as when allocated at once.
+   * What an entry-bounded segment's policy tables should describe for an index of {@code capacity}
+   * slots: the bound divided by the least power of four that still covers the index. The tables
+   * then grow in steps of four, which their growth rule (only when at least twice as large) takes,
+   * and end sized for the bound itself, as when allocated at once.
    */
   private int policyTarget(int capacity) {
     int target = policyEntries;
@@ -905,7 +1067,7 @@ public final class Segment {
     return target;
   }
 
-  /** @return whether the segment is bounded by bytes (or unbounded), not by entries */
+  /** Returns whether the segment is bounded by bytes (or unbounded), not by entries. */
   private boolean byteBound() {
     return settings.maxEntries() == Long.MAX_VALUE;
   }
@@ -937,12 +1099,12 @@ public final class Segment {
   // ------------------------------------------------------------------ pages and bound
 
   /**
-   * Memory this segment has reserved: pages, index, policy tables and fixed objects, as it stood
-   * at one moment, so never more than the budget. The parts change together under the write
-   * lock (a write frees pages, then grows the index); added up one by one without it, they could
-   * mix a moment before a write with one after and exceed the budget although the segment never
-   * held that much. So this takes an optimistic read of the lock, and the read lock if a writer
-   * intervened: it may wait for a writer, unlike a lookup. Not for use under the write lock.
+   * Memory this segment has reserved: pages, index, policy tables and fixed objects, as it stood at
+   * one moment, so never more than the budget. The parts change together under the write lock (a
+   * write frees pages, then grows the index); added up one by one without it, they could mix a
+   * moment before a write with one after and exceed the budget although the segment never held that
+   * much. So this takes an optimistic read of the lock, and the read lock if a writer intervened:
+   * it may wait for a writer, unlike a lookup. Not for use under the write lock.
    *
    * @return bytes
    */
@@ -960,37 +1122,37 @@ public final class Segment {
     }
   }
 
-  /** @return bytes counted for the segment's hot entries; racy read outside the lock */
+  /** Returns bytes counted for the segment's hot entries; racy read outside the lock. */
   public long hotBytes() {
     return hot == null ? 0 : hot.bytes();
   }
 
-  /** @return entries of the segment's part of the hot tier; racy read outside the lock */
+  /** Returns entries of the segment's part of the hot tier; racy read outside the lock. */
   public int hotSize() {
     return hot == null ? 0 : hot.size();
   }
 
-  /** @return what {@link #memoryUsed} reports; exact only under the write lock */
+  /** Returns what {@link #memoryUsed} reports; exact only under the write lock. */
   private long reservedBytes() {
     return pages.reservedBytes() + 8L * table.length + policy.bytes() + FIXED_OVERHEAD;
   }
 
-  /** @return bytes of the policy's tables (sketch, ghosts, admission sample); racy read */
+  /** Returns bytes of the policy's tables (sketch, ghosts, admission sample); racy read. */
   long policyBytes() {
     return policy.bytes();
   }
 
-  /** @return bytes of the policy's tables once all are made; for tests */
+  /** Returns bytes of the policy's tables once all are made; for tests. */
   long policyTableBytes() {
     return policy.tableBytes();
   }
 
-  /** @return live entries; racy read, exact at quiescence */
+  /** Returns live entries; racy read, exact at quiescence. */
   public int size() {
     return size;
   }
 
-  /** @return bytes of live entries (headers, keys, values); racy read */
+  /** Returns bytes of live entries (headers, keys, values); racy read. */
   public long liveBytes() {
     return window.liveBytes + main.liveBytes + protectedQueue.liveBytes;
   }
@@ -1012,13 +1174,12 @@ public final class Segment {
   /**
    * Finds room for {@code bytes} at the head of {@code queue} and claims it.
    *
-   * @param forUser true for a user's write, which must leave one standard page of slack for
-   *     the policy's relocations; false for a relocation, which may use the slack and never
-   *     evicts
+   * @param forUser true for a user's write, which must leave one standard page of slack for the
+   *     policy's relocations; false for a relocation, which may use the slack and never evicts
    * @return the address of the claimed room, or -1 if there is none
    */
   private long append(PageQueue queue, int bytes, boolean forUser) {
-    for (;;) {
+    for (; ; ) {
       Page room = queue.roomFor(bytes);
       if (room != null) {
         return IndexSlot.address(room.number, queue.claim(room, bytes));
@@ -1040,8 +1201,8 @@ public final class Segment {
           PageSizing.standardSize(pages.standardSize, pageLiveBytes, size, settings));
     }
     int standard = pages.standardSize;
-    int slack = forUser && settings.budgetBytes() != Long.MAX_VALUE
-        ? (int) pages.footprint(standard) : 0;
+    int slack =
+        forUser && settings.budgetBytes() != Long.MAX_VALUE ? (int) pages.footprint(standard) : 0;
     if (bytes <= standard) {
       if (pages.pooledCount() > (slack > 0 && !fitsBudget(slack) ? 1 : 0)) {
         return pages.takePooled();
@@ -1090,8 +1251,10 @@ public final class Segment {
     }
     while (!ensureIndexRoom()) {
       if (!evictStep()) {
-        throw new IllegalStateException("a segment holds at most " + MAX_ENTRIES
-            + " entries and this one has nothing to evict: give the cache more segments");
+        throw new IllegalStateException(
+            "a segment holds at most "
+                + MAX_ENTRIES
+                + " entries and this one has nothing to evict: give the cache more segments");
       }
     }
   }
@@ -1109,18 +1272,20 @@ public final class Segment {
   }
 
   /**
-   * Until the segment first reaches its bound, window pages beyond the window's target join
-   * the main queue as they are, without copying: there is nothing to evict yet, so no
-   * admission decision is due. Once it has been full, a pooled page appearing for a moment
-   * does not make it "not full": every window entry then goes through admission.
+   * Until the segment first reaches its bound, window pages beyond the window's target join the
+   * main queue as they are, without copying: there is nothing to evict yet, so no admission
+   * decision is due. Once it has been full, a pooled page appearing for a moment does not make it
+   * "not full": every window entry then goes through admission.
    */
   private void spliceWindowIfNotFull() {
     if (reachedBound) {
       return;
     }
     long target = policy.windowTarget(capacityUnits());
-    while (window.pageCount() > 1 && window.tailOffset == 0
-        && windowUnits() - unitsOf(window.tail()) >= target && !atBound()) {
+    while (window.pageCount() > 1
+        && window.tailOffset == 0
+        && windowUnits() - unitsOf(window.tail()) >= target
+        && !atBound()) {
       main.insertBeforeHead(window.removeTail());
     }
   }
@@ -1130,8 +1295,12 @@ public final class Segment {
     boolean counted = settings.maxEntries() != Long.MAX_VALUE;
     long entries = window.liveEntries + main.liveEntries + protectedQueue.liveEntries;
     double bytesPerEntry = entries == 0 ? 1 : (double) liveBytes() / entries;
-    policy.adapt(capacityUnits(), counted ? settings.maxEntries() : entries,
-        counted ? bytesPerEntry : 1, windowUnits(), unitsOf(main) + protectedUnits());
+    policy.adapt(
+        capacityUnits(),
+        counted ? settings.maxEntries() : entries,
+        counted ? bytesPerEntry : 1,
+        windowUnits(),
+        unitsOf(main) + protectedUnits());
   }
 
   private long capacityUnits() {
@@ -1152,11 +1321,11 @@ public final class Segment {
   // ------------------------------------------------------------------ hot tier
 
   /**
-   * The slot's access counter, as the policy should see it. Hits in the hot tier touch neither
-   * the slot nor the sketch (that would cost a hot read two shared writes); the tier counts them
-   * on its entry, and here, when the queue's tail reaches the compact entry, they are told to
-   * the policy as the reads they were: the counter raised by as many (up to its ceiling) and the
-   * key counted in the sketch once for each.
+   * The slot's access counter, as the policy should see it. Hits in the hot tier touch neither the
+   * slot nor the sketch (that would cost a hot read two shared writes); the tier counts them on its
+   * entry, and here, when the queue's tail reaches the compact entry, they are told to the policy
+   * as the reads they were: the counter raised by as many (up to its ceiling) and the key counted
+   * in the sketch once for each.
    */
   private int clockOf(long slot, long hash) {
     int clock = IndexSlot.clock(slot);
@@ -1171,13 +1340,15 @@ public final class Segment {
     return Math.min(IndexSlot.MAX_CLOCK, clock + hits);
   }
 
-  /** @return the store hash of the key of the entry {@code slot} points to; under the lock */
+  /** Returns the store hash of the key of the entry {@code slot} points to; under the lock. */
   private long hashOf(long slot) {
     long address = IndexSlot.address(slot);
     Page page = pages.page(IndexSlot.page(address));
     int offset = IndexSlot.offset(address);
     long lengths = EntryLayout.readLengths(page.memory, offset);
-    return KeyHash.hash(page.memory, EntryLayout.keyOffset(offset, lengths, expires),
+    return KeyHash.hash(
+        page.memory,
+        EntryLayout.keyOffset(offset, lengths, expires),
         EntryLayout.keyLength(lengths));
   }
 
@@ -1195,10 +1366,10 @@ public final class Segment {
   }
 
   /**
-   * Offers a decoded value to the hot tier, if the segment's lock is free at once (a reader
-   * never waits): it enters only if the key's compact entry still holds exactly the bytes the
-   * value was decoded from, so that the tier never holds a value older than the store's, and if
-   * the tier's admission takes it.
+   * Offers a decoded value to the hot tier, if the segment's lock is free at once (a reader never
+   * waits): it enters only if the key's compact entry still holds exactly the bytes the value was
+   * decoded from, so that the tier never holds a value older than the store's, and if the tier's
+   * admission takes it.
    *
    * @param key encoded key
    * @param keyLength its length
@@ -1209,8 +1380,15 @@ public final class Segment {
    * @param bytes the retained size of key and value objects ({@link RetainedSize})
    * @param now ticker time, used only if entries expire
    */
-  public void offerHot(byte[] key, int keyLength, long hash, byte[] value, Object keyObject,
-      Object valueObject, long bytes, long now) {
+  public void offerHot(
+      byte[] key,
+      int keyLength,
+      long hash,
+      byte[] value,
+      Object keyObject,
+      Object valueObject,
+      long bytes,
+      long now) {
     if (hot == null) {
       return;
     }
@@ -1235,7 +1413,7 @@ public final class Segment {
       int valueOffset = EntryLayout.keyOffset(offset, lengths, expires) + keyLength;
       if (EntryLayout.valueLength(lengths) != value.length
           || !EntryLayout.valueEquals(page.memory, valueOffset, value, value.length)
-          || expires && isExpired(deadline, now)) {
+          || (expires && isExpired(deadline, now))) {
         return;
       }
       hot.offer(keyObject, valueObject, hash, deadline, bytes, sketch.frequency(hash), sketch);
@@ -1254,8 +1432,8 @@ public final class Segment {
   private boolean evictStep() {
     reachedBound = true;
     boolean mainEmpty = main.isEmpty() && protectedQueue.isEmpty();
-    PageQueue queue = windowUnits() > policy.windowTarget(capacityUnits()) || mainEmpty
-        ? window : main;
+    PageQueue queue =
+        windowUnits() > policy.windowTarget(capacityUnits()) || mainEmpty ? window : main;
     if (queue.isEmpty() && queue == window) {
       if (mainEmpty) {
         return false;
@@ -1320,15 +1498,16 @@ public final class Segment {
   }
 
   /**
-   * Keeps the protected queue within its share of main: its tail entries get another round at
-   * its head if read since their last round (counter decremented), else go back to main's
-   * head, where they must be read again before they reach main's tail or be evicted. Also
-   * empties protected into main when main has no live entry left, so that main's tail always
-   * has an entry to offer when the protected queue holds any.
+   * Keeps the protected queue within its share of main: its tail entries get another round at its
+   * head if read since their last round (counter decremented), else go back to main's head, where
+   * they must be read again before they reach main's tail or be evicted. Also empties protected
+   * into main when main has no live entry left, so that main's tail always has an entry to offer
+   * when the protected queue holds any.
    */
   private void demoteProtected() {
-    while (!protectedQueue.isEmpty() && (main.liveEntries == 0
-        || protectedUnits() > policy.protectedTarget(unitsOf(main) + protectedUnits()))) {
+    while (!protectedQueue.isEmpty()
+        && (main.liveEntries == 0
+            || protectedUnits() > policy.protectedTarget(unitsOf(main) + protectedUnits()))) {
       Page tail = protectedQueue.tail();
       if (protectedQueue.tailOffset >= tail.used) {
         protectedQueue.removeTail();
@@ -1347,9 +1526,10 @@ public final class Segment {
       }
       long slot = table[i];
       int clock = clockOf(slot, hash);
-      boolean moved = clock > 0
-          ? relocate(i, slot, clock - 1, bytes, protectedQueue)
-          : relocate(i, slot, 0, bytes, main);
+      boolean moved =
+          clock > 0
+              ? relocate(i, slot, clock - 1, bytes, protectedQueue)
+              : relocate(i, slot, 0, bytes, main);
       if (!moved) {
         removeAt(i, RemovalCause.SIZE);
       }
@@ -1360,18 +1540,18 @@ public final class Segment {
     return unitsOf(protectedQueue);
   }
 
-  /** @return the live entries (entry bound) or live bytes (byte bound) of {@code queue} */
+  /** Returns the live entries (entry bound) or live bytes (byte bound) of {@code queue}. */
   private long unitsOf(PageQueue queue) {
     return settings.maxEntries() != Long.MAX_VALUE ? queue.liveEntries : queue.liveBytes;
   }
 
   /**
-   * True if main holds fewer entries than its share of an entry bound (the bound less the
-   * window's target), as while the segment first fills with entries much smaller than a page
-   * (page splicing cannot keep the window at its target then) or after the window's target
-   * shrank: the candidate then joins main without an admission contest. Byte bounds rely on
-   * splicing alone: their pages are a small share of the bound, and the live bytes that fit
-   * are not known exactly enough to call main "not full".
+   * True if main holds fewer entries than its share of an entry bound (the bound less the window's
+   * target), as while the segment first fills with entries much smaller than a page (page splicing
+   * cannot keep the window at its target then) or after the window's target shrank: the candidate
+   * then joins main without an admission contest. Byte bounds rely on splicing alone: their pages
+   * are a small share of the bound, and the live bytes that fit are not known exactly enough to
+   * call main "not full".
    */
   private boolean mainHasRoomFor() {
     long capacity = settings.maxEntries();
@@ -1383,6 +1563,7 @@ public final class Segment {
   }
 
   private static final long NO_VICTIM = Long.MIN_VALUE;
+
   /** Time used when eviction meets an expired entry; set by callers that know the time. */
   private long nowForSweep = Long.MIN_VALUE;
 
@@ -1403,8 +1584,8 @@ public final class Segment {
       return false;
     }
     Page target = pages.page(IndexSlot.page(to));
-    EntryLayout.copy(source.memory, IndexSlot.offset(from), target.memory, IndexSlot.offset(to),
-        bytes);
+    EntryLayout.copy(
+        source.memory, IndexSlot.offset(from), target.memory, IndexSlot.offset(to), bytes);
     unaccount(source, bytes);
     account(target, queue, bytes);
     SLOTS.setRelease(table, i, IndexSlot.of(IndexSlot.tagOf(slot), clock, to));
@@ -1413,16 +1594,16 @@ public final class Segment {
 
   /**
    * Hash of the main queue's next victim, or NO_VICTIM: the first live entry at the tail whose
-   * access counter is zero. Entries on the way with a counter above zero get their next round
-   * now, as main-tail processing would give it, so that a candidate is only ever weighed
-   * against an entry that would really be evicted (as W-TinyLFU weighs it against probation's
-   * least recently used entry). Bounded: at most one lap of the queue, after which a counter
-   * may still be above zero only where a reader raised it meanwhile.
+   * access counter is zero. Entries on the way with a counter above zero get their next round now,
+   * as main-tail processing would give it, so that a candidate is only ever weighed against an
+   * entry that would really be evicted (as W-TinyLFU weighs it against probation's least recently
+   * used entry). Bounded: at most one lap of the queue, after which a counter may still be above
+   * zero only where a reader raised it meanwhile.
    */
   private long peekMainVictim() {
     demoteProtected();
     long budget = main.liveEntries + 1;
-    for (;;) {
+    for (; ; ) {
       long hash = peekMainTail();
       if (hash == NO_VICTIM || budget-- <= 0) {
         return hash;
@@ -1470,10 +1651,10 @@ public final class Segment {
   }
 
   /**
-   * Removes the entry at slot {@code i} for {@code cause}, keeping its bytes if wanted. The
-   * entry of a key being updated is removed as REPLACED whatever the cause: the update stores
-   * the key's new value, so its listeners hear of one replacement and no eviction, and the
-   * policy's view (the old bytes consumed at a tail) stays as it is.
+   * Removes the entry at slot {@code i} for {@code cause}, keeping its bytes if wanted. The entry
+   * of a key being updated is removed as REPLACED whatever the cause: the update stores the key's
+   * new value, so its listeners hear of one replacement and no eviction, and the policy's view (the
+   * old bytes consumed at a tail) stays as it is.
    */
   private void removeAt(int i, RemovalCause reason) {
     RemovalCause cause = i == updatingSlot ? RemovalCause.REPLACED : reason;
@@ -1508,13 +1689,15 @@ public final class Segment {
   }
 
   /**
-   * Copies live entries out of the sparsest page when dead bytes exceed a sixteenth of the
-   * pages' bytes (and that page is at most 80% live), so that updates and removals cannot leave the segment full of garbage.
+   * Copies live entries out of the sparsest page when dead bytes exceed a sixteenth of the pages'
+   * bytes (and that page is at most 80% live), so that updates and removals cannot leave the
+   * segment full of garbage.
    */
   private void compactIfWasteful() {
     long pageBytes = pages.reservedBytes();
     long dead = pageBytes - pageLiveBytes;
-    if (dead * 16 <= pageBytes || dead < 4L * pages.standardSize
+    if (dead * 16 <= pageBytes
+        || dead < 4L * pages.standardSize
         || dead < deadAtFruitlessScan + pages.standardSize) {
       return;
     }
@@ -1563,8 +1746,8 @@ public final class Segment {
   // ------------------------------------------------------------------ maintenance
 
   /**
-   * Removes up to {@code budget} slots' worth of expired entries, continuing where the last
-   * sweep stopped.
+   * Removes up to {@code budget} slots' worth of expired entries, continuing where the last sweep
+   * stopped.
    *
    * @return removed entries for listeners, and counts
    */
@@ -1577,7 +1760,8 @@ public final class Segment {
     try {
       if (closed) {
         // a sweep that raced the split sweeps the stripes, as clear() does
-        return successors == null ? result(false, null)
+        return successors == null
+            ? result(false, null)
             : onEverySuccessor(segment -> segment.sweepExpired(now, budget));
       }
       nowForSweep = now;
@@ -1586,7 +1770,8 @@ public final class Segment {
       int i = Math.min(sweepCursor, capacity - 1);
       for (int examined = 0; examined < Math.min(budget, capacity); ) {
         long slot = t[i];
-        if (slot != IndexSlot.EMPTY && slot != IndexSlot.TOMBSTONE
+        if (slot != IndexSlot.EMPTY
+            && slot != IndexSlot.TOMBSTONE
             && isExpired(deadlineOf(slot), now)) {
           removeAt(i, RemovalCause.EXPIRED);
         }
@@ -1642,8 +1827,8 @@ public final class Segment {
   }
 
   /**
-   * Copies the keys of all live entries, for iteration, in an order scattered over the index
-   * (see {@link #scatterStep}).
+   * Copies the keys of all live entries, for iteration, in an order scattered over the index (see
+   * {@link #scatterStep}).
    *
    * @return encoded keys
    */
@@ -1678,16 +1863,16 @@ public final class Segment {
   }
 
   /**
-   * The stride of {@link #keys}' walk: it visits slot {@code n * step mod capacity} for each
-   * {@code n} below the capacity, every slot once since the step is coprime to the capacity.
+   * The stride of {@link #keys}' walk: it visits slot {@code n * step mod capacity} for each {@code
+   * n} below the capacity, every slot once since the step is coprime to the capacity.
    *
-   * <p>Why not slot order: slots are ordered by their key's hash (a key's home is its tag scaled
-   * to the capacity), so keys copied in slot order into a fresh cache of the same shape arrive
-   * in ascending home order, while that cache's index is still small: the early keys' homes all
-   * fall in a prefix of it far denser than its load allows, and each new key walks the whole
-   * growing probe run, quadratic in the keys. A stride near capacity / golden ratio spreads every
-   * prefix of the walk evenly over the hash range, so such a copy costs what random inserts do
-   * (a cluster's state transfer of 256 Ki entries of 1 KiB into a fresh cache: 5-10x faster).
+   * <p>Why not slot order: slots are ordered by their key's hash (a key's home is its tag scaled to
+   * the capacity), so keys copied in slot order into a fresh cache of the same shape arrive in
+   * ascending home order, while that cache's index is still small: the early keys' homes all fall
+   * in a prefix of it far denser than its load allows, and each new key walks the whole growing
+   * probe run, quadratic in the keys. A stride near capacity / golden ratio spreads every prefix of
+   * the walk evenly over the hash range, so such a copy costs what random inserts do (a cluster's
+   * state transfer of 256 Ki entries of 1 KiB into a fresh cache: 5-10x faster).
    *
    * @param capacity the index's length, at least 1
    * @return a step in [1, capacity], coprime to it
@@ -1733,9 +1918,9 @@ public final class Segment {
 
   /**
    * Empties the segment for good and gives its pages back; under the write lock. The table is
-   * replaced before the pages go, so that a lock-free reader who sees a freed page's new
-   * generation also sees the new table and reads again (then finds the segment closed). Waits
-   * for no reader: one still holding a page reads stale bytes or zeros until it validates.
+   * replaced before the pages go, so that a lock-free reader who sees a freed page's new generation
+   * also sees the new table and reads again (then finds the segment closed). Waits for no reader:
+   * one still holding a page reads stale bytes or zeros until it validates.
    */
   private void retire() {
     if (hot != null) {
@@ -1754,8 +1939,8 @@ public final class Segment {
   // ------------------------------------------------------------------ splitting
 
   /**
-   * @return the successor that holds {@code hash}'s key, for a call that found this segment
-   *     closed
+   * Returns the successor that holds {@code hash}'s key, for a call that found this segment closed.
+   *
    * @throws IllegalStateException if the segment was closed rather than split
    */
   private Segment successor(long hash) {
@@ -1767,26 +1952,26 @@ public final class Segment {
   }
 
   /**
-   * Hands every entry to new segments and retires: a cache that starts with one segment splits
-   * it this way into the stripes its bound calls for once it holds enough (see
-   * {@code SegmentTable}). Under this segment's write lock: the successors are made, each live
-   * entry's bytes (deadline included) are copied to the successor its hash routes to, in queue
-   * order and with its slot's clock (see adopt), {@code publish} is told,
-   * and the segment retires as {@link #close} does, with {@link #successors} set first. From
-   * then on every call on it forwards to the successor of its key (lock-free reads too: a
-   * reader racing the retirement sees the new table or a page's new generation, reads again and
-   * finds the segment closed), and {@link #close} closes the successors.
+   * Hands every entry to new segments and retires: a cache that starts with one segment splits it
+   * this way into the stripes its bound calls for once it holds enough (see {@code SegmentTable}).
+   * Under this segment's write lock: the successors are made, each live entry's bytes (deadline
+   * included) are copied to the successor its hash routes to, in queue order and with its slot's
+   * clock (see adopt), {@code publish} is told, and the segment retires as {@link #close} does,
+   * with {@link #successors} set first. From then on every call on it forwards to the successor of
+   * its key (lock-free reads too: a reader racing the retirement sees the new table or a page's new
+   * generation, reads again and finds the segment closed), and {@link #close} closes the
+   * successors.
    *
-   * <p>The caller splits while this segment holds a small share of its successors' bounds, so
-   * that they take every entry without evicting; should one have to, its evictions are in the
-   * result, for the removal listener.
+   * <p>The caller splits while this segment holds a small share of its successors' bounds, so that
+   * they take every entry without evicting; should one have to, its evictions are in the result,
+   * for the removal listener.
    *
-   * @param factory makes the successors, a power of two of them, each open and empty; called
-   *     under this segment's lock and only if it is open
-   * @param publish told of the successors once they hold every entry, before this segment
-   *     retires, so that callers routed afresh find them at once
-   * @return removals and evictions the successors made, or null if this segment was closed
-   *     (then nothing was made)
+   * @param factory makes the successors, a power of two of them, each open and empty; called under
+   *     this segment's lock and only if it is open
+   * @param publish told of the successors once they hold every entry, before this segment retires,
+   *     so that callers routed afresh find them at once
+   * @return removals and evictions the successors made, or null if this segment was closed (then
+   *     nothing was made)
    */
   public WriteResult splitInto(Supplier<Segment[]> factory, Consumer<Segment[]> publish) {
     long stamp = lock.writeLock();
@@ -1830,8 +2015,8 @@ public final class Segment {
         long hash = KeyHash.hash(page.memory, keyOffset, EntryLayout.keyLength(lengths));
         int i = find(IndexSlot.tag(hash), IndexSlot.address(page.number, offset));
         if (i >= 0) {
-          next[(int) hash & (next.length - 1)].adopt(page.memory, offset, bytes, hash,
-              IndexSlot.clock(table[i]), sketch.frequency(hash));
+          next[(int) hash & (next.length - 1)].adopt(
+              page.memory, offset, bytes, hash, IndexSlot.clock(table[i]), sketch.frequency(hash));
         }
         offset += bytes;
       }
@@ -1839,21 +2024,20 @@ public final class Segment {
   }
 
   /**
-   * Appends a copy of an entry to the window, as a write of a new key would, keeping its
-   * deadline and clock. The splitting segment has not reached its bound (it splits long before),
-   * so its main queue holds only window pages spliced as they were, and nothing is protected:
-   * copied in queue order through the window, the entries end in the same queues and pages as
-   * a fill in that order would leave (copying each to the queue it was in would leave every
-   * successor a partly filled main head page that later splices go behind: with 64 KiB pages
-   * that was 2 B an entry more at 100 MiB). The key's count in the sketch comes along: before
-   * the bound is first reached every key requested is present, so the successors' sketches
-   * then hold what the splitting one knew of their keys (without it, P3 at 100,000 entries lost
-   * 0.37 points of hit ratio).
+   * Appends a copy of an entry to the window, as a write of a new key would, keeping its deadline
+   * and clock. The splitting segment has not reached its bound (it splits long before), so its main
+   * queue holds only window pages spliced as they were, and nothing is protected: copied in queue
+   * order through the window, the entries end in the same queues and pages as a fill in that order
+   * would leave (copying each to the queue it was in would leave every successor a partly filled
+   * main head page that later splices go behind: with 64 KiB pages that was 2 B an entry more at
+   * 100 MiB). The key's count in the sketch comes along: before the bound is first reached every
+   * key requested is present, so the successors' sketches then hold what the splitting one knew of
+   * their keys (without it, P3 at 100,000 entries lost 0.37 points of hit ratio).
    *
    * @param frequency the key's count in the splitting segment's sketch
    */
-  private void adopt(MemorySegment from, int offset, int bytes, long hash, int clock,
-      int frequency) {
+  private void adopt(
+      MemorySegment from, int offset, int bytes, long hash, int clock, int frequency) {
     long stamp = lock.writeLock();
     try {
       nowForSweep = Long.MIN_VALUE;
@@ -1866,8 +2050,8 @@ public final class Segment {
       makeRoomForNewKey();
       long address = append(queue, bytes, true);
       if (address < 0) {
-        throw new IllegalStateException("a segment split while too full to hand over an entry of "
-            + bytes + " bytes");
+        throw new IllegalStateException(
+            "a segment split while too full to hand over an entry of " + bytes + " bytes");
       }
       Page page = pages.page(IndexSlot.page(address));
       MemorySegment.copy(from, offset, page.memory, IndexSlot.offset(address), bytes);
@@ -1879,7 +2063,7 @@ public final class Segment {
     }
   }
 
-  /** @return what adopting entries collected (removals, counts), handed over */
+  /** Returns what adopting entries collected (removals, counts), handed over. */
   private WriteResult adoptionResult() {
     long stamp = lock.writeLock();
     try {
@@ -1890,8 +2074,8 @@ public final class Segment {
   }
 
   /**
-   * A call on a split segment that must reach every key (clear, a sweep): made on each
-   * successor, the results merged into one.
+   * A call on a split segment that must reach every key (clear, a sweep): made on each successor,
+   * the results merged into one.
    */
   private WriteResult onEverySuccessor(Function<Segment, WriteResult> call) {
     List<RemovedEntry> removed = new ArrayList<>();
@@ -1921,8 +2105,8 @@ public final class Segment {
     Page page = pages.page(IndexSlot.page(address));
     int offset = IndexSlot.offset(address);
     long lengths = EntryLayout.readLengths(page.memory, offset);
-    int valueOffset = EntryLayout.keyOffset(offset, lengths, expires)
-        + EntryLayout.keyLength(lengths);
+    int valueOffset =
+        EntryLayout.keyOffset(offset, lengths, expires) + EntryLayout.keyLength(lengths);
     byte[] value = new byte[EntryLayout.valueLength(lengths)];
     MemorySegment.copy(page.memory, ValueLayout.JAVA_BYTE, valueOffset, value, 0, value.length);
     return value;

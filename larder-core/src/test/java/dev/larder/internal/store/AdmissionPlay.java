@@ -1,10 +1,10 @@
 package dev.larder.internal.store;
 
 /**
- * Plays admission decisions into an {@link EvictionPolicy} as the segment makes them: ask
- * {@code admit}, then report the rejected candidate or the displaced victim, and let some of
- * those ghosts come back. Shared by the tests of the admission threshold and of what it decides
- * elsewhere. Not thread-safe.
+ * Plays admission decisions into an {@link EvictionPolicy} as the segment makes them: ask {@code
+ * admit}, then report the rejected candidate or the displaced victim, and let some of those ghosts
+ * come back. Shared by the tests of the admission threshold and of what it decides elsewhere. Not
+ * thread-safe.
  */
 final class AdmissionPlay {
 
@@ -14,8 +14,8 @@ final class AdmissionPlay {
   final PageQueue window = new PageQueue("window");
   final PageQueue main = new PageQueue("main");
   final EvictionPolicy policy =
-      new EvictionPolicy(sketch, new GhostTable(ENTRIES, 8), new AdmissionSample(ENTRIES),
-          window, main);
+      new EvictionPolicy(
+          sketch, new GhostTable(ENTRIES, 8), new AdmissionSample(ENTRIES), window, main);
   private long nextKey = 1;
 
   static long hashOf(long key) {
@@ -24,8 +24,8 @@ final class AdmissionPlay {
   }
 
   /**
-   * @return a key the sketch has seen {@code count} times, skipping keys whose estimate a
-   *     collision already raised
+   * Returns a key the sketch has seen {@code count} times, skipping keys whose estimate a collision
+   * already raised.
    */
   long keySeen(int count) {
     while (true) {
@@ -43,9 +43,9 @@ final class AdmissionPlay {
   }
 
   /**
-   * Plays {@code n} decisions on candidates seen {@code candidateCount} times (read in the
-   * window if {@code clock > 0}) against fresh victims; {@code back} of the ghosts they leave
-   * (the rejected candidate, or the displaced victim) come back.
+   * Plays {@code n} decisions on candidates seen {@code candidateCount} times (read in the window
+   * if {@code clock > 0}) against fresh victims; {@code back} of the ghosts they leave (the
+   * rejected candidate, or the displaced victim) come back.
    */
   void decisions(int n, int back, int candidateCount, int clock) {
     for (int i = 0; i < n; i++) {
@@ -66,10 +66,10 @@ final class AdmissionPlay {
   }
 
   /**
-   * Plays {@code n} marginal decisions while admission is lenient, so each admits its candidate
-   * and displaces a victim; {@code victimsBack} of the victims come back (at once, so within
-   * their lifetime), and then every admitted candidate leaves probation, the first
-   * {@code candidatesRead} of them read there (promoted) and the rest evicted unread.
+   * Plays {@code n} marginal decisions while admission is lenient, so each admits its candidate and
+   * displaces a victim; {@code victimsBack} of the victims come back (at once, so within their
+   * lifetime), and then every admitted candidate leaves probation, the first {@code candidatesRead}
+   * of them read there (promoted) and the rest evicted unread.
    */
   void marginalAdmissions(int n, int victimsBack, int candidatesRead) {
     long[] admitted = new long[n];
@@ -110,10 +110,15 @@ final class AdmissionPlay {
   }
 
   /**
-   * One adaptation period of marginal decisions, ordinary rejections and ordinary admissions,
-   * each with how many of the ghosts it leaves come back.
+   * One adaptation period of marginal decisions, ordinary rejections and ordinary admissions, each
+   * with how many of the ghosts it leaves come back.
    */
-  void period(int marginal, int marginalBack, int rejections, int rejectionsBack, int admissions,
+  void period(
+      int marginal,
+      int marginalBack,
+      int rejections,
+      int rejectionsBack,
+      int admissions,
       int admissionsBack) {
     marginal(marginal, marginalBack);
     rejections(rejections, rejectionsBack);

@@ -7,17 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 
 /**
- * Admission's threshold follows the regrets of the decisions it changes
- * (docs/design/eviction.md). The tests play decisions as the segment makes them: ask
- * {@code admit}, then report the rejected candidate or the displaced victim, and let some of
- * those ghosts come back.
+ * Admission's threshold follows the regrets of the decisions it changes (docs/design/eviction.md).
+ * The tests play decisions as the segment makes them: ask {@code admit}, then report the rejected
+ * candidate or the displaced victim, and let some of those ghosts come back.
  */
 class AdmissionThresholdTest {
 
   private final AdmissionPlay play = new AdmissionPlay();
   private final EvictionPolicy policy = play.policy;
 
-  /** @return whether a candidate seen {@code candidate} times beats a victim seen {@code victim} */
+  /**
+   * Returns whether a candidate seen {@code candidate} times beats a victim seen {@code victim}.
+   */
   private boolean admits(int candidate, int victim, int clock) {
     return policy.admit(play.keySeen(candidate), clock, play.keySeen(victim), true);
   }
@@ -109,8 +110,8 @@ class AdmissionThresholdTest {
   }
 
   /** A lenient period of 40 marginal admissions and 40 ordinary rejections, then its end. */
-  private static void everyVictimBackHalfTheAdmittedRead(AdmissionThreshold admission,
-      boolean withinLifetime) {
+  private static void everyVictimBackHalfTheAdmittedRead(
+      AdmissionThreshold admission, boolean withinLifetime) {
     for (int i = 0; i < 40; i++) {
       assertTrue(admission.admit(1, 0, 0));
       admission.onEvicted();

@@ -65,7 +65,8 @@ class DeferredPolicyTablesTest {
     FrequencySketch deferred = new FrequencySketch(entries, 16, true);
     FrequencySketch eager = new FrequencySketch(entries, 16);
     for (long hash = 1; !deferred.built(); hash++) {
-      assertTrue(deferred.bytes() <= Math.max(16 + 8 * 8, eager.bytes() / 4 + 16),
+      assertTrue(
+          deferred.bytes() <= Math.max(16 + 8 * 8, eager.bytes() / 4 + 16),
           "record of " + deferred.bytes() + " B beside a table of " + eager.bytes());
       deferred.increment(hash * 0x9E3779B97F4A7C15L);
       eager.increment(hash * 0x9E3779B97F4A7C15L);
@@ -89,8 +90,10 @@ class DeferredPolicyTablesTest {
       int op = random.nextInt(100);
       position += random.nextInt(200);
       if (op < 40) {
-        assertEquals(eager.distance(hash, position, position / 2),
-            lazy.distance(hash, position, position / 2), "step " + step);
+        assertEquals(
+            eager.distance(hash, position, position / 2),
+            lazy.distance(hash, position, position / 2),
+            "step " + step);
       } else if (op < 45) {
         eager.remove(hash);
         lazy.remove(hash);

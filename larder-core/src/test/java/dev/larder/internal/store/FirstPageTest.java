@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import org.junit.jupiter.api.Test;
 
 /**
- * A segment's first standard page starts as a short heap array, but only up to
- * {@link PageMemory#MOST_FIRST_BYTES}: a larger first page (a segment whose pages grew for
- * large entries and was then emptied) comes from the store's memory whole.
+ * A segment's first standard page starts as a short heap array, but only up to {@link
+ * PageMemory#MOST_FIRST_BYTES}: a larger first page (a segment whose pages grew for large entries
+ * and was then emptied) comes from the store's memory whole.
  */
 class FirstPageTest {
 

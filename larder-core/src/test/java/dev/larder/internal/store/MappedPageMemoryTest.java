@@ -15,10 +15,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Off-heap page memory is given back to the system when pages are freed and when the segment
- * closes (the resident set once grew to 1.7x the bound and did not shrink after close), while a
- * reader holding a freed page, or a page of a closed segment, can still read it without
- * faulting; mappings are unmapped only once no page of theirs is reachable.
+ * Off-heap page memory is given back to the system when pages are freed and when the segment closes
+ * (the resident set once grew to 1.7x the bound and did not shrink after close), while a reader
+ * holding a freed page, or a page of a closed segment, can still read it without faulting; mappings
+ * are unmapped only once no page of theirs is reachable.
  */
 class MappedPageMemoryTest {
 
@@ -57,8 +57,7 @@ class MappedPageMemoryTest {
   }
 
   @Test
-  void closeGivesMemoryBackInTheBackgroundAndLeavesHeldPagesReadable()
-      throws InterruptedException {
+  void closeGivesMemoryBackInTheBackgroundAndLeavesHeldPagesReadable() throws InterruptedException {
     MappedPageMemory memory = new MappedPageMemory();
     MemorySegment live = memory.allocate(64 * 1024);
     MemorySegment freed = memory.allocate(3 * MIB);
@@ -123,8 +122,9 @@ class MappedPageMemoryTest {
   private static void awaitUnmapped(long[] mappings) throws InterruptedException {
     long deadline = System.nanoTime() + 20_000_000_000L;
     while (!allUnmapped(mappings)) {
-      assertTrue(System.nanoTime() < deadline, "mappings still mapped 20 s after the last page"
-          + " became unreachable");
+      assertTrue(
+          System.nanoTime() < deadline,
+          "mappings still mapped 20 s after the last page" + " became unreachable");
       System.gc();
       Thread.sleep(20);
     }

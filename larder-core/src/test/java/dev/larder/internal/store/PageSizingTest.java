@@ -19,14 +19,16 @@ class PageSizingTest {
   }
 
   private static StoreSettings unbounded() {
-    return new StoreSettings(Storage.HEAP, 64 * 1024, Long.MAX_VALUE, Long.MAX_VALUE, -1, -1,
-        false);
+    return new StoreSettings(
+        Storage.HEAP, 64 * 1024, Long.MAX_VALUE, Long.MAX_VALUE, -1, -1, false);
   }
 
   @Test
   void keepsTheSizeUntilEnoughEntriesAreSeen() {
-    assertEquals(32 * 1024, PageSizing.standardSize(32 * 1024, 31 * 20_000L,
-        PageSizing.MIN_SAMPLE - 1, bounded(16L << 20)));
+    assertEquals(
+        32 * 1024,
+        PageSizing.standardSize(
+            32 * 1024, 31 * 20_000L, PageSizing.MIN_SAMPLE - 1, bounded(16L << 20)));
   }
 
   @Test
@@ -40,8 +42,8 @@ class PageSizingTest {
   void keepsExactPagesForEntriesLargerThanAPage() {
     // 100 KB entries get a page each of their own size: nothing to gain from standard pages
     // that would hold two of them.
-    assertEquals(64 * 1024,
-        PageSizing.standardSize(64 * 1024, 100 * 100_010L, 100, bounded(25L << 20)));
+    assertEquals(
+        64 * 1024, PageSizing.standardSize(64 * 1024, 100 * 100_010L, 100, bounded(25L << 20)));
   }
 
   @Test
@@ -51,9 +53,9 @@ class PageSizingTest {
 
   @Test
   void unboundedSegmentsGrowUpToTheAddressablePage() {
-    assertEquals(41 * 4096,
-        PageSizing.standardSize(64 * 1024, 1000 * 10_262L, 1000, unbounded()));
-    assertEquals(PageSizing.MAX_PAGE,
+    assertEquals(41 * 4096, PageSizing.standardSize(64 * 1024, 1000 * 10_262L, 1000, unbounded()));
+    assertEquals(
+        PageSizing.MAX_PAGE,
         PageSizing.standardSize(128 * 1024, 1000 * 100_000L, 1000, unbounded()));
   }
 
@@ -67,18 +69,24 @@ class PageSizingTest {
 
   @Test
   void neverShrinks() {
-    assertEquals(PageSizing.MAX_PAGE,
+    assertEquals(
+        PageSizing.MAX_PAGE,
         PageSizing.standardSize(PageSizing.MAX_PAGE, 1000 * 10L, 1000, unbounded()));
   }
 
   /** What the page sizing is for: a bounded cache of large values is mostly payload. */
   @ParameterizedTest
-  @CsvSource({"HEAP, 16, 20000", "OFF_HEAP, 16, 12000", "HEAP, 100, 10240",
-      "HEAP, 100, 100000", "HEAP, 8, 1000"})
+  @CsvSource({
+    "HEAP, 16, 20000",
+    "OFF_HEAP, 16, 12000",
+    "HEAP, 100, 10240",
+    "HEAP, 100, 100000",
+    "HEAP, 8, 1000"
+  })
   void boundedCachesOfLargeValuesAreMostlyPayload(Storage storage, long mib, int valueBytes) {
     long bound = mib << 20;
-    try (Cache<Long, byte[]> cache = Cache.builder(Long.class, byte[].class)
-        .storage(storage).maximumMemory(bound).build()) {
+    try (Cache<Long, byte[]> cache =
+        Cache.builder(Long.class, byte[].class).storage(storage).maximumMemory(bound).build()) {
       byte[] value = new byte[valueBytes];
       for (long key = 0; key < 3 * bound / valueBytes; key++) {
         cache.put(key, value);
@@ -90,10 +98,10 @@ class PageSizingTest {
   }
 
   /**
-   * With sizes that vary a lot, the space a large entry leaves at a page's end is taken by
-   * later smaller entries (the queue's spare page), so the payload share stays high too.
-   * Sizes: nine in ten between 1 and 4 KB, one in ten between 20 and 60 KB. Measured: 0.92-0.93
-   * of memoryUsed is payload; without the spare, 0.85-0.87.
+   * With sizes that vary a lot, the space a large entry leaves at a page's end is taken by later
+   * smaller entries (the queue's spare page), so the payload share stays high too. Sizes: nine in
+   * ten between 1 and 4 KB, one in ten between 20 and 60 KB. Measured: 0.92-0.93 of memoryUsed is
+   * payload; without the spare, 0.85-0.87.
    */
   @ParameterizedTest
   @CsvSource({"HEAP, 32", "OFF_HEAP, 64", "HEAP, 64"})
@@ -101,11 +109,11 @@ class PageSizingTest {
     long bound = mib << 20;
     Random random = new Random(42);
     Map<Long, Integer> sizes = new HashMap<>();
-    try (Cache<Long, byte[]> cache = Cache.builder(Long.class, byte[].class)
-        .storage(storage).maximumMemory(bound).build()) {
+    try (Cache<Long, byte[]> cache =
+        Cache.builder(Long.class, byte[].class).storage(storage).maximumMemory(bound).build()) {
       for (long key = 0; key < 3 * bound / 5000; key++) {
-        int size = random.nextInt(10) == 0
-            ? 20_000 + random.nextInt(40_000) : 1000 + random.nextInt(3000);
+        int size =
+            random.nextInt(10) == 0 ? 20_000 + random.nextInt(40_000) : 1000 + random.nextInt(3000);
         cache.put(key, new byte[size]);
         sizes.put(key, size);
         assertTrue(cache.memoryUsed() <= bound, "over the bound");

@@ -10,9 +10,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The pool of over-size pages: the last {@link PageStore#LARGE_POOL} are kept, counted and
- * warm, for an entry of their size, and given up first when room is needed (the
- * segment's decisions count them as free room, as they did when such pages were freed).
+ * The pool of over-size pages: the last {@link PageStore#LARGE_POOL} are kept, counted and warm,
+ * for an entry of their size, and given up first when room is needed (the segment's decisions count
+ * them as free room, as they did when such pages were freed).
  */
 class PageStorePoolTest {
 

@@ -17,14 +17,16 @@ final class Residency {
   @SuppressWarnings("restricted")
   private static MethodHandle bind() {
     Linker linker = Linker.nativeLinker();
-    return linker.downcallHandle(linker.defaultLookup().findOrThrow("mincore"),
-        FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+    return linker.downcallHandle(
+        linker.defaultLookup().findOrThrow("mincore"),
+        FunctionDescriptor.of(
+            ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_LONG,
+            ValueLayout.JAVA_LONG,
             ValueLayout.ADDRESS));
   }
 
-  /**
-   * @return resident bytes of a mapped range, or -1 if any part of it is not mapped
-   */
+  /** Returns resident bytes of a mapped range, or -1 if any part of it is not mapped. */
   static long residentBytes(long address, long length) {
     int pages = (int) (length / NativeMemory.OS_PAGE);
     try (Arena arena = Arena.ofConfined()) {

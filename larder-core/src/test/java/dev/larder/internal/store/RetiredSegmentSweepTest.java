@@ -7,16 +7,16 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /**
- * A caller that read the segments before a split may sweep the retired first segment: the
- * sweep reaches the stripes, as a clear does, rather than doing nothing.
+ * A caller that read the segments before a split may sweep the retired first segment: the sweep
+ * reaches the stripes, as a clear does, rather than doing nothing.
  */
 class RetiredSegmentSweepTest {
 
   private static final long TTL = 1_000;
 
   private static Segment segment() {
-    return new Segment(new StoreSettings(Storage.HEAP, 16 * 1024, Long.MAX_VALUE,
-        Long.MAX_VALUE, TTL, -1, false));
+    return new Segment(
+        new StoreSettings(Storage.HEAP, 16 * 1024, Long.MAX_VALUE, Long.MAX_VALUE, TTL, -1, false));
   }
 
   @Test
@@ -25,11 +25,19 @@ class RetiredSegmentSweepTest {
     for (int i = 0; i < 100; i++) {
       byte[] key = ("k" + i).getBytes(StandardCharsets.UTF_8);
       byte[] value = ("v" + i).getBytes(StandardCharsets.UTF_8);
-      first.put(key, key.length, value, value.length, Segment.hash(key, key.length),
-          PutMode.ALWAYS, null, false, 0);
+      first.put(
+          key,
+          key.length,
+          value,
+          value.length,
+          Segment.hash(key, key.length),
+          PutMode.ALWAYS,
+          null,
+          false,
+          0);
     }
     Segment[] stripes = {segment(), segment(), segment(), segment()};
-    first.splitInto(() -> stripes, published -> { });
+    first.splitInto(() -> stripes, published -> {});
     long held = 0;
     for (Segment s : stripes) {
       held += s.size();

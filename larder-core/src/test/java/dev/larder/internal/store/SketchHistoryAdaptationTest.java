@@ -12,14 +12,17 @@ class SketchHistoryAdaptationTest {
 
   private final FrequencySketch sketch = new FrequencySketch(ENTRIES, 16);
   private final EvictionPolicy policy =
-      new EvictionPolicy(sketch, new GhostTable(ENTRIES, 8), new AdmissionSample(ENTRIES),
+      new EvictionPolicy(
+          sketch,
+          new GhostTable(ENTRIES, 8),
+          new AdmissionSample(ENTRIES),
           new PageQueue("window"),
           new PageQueue("main"));
 
   /**
-   * Plays one adaptation period: {@code rejected} candidates rejected, of which
-   * {@code rejectedBack} come back, and {@code evicted} main entries evicted, of which
-   * {@code evictedBack} come back.
+   * Plays one adaptation period: {@code rejected} candidates rejected, of which {@code
+   * rejectedBack} come back, and {@code evicted} main entries evicted, of which {@code evictedBack}
+   * come back.
    */
   private void period(int rejected, int rejectedBack, int evicted, int evictedBack) {
     long key = 1;

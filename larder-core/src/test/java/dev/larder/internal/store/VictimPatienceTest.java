@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 
 /**
- * A victim that wins every contest is forced out after {@link EvictionPolicy#PATIENCE}
- * capacities of them, so that a count the sketch overstates cannot freeze the cache.
+ * A victim that wins every contest is forced out after {@link EvictionPolicy#PATIENCE} capacities
+ * of them, so that a count the sketch overstates cannot freeze the cache.
  */
 class VictimPatienceTest {
 
@@ -16,7 +16,10 @@ class VictimPatienceTest {
 
   private final FrequencySketch sketch = new FrequencySketch(ENTRIES, 16);
   private final EvictionPolicy policy =
-      new EvictionPolicy(sketch, new GhostTable(ENTRIES, 1), new AdmissionSample(ENTRIES),
+      new EvictionPolicy(
+          sketch,
+          new GhostTable(ENTRIES, 1),
+          new AdmissionSample(ENTRIES),
           new PageQueue("window"),
           new PageQueue("main"));
 

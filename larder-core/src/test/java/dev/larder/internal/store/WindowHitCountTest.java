@@ -8,10 +8,10 @@ import java.lang.foreign.MemorySegment;
 import org.junit.jupiter.api.Test;
 
 /**
- * A read of an entry in the window reaches the frequency sketch only as far as admission relies
- * on counts alone (docs/design/eviction.md, "Reads in the window and the sketch"): not at all
- * while admission is lenient, the first read of a stay in the initial state, every read once
- * admission is strict. Reads in main always count, and so does a miss.
+ * A read of an entry in the window reaches the frequency sketch only as far as admission relies on
+ * counts alone (docs/design/eviction.md, "Reads in the window and the sketch"): not at all while
+ * admission is lenient, the first read of a stay in the initial state, every read once admission is
+ * strict. Reads in main always count, and so does a miss.
  */
 class WindowHitCountTest {
 
@@ -27,8 +27,8 @@ class WindowHitCountTest {
   }
 
   /**
-   * Plays a key's miss and then {@code reads} hits on it in {@code page}, with the access
-   * counter the segment would pass (0 for the first read, raised by one per read, at most 3).
+   * Plays a key's miss and then {@code reads} hits on it in {@code page}, with the access counter
+   * the segment would pass (0 for the first read, raised by one per read, at most 3).
    *
    * @return the key's count in the sketch afterwards
    */

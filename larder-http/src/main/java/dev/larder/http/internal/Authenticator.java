@@ -7,21 +7,23 @@ import java.util.Base64;
 import java.util.Optional;
 
 /**
- * Checks a request's {@code Authorization} header against the configured password, in either
- * of two forms: HTTP Basic with any user name (what a browser sends after its login prompt),
- * or {@code Bearer <password>} (what scrapers and scripts send). Like the RESP server's
- * {@code AUTH <password>}, there is one shared secret and no user.
+ * Checks a request's {@code Authorization} header against the configured password, in either of two
+ * forms: HTTP Basic with any user name (what a browser sends after its login prompt), or {@code
+ * Bearer <password>} (what scrapers and scripts send). Like the RESP server's {@code AUTH
+ * <password>}, there is one shared secret and no user.
  *
  * <p>Implementation notes: the password and the candidate are both hashed with SHA-256 and the
  * digests compared with {@link MessageDigest#isEqual}, which takes the same time for any two
- * digests of equal length, so neither the password's length nor how much of it a guess got
- * right leaks through timing. Thread-safe: immutable.
+ * digests of equal length, so neither the password's length nor how much of it a guess got right
+ * leaks through timing. Thread-safe: immutable.
  */
 final class Authenticator {
 
   private final byte[] passwordDigest;
 
-  /** @param password the password, or empty for none (every request passes) */
+  /**
+   * @param password the password, or empty for none (every request passes)
+   */
   Authenticator(Optional<String> password) {
     this.passwordDigest = password.map(Authenticator::digest).orElse(null);
   }
@@ -31,8 +33,9 @@ final class Authenticator {
   }
 
   /**
+   * Returns whether the request may proceed.
+   *
    * @param authorization the {@code Authorization} header, or null
-   * @return whether the request may proceed
    */
   boolean accepts(String authorization) {
     if (passwordDigest == null) {

@@ -16,27 +16,27 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * Keeps a meter registry's Larder meters in step with a {@link CacheDirectory}: before each
- * scrape, caches new to the directory are bound with {@link ServedCacheMetrics}, and the meters
- * of caches removed (or replaced under the same name) are removed.
+ * Keeps a meter registry's Larder meters in step with a {@link CacheDirectory}: before each scrape,
+ * caches new to the directory are bound with {@link ServedCacheMetrics}, and the meters of caches
+ * removed (or replaced under the same name) are removed.
  *
- * <p>Implementation notes: the meters a binding added are found as the registry's meters after
- * the binding minus those before it, so only meters this class registered are ever removed,
- * never an application's own meters that happen to carry the same {@code cache} tag. Closed
- * caches stay bound until removed from the directory; their gauges read NaN, as the binder
- * documents. Within one scrape of the endpoint ({@link #scrape}) each cache's figures are read
- * once, at its first sample, and its other meters sample the same figures: the meters of a
- * cache read together, and a cache whose figures are costly (a clustered cache counts its
- * entries on every member) is asked once per scrape rather than once per meter. A scrape of the
- * registry from elsewhere reads the figures afresh for every sample. Thread-safe: {@link #sync}
- * is synchronized (scrapes are rare; the cost is a set difference per newly bound cache), and
- * a scrape's figures are kept per thread.
+ * <p>Implementation notes: the meters a binding added are found as the registry's meters after the
+ * binding minus those before it, so only meters this class registered are ever removed, never an
+ * application's own meters that happen to carry the same {@code cache} tag. Closed caches stay
+ * bound until removed from the directory; their gauges read NaN, as the binder documents. Within
+ * one scrape of the endpoint ({@link #scrape}) each cache's figures are read once, at its first
+ * sample, and its other meters sample the same figures: the meters of a cache read together, and a
+ * cache whose figures are costly (a clustered cache counts its entries on every member) is asked
+ * once per scrape rather than once per meter. A scrape of the registry from elsewhere reads the
+ * figures afresh for every sample. Thread-safe: {@link #sync} is synchronized (scrapes are rare;
+ * the cost is a set difference per newly bound cache), and a scrape's figures are kept per thread.
  */
 final class CacheMeters {
 
   private final MeterRegistry registry;
   private final CacheDirectory directory;
   private final Map<String, Bound> bound = new HashMap<>();
+
   /** The figures read so far by the scrape running on this thread, or null outside one. */
   private final ThreadLocal<Map<ServedCache<?, ?>, CacheFigures>> scraped = new ThreadLocal<>();
 

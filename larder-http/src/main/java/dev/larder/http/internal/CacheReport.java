@@ -10,11 +10,10 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * One cache's figures as {@code /api/caches} reports them (the JSON field names are the
- * component names; docs/design/console.md lists them). Every figure is read from the cache's
- * {@link CacheFigures} when the report is made. A count the cache does not measure is left out
- * of the JSON (not written as null or 0), and so is the latency of an operation it does not
- * time.
+ * One cache's figures as {@code /api/caches} reports them (the JSON field names are the component
+ * names; docs/design/console.md lists them). Every figure is read from the cache's {@link
+ * CacheFigures} when the report is made. A count the cache does not measure is left out of the JSON
+ * (not written as null or 0), and so is the latency of an operation it does not time.
  *
  * @param name the cache's name in the directory
  * @param entries the number of entries
@@ -37,13 +36,24 @@ import java.util.OptionalLong;
  * @param rest the media type of entries over REST, or null if the cache serves none
  */
 record CacheReport(
-    String name, long entries, long memoryUsed, Long maximumMemory, Long maximumEntries,
-    boolean statistics, Double hitRatio, long hits, long misses,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Long puts, long evictions, long expirations,
+    String name,
+    long entries,
+    long memoryUsed,
+    Long maximumMemory,
+    Long maximumEntries,
+    boolean statistics,
+    Double hitRatio,
+    long hits,
+    long misses,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Long puts,
+    long evictions,
+    long expirations,
     @JsonInclude(JsonInclude.Include.NON_NULL) Long removals,
     @JsonInclude(JsonInclude.Include.NON_NULL) Long loadSuccesses,
     @JsonInclude(JsonInclude.Include.NON_NULL) Long loadFailures,
-    Map<String, Latency> latency, Dictionary dictionary, String rest) {
+    Map<String, Latency> latency,
+    Dictionary dictionary,
+    String rest) {
 
   /**
    * @param count operations recorded
@@ -73,19 +83,32 @@ record CacheReport(
     latency(latency, "get", f.getLatency());
     latency(latency, "put", f.putLatency());
     latency(latency, "load", f.loadLatency());
-    Dictionary dictionary = f.dictionary()
-        .map(d -> new Dictionary(d.entries(), d.memoryUsed()))
-        .orElse(null);
+    Dictionary dictionary =
+        f.dictionary().map(d -> new Dictionary(d.entries(), d.memoryUsed())).orElse(null);
     String rest = registration.values().map(v -> v.mediaType()).orElse(null);
-    return new CacheReport(registration.name(), f.entries(), f.memoryUsed(),
-        boxed(f.maximumMemory()), boxed(f.maximumEntries()), f.statistics(),
-        f.hitRatio().orElse(null), f.hits(), f.misses(), boxed(f.puts()), f.evictions(),
-        f.expirations(), boxed(f.removals()), boxed(f.loadSuccesses()),
-        boxed(f.loadFailures()), latency, dictionary, rest);
+    return new CacheReport(
+        registration.name(),
+        f.entries(),
+        f.memoryUsed(),
+        boxed(f.maximumMemory()),
+        boxed(f.maximumEntries()),
+        f.statistics(),
+        f.hitRatio().orElse(null),
+        f.hits(),
+        f.misses(),
+        boxed(f.puts()),
+        f.evictions(),
+        f.expirations(),
+        boxed(f.removals()),
+        boxed(f.loadSuccesses()),
+        boxed(f.loadFailures()),
+        latency,
+        dictionary,
+        rest);
   }
 
-  private static void latency(Map<String, Latency> out, String operation,
-      Optional<LatencySummary> summary) {
+  private static void latency(
+      Map<String, Latency> out, String operation, Optional<LatencySummary> summary) {
     summary.ifPresent(s -> out.put(operation, Latency.of(s)));
   }
 

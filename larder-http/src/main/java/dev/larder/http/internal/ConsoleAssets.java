@@ -7,9 +7,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The console's files, read once from the jar (resources under
- * {@code dev/larder/http/console/}) and served from memory. A missing resource fails the
- * server's construction, not a request.
+ * The console's files, read once from the jar (resources under {@code dev/larder/http/console/})
+ * and served from memory. A missing resource fails the server's construction, not a request.
  */
 final class ConsoleAssets {
 
@@ -24,20 +23,22 @@ final class ConsoleAssets {
     String js = "text/javascript; charset=utf-8";
     // Browsers ask for /favicon.ico whatever the page says; an SVG served there is shown.
     Asset icon = load("favicon.svg", "image/svg+xml");
-    byPath = Map.of(
-        "/", load("index.html", "text/html; charset=utf-8"),
-        "/console/console.js", load("console.js", js),
-        "/console/charts.js", load("charts.js", js),
-        "/console/format.js", load("format.js", js),
-        "/console/browser.js", load("browser.js", js),
-        "/console/console.css", load("console.css", "text/css; charset=utf-8"),
-        "/favicon.svg", icon,
-        "/favicon.ico", icon);
+    byPath =
+        Map.of(
+            "/", load("index.html", "text/html; charset=utf-8"),
+            "/console/console.js", load("console.js", js),
+            "/console/charts.js", load("charts.js", js),
+            "/console/format.js", load("format.js", js),
+            "/console/browser.js", load("browser.js", js),
+            "/console/console.css", load("console.css", "text/css; charset=utf-8"),
+            "/favicon.svg", icon,
+            "/favicon.ico", icon);
   }
 
   /**
+   * Returns the file served there, if any.
+   *
    * @param path a request path
-   * @return the file served there, if any
    */
   Optional<Asset> find(String path) {
     return Optional.ofNullable(byPath.get(path));

@@ -11,13 +11,12 @@ import java.util.Locale;
  * GET, PUT and DELETE of one entry: {@code /api/caches/{name}/entries/{key}}.
  *
  * <ul>
- *   <li>GET answers 200 with the value in the cache's value format, or 404. It reads with
- *       {@link ServedCache#getIfPresent}, so it never runs the cache's loader. For a cache that
- *       {@linkplain ServedCache#reportsTimeToLive reports expiry}, the header
- *       {@value #TTL_HEADER} gives the entry's remaining time to live in milliseconds, or -1
- *       if it never expires (Redis's PTTL). A cache whose read
- *       refuses the key with {@link IllegalArgumentException} (larder-server's keyspace, for a
- *       key holding a hash) answers 409.
+ *   <li>GET answers 200 with the value in the cache's value format, or 404. It reads with {@link
+ *       ServedCache#getIfPresent}, so it never runs the cache's loader. For a cache that
+ *       {@linkplain ServedCache#reportsTimeToLive reports expiry}, the header {@value #TTL_HEADER}
+ *       gives the entry's remaining time to live in milliseconds, or -1 if it never expires
+ *       (Redis's PTTL). A cache whose read refuses the key with {@link IllegalArgumentException}
+ *       (larder-server's keyspace, for a key holding a hash) answers 409.
  *   <li>PUT stores the body (204). A {@code Content-Type} other than the format's media type is
  *       refused with 415; no {@code Content-Type} is taken as the format's. A body the format
  *       cannot read, or a value the cache refuses (one that can never fit its bound), is 400.
@@ -31,13 +30,13 @@ final class EntryResource {
 
   private EntryResource() {}
 
-  static HttpReply handle(Registration<?, ?> registration, String method, String key,
-      String contentType, byte[] body) {
+  static HttpReply handle(
+      Registration<?, ?> registration, String method, String key, String contentType, byte[] body) {
     return typed(registration, method, key, contentType, body);
   }
 
-  private static <K, V> HttpReply typed(Registration<K, V> r, String method, String text,
-      String contentType, byte[] body) {
+  private static <K, V> HttpReply typed(
+      Registration<K, V> r, String method, String text, String contentType, byte[] body) {
     KeyFormat<K> keys = r.keys().orElseThrow();
     ValueFormat<V> values = r.values().orElseThrow();
     K key = parseKey(keys, text);
@@ -50,17 +49,28 @@ final class EntryResource {
         } catch (IllegalArgumentException e) {
           // A cache that holds something other than a value of this format under the key
           // (larder-server's keyspace: a hash where a string is asked for).
-          throw new HttpProblem(HttpResponseStatus.CONFLICT, "cache '" + r.name()
-              + "' cannot give entry '" + text + "' as " + values.mediaType() + ": "
-              + e.getMessage());
+          throw new HttpProblem(
+              HttpResponseStatus.CONFLICT,
+              "cache '"
+                  + r.name()
+                  + "' cannot give entry '"
+                  + text
+                  + "' as "
+                  + values.mediaType()
+                  + ": "
+                  + e.getMessage());
         }
         if (value == null) {
           throw HttpProblem.notFound("no entry '" + text + "' in cache '" + r.name() + "'");
         }
         HttpReply reply =
             HttpReply.of(HttpResponseStatus.OK, values.contentType(), values.write(value));
-        yield cache.reportsTimeToLive() ? reply.withHeader(TTL_HEADER, Long.toString(
-            cache.timeToLive(key).map(d -> Math.max(0, d.toMillis())).orElse(-1L))) : reply;
+        yield cache.reportsTimeToLive()
+            ? reply.withHeader(
+                TTL_HEADER,
+                Long.toString(
+                    cache.timeToLive(key).map(d -> Math.max(0, d.toMillis())).orElse(-1L)))
+            : reply;
       }
       case "PUT" -> {
         checkType(values, contentType);
@@ -68,8 +78,8 @@ final class EntryResource {
         try {
           cache.put(key, value);
         } catch (IllegalArgumentException e) {
-          throw HttpProblem.badRequest("cache '" + r.name() + "' refused the value: "
-              + e.getMessage());
+          throw HttpProblem.badRequest(
+              "cache '" + r.name() + "' refused the value: " + e.getMessage());
         }
         yield HttpReply.noContent();
       }
@@ -104,20 +114,23 @@ final class EntryResource {
       return;
     }
     int semicolon = contentType.indexOf(';');
-    String type = (semicolon < 0 ? contentType : contentType.substring(0, semicolon))
-        .strip().toLowerCase(Locale.ROOT);
+    String type =
+        (semicolon < 0 ? contentType : contentType.substring(0, semicolon))
+            .strip()
+            .toLowerCase(Locale.ROOT);
     if (!type.equals(values.mediaType())) {
-      throw new HttpProblem(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE,
+      throw new HttpProblem(
+          HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE,
           "this cache's values are " + values.mediaType() + ", not " + type);
     }
     String lower = contentType.toLowerCase(Locale.ROOT);
     int charset = lower.indexOf("charset=");
     if (type.startsWith("text/") && charset >= 0) {
-      String name = lower.substring(charset + "charset=".length()).split(";", 2)[0]
-          .replace("\"", "").strip();
+      String name =
+          lower.substring(charset + "charset=".length()).split(";", 2)[0].replace("\"", "").strip();
       if (!name.equals("utf-8") && !name.equals("utf8")) {
-        throw new HttpProblem(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE,
-            "text values must be UTF-8, not " + name);
+        throw new HttpProblem(
+            HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "text values must be UTF-8, not " + name);
       }
     }
   }

@@ -50,8 +50,8 @@ public final class HttpEndpoints {
    * @param config the settings (the password is what this class uses)
    * @param registry the registry to bind meters to and scrape
    */
-  public HttpEndpoints(CacheDirectory directory, LarderHttpConfig config,
-      PrometheusMeterRegistry registry) {
+  public HttpEndpoints(
+      CacheDirectory directory, LarderHttpConfig config, PrometheusMeterRegistry registry) {
     this.directory = directory;
     this.registry = registry;
     this.meters = new CacheMeters(registry, directory);
@@ -68,12 +68,13 @@ public final class HttpEndpoints {
   }
 
   /**
+   * Returns the reply.
+   *
    * @param method the request's method
    * @param uri the request's target
    * @param accept the {@code Accept} header, or null
    * @param contentType the {@code Content-Type} header, or null
    * @param body the request's body
-   * @return the reply
    * @throws HttpProblem for a request the endpoints refuse
    */
   HttpReply route(String method, String uri, String accept, String contentType, byte[] body) {
@@ -90,23 +91,36 @@ public final class HttpEndpoints {
       return metrics(accept);
     }
     List<String> segments = segments(path);
-    if (segments.size() >= 2 && segments.get(0).equals("api")
-        && segments.get(1).equals("caches")) {
-      return api(method, path, segments.subList(2, segments.size()), decoder.parameters(),
-          contentType, body);
+    if (segments.size() >= 2 && segments.get(0).equals("api") && segments.get(1).equals("caches")) {
+      return api(
+          method,
+          path,
+          segments.subList(2, segments.size()),
+          decoder.parameters(),
+          contentType,
+          body);
     }
-    throw HttpProblem.notFound("no resource at " + path
-        + "; try /, /metrics, /api/caches or /api/caches/{name}/entries/{key}");
+    throw HttpProblem.notFound(
+        "no resource at "
+            + path
+            + "; try /, /metrics, /api/caches or /api/caches/{name}/entries/{key}");
   }
 
-  private HttpReply api(String method, String path, List<String> rest,
-      Map<String, List<String>> query, String contentType, byte[] body) {
+  private HttpReply api(
+      String method,
+      String path,
+      List<String> rest,
+      Map<String, List<String>> query,
+      String contentType,
+      byte[] body) {
     if (rest.isEmpty()) {
       requireGet(method, path);
       return HttpReply.json(overview());
     }
-    Registration<?, ?> registration = directory.get(rest.get(0))
-        .orElseThrow(() -> HttpProblem.notFound("no cache named '" + rest.get(0) + "'"));
+    Registration<?, ?> registration =
+        directory
+            .get(rest.get(0))
+            .orElseThrow(() -> HttpProblem.notFound("no cache named '" + rest.get(0) + "'"));
     if (rest.size() == 1) {
       requireGet(method, path);
       return HttpReply.json(report(registration));
@@ -116,8 +130,12 @@ public final class HttpEndpoints {
     boolean all = rest.size() == 2 && rest.get(1).equals("entries");
     if (entries || keys || all) {
       if (!registration.servesEntries()) {
-        throw HttpProblem.methodNotAllowed(method, "cache '" + registration.name()
-            + "' (it was added without key and value formats, so it serves no entries)", "");
+        throw HttpProblem.methodNotAllowed(
+            method,
+            "cache '"
+                + registration.name()
+                + "' (it was added without key and value formats, so it serves no entries)",
+            "");
       }
       try {
         if (keys) {
@@ -189,8 +207,8 @@ public final class HttpEndpoints {
 
   /** Every call on a closed cache throws IllegalStateException (Cache's contract). */
   private static HttpProblem closed(Registration<?, ?> registration, IllegalStateException e) {
-    return HttpProblem.notFound("cache '" + registration.name() + "' is unavailable: "
-        + e.getMessage());
+    return HttpProblem.notFound(
+        "cache '" + registration.name() + "' is unavailable: " + e.getMessage());
   }
 
   private static void requireGet(String method, String path) {
@@ -207,8 +225,8 @@ public final class HttpEndpoints {
         continue;
       }
       try {
-        out.add(QueryStringDecoder.decodeComponent(raw.replace("+", "%2B"),
-            StandardCharsets.UTF_8));
+        out.add(
+            QueryStringDecoder.decodeComponent(raw.replace("+", "%2B"), StandardCharsets.UTF_8));
       } catch (IllegalArgumentException e) {
         throw HttpProblem.badRequest("bad percent-encoding in path segment '" + raw + "'");
       }

@@ -3,9 +3,9 @@ package dev.larder.http.internal;
 import io.netty.handler.codec.http.HttpResponseStatus;
 
 /**
- * A request the endpoints refuse: the status and a message for the client, answered as
- * {@code {"status":..., "error":"..."}}. Thrown by endpoints, caught by
- * {@link HttpRequestHandler}; never escapes the module.
+ * A request the endpoints refuse: the status and a message for the client, answered as {@code
+ * {"status":..., "error":"..."}}. Thrown by endpoints, caught by {@link HttpRequestHandler}; never
+ * escapes the module.
  */
 final class HttpProblem extends RuntimeException {
 
@@ -25,13 +25,15 @@ final class HttpProblem extends RuntimeException {
   }
 
   /**
+   * Returns a 405 naming them.
+   *
    * @param allow the methods the resource allows, for the {@code Allow} header
-   * @return a 405 naming them
    */
   static HttpProblem methodNotAllowed(String method, String path, String allow) {
-    String message = allow.isEmpty()
-        ? path + " allows no method"
-        : method + " is not allowed on " + path + "; allowed: " + allow;
+    String message =
+        allow.isEmpty()
+            ? path + " allows no method"
+            : method + " is not allowed on " + path + "; allowed: " + allow;
     return new HttpProblem(HttpResponseStatus.METHOD_NOT_ALLOWED, message, allow);
   }
 
@@ -47,7 +49,7 @@ final class HttpProblem extends RuntimeException {
     return status;
   }
 
-  /** @return the {@code Allow} header's value, or null */
+  /** Returns the {@code Allow} header's value, or null. */
   String allow() {
     return allow;
   }

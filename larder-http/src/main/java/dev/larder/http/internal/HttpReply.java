@@ -8,16 +8,16 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A response before it is written: status, content type (null for no body) and body, plus the
- * few headers endpoints set. Immutable.
+ * A response before it is written: status, content type (null for no body) and body, plus the few
+ * headers endpoints set. Immutable.
  *
  * @param status the status
  * @param contentType the body's type, or null when there is no body
  * @param body the body, empty for none
  * @param headers further headers
  */
-record HttpReply(HttpResponseStatus status, String contentType, byte[] body,
-    Map<String, String> headers) {
+record HttpReply(
+    HttpResponseStatus status, String contentType, byte[] body, Map<String, String> headers) {
 
   static final String JSON = "application/json";
 
@@ -39,7 +39,7 @@ record HttpReply(HttpResponseStatus status, String contentType, byte[] body,
     }
   }
 
-  /** @return {@code {"status":<code>,"error":"<message>"}} with that status */
+  /** Returns {@code {"status":<code>,"error":"<message>"}} with that status. */
   static HttpReply error(HttpResponseStatus status, String message) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("status", status.code());

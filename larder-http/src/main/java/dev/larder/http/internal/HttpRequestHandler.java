@@ -26,12 +26,12 @@ import java.util.Map;
  * changes data from anywhere but the console's own origin ({@link ChangeGuard}), checks the
  * password, routes it, and writes the reply.
  *
- * <p>Failure containment: a request Netty could not decode (a malformed request line or
- * header, a line or header over its limit) is answered 400, 414 or 431 and its connection
- * closed, since the stream's framing can no longer be trusted. A refused request
- * ({@link HttpProblem}) is answered with its status and the connection kept. Anything else an
- * endpoint throws is answered 500 with the exception's message; an exception on the connection
- * itself closes that connection only. No request can stop the server.
+ * <p>Failure containment: a request Netty could not decode (a malformed request line or header, a
+ * line or header over its limit) is answered 400, 414 or 431 and its connection closed, since the
+ * stream's framing can no longer be trusted. A refused request ({@link HttpProblem}) is answered
+ * with its status and the connection kept. Anything else an endpoint throws is answered 500 with
+ * the exception's message; an exception on the connection itself closes that connection only. No
+ * request can stop the server.
  */
 public final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
@@ -39,7 +39,9 @@ public final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHt
 
   private final HttpEndpoints endpoints;
 
-  /** @param endpoints the routes, shared by every connection */
+  /**
+   * @param endpoints the routes, shared by every connection
+   */
   public HttpRequestHandler(HttpEndpoints endpoints) {
     this.endpoints = endpoints;
   }
@@ -57,9 +59,14 @@ public final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHt
 
   private HttpReply answer(FullHttpRequest request, InetSocketAddress local) {
     if (ChangeGuard.changes(request.method().name())) {
-      String refusal = endpoints.guard().refusal(request.headers().get(HttpHeaderNames.HOST),
-          request.headers().get(HttpHeaderNames.ORIGIN), request.headers().get("Sec-Fetch-Site"),
-          local);
+      String refusal =
+          endpoints
+              .guard()
+              .refusal(
+                  request.headers().get(HttpHeaderNames.HOST),
+                  request.headers().get(HttpHeaderNames.ORIGIN),
+                  request.headers().get("Sec-Fetch-Site"),
+                  local);
       if (refusal != null) {
         return HttpReply.error(HttpResponseStatus.FORBIDDEN, refusal);
       }
@@ -71,7 +78,9 @@ public final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHt
           .withHeader("WWW-Authenticate", "Basic realm=\"larder\", charset=\"UTF-8\"");
     }
     try {
-      return endpoints.route(request.method().name(), request.uri(),
+      return endpoints.route(
+          request.method().name(),
+          request.uri(),
           request.headers().get(HttpHeaderNames.ACCEPT),
           request.headers().get(HttpHeaderNames.CONTENT_TYPE),
           ByteBufUtil.getBytes(request.content()));
@@ -79,8 +88,10 @@ public final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHt
       HttpReply reply = HttpReply.error(p.status(), p.getMessage());
       return p.allow() == null ? reply : reply.withHeader("Allow", p.allow());
     } catch (RuntimeException e) {
-      LOG.log(System.Logger.Level.WARNING, "request " + request.method() + " "
-          + request.uri() + " failed", e);
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "request " + request.method() + " " + request.uri() + " failed",
+          e);
       return HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, String.valueOf(e));
     }
   }
@@ -90,20 +101,20 @@ public final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHt
       return HttpReply.error(HttpResponseStatus.REQUEST_URI_TOO_LONG, "request line too long");
     }
     if (cause instanceof TooLongHttpHeaderException) {
-      return HttpReply.error(HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
-          "request headers too large");
+      return HttpReply.error(
+          HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "request headers too large");
     }
     if (cause instanceof TooLongFrameException) {
-      return HttpReply.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-          "request too large");
+      return HttpReply.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "request too large");
     }
-    return HttpReply.error(HttpResponseStatus.BAD_REQUEST,
-        "malformed HTTP request: " + cause.getMessage());
+    return HttpReply.error(
+        HttpResponseStatus.BAD_REQUEST, "malformed HTTP request: " + cause.getMessage());
   }
 
   private static void write(ChannelHandlerContext ctx, boolean keepAlive, HttpReply reply) {
-    FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-        reply.status(), Unpooled.wrappedBuffer(reply.body()));
+    FullHttpResponse response =
+        new DefaultFullHttpResponse(
+            HttpVersion.HTTP_1_1, reply.status(), Unpooled.wrappedBuffer(reply.body()));
     if (reply.contentType() != null) {
       response.headers().set(HttpHeaderNames.CONTENT_TYPE, reply.contentType());
     }

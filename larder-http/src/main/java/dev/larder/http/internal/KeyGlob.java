@@ -1,17 +1,18 @@
 package dev.larder.http.internal;
 
 /**
- * The key browser's patterns, Redis's glob syntax over a key's text: {@code *} any run,
- * {@code ?} any one character, {@code [abc]}, {@code [^a]} and {@code [a-z]} classes, and
- * {@code \} escaping the next character. Matching is iterative, backtracking only to the last
- * {@code *}, so a hostile pattern costs at most pattern length times key length steps.
- * Immutable and thread-safe.
+ * The key browser's patterns, Redis's glob syntax over a key's text: {@code *} any run, {@code ?}
+ * any one character, {@code [abc]}, {@code [^a]} and {@code [a-z]} classes, and {@code \} escaping
+ * the next character. Matching is iterative, backtracking only to the last {@code *}, so a hostile
+ * pattern costs at most pattern length times key length steps. Immutable and thread-safe.
  */
 final class KeyGlob {
 
   private final String pattern;
 
-  /** @param pattern the pattern; empty or {@code *} matches every key */
+  /**
+   * @param pattern the pattern; empty or {@code *} matches every key
+   */
   KeyGlob(String pattern) {
     this.pattern = pattern.isEmpty() ? "*" : pattern;
   }
@@ -21,8 +22,9 @@ final class KeyGlob {
   }
 
   /**
+   * Returns whether the whole text matches.
+   *
    * @param s a key's text
-   * @return whether the whole text matches
    */
   boolean matches(String s) {
     int p = 0;
@@ -52,7 +54,7 @@ final class KeyGlob {
     return p == pattern.length();
   }
 
-  /** @return the pattern index after the element at {@code p} if it matches {@code c}, else -1 */
+  /** Returns the pattern index after the element at {@code p} if it matches {@code c}, else -1. */
   private int matchOne(int p, char c) {
     char e = pattern.charAt(p);
     if (e == '?') {
@@ -78,7 +80,8 @@ final class KeyGlob {
       if (lo == '\\' && p + 1 < pattern.length()) {
         lo = pattern.charAt(++p);
       }
-      if (p + 2 < pattern.length() && pattern.charAt(p + 1) == '-'
+      if (p + 2 < pattern.length()
+          && pattern.charAt(p + 1) == '-'
           && pattern.charAt(p + 2) != ']') {
         char hi = pattern.charAt(p + 2);
         matched |= lo <= hi ? c >= lo && c <= hi : c >= hi && c <= lo;

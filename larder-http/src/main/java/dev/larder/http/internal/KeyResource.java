@@ -8,11 +8,11 @@ import java.util.Map;
 
 /**
  * The key browser's scan: {@code GET /api/caches/{name}/keys?match=<glob>&cursor=<c>&count=<n>}
- * answers {@code {"cursor":"<next>","keys":["...", ...]}}, a page of the keys whose text
- * ({@link KeyFormat#format}) matches the pattern ({@link KeyGlob}; all keys by default), in
- * the order and with the guarantees of {@link KeyScan}. Start with cursor 0 (the default); a
- * returned cursor of 0 means the scan is complete. {@code count} is 1 to
- * {@value #MAX_COUNT} (default {@value #DEFAULT_COUNT}).
+ * answers {@code {"cursor":"<next>","keys":["...", ...]}}, a page of the keys whose text ({@link
+ * KeyFormat#format}) matches the pattern ({@link KeyGlob}; all keys by default), in the order and
+ * with the guarantees of {@link KeyScan}. Start with cursor 0 (the default); a returned cursor of 0
+ * means the scan is complete. {@code count} is 1 to {@value #MAX_COUNT} (default {@value
+ * #DEFAULT_COUNT}).
  */
 final class KeyResource {
 
@@ -21,16 +21,16 @@ final class KeyResource {
 
   private KeyResource() {}
 
-  static Map<String, Object> scan(Registration<?, ?> registration,
-      Map<String, List<String>> query) {
+  static Map<String, Object> scan(
+      Registration<?, ?> registration, Map<String, List<String>> query) {
     return typed(registration, query);
   }
 
-  private static <K> Map<String, Object> typed(Registration<K, ?> r,
-      Map<String, List<String>> query) {
+  private static <K> Map<String, Object> typed(
+      Registration<K, ?> r, Map<String, List<String>> query) {
     KeyFormat<K> keys = r.keys().orElseThrow();
-    KeyScan scan = new KeyScan(cursor(query), count(query),
-        new KeyGlob(first(query, "match", "*")));
+    KeyScan scan =
+        new KeyScan(cursor(query), count(query), new KeyGlob(first(query, "match", "*")));
     r.cache().forEachKey(key -> scan.offer(keys.format(key)));
     KeyScan.Page page = scan.finish();
     Map<String, Object> out = new LinkedHashMap<>();

@@ -7,18 +7,18 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * One page of the key browser's scan, with Redis's SCAN guarantees over a cache that has no
- * order of its own.
+ * One page of the key browser's scan, with Redis's SCAN guarantees over a cache that has no order
+ * of its own.
  *
  * <h2>Implementation notes</h2>
  *
- * <p>A cursor is a position in the order of the keys' 32-bit hashes (of their text's UTF-8
- * bytes, mixed). A page offers every key of the cache; those whose hash is at least the cursor
- * and whose text matches the pattern are kept, sorted by hash, and the first {@code count} are
- * returned (never splitting a run of equal hashes); the next cursor is one past the last hash
- * returned, and 0 when none is left. So a key present from the first page to the last is
- * returned at least once whatever is added or removed meanwhile, and twice only if it was
- * removed and added again. Each page walks every key: a whole scan costs keys times pages.
+ * <p>A cursor is a position in the order of the keys' 32-bit hashes (of their text's UTF-8 bytes,
+ * mixed). A page offers every key of the cache; those whose hash is at least the cursor and whose
+ * text matches the pattern are kept, sorted by hash, and the first {@code count} are returned
+ * (never splitting a run of equal hashes); the next cursor is one past the last hash returned, and
+ * 0 when none is left. So a key present from the first page to the last is returned at least once
+ * whatever is added or removed meanwhile, and twice only if it was removed and added again. Each
+ * page walks every key: a whole scan costs keys times pages.
  *
  * <p>Not thread-safe; one instance serves one request.
  */
@@ -48,7 +48,9 @@ final class KeyScan {
     this.glob = glob;
   }
 
-  /** @param text a key's text; each key is offered once per page */
+  /**
+   * @param text a key's text; each key is offered once per page
+   */
   void offer(String text) {
     long hash = hash(text);
     if (hash >= start && glob.matches(text)) {
@@ -71,8 +73,9 @@ final class KeyScan {
   }
 
   /**
+   * Returns its cursor hash, 0 to 2^32-1.
+   *
    * @param text a key's text
-   * @return its cursor hash, 0 to 2^32-1
    */
   static long hash(String text) {
     int h = Arrays.hashCode(text.getBytes(StandardCharsets.UTF_8));

@@ -25,7 +25,10 @@ final class ByteEntryStore<K, V> implements EntryStore<K, V> {
   private final Codec<K> keyCodec;
   private final Codec<V> valueCodec;
 
-  ByteEntryStore(LarderConfiguration<K, V> config, Codec<K> keyCodec, Codec<V> valueCodec,
+  ByteEntryStore(
+      LarderConfiguration<K, V> config,
+      Codec<K> keyCodec,
+      Codec<V> valueCodec,
       Runnable onEviction) {
     this.keyCodec = keyCodec;
     this.valueCodec = valueCodec;
@@ -41,11 +44,12 @@ final class ByteEntryStore<K, V> implements EntryStore<K, V> {
     if (config.getMaximumMemory() != LarderConfiguration.UNBOUNDED
         || config.getMaximumEntries() != LarderConfiguration.UNBOUNDED) {
       // Only a bounded store evicts; an unbounded one skips the listener's decoding cost.
-      builder.removalListener((key, value, cause) -> {
-        if (cause == RemovalCause.SIZE) {
-          onEviction.run();
-        }
-      });
+      builder.removalListener(
+          (key, value, cause) -> {
+            if (cause == RemovalCause.SIZE) {
+              onEviction.run();
+            }
+          });
     }
     this.cache = builder.build();
   }
@@ -64,8 +68,12 @@ final class ByteEntryStore<K, V> implements EntryStore<K, V> {
 
   private static void requireSerializable(Codec<?> codec, Object object, String what) {
     if (codec instanceof SerializationCodec && !(object instanceof Serializable)) {
-      throw new IllegalArgumentException("store-by-value " + what + " of "
-          + object.getClass().getName() + " is not Serializable and has no codec");
+      throw new IllegalArgumentException(
+          "store-by-value "
+              + what
+              + " of "
+              + object.getClass().getName()
+              + " is not Serializable and has no codec");
     }
   }
 

@@ -1,9 +1,9 @@
 package dev.larder.jcache.internal;
 
 /**
- * Closes the user objects a cache owns (loader, writer, expiry policy, listeners, filters) when
- * the cache closes, as JCache requires of those that are {@link AutoCloseable}. A failure is
- * logged and does not stop the cache from closing.
+ * Closes the user objects a cache owns (loader, writer, expiry policy, listeners, filters) when the
+ * cache closes, as JCache requires of those that are {@link AutoCloseable}. A failure is logged and
+ * does not stop the cache from closing.
  */
 final class Closing {
 

@@ -7,20 +7,21 @@ import java.util.Locale;
 
 /**
  * Chooses the codec of a store-by-value cache's keys or values: the configured one, else the
- * built-in codec of the declared type when it has one and the type is final (or an enum), else
- * Java serialization (which any
- * {@link java.io.Serializable} value survives, as store-by-value requires).
+ * built-in codec of the declared type when it has one and the type is final (or an enum), else Java
+ * serialization (which any {@link java.io.Serializable} value survives, as store-by-value
+ * requires).
  */
 final class CodecSelector {
 
   private CodecSelector() {}
 
   /**
+   * Returns the codec to use.
+   *
    * @param configured the codec from the configuration, or null
    * @param declaredType the configured key or value type
    * @param classLoader resolves classes when deserializing
    * @param <T> the type
-   * @return the codec to use
    */
   @SuppressWarnings("unchecked")
   static <T> Codec<T> select(Codec<T> configured, Class<T> declaredType, ClassLoader classLoader) {
@@ -41,9 +42,10 @@ final class CodecSelector {
   }
 
   /**
+   * Returns the codec, or null if the name is not a built-in one.
+   *
    * @param name a built-in codec's name in the configuration file
    * @param classLoader for the serialization codec
-   * @return the codec, or null if the name is not a built-in one
    */
   static Codec<?> byName(String name, ClassLoader classLoader) {
     return switch (name.toLowerCase(Locale.ROOT)) {

@@ -12,13 +12,15 @@ import javax.cache.CacheException;
 
 /**
  * Finds the configuration file a cache manager's URI addresses:
+ *
  * <ul>
- *   <li>{@code classpath:a/b.properties}: a resource of the manager's class loader; must exist;</li>
+ *   <li>{@code classpath:a/b.properties}: a resource of the manager's class loader; must exist;
  *   <li>an absolute URI with a URL scheme ({@code file:}, {@code jar:}, {@code http:} ...): read
- *       from there; must exist;</li>
- *   <li>the provider's default URI: the resource {@code larder-jcache.properties}, if present;</li>
- *   <li>anything else (a plain name): no file.</li>
+ *       from there; must exist;
+ *   <li>the provider's default URI: the resource {@code larder-jcache.properties}, if present;
+ *   <li>anything else (a plain name): no file.
  * </ul>
+ *
  * Files are UTF-8 properties files (format: {@link FileConfiguration}).
  */
 final class ConfigurationSource {

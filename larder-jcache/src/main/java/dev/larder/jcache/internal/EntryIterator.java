@@ -7,9 +7,9 @@ import javax.cache.Cache;
 
 /**
  * Iterates a cache's live entries over a weakly consistent iterator of its store. Each entry
- * returned counts as a hit and as an access for expiry; {@link #remove} removes through the
- * writer and reports REMOVED, exactly like {@code Cache.remove(key)}. Not thread-safe, as
- * iterators are not.
+ * returned counts as a hit and as an access for expiry; {@link #remove} removes through the writer
+ * and reports REMOVED, exactly like {@code Cache.remove(key)}. Not thread-safe, as iterators are
+ * not.
  */
 final class EntryIterator<K, V> implements Iterator<Cache.Entry<K, V>> {
 

@@ -4,8 +4,8 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * Where a JCache cache keeps its entries: Larder's byte store for store-by-value caches
- * ({@link ByteEntryStore}), a heap map for store-by-reference ones ({@link ReferenceEntryStore}).
+ * Where a JCache cache keeps its entries: Larder's byte store for store-by-value caches ({@link
+ * ByteEntryStore}), a heap map for store-by-reference ones ({@link ReferenceEntryStore}).
  *
  * <p>The store is a plain map with no JCache semantics: expiry times are data to it, and it fires
  * no events. {@link LarderJCache} serializes the writes to each key with its key locks, so the
@@ -16,7 +16,7 @@ import java.util.Map;
  */
 interface EntryStore<K, V> {
 
-  /** @return the stored entry, expired or not, or null; a copy in a store-by-value store */
+  /** Returns the stored entry, expired or not, or null; a copy in a store-by-value store. */
   Expirable<V> get(K key);
 
   /**
@@ -32,34 +32,36 @@ interface EntryStore<K, V> {
   /** Removes an entry if present. */
   void remove(K key);
 
-  /** @return a weakly consistent iterator over the stored entries, expired ones included */
+  /** Returns a weakly consistent iterator over the stored entries, expired ones included. */
   Iterator<Map.Entry<K, Expirable<V>>> iterator();
 
   /** Removes every entry. */
   void clear();
 
-  /** @return the number of stored entries, expired ones included */
+  /** Returns the number of stored entries, expired ones included. */
   long size();
 
   /**
+   * Returns true if they are the same value by this store's equality: {@code equals} or equal
+   * encoded bytes for a store-by-value store (so arrays compare by content, and values whose
+   * encoding depends on more than their state, such as serialized hash collections, by {@code
+   * equals}), {@code equals} for a store-by-reference one.
+   *
    * @param stored a stored value
    * @param expected a caller's value
-   * @return true if they are the same value by this store's equality: {@code equals} or equal
-   *     encoded bytes for a store-by-value store (so arrays compare by content, and values
-   *     whose encoding depends on more than their state, such as serialized hash collections,
-   *     by {@code equals}), {@code equals} for a store-by-reference one
    */
   boolean sameValue(V stored, V expected);
 
-  /** @return bytes reserved by the store, or -1 when it cannot tell (heap objects) */
+  /** Returns bytes reserved by the store, or -1 when it cannot tell (heap objects). */
   long memoryUsed();
 
   /** Releases the store's memory. */
   void close();
 
   /**
+   * Returns the underlying store object if it is of that type, else null.
+   *
    * @param type a class to unwrap to
-   * @return the underlying store object if it is of that type, else null
    */
   <T> T unwrap(Class<T> type);
 }

@@ -6,14 +6,14 @@ import dev.larder.jcache.LarderConfiguration;
 import java.util.Set;
 
 /**
- * The classes a cache accepts as keys and values, checked before any operation reaches a codec,
- * so that a misfit fails with a {@link ClassCastException} naming the cache, the type expected
- * and the class given, instead of a bare one from deep inside a codec.
+ * The classes a cache accepts as keys and values, checked before any operation reaches a codec, so
+ * that a misfit fails with a {@link ClassCastException} naming the cache, the type expected and the
+ * class given, instead of a bare one from deep inside a codec.
  *
  * <p>The expected type is the configured key or value type; when that is {@code Object} and a
- * built-in codec is configured ({@code string}, {@code long}, {@code integer}, {@code bytes}),
- * the codec's type, which those codecs state exactly. Other codecs are not second-guessed.
- * Immutable and thread-safe.
+ * built-in codec is configured ({@code string}, {@code long}, {@code integer}, {@code bytes}), the
+ * codec's type, which those codecs state exactly. Other codecs are not second-guessed. Immutable
+ * and thread-safe.
  */
 final class EntryTypes {
 
@@ -29,8 +29,8 @@ final class EntryTypes {
   private final Class<?> values;
   private final String valuesFrom;
 
-  private EntryTypes(String cacheName, Class<?> keys, String keysFrom, Class<?> values,
-      String valuesFrom) {
+  private EntryTypes(
+      String cacheName, Class<?> keys, String keysFrom, Class<?> values, String valuesFrom) {
     this.cacheName = cacheName;
     this.keys = keys;
     this.keysFrom = keysFrom;
@@ -39,9 +39,10 @@ final class EntryTypes {
   }
 
   /**
+   * Returns the types it accepts.
+   *
    * @param cacheName the cache's name, for messages
    * @param config its configuration
-   * @return the types it accepts
    */
   static EntryTypes of(String cacheName, LarderConfiguration<?, ?> config) {
     boolean byValue = config.isStoreByValue();
@@ -49,7 +50,8 @@ final class EntryTypes {
     Codec<?> valueCodec = byValue ? config.getValueCodec() : null;
     boolean keyFromCodec = config.getKeyType() == Object.class && isExact(keyCodec);
     boolean valueFromCodec = config.getValueType() == Object.class && isExact(valueCodec);
-    return new EntryTypes(cacheName,
+    return new EntryTypes(
+        cacheName,
         keyFromCodec ? keyCodec.type() : config.getKeyType(),
         keyFromCodec ? "the key codec's type" : "the configured key type",
         valueFromCodec ? valueCodec.type() : config.getValueType(),
@@ -81,11 +83,21 @@ final class EntryTypes {
   }
 
   private ClassCastException misfit(String what, Object given, Class<?> expected, String from) {
-    String message = "cache '" + cacheName + "': a " + what + " of class "
-        + given.getClass().getName() + " is not a " + expected.getName() + ", " + from;
+    String message =
+        "cache '"
+            + cacheName
+            + "': a "
+            + what
+            + " of class "
+            + given.getClass().getName()
+            + " is not a "
+            + expected.getName()
+            + ", "
+            + from;
     if (given.getClass().getName().equals(SPRING_NULL_VALUE)) {
-      message += " (it is Spring's marker for a cached null: disable null caching for this"
-          + " cache, or leave its valueType unset; see larder-jcache's README, \"Spring\")";
+      message +=
+          " (it is Spring's marker for a cached null: disable null caching for this"
+              + " cache, or leave its valueType unset; see larder-jcache's README, \"Spring\")";
     }
     return new ClassCastException(message);
   }

@@ -5,9 +5,9 @@ import java.util.List;
 import javax.cache.event.CacheEntryListenerException;
 
 /**
- * The entry events of one cache operation, collected while it runs and delivered when it has
- * made its change: to synchronous listeners before the operation returns, to asynchronous ones
- * through their queues. Not thread-safe; one batch belongs to one operation.
+ * The entry events of one cache operation, collected while it runs and delivered when it has made
+ * its change: to synchronous listeners before the operation returns, to asynchronous ones through
+ * their queues. Not thread-safe; one batch belongs to one operation.
  */
 final class EventBatch<K, V> {
 
@@ -18,9 +18,9 @@ final class EventBatch<K, V> {
   }
 
   /**
-   * Delivers the events to every registration, then clears the batch. Every registration is
-   * served even if one fails; the first synchronous failure is then thrown, a runtime exception
-   * as (or wrapped in) {@link CacheEntryListenerException}, an {@link Error} as it is.
+   * Delivers the events to every registration, then clears the batch. Every registration is served
+   * even if one fails; the first synchronous failure is then thrown, a runtime exception as (or
+   * wrapped in) {@link CacheEntryListenerException}, an {@link Error} as it is.
    *
    * @param registrations the cache's listener registrations
    */

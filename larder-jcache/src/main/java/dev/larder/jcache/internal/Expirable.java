@@ -4,8 +4,8 @@ package dev.larder.jcache.internal;
  * A stored value with its expiry time.
  *
  * @param value the value, never null
- * @param expireAt the {@link ExpiryClock} millisecond at which the entry expires, or
- *     {@link #NEVER}; the entry is expired from that millisecond on
+ * @param expireAt the {@link ExpiryClock} millisecond at which the entry expires, or {@link
+ *     #NEVER}; the entry is expired from that millisecond on
  * @param <V> value type
  */
 record Expirable<V>(V value, long expireAt) {

@@ -5,9 +5,9 @@ import dev.larder.codec.ByteSource;
 import dev.larder.codec.Codec;
 
 /**
- * Wraps a value codec to store each entry's JCache expiry time in front of its value bytes.
- * JCache expiry is per entry (an {@code ExpiryPolicy} may give each write its own duration), so
- * it lives in the value rather than in the store's cache-wide expiry settings.
+ * Wraps a value codec to store each entry's JCache expiry time in front of its value bytes. JCache
+ * expiry is per entry (an {@code ExpiryPolicy} may give each write its own duration), so it lives
+ * in the value rather than in the store's cache-wide expiry settings.
  *
  * <pre>
  * wire form, version 1 (docs/spec/jcache-entry-value.md):
@@ -60,9 +60,9 @@ final class ExpirableCodec<V> implements Codec<Expirable<V>> {
   }
 
   /**
-   * An {@link Expirable} is a record of the value and a long, so it is as immutable as the value:
-   * a bounded store of immutable values (strings, numbers, records of them) then keeps its most
-   * read entries decoded in the cache's hot tier, and a JCache read of one decodes nothing.
+   * An {@link Expirable} is a record of the value and a long, so it is as immutable as the value: a
+   * bounded store of immutable values (strings, numbers, records of them) then keeps its most read
+   * entries decoded in the cache's hot tier, and a JCache read of one decodes nothing.
    */
   @Override
   public boolean immutable() {

@@ -19,8 +19,8 @@ final class ExpiringEntries<K, V> {
   private final ExpiryTimes expiry;
   private final ExpiryClock clock;
 
-  ExpiringEntries(Cache<K, V> source, EntryStore<K, V> store, ExpiryTimes expiry,
-      ExpiryClock clock) {
+  ExpiringEntries(
+      Cache<K, V> source, EntryStore<K, V> store, ExpiryTimes expiry, ExpiryClock clock) {
     this.source = source;
     this.store = store;
     this.expiry = expiry;
@@ -39,12 +39,12 @@ final class ExpiringEntries<K, V> {
     return clock.now();
   }
 
-  /** @return the entry as stored, expired or not, or null; takes no lock */
+  /** Returns the entry as stored, expired or not, or null; takes no lock. */
   Expirable<V> peek(K key) {
     return store.get(key);
   }
 
-  /** @return the live entry, or null; an expired one is removed and reported as EXPIRED */
+  /** Returns the live entry, or null; an expired one is removed and reported as EXPIRED. */
   Expirable<V> live(K key, long now, EventBatch<K, V> events) {
     Expirable<V> entry = store.get(key);
     if (entry != null && entry.isExpiredAt(now)) {
@@ -76,8 +76,7 @@ final class ExpiringEntries<K, V> {
    *
    * @return false if a creation expired at once, so nothing was stored
    */
-  boolean createOrUpdate(K key, V value, Expirable<V> current, long now,
-      EventBatch<K, V> events) {
+  boolean createOrUpdate(K key, V value, Expirable<V> current, long now, EventBatch<K, V> events) {
     if (current == null) {
       return create(key, value, now, events);
     }
@@ -85,7 +84,7 @@ final class ExpiringEntries<K, V> {
     return true;
   }
 
-  /** @return false if the policy expires the entry at once, so nothing is stored */
+  /** Returns false if the policy expires the entry at once, so nothing is stored. */
   boolean create(K key, V value, long now, EventBatch<K, V> events) {
     long at = expiry.onCreation(now);
     if (at != Expirable.NEVER && at <= now) {
@@ -112,8 +111,14 @@ final class ExpiringEntries<K, V> {
     try {
       store.put(key, entry);
     } catch (CodecException e) {
-      throw new IllegalArgumentException("cache " + source.getName()
-          + " cannot store the value of key " + key + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "cache "
+              + source.getName()
+              + " cannot store the value of key "
+              + key
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 }

@@ -17,15 +17,16 @@ final class ExpiryClock {
     this.originNanos = ticker.read();
   }
 
-  /** @return milliseconds since creation, never negative */
+  /** Returns milliseconds since creation, never negative. */
   long now() {
     return Math.max(0, (ticker.read() - originNanos) / 1_000_000);
   }
 
   /**
+   * Returns the expiry time, or {@link Expirable#NEVER}.
+   *
    * @param now the current time
    * @param duration a JCache duration; ZERO means already expired
-   * @return the expiry time, or {@link Expirable#NEVER}
    */
   static long expireAt(long now, Duration duration) {
     if (duration.isEternal()) {

@@ -24,18 +24,18 @@ final class ExpiryTimes {
     return policy;
   }
 
-  /** @return when a new entry created at {@code now} expires; now or earlier means at once */
+  /** Returns when a new entry created at {@code now} expires; now or earlier means at once. */
   long onCreation(long now) {
     Duration duration = ask(policy::getExpiryForCreation);
     return ExpiryClock.expireAt(now, duration == null ? Duration.ETERNAL : duration);
   }
 
-  /** @return the new expiry time after a read at {@code now}, or {@link #UNCHANGED} */
+  /** Returns the new expiry time after a read at {@code now}, or {@link #UNCHANGED}. */
   long onAccess(long now) {
     return changed(now, ask(policy::getExpiryForAccess));
   }
 
-  /** @return the new expiry time after an update at {@code now}, or {@link #UNCHANGED} */
+  /** Returns the new expiry time after an update at {@code now}, or {@link #UNCHANGED}. */
   long onUpdate(long now) {
     return changed(now, ask(policy::getExpiryForUpdate));
   }

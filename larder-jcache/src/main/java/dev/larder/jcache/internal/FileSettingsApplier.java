@@ -36,8 +36,8 @@ final class FileSettingsApplier {
    * @param subject what the settings are for, for messages: {@code cache 'books'}
    * @param origin where a setting's value comes from (e.g. file and line), for messages
    */
-  FileSettingsApplier(ClassLoader classLoader, String subject,
-      Function<FileSetting, String> origin) {
+  FileSettingsApplier(
+      ClassLoader classLoader, String subject, Function<FileSetting, String> origin) {
     this.classLoader = classLoader;
     this.subject = subject;
     this.origin = origin;
@@ -51,10 +51,10 @@ final class FileSettingsApplier {
    * @param cacheName the cache
    * @return the applier
    */
-  static FileSettingsApplier forCache(ClassLoader classLoader, FileConfiguration file,
-      String cacheName) {
-    return new FileSettingsApplier(classLoader, "cache '" + cacheName + "'",
-        s -> file.where(cacheName, s));
+  static FileSettingsApplier forCache(
+      ClassLoader classLoader, FileConfiguration file, String cacheName) {
+    return new FileSettingsApplier(
+        classLoader, "cache '" + cacheName + "'", s -> file.where(cacheName, s));
   }
 
   /**
@@ -75,23 +75,36 @@ final class FileSettingsApplier {
   void apply(Map<FileSetting, String> settings, LarderConfiguration<Object, Object> config) {
     if (settings.containsKey(FileSetting.MAXIMUM_MEMORY)
         && settings.containsKey(FileSetting.MAXIMUM_ENTRIES)) {
-      throw new CacheException(origin.apply(FileSetting.MAXIMUM_MEMORY) + " and "
-          + origin.apply(FileSetting.MAXIMUM_ENTRIES) + ": " + subject
-          + ": maximumMemory and maximumEntries are exclusive; set one");
+      throw new CacheException(
+          origin.apply(FileSetting.MAXIMUM_MEMORY)
+              + " and "
+              + origin.apply(FileSetting.MAXIMUM_ENTRIES)
+              + ": "
+              + subject
+              + ": maximumMemory and maximumEntries are exclusive; set one");
     }
     for (Map.Entry<FileSetting, String> entry : settings.entrySet()) {
       try {
         applyOne(entry.getKey(), entry.getValue(), config);
       } catch (RuntimeException e) {
-        throw new CacheException(origin.apply(entry.getKey()) + ": " + subject + ": bad "
-            + entry.getKey().key() + " '" + entry.getValue() + "': " + reason(e), e);
+        throw new CacheException(
+            origin.apply(entry.getKey())
+                + ": "
+                + subject
+                + ": bad "
+                + entry.getKey().key()
+                + " '"
+                + entry.getValue()
+                + "': "
+                + reason(e),
+            e);
       }
     }
   }
 
   @SuppressWarnings("unchecked")
-  private void applyOne(FileSetting setting, String value,
-      LarderConfiguration<Object, Object> config) {
+  private void applyOne(
+      FileSetting setting, String value, LarderConfiguration<Object, Object> config) {
     switch (setting) {
       case MAXIMUM_MEMORY -> config.setMaximumMemory(parseSize(value));
       case MAXIMUM_ENTRIES -> config.setMaximumEntries(Long.parseLong(value));
@@ -104,10 +117,10 @@ final class FileSettingsApplier {
       case EXPIRY -> config.setExpiryPolicyFactory(expiry(value));
       case STATISTICS -> config.setStatisticsEnabled(parseBoolean(value));
       case MANAGEMENT -> config.setManagementEnabled(parseBoolean(value));
-      case LOADER -> config.setCacheLoaderFactory(factory(value, CacheLoader.class))
-          .setReadThrough(true);
-      case WRITER -> config.setCacheWriterFactory(factory(value, CacheWriter.class))
-          .setWriteThrough(true);
+      case LOADER ->
+          config.setCacheLoaderFactory(factory(value, CacheLoader.class)).setReadThrough(true);
+      case WRITER ->
+          config.setCacheWriterFactory(factory(value, CacheWriter.class)).setWriteThrough(true);
       case CREATE_AT_STARTUP -> parseBoolean(value); // read by the manager; checked here
     }
   }
@@ -161,14 +174,17 @@ final class FileSettingsApplier {
 
   static long parseSize(String value) {
     String v = value.toLowerCase(Locale.ROOT);
-    v = v.endsWith("ib") ? v.substring(0, v.length() - 2)
-        : v.endsWith("b") ? v.substring(0, v.length() - 1) : v;
-    long unit = switch (v.isEmpty() ? ' ' : v.charAt(v.length() - 1)) {
-      case 'k' -> 1L << 10;
-      case 'm' -> 1L << 20;
-      case 'g' -> 1L << 30;
-      default -> 1;
-    };
+    v =
+        v.endsWith("ib")
+            ? v.substring(0, v.length() - 2)
+            : v.endsWith("b") ? v.substring(0, v.length() - 1) : v;
+    long unit =
+        switch (v.isEmpty() ? ' ' : v.charAt(v.length() - 1)) {
+          case 'k' -> 1L << 10;
+          case 'm' -> 1L << 20;
+          case 'g' -> 1L << 30;
+          default -> 1;
+        };
     String digits = unit == 1 ? v : v.substring(0, v.length() - 1);
     return Math.multiplyExact(Long.parseLong(digits.trim()), unit);
   }
@@ -187,8 +203,9 @@ final class FileSettingsApplier {
       case "modified" -> ModifiedExpiryPolicy.factoryOf(duration);
       case "accessed" -> AccessedExpiryPolicy.factoryOf(duration);
       case "touched" -> TouchedExpiryPolicy.factoryOf(duration);
-      default -> throw new IllegalArgumentException(
-          "expiry kind must be created, modified, accessed or touched");
+      default ->
+          throw new IllegalArgumentException(
+              "expiry kind must be created, modified, accessed or touched");
     };
   }
 
@@ -199,14 +216,15 @@ final class FileSettingsApplier {
       split++;
     }
     long amount = Long.parseLong(v.substring(0, split));
-    TimeUnit unit = switch (v.substring(split).trim()) {
-      case "ms" -> TimeUnit.MILLISECONDS;
-      case "s" -> TimeUnit.SECONDS;
-      case "m" -> TimeUnit.MINUTES;
-      case "h" -> TimeUnit.HOURS;
-      case "d" -> TimeUnit.DAYS;
-      default -> throw new IllegalArgumentException("duration unit must be ms, s, m, h or d");
-    };
+    TimeUnit unit =
+        switch (v.substring(split).trim()) {
+          case "ms" -> TimeUnit.MILLISECONDS;
+          case "s" -> TimeUnit.SECONDS;
+          case "m" -> TimeUnit.MINUTES;
+          case "h" -> TimeUnit.HOURS;
+          case "d" -> TimeUnit.DAYS;
+          default -> throw new IllegalArgumentException("duration unit must be ms, s, m, h or d");
+        };
     return new Duration(unit, amount);
   }
 }

@@ -5,8 +5,8 @@ import javax.cache.event.CacheEntryEvent;
 import javax.cache.event.EventType;
 
 /**
- * An entry event. For REMOVED and EXPIRED events the value is the entry's last value, as JCache
- * 1.1 specifies; {@link #forListener} hides old values from listeners that did not ask for them.
+ * An entry event. For REMOVED and EXPIRED events the value is the entry's last value, as JCache 1.1
+ * specifies; {@link #forListener} hides old values from listeners that did not ask for them.
  *
  * @param <K> key type
  * @param <V> value type
@@ -20,8 +20,8 @@ final class JCacheEntryEvent<K, V> extends CacheEntryEvent<K, V> {
   private final transient V oldValue;
   private final boolean oldValueAvailable;
 
-  JCacheEntryEvent(Cache<K, V> source, EventType type, K key, V value, V oldValue,
-      boolean oldValueAvailable) {
+  JCacheEntryEvent(
+      Cache<K, V> source, EventType type, K key, V value, V oldValue, boolean oldValueAvailable) {
     super(source, type);
     this.key = key;
     this.value = value;
@@ -46,9 +46,10 @@ final class JCacheEntryEvent<K, V> extends CacheEntryEvent<K, V> {
   }
 
   /**
+   * Returns this event, or a copy without the old value (and for REMOVED and EXPIRED events,
+   * without any value) when the listener did not ask for old values.
+   *
    * @param oldValueRequired the listener's setting
-   * @return this event, or a copy without the old value (and for REMOVED and EXPIRED events,
-   *     without any value) when the listener did not ask for old values
    */
   @SuppressWarnings("unchecked")
   JCacheEntryEvent<K, V> forListener(boolean oldValueRequired) {

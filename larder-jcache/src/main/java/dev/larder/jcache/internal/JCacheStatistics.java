@@ -6,9 +6,9 @@ import javax.cache.management.CacheStatisticsMXBean;
 /**
  * The JCache statistics of one cache, counted in the JCache layer because their definitions are
  * JCache's own (a {@code putIfAbsent} that stores counts a miss and a put, {@code containsKey}
- * counts nothing, a load through {@code get} is a miss but not a put). Counters are
- * {@link LongAdder}s: exact at quiescence, cheap under contention. Times are kept in nanoseconds
- * and reported as microsecond averages, as the MXBean specifies.
+ * counts nothing, a load through {@code get} is a miss but not a put). Counters are {@link
+ * LongAdder}s: exact at quiescence, cheap under contention. Times are kept in nanoseconds and
+ * reported as microsecond averages, as the MXBean specifies.
  */
 final class JCacheStatistics implements CacheStatisticsMXBean {
 
@@ -55,8 +55,10 @@ final class JCacheStatistics implements CacheStatisticsMXBean {
 
   @Override
   public void clear() {
-    for (LongAdder adder : new LongAdder[] {hits, misses, puts, removals, evictions, getNanos,
-        putNanos, removeNanos}) {
+    for (LongAdder adder :
+        new LongAdder[] {
+          hits, misses, puts, removals, evictions, getNanos, putNanos, removeNanos
+        }) {
       adder.reset();
     }
   }

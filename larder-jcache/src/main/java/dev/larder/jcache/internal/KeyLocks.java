@@ -8,9 +8,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * happen under the key's stripe, as the JCache specification's atomicity and ordering rules ask.
  * Reentrant, so a listener or writer may call back into the cache on the same thread.
  *
- * <p>Stripes are chosen by the key's {@code hashCode}, spread; keys that are equal must hash
- * alike (the JCache key contract). Operations on many keys take one key's lock at a time, never
- * two, so stripes cannot deadlock.
+ * <p>Stripes are chosen by the key's {@code hashCode}, spread; keys that are equal must hash alike
+ * (the JCache key contract). Operations on many keys take one key's lock at a time, never two, so
+ * stripes cannot deadlock.
  */
 final class KeyLocks {
 

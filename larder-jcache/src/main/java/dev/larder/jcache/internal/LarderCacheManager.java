@@ -18,18 +18,19 @@ import javax.cache.configuration.Configuration;
 import javax.cache.spi.CachingProvider;
 
 /**
- * A JCache {@link CacheManager}: the caches of one (URI, class loader) pair, plus the
- * configuration file its URI addresses, if any.
+ * A JCache {@link CacheManager}: the caches of one (URI, class loader) pair, plus the configuration
+ * file its URI addresses, if any.
  *
  * <p>Caches the file declares are created on first {@link #getCache(String)}, from the file's
  * defaults and their own settings, or with the manager when their {@code createAtStartup} setting
- * is true. The file's settings are all applied (and so checked) when the manager is created. A cache created in code with a plain JCache configuration is
- * completed by the file: every setting the file gives for its name, or as a default, overrides
- * the configuration (so an operator's file governs caches that frameworks create in code). A
- * {@link LarderConfiguration} passed in code is used as it is.
+ * is true. The file's settings are all applied (and so checked) when the manager is created. A
+ * cache created in code with a plain JCache configuration is completed by the file: every setting
+ * the file gives for its name, or as a default, overrides the configuration (so an operator's file
+ * governs caches that frameworks create in code). A {@link LarderConfiguration} passed in code is
+ * used as it is.
  *
- * <p>Thread-safe: the cache table is a concurrent map read without locking; creation is
- * serialized, so a name is created once.
+ * <p>Thread-safe: the cache table is a concurrent map read without locking; creation is serialized,
+ * so a name is created once.
  */
 public final class LarderCacheManager implements CacheManager {
 
@@ -41,19 +42,26 @@ public final class LarderCacheManager implements CacheManager {
   private final WeakReference<ClassLoader> classLoader;
   private final Properties properties;
   private final FileConfiguration file;
+
   /** The names of the caches the file declares, whose settings were checked at creation. */
   private final Set<String> declared;
+
   private final ConcurrentMap<String, LarderJCache<?, ?>> caches = new ConcurrentHashMap<>();
+
   /**
-   * Serializes cache creation, which is rare; creation runs user factories (loaders, listeners),
-   * so it must not run inside a map's compute function, where a callback into this manager
-   * would fail.
+   * Serializes cache creation, which is rare; creation runs user factories (loaders, listeners), so
+   * it must not run inside a map's compute function, where a callback into this manager would fail.
    */
   private final Object creation = new Object();
+
   private volatile boolean closed;
 
-  LarderCacheManager(CachingProvider provider, ManagerRegistry registry, URI uri,
-      ClassLoader classLoader, Properties properties) {
+  LarderCacheManager(
+      CachingProvider provider,
+      ManagerRegistry registry,
+      URI uri,
+      ClassLoader classLoader,
+      Properties properties) {
     this.provider = provider;
     this.registry = registry;
     this.uri = uri;
@@ -84,8 +92,8 @@ public final class LarderCacheManager implements CacheManager {
   }
 
   /**
-   * Applies the file's settings once at start-up, so that a bad value fails the manager's
-   * creation (naming the file and the line) rather than the first use of a cache.
+   * Applies the file's settings once at start-up, so that a bad value fails the manager's creation
+   * (naming the file and the line) rather than the first use of a cache.
    */
   private static Set<String> checkedCacheNames(FileConfiguration file, ClassLoader classLoader) {
     FileSettingsApplier.forDefaults(classLoader, file)
@@ -118,20 +126,27 @@ public final class LarderCacheManager implements CacheManager {
   }
 
   @Override
-  public <K, V, C extends Configuration<K, V>> Cache<K, V> createCache(String cacheName,
-      C configuration) {
+  public <K, V, C extends Configuration<K, V>> Cache<K, V> createCache(
+      String cacheName, C configuration) {
     requireOpen();
     Objects.requireNonNull(cacheName, "cacheName");
     Objects.requireNonNull(configuration, "configuration");
     LarderConfiguration<K, V> effective = withFileSettings(cacheName, configuration);
     synchronized (creation) {
       if (caches.containsKey(cacheName)) {
-        throw new CacheException("a cache named " + cacheName + " already exists"
-            + (file.cachesCreatedAtStartup().contains(cacheName)
-                ? ": " + file.source() + " declares it with createAtStartup = true, so the"
-                    + " manager created it; use getCache(\"" + cacheName + "\") (with Spring"
-                    + " Boot, do not list it in spring.cache.cache-names)"
-                : ""));
+        throw new CacheException(
+            "a cache named "
+                + cacheName
+                + " already exists"
+                + (file.cachesCreatedAtStartup().contains(cacheName)
+                    ? ": "
+                        + file.source()
+                        + " declares it with createAtStartup = true, so the"
+                        + " manager created it; use getCache(\""
+                        + cacheName
+                        + "\") (with Spring"
+                        + " Boot, do not list it in spring.cache.cache-names)"
+                    : ""));
       }
       LarderJCache<K, V> cache = LarderJCache.create(this, cacheName, effective);
       caches.put(cacheName, cache);
@@ -143,8 +158,8 @@ public final class LarderCacheManager implements CacheManager {
   }
 
   @SuppressWarnings("unchecked")
-  private <K, V> LarderConfiguration<K, V> withFileSettings(String cacheName,
-      Configuration<K, V> configuration) {
+  private <K, V> LarderConfiguration<K, V> withFileSettings(
+      String cacheName, Configuration<K, V> configuration) {
     LarderConfiguration<K, V> copy = LarderConfiguration.copyOf(configuration);
     if (!(configuration instanceof LarderConfiguration)) {
       FileSettingsApplier.forCache(getClassLoader(), file, cacheName)
@@ -165,12 +180,22 @@ public final class LarderCacheManager implements CacheManager {
     @SuppressWarnings("unchecked")
     CompleteConfiguration<K, V> config = cache.getConfiguration(CompleteConfiguration.class);
     if (!config.getKeyType().equals(keyType)) {
-      throw new ClassCastException("cache " + cacheName + " has keys of type "
-          + config.getKeyType().getName() + ", not " + keyType.getName());
+      throw new ClassCastException(
+          "cache "
+              + cacheName
+              + " has keys of type "
+              + config.getKeyType().getName()
+              + ", not "
+              + keyType.getName());
     }
     if (!config.getValueType().equals(valueType)) {
-      throw new ClassCastException("cache " + cacheName + " has values of type "
-          + config.getValueType().getName() + ", not " + valueType.getName());
+      throw new ClassCastException(
+          "cache "
+              + cacheName
+              + " has values of type "
+              + config.getValueType().getName()
+              + ", not "
+              + valueType.getName());
     }
     return cache;
   }
@@ -205,18 +230,24 @@ public final class LarderCacheManager implements CacheManager {
   }
 
   /**
-   * Says once per cache creation that a cache configured by the file counts nothing, when the
-   * file does not say so itself: Micrometer's cache meters read JCache statistics, which are off
-   * by default, and stay at 0 without a word otherwise. Managers without a file (the TCK's)
-   * and caches whose file sets statistics either way are silent.
+   * Says once per cache creation that a cache configured by the file counts nothing, when the file
+   * does not say so itself: Micrometer's cache meters read JCache statistics, which are off by
+   * default, and stay at 0 without a word otherwise. Managers without a file (the TCK's) and caches
+   * whose file sets statistics either way are silent.
    */
   private void warnIfUnmetered(String cacheName, LarderConfiguration<?, ?> config) {
-    if (file != FileConfiguration.EMPTY && !config.isStatisticsEnabled()
+    if (file != FileConfiguration.EMPTY
+        && !config.isStatisticsEnabled()
         && !file.settingsFor(cacheName).containsKey(FileSetting.STATISTICS)) {
-      LOG.log(System.Logger.Level.WARNING, "cache ''{0}'' of cache manager {1}: statistics are"
-          + " off, so its JCache statistics and the Micrometer cache meters read from them stay"
-          + " at 0; set cache.{0}.statistics (or default.statistics) in {2} to true to count, or"
-          + " to false to silence this warning", cacheName, uri, file.source());
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "cache ''{0}'' of cache manager {1}: statistics are"
+              + " off, so its JCache statistics and the Micrometer cache meters read from them stay"
+              + " at 0; set cache.{0}.statistics (or default.statistics) in {2} to true to count, or"
+              + " to false to silence this warning",
+          cacheName,
+          uri,
+          file.source());
     }
   }
 

@@ -34,25 +34,24 @@ import javax.management.ObjectName;
 /**
  * A JCache {@link Cache} over an {@link EntryStore}.
  *
- * <p>Implementation notes. Every operation on a key runs under that key's stripe of
- * {@link KeyLocks}: it reads the entry, treats an expired one as absent (removing it and
- * reporting EXPIRED), calls the writer, writes the store, asks the expiry policy, counts
- * statistics and calls synchronous listeners, all before releasing the stripe. That makes each
- * single-key operation atomic and keeps each key's events in order, at the cost of holding a
- * stripe during writer and listener calls. Reads are the exception: one that finds a live entry
- * takes no lock at all (Larder's store reads are lock-free) unless the expiry policy moves the
- * entry's expiry time, and a read-through miss runs its loader outside the lock, once per key
- * ({@link SingleFlight}), so that a slow loader never holds a stripe. A write to the key while
- * its loader runs (put, remove, replace, invoke, removeAll, clear) marks the load superseded
- * under the stripe, and the load, which stores under the stripe too, then returns what it read
- * without storing it: a removal made after the data behind the cache changed is not undone by a
- * load that read before the change.
+ * <p>Implementation notes. Every operation on a key runs under that key's stripe of {@link
+ * KeyLocks}: it reads the entry, treats an expired one as absent (removing it and reporting
+ * EXPIRED), calls the writer, writes the store, asks the expiry policy, counts statistics and calls
+ * synchronous listeners, all before releasing the stripe. That makes each single-key operation
+ * atomic and keeps each key's events in order, at the cost of holding a stripe during writer and
+ * listener calls. Reads are the exception: one that finds a live entry takes no lock at all
+ * (Larder's store reads are lock-free) unless the expiry policy moves the entry's expiry time, and
+ * a read-through miss runs its loader outside the lock, once per key ({@link SingleFlight}), so
+ * that a slow loader never holds a stripe. A write to the key while its loader runs (put, remove,
+ * replace, invoke, removeAll, clear) marks the load superseded under the stripe, and the load,
+ * which stores under the stripe too, then returns what it read without storing it: a removal made
+ * after the data behind the cache changed is not undone by a load that read before the change.
  *
  * <p>Expiry is per entry: the {@link ExpiryPolicy} may answer differently for each write, so the
  * expiry time is stored with the value ({@link Expirable}, {@link ExpirableCodec}) and checked on
  * every access; an expired entry is removed when an operation meets it. Expired entries that are
- * never met again stay in the store until it evicts them (a bounded store) or the cache is
- * cleared; they count against the bound.
+ * never met again stay in the store until it evicts them (a bounded store) or the cache is cleared;
+ * they count against the bound.
  *
  * <p>Statistics follow the reference implementation's definitions, which the TCK checks exactly.
  *
@@ -76,9 +75,13 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   private final Executor executor;
   private volatile boolean closed;
 
-  private LarderJCache(LarderCacheManager manager, String name,
-      LarderConfiguration<K, V> configuration, EntryStore<K, V> store,
-      StatisticsRecorder stats, Executor executor) {
+  private LarderJCache(
+      LarderCacheManager manager,
+      String name,
+      LarderConfiguration<K, V> configuration,
+      EntryStore<K, V> store,
+      StatisticsRecorder stats,
+      Executor executor) {
     this.manager = manager;
     this.name = name;
     this.configuration = configuration;
@@ -86,14 +89,20 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     this.stats = stats;
     this.executor = executor;
     this.listeners = new Listeners<>(executor);
-    this.entries = new ExpiringEntries<>(this, store,
-        new ExpiryTimes(configuration.getExpiryPolicyFactory().create()),
-        new ExpiryClock(Ticker.system()));
-    CacheLoader<K, V> loader = configuration.getCacheLoaderFactory() == null
-        ? null : configuration.getCacheLoaderFactory().create();
+    this.entries =
+        new ExpiringEntries<>(
+            this,
+            store,
+            new ExpiryTimes(configuration.getExpiryPolicyFactory().create()),
+            new ExpiryClock(Ticker.system()));
+    CacheLoader<K, V> loader =
+        configuration.getCacheLoaderFactory() == null
+            ? null
+            : configuration.getCacheLoaderFactory().create();
     CacheWriter<K, V> writer =
         configuration.isWriteThrough() && configuration.getCacheWriterFactory() != null
-            ? narrow(configuration.getCacheWriterFactory().create()) : null;
+            ? narrow(configuration.getCacheWriterFactory().create())
+            : null;
     this.io = new LoaderWriter<>(loader, configuration.isReadThrough(), writer);
   }
 
@@ -113,12 +122,12 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
    * @param <V> value type
    * @return the cache
    */
-  static <K, V> LarderJCache<K, V> create(LarderCacheManager manager, String name,
-      LarderConfiguration<K, V> configuration) {
+  static <K, V> LarderJCache<K, V> create(
+      LarderCacheManager manager, String name, LarderConfiguration<K, V> configuration) {
     StatisticsRecorder stats = new StatisticsRecorder();
     EntryStore<K, V> store = newStore(configuration, manager.getClassLoader(), stats);
-    LarderJCache<K, V> cache = new LarderJCache<>(manager, name, configuration, store, stats,
-        ForkJoinPool.commonPool());
+    LarderJCache<K, V> cache =
+        new LarderJCache<>(manager, name, configuration, store, stats, ForkJoinPool.commonPool());
     for (CacheEntryListenerConfiguration<K, V> listener :
         configuration.getCacheEntryListenerConfigurations()) {
       cache.listeners.register(listener);
@@ -128,15 +137,16 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     return cache;
   }
 
-  private static <K, V> EntryStore<K, V> newStore(LarderConfiguration<K, V> configuration,
-      ClassLoader classLoader, StatisticsRecorder stats) {
+  private static <K, V> EntryStore<K, V> newStore(
+      LarderConfiguration<K, V> configuration, ClassLoader classLoader, StatisticsRecorder stats) {
     if (!configuration.isStoreByValue()) {
       return new ReferenceEntryStore<>();
     }
-    Codec<K> keyCodec = CodecSelector.select(configuration.getKeyCodec(),
-        configuration.getKeyType(), classLoader);
-    Codec<V> valueCodec = CodecSelector.select(configuration.getValueCodec(),
-        configuration.getValueType(), classLoader);
+    Codec<K> keyCodec =
+        CodecSelector.select(configuration.getKeyCodec(), configuration.getKeyType(), classLoader);
+    Codec<V> valueCodec =
+        CodecSelector.select(
+            configuration.getValueCodec(), configuration.getValueType(), classLoader);
     return new ByteEntryStore<>(configuration, keyCodec, valueCodec, stats::eviction);
   }
 
@@ -148,12 +158,11 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   }
 
   /**
-   * Reads a key. A live entry is a hit served without the key lock (the lock is taken only if
-   * the expiry policy moves its expiry time). A miss takes the lock to count it and report an
-   * expired entry, then loads (read-through) outside the lock, once per key however many callers
-   * miss it together ({@link SingleFlight}), and takes the lock again to store the loaded value
-   * unless another writer stored one meanwhile. So a slow loader blocks only the callers of its
-   * own key.
+   * Reads a key. A live entry is a hit served without the key lock (the lock is taken only if the
+   * expiry policy moves its expiry time). A miss takes the lock to count it and report an expired
+   * entry, then loads (read-through) outside the lock, once per key however many callers miss it
+   * together ({@link SingleFlight}), and takes the lock again to store the loaded value unless
+   * another writer stored one meanwhile. So a slow loader blocks only the callers of its own key.
    */
   private V read(K key, boolean mayLoad) {
     long start = stats.start();
@@ -179,8 +188,8 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   }
 
   /**
-   * The single-flight body of a read-through miss: loads unless a value arrived since the miss,
-   * and stores what it loaded, so that callers joining the flight get the stored value.
+   * The single-flight body of a read-through miss: loads unless a value arrived since the miss, and
+   * stores what it loaded, so that callers joining the flight get the stored value.
    */
   private V loadAndStore(K key, BooleanSupplier superseded) {
     Expirable<V> arrived = entries.peek(key);
@@ -250,8 +259,8 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   }
 
   @Override
-  public void loadAll(Set<? extends K> keys, boolean replaceExistingValues,
-      CompletionListener completionListener) {
+  public void loadAll(
+      Set<? extends K> keys, boolean replaceExistingValues, CompletionListener completionListener) {
     requireOpen();
     requireKeys(keys);
     if (!io.hasLoader()) {
@@ -284,9 +293,8 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   }
 
   /**
-   * Stores a loaded value: as a creation if the key is absent, as an update if present and
-   * {@code replace}; neither the writer nor the put statistic is involved, as JCache specifies
-   * for loads.
+   * Stores a loaded value: as a creation if the key is absent, as an update if present and {@code
+   * replace}; neither the writer nor the put statistic is involved, as JCache specifies for loads.
    *
    * @return the value the cache now holds for the key, or null if the load stored nothing
    */
@@ -295,9 +303,9 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   }
 
   /**
-   * As {@link #putLoaded(Object, Object, boolean)}, but stores nothing and returns the loaded
-   * value if {@code superseded} says, under the key's lock, that a write to the key came while
-   * it loaded: that write wins over a value read before it.
+   * As {@link #putLoaded(Object, Object, boolean)}, but stores nothing and returns the loaded value
+   * if {@code superseded} says, under the key's lock, that a write to the key came while it loaded:
+   * that write wins over a value read before it.
    */
   private V putLoaded(K key, V value, boolean replace, BooleanSupplier superseded) {
     try (Locked locked = lock(key)) {
@@ -444,10 +452,15 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     requireKey(key);
     Objects.requireNonNull(oldValue, "oldValue");
     long start = stats.start();
-    boolean removed = ifCurrentIs(key, oldValue, start, (current, now, events) -> {
-      io.delete(key);
-      entries.remove(key, current, events);
-    });
+    boolean removed =
+        ifCurrentIs(
+            key,
+            oldValue,
+            start,
+            (current, now, events) -> {
+              io.delete(key);
+              entries.remove(key, current, events);
+            });
     if (removed) {
       stats.removal(start);
     }
@@ -482,10 +495,15 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     requireEntry(key, newValue);
     Objects.requireNonNull(oldValue, "oldValue");
     long start = stats.start();
-    boolean replaced = ifCurrentIs(key, oldValue, start, (current, now, events) -> {
-      io.write(key, newValue);
-      entries.update(key, newValue, current, now, events);
-    });
+    boolean replaced =
+        ifCurrentIs(
+            key,
+            oldValue,
+            start,
+            (current, now, events) -> {
+              io.write(key, newValue);
+              entries.update(key, newValue, current, now, events);
+            });
     if (replaced) {
       stats.put(start);
     }
@@ -495,8 +513,8 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   /**
    * The compare step shared by {@code remove(key, old)} and {@code replace(key, old, new)}: under
    * the key's write lock, applies {@code change} if the live value equals {@code expected}, and
-   * otherwise counts the read as an access (JSR-107 treats the failed compare as one). Records
-   * the read in the statistics either way; the caller records the write.
+   * otherwise counts the read as an access (JSR-107 treats the failed compare as one). Records the
+   * read in the statistics either way; the caller records the write.
    */
   private boolean ifCurrentIs(K key, V expected, long start, Change<K, V> change) {
     Expirable<V> current;
@@ -616,8 +634,9 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
       long now = entries.now();
       Expirable<V> current = entries.live(key, now, events);
       stats.get(current != null, start);
-      ProcessorEntry<K, V> entry = new ProcessorEntry<>(key,
-          current == null ? null : current.value(), io.isReadThrough() ? io::load : null);
+      ProcessorEntry<K, V> entry =
+          new ProcessorEntry<>(
+              key, current == null ? null : current.value(), io.isReadThrough() ? io::load : null);
       T result = process(processor, entry, arguments);
       applyProcessed(key, entry, current, now, events, stats.start());
       listeners.dispatch(events);
@@ -625,8 +644,8 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     }
   }
 
-  private static <K, V, T> T process(EntryProcessor<K, V, T> processor,
-      ProcessorEntry<K, V> entry, Object... arguments) {
+  private static <K, V, T> T process(
+      EntryProcessor<K, V, T> processor, ProcessorEntry<K, V> entry, Object... arguments) {
     try {
       return processor.process(entry, arguments);
     } catch (CacheException e) {
@@ -636,10 +655,15 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     }
   }
 
-  private void applyProcessed(K key, ProcessorEntry<K, V> entry, Expirable<V> current, long now,
-      EventBatch<K, V> events, long start) {
+  private void applyProcessed(
+      K key,
+      ProcessorEntry<K, V> entry,
+      Expirable<V> current,
+      long now,
+      EventBatch<K, V> events,
+      long start) {
     switch (entry.operation()) {
-      case NONE -> { }
+      case NONE -> {}
       case ACCESS -> entries.touch(key, current, now);
       case LOAD -> entries.create(key, entry.value(), now, events);
       case CREATE -> {
@@ -664,8 +688,8 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
   }
 
   @Override
-  public <T> Map<K, EntryProcessorResult<T>> invokeAll(Set<? extends K> keys,
-      EntryProcessor<K, V, T> processor, Object... arguments) {
+  public <T> Map<K, EntryProcessorResult<T>> invokeAll(
+      Set<? extends K> keys, EntryProcessor<K, V, T> processor, Object... arguments) {
     requireOpen();
     requireKeys(keys);
     Objects.requireNonNull(processor, "entryProcessor");
@@ -739,7 +763,7 @@ public final class LarderJCache<K, V> implements Cache<K, V> {
     return MBeanRegistrar.name(kind, manager.getURI().toString(), name);
   }
 
-  /** @return the statistics, also when they are not enabled (then they stay at zero) */
+  /** Returns the statistics, also when they are not enabled (then they stay at zero). */
   public CacheStatisticsMXBean statistics() {
     return stats.mxBean();
   }

@@ -14,13 +14,13 @@ import javax.cache.event.CacheEntryUpdatedListener;
 import javax.cache.event.EventType;
 
 /**
- * One registered entry listener: its configuration, the listener and filter its factories made,
- * and for an asynchronous listener the serial queue that delivers to it.
+ * One registered entry listener: its configuration, the listener and filter its factories made, and
+ * for an asynchronous listener the serial queue that delivers to it.
  *
- * <p>{@link #deliver} filters a batch of events, keeps those the listener has a callback for,
- * and calls it once per run of consecutive events of one type, so that the order of events is
- * kept. A synchronous listener is called on the caller's thread and its exception propagates;
- * an asynchronous one is called on its queue and its exception is logged.
+ * <p>{@link #deliver} filters a batch of events, keeps those the listener has a callback for, and
+ * calls it once per run of consecutive events of one type, so that the order of events is kept. A
+ * synchronous listener is called on the caller's thread and its exception propagates; an
+ * asynchronous one is called on its queue and its exception is logged.
  */
 final class ListenerRegistration<K, V> {
 

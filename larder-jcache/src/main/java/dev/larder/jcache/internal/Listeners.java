@@ -6,8 +6,8 @@ import java.util.concurrent.Executor;
 import javax.cache.configuration.CacheEntryListenerConfiguration;
 
 /**
- * A cache's entry listener registrations. Registration is rare and dispatch is on every write,
- * so the list is copy-on-write: dispatch iterates a snapshot without locking. Thread-safe.
+ * A cache's entry listener registrations. Registration is rare and dispatch is on every write, so
+ * the list is copy-on-write: dispatch iterates a snapshot without locking. Thread-safe.
  */
 final class Listeners<K, V> {
 
@@ -31,7 +31,7 @@ final class Listeners<K, V> {
     registrations.add(new ListenerRegistration<>(configuration, executor));
   }
 
-  /** @return true if the configuration was registered and is now removed */
+  /** Returns true if the configuration was registered and is now removed. */
   synchronized boolean deregister(CacheEntryListenerConfiguration<K, V> configuration) {
     for (ListenerRegistration<K, V> registration : registrations) {
       if (registration.configuration().equals(configuration)) {

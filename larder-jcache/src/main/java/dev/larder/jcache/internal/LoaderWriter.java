@@ -11,10 +11,10 @@ import javax.cache.integration.CacheWriter;
 import javax.cache.integration.CacheWriterException;
 
 /**
- * A cache's loader and writer, with JCache's exception rules: a loader's failure reaches the
- * caller as a {@link CacheLoaderException}, a writer's as a {@link CacheWriterException} (either
- * as thrown, or wrapping another runtime exception). Batch writes and deletes report which items
- * the writer did not handle, since the cache must then apply only the others.
+ * A cache's loader and writer, with JCache's exception rules: a loader's failure reaches the caller
+ * as a {@link CacheLoaderException}, a writer's as a {@link CacheWriterException} (either as
+ * thrown, or wrapping another runtime exception). Batch writes and deletes report which items the
+ * writer did not handle, since the cache must then apply only the others.
  */
 final class LoaderWriter<K, V> {
 
@@ -55,7 +55,7 @@ final class LoaderWriter<K, V> {
     }
   }
 
-  /** @return the loaded values; never null */
+  /** Returns the loaded values; never null. */
   Map<K, V> loadAll(List<K> keys) {
     try {
       Map<K, V> loaded = loader.loadAll(keys);
@@ -90,8 +90,8 @@ final class LoaderWriter<K, V> {
   }
 
   /**
-   * Writes the entries through; removes from {@code entries} those the writer did not write
-   * (those it left in the batch, per {@link CacheWriter#writeAll}).
+   * Writes the entries through; removes from {@code entries} those the writer did not write (those
+   * it left in the batch, per {@link CacheWriter#writeAll}).
    *
    * @return the writer's failure, to throw once the written entries are stored; or null
    */

@@ -33,8 +33,8 @@ import javax.management.ObjectName;
  * </ul>
  *
  * <p>Each registration remembers its owner (the cache). Registering a name another owner holds
- * replaces that owner's bean (the only way two live caches can meet on one name is the manager
- * URI collision above); unregistering removes the bean only if the caller still owns it, so that
+ * replaces that owner's bean (the only way two live caches can meet on one name is the manager URI
+ * collision above); unregistering removes the bean only if the caller still owns it, so that
  * closing one cache never removes another cache's bean. Thread-safe.
  */
 final class MBeanRegistrar {
@@ -53,26 +53,32 @@ final class MBeanRegistrar {
   private MBeanRegistrar() {}
 
   /**
-   * @return the ObjectName of {@code kind} for a cache of this manager and name
-   * @throws CacheException if no ObjectName can be formed (not expected: every value is quoted
-   *     when needed)
+   * Returns the ObjectName of {@code kind} for a cache of this manager and name.
+   *
+   * @throws CacheException if no ObjectName can be formed (not expected: every value is quoted when
+   *     needed)
    */
   static ObjectName name(Kind kind, String managerUri, String cacheName) {
     try {
-      return new ObjectName("javax.cache:type=" + kind + ",CacheManager=" + managerValue(managerUri)
-          + ",Cache=" + cacheValue(cacheName));
+      return new ObjectName(
+          "javax.cache:type="
+              + kind
+              + ",CacheManager="
+              + managerValue(managerUri)
+              + ",Cache="
+              + cacheValue(cacheName));
     } catch (MalformedObjectNameException e) {
       throw new CacheException("cannot name the MXBean of cache " + cacheName, e);
     }
   }
 
-  /** @return the cache name as it is if an unquoted value can hold it, else quoted */
+  /** Returns the cache name as it is if an unquoted value can hold it, else quoted. */
   static String cacheValue(String cacheName) {
     String name = cacheName == null ? "" : cacheName;
     return standsUnquoted(name) ? name : ObjectName.quote(name);
   }
 
-  /** @return the URI with {@code , : = \n} replaced by '.', quoted if it still needs it */
+  /** Returns the URI with {@code , : = \n} replaced by '.', quoted if it still needs it. */
   static String managerValue(String managerUri) {
     String safe = managerUri == null ? "" : managerUri.replaceAll("[,:=\n]", ".");
     return standsUnquoted(safe) ? safe : ObjectName.quote(safe);
@@ -83,8 +89,8 @@ final class MBeanRegistrar {
   }
 
   /**
-   * Registers {@code bean} under {@code name} for {@code owner}, replacing whatever was
-   * registered under the name.
+   * Registers {@code bean} under {@code name} for {@code owner}, replacing whatever was registered
+   * under the name.
    *
    * @throws CacheException if the MBean server refuses it
    */

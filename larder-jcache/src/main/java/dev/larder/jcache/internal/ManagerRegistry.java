@@ -13,29 +13,33 @@ import javax.cache.spi.CachingProvider;
 /**
  * The provider's open cache managers, one per (class loader, URI).
  *
- * <p>Class loaders are held weakly so that an undeployed application's loader can be collected.
- * All methods synchronize on this registry; managers are closed outside the lock, since closing
- * a manager calls back into {@link #release}.
+ * <p>Class loaders are held weakly so that an undeployed application's loader can be collected. All
+ * methods synchronize on this registry; managers are closed outside the lock, since closing a
+ * manager calls back into {@link #release}.
  */
 public final class ManagerRegistry {
 
   private final CachingProvider provider;
   private final Map<ClassLoader, Map<URI, LarderCacheManager>> managers = new WeakHashMap<>();
 
-  /** @param provider the provider the managers report as theirs */
+  /**
+   * @param provider the provider the managers report as theirs
+   */
   public ManagerRegistry(CachingProvider provider) {
     this.provider = provider;
   }
 
   /**
+   * Returns the open manager for (uri, classLoader), created if absent.
+   *
    * @param uri manager URI
    * @param classLoader manager class loader
    * @param properties used only when the manager is created
-   * @return the open manager for (uri, classLoader), created if absent
    */
-  public synchronized CacheManager getOrCreate(URI uri, ClassLoader classLoader,
-      Properties properties) {
-    Map<URI, LarderCacheManager> byUri = managers.computeIfAbsent(classLoader, k -> new HashMap<>());
+  public synchronized CacheManager getOrCreate(
+      URI uri, ClassLoader classLoader, Properties properties) {
+    Map<URI, LarderCacheManager> byUri =
+        managers.computeIfAbsent(classLoader, k -> new HashMap<>());
     LarderCacheManager manager = byUri.get(uri);
     if (manager == null) {
       manager = new LarderCacheManager(provider, this, uri, classLoader, properties);
@@ -54,7 +58,9 @@ public final class ManagerRegistry {
     open.forEach(LarderCacheManager::close);
   }
 
-  /** @param classLoader closes the managers of this loader */
+  /**
+   * @param classLoader closes the managers of this loader
+   */
   public void close(ClassLoader classLoader) {
     Map<URI, LarderCacheManager> byUri;
     synchronized (this) {

@@ -15,9 +15,9 @@ import java.util.regex.Pattern;
  * <p>Implementation notes: the text is split into logical lines as {@link Properties#load} defines
  * them (a line ending in an odd number of backslashes continues on the next; a comment line never
  * continues; a line holding only a backslash adds nothing, so the logical line starts on the next
- * one), and each logical line is then handed to {@link Properties#load} on its own, so
- * separators, escapes and continuations are read exactly as the JDK reads them. A key given twice
- * keeps its last value, as in {@code Properties}, and that value's line. Stateless.
+ * one), and each logical line is then handed to {@link Properties#load} on its own, so separators,
+ * escapes and continuations are read exactly as the JDK reads them. A key given twice keeps its
+ * last value, as in {@code Properties}, and that value's line. Stateless.
  */
 final class NumberedProperties {
 
@@ -35,8 +35,9 @@ final class NumberedProperties {
   private NumberedProperties() {}
 
   /**
+   * Returns its entries in file order (a repeated key where it last appears).
+   *
    * @param text the whole file
-   * @return its entries in file order (a repeated key where it last appears)
    */
   static List<Entry> parse(String text) {
     List<Entry> entries = new ArrayList<>();
@@ -64,7 +65,7 @@ final class NumberedProperties {
     return entries;
   }
 
-  /** @return the offset where each line starts, then the text's length */
+  /** Returns the offset where each line starts, then the text's length. */
   private static List<Integer> lineStarts(String text) {
     List<Integer> starts = new ArrayList<>();
     starts.add(0);
@@ -108,7 +109,7 @@ final class NumberedProperties {
     return i == content.length() - 1 && content.charAt(i) == '\\';
   }
 
-  /** @return the index after the white space Properties skips at a line's start (no other) */
+  /** Returns the index after the white space Properties skips at a line's start (no other). */
   private static int contentStart(String line) {
     int i = 0;
     while (i < line.length() && " \t\f".indexOf(line.charAt(i)) >= 0) {

@@ -6,9 +6,9 @@ import javax.cache.processor.MutableEntry;
 /**
  * The {@link MutableEntry} an entry processor works on. It records what the processor did as one
  * net {@link Operation}, which {@link LarderJCache#invoke} then applies under the key's lock:
- * reading a present value is an ACCESS, setting one is a CREATE or UPDATE depending on whether
- * the entry existed, a read-through load is a LOAD, and removing what the processor itself
- * created or loaded cancels it.
+ * reading a present value is an ACCESS, setting one is a CREATE or UPDATE depending on whether the
+ * entry existed, a read-through load is a LOAD, and removing what the processor itself created or
+ * loaded cancels it.
  */
 final class ProcessorEntry<K, V> implements MutableEntry<K, V> {
 
@@ -74,9 +74,10 @@ final class ProcessorEntry<K, V> implements MutableEntry<K, V> {
 
   @Override
   public void remove() {
-    operation = (operation == Operation.CREATE || operation == Operation.LOAD)
-        ? (original == null ? Operation.NONE : Operation.REMOVE)
-        : Operation.REMOVE;
+    operation =
+        (operation == Operation.CREATE || operation == Operation.LOAD)
+            ? (original == null ? Operation.NONE : Operation.REMOVE)
+            : Operation.REMOVE;
     value = null;
   }
 

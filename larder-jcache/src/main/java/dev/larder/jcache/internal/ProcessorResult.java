@@ -4,8 +4,8 @@ import javax.cache.processor.EntryProcessorException;
 import javax.cache.processor.EntryProcessorResult;
 
 /**
- * The outcome of an entry processor on one key in {@code invokeAll}: a value, or the exception
- * that {@link #get} throws as an {@link EntryProcessorException}.
+ * The outcome of an entry processor on one key in {@code invokeAll}: a value, or the exception that
+ * {@link #get} throws as an {@link EntryProcessorException}.
  */
 record ProcessorResult<T>(T value, RuntimeException failure) implements EntryProcessorResult<T> {
 

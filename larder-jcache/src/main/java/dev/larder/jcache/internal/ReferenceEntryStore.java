@@ -7,9 +7,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Store-by-reference: the caller's key and value objects in a {@link ConcurrentHashMap}, keyed by
- * {@code equals}/{@code hashCode} as JCache specifies for that mode. There is nothing to encode,
- * so there is no byte accounting and no bound: this mode trades Larder's compactness for
- * identity semantics, and is meant for small caches of objects that must not be copied.
+ * {@code equals}/{@code hashCode} as JCache specifies for that mode. There is nothing to encode, so
+ * there is no byte accounting and no bound: this mode trades Larder's compactness for identity
+ * semantics, and is meant for small caches of objects that must not be copied.
  */
 final class ReferenceEntryStore<K, V> implements EntryStore<K, V> {
 

@@ -15,19 +15,19 @@ import java.io.ObjectStreamClass;
 
 /**
  * Java serialization as a {@link Codec}: the codec of last resort for store-by-value caches whose
- * types have no Larder codec. The stored bytes are the serialization stream itself (behind a
- * varint length unless written last), so the store weighs them exactly.
+ * types have no Larder codec. The stored bytes are the serialization stream itself (behind a varint
+ * length unless written last), so the store weighs them exactly.
  *
  * <p>Not {@code Codecs.javaSerialization}: that codec admits only an allow-list of classes and
- * resolves them with the default loader, while JCache's store-by-value must take any
- * {@code Serializable} value graph and resolve its classes with the cache manager's loader.
+ * resolves them with the default loader, while JCache's store-by-value must take any {@code
+ * Serializable} value graph and resolve its classes with the cache manager's loader.
  *
- * <p>Implementation notes: the stream carries class descriptors, so entries cost more than with
- * a Larder codec; configure a codec for hot types. Classes resolve through the cache manager's
- * class loader, then the thread's context loader. The bytes decoded are only ever bytes this
- * codec wrote into the cache's own store in this process, never input from outside it; even so,
- * a filter bounds every array and the stream to the input's length, so corrupted bytes fail with
- * a {@link CodecException} rather than a huge allocation.
+ * <p>Implementation notes: the stream carries class descriptors, so entries cost more than with a
+ * Larder codec; configure a codec for hot types. Classes resolve through the cache manager's class
+ * loader, then the thread's context loader. The bytes decoded are only ever bytes this codec wrote
+ * into the cache's own store in this process, never input from outside it; even so, a filter bounds
+ * every array and the stream to the input's length, so corrupted bytes fail with a {@link
+ * CodecException} rather than a huge allocation.
  *
  * @param <T> the declared type
  */
@@ -73,8 +73,12 @@ final class SerializationCodec<T> implements Codec<T> {
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
       out.writeObject(value);
     } catch (IOException e) {
-      throw new CodecException("cannot serialize " + value.getClass().getName()
-          + " (store-by-value needs Serializable values or a codec): " + e, e);
+      throw new CodecException(
+          "cannot serialize "
+              + value.getClass().getName()
+              + " (store-by-value needs Serializable values or a codec): "
+              + e,
+          e);
     }
     return bytes.toByteArray();
   }
@@ -95,8 +99,8 @@ final class SerializationCodec<T> implements Codec<T> {
    * Rejects arrays longer than the input and reads beyond it, so that corrupted bytes fail with a
    * {@link CodecException} instead of allocating what the input cannot hold.
    */
-  private static ObjectInputFilter.Status withinInput(ObjectInputFilter.FilterInfo info,
-      int inputLength) {
+  private static ObjectInputFilter.Status withinInput(
+      ObjectInputFilter.FilterInfo info, int inputLength) {
     if (info.arrayLength() > inputLength || info.streamBytes() > inputLength) {
       return ObjectInputFilter.Status.REJECTED;
     }

@@ -9,25 +9,26 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Runs one load per key at a time: callers that miss a key while its load is in flight wait for
- * that load and share its value or its exception, instead of loading again. Loads of different
- * keys never wait for each other. Thread-safe.
+ * that load and share its value or its exception, instead of loading again. Loads of different keys
+ * never wait for each other. Thread-safe.
  *
  * <p>The in-flight table holds a key only while its load runs; the loading caller removes it,
  * whatever the outcome, before returning.
  *
- * <p>A write to a key while it loads marks the load superseded ({@link #supersede}); the loader
- * is given the mark to ask before it stores, so that a value read before the write's change is
- * not put back after it.
+ * <p>A write to a key while it loads marks the load superseded ({@link #supersede}); the loader is
+ * given the mark to ask before it stores, so that a value read before the write's change is not put
+ * back after it.
  */
 final class SingleFlight<K, V> {
 
   private final ConcurrentMap<K, Flight<V>> inFlight = new ConcurrentHashMap<>();
 
   /**
+   * Returns the loaded value, or null.
+   *
    * @param key the key to load
    * @param loader loads it, given whether a write has superseded the load so far; runs on the
    *     calling thread of the first caller
-   * @return the loaded value, or null
    */
   V load(K key, BiFunction<K, BooleanSupplier, V> loader) {
     Flight<V> mine = new Flight<>();
@@ -48,8 +49,8 @@ final class SingleFlight<K, V> {
   }
 
   /**
-   * Marks the load of {@code key} in flight, if any, superseded. A writer calls it while it
-   * holds the key's lock, which the loader's store takes too, so a store after the write sees it.
+   * Marks the load of {@code key} in flight, if any, superseded. A writer calls it while it holds
+   * the key's lock, which the loader's store takes too, so a store after the write sees it.
    */
   void supersede(K key) {
     if (inFlight.isEmpty()) {

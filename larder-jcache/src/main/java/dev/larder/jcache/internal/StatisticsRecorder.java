@@ -2,8 +2,8 @@ package dev.larder.jcache.internal;
 
 /**
  * Counts a cache's JCache statistics while they are enabled, and nothing (not even a clock read)
- * while they are not. Each method takes the operation's start time from {@link #start()} where
- * it records a duration. Thread-safe.
+ * while they are not. Each method takes the operation's start time from {@link #start()} where it
+ * records a duration. Thread-safe.
  */
 final class StatisticsRecorder {
 
@@ -18,7 +18,7 @@ final class StatisticsRecorder {
     this.enabled = enabled;
   }
 
-  /** @return now in nanoseconds, or 0 when disabled */
+  /** Returns now in nanoseconds, or 0 when disabled. */
   long start() {
     return enabled ? System.nanoTime() : 0;
   }

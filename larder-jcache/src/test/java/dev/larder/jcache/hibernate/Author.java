@@ -15,8 +15,7 @@ import org.hibernate.annotations.CacheConcurrencyStrategy;
 @Cache(usage = CacheConcurrencyStrategy.READ_WRITE)
 public class Author {
 
-  @Id
-  private Long id;
+  @Id private Long id;
 
   private String name;
 

@@ -14,8 +14,7 @@ import org.hibernate.annotations.CacheConcurrencyStrategy;
 @Cache(usage = CacheConcurrencyStrategy.READ_WRITE)
 public class Book {
 
-  @Id
-  private Long id;
+  @Id private Long id;
 
   private String title;
 

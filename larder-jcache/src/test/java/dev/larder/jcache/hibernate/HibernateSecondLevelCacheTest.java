@@ -32,10 +32,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Hibernate ORM 7.2's second-level cache served by Larder through hibernate-jcache, on an
- * in-memory H2 database: entity, collection and query caching, with every region declared in the
- * Larder configuration file (Hibernate is told to fail on a missing region), and the forms of
- * {@code hibernate.javax.cache.uri} that reach the provider.
+ * Hibernate ORM 7.2's second-level cache served by Larder through hibernate-jcache, on an in-memory
+ * H2 database: entity, collection and query caching, with every region declared in the Larder
+ * configuration file (Hibernate is told to fail on a missing region), and the forms of {@code
+ * hibernate.javax.cache.uri} that reach the provider.
  */
 class HibernateSecondLevelCacheTest {
 
@@ -44,23 +44,26 @@ class HibernateSecondLevelCacheTest {
   private static final String BOOKS_REGION = Author.class.getName() + ".books";
   private static final String QUERY_REGION = "default-query-results-region";
   private static final String TIMESTAMPS_REGION = "default-update-timestamps-region";
-  private static final String TITLE_QUERY = "select b from Book b where b.title like :t order by b.id";
+  private static final String TITLE_QUERY =
+      "select b from Book b where b.title like :t order by b.id";
 
   private static SessionFactory sessionFactory(String cacheUri, String regionPrefix) {
-    Configuration cfg = new Configuration()
-        .addAnnotatedClass(Author.class)
-        .addAnnotatedClass(Book.class)
-        .setProperty("hibernate.connection.url",
-            "jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1")
-        .setProperty("hibernate.hbm2ddl.auto", "create-drop")
-        .setProperty("hibernate.cache.use_second_level_cache", "true")
-        .setProperty("hibernate.cache.use_query_cache", "true")
-        .setProperty("hibernate.cache.region.factory_class", "jcache")
-        .setProperty("hibernate.javax.cache.provider", LarderCachingProvider.class.getName())
-        .setProperty("hibernate.javax.cache.uri", cacheUri)
-        // Every region must be declared in the file: a missing one fails the start.
-        .setProperty("hibernate.javax.cache.missing_cache_strategy", "fail")
-        .setProperty("hibernate.generate_statistics", "true");
+    Configuration cfg =
+        new Configuration()
+            .addAnnotatedClass(Author.class)
+            .addAnnotatedClass(Book.class)
+            .setProperty(
+                "hibernate.connection.url",
+                "jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1")
+            .setProperty("hibernate.hbm2ddl.auto", "create-drop")
+            .setProperty("hibernate.cache.use_second_level_cache", "true")
+            .setProperty("hibernate.cache.use_query_cache", "true")
+            .setProperty("hibernate.cache.region.factory_class", "jcache")
+            .setProperty("hibernate.javax.cache.provider", LarderCachingProvider.class.getName())
+            .setProperty("hibernate.javax.cache.uri", cacheUri)
+            // Every region must be declared in the file: a missing one fails the start.
+            .setProperty("hibernate.javax.cache.missing_cache_strategy", "fail")
+            .setProperty("hibernate.generate_statistics", "true");
     if (regionPrefix != null) {
       cfg.setProperty("hibernate.cache.region_prefix", regionPrefix);
     }
@@ -74,25 +77,34 @@ class HibernateSecondLevelCacheTest {
   }
 
   private static void insertLibrary(SessionFactory factory) {
-    factory.inTransaction(session -> {
-      Author ada = new Author(1, "Ada");
-      session.persist(ada);
-      session.persist(new Book(10, "Notes on the Engine", ada));
-      session.persist(new Book(11, "Sketch of the Engine", ada));
-    });
+    factory.inTransaction(
+        session -> {
+          Author ada = new Author(1, "Ada");
+          session.persist(ada);
+          session.persist(new Book(10, "Notes on the Engine", ada));
+          session.persist(new Book(11, "Sketch of the Engine", ada));
+        });
   }
 
   private static Set<String> titlesOfAuthor(SessionFactory factory) {
-    return factory.fromTransaction(session -> {
-      Author author = session.find(Author.class, 1L);
-      return Set.copyOf(author.getBooks().stream().map(Book::getTitle).toList());
-    });
+    return factory.fromTransaction(
+        session -> {
+          Author author = session.find(Author.class, 1L);
+          return Set.copyOf(author.getBooks().stream().map(Book::getTitle).toList());
+        });
   }
 
   private static List<String> queryTitles(SessionFactory factory, String pattern) {
-    return factory.fromTransaction(session -> session.createQuery(TITLE_QUERY, Book.class)
-        .setParameter("t", pattern).setCacheable(true).getResultList().stream()
-        .map(Book::getTitle).toList());
+    return factory.fromTransaction(
+        session ->
+            session
+                .createQuery(TITLE_QUERY, Book.class)
+                .setParameter("t", pattern)
+                .setCacheable(true)
+                .getResultList()
+                .stream()
+                .map(Book::getTitle)
+                .toList());
   }
 
   private static long entries(Cache<?, ?> cache) {
@@ -121,8 +133,10 @@ class HibernateSecondLevelCacheTest {
       assertEquals(1, stats.getQueryCacheHitCount());
 
       CacheManager manager = larderManager(factory);
-      assertEquals(URI.create(getClass().getClassLoader()
-          .getResource("larder-hibernate.properties").toString()), manager.getURI());
+      assertEquals(
+          URI.create(
+              getClass().getClassLoader().getResource("larder-hibernate.properties").toString()),
+          manager.getURI());
       assertTrue(manager.getCachingProvider() instanceof LarderCachingProvider);
       assertEquals(1, entries(manager.getCache(AUTHOR_REGION)));
       assertEquals(2, entries(manager.getCache(BOOK_REGION)));
@@ -152,17 +166,26 @@ class HibernateSecondLevelCacheTest {
 
   private static long larderCacheHits(CacheManager manager, String cacheName) throws Exception {
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-    Set<ObjectName> names = server.queryNames(
-        new ObjectName("javax.cache:type=CacheStatistics,Cache=" + cacheName + ",*"), null);
+    Set<ObjectName> names =
+        server.queryNames(
+            new ObjectName("javax.cache:type=CacheStatistics,Cache=" + cacheName + ",*"), null);
     assertEquals(1, names.size(), names::toString);
     return (Long) server.getAttribute(names.iterator().next(), "CacheHits");
   }
 
   @Test
   void aFileUriAndARegionPrefixWork(@TempDir Path dir) throws Exception {
-    Path file = Files.writeString(dir.resolve("larder prefixed.properties"),
-        prefixed("library", Files.readString(Path.of(getClass().getClassLoader()
-            .getResource("larder-hibernate.properties").toURI()))));
+    Path file =
+        Files.writeString(
+            dir.resolve("larder prefixed.properties"),
+            prefixed(
+                "library",
+                Files.readString(
+                    Path.of(
+                        getClass()
+                            .getClassLoader()
+                            .getResource("larder-hibernate.properties")
+                            .toURI()))));
     try (SessionFactory factory = sessionFactory(file.toUri().toString(), "library")) {
       insertLibrary(factory);
       titlesOfAuthor(factory);
@@ -178,7 +201,8 @@ class HibernateSecondLevelCacheTest {
 
   /** The file's cache names with the region prefix Hibernate puts before each region. */
   private static String prefixed(String prefix, String properties) {
-    return properties.replace("cache.dev.", "cache." + prefix + ".dev.")
+    return properties
+        .replace("cache.dev.", "cache." + prefix + ".dev.")
         .replace("cache.default-", "cache." + prefix + ".default-");
   }
 
@@ -187,8 +211,11 @@ class HibernateSecondLevelCacheTest {
     Path jar = dir.resolve("config.jar");
     try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
       out.putNextEntry(new JarEntry("config/larder-hibernate.properties"));
-      out.write(getClass().getClassLoader().getResourceAsStream("larder-hibernate.properties")
-          .readAllBytes());
+      out.write(
+          getClass()
+              .getClassLoader()
+              .getResourceAsStream("larder-hibernate.properties")
+              .readAllBytes());
       out.closeEntry();
     }
     String uri = "jar:" + jar.toUri() + "!/config/larder-hibernate.properties";
@@ -208,21 +235,24 @@ class HibernateSecondLevelCacheTest {
   @Test
   void aClasspathUriWithTwoSlashesWorks() throws Exception {
     try (SessionFactory factory = sessionFactory("classpath://larder-hibernate.properties", null)) {
-      assertEquals(getClass().getClassLoader().getResource("larder-hibernate.properties").toURI(),
+      assertEquals(
+          getClass().getClassLoader().getResource("larder-hibernate.properties").toURI(),
           larderManager(factory).getURI());
     }
   }
 
   /**
-   * Hibernate resolves the URI itself (a URL, else a resource name after stripping
-   * {@code classpath://}) and knows no {@code classpath:} scheme with a single colon: the README
-   * therefore tells Hibernate users to give the plain resource name. This pins that behaviour
-   * down, so that the README is corrected if it changes.
+   * Hibernate resolves the URI itself (a URL, else a resource name after stripping {@code
+   * classpath://}) and knows no {@code classpath:} scheme with a single colon: the README therefore
+   * tells Hibernate users to give the plain resource name. This pins that behaviour down, so that
+   * the README is corrected if it changes.
    */
   @Test
   void hibernateRejectsClasspathUris() {
-    Exception e = assertThrows(Exception.class,
-        () -> sessionFactory("classpath:larder-hibernate.properties", null).close());
+    Exception e =
+        assertThrows(
+            Exception.class,
+            () -> sessionFactory("classpath:larder-hibernate.properties", null).close());
     StringBuilder messages = new StringBuilder();
     for (Throwable t = e; t != null; t = t.getCause()) {
       messages.append(t.getMessage()).append('\n');

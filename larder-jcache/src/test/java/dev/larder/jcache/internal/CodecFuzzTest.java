@@ -55,10 +55,11 @@ class CodecFuzzTest {
   void wireFormVersionOneIsStable() {
     ExpirableCodec<String> codec = new ExpirableCodec<>(Codecs.strings());
     byte[] text = encodeLast(Codecs.strings(), "v");
-    assertArrayEquals(concat(new byte[] {0x00}, text),
-        encodeLast(codec, new Expirable<>("v", Expirable.NEVER)));
+    assertArrayEquals(
+        concat(new byte[] {0x00}, text), encodeLast(codec, new Expirable<>("v", Expirable.NEVER)));
     assertArrayEquals(concat(new byte[] {0x06}, text), encodeLast(codec, new Expirable<>("v", 5)));
-    assertArrayEquals(concat(new byte[] {(byte) 0xE9, 0x07}, text),
+    assertArrayEquals(
+        concat(new byte[] {(byte) 0xE9, 0x07}, text),
         encodeLast(codec, new Expirable<>("v", 1000)));
   }
 
@@ -114,7 +115,9 @@ class CodecFuzzTest {
     for (int i = 0, flips = 1 + random.nextInt(4); i < flips; i++) {
       bytes[random.nextInt(bytes.length)] = (byte) random.nextInt(256);
     }
-    return random.nextBoolean() ? bytes : java.util.Arrays.copyOf(bytes, random.nextInt(bytes.length));
+    return random.nextBoolean()
+        ? bytes
+        : java.util.Arrays.copyOf(bytes, random.nextInt(bytes.length));
   }
 
   private ClassLoader loader() {

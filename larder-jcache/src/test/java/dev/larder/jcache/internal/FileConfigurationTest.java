@@ -28,14 +28,20 @@ class FileConfigurationTest {
   }
 
   private FileSettingsApplier applier(String cacheName) {
-    return new FileSettingsApplier(getClass().getClassLoader(), "cache '" + cacheName + "'",
-        setting -> "test");
+    return new FileSettingsApplier(
+        getClass().getClassLoader(), "cache '" + cacheName + "'", setting -> "test");
   }
 
   @Test
   void cacheSettingsOverrideDefaults() {
-    FileConfiguration file = parse("default.maximumMemory", "2m", "default.storage", "HEAP",
-        "cache.a.maximumMemory", "4m");
+    FileConfiguration file =
+        parse(
+            "default.maximumMemory",
+            "2m",
+            "default.storage",
+            "HEAP",
+            "cache.a.maximumMemory",
+            "4m");
     Map<FileSetting, String> a = file.settingsFor("a");
     assertEquals("4m", a.get(FileSetting.MAXIMUM_MEMORY));
     assertEquals("HEAP", a.get(FileSetting.STORAGE));
@@ -48,9 +54,14 @@ class FileConfigurationTest {
     FileConfiguration file = parse("default.maximumMemory", "2m", "cache.a.maximumEntries", "10");
     assertEquals(Map.of(FileSetting.MAXIMUM_ENTRIES, "10"), file.settingsFor("a"));
     LarderConfiguration<Object, Object> config = new LarderConfiguration<>();
-    CacheException both = assertThrows(CacheException.class,
-        () -> applier("b").apply(
-            Map.of(FileSetting.MAXIMUM_MEMORY, "1m", FileSetting.MAXIMUM_ENTRIES, "5"), config));
+    CacheException both =
+        assertThrows(
+            CacheException.class,
+            () ->
+                applier("b")
+                    .apply(
+                        Map.of(FileSetting.MAXIMUM_MEMORY, "1m", FileSetting.MAXIMUM_ENTRIES, "5"),
+                        config));
     assertTrue(both.getMessage().contains("exclusive"), both.getMessage());
   }
 
@@ -63,8 +74,13 @@ class FileConfigurationTest {
 
   @Test
   void onlyFormatVersionOneIsAccepted() {
-    CacheException e = assertThrows(CacheException.class, () -> FileConfiguration.parse(
-        NumberedProperties.parse("# comment\n\nlarder.jcache.format = 2\n"), "f.properties"));
+    CacheException e =
+        assertThrows(
+            CacheException.class,
+            () ->
+                FileConfiguration.parse(
+                    NumberedProperties.parse("# comment\n\nlarder.jcache.format = 2\n"),
+                    "f.properties"));
     assertTrue(e.getMessage().startsWith("f.properties, line 3:"), e.getMessage());
   }
 
@@ -83,7 +99,8 @@ class FileConfigurationTest {
 
   @Test
   void durationsAndExpiry() {
-    assertEquals(new Duration(TimeUnit.MILLISECONDS, 250), FileSettingsApplier.parseDuration("250ms"));
+    assertEquals(
+        new Duration(TimeUnit.MILLISECONDS, 250), FileSettingsApplier.parseDuration("250ms"));
     assertEquals(new Duration(TimeUnit.HOURS, 2), FileSettingsApplier.parseDuration("2h"));
     assertThrows(IllegalArgumentException.class, () -> FileSettingsApplier.parseDuration("2w"));
     ExpiryPolicy created = FileSettingsApplier.expiry("created:10s").create();
@@ -98,8 +115,13 @@ class FileConfigurationTest {
   void codecsByNameAndByClass() {
     LarderConfiguration<Object, Object> config = new LarderConfiguration<>();
     FileSettingsApplier applier = applier("c");
-    applier.apply(Map.of(FileSetting.KEY_CODEC, "string",
-        FileSetting.VALUE_CODEC, UpperCaseCodec.class.getName()), config);
+    applier.apply(
+        Map.of(
+            FileSetting.KEY_CODEC,
+            "string",
+            FileSetting.VALUE_CODEC,
+            UpperCaseCodec.class.getName()),
+        config);
     assertEquals(Codecs.strings(), config.getKeyCodec());
     Object valueCodec = config.getValueCodec();
     assertTrue(valueCodec instanceof UpperCaseCodec);
@@ -109,14 +131,20 @@ class FileConfigurationTest {
   void badValuesNameCacheSettingAndValue() {
     LarderConfiguration<Object, Object> config = new LarderConfiguration<>();
     FileSettingsApplier applier = applier("c");
-    CacheException e = assertThrows(CacheException.class, () -> applier.apply(
-        Map.of(FileSetting.STORAGE, "DISK"), config));
-    assertTrue(e.getMessage().contains("'c'") && e.getMessage().contains("storage")
-        && e.getMessage().contains("DISK"), e.getMessage());
-    assertThrows(CacheException.class, () -> applier.apply(
-        Map.of(FileSetting.VALUE_CODEC, "java.lang.String"), config));
-    assertThrows(CacheException.class, () -> applier.apply(
-        Map.of(FileSetting.MAXIMUM_MEMORY, "1k"), config));
+    CacheException e =
+        assertThrows(
+            CacheException.class, () -> applier.apply(Map.of(FileSetting.STORAGE, "DISK"), config));
+    assertTrue(
+        e.getMessage().contains("'c'")
+            && e.getMessage().contains("storage")
+            && e.getMessage().contains("DISK"),
+        e.getMessage());
+    assertThrows(
+        CacheException.class,
+        () -> applier.apply(Map.of(FileSetting.VALUE_CODEC, "java.lang.String"), config));
+    assertThrows(
+        CacheException.class,
+        () -> applier.apply(Map.of(FileSetting.MAXIMUM_MEMORY, "1k"), config));
   }
 
   @Test

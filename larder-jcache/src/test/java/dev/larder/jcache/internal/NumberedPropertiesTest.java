@@ -15,7 +15,9 @@ class NumberedPropertiesTest {
 
   @Test
   void entriesKeepTheLineTheyStartOn() {
-    List<NumberedProperties.Entry> entries = NumberedProperties.parse("""
+    List<NumberedProperties.Entry> entries =
+        NumberedProperties.parse(
+            """
         # a comment ending in a backslash does not continue \\
         a = 1
         ! another comment
@@ -26,24 +28,30 @@ class NumberedPropertiesTest {
         e
         a = again
         """);
-    assertEquals(List.of(
-        new NumberedProperties.Entry("b", "two lines", 5),
-        new NumberedProperties.Entry("c d", "A", 7),
-        new NumberedProperties.Entry("e", "", 8),
-        new NumberedProperties.Entry("a", "again", 9)), entries);
+    assertEquals(
+        List.of(
+            new NumberedProperties.Entry("b", "two lines", 5),
+            new NumberedProperties.Entry("c d", "A", 7),
+            new NumberedProperties.Entry("e", "", 8),
+            new NumberedProperties.Entry("a", "again", 9)),
+        entries);
   }
 
   @Test
   void windowsAndOldMacLineEnds() {
-    assertEquals(List.of(new NumberedProperties.Entry("a", "1", 1),
-            new NumberedProperties.Entry("b", "2", 2), new NumberedProperties.Entry("c", "3", 3)),
+    assertEquals(
+        List.of(
+            new NumberedProperties.Entry("a", "1", 1),
+            new NumberedProperties.Entry("b", "2", 2),
+            new NumberedProperties.Entry("c", "3", 3)),
         NumberedProperties.parse("a=1\r\nb=2\rc=3"));
   }
 
   @Test
   void malformedEscapeNamesTheLine() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> NumberedProperties.parse("a = 1\nb = \\u12"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> NumberedProperties.parse("a = 1\nb = \\u12"));
     assertTrue(e.getMessage().startsWith("line 2:"), e.getMessage());
   }
 
@@ -63,8 +71,17 @@ class NumberedPropertiesTest {
       Properties actual = new Properties();
       NumberedProperties.parse(text.toString())
           .forEach(entry -> actual.setProperty(entry.key(), entry.value()));
-      assertEquals(expected, actual, () -> "text: " + text.toString().replace("\\", "\\\\").replace("\n", "\\n")
-          .replace("\r", "\\r").replace("\t", "\\t").replace("\f", "\\f"));
+      assertEquals(
+          expected,
+          actual,
+          () ->
+              "text: "
+                  + text.toString()
+                      .replace("\\", "\\\\")
+                      .replace("\n", "\\n")
+                      .replace("\r", "\\r")
+                      .replace("\t", "\\t")
+                      .replace("\f", "\\f"));
     }
   }
 }

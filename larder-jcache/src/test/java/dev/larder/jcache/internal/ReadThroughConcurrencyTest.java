@@ -60,9 +60,9 @@ class ReadThroughConcurrencyTest {
     }
   }
 
-  private final CacheManager manager = Caching.getCachingProvider(
-      LarderCachingProvider.class.getName()).getCacheManager(URI.create("read-through-test"),
-      getClass().getClassLoader());
+  private final CacheManager manager =
+      Caching.getCachingProvider(LarderCachingProvider.class.getName())
+          .getCacheManager(URI.create("read-through-test"), getClass().getClassLoader());
 
   @AfterEach
   void close() {
@@ -73,9 +73,13 @@ class ReadThroughConcurrencyTest {
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
   void aSlowLoadBlocksOnlyItsOwnKey() throws Exception {
-    Cache<Integer, String> cache = manager.createCache("rt",
-        new MutableConfiguration<Integer, String>().setTypes(Integer.class, String.class)
-            .setReadThrough(true).setCacheLoaderFactory(FactoryBuilder.factoryOf(new GatedLoader())));
+    Cache<Integer, String> cache =
+        manager.createCache(
+            "rt",
+            new MutableConfiguration<Integer, String>()
+                .setTypes(Integer.class, String.class)
+                .setReadThrough(true)
+                .setCacheLoaderFactory(FactoryBuilder.factoryOf(new GatedLoader())));
     int sameStripe = keyOnTheSameStripeAs(SLOW_KEY);
     ExecutorService pool = Executors.newFixedThreadPool(4);
     try {

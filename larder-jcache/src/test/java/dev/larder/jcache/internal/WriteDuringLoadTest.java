@@ -27,14 +27,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The read-through race: the loader reads the data behind the cache, the data changes and the
- * key is removed, then the load finishes. A write to the key during the load wins, without
- * waiting for it: the load returns what it read to its caller but does not store it.
+ * The read-through race: the loader reads the data behind the cache, the data changes and the key
+ * is removed, then the load finishes. A write to the key during the load wins, without waiting for
+ * it: the load returns what it read to its caller but does not store it.
  */
 class WriteDuringLoadTest {
 
   /** The data behind the cache for key 1, which the loader reads. */
   static final AtomicReference<String> DATA = new AtomicReference<>();
+
   static final AtomicReference<CountDownLatch> LOADING = new AtomicReference<>();
   static final AtomicReference<CountDownLatch> RELEASE = new AtomicReference<>();
 
@@ -68,10 +69,15 @@ class WriteDuringLoadTest {
     REMOVE_ALL_OF_KEYS(null, c -> c.removeAll(Set.of(1))),
     REMOVE_ALL(null, Cache::removeAll),
     CLEAR(null, Cache::clear),
-    INVOKE_REMOVE(null, c -> c.invoke(1, (entry, args) -> {
-      entry.remove();
-      return null;
-    })),
+    INVOKE_REMOVE(
+        null,
+        c ->
+            c.invoke(
+                1,
+                (entry, args) -> {
+                  entry.remove();
+                  return null;
+                })),
     PUT("written", c -> c.put(1, "written"));
 
     final String cached;
@@ -83,9 +89,9 @@ class WriteDuringLoadTest {
     }
   }
 
-  private final CacheManager manager = Caching.getCachingProvider(
-      LarderCachingProvider.class.getName()).getCacheManager(URI.create("write-during-load"),
-      getClass().getClassLoader());
+  private final CacheManager manager =
+      Caching.getCachingProvider(LarderCachingProvider.class.getName())
+          .getCacheManager(URI.create("write-during-load"), getClass().getClassLoader());
 
   @AfterEach
   void close() {
@@ -100,10 +106,13 @@ class WriteDuringLoadTest {
     DATA.set("old");
     LOADING.set(new CountDownLatch(1));
     RELEASE.set(new CountDownLatch(1));
-    Cache<Integer, String> cache = manager.createCache("c-" + write,
-        new MutableConfiguration<Integer, String>().setTypes(Integer.class, String.class)
-            .setReadThrough(true)
-            .setCacheLoaderFactory(FactoryBuilder.factoryOf(new GatedLoader())));
+    Cache<Integer, String> cache =
+        manager.createCache(
+            "c-" + write,
+            new MutableConfiguration<Integer, String>()
+                .setTypes(Integer.class, String.class)
+                .setReadThrough(true)
+                .setCacheLoaderFactory(FactoryBuilder.factoryOf(new GatedLoader())));
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
       Future<String> load = pool.submit(() -> cache.get(1));

@@ -5,10 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The server process's resident memory, as INFO's {@code used_memory_rss} reports it: on Linux
- * the {@code VmRSS} line of {@code /proc/self/status} (what the kernel holds in RAM for the
- * process: heap, off-heap store, network buffers, code); elsewhere, where that file does not
- * exist, the JVM's committed heap, a lower bound.
+ * The server process's resident memory, as INFO's {@code used_memory_rss} reports it: on Linux the
+ * {@code VmRSS} line of {@code /proc/self/status} (what the kernel holds in RAM for the process:
+ * heap, off-heap store, network buffers, code); elsewhere, where that file does not exist, the
+ * JVM's committed heap, a lower bound.
  *
  * <p>Stateless and thread-safe.
  */
@@ -17,7 +17,7 @@ public final class ProcessMemory {
 
   private ProcessMemory() {}
 
-  /** @return resident bytes of this process */
+  /** Returns resident bytes of this process. */
   public static long residentBytes() {
     try {
       for (String line : Files.readAllLines(STATUS)) {

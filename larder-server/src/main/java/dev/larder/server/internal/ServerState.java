@@ -42,6 +42,7 @@ public final class ServerState {
   private volatile int memcachePort;
   private volatile ServerLog log;
   private volatile DurableReplies replies = new DurableReplies(null);
+
   /** This member's cluster, or null for a standalone server; set once, before serving. */
   private volatile ServerCluster cluster;
 
@@ -66,24 +67,31 @@ public final class ServerState {
    * @param acl the RESP users
    * @param memcacheAuth the memcached users, or null when memcached needs no authentication
    */
-  public ServerState(Keyspace keyspace, ServerConfig config, ScheduledExecutorService scheduler,
-      AclUsers acl, MemcacheAuth memcacheAuth) {
+  public ServerState(
+      Keyspace keyspace,
+      ServerConfig config,
+      ScheduledExecutorService scheduler,
+      AclUsers acl,
+      MemcacheAuth memcacheAuth) {
     this.keyspace = keyspace;
     this.scheduler = scheduler;
     this.config = config;
     this.acl = acl;
     this.memcacheAuth = memcacheAuth;
     this.maxMemoryPolicy = config.maxMemoryPolicy();
-    this.clientMemory = new ClientMemory(config.clientQueryBufferLimit(),
-        config.clientOutputBufferLimit(), config.maxMemoryClients());
+    this.clientMemory =
+        new ClientMemory(
+            config.clientQueryBufferLimit(),
+            config.clientOutputBufferLimit(),
+            config.maxMemoryClients());
   }
 
-  /** @return the bound on memory held for clients (requests and unsent replies) */
+  /** Returns the bound on memory held for clients (requests and unsent replies). */
   public ClientMemory clientMemory() {
     return clientMemory;
   }
 
-  /** @return what closes connections that send HTTP */
+  /** Returns what closes connections that send HTTP. */
   public CrossProtocolGuard crossProtocolGuard() {
     return crossProtocolGuard;
   }
@@ -99,66 +107,70 @@ public final class ServerState {
     this.replies = new DurableReplies(serverLog);
   }
 
-  /** @return the log, or null when the server keeps its data in memory only */
+  /** Returns the log, or null when the server keeps its data in memory only. */
   public ServerLog log() {
     return log;
   }
 
-  /** @return where the handlers send their replies (at once, or when the log allows) */
+  /** Returns where the handlers send their replies (at once, or when the log allows). */
   public DurableReplies replies() {
     return replies;
   }
 
-  /** @return this member's cluster, or null for a standalone server */
+  /** Returns this member's cluster, or null for a standalone server. */
   public ServerCluster cluster() {
     return cluster;
   }
 
-  /** @param cluster this member's cluster; set once, before the listeners start */
+  /**
+   * @param cluster this member's cluster; set once, before the listeners start
+   */
   public void cluster(ServerCluster cluster) {
     this.cluster = cluster;
   }
 
-  /** @return the RESP users */
+  /** Returns the RESP users. */
   public AclUsers acl() {
     return acl;
   }
 
-  /** @return the memcached users, or null when memcached needs no authentication */
+  /** Returns the memcached users, or null when memcached needs no authentication. */
   public MemcacheAuth memcacheAuth() {
     return memcacheAuth;
   }
 
-  /** @return the data */
+  /** Returns the data. */
   public Keyspace keyspace() {
     return keyspace;
   }
 
-  /** @return the scheduler for delayed and periodic work */
+  /** Returns the scheduler for delayed and periodic work. */
   public ScheduledExecutorService scheduler() {
     return scheduler;
   }
 
-  /** @return the configuration the server started with */
+  /** Returns the configuration the server started with. */
   public ServerConfig config() {
     return config;
   }
 
-  /** @return the current maxmemory policy */
+  /** Returns the current maxmemory policy. */
   public String maxMemoryPolicy() {
     return maxMemoryPolicy;
   }
 
-  /** @param policy allkeys-lfu or noeviction */
+  /**
+   * @param policy allkeys-lfu or noeviction
+   */
   public void maxMemoryPolicy(String policy) {
     this.maxMemoryPolicy = policy;
   }
 
   /**
    * Whether a write must be refused under noeviction. Larder's store evicts by itself when a
-   * segment is full, so noeviction is approximate: writes are refused once the keyspace uses
-   * 15/16 of its bound, which keeps the store below the point where it evicts in the common case
-   * (evenly spread keys), not in every case.
+   * segment is full, so noeviction is approximate: writes are refused once the keyspace uses 15/16
+   * of its bound, which keeps the store below the point where it evicts in the common case (evenly
+   * spread keys), not in every case.
    *
    * @return whether memory is at the refusal threshold under noeviction
    */
@@ -194,17 +206,19 @@ public final class ServerState {
     clients.put(info.id(), info);
   }
 
-  /** @param id a client that left */
+  /**
+   * @param id a client that left
+   */
   public void unregister(long id) {
     clients.remove(id);
   }
 
-  /** @return the registered RESP clients */
+  /** Returns the registered RESP clients. */
   public Iterable<ClientInfo> clients() {
     return clients.values();
   }
 
-  /** @return a new client id */
+  /** Returns a new client id. */
   public long nextClientId() {
     return clientIds.incrementAndGet();
   }
@@ -214,37 +228,37 @@ public final class ServerState {
     commandsProcessed.increment();
   }
 
-  /** @return open connections, both protocols */
+  /** Returns open connections, both protocols. */
   public int connections() {
     return connections.get();
   }
 
-  /** @return connections ever accepted or refused */
+  /** Returns connections ever accepted or refused. */
   public long connectionsReceived() {
     return connectionsReceived.sum();
   }
 
-  /** @return connections refused at the limit */
+  /** Returns connections refused at the limit. */
   public long rejectedConnections() {
     return rejectedConnections.sum();
   }
 
-  /** @return commands run, both protocols */
+  /** Returns commands run, both protocols. */
   public long commandsProcessed() {
     return commandsProcessed.sum();
   }
 
-  /** @return when the server started, Unix milliseconds */
+  /** Returns when the server started, Unix milliseconds. */
   public long startMillis() {
     return startMillis;
   }
 
-  /** @return the bound RESP port, 0 if none */
+  /** Returns the bound RESP port, 0 if none. */
   public int respPort() {
     return respPort;
   }
 
-  /** @return the bound memcached port, 0 if none */
+  /** Returns the bound memcached port, 0 if none. */
   public int memcachePort() {
     return memcachePort;
   }
@@ -278,27 +292,33 @@ public final class ServerState {
       this.address = address;
     }
 
-    /** @return the id */
+    /** Returns the id. */
     public long id() {
       return id;
     }
 
-    /** @return the name, empty if unset */
+    /** Returns the name, empty if unset. */
     public String name() {
       return name;
     }
 
-    /** @param name the name */
+    /**
+     * @param name the name
+     */
     public void name(String name) {
       this.name = name;
     }
 
-    /** @param db the selected database */
+    /**
+     * @param db the selected database
+     */
     public void db(int db) {
       this.db = db;
     }
 
-    /** @param command the last command's name */
+    /**
+     * @param command the last command's name
+     */
     public void lastCommand(String command) {
       // Most connections repeat one command: skip the volatile write (a fence) when unchanged.
       if (this.lastCommand != command) {
@@ -306,26 +326,43 @@ public final class ServerState {
       }
     }
 
-    /** @param user the ACL user the connection is authenticated as */
+    /**
+     * @param user the ACL user the connection is authenticated as
+     */
     public void user(String user) {
       this.user = user;
     }
 
-    /** @param protocol 2 or 3 */
+    /**
+     * @param protocol 2 or 3
+     */
     public void protocol(int protocol) {
       this.protocol = protocol;
     }
 
     /**
+     * Returns the CLIENT LIST line, without its newline.
+     *
      * @param now Unix milliseconds
-     * @return the CLIENT LIST line, without its newline
      */
     public String line(long now) {
-      return "id=" + id + " addr=" + address + " laddr=? fd=-1 name=" + name
-          + " age=" + (now - createdMillis) / 1000 + " idle=0 flags=N db=" + db
+      return "id="
+          + id
+          + " addr="
+          + address
+          + " laddr=? fd=-1 name="
+          + name
+          + " age="
+          + (now - createdMillis) / 1000
+          + " idle=0 flags=N db="
+          + db
           + " sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0"
-          + " rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=" + lastCommand
-          + " user=" + user + " redir=-1 resp=" + protocol;
+          + " rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd="
+          + lastCommand
+          + " user="
+          + user
+          + " redir=-1 resp="
+          + protocol;
     }
   }
 }

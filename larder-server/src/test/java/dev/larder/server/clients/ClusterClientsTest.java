@@ -26,11 +26,10 @@ import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.resps.ClusterShardInfo;
 
 /**
- * Cluster-aware Redis clients, unchanged, against three Larder servers in one cluster
- * (distributed, owners 2, every client redirected with MOVED): JedisCluster, Lettuce's
- * RedisClusterClient, {@code redis-cli -c} and {@code redis-benchmark --cluster}. Each routes by
- * the slot map (CLUSTER SLOTS or NODES) to the key's master, and reads back what it wrote
- * through another member.
+ * Cluster-aware Redis clients, unchanged, against three Larder servers in one cluster (distributed,
+ * owners 2, every client redirected with MOVED): JedisCluster, Lettuce's RedisClusterClient, {@code
+ * redis-cli -c} and {@code redis-benchmark --cluster}. Each routes by the slot map (CLUSTER SLOTS
+ * or NODES) to the key's master, and reads back what it wrote through another member.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class ClusterClientsTest {
@@ -38,8 +37,9 @@ class ClusterClientsTest {
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = new LoopbackCluster(3, "cluster-mode", "distributed", "cluster-owners", "2",
-        "cluster-redirects", "on");
+    cluster =
+        new LoopbackCluster(
+            3, "cluster-mode", "distributed", "cluster-owners", "2", "cluster-redirects", "on");
   }
 
   @AfterAll
@@ -50,8 +50,9 @@ class ClusterClientsTest {
   @Test
   @SuppressWarnings("deprecation") // JedisCluster: what Jedis users run; Jedis 7 deprecates it
   void jedisCluster() {
-    try (JedisCluster jc = new JedisCluster(
-        Set.of(new HostAndPort("127.0.0.1", cluster.member(0).respPort())), 20_000, 20_000)) {
+    try (JedisCluster jc =
+        new JedisCluster(
+            Set.of(new HostAndPort("127.0.0.1", cluster.member(0).respPort())), 20_000, 20_000)) {
       assertEquals(3, jc.getClusterNodes().size());
       for (int i = 0; i < 500; i++) {
         assertEquals("OK", jc.set("jc:" + i, "v" + i));
@@ -67,9 +68,13 @@ class ClusterClientsTest {
 
   @Test
   void lettuceRedisClusterClient() {
-    RedisClusterClient client = RedisClusterClient.create(RedisURI.builder()
-        .withHost("127.0.0.1").withPort(cluster.member(1).respPort())
-        .withTimeout(Duration.ofSeconds(20)).build());
+    RedisClusterClient client =
+        RedisClusterClient.create(
+            RedisURI.builder()
+                .withHost("127.0.0.1")
+                .withPort(cluster.member(1).respPort())
+                .withTimeout(Duration.ofSeconds(20))
+                .build());
     try (StatefulRedisClusterConnection<String, String> c = client.connect()) {
       RedisAdvancedClusterCommands<String, String> sync = c.sync();
       assertEquals(3, c.getPartitions().size());
@@ -92,33 +97,60 @@ class ClusterClientsTest {
   void redisCliFollowsRedirections() throws Exception {
     String port = Integer.toString(cluster.member(0).respPort());
     for (int i = 0; i < 20; i++) {
-      RunningServer.Run set = RunningServer.run(60, "redis-cli", "-c", "-h", "127.0.0.1", "-p",
-          port, "set", "cli:" + i, "v" + i);
+      RunningServer.Run set =
+          RunningServer.run(
+              60, "redis-cli", "-c", "-h", "127.0.0.1", "-p", port, "set", "cli:" + i, "v" + i);
       assertEquals("OK\n", set.out(), set.out());
     }
     for (int i = 0; i < 20; i++) {
-      RunningServer.Run get = RunningServer.run(60, "redis-cli", "-c", "-h", "127.0.0.1", "-p",
-          Integer.toString(cluster.member(2).respPort()), "get", "cli:" + i);
+      RunningServer.Run get =
+          RunningServer.run(
+              60,
+              "redis-cli",
+              "-c",
+              "-h",
+              "127.0.0.1",
+              "-p",
+              Integer.toString(cluster.member(2).respPort()),
+              "get",
+              "cli:" + i);
       assertEquals("v" + i + "\n", get.out());
     }
-    RunningServer.Run nodes = RunningServer.run(60, "redis-cli", "--cluster", "check",
-        "127.0.0.1:" + port);
+    RunningServer.Run nodes =
+        RunningServer.run(60, "redis-cli", "--cluster", "check", "127.0.0.1:" + port);
     assertEquals(0, nodes.exit(), nodes.out());
     assertTrue(nodes.out().contains("All 16384 slots covered"), nodes.out());
   }
 
   @Test
   void redisBenchmarkCluster() throws Exception {
-    RunningServer.Run r = RunningServer.run(240, "redis-benchmark", "--cluster", "-h",
-        "127.0.0.1", "-p", Integer.toString(cluster.member(0).respPort()), "-t", "set,get",
-        "-n", "3000", "-c", "6", "-P", "4", "-d", "100", "-q");
+    RunningServer.Run r =
+        RunningServer.run(
+            240,
+            "redis-benchmark",
+            "--cluster",
+            "-h",
+            "127.0.0.1",
+            "-p",
+            Integer.toString(cluster.member(0).respPort()),
+            "-t",
+            "set,get",
+            "-n",
+            "3000",
+            "-c",
+            "6",
+            "-P",
+            "4",
+            "-d",
+            "100",
+            "-q");
     assertEquals(0, r.exit(), r.out());
     assertTrue(r.out().contains("Cluster has 3 master nodes"), r.out());
     assertTrue(r.out().contains("SET: ") && r.out().contains("GET: "), r.out());
     assertTrue(!r.out().contains("Error") && !r.out().contains("ERR"), r.out());
   }
 
-  /** @return the CLUSTER SLOTS entry holding a slot: from, to, then master and replicas */
+  /** Returns the CLUSTER SLOTS entry holding a slot: from, to, then master and replicas. */
   @SuppressWarnings("deprecation") // Jedis 7 deprecates clusterSlots() with CLUSTER SLOTS itself
   private static List<?> slotEntry(Jedis j, long slot) {
     for (Object range : j.clusterSlots()) {
@@ -134,7 +166,7 @@ class ClusterClientsTest {
     return ((Long) ((List<?>) slotEntry(j, slot).get(2)).get(1)).intValue();
   }
 
-  /** @return a key whose slot's master is (or, with {@code mine} false, is not) on {@code port} */
+  /** Returns a key whose slot's master is (or, with {@code mine} false, is not) on {@code port}. */
   private static String keyMasteredBy(Jedis j, int port, boolean mine, String prefix) {
     for (int i = 0; ; i++) {
       String key = prefix + i;
@@ -150,15 +182,16 @@ class ClusterClientsTest {
     try (Jedis j = ClusteredServerTest.jedis(cluster.member(0))) {
       String foreign = keyMasteredBy(j, port, false, "moved:");
       long slot = j.clusterKeySlot(foreign);
-      JedisDataException moved = assertThrows(JedisDataException.class,
-          () -> j.set(foreign, "x"));
+      JedisDataException moved = assertThrows(JedisDataException.class, () -> j.set(foreign, "x"));
       assertEquals("MOVED " + slot + " 127.0.0.1:" + masterPort(j, slot), moved.getMessage());
       assertThrows(JedisDataException.class, () -> j.get(foreign));
       String own = keyMasteredBy(j, port, true, "moved:");
       assertEquals("OK", j.set(own, "here"));
       assertEquals("here", j.get(own));
-      assertTrue(assertThrows(JedisDataException.class, () -> j.mset("{a}1", "1", "{b}2", "2"))
-          .getMessage().startsWith("CROSSSLOT "));
+      assertTrue(
+          assertThrows(JedisDataException.class, () -> j.mset("{a}1", "1", "{b}2", "2"))
+              .getMessage()
+              .startsWith("CROSSSLOT "));
     }
   }
 
@@ -201,19 +234,22 @@ class ClusterClientsTest {
         }
         assertEquals(5, master.clusterCountKeysInSlot(slot));
         Set<String> keys = new HashSet<>(master.clusterGetKeysInSlot(slot, 10));
-        assertEquals(Set.of("{slotted}0", "{slotted}1", "{slotted}2", "{slotted}3",
-            "{slotted}4"), keys);
+        assertEquals(
+            Set.of("{slotted}0", "{slotted}1", "{slotted}2", "{slotted}3", "{slotted}4"), keys);
         assertEquals(2, master.clusterGetKeysInSlot(slot, 2).size());
-        assertEquals(1L, master.waitReplicas(2, 100),
+        assertEquals(
+            1L,
+            master.waitReplicas(2, 100),
             "each write is on its key's other owner (owners 2) once acknowledged");
         assertTrue(master.info("replication").contains("connected_slaves:2"));
         assertTrue(master.info("replication").contains("larder_replication:sync"));
         assertEquals("master", master.role().getFirst());
         assertEquals(2, ((List<?>) master.role().get(2)).size());
       }
-      assertTrue(assertThrows(JedisDataException.class,
-          () -> any.clusterCountKeysInSlot(HashSlot.SLOTS)).getMessage()
-          .startsWith("ERR Invalid slot"));
+      assertTrue(
+          assertThrows(JedisDataException.class, () -> any.clusterCountKeysInSlot(HashSlot.SLOTS))
+              .getMessage()
+              .startsWith("ERR Invalid slot"));
       assertTrue(any.clusterNodes().contains("myself,master"));
     }
   }

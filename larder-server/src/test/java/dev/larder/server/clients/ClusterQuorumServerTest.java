@@ -24,13 +24,13 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * A member cut off from the other two (JGroups' DISCARD). Under quorum partition handling its
- * Redis clients get CLUSTERDOWN and its memcached clients SERVER_ERROR for writes, reads are
- * served or refused as {@code cluster-minority-reads} says, CLUSTER INFO says fail; the majority
- * goes on; after the merge the cut-off member serves the majority's writes and takes writes
- * again. Writers through every member across a cut and its merge: under quorum every
- * acknowledged write survives; under {@code allow-all} the cut-off member's acknowledged writes
- * are lost at the merge (what that setting costs, and the check that the count can fail).
+ * A member cut off from the other two (JGroups' DISCARD). Under quorum partition handling its Redis
+ * clients get CLUSTERDOWN and its memcached clients SERVER_ERROR for writes, reads are served or
+ * refused as {@code cluster-minority-reads} says, CLUSTER INFO says fail; the majority goes on;
+ * after the merge the cut-off member serves the majority's writes and takes writes again. Writers
+ * through every member across a cut and its merge: under quorum every acknowledged write survives;
+ * under {@code allow-all} the cut-off member's acknowledged writes are lost at the merge (what that
+ * setting costs, and the check that the count can fail).
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class ClusterQuorumServerTest {
@@ -39,23 +39,22 @@ class ClusterQuorumServerTest {
   @CsvSource({"replicated, on", "distributed, off"})
   void aCutOffMemberRefusesWritesWithClearErrors(String mode, String minorityReads)
       throws Exception {
-    try (LoopbackCluster cluster = new LoopbackCluster(3, "cluster-mode", mode,
-        "cluster-minority-reads", minorityReads)) {
+    try (LoopbackCluster cluster =
+        new LoopbackCluster(3, "cluster-mode", mode, "cluster-minority-reads", minorityReads)) {
       try (Jedis a = ClusteredServerTest.jedis(cluster.member(0));
           Jedis b = ClusteredServerTest.jedis(cluster.member(1));
-          ClusteredServerTest.Memcached ma = new ClusteredServerTest.Memcached(
-              cluster.member(0))) {
+          ClusteredServerTest.Memcached ma = new ClusteredServerTest.Memcached(cluster.member(0))) {
         String k = keyWithCopyOn(a, cluster.member(0));
         b.set(k, "before");
         cluster.cutOff(0);
-        JedisDataException refused = assertThrows(JedisDataException.class,
-            () -> a.set(k, "minority"));
+        JedisDataException refused =
+            assertThrows(JedisDataException.class, () -> a.set(k, "minority"));
         assertTrue(refused.getMessage().startsWith("CLUSTERDOWN "), refused.getMessage());
         assertTrue(refused.getMessage().contains("not a majority"), refused.getMessage());
         assertClusterDown(assertThrows(JedisDataException.class, () -> a.del(k)));
         String memcached = ma.command("set " + k + " 0 0 1\r\nx");
-        assertTrue(memcached.startsWith("SERVER_ERROR ") && memcached.contains("majority"),
-            memcached);
+        assertTrue(
+            memcached.startsWith("SERVER_ERROR ") && memcached.contains("majority"), memcached);
         if (minorityReads.equals("on")) {
           assertEquals("before", a.get(k), "minority reads from the member's own copy");
         } else {
@@ -83,7 +82,7 @@ class ClusterQuorumServerTest {
     assertTrue(e.getMessage().startsWith("CLUSTERDOWN "), e.getMessage());
   }
 
-  /** @return a key of which {@code m} holds a copy (any key in replicated mode) */
+  /** Returns a key of which {@code m} holds a copy (any key in replicated mode). */
   @SuppressWarnings("deprecation") // Jedis 7 deprecates clusterSlots() with CLUSTER SLOTS itself
   private static String keyWithCopyOn(Jedis j, LarderServer m) {
     List<Object> slots = j.clusterSlots();
@@ -106,8 +105,9 @@ class ClusterQuorumServerTest {
   @ParameterizedTest
   @ValueSource(strings = {"quorum", "allow-all"})
   void acknowledgedWritesThroughACutAndItsMerge(String handling) throws Exception {
-    try (LoopbackCluster cluster = new LoopbackCluster(3, "cluster-partition-handling",
-        handling, "cluster-timeout", "5000");
+    try (LoopbackCluster cluster =
+            new LoopbackCluster(
+                3, "cluster-partition-handling", handling, "cluster-timeout", "5000");
         Workers writers = Workers.named("writer")) {
       Writes writes = new Writes(3);
       writers.start(3, i -> writes.run(i, cluster.member(i)));
@@ -202,22 +202,27 @@ class ClusterQuorumServerTest {
       for (int w = 0; w < writers.length; w++) {
         from[w] = acknowledged.get(writers[w]);
       }
-      Await.until("50 writes acknowledged " + when, Duration.ofSeconds(90), () -> {
-        for (int w = 0; w < writers.length; w++) {
-          if (acknowledged.get(writers[w]) < from[w] + 50) {
-            return false;
-          }
-        }
-        return true;
-      });
+      Await.until(
+          "50 writes acknowledged " + when,
+          Duration.ofSeconds(90),
+          () -> {
+            for (int w = 0; w < writers.length; w++) {
+              if (acknowledged.get(writers[w]) < from[w] + 50) {
+                return false;
+              }
+            }
+            return true;
+          });
     }
 
     void awaitOutcomes(String where, int writer) throws InterruptedException {
-      Await.until("50 writes answered " + where, Duration.ofSeconds(90),
+      Await.until(
+          "50 writes answered " + where,
+          Duration.ofSeconds(90),
           () -> outcomes(writer) >= marks[writer] + 50);
     }
 
-    /** @return acknowledged keys that some member does not serve */
+    /** Returns acknowledged keys that some member does not serve. */
     long lost(LoopbackCluster cluster) {
       Set<String> lost = new HashSet<>();
       for (LarderServer m : cluster.members) {

@@ -24,11 +24,10 @@ import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.params.SetParams;
 
 /**
- * Three Larder servers in one cluster (replicated, synchronous, quorum), reached by plain
- * clients: any member serves any key (forwarding to its owners), and the keyspace's semantics
- * hold across members: memcached CAS uniques, WATCH versions, expiry stamped once in the value.
- * The Redis Cluster commands describe the cluster; ROLE, WAIT and INFO answer what a Redis user
- * checks.
+ * Three Larder servers in one cluster (replicated, synchronous, quorum), reached by plain clients:
+ * any member serves any key (forwarding to its owners), and the keyspace's semantics hold across
+ * members: memcached CAS uniques, WATCH versions, expiry stamped once in the value. The Redis
+ * Cluster commands describe the cluster; ROLE, WAIT and INFO answer what a Redis user checks.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ClusteredServerTest {
@@ -50,7 +49,8 @@ class ClusteredServerTest {
 
   @Test
   void everyMemberServesEveryKey() {
-    try (Jedis a = jedis(cluster.member(0)); Jedis b = jedis(cluster.member(1));
+    try (Jedis a = jedis(cluster.member(0));
+        Jedis b = jedis(cluster.member(1));
         Jedis c = jedis(cluster.member(2))) {
       Jedis[] all = {a, b, c};
       for (int i = 0; i < 300; i++) {
@@ -72,7 +72,8 @@ class ClusteredServerTest {
 
   @Test
   void watchSeesAWriteThroughAnotherMember() {
-    try (Jedis a = jedis(cluster.member(0)); Jedis b = jedis(cluster.member(1))) {
+    try (Jedis a = jedis(cluster.member(0));
+        Jedis b = jedis(cluster.member(1))) {
       a.set("watched", "1");
       a.watch("watched");
       b.set("watched", "2");
@@ -85,15 +86,18 @@ class ClusteredServerTest {
 
   @Test
   void expiryIsStampedOnceAndHoldsOnEveryMember() throws Exception {
-    try (Jedis a = jedis(cluster.member(0)); Jedis c = jedis(cluster.member(2))) {
+    try (Jedis a = jedis(cluster.member(0));
+        Jedis c = jedis(cluster.member(2))) {
       long start = System.nanoTime();
       a.set("short", "v", SetParams.setParams().px(2000));
       long ttl = c.pttl("short");
       long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-      assertTrue(ttl > 2000 - elapsed - 50 && ttl <= 2000,
+      assertTrue(
+          ttl > 2000 - elapsed - 50 && ttl <= 2000,
           "the deadline travels with the value: " + ttl + " ms left after " + elapsed + " ms");
       LoopbackCluster.await(() -> c.get("short") == null, "the key expires on member 2");
-      assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) >= 2000,
+      assertTrue(
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) >= 2000,
           "not before its deadline");
       assertNull(a.get("short"));
       assertEquals(-2L, a.pttl("short"));
@@ -111,7 +115,9 @@ class ClusteredServerTest {
       assertEquals("5", value[2], "client flags travel with the value");
       String cas = value[4].strip();
       assertEquals("STORED", c.command("cas mk 0 0 2 " + cas + "\r\nv2"));
-      assertEquals("EXISTS", a.command("cas mk 0 0 2 " + cas + "\r\nv3"),
+      assertEquals(
+          "EXISTS",
+          a.command("cas mk 0 0 2 " + cas + "\r\nv3"),
           "a CAS unique names one write, whichever member took it");
       assertTrue(b.command("get mk").contains("v2"));
     }
@@ -177,17 +183,22 @@ class ClusteredServerTest {
       String foreign = found;
       a.set(foreign, "x");
       a.readonly();
-      JedisDataException moved = org.junit.jupiter.api.Assertions.assertThrows(
-          JedisDataException.class, () -> a.set(foreign, "z"));
-      assertTrue(moved.getMessage().startsWith("MOVED " + a.clusterKeySlot(foreign) + " "),
+      JedisDataException moved =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              JedisDataException.class, () -> a.set(foreign, "z"));
+      assertTrue(
+          moved.getMessage().startsWith("MOVED " + a.clusterKeySlot(foreign) + " "),
           moved.getMessage());
       assertEquals("x", a.get(foreign), "a READONLY read is served by a replica: " + self);
-      assertTrue(org.junit.jupiter.api.Assertions.assertThrows(JedisDataException.class,
-          () -> a.mset("{a}1", "1", "{b}2", "2")).getMessage().startsWith("CROSSSLOT"));
+      assertTrue(
+          org.junit.jupiter.api.Assertions.assertThrows(
+                  JedisDataException.class, () -> a.mset("{a}1", "1", "{b}2", "2"))
+              .getMessage()
+              .startsWith("CROSSSLOT"));
     }
   }
 
-  /** @return the CLUSTER NODES line of the master of a slot */
+  /** Returns the CLUSTER NODES line of the master of a slot. */
   private static String[] masterLine(Jedis j, long slot) {
     for (String line : j.clusterNodes().split("\n")) {
       String[] f = line.split(" ");
@@ -212,8 +223,9 @@ class ClusteredServerTest {
     Memcached(LarderServer m) throws Exception {
       socket = new Socket("127.0.0.1", m.memcachePort());
       socket.setSoTimeout(20_000);
-      in = new BufferedReader(new InputStreamReader(socket.getInputStream(),
-          StandardCharsets.US_ASCII));
+      in =
+          new BufferedReader(
+              new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
       out = socket.getOutputStream();
     }
 

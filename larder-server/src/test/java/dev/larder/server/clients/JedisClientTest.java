@@ -45,7 +45,8 @@ class JedisClientTest {
   }
 
   private static Jedis jedis(RedisProtocol protocol) {
-    return new Jedis(new HostAndPort("127.0.0.1", server.respPort()),
+    return new Jedis(
+        new HostAndPort("127.0.0.1", server.respPort()),
         DefaultJedisClientConfig.builder().protocol(protocol).timeoutMillis(20_000).build());
   }
 
@@ -76,7 +77,8 @@ class JedisClientTest {
 
   @Test
   void pipelineTransactionAndWatch() {
-    try (Jedis j = jedis(RedisProtocol.RESP2); Jedis other = jedis(RedisProtocol.RESP2)) {
+    try (Jedis j = jedis(RedisProtocol.RESP2);
+        Jedis other = jedis(RedisProtocol.RESP2)) {
       Pipeline p = j.pipelined();
       List<Response<String>> gets = new ArrayList<>();
       for (int i = 0; i < 1000; i++) {
@@ -126,14 +128,16 @@ class JedisClientTest {
     try {
       List<Future<?>> done = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
-        done.add(pool.submit(() -> {
-          try (Jedis j = jedis(RedisProtocol.RESP2)) {
-            for (int i = 0; i < each; i++) {
-              j.incr("counter");
-              j.hincrBy("hc", "f", 1);
-            }
-          }
-        }));
+        done.add(
+            pool.submit(
+                () -> {
+                  try (Jedis j = jedis(RedisProtocol.RESP2)) {
+                    for (int i = 0; i < each; i++) {
+                      j.incr("counter");
+                      j.hincrBy("hc", "f", 1);
+                    }
+                  }
+                }));
       }
       for (Future<?> f : done) {
         f.get(100, TimeUnit.SECONDS);

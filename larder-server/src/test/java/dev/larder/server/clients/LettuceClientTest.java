@@ -42,14 +42,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Lettuce (Spring Data Redis's default client), unchanged, against a real Larder server on
- * 127.0.0.1: its connection handshake (HELLO with credentials and a client name under RESP3,
- * AUTH and CLIENT SETINFO under RESP2), the sync, async (pipelined) and reactive APIs, binary
- * values, MULTI/EXEC with WATCH, and SCAN.
+ * 127.0.0.1: its connection handshake (HELLO with credentials and a client name under RESP3, AUTH
+ * and CLIENT SETINFO under RESP2), the sync, async (pipelined) and reactive APIs, binary values,
+ * MULTI/EXEC with WATCH, and SCAN.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class LettuceClientTest {
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   private static LarderServer server;
   private static RedisClient client;
 
@@ -68,21 +67,26 @@ class LettuceClientTest {
   }
 
   private static RedisURI uri(int database) {
-    return RedisURI.builder().withHost("127.0.0.1").withPort(server.respPort())
-        .withAuthentication("default", "pw".toCharArray()).withDatabase(database)
-        .withClientName("larder-test").withTimeout(Duration.ofSeconds(20)).build();
+    return RedisURI.builder()
+        .withHost("127.0.0.1")
+        .withPort(server.respPort())
+        .withAuthentication("default", "pw".toCharArray())
+        .withDatabase(database)
+        .withClientName("larder-test")
+        .withTimeout(Duration.ofSeconds(20))
+        .build();
   }
 
-  private static StatefulRedisConnection<String, String> connect(ProtocolVersion protocol,
-      int database) {
+  private static StatefulRedisConnection<String, String> connect(
+      ProtocolVersion protocol, int database) {
     client.setOptions(ClientOptions.builder().protocolVersion(protocol).build());
     return client.connect(uri(database));
   }
 
   @Test
   void handshakeStringsAndHashesInResp2AndResp3() {
-    for (ProtocolVersion protocol : new ProtocolVersion[] {ProtocolVersion.RESP2,
-        ProtocolVersion.RESP3}) {
+    for (ProtocolVersion protocol :
+        new ProtocolVersion[] {ProtocolVersion.RESP2, ProtocolVersion.RESP3}) {
       int db = protocol == ProtocolVersion.RESP2 ? 1 : 2;
       try (StatefulRedisConnection<String, String> c = connect(protocol, db)) {
         RedisCommands<String, String> r = c.sync();
@@ -94,8 +98,8 @@ class LettuceClientTest {
         assertEquals(2.5, r.incrbyfloat("f", 2.5));
         assertEquals(2L, r.hset("h", Map.of("a", "1", "b", "2")));
         assertEquals(Map.of("a", "1", "b", "2"), r.hgetall("h"));
-        assertEquals(List.of(KeyValue.just("a", "1"), KeyValue.empty("zz")),
-            r.hmget("h", "a", "zz"));
+        assertEquals(
+            List.of(KeyValue.just("a", "1"), KeyValue.empty("zz")), r.hmget("h", "a", "zz"));
         assertEquals("hash", r.type("h"));
         assertEquals(4L, r.dbsize(), protocol + ": the database the URI chose");
         RedisCommandExecutionException wrongType =
@@ -112,16 +116,20 @@ class LettuceClientTest {
 
   @Test
   void wrongPasswordIsRefusedAtConnect() {
-    RedisURI wrong = RedisURI.builder().withHost("127.0.0.1").withPort(server.respPort())
-        .withAuthentication("default", "nope".toCharArray()).withTimeout(Duration.ofSeconds(20))
-        .build();
+    RedisURI wrong =
+        RedisURI.builder()
+            .withHost("127.0.0.1")
+            .withPort(server.respPort())
+            .withAuthentication("default", "nope".toCharArray())
+            .withTimeout(Duration.ofSeconds(20))
+            .build();
     for (ProtocolVersion protocol : ProtocolVersion.values()) {
       client.setOptions(ClientOptions.builder().protocolVersion(protocol).build());
       // Under RESP3 Lettuce sometimes reports its own handshake teardown ("RedisHandshakeHandler
       // not registered") instead of the server's WRONGPASS (once in a loop of runs), so only
       // the refusal is checked here; the error's wording is AuthClientsTest's.
-      assertThrows(RedisConnectionException.class, () -> client.connect(wrong).close(),
-          protocol.toString());
+      assertThrows(
+          RedisConnectionException.class, () -> client.connect(wrong).close(), protocol.toString());
     }
     try (StatefulRedisConnection<String, String> right = connect(ProtocolVersion.RESP3, 0)) {
       assertEquals("PONG", right.sync().ping(), "the same server takes the right password");
@@ -140,8 +148,9 @@ class LettuceClientTest {
         gets.add(a.get("p" + i));
       }
       c.flushCommands();
-      assertTrue(LettuceFutures.awaitAll(Duration.ofSeconds(30),
-          gets.toArray(new RedisFuture<?>[0])), "the pipeline answered");
+      assertTrue(
+          LettuceFutures.awaitAll(Duration.ofSeconds(30), gets.toArray(new RedisFuture<?>[0])),
+          "the pipeline answered");
       c.setAutoFlushCommands(true);
       for (int i = 0; i < 2000; i++) {
         assertEquals("OK", sets.get(i).toCompletableFuture().join());
@@ -155,18 +164,18 @@ class LettuceClientTest {
   @Test
   void reactiveApiAndBinaryValues() {
     client.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP3).build());
-    try (StatefulRedisConnection<byte[], byte[]> c = client.connect(ByteArrayCodec.INSTANCE,
-        uri(4))) {
+    try (StatefulRedisConnection<byte[], byte[]> c =
+        client.connect(ByteArrayCodec.INSTANCE, uri(4))) {
       byte[] value = new byte[256 * 1024];
       for (int i = 0; i < value.length; i++) {
         value[i] = (byte) (i * 31); // every byte value, CR and LF included
       }
       byte[] key = "bin\r\n\0key".getBytes(StandardCharsets.ISO_8859_1);
       assertEquals("OK", c.reactive().set(key, value).block(Duration.ofSeconds(20)));
-      assertTrue(java.util.Arrays.equals(value, c.reactive().get(key)
-          .block(Duration.ofSeconds(20))));
-      List<KeyValue<byte[], byte[]>> both = c.reactive().mget(key, "none".getBytes())
-          .collectList().block(Duration.ofSeconds(20));
+      assertTrue(
+          java.util.Arrays.equals(value, c.reactive().get(key).block(Duration.ofSeconds(20))));
+      List<KeyValue<byte[], byte[]>> both =
+          c.reactive().mget(key, "none".getBytes()).collectList().block(Duration.ofSeconds(20));
       assertEquals(2, both.size());
       assertTrue(java.util.Arrays.equals(value, both.get(0).getValue()));
       assertFalse(both.get(1).hasValue());

@@ -21,8 +21,8 @@ import org.jgroups.stack.ProtocolStack;
 
 /**
  * Test helper: Larder servers forming one cluster on 127.0.0.1 inside this JVM, each with free
- * RESP, memcached and cluster ports, finding each other through {@code peers}; and partitions
- * made with JGroups' DISCARD inserted above each member's transport.
+ * RESP, memcached and cluster ports, finding each other through {@code peers}; and partitions made
+ * with JGroups' DISCARD inserted above each member's transport.
  */
 final class LoopbackCluster implements AutoCloseable {
   private static final AtomicInteger CLUSTERS = new AtomicInteger();
@@ -35,8 +35,7 @@ final class LoopbackCluster implements AutoCloseable {
    * @param settings more settings, name then value, for every member
    */
   LoopbackCluster(int size, String... settings) throws IOException {
-    String name = "server-test-" + ProcessHandle.current().pid() + "-"
-        + CLUSTERS.incrementAndGet();
+    String name = "server-test-" + ProcessHandle.current().pid() + "-" + CLUSTERS.incrementAndGet();
     int[] ports = new int[size];
     StringBuilder peers = new StringBuilder();
     for (int i = 0; i < size; i++) {
@@ -45,16 +44,32 @@ final class LoopbackCluster implements AutoCloseable {
     }
     try {
       for (int i = 0; i < size; i++) {
-        Map<String, String> m = new HashMap<>(Map.of("resp-port", "0", "memcache-port", "0",
-            "http-port", "-1", "cluster", name, "cluster-port", Integer.toString(ports[i]),
-            "peers", peers.toString(), "cluster-command-threads", "8",
-            "cluster-node-name", "m" + i));
+        Map<String, String> m =
+            new HashMap<>(
+                Map.of(
+                    "resp-port",
+                    "0",
+                    "memcache-port",
+                    "0",
+                    "http-port",
+                    "-1",
+                    "cluster",
+                    name,
+                    "cluster-port",
+                    Integer.toString(ports[i]),
+                    "peers",
+                    peers.toString(),
+                    "cluster-command-threads",
+                    "8",
+                    "cluster-node-name",
+                    "m" + i));
         for (int s = 0; s < settings.length; s += 2) {
           m.put(settings[s], settings[s + 1]);
         }
         members.add(LarderServer.start(ServerConfig.of(m)));
       }
-      await(() -> members.stream().allMatch(m -> store(m).members().size() == size),
+      await(
+          () -> members.stream().allMatch(m -> store(m).members().size() == size),
           "every member sees " + size);
       for (LarderServer m : members) {
         if (!store(m).awaitRebalanced(Duration.ofSeconds(30))) {
@@ -100,18 +115,31 @@ final class LoopbackCluster implements AutoCloseable {
         }
       }
     }
-    await(() -> store(member(i)).members().size() == 1
-        && store(member((i + 1) % members.size())).members().size() == members.size() - 1,
+    await(
+        () ->
+            store(member(i)).members().size() == 1
+                && store(member((i + 1) % members.size())).members().size() == members.size() - 1,
         "the split");
   }
 
   /** Ends the partition and waits for the merge and its rebalance. */
   void heal() {
     discards.forEach(DISCARD::resetIgnoredMembers);
-    await(() -> members.stream().allMatch(m -> store(m).members().size() == members.size()
-        && store(m).available()), () -> "the merge: " + members.stream()
-        .map(m -> m.clusterNodeName() + " sees " + store(m).members() + ", available "
-            + store(m).available()).toList());
+    await(
+        () ->
+            members.stream()
+                .allMatch(m -> store(m).members().size() == members.size() && store(m).available()),
+        () ->
+            "the merge: "
+                + members.stream()
+                    .map(
+                        m ->
+                            m.clusterNodeName()
+                                + " sees "
+                                + store(m).members()
+                                + ", available "
+                                + store(m).available())
+                    .toList());
     for (LarderServer m : members) {
       store(m).awaitRebalanced(Duration.ofSeconds(30));
     }

@@ -58,9 +58,27 @@ class RedisToolsTest {
   @Test
   void redisBenchmarkRunsSetAndGetPipelined() throws Exception {
     RequiredTool.onPath("redis-benchmark", "redis-tools");
-    RunningServer.Run r = RunningServer.run(240, "redis-benchmark", "-h", "127.0.0.1", "-p",
-        Integer.toString(server.respPort()), "-t", "set,get", "-n", "5000", "-c", "10",
-        "-P", "8", "-d", "100", "--dbnum", "9", "-q");
+    RunningServer.Run r =
+        RunningServer.run(
+            240,
+            "redis-benchmark",
+            "-h",
+            "127.0.0.1",
+            "-p",
+            Integer.toString(server.respPort()),
+            "-t",
+            "set,get",
+            "-n",
+            "5000",
+            "-c",
+            "10",
+            "-P",
+            "8",
+            "-d",
+            "100",
+            "--dbnum",
+            "9",
+            "-q");
     assertEquals(0, r.exit(), r.out());
     assertTrue(r.out().contains("SET: ") && r.out().contains("GET: "), r.out());
     assertTrue(r.out().contains("requests per second"), r.out());

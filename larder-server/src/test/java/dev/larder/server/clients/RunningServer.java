@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Test helpers: a real server on free loopback ports, and external tools run with a timeout (a
- * test finds them with {@code dev.larder.testing.RequiredTool} first).
+ * Test helpers: a real server on free loopback ports, and external tools run with a timeout (a test
+ * finds them with {@code dev.larder.testing.RequiredTool} first).
  */
 final class RunningServer {
   private RunningServer() {}
@@ -35,13 +35,16 @@ final class RunningServer {
   static Run run(long timeoutSeconds, String... command) throws IOException, InterruptedException {
     Path out = Files.createTempFile("larder-tool", ".out");
     try {
-      Process p = new ProcessBuilder(new ArrayList<>(List.of(command)))
-          .redirectErrorStream(true).redirectOutput(out.toFile())
-          .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+      Process p =
+          new ProcessBuilder(new ArrayList<>(List.of(command)))
+              .redirectErrorStream(true)
+              .redirectOutput(out.toFile())
+              .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+              .start();
       if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
         p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        throw new AssertionError(String.join(" ", command) + " did not finish in "
-            + timeoutSeconds + " s");
+        throw new AssertionError(
+            String.join(" ", command) + " did not finish in " + timeoutSeconds + " s");
       }
       return new Run(p.exitValue(), Files.readString(out, StandardCharsets.ISO_8859_1));
     } finally {

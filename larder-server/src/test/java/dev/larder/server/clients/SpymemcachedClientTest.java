@@ -24,9 +24,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * spymemcached, a Java memcached client (text protocol), unchanged against a real server on
- * 127.0.0.1: storage commands, CAS, counters, touch, bulk gets of its
- * pipelined reads, and serialized Java objects and a large byte array through its transcoder's
- * flags.
+ * 127.0.0.1: storage commands, CAS, counters, touch, bulk gets of its pipelined reads, and
+ * serialized Java objects and a large byte array through its transcoder's flags.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SpymemcachedClientTest {
@@ -36,9 +35,13 @@ class SpymemcachedClientTest {
   @BeforeAll
   static void start() throws Exception {
     server = RunningServer.start();
-    client = new MemcachedClient(new ConnectionFactoryBuilder().setOpTimeout(20_000)
-        .setProtocol(ConnectionFactoryBuilder.Protocol.TEXT).build(),
-        List.of(new InetSocketAddress("127.0.0.1", server.memcachePort())));
+    client =
+        new MemcachedClient(
+            new ConnectionFactoryBuilder()
+                .setOpTimeout(20_000)
+                .setProtocol(ConnectionFactoryBuilder.Protocol.TEXT)
+                .build(),
+            List.of(new InetSocketAddress("127.0.0.1", server.memcachePort())));
   }
 
   @AfterAll

@@ -4,12 +4,12 @@ import dev.larder.server.ServerConfig;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.memcache.MemcacheDispatcher;
 import dev.larder.server.internal.memcache.MemcacheStats;
+import dev.larder.server.internal.persist.ServerLog;
 import dev.larder.server.internal.resp.RespCommandTable;
 import dev.larder.server.internal.resp.RespSession;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import dev.larder.server.internal.persist.ServerLog;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class TestServer implements AutoCloseable {
   /** The clock's start: 2026-01-01T00:00:00Z. */
   public static final long START = 1_767_225_600_000L;
+
   public final AtomicLong now = new AtomicLong(START);
   public final Keyspace keyspace;
   public final ServerState state;
@@ -45,26 +46,26 @@ public final class TestServer implements AutoCloseable {
   }
 
   /**
-   * A server whose keyspace is recovered from, and logged to, {@code dir} (appendfsync
-   * everysec: replies are written once the log is, on the channel's own loop).
+   * A server whose keyspace is recovered from, and logged to, {@code dir} (appendfsync everysec:
+   * replies are written once the log is, on the channel's own loop).
    */
-  public TestServer(Map<String, String> settings, Path dir, long startMillis)
-      throws IOException {
+  public TestServer(Map<String, String> settings, Path dir, long startMillis) throws IOException {
     ServerConfig config = ServerConfig.of(settings);
     now.set(startMillis);
     keyspace = new Keyspace(config.maxMemory(), now::get);
-    log = ServerLog.open(dir, "everysec", config.salvage(), config.checkpointLogBytes(),
-        keyspace, now::get);
+    log =
+        ServerLog.open(
+            dir, "everysec", config.salvage(), config.checkpointLogBytes(), keyspace, now::get);
     state = new ServerState(keyspace, config, scheduler);
     state.persistence(log);
   }
 
-  /** @return a new RESP connection */
+  /** Returns a new RESP connection. */
   public Connection resp() {
     return new Connection(new EmbeddedChannel(RespSession.handlers(state, table)));
   }
 
-  /** @return a new memcached connection */
+  /** Returns a new memcached connection. */
   public Connection memcache() {
     return new Connection(new EmbeddedChannel(MemcacheDispatcher.handlers(state, stats)));
   }
@@ -110,12 +111,15 @@ public final class TestServer implements AutoCloseable {
       return raw(multibulk(words));
     }
 
-    /** @return the words as one RESP multibulk request */
+    /** Returns the words as one RESP multibulk request. */
     public static String multibulk(String... words) {
       StringBuilder sb = new StringBuilder("*").append(words.length).append("\r\n");
       for (String w : words) {
-        sb.append('$').append(w.getBytes(StandardCharsets.ISO_8859_1).length).append("\r\n")
-            .append(w).append("\r\n");
+        sb.append('$')
+            .append(w.getBytes(StandardCharsets.ISO_8859_1).length)
+            .append("\r\n")
+            .append(w)
+            .append("\r\n");
       }
       return sb.toString();
     }

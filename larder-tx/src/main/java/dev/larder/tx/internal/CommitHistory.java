@@ -7,9 +7,9 @@ import java.util.Map;
 
 /**
  * The write sets of recent commits, for conflict checks: for each key, the sequence of the last
- * commit that wrote it, kept while some active snapshot precedes that commit. GemStone's
- * "union of the write sets committed since the view began", indexed by key so that a check costs
- * one lookup per key rather than a walk of the history. Used under the commit lock only.
+ * commit that wrote it, kept while some active snapshot precedes that commit. GemStone's "union of
+ * the write sets committed since the view began", indexed by key so that a check costs one lookup
+ * per key rather than a walk of the history. Used under the commit lock only.
  */
 public final class CommitHistory {
 
@@ -19,8 +19,9 @@ public final class CommitHistory {
   private record Commit(long sequence, KeyRef[] keys) {}
 
   /**
+   * Returns the sequence of the last commit that wrote it, if still kept, else 0.
+   *
    * @param key a key
-   * @return the sequence of the last commit that wrote it, if still kept, else 0
    */
   public long lastWrite(KeyRef key) {
     return lastWrite.getOrDefault(key, 0L);
@@ -38,8 +39,8 @@ public final class CommitHistory {
   }
 
   /**
-   * Forgets commits at or before {@code horizon} (no active or future snapshot precedes them),
-   * and the superseded versions they made that nobody can read any more.
+   * Forgets commits at or before {@code horizon} (no active or future snapshot precedes them), and
+   * the superseded versions they made that nobody can read any more.
    *
    * @param horizon the oldest snapshot that may still commit or read
    * @param versions the side table to trim alongside
@@ -54,7 +55,7 @@ public final class CommitHistory {
     }
   }
 
-  /** @return commits kept */
+  /** Returns commits kept. */
   public int size() {
     return commits.size();
   }

@@ -38,8 +38,10 @@ public final class CommitRecord {
 
   /** Log record type of a commit. */
   public static final int TYPE_COMMIT = 1;
+
   /** Log record type of a value dictionary addition. */
   public static final int TYPE_DICTIONARY = 2;
+
   /** The cache index that marks a checkpoint entry holding a dictionary addition. */
   public static final int DICTIONARY_ENTRY = Integer.MAX_VALUE;
 
@@ -55,8 +57,9 @@ public final class CommitRecord {
   public record Write(int cache, byte[] key, byte[] stored) {}
 
   /**
+   * Returns the payload.
+   *
    * @param writes the commit's writes
-   * @return the payload
    */
   public static byte[] encode(List<Write> writes) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(64);
@@ -76,8 +79,9 @@ public final class CommitRecord {
   }
 
   /**
+   * Returns the payload, as {@link #encode(List)} of that one write.
+   *
    * @param write a commit's only write
-   * @return the payload, as {@link #encode(List)} of that one write
    */
   public static byte[] encode(Write write) {
     return encodeOne(write.cache(), write.key(), write.stored());
@@ -98,15 +102,20 @@ public final class CommitRecord {
   }
 
   /**
+   * Returns the length of {@link #encodeOne}'s payload.
+   *
    * @param cache cache index
    * @param key key bytes
    * @param stored stored bytes, or null for a removal
-   * @return the length of {@link #encodeOne}'s payload
    */
   public static int oneWriteLength(int cache, byte[] key, byte[] stored) {
     long storedField = stored == null ? 0 : stored.length + 1L;
-    return 1 + varintSize(cache) + varintSize(key.length) + key.length
-        + varintSize(storedField) + (stored == null ? 0 : stored.length);
+    return 1
+        + varintSize(cache)
+        + varintSize(key.length)
+        + key.length
+        + varintSize(storedField)
+        + (stored == null ? 0 : stored.length);
   }
 
   /**
@@ -147,8 +156,9 @@ public final class CommitRecord {
   }
 
   /**
+   * Returns its writes.
+   *
    * @param payload a commit payload
-   * @return its writes
    * @throws IllegalArgumentException if malformed
    */
   public static List<Write> decode(byte[] payload) {
@@ -169,10 +179,11 @@ public final class CommitRecord {
   }
 
   /**
+   * Returns a checkpoint entry.
+   *
    * @param cache cache index
    * @param key key bytes
    * @param stored stored bytes
-   * @return a checkpoint entry
    */
   public static byte[] entry(int cache, byte[] key, byte[] stored) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(key.length + stored.length + 8);
@@ -184,8 +195,9 @@ public final class CommitRecord {
   }
 
   /**
+   * Returns it as a write.
+   *
    * @param entry a checkpoint entry
-   * @return it as a write
    */
   public static Write decodeEntry(byte[] entry) {
     int[] at = {0};
@@ -196,8 +208,9 @@ public final class CommitRecord {
   }
 
   /**
+   * Returns its payload.
+   *
    * @param addition a dictionary addition
-   * @return its payload
    */
   public static byte[] encodeAddition(ValueDictionary.Addition addition) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(32);
@@ -206,8 +219,9 @@ public final class CommitRecord {
   }
 
   /**
+   * Returns its checkpoint entry.
+   *
    * @param addition a dictionary addition
-   * @return its checkpoint entry
    */
   public static byte[] additionEntry(ValueDictionary.Addition addition) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(32);
@@ -217,9 +231,10 @@ public final class CommitRecord {
   }
 
   /**
+   * Returns the addition, or null if {@code entry} and this is not a dictionary entry.
+   *
    * @param bytes a payload of type 2, or a checkpoint entry
    * @param entry true for a checkpoint entry (which starts with the dictionary marker)
-   * @return the addition, or null if {@code entry} and this is not a dictionary entry
    */
   public static ValueDictionary.Addition decodeAddition(byte[] bytes, boolean entry) {
     int[] at = {0};

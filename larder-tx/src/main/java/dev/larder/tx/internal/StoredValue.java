@@ -19,19 +19,21 @@ public final class StoredValue {
   private StoredValue() {}
 
   /**
+   * Returns the stored bytes.
+   *
    * @param sequence the commit sequence, non-negative
    * @param value the encoded value
-   * @return the stored bytes
    */
   public static byte[] wrap(long sequence, byte[] value) {
     return wrap(sequence, value, value.length);
   }
 
   /**
+   * Returns the stored bytes.
+   *
    * @param sequence the commit sequence, non-negative
    * @param value holds the encoded value from offset 0
    * @param length the encoded value's length
-   * @return the stored bytes
    */
   public static byte[] wrap(long sequence, byte[] value, int length) {
     int prefix = prefixLength(sequence);
@@ -48,8 +50,9 @@ public final class StoredValue {
   }
 
   /**
+   * Returns the commit sequence that wrote them.
+   *
    * @param stored stored bytes
-   * @return the commit sequence that wrote them
    * @throws IllegalArgumentException if the prefix is malformed
    */
   public static long sequence(byte[] stored) {
@@ -64,8 +67,9 @@ public final class StoredValue {
   }
 
   /**
+   * Returns where the value codec's bytes start.
+   *
    * @param stored stored bytes
-   * @return where the value codec's bytes start
    */
   public static int valueOffset(byte[] stored) {
     int i = 0;

@@ -11,13 +11,13 @@ import java.util.function.BiConsumer;
  * <h2>Implementation notes</h2>
  *
  * <p>When commit {@code N} overwrites or removes a key (or inserts one that was absent), it first
- * records the previous state here as a {@link Version}: valid from {@code start} (the sequence
- * that wrote it; for an absent key the last known removal, else 0) until {@code end = N}, with the
- * stored bytes (null for absent). Only then does it change the cache. A reader at snapshot
- * {@code S} reads the cache first: a version at most {@code S} is the answer; a newer version or
- * no entry sends it here for the version with {@code start <= S < end} and the greatest
- * {@code start}. Because the
- * record is published before the cache changes, a reader that saw the change also sees the record.
+ * records the previous state here as a {@link Version}: valid from {@code start} (the sequence that
+ * wrote it; for an absent key the last known removal, else 0) until {@code end = N}, with the
+ * stored bytes (null for absent). Only then does it change the cache. A reader at snapshot {@code
+ * S} reads the cache first: a version at most {@code S} is the answer; a newer version or no entry
+ * sends it here for the version with {@code start <= S < end} and the greatest {@code start}.
+ * Because the record is published before the cache changes, a reader that saw the change also sees
+ * the record.
  *
  * <p>Writers (commit, trim) run under the store's commit lock; readers take no lock. Each key maps
  * to an immutable array replaced on change. A version is dropped once its {@code end} is at most
@@ -52,14 +52,16 @@ public final class VersionTable {
   }
 
   /**
+   * Returns the state valid at {@code snapshot}, or null if none is recorded.
+   *
    * @param key the key
    * @param snapshot the reader's snapshot
-   * @return the state valid at {@code snapshot}, or null if none is recorded
    */
   public Version find(KeyRef key, long snapshot) {
     Version best = null;
     for (Version v : versions.getOrDefault(key, NONE)) {
-      if (v.start() <= snapshot && snapshot < v.end()
+      if (v.start() <= snapshot
+          && snapshot < v.end()
           && (best == null || v.start() > best.start())) {
         best = v;
       }
@@ -115,17 +117,18 @@ public final class VersionTable {
    * @param visitor receives the key bytes and the stored bytes
    */
   public void forEachAt(int cache, long snapshot, BiConsumer<byte[], byte[]> visitor) {
-    versions.forEach((key, list) -> {
-      if (key.cache() == cache) {
-        Version v = find(key, snapshot);
-        if (v != null && v.stored() != null) {
-          visitor.accept(key.key(), v.stored());
-        }
-      }
-    });
+    versions.forEach(
+        (key, list) -> {
+          if (key.cache() == cache) {
+            Version v = find(key, snapshot);
+            if (v != null && v.stored() != null) {
+              visitor.accept(key.key(), v.stored());
+            }
+          }
+        });
   }
 
-  /** @return the number of keys with superseded states */
+  /** Returns the number of keys with superseded states. */
   public int keys() {
     return versions.size();
   }

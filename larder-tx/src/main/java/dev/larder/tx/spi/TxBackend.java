@@ -13,8 +13,8 @@ import java.util.Set;
 /**
  * What a {@link dev.larder.tx.TxStore} and its transactions need from the engine that stores,
  * versions and commits: larder-tx's local engine, or larder-cluster's clustered one. Keys and
- * values arrive encoded (the store runs the codecs); stored bytes hold a value at
- * {@link #valueOffset}.
+ * values arrive encoded (the store runs the codecs); stored bytes hold a value at {@link
+ * #valueOffset}.
  *
  * <p>Implementations are thread-safe. Not an API for applications: this package is exported to
  * larder-cluster only.
@@ -24,25 +24,29 @@ public interface TxBackend extends AutoCloseable {
   /** The value of a buffered removal in a write set: compared by identity. */
   byte[] REMOVED = new byte[0];
 
-  /** @return the isolation of {@code begin()} and of single operations */
+  /** Returns the isolation of {@code begin()} and of single operations. */
   Isolation defaultIsolation();
 
-  /** @return a registered snapshot for a new transaction; release it with {@link #end} */
+  /** Returns a registered snapshot for a new transaction; release it with {@link #end}. */
   SnapshotRegistry.Snapshot begin();
 
-  /** @param snapshot a snapshot from {@link #begin} whose transaction ended */
+  /**
+   * @param snapshot a snapshot from {@link #begin} whose transaction ended
+   */
   void end(long snapshot);
 
   /**
+   * Returns the stored bytes valid at the snapshot, or null if absent.
+   *
    * @param ref a key
    * @param snapshot the reader's snapshot
-   * @return the stored bytes valid at the snapshot, or null if absent
    */
   byte[] read(KeyRef ref, long snapshot);
 
   /**
+   * Returns where the value codec's bytes start in them.
+   *
    * @param stored bytes from {@link #read}
-   * @return where the value codec's bytes start in them
    */
   int valueOffset(byte[] stored);
 
@@ -52,8 +56,8 @@ public interface TxBackend extends AutoCloseable {
    * @return the commit's sequence (or timestamp)
    * @throws TransactionConflictException if the commit is refused; nothing of it is visible
    */
-  long commit(long snapshot, Isolation isolation, Set<KeyRef> reads,
-      LinkedHashMap<KeyRef, byte[]> writes);
+  long commit(
+      long snapshot, Isolation isolation, Set<KeyRef> reads, LinkedHashMap<KeyRef, byte[]> writes);
 
   /**
    * Commits one write outside any transaction.
@@ -77,16 +81,16 @@ public interface TxBackend extends AutoCloseable {
    */
   long checkpoint();
 
-  /** @return the log, or null without persistence */
+  /** Returns the log, or null without persistence. */
   WriteAheadLog log();
 
-  /** @return counters */
+  /** Returns counters. */
   TxStats stats();
 
-  /** @return entries of the cache at {@code index}, approximate */
+  /** Returns entries of the cache at {@code index}, approximate. */
   long estimatedSize(int index);
 
-  /** @return bytes the cache at {@code index} holds */
+  /** Returns bytes the cache at {@code index} holds. */
   long memoryUsed(int index);
 
   /** Releases everything; the store is closed. */

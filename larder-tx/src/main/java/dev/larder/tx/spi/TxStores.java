@@ -19,9 +19,10 @@ public final class TxStores {
   @FunctionalInterface
   public interface Opener {
     /**
+     * Returns the store.
+     *
      * @param specs the caches, in the backend's index order
      * @param backend the engine
-     * @return the store
      */
     TxStore open(List<TxCacheSpec<?, ?>> specs, TxBackend backend);
   }
@@ -43,9 +44,10 @@ public final class TxStores {
   }
 
   /**
+   * Returns a store whose transactions commit through {@code backend}.
+   *
    * @param specs the caches, in the backend's index order
    * @param backend the engine; the store closes it
-   * @return a store whose transactions commit through {@code backend}
    */
   public static TxStore open(List<TxCacheSpec<?, ?>> specs, TxBackend backend) {
     if (opener == null) {

@@ -18,18 +18,21 @@ import java.util.zip.CRC32C;
  *      trailer: u32 0xFFFFFFFF, u64 entry count, u32 CRC32C of every byte before this field
  * </pre>
  *
- * All integers big-endian. A file is complete only if its trailer is present, its count matches
- * and its checksum holds; it is written as {@code .tmp}, forced, then renamed, so a complete name
- * with an incomplete body means damage, not a crash.
+ * All integers big-endian. A file is complete only if its trailer is present, its count matches and
+ * its checksum holds; it is written as {@code .tmp}, forced, then renamed, so a complete name with
+ * an incomplete body means damage, not a crash.
  */
 public final class CheckpointLayout {
 
   /** Checkpoint magic. */
   public static final byte[] MAGIC = {'L', 'R', 'D', 'R', 'C', 'K', 'P', 0};
+
   /** Format version. */
   public static final int VERSION = 1;
+
   /** Header size. */
   public static final int HEADER_BYTES = 24;
+
   private static final int END_MARK = 0xFFFFFFFF;
 
   private CheckpointLayout() {}
@@ -139,8 +142,8 @@ public final class CheckpointLayout {
       }
     }
     if (RecordLayout.getInt(header, 8) != VERSION) {
-      throw new CheckpointDamage(name, 8, "unsupported checkpoint version "
-          + RecordLayout.getInt(header, 8));
+      throw new CheckpointDamage(
+          name, 8, "unsupported checkpoint version " + RecordLayout.getInt(header, 8));
     }
     crc.update(header);
     long sequence = RecordLayout.getLong(header, 16);
@@ -175,8 +178,8 @@ public final class CheckpointLayout {
     }
   }
 
-  private static byte[] readExactly(LogFile file, long position, int length, long size,
-      String name) throws IOException {
+  private static byte[] readExactly(LogFile file, long position, int length, long size, String name)
+      throws IOException {
     if (position + length > size) {
       throw new CheckpointDamage(name, position, "file ends early");
     }
@@ -190,8 +193,10 @@ public final class CheckpointLayout {
   /** A damaged checkpoint file: names the file and the offset. */
   public static final class CheckpointDamage extends IOException {
     @java.io.Serial private static final long serialVersionUID = 1L;
+
     /** File name. */
     public final String file;
+
     /** Byte offset. */
     public final long offset;
 

@@ -8,23 +8,23 @@ import java.util.List;
 /**
  * Checks, as recovery walks the segments in number order, that the log it reads is the whole log:
  * that the first segment begins where the checkpoint (or the log, at 0) ends, that each later one
- * is numbered next and begins where the one before it ended, and that a segment whose footer
- * names a successor has one. A break means files are missing; recovery refuses with
- * {@link LogGapException} naming the files and the sequences lost, or, under salvage, reports it
- * and goes on. Not thread-safe: one recovery.
+ * is numbered next and begins where the one before it ended, and that a segment whose footer names
+ * a successor has one. A break means files are missing; recovery refuses with {@link
+ * LogGapException} naming the files and the sequences lost, or, under salvage, reports it and goes
+ * on. Not thread-safe: one recovery.
  *
  * <h2>Implementation notes</h2>
  *
- * <p>What is checked rests on two facts the writer guarantees (see {@code LogWriter}). A
- * segment's header names the highest sequence appended before the segment was started. A
- * segment's records are written only after its predecessor was finished (last records and footer
- * written and forced), so a segment that holds records begins exactly where its predecessor's
- * records end. {@link #end()} is the highest sequence accounted for so far (the checkpoint's, the
- * records', the headers'); the next segment must begin there.
+ * <p>What is checked rests on two facts the writer guarantees (see {@code LogWriter}). A segment's
+ * header names the highest sequence appended before the segment was started. A segment's records
+ * are written only after its predecessor was finished (last records and footer written and forced),
+ * so a segment that holds records begins exactly where its predecessor's records end. {@link
+ * #end()} is the highest sequence accounted for so far (the checkpoint's, the records', the
+ * headers'); the next segment must begin there.
  *
  * <p>A segment created by a roll whose predecessor never got its footer (the process died first)
- * holds no records and may name a sequence the predecessor lost in the crash; recovery deletes
- * such segments before they are checked (see {@code LogRecovery}), so this class never sees them.
+ * holds no records and may name a sequence the predecessor lost in the crash; recovery deletes such
+ * segments before they are checked (see {@code LogRecovery}), so this class never sees them.
  *
  * <p>Format-1 segments name neither their number nor where they begin: at them only the numbering
  * is checked, and the sequences lost at a gap before one cannot be named.
@@ -45,7 +45,11 @@ final class LogContinuity {
    * @param checkpointName the checkpoint loaded, or null if none
    * @param checkpointSequence its sequence, 0 if none
    */
-  LogContinuity(Path directory, boolean salvage, List<String> problems, String checkpointName,
+  LogContinuity(
+      Path directory,
+      boolean salvage,
+      List<String> problems,
+      String checkpointName,
       long checkpointSequence) {
     this.directory = directory;
     this.salvage = salvage;
@@ -55,7 +59,7 @@ final class LogContinuity {
     this.end = checkpointSequence;
   }
 
-  /** @return the highest sequence accounted for so far */
+  /** Returns the highest sequence accounted for so far. */
   long end() {
     return end;
   }
@@ -68,8 +72,11 @@ final class LogContinuity {
   /** The directory has a checkpoint but no segment at all: the log after it is gone. */
   void noSegments() {
     if (checkpointName != null) {
-      gap(checkpointName, "every log segment is missing (" + checkpointName
-          + " needs the log after it)", checkpointSequence, -1);
+      gap(
+          checkpointName,
+          "every log segment is missing (" + checkpointName + " needs the log after it)",
+          checkpointSequence,
+          -1);
     }
   }
 
@@ -83,16 +90,30 @@ final class LogContinuity {
     String name = SegmentNames.segment(number);
     String what;
     if (checkpointName != null) {
-      what = "the segments before " + name + " are missing (" + checkpointName
-          + " covers the log up to sequence " + checkpointSequence + ")";
+      what =
+          "the segments before "
+              + name
+              + " are missing ("
+              + checkpointName
+              + " covers the log up to sequence "
+              + checkpointSequence
+              + ")";
     } else {
-      what = (number > 1 ? range(1, number - 1) + ", or a checkpoint that covered "
-          + (number > 2 ? "them," : "it,") : "a checkpoint") + " is missing (there is no "
-          + "checkpoint, and the first segment " + name + " begins after sequence "
-          + header.previousSequence() + ")";
+      what =
+          (number > 1
+                  ? range(1, number - 1)
+                      + ", or a checkpoint that covered "
+                      + (number > 2 ? "them," : "it,")
+                  : "a checkpoint")
+              + " is missing (there is no "
+              + "checkpoint, and the first segment "
+              + name
+              + " begins after sequence "
+              + header.previousSequence()
+              + ")";
     }
-    String firstMissing = number == 1 ? name
-        : SegmentNames.segment(checkpointName != null ? number - 1 : 1);
+    String firstMissing =
+        number == 1 ? name : SegmentNames.segment(checkpointName != null ? number - 1 : 1);
     gap(firstMissing, what, checkpointSequence, header.previousSequence());
     end = header.previousSequence();
   }
@@ -105,8 +126,13 @@ final class LogContinuity {
     String name = SegmentNames.segment(number);
     long begins = header.knowsPrevious() ? header.previousSequence() : -1;
     if (begins >= 0 && begins < end) {
-      String detail = name + " begins after sequence " + begins + " but the log before it"
-          + " already reaches sequence " + end;
+      String detail =
+          name
+              + " begins after sequence "
+              + begins
+              + " but the log before it"
+              + " already reaches sequence "
+              + end;
       if (!salvage) {
         throw new LogCorruptedException(name, 0, detail);
       }
@@ -114,14 +140,25 @@ final class LogContinuity {
       return;
     }
     if (number != previous + 1) {
-      gap(SegmentNames.segment(previous + 1), range(previous + 1, number - 1)
-          + (number - previous == 2 ? " is" : " are") + " missing (between "
-          + SegmentNames.segment(previous) + " and " + name + ")", end, begins);
+      gap(
+          SegmentNames.segment(previous + 1),
+          range(previous + 1, number - 1)
+              + (number - previous == 2 ? " is" : " are")
+              + " missing (between "
+              + SegmentNames.segment(previous)
+              + " and "
+              + name
+              + ")",
+          end,
+          begins);
     } else if (begins > end) {
       // Consecutive, but the first ends early: its last records (and footer) were cut off.
       String cut = SegmentNames.segment(previous);
-      gap(cut, "the end of " + cut + " is missing (" + name + " begins after sequence " + begins
-          + ")", end, begins);
+      gap(
+          cut,
+          "the end of " + cut + " is missing (" + name + " begins after sequence " + begins + ")",
+          end,
+          begins);
     }
     end = Math.max(end, begins);
   }
@@ -129,8 +166,14 @@ final class LogContinuity {
   /** The newest segment has a footer: the segment it names, and any after it, are missing. */
   void footerOfNewest(long number, SegmentFooter footer) {
     String missing = SegmentNames.segment(footer.nextSegment());
-    gap(missing, missing + " is missing, and any segment after it (the footer of "
-        + SegmentNames.segment(number) + " says it follows)", end, -1);
+    gap(
+        missing,
+        missing
+            + " is missing, and any segment after it (the footer of "
+            + SegmentNames.segment(number)
+            + " says it follows)",
+        end,
+        -1);
   }
 
   /**
@@ -146,12 +189,17 @@ final class LogContinuity {
     if (upTo == after) {
       // Missing segments that held nothing (each begins where the one before ended): a file
       // removed, but no commit lost. Worth a line, not a refusal.
-      problems.add(what + ": no record lost (the segment after the gap begins after sequence "
-          + after + ", where the log before it ends)");
+      problems.add(
+          what
+              + ": no record lost (the segment after the gap begins after sequence "
+              + after
+              + ", where the log before it ends)");
       return;
     }
-    String lost = upTo >= 0 ? "records after sequence " + after + " up to sequence " + upTo
-        + " lost" : "any records after sequence " + after + " lost";
+    String lost =
+        upTo >= 0
+            ? "records after sequence " + after + " up to sequence " + upTo + " lost"
+            : "any records after sequence " + after + " lost";
     if (!salvage) {
       throw new LogGapException(directory, file, what + ": " + lost);
     }
@@ -159,7 +207,8 @@ final class LogContinuity {
   }
 
   private static String range(long first, long last) {
-    return first == last ? SegmentNames.segment(first)
+    return first == last
+        ? SegmentNames.segment(first)
         : SegmentNames.segment(first) + " to " + SegmentNames.segment(last);
   }
 }

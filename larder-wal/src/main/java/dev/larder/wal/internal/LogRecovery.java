@@ -17,14 +17,14 @@ import java.util.List;
  *
  * <h2>Implementation notes</h2>
  *
- * <p><b>Damage.</b> A record that is not whole and intact at offset {@code p} is one of two
- * things. If it lies in the tail segment (the last one holding anything beyond its header) and no
- * intact record after it says, through its forced-end field, that {@code p} had been forced, it was
- * never acknowledged under {@code always}: a torn tail, cut off and reported. Otherwise it is
- * damage to forced bytes: recovery refuses, naming the file and offset, unless salvage was asked
- * for; then it skips to the next intact record and reports the bytes and the sequence gap lost.
- * Segments before the tail segment were forced whole before any record was written to the next
- * one, so any bad record in them is damage.
+ * <p><b>Damage.</b> A record that is not whole and intact at offset {@code p} is one of two things.
+ * If it lies in the tail segment (the last one holding anything beyond its header) and no intact
+ * record after it says, through its forced-end field, that {@code p} had been forced, it was never
+ * acknowledged under {@code always}: a torn tail, cut off and reported. Otherwise it is damage to
+ * forced bytes: recovery refuses, naming the file and offset, unless salvage was asked for; then it
+ * skips to the next intact record and reports the bytes and the sequence gap lost. Segments before
+ * the tail segment were forced whole before any record was written to the next one, so any bad
+ * record in them is damage.
  *
  * <p><b>Missing files.</b> {@link LogContinuity} checks that the segments read begin where the
  * checkpoint ends, follow one another without a gap in numbers or sequences, and that the newest
@@ -37,8 +37,8 @@ import java.util.List;
  * segments after the tail segment may exist and be empty. The first of them is kept and checked if
  * the tail segment has its footer: it was created before the tail was finished, when every record
  * of the tail had been appended, so it begins where the tail ends. Any other is deleted (newest
- * first): its predecessor was never finished, so its header may name records the crash took (a
- * roll appends to memory, and creates the next segment, before anything is written), and it holds
+ * first): its predecessor was never finished, so its header may name records the crash took (a roll
+ * appends to memory, and creates the next segment, before anything is written), and it holds
  * nothing. No footer names a deleted segment, so deleting it cannot make a later recovery think a
  * successor missing; the log continues after the segment kept.
  *
@@ -97,8 +97,9 @@ public final class LogRecovery {
     }
     loadCheckpoint(checkpoints);
     lastSequence = checkpointSequence;
-    continuity = new LogContinuity(config.directory(), config.salvage(), problems,
-        checkpointName, checkpointSequence);
+    continuity =
+        new LogContinuity(
+            config.directory(), config.salvage(), problems, checkpointName, checkpointSequence);
     List<SegmentFile> segments = readHeaders(numbers);
     if (segments.isEmpty()) {
       continuity.noSegments();
@@ -112,18 +113,24 @@ public final class LogRecovery {
         lastSegment = Math.max(lastSegment, number);
       }
     }
-    return new RecoveryReport(checkpointSequence, checkpointEntries, recordsReplayed,
-        lastSequence, bytesDropped, problems, System.nanoTime() - started);
+    return new RecoveryReport(
+        checkpointSequence,
+        checkpointEntries,
+        recordsReplayed,
+        lastSequence,
+        bytesDropped,
+        problems,
+        System.nanoTime() - started);
   }
 
-  /** @return the highest segment number kept, 0 if none */
+  /** Returns the highest segment number kept, 0 if none. */
   public long lastSegment() {
     return lastSegment;
   }
 
   /**
-   * @return the newest segment kept, if it is in the current format and has no footer yet (the
-   *     writer gives it one once its successor exists); else null
+   * Returns the newest segment kept, if it is in the current format and has no footer yet (the
+   * writer gives it one once its successor exists); else null.
    */
   public LogWriter.SegmentEnd unfinished() {
     return unfinished;
@@ -140,8 +147,13 @@ public final class LogRecovery {
         dropAfter(segments, start - 1);
         return;
       }
-      damage(first.name, 0, "segment header incomplete (" + first.size + " bytes) though later"
-          + " segments hold records");
+      damage(
+          first.name,
+          0,
+          "segment header incomplete ("
+              + first.size
+              + " bytes) though later"
+              + " segments hold records");
       List<SegmentFile> rest = new ArrayList<>(segments);
       rest.remove(start);
       replaySegments(rest);
@@ -152,8 +164,13 @@ public final class LogRecovery {
     for (int i = start; i <= tail; i++) {
       SegmentFile segment = segments.get(i);
       if (segment.header == null) {
-        damage(segment.name, 0, "segment header incomplete (" + segment.size + " bytes) though"
-            + " later segments hold records");
+        damage(
+            segment.name,
+            0,
+            "segment header incomplete ("
+                + segment.size
+                + " bytes) though"
+                + " later segments hold records");
         continue;
       }
       if (previous != null) {
@@ -162,7 +179,8 @@ public final class LogRecovery {
       replaySegment(segment, i == tail);
       previous = segment;
     }
-    if (previous.footer != null && tail + 1 < segments.size()
+    if (previous.footer != null
+        && tail + 1 < segments.size()
         && segments.get(tail + 1).header != null) {
       // The tail was finished: the segment after it was created first, and begins where it ends.
       SegmentFile next = segments.get(tail + 1);
@@ -217,8 +235,12 @@ public final class LogRecovery {
     for (int i = segments.size() - 1; i > keep; i--) {
       SegmentFile s = segments.get(i);
       if (s.header == null) {
-        problems.add("torn tail: segment " + s.name + " had an incomplete header (" + s.size
-            + " bytes); deleted");
+        problems.add(
+            "torn tail: segment "
+                + s.name
+                + " had an incomplete header ("
+                + s.size
+                + " bytes); deleted");
         bytesDropped += s.size;
       }
       files.delete(path(s.name));
@@ -275,8 +297,14 @@ public final class LogRecovery {
         if (!config.salvage()) {
           throw new LogCorruptedException(name, damage.offset, damage.getMessage());
         }
-        problems.add("salvage: checkpoint " + name + " is damaged at offset " + damage.offset
-            + " (" + damage.getMessage() + "); falling back to an older checkpoint or the log");
+        problems.add(
+            "salvage: checkpoint "
+                + name
+                + " is damaged at offset "
+                + damage.offset
+                + " ("
+                + damage.getMessage()
+                + "); falling back to an older checkpoint or the log");
         continue;
       }
       checkpointName = name;
@@ -320,8 +348,14 @@ public final class LogRecovery {
         return size;
       }
       if (tail && (RecordLayout.allZero(bytes, p, size) || !provenForced(bytes, p, size, header))) {
-        problems.add("torn tail: cut " + name + " at offset " + p + ", dropping " + (size - p)
-            + " bytes never acknowledged as forced");
+        problems.add(
+            "torn tail: cut "
+                + name
+                + " at offset "
+                + p
+                + ", dropping "
+                + (size - p)
+                + " bytes never acknowledged as forced");
         bytesDropped += size - p;
         return p;
       }
@@ -330,10 +364,17 @@ public final class LogRecovery {
       }
       int next = nextIntact(bytes, p + 1, size, header);
       long before = continuity.end();
-      problems.add("salvage: skipped bytes " + p + ".." + next + " of " + name
-          + " (records after sequence " + before + (next < size
-          ? " up to sequence " + (RecordLayout.sequence(bytes, next) - 1) : "")
-          + " lost)");
+      problems.add(
+          "salvage: skipped bytes "
+              + p
+              + ".."
+              + next
+              + " of "
+              + name
+              + " (records after sequence "
+              + before
+              + (next < size ? " up to sequence " + (RecordLayout.sequence(bytes, next) - 1) : "")
+              + " lost)");
       bytesDropped += next - p;
       p = next;
     }
@@ -354,7 +395,8 @@ public final class LogRecovery {
   /** True if an intact record after {@code p} says {@code p} had been forced. */
   private static boolean provenForced(byte[] bytes, int p, int size, int header) {
     for (int q = p + 1; q < size; q++) {
-      if (plausible(bytes, q, size, header) && RecordLayout.validAt(bytes, q, size) > 0
+      if (plausible(bytes, q, size, header)
+          && RecordLayout.validAt(bytes, q, size) > 0
           && RecordLayout.forcedEnd(bytes, q) > p) {
         return true;
       }
@@ -378,8 +420,10 @@ public final class LogRecovery {
     }
     int body = RecordLayout.getInt(bytes, q);
     long forcedEnd = RecordLayout.forcedEnd(bytes, q);
-    return body >= RecordLayout.BODY_PREFIX && body <= size - q - RecordLayout.FRAME_BYTES
-        && forcedEnd >= header && forcedEnd <= q;
+    return body >= RecordLayout.BODY_PREFIX
+        && body <= size - q - RecordLayout.FRAME_BYTES
+        && forcedEnd >= header
+        && forcedEnd <= q;
   }
 
   private Path path(String name) {
@@ -391,10 +435,13 @@ public final class LogRecovery {
     final long number;
     final String name;
     final long size;
+
     /** Null if the file ends inside its header. */
     final SegmentHeader header;
+
     /** Set by the scan: its footer, if it has one. */
     SegmentFooter footer;
+
     /** Where its records end: set by the scan; a segment not scanned holds its header only. */
     long end;
 

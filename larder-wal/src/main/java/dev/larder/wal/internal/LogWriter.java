@@ -22,46 +22,46 @@ import java.util.concurrent.locks.ReentrantLock;
  * <h2>Implementation notes</h2>
  *
  * <p><b>Two locks.</b> {@code appendLock} guards the pending buffers and the logical end of the
- * log: appending encodes the record into the current pending chunk and returns a ticket (the
- * log's total appended byte count after the record). {@code flushLock} is held by the one thread
- * that writes and forces. Lock order: {@code flushLock} before {@code appendLock}; an appender
- * never takes {@code flushLock} while holding {@code appendLock}.
+ * log: appending encodes the record into the current pending chunk and returns a ticket (the log's
+ * total appended byte count after the record). {@code flushLock} is held by the one thread that
+ * writes and forces. Lock order: {@code flushLock} before {@code appendLock}; an appender never
+ * takes {@code flushLock} while holding {@code appendLock}.
  *
- * <p><b>Group commit.</b> {@link #sync} returns at once if its ticket is already covered
- * (written, or forced under {@code always}). Otherwise the caller tries {@code flushLock}; the
- * one that gets it checks again, then swaps out every pending chunk, writes each with one call
- * and forces once. The others wait on a monitor that the flusher notifies (all at once) when it
- * is done; those it covered return, the rest try again. While one thread forces, the others
- * append, so the next flusher writes all of their records with one write and one force. No
- * thread sleeps or waits for a timer.
+ * <p><b>Group commit.</b> {@link #sync} returns at once if its ticket is already covered (written,
+ * or forced under {@code always}). Otherwise the caller tries {@code flushLock}; the one that gets
+ * it checks again, then swaps out every pending chunk, writes each with one call and forces once.
+ * The others wait on a monitor that the flusher notifies (all at once) when it is done; those it
+ * covered return, the rest try again. While one thread forces, the others append, so the next
+ * flusher writes all of their records with one write and one force. No thread sleeps or waits for a
+ * timer.
  *
- * <p><b>Policy {@code none}: batched writes.</b> A commit is acknowledged as soon as its record
- * is appended to the pending buffer; the committer that takes the pending bytes past
- * {@link #BATCH_BYTES} writes them (one {@code write} for many records), and a timer writes
- * whatever is pending every {@link #BATCH_MILLIS} ms. Nothing is forced until a segment is
- * finished, a checkpoint completes or the log closes. So a commit costs an append to memory, not a
- * system call; a process kill loses at most the commits not yet written. While a write or a
- * segment's force is under way those can exceed a batch; a committer whose record lies more than
- * {@link #PENDING_LIMIT_BYTES} beyond the written end waits, so the buffer (and what a kill can
- * lose) stays bounded when commits outrun the disk.
+ * <p><b>Policy {@code none}: batched writes.</b> A commit is acknowledged as soon as its record is
+ * appended to the pending buffer; the committer that takes the pending bytes past {@link
+ * #BATCH_BYTES} writes them (one {@code write} for many records), and a timer writes whatever is
+ * pending every {@link #BATCH_MILLIS} ms. Nothing is forced until a segment is finished, a
+ * checkpoint completes or the log closes. So a commit costs an append to memory, not a system call;
+ * a process kill loses at most the commits not yet written. While a write or a segment's force is
+ * under way those can exceed a batch; a committer whose record lies more than {@link
+ * #PENDING_LIMIT_BYTES} beyond the written end waits, so the buffer (and what a kill can lose)
+ * stays bounded when commits outrun the disk.
  *
- * <p><b>Buffers.</b> The flusher hands the buffer of the chunk it has written back as the spare
- * for the next chunk, so that a steady stream of commits allocates no buffers.
+ * <p><b>Buffers.</b> The flusher hands the buffer of the chunk it has written back as the spare for
+ * the next chunk, so that a steady stream of commits allocates no buffers.
  *
  * <p><b>Forced end.</b> Each record carries the offset up to which its segment was forced when it
  * was encoded. Recovery uses it to tell a torn unforced tail (no later record claims it forced)
  * from damage to forced bytes (a later intact record does).
  *
- * <p><b>Segments.</b> When the current segment reaches the configured size, or a checkpoint asks,
- * a new segment is created (its header, which names the last sequence appended so far, written
- * and forced) and the old one is marked finished; the flusher writes a finished segment's last
- * chunk and its footer (naming the next segment), forces and closes it before writing any chunk of
- * the next, so every segment but the last is wholly forced and ends with a footer. At open, the
- * newest segment recovery found is finished the same way once the new one exists. Recovery relies
- * on both: a segment's header says where it begins, a footer that its successor exists.
+ * <p><b>Segments.</b> When the current segment reaches the configured size, or a checkpoint asks, a
+ * new segment is created (its header, which names the last sequence appended so far, written and
+ * forced) and the old one is marked finished; the flusher writes a finished segment's last chunk
+ * and its footer (naming the next segment), forces and closes it before writing any chunk of the
+ * next, so every segment but the last is wholly forced and ends with a footer. At open, the newest
+ * segment recovery found is finished the same way once the new one exists. Recovery relies on both:
+ * a segment's header says where it begins, a footer that its successor exists.
  *
- * <p><b>Failure.</b> An I/O error while writing or forcing leaves the disk in an unknown state:
- * the writer remembers it and every later append or sync throws.
+ * <p><b>Failure.</b> An I/O error while writing or forcing leaves the disk in an unknown state: the
+ * writer remembers it and every later append or sync throws.
  */
 public final class LogWriter implements AutoCloseable {
 
@@ -73,9 +73,9 @@ public final class LogWriter implements AutoCloseable {
 
   /**
    * Under {@code none}, the most bytes a committer lets pend beyond what is written: past it, the
-   * committer waits for (or does) a write. Without it, committers that outrun the disk (a
-   * segment's force at a roll, a slow device) grew the pending buffer without bound: 4 threads
-   * of 50 KiB commits ran a 1 GiB heap out of memory.
+   * committer waits for (or does) a write. Without it, committers that outrun the disk (a segment's
+   * force at a roll, a slow device) grew the pending buffer without bound: 4 threads of 50 KiB
+   * commits ran a 1 GiB heap out of memory.
    */
   public static final int PENDING_LIMIT_BYTES = 4 << 20;
 
@@ -92,14 +92,20 @@ public final class LogWriter implements AutoCloseable {
   private final ScheduledExecutorService timer;
 
   private Segment current;
+
   /** The segment with written but unforced bytes, if any; flusher only. */
   private Segment dirty;
+
   private List<Chunk> pending = new ArrayList<>();
+
   /** A written chunk's buffer, for the next chunk; guarded by appendLock. */
   private byte[] spare;
+
   private long appended;
+
   /** {@code appended}, readable without the lock (the timer's cheap "anything to write?"). */
   private volatile long appendedVolatile;
+
   private long lastSequence;
   private volatile long written;
   private volatile long forced;
@@ -126,8 +132,15 @@ public final class LogWriter implements AutoCloseable {
    *     new segment exists; null if there is none, or it needs no footer
    * @throws IOException on failure
    */
-  public LogWriter(FileLayer files, Path directory, FsyncPolicy policy, long segmentBytes,
-      long firstSegment, long lastSequence, SegmentEnd previous) throws IOException {
+  public LogWriter(
+      FileLayer files,
+      Path directory,
+      FsyncPolicy policy,
+      long segmentBytes,
+      long firstSegment,
+      long lastSequence,
+      SegmentEnd previous)
+      throws IOException {
     this.files = files;
     this.directory = directory;
     this.policy = policy;
@@ -138,21 +151,25 @@ public final class LogWriter implements AutoCloseable {
       finishPrevious(previous);
     }
     if (policy instanceof FsyncPolicy.Interval interval) {
-      timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "larder-wal-fsync");
-        t.setDaemon(true);
-        return t;
-      });
+      timer =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "larder-wal-fsync");
+                t.setDaemon(true);
+                return t;
+              });
       long ms = interval.period().toMillis();
       timer.scheduleAtFixedRate(this::periodicForce, ms, ms, TimeUnit.MILLISECONDS);
     } else if (policy == FsyncPolicy.none()) {
-      timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "larder-wal-write");
-        t.setDaemon(true);
-        return t;
-      });
-      timer.scheduleAtFixedRate(this::periodicWrite, BATCH_MILLIS, BATCH_MILLIS,
-          TimeUnit.MILLISECONDS);
+      timer =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "larder-wal-write");
+                t.setDaemon(true);
+                return t;
+              });
+      timer.scheduleAtFixedRate(
+          this::periodicWrite, BATCH_MILLIS, BATCH_MILLIS, TimeUnit.MILLISECONDS);
     } else {
       timer = null;
     }
@@ -169,22 +186,25 @@ public final class LogWriter implements AutoCloseable {
    * @throws UncheckedIOException if the log failed earlier or a new segment cannot be created
    */
   public long append(long sequence, int type, byte[] payload) {
-    return append(sequence, type, new RecordPayload() {
-      @Override
-      public int length() {
-        return payload.length;
-      }
+    return append(
+        sequence,
+        type,
+        new RecordPayload() {
+          @Override
+          public int length() {
+            return payload.length;
+          }
 
-      @Override
-      public void writeTo(byte[] out, int offset) {
-        System.arraycopy(payload, 0, out, offset, payload.length);
-      }
-    });
+          @Override
+          public void writeTo(byte[] out, int offset) {
+            System.arraycopy(payload, 0, out, offset, payload.length);
+          }
+        });
   }
 
   /**
-   * Appends a record whose payload writes itself into the pending buffer, as
-   * {@link #append(long, int, byte[])} otherwise.
+   * Appends a record whose payload writes itself into the pending buffer, as {@link #append(long,
+   * int, byte[])} otherwise.
    *
    * @param sequence greater than every sequence appended before
    * @param type record type, 0-255
@@ -205,8 +225,8 @@ public final class LogWriter implements AutoCloseable {
       }
       int size = RecordLayout.size(length);
       Chunk chunk = chunkFor(size);
-      RecordLayout.encode(chunk.buffer, chunk.length, sequence, current.forcedEnd, type, length,
-          payload::writeTo);
+      RecordLayout.encode(
+          chunk.buffer, chunk.length, sequence, current.forcedEnd, type, length, payload::writeTo);
       chunk.length += size;
       chunk.records++;
       current.size += size;
@@ -226,9 +246,9 @@ public final class LogWriter implements AutoCloseable {
 
   /**
    * Returns once the record of {@code ticket} may be acknowledged under the policy: forced for
-   * {@code always}, written to the operating system for {@code interval}, appended for
-   * {@code none} (which writes here only when the pending bytes reach {@link #BATCH_BYTES}, and
-   * waits while more than {@link #PENDING_LIMIT_BYTES} are pending before its record).
+   * {@code always}, written to the operating system for {@code interval}, appended for {@code none}
+   * (which writes here only when the pending bytes reach {@link #BATCH_BYTES}, and waits while more
+   * than {@link #PENDING_LIMIT_BYTES} are pending before its record).
    *
    * @param ticket from {@link #append}
    * @throws UncheckedIOException if writing or forcing fails (now or earlier)
@@ -281,10 +301,10 @@ public final class LogWriter implements AutoCloseable {
   }
 
   /**
-   * Waits while another thread flushes. Every waiter is woken at once when it finishes, rather
-   * than handed the flush lock one after another, so that they all get back to committing (and
-   * fill the next group) while the next force runs. The flusher signals after unlocking, under the
-   * same monitor as this check, so a wake-up cannot be missed.
+   * Waits while another thread flushes. Every waiter is woken at once when it finishes, rather than
+   * handed the flush lock one after another, so that they all get back to committing (and fill the
+   * next group) while the next force runs. The flusher signals after unlocking, under the same
+   * monitor as this check, so a wake-up cannot be missed.
    */
   private void awaitProgress(long ticket, boolean force) {
     boolean interrupted = false;
@@ -329,8 +349,8 @@ public final class LogWriter implements AutoCloseable {
   }
 
   /**
-   * Finishes the current segment and starts the next, so that every record appended later lands
-   * in a segment numbered at least the one returned.
+   * Finishes the current segment and starts the next, so that every record appended later lands in
+   * a segment numbered at least the one returned.
    *
    * @return the new segment's number
    */
@@ -345,7 +365,7 @@ public final class LogWriter implements AutoCloseable {
     }
   }
 
-  /** @return the highest sequence appended */
+  /** Returns the highest sequence appended. */
   public long lastSequence() {
     appendLock.lock();
     try {
@@ -356,8 +376,9 @@ public final class LogWriter implements AutoCloseable {
   }
 
   /**
+   * Returns the counters.
+   *
    * @param checkpoints checkpoints completed so far
-   * @return the counters
    */
   public LogStats stats(long checkpoints) {
     flushLock.lock();
@@ -473,8 +494,8 @@ public final class LogWriter implements AutoCloseable {
       next = Segment.create(files, directory, current.number + 1, lastSequence);
     } catch (IOException e) {
       failure = e;
-      throw new UncheckedIOException("cannot start log segment " + (current.number + 1) + ": "
-          + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot start log segment " + (current.number + 1) + ": " + e.getMessage(), e);
     }
     Chunk finishing = new Chunk(current, current.size, new byte[0]);
     finishing.footer = new SegmentFooter(next.number, lastSequence);
@@ -561,9 +582,12 @@ public final class LogWriter implements AutoCloseable {
   private void checkUsable() {
     IOException e = failure;
     if (e != null) {
-      throw new UncheckedIOException("the log failed to write or force (" + e.getMessage()
-          + "); it accepts no more commits until reopened (recovery decides what reached the "
-          + "disk)", e);
+      throw new UncheckedIOException(
+          "the log failed to write or force ("
+              + e.getMessage()
+              + "); it accepts no more commits until reopened (recovery decides what reached the "
+              + "disk)",
+          e);
     }
     if (closed) {
       throw new IllegalStateException("log is closed");
@@ -620,6 +644,7 @@ public final class LogWriter implements AutoCloseable {
     byte[] buffer;
     int length;
     int records;
+
     /** Set on the empty chunk that finishes its segment: the footer written after its records. */
     SegmentFooter footer;
 

@@ -8,13 +8,13 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * A file layer that puts the file and the operation into every I/O error of the layer beneath:
- * the operating system's "No space left on device" becomes "cannot write 32 bytes at offset 0 of
- * /data/log-0000000000000005.wal: No space left on device". The log reads and writes through one
- * of these whatever layer it is given, so an error from any layer (a simulated disk in a test)
- * names its file. The original exception is kept as the cause; a
- * {@link NotDirectoryException}, which already names its path and which callers tell apart, is
- * passed through unchanged. Thread-safe if the layer beneath is.
+ * A file layer that puts the file and the operation into every I/O error of the layer beneath: the
+ * operating system's "No space left on device" becomes "cannot write 32 bytes at offset 0 of
+ * /data/log-0000000000000005.wal: No space left on device". The log reads and writes through one of
+ * these whatever layer it is given, so an error from any layer (a simulated disk in a test) names
+ * its file. The original exception is kept as the cause; a {@link NotDirectoryException}, which
+ * already names its path and which callers tell apart, is passed through unchanged. Thread-safe if
+ * the layer beneath is.
  */
 public final class NamingFileLayer implements FileLayer {
 
@@ -25,8 +25,9 @@ public final class NamingFileLayer implements FileLayer {
   }
 
   /**
+   * Returns it, wrapped (once: a wrapped layer is returned as it is).
+   *
    * @param files a layer
-   * @return it, wrapped (once: a wrapped layer is returned as it is)
    */
   public static FileLayer wrap(FileLayer files) {
     return files instanceof NamingFileLayer ? files : new NamingFileLayer(files);
@@ -77,7 +78,7 @@ public final class NamingFileLayer implements FileLayer {
     }
   }
 
-  /** @return {@code e} itself if it names its path and callers test for it, else a new one */
+  /** Returns {@code e} itself if it names its path and callers test for it, else a new one. */
   private static IOException named(String operation, IOException e) {
     if (e instanceof NotDirectoryException) {
       return e;

@@ -66,8 +66,9 @@ public final class NioFileLayer implements FileLayer {
   @Override
   public AutoCloseable lock(Path directory) throws IOException {
     createDirectories(directory);
-    FileChannel channel = FileChannel.open(directory.resolve("lock"), StandardOpenOption.CREATE,
-        StandardOpenOption.WRITE);
+    FileChannel channel =
+        FileChannel.open(
+            directory.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     FileLock lock;
     try {
       lock = channel.tryLock();
@@ -100,8 +101,8 @@ public final class NioFileLayer implements FileLayer {
    * A {@link LogFile} over a {@link RandomAccessFile}, not a {@code FileChannel}: a channel is
    * closed for good when a thread doing I/O on it is interrupted, and the thread that writes and
    * forces the log is often a committer, that is, the application's thread (or the interval
-   * policy's timer while the log closes). One interrupted request must not close the log for
-   * every other. RandomAccessFile's reads, writes and {@code getFD().sync()} ignore interrupts.
+   * policy's timer while the log closes). One interrupted request must not close the log for every
+   * other. RandomAccessFile's reads, writes and {@code getFD().sync()} ignore interrupts.
    * Positioned operations seek first, so they are synchronized.
    */
   private static final class StreamFile implements LogFile {

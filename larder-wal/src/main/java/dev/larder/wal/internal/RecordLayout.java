@@ -34,8 +34,10 @@ public final class RecordLayout {
 
   /** Bytes before the body: length and checksum. */
   public static final int FRAME_BYTES = 8;
+
   /** Body bytes before the payload: sequence, forced end, type. */
   public static final int BODY_PREFIX = 17;
+
   /** Largest body accepted, so that a damaged length cannot make recovery allocate wildly. */
   public static final int MAX_BODY = 1 << 28;
 
@@ -51,9 +53,15 @@ public final class RecordLayout {
    * @param type the record type
    * @param payload the payload
    */
-  public static void encode(byte[] out, int at, long sequence, long forcedEnd, int type,
-      byte[] payload) {
-    encode(out, at, sequence, forcedEnd, type, payload.length,
+  public static void encode(
+      byte[] out, int at, long sequence, long forcedEnd, int type, byte[] payload) {
+    encode(
+        out,
+        at,
+        sequence,
+        forcedEnd,
+        type,
+        payload.length,
         (buffer, offset) -> System.arraycopy(payload, 0, buffer, offset, payload.length));
   }
 
@@ -78,8 +86,14 @@ public final class RecordLayout {
    * @param payloadLength the payload's length
    * @param payload writes exactly {@code payloadLength} bytes at the offset it is given
    */
-  public static void encode(byte[] out, int at, long sequence, long forcedEnd, int type,
-      int payloadLength, PayloadWriter payload) {
+  public static void encode(
+      byte[] out,
+      int at,
+      long sequence,
+      long forcedEnd,
+      int type,
+      int payloadLength,
+      PayloadWriter payload) {
     int body = BODY_PREFIX + payloadLength;
     putInt(out, at, body);
     putLong(out, at + 8, sequence);
@@ -92,19 +106,21 @@ public final class RecordLayout {
   }
 
   /**
+   * Returns the record's size on disk.
+   *
    * @param payloadLength payload bytes
-   * @return the record's size on disk
    */
   public static int size(int payloadLength) {
     return FRAME_BYTES + BODY_PREFIX + payloadLength;
   }
 
   /**
+   * Returns the record's total size if a whole record with a good checksum starts at {@code at},
+   * else -1.
+   *
    * @param bytes segment content
    * @param at candidate record offset
    * @param end end of valid content
-   * @return the record's total size if a whole record with a good checksum starts at {@code at},
-   *     else -1
    */
   public static int validAt(byte[] bytes, int at, int end) {
     if (end - at < FRAME_BYTES + BODY_PREFIX) {
@@ -119,22 +135,22 @@ public final class RecordLayout {
     return (int) crc.getValue() == getInt(bytes, at + 4) ? FRAME_BYTES + body : -1;
   }
 
-  /** @return the sequence of the record at {@code at} */
+  /** Returns the sequence of the record at {@code at}. */
   public static long sequence(byte[] bytes, int at) {
     return getLong(bytes, at + 8);
   }
 
-  /** @return the forced end of the record at {@code at} */
+  /** Returns the forced end of the record at {@code at}. */
   public static long forcedEnd(byte[] bytes, int at) {
     return getLong(bytes, at + 16);
   }
 
-  /** @return the type of the record at {@code at} */
+  /** Returns the type of the record at {@code at}. */
   public static int type(byte[] bytes, int at) {
     return bytes[at + 24] & 0xFF;
   }
 
-  /** @return a copy of the payload of the valid record at {@code at} */
+  /** Returns a copy of the payload of the valid record at {@code at}. */
   public static byte[] payload(byte[] bytes, int at) {
     int body = getInt(bytes, at);
     byte[] p = new byte[body - BODY_PREFIX];
@@ -142,7 +158,7 @@ public final class RecordLayout {
     return p;
   }
 
-  /** @return true if every byte of {@code bytes[from, end)} is zero */
+  /** Returns true if every byte of {@code bytes[from, end)} is zero. */
   public static boolean allZero(byte[] bytes, int from, int end) {
     for (int i = from; i < end; i++) {
       if (bytes[i] != 0) {
@@ -165,7 +181,9 @@ public final class RecordLayout {
   }
 
   static int getInt(byte[] b, int at) {
-    return ((b[at] & 0xFF) << 24) | ((b[at + 1] & 0xFF) << 16) | ((b[at + 2] & 0xFF) << 8)
+    return ((b[at] & 0xFF) << 24)
+        | ((b[at + 1] & 0xFF) << 16)
+        | ((b[at + 2] & 0xFF) << 8)
         | (b[at + 3] & 0xFF);
   }
 

@@ -13,10 +13,10 @@ import java.util.zip.CRC32C;
  * 16   u64  last sequence: the highest sequence in the log when the segment was finished
  * </pre>
  *
- * <p>A segment is finished when the log rolls to the next one, and at open, when the log starts
- * a new segment after the newest one found. The next segment's header is forced before the
- * footer is written, so a footer proves its successor was created: if that successor is gone,
- * recovery knows the log's newest segments were removed. Only the newest segment has no footer.
+ * <p>A segment is finished when the log rolls to the next one, and at open, when the log starts a
+ * new segment after the newest one found. The next segment's header is forced before the footer is
+ * written, so a footer proves its successor was created: if that successor is gone, recovery knows
+ * the log's newest segments were removed. Only the newest segment has no footer.
  *
  * @param nextSegment the number of the segment that follows
  * @param lastSequence the highest sequence in the log when this segment was finished
@@ -25,10 +25,11 @@ public record SegmentFooter(long nextSegment, long lastSequence) {
 
   /** The footer's size. */
   public static final int BYTES = 24;
+
   /** The footer's first four bytes, where a record has its length. */
   public static final int MARK = 0xFFFFFFFF;
 
-  /** @return the footer's bytes */
+  /** Returns the footer's bytes. */
   public byte[] encode() {
     byte[] f = new byte[BYTES];
     RecordLayout.putInt(f, 0, MARK);
@@ -39,19 +40,21 @@ public record SegmentFooter(long nextSegment, long lastSequence) {
   }
 
   /**
+   * Returns the footer if a whole, intact footer starts at {@code at} and ends the content, else
+   * null.
+   *
    * @param bytes segment content
    * @param at an offset where a record could start
    * @param end the end of the content
-   * @return the footer if a whole, intact footer starts at {@code at} and ends the content, else
-   *     null
    */
   public static SegmentFooter decodeAt(byte[] bytes, int at, int end) {
-    if (end - at != BYTES || RecordLayout.getInt(bytes, at) != MARK
+    if (end - at != BYTES
+        || RecordLayout.getInt(bytes, at) != MARK
         || RecordLayout.getInt(bytes, at + 4) != checksum(bytes, at)) {
       return null;
     }
-    return new SegmentFooter(RecordLayout.getLong(bytes, at + 8),
-        RecordLayout.getLong(bytes, at + 16));
+    return new SegmentFooter(
+        RecordLayout.getLong(bytes, at + 8), RecordLayout.getLong(bytes, at + 16));
   }
 
   private static int checksum(byte[] bytes, int at) {

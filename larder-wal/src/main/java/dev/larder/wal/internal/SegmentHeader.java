@@ -3,8 +3,8 @@ package dev.larder.wal.internal;
 import java.util.zip.CRC32C;
 
 /**
- * The header that opens every log segment (docs/spec/wal.md). Format 2 writes it; formats 1 and
- * 2 are read.
+ * The header that opens every log segment (docs/spec/wal.md). Format 2 writes it; formats 1 and 2
+ * are read.
  *
  * <pre>
  * format 2, 32 bytes, written and forced when the segment is created
@@ -21,10 +21,10 @@ import java.util.zip.CRC32C;
  * 12   u32      reserved (0)
  * </pre>
  *
- * <p>The previous sequence is what lets recovery tell that a segment, or the checkpoint before
- * the first one, is missing: each segment must begin where the one before it ended, and the first
- * where the checkpoint (or the log, at 0) begins. A format-1 header does not say, so those checks
- * cannot be made at a format-1 segment.
+ * <p>The previous sequence is what lets recovery tell that a segment, or the checkpoint before the
+ * first one, is missing: each segment must begin where the one before it ended, and the first where
+ * the checkpoint (or the log, at 0) begins. A format-1 header does not say, so those checks cannot
+ * be made at a format-1 segment.
  *
  * @param version the format, 1 or 2
  * @param number the segment number; -1 in format 1, which does not record it
@@ -34,17 +34,21 @@ public record SegmentHeader(int version, long number, long previousSequence) {
 
   /** Segment magic, both formats. */
   public static final byte[] MAGIC = {'L', 'R', 'D', 'R', 'W', 'A', 'L', 0};
+
   /** The format written. */
   public static final int VERSION = 2;
+
   /** Size of the header written (format 2). */
   public static final int BYTES = 32;
+
   /** Size of a format-1 header. */
   public static final int V1_BYTES = 16;
 
   /**
+   * Returns a format-2 header.
+   *
    * @param number the segment number
    * @param previousSequence the highest sequence in the log before the segment
-   * @return a format-2 header
    */
   public static byte[] encode(long number, long previousSequence) {
     byte[] h = new byte[BYTES];
@@ -56,12 +60,12 @@ public record SegmentHeader(int version, long number, long previousSequence) {
     return h;
   }
 
-  /** @return where the first record starts in a segment of this header's format */
+  /** Returns where the first record starts in a segment of this header's format. */
   public int size() {
     return version == 1 ? V1_BYTES : BYTES;
   }
 
-  /** @return true if the header says where the segment begins (format 2) */
+  /** Returns true if the header says where the segment begins (format 2). */
   public boolean knowsPrevious() {
     return version >= 2;
   }
@@ -96,8 +100,8 @@ public record SegmentHeader(int version, long number, long previousSequence) {
     if (RecordLayout.getInt(bytes, 12) != checksum(bytes)) {
       throw new Damage(false, 0, "segment header fails its checksum");
     }
-    return new SegmentHeader(version, RecordLayout.getLong(bytes, 16),
-        RecordLayout.getLong(bytes, 24));
+    return new SegmentHeader(
+        version, RecordLayout.getLong(bytes, 16), RecordLayout.getLong(bytes, 24));
   }
 
   private static int checksum(byte[] header) {
@@ -109,8 +113,10 @@ public record SegmentHeader(int version, long number, long previousSequence) {
   /** A header that cannot be read. */
   public static final class Damage extends Exception {
     @java.io.Serial private static final long serialVersionUID = 1L;
+
     /** True if the file simply ends inside its header (created, its header never forced). */
     public final boolean incomplete;
+
     /** Where the damage is reported: the header, at offset 0. */
     public final long offset;
 

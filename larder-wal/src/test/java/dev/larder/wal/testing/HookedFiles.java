@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A file layer that runs a hook before every write and every force of the files it opens, then
- * does the operation on the layer beneath: for tests that make a disk slow, or hold it. Every
- * other operation goes straight through. Thread-safe if the layer beneath and the hooks are.
+ * A file layer that runs a hook before every write and every force of the files it opens, then does
+ * the operation on the layer beneath: for tests that make a disk slow, or hold it. Every other
+ * operation goes straight through. Thread-safe if the layer beneath and the hooks are.
  */
 public final class HookedFiles implements FileLayer {
 
@@ -40,15 +40,14 @@ public final class HookedFiles implements FileLayer {
   }
 
   /** A hook that does nothing. */
-  public static final Hook NONE = position -> { };
+  public static final Hook NONE = position -> {};
 
   @Override
   public LogFile open(Path file) throws IOException {
     LogFile inner = files.open(file);
     return new LogFile() {
       @Override
-      public void write(long position, byte[] bytes, int offset, int length)
-          throws IOException {
+      public void write(long position, byte[] bytes, int offset, int length) throws IOException {
         beforeWrite.before(position);
         inner.write(position, bytes, offset, length);
       }
@@ -70,8 +69,7 @@ public final class HookedFiles implements FileLayer {
       }
 
       @Override
-      public int read(long position, byte[] target, int offset, int length)
-          throws IOException {
+      public int read(long position, byte[] target, int offset, int length) throws IOException {
         return inner.read(position, target, offset, length);
       }
 

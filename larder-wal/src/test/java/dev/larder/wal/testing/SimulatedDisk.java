@@ -15,17 +15,17 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * An in-memory disk for crash tests, in the manner of H2's reordered-writes test and SQLite's
- * crash tests: it remembers which writes were forced, and {@link #powerCut} decides for every
- * write not yet forced, independently and in any order, whether it reached the platter whole, not
- * at all, or torn (only some of its 512-byte sectors, or a prefix). {@link #kill} models SIGKILL
- * instead: the operating system keeps every write.
+ * An in-memory disk for crash tests, in the manner of H2's reordered-writes test and SQLite's crash
+ * tests: it remembers which writes were forced, and {@link #powerCut} decides for every write not
+ * yet forced, independently and in any order, whether it reached the platter whole, not at all, or
+ * torn (only some of its 512-byte sectors, or a prefix). {@link #kill} models SIGKILL instead: the
+ * operating system keeps every write.
  *
  * <p>After a cut or a kill, every {@link LogFile} opened before it throws {@link IOException}, as
  * the dead process could not have written any more; open the log again to recover.
  *
- * <p>Creating, renaming and deleting files are durable at once (the log forces the directory
- * after each), so only file contents are at risk. Thread-safe: every operation is synchronized.
+ * <p>Creating, renaming and deleting files are durable at once (the log forces the directory after
+ * each), so only file contents are at risk. Thread-safe: every operation is synchronized.
  */
 public final class SimulatedDisk implements FileLayer {
 
@@ -40,8 +40,8 @@ public final class SimulatedDisk implements FileLayer {
   public SimulatedDisk() {}
 
   /**
-   * Cuts the power: every unforced write is independently kept whole, dropped, or torn, and
-   * applied in a random order. Open files become unusable; locks are released.
+   * Cuts the power: every unforced write is independently kept whole, dropped, or torn, and applied
+   * in a random order. Open files become unusable; locks are released.
    *
    * @param random decides the fate of each write
    */
@@ -51,11 +51,12 @@ public final class SimulatedDisk implements FileLayer {
       java.util.Collections.shuffle(writes, random);
       byte[] content = file.durable;
       for (Write w : writes) {
-        content = switch (random.nextInt(3)) {
-          case 0 -> apply(content, w.position, w.bytes, 0, w.bytes.length);
-          case 1 -> content;
-          default -> tear(content, w, random);
-        };
+        content =
+            switch (random.nextInt(3)) {
+              case 0 -> apply(content, w.position, w.bytes, 0, w.bytes.length);
+              case 1 -> content;
+              default -> tear(content, w, random);
+            };
       }
       file.durable = content;
       file.current = content.clone();
@@ -73,14 +74,15 @@ public final class SimulatedDisk implements FileLayer {
     afterCrash();
   }
 
-  /** @return how many cuts and kills so far */
+  /** Returns how many cuts and kills so far. */
   public synchronized long crashes() {
     return cuts;
   }
 
   /**
+   * Returns a copy of the file's current content (what a reader sees now), or null if absent.
+   *
    * @param file a path
-   * @return a copy of the file's current content (what a reader sees now), or null if absent
    */
   public synchronized byte[] content(Path file) {
     SimFile f = files.get(file);
@@ -100,16 +102,17 @@ public final class SimulatedDisk implements FileLayer {
     f.unforced.clear();
   }
 
-  /** @return a deep copy of this disk's durable and current state, with no open files */
+  /** Returns a deep copy of this disk's durable and current state, with no open files. */
   public synchronized SimulatedDisk copy() {
     SimulatedDisk copy = new SimulatedDisk();
-    files.forEach((path, f) -> {
-      SimFile g = new SimFile();
-      g.durable = f.durable.clone();
-      g.current = f.current.clone();
-      g.unforced.addAll(f.unforced);
-      copy.files.put(path, g);
-    });
+    files.forEach(
+        (path, f) -> {
+          SimFile g = new SimFile();
+          g.durable = f.durable.clone();
+          g.current = f.current.clone();
+          g.unforced.addAll(f.unforced);
+          copy.files.put(path, g);
+        });
     return copy;
   }
 

@@ -10,8 +10,8 @@ import org.jgroups.Address;
 /**
  * State transfer for the clustered store: a stale member pulls every newest version from the
  * epoch's source and adopts it whole ({@link MemberState#adopt}); the source serves pulls for the
- * epoch it installed. Chunks of about 256 KiB travel as regular messages (FIFO from the source),
- * so the last one arrives last. Thread-safe.
+ * epoch it installed. Chunks of about 256 KiB travel as regular messages (FIFO from the source), so
+ * the last one arrives last. Thread-safe.
  */
 final class Adoption {
 
@@ -30,13 +30,14 @@ final class Adoption {
 
   /** Starts pulling the source's state for the proposal's epoch, in the background. */
   void start(TxFrame.Proposal p) {
-    channel.execute(() -> {
-      try {
-        pull(p);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    });
+    channel.execute(
+        () -> {
+          try {
+            pull(p);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
   }
 
   private void pull(TxFrame.Proposal p) throws InterruptedException {
@@ -47,22 +48,26 @@ final class Adoption {
       }
     }
     long deadline = System.nanoTime() + 3 * timeoutNanos;
-    while (source != null && System.nanoTime() < deadline && member.epoch().number == p.epoch()
+    while (source != null
+        && System.nanoTime() < deadline
+        && member.epoch().number == p.epoch()
         && !member.isReady()) {
       List<TxFrame.VersionEntry> entries = new ArrayList<>();
       CompletableFuture<Boolean> done = new CompletableFuture<>();
-      long id = channel.openStream(s -> {
-        if ((s.flags() & TxFrame.F_REFUSED) != 0) {
-          done.complete(false);
-          return;
-        }
-        synchronized (entries) {
-          entries.addAll(s.entries());
-        }
-        if ((s.flags() & TxFrame.F_LAST) != 0) {
-          done.complete(true);
-        }
-      });
+      long id =
+          channel.openStream(
+              s -> {
+                if ((s.flags() & TxFrame.F_REFUSED) != 0) {
+                  done.complete(false);
+                  return;
+                }
+                synchronized (entries) {
+                  entries.addAll(s.entries());
+                }
+                if ((s.flags() & TxFrame.F_LAST) != 0) {
+                  done.complete(true);
+                }
+              });
       try {
         channel.send(source, new TxFrame.Pull(id, p.epoch()), true);
         if (done.get(timeoutNanos, TimeUnit.NANOSECONDS)) {
@@ -86,8 +91,11 @@ final class Adoption {
   void serve(Address to, TxFrame.Pull pull) {
     List<TxFrame.VersionEntry> all = member.snapshotForTransfer(pull.epoch());
     if (all == null) {
-      channel.send(to, new TxFrame.State(pull.reqId(), pull.epoch(),
-          TxFrame.F_LAST | TxFrame.F_REFUSED, List.of()), false);
+      channel.send(
+          to,
+          new TxFrame.State(
+              pull.reqId(), pull.epoch(), TxFrame.F_LAST | TxFrame.F_REFUSED, List.of()),
+          false);
       return;
     }
     List<TxFrame.VersionEntry> chunk = new ArrayList<>();

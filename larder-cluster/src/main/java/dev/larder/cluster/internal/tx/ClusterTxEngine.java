@@ -31,26 +31,26 @@ import org.jgroups.Address;
 import org.jgroups.View;
 
 /**
- * The clustered store's engine: a {@link TxBackend} whose caches every member of a JGroups
- * cluster holds, committed by the protocol of docs/design/cluster-transactions.md. Wires the
- * member's state ({@link MemberState}), its channel ({@link TxChannel}), the commit path
- * ({@link Originator}), reconfigurations ({@link Reconfiguration}) and state transfer
- * ({@link Adoption}).
+ * The clustered store's engine: a {@link TxBackend} whose caches every member of a JGroups cluster
+ * holds, committed by the protocol of docs/design/cluster-transactions.md. Wires the member's state
+ * ({@link MemberState}), its channel ({@link TxChannel}), the commit path ({@link Originator}),
+ * reconfigurations ({@link Reconfiguration}) and state transfer ({@link Adoption}).
  *
- * <p>Reconfigurations run on one thread: on every view this member coordinates, and every
- * second while this member coordinates a view whose members differ from its epoch's, or is not
- * READY (a reconfiguration that failed, or one whose coordinator died before installing), or
- * holds a transaction pending for more than twice the cluster timeout (its originator is alive
- * but its decision never came: a reconfiguration decides it, so that no key stays locked), or has
- * applied more than {@value #APPLIED_PER_EPOCH} transactions in its epoch (each member remembers
- * them until the next epoch, to report them).
- * Checkpoints run on the same thread every {@code checkpointEvery}.
+ * <p>Reconfigurations run on one thread: on every view this member coordinates, and every second
+ * while this member coordinates a view whose members differ from its epoch's, or is not READY (a
+ * reconfiguration that failed, or one whose coordinator died before installing), or holds a
+ * transaction pending for more than twice the cluster timeout (its originator is alive but its
+ * decision never came: a reconfiguration decides it, so that no key stays locked), or has applied
+ * more than {@value #APPLIED_PER_EPOCH} transactions in its epoch (each member remembers them until
+ * the next epoch, to report them). Checkpoints run on the same thread every {@code
+ * checkpointEvery}.
  *
  * <p>Thread-safe.
  */
 public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
 
   private static final System.Logger LOG = System.getLogger(ClusterTxEngine.class.getName());
+
   /** Transactions an epoch applies before its coordinator starts the next (see MemberState). */
   private static final int APPLIED_PER_EPOCH = 50_000;
 
@@ -66,13 +66,19 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
   private final AtomicBoolean scheduled = new AtomicBoolean();
   private final LongAdder commits = new LongAdder();
   private final LongAdder conflicts = new LongAdder();
+
   /** Each open snapshot's epoch (-1: taken while not READY), checked at its commit. */
   private final java.util.concurrent.ConcurrentHashMap<Long, Long> snapshotEpochs =
       new java.util.concurrent.ConcurrentHashMap<>();
+
   private volatile boolean closed;
 
-  private ClusterTxEngine(ClusterConfig config, List<TxCacheSpec<?, ?>> specs,
-      Isolation isolation, int members, WalConfig wal) {
+  private ClusterTxEngine(
+      ClusterConfig config,
+      List<TxCacheSpec<?, ?>> specs,
+      Isolation isolation,
+      int members,
+      WalConfig wal) {
     this.specs = List.copyOf(specs);
     this.defaultIsolation = isolation;
     this.timeoutNanos = config.timeout().toNanos();
@@ -81,13 +87,14 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
     int majority = members / 2 + 1;
     this.originator = new Originator(member, channel, majority, this::describe);
     this.adoption = new Adoption(member, channel, timeoutNanos);
-    this.reconfiguration = new Reconfiguration(member, channel, majority, timeoutNanos,
-        adoption);
-    this.coordinator = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "larder-cluster-tx-reconfiguration");
-      t.setDaemon(true);
-      return t;
-    });
+    this.reconfiguration = new Reconfiguration(member, channel, majority, timeoutNanos, adoption);
+    this.coordinator =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "larder-cluster-tx-reconfiguration");
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   /**
@@ -101,11 +108,16 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
    * @param wal the log, or null
    * @param checkpointEvery time between checkpoints (zero: none), with a log
    * @return the running engine
-   * @throws ClusterException if the member cannot join, or no epoch is installed within
-   *     {@link ClusterConfig#initialClusterTimeout()}
+   * @throws ClusterException if the member cannot join, or no epoch is installed within {@link
+   *     ClusterConfig#initialClusterTimeout()}
    */
-  public static ClusterTxEngine start(ClusterConfig config, List<TxCacheSpec<?, ?>> specs,
-      Isolation isolation, int members, WalConfig wal, Duration checkpointEvery) {
+  public static ClusterTxEngine start(
+      ClusterConfig config,
+      List<TxCacheSpec<?, ?>> specs,
+      Isolation isolation,
+      int members,
+      WalConfig wal,
+      Duration checkpointEvery) {
     ClusterTxEngine engine = new ClusterTxEngine(config, specs, isolation, members, wal);
     try {
       engine.join(config, members, checkpointEvery);
@@ -117,15 +129,22 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
   }
 
   private void join(ClusterConfig config, int members, Duration checkpointEvery) {
-    SettingsToken.install(channel.jchannel(), "tx wire " + TxFrame.VERSION + ", caches "
-        + specs.stream().map(TxCacheSpec::name).toList() + ", members " + members
-        + ", segments " + config.segments());
+    SettingsToken.install(
+        channel.jchannel(),
+        "tx wire "
+            + TxFrame.VERSION
+            + ", caches "
+            + specs.stream().map(TxCacheSpec::name).toList()
+            + ", members "
+            + members
+            + ", segments "
+            + config.segments());
     channel.connect(config.clusterName() + ".tx", this);
     coordinator.scheduleWithFixedDelay(this::check, 1, 1, TimeUnit.SECONDS);
     long every = checkpointEvery.toMillis();
     if (member.log() != null && every > 0) {
-      coordinator.scheduleWithFixedDelay(this::checkpointQuietly, every, every,
-          TimeUnit.MILLISECONDS);
+      coordinator.scheduleWithFixedDelay(
+          this::checkpointQuietly, every, every, TimeUnit.MILLISECONDS);
     }
     long deadline = System.nanoTime() + config.initialClusterTimeout().toNanos();
     try {
@@ -134,10 +153,19 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
         Thread.sleep(20);
       }
       if (!in || viewSize() < config.initialClusterSize()) {
-        throw new ClusterException("member " + channel.self() + " of cluster "
-            + config.clusterName() + " did not join an epoch with a majority of " + members
-            + " members (view of " + viewSize() + ", wanted " + config.initialClusterSize()
-            + ") within " + config.initialClusterTimeout());
+        throw new ClusterException(
+            "member "
+                + channel.self()
+                + " of cluster "
+                + config.clusterName()
+                + " did not join an epoch with a majority of "
+                + members
+                + " members (view of "
+                + viewSize()
+                + ", wanted "
+                + config.initialClusterSize()
+                + ") within "
+                + config.initialClusterTimeout());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -161,11 +189,20 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
       case TxFrame.Abort a -> member.abort(a.txid());
       case TxFrame.Query q -> {
         TxFrame.Report r = member.query(q);
-        channel.send(from, new TxFrame.Report(q.reqId(), r.status(), r.promised(), r.memberId(),
-            r.epoch(), r.clock(), r.pending()), true);
+        channel.send(
+            from,
+            new TxFrame.Report(
+                q.reqId(),
+                r.status(),
+                r.promised(),
+                r.memberId(),
+                r.epoch(),
+                r.clock(),
+                r.pending()),
+            true);
       }
-      case TxFrame.Accept a -> channel.send(from, withReqId(member.accept(a.proposal()),
-          a.reqId()), true);
+      case TxFrame.Accept a ->
+          channel.send(from, withReqId(member.accept(a.proposal()), a.reqId()), true);
       case TxFrame.Install i -> {
         TxFrame.Proposal adopt = member.install(i.proposal());
         if (adopt != null) {
@@ -197,21 +234,22 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
     if (closed || !scheduled.compareAndSet(false, true)) {
       return;
     }
-    coordinator.execute(() -> {
-      scheduled.set(false);
-      View v = channel.view();
-      if (v == null || closed || !v.getCoord().equals(channel.self())) {
-        return;
-      }
-      try {
-        reconfiguration.run(v);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } catch (RuntimeException e) {
-        LOG.log(System.Logger.Level.WARNING, "reconfiguration for " + v.getViewId() + " failed",
-            e);
-      }
-    });
+    coordinator.execute(
+        () -> {
+          scheduled.set(false);
+          View v = channel.view();
+          if (v == null || closed || !v.getCoord().equals(channel.self())) {
+            return;
+          }
+          try {
+            reconfiguration.run(v);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          } catch (RuntimeException e) {
+            LOG.log(
+                System.Logger.Level.WARNING, "reconfiguration for " + v.getViewId() + " failed", e);
+          }
+        });
   }
 
   /** Every second: a coordinator whose epoch does not match its view, or that is not READY. */
@@ -225,7 +263,8 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
       return; // this member is taking a source's state: a new epoch now would stop it
     }
     Epoch e = member.epoch();
-    if (!member.isReady() || !Set.copyOf(e.addresses()).equals(Set.copyOf(v.getMembers()))
+    if (!member.isReady()
+        || !Set.copyOf(e.addresses()).equals(Set.copyOf(v.getMembers()))
         || member.oldestPendingNanos() > 2 * timeoutNanos
         || member.appliedInEpochCount() > APPLIED_PER_EPOCH) {
       scheduleReconfiguration();
@@ -263,8 +302,9 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
   private void awaitBootstrapped() {
     try {
       if (!member.awaitBootstrapped(System.nanoTime() + timeoutNanos)) {
-        throw new ClusterTimeoutException("this member holds no state yet: it has not installed"
-            + " an epoch since it started", List.of());
+        throw new ClusterTimeoutException(
+            "this member holds no state yet: it has not installed" + " an epoch since it started",
+            List.of());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -297,15 +337,22 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
   }
 
   @Override
-  public long commit(long snapshot, Isolation isolation, Set<KeyRef> reads,
-      LinkedHashMap<KeyRef, byte[]> writes) {
+  public long commit(
+      long snapshot, Isolation isolation, Set<KeyRef> reads, LinkedHashMap<KeyRef, byte[]> writes) {
     List<TxFrame.Write> ws = new ArrayList<>(writes.size());
     for (Map.Entry<KeyRef, byte[]> w : writes.entrySet()) {
       ws.add(new TxFrame.Write(w.getKey(), w.getValue() == REMOVED ? null : w.getValue()));
     }
     try {
-      long c = originator.commit(snapshot, snapshotEpochs.getOrDefault(snapshot, -1L),
-          isolation, List.copyOf(reads), ws, false, System.nanoTime() + timeoutNanos);
+      long c =
+          originator.commit(
+              snapshot,
+              snapshotEpochs.getOrDefault(snapshot, -1L),
+              isolation,
+              List.copyOf(reads),
+              ws,
+              false,
+              System.nanoTime() + timeoutNanos);
       commits.increment();
       return c;
     } catch (TransactionConflictException e) {
@@ -317,8 +364,15 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
   @Override
   public long commitBlind(KeyRef key, ByteSink value) {
     byte[] v = value == null ? null : value.toByteArray();
-    long c = originator.commit(0, Originator.ANY_EPOCH, defaultIsolation, List.of(),
-        List.of(new TxFrame.Write(key, v)), true, System.nanoTime() + timeoutNanos);
+    long c =
+        originator.commit(
+            0,
+            Originator.ANY_EPOCH,
+            defaultIsolation,
+            List.of(),
+            List.of(new TxFrame.Write(key, v)),
+            true,
+            System.nanoTime() + timeoutNanos);
     commits.increment();
     return c;
   }
@@ -342,8 +396,13 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
 
   @Override
   public TxStats stats() {
-    return new TxStats(commits.sum(), conflicts.sum(), member.store.clock.current(),
-        member.store.openSnapshots(), member.pendingCount(), 0);
+    return new TxStats(
+        commits.sum(),
+        conflicts.sum(),
+        member.store.clock.current(),
+        member.store.openSnapshots(),
+        member.pendingCount(),
+        0);
   }
 
   @Override
@@ -356,40 +415,45 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
     return member.store.memoryUsed(index);
   }
 
-  /** @return this member's id, its epoch and whether it is READY (for tests and the bench) */
+  /** Returns this member's id, its epoch and whether it is READY (for tests and the bench). */
   public String describeMember() {
-    return "member " + Long.toHexString(member.memberId()) + " at " + member.epoch()
-        + (member.isReady() ? ", ready" : ", not ready") + ", " + member.pendingCount()
+    return "member "
+        + Long.toHexString(member.memberId())
+        + " at "
+        + member.epoch()
+        + (member.isReady() ? ", ready" : ", not ready")
+        + ", "
+        + member.pendingCount()
         + " pending";
   }
 
-  /** @return true if this member may commit now (installed its epoch and holds its state) */
+  /** Returns true if this member may commit now (installed its epoch and holds its state). */
   public boolean isReady() {
     return member.isReady();
   }
 
   /**
-   * @return transactions left in doubt by a failure that reconfigurations run by this member
-   *     decided: {committed, aborted}
+   * Returns transactions left in doubt by a failure that reconfigurations run by this member
+   * decided: {committed, aborted}.
    */
   public long[] inDoubtResolved() {
     return reconfiguration.inDoubtResolved();
   }
 
-  /** @return the number of the epoch this member installed last */
+  /** Returns the number of the epoch this member installed last. */
   public long epochNumber() {
     return member.epoch().number;
   }
 
   /**
-   * @return how many members the epoch this member installed last has (those that vote on its
-   *     transactions); a member's JGroups view may lag its epoch (see the design note's limits)
+   * Returns how many members the epoch this member installed last has (those that vote on its
+   * transactions); a member's JGroups view may lag its epoch (see the design note's limits).
    */
   public int epochSize() {
     return member.epoch().members.size();
   }
 
-  /** @return the members of the current JGroups view, by name */
+  /** Returns the members of the current JGroups view, by name. */
   public List<String> members() {
     View v = channel.view();
     return v == null ? List.of() : v.getMembers().stream().map(Object::toString).toList();
@@ -399,7 +463,7 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
     return member;
   }
 
-  /** @return this member's JGroups channel (for tests that inject faults) */
+  /** Returns this member's JGroups channel (for tests that inject faults). */
   public org.jgroups.JChannel channel() {
     return channel.jchannel();
   }

@@ -6,9 +6,8 @@ import org.jgroups.Address;
 import org.jgroups.util.UUID;
 
 /**
- * An established configuration: its number, the ballot that established it, its members (each
- * must vote on every transaction of the epoch) and the primary of each segment among them.
- * Immutable.
+ * An established configuration: its number, the ballot that established it, its members (each must
+ * vote on every transaction of the epoch) and the primary of each segment among them. Immutable.
  */
 final class Epoch {
 

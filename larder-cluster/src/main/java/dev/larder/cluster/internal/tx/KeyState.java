@@ -8,23 +8,23 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One key on one member: its committed versions, the transactions pending on it, and (on the
- * key's primary) its transaction locks.
+ * One key on one member: its committed versions, the transactions pending on it, and (on the key's
+ * primary) its transaction locks.
  *
  * <h2>Implementation notes</h2>
  *
- * <p><b>Versions</b> are kept in timestamp order, newest last; each is the stored bytes
- * ({@link StoredValue}: the commit timestamp as a varint, then the value) or null for a removal.
- * Commits reach a member out of timestamp order only for different keys' transactions that
- * conflict on nothing; for one key they arrive in order at its primary, and anywhere else may be
- * inserted below a newer one, so insertion keeps the order rather than appending. When a version
- * is added, the versions older than the newest one at or below the horizon are dropped: no open
- * snapshot on this member, nor any later one, can read them.
+ * <p><b>Versions</b> are kept in timestamp order, newest last; each is the stored bytes ({@link
+ * StoredValue}: the commit timestamp as a varint, then the value) or null for a removal. Commits
+ * reach a member out of timestamp order only for different keys' transactions that conflict on
+ * nothing; for one key they arrive in order at its primary, and anywhere else may be inserted below
+ * a newer one, so insertion keeps the order rather than appending. When a version is added, the
+ * versions older than the newest one at or below the horizon are dropped: no open snapshot on this
+ * member, nor any later one, can read them.
  *
  * <p><b>Pending</b> transactions (prepared here, not yet applied or aborted) carry this member's
- * proposal; a read at snapshot {@code s} waits while one with a proposal at or below {@code s}
- * is pending, since it may commit at a timestamp at or below {@code s} (the cross-member snapshot
- * rule of docs/design/cluster-transactions.md).
+ * proposal; a read at snapshot {@code s} waits while one with a proposal at or below {@code s} is
+ * pending, since it may commit at a timestamp at or below {@code s} (the cross-member snapshot rule
+ * of docs/design/cluster-transactions.md).
  *
  * <p><b>Locks</b>: one exclusive holder, or shared holders, never both. No-wait: a request that
  * conflicts fails at once.
@@ -42,14 +42,14 @@ final class KeyState {
   /** A pending write: its transaction, this member's proposal, the value (null: removal). */
   private record Pending(TxId txid, long proposal, byte[] value) {}
 
-  /** @return the newest committed version's timestamp, 0 if none */
+  /** Returns the newest committed version's timestamp, 0 if none. */
   synchronized long newestTs() {
     return ts.length == 0 ? 0 : ts[ts.length - 1];
   }
 
   /**
-   * The stored bytes visible at {@code snapshot}, waiting first for pending transactions that
-   * may commit at or below it.
+   * The stored bytes visible at {@code snapshot}, waiting first for pending transactions that may
+   * commit at or below it.
    *
    * @return the stored bytes (null if absent at the snapshot)
    * @throws PendingTimeoutException if they are still pending at the deadline
@@ -79,7 +79,7 @@ final class KeyState {
     return false;
   }
 
-  /** @return the newest version's stored bytes if it is present (null if absent or removed) */
+  /** Returns the newest version's stored bytes if it is present (null if absent or removed). */
   synchronized byte[] newest() {
     return stored.length == 0 ? null : stored[stored.length - 1];
   }
@@ -109,13 +109,13 @@ final class KeyState {
     return true;
   }
 
-  /** @return true if a transaction other than {@code txid} holds a lock */
+  /** Returns true if a transaction other than {@code txid} holds a lock. */
   synchronized boolean lockedByOther(TxId txid) {
     return (exclusive != null && !exclusive.equals(txid))
         || (shared != null && !(shared.size() == 1 && shared.contains(txid)));
   }
 
-  /** @return the transaction holding the exclusive lock, or null */
+  /** Returns the transaction holding the exclusive lock, or null. */
   synchronized TxId exclusiveHolder() {
     return exclusive;
   }
@@ -134,8 +134,7 @@ final class KeyState {
   }
 
   /**
-   * Installs {@code txid}'s pending write at {@code commitTs}, releases its lock and wakes
-   * readers.
+   * Installs {@code txid}'s pending write at {@code commitTs}, releases its lock and wakes readers.
    *
    * @param horizon the oldest snapshot this member may still read at (see class notes)
    * @return true if the transaction was pending here
@@ -180,7 +179,7 @@ final class KeyState {
     return !pending.isEmpty();
   }
 
-  /** @return the bytes this key holds, roughly (versions and pending values) */
+  /** Returns the bytes this key holds, roughly (versions and pending values). */
   synchronized long bytes() {
     long n = 64;
     for (byte[] b : stored) {

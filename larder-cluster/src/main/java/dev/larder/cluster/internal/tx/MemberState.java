@@ -18,9 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * One member's side of the clustered transaction protocol: the participant (PREPARE, DECIDE,
- * APPLY, ABORT), the acceptor of reconfigurations (QUERY, ACCEPT, INSTALL), adoption of another
- * member's state, checkpoints and recovery (docs/design/cluster-transactions.md).
+ * One member's side of the clustered transaction protocol: the participant (PREPARE, DECIDE, APPLY,
+ * ABORT), the acceptor of reconfigurations (QUERY, ACCEPT, INSTALL), adoption of another member's
+ * state, checkpoints and recovery (docs/design/cluster-transactions.md).
  *
  * <h2>Implementation notes</h2>
  *
@@ -48,14 +48,17 @@ final class MemberState implements TxLog.Replay {
 
   private static final System.Logger LOG = System.getLogger(MemberState.class.getName());
   private static final int ABORT_TOMBSTONES = 10_000;
+
   /** How long a PREPARE waits for locks held by decided transactions before it refuses. */
   private static final long DECIDED_LOCK_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
   final VersionStore store = new VersionStore();
   private final int segments;
   private final ReentrantReadWriteLock still = new ReentrantReadWriteLock();
+
   /** Set once by {@link #open}, before the member is published. */
   private TxLog log;
+
   private long memberId;
   final long incarnation = ThreadLocalRandom.current().nextLong();
   private final AtomicLong txCounter = new AtomicLong();
@@ -63,31 +66,39 @@ final class MemberState implements TxLog.Replay {
   private Ballot promised = Ballot.ZERO;
   private TxFrame.Proposal accepted;
   private Epoch epoch = Epoch.NONE;
+
   /**
-   * The epoch whose state this member holds whole: the installed one, except on a stale member
-   * that has not adopted the source's state yet (it holds an older epoch's).
+   * The epoch whose state this member holds whole: the installed one, except on a stale member that
+   * has not adopted the source's state yet (it holds an older epoch's).
    */
   private long stateEpoch;
+
   private boolean ready;
   private boolean bootstrapped;
+
   /** When this member, stale in the epoch it installed, began waiting for the source's state. */
   private long adoptingSince = -1;
+
   private final Map<TxId, PendingTxn> pending = new HashMap<>();
+
   /** Aborts that arrived before (or instead of) their PREPARE: a late PREPARE is refused. */
-  private final Map<TxId, Boolean> abortedEarly = new LinkedHashMap<>(16, 0.75f, false) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<TxId, Boolean> eldest) {
-      return size() > ABORT_TOMBSTONES;
-    }
-  };
+  private final Map<TxId, Boolean> abortedEarly =
+      new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<TxId, Boolean> eldest) {
+          return size() > ABORT_TOMBSTONES;
+        }
+      };
+
   /**
-   * Transactions of the installed epoch applied here, with their commit timestamps: reported to
-   * a reconfiguration as committed, since the member that makes the reconfiguration's quorum
-   * intersect a transaction's DECIDE majority may have applied (and so no longer hold) it.
-   * Emptied when the next epoch is installed (all of the epoch's transactions are then decided on
-   * every member that installs it); the coordinator starts a new epoch when it grows large.
+   * Transactions of the installed epoch applied here, with their commit timestamps: reported to a
+   * reconfiguration as committed, since the member that makes the reconfiguration's quorum
+   * intersect a transaction's DECIDE majority may have applied (and so no longer hold) it. Emptied
+   * when the next epoch is installed (all of the epoch's transactions are then decided on every
+   * member that installs it); the coordinator starts a new epoch when it grows large.
    */
   private final Map<TxId, Long> appliedInEpoch = new LinkedHashMap<>();
+
   /** Outcomes an originator on this member waits for: the commit timestamp, or -1 for abort. */
   private final Map<TxId, CompletableFuture<Long>> outcomes = new ConcurrentHashMap<>();
 
@@ -115,8 +126,8 @@ final class MemberState implements TxLog.Replay {
   /**
    * Recovers a member from its log, or makes a new one.
    *
-   * @param wal the log's configuration, or null for a member without persistence (which gets a
-   *     new id at every start)
+   * @param wal the log's configuration, or null for a member without persistence (which gets a new
+   *     id at every start)
    * @param segments segments for primaries (every member must use the same)
    */
   static MemberState open(WalConfig wal, int segments) {
@@ -158,7 +169,7 @@ final class MemberState implements TxLog.Replay {
     return ready;
   }
 
-  /** @return the installed epoch's number if this member is READY in it, else -1 */
+  /** Returns the installed epoch's number if this member is READY in it, else -1. */
   synchronized long readyEpochNumber() {
     return ready ? epoch.number : -1;
   }
@@ -167,22 +178,22 @@ final class MemberState implements TxLog.Replay {
     return pending.size();
   }
 
-  /** @return how long this member has been waiting for a source's state, -1 if it is not */
+  /** Returns how long this member has been waiting for a source's state, -1 if it is not. */
   synchronized long adoptingNanos() {
     return adoptingSince < 0 ? -1 : System.nanoTime() - adoptingSince;
   }
 
-  /** @return transactions of the installed epoch applied here (and still remembered) */
+  /** Returns transactions of the installed epoch applied here (and still remembered). */
   synchronized int appliedInEpochCount() {
     return appliedInEpoch.size();
   }
 
-  /** @return pending transactions whose DECIDE this member logged */
+  /** Returns pending transactions whose DECIDE this member logged. */
   synchronized int decidedCount() {
     return (int) pending.values().stream().filter(t -> t.decidedBallot != null).count();
   }
 
-  /** @return how long the oldest pending transaction has been pending here, 0 if none */
+  /** Returns how long the oldest pending transaction has been pending here, 0 if none. */
   synchronized long oldestPendingNanos() {
     long now = System.nanoTime();
     long oldest = 0;
@@ -192,7 +203,7 @@ final class MemberState implements TxLog.Replay {
     return oldest;
   }
 
-  /** @return the epoch once this member is READY, waiting until the deadline; null if not */
+  /** Returns the epoch once this member is READY, waiting until the deadline; null if not. */
   synchronized Epoch awaitReady(long deadlineNanos) throws InterruptedException {
     while (!ready) {
       long left = deadlineNanos - System.nanoTime();
@@ -204,7 +215,7 @@ final class MemberState implements TxLog.Replay {
     return epoch;
   }
 
-  /** @return true once this member installed an epoch in this run (waiting until the deadline) */
+  /** Returns true once this member installed an epoch in this run (waiting until the deadline). */
   synchronized boolean awaitBootstrapped(long deadlineNanos) throws InterruptedException {
     while (!bootstrapped) {
       long left = deadlineNanos - System.nanoTime();
@@ -248,7 +259,8 @@ final class MemberState implements TxLog.Replay {
         List<KeyRef> locked = new ArrayList<>();
         List<TxFrame.Conflict> conflicts = validateAndLock(p, locked);
         long waitUntil = System.nanoTime() + DECIDED_LOCK_WAIT_NANOS;
-        while (!conflicts.isEmpty() && lockedByDecidedOnly(conflicts, p.txid())
+        while (!conflicts.isEmpty()
+            && lockedByDecidedOnly(conflicts, p.txid())
             && System.nanoTime() < waitUntil) {
           // a decided transaction's APPLY is on its way: wait a little rather than refuse
           unlockAll(locked, p.txid());
@@ -276,8 +288,9 @@ final class MemberState implements TxLog.Replay {
         }
         pending.put(p.txid(), t);
         if (log != null) {
-          ticket = log.append(TxLog.PREPARED,
-              out -> TxLog.writePrepared(out, p.txid(), proposal, p.writes()));
+          ticket =
+              log.append(
+                  TxLog.PREPARED, out -> TxLog.writePrepared(out, p.txid(), proposal, p.writes()));
         }
       }
       if (log != null) {
@@ -295,7 +308,9 @@ final class MemberState implements TxLog.Replay {
     }
   }
 
-  /** @return true if every conflict is a lock held by a transaction whose DECIDE was logged here */
+  /**
+   * Returns true if every conflict is a lock held by a transaction whose DECIDE was logged here.
+   */
   private boolean lockedByDecidedOnly(List<TxFrame.Conflict> conflicts, TxId self) {
     for (TxFrame.Conflict c : conflicts) {
       if (c.committedAt() != 0) {
@@ -330,8 +345,13 @@ final class MemberState implements TxLog.Replay {
     return conflicts;
   }
 
-  private void check(TxFrame.Prepare p, KeyRef k, boolean write, boolean blind,
-      List<KeyRef> locked, List<TxFrame.Conflict> conflicts) {
+  private void check(
+      TxFrame.Prepare p,
+      KeyRef k,
+      boolean write,
+      boolean blind,
+      List<KeyRef> locked,
+      List<TxFrame.Conflict> conflicts) {
     if (!epoch.isPrimary(memberId, k)) {
       return;
     }
@@ -364,11 +384,14 @@ final class MemberState implements TxLog.Replay {
         // written all the same, which also makes the APPLIED before it durable (recovery
         // ignores a DECIDED of a transaction that is not pending).
         if (log != null) {
-          ticket = log.append(TxLog.DECIDED, out -> {
-            TxFrame.writeTxId(out, d.txid());
-            TxFrame.writeBallot(out, d.ballot());
-            out.writeLong(d.commitTs());
-          });
+          ticket =
+              log.append(
+                  TxLog.DECIDED,
+                  out -> {
+                    TxFrame.writeTxId(out, d.txid());
+                    TxFrame.writeBallot(out, d.ballot());
+                    out.writeLong(d.commitTs());
+                  });
         }
       }
       if (log != null) {
@@ -423,10 +446,12 @@ final class MemberState implements TxLog.Replay {
       store.state(k).unlock(t.txid);
     }
     if (log != null) {
-      log.append(TxLog.APPLIED, out -> {
-        TxFrame.writeTxId(out, t.txid);
-        out.writeLong(commitTs);
-      });
+      log.append(
+          TxLog.APPLIED,
+          out -> {
+            TxFrame.writeTxId(out, t.txid);
+            out.writeLong(commitTs);
+          });
     }
     complete(t.txid, commitTs);
     notifyAll(); // PREPAREs waiting for this transaction's locks
@@ -478,14 +503,19 @@ final class MemberState implements TxLog.Replay {
       for (PendingTxn t : pending.values()) {
         reports.add(reportOf(t));
       }
-      appliedInEpoch.forEach((id, ts) -> reports.add(new TxFrame.PendingReport(id,
-          TxFrame.D_COMMIT, epoch.ballot, ts)));
+      appliedInEpoch.forEach(
+          (id, ts) ->
+              reports.add(new TxFrame.PendingReport(id, TxFrame.D_COMMIT, epoch.ballot, ts)));
       if (accepted != null) {
         // an acceptor reports every value it accepted, not only those of pending transactions
         for (TxFrame.Decision d : accepted.decisions()) {
           if (!pending.containsKey(d.txid())) {
-            reports.add(new TxFrame.PendingReport(d.txid(), d.commit() ? TxFrame.D_COMMIT
-                : TxFrame.D_ABORT, accepted.ballot(), d.commitTs()));
+            reports.add(
+                new TxFrame.PendingReport(
+                    d.txid(),
+                    d.commit() ? TxFrame.D_COMMIT : TxFrame.D_ABORT,
+                    accepted.ballot(),
+                    d.commitTs()));
           }
         }
       }
@@ -493,8 +523,9 @@ final class MemberState implements TxLog.Replay {
       if (accepted != null && !accepted.stale().contains(memberId)) {
         effective = Math.max(effective, accepted.epoch());
       }
-      report = new TxFrame.Report(0, TxFrame.A_OK, promised, memberId, effective,
-          store.clock.current(), reports);
+      report =
+          new TxFrame.Report(
+              0, TxFrame.A_OK, promised, memberId, effective, store.clock.current(), reports);
       if (log != null && raised) {
         Ballot b = promised;
         ticket = log.append(TxLog.PROMISE, out -> TxFrame.writeBallot(out, b));
@@ -508,23 +539,28 @@ final class MemberState implements TxLog.Replay {
 
   /** The highest-ballot decision this member accepted for {@code t}, or none. */
   private TxFrame.PendingReport reportOf(PendingTxn t) {
-    TxFrame.PendingReport best = new TxFrame.PendingReport(t.txid, TxFrame.D_NONE, Ballot.ZERO,
-        0);
+    TxFrame.PendingReport best = new TxFrame.PendingReport(t.txid, TxFrame.D_NONE, Ballot.ZERO, 0);
     if (t.decidedBallot != null) {
       best = new TxFrame.PendingReport(t.txid, TxFrame.D_COMMIT, t.decidedBallot, t.decidedTs);
     }
     if (accepted != null && accepted.ballot().isAbove(best.ballot())) {
       for (TxFrame.Decision d : accepted.decisions()) {
         if (d.txid().equals(t.txid)) {
-          best = new TxFrame.PendingReport(t.txid, d.commit() ? TxFrame.D_COMMIT
-              : TxFrame.D_ABORT, accepted.ballot(), d.commitTs());
+          best =
+              new TxFrame.PendingReport(
+                  t.txid,
+                  d.commit() ? TxFrame.D_COMMIT : TxFrame.D_ABORT,
+                  accepted.ballot(),
+                  d.commitTs());
         }
       }
     }
     return best;
   }
 
-  /** ACCEPT (phase 2 of a reconfiguration): log the proposal unless a higher ballot was promised. */
+  /**
+   * ACCEPT (phase 2 of a reconfiguration): log the proposal unless a higher ballot was promised.
+   */
   TxFrame.Ack accept(TxFrame.Proposal proposal) {
     long ticket = 0;
     synchronized (this) {
@@ -552,8 +588,8 @@ final class MemberState implements TxLog.Replay {
    * INSTALL: the proposal was chosen (a majority accepted it), so this member installs it even if
    * its own ACCEPT has not arrived (the two travel out of band, in either order). A member in the
    * proposal's stale list drops its pending transactions without applying anything (it adopts the
-   * source's state next); any other applies the decisions to the transactions pending here,
-   * aborts the rest, and is READY unless it has promised a newer ballot since.
+   * source's state next); any other applies the decisions to the transactions pending here, aborts
+   * the rest, and is READY unless it has promised a newer ballot since.
    *
    * @return the proposal if this member must now adopt the source's state, else null
    */
@@ -596,8 +632,8 @@ final class MemberState implements TxLog.Replay {
           stateEpoch = p.epoch();
         }
         if (log != null) {
-          log.appendAndSync(TxLog.EPOCH,
-              out -> TxLog.writeEpoch(out, p.epoch(), p.ballot(), p.members(), stale));
+          log.appendAndSync(
+              TxLog.EPOCH, out -> TxLog.writeEpoch(out, p.epoch(), p.ballot(), p.members(), stale));
         }
         if (stale) {
           ready = false;
@@ -647,26 +683,33 @@ final class MemberState implements TxLog.Replay {
         bootstrapped = true;
         ready = promised.equals(epoch.ballot);
         notifyAll();
-        LOG.log(System.Logger.Level.INFO, "member " + Long.toHexString(memberId) + " adopted "
-            + entries.size() + " keys at " + epoch);
+        LOG.log(
+            System.Logger.Level.INFO,
+            "member "
+                + Long.toHexString(memberId)
+                + " adopted "
+                + entries.size()
+                + " keys at "
+                + epoch);
       }
     } finally {
       still.writeLock().unlock();
     }
   }
 
-  /** @return the newest version of every key (removals included), for a stale member */
+  /** Returns the newest version of every key (removals included), for a stale member. */
   synchronized List<TxFrame.VersionEntry> snapshotForTransfer(long epochNumber) {
     if (!bootstrapped || epoch.number != epochNumber || stateEpoch != epochNumber) {
       return null;
     }
     List<TxFrame.VersionEntry> out = new ArrayList<>();
-    store.forEach((k, s) -> {
-      TxFrame.VersionEntry e = newest(k, s);
-      if (e != null) {
-        out.add(e);
-      }
-    });
+    store.forEach(
+        (k, s) -> {
+          TxFrame.VersionEntry e = newest(k, s);
+          if (e != null) {
+            out.add(e);
+          }
+        });
     return out;
   }
 
@@ -702,39 +745,53 @@ final class MemberState implements TxLog.Replay {
   }
 
   private void checkpointLocked() {
-    log.checkpoint(add -> {
-      add.accept(TxLog.entry(TxLog.E_META, out -> {
-        out.writeLong(memberId);
-        TxFrame.writeBallot(out, promised);
-        out.writeLong(epoch.number);
-        TxFrame.writeBallot(out, epoch.ballot);
-        out.writeLong(stateEpoch);
-        out.writeLong(store.clock.current());
-        TxFrame.writeMembers(out, epoch.members);
-      }));
-      store.forEach((k, s) -> {
-        TxFrame.VersionEntry e = newest(k, s);
-        if (e != null) {
-          add.accept(TxLog.entry(TxLog.E_VERSION, out -> TxFrame.writeVersion(out, e)));
-        }
-      });
-      for (PendingTxn t : pending.values()) {
-        add.accept(TxLog.entry(TxLog.E_PENDING, out -> {
-          TxLog.writePrepared(out, t.txid, t.proposal, t.writes);
-          out.writeByte(t.decidedBallot == null ? TxFrame.D_NONE : TxFrame.D_COMMIT);
-          TxFrame.writeBallot(out, t.decidedBallot == null ? Ballot.ZERO : t.decidedBallot);
-          out.writeLong(t.decidedTs);
-        }));
-      }
-      if (accepted != null) {
-        TxFrame.Proposal p = accepted;
-        add.accept(TxLog.entry(TxLog.E_ACCEPTED, out -> TxFrame.writeProposal(out, p)));
-      }
-      appliedInEpoch.forEach((id, ts) -> add.accept(TxLog.entry(TxLog.E_APPLIED, out -> {
-        TxFrame.writeTxId(out, id);
-        out.writeLong(ts);
-      })));
-    });
+    log.checkpoint(
+        add -> {
+          add.accept(
+              TxLog.entry(
+                  TxLog.E_META,
+                  out -> {
+                    out.writeLong(memberId);
+                    TxFrame.writeBallot(out, promised);
+                    out.writeLong(epoch.number);
+                    TxFrame.writeBallot(out, epoch.ballot);
+                    out.writeLong(stateEpoch);
+                    out.writeLong(store.clock.current());
+                    TxFrame.writeMembers(out, epoch.members);
+                  }));
+          store.forEach(
+              (k, s) -> {
+                TxFrame.VersionEntry e = newest(k, s);
+                if (e != null) {
+                  add.accept(TxLog.entry(TxLog.E_VERSION, out -> TxFrame.writeVersion(out, e)));
+                }
+              });
+          for (PendingTxn t : pending.values()) {
+            add.accept(
+                TxLog.entry(
+                    TxLog.E_PENDING,
+                    out -> {
+                      TxLog.writePrepared(out, t.txid, t.proposal, t.writes);
+                      out.writeByte(t.decidedBallot == null ? TxFrame.D_NONE : TxFrame.D_COMMIT);
+                      TxFrame.writeBallot(
+                          out, t.decidedBallot == null ? Ballot.ZERO : t.decidedBallot);
+                      out.writeLong(t.decidedTs);
+                    }));
+          }
+          if (accepted != null) {
+            TxFrame.Proposal p = accepted;
+            add.accept(TxLog.entry(TxLog.E_ACCEPTED, out -> TxFrame.writeProposal(out, p)));
+          }
+          appliedInEpoch.forEach(
+              (id, ts) ->
+                  add.accept(
+                      TxLog.entry(
+                          TxLog.E_APPLIED,
+                          out -> {
+                            TxFrame.writeTxId(out, id);
+                            out.writeLong(ts);
+                          })));
+        });
   }
 
   void close() {
@@ -751,8 +808,14 @@ final class MemberState implements TxLog.Replay {
   }
 
   @Override
-  public void meta(long id, Ballot promisedBallot, long epochNumber, Ballot epochBallot,
-      long heldEpoch, long clock, List<TxFrame.Member> members) {
+  public void meta(
+      long id,
+      Ballot promisedBallot,
+      long epochNumber,
+      Ballot epochBallot,
+      long heldEpoch,
+      long clock,
+      List<TxFrame.Member> members) {
     memberId = id;
     promised = promisedBallot;
     epoch = epochNumber == 0 ? Epoch.NONE : new Epoch(epochNumber, epochBallot, members, segments);

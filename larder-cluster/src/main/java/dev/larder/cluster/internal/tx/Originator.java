@@ -22,10 +22,10 @@ import org.jgroups.Address;
  * <h2>Implementation notes</h2>
  *
  * <p>The local member takes part through direct calls on {@link MemberState}, never through the
- * channel. Before DECIDE any failure aborts: the originator sends ABORT (nobody can have been
- * told to commit). After DECIDE it never aborts on its own: if a majority did not log the
- * decision (members refused because a reconfiguration began, or left), the decision is the next
- * epoch's, and the originator waits for it ({@link MemberState#expectOutcome}).
+ * channel. Before DECIDE any failure aborts: the originator sends ABORT (nobody can have been told
+ * to commit). After DECIDE it never aborts on its own: if a majority did not log the decision
+ * (members refused because a reconfiguration began, or left), the decision is the next epoch's, and
+ * the originator waits for it ({@link MemberState#expectOutcome}).
  */
 final class Originator {
 
@@ -43,7 +43,10 @@ final class Originator {
   private final int majority;
   private final Function<TxFrame.Conflict, TransactionConflictException.ConflictingKey> describe;
 
-  Originator(MemberState member, TxChannel channel, int majority,
+  Originator(
+      MemberState member,
+      TxChannel channel,
+      int majority,
       Function<TxFrame.Conflict, TransactionConflictException.ConflictingKey> describe) {
     this.member = member;
     this.channel = channel;
@@ -55,25 +58,34 @@ final class Originator {
   static final long ANY_EPOCH = Long.MIN_VALUE;
 
   /**
+   * Returns the commit timestamp.
+   *
    * @param snapshotEpoch the epoch this member was READY in when the snapshot was taken, -1 if it
-   *     was not READY, or {@link #ANY_EPOCH}: the commit is refused unless it runs in that epoch
-   *     (a snapshot is complete only on a member READY in the epoch that commits: elsewhere, on
-   *     a minority side say, commits with lower timestamps may be missing from what it read)
+   *     was not READY, or {@link #ANY_EPOCH}: the commit is refused unless it runs in that epoch (a
+   *     snapshot is complete only on a member READY in the epoch that commits: elsewhere, on a
+   *     minority side say, commits with lower timestamps may be missing from what it read)
    * @param writes encoded values, null for a removal
-   * @return the commit timestamp
    * @throws TransactionConflictException if refused (nothing applied)
-   * @throws ClusterTimeoutException if no epoch could be used, or the outcome is not known by
-   *     the deadline
+   * @throws ClusterTimeoutException if no epoch could be used, or the outcome is not known by the
+   *     deadline
    */
-  long commit(long snapshot, long snapshotEpoch, Isolation isolation, List<KeyRef> reads,
-      List<TxFrame.Write> writes, boolean blind, long deadlineNanos) {
+  long commit(
+      long snapshot,
+      long snapshotEpoch,
+      Isolation isolation,
+      List<KeyRef> reads,
+      List<TxFrame.Write> writes,
+      boolean blind,
+      long deadlineNanos) {
     while (true) {
       try {
         return attempt(snapshot, snapshotEpoch, isolation, reads, writes, blind, deadlineNanos);
       } catch (LockedOnly e) {
         if (System.nanoTime() > deadlineNanos) {
-          throw new ClusterTimeoutException("a write outside a transaction waited until its"
-              + " timeout for a key locked by a prepared transaction", List.of());
+          throw new ClusterTimeoutException(
+              "a write outside a transaction waited until its"
+                  + " timeout for a key locked by a prepared transaction",
+              List.of());
         }
         java.util.concurrent.locks.LockSupport.parkNanos(
             java.util.concurrent.ThreadLocalRandom.current().nextLong(200_000, 2_000_000));
@@ -84,26 +96,41 @@ final class Originator {
     }
   }
 
-  private long attempt(long snapshot, long snapshotEpoch, Isolation isolation,
-      List<KeyRef> reads, List<TxFrame.Write> writes, boolean blind, long deadlineNanos)
+  private long attempt(
+      long snapshot,
+      long snapshotEpoch,
+      Isolation isolation,
+      List<KeyRef> reads,
+      List<TxFrame.Write> writes,
+      boolean blind,
+      long deadlineNanos)
       throws LockedOnly, InterruptedException {
     Epoch e = member.awaitReady(deadlineNanos);
     if (e == null) {
-      throw new ClusterTimeoutException("no epoch with a majority of the members was established"
-          + " on this member in time: it cannot commit (a minority side of a partition, or the"
-          + " cluster is reconfiguring)", List.of());
+      throw new ClusterTimeoutException(
+          "no epoch with a majority of the members was established"
+              + " on this member in time: it cannot commit (a minority side of a partition, or the"
+              + " cluster is reconfiguring)",
+          List.of());
     }
     if (snapshotEpoch != ANY_EPOCH && snapshotEpoch != e.number) {
-      throw new TransactionConflictException("transaction with snapshot " + snapshot + " began"
-          + (snapshotEpoch < 0 ? " while this member was not READY" : " in epoch " + snapshotEpoch)
-          + " and would commit in epoch " + e.number + ": what it read may miss commits made"
-          + " meanwhile, so it is refused (run it again)", List.of());
+      throw new TransactionConflictException(
+          "transaction with snapshot "
+              + snapshot
+              + " began"
+              + (snapshotEpoch < 0
+                  ? " while this member was not READY"
+                  : " in epoch " + snapshotEpoch)
+              + " and would commit in epoch "
+              + e.number
+              + ": what it read may miss commits made"
+              + " meanwhile, so it is refused (run it again)",
+          List.of());
     }
     TxId id = member.nextTxId();
-    int flags = (isolation == Isolation.SNAPSHOT ? TxFrame.F_SNAPSHOT : 0)
-        | (blind ? TxFrame.F_BLIND : 0);
-    List<KeyRef> checkedReads = isolation == Isolation.SERIALIZABLE && !blind ? reads
-        : List.of();
+    int flags =
+        (isolation == Isolation.SNAPSHOT ? TxFrame.F_SNAPSHOT : 0) | (blind ? TxFrame.F_BLIND : 0);
+    List<KeyRef> checkedReads = isolation == Isolation.SERIALIZABLE && !blind ? reads : List.of();
     List<Address> others = others(e);
     TxChannel.Call call = channel.open(others);
     TxFrame.Prepare prepare;
@@ -114,11 +141,14 @@ final class Originator {
       // before this PREPARE, so a client's next transaction on a key it just wrote finds the
       // key unlocked
       for (Address a : others) {
-        channel.send(a, new TxFrame.Prepare(call.id, e.number, e.ballot, id, snapshot, flags,
-            checkedReads, writes), false);
+        channel.send(
+            a,
+            new TxFrame.Prepare(
+                call.id, e.number, e.ballot, id, snapshot, flags, checkedReads, writes),
+            false);
       }
-      prepare = new TxFrame.Prepare(0, e.number, e.ballot, id, snapshot, flags, checkedReads,
-          writes);
+      prepare =
+          new TxFrame.Prepare(0, e.number, e.ballot, id, snapshot, flags, checkedReads, writes);
       own = member.prepare(prepare);
       complete = call.await(c -> false, deadlineNanos);
     } finally {
@@ -144,25 +174,36 @@ final class Originator {
     return decide(e, id, commitTs, others, deadlineNanos);
   }
 
-  private RuntimeException refusal(long snapshot, List<TxFrame.Vote> votes,
-      List<TxFrame.Conflict> conflicts, boolean complete, boolean blind) throws LockedOnly {
+  private RuntimeException refusal(
+      long snapshot,
+      List<TxFrame.Vote> votes,
+      List<TxFrame.Conflict> conflicts,
+      boolean complete,
+      boolean blind)
+      throws LockedOnly {
     boolean no = votes.stream().anyMatch(v -> v.status() == TxFrame.V_NO);
     if (blind && no && conflicts.stream().allMatch(c -> c.committedAt() == 0)) {
       throw new LockedOnly();
     }
     if (!conflicts.isEmpty()) {
-      return new TransactionConflictException(conflicts.stream().map(describe).toList(),
-          snapshot);
+      return new TransactionConflictException(conflicts.stream().map(describe).toList(), snapshot);
     }
-    String why = !complete ? "a member did not vote within the timeout"
-        : no ? "a member refused it (it had been aborted there)"
-        : "the cluster is changing its configuration";
-    return new TransactionConflictException("transaction with snapshot " + snapshot
-        + " was aborted before any member was told to commit it: " + why, List.of());
+    String why =
+        !complete
+            ? "a member did not vote within the timeout"
+            : no
+                ? "a member refused it (it had been aborted there)"
+                : "the cluster is changing its configuration";
+    return new TransactionConflictException(
+        "transaction with snapshot "
+            + snapshot
+            + " was aborted before any member was told to commit it: "
+            + why,
+        List.of());
   }
 
-  private long decide(Epoch e, TxId id, long commitTs, List<Address> others,
-      long deadlineNanos) throws InterruptedException {
+  private long decide(Epoch e, TxId id, long commitTs, List<Address> others, long deadlineNanos)
+      throws InterruptedException {
     CompletableFuture<Long> outcome = member.expectOutcome(id);
     TxChannel.Call call = channel.open(others);
     int ok;
@@ -196,15 +237,23 @@ final class Originator {
       result = outcome.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       member.forgetOutcome(id);
-      throw new ClusterTimeoutException("transaction " + id + " is in doubt: its decision did"
-          + " not reach a majority of the members and no new epoch decided it within the"
-          + " timeout", List.of());
+      throw new ClusterTimeoutException(
+          "transaction "
+              + id
+              + " is in doubt: its decision did"
+              + " not reach a majority of the members and no new epoch decided it within the"
+              + " timeout",
+          List.of());
     } catch (ExecutionException e) {
       throw new IllegalStateException(e.getCause());
     }
     if (result < 0) {
-      throw new TransactionConflictException("transaction " + id + " was aborted by a"
-          + " reconfiguration of the cluster before its decision was chosen", List.of());
+      throw new TransactionConflictException(
+          "transaction "
+              + id
+              + " was aborted by a"
+              + " reconfiguration of the cluster before its decision was chosen",
+          List.of());
     }
     return result;
   }

@@ -19,12 +19,11 @@ import org.jgroups.util.UUID;
  *
  * <h2>Implementation notes</h2>
  *
- * <p>The proposal's decisions follow Paxos' rule per transaction: the decision accepted under
- * the highest ballot among the reports (a DECIDE of the epoch's ballot counts as an accepted
- * COMMIT), or ABORT if no member accepted any, since a chosen DECIDE would have been logged by a
- * majority, which intersects the members that answered. The source is a member at the highest
- * (installed or accepted) epoch reported, this one if it is; the others are stale and adopt the
- * source's state.
+ * <p>The proposal's decisions follow Paxos' rule per transaction: the decision accepted under the
+ * highest ballot among the reports (a DECIDE of the epoch's ballot counts as an accepted COMMIT),
+ * or ABORT if no member accepted any, since a chosen DECIDE would have been logged by a majority,
+ * which intersects the members that answered. The source is a member at the highest (installed or
+ * accepted) epoch reported, this one if it is; the others are stale and adopt the source's state.
  */
 final class Reconfiguration {
 
@@ -41,8 +40,8 @@ final class Reconfiguration {
   private final java.util.concurrent.atomic.AtomicLong abortedInDoubt =
       new java.util.concurrent.atomic.AtomicLong();
 
-  Reconfiguration(MemberState member, TxChannel channel, int majority, long timeoutNanos,
-      Adoption adoption) {
+  Reconfiguration(
+      MemberState member, TxChannel channel, int majority, long timeoutNanos, Adoption adoption) {
     this.member = member;
     this.channel = channel;
     this.majority = majority;
@@ -51,13 +50,20 @@ final class Reconfiguration {
   }
 
   /**
-   * @return true if an epoch was installed for this view; false if the view has no majority,
-   *     is no longer current, or a member did not answer (the caller retries later)
+   * Returns true if an epoch was installed for this view; false if the view has no majority, is no
+   * longer current, or a member did not answer (the caller retries later).
    */
   boolean run(View view) throws InterruptedException {
     if (view.size() < majority) {
-      LOG.log(System.Logger.Level.INFO, "view " + view.getViewId() + " holds " + view.size()
-          + " members, fewer than a majority (" + majority + "): no epoch");
+      LOG.log(
+          System.Logger.Level.INFO,
+          "view "
+              + view.getViewId()
+              + " holds "
+              + view.size()
+              + " members, fewer than a majority ("
+              + majority
+              + "): no epoch");
       return false;
     }
     for (int attempt = 0; attempt < 5; attempt++) {
@@ -68,12 +74,18 @@ final class Reconfiguration {
       Ballot ballot = new Ballot(++highestRound, member.memberId());
       Map<Address, TxFrame.Report> reports = query(view, ballot);
       if (reports == null) {
-        LOG.log(System.Logger.Level.INFO, "reconfiguration for " + view.getViewId() + ": not"
-            + " every member answered QUERY within the timeout; retried later");
+        LOG.log(
+            System.Logger.Level.INFO,
+            "reconfiguration for "
+                + view.getViewId()
+                + ": not"
+                + " every member answered QUERY within the timeout; retried later");
         return false;
       }
-      if (refused(reports.values().stream().map(r -> r.status() == TxFrame.A_REFUSED
-          ? r.promised() : null).toList())) {
+      if (refused(
+          reports.values().stream()
+              .map(r -> r.status() == TxFrame.A_REFUSED ? r.promised() : null)
+              .toList())) {
         continue;
       }
       TxFrame.Proposal proposal = propose(view, ballot, reports);
@@ -82,31 +94,44 @@ final class Reconfiguration {
         continue;
       }
       if (!accepted) {
-        LOG.log(System.Logger.Level.INFO, "reconfiguration for " + view.getViewId() + ": no"
-            + " majority accepted within the timeout; retried later");
+        LOG.log(
+            System.Logger.Level.INFO,
+            "reconfiguration for "
+                + view.getViewId()
+                + ": no"
+                + " majority accepted within the timeout; retried later");
         return false;
       }
       install(view, proposal);
       long commits = proposal.decisions().stream().filter(TxFrame.Decision::commit).count();
       committedInDoubt.addAndGet(commits);
       abortedInDoubt.addAndGet(proposal.decisions().size() - commits);
-      LOG.log(System.Logger.Level.INFO, "installed epoch " + proposal.epoch() + " (ballot "
-          + ballot + ") for view " + view.getViewId() + ": " + proposal.decisions().size()
-          + " decisions, stale " + proposal.stale().size());
+      LOG.log(
+          System.Logger.Level.INFO,
+          "installed epoch "
+              + proposal.epoch()
+              + " (ballot "
+              + ballot
+              + ") for view "
+              + view.getViewId()
+              + ": "
+              + proposal.decisions().size()
+              + " decisions, stale "
+              + proposal.stale().size());
       return true;
     }
     return false;
   }
 
   /**
-   * @return the in-doubt transactions that the epochs this member installed as coordinator
-   *     decided: {commits, aborts}
+   * Returns the in-doubt transactions that the epochs this member installed as coordinator decided:
+   * {commits, aborts}.
    */
   long[] inDoubtResolved() {
     return new long[] {committedInDoubt.get(), abortedInDoubt.get()};
   }
 
-  /** @return true (and the round raised) if some member promised a higher ballot */
+  /** Returns true (and the round raised) if some member promised a higher ballot. */
   private boolean refused(List<Ballot> promises) {
     boolean any = false;
     for (Ballot b : promises) {
@@ -118,8 +143,7 @@ final class Reconfiguration {
     return any;
   }
 
-  private Map<Address, TxFrame.Report> query(View view, Ballot ballot)
-      throws InterruptedException {
+  private Map<Address, TxFrame.Report> query(View view, Ballot ballot) throws InterruptedException {
     List<Address> others = others(view);
     TxChannel.Call call = channel.open(others);
     try {
@@ -140,8 +164,7 @@ final class Reconfiguration {
     }
   }
 
-  private TxFrame.Proposal propose(View view, Ballot ballot,
-      Map<Address, TxFrame.Report> reports) {
+  private TxFrame.Proposal propose(View view, Ballot ballot, Map<Address, TxFrame.Report> reports) {
     long maxEpoch = 0;
     long clock = 0;
     for (TxFrame.Report r : reports.values()) {
@@ -154,16 +177,17 @@ final class Reconfiguration {
     for (Address a : view.getMembers()) {
       TxFrame.Report r = reports.get(a);
       UUID u = (UUID) a;
-      members.add(new TxFrame.Member(r.memberId(), u.getMostSignificantBits(),
-          u.getLeastSignificantBits()));
+      members.add(
+          new TxFrame.Member(
+              r.memberId(), u.getMostSignificantBits(), u.getLeastSignificantBits()));
       if (r.epoch() < maxEpoch) {
         stale.add(r.memberId());
       } else if (source == 0 || r.memberId() == member.memberId()) {
         source = r.memberId();
       }
     }
-    return new TxFrame.Proposal(ballot, maxEpoch + 1, clock, source, members, stale,
-        decisions(reports.values()));
+    return new TxFrame.Proposal(
+        ballot, maxEpoch + 1, clock, source, members, stale, decisions(reports.values()));
   }
 
   /** Per transaction, the highest-ballot accepted decision reported, or ABORT if none. */
@@ -172,8 +196,9 @@ final class Reconfiguration {
     for (TxFrame.Report r : reports) {
       for (TxFrame.PendingReport p : r.pending()) {
         TxFrame.PendingReport b = best.get(p.txid());
-        if (b == null || (p.decision() != TxFrame.D_NONE
-            && (b.decision() == TxFrame.D_NONE || p.ballot().isAbove(b.ballot())))) {
+        if (b == null
+            || (p.decision() != TxFrame.D_NONE
+                && (b.decision() == TxFrame.D_NONE || p.ballot().isAbove(b.ballot())))) {
           best.put(p.txid(), p);
         }
       }
@@ -185,7 +210,7 @@ final class Reconfiguration {
     return out;
   }
 
-  /** @return true if a majority accepted; false if not in time; null if refused (retry) */
+  /** Returns true if a majority accepted; false if not in time; null if refused (retry). */
   private Boolean accept(View view, TxFrame.Proposal proposal) throws InterruptedException {
     List<Address> others = others(view);
     TxChannel.Call call = channel.open(others);
@@ -228,11 +253,12 @@ final class Reconfiguration {
 
   private static int oks(Map<Address, TxFrame> replies) {
     Set<Address> ok = new HashSet<>();
-    replies.forEach((a, f) -> {
-      if (((TxFrame.Ack) f).status() == TxFrame.A_OK) {
-        ok.add(a);
-      }
-    });
+    replies.forEach(
+        (a, f) -> {
+          if (((TxFrame.Ack) f).status() == TxFrame.A_OK) {
+            ok.add(a);
+          }
+        });
     return ok.size();
   }
 

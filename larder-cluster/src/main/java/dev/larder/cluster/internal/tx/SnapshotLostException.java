@@ -11,7 +11,10 @@ final class SnapshotLostException extends RuntimeException {
   @Serial private static final long serialVersionUID = 1L;
 
   SnapshotLostException(long snapshot) {
-    super("snapshot " + snapshot + " was taken before this member adopted the cluster's state,"
-        + " which keeps only each key's newest version: the transaction cannot read at it");
+    super(
+        "snapshot "
+            + snapshot
+            + " was taken before this member adopted the cluster's state,"
+            + " which keeps only each key's newest version: the transaction cannot read at it");
   }
 }

@@ -25,9 +25,9 @@ import org.jgroups.View;
 
 /**
  * The clustered store's JGroups channel: sends {@link TxFrame}s, matches replies to outstanding
- * calls, hands requests to a worker (a virtual thread each: handlers wait for the log) and views
- * to the engine. APPLY and ABORT, which wait for nothing, are handled on the delivery thread, so
- * that a member handles them before the sender's next regular frame. Thread-safe.
+ * calls, hands requests to a worker (a virtual thread each: handlers wait for the log) and views to
+ * the engine. APPLY and ABORT, which wait for nothing, are handled on the delivery thread, so that
+ * a member handles them before the sender's next regular frame. Thread-safe.
  */
 final class TxChannel implements Receiver, AutoCloseable {
 
@@ -80,8 +80,8 @@ final class TxChannel implements Receiver, AutoCloseable {
     }
 
     /**
-     * Waits until every awaited member answered or left, or {@code enough} holds, or the
-     * deadline passes.
+     * Waits until every awaited member answered or left, or {@code enough} holds, or the deadline
+     * passes.
      *
      * @return true unless the deadline passed first
      */
@@ -129,9 +129,13 @@ final class TxChannel implements Receiver, AutoCloseable {
     } catch (Exception e) {
       close();
       if (e instanceof SecurityException) {
-        throw new ClusterException("cluster " + cluster + " refused this member: its"
-            + " transactional settings differ from the running members' (the coordinator's log"
-            + " names both)", e);
+        throw new ClusterException(
+            "cluster "
+                + cluster
+                + " refused this member: its"
+                + " transactional settings differ from the running members' (the coordinator's log"
+                + " names both)",
+            e);
       }
       throw new ClusterException("cannot join cluster " + cluster + ": " + e, e);
     }
@@ -201,8 +205,7 @@ final class TxChannel implements Receiver, AutoCloseable {
     try {
       f = TxFrame.decode(msg.getArray(), msg.getOffset(), msg.getLength());
     } catch (RuntimeException e) {
-      LOG.log(System.Logger.Level.WARNING, "dropping a malformed TX frame from " + msg.getSrc(),
-          e);
+      LOG.log(System.Logger.Level.WARNING, "dropping a malformed TX frame from " + msg.getSrc(), e);
       return;
     }
     Address from = msg.getSrc();
@@ -228,8 +231,10 @@ final class TxChannel implements Receiver, AutoCloseable {
       handler.onRequest(from, f);
     } catch (RuntimeException e) {
       if (!closed) {
-        LOG.log(System.Logger.Level.WARNING, "handling " + f.getClass().getSimpleName()
-            + " from " + from + " failed", e);
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "handling " + f.getClass().getSimpleName() + " from " + from + " failed",
+            e);
       }
     }
   }

@@ -43,18 +43,20 @@ sealed interface TxFrame {
 
   /** PREPARE flag: snapshot isolation (else serializable). */
   int F_SNAPSHOT = 1;
+
   /** PREPARE flag: a write outside a transaction, checked only for locks. */
   int F_BLIND = 2;
 
   /** STATE flag: the last chunk. */
   int F_LAST = 1;
+
   /** STATE flag: the source is not at the pulled epoch (yet). */
   int F_REFUSED = 2;
 
-  /** @return the request this frame starts, or answers; 0 if none */
+  /** Returns the request this frame starts, or answers; 0 if none. */
   long reqId();
 
-  /** @return the type byte */
+  /** Returns the type byte. */
   int type();
 
   /** Writes the body (after the header). */
@@ -80,21 +82,30 @@ sealed interface TxFrame {
 
   /** Decisions in reports: none accepted, commit, abort. */
   int D_NONE = 0;
+
   int D_COMMIT = 1;
   int D_ABORT = 2;
 
   /** Vote statuses. */
   int V_YES = 0;
+
   int V_NO = 1;
   int V_RETRY = 2;
 
   /** Ack and report statuses. */
   int A_OK = 0;
+
   int A_REFUSED = 1;
 
   /** A reconfiguration's proposal: the next epoch, and how to get there. */
-  record Proposal(Ballot ballot, long epoch, long clock, long source, List<Member> members,
-      List<Long> stale, List<Decision> decisions) {
+  record Proposal(
+      Ballot ballot,
+      long epoch,
+      long clock,
+      long source,
+      List<Member> members,
+      List<Long> stale,
+      List<Decision> decisions) {
     public Proposal {
       members = List.copyOf(members);
       stale = List.copyOf(stale);
@@ -102,8 +113,16 @@ sealed interface TxFrame {
     }
   }
 
-  record Prepare(long reqId, long epoch, Ballot ballot, TxId txid, long snapshot, int flags,
-      List<KeyRef> reads, List<Write> writes) implements TxFrame {
+  record Prepare(
+      long reqId,
+      long epoch,
+      Ballot ballot,
+      TxId txid,
+      long snapshot,
+      int flags,
+      List<KeyRef> reads,
+      List<Write> writes)
+      implements TxFrame {
     public int type() {
       return T_PREPARE;
     }
@@ -122,8 +141,7 @@ sealed interface TxFrame {
     }
   }
 
-  record Vote(long reqId, int status, long proposal, List<Conflict> conflicts)
-      implements TxFrame {
+  record Vote(long reqId, int status, long proposal, List<Conflict> conflicts) implements TxFrame {
     public int type() {
       return T_VOTE;
     }
@@ -194,8 +212,15 @@ sealed interface TxFrame {
     }
   }
 
-  record Report(long reqId, int status, Ballot promised, long memberId, long epoch, long clock,
-      List<PendingReport> pending) implements TxFrame {
+  record Report(
+      long reqId,
+      int status,
+      Ballot promised,
+      long memberId,
+      long epoch,
+      long clock,
+      List<PendingReport> pending)
+      implements TxFrame {
     public int type() {
       return T_REPORT;
     }
@@ -246,8 +271,7 @@ sealed interface TxFrame {
     }
   }
 
-  record State(long reqId, long epoch, int flags, List<VersionEntry> entries)
-      implements TxFrame {
+  record State(long reqId, long epoch, int flags, List<VersionEntry> entries) implements TxFrame {
     public int type() {
       return T_STATE;
     }
@@ -262,7 +286,7 @@ sealed interface TxFrame {
     }
   }
 
-  /** @return the frame's bytes: header, then body */
+  /** Returns the frame's bytes: header, then body. */
   static byte[] encode(TxFrame f) {
     ByteSink out = new ByteSink();
     out.writeByte(VERSION);
@@ -273,7 +297,8 @@ sealed interface TxFrame {
   }
 
   /**
-   * @return the frame
+   * Returns the frame.
+   *
    * @throws CodecException if the bytes are not a TX frame of this version
    */
   static TxFrame decode(byte[] bytes, int offset, int length) {
@@ -284,26 +309,41 @@ sealed interface TxFrame {
     }
     int type = in.readUnsignedByte();
     long reqId = in.readLong();
-    TxFrame f = switch (type) {
-      case T_PREPARE -> new Prepare(reqId, in.readLong(), readBallot(in), readTxId(in),
-          in.readLong(), in.readUnsignedByte(), readKeys(in), readWrites(in));
-      case T_VOTE -> new Vote(reqId, in.readUnsignedByte(), in.readLong(), readConflicts(in));
-      case T_DECIDE -> new Decide(reqId, readBallot(in), readTxId(in), in.readLong());
-      case T_ACK -> new Ack(reqId, in.readUnsignedByte(), readBallot(in));
-      case T_APPLY -> new Apply(reqId, readTxId(in), in.readLong());
-      case T_ABORT -> new Abort(reqId, readTxId(in));
-      case T_QUERY -> new Query(reqId, readBallot(in), in.readLong());
-      case T_REPORT -> new Report(reqId, in.readUnsignedByte(), readBallot(in), in.readLong(),
-          in.readLong(), in.readLong(), readPending(in));
-      case T_ACCEPT -> new Accept(reqId, readProposal(in));
-      case T_INSTALL -> new Install(reqId, readProposal(in));
-      case T_PULL -> new Pull(reqId, in.readLong());
-      case T_STATE -> new State(reqId, in.readLong(), in.readUnsignedByte(), readVersions(in));
-      default -> throw new CodecException("unknown TX frame type " + type);
-    };
+    TxFrame f =
+        switch (type) {
+          case T_PREPARE ->
+              new Prepare(
+                  reqId,
+                  in.readLong(),
+                  readBallot(in),
+                  readTxId(in),
+                  in.readLong(),
+                  in.readUnsignedByte(),
+                  readKeys(in),
+                  readWrites(in));
+          case T_VOTE -> new Vote(reqId, in.readUnsignedByte(), in.readLong(), readConflicts(in));
+          case T_DECIDE -> new Decide(reqId, readBallot(in), readTxId(in), in.readLong());
+          case T_ACK -> new Ack(reqId, in.readUnsignedByte(), readBallot(in));
+          case T_APPLY -> new Apply(reqId, readTxId(in), in.readLong());
+          case T_ABORT -> new Abort(reqId, readTxId(in));
+          case T_QUERY -> new Query(reqId, readBallot(in), in.readLong());
+          case T_REPORT ->
+              new Report(
+                  reqId,
+                  in.readUnsignedByte(),
+                  readBallot(in),
+                  in.readLong(),
+                  in.readLong(),
+                  in.readLong(),
+                  readPending(in));
+          case T_ACCEPT -> new Accept(reqId, readProposal(in));
+          case T_INSTALL -> new Install(reqId, readProposal(in));
+          case T_PULL -> new Pull(reqId, in.readLong());
+          case T_STATE -> new State(reqId, in.readLong(), in.readUnsignedByte(), readVersions(in));
+          default -> throw new CodecException("unknown TX frame type " + type);
+        };
     if (!in.exhausted()) {
-      throw new CodecException(in.remaining() + " trailing bytes after a TX frame of type "
-          + type);
+      throw new CodecException(in.remaining() + " trailing bytes after a TX frame of type " + type);
     }
     return f;
   }
@@ -325,8 +365,8 @@ sealed interface TxFrame {
       return null;
     }
     if (n < 0 || n > in.remaining()) {
-      throw new CodecException("byte string of length " + n + " with " + in.remaining()
-          + " bytes left");
+      throw new CodecException(
+          "byte string of length " + n + " with " + in.remaining() + " bytes left");
     }
     return in.readBytes(n);
   }
@@ -367,7 +407,11 @@ sealed interface TxFrame {
     int cache = in.readInt();
     byte[] key = readBytes(in);
     if (cache < 0 || key == null) {
-      throw new CodecException("bad key: cache " + cache + ", bytes " + key);
+      throw new CodecException(
+          "bad key: cache "
+              + cache
+              + ", "
+              + (key == null ? "no key bytes" : key.length + " key bytes"));
     }
     return new KeyRef(cache, key);
   }
@@ -411,8 +455,8 @@ sealed interface TxFrame {
     int n = readCount(in, 41);
     List<PendingReport> list = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      list.add(new PendingReport(readTxId(in), in.readUnsignedByte(), readBallot(in),
-          in.readLong()));
+      list.add(
+          new PendingReport(readTxId(in), in.readUnsignedByte(), readBallot(in), in.readLong()));
     }
     return list;
   }

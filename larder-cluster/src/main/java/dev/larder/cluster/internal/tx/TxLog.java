@@ -15,13 +15,13 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * A member's log: the records and checkpoint entries of docs/spec/cluster-wire.md ("Transaction
- * log records", format version 1) over a larder-wal {@link WriteAheadLog}.
+ * A member's log: the records and checkpoint entries of docs/spec/cluster-wire.md ("Transaction log
+ * records", format version 1) over a larder-wal {@link WriteAheadLog}.
  *
- * <p>Records take increasing sequences in the order they are appended (under one lock, held
- * only to append); waiting for a record ({@link #sync}) happens outside it, so concurrent
- * waiters share the log's group commit. A checkpoint is written under the same lock, by a caller
- * that also holds the member's state still (see {@code MemberState.checkpoint}).
+ * <p>Records take increasing sequences in the order they are appended (under one lock, held only to
+ * append); waiting for a record ({@link #sync}) happens outside it, so concurrent waiters share the
+ * log's group commit. A checkpoint is written under the same lock, by a caller that also holds the
+ * member's state still (see {@code MemberState.checkpoint}).
  *
  * <p>Thread-safe.
  */
@@ -53,8 +53,14 @@ final class TxLog implements AutoCloseable {
   interface Replay {
     void member(long id);
 
-    void meta(long memberId, Ballot promised, long epoch, Ballot epochBallot, long stateEpoch,
-        long clock, List<TxFrame.Member> members);
+    void meta(
+        long memberId,
+        Ballot promised,
+        long epoch,
+        Ballot epochBallot,
+        long stateEpoch,
+        long clock,
+        List<TxFrame.Member> members);
 
     void version(TxFrame.VersionEntry entry);
 
@@ -79,8 +85,8 @@ final class TxLog implements AutoCloseable {
   }
 
   /**
-   * Opens (recovers) the log in {@code config}'s directory, then checks (or, for a new
-   * directory, writes) the format file.
+   * Opens (recovers) the log in {@code config}'s directory, then checks (or, for a new directory,
+   * writes) the format file.
    *
    * @throws IllegalStateException if the directory holds another format
    */
@@ -112,8 +118,13 @@ final class TxLog implements AutoCloseable {
       }
       String found = new String(bytes, StandardCharsets.UTF_8).trim();
       if (!found.equals(FORMAT)) {
-        throw new IllegalStateException(dir + " holds a clustered transaction log of format '"
-            + found + "'; this member reads '" + FORMAT + "'");
+        throw new IllegalStateException(
+            dir
+                + " holds a clustered transaction log of format '"
+                + found
+                + "'; this member reads '"
+                + FORMAT
+                + "'");
       }
     } else {
       files.writeAtomically(file, FORMAT.getBytes(StandardCharsets.UTF_8));
@@ -124,7 +135,7 @@ final class TxLog implements AutoCloseable {
     return wal;
   }
 
-  /** @return a ticket for {@link #sync} */
+  /** Returns a ticket for {@link #sync}. */
   long append(int type, Consumer<ByteSink> payload) {
     ByteSink out = new ByteSink();
     payload.accept(out);
@@ -148,8 +159,8 @@ final class TxLog implements AutoCloseable {
   }
 
   /**
-   * Writes a checkpoint of what {@code entries} adds (each entry one byte array); the caller
-   * holds the member's state still, so that nothing is appended meanwhile.
+   * Writes a checkpoint of what {@code entries} adds (each entry one byte array); the caller holds
+   * the member's state still, so that nothing is appended meanwhile.
    */
   void checkpoint(Consumer<Consumer<byte[]>> entries) {
     lock.lock();
@@ -176,8 +187,8 @@ final class TxLog implements AutoCloseable {
     TxFrame.writeWrites(out, writes);
   }
 
-  static void writeEpoch(ByteSink out, long number, Ballot ballot, List<TxFrame.Member> members,
-      boolean stale) {
+  static void writeEpoch(
+      ByteSink out, long number, Ballot ballot, List<TxFrame.Member> members, boolean stale) {
     out.writeLong(number);
     TxFrame.writeBallot(out, ballot);
     TxFrame.writeMembers(out, members);
@@ -198,8 +209,15 @@ final class TxLog implements AutoCloseable {
         ByteSource in = new ByteSource(entry);
         int kind = in.readUnsignedByte();
         switch (kind) {
-          case E_META -> r.meta(in.readLong(), TxFrame.readBallot(in), in.readLong(),
-              TxFrame.readBallot(in), in.readLong(), in.readLong(), TxFrame.readMembers(in));
+          case E_META ->
+              r.meta(
+                  in.readLong(),
+                  TxFrame.readBallot(in),
+                  in.readLong(),
+                  TxFrame.readBallot(in),
+                  in.readLong(),
+                  in.readLong(),
+                  TxFrame.readMembers(in));
           case E_VERSION -> r.version(TxFrame.readVersion(in));
           case E_PENDING -> {
             TxId id = TxFrame.readTxId(in);
@@ -223,18 +241,20 @@ final class TxLog implements AutoCloseable {
       public void record(long sequence, int type, byte[] payload) {
         ByteSource in = new ByteSource(payload);
         switch (type) {
-          case PREPARED -> r.prepared(TxFrame.readTxId(in), in.readLong(),
-              TxFrame.readWrites(in));
+          case PREPARED -> r.prepared(TxFrame.readTxId(in), in.readLong(), TxFrame.readWrites(in));
           case DECIDED -> r.decided(TxFrame.readTxId(in), TxFrame.readBallot(in), in.readLong());
           case APPLIED -> r.applied(TxFrame.readTxId(in), in.readLong());
           case ABORTED -> r.aborted(TxFrame.readTxId(in));
           case PROMISE -> r.promise(TxFrame.readBallot(in));
           case ACCEPTED -> r.accepted(TxFrame.readProposal(in));
-          case EPOCH -> r.epoch(in.readLong(), TxFrame.readBallot(in), TxFrame.readMembers(in),
-              in.readUnsignedByte() == 1);
+          case EPOCH ->
+              r.epoch(
+                  in.readLong(),
+                  TxFrame.readBallot(in),
+                  TxFrame.readMembers(in),
+                  in.readUnsignedByte() == 1);
           case MEMBER -> r.member(in.readLong());
-          default -> throw new CodecException("unknown clustered transaction record type "
-              + type);
+          default -> throw new CodecException("unknown clustered transaction record type " + type);
         }
         done(in);
       }

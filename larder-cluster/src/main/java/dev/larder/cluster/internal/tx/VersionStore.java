@@ -19,11 +19,11 @@ import java.util.function.BiConsumer;
  *
  * <p><b>Adoption.</b> Adoption replaces every key's history by its newest version, so a snapshot
  * taken before it cannot be served after it (its versions may be gone, and a read would answer
- * "absent"). {@link #servedFrom} is the oldest snapshot reads may use: {@code Long.MAX_VALUE}
- * while an adoption runs, then a tick of the clock taken after the adopted versions were
- * observed (above every snapshot handed out before). A read checks it after reading the key: a
- * read that saw a key reset by an adoption entered the key's monitor after the reset, which
- * follows the volatile write that raised the floor, so it sees the raised floor and fails.
+ * "absent"). {@link #servedFrom} is the oldest snapshot reads may use: {@code Long.MAX_VALUE} while
+ * an adoption runs, then a tick of the clock taken after the adopted versions were observed (above
+ * every snapshot handed out before). A read checks it after reading the key: a read that saw a key
+ * reset by an adoption entered the key's monitor after the reset, which follows the volatile write
+ * that raised the floor, so it sees the raised floor and fails.
  *
  * <p>Thread-safe.
  */
@@ -32,10 +32,11 @@ final class VersionStore {
   private final Map<KeyRef, KeyState> keys = new ConcurrentHashMap<>();
   private final TreeMap<Long, Integer> snapshots = new TreeMap<>();
   final HybridClock clock = new HybridClock();
+
   /** The oldest snapshot reads may use (see the class notes on adoption). */
   private volatile long servedFrom;
 
-  /** @return a new snapshot, registered until {@link #end} */
+  /** Returns a new snapshot, registered until {@link #end}. */
   long begin() {
     synchronized (snapshots) {
       long s = clock.tick();
@@ -66,18 +67,19 @@ final class VersionStore {
     return keys.computeIfAbsent(key, k -> new KeyState());
   }
 
-  /** @return the key's state, or null if this member never held the key */
+  /** Returns the key's state, or null if this member never held the key. */
   KeyState peek(KeyRef key) {
     return keys.get(key);
   }
 
   /**
-   * @return the key's newest version at or below {@code snapshot} (its stored bytes), or null if
-   *     it has none (absent or removed at that snapshot)
-   * @throws PendingTimeoutException if a pending transaction that may commit within the snapshot
-   *     is still pending at the deadline
-   * @throws SnapshotLostException if an adoption since the snapshot was taken replaced the
-   *     versions it needs
+   * Returns the key's newest version at or below {@code snapshot} (its stored bytes), or null if it
+   * has none (absent or removed at that snapshot).
+   *
+   * @throws PendingTimeoutException if a pending transaction that may commit within the snapshot is
+   *     still pending at the deadline
+   * @throws SnapshotLostException if an adoption since the snapshot was taken replaced the versions
+   *     it needs
    */
   byte[] read(KeyRef key, long snapshot, long deadlineNanos) throws InterruptedException {
     KeyState s = keys.get(key);
@@ -94,8 +96,8 @@ final class VersionStore {
   }
 
   /**
-   * The adopted versions are in place and their timestamps observed: snapshots handed out from
-   * now on may be read; older ones may not.
+   * The adopted versions are in place and their timestamps observed: snapshots handed out from now
+   * on may be read; older ones may not.
    */
   void adoptionEnded() {
     servedFrom = clock.tick();

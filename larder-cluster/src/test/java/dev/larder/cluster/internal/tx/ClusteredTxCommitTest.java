@@ -28,16 +28,17 @@ class ClusteredTxCommitTest {
       c.kv(0).put("b", 100L);
       TxStore s1 = c.store(1);
       TxCache<String, Long> kv1 = c.kv(1);
-      s1.inTransaction(tx -> {
-        tx.put(kv1, "a", tx.get(kv1, "a") - 10);
-        tx.put(kv1, "b", tx.get(kv1, "b") + 10);
-        return null;
-      });
+      s1.inTransaction(
+          tx -> {
+            tx.put(kv1, "a", tx.get(kv1, "a") - 10);
+            tx.put(kv1, "b", tx.get(kv1, "b") + 10);
+            return null;
+          });
       for (int i = 0; i < 3; i++) {
         TxStore s = c.store(i);
         TxCache<String, Long> kv = c.kv(i);
-        TxTestCluster.await(() -> s.inTransaction(tx -> tx.get(kv, "a") == 90L), "m" + i
-            + " sees the transfer");
+        TxTestCluster.await(
+            () -> s.inTransaction(tx -> tx.get(kv, "a") == 90L), "m" + i + " sees the transfer");
         try (Transaction tx = s.begin()) {
           assertEquals(90L, tx.get(kv, "a"));
           assertEquals(110L, tx.get(kv, "b"));
@@ -53,10 +54,12 @@ class ClusteredTxCommitTest {
       for (int i = 0; i < 50; i++) {
         long v = i;
         int member = i % 3;
-        c.store(member).inTransaction(tx -> {
-          tx.put(c.kv(member), "k", v);
-          return null;
-        });
+        c.store(member)
+            .inTransaction(
+                tx -> {
+                  tx.put(c.kv(member), "k", v);
+                  return null;
+                });
         assertEquals(v, c.kv(member).get("k"));
       }
     }
@@ -74,8 +77,7 @@ class ClusteredTxCommitTest {
       t1.put(c.kv(1), "x", t1.get(c.kv(1), "x") + 1);
       t2.put(c.kv(2), "x", t2.get(c.kv(2), "x") + 1);
       t1.commit();
-      TransactionConflictException e = assertThrows(TransactionConflictException.class,
-          t2::commit);
+      TransactionConflictException e = assertThrows(TransactionConflictException.class, t2::commit);
       assertEquals("x", e.keys().getFirst().key());
       TxTestCluster.await(() -> c.kv(2).get("x") == 1L, "m2 sees x = 1");
     }
@@ -97,7 +99,8 @@ class ClusteredTxCommitTest {
       c.awaitEpoch(3);
       c.kv(0).put("alice", 1L);
       c.kv(0).put("bob", 1L);
-      TxTestCluster.await(() -> c.kv(1).get("bob") != null && c.kv(2).get("bob") != null,
+      TxTestCluster.await(
+          () -> c.kv(1).get("bob") != null && c.kv(2).get("bob") != null,
           "both members see the doctors");
       Transaction t1 = c.store(1).begin();
       Transaction t2 = c.store(2).begin();
@@ -122,9 +125,9 @@ class ClusteredTxCommitTest {
   }
 
   /**
-   * A key's lock is held at its primary from PREPARE to APPLY: with the originator's APPLY to
-   * the primary sent 1.5 s late, a transaction that writes the key meanwhile fails at once, and
-   * a write outside a transaction waits, then applies after it.
+   * A key's lock is held at its primary from PREPARE to APPLY: with the originator's APPLY to the
+   * primary sent 1.5 s late, a transaction that writes the key meanwhile fails at once, and a write
+   * outside a transaction waits, then applies after it.
    */
   @Test
   void aLockedKeyFailsATransactionAndDelaysABlindWrite() throws Exception {
@@ -134,15 +137,17 @@ class ClusteredTxCommitTest {
       String key = keyNotPrimaryOn(m0);
       FrameFilter f = FrameFilter.install(c.engine(0));
       f.delay((to, frame) -> frame instanceof TxFrame.Apply, 1500);
-      c.store(0).inTransaction(tx -> {
-        tx.put(c.kv(0), key, 1L);
-        return null;
-      });
+      c.store(0)
+          .inTransaction(
+              tx -> {
+                tx.put(c.kv(0), key, 1L);
+                return null;
+              });
       long start = System.nanoTime();
       Transaction t = c.store(2).begin();
       t.put(c.kv(2), key, 2L);
-      TransactionConflictException refused = assertThrows(TransactionConflictException.class,
-          t::commit);
+      TransactionConflictException refused =
+          assertThrows(TransactionConflictException.class, t::commit);
       assertEquals(0, refused.keys().getFirst().committedAt(), "locked, not overwritten");
       c.kv(1).put(key, 3L);
       long waitedMillis = (System.nanoTime() - start) / 1_000_000;
@@ -158,8 +163,9 @@ class ClusteredTxCommitTest {
     for (int i = 0; ; i++) {
       dev.larder.codec.ByteSink sink = new dev.larder.codec.ByteSink();
       KV.keyCodec().encode("locked" + i, sink);
-      if (!member.epoch().isPrimary(member.memberId(),
-          new dev.larder.tx.internal.KeyRef(0, sink.toByteArray()))) {
+      if (!member
+          .epoch()
+          .isPrimary(member.memberId(), new dev.larder.tx.internal.KeyRef(0, sink.toByteArray()))) {
         return "locked" + i;
       }
     }
@@ -170,11 +176,13 @@ class ClusteredTxCommitTest {
     try (TxTestCluster c = new TxTestCluster(3, Isolation.SERIALIZABLE, null)) {
       c.awaitEpoch(3);
       c.kv(0).put("gone", 1L);
-      c.store(1).inTransaction(tx -> {
-        assertEquals(1L, tx.get(c.kv(1), "gone"));
-        tx.remove(c.kv(1), "gone");
-        return null;
-      });
+      c.store(1)
+          .inTransaction(
+              tx -> {
+                assertEquals(1L, tx.get(c.kv(1), "gone"));
+                tx.remove(c.kv(1), "gone");
+                return null;
+              });
       for (int i = 0; i < 3; i++) {
         TxCache<String, Long> kv = c.kv(i);
         TxTestCluster.await(() -> kv.get("gone") == null, "m" + i + " sees the removal");

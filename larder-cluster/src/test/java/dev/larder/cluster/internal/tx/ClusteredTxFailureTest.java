@@ -29,8 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Each row of the failure table of docs/design/cluster-transactions.md, on in-process members:
  * frames are dropped at the named step ({@link FrameFilter}), members crash (they drop every
  * message, then close), partitions are made with JGroups' DISCARD. Where the member that dies
- * matters as the key's primary (the member that validated and locked it), the key is chosen by
- * its primary; every case ends with a new commit of the key, so none leaves it locked.
+ * matters as the key's primary (the member that validated and locked it), the key is chosen by its
+ * primary; every case ends with a new commit of the key, so none leaves it locked.
  */
 @Timeout(180)
 class ClusteredTxFailureTest {
@@ -40,27 +40,33 @@ class ClusteredTxFailureTest {
   /** Commits k = v from member m in the background (no retry). */
   private static CompletableFuture<Long> commitAsync(TxTestCluster c, int m, String k, long v) {
     TxStore store = c.store(m);
-    return CompletableFuture.supplyAsync(() -> {
-      try (Transaction tx = store.begin()) {
-        tx.put(store.cache(KV), k, v);
-        return tx.commit();
-      }
-    });
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try (Transaction tx = store.begin()) {
+            tx.put(store.cache(KV), k, v);
+            return tx.commit();
+          }
+        });
   }
 
   private static long commit(TxTestCluster c, int m, String k, long v) {
-    return c.store(m).inTransaction(tx -> {
-      tx.put(c.kv(m), k, v);
-      return tx;
-    }).commitSequence();
+    return c.store(m)
+        .inTransaction(
+            tx -> {
+              tx.put(c.kv(m), k, v);
+              return tx;
+            })
+        .commitSequence();
   }
 
   private static void assertEverywhere(TxTestCluster c, String k, Long v, int... members) {
     for (int m : members) {
-      TxTestCluster.await(() -> v.equals(c.kv(m).get(k)), "m" + m + " reads " + k + " = " + v
-          + c.describe());
-      assertEquals(0, c.store(m).stats().historyCommits(), "m" + m + " holds a pending"
-          + " transaction" + c.describe());
+      TxTestCluster.await(
+          () -> v.equals(c.kv(m).get(k)), "m" + m + " reads " + k + " = " + v + c.describe());
+      assertEquals(
+          0,
+          c.store(m).stats().historyCommits(),
+          "m" + m + " holds a pending" + " transaction" + c.describe());
     }
   }
 
@@ -76,8 +82,8 @@ class ClusteredTxFailureTest {
   }
 
   /**
-   * @return a key whose primary is member {@code primary}, committed as 1 and seen so on every
-   *     member
+   * Returns a key whose primary is member {@code primary}, committed as 1 and seen so on every
+   * member.
    */
   private static String seededKey(TxTestCluster c, int primary) {
     String key = c.keyWithPrimary(primary);
@@ -109,8 +115,8 @@ class ClusteredTxFailureTest {
 
   @ParameterizedTest(name = "the originator is the key's primary: {0}")
   @ValueSource(booleans = {true, false})
-  void originatorThatDiesAfterAMajorityDecidedIsCommittedByTheSurvivors(
-      boolean originatorIsPrimary) throws Exception {
+  void originatorThatDiesAfterAMajorityDecidedIsCommittedByTheSurvivors(boolean originatorIsPrimary)
+      throws Exception {
     try (TxTestCluster c = seeded(3, null)) {
       String k = seededKey(c, originatorIsPrimary ? 0 : 1);
       FrameFilter f = FrameFilter.install(c.engine(0));
@@ -127,16 +133,17 @@ class ClusteredTxFailureTest {
 
   /**
    * The survivor that logged the DECIDE has applied the transaction (it holds it pending no
-   * longer); the other survivor never heard of the decision. The reconfiguration must learn of
-   * the commit from the first and apply it on the second.
+   * longer); the other survivor never heard of the decision. The reconfiguration must learn of the
+   * commit from the first and apply it on the second.
    */
   @Test
   void aCommitAppliedByOneSurvivorIsCommittedOnTheOther() throws Exception {
     try (TxTestCluster c = seeded(3, null)) {
       Address m2 = c.address(2);
       FrameFilter f = FrameFilter.install(c.engine(0));
-      f.drop((to, frame) -> (frame instanceof TxFrame.Decide || frame instanceof TxFrame.Apply)
-          && to.equals(m2));
+      f.drop(
+          (to, frame) ->
+              (frame instanceof TxFrame.Decide || frame instanceof TxFrame.Apply) && to.equals(m2));
       commit(c, 0, "k", 2L);
       TxTestCluster.await(() -> Long.valueOf(2).equals(c.kv(1).get("k")), "m1 applied it");
       c.crash(0);
@@ -183,8 +190,8 @@ class ClusteredTxFailureTest {
       CompletableFuture<Long> pending = commitAsync(c, 0, "k", 2L);
       TxTestCluster.await(() -> c.store(1).stats().historyCommits() == 1, "m1 prepared");
       c.crash(2);
-      ExecutionException e = assertThrows(ExecutionException.class,
-          () -> pending.get(30, TimeUnit.SECONDS));
+      ExecutionException e =
+          assertThrows(ExecutionException.class, () -> pending.get(30, TimeUnit.SECONDS));
       assertInstanceOf(TransactionConflictException.class, e.getCause());
       c.awaitEpoch(2);
       assertEverywhere(c, "k", 1L, 0, 1);
@@ -192,11 +199,11 @@ class ClusteredTxFailureTest {
   }
 
   /**
-   * The key's primary locks it, logs the PREPARED record and votes YES, but its vote is lost and
-   * it dies: the originator aborts (no DECIDE was sent). The primary restarts from its log, which
-   * holds the transaction prepared (its writes pending: reads of the key there would wait); it
-   * must not keep them: it adopts the state of the epoch that aborted the transaction, and takes
-   * a new commit of the key.
+   * The key's primary locks it, logs the PREPARED record and votes YES, but its vote is lost and it
+   * dies: the originator aborts (no DECIDE was sent). The primary restarts from its log, which
+   * holds the transaction prepared (its writes pending: reads of the key there would wait); it must
+   * not keep them: it adopts the state of the epoch that aborted the transaction, and takes a new
+   * commit of the key.
    */
   @Test
   void aPrimaryThatDiesHoldingItsLockBeforeTheDecisionLeavesTheKeyUnlockedAfterItsRestart()
@@ -208,8 +215,8 @@ class ClusteredTxFailureTest {
       CompletableFuture<Long> pending = commitAsync(c, 0, k, 2L);
       TxTestCluster.await(() -> f.dropped() == 1, "the primary locked the key and voted");
       c.crash(2);
-      ExecutionException e = assertThrows(ExecutionException.class,
-          () -> pending.get(30, TimeUnit.SECONDS));
+      ExecutionException e =
+          assertThrows(ExecutionException.class, () -> pending.get(30, TimeUnit.SECONDS));
       assertInstanceOf(TransactionConflictException.class, e.getCause());
       c.awaitEpoch(2);
       assertEverywhere(c, k, 1L, 0, 1);
@@ -222,10 +229,10 @@ class ClusteredTxFailureTest {
   }
 
   /**
-   * The key's primary votes YES and dies before the decision reaches it (DECIDE and APPLY to it
-   * are dropped): the originator and the third member are a majority, so the commit is chosen
-   * and acknowledged without it. The primary restarts from its log holding the transaction
-   * prepared (its writes pending); it adopts the commit and takes a new commit of the key.
+   * The key's primary votes YES and dies before the decision reaches it (DECIDE and APPLY to it are
+   * dropped): the originator and the third member are a majority, so the commit is chosen and
+   * acknowledged without it. The primary restarts from its log holding the transaction prepared
+   * (its writes pending); it adopts the commit and takes a new commit of the key.
    */
   @Test
   void aPrimaryThatDiesAfterVotingIsCommittedWithoutItAndAdoptsTheCommitWhenItRestarts()
@@ -234,8 +241,9 @@ class ClusteredTxFailureTest {
       String k = seededKey(c, 2);
       Address m2 = c.address(2);
       FrameFilter f = FrameFilter.install(c.engine(0));
-      f.drop((to, frame) -> (frame instanceof TxFrame.Decide || frame instanceof TxFrame.Apply)
-          && to.equals(m2));
+      f.drop(
+          (to, frame) ->
+              (frame instanceof TxFrame.Decide || frame instanceof TxFrame.Apply) && to.equals(m2));
       commit(c, 0, k, 2L);
       c.crash(2);
       c.awaitEpoch(2);
@@ -250,8 +258,8 @@ class ClusteredTxFailureTest {
 
   /**
    * The key's primary has the decision (it logged DECIDE and applied: the commit is acknowledged)
-   * and dies before the third member heard of the decision: the survivors' reconfiguration
-   * commits it there, learning it from the originator, and the key takes new commits.
+   * and dies before the third member heard of the decision: the survivors' reconfiguration commits
+   * it there, learning it from the originator, and the key takes new commits.
    */
   @Test
   void aPrimaryThatDiesAfterTheDecisionLeavesItCommittedOnTheSurvivors() throws Exception {
@@ -259,8 +267,9 @@ class ClusteredTxFailureTest {
       String k = seededKey(c, 2);
       Address m1 = c.address(1);
       FrameFilter f = FrameFilter.install(c.engine(0));
-      f.drop((to, frame) -> (frame instanceof TxFrame.Decide || frame instanceof TxFrame.Apply)
-          && to.equals(m1));
+      f.drop(
+          (to, frame) ->
+              (frame instanceof TxFrame.Decide || frame instanceof TxFrame.Apply) && to.equals(m1));
       commit(c, 0, k, 2L);
       TxTestCluster.await(() -> Long.valueOf(2).equals(c.kv(2).get(k)), "the primary applied");
       c.crash(2);
@@ -272,8 +281,7 @@ class ClusteredTxFailureTest {
   }
 
   @Test
-  void aReconfigurationWhoseCoordinatorDiesBeforeInstallingIsFinishedByTheNext()
-      throws Exception {
+  void aReconfigurationWhoseCoordinatorDiesBeforeInstallingIsFinishedByTheNext() throws Exception {
     try (TxTestCluster c = seeded(5, null)) {
       commit(c, 1, "k", 2L);
       int coordinator = c.coordinator();
@@ -284,8 +292,11 @@ class ClusteredTxFailureTest {
       TxTestCluster.await(() -> f.dropped() == 3, "the coordinator's INSTALLs were dropped");
       c.crash(coordinator);
       c.awaitEpoch(3);
-      int survivor = java.util.stream.IntStream.range(0, 5)
-          .filter(i -> i != coordinator && i != victim).findFirst().orElseThrow();
+      int survivor =
+          java.util.stream.IntStream.range(0, 5)
+              .filter(i -> i != coordinator && i != victim)
+              .findFirst()
+              .orElseThrow();
       assertEverywhere(c, "k", 2L, survivor);
       commit(c, survivor, "k", 3L);
       assertEverywhere(c, "k", 3L, survivor);
@@ -298,17 +309,24 @@ class ClusteredTxFailureTest {
       DISCARD[] discards = new DISCARD[3];
       for (int i = 0; i < 3; i++) {
         discards[i] = new DISCARD();
-        c.engine(i).channel().getProtocolStack().insertProtocol(discards[i],
-            ProtocolStack.Position.ABOVE, TP.class);
+        c.engine(i)
+            .channel()
+            .getProtocolStack()
+            .insertProtocol(discards[i], ProtocolStack.Position.ABOVE, TP.class);
       }
       for (int i = 1; i < 3; i++) {
         discards[0].addIgnoreMember(c.address(i));
         discards[i].addIgnoreMember(c.address(0));
       }
-      TxTestCluster.await(() -> c.engine(1).isReady() && c.engine(1).members().size() == 2
-          && c.engine(0).members().size() == 1, "the majority side reconfigured");
-      ExecutionException refused = assertThrows(ExecutionException.class,
-          () -> commitAsync(c, 0, "k", 9L).get(60, TimeUnit.SECONDS));
+      TxTestCluster.await(
+          () ->
+              c.engine(1).isReady()
+                  && c.engine(1).members().size() == 2
+                  && c.engine(0).members().size() == 1,
+          "the majority side reconfigured");
+      ExecutionException refused =
+          assertThrows(
+              ExecutionException.class, () -> commitAsync(c, 0, "k", 9L).get(60, TimeUnit.SECONDS));
       assertInstanceOf(ClusterTimeoutException.class, refused.getCause());
       commit(c, 1, "k", 5L);
       for (DISCARD d : discards) {
@@ -333,16 +351,22 @@ class ClusteredTxFailureTest {
       commit(c, 0, "b", 10L);
       assertEverywhere(c, "b", 10L, 0, 1, 2);
       DISCARD[] discards = partitionFromTheRest(c, 0);
-      TxTestCluster.await(() -> c.engine(1).isReady() && c.engine(1).members().size() == 2
-          && c.engine(0).members().size() == 1, "the majority side reconfigured");
+      TxTestCluster.await(
+          () ->
+              c.engine(1).isReady()
+                  && c.engine(1).members().size() == 2
+                  && c.engine(0).members().size() == 1,
+          "the majority side reconfigured");
       TxStore minority = c.store(0);
       try (Transaction open = minority.begin()) {
         assertEquals(10L, open.get(c.kv(0), "a"));
-        c.store(1).inTransaction(tx -> {
-          tx.put(c.kv(1), "a", tx.get(c.kv(1), "a") - 3);
-          tx.put(c.kv(1), "b", tx.get(c.kv(1), "b") + 3);
-          return null;
-        });
+        c.store(1)
+            .inTransaction(
+                tx -> {
+                  tx.put(c.kv(1), "a", tx.get(c.kv(1), "a") - 3);
+                  tx.put(c.kv(1), "b", tx.get(c.kv(1), "b") + 3);
+                  return null;
+                });
         for (DISCARD d : discards) {
           d.resetIgnoredMembers();
         }
@@ -360,22 +384,28 @@ class ClusteredTxFailureTest {
   }
 
   /**
-   * The majority commits a new value of a key; then a transaction begun on the minority side
-   * reads the key (the older state held there) and writes it; after the merge it commits. Its
-   * snapshot, from the minority member's clock, is above the majority's commit, so PREPARE's
-   * check ("no committed version above the snapshot") passed and the majority's update was lost
-   * (a lost update that ./larder bench cluster-tx found). The commit must be refused.
+   * The majority commits a new value of a key; then a transaction begun on the minority side reads
+   * the key (the older state held there) and writes it; after the merge it commits. Its snapshot,
+   * from the minority member's clock, is above the majority's commit, so PREPARE's check ("no
+   * committed version above the snapshot") passed and the majority's update was lost (a lost update
+   * that ./larder bench cluster-tx found). The commit must be refused.
    */
   @Test
   void aTransactionBegunOnTheMinoritySideCannotCommitAfterTheMerge() throws Exception {
     try (TxTestCluster c = seeded(3, null)) {
       DISCARD[] discards = partitionFromTheRest(c, 0);
-      TxTestCluster.await(() -> c.engine(1).isReady() && c.engine(1).members().size() == 2
-          && c.engine(0).members().size() == 1, "the majority side reconfigured");
-      c.store(1).inTransaction(tx -> {
-        tx.put(c.kv(1), "k", tx.get(c.kv(1), "k") + 1);
-        return null;
-      });
+      TxTestCluster.await(
+          () ->
+              c.engine(1).isReady()
+                  && c.engine(1).members().size() == 2
+                  && c.engine(0).members().size() == 1,
+          "the majority side reconfigured");
+      c.store(1)
+          .inTransaction(
+              tx -> {
+                tx.put(c.kv(1), "k", tx.get(c.kv(1), "k") + 1);
+                return null;
+              });
       Thread.sleep(5); // the minority's clock: a later millisecond than the majority's commit
       try (Transaction stale = c.store(0).begin()) {
         assertEquals(1L, stale.get(c.kv(0), "k"), "the minority side's state");
@@ -397,8 +427,10 @@ class ClusteredTxFailureTest {
     DISCARD[] discards = new DISCARD[c.size];
     for (int i = 0; i < c.size; i++) {
       discards[i] = new DISCARD();
-      c.engine(i).channel().getProtocolStack().insertProtocol(discards[i],
-          ProtocolStack.Position.ABOVE, TP.class);
+      c.engine(i)
+          .channel()
+          .getProtocolStack()
+          .insertProtocol(discards[i], ProtocolStack.Position.ABOVE, TP.class);
     }
     for (int i = 0; i < c.size; i++) {
       if (i != alone) {

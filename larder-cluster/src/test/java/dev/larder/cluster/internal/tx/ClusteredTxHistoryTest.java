@@ -34,10 +34,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 @Timeout(300)
 class ClusteredTxHistoryTest {
 
-  static final TxCacheSpec<String, String> LISTS = TxCacheSpec.of("lists", Codecs.strings(),
-      Codecs.strings());
-  static final TxCacheSpec<String, Long> REGISTERS = TxCacheSpec.of("registers",
-      Codecs.strings(), Codecs.longs());
+  static final TxCacheSpec<String, String> LISTS =
+      TxCacheSpec.of("lists", Codecs.strings(), Codecs.strings());
+  static final TxCacheSpec<String, Long> REGISTERS =
+      TxCacheSpec.of("registers", Codecs.strings(), Codecs.longs());
   private static final int MEMBERS = 3;
   private static final int CLIENTS_PER_MEMBER = 2;
   private static final int TRANSACTIONS = 150;
@@ -52,11 +52,24 @@ class ClusteredTxHistoryTest {
       List<Future<TxStore>> starting = new ArrayList<>();
       for (int i = 0; i < MEMBERS; i++) {
         int n = i;
-        starting.add(pool.submit(() -> TxStores.open(List.of(LISTS, REGISTERS),
-            ClusterTxEngine.start(ClusterConfig.builder().stack(Stacks.IN_PROCESS)
-                .clusterName(cluster).nodeName("h" + n).timeout(Duration.ofSeconds(5))
-                .initialClusterSize(MEMBERS).build(), List.of(LISTS, REGISTERS), level,
-                MEMBERS, null, Duration.ZERO))));
+        starting.add(
+            pool.submit(
+                () ->
+                    TxStores.open(
+                        List.of(LISTS, REGISTERS),
+                        ClusterTxEngine.start(
+                            ClusterConfig.builder()
+                                .stack(Stacks.IN_PROCESS)
+                                .clusterName(cluster)
+                                .nodeName("h" + n)
+                                .timeout(Duration.ofSeconds(5))
+                                .initialClusterSize(MEMBERS)
+                                .build(),
+                            List.of(LISTS, REGISTERS),
+                            level,
+                            MEMBERS,
+                            null,
+                            Duration.ZERO))));
       }
       for (Future<TxStore> f : starting) {
         stores.add(f.get(60, TimeUnit.SECONDS));
@@ -66,13 +79,16 @@ class ClusteredTxHistoryTest {
       for (int p = 0; p < MEMBERS * CLIENTS_PER_MEMBER; p++) {
         int process = p;
         TxStore store = stores.get(p % MEMBERS);
-        clients.add(pool.submit(() -> {
-          Random random = new Random(process);
-          for (int i = 0; i < TRANSACTIONS; i++) {
-            recorder.runOne(process, store, store.cache(LISTS), store.cache(REGISTERS), random);
-          }
-          return null;
-        }));
+        clients.add(
+            pool.submit(
+                () -> {
+                  Random random = new Random(process);
+                  for (int i = 0; i < TRANSACTIONS; i++) {
+                    recorder.runOne(
+                        process, store, store.cache(LISTS), store.cache(REGISTERS), random);
+                  }
+                  return null;
+                }));
       }
       for (Future<?> f : clients) {
         f.get(240, TimeUnit.SECONDS);
@@ -80,10 +96,13 @@ class ClusteredTxHistoryTest {
       List<Txn> history = recorder.history();
       CheckResult result = HistoryChecker.check(history, HistoryChecker.Orders.PROCESS);
       long committed = history.stream().filter(t -> t.outcome() == Outcome.COMMITTED).count();
-      assertTrue(committed > history.size() / 4, "too few commits to say much: " + committed
-          + " of " + history.size());
-      List<Anomaly> forbidden = level == Isolation.SERIALIZABLE ? result.anomalies()
-          : result.anomalies().stream().filter(a -> !a.name().startsWith("G2")).toList();
+      assertTrue(
+          committed > history.size() / 4,
+          "too few commits to say much: " + committed + " of " + history.size());
+      List<Anomaly> forbidden =
+          level == Isolation.SERIALIZABLE
+              ? result.anomalies()
+              : result.anomalies().stream().filter(a -> !a.name().startsWith("G2")).toList();
       assertTrue(forbidden.isEmpty(), level + ": " + result + "\n" + forbidden);
       System.out.println(level + ": " + committed + " committed; " + result);
     } finally {

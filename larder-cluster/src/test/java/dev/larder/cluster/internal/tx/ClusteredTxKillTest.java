@@ -25,11 +25,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Members of a clustered store in forked JVMs ({@link TxChildNode}) on the loopback stack,
- * killed with SIGKILL while they commit: the originator alone (its transaction in flight is
- * committed or aborted everywhere, and no key stays locked), then every member at once
- * (restarted from their logs, they hold every acknowledged commit). Child JVMs bind 127.0.0.1
- * only; every wait is bounded.
+ * Members of a clustered store in forked JVMs ({@link TxChildNode}) on the loopback stack, killed
+ * with SIGKILL while they commit: the originator alone (its transaction in flight is committed or
+ * aborted everywhere, and no key stays locked), then every member at once (restarted from their
+ * logs, they hold every acknowledged commit). Child JVMs bind 127.0.0.1 only; every wait is
+ * bounded.
  */
 @Timeout(value = 400, unit = TimeUnit.SECONDS)
 class ClusteredTxKillTest {
@@ -48,16 +48,19 @@ class ClusteredTxKillTest {
     Child(Process process) {
       this.process = process;
       this.in = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
-      Thread reader = new Thread(() -> {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(
-            process.getInputStream(), StandardCharsets.UTF_8))) {
-          for (String l = r.readLine(); l != null; l = r.readLine()) {
-            lines.add(l);
-          }
-        } catch (IOException e) {
-          lines.add("io error " + e);
-        }
-      });
+      Thread reader =
+          new Thread(
+              () -> {
+                try (BufferedReader r =
+                    new BufferedReader(
+                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                  for (String l = r.readLine(); l != null; l = r.readLine()) {
+                    lines.add(l);
+                  }
+                } catch (IOException e) {
+                  lines.add("io error " + e);
+                }
+              });
       reader.setDaemon(true);
       reader.start();
     }
@@ -83,11 +86,23 @@ class ClusteredTxKillTest {
 
   private Child start(String name) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(java, "-Xmx256m", "-Djava.net.preferIPv4Stack=true",
-        "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-cp",
-        System.getProperty("java.class.path"), TxChildNode.class.getName(), port, cluster, name,
-        dir.resolve("data-" + name).toString(), "3")
-        .redirectError(dir.resolve(name + ".err").toFile()).start();
+    Process p =
+        new ProcessBuilder(
+                java,
+                "-Xmx256m",
+                "-Djava.net.preferIPv4Stack=true",
+                "--enable-native-access=ALL-UNNAMED",
+                "--sun-misc-unsafe-memory-access=allow",
+                "-cp",
+                System.getProperty("java.class.path"),
+                TxChildNode.class.getName(),
+                port,
+                cluster,
+                name,
+                dir.resolve("data-" + name).toString(),
+                "3")
+            .redirectError(dir.resolve(name + ".err").toFile())
+            .start();
     Child c = new Child(p);
     children.add(c);
     return c;
@@ -174,10 +189,9 @@ class ClusteredTxKillTest {
     Set<String> onB = list(cs.get(1), "x");
     Set<String> onC = list(cs.get(2), "x");
     assertEquals(onB, onC, "the survivors disagree");
-    assertTrue(onB.containsAll(a.acked()), "acknowledged appends lost: "
-        + diff(a.acked(), onB));
-    assertTrue(a.attempted().containsAll(onB), "values never attempted: "
-        + diff(onB, a.attempted()));
+    assertTrue(onB.containsAll(a.acked()), "acknowledged appends lost: " + diff(a.acked(), onB));
+    assertTrue(
+        a.attempted().containsAll(onB), "values never attempted: " + diff(onB, a.attempted()));
     assertEquals("ok", cs.get(1).ask("append x after-kill"), "the key stayed locked");
   }
 
@@ -187,8 +201,11 @@ class ClusteredTxKillTest {
     awaitReady(3, cs.toArray(Child[]::new));
     String[] names = {"a", "b", "c"};
     for (int i = 0; i < 3; i++) {
-      assertEquals("writing", cs.get(i).ask("write x" + names[i] + " "
-          + dir.resolve("writer-" + names[i]) + " " + names[i]));
+      assertEquals(
+          "writing",
+          cs.get(i)
+              .ask(
+                  "write x" + names[i] + " " + dir.resolve("writer-" + names[i]) + " " + names[i]));
     }
     for (String n : names) {
       awaitAcked(dir.resolve("writer-" + n), 20);
@@ -204,8 +221,9 @@ class ClusteredTxKillTest {
       for (Child c : again) {
         Set<String> read = list(c, "x" + n);
         assertEquals(first, read, "members disagree on x" + n);
-        assertTrue(read.containsAll(logs.acked()), "acknowledged appends lost: "
-            + diff(logs.acked(), read));
+        assertTrue(
+            read.containsAll(logs.acked()),
+            "acknowledged appends lost: " + diff(logs.acked(), read));
       }
     }
   }

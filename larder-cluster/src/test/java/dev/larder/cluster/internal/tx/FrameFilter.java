@@ -18,11 +18,12 @@ final class FrameFilter extends Protocol {
   private volatile long delayMillis;
   private volatile int dropped;
   private final java.util.concurrent.ScheduledExecutorService later =
-      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "frame-filter-delay");
-        t.setDaemon(true);
-        return t;
-      });
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "frame-filter-delay");
+            t.setDaemon(true);
+            return t;
+          });
 
   static FrameFilter install(ClusterTxEngine engine) throws Exception {
     FrameFilter f = new FrameFilter();
@@ -59,8 +60,8 @@ final class FrameFilter extends Protocol {
         return null;
       }
       if (delay.test(msg.getDest(), f)) {
-        later.schedule(() -> down_prot.down(msg), delayMillis,
-            java.util.concurrent.TimeUnit.MILLISECONDS);
+        later.schedule(
+            () -> down_prot.down(msg), delayMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
         return null;
       }
     }

@@ -16,10 +16,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Runs random list-append and register transactions against a store and records each as the
- * history checker wants it. Lists are stored as comma-separated strings; an append reads the
- * list and writes it longer (the checker sees only the append). Registers are read before they
- * are written, so that their version order is known. Values are unique per key (one counter).
+ * Runs random list-append and register transactions against a store and records each as the history
+ * checker wants it. Lists are stored as comma-separated strings; an append reads the list and
+ * writes it longer (the checker sees only the append). Registers are read before they are written,
+ * so that their version order is known. Values are unique per key (one counter).
  */
 final class HistoryRecorder {
 
@@ -33,8 +33,12 @@ final class HistoryRecorder {
   }
 
   /** One transaction of {@code process}, recorded whatever its outcome. */
-  void runOne(int process, TxStore store, TxCache<String, String> lists,
-      TxCache<String, Long> registers, Random random) {
+  void runOne(
+      int process,
+      TxStore store,
+      TxCache<String, String> lists,
+      TxCache<String, Long> registers,
+      Random random) {
     List<Op> ops = new ArrayList<>();
     long invoke = System.nanoTime();
     Outcome outcome;
@@ -74,7 +78,8 @@ final class HistoryRecorder {
   }
 
   static List<Long> parse(String list) {
-    return list == null || list.isEmpty() ? List.of()
+    return list == null || list.isEmpty()
+        ? List.of()
         : Arrays.stream(list.split(",")).map(Long::valueOf).toList();
   }
 

@@ -19,27 +19,53 @@ class TxFrameTest {
   private static final KeyRef KEY = new KeyRef(1, new byte[] {1, 2, 3});
 
   static List<TxFrame> samples() {
-    TxFrame.Proposal p = new TxFrame.Proposal(BALLOT, 5, 99, 3,
-        List.of(new TxFrame.Member(3, 10, 11), new TxFrame.Member(4, 12, 13)), List.of(4L),
-        List.of(new TxFrame.Decision(ID, true, 77), new TxFrame.Decision(new TxId(1, 2), false,
-            0)));
+    TxFrame.Proposal p =
+        new TxFrame.Proposal(
+            BALLOT,
+            5,
+            99,
+            3,
+            List.of(new TxFrame.Member(3, 10, 11), new TxFrame.Member(4, 12, 13)),
+            List.of(4L),
+            List.of(
+                new TxFrame.Decision(ID, true, 77),
+                new TxFrame.Decision(new TxId(1, 2), false, 0)));
     return List.of(
-        new TxFrame.Prepare(9, 5, BALLOT, ID, 1000, TxFrame.F_SNAPSHOT, List.of(KEY),
-            List.of(new TxFrame.Write(KEY, new byte[] {9}), new TxFrame.Write(
-                new KeyRef(0, new byte[] {4}), null))),
+        new TxFrame.Prepare(
+            9,
+            5,
+            BALLOT,
+            ID,
+            1000,
+            TxFrame.F_SNAPSHOT,
+            List.of(KEY),
+            List.of(
+                new TxFrame.Write(KEY, new byte[] {9}),
+                new TxFrame.Write(new KeyRef(0, new byte[] {4}), null))),
         new TxFrame.Vote(9, TxFrame.V_NO, 0, List.of(new TxFrame.Conflict(KEY, 123))),
         new TxFrame.Decide(10, BALLOT, ID, 2000),
         new TxFrame.Ack(10, TxFrame.A_REFUSED, BALLOT),
         new TxFrame.Apply(0, ID, 2000),
         new TxFrame.Abort(0, ID),
         new TxFrame.Query(11, BALLOT, 17),
-        new TxFrame.Report(11, TxFrame.A_OK, BALLOT, 3, 5, 99, List.of(
-            new TxFrame.PendingReport(ID, TxFrame.D_COMMIT, BALLOT, 2000))),
+        new TxFrame.Report(
+            11,
+            TxFrame.A_OK,
+            BALLOT,
+            3,
+            5,
+            99,
+            List.of(new TxFrame.PendingReport(ID, TxFrame.D_COMMIT, BALLOT, 2000))),
         new TxFrame.Accept(12, p),
         new TxFrame.Install(0, p),
         new TxFrame.Pull(13, 5),
-        new TxFrame.State(13, 5, TxFrame.F_LAST, List.of(new TxFrame.VersionEntry(KEY, 2000,
-            new byte[] {5, 6}), new TxFrame.VersionEntry(KEY, 2001, null))));
+        new TxFrame.State(
+            13,
+            5,
+            TxFrame.F_LAST,
+            List.of(
+                new TxFrame.VersionEntry(KEY, 2000, new byte[] {5, 6}),
+                new TxFrame.VersionEntry(KEY, 2001, null))));
   }
 
   @Test
@@ -58,8 +84,8 @@ class TxFrameTest {
       byte[] bytes = TxFrame.encode(f);
       byte[] otherVersion = bytes.clone();
       otherVersion[0] = 2;
-      assertThrows(CodecException.class, () -> TxFrame.decode(otherVersion, 0,
-          otherVersion.length));
+      assertThrows(
+          CodecException.class, () -> TxFrame.decode(otherVersion, 0, otherVersion.length));
       assertThrows(CodecException.class, () -> TxFrame.decode(bytes, 0, bytes.length - 1));
       byte[] longer = Arrays.copyOf(bytes, bytes.length + 1);
       assertThrows(CodecException.class, () -> TxFrame.decode(longer, 0, longer.length));

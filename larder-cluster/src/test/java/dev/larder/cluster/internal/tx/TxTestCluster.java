@@ -28,8 +28,8 @@ import org.jgroups.stack.ProtocolStack;
 /** Members of one clustered store inside this JVM, on the in-process stack. */
 final class TxTestCluster implements AutoCloseable {
 
-  static final TxCacheSpec<String, Long> KV = TxCacheSpec.of("kv", Codecs.strings(),
-      Codecs.longs());
+  static final TxCacheSpec<String, Long> KV =
+      TxCacheSpec.of("kv", Codecs.strings(), Codecs.longs());
 
   private static final AtomicInteger CLUSTERS = new AtomicInteger();
 
@@ -76,26 +76,38 @@ final class TxTestCluster implements AutoCloseable {
   /** The stacks of the reconfiguration threads, for a failure's report. */
   static String threads() {
     StringBuilder sb = new StringBuilder();
-    Thread.getAllStackTraces().forEach((t, stack) -> {
-      if (t.getName().startsWith("larder-cluster-tx")) {
-        sb.append(t.getName()).append(" ").append(t.getState()).append("\n");
-        for (StackTraceElement e : stack) {
-          sb.append("    at ").append(e).append("\n");
-        }
-      }
-    });
+    Thread.getAllStackTraces()
+        .forEach(
+            (t, stack) -> {
+              if (t.getName().startsWith("larder-cluster-tx")) {
+                sb.append(t.getName()).append(" ").append(t.getState()).append("\n");
+                for (StackTraceElement e : stack) {
+                  sb.append("    at ").append(e).append("\n");
+                }
+              }
+            });
     return sb.toString();
   }
 
   /** Starts (or restarts) member {@code i}; returns when it has installed an epoch. */
   TxStore start(int i) {
-    ClusterConfig config = ClusterConfig.builder().stack(Stacks.IN_PROCESS).clusterName(name)
-        .nodeName("m" + i).timeout(timeout).segments(64).initialClusterSize(1)
-        .initialClusterTimeout(Duration.ofSeconds(30)).build();
-    WalConfig wal = dir == null ? null
-        : WalConfig.of(dir.resolve("m" + i)).withPolicy(FsyncPolicy.interval(Duration.ofMillis(5)));
-    ClusterTxEngine engine = ClusterTxEngine.start(config, List.of(KV), isolation, size, wal,
-        Duration.ZERO);
+    ClusterConfig config =
+        ClusterConfig.builder()
+            .stack(Stacks.IN_PROCESS)
+            .clusterName(name)
+            .nodeName("m" + i)
+            .timeout(timeout)
+            .segments(64)
+            .initialClusterSize(1)
+            .initialClusterTimeout(Duration.ofSeconds(30))
+            .build();
+    WalConfig wal =
+        dir == null
+            ? null
+            : WalConfig.of(dir.resolve("m" + i))
+                .withPolicy(FsyncPolicy.interval(Duration.ofMillis(5)));
+    ClusterTxEngine engine =
+        ClusterTxEngine.start(config, List.of(KV), isolation, size, wal, Duration.ZERO);
     TxStore store = TxStores.open(List.of(KV), engine);
     synchronized (this) {
       engines.set(i, engine);
@@ -120,7 +132,7 @@ final class TxTestCluster implements AutoCloseable {
     }
   }
 
-  /** @return the index of the member that coordinates the current view */
+  /** Returns the index of the member that coordinates the current view. */
   int coordinator() {
     for (int i = 0; i < size; i++) {
       ClusterTxEngine e = engine(i);
@@ -132,8 +144,8 @@ final class TxTestCluster implements AutoCloseable {
   }
 
   /**
-   * @return the index of the member that is the primary of {@code key} (of {@link #KV}) in the
-   *     epoch installed on the running members (which must agree on one)
+   * Returns the index of the member that is the primary of {@code key} (of {@link #KV}) in the
+   * epoch installed on the running members (which must agree on one).
    */
   int primaryOf(String key) {
     ByteSink sink = new ByteSink();
@@ -148,7 +160,7 @@ final class TxTestCluster implements AutoCloseable {
     throw new AssertionError("no running member is the primary of " + key + describe());
   }
 
-  /** @return a key (of {@link #KV}) whose primary in the current epoch is member {@code i} */
+  /** Returns a key (of {@link #KV}) whose primary in the current epoch is member {@code i}. */
   String keyWithPrimary(int i) {
     for (int n = 0; n < 10_000; n++) {
       String key = "key-" + n;
@@ -179,8 +191,12 @@ final class TxTestCluster implements AutoCloseable {
   void crash(int i) throws Exception {
     ClusterTxEngine e = engine(i);
     DISCARD discard = new DISCARD().discardAll(true);
-    e.channel().getProtocolStack().insertProtocol(discard, ProtocolStack.Position.ABOVE,
-        e.channel().getProtocolStack().getTransport().getClass());
+    e.channel()
+        .getProtocolStack()
+        .insertProtocol(
+            discard,
+            ProtocolStack.Position.ABOVE,
+            e.channel().getProtocolStack().getTransport().getClass());
     store(i).close();
     synchronized (this) {
       stores.set(i, null);
@@ -190,21 +206,24 @@ final class TxTestCluster implements AutoCloseable {
 
   /** Waits until every running member is READY in one epoch of {@code members} members. */
   void awaitEpoch(int members) {
-    await(() -> {
-      long epoch = -1;
-      for (int i = 0; i < size; i++) {
-        ClusterTxEngine e = engine(i);
-        if (e == null) {
-          continue;
-        }
-        if (!e.isReady() || e.members().size() != members
-            || (epoch >= 0 && e.epochNumber() != epoch)) {
-          return false;
-        }
-        epoch = e.epochNumber();
-      }
-      return true;
-    }, () -> "every member READY in one epoch of " + members + describe());
+    await(
+        () -> {
+          long epoch = -1;
+          for (int i = 0; i < size; i++) {
+            ClusterTxEngine e = engine(i);
+            if (e == null) {
+              continue;
+            }
+            if (!e.isReady()
+                || e.members().size() != members
+                || (epoch >= 0 && e.epochNumber() != epoch)) {
+              return false;
+            }
+            epoch = e.epochNumber();
+          }
+          return true;
+        },
+        () -> "every member READY in one epoch of " + members + describe());
   }
 
   static void await(BooleanSupplier condition, String what) {
@@ -230,8 +249,10 @@ final class TxTestCluster implements AutoCloseable {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < size; i++) {
       ClusterTxEngine e = engine(i);
-      sb.append("\n  m").append(i).append(": ").append(e == null ? "down" : e.describeMember()
-          + ", view " + e.channel().getView());
+      sb.append("\n  m")
+          .append(i)
+          .append(": ")
+          .append(e == null ? "down" : e.describeMember() + ", view " + e.channel().getView());
     }
     return sb.toString();
   }

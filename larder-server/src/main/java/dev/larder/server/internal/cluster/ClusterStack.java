@@ -9,12 +9,11 @@ import java.nio.file.Path;
 
 /**
  * The JGroups stack a clustered server joins with: the file of {@code cluster-stack} when set,
- * otherwise TCP on {@code cluster-bind:cluster-port} with discovery by TCPPING, of
- * {@code peers} when given, else of {@code cluster-bind}'s ports 7800 to 7809 and
- * {@code cluster-port} (several members on one machine). The protocols above the transport
- * and their timeouts are those of larder-cluster's loopback stack: a killed member is noticed
- * at once through its closed socket, a hung one within about 10 s, and partitions heal within
- * 2-5 s of the network coming back (MERGE3).
+ * otherwise TCP on {@code cluster-bind:cluster-port} with discovery by TCPPING, of {@code peers}
+ * when given, else of {@code cluster-bind}'s ports 7800 to 7809 and {@code cluster-port} (several
+ * members on one machine). The protocols above the transport and their timeouts are those of
+ * larder-cluster's loopback stack: a killed member is noticed at once through its closed socket, a
+ * hung one within about 10 s, and partitions heal within 2-5 s of the network coming back (MERGE3).
  *
  * <p>Stateless and thread-safe.
  */
@@ -25,8 +24,9 @@ public final class ClusterStack {
   private ClusterStack() {}
 
   /**
+   * Returns a resource name or file path for {@link dev.larder.cluster.ClusterConfig}'s stack.
+   *
    * @param config the server's settings
-   * @return a resource name or file path for {@link dev.larder.cluster.ClusterConfig}'s stack
    * @throws UncheckedIOException if the generated stack cannot be written to a temporary file
    */
   public static String of(ServerConfig config) {
@@ -48,8 +48,9 @@ public final class ClusterStack {
   }
 
   /**
+   * Returns the TCP and TCPPING stack's XML.
+   *
    * @param config the server's settings
-   * @return the TCP and TCPPING stack's XML
    */
   static String xml(ServerConfig config) {
     String bind = config.get(ServerSetting.CLUSTER_BIND);
@@ -59,8 +60,14 @@ public final class ClusterStack {
     int range = 0;
     if (peers.isEmpty()) {
       // one machine: the members' ports are 7800..7809 (and this member's own, if elsewhere)
-      hosts = bind + "[" + DEFAULT_PORT + "]"
-          + (port >= DEFAULT_PORT && port < DEFAULT_PORT + 10 ? "" : "," + bind + "[" + port + "]");
+      hosts =
+          bind
+              + "["
+              + DEFAULT_PORT
+              + "]"
+              + (port >= DEFAULT_PORT && port < DEFAULT_PORT + 10
+                  ? ""
+                  : "," + bind + "[" + port + "]");
       range = 10;
     }
     return """
@@ -85,6 +92,7 @@ public final class ClusterStack {
           <UFC_NB max_credits="4M" min_threshold="0.4"/>
           <FRAG4 frag_size="60K"/>
         </config>
-        """.formatted(bind, port, hosts, range);
+        """
+        .formatted(bind, port, hosts, range);
   }
 }

@@ -29,18 +29,20 @@ public final class HashSlot {
   }
 
   /**
+   * Returns its slot, in [0, 16384).
+   *
    * @param key a key
-   * @return its slot, in [0, 16384)
    */
   public static int of(byte[] key) {
     return of(key, 0, key.length);
   }
 
   /**
+   * Returns its slot, in [0, 16384).
+   *
    * @param bytes holds the key
    * @param from where the key starts
    * @param to where it ends (exclusive)
-   * @return its slot, in [0, 16384)
    */
   public static int of(byte[] bytes, int from, int to) {
     int open = -1;

@@ -24,16 +24,16 @@ import java.util.NoSuchElementException;
 import java.util.function.LongSupplier;
 
 /**
- * A clustered server's membership of its Larder cluster: the clustered cache its keyspace is
- * stored in (stored keys and values exactly as a standalone keyspace's, spread over the members
- * by {@link SlotPartitioner}), and what the Redis Cluster commands report of it: which member
- * serves which slots, at which address.
+ * A clustered server's membership of its Larder cluster: the clustered cache its keyspace is stored
+ * in (stored keys and values exactly as a standalone keyspace's, spread over the members by {@link
+ * SlotPartitioner}), and what the Redis Cluster commands report of it: which member serves which
+ * slots, at which address.
  *
- * <p>Implementation notes. Each member joins with its RESP address as a cluster attribute, so
- * every member can name any other's address (CLUSTER SLOTS, MOVED) from its view alone. A
- * slot's master is its segment's primary; its replicas are the segment's other owners. A node's
- * id is the SHA-1 of its member name, in hex, so it is the same after a restart under the same
- * name, as Redis's ids are.
+ * <p>Implementation notes. Each member joins with its RESP address as a cluster attribute, so every
+ * member can name any other's address (CLUSTER SLOTS, MOVED) from its view alone. A slot's master
+ * is its segment's primary; its replicas are the segment's other owners. A node's id is the SHA-1
+ * of its member name, in hex, so it is the same after a restart under the same name, as Redis's ids
+ * are.
  *
  * <p>Thread-safe.
  */
@@ -50,7 +50,7 @@ public final class ServerCluster implements AutoCloseable {
    * @param port its RESP port
    */
   public record Node(String name, String id, String host, int port) {
-    /** @return {@code host:port} */
+    /** Returns {@code host:port}. */
     public String address() {
       return host + ":" + port;
     }
@@ -78,8 +78,8 @@ public final class ServerCluster implements AutoCloseable {
   }
 
   /**
-   * Joins (or founds) the cluster the settings name; returns once this member's view holds
-   * {@code cluster-size} members.
+   * Joins (or founds) the cluster the settings name; returns once this member's view holds {@code
+   * cluster-size} members.
    *
    * @param config the server's settings; {@link ServerConfig#cluster()} is not null
    * @param respPort the RESP port this member serves on
@@ -92,54 +92,60 @@ public final class ServerCluster implements AutoCloseable {
     if (name.isEmpty()) {
       name = host + ":" + respPort;
     }
-    ClusterConfig.Builder c = ClusterConfig.builder()
-        .stack(ClusterStack.of(config))
-        .clusterName(config.cluster())
-        .nodeName(name)
-        .mode(config.get(ServerSetting.CLUSTER_MODE).equals("distributed")
-            ? ClusterMode.DISTRIBUTED : ClusterMode.REPLICATED)
-        .owners(Integer.parseInt(config.get(ServerSetting.CLUSTER_OWNERS)))
-        .replication(config.get(ServerSetting.CLUSTER_REPLICATION).equals("async")
-            ? Replication.ASYNC : Replication.SYNC)
-        .timeout(Duration.ofMillis(config.clusterTimeoutMillis()))
-        .segments(Integer.parseInt(config.get(ServerSetting.CLUSTER_SEGMENTS)))
-        .initialClusterSize(Integer.parseInt(config.get(ServerSetting.CLUSTER_SIZE)))
-        .minorityReads(config.get(ServerSetting.CLUSTER_MINORITY_READS).equals("on"))
-        .partitioner(SlotPartitioner.INSTANCE)
-        .attribute(RESP_ADDRESS, host + ":" + respPort);
+    ClusterConfig.Builder c =
+        ClusterConfig.builder()
+            .stack(ClusterStack.of(config))
+            .clusterName(config.cluster())
+            .nodeName(name)
+            .mode(
+                config.get(ServerSetting.CLUSTER_MODE).equals("distributed")
+                    ? ClusterMode.DISTRIBUTED
+                    : ClusterMode.REPLICATED)
+            .owners(Integer.parseInt(config.get(ServerSetting.CLUSTER_OWNERS)))
+            .replication(
+                config.get(ServerSetting.CLUSTER_REPLICATION).equals("async")
+                    ? Replication.ASYNC
+                    : Replication.SYNC)
+            .timeout(Duration.ofMillis(config.clusterTimeoutMillis()))
+            .segments(Integer.parseInt(config.get(ServerSetting.CLUSTER_SEGMENTS)))
+            .initialClusterSize(Integer.parseInt(config.get(ServerSetting.CLUSTER_SIZE)))
+            .minorityReads(config.get(ServerSetting.CLUSTER_MINORITY_READS).equals("on"))
+            .partitioner(SlotPartitioner.INSTANCE)
+            .attribute(RESP_ADDRESS, host + ":" + respPort);
     switch (config.get(ServerSetting.CLUSTER_PARTITION_HANDLING)) {
       case "quorum" -> c.partitionHandling(PartitionHandling.QUORUM);
       case "allow-all" -> c.partitionHandling(PartitionHandling.ALLOW_ALL);
-      default -> { }
+      default -> {}
     }
-    ClusteredCache<byte[], byte[]> cache = ClusteredCache.builder(Codecs.bytes(), Codecs.bytes())
-        .maximumMemory(config.maxMemory())
-        .cluster(c.build())
-        .build();
+    ClusteredCache<byte[], byte[]> cache =
+        ClusteredCache.builder(Codecs.bytes(), Codecs.bytes())
+            .maximumMemory(config.maxMemory())
+            .cluster(c.build())
+            .build();
     return new ServerCluster(cache, config);
   }
 
-  /** @return the clustered cache of the keyspace's stored keys and values */
+  /** Returns the clustered cache of the keyspace's stored keys and values. */
   public ClusteredCache<byte[], byte[]> cache() {
     return cache;
   }
 
-  /** @return the version source of this member's writes */
+  /** Returns the version source of this member's writes. */
   public LongSupplier versions() {
     return versions;
   }
 
-  /** @return this member's name */
+  /** Returns this member's name. */
   public String name() {
     return cache.nodeName();
   }
 
-  /** @return this member as clients see it */
+  /** Returns this member as clients see it. */
   public Node self() {
     return node(cache.nodeName());
   }
 
-  /** @return the current members as clients see them, coordinator first */
+  /** Returns the current members as clients see them, coordinator first. */
   public List<Node> nodes() {
     List<Node> out = new ArrayList<>();
     for (String m : cache.members()) {
@@ -157,19 +163,21 @@ public final class ServerCluster implements AutoCloseable {
   }
 
   /**
+   * Returns its node id: SHA-1 of the name, 40 hex digits.
+   *
    * @param member a member name
-   * @return its node id: SHA-1 of the name, 40 hex digits
    */
   static String nodeId(String member) {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1")
-          .digest(member.getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-1").digest(member.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-1 is missing from this JDK", e);
     }
   }
 
-  /** @return the slots in runs of equal owners, in slot order, covering all 16384 */
+  /** Returns the slots in runs of equal owners, in slot order, covering all 16384. */
   public List<SlotRange> ranges() {
     List<SlotRange> out = new ArrayList<>();
     int per = HashSlot.SLOTS / segments;
@@ -196,39 +204,41 @@ public final class ServerCluster implements AutoCloseable {
   }
 
   /**
+   * Returns the names of its owners in this member's view, master first.
+   *
    * @param slot a slot
-   * @return the names of its owners in this member's view, master first
    */
   public List<String> owners(int slot) {
     return cache.segmentOwners(SlotPartitioner.segmentOfSlot(slot, segments));
   }
 
   /**
+   * Returns its master as clients see it.
+   *
    * @param slot a slot
-   * @return its master as clients see it
    */
   public Node master(int slot) {
     return node(owners(slot).getFirst());
   }
 
-  /** @return whether replication is synchronous (a write returns once every owner holds it) */
+  /** Returns whether replication is synchronous (a write returns once every owner holds it). */
   public boolean synchronous() {
     return cache.clusterConfig().replication() == Replication.SYNC;
   }
 
-  /** @return whether this member serves writes now (see PartitionHandling) */
+  /** Returns whether this member serves writes now (see PartitionHandling). */
   public boolean available() {
     return cache.available();
   }
 
-  /** @return whether every client is redirected with MOVED */
+  /** Returns whether every client is redirected with MOVED. */
   public boolean redirectsAll() {
     return config.clusterRedirects();
   }
 
   /**
-   * @return this member's stored entries whose primary it is (the keyspace's expiry sweep
-   *     walks them: each key is swept by its primary alone), weakly consistent
+   * Returns this member's stored entries whose primary it is (the keyspace's expiry sweep walks
+   * them: each key is swept by its primary alone), weakly consistent.
    */
   public Iterator<Map.Entry<byte[], byte[]>> primaryEntries() {
     Iterator<Map.Entry<byte[], byte[]>> all = cache.localEntries();
@@ -263,8 +273,9 @@ public final class ServerCluster implements AutoCloseable {
   }
 
   /**
+   * Returns the keys of that slot (every database) in this member's store.
+   *
    * @param slot a slot
-   * @return the keys of that slot (every database) in this member's store
    */
   public long countKeysInSlot(int slot) {
     long n = 0;
@@ -276,8 +287,8 @@ public final class ServerCluster implements AutoCloseable {
   }
 
   /**
-   * The Redis error a cluster failure is answered with: CLUSTERDOWN when this member refuses
-   * (it is on a minority side), TRYAGAIN when other members did not answer in time.
+   * The Redis error a cluster failure is answered with: CLUSTERDOWN when this member refuses (it is
+   * on a minority side), TRYAGAIN when other members did not answer in time.
    *
    * @param e the failure
    * @return the error line, without the leading {@code -}

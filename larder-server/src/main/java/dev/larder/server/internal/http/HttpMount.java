@@ -17,17 +17,17 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What larder-server mounts of larder-http: a directory holding the keyspace (as
- * {@link ServedKeyspace}, named {@value #CACHE_NAME}, with REST on database 0's string keys
- * as {@code application/octet-stream}) and a {@code server} status section, and the channel
- * initializer that serves it.
+ * What larder-server mounts of larder-http: a directory holding the keyspace (as {@link
+ * ServedKeyspace}, named {@value #CACHE_NAME}, with REST on database 0's string keys as {@code
+ * application/octet-stream}) and a {@code server} status section, and the channel initializer that
+ * serves it.
  *
- * <p>Security follows the server's: the HTTP side listens on the server's bind address, and if
- * the server has a password ({@code requirepass}) every HTTP request must carry the same one
- * (HTTP Basic with any user name, or {@code Authorization: Bearer}). The server's own check
- * (no address beyond loopback without a password) already holds; {@link LarderHttpConfig}
- * checks it again. Idle connections close after the server's {@code idle-timeout-seconds}
- * (larder-http's default when that is 0, as an HTTP connection has no use for staying open).
+ * <p>Security follows the server's: the HTTP side listens on the server's bind address, and if the
+ * server has a password ({@code requirepass}) every HTTP request must carry the same one (HTTP
+ * Basic with any user name, or {@code Authorization: Bearer}). The server's own check (no address
+ * beyond loopback without a password) already holds; {@link LarderHttpConfig} checks it again. Idle
+ * connections close after the server's {@code idle-timeout-seconds} (larder-http's default when
+ * that is 0, as an HTTP connection has no use for staying open).
  *
  * <p>Thread-safe; one instance per server.
  */
@@ -48,20 +48,24 @@ public final class HttpMount {
    */
   public HttpMount(ServerState state, int port) {
     ServerConfig server = state.config();
-    directory.add(CACHE_NAME, new ServedKeyspace(state.keyspace()), KeyFormat.strings(),
-        ValueFormat.bytes());
+    directory.add(
+        CACHE_NAME, new ServedKeyspace(state.keyspace()), KeyFormat.strings(), ValueFormat.bytes());
     directory.section("server", () -> serverSection(state));
     ServerMeters.bind(state, registry);
     LarderHttpConfig c;
     try {
-      c = LarderHttpConfig.defaults()
-          .withPort(port)
-          .withPassword(server.password().isEmpty() ? null : server.password())
-          .withBind(address(server.bind()))
-          .withHostNames(server.httpHostNames());
+      c =
+          LarderHttpConfig.defaults()
+              .withPort(port)
+              .withPassword(server.password().isEmpty() ? null : server.password())
+              .withBind(address(server.bind()))
+              .withHostNames(server.httpHostNames());
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("http-port: " + e.getMessage()
-          + "; set requirepass (HTTP asks for it) or turn HTTP off with http-port -1", e);
+      throw new IllegalArgumentException(
+          "http-port: "
+              + e.getMessage()
+              + "; set requirepass (HTTP asks for it) or turn HTTP off with http-port -1",
+          e);
     }
     if (server.idleTimeoutSeconds() > 0) {
       c = c.withIdleTimeout(Duration.ofSeconds(server.idleTimeoutSeconds()));
@@ -70,31 +74,30 @@ public final class HttpMount {
     this.initializer = new LarderHttpChannelInitializer(directory, config, registry);
   }
 
-  /** @return the directory the endpoints show (the keyspace and the server section) */
+  /** Returns the directory the endpoints show (the keyspace and the server section). */
   public CacheDirectory directory() {
     return directory;
   }
 
-  /** @return the registry {@code /metrics} scrapes */
+  /** Returns the registry {@code /metrics} scrapes. */
   public PrometheusMeterRegistry registry() {
     return registry;
   }
 
-  /** @return the HTTP settings derived from the server's */
+  /** Returns the HTTP settings derived from the server's. */
   public LarderHttpConfig config() {
     return config;
   }
 
-  /** @return the child handler of the HTTP listener (sharable) */
+  /** Returns the child handler of the HTTP listener (sharable). */
   public ChannelHandler initializer() {
     return initializer;
   }
 
   /**
-   * The console's server panel: a port is its number while it listens and "off" otherwise
-   * (never 0); memory is the keyspace's, as INFO memory reports it. The console turns
-   * commandsProcessed into commands per second; /metrics has the same figures
-   * ({@link ServerMeters}).
+   * The console's server panel: a port is its number while it listens and "off" otherwise (never
+   * 0); memory is the keyspace's, as INFO memory reports it. The console turns commandsProcessed
+   * into commands per second; /metrics has the same figures ({@link ServerMeters}).
    */
   static Map<String, Object> serverSection(ServerState s) {
     Map<String, Object> m = new LinkedHashMap<>();

@@ -15,8 +15,8 @@ import javax.management.ObjectName;
 
 /**
  * A server's {@link LarderServerMXBean} on the platform MBean server: registered under the first
- * free name of {@code "larder-server"}, {@code "larder-server-2"}, ... and unregistered by
- * {@link #close()}.
+ * free name of {@code "larder-server"}, {@code "larder-server-2"}, ... and unregistered by {@link
+ * #close()}.
  *
  * <p>Implementation notes: keyspace figures are read under the keyspace's shared lock, as every
  * command reads it, because {@code CONFIG SET maxmemory} swaps the keyspace's cache under the
@@ -39,9 +39,10 @@ public final class ServerMXBeanRegistration implements LarderServerMXBean, AutoC
   }
 
   /**
+   * Returns the registered bean.
+   *
    * @param state the server's state
    * @param httpPort the bound HTTP port, 0 when off
-   * @return the registered bean
    * @throws IllegalStateException if the MBean server refuses the bean
    */
   public static ServerMXBeanRegistration register(ServerState state, IntSupplier httpPort) {
@@ -61,8 +62,9 @@ public final class ServerMXBeanRegistration implements LarderServerMXBean, AutoC
   }
 
   /**
+   * Returns {@code dev.larder:type=Server,name="<name>"}.
+   *
    * @param name a bean's name, e.g. {@value #NAME}
-   * @return {@code dev.larder:type=Server,name="<name>"}
    */
   public static ObjectName objectName(String name) {
     try {
@@ -72,7 +74,7 @@ public final class ServerMXBeanRegistration implements LarderServerMXBean, AutoC
     }
   }
 
-  /** @return the name this bean is registered under */
+  /** Returns the name this bean is registered under. */
   public ObjectName name() {
     return name;
   }
@@ -126,13 +128,14 @@ public final class ServerMXBeanRegistration implements LarderServerMXBean, AutoC
 
   @Override
   public long getKeys() {
-    return keyspace(k -> {
-      long keys = 0;
-      for (long[] db : k.counts()) {
-        keys += db[0];
-      }
-      return keys;
-    });
+    return keyspace(
+        k -> {
+          long keys = 0;
+          for (long[] db : k.counts()) {
+            keys += db[0];
+          }
+          return keys;
+        });
   }
 
   @Override

@@ -1,30 +1,33 @@
 package dev.larder.server.internal.keyspace;
 
 /**
- * Redis's glob-style patterns over bytes, as KEYS, SCAN MATCH and CONFIG GET use them:
- * {@code *} any run, {@code ?} any byte, {@code [abc]}, {@code [^a]} and {@code [a-z]} classes,
- * {@code \} escapes the next byte. Matching is iterative (backtracking only to the last
- * {@code *}), so hostile patterns cost at most pattern times subject steps.
+ * Redis's glob-style patterns over bytes, as KEYS, SCAN MATCH and CONFIG GET use them: {@code *}
+ * any run, {@code ?} any byte, {@code [abc]}, {@code [^a]} and {@code [a-z]} classes, {@code \}
+ * escapes the next byte. Matching is iterative (backtracking only to the last {@code *}), so
+ * hostile patterns cost at most pattern times subject steps.
  *
  * <p>Immutable and thread-safe.
  */
 public final class GlobPattern {
   private final byte[] pattern;
 
-  /** @param pattern the pattern's bytes */
+  /**
+   * @param pattern the pattern's bytes
+   */
   public GlobPattern(byte[] pattern) {
     this.pattern = pattern.clone();
   }
 
-  /** @return whether the pattern is a lone {@code *}, which matches everything */
+  /** Returns whether the pattern is a lone {@code *}, which matches everything. */
   public boolean matchesAll() {
     return pattern.length == 1 && pattern[0] == '*';
   }
 
   /**
+   * Returns whether the whole subject matches.
+   *
    * @param s the subject
    * @param nocase whether to compare ASCII letters without case
-   * @return whether the whole subject matches
    */
   public boolean matches(byte[] s, boolean nocase) {
     int p = 0;
@@ -83,7 +86,7 @@ public final class GlobPattern {
         int lo = Math.min(pattern[p] & 0xFF, pattern[p + 2] & 0xFF);
         int hi = Math.max(pattern[p] & 0xFF, pattern[p + 2] & 0xFF);
         int v = (nocase ? lower(c) : c) & 0xFF;
-        match |= (v >= lo && v <= hi) || (c & 0xFF) >= lo && (c & 0xFF) <= hi;
+        match |= (v >= lo && v <= hi) || ((c & 0xFF) >= lo && (c & 0xFF) <= hi);
         p += 3;
       } else {
         match |= same(pattern[p], c, nocase);
@@ -95,7 +98,7 @@ public final class GlobPattern {
   }
 
   private static boolean same(byte a, byte b, boolean nocase) {
-    return a == b || nocase && lower(a) == lower(b);
+    return a == b || (nocase && lower(a) == lower(b));
   }
 
   private static byte lower(byte b) {

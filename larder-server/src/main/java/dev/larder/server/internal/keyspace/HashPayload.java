@@ -5,9 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A hash's payload: {@code varint count}, then for each field {@code varint length, bytes} of
- * the field then of its value, in insertion order. Fields are held decoded as Latin-1 strings,
- * which map bytes to chars one to one, so that they have value equality.
+ * A hash's payload: {@code varint count}, then for each field {@code varint length, bytes} of the
+ * field then of its value, in insertion order. Fields are held decoded as Latin-1 strings, which
+ * map bytes to chars one to one, so that they have value equality.
  *
  * <p>Stateless and thread-safe; the maps it returns are the caller's.
  */
@@ -15,8 +15,9 @@ public final class HashPayload {
   private HashPayload() {}
 
   /**
+   * Returns its fields in order, keyed by {@link #field(byte[])}.
+   *
    * @param payload a hash payload
-   * @return its fields in order, keyed by {@link #field(byte[])}
    * @throws IllegalArgumentException if malformed
    */
   public static LinkedHashMap<String, byte[]> decode(byte[] payload) {
@@ -34,8 +35,9 @@ public final class HashPayload {
   }
 
   /**
+   * Returns the payload.
+   *
    * @param fields fields keyed by {@link #field(byte[])}
-   * @return the payload
    */
   public static byte[] encode(Map<String, byte[]> fields) {
     int size = Varint.size(fields.size());
@@ -58,16 +60,18 @@ public final class HashPayload {
   }
 
   /**
+   * Returns the map key that stands for them.
+   *
    * @param bytes a field's bytes
-   * @return the map key that stands for them
    */
   public static String field(byte[] bytes) {
     return new String(bytes, StandardCharsets.ISO_8859_1);
   }
 
   /**
+   * Returns the field's bytes.
+   *
    * @param field a map key from {@link #field(byte[])}
-   * @return the field's bytes
    */
   public static byte[] bytes(String field) {
     return field.getBytes(StandardCharsets.ISO_8859_1);

@@ -24,29 +24,28 @@ import java.util.function.UnaryOperator;
  *
  * <h2>Implementation notes</h2>
  *
- * <p>A stored key is the database number (one byte) followed by the key's bytes; a stored value
- * is {@link ValueLayout}'s encoding. Every database shares the one memory bound, and Larder's
- * eviction policy chooses victims across all of them (Redis's {@code allkeys-lfu} in spirit).
+ * <p>A stored key is the database number (one byte) followed by the key's bytes; a stored value is
+ * {@link ValueLayout}'s encoding. Every database shares the one memory bound, and Larder's eviction
+ * policy chooses victims across all of them (Redis's {@code allkeys-lfu} in spirit).
  *
- * <p>Expiry is per key and absolute, kept in the value: a read that finds an expired value
- * treats it as absent and removes it, conditionally on the bytes it read, so a concurrent
- * rewrite is not lost. {@link #sweepExpired} walks the keys a slice at a time to reclaim keys
- * nobody reads.
+ * <p>Expiry is per key and absolute, kept in the value: a read that finds an expired value treats
+ * it as absent and removes it, conditionally on the bytes it read, so a concurrent rewrite is not
+ * lost. {@link #sweepExpired} walks the keys a slice at a time to reclaim keys nobody reads.
  *
- * <p>Every write goes through the cache's atomic compute and gets a fresh version from one
- * counter, so a version names one write of one key: memcached's CAS unique and the witness
- * WATCH compares. Single-key commands are atomic by themselves; commands that touch several
- * keys, and transactions, take {@link #exclusive()} while every other command holds
- * {@link #shared()}, so nothing interleaves with them.
+ * <p>Every write goes through the cache's atomic compute and gets a fresh version from one counter,
+ * so a version names one write of one key: memcached's CAS unique and the witness WATCH compares.
+ * Single-key commands are atomic by themselves; commands that touch several keys, and transactions,
+ * take {@link #exclusive()} while every other command holds {@link #shared()}, so nothing
+ * interleaves with them.
  *
  * <p><b>Logging</b> ({@link #attach}): every change is reported to a {@link ChangeSink} as the
  * bytes stored. A key's changes must reach the sink in the order the cache applied them, and the
- * cache's compute runs its function outside any lock (possibly twice), so a single-key change
- * holds one of {@value #STRIPES} stripe monitors, chosen by the stored key's hash, around "apply,
- * then report": writers of one key take the same stripe. The exclusive lock brackets its whole
- * section as one group ({@link ChangeSink#begin()}); a flush of a database takes every stripe.
- * Evictions are reported from the cache's listener, on the writing thread, inside the write's
- * group. Removals of expired values are not reported: the expiry is in the stored value.
+ * cache's compute runs its function outside any lock (possibly twice), so a single-key change holds
+ * one of {@value #STRIPES} stripe monitors, chosen by the stored key's hash, around "apply, then
+ * report": writers of one key take the same stripe. The exclusive lock brackets its whole section
+ * as one group ({@link ChangeSink#begin()}); a flush of a database takes every stripe. Evictions
+ * are reported from the cache's listener, on the writing thread, inside the write's group. Removals
+ * of expired values are not reported: the expiry is in the stored value.
  *
  * <p>Thread-safe.
  */
@@ -62,30 +61,38 @@ public final class Keyspace implements AutoCloseable {
   private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
   private volatile ChangeSink sink = ChangeSink.NONE;
   private volatile boolean logged;
+
   /** A standalone keyspace's last version given out; null when a cluster gives the versions. */
   private final AtomicLong counter;
+
   /** Gives each write its version: the counter, or a clustered server's {@code Versions}. */
   private final LongSupplier versions;
+
   /**
    * Where the expiry sweep walks: the whole cache, or (clustered) the entries this member is
    * primary of.
    */
   private final Supplier<Iterator<Map.Entry<byte[], byte[]>>> sweepWalk;
+
   /** Whether the cache was given (a clustered one): it is not rebuilt by {@link #resize}. */
   private final boolean given;
+
   private final LongSupplier clock;
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
   private final LongAdder expired = new LongAdder();
   private final LongAdder evicted = new LongAdder();
+
   /** Values with an expiry stored so far, counted after each such write (see sweepExpired). */
   private final LongAdder expiringWrites = new LongAdder();
+
   private volatile Cache<byte[], byte[]> cache;
   private volatile long maxMemory;
   // The sweep's walk; guarded by this (sweepExpired is synchronized).
   private Iterator<Map.Entry<byte[], byte[]>> sweep;
   private long passStartWrites;
   private boolean passSawExpiring;
+
   /** expiringWrites' count when a whole pass found no key with an expiry; -1 while sweeping. */
   private long quietAt;
 
@@ -109,8 +116,8 @@ public final class Keyspace implements AutoCloseable {
   /**
    * A keyspace over a cache built elsewhere: a clustered server's, whose entries live on several
    * members. The stored keys and values are the same as a standalone keyspace's. The cache's
-   * evictions are not counted, its bound cannot be changed ({@link #resize} refuses), and a
-   * failed removal of an expired value found by a read is left to the sweep.
+   * evictions are not counted, its bound cannot be changed ({@link #resize} refuses), and a failed
+   * removal of an expired value found by a read is left to the sweep.
    *
    * @param cache the cache of stored keys and values; closed with the keyspace
    * @param maxMemory the cache's byte bound (what INFO and noeviction report)
@@ -119,8 +126,12 @@ public final class Keyspace implements AutoCloseable {
    * @param sweepWalk a new walk, for each pass of the expiry sweep, of the entries this keyspace
    *     must sweep
    */
-  public Keyspace(Cache<byte[], byte[]> cache, long maxMemory, LongSupplier clock,
-      LongSupplier versions, Supplier<Iterator<Map.Entry<byte[], byte[]>>> sweepWalk) {
+  public Keyspace(
+      Cache<byte[], byte[]> cache,
+      long maxMemory,
+      LongSupplier clock,
+      LongSupplier versions,
+      Supplier<Iterator<Map.Entry<byte[], byte[]>>> sweepWalk) {
     this.cache = cache;
     this.maxMemory = maxMemory;
     this.clock = clock;
@@ -169,7 +180,7 @@ public final class Keyspace implements AutoCloseable {
         .build();
   }
 
-  /** @return the lock every command but the exclusive ones holds while it runs */
+  /** Returns the lock every command but the exclusive ones holds while it runs. */
   public Lock shared() {
     return lock.readLock();
   }
@@ -183,14 +194,14 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
-   * @return the lock multi-key commands and EXEC hold, excluding every other command; with a
-   *     log, the changes made while it is held are one atomic group
+   * Returns the lock multi-key commands and EXEC hold, excluding every other command; with a log,
+   * the changes made while it is held are one atomic group.
    */
   public Lock exclusive() {
     return exclusive;
   }
 
-  /** @return the current Unix time in milliseconds, as expiry sees it */
+  /** Returns the current Unix time in milliseconds, as expiry sees it. */
   public long now() {
     return clock.getAsLong();
   }
@@ -223,8 +234,8 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
-   * Stores a string with no expiry and no flags unconditionally (a plain SET), as
-   * {@link #put} does, without building a {@link StoredValue}.
+   * Stores a string with no expiry and no flags unconditionally (a plain SET), as {@link #put}
+   * does, without building a {@link StoredValue}.
    *
    * @param db the database
    * @param key the key
@@ -236,12 +247,14 @@ public final class Keyspace implements AutoCloseable {
       cache.put(stored, ValueLayout.encodeString(versions.getAsLong(), payload));
       return;
     }
-    reported(stored, () -> {
-      byte[] value = ValueLayout.encodeString(versions.getAsLong(), payload);
-      cache.put(stored, value);
-      sink.put(stored, value);
-      return null;
-    });
+    reported(
+        stored,
+        () -> {
+          byte[] value = ValueLayout.encodeString(versions.getAsLong(), payload);
+          cache.put(stored, value);
+          sink.put(stored, value);
+          return null;
+        });
   }
 
   /**
@@ -257,10 +270,10 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
-   * Atomically replaces a key's value with {@code fn}'s result. The function sees the live
-   * value (null when absent or expired) and returns the new one, null to delete, or the very
-   * object it was given to leave the key as it is. It may run more than once, so it must be free
-   * of side effects.
+   * Atomically replaces a key's value with {@code fn}'s result. The function sees the live value
+   * (null when absent or expired) and returns the new one, null to delete, or the very object it
+   * was given to leave the key as it is. It may run more than once, so it must be free of side
+   * effects.
    *
    * @param db the database
    * @param key the key
@@ -272,9 +285,9 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
-   * As {@link #update(int, byte[], UnaryOperator)}, but a changed value keeps the version
-   * {@code fn} gave it when {@code newVersion} is false: memcached's {@code touch} and
-   * {@code gat} change an item's expiry and keep its CAS unique, as memcached does.
+   * As {@link #update(int, byte[], UnaryOperator)}, but a changed value keeps the version {@code
+   * fn} gave it when {@code newVersion} is false: memcached's {@code touch} and {@code gat} change
+   * an item's expiry and keep its CAS unique, as memcached does.
    *
    * @param db the database
    * @param key the key
@@ -287,23 +300,25 @@ public final class Keyspace implements AutoCloseable {
     if (!logged) {
       return apply(stored, fn, newVersion, null);
     }
-    return reported(stored, () -> {
-      byte[][] bytes = new byte[1][];
-      Change change = apply(stored, fn, newVersion, bytes);
-      if (change.after() != change.before()) {
-        if (change.after() != null) {
-          sink.put(stored, bytes[0]);
-        } else if (change.before() != null) {
-          sink.delete(stored);
-        }
-      }
-      return change;
-    });
+    return reported(
+        stored,
+        () -> {
+          byte[][] bytes = new byte[1][];
+          Change change = apply(stored, fn, newVersion, bytes);
+          if (change.after() != change.before()) {
+            if (change.after() != null) {
+              sink.put(stored, bytes[0]);
+            } else if (change.before() != null) {
+              sink.delete(stored);
+            }
+          }
+          return change;
+        });
   }
 
   /** The compute of {@link #update}; {@code bytes[0]}, if given, gets the stored bytes. */
-  private Change apply(byte[] stored, UnaryOperator<StoredValue> fn, boolean newVersion,
-      byte[][] bytes) {
+  private Change apply(
+      byte[] stored, UnaryOperator<StoredValue> fn, boolean newVersion, byte[][] bytes) {
     Change[] result = new Change[1];
     long now = now();
     cache.compute(
@@ -329,7 +344,8 @@ public final class Keyspace implements AutoCloseable {
           return encoded;
         });
     Change change = result[0];
-    if (change.after() != null && change.after() != change.before()
+    if (change.after() != null
+        && change.after() != change.before()
         && change.after().volatileKey()) {
       expiringWrites.increment();
     }
@@ -351,13 +367,16 @@ public final class Keyspace implements AutoCloseable {
       versioned = value.withVersion(versions.getAsLong());
       cache.put(stored, ValueLayout.encode(versioned));
     } else {
-      versioned = reported(stored, () -> {
-        StoredValue v = value.withVersion(versions.getAsLong());
-        byte[] bytes = ValueLayout.encode(v);
-        cache.put(stored, bytes);
-        sink.put(stored, bytes);
-        return v;
-      });
+      versioned =
+          reported(
+              stored,
+              () -> {
+                StoredValue v = value.withVersion(versions.getAsLong());
+                byte[] bytes = ValueLayout.encode(v);
+                cache.put(stored, bytes);
+                sink.put(stored, bytes);
+                return v;
+              });
     }
     if (versioned.volatileKey()) {
       expiringWrites.increment();
@@ -366,9 +385,10 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
+   * Returns whether a live value was removed.
+   *
    * @param db the database
    * @param key the key
-   * @return whether a live value was removed
    */
   public boolean delete(int db, byte[] key) {
     byte[] stored = storedKey(db, key);
@@ -376,19 +396,21 @@ public final class Keyspace implements AutoCloseable {
       byte[] old = cache.remove(stored);
       return old != null && !expired(old);
     }
-    return reported(stored, () -> {
-      byte[] old = cache.remove(stored);
-      if (old != null) {
-        sink.delete(stored);
-      }
-      return old != null && !expired(old);
-    });
+    return reported(
+        stored,
+        () -> {
+          byte[] old = cache.remove(stored);
+          if (old != null) {
+            sink.delete(stored);
+          }
+          return old != null && !expired(old);
+        });
   }
 
   /**
-   * Runs a single-key change that reports itself to the sink, under the key's stripe and in a
-   * group of its own (which the evictions it causes join), so that the sink hears of a key's
-   * changes in the order the cache applied them.
+   * Runs a single-key change that reports itself to the sink, under the key's stripe and in a group
+   * of its own (which the evictions it causes join), so that the sink hears of a key's changes in
+   * the order the cache applied them.
    */
   private <T> T reported(byte[] stored, Supplier<T> change) {
     ReentrantLock stripe = stripes[spread(Arrays.hashCode(stored)) & (STRIPES - 1)];
@@ -426,8 +448,8 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
-   * @return live keys and keys with an expiry, per database: {@code [db][0]} keys,
-   *     {@code [db][1]} expiring
+   * Returns live keys and keys with an expiry, per database: {@code [db][0]} keys, {@code [db][1]}
+   * expiring.
    */
   public long[][] counts() {
     long[][] counts = new long[DATABASES][2];
@@ -443,8 +465,9 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
+   * Returns its number of live keys (a walk of the whole keyspace).
+   *
    * @param db the database
-   * @return its number of live keys (a walk of the whole keyspace)
    */
   public long size(int db) {
     return counts()[db][0];
@@ -473,9 +496,9 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
-   * A flush with a log: under the shared lock (memcached's delayed flush_all runs on the
-   * scheduler, without one) and every stripe, so that no single-key change interleaves with it
-   * and the one record it makes orders it against every other change.
+   * A flush with a log: under the shared lock (memcached's delayed flush_all runs on the scheduler,
+   * without one) and every stripe, so that no single-key change interleaves with it and the one
+   * record it makes orders it against every other change.
    */
   private void flushLogged(int db, Runnable flush) {
     Lock shared = lock.readLock();
@@ -506,9 +529,9 @@ public final class Keyspace implements AutoCloseable {
 
   /**
    * Removes expired keys among the next {@code budget} keys of a walk that resumes where the
-   * previous call stopped. Called by one thread at a time. Once a whole pass has found no key
-   * with an expiry, calls return at once until a value with an expiry is stored again, so a
-   * keyspace without expiring keys is not walked at all.
+   * previous call stopped. Called by one thread at a time. Once a whole pass has found no key with
+   * an expiry, calls return at once until a value with an expiry is stored again, so a keyspace
+   * without expiring keys is not walked at all.
    *
    * @param budget how many keys to look at
    * @return how many expired keys were removed
@@ -556,39 +579,40 @@ public final class Keyspace implements AutoCloseable {
     return removed;
   }
 
-  /** @return whether the sweep is idle: its last whole pass saw no expiring key, none since */
+  /** Returns whether the sweep is idle: its last whole pass saw no expiring key, none since. */
   synchronized boolean sweepIdle() {
     return quietAt >= 0 && expiringWrites.sum() == quietAt;
   }
 
   /**
-   * @return the number of stored keys of every database, expired ones not yet removed included
-   *     (the cache's estimate; no walk, unlike {@link #counts()})
+   * Returns the number of stored keys of every database, expired ones not yet removed included (the
+   * cache's estimate; no walk, unlike {@link #counts()}).
    */
   public long estimatedSize() {
     return cache.estimatedSize();
   }
 
-  /** @return the bytes the cache reserves (pages, index, policy) */
+  /** Returns the bytes the cache reserves (pages, index, policy). */
   public long memoryUsed() {
     return cache.memoryUsed();
   }
 
-  /** @return the byte bound */
+  /** Returns the byte bound. */
   public long maxMemory() {
     return maxMemory;
   }
 
   /**
-   * Changes the byte bound: builds a cache of the new bound and copies every entry into it
-   * (the new cache's policy evicts what no longer fits). The caller holds {@link #exclusive()}.
+   * Changes the byte bound: builds a cache of the new bound and copies every entry into it (the new
+   * cache's policy evicts what no longer fits). The caller holds {@link #exclusive()}.
    *
    * @param bytes the new bound, at least 64 KiB
    */
   public void resize(long bytes) {
     if (given) {
-      throw new IllegalStateException("maxmemory cannot be changed while the server runs in a"
-          + " cluster; restart the member with the new bound");
+      throw new IllegalStateException(
+          "maxmemory cannot be changed while the server runs in a"
+              + " cluster; restart the member with the new bound");
     }
     Cache<byte[], byte[]> next = build(bytes);
     Cache<byte[], byte[]> previous = cache;
@@ -603,7 +627,7 @@ public final class Keyspace implements AutoCloseable {
     previous.close();
   }
 
-  /** @return keyspace statistics: hits, misses, expired keys, evicted keys */
+  /** Returns keyspace statistics: hits, misses, expired keys, evicted keys. */
   public long[] stats() {
     return new long[] {hits.sum(), misses.sum(), expired.sum(), evicted.sum()};
   }
@@ -671,21 +695,26 @@ public final class Keyspace implements AutoCloseable {
     }
   }
 
-  /** @param storedKey a stored key to remove, without reporting it */
+  /**
+   * @param storedKey a stored key to remove, without reporting it
+   */
   public void restoreDelete(byte[] storedKey) {
     cache.invalidate(storedKey);
   }
 
   /**
+   * Returns the version of its value as restored so far, or -1 if it has none.
+   *
    * @param storedKey a stored key
-   * @return the version of its value as restored so far, or -1 if it has none
    */
   public long restoredVersion(byte[] storedKey) {
     byte[] current = cache.getIfPresent(storedKey);
     return current == null ? -1 : ValueLayout.versionOf(current);
   }
 
-  /** @param db a database to empty, -1 for all, without reporting it */
+  /**
+   * @param db a database to empty, -1 for all, without reporting it
+   */
   public void restoreFlush(int db) {
     if (db < 0) {
       cache.invalidateAll();
@@ -706,7 +735,8 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
-   * @return the highest version given out so far
+   * Returns the highest version given out so far.
+   *
    * @throws IllegalStateException for a keyspace over a clustered cache
    */
   public long lastVersion() {
@@ -714,8 +744,8 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
-   * Takes a version no write will get: above every version given out so far, below every later
-   * one. A checkpoint gives it to all its items.
+   * Takes a version no write will get: above every version given out so far, below every later one.
+   * A checkpoint gives it to all its items.
    *
    * @return the version
    * @throws IllegalStateException for a keyspace over a clustered cache
@@ -732,9 +762,9 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
-   * Calls {@code action} with every stored key and stored value, live or expired, in no
-   * particular order; keys written during the walk may or may not be seen. The arrays are fresh
-   * copies. For checkpoints.
+   * Calls {@code action} with every stored key and stored value, live or expired, in no particular
+   * order; keys written during the walk may or may not be seen. The arrays are fresh copies. For
+   * checkpoints.
    *
    * @param action given each stored key and stored value
    */
@@ -745,8 +775,8 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
-   * The exclusive lock, bracketing its section as one group of the sink: the changes made while
-   * it is held are reported as one atomic group when it is released.
+   * The exclusive lock, bracketing its section as one group of the sink: the changes made while it
+   * is held are reported as one atomic group when it is released.
    */
   private final class GroupedWriteLock implements Lock {
     private final ReentrantReadWriteLock.WriteLock write = lock.writeLock();

@@ -6,15 +6,15 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * SCAN and HSCAN cursors. A cursor is a position in the order of the items' 32-bit hashes: a
- * call returns the items whose hash is at least the cursor, about {@code count} of them in
- * ascending hash order (never splitting a group of equal hashes), and the next cursor is one
- * past the last hash returned; 0 when done.
+ * SCAN and HSCAN cursors. A cursor is a position in the order of the items' 32-bit hashes: a call
+ * returns the items whose hash is at least the cursor, about {@code count} of them in ascending
+ * hash order (never splitting a group of equal hashes), and the next cursor is one past the last
+ * hash returned; 0 when done.
  *
- * <p>So, as Redis promises, an item present from the first call to the last is returned at
- * least once, whatever is added or removed meanwhile, and an item may be returned twice only if
- * it was removed and added again. Each call walks every item: the cost of a full scan is
- * quadratic in the number of items over {@code count}.
+ * <p>So, as Redis promises, an item present from the first call to the last is returned at least
+ * once, whatever is added or removed meanwhile, and an item may be returned twice only if it was
+ * removed and added again. Each call walks every item: the cost of a full scan is quadratic in the
+ * number of items over {@code count}.
  *
  * <p>Not thread-safe; one instance serves one call.
  */
@@ -45,8 +45,9 @@ public final class ScanCursor {
   }
 
   /**
+   * Returns the next cursor, 0 when the scan is complete.
+   *
    * @param out receives the items of this call, in hash order
-   * @return the next cursor, 0 when the scan is complete
    */
   public long finish(List<byte[]> out) {
     order.sort(Comparator.comparingLong(a -> a[0]));
@@ -64,8 +65,9 @@ public final class ScanCursor {
   }
 
   /**
+   * Returns their cursor hash, 0 to 2^32-1.
+   *
    * @param item bytes
-   * @return their cursor hash, 0 to 2^32-1
    */
   public static long hash(byte[] item) {
     int h = Arrays.hashCode(item);

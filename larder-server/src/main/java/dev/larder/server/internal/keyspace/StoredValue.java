@@ -25,45 +25,50 @@ public record StoredValue(
   }
 
   /**
+   * Returns a string value with no expiry and no flags, not yet versioned.
+   *
    * @param payload the bytes
-   * @return a string value with no expiry and no flags, not yet versioned
    */
   public static StoredValue string(byte[] payload) {
     return new StoredValue(ValueType.STRING, 0, 0, 0, payload);
   }
 
-  /** @return whether this value has an expiry time */
+  /** Returns whether this value has an expiry time. */
   public boolean volatileKey() {
     return expiresAtMillis != 0;
   }
 
   /**
+   * Returns whether the value has expired at that time.
+   *
    * @param nowMillis the current Unix time in milliseconds
-   * @return whether the value has expired at that time
    */
   public boolean expiredAt(long nowMillis) {
     return expiresAtMillis != 0 && expiresAtMillis <= nowMillis;
   }
 
   /**
+   * Returns this value with another payload, keeping type, expiry and flags.
+   *
    * @param newPayload the payload
-   * @return this value with another payload, keeping type, expiry and flags
    */
   public StoredValue withPayload(byte[] newPayload) {
     return new StoredValue(type, version, expiresAtMillis, clientFlags, newPayload);
   }
 
   /**
+   * Returns this value with another expiry.
+   *
    * @param when the new absolute expiry, 0 for none
-   * @return this value with another expiry
    */
   public StoredValue withExpiry(long when) {
     return new StoredValue(type, version, when, clientFlags, payload);
   }
 
   /**
+   * Returns this value with another version.
+   *
    * @param newVersion the version
-   * @return this value with another version
    */
   StoredValue withVersion(long newVersion) {
     return new StoredValue(type, newVersion, expiresAtMillis, clientFlags, payload);

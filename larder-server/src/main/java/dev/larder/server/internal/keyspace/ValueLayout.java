@@ -3,8 +3,8 @@ package dev.larder.server.internal.keyspace;
 import java.util.Arrays;
 
 /**
- * The bytes a keyspace value is stored as in the Larder cache (format version 1; the reference
- * is {@code docs/spec/server-value-layout.md}).
+ * The bytes a keyspace value is stored as in the Larder cache (format version 1; the reference is
+ * {@code docs/spec/server-value-layout.md}).
  *
  * <pre>
  *   byte 0: tag
@@ -35,8 +35,9 @@ public final class ValueLayout {
   private ValueLayout() {}
 
   /**
+   * Returns its stored bytes.
+   *
    * @param value the value; its version must be positive
-   * @return its stored bytes
    */
   public static byte[] encode(StoredValue value) {
     int tag = VERSION << 5 | value.type().code();
@@ -92,8 +93,8 @@ public final class ValueLayout {
       ValueType type, long version, long expiresAtMillis, int clientFlags, int payloadOffset) {}
 
   /**
-   * Reads the header only: for writing a value out without copying it into a
-   * {@link StoredValue} first (RESP GET, memcached get).
+   * Reads the header only: for writing a value out without copying it into a {@link StoredValue}
+   * first (RESP GET, memcached get).
    *
    * @param bytes stored bytes
    * @return their header
@@ -116,8 +117,9 @@ public final class ValueLayout {
   }
 
   /**
+   * Returns the value they hold.
+   *
    * @param bytes stored bytes
-   * @return the value they hold
    * @throws IllegalArgumentException if they are not a version-1 value
    */
   public static StoredValue decode(byte[] bytes) {
@@ -127,9 +129,10 @@ public final class ValueLayout {
   }
 
   /**
+   * Returns the offset just after the version: the value without its version is byte 0 and the
+   * bytes from this offset (a checkpoint stores it so).
+   *
    * @param bytes stored bytes
-   * @return the offset just after the version: the value without its version is byte 0 and the
-   *     bytes from this offset (a checkpoint stores it so)
    */
   public static int versionEnd(byte[] bytes) {
     long[] cursor = {1};

@@ -1,8 +1,8 @@
 package dev.larder.server.internal.keyspace;
 
 /**
- * The kinds of value a key can hold; the code is the low two bits of the value layout's tag
- * byte (see {@link ValueLayout}).
+ * The kinds of value a key can hold; the code is the low two bits of the value layout's tag byte
+ * (see {@link ValueLayout}).
  */
 public enum ValueType {
   /** A byte string: Redis strings and memcached items. */
@@ -18,19 +18,20 @@ public enum ValueType {
     this.redisName = redisName;
   }
 
-  /** @return the two-bit code written in the tag byte */
+  /** Returns the two-bit code written in the tag byte. */
   public int code() {
     return code;
   }
 
-  /** @return the name Redis's TYPE command gives this kind */
+  /** Returns the name Redis's TYPE command gives this kind. */
   public String redisName() {
     return redisName;
   }
 
   /**
+   * Returns its type.
+   *
    * @param code a two-bit code
-   * @return its type
    * @throws IllegalArgumentException for a code no type has
    */
   public static ValueType ofCode(int code) {

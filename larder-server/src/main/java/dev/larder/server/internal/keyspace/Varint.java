@@ -1,15 +1,16 @@
 package dev.larder.server.internal.keyspace;
 
 /**
- * Unsigned LEB128 varints of non-negative longs, as the value layout and the server log write
- * them: 7 bits a byte, low group first, the high bit set on every byte but the last.
+ * Unsigned LEB128 varints of non-negative longs, as the value layout and the server log write them:
+ * 7 bits a byte, low group first, the high bit set on every byte but the last.
  */
 public final class Varint {
   private Varint() {}
 
   /**
+   * Returns the bytes its varint takes.
+   *
    * @param value a non-negative number
-   * @return the bytes its varint takes
    */
   public static int size(long value) {
     int size = 1;
@@ -20,10 +21,11 @@ public final class Varint {
   }
 
   /**
+   * Returns the position after it.
+   *
    * @param out the buffer, with room for {@link #size} bytes at {@code pos}
    * @param pos where to write
    * @param value a non-negative number
-   * @return the position after it
    */
   public static int write(byte[] out, int pos, long value) {
     while ((value & ~0x7FL) != 0) {

@@ -6,20 +6,28 @@ import dev.larder.server.internal.keyspace.ValueType;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The item operations both memcached flavours share, each one atomic on its key: storing in its
- * six modes (with CAS), arithmetic, and deletion with an optional CAS. Stateless.
+ * The item operations both memcached flavours share, each one atomic on its key: storing in its six
+ * modes (with CAS), arithmetic, and deletion with an optional CAS. Stateless.
  */
 final class ItemStore {
   private ItemStore() {}
 
   /** How a store treats an existing item. */
   enum Mode {
-    SET, ADD, REPLACE, APPEND, PREPEND
+    SET,
+    ADD,
+    REPLACE,
+    APPEND,
+    PREPEND
   }
 
   /** What a store or arithmetic did. */
   enum Outcome {
-    STORED, NOT_STORED, EXISTS, NOT_FOUND, NON_NUMERIC
+    STORED,
+    NOT_STORED,
+    EXISTS,
+    NOT_FOUND,
+    NON_NUMERIC
   }
 
   /**
@@ -31,6 +39,8 @@ final class ItemStore {
   record Result(Outcome outcome, StoredValue item) {}
 
   /**
+   * Returns the outcome.
+   *
    * @param s the session
    * @param key the key
    * @param mode how to treat an existing item
@@ -38,30 +48,42 @@ final class ItemStore {
    * @param expiry absolute expiry in ms, 0 none (ignored by append and prepend)
    * @param data the value
    * @param cas the CAS unique the item must have, or 0 for none
-   * @return the outcome
    */
-  static Result store(MemcacheSession s, byte[] key, Mode mode, int flags, long expiry,
-      byte[] data, long cas) {
+  static Result store(
+      MemcacheSession s, byte[] key, Mode mode, int flags, long expiry, byte[] data, long cas) {
     if (mode == Mode.SET && cas == 0) {
       // A plain set stores whatever was there: a put, with no read of the old item (a compute
       // would copy it out first, two kilobytes on average under memcslap).
-      return new Result(Outcome.STORED, s.keyspace().put(MemcacheSession.DB, key,
-          new StoredValue(ValueType.STRING, 0, expiry, flags, data)));
+      return new Result(
+          Outcome.STORED,
+          s.keyspace()
+              .put(
+                  MemcacheSession.DB,
+                  key,
+                  new StoredValue(ValueType.STRING, 0, expiry, flags, data)));
     }
     Outcome[] outcome = new Outcome[1];
-    Keyspace.Change change = s.keyspace().update(MemcacheSession.DB, key, before -> {
-      StoredValue item = before != null && before.type() == ValueType.STRING ? before : null;
-      outcome[0] = mode == Mode.ADD && before != null && cas == 0
-          ? Outcome.NOT_STORED : decide(mode, item, cas);
-      if (outcome[0] != Outcome.STORED) {
-        return before;
-      }
-      return switch (mode) {
-        case APPEND -> item.withPayload(concat(item.payload(), data));
-        case PREPEND -> item.withPayload(concat(data, item.payload()));
-        default -> new StoredValue(ValueType.STRING, 0, expiry, flags, data);
-      };
-    });
+    Keyspace.Change change =
+        s.keyspace()
+            .update(
+                MemcacheSession.DB,
+                key,
+                before -> {
+                  StoredValue item =
+                      before != null && before.type() == ValueType.STRING ? before : null;
+                  outcome[0] =
+                      mode == Mode.ADD && before != null && cas == 0
+                          ? Outcome.NOT_STORED
+                          : decide(mode, item, cas);
+                  if (outcome[0] != Outcome.STORED) {
+                    return before;
+                  }
+                  return switch (mode) {
+                    case APPEND -> item.withPayload(concat(item.payload(), data));
+                    case PREPEND -> item.withPayload(concat(data, item.payload()));
+                    default -> new StoredValue(ValueType.STRING, 0, expiry, flags, data);
+                  };
+                });
     return new Result(outcome[0], outcome[0] == Outcome.STORED ? change.after() : null);
   }
 
@@ -92,72 +114,94 @@ final class ItemStore {
    * @param cas the CAS unique the item must have, or 0
    * @return the outcome and the new item
    */
-  static Result arithmetic(MemcacheSession s, byte[] key, long delta, boolean incr,
-      StoredValue vivify, long cas) {
+  static Result arithmetic(
+      MemcacheSession s, byte[] key, long delta, boolean incr, StoredValue vivify, long cas) {
     Outcome[] outcome = new Outcome[1];
-    Keyspace.Change change = s.keyspace().update(MemcacheSession.DB, key, before -> {
-      if (before != null && before.type() != ValueType.STRING) {
-        outcome[0] = Outcome.NON_NUMERIC;
-        return before;
-      }
-      StoredValue item = before;
-      if (item == null) {
-        outcome[0] = vivify == null ? Outcome.NOT_FOUND : Outcome.STORED;
-        return vivify == null ? before : vivify;
-      }
-      if (cas != 0 && item.version() != cas) {
-        outcome[0] = Outcome.EXISTS;
-        return before;
-      }
-      Long current = MemcacheSession.unsigned64(item.payload());
-      if (current == null) {
-        outcome[0] = Outcome.NON_NUMERIC;
-        return before;
-      }
-      long next = incr ? current + delta
-          : Long.compareUnsigned(current, delta) < 0 ? 0 : current - delta;
-      outcome[0] = Outcome.STORED;
-      return item.withPayload(Long.toUnsignedString(next).getBytes(StandardCharsets.US_ASCII));
-    });
+    Keyspace.Change change =
+        s.keyspace()
+            .update(
+                MemcacheSession.DB,
+                key,
+                before -> {
+                  if (before != null && before.type() != ValueType.STRING) {
+                    outcome[0] = Outcome.NON_NUMERIC;
+                    return before;
+                  }
+                  StoredValue item = before;
+                  if (item == null) {
+                    outcome[0] = vivify == null ? Outcome.NOT_FOUND : Outcome.STORED;
+                    return vivify == null ? before : vivify;
+                  }
+                  if (cas != 0 && item.version() != cas) {
+                    outcome[0] = Outcome.EXISTS;
+                    return before;
+                  }
+                  Long current = MemcacheSession.unsigned64(item.payload());
+                  if (current == null) {
+                    outcome[0] = Outcome.NON_NUMERIC;
+                    return before;
+                  }
+                  long next =
+                      incr
+                          ? current + delta
+                          : Long.compareUnsigned(current, delta) < 0 ? 0 : current - delta;
+                  outcome[0] = Outcome.STORED;
+                  return item.withPayload(
+                      Long.toUnsignedString(next).getBytes(StandardCharsets.US_ASCII));
+                });
     return new Result(outcome[0], outcome[0] == Outcome.STORED ? change.after() : null);
   }
 
   /**
+   * Returns STORED when deleted, NOT_FOUND, or EXISTS on a CAS mismatch.
+   *
    * @param s the session
    * @param key the key
    * @param cas the CAS unique the item must have, or 0
-   * @return STORED when deleted, NOT_FOUND, or EXISTS on a CAS mismatch
    */
   static Outcome delete(MemcacheSession s, byte[] key, long cas) {
     Outcome[] outcome = new Outcome[1];
-    s.keyspace().update(MemcacheSession.DB, key, before -> {
-      if (before == null) {
-        outcome[0] = Outcome.NOT_FOUND;
-        return null;
-      }
-      if (cas != 0 && before.version() != cas) {
-        outcome[0] = Outcome.EXISTS;
-        return before;
-      }
-      outcome[0] = Outcome.STORED;
-      return null;
-    });
+    s.keyspace()
+        .update(
+            MemcacheSession.DB,
+            key,
+            before -> {
+              if (before == null) {
+                outcome[0] = Outcome.NOT_FOUND;
+                return null;
+              }
+              if (cas != 0 && before.version() != cas) {
+                outcome[0] = Outcome.EXISTS;
+                return before;
+              }
+              outcome[0] = Outcome.STORED;
+              return null;
+            });
     return outcome[0];
   }
 
   /**
+   * Returns the touched item, or null if absent.
+   *
    * @param s the session
    * @param key the key
    * @param expiry the new absolute expiry, 0 for none
-   * @return the touched item, or null if absent
    */
   static StoredValue touch(MemcacheSession s, byte[] key, long expiry) {
     // memcached keeps an item's CAS unique when it only changes its expiry
-    Keyspace.Change change = s.keyspace().update(MemcacheSession.DB, key, before ->
-        before == null || before.type() != ValueType.STRING ? before : before.withExpiry(expiry),
-        false);
+    Keyspace.Change change =
+        s.keyspace()
+            .update(
+                MemcacheSession.DB,
+                key,
+                before ->
+                    before == null || before.type() != ValueType.STRING
+                        ? before
+                        : before.withExpiry(expiry),
+                false);
     return change.after() != null && change.after().type() == ValueType.STRING
-        ? change.after() : null;
+        ? change.after()
+        : null;
   }
 
   private static byte[] concat(byte[] a, byte[] b) {

@@ -9,46 +9,50 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Decodes memcached's text and meta protocols into {@link MemcacheFrame}s: a command line
- * (ended by LF, optionally CRLF), and, for the storage commands ({@code set add replace append
- * prepend cas ms}), the data block of the length the line gives followed by CRLF.
+ * Decodes memcached's text and meta protocols into {@link MemcacheFrame}s: a command line (ended by
+ * LF, optionally CRLF), and, for the storage commands ({@code set add replace append prepend cas
+ * ms}), the data block of the length the line gives followed by CRLF.
  *
  * <h2>Implementation notes</h2>
  *
  * <p>One request per {@code decode} call (see {@link RequestDecoder}). A storage command is
  * consumed only when its data block has fully arrived, so its line is looked at again on each read
- * until then (lines are short). A storage line has a data block only with memcached's word count
- * (5 or 6 words, {@code cas} 6 or 7); otherwise it is a command without data, which the handler
+ * until then (lines are short). A storage line has a data block only with memcached's word count (5
+ * or 6 words, {@code cas} 6 or 7); otherwise it is a command without data, which the handler
  * answers ERROR, so the next line is not taken as data.
  *
- * <p>Limits. A line of at most {@value #MAX_LINE} bytes: longer closes the connection with
- * {@code CLIENT_ERROR line too long}, except a retrieval line (get, gets, gat, gats), which
- * memcached serves at any length: its keys are handed on in {@link MemcacheFrame.Keys} as they
- * arrive (each complete key, one that a space follows) once {@value #STREAM_FROM} bytes of it are
- * buffered, so the decoder holds at most a read and a partial key. A data length must be a decimal
- * from 0 to {@value #MAX_DATA_LENGTH} (its length and CRLF fit memcached's signed 32-bit count;
- * {@code +} and leading zeros allowed): anything else is
- * {@code CLIENT_ERROR bad command line format} and no data is read, as memcached 1.6 answers. A
- * block above {@code maxItemBytes} is answered {@code SERVER_ERROR object too large for cache}; up
- * to {@code maxRequestBytes} its bytes are skipped as they arrive, never buffered, as memcached
- * does; beyond it the connection is closed after the reply instead, so no announced length makes
- * the server read for long (memcached would skip up to 2 GiB). A block not followed by CRLF gives
- * {@code CLIENT_ERROR bad data chunk}.
+ * <p>Limits. A line of at most {@value #MAX_LINE} bytes: longer closes the connection with {@code
+ * CLIENT_ERROR line too long}, except a retrieval line (get, gets, gat, gats), which memcached
+ * serves at any length: its keys are handed on in {@link MemcacheFrame.Keys} as they arrive (each
+ * complete key, one that a space follows) once {@value #STREAM_FROM} bytes of it are buffered, so
+ * the decoder holds at most a read and a partial key. A data length must be a decimal from 0 to
+ * {@value #MAX_DATA_LENGTH} (its length and CRLF fit memcached's signed 32-bit count; {@code +} and
+ * leading zeros allowed): anything else is {@code CLIENT_ERROR bad command line format} and no data
+ * is read, as memcached 1.6 answers. A block above {@code maxItemBytes} is answered {@code
+ * SERVER_ERROR object too large for cache}; up to {@code maxRequestBytes} its bytes are skipped as
+ * they arrive, never buffered, as memcached does; beyond it the connection is closed after the
+ * reply instead, so no announced length makes the server read for long (memcached would skip up to
+ * 2 GiB). A block not followed by CRLF gives {@code CLIENT_ERROR bad data chunk}.
  *
  * <p>Not thread-safe: one instance per channel.
  */
 public final class MemcacheDecoder extends RequestDecoder {
   static final int MAX_LINE = 64 * 1024;
   static final long MAX_DATA_LENGTH = Integer.MAX_VALUE - 2;
+
   /** A retrieval line without its end past this many bytes is streamed. */
   static final int STREAM_FROM = 1024;
+
   private final int maxItemBytes;
   private final long maxRequestBytes;
   private long skipping;
+
   /** The words before the keys of a long retrieval line being streamed, else null. */
   private List<byte[]> streaming;
+
   /** Whether the rest of the current line is being discarded (after an error in it). */
   private boolean discardingLine;
+
   private boolean closed;
 
   /**
@@ -149,9 +153,8 @@ public final class MemcacheDecoder extends RequestDecoder {
   }
 
   /**
-   * Starts streaming a retrieval line longer than the cap: consumes its command (and expiry)
-   * and returns true; false if the line is no retrieval line or its first words have not
-   * arrived.
+   * Starts streaming a retrieval line longer than the cap: consumes its command (and expiry) and
+   * returns true; false if the line is no retrieval line or its first words have not arrived.
    */
   private boolean startStreaming(ByteBuf in) {
     int from = in.readerIndex();
@@ -161,11 +164,12 @@ public final class MemcacheDecoder extends RequestDecoder {
       return false;
     }
     String name = new String(bytes(in, from, end), StandardCharsets.US_ASCII);
-    int words = switch (name) {
-      case "get", "gets" -> 1;
-      case "gat", "gats" -> 2;
-      default -> 0;
-    };
+    int words =
+        switch (name) {
+          case "get", "gets" -> 1;
+          case "gat", "gats" -> 2;
+          default -> 0;
+        };
     if (words == 0) {
       return false;
     }
@@ -264,8 +268,8 @@ public final class MemcacheDecoder extends RequestDecoder {
   }
 
   /**
-   * The token index holding the data length, or -1 if the line has no data block: not a
-   * storage command, or not memcached's word count for one (then the handler answers ERROR).
+   * The token index holding the data length, or -1 if the line has no data block: not a storage
+   * command, or not memcached's word count for one (then the handler answers ERROR).
    */
   private static int dataLengthPosition(List<byte[]> tokens) {
     if (tokens.isEmpty()) {

@@ -14,14 +14,15 @@ import java.util.concurrent.locks.Lock;
 
 /**
  * A memcached connection's protocol: runs each decoded text or meta command under the keyspace's
- * shared lock, the authentication exchange before it when the server has users, and the parts
- * of a streamed retrieval line; batching and back-pressure are {@link RequestPipeline}'s.
+ * shared lock, the authentication exchange before it when the server has users, and the parts of a
+ * streamed retrieval line; batching and back-pressure are {@link RequestPipeline}'s.
  *
  * <p>Not thread-safe: one instance per connection, on its event loop.
  */
 public final class MemcacheDispatcher implements ProtocolSession {
   private final MemcacheSession session;
   private ClientConnection connection;
+
   /** Keys served so far of the streamed retrieval line, or -1 once it failed. */
   private long streamedKeys;
 
@@ -41,10 +42,12 @@ public final class MemcacheDispatcher implements ProtocolSession {
    * @return the handlers, in pipeline order
    */
   public static ChannelHandler[] handlers(ServerState server, MemcacheStats stats) {
-    ClientConnection c = new ClientConnection(new MemcacheDispatcher(server, stats),
-        server.clientMemory());
-    return new ChannelHandler[] {new MemcacheDecoder(server.config().maxItemBytes(),
-        server.config().maxRequestBytes(), c), new RequestPipeline(c, server.replies())};
+    ClientConnection c =
+        new ClientConnection(new MemcacheDispatcher(server, stats), server.clientMemory());
+    return new ChannelHandler[] {
+      new MemcacheDecoder(server.config().maxItemBytes(), server.config().maxRequestBytes(), c),
+      new RequestPipeline(c, server.replies())
+    };
   }
 
   @Override
@@ -129,8 +132,11 @@ public final class MemcacheDispatcher implements ProtocolSession {
       if (limit != e) {
         throw limit;
       }
-      session.line("SERVER_ERROR " + (e.getMessage() == null ? e.toString() : e.getMessage())
-          .replace('\r', ' ').replace('\n', ' '));
+      session.line(
+          "SERVER_ERROR "
+              + (e.getMessage() == null ? e.toString() : e.getMessage())
+                  .replace('\r', ' ')
+                  .replace('\n', ' '));
     } finally {
       lock.unlock();
     }
@@ -144,11 +150,14 @@ public final class MemcacheDispatcher implements ProtocolSession {
       }
       streamedKeys += k.keys().size();
       boolean end = k.last() && streamedKeys > 0;
-      locked((s, head, unused) -> {
-        if (!TextCommands.streamedGet(s, head, k.keys(), end)) {
-          streamedKeys = -1;
-        }
-      }, k.head(), null);
+      locked(
+          (s, head, _) -> {
+            if (!TextCommands.streamedGet(s, head, k.keys(), end)) {
+              streamedKeys = -1;
+            }
+          },
+          k.head(),
+          null);
     }
     if (k.last()) {
       if (!session.authenticated) {
@@ -182,8 +191,11 @@ public final class MemcacheDispatcher implements ProtocolSession {
     // memcached reads the first two words and ignores any more.
     if (words.length < 2) {
       session.line("CLIENT_ERROR bad authentication token format");
-    } else if (session.server.memcacheAuth().check(words[0].getBytes(StandardCharsets.UTF_8),
-        words[1].getBytes(StandardCharsets.UTF_8))) {
+    } else if (session
+        .server
+        .memcacheAuth()
+        .check(
+            words[0].getBytes(StandardCharsets.UTF_8), words[1].getBytes(StandardCharsets.UTF_8))) {
       session.authenticated = true;
       session.line("STORED");
     } else {

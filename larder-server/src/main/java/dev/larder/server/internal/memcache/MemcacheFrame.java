@@ -13,8 +13,8 @@ public sealed interface MemcacheFrame {
   record Command(List<byte[]> tokens, byte[] data) implements MemcacheFrame {}
 
   /**
-   * Part of a retrieval line (get, gets, gat, gats) longer than the line cap, handed on as its
-   * keys arrive.
+   * Part of a retrieval line (get, gets, gat, gats) longer than the line cap, handed on as its keys
+   * arrive.
    *
    * @param head the command, and for gat and gats the expiry: the words before the keys
    * @param keys the complete keys that arrived, each checked to be 1 to 250 bytes

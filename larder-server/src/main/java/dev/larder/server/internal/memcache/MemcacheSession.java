@@ -18,14 +18,17 @@ import java.nio.charset.StandardCharsets;
 final class MemcacheSession {
   /** Memcached's longest key. */
   static final int MAX_KEY = 250;
+
   /** Expiry times above this many seconds are absolute Unix times, as in memcached. */
   static final long RELATIVE_LIMIT = 60L * 60 * 24 * 30;
+
   static final int DB = 0;
 
   final ServerState server;
   final MemcacheStats stats;
   ByteBuf out;
   boolean close;
+
   /** False until the connection authenticates, when the server has a memcache-auth-file. */
   boolean authenticated;
 
@@ -70,7 +73,7 @@ final class MemcacheSession {
     return keyspace().now() + exptime * 1000;
   }
 
-  /** @return seconds to expiry for meta's t flag: -1 for none */
+  /** Returns seconds to expiry for meta's t flag: -1 for none. */
   long ttlSeconds(StoredValue v) {
     if (!v.volatileKey()) {
       return -1;
@@ -86,8 +89,8 @@ final class MemcacheSession {
 
   /**
    * A key as memcached 1.6 takes it: 1 to 250 bytes, any but a space or a line feed (its parser
-   * splits a command line on spaces only, so control bytes are part of the key: memcaslap's
-   * keys hold 0x10 bytes, and memcached stores and returns them).
+   * splits a command line on spaces only, so control bytes are part of the key: memcaslap's keys
+   * hold 0x10 bytes, and memcached stores and returns them).
    */
   static boolean validKey(byte[] key) {
     if (key.length == 0 || key.length > MAX_KEY) {

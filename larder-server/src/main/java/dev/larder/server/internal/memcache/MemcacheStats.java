@@ -9,9 +9,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The memcached-only server state: the counters that {@code stats} reports, the flush a
- * {@code flush_all <time>} left pending (memcached keeps one flush time: a later flush_all
- * replaces it), and the items whose recache token (meta's {@code W}) is out. Thread-safe.
+ * The memcached-only server state: the counters that {@code stats} reports, the flush a {@code
+ * flush_all <time>} left pending (memcached keeps one flush time: a later flush_all replaces it),
+ * and the items whose recache token (meta's {@code W}) is out. Thread-safe.
  */
 public final class MemcacheStats {
   final LongAdder cmdGet = new LongAdder();
@@ -21,14 +21,16 @@ public final class MemcacheStats {
   final LongAdder getHits = new LongAdder();
   final LongAdder getMisses = new LongAdder();
   private ScheduledFuture<?> pendingFlush;
+
   /**
-   * Items an mg with N created and told its client to fill (W), by key, with the version they
-   * were created with: until that item is replaced, other hits on it say Z, as memcached's do.
-   * A replaced item has a new version, so its entry no longer matches and is dropped when seen.
-   * At most {@value #MAX_WIN_TOKENS} entries: beyond, the table starts afresh and the oldest
-   * tokens' Z is no longer sent (a hint lost, never a wrong value).
+   * Items an mg with N created and told its client to fill (W), by key, with the version they were
+   * created with: until that item is replaced, other hits on it say Z, as memcached's do. A
+   * replaced item has a new version, so its entry no longer matches and is dropped when seen. At
+   * most {@value #MAX_WIN_TOKENS} entries: beyond, the table starts afresh and the oldest tokens' Z
+   * is no longer sent (a hint lost, never a wrong value).
    */
   private final Map<String, Long> winTokens = new ConcurrentHashMap<>();
+
   static final int MAX_WIN_TOKENS = 65_536;
 
   /** Records that the item under key, at this version, has its recache token out. */
@@ -39,7 +41,7 @@ public final class MemcacheStats {
     winTokens.put(new String(key, StandardCharsets.ISO_8859_1), version);
   }
 
-  /** @return whether the item under key, at this version, has its recache token out */
+  /** Returns whether the item under key, at this version, has its recache token out. */
   boolean tokenOut(byte[] key, long version) {
     if (winTokens.isEmpty()) {
       return false;
@@ -69,8 +71,8 @@ public final class MemcacheStats {
    * @param delayMillis the delay, when scheduler is not null
    * @param flush the flush
    */
-  synchronized void scheduleFlush(ScheduledExecutorService scheduler, long delayMillis,
-      Runnable flush) {
+  synchronized void scheduleFlush(
+      ScheduledExecutorService scheduler, long delayMillis, Runnable flush) {
     if (pendingFlush != null) {
       pendingFlush.cancel(false);
       pendingFlush = null;

@@ -10,13 +10,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * memcached's meta protocol: mg, ms, md, ma, mn, me. Flags implemented: mg {@code b c f k O q s
- * t T v}; ms {@code b c C F k O q T M(E A P R S)}; md {@code b C k O q}; ma {@code b c C N J D T
- * M(I + D -) q O t v k}; mg's {@code N} creates a missing item (empty, with N's TTL) and
- * answers it with {@code W}, and later hits on that item say {@code Z} until it is replaced, as
- * memcached's do. Not implemented (accepted and ignored, never answered with made-up values):
- * mg's {@code h l R E u}, ms's {@code I}, md's {@code I T x}. Stateless (the recache tokens are
- * the server's, in {@link MemcacheStats}).
+ * memcached's meta protocol: mg, ms, md, ma, mn, me. Flags implemented: mg {@code b c f k O q s t T
+ * v}; ms {@code b c C F k O q T M(E A P R S)}; md {@code b C k O q}; ma {@code b c C N J D T M(I +
+ * D -) q O t v k}; mg's {@code N} creates a missing item (empty, with N's TTL) and answers it with
+ * {@code W}, and later hits on that item say {@code Z} until it is replaced, as memcached's do. Not
+ * implemented (accepted and ignored, never answered with made-up values): mg's {@code h l R E u},
+ * ms's {@code I}, md's {@code I T x}. Stateless (the recache tokens are the server's, in {@link
+ * MemcacheStats}).
  */
 final class MetaCommands {
   private static final String BAD_FORMAT = "CLIENT_ERROR bad command line format";
@@ -74,21 +74,24 @@ final class MetaCommands {
   /** The return flags a hit or a status carries, in the order they were asked. */
   private static String returned(MemcacheSession s, Request r, StoredValue v) {
     StringBuilder sb = new StringBuilder();
-    r.flags().forEach((f, token) -> {
-      String value = switch (f) {
-        case 'c' -> v == null ? null : Long.toString(v.version());
-        case 'f' -> v == null ? null : Integer.toUnsignedString(v.clientFlags());
-        case 's' -> v == null ? null : Integer.toString(v.payload().length);
-        case 't' -> v == null ? null : Long.toString(s.ttlSeconds(v));
-        case 'k' -> new String(r.rawKey(), StandardCharsets.ISO_8859_1);
-        case 'O' -> token;
-        case 'b' -> r.has('k') ? "" : null;
-        default -> null;
-      };
-      if (value != null) {
-        sb.append(' ').append(f).append(value);
-      }
-    });
+    r.flags()
+        .forEach(
+            (f, token) -> {
+              String value =
+                  switch (f) {
+                    case 'c' -> v == null ? null : Long.toString(v.version());
+                    case 'f' -> v == null ? null : Integer.toUnsignedString(v.clientFlags());
+                    case 's' -> v == null ? null : Integer.toString(v.payload().length);
+                    case 't' -> v == null ? null : Long.toString(s.ttlSeconds(v));
+                    case 'k' -> new String(r.rawKey(), StandardCharsets.ISO_8859_1);
+                    case 'O' -> token;
+                    case 'b' -> r.has('k') ? "" : null;
+                    default -> null;
+                  };
+              if (value != null) {
+                sb.append(' ').append(f).append(value);
+              }
+            });
     return sb.toString();
   }
 
@@ -120,8 +123,8 @@ final class MetaCommands {
         s.line("CLIENT_ERROR bad token in command line format");
         return;
       }
-      ItemStore.Result created = ItemStore.store(s, r.key(), ItemStore.Mode.ADD, 0,
-          s.expiryMillis(ttl), new byte[0], 0);
+      ItemStore.Result created =
+          ItemStore.store(s, r.key(), ItemStore.Mode.ADD, 0, s.expiryMillis(ttl), new byte[0], 0);
       v = created.outcome() == ItemStore.Outcome.STORED ? created.item() : s.item(r.key());
       if (created.outcome() == ItemStore.Outcome.STORED) {
         win = " W";
@@ -148,9 +151,8 @@ final class MetaCommands {
   }
 
   /**
-   * An ms whose data was too large: memcached's reply, and the item under the key removed
-   * whatever the mode (memcached 1.6.18 does so, so that a stale value does not outlive a
-   * failed write).
+   * An ms whose data was too large: memcached's reply, and the item under the key removed whatever
+   * the mode (memcached 1.6.18 does so, so that a stale value does not outlive a failed write).
    */
   static void tooLarge(MemcacheSession s, List<byte[]> t, byte[] data) {
     Request r = Request.parse(t, 3);
@@ -166,14 +168,15 @@ final class MetaCommands {
       s.line(BAD_FORMAT);
       return;
     }
-    ItemStore.Mode mode = switch (r.has('M') ? r.token('M') : "S") {
-      case "S", "s" -> ItemStore.Mode.SET;
-      case "E", "e" -> ItemStore.Mode.ADD;
-      case "A", "a" -> ItemStore.Mode.APPEND;
-      case "P", "p" -> ItemStore.Mode.PREPEND;
-      case "R", "r" -> ItemStore.Mode.REPLACE;
-      default -> null;
-    };
+    ItemStore.Mode mode =
+        switch (r.has('M') ? r.token('M') : "S") {
+          case "S", "s" -> ItemStore.Mode.SET;
+          case "E", "e" -> ItemStore.Mode.ADD;
+          case "A", "a" -> ItemStore.Mode.APPEND;
+          case "P", "p" -> ItemStore.Mode.PREPEND;
+          case "R", "r" -> ItemStore.Mode.REPLACE;
+          default -> null;
+        };
     if (mode == null) {
       s.line("CLIENT_ERROR invalid mode for ms STORE");
       return;
@@ -190,14 +193,22 @@ final class MetaCommands {
       s.line("SERVER_ERROR out of memory storing object");
       return;
     }
-    ItemStore.Result result = ItemStore.store(s, r.key(), mode, (int) flags,
-        s.expiryMillis(ttl), data, r.has('C') && cas == 0 ? -1 : cas);
-    String status = switch (result.outcome()) {
-      case STORED -> "HD";
-      case EXISTS -> "EX";
-      case NOT_FOUND -> "NF";
-      default -> "NS";
-    };
+    ItemStore.Result result =
+        ItemStore.store(
+            s,
+            r.key(),
+            mode,
+            (int) flags,
+            s.expiryMillis(ttl),
+            data,
+            r.has('C') && cas == 0 ? -1 : cas);
+    String status =
+        switch (result.outcome()) {
+          case STORED -> "HD";
+          case EXISTS -> "EX";
+          case NOT_FOUND -> "NF";
+          default -> "NS";
+        };
     if (!(status.equals("HD") && r.has('q'))) {
       s.line(status + returned(s, r, result.item()));
     }
@@ -215,11 +226,12 @@ final class MetaCommands {
       return;
     }
     ItemStore.Outcome o = ItemStore.delete(s, r.key(), r.has('C') && cas == 0 ? -1 : cas);
-    String status = switch (o) {
-      case STORED -> "HD";
-      case EXISTS -> "EX";
-      default -> "NF";
-    };
+    String status =
+        switch (o) {
+          case STORED -> "HD";
+          case EXISTS -> "EX";
+          default -> "NF";
+        };
     if (!(r.has('q') && (status.equals("HD") || status.equals("NF")))) {
       s.line(status + returned(s, r, null));
     }
@@ -238,17 +250,28 @@ final class MetaCommands {
     Long initial = r.has('J') ? MemcacheSession.unsigned64(bytes(r.token('J'))) : Long.valueOf(0);
     long vivifyTtl = r.has('N') ? MemcacheSession.signed(bytes(r.token('N'))) : 0;
     Long cas = r.has('C') ? MemcacheSession.unsigned64(bytes(r.token('C'))) : Long.valueOf(0);
-    if (!(incr || decr) || delta == null || initial == null || vivifyTtl == Long.MIN_VALUE
+    if (!(incr || decr)
+        || delta == null
+        || initial == null
+        || vivifyTtl == Long.MIN_VALUE
         || cas == null) {
-      s.line(incr || decr ? "CLIENT_ERROR bad token in command line format"
-          : "CLIENT_ERROR invalid mode for ma MODE");
+      s.line(
+          incr || decr
+              ? "CLIENT_ERROR bad token in command line format"
+              : "CLIENT_ERROR invalid mode for ma MODE");
       return;
     }
-    StoredValue vivify = r.has('N') ? new StoredValue(ValueType.STRING, 0,
-        s.expiryMillis(vivifyTtl), 0,
-        Long.toUnsignedString(initial).getBytes(StandardCharsets.US_ASCII)) : null;
-    ItemStore.Result result = ItemStore.arithmetic(s, r.key(), delta, incr, vivify,
-        r.has('C') && cas == 0 ? -1 : cas);
+    StoredValue vivify =
+        r.has('N')
+            ? new StoredValue(
+                ValueType.STRING,
+                0,
+                s.expiryMillis(vivifyTtl),
+                0,
+                Long.toUnsignedString(initial).getBytes(StandardCharsets.US_ASCII))
+            : null;
+    ItemStore.Result result =
+        ItemStore.arithmetic(s, r.key(), delta, incr, vivify, r.has('C') && cas == 0 ? -1 : cas);
     StoredValue v = result.item();
     if (v != null && r.has('T')) {
       long ttl = MemcacheSession.signed(bytes(r.token('T')));
@@ -286,8 +309,13 @@ final class MetaCommands {
     }
     s.out.writeCharSequence("ME ", StandardCharsets.ISO_8859_1);
     s.out.writeBytes(r.rawKey());
-    s.line(" exp=" + s.ttlSeconds(v) + " la=0 cas=" + v.version() + " fetch=no cls=1 size="
-        + v.payload().length);
+    s.line(
+        " exp="
+            + s.ttlSeconds(v)
+            + " la=0 cas="
+            + v.version()
+            + " fetch=no cls=1 size="
+            + v.payload().length);
   }
 
   private static byte[] bytes(String token) {

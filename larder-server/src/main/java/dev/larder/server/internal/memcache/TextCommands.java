@@ -12,13 +12,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * memcached's text protocol: get, gets, gat, gats, set, add, replace, append, prepend, cas,
- * delete, incr, decr, touch, flush_all, stats, version, verbosity, quit, with noreply where
- * memcached takes it. Each command is one entry of {@link #TABLE}. Stateless.
+ * memcached's text protocol: get, gets, gat, gats, set, add, replace, append, prepend, cas, delete,
+ * incr, decr, touch, flush_all, stats, version, verbosity, quit, with noreply where memcached takes
+ * it. Each command is one entry of {@link #TABLE}. Stateless.
  */
 final class TextCommands {
   /** The version reported: the memcached protocol level Larder follows. */
   static final String VERSION = "1.6.0";
+
   private static final String BAD_FORMAT = "CLIENT_ERROR bad command line format";
   private static final byte[] VALUE = "VALUE ".getBytes(StandardCharsets.US_ASCII);
 
@@ -83,8 +84,7 @@ final class TextCommands {
    * @param end whether to end the reply (the line ended, and had keys)
    * @return false if the line fails (a bad expiry), its error written
    */
-  static boolean streamedGet(MemcacheSession s, List<byte[]> head, List<byte[]> keys,
-      boolean end) {
+  static boolean streamedGet(MemcacheSession s, List<byte[]> head, List<byte[]> keys, boolean end) {
     String name = text(head, 0);
     boolean cas = name.equals("gets") || name.equals("gats");
     long touch = Long.MIN_VALUE;
@@ -130,9 +130,9 @@ final class TextCommands {
   }
 
   /**
-   * A storage command whose data was too large: memcached's reply (none with noreply), and a
-   * {@code set} removes the item it would have replaced, as memcached does (so a reader does not
-   * keep getting the value the client meant to replace).
+   * A storage command whose data was too large: memcached's reply (none with noreply), and a {@code
+   * set} removes the item it would have replaced, as memcached does (so a reader does not keep
+   * getting the value the client meant to replace).
    */
   static void tooLarge(MemcacheSession s, List<byte[]> t, byte[] data) {
     if (text(t, 0).equals("set") && MemcacheSession.validKey(t.get(1))) {
@@ -149,8 +149,8 @@ final class TextCommands {
    * @param data an array whose bytes from {@code offset} to its end are the item's value
    * @param cas the CAS unique to show (gets, gats), 0 for none
    */
-  private static void value(MemcacheSession s, byte[] key, int flags, byte[] data, int offset,
-      long cas) {
+  private static void value(
+      MemcacheSession s, byte[] key, int flags, byte[] data, int offset, long cas) {
     ByteBuf out = s.out;
     ReplyLimitExceeded.check(out, key.length + data.length - offset + 48L);
     out.ensureWritable(key.length + data.length - offset + 48);
@@ -190,14 +190,16 @@ final class TextCommands {
     int args = isCas ? 6 : 5;
     // memcached takes one more word, noreply or not (then ignored); the decoder read a data
     // block only for these counts.
-    if (data == null || t.size() != args && t.size() != args + 1) {
+    if (data == null || (t.size() != args && t.size() != args + 1)) {
       s.line("ERROR");
       return;
     }
     long flags = MemcacheSession.unsigned(t.get(2), 0xFFFF_FFFFL);
     long exptime = MemcacheSession.signed(t.get(3));
     Long cas = isCas ? MemcacheSession.unsigned64(t.get(5)) : Long.valueOf(0);
-    if (!MemcacheSession.validKey(t.get(1)) || flags < 0 || exptime == Long.MIN_VALUE
+    if (!MemcacheSession.validKey(t.get(1))
+        || flags < 0
+        || exptime == Long.MIN_VALUE
         || cas == null) {
       s.line(BAD_FORMAT);
       return;
@@ -207,16 +209,25 @@ final class TextCommands {
       s.line("SERVER_ERROR out of memory storing object");
       return;
     }
-    ItemStore.Result r = ItemStore.store(s, t.get(1), mode, (int) flags,
-        s.expiryMillis(exptime), data, isCas && cas == 0 ? -1 : cas);
+    ItemStore.Result r =
+        ItemStore.store(
+            s,
+            t.get(1),
+            mode,
+            (int) flags,
+            s.expiryMillis(exptime),
+            data,
+            isCas && cas == 0 ? -1 : cas);
     if (!noreply(t)) {
       s.line(r.outcome().name());
     }
   }
 
   private static void delete(MemcacheSession s, List<byte[]> t, byte[] data) {
-    boolean valid = t.size() == 2 || t.size() == 3 && (noreply(t) || "0".equals(text(t, 2)))
-        || t.size() == 4 && "0".equals(text(t, 2)) && noreply(t);
+    boolean valid =
+        t.size() == 2
+            || (t.size() == 3 && (noreply(t) || "0".equals(text(t, 2))))
+            || (t.size() == 4 && "0".equals(text(t, 2)) && noreply(t));
     if (!valid) {
       if (!noreply(t)) {
         s.line("CLIENT_ERROR bad command line format.  Usage: delete <key> [noreply]");
@@ -245,8 +256,7 @@ final class TextCommands {
     }
     switch (r.outcome()) {
       case STORED -> s.line(new String(r.item().payload(), StandardCharsets.US_ASCII));
-      case NON_NUMERIC ->
-          s.line("CLIENT_ERROR cannot increment or decrement non-numeric value");
+      case NON_NUMERIC -> s.line("CLIENT_ERROR cannot increment or decrement non-numeric value");
       default -> s.line("NOT_FOUND");
     }
   }
@@ -289,7 +299,9 @@ final class TextCommands {
     }
     s.stats.cmdFlush.increment();
     long delayMillis = when <= 0 ? 0 : s.expiryMillis(when) - s.keyspace().now();
-    s.stats.scheduleFlush(delayMillis <= 0 ? null : s.server.scheduler(), delayMillis,
+    s.stats.scheduleFlush(
+        delayMillis <= 0 ? null : s.server.scheduler(),
+        delayMillis,
         () -> s.keyspace().flush(MemcacheSession.DB));
     if (!quiet) {
       s.line("OK");
@@ -299,7 +311,7 @@ final class TextCommands {
   /** {@code verbosity <level> [noreply]}: the level must be an unsigned number, as memcached's. */
   private static void verbosity(MemcacheSession s, List<byte[]> t, byte[] data) {
     boolean quiet = noreply(t);
-    if (t.size() < 2 || t.size() > 3 && !(t.size() == 4 && quiet)) {
+    if (t.size() < 2 || (t.size() > 3 && !(t.size() == 4 && quiet))) {
       s.line("ERROR");
     } else if (quiet) {
       return;

@@ -6,10 +6,10 @@ import io.netty.channel.ChannelOutboundBuffer;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One client connection as its decoder, its {@link RequestPipeline} and the server's
- * {@link ClientMemory} see it: whether the decoder may hand on another request (not while the
- * connection's unsent replies are over the high-water mark, nor once it is closing), whether it
- * has authenticated (asked of its {@link ProtocolSession}), and the bytes it holds.
+ * One client connection as its decoder, its {@link RequestPipeline} and the server's {@link
+ * ClientMemory} see it: whether the decoder may hand on another request (not while the connection's
+ * unsent replies are over the high-water mark, nor once it is closing), whether it has
+ * authenticated (asked of its {@link ProtocolSession}), and the bytes it holds.
  *
  * <p>Threads: everything but {@link #disconnect} and the held-bytes count is used on the
  * connection's event loop only; {@link ClientMemory} may disconnect it from another connection's
@@ -22,15 +22,20 @@ public final class ClientConnection {
 
   private final ProtocolSession session;
   private final ClientMemory memory;
+
   /** Bytes counted in the server's total for this connection, or RELEASED. */
   final AtomicLong held = new AtomicLong();
+
   private RequestDecoder decoder;
   private Channel channel;
   private boolean paused;
   private boolean stopped;
+
   /** True until the pipeline opens the connection (a refused one never is), and once closed. */
   private volatile boolean disconnected = true;
+
   private long lastOutput;
+
   /** Reply bytes handed to {@link DurableReplies} and not yet written to the channel. */
   private long awaitingLog;
 
@@ -65,25 +70,25 @@ public final class ClientConnection {
     disconnected = false;
   }
 
-  /** @return the peer's address, for logs */
+  /** Returns the peer's address, for logs. */
   public String address() {
     return channel == null ? "?" : String.valueOf(channel.remoteAddress()).replace("/", "");
   }
 
   /**
-   * @return whether the decoder may hand on another request: not while replies wait for the
-   *     client to read them, nor once the connection is closing
+   * Returns whether the decoder may hand on another request: not while replies wait for the client
+   * to read them, nor once the connection is closing.
    */
   public boolean accepting() {
     return !paused && !stopped && !disconnected;
   }
 
-  /** @return whether the connection has authenticated, or needs not */
+  /** Returns whether the connection has authenticated, or needs not. */
   public boolean authenticated() {
     return session.authenticated();
   }
 
-  /** @return whether the connection is not open for requests: not yet admitted, or closed */
+  /** Returns whether the connection is not open for requests: not yet admitted, or closed. */
   public boolean disconnected() {
     return disconnected;
   }
@@ -102,8 +107,8 @@ public final class ClientConnection {
   }
 
   /**
-   * @return reply bytes not yet taken by the socket: written to the channel, or waiting for the
-   *     server's log before they may be
+   * Returns reply bytes not yet taken by the socket: written to the channel, or waiting for the
+   * server's log before they may be.
    */
   long outboundBytes() {
     if (channel == null) {
@@ -113,12 +118,14 @@ public final class ClientConnection {
     return awaitingLog + (buffer == null ? 0 : buffer.totalPendingWriteBytes());
   }
 
-  /** @return reply bytes waiting for the server's log (event loop only) */
+  /** Returns reply bytes waiting for the server's log (event loop only). */
   long awaitingLog() {
     return awaitingLog;
   }
 
-  /** @param delta bytes handed to, or (negative) released by, {@link DurableReplies} */
+  /**
+   * @param delta bytes handed to, or (negative) released by, {@link DurableReplies}
+   */
   void awaitingLog(long delta) {
     awaitingLog += delta;
   }
@@ -131,8 +138,8 @@ public final class ClientConnection {
    * @return whether the connection may go on; false if a limit closed it
    */
   public boolean reserveInput(long bytes) {
-    return memory.update(this, decoder.heldBytes() + session.heldRequestBytes() + bytes,
-        lastOutput);
+    return memory.update(
+        this, decoder.heldBytes() + session.heldRequestBytes() + bytes, lastOutput);
   }
 
   /**
@@ -147,8 +154,8 @@ public final class ClientConnection {
   }
 
   /**
-   * Closes the connection at once, dropping replies not yet written, and stops its decoding.
-   * Safe from any thread.
+   * Closes the connection at once, dropping replies not yet written, and stops its decoding. Safe
+   * from any thread.
    *
    * @param reason why, for the log and the counters, or null for a close the caller logs itself
    * @param detail what was seen, for the log

@@ -7,31 +7,31 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The server's bound on memory held for clients: bytes of requests not yet run (a partial
- * request in a decoder, requests read and waiting, a MULTI queue) and of replies not yet sent,
- * over every connection of both protocols. Redis's three limits: each connection's requests
- * ({@code client-query-buffer-limit}), each connection's unsent replies
- * ({@code client-output-buffer-limit}) and all of it together ({@code maxmemory-clients}). A
- * connection over its own limit is disconnected; when the total passes the budget, the
- * connections holding the most are disconnected until it is back under. Each disconnection is
- * logged with its reason (rate-limited) and counted for INFO; other connections go on.
+ * The server's bound on memory held for clients: bytes of requests not yet run (a partial request
+ * in a decoder, requests read and waiting, a MULTI queue) and of replies not yet sent, over every
+ * connection of both protocols. Redis's three limits: each connection's requests ({@code
+ * client-query-buffer-limit}), each connection's unsent replies ({@code
+ * client-output-buffer-limit}) and all of it together ({@code maxmemory-clients}). A connection
+ * over its own limit is disconnected; when the total passes the budget, the connections holding the
+ * most are disconnected until it is back under. Each disconnection is logged with its reason
+ * (rate-limited) and counted for INFO; other connections go on.
  *
  * <h2>Implementation notes</h2>
  *
- * <p>Counting: each connection's held bytes are counted where they change a lot and rarely:
- * when a read's requests have run ({@link RequestPipeline}, after the replies are written),
- * when the channel's writability changes (replies drained), and before a decoder allocates a
- * large argument whole ({@link ClientConnection#reserveInput}). The server's total changes by
- * the difference only, so a connection whose held bytes stay at zero (every request of a
- * pipeline-1 client) costs no atomic operation. Between counts a connection may hold up to one
- * read's worth more than counted (a read is at most 64 KiB per message and 16 messages), and
- * the replies of one read are bounded by the connection's output limit as they are built.
+ * <p>Counting: each connection's held bytes are counted where they change a lot and rarely: when a
+ * read's requests have run ({@link RequestPipeline}, after the replies are written), when the
+ * channel's writability changes (replies drained), and before a decoder allocates a large argument
+ * whole ({@link ClientConnection#reserveInput}). The server's total changes by the difference only,
+ * so a connection whose held bytes stay at zero (every request of a pipeline-1 client) costs no
+ * atomic operation. Between counts a connection may hold up to one read's worth more than counted
+ * (a read is at most 64 KiB per message and 16 messages), and the replies of one read are bounded
+ * by the connection's output limit as they are built.
  *
  * <p>Eviction: a connection's count is an {@code AtomicLong}; the evicting thread takes it with
- * {@code getAndSet(RELEASED)} and subtracts it, and the connection's own later updates see
- * RELEASED and stop, so a connection's bytes leave the total exactly once (at eviction or at
- * close). Eviction scans the open connections for the largest, only when over the budget, under
- * this object's lock so that two threads do not evict for the same excess.
+ * {@code getAndSet(RELEASED)} and subtracts it, and the connection's own later updates see RELEASED
+ * and stop, so a connection's bytes leave the total exactly once (at eviction or at close).
+ * Eviction scans the open connections for the largest, only when over the budget, under this
+ * object's lock so that two threads do not evict for the same excess.
  *
  * <p>Thread-safe.
  */
@@ -53,7 +53,7 @@ public final class ClientMemory {
       this.setting = setting;
     }
 
-    /** @return the setting whose limit was passed */
+    /** Returns the setting whose limit was passed. */
     public String setting() {
       return setting;
     }
@@ -79,29 +79,30 @@ public final class ClientMemory {
     this.budget = budget;
   }
 
-  /** @return the most unsent reply bytes one connection may hold */
+  /** Returns the most unsent reply bytes one connection may hold. */
   public long outputLimit() {
     return outputLimit;
   }
 
-  /** @return the budget of all connections together (maxmemory-clients) */
+  /** Returns the budget of all connections together (maxmemory-clients). */
   public long budget() {
     return budget;
   }
 
-  /** @return bytes held for clients now, as last counted */
+  /** Returns bytes held for clients now, as last counted. */
   public long used() {
     return used.get();
   }
 
-  /** @return the most bytes held for clients at once since the server started */
+  /** Returns the most bytes held for clients at once since the server started. */
   public long peak() {
     return peak.get();
   }
 
   /**
+   * Returns connections disconnected for it since the server started.
+   *
    * @param reason a reason
-   * @return connections disconnected for it since the server started
    */
   public long disconnections(Reason reason) {
     return disconnections[reason.ordinal()].sum();
@@ -176,8 +177,14 @@ public final class ClientMemory {
       }
       open.remove(largest);
       long total = used.addAndGet(-held);
-      largest.disconnect(Reason.BUDGET, held + " bytes held, the most of any client, while"
-          + " clients held " + (total + held) + " in all, budget " + budget);
+      largest.disconnect(
+          Reason.BUDGET,
+          held
+              + " bytes held, the most of any client, while"
+              + " clients held "
+              + (total + held)
+              + " in all, budget "
+              + budget);
     }
   }
 
@@ -186,10 +193,21 @@ public final class ClientMemory {
     disconnections[reason.ordinal()].increment();
     long held = log.permit();
     if (held >= 0) {
-      LOG.log(System.Logger.Level.WARNING, "client " + c.address() + " disconnected: "
-          + reason.setting() + " reached (" + detail + ")"
-          + (held > 0 ? "; " + held + " more clients disconnected for memory since the last"
-          + " message" : ""));
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "client "
+              + c.address()
+              + " disconnected: "
+              + reason.setting()
+              + " reached ("
+              + detail
+              + ")"
+              + (held > 0
+                  ? "; "
+                      + held
+                      + " more clients disconnected for memory since the last"
+                      + " message"
+                  : ""));
     }
   }
 }

@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
  * <p>The rules are the servers' own. Redis (since 3.2.7) treats a command named {@code POST} or
  * {@code Host:} (any case) as an attack: the request line of a POST and the Host header of any
  * request. memcached 1.6 closes on an unknown command whose last word starts with {@code HTTP/}
- * (any request line). The memcached port applies both. The warning is logged at most once a
- * minute per server, as Redis does.
+ * (any request line). The memcached port applies both. The warning is logged at most once a minute
+ * per server, as Redis does.
  *
  * <p>Thread-safe.
  */
@@ -22,23 +22,30 @@ public final class CrossProtocolGuard {
   private final RateLimitedLog log = new RateLimitedLog(TimeUnit.MINUTES.toNanos(1));
 
   /**
+   * Returns whether Redis treats it as HTTP.
+   *
    * @param lowerCaseName a RESP command name that is in no command table, lower case
-   * @return whether Redis treats it as HTTP
    */
   public static boolean respHttp(String lowerCaseName) {
     return lowerCaseName.equals("post") || lowerCaseName.equals("host:");
   }
 
   /**
+   * Returns whether memcached (or Redis's rule) treats it as HTTP.
+   *
    * @param tokens the words of a memcached line that names no command, at least one
-   * @return whether memcached (or Redis's rule) treats it as HTTP
    */
   public static boolean memcacheHttp(List<byte[]> tokens) {
     String first = new String(tokens.getFirst(), StandardCharsets.ISO_8859_1);
     byte[] last = tokens.getLast();
     return respHttp(first.toLowerCase(java.util.Locale.ROOT))
-        || tokens.size() > 1 && last.length >= 5 && last[0] == 'H' && last[1] == 'T'
-            && last[2] == 'T' && last[3] == 'P' && last[4] == '/';
+        || (tokens.size() > 1
+            && last.length >= 5
+            && last[0] == 'H'
+            && last[1] == 'T'
+            && last[2] == 'T'
+            && last[3] == 'P'
+            && last[4] == '/');
   }
 
   /**
@@ -50,11 +57,16 @@ public final class CrossProtocolGuard {
   public void refuse(ClientConnection connection, String port) {
     long held = log.permit();
     if (held >= 0) {
-      LOG.log(System.Logger.Level.WARNING, "Possible SECURITY ATTACK detected: HTTP (POST or a"
-          + " Host: header) sent to the " + port + " port by " + connection.address()
-          + ", likely a web page attempting a cross protocol attack on this server."
-          + " Connection aborted." + (held > 0 ? " (" + held + " more since the last warning)"
-          : ""));
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "Possible SECURITY ATTACK detected: HTTP (POST or a"
+              + " Host: header) sent to the "
+              + port
+              + " port by "
+              + connection.address()
+              + ", likely a web page attempting a cross protocol attack on this server."
+              + " Connection aborted."
+              + (held > 0 ? " (" + held + " more since the last warning)" : ""));
     }
     connection.disconnect(null, null);
   }

@@ -3,15 +3,15 @@ package dev.larder.server.internal.net;
 import io.netty.buffer.ByteBuf;
 
 /**
- * Writes numbers in ASCII decimal straight into a reply buffer, without building a
- * {@code String}: both protocols write a length or two per reply. Stateless and thread-safe.
+ * Writes numbers in ASCII decimal straight into a reply buffer, without building a {@code String}:
+ * both protocols write a length or two per reply. Stateless and thread-safe.
  */
 public final class Decimal {
   private Decimal() {}
 
   /**
-   * Writes {@code n} as an unsigned decimal (so a negative {@code long} is written as the value
-   * it has read unsigned, as memcached's 64-bit CAS uniques and counters are).
+   * Writes {@code n} as an unsigned decimal (so a negative {@code long} is written as the value it
+   * has read unsigned, as memcached's 64-bit CAS uniques and counters are).
    *
    * @param out the buffer, which grows as needed
    * @param n the number

@@ -29,19 +29,19 @@ import java.util.concurrent.LinkedBlockingQueue;
  *
  * <p><b>{@code always}</b>: forcing on the loop would stop every connection of the loop for the
  * length of a force. The drain instead hands the round to the one syncer thread and goes on; the
- * syncer takes every round waiting (from every loop), forces the log once up to the highest
- * ticket, and posts each round back to its loop, which writes it: group commit across
- * connections and loops, with no loop ever waiting. A round whose ticket is already forced, on a
- * loop with no round at the syncer, is written at once. A loop with a round at the syncer sends
- * its later rounds there too, in order: the syncer answers rounds in the order it took them and
- * the loop runs its posted tasks in order, so a connection's replies never overtake each other.
+ * syncer takes every round waiting (from every loop), forces the log once up to the highest ticket,
+ * and posts each round back to its loop, which writes it: group commit across connections and
+ * loops, with no loop ever waiting. A round whose ticket is already forced, on a loop with no round
+ * at the syncer, is written at once. A loop with a round at the syncer sends its later rounds there
+ * too, in order: the syncer answers rounds in the order it took them and the loop runs its posted
+ * tasks in order, so a connection's replies never overtake each other.
  *
- * <p><b>Memory.</b> Bytes held here count as their connection's unsent output
- * ({@link ClientConnection#awaitingLog()}); once they are written, a connection its
- * {@link RequestPipeline} paused for them is sent a writability change, which resumes it.
+ * <p><b>Memory.</b> Bytes held here count as their connection's unsent output ({@link
+ * ClientConnection#awaitingLog()}); once they are written, a connection its {@link RequestPipeline}
+ * paused for them is sent a writability change, which resumes it.
  *
- * <p><b>Failure.</b> If the log fails, nothing more is acknowledged: the connections whose
- * replies were waiting are closed without them.
+ * <p><b>Failure.</b> If the log fails, nothing more is acknowledged: the connections whose replies
+ * were waiting are closed without them.
  *
  * <p>Thread-safe; {@link #send} is called on the connection's event loop.
  */
@@ -53,7 +53,9 @@ public final class DurableReplies implements AutoCloseable {
   private volatile long forced;
   private volatile boolean closed;
 
-  /** @param log the server's log, or null for a server without one */
+  /**
+   * @param log the server's log, or null for a server without one
+   */
   public DurableReplies(ServerLog log) {
     this.log = log;
     if (log != null && log.forcesBeforeReplies()) {
@@ -66,22 +68,23 @@ public final class DurableReplies implements AutoCloseable {
   }
 
   /**
-   * Sends {@code replies} on {@code ctx}'s channel once the log allows, then closes the channel
-   * if {@code close}.
+   * Sends {@code replies} on {@code ctx}'s channel once the log allows, then closes the channel if
+   * {@code close}.
    *
    * @param connection the connection the replies are for
    * @param ctx the handler's context, on its event loop
    * @param replies the replies (this takes ownership; may be empty, to close after the others)
    * @param close whether to close the connection after them
    */
-  public void send(ClientConnection connection, ChannelHandlerContext ctx, ByteBuf replies,
-      boolean close) {
+  public void send(
+      ClientConnection connection, ChannelHandlerContext ctx, ByteBuf replies, boolean close) {
     if (log == null) {
       write(ctx, replies, close);
       return;
     }
     connection.awaitingLog(replies.readableBytes());
-    rounds.computeIfAbsent(ctx.channel().eventLoop(), Round::new)
+    rounds
+        .computeIfAbsent(ctx.channel().eventLoop(), Round::new)
         .add(new Reply(connection, ctx, replies, close));
   }
 
@@ -134,6 +137,7 @@ public final class DurableReplies implements AutoCloseable {
     final EventLoop loop;
     List<Reply> replies = new ArrayList<>();
     boolean drainQueued;
+
     /** Rounds of this loop at the syncer and not yet written. */
     int atSyncer;
 
@@ -174,10 +178,11 @@ public final class DurableReplies implements AutoCloseable {
   /** A round handed to the syncer: its loop's state, its replies and the ticket they need. */
   private record Waiting(Round round, List<Reply> replies, long ticket) {
     void finished(boolean ok) {
-      round.loop.execute(() -> {
-        round.atSyncer--;
-        send(replies, ok);
-      });
+      round.loop.execute(
+          () -> {
+            round.atSyncer--;
+            send(replies, ok);
+          });
     }
   }
 
@@ -196,6 +201,6 @@ public final class DurableReplies implements AutoCloseable {
     }
   }
 
-  private record Reply(ClientConnection connection, ChannelHandlerContext ctx, ByteBuf buffer,
-      boolean close) {}
+  private record Reply(
+      ClientConnection connection, ChannelHandlerContext ctx, ByteBuf buffer, boolean close) {}
 }

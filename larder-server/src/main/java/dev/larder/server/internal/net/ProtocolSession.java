@@ -4,8 +4,8 @@ import io.netty.buffer.ByteBuf;
 
 /**
  * One connection's protocol: runs the requests its decoder hands on, writing their replies, and
- * says what {@link RequestPipeline} and the decoder need to know of its state. RESP and
- * memcached each implement it; batching, back-pressure and memory limits are the pipeline's.
+ * says what {@link RequestPipeline} and the decoder need to know of its state. RESP and memcached
+ * each implement it; batching, back-pressure and memory limits are the pipeline's.
  *
  * <p>Not thread-safe: called on the connection's event loop only.
  */
@@ -20,16 +20,16 @@ public interface ProtocolSession {
    */
   void run(Object request, ByteBuf out);
 
-  /** @return whether the connection must close once the replies written so far are sent */
+  /** Returns whether the connection must close once the replies written so far are sent. */
   boolean closing();
 
   /**
-   * @return whether the connection is authenticated (or needs no authentication); the decoders
-   *     apply tighter limits until it is
+   * Returns whether the connection is authenticated (or needs no authentication); the decoders
+   * apply tighter limits until it is.
    */
   boolean authenticated();
 
-  /** @return request bytes the session holds beyond the decoder's (a MULTI queue), for limits */
+  /** Returns request bytes the session holds beyond the decoder's (a MULTI queue), for limits. */
   long heldRequestBytes();
 
   /**

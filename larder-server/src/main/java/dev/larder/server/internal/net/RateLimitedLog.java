@@ -12,14 +12,16 @@ final class RateLimitedLog {
   private boolean started;
   private long suppressed;
 
-  /** @param intervalNanos the least time between two messages */
+  /**
+   * @param intervalNanos the least time between two messages
+   */
   RateLimitedLog(long intervalNanos) {
     this.intervalNanos = intervalNanos;
   }
 
   /**
-   * @return -1 if a message must not be logged now; otherwise how many were held back since the
-   *     last one logged
+   * Returns -1 if a message must not be logged now; otherwise how many were held back since the
+   * last one logged.
    */
   synchronized long permit() {
     long now = System.nanoTime();

@@ -7,8 +7,8 @@ import io.netty.buffer.ByteBuf;
  * its limit ({@code client-output-buffer-limit}); {@link RequestPipeline} then disconnects the
  * client with a logged reason, as Redis does, instead of building the reply.
  *
- * <p>The limit travels as the reply buffer's {@link ByteBuf#maxCapacity()}: the pipeline
- * allocates each reply buffer with the room the connection has left.
+ * <p>The limit travels as the reply buffer's {@link ByteBuf#maxCapacity()}: the pipeline allocates
+ * each reply buffer with the room the connection has left.
  */
 public final class ReplyLimitExceeded extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -17,13 +17,19 @@ public final class ReplyLimitExceeded extends RuntimeException {
   static final int HEADROOM = 1024;
 
   private ReplyLimitExceeded(long wanted, long room) {
-    super((wanted < 0 ? "a reply" : "a reply of " + wanted + " bytes") + " with " + room
-        + " bytes of room", null, false, false);
+    super(
+        (wanted < 0 ? "a reply" : "a reply of " + wanted + " bytes")
+            + " with "
+            + room
+            + " bytes of room",
+        null,
+        false,
+        false);
   }
 
   /**
-   * Tells a reply that overflowed its buffer's limit through small writes (no single one
-   * checked: headers, integers) from other failures, so that it too disconnects the client.
+   * Tells a reply that overflowed its buffer's limit through small writes (no single one checked:
+   * headers, integers) from other failures, so that it too disconnects the client.
    *
    * @param out the reply buffer
    * @param e what a command threw

@@ -6,9 +6,9 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 
 /**
- * The handler after a protocol's decoder, for both protocols: runs each decoded request through
- * the connection's {@link ProtocolSession}, batches the replies, keeps the connection within its
- * memory limits and closes it when the protocol says so.
+ * The handler after a protocol's decoder, for both protocols: runs each decoded request through the
+ * connection's {@link ProtocolSession}, batches the replies, keeps the connection within its memory
+ * limits and closes it when the protocol says so.
  *
  * <h2>Implementation notes</h2>
  *
@@ -19,19 +19,18 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
  * <p>Back-pressure: when a flush leaves the channel unwritable (its outbound buffer over Netty's
  * high-water mark: a client that sends without reading), the connection is paused: the decoder
  * hands on no more requests, even ones already read, and reading stops. When the channel drains
- * below the low-water mark, a task on the connection's event loop resumes the decoder on what
- * it holds and restarts reading (a task, because the writability event may come from inside one
- * of this pipeline's own flushes). So a
- * connection's unsent replies stay under the high-water mark plus one batch; a single reply
- * larger than the connection's output limit is refused as it is built (the reply buffer's
- * capacity is the room left, see {@link ReplyLimitExceeded}) and the client disconnected.
+ * below the low-water mark, a task on the connection's event loop resumes the decoder on what it
+ * holds and restarts reading (a task, because the writability event may come from inside one of
+ * this pipeline's own flushes). So a connection's unsent replies stay under the high-water mark
+ * plus one batch; a single reply larger than the connection's output limit is refused as it is
+ * built (the reply buffer's capacity is the room left, see {@link ReplyLimitExceeded}) and the
+ * client disconnected.
  *
- * <p>Durability: every batch of replies, and a close, goes through the server's
- * {@link DurableReplies}, which writes it at once without a log and, with one, once the log
- * allows (in order per connection). Replies held there count as the connection's unsent output,
- * and while they pass Netty's high-water mark the connection is paused as for an unwritable
- * channel; {@link DurableReplies} fires a writability change once it has written them, which
- * resumes it.
+ * <p>Durability: every batch of replies, and a close, goes through the server's {@link
+ * DurableReplies}, which writes it at once without a log and, with one, once the log allows (in
+ * order per connection). Replies held there count as the connection's unsent output, and while they
+ * pass Netty's high-water mark the connection is paused as for an unwritable channel; {@link
+ * DurableReplies} fires a writability change once it has written them, which resumes it.
  *
  * <p>Memory: what the connection holds is recounted after each read and each writability change
  * ({@link ClientMemory}); over a limit, the connection is closed with a logged reason.
@@ -136,8 +135,9 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
   }
 
   private void pauseIfUnwritable(ChannelHandlerContext ctx) {
-    boolean backedUp = !ctx.channel().isWritable()
-        || connection.awaitingLog() > ctx.channel().config().getWriteBufferHighWaterMark();
+    boolean backedUp =
+        !ctx.channel().isWritable()
+            || connection.awaitingLog() > ctx.channel().config().getWriteBufferHighWaterMark();
     if (backedUp && !connection.paused()) {
       connection.paused(true);
       ctx.channel().config().setAutoRead(false);
@@ -162,7 +162,9 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
    */
   private void resume(ChannelHandlerContext ctx) {
     resumeScheduled = false;
-    if (!connection.paused() || !ctx.channel().isActive() || !ctx.channel().isWritable()
+    if (!connection.paused()
+        || !ctx.channel().isActive()
+        || !ctx.channel().isWritable()
         || connection.awaitingLog() > ctx.channel().config().getWriteBufferHighWaterMark()) {
       return;
     }
@@ -176,8 +178,8 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * Closes the connection. A network error ends there; anything else is a fault of ours and
-   * is passed on, so that Netty reports it (and the fuzzer sees it).
+   * Closes the connection. A network error ends there; anything else is a fault of ours and is
+   * passed on, so that Netty reports it (and the fuzzer sees it).
    */
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {

@@ -12,14 +12,13 @@ import java.io.IOException;
 import java.net.BindException;
 
 /**
- * The network transport the listeners use: Netty's native epoll transport on Linux when its
- * library loads, else the JDK's NIO.
+ * The network transport the listeners use: Netty's native epoll transport on Linux when its library
+ * loads, else the JDK's NIO.
  *
- * <p>Why epoll: under redis-benchmark at pipeline 1 most of a request's server time is the
- * kernel's (one read, one write), and NIO adds the JDK selector's work per ready socket (a
- * lookup of its key in a map, the selected-key set) and a copy through a JDK buffer on each
- * write. Netty's epoll transport reads and writes the buffers' memory directly and keeps its
- * state per file descriptor.
+ * <p>Why epoll: under redis-benchmark at pipeline 1 most of a request's server time is the kernel's
+ * (one read, one write), and NIO adds the JDK selector's work per ready socket (a lookup of its key
+ * in a map, the selected-key set) and a copy through a JDK buffer on each write. Netty's epoll
+ * transport reads and writes the buffers' memory directly and keeps its state per file descriptor.
  *
  * @param name epoll or nio
  * @param ioHandlers makes the event loops' I/O handlers
@@ -29,8 +28,9 @@ public record Transport(
     String name, IoHandlerFactory ioHandlers, Class<? extends ServerChannel> serverChannel) {
 
   /**
+   * Returns the transport.
+   *
    * @param choice auto, epoll or nio
-   * @return the transport
    * @throws IllegalStateException if epoll is asked for and unavailable
    */
   public static Transport of(String choice) {
@@ -51,12 +51,13 @@ public record Transport(
   private static final int EADDRINUSE = 98;
 
   /**
+   * Returns whether it says the port is taken: NIO's BindException, or epoll's native error.
+   *
    * @param e what a bind threw
-   * @return whether it says the port is taken: NIO's BindException, or epoll's native error
    */
   public static boolean addressInUse(IOException e) {
     return e instanceof BindException
-        || e instanceof Errors.NativeIoException n && n.expectedErr() == -EADDRINUSE;
+        || (e instanceof Errors.NativeIoException n && n.expectedErr() == -EADDRINUSE);
   }
 
   private static Transport epoll() {

@@ -6,17 +6,17 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The keyspace's {@link ChangeSink} in front of the log: gathers each thread's changes into
- * groups and hands every finished group on as one record's changes.
+ * The keyspace's {@link ChangeSink} in front of the log: gathers each thread's changes into groups
+ * and hands every finished group on as one record's changes.
  *
  * <h2>Implementation notes</h2>
  *
- * <p>Each thread has a group (a thread local): the keyspace opens it around each change and
- * around each exclusive section; changes reported inside it are kept, evictions apart, and the
- * outermost {@link #end()} hands them on, the evictions last (they are conditional, so their place
- * in the record cannot remove a newer value). A change reported outside any group (an eviction
- * on a thread that is not writing) is handed on alone. The lists are reused by their thread: the
- * consumer must be done with them (the log copies a record's bytes) when it returns.
+ * <p>Each thread has a group (a thread local): the keyspace opens it around each change and around
+ * each exclusive section; changes reported inside it are kept, evictions apart, and the outermost
+ * {@link #end()} hands them on, the evictions last (they are conditional, so their place in the
+ * record cannot remove a newer value). A change reported outside any group (an eviction on a thread
+ * that is not writing) is handed on alone. The lists are reused by their thread: the consumer must
+ * be done with them (the log copies a record's bytes) when it returns.
  *
  * <p>Thread-safe: a thread touches only its own group.
  */
@@ -42,7 +42,7 @@ final class ChangeGroups implements ChangeSink {
   @Override
   public void end() {
     Group g = groups.get();
-    if (--g.depth > 0 || g.changes.isEmpty() && g.evictions.isEmpty()) {
+    if (--g.depth > 0 || (g.changes.isEmpty() && g.evictions.isEmpty())) {
       return;
     }
     try {
@@ -71,8 +71,11 @@ final class ChangeGroups implements ChangeSink {
 
   @Override
   public void flush(int db) {
-    add(db < 0 ? new ChangeRecord.Change(ChangeRecord.FLUSH_ALL, null, null, 0)
-        : new ChangeRecord.Change(ChangeRecord.FLUSH_DB, null, null, db), false);
+    add(
+        db < 0
+            ? new ChangeRecord.Change(ChangeRecord.FLUSH_ALL, null, null, 0)
+            : new ChangeRecord.Change(ChangeRecord.FLUSH_DB, null, null, db),
+        false);
   }
 
   @Override

@@ -5,8 +5,8 @@ import dev.larder.wal.RecordPayload;
 import java.util.List;
 
 /**
- * The payload of a server log record: one atomic group of keyspace changes (format version 1;
- * the reference is {@code docs/spec/server-log.md}).
+ * The payload of a server log record: one atomic group of keyspace changes (format version 1; the
+ * reference is {@code docs/spec/server-log.md}).
  *
  * <pre>
  * log record type 16
@@ -62,7 +62,7 @@ final class ChangeRecord {
         case DELETE -> pos = put(out, pos, key);
         case EVICT -> pos = Varint.write(out, put(out, pos, key), number);
         case FLUSH_DB -> out[pos++] = (byte) number;
-        default -> { }
+        default -> {}
       }
       return pos;
     }
@@ -83,7 +83,9 @@ final class ChangeRecord {
     private final List<Change> changes;
     private final int length;
 
-    /** @param changes the group, at least one */
+    /**
+     * @param changes the group, at least one
+     */
     Payload(List<Change> changes) {
       this.changes = changes;
       int n = Varint.size(changes.size());
@@ -105,24 +107,31 @@ final class ChangeRecord {
         pos = c.writeTo(out, pos);
       }
       if (pos != offset + length) {
-        throw new IllegalStateException("change record length " + (pos - offset) + " != "
-            + length);
+        throw new IllegalStateException("change record length " + (pos - offset) + " != " + length);
       }
     }
   }
 
   /** Receives the changes of a record, in order. */
   interface Visitor {
-    /** @param key stored key @param value stored value */
+    /**
+     * @param key stored key @param value stored value
+     */
     void put(byte[] key, byte[] value);
 
-    /** @param key stored key */
+    /**
+     * @param key stored key
+     */
     void delete(byte[] key);
 
-    /** @param key stored key @param version the evicted value's version */
+    /**
+     * @param key stored key @param version the evicted value's version
+     */
     void evict(byte[] key, long version);
 
-    /** @param db the database, or -1 for all */
+    /**
+     * @param db the database, or -1 for all
+     */
     void flush(int db);
   }
 

@@ -7,8 +7,8 @@ import java.util.Arrays;
 import java.util.function.Consumer;
 
 /**
- * The entries of a server checkpoint (format version 1; the reference is
- * {@code docs/spec/server-log.md}).
+ * The entries of a server checkpoint (format version 1; the reference is {@code
+ * docs/spec/server-log.md}).
  *
  * <pre>
  * entry 0: header   u8 kind 0, u8 format version 1, varint item version
@@ -32,9 +32,10 @@ final class CheckpointBlock {
   private CheckpointBlock() {}
 
   /**
-   * @param itemVersion the version the items are loaded with: reserved when the checkpoint
-   *     began, so no write had it, and above every version given out before
-   * @return the header entry
+   * Returns the header entry.
+   *
+   * @param itemVersion the version the items are loaded with: reserved when the checkpoint began,
+   *     so no write had it, and above every version given out before
    */
   static byte[] header(long itemVersion) {
     byte[] out = new byte[2 + Varint.size(itemVersion)];
@@ -51,7 +52,9 @@ final class CheckpointBlock {
     private final int[] lengths = new int[Keyspace.DATABASES];
     private long items;
 
-    /** @param entries receives each finished block */
+    /**
+     * @param entries receives each finished block
+     */
     Writer(Consumer<byte[]> entries) {
       this.entries = entries;
     }
@@ -94,7 +97,7 @@ final class CheckpointBlock {
       }
     }
 
-    /** @return items added */
+    /** Returns items added. */
     long items() {
       return items;
     }
@@ -107,7 +110,9 @@ final class CheckpointBlock {
 
   /** Receives what a checkpoint holds. */
   interface Visitor {
-    /** @param itemVersion the header's item version */
+    /**
+     * @param itemVersion the header's item version
+     */
     void header(long itemVersion);
 
     /**
@@ -132,8 +137,8 @@ final class CheckpointBlock {
     }
     if (entry[0] == HEADER) {
       if (entry[1] != VERSION) {
-        throw new IllegalArgumentException("server checkpoint format " + entry[1]
-            + " (this server reads " + VERSION + ")");
+        throw new IllegalArgumentException(
+            "server checkpoint format " + entry[1] + " (this server reads " + VERSION + ")");
       }
       long[] at = {2};
       visitor.header(Varint.read(entry, at));

@@ -18,15 +18,14 @@ import java.util.function.Supplier;
  *
  * <h2>Implementation notes</h2>
  *
- * <p>A checkpoint ({@link #checkpoint()}): under the keyspace's exclusive lock, for the instant
- * of {@code begin} (every command in flight has appended its record; the log takes the
- * checkpoint's sequence and rolls, so the segments before it hold only records at most that
- * sequence) and of reserving the version its items are loaded with; then a walk of the cache with no lock, writing
- * each live key into {@link CheckpointBlock}s; then the shared lock taken and released, which
- * waits for an exclusive section in flight to append its record; then
- * {@code Checkpoint.complete}, which forces the log before it installs the checkpoint. Why the
- * result is right: docs/design/server.md, Persistence. One checkpoint at a time
- * ({@code mutex}); background ones on one thread.
+ * <p>A checkpoint ({@link #checkpoint()}): under the keyspace's exclusive lock, for the instant of
+ * {@code begin} (every command in flight has appended its record; the log takes the checkpoint's
+ * sequence and rolls, so the segments before it hold only records at most that sequence) and of
+ * reserving the version its items are loaded with; then a walk of the cache with no lock, writing
+ * each live key into {@link CheckpointBlock}s; then the shared lock taken and released, which waits
+ * for an exclusive section in flight to append its record; then {@code Checkpoint.complete}, which
+ * forces the log before it installs the checkpoint. Why the result is right: docs/design/server.md,
+ * Persistence. One checkpoint at a time ({@code mutex}); background ones on one thread.
  *
  * <p>Thread-safe.
  */
@@ -35,11 +34,13 @@ final class Checkpointer implements AutoCloseable {
   private final Supplier<Checkpoint> begin;
   private final LongSupplier clock;
   private final Object mutex = new Object();
-  private final ExecutorService background = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "larder-server-checkpoint");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService background =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "larder-server-checkpoint");
+            t.setDaemon(true);
+            return t;
+          });
   private volatile boolean running;
   private volatile boolean queued;
   private volatile boolean closed;
@@ -73,14 +74,15 @@ final class Checkpointer implements AutoCloseable {
     }
     queued = true;
     try {
-      background.execute(() -> {
-        try {
-          checkpoint();
-        } catch (RuntimeException e) {
-          // Kept in lastSaveOk (INFO's rdb_last_bgsave_status); the log still holds everything,
-          // so nothing is lost, and the next checkpoint tries again.
-        }
-      });
+      background.execute(
+          () -> {
+            try {
+              checkpoint();
+            } catch (RuntimeException e) {
+              // Kept in lastSaveOk (INFO's rdb_last_bgsave_status); the log still holds everything,
+              // so nothing is lost, and the next checkpoint tries again.
+            }
+          });
     } catch (RejectedExecutionException e) {
       queued = false;
       return false;
@@ -89,8 +91,8 @@ final class Checkpointer implements AutoCloseable {
   }
 
   /**
-   * Takes a checkpoint now, on this thread. The caller must not hold the keyspace's shared lock
-   * (it may hold the exclusive one: SAVE does).
+   * Takes a checkpoint now, on this thread. The caller must not hold the keyspace's shared lock (it
+   * may hold the exclusive one: SAVE does).
    *
    * @return the number of keys written
    * @throws UncheckedIOException if the checkpoint cannot be written (the log is untouched)
@@ -133,15 +135,16 @@ final class Checkpointer implements AutoCloseable {
       ck.add(CheckpointBlock.header(itemVersion));
       CheckpointBlock.Writer blocks = new CheckpointBlock.Writer(ck::add);
       long now = clock.getAsLong();
-      keyspace.forEachStored((key, value) -> {
-        if (closed) {
-          throw new IllegalStateException("the server is closing");
-        }
-        long expiry = ValueLayout.expiryOf(value);
-        if (expiry == 0 || expiry > now) {
-          blocks.add(key, value);
-        }
-      });
+      keyspace.forEachStored(
+          (key, value) -> {
+            if (closed) {
+              throw new IllegalStateException("the server is closing");
+            }
+            long expiry = ValueLayout.expiryOf(value);
+            if (expiry == 0 || expiry > now) {
+              blocks.add(key, value);
+            }
+          });
       blocks.finish();
       // An exclusive section the walk saw in part appends its record before this returns, so
       // the force in complete() makes it durable before the checkpoint is installed.
@@ -153,37 +156,37 @@ final class Checkpointer implements AutoCloseable {
     }
   }
 
-  /** @return whether a checkpoint is running */
+  /** Returns whether a checkpoint is running. */
   boolean running() {
     return running;
   }
 
-  /** @return whether a background checkpoint is waiting to start */
+  /** Returns whether a background checkpoint is waiting to start. */
   boolean queued() {
     return queued;
   }
 
-  /** @return when the last checkpoint finished (or the log was opened), Unix milliseconds */
+  /** Returns when the last checkpoint finished (or the log was opened), Unix milliseconds. */
   long lastSaveMillis() {
     return lastSaveMillis;
   }
 
-  /** @return whether the last checkpoint succeeded (true before the first) */
+  /** Returns whether the last checkpoint succeeded (true before the first). */
   boolean lastSaveOk() {
     return lastSaveOk;
   }
 
-  /** @return how long the last checkpoint took, whole seconds; -1 before the first */
+  /** Returns how long the last checkpoint took, whole seconds; -1 before the first. */
   long lastSaveSeconds() {
     return lastSaveSeconds;
   }
 
-  /** @return how long the running checkpoint has run, whole seconds; -1 if none runs */
+  /** Returns how long the running checkpoint has run, whole seconds; -1 if none runs. */
   long currentSeconds() {
     return running ? (clock.getAsLong() - startedMillis) / 1000 : -1;
   }
 
-  /** @return keys written by the last checkpoint */
+  /** Returns keys written by the last checkpoint. */
   long keys() {
     return keys;
   }

@@ -20,27 +20,27 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <h2>Implementation notes</h2>
  *
- * <p>Checkpoint blocks are loaded by one thread per core: a checkpoint holds each key once, so
- * its blocks can be stored in any order and at once (the cache is thread-safe). Records, whose
- * order matters, are applied on the opening thread once every block is in.
+ * <p>Checkpoint blocks are loaded by one thread per core: a checkpoint holds each key once, so its
+ * blocks can be stored in any order and at once (the cache is thread-safe). Records, whose order
+ * matters, are applied on the opening thread once every block is in.
  *
  * <p>Versions: a checkpoint item gets the header's item version, reserved when the checkpoint
- * began: above every version given out before it and given to no write (versions need only
- * differ between writes of one key, and the checkpoint holds one write per key); a record's value
- * keeps its own. When done, {@link #finish} puts the keyspace's counter above all of them, so no
- * version from before the restart can name another value after it.
+ * began: above every version given out before it and given to no write (versions need only differ
+ * between writes of one key, and the checkpoint holds one write per key); a record's value keeps
+ * its own. When done, {@link #finish} puts the keyspace's counter above all of them, so no version
+ * from before the restart can name another value after it.
  *
  * <p>Evictions: an EVICT record says "the value of version v was evicted". Its record can come
- * before the PUT of v in the log (a writer applies v, another writer's eviction removes it and
- * logs that, then the first writer logs v; memcached's touch rewrites a value keeping its
- * version), so every EVICT remembers (key, v), and a later PUT of exactly (key, v) removes the
- * key instead of storing v. Such a PUT comes before any other record of the key (its writer held
- * the key's stripe until it was logged), so a PUT of another version, a DELETE or a flush
- * forgets the key's entry: the map holds keys evicted and not written since. A key
- * whose value is still the checkpoint's (the item version) is removed by any EVICT after the
- * checkpoint: an eviction logged after the checkpoint's sequence happened after it began (the
- * evicting command was not in flight when it began), so the checkpoint saw the evicted value, or
- * an older one replaced by a write logged after it, or a newer one whose PUT follows in the log.
+ * before the PUT of v in the log (a writer applies v, another writer's eviction removes it and logs
+ * that, then the first writer logs v; memcached's touch rewrites a value keeping its version), so
+ * every EVICT remembers (key, v), and a later PUT of exactly (key, v) removes the key instead of
+ * storing v. Such a PUT comes before any other record of the key (its writer held the key's stripe
+ * until it was logged), so a PUT of another version, a DELETE or a flush forgets the key's entry:
+ * the map holds keys evicted and not written since. A key whose value is still the checkpoint's
+ * (the item version) is removed by any EVICT after the checkpoint: an eviction logged after the
+ * checkpoint's sequence happened after it began (the evicting command was not in flight when it
+ * began), so the checkpoint saw the evicted value, or an older one replaced by a write logged after
+ * it, or a newer one whose PUT follows in the log.
  *
  * <p>Expiry: a value whose expiry is at or before the load's clock is not stored (a record's
  * removes the key instead), so a key that expired while the server was down is gone.
@@ -53,8 +53,10 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
   private final LongAdder items = new LongAdder();
   private final LongAdder expiredSkipped = new LongAdder();
   private final List<Future<?>> blocks = new ArrayList<>();
+
   /** Evictions whose PUT has not been replayed yet: key to evicted version. */
   private final Map<ByteBuffer, Long> evictedAhead = new HashMap<>();
+
   private ExecutorService loaders;
   private long itemVersion;
   private long highest;
@@ -76,11 +78,14 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
       return;
     }
     if (loaders == null) {
-      loaders = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(), r -> {
-        Thread t = new Thread(r, "larder-server-load");
-        t.setDaemon(true);
-        return t;
-      });
+      loaders =
+          Executors.newFixedThreadPool(
+              Runtime.getRuntime().availableProcessors(),
+              r -> {
+                Thread t = new Thread(r, "larder-server-load");
+                t.setDaemon(true);
+                return t;
+              });
     }
     blocks.add(loaders.submit(() -> read(checkpointSequence, entry)));
   }
@@ -89,8 +94,12 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
     try {
       CheckpointBlock.read(entry, this);
     } catch (IllegalArgumentException e) {
-      throw new IllegalStateException("checkpoint " + checkpointSequence
-          + " holds an entry this server cannot read: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "checkpoint "
+              + checkpointSequence
+              + " holds an entry this server cannot read: "
+              + e.getMessage(),
+          e);
     }
   }
 
@@ -123,14 +132,20 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
     awaitBlocks();
     this.sequence = sequence;
     if (type != ChangeRecord.TYPE) {
-      throw new IllegalStateException("log record " + sequence + " has type " + type
-          + ", not a server change record (" + ChangeRecord.TYPE + ")");
+      throw new IllegalStateException(
+          "log record "
+              + sequence
+              + " has type "
+              + type
+              + ", not a server change record ("
+              + ChangeRecord.TYPE
+              + ")");
     }
     try {
       ChangeRecord.read(payload, this);
     } catch (IllegalArgumentException e) {
-      throw new IllegalStateException("log record " + sequence + " cannot be read: "
-          + e.getMessage(), e);
+      throw new IllegalStateException(
+          "log record " + sequence + " cannot be read: " + e.getMessage(), e);
     }
   }
 
@@ -178,7 +193,7 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
   @Override
   public void evict(byte[] key, long version) {
     long current = keyspace.restoredVersion(key);
-    if (current == version || current == itemVersion && itemVersion != 0) {
+    if (current == version || (current == itemVersion && itemVersion != 0)) {
       keyspace.restoreDelete(key);
     }
     evictedAhead.put(ByteBuffer.wrap(key), version);
@@ -206,17 +221,17 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
     }
   }
 
-  /** @return checkpoint items loaded */
+  /** Returns checkpoint items loaded. */
   long items() {
     return items.sum();
   }
 
-  /** @return values dropped because they had expired */
+  /** Returns values dropped because they had expired. */
   long expiredSkipped() {
     return expiredSkipped.sum();
   }
 
-  /** @return the sequence of the last record read, 0 if none */
+  /** Returns the sequence of the last record read, 0 if none. */
   long lastRecord() {
     return sequence;
   }

@@ -23,24 +23,25 @@ import java.util.function.LongSupplier;
 
 /**
  * The server's durable log: a {@code larder-wal} directory that every change of the keyspace is
- * appended to (as {@link ChangeRecord}s, grouped by {@link ChangeGroups}), with checkpoints of
- * the keyspace ({@link Checkpointer}) and recovery into it ({@link KeyspaceLoader}).
+ * appended to (as {@link ChangeRecord}s, grouped by {@link ChangeGroups}), with checkpoints of the
+ * keyspace ({@link Checkpointer}) and recovery into it ({@link KeyspaceLoader}).
  *
  * <h2>Implementation notes</h2>
  *
  * <p><b>Appending.</b> {@code appendLock} takes the next sequence and appends under one lock, as
- * {@code WriteAheadLog.append} requires; the ticket it returns is published in
- * {@link #appendedTicket()}, which only grows. Nothing waits for the disk here: the replies wait
- * ({@code DurableReplies}), so a command never holds a keyspace or stripe lock across a force.
- * A checkpoint begins under the same lock, so that its sequence is the last one appended and
- * every later record lands in the segments it keeps. Once the log since the last checkpoint
- * holds {@code checkpointLogBytes}, an append starts one in the background.
+ * {@code WriteAheadLog.append} requires; the ticket it returns is published in {@link
+ * #appendedTicket()}, which only grows. Nothing waits for the disk here: the replies wait ({@code
+ * DurableReplies}), so a command never holds a keyspace or stripe lock across a force. A checkpoint
+ * begins under the same lock, so that its sequence is the last one appended and every later record
+ * lands in the segments it keeps. Once the log since the last checkpoint holds {@code
+ * checkpointLogBytes}, an append starts one in the background.
  *
  * <p>Thread-safe.
  */
 public final class ServerLog implements AutoCloseable {
   /** The name of the file holding the directory's format line. */
   static final String FORMAT_FILE = "server-log";
+
   static final String FORMAT_LINE = "larder-server-log 1";
 
   private final WriteAheadLog wal;
@@ -55,8 +56,13 @@ public final class ServerLog implements AutoCloseable {
   private long changesSinceSave;
   private volatile boolean writeFailed;
 
-  private ServerLog(WriteAheadLog wal, Keyspace keyspace, String appendfsync,
-      long checkpointLogBytes, LongSupplier clock, Recovered recovered) {
+  private ServerLog(
+      WriteAheadLog wal,
+      Keyspace keyspace,
+      String appendfsync,
+      long checkpointLogBytes,
+      LongSupplier clock,
+      Recovered recovered) {
     this.wal = wal;
     this.appendfsync = appendfsync;
     this.checkpointLogBytes = checkpointLogBytes;
@@ -81,25 +87,40 @@ public final class ServerLog implements AutoCloseable {
    * @throws dev.larder.wal.LogCorruptedException if it is damaged and salvage is off
    * @throws IllegalStateException if a record or checkpoint entry is not this format's
    */
-  public static ServerLog open(Path directory, String appendfsync, boolean salvage,
-      long checkpointLogBytes, Keyspace keyspace, LongSupplier clock) throws IOException {
-    return open(directory, appendfsync, salvage, checkpointLogBytes, keyspace, clock,
-        FileLayer.standard());
+  public static ServerLog open(
+      Path directory,
+      String appendfsync,
+      boolean salvage,
+      long checkpointLogBytes,
+      Keyspace keyspace,
+      LongSupplier clock)
+      throws IOException {
+    return open(
+        directory, appendfsync, salvage, checkpointLogBytes, keyspace, clock, FileLayer.standard());
   }
 
   /**
-   * As {@link #open(Path, String, boolean, long, Keyspace, LongSupplier)}, on a given file layer
-   * (a simulated or instrumented disk).
+   * As {@link #open(Path, String, boolean, long, Keyspace, LongSupplier)}, on a given file layer (a
+   * simulated or instrumented disk).
    *
    * @param files the file layer the log's files go through
    */
-  public static ServerLog open(Path directory, String appendfsync, boolean salvage,
-      long checkpointLogBytes, Keyspace keyspace, LongSupplier clock, FileLayer files)
+  public static ServerLog open(
+      Path directory,
+      String appendfsync,
+      boolean salvage,
+      long checkpointLogBytes,
+      Keyspace keyspace,
+      LongSupplier clock,
+      FileLayer files)
       throws IOException {
     Files.createDirectories(directory);
     checkFormat(directory);
-    WalConfig config = WalConfig.of(directory).withPolicy(policy(appendfsync))
-        .withSalvage(salvage).withFiles(files);
+    WalConfig config =
+        WalConfig.of(directory)
+            .withPolicy(policy(appendfsync))
+            .withSalvage(salvage)
+            .withFiles(files);
     KeyspaceLoader loader = new KeyspaceLoader(keyspace, clock.getAsLong());
     WriteAheadLog wal;
     try {
@@ -111,10 +132,11 @@ public final class ServerLog implements AutoCloseable {
     try {
       loader.finish();
       writeFormat(directory);
-      Recovered recovered = new Recovered(wal.recovery(), loader.items(),
-          loader.expiredSkipped(), keyspace.estimatedSize());
-      ServerLog log = new ServerLog(wal, keyspace, appendfsync, checkpointLogBytes, clock,
-          recovered);
+      Recovered recovered =
+          new Recovered(
+              wal.recovery(), loader.items(), loader.expiredSkipped(), keyspace.estimatedSize());
+      ServerLog log =
+          new ServerLog(wal, keyspace, appendfsync, checkpointLogBytes, clock, recovered);
       keyspace.attach(new ChangeGroups(log::append, log::awaitDurable));
       return log;
     } catch (IOException | RuntimeException e) {
@@ -124,8 +146,9 @@ public final class ServerLog implements AutoCloseable {
   }
 
   /**
+   * Returns the log's policy for it (see docs/design/server.md, Persistence).
+   *
    * @param appendfsync {@code always}, {@code everysec} or {@code no}
-   * @return the log's policy for it (see docs/design/server.md, Persistence)
    */
   static FsyncPolicy policy(String appendfsync) {
     return switch (appendfsync) {
@@ -138,24 +161,29 @@ public final class ServerLog implements AutoCloseable {
 
   private static void checkFormat(Path directory) throws IOException {
     if (Files.exists(directory.resolve("caches"))) {
-      throw new IOException(directory + " holds a larder-tx store's log (its 'caches' file),"
-          + " not a server's");
+      throw new IOException(
+          directory + " holds a larder-tx store's log (its 'caches' file)," + " not a server's");
     }
     Path format = directory.resolve(FORMAT_FILE);
     if (Files.exists(format)) {
       String line = Files.readString(format, StandardCharsets.UTF_8).strip();
       if (!line.equals(FORMAT_LINE)) {
-        throw new IOException(format + " says '" + line + "'; this server reads '"
-            + FORMAT_LINE + "'");
+        throw new IOException(
+            format + " says '" + line + "'; this server reads '" + FORMAT_LINE + "'");
       }
       // The format file is written after the log's first segment: with it and no log file at
       // all, the log was removed, which the log alone cannot tell from a new directory.
       try (var files = Files.list(directory)) {
-        if (files.map(p -> p.getFileName().toString())
+        if (files
+            .map(p -> p.getFileName().toString())
             .noneMatch(n -> n.endsWith(".wal") || n.endsWith(".ckp"))) {
-          throw new IOException(directory + " held a server log (its " + FORMAT_FILE
-              + " file) but has no log segment or checkpoint left: its data was deleted; delete "
-              + FORMAT_FILE + " too to start afresh");
+          throw new IOException(
+              directory
+                  + " held a server log (its "
+                  + FORMAT_FILE
+                  + " file) but has no log segment or checkpoint left: its data was deleted; delete "
+                  + FORMAT_FILE
+                  + " too to start afresh");
         }
       }
     }
@@ -208,14 +236,14 @@ public final class ServerLog implements AutoCloseable {
     }
   }
 
-  /** @return the log's ticket for everything appended so far (only grows) */
+  /** Returns the log's ticket for everything appended so far (only grows). */
   public long appendedTicket() {
     return appendedTicket;
   }
 
   /**
-   * Waits until everything up to {@code ticket} may be acknowledged: forced under
-   * {@code always}, written to the operating system otherwise.
+   * Waits until everything up to {@code ticket} may be acknowledged: forced under {@code always},
+   * written to the operating system otherwise.
    *
    * @param ticket from {@link #appendedTicket()}
    * @throws UncheckedIOException if the log failed
@@ -234,7 +262,7 @@ public final class ServerLog implements AutoCloseable {
     sync(appendedTicket);
   }
 
-  /** @return whether replies wait for a force ({@code always}) */
+  /** Returns whether replies wait for a force ({@code always}). */
   public boolean forcesBeforeReplies() {
     return appendfsync.equals("always");
   }
@@ -249,8 +277,8 @@ public final class ServerLog implements AutoCloseable {
   }
 
   /**
-   * Takes a checkpoint now, on this thread (SAVE), without stopping writers but for an instant.
-   * The caller must not hold the keyspace's shared lock (it may hold the exclusive one).
+   * Takes a checkpoint now, on this thread (SAVE), without stopping writers but for an instant. The
+   * caller must not hold the keyspace's shared lock (it may hold the exclusive one).
    *
    * @return the number of keys written
    * @throws UncheckedIOException if the checkpoint cannot be written (the log is untouched)
@@ -259,24 +287,22 @@ public final class ServerLog implements AutoCloseable {
     return checkpointer.checkpoint();
   }
 
-  /** @return what recovery found when the log was opened */
+  /** Returns what recovery found when the log was opened. */
   public Recovered recovered() {
     return recovered;
   }
 
-  /** @return the log's directory */
+  /** Returns the log's directory. */
   public Path directory() {
     return wal.config().directory();
   }
 
-  /** @return the Unix time in seconds of the last checkpoint, or of the start (LASTSAVE) */
+  /** Returns the Unix time in seconds of the last checkpoint, or of the start (LASTSAVE). */
   public long lastSaveSeconds() {
     return checkpointer.lastSaveMillis() / 1000;
   }
 
-  /**
-   * @return INFO persistence's fields, Redis's where they mean something here, then Larder's
-   */
+  /** Returns INFO persistence's fields, Redis's where they mean something here, then Larder's. */
   public Map<String, Object> info() {
     Map<String, Object> f = new LinkedHashMap<>();
     boolean running = checkpointer.running();
@@ -310,30 +336,30 @@ public final class ServerLog implements AutoCloseable {
     f.put("larder_appendfsync", appendfsync);
     f.put("larder_log_records", stats.records());
     f.put("larder_log_forces", stats.forces());
-    f.put("larder_records_per_force",
-        String.format(Locale.ROOT, "%.2f", stats.recordsPerForce()));
+    f.put("larder_records_per_force", String.format(Locale.ROOT, "%.2f", stats.recordsPerForce()));
     f.put("larder_fsync_lag_records", Math.max(0, stats.records() - stats.recordsForced()));
     f.put("larder_checkpoint_keys", checkpointer.keys());
     f.put("larder_last_recovery_ms", recovered.report().recoveryNanos() / 1_000_000);
     return f;
   }
 
-  /** @return bytes of log segments and of checkpoint files in the directory */
+  /** Returns bytes of log segments and of checkpoint files in the directory. */
   private long[] diskBytes() {
     long[] sizes = new long[2];
     try (var files = Files.list(directory())) {
-      files.forEach(p -> {
-        String name = p.getFileName().toString();
-        try {
-          if (name.endsWith(".wal")) {
-            sizes[0] += Files.size(p);
-          } else if (name.endsWith(".ckp")) {
-            sizes[1] += Files.size(p);
-          }
-        } catch (IOException e) {
-          // A file removed by a checkpoint meanwhile: not counted.
-        }
-      });
+      files.forEach(
+          p -> {
+            String name = p.getFileName().toString();
+            try {
+              if (name.endsWith(".wal")) {
+                sizes[0] += Files.size(p);
+              } else if (name.endsWith(".ckp")) {
+                sizes[1] += Files.size(p);
+              }
+            } catch (IOException e) {
+              // A file removed by a checkpoint meanwhile: not counted.
+            }
+          });
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + directory(), e);
     }
@@ -358,6 +384,6 @@ public final class ServerLog implements AutoCloseable {
    * @param expiredDropped values not loaded because they had expired
    * @param keys keys in the keyspace after recovery
    */
-  public record Recovered(RecoveryReport report, long checkpointKeys, long expiredDropped,
-      long keys) {}
+  public record Recovered(
+      RecoveryReport report, long checkpointKeys, long expiredDropped, long keys) {}
 }

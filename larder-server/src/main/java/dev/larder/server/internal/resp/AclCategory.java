@@ -5,28 +5,49 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Redis's ACL command categories and which of them each Larder command belongs to, derived from
- * the command's flags and group as Redis assigns them: {@code @read}/{@code @write} from the
- * data flags, {@code @fast} or else {@code @slow}, {@code @string}, {@code @hash},
- * {@code @keyspace}, {@code @connection}, {@code @transaction} from the group, {@code @admin}
- * and {@code @dangerous} for administrative commands and the few Redis also calls dangerous
- * (KEYS, FLUSHDB, FLUSHALL, INFO).
+ * Redis's ACL command categories and which of them each Larder command belongs to, derived from the
+ * command's flags and group as Redis assigns them: {@code @read}/{@code @write} from the data
+ * flags, {@code @fast} or else {@code @slow}, {@code @string}, {@code @hash}, {@code @keyspace},
+ * {@code @connection}, {@code @transaction} from the group, {@code @admin} and {@code @dangerous}
+ * for administrative commands and the few Redis also calls dangerous (KEYS, FLUSHDB, FLUSHALL,
+ * INFO).
  *
  * <p>Stateless and thread-safe.
  */
 final class AclCategory {
   /** Every category Redis 7 defines, in ACL CAT's order. */
-  static final List<String> ALL = List.of("keyspace", "read", "write", "set", "sortedset",
-      "list", "hash", "string", "bitmap", "hyperloglog", "geo", "stream", "pubsub", "admin",
-      "fast", "slow", "blocking", "dangerous", "connection", "transaction", "scripting");
+  static final List<String> ALL =
+      List.of(
+          "keyspace",
+          "read",
+          "write",
+          "set",
+          "sortedset",
+          "list",
+          "hash",
+          "string",
+          "bitmap",
+          "hyperloglog",
+          "geo",
+          "stream",
+          "pubsub",
+          "admin",
+          "fast",
+          "slow",
+          "blocking",
+          "dangerous",
+          "connection",
+          "transaction",
+          "scripting");
 
   private static final Set<String> DANGEROUS = Set.of("keys", "flushdb", "flushall", "info");
 
   private AclCategory() {}
 
   /**
+   * Returns its categories, without the {@code @}.
+   *
    * @param cmd a command
-   * @return its categories, without the {@code @}
    */
   static Set<String> of(RespCommand cmd) {
     Set<String> c = new LinkedHashSet<>();
@@ -37,7 +58,7 @@ final class AclCategory {
       case "connection" -> c.add("connection");
       case "transactions" -> c.add("transaction");
       case "generic" -> c.add(cmd.name().equals("select") ? "connection" : "keyspace");
-      default -> { }
+      default -> {}
     }
     if (cmd.name().equals("command")) {
       c.add("connection");

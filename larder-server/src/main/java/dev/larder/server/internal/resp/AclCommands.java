@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * ACL: SETUSER, GETUSER, DELUSER, LIST, USERS, WHOAMI, CAT and GENPASS, over the server's
- * {@link AclUsers}. One command with subcommands, as in Redis; its categories are Redis's for
- * the administrative subcommands (@admin @slow @dangerous), which Larder applies to all of them
- * (its ACL rules have no per-subcommand entries).
+ * ACL: SETUSER, GETUSER, DELUSER, LIST, USERS, WHOAMI, CAT and GENPASS, over the server's {@link
+ * AclUsers}. One command with subcommands, as in Redis; its categories are Redis's for the
+ * administrative subcommands (@admin @slow @dangerous), which Larder applies to all of them (its
+ * ACL rules have no per-subcommand entries).
  */
 final class AclCommands {
   private static final SecureRandom RANDOM = new SecureRandom();
@@ -20,8 +20,11 @@ final class AclCommands {
   private AclCommands() {}
 
   static void register(RespCommandTable t) {
-    t.command("acl", -2).flags(ADMIN)
-        .doc("server", "A container for Access List Control commands.",
+    t.command("acl", -2)
+        .flags(ADMIN)
+        .doc(
+            "server",
+            "A container for Access List Control commands.",
             "subcommand:string ?args:string*")
         .run(AclCommands::acl);
   }
@@ -58,8 +61,8 @@ final class AclCommands {
           if (e.rule.equals(c.text(2))) {
             throw new RespError("ERR " + e.getMessage());
           }
-          throw new RespError("ERR Error in ACL SETUSER modifier '" + e.rule + "': "
-              + e.getMessage());
+          throw new RespError(
+              "ERR Error in ACL SETUSER modifier '" + e.rule + "': " + e.getMessage());
         }
         c.out().ok();
       }
@@ -83,8 +86,9 @@ final class AclCommands {
         arity(c, 2, 3);
         long bits = c.argc() == 3 ? c.integer(2) : 256;
         if (bits <= 0 || bits > 4096) {
-          throw new RespError("ERR ACL GENPASS argument must be the number of bits for the"
-              + " output password, a positive number up to 4096");
+          throw new RespError(
+              "ERR ACL GENPASS argument must be the number of bits for the"
+                  + " output password, a positive number up to 4096");
         }
         byte[] random = new byte[(int) (bits + 7) / 8];
         RANDOM.nextBytes(random);
@@ -92,8 +96,7 @@ final class AclCommands {
         c.out().bulk(hex.substring(0, (int) (bits + 3) / 4));
       }
       case "help" -> RespHelp.reply(c, RespHelp.ACL);
-      default -> throw new RespError("ERR unknown subcommand '" + c.text(1)
-          + "'. Try ACL HELP.");
+      default -> throw new RespError("ERR unknown subcommand '" + c.text(1) + "'. Try ACL HELP.");
     }
   }
 
@@ -137,19 +140,24 @@ final class AclCommands {
       throw new RespError("ERR Unknown category '" + c.text(2) + "'");
     }
     List<String> names = new ArrayList<>();
-    users.categories().forEach((name, cats) -> {
-      if (cats.contains(category)) {
-        names.add(name);
-      }
-    });
+    users
+        .categories()
+        .forEach(
+            (name, cats) -> {
+              if (cats.contains(category)) {
+                names.add(name);
+              }
+            });
     c.out().array(names.size());
     names.forEach(c.out()::bulk);
   }
 
   private static void arity(RespCall c, int min, int max) {
     if (c.argc() < min || c.argc() > max) {
-      throw new RespError("ERR wrong number of arguments for 'acl|"
-          + c.option(1).toLowerCase(Locale.ROOT) + "' command");
+      throw new RespError(
+          "ERR wrong number of arguments for 'acl|"
+              + c.option(1).toLowerCase(Locale.ROOT)
+              + "' command");
     }
   }
 }

@@ -14,8 +14,8 @@ import java.util.TreeSet;
 
 /**
  * One ACL user: a name and its current {@link Rules}. Connections authenticated as the user keep
- * this object, so ACL SETUSER changes apply to them at their next command, and ACL DELUSER marks
- * it {@link #removed()} (the dispatcher then closes them, as Redis does).
+ * this object, so ACL SETUSER changes apply to them at their next command, and ACL DELUSER marks it
+ * {@link #removed()} (the dispatcher then closes them, as Redis does).
  *
  * <p>Thread-safe: the rules are an immutable snapshot replaced as a whole.
  */
@@ -29,12 +29,12 @@ public final class AclUser {
     this.rules = rules;
   }
 
-  /** @return the user's name */
+  /** Returns the user's name. */
   public String name() {
     return name;
   }
 
-  /** @return the current rules */
+  /** Returns the current rules. */
   public Rules rules() {
     return rules;
   }
@@ -43,7 +43,7 @@ public final class AclUser {
     this.rules = next;
   }
 
-  /** @return whether ACL DELUSER removed the user */
+  /** Returns whether ACL DELUSER removed the user. */
   public boolean removed() {
     return removed;
   }
@@ -53,8 +53,9 @@ public final class AclUser {
   }
 
   /**
+   * Returns whether the user is on and the password is one of its own (or it has nopass).
+   *
    * @param password a password attempt
-   * @return whether the user is on and the password is one of its own (or it has nopass)
    */
   public boolean accepts(byte[] password) {
     Rules r = rules;
@@ -74,8 +75,9 @@ public final class AclUser {
   }
 
   /**
+   * Returns their SHA-256 in lower-case hex, the form ACL files and GETUSER show.
+   *
    * @param password bytes
-   * @return their SHA-256 in lower-case hex, the form ACL files and GETUSER show
    */
   static String sha256Hex(byte[] password) {
     try {
@@ -100,27 +102,46 @@ public final class AclUser {
    *     unchanged; the server has no pub/sub, so it restricts nothing
    * @param channelPatterns channel patterns (without {@code &})
    */
-  public record Rules(boolean on, boolean nopass, List<String> passwords, Set<String> commands,
-      boolean allCommands, List<String> commandRules, boolean allKeys, List<String> keyPatterns,
-      boolean allChannels, List<String> channelPatterns) {
+  public record Rules(
+      boolean on,
+      boolean nopass,
+      List<String> passwords,
+      Set<String> commands,
+      boolean allCommands,
+      List<String> commandRules,
+      boolean allKeys,
+      List<String> keyPatterns,
+      boolean allChannels,
+      List<String> channelPatterns) {
 
     /** A new user's rules: off, no password, no commands, no keys, no channels. */
     static Rules fresh() {
-      return new Rules(false, false, List.of(), Set.of(), false, List.of("-@all"), false,
-          List.of(), false, List.of());
+      return new Rules(
+          false,
+          false,
+          List.of(),
+          Set.of(),
+          false,
+          List.of("-@all"),
+          false,
+          List.of(),
+          false,
+          List.of());
     }
 
     /**
+     * Returns whether the user may run it.
+     *
      * @param name a command's name
-     * @return whether the user may run it
      */
     boolean permits(String name) {
       return allCommands || commands.contains(name);
     }
 
     /**
+     * Returns whether a key pattern admits it.
+     *
      * @param key a key
-     * @return whether a key pattern admits it
      */
     boolean permitsKey(byte[] key) {
       if (allKeys) {
@@ -134,7 +155,7 @@ public final class AclUser {
       return false;
     }
 
-    /** @return the rules in ACL LIST's form, without {@code user name} */
+    /** Returns the rules in ACL LIST's form, without {@code user name}. */
     String describe() {
       StringBuilder sb = new StringBuilder(on ? "on" : "off");
       if (nopass) {
@@ -147,7 +168,7 @@ public final class AclUser {
       return sb.toString();
     }
 
-    /** @return the key patterns as GETUSER shows them */
+    /** Returns the key patterns as GETUSER shows them. */
     String keys() {
       StringBuilder sb = new StringBuilder();
       keys(sb);
@@ -162,7 +183,7 @@ public final class AclUser {
       }
     }
 
-    /** @return the channel patterns as ACL LIST shows them */
+    /** Returns the channel patterns as ACL LIST shows them. */
     String channels() {
       if (allChannels) {
         return "&*";
@@ -229,9 +250,17 @@ public final class AclUser {
     }
 
     Rules build(int commandCount) {
-      return new Rules(on, nopass, List.copyOf(passwords), Set.copyOf(commands),
-          commands.size() == commandCount, List.copyOf(commandRules), allKeys,
-          List.copyOf(keyPatterns), allChannels, List.copyOf(channelPatterns));
+      return new Rules(
+          on,
+          nopass,
+          List.copyOf(passwords),
+          Set.copyOf(commands),
+          commands.size() == commandCount,
+          List.copyOf(commandRules),
+          allKeys,
+          List.copyOf(keyPatterns),
+          allChannels,
+          List.copyOf(channelPatterns));
     }
 
     void apply(String op, Map<String, Set<String>> categories) {
@@ -272,7 +301,7 @@ public final class AclUser {
           apply("off", categories);
           apply("-@all", categories);
         }
-        case "sanitize-payload", "skip-sanitize-payload", "clearselectors" -> { }
+        case "sanitize-payload", "skip-sanitize-payload", "clearselectors" -> {}
         default -> applyPrefixed(op, categories);
       }
     }
@@ -285,14 +314,15 @@ public final class AclUser {
       switch (op.charAt(0)) {
         case '>' -> addPassword(AclUser.sha256Hex(rest.getBytes(StandardCharsets.UTF_8)));
         case '#' -> addPassword(checkHash(op, rest));
-        case '<' -> removePassword(op,
-            AclUser.sha256Hex(rest.getBytes(StandardCharsets.UTF_8)));
+        case '<' -> removePassword(op, AclUser.sha256Hex(rest.getBytes(StandardCharsets.UTF_8)));
         case '!' -> removePassword(op, checkHash(op, rest));
         case '~' -> {
           if (allKeys) {
-            throw new RuleError(op, "Adding a pattern after the * pattern (or the 'allkeys'"
-                + " flag) is not valid and does not have any effect. Try 'resetkeys' to start"
-                + " with an empty list of patterns");
+            throw new RuleError(
+                op,
+                "Adding a pattern after the * pattern (or the 'allkeys'"
+                    + " flag) is not valid and does not have any effect. Try 'resetkeys' to start"
+                    + " with an empty list of patterns");
           }
           if (rest.equals("*")) {
             allKeys = true;
@@ -309,14 +339,14 @@ public final class AclUser {
             channelPatterns.add(rest);
           }
         }
-        case '+', '-' -> commandRule(op, op.charAt(0) == '+',
-            rest.toLowerCase(Locale.ROOT), categories);
+        case '+', '-' ->
+            commandRule(op, op.charAt(0) == '+', rest.toLowerCase(Locale.ROOT), categories);
         default -> throw new RuleError(op, "Syntax error");
       }
     }
 
-    private void commandRule(String op, boolean allow, String what,
-        Map<String, Set<String>> categories) {
+    private void commandRule(
+        String op, boolean allow, String what, Map<String, Set<String>> categories) {
       if (what.equals("@all")) {
         commands.clear();
         if (allow) {
@@ -332,11 +362,12 @@ public final class AclUser {
         if (!AclCategory.ALL.contains(category)) {
           throw new RuleError(op, UNKNOWN);
         }
-        categories.forEach((name, cats) -> {
-          if (cats.contains(category)) {
-            affected.add(name);
-          }
-        });
+        categories.forEach(
+            (name, cats) -> {
+              if (cats.contains(category)) {
+                affected.add(name);
+              }
+            });
       } else if (categories.containsKey(what)) {
         affected.add(what);
       } else {
@@ -361,15 +392,17 @@ public final class AclUser {
 
     private void removePassword(String op, String hash) {
       if (!passwords.remove(hash)) {
-        throw new RuleError(op,
-            "The password you are trying to remove from the user does not exist");
+        throw new RuleError(
+            op, "The password you are trying to remove from the user does not exist");
       }
     }
 
     private static String checkHash(String op, String hash) {
       if (!hash.matches("[0-9a-f]{64}")) {
-        throw new RuleError(op, "The password hash must be exactly 64 characters and contain"
-            + " only lowercase hexadecimal characters");
+        throw new RuleError(
+            op,
+            "The password hash must be exactly 64 characters and contain"
+                + " only lowercase hexadecimal characters");
       }
       return hash;
     }

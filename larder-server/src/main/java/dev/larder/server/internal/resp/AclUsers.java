@@ -18,13 +18,13 @@ import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * The server's ACL users, as Redis 7 keeps them: the {@code default} user (on, all commands and
- * keys; no password unless {@code requirepass} gives one) and the users an {@code aclfile}
- * declares or ACL SETUSER creates. A connection starts authenticated as {@code default} when that
- * user is on and needs no password, else unauthenticated until AUTH or HELLO AUTH succeeds.
+ * keys; no password unless {@code requirepass} gives one) and the users an {@code aclfile} declares
+ * or ACL SETUSER creates. A connection starts authenticated as {@code default} when that user is on
+ * and needs no password, else unauthenticated until AUTH or HELLO AUTH succeeds.
  *
  * <p>The aclfile has Redis's format: one {@code user <name> <rule>...} line per user; blank lines
- * and lines starting with {@code #} are skipped. A {@code default} line there replaces what
- * {@code requirepass} set. Users changed at run time are not written back (no ACL SAVE).
+ * and lines starting with {@code #} are skipped. A {@code default} line there replaces what {@code
+ * requirepass} set. Users changed at run time are not written back (no ACL SAVE).
  *
  * <p>Thread-safe: changes are serialized; readers see each user's rules as one snapshot.
  */
@@ -54,18 +54,23 @@ public final class AclUsers {
   public static AclUsers of(ServerConfig config) {
     AclUsers acl = new AclUsers(RespCommandTable.standard());
     String password = config.password();
-    acl.define(DEFAULT, password.isEmpty()
-        ? List.of("on", "nopass", "~*", "&*", "+@all")
-        : List.of("on", ">" + password, "~*", "&*", "+@all"));
+    acl.define(
+        DEFAULT,
+        password.isEmpty()
+            ? List.of("on", "nopass", "~*", "&*", "+@all")
+            : List.of("on", ">" + password, "~*", "&*", "+@all"));
     String file = config.get(ServerSetting.ACLFILE);
     if (!file.isEmpty()) {
       acl.load(Path.of(file));
     }
     if (!config.loopback() && config.respPort() >= 0 && acl.initialUser() != null) {
-      throw new IllegalArgumentException("bind " + config.bind() + " is not a loopback"
-          + " address and the default user needs no password: set requirepass, or give the"
-          + " default user a password (or 'off') in the aclfile; Larder does not accept"
-          + " unauthenticated RESP connections off loopback");
+      throw new IllegalArgumentException(
+          "bind "
+              + config.bind()
+              + " is not a loopback"
+              + " address and the default user needs no password: set requirepass, or give the"
+              + " default user a password (or 'off') in the aclfile; Larder does not accept"
+              + " unauthenticated RESP connections off loopback");
     }
     return acl;
   }
@@ -84,14 +89,15 @@ public final class AclUsers {
       }
       List<String> words = Arrays.asList(line.split("\\s+"));
       if (words.size() < 2 || !words.getFirst().equals("user")) {
-        throw new IllegalArgumentException("aclfile " + file + " line " + (i + 1)
-            + ": expected 'user <name> <rule>...'");
+        throw new IllegalArgumentException(
+            "aclfile " + file + " line " + (i + 1) + ": expected 'user <name> <rule>...'");
       }
       try {
         define(words.get(1), words.subList(2, words.size()));
       } catch (AclUser.RuleError e) {
-        throw new IllegalArgumentException("aclfile " + file + " line " + (i + 1) + ": rule '"
-            + e.rule + "': " + e.getMessage(), e);
+        throw new IllegalArgumentException(
+            "aclfile " + file + " line " + (i + 1) + ": rule '" + e.rule + "': " + e.getMessage(),
+            e);
       }
     }
   }
@@ -145,19 +151,20 @@ public final class AclUsers {
   }
 
   /**
+   * Returns it, or null.
+   *
    * @param name a user
-   * @return it, or null
    */
   public AclUser get(String name) {
     return users.get(name);
   }
 
-  /** @return every user, by name */
+  /** Returns every user, by name. */
   List<AclUser> all() {
     return new ArrayList<>(users.values());
   }
 
-  /** @return every command's categories, by command name */
+  /** Returns every command's categories, by command name. */
   Map<String, Set<String>> categories() {
     return categories;
   }
@@ -179,7 +186,7 @@ public final class AclUsers {
     return u.accepts(password) ? u : null;
   }
 
-  /** @return the user a new connection is authenticated as, or null if it must AUTH first */
+  /** Returns the user a new connection is authenticated as, or null if it must AUTH first. */
   public AclUser initialUser() {
     AclUser d = users.get(DEFAULT);
     return d != null && d.rules().on() && d.rules().nopass() ? d : null;

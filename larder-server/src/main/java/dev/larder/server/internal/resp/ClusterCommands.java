@@ -14,18 +14,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The Redis Cluster protocol over a Larder cluster (CLUSTER, READONLY, READWRITE, ASKING, and
- * the redirections of {@link #redirect}), and what a Redis user checks about replication (ROLE,
- * WAIT, INFO replication and cluster). On a standalone server CLUSTER answers as a Redis without
- * cluster support does; ROLE and WAIT report a master without replicas.
+ * The Redis Cluster protocol over a Larder cluster (CLUSTER, READONLY, READWRITE, ASKING, and the
+ * redirections of {@link #redirect}), and what a Redis user checks about replication (ROLE, WAIT,
+ * INFO replication and cluster). On a standalone server CLUSTER answers as a Redis without cluster
+ * support does; ROLE and WAIT report a master without replicas.
  *
- * <p>How Larder's cluster looks to a cluster-aware client: every member is a master, of the
- * slots whose segment it is primary of; a slot's replicas are its segment's other owners
- * (CLUSTER SLOTS lists them; CLUSTER NODES and SHARDS list masters only, since one member backs
- * up slots of several masters). Any member serves any key, forwarding to its owners, so MOVED is
- * sent only when asked for ({@code READONLY} on the connection, or {@code cluster-redirects on}).
- * ASK is never sent: a view change moves a slot at once, and a client that is told MOVED
- * re-reads the slot map.
+ * <p>How Larder's cluster looks to a cluster-aware client: every member is a master, of the slots
+ * whose segment it is primary of; a slot's replicas are its segment's other owners (CLUSTER SLOTS
+ * lists them; CLUSTER NODES and SHARDS list masters only, since one member backs up slots of
+ * several masters). Any member serves any key, forwarding to its owners, so MOVED is sent only when
+ * asked for ({@code READONLY} on the connection, or {@code cluster-redirects on}). ASK is never
+ * sent: a view change moves a slot at once, and a client that is told MOVED re-reads the slot map.
  *
  * <p>Stateless; thread-safe as long as each session is used by one thread.
  */
@@ -34,37 +33,49 @@ final class ClusterCommands {
 
   static void register(RespCommandTable t) {
     t.command("cluster", -2)
-        .doc("cluster", "A container for Redis Cluster commands.",
-            "subcommand:string ?args:string*")
+        .doc(
+            "cluster", "A container for Redis Cluster commands.", "subcommand:string ?args:string*")
         .run(ClusterCommands::cluster);
-    t.command("readonly", 1).flags(FAST)
-        .doc("cluster", "Lets reads of slots this node replicates be served here; asks for"
-            + " MOVED redirections.", "")
-        .run(c -> {
-          c.session.readOnly = true;
-          c.out().ok();
-        });
-    t.command("readwrite", 1).flags(FAST)
+    t.command("readonly", 1)
+        .flags(FAST)
+        .doc(
+            "cluster",
+            "Lets reads of slots this node replicates be served here; asks for"
+                + " MOVED redirections.",
+            "")
+        .run(
+            c -> {
+              c.session.readOnly = true;
+              c.out().ok();
+            });
+    t.command("readwrite", 1)
+        .flags(FAST)
         .doc("cluster", "Ends READONLY.", "")
-        .run(c -> {
-          c.session.readOnly = false;
-          c.out().ok();
-        });
-    t.command("asking", 1).flags(FAST)
+        .run(
+            c -> {
+              c.session.readOnly = false;
+              c.out().ok();
+            });
+    t.command("asking", 1)
+        .flags(FAST)
         .doc("cluster", "Accepted for clients that follow ASK; Larder sends none.", "")
         .run(c -> c.out().ok());
-    t.command("role", 1).flags(FAST)
+    t.command("role", 1)
+        .flags(FAST)
         .doc("server", "Returns the replication role.", "")
         .run(ClusterCommands::role);
-    t.command("wait", 3).flags(NO_MULTI)
-        .doc("generic", "Returns how many replicas hold this connection's writes.",
+    t.command("wait", 3)
+        .flags(NO_MULTI)
+        .doc(
+            "generic",
+            "Returns how many replicas hold this connection's writes.",
             "numreplicas:integer timeout:integer")
         .run(ClusterCommands::waitReplicas);
   }
 
   /**
-   * The redirection a cluster-aware connection gets instead of a run: MOVED to the slot's master
-   * (a READONLY connection's read is served by any owner), CROSSSLOT for keys of several slots.
+   * The redirection a cluster-aware connection gets instead of a run: MOVED to the slot's master (a
+   * READONLY connection's read is served by any owner), CROSSSLOT for keys of several slots.
    *
    * @return the error line, or null to run the command here
    */
@@ -87,9 +98,11 @@ final class ClusterCommands {
     }
     List<String> owners = cluster.owners(slot);
     String self = cluster.name();
-    if (owners.isEmpty() || owners.getFirst().equals(self)
-        || s.readOnly && cmd.flags().contains(RespCommand.Flag.READONLY)
-            && owners.contains(self)) {
+    if (owners.isEmpty()
+        || owners.getFirst().equals(self)
+        || (s.readOnly
+            && cmd.flags().contains(RespCommand.Flag.READONLY)
+            && owners.contains(self))) {
       return null;
     }
     return "MOVED " + slot + " " + cluster.master(slot).address();
@@ -125,15 +138,15 @@ final class ClusterCommands {
       case "slots" -> slots(c, cluster);
       case "shards" -> shards(c, cluster);
       case "nodes" -> c.out().bulk(nodes(cluster));
-      default -> throw new RespError("ERR unknown subcommand '" + c.text(1)
-          + "'. Try CLUSTER HELP.");
+      default ->
+          throw new RespError("ERR unknown subcommand '" + c.text(1) + "'. Try CLUSTER HELP.");
     }
   }
 
   private static void arity(RespCall c, int n) {
     if (c.argc() != n) {
-      throw new RespError("ERR wrong number of arguments for 'cluster|" + c.option(1)
-          + "' command");
+      throw new RespError(
+          "ERR wrong number of arguments for 'cluster|" + c.option(1) + "' command");
     }
   }
 
@@ -171,7 +184,7 @@ final class ClusterCommands {
     return sb.toString();
   }
 
-  /** @return each master (in view order) with its slot ranges */
+  /** Returns each master (in view order) with its slot ranges. */
   private static Map<Node, List<SlotRange>> masters(ServerCluster cluster) {
     Map<Node, List<SlotRange>> out = new LinkedHashMap<>();
     for (Node n : cluster.nodes()) {
@@ -203,8 +216,8 @@ final class ClusterCommands {
 
   private static void shards(RespCall c, ServerCluster cluster) {
     Map<Node, List<SlotRange>> masters = masters(cluster);
-    boolean everyoneReplicates = cluster.ranges().stream()
-        .allMatch(r -> r.owners().size() == cluster.nodes().size());
+    boolean everyoneReplicates =
+        cluster.ranges().stream().allMatch(r -> r.owners().size() == cluster.nodes().size());
     RespWriter out = c.out();
     out.array(masters.size());
     for (Map.Entry<Node, List<SlotRange>> m : masters.entrySet()) {
@@ -249,9 +262,16 @@ final class ClusterCommands {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < nodes.size(); i++) {
       Node n = nodes.get(i);
-      sb.append(n.id()).append(' ').append(n.address()).append('@').append(n.port() + 10000)
-          .append(' ').append(n.equals(self) ? "myself,master" : "master")
-          .append(" - 0 0 ").append(i + 1).append(" connected");
+      sb.append(n.id())
+          .append(' ')
+          .append(n.address())
+          .append('@')
+          .append(n.port() + 10000)
+          .append(' ')
+          .append(n.equals(self) ? "myself,master" : "master")
+          .append(" - 0 0 ")
+          .append(i + 1)
+          .append(" connected");
       for (SlotRange r : masters.getOrDefault(n, List.of())) {
         sb.append(' ').append(r.from());
         if (r.to() != r.from()) {
@@ -280,8 +300,10 @@ final class ClusterCommands {
 
   private static void role(RespCall c) {
     ServerCluster cluster = c.server().cluster();
-    List<Node> replicas = cluster == null ? List.of()
-        : cluster.nodes().stream().filter(n -> !n.equals(cluster.self())).toList();
+    List<Node> replicas =
+        cluster == null
+            ? List.of()
+            : cluster.nodes().stream().filter(n -> !n.equals(cluster.self())).toList();
     RespWriter out = c.out();
     out.array(3);
     out.bulk("master");
@@ -297,9 +319,9 @@ final class ClusterCommands {
 
   /**
    * WAIT answers at once: under synchronous replication a write was acknowledged only once every
-   * owner of its key held it, so the replicas that hold it are the key's other owners (the
-   * smallest count over the slots, since WAIT names no key); under asynchronous replication, or
-   * standalone, none is known to.
+   * owner of its key held it, so the replicas that hold it are the key's other owners (the smallest
+   * count over the slots, since WAIT names no key); under asynchronous replication, or standalone,
+   * none is known to.
    */
   private static void waitReplicas(RespCall c) {
     long wanted = c.integer(1);
@@ -333,12 +355,19 @@ final class ClusterCommands {
       return;
     }
     f.put("role", "master");
-    List<Node> replicas = cluster == null ? List.of()
-        : cluster.nodes().stream().filter(n -> !n.equals(cluster.self())).toList();
+    List<Node> replicas =
+        cluster == null
+            ? List.of()
+            : cluster.nodes().stream().filter(n -> !n.equals(cluster.self())).toList();
     f.put("connected_slaves", replicas.size());
     for (int i = 0; i < replicas.size(); i++) {
-      f.put("slave" + i, "ip=" + replicas.get(i).host() + ",port=" + replicas.get(i).port()
-          + ",state=online,offset=0,lag=0");
+      f.put(
+          "slave" + i,
+          "ip="
+              + replicas.get(i).host()
+              + ",port="
+              + replicas.get(i).port()
+              + ",state=online,offset=0,lag=0");
     }
     f.put("master_failover_state", "no-failover");
     f.put("master_replid", cluster == null ? "0".repeat(40) : cluster.self().id());

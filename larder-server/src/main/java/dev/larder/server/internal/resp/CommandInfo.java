@@ -13,11 +13,13 @@ final class CommandInfo {
     out.bulk(cmd.name());
     out.integer(cmd.arity());
     List<String> flags = new ArrayList<>();
-    cmd.flags().forEach(f -> {
-      if (f.redisName() != null) {
-        flags.add(f.redisName());
-      }
-    });
+    cmd.flags()
+        .forEach(
+            f -> {
+              if (f.redisName() != null) {
+                flags.add(f.redisName());
+              }
+            });
     out.set(flags.size());
     flags.forEach(out::simple);
     out.integer(cmd.firstKey());

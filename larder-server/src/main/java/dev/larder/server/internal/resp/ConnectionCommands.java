@@ -15,35 +15,47 @@ final class ConnectionCommands {
   private ConnectionCommands() {}
 
   static void register(RespCommandTable t) {
-    t.command("ping", -1).flags(FAST)
+    t.command("ping", -1)
+        .flags(FAST)
         .doc("connection", "Returns the server's liveliness response.", "?message:string")
         .run(ConnectionCommands::ping);
-    t.command("echo", 2).flags(FAST)
+    t.command("echo", 2)
+        .flags(FAST)
         .doc("connection", "Returns the given string.", "message:string")
         .run(c -> c.out().bulk(c.arg(1)));
-    t.command("auth", -2).flags(NO_AUTH, FAST, NO_MULTI)
+    t.command("auth", -2)
+        .flags(NO_AUTH, FAST, NO_MULTI)
         .doc("connection", "Authenticates the connection.", "?username:string password:string")
         .run(ConnectionCommands::auth);
-    t.command("hello", -1).flags(NO_AUTH, FAST, NO_MULTI)
-        .doc("connection", "Handshakes with the Redis server.",
+    t.command("hello", -1)
+        .flags(NO_AUTH, FAST, NO_MULTI)
+        .doc(
+            "connection",
+            "Handshakes with the Redis server.",
             "?protover:integer ?auth:block ?clientname:string")
         .run(ConnectionCommands::hello);
     t.command("client", -2)
-        .doc("connection", "A container for client connection commands.",
+        .doc(
+            "connection",
+            "A container for client connection commands.",
             "subcommand:string ?args:string*")
         .run(ConnectionCommands::client);
-    t.command("quit", -1).flags(NO_AUTH, FAST)
+    t.command("quit", -1)
+        .flags(NO_AUTH, FAST)
         .doc("connection", "Closes the connection.", "")
-        .run(c -> {
-          c.session.closeAfterReply = true;
-          c.out().ok();
-        });
-    t.command("reset", 1).flags(NO_AUTH, FAST, NO_MULTI)
+        .run(
+            c -> {
+              c.session.closeAfterReply = true;
+              c.out().ok();
+            });
+    t.command("reset", 1)
+        .flags(NO_AUTH, FAST, NO_MULTI)
         .doc("connection", "Resets the connection.", "")
-        .run(c -> {
-          c.session.reset();
-          c.out().simple("RESET");
-        });
+        .run(
+            c -> {
+              c.session.reset();
+              c.out().simple("RESET");
+            });
   }
 
   private static void ping(RespCall c) {
@@ -64,8 +76,9 @@ final class ConnectionCommands {
     if (c.argc() == 2) {
       AclUser byDefault = c.server().acl().get(AclUsers.DEFAULT);
       if (byDefault != null && byDefault.rules().nopass()) {
-        throw new RespError("ERR AUTH <password> called without any password configured for"
-            + " the default user. Are you sure your configuration is correct?");
+        throw new RespError(
+            "ERR AUTH <password> called without any password configured for"
+                + " the default user. Are you sure your configuration is correct?");
       }
     }
     authenticate(c, c.argc() == 3 ? c.text(1) : AclUsers.DEFAULT, c.arg(c.argc() - 1));
@@ -73,8 +86,8 @@ final class ConnectionCommands {
   }
 
   /**
-   * Authenticates the connection as a user; a failure leaves it as it was (Redis's rule).
-   * Passwords are compared as SHA-256 hashes in constant time ({@link AclUser#accepts}).
+   * Authenticates the connection as a user; a failure leaves it as it was (Redis's rule). Passwords
+   * are compared as SHA-256 hashes in constant time ({@link AclUser#accepts}).
    */
   private static void authenticate(RespCall c, String user, byte[] password) {
     AclUser u = c.server().acl().authenticate(user, password);
@@ -113,9 +126,10 @@ final class ConnectionCommands {
       }
     }
     if (c.session.user == null) {
-      throw new RespError("NOAUTH HELLO must be called with the client already authenticated,"
-          + " otherwise the HELLO <proto> AUTH <user> <pass> option can be used to authenticate"
-          + " the client and select the RESP protocol version at the same time");
+      throw new RespError(
+          "NOAUTH HELLO must be called with the client already authenticated,"
+              + " otherwise the HELLO <proto> AUTH <user> <pass> option can be used to authenticate"
+              + " the client and select the RESP protocol version at the same time");
     }
     if (name != null) {
       c.session.info.name(name);
@@ -182,15 +196,14 @@ final class ConnectionCommands {
         c.out().ok();
       }
       case "help" -> RespHelp.reply(c, RespHelp.CLIENT);
-      default -> throw new RespError("ERR unknown subcommand '" + c.text(1)
-          + "'. Try CLIENT HELP.");
+      default ->
+          throw new RespError("ERR unknown subcommand '" + c.text(1) + "'. Try CLIENT HELP.");
     }
   }
 
   private static void requireArgs(RespCall c, int n) {
     if (c.argc() != n) {
-      throw new RespError("ERR wrong number of arguments for 'client|" + c.option(1)
-          + "' command");
+      throw new RespError("ERR wrong number of arguments for 'client|" + c.option(1) + "' command");
     }
   }
 }

@@ -10,7 +10,7 @@ package dev.larder.server.internal.resp;
 record ExpiryOption(String kind, long amount) {
   static final ExpiryOption NONE = new ExpiryOption("none", 0);
 
-  /** @return how many words the option took */
+  /** Returns how many words the option took. */
   int words() {
     return kind.equals("keepttl") || kind.equals("none") ? 1 : 2;
   }
@@ -20,8 +20,9 @@ record ExpiryOption(String kind, long amount) {
   }
 
   /**
+   * Returns the absolute expiry, 0 for none or KEEPTTL.
+   *
    * @param now the current Unix milliseconds
-   * @return the absolute expiry, 0 for none or KEEPTTL
    */
   long absoluteMillis(long now) {
     return switch (kind) {
@@ -34,10 +35,11 @@ record ExpiryOption(String kind, long amount) {
   }
 
   /**
+   * Returns the option.
+   *
    * @param c the call
    * @param i the option's position
    * @param getex whether GETEX parses it (no KEEPTTL there)
-   * @return the option
    * @throws RespError for a syntax error or an invalid time
    */
   static ExpiryOption parse(RespCall c, int i, boolean getex) {

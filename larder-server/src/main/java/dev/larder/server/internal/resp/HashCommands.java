@@ -20,51 +20,83 @@ final class HashCommands {
   private HashCommands() {}
 
   static void register(RespCommandTable t) {
-    t.command("hset", -4).flags(WRITE, DENYOOM, FAST).keys(1, 1, 1)
+    t.command("hset", -4)
+        .flags(WRITE, DENYOOM, FAST)
+        .keys(1, 1, 1)
         .doc("hash", "Creates or modifies the value of a field in a hash.", "key:key data:block*")
         .run(c -> hset(c, false));
-    t.command("hmset", -4).flags(WRITE, DENYOOM, FAST).keys(1, 1, 1)
+    t.command("hmset", -4)
+        .flags(WRITE, DENYOOM, FAST)
+        .keys(1, 1, 1)
         .doc("hash", "Sets the values of multiple fields.", "key:key data:block*")
         .run(c -> hset(c, true));
-    t.command("hget", 3).flags(READONLY, FAST).keys(1, 1, 1)
+    t.command("hget", 3)
+        .flags(READONLY, FAST)
+        .keys(1, 1, 1)
         .doc("hash", "Returns the value of a field in a hash.", "key:key field:string")
         .run(c -> c.out().bulk(fields(c).get(HashPayload.field(c.arg(2)))));
-    t.command("hmget", -3).flags(READONLY, FAST).keys(1, 1, 1)
+    t.command("hmget", -3)
+        .flags(READONLY, FAST)
+        .keys(1, 1, 1)
         .doc("hash", "Returns the values of all fields in a hash.", "key:key field:string*")
         .run(HashCommands::hmget);
-    t.command("hgetall", 2).flags(READONLY).keys(1, 1, 1)
+    t.command("hgetall", 2)
+        .flags(READONLY)
+        .keys(1, 1, 1)
         .doc("hash", "Returns all fields and values in a hash.", "key:key")
         .run(HashCommands::hgetall);
-    t.command("hdel", -3).flags(WRITE, FAST).keys(1, 1, 1)
-        .doc("hash", "Deletes one or more fields and their values from a hash.",
+    t.command("hdel", -3)
+        .flags(WRITE, FAST)
+        .keys(1, 1, 1)
+        .doc(
+            "hash",
+            "Deletes one or more fields and their values from a hash.",
             "key:key field:string*")
         .run(HashCommands::hdel);
-    t.command("hexists", 3).flags(READONLY, FAST).keys(1, 1, 1)
+    t.command("hexists", 3)
+        .flags(READONLY, FAST)
+        .keys(1, 1, 1)
         .doc("hash", "Determines whether a field exists in a hash.", "key:key field:string")
         .run(c -> c.out().integer(fields(c).containsKey(HashPayload.field(c.arg(2))) ? 1 : 0));
-    t.command("hlen", 2).flags(READONLY, FAST).keys(1, 1, 1)
+    t.command("hlen", 2)
+        .flags(READONLY, FAST)
+        .keys(1, 1, 1)
         .doc("hash", "Returns the number of fields in a hash.", "key:key")
         .run(c -> c.out().integer(fields(c).size()));
-    t.command("hincrby", 4).flags(WRITE, DENYOOM, FAST).keys(1, 1, 1)
-        .doc("hash", "Increments the integer value of a field in a hash by a number.",
+    t.command("hincrby", 4)
+        .flags(WRITE, DENYOOM, FAST)
+        .keys(1, 1, 1)
+        .doc(
+            "hash",
+            "Increments the integer value of a field in a hash by a number.",
             "key:key field:string increment:integer")
         .run(HashCommands::hincrby);
-    t.command("hkeys", 2).flags(READONLY).keys(1, 1, 1)
+    t.command("hkeys", 2)
+        .flags(READONLY)
+        .keys(1, 1, 1)
         .doc("hash", "Returns all fields in a hash.", "key:key")
-        .run(c -> {
-          Map<String, byte[]> f = fields(c);
-          c.out().array(f.size());
-          f.keySet().forEach(k -> c.out().bulk(HashPayload.bytes(k)));
-        });
-    t.command("hvals", 2).flags(READONLY).keys(1, 1, 1)
+        .run(
+            c -> {
+              Map<String, byte[]> f = fields(c);
+              c.out().array(f.size());
+              f.keySet().forEach(k -> c.out().bulk(HashPayload.bytes(k)));
+            });
+    t.command("hvals", 2)
+        .flags(READONLY)
+        .keys(1, 1, 1)
         .doc("hash", "Returns all values in a hash.", "key:key")
-        .run(c -> {
-          Map<String, byte[]> f = fields(c);
-          c.out().array(f.size());
-          f.values().forEach(c.out()::bulk);
-        });
-    t.command("hscan", -3).flags(READONLY).keys(1, 1, 1)
-        .doc("hash", "Iterates over fields and values of a hash.",
+        .run(
+            c -> {
+              Map<String, byte[]> f = fields(c);
+              c.out().array(f.size());
+              f.values().forEach(c.out()::bulk);
+            });
+    t.command("hscan", -3)
+        .flags(READONLY)
+        .keys(1, 1, 1)
+        .doc(
+            "hash",
+            "Iterates over fields and values of a hash.",
             "key:key cursor:integer ?pattern:pattern ?count:integer")
         .run(HashCommands::hscan);
   }
@@ -79,14 +111,18 @@ final class HashCommands {
       throw c.arityError();
     }
     int[] added = new int[1];
-    c.keyspace().update(c.db(), c.arg(1), before -> {
-      LinkedHashMap<String, byte[]> f = decode(before);
-      added[0] = 0;
-      for (int i = 2; i < c.argc(); i += 2) {
-        added[0] += f.put(HashPayload.field(c.arg(i)), c.arg(i + 1)) == null ? 1 : 0;
-      }
-      return store(before, f);
-    });
+    c.keyspace()
+        .update(
+            c.db(),
+            c.arg(1),
+            before -> {
+              LinkedHashMap<String, byte[]> f = decode(before);
+              added[0] = 0;
+              for (int i = 2; i < c.argc(); i += 2) {
+                added[0] += f.put(HashPayload.field(c.arg(i)), c.arg(i + 1)) == null ? 1 : 0;
+              }
+              return store(before, f);
+            });
     if (legacy) {
       c.out().ok();
     } else {
@@ -105,25 +141,30 @@ final class HashCommands {
   private static void hgetall(RespCall c) {
     Map<String, byte[]> f = fields(c);
     c.out().map(f.size());
-    f.forEach((k, v) -> {
-      c.out().bulk(HashPayload.bytes(k));
-      c.out().bulk(v);
-    });
+    f.forEach(
+        (k, v) -> {
+          c.out().bulk(HashPayload.bytes(k));
+          c.out().bulk(v);
+        });
   }
 
   private static void hdel(RespCall c) {
     int[] removed = new int[1];
-    c.keyspace().update(c.db(), c.arg(1), before -> {
-      removed[0] = 0;
-      if (RespCall.requireType(before, ValueType.HASH) == null) {
-        return null;
-      }
-      LinkedHashMap<String, byte[]> f = HashPayload.decode(before.payload());
-      for (int i = 2; i < c.argc(); i++) {
-        removed[0] += f.remove(HashPayload.field(c.arg(i))) != null ? 1 : 0;
-      }
-      return removed[0] == 0 ? before : f.isEmpty() ? null : store(before, f);
-    });
+    c.keyspace()
+        .update(
+            c.db(),
+            c.arg(1),
+            before -> {
+              removed[0] = 0;
+              if (RespCall.requireType(before, ValueType.HASH) == null) {
+                return null;
+              }
+              LinkedHashMap<String, byte[]> f = HashPayload.decode(before.payload());
+              for (int i = 2; i < c.argc(); i++) {
+                removed[0] += f.remove(HashPayload.field(c.arg(i))) != null ? 1 : 0;
+              }
+              return removed[0] == 0 ? before : f.isEmpty() ? null : store(before, f);
+            });
     c.out().integer(removed[0]);
   }
 
@@ -131,23 +172,27 @@ final class HashCommands {
     long by = c.integer(3);
     String field = HashPayload.field(c.arg(2));
     long[] result = new long[1];
-    c.keyspace().update(c.db(), c.arg(1), before -> {
-      LinkedHashMap<String, byte[]> f = decode(before);
-      byte[] old = f.get(field);
-      long current;
-      try {
-        current = old == null ? 0 : RespCall.parseLong(old);
-      } catch (RespError e) {
-        throw new RespError("ERR hash value is not an integer");
-      }
-      try {
-        result[0] = Math.addExact(current, by);
-      } catch (ArithmeticException e) {
-        throw new RespError("ERR increment or decrement would overflow");
-      }
-      f.put(field, Long.toString(result[0]).getBytes(StandardCharsets.ISO_8859_1));
-      return store(before, f);
-    });
+    c.keyspace()
+        .update(
+            c.db(),
+            c.arg(1),
+            before -> {
+              LinkedHashMap<String, byte[]> f = decode(before);
+              byte[] old = f.get(field);
+              long current;
+              try {
+                current = old == null ? 0 : RespCall.parseLong(old);
+              } catch (RespError e) {
+                throw new RespError("ERR hash value is not an integer");
+              }
+              try {
+                result[0] = Math.addExact(current, by);
+              } catch (ArithmeticException e) {
+                throw new RespError("ERR increment or decrement would overflow");
+              }
+              f.put(field, Long.toString(result[0]).getBytes(StandardCharsets.ISO_8859_1));
+              return store(before, f);
+            });
     c.out().integer(result[0]);
   }
 
@@ -174,12 +219,14 @@ final class HashCommands {
 
   private static LinkedHashMap<String, byte[]> decode(StoredValue before) {
     return RespCall.requireType(before, ValueType.HASH) == null
-        ? new LinkedHashMap<>() : HashPayload.decode(before.payload());
+        ? new LinkedHashMap<>()
+        : HashPayload.decode(before.payload());
   }
 
   private static StoredValue store(StoredValue before, Map<String, byte[]> f) {
     byte[] payload = HashPayload.encode(f);
     return before == null
-        ? new StoredValue(ValueType.HASH, 0, 0, 0, payload) : before.withPayload(payload);
+        ? new StoredValue(ValueType.HASH, 0, 0, 0, payload)
+        : before.withPayload(payload);
   }
 }

@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * Splits an inline command into words as Redis does: blanks separate words; a word may be
- * double-quoted (with {@code \n \r \t \b \a \\ \" \xHH} escapes) or single-quoted (with
- * {@code \'}); a closing quote must be followed by a blank or the end.
+ * double-quoted (with {@code \n \r \t \b \a \\ \" \xHH} escapes) or single-quoted (with {@code
+ * \'}); a closing quote must be followed by a blank or the end.
  *
  * <p>Stateless and thread-safe.
  */
@@ -15,8 +15,9 @@ final class InlineSplitter {
   private InlineSplitter() {}
 
   /**
+   * Returns the words, or null if quotes are unbalanced.
+   *
    * @param line the line without its newline
-   * @return the words, or null if quotes are unbalanced
    */
   static List<byte[]> split(byte[] line) {
     List<byte[]> words = new ArrayList<>();
@@ -72,14 +73,15 @@ final class InlineSplitter {
       word.write(hex(line[i + 2]) * 16 + hex(line[i + 3]));
       return i + 4;
     }
-    word.write(switch (n) {
-      case 'n' -> '\n';
-      case 'r' -> '\r';
-      case 't' -> '\t';
-      case 'b' -> '\b';
-      case 'a' -> 7;
-      default -> n;
-    });
+    word.write(
+        switch (n) {
+          case 'n' -> '\n';
+          case 'r' -> '\r';
+          case 't' -> '\t';
+          case 'b' -> '\b';
+          case 'a' -> 7;
+          default -> n;
+        });
     return i + 2;
   }
 

@@ -18,64 +18,99 @@ final class KeyCommands {
   private KeyCommands() {}
 
   static void register(RespCommandTable t) {
-    t.command("del", -2).flags(WRITE).keys(1, -1, 1)
+    t.command("del", -2)
+        .flags(WRITE)
+        .keys(1, -1, 1)
         .doc("generic", "Deletes one or more keys.", "key:key*")
         .run(KeyCommands::del);
-    t.command("unlink", -2).flags(WRITE, FAST).keys(1, -1, 1)
+    t.command("unlink", -2)
+        .flags(WRITE, FAST)
+        .keys(1, -1, 1)
         .doc("generic", "Asynchronously deletes one or more keys.", "key:key*")
         .run(KeyCommands::del);
-    t.command("exists", -2).flags(READONLY, FAST).keys(1, -1, 1)
+    t.command("exists", -2)
+        .flags(READONLY, FAST)
+        .keys(1, -1, 1)
         .doc("generic", "Determines whether one or more keys exist.", "key:key*")
         .run(KeyCommands::exists);
     String expireArgs = "key:key seconds:integer ?condition:oneof";
-    t.command("expire", -3).flags(WRITE, FAST).keys(1, 1, 1)
+    t.command("expire", -3)
+        .flags(WRITE, FAST)
+        .keys(1, 1, 1)
         .doc("generic", "Sets the expiration time of a key in seconds.", expireArgs)
         .run(c -> expire(c, 1000, false));
-    t.command("pexpire", -3).flags(WRITE, FAST).keys(1, 1, 1)
+    t.command("pexpire", -3)
+        .flags(WRITE, FAST)
+        .keys(1, 1, 1)
         .doc("generic", "Sets the expiration time of a key in milliseconds.", expireArgs)
         .run(c -> expire(c, 1, false));
-    t.command("expireat", -3).flags(WRITE, FAST).keys(1, 1, 1)
+    t.command("expireat", -3)
+        .flags(WRITE, FAST)
+        .keys(1, 1, 1)
         .doc("generic", "Sets the expiration time of a key to a Unix timestamp.", expireArgs)
         .run(c -> expire(c, 1000, true));
-    t.command("pexpireat", -3).flags(WRITE, FAST).keys(1, 1, 1)
-        .doc("generic", "Sets the expiration time of a key to a Unix milliseconds timestamp.",
+    t.command("pexpireat", -3)
+        .flags(WRITE, FAST)
+        .keys(1, 1, 1)
+        .doc(
+            "generic",
+            "Sets the expiration time of a key to a Unix milliseconds timestamp.",
             expireArgs)
         .run(c -> expire(c, 1, true));
-    t.command("ttl", 2).flags(READONLY, FAST).keys(1, 1, 1)
+    t.command("ttl", 2)
+        .flags(READONLY, FAST)
+        .keys(1, 1, 1)
         .doc("generic", "Returns the expiration time in seconds of a key.", "key:key")
         .run(c -> ttl(c, true));
-    t.command("pttl", 2).flags(READONLY, FAST).keys(1, 1, 1)
+    t.command("pttl", 2)
+        .flags(READONLY, FAST)
+        .keys(1, 1, 1)
         .doc("generic", "Returns the expiration time in milliseconds of a key.", "key:key")
         .run(c -> ttl(c, false));
-    t.command("persist", 2).flags(WRITE, FAST).keys(1, 1, 1)
+    t.command("persist", 2)
+        .flags(WRITE, FAST)
+        .keys(1, 1, 1)
         .doc("generic", "Removes the expiration time of a key.", "key:key")
         .run(KeyCommands::persist);
-    t.command("type", 2).flags(READONLY, FAST).keys(1, 1, 1)
+    t.command("type", 2)
+        .flags(READONLY, FAST)
+        .keys(1, 1, 1)
         .doc("generic", "Determines the type of value stored at a key.", "key:key")
-        .run(c -> {
-          StoredValue v = c.keyspace().peek(c.db(), c.arg(1));
-          c.out().simple(v == null ? "none" : v.type().redisName());
-        });
-    t.command("rename", 3).flags(WRITE, EXCLUSIVE).keys(1, 2, 1)
+        .run(
+            c -> {
+              StoredValue v = c.keyspace().peek(c.db(), c.arg(1));
+              c.out().simple(v == null ? "none" : v.type().redisName());
+            });
+    t.command("rename", 3)
+        .flags(WRITE, EXCLUSIVE)
+        .keys(1, 2, 1)
         .doc("generic", "Renames a key and overwrites the destination.", "key:key newkey:key")
         .run(KeyCommands::rename);
-    t.command("scan", -2).flags(READONLY)
-        .doc("generic", "Iterates over the key names in the database.",
+    t.command("scan", -2)
+        .flags(READONLY)
+        .doc(
+            "generic",
+            "Iterates over the key names in the database.",
             "cursor:integer ?pattern:pattern ?count:integer ?type:string")
         .run(KeyCommands::scan);
-    t.command("keys", 2).flags(READONLY)
+    t.command("keys", 2)
+        .flags(READONLY)
         .doc("generic", "Returns all key names that match a pattern.", "pattern:pattern")
         .run(KeyCommands::keys);
-    t.command("dbsize", 1).flags(READONLY, FAST)
+    t.command("dbsize", 1)
+        .flags(READONLY, FAST)
         .doc("server", "Returns the number of keys in the database.", "")
         .run(c -> c.out().integer(c.keyspace().size(c.db())));
-    t.command("flushdb", -1).flags(WRITE, EXCLUSIVE)
+    t.command("flushdb", -1)
+        .flags(WRITE, EXCLUSIVE)
         .doc("server", "Remove all keys from the current database.", "?flush-type:oneof")
         .run(c -> flush(c, false));
-    t.command("flushall", -1).flags(WRITE, EXCLUSIVE)
+    t.command("flushall", -1)
+        .flags(WRITE, EXCLUSIVE)
         .doc("server", "Removes all keys from all databases.", "?flush-type:oneof")
         .run(c -> flush(c, true));
-    t.command("select", 2).flags(FAST)
+    t.command("select", 2)
+        .flags(FAST)
         .doc("connection", "Changes the selected database.", "index:integer")
         .run(KeyCommands::select);
   }
@@ -125,20 +160,27 @@ final class KeyCommands {
     }
     long when = base + amount * unit;
     Condition cond = new Condition(nx, xx, gt, lt);
-    Keyspace.Change change = c.keyspace().update(c.db(), c.arg(1), before -> {
-      if (before == null || !cond.allows(before, when)) {
-        return before;
-      }
-      return when <= now ? null : before.withExpiry(when);
-    });
+    Keyspace.Change change =
+        c.keyspace()
+            .update(
+                c.db(),
+                c.arg(1),
+                before -> {
+                  if (before == null || !cond.allows(before, when)) {
+                    return before;
+                  }
+                  return when <= now ? null : before.withExpiry(when);
+                });
     c.out().integer(change.before() != null && change.after() != change.before() ? 1 : 0);
   }
 
   private record Condition(boolean nx, boolean xx, boolean gt, boolean lt) {
     boolean allows(StoredValue v, long when) {
       long current = v.volatileKey() ? v.expiresAtMillis() : Long.MAX_VALUE;
-      return !(nx && v.volatileKey() || xx && !v.volatileKey()
-          || gt && (!v.volatileKey() || when <= current) || lt && when >= current);
+      return !((nx && v.volatileKey())
+          || (xx && !v.volatileKey())
+          || (gt && (!v.volatileKey() || when <= current))
+          || (lt && when >= current));
     }
   }
 
@@ -155,8 +197,12 @@ final class KeyCommands {
   }
 
   private static void persist(RespCall c) {
-    Keyspace.Change change = c.keyspace().update(c.db(), c.arg(1),
-        before -> before == null || !before.volatileKey() ? before : before.withExpiry(0));
+    Keyspace.Change change =
+        c.keyspace()
+            .update(
+                c.db(),
+                c.arg(1),
+                before -> before == null || !before.volatileKey() ? before : before.withExpiry(0));
     c.out().integer(change.after() != change.before() ? 1 : 0);
   }
 
@@ -176,11 +222,15 @@ final class KeyCommands {
     long cursor = parseCursor(c.arg(1));
     ScanOptions o = ScanOptions.parse(c, 2, true);
     ScanCursor scan = new ScanCursor(cursor, o.count());
-    c.keyspace().forEach(c.db(), (key, value) -> {
-      if (o.matches(key) && (o.type() == null || o.type().equals(value.type().redisName()))) {
-        scan.offer(key);
-      }
-    });
+    c.keyspace()
+        .forEach(
+            c.db(),
+            (key, value) -> {
+              if (o.matches(key)
+                  && (o.type() == null || o.type().equals(value.type().redisName()))) {
+                scan.offer(key);
+              }
+            });
     List<byte[]> page = new ArrayList<>();
     long next = scan.finish(page);
     writePage(c, next, page);
@@ -205,18 +255,21 @@ final class KeyCommands {
   private static void keys(RespCall c) {
     GlobPattern p = new GlobPattern(c.arg(1));
     List<byte[]> found = new ArrayList<>();
-    c.keyspace().forEach(c.db(), (key, value) -> {
-      if (p.matchesAll() || p.matches(key, false)) {
-        found.add(key);
-      }
-    });
+    c.keyspace()
+        .forEach(
+            c.db(),
+            (key, value) -> {
+              if (p.matchesAll() || p.matches(key, false)) {
+                found.add(key);
+              }
+            });
     c.out().array(found.size());
     found.forEach(c.out()::bulk);
   }
 
   private static void flush(RespCall c, boolean all) {
-    if (c.argc() > 2 || c.argc() == 2
-        && !(c.option(1).equals("async") || c.option(1).equals("sync"))) {
+    if (c.argc() > 2
+        || (c.argc() == 2 && !(c.option(1).equals("async") || c.option(1).equals("sync")))) {
       throw new RespError(RespError.SYNTAX);
     }
     if (all) {

@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * One command being run: its words, its connection and what it needs to answer. Argument
- * parsing follows Redis: integers are strict decimal (no sign but minus, no blanks, within a
- * signed 64-bit long), options are case-insensitive.
+ * One command being run: its words, its connection and what it needs to answer. Argument parsing
+ * follows Redis: integers are strict decimal (no sign but minus, no blanks, within a signed 64-bit
+ * long), options are case-insensitive.
  *
  * <p>Not thread-safe; lives for one command.
  */
@@ -26,70 +26,74 @@ public final class RespCall {
     this.args = args;
   }
 
-  /** @return the number of words, the command name included */
+  /** Returns the number of words, the command name included. */
   public int argc() {
     return args.size();
   }
 
   /**
+   * Returns that word's bytes.
+   *
    * @param i a position, 0 being the name
-   * @return that word's bytes
    */
   public byte[] arg(int i) {
     return args.get(i);
   }
 
   /**
+   * Returns that word as UTF-8 text.
+   *
    * @param i a position
-   * @return that word as UTF-8 text
    */
   public String text(int i) {
     return new String(args.get(i), StandardCharsets.UTF_8);
   }
 
   /**
+   * Returns that word in lower case, for option matching.
+   *
    * @param i a position
-   * @return that word in lower case, for option matching
    */
   public String option(int i) {
     return text(i).toLowerCase(Locale.ROOT);
   }
 
   /**
+   * Returns the word as a long.
+   *
    * @param i a position
-   * @return the word as a long
    * @throws RespError if it is not a strict decimal long
    */
   public long integer(int i) {
     return parseLong(args.get(i));
   }
 
-  /** @return the writer for this command's reply */
+  /** Returns the writer for this command's reply. */
   public RespWriter out() {
     return session.out;
   }
 
-  /** @return the keyspace */
+  /** Returns the keyspace. */
   public Keyspace keyspace() {
     return session.server.keyspace();
   }
 
-  /** @return the server state */
+  /** Returns the server state. */
   public ServerState server() {
     return session.server;
   }
 
-  /** @return the connection's database */
+  /** Returns the connection's database. */
   public int db() {
     return session.db;
   }
 
-  /** @return the connection's state */
+  /** Returns the connection's state. */
   public RespSession session() {
     return session;
   }
 
-  /** @return the command's lower-case name */
+  /** Returns the command's lower-case name. */
   public String name() {
     return command.name();
   }
@@ -107,9 +111,10 @@ public final class RespCall {
   }
 
   /**
+   * Returns v.
+   *
    * @param v a value or null
    * @param type the type it must have
-   * @return v
    * @throws RespError WRONGTYPE if v has another type
    */
   public static StoredValue requireType(StoredValue v, ValueType type) {
@@ -120,12 +125,15 @@ public final class RespCall {
   }
 
   /**
+   * Returns the strict decimal long they spell.
+   *
    * @param b bytes
-   * @return the strict decimal long they spell
    * @throws RespError NOT_INTEGER otherwise
    */
   public static long parseLong(byte[] b) {
-    if (b.length == 0 || b.length > 20 || (b.length > 1 && b[0] == '0')
+    if (b.length == 0
+        || b.length > 20
+        || (b.length > 1 && b[0] == '0')
         || (b[0] == '-' && (b.length == 1 || b[1] == '0'))) {
       throw new RespError(RespError.NOT_INTEGER);
     }
@@ -136,7 +144,7 @@ public final class RespCall {
     }
   }
 
-  /** @return a RespError for this command's wrong number of arguments */
+  /** Returns a RespError for this command's wrong number of arguments. */
   public RespError arityError() {
     return new RespError("ERR wrong number of arguments for '" + name() + "' command");
   }

@@ -14,8 +14,8 @@ import java.util.Set;
  * @param step distance between keys
  * @param group the documentation group (string, generic, hash, connection, server, transactions)
  * @param summary one line of documentation
- * @param arguments the argument spec for COMMAND DOCS: space-separated {@code name:type} words,
- *     a leading {@code ?} for optional, a trailing {@code *} for repeated
+ * @param arguments the argument spec for COMMAND DOCS: space-separated {@code name:type} words, a
+ *     leading {@code ?} for optional, a trailing {@code *} for repeated
  * @param action what it does
  */
 public record RespCommand(
@@ -31,8 +31,9 @@ public record RespCommand(
     Action action) {
 
   /**
+   * Returns whether the arity admits it.
+   *
    * @param words the request's word count, the name included
-   * @return whether the arity admits it
    */
   public boolean arityAccepts(int words) {
     return arity >= 0 ? words == arity : words >= -arity;
@@ -63,7 +64,7 @@ public record RespCommand(
       this.redisName = redisName;
     }
 
-    /** @return the flag's name in COMMAND replies, or null for Larder-only flags */
+    /** Returns the flag's name in COMMAND replies, or null for Larder-only flags. */
     public String redisName() {
       return redisName;
     }

@@ -7,10 +7,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The RESP command table: every command is one {@link RespCommand} registered here by its
- * group's class ({@link StringCommands}, {@link KeyCommands}, {@link HashCommands},
- * {@link ConnectionCommands}, {@link ServerCommands}, {@link TransactionCommands},
- * {@link AclCommands}, {@link ClusterCommands}).
+ * The RESP command table: every command is one {@link RespCommand} registered here by its group's
+ * class ({@link StringCommands}, {@link KeyCommands}, {@link HashCommands}, {@link
+ * ConnectionCommands}, {@link ServerCommands}, {@link TransactionCommands}, {@link AclCommands},
+ * {@link ClusterCommands}).
  *
  * <p>Built once, then read-only and thread-safe.
  */
@@ -19,7 +19,7 @@ public final class RespCommandTable {
 
   private RespCommandTable() {}
 
-  /** @return the table of every command Larder speaks */
+  /** Returns the table of every command Larder speaks. */
   public static RespCommandTable standard() {
     RespCommandTable table = new RespCommandTable();
     StringCommands.register(table);
@@ -35,14 +35,15 @@ public final class RespCommandTable {
   }
 
   /**
+   * Returns its entry or null.
+   *
    * @param name a command name, any case
-   * @return its entry or null
    */
   public RespCommand get(String name) {
     return commands.get(name.toLowerCase(Locale.ROOT));
   }
 
-  /** @return every entry, by name */
+  /** Returns every entry, by name. */
   public Collection<RespCommand> all() {
     return commands.values();
   }
@@ -84,8 +85,11 @@ public final class RespCommandTable {
     }
 
     void run(RespCommand.Action action) {
-      if (commands.put(name, new RespCommand(name, arity, flags, firstKey, lastKey, step, group,
-          summary, arguments, action)) != null) {
+      if (commands.put(
+              name,
+              new RespCommand(
+                  name, arity, flags, firstKey, lastKey, step, group, summary, arguments, action))
+          != null) {
         throw new IllegalStateException("command registered twice: " + name);
       }
     }

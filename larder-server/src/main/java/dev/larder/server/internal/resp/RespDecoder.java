@@ -15,23 +15,22 @@ import java.util.List;
  *
  * <p>The decoder keeps its place between reads (arguments still expected, the length of the bulk
  * string being waited for), so a request arriving a byte at a time costs no re-parsing. A bulk
- * string shorter than {@value #LARGE_BULK} bytes is copied out once all of it has arrived; a
- * longer one is allocated whole when its length arrives (after the connection's memory limits
- * have counted it, {@link ClientConnection#reserveInput}) and filled as its bytes arrive, so the
- * input buffer never grows to hold it (Redis does the same for large arguments).
+ * string shorter than {@value #LARGE_BULK} bytes is copied out once all of it has arrived; a longer
+ * one is allocated whole when its length arrives (after the connection's memory limits have counted
+ * it, {@link ClientConnection#reserveInput}) and filled as its bytes arrive, so the input buffer
+ * never grows to hold it (Redis does the same for large arguments).
  *
- * <p>Limits, so that no input allocates without bound: a count or length line of at most 32
- * bytes, an inline line of at most 64 KiB, at most 1,048,576 arguments, and at most
- * {@code maxRequestBytes} per request, counting 16 bytes of overhead for each argument. Input
- * past a limit, or that is not RESP, yields one {@link RespFrame.ProtocolError} worded as Redis
- * words it; everything after it is discarded, and the handler closes the connection.
+ * <p>Limits, so that no input allocates without bound: a count or length line of at most 32 bytes,
+ * an inline line of at most 64 KiB, at most 1,048,576 arguments, and at most {@code
+ * maxRequestBytes} per request, counting 16 bytes of overhead for each argument. Input past a
+ * limit, or that is not RESP, yields one {@link RespFrame.ProtocolError} worded as Redis words it;
+ * everything after it is discarded, and the handler closes the connection.
  *
- * <p>Before the connection authenticates (when the server needs a password; the decoder asks
- * its {@link ClientConnection}), Redis 7's tighter limits apply: at most
- * {@value #UNAUTHENTICATED_ARGS} arguments and {@value #UNAUTHENTICATED_BULK} bytes an argument,
- * so a client without the password cannot make the server hold large requests. The decoder
- * hands on one request per call, so the request before (perhaps an AUTH) has run when the next
- * one is measured against the limits.
+ * <p>Before the connection authenticates (when the server needs a password; the decoder asks its
+ * {@link ClientConnection}), Redis 7's tighter limits apply: at most {@value #UNAUTHENTICATED_ARGS}
+ * arguments and {@value #UNAUTHENTICATED_BULK} bytes an argument, so a client without the password
+ * cannot make the server hold large requests. The decoder hands on one request per call, so the
+ * request before (perhaps an AUTH) has run when the next one is measured against the limits.
  *
  * <p>Not thread-safe: one instance per channel, as Netty uses it.
  */
@@ -48,12 +47,16 @@ public final class RespDecoder extends RequestDecoder {
   private List<byte[]> args;
   private int remaining;
   private long bulkLength = -1;
+
   /** A large bulk string being filled as it arrives, else null. */
   private byte[] large;
+
   private int largeFilled;
   private long requestBytes;
+
   /** Bytes of the arguments of the current request decoded so far. */
   private long argBytes;
+
   private boolean failed;
 
   /**
@@ -100,6 +103,7 @@ public final class RespDecoder extends RequestDecoder {
 
   /** Marks "need more input"; compared by identity. */
   private static final String WAIT = new String("wait");
+
   /** Marks "a memory limit closed the connection": no reply; compared by identity. */
   private static final String DISCONNECTED = new String("disconnected");
 

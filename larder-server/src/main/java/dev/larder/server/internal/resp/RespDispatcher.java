@@ -45,12 +45,14 @@ public final class RespDispatcher {
     } else if (s.user != null && s.user.removed()) {
       // ACL DELUSER removed the user: Redis closes its connections, without a reply.
       s.closeAfterReply = true;
-    } else if (s.user != null && !cmd.flags().contains(RespCommand.Flag.NO_AUTH)
+    } else if (s.user != null
+        && !cmd.flags().contains(RespCommand.Flag.NO_AUTH)
         && denied(s, cmd, name, args)) {
       failQueue(s);
     } else if (redirected(s, cmd, args)) {
       failQueue(s);
-    } else if (s.inMulti() && !cmd.flags().contains(RespCommand.Flag.NO_MULTI)
+    } else if (s.inMulti()
+        && !cmd.flags().contains(RespCommand.Flag.NO_MULTI)
         && !name.equals("quit")) {
       queue(s, args);
     } else {
@@ -59,9 +61,9 @@ public final class RespDispatcher {
   }
 
   /**
-   * On a clustered server, a connection that asked for redirections (READONLY, or every one
-   * under cluster-redirects on) is sent MOVED or CROSSSLOT instead of a run, as Redis Cluster
-   * does after the ACL check and before MULTI queueing.
+   * On a clustered server, a connection that asked for redirections (READONLY, or every one under
+   * cluster-redirects on) is sent MOVED or CROSSSLOT instead of a run, as Redis Cluster does after
+   * the ACL check and before MULTI queueing.
    *
    * @return whether the command was answered with a redirection
    */
@@ -79,12 +81,11 @@ public final class RespDispatcher {
    *
    * @return whether the command is refused
    */
-  private static boolean denied(RespSession s, RespCommand cmd, String name,
-      List<byte[]> args) {
+  private static boolean denied(RespSession s, RespCommand cmd, String name, List<byte[]> args) {
     AclUser.Rules rules = s.user.rules();
     if (!rules.permits(name)) {
-      s.out.error("NOPERM User " + s.user.name() + " has no permissions to run the '" + name
-          + "' command");
+      s.out.error(
+          "NOPERM User " + s.user.name() + " has no permissions to run the '" + name + "' command");
       return true;
     }
     if (rules.allKeys() || cmd.firstKey() <= 0) {
@@ -118,8 +119,10 @@ public final class RespDispatcher {
       s.out.error("OOM command not allowed when used memory > 'maxmemory'.");
       return;
     }
-    Lock lock = cmd.flags().contains(RespCommand.Flag.EXCLUSIVE)
-        ? s.server.keyspace().exclusive() : s.server.keyspace().shared();
+    Lock lock =
+        cmd.flags().contains(RespCommand.Flag.EXCLUSIVE)
+            ? s.server.keyspace().exclusive()
+            : s.server.keyspace().shared();
     int mark = s.out.target().writerIndex();
     lock.lock();
     try {
@@ -168,8 +171,10 @@ public final class RespDispatcher {
   }
 
   static String unknownCommand(List<byte[]> args) {
-    StringBuilder sb = new StringBuilder("ERR unknown command '")
-        .append(printable(args.getFirst(), 128)).append("', with args beginning with: ");
+    StringBuilder sb =
+        new StringBuilder("ERR unknown command '")
+            .append(printable(args.getFirst(), 128))
+            .append("', with args beginning with: ");
     for (int i = 1; i < args.size() && sb.length() < 512; i++) {
       sb.append('\'').append(printable(args.get(i), 128)).append("' ");
     }

@@ -4,72 +4,76 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The HELP subcommand of commands with subcommands (CLIENT, CONFIG, ACL, COMMAND), in Redis's
- * form: an array of status lines, a heading naming the command, the subcommands Larder
- * implements with Redis's wording (a usage line, then indented description lines), and HELP
- * last. Subcommands Larder lacks are not listed.
+ * The HELP subcommand of commands with subcommands (CLIENT, CONFIG, ACL, COMMAND), in Redis's form:
+ * an array of status lines, a heading naming the command, the subcommands Larder implements with
+ * Redis's wording (a usage line, then indented description lines), and HELP last. Subcommands
+ * Larder lacks are not listed.
  *
  * <p>Stateless and thread-safe.
  */
 final class RespHelp {
-  static final List<String> CLIENT = List.of(
-      "GETNAME",
-      "    Return the name of the current connection.",
-      "ID",
-      "    Return the ID of the current connection.",
-      "INFO",
-      "    Return information about the current client connection.",
-      "LIST [options ...]",
-      "    Return information about client connections. Options:",
-      "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
-      "      Return clients of specified type.",
-      "SETINFO <option> <value>",
-      "    Set client meta attr. Options are:",
-      "    * LIB-NAME: the client lib name.",
-      "    * LIB-VER: the client lib version.",
-      "SETNAME <name>",
-      "    Assign the name <name> to the current connection.");
-  static final List<String> CONFIG = List.of(
-      "GET <pattern>",
-      "    Return parameters matching the glob-like <pattern> and their values.",
-      "SET <directive> <value>",
-      "    Set the configuration <directive> to <value>.",
-      "RESETSTAT",
-      "    Reset statistics reported by the INFO command.");
-  static final List<String> ACL = List.of(
-      "CAT [<category>]",
-      "    List all commands that belong to <category>, or all command categories",
-      "    when no category is specified.",
-      "DELUSER <username> [<username> ...]",
-      "    Delete a list of users.",
-      "GETUSER <username>",
-      "    Get the user's details.",
-      "GENPASS [<bits>]",
-      "    Generate a secure 256-bit user password. The optional `bits` argument can",
-      "    be used to specify a different size.",
-      "LIST",
-      "    Show users details in config file format.",
-      "SETUSER <username> <attribute> [<attribute> ...]",
-      "    Create or modify a user with the specified attributes.",
-      "USERS",
-      "    List all the registered usernames.",
-      "WHOAMI",
-      "    Return the current connection username.");
-  static final List<String> COMMAND = List.of(
-      "(no subcommand)",
-      "    Return details about all Redis commands.",
-      "COUNT",
-      "    Return the total number of commands in this Redis server.",
-      "LIST",
-      "    Return a list of all commands in this Redis server.",
-      "INFO [<command-name> ...]",
-      "    Return details about multiple Redis commands.",
-      "    If no command names are given, documentation details for all",
-      "    commands are returned.",
-      "DOCS [<command-name> ...]",
-      "    Return documentation details about multiple Redis commands.",
-      "    If no command names are given, documentation details for all",
-      "    commands are returned.");
+  static final List<String> CLIENT =
+      List.of(
+          "GETNAME",
+          "    Return the name of the current connection.",
+          "ID",
+          "    Return the ID of the current connection.",
+          "INFO",
+          "    Return information about the current client connection.",
+          "LIST [options ...]",
+          "    Return information about client connections. Options:",
+          "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
+          "      Return clients of specified type.",
+          "SETINFO <option> <value>",
+          "    Set client meta attr. Options are:",
+          "    * LIB-NAME: the client lib name.",
+          "    * LIB-VER: the client lib version.",
+          "SETNAME <name>",
+          "    Assign the name <name> to the current connection.");
+  static final List<String> CONFIG =
+      List.of(
+          "GET <pattern>",
+          "    Return parameters matching the glob-like <pattern> and their values.",
+          "SET <directive> <value>",
+          "    Set the configuration <directive> to <value>.",
+          "RESETSTAT",
+          "    Reset statistics reported by the INFO command.");
+  static final List<String> ACL =
+      List.of(
+          "CAT [<category>]",
+          "    List all commands that belong to <category>, or all command categories",
+          "    when no category is specified.",
+          "DELUSER <username> [<username> ...]",
+          "    Delete a list of users.",
+          "GETUSER <username>",
+          "    Get the user's details.",
+          "GENPASS [<bits>]",
+          "    Generate a secure 256-bit user password. The optional `bits` argument can",
+          "    be used to specify a different size.",
+          "LIST",
+          "    Show users details in config file format.",
+          "SETUSER <username> <attribute> [<attribute> ...]",
+          "    Create or modify a user with the specified attributes.",
+          "USERS",
+          "    List all the registered usernames.",
+          "WHOAMI",
+          "    Return the current connection username.");
+  static final List<String> COMMAND =
+      List.of(
+          "(no subcommand)",
+          "    Return details about all Redis commands.",
+          "COUNT",
+          "    Return the total number of commands in this Redis server.",
+          "LIST",
+          "    Return a list of all commands in this Redis server.",
+          "INFO [<command-name> ...]",
+          "    Return details about multiple Redis commands.",
+          "    If no command names are given, documentation details for all",
+          "    commands are returned.",
+          "DOCS [<command-name> ...]",
+          "    Return documentation details about multiple Redis commands.",
+          "    If no command names are given, documentation details for all",
+          "    commands are returned.");
 
   private RespHelp() {}
 
@@ -82,8 +86,10 @@ final class RespHelp {
   static void reply(RespCall c, List<String> lines) {
     String command = c.text(0).toUpperCase(Locale.ROOT);
     if (c.argc() != 2) {
-      throw new RespError("ERR wrong number of arguments for '"
-          + command.toLowerCase(Locale.ROOT) + "|help' command");
+      throw new RespError(
+          "ERR wrong number of arguments for '"
+              + command.toLowerCase(Locale.ROOT)
+              + "|help' command");
     }
     RespWriter out = c.out();
     out.array(lines.size() + 3);

@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * One RESP connection's state: selected database, protocol, authentication, client name and
- * the transaction being queued with its watched keys; its requests go to {@link RespDispatcher}.
+ * One RESP connection's state: selected database, protocol, authentication, client name and the
+ * transaction being queued with its watched keys; its requests go to {@link RespDispatcher}.
  *
  * <p>Not thread-safe: used on the connection's event loop only.
  */
@@ -25,17 +25,22 @@ public final class RespSession implements ProtocolSession {
   final RespCommandTable table;
   final RespWriter out = new RespWriter();
   int db;
+
   /** The user the connection is authenticated as; null until AUTH when one is needed. */
   AclUser user;
+
   List<RespFrame.Command> queued;
   long queuedBytes;
   boolean queueFailed;
   final List<Watch> watched = new ArrayList<>();
   boolean closeAfterReply;
+
   /** READONLY: reads of slots this member replicates run here; keyed commands may get MOVED. */
   boolean readOnly;
+
   /** The name bytes of the last command looked up, and what they looked up. */
   private byte[] lastName;
+
   private Lookup lastLookup;
 
   /**
@@ -57,10 +62,12 @@ public final class RespSession implements ProtocolSession {
    * @return the handlers, in pipeline order
    */
   public static ChannelHandler[] handlers(ServerState server, RespCommandTable table) {
-    ClientConnection c = new ClientConnection(new RespSession(server, table),
-        server.clientMemory());
+    ClientConnection c =
+        new ClientConnection(new RespSession(server, table), server.clientMemory());
     return new ChannelHandler[] {
-        new RespDecoder(server.config().maxRequestBytes(), c), new RequestPipeline(c, server.replies())};
+      new RespDecoder(server.config().maxRequestBytes(), c),
+      new RequestPipeline(c, server.replies())
+    };
   }
 
   @Override
@@ -106,18 +113,20 @@ public final class RespSession implements ProtocolSession {
     return queuedBytes;
   }
 
-  /** @param u the user the connection now acts as, or null for none */
+  /**
+   * @param u the user the connection now acts as, or null for none
+   */
   void authenticateAs(AclUser u) {
     user = u;
     info.user(u == null ? AclUsers.DEFAULT : u.name());
   }
 
-  /** @return the writer replies go through */
+  /** Returns the writer replies go through. */
   public RespWriter out() {
     return out;
   }
 
-  /** @return whether MULTI is queueing commands */
+  /** Returns whether MULTI is queueing commands. */
   boolean inMulti() {
     return queued != null;
   }

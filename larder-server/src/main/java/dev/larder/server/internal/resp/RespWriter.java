@@ -6,12 +6,12 @@ import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Writes RESP replies into a buffer, in RESP2 or RESP3 as the connection negotiated (HELLO).
- * Where RESP3 has a type RESP2 lacks, the RESP2 form is the one Redis sends: maps and sets as
- * flat arrays, doubles as bulk strings, nulls as {@code $-1} or {@code *-1}.
+ * Writes RESP replies into a buffer, in RESP2 or RESP3 as the connection negotiated (HELLO). Where
+ * RESP3 has a type RESP2 lacks, the RESP2 form is the one Redis sends: maps and sets as flat
+ * arrays, doubles as bulk strings, nulls as {@code $-1} or {@code *-1}.
  *
- * <p>Bulk strings are checked against the reply buffer's limit before they are written
- * ({@link ReplyLimitExceeded}); every large reply is made of them.
+ * <p>Bulk strings are checked against the reply buffer's limit before they are written ({@link
+ * ReplyLimitExceeded}); every large reply is made of them.
  *
  * <p>Not thread-safe: one per connection, used on its event loop.
  */
@@ -24,27 +24,33 @@ public final class RespWriter {
   private ByteBuf out;
   private int protocol = 2;
 
-  /** @param out the buffer replies go into */
+  /**
+   * @param out the buffer replies go into
+   */
   public void target(ByteBuf out) {
     this.out = out;
   }
 
-  /** @return the buffer replies go into */
+  /** Returns the buffer replies go into. */
   public ByteBuf target() {
     return out;
   }
 
-  /** @return 2 or 3 */
+  /** Returns 2 or 3. */
   public int protocol() {
     return protocol;
   }
 
-  /** @param protocol 2 or 3 */
+  /**
+   * @param protocol 2 or 3
+   */
   public void protocol(int protocol) {
     this.protocol = protocol;
   }
 
-  /** @param s a status line such as OK */
+  /**
+   * @param s a status line such as OK
+   */
   public void simple(String s) {
     out.writeByte('+');
     ascii(s);
@@ -55,19 +61,25 @@ public final class RespWriter {
     out.writeBytes(OK);
   }
 
-  /** @param message the error line, starting with its code (ERR, WRONGTYPE...) */
+  /**
+   * @param message the error line, starting with its code (ERR, WRONGTYPE...)
+   */
   public void error(String message) {
     out.writeByte('-');
     ascii(message.replace('\r', ' ').replace('\n', ' '));
   }
 
-  /** @param n an integer reply */
+  /**
+   * @param n an integer reply
+   */
   public void integer(long n) {
     out.writeByte(':');
     ascii(Long.toString(n));
   }
 
-  /** @param b a bulk string, or null for the null reply */
+  /**
+   * @param b a bulk string, or null for the null reply
+   */
   public void bulk(byte[] b) {
     if (b == null) {
       nullValue();
@@ -96,7 +108,9 @@ public final class RespWriter {
     out.writeBytes(CRLF);
   }
 
-  /** @param s a bulk string in UTF-8 */
+  /**
+   * @param s a bulk string in UTF-8
+   */
   public void bulk(String s) {
     bulk(s.getBytes(StandardCharsets.UTF_8));
   }
@@ -111,13 +125,17 @@ public final class RespWriter {
     out.writeBytes(protocol == 3 ? NULL3 : NULL_ARRAY2);
   }
 
-  /** @param n the number of elements that follow */
+  /**
+   * @param n the number of elements that follow
+   */
   public void array(int n) {
     out.writeByte('*');
     ascii(Integer.toString(n));
   }
 
-  /** @param n the number of key-value pairs that follow */
+  /**
+   * @param n the number of key-value pairs that follow
+   */
   public void map(int n) {
     if (protocol == 3) {
       out.writeByte('%');
@@ -127,7 +145,9 @@ public final class RespWriter {
     }
   }
 
-  /** @param n the number of elements that follow */
+  /**
+   * @param n the number of elements that follow
+   */
   public void set(int n) {
     if (protocol == 3) {
       out.writeByte('~');
@@ -137,7 +157,9 @@ public final class RespWriter {
     }
   }
 
-  /** @param text a double's text as Redis formats it */
+  /**
+   * @param text a double's text as Redis formats it
+   */
   public void dbl(String text) {
     if (protocol == 3) {
       out.writeByte(',');

@@ -7,9 +7,9 @@ import static dev.larder.server.internal.resp.RespCommand.Flag.FAST;
 import dev.larder.server.ServerSetting;
 import dev.larder.server.internal.ProcessMemory;
 import dev.larder.server.internal.ServerState;
-import dev.larder.server.internal.net.ClientMemory;
 import dev.larder.server.internal.keyspace.GlobPattern;
 import dev.larder.server.internal.keyspace.Keyspace;
+import dev.larder.server.internal.net.ClientMemory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,7 +21,14 @@ import java.util.Set;
 /** INFO, CONFIG, COMMAND and TIME. */
 final class ServerCommands {
   private static final List<String> SECTIONS =
-      List.of("server", "clients", "memory", "persistence", "stats", "replication", "cluster",
+      List.of(
+          "server",
+          "clients",
+          "memory",
+          "persistence",
+          "stats",
+          "replication",
+          "cluster",
           "keyspace");
 
   private ServerCommands() {}
@@ -30,21 +37,26 @@ final class ServerCommands {
     t.command("info", -1)
         .doc("server", "Returns information and statistics about the server.", "?section:string*")
         .run(ServerCommands::info);
-    t.command("config", -2).flags(ADMIN, EXCLUSIVE)
-        .doc("server", "A container for server configuration commands.",
+    t.command("config", -2)
+        .flags(ADMIN, EXCLUSIVE)
+        .doc(
+            "server",
+            "A container for server configuration commands.",
             "subcommand:string ?args:string*")
         .run(ServerCommands::config);
     t.command("command", -1)
         .doc("server", "Returns detailed information about all commands.", "?subcommand:string")
         .run(ServerCommands::command);
-    t.command("time", 1).flags(FAST)
+    t.command("time", 1)
+        .flags(FAST)
         .doc("server", "Returns the server time.", "")
-        .run(c -> {
-          java.time.Instant now = java.time.Instant.now();
-          c.out().array(2);
-          c.out().bulk(Long.toString(now.getEpochSecond()));
-          c.out().bulk(Long.toString(now.getNano() / 1000));
-        });
+        .run(
+            c -> {
+              java.time.Instant now = java.time.Instant.now();
+              c.out().array(2);
+              c.out().bulk(Long.toString(now.getEpochSecond()));
+              c.out().bulk(Long.toString(now.getNano() / 1000));
+            });
   }
 
   private static void info(RespCall c) {
@@ -66,8 +78,10 @@ final class ServerCommands {
         if (!sb.isEmpty()) {
           sb.append("\r\n");
         }
-        sb.append("# ").append(Character.toUpperCase(section.charAt(0)))
-            .append(section.substring(1)).append("\r\n");
+        sb.append("# ")
+            .append(Character.toUpperCase(section.charAt(0)))
+            .append(section.substring(1))
+            .append("\r\n");
         section(c.server(), section, sb);
       }
     }
@@ -123,17 +137,18 @@ final class ServerCommands {
         f.put("keyspace_misses", st[1]);
         ClientMemory clients = s.clientMemory();
         f.put("evicted_clients", clients.disconnections(ClientMemory.Reason.BUDGET));
-        f.put("client_query_buffer_limit_disconnections",
+        f.put(
+            "client_query_buffer_limit_disconnections",
             clients.disconnections(ClientMemory.Reason.QUERY_LIMIT));
-        f.put("client_output_buffer_limit_disconnections",
+        f.put(
+            "client_output_buffer_limit_disconnections",
             clients.disconnections(ClientMemory.Reason.OUTPUT_LIMIT));
       }
       case "keyspace" -> {
         long[][] counts = ks.counts();
         for (int db = 0; db < counts.length; db++) {
           if (counts[db][0] > 0) {
-            f.put("db" + db, "keys=" + counts[db][0] + ",expires=" + counts[db][1]
-                + ",avg_ttl=0");
+            f.put("db" + db, "keys=" + counts[db][0] + ",expires=" + counts[db][1] + ",avg_ttl=0");
           }
         }
       }
@@ -181,8 +196,8 @@ final class ServerCommands {
         c.out().ok();
       }
       case "help" -> RespHelp.reply(c, RespHelp.CONFIG);
-      default -> throw new RespError("ERR unknown subcommand '" + c.text(1)
-          + "'. Try CONFIG HELP.");
+      default ->
+          throw new RespError("ERR unknown subcommand '" + c.text(1) + "'. Try CONFIG HELP.");
     }
   }
 
@@ -208,18 +223,22 @@ final class ServerCommands {
       throw new RespError("ERR wrong number of arguments for 'config|get' command");
     }
     Map<String, String> found = new LinkedHashMap<>();
-    parameters(c.server()).forEach((name, value) -> {
-      for (int i = 2; i < c.argc(); i++) {
-        if (new GlobPattern(c.arg(i)).matches(name.getBytes(StandardCharsets.US_ASCII), true)) {
-          found.put(name, value);
-        }
-      }
-    });
+    parameters(c.server())
+        .forEach(
+            (name, value) -> {
+              for (int i = 2; i < c.argc(); i++) {
+                if (new GlobPattern(c.arg(i))
+                    .matches(name.getBytes(StandardCharsets.US_ASCII), true)) {
+                  found.put(name, value);
+                }
+              }
+            });
     c.out().map(found.size());
-    found.forEach((k, v) -> {
-      c.out().bulk(k);
-      c.out().bulk(v);
-    });
+    found.forEach(
+        (k, v) -> {
+          c.out().bulk(k);
+          c.out().bulk(v);
+        });
   }
 
   private static void configSet(RespCall c) {
@@ -234,14 +253,19 @@ final class ServerCommands {
         case "maxmemory-policy" -> {
           String policy = value.toLowerCase(Locale.ROOT);
           if (!Set.of("allkeys-lfu", "noeviction").contains(policy)) {
-            throw new RespError("ERR CONFIG SET failed (possibly related to argument"
-                + " 'maxmemory-policy') - argument(s) must be one of the following:"
-                + " allkeys-lfu, noeviction");
+            throw new RespError(
+                "ERR CONFIG SET failed (possibly related to argument"
+                    + " 'maxmemory-policy') - argument(s) must be one of the following:"
+                    + " allkeys-lfu, noeviction");
           }
           c.server().maxMemoryPolicy(policy);
         }
-        default -> throw new RespError("ERR Unknown option or number of arguments for CONFIG"
-            + " SET - '" + c.text(i) + "'");
+        default ->
+            throw new RespError(
+                "ERR Unknown option or number of arguments for CONFIG"
+                    + " SET - '"
+                    + c.text(i)
+                    + "'");
       }
     }
     c.out().ok();
@@ -255,8 +279,9 @@ final class ServerCommands {
       bytes = -1;
     }
     if (bytes < 1 << 20) {
-      throw new RespError("ERR CONFIG SET failed (possibly related to argument 'maxmemory')"
-          + " - argument must be a memory value of at least 1mb");
+      throw new RespError(
+          "ERR CONFIG SET failed (possibly related to argument 'maxmemory')"
+              + " - argument must be a memory value of at least 1mb");
     }
     if (bytes != c.keyspace().maxMemory()) {
       c.keyspace().resize(bytes);
@@ -302,8 +327,8 @@ final class ServerCommands {
         cmds.forEach(cmd -> CommandInfo.docs(c.out(), cmd));
       }
       case "help" -> RespHelp.reply(c, RespHelp.COMMAND);
-      default -> throw new RespError("ERR unknown subcommand '" + c.text(1)
-          + "'. Try COMMAND HELP.");
+      default ->
+          throw new RespError("ERR unknown subcommand '" + c.text(1) + "'. Try COMMAND HELP.");
     }
   }
 }

@@ -20,74 +20,139 @@ final class StringCommands {
   private StringCommands() {}
 
   static void register(RespCommandTable t) {
-    t.command("get", 2).flags(READONLY, FAST).keys(1, 1, 1)
+    t.command("get", 2)
+        .flags(READONLY, FAST)
+        .keys(1, 1, 1)
         .doc("string", "Returns the string value of a key.", "key:key")
         .run(StringCommands::get);
-    t.command("set", -3).flags(WRITE, DENYOOM).keys(1, 1, 1)
-        .doc("string", "Sets the string value of a key, ignoring its type.",
+    t.command("set", -3)
+        .flags(WRITE, DENYOOM)
+        .keys(1, 1, 1)
+        .doc(
+            "string",
+            "Sets the string value of a key, ignoring its type.",
             "key:key value:string ?condition:oneof ?get:pure-token ?expiration:oneof")
         .run(StringCommands::set);
-    t.command("getex", -2).flags(WRITE, FAST).keys(1, 1, 1)
-        .doc("string", "Returns the string value of a key after setting its expiration time.",
+    t.command("getex", -2)
+        .flags(WRITE, FAST)
+        .keys(1, 1, 1)
+        .doc(
+            "string",
+            "Returns the string value of a key after setting its expiration time.",
             "key:key ?expiration:oneof")
         .run(StringCommands::getex);
-    t.command("getdel", 2).flags(WRITE, FAST).keys(1, 1, 1)
+    t.command("getdel", 2)
+        .flags(WRITE, FAST)
+        .keys(1, 1, 1)
         .doc("string", "Returns the string value of a key after deleting the key.", "key:key")
         .run(StringCommands::getdel);
-    t.command("mget", -2).flags(READONLY, FAST).keys(1, -1, 1)
+    t.command("mget", -2)
+        .flags(READONLY, FAST)
+        .keys(1, -1, 1)
         .doc("string", "Atomically returns the string values of one or more keys.", "key:key*")
         .run(StringCommands::mget);
-    t.command("mset", -3).flags(WRITE, DENYOOM, EXCLUSIVE).keys(1, -1, 2)
-        .doc("string", "Atomically creates or modifies the string values of one or more keys.",
+    t.command("mset", -3)
+        .flags(WRITE, DENYOOM, EXCLUSIVE)
+        .keys(1, -1, 2)
+        .doc(
+            "string",
+            "Atomically creates or modifies the string values of one or more keys.",
             "data:block*")
         .run(c -> msetnx(c, false));
-    t.command("msetnx", -3).flags(WRITE, DENYOOM, EXCLUSIVE).keys(1, -1, 2)
-        .doc("string", "Atomically modifies the string values of one or more keys only when all"
-            + " keys don't exist.", "data:block*")
+    t.command("msetnx", -3)
+        .flags(WRITE, DENYOOM, EXCLUSIVE)
+        .keys(1, -1, 2)
+        .doc(
+            "string",
+            "Atomically modifies the string values of one or more keys only when all"
+                + " keys don't exist.",
+            "data:block*")
         .run(c -> msetnx(c, true));
-    t.command("setnx", 3).flags(WRITE, DENYOOM, FAST).keys(1, 1, 1)
-        .doc("string", "Set the string value of a key only when the key doesn't exist.",
+    t.command("setnx", 3)
+        .flags(WRITE, DENYOOM, FAST)
+        .keys(1, 1, 1)
+        .doc(
+            "string",
+            "Set the string value of a key only when the key doesn't exist.",
             "key:key value:string")
         .run(c -> c.out().integer(setIfAbsent(c) ? 1 : 0));
-    t.command("setex", 4).flags(WRITE, DENYOOM).keys(1, 1, 1)
-        .doc("string", "Sets the string value and expiration time of a key.",
+    t.command("setex", 4)
+        .flags(WRITE, DENYOOM)
+        .keys(1, 1, 1)
+        .doc(
+            "string",
+            "Sets the string value and expiration time of a key.",
             "key:key seconds:integer value:string")
         .run(c -> setWithExpiry(c, 1000));
-    t.command("psetex", 4).flags(WRITE, DENYOOM).keys(1, 1, 1)
-        .doc("string", "Sets both string value and expiration time in milliseconds of a key.",
+    t.command("psetex", 4)
+        .flags(WRITE, DENYOOM)
+        .keys(1, 1, 1)
+        .doc(
+            "string",
+            "Sets both string value and expiration time in milliseconds of a key.",
             "key:key milliseconds:integer value:string")
         .run(c -> setWithExpiry(c, 1));
-    t.command("append", 3).flags(WRITE, DENYOOM, FAST).keys(1, 1, 1)
-        .doc("string", "Appends a string to the value of a key. Creates the key if needed.",
+    t.command("append", 3)
+        .flags(WRITE, DENYOOM, FAST)
+        .keys(1, 1, 1)
+        .doc(
+            "string",
+            "Appends a string to the value of a key. Creates the key if needed.",
             "key:key value:string")
         .run(StringCommands::append);
-    t.command("strlen", 2).flags(READONLY, FAST).keys(1, 1, 1)
+    t.command("strlen", 2)
+        .flags(READONLY, FAST)
+        .keys(1, 1, 1)
         .doc("string", "Returns the length of a string value.", "key:key")
         .run(c -> c.out().integer(payload(c.string(1)) == null ? 0 : c.string(1).payload().length));
-    t.command("getrange", 4).flags(READONLY).keys(1, 1, 1)
-        .doc("string", "Returns a substring of the string stored at a key.",
+    t.command("getrange", 4)
+        .flags(READONLY)
+        .keys(1, 1, 1)
+        .doc(
+            "string",
+            "Returns a substring of the string stored at a key.",
             "key:key start:integer end:integer")
         .run(StringCommands::getrange);
-    t.command("setrange", 4).flags(WRITE, DENYOOM).keys(1, 1, 1)
-        .doc("string", "Overwrites a part of a string value with another by an offset.",
+    t.command("setrange", 4)
+        .flags(WRITE, DENYOOM)
+        .keys(1, 1, 1)
+        .doc(
+            "string",
+            "Overwrites a part of a string value with another by an offset.",
             "key:key offset:integer value:string")
         .run(StringCommands::setrange);
-    t.command("incr", 2).flags(WRITE, DENYOOM, FAST).keys(1, 1, 1)
+    t.command("incr", 2)
+        .flags(WRITE, DENYOOM, FAST)
+        .keys(1, 1, 1)
         .doc("string", "Increments the integer value of a key by one.", "key:key")
         .run(c -> incrBy(c, 1));
-    t.command("decr", 2).flags(WRITE, DENYOOM, FAST).keys(1, 1, 1)
+    t.command("decr", 2)
+        .flags(WRITE, DENYOOM, FAST)
+        .keys(1, 1, 1)
         .doc("string", "Decrements the integer value of a key by one.", "key:key")
         .run(c -> incrBy(c, -1));
-    t.command("incrby", 3).flags(WRITE, DENYOOM, FAST).keys(1, 1, 1)
-        .doc("string", "Increments the integer value of a key by a number.",
+    t.command("incrby", 3)
+        .flags(WRITE, DENYOOM, FAST)
+        .keys(1, 1, 1)
+        .doc(
+            "string",
+            "Increments the integer value of a key by a number.",
             "key:key increment:integer")
         .run(c -> incrBy(c, c.integer(2)));
-    t.command("decrby", 3).flags(WRITE, DENYOOM, FAST).keys(1, 1, 1)
-        .doc("string", "Decrements a number from the integer value of a key.",
+    t.command("decrby", 3)
+        .flags(WRITE, DENYOOM, FAST)
+        .keys(1, 1, 1)
+        .doc(
+            "string",
+            "Decrements a number from the integer value of a key.",
             "key:key decrement:integer")
         .run(StringCommands::decrBy);
-    t.command("incrbyfloat", 3).flags(WRITE, DENYOOM, FAST).keys(1, 1, 1)
-        .doc("string", "Increment the floating point value of a key by a number.",
+    t.command("incrbyfloat", 3)
+        .flags(WRITE, DENYOOM, FAST)
+        .keys(1, 1, 1)
+        .doc(
+            "string",
+            "Increment the floating point value of a key by a number.",
             "key:key increment:double")
         .run(StringCommands::incrByFloat);
   }
@@ -144,17 +209,24 @@ final class StringCommands {
     boolean onlyOld = xx;
     boolean withGet = get;
     long now = c.keyspace().now();
-    Keyspace.Change change = c.keyspace().update(c.db(), c.arg(1), before -> {
-      if (withGet) {
-        RespCall.requireType(before, ValueType.STRING);
-      }
-      if (onlyNew && before != null || onlyOld && before == null) {
-        return before;
-      }
-      long when = exp.keepTtl() ? (before == null ? 0 : before.expiresAtMillis())
-          : exp.absoluteMillis(now);
-      return new StoredValue(ValueType.STRING, 0, when, 0, c.arg(2));
-    });
+    Keyspace.Change change =
+        c.keyspace()
+            .update(
+                c.db(),
+                c.arg(1),
+                before -> {
+                  if (withGet) {
+                    RespCall.requireType(before, ValueType.STRING);
+                  }
+                  if ((onlyNew && before != null) || (onlyOld && before == null)) {
+                    return before;
+                  }
+                  long when =
+                      exp.keepTtl()
+                          ? (before == null ? 0 : before.expiresAtMillis())
+                          : exp.absoluteMillis(now);
+                  return new StoredValue(ValueType.STRING, 0, when, 0, c.arg(2));
+                });
     if (withGet) {
       c.out().bulk(payload(change.before()));
     } else if (change.after() == change.before()) {
@@ -183,14 +255,25 @@ final class StringCommands {
       return;
     }
     long when = persist ? 0 : expiry.absoluteMillis(c.keyspace().now());
-    Keyspace.Change change = c.keyspace().update(c.db(), c.arg(1), before ->
-        RespCall.requireType(before, ValueType.STRING) == null ? null : before.withExpiry(when));
+    Keyspace.Change change =
+        c.keyspace()
+            .update(
+                c.db(),
+                c.arg(1),
+                before ->
+                    RespCall.requireType(before, ValueType.STRING) == null
+                        ? null
+                        : before.withExpiry(when));
     c.out().bulk(payload(change.before()));
   }
 
   private static void getdel(RespCall c) {
-    Keyspace.Change change = c.keyspace().update(c.db(), c.arg(1),
-        before -> RespCall.requireType(before, ValueType.STRING) == null ? null : null);
+    Keyspace.Change change =
+        c.keyspace()
+            .update(
+                c.db(),
+                c.arg(1),
+                before -> RespCall.requireType(before, ValueType.STRING) == null ? null : null);
     c.out().bulk(payload(change.before()));
   }
 
@@ -225,8 +308,10 @@ final class StringCommands {
   }
 
   private static boolean setIfAbsent(RespCall c) {
-    Keyspace.Change change = c.keyspace().update(c.db(), c.arg(1),
-        before -> before != null ? before : StoredValue.string(c.arg(2)));
+    Keyspace.Change change =
+        c.keyspace()
+            .update(
+                c.db(), c.arg(1), before -> before != null ? before : StoredValue.string(c.arg(2)));
     return change.before() == null;
   }
 
@@ -242,15 +327,21 @@ final class StringCommands {
 
   private static void append(RespCall c) {
     byte[] suffix = c.arg(2);
-    Keyspace.Change change = c.keyspace().update(c.db(), c.arg(1), before -> {
-      if (RespCall.requireType(before, ValueType.STRING) == null) {
-        return StoredValue.string(suffix);
-      }
-      checkSize(c, (long) before.payload().length + suffix.length);
-      byte[] joined = Arrays.copyOf(before.payload(), before.payload().length + suffix.length);
-      System.arraycopy(suffix, 0, joined, before.payload().length, suffix.length);
-      return before.withPayload(joined);
-    });
+    Keyspace.Change change =
+        c.keyspace()
+            .update(
+                c.db(),
+                c.arg(1),
+                before -> {
+                  if (RespCall.requireType(before, ValueType.STRING) == null) {
+                    return StoredValue.string(suffix);
+                  }
+                  checkSize(c, (long) before.payload().length + suffix.length);
+                  byte[] joined =
+                      Arrays.copyOf(before.payload(), before.payload().length + suffix.length);
+                  System.arraycopy(suffix, 0, joined, before.payload().length, suffix.length);
+                  return before.withPayload(joined);
+                });
     c.out().integer(change.after().payload().length);
   }
 
@@ -289,13 +380,21 @@ final class StringCommands {
     if (offset > c.server().config().maxRequestBytes() - patch.length) {
       throw new RespError(TOO_LARGE);
     }
-    Keyspace.Change change = c.keyspace().update(c.db(), c.arg(1), before -> {
-      byte[] old = RespCall.requireType(before, ValueType.STRING) == null
-          ? new byte[0] : before.payload();
-      byte[] next = Arrays.copyOf(old, (int) Math.max(old.length, offset + patch.length));
-      System.arraycopy(patch, 0, next, (int) offset, patch.length);
-      return before == null ? StoredValue.string(next) : before.withPayload(next);
-    });
+    Keyspace.Change change =
+        c.keyspace()
+            .update(
+                c.db(),
+                c.arg(1),
+                before -> {
+                  byte[] old =
+                      RespCall.requireType(before, ValueType.STRING) == null
+                          ? new byte[0]
+                          : before.payload();
+                  byte[] next =
+                      Arrays.copyOf(old, (int) Math.max(old.length, offset + patch.length));
+                  System.arraycopy(patch, 0, next, (int) offset, patch.length);
+                  return before == null ? StoredValue.string(next) : before.withPayload(next);
+                });
     c.out().integer(change.after().payload().length);
   }
 
@@ -317,42 +416,58 @@ final class StringCommands {
   }
 
   private static void incrBy(RespCall c, long by) {
-    Keyspace.Change change = c.keyspace().update(c.db(), c.arg(1), before -> {
-      long old = RespCall.requireType(before, ValueType.STRING) == null
-          ? 0 : RespCall.parseLong(before.payload());
-      long next;
-      try {
-        next = Math.addExact(old, by);
-      } catch (ArithmeticException e) {
-        throw new RespError("ERR increment or decrement would overflow");
-      }
-      byte[] text = Long.toString(next).getBytes(StandardCharsets.ISO_8859_1);
-      return before == null ? StoredValue.string(text) : before.withPayload(text);
-    });
+    Keyspace.Change change =
+        c.keyspace()
+            .update(
+                c.db(),
+                c.arg(1),
+                before -> {
+                  long old =
+                      RespCall.requireType(before, ValueType.STRING) == null
+                          ? 0
+                          : RespCall.parseLong(before.payload());
+                  long next;
+                  try {
+                    next = Math.addExact(old, by);
+                  } catch (ArithmeticException e) {
+                    throw new RespError("ERR increment or decrement would overflow");
+                  }
+                  byte[] text = Long.toString(next).getBytes(StandardCharsets.ISO_8859_1);
+                  return before == null ? StoredValue.string(text) : before.withPayload(text);
+                });
     c.out().integer(RespCall.parseLong(change.after().payload()));
   }
 
   private static void incrByFloat(RespCall c) {
     BigDecimal by = parseFloat(c.arg(2));
-    Keyspace.Change change = c.keyspace().update(c.db(), c.arg(1), before -> {
-      BigDecimal old = RespCall.requireType(before, ValueType.STRING) == null
-          ? BigDecimal.ZERO : parseFloat(before.payload());
-      byte[] text = formatFloat(old.add(by)).getBytes(StandardCharsets.ISO_8859_1);
-      return before == null ? StoredValue.string(text) : before.withPayload(text);
-    });
+    Keyspace.Change change =
+        c.keyspace()
+            .update(
+                c.db(),
+                c.arg(1),
+                before -> {
+                  BigDecimal old =
+                      RespCall.requireType(before, ValueType.STRING) == null
+                          ? BigDecimal.ZERO
+                          : parseFloat(before.payload());
+                  byte[] text = formatFloat(old.add(by)).getBytes(StandardCharsets.ISO_8859_1);
+                  return before == null ? StoredValue.string(text) : before.withPayload(text);
+                });
     c.out().bulk(change.after().payload());
   }
 
   /**
-   * Parses a float argument or value; decimal arithmetic keeps 10.1 + 0.2 = 10.3, as Redis's
-   * long doubles do.
+   * Parses a float argument or value; decimal arithmetic keeps 10.1 + 0.2 = 10.3, as Redis's long
+   * doubles do.
    */
   private static final java.util.regex.Pattern INFINITY =
       java.util.regex.Pattern.compile("[+-]?inf(inity)?", java.util.regex.Pattern.CASE_INSENSITIVE);
 
   static BigDecimal parseFloat(byte[] b) {
     String s = new String(b, StandardCharsets.ISO_8859_1);
-    if (s.isEmpty() || s.length() > 5000 || Character.isWhitespace(s.charAt(0))
+    if (s.isEmpty()
+        || s.length() > 5000
+        || Character.isWhitespace(s.charAt(0))
         || Character.isWhitespace(s.charAt(s.length() - 1))) {
       throw new RespError("ERR value is not a valid float");
     }

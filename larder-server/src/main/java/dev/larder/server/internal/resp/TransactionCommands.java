@@ -9,47 +9,58 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * MULTI, EXEC, DISCARD, WATCH and UNWATCH, with Redis's semantics: commands are queued (an
- * unknown command or a wrong arity while queueing makes EXEC answer EXECABORT), EXEC runs them
- * all under the keyspace's exclusive lock so that no other command interleaves, errors of single
- * commands at run time do not stop the others, and EXEC answers a null array if a watched key
- * changed (its version differs) since WATCH. Larder's own transactions module is not used yet.
+ * MULTI, EXEC, DISCARD, WATCH and UNWATCH, with Redis's semantics: commands are queued (an unknown
+ * command or a wrong arity while queueing makes EXEC answer EXECABORT), EXEC runs them all under
+ * the keyspace's exclusive lock so that no other command interleaves, errors of single commands at
+ * run time do not stop the others, and EXEC answers a null array if a watched key changed (its
+ * version differs) since WATCH. Larder's own transactions module is not used yet.
  */
 final class TransactionCommands {
   private TransactionCommands() {}
 
   static void register(RespCommandTable t) {
-    t.command("multi", 1).flags(FAST, NO_MULTI)
+    t.command("multi", 1)
+        .flags(FAST, NO_MULTI)
         .doc("transactions", "Starts a transaction.", "")
-        .run(c -> {
-          if (c.session.inMulti()) {
-            throw new RespError("ERR MULTI calls can not be nested");
-          }
-          c.session.queued = new ArrayList<>();
-          c.out().ok();
-        });
-    t.command("exec", 1).flags(NO_MULTI, EXCLUSIVE)
+        .run(
+            c -> {
+              if (c.session.inMulti()) {
+                throw new RespError("ERR MULTI calls can not be nested");
+              }
+              c.session.queued = new ArrayList<>();
+              c.out().ok();
+            });
+    t.command("exec", 1)
+        .flags(NO_MULTI, EXCLUSIVE)
         .doc("transactions", "Executes all commands in a transaction.", "")
         .run(TransactionCommands::exec);
-    t.command("discard", 1).flags(FAST, NO_MULTI)
+    t.command("discard", 1)
+        .flags(FAST, NO_MULTI)
         .doc("transactions", "Discards a transaction.", "")
-        .run(c -> {
-          if (!c.session.inMulti()) {
-            throw new RespError("ERR DISCARD without MULTI");
-          }
-          c.session.endTransaction();
-          c.out().ok();
-        });
-    t.command("watch", -2).flags(FAST, NO_MULTI).keys(1, -1, 1)
-        .doc("transactions", "Monitors changes to keys to determine the execution of a"
-            + " transaction.", "key:key*")
+        .run(
+            c -> {
+              if (!c.session.inMulti()) {
+                throw new RespError("ERR DISCARD without MULTI");
+              }
+              c.session.endTransaction();
+              c.out().ok();
+            });
+    t.command("watch", -2)
+        .flags(FAST, NO_MULTI)
+        .keys(1, -1, 1)
+        .doc(
+            "transactions",
+            "Monitors changes to keys to determine the execution of a" + " transaction.",
+            "key:key*")
         .run(TransactionCommands::watch);
-    t.command("unwatch", 1).flags(FAST, NO_MULTI)
+    t.command("unwatch", 1)
+        .flags(FAST, NO_MULTI)
         .doc("transactions", "Forgets about watched keys of a transaction.", "")
-        .run(c -> {
-          c.session.watched.clear();
-          c.out().ok();
-        });
+        .run(
+            c -> {
+              c.session.watched.clear();
+              c.out().ok();
+            });
   }
 
   private static void watch(RespCall c) {

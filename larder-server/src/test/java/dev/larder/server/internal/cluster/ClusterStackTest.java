@@ -13,8 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * How members find each other: the generated TCP and TCPPING stack binds cluster-bind and
- * cluster-port and looks for the listed peers (or, without peers, for ports 7800 to 7809 of its
- * own address); a stack file of one's own is used as given, and a missing one is refused.
+ * cluster-port and looks for the listed peers (or, without peers, for ports 7800 to 7809 of its own
+ * address); a stack file of one's own is used as given, and a missing one is refused.
  */
 class ClusterStackTest {
 
@@ -28,11 +28,20 @@ class ClusterStackTest {
 
   @Test
   void peersOnThreeMachines() {
-    String xml = ClusterStack.xml(config("cluster-bind", "10.0.0.2", "cluster-port", "7800",
-        "peers", "10.0.0.1[7800],10.0.0.2[7800],10.0.0.3[7800]"));
+    String xml =
+        ClusterStack.xml(
+            config(
+                "cluster-bind",
+                "10.0.0.2",
+                "cluster-port",
+                "7800",
+                "peers",
+                "10.0.0.1[7800],10.0.0.2[7800],10.0.0.3[7800]"));
     assertTrue(xml.contains("<TCP bind_addr=\"10.0.0.2\" bind_port=\"7800\""), xml);
-    assertTrue(xml.contains(
-        "initial_hosts=\"10.0.0.1[7800],10.0.0.2[7800],10.0.0.3[7800]\" port_range=\"0\""), xml);
+    assertTrue(
+        xml.contains(
+            "initial_hosts=\"10.0.0.1[7800],10.0.0.2[7800],10.0.0.3[7800]\" port_range=\"0\""),
+        xml);
   }
 
   @Test
@@ -41,16 +50,17 @@ class ClusterStackTest {
     assertTrue(xml.contains("<TCP bind_addr=\"127.0.0.1\" bind_port=\"7801\""), xml);
     assertTrue(xml.contains("initial_hosts=\"127.0.0.1[7800]\" port_range=\"10\""), xml);
     String elsewhere = ClusterStack.xml(config("cluster-port", "9000"));
-    assertTrue(elsewhere.contains("initial_hosts=\"127.0.0.1[7800],127.0.0.1[9000]\""),
-        elsewhere);
+    assertTrue(elsewhere.contains("initial_hosts=\"127.0.0.1[7800],127.0.0.1[9000]\""), elsewhere);
   }
 
   @Test
   void aStackFileIsUsedAsGiven(@TempDir Path dir) throws Exception {
     Path file = Files.writeString(dir.resolve("stack.xml"), "<config/>");
     assertEquals(file.toString(), ClusterStack.of(config("cluster-stack", file.toString())));
-    IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
-        () -> ClusterStack.of(config("cluster-stack", dir.resolve("none.xml").toString())));
+    IllegalArgumentException missing =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ClusterStack.of(config("cluster-stack", dir.resolve("none.xml").toString())));
     assertTrue(missing.getMessage().contains("none.xml"), missing.getMessage());
     String generated = ClusterStack.of(config("peers", "127.0.0.1[7900]"));
     assertTrue(Files.readString(Path.of(generated)).contains("initial_hosts=\"127.0.0.1[7900]\""));

@@ -18,8 +18,8 @@ import redis.clients.jedis.Jedis;
 
 /**
  * Key slots as Redis Cluster computes them: fixed vectors (CRC16/XMODEM's check value, slots
- * Redis's documentation gives, the hash-tag rules), and random keys dense in braces checked
- * against {@code CLUSTER KEYSLOT} of a redis-server started with {@code --cluster-enabled yes}.
+ * Redis's documentation gives, the hash-tag rules), and random keys dense in braces checked against
+ * {@code CLUSTER KEYSLOT} of a redis-server started with {@code --cluster-enabled yes}.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class HashSlotTest {
@@ -47,10 +47,15 @@ class HashSlotTest {
     assertEquals(slot("user1000"), slot("{user1000}.following"));
     assertEquals(slot("bar"), slot("foo{bar}{zap}"), "the first tag only");
     assertEquals(slot("{bar"), slot("foo{{bar}}zap"), "from the first { to the first } after it");
-    assertEquals(HashSlot.crc16("foo{}{bar}".getBytes(StandardCharsets.US_ASCII), 0, 10)
-        & (HashSlot.SLOTS - 1), slot("foo{}{bar}"), "an empty tag: the whole key");
-    assertEquals(HashSlot.crc16("foo{bar".getBytes(StandardCharsets.US_ASCII), 0, 7)
-        & (HashSlot.SLOTS - 1), slot("foo{bar"), "no closing brace: the whole key");
+    assertEquals(
+        HashSlot.crc16("foo{}{bar}".getBytes(StandardCharsets.US_ASCII), 0, 10)
+            & (HashSlot.SLOTS - 1),
+        slot("foo{}{bar}"),
+        "an empty tag: the whole key");
+    assertEquals(
+        HashSlot.crc16("foo{bar".getBytes(StandardCharsets.US_ASCII), 0, 7) & (HashSlot.SLOTS - 1),
+        slot("foo{bar"),
+        "no closing brace: the whole key");
   }
 
   @Test
@@ -64,11 +69,26 @@ class HashSlotTest {
   void randomKeysHaveRedisClustersSlots(@TempDir Path dir) throws Exception {
     Path redis = RequiredTool.onPath("redis-server", "redis-server");
     int port = freePort();
-    Process server = new ProcessBuilder(redis.toString(), "--port", Integer.toString(port),
-        "--bind", "127.0.0.1", "--cluster-enabled", "yes", "--cluster-config-file",
-        dir.resolve("nodes.conf").toString(), "--dir", dir.toString(), "--save", "",
-        "--appendonly", "no").redirectErrorStream(true)
-        .redirectOutput(Files.createFile(dir.resolve("redis.log")).toFile()).start();
+    Process server =
+        new ProcessBuilder(
+                redis.toString(),
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--cluster-enabled",
+                "yes",
+                "--cluster-config-file",
+                dir.resolve("nodes.conf").toString(),
+                "--dir",
+                dir.toString(),
+                "--save",
+                "",
+                "--appendonly",
+                "no")
+            .redirectErrorStream(true)
+            .redirectOutput(Files.createFile(dir.resolve("redis.log")).toFile())
+            .start();
     try (Jedis jedis = connect(port)) {
       Random random = new Random(34);
       String alphabet = "ab{}x";

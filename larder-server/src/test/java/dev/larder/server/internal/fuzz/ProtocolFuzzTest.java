@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Both parsers and handlers under 100,000 random and mutated inputs each (200,000 in all): no
- * exception, bounded buffering and replies, no hang (the timeout). {@code ./larder bench fuzz}
- * runs 10 million per protocol.
+ * exception, bounded buffering and replies, no hang (the timeout). {@code ./larder bench fuzz} runs
+ * 10 million per protocol.
  */
 class ProtocolFuzzTest {
   private static final int INPUTS = 100_000;

@@ -32,13 +32,24 @@ class HttpMountSettingsTest {
     LarderHttpConfig open = settings(Map.of());
     assertTrue(open.bind().isLoopbackAddress());
     assertEquals(Optional.empty(), open.password());
-    assertEquals(Duration.ofSeconds(300), open.idleTimeout());
+    assertEquals(Duration.ofMinutes(5), open.idleTimeout());
 
-    LarderHttpConfig beyond = settings(Map.of("bind", "0.0.0.0", "requirepass", "pw",
-        "memcache-port", "-1", "idle-timeout-seconds", "0"));
+    LarderHttpConfig beyond =
+        settings(
+            Map.of(
+                "bind",
+                "0.0.0.0",
+                "requirepass",
+                "pw",
+                "memcache-port",
+                "-1",
+                "idle-timeout-seconds",
+                "0"));
     assertEquals("0.0.0.0", beyond.bind().getHostAddress());
     assertEquals(Optional.of("pw"), beyond.password());
-    assertEquals(LarderHttpConfig.DEFAULT_IDLE_TIMEOUT, beyond.idleTimeout(),
+    assertEquals(
+        LarderHttpConfig.DEFAULT_IDLE_TIMEOUT,
+        beyond.idleTimeout(),
         "an HTTP connection never stays open forever");
   }
 }

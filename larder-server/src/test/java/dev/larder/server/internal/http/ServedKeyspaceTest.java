@@ -61,8 +61,10 @@ class ServedKeyspaceTest {
   void aHashIsNotAStringButIsRemovedAsDelDoes() {
     try (Keyspace ks = new Keyspace(4 << 20, System::currentTimeMillis)) {
       ServedKeyspace served = new ServedKeyspace(ks);
-      ks.put(0, b("h"), new StoredValue(ValueType.HASH, 0, 0, 0,
-          HashPayload.encode(Map.of("f", b("v")))));
+      ks.put(
+          0,
+          b("h"),
+          new StoredValue(ValueType.HASH, 0, 0, 0, HashPayload.encode(Map.of("f", b("v")))));
       IllegalArgumentException e =
           assertThrows(IllegalArgumentException.class, () -> served.getIfPresent("h"));
       assertTrue(e.getMessage().startsWith("WRONGTYPE"), e.getMessage());
@@ -70,8 +72,10 @@ class ServedKeyspaceTest {
       served.put("h", b("now a string")); // as SET does
       assertEquals("now a string", s(served.getIfPresent("h")));
 
-      ks.put(0, b("h2"), new StoredValue(ValueType.HASH, 0, 0, 0,
-          HashPayload.encode(Map.of("f", b("v")))));
+      ks.put(
+          0,
+          b("h2"),
+          new StoredValue(ValueType.HASH, 0, 0, 0, HashPayload.encode(Map.of("f", b("v")))));
       assertTrue(served.remove("h2"));
       assertNull(ks.peek(0, b("h2")));
     }

@@ -15,11 +15,26 @@ class GlobPatternTest {
 
   @Test
   void redisSemantics() {
-    String[][] yes = {{"*", ""}, {"*", "abc"}, {"h?llo", "hello"}, {"h*llo", "heeeello"},
-        {"h[ae]llo", "hallo"}, {"h[^e]llo", "hallo"}, {"h[a-b]llo", "hbllo"},
-        {"a\\*b", "a*b"}, {"*:*", "user:1"}, {"[b-a]", "a"}};
-    String[][] no = {{"h?llo", "hllo"}, {"h[ae]llo", "hillo"}, {"h[^e]llo", "hello"},
-        {"a\\*b", "axb"}, {"abc", "abcd"}, {"*x", "abc"}};
+    String[][] yes = {
+      {"*", ""},
+      {"*", "abc"},
+      {"h?llo", "hello"},
+      {"h*llo", "heeeello"},
+      {"h[ae]llo", "hallo"},
+      {"h[^e]llo", "hallo"},
+      {"h[a-b]llo", "hbllo"},
+      {"a\\*b", "a*b"},
+      {"*:*", "user:1"},
+      {"[b-a]", "a"}
+    };
+    String[][] no = {
+      {"h?llo", "hllo"},
+      {"h[ae]llo", "hillo"},
+      {"h[^e]llo", "hello"},
+      {"a\\*b", "axb"},
+      {"abc", "abcd"},
+      {"*x", "abc"}
+    };
     for (String[] c : yes) {
       assertEquals(true, m(c[0], c[1]), c[0] + " ~ " + c[1]);
     }

@@ -36,8 +36,8 @@ class KeyspaceTest {
       ks.putString(0, b("s"), b("abc"));
       ks.put(0, b("e"), StoredValue.string(b("xyz")).withExpiry(now.get() + 10));
       byte[] s = ks.getStored(0, b("s"));
-      assertEquals("abc",
-          new String(s, ValueLayout.header(s).payloadOffset(), 3, StandardCharsets.UTF_8));
+      assertEquals(
+          "abc", new String(s, ValueLayout.header(s).payloadOffset(), 3, StandardCharsets.UTF_8));
       assertTrue(ks.peek(0, b("s")).version() > 0, "a plain SET is versioned too");
       assertNull(ks.getStored(1, b("s")), "another database");
       now.addAndGet(10);

@@ -17,16 +17,25 @@ class ValueLayoutTest {
   @Test
   void goldenBytesOfVersionOne() {
     // A plain string: tag 0x20 (version 1, string), version 5, payload "hi".
-    assertEquals("20056869", HEX.formatHex(ValueLayout.encode(
-        new StoredValue(ValueType.STRING, 5, 0, 0, "hi".getBytes(StandardCharsets.US_ASCII)))));
+    assertEquals(
+        "20056869",
+        HEX.formatHex(
+            ValueLayout.encode(
+                new StoredValue(
+                    ValueType.STRING, 5, 0, 0, "hi".getBytes(StandardCharsets.US_ASCII)))));
     // Expiry and flags: tag 0x2C, version 300 (ac02), expiry 1000 (e807), flags 7, payload "x".
-    assertEquals("2cac02e8070778", HEX.formatHex(ValueLayout.encode(
-        new StoredValue(ValueType.STRING, 300, 1000, 7, new byte[] {'x'}))));
+    assertEquals(
+        "2cac02e8070778",
+        HEX.formatHex(
+            ValueLayout.encode(new StoredValue(ValueType.STRING, 300, 1000, 7, new byte[] {'x'}))));
     // A hash {a: 1}: tag 0x21, version 1, count 1, "a", "1".
     LinkedHashMap<String, byte[]> fields = new LinkedHashMap<>();
     fields.put("a", new byte[] {'1'});
-    assertEquals("2101010161" + "0131", HEX.formatHex(ValueLayout.encode(
-        new StoredValue(ValueType.HASH, 1, 0, 0, HashPayload.encode(fields)))));
+    assertEquals(
+        "2101010161" + "0131",
+        HEX.formatHex(
+            ValueLayout.encode(
+                new StoredValue(ValueType.HASH, 1, 0, 0, HashPayload.encode(fields)))));
   }
 
   @Test
@@ -35,9 +44,13 @@ class ValueLayoutTest {
     for (int i = 0; i < 2_000; i++) {
       byte[] payload = new byte[r.nextInt(40)];
       r.nextBytes(payload);
-      StoredValue v = new StoredValue(r.nextBoolean() ? ValueType.STRING : ValueType.HASH,
-          1 + r.nextLong(Long.MAX_VALUE - 1), r.nextBoolean() ? 0 : r.nextLong(1L << 50),
-          r.nextInt(), payload);
+      StoredValue v =
+          new StoredValue(
+              r.nextBoolean() ? ValueType.STRING : ValueType.HASH,
+              1 + r.nextLong(Long.MAX_VALUE - 1),
+              r.nextBoolean() ? 0 : r.nextLong(1L << 50),
+              r.nextInt(),
+              payload);
       StoredValue back = ValueLayout.decode(ValueLayout.encode(v));
       assertEquals(v.type(), back.type());
       assertEquals(v.version(), back.version());
@@ -55,24 +68,36 @@ class ValueLayoutTest {
       byte[] payload = new byte[r.nextInt(2_000)];
       r.nextBytes(payload);
       long version = 1 + r.nextLong(Long.MAX_VALUE - 1);
-      assertArrayEquals(ValueLayout.encode(new StoredValue(ValueType.STRING, version, 0, 0,
-          payload)), ValueLayout.encodeString(version, payload));
-      StoredValue v = new StoredValue(ValueType.STRING, version,
-          r.nextBoolean() ? 0 : r.nextLong(1L << 50), r.nextBoolean() ? 0 : r.nextInt(), payload);
+      assertArrayEquals(
+          ValueLayout.encode(new StoredValue(ValueType.STRING, version, 0, 0, payload)),
+          ValueLayout.encodeString(version, payload));
+      StoredValue v =
+          new StoredValue(
+              ValueType.STRING,
+              version,
+              r.nextBoolean() ? 0 : r.nextLong(1L << 50),
+              r.nextBoolean() ? 0 : r.nextInt(),
+              payload);
       byte[] stored = ValueLayout.encode(v);
       ValueLayout.Header h = ValueLayout.header(stored);
       assertEquals(stored.length - payload.length, h.payloadOffset());
-      assertEquals(new ValueLayout.Header(v.type(), v.version(), v.expiresAtMillis(),
-          v.clientFlags(), stored.length - payload.length), h);
+      assertEquals(
+          new ValueLayout.Header(
+              v.type(),
+              v.version(),
+              v.expiresAtMillis(),
+              v.clientFlags(),
+              stored.length - payload.length),
+          h);
     }
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> ValueLayout.header(new byte[] {0x24, 1, (byte) 0x80}));
   }
 
   @Test
   void corruptValuesAreRefused() {
-    byte[][] bad = {{}, {0x40, 1}, {0x30, 1}, {0x20}, {0x20, (byte) 0x80}, {0x22, 1},
-        {0x20, 0}};
+    byte[][] bad = {{}, {0x40, 1}, {0x30, 1}, {0x20}, {0x20, (byte) 0x80}, {0x22, 1}, {0x20, 0}};
     for (byte[] b : bad) {
       assertThrows(IllegalArgumentException.class, () -> ValueLayout.decode(b), HEX.formatHex(b));
     }

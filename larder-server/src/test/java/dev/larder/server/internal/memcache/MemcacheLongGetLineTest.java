@@ -10,9 +10,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A retrieval line of many keys is served however long it is (memcached 1.6.18 serves a 187 KB
- * get line): its keys are looked up as they arrive, so the line is never held whole; other
- * commands keep the line cap.
+ * A retrieval line of many keys is served however long it is (memcached 1.6.18 serves a 187 KB get
+ * line): its keys are looked up as they arrive, so the line is never held whole; other commands
+ * keep the line cap.
  */
 class MemcacheLongGetLineTest {
   private final TestServer server = new TestServer();
@@ -39,9 +39,11 @@ class MemcacheLongGetLineTest {
     assertEquals("VALUE key:7 0 1\r\na\r\nVALUE key:19999 3 2\r\nbc\r\nEND\r\n", c.raw(line));
     assertTrue(c.channel.isOpen());
     String gets = c.raw("gets" + keys(20_000) + "\r\n");
-    assertTrue(gets.matches(
-        "VALUE key:7 0 1 \\d+\r\na\r\nVALUE key:19999 3 2 \\d+\r\nbc\r\nEND\r\n"), gets);
-    assertEquals("VALUE key:7 0 1\r\na\r\nVALUE key:19999 3 2\r\nbc\r\nEND\r\n",
+    assertTrue(
+        gets.matches("VALUE key:7 0 1 \\d+\r\na\r\nVALUE key:19999 3 2 \\d+\r\nbc\r\nEND\r\n"),
+        gets);
+    assertEquals(
+        "VALUE key:7 0 1\r\na\r\nVALUE key:19999 3 2\r\nbc\r\nEND\r\n",
         c.raw("gat 100" + keys(20_000) + "\r\n"));
     assertEquals("VERSION 1.6.0\r\n", c.raw("version\r\n"));
   }

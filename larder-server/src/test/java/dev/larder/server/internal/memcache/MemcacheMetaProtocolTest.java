@@ -71,8 +71,10 @@ class MemcacheMetaProtocolTest {
     assertEquals("VA 2\r\n12\r\n", c.raw("ma n MD D3 v\r\n"));
     assertEquals("HD\r\n", c.raw("ma n\r\n"));
     assertEquals("VA 2 t-1\r\n13\r\n", c.raw("mg n v t\r\n"));
-    assertEquals("CLIENT_ERROR cannot increment or decrement non-numeric value\r\n",
+    assertEquals(
+        "CLIENT_ERROR cannot increment or decrement non-numeric value\r\n",
         c.raw("ms s 1\r\nx\r\nma s\r\n").substring(4));
-    assertEquals("CLIENT_ERROR bad command line format\r\n", c.raw("mg " + "k".repeat(300) + "\r\n"));
+    assertEquals(
+        "CLIENT_ERROR bad command line format\r\n", c.raw("mg " + "k".repeat(300) + "\r\n"));
   }
 }

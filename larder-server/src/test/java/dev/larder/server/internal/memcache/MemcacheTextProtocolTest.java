@@ -22,7 +22,8 @@ class MemcacheTextProtocolTest {
   }
 
   private long casOf(String key) {
-    Matcher m = Pattern.compile("VALUE \\S+ \\d+ \\d+ (\\d+)").matcher(c.raw("gets " + key + "\r\n"));
+    Matcher m =
+        Pattern.compile("VALUE \\S+ \\d+ \\d+ (\\d+)").matcher(c.raw("gets " + key + "\r\n"));
     assertTrue(m.find());
     return Long.parseLong(m.group(1));
   }
@@ -38,8 +39,8 @@ class MemcacheTextProtocolTest {
     assertEquals("STORED\r\n", c.raw("append k 0 0 3\r\n!!!\r\n"));
     assertEquals("STORED\r\n", c.raw("prepend k 0 0 2\r\n>>\r\n"));
     assertEquals("NOT_STORED\r\n", c.raw("append none 0 0 1\r\nx\r\n"));
-    assertEquals("VALUE k 42 10\r\n>>hello!!!\r\nVALUE n 7 1\r\ny\r\nEND\r\n",
-        c.raw("get k none n\r\n"));
+    assertEquals(
+        "VALUE k 42 10\r\n>>hello!!!\r\nVALUE n 7 1\r\ny\r\nEND\r\n", c.raw("get k none n\r\n"));
     assertEquals("", c.raw("set q 0 0 1 noreply\r\nz\r\n"));
     assertEquals("VALUE q 0 1\r\nz\r\nEND\r\n", c.raw("get q\r\n"));
   }
@@ -75,8 +76,8 @@ class MemcacheTextProtocolTest {
     assertEquals("1\r\n", c.raw("incr m 2\r\n"), "incr wraps at 2^64");
     assertEquals("NOT_FOUND\r\n", c.raw("incr none 1\r\n"));
     c.raw("set t 0 0 1\r\nx\r\n");
-    assertEquals("CLIENT_ERROR cannot increment or decrement non-numeric value\r\n",
-        c.raw("incr t 1\r\n"));
+    assertEquals(
+        "CLIENT_ERROR cannot increment or decrement non-numeric value\r\n", c.raw("incr t 1\r\n"));
     assertEquals("CLIENT_ERROR invalid numeric delta argument\r\n", c.raw("incr n -1\r\n"));
     assertEquals("TOUCHED\r\n", c.raw("touch t 10\r\n"));
     server.now.addAndGet(10_000);
@@ -116,10 +117,13 @@ class MemcacheTextProtocolTest {
   void errorsAndLimits() {
     assertEquals("ERROR\r\n", c.raw("bogus\r\n"));
     assertEquals("ERROR\r\n", c.raw("get\r\n"));
-    assertEquals("CLIENT_ERROR bad command line format\r\n", c.raw("get " + "k".repeat(251) + "\r\n"));
+    assertEquals(
+        "CLIENT_ERROR bad command line format\r\n", c.raw("get " + "k".repeat(251) + "\r\n"));
     assertEquals("CLIENT_ERROR bad command line format\r\n", c.raw("set k x 0 1\r\nx\r\n"));
-    assertEquals("CLIENT_ERROR bad data chunk\r\n", c.raw("set k 0 0 1\r\nxyz\r\n").substring(0, 29));
-    assertEquals("SERVER_ERROR object too large for cache\r\nSTORED\r\n",
+    assertEquals(
+        "CLIENT_ERROR bad data chunk\r\n", c.raw("set k 0 0 1\r\nxyz\r\n").substring(0, 29));
+    assertEquals(
+        "SERVER_ERROR object too large for cache\r\nSTORED\r\n",
         c.raw("set big 0 0 5000\r\n" + "x".repeat(5000) + "\r\nset ok 0 0 1\r\nx\r\n"));
     assertTrue(c.channel.isOpen());
     assertEquals("VERSION 1.6.0\r\n", c.raw("version\r\n"));
@@ -150,8 +154,10 @@ class MemcacheTextProtocolTest {
     // gat reads through the decoded item, get and gets straight from the stored bytes
     assertEquals(c.raw("get e big\r\n"), c.raw("gat 100 e big\r\n"));
     String gets = c.raw("gets e big\r\n");
-    Matcher m = Pattern.compile("VALUE e 9 3 (\\d+)\r\nxyz\r\nVALUE big 4294967295 0 (\\d+)\r\n"
-        + "\r\nEND\r\n").matcher(gets);
+    Matcher m =
+        Pattern.compile(
+                "VALUE e 9 3 (\\d+)\r\nxyz\r\nVALUE big 4294967295 0 (\\d+)\r\n" + "\r\nEND\r\n")
+            .matcher(gets);
     assertTrue(m.matches(), gets);
     assertTrue(Long.parseLong(m.group(1)) > 0 && Long.parseLong(m.group(2)) > 0);
     String value = "v".repeat(1500);

@@ -16,28 +16,30 @@ import org.junit.jupiter.api.Test;
 
 /**
  * HTTP sent to the RESP or memcached port (what a web page can make a browser do) closes the
- * connection before any of it runs: Redis's rule on RESP (a command named POST or Host:, any
- * case), memcached's on its port (an unknown command whose last word starts with HTTP/), and
- * Redis's there too. A possible attack is logged, at most once a minute.
+ * connection before any of it runs: Redis's rule on RESP (a command named POST or Host:, any case),
+ * memcached's on its port (an unknown command whose last word starts with HTTP/), and Redis's there
+ * too. A possible attack is logged, at most once a minute.
  */
 class CrossProtocolTest {
-  private static final String BROWSER_POST = "POST / HTTP/1.1\r\nHost: 127.0.0.1:6379\r\n"
-      + "Content-Type: text/plain\r\nContent-Length: 30\r\n\r\n";
+  private static final String BROWSER_POST =
+      "POST / HTTP/1.1\r\nHost: 127.0.0.1:6379\r\n"
+          + "Content-Type: text/plain\r\nContent-Length: 30\r\n\r\n";
   private final TestServer server = new TestServer();
   private final Logger log = Logger.getLogger(CrossProtocolGuard.class.getName());
   private final List<LogRecord> logged = new ArrayList<>();
-  private final Handler capture = new Handler() {
-    @Override
-    public void publish(LogRecord r) {
-      logged.add(r);
-    }
+  private final Handler capture =
+      new Handler() {
+        @Override
+        public void publish(LogRecord r) {
+          logged.add(r);
+        }
 
-    @Override
-    public void flush() {}
+        @Override
+        public void flush() {}
 
-    @Override
-    public void close() {}
-  };
+        @Override
+        public void close() {}
+      };
 
   @BeforeEach
   void listen() {
@@ -57,8 +59,8 @@ class CrossProtocolTest {
     assertFalse(c.channel.isOpen());
     assertEquals("$-1\r\n", server.resp().cmd("GET", "pwn"));
     assertEquals(1, logged.size(), "one warning");
-    assertTrue(logged.getFirst().getMessage().contains("cross protocol"),
-        logged.getFirst().getMessage());
+    assertTrue(
+        logged.getFirst().getMessage().contains("cross protocol"), logged.getFirst().getMessage());
   }
 
   @Test
@@ -70,8 +72,7 @@ class CrossProtocolTest {
     assertEquals("", d.cmd("post"));
     assertFalse(d.channel.isOpen());
     TestServer.Connection e = server.resp();
-    assertEquals("-ERR unknown command 'hostx', with args beginning with: \r\n",
-        e.cmd("hostx"));
+    assertEquals("-ERR unknown command 'hostx', with args beginning with: \r\n", e.cmd("hostx"));
     assertTrue(e.channel.isOpen());
     assertEquals(1, logged.size(), "rate-limited to one a minute");
   }

@@ -18,8 +18,9 @@ class DecimalTest {
 
   @Test
   void writesWhatLongToUnsignedStringWrites() {
-    long[] edges = {0, 9, 10, 99, 100, Integer.MAX_VALUE, 0xFFFF_FFFFL, Long.MAX_VALUE,
-        Long.MIN_VALUE, -1, -10};
+    long[] edges = {
+      0, 9, 10, 99, 100, Integer.MAX_VALUE, 0xFFFF_FFFFL, Long.MAX_VALUE, Long.MIN_VALUE, -1, -10
+    };
     for (long n : edges) {
       assertEquals(">" + Long.toUnsignedString(n), written(n));
     }

@@ -41,8 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Under {@code appendfsync always} no reply leaves before the log is forced up to everything
  * appended before it: while the disk holds a force, a write's reply and a read of what it wrote
- * both wait, and both arrive once the force completes; replies waiting for it hold the
- * connection within its output limit.
+ * both wait, and both arrive once the force completes; replies waiting for it hold the connection
+ * within its output limit.
  */
 class DurableRepliesTest {
 
@@ -51,7 +51,8 @@ class DurableRepliesTest {
   void repliesWaitForTheForce(@TempDir Path dir) throws Exception {
     HeldDisk disk = new HeldDisk();
     try (DurableServer server = new DurableServer(dir, disk, Map.of());
-        Socket writer = connect(server.port); Socket reader = connect(server.port)) {
+        Socket writer = connect(server.port);
+        Socket reader = connect(server.port)) {
       send(writer, "SET", "k", "1");
       assertEquals("+OK\r\n", read(writer, 5));
 
@@ -68,10 +69,10 @@ class DurableRepliesTest {
   }
 
   /**
-   * Replies waiting for a force count as the connection's unsent output: a client that pipelines
-   * a write and then far more replies than its output limit while the disk holds the write's
-   * force is paused with about one batch of replies counted (not left to pile them all up
-   * uncounted), and gets every reply once the disk is released.
+   * Replies waiting for a force count as the connection's unsent output: a client that pipelines a
+   * write and then far more replies than its output limit while the disk holds the write's force is
+   * paused with about one batch of replies counted (not left to pile them all up uncounted), and
+   * gets every reply once the disk is released.
    */
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -79,8 +80,8 @@ class DurableRepliesTest {
     HeldDisk disk = new HeldDisk();
     int valueBytes = 16 * 1024;
     int gets = 400; // 6.4 MB of replies against a 1 MB output limit
-    try (DurableServer server = new DurableServer(dir, disk,
-        Map.of("client-output-buffer-limit", "1mb"));
+    try (DurableServer server =
+            new DurableServer(dir, disk, Map.of("client-output-buffer-limit", "1mb"));
         Socket client = connect(server.port)) {
       send(client, "SET", "big", "v".repeat(valueBytes));
       assertEquals("+OK\r\n", read(client, 5));
@@ -96,20 +97,25 @@ class DurableRepliesTest {
       assertEquals("", read(client, 1), "a reply sent before its force");
       // Paused once a batch of replies waits: about 64 KiB counted, not 6.4 MB held uncounted.
       ClientMemory memory = server.state.clientMemory();
-      Await.until("the replies waiting for the force counted", Duration.ofSeconds(20),
+      Await.until(
+          "the replies waiting for the force counted",
+          Duration.ofSeconds(20),
           () -> memory.used() >= 64 * 1024);
       assertTrue(memory.used() < 512 * 1024, memory.used() + " bytes held");
 
       disk.hold(false);
-      byte[] reply = ("$" + valueBytes + "\r\n" + "v".repeat(valueBytes) + "\r\n")
-          .getBytes(StandardCharsets.US_ASCII);
+      byte[] reply =
+          ("$" + valueBytes + "\r\n" + "v".repeat(valueBytes) + "\r\n")
+              .getBytes(StandardCharsets.US_ASCII);
       client.setSoTimeout(20_000);
       InputStream in = client.getInputStream();
       assertEquals("+OK\r\n", new String(in.readNBytes(5), StandardCharsets.US_ASCII));
       for (int i = 0; i < gets; i++) {
         byte[] got = in.readNBytes(reply.length);
-        assertEquals(reply.length, got.length, "the connection was closed after " + i
-            + " replies of " + gets);
+        assertEquals(
+            reply.length,
+            got.length,
+            "the connection was closed after " + i + " replies of " + gets);
       }
     }
   }
@@ -117,8 +123,7 @@ class DurableRepliesTest {
   /** A RESP listener on loopback over a keyspace logged under appendfsync always to a disk. */
   private static final class DurableServer implements AutoCloseable {
     final int port;
-    private final ScheduledExecutorService scheduler =
-        Executors.newSingleThreadScheduledExecutor();
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     private final Keyspace keyspace;
     private final ServerLog log;
     final ServerState state;
@@ -135,13 +140,20 @@ class DurableRepliesTest {
       state = new ServerState(keyspace, config, scheduler);
       state.persistence(log);
       RespCommandTable table = RespCommandTable.standard();
-      listener = new ServerBootstrap().group(loops).channel(NioServerSocketChannel.class)
-          .childHandler(new ChannelInitializer<SocketChannel>() {
-            @Override
-            protected void initChannel(SocketChannel ch) {
-              ch.pipeline().addLast(RespSession.handlers(state, table));
-            }
-          }).bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync().channel();
+      listener =
+          new ServerBootstrap()
+              .group(loops)
+              .channel(NioServerSocketChannel.class)
+              .childHandler(
+                  new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                      ch.pipeline().addLast(RespSession.handlers(state, table));
+                    }
+                  })
+              .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+              .sync()
+              .channel();
       port = ((InetSocketAddress) listener.localAddress()).getPort();
     }
 
@@ -172,8 +184,8 @@ class DurableRepliesTest {
   }
 
   /**
-   * Reads up to {@code n} bytes: what arrives within 300 ms of the last byte while the disk is
-   * held (nothing, if the server waits as it must), all n once it answers.
+   * Reads up to {@code n} bytes: what arrives within 300 ms of the last byte while the disk is held
+   * (nothing, if the server waits as it must), all n once it answers.
    */
   private static String read(Socket s, int n) throws IOException {
     InputStream in = s.getInputStream();
@@ -221,8 +233,7 @@ class DurableRepliesTest {
       LogFile f = real.open(file);
       return new LogFile() {
         @Override
-        public void write(long position, byte[] bytes, int offset, int length)
-            throws IOException {
+        public void write(long position, byte[] bytes, int offset, int length) throws IOException {
           f.write(position, bytes, offset, length);
         }
 
@@ -243,8 +254,7 @@ class DurableRepliesTest {
         }
 
         @Override
-        public int read(long position, byte[] target, int offset, int length)
-            throws IOException {
+        public int read(long position, byte[] target, int offset, int length) throws IOException {
           return f.read(position, target, offset, length);
         }
 

@@ -16,10 +16,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Checkpoints taken while several connections write (SETs, INCRs, DELs, MULTI/EXEC, MSET,
- * memcached sets and flush_all) recover to exactly the state the keyspace held when it was
- * closed: the walk may see writes made after the checkpoint's sequence, and the records after it
- * are replayed over them.
+ * Checkpoints taken while several connections write (SETs, INCRs, DELs, MULTI/EXEC, MSET, memcached
+ * sets and flush_all) recover to exactly the state the keyspace held when it was closed: the walk
+ * may see writes made after the checkpoint's sequence, and the records after it are replayed over
+ * them.
  */
 class CheckpointUnderWritesTest {
   private static final int WRITERS = 4;
@@ -36,24 +36,30 @@ class CheckpointUnderWritesTest {
       List<Thread> writers = new ArrayList<>();
       for (int w = 0; w < WRITERS; w++) {
         int id = w;
-        writers.add(Thread.ofPlatform().start(() -> {
-          try {
-            write(s, id);
-          } catch (Throwable e) {
-            failure.compareAndSet(null, e);
-          }
-        }));
+        writers.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      try {
+                        write(s, id);
+                      } catch (Throwable e) {
+                        failure.compareAndSet(null, e);
+                      }
+                    }));
       }
-      Thread watcher = Thread.ofPlatform().start(() -> {
-        for (Thread t : writers) {
-          try {
-            t.join();
-          } catch (InterruptedException e) {
-            return;
-          }
-        }
-        done.set(true);
-      });
+      Thread watcher =
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    for (Thread t : writers) {
+                      try {
+                        t.join();
+                      } catch (InterruptedException e) {
+                        return;
+                      }
+                    }
+                    done.set(true);
+                  });
       while (!done.get()) {
         s.log.checkpoint();
         checkpoints++;

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Replaying evictions: an EVICT record may come before the PUT of the value it evicted, or after
- * a newer PUT, and a value from the checkpoint has the checkpoint's version; in every order an
+ * Replaying evictions: an EVICT record may come before the PUT of the value it evicted, or after a
+ * newer PUT, and a value from the checkpoint has the checkpoint's version; in every order an
  * evicted value stays gone and a newer one stays.
  */
 class KeyspaceLoaderTest {

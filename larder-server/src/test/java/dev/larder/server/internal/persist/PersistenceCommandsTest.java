@@ -30,8 +30,8 @@ class PersistenceCommandsTest {
     try (TestServer s = new TestServer()) {
       TestServer.Connection c = s.resp();
       for (String save : new String[] {"SAVE", "BGSAVE", "BGREWRITEAOF"}) {
-        assertEquals("-ERR persistence is off (start the server with --dir)\r\n", c.cmd(save),
-            save);
+        assertEquals(
+            "-ERR persistence is off (start the server with --dir)\r\n", c.cmd(save), save);
       }
       assertEquals(":" + s.state.startMillis() / 1000 + "\r\n", c.cmd("LASTSAVE"));
       String info = c.cmd("INFO", "persistence");
@@ -62,13 +62,13 @@ class PersistenceCommandsTest {
       assertEquals("ok", field(info, "rdb_last_bgsave_status"));
       assertEquals("2", field(info, "larder_checkpoint_keys"));
       assertTrue(Long.parseLong(field(info, "aof_base_size")) > 0, info);
-      assertFalse(Files.exists(dir.resolve("log-0000000000000001.wal")),
+      assertFalse(
+          Files.exists(dir.resolve("log-0000000000000001.wal")),
           "the segment before the checkpoint is dropped");
 
       c.cmd("SET", "c", "3");
       s.now.addAndGet(60_000);
-      assertEquals("+Background append only file rewriting started\r\n",
-          c.cmd("BGREWRITEAOF"));
+      assertEquals("+Background append only file rewriting started\r\n", c.cmd("BGREWRITEAOF"));
       awaitSaved(c, START / 1000 + 120);
       assertEquals("3", field(c.cmd("INFO", "persistence"), "larder_checkpoint_keys"));
     }
@@ -85,8 +85,8 @@ class PersistenceCommandsTest {
       c.cmd("MULTI");
       assertEquals("-ERR Command not allowed inside a transaction\r\n", c.cmd("SAVE"));
       assertEquals("+QUEUED\r\n", c.cmd("SET", "a", "2"));
-      assertEquals("-EXECABORT Transaction discarded because of previous errors.\r\n",
-          c.cmd("EXEC"));
+      assertEquals(
+          "-EXECABORT Transaction discarded because of previous errors.\r\n", c.cmd("EXEC"));
       assertEquals("$1\r\n1\r\n", c.cmd("GET", "a"));
 
       s.now.addAndGet(60_000);
@@ -102,9 +102,12 @@ class PersistenceCommandsTest {
   /** Waits until the checkpoint started has finished and LASTSAVE says {@code seconds}. */
   private static void awaitSaved(TestServer.Connection c, long seconds)
       throws InterruptedException {
-    Await.until("a checkpoint finished at " + seconds, WAIT,
-        () -> c.cmd("LASTSAVE").equals(":" + seconds + "\r\n")
-            && field(c.cmd("INFO", "persistence"), "rdb_bgsave_in_progress").equals("0"));
+    Await.until(
+        "a checkpoint finished at " + seconds,
+        WAIT,
+        () ->
+            c.cmd("LASTSAVE").equals(":" + seconds + "\r\n")
+                && field(c.cmd("INFO", "persistence"), "rdb_bgsave_in_progress").equals("0"));
   }
 
   private static String field(String info, String name) {

@@ -18,42 +18,47 @@ class RecordLayoutsTest {
 
   @Test
   void aChangeRecordIsTheSpecsBytes() {
-    List<ChangeRecord.Change> changes = List.of(
-        new ChangeRecord.Change(ChangeRecord.PUT, HEX.parseHex("006b"), HEX.parseHex("200576"), 0),
-        new ChangeRecord.Change(ChangeRecord.DELETE, HEX.parseHex("0178"), null, 0),
-        new ChangeRecord.Change(ChangeRecord.EVICT, HEX.parseHex("006b"), null, 300),
-        new ChangeRecord.Change(ChangeRecord.FLUSH_DB, null, null, 3),
-        new ChangeRecord.Change(ChangeRecord.FLUSH_ALL, null, null, 0));
+    List<ChangeRecord.Change> changes =
+        List.of(
+            new ChangeRecord.Change(
+                ChangeRecord.PUT, HEX.parseHex("006b"), HEX.parseHex("200576"), 0),
+            new ChangeRecord.Change(ChangeRecord.DELETE, HEX.parseHex("0178"), null, 0),
+            new ChangeRecord.Change(ChangeRecord.EVICT, HEX.parseHex("006b"), null, 300),
+            new ChangeRecord.Change(ChangeRecord.FLUSH_DB, null, null, 3),
+            new ChangeRecord.Change(ChangeRecord.FLUSH_ALL, null, null, 0));
     ChangeRecord.Payload payload = new ChangeRecord.Payload(changes);
     byte[] out = new byte[payload.length()];
     payload.writeTo(out, 0);
-    assertEquals("05" + "0102006b03200576" + "02020178" + "0302006bac02" + "0403" + "05",
+    assertEquals(
+        "05" + "0102006b03200576" + "02020178" + "0302006bac02" + "0403" + "05",
         HEX.formatHex(out));
 
     List<String> read = new ArrayList<>();
-    ChangeRecord.read(out, new ChangeRecord.Visitor() {
-      @Override
-      public void put(byte[] key, byte[] value) {
-        read.add("put " + HEX.formatHex(key) + " " + HEX.formatHex(value));
-      }
+    ChangeRecord.read(
+        out,
+        new ChangeRecord.Visitor() {
+          @Override
+          public void put(byte[] key, byte[] value) {
+            read.add("put " + HEX.formatHex(key) + " " + HEX.formatHex(value));
+          }
 
-      @Override
-      public void delete(byte[] key) {
-        read.add("delete " + HEX.formatHex(key));
-      }
+          @Override
+          public void delete(byte[] key) {
+            read.add("delete " + HEX.formatHex(key));
+          }
 
-      @Override
-      public void evict(byte[] key, long version) {
-        read.add("evict " + HEX.formatHex(key) + " " + version);
-      }
+          @Override
+          public void evict(byte[] key, long version) {
+            read.add("evict " + HEX.formatHex(key) + " " + version);
+          }
 
-      @Override
-      public void flush(int db) {
-        read.add("flush " + db);
-      }
-    });
-    assertEquals(List.of("put 006b 200576", "delete 0178", "evict 006b 300", "flush 3",
-        "flush -1"), read);
+          @Override
+          public void flush(int db) {
+            read.add("flush " + db);
+          }
+        });
+    assertEquals(
+        List.of("put 006b 200576", "delete 0178", "evict 006b 300", "flush 3", "flush -1"), read);
   }
 
   @Test
@@ -66,22 +71,26 @@ class RecordLayoutsTest {
     // db 2 key "x": tag 0x24 (expiry), version 300 (two bytes, dropped), expiry 5, payload "z"
     writer.add(HEX.parseHex("0278"), HEX.parseHex("24ac02057a"));
     writer.finish();
-    assertEquals(List.of("0100016b03206162", "010201780324057a"),
+    assertEquals(
+        List.of("0100016b03206162", "010201780324057a"),
         blocks.stream().map(HEX::formatHex).toList());
 
     List<String> read = new ArrayList<>();
-    CheckpointBlock.Visitor visitor = new CheckpointBlock.Visitor() {
-      @Override
-      public void header(long itemVersion) {
-        read.add("header " + itemVersion);
-      }
+    CheckpointBlock.Visitor visitor =
+        new CheckpointBlock.Visitor() {
+          @Override
+          public void header(long itemVersion) {
+            read.add("header " + itemVersion);
+          }
 
-      @Override
-      public void item(byte[] storedKey, byte[] block, int valueOffset, int valueLength) {
-        read.add(HEX.formatHex(storedKey) + " "
-            + HEX.formatHex(block, valueOffset, valueOffset + valueLength));
-      }
-    };
+          @Override
+          public void item(byte[] storedKey, byte[] block, int valueOffset, int valueLength) {
+            read.add(
+                HEX.formatHex(storedKey)
+                    + " "
+                    + HEX.formatHex(block, valueOffset, valueOffset + valueLength));
+          }
+        };
     CheckpointBlock.read(CheckpointBlock.header(100), visitor);
     blocks.forEach(b -> CheckpointBlock.read(b, visitor));
     assertEquals(List.of("header 100", "006b 206162", "0278 24057a"), read);
@@ -90,26 +99,28 @@ class RecordLayoutsTest {
   @Test
   void randomBytesAreReadOrRefusedWithIllegalArgument() {
     Random random = new Random(33);
-    ChangeRecord.Visitor changes = new ChangeRecord.Visitor() {
-      @Override
-      public void put(byte[] key, byte[] value) {}
+    ChangeRecord.Visitor changes =
+        new ChangeRecord.Visitor() {
+          @Override
+          public void put(byte[] key, byte[] value) {}
 
-      @Override
-      public void delete(byte[] key) {}
+          @Override
+          public void delete(byte[] key) {}
 
-      @Override
-      public void evict(byte[] key, long version) {}
+          @Override
+          public void evict(byte[] key, long version) {}
 
-      @Override
-      public void flush(int db) {}
-    };
-    CheckpointBlock.Visitor blocks = new CheckpointBlock.Visitor() {
-      @Override
-      public void header(long itemVersion) {}
+          @Override
+          public void flush(int db) {}
+        };
+    CheckpointBlock.Visitor blocks =
+        new CheckpointBlock.Visitor() {
+          @Override
+          public void header(long itemVersion) {}
 
-      @Override
-      public void item(byte[] storedKey, byte[] block, int valueOffset, int valueLength) {}
-    };
+          @Override
+          public void item(byte[] storedKey, byte[] block, int valueOffset, int valueLength) {}
+        };
     for (int i = 0; i < 100_000; i++) {
       byte[] b = new byte[random.nextInt(40)];
       random.nextBytes(b);

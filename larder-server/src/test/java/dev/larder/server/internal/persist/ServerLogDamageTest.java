@@ -18,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A directory in use is refused; a damaged log refuses to open naming the file and the offset,
- * unless salvage is asked for, which opens with what is intact and reports the loss; a torn tail
- * is cut and reported; a directory of another kind is refused.
+ * unless salvage is asked for, which opens with what is intact and reports the loss; a torn tail is
+ * cut and reported; a directory of another kind is refused.
  */
 class ServerLogDamageTest {
   private static final long START = TestServer.START;
@@ -28,8 +28,9 @@ class ServerLogDamageTest {
   void aSecondServerOnTheDirectoryIsRefused(@TempDir Path dir) throws Exception {
     try (TestServer first = new TestServer(Map.of(), dir, START)) {
       first.resp().cmd("SET", "a", "1");
-      LogDirectoryLockedException e = assertThrows(LogDirectoryLockedException.class,
-          () -> new TestServer(Map.of(), dir, START));
+      LogDirectoryLockedException e =
+          assertThrows(
+              LogDirectoryLockedException.class, () -> new TestServer(Map.of(), dir, START));
       assertTrue(e.getMessage().contains(dir + " is in use"), e.getMessage());
       assertEquals("$1\r\n1\r\n", first.resp().cmd("GET", "a"));
     }
@@ -44,8 +45,8 @@ class ServerLogDamageTest {
     Path first = segments(dir).getFirst();
     long offset = 16 + 40; // inside the segment's first record, after its 16-byte header
     flipByte(first, offset);
-    LogCorruptedException e = assertThrows(LogCorruptedException.class,
-        () -> new TestServer(Map.of(), dir, START));
+    LogCorruptedException e =
+        assertThrows(LogCorruptedException.class, () -> new TestServer(Map.of(), dir, START));
     assertEquals(first.getFileName().toString(), e.file());
     assertTrue(e.offset() <= offset && e.offset() >= 16, "offset " + e.offset());
     // Refusing changed nothing: the same damage is found again.
@@ -53,8 +54,11 @@ class ServerLogDamageTest {
 
     try (TestServer s = new TestServer(Map.of("recovery", "salvage"), dir, START)) {
       List<String> problems = s.log.recovered().report().problems();
-      assertTrue(problems.stream().anyMatch(p -> p.startsWith("salvage:")
-          && p.contains(first.getFileName().toString())), problems.toString());
+      assertTrue(
+          problems.stream()
+              .anyMatch(
+                  p -> p.startsWith("salvage:") && p.contains(first.getFileName().toString())),
+          problems.toString());
       // The second segment's writes, after the damage, are there.
       assertEquals("$6\r\nsecond\r\n", s.resp().cmd("GET", "b199"));
     }
@@ -84,8 +88,8 @@ class ServerLogDamageTest {
     Path other = dir.resolve("other");
     Files.createDirectories(other);
     Files.writeString(other.resolve("server-log"), "larder-server-log 99\n");
-    IOException version = assertThrows(IOException.class,
-        () -> new TestServer(Map.of(), other, START));
+    IOException version =
+        assertThrows(IOException.class, () -> new TestServer(Map.of(), other, START));
     assertTrue(version.getMessage().contains("larder-server-log 99"), version.getMessage());
   }
 
@@ -119,8 +123,12 @@ class ServerLogDamageTest {
 
   private static List<Path> segments(Path dir) throws IOException {
     try (var files = Files.list(dir)) {
-      List<Path> found = files.filter(p -> p.toString().endsWith(".wal"))
-          .filter(p -> p.toFile().length() > 16).sorted().toList();
+      List<Path> found =
+          files
+              .filter(p -> p.toString().endsWith(".wal"))
+              .filter(p -> p.toFile().length() > 16)
+              .sorted()
+              .toList();
       assertEquals(2, found.size(), found.toString());
       return found;
     }

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every command that changes the keyspace, RESP and memcached, is recovered from the log (and
- * from a checkpoint followed by the log) exactly as it was: type, payload, expiry and flags of
- * every key of every database.
+ * Every command that changes the keyspace, RESP and memcached, is recovered from the log (and from
+ * a checkpoint followed by the log) exactly as it was: type, payload, expiry and flags of every key
+ * of every database.
  */
 class ServerLogRecoveryTest {
   private static final long START = TestServer.START;
@@ -43,8 +43,7 @@ class ServerLogRecoveryTest {
   }
 
   @Test
-  void everyChangeIsRecoveredFromACheckpointAndTheLogAfterIt(@TempDir Path dir)
-      throws Exception {
+  void everyChangeIsRecoveredFromACheckpointAndTheLogAfterIt(@TempDir Path dir) throws Exception {
     Map<String, String> before;
     try (TestServer s = new TestServer(Map.of(), dir, START)) {
       firstHalf(s);
@@ -148,7 +147,9 @@ class ServerLogRecoveryTest {
       assertEquals(0, s.keyspace.stats()[3]);
       Set<String> cameBack = new HashSet<>(after);
       cameBack.removeAll(present);
-      assertEquals(Set.of(), cameBack.size() > 10 ? Set.of(cameBack.size() + " keys") : cameBack,
+      assertEquals(
+          Set.of(),
+          cameBack.size() > 10 ? Set.of(cameBack.size() + " keys") : cameBack,
           "evicted keys back after the restart");
       assertEquals(present.size(), after.size());
     }
@@ -171,8 +172,13 @@ class ServerLogRecoveryTest {
     try (TestServer s = new TestServer(Map.of(), dir, START)) {
       assertTrue(s.keyspace.lastVersion() >= last);
       StoredValue loaded = s.keyspace.peek(0, "k5".getBytes());
-      assertTrue(loaded.version() > beforeSave, "a checkpoint item gets a version above the"
-          + " ones given out before it: " + loaded.version() + " vs " + beforeSave);
+      assertTrue(
+          loaded.version() > beforeSave,
+          "a checkpoint item gets a version above the"
+              + " ones given out before it: "
+              + loaded.version()
+              + " vs "
+              + beforeSave);
       String reply = s.memcache().raw("set fresh 0 0 1\r\nv\r\ngets fresh\r\n");
       Matcher cas = Pattern.compile("VALUE fresh 0 1 (\\d+)").matcher(reply);
       assertTrue(cas.find(), reply);
@@ -270,8 +276,7 @@ class ServerLogRecoveryTest {
   }
 
   private static long records(TestServer.Connection c) {
-    Matcher m = Pattern.compile("larder_log_records:(\\d+)").matcher(c.cmd("INFO",
-        "persistence"));
+    Matcher m = Pattern.compile("larder_log_records:(\\d+)").matcher(c.cmd("INFO", "persistence"));
     assertTrue(m.find());
     return Long.parseLong(m.group(1));
   }
@@ -280,12 +285,19 @@ class ServerLogRecoveryTest {
   static Map<String, String> dump(Keyspace keyspace) {
     Map<String, String> all = new TreeMap<>();
     HexFormat hex = HexFormat.of();
-    keyspace.forEachStored((k, v) -> {
-      StoredValue value = ValueLayout.decode(v);
-      all.put(k[0] + ":" + new String(k, 1, k.length - 1), value.type() + " expiry="
-          + value.expiresAtMillis() + " flags=" + value.clientFlags() + " "
-          + hex.formatHex(value.payload()));
-    });
+    keyspace.forEachStored(
+        (k, v) -> {
+          StoredValue value = ValueLayout.decode(v);
+          all.put(
+              k[0] + ":" + new String(k, 1, k.length - 1),
+              value.type()
+                  + " expiry="
+                  + value.expiresAtMillis()
+                  + " flags="
+                  + value.clientFlags()
+                  + " "
+                  + hex.formatHex(value.payload()));
+        });
     assertFalse(all.containsKey("0:flushed"));
     return all;
   }

@@ -25,12 +25,30 @@ class RespAclTest {
   void setUserCreatesAUserWhoseRulesLimitCommandsAndKeys() {
     try (TestServer server = new TestServer()) {
       TestServer.Connection admin = server.resp();
-      assertEquals("+OK\r\n", admin.cmd("ACL", "SETUSER", "alice", "on", ">pw", "~cache:*",
-          "+@read", "+@string", "-@dangerous"));
-      assertEquals("*2\r\n$" + ("user alice on #" + PW_HASH + " ~cache:* resetchannels -@all"
-          + " +@read +@string -@dangerous").length() + "\r\nuser alice on #" + PW_HASH
-          + " ~cache:* resetchannels -@all +@read +@string -@dangerous\r\n"
-          + "$34\r\nuser default on nopass ~* &* +@all\r\n", admin.cmd("ACL", "LIST"));
+      assertEquals(
+          "+OK\r\n",
+          admin.cmd(
+              "ACL",
+              "SETUSER",
+              "alice",
+              "on",
+              ">pw",
+              "~cache:*",
+              "+@read",
+              "+@string",
+              "-@dangerous"));
+      assertEquals(
+          "*2\r\n$"
+              + ("user alice on #"
+                      + PW_HASH
+                      + " ~cache:* resetchannels -@all"
+                      + " +@read +@string -@dangerous")
+                  .length()
+              + "\r\nuser alice on #"
+              + PW_HASH
+              + " ~cache:* resetchannels -@all +@read +@string -@dangerous\r\n"
+              + "$34\r\nuser default on nopass ~* &* +@all\r\n",
+          admin.cmd("ACL", "LIST"));
 
       TestServer.Connection alice = server.resp();
       assertEquals("$7\r\ndefault\r\n", alice.cmd("ACL", "WHOAMI"));
@@ -39,13 +57,17 @@ class RespAclTest {
       assertEquals("+OK\r\n", alice.cmd("SET", "cache:1", "v"));
       assertEquals("$1\r\nv\r\n", alice.cmd("GET", "cache:1"));
       assertEquals("-NOPERM No permissions to access a key\r\n", alice.cmd("GET", "other"));
-      assertEquals("-NOPERM No permissions to access a key\r\n",
-          alice.cmd("MGET", "cache:1", "other"));
-      assertEquals("-NOPERM User alice has no permissions to run the 'hset' command\r\n",
+      assertEquals(
+          "-NOPERM No permissions to access a key\r\n", alice.cmd("MGET", "cache:1", "other"));
+      assertEquals(
+          "-NOPERM User alice has no permissions to run the 'hset' command\r\n",
           alice.cmd("HSET", "cache:h", "f", "v"));
-      assertEquals("-NOPERM User alice has no permissions to run the 'keys' command\r\n",
-          alice.cmd("KEYS", "*"), "KEYS is @read but also @dangerous");
-      assertEquals("-NOPERM User alice has no permissions to run the 'acl' command\r\n",
+      assertEquals(
+          "-NOPERM User alice has no permissions to run the 'keys' command\r\n",
+          alice.cmd("KEYS", "*"),
+          "KEYS is @read but also @dangerous");
+      assertEquals(
+          "-NOPERM User alice has no permissions to run the 'acl' command\r\n",
           alice.cmd("ACL", "WHOAMI"));
       assertTrue(server.resp().cmd("CLIENT", "LIST").contains("user=alice"));
 
@@ -61,18 +83,24 @@ class RespAclTest {
       TestServer.Connection c = server.resp();
       assertEquals("$-1\r\n", c.cmd("ACL", "GETUSER", "nobody"));
       assertEquals("+OK\r\n", c.cmd("ACL", "SETUSER", "bob"));
-      assertEquals("*12\r\n$5\r\nflags\r\n*1\r\n$3\r\noff\r\n$9\r\npasswords\r\n*0\r\n"
-          + "$8\r\ncommands\r\n$5\r\n-@all\r\n$4\r\nkeys\r\n$0\r\n\r\n$8\r\nchannels\r\n"
-          + "$0\r\n\r\n$9\r\nselectors\r\n*0\r\n", c.cmd("ACL", "GETUSER", "bob"));
-      assertEquals("+OK\r\n", c.cmd("ACL", "SETUSER", "bob", "on", ">pw", "allkeys",
-          "allcommands"));
+      assertEquals(
+          "*12\r\n$5\r\nflags\r\n*1\r\n$3\r\noff\r\n$9\r\npasswords\r\n*0\r\n"
+              + "$8\r\ncommands\r\n$5\r\n-@all\r\n$4\r\nkeys\r\n$0\r\n\r\n$8\r\nchannels\r\n"
+              + "$0\r\n\r\n$9\r\nselectors\r\n*0\r\n",
+          c.cmd("ACL", "GETUSER", "bob"));
+      assertEquals(
+          "+OK\r\n", c.cmd("ACL", "SETUSER", "bob", "on", ">pw", "allkeys", "allcommands"));
       String bob = c.cmd("ACL", "GETUSER", "bob");
-      assertTrue(bob.contains("$2\r\non\r\n") && bob.contains(PW_HASH)
-          && bob.contains("$5\r\n+@all\r\n") && bob.contains("$2\r\n~*\r\n"), bob);
+      assertTrue(
+          bob.contains("$2\r\non\r\n")
+              && bob.contains(PW_HASH)
+              && bob.contains("$5\r\n+@all\r\n")
+              && bob.contains("$2\r\n~*\r\n"),
+          bob);
       c.cmd("HELLO", "3");
       assertTrue(c.cmd("ACL", "GETUSER", "bob").startsWith("%6\r\n"), "RESP3: a map");
-      assertEquals("*2\r\n$3\r\nbob\r\n$7\r\ndefault\r\n".replace("*2", "*2"),
-          c.cmd("ACL", "USERS"));
+      assertEquals(
+          "*2\r\n$3\r\nbob\r\n$7\r\ndefault\r\n".replace("*2", "*2"), c.cmd("ACL", "USERS"));
     }
   }
 
@@ -80,22 +108,32 @@ class RespAclTest {
   void invalidRulesAreRefusedWithRedisWordingAndChangeNothing() {
     try (TestServer server = new TestServer()) {
       TestServer.Connection c = server.resp();
-      assertEquals("-ERR Error in ACL SETUSER modifier 'foo': Syntax error\r\n",
+      assertEquals(
+          "-ERR Error in ACL SETUSER modifier 'foo': Syntax error\r\n",
           c.cmd("ACL", "SETUSER", "bob", "on", "foo"));
       assertEquals("$-1\r\n", c.cmd("ACL", "GETUSER", "bob"), "nothing applied");
-      assertEquals("-ERR Error in ACL SETUSER modifier '+nosuch': Unknown command or category"
-          + " name in ACL\r\n", c.cmd("ACL", "SETUSER", "bob", "+nosuch"));
-      assertEquals("-ERR Error in ACL SETUSER modifier '+@nosuch': Unknown command or category"
-          + " name in ACL\r\n", c.cmd("ACL", "SETUSER", "bob", "+@nosuch"));
-      assertEquals("-ERR Error in ACL SETUSER modifier '<nosuch': The password you are trying"
-          + " to remove from the user does not exist\r\n",
+      assertEquals(
+          "-ERR Error in ACL SETUSER modifier '+nosuch': Unknown command or category"
+              + " name in ACL\r\n",
+          c.cmd("ACL", "SETUSER", "bob", "+nosuch"));
+      assertEquals(
+          "-ERR Error in ACL SETUSER modifier '+@nosuch': Unknown command or category"
+              + " name in ACL\r\n",
+          c.cmd("ACL", "SETUSER", "bob", "+@nosuch"));
+      assertEquals(
+          "-ERR Error in ACL SETUSER modifier '<nosuch': The password you are trying"
+              + " to remove from the user does not exist\r\n",
           c.cmd("ACL", "SETUSER", "bob", "<nosuch"));
-      assertTrue(c.cmd("ACL", "SETUSER", "bob", "#abc").startsWith(
-          "-ERR Error in ACL SETUSER modifier '#abc': The password hash must be exactly 64"));
-      assertTrue(c.cmd("ACL", "SETUSER", "bob", "~*", "~x").startsWith(
-          "-ERR Error in ACL SETUSER modifier '~x': Adding a pattern after the * pattern"));
-      assertEquals("-ERR The 'default' user cannot be removed\r\n",
-          c.cmd("ACL", "DELUSER", "default"));
+      assertTrue(
+          c.cmd("ACL", "SETUSER", "bob", "#abc")
+              .startsWith(
+                  "-ERR Error in ACL SETUSER modifier '#abc': The password hash must be exactly 64"));
+      assertTrue(
+          c.cmd("ACL", "SETUSER", "bob", "~*", "~x")
+              .startsWith(
+                  "-ERR Error in ACL SETUSER modifier '~x': Adding a pattern after the * pattern"));
+      assertEquals(
+          "-ERR The 'default' user cannot be removed\r\n", c.cmd("ACL", "DELUSER", "default"));
       assertEquals("-ERR unknown subcommand 'NOPE'. Try ACL HELP.\r\n", c.cmd("ACL", "NOPE"));
       assertTrue(c.cmd("ACL", "CAT").contains("$9\r\ndangerous\r\n"));
       assertTrue(c.cmd("ACL", "CAT", "hash").contains("$4\r\nhget\r\n"));
@@ -125,8 +163,18 @@ class RespAclTest {
   @Test
   void noPermInMultiAbortsTheTransaction() {
     try (TestServer server = new TestServer()) {
-      server.resp().cmd("ACL", "SETUSER", "ro", "on", "nopass", "~*", "+@read", "+@transaction",
-          "+@connection");
+      server
+          .resp()
+          .cmd(
+              "ACL",
+              "SETUSER",
+              "ro",
+              "on",
+              "nopass",
+              "~*",
+              "+@read",
+              "+@transaction",
+              "+@connection");
       TestServer.Connection c = server.resp();
       assertEquals("+OK\r\n", c.cmd("AUTH", "ro", "anything"), "nopass accepts any password");
       assertEquals("+OK\r\n", c.cmd("MULTI"));
@@ -139,7 +187,8 @@ class RespAclTest {
       assertEquals("+QUEUED\r\n", c.cmd("SET", "k", "v"));
       assertEquals("+QUEUED\r\n", c.cmd("GET", "k"));
       server.resp().cmd("ACL", "SETUSER", "ro", "-set");
-      assertEquals("*2\r\n-NOPERM User ro has no permissions to run the 'set' command\r\n$-1\r\n",
+      assertEquals(
+          "*2\r\n-NOPERM User ro has no permissions to run the 'set' command\r\n$-1\r\n",
           c.cmd("EXEC"));
     }
   }
@@ -152,7 +201,8 @@ class RespAclTest {
       assertEquals("+OK\r\n", admin.cmd("AUTH", "s3cret"));
       assertEquals("+OK\r\n", admin.cmd("ACL", "SETUSER", "dave", "on", ">pw", "~*", "+@all"));
       TestServer.Connection d = server.resp();
-      assertEquals("-WRONGPASS invalid username-password pair or user is disabled.\r\n",
+      assertEquals(
+          "-WRONGPASS invalid username-password pair or user is disabled.\r\n",
           d.cmd("HELLO", "3", "AUTH", "dave", "nope"));
       assertTrue(d.cmd("HELLO", "3", "AUTH", "dave", "pw").startsWith("%7\r\n"));
       assertEquals("$4\r\ndave\r\n", d.cmd("ACL", "WHOAMI"));
@@ -172,18 +222,19 @@ class RespAclTest {
     String big = "v".repeat(16_385);
     try (TestServer server = new TestServer(Map.of("requirepass", "s3cret"))) {
       TestServer.Connection c = server.resp();
-      assertEquals("-ERR Protocol error: unauthenticated multibulk length\r\n",
-          c.cmd(eleven));
+      assertEquals("-ERR Protocol error: unauthenticated multibulk length\r\n", c.cmd(eleven));
       assertFalse(c.channel.isOpen());
       TestServer.Connection d = server.resp();
-      assertEquals("-ERR Protocol error: unauthenticated bulk length\r\n",
-          d.cmd("SET", "k", big));
+      assertEquals("-ERR Protocol error: unauthenticated bulk length\r\n", d.cmd("SET", "k", big));
       assertFalse(d.channel.isOpen());
       // Pipelined after AUTH, in one read: the limits are lifted from the next request on.
       TestServer.Connection e = server.resp();
-      assertEquals("+OK\r\n+OK\r\n:1\r\n", e.raw(TestServer.Connection.multibulk("AUTH",
-          "s3cret") + TestServer.Connection.multibulk("SET", "k", big)
-          + TestServer.Connection.multibulk(eleven)));
+      assertEquals(
+          "+OK\r\n+OK\r\n:1\r\n",
+          e.raw(
+              TestServer.Connection.multibulk("AUTH", "s3cret")
+                  + TestServer.Connection.multibulk("SET", "k", big)
+                  + TestServer.Connection.multibulk(eleven)));
     }
     try (TestServer server = new TestServer()) {
       assertEquals(":0\r\n", server.resp().cmd(eleven), "no password: no such limits");
@@ -193,8 +244,11 @@ class RespAclTest {
   @Test
   void theAclfileDefinesUsersAndAnInvalidOneIsRefused(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("users.acl");
-    Files.writeString(file, "# users\nuser default on >adminpw ~* &* +@all\n\n"
-        + "user reader on >r ~* +@read +@connection\n", StandardCharsets.UTF_8);
+    Files.writeString(
+        file,
+        "# users\nuser default on >adminpw ~* &* +@all\n\n"
+            + "user reader on >r ~* +@read +@connection\n",
+        StandardCharsets.UTF_8);
     try (TestServer server = new TestServer(Map.of("aclfile", file.toString()))) {
       TestServer.Connection c = server.resp();
       assertEquals("-NOAUTH Authentication required.\r\n", c.cmd("GET", "k"));
@@ -205,18 +259,24 @@ class RespAclTest {
       assertEquals("+OK\r\n", c.cmd("SET", "k", "v"));
     }
     Files.writeString(file, "user bad on +nosuch\n", StandardCharsets.UTF_8);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new TestServer(Map.of("aclfile", file.toString())));
-    assertEquals("aclfile " + file + " line 1: rule '+nosuch': Unknown command or category name"
-        + " in ACL", e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new TestServer(Map.of("aclfile", file.toString())));
+    assertEquals(
+        "aclfile " + file + " line 1: rule '+nosuch': Unknown command or category name" + " in ACL",
+        e.getMessage());
   }
 
   @Test
   void commandReportsRedisCategories() {
     try (TestServer server = new TestServer()) {
       String info = server.resp().cmd("COMMAND", "INFO", "get");
-      assertTrue(info.contains("+@string\r\n") && info.contains("+@read\r\n")
-          && info.contains("+@fast\r\n"), info);
+      assertTrue(
+          info.contains("+@string\r\n")
+              && info.contains("+@read\r\n")
+              && info.contains("+@fast\r\n"),
+          info);
     }
   }
 }

@@ -15,11 +15,12 @@ class RespConnectionAndServerTest {
   void pipelinedCommandsAnswerInOrderInOneWrite() {
     try (TestServer server = new TestServer()) {
       TestServer.Connection c = server.resp();
-      String batch = TestServer.Connection.multibulk("SET", "a", "1")
-          + TestServer.Connection.multibulk("INCR", "a")
-          + "PING\r\n"
-          + TestServer.Connection.multibulk("GET", "a")
-          + TestServer.Connection.multibulk("ECHO", "hi");
+      String batch =
+          TestServer.Connection.multibulk("SET", "a", "1")
+              + TestServer.Connection.multibulk("INCR", "a")
+              + "PING\r\n"
+              + TestServer.Connection.multibulk("GET", "a")
+              + TestServer.Connection.multibulk("ECHO", "hi");
       assertEquals("+OK\r\n:2\r\n+PONG\r\n$1\r\n2\r\n$2\r\nhi\r\n", c.raw(batch));
     }
   }
@@ -36,7 +37,8 @@ class RespConnectionAndServerTest {
       assertTrue(m.find(), info);
       long rss = Long.parseLong(m.group(1));
       long slack = 16L << 20;
-      assertTrue(rss >= Math.min(before, after) - slack && rss <= Math.max(before, after) + slack,
+      assertTrue(
+          rss >= Math.min(before, after) - slack && rss <= Math.max(before, after) + slack,
           "used_memory_rss " + rss + " against VmRSS " + before + ".." + after);
     }
   }
@@ -80,12 +82,12 @@ class RespConnectionAndServerTest {
   void protocolErrorsAnswerAndCloseTheConnection() {
     try (TestServer server = new TestServer()) {
       String[][] cases = {
-          {"*2\r\n$3\r\nGET\r\n:1\r\n", "-ERR Protocol error: expected '$', got ':'\r\n"},
-          {"*x\r\n", "-ERR Protocol error: invalid multibulk length\r\n"},
-          {"*99999999\r\n", "-ERR Protocol error: invalid multibulk length\r\n"},
-          {"*1\r\n$-5\r\n", "-ERR Protocol error: invalid bulk length\r\n"},
-          {"*1\r\n$999999999999\r\n", "-ERR Protocol error: invalid bulk length\r\n"},
-          {"SET \"unbalanced\r\n", "-ERR Protocol error: unbalanced quotes in request\r\n"},
+        {"*2\r\n$3\r\nGET\r\n:1\r\n", "-ERR Protocol error: expected '$', got ':'\r\n"},
+        {"*x\r\n", "-ERR Protocol error: invalid multibulk length\r\n"},
+        {"*99999999\r\n", "-ERR Protocol error: invalid multibulk length\r\n"},
+        {"*1\r\n$-5\r\n", "-ERR Protocol error: invalid bulk length\r\n"},
+        {"*1\r\n$999999999999\r\n", "-ERR Protocol error: invalid bulk length\r\n"},
+        {"SET \"unbalanced\r\n", "-ERR Protocol error: unbalanced quotes in request\r\n"},
       };
       for (String[] c : cases) {
         TestServer.Connection conn = server.resp();
@@ -101,10 +103,11 @@ class RespConnectionAndServerTest {
   void unknownCommandAndArity() {
     try (TestServer server = new TestServer()) {
       TestServer.Connection c = server.resp();
-      assertEquals("-ERR unknown command 'foo', with args beginning with: 'a' 'b' \r\n",
+      assertEquals(
+          "-ERR unknown command 'foo', with args beginning with: 'a' 'b' \r\n",
           c.cmd("foo", "a", "b"));
-      assertEquals("-ERR wrong number of arguments for 'ping' command\r\n",
-          c.cmd("PING", "a", "b"));
+      assertEquals(
+          "-ERR wrong number of arguments for 'ping' command\r\n", c.cmd("PING", "a", "b"));
       assertTrue(c.channel.isOpen());
     }
   }
@@ -114,14 +117,15 @@ class RespConnectionAndServerTest {
     try (TestServer server = new TestServer(Map.of("requirepass", "s3cret"))) {
       TestServer.Connection c = server.resp();
       assertEquals("-NOAUTH Authentication required.\r\n", c.cmd("GET", "k"));
-      assertEquals("-WRONGPASS invalid username-password pair or user is disabled.\r\n",
+      assertEquals(
+          "-WRONGPASS invalid username-password pair or user is disabled.\r\n",
           c.cmd("AUTH", "nope"));
       assertEquals("+OK\r\n", c.cmd("AUTH", "default", "s3cret"));
       assertEquals("$-1\r\n", c.cmd("GET", "k"));
       TestServer.Connection d = server.resp();
       assertTrue(d.cmd("HELLO", "3").startsWith("-NOAUTH HELLO must be called"));
-      assertTrue(d.cmd("HELLO", "3", "AUTH", "default", "s3cret", "SETNAME", "me")
-          .startsWith("%7\r\n"));
+      assertTrue(
+          d.cmd("HELLO", "3", "AUTH", "default", "s3cret", "SETNAME", "me").startsWith("%7\r\n"));
       assertEquals("$2\r\nme\r\n", d.cmd("CLIENT", "GETNAME"));
       assertEquals("+RESET\r\n", d.cmd("RESET"));
       assertEquals("-NOAUTH Authentication required.\r\n", d.cmd("PING"));
@@ -136,7 +140,8 @@ class RespConnectionAndServerTest {
     try (TestServer server = new TestServer()) {
       TestServer.Connection c = server.resp();
       assertEquals("+OK\r\n", c.cmd("CLIENT", "SETNAME", "worker-1"));
-      assertEquals("-ERR Client names cannot contain spaces, newlines or special characters.\r\n",
+      assertEquals(
+          "-ERR Client names cannot contain spaces, newlines or special characters.\r\n",
           c.cmd("CLIENT", "SETNAME", "a b"));
       assertTrue(c.cmd("CLIENT", "ID").matches(":\\d+\r\n"));
       assertTrue(c.cmd("CLIENT", "LIST").contains("name=worker-1"));
@@ -144,25 +149,37 @@ class RespConnectionAndServerTest {
       c.cmd("GET", "k");
       c.cmd("GET", "missing");
       String info = c.cmd("INFO");
-      for (String f : new String[] {"# Server\r\n", "redis_version:", "# Clients\r\n",
-          "# Memory\r\n", "used_memory:", "maxmemory:268435456\r\n",
-          "maxmemory_policy:allkeys-lfu\r\n", "# Stats\r\n", "keyspace_hits:1\r\n",
-          "keyspace_misses:1\r\n", "# Keyspace\r\n", "db0:keys=1,expires=0,avg_ttl=0\r\n"}) {
+      for (String f :
+          new String[] {
+            "# Server\r\n",
+            "redis_version:",
+            "# Clients\r\n",
+            "# Memory\r\n",
+            "used_memory:",
+            "maxmemory:268435456\r\n",
+            "maxmemory_policy:allkeys-lfu\r\n",
+            "# Stats\r\n",
+            "keyspace_hits:1\r\n",
+            "keyspace_misses:1\r\n",
+            "# Keyspace\r\n",
+            "db0:keys=1,expires=0,avg_ttl=0\r\n"
+          }) {
         assertTrue(info.contains(f), f);
       }
       assertFalse(c.cmd("INFO", "memory").contains("# Server"));
       assertEquals("+OK\r\n", c.cmd("CONFIG", "SET", "maxmemory", "8mb"));
-      assertEquals("*2\r\n$9\r\nmaxmemory\r\n$7\r\n8388608\r\n", c.cmd("CONFIG", "GET", "maxmemory"));
+      assertEquals(
+          "*2\r\n$9\r\nmaxmemory\r\n$7\r\n8388608\r\n", c.cmd("CONFIG", "GET", "maxmemory"));
       assertEquals("$1\r\nv\r\n", c.cmd("GET", "k"), "resizing keeps the data");
       assertEquals("+OK\r\n", c.cmd("CONFIG", "SET", "maxmemory-policy", "noeviction"));
-      assertTrue(c.cmd("CONFIG", "SET", "maxmemory-policy", "volatile-lru")
-          .startsWith("-ERR CONFIG SET failed"));
+      assertTrue(
+          c.cmd("CONFIG", "SET", "maxmemory-policy", "volatile-lru")
+              .startsWith("-ERR CONFIG SET failed"));
       assertTrue(c.cmd("CONFIG", "GET", "maxmemory*").startsWith("*4\r\n"));
       assertEquals("*0\r\n", c.cmd("CONFIG", "GET", "nonesuch"));
       String count = c.cmd("COMMAND", "COUNT");
       assertTrue(Integer.parseInt(count.substring(1, count.length() - 2)) >= 60);
-      assertTrue(c.cmd("COMMAND", "INFO", "get")
-          .startsWith("*1\r\n*10\r\n$3\r\nget\r\n:2\r\n"));
+      assertTrue(c.cmd("COMMAND", "INFO", "get").startsWith("*1\r\n*10\r\n$3\r\nget\r\n:2\r\n"));
       String docs = c.cmd("COMMAND", "DOCS", "set");
       assertTrue(docs.contains("$7\r\nsummary\r\n") && docs.contains("$9\r\narguments\r\n"));
       assertTrue(c.cmd("TIME").startsWith("*2\r\n"));
@@ -173,8 +190,8 @@ class RespConnectionAndServerTest {
 
   @Test
   void noevictionRefusesWritesAtTheBound() {
-    try (TestServer server = new TestServer(Map.of("maxmemory", "1mb",
-        "maxmemory-policy", "noeviction"))) {
+    try (TestServer server =
+        new TestServer(Map.of("maxmemory", "1mb", "maxmemory-policy", "noeviction"))) {
       TestServer.Connection c = server.resp();
       String value = "x".repeat(1000);
       String last = "";

@@ -58,9 +58,11 @@ class RespKeyAndHashCommandsTest {
     assertEquals(":-1\r\n", c.cmd("TTL", "k"));
     assertEquals(":-2\r\n", c.cmd("TTL", "none"));
     assertEquals(":0\r\n", c.cmd("EXPIRE", "none", "10"));
-    assertEquals("-ERR NX and XX, GT or LT options at the same time are not compatible\r\n",
+    assertEquals(
+        "-ERR NX and XX, GT or LT options at the same time are not compatible\r\n",
         c.cmd("EXPIRE", "k", "1", "NX", "GT"));
-    assertEquals("-ERR GT and LT options at the same time are not compatible\r\n",
+    assertEquals(
+        "-ERR GT and LT options at the same time are not compatible\r\n",
         c.cmd("EXPIRE", "k", "1", "GT", "LT"));
     assertEquals(":1\r\n", c.cmd("EXPIRE", "k", "-1"));
     assertEquals(":0\r\n", c.cmd("EXISTS", "k"));
@@ -119,7 +121,8 @@ class RespKeyAndHashCommandsTest {
     assertEquals("$1\r\n3\r\n", c.cmd("HGET", "h", "a"));
     assertEquals("$-1\r\n", c.cmd("HGET", "h", "zz"));
     assertEquals("*3\r\n$1\r\n3\r\n$-1\r\n$1\r\n4\r\n", c.cmd("HMGET", "h", "a", "x", "c"));
-    assertEquals("*6\r\n$1\r\na\r\n$1\r\n3\r\n$1\r\nb\r\n$1\r\n2\r\n$1\r\nc\r\n$1\r\n4\r\n",
+    assertEquals(
+        "*6\r\n$1\r\na\r\n$1\r\n3\r\n$1\r\nb\r\n$1\r\n2\r\n$1\r\nc\r\n$1\r\n4\r\n",
         c.cmd("HGETALL", "h"));
     assertEquals(":3\r\n", c.cmd("HLEN", "h"));
     assertEquals(":1\r\n", c.cmd("HEXISTS", "h", "b"));
@@ -134,8 +137,8 @@ class RespKeyAndHashCommandsTest {
     assertTrue(scan.startsWith("*2\r\n$1\r\n0\r\n*6\r\n"), scan);
     c.cmd("HDEL", "h", "c", "new", "text");
     assertEquals(":0\r\n", c.cmd("EXISTS", "h"), "an emptied hash is deleted");
-    assertEquals("-ERR wrong number of arguments for 'hset' command\r\n",
-        c.cmd("HSET", "h", "a", "1", "b"));
+    assertEquals(
+        "-ERR wrong number of arguments for 'hset' command\r\n", c.cmd("HSET", "h", "a", "1", "b"));
     c.cmd("SET", "s", "v");
     assertEquals("-" + RespError.WRONGTYPE + "\r\n", c.cmd("HSET", "s", "a", "1"));
     assertEquals("*0\r\n", c.cmd("HGETALL", "none"));
@@ -149,7 +152,8 @@ class RespKeyAndHashCommandsTest {
     assertTrue(hello.contains("$5\r\nproto\r\n:3\r\n"));
     assertEquals("%1\r\n$1\r\na\r\n$1\r\n1\r\n", c.cmd("HGETALL", "h"));
     assertEquals("_\r\n", c.cmd("GET", "none"));
-    assertEquals("%1\r\n$9\r\nmaxmemory\r\n$9\r\n268435456\r\n", c.cmd("CONFIG", "GET", "maxmemory"));
+    assertEquals(
+        "%1\r\n$9\r\nmaxmemory\r\n$9\r\n268435456\r\n", c.cmd("CONFIG", "GET", "maxmemory"));
     assertTrue(c.cmd("HELLO", "2").startsWith("*14\r\n"));
     assertEquals("$-1\r\n", c.cmd("GET", "none"));
     assertEquals("-NOPROTO unsupported protocol version\r\n", c.cmd("HELLO", "4"));

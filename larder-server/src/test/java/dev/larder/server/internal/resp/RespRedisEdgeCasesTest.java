@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Replies at the edges where Redis 7.0 answers something specific: offsets at the top of the
- * integer range, infinite increments, and the HELP subcommands. Each expected reply was read
- * from redis-server 7.0.15 on loopback.
+ * integer range, infinite increments, and the HELP subcommands. Each expected reply was read from
+ * redis-server 7.0.15 on loopback.
  */
 class RespRedisEdgeCasesTest {
   private final TestServer server = new TestServer();
@@ -29,7 +29,9 @@ class RespRedisEdgeCasesTest {
     c.cmd("SET", "k", "v");
     assertEquals(tooLarge, c.cmd("SETRANGE", "k", "9223372036854775807", "A"));
     assertEquals("$1\r\nv\r\n", c.cmd("GET", "k"));
-    assertEquals(":1\r\n", c.cmd("SETRANGE", "k", "9223372036854775807", ""),
+    assertEquals(
+        ":1\r\n",
+        c.cmd("SETRANGE", "k", "9223372036854775807", ""),
         "an empty patch changes nothing and is not checked, as in Redis");
   }
 
@@ -49,15 +51,34 @@ class RespRedisEdgeCasesTest {
 
   @Test
   void helpSubcommandsAnswerHelpArrays() {
-    assertHelp(c.cmd("CLIENT", "HELP"), "CLIENT", "SETNAME <name>", "GETNAME", "ID", "INFO",
-        "LIST [options ...]", "SETINFO <option> <value>");
-    assertHelp(c.cmd("config", "help"), "CONFIG", "GET <pattern>", "SET <directive> <value>",
-        "RESETSTAT");
-    assertHelp(c.cmd("ACL", "HELP"), "ACL", "CAT [<category>]", "SETUSER <username> <attribute>"
-        + " [<attribute> ...]", "WHOAMI", "GENPASS [<bits>]");
-    assertHelp(c.cmd("COMMAND", "HELP"), "COMMAND", "(no subcommand)", "COUNT", "LIST",
-        "INFO [<command-name> ...]", "DOCS [<command-name> ...]");
-    assertEquals("-ERR wrong number of arguments for 'client|help' command\r\n",
+    assertHelp(
+        c.cmd("CLIENT", "HELP"),
+        "CLIENT",
+        "SETNAME <name>",
+        "GETNAME",
+        "ID",
+        "INFO",
+        "LIST [options ...]",
+        "SETINFO <option> <value>");
+    assertHelp(
+        c.cmd("config", "help"), "CONFIG", "GET <pattern>", "SET <directive> <value>", "RESETSTAT");
+    assertHelp(
+        c.cmd("ACL", "HELP"),
+        "ACL",
+        "CAT [<category>]",
+        "SETUSER <username> <attribute>" + " [<attribute> ...]",
+        "WHOAMI",
+        "GENPASS [<bits>]");
+    assertHelp(
+        c.cmd("COMMAND", "HELP"),
+        "COMMAND",
+        "(no subcommand)",
+        "COUNT",
+        "LIST",
+        "INFO [<command-name> ...]",
+        "DOCS [<command-name> ...]");
+    assertEquals(
+        "-ERR wrong number of arguments for 'client|help' command\r\n",
         c.cmd("CLIENT", "HELP", "x"));
   }
 
@@ -65,8 +86,8 @@ class RespRedisEdgeCasesTest {
   private static void assertHelp(String reply, String command, String... lines) {
     String[] parts = reply.split("\r\n");
     assertEquals(parts.length - 1, Integer.parseInt(parts[0].substring(1)), reply);
-    assertEquals("+" + command + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-        parts[1]);
+    assertEquals(
+        "+" + command + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", parts[1]);
     for (int i = 1; i < parts.length; i++) {
       assertTrue(parts[i].startsWith("+"), "status lines: " + parts[i]);
     }

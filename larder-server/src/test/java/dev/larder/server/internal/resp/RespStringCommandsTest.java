@@ -27,9 +27,10 @@ class RespStringCommandsTest {
     assertEquals("$1\r\nw\r\n", c.cmd("SET", "k", "x", "GET"));
     assertEquals("-ERR syntax error\r\n", c.cmd("SET", "k", "v", "NX", "XX"));
     assertEquals("-ERR syntax error\r\n", c.cmd("SET", "k", "v", "EX", "1", "PX", "5"));
-    assertEquals("-ERR invalid expire time in 'set' command\r\n", c.cmd("SET", "k", "v", "EX", "0"));
-    assertEquals("-ERR value is not an integer or out of range\r\n",
-        c.cmd("SET", "k", "v", "EX", "x"));
+    assertEquals(
+        "-ERR invalid expire time in 'set' command\r\n", c.cmd("SET", "k", "v", "EX", "0"));
+    assertEquals(
+        "-ERR value is not an integer or out of range\r\n", c.cmd("SET", "k", "v", "EX", "x"));
     assertEquals("-ERR wrong number of arguments for 'get' command\r\n", c.cmd("GET"));
   }
 
@@ -68,8 +69,8 @@ class RespStringCommandsTest {
     assertEquals(":0\r\n", c.cmd("MSETNX", "a", "9", "z", "9"));
     assertEquals("$-1\r\n", c.cmd("GET", "z"));
     assertEquals(":1\r\n", c.cmd("MSETNX", "y", "9", "z", "9"));
-    assertEquals("-ERR wrong number of arguments for 'mset' command\r\n",
-        c.cmd("MSET", "a", "1", "b"));
+    assertEquals(
+        "-ERR wrong number of arguments for 'mset' command\r\n", c.cmd("MSET", "a", "1", "b"));
     assertEquals(":1\r\n", c.cmd("SETNX", "n", "1"));
     assertEquals(":0\r\n", c.cmd("SETNX", "n", "2"));
   }

@@ -24,8 +24,8 @@ class RespTransactionTest {
     assertEquals("+QUEUED\r\n", c.cmd("INCR", "a"));
     assertEquals("+QUEUED\r\n", c.cmd("SET", "b", "1"));
     assertEquals("$-1\r\n", other.cmd("GET", "b"), "nothing runs before EXEC");
-    assertEquals("*3\r\n+OK\r\n-ERR value is not an integer or out of range\r\n+OK\r\n",
-        c.cmd("EXEC"));
+    assertEquals(
+        "*3\r\n+OK\r\n-ERR value is not an integer or out of range\r\n+OK\r\n", c.cmd("EXEC"));
     assertEquals("$1\r\n1\r\n", other.cmd("GET", "b"));
   }
 
@@ -34,13 +34,11 @@ class RespTransactionTest {
     c.cmd("MULTI");
     assertEquals("-ERR unknown command 'NOPE', with args beginning with: \r\n", c.cmd("NOPE"));
     assertEquals("+QUEUED\r\n", c.cmd("SET", "a", "1"));
-    assertEquals("-EXECABORT Transaction discarded because of previous errors.\r\n",
-        c.cmd("EXEC"));
+    assertEquals("-EXECABORT Transaction discarded because of previous errors.\r\n", c.cmd("EXEC"));
     assertEquals("$-1\r\n", c.cmd("GET", "a"));
     c.cmd("MULTI");
     assertEquals("-ERR wrong number of arguments for 'get' command\r\n", c.cmd("GET"));
-    assertEquals("-EXECABORT Transaction discarded because of previous errors.\r\n",
-        c.cmd("EXEC"));
+    assertEquals("-EXECABORT Transaction discarded because of previous errors.\r\n", c.cmd("EXEC"));
   }
 
   @Test
