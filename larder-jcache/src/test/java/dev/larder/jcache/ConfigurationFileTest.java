@@ -86,7 +86,7 @@ class ConfigurationFileTest {
   @Test
   void storeByReferenceFromTheFile() {
     Cache<Object, Object> refs = manager("classpath:larder-test.properties").getCache("refs");
-    String value = "mutable";
+    StringBuilder value = new StringBuilder("mutable");
     refs.put("k", value);
     assertSame(value, refs.get("k"));
   }

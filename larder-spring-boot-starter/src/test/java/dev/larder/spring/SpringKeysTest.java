@@ -69,7 +69,8 @@ class SpringKeysTest {
     try (ConfigurableApplicationContext context = Apps.start(DEFAULTS)) {
       Cache cache = context.getBean(CacheManager.class).getCache("anything");
       IllegalArgumentException e =
-          assertThrows(IllegalArgumentException.class, () -> cache.put("mutable", "v"));
+          assertThrows(
+              IllegalArgumentException.class, () -> cache.put(new StringBuilder("mutable"), "v"));
       assertTrue(
           e.getMessage().contains("cache 'anything'")
               && e.getMessage().contains("java.lang.StringBuilder")

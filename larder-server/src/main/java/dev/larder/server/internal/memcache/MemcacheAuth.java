@@ -94,8 +94,9 @@ public final class MemcacheAuth {
   public boolean check(byte[] user, byte[] password) {
     boolean ok = false;
     for (byte[][] u : users) {
-      // Both compared in constant time, for every user: timing tells nothing of the attempt.
-      ok |= MessageDigest.isEqual(u[0], user) && MessageDigest.isEqual(u[1], password);
+      // Both compared in constant time, for every user, with a non-short-circuit &: timing tells
+      // nothing of the attempt.
+      ok |= MessageDigest.isEqual(u[0], user) & MessageDigest.isEqual(u[1], password);
     }
     return ok;
   }
