@@ -820,6 +820,11 @@ public final class Keyspace implements AutoCloseable {
       }
     }
 
+    /**
+     * Refused, as {@link Lock#newCondition()} allows: awaiting a condition releases the lock in the
+     * middle of its section, which would split the section's changes into two groups of the sink
+     * and let another writer's changes fall between them.
+     */
     @Override
     public Condition newCondition() {
       throw new UnsupportedOperationException("no conditions on the keyspace's lock");
