@@ -150,9 +150,12 @@ public final class Workers implements AutoCloseable {
   public void join(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     for (Thread thread : threads) {
+      // join can return while the thread still reads as alive (it is terminating): wait again
+      // until it reads as ended or the time is up, so a finished worker is never reported running.
       long left = deadline - System.nanoTime();
-      if (left > 0) {
+      while (thread.isAlive() && left > 0) {
         thread.join(Duration.ofNanos(left));
+        left = deadline - System.nanoTime();
       }
     }
     List<Thread> running = threads.stream().filter(Thread::isAlive).toList();
