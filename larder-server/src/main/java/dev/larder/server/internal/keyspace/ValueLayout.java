@@ -9,10 +9,10 @@ import java.util.Arrays;
  * <pre>
  *   byte 0: tag
  *     bits 7..5  layout version (1)
- *     bit  4     reserved, 0
+ *     bit  4     type, high bit
  *     bit  3     F: client flags follow
  *     bit  2     E: expiry follows
- *     bits 1..0  type (0 string, 1 hash)
+ *     bits 1..0  type, low bits (type codes: 0 string, 1 hash)
  *   varint      version (unsigned LEB128, 1..2^63-1)
  *   [varint]    expiry: Unix time in milliseconds, present when E
  *   [varint]    client flags (unsigned 32-bit), present when F
@@ -30,7 +30,8 @@ public final class ValueLayout {
 
   private static final int FLAGS_BIT = 1 << 3;
   private static final int EXPIRY_BIT = 1 << 2;
-  private static final int TYPE_MASK = 0b11;
+  private static final int TYPE_LOW_MASK = 0b11;
+  private static final int TYPE_HIGH_BIT = 1 << 4;
 
   private ValueLayout() {}
 
@@ -40,7 +41,7 @@ public final class ValueLayout {
    * @param value the value; its version must be positive
    */
   public static byte[] encode(StoredValue value) {
-    int tag = VERSION << 5 | value.type().code();
+    int tag = VERSION << 5 | typeBits(value.type());
     int headerSize = 1 + Varint.size(value.version());
     if (value.expiresAtMillis() != 0) {
       tag |= EXPIRY_BIT;
@@ -74,7 +75,7 @@ public final class ValueLayout {
   public static byte[] encodeString(long version, byte[] payload) {
     int headerSize = 1 + Varint.size(version);
     byte[] out = new byte[headerSize + payload.length];
-    out[0] = (byte) (VERSION << 5 | ValueType.STRING.code());
+    out[0] = (byte) (VERSION << 5 | typeBits(ValueType.STRING));
     Varint.write(out, 1, version);
     System.arraycopy(payload, 0, out, headerSize, payload.length);
     return out;
@@ -101,7 +102,7 @@ public final class ValueLayout {
    * @throws IllegalArgumentException if they are not a version-1 value or the header is corrupt
    */
   public static Header header(byte[] bytes) {
-    if (bytes.length == 0 || (bytes[0] & 0xFF) >>> 5 != VERSION || (bytes[0] & 0x10) != 0) {
+    if (bytes.length == 0 || (bytes[0] & 0xFF) >>> 5 != VERSION) {
       throw new IllegalArgumentException("not a version-1 keyspace value");
     }
     int tag = bytes[0] & 0xFF;
@@ -112,8 +113,17 @@ public final class ValueLayout {
     if (flags > 0xFFFF_FFFFL || version <= 0) {
       throw new IllegalArgumentException("corrupt keyspace value header");
     }
-    return new Header(
-        ValueType.ofCode(tag & TYPE_MASK), version, expiry, (int) flags, (int) cursor[0]);
+    return new Header(typeOf(tag), version, expiry, (int) flags, (int) cursor[0]);
+  }
+
+  /** The tag bits of a type's three-bit code: its high bit at bit 4, its low bits at 1..0. */
+  private static int typeBits(ValueType type) {
+    int code = type.code();
+    return (code & 0b100) << 2 | code & TYPE_LOW_MASK;
+  }
+
+  private static ValueType typeOf(int tag) {
+    return ValueType.ofCode((tag & TYPE_HIGH_BIT) >>> 2 | tag & TYPE_LOW_MASK);
   }
 
   /**

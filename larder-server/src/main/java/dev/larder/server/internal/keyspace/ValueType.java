@@ -1,8 +1,8 @@
 package dev.larder.server.internal.keyspace;
 
 /**
- * The kinds of value a key can hold; the code is the low two bits of the value layout's tag byte
- * (see {@link ValueLayout}).
+ * The kinds of value a key can hold; the code is the three-bit type field of the value layout's tag
+ * byte (see {@link ValueLayout}), so at most eight kinds.
  */
 public enum ValueType {
   /** A byte string: Redis strings and memcached items. */
@@ -18,7 +18,7 @@ public enum ValueType {
     this.redisName = redisName;
   }
 
-  /** Returns the two-bit code written in the tag byte. */
+  /** Returns the three-bit code written in the tag byte. */
   public int code() {
     return code;
   }
@@ -31,7 +31,7 @@ public enum ValueType {
   /**
    * Returns its type.
    *
-   * @param code a two-bit code
+   * @param code a three-bit code
    * @throws IllegalArgumentException for a code no type has
    */
   public static ValueType ofCode(int code) {
