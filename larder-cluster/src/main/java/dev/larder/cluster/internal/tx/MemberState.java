@@ -221,11 +221,6 @@ final class MemberState implements TxLog.Replay {
     store.clock.observe(snapshot);
   }
 
-  /** Returns the owners of the key's segment in the installed epoch, primary first. */
-  synchronized long[] ownersOf(KeyRef key) {
-    return epoch.ownersOf(epoch.segmentOf(key));
-  }
-
   synchronized int pendingCount() {
     return pending.size();
   }
