@@ -31,7 +31,7 @@ import java.util.function.Function;
  * <p>Stateless; the values live in {@link ServerState}.
  */
 final class ConfigParameters {
-  /** Every parameter, by name. */
+  /** Every parameter, by name, in the order CONFIG GET lists them. */
   static final Map<String, Parameter> ALL = declare();
 
   private ConfigParameters() {}
@@ -175,7 +175,7 @@ final class ConfigParameters {
     p.add(kept("list-compress-depth", null, "0", v -> range(v, 0, Integer.MAX_VALUE)));
     Map<String, Parameter> all = new LinkedHashMap<>();
     p.forEach(x -> all.put(x.name(), x));
-    return Map.copyOf(all);
+    return java.util.Collections.unmodifiableMap(all);
   }
 
   private static void fixed(List<Parameter> p, String name, Function<ServerState, String> get) {
