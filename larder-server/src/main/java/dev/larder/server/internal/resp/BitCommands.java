@@ -95,6 +95,11 @@ final class BitCommands {
                       ? new byte[0]
                       : before.payload();
               old[0] = index < bytes.length && (bytes[index] & mask) != 0 ? 1 : 0;
+              if (before != null && index < bytes.length && old[0] == (on ? 1 : 0)) {
+                // Unchanged: no new version and, with a log, no record (Redis does not count
+                // it as a change either).
+                return before;
+              }
               byte[] next = Arrays.copyOf(bytes, Math.max(bytes.length, index + 1));
               next[index] = (byte) (on ? next[index] | mask : next[index] & ~mask);
               return before == null ? StoredValue.string(next) : before.withPayload(next);

@@ -24,6 +24,7 @@ public final class RespCommandTable {
     RespCommandTable table = new RespCommandTable();
     StringCommands.register(table);
     BitCommands.register(table);
+    BitfieldCommand.register(table);
     LcsCommand.register(table);
     KeyCommands.register(table);
     KeyTransferCommands.register(table);

@@ -11,9 +11,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The commands that write several keys or whole values (COPY, MOVE, RENAMENX, SWAPDB, RESTORE,
- * BITOP) and the single-key ones added beside them (SETBIT, GETSET, HSETNX, HINCRBYFLOAT) go
- * through the keyspace's logged writes: after a restart on the same directory, with no checkpoint
- * taken, the log alone gives back every key as the commands left it.
+ * BITOP) and the single-key ones added beside them (SETBIT, BITFIELD, GETSET, HSETNX, HINCRBYFLOAT)
+ * go through the keyspace's logged writes: after a restart on the same directory, with no
+ * checkpoint taken, the log alone gives back every key as the commands left it.
  */
 class TransferCommandsRecoveryTest {
   @Test
@@ -40,6 +40,7 @@ class TransferCommandsRecoveryTest {
       c.cmd("GETSET", "s", "replaced");
       c.cmd("HSETNX", "h", "g", "2");
       c.cmd("HINCRBYFLOAT", "h", "f", "0.5");
+      c.cmd("BITFIELD", "bf", "SET", "u8", "0", "200", "INCRBY", "i8", "8", "-3");
     }
     try (TestServer s = new TestServer(Map.of(), dir, START + 1000)) {
       TestServer.Connection c = s.resp();
@@ -51,6 +52,7 @@ class TransferCommandsRecoveryTest {
       assertEquals("$8\r\nreplaced\r\n", c.cmd("GET", "s"));
       assertEquals("$2\r\n\u0000\u0040\r\n", c.cmd("GET", "bits"));
       assertEquals("$2\r\n\u00ff\u00bf\r\n", c.cmd("GET", "inverted"));
+      assertEquals("$2\r\n\u00c8\u00fd\r\n", c.cmd("GET", "bf"));
       c.cmd("SELECT", "1");
       assertEquals("$5\r\nmoved\r\n", c.cmd("GET", "m"));
       c.cmd("SELECT", "3");
