@@ -234,6 +234,8 @@ public final class LarderServer implements AutoCloseable {
     }
     scheduler.scheduleWithFixedDelay(
         this::sweep, SWEEP_PERIOD_MS, SWEEP_PERIOD_MS, TimeUnit.MILLISECONDS);
+    scheduler.scheduleAtFixedRate(
+        state::sampleRates, SWEEP_PERIOD_MS, SWEEP_PERIOD_MS, TimeUnit.MILLISECONDS);
     if (config.jmx()) {
       synchronized (this) {
         mxBean = ServerMXBeanRegistration.register(state, this::httpPort);

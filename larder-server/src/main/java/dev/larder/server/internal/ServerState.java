@@ -38,6 +38,10 @@ public final class ServerState {
   private final ClientMemory clientMemory;
   private final CrossProtocolGuard crossProtocolGuard = new CrossProtocolGuard();
   private volatile String maxMemoryPolicy;
+  private volatile int keyspaceEvents;
+  private final OpsMeter ops = new OpsMeter();
+  private final String runId = newRunId();
+  private final Map<String, String> keptParameters = new ConcurrentHashMap<>();
   private volatile int respPort;
   private volatile int memcachePort;
   private volatile ServerLog log;
@@ -164,6 +168,57 @@ public final class ServerState {
    */
   public void maxMemoryPolicy(String policy) {
     this.maxMemoryPolicy = policy;
+  }
+
+  /** Returns INFO's {@code run_id}: 40 random hex digits, new at each start, as Redis's. */
+  public String runId() {
+    return runId;
+  }
+
+  private static String newRunId() {
+    byte[] bytes = new byte[20];
+    new java.security.SecureRandom().nextBytes(bytes);
+    return java.util.HexFormat.of().formatHex(bytes);
+  }
+
+  /** Samples the command rate; called every 100 ms by the server's scheduler. */
+  public void sampleRates() {
+    ops.sample(commandsProcessed.sum(), System.nanoTime());
+  }
+
+  /** Returns INFO's {@code instantaneous_ops_per_sec}. */
+  public long opsPerSecond() {
+    return ops.perSecond();
+  }
+
+  /**
+   * Resets the server's counters that CONFIG RESETSTAT resets: commands processed, connections
+   * received and rejected (the keyspace's and the commands' own are reset by their owners).
+   */
+  public void resetStats() {
+    commandsProcessed.reset();
+    connectionsReceived.reset();
+    rejectedConnections.reset();
+  }
+
+  /** Returns the keyspace notification classes selected ({@link KeyspaceEvents}' bits). */
+  public int keyspaceEvents() {
+    return keyspaceEvents;
+  }
+
+  /**
+   * @param classes the keyspace notification classes to publish ({@link KeyspaceEvents}' bits)
+   */
+  public void keyspaceEvents(int classes) {
+    this.keyspaceEvents = classes;
+  }
+
+  /**
+   * Returns the CONFIG parameters that are stored and reported without acting on the server, by
+   * name (those set since start; the others have their default). Thread-safe.
+   */
+  public Map<String, String> keptParameters() {
+    return keptParameters;
   }
 
   /**

@@ -71,6 +71,26 @@ class ClusteredServerTest {
   }
 
   @Test
+  void wholeValueCommandsWriteThroughTheCluster() {
+    try (Jedis a = jedis(cluster.member(0));
+        Jedis b = jedis(cluster.member(1))) {
+      a.hset("tx:h", java.util.Map.of("f", "1"));
+      assertTrue(a.copy("tx:h", "tx:copy", false));
+      a.set("tx:m", "moved");
+      assertEquals(1L, a.move("tx:m", 4));
+      byte[] dump = a.dump("tx:h");
+      assertEquals("OK", a.restore("tx:restored", 0, dump));
+      a.setbit("tx:bits", 3, true);
+      assertEquals("1", b.hget("tx:copy", "f"));
+      assertEquals("1", b.hget("tx:restored", "f"));
+      assertTrue(b.getbit("tx:bits", 3));
+      assertNull(b.get("tx:m"));
+      b.select(4);
+      assertEquals("moved", b.get("tx:m"));
+    }
+  }
+
+  @Test
   void watchSeesAWriteThroughAnotherMember() {
     try (Jedis a = jedis(cluster.member(0));
         Jedis b = jedis(cluster.member(1))) {

@@ -449,16 +449,20 @@ public final class Keyspace implements AutoCloseable {
 
   /**
    * Returns live keys and keys with an expiry, per database: {@code [db][0]} keys, {@code [db][1]}
-   * expiring.
+   * expiring, {@code [db][2]} the sum of the expiring keys' remaining milliseconds.
    */
   public long[][] counts() {
-    long[][] counts = new long[DATABASES][2];
+    long[][] counts = new long[DATABASES][3];
     long now = now();
     for (Map.Entry<byte[], byte[]> e : cache.asMap().entrySet()) {
       long expiry = ValueLayout.expiryOf(e.getValue());
       if (expiry == 0 || expiry > now) {
-        counts[e.getKey()[0]][0]++;
-        counts[e.getKey()[0]][1] += expiry == 0 ? 0 : 1;
+        long[] db = counts[e.getKey()[0]];
+        db[0]++;
+        if (expiry != 0) {
+          db[1]++;
+          db[2] += expiry - now;
+        }
       }
     }
     return counts;

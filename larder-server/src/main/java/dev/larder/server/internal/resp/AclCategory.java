@@ -40,7 +40,8 @@ final class AclCategory {
           "transaction",
           "scripting");
 
-  private static final Set<String> DANGEROUS = Set.of("keys", "flushdb", "flushall", "info");
+  private static final Set<String> DANGEROUS =
+      Set.of("keys", "flushdb", "flushall", "info", "swapdb", "restore");
 
   private AclCategory() {}
 
@@ -55,6 +56,7 @@ final class AclCategory {
     switch (group) {
       case "string" -> c.add("string");
       case "hash" -> c.add("hash");
+      case "bitmap" -> c.add("bitmap");
       case "connection" -> c.add("connection");
       case "transactions" -> c.add("transaction");
       case "generic" -> c.add(cmd.name().equals("select") ? "connection" : "keyspace");

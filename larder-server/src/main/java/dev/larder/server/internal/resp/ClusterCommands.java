@@ -125,6 +125,7 @@ final class ClusterCommands {
     }
     ServerCluster cluster = required(c);
     switch (sub) {
+      case "help" -> RespHelp.reply(c, RespHelp.CLUSTER);
       case "info" -> c.out().bulk(info(cluster));
       case "myid", "myshardid" -> c.out().bulk(cluster.self().id());
       case "countkeysinslot" -> {

@@ -17,6 +17,7 @@ import java.util.Set;
  * @param arguments the argument spec for COMMAND DOCS: space-separated {@code name:type} words, a
  *     leading {@code ?} for optional, a trailing {@code *} for repeated
  * @param action what it does
+ * @param stats its counts for INFO commandstats, one per table (so per server)
  */
 public record RespCommand(
     String name,
@@ -28,7 +29,8 @@ public record RespCommand(
     String group,
     String summary,
     String arguments,
-    Action action) {
+    Action action,
+    CommandStats stats) {
 
   /**
    * Returns whether the arity admits it.

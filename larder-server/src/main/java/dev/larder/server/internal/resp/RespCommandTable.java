@@ -23,8 +23,15 @@ public final class RespCommandTable {
   public static RespCommandTable standard() {
     RespCommandTable table = new RespCommandTable();
     StringCommands.register(table);
+    BitCommands.register(table);
+    BitfieldCommand.register(table);
+    LcsCommand.register(table);
     KeyCommands.register(table);
+    KeyTransferCommands.register(table);
+    DumpCommands.register(table);
+    ObjectCommands.register(table);
     HashCommands.register(table);
+    HashFieldCommands.register(table);
     ConnectionCommands.register(table);
     ServerCommands.register(table);
     TransactionCommands.register(table);
@@ -88,7 +95,17 @@ public final class RespCommandTable {
       if (commands.put(
               name,
               new RespCommand(
-                  name, arity, flags, firstKey, lastKey, step, group, summary, arguments, action))
+                  name,
+                  arity,
+                  flags,
+                  firstKey,
+                  lastKey,
+                  step,
+                  group,
+                  summary,
+                  arguments,
+                  action,
+                  new CommandStats()))
           != null) {
         throw new IllegalStateException("command registered twice: " + name);
       }

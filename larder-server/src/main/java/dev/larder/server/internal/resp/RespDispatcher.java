@@ -38,6 +38,7 @@ public final class RespDispatcher {
       s.out.error(unknownCommand(args));
     } else if (!cmd.arityAccepts(args.size())) {
       failQueue(s);
+      cmd.stats().rejected();
       s.out.error("ERR wrong number of arguments for '" + name + "' command");
     } else if (s.user == null && !cmd.flags().contains(RespCommand.Flag.NO_AUTH)) {
       failQueue(s);
@@ -49,8 +50,10 @@ public final class RespDispatcher {
         && !cmd.flags().contains(RespCommand.Flag.NO_AUTH)
         && denied(s, cmd, name, args)) {
       failQueue(s);
+      cmd.stats().rejected();
     } else if (redirected(s, cmd, args)) {
       failQueue(s);
+      cmd.stats().rejected();
     } else if (s.inMulti()
         && !cmd.flags().contains(RespCommand.Flag.NO_MULTI)
         && !name.equals("quit")) {
@@ -109,6 +112,7 @@ public final class RespDispatcher {
     // The rules are checked again, as Redis does: ACL SETUSER may have changed them since the
     // command was queued; a refusal is that command's reply inside EXEC's array.
     if (!cmd.flags().contains(RespCommand.Flag.NO_AUTH) && denied(s, cmd, name, args)) {
+      cmd.stats().rejected();
       return;
     }
     run(s, cmd, args);
@@ -117,6 +121,7 @@ public final class RespDispatcher {
   private static void run(RespSession s, RespCommand cmd, List<byte[]> args) {
     if (cmd.flags().contains(RespCommand.Flag.DENYOOM) && s.server.outOfMemory()) {
       s.out.error("OOM command not allowed when used memory > 'maxmemory'.");
+      cmd.stats().rejected();
       return;
     }
     Lock lock =
@@ -124,9 +129,12 @@ public final class RespDispatcher {
             ? s.server.keyspace().exclusive()
             : s.server.keyspace().shared();
     int mark = s.out.target().writerIndex();
+    long start = System.nanoTime();
+    boolean failed = true;
     lock.lock();
     try {
       cmd.action().run(new RespCall(s, cmd, args));
+      failed = false;
     } catch (RespError e) {
       s.out.target().writerIndex(mark);
       s.out.error(e.getMessage());
@@ -146,6 +154,7 @@ public final class RespDispatcher {
       s.out.error("ERR " + (e.getMessage() == null ? e.toString() : e.getMessage()));
     } finally {
       lock.unlock();
+      cmd.stats().ran(System.nanoTime() - start, failed);
     }
   }
 
