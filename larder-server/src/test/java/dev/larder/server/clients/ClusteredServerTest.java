@@ -176,6 +176,7 @@ class ClusteredServerTest {
         covered.add((Long) r.get(0));
       }
       assertEquals(16384, total);
+      assertEquals(slots.size(), covered.size(), "no two ranges start at the same slot");
       String[] nodes = a.clusterNodes().split("\n");
       assertEquals(3, nodes.length);
       long mine = java.util.Arrays.stream(nodes).filter(l -> l.contains("myself")).count();

@@ -289,7 +289,10 @@ final class StringCommands {
             .update(
                 c.db(),
                 c.arg(1),
-                before -> RespCall.requireType(before, ValueType.STRING) == null ? null : null);
+                before -> {
+                  RespCall.requireType(before, ValueType.STRING); // WRONGTYPE for another type
+                  return null; // delete
+                });
     c.out().bulk(payload(change.before()));
   }
 
