@@ -76,6 +76,11 @@ public final class CheckpointPauseBench {
     ExecutorService pool = Executors.newFixedThreadPool(writers);
     try {
       RestartBench.load(server.respPort(), keys, valueBytes);
+      // The load may have started a checkpoint of its own (Larder's checkpoint-log-bytes): the
+      // steady phase begins once none runs.
+      try (Wire w = new Wire(server.respPort())) {
+        RestartBench.awaitRewrite(w, 100);
+      }
       List<Future<Histogram[]>> running = new ArrayList<>();
       for (int i = 0; i < writers; i++) {
         int slot = i;
@@ -86,7 +91,10 @@ public final class CheckpointPauseBench {
       long checkpointStart = System.nanoTime();
       phase = 1;
       try (Wire w = new Wire(server.respPort())) {
-        w.call("BGREWRITEAOF");
+        Object reply = w.call("BGREWRITEAOF");
+        if (!"Background append only file rewriting started".equals(reply)) {
+          throw new IllegalStateException("BGREWRITEAOF answered " + reply);
+        }
         RestartBench.awaitRewrite(w, 10);
       }
       long checkpointEnd = System.nanoTime();

@@ -85,8 +85,11 @@ record CrashTarget(String implementation, Path directory, String policy) {
     int resp = LoopbackChild.freePort();
     int memcache = speaksMemcached() ? LoopbackChild.freePort() : 0;
     long started = System.nanoTime();
+    ProcessBuilder builder = new ProcessBuilder(command(resp, memcache));
+    // ./larder bench built the product beside the bench: no build or training run inside a start
+    builder.environment().put("LARDER_NO_BUILD", "1");
     Process p =
-        new ProcessBuilder(command(resp, memcache))
+        builder
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(output().toFile()))
             .start();
