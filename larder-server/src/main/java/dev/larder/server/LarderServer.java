@@ -484,7 +484,7 @@ public final class LarderServer implements AutoCloseable {
             + " keys from "
             + log.directory()
             + " in "
-            + r.report().recoveryNanos() / 1_000_000
+            + r.loadNanos() / 1_000_000
             + " ms (checkpoint: "
             + r.checkpointKeys()
             + " keys; log: "
