@@ -114,7 +114,22 @@ public final class ValueLayout {
       long expiresAtMillis,
       int clientFlags,
       int payloadOffset,
-      long itemState) {}
+      long itemState) {
+
+    /**
+     * A header without memcached item state.
+     *
+     * @param type the value's type
+     * @param version its version
+     * @param expiresAtMillis its expiry, 0 for none
+     * @param clientFlags memcached's client flags
+     * @param payloadOffset where the payload starts
+     */
+    public Header(
+        ValueType type, long version, long expiresAtMillis, int clientFlags, int payloadOffset) {
+      this(type, version, expiresAtMillis, clientFlags, payloadOffset, 0);
+    }
+  }
 
   /**
    * Reads the header only: for writing a value out without copying it into a {@link StoredValue}

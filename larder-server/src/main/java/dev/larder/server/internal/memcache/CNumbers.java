@@ -18,17 +18,20 @@ final class CNumbers {
   }
 
   /**
-   * Parses a signed decimal that fits in 32 bits ({@code safe_strtol}).
+   * Parses a signed decimal as {@code safe_strtol} does into its 32-bit result: C's 64-bit {@code
+   * strtol} must not overflow, and the value keeps its low 32 bits (memcached does not check the
+   * range, so {@code 4294967297} reads as 1).
    *
    * @return the value, or {@link #INVALID}
    */
   static long int32(byte[] t, int from) {
     Parsed p = parse(t, from);
-    if (p == null || p.overflow || Long.compareUnsigned(p.magnitude, 1L << 31) > 0) {
+    if (p == null
+        || p.overflow
+        || Long.compareUnsigned(p.magnitude, p.negative ? Long.MIN_VALUE : Long.MAX_VALUE) > 0) {
       return INVALID;
     }
-    long v = p.negative ? -p.magnitude : p.magnitude;
-    return v > Integer.MAX_VALUE ? INVALID : v;
+    return (int) (p.negative ? -p.magnitude : p.magnitude);
   }
 
   /**

@@ -192,11 +192,15 @@ final class ItemStore {
         incr ? current + delta : Long.compareUnsigned(current, delta) < 0 ? 0 : current - delta;
     String digits = Long.toUnsignedString(next);
     byte[] payload = ascii(digits);
+    // A longer number needs a new item, which starts without meta state; one that fits is written
+    // in place, keeping it
+    long state = payload.length > before.payload().length ? 0 : before.itemState();
     if (payload.length < before.payload().length) {
       payload = java.util.Arrays.copyOf(payload, before.payload().length);
       java.util.Arrays.fill(payload, digits.length(), payload.length, (byte) ' ');
     }
-    StoredValue after = before.withPayload(payload).withExpiry(expiry.expiry(before, false));
+    StoredValue after =
+        before.withPayload(payload).withExpiry(expiry.expiry(before, false)).withItemState(state);
     return new Arithmetic(Outcome.STORED, before, after, next, false);
   }
 

@@ -1,7 +1,7 @@
 package dev.larder.server.internal.memcache;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.server.LarderServer;
 import dev.larder.server.ServerConfig;
@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Timeout;
  * between the servers, so each server's are renamed in the order they first appear ({@code c#0},
  * {@code c#1}...), which keeps which replies share one; a request's {@code $c} is the last CAS
  * unique that server showed ({@code $c-1} one below it). TTLs may differ by one second across a
- * clock tick. Flags whose answers cannot agree are not sent: {@code l} (Larder records an item's
- * last access from its second fetch on; memcached knows the time it was stored) and {@code me}'s
- * allocator fields.
+ * clock tick. {@code mn} is not sent as a request: it ends each reply here, and memcached flushes
+ * its reply at once, so a request of {@code mn} would be read as two. Flags whose answers cannot
+ * agree are not sent: {@code l} (Larder records an item's last access from its second fetch on;
+ * memcached knows the time it was stored) and {@code me}'s allocator fields.
  */
 @Timeout(120)
 class MemcacheMetaDifferentialTest {
@@ -56,6 +57,7 @@ class MemcacheMetaDifferentialTest {
     final Map<String, String> larderCas = new HashMap<>();
     String referenceLast = "0";
     String larderLast = "0";
+    final java.util.ArrayDeque<String> history = new java.util.ArrayDeque<>();
 
     Pair() throws Exception {
       reference = new MemcachedPeer.Client(memcached.port);
@@ -64,8 +66,8 @@ class MemcacheMetaDifferentialTest {
       larderClient.ask("flush_all\r\n");
     }
 
-    /** Sends one request to both and fails if the replies differ. */
-    void compare(String context, String request) throws Exception {
+    /** Sends one request to both; returns how the replies differ, or null if they agree. */
+    String compare(String context, String request) throws Exception {
       String expected = reference.ask(fill(request, referenceLast));
       String actual = larderClient.ask(fill(request, larderLast));
       referenceLast = lastCas(expected, referenceLast);
@@ -73,19 +75,25 @@ class MemcacheMetaDifferentialTest {
       List<String> e = normalize(expected, referenceCas);
       List<String> a = normalize(actual, larderCas);
       if (!agree(e, a)) {
-        fail(
-            context
-                + ": "
-                + show(request)
-                + "\n memcached: "
-                + show(expected)
-                + "\n larder:    "
-                + show(actual));
+        return (context
+            + ": "
+            + show(request)
+            + "\n memcached: "
+            + show(expected)
+            + "\n larder:    "
+            + show(actual)
+            + "\n after:\n"
+            + String.join("\n", history));
       }
+      history.addLast(show(request) + " -> " + show(expected));
+      if (history.size() > 30) {
+        history.removeFirst();
+      }
+      return null;
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws java.io.IOException {
       reference.close();
       larderClient.close();
     }
@@ -205,8 +213,7 @@ class MemcacheMetaDifferentialTest {
       "ma k C-1\r\n",
       "md k q Cx\r\n",
       "mg k C5\r\n",
-      "mg k F5 q\r\n",
-      "mn\r\n"
+      "mg k F5 q\r\n"
     },
     // ms modes and CAS
     {
@@ -390,13 +397,20 @@ class MemcacheMetaDifferentialTest {
 
   @Test
   void theListOfCasesGetsMemcachedsReplies() throws Exception {
+    List<String> differences = new ArrayList<>();
     for (int c = 0; c < CASES.length; c++) {
       try (Pair p = new Pair()) {
         for (int i = 0; i < CASES[c].length; i++) {
-          p.compare("case " + c + " step " + i, CASES[c][i]);
+          String d = p.compare("case " + c + " step " + i, CASES[c][i]);
+          if (d != null) {
+            // the rest of a case depends on this step: go on with the next case
+            differences.add(d);
+            break;
+          }
         }
       }
     }
+    assertTrue(differences.isEmpty(), () -> String.join("\n\n", differences));
   }
 
   private static final String[] KEYS = {"a", "b", "YQ== b", "Yg== b"};
@@ -442,8 +456,7 @@ class MemcacheMetaDifferentialTest {
             flags(r, new String[] {"v", "c", "t", "k", "O9", "q", "N0", "J13", "D7", "T30"});
         yield "ma " + key + binary + mode + ret + "\r\n";
       }
-      default ->
-          new String[] {"mn\r\n", "gets " + (binary.isEmpty() ? key : "a") + "\r\n"}[r.nextInt(2)];
+      default -> "gets " + (binary.isEmpty() ? key : "a") + "\r\n";
     };
   }
 
@@ -459,33 +472,36 @@ class MemcacheMetaDifferentialTest {
 
   @Test
   void seededRandomSequencesGetMemcachedsReplies() throws Exception {
+    List<String> differences = new ArrayList<>();
     for (long seed = 1; seed <= 40; seed++) {
       SplittableRandom r = new SplittableRandom(seed);
       try (Pair p = new Pair()) {
         for (int i = 0; i < 60; i++) {
-          p.compare("seed " + seed + " step " + i, randomCommand(r));
+          String d = p.compare("seed " + seed + " step " + i, randomCommand(r));
+          if (d != null) {
+            differences.add(d);
+            break;
+          }
         }
       }
     }
+    assertTrue(differences.isEmpty(), () -> String.join("\n\n", differences));
   }
 
   @Test
   void theComparisonCanFail() {
     // Renamed CAS uniques agree however they are numbered, but not when one reply reuses a unique
     // where the other shows a new one; TTLs agree within a second only.
-    assertEquals(
-        true,
+    assertTrue(
         agree(
             normalize("HD c5\r\nHD c5", new HashMap<>()),
             normalize("HD c9\r\nHD c9", new HashMap<>())));
-    assertEquals(
-        false,
+    assertFalse(
         agree(
             normalize("HD c5\r\nHD c5", new HashMap<>()),
             normalize("HD c9\r\nHD c10", new HashMap<>())));
-    assertEquals(
-        false, agree(normalize("HD t30", new HashMap<>()), normalize("HD t28", new HashMap<>())));
-    assertEquals(
-        false, agree(normalize("HD W", new HashMap<>()), normalize("HD Z", new HashMap<>())));
+    assertTrue(agree(normalize("HD t30", new HashMap<>()), normalize("HD t29", new HashMap<>())));
+    assertFalse(agree(normalize("HD t30", new HashMap<>()), normalize("HD t28", new HashMap<>())));
+    assertFalse(agree(normalize("HD W", new HashMap<>()), normalize("HD Z", new HashMap<>())));
   }
 }
