@@ -26,7 +26,11 @@ import org.junit.jupiter.api.Timeout;
  * clock tick. {@code mn} is not sent as a request: it ends each reply here, and memcached flushes
  * its reply at once, so a request of {@code mn} would be read as two. Flags whose answers cannot
  * agree are not sent: {@code l} (Larder records an item's last access from its second fetch on;
- * memcached knows the time it was stored) and {@code me}'s allocator fields.
+ * memcached knows the time it was stored) and {@code me}'s allocator fields. The random sequences
+ * leave out {@code ma}, which the cases cover: memcached 1.6.18 rewrites a counter in place only
+ * while nothing else holds a reference to the item (a reply of this connection still being sent is
+ * one), and otherwise makes a new item, which drops the meta state and a {@code T} given with the
+ * {@code ma}; which of the two happens is not decided by the commands alone.
  */
 @Timeout(120)
 class MemcacheMetaDifferentialTest {
@@ -424,7 +428,7 @@ class MemcacheMetaDifferentialTest {
     String binary = key.endsWith(" b") ? " b" : "";
     key = key.replace(" b", "");
     String flags = binary + flags(r, MG_FLAGS);
-    return switch (r.nextInt(10)) {
+    return switch (r.nextInt(8)) {
       case 0, 1, 2 -> "mg " + key + flags + "\r\n";
       case 3, 4 -> {
         String mode = new String[] {"", " MS", " ME", " MA", " MP", " MR"}[r.nextInt(6)];
@@ -449,12 +453,6 @@ class MemcacheMetaDifferentialTest {
         String cas = new String[] {"", "", " C$c", " C1"}[r.nextInt(4)];
         String ret = flags(r, new String[] {"k", "O9", "q", "I", "T30"});
         yield "md " + key + binary + cas + ret + "\r\n";
-      }
-      case 7, 8 -> {
-        String mode = new String[] {"", " MI", " MD", " M+", " M-"}[r.nextInt(5)];
-        String ret =
-            flags(r, new String[] {"v", "c", "t", "k", "O9", "q", "N0", "J13", "D7", "T30"});
-        yield "ma " + key + binary + mode + ret + "\r\n";
       }
       default -> "gets " + (binary.isEmpty() ? key : "a") + "\r\n";
     };
