@@ -39,6 +39,27 @@ class ValueLayoutTest {
   }
 
   @Test
+  void goldenBytesOfVersionTwo() {
+    // memcached item state 5 (stale, fetched): tag 0x40 (version 2, string), version 2, state 5.
+    StoredValue v = new StoredValue(ValueType.STRING, 2, 0, 0, new byte[] {'x'}, 5);
+    assertEquals("40020578", HEX.formatHex(ValueLayout.encode(v)));
+    StoredValue back = ValueLayout.decode(HEX.parseHex("40020578"));
+    assertEquals(5, back.itemState());
+    assertArrayEquals(new byte[] {'x'}, back.payload());
+    // With expiry and flags the state comes after them: tag 0x4C.
+    assertEquals(
+        "4c01e8070705" + "78",
+        HEX.formatHex(
+            ValueLayout.encode(
+                new StoredValue(ValueType.STRING, 1, 1000, 7, new byte[] {'x'}, 5))));
+    // No state: the same bytes as version 1 wrote.
+    assertEquals("200278", HEX.formatHex(ValueLayout.encode(v.withItemState(0))));
+    // A version-2 value whose state is 0 is corrupt: 0 is written as version 1.
+    assertThrows(
+        IllegalArgumentException.class, () -> ValueLayout.decode(HEX.parseHex("40020078")));
+  }
+
+  @Test
   void roundTripsKeepEveryField() {
     SplittableRandom r = new SplittableRandom(7);
     for (int i = 0; i < 2_000; i++) {
@@ -50,8 +71,10 @@ class ValueLayoutTest {
               1 + r.nextLong(Long.MAX_VALUE - 1),
               r.nextBoolean() ? 0 : r.nextLong(1L << 50),
               r.nextInt(),
-              payload);
+              payload,
+              r.nextBoolean() ? 0 : r.nextLong(1L << 40));
       StoredValue back = ValueLayout.decode(ValueLayout.encode(v));
+      assertEquals(v.itemState(), back.itemState());
       assertEquals(v.type(), back.type());
       assertEquals(v.version(), back.version());
       assertEquals(v.expiresAtMillis(), back.expiresAtMillis());
