@@ -432,7 +432,7 @@ final class StateTransfer {
         SegmentOwnership.State st = segments.state(s);
         if (st == SegmentOwnership.State.NONE
             || (st == SegmentOwnership.State.INCOMING && !segments.isLive(s, new ByteKey(key)))) {
-          store.entries.invalidate(key);
+          store.drop(key);
         }
       } finally {
         segments.unlock(s);
@@ -663,7 +663,7 @@ final class StateTransfer {
             && p.segments().contains(s)
             && segments.state(s) == SegmentOwnership.State.INCOMING
             && !segments.isLive(s, new ByteKey(key))) {
-          store.entries.put(key, entries.get(i + 1));
+          store.putReceived(key, entries.get(i + 1));
           segments.noteHeld(s);
           chunkBytes += key.length + entries.get(i + 1).length;
           entriesReceived.incrementAndGet();
