@@ -53,6 +53,9 @@ class StoreJournalTest {
     public void cleared() {
       entries.clear();
     }
+
+    @Override
+    public void sync() {}
   }
 
   private static String text(byte[] b) {

@@ -82,15 +82,22 @@ final class LocalStore implements AutoCloseable {
     }
     segments.markLive(s, key);
     tell(key.bytes(), value);
+    sync();
   }
 
-  /** Puts an entry received by state transfer. Caller holds the key's segment lock. */
+  /**
+   * Puts an entry received by state transfer, not waiting for the journal ({@link #sync} after a
+   * batch). Caller holds the key's segment lock.
+   */
   void putReceived(byte[] key, byte[] value) {
     entries.put(key, value);
     tell(key, value);
   }
 
-  /** Drops an entry this member must not keep. Caller holds the key's segment lock. */
+  /**
+   * Drops an entry this member must not keep, not waiting for the journal ({@link #sync} after a
+   * batch). Caller holds the key's segment lock.
+   */
   void drop(byte[] key) {
     entries.invalidate(key);
     tell(key, null);
@@ -101,6 +108,14 @@ final class LocalStore implements AutoCloseable {
     entries.invalidateAll();
     if (journal != null) {
       journal.cleared();
+      journal.sync();
+    }
+  }
+
+  /** Waits until the journal holds every change told so far durably (see {@link StoreJournal}). */
+  void sync() {
+    if (journal != null) {
+      journal.sync();
     }
   }
 

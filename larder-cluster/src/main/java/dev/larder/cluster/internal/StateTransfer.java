@@ -438,6 +438,7 @@ final class StateTransfer {
         segments.unlock(s);
       }
     }
+    store.sync();
   }
 
   /** Sends a PULL for some segments to one source. */
@@ -674,6 +675,8 @@ final class StateTransfer {
     }
     bytesReceived.addAndGet(chunkBytes);
     currentBytes.addAndGet(chunkBytes);
+    // durable before the segment can be marked OWNED (once its last chunk is applied)
+    store.sync();
   }
 
   /** Marks the segments a source served OWNED, if this member is still in the pull's view. */
