@@ -199,8 +199,17 @@ public final class ServerClusterKillTrial {
       int restarted = 0;
       for (; restarted < restarts; restarted++) {
         Thread.sleep(pauseMillis);
+        long before = writers.acknowledged.get();
         restartAll();
-        progress.accept(mode + " " + handling + ": " + (restarted + 1) + " full restarts");
+        progress.accept(
+            mode
+                + " "
+                + handling
+                + ": "
+                + (restarted + 1)
+                + " full restarts ("
+                + before
+                + " writes acknowledged before this one)");
       }
       Thread.sleep(pauseMillis);
       writers.stop();
