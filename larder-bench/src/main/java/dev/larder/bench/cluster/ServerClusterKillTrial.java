@@ -199,6 +199,7 @@ public final class ServerClusterKillTrial {
       int restarted = 0;
       for (; restarted < restarts; restarted++) {
         Thread.sleep(pauseMillis);
+        awaitNewAcknowledgement(writers);
         long before = writers.acknowledged.get();
         restartAll();
         progress.accept(
@@ -271,6 +272,22 @@ public final class ServerClusterKillTrial {
       }
     } finally {
       starters.shutdownNow();
+    }
+  }
+
+  /**
+   * Waits (at most 60 s) until the writers have had a write acknowledged since the cluster was last
+   * whole, so that a full restart always has acknowledged writes to lose.
+   */
+  private static void awaitNewAcknowledgement(Writers writers) throws InterruptedException {
+    long seen = writers.acknowledged.get();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (writers.acknowledged.get() < seen + 10) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "the writers had fewer than 10 writes acknowledged in 60 s before a full restart");
+      }
+      Thread.sleep(20);
     }
   }
 
