@@ -71,6 +71,12 @@ public final class LarderServer implements AutoCloseable {
   /** This member's cluster, or null when the server serves alone. */
   private final ServerCluster cluster;
 
+  /**
+   * A durable member's own store as a keyspace (its log recovers into it and checkpoints walk it;
+   * the cluster writes it, no command does), or null.
+   */
+  private final Keyspace memberStore;
+
   /** The RESP port to bind: the configured one, or in cluster mode the free one announced. */
   private final int respPortToBind;
 
@@ -81,15 +87,37 @@ public final class LarderServer implements AutoCloseable {
   private LarderServer(ServerConfig config, AclUsers acl, MemcacheAuth memcacheAuth)
       throws IOException {
     this.config = config;
+    ServerLog serverLog = null;
     if (config.cluster() == null) {
       this.cluster = null;
+      this.memberStore = null;
       this.respPortToBind = config.respPort();
       this.keyspace = new Keyspace(config.maxMemory(), System::currentTimeMillis);
     } else {
       // The other members are told this member's RESP address when it joins, so the port is
       // fixed first (a free one for 0).
       this.respPortToBind = config.respPort() == 0 ? freePort(config.bind()) : config.respPort();
-      this.cluster = ServerCluster.join(config, Math.max(respPortToBind, 0));
+      if (config.dir() == null) {
+        this.memberStore = null;
+        this.cluster = ServerCluster.join(config, Math.max(respPortToBind, 0));
+      } else {
+        // A durable member logs its own store, not the commands it takes: recover it, then
+        // join with it (docs/design/server.md, Clustering).
+        this.memberStore = new Keyspace(config.maxMemory(), System::currentTimeMillis);
+        serverLog = openLog(config, memberStore);
+        try {
+          this.cluster =
+              ServerCluster.join(
+                  config,
+                  Math.max(respPortToBind, 0),
+                  memberStore.store(),
+                  serverLog.storeJournal());
+        } catch (RuntimeException e) {
+          serverLog.close();
+          memberStore.close();
+          throw e;
+        }
+      }
       this.keyspace =
           new Keyspace(
               cluster.cache(),
@@ -98,21 +126,8 @@ public final class LarderServer implements AutoCloseable {
               cluster.versions(),
               cluster::primaryEntries);
     }
-    ServerLog serverLog = null;
-    if (config.dir() != null) {
-      try {
-        serverLog =
-            ServerLog.open(
-                config.dir(),
-                config.appendfsync(),
-                config.salvage(),
-                config.checkpointLogBytes(),
-                keyspace,
-                System::currentTimeMillis);
-      } catch (IOException | RuntimeException e) {
-        keyspace.close();
-        throw e;
-      }
+    if (config.dir() != null && cluster == null) {
+      serverLog = openLog(config, keyspace);
     }
     this.log = serverLog;
     this.scheduler =
@@ -362,6 +377,22 @@ public final class LarderServer implements AutoCloseable {
     }
   }
 
+  /** Opens the log of {@code dir} and recovers it into {@code into}; closes it on failure. */
+  private static ServerLog openLog(ServerConfig config, Keyspace into) throws IOException {
+    try {
+      return ServerLog.open(
+          config.dir(),
+          config.appendfsync(),
+          config.salvage(),
+          config.checkpointLogBytes(),
+          into,
+          System::currentTimeMillis);
+    } catch (IOException | RuntimeException e) {
+      into.close();
+      throw e;
+    }
+  }
+
   private static int freePort(String bind) throws IOException {
     try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
       probe.bind(new InetSocketAddress(bind, 0));
@@ -453,18 +484,35 @@ public final class LarderServer implements AutoCloseable {
     boss.shutdownGracefully(0, 1_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
     scheduler.shutdownNow();
     state.replies().close();
+    if (memberStore != null) {
+      // leave the cluster first: until then it writes this member's store, and the log records it
+      try {
+        closeKeyspace();
+      } finally {
+        try {
+          log.close();
+        } finally {
+          memberStore.close();
+        }
+      }
+      return;
+    }
     try {
       if (log != null) {
         log.close();
       }
     } finally {
-      Lock lock = keyspace.exclusive();
-      lock.lock();
-      try {
-        keyspace.close();
-      } finally {
-        lock.unlock();
-      }
+      closeKeyspace();
+    }
+  }
+
+  private void closeKeyspace() {
+    Lock lock = keyspace.exclusive();
+    lock.lock();
+    try {
+      keyspace.close();
+    } finally {
+      lock.unlock();
     }
   }
 

@@ -180,6 +180,15 @@ public final class Keyspace implements AutoCloseable {
         .build();
   }
 
+  /**
+   * Returns the cache the keyspace stores in now (replaced by {@link #resize}). For a clustered
+   * member's own store: the cluster writes it, this keyspace's log records it and its checkpoints
+   * walk it (docs/design/server.md, Clustering).
+   */
+  public Cache<byte[], byte[]> store() {
+    return cache;
+  }
+
   /** Returns the lock every command but the exclusive ones holds while it runs. */
   public Lock shared() {
     return lock.readLock();

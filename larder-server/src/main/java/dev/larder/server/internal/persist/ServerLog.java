@@ -1,5 +1,6 @@
 package dev.larder.server.internal.persist;
 
+import dev.larder.cluster.StoreJournal;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.wal.Checkpoint;
 import dev.larder.wal.FileLayer;
@@ -50,6 +51,10 @@ public final class ServerLog implements AutoCloseable {
   private final Recovered recovered;
   private final ReentrantLock appendLock = new ReentrantLock();
   private final Checkpointer checkpointer;
+
+  /** The keyspace's sink: its changes, grouped, become this log's records. */
+  private final ChangeGroups changes;
+
   private long lastSequence;
   private volatile long appendedTicket;
   private long bytesSinceCheckpoint;
@@ -69,6 +74,7 @@ public final class ServerLog implements AutoCloseable {
     this.recovered = recovered;
     this.lastSequence = wal.recovery().lastSequence();
     this.checkpointer = new Checkpointer(keyspace, this::beginCheckpoint, clock);
+    this.changes = new ChangeGroups(this::append, this::awaitDurable);
   }
 
   /**
@@ -142,7 +148,7 @@ public final class ServerLog implements AutoCloseable {
               System.nanoTime() - loadStarted);
       ServerLog log =
           new ServerLog(wal, keyspace, appendfsync, checkpointLogBytes, clock, recovered);
-      keyspace.attach(new ChangeGroups(log::append, log::awaitDurable));
+      keyspace.attach(log.changes);
       return log;
     } catch (IOException | RuntimeException e) {
       wal.close();
@@ -239,6 +245,16 @@ public final class ServerLog implements AutoCloseable {
     } finally {
       appendLock.unlock();
     }
+  }
+
+  /**
+   * Returns a journal that logs a clustered member's own store: each change one record, returned
+   * from once it may be acknowledged (forced under {@code always}, written to the operating system
+   * otherwise). The store must be the cache of the keyspace this log was opened on, whose
+   * checkpoints then walk it (see docs/design/server.md, Clustering).
+   */
+  public StoreJournal storeJournal() {
+    return new MemberStoreJournal(changes);
   }
 
   /** Returns the log's ticket for everything appended so far (only grows). */
