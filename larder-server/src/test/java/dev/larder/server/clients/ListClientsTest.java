@@ -68,7 +68,7 @@ class ListClientsTest {
   @Test
   void blockedPoppersAgainstPushersLoseNothing() throws Exception {
     int pushers = 3;
-    int perPusher = 300;
+    int perPusher = 200;
     int poppers = 6;
     String[] keys = {"q0", "q1", "q2"};
     try (LarderServer server = RunningServer.start()) {

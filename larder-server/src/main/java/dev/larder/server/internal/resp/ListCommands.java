@@ -237,10 +237,7 @@ final class ListCommands {
    * @return its parsed arguments
    */
   static MultiPop parseMultiPop(RespCall c, int numkeysAt) {
-    long numkeys = c.integer(numkeysAt);
-    if (numkeys <= 0) {
-      throw new RespError("ERR numkeys should be greater than 0");
-    }
+    long numkeys = positive(c, numkeysAt, "ERR numkeys should be greater than 0");
     int where = numkeysAt + 1 + (int) Math.min(numkeys, Integer.MAX_VALUE - numkeysAt - 1);
     if (where >= c.argc()) {
       throw new RespError(RespError.SYNTAX);
@@ -254,16 +251,27 @@ final class ListCommands {
     boolean counted = false;
     for (int i = where + 1; i < c.argc(); i++) {
       if (c.option(i).equals("count") && i + 1 < c.argc() && !counted) {
-        count = c.integer(++i);
+        count = positive(c, ++i, "ERR count should be greater than 0");
         counted = true;
-        if (count <= 0) {
-          throw new RespError("ERR count should be greater than 0");
-        }
       } else {
         throw new RespError(RespError.SYNTAX);
       }
     }
     return new MultiPop(keys, head, (int) Math.min(count, 1 << 30));
+  }
+
+  /** Returns the argument as a positive long; anything else is {@code error}, as Redis answers. */
+  private static long positive(RespCall c, int i, String error) {
+    long n;
+    try {
+      n = c.integer(i);
+    } catch (RespError e) {
+      throw new RespError(error);
+    }
+    if (n <= 0) {
+      throw new RespError(error);
+    }
+    return n;
   }
 
   /**

@@ -148,4 +148,13 @@ class RespListCommandsTest {
     assertEquals("-ERR timeout is not a float or out of range\r\n", c.cmd("BLPOP", "k", "NaN"));
     assertEquals("-ERR timeout is negative\r\n", c.cmd("BLMOVE", "k", "d", "LEFT", "LEFT", "-0.5"));
   }
+
+  @Test
+  void multiPopCountsThatAreNotNumbers() {
+    assertEquals("-ERR numkeys should be greater than 0\r\n", c.cmd("LMPOP", "a", "k", "LEFT"));
+    assertEquals(
+        "-ERR count should be greater than 0\r\n", c.cmd("LMPOP", "1", "k", "LEFT", "COUNT", "a"));
+    assertEquals(
+        "-ERR numkeys should be greater than 0\r\n", c.cmd("BLMPOP", "0", "-1", "k", "LEFT"));
+  }
 }
