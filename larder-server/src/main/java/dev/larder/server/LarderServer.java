@@ -56,6 +56,10 @@ import java.util.function.Consumer;
 public final class LarderServer implements AutoCloseable {
   static final int SWEEP_BUDGET = 2_000;
   static final long SWEEP_PERIOD_MS = 100;
+
+  /** How often a clustered member's blocked clients look again at their keys. */
+  static final long BLOCKED_RECHECK_MS = 100;
+
   private static final int BACKLOG = 1024;
 
   private final ServerConfig config;
@@ -251,6 +255,12 @@ public final class LarderServer implements AutoCloseable {
         this::sweep, SWEEP_PERIOD_MS, SWEEP_PERIOD_MS, TimeUnit.MILLISECONDS);
     scheduler.scheduleAtFixedRate(
         state::sampleRates, SWEEP_PERIOD_MS, SWEEP_PERIOD_MS, TimeUnit.MILLISECONDS);
+    if (cluster != null) {
+      // A push through another member is not seen by this member's keyspace: its blocked
+      // clients look again at the keys they wait on, every BLOCKED_RECHECK_MS.
+      scheduler.scheduleWithFixedDelay(
+          this::recheckBlocked, BLOCKED_RECHECK_MS, BLOCKED_RECHECK_MS, TimeUnit.MILLISECONDS);
+    }
     if (config.jmx()) {
       synchronized (this) {
         mxBean = ServerMXBeanRegistration.register(state, this::httpPort);
@@ -362,6 +372,14 @@ public final class LarderServer implements AutoCloseable {
         throw io;
       }
       throw new IOException(e.toString(), e);
+    }
+  }
+
+  private void recheckBlocked() {
+    try {
+      state.blockedClients().recheckAll();
+    } catch (RuntimeException e) {
+      // A recheck racing close() finds the cache closed; a cluster's refusal waits for the next.
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.larder.server.internal;
 
 import dev.larder.server.ServerConfig;
+import dev.larder.server.internal.blocking.BlockedClients;
 import dev.larder.server.internal.cluster.ServerCluster;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.memcache.MemcacheAuth;
@@ -24,6 +25,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class ServerState {
   private final Keyspace keyspace;
+  private final BlockedClients blockedClients;
   private final ServerConfig config;
   private final long startMillis = System.currentTimeMillis();
   private final AtomicLong clientIds = new AtomicLong();
@@ -78,6 +80,7 @@ public final class ServerState {
       AclUsers acl,
       MemcacheAuth memcacheAuth) {
     this.keyspace = keyspace;
+    this.blockedClients = new BlockedClients(keyspace);
     this.scheduler = scheduler;
     this.config = config;
     this.acl = acl;
@@ -146,6 +149,11 @@ public final class ServerState {
   /** Returns the data. */
   public Keyspace keyspace() {
     return keyspace;
+  }
+
+  /** Returns the clients blocked on keys (BLPOP and its kin). */
+  public BlockedClients blockedClients() {
+    return blockedClients;
   }
 
   /** Returns the scheduler for delayed and periodic work. */

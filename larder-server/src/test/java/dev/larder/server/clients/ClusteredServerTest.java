@@ -91,6 +91,36 @@ class ClusteredServerTest {
   }
 
   @Test
+  void listsAcrossMembersAndABlockedClientServedByAPushThroughAnother() throws Exception {
+    try (Jedis a = jedis(cluster.member(0));
+        Jedis b = jedis(cluster.member(1));
+        Jedis c = jedis(cluster.member(2))) {
+      assertEquals(3L, a.rpush("clustered-list", "1", "2", "3"));
+      assertEquals("1", b.lpop("clustered-list"));
+      assertEquals(List.of("2", "3"), c.lrange("clustered-list", 0, -1));
+      assertEquals("list", b.type("clustered-list"));
+      java.util.concurrent.ExecutorService pool =
+          java.util.concurrent.Executors.newSingleThreadExecutor();
+      try {
+        java.util.concurrent.Future<redis.clients.jedis.util.KeyValue<String, String>> popped =
+            pool.submit(() -> a.blpop(20.0, "clustered-queue"));
+        // Once the client is blocked on member 0, a push through member 1 serves it.
+        try (Jedis watcher = jedis(cluster.member(0))) {
+          long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+          while (!watcher.info("clients").contains("blocked_clients:1")) {
+            assertTrue(System.nanoTime() < deadline, "the client never blocked");
+            Thread.sleep(10);
+          }
+        }
+        b.rpush("clustered-queue", "v");
+        assertEquals("v", popped.get(10, TimeUnit.SECONDS).getValue());
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+  }
+
+  @Test
   void watchSeesAWriteThroughAnotherMember() {
     try (Jedis a = jedis(cluster.member(0));
         Jedis b = jedis(cluster.member(1))) {

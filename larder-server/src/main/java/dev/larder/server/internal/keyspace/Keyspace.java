@@ -60,6 +60,7 @@ public final class Keyspace implements AutoCloseable {
   private final Lock exclusive = new GroupedWriteLock();
   private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
   private volatile ChangeSink sink = ChangeSink.NONE;
+  private volatile WriteObserver observer = WriteObserver.NONE;
   private volatile boolean logged;
 
   /** A standalone keyspace's last version given out; null when a cluster gives the versions. */
@@ -157,6 +158,16 @@ public final class Keyspace implements AutoCloseable {
     }
     this.sink = changes;
     this.logged = changes != ChangeSink.NONE;
+  }
+
+  /**
+   * Tells {@code writes} of every value stored by {@link #update} and {@link #put} from now on.
+   * Called once, before any command runs.
+   *
+   * @param writes the observer
+   */
+  public void observe(WriteObserver writes) {
+    this.observer = writes;
   }
 
   private Cache<byte[], byte[]> build(long bytes) {
@@ -353,10 +364,11 @@ public final class Keyspace implements AutoCloseable {
           return encoded;
         });
     Change change = result[0];
-    if (change.after() != null
-        && change.after() != change.before()
-        && change.after().volatileKey()) {
-      expiringWrites.increment();
+    if (change.after() != null && change.after() != change.before()) {
+      if (change.after().volatileKey()) {
+        expiringWrites.increment();
+      }
+      observer.written(stored, change.after().type());
     }
     return change;
   }
@@ -390,6 +402,7 @@ public final class Keyspace implements AutoCloseable {
     if (versioned.volatileKey()) {
       expiringWrites.increment();
     }
+    observer.written(stored, versioned.type());
     return versioned;
   }
 
@@ -844,7 +857,13 @@ public final class Keyspace implements AutoCloseable {
     }
   }
 
-  private static byte[] storedKey(int db, byte[] key) {
+  /**
+   * Returns the stored key of a client's key: the database byte, then the key.
+   *
+   * @param db the database, 0 to 15
+   * @param key the key
+   */
+  public static byte[] storedKey(int db, byte[] key) {
     if (db < 0 || db >= DATABASES) {
       throw new IllegalArgumentException("database " + db + " out of range");
     }

@@ -12,7 +12,7 @@ import java.util.Arrays;
  *     bit  4     type, high bit
  *     bit  3     F: client flags follow
  *     bit  2     E: expiry follows
- *     bits 1..0  type, low bits (type codes: 0 string, 1 hash)
+ *     bits 1..0  type, low bits (type codes: 0 string, 1 hash, 2 list)
  *   varint      version (unsigned LEB128, 1..2^63-1)
  *   [varint]    expiry: Unix time in milliseconds, present when E
  *   [varint]    client flags (unsigned 32-bit), present when F
@@ -24,8 +24,9 @@ import java.util.Arrays;
  * as version 1, byte for byte as before, so only memcached items that use the meta protocol's
  * stale, recache-token or access state pay for it.
  *
- * <p>A string's payload is its bytes; a hash's is {@link HashPayload}'s encoding. Optional fields
- * cost nothing when absent, so a plain Redis string pays two or three bytes of header.
+ * <p>A string's payload is its bytes; a hash's is {@link HashPayload}'s encoding, a list's {@link
+ * ListPayload}'s. Optional fields cost nothing when absent, so a plain Redis string pays two or
+ * three bytes of header.
  *
  * <p>Stateless and thread-safe.
  */

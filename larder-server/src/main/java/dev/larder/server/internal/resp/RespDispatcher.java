@@ -60,6 +60,8 @@ public final class RespDispatcher {
       queue(s, args);
     } else {
       run(s, cmd, args);
+      // Clients blocked on keys this command wrote are served before its reply is sent.
+      s.server.blockedClients().serveReady();
     }
   }
 
@@ -94,7 +96,7 @@ public final class RespDispatcher {
     if (rules.allKeys() || cmd.firstKey() <= 0) {
       return false;
     }
-    int last = cmd.lastKey() < 0 ? args.size() + cmd.lastKey() : cmd.lastKey();
+    int last = cmd.lastKeyIn(args);
     for (int i = cmd.firstKey(); i <= last && i < args.size(); i += Math.max(1, cmd.step())) {
       if (!rules.permitsKey(args.get(i))) {
         s.out.error("NOPERM No permissions to access a key");

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.locks.Lock;
 
 /**
  * One RESP connection's state: selected database, protocol, authentication, client name and the
@@ -34,6 +35,12 @@ public final class RespSession implements ProtocolSession {
   boolean queueFailed;
   final List<Watch> watched = new ArrayList<>();
   boolean closeAfterReply;
+
+  /** True while EXEC runs the queue: blocking commands answer at once instead of blocking. */
+  boolean executing;
+
+  /** The blocking command the connection waits on, or null. */
+  private BlockedCall blockedOn;
 
   /** READONLY: reads of slots this member replicates run here; keyed commands may get MOVED. */
   boolean readOnly;
@@ -80,6 +87,9 @@ public final class RespSession implements ProtocolSession {
 
   @Override
   public void closed() {
+    if (blockedOn != null) {
+      cancelBlocked(blockedOn);
+    }
     if (info != null) {
       server.unregister(info.id());
     }
@@ -119,6 +129,45 @@ public final class RespSession implements ProtocolSession {
   void authenticateAs(AclUser u) {
     user = u;
     info.user(u == null ? AclUsers.DEFAULT : u.name());
+  }
+
+  /**
+   * The command just run blocks: no further request runs until it is answered. Event loop only.
+   *
+   * @param call the blocked command, registered with the server's blocked clients
+   */
+  void block(BlockedCall call) {
+    blockedOn = call;
+    connection.block();
+  }
+
+  /**
+   * Withdraws a blocked command that still waits (its timeout, or the connection closing), under
+   * the keyspace's shared lock so that no serving runs meanwhile. Event loop only.
+   *
+   * @param call the blocked command
+   * @return whether it still waited; false if a write served it already
+   */
+  boolean cancelBlocked(BlockedCall call) {
+    Lock shared = server.keyspace().shared();
+    shared.lock();
+    try {
+      return server.blockedClients().cancel(call);
+    } finally {
+      shared.unlock();
+    }
+  }
+
+  /**
+   * The blocked command's reply is being written: the connection runs requests again. Event loop
+   * only.
+   *
+   * @param call the command that was blocked
+   */
+  void unblocked(BlockedCall call) {
+    if (blockedOn == call) {
+      blockedOn = null;
+    }
   }
 
   /** Returns the writer replies go through. */

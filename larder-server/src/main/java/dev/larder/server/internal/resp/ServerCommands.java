@@ -149,7 +149,7 @@ final class ServerCommands {
       case "clients" -> {
         f.put("connected_clients", s.connections());
         f.put("maxclients", s.config().maxConnections());
-        f.put("blocked_clients", 0);
+        f.put("blocked_clients", s.blockedClients().blockedCount());
       }
       case "memory" -> {
         f.put("used_memory", ks.memoryUsed());
