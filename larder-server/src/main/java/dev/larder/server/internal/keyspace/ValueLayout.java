@@ -12,15 +12,16 @@ import java.util.Arrays;
  *     bit  4     type, high bit
  *     bit  3     F: client flags follow
  *     bit  2     E: expiry follows
- *     bits 1..0  type, low bits (type codes: 0 string, 1 hash)
+ *     bits 1..0  type, low bits (type codes: 0 string, 1 hash, 3 set, 4 sorted set)
  *   varint      version (unsigned LEB128, 1..2^63-1)
  *   [varint]    expiry: Unix time in milliseconds, present when E
  *   [varint]    client flags (unsigned 32-bit), present when F
  *   bytes       payload, to the end of the value
  * </pre>
  *
- * <p>A string's payload is its bytes; a hash's is {@link HashPayload}'s encoding. Optional fields
- * cost nothing when absent, so a plain Redis string pays two or three bytes of header.
+ * <p>A string's payload is its bytes; a hash's is {@link HashPayload}'s encoding, a set's {@link
+ * SetPayload}'s and a sorted set's {@link ZSetPayload}'s. Optional fields cost nothing when absent,
+ * so a plain Redis string pays two or three bytes of header.
  *
  * <p>Stateless and thread-safe.
  */
@@ -119,11 +120,11 @@ public final class ValueLayout {
   /** The tag bits of a type's three-bit code: its high bit at bit 4, its low bits at 1..0. */
   private static int typeBits(ValueType type) {
     int code = type.code();
-    return (code & 0b100) << 2 | code & TYPE_LOW_MASK;
+    return (code & 0b100) << 2 | (code & TYPE_LOW_MASK);
   }
 
   private static ValueType typeOf(int tag) {
-    return ValueType.ofCode((tag & TYPE_HIGH_BIT) >>> 2 | tag & TYPE_LOW_MASK);
+    return ValueType.ofCode((tag & TYPE_HIGH_BIT) >>> 2 | (tag & TYPE_LOW_MASK));
   }
 
   /**

@@ -7,10 +7,10 @@ import java.util.Set;
 /**
  * Redis's ACL command categories and which of them each Larder command belongs to, derived from the
  * command's flags and group as Redis assigns them: {@code @read}/{@code @write} from the data
- * flags, {@code @fast} or else {@code @slow}, {@code @string}, {@code @hash}, {@code @keyspace},
- * {@code @connection}, {@code @transaction} from the group, {@code @admin} and {@code @dangerous}
- * for administrative commands and the few Redis also calls dangerous (KEYS, FLUSHDB, FLUSHALL,
- * INFO).
+ * flags, {@code @fast} or else {@code @slow}, {@code @string}, {@code @hash}, {@code @set},
+ * {@code @sortedset}, {@code @keyspace}, {@code @connection}, {@code @transaction} from the group,
+ * {@code @admin} and {@code @dangerous} for administrative commands and the few Redis also calls
+ * dangerous (KEYS, FLUSHDB, FLUSHALL, INFO).
  *
  * <p>Stateless and thread-safe.
  */
@@ -55,6 +55,8 @@ final class AclCategory {
     switch (group) {
       case "string" -> c.add("string");
       case "hash" -> c.add("hash");
+      case "set" -> c.add("set");
+      case "sorted_set" -> c.add("sortedset");
       case "connection" -> c.add("connection");
       case "transactions" -> c.add("transaction");
       case "generic" -> c.add(cmd.name().equals("select") ? "connection" : "keyspace");

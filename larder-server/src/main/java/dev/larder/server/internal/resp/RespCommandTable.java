@@ -8,9 +8,9 @@ import java.util.TreeMap;
 
 /**
  * The RESP command table: every command is one {@link RespCommand} registered here by its group's
- * class ({@link StringCommands}, {@link KeyCommands}, {@link HashCommands}, {@link
- * ConnectionCommands}, {@link ServerCommands}, {@link TransactionCommands}, {@link AclCommands},
- * {@link ClusterCommands}).
+ * class ({@link StringCommands}, {@link KeyCommands}, {@link HashCommands}, {@link SetCommands},
+ * {@link ZSetCommands}, {@link ConnectionCommands}, {@link ServerCommands}, {@link
+ * TransactionCommands}, {@link AclCommands}, {@link ClusterCommands}).
  *
  * <p>Built once, then read-only and thread-safe.
  */
@@ -25,6 +25,8 @@ public final class RespCommandTable {
     StringCommands.register(table);
     KeyCommands.register(table);
     HashCommands.register(table);
+    SetCommands.register(table);
+    ZSetCommands.register(table);
     ConnectionCommands.register(table);
     ServerCommands.register(table);
     TransactionCommands.register(table);
