@@ -46,8 +46,7 @@ class RespZSetCommandsTest {
     assertEquals("$-1\r\n", c.cmd("ZADD", "z", "GT", "INCR", "-1", "c"));
     assertEquals(bulk("2.5"), c.cmd("ZINCRBY", "z", "1", "c"));
     assertEquals(bulk("1"), c.cmd("ZINCRBY", "fresh", "1", "m"));
-    assertEquals(
-        "-ERR wrong number of arguments for 'zadd' command\r\n", c.cmd("ZADD", "z", "1"));
+    assertEquals("-ERR wrong number of arguments for 'zadd' command\r\n", c.cmd("ZADD", "z", "1"));
     assertEquals("-ERR syntax error\r\n", c.cmd("ZADD", "z", "NX", "1"));
     assertEquals("-ERR syntax error\r\n", c.cmd("ZADD", "z", "1", "a", "2"));
     assertEquals(
