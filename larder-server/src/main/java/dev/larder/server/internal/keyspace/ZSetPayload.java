@@ -163,6 +163,35 @@ public final class ZSetPayload {
   }
 
   /**
+   * Returns the payload with every entry of {@code updates} added or moved. Up to 8 are put one by
+   * one (each a splice into a TABLE); more rebuild the set once, so a large batch does not copy the
+   * payload once per entry.
+   *
+   * @param p a payload, or null for an empty set
+   * @param updates entries with distinct members, scores not NaN
+   */
+  public static byte[] putAll(byte[] p, List<Entry> updates) {
+    if (updates.size() <= 8) {
+      for (Entry e : updates) {
+        p = put(p, e.member(), e.score());
+      }
+      return p;
+    }
+    java.util.TreeMap<byte[], Double> all = new java.util.TreeMap<>(Arrays::compareUnsigned);
+    if (p != null) {
+      for (Entry e : entries(p)) {
+        all.put(e.member(), e.score());
+      }
+    }
+    for (Entry e : updates) {
+      all.put(e.member(), e.score());
+    }
+    List<Entry> out = new ArrayList<>(all.size());
+    all.forEach((m, s) -> out.add(new Entry(m, s)));
+    return encode(out);
+  }
+
+  /**
    * Returns the payload without {@code member} (an empty payload when it was the last), or null if
    * it was not a member.
    *

@@ -429,7 +429,11 @@ final class SetCommands {
       if (!c.option(i).equals("limit") || i + 1 >= c.argc()) {
         throw new RespError(RespError.SYNTAX);
       }
-      limit = c.integer(i + 1);
+      try {
+        limit = c.integer(i + 1);
+      } catch (RespError e) {
+        throw new RespError("ERR LIMIT can't be negative");
+      }
       if (limit < 0) {
         throw new RespError("ERR LIMIT can't be negative");
       }

@@ -99,8 +99,8 @@ final class ZSetAlgebra {
     return new String(m, StandardCharsets.ISO_8859_1);
   }
 
-  private static void combine(RespCall c, Op op, boolean store) {
-    int at = store ? 2 : 1;
+  /** Reads numkeys at {@code at} as Redis's ZUNION, ZINTER, ZDIFF and ZINTERCARD do. */
+  private static int numkeys(RespCall c, int at) {
     long numkeys = c.integer(at);
     if (numkeys < 1) {
       throw new RespError("ERR at least 1 input key is needed for '" + c.name() + "' command");
@@ -108,7 +108,12 @@ final class ZSetAlgebra {
     if (numkeys > c.argc() - at - 1) {
       throw new RespError(RespError.SYNTAX);
     }
-    int n = (int) numkeys;
+    return (int) numkeys;
+  }
+
+  private static void combine(RespCall c, Op op, boolean store) {
+    int at = store ? 2 : 1;
+    int n = numkeys(c, at);
     double[] weights = new double[n];
     java.util.Arrays.fill(weights, 1);
     Aggregate aggregate = Aggregate.SUM;
@@ -212,13 +217,17 @@ final class ZSetAlgebra {
   }
 
   private static void zintercard(RespCall c) {
-    int numkeys = SetCommands.numkeys(c, 1);
+    int numkeys = numkeys(c, 1);
     long limit = 0;
     for (int i = 2 + numkeys; i < c.argc(); i += 2) {
       if (!c.option(i).equals("limit") || i + 1 >= c.argc()) {
         throw new RespError(RespError.SYNTAX);
       }
-      limit = c.integer(i + 1);
+      try {
+        limit = c.integer(i + 1);
+      } catch (RespError e) {
+        throw new RespError("ERR LIMIT can't be negative");
+      }
       if (limit < 0) {
         throw new RespError("ERR LIMIT can't be negative");
       }

@@ -277,19 +277,32 @@ final class ZSetCommands {
               counts[0] = 0;
               counts[1] = 0;
               byte[] p = before == null ? null : before.payload();
+              ZSetPayload.View v = p == null ? null : ZSetPayload.view(p);
+              // each member's score as this command leaves it, in order of first mention
+              java.util.Map<String, Entry> pending = new java.util.LinkedHashMap<>();
               for (int k = 0; k < scores.length; k++) {
                 byte[] member = c.arg(first + 2 * k + 1);
-                ZSetPayload.View v = p == null ? null : ZSetPayload.view(p);
-                int r = v == null ? -1 : v.rank(member);
-                if (r < 0) {
+                String key = new String(member, java.nio.charset.StandardCharsets.ISO_8859_1);
+                Entry earlier = pending.get(key);
+                int r = earlier != null || v == null ? -1 : v.rank(member);
+                Double current = null;
+                if (earlier != null) {
+                  current = earlier.score();
+                } else if (r >= 0) {
+                  current = v.score(r);
+                }
+                if (current == null) {
                   if (!when.xx()) {
-                    p = ZSetPayload.put(p, member, scores[k]);
+                    pending.put(key, new Entry(member, scores[k]));
                     counts[0]++;
                   }
-                } else if (v.score(r) != scores[k] && when.allowsUpdate(v.score(r), scores[k])) {
-                  p = ZSetPayload.put(p, member, scores[k]);
+                } else if (current != scores[k] && when.allowsUpdate(current, scores[k])) {
+                  pending.put(key, new Entry(member, scores[k]));
                   counts[1]++;
                 }
+              }
+              if (!pending.isEmpty()) {
+                p = ZSetPayload.putAll(p, new ArrayList<>(pending.values()));
               }
               return counts[0] + counts[1] == 0 ? before : withPayload(before, p);
             });
@@ -449,7 +462,11 @@ final class ZSetCommands {
       if (counted || !c.option(i).equals("count") || i + 1 >= c.argc()) {
         throw new RespError(RespError.SYNTAX);
       }
-      count = c.integer(i + 1);
+      try {
+        count = c.integer(i + 1);
+      } catch (RespError e) {
+        throw new RespError("ERR count should be greater than 0");
+      }
       counted = true;
       if (count <= 0) {
         throw new RespError("ERR count should be greater than 0");

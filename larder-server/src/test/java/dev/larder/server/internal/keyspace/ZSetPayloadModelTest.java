@@ -26,8 +26,8 @@ class ZSetPayloadModelTest {
   @Test
   void matchesATreeMapModel() {
     Random r = new Random(SEED);
-    for (int trial = 0; trial < 40; trial++) {
-      runTrial(r, 50 + r.nextInt(400), 20 + r.nextInt(trial < 20 ? 150 : 400));
+    for (int trial = 0; trial < 24; trial++) {
+      runTrial(r, 50 + r.nextInt(400), 20 + r.nextInt(trial < 12 ? 150 : 400));
     }
   }
 
@@ -37,7 +37,16 @@ class ZSetPayloadModelTest {
     for (int step = 0; step < steps; step++) {
       String m = member(r, alphabet);
       byte[] mb = m.getBytes(StandardCharsets.ISO_8859_1);
-      if (r.nextInt(4) == 0 && p != null) {
+      if (r.nextInt(10) == 0) {
+        // a batch: more than 8 rebuild the set once
+        java.util.Map<String, Entry> batch = new java.util.LinkedHashMap<>();
+        for (int k = 0, n = 1 + r.nextInt(20); k < n; k++) {
+          String b = member(r, alphabet);
+          batch.put(b, new Entry(b.getBytes(StandardCharsets.ISO_8859_1), score(r)));
+        }
+        p = ZSetPayload.putAll(p, new ArrayList<>(batch.values()));
+        batch.forEach((b, e) -> scores.put(b, e.score()));
+      } else if (r.nextInt(4) == 0 && p != null) {
         byte[] next = ZSetPayload.remove(p, mb);
         if (scores.remove(m) == null) {
           assertNull(next, "removing an absent member changes nothing");

@@ -33,7 +33,7 @@ class ZSetRangeModelTest {
     Random r = new Random(SEED);
     try (TestServer server = new TestServer()) {
       TestServer.Connection c = server.resp();
-      for (int trial = 0; trial < 6; trial++) {
+      for (int trial = 0; trial < 4; trial++) {
         c.cmd("DEL", "z");
         Map<String, Double> scores = new HashMap<>();
         int alphabet = 20 + r.nextInt(300);
