@@ -12,7 +12,7 @@ import java.util.Arrays;
  *     bit  4     type, high bit
  *     bit  3     F: client flags follow
  *     bit  2     E: expiry follows
- *     bits 1..0  type, low bits (type codes: 0 string, 1 hash, 2 list)
+ *     bits 1..0  type, low bits (type codes: 0 string, 1 hash, 2 list, 3 set, 4 sorted set)
  *   varint      version (unsigned LEB128, 1..2^63-1)
  *   [varint]    expiry: Unix time in milliseconds, present when E
  *   [varint]    client flags (unsigned 32-bit), present when F
@@ -25,7 +25,7 @@ import java.util.Arrays;
  * stale, recache-token or access state pay for it.
  *
  * <p>A string's payload is its bytes; a hash's is {@link HashPayload}'s encoding, a list's {@link
- * ListPayload}'s. Optional fields cost nothing when absent, so a plain Redis string pays two or
+ * ListPayload}'s, a set's {@link SetPayload}'s and a sorted set's {@link ZSetPayload}'s. Optional fields cost nothing when absent, so a plain Redis string pays two or
  * three bytes of header.
  *
  * <p>Stateless and thread-safe.

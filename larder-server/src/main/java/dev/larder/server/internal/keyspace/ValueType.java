@@ -10,7 +10,11 @@ public enum ValueType {
   /** A map of byte-string fields to byte-string values: Redis hashes. */
   HASH(1, "hash"),
   /** A sequence of byte-string elements: Redis lists ({@link ListPayload}). */
-  LIST(2, "list");
+  LIST(2, "list"),
+  /** An unordered collection of distinct byte strings: Redis sets ({@link SetPayload}). */
+  SET(3, "set"),
+  /** Distinct byte strings each with a double score: Redis sorted sets ({@link ZSetPayload}). */
+  ZSET(4, "zset");
 
   private final int code;
   private final String redisName;
@@ -41,6 +45,8 @@ public enum ValueType {
       case 0 -> STRING;
       case 1 -> HASH;
       case 2 -> LIST;
+      case 3 -> SET;
+      case 4 -> ZSET;
       default -> throw new IllegalArgumentException("unknown value type code " + code);
     };
   }

@@ -8,7 +8,7 @@ import java.util.Set;
  * Redis's ACL command categories and which of them each Larder command belongs to, derived from the
  * command's flags and group as Redis assigns them: {@code @read}/{@code @write} from the data
  * flags, {@code @fast} or else {@code @slow}, {@code @string}, {@code @hash}, {@code @list},
- * {@code @blocking}, {@code @keyspace}, {@code @connection}, {@code @transaction} from the group,
+ * {@code @blocking}, {@code @set}, {@code @sortedset}, {@code @keyspace}, {@code @connection}, {@code @transaction} from the group,
  * {@code @admin} and {@code @dangerous} for administrative commands and the few Redis also calls
  * dangerous (KEYS, FLUSHDB, FLUSHALL, INFO).
  *
@@ -58,6 +58,8 @@ final class AclCategory {
       case "hash" -> c.add("hash");
       case "bitmap" -> c.add("bitmap");
       case "list" -> c.add("list");
+      case "set" -> c.add("set");
+      case "sorted_set" -> c.add("sortedset");
       case "connection" -> c.add("connection");
       case "transactions" -> c.add("transaction");
       case "generic" -> c.add(cmd.name().equals("select") ? "connection" : "keyspace");

@@ -9,7 +9,7 @@ import java.util.TreeMap;
 /**
  * The RESP command table: every command is one {@link RespCommand} registered here by its group's
  * class ({@link StringCommands}, {@link KeyCommands}, {@link HashCommands}, {@link ListCommands},
- * {@link BlockingListCommands}, {@link ConnectionCommands}, {@link ServerCommands}, {@link
+ * {@link BlockingListCommands}, {@link SetCommands}, {@link ZSetCommands}, {@link ConnectionCommands}, {@link ServerCommands}, {@link
  * TransactionCommands}, {@link AclCommands}, {@link ClusterCommands}).
  *
  * <p>Built once, then read-only and thread-safe.
@@ -34,6 +34,8 @@ public final class RespCommandTable {
     HashFieldCommands.register(table);
     ListCommands.register(table);
     BlockingListCommands.register(table);
+    SetCommands.register(table);
+    ZSetCommands.register(table);
     ConnectionCommands.register(table);
     ServerCommands.register(table);
     TransactionCommands.register(table);

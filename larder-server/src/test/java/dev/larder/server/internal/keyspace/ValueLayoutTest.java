@@ -36,6 +36,40 @@ class ValueLayoutTest {
         HEX.formatHex(
             ValueLayout.encode(
                 new StoredValue(ValueType.HASH, 1, 0, 0, HashPayload.encode(fields)))));
+    // A set {1, 2}: tag 0x23 (type 3), version 1, INTSET, width 2, count 2, 1 and 2.
+    assertEquals(
+        "2301" + "0002020100" + "0200",
+        HEX.formatHex(
+            ValueLayout.encode(
+                new StoredValue(
+                    ValueType.SET,
+                    1,
+                    0,
+                    0,
+                    SetPayload.encode(java.util.List.of(new byte[] {'2'}, new byte[] {'1'}))))));
+    // A set {a}: PACKED, count 1, "a".
+    assertEquals(
+        "2301" + "01010161",
+        HEX.formatHex(
+            ValueLayout.encode(
+                new StoredValue(
+                    ValueType.SET,
+                    1,
+                    0,
+                    0,
+                    SetPayload.encode(java.util.List.of(new byte[] {'a'}))))));
+    // A sorted set {a: 1.5}: tag 0x30 (type 4: bit 4), version 1, PACKED, count 1, 1.5, "a".
+    assertEquals(
+        "3001" + "0001" + "3ff8000000000000" + "0161",
+        HEX.formatHex(
+            ValueLayout.encode(
+                new StoredValue(
+                    ValueType.ZSET,
+                    1,
+                    0,
+                    0,
+                    ZSetPayload.encode(
+                        java.util.List.of(new ZSetPayload.Entry(new byte[] {'a'}, 1.5)))))));
   }
 
   @Test
@@ -120,7 +154,9 @@ class ValueLayoutTest {
 
   @Test
   void corruptValuesAreRefused() {
-    byte[][] bad = {{}, {0x40, 1}, {0x30, 1}, {0x20}, {0x20, (byte) 0x80}, {0x31, 1}, {0x20, 0}};
+    byte[][] bad = {
+      {}, {0x40, 1}, {0x31, 1}, {0x37, 1}, {0x20}, {0x20, (byte) 0x80}, {0x20, 0}
+    };
     for (byte[] b : bad) {
       assertThrows(IllegalArgumentException.class, () -> ValueLayout.decode(b), HEX.formatHex(b));
     }
