@@ -25,8 +25,8 @@ import java.util.Arrays;
  * stale, recache-token or access state pay for it.
  *
  * <p>A string's payload is its bytes; a hash's is {@link HashPayload}'s encoding, a list's {@link
- * ListPayload}'s, a set's {@link SetPayload}'s and a sorted set's {@link ZSetPayload}'s. Optional fields cost nothing when absent, so a plain Redis string pays two or
- * three bytes of header.
+ * ListPayload}'s, a set's {@link SetPayload}'s and a sorted set's {@link ZSetPayload}'s. Optional
+ * fields cost nothing when absent, so a plain Redis string pays two or three bytes of header.
  *
  * <p>Stateless and thread-safe.
  */

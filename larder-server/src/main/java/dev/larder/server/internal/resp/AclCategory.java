@@ -8,9 +8,9 @@ import java.util.Set;
  * Redis's ACL command categories and which of them each Larder command belongs to, derived from the
  * command's flags and group as Redis assigns them: {@code @read}/{@code @write} from the data
  * flags, {@code @fast} or else {@code @slow}, {@code @string}, {@code @hash}, {@code @list},
- * {@code @blocking}, {@code @set}, {@code @sortedset}, {@code @keyspace}, {@code @connection}, {@code @transaction} from the group,
- * {@code @admin} and {@code @dangerous} for administrative commands and the few Redis also calls
- * dangerous (KEYS, FLUSHDB, FLUSHALL, INFO).
+ * {@code @blocking}, {@code @set}, {@code @sortedset}, {@code @keyspace}, {@code @connection},
+ * {@code @transaction} from the group, {@code @admin} and {@code @dangerous} for administrative
+ * commands and the few Redis also calls dangerous (KEYS, FLUSHDB, FLUSHALL, INFO).
  *
  * <p>Stateless and thread-safe.
  */

@@ -9,8 +9,9 @@ import java.util.TreeMap;
 /**
  * The RESP command table: every command is one {@link RespCommand} registered here by its group's
  * class ({@link StringCommands}, {@link KeyCommands}, {@link HashCommands}, {@link ListCommands},
- * {@link BlockingListCommands}, {@link SetCommands}, {@link ZSetCommands}, {@link ConnectionCommands}, {@link ServerCommands}, {@link
- * TransactionCommands}, {@link AclCommands}, {@link ClusterCommands}).
+ * {@link BlockingListCommands}, {@link SetCommands}, {@link ZSetCommands}, {@link
+ * ConnectionCommands}, {@link ServerCommands}, {@link TransactionCommands}, {@link AclCommands},
+ * {@link ClusterCommands}).
  *
  * <p>Built once, then read-only and thread-safe.
  */

@@ -154,9 +154,7 @@ class ValueLayoutTest {
 
   @Test
   void corruptValuesAreRefused() {
-    byte[][] bad = {
-      {}, {0x40, 1}, {0x31, 1}, {0x37, 1}, {0x20}, {0x20, (byte) 0x80}, {0x20, 0}
-    };
+    byte[][] bad = {{}, {0x40, 1}, {0x31, 1}, {0x37, 1}, {0x20}, {0x20, (byte) 0x80}, {0x20, 0}};
     for (byte[] b : bad) {
       assertThrows(IllegalArgumentException.class, () -> ValueLayout.decode(b), HEX.formatHex(b));
     }
