@@ -50,14 +50,19 @@ class ServerConfigTest {
   }
 
   @Test
-  void aClusteredServerWithALogIsRefusedNamingBoth(@TempDir Path dir) {
+  void aReplicatedClusteredServerMayKeepALogADistributedOneMayNot(@TempDir Path dir) {
+    ServerConfig replicated = ServerConfig.of(Map.of("dir", dir.toString(), "cluster", "shop"));
+    assertEquals("shop", replicated.cluster());
+    assertEquals(dir, replicated.dir());
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
-            () -> ServerConfig.of(Map.of("dir", dir.toString(), "cluster", "shop")));
+            () ->
+                ServerConfig.of(
+                    Map.of(
+                        "dir", dir.toString(), "cluster", "shop", "cluster-mode", "distributed")));
     assertTrue(
-        e.getMessage().contains("dir") && e.getMessage().contains("cluster"), e.getMessage());
-    assertEquals("shop", ServerConfig.of(Map.of("cluster", "shop")).cluster());
+        e.getMessage().contains("dir") && e.getMessage().contains("distributed"), e.getMessage());
   }
 
   @Test
