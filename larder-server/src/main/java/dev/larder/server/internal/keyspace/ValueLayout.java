@@ -119,11 +119,11 @@ public final class ValueLayout {
   /** The tag bits of a type's three-bit code: its high bit at bit 4, its low bits at 1..0. */
   private static int typeBits(ValueType type) {
     int code = type.code();
-    return (code & 0b100) << 2 | code & TYPE_LOW_MASK;
+    return ((code & 0b100) << 2) | (code & TYPE_LOW_MASK);
   }
 
   private static ValueType typeOf(int tag) {
-    return ValueType.ofCode((tag & TYPE_HIGH_BIT) >>> 2 | tag & TYPE_LOW_MASK);
+    return ValueType.ofCode(((tag & TYPE_HIGH_BIT) >>> 2) | (tag & TYPE_LOW_MASK));
   }
 
   /**
