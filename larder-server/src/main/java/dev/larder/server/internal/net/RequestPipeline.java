@@ -54,6 +54,7 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
     this.connection = connection;
     this.session = connection.session();
     this.replies = replies;
+    connection.attach(this);
   }
 
   @Override
@@ -105,6 +106,57 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
       pending = null;
       replies.send(connection, ctx, out, false);
       pauseIfUnwritable(ctx);
+    }
+  }
+
+  /**
+   * Writes the pushes queued for the connection (see {@link ClientConnection#push}) behind the
+   * replies already sent, then recounts what it holds: a client that does not read is disconnected
+   * once its unsent output passes the limit. A task on the connection's event loop.
+   */
+  void drainPushes() {
+    connection.drainStarted();
+    ChannelHandlerContext ctx = connection.context();
+    if (connection.disconnected() || ctx == null) {
+      long dropped = 0;
+      for (ClientConnection.Push p; (p = connection.nextPush()) != null; ) {
+        dropped += p.bytes();
+      }
+      connection.pushesTaken(dropped);
+      return;
+    }
+    boolean own = pending == null;
+    ByteBuf out = own ? replyBuffer(ctx) : pending;
+    if (out == null) {
+      return;
+    }
+    long taken = 0;
+    try {
+      for (ClientConnection.Push p; (p = connection.nextPush()) != null; ) {
+        taken += p.bytes();
+        session.push(p.message(), out);
+      }
+    } catch (RuntimeException e) {
+      RuntimeException limit = ReplyLimitExceeded.translate(out, e);
+      connection.pushesTaken(taken);
+      if (!(limit instanceof ReplyLimitExceeded)) {
+        throw e;
+      }
+      if (own) {
+        out.release();
+      }
+      connection.disconnect(ClientMemory.Reason.OUTPUT_LIMIT, limit.getMessage());
+      return;
+    }
+    connection.pushesTaken(taken);
+    if (own) {
+      if (out.isReadable()) {
+        replies.send(connection, ctx, out, false);
+      } else {
+        out.release();
+      }
+      pauseIfUnwritable(ctx);
+      connection.recount(0);
     }
   }
 

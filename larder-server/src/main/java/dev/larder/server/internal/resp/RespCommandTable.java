@@ -10,7 +10,7 @@ import java.util.TreeMap;
  * The RESP command table: every command is one {@link RespCommand} registered here by its group's
  * class ({@link StringCommands}, {@link KeyCommands}, {@link HashCommands}, {@link
  * ConnectionCommands}, {@link ServerCommands}, {@link TransactionCommands}, {@link AclCommands},
- * {@link ClusterCommands}).
+ * {@link ClusterCommands}, {@link PubSubCommands}).
  *
  * <p>Built once, then read-only and thread-safe.
  */
@@ -31,6 +31,7 @@ public final class RespCommandTable {
     PersistenceCommands.register(table);
     AclCommands.register(table);
     ClusterCommands.register(table);
+    PubSubCommands.register(table);
     return table;
   }
 

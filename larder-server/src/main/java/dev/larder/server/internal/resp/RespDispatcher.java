@@ -51,12 +51,25 @@ public final class RespDispatcher {
       failQueue(s);
     } else if (redirected(s, cmd, args)) {
       failQueue(s);
+    } else if (s.out.protocol() == 2
+        && s.subscriptions() > 0
+        && !PubSubCommands.SUBSCRIBED_CONTEXT.contains(name)) {
+      failQueue(s);
+      s.out.error(
+          "ERR Can't execute '"
+              + name
+              + "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in"
+              + " this context");
     } else if (s.inMulti()
         && !cmd.flags().contains(RespCommand.Flag.NO_MULTI)
         && !name.equals("quit")) {
       queue(s, args);
     } else {
       run(s, cmd, args);
+    }
+    if (s.cachingFlag && !s.inMulti() && !name.equals("client")) {
+      // CLIENT CACHING applies to the next command only (in MULTI, to the transaction).
+      s.cachingFlag = false;
     }
   }
 
@@ -124,6 +137,10 @@ public final class RespDispatcher {
             ? s.server.keyspace().exclusive()
             : s.server.keyspace().shared();
     int mark = s.out.target().writerIndex();
+    if (cmd.flags().contains(RespCommand.Flag.READONLY) && cmd.firstKey() > 0) {
+      TrackingCommands.rememberKeys(s, cmd, args);
+    }
+    Object scope = s.server.keyEvents().begin(s.info.id(), cmd.name(), cmd.group());
     lock.lock();
     try {
       cmd.action().run(new RespCall(s, cmd, args));
@@ -146,6 +163,7 @@ public final class RespDispatcher {
       s.out.error("ERR " + (e.getMessage() == null ? e.toString() : e.getMessage()));
     } finally {
       lock.unlock();
+      s.server.keyEvents().end(scope);
     }
   }
 

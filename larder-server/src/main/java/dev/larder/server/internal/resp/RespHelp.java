@@ -4,16 +4,20 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The HELP subcommand of commands with subcommands (CLIENT, CONFIG, ACL, COMMAND), in Redis's form:
- * an array of status lines, a heading naming the command, the subcommands Larder implements with
- * Redis's wording (a usage line, then indented description lines), and HELP last. Subcommands
- * Larder lacks are not listed.
+ * The HELP subcommand of commands with subcommands (CLIENT, CONFIG, ACL, COMMAND, PUBSUB), in
+ * Redis's form: an array of status lines, a heading naming the command, the subcommands Larder
+ * implements with Redis's wording (a usage line, then indented description lines), and HELP last.
+ * Subcommands Larder lacks are not listed.
  *
  * <p>Stateless and thread-safe.
  */
 final class RespHelp {
   static final List<String> CLIENT =
       List.of(
+          "CACHING (YES|NO)",
+          "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.",
+          "GETREDIR",
+          "    Return the client ID we are redirecting to when tracking is enabled.",
           "GETNAME",
           "    Return the name of the current connection.",
           "ID",
@@ -29,7 +33,21 @@ final class RespHelp {
           "    * LIB-NAME: the client lib name.",
           "    * LIB-VER: the client lib version.",
           "SETNAME <name>",
-          "    Assign the name <name> to the current connection.");
+          "    Assign the name <name> to the current connection.",
+          "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",
+          "         [OPTIN] [OPTOUT] [NOLOOP]",
+          "    Control server assisted client side caching.",
+          "TRACKINGINFO",
+          "    Report tracking status for the current connection.");
+  static final List<String> PUBSUB =
+      List.of(
+          "CHANNELS [<pattern>]",
+          "    Return the currently active channels matching a <pattern> (default: '*').",
+          "NUMPAT",
+          "    Return number of subscriptions to patterns.",
+          "NUMSUB [<channel> ...]",
+          "    Return the number of subscribers for the specified channels, excluding",
+          "    pattern subscriptions(default: no channels).");
   static final List<String> CONFIG =
       List.of(
           "GET <pattern>",

@@ -109,6 +109,7 @@ final class ServerCommands {
         f.put("connected_clients", s.connections());
         f.put("maxclients", s.config().maxConnections());
         f.put("blocked_clients", 0);
+        f.put("tracking_clients", s.tracking().clients());
       }
       case "memory" -> {
         f.put("used_memory", ks.memoryUsed());
@@ -135,6 +136,10 @@ final class ServerCommands {
         f.put("evicted_keys", st[3]);
         f.put("keyspace_hits", st[0]);
         f.put("keyspace_misses", st[1]);
+        f.put("pubsub_channels", s.pubsub().channelCount());
+        f.put("pubsub_patterns", s.pubsub().patterns());
+        f.put("tracking_total_keys", s.tracking().keys());
+        f.put("tracking_total_prefixes", s.tracking().prefixCount());
         ClientMemory clients = s.clientMemory();
         f.put("evicted_clients", clients.disconnections(ClientMemory.Reason.BUDGET));
         f.put(
@@ -214,6 +219,8 @@ final class ServerCommands {
     p.put("save", "");
     p.put("appendonly", s.log() == null ? "no" : "yes");
     p.put("appendfsync", s.config().appendfsync());
+    p.put("notify-keyspace-events", s.keyspaceEvents().get());
+    p.put("tracking-table-max-keys", Long.toString(s.tracking().maxKeys()));
     p.put("dir", s.log() == null ? "" : s.log().directory().toAbsolutePath().toString());
     return p;
   }
@@ -260,6 +267,8 @@ final class ServerCommands {
           }
           c.server().maxMemoryPolicy(policy);
         }
+        case "notify-keyspace-events" -> PubSubSettings.setNotifyKeyspaceEvents(c, value);
+        case "tracking-table-max-keys" -> PubSubSettings.setTrackingTableMaxKeys(c, value);
         default ->
             throw new RespError(
                 "ERR Unknown option or number of arguments for CONFIG"
