@@ -26,12 +26,12 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisProtocol;
 import redis.clients.jedis.csc.Cache;
-import redis.clients.jedis.csc.CacheConfig;
+import redis.clients.jedis.csc.DefaultCache;
 
 /**
- * Server-assisted client-side caching of real clients against a real server: Jedis's cache
- * (CacheConfig, RESP3) and Lettuce's ClientSideCaching, each told of changes made by another
- * client, of expiry and of FLUSHALL.
+ * Server-assisted client-side caching of real clients against a real server: Jedis's cache (RESP3,
+ * its default cache in compatibility mode) and Lettuce's ClientSideCaching, each told of changes
+ * made by another client, of expiry and of FLUSHALL.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ClientSideCachingTest {
@@ -45,6 +45,21 @@ class ClientSideCachingTest {
   @AfterAll
   static void stop() {
     server.close();
+  }
+
+  /**
+   * Jedis's default cache, in compatibility mode: Jedis refuses client-side caching from any server
+   * but Redis 7.4 or later (it reads HELLO's server and version) unless the cache says this.
+   */
+  static final class CompatibleCache extends DefaultCache {
+    CompatibleCache(int maxSize) {
+      super(maxSize);
+    }
+
+    @Override
+    public boolean compatibilityMode() {
+      return true;
+    }
   }
 
   private static Jedis writer() {
@@ -74,7 +89,7 @@ class ClientSideCachingTest {
                         .protocol(RedisProtocol.RESP3)
                         .timeoutMillis(30_000)
                         .build())
-                .cacheConfig(CacheConfig.builder().maxSize(1000).build())
+                .cache(new CompatibleCache(1000))
                 .build();
         Jedis w = writer()) {
       Cache cache = cached.getCache();

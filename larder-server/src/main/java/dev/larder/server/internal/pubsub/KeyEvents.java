@@ -18,8 +18,10 @@ import java.util.List;
  * name) in a thread-local scope. Changes are gathered there while the command runs, and turned into
  * events when it ends, in the order they were made, so one command's events are published together
  * and named after the command (Redis's SET with EX publishes {@code set} then {@code expire}).
- * Changes made outside a command (memcached, the HTTP side) invalidate tracked keys but publish no
- * event: keyspace notifications are Redis's, named after Redis commands.
+ * Tracking hears of a command's changed keys when it ends (EXEC's when the transaction ends), so
+ * that a broadcast client gets one message per prefix for them, as Redis sends one per prefix and
+ * event-loop round. Changes made outside a command (memcached, the HTTP side) invalidate tracked
+ * keys but publish no event: keyspace notifications are Redis's, named after Redis commands.
  *
  * <p>Thread-safe.
  */
@@ -48,8 +50,11 @@ public final class KeyEvents implements KeyObserver {
    * @param command the command's lower-case name
    * @param group the command's group (string, hash, generic...)
    * @param changes the changes, in order
+   * @param changedKeys the names of the keys changed, for tracking: shared by the commands EXEC
+   *     runs, and told to {@link Tracking} when the outermost command ends
    */
-  record Scope(long client, String command, String group, List<Change> changes) {}
+  record Scope(
+      long client, String command, String group, List<Change> changes, List<byte[]> changedKeys) {}
 
   /**
    * One change of one key.
@@ -73,7 +78,8 @@ public final class KeyEvents implements KeyObserver {
       return UNSCOPED;
     }
     Scope before = SCOPE.get();
-    SCOPE.set(new Scope(client, command, group, new ArrayList<>(2)));
+    List<byte[]> keys = before == null ? new ArrayList<>(2) : before.changedKeys();
+    SCOPE.set(new Scope(client, command, group, new ArrayList<>(2), keys));
     return before;
   }
 
@@ -88,7 +94,13 @@ public final class KeyEvents implements KeyObserver {
     }
     Scope scope = SCOPE.get();
     SCOPE.set((Scope) before);
-    if (scope == null || scope.changes().isEmpty()) {
+    if (scope == null) {
+      return;
+    }
+    if (before == null && !scope.changedKeys().isEmpty()) {
+      tracking.changed(scope.changedKeys(), scope.client());
+    }
+    if (scope.changes().isEmpty()) {
       return;
     }
     List<Change> changes = scope.changes();
@@ -114,7 +126,11 @@ public final class KeyEvents implements KeyObserver {
       return;
     }
     Scope scope = SCOPE.get();
-    tracking.changed(name(storedKey), scope == null ? 0 : scope.client());
+    if (scope == null) {
+      tracking.changed(name(storedKey), 0);
+    } else if (!tracking.idle()) {
+      scope.changedKeys().add(name(storedKey));
+    }
     if (scope != null && events.any()) {
       scope.changes().add(new Change(storedKey, how));
     }

@@ -273,6 +273,42 @@ public final class Tracking {
     invalidate(key, current, true);
   }
 
+  /**
+   * Keys changed by one client's command (a transaction's, for EXEC): as {@link #changed} for the
+   * clients that read them, but each broadcast client gets one message per prefix with every key of
+   * the batch under it, as Redis sends one per prefix and event-loop round.
+   *
+   * @param keys the keys' names, in the order changed
+   * @param current the id of the client whose command changed them
+   */
+  public void changed(List<byte[]> keys, long current) {
+    for (byte[] k : keys) {
+      invalidate(k, current, false);
+    }
+    if (prefixes.isEmpty()) {
+      return;
+    }
+    for (Map.Entry<ByteBuffer, Set<Long>> e : prefixes.entrySet()) {
+      List<byte[]> under = new ArrayList<>();
+      for (byte[] k : keys) {
+        if (startsWith(k, e.getKey())
+            && under.stream().noneMatch(u -> ByteBuffer.wrap(u).equals(ByteBuffer.wrap(k)))) {
+          under.add(k);
+        }
+      }
+      if (under.isEmpty()) {
+        continue;
+      }
+      PushMessage m = new PushMessage.Invalidation(under.toArray(new byte[0][]));
+      for (long id : e.getValue()) {
+        Tracked t = tracking.get(id);
+        if (t != null && !(t.mode.noloop() && id == current)) {
+          send(t, m);
+        }
+      }
+    }
+  }
+
   private void invalidate(byte[] key, long current, boolean bcast) {
     if (bcast && !prefixes.isEmpty()) {
       for (Map.Entry<ByteBuffer, Set<Long>> e : prefixes.entrySet()) {
