@@ -199,6 +199,16 @@ final class ConnectionCommands {
         requireArgs(c, 4);
         c.out().ok();
       }
+      case "reply" -> {
+        requireArgs(c, 3);
+        switch (c.option(2)) {
+          case "on" -> c.session.replyOff = false;
+          case "off" -> c.session.replyOff = true;
+          case "skip" -> c.session.skipReply = !c.session.replyOff;
+          default -> throw new RespError(RespError.SYNTAX);
+        }
+        c.out().ok();
+      }
       case "tracking" -> TrackingCommands.tracking(c);
       case "caching" -> TrackingCommands.caching(c);
       case "getredir" -> {

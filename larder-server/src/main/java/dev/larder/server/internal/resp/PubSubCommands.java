@@ -28,6 +28,10 @@ final class PubSubCommands {
           "quit",
           "reset");
 
+  /** The commands whose replies are subscription notices, sent even under CLIENT REPLY OFF. */
+  static final Set<String> SUBSCRIPTIONS =
+      Set.of("subscribe", "unsubscribe", "psubscribe", "punsubscribe");
+
   private PubSubCommands() {}
 
   static void register(RespCommandTable t) {

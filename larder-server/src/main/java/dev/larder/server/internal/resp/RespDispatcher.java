@@ -25,7 +25,20 @@ public final class RespDispatcher {
    * @param args the command's words
    */
   public static void dispatch(RespSession s, List<byte[]> args) {
+    int mark = s.out.target().writerIndex();
+    boolean skipThis = s.skipReply;
+    s.skipReply = false;
     RespSession.Lookup lookup = s.lookup(args.getFirst());
+    dispatch(s, args, lookup);
+    if ((s.replyOff || s.skipReply || skipThis)
+        && !PubSubCommands.SUBSCRIPTIONS.contains(lookup.name())) {
+      // CLIENT REPLY OFF or SKIP: the reply is dropped; subscription replies are sent, as Redis
+      // sends them (they are pushes in RESP3).
+      s.out.target().writerIndex(mark);
+    }
+  }
+
+  private static void dispatch(RespSession s, List<byte[]> args, RespSession.Lookup lookup) {
     String name = lookup.name();
     RespCommand cmd = lookup.command();
     s.server.commandProcessed();

@@ -28,6 +28,8 @@ final class RespHelp {
           "    Return information about client connections. Options:",
           "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
           "      Return clients of specified type.",
+          "REPLY (ON|OFF|SKIP)",
+          "    Control the replies sent to the current connection.",
           "SETINFO <option> <value>",
           "    Set client meta attr. Options are:",
           "    * LIB-NAME: the client lib name.",

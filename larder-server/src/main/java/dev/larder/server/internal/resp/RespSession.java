@@ -43,6 +43,12 @@ public final class RespSession implements ProtocolSession, Subscriber {
   /** CLIENT CACHING yes (OPTIN) or no (OPTOUT) was sent for the next command. */
   boolean cachingFlag;
 
+  /** CLIENT REPLY OFF: replies are dropped until CLIENT REPLY ON. */
+  boolean replyOff;
+
+  /** CLIENT REPLY SKIP: the next command's reply is dropped. */
+  boolean skipReply;
+
   final ServerState server;
   ServerState.ClientInfo info;
   ClientConnection connection;
@@ -286,6 +292,8 @@ public final class RespSession implements ProtocolSession, Subscriber {
     server.tracking().off(info.id());
     info.redirect(-1);
     cachingFlag = false;
+    replyOff = false;
+    skipReply = false;
     info.name("");
     authenticateAs(server.acl().initialUser());
   }

@@ -107,6 +107,26 @@ class RespPubSubTest {
   }
 
   @Test
+  void clientReplyOffDropsRepliesButNotSubscriptionNoticesOrMessages() {
+    try (TestServer server = new TestServer(Map.of("notify-keyspace-events", "KA"))) {
+      TestServer.Connection sub = server.resp();
+      TestServer.Connection c = server.resp();
+      assertEquals("", sub.cmd("CLIENT", "REPLY", "OFF"));
+      assertEquals("", sub.cmd("GET", "k"));
+      assertEquals("*3\r\n$10\r\npsubscribe\r\n$1\r\n*\r\n:1\r\n", sub.cmd("PSUBSCRIBE", "*"));
+      c.cmd("SET", "foo", "bar");
+      assertEquals(
+          "*4\r\n$8\r\npmessage\r\n$1\r\n*\r\n$18\r\n__keyspace@0__:foo\r\n$3\r\nset\r\n",
+          sub.read());
+      assertEquals("", c.cmd("CLIENT", "REPLY", "SKIP"));
+      assertEquals("", c.cmd("GET", "foo"));
+      assertEquals("$3\r\nbar\r\n", c.cmd("GET", "foo"));
+      c.cmd("CLIENT", "REPLY", "OFF");
+      assertEquals("+OK\r\n", c.cmd("CLIENT", "REPLY", "ON"));
+    }
+  }
+
+  @Test
   void keyspaceNotificationsSettingIsReadAndChangedByConfig() {
     try (TestServer server = new TestServer(Map.of("notify-keyspace-events", "KEA"))) {
       TestServer.Connection c = server.resp();
