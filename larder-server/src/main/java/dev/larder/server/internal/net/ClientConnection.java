@@ -113,6 +113,11 @@ public final class ClientConnection {
     return context;
   }
 
+  /** Returns whether pushes are queued (event loop only; a hint). */
+  boolean hasPushes() {
+    return !pushes.isEmpty();
+  }
+
   /** Takes the next queued push, or null (event loop only). */
   Push nextPush() {
     return pushes.poll();

@@ -85,6 +85,11 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
       }
     }
     try {
+      if (connection.hasPushes()) {
+        // Messages queued before this request arrived go before its reply, as in Redis, where
+        // they were written before the request was read.
+        writePushes(out);
+      }
       session.run(msg, out);
     } catch (RuntimeException e) {
       RuntimeException limit = ReplyLimitExceeded.translate(out, e);
@@ -130,25 +135,22 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
     if (out == null) {
       return;
     }
-    long taken = 0;
     try {
-      for (ClientConnection.Push p; (p = connection.nextPush()) != null; ) {
-        taken += p.bytes();
-        session.push(p.message(), out);
-      }
+      writePushes(out);
     } catch (RuntimeException e) {
       RuntimeException limit = ReplyLimitExceeded.translate(out, e);
-      connection.pushesTaken(taken);
       if (!(limit instanceof ReplyLimitExceeded)) {
         throw e;
       }
       if (own) {
         out.release();
+      } else {
+        pending = null;
+        out.release();
       }
       connection.disconnect(ClientMemory.Reason.OUTPUT_LIMIT, limit.getMessage());
       return;
     }
-    connection.pushesTaken(taken);
     if (own) {
       if (out.isReadable()) {
         replies.send(connection, ctx, out, false);
@@ -157,6 +159,19 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
       }
       pauseIfUnwritable(ctx);
       connection.recount(0);
+    }
+  }
+
+  /** Writes every queued push into {@code out}, in order. */
+  private void writePushes(ByteBuf out) {
+    long taken = 0;
+    try {
+      for (ClientConnection.Push p; (p = connection.nextPush()) != null; ) {
+        taken += p.bytes();
+        session.push(p.message(), out);
+      }
+    } finally {
+      connection.pushesTaken(taken);
     }
   }
 

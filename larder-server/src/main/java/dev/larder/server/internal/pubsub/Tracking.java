@@ -68,6 +68,9 @@ public final class Tracking {
    */
   public void maxKeys(long maxKeys) {
     this.maxKeys = maxKeys;
+    if (maxKeys > 0 && tableKeys.get() > maxKeys) {
+      evictFromTable();
+    }
   }
 
   /** Returns tracking-table-max-keys. */

@@ -161,6 +161,17 @@ class RespTrackingTest {
   }
 
   @Test
+  void anInvalidationQueuedBeforeARequestComesBeforeItsReply() {
+    try (TestServer server = new TestServer()) {
+      TestServer.Connection t = resp3(server);
+      TestServer.Connection w = server.resp();
+      t.cmd("CLIENT", "TRACKING", "ON", "BCAST");
+      w.cmd("SET", "k", "1");
+      assertEquals(invalidate("k") + "+PONG\r\n", t.cmd("PING"));
+    }
+  }
+
+  @Test
   void redisErrorsAndOff() {
     try (TestServer server = new TestServer()) {
       TestServer.Connection t = resp3(server);
@@ -208,6 +219,10 @@ class RespTrackingTest {
       assertTrue(server.state.tracking().keys() <= 10, server.state.tracking().keys() + " keys");
       String out = sb.append(t.read()).toString();
       assertEquals(20, out.split("invalidate").length - 1, out);
+      TestServer.Connection admin = server.resp();
+      admin.cmd("CONFIG", "SET", "tracking-table-max-keys", "2");
+      assertEquals(2, server.state.tracking().keys(), "lowering the bound evicts at once");
+      assertEquals(8, t.read().split("invalidate").length - 1);
     }
   }
 }
