@@ -19,6 +19,7 @@ module dev.larder.server {
   requires io.netty.transport.unix.common;
   requires info.picocli;
   requires java.management;
+  requires jdk.management;
   requires micrometer.core;
 
   exports dev.larder.server;

@@ -222,6 +222,8 @@ public interface Cache<K, V> extends AutoCloseable {
   void invalidateAll();
 
   /**
+   * Discards the entries of the given keys, where present.
+   *
    * @param keys keys to remove
    */
   void invalidateAll(Iterable<? extends K> keys);

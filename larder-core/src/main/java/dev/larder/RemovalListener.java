@@ -11,6 +11,8 @@ package dev.larder;
 public interface RemovalListener<K, V> {
 
   /**
+   * Called once for each entry the cache removes.
+   *
    * @param key the removed key, decoded from the stored bytes
    * @param value the removed value, decoded from the stored bytes
    * @param cause why it was removed

@@ -11,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One round of {@code close()} racing every kind of call: a cache is filled with values of 2-256
@@ -181,12 +182,12 @@ final class CloseRace {
       for (int at = 0; at < escaped.limit(); at += 512) {
         sum += escaped.get(at);
       }
-      escapedSum += sum;
+      escapedSum.add(sum);
     }
   }
 
   /** Sums of escaped views, so that their reads are not optimized away. */
-  private volatile long escapedSum;
+  private final LongAdder escapedSum = new LongAdder();
 
   private void iterate(Cache<Long, byte[]> cache) {
     for (Map.Entry<Long, byte[]> entry : cache.asMap().entrySet()) {

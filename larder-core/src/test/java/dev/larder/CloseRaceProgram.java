@@ -13,6 +13,8 @@ final class CloseRaceProgram {
   private CloseRaceProgram() {}
 
   /**
+   * Runs the close race and exits.
+   *
    * @param args seconds to run, and a seed
    */
   public static void main(String[] args) throws InterruptedException {

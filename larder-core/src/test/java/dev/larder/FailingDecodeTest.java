@@ -18,6 +18,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 class FailingDecodeTest {
 
   /** Every write that returns the previous value (or hands it to a function). */
+  // its functions are stateless lambdas
+  @SuppressWarnings("ImmutableEnumChecker")
   enum Write {
     REMOVE(c -> c.remove("k")),
     REPLACE(c -> c.replace("k", "new")),

@@ -24,6 +24,8 @@ class HotTierSizeTest {
   private static final int ENTRIES = 20_000;
 
   /** Values of a shape the benchmark scenarios use, or a record of several JDK types. */
+  // its functions are stateless lambdas
+  @SuppressWarnings("ImmutableEnumChecker")
   enum Shape {
     STRING_1K(i -> "v".repeat(1_000) + i),
     NON_LATIN_STRING(i -> "\u20ac".repeat(100) + i),

@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Random;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -121,7 +122,7 @@ class MapViewDifferentialTest {
     return s.length() > 8 ? s.substring(0, 8) : s;
   }
 
-  private static TreeMap<Long, String> contents(Map<Long, String> map) {
+  private static SortedMap<Long, String> contents(Map<Long, String> map) {
     TreeMap<Long, String> contents = new TreeMap<>();
     for (Map.Entry<Long, String> entry : map.entrySet()) {
       String previous = contents.put(entry.getKey(), entry.getValue());

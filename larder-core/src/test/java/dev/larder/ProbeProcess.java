@@ -63,7 +63,7 @@ final class ProbeProcess {
     System.out.println(main.getSimpleName() + " " + String.join(" ", args) + ": " + text.strip());
     Map<String, String> result = new HashMap<>();
     String last = text.strip().lines().reduce((a, b) -> b).orElse("");
-    for (String pair : last.split(" ")) {
+    for (String pair : last.split(" ", -1)) {
       int eq = pair.indexOf('=');
       if (eq > 0) {
         result.put(pair.substring(0, eq), pair.substring(eq + 1));

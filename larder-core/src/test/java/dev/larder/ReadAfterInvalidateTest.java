@@ -185,6 +185,10 @@ class ReadAfterInvalidateTest {
     assertEquals(0, stale.get(), "stale reads out of " + checked.get());
   }
 
+  // The yield lets the invalidating thread run between the database read and the cache's fill,
+  // which
+  // is the window this test needs on a machine with two cores.
+  @SuppressWarnings("ThreadPriorityCheck")
   private static long slowRead(AtomicLongArray database, int key) {
     long version = database.get(key);
     for (int i = 0; i < 200; i++) {

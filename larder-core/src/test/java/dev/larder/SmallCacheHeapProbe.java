@@ -92,8 +92,8 @@ public final class SmallCacheHeapProbe {
   /** Returns the bytes of live objects, from the class histogram's total (after a collection). */
   private static long liveHeapBytes() throws Exception {
     String histogram = command("gcClassHistogram");
-    for (String line : histogram.split("\n")) {
-      String[] fields = line.trim().split("\\s+");
+    for (String line : histogram.split("\n", -1)) {
+      String[] fields = line.trim().split("\\s+", -1);
       if (fields.length == 3 && fields[0].equals("Total")) {
         return Long.parseLong(fields[2]);
       }

@@ -39,6 +39,8 @@ public final class ClusteredCacheBuilder<K, V> {
   private InstantSource clock = InstantSource.system();
   private long nearEntries;
   private ValueDictionary dictionary;
+  private Cache<byte[], byte[]> localStore;
+  private StoreJournal journal;
 
   ClusteredCacheBuilder(Codec<K> keyCodec, Codec<V> valueCodec) {
     this.keyCodec = Objects.requireNonNull(keyCodec, "keyCodec");
@@ -200,6 +202,29 @@ public final class ClusteredCacheBuilder<K, V> {
   }
 
   /**
+   * Uses {@code store} as this member's own store instead of building one, and tells {@code
+   * journal} of every change made to it from then on (see {@link StoreJournal}). The store may
+   * already hold entries, recovered by the caller from its own record of an earlier run; they are
+   * served as this member's until its first view says otherwise: a member that founds the cluster
+   * keeps them, a member that joins a running cluster drops those of segments it does not own and,
+   * for each segment it owns, takes the cluster's copy in their place (state transfer), so a key
+   * removed while it was away does not come back. The store becomes the clustered cache's and is
+   * closed with it; nothing else may write to it. {@link #maximumMemory} still gives the bound
+   * state transfer plans against, and should be the store's. Not with {@link #storage}, {@link
+   * #expireAfterWrite}, {@link #removalListener} or {@link #dictionary}, which configure a store
+   * this builder builds.
+   *
+   * @param store a store of encoded keys and values, bytes codecs
+   * @param journal told of every change to the store
+   * @return this builder
+   */
+  public ClusteredCacheBuilder<K, V> localStore(Cache<byte[], byte[]> store, StoreJournal journal) {
+    this.localStore = Objects.requireNonNull(store, "store");
+    this.journal = Objects.requireNonNull(journal, "journal");
+    return this;
+  }
+
+  /**
    * Builds the local store and joins the cluster; returns once this member is in a view (its state
    * transfer continues in the background: see {@link ClusteredCache#awaitRebalanced}).
    *
@@ -220,6 +245,15 @@ public final class ClusteredCacheBuilder<K, V> {
               + dictionary.size()
               + " values); the cluster fills it");
     }
+    if (localStore != null
+        && (storage != null
+            || expireAfterWrite != null
+            || listener != null
+            || dictionary != null)) {
+      throw new IllegalArgumentException(
+          "a given local store cannot take storage, expireAfterWrite, a removal listener or a"
+              + " dictionary: they configure a store the builder builds");
+    }
     CacheBuilder<byte[], byte[]> local = Cache.builder(Codecs.bytes(), Codecs.bytes());
     if (maximumMemory > 0) {
       local.maximumMemory(maximumMemory);
@@ -236,6 +270,14 @@ public final class ClusteredCacheBuilder<K, V> {
         maximumMemory > 0 ? maximumMemory : Long.MAX_VALUE,
         cluster,
         new ClusteredLarderCache.Options<>(
-            loader, listener, executor, expireAfterWrite, clock, nearEntries, dictionary));
+            loader,
+            listener,
+            executor,
+            expireAfterWrite,
+            clock,
+            nearEntries,
+            dictionary,
+            localStore,
+            journal));
   }
 }

@@ -49,9 +49,10 @@ public final class ClusteredTxStore {
    * Returns a builder with serializable isolation, {@code members} = the cluster's {@code
    * initialClusterSize}, and no persistence.
    *
-   * @param cluster the cluster: its stack, name, node name, timeout, segments and initial size are
-   *     used; its mode must be {@link ClusterMode#REPLICATED} and its replication {@link
-   *     Replication#SYNC}
+   * @param cluster the cluster: its stack, name, node name, timeout, segments, initial size, mode
+   *     and owners are used; its mode must be {@link ClusterMode#REPLICATED} (every member holds
+   *     every key) or {@link ClusterMode#DISTRIBUTED} (each key is held by its {@code owners}), and
+   *     its replication {@link Replication#SYNC}
    */
   public static Builder builder(ClusterConfig cluster) {
     return new Builder(cluster);
@@ -69,12 +70,10 @@ public final class ClusteredTxStore {
 
     private Builder(ClusterConfig cluster) {
       this.cluster = Objects.requireNonNull(cluster, "cluster");
-      if (cluster.mode() != ClusterMode.REPLICATED) {
+      if (cluster.mode() == ClusterMode.INVALIDATION) {
         throw new IllegalArgumentException(
-            "clustered transactions hold every key on every"
-                + " member: use ClusterMode.REPLICATED (was "
-                + cluster.mode()
-                + ")");
+            "clustered transactions need members that hold the"
+                + " keys: use ClusterMode.REPLICATED or DISTRIBUTED (was INVALIDATION)");
       }
       if (cluster.replication() != Replication.SYNC) {
         throw new IllegalArgumentException(
@@ -188,13 +187,26 @@ public final class ClusteredTxStore {
      * initialClusterSize}).
      *
      * @return the store
-     * @throws IllegalArgumentException if no cache was declared, or the fsync policy is {@code
-     *     none}
+     * @throws IllegalArgumentException if no cache was declared, the fsync policy is {@code none},
+     *     or a distributed cluster's {@code owners} is not above {@code members} minus a majority
+     *     (a majority of members must hold an owner of every segment)
      * @throws ClusterException if this member cannot join in time
      */
     public TxStore build() {
       if (specs.isEmpty()) {
         throw new IllegalArgumentException("declare at least one cache");
+      }
+      int majority = members / 2 + 1;
+      if (cluster.mode() == ClusterMode.DISTRIBUTED && cluster.owners() <= members - majority) {
+        throw new IllegalArgumentException(
+            "a distributed clustered store of "
+                + members
+                + " members needs owners >= "
+                + (members - majority + 1)
+                + " (was "
+                + cluster.owners()
+                + "): a majority may then act without any owner of a segment, and would lose"
+                + " its commits");
       }
       if (wal != null && wal.policy() == FsyncPolicy.none()) {
         throw new IllegalArgumentException(

@@ -54,6 +54,8 @@ public final class ByteSink {
   }
 
   /**
+   * Appends one byte.
+   *
    * @param b the byte to append (low 8 bits)
    */
   public void writeByte(int b) {
@@ -62,6 +64,8 @@ public final class ByteSink {
   }
 
   /**
+   * Appends every byte of an array.
+   *
    * @param bytes the bytes to append
    */
   public void writeBytes(byte[] bytes) {
@@ -69,6 +73,8 @@ public final class ByteSink {
   }
 
   /**
+   * Appends a range of an array.
+   *
    * @param bytes source array
    * @param offset first byte to copy
    * @param length number of bytes
@@ -106,6 +112,8 @@ public final class ByteSink {
   }
 
   /**
+   * Appends a 16-bit value.
+   *
    * @param v written as 2 bytes, little-endian
    */
   public void writeShort(int v) {
@@ -116,6 +124,8 @@ public final class ByteSink {
   }
 
   /**
+   * Appends a 32-bit value.
+   *
    * @param v written as 4 bytes, little-endian
    */
   public void writeInt(int v) {
@@ -125,6 +135,8 @@ public final class ByteSink {
   }
 
   /**
+   * Appends a 64-bit value.
+   *
    * @param v written as 8 bytes, little-endian
    */
   public void writeLong(long v) {
@@ -134,6 +146,8 @@ public final class ByteSink {
   }
 
   /**
+   * Appends an unsigned long as a varint.
+   *
    * @param v an unsigned value written as 1-10 bytes (LEB128)
    */
   public void writeVarLong(long v) {
@@ -146,6 +160,8 @@ public final class ByteSink {
   }
 
   /**
+   * Appends an unsigned int as a varint.
+   *
    * @param v an unsigned value written as 1-5 bytes (LEB128)
    */
   public void writeVarInt(int v) {
@@ -153,6 +169,8 @@ public final class ByteSink {
   }
 
   /**
+   * Appends a signed long as a zig-zag varint.
+   *
    * @param v a signed value, zig-zag mapped then written as a varint
    */
   public void writeZigZagLong(long v) {

@@ -185,7 +185,11 @@ public final class ValueDictionary {
     return sink.toByteArray();
   }
 
-  /** Caller holds the lock. Listeners run first, so a failing log stops the addition. */
+  /**
+   * Caller holds the lock. Listeners run first, so a failing log stops the addition. The counters
+   * are volatile for lock-free readers and written only here, under the lock.
+   */
+  @SuppressWarnings("NonAtomicVolatileUpdate")
   private int add(DictionarySpace space, Object value, byte[] bytes, long cost) {
     Addition addition = new Addition(space.name(), space.size(), bytes);
     for (Consumer<? super Addition> listener : listeners) {

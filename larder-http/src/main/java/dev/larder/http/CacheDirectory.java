@@ -182,7 +182,7 @@ public final class CacheDirectory {
 
   /**
    * Adds or replaces a status section, e.g. {@code "log"} or {@code "cluster"}, that {@code
-   * /api/caches} reports under {@code sections} and the console shows in its own panel. The
+   * /api/caches} reports under {@code "sections"} and the console shows in its own panel. The
    * supplier is called on every report, on a network thread: it must be quick and thread-safe, and
    * its values should be strings, numbers or booleans.
    *

@@ -99,7 +99,7 @@ public final class NodeGenerator {
   private static ContentData content(SplittableRandom r) {
     Instant stored = Instant.ofEpochMilli(randomMillis(r));
     String url = ContentUrls.format(stored, UUID.fromString(randomUuid(r)));
-    long size = 200 + r.nextInt(20_000);
+    long size = 200L + r.nextInt(20_000);
     return new ContentData(
         url, copy(ContentModel.MIMETYPE), size, copy(ContentModel.ENCODING), ContentModel.LOCALE);
   }

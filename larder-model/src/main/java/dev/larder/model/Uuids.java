@@ -67,7 +67,7 @@ final class Uuids {
   }
 
   /** Returns the value of the 4 hex digits at {@code from}, negative if any is not one. */
-  private static long hex4(String s, int from) {
+  private static int hex4(String s, int from) {
     char a = s.charAt(from);
     char b = s.charAt(from + 1);
     char c = s.charAt(from + 2);

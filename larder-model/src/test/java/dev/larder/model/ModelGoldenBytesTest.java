@@ -113,9 +113,9 @@ class ModelGoldenBytesTest {
       if (in == null) {
         return lines;
       }
-      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n", -1)) {
         if (!line.isBlank() && !line.startsWith("#")) {
-          String[] parts = line.trim().split(" ");
+          String[] parts = line.trim().split(" ", -1);
           lines.put(parts[0], parts.length > 1 ? parts[1] : "");
         }
       }

@@ -56,6 +56,10 @@ import java.util.function.Consumer;
 public final class LarderServer implements AutoCloseable {
   static final int SWEEP_BUDGET = 2_000;
   static final long SWEEP_PERIOD_MS = 100;
+
+  /** How often a clustered member's blocked clients look again at their keys. */
+  static final long BLOCKED_RECHECK_MS = 100;
+
   private static final int BACKLOG = 1024;
 
   private final ServerConfig config;
@@ -71,6 +75,12 @@ public final class LarderServer implements AutoCloseable {
   /** This member's cluster, or null when the server serves alone. */
   private final ServerCluster cluster;
 
+  /**
+   * A durable member's own store as a keyspace (its log recovers into it and checkpoints walk it;
+   * the cluster writes it, no command does), or null.
+   */
+  private final Keyspace memberStore;
+
   /** The RESP port to bind: the configured one, or in cluster mode the free one announced. */
   private final int respPortToBind;
 
@@ -81,15 +91,37 @@ public final class LarderServer implements AutoCloseable {
   private LarderServer(ServerConfig config, AclUsers acl, MemcacheAuth memcacheAuth)
       throws IOException {
     this.config = config;
+    ServerLog serverLog = null;
     if (config.cluster() == null) {
       this.cluster = null;
+      this.memberStore = null;
       this.respPortToBind = config.respPort();
       this.keyspace = new Keyspace(config.maxMemory(), System::currentTimeMillis);
     } else {
       // The other members are told this member's RESP address when it joins, so the port is
       // fixed first (a free one for 0).
       this.respPortToBind = config.respPort() == 0 ? freePort(config.bind()) : config.respPort();
-      this.cluster = ServerCluster.join(config, Math.max(respPortToBind, 0));
+      if (config.dir() == null) {
+        this.memberStore = null;
+        this.cluster = ServerCluster.join(config, Math.max(respPortToBind, 0));
+      } else {
+        // A durable member logs its own store, not the commands it takes: recover it, then
+        // join with it (docs/design/server.md, Clustering).
+        this.memberStore = new Keyspace(config.maxMemory(), System::currentTimeMillis);
+        serverLog = openLog(config, memberStore);
+        try {
+          this.cluster =
+              ServerCluster.join(
+                  config,
+                  Math.max(respPortToBind, 0),
+                  memberStore.store(),
+                  serverLog.storeJournal());
+        } catch (RuntimeException e) {
+          serverLog.close();
+          memberStore.close();
+          throw e;
+        }
+      }
       this.keyspace =
           new Keyspace(
               cluster.cache(),
@@ -98,21 +130,8 @@ public final class LarderServer implements AutoCloseable {
               cluster.versions(),
               cluster::primaryEntries);
     }
-    ServerLog serverLog = null;
-    if (config.dir() != null) {
-      try {
-        serverLog =
-            ServerLog.open(
-                config.dir(),
-                config.appendfsync(),
-                config.salvage(),
-                config.checkpointLogBytes(),
-                keyspace,
-                System::currentTimeMillis);
-      } catch (IOException | RuntimeException e) {
-        keyspace.close();
-        throw e;
-      }
+    if (config.dir() != null && cluster == null) {
+      serverLog = openLog(config, keyspace);
     }
     this.log = serverLog;
     this.scheduler =
@@ -234,6 +253,14 @@ public final class LarderServer implements AutoCloseable {
     }
     scheduler.scheduleWithFixedDelay(
         this::sweep, SWEEP_PERIOD_MS, SWEEP_PERIOD_MS, TimeUnit.MILLISECONDS);
+    scheduler.scheduleAtFixedRate(
+        state::sampleRates, SWEEP_PERIOD_MS, SWEEP_PERIOD_MS, TimeUnit.MILLISECONDS);
+    if (cluster != null) {
+      // A push through another member is not seen by this member's keyspace: its blocked
+      // clients look again at the keys they wait on, every BLOCKED_RECHECK_MS.
+      scheduler.scheduleWithFixedDelay(
+          this::recheckBlocked, BLOCKED_RECHECK_MS, BLOCKED_RECHECK_MS, TimeUnit.MILLISECONDS);
+    }
     if (config.jmx()) {
       synchronized (this) {
         mxBean = ServerMXBeanRegistration.register(state, this::httpPort);
@@ -348,6 +375,14 @@ public final class LarderServer implements AutoCloseable {
     }
   }
 
+  private void recheckBlocked() {
+    try {
+      state.blockedClients().recheckAll();
+    } catch (RuntimeException e) {
+      // A recheck racing close() finds the cache closed; a cluster's refusal waits for the next.
+    }
+  }
+
   private void sweep() {
     Lock lock = keyspace.shared();
     lock.lock();
@@ -357,6 +392,22 @@ public final class LarderServer implements AutoCloseable {
       // A sweep racing close() finds the cache closed; the next sweep, if any, starts afresh.
     } finally {
       lock.unlock();
+    }
+  }
+
+  /** Opens the log of {@code dir} and recovers it into {@code into}; closes it on failure. */
+  private static ServerLog openLog(ServerConfig config, Keyspace into) throws IOException {
+    try {
+      return ServerLog.open(
+          config.dir(),
+          config.appendfsync(),
+          config.salvage(),
+          config.checkpointLogBytes(),
+          into,
+          System::currentTimeMillis);
+    } catch (IOException | RuntimeException e) {
+      into.close();
+      throw e;
     }
   }
 
@@ -451,18 +502,35 @@ public final class LarderServer implements AutoCloseable {
     boss.shutdownGracefully(0, 1_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
     scheduler.shutdownNow();
     state.replies().close();
+    if (memberStore != null) {
+      // leave the cluster first: until then it writes this member's store, and the log records it
+      try {
+        closeKeyspace();
+      } finally {
+        try {
+          log.close();
+        } finally {
+          memberStore.close();
+        }
+      }
+      return;
+    }
     try {
       if (log != null) {
         log.close();
       }
     } finally {
-      Lock lock = keyspace.exclusive();
-      lock.lock();
-      try {
-        keyspace.close();
-      } finally {
-        lock.unlock();
-      }
+      closeKeyspace();
+    }
+  }
+
+  private void closeKeyspace() {
+    Lock lock = keyspace.exclusive();
+    lock.lock();
+    try {
+      keyspace.close();
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -482,7 +550,7 @@ public final class LarderServer implements AutoCloseable {
             + " keys from "
             + log.directory()
             + " in "
-            + r.report().recoveryNanos() / 1_000_000
+            + r.loadNanos() / 1_000_000
             + " ms (checkpoint: "
             + r.checkpointKeys()
             + " keys; log: "

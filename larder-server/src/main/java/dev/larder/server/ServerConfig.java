@@ -346,11 +346,12 @@ public final class ServerConfig {
       check(io >= 0 && io <= 1024, ServerSetting.IO_THREADS, "0..1024");
       validateCluster();
       if (cluster() != null && dir() != null) {
-        // Each member logging what it owns is not built: refuse rather than log part of the
-        // cluster's writes and let a restart bring back a different state.
-        throw new IllegalArgumentException(
-            "dir and cluster cannot be set together: a clustered"
-                + " server keeps its data in its members' memory, not in a log");
+        // A full restart recovers each segment from the member that founds the cluster, which
+        // in distributed mode holds only its own share: the rest would start empty.
+        check(
+            get(ServerSetting.CLUSTER_MODE).equals("replicated"),
+            ServerSetting.DIR,
+            "unset in cluster-mode distributed (a durable cluster is replicated)");
       }
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("not a number: " + e.getMessage(), e);

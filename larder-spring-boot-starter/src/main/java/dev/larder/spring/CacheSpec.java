@@ -91,6 +91,8 @@ public class CacheSpec {
   }
 
   /**
+   * Sets the byte bound.
+   *
    * @param maximumMemory the byte bound, e.g. {@code 64MB}
    */
   public void setMaximumMemory(DataSize maximumMemory) {
@@ -103,6 +105,8 @@ public class CacheSpec {
   }
 
   /**
+   * Sets the entry bound (null: none).
+   *
    * @param maximumEntries the entry bound
    */
   public void setMaximumEntries(Long maximumEntries) {
@@ -115,6 +119,8 @@ public class CacheSpec {
   }
 
   /**
+   * Sets where entries are stored.
+   *
    * @param storage {@code OFF_HEAP} or {@code HEAP}
    */
   public void setStorage(Storage storage) {
@@ -127,6 +133,8 @@ public class CacheSpec {
   }
 
   /**
+   * Sets the time to live after a write.
+   *
    * @param expireAfterWrite time to live after a write, e.g. {@code 10m}
    */
   public void setExpireAfterWrite(Duration expireAfterWrite) {
@@ -139,6 +147,8 @@ public class CacheSpec {
   }
 
   /**
+   * Sets the time to live after the last access.
+   *
    * @param expireAfterAccess time to live after the last read or write
    */
   public void setExpireAfterAccess(Duration expireAfterAccess) {
@@ -151,6 +161,8 @@ public class CacheSpec {
   }
 
   /**
+   * Sets the keys' class.
+   *
    * @param keyType the keys' fully qualified class name
    */
   public void setKeyType(String keyType) {
@@ -163,6 +175,8 @@ public class CacheSpec {
   }
 
   /**
+   * Sets the values' class.
+   *
    * @param valueType the values' fully qualified class name
    */
   public void setValueType(String valueType) {
@@ -175,6 +189,8 @@ public class CacheSpec {
   }
 
   /**
+   * Sets how values are serialized.
+   *
    * @param serialization {@code typed} (the default) or {@code java}
    */
   public void setSerialization(Serialization serialization) {
@@ -187,6 +203,8 @@ public class CacheSpec {
   }
 
   /**
+   * Sets whether null results are cached.
+   *
    * @param allowNullValues whether null results are cached
    */
   public void setAllowNullValues(boolean allowNullValues) {
@@ -202,6 +220,8 @@ public class CacheSpec {
   }
 
   /**
+   * Sets whether the cache records statistics.
+   *
    * @param recordStats whether the cache records statistics
    */
   public void setRecordStats(boolean recordStats) {
@@ -218,6 +238,8 @@ public class CacheSpec {
   }
 
   /**
+   * Sets the hot tier's bound.
+   *
    * @param hotTier the hot tier's bound, e.g. {@code 8MB}; {@code 0} turns it off
    */
   public void setHotTier(DataSize hotTier) {

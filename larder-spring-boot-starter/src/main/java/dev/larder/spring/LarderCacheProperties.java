@@ -46,6 +46,8 @@ public class LarderCacheProperties {
   }
 
   /**
+   * Sets whether Larder is the cache manager.
+   *
    * @param enabled whether Larder is the cache manager
    */
   public void setEnabled(boolean enabled) {
@@ -66,6 +68,8 @@ public class LarderCacheProperties {
   }
 
   /**
+   * Sets the settings of caches the properties do not declare.
+   *
    * @param defaults settings for undeclared caches
    */
   public void setDefaults(CacheSpec defaults) {

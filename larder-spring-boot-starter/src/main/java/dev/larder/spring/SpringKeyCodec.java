@@ -452,57 +452,57 @@ final class SpringKeyCodec implements Codec<Object> {
           case SHORT_ARRAY, INT_ARRAY, LONG_ARRAY, CHAR_ARRAY, BOOLEAN_ARRAY -> in.readLength(1);
           default -> throw new CodecException("unknown Spring key tag " + tag);
         };
-    switch (tag) {
+    return switch (tag) {
       case SHORT_ARRAY -> {
         short[] a = new short[n];
         for (int i = 0; i < n; i++) {
           a[i] = (short) ranged(in.readZigZagLong(), Short.MIN_VALUE, Short.MAX_VALUE);
         }
-        return a;
+        yield a;
       }
       case INT_ARRAY -> {
         int[] a = new int[n];
         for (int i = 0; i < n; i++) {
           a[i] = (int) ranged(in.readZigZagLong(), Integer.MIN_VALUE, Integer.MAX_VALUE);
         }
-        return a;
+        yield a;
       }
       case LONG_ARRAY -> {
         long[] a = new long[n];
         for (int i = 0; i < n; i++) {
           a[i] = in.readZigZagLong();
         }
-        return a;
+        yield a;
       }
       case CHAR_ARRAY -> {
         char[] a = new char[n];
         for (int i = 0; i < n; i++) {
           a[i] = (char) ranged(in.readVarInt(), 0, Character.MAX_VALUE);
         }
-        return a;
+        yield a;
       }
       case BOOLEAN_ARRAY -> {
         boolean[] a = new boolean[n];
         for (int i = 0; i < n; i++) {
           a[i] = readBoolean(in);
         }
-        return a;
+        yield a;
       }
       case FLOAT_ARRAY -> {
         float[] a = new float[n];
         for (int i = 0; i < n; i++) {
           a[i] = Float.intBitsToFloat(in.readInt());
         }
-        return a;
+        yield a;
       }
       default -> {
         double[] a = new double[n];
         for (int i = 0; i < n; i++) {
           a[i] = Double.longBitsToDouble(in.readLong());
         }
-        return a;
+        yield a;
       }
-    }
+    };
   }
 
   private static boolean readBoolean(ByteSource in) {

@@ -16,12 +16,14 @@ public final class NativeAccessProbe {
   private NativeAccessProbe() {}
 
   /**
+   * Builds an off-heap cache from Larder loaded off the given class path, and exits.
+   *
    * @param args the class path to load Larder from
    * @throws Exception if Larder cannot be loaded or the cache built
    */
   public static void main(String[] args) throws Exception {
     List<URL> urls = new ArrayList<>();
-    for (String entry : args[0].split(File.pathSeparator)) {
+    for (String entry : args[0].split(File.pathSeparator, -1)) {
       urls.add(new File(entry).toURI().toURL());
     }
     try (URLClassLoader loader =

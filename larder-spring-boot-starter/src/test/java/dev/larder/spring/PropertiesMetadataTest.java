@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -44,7 +45,7 @@ class PropertiesMetadataTest {
     }
   }
 
-  private static TreeSet<String> specProperties() throws Exception {
+  private static SortedSet<String> specProperties() throws Exception {
     TreeSet<String> names = new TreeSet<>();
     for (PropertyDescriptor p :
         Introspector.getBeanInfo(CacheSpec.class, Object.class).getPropertyDescriptors()) {

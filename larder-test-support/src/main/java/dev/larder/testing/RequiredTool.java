@@ -34,7 +34,7 @@ public final class RequiredTool {
    */
   public static Path onPath(String executable, String debianPackage) {
     Objects.requireNonNull(executable, "executable");
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(":", -1)) {
       if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, executable))) {
         return Path.of(dir, executable);
       }

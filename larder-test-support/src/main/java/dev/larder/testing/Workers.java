@@ -36,6 +36,8 @@ public final class Workers implements AutoCloseable {
   @FunctionalInterface
   public interface Task {
     /**
+     * Does the worker's work.
+     *
      * @throws Exception to fail the test
      */
     void run() throws Exception;
@@ -45,6 +47,8 @@ public final class Workers implements AutoCloseable {
   @FunctionalInterface
   public interface IndexedTask {
     /**
+     * Does the work of the worker with this index.
+     *
      * @param index 0 for the first worker started by the call, 1 for the next...
      * @throws Exception to fail the test
      */

@@ -32,17 +32,19 @@ class WorkersTest {
   void aFailedWorkerFailsJoinWithItsExceptionAsTheCauseAndTheOthersSuppressed() {
     IllegalStateException first = new IllegalStateException("first");
     AssertionError second = new AssertionError("second");
-    CountDownLatch firstThrown = new CountDownLatch(1);
     AssertionError error;
     try (Workers workers = Workers.named("reader")) {
       workers.start(
           () -> {
-            firstThrown.countDown();
             throw first;
           });
+      // not before the first failure is recorded (a latch counted down before the throw let the
+      // second failure be recorded first on a busy machine)
       workers.start(
           () -> {
-            firstThrown.await();
+            while (!workers.failed()) {
+              Thread.sleep(1);
+            }
             throw second;
           });
       workers.start(() -> {});

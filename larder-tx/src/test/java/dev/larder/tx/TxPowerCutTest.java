@@ -109,7 +109,7 @@ class TxPowerCutTest {
         } else {
           int from = random.nextInt(ACCOUNT_COUNT);
           int to = (from + 1 + random.nextInt(ACCOUNT_COUNT - 1)) % ACCOUNT_COUNT;
-          long amount = 1 + random.nextInt(50);
+          long amount = 1L + random.nextInt(50);
           store.inTransaction(
               1_000,
               tx -> {

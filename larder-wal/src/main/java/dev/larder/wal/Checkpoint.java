@@ -37,6 +37,8 @@ public final class Checkpoint implements AutoCloseable {
   }
 
   /**
+   * Adds one entry to the checkpoint.
+   *
    * @param entry one entry of the state; the log does not interpret it
    * @throws UncheckedIOException on failure, naming the file and the operation
    */

@@ -8,12 +8,16 @@ package dev.larder.wal;
 public interface LogReplay {
 
   /**
+   * Receives one entry of the checkpoint recovery starts from.
+   *
    * @param checkpointSequence the sequence the checkpoint captured (0 if none)
    * @param entry one entry of the checkpoint, as it was given to {@link Checkpoint#add}
    */
   void checkpointEntry(long checkpointSequence, byte[] entry);
 
   /**
+   * Receives one record of the log after the checkpoint, in sequence order.
+   *
    * @param sequence the record's sequence
    * @param type the record's type as appended
    * @param payload the record's payload as appended

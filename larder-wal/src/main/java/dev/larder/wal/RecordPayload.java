@@ -12,6 +12,8 @@ public interface RecordPayload {
   int length();
 
   /**
+   * Writes the payload's bytes.
+   *
    * @param out the buffer, with at least {@link #length()} bytes from {@code offset}
    * @param offset where the payload starts
    */

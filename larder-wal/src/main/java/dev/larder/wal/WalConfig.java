@@ -44,28 +44,40 @@ public record WalConfig(
   }
 
   /**
-   * @param p the fsync policy @return a copy with it
+   * Returns a copy with another fsync policy.
+   *
+   * @param p the fsync policy
+   * @return a copy with it
    */
   public WalConfig withPolicy(FsyncPolicy p) {
     return new WalConfig(directory, p, segmentBytes, salvage, files);
   }
 
   /**
-   * @param bytes the segment size @return a copy with it
+   * Returns a copy with another segment size.
+   *
+   * @param bytes the segment size
+   * @return a copy with it
    */
   public WalConfig withSegmentBytes(long bytes) {
     return new WalConfig(directory, policy, bytes, salvage, files);
   }
 
   /**
-   * @param on whether to salvage @return a copy with it
+   * Returns a copy that salvages a torn or corrupt tail, or refuses it.
+   *
+   * @param on whether to salvage
+   * @return a copy with it
    */
   public WalConfig withSalvage(boolean on) {
     return new WalConfig(directory, policy, segmentBytes, on, files);
   }
 
   /**
-   * @param layer the file layer @return a copy with it
+   * Returns a copy with another file layer.
+   *
+   * @param layer the file layer
+   * @return a copy with it
    */
   public WalConfig withFiles(FileLayer layer) {
     return new WalConfig(directory, policy, segmentBytes, salvage, layer);

@@ -81,7 +81,7 @@ class FormatOneGoldenTest {
         c.entries.stream().map(e -> new String(e, StandardCharsets.UTF_8)).toList());
     assertEquals(70, c.sequences.size());
     for (int i = 0; i < 70; i++) {
-      long s = 41 + i;
+      long s = 41L + i;
       assertEquals(s, c.sequences.get(i));
       assertArrayEquals(LogTesting.payload(s, 100), c.payloads.get(i));
       assertEquals(s <= 100 ? 1 : 2, c.types.get(i));

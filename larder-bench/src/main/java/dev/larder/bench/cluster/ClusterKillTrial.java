@@ -123,7 +123,12 @@ public final class ClusterKillTrial {
       long keys = 0;
       StringBuilder perMember = new StringBuilder();
       for (MemberProcess c : members) {
-        String[] v = c.ask("verify " + logs, 300).split(" ");
+        String answer = c.ask("verify " + logs, 150);
+        if (!answer.startsWith("acked=")) {
+          throw new IllegalStateException(
+              names.get(c) + " could not verify: " + answer + "; " + events + stderrDigest());
+        }
+        String[] v = answer.split(" ");
         acked = Long.parseLong(v[0].substring("acked=".length()));
         keys = Long.parseLong(v[1].substring("keys=".length()));
         long lost = Long.parseLong(v[2].substring("losses=".length()));
@@ -215,7 +220,9 @@ public final class ClusterKillTrial {
                         l.startsWith("WARNING")
                             || l.startsWith("SEVERE")
                             || l.startsWith("loss:")
-                            || l.startsWith("put failed:"))
+                            || l.startsWith("put failed:")
+                            || l.startsWith("verify:")
+                            || l.contains("Exception"))
                 .limit(DETAIL_LINES)
                 .toList();
         if (!kept.isEmpty()) {
@@ -232,8 +239,10 @@ public final class ClusterKillTrial {
   private void awaitStable() throws InterruptedException {
     MemberProcess.awaitMembers(members, nodes);
     for (MemberProcess c : members) {
-      if (!c.ask("rebalanced", 60).equals("true")) {
-        throw new IllegalStateException("a member did not finish its state transfer");
+      String answer = c.ask("rebalanced", 60);
+      if (!answer.equals("true")) {
+        throw new IllegalStateException(
+            names.get(c) + " did not finish its state transfer: " + answer);
       }
     }
     event("stable");

@@ -18,6 +18,10 @@ import java.util.stream.Collectors;
  * {@code ./larder bench cluster-tx}: clustered transactions under faults, and their throughput
  * against Infinispan's optimistic transactions.
  *
+ * <p>Each part runs in each of {@code mode}: {@code replicated} (every member holds every key) and
+ * {@code distributed} (each key on {@code nodes - majority + 1} members, at least 2; Infinispan
+ * DIST_SYNC with as many owners).
+ *
  * <p>The {@code faults} part ({@link TxFaultTrial}), for SERIALIZABLE and SNAPSHOT: {@code nodes}
  * member JVMs, each with its log (fsync interval 10 ms), {@code clients} client threads on each
  * running bank transfers, audits of the bank's sum, and list-append and register transactions;
@@ -38,6 +42,9 @@ public final class ClusterTxScenario implements Scenario {
   private static final List<String> PART_NAMES = List.of("faults", "throughput");
   private static final Parameter.Choices PARTS =
       new Parameter.Choices("parts", PART_NAMES, PART_NAMES, PART_NAMES);
+  private static final List<String> MODE_NAMES = List.of("replicated", "distributed");
+  private static final Parameter.Choices MODES =
+      new Parameter.Choices("mode", MODE_NAMES, MODE_NAMES, MODE_NAMES);
   private static final Parameter.WholeNumber NODES = new Parameter.WholeNumber("nodes", 3, 9, 3, 3);
   private static final Parameter.WholeNumber KILLS =
       new Parameter.WholeNumber("kills", 0, 1_000_000, 100, 3);
@@ -74,6 +81,7 @@ public final class ClusterTxScenario implements Scenario {
   public List<Parameter> parameters() {
     return List.of(
         PARTS,
+        MODES,
         NODES,
         KILLS,
         KILL_ALL_EVERY,
@@ -87,7 +95,7 @@ public final class ClusterTxScenario implements Scenario {
 
   @Override
   public List<Trial> plan(RunOptions options) {
-    Map<String, String> params =
+    Map<String, String> common =
         Map.of(
             "nodes", String.valueOf(NODES.get(options)),
             "kills", String.valueOf(KILLS.get(options)),
@@ -104,17 +112,21 @@ public final class ClusterTxScenario implements Scenario {
             "seconds", String.valueOf(SECONDS.get(options)),
             "warmup", options.quick() ? "1" : "10");
     List<Trial> trials = new ArrayList<>();
-    if (PARTS.get(options).contains("faults")) {
-      for (Isolation level : Isolation.values()) {
-        if (options.includes("Larder " + level)) {
-          trials.add(new Trial("Larder " + level, FAULTS, params));
+    for (String mode : MODES.get(options)) {
+      Map<String, String> params = new java.util.HashMap<>(common);
+      params.put("mode", mode);
+      if (PARTS.get(options).contains("faults")) {
+        for (Isolation level : Isolation.values()) {
+          if (options.includes("Larder " + level)) {
+            trials.add(new Trial("Larder " + level, FAULTS + " " + mode, params));
+          }
         }
       }
-    }
-    if (PARTS.get(options).contains("throughput")) {
-      for (String impl : THROUGHPUT) {
-        if (options.includes(impl)) {
-          trials.add(new Trial(impl, "throughput", params));
+      if (PARTS.get(options).contains("throughput")) {
+        for (String impl : THROUGHPUT) {
+          if (options.includes(impl)) {
+            trials.add(new Trial(impl, "throughput " + mode, params));
+          }
         }
       }
     }
@@ -133,7 +145,7 @@ public final class ClusterTxScenario implements Scenario {
 
   @Override
   public List<Row> run(Trial trial, TrialContext context) throws Exception {
-    return trial.label().equals(FAULTS) ? faults(trial, context) : throughput(trial, context);
+    return trial.label().startsWith(FAULTS) ? faults(trial, context) : throughput(trial, context);
   }
 
   private static List<Row> faults(Trial trial, TrialContext context) throws Exception {
@@ -147,6 +159,7 @@ public final class ClusterTxScenario implements Scenario {
                 trial.longParam("pause"),
                 (int) trial.longParam("clients"),
                 level,
+                trial.param("mode"),
                 context::progress)
             .run();
     if (!r.detail().isEmpty()) {
@@ -156,6 +169,7 @@ public final class ClusterTxScenario implements Scenario {
     return List.of(
         Row.of(trial.implementation())
             .put("isolation", level.name())
+            .put("mode", trial.param("mode"))
             .put("nodes", trial.longParam("nodes"))
             .put("kills", r.kills())
             .put("killAll", r.killAlls())
@@ -183,6 +197,7 @@ public final class ClusterTxScenario implements Scenario {
                 longs(trial.param("conflict")),
                 (int) trial.longParam("seconds"),
                 (int) trial.longParam("warmup"),
+                trial.param("mode"),
                 context::progress)
             .run();
     List<Row> rows = new ArrayList<>();
@@ -192,6 +207,7 @@ public final class ClusterTxScenario implements Scenario {
               .put(
                   "isolation",
                   trial.implementation().equals("Infinispan") ? "REPEATABLE_READ" : "SERIALIZABLE")
+              .put("mode", trial.param("mode"))
               .put("threads", c.threads())
               .put("conflictPercent", c.conflictPercent())
               .put("commitsPerSecond", Math.round(c.commitsPerSecond()))
@@ -217,6 +233,7 @@ public final class ClusterTxScenario implements Scenario {
         List.of(
             Column.of("implementation"),
             Column.of("isolation"),
+            Column.of("mode"),
             Column.of("kills"),
             new Column("killAll", "kills of all"),
             Column.of("partitions"),

@@ -2,6 +2,7 @@ package dev.larder.bench.cluster;
 
 import dev.larder.cluster.ClusterConfig;
 import dev.larder.cluster.ClusterMode;
+import dev.larder.cluster.ClusterTimeoutException;
 import dev.larder.cluster.ClusteredCache;
 import dev.larder.cluster.Stacks;
 import java.io.BufferedReader;
@@ -25,7 +26,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * each attempt before the put ({@code A key value}) and each acknowledgement after it ({@code K key
  * value}) to a file, so the log survives a SIGKILL. Commands on stdin, one answer line each: {@code
  * members}, {@code rebalanced}, {@code stop} (stop writing), {@code verify LOGDIR} (check every
- * acknowledged write of every log against this member's reads), {@code quit}.
+ * acknowledged write of every log against this member's reads), {@code quit}. A command that fails
+ * answers {@code error} and the exception, so the driver hears of it at once.
  *
  * <p>Arguments: port, cluster name, node name, mode, log file, the cluster's size (its
  * initialClusterSize: a member takes no writes before its view holds that many members).
@@ -33,6 +35,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class KillTrialNode {
 
   private static final int KEYS_PER_WRITER = 200;
+
+  /** Reads during verification that time out are retried this many times after a settle. */
+  private static final int READ_ATTEMPTS = 5;
 
   private KillTrialNode() {}
 
@@ -63,19 +68,24 @@ public final class KillTrialNode {
           new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         String[] w = line.trim().split(" ");
-        switch (w[0]) {
-          case "members" -> out.println(cache.members().size());
-          case "rebalanced" -> out.println(cache.awaitRebalanced(Duration.ofSeconds(30)));
-          case "stop" -> {
-            stop.set(true);
-            writer.join(30_000);
-            out.println("stopped");
+        if (w[0].equals("quit")) {
+          return;
+        }
+        try {
+          switch (w[0]) {
+            case "members" -> out.println(cache.members().size());
+            case "rebalanced" -> out.println(cache.awaitRebalanced(Duration.ofSeconds(30)));
+            case "stop" -> {
+              stop.set(true);
+              writer.join(30_000);
+              out.println("stopped");
+            }
+            case "verify" -> out.println(verify(cache, Path.of(w[1])));
+            default -> out.println("unknown " + line);
           }
-          case "verify" -> out.println(verify(cache, Path.of(w[1])));
-          case "quit" -> {
-            return;
-          }
-          default -> out.println("unknown " + line);
+        } catch (RuntimeException | IOException e) {
+          e.printStackTrace();
+          out.println("error " + e);
         }
       }
     }
@@ -138,7 +148,7 @@ public final class KillTrialNode {
     }
     long losses = 0;
     for (Map.Entry<String, String> e : lastAcked.entrySet()) {
-      String read = cache.getIfPresent(e.getKey());
+      String read = read(cache, e.getKey());
       if (read == null || !allowed.get(e.getKey()).contains(read)) {
         losses++;
         if (losses <= 5) {
@@ -157,5 +167,23 @@ public final class KillTrialNode {
       System.err.println("loss: this member's rebalances: " + cache.rebalanceStats());
     }
     return "acked=" + acked + " keys=" + lastAcked.size() + " losses=" + losses;
+  }
+
+  /**
+   * A read that timed out says the cluster is still settling (a late view change on a busy
+   * machine), not that the write is lost: wait for the state transfer and ask again.
+   */
+  private static String read(ClusteredCache<String, String> cache, String key) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return cache.getIfPresent(key);
+      } catch (ClusterTimeoutException e) {
+        if (attempt == READ_ATTEMPTS) {
+          throw e;
+        }
+        System.err.println("verify: read of " + key + " timed out, settling: " + e);
+        cache.awaitRebalanced(Duration.ofSeconds(30));
+      }
+    }
   }
 }

@@ -20,11 +20,13 @@ import java.util.concurrent.TimeUnit;
 final class MemberProcess {
 
   final Process process;
+  private final Path stderr;
   private final PrintStream in;
   private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
 
-  private MemberProcess(Process process) {
+  private MemberProcess(Process process, Path stderr) {
     this.process = process;
+    this.stderr = stderr;
     this.in = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
     Thread reader =
         new Thread(
@@ -86,7 +88,7 @@ final class MemberProcess {
                     ? ProcessBuilder.Redirect.DISCARD
                     : ProcessBuilder.Redirect.to(stderr.toFile()))
             .start();
-    MemberProcess m = new MemberProcess(p);
+    MemberProcess m = new MemberProcess(p, stderr);
     // lines before "ready" are the JVM's own (e.g. a flight recording's start): skipped
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     String ready = null;
@@ -123,13 +125,41 @@ final class MemberProcess {
     in.println(command);
   }
 
+  /**
+   * Waits for the member's next line. A member that exits (an uncaught exception ends its command
+   * loop) fails the wait at once rather than at the timeout, and every failure carries the end of
+   * the member's standard error, so that a CI log explains itself.
+   */
   String answer(int seconds) throws InterruptedException {
-    String l = lines.poll(seconds, TimeUnit.SECONDS);
-    if (l == null) {
-      throw new IllegalStateException(
-          "member " + process.pid() + " did not answer in " + seconds + " s");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (true) {
+      String l = lines.poll(1, TimeUnit.SECONDS);
+      if (l != null) {
+        return l;
+      }
+      if (!process.isAlive()) {
+        // its last lines may still be on their way through the reader thread
+        l = lines.poll(1, TimeUnit.SECONDS);
+        if (l != null) {
+          return l;
+        }
+        throw new IllegalStateException(
+            "member "
+                + process.pid()
+                + " exited (code "
+                + process.exitValue()
+                + ") without answering"
+                + stderrTail());
+      }
+      if (System.nanoTime() >= deadline) {
+        throw new IllegalStateException(
+            "member " + process.pid() + " did not answer in " + seconds + " s" + stderrTail());
+      }
     }
-    return l;
+  }
+
+  private String stderrTail() {
+    return stderr == null ? "" : "; its standard error ends: " + tail(stderr);
   }
 
   String ask(String command, int seconds) throws InterruptedException {

@@ -17,11 +17,14 @@ import java.util.Map;
  * ({@link ServerClusterKillTrial}): {@code nodes} member JVMs (3), real Redis clients writing
  * through every member, {@code kills} SIGKILLs of a random member, each restarted (100; 3 with
  * --quick), then {@code partitions} cuts of a random member from the others, held {@code hold} ms
- * and healed (0 by default; say {@code -P partitions=N}); every acknowledged write is then read
+ * and healed (0 by default; say {@code -P partitions=N}), then {@code restarts} full-cluster
+ * restarts: every member SIGKILLed at once and all restarted, on a data directory each with {@code
+ * appendfsync} = {@code persistence} (0 restarts and {@code off} by default; {@code -P restarts=N
+ * -P persistence=always} is the durable cluster's check); every acknowledged write is then read
  * back through every member. One trial per {@code modes} (replicated, distributed with 2 owners)
  * and {@code handling} (quorum; allow-all to see what it loses). Rows: mode, partitionHandling,
- * kills, partitions, acknowledged, lost (goal 0 under quorum), refused (writes a minority side
- * refused with CLUSTERDOWN).
+ * kills, partitions, restarts, persistence, acknowledged, lost (goal 0 under quorum), refused
+ * (writes a minority side refused with CLUSTERDOWN).
  */
 public final class ServerClusterKillScenario implements Scenario {
 
@@ -30,6 +33,14 @@ public final class ServerClusterKillScenario implements Scenario {
       new Parameter.WholeNumber("kills", 0, 1_000_000, 100, 3);
   private static final Parameter.WholeNumber PARTITIONS =
       new Parameter.WholeNumber("partitions", 0, 1_000_000, 0, 0);
+  private static final Parameter.WholeNumber RESTARTS =
+      new Parameter.WholeNumber("restarts", 0, 1_000_000, 0, 0);
+  private static final Parameter.Choices PERSISTENCE =
+      new Parameter.Choices(
+          "persistence",
+          List.of("off", "always", "everysec", "no"),
+          List.of("off"),
+          List.of("off"));
   private static final Parameter.WholeNumber PAUSE =
       new Parameter.WholeNumber("pause", 0, 1_000_000_000, 1000, 300);
   private static final Parameter.WholeNumber HOLD =
@@ -57,7 +68,7 @@ public final class ServerClusterKillScenario implements Scenario {
 
   @Override
   public List<Parameter> parameters() {
-    return List.of(NODES, KILLS, PARTITIONS, PAUSE, HOLD, MODES, HANDLING);
+    return List.of(NODES, KILLS, PARTITIONS, RESTARTS, PERSISTENCE, PAUSE, HOLD, MODES, HANDLING);
   }
 
   @Override
@@ -65,27 +76,29 @@ public final class ServerClusterKillScenario implements Scenario {
     List<Trial> trials = new ArrayList<>();
     for (String mode : MODES.get(options)) {
       for (String handling : HANDLING.get(options)) {
-        String name = "Larder " + mode + " " + handling;
-        if (options.includes(name)) {
-          trials.add(
-              new Trial(
-                  name,
-                  mode + "-" + handling,
-                  Map.of(
-                      "mode",
-                      mode,
-                      "handling",
-                      handling,
-                      "nodes",
-                      String.valueOf(NODES.get(options)),
-                      "kills",
-                      String.valueOf(KILLS.get(options)),
-                      "partitions",
-                      String.valueOf(PARTITIONS.get(options)),
-                      "pause",
-                      String.valueOf(PAUSE.get(options)),
-                      "hold",
-                      String.valueOf(HOLD.get(options)))));
+        for (String persistence : PERSISTENCE.get(options)) {
+          String name =
+              "Larder "
+                  + mode
+                  + " "
+                  + handling
+                  + (persistence.equals("off") ? "" : " appendfsync " + persistence);
+          if (options.includes(name)) {
+            trials.add(
+                new Trial(
+                    name,
+                    mode + "-" + handling + "-" + persistence,
+                    Map.ofEntries(
+                        Map.entry("mode", mode),
+                        Map.entry("handling", handling),
+                        Map.entry("persistence", persistence),
+                        Map.entry("nodes", String.valueOf(NODES.get(options))),
+                        Map.entry("kills", String.valueOf(KILLS.get(options))),
+                        Map.entry("partitions", String.valueOf(PARTITIONS.get(options))),
+                        Map.entry("restarts", String.valueOf(RESTARTS.get(options))),
+                        Map.entry("pause", String.valueOf(PAUSE.get(options))),
+                        Map.entry("hold", String.valueOf(HOLD.get(options))))));
+          }
         }
       }
     }
@@ -113,6 +126,8 @@ public final class ServerClusterKillScenario implements Scenario {
                 (int) trial.longParam("partitions"),
                 trial.longParam("pause"),
                 trial.longParam("hold"),
+                (int) trial.longParam("restarts"),
+                trial.param("persistence"),
                 context::progress)
             .run();
     if (r.lost() > 0) {
@@ -125,6 +140,8 @@ public final class ServerClusterKillScenario implements Scenario {
             .put("nodes", trial.longParam("nodes"))
             .put("kills", r.kills())
             .put("partitions", r.partitions())
+            .put("restarts", r.restarts())
+            .put("persistence", trial.param("persistence"))
             .put("acknowledged", r.acknowledged())
             .put("keys", r.keys())
             .put("lost", r.lost())
@@ -140,6 +157,8 @@ public final class ServerClusterKillScenario implements Scenario {
             Column.of("nodes"),
             Column.of("kills"),
             Column.of("partitions"),
+            new Column("restarts", "full restarts"),
+            Column.of("persistence"),
             new Column("acknowledged", "acknowledged writes"),
             Column.of("keys"),
             new Column("lost", "lost (reads, summed over members)"),

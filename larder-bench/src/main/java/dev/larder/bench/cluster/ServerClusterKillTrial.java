@@ -32,11 +32,14 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * reply. Then, one at a time: {@code kills} SIGKILLs of a random member, each restarted under its
  * name and ports once the others see it gone; and {@code partitions} cuts of a random member from
  * the others (JGroups' DISCARD in every member, see {@link ServerClusterNode}) held for {@code
- * holdMillis}, then healed. Each event waits for the cluster to be whole, available and rebalanced
- * before the next. At the end the writers stop and every acknowledged write is read back through
- * every member: a key whose value there is older than its last acknowledged one (or absent) is
- * lost. Writes refused with CLUSTERDOWN (a member on a minority side under quorum) are counted as
- * refused.
+ * holdMillis}, then healed; then {@code restarts} full-cluster restarts: every member SIGKILLed at
+ * once, then all restarted, each on its own data directory (setting {@code dir}, with {@code
+ * appendfsync} the trial's {@code persistence}; {@code off} keeps the members in memory, so a full
+ * restart loses every write, which shows that the count can fail). Each event waits for the cluster
+ * to be whole, available and rebalanced before the next. At the end the writers stop and every
+ * acknowledged write is read back through every member: a key whose value there is older than its
+ * last acknowledged one (or absent) is lost. Writes refused with CLUSTERDOWN (a member on a
+ * minority side under quorum) are counted as refused.
  *
  * <p>Members start with {@code cluster-size} = nodes (a restarted member waits to see the whole
  * cluster before it serves), so the first ones start together. Every wait is bounded; child JVMs
@@ -47,6 +50,7 @@ public final class ServerClusterKillTrial {
   /**
    * @param kills SIGKILLs done
    * @param partitions partitions made and healed
+   * @param restarts full-cluster restarts done
    * @param acknowledged acknowledged writes
    * @param keys distinct keys with an acknowledged write
    * @param lost reads of a key, through some member, older than its last acknowledged write (summed
@@ -58,6 +62,7 @@ public final class ServerClusterKillTrial {
   public record Result(
       int kills,
       int partitions,
+      int restarts,
       long acknowledged,
       long keys,
       long lost,
@@ -78,6 +83,8 @@ public final class ServerClusterKillTrial {
   private final int partitions;
   private final long pauseMillis;
   private final long holdMillis;
+  private final int restarts;
+  private final String persistence;
   private final Consumer<String> progress;
   private final Random random = new Random();
   private final String cluster =
@@ -86,6 +93,9 @@ public final class ServerClusterKillTrial {
   private final int[] clusterPorts;
   private final MemberProcess[] members;
   private Path errors;
+
+  /** The members' data directories, kept across their restarts; null when persistence is off. */
+  private Path data;
 
   /**
    * @param mode replicated or distributed (owners 2)
@@ -106,6 +116,33 @@ public final class ServerClusterKillTrial {
       long pauseMillis,
       long holdMillis,
       Consumer<String> progress) {
+    this(mode, handling, nodes, kills, partitions, pauseMillis, holdMillis, 0, "off", progress);
+  }
+
+  /**
+   * @param mode replicated or distributed (owners 2)
+   * @param handling quorum or allow-all
+   * @param nodes members, at least 3
+   * @param kills SIGKILLs of one member
+   * @param partitions partitions of one member
+   * @param pauseMillis time between the cluster being whole again and the next event
+   * @param holdMillis how long a partition lasts
+   * @param restarts full-cluster restarts (every member SIGKILLed at once, then all restarted)
+   * @param persistence {@code off} (members in memory), or the members' {@code appendfsync} ({@code
+   *     always}, {@code everysec}, {@code no}) with a data directory each
+   * @param progress where progress lines go
+   */
+  public ServerClusterKillTrial(
+      String mode,
+      String handling,
+      int nodes,
+      int kills,
+      int partitions,
+      long pauseMillis,
+      long holdMillis,
+      int restarts,
+      String persistence,
+      Consumer<String> progress) {
     if (nodes < 3) {
       throw new IllegalArgumentException("a kill trial needs at least 3 nodes, got " + nodes);
     }
@@ -116,6 +153,8 @@ public final class ServerClusterKillTrial {
     this.partitions = partitions;
     this.pauseMillis = pauseMillis;
     this.holdMillis = holdMillis;
+    this.restarts = restarts;
+    this.persistence = persistence;
     this.progress = progress;
     this.respPorts = new int[nodes];
     this.clusterPorts = new int[nodes];
@@ -131,6 +170,7 @@ public final class ServerClusterKillTrial {
   public Result run() throws Exception {
     long start = System.nanoTime();
     errors = Files.createTempDirectory("larder-server-kill");
+    data = persistence.equals("off") ? null : Files.createDirectories(errors.resolve("data"));
     for (int i = 0; i < nodes; i++) {
       respPorts[i] = freePort();
       clusterPorts[i] = freePort();
@@ -156,6 +196,22 @@ public final class ServerClusterKillTrial {
         partition(random.nextInt(nodes));
         progress.accept(mode + " " + handling + ": " + (cut + 1) + " partitions");
       }
+      int restarted = 0;
+      for (; restarted < restarts; restarted++) {
+        Thread.sleep(pauseMillis);
+        awaitNewAcknowledgement(writers);
+        long before = writers.acknowledged.get();
+        restartAll();
+        progress.accept(
+            mode
+                + " "
+                + handling
+                + ": "
+                + (restarted + 1)
+                + " full restarts ("
+                + before
+                + " writes acknowledged before this one)");
+      }
       Thread.sleep(pauseMillis);
       writers.stop();
       awaitWhole();
@@ -163,6 +219,7 @@ public final class ServerClusterKillTrial {
       return new Result(
           killed,
           cut,
+          restarted,
           writers.acknowledged.get(),
           writers.acked.size(),
           v.lost,
@@ -218,30 +275,71 @@ public final class ServerClusterKillTrial {
     }
   }
 
+  /**
+   * Waits (at most 60 s) until the writers have had a write acknowledged since the cluster was last
+   * whole, so that a full restart always has acknowledged writes to lose.
+   */
+  private static void awaitNewAcknowledgement(Writers writers) throws InterruptedException {
+    long seen = writers.acknowledged.get();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (writers.acknowledged.get() < seen + 10) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "the writers had fewer than 10 writes acknowledged in 60 s before a full restart");
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  /**
+   * SIGKILLs every member at once (no member sees another leave before it dies), then starts them
+   * all again together and waits for the cluster to be whole.
+   */
+  private void restartAll() throws Exception {
+    for (MemberProcess m : members) {
+      m.process.destroyForcibly();
+    }
+    for (MemberProcess m : members) {
+      if (!m.process.waitFor(10, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("member " + m.process.pid() + " outlived SIGKILL by 10 s");
+      }
+    }
+    startAll();
+    awaitWhole();
+  }
+
   /** Starts member {@code i} under its name and ports (a restart reuses them). */
   private MemberProcess start(int i) throws Exception {
     StringBuilder peers = new StringBuilder();
     for (int j = 0; j < nodes; j++) {
       peers.append(j == 0 ? "" : ",").append("127.0.0.1[").append(clusterPorts[j]).append(']');
     }
+    List<String> settings = new ArrayList<>();
+    if (data != null) {
+      settings.add("dir=" + data.resolve("m" + i));
+      settings.add("appendfsync=" + persistence);
+    }
+    settings.addAll(
+        List.of(
+            "resp-port=" + respPorts[i],
+            "memcache-port=-1",
+            "http-port=-1",
+            "maxmemory=64mb",
+            "cluster=" + cluster,
+            "cluster-port=" + clusterPorts[i],
+            "peers=" + peers,
+            "cluster-node-name=m" + i,
+            "cluster-size=" + nodes,
+            "cluster-mode=" + mode,
+            "cluster-owners=2",
+            "cluster-partition-handling=" + handling,
+            "cluster-timeout=5000",
+            "cluster-command-threads=16"));
     return MemberProcess.start(
         "192m",
         errors.resolve("m" + i + "-" + System.nanoTime()),
         ServerClusterNode.class,
-        "resp-port=" + respPorts[i],
-        "memcache-port=-1",
-        "http-port=-1",
-        "maxmemory=64mb",
-        "cluster=" + cluster,
-        "cluster-port=" + clusterPorts[i],
-        "peers=" + peers,
-        "cluster-node-name=m" + i,
-        "cluster-size=" + nodes,
-        "cluster-mode=" + mode,
-        "cluster-owners=2",
-        "cluster-partition-handling=" + handling,
-        "cluster-timeout=5000",
-        "cluster-command-threads=16");
+        settings.toArray(String[]::new));
   }
 
   /** Waits until every member sees every other, is available and has finished rebalancing. */

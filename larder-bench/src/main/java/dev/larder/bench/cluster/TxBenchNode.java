@@ -1,6 +1,7 @@
 package dev.larder.bench.cluster;
 
 import dev.larder.cluster.ClusterConfig;
+import dev.larder.cluster.ClusterMode;
 import dev.larder.cluster.ClusteredTxStore;
 import dev.larder.cluster.Stacks;
 import dev.larder.cluster.internal.tx.ClusterTxEngine;
@@ -38,9 +39,10 @@ import org.infinispan.transaction.lookup.EmbeddedTransactionManagerLookup;
 
 /**
  * One member of the clustered-transaction throughput trial, in its own JVM: Larder's clustered
- * store (serializable; without a log, or with one under fsync interval) or Infinispan's replicated
- * cache with optimistic transactions (REPEATABLE_READ, which in Infinispan 15 implies its
- * write-skew check on versioned entries), both over {@link Stacks#LOOPBACK}.
+ * store (serializable; without a log, or with one under fsync interval) or Infinispan's cache
+ * (REPL_SYNC, or DIST_SYNC with the same owners as Larder's distributed store) with optimistic
+ * transactions (REPEATABLE_READ, which in Infinispan 15 implies its write-skew check on versioned
+ * entries), both over {@link Stacks#LOOPBACK}.
  *
  * <p>A transaction reads two keys and writes both (a transfer). With probability {@code
  * conflictPercent} both keys come from 10 hot keys shared by every client of every member;
@@ -48,7 +50,8 @@ import org.infinispan.transaction.lookup.EmbeddedTransactionManagerLookup;
  *
  * <p>Commands: {@code members}, {@code run THREADS CONFLICT_PERCENT SECONDS} (answers {@code
  * COMMITS ABORTS}), {@code quit}. Arguments: implementation ({@code Larder}, {@code Larder-log},
- * {@code Infinispan}), port, cluster, node name, nodes, data directory.
+ * {@code Infinispan}), port, cluster, node name, nodes, data directory, mode ({@code replicated} or
+ * {@code distributed}, {@link TxClusterMode}).
  */
 public final class TxBenchNode {
 
@@ -74,7 +77,13 @@ public final class TxBenchNode {
     System.setProperty("larder.cluster.port", args[1]);
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     try (Subject subject =
-        open(args[0], args[2], args[3], Integer.parseInt(args[4]), Path.of(args[5]))) {
+        open(
+            args[0],
+            args[2],
+            args[3],
+            Integer.parseInt(args[4]),
+            Path.of(args[5]),
+            TxClusterMode.parse(args[6]))) {
       out.println("ready");
       BufferedReader in =
           new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -137,11 +146,12 @@ public final class TxBenchNode {
     return commits.sum() + " " + aborts.sum() + " " + errors.sum();
   }
 
-  static Subject open(String implementation, String cluster, String name, int nodes, Path dir) {
+  static Subject open(
+      String implementation, String cluster, String name, int nodes, Path dir, ClusterMode mode) {
     return switch (implementation) {
-      case "Larder" -> new LarderSubject(cluster, name, nodes, null);
-      case "Larder-log" -> new LarderSubject(cluster, name, nodes, dir);
-      case "Infinispan" -> new InfinispanSubject(cluster, name);
+      case "Larder" -> new LarderSubject(cluster, name, nodes, null, mode);
+      case "Larder-log" -> new LarderSubject(cluster, name, nodes, dir, mode);
+      case "Infinispan" -> new InfinispanSubject(cluster, name, nodes, mode);
       default -> throw new IllegalArgumentException("unknown implementation " + implementation);
     };
   }
@@ -155,13 +165,15 @@ public final class TxBenchNode {
     private final TxStore store;
     private final TxCache<String, Long> kv;
 
-    LarderSubject(String cluster, String name, int nodes, Path dir) {
+    LarderSubject(String cluster, String name, int nodes, Path dir, ClusterMode mode) {
       ClusterConfig config =
           ClusterConfig.builder()
               .stack(Stacks.LOOPBACK)
               .clusterName(cluster)
               .nodeName(name)
               .timeout(Duration.ofSeconds(15))
+              .mode(mode)
+              .owners(TxClusterMode.owners(nodes))
               .initialClusterSize(nodes)
               .build();
       WalConfig wal =
@@ -200,13 +212,13 @@ public final class TxBenchNode {
     }
   }
 
-  /** Infinispan 15 embedded, REPL_SYNC, optimistic transactions, REPEATABLE_READ. */
+  /** Infinispan 15 embedded, REPL_SYNC or DIST_SYNC, optimistic transactions, REPEATABLE_READ. */
   static final class InfinispanSubject implements Subject {
     private final DefaultCacheManager manager;
     private final AdvancedCache<String, byte[]> cache;
     private final TransactionManager tm;
 
-    InfinispanSubject(String cluster, String name) {
+    InfinispanSubject(String cluster, String name, int nodes, ClusterMode mode) {
       GlobalConfigurationBuilder global = GlobalConfigurationBuilder.defaultClusteredBuilder();
       global
           .transport()
@@ -217,7 +229,15 @@ public final class TxBenchNode {
       global.cacheContainer().statistics(false);
       ConfigurationBuilder config = new ConfigurationBuilder();
       config.statistics().enabled(false);
-      config.clustering().cacheMode(CacheMode.REPL_SYNC);
+      if (mode == ClusterMode.DISTRIBUTED) {
+        config
+            .clustering()
+            .cacheMode(CacheMode.DIST_SYNC)
+            .hash()
+            .numOwners(TxClusterMode.owners(nodes));
+      } else {
+        config.clustering().cacheMode(CacheMode.REPL_SYNC);
+      }
       config
           .transaction()
           .transactionMode(TransactionMode.TRANSACTIONAL)

@@ -86,6 +86,7 @@ public final class TxFaultTrial {
   private final long pauseMillis;
   private final int clients;
   private final Isolation isolation;
+  private final String mode;
   private final Consumer<String> progress;
   private final Random random = new Random();
   private final String port = String.valueOf(21000 + new Random().nextInt(20000));
@@ -106,7 +107,9 @@ public final class TxFaultTrial {
       long pauseMillis,
       int clients,
       Isolation isolation,
+      String mode,
       Consumer<String> progress) {
+    TxClusterMode.parse(mode);
     if (nodes < 3) {
       throw new IllegalArgumentException("a fault trial needs at least 3 nodes, got " + nodes);
     }
@@ -117,6 +120,7 @@ public final class TxFaultTrial {
     this.pauseMillis = pauseMillis;
     this.clients = clients;
     this.isolation = isolation;
+    this.mode = mode;
     this.progress = progress;
     this.members = new MemberProcess[nodes];
     this.names = new String[nodes];
@@ -416,7 +420,8 @@ public final class TxFaultTrial {
                         String.valueOf(nodes),
                         isolation.name(),
                         String.valueOf(clients),
-                        String.valueOf(incarnation))));
+                        String.valueOf(incarnation),
+                        mode)));
       }
       for (Map.Entry<Integer, Future<MemberProcess>> e : starting.entrySet()) {
         members[e.getKey()] = e.getValue().get(150, TimeUnit.SECONDS);

@@ -46,6 +46,7 @@ public final class TxThroughputTrial {
     }
   }
 
+  private final String mode;
   private final String implementation;
   private final int nodes;
   private final List<Long> threads;
@@ -61,7 +62,10 @@ public final class TxThroughputTrial {
       List<Long> conflicts,
       int seconds,
       int warmupSeconds,
+      String mode,
       Consumer<String> progress) {
+    TxClusterMode.parse(mode);
+    this.mode = mode;
     this.implementation = implementation;
     this.nodes = nodes;
     this.threads = threads;
@@ -93,7 +97,8 @@ public final class TxThroughputTrial {
                         cluster,
                         name,
                         String.valueOf(nodes),
-                        root.resolve("data-" + name).toString())));
+                        root.resolve("data-" + name).toString(),
+                        mode)));
       }
       for (Future<MemberProcess> f : starting) {
         members.add(f.get(150, TimeUnit.SECONDS));

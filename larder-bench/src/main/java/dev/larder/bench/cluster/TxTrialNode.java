@@ -2,6 +2,7 @@ package dev.larder.bench.cluster;
 
 import dev.larder.cluster.ClusterConfig;
 import dev.larder.cluster.ClusterException;
+import dev.larder.cluster.ClusterMode;
 import dev.larder.cluster.Stacks;
 import dev.larder.cluster.internal.tx.ClusterTxEngine;
 import dev.larder.tx.Isolation;
@@ -47,7 +48,7 @@ import org.jgroups.stack.ProtocolStack;
  * (stop the clients), {@code dump} (every list), {@code sum}, {@code quit}.
  *
  * <p>Arguments: port, cluster, node name, data directory, history file, nodes, isolation, clients,
- * incarnation number.
+ * incarnation number, mode ({@code replicated} or {@code distributed}, see {@link TxClusterMode}).
  */
 public final class TxTrialNode {
 
@@ -60,6 +61,7 @@ public final class TxTrialNode {
     Isolation isolation = Isolation.valueOf(args[6]);
     int clients = Integer.parseInt(args[7]);
     int incarnation = Integer.parseInt(args[8]);
+    ClusterMode mode = TxClusterMode.parse(args[9]);
     ClusterConfig config =
         ClusterConfig.builder()
             .stack(Stacks.LOOPBACK)
@@ -67,6 +69,8 @@ public final class TxTrialNode {
             .nodeName(args[2])
             .timeout(Duration.ofSeconds(5))
             .segments(64)
+            .mode(mode)
+            .owners(TxClusterMode.owners(nodes))
             .initialClusterSize(1)
             .initialClusterTimeout(Duration.ofSeconds(90))
             .build();

@@ -58,7 +58,8 @@ public final class CrashTrials {
       double lostMaxAgeMillis) {
 
     /**
-     * @param q a quantile in [0, 1] @return that quantile of the recovery times, ms
+     * @param q a quantile in [0, 1]
+     * @return that quantile of the recovery times, ms
      */
     public double recoveryQuantile(double q) {
       if (recoveryMillis.isEmpty()) {

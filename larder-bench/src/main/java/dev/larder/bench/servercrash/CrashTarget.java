@@ -9,8 +9,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A server that keeps its data in a directory, run as a child process on 127.0.0.1 so that it can
- * be killed with SIGKILL: Larder's ({@code ServeCommand} in a JVM of its own, {@code --dir}) or
- * redis-server ({@code appendonly yes}, no RDB snapshots, the same {@code appendfsync}).
+ * be killed with SIGKILL: Larder's ({@code ./larder serve --dir}, whose JVM replaces the script's
+ * process, so the child's pid is the server's) or redis-server ({@code appendonly yes}, no RDB
+ * snapshots, the same {@code appendfsync}).
  *
  * @param implementation "Larder" or "Redis"
  * @param directory where the server keeps its data (reused across starts)
@@ -84,8 +85,11 @@ record CrashTarget(String implementation, Path directory, String policy) {
     int resp = LoopbackChild.freePort();
     int memcache = speaksMemcached() ? LoopbackChild.freePort() : 0;
     long started = System.nanoTime();
+    ProcessBuilder builder = new ProcessBuilder(command(resp, memcache));
+    // ./larder bench built the product beside the bench: no build or training run inside a start
+    builder.environment().put("LARDER_NO_BUILD", "1");
     Process p =
-        new ProcessBuilder(command(resp, memcache))
+        builder
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(output().toFile()))
             .start();
@@ -137,16 +141,13 @@ record CrashTarget(String implementation, Path directory, String policy) {
           "--logfile",
           logFile().toString());
     }
+    // The product's own command, as a user starts it: ./larder serve, with its JVM options
+    // (heap caps from the settings) and its start-up cache (docs/design/server.md, "Start-up").
     List<String> c =
         new ArrayList<>(
             List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xms512m",
-                "-Xmx512m",
-                "--enable-native-access=ALL-UNNAMED",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "dev.larder.server.ServeCommand",
+                launcher().toString(),
+                "serve",
                 "--dir",
                 directory.toString(),
                 "--appendfsync",
@@ -158,6 +159,16 @@ record CrashTarget(String implementation, Path directory, String policy) {
                 "--http-port",
                 "-1"));
     return c;
+  }
+
+  /** Returns the {@code ./larder} script of the repository the bench runs from. */
+  static Path launcher() {
+    Path script = Path.of(System.getProperty("larder.root", "."), "larder").toAbsolutePath();
+    if (!java.nio.file.Files.isExecutable(script)) {
+      throw new IllegalStateException(
+          "no ./larder script at " + script + " (run the bench through ./larder bench)");
+    }
+    return script;
   }
 
   /**

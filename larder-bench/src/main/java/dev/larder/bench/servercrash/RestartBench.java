@@ -57,7 +57,7 @@ public final class RestartBench {
     figures.put("valueBytes", valueBytes);
     CrashTarget.Running server = target.start();
     try {
-      load(server.respPort());
+      load(server.respPort(), keys, valueBytes);
       compact(server.respPort());
       figures.put("diskBytesPerKey", (double) directoryBytes(false) / keys);
       if (target.implementation().equals("Redis")) {
@@ -87,8 +87,15 @@ public final class RestartBench {
     return figures;
   }
 
-  /** SETs key:0 ... key:n-1 with random values over one pipelined connection. */
-  private void load(int port) throws IOException {
+  /**
+   * SETs key:0 ... key:n-1 with random values over one pipelined connection.
+   *
+   * @param port the server's RESP port
+   * @param keys n
+   * @param valueBytes each value's size
+   * @throws IOException if the server fails or answers other than OK
+   */
+  static void load(int port, long keys, int valueBytes) throws IOException {
     Random random = new Random(2026);
     byte[] value = new byte[valueBytes];
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
@@ -121,23 +128,40 @@ public final class RestartBench {
     }
   }
 
-  /** BGREWRITEAOF, then waits until no rewrite is running or scheduled (at most 10 minutes). */
-  private void compact(int port) throws Exception {
+  /**
+   * BGREWRITEAOF, then waits until no rewrite is running or scheduled (at most 10 minutes).
+   *
+   * @param port the server's RESP port
+   * @throws Exception if the server fails or the rewrite does not finish in time
+   */
+  static void compact(int port) throws Exception {
     try (Wire w = new Wire(port)) {
       w.call("BGREWRITEAOF");
-      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
-      while (true) {
-        String info = (String) w.call("INFO", "persistence");
-        if (info.contains("aof_rewrite_in_progress:0")
-            && info.contains("aof_rewrite_scheduled:0")
-            && !info.contains("aof_rewrite_in_progress:1")) {
-          return;
-        }
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("the rewrite did not finish in 10 minutes");
-        }
-        Thread.sleep(100);
+      awaitRewrite(w, 100);
+    }
+  }
+
+  /**
+   * Waits until no rewrite is running or scheduled (at most 10 minutes), asking INFO every {@code
+   * pollMillis}.
+   *
+   * @param w a connection to the server
+   * @param pollMillis the pause between two questions
+   * @throws Exception if the server fails or the rewrite does not finish in time
+   */
+  static void awaitRewrite(Wire w, long pollMillis) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+    while (true) {
+      String info = (String) w.call("INFO", "persistence");
+      if (info.contains("aof_rewrite_in_progress:0")
+          && info.contains("aof_rewrite_scheduled:0")
+          && !info.contains("aof_rewrite_in_progress:1")) {
+        return;
       }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the rewrite did not finish in 10 minutes");
+      }
+      Thread.sleep(pollMillis);
     }
   }
 

@@ -51,7 +51,8 @@ public final class ServerCrashTrials {
       List<Double> readyMillis) {
 
     /**
-     * @param q a quantile in [0, 1] @return that quantile of the restart times, ms
+     * @param q a quantile in [0, 1]
+     * @return that quantile of the restart times, ms
      */
     public double readyQuantile(double q) {
       return readyMillis.isEmpty()

@@ -12,7 +12,11 @@ import org.junit.jupiter.api.Timeout;
  * clients' writes, quorum partition handling; one SIGKILL and one member cut off and healed lose no
  * acknowledged write, and the cut-off member refuses writes. (The same trial under allow-all
  * reports the cut-off member's acknowledged writes as lost: {@code ./larder bench
- * server-cluster-kill --quick -P handling=allow-all -P kills=0 -P partitions=1}.)
+ * server-cluster-kill --quick -P handling=allow-all -P kills=0 -P partitions=1}.) And the durable
+ * cluster's: members with a data directory each under {@code appendfsync always}, one SIGKILLed and
+ * restarted, then every member SIGKILLed at once and all restarted, lose no acknowledged write. (In
+ * memory the same full restart loses them, which shows the count can fail: {@code ./larder bench
+ * server-cluster-kill --quick -P modes=replicated -P kills=0 -P restarts=1 -P persistence=off}.)
  */
 class ServerClusterKillTrialTest {
 
@@ -25,6 +29,19 @@ class ServerClusterKillTrialTest {
     assertEquals(1, r.partitions());
     assertTrue(r.acknowledged() > 0, "the writers wrote: " + r);
     assertTrue(r.refused() > 0, "the cut-off member refused writes: " + r);
+    assertEquals(0, r.lost(), r.toString());
+  }
+
+  @Test
+  @Timeout(value = 240, unit = TimeUnit.SECONDS) // 150 s on a 2-core machine at load average 28
+  void aDurableClusterKeepsEveryAcknowledgedWriteAcrossAFullRestart() throws Exception {
+    ServerClusterKillTrial.Result r =
+        new ServerClusterKillTrial(
+                "replicated", "quorum", 3, 1, 0, 300, 2000, 1, "always", line -> {})
+            .run();
+    assertEquals(1, r.kills());
+    assertEquals(1, r.restarts());
+    assertTrue(r.acknowledged() > 0, "the writers wrote: " + r);
     assertEquals(0, r.lost(), r.toString());
   }
 }

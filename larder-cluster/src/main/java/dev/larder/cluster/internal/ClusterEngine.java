@@ -102,7 +102,20 @@ public final class ClusterEngine implements AutoCloseable {
         hooks.dictionary() == null
             ? null
             : new DictionarySync(membership, messenger, workers, hooks.dictionary());
-    this.store = new LocalStore(local, segments, stamps, hooks.clock(), hooks.ttlMillis());
+    this.store =
+        new LocalStore(local, segments, stamps, hooks.clock(), hooks.ttlMillis(), hooks.journal());
+    if (local.estimatedSize() > 0) {
+      // a store recovered from a member's own record before it joined: its entries may belong
+      // to segments this member does not own, or be stale, so state transfer must look at them
+      for (int s = 0; s < config.segments(); s++) {
+        segments.lock(s);
+        try {
+          segments.noteHeld(s);
+        } finally {
+          segments.unlock(s);
+        }
+      }
+    }
     this.removals =
         new RemovalReporting(
             hooks.removals(), config.mode(), membership, segments, lifecycle, stamps);

@@ -14,6 +14,7 @@ import dev.larder.cluster.ClusterException;
 import dev.larder.cluster.ClusterTimeoutException;
 import dev.larder.cluster.ClusteredCache;
 import dev.larder.cluster.RebalanceStats;
+import dev.larder.cluster.StoreJournal;
 import dev.larder.codec.ByteSink;
 import dev.larder.codec.ByteSource;
 import dev.larder.codec.Codec;
@@ -62,6 +63,9 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
    * @param clock the wall clock expiry deadlines are stamped and checked with
    * @param nearEntries the near cache's entry bound (distributed mode), 0 for none
    * @param dictionary the dictionary the value codec substitutes through, or null
+   * @param localStore this member's store, built and possibly filled by the caller; or null to
+   *     build one from the local builder
+   * @param journal told of every change to the local store, or null
    * @param <K> the key type
    * @param <V> the value type
    */
@@ -72,7 +76,9 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
       Duration expireAfterWrite,
       InstantSource clock,
       long nearEntries,
-      ValueDictionary dictionary) {}
+      ValueDictionary dictionary,
+      Cache<byte[], byte[]> localStore,
+      StoreJournal journal) {}
 
   private final Codec<K> keyCodec;
   private final Codec<V> valueCodec;
@@ -152,7 +158,8 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
       // the store counts the dictionary in memoryUsed and sets its maximum aside in its bound
       local.dictionary(options.dictionary());
     }
-    Cache<byte[], byte[]> store = local.recordStats().build();
+    Cache<byte[], byte[]> store =
+        options.localStore() != null ? options.localStore() : local.recordStats().build();
     try {
       AtomicReference<ClusteredLarderCache<K, V>> cacheRef = new AtomicReference<>();
       BiPredicate<byte[], byte[]> same =
@@ -172,7 +179,8 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
                   removals,
                   options.nearEntries(),
                   options.dictionary(),
-                  same));
+                  same,
+                  options.journal()));
       engineRef.set(engine);
       ClusteredLarderCache<K, V> cache =
           new ClusteredLarderCache<>(keyCodec, valueCodec, engine, config, options.loader());

@@ -1,6 +1,7 @@
 package dev.larder.cluster.internal;
 
 import dev.larder.RemovalCause;
+import dev.larder.cluster.StoreJournal;
 import dev.larder.codec.ValueDictionary;
 import java.time.InstantSource;
 import java.util.Arrays;
@@ -17,6 +18,7 @@ import java.util.function.BiPredicate;
  * @param dictionary the value dictionary the value codec substitutes through, kept identical on
  *     every member; or null
  * @param sameValue value equality on encoded values, for conditional writes
+ * @param journal told of every change to the local store, or null
  */
 public record EngineHooks(
     long ttlMillis,
@@ -24,11 +26,12 @@ public record EngineHooks(
     Removals removals,
     long nearEntries,
     ValueDictionary dictionary,
-    BiPredicate<byte[], byte[]> sameValue) {
+    BiPredicate<byte[], byte[]> sameValue,
+    StoreJournal journal) {
 
   /** No expiry, no listener, no near cache, no dictionary; byte equality. */
   public static final EngineHooks NONE =
-      new EngineHooks(0, InstantSource.system(), null, 0, null, Arrays::equals);
+      new EngineHooks(0, InstantSource.system(), null, 0, null, Arrays::equals, null);
 
   /** Receives removals as encoded key and value bytes; must not block. */
   @FunctionalInterface

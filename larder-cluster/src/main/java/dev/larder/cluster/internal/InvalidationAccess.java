@@ -83,9 +83,9 @@ final class InvalidationAccess implements KeyAccess {
   /** An INVALIDATE from another member, on the delivery thread. */
   void onInvalidate(Address from, Frame f) {
     if (f.key() == null) {
-      store.entries.invalidateAll();
+      store.clear();
     } else {
-      store.entries.invalidate(f.key());
+      store.drop(f.key());
     }
     messenger.reply(
         from, f.reqId(), Frame.reply(f.reqId(), membership.topology().viewId(), Frame.S_OK, null));

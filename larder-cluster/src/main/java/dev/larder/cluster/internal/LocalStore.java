@@ -1,6 +1,7 @@
 package dev.larder.cluster.internal;
 
 import dev.larder.Cache;
+import dev.larder.cluster.StoreJournal;
 import java.time.InstantSource;
 
 /**
@@ -13,7 +14,9 @@ import java.time.InstantSource;
  * into the value, or null once its deadline passed. Without expiry (or in invalidation mode, where
  * each member's store is its own and expires by itself) the stored form is the encoded value. Local
  * writes that belong to the replication protocol go through {@link #apply}, under the segment lock,
- * so that the segment's live keys ({@link SegmentOwnership}) record them.
+ * so that the segment's live keys ({@link SegmentOwnership}) record them. Every write to the store
+ * goes through this class ({@link #apply}, {@link #putReceived}, {@link #drop}, {@link #clear}), so
+ * that a {@link StoreJournal}, when there is one, hears each change after it is made.
  */
 final class LocalStore implements AutoCloseable {
 
@@ -25,16 +28,22 @@ final class LocalStore implements AutoCloseable {
   private final InstantSource clock;
   private final long ttlMillis;
 
+  /** Told of every change, or null. */
+  private final StoreJournal journal;
+
   /**
    * @param stamps true if stored values carry an expiry stamp (expiry on, owners hold entries)
+   * @param journal told of every change to the store, or null
    */
   LocalStore(
       Cache<byte[], byte[]> entries,
       SegmentOwnership segments,
       boolean stamps,
       InstantSource clock,
-      long ttlMillis) {
+      long ttlMillis,
+      StoreJournal journal) {
     this.entries = entries;
+    this.journal = journal;
     this.segments = segments;
     this.stamps = stamps;
     this.clock = clock;
@@ -72,6 +81,53 @@ final class LocalStore implements AutoCloseable {
       entries.put(key.bytes(), value);
     }
     segments.markLive(s, key);
+    tell(key.bytes(), value);
+    sync();
+  }
+
+  /**
+   * Puts an entry received by state transfer, not waiting for the journal ({@link #sync} after a
+   * batch). Caller holds the key's segment lock.
+   */
+  void putReceived(byte[] key, byte[] value) {
+    entries.put(key, value);
+    tell(key, value);
+  }
+
+  /**
+   * Drops an entry this member must not keep, not waiting for the journal ({@link #sync} after a
+   * batch). Caller holds the key's segment lock.
+   */
+  void drop(byte[] key) {
+    entries.invalidate(key);
+    tell(key, null);
+  }
+
+  /** Empties the store. */
+  void clear() {
+    entries.invalidateAll();
+    if (journal != null) {
+      journal.cleared();
+      journal.sync();
+    }
+  }
+
+  /** Waits until the journal holds every change told so far durably (see {@link StoreJournal}). */
+  void sync() {
+    if (journal != null) {
+      journal.sync();
+    }
+  }
+
+  private void tell(byte[] key, byte[] value) {
+    if (journal == null) {
+      return;
+    }
+    if (value == null) {
+      journal.removed(key);
+    } else {
+      journal.stored(key, value);
+    }
   }
 
   @Override

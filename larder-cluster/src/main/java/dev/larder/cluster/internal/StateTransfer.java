@@ -432,12 +432,13 @@ final class StateTransfer {
         SegmentOwnership.State st = segments.state(s);
         if (st == SegmentOwnership.State.NONE
             || (st == SegmentOwnership.State.INCOMING && !segments.isLive(s, new ByteKey(key)))) {
-          store.entries.invalidate(key);
+          store.drop(key);
         }
       } finally {
         segments.unlock(s);
       }
     }
+    store.sync();
   }
 
   /** Sends a PULL for some segments to one source. */
@@ -663,7 +664,7 @@ final class StateTransfer {
             && p.segments().contains(s)
             && segments.state(s) == SegmentOwnership.State.INCOMING
             && !segments.isLive(s, new ByteKey(key))) {
-          store.entries.put(key, entries.get(i + 1));
+          store.putReceived(key, entries.get(i + 1));
           segments.noteHeld(s);
           chunkBytes += key.length + entries.get(i + 1).length;
           entriesReceived.incrementAndGet();
@@ -674,6 +675,8 @@ final class StateTransfer {
     }
     bytesReceived.addAndGet(chunkBytes);
     currentBytes.addAndGet(chunkBytes);
+    // durable before the segment can be marked OWNED (once its last chunk is applied)
+    store.sync();
   }
 
   /** Marks the segments a source served OWNED, if this member is still in the pull's view. */

@@ -59,7 +59,7 @@ final class WholeCache {
   void clear() {
     long deadline = messenger.deadline();
     while (true) {
-      store.entries.invalidateAll();
+      store.clear();
       if (near != null) {
         near.flush();
       }
@@ -97,7 +97,7 @@ final class WholeCache {
       messenger.reply(from, f.reqId(), Frame.reply(f.reqId(), viewId, Frame.S_RETRY, null));
       return;
     }
-    store.entries.invalidateAll();
+    store.clear();
     if (near != null) {
       near.flush();
     }

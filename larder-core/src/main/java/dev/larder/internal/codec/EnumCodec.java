@@ -24,6 +24,9 @@ public final class EnumCodec<E extends Enum<E>> implements Codec<E> {
     this.constants = type.getEnumConstants();
   }
 
+  // The ordinal is the format (docs/spec/codecs.md): reordering an enum's constants changes what
+  // stored bytes mean, as the codec's Javadoc warns.
+  @SuppressWarnings("EnumOrdinal")
   @Override
   public void encode(E value, ByteSink out) {
     out.writeVarInt(value.ordinal());

@@ -108,8 +108,10 @@ final class Page {
 
   /**
    * Empties the page for reuse, or before its memory is freed. The fence keeps the new generation
-   * ahead of new bytes.
+   * ahead of new bytes. Called under the segment's write lock (the page store's guard), so the
+   * generation has one writer at a time; it is volatile for the lock-free readers.
    */
+  @SuppressWarnings("NonAtomicVolatileUpdate")
   void clear() {
     generation++;
     java.lang.invoke.VarHandle.storeStoreFence();

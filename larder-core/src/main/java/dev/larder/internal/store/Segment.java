@@ -988,7 +988,11 @@ public final class Segment {
     return -1;
   }
 
-  /** Puts a slot for a key known to be absent, reusing the first tombstone on its path. */
+  /**
+   * Puts a slot for a key known to be absent, reusing the first tombstone on its path. Under the
+   * write lock: {@code size} has one writer at a time and is volatile for lock-free readers.
+   */
+  @SuppressWarnings("NonAtomicVolatileUpdate")
   private void insertSlot(long slot) {
     long[] t = table;
     int capacity = t.length;
@@ -1006,8 +1010,10 @@ public final class Segment {
   /**
    * Deletes by leaving a tombstone. Slots never move while a key is present (only a resize replaces
    * the whole table), which is what lets readers probe without any lock: a reader can never miss a
-   * present key because a deletion shifted it past the reader's position.
+   * present key because a deletion shifted it past the reader's position. Under the write lock, as
+   * {@link #insertSlot} is.
    */
+  @SuppressWarnings("NonAtomicVolatileUpdate")
   private void deleteSlot(int i) {
     SLOTS.setRelease(table, i, IndexSlot.TOMBSTONE);
     tombstones++;

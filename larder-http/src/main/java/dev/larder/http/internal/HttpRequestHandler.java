@@ -125,7 +125,8 @@ public final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHt
     HttpUtil.setContentLength(response, reply.body().length);
     if (keepAlive) {
       response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-      ctx.writeAndFlush(response);
+      // a reply that cannot be written leaves the connection in an unknown state: close it
+      ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
     } else {
       response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
       ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);

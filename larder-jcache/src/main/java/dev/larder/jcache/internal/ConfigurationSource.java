@@ -30,7 +30,7 @@ final class ConfigurationSource {
   static FileConfiguration load(URI uri, ClassLoader classLoader) {
     if (LarderCachingProvider.DEFAULT_URI.equals(uri.toString())) {
       URL url = classLoader.getResource(LarderCachingProvider.DEFAULT_RESOURCE);
-      return url == null ? FileConfiguration.EMPTY : read(url, uri);
+      return url == null ? FileConfiguration.EMPTY : read(url);
     }
     if ("classpath".equals(uri.getScheme())) {
       String path = uri.getSchemeSpecificPart().replaceFirst("^/+", "");
@@ -38,11 +38,11 @@ final class ConfigurationSource {
       if (url == null) {
         throw new CacheException("configuration " + uri + " not found on the class path");
       }
-      return read(url, uri);
+      return read(url);
     }
     if (uri.isAbsolute() && isUrlScheme(uri.getScheme())) {
       try {
-        return read(uri.toURL(), uri);
+        return read(uri.toURL());
       } catch (IOException | IllegalArgumentException e) {
         throw new CacheException("cannot open configuration " + uri + ": " + e, e);
       }
@@ -57,7 +57,7 @@ final class ConfigurationSource {
     };
   }
 
-  private static FileConfiguration read(URL url, URI uri) {
+  private static FileConfiguration read(URL url) {
     String source = describe(url);
     String text;
     try (InputStream in = url.openStream()) {

@@ -59,6 +59,8 @@ public final class ManagerRegistry {
   }
 
   /**
+   * Closes and forgets every manager of a class loader.
+   *
    * @param classLoader closes the managers of this loader
    */
   public void close(ClassLoader classLoader) {
@@ -72,6 +74,8 @@ public final class ManagerRegistry {
   }
 
   /**
+   * Closes and forgets one manager.
+   *
    * @param uri manager URI
    * @param classLoader manager class loader
    */

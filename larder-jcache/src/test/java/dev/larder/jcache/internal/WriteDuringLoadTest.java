@@ -63,6 +63,8 @@ class WriteDuringLoadTest {
     }
   }
 
+  // its functions are stateless lambdas
+  @SuppressWarnings("ImmutableEnumChecker")
   enum Write {
     REMOVE(null, c -> c.remove(1)),
     GET_AND_REMOVE(null, c -> c.getAndRemove(1)),

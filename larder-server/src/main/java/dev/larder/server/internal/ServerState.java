@@ -1,6 +1,7 @@
 package dev.larder.server.internal;
 
 import dev.larder.server.ServerConfig;
+import dev.larder.server.internal.blocking.BlockedClients;
 import dev.larder.server.internal.cluster.ServerCluster;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.memcache.MemcacheAuth;
@@ -28,6 +29,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class ServerState {
   private final Keyspace keyspace;
+  private final BlockedClients blockedClients;
   private final ServerConfig config;
   private final long startMillis = System.currentTimeMillis();
   private final AtomicLong clientIds = new AtomicLong();
@@ -46,6 +48,9 @@ public final class ServerState {
   private final KeyspaceEvents keyspaceEvents;
   private final KeyEvents keyEvents;
   private volatile String maxMemoryPolicy;
+  private final OpsMeter ops = new OpsMeter();
+  private final String runId = newRunId();
+  private final Map<String, String> keptParameters = new ConcurrentHashMap<>();
   private volatile int respPort;
   private volatile int memcachePort;
   private volatile ServerLog log;
@@ -82,6 +87,7 @@ public final class ServerState {
       AclUsers acl,
       MemcacheAuth memcacheAuth) {
     this.keyspace = keyspace;
+    this.blockedClients = new BlockedClients(keyspace);
     this.scheduler = scheduler;
     this.config = config;
     this.acl = acl;
@@ -176,6 +182,11 @@ public final class ServerState {
     return keyspace;
   }
 
+  /** Returns the clients blocked on keys (BLPOP and its kin). */
+  public BlockedClients blockedClients() {
+    return blockedClients;
+  }
+
   /** Returns the scheduler for delayed and periodic work. */
   public ScheduledExecutorService scheduler() {
     return scheduler;
@@ -196,6 +207,45 @@ public final class ServerState {
    */
   public void maxMemoryPolicy(String policy) {
     this.maxMemoryPolicy = policy;
+  }
+
+  /** Returns INFO's {@code run_id}: 40 random hex digits, new at each start, as Redis's. */
+  public String runId() {
+    return runId;
+  }
+
+  private static String newRunId() {
+    byte[] bytes = new byte[20];
+    new java.security.SecureRandom().nextBytes(bytes);
+    return java.util.HexFormat.of().formatHex(bytes);
+  }
+
+  /** Samples the command rate; called every 100 ms by the server's scheduler. */
+  public void sampleRates() {
+    ops.sample(commandsProcessed.sum(), System.nanoTime());
+  }
+
+  /** Returns INFO's {@code instantaneous_ops_per_sec}. */
+  public long opsPerSecond() {
+    return ops.perSecond();
+  }
+
+  /**
+   * Resets the server's counters that CONFIG RESETSTAT resets: commands processed, connections
+   * received and rejected (the keyspace's and the commands' own are reset by their owners).
+   */
+  public void resetStats() {
+    commandsProcessed.reset();
+    connectionsReceived.reset();
+    rejectedConnections.reset();
+  }
+
+  /**
+   * Returns the CONFIG parameters that are stored and reported without acting on the server, by
+   * name (those set since start; the others have their default). Thread-safe.
+   */
+  public Map<String, String> keptParameters() {
+    return keptParameters;
   }
 
   /**

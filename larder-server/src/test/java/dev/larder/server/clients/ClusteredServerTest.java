@@ -71,6 +71,56 @@ class ClusteredServerTest {
   }
 
   @Test
+  void wholeValueCommandsWriteThroughTheCluster() {
+    try (Jedis a = jedis(cluster.member(0));
+        Jedis b = jedis(cluster.member(1))) {
+      a.hset("tx:h", java.util.Map.of("f", "1"));
+      assertTrue(a.copy("tx:h", "tx:copy", false));
+      a.set("tx:m", "moved");
+      assertEquals(1L, a.move("tx:m", 4));
+      byte[] dump = a.dump("tx:h");
+      assertEquals("OK", a.restore("tx:restored", 0, dump));
+      a.setbit("tx:bits", 3, true);
+      assertEquals("1", b.hget("tx:copy", "f"));
+      assertEquals("1", b.hget("tx:restored", "f"));
+      assertTrue(b.getbit("tx:bits", 3));
+      assertNull(b.get("tx:m"));
+      b.select(4);
+      assertEquals("moved", b.get("tx:m"));
+    }
+  }
+
+  @Test
+  void listsAcrossMembersAndABlockedClientServedByAPushThroughAnother() throws Exception {
+    try (Jedis a = jedis(cluster.member(0));
+        Jedis b = jedis(cluster.member(1));
+        Jedis c = jedis(cluster.member(2))) {
+      assertEquals(3L, a.rpush("clustered-list", "1", "2", "3"));
+      assertEquals("1", b.lpop("clustered-list"));
+      assertEquals(List.of("2", "3"), c.lrange("clustered-list", 0, -1));
+      assertEquals("list", b.type("clustered-list"));
+      java.util.concurrent.ExecutorService pool =
+          java.util.concurrent.Executors.newSingleThreadExecutor();
+      try {
+        java.util.concurrent.Future<redis.clients.jedis.util.KeyValue<String, String>> popped =
+            pool.submit(() -> a.blpop(20.0, "clustered-queue"));
+        // Once the client is blocked on member 0, a push through member 1 serves it.
+        try (Jedis watcher = jedis(cluster.member(0))) {
+          long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+          while (!watcher.info("clients").contains("blocked_clients:1")) {
+            assertTrue(System.nanoTime() < deadline, "the client never blocked");
+            Thread.sleep(10);
+          }
+        }
+        b.rpush("clustered-queue", "v");
+        assertEquals("v", popped.get(10, TimeUnit.SECONDS).getValue());
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+  }
+
+  @Test
   void watchSeesAWriteThroughAnotherMember() {
     try (Jedis a = jedis(cluster.member(0));
         Jedis b = jedis(cluster.member(1))) {
@@ -156,6 +206,7 @@ class ClusteredServerTest {
         covered.add((Long) r.get(0));
       }
       assertEquals(16384, total);
+      assertEquals(slots.size(), covered.size(), "no two ranges start at the same slot");
       String[] nodes = a.clusterNodes().split("\n");
       assertEquals(3, nodes.length);
       long mine = java.util.Arrays.stream(nodes).filter(l -> l.contains("myself")).count();

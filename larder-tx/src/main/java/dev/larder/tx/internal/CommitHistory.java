@@ -28,6 +28,8 @@ public final class CommitHistory {
   }
 
   /**
+   * Records a commit's write set.
+   *
    * @param sequence a new commit's sequence
    * @param keys its write set
    */

@@ -54,6 +54,8 @@ public final class SnapshotRegistry {
   }
 
   /**
+   * Holds a snapshot: commits after it keep what it reads until it is released.
+   *
    * @param snapshot a snapshot to hold, e.g. a checkpoint's
    */
   public synchronized void registerAt(long snapshot) {
@@ -62,6 +64,8 @@ public final class SnapshotRegistry {
   }
 
   /**
+   * Releases a snapshot that {@link #registerAt} or a transaction holds.
+   *
    * @param snapshot a registered snapshot to release
    */
   public synchronized void release(long snapshot) {

@@ -31,6 +31,8 @@ public interface TxBackend extends AutoCloseable {
   SnapshotRegistry.Snapshot begin();
 
   /**
+   * Tells the backend a transaction has ended.
+   *
    * @param snapshot a snapshot from {@link #begin} whose transaction ended
    */
   void end(long snapshot);

@@ -25,7 +25,7 @@ import java.util.zip.CRC32C;
 public final class CheckpointLayout {
 
   /** Checkpoint magic. */
-  public static final byte[] MAGIC = {'L', 'R', 'D', 'R', 'C', 'K', 'P', 0};
+  private static final byte[] MAGIC = {'L', 'R', 'D', 'R', 'C', 'K', 'P', 0};
 
   /** Format version. */
   public static final int VERSION = 1;
@@ -61,6 +61,8 @@ public final class CheckpointLayout {
     }
 
     /**
+     * Writes one entry.
+     *
      * @param entry one entry's bytes
      * @throws IOException on failure
      */

@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -91,6 +92,9 @@ public final class LogWriter implements AutoCloseable {
   private final Object progress = new Object();
   private final ScheduledExecutorService timer;
 
+  /** The timer's periodic task, or null without a timer; cancelled at close. */
+  private final ScheduledFuture<?> ticks;
+
   private Segment current;
 
   /** The segment with written but unforced bytes, if any; flusher only. */
@@ -159,7 +163,7 @@ public final class LogWriter implements AutoCloseable {
                 return t;
               });
       long ms = interval.period().toMillis();
-      timer.scheduleAtFixedRate(this::periodicForce, ms, ms, TimeUnit.MILLISECONDS);
+      ticks = timer.scheduleAtFixedRate(tick(this::periodicForce), ms, ms, TimeUnit.MILLISECONDS);
     } else if (policy == FsyncPolicy.none()) {
       timer =
           Executors.newSingleThreadScheduledExecutor(
@@ -168,11 +172,31 @@ public final class LogWriter implements AutoCloseable {
                 t.setDaemon(true);
                 return t;
               });
-      timer.scheduleAtFixedRate(
-          this::periodicWrite, BATCH_MILLIS, BATCH_MILLIS, TimeUnit.MILLISECONDS);
+      ticks =
+          timer.scheduleAtFixedRate(
+              tick(this::periodicWrite), BATCH_MILLIS, BATCH_MILLIS, TimeUnit.MILLISECONDS);
     } else {
       timer = null;
+      ticks = null;
     }
+  }
+
+  /**
+   * A timer tick that fails the log on an unchecked exception, as an I/O error does: a periodic
+   * task that throws is never run again, so without this the log would silently stop forcing (or
+   * writing) while commits went on being accepted.
+   */
+  private Runnable tick(Runnable task) {
+    return () -> {
+      try {
+        task.run();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = new IOException("the log's timer failed: " + e, e);
+        }
+        signalProgress();
+      }
+    };
   }
 
   /**
@@ -400,6 +424,7 @@ public final class LogWriter implements AutoCloseable {
     if (timer != null) {
       // Not shutdownNow: interrupting a force under way would fail it. A tick that is running
       // finishes (it holds the flush lock, which close takes next); no later tick starts.
+      ticks.cancel(false);
       timer.shutdown();
     }
     flushLock.lock();

@@ -69,6 +69,8 @@ public final class RecordLayout {
   @FunctionalInterface
   public interface PayloadWriter {
     /**
+     * Writes the payload's bytes.
+     *
      * @param out the buffer
      * @param offset where the payload starts
      */

@@ -33,7 +33,7 @@ import java.util.zip.CRC32C;
 public record SegmentHeader(int version, long number, long previousSequence) {
 
   /** Segment magic, both formats. */
-  public static final byte[] MAGIC = {'L', 'R', 'D', 'R', 'W', 'A', 'L', 0};
+  private static final byte[] MAGIC = {'L', 'R', 'D', 'R', 'W', 'A', 'L', 0};
 
   /** The format written. */
   public static final int VERSION = 2;

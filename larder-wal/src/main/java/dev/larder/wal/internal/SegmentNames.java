@@ -13,28 +13,40 @@ public final class SegmentNames {
   private SegmentNames() {}
 
   /**
-   * @param number segment number @return its file name
+   * Returns a segment's file name.
+   *
+   * @param number segment number
+   * @return its file name
    */
   public static String segment(long number) {
     return SEGMENT_PREFIX + HexFormat.of().toHexDigits(number) + SEGMENT_SUFFIX;
   }
 
   /**
-   * @param sequence checkpoint sequence @return its file name
+   * Returns a checkpoint's file name.
+   *
+   * @param sequence checkpoint sequence
+   * @return its file name
    */
   public static String checkpoint(long sequence) {
     return CHECKPOINT_PREFIX + HexFormat.of().toHexDigits(sequence) + CHECKPOINT_SUFFIX;
   }
 
   /**
-   * @param name a file name @return its segment number, or -1 if not a segment
+   * Returns the segment number a file name gives.
+   *
+   * @param name a file name
+   * @return its segment number, or -1 if not a segment
    */
   public static long segmentNumber(String name) {
     return number(name, SEGMENT_PREFIX, SEGMENT_SUFFIX);
   }
 
   /**
-   * @param name a file name @return its checkpoint sequence, or -1 if not a checkpoint
+   * Returns the checkpoint sequence a file name gives.
+   *
+   * @param name a file name
+   * @return its checkpoint sequence, or -1 if not a checkpoint
    */
   public static long checkpointSequence(String name) {
     return number(name, CHECKPOINT_PREFIX, CHECKPOINT_SUFFIX);

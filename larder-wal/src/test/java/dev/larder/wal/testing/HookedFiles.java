@@ -18,6 +18,8 @@ public final class HookedFiles implements FileLayer {
   @FunctionalInterface
   public interface Hook {
     /**
+     * Called before each write or force.
+     *
      * @param position the write's file offset, or -1 for a force
      * @throws IOException to fail the operation
      */

@@ -67,9 +67,14 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
   private final LongAdder commits = new LongAdder();
   private final LongAdder conflicts = new LongAdder();
 
-  /** Each open snapshot's epoch (-1: taken while not READY), checked at its commit. */
-  private final java.util.concurrent.ConcurrentHashMap<Long, Long> snapshotEpochs =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  /**
+   * Each open snapshot's epochs: the one this member was READY in (-1: not READY), checked at its
+   * commit, and the one it had installed, whose owners serve the snapshot's remote reads.
+   */
+  private final java.util.concurrent.ConcurrentHashMap<Long, MemberState.SnapshotStart>
+      snapshotEpochs = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private final RemoteReads remoteReads;
 
   private volatile boolean closed;
 
@@ -82,8 +87,9 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
     this.specs = List.copyOf(specs);
     this.defaultIsolation = isolation;
     this.timeoutNanos = config.timeout().toNanos();
-    this.member = MemberState.open(wal, config.segments());
+    this.member = MemberState.open(wal, config.segments(), ownersOf(config));
     this.channel = new TxChannel(config.stack(), config.nodeName());
+    this.remoteReads = new RemoteReads(member, channel);
     int majority = members / 2 + 1;
     this.originator = new Originator(member, channel, majority, this::describe);
     this.adoption = new Adoption(member, channel, timeoutNanos);
@@ -97,11 +103,18 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
             });
   }
 
+  /** Owners of each segment: {@code owners} in DISTRIBUTED mode, every member in REPLICATED. */
+  private static int ownersOf(ClusterConfig config) {
+    return config.mode() == dev.larder.cluster.ClusterMode.DISTRIBUTED
+        ? config.owners()
+        : Epoch.ALL;
+  }
+
   /**
    * Recovers this member's log (if any), joins the cluster and waits until this member has
    * installed an epoch and its view holds {@code initialClusterSize} members.
    *
-   * @param config the cluster (REPLICATED, SYNC)
+   * @param config the cluster (REPLICATED, or DISTRIBUTED with its owners; SYNC)
    * @param specs the caches, in order (every member must declare the same)
    * @param isolation the default isolation
    * @param members the cluster's size; a majority of it must be present to commit
@@ -138,7 +151,9 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
             + ", members "
             + members
             + ", segments "
-            + config.segments());
+            + config.segments()
+            + ", owners "
+            + (ownersOf(config) == Epoch.ALL ? "all" : Integer.toString(config.owners())));
     channel.connect(config.clusterName() + ".tx", this);
     coordinator.scheduleWithFixedDelay(this::check, 1, 1, TimeUnit.SECONDS);
     long every = checkpointEvery.toMillis();
@@ -198,18 +213,20 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
                 r.memberId(),
                 r.epoch(),
                 r.clock(),
+                r.held(),
                 r.pending()),
             true);
       }
       case TxFrame.Accept a ->
           channel.send(from, withReqId(member.accept(a.proposal()), a.reqId()), true);
       case TxFrame.Install i -> {
-        TxFrame.Proposal adopt = member.install(i.proposal());
+        int[] adopt = member.install(i.proposal());
         if (adopt != null) {
-          adoption.start(adopt);
+          adoption.start(i.proposal(), adopt);
         }
       }
       case TxFrame.Pull p -> adoption.serve(from, p);
+      case TxFrame.Read r -> channel.send(from, remoteReads.serve(r, timeoutNanos), true);
       default -> LOG.log(System.Logger.Level.WARNING, "unexpected " + f + " from " + from);
     }
   }
@@ -291,12 +308,11 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
   @Override
   public SnapshotRegistry.Snapshot begin() {
     awaitBootstrapped();
-    // read before the snapshot is taken: if this member stays READY in that epoch until the
-    // commit, every commit of the epoch at or below the snapshot passed through it
-    long epoch = member.readyEpochNumber();
-    long snapshot = member.store.begin();
-    snapshotEpochs.put(snapshot, epoch);
-    return new SnapshotRegistry.Snapshot(snapshot, null);
+    // if this member stays READY in the snapshot's epoch until the commit, every commit of the
+    // epoch at or below the snapshot passed through it
+    MemberState.SnapshotStart start = member.beginSnapshot();
+    snapshotEpochs.put(start.snapshot(), start);
+    return new SnapshotRegistry.Snapshot(start.snapshot(), null);
   }
 
   private void awaitBootstrapped() {
@@ -320,8 +336,15 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
 
   @Override
   public byte[] read(KeyRef ref, long snapshot) {
+    long deadline = System.nanoTime() + timeoutNanos;
+    MemberState.SnapshotStart start = snapshotEpochs.get(snapshot);
+    long epoch = start == null ? member.epoch().number : start.installedEpoch();
     try {
-      return member.store.read(ref, snapshot, System.nanoTime() + timeoutNanos);
+      if (member.servesReads(ref, member.epoch().number)) {
+        // this member owns the key and holds it: every commit on it passes through here
+        return member.store.read(ref, snapshot, deadline);
+      }
+      return remoteReads.read(ref, snapshot, epoch, deadline);
     } catch (PendingTimeoutException | SnapshotLostException e) {
       conflicts.increment();
       throw new TransactionConflictException(e.getMessage(), List.of());
@@ -347,7 +370,7 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
       long c =
           originator.commit(
               snapshot,
-              snapshotEpochs.getOrDefault(snapshot, -1L),
+              readyEpochOf(snapshot),
               isolation,
               List.copyOf(reads),
               ws,
@@ -359,6 +382,11 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
       conflicts.increment();
       throw e;
     }
+  }
+
+  private long readyEpochOf(long snapshot) {
+    MemberState.SnapshotStart start = snapshotEpochs.get(snapshot);
+    return start == null ? -1 : start.readyEpoch();
   }
 
   @Override

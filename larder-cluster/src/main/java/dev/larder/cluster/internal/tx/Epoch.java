@@ -7,46 +7,90 @@ import org.jgroups.util.UUID;
 
 /**
  * An established configuration: its number, the ballot that established it, its members (each must
- * vote on every transaction of the epoch) and the primary of each segment among them. Immutable.
+ * vote on every transaction of the epoch) and the owners of each segment among them: the {@code
+ * owners} members with the highest rendezvous scores for the segment (all members when {@code
+ * owners} is at least their number, as in REPLICATED mode), the first of them its primary.
+ * Immutable.
  */
 final class Epoch {
 
+  /** Every member owns every segment (REPLICATED). */
+  static final int ALL = Integer.MAX_VALUE;
+
   /** Before any epoch was installed. */
-  static final Epoch NONE = new Epoch(0, Ballot.ZERO, List.of(), 1);
+  static final Epoch NONE = new Epoch(0, Ballot.ZERO, List.of(), 1, ALL);
 
   final long number;
   final Ballot ballot;
   final List<TxFrame.Member> members;
-  private final long[] primaryOfSegment;
 
-  Epoch(long number, Ballot ballot, List<TxFrame.Member> members, int segments) {
+  /** Per segment, the ids of its owners, highest score first (the primary). */
+  private final long[][] ownersOfSegment;
+
+  Epoch(long number, Ballot ballot, List<TxFrame.Member> members, int segments, int owners) {
     this.number = number;
     this.ballot = ballot;
     this.members = List.copyOf(members);
-    this.primaryOfSegment = new long[segments];
+    this.ownersOfSegment = new long[segments][];
+    int k = Math.min(owners, this.members.size());
     for (int s = 0; s < segments; s++) {
-      primaryOfSegment[s] = primary(s);
+      ownersOfSegment[s] = owners(s, k);
     }
   }
 
-  /** Rendezvous hashing over member ids: the highest {@code mix(id, segment)} wins. */
-  private long primary(int segment) {
-    long best = 0;
-    long bestScore = 0;
-    boolean any = false;
-    for (TxFrame.Member m : members) {
-      long score = mix(mix(m.id()) ^ (segment * 0x9E3779B97F4A7C15L));
-      if (!any || Long.compareUnsigned(score, bestScore) > 0) {
-        best = m.id();
-        bestScore = score;
-        any = true;
-      }
+  /** Rendezvous hashing over member ids: the {@code k} highest {@code mix(id, segment)} win. */
+  private long[] owners(int segment, int k) {
+    int n = members.size();
+    long[] ids = new long[n];
+    long[] scores = new long[n];
+    for (int i = 0; i < n; i++) {
+      ids[i] = members.get(i).id();
+      scores[i] = mix(mix(ids[i]) ^ (segment * 0x9E3779B97F4A7C15L));
     }
-    return best;
+    long[] out = new long[k];
+    boolean[] taken = new boolean[n];
+    for (int j = 0; j < k; j++) {
+      int best = -1;
+      for (int i = 0; i < n; i++) {
+        if (!taken[i] && (best < 0 || Long.compareUnsigned(scores[i], scores[best]) > 0)) {
+          best = i;
+        }
+      }
+      taken[best] = true;
+      out[j] = ids[best];
+    }
+    return out;
+  }
+
+  int segments() {
+    return ownersOfSegment.length;
   }
 
   boolean isPrimary(long memberId, KeyRef key) {
-    return primaryOfSegment[segmentOf(key.key(), primaryOfSegment.length)] == memberId;
+    long[] o = ownersOfSegment[segmentOf(key)];
+    return o.length > 0 && o[0] == memberId;
+  }
+
+  boolean isOwner(long memberId, KeyRef key) {
+    return ownsSegment(memberId, segmentOf(key));
+  }
+
+  boolean ownsSegment(long memberId, int segment) {
+    for (long id : ownersOfSegment[segment]) {
+      if (id == memberId) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Returns the segment's owners' ids, primary first (a copy). */
+  long[] ownersOf(int segment) {
+    return ownersOfSegment[segment].clone();
+  }
+
+  int segmentOf(KeyRef key) {
+    return segmentOf(key.key(), ownersOfSegment.length);
   }
 
   static int segmentOf(byte[] key, int segments) {
@@ -66,6 +110,16 @@ final class Epoch {
 
   static Address address(TxFrame.Member m) {
     return new UUID(m.addressMost(), m.addressLeast());
+  }
+
+  /** Returns the address of the member with this id, or null if it is not a member. */
+  Address addressOf(long id) {
+    for (TxFrame.Member m : members) {
+      if (m.id() == id) {
+        return address(m);
+      }
+    }
+    return null;
   }
 
   List<Address> addresses() {

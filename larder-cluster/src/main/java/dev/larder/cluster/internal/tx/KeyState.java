@@ -39,6 +39,13 @@ final class KeyState {
   private TxId exclusive;
   private Set<TxId> shared;
 
+  /**
+   * True once versions older than the oldest kept one may have existed (dropped by the horizon,
+   * replaced by an adoption, or not in a checkpoint): a read below the oldest kept version cannot
+   * then answer "absent".
+   */
+  private boolean trimmed;
+
   /** A pending write: its transaction, this member's proposal, the value (null: removal). */
   private record Pending(TxId txid, long proposal, byte[] value) {}
 
@@ -53,6 +60,8 @@ final class KeyState {
    *
    * @return the stored bytes (null if absent at the snapshot)
    * @throws PendingTimeoutException if they are still pending at the deadline
+   * @throws SnapshotLostException if the versions the snapshot needs are no longer kept (a reader
+   *     on another member, whose snapshot this member's horizon does not hold back)
    */
   synchronized byte[] readAt(long snapshot, long deadlineNanos) throws InterruptedException {
     while (blocks(snapshot)) {
@@ -66,6 +75,9 @@ final class KeyState {
       if (ts[i] <= snapshot) {
         return stored[i];
       }
+    }
+    if (trimmed) {
+      throw new SnapshotLostException(snapshot);
     }
     return null;
   }
@@ -164,6 +176,7 @@ final class KeyState {
     shared = null;
     ts = new long[0];
     stored = new byte[0][];
+    trimmed = commitTs > 0;
     if (commitTs > 0) {
       insert(commitTs, value == null ? null : StoredValue.wrap(commitTs, value));
     }
@@ -172,6 +185,7 @@ final class KeyState {
 
   /** Adds a committed version read back from a checkpoint or a log. */
   synchronized void restore(long commitTs, byte[] value) {
+    trimmed = true;
     insert(commitTs, value == null ? null : StoredValue.wrap(commitTs, value));
   }
 
@@ -231,6 +245,7 @@ final class KeyState {
       }
     }
     if (keepFrom > 0) {
+      trimmed = true;
       long[] nts = new long[ts.length - keepFrom];
       byte[][] nst = new byte[stored.length - keepFrom][];
       System.arraycopy(ts, keepFrom, nts, 0, nts.length);

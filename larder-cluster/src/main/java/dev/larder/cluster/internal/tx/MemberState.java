@@ -52,8 +52,12 @@ final class MemberState implements TxLog.Replay {
   /** How long a PREPARE waits for locks held by decided transactions before it refuses. */
   private static final long DECIDED_LOCK_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
-  final VersionStore store = new VersionStore();
+  /** Versions kept below the clock for readers on other members: one second (DISTRIBUTED). */
+  private static final long REMOTE_READ_RETAIN_TICKS = 1000L << 20;
+
+  final VersionStore store;
   private final int segments;
+  private final int owners;
   private final ReentrantReadWriteLock still = new ReentrantReadWriteLock();
 
   /** Set once by {@link #open}, before the member is published. */
@@ -68,10 +72,12 @@ final class MemberState implements TxLog.Replay {
   private Epoch epoch = Epoch.NONE;
 
   /**
-   * The epoch whose state this member holds whole: the installed one, except on a stale member that
-   * has not adopted the source's state yet (it holds an older epoch's).
+   * Per segment, the epoch at which this member holds the segment's state whole (0: it does not):
+   * the installed epoch for a segment it owns and held or adopted; an older one for a segment it no
+   * longer owns but still keeps for a member that adopts it; 0 for a segment it still has to adopt
+   * ({@link Holdings}).
    */
-  private long stateEpoch;
+  private long[] held;
 
   private boolean ready;
   private boolean bootstrapped;
@@ -119,8 +125,15 @@ final class MemberState implements TxLog.Replay {
     }
   }
 
-  private MemberState(int segments) {
+  private MemberState(int segments, int owners) {
     this.segments = segments;
+    this.owners = owners;
+    this.held = new long[segments];
+    this.store = new VersionStore(owners == Epoch.ALL ? 0 : REMOTE_READ_RETAIN_TICKS);
+  }
+
+  private Epoch newEpoch(long number, Ballot ballot, List<TxFrame.Member> members) {
+    return new Epoch(number, ballot, members, segments, owners);
   }
 
   /**
@@ -128,10 +141,11 @@ final class MemberState implements TxLog.Replay {
    *
    * @param wal the log's configuration, or null for a member without persistence (which gets a new
    *     id at every start)
-   * @param segments segments for primaries (every member must use the same)
+   * @param segments segments for owners and primaries (every member must use the same)
+   * @param owners owners of each segment ({@link Epoch#ALL}: every member)
    */
-  static MemberState open(WalConfig wal, int segments) {
-    MemberState m = new MemberState(segments);
+  static MemberState open(WalConfig wal, int segments, int owners) {
+    MemberState m = new MemberState(segments, owners);
     if (wal == null) {
       m.memberId = ThreadLocalRandom.current().nextLong() | 1;
       return m;
@@ -172,6 +186,39 @@ final class MemberState implements TxLog.Replay {
   /** Returns the installed epoch's number if this member is READY in it, else -1. */
   synchronized long readyEpochNumber() {
     return ready ? epoch.number : -1;
+  }
+
+  /** A snapshot, and the epoch it was taken in (-1 for {@code readyEpoch}: not READY). */
+  record SnapshotStart(long snapshot, long readyEpoch, long installedEpoch) {}
+
+  /**
+   * Takes a snapshot under the monitor, as PREPARE takes its proposal and records its pending
+   * writes: a transaction proposed here at or below the snapshot is then pending on its keys when
+   * the snapshot's reads look (docs/design/cluster-transactions.md, "Versions and snapshots").
+   */
+  synchronized SnapshotStart beginSnapshot() {
+    long ready = readyEpochNumber();
+    return new SnapshotStart(store.begin(), ready, epoch.number);
+  }
+
+  /**
+   * Returns true if reads of {@code key} in epoch {@code number} may be served here: this member
+   * installed that epoch, owns the key's segment in it and holds the segment's state at it.
+   */
+  synchronized boolean servesReads(KeyRef key, long number) {
+    if (epoch.number != number || !epoch.isOwner(memberId, key)) {
+      return false;
+    }
+    return held[epoch.segmentOf(key)] == number;
+  }
+
+  /**
+   * A READ from another member at {@code snapshot}: raise the clock to it under the monitor, so
+   * that a transaction not yet prepared here proposes above it, and one prepared at or below it is
+   * already pending on its keys.
+   */
+  synchronized void observeRead(long snapshot) {
+    store.clock.observe(snapshot);
   }
 
   synchronized int pendingCount() {
@@ -281,16 +328,23 @@ final class MemberState implements TxLog.Replay {
           return new TxFrame.Vote(0, TxFrame.V_NO, 0, conflicts);
         }
         proposal = store.clock.tick();
-        PendingTxn t = new PendingTxn(p.txid(), proposal, p.writes());
-        t.locked.addAll(locked);
+        // every member votes and proposes; only the owners of a key hold its pending write
+        List<TxFrame.Write> owned = new ArrayList<>();
         for (TxFrame.Write w : p.writes()) {
+          if (epoch.isOwner(memberId, w.key())) {
+            owned.add(w);
+          }
+        }
+        PendingTxn t = new PendingTxn(p.txid(), proposal, owned);
+        t.locked.addAll(locked);
+        for (TxFrame.Write w : owned) {
           store.state(w.key()).addPending(p.txid(), proposal, w.value());
         }
         pending.put(p.txid(), t);
         if (log != null) {
           ticket =
               log.append(
-                  TxLog.PREPARED, out -> TxLog.writePrepared(out, p.txid(), proposal, p.writes()));
+                  TxLog.PREPARED, out -> TxLog.writePrepared(out, p.txid(), proposal, owned));
         }
       }
       if (log != null) {
@@ -410,7 +464,7 @@ final class MemberState implements TxLog.Replay {
       synchronized (this) {
         PendingTxn t = pending.remove(txid);
         if (t != null) {
-          applyLocked(t, commitTs);
+          applyLocked(t, commitTs, k -> true);
         }
       }
     } finally {
@@ -435,12 +489,17 @@ final class MemberState implements TxLog.Replay {
     }
   }
 
-  private void applyLocked(PendingTxn t, long commitTs) {
+  /** Applies the writes {@code keep} accepts, drops the others (segments this member adopts). */
+  private void applyLocked(PendingTxn t, long commitTs, java.util.function.Predicate<KeyRef> keep) {
     appliedInEpoch.put(t.txid, commitTs);
     store.clock.observe(commitTs);
     long horizon = store.horizon();
     for (TxFrame.Write w : t.writes) {
-      store.state(w.key()).apply(t.txid, commitTs, horizon);
+      if (keep.test(w.key())) {
+        store.state(w.key()).apply(t.txid, commitTs, horizon);
+      } else {
+        store.state(w.key()).abort(t.txid);
+      }
     }
     for (KeyRef k : t.locked) {
       store.state(k).unlock(t.txid);
@@ -494,7 +553,8 @@ final class MemberState implements TxLog.Replay {
     TxFrame.Report report;
     synchronized (this) {
       if (q.ballot().compareTo(promised) < 0) {
-        return new TxFrame.Report(0, TxFrame.A_REFUSED, promised, memberId, 0, 0, List.of());
+        return new TxFrame.Report(
+            0, TxFrame.A_REFUSED, promised, memberId, 0, 0, new long[0], List.of());
       }
       boolean raised = q.ballot().isAbove(promised);
       promised = q.ballot();
@@ -519,13 +579,16 @@ final class MemberState implements TxLog.Replay {
           }
         }
       }
-      long effective = stateEpoch;
-      if (accepted != null && !accepted.stale().contains(memberId)) {
-        effective = Math.max(effective, accepted.epoch());
-      }
       report =
           new TxFrame.Report(
-              0, TxFrame.A_OK, promised, memberId, effective, store.clock.current(), reports);
+              0,
+              TxFrame.A_OK,
+              promised,
+              memberId,
+              accepted == null ? epoch.number : Math.max(epoch.number, accepted.epoch()),
+              store.clock.current(),
+              reportedHeld(),
+              reports);
       if (log != null && raised) {
         Ballot b = promised;
         ticket = log.append(TxLog.PROMISE, out -> TxFrame.writeBallot(out, b));
@@ -535,6 +598,25 @@ final class MemberState implements TxLog.Replay {
       log.sync(ticket);
     }
     return report;
+  }
+
+  /**
+   * Returns the held epoch of each segment; a segment this member keeps under the proposal it
+   * accepted counts as held at that proposal's epoch (it may have been installed elsewhere, and its
+   * decisions, which this member reports, bring the segment there).
+   */
+  private long[] reportedHeld() {
+    long[] h = held.clone();
+    if (accepted != null) {
+      Epoch next = newEpoch(accepted.epoch(), accepted.ballot(), accepted.members());
+      Holdings holdings = new Holdings(accepted.members(), accepted.held());
+      for (int s = 0; s < segments; s++) {
+        if (holdings.keeps(next, memberId, s)) {
+          h[s] = Math.max(h[s], accepted.epoch());
+        }
+      }
+    }
+    return h;
   }
 
   /** The highest-ballot decision this member accepted for {@code t}, or none. */
@@ -586,21 +668,23 @@ final class MemberState implements TxLog.Replay {
 
   /**
    * INSTALL: the proposal was chosen (a majority accepted it), so this member installs it even if
-   * its own ACCEPT has not arrived (the two travel out of band, in either order). A member in the
-   * proposal's stale list drops its pending transactions without applying anything (it adopts the
-   * source's state next); any other applies the decisions to the transactions pending here, aborts
-   * the rest, and is READY unless it has promised a newer ballot since.
+   * its own ACCEPT has not arrived (the two travel out of band, in either order). Decisions are
+   * applied to the transactions pending here, for the segments this member holds newest ({@link
+   * Holdings}); their writes elsewhere, and every other pending transaction, are dropped. Then each
+   * segment is kept, left to adopt, or dropped, and the member is READY unless it must adopt or has
+   * promised a newer ballot since.
    *
-   * @return the proposal if this member must now adopt the source's state, else null
+   * @return the segments this member must now adopt from their holders, or null if none
    */
-  TxFrame.Proposal install(TxFrame.Proposal p) {
+  int[] install(TxFrame.Proposal p) {
     still.writeLock().lock();
     try {
       synchronized (this) {
         if (p.epoch() <= epoch.number) {
           return null; // installed already, or older than what is
         }
-        boolean stale = p.stale().contains(memberId);
+        Epoch next = newEpoch(p.epoch(), p.ballot(), p.members());
+        Holdings holdings = new Holdings(p.members(), p.held());
         store.clock.observe(p.clock());
         Map<TxId, TxFrame.Decision> decisions = new HashMap<>();
         for (TxFrame.Decision d : p.decisions()) {
@@ -609,8 +693,8 @@ final class MemberState implements TxLog.Replay {
         for (PendingTxn t : List.copyOf(pending.values())) {
           pending.remove(t.txid);
           TxFrame.Decision d = decisions.get(t.txid);
-          if (d != null && d.commit() && !stale) {
-            applyLocked(t, d.commitTs());
+          if (d != null && d.commit()) {
+            applyLocked(t, d.commitTs(), k -> holdings.isHolder(memberId, next.segmentOf(k)));
           } else {
             abortLocked(t);
             if (d == null) {
@@ -624,21 +708,20 @@ final class MemberState implements TxLog.Replay {
         }
         abortedEarly.clear();
         appliedInEpoch.clear();
-        epoch = new Epoch(p.epoch(), p.ballot(), p.members(), segments);
+        epoch = next;
         if (accepted != null && accepted.ballot().compareTo(p.ballot()) <= 0) {
           accepted = null;
         }
-        if (!stale) {
-          stateEpoch = p.epoch();
-        }
+        int[] adopt = rearrange(next, holdings);
         if (log != null) {
+          long[] h = held.clone();
           log.appendAndSync(
-              TxLog.EPOCH, out -> TxLog.writeEpoch(out, p.epoch(), p.ballot(), p.members(), stale));
+              TxLog.EPOCH, out -> TxLog.writeEpoch(out, p.epoch(), p.ballot(), p.members(), h));
         }
-        if (stale) {
+        if (adopt.length > 0) {
           ready = false;
           adoptingSince = System.nanoTime();
-          return p;
+          return adopt;
         }
         adoptingSince = -1;
         bootstrapped = true;
@@ -651,13 +734,47 @@ final class MemberState implements TxLog.Replay {
     }
   }
 
-  /** Replaces this member's state with the source's (adoption), then checkpoints it. */
-  void adopt(long epochNumber, List<TxFrame.VersionEntry> entries) {
+  /**
+   * For each segment: an owner that holds it keeps it (held at the new epoch), one that does not is
+   * to adopt it (held 0); a member that does not own it drops its copy if the copy is outdated or
+   * every owner keeps the segment, else keeps it, held as before, for the adopters.
+   */
+  private int[] rearrange(Epoch next, Holdings holdings) {
+    List<Integer> adopt = new ArrayList<>();
+    Set<Integer> drop = new HashSet<>();
+    for (int s = 0; s < segments; s++) {
+      boolean holder = holdings.isHolder(memberId, s);
+      if (next.ownsSegment(memberId, s)) {
+        if (holder) {
+          held[s] = next.number;
+        } else {
+          adopt.add(s);
+          held[s] = 0;
+        }
+      } else if (!holder || held[s] == 0 || holdings.everyOwnerKeeps(next, s)) {
+        held[s] = 0;
+        drop.add(s);
+      }
+    }
+    if (!drop.isEmpty()) {
+      store.drop(k -> drop.contains(next.segmentOf(k)));
+    }
+    return adopt.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /**
+   * Replaces this member's state of {@code adopted} segments with the holders', then checkpoints.
+   */
+  void adopt(long epochNumber, int[] adopted, List<TxFrame.VersionEntry> entries) {
     still.writeLock().lock();
     try {
       synchronized (this) {
         if (epoch.number != epochNumber || ready) {
           return; // a newer epoch came meanwhile
+        }
+        Set<Integer> segs = new HashSet<>();
+        for (int s : adopted) {
+          segs.add(s);
         }
         store.adoptionBegins();
         try {
@@ -665,7 +782,7 @@ final class MemberState implements TxLog.Replay {
             pending.remove(t.txid);
             abortLocked(t);
           }
-          store.clear();
+          store.clear(k -> segs.contains(epoch.segmentOf(k)));
           appliedInEpoch.clear();
           for (TxFrame.VersionEntry e : entries) {
             store.clock.observe(e.ts());
@@ -675,7 +792,9 @@ final class MemberState implements TxLog.Replay {
           // open transactions' snapshots predate the adopted versions: their reads now fail
           store.adoptionEnded();
         }
-        stateEpoch = epoch.number;
+        for (int s : adopted) {
+          held[s] = epochNumber;
+        }
         adoptingSince = -1;
         if (log != null) {
           checkpointLocked();
@@ -689,7 +808,9 @@ final class MemberState implements TxLog.Replay {
                 + Long.toHexString(memberId)
                 + " adopted "
                 + entries.size()
-                + " keys at "
+                + " keys of "
+                + adopted.length
+                + " segments at "
                 + epoch);
       }
     } finally {
@@ -697,17 +818,29 @@ final class MemberState implements TxLog.Replay {
     }
   }
 
-  /** Returns the newest version of every key (removals included), for a stale member. */
-  synchronized List<TxFrame.VersionEntry> snapshotForTransfer(long epochNumber) {
-    if (!bootstrapped || epoch.number != epochNumber || stateEpoch != epochNumber) {
+  /**
+   * Returns the newest version of every key (removals included) of the segments, for a member that
+   * adopts them; null if this member has not installed that epoch or does not hold them all.
+   */
+  synchronized List<TxFrame.VersionEntry> snapshotForTransfer(long epochNumber, int[] wanted) {
+    if (epoch.number != epochNumber) {
       return null;
+    }
+    Set<Integer> segs = new HashSet<>();
+    for (int s : wanted) {
+      if (s < 0 || s >= segments || held[s] == 0) {
+        return null;
+      }
+      segs.add(s);
     }
     List<TxFrame.VersionEntry> out = new ArrayList<>();
     store.forEach(
-        (k, s) -> {
-          TxFrame.VersionEntry e = newest(k, s);
-          if (e != null) {
-            out.add(e);
+        (k, st) -> {
+          if (segs.contains(epoch.segmentOf(k))) {
+            TxFrame.VersionEntry e = newest(k, st);
+            if (e != null) {
+              out.add(e);
+            }
           }
         });
     return out;
@@ -755,9 +888,9 @@ final class MemberState implements TxLog.Replay {
                     TxFrame.writeBallot(out, promised);
                     out.writeLong(epoch.number);
                     TxFrame.writeBallot(out, epoch.ballot);
-                    out.writeLong(stateEpoch);
                     out.writeLong(store.clock.current());
                     TxFrame.writeMembers(out, epoch.members);
+                    TxFrame.writeLongs(out, held);
                   }));
           store.forEach(
               (k, s) -> {
@@ -813,14 +946,25 @@ final class MemberState implements TxLog.Replay {
       Ballot promisedBallot,
       long epochNumber,
       Ballot epochBallot,
-      long heldEpoch,
       long clock,
-      List<TxFrame.Member> members) {
+      List<TxFrame.Member> members,
+      long[] heldEpochs) {
     memberId = id;
     promised = promisedBallot;
-    epoch = epochNumber == 0 ? Epoch.NONE : new Epoch(epochNumber, epochBallot, members, segments);
-    stateEpoch = heldEpoch;
+    epoch = epochNumber == 0 ? Epoch.NONE : newEpoch(epochNumber, epochBallot, members);
+    held = checkedHeld(heldEpochs);
     store.clock.observe(clock);
+  }
+
+  private long[] checkedHeld(long[] h) {
+    if (h.length != segments) {
+      throw new IllegalStateException(
+          "this member's log holds "
+              + h.length
+              + " segments; the store is configured with "
+              + segments);
+    }
+    return h.clone();
   }
 
   @Override
@@ -884,12 +1028,13 @@ final class MemberState implements TxLog.Replay {
   }
 
   @Override
-  public void epoch(long number, Ballot ballot, List<TxFrame.Member> members, boolean stale) {
-    epoch = new Epoch(number, ballot, members, segments);
+  public void epoch(long number, Ballot ballot, List<TxFrame.Member> members, long[] heldEpochs) {
+    epoch = newEpoch(number, ballot, members);
     accepted = null;
     appliedInEpoch.clear();
-    if (!stale) {
-      stateEpoch = number;
-    }
+    held = checkedHeld(heldEpochs);
+    Epoch e = epoch;
+    long[] h = held;
+    store.drop(k -> h[e.segmentOf(k)] == 0); // dropped or left to adopt at this install
   }
 }

@@ -22,8 +22,10 @@ import org.jgroups.util.UUID;
  * <p>The proposal's decisions follow Paxos' rule per transaction: the decision accepted under the
  * highest ballot among the reports (a DECIDE of the epoch's ballot counts as an accepted COMMIT),
  * or ABORT if no member accepted any, since a chosen DECIDE would have been logged by a majority,
- * which intersects the members that answered. The source is a member at the highest (installed or
- * accepted) epoch reported, this one if it is; the others are stale and adopt the source's state.
+ * which intersects the members that answered. The proposal carries each member's held epochs per
+ * segment as reported; from them every member learns which segments it keeps, adopts from a holder
+ * or drops ({@link Holdings}). The new epoch's number is above every epoch a member reported having
+ * installed or accepted.
  */
 final class Reconfiguration {
 
@@ -116,8 +118,7 @@ final class Reconfiguration {
               + view.getViewId()
               + ": "
               + proposal.decisions().size()
-              + " decisions, stale "
-              + proposal.stale().size());
+              + " decisions");
       return true;
     }
     return false;
@@ -172,22 +173,17 @@ final class Reconfiguration {
       clock = Math.max(clock, r.clock());
     }
     List<TxFrame.Member> members = new ArrayList<>();
-    List<Long> stale = new ArrayList<>();
-    long source = 0;
+    List<long[]> held = new ArrayList<>();
     for (Address a : view.getMembers()) {
       TxFrame.Report r = reports.get(a);
       UUID u = (UUID) a;
       members.add(
           new TxFrame.Member(
               r.memberId(), u.getMostSignificantBits(), u.getLeastSignificantBits()));
-      if (r.epoch() < maxEpoch) {
-        stale.add(r.memberId());
-      } else if (source == 0 || r.memberId() == member.memberId()) {
-        source = r.memberId();
-      }
+      held.add(r.held());
     }
     return new TxFrame.Proposal(
-        ballot, maxEpoch + 1, clock, source, members, stale, decisions(reports.values()));
+        ballot, maxEpoch + 1, clock, members, held, decisions(reports.values()));
   }
 
   /** Per transaction, the highest-ballot accepted decision reported, or ABORT if none. */
@@ -245,9 +241,9 @@ final class Reconfiguration {
     for (Address a : others(view)) {
       channel.send(a, new TxFrame.Install(0, proposal), true);
     }
-    TxFrame.Proposal adopt = member.install(proposal);
+    int[] adopt = member.install(proposal);
     if (adopt != null) {
-      adoption.start(adopt);
+      adoption.start(proposal, adopt);
     }
   }
 

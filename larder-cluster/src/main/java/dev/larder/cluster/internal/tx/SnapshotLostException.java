@@ -3,8 +3,9 @@ package dev.larder.cluster.internal.tx;
 import java.io.Serial;
 
 /**
- * A read at a snapshot taken before this member adopted the cluster's state: adoption keeps only
- * each key's newest version, so what the key held at that snapshot is no longer known here.
+ * A read at a snapshot whose versions this member no longer keeps: it was taken before this member
+ * adopted the cluster's state (adoption keeps only each key's newest version), or, for a reader on
+ * another member, its versions fell below this member's horizon.
  */
 final class SnapshotLostException extends RuntimeException {
 
@@ -14,7 +15,8 @@ final class SnapshotLostException extends RuntimeException {
     super(
         "snapshot "
             + snapshot
-            + " was taken before this member adopted the cluster's state,"
-            + " which keeps only each key's newest version: the transaction cannot read at it");
+            + " needs versions this member no longer keeps (it adopted the cluster's state since,"
+            + " or a reader elsewhere is older than its horizon): the transaction cannot read at"
+            + " it");
   }
 }

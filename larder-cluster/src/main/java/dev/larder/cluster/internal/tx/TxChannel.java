@@ -213,6 +213,7 @@ final class TxChannel implements Receiver, AutoCloseable {
       case TxFrame.Vote v -> reply(from, v);
       case TxFrame.Ack a -> reply(from, a);
       case TxFrame.Report r -> reply(from, r);
+      case TxFrame.Value v -> reply(from, v);
       case TxFrame.State s -> {
         Consumer<TxFrame.State> sink = streams.get(s.reqId());
         if (sink != null) {

@@ -8,13 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The frames of the clustered transaction protocol, TX wire version 1 (docs/spec/cluster-wire.md,
+ * The frames of the clustered transaction protocol, TX wire version 2 (docs/spec/cluster-wire.md,
  * "Transaction frames"), and the encodings that its log records share.
  *
  * <pre>
  * +---------+------+--------+----------------------------+
  * | version | type | reqId  | body (by type)             |
- * | u8 = 1  | u8   | i64    |                            |
+ * | u8 = 2  | u8   | i64    |                            |
  * +---------+------+--------+----------------------------+
  * txid   = incarnation i64, counter i64
  * ballot = round i64, member i64
@@ -26,7 +26,7 @@ import java.util.List;
  */
 sealed interface TxFrame {
 
-  int VERSION = 1;
+  int VERSION = 2;
 
   int T_PREPARE = 1;
   int T_VOTE = 2;
@@ -40,6 +40,8 @@ sealed interface TxFrame {
   int T_INSTALL = 10;
   int T_PULL = 11;
   int T_STATE = 12;
+  int T_READ = 13;
+  int T_VALUE = 14;
 
   /** PREPARE flag: snapshot isolation (else serializable). */
   int F_SNAPSHOT = 1;
@@ -97,18 +99,28 @@ sealed interface TxFrame {
 
   int A_REFUSED = 1;
 
-  /** A reconfiguration's proposal: the next epoch, and how to get there. */
+  /** VALUE statuses: the value at the snapshot; not served here (ask another owner); conflict. */
+  int R_OK = 0;
+
+  int R_RETRY = 1;
+  int R_CONFLICT = 2;
+
+  /**
+   * A reconfiguration's proposal: the next epoch, and how to get there. {@code held} is, per member
+   * (in the order of {@code members}), the epoch at which it holds each segment whole (0: not
+   * held), as it reported: from it every member learns which segments it keeps, adopts or drops
+   * ({@link Holdings}).
+   */
   record Proposal(
       Ballot ballot,
       long epoch,
       long clock,
-      long source,
       List<Member> members,
-      List<Long> stale,
+      List<long[]> held,
       List<Decision> decisions) {
     public Proposal {
       members = List.copyOf(members);
-      stale = List.copyOf(stale);
+      held = List.copyOf(held);
       decisions = List.copyOf(decisions);
     }
   }
@@ -219,6 +231,7 @@ sealed interface TxFrame {
       long memberId,
       long epoch,
       long clock,
+      long[] held,
       List<PendingReport> pending)
       implements TxFrame {
     public int type() {
@@ -231,6 +244,7 @@ sealed interface TxFrame {
       out.writeLong(memberId);
       out.writeLong(epoch);
       out.writeLong(clock);
+      writeLongs(out, held);
       out.writeInt(pending.size());
       for (PendingReport p : pending) {
         writeTxId(out, p.txid());
@@ -261,13 +275,43 @@ sealed interface TxFrame {
     }
   }
 
-  record Pull(long reqId, long epoch) implements TxFrame {
+  /** Asks a holder for the newest versions of the keys of {@code segments}. */
+  record Pull(long reqId, long epoch, int[] segments) implements TxFrame {
     public int type() {
       return T_PULL;
     }
 
     public void body(ByteSink out) {
       out.writeLong(epoch);
+      out.writeInt(segments.length);
+      for (int s : segments) {
+        out.writeInt(s);
+      }
+    }
+  }
+
+  /** Asks an owner of the key, in {@code epoch}, for its value at {@code snapshot}. */
+  record Read(long reqId, long epoch, long snapshot, KeyRef key) implements TxFrame {
+    public int type() {
+      return T_READ;
+    }
+
+    public void body(ByteSink out) {
+      out.writeLong(epoch);
+      out.writeLong(snapshot);
+      writeKey(out, key);
+    }
+  }
+
+  /** Answers a READ: a status and, for {@link #R_OK}, the stored bytes (null: absent). */
+  record Value(long reqId, int status, byte[] stored) implements TxFrame {
+    public int type() {
+      return T_VALUE;
+    }
+
+    public void body(ByteSink out) {
+      out.writeByte(status);
+      writeBytes(out, stored);
     }
   }
 
@@ -335,10 +379,13 @@ sealed interface TxFrame {
                   in.readLong(),
                   in.readLong(),
                   in.readLong(),
+                  readLongs(in),
                   readPending(in));
           case T_ACCEPT -> new Accept(reqId, readProposal(in));
           case T_INSTALL -> new Install(reqId, readProposal(in));
-          case T_PULL -> new Pull(reqId, in.readLong());
+          case T_PULL -> new Pull(reqId, in.readLong(), readInts(in));
+          case T_READ -> new Read(reqId, in.readLong(), in.readLong(), readKey(in));
+          case T_VALUE -> new Value(reqId, in.readUnsignedByte(), readBytes(in));
           case T_STATE -> new State(reqId, in.readLong(), in.readUnsignedByte(), readVersions(in));
           default -> throw new CodecException("unknown TX frame type " + type);
         };
@@ -483,11 +530,9 @@ sealed interface TxFrame {
     writeBallot(out, p.ballot());
     out.writeLong(p.epoch());
     out.writeLong(p.clock());
-    out.writeLong(p.source());
     writeMembers(out, p.members());
-    out.writeInt(p.stale().size());
-    for (long id : p.stale()) {
-      out.writeLong(id);
+    for (long[] h : p.held()) {
+      writeLongs(out, h);
     }
     out.writeInt(p.decisions().size());
     for (Decision d : p.decisions()) {
@@ -501,12 +546,10 @@ sealed interface TxFrame {
     Ballot ballot = readBallot(in);
     long epoch = in.readLong();
     long clock = in.readLong();
-    long source = in.readLong();
     List<Member> members = readMembers(in);
-    int n = readCount(in, 8);
-    List<Long> stale = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      stale.add(in.readLong());
+    List<long[]> held = new ArrayList<>(members.size());
+    for (int i = 0; i < members.size(); i++) {
+      held.add(readLongs(in));
     }
     int d = readCount(in, 25);
     List<Decision> decisions = new ArrayList<>(d);
@@ -518,7 +561,33 @@ sealed interface TxFrame {
       }
       decisions.add(new Decision(id, kind == D_COMMIT, in.readLong()));
     }
-    return new Proposal(ballot, epoch, clock, source, members, stale, decisions);
+    return new Proposal(ballot, epoch, clock, members, held, decisions);
+  }
+
+  /** A count (i32), then each value (i64). */
+  static void writeLongs(ByteSink out, long[] values) {
+    out.writeInt(values.length);
+    for (long v : values) {
+      out.writeLong(v);
+    }
+  }
+
+  static long[] readLongs(ByteSource in) {
+    int n = readCount(in, 8);
+    long[] values = new long[n];
+    for (int i = 0; i < n; i++) {
+      values[i] = in.readLong();
+    }
+    return values;
+  }
+
+  private static int[] readInts(ByteSource in) {
+    int n = readCount(in, 4);
+    int[] values = new int[n];
+    for (int i = 0; i < n; i++) {
+      values[i] = in.readInt();
+    }
+    return values;
   }
 
   static void writeVersion(ByteSink out, VersionEntry e) {

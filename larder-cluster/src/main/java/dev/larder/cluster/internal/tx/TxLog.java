@@ -16,7 +16,7 @@ import java.util.function.Consumer;
 
 /**
  * A member's log: the records and checkpoint entries of docs/spec/cluster-wire.md ("Transaction log
- * records", format version 1) over a larder-wal {@link WriteAheadLog}.
+ * records", format version 2) over a larder-wal {@link WriteAheadLog}.
  *
  * <p>Records take increasing sequences in the order they are appended (under one lock, held only to
  * append); waiting for a record ({@link #sync}) happens outside it, so concurrent waiters share the
@@ -43,7 +43,7 @@ final class TxLog implements AutoCloseable {
   static final int E_APPLIED = 5;
 
   private static final String FORMAT_FILE = "cluster-tx";
-  private static final String FORMAT = "version 1";
+  private static final String FORMAT = "version 2";
 
   private final WriteAheadLog wal;
   private final ReentrantLock lock = new ReentrantLock();
@@ -58,9 +58,9 @@ final class TxLog implements AutoCloseable {
         Ballot promised,
         long epoch,
         Ballot epochBallot,
-        long stateEpoch,
         long clock,
-        List<TxFrame.Member> members);
+        List<TxFrame.Member> members,
+        long[] held);
 
     void version(TxFrame.VersionEntry entry);
 
@@ -76,7 +76,7 @@ final class TxLog implements AutoCloseable {
 
     void accepted(TxFrame.Proposal proposal);
 
-    void epoch(long number, Ballot ballot, List<TxFrame.Member> members, boolean stale);
+    void epoch(long number, Ballot ballot, List<TxFrame.Member> members, long[] held);
   }
 
   private TxLog(WriteAheadLog wal) {
@@ -188,11 +188,11 @@ final class TxLog implements AutoCloseable {
   }
 
   static void writeEpoch(
-      ByteSink out, long number, Ballot ballot, List<TxFrame.Member> members, boolean stale) {
+      ByteSink out, long number, Ballot ballot, List<TxFrame.Member> members, long[] held) {
     out.writeLong(number);
     TxFrame.writeBallot(out, ballot);
     TxFrame.writeMembers(out, members);
-    out.writeByte(stale ? 1 : 0);
+    TxFrame.writeLongs(out, held);
   }
 
   static byte[] entry(int kind, Consumer<ByteSink> body) {
@@ -216,8 +216,8 @@ final class TxLog implements AutoCloseable {
                   in.readLong(),
                   TxFrame.readBallot(in),
                   in.readLong(),
-                  in.readLong(),
-                  TxFrame.readMembers(in));
+                  TxFrame.readMembers(in),
+                  TxFrame.readLongs(in));
           case E_VERSION -> r.version(TxFrame.readVersion(in));
           case E_PENDING -> {
             TxId id = TxFrame.readTxId(in);
@@ -252,7 +252,7 @@ final class TxLog implements AutoCloseable {
                   in.readLong(),
                   TxFrame.readBallot(in),
                   TxFrame.readMembers(in),
-                  in.readUnsignedByte() == 1);
+                  TxFrame.readLongs(in));
           case MEMBER -> r.member(in.readLong());
           default -> throw new CodecException("unknown clustered transaction record type " + type);
         }

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 
 /**
  * A member's keys ({@link KeyState}s, every cache of the store in one map), its clock, and the
@@ -30,11 +31,27 @@ import java.util.function.BiConsumer;
 final class VersionStore {
 
   private final Map<KeyRef, KeyState> keys = new ConcurrentHashMap<>();
+
+  /**
+   * How far below the clock the horizon stays even with no open snapshot here: readers on other
+   * members (whose snapshots this member does not register) find the versions they need if they
+   * read within this much of their snapshot. 0 when every read is local (REPLICATED).
+   */
+  private final long retainTicks;
+
   private final TreeMap<Long, Integer> snapshots = new TreeMap<>();
   final HybridClock clock = new HybridClock();
 
   /** The oldest snapshot reads may use (see the class notes on adoption). */
   private volatile long servedFrom;
+
+  /**
+   * @param retainTicks clock ticks (milliseconds shifted left by 20) of versions kept below the
+   *     clock for remote readers
+   */
+  VersionStore(long retainTicks) {
+    this.retainTicks = retainTicks;
+  }
 
   /** Returns a new snapshot, registered until {@link #end}. */
   long begin() {
@@ -59,7 +76,9 @@ final class VersionStore {
 
   long horizon() {
     synchronized (snapshots) {
-      return snapshots.isEmpty() ? clock.current() : snapshots.firstKey();
+      long now = clock.current();
+      long local = snapshots.isEmpty() ? now : snapshots.firstKey();
+      return Math.min(local, now - retainTicks);
     }
   }
 
@@ -113,11 +132,24 @@ final class VersionStore {
     keys.forEach(action);
   }
 
-  /** Empties every key (adoption), keeping the objects that waiting readers hold. */
-  void clear() {
-    for (KeyState s : keys.values()) {
-      s.reset(0, null);
-    }
+  /**
+   * Empties the keys {@code which} accepts (adoption), keeping the objects waiting readers hold.
+   */
+  void clear(Predicate<KeyRef> which) {
+    keys.forEach(
+        (k, s) -> {
+          if (which.test(k)) {
+            s.reset(0, null);
+          }
+        });
+  }
+
+  /**
+   * Forgets the keys {@code which} accepts (segments this member no longer holds); a reader that
+   * already holds one of their states finishes its read on it.
+   */
+  void drop(Predicate<KeyRef> which) {
+    keys.keySet().removeIf(which);
   }
 
   long estimatedSize(int cache) {

@@ -3,6 +3,7 @@ package dev.larder.cluster.internal.tx;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.cluster.ClusterConfig;
+import dev.larder.cluster.ClusterMode;
 import dev.larder.cluster.Stacks;
 import dev.larder.codec.Codecs;
 import dev.larder.history.Anomaly;
@@ -24,7 +25,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Concurrent list-append and register transactions on three in-process members, checked by the
@@ -42,10 +42,20 @@ class ClusteredTxHistoryTest {
   private static final int CLIENTS_PER_MEMBER = 2;
   private static final int TRANSACTIONS = 150;
 
+  /** Each level, REPLICATED and DISTRIBUTED with two owners of three. */
+  static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> levelsAndModes() {
+    return java.util.stream.Stream.of(Isolation.values())
+        .flatMap(
+            l ->
+                java.util.stream.Stream.of(ClusterMode.REPLICATED, ClusterMode.DISTRIBUTED)
+                    .map(m -> org.junit.jupiter.params.provider.Arguments.of(l, m)));
+  }
+
   @ParameterizedTest
-  @EnumSource(Isolation.class)
-  void historyHasOnlyTheAnomaliesTheLevelAllows(Isolation level) throws Exception {
-    String cluster = "txh-" + ProcessHandle.current().pid() + "-" + level;
+  @org.junit.jupiter.params.provider.MethodSource("levelsAndModes")
+  void historyHasOnlyTheAnomaliesTheLevelAllows(Isolation level, ClusterMode mode)
+      throws Exception {
+    String cluster = "txh-" + ProcessHandle.current().pid() + "-" + level + "-" + mode;
     List<TxStore> stores = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(MEMBERS * CLIENTS_PER_MEMBER);
     try {
@@ -63,6 +73,8 @@ class ClusteredTxHistoryTest {
                                 .clusterName(cluster)
                                 .nodeName("h" + n)
                                 .timeout(Duration.ofSeconds(5))
+                                .mode(mode)
+                                .owners(2)
                                 .initialClusterSize(MEMBERS)
                                 .build(),
                             List.of(LISTS, REGISTERS),

@@ -84,6 +84,9 @@ class ClusteredTxKillTest {
     }
   }
 
+  /** The mode the members start in (a test may change it before starting any). */
+  private String mode = "REPLICATED";
+
   private Child start(String name) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Process p =
@@ -100,7 +103,8 @@ class ClusteredTxKillTest {
                 cluster,
                 name,
                 dir.resolve("data-" + name).toString(),
-                "3")
+                "3",
+                mode)
             .redirectError(dir.resolve(name + ".err").toFile())
             .start();
     Child c = new Child(p);
@@ -224,6 +228,54 @@ class ClusteredTxKillTest {
         assertTrue(
             read.containsAll(logs.acked()),
             "acknowledged appends lost: " + diff(logs.acked(), read));
+      }
+    }
+  }
+
+  /**
+   * DISTRIBUTED (two owners of three): a member SIGKILLed while every member commits (the other two
+   * adopt the segments it shared with them), then the other two SIGKILLed, and all three restarted
+   * from their logs, which stopped at different epochs (the first adopts from the others): every
+   * member reads every acknowledged append.
+   */
+  @Test
+  void aDistributedStoreKeepsEveryAcknowledgedCommitThroughKills() throws Exception {
+    mode = "DISTRIBUTED";
+    String[] names = {"a", "b", "c"};
+    List<Child> cs = startAll(names);
+    awaitReady(3, cs.toArray(Child[]::new));
+    for (int i = 0; i < 3; i++) {
+      Path log = dir.resolve("writer-" + names[i] + "-1");
+      assertEquals("writing", cs.get(i).ask("write x" + names[i] + " " + log + " " + names[i]));
+    }
+    for (String n : names) {
+      awaitAcked(dir.resolve("writer-" + n + "-1"), 10);
+    }
+    cs.get(0).kill();
+    awaitReady(2, cs.get(1), cs.get(2));
+    awaitAcked(dir.resolve("writer-b-1"), logged(dir.resolve("writer-b-1")).acked().size() + 5);
+    cs.get(1).kill();
+    cs.get(2).kill();
+    List<Child> again = startAll(names);
+    awaitReady(3, again.toArray(Child[]::new));
+    checkAcked(again, names, 1);
+  }
+
+  /** Every member reads, at each writer's key, every append its writers' files acknowledged. */
+  private void checkAcked(List<Child> cs, String[] names, int incarnations) throws Exception {
+    for (String n : names) {
+      Set<String> acked = new HashSet<>();
+      for (int i = 1; i <= incarnations; i++) {
+        Path file = dir.resolve("writer-" + n + "-" + i);
+        if (Files.exists(file)) {
+          acked.addAll(logged(file).acked());
+        }
+      }
+      Set<String> first = list(cs.getFirst(), "x" + n);
+      for (Child c : cs) {
+        Set<String> read = list(c, "x" + n);
+        assertEquals(first, read, "members disagree on x" + n);
+        assertTrue(read.containsAll(acked), "acknowledged appends lost: " + diff(acked, read));
       }
     }
   }

@@ -1,6 +1,7 @@
 package dev.larder.cluster.internal.tx;
 
 import dev.larder.cluster.ClusterConfig;
+import dev.larder.cluster.ClusterMode;
 import dev.larder.cluster.Stacks;
 import dev.larder.codec.Codecs;
 import dev.larder.tx.Isolation;
@@ -29,7 +30,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * each, writing {@code A value} to FILE before each commit and {@code K value} after it is
  * acknowledged, flushed), {@code stop}, {@code read KEY}, {@code append KEY VALUE} (one append,
  * answering its outcome), {@code quit}. Arguments: port, cluster, node name, data directory,
- * members.
+ * members, and optionally the mode ({@code DISTRIBUTED}: two owners; default REPLICATED).
  */
 public final class TxChildNode {
 
@@ -48,6 +49,8 @@ public final class TxChildNode {
             .nodeName(args[2])
             .timeout(Duration.ofSeconds(5))
             .segments(64)
+            .mode(args.length > 5 ? ClusterMode.valueOf(args[5]) : ClusterMode.REPLICATED)
+            .owners(2)
             .initialClusterTimeout(Duration.ofSeconds(90))
             .build();
     WalConfig wal =

@@ -24,9 +24,8 @@ class TxFrameTest {
             BALLOT,
             5,
             99,
-            3,
             List.of(new TxFrame.Member(3, 10, 11), new TxFrame.Member(4, 12, 13)),
-            List.of(4L),
+            List.of(new long[] {4, 4, 0}, new long[] {3, 4, 4}),
             List.of(
                 new TxFrame.Decision(ID, true, 77),
                 new TxFrame.Decision(new TxId(1, 2), false, 0)));
@@ -55,10 +54,14 @@ class TxFrameTest {
             3,
             5,
             99,
+            new long[] {5, 0, 5},
             List.of(new TxFrame.PendingReport(ID, TxFrame.D_COMMIT, BALLOT, 2000))),
         new TxFrame.Accept(12, p),
         new TxFrame.Install(0, p),
-        new TxFrame.Pull(13, 5),
+        new TxFrame.Pull(13, 5, new int[] {0, 2}),
+        new TxFrame.Read(14, 5, 1000, KEY),
+        new TxFrame.Value(14, TxFrame.R_OK, new byte[] {1, 7}),
+        new TxFrame.Value(15, TxFrame.R_RETRY, null),
         new TxFrame.State(
             13,
             5,
@@ -83,7 +86,7 @@ class TxFrameTest {
     for (TxFrame f : samples()) {
       byte[] bytes = TxFrame.encode(f);
       byte[] otherVersion = bytes.clone();
-      otherVersion[0] = 2;
+      otherVersion[0] = 1;
       assertThrows(
           CodecException.class, () -> TxFrame.decode(otherVersion, 0, otherVersion.length));
       assertThrows(CodecException.class, () -> TxFrame.decode(bytes, 0, bytes.length - 1));

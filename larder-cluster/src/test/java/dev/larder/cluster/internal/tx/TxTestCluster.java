@@ -1,6 +1,7 @@
 package dev.larder.cluster.internal.tx;
 
 import dev.larder.cluster.ClusterConfig;
+import dev.larder.cluster.ClusterMode;
 import dev.larder.cluster.Stacks;
 import dev.larder.codec.ByteSink;
 import dev.larder.codec.Codecs;
@@ -37,6 +38,7 @@ final class TxTestCluster implements AutoCloseable {
   final int size;
   private final Isolation isolation;
   private final Path dir;
+  private final int owners;
   final List<ClusterTxEngine> engines = new ArrayList<>();
   final List<TxStore> stores = new ArrayList<>();
   Duration timeout = Duration.ofSeconds(5);
@@ -46,9 +48,17 @@ final class TxTestCluster implements AutoCloseable {
    * @param dir if not null, member i keeps its log in dir/i (fsync interval 5 ms)
    */
   TxTestCluster(int size, Isolation isolation, Path dir) throws Exception {
+    this(size, isolation, dir, Epoch.ALL);
+  }
+
+  /**
+   * @param owners owners of each segment (DISTRIBUTED mode), or {@link Epoch#ALL} (REPLICATED)
+   */
+  TxTestCluster(int size, Isolation isolation, Path dir, int owners) throws Exception {
     this.size = size;
     this.isolation = isolation;
     this.dir = dir;
+    this.owners = owners;
     for (int i = 0; i < size; i++) {
       engines.add(null);
       stores.add(null);
@@ -98,6 +108,8 @@ final class TxTestCluster implements AutoCloseable {
             .nodeName("m" + i)
             .timeout(timeout)
             .segments(64)
+            .mode(owners == Epoch.ALL ? ClusterMode.REPLICATED : ClusterMode.DISTRIBUTED)
+            .owners(owners == Epoch.ALL ? 2 : owners)
             .initialClusterSize(1)
             .initialClusterTimeout(Duration.ofSeconds(30))
             .build();
@@ -158,6 +170,25 @@ final class TxTestCluster implements AutoCloseable {
       }
     }
     throw new AssertionError("no running member is the primary of " + key + describe());
+  }
+
+  /** Returns the indexes of the running members that own {@code key} in their epoch. */
+  List<Integer> ownersOf(String key) {
+    KeyRef ref = ref(key);
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      ClusterTxEngine e = engine(i);
+      if (e != null && e.member().epoch().isOwner(e.member().memberId(), ref)) {
+        out.add(i);
+      }
+    }
+    return out;
+  }
+
+  static KeyRef ref(String key) {
+    ByteSink sink = new ByteSink();
+    KV.keyCodec().encode(key, sink);
+    return new KeyRef(0, sink.toByteArray());
   }
 
   /** Returns a key (of {@link #KV}) whose primary in the current epoch is member {@code i}. */

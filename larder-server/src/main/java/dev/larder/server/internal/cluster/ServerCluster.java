@@ -1,13 +1,16 @@
 package dev.larder.server.internal.cluster;
 
+import dev.larder.Cache;
 import dev.larder.cluster.ClusterConfig;
 import dev.larder.cluster.ClusterDegradedException;
 import dev.larder.cluster.ClusterException;
 import dev.larder.cluster.ClusterMode;
 import dev.larder.cluster.ClusterTimeoutException;
 import dev.larder.cluster.ClusteredCache;
+import dev.larder.cluster.ClusteredCacheBuilder;
 import dev.larder.cluster.PartitionHandling;
 import dev.larder.cluster.Replication;
+import dev.larder.cluster.StoreJournal;
 import dev.larder.codec.Codecs;
 import dev.larder.server.ServerConfig;
 import dev.larder.server.ServerSetting;
@@ -87,6 +90,23 @@ public final class ServerCluster implements AutoCloseable {
    * @throws ClusterException if the cluster cannot be joined (refused settings, timeout)
    */
   public static ServerCluster join(ServerConfig config, int respPort) {
+    return join(config, respPort, null, null);
+  }
+
+  /**
+   * As {@link #join(ServerConfig, int)}, over a store of this member's own (a durable member's:
+   * recovered from its log before it joins, see {@link ClusteredCacheBuilder#localStore}) whose
+   * every change the journal records.
+   *
+   * @param config the server's settings; {@link ServerConfig#cluster()} is not null
+   * @param respPort the RESP port this member serves on
+   * @param store this member's own store, or null for one the cluster builds
+   * @param journal records every change to {@code store}; null exactly when {@code store} is
+   * @return the joined member
+   * @throws ClusterException if the cluster cannot be joined (refused settings, timeout)
+   */
+  public static ServerCluster join(
+      ServerConfig config, int respPort, Cache<byte[], byte[]> store, StoreJournal journal) {
     String host = config.clusterAnnounceIp();
     String name = config.get(ServerSetting.CLUSTER_NODE_NAME);
     if (name.isEmpty()) {
@@ -117,12 +137,14 @@ public final class ServerCluster implements AutoCloseable {
       case "allow-all" -> c.partitionHandling(PartitionHandling.ALLOW_ALL);
       default -> {}
     }
-    ClusteredCache<byte[], byte[]> cache =
+    ClusteredCacheBuilder<byte[], byte[]> builder =
         ClusteredCache.builder(Codecs.bytes(), Codecs.bytes())
             .maximumMemory(config.maxMemory())
-            .cluster(c.build())
-            .build();
-    return new ServerCluster(cache, config);
+            .cluster(c.build());
+    if (store != null) {
+      builder.localStore(store, journal);
+    }
+    return new ServerCluster(builder.build(), config);
   }
 
   /** Returns the clustered cache of the keyspace's stored keys and values. */

@@ -147,8 +147,8 @@ final class ServedKeyspace implements ServedCache<String, byte[]> {
    */
   private <T> T locked(Supplier<T> body) {
     Lock lock = keyspace.shared();
-    lock.lock();
     T result;
+    lock.lock();
     try {
       result = body.get();
     } finally {

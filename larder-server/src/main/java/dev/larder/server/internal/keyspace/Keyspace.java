@@ -61,6 +61,7 @@ public final class Keyspace implements AutoCloseable {
   private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
   private volatile ChangeSink sink = ChangeSink.NONE;
   private volatile KeyObserver observer = KeyObserver.NONE;
+  private volatile WriteObserver writes = WriteObserver.NONE;
   private volatile boolean logged;
 
   /** A standalone keyspace's last version given out; null when a cluster gives the versions. */
@@ -170,6 +171,16 @@ public final class Keyspace implements AutoCloseable {
     this.observer = keys;
   }
 
+  /**
+   * Tells {@code writes} of every value stored by {@link #update} and {@link #put} from now on.
+   * Called once, before any command runs.
+   *
+   * @param writes the observer
+   */
+  public void observe(WriteObserver writes) {
+    this.writes = writes;
+  }
+
   private Cache<byte[], byte[]> build(long bytes) {
     return Cache.builder(Codecs.bytes(), Codecs.bytes())
         .maximumMemory(bytes)
@@ -190,6 +201,15 @@ public final class Keyspace implements AutoCloseable {
               }
             })
         .build();
+  }
+
+  /**
+   * Returns the cache the keyspace stores in now (replaced by {@link #resize}). For a clustered
+   * member's own store: the cluster writes it, this keyspace's log records it and its checkpoints
+   * walk it (docs/design/server.md, Clustering).
+   */
+  public Cache<byte[], byte[]> store() {
+    return cache;
   }
 
   /** Returns the lock every command but the exclusive ones holds while it runs. */
@@ -386,10 +406,11 @@ public final class Keyspace implements AutoCloseable {
           return encoded;
         });
     Change change = result[0];
-    if (change.after() != null
-        && change.after() != change.before()
-        && change.after().volatileKey()) {
-      expiringWrites.increment();
+    if (change.after() != null && change.after() != change.before()) {
+      if (change.after().volatileKey()) {
+        expiringWrites.increment();
+      }
+      writes.written(stored, change.after().type());
     }
     return change;
   }
@@ -424,6 +445,7 @@ public final class Keyspace implements AutoCloseable {
       expiringWrites.increment();
     }
     observer.changed(stored, versioned.volatileKey() ? KeyObserver.EXPIRY_SET : 0);
+    writes.written(stored, versioned.type());
     return versioned;
   }
 
@@ -503,16 +525,20 @@ public final class Keyspace implements AutoCloseable {
 
   /**
    * Returns live keys and keys with an expiry, per database: {@code [db][0]} keys, {@code [db][1]}
-   * expiring.
+   * expiring, {@code [db][2]} the sum of the expiring keys' remaining milliseconds.
    */
   public long[][] counts() {
-    long[][] counts = new long[DATABASES][2];
+    long[][] counts = new long[DATABASES][3];
     long now = now();
     for (Map.Entry<byte[], byte[]> e : cache.asMap().entrySet()) {
       long expiry = ValueLayout.expiryOf(e.getValue());
       if (expiry == 0 || expiry > now) {
-        counts[e.getKey()[0]][0]++;
-        counts[e.getKey()[0]][1] += expiry == 0 ? 0 : 1;
+        long[] db = counts[e.getKey()[0]];
+        db[0]++;
+        if (expiry != 0) {
+          db[1]++;
+          db[2] += expiry - now;
+        }
       }
     }
     return counts;
@@ -889,7 +915,13 @@ public final class Keyspace implements AutoCloseable {
     }
   }
 
-  private static byte[] storedKey(int db, byte[] key) {
+  /**
+   * Returns the stored key of a client's key: the database byte, then the key.
+   *
+   * @param db the database, 0 to 15
+   * @param key the key
+   */
+  public static byte[] storedKey(int db, byte[] key) {
     if (db < 0 || db >= DATABASES) {
       throw new IllegalArgumentException("database " + db + " out of range");
     }

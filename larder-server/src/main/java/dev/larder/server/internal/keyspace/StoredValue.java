@@ -11,17 +11,39 @@ import java.util.Objects;
  * @param expiresAtMillis Unix time in milliseconds after which the key is gone; 0 for never
  * @param clientFlags memcached's opaque 32-bit client flags (0 for Redis writes)
  * @param payload the string's bytes, or a {@link HashPayload} encoding; never null, not copied
+ * @param itemState memcached's per-item state (stale, recache token sent, fetched, last access),
+ *     opaque to the keyspace and interpreted by the memcached front end; 0 for none (every Redis
+ *     write and every memcached item that never used it), non-negative
  */
 public record StoredValue(
-    ValueType type, long version, long expiresAtMillis, int clientFlags, byte[] payload) {
+    ValueType type,
+    long version,
+    long expiresAtMillis,
+    int clientFlags,
+    byte[] payload,
+    long itemState) {
 
   /** Checks the components. */
   public StoredValue {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(payload, "payload");
-    if (version < 0 || expiresAtMillis < 0) {
-      throw new IllegalArgumentException("negative version or expiry");
+    if (version < 0 || expiresAtMillis < 0 || itemState < 0) {
+      throw new IllegalArgumentException("negative version, expiry or item state");
     }
+  }
+
+  /**
+   * A value without memcached item state.
+   *
+   * @param type what the payload holds
+   * @param version the version, 0 when not yet stored
+   * @param expiresAtMillis the absolute expiry, 0 for never
+   * @param clientFlags memcached's client flags
+   * @param payload the payload, not copied
+   */
+  public StoredValue(
+      ValueType type, long version, long expiresAtMillis, int clientFlags, byte[] payload) {
+    this(type, version, expiresAtMillis, clientFlags, payload, 0);
   }
 
   /**
@@ -53,7 +75,7 @@ public record StoredValue(
    * @param newPayload the payload
    */
   public StoredValue withPayload(byte[] newPayload) {
-    return new StoredValue(type, version, expiresAtMillis, clientFlags, newPayload);
+    return new StoredValue(type, version, expiresAtMillis, clientFlags, newPayload, itemState);
   }
 
   /**
@@ -62,7 +84,16 @@ public record StoredValue(
    * @param when the new absolute expiry, 0 for none
    */
   public StoredValue withExpiry(long when) {
-    return new StoredValue(type, version, when, clientFlags, payload);
+    return new StoredValue(type, version, when, clientFlags, payload, itemState);
+  }
+
+  /**
+   * Returns this value with another memcached item state, keeping everything else.
+   *
+   * @param state the state, 0 for none
+   */
+  public StoredValue withItemState(long state) {
+    return new StoredValue(type, version, expiresAtMillis, clientFlags, payload, state);
   }
 
   /**
@@ -71,6 +102,6 @@ public record StoredValue(
    * @param newVersion the version
    */
   StoredValue withVersion(long newVersion) {
-    return new StoredValue(type, newVersion, expiresAtMillis, clientFlags, payload);
+    return new StoredValue(type, newVersion, expiresAtMillis, clientFlags, payload, itemState);
   }
 }

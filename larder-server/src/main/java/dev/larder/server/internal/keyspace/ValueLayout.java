@@ -3,24 +3,30 @@ package dev.larder.server.internal.keyspace;
 import java.util.Arrays;
 
 /**
- * The bytes a keyspace value is stored as in the Larder cache (format version 1; the reference is
- * {@code docs/spec/server-value-layout.md}).
+ * The bytes a keyspace value is stored as in the Larder cache (format versions 1 and 2; the
+ * reference is {@code docs/spec/server-value-layout.md}).
  *
  * <pre>
  *   byte 0: tag
- *     bits 7..5  layout version (1)
+ *     bits 7..5  layout version (1, or 2 when an item state follows)
  *     bit  4     type, high bit
  *     bit  3     F: client flags follow
  *     bit  2     E: expiry follows
- *     bits 1..0  type, low bits (type codes: 0 string, 1 hash)
+ *     bits 1..0  type, low bits (type codes: 0 string, 1 hash, 2 list, 3 set, 4 sorted set)
  *   varint      version (unsigned LEB128, 1..2^63-1)
  *   [varint]    expiry: Unix time in milliseconds, present when E
  *   [varint]    client flags (unsigned 32-bit), present when F
+ *   [varint]    memcached item state, non-zero, present in version 2 only
  *   bytes       payload, to the end of the value
  * </pre>
  *
- * <p>A string's payload is its bytes; a hash's is {@link HashPayload}'s encoding. Optional fields
- * cost nothing when absent, so a plain Redis string pays two or three bytes of header.
+ * <p>Version 2 is version 1 with one more field: a value written without an item state is written
+ * as version 1, byte for byte as before, so only memcached items that use the meta protocol's
+ * stale, recache-token or access state pay for it.
+ *
+ * <p>A string's payload is its bytes; a hash's is {@link HashPayload}'s encoding, a list's {@link
+ * ListPayload}'s, a set's {@link SetPayload}'s and a sorted set's {@link ZSetPayload}'s. Optional
+ * fields cost nothing when absent, so a plain Redis string pays two or three bytes of header.
  *
  * <p>Stateless and thread-safe.
  */
@@ -28,10 +34,14 @@ public final class ValueLayout {
   /** The layout version written in the tag's top three bits. */
   public static final int VERSION = 1;
 
+  /** The layout version of a value that carries a memcached item state. */
+  public static final int VERSION_WITH_ITEM_STATE = 2;
+
   private static final int FLAGS_BIT = 1 << 3;
   private static final int EXPIRY_BIT = 1 << 2;
   private static final int TYPE_LOW_MASK = 0b11;
   private static final int TYPE_HIGH_BIT = 1 << 4;
+  private static final int VERSION_MASK = 0b111 << 5;
 
   private ValueLayout() {}
 
@@ -51,6 +61,11 @@ public final class ValueLayout {
       tag |= FLAGS_BIT;
       headerSize += Varint.size(Integer.toUnsignedLong(value.clientFlags()));
     }
+    long state = value.itemState();
+    if (state != 0) {
+      tag = (tag & ~VERSION_MASK) | (VERSION_WITH_ITEM_STATE << 5);
+      headerSize += Varint.size(state);
+    }
     byte[] out = new byte[headerSize + value.payload().length];
     out[0] = (byte) tag;
     int pos = Varint.write(out, 1, value.version());
@@ -59,6 +74,9 @@ public final class ValueLayout {
     }
     if ((tag & FLAGS_BIT) != 0) {
       pos = Varint.write(out, pos, Integer.toUnsignedLong(value.clientFlags()));
+    }
+    if (state != 0) {
+      pos = Varint.write(out, pos, state);
     }
     System.arraycopy(value.payload(), 0, out, pos, value.payload().length);
     return out;
@@ -89,9 +107,30 @@ public final class ValueLayout {
    * @param expiresAtMillis its expiry in Unix milliseconds, 0 for none
    * @param clientFlags memcached's client flags (unsigned 32-bit)
    * @param payloadOffset where the payload starts in the stored bytes; it runs to their end
+   * @param itemState memcached's item state, 0 for none
    */
   public record Header(
-      ValueType type, long version, long expiresAtMillis, int clientFlags, int payloadOffset) {}
+      ValueType type,
+      long version,
+      long expiresAtMillis,
+      int clientFlags,
+      int payloadOffset,
+      long itemState) {
+
+    /**
+     * A header without memcached item state.
+     *
+     * @param type the value's type
+     * @param version its version
+     * @param expiresAtMillis its expiry, 0 for none
+     * @param clientFlags memcached's client flags
+     * @param payloadOffset where the payload starts
+     */
+    public Header(
+        ValueType type, long version, long expiresAtMillis, int clientFlags, int payloadOffset) {
+      this(type, version, expiresAtMillis, clientFlags, payloadOffset, 0);
+    }
+  }
 
   /**
    * Reads the header only: for writing a value out without copying it into a {@link StoredValue}
@@ -99,21 +138,24 @@ public final class ValueLayout {
    *
    * @param bytes stored bytes
    * @return their header
-   * @throws IllegalArgumentException if they are not a version-1 value or the header is corrupt
+   * @throws IllegalArgumentException if they are not a version-1 or version-2 value or the header
+   *     is corrupt
    */
   public static Header header(byte[] bytes) {
-    if (bytes.length == 0 || (bytes[0] & 0xFF) >>> 5 != VERSION) {
-      throw new IllegalArgumentException("not a version-1 keyspace value");
+    int layout = bytes.length == 0 ? 0 : (bytes[0] & 0xFF) >>> 5;
+    if (layout != VERSION && layout != VERSION_WITH_ITEM_STATE) {
+      throw new IllegalArgumentException("not a version-1 or version-2 keyspace value");
     }
     int tag = bytes[0] & 0xFF;
     long[] cursor = {1};
     long version = Varint.read(bytes, cursor);
     long expiry = (tag & EXPIRY_BIT) != 0 ? Varint.read(bytes, cursor) : 0;
     long flags = (tag & FLAGS_BIT) != 0 ? Varint.read(bytes, cursor) : 0;
-    if (flags > 0xFFFF_FFFFL || version <= 0) {
+    long state = layout == VERSION_WITH_ITEM_STATE ? Varint.read(bytes, cursor) : 0;
+    if (flags > 0xFFFF_FFFFL || version <= 0 || (layout == VERSION_WITH_ITEM_STATE && state <= 0)) {
       throw new IllegalArgumentException("corrupt keyspace value header");
     }
-    return new Header(typeOf(tag), version, expiry, (int) flags, (int) cursor[0]);
+    return new Header(typeOf(tag), version, expiry, (int) flags, (int) cursor[0], state);
   }
 
   /** The tag bits of a type's three-bit code: its high bit at bit 4, its low bits at 1..0. */
@@ -130,12 +172,13 @@ public final class ValueLayout {
    * Returns the value they hold.
    *
    * @param bytes stored bytes
-   * @throws IllegalArgumentException if they are not a version-1 value
+   * @throws IllegalArgumentException if they are not a version-1 or version-2 value
    */
   public static StoredValue decode(byte[] bytes) {
     Header h = header(bytes);
     byte[] payload = Arrays.copyOfRange(bytes, h.payloadOffset(), bytes.length);
-    return new StoredValue(h.type(), h.version(), h.expiresAtMillis(), h.clientFlags(), payload);
+    return new StoredValue(
+        h.type(), h.version(), h.expiresAtMillis(), h.clientFlags(), payload, h.itemState());
   }
 
   /**

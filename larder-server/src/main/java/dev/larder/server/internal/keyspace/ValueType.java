@@ -8,7 +8,13 @@ public enum ValueType {
   /** A byte string: Redis strings and memcached items. */
   STRING(0, "string"),
   /** A map of byte-string fields to byte-string values: Redis hashes. */
-  HASH(1, "hash");
+  HASH(1, "hash"),
+  /** A sequence of byte-string elements: Redis lists ({@link ListPayload}). */
+  LIST(2, "list"),
+  /** An unordered collection of distinct byte strings: Redis sets ({@link SetPayload}). */
+  SET(3, "set"),
+  /** Distinct byte strings each with a double score: Redis sorted sets ({@link ZSetPayload}). */
+  ZSET(4, "zset");
 
   private final int code;
   private final String redisName;
@@ -38,6 +44,9 @@ public enum ValueType {
     return switch (code) {
       case 0 -> STRING;
       case 1 -> HASH;
+      case 2 -> LIST;
+      case 3 -> SET;
+      case 4 -> ZSET;
       default -> throw new IllegalArgumentException("unknown value type code " + code);
     };
   }

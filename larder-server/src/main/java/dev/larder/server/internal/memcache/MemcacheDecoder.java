@@ -279,7 +279,12 @@ public final class MemcacheDecoder extends RequestDecoder {
     return switch (new String(tokens.getFirst(), StandardCharsets.US_ASCII)) {
       case "set", "add", "replace", "append", "prepend" -> n == 5 || n == 6 ? 4 : -1;
       case "cas" -> n == 6 || n == 7 ? 4 : -1;
-      case "ms" -> n >= 2 ? 2 : -1;
+      // memcached reads no data for an ms line it refuses before its flags: no length, a key
+      // over 250 bytes, too many words
+      case "ms" ->
+          n >= 3 && n <= MetaFlags.MAX_WORDS && tokens.get(1).length <= MemcacheSession.MAX_KEY
+              ? 2
+              : -1;
       default -> -1;
     };
   }

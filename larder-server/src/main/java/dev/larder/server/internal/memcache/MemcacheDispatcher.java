@@ -19,9 +19,11 @@ import java.util.concurrent.locks.Lock;
  *
  * <p>Not thread-safe: one instance per connection, on its event loop.
  */
-public final class MemcacheDispatcher implements ProtocolSession {
+public final class MemcacheDispatcher implements ProtocolSession, MemcacheStats.Connection {
   private final MemcacheSession session;
   private ClientConnection connection;
+  private long connectionId;
+  private volatile long lastCommandMillis = System.currentTimeMillis();
 
   /** Keys served so far of the streamed retrieval line, or -1 once it failed. */
   private long streamedKeys;
@@ -53,10 +55,23 @@ public final class MemcacheDispatcher implements ProtocolSession {
   @Override
   public void opened(ClientConnection c) {
     connection = c;
+    connectionId = session.stats.opened(this);
   }
 
   @Override
-  public void closed() {}
+  public void closed() {
+    session.stats.closed(connectionId);
+  }
+
+  @Override
+  public String address() {
+    return connection == null ? "?" : connection.address();
+  }
+
+  @Override
+  public long lastCommandMillis() {
+    return lastCommandMillis;
+  }
 
   @Override
   public boolean closing() {
@@ -76,6 +91,7 @@ public final class MemcacheDispatcher implements ProtocolSession {
   @Override
   public void run(Object request, ByteBuf out) {
     session.out = out;
+    lastCommandMillis = System.currentTimeMillis();
     switch (request) {
       case MemcacheFrame.Command c -> run(c);
       case MemcacheFrame.Keys k -> streamed(k);

@@ -1,8 +1,5 @@
 package dev.larder.server.internal.memcache;
 
-import java.nio.charset.StandardCharsets;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -10,8 +7,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The memcached-only server state: the counters that {@code stats} reports, the flush a {@code
- * flush_all <time>} left pending (memcached keeps one flush time: a later flush_all replaces it),
- * and the items whose recache token (meta's {@code W}) is out. Thread-safe.
+ * flush_all <time>} left pending (memcached keeps one flush time: a later flush_all replaces it).
+ * Thread-safe.
  */
 public final class MemcacheStats {
   final LongAdder cmdGet = new LongAdder();
@@ -20,46 +17,97 @@ public final class MemcacheStats {
   final LongAdder cmdFlush = new LongAdder();
   final LongAdder getHits = new LongAdder();
   final LongAdder getMisses = new LongAdder();
+  final LongAdder touchHits = new LongAdder();
+  final LongAdder touchMisses = new LongAdder();
+  final LongAdder cmdMeta = new LongAdder();
+  final LongAdder deleteHits = new LongAdder();
+  final LongAdder deleteMisses = new LongAdder();
+  final LongAdder incrHits = new LongAdder();
+  final LongAdder incrMisses = new LongAdder();
+  final LongAdder decrHits = new LongAdder();
+  final LongAdder decrMisses = new LongAdder();
+  final LongAdder casHits = new LongAdder();
+  final LongAdder casMisses = new LongAdder();
+  final LongAdder casBadval = new LongAdder();
+  final LongAdder storeTooLarge = new LongAdder();
+  final LongAdder storeNoMemory = new LongAdder();
+  final LongAdder totalItems = new LongAdder();
   private ScheduledFuture<?> pendingFlush;
 
-  /**
-   * Items an mg with N created and told its client to fill (W), by key, with the version they were
-   * created with: until that item is replaced, other hits on it say Z, as memcached's do. A
-   * replaced item has a new version, so its entry no longer matches and is dropped when seen. At
-   * most {@value #MAX_WIN_TOKENS} entries: beyond, the table starts afresh and the oldest tokens' Z
-   * is no longer sent (a hint lost, never a wrong value).
-   */
-  private final Map<String, Long> winTokens = new ConcurrentHashMap<>();
+  /** The level the last {@code verbosity} command set (Larder logs the same at every level). */
+  volatile long verbosity;
 
-  static final int MAX_WIN_TOKENS = 65_536;
+  /** An open memcached connection, for {@code stats conns}. */
+  interface Connection {
+    /** The peer's address, {@code host:port}. */
+    String address();
 
-  /** Records that the item under key, at this version, has its recache token out. */
-  void tokenSent(byte[] key, long version) {
-    if (winTokens.size() >= MAX_WIN_TOKENS) {
-      winTokens.clear();
-    }
-    winTokens.put(new String(key, StandardCharsets.ISO_8859_1), version);
+    /** When its last command arrived, in Unix milliseconds. */
+    long lastCommandMillis();
   }
 
-  /** Returns whether the item under key, at this version, has its recache token out. */
-  boolean tokenOut(byte[] key, long version) {
-    if (winTokens.isEmpty()) {
-      return false;
+  private final java.util.concurrent.ConcurrentSkipListMap<Long, Connection> connections =
+      new java.util.concurrent.ConcurrentSkipListMap<>();
+  private final java.util.concurrent.atomic.AtomicLong connectionIds =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /** Registers an open connection; returns its id (1 up; 0 is the listener). */
+  long opened(Connection c) {
+    long id = connectionIds.incrementAndGet();
+    connections.put(id, c);
+    return id;
+  }
+
+  void closed(long id) {
+    connections.remove(id);
+  }
+
+  void forEachConnection(java.util.function.BiConsumer<Long, Connection> action) {
+    connections.forEach(action);
+  }
+
+  /** Every counter, in the order {@code stats} shows them after the connection figures. */
+  private final LongAdder[] all = {
+    cmdGet,
+    cmdSet,
+    cmdTouch,
+    cmdFlush,
+    getHits,
+    getMisses,
+    touchHits,
+    touchMisses,
+    cmdMeta,
+    deleteHits,
+    deleteMisses,
+    incrHits,
+    incrMisses,
+    decrHits,
+    decrMisses,
+    casHits,
+    casMisses,
+    casBadval,
+    storeTooLarge,
+    storeNoMemory,
+    totalItems
+  };
+
+  /** Counts an arithmetic's outcome as memcached's incr/decr hits and misses. */
+  void arithmetic(boolean incr, boolean hit) {
+    (incr ? (hit ? incrHits : incrMisses) : (hit ? decrHits : decrMisses)).increment();
+  }
+
+  /** Counts a CAS store's outcome: stored, not found, or a CAS that did not match. */
+  void cas(ItemStore.Outcome outcome) {
+    switch (outcome) {
+      case STORED -> casHits.increment();
+      case NOT_FOUND -> casMisses.increment();
+      case EXISTS -> casBadval.increment();
+      default -> {}
     }
-    String k = new String(key, StandardCharsets.ISO_8859_1);
-    Long sent = winTokens.get(k);
-    if (sent == null) {
-      return false;
-    }
-    if (sent == version) {
-      return true;
-    }
-    winTokens.remove(k, sent);
-    return false;
   }
 
   void reset() {
-    for (LongAdder a : new LongAdder[] {cmdGet, cmdSet, cmdTouch, cmdFlush, getHits, getMisses}) {
+    for (LongAdder a : all) {
       a.reset();
     }
   }

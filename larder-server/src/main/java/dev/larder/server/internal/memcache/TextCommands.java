@@ -50,6 +50,8 @@ final class TextCommands {
     TABLE.put("version", (s, t, d) -> s.line("VERSION " + VERSION));
     TABLE.put("verbosity", TextCommands::verbosity);
     TABLE.put("quit", (s, t, d) -> s.close = true);
+    // memcached refuses shutdown unless started with -A; Larder has no such setting
+    TABLE.put("shutdown", (s, t, d) -> s.line("ERROR: shutdown not enabled"));
   }
 
   private TextCommands() {}
@@ -118,6 +120,7 @@ final class TextCommands {
       }
       s.stats.getHits.increment();
       value(s, key, h.clientFlags(), stored, h.payloadOffset(), cas ? h.version() : 0);
+      ItemStore.recordFetch(s, key, h.version(), h.itemState());
       return;
     }
     StoredValue v = ItemStore.touch(s, key, touch);
@@ -135,6 +138,7 @@ final class TextCommands {
    * getting the value the client meant to replace).
    */
   static void tooLarge(MemcacheSession s, List<byte[]> t, byte[] data) {
+    s.stats.storeTooLarge.increment();
     if (text(t, 0).equals("set") && MemcacheSession.validKey(t.get(1))) {
       ItemStore.delete(s, t.get(1), 0);
     }
@@ -218,6 +222,12 @@ final class TextCommands {
             s.expiryMillis(exptime),
             data,
             isCas && cas == 0 ? -1 : cas);
+    if (isCas) {
+      s.stats.cas(r.outcome());
+    }
+    if (r.outcome() == ItemStore.Outcome.STORED) {
+      s.stats.totalItems.increment();
+    }
     if (!noreply(t)) {
       s.line(r.outcome().name());
     }
@@ -235,6 +245,7 @@ final class TextCommands {
       return;
     }
     ItemStore.Outcome o = ItemStore.delete(s, t.get(1), 0);
+    (o == ItemStore.Outcome.STORED ? s.stats.deleteHits : s.stats.deleteMisses).increment();
     if (!noreply(t)) {
       s.line(o == ItemStore.Outcome.STORED ? "DELETED" : "NOT_FOUND");
     }
@@ -250,12 +261,17 @@ final class TextCommands {
       s.line("CLIENT_ERROR invalid numeric delta argument");
       return;
     }
-    ItemStore.Result r = ItemStore.arithmetic(s, t.get(1), delta, incr, null, 0);
+    ItemStore.Arithmetic r =
+        ItemStore.arithmetic(
+            s, t.get(1), delta, incr, null, 0, (item, created) -> item.expiresAtMillis());
+    if (r.outcome() == ItemStore.Outcome.STORED || r.outcome() == ItemStore.Outcome.NOT_FOUND) {
+      s.stats.arithmetic(incr, r.outcome() == ItemStore.Outcome.STORED);
+    }
     if (noreply(t)) {
       return;
     }
     switch (r.outcome()) {
-      case STORED -> s.line(new String(r.item().payload(), StandardCharsets.US_ASCII));
+      case STORED -> s.line(Long.toUnsignedString(r.number()));
       case NON_NUMERIC -> s.line("CLIENT_ERROR cannot increment or decrement non-numeric value");
       default -> s.line("NOT_FOUND");
     }
@@ -318,61 +334,45 @@ final class TextCommands {
     } else if (MemcacheSession.unsigned(t.get(1), 0xFFFF_FFFFL) < 0) {
       s.line(BAD_FORMAT);
     } else {
+      s.stats.verbosity = MemcacheSession.unsigned(t.get(1), 0xFFFF_FFFFL);
       s.line("OK");
     }
   }
 
+  /**
+   * {@code stats [group]}: the general figures, or the groups memcached tools read, each field with
+   * the meaning it can have in Larder (see {@link MemcacheStatGroups}); an unknown group is {@code
+   * ERROR}, as in memcached.
+   */
   private static void stats(MemcacheSession s, List<byte[]> t, byte[] data) {
     String group = t.size() > 1 ? text(t, 1) : "";
     switch (group) {
-      case "" -> general(s);
+      case "" -> MemcacheStatGroups.general(s);
       case "reset" -> {
         s.stats.reset();
         s.keyspace().resetStats();
         s.line("RESET");
         return;
       }
-      case "settings" -> {
-        stat(s, "maxbytes", s.keyspace().maxMemory());
-        stat(s, "maxconns", s.server.config().maxConnections());
-        stat(s, "tcpport", s.server.memcachePort());
-        stat(s, "item_size_max", s.server.config().maxItemBytes());
-        stat(s, "evictions", "on");
+      case "settings" -> MemcacheStatGroups.settings(s);
+      case "items" -> MemcacheStatGroups.items(s);
+      case "slabs" -> MemcacheStatGroups.slabs(s);
+      case "sizes" -> stat(s, "sizes_status", "disabled");
+      case "conns" -> MemcacheStatGroups.conns(s);
+      case "cachedump" -> {
+        if (!MemcacheStatGroups.cachedump(s, t)) {
+          return;
+        }
       }
       default -> {
-        // Slab and item statistics describe memcached's allocator, which Larder has not.
+        s.line("ERROR");
+        return;
       }
     }
     s.line("END");
   }
 
-  private static void general(MemcacheSession s) {
-    long now = System.currentTimeMillis();
-    long[] ks = s.keyspace().stats();
-    stat(s, "pid", ProcessHandle.current().pid());
-    stat(s, "uptime", (now - s.server.startMillis()) / 1000);
-    stat(s, "time", now / 1000);
-    stat(s, "version", VERSION);
-    stat(s, "larder_version", "0.1.0-SNAPSHOT");
-    stat(s, "pointer_size", 64);
-    stat(s, "curr_connections", s.server.connections());
-    stat(s, "total_connections", s.server.connectionsReceived());
-    stat(s, "rejected_connections", s.server.rejectedConnections());
-    stat(s, "cmd_get", s.stats.cmdGet.sum());
-    stat(s, "cmd_set", s.stats.cmdSet.sum());
-    stat(s, "cmd_flush", s.stats.cmdFlush.sum());
-    stat(s, "cmd_touch", s.stats.cmdTouch.sum());
-    stat(s, "get_hits", s.stats.getHits.sum());
-    stat(s, "get_misses", s.stats.getMisses.sum());
-    stat(s, "bytes", s.keyspace().memoryUsed());
-    stat(s, "curr_items", s.keyspace().size(MemcacheSession.DB));
-    stat(s, "limit_maxbytes", s.keyspace().maxMemory());
-    stat(s, "expired_unfetched", ks[2]);
-    stat(s, "evictions", ks[3]);
-    stat(s, "threads", Runtime.getRuntime().availableProcessors());
-  }
-
-  private static void stat(MemcacheSession s, String name, Object value) {
+  static void stat(MemcacheSession s, String name, Object value) {
     s.line("STAT " + name + " " + value);
   }
 

@@ -1,11 +1,15 @@
 package dev.larder.server.internal.net;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundBuffer;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * One client connection as its decoder, its {@link RequestPipeline} and the server's {@link
@@ -37,8 +41,10 @@ public final class ClientConnection {
   final AtomicLong held = new AtomicLong();
 
   private RequestDecoder decoder;
+  private RequestPipeline pipeline;
   private Channel channel;
   private boolean paused;
+  private boolean blocked;
   private boolean stopped;
 
   /** True until the pipeline opens the connection (a refused one never is), and once closed. */
@@ -49,7 +55,6 @@ public final class ClientConnection {
   /** Reply bytes handed to {@link DurableReplies} and not yet written to the channel. */
   private long awaitingLog;
 
-  private RequestPipeline pipeline;
   private ChannelHandlerContext context;
   private final ConcurrentLinkedQueue<Push> pushes = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean drainScheduled = new AtomicBoolean();
@@ -172,7 +177,54 @@ public final class ClientConnection {
    * to read them, nor once the connection is closing.
    */
   public boolean accepting() {
-    return !paused && !stopped && !disconnected;
+    return !paused && !blocked && !stopped && !disconnected;
+  }
+
+  /**
+   * The request just run blocks (BLPOP on empty lists): no further request of this connection runs
+   * until {@link #unblock} hands in its reply. Its input is still read and counted against the
+   * limits meanwhile. Event loop only.
+   */
+  public void block() {
+    blocked = true;
+  }
+
+  /** Returns whether a blocked request waits for its reply (event loop only). */
+  public boolean blocked() {
+    return blocked;
+  }
+
+  /**
+   * Ends the block: writes the blocked request's reply, sends it as a batch of its own, then runs
+   * the requests that arrived meanwhile. From any thread: the work runs on the connection's event
+   * loop; nothing happens if the connection has closed.
+   *
+   * @param reply writes the reply into the buffer it is given
+   */
+  public void unblock(Consumer<ByteBuf> reply) {
+    if (channel == null) {
+      return;
+    }
+    channel
+        .eventLoop()
+        .execute(
+            () -> {
+              if (blocked && !disconnected) {
+                blocked = false;
+                pipeline.completeBlocked(reply);
+              }
+            });
+  }
+
+  /**
+   * Runs a task on the connection's event loop after a delay (a blocked request's timeout).
+   *
+   * @param task the task
+   * @param nanos the delay
+   * @return a handle that cancels it
+   */
+  public Future<?> schedule(Runnable task, long nanos) {
+    return channel.eventLoop().schedule(task, nanos, TimeUnit.NANOSECONDS);
   }
 
   /** Returns whether the connection has authenticated, or needs not. */

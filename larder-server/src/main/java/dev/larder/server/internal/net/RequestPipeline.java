@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.util.function.Consumer;
 
 /**
  * The handler after a protocol's decoder, for both protocols: runs each decoded request through the
@@ -45,6 +46,7 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
   private final DurableReplies replies;
   private ByteBuf pending;
   private boolean resumeScheduled;
+  private ChannelHandlerContext context;
 
   /**
    * @param connection the connection, whose decoder is before this handler
@@ -59,6 +61,7 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelActive(ChannelHandlerContext ctx) {
+    context = ctx;
     connection.open(ctx);
     session.opened(connection);
     ctx.fireChannelActive();
@@ -172,6 +175,39 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
       }
     } finally {
       connection.pushesTaken(taken);
+    }
+  }
+
+  /**
+   * Sends the reply of the request that blocked the connection, as a batch of its own, then runs
+   * what the decoder read meanwhile (unless the channel is backed up: then its writability resumes
+   * it). Event loop only; the connection is no longer blocked.
+   */
+  void completeBlocked(Consumer<ByteBuf> reply) {
+    ChannelHandlerContext ctx = context;
+    ByteBuf out = replyBuffer(ctx);
+    if (out == null) {
+      return;
+    }
+    try {
+      reply.accept(out);
+    } catch (RuntimeException e) {
+      RuntimeException limit = ReplyLimitExceeded.translate(out, e);
+      out.release();
+      if (!(limit instanceof ReplyLimitExceeded)) {
+        throw e;
+      }
+      connection.disconnect(ClientMemory.Reason.OUTPUT_LIMIT, limit.getMessage());
+      return;
+    }
+    replies.send(connection, ctx, out, false);
+    pauseIfUnwritable(ctx);
+    if (!connection.paused()) {
+      try {
+        connection.decoder().resume(ctx.pipeline().context(connection.decoder()));
+      } catch (Exception e) {
+        ctx.fireExceptionCaught(e);
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.larder.server.internal.persist;
 
+import dev.larder.cluster.StoreJournal;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.wal.Checkpoint;
 import dev.larder.wal.FileLayer;
@@ -50,6 +51,10 @@ public final class ServerLog implements AutoCloseable {
   private final Recovered recovered;
   private final ReentrantLock appendLock = new ReentrantLock();
   private final Checkpointer checkpointer;
+
+  /** The keyspace's sink: its changes, grouped, become this log's records. */
+  private final ChangeGroups changes;
+
   private long lastSequence;
   private volatile long appendedTicket;
   private long bytesSinceCheckpoint;
@@ -69,6 +74,7 @@ public final class ServerLog implements AutoCloseable {
     this.recovered = recovered;
     this.lastSequence = wal.recovery().lastSequence();
     this.checkpointer = new Checkpointer(keyspace, this::beginCheckpoint, clock);
+    this.changes = new ChangeGroups(this::append, this::awaitDurable);
   }
 
   /**
@@ -122,6 +128,7 @@ public final class ServerLog implements AutoCloseable {
             .withSalvage(salvage)
             .withFiles(files);
     KeyspaceLoader loader = new KeyspaceLoader(keyspace, clock.getAsLong());
+    long loadStarted = System.nanoTime();
     WriteAheadLog wal;
     try {
       wal = WriteAheadLog.open(config, loader);
@@ -134,10 +141,14 @@ public final class ServerLog implements AutoCloseable {
       writeFormat(directory);
       Recovered recovered =
           new Recovered(
-              wal.recovery(), loader.items(), loader.expiredSkipped(), keyspace.estimatedSize());
+              wal.recovery(),
+              loader.items(),
+              loader.expiredSkipped(),
+              keyspace.estimatedSize(),
+              System.nanoTime() - loadStarted);
       ServerLog log =
           new ServerLog(wal, keyspace, appendfsync, checkpointLogBytes, clock, recovered);
-      keyspace.attach(new ChangeGroups(log::append, log::awaitDurable));
+      keyspace.attach(log.changes);
       return log;
     } catch (IOException | RuntimeException e) {
       wal.close();
@@ -234,6 +245,16 @@ public final class ServerLog implements AutoCloseable {
     } finally {
       appendLock.unlock();
     }
+  }
+
+  /**
+   * Returns a journal that logs a clustered member's own store: each change one record, returned
+   * from once it may be acknowledged (forced under {@code always}, written to the operating system
+   * otherwise). The store must be the cache of the keyspace this log was opened on, whose
+   * checkpoints then walk it (see docs/design/server.md, Clustering).
+   */
+  public StoreJournal storeJournal() {
+    return new MemberStoreJournal(changes);
   }
 
   /** Returns the log's ticket for everything appended so far (only grows). */
@@ -339,7 +360,7 @@ public final class ServerLog implements AutoCloseable {
     f.put("larder_records_per_force", String.format(Locale.ROOT, "%.2f", stats.recordsPerForce()));
     f.put("larder_fsync_lag_records", Math.max(0, stats.records() - stats.recordsForced()));
     f.put("larder_checkpoint_keys", checkpointer.keys());
-    f.put("larder_last_recovery_ms", recovered.report().recoveryNanos() / 1_000_000);
+    f.put("larder_last_recovery_ms", recovered.loadNanos() / 1_000_000);
     return f;
   }
 
@@ -383,7 +404,10 @@ public final class ServerLog implements AutoCloseable {
    * @param checkpointKeys keys loaded from the checkpoint
    * @param expiredDropped values not loaded because they had expired
    * @param keys keys in the keyspace after recovery
+   * @param loadNanos the whole load: the log's recovery and the keyspace filled (the checkpoint's
+   *     blocks are stored by other threads, after the log has read them: the log's own {@code
+   *     recoveryNanos} ends before they are in)
    */
   public record Recovered(
-      RecoveryReport report, long checkpointKeys, long expiredDropped, long keys) {}
+      RecoveryReport report, long checkpointKeys, long expiredDropped, long keys, long loadNanos) {}
 }

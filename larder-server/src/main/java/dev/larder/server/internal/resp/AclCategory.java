@@ -7,10 +7,10 @@ import java.util.Set;
 /**
  * Redis's ACL command categories and which of them each Larder command belongs to, derived from the
  * command's flags and group as Redis assigns them: {@code @read}/{@code @write} from the data
- * flags, {@code @fast} or else {@code @slow}, {@code @string}, {@code @hash}, {@code @keyspace},
- * {@code @connection}, {@code @transaction} from the group, {@code @admin} and {@code @dangerous}
- * for administrative commands and the few Redis also calls dangerous (KEYS, FLUSHDB, FLUSHALL,
- * INFO).
+ * flags, {@code @fast} or else {@code @slow}, {@code @string}, {@code @hash}, {@code @list},
+ * {@code @blocking}, {@code @set}, {@code @sortedset}, {@code @keyspace}, {@code @connection},
+ * {@code @transaction} from the group, {@code @admin} and {@code @dangerous} for administrative
+ * commands and the few Redis also calls dangerous (KEYS, FLUSHDB, FLUSHALL, INFO).
  *
  * <p>Stateless and thread-safe.
  */
@@ -40,7 +40,8 @@ final class AclCategory {
           "transaction",
           "scripting");
 
-  private static final Set<String> DANGEROUS = Set.of("keys", "flushdb", "flushall", "info");
+  private static final Set<String> DANGEROUS =
+      Set.of("keys", "flushdb", "flushall", "info", "swapdb", "restore");
 
   private AclCategory() {}
 
@@ -55,6 +56,10 @@ final class AclCategory {
     switch (group) {
       case "string" -> c.add("string");
       case "hash" -> c.add("hash");
+      case "bitmap" -> c.add("bitmap");
+      case "list" -> c.add("list");
+      case "set" -> c.add("set");
+      case "sorted_set" -> c.add("sortedset");
       case "connection" -> c.add("connection");
       case "transactions" -> c.add("transaction");
       case "generic" -> c.add(cmd.name().equals("select") ? "connection" : "keyspace");
@@ -72,6 +77,9 @@ final class AclCategory {
     if (cmd.flags().contains(RespCommand.Flag.ADMIN)) {
       c.add("admin");
       c.add("dangerous");
+    }
+    if (cmd.flags().contains(RespCommand.Flag.BLOCKING)) {
+      c.add("blocking");
     }
     if (DANGEROUS.contains(cmd.name())) {
       c.add("dangerous");

@@ -84,7 +84,7 @@ final class ClusterCommands {
     if (cluster == null || cmd.firstKey() <= 0 || !(s.readOnly || cluster.redirectsAll())) {
       return null;
     }
-    int last = cmd.lastKey() < 0 ? args.size() + cmd.lastKey() : cmd.lastKey();
+    int last = cmd.lastKeyIn(args);
     int slot = -1;
     for (int i = cmd.firstKey(); i <= last && i < args.size(); i += Math.max(1, cmd.step())) {
       int k = HashSlot.of(args.get(i));
@@ -125,6 +125,7 @@ final class ClusterCommands {
     }
     ServerCluster cluster = required(c);
     switch (sub) {
+      case "help" -> RespHelp.reply(c, RespHelp.CLUSTER);
       case "info" -> c.out().bulk(info(cluster));
       case "myid", "myshardid" -> c.out().bulk(cluster.self().id());
       case "countkeysinslot" -> {

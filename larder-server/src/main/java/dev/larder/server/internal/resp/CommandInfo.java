@@ -22,9 +22,11 @@ final class CommandInfo {
             });
     out.set(flags.size());
     flags.forEach(out::simple);
-    out.integer(cmd.firstKey());
-    out.integer(cmd.lastKey());
-    out.integer(cmd.step());
+    // Redis reports 0 0 0 for commands whose keys an argument counts (movablekeys).
+    boolean movable = cmd.flags().contains(RespCommand.Flag.MOVABLE_KEYS);
+    out.integer(movable ? 0 : cmd.firstKey());
+    out.integer(movable ? 0 : cmd.lastKey());
+    out.integer(movable ? 0 : cmd.step());
     java.util.Set<String> categories = AclCategory.of(cmd);
     out.set(categories.size());
     categories.forEach(c -> out.simple("@" + c));

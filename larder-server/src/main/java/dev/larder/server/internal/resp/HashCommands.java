@@ -101,7 +101,7 @@ final class HashCommands {
         .run(HashCommands::hscan);
   }
 
-  private static Map<String, byte[]> fields(RespCall c) {
+  static Map<String, byte[]> fields(RespCall c) {
     StoredValue v = RespCall.requireType(c.keyspace().get(c.db(), c.arg(1)), ValueType.HASH);
     return v == null ? Map.of() : HashPayload.decode(v.payload());
   }
@@ -217,13 +217,13 @@ final class HashCommands {
     KeyCommands.writePage(c, next, pairs);
   }
 
-  private static LinkedHashMap<String, byte[]> decode(StoredValue before) {
+  static LinkedHashMap<String, byte[]> decode(StoredValue before) {
     return RespCall.requireType(before, ValueType.HASH) == null
         ? new LinkedHashMap<>()
         : HashPayload.decode(before.payload());
   }
 
-  private static StoredValue store(StoredValue before, Map<String, byte[]> f) {
+  static StoredValue store(StoredValue before, Map<String, byte[]> f) {
     byte[] payload = HashPayload.encode(f);
     return before == null
         ? new StoredValue(ValueType.HASH, 0, 0, 0, payload)

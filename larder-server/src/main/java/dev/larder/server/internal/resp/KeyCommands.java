@@ -67,6 +67,23 @@ final class KeyCommands {
         .keys(1, 1, 1)
         .doc("generic", "Returns the expiration time in milliseconds of a key.", "key:key")
         .run(c -> ttl(c, false));
+    t.command("expiretime", 2)
+        .flags(READONLY, FAST)
+        .keys(1, 1, 1)
+        .doc("generic", "Returns the expiration time of a key as a Unix timestamp.", "key:key")
+        .run(c -> expiretime(c, 1000));
+    t.command("pexpiretime", 2)
+        .flags(READONLY, FAST)
+        .keys(1, 1, 1)
+        .doc(
+            "generic",
+            "Returns the expiration time of a key as a Unix milliseconds timestamp.",
+            "key:key")
+        .run(c -> expiretime(c, 1));
+    t.command("randomkey", 1)
+        .flags(READONLY)
+        .doc("generic", "Returns a random key name from the database.", "")
+        .run(KeyCommands::randomkey);
     t.command("persist", 2)
         .flags(WRITE, FAST)
         .keys(1, 1, 1)
@@ -194,6 +211,30 @@ final class KeyCommands {
       long ms = Math.max(0, v.expiresAtMillis() - c.keyspace().now());
       c.out().integer(seconds ? (ms + 500) / 1000 : ms);
     }
+  }
+
+  private static void expiretime(RespCall c, long unit) {
+    StoredValue v = c.keyspace().peek(c.db(), c.arg(1));
+    c.out().integer(v == null ? -2 : !v.volatileKey() ? -1 : v.expiresAtMillis() / unit);
+  }
+
+  /**
+   * A key chosen uniformly among the database's live keys (one sample of a walk of the whole
+   * keyspace, which keeps no per-database index to draw from).
+   */
+  private static void randomkey(RespCall c) {
+    byte[][] chosen = new byte[1][];
+    long[] seen = {0};
+    java.util.random.RandomGenerator random = java.util.concurrent.ThreadLocalRandom.current();
+    c.keyspace()
+        .forEach(
+            c.db(),
+            (key, value) -> {
+              if (random.nextLong(++seen[0]) == 0) {
+                chosen[0] = key;
+              }
+            });
+    c.out().bulk(chosen[0]);
   }
 
   private static void persist(RespCall c) {

@@ -1,5 +1,6 @@
 package dev.larder.server.internal.resp;
 
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -9,14 +10,17 @@ import java.util.Set;
  * @param name the lower-case name
  * @param arity Redis's arity: n for exactly n words with the name, -n for at least n
  * @param flags the command's flags
- * @param firstKey position of the first key argument, 0 if none
- * @param lastKey position of the last key, -1 for the last argument
+ * @param firstKey position of the first key argument, 0 if none; with {@link Flag#MOVABLE_KEYS},
+ *     the argument before it is the number of keys
+ * @param lastKey position of the last key, -1 for the last argument (unused with {@link
+ *     Flag#MOVABLE_KEYS})
  * @param step distance between keys
  * @param group the documentation group (string, generic, hash, connection, server, transactions)
  * @param summary one line of documentation
  * @param arguments the argument spec for COMMAND DOCS: space-separated {@code name:type} words, a
  *     leading {@code ?} for optional, a trailing {@code *} for repeated
  * @param action what it does
+ * @param stats its counts for INFO commandstats, one per table (so per server)
  */
 public record RespCommand(
     String name,
@@ -28,7 +32,8 @@ public record RespCommand(
     String group,
     String summary,
     String arguments,
-    Action action) {
+    Action action,
+    CommandStats stats) {
 
   /**
    * Returns whether the arity admits it.
@@ -37,6 +42,27 @@ public record RespCommand(
    */
   public boolean arityAccepts(int words) {
     return arity >= 0 ? words == arity : words >= -arity;
+  }
+
+  /**
+   * Returns the position of the last key argument of a request: from the table, or for a command
+   * whose keys are counted by an argument (LMPOP's numkeys), from that count, within the request. A
+   * count that is not a positive number gives {@code firstKey - 1} (no keys): the command itself
+   * refuses it.
+   *
+   * @param args the request's words, the name included
+   */
+  public int lastKeyIn(List<byte[]> args) {
+    if (!flags.contains(Flag.MOVABLE_KEYS)) {
+      return lastKey < 0 ? args.size() + lastKey : lastKey;
+    }
+    long count;
+    try {
+      count = RespCall.parseLong(args.get(firstKey - 1));
+    } catch (RespError e) {
+      return firstKey - 1;
+    }
+    return (int) Math.min(firstKey - 1 + Math.max(count, 0), args.size() - 1L);
   }
 
   /** Command flags, with the names COMMAND gives them. */
@@ -53,6 +79,10 @@ public record RespCommand(
     ADMIN("admin"),
     /** Allowed before AUTH. */
     NO_AUTH("no-auth"),
+    /** May block the connection until a key is written (BLPOP). */
+    BLOCKING("blocking"),
+    /** Its keys are counted by the argument before the first one (LMPOP's numkeys). */
+    MOVABLE_KEYS("movablekeys"),
     /** Not queued by MULTI. */
     NO_MULTI("no-multi"),
     /** Runs under the keyspace's exclusive lock (several keys, or a whole database). */

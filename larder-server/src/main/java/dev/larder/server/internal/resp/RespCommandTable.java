@@ -8,7 +8,8 @@ import java.util.TreeMap;
 
 /**
  * The RESP command table: every command is one {@link RespCommand} registered here by its group's
- * class ({@link StringCommands}, {@link KeyCommands}, {@link HashCommands}, {@link
+ * class ({@link StringCommands}, {@link KeyCommands}, {@link HashCommands}, {@link ListCommands},
+ * {@link BlockingListCommands}, {@link SetCommands}, {@link ZSetCommands}, {@link
  * ConnectionCommands}, {@link ServerCommands}, {@link TransactionCommands}, {@link AclCommands},
  * {@link ClusterCommands}, {@link PubSubCommands}).
  *
@@ -23,8 +24,19 @@ public final class RespCommandTable {
   public static RespCommandTable standard() {
     RespCommandTable table = new RespCommandTable();
     StringCommands.register(table);
+    BitCommands.register(table);
+    BitfieldCommand.register(table);
+    LcsCommand.register(table);
     KeyCommands.register(table);
+    KeyTransferCommands.register(table);
+    DumpCommands.register(table);
+    ObjectCommands.register(table);
     HashCommands.register(table);
+    HashFieldCommands.register(table);
+    ListCommands.register(table);
+    BlockingListCommands.register(table);
+    SetCommands.register(table);
+    ZSetCommands.register(table);
     ConnectionCommands.register(table);
     ServerCommands.register(table);
     TransactionCommands.register(table);
@@ -89,7 +101,17 @@ public final class RespCommandTable {
       if (commands.put(
               name,
               new RespCommand(
-                  name, arity, flags, firstKey, lastKey, step, group, summary, arguments, action))
+                  name,
+                  arity,
+                  flags,
+                  firstKey,
+                  lastKey,
+                  step,
+                  group,
+                  summary,
+                  arguments,
+                  action,
+                  new CommandStats()))
           != null) {
         throw new IllegalStateException("command registered twice: " + name);
       }

@@ -51,6 +51,7 @@ public final class RespDispatcher {
       s.out.error(unknownCommand(args));
     } else if (!cmd.arityAccepts(args.size())) {
       failQueue(s);
+      cmd.stats().rejected();
       s.out.error("ERR wrong number of arguments for '" + name + "' command");
     } else if (s.user == null && !cmd.flags().contains(RespCommand.Flag.NO_AUTH)) {
       failQueue(s);
@@ -62,8 +63,10 @@ public final class RespDispatcher {
         && !cmd.flags().contains(RespCommand.Flag.NO_AUTH)
         && denied(s, cmd, name, args)) {
       failQueue(s);
+      cmd.stats().rejected();
     } else if (redirected(s, cmd, args)) {
       failQueue(s);
+      cmd.stats().rejected();
     } else if (s.out.protocol() == 2
         && s.subscriptions() > 0
         && !PubSubCommands.SUBSCRIBED_CONTEXT.contains(name)) {
@@ -79,6 +82,8 @@ public final class RespDispatcher {
       queue(s, args);
     } else {
       run(s, cmd, args);
+      // Clients blocked on keys this command wrote are served before its reply is sent.
+      s.server.blockedClients().serveReady();
     }
     if (s.cachingFlag && !s.inMulti() && !name.equals("client")) {
       // CLIENT CACHING applies to the next command only (in MULTI, to the transaction).
@@ -117,7 +122,7 @@ public final class RespDispatcher {
     if (rules.allKeys() || cmd.firstKey() <= 0) {
       return false;
     }
-    int last = cmd.lastKey() < 0 ? args.size() + cmd.lastKey() : cmd.lastKey();
+    int last = cmd.lastKeyIn(args);
     for (int i = cmd.firstKey(); i <= last && i < args.size(); i += Math.max(1, cmd.step())) {
       if (!rules.permitsKey(args.get(i))) {
         s.out.error("NOPERM No permissions to access a key");
@@ -135,6 +140,7 @@ public final class RespDispatcher {
     // The rules are checked again, as Redis does: ACL SETUSER may have changed them since the
     // command was queued; a refusal is that command's reply inside EXEC's array.
     if (!cmd.flags().contains(RespCommand.Flag.NO_AUTH) && denied(s, cmd, name, args)) {
+      cmd.stats().rejected();
       return;
     }
     run(s, cmd, args);
@@ -143,6 +149,7 @@ public final class RespDispatcher {
   private static void run(RespSession s, RespCommand cmd, List<byte[]> args) {
     if (cmd.flags().contains(RespCommand.Flag.DENYOOM) && s.server.outOfMemory()) {
       s.out.error("OOM command not allowed when used memory > 'maxmemory'.");
+      cmd.stats().rejected();
       return;
     }
     Lock lock =
@@ -154,9 +161,12 @@ public final class RespDispatcher {
       TrackingCommands.rememberKeys(s, cmd, args);
     }
     Object scope = s.server.keyEvents().begin(s.info.id(), cmd.name(), cmd.group());
+    long start = System.nanoTime();
+    boolean failed = true;
     lock.lock();
     try {
       cmd.action().run(new RespCall(s, cmd, args));
+      failed = false;
     } catch (RespError e) {
       s.out.target().writerIndex(mark);
       s.out.error(e.getMessage());
@@ -177,6 +187,7 @@ public final class RespDispatcher {
     } finally {
       lock.unlock();
       s.server.keyEvents().end(scope);
+      cmd.stats().ran(System.nanoTime() - start, failed);
     }
   }
 

@@ -4,10 +4,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The HELP subcommand of commands with subcommands (CLIENT, CONFIG, ACL, COMMAND, PUBSUB), in
- * Redis's form: an array of status lines, a heading naming the command, the subcommands Larder
- * implements with Redis's wording (a usage line, then indented description lines), and HELP last.
- * Subcommands Larder lacks are not listed.
+ * The HELP subcommand of commands with subcommands (CLIENT, CONFIG, ACL, COMMAND, OBJECT, MEMORY,
+ * CLUSTER, PUBSUB), in Redis's form: an array of status lines, a heading naming the command, the
+ * subcommands Larder implements with Redis's wording (a usage line, then indented description
+ * lines), and HELP last. Subcommands Larder lacks are not listed.
  *
  * <p>Stateless and thread-safe.
  */
@@ -58,6 +58,47 @@ final class RespHelp {
           "    Set the configuration <directive> to <value>.",
           "RESETSTAT",
           "    Reset statistics reported by the INFO command.");
+  static final List<String> OBJECT =
+      List.of(
+          "ENCODING <key>",
+          "    Return the kind of internal representation used in order to store the value",
+          "    associated with a <key>.",
+          "FREQ <key>",
+          "    Return the access frequency index of the <key>. The returned integer is",
+          "    proportional to the logarithm of the recent access frequency of the key.",
+          "IDLETIME <key>",
+          "    Return the idle time of the <key>, that is the approximated number of",
+          "    seconds elapsed since the last access to the key.",
+          "REFCOUNT <key>",
+          "    Return the number of references of the value associated with the specified",
+          "    <key>.");
+  static final List<String> MEMORY =
+      List.of(
+          "USAGE <key> [SAMPLES <count>]",
+          "    Return memory in bytes used by <key> and its value. Nested values are",
+          "    sampled up to <count> times (default: 5, 0 means sample all).");
+  static final List<String> CLUSTER =
+      List.of(
+          "COUNTKEYSINSLOT <slot>",
+          "    Return the number of keys in <slot>.",
+          "GETKEYSINSLOT <slot> <count>",
+          "    Return key names stored by current node in a slot.",
+          "INFO",
+          "    Return information about the cluster.",
+          "KEYSLOT <key>",
+          "    Return the hash slot for <key>.",
+          "MYID",
+          "    Return the node id.",
+          "MYSHARDID",
+          "    Return the node's shard id.",
+          "NODES",
+          "    Return cluster configuration seen by node. Output format:",
+          "    <id> <ip:port> <flags> <master> <pings> <pongs> <epoch> <link> <slot> ...",
+          "SLOTS",
+          "    Return information about slots range mappings. Each range is made of:",
+          "    start, end, master and replicas IP addresses, ports and ids",
+          "SHARDS",
+          "    Return information about slot range mappings and the nodes associated with them.");
   static final List<String> ACL =
       List.of(
           "CAT [<category>]",

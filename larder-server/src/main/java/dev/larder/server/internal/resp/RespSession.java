@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Lock;
 
 /**
  * One RESP connection's state: selected database, protocol, authentication, client name, the
@@ -65,6 +66,12 @@ public final class RespSession implements ProtocolSession, Subscriber {
   final List<Watch> watched = new ArrayList<>();
   boolean closeAfterReply;
 
+  /** True while EXEC runs the queue: blocking commands answer at once instead of blocking. */
+  boolean executing;
+
+  /** The blocking command the connection waits on, or null. */
+  private BlockedCall blockedOn;
+
   /** READONLY: reads of slots this member replicates run here; keyed commands may get MOVED. */
   boolean readOnly;
 
@@ -111,6 +118,9 @@ public final class RespSession implements ProtocolSession, Subscriber {
 
   @Override
   public void closed() {
+    if (blockedOn != null) {
+      cancelBlocked(blockedOn);
+    }
     if (info != null) {
       server.unregister(info.id());
       server.tracking().disconnected(info.id());
@@ -261,6 +271,45 @@ public final class RespSession implements ProtocolSession, Subscriber {
   void authenticateAs(AclUser u) {
     user = u;
     info.user(u == null ? AclUsers.DEFAULT : u.name());
+  }
+
+  /**
+   * The command just run blocks: no further request runs until it is answered. Event loop only.
+   *
+   * @param call the blocked command, registered with the server's blocked clients
+   */
+  void block(BlockedCall call) {
+    blockedOn = call;
+    connection.block();
+  }
+
+  /**
+   * Withdraws a blocked command that still waits (its timeout, or the connection closing), under
+   * the keyspace's shared lock so that no serving runs meanwhile. Event loop only.
+   *
+   * @param call the blocked command
+   * @return whether it still waited; false if a write served it already
+   */
+  boolean cancelBlocked(BlockedCall call) {
+    Lock shared = server.keyspace().shared();
+    shared.lock();
+    try {
+      return server.blockedClients().cancel(call);
+    } finally {
+      shared.unlock();
+    }
+  }
+
+  /**
+   * The blocked command's reply is being written: the connection runs requests again. Event loop
+   * only.
+   *
+   * @param call the command that was blocked
+   */
+  void unblocked(BlockedCall call) {
+    if (blockedOn == call) {
+      blockedOn = null;
+    }
   }
 
   /** Returns the writer replies go through. */

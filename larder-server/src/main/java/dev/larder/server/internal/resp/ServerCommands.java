@@ -4,7 +4,7 @@ import static dev.larder.server.internal.resp.RespCommand.Flag.ADMIN;
 import static dev.larder.server.internal.resp.RespCommand.Flag.EXCLUSIVE;
 import static dev.larder.server.internal.resp.RespCommand.Flag.FAST;
 
-import dev.larder.server.ServerSetting;
+import dev.larder.server.internal.ProcessCpu;
 import dev.larder.server.internal.ProcessMemory;
 import dev.larder.server.internal.ServerState;
 import dev.larder.server.internal.keyspace.GlobPattern;
@@ -16,10 +16,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /** INFO, CONFIG, COMMAND and TIME. */
 final class ServerCommands {
+  /** The sections of INFO and INFO default, in Redis's order. */
   private static final List<String> SECTIONS =
       List.of(
           "server",
@@ -28,6 +28,21 @@ final class ServerCommands {
           "persistence",
           "stats",
           "replication",
+          "cpu",
+          "cluster",
+          "keyspace");
+
+  /** Every section, for INFO all and everything. */
+  private static final List<String> ALL_SECTIONS =
+      List.of(
+          "server",
+          "clients",
+          "memory",
+          "persistence",
+          "stats",
+          "replication",
+          "cpu",
+          "commandstats",
           "cluster",
           "keyspace");
 
@@ -60,32 +75,53 @@ final class ServerCommands {
   }
 
   private static void info(RespCall c) {
-    List<String> wanted = new ArrayList<>();
+    java.util.Set<String> wanted = new java.util.HashSet<>();
     for (int i = 1; i < c.argc(); i++) {
       String s = c.option(i);
-      if (s.equals("all") || s.equals("everything") || s.equals("default")) {
-        wanted.addAll(SECTIONS);
-      } else {
-        wanted.add(s);
+      switch (s) {
+        case "all", "everything" -> wanted.addAll(ALL_SECTIONS);
+        case "default" -> wanted.addAll(SECTIONS);
+        default -> wanted.add(s);
       }
     }
     if (wanted.isEmpty()) {
       wanted.addAll(SECTIONS);
     }
     StringBuilder sb = new StringBuilder();
-    for (String section : SECTIONS) {
+    for (String section : ALL_SECTIONS) {
       if (wanted.contains(section)) {
         if (!sb.isEmpty()) {
           sb.append("\r\n");
         }
-        sb.append("# ")
-            .append(Character.toUpperCase(section.charAt(0)))
-            .append(section.substring(1))
-            .append("\r\n");
-        section(c.server(), section, sb);
+        sb.append("# ").append(title(section)).append("\r\n");
+        if (section.equals("commandstats")) {
+          commandStats(c.session.table, sb);
+        } else {
+          section(c.server(), section, sb);
+        }
       }
     }
     c.out().bulk(sb.toString());
+  }
+
+  private static String title(String section) {
+    return switch (section) {
+      case "cpu" -> "CPU";
+      case "commandstats" -> "Commandstats";
+      default -> Character.toUpperCase(section.charAt(0)) + section.substring(1);
+    };
+  }
+
+  private static void commandStats(RespCommandTable table, StringBuilder sb) {
+    for (RespCommand cmd : table.all()) {
+      if (cmd.stats().used()) {
+        sb.append("cmdstat_")
+            .append(cmd.name())
+            .append(':')
+            .append(cmd.stats().line())
+            .append("\r\n");
+      }
+    }
   }
 
   private static void section(ServerState s, String section, StringBuilder sb) {
@@ -103,12 +139,17 @@ final class ServerCommands {
         f.put("tcp_port", s.respPort());
         f.put("uptime_in_seconds", uptime);
         f.put("uptime_in_days", uptime / 86400);
+        f.put("hz", ConfigParameters.number(s, "hz"));
+        f.put("configured_hz", ConfigParameters.number(s, "hz"));
+        f.put("run_id", s.runId());
+        f.put("server_time_usec", System.currentTimeMillis() * 1000);
         f.put("executable", "larder");
+        f.put("config_file", "");
       }
       case "clients" -> {
         f.put("connected_clients", s.connections());
         f.put("maxclients", s.config().maxConnections());
-        f.put("blocked_clients", 0);
+        f.put("blocked_clients", s.blockedClients().blockedCount());
         f.put("tracking_clients", s.tracking().clients());
       }
       case "memory" -> {
@@ -117,6 +158,16 @@ final class ServerCommands {
         long rss = ProcessMemory.residentBytes();
         f.put("used_memory_rss", rss);
         f.put("used_memory_rss_human", human(rss));
+        if (rss > 0 && ks.memoryUsed() > 0) {
+          f.put(
+              "mem_fragmentation_ratio",
+              String.format(Locale.ROOT, "%.2f", (double) rss / ks.memoryUsed()));
+        }
+        long system = systemMemory();
+        if (system > 0) {
+          f.put("total_system_memory", system);
+          f.put("total_system_memory_human", human(system));
+        }
         f.put("maxmemory", ks.maxMemory());
         f.put("maxmemory_human", human(ks.maxMemory()));
         f.put("maxmemory_policy", s.maxMemoryPolicy());
@@ -131,6 +182,7 @@ final class ServerCommands {
         long[] st = ks.stats();
         f.put("total_connections_received", s.connectionsReceived());
         f.put("total_commands_processed", s.commandsProcessed());
+        f.put("instantaneous_ops_per_sec", s.opsPerSecond());
         f.put("rejected_connections", s.rejectedConnections());
         f.put("expired_keys", st[2]);
         f.put("evicted_keys", st[3]);
@@ -140,6 +192,9 @@ final class ServerCommands {
         f.put("pubsub_patterns", s.pubsub().patterns());
         f.put("tracking_total_keys", s.tracking().keys());
         f.put("tracking_total_prefixes", s.tracking().prefixCount());
+        // Larder never forks: checkpoints are written by a thread of the server's own process.
+        f.put("latest_fork_usec", 0);
+        f.put("total_forks", 0);
         ClientMemory clients = s.clientMemory();
         f.put("evicted_clients", clients.disconnections(ClientMemory.Reason.BUDGET));
         f.put(
@@ -153,8 +208,20 @@ final class ServerCommands {
         long[][] counts = ks.counts();
         for (int db = 0; db < counts.length; db++) {
           if (counts[db][0] > 0) {
-            f.put("db" + db, "keys=" + counts[db][0] + ",expires=" + counts[db][1] + ",avg_ttl=0");
+            long avgTtl = counts[db][1] == 0 ? 0 : counts[db][2] / counts[db][1];
+            f.put(
+                "db" + db,
+                "keys=" + counts[db][0] + ",expires=" + counts[db][1] + ",avg_ttl=" + avgTtl);
           }
+        }
+      }
+      case "cpu" -> {
+        ProcessCpu.Times cpu = ProcessCpu.read();
+        if (cpu != null) {
+          f.put("used_cpu_sys", seconds(cpu.system()));
+          f.put("used_cpu_user", seconds(cpu.user()));
+          f.put("used_cpu_sys_children", seconds(cpu.childrenSystem()));
+          f.put("used_cpu_user_children", seconds(cpu.childrenUser()));
         }
       }
       case "replication", "cluster" -> ClusterCommands.info(s, section, f);
@@ -181,6 +248,19 @@ final class ServerCommands {
     f.put("aof_last_write_status", "ok");
   }
 
+  private static String seconds(double s) {
+    return String.format(Locale.ROOT, "%.6f", s);
+  }
+
+  /** The machine's physical memory, or 0 if the JVM cannot tell. */
+  private static long systemMemory() {
+    if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
+      return os.getTotalMemorySize();
+    }
+    return 0;
+  }
+
   private static String human(long bytes) {
     String[] units = {"B", "K", "M", "G", "T"};
     double v = bytes;
@@ -197,7 +277,12 @@ final class ServerCommands {
       case "get" -> configGet(c);
       case "set" -> configSet(c);
       case "resetstat" -> {
+        if (c.argc() != 2) {
+          throw new RespError("ERR wrong number of arguments for 'config|resetstat' command");
+        }
         c.keyspace().resetStats();
+        c.server().resetStats();
+        c.session.table.all().forEach(cmd -> cmd.stats().reset());
         c.out().ok();
       }
       case "help" -> RespHelp.reply(c, RespHelp.CONFIG);
@@ -206,40 +291,25 @@ final class ServerCommands {
     }
   }
 
-  private static Map<String, String> parameters(ServerState s) {
-    Map<String, String> p = new LinkedHashMap<>();
-    p.put("maxmemory", Long.toString(s.keyspace().maxMemory()));
-    p.put("maxmemory-policy", s.maxMemoryPolicy());
-    p.put("bind", s.config().bind());
-    p.put("port", Integer.toString(s.respPort()));
-    p.put("databases", Integer.toString(Keyspace.DATABASES));
-    p.put("maxclients", Integer.toString(s.config().maxConnections()));
-    p.put("timeout", Integer.toString(s.config().idleTimeoutSeconds()));
-    p.put("proto-max-bulk-len", Integer.toString(s.config().maxRequestBytes()));
-    p.put("save", "");
-    p.put("appendonly", s.log() == null ? "no" : "yes");
-    p.put("appendfsync", s.config().appendfsync());
-    p.put("notify-keyspace-events", s.keyspaceEvents().get());
-    p.put("tracking-table-max-keys", Long.toString(s.tracking().maxKeys()));
-    p.put("dir", s.log() == null ? "" : s.log().directory().toAbsolutePath().toString());
-    return p;
-  }
-
   private static void configGet(RespCall c) {
     if (c.argc() < 3) {
       throw new RespError("ERR wrong number of arguments for 'config|get' command");
     }
     Map<String, String> found = new LinkedHashMap<>();
-    parameters(c.server())
-        .forEach(
-            (name, value) -> {
-              for (int i = 2; i < c.argc(); i++) {
-                if (new GlobPattern(c.arg(i))
-                    .matches(name.getBytes(StandardCharsets.US_ASCII), true)) {
-                  found.put(name, value);
-                }
-              }
-            });
+    for (ConfigParameters.Parameter p : ConfigParameters.ALL.values()) {
+      for (int i = 2; i < c.argc(); i++) {
+        GlobPattern pattern = new GlobPattern(c.arg(i));
+        String value = null;
+        if (pattern.matches(p.name().getBytes(StandardCharsets.US_ASCII), true)) {
+          value = p.get().apply(c.server());
+          found.put(p.name(), value);
+        }
+        if (p.alias() != null
+            && pattern.matches(p.alias().getBytes(StandardCharsets.US_ASCII), true)) {
+          found.put(p.alias(), value != null ? value : p.get().apply(c.server()));
+        }
+      }
+    }
     c.out().map(found.size());
     found.forEach(
         (k, v) -> {
@@ -248,53 +318,41 @@ final class ServerCommands {
         });
   }
 
+  /**
+   * Checks every pair first and applies them only if all pass, as Redis 7 does; a name given twice
+   * (or by its name and its alias) is refused.
+   */
   private static void configSet(RespCall c) {
     if (c.argc() < 4 || c.argc() % 2 != 0) {
       throw new RespError("ERR wrong number of arguments for 'config|set' command");
     }
+    Map<ConfigParameters.Parameter, String> checked = new LinkedHashMap<>();
     for (int i = 2; i < c.argc(); i += 2) {
       String name = c.option(i);
-      String value = c.text(i + 1);
-      switch (name) {
-        case "maxmemory" -> setMaxMemory(c, value);
-        case "maxmemory-policy" -> {
-          String policy = value.toLowerCase(Locale.ROOT);
-          if (!Set.of("allkeys-lfu", "noeviction").contains(policy)) {
-            throw new RespError(
-                "ERR CONFIG SET failed (possibly related to argument"
-                    + " 'maxmemory-policy') - argument(s) must be one of the following:"
-                    + " allkeys-lfu, noeviction");
-          }
-          c.server().maxMemoryPolicy(policy);
-        }
-        case "notify-keyspace-events" -> PubSubSettings.setNotifyKeyspaceEvents(c, value);
-        case "tracking-table-max-keys" -> PubSubSettings.setTrackingTableMaxKeys(c, value);
-        default ->
-            throw new RespError(
-                "ERR Unknown option or number of arguments for CONFIG"
-                    + " SET - '"
-                    + c.text(i)
-                    + "'");
+      ConfigParameters.Parameter p = ConfigParameters.byName(name);
+      if (p == null) {
+        throw new RespError(
+            "ERR Unknown option or number of arguments for CONFIG SET - '" + c.text(i) + "'");
+      }
+      if (checked.containsKey(p)) {
+        throw configFailed(c.text(i), "duplicate parameter");
+      }
+      if (p.check() == null) {
+        throw configFailed(c.text(i), "can't set immutable config");
+      }
+      try {
+        checked.put(p, p.check().apply(c.text(i + 1)));
+      } catch (ConfigParameters.Refusal e) {
+        throw configFailed(c.text(i), e.getMessage());
       }
     }
+    checked.forEach((p, v) -> p.apply().apply(c.server(), v));
     c.out().ok();
   }
 
-  private static void setMaxMemory(RespCall c, String value) {
-    long bytes;
-    try {
-      bytes = ServerSetting.parseBytes(value);
-    } catch (IllegalArgumentException e) {
-      bytes = -1;
-    }
-    if (bytes < 1 << 20) {
-      throw new RespError(
-          "ERR CONFIG SET failed (possibly related to argument 'maxmemory')"
-              + " - argument must be a memory value of at least 1mb");
-    }
-    if (bytes != c.keyspace().maxMemory()) {
-      c.keyspace().resize(bytes);
-    }
+  private static RespError configFailed(String name, String reason) {
+    return new RespError(
+        "ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + reason);
   }
 
   private static void command(RespCall c) {

@@ -46,6 +46,14 @@ final class StringCommands {
         .keys(1, 1, 1)
         .doc("string", "Returns the string value of a key after deleting the key.", "key:key")
         .run(StringCommands::getdel);
+    t.command("getset", 3)
+        .flags(WRITE, DENYOOM, FAST)
+        .keys(1, 1, 1)
+        .doc(
+            "string",
+            "Returns the previous string value of a key after setting it to a new value.",
+            "key:key value:string")
+        .run(StringCommands::getset);
     t.command("mget", -2)
         .flags(READONLY, FAST)
         .keys(1, -1, 1)
@@ -111,6 +119,14 @@ final class StringCommands {
         .doc(
             "string",
             "Returns a substring of the string stored at a key.",
+            "key:key start:integer end:integer")
+        .run(StringCommands::getrange);
+    t.command("substr", 4)
+        .flags(READONLY)
+        .keys(1, 1, 1)
+        .doc(
+            "string",
+            "Returns a substring from string stored at key.",
             "key:key start:integer end:integer")
         .run(StringCommands::getrange);
     t.command("setrange", 4)
@@ -273,7 +289,24 @@ final class StringCommands {
             .update(
                 c.db(),
                 c.arg(1),
-                before -> RespCall.requireType(before, ValueType.STRING) == null ? null : null);
+                before -> {
+                  RespCall.requireType(before, ValueType.STRING); // WRONGTYPE for another type
+                  return null; // delete
+                });
+    c.out().bulk(payload(change.before()));
+  }
+
+  /** SET's GET without options: the value is replaced whole, its expiry dropped. */
+  private static void getset(RespCall c) {
+    Keyspace.Change change =
+        c.keyspace()
+            .update(
+                c.db(),
+                c.arg(1),
+                before -> {
+                  RespCall.requireType(before, ValueType.STRING);
+                  return StoredValue.string(c.arg(2));
+                });
     c.out().bulk(payload(change.before()));
   }
 

@@ -91,8 +91,13 @@ final class TransactionCommands {
       return;
     }
     c.out().array(queued.size());
-    for (RespFrame.Command command : queued) {
-      RespDispatcher.runQueued(s, command.args());
+    s.executing = true;
+    try {
+      for (RespFrame.Command command : queued) {
+        RespDispatcher.runQueued(s, command.args());
+      }
+    } finally {
+      s.executing = false;
     }
   }
 

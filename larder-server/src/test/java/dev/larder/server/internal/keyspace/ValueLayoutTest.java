@@ -36,6 +36,61 @@ class ValueLayoutTest {
         HEX.formatHex(
             ValueLayout.encode(
                 new StoredValue(ValueType.HASH, 1, 0, 0, HashPayload.encode(fields)))));
+    // A set {1, 2}: tag 0x23 (type 3), version 1, INTSET, width 2, count 2, 1 and 2.
+    assertEquals(
+        "2301" + "0002020100" + "0200",
+        HEX.formatHex(
+            ValueLayout.encode(
+                new StoredValue(
+                    ValueType.SET,
+                    1,
+                    0,
+                    0,
+                    SetPayload.encode(java.util.List.of(new byte[] {'2'}, new byte[] {'1'}))))));
+    // A set {a}: PACKED, count 1, "a".
+    assertEquals(
+        "2301" + "01010161",
+        HEX.formatHex(
+            ValueLayout.encode(
+                new StoredValue(
+                    ValueType.SET,
+                    1,
+                    0,
+                    0,
+                    SetPayload.encode(java.util.List.of(new byte[] {'a'}))))));
+    // A sorted set {a: 1.5}: tag 0x30 (type 4: bit 4), version 1, PACKED, count 1, 1.5, "a".
+    assertEquals(
+        "3001" + "0001" + "3ff8000000000000" + "0161",
+        HEX.formatHex(
+            ValueLayout.encode(
+                new StoredValue(
+                    ValueType.ZSET,
+                    1,
+                    0,
+                    0,
+                    ZSetPayload.encode(
+                        java.util.List.of(new ZSetPayload.Entry(new byte[] {'a'}, 1.5)))))));
+  }
+
+  @Test
+  void goldenBytesOfVersionTwo() {
+    // memcached item state 5 (stale, fetched): tag 0x40 (version 2, string), version 2, state 5.
+    StoredValue v = new StoredValue(ValueType.STRING, 2, 0, 0, new byte[] {'x'}, 5);
+    assertEquals("40020578", HEX.formatHex(ValueLayout.encode(v)));
+    StoredValue back = ValueLayout.decode(HEX.parseHex("40020578"));
+    assertEquals(5, back.itemState());
+    assertArrayEquals(new byte[] {'x'}, back.payload());
+    // With expiry and flags the state comes after them: tag 0x4C.
+    assertEquals(
+        "4c01e8070705" + "78",
+        HEX.formatHex(
+            ValueLayout.encode(
+                new StoredValue(ValueType.STRING, 1, 1000, 7, new byte[] {'x'}, 5))));
+    // No state: the same bytes as version 1 wrote.
+    assertEquals("200278", HEX.formatHex(ValueLayout.encode(v.withItemState(0))));
+    // A version-2 value whose state is 0 is corrupt: 0 is written as version 1.
+    assertThrows(
+        IllegalArgumentException.class, () -> ValueLayout.decode(HEX.parseHex("40020078")));
   }
 
   @Test
@@ -50,8 +105,10 @@ class ValueLayoutTest {
               1 + r.nextLong(Long.MAX_VALUE - 1),
               r.nextBoolean() ? 0 : r.nextLong(1L << 50),
               r.nextInt(),
-              payload);
+              payload,
+              r.nextBoolean() ? 0 : r.nextLong(1L << 40));
       StoredValue back = ValueLayout.decode(ValueLayout.encode(v));
+      assertEquals(v.itemState(), back.itemState());
       assertEquals(v.type(), back.type());
       assertEquals(v.version(), back.version());
       assertEquals(v.expiresAtMillis(), back.expiresAtMillis());
@@ -97,7 +154,7 @@ class ValueLayoutTest {
 
   @Test
   void corruptValuesAreRefused() {
-    byte[][] bad = {{}, {0x40, 1}, {0x30, 1}, {0x20}, {0x20, (byte) 0x80}, {0x22, 1}, {0x20, 0}};
+    byte[][] bad = {{}, {0x40, 1}, {0x31, 1}, {0x37, 1}, {0x20}, {0x20, (byte) 0x80}, {0x20, 0}};
     for (byte[] b : bad) {
       assertThrows(IllegalArgumentException.class, () -> ValueLayout.decode(b), HEX.formatHex(b));
     }

@@ -1,0 +1,141 @@
+package dev.larder.server.internal.keyspace;
+
+import java.util.Arrays;
+import java.util.zip.CRC32C;
+
+/**
+ * The serialized value of DUMP and RESTORE (format version 1; the reference is {@code
+ * docs/spec/server-dump-payload.md}).
+ *
+ * <pre>
+ *   byte 0      magic 0x4C ('L')
+ *   byte 1      format version (1)
+ *   byte 2      type code (ValueType: 0 string, 1 hash, ...)
+ *   bytes       the value layout's payload for that type, as stored
+ *   4 bytes     CRC-32C of every byte before it, big-endian
+ * </pre>
+ *
+ * <p>The payload is the stored payload unchanged, so a DUMP costs one copy and a RESTORE one check.
+ * The expiry is not in the payload (RESTORE takes it as an argument, as Redis's does), nor the
+ * version (a restored value gets a fresh one), nor memcached's client flags.
+ *
+ * <p>{@link #decode} accepts exactly the payloads {@link #encode} writes: a wrong magic, version,
+ * length or checksum is {@link Verdict#CORRUPT}; a sound frame whose type Larder does not know, or
+ * whose payload is not that type's canonical encoding, is {@link Verdict#BAD_FORMAT}. A decoded
+ * value is therefore safe for every command to read.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class DumpPayload {
+  /** The format version, byte 1. */
+  public static final int VERSION = 1;
+
+  private static final int MAGIC = 0x4C;
+  private static final int HEADER = 3;
+  private static final int TRAILER = 4;
+
+  private DumpPayload() {}
+
+  /** Why a payload was refused. */
+  public enum Verdict {
+    /** Sound: decoded. */
+    OK,
+    /** Not one of ours, another version, cut or damaged: Redis's "version or checksum" error. */
+    CORRUPT,
+    /** Checksum right, content not a valid value: Redis's "Bad data format". */
+    BAD_FORMAT
+  }
+
+  /**
+   * Returns the payload of a value.
+   *
+   * @param value a live value of any type
+   */
+  public static byte[] encode(StoredValue value) {
+    byte[] p = value.payload();
+    byte[] out = new byte[HEADER + p.length + TRAILER];
+    out[0] = MAGIC;
+    out[1] = VERSION;
+    out[2] = (byte) value.type().code();
+    System.arraycopy(p, 0, out, HEADER, p.length);
+    int crc = crc(out, out.length - TRAILER);
+    int at = out.length - TRAILER;
+    out[at] = (byte) (crc >>> 24);
+    out[at + 1] = (byte) (crc >>> 16);
+    out[at + 2] = (byte) (crc >>> 8);
+    out[at + 3] = (byte) crc;
+    return out;
+  }
+
+  /**
+   * Returns what a payload is worth: {@link Verdict#OK} only if {@link #decode} will accept it.
+   *
+   * @param bytes any bytes
+   */
+  public static Verdict check(byte[] bytes) {
+    if (bytes.length < HEADER + TRAILER || bytes[0] != MAGIC || bytes[1] != VERSION) {
+      return Verdict.CORRUPT;
+    }
+    int at = bytes.length - TRAILER;
+    int stored =
+        ((bytes[at] & 0xFF) << 24)
+            | ((bytes[at + 1] & 0xFF) << 16)
+            | ((bytes[at + 2] & 0xFF) << 8)
+            | (bytes[at + 3] & 0xFF);
+    if (stored != crc(bytes, at)) {
+      return Verdict.CORRUPT;
+    }
+    return wellFormed(bytes[2] & 0xFF, Arrays.copyOfRange(bytes, HEADER, at))
+        ? Verdict.OK
+        : Verdict.BAD_FORMAT;
+  }
+
+  /**
+   * Returns the value a payload holds, with no expiry, no flags and no version yet.
+   *
+   * @param bytes a payload
+   * @throws IllegalArgumentException unless {@link #check} says {@link Verdict#OK}
+   */
+  public static StoredValue decode(byte[] bytes) {
+    if (check(bytes) != Verdict.OK) {
+      throw new IllegalArgumentException("not a sound DUMP payload");
+    }
+    byte[] payload = Arrays.copyOfRange(bytes, HEADER, bytes.length - TRAILER);
+    return new StoredValue(ValueType.ofCode(bytes[2] & 0xFF), 0, 0, 0, payload);
+  }
+
+  /**
+   * Whether the payload is the canonical encoding of a value of that type. A type this check does
+   * not know is refused, so that no value a command could not read gets in.
+   */
+  private static boolean wellFormed(int code, byte[] payload) {
+    ValueType type;
+    try {
+      type = ValueType.ofCode(code);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+    return switch (type) {
+      case STRING -> true;
+      case HASH -> wellFormedHash(payload);
+      default -> false;
+    };
+  }
+
+  private static boolean wellFormedHash(byte[] payload) {
+    try {
+      var fields = HashPayload.decode(payload);
+      // Re-encoding gives the same bytes only without duplicate fields, trailing bytes or
+      // overlong varints; an empty hash is never stored.
+      return !fields.isEmpty() && Arrays.equals(HashPayload.encode(fields), payload);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  private static int crc(byte[] bytes, int length) {
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, 0, length);
+    return (int) crc.getValue();
+  }
+}

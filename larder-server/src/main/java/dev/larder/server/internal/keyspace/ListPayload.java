@@ -1,0 +1,325 @@
+package dev.larder.server.internal.keyspace;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A list's payload, packed (payload encoding 1; the reference is {@code
+ * docs/spec/server-value-layout.md}).
+ *
+ * <pre>
+ *   byte        encoding (1: packed)
+ *   varint      count, at least 1
+ *   count x entry:
+ *     varint    length
+ *     bytes     the element
+ *     backlen   length again, as a varint whose bytes are stored in reverse order
+ * </pre>
+ *
+ * <h2>Implementation notes</h2>
+ *
+ * <p>Every entry ends with its length written backwards (Redis's listpack does the same), so the
+ * tail can be walked from the end: RPOP and RPUSH cost a walk of the elements they take or add and
+ * one copy of the rest, as LPOP and LPUSH do from the head. Changes in the middle (LSET, LINSERT,
+ * LREM, LTRIM) decode the list and encode it again. Every operation returns a new array: the store
+ * keeps values as immutable byte arrays, so a change of a list of n bytes copies n bytes at least.
+ *
+ * <p>Reads of stored bytes trust them as far as their own bounds; {@link #decode} checks a payload
+ * completely (every length within the payload, every backlen equal to its length, nothing after the
+ * last entry) and throws {@link IllegalArgumentException} for anything else.
+ *
+ * <p>Stateless and thread-safe; returned arrays and lists are the caller's.
+ */
+public final class ListPayload {
+  /** The packed encoding's code, the payload's first byte. */
+  public static final int PACKED = 1;
+
+  private ListPayload() {}
+
+  /**
+   * Returns the payload of these elements.
+   *
+   * @param elements the list, head first, at least one
+   * @throws IllegalArgumentException for no elements (an empty list is never stored)
+   */
+  public static byte[] encode(List<byte[]> elements) {
+    if (elements.isEmpty()) {
+      throw new IllegalArgumentException("an empty list has no payload");
+    }
+    int size = 1 + Varint.size(elements.size());
+    for (byte[] e : elements) {
+      size += entrySize(e.length);
+    }
+    byte[] out = new byte[size];
+    out[0] = PACKED;
+    int pos = Varint.write(out, 1, elements.size());
+    for (byte[] e : elements) {
+      pos = writeEntry(out, pos, e);
+    }
+    return out;
+  }
+
+  /**
+   * Returns its elements, head first, checking the whole payload.
+   *
+   * @param payload a list payload
+   * @throws IllegalArgumentException if it is not a well-formed packed list
+   */
+  public static List<byte[]> decode(byte[] payload) {
+    long[] cursor = {headerCount(payload)};
+    long count = Varint.read(payload, cursor);
+    if (count < 1 || count > payload.length) {
+      throw new IllegalArgumentException("list count out of range: " + count);
+    }
+    List<byte[]> elements = new ArrayList<>((int) count);
+    for (long i = 0; i < count; i++) {
+      int lengthAt = (int) cursor[0];
+      long length = Varint.read(payload, cursor);
+      int start = (int) cursor[0];
+      if (length > payload.length - start || start - lengthAt != Varint.size(length)) {
+        throw new IllegalArgumentException("list element length malformed or past the payload");
+      }
+      int end = start + (int) length;
+      int size = start - lengthAt;
+      if (end + size > payload.length) {
+        throw new IllegalArgumentException("list entry's backlen past the payload");
+      }
+      for (int b = 0; b < size; b++) {
+        if (payload[end + b] != payload[start - 1 - b]) {
+          throw new IllegalArgumentException("list entry's backlen differs from its length");
+        }
+      }
+      elements.add(Arrays.copyOfRange(payload, start, end));
+      cursor[0] = end + size;
+    }
+    if (cursor[0] != payload.length) {
+      throw new IllegalArgumentException("bytes after the last list entry");
+    }
+    return elements;
+  }
+
+  /**
+   * Returns the number of elements.
+   *
+   * @param payload a list payload
+   * @throws IllegalArgumentException if its header is malformed
+   */
+  public static int count(byte[] payload) {
+    long[] cursor = {headerCount(payload)};
+    return (int) Varint.read(payload, cursor);
+  }
+
+  /**
+   * Returns the list after pushing each element at the head in turn (LPUSH a b c leaves c b a).
+   *
+   * @param payload the list's payload, or null for a new list
+   * @param elements what to push, at least one
+   */
+  public static byte[] pushHead(byte[] payload, List<byte[]> elements) {
+    List<byte[]> reversed = new ArrayList<>(elements.size());
+    for (int i = elements.size() - 1; i >= 0; i--) {
+      reversed.add(elements.get(i));
+    }
+    return splice(payload, reversed, true);
+  }
+
+  /**
+   * Returns the list after appending the elements at the tail, in order.
+   *
+   * @param payload the list's payload, or null for a new list
+   * @param elements what to push, at least one
+   */
+  public static byte[] pushTail(byte[] payload, List<byte[]> elements) {
+    return splice(payload, elements, false);
+  }
+
+  private static byte[] splice(byte[] payload, List<byte[]> elements, boolean head) {
+    int oldCount = payload == null ? 0 : count(payload);
+    int oldStart = payload == null ? 0 : entriesStart(payload);
+    int oldBytes = payload == null ? 0 : payload.length - oldStart;
+    int added = 0;
+    for (byte[] e : elements) {
+      added += entrySize(e.length);
+    }
+    int newCount = oldCount + elements.size();
+    byte[] out = new byte[1 + Varint.size(newCount) + added + oldBytes];
+    out[0] = PACKED;
+    int pos = Varint.write(out, 1, newCount);
+    if (!head && oldBytes > 0) {
+      System.arraycopy(payload, oldStart, out, pos, oldBytes);
+      pos += oldBytes;
+    }
+    for (byte[] e : elements) {
+      pos = writeEntry(out, pos, e);
+    }
+    if (head && oldBytes > 0) {
+      System.arraycopy(payload, oldStart, out, pos, oldBytes);
+    }
+    return out;
+  }
+
+  /**
+   * What a pop took and what is left.
+   *
+   * @param elements the elements taken, in the order they were popped
+   * @param rest the list's payload after, or null if the list is now empty
+   */
+  public record Popped(List<byte[]> elements, byte[] rest) {}
+
+  /**
+   * Takes up to {@code n} elements from the head.
+   *
+   * @param payload a list payload
+   * @param n how many, at least 1
+   */
+  public static Popped popHead(byte[] payload, int n) {
+    int count = count(payload);
+    int take = Math.min(n, count);
+    List<byte[]> taken = new ArrayList<>(take);
+    long[] cursor = {entriesStart(payload)};
+    for (int i = 0; i < take; i++) {
+      taken.add(readEntry(payload, cursor));
+    }
+    return new Popped(taken, rest(payload, count - take, (int) cursor[0], payload.length));
+  }
+
+  /**
+   * Takes up to {@code n} elements from the tail, the last first.
+   *
+   * @param payload a list payload
+   * @param n how many, at least 1
+   */
+  public static Popped popTail(byte[] payload, int n) {
+    int count = count(payload);
+    int take = Math.min(n, count);
+    List<byte[]> taken = new ArrayList<>(take);
+    int end = payload.length;
+    for (int i = 0; i < take; i++) {
+      int[] bounds = entryBefore(payload, end);
+      taken.add(Arrays.copyOfRange(payload, bounds[0], bounds[1]));
+      end = bounds[2];
+    }
+    return new Popped(taken, rest(payload, count - take, entriesStart(payload), end));
+  }
+
+  /**
+   * Returns the elements from {@code start} to {@code stop} inclusive, both already within {@code
+   * 0..count-1} and {@code start <= stop}; walks from the nearer end.
+   *
+   * @param payload a list payload
+   * @param start the first index
+   * @param stop the last index
+   */
+  public static List<byte[]> range(byte[] payload, int start, int stop) {
+    int count = count(payload);
+    List<byte[]> out = new ArrayList<>(stop - start + 1);
+    if (start <= count - 1 - stop) {
+      long[] cursor = {entriesStart(payload)};
+      for (int i = 0; i <= stop; i++) {
+        if (i < start) {
+          skipEntry(payload, cursor);
+        } else {
+          out.add(readEntry(payload, cursor));
+        }
+      }
+      return out;
+    }
+    int end = payload.length;
+    for (int i = count - 1; i >= start; i--) {
+      int[] bounds = entryBefore(payload, end);
+      if (i <= stop) {
+        out.add(Arrays.copyOfRange(payload, bounds[0], bounds[1]));
+      }
+      end = bounds[2];
+    }
+    return out.reversed();
+  }
+
+  private static byte[] rest(byte[] payload, int remaining, int from, int to) {
+    if (remaining == 0) {
+      return null;
+    }
+    byte[] out = new byte[1 + Varint.size(remaining) + (to - from)];
+    out[0] = PACKED;
+    int pos = Varint.write(out, 1, remaining);
+    System.arraycopy(payload, from, out, pos, to - from);
+    return out;
+  }
+
+  /** The offset of the count varint, after checking the encoding byte. */
+  private static int headerCount(byte[] payload) {
+    if (payload.length < 2 || payload[0] != PACKED) {
+      throw new IllegalArgumentException("not a packed list payload");
+    }
+    return 1;
+  }
+
+  private static int entriesStart(byte[] payload) {
+    long[] cursor = {headerCount(payload)};
+    Varint.read(payload, cursor);
+    return (int) cursor[0];
+  }
+
+  private static int entrySize(int length) {
+    return 2 * Varint.size(length) + length;
+  }
+
+  private static int writeEntry(byte[] out, int pos, byte[] e) {
+    int p = Varint.write(out, pos, e.length);
+    System.arraycopy(e, 0, out, p, e.length);
+    p += e.length;
+    int size = Varint.size(e.length);
+    // The same varint, its bytes reversed: the low group lands last, next to the entry's end.
+    Varint.write(out, p, e.length);
+    for (int i = 0, j = size - 1; i < j; i++, j--) {
+      byte t = out[p + i];
+      out[p + i] = out[p + j];
+      out[p + j] = t;
+    }
+    return p + size;
+  }
+
+  private static byte[] readEntry(byte[] payload, long[] cursor) {
+    int[] bounds = entryAt(payload, cursor);
+    return Arrays.copyOfRange(payload, bounds[0], bounds[1]);
+  }
+
+  private static void skipEntry(byte[] payload, long[] cursor) {
+    entryAt(payload, cursor);
+  }
+
+  /** The element's start and end at the cursor; moves the cursor past the entry's backlen. */
+  private static int[] entryAt(byte[] payload, long[] cursor) {
+    long length = Varint.read(payload, cursor);
+    int start = (int) cursor[0];
+    if (length > payload.length - start) {
+      throw new IllegalArgumentException("list element longer than its payload");
+    }
+    int end = start + (int) length;
+    cursor[0] = end + Varint.size(length);
+    return new int[] {start, end};
+  }
+
+  /** The element ending at {@code end}: its start, its end, and where its entry starts. */
+  private static int[] entryBefore(byte[] payload, int end) {
+    long length = 0;
+    int pos = end;
+    for (int shift = 0; ; shift += 7) {
+      if (pos <= 0 || shift >= 63) {
+        throw new IllegalArgumentException("malformed list backlen");
+      }
+      int b = payload[--pos] & 0xFF;
+      length |= (long) (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        break;
+      }
+    }
+    int elementEnd = pos;
+    if (length > elementEnd) {
+      throw new IllegalArgumentException("list element longer than its payload");
+    }
+    int elementStart = elementEnd - (int) length;
+    return new int[] {elementStart, elementEnd, elementStart - Varint.size(length)};
+  }
+}

@@ -1,0 +1,506 @@
+package dev.larder.server.internal.keyspace;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * A set's payload, in one of three encodings chosen by its size (reference: {@code
+ * docs/spec/server-value-layout.md}, "Set payload"):
+ *
+ * <pre>
+ *   byte 0: encoding
+ *   0 INTSET  byte width (2, 4 or 8), varint count, count x width bytes: signed little-endian
+ *             integers, ascending. Only members that are canonical decimal longs; at most 512.
+ *   1 PACKED  varint count, count x (varint length, bytes), ascending unsigned byte order.
+ *             At most 128 members of at most 64 bytes.
+ *   2 TABLE   varint count, count x u32 little-endian offset into the heap (ascending member
+ *             order), then the heap: count x (varint length, bytes) in any order.
+ * </pre>
+ *
+ * <h2>Implementation notes</h2>
+ *
+ * <p>Small sets (INTSET, PACKED) are rewritten whole on every change, as Redis's intset and
+ * listpack are: a few hundred bytes at most. A larger set is a TABLE: a member is found by a binary
+ * search over the offsets (O(log n) comparisons, no decoding), an added member is appended to the
+ * heap and its offset inserted in the table, a removed one is cut from the heap and the offsets
+ * after it lowered. Each change still makes one new array of the whole payload (the cache stores
+ * values as byte arrays), so a change costs a copy of n entries, memcpy-fast, and no per-member
+ * object. A set grows from INTSET to PACKED to TABLE and never shrinks back, as Redis's sets do.
+ *
+ * <p>Members are byte strings; {@link #members} returns fresh arrays. Every read checks its bounds
+ * and throws {@link IllegalArgumentException} for a malformed payload. Stateless and thread-safe.
+ */
+public final class SetPayload {
+  static final int INTSET = 0;
+  static final int PACKED = 1;
+  static final int TABLE = 2;
+
+  /** The most members an INTSET holds (Redis's {@code set-max-intset-entries}). */
+  public static final int INTSET_MAX = 512;
+
+  /** The most members a PACKED set holds. */
+  public static final int PACKED_MAX = 128;
+
+  /** The longest member a PACKED set holds. */
+  public static final int PACKED_MEMBER_MAX = 64;
+
+  private SetPayload() {}
+
+  /**
+   * Returns the payload of a set holding {@code members}, in the smallest encoding that fits.
+   *
+   * @param members distinct members (duplicates are dropped), in any order
+   */
+  public static byte[] encode(Collection<byte[]> members) {
+    TreeSet<byte[]> sorted = new TreeSet<>(Arrays::compareUnsigned);
+    sorted.addAll(members);
+    if (sorted.size() <= INTSET_MAX) {
+      long[] ints = integers(sorted);
+      if (ints != null) {
+        return intset(ints);
+      }
+    }
+    boolean small = sorted.size() <= PACKED_MAX;
+    for (byte[] m : sorted) {
+      small &= m.length <= PACKED_MEMBER_MAX;
+    }
+    return small ? packed(sorted) : table(new ArrayList<>(sorted));
+  }
+
+  /**
+   * Returns its encoding's number.
+   *
+   * @param p a payload
+   */
+  public static int encoding(byte[] p) {
+    if (p.length == 0 || (p[0] & 0xFF) > TABLE) {
+      throw new IllegalArgumentException("unknown set encoding");
+    }
+    return p[0];
+  }
+
+  /**
+   * Returns how many members it holds.
+   *
+   * @param p a payload
+   */
+  public static int size(byte[] p) {
+    long[] cursor = {encoding(p) == INTSET ? 2 : 1};
+    return PayloadBytes.count(p, cursor, 1);
+  }
+
+  /**
+   * Returns whether it holds {@code m}.
+   *
+   * @param p a payload
+   * @param m a member
+   */
+  public static boolean contains(byte[] p, byte[] m) {
+    return switch (encoding(p)) {
+      case INTSET -> {
+        Long v = asLong(m);
+        yield v != null && intsetSearch(p, v) >= 0;
+      }
+      case PACKED -> members(p).stream().anyMatch(x -> Arrays.equals(x, m));
+      default -> new Table(p).search(m) >= 0;
+    };
+  }
+
+  /**
+   * Returns every member: intsets in numeric order, the others in unsigned byte order.
+   *
+   * @param p a payload
+   */
+  public static List<byte[]> members(byte[] p) {
+    int n = size(p);
+    List<byte[]> out = new ArrayList<>(n);
+    switch (encoding(p)) {
+      case INTSET -> {
+        for (long v : intsetValues(p)) {
+          out.add(Long.toString(v).getBytes(StandardCharsets.ISO_8859_1));
+        }
+      }
+      case PACKED -> {
+        long[] cursor = {1};
+        PayloadBytes.count(p, cursor, 1);
+        for (int i = 0; i < n; i++) {
+          int len = PayloadBytes.chunkLength(p, cursor, p.length);
+          int start = (int) cursor[0];
+          out.add(Arrays.copyOfRange(p, start, start + len));
+          cursor[0] = start + len;
+        }
+      }
+      default -> {
+        Table t = new Table(p);
+        for (int i = 0; i < n; i++) {
+          out.add(t.member(i));
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Returns the member at a position of {@link #members}'s order, without decoding the others when
+   * the encoding allows it (INTSET, TABLE).
+   *
+   * @param p a payload
+   * @param i a position, 0 to size - 1
+   */
+  public static byte[] member(byte[] p, int i) {
+    return switch (encoding(p)) {
+      case INTSET -> {
+        long[] cursor = {2};
+        PayloadBytes.count(p, cursor, 1);
+        int width = p[1];
+        yield Long.toString(readInt(p, (int) cursor[0] + i * width, width))
+            .getBytes(StandardCharsets.ISO_8859_1);
+      }
+      case PACKED -> members(p).get(i);
+      default -> new Table(p).member(i);
+    };
+  }
+
+  /**
+   * Returns the payload with {@code m} added, or null if it was already a member.
+   *
+   * @param p a payload, or null for an empty set
+   * @param m a member
+   */
+  public static byte[] add(byte[] p, byte[] m) {
+    if (p != null && contains(p, m)) {
+      return null;
+    }
+    if (p != null && encoding(p) == TABLE) {
+      return new Table(p).insert(m);
+    }
+    List<byte[]> all = p == null ? new ArrayList<>() : members(p);
+    all.add(m);
+    return encode(all);
+  }
+
+  /**
+   * Returns the payload without {@code m} (an empty payload when it was the last), or null if it
+   * was not a member.
+   *
+   * @param p a payload
+   * @param m a member
+   */
+  public static byte[] remove(byte[] p, byte[] m) {
+    if (encoding(p) == TABLE) {
+      Table t = new Table(p);
+      int at = t.search(m);
+      return at < 0 ? null : t.delete(at);
+    }
+    List<byte[]> all = members(p);
+    if (!all.removeIf(x -> Arrays.equals(x, m))) {
+      return null;
+    }
+    return encode(all);
+  }
+
+  /**
+   * Returns the payload with every one of {@code ms} added, or null if all were members already.
+   * Few members added to a TABLE are inserted one by one; otherwise the set is rebuilt once.
+   *
+   * @param p a payload, or null for an empty set
+   * @param ms members, possibly repeated
+   * @param added receives at [0] how many were not members before
+   */
+  public static byte[] addAll(byte[] p, List<byte[]> ms, int[] added) {
+    added[0] = 0;
+    if (p == null || encoding(p) != TABLE || ms.size() > 8) {
+      TreeSet<byte[]> all = new TreeSet<>(Arrays::compareUnsigned);
+      if (p != null) {
+        all.addAll(members(p));
+      }
+      int before = all.size();
+      all.addAll(ms);
+      added[0] = all.size() - before;
+      return added[0] == 0
+          ? null
+          : p != null && encoding(p) == TABLE ? table(new ArrayList<>(all)) : encode(all);
+    }
+    for (byte[] m : ms) {
+      byte[] next = add(p, m);
+      if (next != null) {
+        p = next;
+        added[0]++;
+      }
+    }
+    return added[0] == 0 ? null : p;
+  }
+
+  /**
+   * Returns the payload without any of {@code ms} (empty when none is left), or null if none was a
+   * member.
+   *
+   * @param p a payload
+   * @param ms members, possibly repeated
+   * @param removed receives at [0] how many were members
+   */
+  public static byte[] removeAll(byte[] p, List<byte[]> ms, int[] removed) {
+    removed[0] = 0;
+    if (encoding(p) != TABLE || ms.size() > 8) {
+      TreeSet<byte[]> all = new TreeSet<>(Arrays::compareUnsigned);
+      all.addAll(members(p));
+      int before = all.size();
+      ms.forEach(all::remove);
+      removed[0] = before - all.size();
+      return removed[0] == 0
+          ? null
+          : encoding(p) == TABLE ? table(new ArrayList<>(all)) : encode(all);
+    }
+    for (byte[] m : ms) {
+      byte[] next = remove(p, m);
+      if (next != null) {
+        p = next;
+        removed[0]++;
+      }
+    }
+    return removed[0] == 0 ? null : p;
+  }
+
+  /**
+   * Returns the value of a canonical decimal long (Redis's string2ll: no sign but minus, no leading
+   * zeros, no blanks), or null.
+   *
+   * @param b bytes
+   */
+  public static Long asLong(byte[] b) {
+    if (b.length == 0
+        || b.length > 20
+        || (b.length > 1 && b[0] == '0')
+        || (b[0] == '-' && (b.length == 1 || b[1] == '0'))) {
+      return null;
+    }
+    for (int i = b[0] == '-' ? 1 : 0; i < b.length; i++) {
+      if (b[i] < '0' || b[i] > '9') {
+        return null;
+      }
+    }
+    try {
+      return Long.parseLong(new String(b, StandardCharsets.ISO_8859_1));
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  private static long[] integers(Collection<byte[]> members) {
+    long[] out = new long[members.size()];
+    int i = 0;
+    for (byte[] m : members) {
+      Long v = asLong(m);
+      if (v == null) {
+        return null;
+      }
+      out[i++] = v;
+    }
+    Arrays.sort(out);
+    return out;
+  }
+
+  private static byte[] intset(long[] sorted) {
+    int width = 2;
+    for (long v : sorted) {
+      if (v != (int) v) {
+        width = 8;
+      } else if (v != (short) v && width < 4) {
+        width = 4;
+      }
+    }
+    byte[] out = new byte[2 + Varint.size(sorted.length) + sorted.length * width];
+    out[0] = INTSET;
+    out[1] = (byte) width;
+    int pos = Varint.write(out, 2, sorted.length);
+    for (long v : sorted) {
+      for (int b = 0; b < width; b++) {
+        out[pos++] = (byte) (v >>> (8 * b));
+      }
+    }
+    return out;
+  }
+
+  private static long[] intsetValues(byte[] p) {
+    int width = p.length > 1 ? p[1] : 0;
+    if (width != 2 && width != 4 && width != 8) {
+      throw new IllegalArgumentException("bad intset width");
+    }
+    long[] cursor = {2};
+    int n = PayloadBytes.count(p, cursor, width);
+    long[] out = new long[n];
+    for (int i = 0; i < n; i++) {
+      out[i] = readInt(p, (int) cursor[0] + i * width, width);
+    }
+    return out;
+  }
+
+  private static long readInt(byte[] p, int pos, int width) {
+    if ((width != 2 && width != 4 && width != 8) || pos < 0 || pos > p.length - width) {
+      throw new IllegalArgumentException("intset truncated");
+    }
+    long v = 0;
+    for (int b = width - 1; b >= 0; b--) {
+      v = v << 8 | (p[pos + b] & 0xFF);
+    }
+    int shift = 64 - 8 * width;
+    return v << shift >> shift;
+  }
+
+  /** Binary search in place: the position of v, or a negative number if absent. */
+  private static int intsetSearch(byte[] p, long v) {
+    int width = p.length > 1 ? p[1] : 0;
+    long[] cursor = {2};
+    int n = PayloadBytes.count(p, cursor, Math.max(1, width));
+    int start = (int) cursor[0];
+    int lo = 0;
+    int hi = n - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      long x = readInt(p, start + mid * width, width);
+      if (x < v) {
+        lo = mid + 1;
+      } else if (x > v) {
+        hi = mid - 1;
+      } else {
+        return mid;
+      }
+    }
+    return -(lo + 1);
+  }
+
+  private static byte[] packed(Collection<byte[]> sorted) {
+    int size = 1 + Varint.size(sorted.size());
+    for (byte[] m : sorted) {
+      size += PayloadBytes.chunkSize(m);
+    }
+    byte[] out = new byte[size];
+    out[0] = PACKED;
+    int pos = Varint.write(out, 1, sorted.size());
+    for (byte[] m : sorted) {
+      pos = PayloadBytes.putChunk(out, pos, m);
+    }
+    return out;
+  }
+
+  private static byte[] table(List<byte[]> sorted) {
+    int n = sorted.size();
+    int heap = 0;
+    for (byte[] m : sorted) {
+      heap += PayloadBytes.chunkSize(m);
+    }
+    int start = 1 + Varint.size(n) + 4 * n;
+    byte[] out = new byte[start + heap];
+    out[0] = TABLE;
+    Varint.write(out, 1, n);
+    int pos = start;
+    for (int i = 0; i < n; i++) {
+      PayloadBytes.putU32(out, start - 4 * n + 4 * i, pos - start);
+      pos = PayloadBytes.putChunk(out, pos, sorted.get(i));
+    }
+    return out;
+  }
+
+  /** A TABLE payload read in place. */
+  private static final class Table {
+    private final byte[] p;
+    private final int count;
+    private final int offsets;
+    private final int heap;
+
+    Table(byte[] p) {
+      this.p = p;
+      long[] cursor = {1};
+      this.count = PayloadBytes.count(p, cursor, 5);
+      this.offsets = (int) cursor[0];
+      this.heap = offsets + 4 * count;
+    }
+
+    /** The heap offset of entry i's length. */
+    int offset(int i) {
+      int o = PayloadBytes.u32(p, offsets + 4 * i);
+      if (o >= p.length - heap) {
+        throw new IllegalArgumentException("offset past the heap");
+      }
+      return o;
+    }
+
+    byte[] member(int i) {
+      long[] cursor = {heap + offset(i)};
+      int len = PayloadBytes.chunkLength(p, cursor, p.length);
+      return Arrays.copyOfRange(p, (int) cursor[0], (int) cursor[0] + len);
+    }
+
+    /** Compares entry i's member with m, unsigned, without copying it. */
+    int compare(int i, byte[] m) {
+      long[] cursor = {heap + offset(i)};
+      int len = PayloadBytes.chunkLength(p, cursor, p.length);
+      int from = (int) cursor[0];
+      return Arrays.compareUnsigned(p, from, from + len, m, 0, m.length);
+    }
+
+    /** Binary search: the position of m, or -(insertion point) - 1. */
+    int search(byte[] m) {
+      int lo = 0;
+      int hi = count - 1;
+      while (lo <= hi) {
+        int mid = (lo + hi) >>> 1;
+        int c = compare(mid, m);
+        if (c < 0) {
+          lo = mid + 1;
+        } else if (c > 0) {
+          hi = mid - 1;
+        } else {
+          return mid;
+        }
+      }
+      return -(lo + 1);
+    }
+
+    byte[] insert(byte[] m) {
+      int at = -search(m) - 1;
+      int n = count + 1;
+      int heapLength = p.length - heap;
+      int newOffsets = 1 + Varint.size(n);
+      int newHeap = newOffsets + 4 * n;
+      byte[] out = new byte[newHeap + heapLength + PayloadBytes.chunkSize(m)];
+      out[0] = TABLE;
+      Varint.write(out, 1, n);
+      System.arraycopy(p, offsets, out, newOffsets, 4 * at);
+      PayloadBytes.putU32(out, newOffsets + 4 * at, heapLength);
+      System.arraycopy(p, offsets + 4 * at, out, newOffsets + 4 * at + 4, 4 * (count - at));
+      System.arraycopy(p, heap, out, newHeap, heapLength);
+      PayloadBytes.putChunk(out, newHeap + heapLength, m);
+      return out;
+    }
+
+    byte[] delete(int at) {
+      int o = offset(at);
+      long[] cursor = {heap + o};
+      int len = PayloadBytes.chunkLength(p, cursor, p.length);
+      int entry = (int) cursor[0] + len - (heap + o);
+      int n = count - 1;
+      if (n == 0) {
+        return table(List.of());
+      }
+      int newOffsets = 1 + Varint.size(n);
+      int newHeap = newOffsets + 4 * n;
+      byte[] out = new byte[newHeap + p.length - heap - entry];
+      out[0] = TABLE;
+      Varint.write(out, 1, n);
+      for (int i = 0, j = 0; i < count; i++) {
+        if (i != at) {
+          int x = offset(i);
+          PayloadBytes.putU32(out, newOffsets + 4 * j++, x > o ? x - entry : x);
+        }
+      }
+      System.arraycopy(p, heap, out, newHeap, o);
+      System.arraycopy(p, heap + o + entry, out, newHeap + o, p.length - heap - o - entry);
+      return out;
+    }
+  }
+}

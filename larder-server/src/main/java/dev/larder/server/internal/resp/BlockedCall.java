@@ -1,0 +1,148 @@
+package dev.larder.server.internal.resp;
+
+import dev.larder.server.internal.blocking.BlockedClients;
+import dev.larder.server.internal.blocking.Waiter;
+import dev.larder.server.internal.keyspace.StoredValue;
+import java.util.List;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+
+/**
+ * A blocking command of one RESP connection (BLPOP, BLMOVE, BLMPOP; later BZPOPMIN), as {@link
+ * BlockedClients} holds it while it waits: it tries to take what it wants ({@link #attempt}), and
+ * blocks its connection when there is nothing, until a write serves it ({@link #serve}), its
+ * timeout passes or the connection closes.
+ *
+ * <h2>Implementation notes</h2>
+ *
+ * <p>{@link #run} follows the registry's protocol: attempt; in a transaction answer the empty reply
+ * at once; else register, attempt again (a write between the two attempts finds the waiter
+ * registered), and block the connection if that finds nothing too. The served reply is written on
+ * the connection's event loop ({@link dev.larder.server.internal.net.ClientConnection#unblock}),
+ * whichever thread served it; the timeout runs there too, and withdraws the waiter under the
+ * keyspace's shared lock, so it never races a serving (which holds the exclusive lock).
+ *
+ * <p>Not thread-safe beyond that: {@link #serve} runs on the serving thread, everything else on the
+ * connection's event loop.
+ */
+abstract class BlockedCall extends Waiter {
+  /** The connection; its writer is used on its event loop only. */
+  final RespSession session;
+
+  private volatile Future<?> timeout;
+
+  /**
+   * @param session the connection
+   * @param keys the keys it waits on
+   */
+  BlockedCall(RespSession session, List<byte[]> keys) {
+    super(session.db, keys);
+    this.session = session;
+  }
+
+  /**
+   * Tries to take what the command wants now, under the command's lock.
+   *
+   * @param out where to write the reply if it succeeds
+   * @return whether it succeeded (and wrote its reply)
+   * @throws RespError for a key of the wrong type, as the command's reply
+   */
+  abstract boolean attempt(RespWriter out);
+
+  /** Writes the reply for "nothing to take" inside a transaction, where nothing blocks. */
+  abstract void writeEmpty(RespWriter out);
+
+  /** Writes the reply for a timeout (Redis 7.0: the null array for every list command). */
+  void writeTimeout(RespWriter out) {
+    out.nullArray();
+  }
+
+  /**
+   * Runs the command: answers at once if it can, or in a transaction; else blocks the connection.
+   *
+   * @param c the call
+   * @param timeoutNanos how long to wait, 0 for ever
+   */
+  final void run(RespCall c, long timeoutNanos) {
+    if (attempt(c.out())) {
+      return;
+    }
+    if (session.executing) {
+      writeEmpty(c.out());
+      return;
+    }
+    BlockedClients registry = c.server().blockedClients();
+    registry.block(this);
+    boolean done;
+    try {
+      done = attempt(c.out());
+    } catch (RuntimeException e) {
+      registry.cancel(this);
+      throw e;
+    }
+    if (done) {
+      registry.cancel(this);
+      return;
+    }
+    session.block(this);
+    if (timeoutNanos > 0) {
+      timeout = session.connection.schedule(this::timedOut, timeoutNanos);
+    }
+  }
+
+  /** On the event loop: withdraws the waiter if it still waits, and answers the timeout. */
+  private void timedOut() {
+    if (session.cancelBlocked(this)) {
+      reply(this::writeTimeout);
+    }
+  }
+
+  /**
+   * Hands the reply to the connection, from the serving thread or the event loop; the connection
+   * writes it on its event loop and goes on with its next request.
+   *
+   * @param writer writes the reply
+   */
+  final void reply(Consumer<RespWriter> writer) {
+    Future<?> t = timeout;
+    if (t != null) {
+      t.cancel(false);
+    }
+    session.connection.unblock(
+        buf -> {
+          session.unblocked(this);
+          session.out.target(buf);
+          writer.accept(session.out);
+        });
+  }
+
+  @Override
+  protected final Outcome serve(byte[] key) {
+    try {
+      return serveFrom(key) ? Outcome.DONE : Outcome.EMPTY;
+    } catch (RespError e) {
+      String message = e.getMessage();
+      reply(out -> out.error(message));
+      return Outcome.DONE;
+    } catch (RuntimeException e) {
+      // A clustered keyspace's refusal or timeout: leave it waiting; a later write retries.
+      return Outcome.EMPTY;
+    }
+  }
+
+  /** Returns whether the key holds a value of a type this call does not take (it keeps waiting). */
+  final boolean holdsOtherType(byte[] key) {
+    StoredValue v = session.server.keyspace().peek(db(), key);
+    return v != null && v.type() != type();
+  }
+
+  /**
+   * Takes what the command wants from {@code key}, just written, and replies ({@link #reply}).
+   * Under the keyspace's exclusive lock.
+   *
+   * @param key the key
+   * @return whether it took something; false leaves it waiting
+   * @throws RespError a final error reply (BLMOVE's destination of the wrong type)
+   */
+  abstract boolean serveFrom(byte[] key);
+}

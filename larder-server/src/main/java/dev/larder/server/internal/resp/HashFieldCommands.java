@@ -1,0 +1,173 @@
+package dev.larder.server.internal.resp;
+
+import static dev.larder.server.internal.resp.RespCommand.Flag.DENYOOM;
+import static dev.larder.server.internal.resp.RespCommand.Flag.FAST;
+import static dev.larder.server.internal.resp.RespCommand.Flag.READONLY;
+import static dev.larder.server.internal.resp.RespCommand.Flag.WRITE;
+
+import dev.larder.server.internal.keyspace.HashPayload;
+import dev.larder.server.internal.keyspace.Keyspace;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+/** The hash commands on one field: HSETNX, HSTRLEN, HINCRBYFLOAT; and HRANDFIELD. Stateless. */
+final class HashFieldCommands {
+  private HashFieldCommands() {}
+
+  static void register(RespCommandTable t) {
+    t.command("hsetnx", 4)
+        .flags(WRITE, DENYOOM, FAST)
+        .keys(1, 1, 1)
+        .doc(
+            "hash",
+            "Sets the value of a field in a hash only when the field doesn't exist.",
+            "key:key field:string value:string")
+        .run(HashFieldCommands::hsetnx);
+    t.command("hstrlen", 3)
+        .flags(READONLY, FAST)
+        .keys(1, 1, 1)
+        .doc("hash", "Returns the length of the value of a field.", "key:key field:string")
+        .run(
+            c -> {
+              byte[] v = HashCommands.fields(c).get(HashPayload.field(c.arg(2)));
+              c.out().integer(v == null ? 0 : v.length);
+            });
+    t.command("hincrbyfloat", 4)
+        .flags(WRITE, DENYOOM, FAST)
+        .keys(1, 1, 1)
+        .doc(
+            "hash",
+            "Increments the floating point value of a field by a number.",
+            "key:key field:string increment:double")
+        .run(HashFieldCommands::hincrbyfloat);
+    t.command("hrandfield", -2)
+        .flags(READONLY)
+        .keys(1, 1, 1)
+        .doc("hash", "Returns one or more random fields from a hash.", "key:key ?options:block")
+        .run(HashFieldCommands::hrandfield);
+  }
+
+  private static void hsetnx(RespCall c) {
+    String field = HashPayload.field(c.arg(2));
+    Keyspace.Change change =
+        c.keyspace()
+            .update(
+                c.db(),
+                c.arg(1),
+                before -> {
+                  LinkedHashMap<String, byte[]> f = HashCommands.decode(before);
+                  if (f.containsKey(field)) {
+                    return before;
+                  }
+                  f.put(field, c.arg(3));
+                  return HashCommands.store(before, f);
+                });
+    c.out().integer(change.after() != change.before() ? 1 : 0);
+  }
+
+  private static void hincrbyfloat(RespCall c) {
+    BigDecimal by;
+    try {
+      by = StringCommands.parseFloat(c.arg(3));
+    } catch (RespError e) {
+      throw e.getMessage().contains("NaN") ? new RespError("ERR value is NaN or Infinity") : e;
+    }
+    String field = HashPayload.field(c.arg(2));
+    Keyspace.Change change =
+        c.keyspace()
+            .update(
+                c.db(),
+                c.arg(1),
+                before -> {
+                  LinkedHashMap<String, byte[]> f = HashCommands.decode(before);
+                  byte[] old = f.get(field);
+                  BigDecimal current = old == null ? BigDecimal.ZERO : storedFloat(old);
+                  String next = StringCommands.formatFloat(current.add(by));
+                  f.put(field, next.getBytes(StandardCharsets.ISO_8859_1));
+                  return HashCommands.store(before, f);
+                });
+    c.out().bulk(HashPayload.decode(change.after().payload()).get(field));
+  }
+
+  private static BigDecimal storedFloat(byte[] value) {
+    try {
+      return StringCommands.parseFloat(value);
+    } catch (RespError e) {
+      if (e.getMessage().contains("NaN")) {
+        throw e;
+      }
+      throw new RespError("ERR hash value is not a float");
+    }
+  }
+
+  private static void hrandfield(RespCall c) {
+    if (c.argc() == 2) {
+      Map<String, byte[]> f = HashCommands.fields(c);
+      if (f.isEmpty()) {
+        c.out().nullValue();
+        return;
+      }
+      List<String> names = new ArrayList<>(f.keySet());
+      c.out().bulk(HashPayload.bytes(names.get(ThreadLocalRandom.current().nextInt(names.size()))));
+      return;
+    }
+    long count = c.integer(2);
+    if (count == Long.MIN_VALUE) {
+      throw new RespError(
+          "ERR value is out of range, value must between -9223372036854775807 and"
+              + " 9223372036854775807");
+    }
+    boolean withValues = false;
+    if (c.argc() > 4 || (c.argc() == 4 && !c.option(3).equals("withvalues"))) {
+      throw new RespError(RespError.SYNTAX);
+    } else if (c.argc() == 4) {
+      withValues = true;
+      if (count < -Long.MAX_VALUE / 2 || count > Long.MAX_VALUE / 2) {
+        throw new RespError("ERR value is out of range");
+      }
+    }
+    Map<String, byte[]> f = HashCommands.fields(c);
+    List<String> names = new ArrayList<>(f.keySet());
+    RespWriter out = c.out();
+    boolean pairs = withValues && out.protocol() > 2;
+    if (names.isEmpty() || count == 0) {
+      out.array(0);
+      return;
+    }
+    // A negative count is drawn and written one field at a time: a huge count runs into the
+    // connection's output limit (which disconnects it) instead of building the list first.
+    long n = count < 0 ? -count : Math.min(count, names.size());
+    List<String> distinct = count < 0 ? names : distinct(names, count);
+    int elements = (int) Math.min(Integer.MAX_VALUE, withValues && !pairs ? n * 2 : n);
+    out.array(elements);
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    for (long i = 0; i < n; i++) {
+      String name = count < 0 ? names.get(random.nextInt(names.size())) : distinct.get((int) i);
+      if (pairs) {
+        out.array(2);
+      }
+      out.bulk(HashPayload.bytes(name));
+      if (withValues) {
+        out.bulk(f.get(name));
+      }
+    }
+  }
+
+  /**
+   * That many distinct fields, drawn at random; all of them, in the hash's order, when it has no
+   * more.
+   */
+  private static List<String> distinct(List<String> names, long count) {
+    if (count >= names.size()) {
+      return names;
+    }
+    Collections.shuffle(names, ThreadLocalRandom.current());
+    return names.subList(0, (int) count);
+  }
+}

@@ -1,0 +1,530 @@
+package dev.larder.server.clients;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.larder.server.LarderServer;
+import dev.larder.testing.RequiredTool;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The same commands sent to Debian's redis-server 7.0 and to Larder, each reply compared byte for
+ * byte: the bitmap, LCS, key transfer, hash field and introspection commands where the exact form
+ * of a reply or error matters. Scripts leave out what differs by design (random picks, DUMP's
+ * payload, encodings and memory figures; see docs/design/server.md).
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class RedisDifferentialTest {
+  private static LarderServer larder;
+  private static Process redis;
+  private static int redisPort;
+
+  @BeforeAll
+  static void start() throws Exception {
+    RequiredTool.onPath("redis-server", "redis-server");
+    larder = RunningServer.start();
+    try (ServerSocket s = new ServerSocket(0)) {
+      redisPort = s.getLocalPort();
+    }
+    redis =
+        new ProcessBuilder(
+                "redis-server",
+                "--port",
+                Integer.toString(redisPort),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--maxmemory-policy",
+                "allkeys-lfu")
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (true) {
+      try (Connection c = new Connection(redisPort)) {
+        if (c.send("PING").equals("+PONG\r\n")) {
+          break;
+        }
+      } catch (IOException e) {
+        if (System.nanoTime() > deadline || !redis.isAlive()) {
+          throw new AssertionError("redis-server did not start on port " + redisPort, e);
+        }
+        Thread.sleep(50);
+      }
+    }
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (larder != null) {
+      larder.close();
+    }
+    if (redis != null) {
+      redis.destroy();
+      redis.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Runs a script (commands, one per array) on both servers after FLUSHALL, comparing replies. */
+  private static void compare(String[]... script) throws IOException {
+    try (Connection a = new Connection(redisPort);
+        Connection b = new Connection(larder.respPort())) {
+      a.send("FLUSHALL");
+      b.send("FLUSHALL");
+      List<String> differences = new ArrayList<>();
+      for (String[] command : script) {
+        String expected = a.send(command);
+        String actual = b.send(command);
+        if (!expected.equals(actual)) {
+          differences.add(
+              String.join(" ", command)
+                  + "\n  redis:  "
+                  + show(expected)
+                  + "\n  larder: "
+                  + show(actual));
+        }
+      }
+      assertTrue(differences.isEmpty(), String.join("\n", differences));
+    }
+  }
+
+  private static String show(String reply) {
+    return reply.replace("\r\n", "\\r\\n");
+  }
+
+  private static String[] c(String... words) {
+    return words;
+  }
+
+  @Test
+  void bitmaps() throws IOException {
+    compare(
+        c("SETBIT", "b", "7", "1"),
+        c("SETBIT", "b", "7", "0"),
+        c("SETBIT", "b", "100", "1"),
+        c("GET", "b"),
+        c("GETBIT", "b", "100"),
+        c("GETBIT", "b", "99999"),
+        c("SETBIT", "b", "1", "2"),
+        c("SETBIT", "b", "-1", "1"),
+        c("SETBIT", "b", "4294967296", "1"),
+        c("SET", "s", "foobar\u00ff\u0000\u00f0"),
+        c("BITCOUNT", "s"),
+        c("BITCOUNT", "s", "1", "-2"),
+        c("BITCOUNT", "s", "-100", "100"),
+        c("BITCOUNT", "s", "3", "60", "BIT"),
+        c("BITCOUNT", "s", "-13", "-3", "bit"),
+        c("BITCOUNT", "s", "5", "2"),
+        c("BITCOUNT", "s", "0", "1", "words"),
+        c("BITCOUNT", "s", "x", "1"),
+        c("BITCOUNT", "missing", "x", "1"),
+        c("BITPOS", "s", "0"),
+        c("BITPOS", "s", "1"),
+        c("BITPOS", "s", "0", "6"),
+        c("BITPOS", "s", "1", "7"),
+        c("BITPOS", "s", "0", "6", "7"),
+        c("BITPOS", "s", "1", "7", "8"),
+        c("BITPOS", "s", "1", "49", "60", "BIT"),
+        c("BITPOS", "s", "0", "48", "55", "BIT"),
+        c("BITPOS", "s", "0", "48", "-1", "BIT"),
+        c("BITPOS", "s", "1", "-3", "-1", "BYTE"),
+        c("BITPOS", "s", "1", "9", "3"),
+        c("BITPOS", "s", "3"),
+        c("BITPOS", "missing", "0", "5", "7"),
+        c("SET", "ones", "\u00ff\u00ff\u00ff"),
+        c("BITPOS", "ones", "0"),
+        c("BITPOS", "ones", "0", "1"),
+        c("BITPOS", "ones", "0", "1", "2"),
+        c("BITPOS", "ones", "0", "3", "20", "BIT"),
+        c("SET", "x", "abc"),
+        c("SET", "y", "\u00ff\u0001"),
+        c("BITOP", "AND", "dest", "x", "y"),
+        c("GET", "dest"),
+        c("BITOP", "OR", "dest", "x", "y", "missing"),
+        c("GET", "dest"),
+        c("BITOP", "XOR", "dest", "x", "y"),
+        c("GET", "dest"),
+        c("BITOP", "NOT", "dest", "y"),
+        c("GET", "dest"),
+        c("BITOP", "NOT", "dest", "x", "y"),
+        c("BITOP", "NAND", "dest", "x"),
+        c("BITOP", "AND", "dest", "missing"),
+        c("EXISTS", "dest"),
+        c("HSET", "h", "f", "v"),
+        c("BITOP", "AND", "dest", "x", "h"),
+        c("GETBIT", "h", "0"),
+        c("BITCOUNT", "h"));
+  }
+
+  @Test
+  void bitfields() throws IOException {
+    compare(
+        c("BITFIELD", "bf", "SET", "i8", "0", "-100", "GET", "i8", "0", "GET", "u8", "0"),
+        c("BITFIELD", "bf", "INCRBY", "i8", "0", "-50"),
+        c(
+            "BITFIELD",
+            "bf",
+            "OVERFLOW",
+            "SAT",
+            "INCRBY",
+            "i8",
+            "0",
+            "-50",
+            "OVERFLOW",
+            "FAIL",
+            "INCRBY",
+            "i8",
+            "0",
+            "-50",
+            "GET",
+            "u4",
+            "#1"),
+        c(
+            "BITFIELD",
+            "bf",
+            "overflow",
+            "wrap",
+            "set",
+            "u8",
+            "8",
+            "300",
+            "set",
+            "i4",
+            "16",
+            "9",
+            "get",
+            "u8",
+            "8",
+            "get",
+            "i4",
+            "16",
+            "incrby",
+            "u63",
+            "20",
+            "9223372036854775807",
+            "incrby",
+            "i64",
+            "64",
+            "9223372036854775807",
+            "incrby",
+            "i64",
+            "64",
+            "1"),
+        c(
+            "BITFIELD",
+            "bf",
+            "OVERFLOW",
+            "SAT",
+            "SET",
+            "u8",
+            "8",
+            "-5",
+            "SET",
+            "i4",
+            "16",
+            "-20",
+            "INCRBY",
+            "u8",
+            "8",
+            "-3",
+            "INCRBY",
+            "i5",
+            "3",
+            "100",
+            "INCRBY",
+            "u1",
+            "0",
+            "7"),
+        c(
+            "BITFIELD",
+            "bf",
+            "OVERFLOW",
+            "FAIL",
+            "INCRBY",
+            "i64",
+            "64",
+            "1",
+            "INCRBY",
+            "u2",
+            "0",
+            "-9"),
+        c("GET", "bf"),
+        c("BITFIELD", "bf", "GET", "i64", "1", "GET", "u63", "65", "GET", "i1", "#200"),
+        c("BITFIELD", "bf", "GET", "x8", "0"),
+        c("BITFIELD", "bf", "GET", "u64", "0"),
+        c("BITFIELD", "bf", "GET", "i65", "0"),
+        c("BITFIELD", "bf", "GET", "u0", "0"),
+        c("BITFIELD", "bf", "OVERFLOW", "foo"),
+        c("BITFIELD", "bf", "SET", "u8", "0"),
+        c("BITFIELD", "bf", "GET", "u8", "-1"),
+        c("BITFIELD", "bf", "GET", "u8", "#x"),
+        c("BITFIELD", "bf", "SET", "u8", "0", "x"),
+        c("BITFIELD", "bf", "FOO"),
+        c("BITFIELD", "bf"),
+        c("BITFIELD_RO", "bf", "GET", "u8", "0", "SET", "u8", "0", "1"),
+        c("BITFIELD_RO", "bf", "GET", "i3", "#2"),
+        c("BITFIELD", "nokey", "GET", "u8", "100"),
+        c("EXISTS", "nokey"),
+        c("BITFIELD", "nokey", "OVERFLOW", "FAIL", "SET", "u2", "0", "9"),
+        c("GET", "nokey"),
+        c("HSET", "h", "f", "v"),
+        c("BITFIELD", "h", "GET", "u8", "0"),
+        c("BITFIELD_RO", "h", "GET", "u8", "0"));
+  }
+
+  @Test
+  void lcsAndStrings() throws IOException {
+    compare(
+        c("MSET", "a", "ohmytext", "b", "mynewtext", "c", "AAxBBxCCxDD", "d", "AAyBByCCyDD"),
+        c("LCS", "a", "b"),
+        c("LCS", "a", "b", "LEN"),
+        c("LCS", "a", "b", "IDX"),
+        c("LCS", "a", "b", "IDX", "WITHMATCHLEN"),
+        c("LCS", "a", "b", "IDX", "MINMATCHLEN", "3", "WITHMATCHLEN"),
+        c("LCS", "c", "d", "IDX", "MINMATCHLEN", "-5"),
+        c("LCS", "d", "c", "idx", "withmatchlen"),
+        c("LCS", "a", "missing"),
+        c("LCS", "a", "missing", "IDX"),
+        c("LCS", "a", "b", "LEN", "IDX"),
+        c("LCS", "a", "b", "MINMATCHLEN"),
+        c("LCS", "a", "b", "FOO"),
+        c("GETSET", "a", "new"),
+        c("GETSET", "fresh", "1"),
+        c("SUBSTR", "b", "2", "-2"),
+        c("SUBSTR", "b", "-100", "100"),
+        c("GETDEL", "b"),
+        c("GETDEL", "b"));
+  }
+
+  @Test
+  void keyTransfers() throws IOException {
+    compare(
+        c("SET", "k", "v"),
+        c("HSET", "h", "f", "1"),
+        c("COPY", "k", "k2"),
+        c("COPY", "k", "k2"),
+        c("COPY", "k", "h", "REPLACE"),
+        c("TYPE", "h"),
+        c("COPY", "k", "k", "DB", "1"),
+        c("COPY", "k", "k"),
+        c("COPY", "k", "x", "DB", "16"),
+        c("COPY", "k", "x", "DB", "-1"),
+        c("COPY", "k", "x", "DB"),
+        c("COPY", "k", "x", "db", "a"),
+        c("COPY", "missing", "x"),
+        c("MOVE", "k", "2"),
+        c("MOVE", "k", "2"),
+        c("MOVE", "k2", "0"),
+        c("MOVE", "k2", "99"),
+        c("MOVE", "k2", "x"),
+        c("SELECT", "2"),
+        c("GET", "k"),
+        c("SELECT", "0"),
+        c("SET", "n1", "1"),
+        c("SET", "n2", "2"),
+        c("RENAMENX", "n1", "n2"),
+        c("RENAMENX", "n1", "n3"),
+        c("RENAMENX", "n3", "n3"),
+        c("RENAMENX", "missing", "x"),
+        c("SWAPDB", "0", "2"),
+        c("GET", "k"),
+        c("SWAPDB", "0", "x"),
+        c("SWAPDB", "x", "0"),
+        c("SWAPDB", "0", "16"),
+        c("SWAPDB", "2", "0"),
+        c("SET", "t", "v", "PXAT", "4102444800123"),
+        c("EXPIRETIME", "t"),
+        c("PEXPIRETIME", "t"),
+        c("EXPIRETIME", "n2"),
+        c("PEXPIRETIME", "missing"),
+        c("FLUSHDB"),
+        c("RANDOMKEY"));
+  }
+
+  @Test
+  void hashFields() throws IOException {
+    compare(
+        c("HSET", "h", "a", "1", "b", "x", "c", "5.0e3"),
+        c("HINCRBYFLOAT", "h", "a", "0.5"),
+        c("HINCRBYFLOAT", "h", "a", "-10"),
+        c("HINCRBYFLOAT", "h", "c", "1"),
+        c("HINCRBYFLOAT", "h", "b", "1"),
+        c("HINCRBYFLOAT", "h", "new", "3.14"),
+        c("HINCRBYFLOAT", "h", "new", "inf"),
+        c("HINCRBYFLOAT", "h", "new", "x"),
+        c("HINCRBYFLOAT", "missing", "f", "1.5"),
+        c("HSETNX", "h", "a", "z"),
+        c("HSETNX", "h", "z", "z"),
+        c("HSTRLEN", "h", "z"),
+        c("HSTRLEN", "h", "none"),
+        c("HRANDFIELD", "missing"),
+        c("HRANDFIELD", "missing", "5"),
+        c("HRANDFIELD", "h", "0"),
+        c("HRANDFIELD", "h", "0", "WITHVALUES"),
+        c("HRANDFIELD", "h", "1", "x"),
+        c("HRANDFIELD", "h", "-9223372036854775808"),
+        c("HRANDFIELD", "h", "9223372036854775807", "WITHVALUES"),
+        c("SET", "s", "v"),
+        c("HSETNX", "s", "a", "1"),
+        c("HRANDFIELD", "s"));
+  }
+
+  @Test
+  void introspectionAndConfig() throws IOException {
+    compare(
+        c("SET", "k", "v"),
+        c("OBJECT", "ENCODING"),
+        c("OBJECT", "FOO", "k"),
+        c("OBJECT", "REFCOUNT", "missing"),
+        c("OBJECT", "HELP", "x"),
+        c("OBJECT", "IDLETIME", "k"),
+        c("MEMORY", "USAGE", "missing"),
+        c("MEMORY", "USAGE", "k", "SAMPLES", "-1"),
+        c("MEMORY", "USAGE", "k", "FOO"),
+        c("MEMORY", "FOO"),
+        c("DUMP", "missing"),
+        c("RESTORE", "k", "0", "payload"),
+        c("RESTORE", "n", "0", "payload"),
+        c("RESTORE", "n", "-5", "payload"),
+        c("RESTORE", "n", "x", "payload"),
+        c("RESTORE", "n", "0", "payload", "FREQ", "300"),
+        c("RESTORE", "n", "0", "payload", "IDLETIME", "-3"),
+        c("RESTORE", "n", "0", "payload", "IDLETIME", "3", "FREQ", "1"),
+        c("RESTORE", "n", "0", "payload", "ABSTTL", "REPLACE", "BAD"),
+        c("CONFIG", "SET", "notify-keyspace-events", "KEg$x"),
+        c("CONFIG", "GET", "notify-keyspace-events"),
+        c("CONFIG", "SET", "notify-keyspace-events", "AKEnm"),
+        c("CONFIG", "GET", "notify-keyspace-events"),
+        c("CONFIG", "SET", "notify-keyspace-events", "z!"),
+        c("CONFIG", "SET", "notify-keyspace-events", ""),
+        c("CONFIG", "GET", "notify-keyspace-events"),
+        c("CONFIG", "SET", "databases", "4"),
+        c("CONFIG", "SET", "hz", "abc"),
+        c("CONFIG", "SET", "save", "1 2 3"),
+        c("CONFIG", "SET", "save", "900 1"),
+        c("CONFIG", "GET", "save"),
+        c("CONFIG", "SET", "save", ""),
+        c("CONFIG", "SET", "lazyfree-lazy-user-del", "maybe"),
+        c("CONFIG", "SET", "maxmemory-samples", "0"),
+        c("CONFIG", "SET", "nosuch", "1"),
+        c("CONFIG", "SET", "hz"),
+        c("CONFIG", "GET"),
+        c("CONFIG", "GET", "nosuch"),
+        c("CONFIG", "GET", "databases"),
+        c("CONFIG", "GET", "hash-max-ziplist-value"),
+        c("CONFIG", "SET", "lfu-log-factor", "10", "lfu-log-factor", "11"),
+        c("CONFIG", "RESETSTAT", "x"),
+        c("CONFIG", "FOO"),
+        c("COMMAND", "FOO"),
+        c("CONFIG", "RESETSTAT"));
+  }
+
+  @Test
+  void dumpAndRestoreRoundTripOnLarder() throws IOException {
+    try (Connection b = new Connection(larder.respPort())) {
+      b.send("FLUSHALL");
+      b.send("HSET", "h", "f", "v", "g", "w");
+      String payload = b.send("DUMP", "h");
+      int header = payload.indexOf("\r\n");
+      String bytes = payload.substring(header + 2, payload.length() - 2);
+      assertEquals("+OK\r\n", b.send("RESTORE", "h2", "0", bytes));
+      assertEquals(b.send("HGETALL", "h"), b.send("HGETALL", "h2"));
+    }
+  }
+
+  /** A RESP connection that sends commands and reads one whole reply each. */
+  private static final class Connection implements AutoCloseable {
+    private final Socket socket;
+    private final OutputStream out;
+    private final InputStream in;
+
+    Connection(int port) throws IOException {
+      socket = new Socket("127.0.0.1", port);
+      socket.setSoTimeout(10_000);
+      out = socket.getOutputStream();
+      in = new BufferedInputStream(socket.getInputStream());
+    }
+
+    String send(String... words) throws IOException {
+      ByteArrayOutputStream req = new ByteArrayOutputStream();
+      req.writeBytes(("*" + words.length + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+      for (String w : words) {
+        byte[] b = w.getBytes(StandardCharsets.ISO_8859_1);
+        req.writeBytes(("$" + b.length + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        req.writeBytes(b);
+        req.writeBytes("\r\n".getBytes(StandardCharsets.ISO_8859_1));
+      }
+      out.write(req.toByteArray());
+      out.flush();
+      ByteArrayOutputStream reply = new ByteArrayOutputStream();
+      readReply(reply);
+      return reply.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    private void readReply(ByteArrayOutputStream reply) throws IOException {
+      String line = readLine(reply);
+      char type = line.charAt(0);
+      switch (type) {
+        case '$', '=' -> {
+          int n = Integer.parseInt(line.substring(1));
+          if (n >= 0) {
+            reply.writeBytes(in.readNBytes(n + 2));
+          }
+        }
+        case '*', '~', '>' -> {
+          int n = Integer.parseInt(line.substring(1));
+          for (int i = 0; i < n; i++) {
+            readReply(reply);
+          }
+        }
+        case '%' -> {
+          int n = Integer.parseInt(line.substring(1));
+          for (int i = 0; i < 2 * n; i++) {
+            readReply(reply);
+          }
+        }
+        default -> {
+          // a simple line: status, error, integer, null, double, boolean
+        }
+      }
+    }
+
+    private String readLine(ByteArrayOutputStream reply) throws IOException {
+      StringBuilder sb = new StringBuilder();
+      int b;
+      while ((b = in.read()) != '\n') {
+        if (b < 0) {
+          throw new IOException("connection closed mid-reply");
+        }
+        reply.write(b);
+        if (b != '\r') {
+          sb.append((char) b);
+        }
+      }
+      reply.write('\n');
+      return sb.toString();
+    }
+
+    @Override
+    public void close() throws IOException {
+      socket.close();
+    }
+  }
+}

@@ -1,0 +1,94 @@
+package dev.larder.server.internal.keyspace;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Random sequences of single and batched additions and removals applied to a set payload and to a
+ * TreeSet, compared after every step; members mix integers (intsets), short strings (packed) and
+ * long ones (tables).
+ */
+class SetPayloadModelTest {
+  private static final long SEED = 20261130L;
+
+  @Test
+  void matchesATreeSetModel() {
+    Random r = new Random(SEED);
+    for (int trial = 0; trial < 24; trial++) {
+      boolean intsOnly = trial % 3 == 0;
+      int alphabet = 10 + r.nextInt(trial < 12 ? 200 : 1200);
+      byte[] p = null;
+      TreeSet<String> model = new TreeSet<>();
+      for (int step = 0; step < 300; step++) {
+        List<byte[]> batch = new ArrayList<>();
+        for (int k = r.nextInt(4) == 0 ? 1 + r.nextInt(20) : 1; k > 0; k--) {
+          batch.add(member(r, alphabet, intsOnly));
+        }
+        int[] changed = new int[1];
+        if (p != null && r.nextInt(3) == 0) {
+          int before = model.size();
+          batch.forEach(b -> model.remove(text(b)));
+          byte[] next = SetPayload.removeAll(p, batch, changed);
+          assertEquals(before - model.size(), changed[0]);
+          if (changed[0] == 0) {
+            assertNull(next);
+          } else {
+            p = next;
+          }
+        } else {
+          int before = model.size();
+          batch.forEach(b -> model.add(text(b)));
+          byte[] next = SetPayload.addAll(p, batch, changed);
+          assertEquals(model.size() - before, changed[0]);
+          p = next == null ? p : next;
+        }
+        if (p != null) {
+          check(p, model, r, alphabet, intsOnly);
+        }
+      }
+    }
+  }
+
+  private static byte[] member(Random r, int alphabet, boolean intsOnly) {
+    int n = r.nextInt(alphabet);
+    String s =
+        intsOnly || r.nextInt(3) == 0
+            ? Long.toString(r.nextInt(8) == 0 ? (long) n << 40 : n - alphabet / 2)
+            : r.nextInt(40) == 0 ? "long-" + "x".repeat(64) + n : "s" + n;
+    return s.getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  private static String text(byte[] b) {
+    return new String(b, StandardCharsets.ISO_8859_1);
+  }
+
+  private static void check(byte[] p, TreeSet<String> model, Random r, int alphabet, boolean ints) {
+    assertEquals(model.size(), SetPayload.size(p));
+    TreeSet<String> actual = new TreeSet<>();
+    SetPayload.members(p).forEach(b -> actual.add(text(b)));
+    assertEquals(model, actual);
+    java.util.List<byte[]> members = SetPayload.members(p);
+    for (int i = 0; i < members.size(); i += 1 + members.size() / 7) {
+      assertEquals(text(members.get(i)), text(SetPayload.member(p, i)), "member " + i);
+    }
+    for (int k = 0; k < 5; k++) {
+      byte[] m = member(r, alphabet, ints);
+      assertEquals(model.contains(text(m)), SetPayload.contains(p, m), text(m));
+    }
+    if (model.size() > SetPayload.INTSET_MAX) {
+      assertEquals(SetPayload.TABLE, SetPayload.encoding(p));
+    }
+    if (!Arrays.asList(SetPayload.INTSET, SetPayload.PACKED, SetPayload.TABLE)
+        .contains(SetPayload.encoding(p))) {
+      throw new AssertionError("unknown encoding");
+    }
+  }
+}
