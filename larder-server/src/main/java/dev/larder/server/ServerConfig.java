@@ -140,6 +140,16 @@ public final class ServerConfig {
     return ServerSetting.parseBytes(get(ServerSetting.CLIENT_OUTPUT_BUFFER_LIMIT));
   }
 
+  /** Returns notify-keyspace-events: Redis's class letters, empty for none. */
+  public String notifyKeyspaceEvents() {
+    return get(ServerSetting.NOTIFY_KEYSPACE_EVENTS);
+  }
+
+  /** Returns the most keys the client-side caching table holds, 0 for no bound. */
+  public long trackingTableMaxKeys() {
+    return Long.parseLong(get(ServerSetting.TRACKING_TABLE_MAX_KEYS));
+  }
+
   /** Returns the most bytes all connections together may hold (requests and unsent replies). */
   public long maxMemoryClients() {
     return ServerSetting.parseBytes(get(ServerSetting.MAXMEMORY_CLIENTS));
@@ -327,6 +337,11 @@ public final class ServerConfig {
           ServerSetting.MAXMEMORY_CLIENTS,
           "at least max-request-bytes");
       check(idleTimeoutSeconds() >= 0, ServerSetting.IDLE_TIMEOUT_SECONDS, "0 or more");
+      check(trackingTableMaxKeys() >= 0, ServerSetting.TRACKING_TABLE_MAX_KEYS, "0 or more");
+      check(
+          notifyKeyspaceEvents().matches("[Ag$lshzxeKEtmdn]*"),
+          ServerSetting.NOTIFY_KEYSPACE_EVENTS,
+          "Redis's class letters, from Ag$lshzxeKEtmdn");
       int io = Integer.parseInt(get(ServerSetting.IO_THREADS));
       check(io >= 0 && io <= 1024, ServerSetting.IO_THREADS, "0..1024");
       validateCluster();

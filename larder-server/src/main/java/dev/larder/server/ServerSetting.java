@@ -75,6 +75,18 @@ public enum ServerSetting {
       "most bytes of requests and unsent replies all"
           + " connections may hold together, beside maxmemory; beyond it the clients holding the"
           + " most are disconnected (>= max-request-bytes)"),
+  /** Which keyspace events are published. */
+  NOTIFY_KEYSPACE_EVENTS(
+      "notify-keyspace-events",
+      "",
+      "keyspace notifications, Redis's class letters: K and/or E, with g $ l s h z x e t m d n or"
+          + " A; empty publishes none (CONFIG SET changes it)"),
+  /** The tracking table's bound. */
+  TRACKING_TABLE_MAX_KEYS(
+      "tracking-table-max-keys",
+      "1000000",
+      "most keys remembered for CLIENT TRACKING clients; past it, keys leave the table and their"
+          + " clients are told to drop them; 0 for no bound"),
   /** The memcached item size limit. */
   MAX_ITEM_BYTES("max-item-bytes", "1mb", "largest memcached value (memcached's -I)"),
   /** The idle timeout. */

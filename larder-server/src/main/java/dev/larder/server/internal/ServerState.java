@@ -9,6 +9,10 @@ import dev.larder.server.internal.net.ClientMemory;
 import dev.larder.server.internal.net.CrossProtocolGuard;
 import dev.larder.server.internal.net.DurableReplies;
 import dev.larder.server.internal.persist.ServerLog;
+import dev.larder.server.internal.pubsub.KeyEvents;
+import dev.larder.server.internal.pubsub.KeyspaceEvents;
+import dev.larder.server.internal.pubsub.PubSub;
+import dev.larder.server.internal.pubsub.Tracking;
 import dev.larder.server.internal.resp.AclUsers;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,8 +43,11 @@ public final class ServerState {
   private final MemcacheAuth memcacheAuth;
   private final ClientMemory clientMemory;
   private final CrossProtocolGuard crossProtocolGuard = new CrossProtocolGuard();
+  private final PubSub pubsub = new PubSub();
+  private final Tracking tracking;
+  private final KeyspaceEvents keyspaceEvents;
+  private final KeyEvents keyEvents;
   private volatile String maxMemoryPolicy;
-  private volatile int keyspaceEvents;
   private final OpsMeter ops = new OpsMeter();
   private final String runId = newRunId();
   private final Map<String, String> keptParameters = new ConcurrentHashMap<>();
@@ -91,6 +98,30 @@ public final class ServerState {
             config.clientQueryBufferLimit(),
             config.clientOutputBufferLimit(),
             config.maxMemoryClients());
+    this.tracking = new Tracking(config.trackingTableMaxKeys());
+    this.keyspaceEvents = new KeyspaceEvents(pubsub, config.notifyKeyspaceEvents());
+    this.keyEvents = new KeyEvents(tracking, keyspaceEvents);
+    keyspace.observe(keyEvents);
+  }
+
+  /** Returns the channels and patterns and their subscribers. */
+  public PubSub pubsub() {
+    return pubsub;
+  }
+
+  /** Returns client-side caching's tracking table and clients. */
+  public Tracking tracking() {
+    return tracking;
+  }
+
+  /** Returns the keyspace notification setting and publisher. */
+  public KeyspaceEvents keyspaceEvents() {
+    return keyspaceEvents;
+  }
+
+  /** Returns what turns key changes into invalidations and keyspace events. */
+  public KeyEvents keyEvents() {
+    return keyEvents;
   }
 
   /** Returns the bound on memory held for clients (requests and unsent replies). */
@@ -207,18 +238,6 @@ public final class ServerState {
     commandsProcessed.reset();
     connectionsReceived.reset();
     rejectedConnections.reset();
-  }
-
-  /** Returns the keyspace notification classes selected ({@link KeyspaceEvents}' bits). */
-  public int keyspaceEvents() {
-    return keyspaceEvents;
-  }
-
-  /**
-   * @param classes the keyspace notification classes to publish ({@link KeyspaceEvents}' bits)
-   */
-  public void keyspaceEvents(int classes) {
-    this.keyspaceEvents = classes;
   }
 
   /**
@@ -345,6 +364,9 @@ public final class ServerState {
     private volatile String lastCommand = "NULL";
     private volatile int protocol = 2;
     private volatile String user = "default";
+    private volatile int subscriptions;
+    private volatile int patternSubscriptions;
+    private volatile long redirect = -1;
 
     /**
      * @param id the client id
@@ -404,6 +426,27 @@ public final class ServerState {
     }
 
     /**
+     * @param channels channels subscribed to
+     * @param patterns patterns subscribed to
+     */
+    public void subscriptions(int channels, int patterns) {
+      this.subscriptions = channels;
+      this.patternSubscriptions = patterns;
+    }
+
+    /**
+     * @param id the client tracking redirects to, 0 for none, -1 when tracking is off
+     */
+    public void redirect(long id) {
+      this.redirect = id;
+    }
+
+    private String flags() {
+      String f = (subscriptions + patternSubscriptions > 0 ? "P" : "") + (redirect >= 0 ? "t" : "");
+      return f.isEmpty() ? "N" : f;
+    }
+
+    /**
      * Returns the CLIENT LIST line, without its newline.
      *
      * @param now Unix milliseconds
@@ -417,14 +460,22 @@ public final class ServerState {
           + name
           + " age="
           + (now - createdMillis) / 1000
-          + " idle=0 flags=N db="
+          + " idle=0 flags="
+          + flags()
+          + " db="
           + db
-          + " sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0"
+          + " sub="
+          + subscriptions
+          + " psub="
+          + patternSubscriptions
+          + " ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0"
           + " rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd="
           + lastCommand
           + " user="
           + user
-          + " redir=-1 resp="
+          + " redir="
+          + redirect
+          + " resp="
           + protocol;
     }
   }

@@ -101,6 +101,14 @@ public final class TestServer implements AutoCloseable {
       return sb.toString();
     }
 
+    /**
+     * Runs the connection's pending tasks (messages other connections queued for it) and returns
+     * what they wrote.
+     */
+    public String read() {
+      return raw(new byte[0]);
+    }
+
     /** Sends text and returns the replies. */
     public String raw(String text) {
       return raw(text.getBytes(StandardCharsets.ISO_8859_1));

@@ -60,7 +60,8 @@ public final class Keyspace implements AutoCloseable {
   private final Lock exclusive = new GroupedWriteLock();
   private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
   private volatile ChangeSink sink = ChangeSink.NONE;
-  private volatile WriteObserver observer = WriteObserver.NONE;
+  private volatile KeyObserver observer = KeyObserver.NONE;
+  private volatile WriteObserver writes = WriteObserver.NONE;
   private volatile boolean logged;
 
   /** A standalone keyspace's last version given out; null when a cluster gives the versions. */
@@ -161,13 +162,23 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
+   * Reports every change of a key to {@code keys} from now on (keyspace notifications, client-side
+   * caching). Called once, before any command runs.
+   *
+   * @param keys the observer
+   */
+  public void observe(KeyObserver keys) {
+    this.observer = keys;
+  }
+
+  /**
    * Tells {@code writes} of every value stored by {@link #update} and {@link #put} from now on.
    * Called once, before any command runs.
    *
    * @param writes the observer
    */
   public void observe(WriteObserver writes) {
-    this.observer = writes;
+    this.writes = writes;
   }
 
   private Cache<byte[], byte[]> build(long bytes) {
@@ -183,6 +194,7 @@ public final class Keyspace implements AutoCloseable {
             (k, v, cause) -> {
               if (cause == RemovalCause.SIZE) {
                 evicted.increment();
+                observer.evicted(k);
                 if (logged) {
                   sink.evict(k, ValueLayout.versionOf(v));
                 }
@@ -265,16 +277,17 @@ public final class Keyspace implements AutoCloseable {
     byte[] stored = storedKey(db, key);
     if (!logged) {
       cache.put(stored, ValueLayout.encodeString(versions.getAsLong(), payload));
-      return;
+    } else {
+      reported(
+          stored,
+          () -> {
+            byte[] value = ValueLayout.encodeString(versions.getAsLong(), payload);
+            cache.put(stored, value);
+            sink.put(stored, value);
+            return null;
+          });
     }
-    reported(
-        stored,
-        () -> {
-          byte[] value = ValueLayout.encodeString(versions.getAsLong(), payload);
-          cache.put(stored, value);
-          sink.put(stored, value);
-          return null;
-        });
+    observer.changed(stored, 0);
   }
 
   /**
@@ -317,9 +330,37 @@ public final class Keyspace implements AutoCloseable {
    */
   public Change update(int db, byte[] key, UnaryOperator<StoredValue> fn, boolean newVersion) {
     byte[] stored = storedKey(db, key);
-    if (!logged) {
-      return apply(stored, fn, newVersion, null);
+    Change change =
+        logged ? updateLogged(stored, fn, newVersion) : apply(stored, fn, newVersion, null);
+    observeChange(stored, change);
+    return change;
+  }
+
+  /** Tells the observer of an update's outcome. */
+  private void observeChange(byte[] stored, Change change) {
+    if (change.expiredBefore()) {
+      observer.expired(stored);
     }
+    StoredValue before = change.before();
+    StoredValue after = change.after();
+    if (after == before) {
+      return;
+    }
+    int how;
+    if (after == null) {
+      how = KeyObserver.REMOVED;
+    } else {
+      long was = before == null ? 0 : before.expiresAtMillis();
+      long is = after.expiresAtMillis();
+      how =
+          is != 0 && is != was
+              ? KeyObserver.EXPIRY_SET
+              : is == 0 && was != 0 ? KeyObserver.EXPIRY_CLEARED : 0;
+    }
+    observer.changed(stored, how);
+  }
+
+  private Change updateLogged(byte[] stored, UnaryOperator<StoredValue> fn, boolean newVersion) {
     return reported(
         stored,
         () -> {
@@ -345,18 +386,19 @@ public final class Keyspace implements AutoCloseable {
         stored,
         (k, old) -> {
           StoredValue before = old == null ? null : ValueLayout.decode(old);
-          if (before != null && before.expiredAt(now)) {
+          boolean expiredBefore = before != null && before.expiredAt(now);
+          if (expiredBefore) {
             before = null;
           }
           StoredValue after = fn.apply(before);
           if (after == before) {
-            result[0] = new Change(before, before);
+            result[0] = new Change(before, before, expiredBefore);
             return before == null ? null : old;
           }
           if (after != null && newVersion) {
             after = after.withVersion(versions.getAsLong());
           }
-          result[0] = new Change(before, after);
+          result[0] = new Change(before, after, expiredBefore);
           byte[] encoded = after == null ? null : ValueLayout.encode(after);
           if (bytes != null) {
             bytes[0] = encoded;
@@ -368,7 +410,7 @@ public final class Keyspace implements AutoCloseable {
       if (change.after().volatileKey()) {
         expiringWrites.increment();
       }
-      observer.written(stored, change.after().type());
+      writes.written(stored, change.after().type());
     }
     return change;
   }
@@ -402,7 +444,8 @@ public final class Keyspace implements AutoCloseable {
     if (versioned.volatileKey()) {
       expiringWrites.increment();
     }
-    observer.written(stored, versioned.type());
+    observer.changed(stored, versioned.volatileKey() ? KeyObserver.EXPIRY_SET : 0);
+    writes.written(stored, versioned.type());
     return versioned;
   }
 
@@ -414,19 +457,30 @@ public final class Keyspace implements AutoCloseable {
    */
   public boolean delete(int db, byte[] key) {
     byte[] stored = storedKey(db, key);
+    byte[] old;
     if (!logged) {
-      byte[] old = cache.remove(stored);
-      return old != null && !expired(old);
+      old = cache.remove(stored);
+    } else {
+      old =
+          reported(
+              stored,
+              () -> {
+                byte[] removed = cache.remove(stored);
+                if (removed != null) {
+                  sink.delete(stored);
+                }
+                return removed;
+              });
     }
-    return reported(
-        stored,
-        () -> {
-          byte[] old = cache.remove(stored);
-          if (old != null) {
-            sink.delete(stored);
-          }
-          return old != null && !expired(old);
-        });
+    if (old == null) {
+      return false;
+    }
+    if (expired(old)) {
+      observer.expired(stored);
+      return false;
+    }
+    observer.changed(stored, KeyObserver.REMOVED);
+    return true;
   }
 
   /**
@@ -507,18 +561,20 @@ public final class Keyspace implements AutoCloseable {
   public void flush(int db) {
     if (!logged) {
       cache.asMap().keySet().removeIf(k -> k[0] == db);
-      return;
+    } else {
+      flushLogged(db, () -> cache.asMap().keySet().removeIf(k -> k[0] == db));
     }
-    flushLogged(db, () -> cache.asMap().keySet().removeIf(k -> k[0] == db));
+    observer.flushed(db);
   }
 
   /** Removes every key of every database. */
   public void flushAll() {
     if (!logged) {
       cache.invalidateAll();
-      return;
+    } else {
+      flushLogged(-1, cache::invalidateAll);
     }
-    flushLogged(-1, cache::invalidateAll);
+    observer.flushed(-1);
   }
 
   /**
@@ -598,6 +654,7 @@ public final class Keyspace implements AutoCloseable {
         passSawExpiring = true;
         if (expiry <= now && cache.remove(e.getKey(), e.getValue())) {
           expired.increment();
+          observer.expired(e.getKey());
           removed++;
         }
       }
@@ -688,6 +745,7 @@ public final class Keyspace implements AutoCloseable {
     try {
       if (cache.remove(stored, bytes)) {
         expired.increment();
+        observer.expired(stored);
       }
     } catch (RuntimeException e) {
       if (!given) {
@@ -878,6 +936,15 @@ public final class Keyspace implements AutoCloseable {
    *
    * @param before the live value before, or null
    * @param after the value after, or null if absent
+   * @param expiredBefore whether the update found an expired value (and so removed or replaced it)
    */
-  public record Change(StoredValue before, StoredValue after) {}
+  public record Change(StoredValue before, StoredValue after, boolean expiredBefore) {
+    /**
+     * @param before the live value before, or null
+     * @param after the value after, or null if absent
+     */
+    public Change(StoredValue before, StoredValue after) {
+      this(before, after, false);
+    }
+  }
 }

@@ -4,8 +4,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundBuffer;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -15,10 +17,18 @@ import java.util.function.Consumer;
  * unsent replies are over the high-water mark, nor once it is closing), whether it has
  * authenticated (asked of its {@link ProtocolSession}), and the bytes it holds.
  *
- * <p>Threads: everything but {@link #disconnect} and the held-bytes count is used on the
- * connection's event loop only; {@link ClientMemory} may disconnect it from another connection's
- * loop (the channel's close is thread-safe in Netty), so that flag is volatile and the count
- * atomic.
+ * <p>Threads: everything but {@link #disconnect}, {@link #push} and the held-bytes count is used on
+ * the connection's event loop only; {@link ClientMemory} may disconnect it from another
+ * connection's loop (the channel's close is thread-safe in Netty), so that flag is volatile and the
+ * count atomic.
+ *
+ * <p><b>Pushes</b> (pub/sub messages, invalidations) come from other connections' threads: {@link
+ * #push} queues them (a lock-free FIFO, so the order of calls is the order of delivery) and
+ * schedules one drain on the connection's event loop, where {@link RequestPipeline} writes every
+ * queued push behind the replies already sent. Queued bytes count as unsent output: a push that
+ * would take the connection past {@code client-output-buffer-limit} disconnects it instead (Redis's
+ * {@code client-output-buffer-limit pubsub} hard limit), so a subscriber that does not read cannot
+ * grow the server's memory beyond its limit.
  */
 public final class ClientConnection {
   /** The held-bytes count of a connection whose bytes were already given back. */
@@ -45,6 +55,16 @@ public final class ClientConnection {
   /** Reply bytes handed to {@link DurableReplies} and not yet written to the channel. */
   private long awaitingLog;
 
+  private ChannelHandlerContext context;
+  private final ConcurrentLinkedQueue<Push> pushes = new ConcurrentLinkedQueue<>();
+  private final AtomicBoolean drainScheduled = new AtomicBoolean();
+
+  /** Estimated bytes of pushes queued and not yet written. */
+  private final AtomicLong pushBytes = new AtomicLong();
+
+  /** Unsent output as last counted on the loop, for the limit check of pushes from elsewhere. */
+  private volatile long outputSnapshot;
+
   /**
    * @param session the connection's protocol
    * @param memory the server's client-memory budget and limits
@@ -62,6 +82,72 @@ public final class ClientConnection {
     this.pipeline = requestPipeline;
   }
 
+  /**
+   * Queues a message for the client, written after the replies already sent: the session's {@link
+   * ProtocolSession#push} writes it, on the connection's event loop. Calls from one thread are
+   * delivered in their order; the caller orders calls from several threads (a lock held across
+   * them). Safe from any thread.
+   *
+   * @param message what the session will write
+   * @param bytes an estimate of its encoded size, counted as unsent output until written
+   * @return false if the connection is closed, or was just closed because the message would take it
+   *     past its output limit
+   */
+  public boolean push(Object message, long bytes) {
+    if (disconnected) {
+      return false;
+    }
+    long queued = pushBytes.addAndGet(bytes);
+    if (queued + outputSnapshot > memory.outputLimit()) {
+      disconnect(
+          ClientMemory.Reason.OUTPUT_LIMIT,
+          (queued + outputSnapshot)
+              + " bytes of messages and replies unsent, limit "
+              + memory.outputLimit());
+      return false;
+    }
+    pushes.add(new Push(message, bytes));
+    if (drainScheduled.compareAndSet(false, true)) {
+      channel.eventLoop().execute(pipeline::drainPushes);
+    }
+    return true;
+  }
+
+  /** Returns the pipeline's context, null before the connection opens. */
+  ChannelHandlerContext context() {
+    return context;
+  }
+
+  /** Returns whether pushes are queued (event loop only; a hint). */
+  boolean hasPushes() {
+    return !pushes.isEmpty();
+  }
+
+  /** Takes the next queued push, or null (event loop only). */
+  Push nextPush() {
+    return pushes.poll();
+  }
+
+  /** Called by the drain first, so that a push queued during it schedules another. */
+  void drainStarted() {
+    drainScheduled.set(false);
+  }
+
+  /**
+   * @param bytes estimated bytes of pushes just written (or dropped)
+   */
+  void pushesTaken(long bytes) {
+    pushBytes.addAndGet(-bytes);
+  }
+
+  /**
+   * A queued push.
+   *
+   * @param message what the session writes
+   * @param bytes its estimated size
+   */
+  record Push(Object message, long bytes) {}
+
   RequestDecoder decoder() {
     return decoder;
   }
@@ -76,6 +162,7 @@ public final class ClientConnection {
 
   void open(ChannelHandlerContext ctx) {
     this.channel = ctx.channel();
+    this.context = ctx;
     memory.register(this);
     disconnected = false;
   }
@@ -207,6 +294,8 @@ public final class ClientConnection {
    */
   boolean recount(long pendingReplies) {
     lastOutput = outboundBytes() + pendingReplies;
+    outputSnapshot = lastOutput;
+    lastOutput += pushBytes.get();
     return memory.update(this, decoder.heldBytes() + session.heldRequestBytes(), lastOutput);
   }
 

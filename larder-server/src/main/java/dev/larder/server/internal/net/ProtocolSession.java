@@ -41,4 +41,16 @@ public interface ProtocolSession {
 
   /** The connection closed; called once, after its last request. */
   void closed();
+
+  /**
+   * Writes a message queued by {@link ClientConnection#push} (a protocol without pushes never gets
+   * one), or nothing if the session no longer wants it (a channel unsubscribed since). The same
+   * rule as {@link #run}'s for a reply over {@code out}'s limit.
+   *
+   * @param message the message
+   * @param out the buffer, never null
+   */
+  default void push(Object message, ByteBuf out) {
+    throw new IllegalStateException("this protocol has no pushes: " + message);
+  }
 }

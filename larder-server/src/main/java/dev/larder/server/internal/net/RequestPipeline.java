@@ -88,6 +88,11 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
       }
     }
     try {
+      if (connection.hasPushes()) {
+        // Messages queued before this request arrived go before its reply, as in Redis, where
+        // they were written before the request was read.
+        writePushes(out);
+      }
       session.run(msg, out);
     } catch (RuntimeException e) {
       RuntimeException limit = ReplyLimitExceeded.translate(out, e);
@@ -109,6 +114,67 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
       pending = null;
       replies.send(connection, ctx, out, false);
       pauseIfUnwritable(ctx);
+    }
+  }
+
+  /**
+   * Writes the pushes queued for the connection (see {@link ClientConnection#push}) behind the
+   * replies already sent, then recounts what it holds: a client that does not read is disconnected
+   * once its unsent output passes the limit. A task on the connection's event loop.
+   */
+  void drainPushes() {
+    connection.drainStarted();
+    ChannelHandlerContext ctx = connection.context();
+    if (connection.disconnected() || ctx == null) {
+      long dropped = 0;
+      for (ClientConnection.Push p; (p = connection.nextPush()) != null; ) {
+        dropped += p.bytes();
+      }
+      connection.pushesTaken(dropped);
+      return;
+    }
+    boolean own = pending == null;
+    ByteBuf out = own ? replyBuffer(ctx) : pending;
+    if (out == null) {
+      return;
+    }
+    try {
+      writePushes(out);
+    } catch (RuntimeException e) {
+      RuntimeException limit = ReplyLimitExceeded.translate(out, e);
+      if (!(limit instanceof ReplyLimitExceeded)) {
+        throw e;
+      }
+      if (own) {
+        out.release();
+      } else {
+        pending = null;
+        out.release();
+      }
+      connection.disconnect(ClientMemory.Reason.OUTPUT_LIMIT, limit.getMessage());
+      return;
+    }
+    if (own) {
+      if (out.isReadable()) {
+        replies.send(connection, ctx, out, false);
+      } else {
+        out.release();
+      }
+      pauseIfUnwritable(ctx);
+      connection.recount(0);
+    }
+  }
+
+  /** Writes every queued push into {@code out}, in order. */
+  private void writePushes(ByteBuf out) {
+    long taken = 0;
+    try {
+      for (ClientConnection.Push p; (p = connection.nextPush()) != null; ) {
+        taken += p.bytes();
+        session.push(p.message(), out);
+      }
+    } finally {
+      connection.pushesTaken(taken);
     }
   }
 

@@ -1,9 +1,9 @@
 package dev.larder.server.internal.resp;
 
 import dev.larder.server.ServerSetting;
-import dev.larder.server.internal.KeyspaceEvents;
 import dev.larder.server.internal.ServerState;
 import dev.larder.server.internal.keyspace.Keyspace;
+import dev.larder.server.internal.pubsub.KeyspaceEvents;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -104,15 +104,34 @@ final class ConfigParameters {
         new Parameter(
             "notify-keyspace-events",
             null,
-            s -> KeyspaceEvents.format(s.keyspaceEvents()),
+            s -> s.keyspaceEvents().get(),
             v -> {
-              int flags = KeyspaceEvents.parse(v);
-              if (flags < 0) {
-                throw new Refusal("Invalid event class character. Use 'Ag$lshzxeKEtmdn'.");
+              try {
+                KeyspaceEvents.parse(v);
+              } catch (IllegalArgumentException e) {
+                throw new Refusal(e.getMessage());
               }
-              return Integer.toString(flags);
+              return v;
             },
-            (s, v) -> s.keyspaceEvents(Integer.parseInt(v))));
+            (s, v) -> s.keyspaceEvents().set(v)));
+    p.add(
+        new Parameter(
+            "tracking-table-max-keys",
+            null,
+            s -> Long.toString(s.tracking().maxKeys()),
+            v -> {
+              long n;
+              try {
+                n = Long.parseLong(v);
+              } catch (NumberFormatException e) {
+                n = -1;
+              }
+              if (n < 0) {
+                throw new Refusal("argument couldn't be parsed into an integer");
+              }
+              return Long.toString(n);
+            },
+            (s, v) -> s.tracking().maxKeys(Long.parseLong(v))));
     fixed(p, "bind", s -> s.config().bind());
     fixed(p, "port", s -> Integer.toString(s.respPort()));
     fixed(p, "databases", s -> Integer.toString(Keyspace.DATABASES));

@@ -62,7 +62,12 @@ final class ConnectionCommands {
     if (c.argc() > 2) {
       throw c.arityError();
     }
-    if (c.argc() == 2) {
+    if (c.out().protocol() == 2 && c.session.subscriptions() > 0) {
+      // A RESP2 subscriber reads every reply as a message: Redis answers an array.
+      c.out().array(2);
+      c.out().bulk("pong");
+      c.out().bulk(c.argc() == 2 ? c.arg(1) : new byte[0]);
+    } else if (c.argc() == 2) {
       c.out().bulk(c.arg(1));
     } else {
       c.out().simple("PONG");
@@ -134,8 +139,7 @@ final class ConnectionCommands {
     if (name != null) {
       c.session.info.name(name);
     }
-    c.out().protocol(protocol);
-    c.session.info.protocol(protocol);
+    c.session.protocol(protocol);
     RespWriter out = c.out();
     out.map(7);
     out.bulk("server");
@@ -194,6 +198,26 @@ final class ConnectionCommands {
       case "setinfo" -> {
         requireArgs(c, 4);
         c.out().ok();
+      }
+      case "reply" -> {
+        requireArgs(c, 3);
+        switch (c.option(2)) {
+          case "on" -> c.session.replyOff = false;
+          case "off" -> c.session.replyOff = true;
+          case "skip" -> c.session.skipReply = !c.session.replyOff;
+          default -> throw new RespError(RespError.SYNTAX);
+        }
+        c.out().ok();
+      }
+      case "tracking" -> TrackingCommands.tracking(c);
+      case "caching" -> TrackingCommands.caching(c);
+      case "getredir" -> {
+        requireArgs(c, 2);
+        TrackingCommands.getRedirect(c);
+      }
+      case "trackinginfo" -> {
+        requireArgs(c, 2);
+        TrackingCommands.trackingInfo(c);
       }
       case "help" -> RespHelp.reply(c, RespHelp.CLIENT);
       default ->

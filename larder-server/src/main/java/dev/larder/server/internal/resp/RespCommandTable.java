@@ -11,7 +11,7 @@ import java.util.TreeMap;
  * class ({@link StringCommands}, {@link KeyCommands}, {@link HashCommands}, {@link ListCommands},
  * {@link BlockingListCommands}, {@link SetCommands}, {@link ZSetCommands}, {@link
  * ConnectionCommands}, {@link ServerCommands}, {@link TransactionCommands}, {@link AclCommands},
- * {@link ClusterCommands}).
+ * {@link ClusterCommands}, {@link PubSubCommands}).
  *
  * <p>Built once, then read-only and thread-safe.
  */
@@ -43,6 +43,7 @@ public final class RespCommandTable {
     PersistenceCommands.register(table);
     AclCommands.register(table);
     ClusterCommands.register(table);
+    PubSubCommands.register(table);
     return table;
   }
 

@@ -25,7 +25,20 @@ public final class RespDispatcher {
    * @param args the command's words
    */
   public static void dispatch(RespSession s, List<byte[]> args) {
+    int mark = s.out.target().writerIndex();
+    boolean skipThis = s.skipReply;
+    s.skipReply = false;
     RespSession.Lookup lookup = s.lookup(args.getFirst());
+    dispatch(s, args, lookup);
+    if ((s.replyOff || s.skipReply || skipThis)
+        && !PubSubCommands.SUBSCRIPTIONS.contains(lookup.name())) {
+      // CLIENT REPLY OFF or SKIP: the reply is dropped; subscription replies are sent, as Redis
+      // sends them (they are pushes in RESP3).
+      s.out.target().writerIndex(mark);
+    }
+  }
+
+  private static void dispatch(RespSession s, List<byte[]> args, RespSession.Lookup lookup) {
     String name = lookup.name();
     RespCommand cmd = lookup.command();
     s.server.commandProcessed();
@@ -54,6 +67,15 @@ public final class RespDispatcher {
     } else if (redirected(s, cmd, args)) {
       failQueue(s);
       cmd.stats().rejected();
+    } else if (s.out.protocol() == 2
+        && s.subscriptions() > 0
+        && !PubSubCommands.SUBSCRIBED_CONTEXT.contains(name)) {
+      failQueue(s);
+      s.out.error(
+          "ERR Can't execute '"
+              + name
+              + "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in"
+              + " this context");
     } else if (s.inMulti()
         && !cmd.flags().contains(RespCommand.Flag.NO_MULTI)
         && !name.equals("quit")) {
@@ -62,6 +84,10 @@ public final class RespDispatcher {
       run(s, cmd, args);
       // Clients blocked on keys this command wrote are served before its reply is sent.
       s.server.blockedClients().serveReady();
+    }
+    if (s.cachingFlag && !s.inMulti() && !name.equals("client")) {
+      // CLIENT CACHING applies to the next command only (in MULTI, to the transaction).
+      s.cachingFlag = false;
     }
   }
 
@@ -131,6 +157,10 @@ public final class RespDispatcher {
             ? s.server.keyspace().exclusive()
             : s.server.keyspace().shared();
     int mark = s.out.target().writerIndex();
+    if (cmd.flags().contains(RespCommand.Flag.READONLY) && cmd.firstKey() > 0) {
+      TrackingCommands.rememberKeys(s, cmd, args);
+    }
+    Object scope = s.server.keyEvents().begin(s.info.id(), cmd.name(), cmd.group());
     long start = System.nanoTime();
     boolean failed = true;
     lock.lock();
@@ -156,6 +186,7 @@ public final class RespDispatcher {
       s.out.error("ERR " + (e.getMessage() == null ? e.toString() : e.getMessage()));
     } finally {
       lock.unlock();
+      s.server.keyEvents().end(scope);
       cmd.stats().ran(System.nanoTime() - start, failed);
     }
   }

@@ -5,7 +5,7 @@ import java.util.Locale;
 
 /**
  * The HELP subcommand of commands with subcommands (CLIENT, CONFIG, ACL, COMMAND, OBJECT, MEMORY,
- * CLUSTER), in Redis's form: an array of status lines, a heading naming the command, the
+ * CLUSTER, PUBSUB), in Redis's form: an array of status lines, a heading naming the command, the
  * subcommands Larder implements with Redis's wording (a usage line, then indented description
  * lines), and HELP last. Subcommands Larder lacks are not listed.
  *
@@ -14,6 +14,10 @@ import java.util.Locale;
 final class RespHelp {
   static final List<String> CLIENT =
       List.of(
+          "CACHING (YES|NO)",
+          "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.",
+          "GETREDIR",
+          "    Return the client ID we are redirecting to when tracking is enabled.",
           "GETNAME",
           "    Return the name of the current connection.",
           "ID",
@@ -24,12 +28,28 @@ final class RespHelp {
           "    Return information about client connections. Options:",
           "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
           "      Return clients of specified type.",
+          "REPLY (ON|OFF|SKIP)",
+          "    Control the replies sent to the current connection.",
           "SETINFO <option> <value>",
           "    Set client meta attr. Options are:",
           "    * LIB-NAME: the client lib name.",
           "    * LIB-VER: the client lib version.",
           "SETNAME <name>",
-          "    Assign the name <name> to the current connection.");
+          "    Assign the name <name> to the current connection.",
+          "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",
+          "         [OPTIN] [OPTOUT] [NOLOOP]",
+          "    Control server assisted client side caching.",
+          "TRACKINGINFO",
+          "    Report tracking status for the current connection.");
+  static final List<String> PUBSUB =
+      List.of(
+          "CHANNELS [<pattern>]",
+          "    Return the currently active channels matching a <pattern> (default: '*').",
+          "NUMPAT",
+          "    Return number of subscriptions to patterns.",
+          "NUMSUB [<channel> ...]",
+          "    Return the number of subscribers for the specified channels, excluding",
+          "    pattern subscriptions(default: no channels).");
   static final List<String> CONFIG =
       List.of(
           "GET <pattern>",

@@ -4,22 +4,52 @@ import dev.larder.server.internal.ServerState;
 import dev.larder.server.internal.net.ClientConnection;
 import dev.larder.server.internal.net.ProtocolSession;
 import dev.larder.server.internal.net.RequestPipeline;
+import dev.larder.server.internal.pubsub.PushMessage;
+import dev.larder.server.internal.pubsub.Subscriber;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandler;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
 
 /**
- * One RESP connection's state: selected database, protocol, authentication, client name and the
- * transaction being queued with its watched keys; its requests go to {@link RespDispatcher}.
+ * One RESP connection's state: selected database, protocol, authentication, client name, the
+ * transaction being queued with its watched keys, its pub/sub subscriptions and its client-side
+ * caching mode; its requests go to {@link RespDispatcher}.
  *
- * <p>Not thread-safe: used on the connection's event loop only.
+ * <p>Not thread-safe: used on the connection's event loop only, but for {@link Subscriber}'s
+ * methods, which other connections call (the subscription sets are concurrent for them).
  */
-public final class RespSession implements ProtocolSession {
+public final class RespSession implements ProtocolSession, Subscriber {
+  static final byte[] INVALIDATE_CHANNEL = "__redis__:invalidate".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] MESSAGE = "message".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] PMESSAGE = "pmessage".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] INVALIDATE = "invalidate".getBytes(StandardCharsets.UTF_8);
+
+  /** Channels subscribed to; read by publishers' threads. */
+  final Set<ByteBuffer> channels = ConcurrentHashMap.newKeySet();
+
+  /** Patterns subscribed to. */
+  final Set<ByteBuffer> patterns = ConcurrentHashMap.newKeySet();
+
+  /** The protocol, for other threads (the writer's is the loop's). */
+  private volatile int protocolVersion = 2;
+
+  /** CLIENT CACHING yes (OPTIN) or no (OPTOUT) was sent for the next command. */
+  boolean cachingFlag;
+
+  /** CLIENT REPLY OFF: replies are dropped until CLIENT REPLY ON. */
+  boolean replyOff;
+
+  /** CLIENT REPLY SKIP: the next command's reply is dropped. */
+  boolean skipReply;
+
   final ServerState server;
   ServerState.ClientInfo info;
   ClientConnection connection;
@@ -83,6 +113,7 @@ public final class RespSession implements ProtocolSession {
     info = new ServerState.ClientInfo(server.nextClientId(), c.address());
     authenticateAs(server.acl().initialUser());
     server.register(info);
+    server.tracking().connected(this);
   }
 
   @Override
@@ -92,6 +123,117 @@ public final class RespSession implements ProtocolSession {
     }
     if (info != null) {
       server.unregister(info.id());
+      server.tracking().disconnected(info.id());
+      unsubscribeAll();
+    }
+  }
+
+  /** Leaves every channel and pattern, without replies (a closed or reset connection). */
+  private void unsubscribeAll() {
+    for (ByteBuffer ch : channels) {
+      server.pubsub().unsubscribe(this, bytes(ch));
+    }
+    for (ByteBuffer p : patterns) {
+      server.pubsub().punsubscribe(this, bytes(p));
+    }
+    channels.clear();
+    patterns.clear();
+    info.subscriptions(0, 0);
+  }
+
+  static byte[] bytes(ByteBuffer b) {
+    byte[] out = new byte[b.remaining()];
+    b.duplicate().get(out);
+    return out;
+  }
+
+  /** Returns the number of channels and patterns subscribed to. */
+  int subscriptions() {
+    return channels.size() + patterns.size();
+  }
+
+  /** Changes the protocol (HELLO, RESET). */
+  void protocol(int version) {
+    out.protocol(version);
+    info.protocol(version);
+    protocolVersion = version;
+  }
+
+  @Override
+  public long id() {
+    return info.id();
+  }
+
+  @Override
+  public boolean deliver(PushMessage message) {
+    return connection.push(message, message.bytes());
+  }
+
+  @Override
+  public int protocol() {
+    return protocolVersion;
+  }
+
+  @Override
+  public boolean subscribedTo(byte[] channel) {
+    return channels.contains(ByteBuffer.wrap(channel));
+  }
+
+  @Override
+  public void push(Object message, ByteBuf reply) {
+    out.target(reply);
+    switch ((PushMessage) message) {
+      case PushMessage.Message m -> {
+        if (subscribedTo(m.channel())) {
+          out.push(3);
+          out.bulk(MESSAGE);
+          out.bulk(m.channel());
+          out.bulk(m.payload());
+        }
+      }
+      case PushMessage.PatternMessage m -> {
+        if (patterns.contains(ByteBuffer.wrap(m.pattern()))) {
+          out.push(4);
+          out.bulk(PMESSAGE);
+          out.bulk(m.pattern());
+          out.bulk(m.channel());
+          out.bulk(m.payload());
+        }
+      }
+      case PushMessage.Invalidation m -> invalidation(m.keys());
+      case PushMessage.RedirectBroken m -> {
+        if (out.protocol() == 3) {
+          out.push(2);
+          out.bulk("tracking-redir-broken");
+          out.integer(m.redirect());
+        }
+      }
+    }
+  }
+
+  /**
+   * An invalidation: RESP3's push; for a RESP2 client subscribed to {@code __redis__:invalidate} (a
+   * redirect target), a message on that channel whose payload is the array of keys; otherwise
+   * nothing, as RESP2 has no way to send it on the connection.
+   */
+  private void invalidation(byte[][] keys) {
+    if (out.protocol() == 3) {
+      out.push(2);
+      out.bulk(INVALIDATE);
+    } else if (subscribedTo(INVALIDATE_CHANNEL)) {
+      out.push(3);
+      out.bulk(MESSAGE);
+      out.bulk(INVALIDATE_CHANNEL);
+    } else {
+      return;
+    }
+    if (keys == null) {
+      out.nullArray();
+      return;
+    }
+    out.array(keys.length);
+    for (byte[] k : keys) {
+      out.bulk(k);
     }
   }
 
@@ -194,8 +336,13 @@ public final class RespSession implements ProtocolSession {
     readOnly = false;
     db = 0;
     info.db(0);
-    out.protocol(2);
-    info.protocol(2);
+    protocol(2);
+    unsubscribeAll();
+    server.tracking().off(info.id());
+    info.redirect(-1);
+    cachingFlag = false;
+    replyOff = false;
+    skipReply = false;
     info.name("");
     authenticateAs(server.acl().initialUser());
   }

@@ -134,6 +134,21 @@ public final class RespWriter {
   }
 
   /**
+   * Writes a push frame's header: RESP3's {@code >}, an array in RESP2 (pub/sub messages and
+   * subscription replies).
+   *
+   * @param n the number of elements that follow
+   */
+  public void push(int n) {
+    if (protocol == 3) {
+      out.writeByte('>');
+      ascii(Integer.toString(n));
+    } else {
+      array(n);
+    }
+  }
+
+  /**
    * @param n the number of key-value pairs that follow
    */
   public void map(int n) {

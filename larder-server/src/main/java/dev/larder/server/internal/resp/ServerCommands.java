@@ -150,6 +150,7 @@ final class ServerCommands {
         f.put("connected_clients", s.connections());
         f.put("maxclients", s.config().maxConnections());
         f.put("blocked_clients", s.blockedClients().blockedCount());
+        f.put("tracking_clients", s.tracking().clients());
       }
       case "memory" -> {
         f.put("used_memory", ks.memoryUsed());
@@ -187,6 +188,10 @@ final class ServerCommands {
         f.put("evicted_keys", st[3]);
         f.put("keyspace_hits", st[0]);
         f.put("keyspace_misses", st[1]);
+        f.put("pubsub_channels", s.pubsub().channelCount());
+        f.put("pubsub_patterns", s.pubsub().patterns());
+        f.put("tracking_total_keys", s.tracking().keys());
+        f.put("tracking_total_prefixes", s.tracking().prefixCount());
         // Larder never forks: checkpoints are written by a thread of the server's own process.
         f.put("latest_fork_usec", 0);
         f.put("total_forks", 0);

@@ -1,6 +1,7 @@
-package dev.larder.server.internal;
+package dev.larder.server.internal.pubsub;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.junit.jupiter.api.Test;
 
@@ -26,15 +27,14 @@ class KeyspaceEventsTest {
 
   @Test
   void refusesUnknownCharacters() {
-    assertEquals(-1, KeyspaceEvents.parse("Q"));
-    assertEquals(-1, KeyspaceEvents.parse("KE!"));
+    assertThrows(IllegalArgumentException.class, () -> KeyspaceEvents.parse("Q"));
+    assertThrows(IllegalArgumentException.class, () -> KeyspaceEvents.parse("KE!"));
   }
 
   @Test
   void bitsAreRedisOwn() {
-    assertEquals(
-        KeyspaceEvents.KEYSPACE | KeyspaceEvents.EXPIRED | KeyspaceEvents.EVICTED,
-        KeyspaceEvents.parse("Kxe"));
+    // K is bit 0, as in Redis's NOTIFY_KEYSPACE
+    assertEquals(1 | KeyspaceEvents.EXPIRED | KeyspaceEvents.EVICTED, KeyspaceEvents.parse("Kxe"));
     assertEquals(1 << 8, KeyspaceEvents.EXPIRED);
   }
 }

@@ -1,0 +1,128 @@
+package dev.larder.server.internal.resp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.larder.server.internal.TestServer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Keyspace notifications: the events of each command, the classes, expiry and eviction. */
+class RespKeyspaceEventsTest {
+
+  /** The (channel, message) pairs of the pmessages in a RESP2 subscriber's output. */
+  private static List<String> events(String out) {
+    List<String> found = new ArrayList<>();
+    String[] lines = out.split("\r\n");
+    for (int i = 0; i < lines.length; i++) {
+      if (lines[i].equals("pmessage")) {
+        found.add(lines[i + 4] + " " + lines[i + 6]);
+      }
+    }
+    return found;
+  }
+
+  @Test
+  void commandsPublishRedisEventNames() {
+    try (TestServer server = new TestServer(Map.of("notify-keyspace-events", "KEA"))) {
+      TestServer.Connection sub = server.resp();
+      TestServer.Connection c = server.resp();
+      sub.cmd("PSUBSCRIBE", "__key*__:*");
+      c.cmd("SET", "s", "1", "EX", "100");
+      c.cmd("INCR", "s");
+      c.cmd("APPEND", "s", "x");
+      c.cmd("DEL", "s", "missing");
+      c.cmd("HSET", "h", "f", "v");
+      c.cmd("HDEL", "h", "f");
+      c.cmd("SET", "r", "v");
+      c.cmd("RENAME", "r", "r2");
+      c.cmd("EXPIRE", "r2", "50");
+      c.cmd("PERSIST", "r2");
+      c.cmd("EXPIRE", "r2", "-1");
+      assertEquals(
+          List.of(
+              "__keyspace@0__:s set",
+              "__keyevent@0__:set s",
+              "__keyspace@0__:s expire",
+              "__keyevent@0__:expire s",
+              "__keyspace@0__:s incrby",
+              "__keyevent@0__:incrby s",
+              "__keyspace@0__:s append",
+              "__keyevent@0__:append s",
+              "__keyspace@0__:s del",
+              "__keyevent@0__:del s",
+              "__keyspace@0__:h hset",
+              "__keyevent@0__:hset h",
+              "__keyspace@0__:h hdel",
+              "__keyevent@0__:hdel h",
+              "__keyspace@0__:h del",
+              "__keyevent@0__:del h",
+              "__keyspace@0__:r set",
+              "__keyevent@0__:set r",
+              "__keyspace@0__:r rename_from",
+              "__keyevent@0__:rename_from r",
+              "__keyspace@0__:r2 rename_to",
+              "__keyevent@0__:rename_to r2",
+              "__keyspace@0__:r2 expire",
+              "__keyevent@0__:expire r2",
+              "__keyspace@0__:r2 persist",
+              "__keyevent@0__:persist r2",
+              "__keyspace@0__:r2 del",
+              "__keyevent@0__:del r2"),
+          events(sub.read()));
+    }
+  }
+
+  @Test
+  void classesMaskEventsAndKorEChooseTheChannels() {
+    try (TestServer server = new TestServer(Map.of("notify-keyspace-events", "Kh"))) {
+      TestServer.Connection sub = server.resp();
+      TestServer.Connection c = server.resp();
+      sub.cmd("PSUBSCRIBE", "*");
+      c.cmd("SELECT", "3");
+      c.cmd("SET", "s", "1");
+      c.cmd("HSET", "h", "f", "v");
+      assertEquals(List.of("__keyspace@3__:h hset"), events(sub.read()));
+      c.cmd("CONFIG", "SET", "notify-keyspace-events", "");
+      c.cmd("HSET", "h", "g", "v");
+      assertEquals(List.of(), events(sub.read()));
+    }
+  }
+
+  @Test
+  void expiredKeysFoundByReadsAndBySweepAreExpiredEvents() {
+    try (TestServer server = new TestServer(Map.of("notify-keyspace-events", "Ex"))) {
+      TestServer.Connection sub = server.resp();
+      TestServer.Connection c = server.resp();
+      sub.cmd("PSUBSCRIBE", "*");
+      c.cmd("SET", "a", "1", "PX", "10");
+      c.cmd("SET", "b", "1", "PX", "10");
+      server.now.addAndGet(20);
+      assertEquals("$-1\r\n", c.cmd("GET", "a"));
+      assertEquals(List.of("__keyevent@0__:expired a"), events(sub.read()));
+      assertEquals(1, server.keyspace.sweepExpired(100));
+      assertEquals(List.of("__keyevent@0__:expired b"), events(sub.read()));
+    }
+  }
+
+  @Test
+  void evictedKeysAreEvictedEvents() {
+    try (TestServer server =
+        new TestServer(Map.of("notify-keyspace-events", "Ee", "maxmemory", "1mb"))) {
+      TestServer.Connection sub = server.resp();
+      TestServer.Connection c = server.resp();
+      sub.cmd("SUBSCRIBE", "__keyevent@0__:evicted");
+      String value = "v".repeat(1000);
+      for (int i = 0; i < 3000; i++) {
+        c.cmd("SET", "key:" + i, value);
+      }
+      String out = sub.read();
+      long evicted = server.keyspace.stats()[3];
+      assertTrue(evicted > 0, "3 MB into 1 MB evicts");
+      assertEquals(evicted, out.split("\\$7\r\nmessage").length - 1, out.length() + " bytes");
+      assertTrue(out.contains("$22\r\n__keyevent@0__:evicted\r\n$"));
+    }
+  }
+}
