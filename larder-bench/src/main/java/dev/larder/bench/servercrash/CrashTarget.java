@@ -16,8 +16,14 @@ import java.util.concurrent.TimeUnit;
  * @param implementation "Larder" or "Redis"
  * @param directory where the server keeps its data (reused across starts)
  * @param policy always, everysec or no
+ * @param larderSettings more {@code --set NAME=VALUE} settings for Larder's server, none for Redis
  */
-record CrashTarget(String implementation, Path directory, String policy) {
+record CrashTarget(
+    String implementation, Path directory, String policy, List<String> larderSettings) {
+
+  CrashTarget(String implementation, Path directory, String policy) {
+    this(implementation, directory, policy, List.of());
+  }
 
   /** Returns where the server's standard output and error go, beside its directory. */
   Path output() {
@@ -158,6 +164,9 @@ record CrashTarget(String implementation, Path directory, String policy) {
                 Integer.toString(memcache),
                 "--http-port",
                 "-1"));
+    for (String setting : larderSettings) {
+      c.add("--set=" + setting);
+    }
     return c;
   }
 
