@@ -1,5 +1,6 @@
 package dev.larder.bench.commit;
 
+import dev.larder.bench.harness.DirectoryTrees;
 import dev.larder.bench.scenario.ChartSpec;
 import dev.larder.bench.scenario.Parameter;
 import dev.larder.bench.scenario.Presentation;
@@ -14,12 +15,10 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -161,7 +160,7 @@ public final class CommitScenario implements Scenario {
       }
       return rows;
     } finally {
-      deleteTree(directory);
+      DirectoryTrees.delete(directory);
     }
   }
 
@@ -353,14 +352,6 @@ public final class CommitScenario implements Scenario {
       throw failure[0];
     }
     return total;
-  }
-
-  private static void deleteTree(Path directory) throws Exception {
-    try (Stream<Path> files = Files.walk(directory)) {
-      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
   }
 
   @Override

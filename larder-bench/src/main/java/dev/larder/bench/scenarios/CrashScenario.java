@@ -1,6 +1,7 @@
 package dev.larder.bench.scenarios;
 
 import dev.larder.bench.crash.CrashTrials;
+import dev.larder.bench.harness.DirectoryTrees;
 import dev.larder.bench.scenario.ChartSpec;
 import dev.larder.bench.scenario.Parameter;
 import dev.larder.bench.scenario.Presentation;
@@ -14,10 +15,8 @@ import dev.larder.wal.FsyncPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * The crash trials: a child JVM commits transfers and unique inserts and prints each commit's id
@@ -100,15 +99,7 @@ public final class CrashScenario implements Scenario {
               .put("recoveryMaxMillis", r.recoveryQuantile(1.0))
               .put("childFailures", r.childFailures().size()));
     } finally {
-      deleteTree(directory);
-    }
-  }
-
-  private static void deleteTree(Path directory) throws Exception {
-    try (Stream<Path> files = Files.walk(directory)) {
-      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
+      DirectoryTrees.delete(directory);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.larder.bench.scenarios;
 
+import dev.larder.bench.harness.DirectoryTrees;
 import dev.larder.bench.scenario.Parameter;
 import dev.larder.bench.scenario.Presentation;
 import dev.larder.bench.scenario.Presentation.Column;
@@ -12,10 +13,8 @@ import dev.larder.bench.servercrash.CheckpointPauseBench;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * How long writers pause while a durable server checkpoints: Larder ({@code ./larder serve --dir},
@@ -88,11 +87,7 @@ public final class ServerCheckpointScenario implements Scenario {
       }
       return rows;
     } finally {
-      try (Stream<Path> files = Files.walk(parent)) {
-        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-          Files.deleteIfExists(p);
-        }
-      }
+      DirectoryTrees.delete(parent);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.larder.bench.scenarios;
 
+import dev.larder.bench.harness.DirectoryTrees;
 import dev.larder.bench.scenario.Parameter;
 import dev.larder.bench.scenario.Presentation;
 import dev.larder.bench.scenario.Presentation.Column;
@@ -12,10 +13,8 @@ import dev.larder.bench.servercrash.ServerCrashTrials;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Durable servers killed with SIGKILL: Larder's ({@code --dir}) and redis-server ({@code appendonly
@@ -112,7 +111,7 @@ public final class ServerCrashScenario implements Scenario {
       return rows;
     } finally {
       if (passed) {
-        deleteTree(parent);
+        DirectoryTrees.delete(parent);
       } else {
         // Kept for a post-mortem: the server's files and its output.
         System.err.println("server-crash: the server's directory and output are kept in " + parent);
@@ -135,14 +134,6 @@ public final class ServerCrashScenario implements Scenario {
         .put("lost", lost)
         .put("restartP50Millis", r.readyQuantile(0.5))
         .put("restartMaxMillis", r.readyQuantile(1.0));
-  }
-
-  private static void deleteTree(Path directory) throws Exception {
-    try (Stream<Path> files = Files.walk(directory)) {
-      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
   }
 
   @Override

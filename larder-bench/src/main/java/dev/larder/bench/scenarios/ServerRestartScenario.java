@@ -1,5 +1,6 @@
 package dev.larder.bench.scenarios;
 
+import dev.larder.bench.harness.DirectoryTrees;
 import dev.larder.bench.scenario.Parameter;
 import dev.larder.bench.scenario.Presentation;
 import dev.larder.bench.scenario.Presentation.Column;
@@ -11,9 +12,7 @@ import dev.larder.bench.scenario.TrialContext;
 import dev.larder.bench.servercrash.RestartBench;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * A durable server's restart and its files: Larder ({@code --dir}, everysec) and redis-server
@@ -70,11 +69,7 @@ public final class ServerRestartScenario implements Scenario {
           .forEach(row::put);
       return List.of(row);
     } finally {
-      try (Stream<Path> files = Files.walk(parent)) {
-        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-          Files.deleteIfExists(p);
-        }
-      }
+      DirectoryTrees.delete(parent);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.larder.bench.server;
 
+import dev.larder.bench.harness.DirectoryTrees;
 import dev.larder.bench.scenario.Row;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -91,7 +92,7 @@ public final class ServerBench {
       }
     } finally {
       if (dir != null) {
-        deleteTree(dir);
+        DirectoryTrees.delete(dir);
       }
     }
     rows.forEach(r -> r.put("persistence", persistence));
@@ -105,14 +106,6 @@ public final class ServerBench {
   private static void settle() throws InterruptedException {
     System.gc();
     Thread.sleep(6_000);
-  }
-
-  private static void deleteTree(Path dir) throws java.io.IOException {
-    try (var files = Files.walk(dir)) {
-      for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(f);
-      }
-    }
   }
 
   private Row memory(String server, ServerProcess p) throws Exception {

@@ -1,5 +1,6 @@
 package dev.larder.bench.sessions;
 
+import dev.larder.bench.harness.DirectoryTrees;
 import dev.larder.bench.scenario.ChartSpec;
 import dev.larder.bench.scenario.Parameter;
 import dev.larder.bench.scenario.Presentation;
@@ -12,13 +13,11 @@ import dev.larder.bench.scenario.TrialContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 
 /**
  * The GemStone sessions experiment: an HTTP counter page where each request begins a transaction,
@@ -165,7 +164,7 @@ public final class SessionsScenario implements Scenario {
       }
       return rows;
     } finally {
-      deleteTree(directory);
+      DirectoryTrees.delete(directory);
     }
   }
 
@@ -190,14 +189,6 @@ public final class SessionsScenario implements Scenario {
       }
     } finally {
       pool.shutdown();
-    }
-  }
-
-  private static void deleteTree(Path directory) throws Exception {
-    try (Stream<Path> files = Files.walk(directory)) {
-      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
     }
   }
 
