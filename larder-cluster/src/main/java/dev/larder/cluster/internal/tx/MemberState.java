@@ -97,8 +97,9 @@ final class MemberState implements TxLog.Replay {
       };
 
   /**
-   * Transactions of the installed epoch applied here, with their commit timestamps: reported to a
-   * reconfiguration as committed, since the member that makes the reconfiguration's quorum
+   * Transactions of the installed epoch applied here, or decided here without being pending (a
+   * decider that takes no part), with their commit timestamps: reported to a reconfiguration as
+   * committed under the epoch's ballot, since the member that makes the reconfiguration's quorum
    * intersect a transaction's DECIDE majority may have applied (and so no longer hold) it. Emptied
    * when the next epoch is installed (all of the epoch's transactions are then decided on every
    * member that installs it); the coordinator starts a new epoch when it grows large.
@@ -328,7 +329,8 @@ final class MemberState implements TxLog.Replay {
           return new TxFrame.Vote(0, TxFrame.V_NO, 0, conflicts);
         }
         proposal = store.clock.tick();
-        // every member votes and proposes; only the owners of a key hold its pending write
+        // only the owners of a key hold its pending write (the originator takes part holding
+        // none of them when it owns none)
         List<TxFrame.Write> owned = new ArrayList<>();
         for (TxFrame.Write w : p.writes()) {
           if (epoch.isOwner(memberId, w.key())) {
@@ -433,10 +435,12 @@ final class MemberState implements TxLog.Replay {
         if (t != null) {
           t.decidedBallot = d.ballot();
           t.decidedTs = d.commitTs();
+        } else {
+          // Not pending here: this member decides without taking part (it holds none of the
+          // transaction's keys), or an APPLY overtook this DECIDE. Either way it reports the
+          // decision to the next reconfiguration with the epoch's applied transactions.
+          appliedInEpoch.put(d.txid(), d.commitTs());
         }
-        // Without t, an APPLY overtook this DECIDE (the decision was chosen): the record is
-        // written all the same, which also makes the APPLIED before it durable (recovery
-        // ignores a DECIDED of a transaction that is not pending).
         if (log != null) {
           ticket =
               log.append(
@@ -989,6 +993,8 @@ final class MemberState implements TxLog.Replay {
     if (t != null) {
       t.decidedBallot = ballot;
       t.decidedTs = commitTs;
+    } else {
+      appliedInEpoch.put(txid, commitTs); // as decide() records it
     }
   }
 

@@ -15,8 +15,8 @@ import java.util.function.Function;
 import org.jgroups.Address;
 
 /**
- * Commits a transaction from the member it ran on: PREPARE to every member of the epoch, DECIDE
- * until a majority of the configured members logged it, then APPLY (docs/design/
+ * Commits a transaction from the member it ran on: PREPARE to its participants, DECIDE until a
+ * majority of the configured members logged it, then APPLY to the participants (docs/design/
  * cluster-transactions.md, "Commit"). Thread-safe; each call runs on the caller's thread.
  *
  * <h2>Implementation notes</h2>
@@ -26,6 +26,10 @@ import org.jgroups.Address;
  * to commit). After DECIDE it never aborts on its own: if a majority did not log the decision
  * (members refused because a reconfiguration began, or left), the decision is the next epoch's, and
  * the originator waits for it ({@link MemberState#expectOutcome}).
+ *
+ * <p>Who is asked ({@link Participants}): PREPARE, APPLY and ABORT go to the participants (the
+ * originator, the owners of the written keys, the primaries of the keys validated), DECIDE to them
+ * and as many other members of the epoch as a majority of the configured members needs.
  */
 final class Originator {
 
@@ -131,7 +135,9 @@ final class Originator {
     int flags =
         (isolation == Isolation.SNAPSHOT ? TxFrame.F_SNAPSHOT : 0) | (blind ? TxFrame.F_BLIND : 0);
     List<KeyRef> checkedReads = isolation == Isolation.SERIALIZABLE && !blind ? reads : List.of();
-    List<Address> others = others(e);
+    Participants who =
+        Participants.of(e, member.memberId(), writes, checkedReads, majority, id.counter());
+    List<Address> others = who.participants();
     TxChannel.Call call = channel.open(others);
     TxFrame.Prepare prepare;
     TxFrame.Vote own;
@@ -171,7 +177,7 @@ final class Originator {
       abortEverywhere(id, others);
       throw refusal(snapshot, votes, conflicts, complete, blind);
     }
-    return decide(e, id, commitTs, others, deadlineNanos);
+    return decide(e, id, commitTs, who, deadlineNanos);
   }
 
   private RuntimeException refusal(
@@ -202,13 +208,14 @@ final class Originator {
         List.of());
   }
 
-  private long decide(Epoch e, TxId id, long commitTs, List<Address> others, long deadlineNanos)
+  private long decide(Epoch e, TxId id, long commitTs, Participants who, long deadlineNanos)
       throws InterruptedException {
     CompletableFuture<Long> outcome = member.expectOutcome(id);
-    TxChannel.Call call = channel.open(others);
+    List<Address> deciders = who.deciders();
+    TxChannel.Call call = channel.open(deciders);
     int ok;
     try {
-      for (Address a : others) {
+      for (Address a : deciders) {
         channel.send(a, new TxFrame.Decide(call.id, e.ballot, id, commitTs), true);
       }
       TxFrame.Ack own = member.decide(new TxFrame.Decide(0, e.ballot, id, commitTs));
@@ -221,7 +228,7 @@ final class Originator {
     if (ok >= majority) {
       member.apply(id, commitTs);
       member.forgetOutcome(id);
-      for (Address a : others) {
+      for (Address a : who.participants()) {
         channel.send(a, new TxFrame.Apply(0, id, commitTs), false);
       }
       return commitTs;
@@ -273,16 +280,5 @@ final class Originator {
     for (Address a : others) {
       channel.send(a, new TxFrame.Abort(0, id), false);
     }
-  }
-
-  private List<Address> others(Epoch e) {
-    Address self = channel.self();
-    List<Address> list = new ArrayList<>();
-    for (Address a : e.addresses()) {
-      if (!a.equals(self)) {
-        list.add(a);
-      }
-    }
-    return list;
   }
 }

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The frames of the clustered transaction protocol, TX wire version 2 (docs/spec/cluster-wire.md,
+ * The frames of the clustered transaction protocol, TX wire version 3 (docs/spec/cluster-wire.md,
  * "Transaction frames"), and the encodings that its log records share.
  *
  * <pre>
@@ -26,7 +26,7 @@ import java.util.List;
  */
 sealed interface TxFrame {
 
-  int VERSION = 2;
+  int VERSION = 3;
 
   int T_PREPARE = 1;
   int T_VOTE = 2;
