@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An append-only log of records, with group commit, fsync policies, checkpoints and recovery.
@@ -39,7 +40,9 @@ public final class WriteAheadLog implements AutoCloseable {
   private final LogWriter writer;
   private final RecoveryReport recovery;
   private final Object checkpointLock = new Object();
-  private long checkpoints;
+
+  /** Checkpoints installed; read by stats() without checkpointLock. */
+  private final AtomicLong checkpoints = new AtomicLong();
 
   private WriteAheadLog(
       WalConfig config,
@@ -190,15 +193,16 @@ public final class WriteAheadLog implements AutoCloseable {
           files.delete(config.directory().resolve(name));
         }
       }
-      checkpoints++;
+      checkpoints.incrementAndGet();
     }
   }
 
-  /** Returns counters since opening. */
+  /**
+   * Returns counters since opening. Waits for no write, force or checkpoint under way (a server
+   * answers INFO from its event loop).
+   */
   public LogStats stats() {
-    synchronized (checkpointLock) {
-      return writer.stats(checkpoints);
-    }
+    return writer.stats(checkpoints.get());
   }
 
   /** Forces everything appended, closes the files and releases the directory lock. Idempotent. */

@@ -5,8 +5,11 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.locks.StampedLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -61,6 +64,12 @@ public final class Segment {
 
   private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
   private static final int MIN_CAPACITY = 16;
+
+  /**
+   * Index slots {@link #keys} copies per hold of the write lock: a few hundred microseconds of
+   * copying, so that a write to the segment never waits for a whole walk.
+   */
+  static final int KEYS_STEP_SLOTS = 4096;
 
   /**
    * Entries a segment can hold at most: its index's largest table at the highest load it allows
@@ -1834,25 +1843,44 @@ public final class Segment {
 
   /**
    * Copies the keys of all live entries, for iteration, in an order scattered over the index (see
-   * {@link #scatterStep}).
+   * {@link #scatterStep}). Weakly consistent: every key present throughout is returned once; a key
+   * added or removed meanwhile may or may not be (one removed and added again, twice).
+   *
+   * <p>The walk holds the write lock for {@link #KEYS_STEP_SLOTS} slots at a time and lets writers
+   * in between: holding it for the whole index stopped every write to the segment for as long as
+   * copying all its keys took (a server checkpoint walks every segment so, and a walking thread
+   * that loses its core while holding the lock stopped them for hundreds of milliseconds). A
+   * present key's slot never moves while the index stays the same array, so resuming at the next
+   * slot misses none; if the index was rebuilt (grown, purged, cleared) or the segment closed
+   * (split) meanwhile, the rest comes from a fresh walk, without the keys already copied.
    *
    * @return encoded keys
    */
   public List<byte[]> keys() {
+    List<byte[]> keys;
+    boolean changed = false;
     long stamp = lock.writeLock();
     try {
       if (closed && successors != null) {
-        List<byte[]> keys = new ArrayList<>();
+        keys = new ArrayList<>();
         for (Segment segment : successors) {
           keys.addAll(segment.keys());
         }
         return keys;
       }
       throwIfClosed();
-      List<byte[]> keys = new ArrayList<>(size);
+      keys = new ArrayList<>(size);
       long[] t = table;
       int step = scatterStep(t.length);
       for (int n = 0, i = 0; n < t.length; n++) {
+        if (n % KEYS_STEP_SLOTS == 0 && n > 0) {
+          lock.unlockWrite(stamp);
+          stamp = lock.writeLock();
+          if (closed || table != t) {
+            changed = true;
+            break;
+          }
+        }
         long slot = t[i];
         if (slot != IndexSlot.EMPTY && slot != IndexSlot.TOMBSTONE) {
           keys.add(copyKey(slot));
@@ -1862,10 +1890,24 @@ public final class Segment {
           i -= t.length;
         }
       }
-      return keys;
     } finally {
       lock.unlockWrite(stamp);
     }
+    return changed ? withRest(keys) : keys;
+  }
+
+  /** The keys copied before the index changed, then those of a fresh walk not among them. */
+  private List<byte[]> withRest(List<byte[]> copied) {
+    Set<ByteBuffer> seen = new HashSet<>();
+    for (byte[] key : copied) {
+      seen.add(ByteBuffer.wrap(key));
+    }
+    for (byte[] key : keys()) {
+      if (seen.add(ByteBuffer.wrap(key))) {
+        copied.add(key);
+      }
+    }
+    return copied;
   }
 
   /**

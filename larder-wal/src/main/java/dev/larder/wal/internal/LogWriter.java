@@ -22,19 +22,33 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <h2>Implementation notes</h2>
  *
- * <p><b>Two locks.</b> {@code appendLock} guards the pending buffers and the logical end of the
- * log: appending encodes the record into the current pending chunk and returns a ticket (the log's
- * total appended byte count after the record). {@code flushLock} is held by the one thread that
- * writes and forces. Lock order: {@code flushLock} before {@code appendLock}; an appender never
- * takes {@code flushLock} while holding {@code appendLock}.
+ * <p><b>Locks.</b> {@code appendLock} guards the pending buffers and the logical end of the log:
+ * appending encodes the record into the current pending chunk and returns a ticket (the log's total
+ * appended byte count after the record). {@code flushLock} is held by the one thread that writes
+ * pending chunks to the files. {@code forceLock} is held by the one thread that forces. {@code
+ * stateLock} guards what a write leaves for the next force (the segment with unforced bytes, where
+ * they end, the written end of the log), for the instant of reading or updating it. Lock order:
+ * {@code flushLock}, {@code forceLock}, {@code stateLock}; {@code appendLock} is taken last and
+ * alone (an appender never takes another lock while holding it).
+ *
+ * <p><b>A force never holds up a write.</b> Under an interval policy (everysec) and {@code none} a
+ * commit waits only for its record to be written to the operating system, so the timer's force runs
+ * under {@code forceLock} alone: it reads the written end under {@code stateLock}, forces that
+ * segment with no other lock held, and then publishes the forced end. Commits meanwhile take {@code
+ * flushLock} and write (a {@code pwrite} and a force of one file may run at once). A force of a log
+ * with a checkpoint of hundreds of megabytes being written beside it can take a long time (the file
+ * system's journal commit then waits for the other file's data); holding the write path through it
+ * stopped every everysec writer for the whole force. The one force that still holds {@code
+ * flushLock} is a finished segment's (below), once per segment and checkpoint.
  *
  * <p><b>Group commit.</b> {@link #sync} returns at once if its ticket is already covered (written,
  * or forced under {@code always}). Otherwise the caller tries {@code flushLock}; the one that gets
- * it checks again, then swaps out every pending chunk, writes each with one call and forces once.
- * The others wait on a monitor that the flusher notifies (all at once) when it is done; those it
- * covered return, the rest try again. While one thread forces, the others append, so the next
- * flusher writes all of their records with one write and one force. No thread sleeps or waits for a
- * timer.
+ * it checks again, then swaps out every pending chunk, writes each with one call and, under {@code
+ * always}, forces once (taking {@code forceLock} inside {@code flushLock}, so that the next group
+ * gathers while it forces). The others wait on a monitor that the flusher notifies (all at once)
+ * when it is done; those it covered return, the rest try again. While one thread forces, the others
+ * append, so the next flusher writes all of their records with one write and one force. No thread
+ * sleeps or waits for a timer.
  *
  * <p><b>Policy {@code none}: batched writes.</b> A commit is acknowledged as soon as its record is
  * appended to the pending buffer; the committer that takes the pending bytes past {@link
@@ -89,6 +103,8 @@ public final class LogWriter implements AutoCloseable {
   private final long segmentBytes;
   private final ReentrantLock appendLock = new ReentrantLock();
   private final ReentrantLock flushLock = new ReentrantLock();
+  private final ReentrantLock forceLock = new ReentrantLock();
+  private final ReentrantLock stateLock = new ReentrantLock();
   private final Object progress = new Object();
   private final ScheduledExecutorService timer;
 
@@ -97,7 +113,7 @@ public final class LogWriter implements AutoCloseable {
 
   private Segment current;
 
-  /** The segment with written but unforced bytes, if any; flusher only. */
+  /** The segment with written but unforced bytes, if any; guarded by stateLock. */
   private Segment dirty;
 
   private List<Chunk> pending = new ArrayList<>();
@@ -111,11 +127,20 @@ public final class LogWriter implements AutoCloseable {
   private volatile long appendedVolatile;
 
   private long lastSequence;
-  private volatile long written;
-  private volatile long forced;
-  private volatile IOException failure;
-  private boolean closed;
 
+  /** The end of what is written to the files; changed under stateLock (and flushLock). */
+  private volatile long written;
+
+  /** The end of what is forced; changed under forceLock. */
+  private volatile long forced;
+
+  private volatile IOException failure;
+
+  /** Set under flushLock and forceLock both. */
+  private volatile boolean closed;
+
+  // Counters: records and bytes guarded by appendLock, the others by stateLock (never held
+  // across I/O, so stats() waits for no write or force).
   private long records;
   private long writes;
   private long forces;
@@ -281,7 +306,7 @@ public final class LogWriter implements AutoCloseable {
     if (policy == FsyncPolicy.none()) {
       if (ticket - written >= BATCH_BYTES && flushLock.tryLock()) {
         try {
-          flushLocked(false);
+          writeLocked();
         } finally {
           flushLock.unlock();
           signalProgress();
@@ -357,19 +382,32 @@ public final class LogWriter implements AutoCloseable {
   }
 
   /**
-   * Writes and forces everything appended so far, whatever the policy.
+   * Writes and forces everything appended so far, whatever the policy. The force holds up no commit
+   * that waits only for its record to be written (see the implementation notes).
    *
    * @throws UncheckedIOException on failure
    */
   public void forceAll() {
     flushLock.lock();
     try {
-      flushLocked(true);
+      writeLocked();
     } finally {
       flushLock.unlock();
       signalProgress();
     }
+    forceWritten();
     checkUsable();
+  }
+
+  /** Forces what is written so far (waiting for a force under way), under {@code forceLock}. */
+  private void forceWritten() {
+    forceLock.lock();
+    try {
+      forceLocked();
+    } finally {
+      forceLock.unlock();
+      signalProgress();
+    }
   }
 
   /**
@@ -400,22 +438,28 @@ public final class LogWriter implements AutoCloseable {
   }
 
   /**
-   * Returns the counters.
+   * Returns the counters, without waiting for a write or a force under way (INFO runs on a server's
+   * event loop). The forced count is read before the appended one, so it never exceeds it.
    *
    * @param checkpoints checkpoints completed so far
    */
   public LogStats stats(long checkpoints) {
-    flushLock.lock();
+    long writeCount;
+    long forceCount;
+    long forcedRecords;
+    stateLock.lock();
     try {
-      appendLock.lock();
-      try {
-        return new LogStats(records, writes, forces, recordsForced, bytes, checkpoints);
-      } finally {
-        appendLock.unlock();
-      }
+      writeCount = writes;
+      forceCount = forces;
+      forcedRecords = recordsForced;
     } finally {
-      flushLock.unlock();
-      signalProgress(); // a committer may have seen the lock held and be waiting for a release
+      stateLock.unlock();
+    }
+    appendLock.lock();
+    try {
+      return new LogStats(records, writeCount, forceCount, forcedRecords, bytes, checkpoints);
+    } finally {
+      appendLock.unlock();
     }
   }
 
@@ -428,12 +472,14 @@ public final class LogWriter implements AutoCloseable {
       timer.shutdown();
     }
     flushLock.lock();
+    forceLock.lock();
     try {
       if (closed) {
         return;
       }
       if (failure == null) {
-        flushLocked(true);
+        writeLocked();
+        forceLocked();
       }
       closed = true;
       try {
@@ -442,6 +488,7 @@ public final class LogWriter implements AutoCloseable {
         // Closing after a successful force loses nothing; the error is of no use to the caller.
       }
     } finally {
+      forceLock.unlock();
       flushLock.unlock();
       signalProgress();
     }
@@ -471,18 +518,21 @@ public final class LogWriter implements AutoCloseable {
    */
   public record SegmentEnd(long number, long end) {}
 
+  /**
+   * Under an interval: writes what is pending if no commit is writing right now (that commit's
+   * write is forced here or at the next tick), then forces what is written, holding only {@code
+   * forceLock} through the force so that commits go on writing.
+   */
   private void periodicForce() {
-    if (!flushLock.tryLock()) {
-      return; // a commit is writing right now; the next tick forces what it wrote
-    }
-    try {
-      if (!closed && failure == null) {
-        flushLocked(true);
+    if (flushLock.tryLock()) {
+      try {
+        writeLocked();
+      } finally {
+        flushLock.unlock();
+        signalProgress();
       }
-    } finally {
-      flushLock.unlock();
-      signalProgress();
     }
+    forceWritten();
   }
 
   /** Under {@code none}: writes what is pending (without forcing) if no one else is. */
@@ -491,9 +541,7 @@ public final class LogWriter implements AutoCloseable {
       return;
     }
     try {
-      if (!closed && failure == null) {
-        flushLocked(false);
-      }
+      writeLocked();
     } finally {
       flushLock.unlock();
       signalProgress();
@@ -528,7 +576,24 @@ public final class LogWriter implements AutoCloseable {
     current = next;
   }
 
+  /** Under {@code always}: writes what is pending, then forces it. The caller holds flushLock. */
   private void flushLocked(boolean force) {
+    writeLocked();
+    if (force) {
+      forceLock.lock();
+      try {
+        forceLocked();
+      } finally {
+        forceLock.unlock();
+      }
+    }
+  }
+
+  /**
+   * Writes every pending chunk, finishing (footer, force, close) each segment that a roll ended
+   * before any chunk of the next is written. The caller holds flushLock.
+   */
+  private void writeLocked() {
     if (failure != null || closed) {
       return;
     }
@@ -546,27 +611,102 @@ public final class LogWriter implements AutoCloseable {
       for (Chunk chunk : batch) {
         if (chunk.length > 0) {
           chunk.segment.file.write(chunk.start, chunk.buffer, 0, chunk.length);
-          chunk.segment.writtenEnd = chunk.start + chunk.length;
-          writes++;
-          recordsUnforced += chunk.records;
-          dirty = chunk.segment;
+          stateLock.lock();
+          try {
+            writes++;
+            chunk.segment.writtenEnd = chunk.start + chunk.length;
+            recordsUnforced += chunk.records;
+            dirty = chunk.segment;
+          } finally {
+            stateLock.unlock();
+          }
         }
         if (chunk.footer != null) {
-          byte[] footer = chunk.footer.encode();
-          chunk.segment.file.write(chunk.start, footer, 0, footer.length);
-          chunk.segment.writtenEnd = chunk.start + footer.length;
-          forceSegment(chunk.segment);
-          chunk.segment.file.close();
+          finishSegment(chunk);
         }
       }
-      written = end;
+      stateLock.lock();
+      try {
+        written = end;
+      } finally {
+        stateLock.unlock();
+      }
       recycle(batch);
-      if (force) {
-        if (dirty != null) {
-          forceSegment(dirty);
+    } catch (IOException e) {
+      failure = e;
+    }
+  }
+
+  /**
+   * Writes a finished segment's footer, forces and closes it. Under forceLock, so that the timer is
+   * not forcing the file as it closes; the caller holds flushLock, so no chunk of the next segment
+   * is written before this one is wholly forced.
+   */
+  private void finishSegment(Chunk chunk) throws IOException {
+    byte[] footer = chunk.footer.encode();
+    Segment segment = chunk.segment;
+    segment.file.write(chunk.start, footer, 0, footer.length);
+    forceLock.lock();
+    try {
+      segment.file.force();
+      stateLock.lock();
+      try {
+        segment.writtenEnd = chunk.start + footer.length;
+        segment.forcedEnd = segment.writtenEnd;
+        forces++;
+        recordsForced += recordsUnforced;
+        recordsUnforced = 0;
+        if (dirty == segment) {
+          dirty = null;
         }
-        forced = end;
+      } finally {
+        stateLock.unlock();
       }
+      segment.file.close();
+    } finally {
+      forceLock.unlock();
+      signalProgress();
+    }
+  }
+
+  /**
+   * Forces the segment written to since the last force, up to where it was written when this began,
+   * and then publishes the log's written end of that moment as forced. The caller holds forceLock
+   * and not stateLock; commits may write meanwhile (their bytes are covered by a later force). A
+   * finished segment cannot be closed under it: finishing takes forceLock.
+   */
+  private void forceLocked() {
+    if (failure != null || closed) {
+      return;
+    }
+    Segment segment;
+    long segmentEnd;
+    long end;
+    long unforced;
+    stateLock.lock();
+    try {
+      segment = dirty;
+      segmentEnd = segment == null ? 0 : segment.writtenEnd;
+      end = written;
+      unforced = recordsUnforced;
+      recordsUnforced = 0;
+      dirty = null;
+    } finally {
+      stateLock.unlock();
+    }
+    try {
+      if (segment != null) {
+        segment.file.force();
+        segment.forcedEnd = Math.max(segment.forcedEnd, segmentEnd);
+        stateLock.lock();
+        try {
+          forces++;
+          recordsForced += unforced;
+        } finally {
+          stateLock.unlock();
+        }
+      }
+      forced = Math.max(forced, end);
     } catch (IOException e) {
       failure = e;
     }
@@ -590,17 +730,6 @@ public final class LogWriter implements AutoCloseable {
       } finally {
         appendLock.unlock();
       }
-    }
-  }
-
-  private void forceSegment(Segment segment) throws IOException {
-    segment.file.force();
-    segment.forcedEnd = segment.writtenEnd;
-    forces++;
-    recordsForced += recordsUnforced;
-    recordsUnforced = 0;
-    if (dirty == segment) {
-      dirty = null;
     }
   }
 
