@@ -40,6 +40,7 @@ public final class CacheBuilder<K, V> {
   private Executor executor = ForkJoinPool.commonPool();
   private Ticker ticker = Ticker.system();
   private int segments = -1;
+  private long initialCapacity;
   private ValueDictionary dictionary;
   private String managementName;
   private long hotTierBytes = -1;
@@ -258,6 +259,29 @@ public final class CacheBuilder<K, V> {
   }
 
   /**
+   * Sizes the cache's indexes for this many entries when they are made, so that filling the cache
+   * up to that many never grows (rehashes) them; a cache that will be filled at once (from a file,
+   * at a restart) saves that work. A hint, not a bound: the cache may hold more (its indexes then
+   * grow as usual) or fewer. An index takes about 10 bytes an entry, counted in {@link
+   * Cache#memoryUsed()} from the start and within {@link #maximumMemory}: a capacity that the bound
+   * cannot hold is not reserved (the index then starts small), and one above {@link
+   * #maximumEntries} is taken as that bound. The cache also starts with all its segments rather
+   * than one (see {@link #segments}) when the capacity is more than one segment would hold before
+   * splitting.
+   *
+   * @param entries the expected number of entries, 0 (the default) for none
+   * @return this builder
+   * @throws IllegalArgumentException if negative
+   */
+  public CacheBuilder<K, V> initialCapacity(long entries) {
+    if (entries < 0) {
+      throw new IllegalArgumentException("initialCapacity must be at least 0: " + entries);
+    }
+    this.initialCapacity = entries;
+    return this;
+  }
+
+  /**
    * Registers the cache with the platform MBean server as a {@link
    * dev.larder.management.CacheMXBean} named {@code dev.larder:type=Cache,name="<name>"} (the name
    * quoted as JMX allows, so any string is a valid name). {@link Cache#close()} unregisters it. A
@@ -374,7 +398,8 @@ public final class CacheBuilder<K, V> {
             segments,
             dictionary,
             tier.bytes(),
-            tier.entries());
+            tier.entries(),
+            initialCapacity);
     LarderCache<K, V> cache = new LarderCache<>(config);
     if (managementName != null) {
       try {

@@ -29,6 +29,8 @@ import java.util.concurrent.Executor;
  * @param hotTierBytes bytes the hot tier may hold, outside {@code maximumMemory}; 0 for no tier,
  *     {@link Long#MAX_VALUE} for a tier bounded by entries only
  * @param hotTierEntries entries the hot tier may hold, or {@link Long#MAX_VALUE}
+ * @param initialCapacity entries the segments' indexes are sized for when they are made, 0 for none
+ *     (they start small and grow)
  * @param <K> key type
  * @param <V> value type
  */
@@ -49,7 +51,48 @@ public record CacheConfig<K, V>(
     int segments,
     ValueDictionary dictionary,
     long hotTierBytes,
-    long hotTierEntries) {
+    long hotTierEntries,
+    long initialCapacity) {
+
+  /** Settings with no initial capacity. */
+  public CacheConfig(
+      Codec<K> keyCodec,
+      Codec<V> valueCodec,
+      long maximumMemory,
+      long maximumEntries,
+      Storage storage,
+      long expireAfterWriteNanos,
+      long expireAfterAccessNanos,
+      CacheLoader<? super K, V> loader,
+      RemovalListener<? super K, ? super V> removalListener,
+      RemovalListener<? super K, ? super V> evictionListener,
+      boolean recordStats,
+      Executor executor,
+      Ticker ticker,
+      int segments,
+      ValueDictionary dictionary,
+      long hotTierBytes,
+      long hotTierEntries) {
+    this(
+        keyCodec,
+        valueCodec,
+        maximumMemory,
+        maximumEntries,
+        storage,
+        expireAfterWriteNanos,
+        expireAfterAccessNanos,
+        loader,
+        removalListener,
+        evictionListener,
+        recordStats,
+        executor,
+        ticker,
+        segments,
+        dictionary,
+        hotTierBytes,
+        hotTierEntries,
+        0);
+  }
 
   /** Settings without a hot tier. */
   public CacheConfig(

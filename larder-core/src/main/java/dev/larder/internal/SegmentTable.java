@@ -81,7 +81,8 @@ final class SegmentTable implements Iterable<Segment> {
     this.mask = count - 1;
     this.splitBytes = StoreSizing.splitBytes(config, count);
     this.splitEntries = StoreSizing.splitEntries(config, count);
-    this.merged = count > 1 && splitEntries > 0;
+    // A cache sized for more entries than its first segment holds before it splits starts split.
+    this.merged = count > 1 && splitEntries > 0 && config.initialCapacity() <= splitEntries;
     this.config = config;
     this.hotTable = config.hotTier() ? new HotTable(config.expires()) : null;
     this.hotShare = StoreSizing.hotShare(config, count, hotTable);
@@ -116,13 +117,18 @@ final class SegmentTable implements Iterable<Segment> {
       throw new IllegalStateException("cache is closed");
     }
     int count = mask + 1;
+    long initial = config.initialCapacity();
     if (merged) {
       first = new Segment(StoreSizing.settings(config, count, 0), hotShare);
+      first.presize(initial);
       r = new Segment[count];
       Arrays.fill(r, first);
       segments = new Segment[] {first};
     } else {
       r = newStripes();
+      for (Segment stripe : r) {
+        stripe.presize(Math.ceilDiv(initial, count));
+      }
       segments = r;
     }
     routes = r;

@@ -1056,6 +1056,39 @@ public final class Segment {
     return true;
   }
 
+  /**
+   * Sizes the index, and the policy's tables that follow it, for {@code entries} entries at once
+   * (at a load of 0.8, inside the 0.71 to 0.85 that growing keeps), so that inserting up to that
+   * many rehashes nothing: for a segment about to be filled in one go. Does nothing if the segment
+   * holds an entry, its index is that large already, or its bound cannot hold the larger index
+   * without evicting; takes at most the segment's entry bound and {@link #MAX_ENTRIES}.
+   *
+   * @param entries the entries expected, 0 or more
+   */
+  public void presize(long entries) {
+    long stamp = lock.writeLock();
+    try {
+      if (closed || size != 0) {
+        return;
+      }
+      long expected = Math.min(Math.min(entries, settings.maxEntries()), MAX_ENTRIES);
+      int capacity = (int) Math.min(IndexSlot.MAX_CAPACITY, expected * 5 / 4 + 1);
+      if (capacity <= table.length) {
+        return;
+      }
+      if (fitsBudget(8L * (capacity - table.length) + sketchGrowth(capacity))) {
+        rehash(capacity);
+      }
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
+  /** Returns the index's slots now; racy read, for tests. */
+  int indexCapacity() {
+    return table.length;
+  }
+
   /** Returns the index's capacity once {@link #ensureIndexRoom} has made room for a new key. */
   private int indexCapacityForOneMore() {
     int capacity = table.length;

@@ -2,6 +2,8 @@ package dev.larder.wal.internal;
 
 import dev.larder.wal.LogFile;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 
@@ -128,9 +130,11 @@ public final class CheckpointLayout {
    */
   public static long[] read(LogFile file, String name, Consumer<byte[]> entries)
       throws IOException {
-    long size = file.size();
-    long[] result = scan(file, name, size, null);
-    scan(file, name, size, entries);
+    // One pass: the entries are held until the trailer has been checked, rather than the file
+    // read twice (once to check, once to hand out), which a restart of a large checkpoint pays.
+    List<byte[]> held = new ArrayList<>();
+    long[] result = scan(file, name, file.size(), held::add);
+    held.forEach(entries);
     return result;
   }
 

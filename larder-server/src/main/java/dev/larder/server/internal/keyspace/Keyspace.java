@@ -182,8 +182,13 @@ public final class Keyspace implements AutoCloseable {
   }
 
   private Cache<byte[], byte[]> build(long bytes) {
+    return build(bytes, 0);
+  }
+
+  private Cache<byte[], byte[]> build(long bytes, long initialCapacity) {
     return Cache.builder(Codecs.bytes(), Codecs.bytes())
         .maximumMemory(bytes)
+        .initialCapacity(initialCapacity)
         // The listener only counts evictions: run it on the writing thread. On the default
         // executor (the common pool) every overwrite of a key handed a task to another thread
         // and woke it, about a seventh of the server's CPU under redis-benchmark SET. An
@@ -763,6 +768,26 @@ public final class Keyspace implements AutoCloseable {
 
   private static int spread(int h) {
     return h ^ (h >>> 16);
+  }
+
+  /**
+   * Sizes the store's indexes for {@code keys} keys before recovery fills it, so that they do not
+   * grow step by step (rehashing every key each time) while it does. Only while the keyspace is
+   * empty and before {@link #attach}; does nothing for a keyspace over a clustered cache, or once
+   * it holds a key.
+   *
+   * @param keys the keys recovery expects to store, 0 or more
+   */
+  public void presize(long keys) {
+    if (given || keys <= 0 || cache.estimatedSize() != 0) {
+      return;
+    }
+    Cache<byte[], byte[]> previous = cache;
+    cache = build(maxMemory, keys);
+    synchronized (this) {
+      sweep = null;
+    }
+    previous.close();
   }
 
   /**

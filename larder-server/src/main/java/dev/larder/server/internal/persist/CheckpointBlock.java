@@ -7,11 +7,12 @@ import java.util.Arrays;
 import java.util.function.Consumer;
 
 /**
- * The entries of a server checkpoint (format version 1; the reference is {@code
+ * The entries of a server checkpoint (format version 2, and version 1 read; the reference is {@code
  * docs/spec/server-log.md}).
  *
  * <pre>
- * entry 0: header   u8 kind 0, u8 format version 1, varint item version
+ * entry 0: header   u8 kind 0, u8 format version 2, varint item version,
+ *                   varint keys (the keyspace's size when the checkpoint began; not in version 1)
  * entries 1..:      u8 kind 1, u8 db, then items to the end of the entry:
  *                     varint k, k bytes key (without the db byte)
  *                     varint v, v bytes stored value without its version
@@ -26,7 +27,11 @@ import java.util.function.Consumer;
 final class CheckpointBlock {
   static final int HEADER = 0;
   static final int BLOCK = 1;
-  static final int VERSION = 1;
+  static final int VERSION = 2;
+
+  /** The first version, whose header has no key count; still read. */
+  static final int VERSION_WITHOUT_KEYS = 1;
+
   static final int TARGET_BYTES = 64 * 1024;
 
   private CheckpointBlock() {}
@@ -36,12 +41,14 @@ final class CheckpointBlock {
    *
    * @param itemVersion the version the items are loaded with: reserved when the checkpoint began,
    *     so no write had it, and above every version given out before
+   * @param keys the keyspace's size when the checkpoint began: what a loader sizes the store for
+   *     (the checkpoint may hold a few more or fewer keys, written while it was taken)
    */
-  static byte[] header(long itemVersion) {
-    byte[] out = new byte[2 + Varint.size(itemVersion)];
+  static byte[] header(long itemVersion, long keys) {
+    byte[] out = new byte[2 + Varint.size(itemVersion) + Varint.size(keys)];
     out[0] = HEADER;
     out[1] = VERSION;
-    Varint.write(out, 2, itemVersion);
+    Varint.write(out, Varint.write(out, 2, itemVersion), keys);
     return out;
   }
 
@@ -112,8 +119,9 @@ final class CheckpointBlock {
   interface Visitor {
     /**
      * @param itemVersion the header's item version
+     * @param keys the header's key count, 0 in a version 1 header (which has none)
      */
-    void header(long itemVersion);
+    void header(long itemVersion, long keys);
 
     /**
      * @param storedKey the stored key (a fresh array)
@@ -136,12 +144,19 @@ final class CheckpointBlock {
       throw new IllegalArgumentException("checkpoint entry of " + entry.length + " bytes");
     }
     if (entry[0] == HEADER) {
-      if (entry[1] != VERSION) {
+      if (entry[1] != VERSION && entry[1] != VERSION_WITHOUT_KEYS) {
         throw new IllegalArgumentException(
-            "server checkpoint format " + entry[1] + " (this server reads " + VERSION + ")");
+            "server checkpoint format "
+                + entry[1]
+                + " (this server reads "
+                + VERSION_WITHOUT_KEYS
+                + " and "
+                + VERSION
+                + ")");
       }
       long[] at = {2};
-      visitor.header(Varint.read(entry, at));
+      long itemVersion = Varint.read(entry, at);
+      visitor.header(itemVersion, entry[1] == VERSION ? Varint.read(entry, at) : 0);
       return;
     }
     if (entry[0] != BLOCK || entry[1] < 0 || entry[1] >= Keyspace.DATABASES) {

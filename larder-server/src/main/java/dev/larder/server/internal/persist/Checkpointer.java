@@ -123,16 +123,18 @@ final class Checkpointer implements AutoCloseable {
   private long take() {
     Checkpoint ck;
     long itemVersion;
+    long keysAtBegin;
     Lock exclusive = keyspace.exclusive();
     exclusive.lock();
     try {
       ck = begin.get();
       itemVersion = keyspace.reserveVersion();
+      keysAtBegin = keyspace.estimatedSize();
     } finally {
       exclusive.unlock();
     }
     try (ck) {
-      ck.add(CheckpointBlock.header(itemVersion));
+      ck.add(CheckpointBlock.header(itemVersion, keysAtBegin));
       CheckpointBlock.Writer blocks = new CheckpointBlock.Writer(ck::add);
       long now = clock.getAsLong();
       keyspace.forEachStored(

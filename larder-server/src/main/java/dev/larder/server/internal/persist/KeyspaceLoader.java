@@ -42,6 +42,10 @@ import java.util.concurrent.atomic.LongAdder;
  * began), so the checkpoint saw the evicted value, or an older one replaced by a write logged after
  * it, or a newer one whose PUT follows in the log.
  *
+ * <p>Sizing: the checkpoint's header gives the keyspace's size when it began, and the keyspace is
+ * sized for that many keys before the first item is stored, so that its indexes do not grow (and
+ * rehash) step by step as the blocks fill it.
+ *
  * <p>Expiry: a value whose expiry is at or before the load's clock is not stored (a record's
  * removes the key instead), so a key that expired while the server was down is gone.
  *
@@ -149,9 +153,11 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
     }
   }
 
+  /** The header, the checkpoint's first entry: read on the opening thread, before any item. */
   @Override
-  public void header(long itemVersion) {
+  public void header(long itemVersion, long keys) {
     this.itemVersion = itemVersion;
+    keyspace.presize(keys);
   }
 
   /** Called by the loading threads, after {@link #header} (the checkpoint's first entry). */

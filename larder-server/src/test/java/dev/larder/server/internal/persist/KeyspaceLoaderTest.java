@@ -2,6 +2,7 @@ package dev.larder.server.internal.persist;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.keyspace.StoredValue;
@@ -62,7 +63,7 @@ class KeyspaceLoaderTest {
 
   @Test
   void anEvictionAfterTheCheckpointRemovesTheCheckpointsValue() {
-    loader.checkpointEntry(10, CheckpointBlock.header(100));
+    loader.checkpointEntry(10, CheckpointBlock.header(100, 2));
     List<byte[]> blocks = new java.util.ArrayList<>();
     CheckpointBlock.Writer writer = new CheckpointBlock.Writer(blocks::add);
     writer.add(stored("k"), value(3, "three"));
@@ -74,6 +75,23 @@ class KeyspaceLoaderTest {
     loader.finish();
     assertNull(keyspace.peek(0, bytes("k")));
     assertEquals("newer", payload("j"));
+  }
+
+  /** The header's key count sizes the store before the first item: no index grows on the way. */
+  @Test
+  void theCheckpointsKeyCountSizesTheStoreBeforeItsItems() {
+    long keys = 100_000;
+    loader.checkpointEntry(10, CheckpointBlock.header(100, keys));
+    List<byte[]> blocks = new java.util.ArrayList<>();
+    CheckpointBlock.Writer writer = new CheckpointBlock.Writer(blocks::add);
+    writer.add(stored("k"), value(3, "three"));
+    writer.finish();
+    blocks.forEach(b -> loader.checkpointEntry(10, b));
+    loader.finish();
+    assertEquals("three", payload("k"));
+    assertTrue(
+        keyspace.memoryUsed() > 8 * keys,
+        "indexes for " + keys + " keys: " + keyspace.memoryUsed() + " bytes reserved");
   }
 
   private void records(ChangeRecord.Change... changes) {

@@ -1,6 +1,7 @@
 package dev.larder.server.internal.persist;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -63,7 +64,8 @@ class RecordLayoutsTest {
 
   @Test
   void checkpointEntriesAreTheSpecsBytes() {
-    assertEquals("000164", HEX.formatHex(CheckpointBlock.header(100)));
+    // version 2: item version 100, then 1,000,000 keys (varint c0 84 3d)
+    assertEquals("000264c0843d", HEX.formatHex(CheckpointBlock.header(100, 1_000_000)));
     List<byte[]> blocks = new ArrayList<>();
     CheckpointBlock.Writer writer = new CheckpointBlock.Writer(blocks::add);
     // db 0 key "k": tag 0x20 (string), version 7 (dropped), payload "ab"
@@ -79,8 +81,8 @@ class RecordLayoutsTest {
     CheckpointBlock.Visitor visitor =
         new CheckpointBlock.Visitor() {
           @Override
-          public void header(long itemVersion) {
-            read.add("header " + itemVersion);
+          public void header(long itemVersion, long keys) {
+            read.add("header " + itemVersion + " " + keys);
           }
 
           @Override
@@ -91,9 +93,15 @@ class RecordLayoutsTest {
                     + HEX.formatHex(block, valueOffset, valueOffset + valueLength));
           }
         };
-    CheckpointBlock.read(CheckpointBlock.header(100), visitor);
+    CheckpointBlock.read(CheckpointBlock.header(100, 1_000_000), visitor);
     blocks.forEach(b -> CheckpointBlock.read(b, visitor));
-    assertEquals(List.of("header 100", "006b 206162", "0278 24057a"), read);
+    // a version 1 header (no key count), as servers before version 2 wrote it, is still read
+    CheckpointBlock.read(HEX.parseHex("000164"), visitor);
+    assertEquals(List.of("header 100 1000000", "006b 206162", "0278 24057a", "header 100 0"), read);
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CheckpointBlock.read(HEX.parseHex("000364"), visitor),
+        "a header of a version this server does not know");
   }
 
   @Test
@@ -116,7 +124,7 @@ class RecordLayoutsTest {
     CheckpointBlock.Visitor blocks =
         new CheckpointBlock.Visitor() {
           @Override
-          public void header(long itemVersion) {}
+          public void header(long itemVersion, long keys) {}
 
           @Override
           public void item(byte[] storedKey, byte[] block, int valueOffset, int valueLength) {}
