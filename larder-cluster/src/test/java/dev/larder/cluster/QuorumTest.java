@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.larder.testing.Await;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -16,6 +18,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
 import org.jgroups.protocols.DISCARD;
 import org.jgroups.protocols.TP;
@@ -231,6 +234,11 @@ class QuorumTest {
     }
   }
 
+  /**
+   * Each phase lasts until every writer concerned has answered enough writes in it, not for a fixed
+   * time: on a loaded host a fixed time could pass with few writes or none (before the cut, the
+   * first cluster of a JVM is still being compiled).
+   */
   @ParameterizedTest
   @EnumSource(value = PartitionHandling.class)
   void writersOnEveryMemberThroughAPartitionAndMerge(PartitionHandling handling) throws Exception {
@@ -238,14 +246,18 @@ class QuorumTest {
         cluster(ClusterMode.DISTRIBUTED, 3, b -> b.partitionHandling(handling))) {
       Writers writers = new Writers(c);
       writers.start();
-      Thread.sleep(300);
-      List<DISCARD> discards = split(c, 1);
-      Thread.sleep(1500);
-      heal(c, discards);
-      InProcessCluster.await(
-          () -> c.nodes.stream().allMatch(ClusteredCache::available), "every member available");
-      Thread.sleep(300);
-      writers.stop();
+      try {
+        writers.awaitAcknowledged("before the split", 0, 1, 2);
+        List<DISCARD> discards = split(c, 1);
+        writers.awaitOutcomes("on the minority", 0);
+        writers.awaitAcknowledged("on the majority", 1, 2);
+        heal(c, discards);
+        InProcessCluster.await(
+            () -> c.nodes.stream().allMatch(ClusteredCache::available), "every member available");
+        writers.awaitAcknowledged("after the merge", 0, 1, 2);
+      } finally {
+        writers.stop();
+      }
       long lost = writers.lost(c);
       assertTrue(writers.acknowledged.size() > 100, "writes acknowledged");
       if (handling == PartitionHandling.QUORUM) {
@@ -260,13 +272,21 @@ class QuorumTest {
 
   /**
    * One writer per member, each writing new keys of its own, recording the keys whose write was
-   * acknowledged (a refused or timed-out write may or may not have happened).
+   * acknowledged (a refused or timed-out write may or may not have happened). A refused writer
+   * backs off a millisecond, as a client would, rather than spin on the cores the members need.
    */
   private static final class Writers {
+    /** Writes each writer must answer in a phase. */
+    private static final int PER_PHASE = 50;
+
+    private static final Duration PHASE_TIMEOUT = Duration.ofSeconds(60);
+
     private final InProcessCluster c;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final AtomicLong refused = new AtomicLong();
     private final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+    private final AtomicLongArray acknowledgedBy = new AtomicLongArray(3);
+    private final AtomicLongArray answeredBy = new AtomicLongArray(3);
     private final ExecutorService pool = Executors.newFixedThreadPool(3);
     private final List<Future<?>> futures = new ArrayList<>();
 
@@ -281,34 +301,100 @@ class QuorumTest {
       }
     }
 
-    private Void write(int writer) {
+    private Void write(int writer) throws InterruptedException {
       ClusteredCache<String, String> node = c.node(writer);
       for (long v = 1; running.get(); v++) {
         String key = "w" + writer + "-" + v;
         try {
           node.put(key, key);
           acknowledged.add(key);
+          acknowledgedBy.incrementAndGet(writer);
         } catch (ClusterDegradedException e) {
           refused.incrementAndGet();
+          Thread.sleep(1);
         } catch (ClusterTimeoutException e) {
           // not acknowledged: either outcome is allowed
         }
+        answeredBy.incrementAndGet(writer);
       }
       return null;
     }
 
-    void stop() throws Exception {
-      running.set(false);
-      for (Future<?> f : futures) {
-        f.get(30, TimeUnit.SECONDS);
-      }
-      pool.shutdown();
+    /** Waits until each of {@code writers} has had {@link #PER_PHASE} more writes acknowledged. */
+    void awaitAcknowledged(String when, int... writers) throws Exception {
+      awaitMore(acknowledgedBy, PER_PHASE + " writes acknowledged " + when, writers);
     }
 
-    /** Returns acknowledged keys that some member does not read back. */
-    long lost(InProcessCluster c) {
+    /** Waits until each of {@code writers} has had {@link #PER_PHASE} more writes answered. */
+    void awaitOutcomes(String where, int... writers) throws Exception {
+      awaitMore(answeredBy, PER_PHASE + " writes answered " + where, writers);
+    }
+
+    private void awaitMore(AtomicLongArray counts, String what, int... writers) throws Exception {
+      long[] from = new long[writers.length];
+      for (int w = 0; w < writers.length; w++) {
+        from[w] = counts.get(writers[w]);
+      }
+      Await.until(
+          what,
+          PHASE_TIMEOUT,
+          () -> {
+            for (int w = 0; w < writers.length; w++) {
+              if (counts.get(writers[w]) < from[w] + PER_PHASE) {
+                return false;
+              }
+            }
+            return true;
+          });
+      // a writer that failed (anything but a refusal or a timeout) fails the test here
+      for (Future<?> f : futures) {
+        if (f.isDone()) {
+          f.get();
+        }
+      }
+    }
+
+    void stop() throws Exception {
+      running.set(false);
+      try {
+        for (Future<?> f : futures) {
+          f.get(30, TimeUnit.SECONDS);
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+
+    /**
+     * Returns acknowledged keys that some member does not read back. The keys are read from several
+     * threads at once: most reads are remote (a distributed member holds a third of the keys as
+     * primary), and one at a time they took seconds for a few thousand keys.
+     */
+    long lost(InProcessCluster c) throws Exception {
+      List<String> keys = List.copyOf(acknowledged);
+      int readers = 8;
+      ExecutorService readPool = Executors.newFixedThreadPool(readers);
+      try {
+        List<Future<Long>> counts = new ArrayList<>();
+        for (int r = 0; r < readers; r++) {
+          int first = r;
+          counts.add(readPool.submit(() -> lost(c, keys, first, readers)));
+        }
+        long lost = 0;
+        for (Future<Long> count : counts) {
+          lost += count.get(60, TimeUnit.SECONDS);
+        }
+        return lost;
+      } finally {
+        readPool.shutdownNow();
+      }
+    }
+
+    /** Counts the lost keys among every {@code step}th of {@code keys} from {@code first}. */
+    private static long lost(InProcessCluster c, List<String> keys, int first, int step) {
       long lost = 0;
-      for (String key : acknowledged) {
+      for (int i = first; i < keys.size(); i += step) {
+        String key = keys.get(i);
         for (ClusteredCache<String, String> n : c.nodes) {
           if (!key.equals(n.getIfPresent(key))) {
             lost++;

@@ -963,6 +963,12 @@ public final class Segment {
   /** A call that did nothing and looked at nothing: no lock taken, nothing collected. */
   private static final WriteResult NOTHING_DONE = new WriteResult(false, null, List.of(), 0, 0, 0);
 
+  /** A write applied that returned, removed and counted nothing. */
+  private static final WriteResult APPLIED = new WriteResult(true, null, List.of(), 0, 0, 0);
+
+  /** A write not applied that returned, removed and counted nothing. */
+  private static final WriteResult NOT_APPLIED = new WriteResult(false, null, List.of(), 0, 0, 0);
+
   /** Hands over what this call collected (removals, counts) and resets it; under the lock. */
   private WriteResult result(boolean applied, byte[] previous) {
     return result(applied, previous, 0);
@@ -971,6 +977,11 @@ public final class Segment {
   private WriteResult result(boolean applied, byte[] previous, int cleared) {
     assert lock.isWriteLocked() : "result() outside the write lock races with the writer";
     List<RemovedEntry> removed = removals;
+    if (previous == null && removed.isEmpty() && (evictions | expirations | cleared) == 0) {
+      // the common outcomes, shared rather than allocated for every write (WriteResult is a
+      // record: no caller tells them apart by identity)
+      return applied ? APPLIED : NOT_APPLIED;
+    }
     removals = List.of();
     WriteResult r = new WriteResult(applied, previous, removed, evictions, expirations, cleared);
     evictions = 0;

@@ -40,7 +40,8 @@ class ClusterQuorumServerTest {
   void aCutOffMemberRefusesWritesWithClearErrors(String mode, String minorityReads)
       throws Exception {
     try (LoopbackCluster cluster =
-        new LoopbackCluster(3, "cluster-mode", mode, "cluster-minority-reads", minorityReads)) {
+        LoopbackCluster.withQuickFailureDetection(
+            3, "cluster-mode", mode, "cluster-minority-reads", minorityReads)) {
       try (Jedis a = ClusteredServerTest.jedis(cluster.member(0));
           Jedis b = ClusteredServerTest.jedis(cluster.member(1));
           ClusteredServerTest.Memcached ma = new ClusteredServerTest.Memcached(cluster.member(0))) {
@@ -106,7 +107,7 @@ class ClusterQuorumServerTest {
   @ValueSource(strings = {"quorum", "allow-all"})
   void acknowledgedWritesThroughACutAndItsMerge(String handling) throws Exception {
     try (LoopbackCluster cluster =
-            new LoopbackCluster(
+            LoopbackCluster.withQuickFailureDetection(
                 3, "cluster-partition-handling", handling, "cluster-timeout", "5000");
         Workers writers = Workers.named("writer")) {
       Writes writes = new Writes(3);
