@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -176,7 +177,13 @@ class ReadInPlaceTest {
                           }
                         })));
       }
+      // at least three seconds of racing, and on a starved machine until a thousand reads have
+      // come back (a bounded wait: the assertion below still fails if they never do)
       Thread.sleep(3_000);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (results.get() <= 1_000 && failure.get() == null && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+      }
       stop.set(true);
       for (Thread t : threads) {
         t.join(30_000);
