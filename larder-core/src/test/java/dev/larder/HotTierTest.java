@@ -384,6 +384,51 @@ class HotTierTest {
     }
   }
 
+  /**
+   * When the keys read most change, the new ones take the tier from the old. The old keys' counts
+   * in the sketch saturate while they are hot, so the first new key offered loses to one of them
+   * and the refusal raises the tier's bar above any count a key can have: the bar must fade as the
+   * sketch ages the counts it came from, or the tier takes no key again (it only shrinks as the old
+   * keys leave the store).
+   */
+  @Test
+  void theTierFollowsTheKeysReadMostWhenTheyChange() {
+    try (Cache<Long, String> cache =
+        Cache.builder(Long.class, String.class)
+            .maximumEntries(1_000)
+            .segments(1)
+            .hotTierShare(0.1)
+            .build()) {
+      long cold = 0;
+      for (long from : new long[] {0, 100}) {
+        // 100 keys read most (the tier's size), among reads of 5,000 others that keep the store
+        // evicting and the sketch aging
+        for (int round = 0; round < 400; round++) {
+          for (long k = from; k < from + 100; k++) {
+            readOrPut(cache, k);
+          }
+          for (int c = 0; c < 100; c++, cold++) {
+            readOrPut(cache, 10_000 + cold % 5_000);
+          }
+        }
+        int hot = 0;
+        for (long k = from; k < from + 100; k++) {
+          String first = cache.getIfPresent(k);
+          if (first != null && first == cache.getIfPresent(k)) {
+            hot++;
+          }
+        }
+        assertTrue(hot >= 90, hot + " of the 100 keys read most from " + from + " are hot");
+      }
+    }
+  }
+
+  private static void readOrPut(Cache<Long, String> cache, long key) {
+    if (cache.getIfPresent(key) == null) {
+      cache.put(key, "v" + key);
+    }
+  }
+
   /** Reads until the tier holds the key (the same instance twice running), at most 100 times. */
   static <K, V> V readUntilHot(Cache<K, V> cache, K key) {
     V last = cache.getIfPresent(key);

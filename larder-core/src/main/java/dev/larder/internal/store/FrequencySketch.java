@@ -47,6 +47,16 @@ final class FrequencySketch {
   private int sampleSize;
   private int additions;
 
+  /**
+   * Halvings of every count so far, plus {@link #FORGET_HALVINGS} for each resize that forgot them:
+   * a measure of how much a count taken earlier has faded since. Written under the owner's
+   * increments as racily as the counters; read racily.
+   */
+  private int halvings;
+
+  /** Halvings that bring any 4-bit count to zero: what forgetting every count is worth. */
+  static final int FORGET_HALVINGS = 4;
+
   /** Entries the sketch was last sized for. */
   private int expectedEntries;
 
@@ -170,6 +180,17 @@ final class FrequencySketch {
       t[i] = (t[i] >>> 1) & HALF_MASK;
     }
     additions = additions >>> 1;
+    halvings++;
+  }
+
+  /**
+   * Returns how many times every count has been halved so far (a forgetting resize counts as {@link
+   * #FORGET_HALVINGS}), so that a threshold taken from a count can fade with it: a count {@code c}
+   * read when this returned {@code h} is worth about {@code c >>> (halvings() - h)} now. A racy
+   * read.
+   */
+  int halvings() {
+    return halvings;
   }
 
   /**
@@ -246,6 +267,7 @@ final class FrequencySketch {
     this.expectedEntries = expectedEntries;
     sampleSize = sampleSizeFor(expectedEntries, agingFactor);
     additions = 0;
+    halvings += FORGET_HALVINGS;
   }
 
   /** Returns the current increments per expected entry between halvings. */

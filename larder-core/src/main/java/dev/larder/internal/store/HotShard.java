@@ -13,20 +13,24 @@ package dev.larder.internal.store;
  *       key with that hash removes the entry (a 64-bit collision only costs an extra removal), so
  *       every live entry is found by every write of its key.
  *   <li><b>Admission.</b> A value read from the compact store is offered when the sketch counts its
- *       key at least {@link #bar()} (read racily by readers, so most cold reads go no further).
+ *       key at least {@link #bar(int)} (read racily by readers, so most cold reads go no further).
  *       With room, it enters. Without, a CLOCK hand walks the entries, clearing the bit a hit sets;
  *       the first entry not hit since the hand last passed is the victim, and the candidate
  *       replaces it only if the sketch counts the candidate more often. A loss raises the bar to
- *       one above the victim's count; an admission into room lowers it back. Hits in the tier are
- *       not counted in the sketch (that would cost a write a hit), so a victim's count says how
- *       often it was read before it became hot: the CLOCK bit is what says it is still read.
+ *       one above the victim's count; an admission into room lowers it back, and the bar fades as
+ *       the counts it was taken from do: halved with them at each of the sketch's halvings (else a
+ *       bar raised by a victim read more often than any key is read now would close the tier to
+ *       every new key for ever). Hits in the tier are not counted in the sketch (that would cost a
+ *       write a hit), so a victim's count says how often it was read before it became hot: the
+ *       CLOCK bit is what says it is still read.
  *   <li><b>Size.</b> An entry counts {@link #ENTRY_OVERHEAD} (its own object, the table's node and
  *       a share of the table's array) plus its key's and value's retained sizes ({@link
  *       RetainedSize}); the index array counts as allocated. The bound is the segment's share of
  *       the tier's bytes, of its entries, or both.
  * </ul>
  *
- * Everything but {@link #bar()} runs under the segment's write lock.
+ * Everything but {@link #bar(int)} and {@link #seemsRoomy(int)} runs under the segment's write
+ * lock.
  */
 final class HotShard {
 
@@ -55,8 +59,14 @@ final class HotShard {
   private long entryBytes;
   private int hand;
 
-  /** Read racily by readers deciding whether to offer a value; written under the lock. */
+  /**
+   * The bar as a refusal set it, read racily by readers deciding whether to offer a value; written
+   * under the lock. What it is worth now is {@link #bar(int)}.
+   */
   private int bar = MIN_FREQUENCY;
+
+  /** The sketch's {@link FrequencySketch#halvings()} when {@link #bar} was set. */
+  private int barHalvings;
 
   /**
    * @param table the cache's table that readers look keys up in
@@ -69,9 +79,19 @@ final class HotShard {
     this.maxEntries = maxEntries;
   }
 
-  /** Returns the sketch count a value's key needs for it to be offered; a racy read. */
-  int bar() {
-    return bar;
+  /**
+   * Returns the sketch count a value's key needs for it to be offered: the bar a refusal set,
+   * halved for each time the sketch's counts were halved since. A racy read.
+   *
+   * @param halvings the sketch's {@link FrequencySketch#halvings()} now
+   */
+  int bar(int halvings) {
+    int b = bar;
+    int faded = halvings - barHalvings;
+    if (faded <= 0) {
+      return b;
+    }
+    return faded >= Integer.SIZE ? MIN_FREQUENCY : Math.max(MIN_FREQUENCY, b >>> faded);
   }
 
   /**
@@ -79,9 +99,11 @@ final class HotShard {
    * any value read is worth offering, since one with room enters whatever its count. (A key written
    * again before its first read, and then read while in the store's window, is counted by the
    * sketch only once it leaves the window.) A racy read of fields written under the lock.
+   *
+   * @param halvings the sketch's {@link FrequencySketch#halvings()} now
    */
-  boolean seemsRoomy() {
-    return bar == MIN_FREQUENCY && count < maxEntries && entryBytes < budgetBytes;
+  boolean seemsRoomy(int halvings) {
+    return bar(halvings) == MIN_FREQUENCY && count < maxEntries && entryBytes < budgetBytes;
   }
 
   /** Returns bytes counted for the shard: its entries and its index. */
@@ -190,6 +212,7 @@ final class HotShard {
       int victimFrequency = sketch.frequency(victim.hash);
       if (frequency <= victimFrequency) {
         bar = Math.max(MIN_FREQUENCY, victimFrequency + 1);
+        barHalvings = sketch.halvings();
         return false;
       }
       remove(victim.hash);

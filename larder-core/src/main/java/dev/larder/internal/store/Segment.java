@@ -1421,7 +1421,11 @@ public final class Segment {
    */
   public boolean hotCandidate(long hash) {
     HotShard shard = hot;
-    return shard != null && (shard.seemsRoomy() || sketch.frequency(hash) >= shard.bar());
+    if (shard == null) {
+      return false;
+    }
+    int halvings = sketch.halvings();
+    return shard.seemsRoomy(halvings) || sketch.frequency(hash) >= shard.bar(halvings);
   }
 
   /**
