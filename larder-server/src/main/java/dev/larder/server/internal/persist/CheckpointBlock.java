@@ -111,11 +111,15 @@ final class CheckpointBlock {
   /** Receives what a checkpoint holds. */
   interface Visitor {
     /**
+     * Receives the checkpoint's header.
+     *
      * @param itemVersion the header's item version
      */
     void header(long itemVersion);
 
     /**
+     * Receives one item.
+     *
      * @param storedKey the stored key (a fresh array)
      * @param block the block
      * @param valueOffset where the value without its version starts in {@code block}
