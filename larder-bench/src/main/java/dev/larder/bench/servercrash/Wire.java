@@ -72,9 +72,7 @@ final class Wire implements AutoCloseable {
     String line = line();
     String rest = line.substring(1);
     return switch (line.charAt(0)) {
-      case '+', ':' -> {
-        yield rest;
-      }
+      case '+', ':' -> rest;
       case '-' -> throw new IllegalStateException("error reply: " + rest);
       case '$' -> {
         int n = Integer.parseInt(rest);
