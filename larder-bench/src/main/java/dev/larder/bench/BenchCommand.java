@@ -8,6 +8,7 @@ import dev.larder.bench.scenario.RunOptions;
 import dev.larder.bench.scenario.Scenario;
 import dev.larder.bench.scenario.Scenarios;
 import dev.larder.bench.scenario.Trial;
+import dev.larder.cli.ShortUsageErrors;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

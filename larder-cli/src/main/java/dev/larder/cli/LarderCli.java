@@ -29,6 +29,8 @@ public final class LarderCli implements Runnable {
   @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
 
   /**
+   * Runs the command and exits the JVM with its status.
+   *
    * @param args command-line arguments
    */
   public static void main(String[] args) {

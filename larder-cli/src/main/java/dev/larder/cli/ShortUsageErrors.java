@@ -7,9 +7,9 @@ import picocli.CommandLine;
  * Reports a usage error in three lines or so instead of picocli's default of the error followed by
  * the command's whole help: the error, picocli's suggestions for a mistyped option or command when
  * it has any, and the command to get the help. Exit status 2 (the command's {@code
- * exitCodeOnInvalidInput}). Stateless and thread-safe.
+ * exitCodeOnInvalidInput}). Stateless and thread-safe. Used by {@code ./larder bench} too.
  */
-final class ShortUsageErrors implements CommandLine.IParameterExceptionHandler {
+public final class ShortUsageErrors implements CommandLine.IParameterExceptionHandler {
 
   @Override
   public int handleParseException(CommandLine.ParameterException error, String[] args) {

@@ -107,6 +107,8 @@ class StartUpCacheFallbackTest {
     private Hello() {}
 
     /**
+     * Prints the greeting.
+     *
      * @param args none
      */
     public static void main(String[] args) {

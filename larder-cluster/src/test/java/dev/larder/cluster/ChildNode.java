@@ -35,7 +35,7 @@ public final class ChildNode {
       BufferedReader in =
           new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       for (String line = in.readLine(); line != null; line = in.readLine()) {
-        String[] w = line.trim().split(" ");
+        String[] w = line.trim().split(" ", -1);
         switch (w[0]) {
           case "fill" -> {
             for (int i = 0; i < Integer.parseInt(w[1]); i++) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -268,7 +269,8 @@ class ConsoleActionsBrowserTest {
   void aPageOfAnotherOriginCanNeitherReadNorWrite() throws Exception {
     try (Fixture f = Fixture.start().traffic()) {
       String target = "http://127.0.0.1:" + f.server.port();
-      HttpServer attacker = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+      HttpServer attacker =
+          HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
       byte[] page = attackPage(target).getBytes(StandardCharsets.UTF_8);
       attacker.createContext(
           "/",

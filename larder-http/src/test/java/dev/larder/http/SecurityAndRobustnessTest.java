@@ -115,8 +115,12 @@ class SecurityAndRobustnessTest {
       assertTrue(
           raw(
                   f,
-                  "GET /api/caches/books/entries/%zz HTTP/1.1\r\nHost: x\r\n"
-                      + "Connection: close\r\n\r\n")
+                  """
+                  GET /api/caches/books/entries/%zz HTTP/1.1\r
+                  Host: x\r
+                  Connection: close\r
+                  \r
+                  """)
               .startsWith("HTTP/1.1 400"),
           "a bad escape");
       Random random = new Random(1);

@@ -84,6 +84,7 @@ class ConfigurationFileTest {
   }
 
   @Test
+  @SuppressWarnings("UnnecessaryStringBuilder") // a mutable value, to see it stored by reference
   void storeByReferenceFromTheFile() {
     Cache<Object, Object> refs = manager("classpath:larder-test.properties").getCache("refs");
     StringBuilder value = new StringBuilder("mutable");

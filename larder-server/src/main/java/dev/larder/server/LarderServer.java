@@ -214,6 +214,9 @@ public final class LarderServer implements AutoCloseable {
     }
   }
 
+  // The periodic tasks' futures are not kept: close() stops the tasks by shutting the scheduler
+  // down, and those that can fail catch what they throw (a periodic task that throws stops).
+  @SuppressWarnings("FutureReturnValueIgnored")
   private void bind(boolean anyPortIfTaken) throws IOException {
     SslContext ssl =
         config.tls()

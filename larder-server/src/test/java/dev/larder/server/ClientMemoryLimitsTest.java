@@ -9,6 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -46,7 +47,7 @@ class ClientMemoryLimitsTest {
   }
 
   private static Socket connect(int port) throws IOException {
-    Socket s = new Socket("127.0.0.1", port);
+    Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
     s.setSoTimeout(30_000);
     return s;
   }

@@ -302,7 +302,8 @@ class HttpMountTest {
             + host
             + "\r\nContent-Type: application/octet-stream\r\nContent-Length: 1\r\n"
             + "Connection: close\r\n\r\nx";
-    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.httpPort())) {
+    try (java.net.Socket socket =
+        new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), server.httpPort())) {
       socket.setSoTimeout(10_000);
       socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
       socket.getOutputStream().flush();

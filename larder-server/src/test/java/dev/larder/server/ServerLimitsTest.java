@@ -8,6 +8,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -36,7 +37,7 @@ class ServerLimitsTest {
   }
 
   private static Socket connect(int port) throws IOException {
-    Socket s = new Socket("127.0.0.1", port);
+    Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
     s.setSoTimeout(30_000);
     return s;
   }
@@ -168,7 +169,7 @@ class ServerLimitsTest {
     server.close();
     boolean refused;
     try {
-      new Socket("127.0.0.1", port).close();
+      new Socket(InetAddress.getLoopbackAddress(), port).close();
       refused = false;
     } catch (IOException e) {
       refused = true;

@@ -65,6 +65,7 @@ class SpringKeysTest {
   }
 
   @Test
+  @SuppressWarnings("UnnecessaryStringBuilder") // a mutable key, which the cache must refuse
   void aKeyWithNoCanonicalEncodingIsRefusedWithTheFix() {
     try (ConfigurableApplicationContext context = Apps.start(DEFAULTS)) {
       Cache cache = context.getBean(CacheManager.class).getCache("anything");

@@ -18,10 +18,10 @@ import dev.larder.wal.FsyncPolicy;
 import dev.larder.wal.LogReplay;
 import dev.larder.wal.WriteAheadLog;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.SequencedMap;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -298,7 +298,7 @@ final class Engine implements TxBackend {
    */
   @Override
   public long commit(
-      long snapshot, Isolation isolation, Set<KeyRef> reads, LinkedHashMap<KeyRef, byte[]> writes) {
+      long snapshot, Isolation isolation, Set<KeyRef> reads, SequencedMap<KeyRef, byte[]> writes) {
     Set<KeyRef> checked = new LinkedHashSet<>(writes.keySet());
     if (isolation == Isolation.SERIALIZABLE) {
       checked.addAll(reads);
@@ -499,7 +499,7 @@ final class Engine implements TxBackend {
     }
   }
 
-  private List<CommitRecord.Write> applyAll(long n, LinkedHashMap<KeyRef, byte[]> writes) {
+  private List<CommitRecord.Write> applyAll(long n, SequencedMap<KeyRef, byte[]> writes) {
     List<CommitRecord.Write> record = new ArrayList<>(writes.size());
     try {
       for (Map.Entry<KeyRef, byte[]> w : writes.entrySet()) {
@@ -540,7 +540,7 @@ final class Engine implements TxBackend {
   }
 
   /** Puts back the states commit {@code n} recorded before changing each key. */
-  private void undo(long n, LinkedHashMap<KeyRef, byte[]> writes) {
+  private void undo(long n, SequencedMap<KeyRef, byte[]> writes) {
     for (KeyRef k : writes.keySet()) {
       undoOne(n, k);
     }

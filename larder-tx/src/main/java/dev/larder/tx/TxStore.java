@@ -131,6 +131,9 @@ public final class TxStore implements AutoCloseable {
     }
   }
 
+  // The task's future is not kept: the task catches what it throws (a periodic task that throws
+  // is never run again), and close() stops it by shutting the executor down.
+  @SuppressWarnings("FutureReturnValueIgnored")
   private ScheduledExecutorService startCheckpoints(Duration period) {
     long every = period.toMillis();
     if (every <= 0) {

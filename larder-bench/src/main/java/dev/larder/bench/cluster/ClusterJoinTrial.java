@@ -128,7 +128,7 @@ final class ClusterJoinTrial {
       String[] transfer = joiner.ask("transfer", 60).split(" ");
       String memory = joiner.ask("memory", 600);
       long held = Long.parseLong(memory.split(" ")[1]);
-      long keyBytes = 1 + String.valueOf(entries - 1).length();
+      long keyBytes = 1L + String.valueOf(entries - 1).length();
       return new Result(
           loadMillis,
           bytesPerEntry,

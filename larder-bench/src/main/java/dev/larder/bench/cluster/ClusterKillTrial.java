@@ -33,6 +33,8 @@ import java.util.stream.Stream;
 public final class ClusterKillTrial {
 
   /**
+   * What one trial found.
+   *
    * @param kills SIGKILLs done
    * @param acked acknowledged writes (over all incarnations)
    * @param keys distinct keys with an acknowledged write

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -153,7 +154,7 @@ public final class ServerClusterBenchScenario implements Scenario {
                   keys);
           rows.add(
               Row.of(trial.implementation())
-                  .put("test", test.toUpperCase())
+                  .put("test", test.toUpperCase(Locale.ROOT))
                   .put("pipeline", Integer.parseInt(pipeline))
                   .put("rps", r[0])
                   .put("p50Ms", r[1])

@@ -1,6 +1,7 @@
 package dev.larder.bench.cluster;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -48,6 +49,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
 public final class ServerClusterKillTrial {
 
   /**
+   * What one trial found.
+   *
    * @param kills SIGKILLs done
    * @param partitions partitions made and healed
    * @param restarts full-cluster restarts done
@@ -236,7 +239,7 @@ public final class ServerClusterKillTrial {
 
   private static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket()) {
-      s.bind(new InetSocketAddress("127.0.0.1", 0));
+      s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
       return s.getLocalPort();
     }
   }

@@ -33,6 +33,8 @@ public final class ServerClusterNode {
   private ServerClusterNode() {}
 
   /**
+   * Runs one member of the server cluster for the kill trials.
+   *
    * @param args server settings, {@code name=value}
    * @throws Exception if the server cannot start
    */

@@ -46,6 +46,8 @@ import java.util.stream.Stream;
 public final class TxFaultTrial {
 
   /**
+   * What one trial found.
+   *
    * @param kills SIGKILLs of one member
    * @param killAlls times every member was killed at once
    * @param partitions partitions made and healed
@@ -439,8 +441,8 @@ public final class TxFaultTrial {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
     String want = "READY " + slots.length;
     for (int s : slots) {
-      String last = "";
-      while (!(last = members[s].ask("ready", 30)).equals(want)) {
+      String last = members[s].ask("ready", 30);
+      while (!last.equals(want)) {
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException(
               names[s]
@@ -451,6 +453,7 @@ public final class TxFaultTrial {
                   + stderrTails(slots));
         }
         Thread.sleep(50);
+        last = members[s].ask("ready", 30);
       }
     }
   }

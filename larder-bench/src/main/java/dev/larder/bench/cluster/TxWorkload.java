@@ -71,7 +71,7 @@ final class TxWorkload {
     if (from.equals(to)) {
       return;
     }
-    long amount = 1 + random.nextInt(10);
+    long amount = 1L + random.nextInt(10);
     tx.put(accounts, from, tx.get(accounts, from) - amount);
     tx.put(accounts, to, tx.get(accounts, to) + amount);
   }

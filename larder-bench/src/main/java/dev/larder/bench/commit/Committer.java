@@ -7,6 +7,8 @@ package dev.larder.bench.commit;
 interface Committer extends AutoCloseable {
 
   /**
+   * Commits one write, returning once the store says it is committed.
+   *
    * @param key the key
    * @param value the value
    */

@@ -25,6 +25,8 @@ public final class CrashChild {
   private CrashChild() {}
 
   /**
+   * Runs the child's workload until the parent kills it.
+   *
    * @param args directory, policy, threads, first id
    */
   public static void main(String[] args) {
@@ -82,7 +84,7 @@ public final class CrashChild {
         int to =
             (from + 1 + random.nextInt(CrashWorkload.ACCOUNT_COUNT - 1))
                 % CrashWorkload.ACCOUNT_COUNT;
-        long amount = 1 + random.nextInt(100);
+        long amount = 1L + random.nextInt(100);
         store.inTransaction(
             10_000,
             tx -> {

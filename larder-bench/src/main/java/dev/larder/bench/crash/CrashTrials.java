@@ -58,6 +58,8 @@ public final class CrashTrials {
       double lostMaxAgeMillis) {
 
     /**
+     * Returns a quantile of the recovery times.
+     *
      * @param q a quantile in [0, 1]
      * @return that quantile of the recovery times, ms
      */

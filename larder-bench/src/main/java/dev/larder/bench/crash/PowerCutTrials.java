@@ -132,7 +132,7 @@ public final class PowerCutTrials {
           int to =
               (from + 1 + random.nextInt(CrashWorkload.ACCOUNT_COUNT - 1))
                   % CrashWorkload.ACCOUNT_COUNT;
-          long amount = 1 + random.nextInt(100);
+          long amount = 1L + random.nextInt(100);
           store.inTransaction(
               10_000,
               tx -> {

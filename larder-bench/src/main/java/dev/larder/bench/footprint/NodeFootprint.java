@@ -40,9 +40,14 @@ public final class NodeFootprint {
   private NodeFootprint() {}
 
   /**
+   * Measures one subject's footprint and prints it.
+   *
    * @param args subject ({@code map}, {@code offheap}, {@code heap}), substitution ({@code subst}
    *     or {@code plain}; ignored for the map) and the number of nodes
    */
+  // The fence ends the method: nothing after the measurement needs the holder kept, so no
+  // finally is needed to keep it alive through an exception.
+  @SuppressWarnings("ReachabilityFenceUsage")
   public static void main(String[] args) {
     if (args.length != 3) {
       System.err.println("usage: NodeFootprint map|offheap|heap subst|plain NODES");

@@ -99,6 +99,8 @@ public final class BenchRunner {
     }
   }
 
+  // Callers pass constant formats; Error Prone's @FormatMethod is not a dependency of the bench.
+  @SuppressWarnings("AnnotateFormatMethod")
   private void print(String format, Object... args) {
     String line = String.format(java.util.Locale.ROOT, format, args);
     synced(

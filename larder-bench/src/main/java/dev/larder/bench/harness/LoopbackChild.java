@@ -39,7 +39,7 @@ public final class LoopbackChild {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (true) {
       try (Socket s = new Socket()) {
-        s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+        s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1000);
         return;
       } catch (IOException notYet) {
         if (!process.isAlive() || System.nanoTime() > deadline) {

@@ -80,6 +80,7 @@ public final class ProgressBar {
     if ("dumb".equals(System.getenv("TERM"))) {
       return false;
     }
+    @SuppressWarnings("SystemConsoleNull") // still null when the JVM has no console provider
     Console console = System.console();
     return (console != null && console.isTerminal()) || stderrIsTerminal();
   }
@@ -225,6 +226,8 @@ public final class ProgressBar {
     }
 
     /**
+     * Records the steps done, keeping the current note.
+     *
      * @param newDone steps done so far
      */
     public void update(long newDone) {

@@ -22,6 +22,8 @@ public final class TrialMain {
   private TrialMain() {}
 
   /**
+   * Runs one trial in this JVM and prints its result.
+   *
    * @param args scenario name, trial JSON, options JSON
    */
   public static void main(String[] args) {

@@ -262,7 +262,7 @@ public final class OffHeapScenario implements Scenario {
     long baseline = probe.settle().residentBytes();
     Cache<Long, byte[]> cache = cache(storage, bound);
     AtomicBoolean stop = new AtomicBoolean();
-    AtomicLong maxUsed = new AtomicLong();
+    long maxUsed = 0;
     List<Thread> threads = new ArrayList<>();
     Churn sizes = new Churn(1, 1 << 20);
     for (int t = 0; t < WRITERS; t++) {
@@ -282,7 +282,7 @@ public final class OffHeapScenario implements Scenario {
     while (System.nanoTime() < deadline) {
       Thread.sleep(100);
       peak = Math.max(peak, ProcStatus.residentBytes().orElse(-1));
-      maxUsed.accumulateAndGet(cache.memoryUsed(), Math::max);
+      maxUsed = Math.max(maxUsed, cache.memoryUsed());
       if (System.nanoTime() > nextReport) {
         context.progress("resident +" + (peak - baseline) / MIB + " MiB");
         nextReport += 5_000_000_000L;
@@ -299,7 +299,7 @@ public final class OffHeapScenario implements Scenario {
     long closed = ProcStatus.residentBytes().orElse(-1);
     row.put("boundMib", bound / MIB)
         .put("churnSeconds", seconds)
-        .put("maxMemoryUsedMib", (double) maxUsed.get() / MIB)
+        .put("maxMemoryUsedMib", (double) maxUsed / MIB)
         .put("peakGrowthMib", (double) (peak - baseline) / MIB)
         .put("endGrowthMib", (double) (end - baseline) / MIB)
         .put("afterCloseGrowthMib", (double) (closed - baseline) / MIB);

@@ -16,6 +16,7 @@ final class Spinners implements AutoCloseable {
   private volatile boolean stop;
 
   /** Sum of the spinners' counts, published so that the JIT keeps the loops. */
+  @SuppressWarnings("UnusedVariable") // written, never read: the write is what keeps the loops
   private volatile long spins;
 
   /**

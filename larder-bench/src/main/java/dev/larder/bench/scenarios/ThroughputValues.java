@@ -39,6 +39,8 @@ enum ThroughputValues {
 
   private final String label;
   private final Class<?> type;
+
+  @SuppressWarnings("ImmutableEnumChecker") // the record pool, made on first use and then shared
   private volatile Node[] nodes;
 
   ThroughputValues(String label, Class<?> type) {
@@ -87,7 +89,8 @@ enum ThroughputValues {
    *
    * @param random the writer's source
    */
-  @SuppressWarnings("unchecked")
+  // V is the caller's cache value type, which this constant's values are.
+  @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"})
   <V> V next(SplittableRandom random) {
     return (V)
         switch (this) {
@@ -103,7 +106,8 @@ enum ThroughputValues {
    * @param random the fill's source
    * @param id the key's index, which a record's node is generated from
    */
-  @SuppressWarnings("unchecked")
+  // V is the caller's cache value type, which this constant's values are.
+  @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"})
   <V> V fill(SplittableRandom random, long id) {
     return this == RECORD ? (V) FillNodes.GENERATOR.node(id) : next(random);
   }

@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -289,7 +290,7 @@ public final class AbuseBench {
   /** The server process and a way to talk to it. */
   private record Probe(long pid, int port) {
     Socket connect() throws IOException {
-      Socket s = new Socket("127.0.0.1", port);
+      Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
       s.setSoTimeout(60_000);
       return s;
     }

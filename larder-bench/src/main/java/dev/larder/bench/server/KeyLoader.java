@@ -4,6 +4,7 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
@@ -19,7 +20,7 @@ final class KeyLoader {
 
   static void resp(int port, String prefix, long keys, int valueBytes) throws IOException {
     byte[] value = "v".repeat(valueBytes).getBytes(StandardCharsets.US_ASCII);
-    try (Socket s = new Socket("127.0.0.1", port)) {
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
       s.setSoTimeout(120_000);
       OutputStream out = new BufferedOutputStream(s.getOutputStream(), 1 << 16);
       InputStream in = s.getInputStream();
@@ -43,7 +44,7 @@ final class KeyLoader {
 
   static void memcache(int port, String prefix, long keys, int valueBytes) throws IOException {
     byte[] value = "v".repeat(valueBytes).getBytes(StandardCharsets.US_ASCII);
-    try (Socket s = new Socket("127.0.0.1", port)) {
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
       s.setSoTimeout(120_000);
       OutputStream out = new BufferedOutputStream(s.getOutputStream(), 1 << 16);
       InputStream in = s.getInputStream();
@@ -69,7 +70,7 @@ final class KeyLoader {
    * bytes as the store accounts them (pages, index and policy, on or off the heap).
    */
   static long usedMemory(int port) throws IOException {
-    try (Socket s = new Socket("127.0.0.1", port)) {
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
       s.setSoTimeout(120_000);
       OutputStream out = s.getOutputStream();
       out.write("*2\r\n$4\r\nINFO\r\n$6\r\nmemory\r\n".getBytes(StandardCharsets.US_ASCII));
@@ -117,7 +118,7 @@ final class KeyLoader {
 
   /** Sends one command and returns its reply: a status line's text or a bulk string. */
   private static String command(int port, String... args) throws IOException {
-    try (Socket s = new Socket("127.0.0.1", port)) {
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
       s.setSoTimeout(120_000);
       StringBuilder sb = new StringBuilder("*").append(args.length).append("\r\n");
       for (String a : args) {

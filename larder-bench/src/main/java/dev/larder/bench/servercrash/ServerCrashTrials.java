@@ -51,6 +51,8 @@ public final class ServerCrashTrials {
       List<Double> readyMillis) {
 
     /**
+     * Returns a quantile of the restart times.
+     *
      * @param q a quantile in [0, 1]
      * @return that quantile of the restart times, ms
      */
@@ -96,7 +98,7 @@ public final class ServerCrashTrials {
         if (trial == trials) {
           break;
         }
-        long runMillis = 100 + random.nextInt(Math.max(1, maxRunMillis - 100));
+        long runMillis = 100L + random.nextInt(Math.max(1, maxRunMillis - 100));
         CrashWriters.Acknowledged acked = writers.run(server, runMillis, server::kill);
         respAcked += acked.resp();
         mcAcked += acked.memcached();

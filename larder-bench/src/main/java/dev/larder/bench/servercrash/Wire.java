@@ -71,35 +71,33 @@ final class Wire implements AutoCloseable {
   Object reply() throws IOException {
     String line = line();
     String rest = line.substring(1);
-    switch (line.charAt(0)) {
-      case '+', ':' -> {
-        return rest;
-      }
+    return switch (line.charAt(0)) {
+      case '+', ':' -> rest;
       case '-' -> throw new IllegalStateException("error reply: " + rest);
       case '$' -> {
         int n = Integer.parseInt(rest);
         if (n < 0) {
-          return null;
+          yield null;
         }
         byte[] b = in.readNBytes(n + 2);
         if (b.length < n + 2) {
           throw new IOException("connection closed");
         }
-        return new String(b, 0, n, StandardCharsets.UTF_8);
+        yield new String(b, 0, n, StandardCharsets.UTF_8);
       }
       case '*' -> {
         int n = Integer.parseInt(rest);
         if (n < 0) {
-          return null;
+          yield null;
         }
         List<Object> items = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
           items.add(reply());
         }
-        return items;
+        yield items;
       }
       default -> throw new IOException("unexpected reply line " + line);
-    }
+    };
   }
 
   /** Returns the next line, without its line end. */

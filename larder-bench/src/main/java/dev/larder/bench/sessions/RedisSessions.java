@@ -56,6 +56,7 @@ final class RedisSessions implements SessionStore {
                 objects.put(
                     Integer.parseInt(new String(field, StandardCharsets.US_ASCII)),
                     SessionObject.CODEC.decode(new ByteSource(bytes))));
+        @SuppressWarnings("UndefinedEquals") // Jedis's hset takes byte[] keys; it only iterates
         Map<byte[], byte[]> next = new HashMap<>();
         long counter = 0;
         for (int slot = 0; slot < SessionObject.PER_SESSION; slot++) {

@@ -38,7 +38,7 @@ class ContenderTest {
     SplittableRandom random = new SplittableRandom(7);
     long[] keys = new long[20_000];
     for (int i = 0; i < keys.length; i++) {
-      keys[i] = (long) Math.pow(random.nextDouble(), 3) * 2000;
+      keys[i] = (long) (Math.pow(random.nextDouble(), 3) * 2000);
     }
     Trace trace = trace(keys);
     for (int size : new int[] {10, 100, 500}) {

@@ -29,10 +29,12 @@ class LoadToolsTest {
   @Test
   void memcslapSummary() throws IOException {
     String out =
-        "    Threads connecting to servers 50\n"
-            + "Time to start            50 threads:                  0.030 seconds.\n"
-            + "--------------------------------------------------------------------\n"
-            + "Time to set          200000 keys by   50 threads:     8.000 seconds.\n";
+        """
+            Threads connecting to servers 50
+        Time to start            50 threads:                  0.030 seconds.
+        --------------------------------------------------------------------
+        Time to set          200000 keys by   50 threads:     8.000 seconds.
+        """;
     LoadTools.Result r = LoadTools.parseMemcslap(out);
     assertEquals("SET", r.test());
     assertEquals(25_000, r.opsPerSec(), 1e-9);

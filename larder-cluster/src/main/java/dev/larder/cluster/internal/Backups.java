@@ -74,7 +74,7 @@ final class Backups {
             Frame.T_BACKUP,
             reqId,
             t.viewId(),
-            value == null ? Op.REMOVE.ordinal() : Op.PUT.ordinal(),
+            value == null ? Op.REMOVE.code() : Op.PUT.code(),
             0,
             key,
             value,
@@ -148,7 +148,7 @@ final class Backups {
     membership.viewReadLock().lock();
     segments.lock(s);
     try {
-      store.apply(s, new ByteKey(f.key()), f.op() == Op.REMOVE.ordinal() ? null : f.value());
+      store.apply(s, new ByteKey(f.key()), f.op() == Op.REMOVE.code() ? null : f.value());
     } finally {
       segments.unlock(s);
       membership.viewReadLock().unlock();

@@ -37,6 +37,8 @@ public record EngineHooks(
   @FunctionalInterface
   public interface Removals {
     /**
+     * Receives one removal.
+     *
      * @param key the encoded key
      * @param value the encoded value (without its expiry stamp)
      * @param cause why it was removed

@@ -11,6 +11,16 @@ enum Op {
 
   private static final Op[] VALUES = values();
 
+  /**
+   * Returns this op's code in a write frame: its position in this declaration, so a new op goes at
+   * the end (docs/spec/cluster-wire.md numbers the write ops so).
+   */
+  @SuppressWarnings("EnumOrdinal") // the declaration order is the wire code, on purpose
+  int code() {
+    return ordinal();
+  }
+
+  /** Returns the op with the given {@link #code()}; throws IllegalArgumentException if none. */
   static Op of(int ordinal) {
     if (ordinal < 0 || ordinal >= VALUES.length) {
       throw new IllegalArgumentException("unknown write op " + ordinal);

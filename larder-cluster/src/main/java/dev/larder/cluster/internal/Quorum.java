@@ -135,6 +135,7 @@ final class Quorum {
   }
 
   /** Called with this object's lock held. */
+  @SuppressWarnings("NonAtomicVolatileUpdate") // one writer (under the lock); volatile for readers
   private void setState(State next) {
     if (!next.available()) {
       unavailableStates++;

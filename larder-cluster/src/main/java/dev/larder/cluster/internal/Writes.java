@@ -106,7 +106,7 @@ final class Writes {
               Frame.T_WRITE,
               0,
               t.viewId(),
-              op.ordinal(),
+              op.code(),
               (async ? Frame.F_ASYNC : 0) | (mayReturnEarly ? Frame.F_NO_RESULT : 0),
               key,
               value,

@@ -19,7 +19,7 @@ class FrameTest {
           Frame.T_WRITE,
           7,
           3,
-          Op.REPLACE_IF.ordinal(),
+          Op.REPLACE_IF.code(),
           Frame.F_ASYNC,
           new byte[] {1, 2},
           new byte[] {9},

@@ -38,6 +38,8 @@ final class CacheMeters {
   private final Map<String, Bound> bound = new HashMap<>();
 
   /** The figures read so far by the scrape running on this thread, or null outside one. */
+  // Per instance on purpose: each registry's meters keep their own scrape's figures.
+  @SuppressWarnings("ThreadLocalUsage")
   private final ThreadLocal<Map<ServedCache<?, ?>, CacheFigures>> scraped = new ThreadLocal<>();
 
   private record Bound(ServedCache<?, ?> cache, Set<Meter.Id> ids) {}

@@ -134,6 +134,8 @@ public final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHt
   }
 
   @Override
+  // A close that fails has nothing left to undo: the channel is closed either way.
+  @SuppressWarnings("FutureReturnValueIgnored")
   public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
     if (event instanceof IdleStateEvent) {
       ctx.close();
@@ -143,6 +145,8 @@ public final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHt
   }
 
   @Override
+  // A close that fails has nothing left to undo: the channel is closed either way.
+  @SuppressWarnings("FutureReturnValueIgnored")
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     LOG.log(System.Logger.Level.DEBUG, "closing HTTP connection " + ctx.channel(), cause);
     ctx.close();

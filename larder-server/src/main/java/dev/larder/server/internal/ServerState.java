@@ -161,6 +161,8 @@ public final class ServerState {
   }
 
   /**
+   * Sets this member's cluster.
+   *
    * @param cluster this member's cluster; set once, before the listeners start
    */
   public void cluster(ServerCluster cluster) {
@@ -203,6 +205,8 @@ public final class ServerState {
   }
 
   /**
+   * Sets the maxmemory policy.
+   *
    * @param policy allkeys-lfu or noeviction
    */
   public void maxMemoryPolicy(String policy) {
@@ -282,6 +286,8 @@ public final class ServerState {
   }
 
   /**
+   * Lists a RESP client in CLIENT LIST.
+   *
    * @param info a RESP client to list in CLIENT LIST
    */
   public void register(ClientInfo info) {
@@ -289,6 +295,8 @@ public final class ServerState {
   }
 
   /**
+   * Takes a client that left out of CLIENT LIST.
+   *
    * @param id a client that left
    */
   public void unregister(long id) {
@@ -346,6 +354,8 @@ public final class ServerState {
   }
 
   /**
+   * Records the ports the listeners bound.
+   *
    * @param resp the bound RESP port
    * @param memcache the bound memcached port
    */
@@ -388,6 +398,8 @@ public final class ServerState {
     }
 
     /**
+     * Sets the connection's name.
+     *
      * @param name the name
      */
     public void name(String name) {
@@ -395,6 +407,8 @@ public final class ServerState {
     }
 
     /**
+     * Sets the connection's selected database.
+     *
      * @param db the selected database
      */
     public void db(int db) {
@@ -402,6 +416,8 @@ public final class ServerState {
     }
 
     /**
+     * Records the name of the connection's last command.
+     *
      * @param command the last command's name
      */
     public void lastCommand(String command) {
@@ -412,6 +428,8 @@ public final class ServerState {
     }
 
     /**
+     * Sets the ACL user the connection is authenticated as.
+     *
      * @param user the ACL user the connection is authenticated as
      */
     public void user(String user) {
@@ -419,6 +437,8 @@ public final class ServerState {
     }
 
     /**
+     * Sets the connection's protocol version.
+     *
      * @param protocol 2 or 3
      */
     public void protocol(int protocol) {
@@ -426,6 +446,8 @@ public final class ServerState {
     }
 
     /**
+     * Sets the connection's subscription counts.
+     *
      * @param channels channels subscribed to
      * @param patterns patterns subscribed to
      */
@@ -435,6 +457,8 @@ public final class ServerState {
     }
 
     /**
+     * Sets the client that the connection's tracking redirects to.
+     *
      * @param id the client tracking redirects to, 0 for none, -1 when tracking is off
      */
     public void redirect(long id) {

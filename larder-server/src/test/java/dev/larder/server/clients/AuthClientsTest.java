@@ -9,6 +9,7 @@ import dev.larder.server.LarderServer;
 import dev.larder.testing.RequiredTool;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -42,7 +43,10 @@ class AuthClientsTest {
     Path acl = dir.resolve("users.acl");
     Files.writeString(
         acl,
-        "user default on >adminpw ~* &* +@all\n" + "user app on >apppw ~app:* +@all -@dangerous\n");
+        """
+        user default on >adminpw ~* &* +@all
+        user app on >apppw ~app:* +@all -@dangerous
+        """);
     Path auth = dir.resolve("memcached.auth");
     Files.writeString(auth, "mc:mcpw\n");
     server = RunningServer.start("aclfile", acl.toString(), "memcache-auth-file", auth.toString());
@@ -228,7 +232,7 @@ class AuthClientsTest {
   }
 
   private static String exchange(int port, String request, int replyBytes) throws Exception {
-    try (Socket s = new Socket("127.0.0.1", port)) {
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
       s.setSoTimeout(30_000);
       OutputStream out = s.getOutputStream();
       out.write(request.getBytes(StandardCharsets.US_ASCII));

@@ -8,6 +8,7 @@ import dev.larder.server.LarderServer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
@@ -272,7 +273,7 @@ class ClusteredServerTest {
     private final OutputStream out;
 
     Memcached(LarderServer m) throws Exception {
-      socket = new Socket("127.0.0.1", m.memcachePort());
+      socket = new Socket(InetAddress.getLoopbackAddress(), m.memcachePort());
       socket.setSoTimeout(20_000);
       in =
           new BufferedReader(

@@ -175,7 +175,10 @@ class LettuceClientTest {
       assertTrue(
           java.util.Arrays.equals(value, c.reactive().get(key).block(Duration.ofSeconds(20))));
       List<KeyValue<byte[], byte[]>> both =
-          c.reactive().mget(key, "none".getBytes()).collectList().block(Duration.ofSeconds(20));
+          c.reactive()
+              .mget(key, "none".getBytes(StandardCharsets.UTF_8))
+              .collectList()
+              .block(Duration.ofSeconds(20));
       assertEquals(2, both.size());
       assertTrue(java.util.Arrays.equals(value, both.get(0).getValue()));
       assertFalse(both.get(1).hasValue());

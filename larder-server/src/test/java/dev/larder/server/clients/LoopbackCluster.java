@@ -5,6 +5,7 @@ import dev.larder.cluster.internal.ClusteredLarderCache;
 import dev.larder.server.LarderServer;
 import dev.larder.server.ServerConfig;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -106,7 +107,7 @@ final class LoopbackCluster implements AutoCloseable {
 
   static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket()) {
-      s.bind(new InetSocketAddress("127.0.0.1", 0));
+      s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
       return s.getLocalPort();
     }
   }

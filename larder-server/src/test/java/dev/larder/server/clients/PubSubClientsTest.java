@@ -10,6 +10,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -332,7 +333,8 @@ class PubSubClientsTest {
                 new HostAndPort("127.0.0.1", small.respPort()),
                 DefaultJedisClientConfig.builder().timeoutMillis(30_000).build())) {
       slow.setReceiveBufferSize(4096);
-      slow.connect(new InetSocketAddress("127.0.0.1", small.respPort()), 10_000);
+      slow.connect(
+          new InetSocketAddress(InetAddress.getLoopbackAddress(), small.respPort()), 10_000);
       slow.getOutputStream()
           .write("*2\r\n$9\r\nSUBSCRIBE\r\n$4\r\nslow\r\n".getBytes(StandardCharsets.US_ASCII));
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

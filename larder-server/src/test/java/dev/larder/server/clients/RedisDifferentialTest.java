@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -456,7 +457,7 @@ class RedisDifferentialTest {
     private final InputStream in;
 
     Connection(int port) throws IOException {
-      socket = new Socket("127.0.0.1", port);
+      socket = new Socket(InetAddress.getLoopbackAddress(), port);
       socket.setSoTimeout(10_000);
       out = socket.getOutputStream();
       in = new BufferedInputStream(socket.getInputStream());

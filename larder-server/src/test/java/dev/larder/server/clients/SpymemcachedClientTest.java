@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.server.LarderServer;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,7 +42,8 @@ class SpymemcachedClientTest {
                 .setOpTimeout(20_000)
                 .setProtocol(ConnectionFactoryBuilder.Protocol.TEXT)
                 .build(),
-            List.of(new InetSocketAddress("127.0.0.1", server.memcachePort())));
+            List.of(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), server.memcachePort())));
   }
 
   @AfterAll

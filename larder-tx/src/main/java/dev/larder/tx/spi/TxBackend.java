@@ -7,7 +7,7 @@ import dev.larder.tx.TxStats;
 import dev.larder.tx.internal.KeyRef;
 import dev.larder.tx.internal.SnapshotRegistry;
 import dev.larder.wal.WriteAheadLog;
-import java.util.LinkedHashMap;
+import java.util.SequencedMap;
 import java.util.Set;
 
 /**
@@ -59,7 +59,7 @@ public interface TxBackend extends AutoCloseable {
    * @throws TransactionConflictException if the commit is refused; nothing of it is visible
    */
   long commit(
-      long snapshot, Isolation isolation, Set<KeyRef> reads, LinkedHashMap<KeyRef, byte[]> writes);
+      long snapshot, Isolation isolation, Set<KeyRef> reads, SequencedMap<KeyRef, byte[]> writes);
 
   /**
    * Commits one write outside any transaction.

@@ -18,9 +18,9 @@ import dev.larder.wal.WalConfig;
 import dev.larder.wal.WriteAheadLog;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SequencedMap;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -141,6 +141,9 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
     return engine;
   }
 
+  // The periodic tasks' futures are not kept: each task catches what it throws (a periodic task
+  // that throws is never run again), and close() stops them by shutting the executor down.
+  @SuppressWarnings("FutureReturnValueIgnored")
   private void join(ClusterConfig config, int members, Duration checkpointEvery) {
     SettingsToken.install(
         channel.jchannel(),
@@ -155,7 +158,7 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
             + ", owners "
             + (ownersOf(config) == Epoch.ALL ? "all" : Integer.toString(config.owners())));
     channel.connect(config.clusterName() + ".tx", this);
-    coordinator.scheduleWithFixedDelay(this::check, 1, 1, TimeUnit.SECONDS);
+    coordinator.scheduleWithFixedDelay(this::checkQuietly, 1, 1, TimeUnit.SECONDS);
     long every = checkpointEvery.toMillis();
     if (member.log() != null && every > 0) {
       coordinator.scheduleWithFixedDelay(
@@ -288,6 +291,14 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
     }
   }
 
+  private void checkQuietly() {
+    try {
+      check();
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "the epoch check failed", e);
+    }
+  }
+
   private void checkpointQuietly() {
     try {
       if (!closed) {
@@ -361,7 +372,7 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
 
   @Override
   public long commit(
-      long snapshot, Isolation isolation, Set<KeyRef> reads, LinkedHashMap<KeyRef, byte[]> writes) {
+      long snapshot, Isolation isolation, Set<KeyRef> reads, SequencedMap<KeyRef, byte[]> writes) {
     List<TxFrame.Write> ws = new ArrayList<>(writes.size());
     for (Map.Entry<KeyRef, byte[]> w : writes.entrySet()) {
       ws.add(new TxFrame.Write(w.getKey(), w.getValue() == REMOVED ? null : w.getValue()));

@@ -135,10 +135,12 @@ sealed interface TxFrame {
       List<KeyRef> reads,
       List<Write> writes)
       implements TxFrame {
+    @Override
     public int type() {
       return T_PREPARE;
     }
 
+    @Override
     public void body(ByteSink out) {
       out.writeLong(epoch);
       writeBallot(out, ballot);
@@ -154,10 +156,12 @@ sealed interface TxFrame {
   }
 
   record Vote(long reqId, int status, long proposal, List<Conflict> conflicts) implements TxFrame {
+    @Override
     public int type() {
       return T_VOTE;
     }
 
+    @Override
     public void body(ByteSink out) {
       out.writeByte(status);
       out.writeLong(proposal);
@@ -170,10 +174,12 @@ sealed interface TxFrame {
   }
 
   record Decide(long reqId, Ballot ballot, TxId txid, long commitTs) implements TxFrame {
+    @Override
     public int type() {
       return T_DECIDE;
     }
 
+    @Override
     public void body(ByteSink out) {
       writeBallot(out, ballot);
       writeTxId(out, txid);
@@ -182,10 +188,12 @@ sealed interface TxFrame {
   }
 
   record Ack(long reqId, int status, Ballot promised) implements TxFrame {
+    @Override
     public int type() {
       return T_ACK;
     }
 
+    @Override
     public void body(ByteSink out) {
       out.writeByte(status);
       writeBallot(out, promised);
@@ -193,10 +201,12 @@ sealed interface TxFrame {
   }
 
   record Apply(long reqId, TxId txid, long commitTs) implements TxFrame {
+    @Override
     public int type() {
       return T_APPLY;
     }
 
+    @Override
     public void body(ByteSink out) {
       writeTxId(out, txid);
       out.writeLong(commitTs);
@@ -204,20 +214,24 @@ sealed interface TxFrame {
   }
 
   record Abort(long reqId, TxId txid) implements TxFrame {
+    @Override
     public int type() {
       return T_ABORT;
     }
 
+    @Override
     public void body(ByteSink out) {
       writeTxId(out, txid);
     }
   }
 
   record Query(long reqId, Ballot ballot, long viewId) implements TxFrame {
+    @Override
     public int type() {
       return T_QUERY;
     }
 
+    @Override
     public void body(ByteSink out) {
       writeBallot(out, ballot);
       out.writeLong(viewId);
@@ -234,10 +248,12 @@ sealed interface TxFrame {
       long[] held,
       List<PendingReport> pending)
       implements TxFrame {
+    @Override
     public int type() {
       return T_REPORT;
     }
 
+    @Override
     public void body(ByteSink out) {
       out.writeByte(status);
       writeBallot(out, promised);
@@ -256,20 +272,24 @@ sealed interface TxFrame {
   }
 
   record Accept(long reqId, Proposal proposal) implements TxFrame {
+    @Override
     public int type() {
       return T_ACCEPT;
     }
 
+    @Override
     public void body(ByteSink out) {
       writeProposal(out, proposal);
     }
   }
 
   record Install(long reqId, Proposal proposal) implements TxFrame {
+    @Override
     public int type() {
       return T_INSTALL;
     }
 
+    @Override
     public void body(ByteSink out) {
       writeProposal(out, proposal);
     }
@@ -277,10 +297,12 @@ sealed interface TxFrame {
 
   /** Asks a holder for the newest versions of the keys of {@code segments}. */
   record Pull(long reqId, long epoch, int[] segments) implements TxFrame {
+    @Override
     public int type() {
       return T_PULL;
     }
 
+    @Override
     public void body(ByteSink out) {
       out.writeLong(epoch);
       out.writeInt(segments.length);
@@ -292,10 +314,12 @@ sealed interface TxFrame {
 
   /** Asks an owner of the key, in {@code epoch}, for its value at {@code snapshot}. */
   record Read(long reqId, long epoch, long snapshot, KeyRef key) implements TxFrame {
+    @Override
     public int type() {
       return T_READ;
     }
 
+    @Override
     public void body(ByteSink out) {
       out.writeLong(epoch);
       out.writeLong(snapshot);
@@ -305,10 +329,12 @@ sealed interface TxFrame {
 
   /** Answers a READ: a status and, for {@link #R_OK}, the stored bytes (null: absent). */
   record Value(long reqId, int status, byte[] stored) implements TxFrame {
+    @Override
     public int type() {
       return T_VALUE;
     }
 
+    @Override
     public void body(ByteSink out) {
       out.writeByte(status);
       writeBytes(out, stored);
@@ -316,10 +342,12 @@ sealed interface TxFrame {
   }
 
   record State(long reqId, long epoch, int flags, List<VersionEntry> entries) implements TxFrame {
+    @Override
     public int type() {
       return T_STATE;
     }
 
+    @Override
     public void body(ByteSink out) {
       out.writeLong(epoch);
       out.writeByte(flags);

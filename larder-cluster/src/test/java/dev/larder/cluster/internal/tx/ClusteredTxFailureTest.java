@@ -97,6 +97,9 @@ class ClusteredTxFailureTest {
 
   @ParameterizedTest(name = "the originator is the key's primary: {0}")
   @ValueSource(booleans = {true, false})
+  // The commit is left running: its originator is crashed below, and the test reads the
+  // outcome from the survivors.
+  @SuppressWarnings("FutureReturnValueIgnored")
   void originatorThatDiesBeforeDecideLeavesItAbortedAndUnlocked(boolean originatorIsPrimary)
       throws Exception {
     try (TxTestCluster c = seeded(3, null)) {
@@ -169,6 +172,9 @@ class ClusteredTxFailureTest {
   }
 
   @Test
+  // The commit is left running: its originator is crashed below, and the test reads the
+  // outcome from the survivors.
+  @SuppressWarnings("FutureReturnValueIgnored")
   void decideLoggedByNoSurvivorIsAborted() throws Exception {
     try (TxTestCluster c = seeded(5, null)) {
       FrameFilter f = FrameFilter.install(c.engine(0));

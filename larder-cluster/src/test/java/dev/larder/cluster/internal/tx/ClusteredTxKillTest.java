@@ -127,12 +127,13 @@ class ClusteredTxKillTest {
   private static void awaitReady(int members, Child... cs) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
     for (Child c : cs) {
-      String last;
-      while (!(last = c.ask("ready")).equals("READY " + members)) {
+      String last = c.ask("ready");
+      while (!last.equals("READY " + members)) {
         if (System.nanoTime() > deadline) {
           throw new AssertionError("not READY with " + members + " members: " + last);
         }
         Thread.sleep(100);
+        last = c.ask("ready");
       }
     }
   }
@@ -156,7 +157,7 @@ class ClusteredTxKillTest {
   private static Logged logged(Path file) throws IOException {
     Logged l = new Logged(new HashSet<>(), new HashSet<>());
     for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-      String[] w = line.split(" ");
+      String[] w = line.split(" ", -1);
       if (w.length == 2) {
         (w[0].equals("K") ? l.acked() : l.attempted()).add(w[1]);
       }

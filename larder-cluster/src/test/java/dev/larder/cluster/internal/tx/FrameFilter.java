@@ -1,5 +1,6 @@
 package dev.larder.cluster.internal.tx;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiPredicate;
 import org.jgroups.Address;
 import org.jgroups.Message;
@@ -16,7 +17,8 @@ final class FrameFilter extends Protocol {
   private volatile BiPredicate<Address, TxFrame> drop = (a, f) -> false;
   private volatile BiPredicate<Address, TxFrame> delay = (a, f) -> false;
   private volatile long delayMillis;
-  private volatile int dropped;
+  // counted from every sending thread at once
+  private final AtomicInteger dropped = new AtomicInteger();
   private final java.util.concurrent.ScheduledExecutorService later =
       java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -43,10 +45,11 @@ final class FrameFilter extends Protocol {
   }
 
   int dropped() {
-    return dropped;
+    return dropped.get();
   }
 
   @Override
+  @SuppressWarnings("FutureReturnValueIgnored") // a delayed send's outcome is its arrival
   public Object down(Message msg) {
     if (msg.getLength() > 0 && msg.getArray() != null) {
       TxFrame f;
@@ -56,7 +59,7 @@ final class FrameFilter extends Protocol {
         return down_prot.down(msg);
       }
       if (drop.test(msg.getDest(), f)) {
-        dropped++;
+        dropped.incrementAndGet();
         return null;
       }
       if (delay.test(msg.getDest(), f)) {

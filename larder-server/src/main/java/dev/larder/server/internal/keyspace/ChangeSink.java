@@ -43,23 +43,31 @@ public interface ChangeSink {
   void end();
 
   /**
+   * Reports a value stored under a key.
+   *
    * @param storedKey the stored key (database byte, then the key)
    * @param storedValue the value's stored bytes ({@link ValueLayout})
    */
   void put(byte[] storedKey, byte[] storedValue);
 
   /**
+   * Reports a key removed.
+   *
    * @param storedKey a stored key that was removed
    */
   void delete(byte[] storedKey);
 
   /**
+   * Reports a key the cache evicted.
+   *
    * @param storedKey a stored key the cache evicted
    * @param version the version of the value it evicted
    */
   void evict(byte[] storedKey, long version);
 
   /**
+   * Reports a database, or every database, emptied.
+   *
    * @param db the database emptied, or -1 for every database
    */
   void flush(int db);

@@ -3,6 +3,7 @@ package dev.larder.server.internal.keyspace;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.SequencedMap;
 
 /**
  * A hash's payload: {@code varint count}, then for each field {@code varint length, bytes} of the
@@ -20,7 +21,7 @@ public final class HashPayload {
    * @param payload a hash payload
    * @throws IllegalArgumentException if malformed
    */
-  public static LinkedHashMap<String, byte[]> decode(byte[] payload) {
+  public static SequencedMap<String, byte[]> decode(byte[] payload) {
     long[] cursor = {0};
     long count = Varint.read(payload, cursor);
     if (count > payload.length) {

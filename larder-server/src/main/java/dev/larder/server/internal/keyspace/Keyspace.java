@@ -805,6 +805,8 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
+   * Removes a key while restoring, without reporting it.
+   *
    * @param storedKey a stored key to remove, without reporting it
    */
   public void restoreDelete(byte[] storedKey) {
@@ -822,6 +824,8 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
+   * Empties a database while restoring, without reporting it.
+   *
    * @param db a database to empty, -1 for all, without reporting it
    */
   public void restoreFlush(int db) {

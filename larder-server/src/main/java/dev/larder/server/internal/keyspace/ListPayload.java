@@ -91,7 +91,7 @@ public final class ListPayload {
         }
       }
       elements.add(Arrays.copyOfRange(payload, start, end));
-      cursor[0] = end + size;
+      cursor[0] = (long) end + size;
     }
     if (cursor[0] != payload.length) {
       throw new IllegalArgumentException("bytes after the last list entry");
@@ -297,7 +297,7 @@ public final class ListPayload {
       throw new IllegalArgumentException("list element longer than its payload");
     }
     int end = start + (int) length;
-    cursor[0] = end + Varint.size(length);
+    cursor[0] = (long) end + Varint.size(length);
     return new int[] {start, end};
   }
 

@@ -34,6 +34,8 @@ public final class ScanCursor {
   }
 
   /**
+   * Offers one item to the page being collected.
+   *
    * @param item an item (a key or a field); it is offered once per call
    */
   public void offer(byte[] item) {

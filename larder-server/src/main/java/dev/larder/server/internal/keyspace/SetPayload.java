@@ -131,7 +131,7 @@ public final class SetPayload {
           int len = PayloadBytes.chunkLength(p, cursor, p.length);
           int start = (int) cursor[0];
           out.add(Arrays.copyOfRange(p, start, start + len));
-          cursor[0] = start + len;
+          cursor[0] = (long) start + len;
         }
       }
       default -> {

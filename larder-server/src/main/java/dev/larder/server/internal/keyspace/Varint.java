@@ -52,7 +52,7 @@ public final class Varint {
         throw new IllegalArgumentException("truncated varint");
       }
       int b = in[pos] & 0xFF;
-      cursor[0] = pos + 1;
+      cursor[0] = pos + 1L;
       result |= (long) (b & 0x7F) << shift;
       if ((b & 0x80) == 0) {
         return result;

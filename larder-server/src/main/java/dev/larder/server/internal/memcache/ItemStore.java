@@ -108,6 +108,8 @@ final class ItemStore {
   @FunctionalInterface
   interface ExpiryRule {
     /**
+     * Returns the expiry to leave on the item.
+     *
      * @param item the item before (the created one when created)
      * @param created whether the item was created
      * @return the absolute expiry in ms, 0 for none
@@ -281,32 +283,32 @@ final class ItemStore {
       outcome[0] = Outcome.EXISTS;
       return null;
     }
-    switch (mode) {
+    return switch (mode) {
       case ADD -> {
         outcome[0] = old == null ? Outcome.STORED : Outcome.NOT_STORED;
-        return old == null ? item : null;
+        yield old == null ? item : null;
       }
       case REPLACE -> {
         outcome[0] = old == null ? Outcome.NOT_STORED : Outcome.STORED;
-        return old == null ? null : item;
+        yield old == null ? null : item;
       }
       default -> {
         if (old == null) {
           outcome[0] = Outcome.NOT_STORED;
-          return null;
+          yield null;
         }
         if (hasCas && cas != 0 && cas != old.version()) {
           outcome[0] = Outcome.EXISTS;
-          return null;
+          yield null;
         }
         outcome[0] = Outcome.STORED;
         byte[] joined =
             mode == Mode.APPEND
                 ? concat(old.payload(), item.payload())
                 : concat(item.payload(), old.payload());
-        return old.withPayload(joined).withItemState(0);
+        yield old.withPayload(joined).withItemState(0);
       }
-    }
+    };
   }
 
   /**

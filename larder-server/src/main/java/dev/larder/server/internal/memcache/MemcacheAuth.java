@@ -91,6 +91,7 @@ public final class MemcacheAuth {
    * @param user a user name
    * @param password a password attempt
    */
+  @SuppressWarnings("ShortCircuitBoolean") // both comparisons run for every user (constant time)
   public boolean check(byte[] user, byte[] password) {
     boolean ok = false;
     for (byte[][] u : users) {

@@ -37,5 +37,7 @@ public sealed interface MemcacheFrame {
    * @param line the reply line, without CRLF
    * @param close whether the connection must be closed after it
    */
+  @SuppressWarnings(
+      "AvoidCommonTypeNames") // the protocol's ERROR reply, named as MemcacheFrame.Error
   record Error(String line, boolean close) implements MemcacheFrame {}
 }

@@ -306,6 +306,8 @@ public final class ClientConnection {
    * @param reason why, for the log and the counters, or null for a close the caller logs itself
    * @param detail what was seen, for the log
    */
+  // A close that fails has nothing left to undo: the channel is closed either way.
+  @SuppressWarnings("FutureReturnValueIgnored")
   public void disconnect(ClientMemory.Reason reason, String detail) {
     if (disconnected) {
       return;

@@ -1,5 +1,7 @@
 package dev.larder.server.internal.net;
 
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -65,8 +67,17 @@ public final class ClientMemory {
   private final AtomicLong used = new AtomicLong();
   private final AtomicLong peak = new AtomicLong();
   private final Set<ClientConnection> open = ConcurrentHashMap.newKeySet();
-  private final LongAdder[] disconnections = {new LongAdder(), new LongAdder(), new LongAdder()};
+  // filled here and only read after: safe to share through the final field
+  private final Map<Reason, LongAdder> disconnections = counters();
   private final RateLimitedLog log = new RateLimitedLog(TimeUnit.SECONDS.toNanos(1));
+
+  private static Map<Reason, LongAdder> counters() {
+    Map<Reason, LongAdder> m = new EnumMap<>(Reason.class);
+    for (Reason r : Reason.values()) {
+      m.put(r, new LongAdder());
+    }
+    return m;
+  }
 
   /**
    * @param queryLimit the most request bytes one connection may hold
@@ -105,7 +116,7 @@ public final class ClientMemory {
    * @param reason a reason
    */
   public long disconnections(Reason reason) {
-    return disconnections[reason.ordinal()].sum();
+    return disconnections.get(reason).sum();
   }
 
   void register(ClientConnection c) {
@@ -190,7 +201,7 @@ public final class ClientMemory {
 
   /** Counts and logs (rate-limited) a connection closed for a limit. */
   void disconnected(ClientConnection c, Reason reason, String detail) {
-    disconnections[reason.ordinal()].increment();
+    disconnections.get(reason).increment();
     long held = log.permit();
     if (held >= 0) {
       LOG.log(

@@ -50,6 +50,8 @@ public final class ConnectionGuard extends ChannelInboundHandlerAdapter {
   }
 
   @Override
+  // A close that fails has nothing left to undo: the channel is closed either way.
+  @SuppressWarnings("FutureReturnValueIgnored")
   public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
     if (evt instanceof IdleStateEvent) {
       ctx.close();

@@ -88,6 +88,8 @@ public final class DurableReplies implements AutoCloseable {
         .add(new Reply(connection, ctx, replies, close));
   }
 
+  // A write that fails closes the channel (Netty closes on an I/O error), which ends the client.
+  @SuppressWarnings("FutureReturnValueIgnored")
   private static void write(ChannelHandlerContext ctx, ByteBuf replies, boolean close) {
     if (close) {
       ctx.writeAndFlush(replies).addListener(ChannelFutureListener.CLOSE);
@@ -186,6 +188,8 @@ public final class DurableReplies implements AutoCloseable {
     }
   }
 
+  // A close that fails has nothing left to undo: the channel is closed either way.
+  @SuppressWarnings("FutureReturnValueIgnored")
   private static void send(List<Reply> batch, boolean ok) {
     for (Reply r : batch) {
       r.connection.awaitingLog(-r.buffer.readableBytes());

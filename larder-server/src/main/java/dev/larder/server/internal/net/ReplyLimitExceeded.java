@@ -50,7 +50,7 @@ public final class ReplyLimitExceeded extends RuntimeException {
    * @throws ReplyLimitExceeded if they do not
    */
   public static void check(ByteBuf out, long length) {
-    long room = out.maxWritableBytes() - HEADROOM;
+    long room = (long) out.maxWritableBytes() - HEADROOM;
     if (length > room) {
       throw new ReplyLimitExceeded(length, room);
     }

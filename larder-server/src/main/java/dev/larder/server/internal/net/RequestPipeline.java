@@ -285,6 +285,8 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
    * passed on, so that Netty reports it (and the fuzzer sees it).
    */
   @Override
+  // A close that fails has nothing left to undo: the channel is closed either way.
+  @SuppressWarnings("FutureReturnValueIgnored")
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     ctx.close();
     if (!(cause instanceof java.io.IOException)) {

@@ -115,21 +115,31 @@ final class ChangeRecord {
   /** Receives the changes of a record, in order. */
   interface Visitor {
     /**
-     * @param key stored key @param value stored value
+     * Receives a put.
+     *
+     * @param key stored key
+     * @param value stored value
      */
     void put(byte[] key, byte[] value);
 
     /**
+     * Receives a delete.
+     *
      * @param key stored key
      */
     void delete(byte[] key);
 
     /**
-     * @param key stored key @param version the evicted value's version
+     * Receives an eviction.
+     *
+     * @param key stored key
+     * @param version the evicted value's version
      */
     void evict(byte[] key, long version);
 
     /**
+     * Receives a flush.
+     *
      * @param db the database, or -1 for all
      */
     void flush(int db);

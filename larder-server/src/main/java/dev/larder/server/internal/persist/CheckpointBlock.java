@@ -118,12 +118,16 @@ final class CheckpointBlock {
   /** Receives what a checkpoint holds. */
   interface Visitor {
     /**
+     * Receives the checkpoint's header.
+     *
      * @param itemVersion the header's item version
      * @param keys the header's key count, 0 in a version 1 header (which has none)
      */
     void header(long itemVersion, long keys);
 
     /**
+     * Receives one item.
+     *
      * @param storedKey the stored key (a fresh array)
      * @param block the block
      * @param valueOffset where the value without its version starts in {@code block}

@@ -120,6 +120,9 @@ final class Checkpointer implements AutoCloseable {
     }
   }
 
+  // The shared lock is taken and given back at once, as a barrier (see below): nothing runs under
+  // it.
+  @SuppressWarnings("LockNotBeforeTry")
   private long take() {
     Checkpoint ck;
     long itemVersion;

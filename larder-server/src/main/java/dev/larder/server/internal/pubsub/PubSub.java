@@ -51,6 +51,8 @@ public final class PubSub {
   private record Pattern(byte[] bytes, GlobPattern glob, Set<Subscriber> subscribers) {}
 
   /**
+   * Subscribes a client to a channel.
+   *
    * @param s the client
    * @param channel a channel it subscribes to
    */
@@ -65,6 +67,8 @@ public final class PubSub {
   }
 
   /**
+   * Unsubscribes a client from a channel.
+   *
    * @param s the client
    * @param channel a channel it leaves
    */
@@ -74,6 +78,8 @@ public final class PubSub {
   }
 
   /**
+   * Subscribes a client to a pattern.
+   *
    * @param s the client
    * @param pattern a glob pattern it subscribes to
    */
@@ -92,6 +98,8 @@ public final class PubSub {
   }
 
   /**
+   * Unsubscribes a client from a pattern.
+   *
    * @param s the client
    * @param pattern a pattern it leaves
    */

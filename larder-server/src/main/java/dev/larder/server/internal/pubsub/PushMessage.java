@@ -21,7 +21,7 @@ public sealed interface PushMessage {
   record Message(byte[] channel, byte[] payload) implements PushMessage {
     @Override
     public long bytes() {
-      return FRAMING + channel.length + payload.length;
+      return FRAMING + (long) channel.length + payload.length;
     }
   }
 
@@ -35,7 +35,7 @@ public sealed interface PushMessage {
   record PatternMessage(byte[] pattern, byte[] channel, byte[] payload) implements PushMessage {
     @Override
     public long bytes() {
-      return FRAMING + pattern.length + channel.length + payload.length;
+      return FRAMING + (long) pattern.length + channel.length + payload.length;
     }
   }
 

@@ -64,6 +64,8 @@ public final class Tracking {
   }
 
   /**
+   * Sets tracking-table-max-keys, evicting from the table when it holds more.
+   *
    * @param maxKeys the new tracking-table-max-keys, 0 for no bound
    */
   public void maxKeys(long maxKeys) {
@@ -347,6 +349,7 @@ public final class Tracking {
    * A flush: every tracking client is told that every key is invalid (a null invalidation), and the
    * table is emptied.
    */
+  @SuppressWarnings("ModifyCollectionInEnhancedForLoop") // a ConcurrentHashMap's key set allows it
   public void flushed() {
     PushMessage m = new PushMessage.Invalidation(null);
     for (Tracked t : tracking.values()) {

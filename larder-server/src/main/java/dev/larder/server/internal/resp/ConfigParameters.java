@@ -57,6 +57,8 @@ final class ConfigParameters {
   @FunctionalInterface
   interface Apply {
     /**
+     * Applies the value to the server.
+     *
      * @param state the server
      * @param value a value its check accepted
      */

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SequencedMap;
 
 /** The hash commands. A hash is one value ({@link HashPayload}); an empty hash is deleted. */
 final class HashCommands {
@@ -116,7 +117,7 @@ final class HashCommands {
             c.db(),
             c.arg(1),
             before -> {
-              LinkedHashMap<String, byte[]> f = decode(before);
+              SequencedMap<String, byte[]> f = decode(before);
               added[0] = 0;
               for (int i = 2; i < c.argc(); i += 2) {
                 added[0] += f.put(HashPayload.field(c.arg(i)), c.arg(i + 1)) == null ? 1 : 0;
@@ -159,7 +160,7 @@ final class HashCommands {
               if (RespCall.requireType(before, ValueType.HASH) == null) {
                 return null;
               }
-              LinkedHashMap<String, byte[]> f = HashPayload.decode(before.payload());
+              SequencedMap<String, byte[]> f = HashPayload.decode(before.payload());
               for (int i = 2; i < c.argc(); i++) {
                 removed[0] += f.remove(HashPayload.field(c.arg(i))) != null ? 1 : 0;
               }
@@ -177,7 +178,7 @@ final class HashCommands {
             c.db(),
             c.arg(1),
             before -> {
-              LinkedHashMap<String, byte[]> f = decode(before);
+              SequencedMap<String, byte[]> f = decode(before);
               byte[] old = f.get(field);
               long current;
               try {
@@ -217,7 +218,7 @@ final class HashCommands {
     KeyCommands.writePage(c, next, pairs);
   }
 
-  static LinkedHashMap<String, byte[]> decode(StoredValue before) {
+  static SequencedMap<String, byte[]> decode(StoredValue before) {
     return RespCall.requireType(before, ValueType.HASH) == null
         ? new LinkedHashMap<>()
         : HashPayload.decode(before.payload());

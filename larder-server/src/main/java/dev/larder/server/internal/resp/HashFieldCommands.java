@@ -11,9 +11,9 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SequencedMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** The hash commands on one field: HSETNX, HSTRLEN, HINCRBYFLOAT; and HRANDFIELD. Stateless. */
@@ -61,7 +61,7 @@ final class HashFieldCommands {
                 c.db(),
                 c.arg(1),
                 before -> {
-                  LinkedHashMap<String, byte[]> f = HashCommands.decode(before);
+                  SequencedMap<String, byte[]> f = HashCommands.decode(before);
                   if (f.containsKey(field)) {
                     return before;
                   }
@@ -85,7 +85,7 @@ final class HashFieldCommands {
                 c.db(),
                 c.arg(1),
                 before -> {
-                  LinkedHashMap<String, byte[]> f = HashCommands.decode(before);
+                  SequencedMap<String, byte[]> f = HashCommands.decode(before);
                   byte[] old = f.get(field);
                   BigDecimal current = old == null ? BigDecimal.ZERO : storedFloat(old);
                   String next = StringCommands.formatFloat(current.add(by));

@@ -41,7 +41,7 @@ final class ListAccess {
           byte[] old = before == null ? null : before.payload();
           byte[] payload =
               head ? ListPayload.pushHead(old, elements) : ListPayload.pushTail(old, elements);
-          length[0] = (before == null ? 0 : ListPayload.count(old)) + elements.size();
+          length[0] = (before == null ? 0L : ListPayload.count(old)) + elements.size();
           return before == null
               ? new StoredValue(ValueType.LIST, 0, 0, 0, payload)
               : before.withPayload(payload);

@@ -343,7 +343,7 @@ final class ListCommands {
       stop += length;
     }
     if (stop >= length) {
-      stop = length - 1;
+      stop = length - 1L;
     }
     if (start > stop || start >= length) {
       return null;

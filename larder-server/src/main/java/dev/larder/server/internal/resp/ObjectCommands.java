@@ -183,7 +183,11 @@ final class ObjectCommands {
   static long usage(int keyLength, StoredValue v) {
     int storedKey = keyLength + 1;
     int storedValue = ValueLayout.encode(v.version() > 0 ? v : withAnyVersion(v)).length;
-    return varintSize(storedKey) + varintSize(storedValue) + storedKey + storedValue + INDEX_SHARE;
+    return (long) varintSize(storedKey)
+        + varintSize(storedValue)
+        + storedKey
+        + storedValue
+        + INDEX_SHARE;
   }
 
   private static StoredValue withAnyVersion(StoredValue v) {

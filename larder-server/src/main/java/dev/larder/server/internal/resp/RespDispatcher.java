@@ -21,6 +21,8 @@ public final class RespDispatcher {
   private RespDispatcher() {}
 
   /**
+   * Runs one command and writes its reply.
+   *
    * @param s the connection
    * @param args the command's words
    */

@@ -25,6 +25,8 @@ public final class RespWriter {
   private int protocol = 2;
 
   /**
+   * Sets the buffer replies go into.
+   *
    * @param out the buffer replies go into
    */
   public void target(ByteBuf out) {
@@ -42,6 +44,8 @@ public final class RespWriter {
   }
 
   /**
+   * Sets the protocol version replies are written in.
+   *
    * @param protocol 2 or 3
    */
   public void protocol(int protocol) {
@@ -49,6 +53,8 @@ public final class RespWriter {
   }
 
   /**
+   * Writes a simple string (status) reply.
+   *
    * @param s a status line such as OK
    */
   public void simple(String s) {
@@ -62,6 +68,8 @@ public final class RespWriter {
   }
 
   /**
+   * Writes an error reply.
+   *
    * @param message the error line, starting with its code (ERR, WRONGTYPE...)
    */
   public void error(String message) {
@@ -70,6 +78,8 @@ public final class RespWriter {
   }
 
   /**
+   * Writes an integer reply.
+   *
    * @param n an integer reply
    */
   public void integer(long n) {
@@ -78,6 +88,8 @@ public final class RespWriter {
   }
 
   /**
+   * Writes a bulk string reply.
+   *
    * @param b a bulk string, or null for the null reply
    */
   public void bulk(byte[] b) {
@@ -89,6 +101,8 @@ public final class RespWriter {
   }
 
   /**
+   * Writes part of an array as a bulk string reply.
+   *
    * @param b an array holding a bulk string
    * @param offset where it starts
    * @param length its length
@@ -109,6 +123,8 @@ public final class RespWriter {
   }
 
   /**
+   * Writes a string as a bulk string reply in UTF-8.
+   *
    * @param s a bulk string in UTF-8
    */
   public void bulk(String s) {
@@ -126,6 +142,8 @@ public final class RespWriter {
   }
 
   /**
+   * Writes an array header.
+   *
    * @param n the number of elements that follow
    */
   public void array(int n) {
@@ -149,6 +167,8 @@ public final class RespWriter {
   }
 
   /**
+   * Writes a map header (RESP2: an array of twice as many elements).
+   *
    * @param n the number of key-value pairs that follow
    */
   public void map(int n) {
@@ -161,6 +181,8 @@ public final class RespWriter {
   }
 
   /**
+   * Writes a set header (RESP2: an array).
+   *
    * @param n the number of elements that follow
    */
   public void set(int n) {
@@ -173,6 +195,8 @@ public final class RespWriter {
   }
 
   /**
+   * Writes a double reply (RESP2: a bulk string).
+   *
    * @param text a double's text as Redis formats it
    */
   public void dbl(String text) {

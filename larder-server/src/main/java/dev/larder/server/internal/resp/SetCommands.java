@@ -362,10 +362,10 @@ final class SetCommands {
 
   /** Combines payloads (null for an absent key); an intersection stops at {@code limit}. */
   private static List<byte[]> combine(List<byte[]> sets, Op op, long limit) {
-    switch (op) {
+    return switch (op) {
       case INTER -> {
         if (sets.stream().anyMatch(p -> p == null)) {
-          return new ArrayList<>();
+          yield new ArrayList<>();
         }
         byte[] smallest = sets.getFirst();
         for (byte[] p : sets) {
@@ -384,14 +384,14 @@ final class SetCommands {
             out.add(m);
           }
         }
-        return out;
+        yield out;
       }
       case UNION -> {
         TreeSet<byte[]> all = new TreeSet<>(Arrays::compareUnsigned);
         for (byte[] p : sets) {
           all.addAll(members(p));
         }
-        return new ArrayList<>(all);
+        yield new ArrayList<>(all);
       }
       default -> {
         List<byte[]> out = new ArrayList<>();
@@ -404,9 +404,9 @@ final class SetCommands {
             out.add(m);
           }
         }
-        return out;
+        yield out;
       }
-    }
+    };
   }
 
   private static void store(RespCall c, List<byte[]> members) {

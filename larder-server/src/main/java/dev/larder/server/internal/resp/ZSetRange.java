@@ -113,7 +113,7 @@ final class ZSetRange {
       return Ranks.EMPTY;
     }
     if (stop >= n) {
-      stop = n - 1;
+      stop = n - 1L;
     }
     return reverse
         ? new Ranks((int) (n - 1 - stop), (int) (n - 1 - start))

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.larder.testing.RequiredTool;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -127,7 +128,7 @@ class HashSlotTest {
 
   private static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket()) {
-      s.bind(new InetSocketAddress("127.0.0.1", 0));
+      s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
       return s.getLocalPort();
     }
   }

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.NavigableSet;
 import java.util.Random;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -70,7 +71,8 @@ class SetPayloadModelTest {
     return new String(b, StandardCharsets.ISO_8859_1);
   }
 
-  private static void check(byte[] p, TreeSet<String> model, Random r, int alphabet, boolean ints) {
+  private static void check(
+      byte[] p, NavigableSet<String> model, Random r, int alphabet, boolean ints) {
     assertEquals(model.size(), SetPayload.size(p));
     TreeSet<String> actual = new TreeSet<>();
     SetPayload.members(p).forEach(b -> actual.add(text(b)));

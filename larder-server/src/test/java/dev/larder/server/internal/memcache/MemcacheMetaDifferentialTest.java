@@ -104,8 +104,6 @@ class MemcacheMetaDifferentialTest {
   }
 
   private static final Pattern CAS = Pattern.compile("(?<=^| )c(\\d+)(?= |\\r|$)");
-  private static final Pattern VALUE_CAS =
-      Pattern.compile("^(VALUE \\S+ \\d+ \\d+ )(\\d+)", Pattern.MULTILINE);
 
   private static String fill(String request, String lastCas) {
     long last = Long.parseLong(lastCas);

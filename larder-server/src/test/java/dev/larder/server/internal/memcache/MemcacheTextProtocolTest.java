@@ -156,7 +156,13 @@ class MemcacheTextProtocolTest {
     String gets = c.raw("gets e big\r\n");
     Matcher m =
         Pattern.compile(
-                "VALUE e 9 3 (\\d+)\r\nxyz\r\nVALUE big 4294967295 0 (\\d+)\r\n" + "\r\nEND\r\n")
+                """
+                VALUE e 9 3 (\\d+)\r
+                xyz\r
+                VALUE big 4294967295 0 (\\d+)\r
+                \r
+                END\r
+                """)
             .matcher(gets);
     assertTrue(m.matches(), gets);
     assertTrue(Long.parseLong(m.group(1)) > 0 && Long.parseLong(m.group(2)) > 0);

@@ -5,6 +5,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -58,7 +59,7 @@ final class MemcachedPeer implements AutoCloseable {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (true) {
       try (Socket probe = new Socket()) {
-        probe.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+        probe.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1000);
         return new MemcachedPeer(p, port);
       } catch (IOException e) {
         if (System.nanoTime() > deadline || !p.isAlive()) {
@@ -92,7 +93,7 @@ final class MemcachedPeer implements AutoCloseable {
 
     Client(int port) throws IOException {
       socket = new Socket();
-      socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+      socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5000);
       socket.setSoTimeout(5000);
       in = socket.getInputStream();
       out = socket.getOutputStream();

@@ -22,8 +22,13 @@ import org.junit.jupiter.api.Test;
  */
 class CrossProtocolTest {
   private static final String BROWSER_POST =
-      "POST / HTTP/1.1\r\nHost: 127.0.0.1:6379\r\n"
-          + "Content-Type: text/plain\r\nContent-Length: 30\r\n\r\n";
+      """
+      POST / HTTP/1.1\r
+      Host: 127.0.0.1:6379\r
+      Content-Type: text/plain\r
+      Content-Length: 30\r
+      \r
+      """;
   private final TestServer server = new TestServer();
   private final Logger log = Logger.getLogger(CrossProtocolGuard.class.getName());
   private final List<LogRecord> logged = new ArrayList<>();

@@ -8,6 +8,7 @@ import dev.larder.server.internal.TestServer;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.keyspace.StoredValue;
 import dev.larder.server.internal.keyspace.ValueLayout;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -136,14 +137,14 @@ class ServerLogRecoveryTest {
       }
       c.raw(pipeline.toString());
       evicted = s.keyspace.stats()[3];
-      s.keyspace.forEach(0, (k, v) -> present.add(new String(k)));
+      s.keyspace.forEach(0, (k, v) -> present.add(new String(k, StandardCharsets.UTF_8)));
     }
     assertTrue(evicted > 1000, "the load evicted keys: " + evicted);
     // Reopened larger, so that the replay evicts nothing of its own: what comes back is what
     // the log says.
     try (TestServer s = new TestServer(Map.of("maxmemory", "64mb"), dir, START)) {
       Set<String> after = new HashSet<>();
-      s.keyspace.forEach(0, (k, v) -> after.add(new String(k)));
+      s.keyspace.forEach(0, (k, v) -> after.add(new String(k, StandardCharsets.UTF_8)));
       assertEquals(0, s.keyspace.stats()[3]);
       Set<String> cameBack = new HashSet<>(after);
       cameBack.removeAll(present);
@@ -171,7 +172,7 @@ class ServerLogRecoveryTest {
     }
     try (TestServer s = new TestServer(Map.of(), dir, START)) {
       assertTrue(s.keyspace.lastVersion() >= last);
-      StoredValue loaded = s.keyspace.peek(0, "k5".getBytes());
+      StoredValue loaded = s.keyspace.peek(0, "k5".getBytes(StandardCharsets.UTF_8));
       assertTrue(
           loaded.version() > beforeSave,
           "a checkpoint item gets a version above the"
@@ -289,7 +290,7 @@ class ServerLogRecoveryTest {
         (k, v) -> {
           StoredValue value = ValueLayout.decode(v);
           all.put(
-              k[0] + ":" + new String(k, 1, k.length - 1),
+              k[0] + ":" + new String(k, 1, k.length - 1, StandardCharsets.UTF_8),
               value.type()
                   + " expiry="
                   + value.expiresAtMillis()

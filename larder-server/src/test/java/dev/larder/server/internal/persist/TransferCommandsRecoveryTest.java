@@ -50,7 +50,7 @@ class TransferCommandsRecoveryTest {
       assertEquals("$7\r\nrenamed\r\n", c.cmd("GET", "r2"));
       assertEquals("$4\r\ntext\r\n", c.cmd("GET", "restored"));
       assertEquals("$8\r\nreplaced\r\n", c.cmd("GET", "s"));
-      assertEquals("$2\r\n\u0000\u0040\r\n", c.cmd("GET", "bits"));
+      assertEquals("$2\r\n\u0000@\r\n", c.cmd("GET", "bits"));
       assertEquals("$2\r\n\u00ff\u00bf\r\n", c.cmd("GET", "inverted"));
       assertEquals("$2\r\n\u00c8\u00fd\r\n", c.cmd("GET", "bf"));
       c.cmd("SELECT", "1");

@@ -84,9 +84,32 @@ class RespAclTest {
       assertEquals("$-1\r\n", c.cmd("ACL", "GETUSER", "nobody"));
       assertEquals("+OK\r\n", c.cmd("ACL", "SETUSER", "bob"));
       assertEquals(
-          "*12\r\n$5\r\nflags\r\n*1\r\n$3\r\noff\r\n$9\r\npasswords\r\n*0\r\n"
-              + "$8\r\ncommands\r\n$5\r\n-@all\r\n$4\r\nkeys\r\n$0\r\n\r\n$8\r\nchannels\r\n"
-              + "$0\r\n\r\n$9\r\nselectors\r\n*0\r\n",
+          """
+          *12\r
+          $5\r
+          flags\r
+          *1\r
+          $3\r
+          off\r
+          $9\r
+          passwords\r
+          *0\r
+          $8\r
+          commands\r
+          $5\r
+          -@all\r
+          $4\r
+          keys\r
+          $0\r
+          \r
+          $8\r
+          channels\r
+          $0\r
+          \r
+          $9\r
+          selectors\r
+          *0\r
+          """,
           c.cmd("ACL", "GETUSER", "bob"));
       assertEquals(
           "+OK\r\n", c.cmd("ACL", "SETUSER", "bob", "on", ">pw", "allkeys", "allcommands"));
@@ -246,8 +269,12 @@ class RespAclTest {
     Path file = dir.resolve("users.acl");
     Files.writeString(
         file,
-        "# users\nuser default on >adminpw ~* &* +@all\n\n"
-            + "user reader on >r ~* +@read +@connection\n",
+        """
+        # users
+        user default on >adminpw ~* &* +@all
+
+        user reader on >r ~* +@read +@connection
+        """,
         StandardCharsets.UTF_8);
     try (TestServer server = new TestServer(Map.of("aclfile", file.toString()))) {
       TestServer.Connection c = server.resp();

@@ -153,7 +153,7 @@ class RespBlockingListCommandsTest {
   void aClosedConnectionStopsWaitingAndTakesNothing() {
     a.cmd("BLPOP", "q", "0");
     b.cmd("BLPOP", "q", "0");
-    a.channel.close();
+    a.channel.close().syncUninterruptibly();
     assertEquals("1", blockedClients());
     writer.cmd("RPUSH", "q", "x", "y");
     assertEquals("*2\r\n$1\r\nq\r\n$1\r\nx\r\n", pending(b));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.server.internal.TestServer;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -57,7 +58,8 @@ class RespConnectionAndServerTest {
   void requestsSplitAtEveryByteAreReassembled() {
     try (TestServer server = new TestServer()) {
       TestServer.Connection c = server.resp();
-      byte[] req = TestServer.Connection.multibulk("SET", "key", "value").getBytes();
+      byte[] req =
+          TestServer.Connection.multibulk("SET", "key", "value").getBytes(StandardCharsets.UTF_8);
       StringBuilder replies = new StringBuilder();
       for (byte b : req) {
         replies.append(c.raw(new byte[] {b}));

@@ -163,8 +163,17 @@ class RespIntrospectionTest {
     assertEquals("*2\r\n$4\r\nsave\r\n$14\r\n3600 1 300 100\r\n", c.cmd("CONFIG", "GET", "save"));
     assertEquals("*2\r\n$2\r\nhz\r\n$3\r\n500\r\n", c.cmd("CONFIG", "GET", "hz"));
     assertEquals(
-        "*4\r\n$25\r\nhash-max-listpack-entries\r\n$3\r\n512\r\n"
-            + "$24\r\nhash-max-ziplist-entries\r\n$3\r\n512\r\n",
+        """
+        *4\r
+        $25\r
+        hash-max-listpack-entries\r
+        $3\r
+        512\r
+        $24\r
+        hash-max-ziplist-entries\r
+        $3\r
+        512\r
+        """,
         c.cmd("CONFIG", "GET", "hash-max-*-entries"));
     assertEquals(
         "-ERR Unknown option or number of arguments for CONFIG SET - 'nothing'\r\n",

@@ -25,8 +25,24 @@ class RespPubSubTest {
       assertEquals(":0\r\n", pub.cmd("PUBLISH", "c", "nobody"));
       assertEquals(":1\r\n", pub.cmd("PUBLISH", "news", "x"));
       assertEquals(
-          "*3\r\n$7\r\nmessage\r\n$1\r\na\r\n$5\r\nhello\r\n"
-              + "*4\r\n$8\r\npmessage\r\n$2\r\nn*\r\n$4\r\nnews\r\n$1\r\nx\r\n",
+          """
+          *3\r
+          $7\r
+          message\r
+          $1\r
+          a\r
+          $5\r
+          hello\r
+          *4\r
+          $8\r
+          pmessage\r
+          $2\r
+          n*\r
+          $4\r
+          news\r
+          $1\r
+          x\r
+          """,
           sub.read());
       assertEquals(
           "-ERR Can't execute 'get': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET"
@@ -80,7 +96,7 @@ class RespPubSubTest {
       assertEquals(2, q.cmd("PUBSUB", "CHANNELS").split("\\$").length - 1);
       assertEquals(":4\r\n", q.cmd("PUBLISH", "news.1", "m"), "two exact, two by pattern");
       assertTrue(q.cmd("PUBSUB", "HELP").startsWith("*10\r\n+PUBSUB <subcommand>"));
-      a.channel.close();
+      a.channel.close().syncUninterruptibly();
       assertEquals(
           "*2\r\n$6\r\nnews.1\r\n:1\r\n", q.cmd("PUBSUB", "NUMSUB", "news.1"), "closed: left");
       assertEquals(":2\r\n", q.cmd("PUBSUB", "NUMPAT"), "b still has both patterns");
@@ -102,8 +118,21 @@ class RespPubSubTest {
               TestServer.Connection.multibulk("PUBLISH", "a", "late"),
               java.nio.charset.StandardCharsets.ISO_8859_1));
       assertEquals(
-          "*3\r\n$7\r\nmessage\r\n$1\r\na\r\n$4\r\nlate\r\n"
-              + "*3\r\n$11\r\nunsubscribe\r\n$1\r\na\r\n:0\r\n",
+          """
+          *3\r
+          $7\r
+          message\r
+          $1\r
+          a\r
+          $4\r
+          late\r
+          *3\r
+          $11\r
+          unsubscribe\r
+          $1\r
+          a\r
+          :0\r
+          """,
           sub.cmd("UNSUBSCRIBE", "a"));
       assertEquals("", sub.read());
     }

@@ -42,12 +42,48 @@ class RespStringAndHashAdditionsTest {
     assertEquals("$6\r\nmytext\r\n", c.cmd("LCS", "key1", "key2"));
     assertEquals(":6\r\n", c.cmd("LCS", "key1", "key2", "LEN"));
     assertEquals(
-        "*4\r\n$7\r\nmatches\r\n*2\r\n*2\r\n*2\r\n:4\r\n:7\r\n*2\r\n:5\r\n:8\r\n"
-            + "*2\r\n*2\r\n:2\r\n:3\r\n*2\r\n:0\r\n:1\r\n$3\r\nlen\r\n:6\r\n",
+        """
+        *4\r
+        $7\r
+        matches\r
+        *2\r
+        *2\r
+        *2\r
+        :4\r
+        :7\r
+        *2\r
+        :5\r
+        :8\r
+        *2\r
+        *2\r
+        :2\r
+        :3\r
+        *2\r
+        :0\r
+        :1\r
+        $3\r
+        len\r
+        :6\r
+        """,
         c.cmd("LCS", "key1", "key2", "IDX"));
     assertEquals(
-        "*4\r\n$7\r\nmatches\r\n*1\r\n*3\r\n*2\r\n:4\r\n:7\r\n*2\r\n:5\r\n:8\r\n:4\r\n"
-            + "$3\r\nlen\r\n:6\r\n",
+        """
+        *4\r
+        $7\r
+        matches\r
+        *1\r
+        *3\r
+        *2\r
+        :4\r
+        :7\r
+        *2\r
+        :5\r
+        :8\r
+        :4\r
+        $3\r
+        len\r
+        :6\r
+        """,
         c.cmd("LCS", "key1", "key2", "IDX", "MINMATCHLEN", "4", "WITHMATCHLEN"));
     assertEquals(
         "-ERR If you want both the length and indexes, please just use IDX.\r\n",

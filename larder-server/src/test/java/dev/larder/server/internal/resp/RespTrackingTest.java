@@ -91,8 +91,26 @@ class RespTrackingTest {
       w.cmd("SET", "abc", "x");
       assertEquals(invalidate("user:1") + invalidate("abc"), t.read());
       assertEquals(
-          "%3\r\n$5\r\nflags\r\n~2\r\n$2\r\non\r\n$5\r\nbcast\r\n$8\r\nredirect\r\n:0\r\n"
-              + "$8\r\nprefixes\r\n*2\r\n$5\r\nuser:\r\n$1\r\na\r\n",
+          """
+          %3\r
+          $5\r
+          flags\r
+          ~2\r
+          $2\r
+          on\r
+          $5\r
+          bcast\r
+          $8\r
+          redirect\r
+          :0\r
+          $8\r
+          prefixes\r
+          *2\r
+          $5\r
+          user:\r
+          $1\r
+          a\r
+          """,
           t.cmd("CLIENT", "TRACKINGINFO"));
       assertEquals(
           "-ERR Prefix 'ab' overlaps with an existing prefix 'a'. Prefixes for a single client"
@@ -150,7 +168,7 @@ class RespTrackingTest {
       w.cmd("FLUSHALL");
       assertEquals("*3\r\n$7\r\nmessage\r\n$20\r\n__redis__:invalidate\r\n*-1\r\n", r.read());
       assertEquals("", t.read());
-      r.channel.close();
+      r.channel.close().syncUninterruptibly();
       t.cmd("GET", "k");
       w.cmd("SET", "k", "w");
       assertTrue(t.cmd("CLIENT", "TRACKINGINFO").contains("broken_redirect"));
@@ -201,8 +219,20 @@ class RespTrackingTest {
       w.cmd("SET", "a", "1");
       assertEquals("", t.read());
       assertEquals(
-          "%3\r\n$5\r\nflags\r\n~1\r\n$3\r\noff\r\n$8\r\nredirect\r\n:-1\r\n"
-              + "$8\r\nprefixes\r\n*0\r\n",
+          """
+          %3\r
+          $5\r
+          flags\r
+          ~1\r
+          $3\r
+          off\r
+          $8\r
+          redirect\r
+          :-1\r
+          $8\r
+          prefixes\r
+          *0\r
+          """,
           t.cmd("CLIENT", "TRACKINGINFO"));
     }
   }

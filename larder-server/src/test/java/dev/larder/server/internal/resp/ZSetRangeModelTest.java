@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Random;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -53,7 +54,7 @@ class ZSetRangeModelTest {
               }
             }
             case 2 -> {
-              TreeSet<E> model = model(scores);
+              NavigableSet<E> model = model(scores);
               c.cmd("ZPOPMIN", "z");
               if (!model.isEmpty()) {
                 scores.remove(model.first().member());
@@ -70,13 +71,13 @@ class ZSetRangeModelTest {
     }
   }
 
-  private static TreeSet<E> model(Map<String, Double> scores) {
+  private static NavigableSet<E> model(Map<String, Double> scores) {
     TreeSet<E> t = new TreeSet<>(ORDER);
     scores.forEach((m, s) -> t.add(new E(m, s)));
     return t;
   }
 
-  private static void check(TestServer.Connection c, Random r, TreeSet<E> model, boolean lex) {
+  private static void check(TestServer.Connection c, Random r, NavigableSet<E> model, boolean lex) {
     List<E> all = new ArrayList<>(model);
     assertEquals(":" + all.size() + "\r\n", c.cmd("ZCARD", "z"));
     if (lex) {
