@@ -70,6 +70,10 @@ public final class ClusterEngine implements AutoCloseable {
   private final DictionarySync dictionary;
 
   private final StateTransfer transfer;
+
+  /** A durable member's start and epoch, or null. */
+  private final Formation formation;
+
   private final Writes writes;
   private final KeyAccess access;
   private final WholeCache wholeCache;
@@ -116,6 +120,19 @@ public final class ClusterEngine implements AutoCloseable {
         }
       }
     }
+    this.formation =
+        hooks.journal() == null || config.mode() == ClusterMode.INVALIDATION
+            ? null
+            : new Formation(
+                hooks.journal(),
+                config.initialClusterSize(),
+                membership,
+                segments,
+                quorum,
+                messenger);
+    if (formation != null) {
+      membership.durable(formation);
+    }
     this.removals =
         new RemovalReporting(
             hooks.removals(), config.mode(), membership, segments, lifecycle, stamps);
@@ -128,7 +145,8 @@ public final class ClusterEngine implements AutoCloseable {
             messenger,
             dictionary,
             lifecycle,
-            memoryBound);
+            memoryBound,
+            formation);
     Reads reads = new Reads(membership, segments, store, messenger, near);
     Backups backups = new Backups(membership, segments, store, messenger, near, dictionary, quorum);
     this.writes =
@@ -198,6 +216,11 @@ public final class ClusterEngine implements AutoCloseable {
         .onWorker(Frame.T_SCAN, wholeCache::onScan)
         .onDelivery(Frame.T_LEAVE, this::onLeave, this::onLeave)
         .onDelivery(
+            Frame.T_EPOCH,
+            formation != null
+                ? formation::onProbe
+                : (from, f) -> Formation.answerNotDurable(messenger, membership, from, f))
+        .onDelivery(
             Frame.T_DICT,
             dictionary != null
                 ? dictionary::onDelivery
@@ -234,14 +257,26 @@ public final class ClusterEngine implements AutoCloseable {
     if (config.nodeName() != null) {
       channel.name(config.nodeName());
     }
-    if (!config.attributes().isEmpty()) {
-      byte[] attributes = MemberAttributes.encode(config.attributes());
+    if (!config.attributes().isEmpty() || hooks.journal() != null) {
+      byte[] attributes =
+          config.attributes().isEmpty() ? null : MemberAttributes.encode(config.attributes());
+      // a durable member's address carries the epoch its record ends in (Formation)
+      byte[] epoch =
+          hooks.journal() == null ? null : Formation.encode(hooks.journal().recordedEpoch());
       channel.addAddressGenerator(
-          () ->
-              (config.nodeName() == null
-                      ? ExtendedUUID.randomUUID()
-                      : ExtendedUUID.randomUUID(config.nodeName()))
-                  .put(MemberAttributes.KEY, attributes));
+          () -> {
+            ExtendedUUID u =
+                config.nodeName() == null
+                    ? ExtendedUUID.randomUUID()
+                    : ExtendedUUID.randomUUID(config.nodeName());
+            if (attributes != null) {
+              u.put(MemberAttributes.KEY, attributes);
+            }
+            if (epoch != null) {
+              u.put(Formation.EPOCH_KEY, epoch);
+            }
+            return u;
+          });
     }
     String settings = SettingsToken.describe(config, hooks);
     SettingsToken.install(channel, settings);
@@ -270,9 +305,10 @@ public final class ClusterEngine implements AutoCloseable {
   }
 
   /**
-   * Waits until the view holds {@link ClusterConfig#initialClusterSize} members; on timeout leaves
-   * the cluster and throws. The callers' writes cannot reach this member before it returns, and its
-   * own view of a cluster it founded alone holds nothing.
+   * Waits until the view holds {@link ClusterConfig#initialClusterSize} members and, for a durable
+   * member, until it has settled which store the cluster starts from ({@link Formation}); on
+   * timeout leaves the cluster and throws. The callers' writes cannot reach this member before it
+   * returns, and its own view of a cluster it founded alone holds nothing.
    */
   private void awaitInitialMembers() {
     int wanted = config.initialClusterSize();
@@ -280,7 +316,7 @@ public final class ClusterEngine implements AutoCloseable {
     try {
       reached =
           membership.awaitTopology(
-              t -> t.members().size() >= wanted,
+              t -> t.members().size() >= wanted && (formation == null || formation.formed()),
               System.nanoTime() + config.initialClusterTimeout().toNanos());
     } catch (ClusterException e) {
       close();
@@ -296,6 +332,9 @@ public final class ClusterEngine implements AutoCloseable {
               + wanted
               + " members it waits for (initialClusterSize) in cluster "
               + config.clusterName()
+              + (formation == null || formation.formed()
+                  ? ""
+                  : ", or has not settled which member's record the cluster starts from")
               + " within "
               + config.initialClusterTimeout();
       close();
