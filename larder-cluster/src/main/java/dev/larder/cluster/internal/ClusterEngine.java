@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Predicate;
 import org.jgroups.Address;
 import org.jgroups.JChannel;
 import org.jgroups.util.ExtendedUUID;
@@ -305,19 +306,30 @@ public final class ClusterEngine implements AutoCloseable {
   }
 
   /**
-   * Waits until the view holds {@link ClusterConfig#initialClusterSize} members and, for a durable
-   * member, until it has settled which store the cluster starts from ({@link Formation}); on
-   * timeout leaves the cluster and throws. The callers' writes cannot reach this member before it
-   * returns, and its own view of a cluster it founded alone holds nothing.
+   * Waits until the view holds {@link ClusterConfig#initialClusterSize} members and then, for a
+   * durable member, until it has settled which store the cluster starts from ({@link Formation}),
+   * each within {@link ClusterConfig#initialClusterTimeout} (settling starts only once the members
+   * are there, and asks each of them, however late the last one came); on timeout leaves the
+   * cluster and throws. The callers' writes cannot reach this member before it returns, and its own
+   * view of a cluster it founded alone holds nothing.
    */
   private void awaitInitialMembers() {
     int wanted = config.initialClusterSize();
+    awaitStart(t -> t.members().size() >= wanted, "saw", wanted);
+    if (formation != null) {
+      awaitStart(
+          t -> formation.formed(),
+          "has not settled which member's record the cluster" + " starts from, with",
+          wanted);
+    }
+  }
+
+  private void awaitStart(Predicate<Topology> ready, String what, int wanted) {
     boolean reached;
     try {
       reached =
           membership.awaitTopology(
-              t -> t.members().size() >= wanted && (formation == null || formation.formed()),
-              System.nanoTime() + config.initialClusterTimeout().toNanos());
+              ready, System.nanoTime() + config.initialClusterTimeout().toNanos());
     } catch (ClusterException e) {
       close();
       throw e;
@@ -326,15 +338,14 @@ public final class ClusterEngine implements AutoCloseable {
       Topology t = membership.topology();
       String message =
           name()
-              + " saw "
+              + " "
+              + what
+              + " "
               + (t == null ? 0 : t.members().size())
               + " of the "
               + wanted
               + " members it waits for (initialClusterSize) in cluster "
               + config.clusterName()
-              + (formation == null || formation.formed()
-                  ? ""
-                  : ", or has not settled which member's record the cluster starts from")
               + " within "
               + config.initialClusterTimeout();
       close();
