@@ -16,6 +16,13 @@ package dev.larder.cluster;
  * call back into the clustered cache. An exception it throws fails the write that caused it (the
  * member does not acknowledge it) or, on state transfer's thread, is logged.
  *
+ * <p>The journal also keeps this member's <em>epoch</em>: an opaque number the cluster composes
+ * (larger means newer), which says up to when this member's record holds every write the cluster
+ * acknowledged. At a full restart, the members compare the epochs their journals recovered and
+ * start from the store of the member with the largest (see docs/design/cluster.md, "Restarting
+ * every member"). A journal that does not keep one reports 0 from {@link #recordedEpoch}, and its
+ * member is then never preferred over one whose journal does.
+ *
  * <p>Implementations must be thread-safe.
  */
 public interface StoreJournal {
@@ -40,4 +47,21 @@ public interface StoreJournal {
 
   /** Waits until every change told so far is durable. */
   void sync();
+
+  /**
+   * Returns the epoch this journal recorded last ({@link #recordEpoch}), as recovered when the
+   * member started; 0 if it never recorded one.
+   *
+   * @return the epoch, at least 0
+   */
+  long recordedEpoch();
+
+  /**
+   * Records this member's epoch: its record holds every write the cluster acknowledged up to {@code
+   * epoch}; 0 when it does not hold a complete copy (it is about to drop its entries and receive
+   * the cluster's). Durable when it returns, and recorded after every change told before it.
+   *
+   * @param epoch the new epoch, at least 0
+   */
+  void recordEpoch(long epoch);
 }

@@ -14,6 +14,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -33,11 +37,46 @@ class StoreJournalTest {
 
   private final String name =
       "journal-" + ProcessHandle.current().pid() + "-" + CLUSTERS.incrementAndGet();
-  private final List<ClusteredCache<byte[], byte[]>> members = new ArrayList<>();
+  private final List<ClusteredCache<byte[], byte[]>> members = new CopyOnWriteArrayList<>();
 
-  /** A journal that mirrors the store it hears about. */
+  /** A journal that mirrors the store it hears about, and its epoch. */
   private static final class Mirror implements StoreJournal {
     final Map<String, String> entries = new ConcurrentHashMap<>();
+    private final long recovered;
+    volatile long epoch;
+
+    Mirror() {
+      this(0);
+    }
+
+    /** A journal recovered with this epoch (what a member's record ended in). */
+    Mirror(long recovered) {
+      this.recovered = recovered;
+      this.epoch = recovered;
+    }
+
+    /** What the member would recover from this record at its next start. */
+    Mirror recover() {
+      Mirror next = new Mirror(epoch);
+      next.entries.putAll(entries);
+      return next;
+    }
+
+    Cache<byte[], byte[]> recoveredStore() {
+      Cache<byte[], byte[]> s = store();
+      entries.forEach((k, v) -> s.put(bytes(k), bytes(v)));
+      return s;
+    }
+
+    @Override
+    public long recordedEpoch() {
+      return recovered;
+    }
+
+    @Override
+    public void recordEpoch(long e) {
+      epoch = e;
+    }
 
     @Override
     public void stored(byte[] key, byte[] value) {
@@ -78,6 +117,11 @@ class StoreJournalTest {
 
   private ClusteredCache<byte[], byte[]> join(
       String node, Cache<byte[], byte[]> store, StoreJournal journal) {
+    return join(node, store, journal, 1);
+  }
+
+  private ClusteredCache<byte[], byte[]> join(
+      String node, Cache<byte[], byte[]> store, StoreJournal journal, int clusterSize) {
     ClusteredCache<byte[], byte[]> c =
         ClusteredCache.builder(Codecs.bytes(), Codecs.bytes())
             .maximumMemory(16 << 20)
@@ -91,6 +135,7 @@ class StoreJournalTest {
                     .replication(Replication.SYNC)
                     .timeout(Duration.ofSeconds(5))
                     .segments(64)
+                    .initialClusterSize(clusterSize)
                     .build())
             .build();
     members.add(c);
@@ -103,6 +148,37 @@ class StoreJournalTest {
     for (ClusteredCache<byte[], byte[]> m : members) {
       assertTrue(m.awaitRebalanced(Duration.ofSeconds(20)), m.nodeName() + " rebalanced");
     }
+  }
+
+  /** Starts members at once (each build returns once the cluster has formed), in order given. */
+  private List<ClusteredCache<byte[], byte[]>> startAll(
+      List<String> nodes, List<Cache<byte[], byte[]>> stores, List<Mirror> journals, long headStart)
+      throws Exception {
+    ExecutorService starts = Executors.newFixedThreadPool(nodes.size());
+    try {
+      List<Future<ClusteredCache<byte[], byte[]>>> started = new ArrayList<>();
+      for (int i = 0; i < nodes.size(); i++) {
+        int n = i;
+        started.add(
+            starts.submit(() -> join(nodes.get(n), stores.get(n), journals.get(n), nodes.size())));
+        if (i == 0 && headStart > 0) {
+          // the first member forms its first view (of itself) before the others start
+          Thread.sleep(headStart);
+        }
+      }
+      List<ClusteredCache<byte[], byte[]>> out = new ArrayList<>();
+      for (Future<ClusteredCache<byte[], byte[]>> f : started) {
+        out.add(f.get(40, TimeUnit.SECONDS));
+      }
+      return out;
+    } finally {
+      starts.shutdownNow();
+    }
+  }
+
+  private void stop(ClusteredCache<byte[], byte[]> member) {
+    members.remove(member);
+    member.close();
   }
 
   @AfterEach
@@ -168,5 +244,40 @@ class StoreJournalTest {
     assertEquals(Map.of("kept", "new"), j2.entries);
     assertNull(n2.getIfPresent(bytes("gone")));
     assertNull(n0.getIfPresent(bytes("gone")));
+  }
+
+  @Test
+  void aFullRestartStartsFromTheNewestRecordNotFromTheMemberStartedFirst() throws Exception {
+    List<Mirror> journals = List.of(new Mirror(), new Mirror(), new Mirror());
+    List<ClusteredCache<byte[], byte[]>> first =
+        startAll(List.of("a", "b", "c"), List.of(store(), store(), store()), journals, 0);
+    awaitWhole(3);
+    first.get(0).put(bytes("kept"), bytes("1"));
+    first.get(0).put(bytes("gone"), bytes("x"));
+    // a stops; b and c go on without it
+    stop(first.get(0));
+    awaitWhole(2);
+    first.get(1).put(bytes("kept"), bytes("2"));
+    first.get(2).put(bytes("added"), bytes("y"));
+    first.get(2).invalidate(bytes("gone"));
+    stop(first.get(1));
+    stop(first.get(2));
+    assertTrue(
+        journals.get(1).epoch > journals.get(0).epoch,
+        "b's record is newer than a's: " + journals.get(1).epoch + " " + journals.get(0).epoch);
+
+    // every member restarts from its record, a first (with the older record)
+    List<Mirror> recovered = journals.stream().map(Mirror::recover).toList();
+    List<Cache<byte[], byte[]>> stores = recovered.stream().map(Mirror::recoveredStore).toList();
+    List<ClusteredCache<byte[], byte[]>> second =
+        startAll(List.of("a", "b", "c"), stores, recovered, 1_000);
+    awaitWhole(3);
+    Map<String, String> expected = Map.of("kept", "2", "added", "y");
+    for (int i = 0; i < 3; i++) {
+      assertEquals(expected, contents(stores.get(i)), "store " + i);
+      assertEquals(expected, recovered.get(i).entries, "journal " + i);
+      assertArrayEquals(bytes("2"), second.get(i).getIfPresent(bytes("kept")));
+      assertNull(second.get(i).getIfPresent(bytes("gone")));
+    }
   }
 }

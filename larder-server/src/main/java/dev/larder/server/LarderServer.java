@@ -116,7 +116,7 @@ public final class LarderServer implements AutoCloseable {
                   Math.max(respPortToBind, 0),
                   memberStore.store(),
                   serverLog.storeJournal());
-        } catch (RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
           serverLog.close();
           memberStore.close();
           throw e;

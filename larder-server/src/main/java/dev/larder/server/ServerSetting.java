@@ -194,7 +194,8 @@ public enum ServerSetting {
       "cluster-size",
       "1",
       "members a starting member waits to see before it serves"
-          + " (set it to the cluster's size when members restart into a running cluster)"),
+          + " (set it to the cluster's size when members restart into a running cluster, and"
+          + " with dir: a full restart waits for this many and starts from the newest log)"),
   /** This member's name. */
   CLUSTER_NODE_NAME(
       "cluster-node-name",

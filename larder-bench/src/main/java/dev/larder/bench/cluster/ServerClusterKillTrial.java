@@ -33,14 +33,16 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * reply. Then, one at a time: {@code kills} SIGKILLs of a random member, each restarted under its
  * name and ports once the others see it gone; and {@code partitions} cuts of a random member from
  * the others (JGroups' DISCARD in every member, see {@link ServerClusterNode}) held for {@code
- * holdMillis}, then healed; then {@code restarts} full-cluster restarts: every member SIGKILLed at
- * once, then all restarted, each on its own data directory (setting {@code dir}, with {@code
- * appendfsync} the trial's {@code persistence}; {@code off} keeps the members in memory, so a full
- * restart loses every write, which shows that the count can fail). Each event waits for the cluster
- * to be whole, available and rebalanced before the next. At the end the writers stop and every
- * acknowledged write is read back through every member: a key whose value there is older than its
- * last acknowledged one (or absent) is lost. Writes refused with CLUSTERDOWN (a member on a
- * minority side under quorum) are counted as refused.
+ * holdMillis}, then healed; then {@code restarts} full-cluster restarts: one member SIGKILLed,
+ * writes acknowledged without it, every other member SIGKILLed at once, then all restarted, the one
+ * killed first a little ahead (so a cluster that started from the first member up would lose those
+ * writes), each on its own data directory (setting {@code dir}, with {@code appendfsync} the
+ * trial's {@code persistence}; {@code off} keeps the members in memory, so a full restart loses
+ * every write, which shows that the count can fail). Each event waits for the cluster to be whole,
+ * available and rebalanced before the next. At the end the writers stop and every acknowledged
+ * write is read back through every member: a key whose value there is older than its last
+ * acknowledged one (or absent) is lost. Writes refused with CLUSTERDOWN (a member on a minority
+ * side under quorum) are counted as refused.
  *
  * <p>Members start with {@code cluster-size} = nodes (a restarted member waits to see the whole
  * cluster before it serves), so the first ones start together. Every wait is bounded; child JVMs
@@ -204,7 +206,7 @@ public final class ServerClusterKillTrial {
         Thread.sleep(pauseMillis);
         awaitNewAcknowledgement(writers);
         long before = writers.acknowledged.get();
-        restartAll();
+        restartAll(writers);
         progress.accept(
             mode
                 + " "
@@ -255,12 +257,29 @@ public final class ServerClusterKillTrial {
   }
 
   private void startAll() throws Exception {
+    startAll(-1);
+  }
+
+  /**
+   * Starts every member at once, or member {@code first} (if not -1) about a second ahead of the
+   * others: at a full restart, the one whose log is oldest.
+   */
+  private void startAll(int first) throws Exception {
     ExecutorService starters = Executors.newFixedThreadPool(nodes);
     try {
       List<Future<MemberProcess>> starting = new ArrayList<>();
       for (int i = 0; i < nodes; i++) {
+        starting.add(null);
+      }
+      if (first >= 0) {
+        starting.set(first, starters.submit(() -> start(first)));
+        Thread.sleep(1_000);
+      }
+      for (int i = 0; i < nodes; i++) {
         int member = i;
-        starting.add(starters.submit(() -> start(member)));
+        if (i != first) {
+          starting.set(i, starters.submit(() -> start(member)));
+        }
       }
       Exception failure = null;
       for (int i = 0; i < nodes; i++) {
@@ -295,20 +314,32 @@ public final class ServerClusterKillTrial {
   }
 
   /**
-   * SIGKILLs every member at once (no member sees another leave before it dies), then starts them
-   * all again together and waits for the cluster to be whole.
+   * A full restart whose first member to start holds the oldest log: SIGKILLs one member, waits
+   * until the others see it gone and have acknowledged new writes (which it misses), SIGKILLs the
+   * others at once, then starts the one killed first a little ahead of the rest and waits for the
+   * cluster to be whole. A cluster that started from the first member to start would lose those
+   * writes.
    */
-  private void restartAll() throws Exception {
-    for (MemberProcess m : members) {
+  private void restartAll(Writers writers) throws Exception {
+    int first = random.nextInt(nodes);
+    members[first].process.destroyForcibly();
+    awaitDead(members[first]);
+    awaitMembers(others(first), nodes - 1);
+    awaitNewAcknowledgement(writers);
+    for (MemberProcess m : others(first)) {
       m.process.destroyForcibly();
     }
-    for (MemberProcess m : members) {
-      if (!m.process.waitFor(10, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("member " + m.process.pid() + " outlived SIGKILL by 10 s");
-      }
+    for (MemberProcess m : others(first)) {
+      awaitDead(m);
     }
-    startAll();
+    startAll(first);
     awaitWhole();
+  }
+
+  private static void awaitDead(MemberProcess m) throws InterruptedException {
+    if (!m.process.waitFor(10, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("member " + m.process.pid() + " outlived SIGKILL by 10 s");
+    }
   }
 
   /** Starts member {@code i} under its name and ports (a restart reuses them). */

@@ -14,9 +14,11 @@ import org.junit.jupiter.api.Timeout;
  * reports the cut-off member's acknowledged writes as lost: {@code ./larder bench
  * server-cluster-kill --quick -P handling=allow-all -P kills=0 -P partitions=1}.) And the durable
  * cluster's: members with a data directory each under {@code appendfsync always}, one SIGKILLed and
- * restarted, then every member SIGKILLed at once and all restarted, lose no acknowledged write. (In
- * memory the same full restart loses them, which shows the count can fail: {@code ./larder bench
- * server-cluster-kill --quick -P modes=replicated -P kills=0 -P restarts=1 -P persistence=off}.)
+ * restarted, then a full restart (one member SIGKILLed, writes acknowledged without it, the others
+ * SIGKILLed at once, all restarted with the one killed first a second ahead) lose no acknowledged
+ * write. (In memory the same full restart loses them, which shows the count can fail: {@code
+ * ./larder bench server-cluster-kill --quick -P modes=replicated -P kills=0 -P restarts=1 -P
+ * persistence=off}.)
  */
 class ServerClusterKillTrialTest {
 

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Predicate;
 import org.jgroups.Address;
 import org.jgroups.JChannel;
 import org.jgroups.util.ExtendedUUID;
@@ -70,6 +71,10 @@ public final class ClusterEngine implements AutoCloseable {
   private final DictionarySync dictionary;
 
   private final StateTransfer transfer;
+
+  /** A durable member's start and epoch, or null. */
+  private final Formation formation;
+
   private final Writes writes;
   private final KeyAccess access;
   private final WholeCache wholeCache;
@@ -116,6 +121,19 @@ public final class ClusterEngine implements AutoCloseable {
         }
       }
     }
+    this.formation =
+        hooks.journal() == null || config.mode() == ClusterMode.INVALIDATION
+            ? null
+            : new Formation(
+                hooks.journal(),
+                config.initialClusterSize(),
+                membership,
+                segments,
+                quorum,
+                messenger);
+    if (formation != null) {
+      membership.durable(formation);
+    }
     this.removals =
         new RemovalReporting(
             hooks.removals(), config.mode(), membership, segments, lifecycle, stamps);
@@ -128,7 +146,8 @@ public final class ClusterEngine implements AutoCloseable {
             messenger,
             dictionary,
             lifecycle,
-            memoryBound);
+            memoryBound,
+            formation);
     Reads reads = new Reads(membership, segments, store, messenger, near);
     Backups backups = new Backups(membership, segments, store, messenger, near, dictionary, quorum);
     this.writes =
@@ -198,6 +217,11 @@ public final class ClusterEngine implements AutoCloseable {
         .onWorker(Frame.T_SCAN, wholeCache::onScan)
         .onDelivery(Frame.T_LEAVE, this::onLeave, this::onLeave)
         .onDelivery(
+            Frame.T_EPOCH,
+            formation != null
+                ? formation::onProbe
+                : (from, f) -> Formation.answerNotDurable(messenger, membership, from, f))
+        .onDelivery(
             Frame.T_DICT,
             dictionary != null
                 ? dictionary::onDelivery
@@ -234,14 +258,26 @@ public final class ClusterEngine implements AutoCloseable {
     if (config.nodeName() != null) {
       channel.name(config.nodeName());
     }
-    if (!config.attributes().isEmpty()) {
-      byte[] attributes = MemberAttributes.encode(config.attributes());
+    if (!config.attributes().isEmpty() || hooks.journal() != null) {
+      byte[] attributes =
+          config.attributes().isEmpty() ? null : MemberAttributes.encode(config.attributes());
+      // a durable member's address carries the epoch its record ends in (Formation)
+      byte[] epoch =
+          hooks.journal() == null ? null : Formation.encode(hooks.journal().recordedEpoch());
       channel.addAddressGenerator(
-          () ->
-              (config.nodeName() == null
-                      ? ExtendedUUID.randomUUID()
-                      : ExtendedUUID.randomUUID(config.nodeName()))
-                  .put(MemberAttributes.KEY, attributes));
+          () -> {
+            ExtendedUUID u =
+                config.nodeName() == null
+                    ? ExtendedUUID.randomUUID()
+                    : ExtendedUUID.randomUUID(config.nodeName());
+            if (attributes != null) {
+              u.put(MemberAttributes.KEY, attributes);
+            }
+            if (epoch != null) {
+              u.put(Formation.EPOCH_KEY, epoch);
+            }
+            return u;
+          });
     }
     String settings = SettingsToken.describe(config, hooks);
     SettingsToken.install(channel, settings);
@@ -270,18 +306,30 @@ public final class ClusterEngine implements AutoCloseable {
   }
 
   /**
-   * Waits until the view holds {@link ClusterConfig#initialClusterSize} members; on timeout leaves
-   * the cluster and throws. The callers' writes cannot reach this member before it returns, and its
-   * own view of a cluster it founded alone holds nothing.
+   * Waits until the view holds {@link ClusterConfig#initialClusterSize} members and then, for a
+   * durable member, until it has settled which store the cluster starts from ({@link Formation}),
+   * each within {@link ClusterConfig#initialClusterTimeout} (settling starts only once the members
+   * are there, and asks each of them, however late the last one came); on timeout leaves the
+   * cluster and throws. The callers' writes cannot reach this member before it returns, and its own
+   * view of a cluster it founded alone holds nothing.
    */
   private void awaitInitialMembers() {
     int wanted = config.initialClusterSize();
+    awaitStart(t -> t.members().size() >= wanted, "saw", wanted);
+    if (formation != null) {
+      awaitStart(
+          t -> formation.formed(),
+          "has not settled which member's record the cluster" + " starts from, with",
+          wanted);
+    }
+  }
+
+  private void awaitStart(Predicate<Topology> ready, String what, int wanted) {
     boolean reached;
     try {
       reached =
           membership.awaitTopology(
-              t -> t.members().size() >= wanted,
-              System.nanoTime() + config.initialClusterTimeout().toNanos());
+              ready, System.nanoTime() + config.initialClusterTimeout().toNanos());
     } catch (ClusterException e) {
       close();
       throw e;
@@ -290,7 +338,9 @@ public final class ClusterEngine implements AutoCloseable {
       Topology t = membership.topology();
       String message =
           name()
-              + " saw "
+              + " "
+              + what
+              + " "
               + (t == null ? 0 : t.members().size())
               + " of the "
               + wanted

@@ -86,6 +86,13 @@ record Frame(
   /** The sender is closing: drop it from the stable members (quorum partition handling). */
   static final int T_LEAVE = 12;
 
+  /**
+   * Has the receiver settled which member's store its cluster started from (durable members, see
+   * {@link Formation})? Answered S_OK (settled: value = its generation, names = the seed and the
+   * view it settled in) or S_NOT_AUTHORITATIVE (still forming).
+   */
+  static final int T_EPOCH = 13;
+
   static final int F_ASYNC = 1;
   static final int F_LAST = 2;
   static final int F_COUNT_ONLY = 4;

@@ -37,6 +37,9 @@ import org.jgroups.View;
  *       decides, under the same lock, whether this member is available in the view) treats every
  *       segment as NONE, so it drops its entries and receives its segments again from the winning
  *       side.
+ *   <li><b>Durable members</b> ({@link #durable}) never found a cluster alone: a member whose first
+ *       view holds only itself owns its segments INCOMING until its {@link Formation} settles
+ *       whether its store is the cluster's.
  *   <li><b>Invalidation mode</b> keeps no ownership: segments stay NONE and views only change who
  *       is told of invalidations.
  * </ul>
@@ -63,6 +66,9 @@ final class Membership {
   private final AtomicLong mergesLost = new AtomicLong();
   private volatile Topology topology;
 
+  /** A durable member's start and epoch, or null: set before the channel connects. */
+  private Formation formation;
+
   Membership(
       ClusterConfig config,
       JChannel channel,
@@ -74,6 +80,15 @@ final class Membership {
     this.segments = segments;
     this.lifecycle = lifecycle;
     this.quorum = quorum;
+  }
+
+  /**
+   * Makes this a durable member: it never founds alone (its {@link Formation} settles which store
+   * the cluster starts from), and each view it installs is told to the formation under the view
+   * lock. Called once, before the channel connects.
+   */
+  void durable(Formation f) {
+    this.formation = f;
   }
 
   /** Adds a listener run after each installed view, after those added before it. */
@@ -95,7 +110,7 @@ final class Membership {
       }
       ConsistentHash hash = new ConsistentHash(view.getMembers(), config.segments(), ownerCount());
       installed = Topology.of(view, hash, old == null ? null : old.hash());
-      boolean founder = old == null && view.size() == 1;
+      boolean founder = old == null && view.size() == 1 && formation == null;
       if (config.mode() != ClusterMode.INVALIDATION) {
         for (int s = 0; s < segments.size(); s++) {
           if (segments.reassign(s, hash.isOwner(self, s), founder, lostMerge, installed.viewId())) {
@@ -104,6 +119,9 @@ final class Membership {
         }
       }
       topology = installed;
+      if (formation != null && config.mode() != ClusterMode.INVALIDATION) {
+        formation.installed(installed, incoming.isEmpty());
+      }
     } finally {
       viewLock.writeLock().unlock();
     }

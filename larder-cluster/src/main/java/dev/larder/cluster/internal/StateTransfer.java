@@ -76,6 +76,10 @@ final class StateTransfer {
 
   private final Lifecycle lifecycle;
   private final long memoryBound;
+
+  /** A durable member's start and epoch, or null. */
+  private final Formation formation;
+
   private final ExecutorService serial =
       Executors.newSingleThreadExecutor(
           r -> {
@@ -170,6 +174,7 @@ final class StateTransfer {
   /**
    * @param timeout the cluster timeout (a pull waits three of them for a chunk)
    * @param memoryBound the local store's bound in bytes, or Long.MAX_VALUE
+   * @param formation a durable member's start and epoch, or null
    */
   StateTransfer(
       Duration timeout,
@@ -179,8 +184,10 @@ final class StateTransfer {
       Messenger messenger,
       DictionarySync dictionary,
       Lifecycle lifecycle,
-      long memoryBound) {
+      long memoryBound,
+      Formation formation) {
     this.timeout = timeout;
+    this.formation = formation;
     this.membership = membership;
     this.segments = segments;
     this.store = store;
@@ -197,7 +204,11 @@ final class StateTransfer {
     serial.execute(
         () -> {
           try {
-            rebalance(gen, t, incoming);
+            if (formation != null && !formation.formed()) {
+              form(gen, t, incoming);
+            } else {
+              rebalance(gen, t, incoming, null);
+            }
           } catch (RuntimeException e) {
             if (!lifecycle.closed()) {
               LOG.log(System.Logger.Level.WARNING, "state transfer failed", e);
@@ -239,10 +250,34 @@ final class StateTransfer {
     return gen == generation.get() && !lifecycle.closed();
   }
 
-  private void rebalance(long gen, Topology t, List<Integer> incoming) {
+  /**
+   * A durable member that has not settled yet: settles for this view, then keeps its store (seed),
+   * takes the cluster's state (seed first), or waits for the next view.
+   */
+  private void form(long gen, Topology t, List<Integer> incoming) {
+    Formation.Decision d = formation.settle(t, () -> current(gen));
+    switch (d.step()) {
+      case WAIT -> {}
+      case SEED -> formation.becomeSeed(t, incoming, d.settled());
+      case JOIN -> rebalance(gen, t, incoming, d.source());
+    }
+  }
+
+  /**
+   * @param preferred the source to ask first for every segment (a durable cluster's seed), or null
+   */
+  private void rebalance(long gen, Topology t, List<Integer> incoming, Address preferred) {
     long start = System.nanoTime();
+    if (formation != null && !incoming.isEmpty()) {
+      // about to drop this member's entries of incoming segments: its record no longer holds a
+      // complete copy until they arrive
+      formation.receiving();
+    }
     dropStale();
     if (incoming.isEmpty() || !current(gen)) {
+      if (formation != null && current(gen)) {
+        formation.rebalanced(t);
+      }
       return;
     }
     rebalances.incrementAndGet();
@@ -250,7 +285,11 @@ final class StateTransfer {
     currentBytes.set(0);
     Map<Integer, Iterator<Address>> candidates = new HashMap<>();
     for (int s : incoming) {
-      candidates.put(s, candidates(t, s).iterator());
+      List<Address> c = candidates(t, s);
+      if (preferred != null && c.remove(preferred)) {
+        c.addFirst(preferred);
+      }
+      candidates.put(s, c.iterator());
     }
     Set<Integer> remaining = new TreeSet<>(incoming);
     // segments whose source was in another view, and that source: asked again
@@ -298,6 +337,9 @@ final class StateTransfer {
       lastSegments = currentSegments.get();
       lastBytes = currentBytes.get();
       lastMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      if (formation != null) {
+        formation.rebalanced(t);
+      }
     }
   }
 
@@ -506,7 +548,8 @@ final class StateTransfer {
   private void serve(Address from, Frame f) {
     membership.awaitView(f.viewId(), messenger.deadline());
     Topology t = membership.topology();
-    if (t == null) {
+    if (t == null || (formation != null && !formation.formed())) {
+      // no view yet, or a durable member still forming: its store may yet be the cluster's
       refuse(from, f);
       return;
     }

@@ -250,11 +250,15 @@ public final class ServerLog implements AutoCloseable {
   /**
    * Returns a journal that logs a clustered member's own store: each change one record, returned
    * from once it may be acknowledged (forced under {@code always}, written to the operating system
-   * otherwise). The store must be the cache of the keyspace this log was opened on, whose
-   * checkpoints then walk it (see docs/design/server.md, Clustering).
+   * otherwise), and the member's epoch in the directory's {@code member-epoch} file. The store must
+   * be the cache of the keyspace this log was opened on, whose checkpoints then walk it (see
+   * docs/design/server.md, Clustering).
+   *
+   * @throws IOException if the epoch file cannot be read or names another version
    */
-  public StoreJournal storeJournal() {
-    return new MemberStoreJournal(changes);
+  public StoreJournal storeJournal() throws IOException {
+    MemberEpochFile epoch = MemberEpochFile.in(directory());
+    return new MemberStoreJournal(changes, epoch, epoch.read());
   }
 
   /** Returns the log's ticket for everything appended so far (only grows). */
