@@ -436,6 +436,40 @@ class RedisDifferentialTest {
         c("CONFIG", "RESETSTAT"));
   }
 
+  /** BZPOPMIN, BZPOPMAX and BZMPOP where they answer at once: data, errors, MULTI, timeouts. */
+  @Test
+  void blockingSortedSetPopsThatAnswerAtOnce() throws IOException {
+    compare(
+        c("ZADD", "z", "1", "a", "2", "b", "3", "c", "4.5", "d"),
+        c("BZPOPMIN", "none", "z", "0"),
+        c("BZPOPMAX", "z", "none", "0.01"),
+        c("BZMPOP", "0", "2", "none", "z", "MIN", "COUNT", "10"),
+        c("EXISTS", "z"),
+        c("BZPOPMIN", "z", "0.01"),
+        c("BZMPOP", "0.01", "1", "z", "MAX"),
+        c("SET", "s", "text"),
+        c("BZPOPMIN", "s", "0"),
+        c("BZMPOP", "0", "2", "s", "z", "MIN"),
+        c("ZADD", "z", "1", "a"),
+        c("BZPOPMAX", "z", "s", "0"),
+        c("BZPOPMIN", "z", "-1"),
+        c("BZPOPMIN", "z", "abc"),
+        c("BZPOPMIN", "z"),
+        c("BZMPOP", "0", "0", "z", "MIN"),
+        c("BZMPOP", "0", "2", "z", "MIN"),
+        c("BZMPOP", "0", "1", "z", "LEFT"),
+        c("BZMPOP", "0", "1", "z", "MIN", "COUNT", "0"),
+        c("BZMPOP", "0", "1", "z", "MIN", "COUNT", "1", "COUNT", "2"),
+        c("BZMPOP", "-1", "1", "z", "MIN"),
+        c("MULTI"),
+        c("BZPOPMIN", "z", "0"),
+        c("BZPOPMAX", "z", "0"),
+        c("BZMPOP", "0", "1", "z", "MIN"),
+        c("ZADD", "z", "7", "x"),
+        c("BZPOPMAX", "z", "0"),
+        c("EXEC"));
+  }
+
   @Test
   void dumpAndRestoreRoundTripOnLarder() throws IOException {
     try (Connection b = new Connection(larder.respPort())) {

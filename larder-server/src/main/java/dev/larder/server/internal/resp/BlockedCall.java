@@ -8,7 +8,7 @@ import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 /**
- * A blocking command of one RESP connection (BLPOP, BLMOVE, BLMPOP; later BZPOPMIN), as {@link
+ * A blocking command of one RESP connection (BLPOP, BLMOVE, BLMPOP, BZPOPMIN, BZMPOP), as {@link
  * BlockedClients} holds it while it waits: it tries to take what it wants ({@link #attempt}), and
  * blocks its connection when there is nothing, until a write serves it ({@link #serve}), its
  * timeout passes or the connection closes.

@@ -37,6 +37,7 @@ public final class RespCommandTable {
     BlockingListCommands.register(table);
     SetCommands.register(table);
     ZSetCommands.register(table);
+    BlockingZSetCommands.register(table);
     ConnectionCommands.register(table);
     ServerCommands.register(table);
     TransactionCommands.register(table);
