@@ -125,4 +125,27 @@ class RespKeyspaceEventsTest {
       assertTrue(out.contains("$22\r\n__keyevent@0__:evicted\r\n$"));
     }
   }
+
+  /**
+   * The keyspace's one observer reaches all its listeners: one push serves a blocked client, is
+   * published as an event and invalidates a tracked key.
+   */
+  @Test
+  void oneWriteReachesBlockedClientsNotificationsAndTracking() {
+    try (TestServer server = new TestServer(Map.of("notify-keyspace-events", "KEA"))) {
+      TestServer.Connection sub = server.resp();
+      TestServer.Connection tracker = server.resp();
+      TestServer.Connection blocked = server.resp();
+      TestServer.Connection writer = server.resp();
+      sub.cmd("PSUBSCRIBE", "__keyevent@0__:*");
+      tracker.cmd("HELLO", "3");
+      tracker.cmd("CLIENT", "TRACKING", "ON");
+      tracker.cmd("LLEN", "q");
+      assertEquals("", blocked.cmd("BLPOP", "q", "0"));
+      assertEquals(":1\r\n", writer.cmd("RPUSH", "q", "v"));
+      assertEquals("*2\r\n$1\r\nq\r\n$1\r\nv\r\n", blocked.read());
+      assertEquals(">2\r\n$10\r\ninvalidate\r\n*1\r\n$1\r\nq\r\n", tracker.read());
+      assertEquals("__keyevent@0__:rpush q", events(sub.read()).getFirst());
+    }
+  }
 }
