@@ -2,7 +2,6 @@ package dev.larder.server.internal.resp;
 
 import static dev.larder.server.internal.resp.RespCommand.Flag.BLOCKING;
 import static dev.larder.server.internal.resp.RespCommand.Flag.FAST;
-import static dev.larder.server.internal.resp.RespCommand.Flag.MOVABLE_KEYS;
 import static dev.larder.server.internal.resp.RespCommand.Flag.WRITE;
 
 import dev.larder.server.internal.keyspace.ValueType;
@@ -43,8 +42,8 @@ final class BlockingZSetCommands {
             "key:key* timeout:double")
         .run(c -> pop(c, true));
     t.command("bzmpop", -5)
-        .flags(WRITE, BLOCKING, MOVABLE_KEYS)
-        .keys(3, 2, 1)
+        .flags(WRITE, BLOCKING)
+        .countedKeys(2)
         .doc(
             "sorted_set",
             "Removes and returns a member by score from one or more sorted sets. Blocks until a"

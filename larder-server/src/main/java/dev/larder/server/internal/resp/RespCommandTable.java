@@ -70,6 +70,7 @@ public final class RespCommandTable {
     private int firstKey;
     private int lastKey;
     private int step;
+    private int numkeysAt;
     private String group;
     private String summary = "";
     private String arguments = "";
@@ -91,6 +92,16 @@ public final class RespCommandTable {
       return this;
     }
 
+    /**
+     * Declares the argument at {@code at} as the count of the keys that follow it (ZUNION's
+     * numkeys); any fixed range declared by {@link #keys} lies before it.
+     */
+    Entry countedKeys(int at) {
+      this.numkeysAt = at;
+      flags.add(RespCommand.Flag.MOVABLE_KEYS);
+      return this;
+    }
+
     Entry doc(String groupName, String line, String args) {
       this.group = groupName;
       this.summary = line;
@@ -108,6 +119,7 @@ public final class RespCommandTable {
                   firstKey,
                   lastKey,
                   step,
+                  numkeysAt,
                   group,
                   summary,
                   arguments,

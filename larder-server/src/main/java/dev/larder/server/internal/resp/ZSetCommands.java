@@ -127,7 +127,7 @@ final class ZSetCommands {
         .run(c -> zpop(c, true));
     t.command("zmpop", -4)
         .flags(WRITE, EXCLUSIVE)
-        .keys(2, -1, 1)
+        .countedKeys(1)
         .doc(
             "sorted_set",
             "Returns the highest- or lowest-scoring members from one or more sorted sets after"
