@@ -12,6 +12,7 @@ import dev.larder.server.internal.keyspace.StoredValue;
 import dev.larder.server.internal.keyspace.ValueType;
 import dev.larder.server.internal.keyspace.ZSetPayload;
 import dev.larder.server.internal.keyspace.ZSetPayload.Entry;
+import dev.larder.server.internal.pubsub.KeyEvents;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -421,6 +422,17 @@ final class ZSetCommands {
    */
   static List<Entry> pop(Keyspace ks, int db, byte[] key, boolean max, long count) {
     List<Entry> popped = new ArrayList<>();
+    String named = KeyEvents.nameEvents(max ? "zpopmax" : "zpopmin");
+    try {
+      takeEnd(ks, db, key, max, count, popped);
+    } finally {
+      KeyEvents.nameEvents(named);
+    }
+    return popped;
+  }
+
+  private static void takeEnd(
+      Keyspace ks, int db, byte[] key, boolean max, long count, List<Entry> popped) {
     ks.update(
         db,
         key,
@@ -437,7 +449,6 @@ final class ZSetCommands {
           List<Entry> rest = max ? all.subList(0, all.size() - n) : all.subList(n, all.size());
           return rest.isEmpty() ? null : before.withPayload(ZSetPayload.encode(rest));
         });
-    return popped;
   }
 
   private static void zpop(RespCall c, boolean max) {
