@@ -103,7 +103,7 @@ public final class ServerBench {
    * Collects garbage and waits: HotSpot gives back the compiler's scratch memory a few seconds
    * after compiling (MEASURING.md), which would otherwise count as memory per key.
    */
-  private static void settle() throws InterruptedException {
+  static void settle() throws InterruptedException {
     System.gc();
     Thread.sleep(6_000);
   }

@@ -3,6 +3,7 @@ package dev.larder.server.internal;
 import dev.larder.server.ServerConfig;
 import dev.larder.server.internal.blocking.BlockedClients;
 import dev.larder.server.internal.cluster.ServerCluster;
+import dev.larder.server.internal.keyspace.KeyObservers;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.memcache.MemcacheAuth;
 import dev.larder.server.internal.net.ClientMemory;
@@ -101,7 +102,7 @@ public final class ServerState {
     this.tracking = new Tracking(config.trackingTableMaxKeys());
     this.keyspaceEvents = new KeyspaceEvents(pubsub, config.notifyKeyspaceEvents());
     this.keyEvents = new KeyEvents(tracking, keyspaceEvents);
-    keyspace.observe(keyEvents);
+    keyspace.observe(KeyObservers.of(blockedClients, keyEvents));
   }
 
   /** Returns the channels and patterns and their subscribers. */

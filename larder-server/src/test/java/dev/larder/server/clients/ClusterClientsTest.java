@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.resps.ClusterShardInfo;
 
@@ -190,6 +191,39 @@ class ClusterClientsTest {
       assertEquals("here", j.get(own));
       assertTrue(
           assertThrows(JedisDataException.class, () -> j.mset("{a}1", "1", "{b}2", "2"))
+              .getMessage()
+              .startsWith("CROSSSLOT "));
+    }
+  }
+
+  /**
+   * A command whose keys numkeys counts is routed by those keys alone: its option words and
+   * numbers, which hash to other slots, are no CROSSSLOT; keys of two slots are.
+   */
+  @Test
+  void countedKeysAloneChooseTheSlot() {
+    int port = cluster.member(0).respPort();
+    try (Jedis j = ClusteredServerTest.jedis(cluster.member(0))) {
+      String own = keyMasteredBy(j, port, true, "zu:");
+      String a = "{" + own + "}a";
+      String b = "{" + own + "}b";
+      String d = "{" + own + "}d";
+      j.zadd(a, 1, "m");
+      j.zadd(b, 2, "m");
+      assertEquals(
+          1L,
+          j.sendCommand(
+              Protocol.Command.ZUNIONSTORE, d, "2", a, b, "WEIGHTS", "1", "2", "AGGREGATE", "MAX"));
+      assertEquals(List.of("m"), j.zrange(d, 0, -1));
+      assertEquals(1L, j.sendCommand(Protocol.Command.ZINTERCARD, "2", a, b, "LIMIT", "7"));
+      assertEquals(
+          2,
+          ((List<?>) j.sendCommand(Protocol.Command.ZMPOP, "2", a, b, "MIN", "COUNT", "5")).size());
+      String foreign = keyMasteredBy(j, port, false, "zu:");
+      assertTrue(
+          assertThrows(
+                  JedisDataException.class,
+                  () -> j.sendCommand(Protocol.Command.ZUNION, "2", b, foreign))
               .getMessage()
               .startsWith("CROSSSLOT "));
     }

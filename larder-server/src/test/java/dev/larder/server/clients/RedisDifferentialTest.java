@@ -437,6 +437,136 @@ class RedisDifferentialTest {
         c("CONFIG", "RESETSTAT"));
   }
 
+  /** BZPOPMIN, BZPOPMAX and BZMPOP where they answer at once: data, errors, MULTI, timeouts. */
+  @Test
+  void blockingSortedSetPopsThatAnswerAtOnce() throws IOException {
+    compare(
+        c("ZADD", "z", "1", "a", "2", "b", "3", "c", "4.5", "d"),
+        c("BZPOPMIN", "none", "z", "0"),
+        c("BZPOPMAX", "z", "none", "0.01"),
+        c("BZMPOP", "0", "2", "none", "z", "MIN", "COUNT", "10"),
+        c("EXISTS", "z"),
+        c("BZPOPMIN", "z", "0.01"),
+        c("BZMPOP", "0.01", "1", "z", "MAX"),
+        c("SET", "s", "text"),
+        c("BZPOPMIN", "s", "0"),
+        c("BZMPOP", "0", "2", "s", "z", "MIN"),
+        c("ZADD", "z", "1", "a"),
+        c("BZPOPMAX", "z", "s", "0"),
+        c("BZPOPMIN", "z", "-1"),
+        c("BZPOPMIN", "z", "abc"),
+        c("BZPOPMIN", "z"),
+        c("BZMPOP", "0", "0", "z", "MIN"),
+        c("BZMPOP", "0", "2", "z", "MIN"),
+        c("BZMPOP", "0", "1", "z", "LEFT"),
+        c("BZMPOP", "0", "1", "z", "MIN", "COUNT", "0"),
+        c("BZMPOP", "0", "1", "z", "MIN", "COUNT", "1", "COUNT", "2"),
+        c("BZMPOP", "-1", "1", "z", "MIN"),
+        c("MULTI"),
+        c("BZPOPMIN", "z", "0"),
+        c("BZPOPMAX", "z", "0"),
+        c("BZMPOP", "0", "1", "z", "MIN"),
+        c("ZADD", "z", "7", "x"),
+        c("BZPOPMAX", "z", "0"),
+        c("EXEC"));
+  }
+
+  /**
+   * COMMAND GETKEYS finds the keys ACL and cluster checks look at: for commands whose keys numkeys
+   * counts, those keys and no option word; Redis's errors for requests it cannot take keys from.
+   */
+  @Test
+  void commandGetKeys() throws IOException {
+    String[][] requests = {
+      c("ZUNIONSTORE", "d", "2", "a", "b", "WEIGHTS", "1", "2", "AGGREGATE", "MAX"),
+      c("ZINTERSTORE", "d", "1", "a"),
+      c("ZDIFFSTORE", "d", "2", "a", "b"),
+      c("ZUNION", "2", "a", "b", "WITHSCORES"),
+      c("ZINTER", "3", "a", "b", "c", "WEIGHTS", "1", "2", "3"),
+      c("ZDIFF", "1", "a", "WITHSCORES"),
+      c("ZINTERCARD", "2", "a", "b", "LIMIT", "5"),
+      c("SINTERCARD", "2", "a", "b", "LIMIT", "1"),
+      c("ZMPOP", "2", "a", "b", "MIN", "COUNT", "2"),
+      c("BZMPOP", "0", "2", "a", "b", "MAX"),
+      c("LMPOP", "2", "a", "b", "LEFT", "COUNT", "3"),
+      c("BLMPOP", "1.5", "1", "a", "RIGHT"),
+      c("BZPOPMIN", "a", "b", "0"),
+      c("BZPOPMAX", "a", "0"),
+      c("BLPOP", "a", "b", "0"),
+      c("MSET", "a", "1", "b", "2"),
+      c("SMISMEMBER", "s", "a", "b"),
+      c("SINTERSTORE", "d", "a", "b"),
+      c("BITOP", "AND", "d", "a", "b"),
+      c("GET", "a"),
+      c("ZUNIONSTORE", "d", "3", "a", "b"),
+      c("ZUNION", "0", "a"),
+      c("ZUNION", "x", "a"),
+      c("LMPOP", "5", "a", "LEFT"),
+      c("PING"),
+      c("NOSUCHCOMMAND", "a"),
+      c("GET"),
+      c("GET", "a", "b")
+    };
+    String[][] script = new String[requests.length][];
+    for (int i = 0; i < requests.length; i++) {
+      String[] words = new String[requests[i].length + 2];
+      words[0] = "COMMAND";
+      words[1] = "GETKEYS";
+      System.arraycopy(requests[i], 0, words, 2, requests[i].length);
+      script[i] = words;
+    }
+    compare(script);
+  }
+
+  /**
+   * COMMAND INFO's arity, first key, last key and step (the fixed range only, 0 0 0 without one)
+   * and whether the command has movablekeys.
+   */
+  @Test
+  void commandInfoKeyRanges() throws IOException {
+    String[] names = {
+      "zunionstore",
+      "zinterstore",
+      "zdiffstore",
+      "zunion",
+      "zintercard",
+      "sintercard",
+      "zmpop",
+      "bzmpop",
+      "lmpop",
+      "blmpop",
+      "bzpopmin",
+      "bzpopmax",
+      "blpop",
+      "mset",
+      "get",
+      "smismember"
+    };
+    List<String> differences = new ArrayList<>();
+    try (Connection a = new Connection(redisPort);
+        Connection b = new Connection(larder.respPort())) {
+      for (String name : names) {
+        String expected = keyRange(a.send("COMMAND", "INFO", name));
+        String actual = keyRange(b.send("COMMAND", "INFO", name));
+        if (!expected.equals(actual)) {
+          differences.add(name + ": redis " + expected + ", larder " + actual);
+        }
+      }
+    }
+    assertTrue(differences.isEmpty(), String.join("\n", differences));
+  }
+
+  /** The arity, first key, last key and step of a COMMAND INFO reply, and its movablekeys flag. */
+  private static String keyRange(String reply) {
+    List<String> numbers = new ArrayList<>();
+    for (String line : reply.split("\r\n")) {
+      if (line.startsWith(":") && numbers.size() < 4) {
+        numbers.add(line.substring(1));
+      }
+    }
+    return numbers + (reply.contains("+movablekeys\r\n") ? " movablekeys" : "");
+  }
+
   @Test
   void dumpAndRestoreRoundTripOnLarder() throws IOException {
     try (Connection b = new Connection(larder.respPort())) {

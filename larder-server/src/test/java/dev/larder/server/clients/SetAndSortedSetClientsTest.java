@@ -8,7 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.larder.server.LarderServer;
 import dev.larder.testing.RequiredTool;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,11 +22,13 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisProtocol;
+import redis.clients.jedis.args.SortedSetOption;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.params.ZAddParams;
 import redis.clients.jedis.params.ZParams;
 import redis.clients.jedis.params.ZRangeParams;
 import redis.clients.jedis.resps.Tuple;
+import redis.clients.jedis.util.KeyValue;
 
 /** Sets and sorted sets through redis-cli, redis-benchmark and Jedis against a real server. */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
@@ -136,6 +142,42 @@ class SetAndSortedSetClientsTest {
         assertEquals(2, j.zcard("z"));
         assertThrows(JedisDataException.class, () -> j.get("z"));
         j.flushDB();
+      }
+    }
+  }
+
+  /**
+   * Jedis's blocking sorted-set pops in RESP2 and RESP3: a fractional timeout answers null after
+   * its time; a member added by another connection serves a blocked pop.
+   */
+  @Test
+  void jedisBlockingSortedSetPops() throws Exception {
+    for (RedisProtocol protocol : List.of(RedisProtocol.RESP2, RedisProtocol.RESP3)) {
+      try (Jedis j = jedis(protocol);
+          Jedis writer = jedis(RedisProtocol.RESP2)) {
+        j.del("bz", "bz2");
+        long start = System.nanoTime();
+        assertNull(j.bzpopmin(0.2, "bz"));
+        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertTrue(elapsedMs >= 190, "returned after " + elapsedMs + " ms");
+        assertNull(j.bzmpop(0.05, SortedSetOption.MAX, "bz", "bz2"));
+        KeyValue<String, Tuple> popped;
+        try (ExecutorService exec = Executors.newVirtualThreadPerTaskExecutor()) {
+          Future<KeyValue<String, Tuple>> pop = exec.submit(() -> j.bzpopmax(10, "bz", "bz2"));
+          // Adds once the pop has blocked (INFO counts it), so that the add serves it.
+          long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+          while (!writer.info("clients").contains("blocked_clients:1")) {
+            assertTrue(System.nanoTime() < deadline, "the pop never blocked");
+            Thread.sleep(5);
+          }
+          writer.zadd("bz2", 2.5, "m");
+          popped = pop.get(10, TimeUnit.SECONDS);
+        }
+        assertEquals("bz2", popped.getKey());
+        assertEquals(new Tuple("m", 2.5), popped.getValue());
+        writer.zadd("bz", Map.of("a", 1.0, "b", 2.0, "c", 3.0));
+        KeyValue<String, List<Tuple>> many = j.bzmpop(1, SortedSetOption.MIN, 2, "bz");
+        assertEquals(List.of(new Tuple("a", 1.0), new Tuple("b", 2.0)), many.getValue());
       }
     }
   }

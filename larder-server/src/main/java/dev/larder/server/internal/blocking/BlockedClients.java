@@ -1,8 +1,8 @@
 package dev.larder.server.internal.blocking;
 
+import dev.larder.server.internal.keyspace.KeyObserver;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.keyspace.ValueType;
-import dev.larder.server.internal.keyspace.WriteObserver;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,23 +21,25 @@ import java.util.concurrent.locks.Lock;
  *
  * <h2>Implementation notes</h2>
  *
- * <p>Each key has a queue of {@link Waiter}s in the order they blocked. The keyspace tells this
- * registry of every value stored ({@link #written}); a write of a key someone waits on marks it
- * ready. After a command has run and released its lock, its connection calls {@link #serveReady},
- * which takes the keyspace's exclusive lock and, for each ready key, offers it to its waiters first
- * come, first served, until one finds nothing of its type ({@link Waiter.Outcome#EMPTY}); later
- * waiters of that type are skipped, others (a sorted-set waiter behind a list waiter) still get
- * their turn. Serving may write other keys (BLMOVE's destination), which become ready in turn.
+ * <p>Each key has a queue of {@link Waiter}s in the order they blocked. The registry is one of the
+ * keyspace's observers ({@link dev.larder.server.internal.keyspace.KeyObservers}), told of every
+ * key changed ({@link #changed}); a value stored at a key someone waits on marks it ready (a
+ * removal does not: it cannot serve anyone). After a command has run and released its lock, its
+ * connection calls {@link #serveReady}, which takes the keyspace's exclusive lock and, for each
+ * ready key, offers it to its waiters first come, first served, until one finds nothing of its type
+ * ({@link Waiter.Outcome#EMPTY}); later waiters of that type are skipped, others (a sorted-set
+ * waiter behind a list waiter) still get their turn. Serving may write other keys (BLMOVE's
+ * destination), which become ready in turn.
  *
  * <p>Concurrency. A blocking command runs under the keyspace's shared lock: it registers its
  * waiter, then tries once more to take what it wants, and withdraws the waiter if that succeeds.
  * Serving runs under the exclusive lock, so it never overlaps a command that is blocking, timing
  * out or closing (each holds the shared lock while it registers or withdraws), and a waiter's state
  * changes under this registry's monitor only. No wake-up is lost: a write that the blocking
- * command's own attempt did not see happened after that attempt, hence after the registration, and
- * finds the waiter registered. The monitor is never held while calling into the keyspace (serving
- * calls waiters outside it), and the keyspace calls {@link #written} inside a key's stripe, so the
- * lock order is stripe, then monitor.
+ * command's own attempt did not see happened after that attempt, and the keyspace reports a change
+ * after applying it, hence after the registration: the report finds the waiter registered. The
+ * monitor is never held while calling into the keyspace (serving calls waiters outside it); the
+ * keyspace may report while it holds a key's stripe, so the lock order is stripe, then monitor.
  *
  * <p>What serving does not give: a write is served after its command has released its lock, so a
  * command of another connection may take a pushed element before a blocked client does, as if it
@@ -46,7 +48,7 @@ import java.util.concurrent.locks.Lock;
  *
  * <p>Thread-safe.
  */
-public final class BlockedClients implements WriteObserver {
+public final class BlockedClients implements KeyObserver {
   private final Keyspace keyspace;
 
   // guarded by this
@@ -57,13 +59,13 @@ public final class BlockedClients implements WriteObserver {
   private volatile boolean anyReady;
 
   /**
-   * A registry for the clients of one keyspace; observes the keyspace's writes.
+   * A registry for the clients of one keyspace. Its owner makes it one of the keyspace's observers,
+   * before any command runs.
    *
    * @param keyspace the keyspace
    */
   public BlockedClients(Keyspace keyspace) {
     this.keyspace = keyspace;
-    keyspace.observe(this);
   }
 
   /** Returns the number of clients blocked now (INFO's {@code blocked_clients}). */
@@ -72,8 +74,8 @@ public final class BlockedClients implements WriteObserver {
   }
 
   @Override
-  public void written(byte[] storedKey, ValueType type) {
-    if (blocked == 0) {
+  public void changed(byte[] storedKey, int how) {
+    if (blocked == 0 || (how & REMOVED) != 0) {
       return;
     }
     Key key = new Key(storedKey);
@@ -84,6 +86,18 @@ public final class BlockedClients implements WriteObserver {
       }
     }
   }
+
+  /** Expired keys hold nothing to serve. */
+  @Override
+  public void expired(byte[] storedKey) {}
+
+  /** Evicted keys hold nothing to serve. */
+  @Override
+  public void evicted(byte[] storedKey) {}
+
+  /** Flushed keys hold nothing to serve. */
+  @Override
+  public void flushed(int db) {}
 
   /**
    * Registers a waiter on each of its keys, behind the waiters already there. The caller holds the

@@ -1,9 +1,10 @@
 package dev.larder.server.internal.keyspace;
 
 /**
- * Hears of every change to the keyspace's keys, for keyspace notifications and client-side caching
- * invalidation: changes made by commands, expired keys removed (found by a read or by the sweep),
- * keys evicted, databases flushed.
+ * Hears of every change to the keyspace's keys: changes made by commands, expired keys removed
+ * (found by a read or by the sweep), keys evicted, databases flushed. The keyspace has one observer
+ * ({@link Keyspace#observe}); a server's fans out ({@link KeyObservers}) to the clients blocked on
+ * keys, keyspace notifications and client-side caching invalidation.
  *
  * <p>Called on the thread that made the change, after the cache applied it (an eviction: from the
  * cache's listener, inside the write that caused it), possibly while the keyspace's locks are held:
@@ -37,7 +38,7 @@ public interface KeyObserver {
       };
 
   /**
-   * A key's value was written or removed.
+   * A key's value was written or removed. Not called for a write that left the key as it was.
    *
    * @param storedKey the database byte, then the key (do not change it)
    * @param how {@link #REMOVED}, {@link #EXPIRY_SET}, {@link #EXPIRY_CLEARED} or'ed, or 0

@@ -61,7 +61,6 @@ public final class Keyspace implements AutoCloseable {
   private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
   private volatile ChangeSink sink = ChangeSink.NONE;
   private volatile KeyObserver observer = KeyObserver.NONE;
-  private volatile WriteObserver writes = WriteObserver.NONE;
   private volatile boolean logged;
 
   /** A standalone keyspace's last version given out; null when a cluster gives the versions. */
@@ -162,23 +161,15 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
-   * Reports every change of a key to {@code keys} from now on (keyspace notifications, client-side
-   * caching). Called once, before any command runs.
+   * Reports every change of a key to {@code keys} from now on: the one observer of the keyspace,
+   * which fans out to blocked clients, keyspace notifications and client-side caching ({@link
+   * KeyObservers#of}), so that a write reads one volatile field to reach them all. Called once,
+   * before any command runs.
    *
    * @param keys the observer
    */
   public void observe(KeyObserver keys) {
     this.observer = keys;
-  }
-
-  /**
-   * Tells {@code writes} of every value stored by {@link #update} and {@link #put} from now on.
-   * Called once, before any command runs.
-   *
-   * @param writes the observer
-   */
-  public void observe(WriteObserver writes) {
-    this.writes = writes;
   }
 
   private Cache<byte[], byte[]> build(long bytes) {
@@ -415,7 +406,6 @@ public final class Keyspace implements AutoCloseable {
       if (change.after().volatileKey()) {
         expiringWrites.increment();
       }
-      writes.written(stored, change.after().type());
     }
     return change;
   }
@@ -450,7 +440,6 @@ public final class Keyspace implements AutoCloseable {
       expiringWrites.increment();
     }
     observer.changed(stored, versioned.volatileKey() ? KeyObserver.EXPIRY_SET : 0);
-    writes.written(stored, versioned.type());
     return versioned;
   }
 

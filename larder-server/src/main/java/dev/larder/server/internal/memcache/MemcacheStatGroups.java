@@ -80,6 +80,8 @@ final class MemcacheStatGroups {
     stat(s, "inter", config.bind());
     stat(s, "verbosity", s.stats.verbosity);
     stat(s, "evictions", "noeviction".equals(s.server.maxMemoryPolicy()) ? "off" : "on");
+    stat(s, "stat_key_prefix", PrefixStats.DELIMITER);
+    stat(s, "detail_enabled", s.stats.detail.enabled() ? "yes" : "no");
     stat(s, "domain_socket", "NULL");
     stat(s, "shutdown_command", "no");
     stat(s, "num_threads", threads(s));

@@ -34,6 +34,9 @@ public final class MemcacheStats {
   final LongAdder totalItems = new LongAdder();
   private ScheduledFuture<?> pendingFlush;
 
+  /** Per-prefix counts of {@code stats detail}. */
+  final PrefixStats detail = new PrefixStats();
+
   /** The level the last {@code verbosity} command set (Larder logs the same at every level). */
   volatile long verbosity;
 
@@ -110,6 +113,7 @@ public final class MemcacheStats {
     for (LongAdder a : all) {
       a.reset();
     }
+    detail.clear();
   }
 
   /**

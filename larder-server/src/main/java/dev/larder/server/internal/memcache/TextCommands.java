@@ -116,14 +116,17 @@ final class TextCommands {
       ValueLayout.Header h = stored == null ? null : ValueLayout.header(stored);
       if (h == null || h.type() != ValueType.STRING) {
         s.stats.getMisses.increment();
+        s.stats.detail.recordGet(key, false);
         return;
       }
       s.stats.getHits.increment();
+      s.stats.detail.recordGet(key, true);
       value(s, key, h.clientFlags(), stored, h.payloadOffset(), cas ? h.version() : 0);
       ItemStore.recordFetch(s, key, h.version(), h.itemState());
       return;
     }
     StoredValue v = ItemStore.touch(s, key, touch);
+    s.stats.detail.recordGet(key, v != null);
     if (v == null) {
       s.stats.getMisses.increment();
       return;
@@ -209,6 +212,7 @@ final class TextCommands {
       return;
     }
     s.stats.cmdSet.increment();
+    s.stats.detail.recordSet(t.get(1));
     if (s.server.outOfMemory()) {
       s.line("SERVER_ERROR out of memory storing object");
       return;
@@ -244,6 +248,7 @@ final class TextCommands {
       }
       return;
     }
+    s.stats.detail.recordDelete(t.get(1));
     ItemStore.Outcome o = ItemStore.delete(s, t.get(1), 0);
     (o == ItemStore.Outcome.STORED ? s.stats.deleteHits : s.stats.deleteMisses).increment();
     if (!noreply(t)) {
@@ -359,6 +364,10 @@ final class TextCommands {
       case "slabs" -> MemcacheStatGroups.slabs(s);
       case "sizes" -> stat(s, "sizes_status", "disabled");
       case "conns" -> MemcacheStatGroups.conns(s);
+      case "detail" -> {
+        detail(s, t);
+        return;
+      }
       case "cachedump" -> {
         if (!MemcacheStatGroups.cachedump(s, t)) {
           return;
@@ -370,6 +379,22 @@ final class TextCommands {
       }
     }
     s.line("END");
+  }
+
+  /** {@code stats detail on|off|dump}, with memcached's usage error for anything else. */
+  private static void detail(MemcacheSession s, List<byte[]> t) {
+    switch (t.size() > 2 ? text(t, 2) : "") {
+      case "on" -> {
+        s.stats.detail.enable(true);
+        s.line("OK");
+      }
+      case "off" -> {
+        s.stats.detail.enable(false);
+        s.line("OK");
+      }
+      case "dump" -> s.stats.detail.dump(s::line);
+      default -> s.line("CLIENT_ERROR usage: stats detail on|off|dump");
+    }
   }
 
   static void stat(MemcacheSession s, String name, Object value) {

@@ -15,7 +15,8 @@ import static dev.larder.server.internal.keyspace.KeyObserver.REMOVED;
  * family (expire, or del for a deadline in the past), PERSIST and GETEX (expire, persist), RENAME
  * (rename_from, rename_to), MOVE (move_from, move_to), COPY (copy_to), RESTORE (restore). New
  * commands of other groups (lists, sets, sorted sets) get the rule with their own name and class
- * unless listed here.
+ * unless listed here, or unless the command named the event of the change itself ({@link
+ * KeyEvents#nameEvents}: the pops and pushes of BLPOP, LMPOP, LMOVE, ZMPOP and their kin).
  *
  * <p>Stateless.
  */
@@ -28,12 +29,19 @@ final class CommandEvents {
    * @param events the publisher
    * @param command the command's lower-case name
    * @param group its group
+   * @param event the event the command named for this change, or null for the rule
    * @param db the key's database
    * @param key the key
    * @param how KeyObserver's flags for the change
    */
   static void publish(
-      KeyspaceEvents events, String command, String group, int db, byte[] key, int how) {
+      KeyspaceEvents events,
+      String command,
+      String group,
+      String event,
+      int db,
+      byte[] key,
+      int how) {
     int g = KeyspaceEvents.GENERIC;
     boolean removed = (how & REMOVED) != 0;
     switch (command) {
@@ -63,7 +71,7 @@ final class CommandEvents {
       case "copy" -> events.notify(g, "copy_to", db, key);
       case "restore" -> events.notify(g, "restore", db, key);
       default -> {
-        events.notify(classOf(group), eventOf(command), db, key);
+        events.notify(classOf(group), event == null ? eventOf(command) : event, db, key);
         if ((how & EXPIRY_SET) != 0
             && (command.equals("set") || command.equals("setex") || command.equals("psetex"))) {
           events.notify(g, "expire", db, key);
@@ -83,6 +91,24 @@ final class CommandEvents {
    */
   static boolean sourceFirst(String command) {
     return command.equals("rename") || command.equals("renamenx") || command.equals("move");
+  }
+
+  /**
+   * Returns whether the command's pushes are published before its pops, whatever order it made them
+   * in (LMOVE, RPOPLPUSH and their blocking forms: Redis tells of the destination first).
+   *
+   * @param command a lower-case command name
+   */
+  static boolean pushFirst(String command) {
+    return switch (command) {
+      case "lmove", "rpoplpush", "blmove", "brpoplpush" -> true;
+      default -> false;
+    };
+  }
+
+  /** Returns whether a change was named a push ({@code lpush} or {@code rpush}). */
+  static boolean isPush(KeyEvents.Change change) {
+    return "lpush".equals(change.event()) || "rpush".equals(change.event());
   }
 
   private static String eventOf(String command) {

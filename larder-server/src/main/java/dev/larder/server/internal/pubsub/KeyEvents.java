@@ -54,15 +54,21 @@ public final class KeyEvents implements KeyObserver {
    *     runs, and told to {@link Tracking} when the outermost command ends
    */
   record Scope(
-      long client, String command, String group, List<Change> changes, List<byte[]> changedKeys) {}
+      long client,
+      String command,
+      String group,
+      List<Change> changes,
+      List<byte[]> changedKeys,
+      String[] naming) {}
 
   /**
    * One change of one key.
    *
    * @param storedKey the database byte, then the key
    * @param how KeyObserver's flags
+   * @param event the event the command named for it ({@link #nameEvents}), or null for the rule
    */
-  record Change(byte[] storedKey, int how) {}
+  record Change(byte[] storedKey, int how, String event) {}
 
   /**
    * The calling thread runs a command from now until {@link #end}.
@@ -79,7 +85,26 @@ public final class KeyEvents implements KeyObserver {
     }
     Scope before = SCOPE.get();
     List<byte[]> keys = before == null ? new ArrayList<>(2) : before.changedKeys();
-    SCOPE.set(new Scope(client, command, group, new ArrayList<>(2), keys));
+    SCOPE.set(new Scope(client, command, group, new ArrayList<>(2), keys, new String[1]));
+    return before;
+  }
+
+  /**
+   * Names the event that the calling thread's running command publishes for the changes it makes
+   * from now on, where Redis names it after what the command did rather than after the command
+   * (BLPOP and LMPOP publish {@code lpop} or {@code rpop}, LMOVE a push and a pop): the pops of
+   * lists and sorted sets name theirs. Does nothing outside a command's scope.
+   *
+   * @param event the event's name, or null to go back to the command's rule
+   * @return the name in force before, to restore after the change
+   */
+  public static String nameEvents(String event) {
+    Scope scope = SCOPE.get();
+    if (scope == null) {
+      return null;
+    }
+    String before = scope.naming()[0];
+    scope.naming()[0] = event;
     return before;
   }
 
@@ -108,12 +133,17 @@ public final class KeyEvents implements KeyObserver {
       // RENAME writes the new key before it removes the old one; Redis tells of the source first.
       changes = new ArrayList<>(changes);
       changes.sort((x, y) -> Integer.compare(y.how() & REMOVED, x.how() & REMOVED));
+    } else if (CommandEvents.pushFirst(scope.command())) {
+      // LMOVE pops the source before it pushes; Redis tells of the push first.
+      changes = new ArrayList<>(changes);
+      changes.sort((x, y) -> Boolean.compare(!CommandEvents.isPush(x), !CommandEvents.isPush(y)));
     }
     for (Change c : changes) {
       CommandEvents.publish(
           events,
           scope.command(),
           scope.group(),
+          c.event(),
           c.storedKey()[0],
           Arrays.copyOfRange(c.storedKey(), 1, c.storedKey().length),
           c.how());
@@ -132,7 +162,7 @@ public final class KeyEvents implements KeyObserver {
       scope.changedKeys().add(name(storedKey));
     }
     if (scope != null && events.any()) {
-      scope.changes().add(new Change(storedKey, how));
+      scope.changes().add(new Change(storedKey, how, scope.naming()[0]));
     }
   }
 

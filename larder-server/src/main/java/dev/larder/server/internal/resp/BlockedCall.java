@@ -3,12 +3,14 @@ package dev.larder.server.internal.resp;
 import dev.larder.server.internal.blocking.BlockedClients;
 import dev.larder.server.internal.blocking.Waiter;
 import dev.larder.server.internal.keyspace.StoredValue;
+import dev.larder.server.internal.keyspace.ValueType;
+import dev.larder.server.internal.pubsub.KeyEvents;
 import java.util.List;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 /**
- * A blocking command of one RESP connection (BLPOP, BLMOVE, BLMPOP; later BZPOPMIN), as {@link
+ * A blocking command of one RESP connection (BLPOP, BLMOVE, BLMPOP, BZPOPMIN, BZMPOP), as {@link
  * BlockedClients} holds it while it waits: it tries to take what it wants ({@link #attempt}), and
  * blocks its connection when there is nothing, until a write serves it ({@link #serve}), its
  * timeout passes or the connection closes.
@@ -22,6 +24,11 @@ import java.util.function.Consumer;
  * whichever thread served it; the timeout runs there too, and withdraws the waiter under the
  * keyspace's shared lock, so it never races a serving (which holds the exclusive lock).
  *
+ * <p>A serving runs as a command of the blocked client, as Redis runs it: its changes are published
+ * as keyspace events (the pop's, named by the pop itself) and invalidate tracked keys in the
+ * blocked client's name, in a {@link KeyEvents} scope of its own, opened on the serving thread
+ * after the writing command's scope has ended.
+ *
  * <p>Not thread-safe beyond that: {@link #serve} runs on the serving thread, everything else on the
  * connection's event loop.
  */
@@ -30,6 +37,9 @@ abstract class BlockedCall extends Waiter {
   final RespSession session;
 
   private volatile Future<?> timeout;
+
+  /** The command's name, for the scope of its serving; set by {@link #run} before it blocks. */
+  private volatile String command = "";
 
   /**
    * @param session the connection
@@ -64,6 +74,7 @@ abstract class BlockedCall extends Waiter {
    * @param timeoutNanos how long to wait, 0 for ever
    */
   final void run(RespCall c, long timeoutNanos) {
+    command = c.command.name();
     if (attempt(c.out())) {
       return;
     }
@@ -118,6 +129,9 @@ abstract class BlockedCall extends Waiter {
 
   @Override
   protected final Outcome serve(byte[] key) {
+    KeyEvents events = session.server.keyEvents();
+    Object scope =
+        events.begin(session.info.id(), command, type() == ValueType.LIST ? "list" : "sorted_set");
     try {
       return serveFrom(key) ? Outcome.DONE : Outcome.EMPTY;
     } catch (RespError e) {
@@ -127,6 +141,8 @@ abstract class BlockedCall extends Waiter {
     } catch (RuntimeException e) {
       // A clustered keyspace's refusal or timeout: leave it waiting; a later write retries.
       return Outcome.EMPTY;
+    } finally {
+      events.end(scope);
     }
   }
 

@@ -3,7 +3,6 @@ package dev.larder.server.internal.resp;
 import static dev.larder.server.internal.resp.RespCommand.Flag.BLOCKING;
 import static dev.larder.server.internal.resp.RespCommand.Flag.DENYOOM;
 import static dev.larder.server.internal.resp.RespCommand.Flag.EXCLUSIVE;
-import static dev.larder.server.internal.resp.RespCommand.Flag.MOVABLE_KEYS;
 import static dev.larder.server.internal.resp.RespCommand.Flag.WRITE;
 
 import dev.larder.server.internal.keyspace.ValueType;
@@ -60,8 +59,8 @@ final class BlockingListCommands {
             "source:key destination:key timeout:double")
         .run(c -> move(c, false, true, 3));
     t.command("blmpop", -5)
-        .flags(WRITE, BLOCKING, MOVABLE_KEYS)
-        .keys(3, 2, 1)
+        .flags(WRITE, BLOCKING)
+        .countedKeys(2)
         .doc(
             "list",
             "Pops the first element from one of multiple lists. Blocks until an element is"

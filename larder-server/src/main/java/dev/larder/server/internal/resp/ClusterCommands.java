@@ -81,12 +81,11 @@ final class ClusterCommands {
    */
   static String redirect(RespSession s, RespCommand cmd, List<byte[]> args) {
     ServerCluster cluster = s.server.cluster();
-    if (cluster == null || cmd.firstKey() <= 0 || !(s.readOnly || cluster.redirectsAll())) {
+    if (cluster == null || !cmd.hasKeys() || !(s.readOnly || cluster.redirectsAll())) {
       return null;
     }
-    int last = cmd.lastKeyIn(args);
     int slot = -1;
-    for (int i = cmd.firstKey(); i <= last && i < args.size(); i += Math.max(1, cmd.step())) {
+    for (int i = cmd.firstKeyIn(), last = cmd.lastKeyIn(args); i <= last; i = cmd.nextKeyAfter(i)) {
       int k = HashSlot.of(args.get(i));
       if (slot >= 0 && k != slot) {
         return "CROSSSLOT Keys in request don't hash to the same slot";

@@ -22,11 +22,11 @@ final class CommandInfo {
             });
     out.set(flags.size());
     flags.forEach(out::simple);
-    // Redis reports 0 0 0 for commands whose keys an argument counts (movablekeys).
-    boolean movable = cmd.flags().contains(RespCommand.Flag.MOVABLE_KEYS);
-    out.integer(movable ? 0 : cmd.firstKey());
-    out.integer(movable ? 0 : cmd.lastKey());
-    out.integer(movable ? 0 : cmd.step());
+    // The fixed key range only, as Redis reports it: 0 0 0 for ZUNION, 1 1 1 for ZUNIONSTORE,
+    // whose other keys an argument counts (movablekeys).
+    out.integer(cmd.firstKey());
+    out.integer(cmd.lastKey());
+    out.integer(cmd.step());
     java.util.Set<String> categories = AclCategory.of(cmd);
     out.set(categories.size());
     categories.forEach(c -> out.simple("@" + c));
@@ -82,6 +82,54 @@ final class CommandInfo {
       if (multiple) {
         out.simple("multiple");
       }
+    }
+  }
+
+  /**
+   * COMMAND GETKEYS: the keys of the request that follows, as ACL and cluster checks find them,
+   * with Redis 7.0's errors; counted keys that the request does not hold (a numkeys too large, or
+   * not a positive number) are Redis's "Invalid arguments".
+   */
+  static void getKeys(RespCall c) {
+    if (c.argc() < 4) {
+      throw new RespError("ERR wrong number of arguments for 'command|getkeys' command");
+    }
+    RespCommand cmd = c.session.table.get(c.text(2));
+    if (cmd == null) {
+      throw new RespError("ERR Invalid command specified");
+    }
+    if (!cmd.hasKeys()) {
+      throw new RespError("ERR The command has no key arguments");
+    }
+    java.util.List<byte[]> args = c.argsFrom(2);
+    if (!cmd.arityAccepts(args.size())) {
+      throw new RespError("ERR Invalid number of arguments specified for command");
+    }
+    if (!countedKeysPresent(cmd, args)) {
+      throw new RespError("ERR Invalid arguments specified for command");
+    }
+    java.util.List<byte[]> keys = new java.util.ArrayList<>();
+    for (int i = cmd.firstKeyIn(), last = cmd.lastKeyIn(args); i <= last; i = cmd.nextKeyAfter(i)) {
+      keys.add(args.get(i));
+    }
+    if (keys.isEmpty()) {
+      throw new RespError("ERR Invalid arguments specified for command");
+    }
+    c.out().array(keys.size());
+    keys.forEach(c.out()::bulk);
+  }
+
+  /** Whether a request holds as many keys as its numkeys says (true without a numkeys). */
+  private static boolean countedKeysPresent(RespCommand cmd, java.util.List<byte[]> args) {
+    int at = cmd.numkeysAt();
+    if (at <= 0) {
+      return true;
+    }
+    try {
+      long n = RespCall.parseLong(args.get(at));
+      return n > 0 && n <= args.size() - 1 - at;
+    } catch (RespError e) {
+      return false;
     }
   }
 }

@@ -9,8 +9,14 @@ import java.nio.charset.StandardCharsets;
 
 /** PING, ECHO, AUTH, HELLO, CLIENT, QUIT and RESET. */
 final class ConnectionCommands {
-  /** The Redis version Larder reports: the one whose commands and replies it follows. */
-  static final String REDIS_VERSION = "7.2.0";
+  /**
+   * The Redis version Larder reports in HELLO and INFO: the one whose commands and replies it
+   * follows, and against which they are checked (Redis 7.0's command set; of 7.2 only CLIENT
+   * SETINFO, which clients send whatever the version). Clients choose features by it: Jedis's
+   * client-side cache asks for 7.4 (its compatibility mode serves Larder), which Larder does not
+   * claim, lacking 7.2's and 7.4's commands.
+   */
+  static final String REDIS_VERSION = "7.0.15";
 
   private ConnectionCommands() {}
 

@@ -4,6 +4,7 @@ import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.keyspace.ListPayload;
 import dev.larder.server.internal.keyspace.StoredValue;
 import dev.larder.server.internal.keyspace.ValueType;
+import dev.larder.server.internal.pubsub.KeyEvents;
 import java.util.List;
 
 /**
@@ -30,22 +31,27 @@ final class ListAccess {
   static long push(
       Keyspace ks, int db, byte[] key, boolean head, List<byte[]> elements, boolean onlyExisting) {
     long[] length = new long[1];
-    ks.update(
-        db,
-        key,
-        before -> {
-          length[0] = 0;
-          if (RespCall.requireType(before, ValueType.LIST) == null && onlyExisting) {
-            return before;
-          }
-          byte[] old = before == null ? null : before.payload();
-          byte[] payload =
-              head ? ListPayload.pushHead(old, elements) : ListPayload.pushTail(old, elements);
-          length[0] = (before == null ? 0L : ListPayload.count(old)) + elements.size();
-          return before == null
-              ? new StoredValue(ValueType.LIST, 0, 0, 0, payload)
-              : before.withPayload(payload);
-        });
+    String named = KeyEvents.nameEvents(head ? "lpush" : "rpush");
+    try {
+      ks.update(
+          db,
+          key,
+          before -> {
+            length[0] = 0;
+            if (RespCall.requireType(before, ValueType.LIST) == null && onlyExisting) {
+              return before;
+            }
+            byte[] old = before == null ? null : before.payload();
+            byte[] payload =
+                head ? ListPayload.pushHead(old, elements) : ListPayload.pushTail(old, elements);
+            length[0] = (before == null ? 0L : ListPayload.count(old)) + elements.size();
+            return before == null
+                ? new StoredValue(ValueType.LIST, 0, 0, 0, payload)
+                : before.withPayload(payload);
+          });
+    } finally {
+      KeyEvents.nameEvents(named);
+    }
     return length[0];
   }
 
@@ -62,6 +68,17 @@ final class ListAccess {
    */
   static List<byte[]> pop(Keyspace ks, int db, byte[] key, boolean head, int count) {
     List<List<byte[]>> taken = new java.util.ArrayList<>(java.util.Collections.nCopies(1, null));
+    String named = KeyEvents.nameEvents(head ? "lpop" : "rpop");
+    try {
+      takeEnd(ks, db, key, head, count, taken);
+    } finally {
+      KeyEvents.nameEvents(named);
+    }
+    return taken.getFirst();
+  }
+
+  private static void takeEnd(
+      Keyspace ks, int db, byte[] key, boolean head, int count, List<List<byte[]>> taken) {
     ks.update(
         db,
         key,
@@ -77,7 +94,6 @@ final class ListAccess {
           taken.set(0, p.elements());
           return p.rest() == null ? null : before.withPayload(p.rest());
         });
-    return taken.getFirst();
   }
 
   /**

@@ -3,7 +3,6 @@ package dev.larder.server.internal.resp;
 import static dev.larder.server.internal.resp.RespCommand.Flag.DENYOOM;
 import static dev.larder.server.internal.resp.RespCommand.Flag.EXCLUSIVE;
 import static dev.larder.server.internal.resp.RespCommand.Flag.FAST;
-import static dev.larder.server.internal.resp.RespCommand.Flag.MOVABLE_KEYS;
 import static dev.larder.server.internal.resp.RespCommand.Flag.READONLY;
 import static dev.larder.server.internal.resp.RespCommand.Flag.WRITE;
 
@@ -95,8 +94,8 @@ final class ListCommands {
             "source:key destination:key")
         .run(c -> move(c, false, true));
     t.command("lmpop", -4)
-        .flags(WRITE, MOVABLE_KEYS, EXCLUSIVE)
-        .keys(2, 1, 1)
+        .flags(WRITE, EXCLUSIVE)
+        .countedKeys(1)
         .doc(
             "list",
             "Returns multiple elements from a list after removing them. Deletes the list if the"

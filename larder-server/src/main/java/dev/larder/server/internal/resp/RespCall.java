@@ -26,6 +26,11 @@ public final class RespCall {
     this.args = args;
   }
 
+  /** Returns the request's words from {@code from} on, a view (not to be changed). */
+  List<byte[]> argsFrom(int from) {
+    return args.subList(from, args.size());
+  }
+
   /** Returns the number of words, the command name included. */
   public int argc() {
     return args.size();

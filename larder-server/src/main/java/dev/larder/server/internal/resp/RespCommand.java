@@ -10,11 +10,13 @@ import java.util.Set;
  * @param name the lower-case name
  * @param arity Redis's arity: n for exactly n words with the name, -n for at least n
  * @param flags the command's flags
- * @param firstKey position of the first key argument, 0 if none; with {@link Flag#MOVABLE_KEYS},
- *     the argument before it is the number of keys
- * @param lastKey position of the last key, -1 for the last argument (unused with {@link
- *     Flag#MOVABLE_KEYS})
- * @param step distance between keys
+ * @param firstKey position of the first key of the fixed key range (COMMAND INFO's first key), 0 if
+ *     none
+ * @param lastKey position of the fixed range's last key, -1 for the last argument
+ * @param step distance between the fixed range's keys
+ * @param numkeysAt position of the argument that counts the keys following it (ZUNION's, LMPOP's
+ *     numkeys), 0 if none; such a command has {@link Flag#MOVABLE_KEYS}, and its fixed range, if
+ *     any, lies before it (ZUNIONSTORE's destination)
  * @param group the documentation group (string, generic, hash, connection, server, transactions)
  * @param summary one line of documentation
  * @param arguments the argument spec for COMMAND DOCS: space-separated {@code name:type} words, a
@@ -29,6 +31,7 @@ public record RespCommand(
     int firstKey,
     int lastKey,
     int step,
+    int numkeysAt,
     String group,
     String summary,
     String arguments,
@@ -44,25 +47,66 @@ public record RespCommand(
     return arity >= 0 ? words == arity : words >= -arity;
   }
 
+  /** Returns whether any of its arguments can be a key (a fixed key range, or counted keys). */
+  public boolean hasKeys() {
+    return firstKey > 0 || numkeysAt > 0;
+  }
+
   /**
-   * Returns the position of the last key argument of a request: from the table, or for a command
-   * whose keys are counted by an argument (LMPOP's numkeys), from that count, within the request. A
-   * count that is not a positive number gives {@code firstKey - 1} (no keys): the command itself
-   * refuses it.
+   * Returns the position of a request's first key, if {@link #lastKeyIn} is at least that. With
+   * {@link #lastKeyIn} and {@link #nextKeyAfter}, walks a request's keys as Redis's COMMAND GETKEYS
+   * finds them, without allocating:
+   *
+   * <pre>{@code
+   * for (int i = cmd.firstKeyIn(), last = cmd.lastKeyIn(args); i <= last; i = cmd.nextKeyAfter(i))
+   * }</pre>
+   */
+  public int firstKeyIn() {
+    return firstKey > 0 ? firstKey : numkeysAt + 1;
+  }
+
+  /**
+   * Returns the position of the last key of a request, within it, or 0 if it has none. Counted keys
+   * end where their count says, or at the request's end if it is shorter; a count that is not a
+   * positive number counts no keys (the command itself refuses it), leaving the fixed range alone.
    *
    * @param args the request's words, the name included
    */
   public int lastKeyIn(List<byte[]> args) {
-    if (!flags.contains(Flag.MOVABLE_KEYS)) {
-      return lastKey < 0 ? args.size() + lastKey : lastKey;
+    int fixedLast =
+        firstKey <= 0
+            ? 0
+            : Math.min(lastKey < 0 ? args.size() + lastKey : lastKey, args.size() - 1);
+    if (numkeysAt <= 0 || numkeysAt >= args.size()) {
+      return fixedLast;
     }
     long count;
     try {
-      count = RespCall.parseLong(args.get(firstKey - 1));
+      count = RespCall.parseLong(args.get(numkeysAt));
     } catch (RespError e) {
-      return firstKey - 1;
+      return fixedLast;
     }
-    return (int) Math.min(firstKey - 1 + Math.max(count, 0), args.size() - 1L);
+    if (count <= 0) {
+      return fixedLast;
+    }
+    return (int) Math.min(numkeysAt + count, args.size() - 1L);
+  }
+
+  /**
+   * Returns the position of the key after the key at {@code i}: the fixed range's next, then the
+   * first counted key, then the next counted one.
+   *
+   * @param i the position of a key of a request
+   */
+  public int nextKeyAfter(int i) {
+    if (numkeysAt <= 0) {
+      return i + Math.max(1, step);
+    }
+    if (i > numkeysAt) {
+      return i + 1;
+    }
+    int next = i + Math.max(1, step);
+    return next < numkeysAt && next <= lastKey ? next : numkeysAt + 1;
   }
 
   /** Command flags, with the names COMMAND gives them. */
@@ -81,7 +125,7 @@ public record RespCommand(
     NO_AUTH("no-auth"),
     /** May block the connection until a key is written (BLPOP). */
     BLOCKING("blocking"),
-    /** Its keys are counted by the argument before the first one (LMPOP's numkeys). */
+    /** Its keys are counted by one of its arguments (LMPOP's numkeys). */
     MOVABLE_KEYS("movablekeys"),
     /** Not queued by MULTI. */
     NO_MULTI("no-multi"),

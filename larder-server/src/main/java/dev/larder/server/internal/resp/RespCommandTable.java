@@ -37,6 +37,7 @@ public final class RespCommandTable {
     BlockingListCommands.register(table);
     SetCommands.register(table);
     ZSetCommands.register(table);
+    BlockingZSetCommands.register(table);
     ConnectionCommands.register(table);
     ServerCommands.register(table);
     TransactionCommands.register(table);
@@ -69,6 +70,7 @@ public final class RespCommandTable {
     private int firstKey;
     private int lastKey;
     private int step;
+    private int numkeysAt;
     private String group;
     private String summary = "";
     private String arguments = "";
@@ -90,6 +92,16 @@ public final class RespCommandTable {
       return this;
     }
 
+    /**
+     * Declares the argument at {@code at} as the count of the keys that follow it (ZUNION's
+     * numkeys); any fixed range declared by {@link #keys} lies before it.
+     */
+    Entry countedKeys(int at) {
+      this.numkeysAt = at;
+      flags.add(RespCommand.Flag.MOVABLE_KEYS);
+      return this;
+    }
+
     Entry doc(String groupName, String line, String args) {
       this.group = groupName;
       this.summary = line;
@@ -107,6 +119,7 @@ public final class RespCommandTable {
                   firstKey,
                   lastKey,
                   step,
+                  numkeysAt,
                   group,
                   summary,
                   arguments,

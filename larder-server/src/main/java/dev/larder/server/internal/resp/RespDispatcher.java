@@ -121,11 +121,10 @@ public final class RespDispatcher {
           "NOPERM User " + s.user.name() + " has no permissions to run the '" + name + "' command");
       return true;
     }
-    if (rules.allKeys() || cmd.firstKey() <= 0) {
+    if (rules.allKeys() || !cmd.hasKeys()) {
       return false;
     }
-    int last = cmd.lastKeyIn(args);
-    for (int i = cmd.firstKey(); i <= last && i < args.size(); i += Math.max(1, cmd.step())) {
+    for (int i = cmd.firstKeyIn(), last = cmd.lastKeyIn(args); i <= last; i = cmd.nextKeyAfter(i)) {
       if (!rules.permitsKey(args.get(i))) {
         s.out.error("NOPERM No permissions to access a key");
         return true;
@@ -159,7 +158,7 @@ public final class RespDispatcher {
             ? s.server.keyspace().exclusive()
             : s.server.keyspace().shared();
     int mark = s.out.target().writerIndex();
-    if (cmd.flags().contains(RespCommand.Flag.READONLY) && cmd.firstKey() > 0) {
+    if (cmd.flags().contains(RespCommand.Flag.READONLY) && cmd.hasKeys()) {
       TrackingCommands.rememberKeys(s, cmd, args);
     }
     Object scope = s.server.keyEvents().begin(s.info.id(), cmd.name(), cmd.group());

@@ -134,7 +134,9 @@ final class RespHelp {
           "DOCS [<command-name> ...]",
           "    Return documentation details about multiple Redis commands.",
           "    If no command names are given, documentation details for all",
-          "    commands are returned.");
+          "    commands are returned.",
+          "GETKEYS <full-command>",
+          "    Return the keys from a full Redis command.");
 
   private RespHelp() {}
 

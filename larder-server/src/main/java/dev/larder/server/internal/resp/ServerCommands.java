@@ -393,6 +393,7 @@ final class ServerCommands {
         c.out().map(cmds.size());
         cmds.forEach(cmd -> CommandInfo.docs(c.out(), cmd));
       }
+      case "getkeys" -> CommandInfo.getKeys(c);
       case "help" -> RespHelp.reply(c, RespHelp.COMMAND);
       default ->
           throw new RespError("ERR unknown subcommand '" + c.text(1) + "'. Try COMMAND HELP.");

@@ -84,7 +84,7 @@ final class SetCommands {
         .run(c -> writeSet(c, combine(c, 1, Op.INTER)));
     t.command("sintercard", -3)
         .flags(READONLY, EXCLUSIVE)
-        .keys(2, -1, 1)
+        .countedKeys(1)
         .doc(
             "set",
             "Returns the number of members of the intersect of multiple sets.",

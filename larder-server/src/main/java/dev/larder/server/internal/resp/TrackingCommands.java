@@ -226,8 +226,7 @@ final class TrackingCommands {
     if ((mode.optin() && !s.cachingFlag) || (mode.optout() && s.cachingFlag)) {
       return;
     }
-    int last = cmd.lastKey() < 0 ? args.size() + cmd.lastKey() : cmd.lastKey();
-    for (int i = cmd.firstKey(); i <= last && i < args.size(); i += Math.max(1, cmd.step())) {
+    for (int i = cmd.firstKeyIn(), last = cmd.lastKeyIn(args); i <= last; i = cmd.nextKeyAfter(i)) {
       tracking.remember(s.id(), args.get(i));
     }
   }

@@ -49,7 +49,7 @@ final class ZSetAlgebra {
       String options = op == Op.DIFF ? "" : " ?weight:integer* ?aggregate:oneof";
       t.command(name, -3)
           .flags(READONLY, EXCLUSIVE)
-          .keys(2, -1, 1)
+          .countedKeys(1)
           .doc(
               "sorted_set",
               "Returns the " + verb + " of multiple sorted sets.",
@@ -57,7 +57,8 @@ final class ZSetAlgebra {
           .run(c -> combine(c, op, false));
       t.command(name + "store", -4)
           .flags(WRITE, DENYOOM, EXCLUSIVE)
-          .keys(1, -1, 1)
+          .keys(1, 1, 1)
+          .countedKeys(2)
           .doc(
               "sorted_set",
               "Stores the " + verb + " of multiple sorted sets in a key.",
@@ -66,7 +67,7 @@ final class ZSetAlgebra {
     }
     t.command("zintercard", -3)
         .flags(READONLY, EXCLUSIVE)
-        .keys(2, -1, 1)
+        .countedKeys(1)
         .doc(
             "sorted_set",
             "Returns the number of members of the intersect of multiple sorted sets.",

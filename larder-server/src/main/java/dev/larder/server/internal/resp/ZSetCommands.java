@@ -6,11 +6,13 @@ import static dev.larder.server.internal.resp.RespCommand.Flag.FAST;
 import static dev.larder.server.internal.resp.RespCommand.Flag.READONLY;
 import static dev.larder.server.internal.resp.RespCommand.Flag.WRITE;
 
+import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.keyspace.ScanCursor;
 import dev.larder.server.internal.keyspace.StoredValue;
 import dev.larder.server.internal.keyspace.ValueType;
 import dev.larder.server.internal.keyspace.ZSetPayload;
 import dev.larder.server.internal.keyspace.ZSetPayload.Entry;
+import dev.larder.server.internal.pubsub.KeyEvents;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -19,7 +21,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * The sorted-set commands of one key, Redis 7.0's: ZADD and the other writes, the lookups, the
  * ranges ({@link ZSetRangeCommands}) and the set algebra ({@link ZSetAlgebra}) are registered
  * beside them. A sorted set is one value ({@link ZSetPayload}); an empty one is deleted. The
- * blocking pops (BZPOPMIN, BZPOPMAX, BZMPOP) are not served.
+ * blocking pops are {@link BlockingZSetCommands}.
  */
 final class ZSetCommands {
   static final String NOT_FLOAT = "ERR value is not a valid float";
@@ -126,7 +128,7 @@ final class ZSetCommands {
         .run(c -> zpop(c, true));
     t.command("zmpop", -4)
         .flags(WRITE, EXCLUSIVE)
-        .keys(2, -1, 1)
+        .countedKeys(1)
         .doc(
             "sorted_set",
             "Returns the highest- or lowest-scoring members from one or more sorted sets after"
@@ -155,7 +157,12 @@ final class ZSetCommands {
 
   /** A reader of the sorted set at argument i, or null when the key is absent. */
   static ZSetPayload.View view(RespCall c, int i) {
-    StoredValue v = RespCall.requireType(c.keyspace().get(c.db(), c.arg(i)), ValueType.ZSET);
+    return view(c, c.arg(i));
+  }
+
+  /** Returns the sorted set at {@code key}, or null if absent; WRONGTYPE for another type. */
+  static ZSetPayload.View view(RespCall c, byte[] key) {
+    StoredValue v = RespCall.requireType(c.keyspace().get(c.db(), key), ValueType.ZSET);
     return v == null ? null : ZSetPayload.view(v.payload());
   }
 
@@ -395,29 +402,53 @@ final class ZSetCommands {
   }
 
   /**
-   * Removes up to {@code count} entries from the low or high end of the key at argument {@code
-   * keyAt}; returns them in pop order.
+   * Removes up to {@code count} entries from the low or high end of a key of the call's database.
    */
   static List<Entry> pop(RespCall c, byte[] key, boolean max, long count) {
+    return pop(c.keyspace(), c.db(), key, max, count);
+  }
+
+  /**
+   * Removes up to {@code count} entries from the low or high end of a sorted set; a set emptied is
+   * deleted.
+   *
+   * @param ks the keyspace
+   * @param db the database
+   * @param key the key
+   * @param max from the high end (ZPOPMAX) or the low end
+   * @param count the most entries to take
+   * @return the entries in pop order, empty if the key is absent or {@code count} not positive
+   * @throws RespError WRONGTYPE if the key holds another type
+   */
+  static List<Entry> pop(Keyspace ks, int db, byte[] key, boolean max, long count) {
     List<Entry> popped = new ArrayList<>();
-    c.keyspace()
-        .update(
-            c.db(),
-            key,
-            before -> {
-              popped.clear();
-              if (RespCall.requireType(before, ValueType.ZSET) == null || count <= 0) {
-                return before;
-              }
-              List<Entry> all = ZSetPayload.entries(before.payload());
-              int n = (int) Math.min(count, all.size());
-              for (int k = 0; k < n; k++) {
-                popped.add(all.get(max ? all.size() - 1 - k : k));
-              }
-              List<Entry> rest = max ? all.subList(0, all.size() - n) : all.subList(n, all.size());
-              return rest.isEmpty() ? null : before.withPayload(ZSetPayload.encode(rest));
-            });
+    String named = KeyEvents.nameEvents(max ? "zpopmax" : "zpopmin");
+    try {
+      takeEnd(ks, db, key, max, count, popped);
+    } finally {
+      KeyEvents.nameEvents(named);
+    }
     return popped;
+  }
+
+  private static void takeEnd(
+      Keyspace ks, int db, byte[] key, boolean max, long count, List<Entry> popped) {
+    ks.update(
+        db,
+        key,
+        before -> {
+          popped.clear();
+          if (RespCall.requireType(before, ValueType.ZSET) == null || count <= 0) {
+            return before;
+          }
+          List<Entry> all = ZSetPayload.entries(before.payload());
+          int n = (int) Math.min(count, all.size());
+          for (int k = 0; k < n; k++) {
+            popped.add(all.get(max ? all.size() - 1 - k : k));
+          }
+          List<Entry> rest = max ? all.subList(0, all.size() - n) : all.subList(n, all.size());
+          return rest.isEmpty() ? null : before.withPayload(ZSetPayload.encode(rest));
+        });
   }
 
   private static void zpop(RespCall c, boolean max) {
@@ -445,8 +476,25 @@ final class ZSetCommands {
   }
 
   private static void zmpop(RespCall c) {
-    int numkeys = SetCommands.numkeys(c, 1);
-    int at = 2 + numkeys;
+    MultiPop spec = parseMultiPop(c, 1);
+    for (byte[] key : spec.keys()) {
+      ZSetPayload.View v = view(c, key);
+      if (v != null && v.size() > 0) {
+        writeMultiPopped(c.out(), key, pop(c, key, spec.max(), spec.count()));
+        return;
+      }
+    }
+    c.out().nullArray();
+  }
+
+  /**
+   * ZMPOP from {@code numkeysAt}: {@code numkeys key... MIN|MAX [COUNT n]}, with Redis's errors.
+   *
+   * @return its parsed arguments
+   */
+  static MultiPop parseMultiPop(RespCall c, int numkeysAt) {
+    int numkeys = SetCommands.numkeys(c, numkeysAt);
+    int at = numkeysAt + 1 + numkeys;
     if (at >= c.argc()) {
       throw new RespError(RespError.SYNTAX);
     }
@@ -472,22 +520,32 @@ final class ZSetCommands {
         throw new RespError("ERR count should be greater than 0");
       }
     }
-    for (int i = 2; i < 2 + numkeys; i++) {
-      ZSetPayload.View v = view(c, i);
-      if (v != null && v.size() > 0) {
-        List<Entry> popped = pop(c, c.arg(i), max, count);
-        c.out().array(2);
-        c.out().bulk(c.arg(i));
-        c.out().array(popped.size());
-        for (Entry e : popped) {
-          c.out().array(2);
-          c.out().bulk(e.member());
-          writeScore(c, e.score());
-        }
-        return;
-      }
+    List<byte[]> keys = new ArrayList<>(numkeys);
+    for (int i = numkeysAt + 1; i < at; i++) {
+      keys.add(c.arg(i));
     }
-    c.out().nullArray();
+    return new MultiPop(keys, max, count);
+  }
+
+  /**
+   * ZMPOP's and BZMPOP's parsed arguments.
+   *
+   * @param keys the keys, in order
+   * @param max pop the highest scores (MAX) or the lowest
+   * @param count the most entries to pop
+   */
+  record MultiPop(List<byte[]> keys, boolean max, long count) {}
+
+  /** Writes ZMPOP's reply: the key, then an array of [member, score] pairs. */
+  static void writeMultiPopped(RespWriter out, byte[] key, List<Entry> popped) {
+    out.array(2);
+    out.bulk(key);
+    out.array(popped.size());
+    for (Entry e : popped) {
+      out.array(2);
+      out.bulk(e.member());
+      out.dbl(Score.format(e.score()));
+    }
   }
 
   private static void zrandmember(RespCall c) {

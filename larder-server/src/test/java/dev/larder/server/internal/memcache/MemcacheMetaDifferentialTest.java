@@ -395,6 +395,27 @@ class MemcacheMetaDifferentialTest {
       "shutdown\r\n",
       "stats nosuchgroup\r\n"
     },
+    // stats detail: per-prefix gets, hits, sets and deletes while on (one prefix: the dump's order
+    // is memcached's hash table's); a key without the delimiter is not counted; reset empties it
+    {
+      "stats detail dump\r\n",
+      "stats detail on\r\n",
+      "set sd:1 0 0 1\r\nx\r\n",
+      "stats detail dump\r\n",
+      "get sd:1 sd:2 bare\r\n",
+      "gets sd:1\r\n",
+      "delete sd:3\r\n",
+      "add sd:1 0 0 1\r\ny\r\n",
+      "set bare 0 0 1\r\nz\r\n",
+      "stats detail dump\r\n",
+      "stats detail\r\n",
+      "stats detail maybe\r\n",
+      "stats detail off\r\n",
+      "get sd:1\r\n",
+      "stats detail dump\r\n",
+      "stats reset\r\n",
+      "stats detail dump\r\n"
+    },
   };
 
   @Test

@@ -306,4 +306,49 @@ class RespAclTest {
           info);
     }
   }
+
+  /**
+   * Commands whose keys a numkeys argument counts are checked on those keys only: their option
+   * words (WEIGHTS, AGGREGATE, LIMIT, WITHSCORES, MIN, COUNT...) and numbers are not keys.
+   */
+  @Test
+  void countedKeysAreCheckedAndTheirOptionWordsAreNot() {
+    try (TestServer server = new TestServer()) {
+      TestServer.Connection admin = server.resp();
+      admin.cmd("ACL", "SETUSER", "kim", "on", ">pw", "~k*", "+@all");
+      TestServer.Connection kim = server.resp();
+      kim.cmd("AUTH", "kim", "pw");
+      kim.cmd("ZADD", "ka", "1", "m", "2", "n");
+      kim.cmd("ZADD", "kb", "3", "m");
+      kim.cmd("SADD", "ks", "m");
+      assertEquals(
+          ":2\r\n",
+          kim.cmd("ZUNIONSTORE", "kd", "2", "ka", "kb", "WEIGHTS", "1", "2", "AGGREGATE", "MAX"));
+      assertEquals(
+          "*2\r\n$1\r\nm\r\n$1\r\n7\r\n",
+          kim.cmd("ZINTER", "2", "ka", "kb", "WEIGHTS", "1", "2", "WITHSCORES"));
+      assertEquals(":1\r\n", kim.cmd("ZINTERSTORE", "kd", "2", "ka", "kb", "AGGREGATE", "MIN"));
+      assertEquals(":1\r\n", kim.cmd("ZDIFFSTORE", "kd", "2", "ka", "kb"));
+      assertEquals("*1\r\n$1\r\nn\r\n", kim.cmd("ZDIFF", "2", "ka", "kb"));
+      assertEquals(":1\r\n", kim.cmd("ZINTERCARD", "2", "ka", "kb", "LIMIT", "5"));
+      assertEquals(":1\r\n", kim.cmd("SINTERCARD", "1", "ks", "LIMIT", "5"));
+      assertEquals(
+          "*2\r\n$2\r\nka\r\n*1\r\n*2\r\n$1\r\nm\r\n$1\r\n1\r\n",
+          kim.cmd("ZMPOP", "1", "ka", "MIN", "COUNT", "1"));
+      assertEquals(
+          "*2\r\n$2\r\nka\r\n*1\r\n*2\r\n$1\r\nn\r\n$1\r\n2\r\n",
+          kim.cmd("BZMPOP", "0", "1", "ka", "MAX", "COUNT", "1"));
+      kim.cmd("RPUSH", "kl", "x", "y");
+      assertEquals("*2\r\n$2\r\nkl\r\n*1\r\n$1\r\nx\r\n", kim.cmd("LMPOP", "1", "kl", "LEFT"));
+      assertEquals(
+          "*2\r\n$2\r\nkl\r\n*1\r\n$1\r\ny\r\n",
+          kim.cmd("BLMPOP", "0", "1", "kl", "RIGHT", "COUNT", "1"));
+      // A counted key outside the patterns is refused, as is a destination outside them.
+      String noperm = "-NOPERM No permissions to access a key\r\n";
+      assertEquals(noperm, kim.cmd("ZUNION", "2", "ka", "other"));
+      assertEquals(noperm, kim.cmd("ZUNIONSTORE", "other", "1", "ka"));
+      assertEquals(noperm, kim.cmd("ZMPOP", "2", "ka", "other", "MIN"));
+      assertEquals(noperm, kim.cmd("SINTERCARD", "2", "ks", "other"));
+    }
+  }
 }

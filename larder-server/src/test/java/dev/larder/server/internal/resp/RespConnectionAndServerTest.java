@@ -209,4 +209,20 @@ class RespConnectionAndServerTest {
       assertEquals(":1\r\n", c.cmd("DEL", "k0"), "deletes still work");
     }
   }
+
+  /**
+   * HELLO and INFO report one version, the Redis release whose command set is served (7.0): not 7.2
+   * or 7.4, whose commands (CLIENT NO-TOUCH, WAITAOF, HEXPIRE...) are unknown here.
+   */
+  @Test
+  void helloAndInfoReportTheRedisVersionWhoseCommandsAreServed() {
+    try (TestServer server = new TestServer()) {
+      TestServer.Connection c = server.resp();
+      String hello = c.cmd("HELLO", "3");
+      assertTrue(hello.contains("$7\r\nversion\r\n$6\r\n7.0.15\r\n"), hello);
+      assertTrue(c.cmd("INFO", "server").contains("\r\nredis_version:7.0.15\r\n"));
+      assertTrue(c.cmd("CLIENT", "NO-TOUCH", "on").startsWith("-ERR"));
+      assertTrue(c.cmd("WAITAOF", "0", "0", "0").startsWith("-ERR unknown command"));
+    }
+  }
 }

@@ -125,4 +125,121 @@ class RespKeyspaceEventsTest {
       assertTrue(out.contains("$22\r\n__keyevent@0__:evicted\r\n$"));
     }
   }
+
+  /**
+   * The keyspace's one observer reaches all its listeners: one push serves a blocked client, is
+   * published as an event and invalidates a tracked key.
+   */
+  @Test
+  void oneWriteReachesBlockedClientsNotificationsAndTracking() {
+    try (TestServer server = new TestServer(Map.of("notify-keyspace-events", "KEA"))) {
+      TestServer.Connection sub = server.resp();
+      TestServer.Connection tracker = server.resp();
+      TestServer.Connection blocked = server.resp();
+      TestServer.Connection writer = server.resp();
+      sub.cmd("PSUBSCRIBE", "__keyevent@0__:*");
+      tracker.cmd("HELLO", "3");
+      tracker.cmd("CLIENT", "TRACKING", "ON");
+      tracker.cmd("LLEN", "q");
+      assertEquals("", blocked.cmd("BLPOP", "q", "0"));
+      assertEquals(":1\r\n", writer.cmd("RPUSH", "q", "v"));
+      assertEquals("*2\r\n$1\r\nq\r\n$1\r\nv\r\n", blocked.read());
+      assertEquals(">2\r\n$10\r\ninvalidate\r\n*1\r\n$1\r\nq\r\n", tracker.read());
+      assertEquals("__keyevent@0__:rpush q", events(sub.read()).getFirst());
+    }
+  }
+
+  /**
+   * A push that serves a blocked client publishes the push, then the serving pop's own events as
+   * Redis 7.0 does (lpop, rpop, zpopmin, zpopmax; LMOVE's push on the destination before its pop
+   * from the source; del when the pop empties the key), and invalidates the keys it wrote for a
+   * tracking client.
+   */
+  @Test
+  void servingABlockedClientPublishesThePopsEvents() {
+    try (TestServer server = new TestServer(Map.of("notify-keyspace-events", "KEA"))) {
+      TestServer.Connection sub = server.resp();
+      TestServer.Connection tracker = server.resp();
+      TestServer.Connection blocked = server.resp();
+      TestServer.Connection writer = server.resp();
+      sub.cmd("PSUBSCRIBE", "__keyevent@0__:*");
+      tracker.cmd("HELLO", "3");
+      tracker.cmd("CLIENT", "TRACKING", "ON");
+      tracker.cmd("LLEN", "q");
+      assertEquals("", blocked.cmd("BRPOP", "q", "0"));
+      writer.cmd("RPUSH", "q", "a", "b");
+      assertEquals("*2\r\n$1\r\nq\r\n$1\r\nb\r\n", blocked.read());
+      assertEquals(List.of("__keyevent@0__:rpush q", "__keyevent@0__:rpop q"), events(sub.read()));
+      assertTrue(tracker.read().contains("invalidate"));
+      writer.cmd("RPOP", "q");
+      sub.read();
+      tracker.cmd("LLEN", "q");
+      assertEquals("", blocked.cmd("BLPOP", "q", "0"));
+      writer.cmd("LPUSH", "q", "c");
+      assertEquals("*2\r\n$1\r\nq\r\n$1\r\nc\r\n", blocked.read());
+      assertEquals(
+          List.of("__keyevent@0__:lpush q", "__keyevent@0__:lpop q", "__keyevent@0__:del q"),
+          events(sub.read()));
+      tracker.read();
+      tracker.cmd("LLEN", "dst");
+      assertEquals("", blocked.cmd("BLMOVE", "src", "dst", "RIGHT", "LEFT", "0"));
+      writer.cmd("RPUSH", "src", "x");
+      assertEquals("$1\r\nx\r\n", blocked.read());
+      assertEquals(
+          List.of(
+              "__keyevent@0__:rpush src",
+              "__keyevent@0__:lpush dst",
+              "__keyevent@0__:rpop src",
+              "__keyevent@0__:del src"),
+          events(sub.read()));
+      assertTrue(tracker.read().contains("$3\r\ndst\r\n"), "the destination is invalidated");
+
+      assertEquals("", blocked.cmd("BLMPOP", "0", "1", "m", "LEFT", "COUNT", "2"));
+      writer.cmd("RPUSH", "m", "1", "2", "3");
+      blocked.read();
+      assertEquals(List.of("__keyevent@0__:rpush m", "__keyevent@0__:lpop m"), events(sub.read()));
+
+      assertEquals("", blocked.cmd("BZPOPMAX", "z", "0"));
+      writer.cmd("ZADD", "z", "1", "a", "2", "b");
+      blocked.read();
+      assertEquals(
+          List.of("__keyevent@0__:zadd z", "__keyevent@0__:zpopmax z"), events(sub.read()));
+      assertEquals("", blocked.cmd("BZMPOP", "0", "1", "y", "MIN", "COUNT", "5"));
+      writer.cmd("ZADD", "y", "1", "a");
+      blocked.read();
+      assertEquals(
+          List.of("__keyevent@0__:zadd y", "__keyevent@0__:zpopmin y", "__keyevent@0__:del y"),
+          events(sub.read()));
+    }
+  }
+
+  /** Popping commands that do not block publish Redis's pop and push events, not their names. */
+  @Test
+  void popsAndMovesThatDoNotBlockPublishRedisEventNames() {
+    try (TestServer server = new TestServer(Map.of("notify-keyspace-events", "KEA"))) {
+      TestServer.Connection sub = server.resp();
+      TestServer.Connection c = server.resp();
+      c.cmd("RPUSH", "q", "a", "b", "c", "d", "e");
+      c.cmd("ZADD", "z", "1", "a", "2", "b");
+      sub.cmd("PSUBSCRIBE", "__keyevent@0__:*");
+      c.cmd("BLPOP", "q", "0");
+      c.cmd("LMPOP", "1", "q", "RIGHT");
+      c.cmd("LMOVE", "q", "q", "LEFT", "RIGHT");
+      c.cmd("RPOPLPUSH", "q", "d");
+      c.cmd("BZPOPMIN", "z", "0");
+      c.cmd("ZMPOP", "1", "z", "MAX");
+      assertEquals(
+          List.of(
+              "__keyevent@0__:lpop q",
+              "__keyevent@0__:rpop q",
+              "__keyevent@0__:rpush q",
+              "__keyevent@0__:lpop q",
+              "__keyevent@0__:lpush d",
+              "__keyevent@0__:rpop q",
+              "__keyevent@0__:zpopmin z",
+              "__keyevent@0__:zpopmax z",
+              "__keyevent@0__:del z"),
+          events(sub.read()));
+    }
+  }
 }
