@@ -5,6 +5,7 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -55,7 +56,7 @@ final class CollectionLoader {
    */
   static void fill(int port, String type, String prefix, long keys, int elements, int perCommand)
       throws IOException {
-    try (Socket s = new Socket("127.0.0.1", port)) {
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
       s.setSoTimeout(120_000);
       OutputStream out = new BufferedOutputStream(s.getOutputStream(), 1 << 16);
       InputStream in = new BufferedInputStream(s.getInputStream(), 1 << 16);

@@ -189,7 +189,7 @@ class RespBlockingZSetCommandsTest {
   void aClosedConnectionStopsWaitingAndTakesNothing() {
     a.cmd("BZPOPMIN", "z", "0");
     b.cmd("BZPOPMIN", "z", "0");
-    a.channel.close();
+    a.channel.close().syncUninterruptibly();
     assertEquals("1", blockedClients());
     writer.cmd("ZADD", "z", "1", "x", "2", "y");
     assertEquals("*3\r\n$1\r\nz\r\n$1\r\nx\r\n$1\r\n1\r\n", pending(b));
