@@ -330,6 +330,11 @@ public final class ServerLog implements AutoCloseable {
   /** Returns INFO persistence's fields, Redis's where they mean something here, then Larder's. */
   public Map<String, Object> info() {
     Map<String, Object> f = new LinkedHashMap<>();
+    // Queued is read before running: a checkpoint sets running before it clears queued, so a
+    // requested checkpoint is always seen as one or the other (read the other way round, a
+    // checkpoint starting between the two reads showed as neither, and a client waiting for
+    // the rewrite to end stopped waiting before it began).
+    boolean queued = checkpointer.queued();
     boolean running = checkpointer.running();
     String saved = checkpointer.lastSaveOk() ? "ok" : "err";
     LogStats stats = wal.stats();
@@ -351,7 +356,7 @@ public final class ServerLog implements AutoCloseable {
     f.put("rdb_current_bgsave_time_sec", checkpointer.currentSeconds());
     f.put("aof_enabled", 1);
     f.put("aof_rewrite_in_progress", running ? 1 : 0);
-    f.put("aof_rewrite_scheduled", checkpointer.queued() ? 1 : 0);
+    f.put("aof_rewrite_scheduled", queued && !running ? 1 : 0);
     f.put("aof_last_rewrite_time_sec", checkpointer.lastSaveSeconds());
     f.put("aof_last_bgrewrite_status", saved);
     f.put("aof_last_write_status", writeFailed ? "err" : "ok");
