@@ -5,6 +5,7 @@ import dev.larder.cluster.internal.ClusteredLarderCache;
 import dev.larder.server.LarderServer;
 import dev.larder.server.ServerConfig;
 import java.io.IOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -13,6 +14,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.jgroups.JChannel;
@@ -27,6 +31,7 @@ import org.jgroups.stack.ProtocolStack;
  */
 final class LoopbackCluster implements AutoCloseable {
   private static final AtomicInteger CLUSTERS = new AtomicInteger();
+  private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
   final List<LarderServer> members = new ArrayList<>();
   private final List<DISCARD> discards = new ArrayList<>();
@@ -68,7 +73,7 @@ final class LoopbackCluster implements AutoCloseable {
             new HashMap<>(
                 Map.of(
                     "resp-port",
-                    "0",
+                    Integer.toString(freePort()),
                     "memcache-port",
                     "0",
                     "http-port",
@@ -105,11 +110,28 @@ final class LoopbackCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * Returns a loopback port free now, chosen below Linux's default ephemeral range (32768-60999). A
+   * port the kernel hands out for a bind to port 0 is free only until it hands it out again, as the
+   * local end of a connection or another listener's port 0: that happened between choosing a
+   * member's cluster port here and the member binding it ("the port is in use"). The same holds for
+   * a clustered server's RESP port 0, which it chooses before it joins and binds after, so the
+   * members are given their RESP ports from here too. A port is handed out once per test JVM.
+   */
   static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket()) {
-      s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-      return s.getLocalPort();
+    for (int attempt = 0; attempt < 200; attempt++) {
+      int port = 20_000 + ThreadLocalRandom.current().nextInt(12_000);
+      if (!HANDED_OUT.add(port)) {
+        continue;
+      }
+      try (ServerSocket s = new ServerSocket()) {
+        s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        return port;
+      } catch (BindException e) {
+        // taken by another process: try another
+      }
     }
+    throw new IOException("no free loopback port in 20000-31999 after 200 attempts");
   }
 
   LarderServer member(int i) {
