@@ -89,6 +89,9 @@ class StoreSizingTest {
         Runnable::run,
         System::nanoTime,
         segments,
-        null);
+        null,
+        0,
+        Long.MAX_VALUE,
+        0);
   }
 }
