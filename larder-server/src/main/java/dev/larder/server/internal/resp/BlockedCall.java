@@ -11,9 +11,9 @@ import java.util.function.Consumer;
 
 /**
  * A blocking command of one RESP connection (BLPOP, BLMOVE, BLMPOP, BZPOPMIN, BZMPOP), as {@link
- * BlockedClients} holds it while it waits: it tries to take what it wants ({@link #attempt}), and
- * blocks its connection when there is nothing, until a write serves it ({@link #serve}), its
- * timeout passes or the connection closes.
+ * BlockedClients} holds it while it waits: it tries to take what it wants from each key in turn
+ * ({@link #take}), and blocks its connection when there is nothing, until a write serves it ({@link
+ * #serve}), its timeout passes or the connection closes.
  *
  * <h2>Implementation notes</h2>
  *
@@ -51,16 +51,40 @@ abstract class BlockedCall extends Waiter {
   }
 
   /**
-   * Tries to take what the command wants now, under the command's lock.
+   * Takes what the command wants from {@code key} now: under the command's lock when it runs, under
+   * the keyspace's exclusive lock when a write of {@code key} serves it.
    *
-   * @param out where to write the reply if it succeeds
-   * @return whether it succeeded (and wrote its reply)
+   * @param key one of the keys it waits on
+   * @return the reply to write for what it took, or null if there is nothing to take there
+   * @throws RespError for a key of the wrong type when it runs (WRONGTYPE), or a final error reply
+   *     (BLMOVE's destination of the wrong type)
+   */
+  abstract Consumer<RespWriter> take(byte[] key);
+
+  /**
+   * Tries each key in order, under the command's lock, and writes the first reply.
+   *
+   * @return whether it took something (and wrote its reply)
    * @throws RespError for a key of the wrong type, as the command's reply
    */
-  abstract boolean attempt(RespWriter out);
+  private boolean attempt(RespWriter out) {
+    for (byte[] key : keys()) {
+      Consumer<RespWriter> taken = take(key);
+      if (taken != null) {
+        taken.accept(out);
+        return true;
+      }
+    }
+    return false;
+  }
 
-  /** Writes the reply for "nothing to take" inside a transaction, where nothing blocks. */
-  abstract void writeEmpty(RespWriter out);
+  /**
+   * Writes the reply for "nothing to take" inside a transaction, where nothing blocks: the null
+   * array, as for every blocking pop.
+   */
+  void writeEmpty(RespWriter out) {
+    out.nullArray();
+  }
 
   /** Writes the reply for a timeout (Redis 7.0: the null array for every list command). */
   void writeTimeout(RespWriter out) {
@@ -146,19 +170,23 @@ abstract class BlockedCall extends Waiter {
     }
   }
 
-  /** Returns whether the key holds a value of a type this call does not take (it keeps waiting). */
-  final boolean holdsOtherType(byte[] key) {
-    StoredValue v = session.server.keyspace().peek(db(), key);
-    return v != null && v.type() != type();
-  }
-
   /**
-   * Takes what the command wants from {@code key}, just written, and replies ({@link #reply}).
-   * Under the keyspace's exclusive lock.
+   * Takes what the command wants from {@code key}, just written, and replies ({@link #reply});
+   * under the keyspace's exclusive lock. A key holding another type leaves it waiting.
    *
-   * @param key the key
    * @return whether it took something; false leaves it waiting
    * @throws RespError a final error reply (BLMOVE's destination of the wrong type)
    */
-  abstract boolean serveFrom(byte[] key);
+  private boolean serveFrom(byte[] key) {
+    StoredValue v = session.server.keyspace().peek(db(), key);
+    if (v != null && v.type() != type()) {
+      return false;
+    }
+    Consumer<RespWriter> taken = take(key);
+    if (taken == null) {
+      return false;
+    }
+    reply(taken);
+    return true;
+  }
 }

@@ -9,6 +9,7 @@ import dev.larder.server.internal.keyspace.ValueType;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * BLPOP, BRPOP, BLMOVE, BRPOPLPUSH and BLMPOP, as Redis 7.0 defines them: each takes what it can at
@@ -130,33 +131,9 @@ final class BlockingListCommands {
     }
 
     @Override
-    boolean attempt(RespWriter out) {
-      for (byte[] key : keys()) {
-        List<byte[]> taken = ListAccess.pop(call.keyspace(), db(), key, head, 1);
-        if (taken != null) {
-          write(out, key, taken.getFirst());
-          return true;
-        }
-      }
-      return false;
-    }
-
-    @Override
-    void writeEmpty(RespWriter out) {
-      out.nullArray();
-    }
-
-    @Override
-    boolean serveFrom(byte[] key) {
-      if (holdsOtherType(key)) {
-        return false;
-      }
+    Consumer<RespWriter> take(byte[] key) {
       List<byte[]> taken = ListAccess.pop(call.keyspace(), db(), key, head, 1);
-      if (taken == null) {
-        return false;
-      }
-      reply(out -> write(out, key, taken.getFirst()));
-      return true;
+      return taken == null ? null : out -> write(out, key, taken.getFirst());
     }
 
     private static void write(RespWriter out, byte[] key, byte[] element) {
@@ -189,35 +166,17 @@ final class BlockingListCommands {
       return ValueType.LIST;
     }
 
+    /** Moves from the source, the only key it waits on. */
     @Override
-    boolean attempt(RespWriter out) {
-      byte[] moved = moveNow();
-      if (moved != null) {
-        out.bulk(moved);
-      }
-      return moved != null;
-    }
-
-    private byte[] moveNow() {
-      return ListAccess.move(call.keyspace(), db(), call.arg(1), call.arg(2), fromHead, toHead);
+    Consumer<RespWriter> take(byte[] key) {
+      byte[] moved =
+          ListAccess.move(call.keyspace(), db(), call.arg(1), call.arg(2), fromHead, toHead);
+      return moved == null ? null : out -> out.bulk(moved);
     }
 
     @Override
     void writeEmpty(RespWriter out) {
       out.bulk((byte[]) null);
-    }
-
-    @Override
-    boolean serveFrom(byte[] key) {
-      if (holdsOtherType(key)) {
-        return false;
-      }
-      byte[] moved = moveNow();
-      if (moved == null) {
-        return false;
-      }
-      reply(out -> out.bulk(moved));
-      return true;
     }
   }
 
@@ -244,31 +203,9 @@ final class BlockingListCommands {
     }
 
     @Override
-    boolean attempt(RespWriter out) {
-      ListCommands.Popped p = spec.popFirst(call);
-      if (p != null) {
-        p.writeNested(out);
-      }
-      return p != null;
-    }
-
-    @Override
-    void writeEmpty(RespWriter out) {
-      out.nullArray();
-    }
-
-    @Override
-    boolean serveFrom(byte[] key) {
-      if (holdsOtherType(key)) {
-        return false;
-      }
+    Consumer<RespWriter> take(byte[] key) {
       List<byte[]> taken = ListAccess.pop(call.keyspace(), db(), key, spec.head(), spec.count());
-      if (taken == null) {
-        return false;
-      }
-      ListCommands.Popped p = new ListCommands.Popped(key, taken);
-      reply(p::writeNested);
-      return true;
+      return taken == null ? null : new ListCommands.Popped(key, taken)::writeNested;
     }
   }
 }

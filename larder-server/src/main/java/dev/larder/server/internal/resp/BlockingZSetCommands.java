@@ -8,6 +8,7 @@ import dev.larder.server.internal.keyspace.ValueType;
 import dev.larder.server.internal.keyspace.ZSetPayload.Entry;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * BZPOPMIN, BZPOPMAX and BZMPOP, as Redis 7.0 defines them: each takes what it can at once, and
@@ -37,7 +38,7 @@ final class BlockingZSetCommands {
         .doc(
             "sorted_set",
             "Removes and returns the member with the highest score from one or more sorted sets."
-                + " Blocks until a member available otherwise. Deletes the sorted set if the last"
+                + " Blocks until a member is available otherwise. Deletes the sorted set if the last"
                 + " element was popped.",
             "key:key* timeout:double")
         .run(c -> pop(c, true));
@@ -77,42 +78,13 @@ final class BlockingZSetCommands {
     }
 
     @Override
-    boolean attempt(RespWriter out) {
-      for (byte[] key : keys()) {
-        if (take(key, out)) {
-          return true;
-        }
-      }
-      return false;
-    }
-
-    /** Pops one member of {@code key} and writes the reply; false if there is none. */
-    private boolean take(byte[] key, RespWriter out) {
+    Consumer<RespWriter> take(byte[] key) {
       List<Entry> popped = ZSetCommands.pop(session.server.keyspace(), db(), key, max, 1);
       if (popped.isEmpty()) {
-        return false;
-      }
-      write(out, key, popped.getFirst());
-      return true;
-    }
-
-    @Override
-    void writeEmpty(RespWriter out) {
-      out.nullArray();
-    }
-
-    @Override
-    boolean serveFrom(byte[] key) {
-      if (holdsOtherType(key)) {
-        return false;
-      }
-      List<Entry> popped = ZSetCommands.pop(session.server.keyspace(), db(), key, max, 1);
-      if (popped.isEmpty()) {
-        return false;
+        return null;
       }
       Entry e = popped.getFirst();
-      reply(out -> write(out, key, e));
-      return true;
+      return out -> write(out, key, e);
     }
 
     private static void write(RespWriter out, byte[] key, Entry e) {
@@ -144,37 +116,10 @@ final class BlockingZSetCommands {
     }
 
     @Override
-    boolean attempt(RespWriter out) {
-      for (byte[] key : keys()) {
-        List<Entry> popped = popFrom(key);
-        if (!popped.isEmpty()) {
-          ZSetCommands.writeMultiPopped(out, key, popped);
-          return true;
-        }
-      }
-      return false;
-    }
-
-    private List<Entry> popFrom(byte[] key) {
-      return ZSetCommands.pop(session.server.keyspace(), db(), key, spec.max(), spec.count());
-    }
-
-    @Override
-    void writeEmpty(RespWriter out) {
-      out.nullArray();
-    }
-
-    @Override
-    boolean serveFrom(byte[] key) {
-      if (holdsOtherType(key)) {
-        return false;
-      }
-      List<Entry> popped = popFrom(key);
-      if (popped.isEmpty()) {
-        return false;
-      }
-      reply(out -> ZSetCommands.writeMultiPopped(out, key, popped));
-      return true;
+    Consumer<RespWriter> take(byte[] key) {
+      List<Entry> popped =
+          ZSetCommands.pop(session.server.keyspace(), db(), key, spec.max(), spec.count());
+      return popped.isEmpty() ? null : out -> ZSetCommands.writeMultiPopped(out, key, popped);
     }
   }
 }
