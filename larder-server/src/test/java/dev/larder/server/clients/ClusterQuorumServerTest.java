@@ -40,8 +40,7 @@ class ClusterQuorumServerTest {
   void aCutOffMemberRefusesWritesWithClearErrors(String mode, String minorityReads)
       throws Exception {
     try (LoopbackCluster cluster =
-        LoopbackCluster.withQuickFailureDetection(
-            3, "cluster-mode", mode, "cluster-minority-reads", minorityReads)) {
+        new LoopbackCluster(3, "cluster-mode", mode, "cluster-minority-reads", minorityReads)) {
       try (Jedis a = ClusteredServerTest.jedis(cluster.member(0));
           Jedis b = ClusteredServerTest.jedis(cluster.member(1));
           ClusteredServerTest.Memcached ma = new ClusteredServerTest.Memcached(cluster.member(0))) {
@@ -107,7 +106,7 @@ class ClusterQuorumServerTest {
   @ValueSource(strings = {"quorum", "allow-all"})
   void acknowledgedWritesThroughACutAndItsMerge(String handling) throws Exception {
     try (LoopbackCluster cluster =
-            LoopbackCluster.withQuickFailureDetection(
+            new LoopbackCluster(
                 3, "cluster-partition-handling", handling, "cluster-timeout", "5000");
         Workers writers = Workers.named("writer")) {
       Writes writes = new Writes(3);

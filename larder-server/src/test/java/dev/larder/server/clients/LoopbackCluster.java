@@ -41,25 +41,6 @@ final class LoopbackCluster implements AutoCloseable {
    * @param settings more settings, name then value, for every member
    */
   LoopbackCluster(int size, String... settings) throws IOException {
-    this(size, false, settings);
-  }
-
-  /**
-   * Returns a cluster whose members notice a cut within about 3 s and merge within about 2 s of its
-   * end, where the server's stack takes about 10 s and 2-5 s: for tests that cut and heal, whose
-   * time is otherwise mostly spent waiting for JGroups. Only those two timings differ from the
-   * stack the server generates (see {@link QuickFailureDetection}).
-   *
-   * @param size members
-   * @param settings more settings, name then value, for every member
-   */
-  static LoopbackCluster withQuickFailureDetection(int size, String... settings)
-      throws IOException {
-    return new LoopbackCluster(size, true, settings);
-  }
-
-  private LoopbackCluster(int size, boolean quickFailureDetection, String... settings)
-      throws IOException {
     String name = "server-test-" + ProcessHandle.current().pid() + "-" + CLUSTERS.incrementAndGet();
     int[] ports = new int[size];
     StringBuilder peers = new StringBuilder();
@@ -90,9 +71,6 @@ final class LoopbackCluster implements AutoCloseable {
                     "m" + i));
         for (int s = 0; s < settings.length; s += 2) {
           m.put(settings[s], settings[s + 1]);
-        }
-        if (quickFailureDetection) {
-          m.put("cluster-stack", QuickFailureDetection.stackFile(ServerConfig.of(m)));
         }
         members.add(LarderServer.start(ServerConfig.of(m)));
       }
