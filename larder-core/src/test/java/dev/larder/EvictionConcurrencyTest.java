@@ -160,6 +160,7 @@ class EvictionConcurrencyTest {
     return requests;
   }
 
+  @SuppressWarnings("ArrayRecordComponent") // never compared: the test reads its fields
   private record Replay(BitSet hits, long[] contents) {}
 
   private static Replay replay(Storage storage, List<Long> requests) {

@@ -24,6 +24,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class UpdateNotificationTest {
 
+  @SuppressWarnings("ArrayRecordComponent") // never compared: the test reads its fields
   private record Removal(long key, byte[] value, RemovalCause cause) {}
 
   @ParameterizedTest

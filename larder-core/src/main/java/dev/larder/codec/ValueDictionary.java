@@ -58,6 +58,7 @@ public final class ValueDictionary {
    * @param id the value's id in its space
    * @param value the value's encoding by the space's inline codec ({@link Codec#encodeLast})
    */
+  @SuppressWarnings("ArrayRecordComponent") // equals and hashCode compare the content
   public record Addition(String space, int id, byte[] value) {
     /** Checks and copies the arguments. */
     public Addition {

@@ -649,6 +649,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
    * A key's bytes and segment, for a loop that reads the value, decides, and writes against the
    * bytes it read (compute, and the equals path of conditional writes).
    */
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   private record StoredKey(byte[] bytes, long hash, Segment segment) {
     /** Returns a copy of the current value's bytes, or null; an access. */
     byte[] read(long now) {
@@ -931,6 +932,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   }
 
   /** A value's stored bytes: the first {@code length} of {@code array}. */
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   private record ValueBytes(byte[] array, int length) {}
 
   /**
@@ -1029,6 +1031,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   }
 
   /** Encoded key bytes with value equality, for the single-flight table. */
+  @SuppressWarnings("ArrayRecordComponent") // equals and hashCode compare the content
   private record KeyBytes(byte[] bytes) {
     @Override
     public boolean equals(Object o) {

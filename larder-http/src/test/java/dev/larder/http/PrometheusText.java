@@ -33,7 +33,7 @@ final class PrometheusText {
 
   static PrometheusText parse(String text) {
     List<Sample> samples = new ArrayList<>();
-    for (String line : text.split("\n")) {
+    for (String line : text.split("\n", -1)) {
       if (line.isEmpty()) {
         continue;
       }

@@ -205,7 +205,7 @@ public final class ServerConfig {
   /** Returns the further host names HTTP accepts changes under, lower case; may be empty. */
   public Set<String> httpHostNames() {
     Set<String> names = new TreeSet<>();
-    for (String name : get(ServerSetting.HTTP_HOST_NAMES).split(",")) {
+    for (String name : get(ServerSetting.HTTP_HOST_NAMES).split(",", -1)) {
       if (!name.isBlank()) {
         names.add(name.strip().toLowerCase(Locale.ROOT));
       }

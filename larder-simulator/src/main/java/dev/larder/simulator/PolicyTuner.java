@@ -42,7 +42,7 @@ public final class PolicyTuner {
     Set<String> outside = new HashSet<>();
     String extra = System.getProperty("tuner.extra");
     if (extra != null) {
-      for (String file : extra.split(",")) {
+      for (String file : extra.split(",", -1)) {
         Map<String, Object> results = Json.parseObject(Files.readString(Path.of(file)));
         readBaseline(results, baseline);
         TraceSpec spec = HitRatioScenario.traceOf(parameters(results));

@@ -110,7 +110,7 @@ final class ClusterBenchTrial {
       long p99 = 0;
       long errors = 0;
       for (MemberProcess m : members) {
-        String[] r = m.answer(seconds + 300).split(" ");
+        String[] r = m.answer(seconds + 300).split(" ", -1);
         perNode.add(Long.parseLong(r[0]) / (double) seconds);
         p50s.add(Long.parseLong(r[1]));
         p99 = Math.max(p99, Long.parseLong(r[2]));
@@ -118,7 +118,7 @@ final class ClusterBenchTrial {
       }
       List<Double> bytesPerEntry = new ArrayList<>();
       for (MemberProcess m : members) {
-        String[] r = m.ask("memory", 300).split(" ");
+        String[] r = m.ask("memory", 300).split(" ", -1);
         long held = Long.parseLong(r[1]);
         bytesPerEntry.add(held == 0 ? 0 : Long.parseLong(r[0]) / (double) held);
       }
@@ -128,7 +128,7 @@ final class ClusterBenchTrial {
               heap, ClusterBenchNode.class, implementation, shape.name(), port, cluster, "joiner");
       members.add(joiner);
       long joinMillis = Long.parseLong(joiner.ask("rebalanced", 1800));
-      long held = Long.parseLong(joiner.ask("memory", 300).split(" ")[1]);
+      long held = Long.parseLong(joiner.ask("memory", 300).split(" ", -1)[1]);
       p50s.sort(null);
       return new Result(
           perNode.stream().mapToDouble(Double::doubleValue).sum(),

@@ -125,9 +125,9 @@ final class ClusterJoinTrial {
       for (MemberProcess m : members.subList(0, nodes)) {
         cpu += Long.parseLong(m.ask("cpu", 60));
       }
-      String[] transfer = joiner.ask("transfer", 60).split(" ");
+      String[] transfer = joiner.ask("transfer", 60).split(" ", -1);
       String memory = joiner.ask("memory", 600);
-      long held = Long.parseLong(memory.split(" ")[1]);
+      long held = Long.parseLong(memory.split(" ", -1)[1]);
       long keyBytes = 1L + String.valueOf(entries - 1).length();
       return new Result(
           loadMillis,
@@ -146,7 +146,7 @@ final class ClusterJoinTrial {
   }
 
   private static double perEntry(String memoryAnswer) {
-    String[] r = memoryAnswer.split(" ");
+    String[] r = memoryAnswer.split(" ", -1);
     long held = Long.parseLong(r[1]);
     return held == 0 ? 0 : Long.parseLong(r[0]) / (double) held;
   }

@@ -79,7 +79,7 @@ public final class ClusterKillScenario implements Scenario {
                 context::progress)
             .run();
     if (r.losses() > 0) {
-      for (String line : ("losses: " + r.detail()).split("\n")) {
+      for (String line : ("losses: " + r.detail()).split("\n", -1)) {
         context.progress(line);
       }
     }

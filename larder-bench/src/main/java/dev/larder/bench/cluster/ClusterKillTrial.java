@@ -130,7 +130,7 @@ public final class ClusterKillTrial {
           throw new IllegalStateException(
               names.get(c) + " could not verify: " + answer + "; " + events + stderrDigest());
         }
-        String[] v = answer.split(" ");
+        String[] v = answer.split(" ", -1);
         acked = Long.parseLong(v[0].substring("acked=".length()));
         keys = Long.parseLong(v[1].substring("keys=".length()));
         long lost = Long.parseLong(v[2].substring("losses=".length()));

@@ -221,7 +221,7 @@ public final class ClusterTxScenario implements Scenario {
 
   private static List<Long> longs(String csv) {
     List<Long> out = new ArrayList<>();
-    for (String s : csv.split(",")) {
+    for (String s : csv.split(",", -1)) {
       out.add(Long.parseLong(s.trim()));
     }
     return out;

@@ -67,7 +67,7 @@ public final class KillTrialNode {
       BufferedReader in =
           new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       for (String line = in.readLine(); line != null; line = in.readLine()) {
-        String[] w = line.trim().split(" ");
+        String[] w = line.trim().split(" ", -1);
         if (w[0].equals("quit")) {
           return;
         }
@@ -132,9 +132,9 @@ public final class KillTrialNode {
       for (Path f : files.toList()) {
         List<String> lines = Files.readAllLines(f, StandardCharsets.UTF_8);
         for (String l : lines) {
-          String[] p = l.split(" ");
-          if (p.length != 3) {
-            continue; // a line torn by the kill
+          String[] p = l.split(" ", -1);
+          if (p.length != 3 || p[2].isEmpty()) {
+            continue; // a line torn by the kill (a value is never empty)
           }
           if (p[0].equals("K")) {
             acked++;

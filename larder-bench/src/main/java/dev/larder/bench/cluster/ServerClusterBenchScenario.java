@@ -140,7 +140,7 @@ public final class ServerClusterBenchScenario implements Scenario {
               .put("keys", held)
               .put("bytesPerKey", held == 0 ? 0 : (double) (after - before) / held)
               .put("residentMiB", after / (1024.0 * 1024.0)));
-      for (String pipeline : trial.param("pipelines").split(",")) {
+      for (String pipeline : trial.param("pipelines").split(",", -1)) {
         for (String test : List.of("set", "get")) {
           context.progress(test + " pipeline " + pipeline);
           double[] r =
@@ -213,8 +213,8 @@ public final class ServerClusterBenchScenario implements Scenario {
     } finally {
       java.nio.file.Files.deleteIfExists(out);
     }
-    for (String line : text.split("\n")) {
-      String[] f = line.replace("\"", "").split(",");
+    for (String line : text.split("\n", -1)) {
+      String[] f = line.replace("\"", "").split(",", -1);
       if (f.length >= 7 && f[0].equalsIgnoreCase(test)) {
         return new double[] {
           Double.parseDouble(f[1]), Double.parseDouble(f[4]), Double.parseDouble(f[6])
@@ -225,7 +225,7 @@ public final class ServerClusterBenchScenario implements Scenario {
   }
 
   private static boolean onPath(String tool) {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(":", -1)) {
       if (!dir.isEmpty() && java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, tool))) {
         return true;
       }

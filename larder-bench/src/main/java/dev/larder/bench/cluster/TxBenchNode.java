@@ -88,7 +88,7 @@ public final class TxBenchNode {
       BufferedReader in =
           new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       for (String line = in.readLine(); line != null; line = in.readLine()) {
-        String[] w = line.trim().split(" ");
+        String[] w = line.trim().split(" ", -1);
         switch (w[0]) {
           case "members" -> out.println(subject.members());
           case "run" ->

@@ -286,11 +286,11 @@ public final class TxFaultTrial {
   /** Acknowledged appends that the final lists do not hold. */
   private static List<String> lost(List<Txn> txns, String dump) {
     Map<String, Set<Long>> finalLists = new HashMap<>();
-    for (String token : dump.split(" ")) {
+    for (String token : dump.split(" ", -1)) {
       String[] kv = token.split("=", -1);
       Set<Long> values = new HashSet<>();
       if (kv.length == 2 && !kv[1].isEmpty()) {
-        for (String v : kv[1].split(",")) {
+        for (String v : kv[1].split(",", -1)) {
           values.add(Long.parseLong(v));
         }
       }
@@ -311,6 +311,7 @@ public final class TxFaultTrial {
     return lost;
   }
 
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   private record History(List<Txn> txns, long sumViolations, long[] inDoubt) {}
 
   /** Parses every incarnation's history file; a transaction without outcome is unknown. */

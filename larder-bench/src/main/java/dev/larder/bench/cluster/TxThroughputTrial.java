@@ -153,7 +153,7 @@ public final class TxThroughputTrial {
     }
     long[] sums = new long[3];
     for (Future<String> f : answers) {
-      String[] w = f.get(seconds + 180L, TimeUnit.SECONDS).split(" ");
+      String[] w = f.get(seconds + 180L, TimeUnit.SECONDS).split(" ", -1);
       for (int i = 0; i < 3; i++) {
         sums[i] += Long.parseLong(w[i]);
       }

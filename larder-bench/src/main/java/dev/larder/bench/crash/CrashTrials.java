@@ -233,7 +233,7 @@ public final class CrashTrials {
         if (line.equals("READY")) {
           ready.countDown();
         } else if (line.startsWith("C ")) {
-          String[] parts = line.split(" ");
+          String[] parts = line.split(" ", -1);
           acknowledged.add(Long.parseLong(parts[1]));
           ackNanos.add(parts.length > 2 ? Long.parseLong(parts[2]) : System.nanoTime());
         }

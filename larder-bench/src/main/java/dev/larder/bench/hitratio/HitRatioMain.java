@@ -64,7 +64,7 @@ public final class HitRatioMain {
         case "--impl" -> impls = Arrays.asList(args[++i].toLowerCase(Locale.ROOT).split(","));
         case "--from" -> {
           List<HitRatioRow> rows = new ArrayList<>();
-          for (String file : args[++i].split(",")) {
+          for (String file : args[++i].split(",", -1)) {
             rows.addAll(fromBenchResult(Path.of(file)));
           }
           System.out.print(new HitRatioReport(rows).markdown("Larder", "LRU", "Caffeine"));

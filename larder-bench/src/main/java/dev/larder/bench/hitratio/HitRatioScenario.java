@@ -217,7 +217,7 @@ public final class HitRatioScenario implements Scenario {
    *     number or overflows once shifted
    */
   private static long[] positiveWholeNumbers(String parameter, String list, int shift) {
-    String[] parts = list.split("\\s*,\\s*");
+    String[] parts = list.split("\\s*,\\s*", -1);
     long[] values = new long[parts.length];
     for (int i = 0; i < parts.length; i++) {
       long value;

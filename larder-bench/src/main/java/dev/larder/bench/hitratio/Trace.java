@@ -10,6 +10,7 @@ import java.util.Arrays;
  * @param keys the requested keys, in order
  * @param weights each request's object size; same length as {@code keys}
  */
+@SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
 public record Trace(String name, long[] keys, int[] weights) {
 
   public Trace {

@@ -41,7 +41,7 @@ enum TraceFormat {
             if (line.isEmpty()) {
               return;
             }
-            String[] fields = line.split(" ");
+            String[] fields = line.split(" ", -1);
             if (fields.length < 2) {
               throw new IOException("line " + number + ": expected 4 fields: " + line);
             }
@@ -91,7 +91,7 @@ enum TraceFormat {
             if (line.isEmpty()) {
               return;
             }
-            String[] fields = line.split(" ");
+            String[] fields = line.split(" ", -1);
             if (fields.length != 3) {
               throw new IOException("line " + number + ": expected 3 fields: " + line);
             }
@@ -113,7 +113,7 @@ enum TraceFormat {
             if (line.isEmpty()) {
               return;
             }
-            String[] fields = line.split(" ");
+            String[] fields = line.split(" ", -1);
             if (fields.length < 2 || !fields[1].startsWith("0x")) {
               throw new IOException("line " + number + ": expected 'l|s 0xADDRESS n': " + line);
             }

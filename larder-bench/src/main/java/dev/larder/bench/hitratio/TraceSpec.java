@@ -18,6 +18,7 @@ import java.util.zip.GZIPInputStream;
  *     cites, or chosen as fractions of the distinct keys where it cites none)
  * @param byteSizes byte bounds for a byte-hit-ratio run; empty if the trace carries no sizes
  */
+@SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
 public record TraceSpec(
     String name, String file, TraceFormat format, long[] sizes, long[] byteSizes) {
 

@@ -62,7 +62,7 @@ public final class ProcStatus {
    */
   public static OptionalLong field(String statusText, String name) {
     String prefix = name + ":";
-    for (String line : statusText.split("\n")) {
+    for (String line : statusText.split("\n", -1)) {
       if (line.startsWith(prefix)) {
         return parseKib(line.substring(prefix.length()).trim());
       }
@@ -71,7 +71,7 @@ public final class ProcStatus {
   }
 
   private static OptionalLong parseKib(String value) {
-    String[] parts = value.split("\\s+");
+    String[] parts = value.split("\\s+", -1);
     try {
       long number = Long.parseLong(parts[0]);
       if (parts.length > 1 && !parts[1].equalsIgnoreCase("kB")) {

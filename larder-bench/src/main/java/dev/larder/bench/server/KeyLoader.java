@@ -88,7 +88,7 @@ final class KeyLoader {
       }
       int length = Integer.parseInt(header.substring(1).trim());
       String info = new String(in.readNBytes(length), StandardCharsets.US_ASCII);
-      for (String line : info.split("\r\n")) {
+      for (String line : info.split("\r\n", -1)) {
         if (line.startsWith("used_memory:")) {
           return Long.parseLong(line.substring("used_memory:".length()).trim());
         }

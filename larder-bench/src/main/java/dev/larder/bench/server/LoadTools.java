@@ -42,7 +42,7 @@ final class LoadTools {
   record Result(String test, double opsPerSec, double p50Ms, double p99Ms) {}
 
   static boolean onPath(String tool) {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(":", -1)) {
       if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, tool))) {
         return true;
       }
@@ -94,8 +94,8 @@ final class LoadTools {
   /** Reads redis-benchmark's --csv output: test, rps, avg, min, p50, p95, p99, max. */
   static List<Result> parseRedisBenchmarkCsv(String out) throws IOException {
     List<Result> results = new ArrayList<>();
-    for (String line : out.split("\n")) {
-      String[] f = line.replace("\"", "").split(",");
+    for (String line : out.split("\n", -1)) {
+      String[] f = line.replace("\"", "").split(",", -1);
       if (f.length >= 7 && (f[0].equals("SET") || f[0].equals("GET"))) {
         results.add(
             new Result(

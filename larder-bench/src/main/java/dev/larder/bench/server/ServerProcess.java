@@ -52,7 +52,7 @@ abstract class ServerProcess implements AutoCloseable {
     // The command name is in parentheses and may hold spaces and parentheses: count fields
     // after its last ')'. utime and stime are the line's 14th and 15th fields, so the 12th and
     // 13th after the name.
-    String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ", -1);
     return Long.parseLong(f[11]) + Long.parseLong(f[12]);
   }
 

@@ -65,7 +65,7 @@ record CrashTarget(
       return found;
     }
     try (Wire w = new Wire(running.respPort())) {
-      for (String line : ((String) w.call("INFO", "persistence")).split("\r\n")) {
+      for (String line : ((String) w.call("INFO", "persistence")).split("\r\n", -1)) {
         if (line.startsWith("larder_last_recovery_ms:")) {
           return Double.parseDouble(line.substring(line.indexOf(':') + 1));
         }

@@ -27,7 +27,7 @@ final class RedisServer implements AutoCloseable {
   /** Returns why redis-server cannot run here, or empty if it is on the PATH. */
   static Optional<String> unavailableReason() {
     String path = System.getenv().getOrDefault("PATH", "");
-    for (String dir : path.split(File.pathSeparator)) {
+    for (String dir : path.split(File.pathSeparator, -1)) {
       if (!dir.isEmpty() && new File(dir, "redis-server").canExecute()) {
         return Optional.empty();
       }

@@ -3,6 +3,7 @@ package dev.larder.cluster.internal;
 import java.util.Arrays;
 
 /** A byte-array key with value equality, for the live-key sets of state transfer. */
+@SuppressWarnings("ArrayRecordComponent") // equals and hashCode compare the content
 record ByteKey(byte[] bytes) {
 
   @Override

@@ -35,6 +35,7 @@ import java.util.List;
  * @param names member names (a timeout's unanswered members)
  * @param entries alternating keys and values (state transfer, iteration)
  */
+@SuppressWarnings("ArrayRecordComponent") // a wire frame, never compared; arrays not copied
 record Frame(
     int type,
     long reqId,

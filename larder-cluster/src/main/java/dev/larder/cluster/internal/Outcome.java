@@ -11,6 +11,7 @@ import java.util.function.BiPredicate;
  * @param newValue the value after the write, or null for a removal
  * @param result what the caller gets: the previous value, or a one-byte boolean
  */
+@SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
 record Outcome(boolean changes, byte[] newValue, byte[] result) {
 
   /** The result of a conditional write that changed the key. */

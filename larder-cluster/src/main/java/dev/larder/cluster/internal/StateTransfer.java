@@ -122,6 +122,7 @@ final class StateTransfer {
    * @param dictionarySizes the source's value dictionary sizes after its last entry, or null (no
    *     dictionary, or a source that sent none)
    */
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   private record Answer(Set<Integer> notReady, boolean otherView, byte[] dictionarySizes) {
 
     /** A last chunk whose sizes are malformed counts as serving nothing: ask the next source. */

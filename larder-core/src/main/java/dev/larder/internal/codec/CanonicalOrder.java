@@ -92,5 +92,6 @@ final class CanonicalOrder {
    * @param key the key's bytes
    * @param value the value's bytes
    */
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   record EncodedEntry(byte[] key, byte[] value) {}
 }

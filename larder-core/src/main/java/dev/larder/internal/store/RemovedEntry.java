@@ -9,4 +9,5 @@ import dev.larder.RemovalCause;
  * @param value encoded value
  * @param cause why it left
  */
+@SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
 public record RemovedEntry(byte[] key, byte[] value, RemovalCause cause) {}

@@ -240,6 +240,7 @@ public final class RetainedSize {
   }
 
   /** A record class's shallow size and the accessors of its reference components. */
+  @SuppressWarnings("ArrayRecordComponent") // never compared; one per class, never changed
   private record RecordShape(long shallow, MethodHandle[] references) {
     static RecordShape of(Class<?> type) {
       RecordComponent[] components = type.getRecordComponents();

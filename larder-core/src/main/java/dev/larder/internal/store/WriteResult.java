@@ -13,6 +13,7 @@ import java.util.List;
  * @param expirations entries found expired during the call
  * @param cleared entries a {@link Segment#clear} removed
  */
+@SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
 public record WriteResult(
     boolean applied,
     byte[] previous,

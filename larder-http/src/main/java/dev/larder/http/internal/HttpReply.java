@@ -16,6 +16,7 @@ import java.util.Map;
  * @param body the body, empty for none
  * @param headers further headers
  */
+@SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
 record HttpReply(
     HttpResponseStatus status, String contentType, byte[] body, Map<String, String> headers) {
 

@@ -50,7 +50,7 @@ public final class ProcessCpu {
     if (end < 0) {
       return null;
     }
-    String[] f = line.substring(end + 1).trim().split("\\s+");
+    String[] f = line.substring(end + 1).trim().split("\\s+", -1);
     // f[0] is field 3 (state), so field n is f[n - 3]: utime 14, stime 15, cutime 16, cstime 17.
     if (f.length < 15) {
       return null;

@@ -183,7 +183,7 @@ class ClusteredServerTest {
       Set<String> uniques = new HashSet<>();
       for (int i = 0; i < 60; i++) {
         assertEquals("STORED", all[i % 3].command("set distinct 0 0 1\r\n" + (i % 10)));
-        String unique = a.command("gets distinct").split(" ")[4];
+        String unique = a.command("gets distinct").split(" ", -1)[4];
         assertTrue(uniques.add(unique), "write " + i + " reused CAS unique " + unique);
       }
     }
@@ -252,10 +252,10 @@ class ClusteredServerTest {
 
   /** Returns the CLUSTER NODES line of the master of a slot. */
   private static String[] masterLine(Jedis j, long slot) {
-    for (String line : j.clusterNodes().split("\n")) {
+    for (String line : j.clusterNodes().lines().toList()) {
       String[] f = line.split(" ");
       for (int i = 8; i < f.length; i++) {
-        String[] range = f[i].split("-");
+        String[] range = f[i].split("-", -1);
         long from = Long.parseLong(range[0]);
         long to = range.length > 1 ? Long.parseLong(range[1]) : from;
         if (slot >= from && slot <= to) {

@@ -53,7 +53,7 @@ class ListClientsTest {
   }
 
   private static String blockedClients(Jedis j) {
-    for (String line : j.info("clients").split("\r\n")) {
+    for (String line : j.info("clients").split("\r\n", -1)) {
       if (line.startsWith("blocked_clients:")) {
         return line.substring(16);
       }

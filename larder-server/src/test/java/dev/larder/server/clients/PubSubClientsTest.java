@@ -370,7 +370,7 @@ class PubSubClientsTest {
   }
 
   private static long field(String info, String name) {
-    for (String line : info.split("\r\n")) {
+    for (String line : info.split("\r\n", -1)) {
       if (line.startsWith(name + ":")) {
         return Long.parseLong(line.substring(name.length() + 1));
       }

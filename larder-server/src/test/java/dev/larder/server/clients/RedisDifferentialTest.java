@@ -559,7 +559,7 @@ class RedisDifferentialTest {
   /** The arity, first key, last key and step of a COMMAND INFO reply, and its movablekeys flag. */
   private static String keyRange(String reply) {
     List<String> numbers = new ArrayList<>();
-    for (String line : reply.split("\r\n")) {
+    for (String line : reply.split("\r\n", -1)) {
       if (line.startsWith(":") && numbers.size() < 4) {
         numbers.add(line.substring(1));
       }

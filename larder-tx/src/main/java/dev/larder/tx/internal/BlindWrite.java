@@ -14,6 +14,7 @@ import dev.larder.wal.RecordPayload;
  * @param key the key written
  * @param stored the stored bytes written, or null for a removal
  */
+@SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
 public record BlindWrite(long sequence, KeyRef key, byte[] stored) implements RecordPayload {
 
   @Override

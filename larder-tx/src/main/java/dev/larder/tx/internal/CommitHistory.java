@@ -16,6 +16,7 @@ public final class CommitHistory {
   private final Map<KeyRef, Long> lastWrite = new HashMap<>();
   private final ArrayDeque<Commit> commits = new ArrayDeque<>();
 
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   private record Commit(long sequence, KeyRef[] keys) {}
 
   /**

@@ -54,6 +54,7 @@ public final class CommitRecord {
    * @param key key bytes
    * @param stored stored bytes or null
    */
+  @SuppressWarnings("ArrayRecordComponent") // a log record's write, never compared; not copied
   public record Write(int cache, byte[] key, byte[] stored) {}
 
   /**

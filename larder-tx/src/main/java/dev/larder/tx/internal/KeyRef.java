@@ -9,6 +9,7 @@ import java.util.Arrays;
  * @param cache the cache's index in its store
  * @param key the encoded key
  */
+@SuppressWarnings("ArrayRecordComponent") // equals and hashCode compare the content
 public record KeyRef(int cache, byte[] key) {
 
   @Override

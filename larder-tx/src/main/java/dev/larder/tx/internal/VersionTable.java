@@ -33,6 +33,7 @@ public final class VersionTable {
    * @param end the commit that superseded it
    * @param stored stored bytes, or null for "absent"
    */
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   public record Version(long start, long end, byte[] stored) {}
 
   private static final Version[] NONE = new Version[0];

@@ -47,6 +47,7 @@ final class KeyState {
   private boolean trimmed;
 
   /** A pending write: its transaction, this member's proposal, the value (null: removal). */
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   private record Pending(TxId txid, long proposal, byte[] value) {}
 
   /** Returns the newest committed version's timestamp, 0 if none. */

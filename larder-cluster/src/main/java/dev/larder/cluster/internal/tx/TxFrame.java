@@ -65,6 +65,7 @@ sealed interface TxFrame {
   void body(ByteSink out);
 
   /** A write of a transaction: {@code value} null removes the key. */
+  @SuppressWarnings("ArrayRecordComponent") // a wire frame, never compared; arrays not copied
   record Write(KeyRef key, byte[] value) {}
 
   /** A key in conflict: {@code committedAt} 0 means locked by another transaction. */
@@ -80,6 +81,7 @@ sealed interface TxFrame {
   record Decision(TxId txid, boolean commit, long commitTs) {}
 
   /** A newest committed version, as state transfer sends it. */
+  @SuppressWarnings("ArrayRecordComponent") // a wire frame, never compared; arrays not copied
   record VersionEntry(KeyRef key, long ts, byte[] value) {}
 
   /** Decisions in reports: none accepted, commit, abort. */
@@ -238,6 +240,7 @@ sealed interface TxFrame {
     }
   }
 
+  @SuppressWarnings("ArrayRecordComponent") // a wire frame, never compared; arrays not copied
   record Report(
       long reqId,
       int status,
@@ -296,6 +299,7 @@ sealed interface TxFrame {
   }
 
   /** Asks a holder for the newest versions of the keys of {@code segments}. */
+  @SuppressWarnings("ArrayRecordComponent") // a wire frame, never compared; arrays not copied
   record Pull(long reqId, long epoch, int[] segments) implements TxFrame {
     @Override
     public int type() {
@@ -328,6 +332,7 @@ sealed interface TxFrame {
   }
 
   /** Answers a READ: a status and, for {@link #R_OK}, the stored bytes (null: absent). */
+  @SuppressWarnings("ArrayRecordComponent") // a wire frame, never compared; arrays not copied
   record Value(long reqId, int status, byte[] stored) implements TxFrame {
     @Override
     public int type() {

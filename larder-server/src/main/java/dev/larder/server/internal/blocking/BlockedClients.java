@@ -218,6 +218,7 @@ public final class BlockedClients implements KeyObserver {
   }
 
   /** A stored key with value equality. */
+  @SuppressWarnings("ArrayRecordComponent") // equals and hashCode compare the content
   private record Key(byte[] stored) {
     @Override
     public boolean equals(Object o) {

@@ -165,6 +165,7 @@ public final class ListPayload {
    * @param elements the elements taken, in the order they were popped
    * @param rest the list's payload after, or null if the list is now empty
    */
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   public record Popped(List<byte[]> elements, byte[] rest) {}
 
   /**

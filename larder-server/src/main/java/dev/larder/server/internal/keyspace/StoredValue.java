@@ -15,6 +15,7 @@ import java.util.Objects;
  *     opaque to the keyspace and interpreted by the memcached front end; 0 for none (every Redis
  *     write and every memcached item that never used it), non-negative
  */
+@SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
 public record StoredValue(
     ValueType type,
     long version,

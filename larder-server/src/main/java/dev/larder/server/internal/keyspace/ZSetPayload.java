@@ -60,6 +60,7 @@ public final class ZSetPayload {
    * @param member the member's bytes
    * @param score its score, never NaN
    */
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   public record Entry(byte[] member, double score) {}
 
   /** Compares two scores as Redis does ({@code <}), so -0 and 0 are equal. */

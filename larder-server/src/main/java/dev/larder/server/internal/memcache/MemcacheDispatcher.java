@@ -203,7 +203,7 @@ public final class MemcacheDispatcher implements ProtocolSession, MemcacheStats.
       session.line("CLIENT_ERROR unauthenticated");
       return;
     }
-    String[] words = new String(c.data(), StandardCharsets.UTF_8).strip().split(" +");
+    String[] words = new String(c.data(), StandardCharsets.UTF_8).strip().split(" +", -1);
     // memcached reads the first two words and ignores any more.
     if (words.length < 2) {
       session.line("CLIENT_ERROR bad authentication token format");

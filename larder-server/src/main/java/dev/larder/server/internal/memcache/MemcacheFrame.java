@@ -10,6 +10,7 @@ public sealed interface MemcacheFrame {
    * @param tokens the command line's words, the command first
    * @param data the data block of a storage command (without its CRLF), else null
    */
+  @SuppressWarnings("ArrayRecordComponent") // a wire frame, never compared; arrays not copied
   record Command(List<byte[]> tokens, byte[] data) implements MemcacheFrame {}
 
   /**

@@ -124,6 +124,7 @@ final class PrefixStats {
   }
 
   /** A prefix's bytes, with value equality. */
+  @SuppressWarnings("ArrayRecordComponent") // equals and hashCode compare the content
   private record Prefix(byte[] bytes) {
     @Override
     public boolean equals(Object o) {

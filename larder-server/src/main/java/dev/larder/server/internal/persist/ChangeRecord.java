@@ -43,6 +43,7 @@ final class ChangeRecord {
    * @param value the stored value (PUT), else null
    * @param number the version (EVICT) or the database (FLUSH_DB), else 0
    */
+  @SuppressWarnings("ArrayRecordComponent") // a log record's change, never compared; not copied
   record Change(int op, byte[] key, byte[] value, long number) {
     int size() {
       return switch (op) {

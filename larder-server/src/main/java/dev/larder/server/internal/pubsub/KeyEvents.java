@@ -53,6 +53,7 @@ public final class KeyEvents implements KeyObserver {
    * @param changedKeys the names of the keys changed, for tracking: shared by the commands EXEC
    *     runs, and told to {@link Tracking} when the outermost command ends
    */
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   record Scope(
       long client,
       String command,
@@ -68,6 +69,7 @@ public final class KeyEvents implements KeyObserver {
    * @param how KeyObserver's flags
    * @param event the event the command named for it ({@link #nameEvents}), or null for the rule
    */
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   record Change(byte[] storedKey, int how, String event) {}
 
   /**

@@ -48,6 +48,7 @@ public final class PubSub {
   }
 
   /** A pattern and its subscribers. */
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   private record Pattern(byte[] bytes, GlobPattern glob, Set<Subscriber> subscribers) {}
 
   /**

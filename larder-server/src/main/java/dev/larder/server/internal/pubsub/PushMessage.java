@@ -18,6 +18,7 @@ public sealed interface PushMessage {
    * @param channel the channel
    * @param payload the message
    */
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   record Message(byte[] channel, byte[] payload) implements PushMessage {
     @Override
     public long bytes() {
@@ -32,6 +33,7 @@ public sealed interface PushMessage {
    * @param channel the channel
    * @param payload the message
    */
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   record PatternMessage(byte[] pattern, byte[] channel, byte[] payload) implements PushMessage {
     @Override
     public long bytes() {
@@ -45,6 +47,7 @@ public sealed interface PushMessage {
    *
    * @param keys the keys, or null for "every key" (a flush)
    */
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   record Invalidation(byte[][] keys) implements PushMessage {
     @Override
     public long bytes() {

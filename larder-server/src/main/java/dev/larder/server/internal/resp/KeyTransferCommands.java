@@ -134,6 +134,7 @@ final class KeyTransferCommands {
     return held;
   }
 
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   private record Held(byte[] key, StoredValue value) {}
 
   private static int index(RespCall c, int i, String notInteger) {

@@ -105,6 +105,7 @@ final class LcsCommand {
    * @param common the subsequence's bytes
    * @param ranges the contiguous matches of at least the minimum length
    */
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   private record Walk(byte[] common, List<long[]> ranges) {}
 
   private static Walk walk(byte[] a, byte[] b, int[] t, int length, long minMatchLen) {

@@ -304,6 +304,7 @@ final class ListCommands {
    * @param key the key it took them from
    * @param elements the elements, in the order taken
    */
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   record Popped(byte[] key, List<byte[]> elements) {
     /** Writes LMPOP's reply: the key and an array of the elements. */
     void writeNested(RespWriter out) {

@@ -354,6 +354,7 @@ public final class RespSession implements ProtocolSession, Subscriber {
    * @param key the key
    * @param version its version then, 0 if absent
    */
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   record Watch(int db, byte[] key, long version) {}
 
   /**

@@ -76,6 +76,7 @@ final class ZSetRange {
    * @param exclusive whether the member itself is outside the range
    * @param plus for an end: true for {@code +}
    */
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   record LexBound(byte[] member, boolean exclusive, boolean plus) implements Bound {
     static LexBound parse(byte[] b) {
       if (b.length == 1 && b[0] == '-') {

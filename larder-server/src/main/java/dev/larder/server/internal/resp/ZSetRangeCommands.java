@@ -136,6 +136,7 @@ final class ZSetRangeCommands {
   }
 
   /** A parsed range, resolvable on any view. */
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   private record Spec(Kind kind, byte[] min, byte[] max) {
     /** Parses both ends (so errors come before the key is read, as in Redis). */
     Spec checked() {

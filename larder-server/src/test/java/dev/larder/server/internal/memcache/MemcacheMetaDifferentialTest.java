@@ -112,9 +112,9 @@ class MemcacheMetaDifferentialTest {
 
   private static String lastCas(String reply, String previous) {
     String last = previous;
-    for (String line : reply.split("\r\n")) {
+    for (String line : reply.split("\r\n", -1)) {
       if (line.startsWith("VALUE ")) {
-        String[] w = line.split(" ");
+        String[] w = line.split(" ", -1);
         last = w.length == 5 ? w[4] : last;
       } else if (meta(line)) {
         Matcher m = CAS.matcher(line);

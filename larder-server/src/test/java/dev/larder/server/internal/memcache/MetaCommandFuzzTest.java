@@ -127,7 +127,7 @@ class MetaCommandFuzzTest {
       }
       at = end + 2;
       if (line.startsWith("VA ")) {
-        int length = Integer.parseInt(line.split(" ")[1]);
+        int length = Integer.parseInt(line.split(" ", -1)[1]);
         if (!reply.startsWith("\r\n", at + length)) {
           fail("a value not of its length in " + show(reply) + " to " + show(request));
         }

@@ -15,7 +15,7 @@ class RespKeyspaceEventsTest {
   /** The (channel, message) pairs of the pmessages in a RESP2 subscriber's output. */
   private static List<String> events(String out) {
     List<String> found = new ArrayList<>();
-    String[] lines = out.split("\r\n");
+    String[] lines = out.split("\r\n", -1);
     for (int i = 0; i < lines.length; i++) {
       if (lines[i].equals("pmessage")) {
         found.add(lines[i + 4] + " " + lines[i + 6]);

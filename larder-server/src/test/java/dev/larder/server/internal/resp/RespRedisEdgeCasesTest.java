@@ -84,7 +84,7 @@ class RespRedisEdgeCasesTest {
 
   /** Redis's help: an array of status lines, a heading, subcommands, HELP last. */
   private static void assertHelp(String reply, String command, String... lines) {
-    String[] parts = reply.split("\r\n");
+    String[] parts = reply.lines().toArray(String[]::new);
     assertEquals(parts.length - 1, Integer.parseInt(parts[0].substring(1)), reply);
     assertEquals(
         "+" + command + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", parts[1]);

@@ -157,7 +157,7 @@ class RespSetCommandsTest {
     String cursor = "0";
     do {
       String reply = c.cmd("SSCAN", "s", cursor, "MATCH", "member:1*", "COUNT", "50");
-      String[] lines = reply.split("\r\n");
+      String[] lines = reply.split("\r\n", -1);
       cursor = lines[2];
       for (int i = 5; i < lines.length; i += 2) {
         seen.add(lines[i]);

@@ -134,7 +134,7 @@ class RespStringAndHashAdditionsTest {
     for (int i = 0; i < 50; i++) {
       String two = c.cmd("HRANDFIELD", "h", "2");
       assertTrue(two.startsWith("*2\r\n"), two);
-      String[] parts = two.split("\r\n");
+      String[] parts = two.split("\r\n", -1);
       assertTrue(!parts[2].equals(parts[4]), "distinct: " + two);
       distinct.add(parts[2]);
     }

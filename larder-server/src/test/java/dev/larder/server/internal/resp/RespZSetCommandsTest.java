@@ -228,7 +228,7 @@ class RespZSetCommandsTest {
     java.util.Map<String, String> seen = new java.util.HashMap<>();
     String cursor = "0";
     do {
-      String[] lines = c.cmd("ZSCAN", "z", cursor, "COUNT", "40").split("\r\n");
+      String[] lines = c.cmd("ZSCAN", "z", cursor, "COUNT", "40").split("\r\n", -1);
       cursor = lines[2];
       for (int i = 5; i < lines.length; i += 4) {
         seen.put(lines[i], lines[i + 2]);
