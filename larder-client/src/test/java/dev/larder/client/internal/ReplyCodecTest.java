@@ -98,7 +98,8 @@ class ReplyCodecTest {
     SplittableRandom random = new SplittableRandom(7);
     byte[] valid = encode(new ArrayList<>(List.of("abc", 12L, new HashMap<>(), new byte[] {9})));
     for (int i = 0; i < 20_000; i++) {
-      byte[] bytes = i % 2 == 0 ? new byte[random.nextInt(1, 24)] : Arrays.copyOf(valid, valid.length);
+      byte[] bytes =
+          i % 2 == 0 ? new byte[random.nextInt(1, 24)] : Arrays.copyOf(valid, valid.length);
       if (i % 2 == 0) {
         random.nextBytes(bytes);
         bytes[0] = (byte) random.nextInt(14);
