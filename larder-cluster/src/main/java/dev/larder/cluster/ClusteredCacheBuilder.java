@@ -205,14 +205,15 @@ public final class ClusteredCacheBuilder<K, V> {
    * Uses {@code store} as this member's own store instead of building one, and tells {@code
    * journal} of every change made to it from then on (see {@link StoreJournal}). The store may
    * already hold entries, recovered by the caller from its own record of an earlier run; they are
-   * served as this member's until its first view says otherwise: a member that founds the cluster
-   * keeps them, a member that joins a running cluster drops those of segments it does not own and,
-   * for each segment it owns, takes the cluster's copy in their place (state transfer), so a key
-   * removed while it was away does not come back. The store becomes the clustered cache's and is
-   * closed with it; nothing else may write to it. {@link #maximumMemory} still gives the bound
-   * state transfer plans against, and should be the store's. Not with {@link #storage}, {@link
-   * #expireAfterWrite}, {@link #removalListener} or {@link #dictionary}, which configure a store
-   * this builder builds.
+   * kept until the member has settled: when every member starts together, each segment starts from
+   * the member whose journal recorded the newest epoch for it (docs/design/cluster.md, "Durable
+   * members"), and the others drop their entries of it; a member that joins a running cluster drops
+   * those of segments it does not own and, for each segment it owns, takes the cluster's copy in
+   * their place (state transfer), so a key removed while it was away does not come back. The store
+   * becomes the clustered cache's and is closed with it; nothing else may write to it. {@link
+   * #maximumMemory} still gives the bound state transfer plans against, and should be the store's.
+   * Not with {@link #storage}, {@link #expireAfterWrite}, {@link #removalListener} or {@link
+   * #dictionary}, which configure a store this builder builds.
    *
    * @param store a store of encoded keys and values, bytes codecs
    * @param journal told of every change to the store

@@ -16,12 +16,11 @@ package dev.larder.cluster;
  * call back into the clustered cache. An exception it throws fails the write that caused it (the
  * member does not acknowledge it) or, on state transfer's thread, is logged.
  *
- * <p>The journal also keeps this member's <em>epoch</em>: an opaque number the cluster composes
- * (larger means newer), which says up to when this member's record holds every write the cluster
- * acknowledged. At a full restart, the members compare the epochs their journals recovered and
- * start from the store of the member with the largest (see docs/design/cluster.md, "Restarting
- * every member"). A journal that does not keep one reports 0 from {@link #recordedEpoch}, and its
- * member is then never preferred over one whose journal does.
+ * <p>The journal also keeps this member's <em>epochs</em>, one per segment of the key space: opaque
+ * numbers the cluster composes (larger means newer), each saying up to when this member's record
+ * holds every write the cluster acknowledged to that segment, 0 where it holds no complete copy. At
+ * a full restart, the members compare the epochs their journals recovered and start each segment
+ * from the store of the member with the largest (see docs/design/cluster.md, "Durable members").
  *
  * <p>Implementations must be thread-safe.
  */
@@ -49,19 +48,23 @@ public interface StoreJournal {
   void sync();
 
   /**
-   * Returns the epoch this journal recorded last ({@link #recordEpoch}), as recovered when the
-   * member started; 0 if it never recorded one.
+   * Returns the epochs this journal recorded last ({@link #recordEpochs}), as recovered when the
+   * member started: one per segment. A journal that recorded a single epoch for its whole store (an
+   * older record, which claimed every segment complete) returns that epoch for every segment; one
+   * that never recorded any returns zeros.
    *
-   * @return the epoch, at least 0
+   * @param segments the cluster's number of segments
+   * @return a new array of {@code segments} epochs, each at least 0
    */
-  long recordedEpoch();
+  long[] recordedEpochs(int segments);
 
   /**
-   * Records this member's epoch: its record holds every write the cluster acknowledged up to {@code
-   * epoch}; 0 when it does not hold a complete copy (it is about to drop its entries and receive
-   * the cluster's). Durable when it returns, and recorded after every change told before it.
+   * Records this member's epochs, one per segment: its record holds every write the cluster
+   * acknowledged to segment {@code s} up to {@code epochs[s]}; 0 where it does not hold a complete
+   * copy of the segment (it is about to drop its entries, or receives the segment). Durable when it
+   * returns, and recorded after every change told before it.
    *
-   * @param epoch the new epoch, at least 0
+   * @param epochs one epoch per segment, each at least 0; the journal may keep the array
    */
-  void recordEpoch(long epoch);
+  void recordEpochs(long[] epochs);
 }

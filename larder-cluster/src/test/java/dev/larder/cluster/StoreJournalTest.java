@@ -10,6 +10,7 @@ import dev.larder.codec.Codecs;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,32 +35,38 @@ import org.junit.jupiter.api.Timeout;
 class StoreJournalTest {
 
   private static final AtomicInteger CLUSTERS = new AtomicInteger();
+  private static final int SEGMENTS = 64;
 
   private final String name =
       "journal-" + ProcessHandle.current().pid() + "-" + CLUSTERS.incrementAndGet();
   private final List<ClusteredCache<byte[], byte[]>> members = new CopyOnWriteArrayList<>();
 
-  /** A journal that mirrors the store it hears about, and its epoch. */
+  /** A journal that mirrors the store it hears about, and its epochs. */
   private static final class Mirror implements StoreJournal {
     final Map<String, String> entries = new ConcurrentHashMap<>();
-    private final long recovered;
-    volatile long epoch;
+    private final long[] recovered;
+    volatile long[] epochs;
 
     Mirror() {
-      this(0);
+      this(new long[SEGMENTS]);
     }
 
-    /** A journal recovered with this epoch (what a member's record ended in). */
-    Mirror(long recovered) {
-      this.recovered = recovered;
-      this.epoch = recovered;
+    /** A journal recovered with these epochs (what a member's record ended in). */
+    Mirror(long[] recovered) {
+      this.recovered = recovered.clone();
+      this.epochs = recovered.clone();
     }
 
     /** What the member would recover from this record at its next start. */
     Mirror recover() {
-      Mirror next = new Mirror(epoch);
+      Mirror next = new Mirror(epochs);
       next.entries.putAll(entries);
       return next;
+    }
+
+    /** The newest epoch it recorded for any segment. */
+    long newest() {
+      return Arrays.stream(epochs).max().orElse(0);
     }
 
     Cache<byte[], byte[]> recoveredStore() {
@@ -69,13 +76,14 @@ class StoreJournalTest {
     }
 
     @Override
-    public long recordedEpoch() {
-      return recovered;
+    public long[] recordedEpochs(int segments) {
+      assertEquals(SEGMENTS, segments);
+      return recovered.clone();
     }
 
     @Override
-    public void recordEpoch(long e) {
-      epoch = e;
+    public void recordEpochs(long[] e) {
+      epochs = e.clone();
     }
 
     @Override
@@ -122,6 +130,15 @@ class StoreJournalTest {
 
   private ClusteredCache<byte[], byte[]> join(
       String node, Cache<byte[], byte[]> store, StoreJournal journal, int clusterSize) {
+    return join(node, store, journal, clusterSize, ClusterMode.REPLICATED);
+  }
+
+  private ClusteredCache<byte[], byte[]> join(
+      String node,
+      Cache<byte[], byte[]> store,
+      StoreJournal journal,
+      int clusterSize,
+      ClusterMode mode) {
     ClusteredCache<byte[], byte[]> c =
         ClusteredCache.builder(Codecs.bytes(), Codecs.bytes())
             .maximumMemory(16 << 20)
@@ -131,10 +148,11 @@ class StoreJournalTest {
                     .stack(Stacks.IN_PROCESS)
                     .clusterName(name)
                     .nodeName(node)
-                    .mode(ClusterMode.REPLICATED)
+                    .mode(mode)
+                    .owners(2)
                     .replication(Replication.SYNC)
                     .timeout(Duration.ofSeconds(5))
-                    .segments(64)
+                    .segments(SEGMENTS)
                     .initialClusterSize(clusterSize)
                     .build())
             .build();
@@ -154,13 +172,24 @@ class StoreJournalTest {
   private List<ClusteredCache<byte[], byte[]>> startAll(
       List<String> nodes, List<Cache<byte[], byte[]>> stores, List<Mirror> journals, long headStart)
       throws Exception {
+    return startAll(nodes, stores, journals, headStart, ClusterMode.REPLICATED);
+  }
+
+  private List<ClusteredCache<byte[], byte[]>> startAll(
+      List<String> nodes,
+      List<Cache<byte[], byte[]>> stores,
+      List<Mirror> journals,
+      long headStart,
+      ClusterMode mode)
+      throws Exception {
     ExecutorService starts = Executors.newFixedThreadPool(nodes.size());
     try {
       List<Future<ClusteredCache<byte[], byte[]>>> started = new ArrayList<>();
       for (int i = 0; i < nodes.size(); i++) {
         int n = i;
         started.add(
-            starts.submit(() -> join(nodes.get(n), stores.get(n), journals.get(n), nodes.size())));
+            starts.submit(
+                () -> join(nodes.get(n), stores.get(n), journals.get(n), nodes.size(), mode)));
         if (i == 0 && headStart > 0) {
           // the first member forms its first view (of itself) before the others start
           Thread.sleep(headStart);
@@ -263,8 +292,11 @@ class StoreJournalTest {
     stop(first.get(1));
     stop(first.get(2));
     assertTrue(
-        journals.get(1).epoch > journals.get(0).epoch,
-        "b's record is newer than a's: " + journals.get(1).epoch + " " + journals.get(0).epoch);
+        journals.get(1).newest() > journals.get(0).newest(),
+        "b's record is newer than a's: "
+            + journals.get(1).newest()
+            + " "
+            + journals.get(0).newest());
 
     // every member restarts from its record, a first (with the older record)
     List<Mirror> recovered = journals.stream().map(Mirror::recover).toList();
@@ -279,5 +311,77 @@ class StoreJournalTest {
       assertArrayEquals(bytes("2"), second.get(i).getIfPresent(bytes("kept")));
       assertNull(second.get(i).getIfPresent(bytes("gone")));
     }
+  }
+
+  /**
+   * DISTRIBUTED, two owners of each segment among three members: each member's record holds its
+   * share only. One member stops, the other two go on (updates, a new key, a removal), then they
+   * stop too; all three restart at once, the stale one first. Each segment must start from the
+   * newest record of it, wherever ownership falls in the new view: every key at its last value
+   * through every member, the removed key absent, and each store holding the segments it owns.
+   */
+  @Test
+  void aDistributedFullRestartStartsEachSegmentFromItsNewestRecord() throws Exception {
+    List<String> nodes = List.of("a", "b", "c");
+    List<Mirror> journals = List.of(new Mirror(), new Mirror(), new Mirror());
+    List<ClusteredCache<byte[], byte[]>> first =
+        startAll(nodes, List.of(store(), store(), store()), journals, 0, ClusterMode.DISTRIBUTED);
+    awaitWhole(3);
+    int keys = 60;
+    for (int i = 0; i < keys; i++) {
+      first.get(i % 3).put(bytes("k" + i), bytes("1"));
+    }
+    stop(first.get(0));
+    awaitWhole(2);
+    Map<String, String> expected = new HashMap<>();
+    for (int i = 0; i < keys; i++) {
+      if (i % 10 == 3) {
+        first.get(1 + i % 2).invalidate(bytes("k" + i));
+      } else {
+        first.get(1 + i % 2).put(bytes("k" + i), bytes("2"));
+        expected.put("k" + i, "2");
+      }
+    }
+    first.get(2).put(bytes("added"), bytes("y"));
+    expected.put("added", "y");
+    stop(first.get(1));
+    stop(first.get(2));
+
+    List<Mirror> recovered = journals.stream().map(Mirror::recover).toList();
+    List<Cache<byte[], byte[]>> stores = recovered.stream().map(Mirror::recoveredStore).toList();
+    List<ClusteredCache<byte[], byte[]>> second =
+        startAll(nodes, stores, recovered, 1_000, ClusterMode.DISTRIBUTED);
+    awaitWhole(3);
+    for (int i = 0; i < 3; i++) {
+      ClusteredCache<byte[], byte[]> m = second.get(i);
+      for (int k = 0; k < keys; k++) {
+        byte[] v = m.getIfPresent(bytes("k" + k));
+        assertEquals(expected.get("k" + k), v == null ? null : text(v), "k" + k + " via " + i);
+      }
+      assertArrayEquals(bytes("y"), m.getIfPresent(bytes("added")));
+    }
+    // each key ends on exactly its two owners (a seed drops what it does not own once its owners
+    // have it), each store and journal agree, nothing stale is kept
+    InProcessCluster.await(
+        () -> expected.keySet().stream().allMatch(k -> copies(stores, k) == 2),
+        "every key is on its two owners only");
+    for (int i = 0; i < 3; i++) {
+      Map<String, String> held = contents(stores.get(i));
+      assertEquals(held, recovered.get(i).entries, "journal " + i);
+      for (Map.Entry<String, String> e : held.entrySet()) {
+        assertEquals(expected.get(e.getKey()), e.getValue(), "store " + i + " " + e.getKey());
+      }
+    }
+    for (ClusteredCache<byte[], byte[]> m : second) {
+      assertEquals(0, m.rebalanceStats().segmentsLost(), m.nodeName());
+    }
+  }
+
+  private static int copies(List<Cache<byte[], byte[]>> stores, String key) {
+    int n = 0;
+    for (Cache<byte[], byte[]> s : stores) {
+      n += s.getIfPresent(bytes(key)) == null ? 0 : 1;
+    }
+    return n;
   }
 }

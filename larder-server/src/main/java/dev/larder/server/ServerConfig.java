@@ -345,14 +345,6 @@ public final class ServerConfig {
       int io = Integer.parseInt(get(ServerSetting.IO_THREADS));
       check(io >= 0 && io <= 1024, ServerSetting.IO_THREADS, "0..1024");
       validateCluster();
-      if (cluster() != null && dir() != null) {
-        // A full restart recovers each segment from the member that founds the cluster, which
-        // in distributed mode holds only its own share: the rest would start empty.
-        check(
-            get(ServerSetting.CLUSTER_MODE).equals("replicated"),
-            ServerSetting.DIR,
-            "unset in cluster-mode distributed (a durable cluster is replicated)");
-      }
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("not a number: " + e.getMessage(), e);
     }

@@ -13,12 +13,14 @@ import org.junit.jupiter.api.Timeout;
  * acknowledged write, and the cut-off member refuses writes. (The same trial under allow-all
  * reports the cut-off member's acknowledged writes as lost: {@code ./larder bench
  * server-cluster-kill --quick -P handling=allow-all -P kills=0 -P partitions=1}.) And the durable
- * cluster's: members with a data directory each under {@code appendfsync always}, one SIGKILLed and
- * restarted, then a full restart (one member SIGKILLed, writes acknowledged without it, the others
- * SIGKILLed at once, all restarted with the one killed first a second ahead) lose no acknowledged
- * write. (In memory the same full restart loses them, which shows the count can fail: {@code
- * ./larder bench server-cluster-kill --quick -P modes=replicated -P kills=0 -P restarts=1 -P
- * persistence=off}.)
+ * cluster's, DISTRIBUTED with two owners (each member's log holds its share only, so each segment
+ * must start from the newest of its copies): members with a data directory each under {@code
+ * appendfsync always}, one SIGKILLed and restarted, then a full restart (one member SIGKILLed,
+ * writes acknowledged without it, the others SIGKILLed at once, all restarted with the one killed
+ * first a second ahead) lose no acknowledged write. (In memory the same full restart loses them,
+ * which shows the count can fail: {@code ./larder bench server-cluster-kill --quick -P
+ * modes=distributed -P kills=0 -P restarts=1 -P persistence=off}; the replicated durable cluster's:
+ * {@code -P modes=replicated -P persistence=always}.)
  */
 class ServerClusterKillTrialTest {
 
@@ -39,7 +41,7 @@ class ServerClusterKillTrialTest {
   void aDurableClusterKeepsEveryAcknowledgedWriteAcrossAFullRestart() throws Exception {
     ServerClusterKillTrial.Result r =
         new ServerClusterKillTrial(
-                "replicated", "quorum", 3, 1, 0, 300, 2000, 1, "always", line -> {})
+                "distributed", "quorum", 3, 1, 0, 300, 2000, 1, "always", line -> {})
             .run();
     assertEquals(1, r.kills());
     assertEquals(1, r.restarts());

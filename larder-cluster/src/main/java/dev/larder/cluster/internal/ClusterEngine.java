@@ -162,7 +162,8 @@ public final class ClusterEngine implements AutoCloseable {
             removals,
             hooks.sameValue(),
             workers,
-            quorum);
+            quorum,
+            formation != null && config.mode() == ClusterMode.DISTRIBUTED);
     InvalidationAccess invalidation =
         new InvalidationAccess(
             config.replication(), membership, segments, store, messenger, hooks.sameValue());
@@ -213,6 +214,7 @@ public final class ClusterEngine implements AutoCloseable {
         .onDelivery(Frame.T_INVALIDATE, invalidation::onInvalidate)
         .onWorker(Frame.T_PULL, transfer::onPull, transfer::refuse)
         .onDelivery(Frame.T_STATE, transfer::onState, Dispatcher::drop)
+        .onDelivery(Frame.T_HELD, transfer::onHeld, Dispatcher::drop)
         .onWorker(Frame.T_CLEAR, wholeCache::onClear)
         .onWorker(Frame.T_SCAN, wholeCache::onScan)
         .onDelivery(Frame.T_LEAVE, this::onLeave, this::onLeave)
@@ -263,7 +265,10 @@ public final class ClusterEngine implements AutoCloseable {
           config.attributes().isEmpty() ? null : MemberAttributes.encode(config.attributes());
       // a durable member's address carries the epoch its record ends in (Formation)
       byte[] epoch =
-          hooks.journal() == null ? null : Formation.encode(hooks.journal().recordedEpoch());
+          hooks.journal() == null
+              ? null
+              : Formation.encode(
+                  Formation.largest(Formation.recoveredEpochs(hooks.journal(), config.segments())));
       channel.addAddressGenerator(
           () -> {
             ExtendedUUID u =

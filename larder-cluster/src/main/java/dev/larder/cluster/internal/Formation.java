@@ -4,6 +4,9 @@ import dev.larder.cluster.ClusterTimeoutException;
 import dev.larder.cluster.StoreJournal;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -16,65 +19,94 @@ import org.jgroups.util.UUID;
 
 /**
  * A durable member's start (one whose store is recorded by a {@link StoreJournal}): which member's
- * store the cluster starts from when every member restarts, and this member's epoch. Thread-safe.
+ * store each segment starts from when every member restarts, and this member's epochs. Thread-safe.
  *
  * <p>Implementation notes.
  *
  * <ul>
- *   <li><b>Epoch.</b> {@code generation << 32 | viewId}: the generation is fixed when a cluster
- *       forms (one more than its seed's recovered generation) and the low half is the JGroups view
- *       id, which only grows while the cluster runs (a new coordinator or a merge takes the largest
- *       id plus one). A member records the epoch of each view it installs while it holds a complete
- *       copy and is available (under quorum, only the majority side), under the view lock, so
- *       before it can apply any write of that view; a member that receives the cluster's state
- *       records 0 before it drops its own entries and the current view's epoch once it holds every
- *       segment. So a member whose record ends in the largest epoch holds every acknowledged write:
- *       a write acknowledged after that epoch was applied by the complete members of a later view,
- *       which recorded a larger one.
+ *   <li><b>Epochs</b>, one per segment. An epoch is {@code generation << 32 | viewId}: the
+ *       generation is fixed when a cluster forms (one more than the largest recovered generation)
+ *       and the low half is the JGroups view id, which only grows while the cluster runs (a new
+ *       coordinator or a merge takes the largest id plus one). A member records the view's epoch
+ *       for a segment whenever it holds the segment complete in a view and is available (under
+ *       quorum, only the majority side): for every segment OWNED when it installs the view (under
+ *       the view lock, so before it applies any write of the view), and for a segment it completes
+ *       by state transfer or seeds at a formation, before the segment turns OWNED. It records 0 for
+ *       a segment before it drops its entries of it (a segment it receives, or no longer holds).
+ *   <li><b>Why the largest epoch of a segment holds every acknowledged write of it.</b> A write is
+ *       applied by its primary holding the segment OWNED (in DISTRIBUTED mode a durable primary
+ *       whose segment is still incoming refuses writes: {@link Writes}; in REPLICATED mode every
+ *       complete member is an owner), which recorded the view's epoch for it first; so a write
+ *       acknowledged after a member last recorded epoch {@code e} for a segment was applied by a
+ *       member that recorded a larger epoch for it, and a member whose epoch for the segment is the
+ *       largest missed none. A member keeps recording while it stays a complete owner, so its
+ *       record and its epoch advance together.
  *   <li><b>Forming.</b> A durable member starts forming: it owns nothing complete, keeps the
  *       entries it recovered, and answers pulls with "ask again". After each view it asks every
- *       other member whether it has settled ({@link Frame#T_EPOCH}). If one has, in a view this
- *       member also installed while forming, that was this formation: it adopts the same seed. If
- *       one settled in a view this member never saw, the cluster is running: it joins it and takes
- *       its state. If none has and the view holds {@code initialClusterSize} members, the seed is
- *       the member whose address carries the largest recovered epoch (the first in view order on a
- *       tie): every forming member computes the same from the same view. The seed marks its
- *       segments OWNED and keeps its store; every other member drops its entries and pulls from the
- *       seed.
+ *       other member whether it has settled ({@link Frame#T_EPOCH}); a forming member answers with
+ *       the epochs its journal recovered. If one has settled in a view this member also installed
+ *       while forming, that was this formation: it adopts the same seeds. If one settled in a view
+ *       this member never saw, the cluster is running: it joins it and takes its state. If none has
+ *       and the view holds {@code initialClusterSize} members, each segment's <em>seed</em> is the
+ *       member whose recovered epoch of that segment is the largest (the first in view order on a
+ *       tie): every forming member computes the same from the same view and answers. A seed marks
+ *       the segments it seeds OWNED where it owns them, and RETIRED in the formation view where it
+ *       does not, so it serves them to their owners (until the next view drops them); every member
+ *       drops its entries of the other segments and pulls the segments it owns from their seeds
+ *       first.
  *   <li>A member that does not answer (still joining, or of a build without this frame) is asked
  *       again a little later, until it answers or leaves, or a newer view starts over.
  * </ul>
  */
 final class Formation {
 
-  /** The ExtendedUUID key a durable member's recovered epoch travels under (8 bytes, LE). */
+  /**
+   * The ExtendedUUID key under which a durable member's address carries the largest epoch its
+   * journal recovered (8 bytes, LE): for logs, and for a member whose EPOCH answer names no epochs.
+   */
   static final String EPOCH_KEY = "larder.epoch";
 
   /** What a forming member does in a view. */
   enum Step {
     /** Not enough members yet, and none settled: keep forming. */
     WAIT,
-    /** This member's store is the cluster's. */
-    SEED,
-    /** Take the cluster's state (from the source first, when there is one). */
+    /** This formation's seeds are settled: seed those segments named here, pull the others. */
+    FORM,
+    /** The cluster is running: take its state. */
     JOIN
   }
 
   /**
    * @param step what to do
-   * @param source the seed to pull from first, or null
-   * @param settled how a SEED settles, else null
+   * @param settled the formation's seeds (FORM), else null
    */
-  record Decision(Step step, Address source, Settled settled) {}
+  record Decision(Step step, Settled settled) {}
 
   /**
    * How this member settled.
    *
    * @param generation the cluster's generation
-   * @param seed the name of the member whose store the cluster started from
+   * @param seeds the name of each segment's seed, or null (a running cluster joined)
    * @param formedIn the JGroups view id (as text) the formation settled in
    */
-  record Settled(long generation, String seed, String formedIn) {}
+  record Settled(long generation, List<String> seeds, String formedIn) {
+
+    /** The seed of the most segments (for logs and one-seed readers); "" if none. */
+    String mainSeed() {
+      if (seeds == null || seeds.isEmpty()) {
+        return "";
+      }
+      Map<String, Integer> counts = new HashMap<>();
+      String best = seeds.getFirst();
+      for (String n : seeds) {
+        int c = counts.merge(n, 1, Integer::sum);
+        if (c > counts.get(best)) {
+          best = n;
+        }
+      }
+      return best;
+    }
+  }
 
   private static final System.Logger LOG = System.getLogger(Formation.class.getName());
   private static final long PAUSE_MILLIS = 100;
@@ -86,13 +118,16 @@ final class Formation {
   private final Quorum quorum;
   private final Messenger messenger;
 
+  /** The epochs the journal recovered, one per segment; never changed. */
+  private final long[] recovered;
+
   /** The views this member installed while forming, as text. */
   private final Set<String> formingViews = ConcurrentHashMap.newKeySet();
 
   private volatile Settled settled;
 
-  /** The epoch recorded last; guarded by this. */
-  private long recorded;
+  /** The epochs recorded last, one per segment; guarded by this. */
+  private final long[] recorded;
 
   Formation(
       StoreJournal journal,
@@ -107,12 +142,41 @@ final class Formation {
     this.segments = segments;
     this.quorum = quorum;
     this.messenger = messenger;
-    this.recorded = journal.recordedEpoch();
+    this.recovered = recoveredEpochs(journal, segments.size());
+    this.recorded = recovered.clone();
   }
 
-  /** Returns the 8 bytes a recovered epoch travels as in a member's address. */
+  /** Returns a journal's recovered epochs, checked: one per segment, none negative. */
+  static long[] recoveredEpochs(StoreJournal journal, int segments) {
+    long[] e = journal.recordedEpochs(segments);
+    if (e == null || e.length != segments) {
+      throw new IllegalStateException(
+          "the store journal recovered "
+              + (e == null ? "no" : String.valueOf(e.length))
+              + " epochs for "
+              + segments
+              + " segments");
+    }
+    for (long x : e) {
+      if (x < 0) {
+        throw new IllegalStateException("the store journal recovered a negative epoch: " + x);
+      }
+    }
+    return e.clone();
+  }
+
+  /** Returns the 8 bytes an epoch travels as in a member's address. */
   static byte[] encode(long epoch) {
     return ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(epoch).array();
+  }
+
+  /** Returns the largest of some epochs, 0 if none. */
+  static long largest(long[] epochs) {
+    long max = 0;
+    for (long e : epochs) {
+      max = Math.max(max, e);
+    }
+    return max;
   }
 
   /** Returns the epoch a member's address carries; 0 if none or unreadable. */
@@ -126,23 +190,36 @@ final class Formation {
         : ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getLong();
   }
 
-  /** Whether this member has settled (seed, or taking the cluster's state). */
+  /** Whether this member has settled (seeds chosen, or taking the cluster's state). */
   boolean formed() {
     return settled != null;
   }
 
   /**
-   * A view was installed (under the view lock's write side): remembered while forming; otherwise
-   * its epoch is recorded if this member holds a complete copy and is available.
-   *
-   * @param complete whether no segment this member owns is incoming
+   * A view was installed (under the view lock's write side, after every segment was reassigned):
+   * remembered while forming; otherwise, if this member is available, the view's epoch is recorded
+   * for every segment it holds OWNED.
    */
-  void installed(Topology t, boolean complete) {
+  void installed(Topology t) {
     if (settled == null) {
       formingViews.add(viewName(t));
-    } else if (complete && quorum.available()) {
-      record(epochOf(t));
+      return;
     }
+    if (!quorum.available()) {
+      return;
+    }
+    List<Integer> owned = new ArrayList<>();
+    for (int s = 0; s < segments.size(); s++) {
+      segments.lock(s);
+      try {
+        if (segments.state(s) == SegmentOwnership.State.OWNED) {
+          owned.add(s);
+        }
+      } finally {
+        segments.unlock(s);
+      }
+    }
+    raise(owned, epochOf(t));
   }
 
   /**
@@ -168,73 +245,92 @@ final class Formation {
       }
       pause();
     }
-    return new Decision(Step.WAIT, null, null);
+    return new Decision(Step.WAIT, null);
   }
 
   /** Returns the decision the answers allow, or null to ask again. */
   private Decision decide(Topology t, Map<Address, Frame> answers) {
     Frame running = null;
     boolean unknown = false;
-    for (Frame f : answers.values()) {
+    Map<Address, long[]> epochs = new HashMap<>();
+    epochs.put(membership.self(), recovered);
+    for (Map.Entry<Address, Frame> e : answers.entrySet()) {
+      Frame f = e.getValue();
       if (f == null) {
-        continue; // left meanwhile
+        // left meanwhile: a newer view follows; deciding without its epochs could choose other
+        // seeds than the members that heard it
+        unknown = true;
+        continue;
       }
-      if (f.op() == Frame.S_OK && f.names().size() == 2 && f.value() != null) {
-        if (formingViews.contains(f.names().get(1))) {
-          return adopt(t, f);
+      if (f.op() == Frame.S_OK && f.names().size() >= 2 && f.value() != null) {
+        Settled s = settledOf(f, segments.size());
+        if (s == null) {
+          unknown = true;
+        } else if (formingViews.contains(s.formedIn())) {
+          return form(s);
+        } else {
+          running = f;
         }
-        running = f;
-      } else if (f.op() != Frame.S_NOT_AUTHORITATIVE) {
+      } else if (f.op() == Frame.S_NOT_AUTHORITATIVE) {
+        epochs.put(e.getKey(), epochsOf(f.value(), e.getKey(), segments.size()));
+      } else {
         unknown = true;
       }
     }
     if (running != null) {
       // a cluster that formed in a view this member never saw: it is running; take its state
-      settled = settledOf(running);
-      return new Decision(Step.JOIN, null, null);
+      settled = settledOf(running, segments.size());
+      return new Decision(Step.JOIN, null);
     }
     if (unknown) {
       return null;
     }
     if (t.members().size() < initialClusterSize) {
-      return new Decision(Step.WAIT, null, null);
+      return new Decision(Step.WAIT, null);
     }
-    Address seed = null;
-    long best = -1;
-    for (Address a : t.view().getMembers()) {
-      long e = recoveredEpochOf(a);
-      if (e > best) {
-        best = e;
-        seed = a;
+    List<Address> members = t.view().getMembers();
+    String[] seeds = new String[segments.size()];
+    long newest = 0;
+    for (int s = 0; s < seeds.length; s++) {
+      long best = -1;
+      for (Address a : members) {
+        long[] e = epochs.get(a);
+        long epoch = e == null ? 0 : e[s];
+        if (epoch > best) {
+          best = epoch;
+          seeds[s] = Messenger.name(a);
+        }
       }
+      newest = Math.max(newest, best);
     }
-    Settled s = new Settled((best >>> 32) + 1, Messenger.name(seed), viewName(t));
+    Settled s = new Settled((newest >>> 32) + 1, List.of(seeds), viewName(t));
     LOG.log(
         System.Logger.Level.INFO,
         membership.name()
-            + ": the cluster starts from "
-            + s.seed()
-            + "'s store, the newest recorded among "
-            + describe(t.view().getMembers()));
-    return decided(t, s);
+            + ": each segment starts from the newest record of it among "
+            + describe(members, epochs)
+            + "; "
+            + s.mainSeed()
+            + " seeds the most");
+    return form(s);
   }
 
-  private Decision adopt(Topology t, Frame f) {
-    return decided(t, settledOf(f));
+  private static Decision form(Settled s) {
+    return new Decision(Step.FORM, s);
   }
 
-  private Decision decided(Topology t, Settled s) {
-    if (s.seed().equals(membership.name())) {
-      return new Decision(Step.SEED, null, s);
-    }
-    settled = s;
-    Address source = null;
-    for (Address a : t.view().getMembers()) {
-      if (Messenger.name(a).equals(s.seed())) {
-        source = a;
+  /** Decodes a forming member's recovered epochs; its address's epoch for every segment if none. */
+  private static long[] epochsOf(byte[] value, Address member, int n) {
+    long[] out = new long[n];
+    if (value != null && value.length == n * Long.BYTES) {
+      ByteBuffer b = ByteBuffer.wrap(value).order(ByteOrder.LITTLE_ENDIAN);
+      for (int s = 0; s < n; s++) {
+        out[s] = Math.max(0, b.getLong());
       }
+    } else {
+      Arrays.fill(out, recoveredEpochOf(member));
     }
-    return new Decision(Step.JOIN, source, null);
+    return out;
   }
 
   /**
@@ -247,65 +343,156 @@ final class Formation {
     return c + "|" + t.viewId();
   }
 
-  private static Settled settledOf(Frame f) {
-    long generation = ByteBuffer.wrap(f.value()).order(ByteOrder.LITTLE_ENDIAN).getLong();
-    return new Settled(generation, f.names().get(0), f.names().get(1));
+  /**
+   * Reads a settled member's answer: value = generation (i64 LE), then optionally one u16 (LE) per
+   * segment, the index in names of that segment's seed (0, or 2 and up); names = [seed, view it
+   * settled in, further seeds]. Returns null if malformed.
+   */
+  private static Settled settledOf(Frame f, int n) {
+    byte[] v = f.value();
+    List<String> names = f.names();
+    if (v.length != Long.BYTES && v.length != Long.BYTES + 2 * n) {
+      return null;
+    }
+    ByteBuffer b = ByteBuffer.wrap(v).order(ByteOrder.LITTLE_ENDIAN);
+    long generation = b.getLong();
+    String[] seeds = new String[n];
+    for (int s = 0; s < n; s++) {
+      int i = v.length == Long.BYTES ? 0 : Short.toUnsignedInt(b.getShort());
+      if (i == 1 || i >= names.size()) {
+        return null;
+      }
+      seeds[s] = names.get(i);
+    }
+    return new Settled(generation, List.of(seeds), names.get(1));
   }
 
   /**
-   * Makes this member the seed: its owned segments become OWNED with the entries it recovered, if
-   * {@code t} is still the installed view. Takes the view lock's read side.
+   * Takes this member's part in a formation settled in {@code t}'s line: marks the segments it
+   * seeds OWNED where it owns them (INCOMING) and RETIRED in {@code t} where it does not, so it
+   * serves them; records the formation's epoch for those it owns. Takes the view lock's read side.
    *
-   * @param incoming the segments it owns in {@code t}
-   * @param decided how it settled ({@link Decision#settled})
+   * @param decided the formation's seeds ({@link Decision#settled})
    * @return false if a newer view came first (the next view settles again)
    */
-  boolean becomeSeed(Topology t, List<Integer> incoming, Settled decided) {
+  boolean becomeSeed(Topology t, Settled decided) {
     Lock lock = membership.viewReadLock();
     lock.lock();
     try {
       if (membership.topology() != t) {
         return false;
       }
-      for (int s : incoming) {
+      settled = decided;
+      String self = membership.name();
+      List<Integer> owned = new ArrayList<>();
+      for (int s = 0; s < segments.size(); s++) {
+        if (decided.seeds() != null && self.equals(decided.seeds().get(s))) {
+          segments.lock(s);
+          try {
+            if (segments.state(s) == SegmentOwnership.State.INCOMING) {
+              owned.add(s);
+            }
+          } finally {
+            segments.unlock(s);
+          }
+        }
+      }
+      // the epoch first, then OWNED: no write reaches a seeded segment before its record says so
+      raise(owned, epochOf(t));
+      for (int s = 0; s < segments.size(); s++) {
+        if (decided.seeds() == null || !self.equals(decided.seeds().get(s))) {
+          continue;
+        }
         segments.lock(s);
         try {
-          if (segments.state(s) == SegmentOwnership.State.INCOMING) {
+          SegmentOwnership.State st = segments.state(s);
+          if (st == SegmentOwnership.State.INCOMING) {
             segments.set(s, SegmentOwnership.State.OWNED, t.viewId());
+          } else if (st == SegmentOwnership.State.NONE) {
+            segments.set(s, SegmentOwnership.State.RETIRED, t.viewId());
           }
         } finally {
           segments.unlock(s);
         }
       }
-      settled = decided;
-      record(epochOf(t));
       return true;
     } finally {
       lock.unlock();
     }
   }
 
-  /** This member is about to drop its entries and receive the cluster's: records epoch 0. */
-  void receiving() {
-    if (settled != null) {
-      record(0);
+  /**
+   * The member each segment should be pulled from first at this formation (its seed, if in {@code
+   * t} and not this member), or null entries.
+   */
+  Address[] seedsIn(Topology t) {
+    Address[] out = new Address[segments.size()];
+    Settled s = settled;
+    if (s == null || s.seeds() == null) {
+      return out;
+    }
+    Map<String, Address> byName = new HashMap<>();
+    for (Address a : t.view().getMembers()) {
+      byName.put(Messenger.name(a), a);
+    }
+    byName.remove(membership.name());
+    for (int i = 0; i < out.length; i++) {
+      out[i] = byName.get(s.seeds().get(i));
+    }
+    return out;
+  }
+
+  /**
+   * This member is about to drop its entries of every segment it holds INCOMING or NONE (state
+   * transfer's thread): records epoch 0 for them first.
+   */
+  void dropping() {
+    if (settled == null) {
+      return;
+    }
+    List<Integer> dropped = new ArrayList<>();
+    for (int s = 0; s < segments.size(); s++) {
+      segments.lock(s);
+      try {
+        SegmentOwnership.State st = segments.state(s);
+        if (st == SegmentOwnership.State.INCOMING || st == SegmentOwnership.State.NONE) {
+          dropped.add(s);
+        }
+      } finally {
+        segments.unlock(s);
+      }
+    }
+    synchronized (this) {
+      boolean changed = false;
+      for (int s : dropped) {
+        changed |= recorded[s] != 0;
+        recorded[s] = 0;
+      }
+      if (changed) {
+        journal.recordEpochs(recorded.clone());
+      }
     }
   }
 
   /**
-   * A rebalance ended: records {@code t}'s epoch if it is still the installed view, every owned
-   * segment is complete and this member is available. Takes the view lock's read side.
+   * State transfer completed some segments in {@code t}: records {@code t}'s epoch for them, before
+   * they turn OWNED, if {@code t} is still installed and this member is available. Takes the view
+   * lock's read side.
+   *
+   * @return true if recorded
    */
-  void rebalanced(Topology t) {
+  boolean completed(Topology t, List<Integer> complete) {
+    if (settled == null || complete.isEmpty()) {
+      return false;
+    }
     Lock lock = membership.viewReadLock();
     lock.lock();
     try {
-      if (settled != null
-          && membership.topology() == t
-          && segments.incomingCount() == 0
-          && quorum.available()) {
-        record(epochOf(t));
+      if (membership.topology() == t && quorum.available()) {
+        raise(complete, epochOf(t));
+        return true;
       }
+      return false;
     } finally {
       lock.unlock();
     }
@@ -313,7 +500,19 @@ final class Formation {
 
   /** Answers a T_EPOCH probe (on the delivery thread). */
   void onProbe(Address from, Frame f) {
-    answer(messenger, membership, from, f, settled);
+    Settled s = settled;
+    if (s == null) {
+      ByteBuffer b =
+          ByteBuffer.allocate(recovered.length * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+      for (long e : recovered) {
+        b.putLong(e);
+      }
+      long viewId = membership.topology().viewId();
+      messenger.reply(
+          from, f.reqId(), Frame.reply(f.reqId(), viewId, Frame.S_NOT_AUTHORITATIVE, b.array()));
+    } else {
+      answer(messenger, membership, from, f, s);
+    }
   }
 
   /**
@@ -321,40 +520,62 @@ final class Formation {
    * generation 0, so a durable member joining it takes its state.
    */
   static void answerNotDurable(Messenger messenger, Membership membership, Address from, Frame f) {
-    answer(messenger, membership, from, f, new Settled(0, "", ""));
+    answer(messenger, membership, from, f, new Settled(0, null, ""));
   }
 
   private static void answer(
       Messenger messenger, Membership membership, Address from, Frame f, Settled s) {
     long viewId = membership.topology().viewId();
-    Frame reply =
-        s == null
-            ? Frame.reply(f.reqId(), viewId, Frame.S_NOT_AUTHORITATIVE, null)
-            : Frame.reply(f.reqId(), viewId, Frame.S_OK, encode(s.generation()))
-                .withNames(List.of(s.seed(), s.formedIn()));
-    messenger.reply(from, f.reqId(), reply);
+    List<String> names = new ArrayList<>(List.of(s.mainSeed(), s.formedIn()));
+    ByteBuffer value;
+    if (s.seeds() == null) {
+      value = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+      value.putLong(s.generation());
+    } else {
+      value = ByteBuffer.allocate(Long.BYTES + 2 * s.seeds().size()).order(ByteOrder.LITTLE_ENDIAN);
+      value.putLong(s.generation());
+      for (String seed : s.seeds()) {
+        int i = seed.equals(names.get(0)) ? 0 : names.indexOf(seed);
+        if (i < 2) {
+          names.add(seed);
+          i = names.size() - 1;
+        }
+        value.putShort((short) i);
+      }
+    }
+    messenger.reply(
+        from,
+        f.reqId(),
+        Frame.reply(f.reqId(), viewId, Frame.S_OK, value.array()).withNames(names));
   }
 
   private long epochOf(Topology t) {
     return (settled.generation() << 32) | (t.viewId() & 0xFFFF_FFFFL);
   }
 
-  /** Records an epoch: 0 always (once), otherwise only a larger one than the last. */
-  private synchronized void record(long epoch) {
-    if (epoch == 0 ? recorded != 0 : epoch > recorded) {
-      journal.recordEpoch(epoch);
-      recorded = epoch;
+  /** Records {@code epoch} for some segments, where it is larger than the one recorded. */
+  private synchronized void raise(List<Integer> segs, long epoch) {
+    boolean changed = false;
+    for (int s : segs) {
+      if (epoch > recorded[s]) {
+        recorded[s] = epoch;
+        changed = true;
+      }
+    }
+    if (changed) {
+      journal.recordEpochs(recorded.clone());
     }
   }
 
-  /** For messages: a view's members and the epochs they recovered. */
-  private static String describe(List<Address> members) {
+  /** For messages: a view's members and the largest epoch each recovered. */
+  private static String describe(List<Address> members, Map<Address, long[]> epochs) {
     StringBuilder b = new StringBuilder();
     for (Address a : members) {
+      long[] e = epochs.get(a);
       b.append(b.isEmpty() ? "" : ", ")
           .append(Messenger.name(a))
-          .append(" (epoch ")
-          .append(Long.toHexString(recoveredEpochOf(a)))
+          .append(" (newest epoch ")
+          .append(Long.toHexString(e == null ? 0 : largest(e)))
           .append(')');
     }
     return b.toString();

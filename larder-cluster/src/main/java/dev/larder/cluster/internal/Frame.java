@@ -89,10 +89,17 @@ record Frame(
 
   /**
    * Has the receiver settled which member's store its cluster started from (durable members, see
-   * {@link Formation})? Answered S_OK (settled: value = its generation, names = the seed and the
-   * view it settled in) or S_NOT_AUTHORITATIVE (still forming).
+   * {@link Formation})? Answered S_OK (settled: value = its generation and each segment's seed,
+   * names = the seeds and the view it settled in) or S_NOT_AUTHORITATIVE (still forming: value =
+   * the epochs its journal recovered).
    */
   static final int T_EPOCH = 13;
+
+  /**
+   * A durable member recorded some segments complete (ints) in a view, pulled from the receiver: a
+   * receiver that holds them RETIRED in that view drops them once every owner said so (no reply).
+   */
+  static final int T_HELD = 14;
 
   static final int F_ASYNC = 1;
   static final int F_LAST = 2;

@@ -120,7 +120,7 @@ final class Membership {
       }
       topology = installed;
       if (formation != null && config.mode() != ClusterMode.INVALIDATION) {
-        formation.installed(installed, incoming.isEmpty());
+        formation.installed(installed);
       }
     } finally {
       viewLock.writeLock().unlock();

@@ -56,6 +56,13 @@ import org.jgroups.Address;
  * segment for which no source is ready (every previous owner left at once) starts empty and is
  * counted in {@link RebalanceStats#segmentsLost()}.
  *
+ * <p>Durable members (a {@link Formation}): before dropping entries, the member records epoch 0 for
+ * the segments it drops; before a segment turns OWNED, it records the view's epoch for it; and it
+ * then tells the source (HELD), so that a source holding the segment RETIRED (a formation's seed of
+ * a segment it does not own, or a former owner) drops it once every owner of the view has it,
+ * rather than at the next view. A forming member settles first (its seeds keep what they seed) and
+ * pulls each segment from its seed first.
+ *
  * <p>Memory: received entries are ordinary puts into the bounded local store, so the bound holds;
  * bytes that did not fit under it are counted as {@link RebalanceStats#shortfallBytes()} and
  * logged, so that a member that cannot take its share says so.
@@ -91,6 +98,14 @@ final class StateTransfer {
   private final AtomicLong pullIds = new AtomicLong();
   private final AtomicInteger pending = new AtomicInteger();
   private final Map<Long, Pull> pulls = new ConcurrentHashMap<>();
+
+  /**
+   * Per RETIRED segment, the owners that recorded it complete (durable members); guarded by this.
+   */
+  private final Map<Integer, Set<Address>> heldBy = new HashMap<>();
+
+  /** The view {@link #heldBy} is of; guarded by this. */
+  private long heldView;
 
   private final AtomicLong rebalances = new AtomicLong();
   private final AtomicLong segmentsReceived = new AtomicLong();
@@ -252,33 +267,46 @@ final class StateTransfer {
   }
 
   /**
-   * A durable member that has not settled yet: settles for this view, then keeps its store (seed),
-   * takes the cluster's state (seed first), or waits for the next view.
+   * A durable member that has not settled yet: settles for this view, then keeps the segments it
+   * seeds and pulls the others it owns from their seeds first, takes the cluster's state, or waits
+   * for the next view.
    */
   private void form(long gen, Topology t, List<Integer> incoming) {
     Formation.Decision d = formation.settle(t, () -> current(gen));
     switch (d.step()) {
       case WAIT -> {}
-      case SEED -> formation.becomeSeed(t, incoming, d.settled());
-      case JOIN -> rebalance(gen, t, incoming, d.source());
+      case FORM -> {
+        if (formation.becomeSeed(t, d.settled())) {
+          List<Integer> still = new ArrayList<>();
+          for (int s : incoming) {
+            segments.lock(s);
+            try {
+              if (segments.state(s) == SegmentOwnership.State.INCOMING) {
+                still.add(s);
+              }
+            } finally {
+              segments.unlock(s);
+            }
+          }
+          rebalance(gen, t, still, formation.seedsIn(t));
+        }
+      }
+      case JOIN -> rebalance(gen, t, incoming, null);
     }
   }
 
   /**
-   * @param preferred the source to ask first for every segment (a durable cluster's seed), or null
+   * @param preferred per segment, the source to ask first (a durable cluster's seed of it), or null
    */
-  private void rebalance(long gen, Topology t, List<Integer> incoming, Address preferred) {
+  private void rebalance(long gen, Topology t, List<Integer> incoming, Address[] preferred) {
     long start = System.nanoTime();
-    if (formation != null && !incoming.isEmpty()) {
-      // about to drop this member's entries of incoming segments: its record no longer holds a
-      // complete copy until they arrive
-      formation.receiving();
+    if (formation != null) {
+      // about to drop this member's entries of incoming segments and of those it no longer
+      // holds: its record no longer holds them complete
+      formation.dropping();
     }
     dropStale();
     if (incoming.isEmpty() || !current(gen)) {
-      if (formation != null && current(gen)) {
-        formation.rebalanced(t);
-      }
       return;
     }
     rebalances.incrementAndGet();
@@ -287,8 +315,8 @@ final class StateTransfer {
     Map<Integer, Iterator<Address>> candidates = new HashMap<>();
     for (int s : incoming) {
       List<Address> c = candidates(t, s);
-      if (preferred != null && c.remove(preferred)) {
-        c.addFirst(preferred);
+      if (preferred != null && preferred[s] != null && c.remove(preferred[s])) {
+        c.addFirst(preferred[s]);
       }
       candidates.put(s, c.iterator());
     }
@@ -321,7 +349,7 @@ final class StateTransfer {
         if (!awaitDictionary(answer, gen)) {
           return;
         }
-        own(e.getValue(), answer, t);
+        own(e.getKey(), e.getValue(), answer, t);
         for (int s : e.getValue().segments()) {
           if (!answer.notReady().contains(s)) {
             remaining.remove(s);
@@ -338,9 +366,6 @@ final class StateTransfer {
       lastSegments = currentSegments.get();
       lastBytes = currentBytes.get();
       lastMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-      if (formation != null) {
-        formation.rebalanced(t);
-      }
     }
   }
 
@@ -419,6 +444,10 @@ final class StateTransfer {
   }
 
   private void markLost(int s, Topology t) {
+    if (formation != null) {
+      // it owns the segment from now on, empty: its later writes are recorded under this view
+      formation.completed(t, List.of(s));
+    }
     segments.lock(s);
     try {
       if (membership.topology() == t && segments.state(s) == SegmentOwnership.State.INCOMING) {
@@ -723,8 +752,20 @@ final class StateTransfer {
     store.sync();
   }
 
-  /** Marks the segments a source served OWNED, if this member is still in the pull's view. */
-  private void own(Pull p, Answer answer, Topology t) {
+  /**
+   * Marks the segments a source served OWNED, if this member is still in the pull's view; a durable
+   * member records them complete first, and then tells the source (which may hold them RETIRED, and
+   * drops them once every owner has).
+   */
+  private void own(Address source, Pull p, Answer answer, Topology t) {
+    List<Integer> complete = new ArrayList<>();
+    for (int s : p.segments()) {
+      if (!answer.notReady().contains(s)) {
+        complete.add(s);
+      }
+    }
+    // every entry of these segments is applied and durable: recorded complete before OWNED
+    boolean recorded = formation != null && formation.completed(t, complete);
     for (int s : p.segments()) {
       if (answer.notReady().contains(s)) {
         continue;
@@ -740,6 +781,97 @@ final class StateTransfer {
         segments.unlock(s);
       }
     }
+    if (recorded && membership.topology() == t) {
+      int[] ints = complete.stream().mapToInt(Integer::intValue).toArray();
+      messenger.send(
+          source,
+          new Frame(
+              Frame.T_HELD, 0, t.viewId(), 0, 0, null, null, null, ints, List.of(), List.of()),
+          true);
+    }
+  }
+
+  /**
+   * A durable owner recorded segments complete that it pulled from this member (on the delivery
+   * thread): a segment held RETIRED in that view is dropped, on state transfer's thread, once every
+   * owner of it in the view has said so; until then, or if a newer view comes first (which drops it
+   * anyway), it is kept and served.
+   */
+  synchronized void onHeld(Address from, Frame f) {
+    Topology t = membership.topology();
+    if (formation == null || t == null || t.viewId() != f.viewId()) {
+      return;
+    }
+    if (heldView != t.viewId()) {
+      heldBy.clear();
+      heldView = t.viewId();
+    }
+    List<Integer> ready = new ArrayList<>();
+    for (int s : f.ints()) {
+      if (s < 0 || s >= segments.size()) {
+        continue;
+      }
+      segments.lock(s);
+      try {
+        if (segments.state(s) != SegmentOwnership.State.RETIRED
+            || segments.retiredIn(s) != t.viewId()) {
+          continue;
+        }
+      } finally {
+        segments.unlock(s);
+      }
+      Set<Address> by = heldBy.computeIfAbsent(s, x -> new HashSet<>());
+      by.add(from);
+      if (by.containsAll(List.of(t.hash().owners(s)))) {
+        heldBy.remove(s);
+        ready.add(s);
+      }
+    }
+    if (ready.isEmpty()) {
+      return;
+    }
+    pending.incrementAndGet();
+    try {
+      serial.execute(
+          () -> {
+            try {
+              dropHeld(t, ready);
+            } catch (RuntimeException e) {
+              if (!lifecycle.closed()) {
+                LOG.log(System.Logger.Level.WARNING, "dropping retired segments failed", e);
+              }
+            } finally {
+              pending.decrementAndGet();
+            }
+          });
+    } catch (RejectedExecutionException e) {
+      pending.decrementAndGet();
+    }
+  }
+
+  /** Drops RETIRED segments every owner holds (their epoch 0 first), if {@code t} is installed. */
+  private void dropHeld(Topology t, List<Integer> ready) {
+    membership.viewReadLock().lock();
+    try {
+      if (membership.topology() != t) {
+        return;
+      }
+      for (int s : ready) {
+        segments.lock(s);
+        try {
+          if (segments.state(s) == SegmentOwnership.State.RETIRED
+              && segments.retiredIn(s) == t.viewId()) {
+            segments.set(s, SegmentOwnership.State.NONE, t.viewId());
+          }
+        } finally {
+          segments.unlock(s);
+        }
+      }
+    } finally {
+      membership.viewReadLock().unlock();
+    }
+    formation.dropping();
+    dropStale();
   }
 
   private void noteShortfall(List<byte[]> entries) {

@@ -37,6 +37,11 @@ import org.jgroups.Address;
  *       thread without waiting: executed if this member is the primary, else passed on to the
  *       primary of its view, at most {@value #MAX_HOPS} times; one that finds no primary is dropped
  *       and counted ({@link #asyncDropped}).
+ *   <li>A durable member in DISTRIBUTED mode (one with a store journal) applies writes as primary
+ *       only to segments it holds complete (OWNED): while it receives one, the caller retries until
+ *       the transfer completes or the timeout. So every acknowledged write was applied by a member
+ *       that recorded the view's epoch for its segment first ({@link Formation}), even in a view
+ *       where every owner of the segment is new to it.
  * </ul>
  */
 final class Writes {
@@ -55,6 +60,10 @@ final class Writes {
   private final BiPredicate<byte[], byte[]> sameValue;
   private final Executor workers;
   private final Quorum quorum;
+
+  /** Whether a primary refuses writes to a segment it is still receiving (durable, distributed). */
+  private final boolean completePrimaryOnly;
+
   private final AtomicLong asyncDropped = new AtomicLong();
 
   Writes(
@@ -68,7 +77,8 @@ final class Writes {
       RemovalReporting removals,
       BiPredicate<byte[], byte[]> sameValue,
       Executor workers,
-      Quorum quorum) {
+      Quorum quorum,
+      boolean completePrimaryOnly) {
     this.replication = replication;
     this.membership = membership;
     this.segments = segments;
@@ -80,6 +90,7 @@ final class Writes {
     this.sameValue = sameValue;
     this.workers = workers;
     this.quorum = quorum;
+    this.completePrimaryOnly = completePrimaryOnly;
   }
 
   /**
@@ -230,6 +241,10 @@ final class Writes {
     if (!backups.knowsDictionaryIdsOf(f)) {
       return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
     }
+    if (completePrimaryOnly && incoming(s)) {
+      // checked again under the locks below; here to spare the fetch of a write refused anyway
+      return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
+    }
     Op op = Op.of(f.op());
     ByteKey bk = new ByteKey(f.key());
     Frame fetched = null;
@@ -248,6 +263,12 @@ final class Writes {
       if (membership.topology() != t || !quorum.available()) {
         // a primary on a minority side (quorum) applies nothing: the caller retries, and
         // refuses the write once it installs the view that cost it its majority
+        return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
+      }
+      if (completePrimaryOnly && segments.state(s) == SegmentOwnership.State.INCOMING) {
+        // every owner may still be receiving the segment, and a write acknowledged by owners
+        // that hold it incomplete would be in no record a full restart starts it from
+        // (Formation): the caller retries until this member holds it complete
         return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
       }
       availability = quorum.mark();
@@ -303,6 +324,15 @@ final class Writes {
       throw new ClusterException("interrupted while waiting for backups", e);
     } finally {
       messenger.close(call);
+    }
+  }
+
+  private boolean incoming(int s) {
+    segments.lock(s);
+    try {
+      return segments.state(s) == SegmentOwnership.State.INCOMING;
+    } finally {
+      segments.unlock(s);
     }
   }
 

@@ -14,27 +14,29 @@ import dev.larder.server.internal.keyspace.ChangeSink;
  * segment lock, after the store changed: two changes of one key are appended in the store's order,
  * which is what replay needs. A record is appended outside any group of the sink (the calling
  * thread is a cluster thread, not a command inside the keyspace's locks), so each change is a
- * record of its own. The member's epoch (larder-cluster's, for full restarts) is a file of its own
- * beside the log ({@link MemberEpochFile}), written after the log is durable up to the change told
- * last. {@link #sync} is {@link ChangeSink#awaitDurable}: a force under {@code always} (concurrent
- * waiters share one, larder-wal's group commit), a write to the operating system otherwise.
+ * record of its own. The member's epochs (larder-cluster's, one per segment, for full restarts) are
+ * a file of their own beside the log ({@link MemberEpochFile}), written after the log is durable up
+ * to the change told last. {@link #sync} is {@link ChangeSink#awaitDurable}: a force under {@code
+ * always} (concurrent waiters share one, larder-wal's group commit), a write to the operating
+ * system otherwise.
  *
  * <p>Thread-safe.
  */
 final class MemberStoreJournal implements StoreJournal {
   private final ChangeSink changes;
   private final MemberEpochFile epochFile;
-  private final long recoveredEpoch;
+  private final MemberEpochFile.Recorded recovered;
 
   /**
    * @param changes the log's sink
-   * @param epochFile where the member's epoch is kept, beside the log
-   * @param recoveredEpoch the epoch the file held at start
+   * @param epochFile where the member's epochs are kept, beside the log
+   * @param recovered the epochs the file held at start
    */
-  MemberStoreJournal(ChangeSink changes, MemberEpochFile epochFile, long recoveredEpoch) {
+  MemberStoreJournal(
+      ChangeSink changes, MemberEpochFile epochFile, MemberEpochFile.Recorded recovered) {
     this.changes = changes;
     this.epochFile = epochFile;
-    this.recoveredEpoch = recoveredEpoch;
+    this.recovered = recovered;
   }
 
   @Override
@@ -57,18 +59,23 @@ final class MemberStoreJournal implements StoreJournal {
     changes.awaitDurable();
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalStateException if the file recorded the epochs of another number of segments
+   */
   @Override
-  public long recordedEpoch() {
-    return recoveredEpoch;
+  public long[] recordedEpochs(int segments) {
+    return recovered.of(segments, epochFile.path());
   }
 
   /**
-   * Makes every change told so far durable, then the epoch: the epoch claims the log holds them.
-   * The cluster calls it from one thread at a time (its formation serializes epochs).
+   * Makes every change told so far durable, then the epochs: they claim the log holds them. The
+   * cluster calls it from one thread at a time (its formation serializes epochs).
    */
   @Override
-  public synchronized void recordEpoch(long epoch) {
+  public synchronized void recordEpochs(long[] epochs) {
     changes.awaitDurable();
-    epochFile.write(epoch);
+    epochFile.write(epochs);
   }
 }

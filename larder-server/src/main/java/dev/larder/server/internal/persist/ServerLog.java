@@ -250,8 +250,8 @@ public final class ServerLog implements AutoCloseable {
   /**
    * Returns a journal that logs a clustered member's own store: each change one record, returned
    * from once it may be acknowledged (forced under {@code always}, written to the operating system
-   * otherwise), and the member's epoch in the directory's {@code member-epoch} file. The store must
-   * be the cache of the keyspace this log was opened on, whose checkpoints then walk it (see
+   * otherwise), and the member's epochs in the directory's {@code member-epoch} file. The store
+   * must be the cache of the keyspace this log was opened on, whose checkpoints then walk it (see
    * docs/design/server.md, Clustering).
    *
    * @throws IOException if the epoch file cannot be read or names another version
