@@ -260,6 +260,7 @@ final class Formation {
    * @param decided how it settled ({@link Decision#settled})
    * @return false if a newer view came first (the next view settles again)
    */
+  @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one
   boolean becomeSeed(Topology t, List<Integer> incoming, Settled decided) {
     Lock lock = membership.viewReadLock();
     lock.lock();
@@ -296,6 +297,7 @@ final class Formation {
    * A rebalance ended: records {@code t}'s epoch if it is still the installed view, every owned
    * segment is complete and this member is available. Takes the view lock's read side.
    */
+  @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one
   void rebalanced(Topology t) {
     Lock lock = membership.viewReadLock();
     lock.lock();

@@ -417,6 +417,7 @@ final class StateTransfer {
     return current(gen);
   }
 
+  @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one
   private void markLost(int s, Topology t) {
     segments.lock(s);
     try {
@@ -695,6 +696,7 @@ final class StateTransfer {
     }
   }
 
+  @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one
   private void apply(Pull p, Topology t, List<byte[]> entries) {
     long chunkBytes = 0;
     noteShortfall(entries);
@@ -723,6 +725,7 @@ final class StateTransfer {
   }
 
   /** Marks the segments a source served OWNED, if this member is still in the pull's view. */
+  @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one
   private void own(Pull p, Answer answer, Topology t) {
     for (int s : p.segments()) {
       if (answer.notReady().contains(s)) {
