@@ -58,6 +58,7 @@ class HotTierRaceTest {
     };
   }
 
+  @SuppressWarnings("ReferenceEquality") // one instance twice running means the hot tier served it
   private static void run(Cache<Long, String> cache, Shape shape) throws Exception {
     AtomicLongArray begun = new AtomicLongArray(KEYS);
     AtomicLongArray done = new AtomicLongArray(KEYS);

@@ -392,6 +392,7 @@ class HotTierTest {
    * keys leave the store).
    */
   @Test
+  @SuppressWarnings("ReferenceEquality") // one instance twice running means the hot tier served it
   void theTierFollowsTheKeysReadMostWhenTheyChange() {
     try (Cache<Long, String> cache =
         Cache.builder(Long.class, String.class)
@@ -430,6 +431,7 @@ class HotTierTest {
   }
 
   /** Reads until the tier holds the key (the same instance twice running), at most 100 times. */
+  @SuppressWarnings("ReferenceEquality") // one instance twice running means the hot tier served it
   static <K, V> V readUntilHot(Cache<K, V> cache, K key) {
     V last = cache.getIfPresent(key);
     for (int i = 0; i < 100; i++) {

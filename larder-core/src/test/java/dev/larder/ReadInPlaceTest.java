@@ -108,6 +108,7 @@ class ReadInPlaceTest {
   @ParameterizedTest
   @EnumSource(Storage.class)
   @Timeout(120)
+  @SuppressWarnings("ReferenceEquality") // TORN is a sentinel result, told apart by identity
   void resultsComeOnlyFromWholeValuesUnderRacingWrites(Storage storage) throws Exception {
     int keys = 200;
     try (Cache<Long, byte[]> cache =

@@ -208,7 +208,7 @@ public final class ClusteredTxStore {
                 + "): a majority may then act without any owner of a segment, and would lose"
                 + " its commits");
       }
-      if (wal != null && wal.policy() == FsyncPolicy.none()) {
+      if (wal != null && wal.policy() instanceof FsyncPolicy.None) {
         throw new IllegalArgumentException(
             "a clustered store's log must use fsync always or"
                 + " interval: under none a process kill can lose a decision this member promised");

@@ -168,7 +168,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
   }
 
   @Override
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "ReferenceEquality"}) // ABSENT is the store's sentinel for a miss
   public <R> R read(K key, Function<? super java.nio.ByteBuffer, ? extends R> reader) {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(reader, "reader");
@@ -939,6 +939,7 @@ public final class LarderCache<K, V> implements Cache<K, V> {
    * Returns the bytes to store for a value: a raw {@code byte[]} value under {@link #BYTES} as it
    * is (the store copies it into its page), anything else encoded into {@code scratch}.
    */
+  @SuppressWarnings("ReferenceEquality") // the built-in byte[] codec itself
   private ValueBytes valueBytes(V value, ScratchSinks scratch) {
     if (valueCodec == BYTES) {
       byte[] raw = (byte[]) value;
@@ -983,11 +984,12 @@ public final class LarderCache<K, V> implements Cache<K, V> {
    * that changes it in place (v[0]++) would otherwise change the expected bytes too, so that the
    * write could never match and compute would retry for ever.
    */
+  @SuppressWarnings("ReferenceEquality") // the built-in byte[] codec itself
   private V decodeOwnCopy(byte[] bytes) {
     return decodeValue(valueCodec == BYTES ? bytes.clone() : bytes);
   }
 
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "ReferenceEquality"}) // the built-in byte[] codec itself
   V decodeValue(byte[] bytes) {
     if (valueCodec == BYTES) {
       // The store already copied these bytes out for this call alone: hand them over rather

@@ -173,6 +173,7 @@ final class SegmentTable implements Iterable<Segment> {
    * to zero, so a sum that read the first segment after it retired is taken again, over the
    * stripes; without this a cache's size could read 0 for an instant mid-split.
    */
+  @SuppressWarnings("ReferenceEquality") // the array summed is still the table's (no resize)
   long sum(ToLongFunction<Segment> figure) {
     for (; ; ) {
       Segment[] now = segments;

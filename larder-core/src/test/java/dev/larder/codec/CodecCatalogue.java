@@ -28,6 +28,7 @@ final class CodecCatalogue {
 
   private CodecCatalogue() {}
 
+  @SuppressWarnings("JavaUtilDate") // the Date codec's own values are java.util.Dates
   static List<Entry> all() {
     return List.of(
         entry("boolean", Codecs.booleans(), false, true),

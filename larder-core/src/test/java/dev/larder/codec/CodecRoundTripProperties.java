@@ -96,6 +96,7 @@ class CodecRoundTripProperties {
   }
 
   @Property
+  @SuppressWarnings("JavaUtilDate") // the Date codec's own values are java.util.Dates
   void dates(@ForAll long millis) {
     assertRoundTrip(Codecs.dates(), new Date(millis));
   }

@@ -178,7 +178,7 @@ final class ListAppendInference {
       if (!o.values().isEmpty()) {
         long last = o.values().getLast();
         Txn w = writers.get(last);
-        if (w != null && w != o.reader()) {
+        if (w != null && w.id() != o.reader().id()) {
           List<Long> own = appendsBy.get(key).get(w.id());
           if (own.getLast() != last) {
             anomalies.add(

@@ -38,8 +38,6 @@ final class RegisterInference {
   /** The initial state's stand-in in maps keyed by value (values are longs, absent is null). */
   private record Version(Long value) {}
 
-  private static final Version INITIAL = new Version(null);
-
   private final DependencyGraph graph;
   private final List<Anomaly> anomalies;
   private final Map<String, Map<Long, Txn>> writer = new HashMap<>();
@@ -213,10 +211,7 @@ final class RegisterInference {
     Map<Long, Txn> writers = writer.getOrDefault(key, Map.of());
     Map<Version, List<Txn>> byVersion = readers.getOrDefault(key, Map.of());
     for (Map.Entry<Version, Set<Long>> e : next.entrySet()) {
-      Txn before =
-          e.getKey() == INITIAL || e.getKey().value() == null
-              ? null
-              : writers.get(e.getKey().value());
+      Txn before = e.getKey().value() == null ? null : writers.get(e.getKey().value());
       for (Long b : e.getValue()) {
         Txn after = writers.get(b);
         if (before != null && before.outcome() != Outcome.ABORTED) {

@@ -148,6 +148,7 @@ class LarderJCacheTest {
   }
 
   /** Returns whether two reads running returned one instance, within 100 reads. */
+  @SuppressWarnings("ReferenceEquality") // one instance twice running means the hot tier served it
   private static boolean sharedAfterReads(Cache<String, String> cache, String key) {
     String last = cache.get(key);
     for (int i = 0; i < 100; i++) {

@@ -14,6 +14,7 @@ final class FrozenDate extends Date {
   /**
    * @param millis milliseconds since the epoch
    */
+  @SuppressWarnings("JavaUtilDate") // the node model serves java.util.Date, which users store
   FrozenDate(long millis) {
     super(millis);
   }
@@ -66,6 +67,7 @@ final class FrozenDate extends Date {
   }
 
   /** A plain Date in the stream, so that readers need not know this class. */
+  @SuppressWarnings("JavaUtilDate") // the node model serves java.util.Date, which users store
   private Object writeReplace() {
     return new Date(getTime());
   }

@@ -45,6 +45,7 @@ final class NodeCodec implements Codec<Node> {
   }
 
   @Override
+  @SuppressWarnings("ReferenceEquality") // the decoded shape's own set: the node is as decoded
   public void encode(Node node, ByteSink out) {
     Set<QName> aspects = node.aspects();
     Map<QName, Serializable> properties = node.properties();
@@ -169,6 +170,7 @@ final class NodeCodec implements Codec<Node> {
       return copy;
     }
 
+    @SuppressWarnings("ReferenceEquality") // identity first: names are mostly shared
     private static boolean sameName(QName a, QName b) {
       return a == b
           || (a.localName().equals(b.localName()) && a.namespaceUri().equals(b.namespaceUri()));

@@ -71,6 +71,7 @@ public final class NodeGenerator {
     return new Node(aspects, p);
   }
 
+  @SuppressWarnings("JavaUtilDate") // the node model serves java.util.Date, which users store
   private static void benchmarkProperties(SplittableRandom r, Map<QName, Serializable> p) {
     p.put(fresh(ContentModel.INT), r.nextInt());
     p.put(fresh(ContentModel.LONG), r.nextLong());
@@ -85,6 +86,7 @@ public final class NodeGenerator {
         new QName(pick(r, ContentModel.NAMESPACES), LoremIpsum.localName(r)));
   }
 
+  @SuppressWarnings("JavaUtilDate") // the node model serves java.util.Date, which users store
   private static void auditableProperties(SplittableRandom r, Map<QName, Serializable> p) {
     long created = randomMillis(r);
     long modified = created + (long) (r.nextDouble() * (END.toEpochMilli() - created));

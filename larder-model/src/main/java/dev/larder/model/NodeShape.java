@@ -70,6 +70,7 @@ final class NodeShape {
    *
    * @param key any object, possibly null
    */
+  @SuppressWarnings("ReferenceEquality") // identity scan first: keys are mostly the shape's
   int indexOf(Object key) {
     if (!(key instanceof QName name)) {
       return -1;

@@ -130,6 +130,7 @@ final class PropertyValueCodec implements Codec<Serializable> {
     }
   }
 
+  @SuppressWarnings("JavaUtilDate") // the node model serves java.util.Date, which users store
   private static void writeDate(Date d, ByteSink out) {
     long millis = d.getTime();
     if (millis % DAY_MILLIS == 0) {

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class ModelGoldenBytesTest {
 
+  @SuppressWarnings("JavaUtilDate") // node property values include Dates
   private static final List<Serializable> VALUES =
       List.of(
           7,

@@ -46,6 +46,7 @@ class NodeCodecsTest {
   void propertyValuesOfEveryTagRoundTrip() {
     ValueDictionary dictionary = NodeCodecs.newDictionary();
     Codec<Serializable> codec = NodeCodecs.propertyValue(dictionary);
+    @SuppressWarnings("JavaUtilDate") // node property values include Dates
     Serializable[] values = {
       null,
       0,

@@ -32,7 +32,7 @@ final class StoredValueCodec implements Codec<Object> {
 
   @Override
   public void encode(Object value, ByteSink out) {
-    if (value == NullValue.INSTANCE) {
+    if (value instanceof NullValue) {
       out.writeByte(NULL_MARKER);
       return;
     }
@@ -58,7 +58,7 @@ final class StoredValueCodec implements Codec<Object> {
 
   @Override
   public void encodeLast(Object value, ByteSink out) {
-    if (value == NullValue.INSTANCE) {
+    if (value instanceof NullValue) {
       out.writeByte(NULL_MARKER);
       return;
     }

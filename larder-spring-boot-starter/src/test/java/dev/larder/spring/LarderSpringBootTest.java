@@ -125,6 +125,7 @@ class LarderSpringBootTest {
   }
 
   /** Returns whether two reads running returned one instance, within 100 reads. */
+  @SuppressWarnings("ReferenceEquality") // one instance twice running means the hot tier served it
   private static boolean sharedAfterReads(org.springframework.cache.Cache cache, Object key) {
     Object last = cache.get(key).get();
     for (int i = 0; i < 100; i++) {

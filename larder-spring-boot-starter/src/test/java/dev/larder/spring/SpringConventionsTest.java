@@ -166,7 +166,7 @@ class SpringConventionsTest {
   }
 
   @Test
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "ReferenceEquality"}) // a proxy equals itself only
   void bootCacheManagerCustomizersAreApplied() throws Exception {
     // Boot 4's interface or Boot 3.5's, whichever the tests run on, as the starter finds it.
     String name =

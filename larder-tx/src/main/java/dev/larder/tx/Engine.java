@@ -206,7 +206,7 @@ final class Engine implements TxBackend {
 
   void attach(WriteAheadLog wal) {
     this.log = wal;
-    this.publishAfterSync = wal.config().policy() == FsyncPolicy.always();
+    this.publishAfterSync = wal.config().policy() instanceof FsyncPolicy.Always;
     this.lastSequence = wal.recovery().lastSequence();
     this.visible.set(lastSequence);
     if (dictionary != null) {
@@ -516,6 +516,7 @@ final class Engine implements TxBackend {
    * Records the key's current state as valid until {@code n}, then changes the cache. On failure (a
    * value too large for its cache) the key is as it was, and nothing is recorded.
    */
+  @SuppressWarnings("ReferenceEquality") // REMOVED is a sentinel array, told apart by identity
   private CommitRecord.Write applyOne(long n, KeyRef k, byte[] value) {
     return applyStored(n, k, value == REMOVED ? null : StoredValue.wrap(n, value));
   }

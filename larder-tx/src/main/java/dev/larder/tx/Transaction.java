@@ -91,6 +91,7 @@ public final class Transaction implements AutoCloseable {
    * @param <K> key type
    * @param <V> value type
    */
+  @SuppressWarnings("ReferenceEquality") // REMOVED is a sentinel array, told apart by identity
   public <K, V> V get(TxCache<K, V> cache, K key) {
     KeyRef ref = ref(cache, key);
     byte[] own = writes.get(ref);

@@ -56,7 +56,8 @@ class CrashCycleTest {
   private static void cycles(FsyncPolicy policy, boolean powerCut, long seed) throws Exception {
     Random random = new Random(seed);
     boolean keepsAcknowledged =
-        policy == FsyncPolicy.always() || (!powerCut && policy instanceof FsyncPolicy.Interval);
+        policy instanceof FsyncPolicy.Always
+            || (!powerCut && policy instanceof FsyncPolicy.Interval);
     for (int log = 0; log < 20; log++) {
       SimulatedDisk disk = new SimulatedDisk();
       WalConfig config =

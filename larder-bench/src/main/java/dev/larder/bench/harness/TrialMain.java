@@ -68,6 +68,7 @@ public final class TrialMain {
    *
    * @param e a throwable
    */
+  @SuppressWarnings("ReferenceEquality") // a cause chain links objects, not equal values
   static String describe(Throwable e) {
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {

@@ -274,6 +274,7 @@ final class DictionarySync {
    *
    * @return true if the coordinator answered
    */
+  @SuppressWarnings("ReferenceEquality") // the reference member is still the one asked
   boolean catchUp() {
     Topology t = membership.topology();
     Address ref = reference;

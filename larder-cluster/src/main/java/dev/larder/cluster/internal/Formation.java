@@ -375,6 +375,7 @@ final class Formation {
    * @param decided the formation's seeds ({@link Decision#settled})
    * @return false if a newer view came first (the next view settles again)
    */
+  @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one
   boolean becomeSeed(Topology t, Settled decided) {
     Lock lock = membership.viewReadLock();
     lock.lock();
@@ -481,6 +482,7 @@ final class Formation {
    *
    * @return true if recorded
    */
+  @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one
   boolean completed(Topology t, List<Integer> complete) {
     if (settled == null || complete.isEmpty()) {
       return false;

@@ -63,6 +63,7 @@ final class Reads {
    * @return the value, or null if absent
    * @throws ClusterTimeoutException if no owner could answer within the timeout
    */
+  @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one
   byte[] get(byte[] key) {
     long deadline = messenger.deadline();
     int s = segments.segmentOf(key);

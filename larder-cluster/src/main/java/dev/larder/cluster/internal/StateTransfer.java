@@ -443,6 +443,7 @@ final class StateTransfer {
     return current(gen);
   }
 
+  @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one
   private void markLost(int s, Topology t) {
     if (formation != null) {
       // it owns the segment from now on, empty: its later writes are recorded under this view
@@ -725,6 +726,7 @@ final class StateTransfer {
     }
   }
 
+  @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one
   private void apply(Pull p, Topology t, List<byte[]> entries) {
     long chunkBytes = 0;
     noteShortfall(entries);
@@ -757,6 +759,7 @@ final class StateTransfer {
    * member records them complete first, and then tells the source (which may hold them RETIRED, and
    * drops them once every owner has).
    */
+  @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one
   private void own(Address source, Pull p, Answer answer, Topology t) {
     List<Integer> complete = new ArrayList<>();
     for (int s : p.segments()) {

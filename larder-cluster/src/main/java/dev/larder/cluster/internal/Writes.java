@@ -229,6 +229,7 @@ final class Writes {
    * Runs a write on this member as the key's primary: check the view, apply under the segment lock,
    * send to the backups, and (if asked) wait for their acks.
    */
+  @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one
   private Frame executeAsPrimary(Frame f, boolean waitForBackups, long deadline) {
     if (f.viewId() > membership.topology().viewId() && waitForBackups) {
       membership.awaitView(f.viewId(), deadline);

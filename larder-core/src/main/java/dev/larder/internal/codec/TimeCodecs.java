@@ -28,6 +28,7 @@ public final class TimeCodecs {
 
   private TimeCodecs() {}
 
+  @SuppressWarnings("JavaUtilDate") // Date is a type users store
   private static final class DateCodec implements Codec<Date> {
     @Override
     public void encode(Date value, ByteSink out) {

@@ -217,6 +217,7 @@ public final class Segment {
     return read(key, keyLength, hash, now, copy, false);
   }
 
+  @SuppressWarnings("ReferenceEquality") // sentinel arrays, and the same table: no resize
   private byte[] read(
       byte[] key, int keyLength, long hash, long now, boolean copy, boolean access) {
     int tag = IndexSlot.tag(hash);
@@ -249,6 +250,7 @@ public final class Segment {
    *
    * @return the value (or {@link #NO_BYTES} if not copying), null for a miss, or RETRY
    */
+  @SuppressWarnings("ReferenceEquality") // sentinel arrays, and the same table: no resize
   private byte[] tryRead(
       long[] t,
       int tag,
@@ -283,6 +285,7 @@ public final class Segment {
    * not take that for a miss: it sees {@code closed} now (written before the table it read) and
    * reads again, from the successor.
    */
+  @SuppressWarnings("ReferenceEquality") // sentinel arrays, and the same table: no resize
   private byte[] missOrRetry(long[] t) {
     return table == t && !closed ? null : RETRY;
   }
@@ -295,6 +298,7 @@ public final class Segment {
    *
    * @return the value, {@link #NO_BYTES}, null (expired), NO_MATCH (another key), or RETRY
    */
+  @SuppressWarnings("ReferenceEquality") // sentinel arrays, and the same table: no resize
   private byte[] readIfKey(
       long[] t,
       int i,
@@ -384,6 +388,7 @@ public final class Segment {
     }
   }
 
+  @SuppressWarnings("ReferenceEquality") // sentinel arrays, and the same table: no resize
   private Object tryView(
       long[] t,
       int tag,
@@ -415,6 +420,7 @@ public final class Segment {
    * before the validation: a reader that ran on bytes a writer was changing has its result, or its
    * exception, discarded.
    */
+  @SuppressWarnings("ReferenceEquality") // sentinel arrays, and the same table: no resize
   private Object viewIfKey(
       long[] t,
       int i,
@@ -1904,6 +1910,7 @@ public final class Segment {
    *
    * @return encoded keys
    */
+  @SuppressWarnings("ReferenceEquality") // the same table means no resize since the lock was let go
   public List<byte[]> keys() {
     List<byte[]> keys;
     boolean changed = false;

@@ -50,6 +50,7 @@ final class CacheMeters {
   }
 
   /** Binds caches new to the directory and unbinds those gone from it. */
+  @SuppressWarnings("ReferenceEquality") // a cache registered again is another instance
   synchronized void sync() {
     List<Registration<?, ?>> current = directory.list();
     Set<String> names = new HashSet<>();

@@ -113,6 +113,7 @@ final class MBeanRegistrar {
    *
    * @throws CacheException if the MBean server refuses it
    */
+  @SuppressWarnings("ReferenceEquality") // only the instance that registered a name unregisters it
   static void unregister(ObjectName name, Object owner) {
     synchronized (OWNERS) {
       if (OWNERS.get(name) != owner) {

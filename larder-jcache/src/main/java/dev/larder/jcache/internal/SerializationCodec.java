@@ -121,7 +121,7 @@ final class SerializationCodec<T> implements Codec<T> {
         return Class.forName(desc.getName(), false, classLoader);
       } catch (ClassNotFoundException e) {
         ClassLoader context = Thread.currentThread().getContextClassLoader();
-        if (context != null && context != classLoader) {
+        if (context != null && !context.equals(classLoader)) {
           try {
             return Class.forName(desc.getName(), false, context);
           } catch (ClassNotFoundException ignored) {

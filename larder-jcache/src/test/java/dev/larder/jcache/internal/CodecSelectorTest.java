@@ -25,6 +25,7 @@ class CodecSelectorTest {
     private static final long serialVersionUID = 1L;
     final String tag;
 
+    @SuppressWarnings("JavaUtilDate") // a Date subclass on purpose
     TaggedDate(long time, String tag) {
       super(time);
       this.tag = tag;
@@ -56,6 +57,7 @@ class CodecSelectorTest {
   }
 
   @Test
+  @SuppressWarnings("JavaUtilDate") // a Date subclass on purpose
   void openTypesAndTypesWithoutACodecAreSerialized() {
     assertTrue(CodecSelector.select(null, Object.class, loader) instanceof SerializationCodec);
     Codec<Date> dates = CodecSelector.select(null, Date.class, loader);

@@ -102,6 +102,7 @@ class ReadThroughConcurrencyTest {
     }
   }
 
+  @SuppressWarnings("ReferenceEquality") // one lock object is one stripe
   private static int keyOnTheSameStripeAs(int key) {
     KeyLocks locks = new KeyLocks();
     for (int candidate = key + 1; ; candidate++) {

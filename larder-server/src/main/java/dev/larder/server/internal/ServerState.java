@@ -421,6 +421,7 @@ public final class ServerState {
      *
      * @param command the last command's name
      */
+    @SuppressWarnings("ReferenceEquality") // command names are constants: identity is cheap
     public void lastCommand(String command) {
       // Most connections repeat one command: skip the volatile write (a fence) when unchanged.
       if (this.lastCommand != command) {

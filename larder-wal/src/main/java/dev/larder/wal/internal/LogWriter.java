@@ -189,7 +189,7 @@ public final class LogWriter implements AutoCloseable {
               });
       long ms = interval.period().toMillis();
       ticks = timer.scheduleAtFixedRate(tick(this::periodicForce), ms, ms, TimeUnit.MILLISECONDS);
-    } else if (policy == FsyncPolicy.none()) {
+    } else if (policy instanceof FsyncPolicy.None) {
       timer =
           Executors.newSingleThreadScheduledExecutor(
               r -> {
@@ -303,7 +303,7 @@ public final class LogWriter implements AutoCloseable {
    * @throws UncheckedIOException if writing or forcing fails (now or earlier)
    */
   public void sync(long ticket) {
-    if (policy == FsyncPolicy.none()) {
+    if (policy instanceof FsyncPolicy.None) {
       if (ticket - written >= BATCH_BYTES && flushLock.tryLock()) {
         try {
           writeLocked();
@@ -319,7 +319,7 @@ public final class LogWriter implements AutoCloseable {
       checkUsable();
       return;
     }
-    boolean force = policy == FsyncPolicy.always();
+    boolean force = policy instanceof FsyncPolicy.Always;
     while (covered(force) < ticket) {
       waitForCoverage(ticket, force);
     }

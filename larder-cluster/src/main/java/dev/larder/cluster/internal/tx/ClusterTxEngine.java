@@ -371,6 +371,7 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
   }
 
   @Override
+  @SuppressWarnings("ReferenceEquality") // REMOVED is a sentinel array, told apart by identity
   public long commit(
       long snapshot, Isolation isolation, Set<KeyRef> reads, SequencedMap<KeyRef, byte[]> writes) {
     List<TxFrame.Write> ws = new ArrayList<>(writes.size());

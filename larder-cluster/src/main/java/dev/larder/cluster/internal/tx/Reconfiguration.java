@@ -55,6 +55,7 @@ final class Reconfiguration {
    * Returns true if an epoch was installed for this view; false if the view has no majority, is no
    * longer current, or a member did not answer (the caller retries later).
    */
+  @SuppressWarnings("ReferenceEquality") // the view this run began with is still the channel's
   boolean run(View view) throws InterruptedException {
     if (view.size() < majority) {
       LOG.log(

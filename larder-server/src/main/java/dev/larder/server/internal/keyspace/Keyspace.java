@@ -152,6 +152,7 @@ public final class Keyspace implements AutoCloseable {
    * @param changes the sink
    * @throws IllegalStateException for a keyspace over a clustered cache, which is not logged
    */
+  @SuppressWarnings("ReferenceEquality") // NONE is the sentinel for no change log
   public void attach(ChangeSink changes) {
     if (given && changes != ChangeSink.NONE) {
       throw new IllegalStateException("a clustered keyspace is not logged");
@@ -333,6 +334,7 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /** Tells the observer of an update's outcome. */
+  @SuppressWarnings("ReferenceEquality") // an update that returns its input made no change
   private void observeChange(byte[] stored, Change change) {
     if (change.expiredBefore()) {
       observer.expired(stored);
@@ -356,6 +358,7 @@ public final class Keyspace implements AutoCloseable {
     observer.changed(stored, how);
   }
 
+  @SuppressWarnings("ReferenceEquality") // an update that returns its input made no change
   private Change updateLogged(byte[] stored, UnaryOperator<StoredValue> fn, boolean newVersion) {
     return reported(
         stored,
@@ -374,6 +377,7 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /** The compute of {@link #update}; {@code bytes[0]}, if given, gets the stored bytes. */
+  @SuppressWarnings("ReferenceEquality") // an update that returns its input made no change
   private Change apply(
       byte[] stored, UnaryOperator<StoredValue> fn, boolean newVersion, byte[][] bytes) {
     Change[] result = new Change[1];

@@ -132,6 +132,7 @@ public final class MemcacheDispatcher implements ProtocolSession, MemcacheStats.
   }
 
   /** Runs a command under the shared lock; a store's refusal is its SERVER_ERROR. */
+  @SuppressWarnings("ReferenceEquality") // translate returns its argument if no reply limit
   private void locked(TextCommands.Command command, List<byte[]> tokens, byte[] data) {
     int mark = session.out.writerIndex();
     Lock lock = session.keyspace().shared();

@@ -97,6 +97,7 @@ final class MetaCommands {
 
   // ---------------------------------------------------------------------------------------- mg
 
+  @SuppressWarnings("ReferenceEquality") // the step returns the item given if it changed nothing
   private static void mg(MemcacheSession s, List<byte[]> t, byte[] data) {
     String error = lineError(t, "CLIENT_ERROR options flags are too long");
     MetaFlags f = error == null ? MetaFlags.parse(t, 2) : null;

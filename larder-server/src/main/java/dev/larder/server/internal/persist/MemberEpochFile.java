@@ -32,6 +32,8 @@ final class MemberEpochFile {
    * @param all the epoch of every segment (version 1, or absent: 0), when {@code segments} is null
    * @param segments one epoch per segment (version 2), or null
    */
+  @SuppressWarnings(
+      "ArrayRecordComponent") // never compared: read once at start and turned into epochs
   record Recorded(long all, long[] segments) {
 
     /**

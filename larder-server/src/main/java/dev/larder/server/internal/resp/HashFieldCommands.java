@@ -53,6 +53,7 @@ final class HashFieldCommands {
         .run(HashFieldCommands::hrandfield);
   }
 
+  @SuppressWarnings("ReferenceEquality") // an update that returns its input made no change
   private static void hsetnx(RespCall c) {
     String field = HashPayload.field(c.arg(2));
     Keyspace.Change change =

@@ -148,6 +148,7 @@ final class KeyCommands {
     c.out().integer(found);
   }
 
+  @SuppressWarnings("ReferenceEquality") // an update that returns its input made no change
   private static void expire(RespCall c, long unit, boolean absolute) {
     long amount = c.integer(2);
     boolean nx = false;
@@ -237,6 +238,7 @@ final class KeyCommands {
     c.out().bulk(chosen[0]);
   }
 
+  @SuppressWarnings("ReferenceEquality") // an update that returns its input made no change
   private static void persist(RespCall c) {
     Keyspace.Change change =
         c.keyspace()

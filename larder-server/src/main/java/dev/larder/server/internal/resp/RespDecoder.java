@@ -74,6 +74,7 @@ public final class RespDecoder extends RequestDecoder {
   }
 
   @Override
+  @SuppressWarnings("ReferenceEquality") // WAIT, DISCONNECTED: sentinel strings, not messages
   protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
     if (failed) {
       in.skipBytes(in.readableBytes());

@@ -147,6 +147,7 @@ public final class RespDispatcher {
     run(s, cmd, args);
   }
 
+  @SuppressWarnings("ReferenceEquality") // translate returns its argument if no reply limit
   private static void run(RespSession s, RespCommand cmd, List<byte[]> args) {
     if (cmd.flags().contains(RespCommand.Flag.DENYOOM) && s.server.outOfMemory()) {
       s.out.error("OOM command not allowed when used memory > 'maxmemory'.");

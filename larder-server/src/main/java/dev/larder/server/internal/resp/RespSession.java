@@ -306,6 +306,7 @@ public final class RespSession implements ProtocolSession, Subscriber {
    *
    * @param call the command that was blocked
    */
+  @SuppressWarnings("ReferenceEquality") // only the call this session is blocked on clears it
   void unblocked(BlockedCall call) {
     if (blockedOn == call) {
       blockedOn = null;

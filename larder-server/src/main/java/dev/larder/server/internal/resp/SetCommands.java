@@ -361,6 +361,7 @@ final class SetCommands {
   }
 
   /** Combines payloads (null for an absent key); an intersection stops at {@code limit}. */
+  @SuppressWarnings("ReferenceEquality") // skips the smallest set itself, not an equal one
   private static List<byte[]> combine(List<byte[]> sets, Op op, long limit) {
     return switch (op) {
       case INTER -> {

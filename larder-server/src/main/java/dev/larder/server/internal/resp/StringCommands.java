@@ -191,6 +191,7 @@ final class StringCommands {
     c.out().bulk(stored, h.payloadOffset(), stored.length - h.payloadOffset());
   }
 
+  @SuppressWarnings("ReferenceEquality") // an update that returns its input made no change
   private static void set(RespCall c) {
     if (c.argc() == 3) {
       // The common case needs no read of the old value: a plain put, not a compute.
@@ -209,7 +210,7 @@ final class StringCommands {
         case "xx" -> xx = true;
         case "get" -> get = true;
         default -> {
-          if (expiry != ExpiryOption.NONE) {
+          if (!expiry.equals(ExpiryOption.NONE)) {
             throw new RespError(RespError.SYNTAX);
           }
           expiry = ExpiryOption.parse(c, i, false);
@@ -256,7 +257,7 @@ final class StringCommands {
     ExpiryOption expiry = ExpiryOption.NONE;
     boolean persist = false;
     for (int i = 2; i < c.argc(); i++) {
-      if (expiry != ExpiryOption.NONE || persist) {
+      if (!expiry.equals(ExpiryOption.NONE) || persist) {
         throw new RespError(RespError.SYNTAX);
       }
       if (c.option(i).equals("persist")) {
@@ -266,7 +267,7 @@ final class StringCommands {
         i += expiry.words() - 1;
       }
     }
-    if (expiry == ExpiryOption.NONE && !persist) {
+    if (expiry.equals(ExpiryOption.NONE) && !persist) {
       c.out().bulk(payload(c.string(1)));
       return;
     }
