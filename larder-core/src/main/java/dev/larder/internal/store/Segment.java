@@ -764,7 +764,10 @@ public final class Segment {
           expires,
           deadline);
       account(page, queue, (int) entrySize);
-      i = liveIndexOf(tag, key, keyLength, now);
+      // Making room may have moved the updated key's slot (a relocation, a rehash) or removed
+      // it, so an update looks again; a new key is still absent (nothing under this lock stores
+      // a key but this write), and a second probe for it would only miss again.
+      i = i < 0 ? -1 : liveIndexOf(tag, key, keyLength, now);
       // The hot entry goes before the new value is published, and its replacement comes after:
       // a reader finds the old value in the tier only while the compact entry still holds it.
       HotEntry hotBefore = hot == null ? null : hot.remove(hash);
