@@ -378,6 +378,7 @@ public final class ServerState {
     private volatile int subscriptions;
     private volatile int patternSubscriptions;
     private volatile long redirect = -1;
+    private volatile boolean blocked;
 
     /**
      * @param id the client id
@@ -467,8 +468,20 @@ public final class ServerState {
       this.redirect = id;
     }
 
+    /**
+     * Sets whether the connection is blocked in a command (BLPOP...), CLIENT LIST's {@code b}.
+     *
+     * @param on whether it is
+     */
+    public void blocked(boolean on) {
+      this.blocked = on;
+    }
+
     private String flags() {
-      String f = (subscriptions + patternSubscriptions > 0 ? "P" : "") + (redirect >= 0 ? "t" : "");
+      String f =
+          (subscriptions + patternSubscriptions > 0 ? "P" : "")
+              + (blocked ? "b" : "")
+              + (redirect >= 0 ? "t" : "");
       return f.isEmpty() ? "N" : f;
     }
 

@@ -250,6 +250,67 @@ class ClusteredServerTest {
     }
   }
 
+  /**
+   * SORT on plain connections reads its BY and GET keys through the cluster and its STORE is a
+   * write every member sees; a connection that asked for redirections gets Redis Cluster 7.0's
+   * refusal of BY and GET patterns instead.
+   */
+  @Test
+  void sortReadsPatternsAcrossMembersUnlessRedirected() {
+    try (Jedis a = jedis(cluster.member(0));
+        Jedis b = jedis(cluster.member(1));
+        Jedis c = jedis(cluster.member(2))) {
+      b.rpush("sort:l", "1", "2", "3");
+      b.mset("sort:w_1", "30", "sort:w_2", "10", "sort:w_3", "20");
+      assertEquals(
+          List.of("2", "10", "3", "20", "1", "30"),
+          a.sort(
+              "sort:l",
+              new redis.clients.jedis.params.SortingParams().by("sort:w_*").get("#", "sort:w_*")));
+      assertEquals(
+          3L,
+          a.sort(
+              "sort:l",
+              new redis.clients.jedis.params.SortingParams().by("sort:w_*").desc(),
+              "sort:out"));
+      assertEquals(List.of("1", "3", "2"), c.lrange("sort:out", 0, -1));
+      String own = null;
+      for (int i = 0; own == null; i++) {
+        String key = "sort:own:" + i;
+        if (masterLine(a, a.clusterKeySlot(key))[1].startsWith(
+            "127.0.0.1:" + cluster.member(0).respPort() + "@")) {
+          own = key;
+        }
+      }
+      String mine = own;
+      a.rpush(mine, "b", "a");
+      a.readonly();
+      assertEquals(
+          "ERR BY option of SORT denied in Cluster mode.",
+          org.junit.jupiter.api.Assertions.assertThrows(
+                  JedisDataException.class,
+                  () -> a.sort(mine, new redis.clients.jedis.params.SortingParams().by("w_*")))
+              .getMessage());
+      assertEquals(
+          "ERR GET option of SORT denied in Cluster mode.",
+          org.junit.jupiter.api.Assertions.assertThrows(
+                  JedisDataException.class,
+                  () -> a.sort(mine, new redis.clients.jedis.params.SortingParams().get("#")))
+              .getMessage());
+      assertEquals(
+          List.of("b", "a"),
+          a.sort(mine, new redis.clients.jedis.params.SortingParams().by("nosort")));
+      assertTrue(
+          org.junit.jupiter.api.Assertions.assertThrows(
+                  JedisDataException.class,
+                  () ->
+                      a.sort(
+                          mine, new redis.clients.jedis.params.SortingParams().alpha(), "{x}other"))
+              .getMessage()
+              .startsWith("CROSSSLOT"));
+    }
+  }
+
   /** Returns the CLUSTER NODES line of the master of a slot. */
   private static String[] masterLine(Jedis j, long slot) {
     for (String line : j.clusterNodes().lines().toList()) {

@@ -147,6 +147,29 @@ public final class BlockedClients implements KeyObserver {
   }
 
   /**
+   * Withdraws the waiter of a client, if it has one that still waits (CLIENT UNBLOCK): like {@link
+   * #cancel}, exactly one of a serving, a timeout, a cancel and this ends a waiter. The caller
+   * holds the keyspace's shared or exclusive lock, and answers the waiter's client itself.
+   *
+   * @param client a client id
+   * @return the withdrawn waiter, or null if that client waits on no key
+   */
+  public synchronized Waiter withdraw(long client) {
+    if (blocked == 0) {
+      return null;
+    }
+    for (ArrayDeque<Waiter> queue : waiting.values()) {
+      for (Waiter w : queue) {
+        if (w.client() == client) {
+          cancel(w);
+          return w;
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
    * Serves the waiters of every key written since the last call, if there are any. Called after a
    * command, with no keyspace lock held; takes the exclusive lock only when a key is ready.
    */

@@ -13,6 +13,7 @@ import java.util.List;
  * from every key it waits on as it ends it, under its own monitor.
  */
 public abstract class Waiter {
+  private final long client;
   private final int db;
   private final List<byte[]> keys;
 
@@ -20,12 +21,19 @@ public abstract class Waiter {
   boolean registered;
 
   /**
+   * @param client the id of the client it blocks (CLIENT UNBLOCK's argument)
    * @param db the database of its keys
    * @param keys the keys it waits on, in the command's order (repeats are waited on once)
    */
-  protected Waiter(int db, List<byte[]> keys) {
+  protected Waiter(long client, int db, List<byte[]> keys) {
+    this.client = client;
     this.db = db;
     this.keys = new ArrayList<>(keys);
+  }
+
+  /** Returns the id of the client it blocks. */
+  public long client() {
+    return client;
   }
 
   /** Returns the database of its keys. */

@@ -13,10 +13,11 @@ import static dev.larder.server.internal.keyspace.KeyObserver.REMOVED;
  * key a deadline, then {@code del} if the change removed the key (a hash's last field deleted).
  * Commands whose events depend on what they did are listed: DEL, UNLINK, GETDEL (del), the EXPIRE
  * family (expire, or del for a deadline in the past), PERSIST and GETEX (expire, persist), RENAME
- * (rename_from, rename_to), MOVE (move_from, move_to), COPY (copy_to), RESTORE (restore). New
- * commands of other groups (lists, sets, sorted sets) get the rule with their own name and class
- * unless listed here, or unless the command named the event of the change itself ({@link
- * KeyEvents#nameEvents}: the pops and pushes of BLPOP, LMPOP, LMOVE, ZMPOP and their kin).
+ * (rename_from, rename_to), MOVE (move_from, move_to), COPY (copy_to), RESTORE (restore), SORT's
+ * STORE (sortstore in the list class, or del when the result is empty). New commands of other
+ * groups (lists, sets, sorted sets) get the rule with their own name and class unless listed here,
+ * or unless the command named the event of the change itself ({@link KeyEvents#nameEvents}: the
+ * pops and pushes of BLPOP, LMPOP, LMOVE, ZMPOP and their kin).
  *
  * <p>Stateless.
  */
@@ -70,6 +71,13 @@ final class CommandEvents {
       case "move" -> events.notify(g, removed ? "move_from" : "move_to", db, key);
       case "copy" -> events.notify(g, "copy_to", db, key);
       case "restore" -> events.notify(g, "restore", db, key);
+      case "sort" -> {
+        if (removed) {
+          events.notify(g, "del", db, key);
+        } else {
+          events.notify(KeyspaceEvents.LIST, "sortstore", db, key);
+        }
+      }
       default -> {
         events.notify(classOf(group), event == null ? eventOf(command) : event, db, key);
         if ((how & EXPIRY_SET) != 0

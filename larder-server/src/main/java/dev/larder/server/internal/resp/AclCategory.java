@@ -10,7 +10,8 @@ import java.util.Set;
  * flags, {@code @fast} or else {@code @slow}, {@code @string}, {@code @hash}, {@code @list},
  * {@code @blocking}, {@code @set}, {@code @sortedset}, {@code @keyspace}, {@code @connection},
  * {@code @transaction} from the group, {@code @admin} and {@code @dangerous} for administrative
- * commands and the few Redis also calls dangerous (KEYS, FLUSHDB, FLUSHALL, INFO).
+ * commands and the few Redis also calls dangerous (KEYS, FLUSHDB, FLUSHALL, INFO, SORT); SORT and
+ * SORT_RO are in {@code @set}, {@code @sortedset} and {@code @list} instead of {@code @keyspace}.
  *
  * <p>Stateless and thread-safe.
  */
@@ -41,7 +42,10 @@ final class AclCategory {
           "scripting");
 
   private static final Set<String> DANGEROUS =
-      Set.of("keys", "flushdb", "flushall", "info", "swapdb", "restore");
+      Set.of("keys", "flushdb", "flushall", "info", "swapdb", "restore", "sort", "sort_ro");
+
+  /** Commands of the generic group that Redis files under the types they read. */
+  private static final Set<String> OF_COLLECTIONS = Set.of("sort", "sort_ro");
 
   private AclCategory() {}
 
@@ -62,7 +66,13 @@ final class AclCategory {
       case "sorted_set" -> c.add("sortedset");
       case "connection" -> c.add("connection");
       case "transactions" -> c.add("transaction");
-      case "generic" -> c.add(cmd.name().equals("select") ? "connection" : "keyspace");
+      case "generic" -> {
+        if (OF_COLLECTIONS.contains(cmd.name())) {
+          c.addAll(List.of("set", "sortedset", "list"));
+        } else {
+          c.add(cmd.name().equals("select") ? "connection" : "keyspace");
+        }
+      }
       default -> {}
     }
     if (cmd.name().equals("command")) {

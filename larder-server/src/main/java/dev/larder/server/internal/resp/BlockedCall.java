@@ -46,7 +46,7 @@ abstract class BlockedCall extends Waiter {
    * @param keys the keys it waits on
    */
   BlockedCall(RespSession session, List<byte[]> keys) {
-    super(session.db, keys);
+    super(session.info.id(), session.db, keys);
     this.session = session;
   }
 
@@ -123,6 +123,19 @@ abstract class BlockedCall extends Waiter {
     if (timeoutNanos > 0) {
       timeout = session.connection.schedule(this::timedOut, timeoutNanos);
     }
+  }
+
+  /**
+   * Answers a waiter CLIENT UNBLOCK withdrew from the registry: as if it timed out, or with Redis's
+   * UNBLOCKED error. Any thread.
+   *
+   * @param error whether to answer the error instead of the timeout's reply
+   */
+  final void unblockedByClient(boolean error) {
+    reply(
+        error
+            ? out -> out.error("UNBLOCKED client unblocked via CLIENT UNBLOCK")
+            : this::writeTimeout);
   }
 
   /** On the event loop: withdraws the waiter if it still waits, and answers the timeout. */

@@ -85,7 +85,9 @@ final class ClusterCommands {
       return null;
     }
     int slot = -1;
-    for (int i = cmd.firstKeyIn(), last = cmd.lastKeyIn(args); i <= last; i = cmd.nextKeyAfter(i)) {
+    for (int i = cmd.firstKeyIn(), last = cmd.lastKeyIn(args);
+        i <= last;
+        i = cmd.nextKeyAfter(i, args)) {
       int k = HashSlot.of(args.get(i));
       if (slot >= 0 && k != slot) {
         return "CROSSSLOT Keys in request don't hash to the same slot";

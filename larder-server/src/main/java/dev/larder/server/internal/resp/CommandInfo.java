@@ -35,6 +35,42 @@ final class CommandInfo {
     out.array(0);
   }
 
+  /**
+   * COMMAND LIST [FILTERBY MODULE name | ACLCAT category | PATTERN pattern]: every command's name,
+   * or those of an ACL category, or those matching a glob pattern (any case); Larder has no
+   * modules, so FILTERBY MODULE lists none. Redis 7.0's syntax errors.
+   */
+  static void list(RespCall c) {
+    java.util.function.Predicate<RespCommand> keep = cmd -> true;
+    for (int i = 2; i < c.argc(); i += 3) {
+      if (!c.option(i).equals("filterby") || c.argc() - 1 - i != 2) {
+        throw new RespError(RespError.SYNTAX);
+      }
+      String arg = c.text(i + 2);
+      keep =
+          switch (c.option(i + 1)) {
+            case "module" -> cmd -> false;
+            case "aclcat" ->
+                cmd -> AclCategory.of(cmd).contains(arg.toLowerCase(java.util.Locale.ROOT));
+            case "pattern" -> {
+              dev.larder.server.internal.keyspace.GlobPattern glob =
+                  new dev.larder.server.internal.keyspace.GlobPattern(c.arg(i + 2));
+              yield cmd ->
+                  glob.matches(cmd.name().getBytes(java.nio.charset.StandardCharsets.UTF_8), true);
+            }
+            default -> throw new RespError(RespError.SYNTAX);
+          };
+    }
+    List<RespCommand> names = new ArrayList<>();
+    for (RespCommand cmd : c.session.table.all()) {
+      if (keep.test(cmd)) {
+        names.add(cmd);
+      }
+    }
+    c.out().array(names.size());
+    names.forEach(cmd -> c.out().bulk(cmd.name()));
+  }
+
   /** A COMMAND DOCS entry: the name, then a map of summary, since, group and arguments. */
   static void docs(RespWriter out, RespCommand cmd) {
     out.bulk(cmd.name());
@@ -86,13 +122,17 @@ final class CommandInfo {
   }
 
   /**
-   * COMMAND GETKEYS: the keys of the request that follows, as ACL and cluster checks find them,
-   * with Redis 7.0's errors; counted keys that the request does not hold (a numkeys too large, or
-   * not a positive number) are Redis's "Invalid arguments".
+   * COMMAND GETKEYS, and with {@code withFlags} COMMAND GETKEYSANDFLAGS: the keys of the request
+   * that follows, as ACL and cluster checks find them, with Redis 7.0's errors (and each key's
+   * flags, {@link KeySpecFlags}); counted keys that the request does not hold (a numkeys too large,
+   * or not a positive number) are Redis's "Invalid arguments".
    */
-  static void getKeys(RespCall c) {
+  static void getKeys(RespCall c, boolean withFlags) {
     if (c.argc() < 4) {
-      throw new RespError("ERR wrong number of arguments for 'command|getkeys' command");
+      throw new RespError(
+          "ERR wrong number of arguments for 'command|"
+              + (withFlags ? "getkeysandflags" : "getkeys")
+              + "' command");
     }
     RespCommand cmd = c.session.table.get(c.text(2));
     if (cmd == null) {
@@ -109,14 +149,30 @@ final class CommandInfo {
       throw new RespError("ERR Invalid arguments specified for command");
     }
     java.util.List<byte[]> keys = new java.util.ArrayList<>();
-    for (int i = cmd.firstKeyIn(), last = cmd.lastKeyIn(args); i <= last; i = cmd.nextKeyAfter(i)) {
+    for (int i = cmd.firstKeyIn(), last = cmd.lastKeyIn(args);
+        i <= last;
+        i = cmd.nextKeyAfter(i, args)) {
       keys.add(args.get(i));
     }
     if (keys.isEmpty()) {
       throw new RespError("ERR Invalid arguments specified for command");
     }
-    c.out().array(keys.size());
-    keys.forEach(c.out()::bulk);
+    RespWriter out = c.out();
+    out.array(keys.size());
+    for (int k = 0; k < keys.size(); k++) {
+      if (!withFlags) {
+        out.bulk(keys.get(k));
+        continue;
+      }
+      java.util.List<String> flags = KeySpecFlags.of(cmd.name(), k == 0, args);
+      if (flags == null) {
+        flags = java.util.List.of();
+      }
+      out.array(2);
+      out.bulk(keys.get(k));
+      out.set(flags.size());
+      flags.forEach(out::simple);
+    }
   }
 
   /** Whether a request holds as many keys as its numkeys says (true without a numkeys). */

@@ -195,12 +195,7 @@ final class ConnectionCommands {
         requireArgs(c, 2);
         c.out().bulk(me.line(System.currentTimeMillis()) + "\n");
       }
-      case "list" -> {
-        StringBuilder sb = new StringBuilder();
-        long now = System.currentTimeMillis();
-        c.server().clients().forEach(info -> sb.append(info.line(now)).append('\n'));
-        c.out().bulk(sb.toString());
-      }
+      case "list" -> list(c);
       case "setinfo" -> {
         requireArgs(c, 4);
         c.out().ok();
@@ -215,6 +210,7 @@ final class ConnectionCommands {
         }
         c.out().ok();
       }
+      case "unblock" -> unblock(c);
       case "tracking" -> TrackingCommands.tracking(c);
       case "caching" -> TrackingCommands.caching(c);
       case "getredir" -> {
@@ -228,6 +224,65 @@ final class ConnectionCommands {
       case "help" -> RespHelp.reply(c, RespHelp.CLIENT);
       default ->
           throw new RespError("ERR unknown subcommand '" + c.text(1) + "'. Try CLIENT HELP.");
+    }
+  }
+
+  /**
+   * CLIENT LIST [ID id ...]: every client's line, or those of the given ids (in that order, unknown
+   * ones left out); other options list every client.
+   */
+  private static void list(RespCall c) {
+    StringBuilder sb = new StringBuilder();
+    long now = System.currentTimeMillis();
+    if (c.argc() > 3 && c.option(2).equals("id")) {
+      java.util.Map<Long, ServerState.ClientInfo> byId = new java.util.HashMap<>();
+      c.server().clients().forEach(info -> byId.put(info.id(), info));
+      for (int i = 3; i < c.argc(); i++) {
+        long id;
+        try {
+          id = c.integer(i);
+        } catch (RespError e) {
+          throw new RespError("ERR Invalid client ID");
+        }
+        ServerState.ClientInfo info = byId.get(id);
+        if (info != null) {
+          sb.append(info.line(now)).append('\n');
+        }
+      }
+    } else {
+      c.server().clients().forEach(info -> sb.append(info.line(now)).append('\n'));
+    }
+    c.out().bulk(sb.toString());
+  }
+
+  /**
+   * CLIENT UNBLOCK id [TIMEOUT|ERROR]: a client blocked on keys answers now, as if its timeout
+   * passed, or with the UNBLOCKED error; 1 if it was blocked, else 0.
+   */
+  private static void unblock(RespCall c) {
+    if (c.argc() < 3) {
+      throw new RespError("ERR wrong number of arguments for 'client|unblock' command");
+    }
+    if (c.argc() > 4) {
+      throw new RespError(
+          "ERR unknown subcommand or wrong number of arguments for '"
+              + c.text(1)
+              + "'. Try CLIENT HELP.");
+    }
+    boolean error =
+        c.argc() == 4
+            && switch (c.option(3)) {
+              case "timeout" -> false;
+              case "error" -> true;
+              default ->
+                  throw new RespError("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+            };
+    long id = c.integer(2);
+    if (c.server().blockedClients().withdraw(id) instanceof BlockedCall call) {
+      call.unblockedByClient(error);
+      c.out().integer(1);
+    } else {
+      c.out().integer(0);
     }
   }
 

@@ -17,6 +17,8 @@ import java.util.Set;
  * @param numkeysAt position of the argument that counts the keys following it (ZUNION's, LMPOP's
  *     numkeys), 0 if none; such a command has {@link Flag#MOVABLE_KEYS}, and its fixed range, if
  *     any, lies before it (ZUNIONSTORE's destination)
+ * @param optionKey finds the one key an option word names after the fixed range (SORT's STORE
+ *     destination), or null; such a command has {@link Flag#MOVABLE_KEYS} and no numkeys
  * @param group the documentation group (string, generic, hash, connection, server, transactions)
  * @param summary one line of documentation
  * @param arguments the argument spec for COMMAND DOCS: space-separated {@code name:type} words, a
@@ -32,6 +34,7 @@ public record RespCommand(
     int lastKey,
     int step,
     int numkeysAt,
+    OptionKey optionKey,
     String group,
     String summary,
     String arguments,
@@ -47,9 +50,12 @@ public record RespCommand(
     return arity >= 0 ? words == arity : words >= -arity;
   }
 
-  /** Returns whether any of its arguments can be a key (a fixed key range, or counted keys). */
+  /**
+   * Returns whether any of its arguments can be a key (a fixed key range, counted keys, or a key an
+   * option names).
+   */
   public boolean hasKeys() {
-    return firstKey > 0 || numkeysAt > 0;
+    return firstKey > 0 || numkeysAt > 0 || optionKey != null;
   }
 
   /**
@@ -58,7 +64,7 @@ public record RespCommand(
    * finds them, without allocating:
    *
    * <pre>{@code
-   * for (int i = cmd.firstKeyIn(), last = cmd.lastKeyIn(args); i <= last; i = cmd.nextKeyAfter(i))
+   * for (int i = cmd.firstKeyIn(), last = cmd.lastKeyIn(args); i <= last; i = cmd.nextKeyAfter(i, args))
    * }</pre>
    */
   public int firstKeyIn() {
@@ -73,10 +79,10 @@ public record RespCommand(
    * @param args the request's words, the name included
    */
   public int lastKeyIn(List<byte[]> args) {
-    int fixedLast =
-        firstKey <= 0
-            ? 0
-            : Math.min(lastKey < 0 ? args.size() + lastKey : lastKey, args.size() - 1);
+    int fixedLast = fixedLastIn(args);
+    if (optionKey != null) {
+      return Math.max(fixedLast, optionKey.positionIn(args));
+    }
     if (numkeysAt <= 0 || numkeysAt >= args.size()) {
       return fixedLast;
     }
@@ -92,13 +98,29 @@ public record RespCommand(
     return (int) Math.min(numkeysAt + count, args.size() - 1L);
   }
 
+  private int fixedLastIn(List<byte[]> args) {
+    return firstKey <= 0
+        ? 0
+        : Math.min(lastKey < 0 ? args.size() + lastKey : lastKey, args.size() - 1);
+  }
+
   /**
    * Returns the position of the key after the key at {@code i}: the fixed range's next, then the
-   * first counted key, then the next counted one.
+   * first counted key (or the key an option names), then the next counted one; past {@link
+   * #lastKeyIn} after the last.
    *
    * @param i the position of a key of a request
+   * @param args the request's words, the name included
    */
-  public int nextKeyAfter(int i) {
+  public int nextKeyAfter(int i, List<byte[]> args) {
+    if (optionKey != null) {
+      int next = i + Math.max(1, step);
+      if (next <= fixedLastIn(args)) {
+        return next;
+      }
+      int named = optionKey.positionIn(args);
+      return named > i ? named : args.size();
+    }
     if (numkeysAt <= 0) {
       return i + Math.max(1, step);
     }
@@ -142,6 +164,20 @@ public record RespCommand(
     public String redisName() {
       return redisName;
     }
+  }
+
+  /**
+   * Finds the key an option word names in a request, as Redis's own key search for the command
+   * finds it (SORT's last {@code STORE dest}).
+   */
+  @FunctionalInterface
+  public interface OptionKey {
+    /**
+     * Returns the key's position in the request, or 0 if it names none.
+     *
+     * @param args the request's words, the name included
+     */
+    int positionIn(List<byte[]> args);
   }
 
   /** A command's body. */

@@ -11,7 +11,7 @@ import java.util.TreeMap;
  * class ({@link StringCommands}, {@link KeyCommands}, {@link HashCommands}, {@link ListCommands},
  * {@link BlockingListCommands}, {@link SetCommands}, {@link ZSetCommands}, {@link
  * ConnectionCommands}, {@link ServerCommands}, {@link TransactionCommands}, {@link AclCommands},
- * {@link ClusterCommands}, {@link PubSubCommands}).
+ * {@link ClusterCommands}, {@link PubSubCommands}, {@link SortCommand}).
  *
  * <p>Built once, then read-only and thread-safe.
  */
@@ -45,6 +45,7 @@ public final class RespCommandTable {
     AclCommands.register(table);
     ClusterCommands.register(table);
     PubSubCommands.register(table);
+    SortCommand.register(table);
     return table;
   }
 
@@ -71,6 +72,7 @@ public final class RespCommandTable {
     private int lastKey;
     private int step;
     private int numkeysAt;
+    private RespCommand.OptionKey optionKey;
     private String group;
     private String summary = "";
     private String arguments = "";
@@ -102,6 +104,15 @@ public final class RespCommandTable {
       return this;
     }
 
+    /**
+     * Declares a key that an option word names, after the fixed range (SORT's STORE destination).
+     */
+    Entry optionKey(RespCommand.OptionKey finder) {
+      this.optionKey = finder;
+      flags.add(RespCommand.Flag.MOVABLE_KEYS);
+      return this;
+    }
+
     Entry doc(String groupName, String line, String args) {
       this.group = groupName;
       this.summary = line;
@@ -120,6 +131,7 @@ public final class RespCommandTable {
                   lastKey,
                   step,
                   numkeysAt,
+                  optionKey,
                   group,
                   summary,
                   arguments,

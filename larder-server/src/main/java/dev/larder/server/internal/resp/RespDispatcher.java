@@ -124,7 +124,9 @@ public final class RespDispatcher {
     if (rules.allKeys() || !cmd.hasKeys()) {
       return false;
     }
-    for (int i = cmd.firstKeyIn(), last = cmd.lastKeyIn(args); i <= last; i = cmd.nextKeyAfter(i)) {
+    for (int i = cmd.firstKeyIn(), last = cmd.lastKeyIn(args);
+        i <= last;
+        i = cmd.nextKeyAfter(i, args)) {
       if (!rules.permitsKey(args.get(i))) {
         s.out.error("NOPERM No permissions to access a key");
         return true;

@@ -36,6 +36,8 @@ final class RespHelp {
           "    * LIB-VER: the client lib version.",
           "SETNAME <name>",
           "    Assign the name <name> to the current connection.",
+          "UNBLOCK <clientid> [TIMEOUT|ERROR]",
+          "    Unblock the specified blocked client.",
           "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",
           "         [OPTIN] [OPTOUT] [NOLOOP]",
           "    Control server assisted client side caching.",
@@ -136,7 +138,9 @@ final class RespHelp {
           "    If no command names are given, documentation details for all",
           "    commands are returned.",
           "GETKEYS <full-command>",
-          "    Return the keys from a full Redis command.");
+          "    Return the keys from a full Redis command.",
+          "GETKEYSANDFLAGS <full-command>",
+          "    Return the keys and the access flags from a full Redis command.");
 
   private RespHelp() {}
 

@@ -280,6 +280,7 @@ public final class RespSession implements ProtocolSession, Subscriber {
    */
   void block(BlockedCall call) {
     blockedOn = call;
+    info.blocked(true);
     connection.block();
   }
 
@@ -310,6 +311,7 @@ public final class RespSession implements ProtocolSession, Subscriber {
   void unblocked(BlockedCall call) {
     if (blockedOn == call) {
       blockedOn = null;
+      info.blocked(false);
     }
   }
 

@@ -364,10 +364,7 @@ final class ServerCommands {
         table.all().forEach(cmd -> CommandInfo.info(c.out(), cmd));
       }
       case "count" -> c.out().integer(table.all().size());
-      case "list" -> {
-        c.out().array(table.all().size());
-        table.all().forEach(cmd -> c.out().bulk(cmd.name()));
-      }
+      case "list" -> CommandInfo.list(c);
       case "info" -> {
         c.out().array(c.argc() - 2);
         for (int i = 2; i < c.argc(); i++) {
@@ -393,7 +390,8 @@ final class ServerCommands {
         c.out().map(cmds.size());
         cmds.forEach(cmd -> CommandInfo.docs(c.out(), cmd));
       }
-      case "getkeys" -> CommandInfo.getKeys(c);
+      case "getkeys" -> CommandInfo.getKeys(c, false);
+      case "getkeysandflags" -> CommandInfo.getKeys(c, true);
       case "help" -> RespHelp.reply(c, RespHelp.COMMAND);
       default ->
           throw new RespError("ERR unknown subcommand '" + c.text(1) + "'. Try COMMAND HELP.");

@@ -226,7 +226,9 @@ final class TrackingCommands {
     if ((mode.optin() && !s.cachingFlag) || (mode.optout() && s.cachingFlag)) {
       return;
     }
-    for (int i = cmd.firstKeyIn(), last = cmd.lastKeyIn(args); i <= last; i = cmd.nextKeyAfter(i)) {
+    for (int i = cmd.firstKeyIn(), last = cmd.lastKeyIn(args);
+        i <= last;
+        i = cmd.nextKeyAfter(i, args)) {
       tracking.remember(s.id(), args.get(i));
     }
   }
