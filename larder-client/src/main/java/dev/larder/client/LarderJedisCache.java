@@ -83,6 +83,7 @@ public final class LarderJedisCache implements redis.clients.jedis.csc.Cache, Au
    * A miss of this thread in {@code cache}: the stamps of its Redis keys read before its command
    * went to the server, which the reply's entry is stored with.
    */
+  @SuppressWarnings("ArrayRecordComponent") // never compared; read once by the same thread
   private record PendingRead(LarderJedisCache cache, CacheKey cacheKey, byte[] key, int[] stamps) {}
 
   private LarderJedisCache(Builder b) {
@@ -145,6 +146,7 @@ public final class LarderJedisCache implements redis.clients.jedis.csc.Cache, Au
    * @return {@code entry}
    */
   @Override
+  @SuppressWarnings("ReferenceEquality") // the very key object Jedis looked up before this set
   public CacheEntry set(CacheKey cacheKey, CacheEntry entry) {
     PendingRead read = pending.get();
     byte[] key;

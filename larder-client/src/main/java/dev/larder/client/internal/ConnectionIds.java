@@ -31,6 +31,7 @@ public final class ConnectionIds {
    *
    * @param connection a live connection
    */
+  @SuppressWarnings("ReferenceEquality") // a connection is numbered as the object it is
   public synchronized int idOf(CacheConnection connection) {
     for (Numbered n : numbered) {
       if (n.connection().get() == connection) {

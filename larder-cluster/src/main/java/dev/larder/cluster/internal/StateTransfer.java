@@ -853,6 +853,7 @@ final class StateTransfer {
   }
 
   /** Drops RETIRED segments every owner holds (their epoch 0 first), if {@code t} is installed. */
+  @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one
   private void dropHeld(Topology t, List<Integer> ready) {
     membership.viewReadLock().lock();
     try {
