@@ -1,9 +1,7 @@
 package dev.larder.bench.cluster;
 
+import dev.larder.bench.harness.LoopbackChild;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -177,8 +175,8 @@ public final class ServerClusterKillTrial {
     errors = Files.createTempDirectory("larder-server-kill");
     data = persistence.equals("off") ? null : Files.createDirectories(errors.resolve("data"));
     for (int i = 0; i < nodes; i++) {
-      respPorts[i] = freePort();
-      clusterPorts[i] = freePort();
+      respPorts[i] = LoopbackChild.freePort();
+      clusterPorts[i] = LoopbackChild.freePort();
     }
     Writers writers = null;
     try {
@@ -236,13 +234,6 @@ public final class ServerClusterKillTrial {
         writers.stop();
       }
       stopAll();
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket()) {
-      s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-      return s.getLocalPort();
     }
   }
 
