@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.larder.cluster.internal.ClusteredLarderCache;
 import dev.larder.testing.Workers;
 import java.util.HashMap;
 import java.util.List;
@@ -245,5 +246,44 @@ class ClusterContractTest {
     c.node(0).put("j", "1");
     c.node(1).invalidateAll();
     InProcessCluster.await(() -> c.node(0).getIfPresent("j") == null, "clear reached n0");
+  }
+
+  /**
+   * A write or read taken by the key's primary is served there, handing nothing to another member;
+   * a write taken elsewhere is sent to the primary, and a read by a member that does not own the
+   * key asks an owner, each counted once ({@code ClusterEngine.forwarded}, what the server bench
+   * checks to see that Redis Cluster clients reach the right member).
+   */
+  @ParameterizedTest
+  @MethodSource("sharing")
+  void onlyOperationsTakenAwayFromTheKeysOwnersAreForwarded(
+      ClusterMode mode, Replication replication) {
+    if (mode != ClusterMode.DISTRIBUTED) {
+      return;
+    }
+    InProcessCluster c = cluster(mode, replication);
+    String key = "fwd";
+    ClusteredCache<String, String> primary =
+        c.nodes.stream().filter(n -> n.isLocalPrimary(key)).findFirst().orElseThrow();
+    ClusteredCache<String, String> stranger =
+        c.nodes.stream().filter(n -> !n.isLocalOwner(key)).findFirst().orElseThrow();
+    long before = forwarded(c);
+    primary.put(key, "1");
+    assertEquals("1", primary.getIfPresent(key));
+    assertEquals(0, forwarded(c) - before, "the primary served both itself");
+    stranger.put(key, "2");
+    assertEquals(1, forwarded(c) - before, "the stranger sent the write to the primary");
+    InProcessCluster.await(() -> "2".equals(primary.getIfPresent(key)), "the primary holds 2");
+    long beforeRead = forwarded(c);
+    assertEquals("2", stranger.getIfPresent(key));
+    assertEquals(1, forwarded(c) - beforeRead, "the stranger asked an owner");
+  }
+
+  private static long forwarded(InProcessCluster c) {
+    long n = 0;
+    for (ClusteredCache<String, String> m : c.nodes) {
+      n += ((ClusteredLarderCache<?, ?>) m).engine().forwarded();
+    }
+    return n;
   }
 }

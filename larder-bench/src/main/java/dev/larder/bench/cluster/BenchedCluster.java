@@ -29,6 +29,13 @@ abstract class BenchedCluster implements AutoCloseable {
   /** Returns the keys the cluster holds, each counted once (not once per copy). */
   abstract long keys();
 
+  /**
+   * Returns the single-key operations the members handed to one another so far (a write sent to its
+   * key's primary, a read sent to an owner), or -1 where the cluster does not forward (Redis
+   * redirects instead).
+   */
+  abstract long forwarded() throws InterruptedException;
+
   /** Returns the sum of the processes' resident set sizes, in bytes. */
   long residentBytes() throws IOException {
     long total = 0;
@@ -140,6 +147,15 @@ abstract class BenchedCluster implements AutoCloseable {
       }
 
       @Override
+      long forwarded() throws InterruptedException {
+        long sum = 0;
+        for (MemberProcess m : members) {
+          sum += Long.parseLong(m.ask("forwarded", 30));
+        }
+        return sum;
+      }
+
+      @Override
       public void close() {
         for (MemberProcess m : members) {
           try {
@@ -240,6 +256,11 @@ abstract class BenchedCluster implements AutoCloseable {
           }
         }
         return keys;
+      }
+
+      @Override
+      long forwarded() {
+        return -1;
       }
 
       @Override

@@ -22,9 +22,10 @@ import java.util.concurrent.TimeUnit;
  * replica each, every one started by its trial on 127.0.0.1 (redis-server with {@code
  * --cluster-enabled yes}, joined by {@code redis-cli --cluster create}). For each: memory per key
  * after {@code keys} SETs of {@code value}-byte values (the processes' resident growth over the
- * keys held, each key counted once), then {@code redis-benchmark --cluster} SET and GET at each
- * pipeline depth of {@code pipelines}, {@code clients} connections, {@code requests} requests.
- * Larder with two owners and Redis with a replica per master both keep two copies of each key.
+ * keys held, each key counted once, over a baseline taken after an untimed warm-up of a tenth as
+ * many SETs and GETs), then {@code redis-benchmark --cluster} SET and GET at each pipeline depth of
+ * {@code pipelines}, {@code clients} connections, {@code requests} requests. Larder with two owners
+ * and Redis with a replica per master both keep two copies of each key.
  */
 public final class ServerClusterBenchScenario implements Scenario {
 
@@ -45,6 +46,12 @@ public final class ServerClusterBenchScenario implements Scenario {
           List.of("larder-sync", "larder-async", "redis-3", "redis-3+3"),
           List.of("larder-sync", "larder-async", "redis-3", "redis-3+3"));
   private static final long MAX_MEMORY = 1L << 30;
+
+  /**
+   * How long the processes settle after a load before their memory is read: HotSpot gives back its
+   * compilers' memory about 5 s after they finish (MEASURING.md).
+   */
+  private static final long SETTLE_MILLIS = 6_000;
 
   @Override
   public String name() {
@@ -128,21 +135,32 @@ public final class ServerClusterBenchScenario implements Scenario {
         }) {
       long keys = trial.longParam("keys");
       int value = (int) trial.longParam("value");
-      context.progress("loading " + keys + " keys");
+      // Every cluster gets the same untimed warm-up before the baseline: a JVM member compiles
+      // its hot paths during its first requests and gives the compiler's memory back some
+      // seconds later (MEASURING.md), growth that belongs to no key. The warm-up's keys are in
+      // the baseline and left out of the keys counted.
+      long warmUp = Math.max(1_000, keys / 10);
+      context.progress("warming up with " + warmUp + " SETs and GETs");
+      benchmark(cluster.entryPort(), "set", 50, 16, value, warmUp, keys);
+      benchmark(cluster.entryPort(), "get", 50, 16, value, warmUp, keys);
+      Thread.sleep(SETTLE_MILLIS);
+      long heldBefore = cluster.keys();
       long before = cluster.residentBytes();
+      context.progress("loading " + keys + " keys");
       benchmark(cluster.entryPort(), "set", 50, 16, value, keys, keys);
-      Thread.sleep(2000);
-      long held = cluster.keys();
+      Thread.sleep(SETTLE_MILLIS);
+      long held = cluster.keys() - heldBefore;
       long after = cluster.residentBytes();
       rows.add(
           Row.of(trial.implementation())
               .put("test", "memory")
               .put("keys", held)
-              .put("bytesPerKey", held == 0 ? 0 : (double) (after - before) / held)
+              .put("bytesPerKey", held <= 0 ? 0 : (double) (after - before) / held)
               .put("residentMiB", after / (1024.0 * 1024.0)));
       for (String pipeline : trial.param("pipelines").split(",", -1)) {
         for (String test : List.of("set", "get")) {
           context.progress(test + " pipeline " + pipeline);
+          long forwardedBefore = cluster.forwarded();
           double[] r =
               benchmark(
                   cluster.entryPort(),
@@ -152,13 +170,19 @@ public final class ServerClusterBenchScenario implements Scenario {
                   value,
                   trial.longParam("requests"),
                   keys);
-          rows.add(
+          Row row =
               Row.of(trial.implementation())
                   .put("test", test.toUpperCase(Locale.ROOT))
                   .put("pipeline", Integer.parseInt(pipeline))
                   .put("rps", r[0])
                   .put("p50Ms", r[1])
-                  .put("p99Ms", r[2]));
+                  .put("p99Ms", r[2]);
+          if (forwardedBefore >= 0) {
+            // what the members handed to one another during the run: 0 when the slot map sends
+            // every request to its key's primary
+            row.put("forwards", cluster.forwarded() - forwardedBefore);
+          }
+          rows.add(row);
         }
       }
     }
@@ -243,6 +267,7 @@ public final class ServerClusterBenchScenario implements Scenario {
             new Column("rps", "requests/s"),
             new Column("p50Ms", "p50 ms"),
             new Column("p99Ms", "p99 ms"),
+            Column.of("forwards"),
             Column.of("keys"),
             new Column("bytesPerKey", "resident bytes per key"),
             new Column("residentMiB", "resident MiB")),

@@ -76,6 +76,7 @@ public final class ClusterEngine implements AutoCloseable {
   private final Formation formation;
 
   private final Writes writes;
+  private final Reads reads;
   private final KeyAccess access;
   private final WholeCache wholeCache;
   private final Dispatcher dispatcher;
@@ -148,7 +149,7 @@ public final class ClusterEngine implements AutoCloseable {
             lifecycle,
             memoryBound,
             formation);
-    Reads reads = new Reads(membership, segments, store, messenger, near);
+    this.reads = new Reads(membership, segments, store, messenger, near);
     Backups backups = new Backups(membership, segments, store, messenger, near, dictionary, quorum);
     this.writes =
         new Writes(
@@ -554,6 +555,15 @@ public final class ClusterEngine implements AutoCloseable {
 
   public RebalanceStats rebalanceStats() {
     return transfer.stats();
+  }
+
+  /**
+   * Returns the single-key operations this member took and handed to other members: writes sent to
+   * the key's primary, and reads its own copy could not answer (each attempt counts). A client that
+   * routes every key to its primary, as a Redis Cluster client does, causes none.
+   */
+  public long forwarded() {
+    return writes.forwarded() + reads.remote();
   }
 
   /** Returns async writes dropped because no primary could take them during a view change. */

@@ -3,6 +3,7 @@ package dev.larder.cluster.internal;
 import dev.larder.cluster.ClusterTimeoutException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import org.jgroups.Address;
 
 /**
@@ -44,6 +45,9 @@ final class Reads {
    */
   private final AtomicLong nearBlockedBelow = new AtomicLong();
 
+  /** Reads this member took as caller and asked of other members (its copy was not current). */
+  private final LongAdder remote = new LongAdder();
+
   Reads(
       Membership membership,
       SegmentOwnership segments,
@@ -78,6 +82,7 @@ final class Reads {
       } finally {
         segments.unlock(s);
       }
+      remote.increment();
       if (near != null && !t.hash().isOwner(membership.self(), s)) {
         byte[] copy = store.live(near.get(key));
         if (copy != null) {
@@ -143,6 +148,14 @@ final class Reads {
   private static Frame readRequest(Topology t, byte[] key) {
     return new Frame(
         Frame.T_READ, 0, t.viewId(), 0, 0, key, null, null, Frame.NO_INTS, List.of(), List.of());
+  }
+
+  /**
+   * Returns the reads this member took as caller and could not answer from its own copy (each
+   * attempt): what routing the clients to an owner saves.
+   */
+  long remote() {
+    return remote.sum();
   }
 
   /** A READ from another member, on a worker: answer if this member's value is current. */

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiPredicate;
 import org.jgroups.Address;
 
@@ -65,6 +66,9 @@ final class Writes {
   private final boolean completePrimaryOnly;
 
   private final AtomicLong asyncDropped = new AtomicLong();
+
+  /** Writes this member took as caller and sent to another member, their key's primary. */
+  private final LongAdder forwarded = new LongAdder();
 
   Writes(
       Replication replication,
@@ -129,9 +133,11 @@ final class Writes {
       if (primary.equals(membership.self())) {
         r = executeAsPrimary(request, !async, deadline);
       } else if (async) {
+        forwarded.increment();
         messenger.send(primary, request, false);
         return null;
       } else {
+        forwarded.increment();
         r = messenger.call(primary, request, deadline);
       }
       if (r != null && r.op() == Frame.S_OK) {
@@ -335,6 +341,14 @@ final class Writes {
     } finally {
       segments.unlock(s);
     }
+  }
+
+  /**
+   * Returns the writes this member sent to another member as the key's primary (each attempt; a
+   * write retried in a new view counts again): what routing the clients to the primary saves.
+   */
+  long forwarded() {
+    return forwarded.sum();
   }
 
   /** Returns async writes dropped because no primary could take them during a view change. */
