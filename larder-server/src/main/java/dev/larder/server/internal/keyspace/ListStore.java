@@ -52,6 +52,8 @@ public final class ListStore {
   @FunctionalInterface
   public interface Edit<R> {
     /**
+     * Runs the command on the key's list.
+     *
      * @param before the key's live value (its payload not to be read), or null if absent
      * @param list the list (empty if absent; null for a read of another type)
      * @return the command's result
@@ -183,6 +185,7 @@ public final class ListStore {
   }
 
   /** The live value of a key and its stored bytes, or nulls. */
+  @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
   private record Live(byte[] raw, StoredValue value, boolean expired) {}
 
   private Live live(byte[] stored) {

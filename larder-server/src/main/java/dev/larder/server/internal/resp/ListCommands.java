@@ -361,15 +361,15 @@ final class ListCommands {
 
   private static void lindex(RespCall c) {
     long index = c.integer(2);
-    c.out()
-        .bulk(
-            ListAccess.read(
-                c,
-                c.arg(1),
-                l -> {
-                  int i = l == null ? -1 : index(index, l.size());
-                  return i < 0 ? null : l.get(i);
-                }));
+    byte[] found =
+        ListAccess.read(
+            c,
+            c.arg(1),
+            l -> {
+              int i = l == null ? -1 : index(index, l.size());
+              return i < 0 ? null : l.get(i);
+            });
+    c.out().bulk(found);
   }
 
   private static void lset(RespCall c) {
