@@ -868,6 +868,96 @@ class RedisDifferentialTest {
     }
   }
 
+  /**
+   * Lists of thousands of elements, large enough to be stored in chunks and shrunk back: every list
+   * command at both ends, in the middle and across chunk boundaries, against Redis's replies.
+   */
+  @Test
+  void largeListsAcrossChunks() throws IOException {
+    java.util.Random random = new java.util.Random(37);
+    List<String[]> script = new ArrayList<>();
+    for (int batch = 0; batch < 40; batch++) {
+      List<String> push = new ArrayList<>(List.of(batch % 3 == 0 ? "LPUSH" : "RPUSH", "big"));
+      for (int i = 0; i < 100; i++) {
+        int n = batch * 100 + i;
+        push.add(n % 97 == 0 ? "x".repeat(300) + n : n % 10 == 0 ? "pivot" : "element:" + n);
+      }
+      script.add(push.toArray(String[]::new));
+    }
+    script.add(c("RPUSH", "other", "a", "b", "c"));
+    for (int step = 0; step < 400; step++) {
+      String index = Integer.toString(random.nextInt(9_000) - 4_500);
+      String index2 = Integer.toString(random.nextInt(9_000) - 4_500);
+      String count = Integer.toString(1 + random.nextInt(random.nextBoolean() ? 3 : 100));
+      String[] command =
+          switch (random.nextInt(22)) {
+            case 0 -> c("LPUSH", "big", "head:" + step, "head2:" + step);
+            case 1 -> c("RPUSH", "big", "tail:" + step);
+            case 2 -> c("LPOP", "big");
+            case 3 -> c("RPOP", "big", count);
+            case 4 -> c("LPOP", "big", count);
+            case 5, 6 -> c("LINDEX", "big", index);
+            case 7 -> c("LRANGE", "big", index, index2);
+            case 8 -> c("LSET", "big", index, "set:" + step);
+            case 9 ->
+                c(
+                    "LINSERT",
+                    "big",
+                    random.nextBoolean() ? "BEFORE" : "AFTER",
+                    "pivot",
+                    "in:" + step);
+            case 10 -> c("LREM", "big", Integer.toString(random.nextInt(7) - 3), "pivot");
+            case 11 ->
+                c(
+                    "LPOS",
+                    "big",
+                    "pivot",
+                    "RANK",
+                    Integer.toString(random.nextInt(9) - 4 | 1),
+                    "COUNT",
+                    "3");
+            case 12 -> c("LPOS", "big", "pivot", "RANK", "-1", "MAXLEN", count);
+            case 13 -> c("LLEN", "big");
+            case 14 -> c("LMOVE", "big", "other", "LEFT", "RIGHT");
+            case 15 -> c("RPOPLPUSH", "other", "big");
+            case 16 ->
+                c(
+                    "LMPOP",
+                    "2",
+                    "none",
+                    "big",
+                    random.nextBoolean() ? "LEFT" : "RIGHT",
+                    "COUNT",
+                    count);
+            case 17 -> c("BLPOP", "none", "big", "0.05");
+            case 18 -> c("LPUSHX", "big", "x:" + step);
+            case 19 -> c("LINSERT", "big", "BEFORE", "missing-pivot", "y");
+            case 20 -> c("LRANGE", "big", "0", "20");
+            default -> c("LRANGE", "big", "-30", "-1");
+          };
+      script.add(command);
+    }
+    script.add(c("LRANGE", "big", "0", "-1"));
+    script.add(c("TYPE", "big"));
+    script.add(c("EXISTS", "big"));
+    script.add(c("EXPIRE", "big", "1000"));
+    script.add(c("TTL", "big"));
+    script.add(c("COPY", "big", "copied"));
+    script.add(c("RENAME", "big", "renamed"));
+    script.add(c("LRANGE", "renamed", "100", "200"));
+    script.add(c("LRANGE", "copied", "-200", "-100"));
+    script.add(c("LLEN", "copied"));
+    script.add(c("TTL", "renamed"));
+    script.add(c("SET", "copied", "string now"));
+    script.add(c("LLEN", "copied"));
+    script.add(c("LTRIM", "renamed", "10", "40"));
+    script.add(c("LRANGE", "renamed", "0", "-1"));
+    script.add(c("LTRIM", "renamed", "5", "1"));
+    script.add(c("EXISTS", "renamed"));
+    script.add(c("DBSIZE"));
+    compare(script.toArray(String[][]::new));
+  }
+
   /** A RESP connection that sends commands and reads one whole reply each. */
   private static final class Connection implements AutoCloseable {
     private final Socket socket;

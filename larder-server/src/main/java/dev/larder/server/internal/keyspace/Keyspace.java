@@ -89,6 +89,16 @@ public final class Keyspace implements AutoCloseable {
 
   private volatile Cache<byte[], byte[]> cache;
   private volatile long maxMemory;
+
+  /** Large lists' chunks: their reads, writes, and removal with their head. */
+  private final ListStore lists;
+
+  /**
+   * Set once a chunked list exists (sticky): from then on a blind overwrite reads the old value
+   * back, to remove the chunks of a list it replaces.
+   */
+  private volatile boolean anyChunked;
+
   // The sweep's walk; guarded by this (sweepExpired is synchronized).
   private Iterator<Map.Entry<byte[], byte[]>> sweep;
   private long passStartWrites;
@@ -112,6 +122,7 @@ public final class Keyspace implements AutoCloseable {
     this.versions = counter::incrementAndGet;
     this.sweepWalk = () -> cache.asMap().entrySet().iterator();
     this.given = false;
+    this.lists = new ListStore(this, true);
   }
 
   /**
@@ -143,6 +154,9 @@ public final class Keyspace implements AutoCloseable {
     this.versions = versions;
     this.sweepWalk = sweepWalk;
     this.given = true;
+    // A clustered keyspace keeps every list packed: its chunks would have to live on their
+    // head's members and be evicted with it there, which the clustered store cannot express.
+    this.lists = new ListStore(this, false);
   }
 
   /**
@@ -190,10 +204,18 @@ public final class Keyspace implements AutoCloseable {
         .evictionListener(
             (k, v, cause) -> {
               if (cause == RemovalCause.SIZE) {
-                evicted.increment();
-                observer.evicted(k);
                 if (logged) {
                   sink.evict(k, ValueLayout.versionOf(v));
+                }
+                if (ListChunks.isChunkKey(k)) {
+                  // Its list goes with it, once the writer has left its stripe.
+                  lists.chunkEvicted(k);
+                  return;
+                }
+                evicted.increment();
+                observer.evicted(k);
+                if (ListChunks.isHeadValue(v)) {
+                  lists.headEvicted(k, v);
                 }
               }
             })
@@ -257,8 +279,14 @@ public final class Keyspace implements AutoCloseable {
    * @return the live value's stored bytes (the caller's own array), or null
    */
   public byte[] getStored(int db, byte[] key) {
-    byte[] bytes = liveOrRemove(storedKey(db, key));
+    byte[] stored = storedKey(db, key);
+    byte[] bytes = liveOrRemove(stored);
+    if (bytes != null && ListChunks.isHeadValue(bytes)) {
+      StoredValue whole = lists.materialized(stored);
+      bytes = whole == null ? null : ValueLayout.encode(whole);
+    }
     (bytes == null ? misses : hits).increment();
+    settle();
     return bytes;
   }
 
@@ -273,18 +301,19 @@ public final class Keyspace implements AutoCloseable {
   public void putString(int db, byte[] key, byte[] payload) {
     byte[] stored = storedKey(db, key);
     if (!logged) {
-      cache.put(stored, ValueLayout.encodeString(versions.getAsLong(), payload));
+      overwrite(stored, ValueLayout.encodeString(versions.getAsLong(), payload));
     } else {
       reported(
           stored,
           () -> {
             byte[] value = ValueLayout.encodeString(versions.getAsLong(), payload);
-            cache.put(stored, value);
+            overwrite(stored, value);
             sink.put(stored, value);
             return null;
           });
     }
     observer.changed(stored, 0);
+    settle();
   }
 
   /**
@@ -295,8 +324,65 @@ public final class Keyspace implements AutoCloseable {
    * @return its live value, or null
    */
   public StoredValue peek(int db, byte[] key) {
+    byte[] stored = storedKey(db, key);
+    byte[] bytes = liveOrRemove(stored);
+    if (bytes != null && ListChunks.isHeadValue(bytes)) {
+      StoredValue whole = lists.materialized(stored);
+      settle();
+      return whole;
+    }
+    return bytes == null ? null : ValueLayout.decode(bytes);
+  }
+
+  /**
+   * Reads a key without counting it and without reading a chunked list's chunks: for a look at its
+   * type, expiry or version only. A chunked list's payload is its head ({@link ListChunks}), not a
+   * list payload.
+   *
+   * @param db the database
+   * @param key the key
+   * @return its live value, or null
+   */
+  public StoredValue peekHeader(int db, byte[] key) {
     byte[] bytes = liveOrRemove(storedKey(db, key));
     return bytes == null ? null : ValueLayout.decode(bytes);
+  }
+
+  /**
+   * Runs a list command on a key: {@code edit} gets the live value (null if absent; its payload is
+   * not to be read) and the list, empty when the key is absent, in either stored form; what it
+   * changes in the list is written back as one change of the key (an emptied list deletes it). The
+   * edit may run more than once, so it must be free of side effects other than on the list; it must
+   * not change the list of a key of another type (it throws WRONGTYPE instead).
+   *
+   * @param db the database
+   * @param key the key
+   * @param edit the command
+   * @param <R> its result
+   * @return the result of the run that took effect
+   */
+  public <R> R editList(int db, byte[] key, ListStore.Edit<R> edit) {
+    byte[] stored = storedKey(db, key);
+    R result = lists.edit(stored, edit);
+    settle();
+    return result;
+  }
+
+  /**
+   * Runs a read-only list command on a key, counting a hit or a miss: {@code read} gets the live
+   * value (null if absent) and, if it is a list, the list (else null).
+   *
+   * @param db the database
+   * @param key the key
+   * @param read the command, which must not change the list
+   * @param <R> its result
+   * @return the read's result
+   */
+  public <R> R readList(int db, byte[] key, ListStore.Edit<R> read) {
+    byte[] stored = storedKey(db, key);
+    R result = lists.read(stored, read);
+    settle();
+    return result;
   }
 
   /**
@@ -330,12 +416,13 @@ public final class Keyspace implements AutoCloseable {
     Change change =
         logged ? updateLogged(stored, fn, newVersion) : apply(stored, fn, newVersion, null);
     observeChange(stored, change);
+    settle();
     return change;
   }
 
   /** Tells the observer of an update's outcome. */
   @SuppressWarnings("ReferenceEquality") // an update that returns its input made no change
-  private void observeChange(byte[] stored, Change change) {
+  void observeChange(byte[] stored, Change change) {
     if (change.expiredBefore()) {
       observer.expired(stored);
     }
@@ -381,10 +468,15 @@ public final class Keyspace implements AutoCloseable {
   private Change apply(
       byte[] stored, UnaryOperator<StoredValue> fn, boolean newVersion, byte[][] bytes) {
     Change[] result = new Change[1];
+    boolean[] chunked = new boolean[1];
     long now = now();
     cache.compute(
         stored,
         (k, old) -> {
+          chunked[0] = old != null && ListChunks.isHeadValue(old);
+          if (chunked[0]) {
+            return old; // a chunked list: changed below, with its chunks
+          }
           StoredValue before = old == null ? null : ValueLayout.decode(old);
           boolean expiredBefore = before != null && before.expiredAt(now);
           if (expiredBefore) {
@@ -405,6 +497,9 @@ public final class Keyspace implements AutoCloseable {
           }
           return encoded;
         });
+    if (chunked[0]) {
+      return lists.updateWhole(stored, fn, newVersion, bytes);
+    }
     Change change = result[0];
     if (change.after() != null && change.after() != change.before()) {
       if (change.after().volatileKey()) {
@@ -427,7 +522,7 @@ public final class Keyspace implements AutoCloseable {
     StoredValue versioned;
     if (!logged) {
       versioned = value.withVersion(versions.getAsLong());
-      cache.put(stored, ValueLayout.encode(versioned));
+      overwrite(stored, ValueLayout.encode(versioned));
     } else {
       versioned =
           reported(
@@ -435,7 +530,7 @@ public final class Keyspace implements AutoCloseable {
               () -> {
                 StoredValue v = value.withVersion(versions.getAsLong());
                 byte[] bytes = ValueLayout.encode(v);
-                cache.put(stored, bytes);
+                overwrite(stored, bytes);
                 sink.put(stored, bytes);
                 return v;
               });
@@ -444,7 +539,23 @@ public final class Keyspace implements AutoCloseable {
       expiringWrites.increment();
     }
     observer.changed(stored, versioned.volatileKey() ? KeyObserver.EXPIRY_SET : 0);
+    settle();
     return versioned;
+  }
+
+  /**
+   * Stores a value over whatever the key held: a blind put until a chunked list exists, then a put
+   * that reads the old value back, so that a chunked list it replaces loses its chunks too.
+   */
+  private void overwrite(byte[] stored, byte[] bytes) {
+    if (!anyChunked) {
+      cache.put(stored, bytes);
+      return;
+    }
+    byte[] old = cache.asMap().put(stored, bytes);
+    if (old != null && ListChunks.isHeadValue(old)) {
+      lists.release(stored, old);
+    }
   }
 
   /**
@@ -466,6 +577,9 @@ public final class Keyspace implements AutoCloseable {
                 byte[] removed = cache.remove(stored);
                 if (removed != null) {
                   sink.delete(stored);
+                  if (ListChunks.isHeadValue(removed)) {
+                    lists.release(stored, removed);
+                  }
                 }
                 return removed;
               });
@@ -473,6 +587,10 @@ public final class Keyspace implements AutoCloseable {
     if (old == null) {
       return false;
     }
+    if (!logged && ListChunks.isHeadValue(old)) {
+      lists.release(stored, old);
+    }
+    settle();
     if (expired(old)) {
       observer.expired(stored);
       return false;
@@ -487,7 +605,7 @@ public final class Keyspace implements AutoCloseable {
    * the order the cache applied them.
    */
   private <T> T reported(byte[] stored, Supplier<T> change) {
-    ReentrantLock stripe = stripes[spread(Arrays.hashCode(stored)) & (STRIPES - 1)];
+    ReentrantLock stripe = stripe(stored);
     stripe.lock();
     try {
       sink.begin();
@@ -499,6 +617,59 @@ public final class Keyspace implements AutoCloseable {
     } finally {
       stripe.unlock();
     }
+  }
+
+  /** Returns the stripe monitor of a stored key. */
+  ReentrantLock stripe(byte[] stored) {
+    return stripes[spread(Arrays.hashCode(stored)) & (STRIPES - 1)];
+  }
+
+  /** Returns the cache the keyspace stores in now. */
+  Cache<byte[], byte[]> cache() {
+    return cache;
+  }
+
+  /** Returns the sink changes are reported to, or null without a log. */
+  ChangeSink sinkIfLogged() {
+    return logged ? sink : null;
+  }
+
+  /** Returns a fresh version. */
+  long nextVersion() {
+    return versions.getAsLong();
+  }
+
+  /** Returns the observer of changes. */
+  KeyObserver observer() {
+    return observer;
+  }
+
+  /** Counts a read: a hit or a miss. */
+  void countRead(boolean hit) {
+    (hit ? hits : misses).increment();
+  }
+
+  /** Counts an eviction of a key. */
+  void countEviction() {
+    evicted.increment();
+  }
+
+  /** Counts a stored value with an expiry (for the sweep). */
+  void countExpiring() {
+    expiringWrites.increment();
+  }
+
+  /** Notes that a chunked list exists: blind overwrites read the old value back from now on. */
+  void noteChunked() {
+    anyChunked = true;
+  }
+
+  /**
+   * Removes what evictions left behind on this thread: the chunks of an evicted list, and the list
+   * of an evicted chunk. Called after a change has left its stripe.
+   */
+  private void settle() {
+    lists.settle();
   }
 
   /**
@@ -515,7 +686,34 @@ public final class Keyspace implements AutoCloseable {
       if (k[0] == db) {
         StoredValue v = ValueLayout.decode(e.getValue());
         if (!v.expiredAt(now)) {
+          if (v.type() == ValueType.LIST && ListChunks.isHead(v.payload())) {
+            v = lists.materialized(k);
+            if (v == null) {
+              continue;
+            }
+          }
           action.accept(Arrays.copyOfRange(k, 1, k.length), v);
+        }
+      }
+    }
+  }
+
+  /**
+   * Calls {@code action} for every live key of a database with its type, in no particular order,
+   * reading each value's header only (a large list's chunks are not read). Keys written during the
+   * walk may or may not be seen.
+   *
+   * @param db the database
+   * @param action given each key (a fresh array) and its type
+   */
+  public void forEachKey(int db, BiConsumer<byte[], ValueType> action) {
+    long now = now();
+    for (Map.Entry<byte[], byte[]> e : cache.asMap().entrySet()) {
+      byte[] k = e.getKey();
+      if (k[0] == db) {
+        ValueLayout.Header h = ValueLayout.header(e.getValue());
+        if (h.expiresAtMillis() == 0 || h.expiresAtMillis() > now) {
+          action.accept(Arrays.copyOfRange(k, 1, k.length), h.type());
         }
       }
     }
@@ -529,6 +727,9 @@ public final class Keyspace implements AutoCloseable {
     long[][] counts = new long[DATABASES][3];
     long now = now();
     for (Map.Entry<byte[], byte[]> e : cache.asMap().entrySet()) {
+      if (ListChunks.isChunkKey(e.getKey())) {
+        continue;
+      }
       long expiry = ValueLayout.expiryOf(e.getValue());
       if (expiry == 0 || expiry > now) {
         long[] db = counts[e.getKey()[0]];
@@ -558,9 +759,9 @@ public final class Keyspace implements AutoCloseable {
    */
   public void flush(int db) {
     if (!logged) {
-      cache.asMap().keySet().removeIf(k -> k[0] == db);
+      cache.asMap().keySet().removeIf(k -> inDatabase(k, db));
     } else {
-      flushLogged(db, () -> cache.asMap().keySet().removeIf(k -> k[0] == db));
+      flushLogged(db, () -> cache.asMap().keySet().removeIf(k -> inDatabase(k, db)));
     }
     observer.flushed(db);
   }
@@ -625,6 +826,7 @@ public final class Keyspace implements AutoCloseable {
       }
       quietAt = -1;
     }
+    settle();
     int removed = 0;
     long now = now();
     for (int i = 0; i < budget; i++) {
@@ -653,6 +855,9 @@ public final class Keyspace implements AutoCloseable {
         if (expiry <= now && cache.remove(e.getKey(), e.getValue())) {
           expired.increment();
           observer.expired(e.getKey());
+          if (ListChunks.isHeadValue(e.getValue())) {
+            lists.release(e.getKey(), e.getValue());
+          }
           removed++;
         }
       }
@@ -744,6 +949,9 @@ public final class Keyspace implements AutoCloseable {
       if (cache.remove(stored, bytes)) {
         expired.increment();
         observer.expired(stored);
+        if (ListChunks.isHeadValue(bytes)) {
+          lists.release(stored, bytes);
+        }
       }
     } catch (RuntimeException e) {
       if (!given) {
@@ -792,6 +1000,9 @@ public final class Keyspace implements AutoCloseable {
    */
   public void restorePut(byte[] storedKey, byte[] storedValue) {
     cache.put(storedKey, storedValue);
+    if (ListChunks.isChunkKey(storedKey) || ListChunks.isHeadValue(storedValue)) {
+      anyChunked = true;
+    }
     if (ValueLayout.expiryOf(storedValue) != 0) {
       expiringWrites.increment();
     }
@@ -825,8 +1036,26 @@ public final class Keyspace implements AutoCloseable {
     if (db < 0) {
       cache.invalidateAll();
     } else {
-      cache.asMap().keySet().removeIf(k -> k[0] == db);
+      cache.asMap().keySet().removeIf(k -> inDatabase(k, db));
     }
+  }
+
+  /** Whether a stored key is a key of the database or a chunk of one of its lists. */
+  private static boolean inDatabase(byte[] storedKey, int db) {
+    return storedKey[0] == db || storedKey[0] == (byte) (ListChunks.CHUNK_SPACE | db);
+  }
+
+  /**
+   * Makes the lists recovery restored whole: removes the chunks no list's head names (their list
+   * was replaced or removed in records the log no longer holds, or after the checkpoint's walk saw
+   * them) and the lists a chunk of which is missing (an eviction of the chunk was logged, and the
+   * removal of its list was not). One walk of the store, only if recovery met a chunk. Only before
+   * {@link #attach}.
+   *
+   * @return the entries removed
+   */
+  public long restoreSettle() {
+    return anyChunked ? lists.settleRestored() : 0;
   }
 
   /**

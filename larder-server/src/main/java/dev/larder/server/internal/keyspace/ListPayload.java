@@ -5,16 +5,16 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A list's payload, packed (payload encoding 1; the reference is {@code
- * docs/spec/server-value-layout.md}).
+ * A list's payload, packed (payload encoding 1), or a chunk of a chunked list (encoding 3, the same
+ * without backlens); the reference is {@code docs/spec/server-value-layout.md}.
  *
  * <pre>
- *   byte        encoding (1: packed)
+ *   byte        encoding (1: packed, 3: chunk)
  *   varint      count, at least 1
  *   count x entry:
  *     varint    length
  *     bytes     the element
- *     backlen   length again, as a varint whose bytes are stored in reverse order
+ *     backlen   (encoding 1 only) length again, as a varint whose bytes are stored in reverse order
  * </pre>
  *
  * <h2>Implementation notes</h2>
@@ -35,6 +35,13 @@ public final class ListPayload {
   /** The packed encoding's code, the payload's first byte. */
   public static final int PACKED = 1;
 
+  /**
+   * A chunk's encoding: packed without backlens. A chunk holds a few KiB, so its tail is found by
+   * walking it from the head, and each element saves a byte (the list's whole point at 200,000
+   * elements is bytes per element).
+   */
+  public static final int CHUNK = 3;
+
   private ListPayload() {}
 
   /**
@@ -44,20 +51,36 @@ public final class ListPayload {
    * @throws IllegalArgumentException for no elements (an empty list is never stored)
    */
   public static byte[] encode(List<byte[]> elements) {
+    return encode(elements, PACKED);
+  }
+
+  /**
+   * Returns the payload of these elements in an encoding.
+   *
+   * @param elements the list, head first, at least one
+   * @param encoding {@link #PACKED} or {@link #CHUNK}
+   * @throws IllegalArgumentException for no elements
+   */
+  public static byte[] encode(List<byte[]> elements, int encoding) {
     if (elements.isEmpty()) {
       throw new IllegalArgumentException("an empty list has no payload");
     }
     int size = 1 + Varint.size(elements.size());
     for (byte[] e : elements) {
-      size += entrySize(e.length);
+      size += entrySize(e.length, encoding);
     }
     byte[] out = new byte[size];
-    out[0] = PACKED;
+    out[0] = (byte) encoding;
     int pos = Varint.write(out, 1, elements.size());
     for (byte[] e : elements) {
-      pos = writeEntry(out, pos, e);
+      pos = writeEntry(out, pos, e, encoding);
     }
     return out;
+  }
+
+  /** Returns the payload in another encoding (itself if it is in that one already). */
+  public static byte[] reencode(byte[] payload, int encoding) {
+    return payload[0] == encoding ? payload : encode(decode(payload), encoding);
   }
 
   /**
@@ -81,7 +104,7 @@ public final class ListPayload {
         throw new IllegalArgumentException("list element length malformed or past the payload");
       }
       int end = start + (int) length;
-      int size = start - lengthAt;
+      int size = payload[0] == PACKED ? start - lengthAt : 0;
       if (end + size > payload.length) {
         throw new IllegalArgumentException("list entry's backlen past the payload");
       }
@@ -138,20 +161,21 @@ public final class ListPayload {
     int oldCount = payload == null ? 0 : count(payload);
     int oldStart = payload == null ? 0 : entriesStart(payload);
     int oldBytes = payload == null ? 0 : payload.length - oldStart;
+    int encoding = payload == null ? PACKED : payload[0];
     int added = 0;
     for (byte[] e : elements) {
-      added += entrySize(e.length);
+      added += entrySize(e.length, encoding);
     }
     int newCount = oldCount + elements.size();
     byte[] out = new byte[1 + Varint.size(newCount) + added + oldBytes];
-    out[0] = PACKED;
+    out[0] = (byte) encoding;
     int pos = Varint.write(out, 1, newCount);
     if (!head && oldBytes > 0) {
       System.arraycopy(payload, oldStart, out, pos, oldBytes);
       pos += oldBytes;
     }
     for (byte[] e : elements) {
-      pos = writeEntry(out, pos, e);
+      pos = writeEntry(out, pos, e, encoding);
     }
     if (head && oldBytes > 0) {
       System.arraycopy(payload, oldStart, out, pos, oldBytes);
@@ -195,6 +219,15 @@ public final class ListPayload {
     int count = count(payload);
     int take = Math.min(n, count);
     List<byte[]> taken = new ArrayList<>(take);
+    if (payload[0] == CHUNK) {
+      int[] starts = entryStarts(payload, count);
+      for (int i = count - 1; i >= count - take; i--) {
+        int[] bounds = entryAt(payload, new long[] {starts[i]});
+        taken.add(Arrays.copyOfRange(payload, bounds[0], bounds[1]));
+      }
+      int end = take == count ? entriesStart(payload) : starts[count - take];
+      return new Popped(taken, rest(payload, count - take, entriesStart(payload), end));
+    }
     int end = payload.length;
     for (int i = 0; i < take; i++) {
       int[] bounds = entryBefore(payload, end);
@@ -215,7 +248,7 @@ public final class ListPayload {
   public static List<byte[]> range(byte[] payload, int start, int stop) {
     int count = count(payload);
     List<byte[]> out = new ArrayList<>(stop - start + 1);
-    if (start <= count - 1 - stop) {
+    if (payload[0] == CHUNK || start <= count - 1 - stop) {
       long[] cursor = {entriesStart(payload)};
       for (int i = 0; i <= stop; i++) {
         if (i < start) {
@@ -242,7 +275,7 @@ public final class ListPayload {
       return null;
     }
     byte[] out = new byte[1 + Varint.size(remaining) + (to - from)];
-    out[0] = PACKED;
+    out[0] = payload[0];
     int pos = Varint.write(out, 1, remaining);
     System.arraycopy(payload, from, out, pos, to - from);
     return out;
@@ -250,7 +283,7 @@ public final class ListPayload {
 
   /** The offset of the count varint, after checking the encoding byte. */
   private static int headerCount(byte[] payload) {
-    if (payload.length < 2 || payload[0] != PACKED) {
+    if (payload.length < 2 || (payload[0] != PACKED && payload[0] != CHUNK)) {
       throw new IllegalArgumentException("not a packed list payload");
     }
     return 1;
@@ -262,14 +295,28 @@ public final class ListPayload {
     return (int) cursor[0];
   }
 
-  private static int entrySize(int length) {
-    return 2 * Varint.size(length) + length;
+  private static int entrySize(int length, int encoding) {
+    return (encoding == PACKED ? 2 : 1) * Varint.size(length) + length;
   }
 
-  private static int writeEntry(byte[] out, int pos, byte[] e) {
+  /** The offset of each entry's length varint. */
+  private static int[] entryStarts(byte[] payload, int count) {
+    int[] starts = new int[count];
+    long[] cursor = {entriesStart(payload)};
+    for (int i = 0; i < count; i++) {
+      starts[i] = (int) cursor[0];
+      entryAt(payload, cursor);
+    }
+    return starts;
+  }
+
+  private static int writeEntry(byte[] out, int pos, byte[] e, int encoding) {
     int p = Varint.write(out, pos, e.length);
     System.arraycopy(e, 0, out, p, e.length);
     p += e.length;
+    if (encoding != PACKED) {
+      return p;
+    }
     int size = Varint.size(e.length);
     // The same varint, its bytes reversed: the low group lands last, next to the entry's end.
     Varint.write(out, p, e.length);
@@ -298,7 +345,7 @@ public final class ListPayload {
       throw new IllegalArgumentException("list element longer than its payload");
     }
     int end = start + (int) length;
-    cursor[0] = (long) end + Varint.size(length);
+    cursor[0] = (long) end + (payload[0] == PACKED ? Varint.size(length) : 0);
     return new int[] {start, end};
   }
 

@@ -7,13 +7,14 @@ import java.util.Arrays;
 import java.util.function.Consumer;
 
 /**
- * The entries of a server checkpoint (format version 2, and version 1 read; the reference is {@code
- * docs/spec/server-log.md}).
+ * The entries of a server checkpoint (format version 3, and versions 1 and 2 read; the reference is
+ * {@code docs/spec/server-log.md}).
  *
  * <pre>
- * entry 0: header   u8 kind 0, u8 format version 2, varint item version,
+ * entry 0: header   u8 kind 0, u8 format version 3, varint item version,
  *                   varint keys (the keyspace's size when the checkpoint began; not in version 1)
- * entries 1..:      u8 kind 1, u8 db, then items to the end of the entry:
+ * entries 1..:      u8 kind 1, u8 db (0..15, or 0x80 | db for list chunks: version 3), then items
+ *                   to the end of the entry:
  *                     varint k, k bytes key (without the db byte)
  *                     varint v, v bytes stored value without its version
  * </pre>
@@ -27,7 +28,10 @@ import java.util.function.Consumer;
 final class CheckpointBlock {
   static final int HEADER = 0;
   static final int BLOCK = 1;
-  static final int VERSION = 2;
+  static final int VERSION = 3;
+
+  /** The version before list chunks, whose blocks are of databases 0 to 15 only; still read. */
+  static final int VERSION_WITHOUT_CHUNKS = 2;
 
   /** The first version, whose header has no key count; still read. */
   static final int VERSION_WITHOUT_KEYS = 1;
@@ -55,8 +59,9 @@ final class CheckpointBlock {
   /** Gathers items into one block per database and hands each full block on. */
   static final class Writer {
     private final Consumer<byte[]> entries;
-    private final byte[][] blocks = new byte[Keyspace.DATABASES][];
-    private final int[] lengths = new int[Keyspace.DATABASES];
+    // Indexed by the stored key's first byte: a database, or a database's chunk space.
+    private final byte[][] blocks = new byte[256][];
+    private final int[] lengths = new int[256];
     private long items;
 
     /**
@@ -71,7 +76,7 @@ final class CheckpointBlock {
      * @param storedValue its stored value
      */
     void add(byte[] storedKey, byte[] storedValue) {
-      int db = storedKey[0];
+      int db = storedKey[0] & 0xFF;
       int keyLength = storedKey.length - 1;
       int versionEnd = ValueLayout.versionEnd(storedValue);
       int valueLength = storedValue.length - versionEnd + 1;
@@ -148,22 +153,27 @@ final class CheckpointBlock {
       throw new IllegalArgumentException("checkpoint entry of " + entry.length + " bytes");
     }
     if (entry[0] == HEADER) {
-      if (entry[1] != VERSION && entry[1] != VERSION_WITHOUT_KEYS) {
+      if (entry[1] != VERSION
+          && entry[1] != VERSION_WITHOUT_CHUNKS
+          && entry[1] != VERSION_WITHOUT_KEYS) {
         throw new IllegalArgumentException(
             "server checkpoint format "
                 + entry[1]
                 + " (this server reads "
                 + VERSION_WITHOUT_KEYS
-                + " and "
+                + " to "
                 + VERSION
                 + ")");
       }
       long[] at = {2};
       long itemVersion = Varint.read(entry, at);
-      visitor.header(itemVersion, entry[1] == VERSION ? Varint.read(entry, at) : 0);
+      visitor.header(itemVersion, entry[1] != VERSION_WITHOUT_KEYS ? Varint.read(entry, at) : 0);
       return;
     }
-    if (entry[0] != BLOCK || entry[1] < 0 || entry[1] >= Keyspace.DATABASES) {
+    int space = entry[1] & 0xFF;
+    if (entry[0] != BLOCK
+        || (space >= Keyspace.DATABASES
+            && (space & ~0x0F) != dev.larder.server.internal.keyspace.ListChunks.CHUNK_SPACE)) {
       throw new IllegalArgumentException("unknown checkpoint entry kind " + entry[0]);
     }
     byte db = entry[1];

@@ -217,6 +217,7 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
    */
   void finish() {
     awaitBlocks();
+    keyspace.restoreSettle();
     keyspace.versionsAbove(Math.max(itemVersion, highest));
   }
 

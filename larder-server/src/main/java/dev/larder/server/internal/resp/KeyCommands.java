@@ -95,7 +95,8 @@ final class KeyCommands {
         .doc("generic", "Determines the type of value stored at a key.", "key:key")
         .run(
             c -> {
-              StoredValue v = c.keyspace().peek(c.db(), c.arg(1));
+              // The header alone: a large list's type without reading its chunks.
+              StoredValue v = c.keyspace().peekHeader(c.db(), c.arg(1));
               c.out().simple(v == null ? "none" : v.type().redisName());
             });
     t.command("rename", 3)
@@ -143,7 +144,7 @@ final class KeyCommands {
   private static void exists(RespCall c) {
     long found = 0;
     for (int i = 1; i < c.argc(); i++) {
-      found += c.keyspace().peek(c.db(), c.arg(i)) != null ? 1 : 0;
+      found += c.keyspace().peekHeader(c.db(), c.arg(i)) != null ? 1 : 0;
     }
     c.out().integer(found);
   }
@@ -203,7 +204,7 @@ final class KeyCommands {
   }
 
   private static void ttl(RespCall c, boolean seconds) {
-    StoredValue v = c.keyspace().peek(c.db(), c.arg(1));
+    StoredValue v = c.keyspace().peekHeader(c.db(), c.arg(1));
     if (v == null) {
       c.out().integer(-2);
     } else if (!v.volatileKey()) {
@@ -215,7 +216,7 @@ final class KeyCommands {
   }
 
   private static void expiretime(RespCall c, long unit) {
-    StoredValue v = c.keyspace().peek(c.db(), c.arg(1));
+    StoredValue v = c.keyspace().peekHeader(c.db(), c.arg(1));
     c.out().integer(v == null ? -2 : !v.volatileKey() ? -1 : v.expiresAtMillis() / unit);
   }
 
@@ -228,9 +229,9 @@ final class KeyCommands {
     long[] seen = {0};
     java.util.random.RandomGenerator random = java.util.concurrent.ThreadLocalRandom.current();
     c.keyspace()
-        .forEach(
+        .forEachKey(
             c.db(),
-            (key, value) -> {
+            (key, type) -> {
               if (random.nextLong(++seen[0]) == 0) {
                 chosen[0] = key;
               }
@@ -266,11 +267,10 @@ final class KeyCommands {
     ScanOptions o = ScanOptions.parse(c, 2, true);
     ScanCursor scan = new ScanCursor(cursor, o.count());
     c.keyspace()
-        .forEach(
+        .forEachKey(
             c.db(),
-            (key, value) -> {
-              if (o.matches(key)
-                  && (o.type() == null || o.type().equals(value.type().redisName()))) {
+            (key, type) -> {
+              if (o.matches(key) && (o.type() == null || o.type().equals(type.redisName()))) {
                 scan.offer(key);
               }
             });
@@ -299,9 +299,9 @@ final class KeyCommands {
     GlobPattern p = new GlobPattern(c.arg(1));
     List<byte[]> found = new ArrayList<>();
     c.keyspace()
-        .forEach(
+        .forEachKey(
             c.db(),
-            (key, value) -> {
+            (key, type) -> {
               if (p.matchesAll() || p.matches(key, false)) {
                 found.add(key);
               }

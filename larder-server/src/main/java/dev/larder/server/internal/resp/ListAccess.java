@@ -1,11 +1,11 @@
 package dev.larder.server.internal.resp;
 
 import dev.larder.server.internal.keyspace.Keyspace;
-import dev.larder.server.internal.keyspace.ListPayload;
-import dev.larder.server.internal.keyspace.StoredValue;
+import dev.larder.server.internal.keyspace.ListBody;
 import dev.larder.server.internal.keyspace.ValueType;
 import dev.larder.server.internal.pubsub.KeyEvents;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The list changes that several commands share (pushes, pops, moves), each one atomic change of the
@@ -30,29 +30,25 @@ final class ListAccess {
    */
   static long push(
       Keyspace ks, int db, byte[] key, boolean head, List<byte[]> elements, boolean onlyExisting) {
-    long[] length = new long[1];
     String named = KeyEvents.nameEvents(head ? "lpush" : "rpush");
     try {
-      ks.update(
+      return ks.editList(
           db,
           key,
-          before -> {
-            length[0] = 0;
+          (before, list) -> {
             if (RespCall.requireType(before, ValueType.LIST) == null && onlyExisting) {
-              return before;
+              return 0L;
             }
-            byte[] old = before == null ? null : before.payload();
-            byte[] payload =
-                head ? ListPayload.pushHead(old, elements) : ListPayload.pushTail(old, elements);
-            length[0] = (before == null ? 0L : ListPayload.count(old)) + elements.size();
-            return before == null
-                ? new StoredValue(ValueType.LIST, 0, 0, 0, payload)
-                : before.withPayload(payload);
+            if (head) {
+              list.pushHead(elements);
+            } else {
+              list.pushTail(elements);
+            }
+            return (long) list.size();
           });
     } finally {
       KeyEvents.nameEvents(named);
     }
-    return length[0];
   }
 
   /**
@@ -67,33 +63,20 @@ final class ListAccess {
    * @throws RespError WRONGTYPE if the key holds another type
    */
   static List<byte[]> pop(Keyspace ks, int db, byte[] key, boolean head, int count) {
-    List<List<byte[]>> taken = new java.util.ArrayList<>(java.util.Collections.nCopies(1, null));
     String named = KeyEvents.nameEvents(head ? "lpop" : "rpop");
     try {
-      takeEnd(ks, db, key, head, count, taken);
+      return ks.editList(
+          db,
+          key,
+          (before, list) -> {
+            if (RespCall.requireType(before, ValueType.LIST) == null) {
+              return null;
+            }
+            return head ? list.popHead(count) : list.popTail(count);
+          });
     } finally {
       KeyEvents.nameEvents(named);
     }
-    return taken.getFirst();
-  }
-
-  private static void takeEnd(
-      Keyspace ks, int db, byte[] key, boolean head, int count, List<List<byte[]>> taken) {
-    ks.update(
-        db,
-        key,
-        before -> {
-          taken.set(0, null);
-          if (RespCall.requireType(before, ValueType.LIST) == null) {
-            return null;
-          }
-          ListPayload.Popped p =
-              head
-                  ? ListPayload.popHead(before.payload(), count)
-                  : ListPayload.popTail(before.payload(), count);
-          taken.set(0, p.elements());
-          return p.rest() == null ? null : before.withPayload(p.rest());
-        });
   }
 
   /**
@@ -106,10 +89,10 @@ final class ListAccess {
    */
   static byte[] move(
       Keyspace ks, int db, byte[] source, byte[] destination, boolean fromHead, boolean toHead) {
-    if (RespCall.requireType(ks.peek(db, source), ValueType.LIST) == null) {
+    if (RespCall.requireType(ks.peekHeader(db, source), ValueType.LIST) == null) {
       return null;
     }
-    RespCall.requireType(ks.peek(db, destination), ValueType.LIST);
+    RespCall.requireType(ks.peekHeader(db, destination), ValueType.LIST);
     List<byte[]> taken = pop(ks, db, source, fromHead, 1);
     if (taken == null) {
       return null;
@@ -119,12 +102,31 @@ final class ListAccess {
   }
 
   /**
-   * Returns the list's payload, or null if the key is absent.
+   * Runs a read of a list, counting a hit or a miss: {@code read} gets the list, or null if the key
+   * is absent.
    *
    * @throws RespError WRONGTYPE if it holds another type
    */
-  static byte[] read(RespCall c, byte[] key) {
-    StoredValue v = RespCall.requireType(c.keyspace().get(c.db(), key), ValueType.LIST);
-    return v == null ? null : v.payload();
+  static <R> R read(RespCall c, byte[] key, Function<ListBody, R> read) {
+    return c.keyspace()
+        .readList(
+            c.db(),
+            key,
+            (before, list) ->
+                read.apply(RespCall.requireType(before, ValueType.LIST) == null ? null : list));
+  }
+
+  /**
+   * Runs a change of an existing list: {@code edit} gets the list, or null if the key is absent.
+   *
+   * @throws RespError WRONGTYPE if it holds another type
+   */
+  static <R> R edit(RespCall c, byte[] key, Function<ListBody, R> edit) {
+    return c.keyspace()
+        .editList(
+            c.db(),
+            key,
+            (before, list) ->
+                edit.apply(RespCall.requireType(before, ValueType.LIST) == null ? null : list));
   }
 }

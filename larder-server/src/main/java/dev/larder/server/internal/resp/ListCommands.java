@@ -7,7 +7,6 @@ import static dev.larder.server.internal.resp.RespCommand.Flag.READONLY;
 import static dev.larder.server.internal.resp.RespCommand.Flag.WRITE;
 
 import dev.larder.server.internal.keyspace.ListPayload;
-import dev.larder.server.internal.keyspace.ValueType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -109,11 +108,7 @@ final class ListCommands {
         .flags(READONLY, FAST)
         .keys(1, 1, 1)
         .doc("list", "Returns the length of a list.", "key:key")
-        .run(
-            c -> {
-              byte[] p = ListAccess.read(c, c.arg(1));
-              c.out().integer(p == null ? 0 : ListPayload.count(p));
-            });
+        .run(c -> c.out().integer(ListAccess.read(c, c.arg(1), l -> l == null ? 0 : l.size())));
     t.command("lrange", 4)
         .flags(READONLY)
         .keys(1, 1, 1)
@@ -195,7 +190,8 @@ final class ListCommands {
       throw new RespError("ERR value is out of range, must be positive");
     }
     if (count == 0) {
-      writeArray(c.out(), ListAccess.read(c, c.arg(1)) == null ? null : List.of());
+      boolean exists = ListAccess.read(c, c.arg(1), l -> l != null);
+      writeArray(c.out(), exists ? List.of() : null);
       return;
     }
     List<byte[]> taken =
@@ -326,9 +322,15 @@ final class ListCommands {
   private static void lrange(RespCall c) {
     long start = c.integer(2);
     long stop = c.integer(3);
-    byte[] p = ListAccess.read(c, c.arg(1));
-    int[] span = p == null ? null : span(start, stop, ListPayload.count(p));
-    writeArray(c.out(), span == null ? List.of() : ListPayload.range(p, span[0], span[1]));
+    List<byte[]> found =
+        ListAccess.read(
+            c,
+            c.arg(1),
+            l -> {
+              int[] span = l == null ? null : span(start, stop, l.size());
+              return span == null ? List.<byte[]>of() : l.range(span[0], span[1]);
+            });
+    writeArray(c.out(), found);
   }
 
   /**
@@ -359,29 +361,33 @@ final class ListCommands {
 
   private static void lindex(RespCall c) {
     long index = c.integer(2);
-    byte[] p = ListAccess.read(c, c.arg(1));
-    int i = p == null ? -1 : index(index, ListPayload.count(p));
-    c.out().bulk(i < 0 ? null : ListPayload.range(p, i, i).getFirst());
+    byte[] found =
+        ListAccess.read(
+            c,
+            c.arg(1),
+            l -> {
+              int i = l == null ? -1 : index(index, l.size());
+              return i < 0 ? null : l.get(i);
+            });
+    c.out().bulk(found);
   }
 
   private static void lset(RespCall c) {
     long index = c.integer(2);
-    c.keyspace()
-        .update(
-            c.db(),
-            c.arg(1),
-            before -> {
-              if (RespCall.requireType(before, ValueType.LIST) == null) {
-                throw new RespError("ERR no such key");
-              }
-              List<byte[]> elements = ListPayload.decode(before.payload());
-              int i = index(index, elements.size());
-              if (i < 0) {
-                throw new RespError("ERR index out of range");
-              }
-              elements.set(i, c.arg(3));
-              return before.withPayload(ListPayload.encode(elements));
-            });
+    ListAccess.edit(
+        c,
+        c.arg(1),
+        l -> {
+          if (l == null) {
+            throw new RespError("ERR no such key");
+          }
+          int i = index(index, l.size());
+          if (i < 0) {
+            throw new RespError("ERR index out of range");
+          }
+          l.set(i, c.arg(3));
+          return null;
+        });
     c.out().ok();
   }
 
@@ -392,27 +398,26 @@ final class ListCommands {
           case "after" -> false;
           default -> throw new RespError(RespError.SYNTAX);
         };
-    long[] result = new long[1];
-    c.keyspace()
-        .update(
-            c.db(),
+    long result =
+        ListAccess.edit(
+            c,
             c.arg(1),
-            old -> {
-              result[0] = 0;
-              if (RespCall.requireType(old, ValueType.LIST) == null) {
-                return null;
+            l -> {
+              if (l == null) {
+                return 0L;
               }
-              List<byte[]> elements = ListPayload.decode(old.payload());
-              int at = indexOf(elements, c.arg(3));
-              if (at < 0) {
-                result[0] = -1;
-                return old;
+              for (int s = 0; s < l.segmentCount(); s++) {
+                List<byte[]> elements = l.segmentElements(s);
+                int at = indexOf(elements, c.arg(3));
+                if (at >= 0) {
+                  elements.add(before ? at : at + 1, c.arg(4));
+                  l.replaceSegment(s, elements);
+                  return (long) l.size();
+                }
               }
-              elements.add(before ? at : at + 1, c.arg(4));
-              result[0] = elements.size();
-              return old.withPayload(ListPayload.encode(elements));
+              return -1L;
             });
-    c.out().integer(result[0]);
+    c.out().integer(result);
   }
 
   private static int indexOf(List<byte[]> elements, byte[] wanted) {
@@ -427,59 +432,62 @@ final class ListCommands {
   private static void lrem(RespCall c) {
     long count = c.integer(2);
     byte[] wanted = c.arg(3);
-    long[] removed = new long[1];
-    c.keyspace()
-        .update(
-            c.db(),
+    long limit = count == 0 ? Long.MAX_VALUE : Math.abs(count);
+    long removed =
+        ListAccess.edit(
+            c,
             c.arg(1),
-            before -> {
-              removed[0] = 0;
-              if (RespCall.requireType(before, ValueType.LIST) == null) {
-                return null;
+            l -> {
+              long n = 0;
+              if (l == null) {
+                return n;
               }
-              List<byte[]> elements = ListPayload.decode(before.payload());
-              List<byte[]> kept = count < 0 ? elements.reversed() : elements;
-              List<byte[]> out = new ArrayList<>(elements.size());
-              long limit = count == 0 ? Long.MAX_VALUE : Math.abs(count);
-              for (byte[] e : kept) {
-                if (removed[0] < limit && Arrays.equals(e, wanted)) {
-                  removed[0]++;
-                } else {
-                  out.add(e);
+              // From the tail for a negative count: segments last first, each walked backwards.
+              // Removing segment s moves only the segments after it.
+              int s = count < 0 ? l.segmentCount() - 1 : 0;
+              for (; s >= 0 && s < l.segmentCount() && n < limit; s += count < 0 ? -1 : 1) {
+                List<byte[]> elements = l.segmentElements(s);
+                List<byte[]> walk = count < 0 ? elements.reversed() : elements;
+                List<byte[]> out = new ArrayList<>(elements.size());
+                long before = n;
+                for (byte[] e : walk) {
+                  if (n < limit && Arrays.equals(e, wanted)) {
+                    n++;
+                  } else {
+                    out.add(e);
+                  }
+                }
+                if (n != before) {
+                  l.replaceSegment(s, count < 0 ? out.reversed() : out);
+                  if (out.isEmpty() && count >= 0) {
+                    s--;
+                  }
                 }
               }
-              if (removed[0] == 0) {
-                return before;
-              }
-              return out.isEmpty()
-                  ? null
-                  : before.withPayload(ListPayload.encode(count < 0 ? out.reversed() : out));
+              return n;
             });
-    c.out().integer(removed[0]);
+    c.out().integer(removed);
   }
 
   private static void ltrim(RespCall c) {
     long start = c.integer(2);
     long stop = c.integer(3);
-    c.keyspace()
-        .update(
-            c.db(),
-            c.arg(1),
-            before -> {
-              if (RespCall.requireType(before, ValueType.LIST) == null) {
-                return null;
-              }
-              int length = ListPayload.count(before.payload());
-              int[] span = span(start, stop, length);
-              if (span == null) {
-                return null;
-              }
-              if (span[0] == 0 && span[1] == length - 1) {
-                return before;
-              }
-              return before.withPayload(
-                  ListPayload.encode(ListPayload.range(before.payload(), span[0], span[1])));
-            });
+    ListAccess.edit(
+        c,
+        c.arg(1),
+        l -> {
+          if (l == null) {
+            return null;
+          }
+          int length = l.size();
+          int[] span = span(start, stop, length);
+          if (span == null) {
+            l.popHead(length);
+          } else if (span[0] != 0 || span[1] != length - 1) {
+            l.trim(span[0], span[1]);
+          }
+          return null;
+        });
     c.out().ok();
   }
 }

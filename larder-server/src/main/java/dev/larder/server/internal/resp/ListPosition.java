@@ -1,6 +1,6 @@
 package dev.larder.server.internal.resp;
 
-import dev.larder.server.internal.keyspace.ListPayload;
+import dev.larder.server.internal.keyspace.ListBody;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -34,9 +34,12 @@ final class ListPosition {
         throw new RespError(RespError.SYNTAX);
       }
     }
-    byte[] p = ListAccess.read(c, c.arg(1));
+    long r = rank;
+    long n = count;
+    long m = maxlen;
     List<Long> found =
-        p == null ? List.of() : matches(ListPayload.decode(p), c.arg(2), rank, count, maxlen);
+        ListAccess.read(
+            c, c.arg(1), l -> l == null ? List.<Long>of() : matches(l, c.arg(2), r, n, m));
     if (count < 0) {
       if (found.isEmpty()) {
         c.out().bulk((byte[]) null);
@@ -63,20 +66,35 @@ final class ListPosition {
    * looking at no more than {@code maxlen} elements (0 for all).
    */
   private static List<Long> matches(
-      List<byte[]> elements, byte[] wanted, long rank, long count, long maxlen) {
-    int n = elements.size();
+      ListBody list, byte[] wanted, long rank, long count, long maxlen) {
+    int n = list.size();
     long skip = Math.abs(rank) - 1;
     long limit = count < 0 ? 1 : count == 0 ? Long.MAX_VALUE : count;
     long looked = maxlen == 0 ? Long.MAX_VALUE : maxlen;
     List<Long> out = new ArrayList<>();
-    for (int step = 0; step < n && step < looked && out.size() < limit; step++) {
-      int i = rank > 0 ? step : n - 1 - step;
-      if (Arrays.equals(elements.get(i), wanted)) {
-        if (skip > 0) {
-          skip--;
-        } else {
-          out.add((long) i);
+    // Segment by segment from the end the rank names, so that MAXLEN reads only what it looks at.
+    int segments = list.segmentCount();
+    int step = 0;
+    int first = rank > 0 ? 0 : n;
+    for (int k = 0; k < segments && step < looked && out.size() < limit; k++) {
+      int s = rank > 0 ? k : segments - 1 - k;
+      List<byte[]> elements = list.segmentElements(s);
+      int size = elements.size();
+      if (rank < 0) {
+        first -= size;
+      }
+      for (int j = 0; j < size && step < looked && out.size() < limit; j++, step++) {
+        int at = rank > 0 ? j : size - 1 - j;
+        if (Arrays.equals(elements.get(at), wanted)) {
+          if (skip > 0) {
+            skip--;
+          } else {
+            out.add((long) first + at);
+          }
         }
+      }
+      if (rank > 0) {
+        first += size;
       }
     }
     return out;

@@ -139,7 +139,7 @@ class ListPayloadTest {
         continue;
       }
       decoded++;
-      assertArrayEquals(input, ListPayload.encode(elements));
+      assertArrayEquals(input, ListPayload.encode(elements, input[0]));
       assertEquals(elements.size(), ListPayload.count(input));
       assertSame(elements.reversed(), ListPayload.popTail(input, elements.size()).elements());
     }

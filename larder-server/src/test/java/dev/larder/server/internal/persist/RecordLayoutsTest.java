@@ -64,17 +64,23 @@ class RecordLayoutsTest {
 
   @Test
   void checkpointEntriesAreTheSpecsBytes() {
-    // version 2: item version 100, then 1,000,000 keys (varint c0 84 3d)
-    assertEquals("000264c0843d", HEX.formatHex(CheckpointBlock.header(100, 1_000_000)));
+    // version 3: item version 100, then 1,000,000 keys (varint c0 84 3d)
+    assertEquals("000364c0843d", HEX.formatHex(CheckpointBlock.header(100, 1_000_000)));
     List<byte[]> blocks = new ArrayList<>();
     CheckpointBlock.Writer writer = new CheckpointBlock.Writer(blocks::add);
     // db 0 key "k": tag 0x20 (string), version 7 (dropped), payload "ab"
     writer.add(HEX.parseHex("006b"), HEX.parseHex("20076162"));
     // db 2 key "x": tag 0x24 (expiry), version 300 (two bytes, dropped), expiry 5, payload "z"
     writer.add(HEX.parseHex("0278"), HEX.parseHex("24ac02057a"));
+    // a chunk of a list of db 1 (stored key 0x81 ...): tag 0x22 (list), version 9, payload 01 01 01
+    // 63 01
+    writer.add(HEX.parseHex("810000000000000001000000007a"), HEX.parseHex("22090101016301"));
     writer.finish();
     assertEquals(
-        List.of("0100016b03206162", "010201780324057a"),
+        List.of(
+            "0100016b03206162",
+            "010201780324057a",
+            "01810d0000000000000001000000007a062201010163" + "01"),
         blocks.stream().map(HEX::formatHex).toList());
 
     List<String> read = new ArrayList<>();
@@ -95,13 +101,26 @@ class RecordLayoutsTest {
         };
     CheckpointBlock.read(CheckpointBlock.header(100, 1_000_000), visitor);
     blocks.forEach(b -> CheckpointBlock.read(b, visitor));
-    // a version 1 header (no key count), as servers before version 2 wrote it, is still read
+    // version 1 (no key count) and 2 headers, as servers before wrote them, are still read
     CheckpointBlock.read(HEX.parseHex("000164"), visitor);
-    assertEquals(List.of("header 100 1000000", "006b 206162", "0278 24057a", "header 100 0"), read);
+    CheckpointBlock.read(HEX.parseHex("00026402"), visitor);
+    assertEquals(
+        List.of(
+            "header 100 1000000",
+            "006b 206162",
+            "0278 24057a",
+            "810000000000000001000000007a 220101016301",
+            "header 100 0",
+            "header 100 2"),
+        read);
     assertThrows(
         IllegalArgumentException.class,
-        () -> CheckpointBlock.read(HEX.parseHex("000364"), visitor),
+        () -> CheckpointBlock.read(HEX.parseHex("000464"), visitor),
         "a header of a version this server does not know");
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CheckpointBlock.read(HEX.parseHex("0110016b03206162"), visitor),
+        "a block of no database and no chunk space");
   }
 
   @Test
