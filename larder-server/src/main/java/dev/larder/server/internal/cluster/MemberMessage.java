@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * What a clustered server's members tell each other about pub/sub and client-side caching: the
@@ -43,10 +44,13 @@ public sealed interface MemberMessage {
   record Publish(byte[] channel, byte[] message) implements MemberMessage {
     @Override
     public byte[] encode() {
-      ByteBuffer b = start(1, 8 + channel.length + message.length);
-      put(b, channel);
-      put(b, message);
-      return b.array();
+      return encoded(
+          1,
+          8 + channel.length + message.length,
+          b -> {
+            put(b, channel);
+            put(b, message);
+          });
     }
   }
 
@@ -62,12 +66,15 @@ public sealed interface MemberMessage {
       for (byte[] k : keys) {
         n += 4 + k.length;
       }
-      ByteBuffer b = start(2, n);
-      b.putInt(keys.size());
-      for (byte[] k : keys) {
-        put(b, k);
-      }
-      return b.array();
+      return encoded(
+          2,
+          n,
+          b -> {
+            b.putInt(keys.size());
+            for (byte[] k : keys) {
+              put(b, k);
+            }
+          });
     }
   }
 
@@ -75,7 +82,7 @@ public sealed interface MemberMessage {
   record Flush() implements MemberMessage {
     @Override
     public byte[] encode() {
-      return start(3, 0).array();
+      return encoded(3, 0, b -> {});
     }
   }
 
@@ -87,7 +94,7 @@ public sealed interface MemberMessage {
   record TrackingState(boolean active) implements MemberMessage {
     @Override
     public byte[] encode() {
-      return start(4, 1).put((byte) (active ? 1 : 0)).array();
+      return encoded(4, 1, b -> b.put((byte) (active ? 1 : 0)));
     }
   }
 
@@ -145,9 +152,13 @@ public sealed interface MemberMessage {
     return v == 1;
   }
 
-  private static ByteBuffer start(int kind, int body) {
-    ByteBuffer b = ByteBuffer.allocate(2 + body).order(ByteOrder.LITTLE_ENDIAN);
-    return b.put((byte) VERSION).put((byte) kind);
+  /** A message of that kind whose body of {@code body} bytes {@code fill} writes. */
+  private static byte[] encoded(int kind, int body, Consumer<ByteBuffer> fill) {
+    ByteBuffer b = ByteBuffer.allocate(2 + body);
+    b.order(ByteOrder.LITTLE_ENDIAN);
+    b.put((byte) VERSION).put((byte) kind);
+    fill.accept(b);
+    return b.array();
   }
 
   private static void put(ByteBuffer b, byte[] bytes) {
