@@ -47,9 +47,17 @@ abstract class NearCacheContract {
   /** Returns the RESP port of the server under test, on 127.0.0.1. */
   abstract int port();
 
+  /**
+   * Returns the RESP port the other client writes through: the same server, or another member of
+   * its cluster.
+   */
+  int writerPort() {
+    return port();
+  }
+
   @BeforeEach
   void connect() {
-    writer = new Jedis("127.0.0.1", port());
+    writer = new Jedis("127.0.0.1", writerPort());
     writer.flushAll();
   }
 
@@ -219,7 +227,7 @@ abstract class NearCacheContract {
           });
       writers.start(
           () -> {
-            try (Jedis w = new Jedis("127.0.0.1", port())) {
+            try (Jedis w = new Jedis("127.0.0.1", writerPort())) {
               for (int i = 1; i <= writes; i++) {
                 w.set("nc:s" + (i % keys), Integer.toString(i));
                 written.set(i);

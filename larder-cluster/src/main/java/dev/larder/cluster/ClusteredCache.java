@@ -155,4 +155,32 @@ public interface ClusteredCache<K, V> extends Cache<K, V> {
    * @return an iterator, not thread-safe, that does not support remove
    */
   Iterator<Map.Entry<K, V>> localEntries();
+
+  /**
+   * Sets the receiver of the messages other members {@link #broadcast} and of this member's views.
+   * Messages that arrive before it is set are dropped.
+   *
+   * @param receiver the receiver
+   * @throws IllegalStateException if one was set already
+   */
+  void onMessages(MemberMessages receiver);
+
+  /**
+   * Sends a message to every other member of the current view, without waiting: each receives it
+   * once, after every message this member broadcast before (per-sender order), unless it leaves the
+   * view first. Never blocks (JGroups' flow control queues).
+   *
+   * @param payload the bytes, not copied: do not change them afterwards
+   */
+  void broadcast(byte[] payload);
+
+  /**
+   * As {@link #broadcast}, and returns once every other member of the current view has handed it to
+   * its receiver (or has no receiver) or has left the view.
+   *
+   * @param payload the bytes, not copied: do not change them afterwards
+   * @throws ClusterTimeoutException if a member neither answered nor left within {@link
+   *     ClusterConfig#timeout()}
+   */
+  void broadcastAndWait(byte[] payload);
 }

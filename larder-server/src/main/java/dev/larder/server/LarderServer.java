@@ -2,6 +2,7 @@ package dev.larder.server;
 
 import dev.larder.cluster.ClusteredCache;
 import dev.larder.server.internal.ServerState;
+import dev.larder.server.internal.cluster.ClusterMessages;
 import dev.larder.server.internal.cluster.ServerCluster;
 import dev.larder.server.internal.http.HttpMount;
 import dev.larder.server.internal.jmx.ServerMXBeanRegistration;
@@ -60,6 +61,9 @@ public final class LarderServer implements AutoCloseable {
   /** How often a clustered member's blocked clients look again at their keys. */
   static final long BLOCKED_RECHECK_MS = 100;
 
+  /** How often a clustered member tells the others whether it has tracking clients. */
+  static final long TRACKING_ANNOUNCE_MS = 1_000;
+
   private static final int BACKLOG = 1024;
 
   private final ServerConfig config;
@@ -74,6 +78,9 @@ public final class LarderServer implements AutoCloseable {
 
   /** This member's cluster, or null when the server serves alone. */
   private final ServerCluster cluster;
+
+  /** Pub/sub and tracking across this member's cluster, or null when the server serves alone. */
+  private final ClusterMessages memberMessages;
 
   /**
    * A durable member's own store as a keyspace (its log recovers into it and checkpoints walk it;
@@ -146,6 +153,10 @@ public final class LarderServer implements AutoCloseable {
       state.persistence(serverLog);
     }
     state.cluster(cluster);
+    this.memberMessages =
+        cluster == null
+            ? null
+            : ClusterMessages.attach(cluster.cache(), state.pubsub(), state.tracking());
     this.transport = Transport.of(config.ioTransport());
     this.boss = new MultiThreadIoEventLoopGroup(1, transport.ioHandlers());
     // One event loop per core by default: commands run on the loops, so more loops than cores
@@ -263,6 +274,8 @@ public final class LarderServer implements AutoCloseable {
       // clients look again at the keys they wait on, every BLOCKED_RECHECK_MS.
       scheduler.scheduleWithFixedDelay(
           this::recheckBlocked, BLOCKED_RECHECK_MS, BLOCKED_RECHECK_MS, TimeUnit.MILLISECONDS);
+      scheduler.scheduleWithFixedDelay(
+          memberMessages::announce, 0, TRACKING_ANNOUNCE_MS, TimeUnit.MILLISECONDS);
     }
     if (config.jmx()) {
       synchronized (this) {

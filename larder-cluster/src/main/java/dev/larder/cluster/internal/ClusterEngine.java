@@ -7,6 +7,7 @@ import dev.larder.cluster.ClusterDegradedException;
 import dev.larder.cluster.ClusterException;
 import dev.larder.cluster.ClusterMode;
 import dev.larder.cluster.ClusterTimeoutException;
+import dev.larder.cluster.MemberMessages;
 import dev.larder.cluster.NearCacheStats;
 import dev.larder.cluster.PartitionHandling;
 import dev.larder.cluster.RebalanceStats;
@@ -79,6 +80,7 @@ public final class ClusterEngine implements AutoCloseable {
   private final Reads reads;
   private final KeyAccess access;
   private final WholeCache wholeCache;
+  private final MemberMessaging messaging;
   private final Dispatcher dispatcher;
 
   private ClusterEngine(
@@ -177,6 +179,7 @@ public final class ClusterEngine implements AutoCloseable {
     this.wholeCache =
         new WholeCache(
             config.mode(), config.replication(), membership, segments, store, messenger, near);
+    this.messaging = new MemberMessaging(membership, messenger);
     this.dispatcher = new Dispatcher(membership, messenger, lifecycle, workers);
     listenToViews(calls);
     route(reads, backups, invalidation);
@@ -200,6 +203,7 @@ public final class ClusterEngine implements AutoCloseable {
     if (config.mode() != ClusterMode.INVALIDATION) {
       membership.onView(change -> transfer.onView(change.topology(), change.incoming()));
     }
+    membership.onView(messaging::onView);
   }
 
   /** Which piece handles each frame type, and on which thread (see {@link Dispatcher}). */
@@ -219,6 +223,7 @@ public final class ClusterEngine implements AutoCloseable {
         .onWorker(Frame.T_CLEAR, wholeCache::onClear)
         .onWorker(Frame.T_SCAN, wholeCache::onScan)
         .onDelivery(Frame.T_LEAVE, this::onLeave, this::onLeave)
+        .onDelivery(Frame.T_MESSAGE, messaging::onMessage)
         .onDelivery(
             Frame.T_EPOCH,
             formation != null
@@ -495,6 +500,26 @@ public final class ClusterEngine implements AutoCloseable {
       return List.of();
     }
     return Messenger.names(t.hash().owners(segment));
+  }
+
+  /**
+   * Sets the receiver of other members' messages and of views (see {@link MemberMessages}).
+   *
+   * @throws IllegalStateException if one was set already
+   */
+  public void onMessages(MemberMessages receiver) {
+    messaging.onMessages(receiver);
+  }
+
+  /**
+   * Sends an application's message to every other member of the current view.
+   *
+   * @param payload the bytes
+   * @param await wait until each has handed it to its receiver or left
+   * @throws ClusterTimeoutException if awaiting and a member did not answer in time
+   */
+  public void broadcast(byte[] payload, boolean await) {
+    messaging.broadcast(payload, await);
   }
 
   /** Returns the attributes a member of the current view joined with; empty if none. */

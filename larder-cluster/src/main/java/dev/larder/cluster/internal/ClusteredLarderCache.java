@@ -13,6 +13,7 @@ import dev.larder.cluster.ClusterConfig;
 import dev.larder.cluster.ClusterException;
 import dev.larder.cluster.ClusterTimeoutException;
 import dev.larder.cluster.ClusteredCache;
+import dev.larder.cluster.MemberMessages;
 import dev.larder.cluster.RebalanceStats;
 import dev.larder.cluster.StoreJournal;
 import dev.larder.codec.ByteSink;
@@ -701,6 +702,21 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
   @Override
   public Map<String, String> memberAttributes(String member) {
     return engine.memberAttributes(Objects.requireNonNull(member, "member"));
+  }
+
+  @Override
+  public void onMessages(MemberMessages receiver) {
+    engine.onMessages(receiver);
+  }
+
+  @Override
+  public void broadcast(byte[] payload) {
+    engine.broadcast(payload, false);
+  }
+
+  @Override
+  public void broadcastAndWait(byte[] payload) {
+    engine.broadcast(payload, true);
   }
 
   @Override

@@ -101,6 +101,13 @@ record Frame(
    */
   static final int T_HELD = 14;
 
+  /**
+   * An application's own message to every other member (value = its bytes; {@link
+   * MemberMessaging}): regular, so in the sender's order; answered S_OK once handed to the
+   * receiver, if the sender waits.
+   */
+  static final int T_MESSAGE = 15;
+
   static final int F_ASYNC = 1;
   static final int F_LAST = 2;
   static final int F_COUNT_ONLY = 4;

@@ -13,6 +13,10 @@ import java.nio.charset.StandardCharsets;
  * "g$lshzxetd"; K and E choose the channels. Larder publishes g, $, h (and l, s, z for the types
  * whose commands report them), x and e; m, n, t and d are accepted and never published.
  *
+ * <p>Events go to this member's subscribers only ({@link PubSub#deliver}): in a cluster, the events
+ * of a change are published on the member that ran the command, as Redis Cluster publishes them on
+ * the node that ran it, and a subscriber that wants every change subscribes on every member.
+ *
  * <p>Thread-safe: the flags are one volatile int, so CONFIG SET applies to the next event.
  */
 public final class KeyspaceEvents {
@@ -175,10 +179,10 @@ public final class KeyspaceEvents {
     }
     byte[] name = event.getBytes(StandardCharsets.US_ASCII);
     if ((f & KEYSPACE) != 0) {
-      pubsub.publish(concat("__keyspace@" + db + "__:", key), name);
+      pubsub.deliver(concat("__keyspace@" + db + "__:", key), name);
     }
     if ((f & KEYEVENT) != 0) {
-      pubsub.publish(concat("__keyevent@" + db + "__:", name), key);
+      pubsub.deliver(concat("__keyevent@" + db + "__:", name), key);
     }
   }
 

@@ -30,6 +30,11 @@ import java.util.concurrent.atomic.LongAdder;
  * message queued just before an unsubscribe is dropped when it is written (the session checks that
  * the subscription still stands), so nothing arrives after the unsubscribe's confirmation.
  *
+ * <p><b>Clusters.</b> PUBLISH also hands the message to the other members ({@link MemberRelay}),
+ * under the same stripe monitor, so each member receives one member's messages to a channel in the
+ * order that member delivered them; there they are delivered as local messages ({@link #deliver}).
+ * Messages published on different members are not ordered with each other.
+ *
  * <p>Thread-safe.
  */
 public final class PubSub {
@@ -39,12 +44,23 @@ public final class PubSub {
   private final Map<ByteBuffer, Pattern> patterns = new ConcurrentHashMap<>();
   private final Object[] stripes = new Object[STRIPES];
   private final LongAdder published = new LongAdder();
+  private volatile MemberRelay relay = MemberRelay.NONE;
 
   /** Builds an empty registry. */
   public PubSub() {
     for (int i = 0; i < STRIPES; i++) {
       stripes[i] = new Object();
     }
+  }
+
+  /**
+   * Sets what tells the other members of a cluster of this member's PUBLISH commands. Called once,
+   * before serving.
+   *
+   * @param relay the relay
+   */
+  public void relay(MemberRelay relay) {
+    this.relay = relay;
   }
 
   /** A pattern and its subscribers. */
@@ -112,18 +128,41 @@ public final class PubSub {
   }
 
   /**
-   * Delivers a message to every subscriber of the channel and of every pattern matching it, in one
-   * order per channel for all of them (see the class notes).
+   * PUBLISH: delivers a message to this member's subscribers, as {@link #deliver} does, and hands
+   * it to the other members of a cluster (in the same order as here, per channel).
+   *
+   * @param channel the channel
+   * @param payload the message
+   * @return how many deliveries were made on this member (a client subscribed by channel and by a
+   *     pattern counts twice, as in Redis; other members' subscribers are not counted, as in Redis
+   *     Cluster)
+   */
+  public int publish(byte[] channel, byte[] payload) {
+    return deliver(channel, payload, true);
+  }
+
+  /**
+   * Delivers a message to every subscriber on this member of the channel and of every pattern
+   * matching it, in one order per channel for all of them (see the class notes): keyspace
+   * notifications, and messages other members' PUBLISH commands relayed here.
    *
    * @param channel the channel
    * @param payload the message
    * @return how many deliveries were made (a client subscribed by channel and by a pattern counts
    *     twice, as in Redis)
    */
-  public int publish(byte[] channel, byte[] payload) {
+  public int deliver(byte[] channel, byte[] payload) {
+    return deliver(channel, payload, false);
+  }
+
+  private int deliver(byte[] channel, byte[] payload, boolean everyMember) {
     published.increment();
     int receivers = 0;
     synchronized (stripes[spread(ByteBuffer.wrap(channel).hashCode()) & (STRIPES - 1)]) {
+      if (everyMember) {
+        // under the stripe: the other members get one channel's messages in this member's order
+        relay.published(channel, payload);
+      }
       Set<Subscriber> exact = channels.get(ByteBuffer.wrap(channel));
       if (exact != null) {
         PushMessage m = new PushMessage.Message(channel, payload);

@@ -37,6 +37,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * gets the invalidation after the reply of the command that changed it, as in Redis 7. The client
  * whose command made the change is given by {@link KeyEvents}, for NOLOOP.
  *
+ * <p><b>Clusters.</b> A change made on this member is also handed to the other members ({@link
+ * MemberRelay#changed}, after it was applied), which invalidate it for their own clients ({@link
+ * #changedOnAnotherMember}); a flush alike. Whether anything is to be collected at all ({@link
+ * #idle}) then also depends on whether another member may have tracking clients; a client turning
+ * tracking on waits until every other member knows this member tracks ({@link
+ * MemberRelay#tracking}) before it reads anything, so no member skips telling it of a change
+ * applied after its read.
+ *
  * <p>Thread-safe.
  */
 public final class Tracking {
@@ -55,12 +63,23 @@ public final class Tracking {
   private final Map<ByteBuffer, Set<Long>> prefixes = new ConcurrentHashMap<>();
 
   private volatile long maxKeys;
+  private volatile MemberRelay relay = MemberRelay.NONE;
 
   /**
    * @param maxKeys tracking-table-max-keys: the most keys in the table, 0 for no bound
    */
   public Tracking(long maxKeys) {
     this.maxKeys = maxKeys;
+  }
+
+  /**
+   * Sets what tells the other members of a cluster of this member's changes. Called once, before
+   * serving.
+   *
+   * @param relay the relay
+   */
+  public void relay(MemberRelay relay) {
+    this.relay = relay;
   }
 
   /**
@@ -144,6 +163,8 @@ public final class Tracking {
    *
    * @param s the client
    * @param mode its mode
+   * @throws RuntimeException if the other members of a cluster could not all be told that this
+   *     member tracks (tracking is then off for the client)
    */
   public void on(Subscriber s, Mode mode) {
     Tracked before = tracking.get(s.id());
@@ -171,6 +192,12 @@ public final class Tracking {
             mode.redirect(),
             List.copyOf(all));
     tracking.put(s.id(), new Tracked(s, m));
+    try {
+      relay.tracking();
+    } catch (RuntimeException e) {
+      off(s.id());
+      throw e;
+    }
   }
 
   /**
@@ -210,12 +237,12 @@ public final class Tracking {
   }
 
   /**
-   * Returns whether there is nothing to invalidate: no tracking client and an empty table (keys
-   * left by clients that turned tracking off go when they next change, or at a flush). A cheap test
-   * for every write.
+   * Returns whether there is nothing to invalidate: no tracking client, an empty table (keys left
+   * by clients that turned tracking off go when they next change, or at a flush) and no other
+   * member of a cluster that may have tracking clients. A cheap test for every write.
    */
   public boolean idle() {
-    return tracking.isEmpty() && tableKeys.get() == 0;
+    return tracking.isEmpty() && tableKeys.get() == 0 && !relay.othersTrack();
   }
 
   /** Returns the keys in the tracking table (INFO's tracking_total_keys). */
@@ -276,6 +303,9 @@ public final class Tracking {
    */
   public void changed(byte[] key, long current) {
     invalidate(key, current, true);
+    if (relay.othersTrack()) {
+      relay.changed(List.of(key));
+    }
   }
 
   /**
@@ -287,6 +317,23 @@ public final class Tracking {
    * @param current the id of the client whose command changed them
    */
   public void changed(List<byte[]> keys, long current) {
+    changedHere(keys, current);
+    if (relay.othersTrack()) {
+      relay.changed(keys);
+    }
+  }
+
+  /**
+   * Keys changed on another member of the cluster: as {@link #changed(List, long)} for this
+   * member's clients (none of them made the change, so NOLOOP skips nothing).
+   *
+   * @param keys the keys' names
+   */
+  public void changedOnAnotherMember(List<byte[]> keys) {
+    changedHere(keys, 0);
+  }
+
+  private void changedHere(List<byte[]> keys, long current) {
     for (byte[] k : keys) {
       invalidate(k, current, false);
     }
@@ -349,8 +396,25 @@ public final class Tracking {
    * A flush: every tracking client is told that every key is invalid (a null invalidation), and the
    * table is emptied.
    */
-  @SuppressWarnings("ModifyCollectionInEnhancedForLoop") // a ConcurrentHashMap's key set allows it
   public void flushed() {
+    flushHere();
+    if (relay.othersTrack()) {
+      relay.flushed();
+    }
+  }
+
+  /**
+   * Every key changed on another member (a flush there), or this member may have missed changes
+   * made on others (a member left its view, or partitions merged): as {@link #flushed} for this
+   * member's clients, which are told to drop everything they cached, as Redis does when it cannot
+   * keep track.
+   */
+  public void flushedOnAnotherMember() {
+    flushHere();
+  }
+
+  @SuppressWarnings("ModifyCollectionInEnhancedForLoop") // a ConcurrentHashMap's key set allows it
+  private void flushHere() {
     PushMessage m = new PushMessage.Invalidation(null);
     for (Tracked t : tracking.values()) {
       send(t, m);
