@@ -77,6 +77,7 @@ public final class CommandKeys {
    */
   private record Form(Builder<?> builder, List<Object> kinds, List<Integer> keyAt, int id) {
     @Override
+    @SuppressWarnings("ReferenceEquality") // Jedis compares builders by identity
     public boolean equals(Object o) {
       return o instanceof Form f
           && f.builder == builder
@@ -90,6 +91,7 @@ public final class CommandKeys {
     }
 
     /** Whether the command has this form, checked without allocating. */
+    @SuppressWarnings("ReferenceEquality") // kinds are markers and constants, equal by identity
     boolean matches(CommandArguments args) {
       if (args.size() != kinds.size() || args.getKeys().size() != keyAt.size()) {
         return false;
