@@ -15,6 +15,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import redis.clients.jedis.csc.CacheConnection;
 import redis.clients.jedis.csc.CacheEntry;
@@ -292,15 +293,41 @@ public final class LarderJedisCache implements redis.clients.jedis.csc.Cache, Au
   }
 
   /**
-   * Unsupported: entries are stored as bytes, from which a Jedis {@link CacheKey} (which holds the
-   * reply's builder) cannot be rebuilt.
-   *
-   * @throws UnsupportedOperationException always
+   * Returns the entries that may be served now: each with a {@link CacheKey} equal to the one it
+   * was stored under (rebuilt from the stored command and the number of its form, see {@code
+   * CommandKeys}), its connection and its reply. Entries retired by an invalidation, or whose
+   * connection is gone, are left out. A snapshot, taken by a walk of the whole cache that does not
+   * count as accesses; entries written meanwhile may or may not be in it.
    */
   @Override
   public Collection<CacheEntry> getCacheEntries() {
-    throw new UnsupportedOperationException(
-        "LarderJedisCache stores entries as bytes and cannot list them as Jedis CacheEntry objects");
+    List<CacheEntry> entries = new ArrayList<>();
+    for (Map.Entry<byte[], byte[]> e : store.asMap().entrySet()) {
+      CacheKey<?> cacheKey = commandKeys.decode(e.getKey());
+      CacheEntry<?> entry = servable(cacheKey, e.getValue());
+      if (entry != null) {
+        entries.add(entry);
+      }
+    }
+    return entries;
+  }
+
+  /** The stored entry if its keys' stamps are current and its connection is open, else null. */
+  private CacheEntry<?> servable(CacheKey<?> cacheKey, byte[] value) {
+    byte[][] redisKeys = CommandKeys.redisKeyBytes(cacheKey.getRedisKeys());
+    ByteBuffer in = ByteBuffer.wrap(value);
+    CacheConnection owner = connections.connection((int) Varint.read(in));
+    boolean current = owner != null && redisKeys != null;
+    for (int i = 0; current && i < redisKeys.length; i++) {
+      current = (int) Varint.read(in) == stamps.stamp(redisKeys[i]);
+    }
+    return current ? newEntry(cacheKey, owner, value, in.position()) : null;
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"}) // the reply was stored under this very key
+  private static CacheEntry<?> newEntry(
+      CacheKey<?> key, CacheConnection owner, byte[] value, int replyOffset) {
+    return new StoredEntry(key, owner, value, replyOffset);
   }
 
   /** Returns a description of Larder's policy, which evicts on its own as the cache is written. */

@@ -106,6 +106,43 @@ abstract class NearCacheContract {
     assertEquals(4, nearCache.getStats().getHitCount(), nearCache.getStats().toString());
   }
 
+  /**
+   * getCacheEntries lists what may be served, each under a key equal to the one Jedis looks it up
+   * by; a retired entry is not listed.
+   */
+  @Test
+  void theEntriesAreListedUnderTheirOwnKeys() throws Exception {
+    RedisClient c = cachedClient(8L << 20);
+    writer.set("nc:a", "1");
+    writer.set("nc:b", "2");
+    assertEquals("1", c.get("nc:a"));
+    assertEquals("2", c.get("nc:b"));
+    assertEquals(List.of("1", "2"), c.mget("nc:a", "nc:b"));
+    CommandObjects commands = new CommandObjects();
+    Map<CacheKey<?>, Object> listed = listed();
+    assertEquals(
+        Map.of(
+            new CacheKey<>(commands.get("nc:a")), "1",
+            new CacheKey<>(commands.get("nc:b")), "2",
+            new CacheKey<>(commands.mget("nc:a", "nc:b")), List.of("1", "2")),
+        listed);
+    writer.set("nc:a", "3");
+    Await.until(
+        "the near cache serves the new value", INVALIDATION_WAIT, () -> "3".equals(c.get("nc:a")));
+    assertEquals("3", listed().get(new CacheKey<>(commands.get("nc:a"))));
+    assertNull(
+        listed().get(new CacheKey<>(commands.mget("nc:a", "nc:b"))),
+        "the MGET of the changed key is retired");
+  }
+
+  private Map<CacheKey<?>, Object> listed() {
+    Map<CacheKey<?>, Object> listed = new java.util.HashMap<>();
+    for (CacheEntry<?> e : nearCache.getCacheEntries()) {
+      listed.put(e.getCacheKey(), e.getValue());
+    }
+    return listed;
+  }
+
   @Test
   void aWriteByAnotherClientRetiresTheEntry() throws Exception {
     RedisClient c = cachedClient(8L << 20);

@@ -15,13 +15,15 @@ import java.util.Map;
 
 /**
  * The server comparison: Larder's server, redis-server (persistence off) and memcached, each with
- * the same memory limit, in the same run. redis-benchmark SET and GET with 50 clients, pipelines of
- * 1 and 16, values of 100 B and 1 KiB (Larder and Redis); memcaslap set and get with 2 threads, 50
- * connections and 100 B values (Larder's memcached port and memcached), or memcslap with 50 threads
- * where memcaslap is not installed, after an untimed warm-up pass of each tool; ops/s, latency
- * where the tool gives it, and the server process's CPU time per operation; memory per key: the
- * server's resident memory after loading n keys of 100 B minus before, over n. Servers that are not
- * installed give unavailable rows.
+ * the same memory limit, in the same run. redis-benchmark's default tests (PING, SET, GET, INCR,
+ * list, set, hash and sorted-set pushes and pops, LRANGE, MSET: {@code -P tests=} chooses) with 50
+ * clients, pipelines of 1 and 16, values of 100 B, and SET and GET also with 1 KiB values (Larder
+ * and Redis, in one trial, so that each Larder row gives its ratio to Redis's ops/s); memcaslap set
+ * and get with 2 threads, 50 connections and 100 B values (Larder's memcached port and memcached),
+ * or memcslap with 50 threads where memcaslap is not installed, after an untimed warm-up pass of
+ * each tool; ops/s, latency where the tool gives it, and the server process's CPU time per
+ * operation; memory per key: the server's resident memory after loading n keys of 100 B minus
+ * before, over n. Servers that are not installed give unavailable rows.
  */
 public final class ServerScenario implements Scenario {
 
@@ -42,7 +44,27 @@ public final class ServerScenario implements Scenario {
   private static final Parameter.Choices PARTS =
       new Parameter.Choices("parts", PART_NAMES, PART_NAMES, PART_NAMES);
 
+  /** redis-benchmark's tests to run, in its own order whatever the order given. */
+  private static final Parameter.Choices TESTS =
+      new Parameter.Choices(
+          "tests",
+          ServerBench.REDIS_BENCHMARK_TESTS,
+          ServerBench.REDIS_BENCHMARK_TESTS,
+          ServerBench.REDIS_BENCHMARK_TESTS);
+
+  /**
+   * Requests of each redis-benchmark test on a collection (the list, set, hash and sorted-set
+   * tests), the same at both pipelines: these tests grow or read one key, and while a collection's
+   * every change rewrites it whole, a server's time for them grows with the square of the count.
+   * String tests run {@code requests} times the pipeline.
+   */
+  private static final Parameter.WholeNumber COLLECTION_REQUESTS =
+      new Parameter.WholeNumber("collection-requests", 100, 1_000_000_000, 20_000, 2_000);
+
   static final List<String> SERVERS = List.of("Larder", "Redis", "memcached");
+
+  /** The servers that speak RESP: measured in one trial, for the ratios. */
+  private static final List<String> RESP_SERVERS = List.of("Larder", "Redis");
 
   /**
    * off, or the appendfsync policy of servers that log every write (Larder with a dir, Redis with
@@ -67,7 +89,8 @@ public final class ServerScenario implements Scenario {
 
   @Override
   public List<Parameter> parameters() {
-    return List.of(REQUESTS, KEYS, MAXMEMORY, PARTS, IO_THREADS, PERSISTENCE);
+    return List.of(
+        REQUESTS, KEYS, MAXMEMORY, PARTS, TESTS, COLLECTION_REQUESTS, IO_THREADS, PERSISTENCE);
   }
 
   @Override
@@ -89,14 +112,20 @@ public final class ServerScenario implements Scenario {
             .toList();
     List<Trial> trials = new java.util.ArrayList<>();
     for (String persistence : PERSISTENCE.get(options)) {
-      for (Trial t : Trial.eachIncluded(servers, options)) {
-        if (persistence.equals("off") || !t.implementation().equals("memcached")) {
-          trials.add(
-              new Trial(
-                  t.implementation(),
-                  t.implementation() + (persistence.equals("off") ? "" : " " + persistence),
-                  Map.of("persistence", persistence)));
-        }
+      String suffix = persistence.equals("off") ? "" : " " + persistence;
+      List<String> resp =
+          servers.stream().filter(RESP_SERVERS::contains).filter(options::includes).toList();
+      if (!resp.isEmpty()) {
+        trials.add(
+            new Trial(
+                resp.getFirst(),
+                String.join(", ", resp) + suffix,
+                Map.of("persistence", persistence, Trial.IMPLEMENTATIONS, String.join(",", resp))));
+      }
+      if (persistence.equals("off")
+          && servers.contains("memcached")
+          && options.includes("memcached")) {
+        trials.add(new Trial("memcached", "memcached", Map.of("persistence", persistence)));
       }
     }
     return trials;
@@ -116,16 +145,26 @@ public final class ServerScenario implements Scenario {
             KEYS.get(o),
             MAXMEMORY.get(o),
             PARTS.get(o),
+            TESTS.get(o),
+            COLLECTION_REQUESTS.get(o),
             (int) IO_THREADS.get(o),
             trial.params().getOrDefault("persistence", "off"),
             context::progress);
-    return bench.run(trial.implementation());
+    List<Row> rows = new java.util.ArrayList<>();
+    for (String server : trial.implementations()) {
+      rows.addAll(bench.run(server));
+    }
+    ServerBench.addRatios(rows);
+    return rows;
   }
 
-  /** A server's trial runs eight redis-benchmark runs or two memcslap runs after a load. */
+  /**
+   * The RESP trial runs two servers, each through 19 tests at two pipelines (plus SET and GET with
+   * 1 KiB values) after a load.
+   */
   @Override
   public int trialTimeoutSeconds(RunOptions options) {
-    return options.quick() ? 900 : 3600;
+    return options.quick() ? 1800 : 7200;
   }
 
   @Override
@@ -138,7 +177,9 @@ public final class ServerScenario implements Scenario {
             Column.of("test"),
             Column.of("pipeline"),
             new Column("valueBytes", "value bytes"),
+            Column.of("requests"),
             new Column("opsPerSec", "ops/s"),
+            new Column("xRedis", "x Redis ops/s"),
             new Column("p50Ms", "p50 ms"),
             new Column("p99Ms", "p99 ms"),
             new Column("cpuUsPerOp", "server CPU us/op"),

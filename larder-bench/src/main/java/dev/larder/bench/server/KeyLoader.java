@@ -117,7 +117,7 @@ final class KeyLoader {
   }
 
   /** Sends one command and returns its reply: a status line's text or a bulk string. */
-  private static String command(int port, String... args) throws IOException {
+  static String command(int port, String... args) throws IOException {
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
       s.setSoTimeout(120_000);
       StringBuilder sb = new StringBuilder("*").append(args.length).append("\r\n");

@@ -34,7 +34,8 @@ final class LoadTools {
   /**
    * One measured test.
    *
-   * @param test SET or GET
+   * @param test the tool's name for it: SET or GET for the memcached tools; redis-benchmark's own
+   *     ({@code PING_INLINE}, {@code LRANGE_100 (first 100 elements)}...)
    * @param opsPerSec requests per second
    * @param p50Ms median latency, NaN if the tool gives none
    * @param p99Ms 99th percentile latency, NaN if the tool gives none
@@ -51,8 +52,8 @@ final class LoadTools {
   }
 
   /**
-   * redis-benchmark with the given tests (set, get or set,get), clients, pipeline depth and value
-   * size.
+   * redis-benchmark with the given tests ({@code -t}: one or more of {@link
+   * RedisBenchmarkTests#ALL}, comma-separated), clients, pipeline depth and value size.
    */
   static List<Result> redisBenchmark(
       int port, String tests, int clients, int pipeline, int valueBytes, long requests)
@@ -91,12 +92,18 @@ final class LoadTools {
     return parseRedisBenchmarkCsv(out);
   }
 
-  /** Reads redis-benchmark's --csv output: test, rps, avg, min, p50, p95, p99, max. */
+  /**
+   * Reads every row of redis-benchmark's --csv output (test, rps, avg, min, p50, p95, p99, max),
+   * named as redis-benchmark names them ({@code SET}, {@code LPUSH (needed to benchmark LRANGE)},
+   * {@code MSET (10 keys)}...), in its order.
+   *
+   * @throws IOException if it holds no row
+   */
   static List<Result> parseRedisBenchmarkCsv(String out) throws IOException {
     List<Result> results = new ArrayList<>();
     for (String line : out.split("\n", -1)) {
-      String[] f = line.replace("\"", "").split(",", -1);
-      if (f.length >= 7 && (f[0].equals("SET") || f[0].equals("GET"))) {
+      String[] f = line.strip().replace("\"", "").split(",", -1);
+      if (f.length >= 7 && !f[0].equals("test") && isNumber(f[1])) {
         results.add(
             new Result(
                 f[0],
@@ -106,9 +113,18 @@ final class LoadTools {
       }
     }
     if (results.isEmpty()) {
-      throw new IOException("redis-benchmark gave no SET or GET figure: " + out);
+      throw new IOException("redis-benchmark gave no figure: " + out);
     }
     return results;
+  }
+
+  private static boolean isNumber(String field) {
+    try {
+      Double.parseDouble(field);
+      return true;
+    } catch (NumberFormatException e) {
+      return false;
+    }
   }
 
   /**

@@ -13,6 +13,9 @@ import java.util.function.Consumer;
  * memory per key, run the load tools, stop it.
  */
 public final class ServerBench {
+  /** redis-benchmark's default tests, names of its {@code -t} option, in its order. */
+  public static final List<String> REDIS_BENCHMARK_TESTS = RedisBenchmarkTests.ALL;
+
   private static final int CLIENTS = 50;
   private static final int MEMORY_VALUE_BYTES = 100;
   private static final long WARM_UP_KEYS = 20_000;
@@ -22,6 +25,8 @@ public final class ServerBench {
   private final long keys;
   private final long maxMemory;
   private final List<String> parts;
+  private final List<String> tests;
+  private final long collectionRequests;
   private final int ioThreads;
   private final String persistence;
   private final Consumer<String> progress;
@@ -32,6 +37,9 @@ public final class ServerBench {
    * @param maxMemory the memory limit every server gets
    * @param parts which measurements run: memory, redis-benchmark, memcslap (the memcached load
    *     tool: memcaslap if installed, else memcslap)
+   * @param tests the redis-benchmark tests, names of its {@code -t} option, run in its order
+   * @param collectionRequests requests of each redis-benchmark test on a collection, at either
+   *     pipeline
    * @param ioThreads Larder's event-loop threads, 0 for the server's default
    * @param persistence off, or the appendfsync policy (always, everysec, no) of a server that logs
    *     every write: Larder with a dir, Redis with appendonly yes
@@ -42,6 +50,8 @@ public final class ServerBench {
       long keys,
       long maxMemory,
       List<String> parts,
+      List<String> tests,
+      long collectionRequests,
       int ioThreads,
       String persistence,
       Consumer<String> progress) {
@@ -50,6 +60,8 @@ public final class ServerBench {
     this.keys = keys;
     this.maxMemory = maxMemory;
     this.parts = List.copyOf(parts);
+    this.tests = RedisBenchmarkTests.ALL.stream().filter(tests::contains).toList();
+    this.collectionRequests = collectionRequests;
     this.ioThreads = ioThreads;
     this.progress = progress;
   }
@@ -148,6 +160,12 @@ public final class ServerBench {
     }
   }
 
+  /**
+   * redis-benchmark, after an untimed warm-up: at pipelines 1 and 16, every chosen test with
+   * 100-byte values, then SET and GET with 1 KiB values; each (pipeline, size) pass starts from an
+   * empty keyspace and runs the tests in redis-benchmark's order, one run each, so that the
+   * server's CPU per operation is the test's.
+   */
   private List<Row> redisBenchmark(String server, ServerProcess p) throws Exception {
     List<Row> rows = new ArrayList<>();
     if (!LoadTools.onPath("redis-benchmark")) {
@@ -159,31 +177,100 @@ public final class ServerBench {
     // interpreter and compiler, which is not the steady state the figures are about (on a
     // loaded machine its compiler threads get little CPU, and a short warm-up left a quick
     // run's pipeline-1 cells at three to five times the CPU per request of a warm server).
+    // Collection tests are left out: each would grow a collection the timed runs then start on.
     progress.accept(server + ": redis-benchmark warm-up");
-    LoadTools.redisBenchmark(port, "set,get", CLIENTS, 16, 100, requests * 4);
-    LoadTools.redisBenchmark(port, "set,get", CLIENTS, 1, 100, requests);
+    String warmTests =
+        String.join(
+            ",",
+            java.util.stream.Stream.concat(
+                    java.util.stream.Stream.of("set", "get"),
+                    tests.stream().filter(t -> !RedisBenchmarkTests.onCollection(t)))
+                .distinct()
+                .toList());
+    LoadTools.redisBenchmark(port, warmTests, CLIENTS, 16, 100, requests * 4);
+    LoadTools.redisBenchmark(port, warmTests, CLIENTS, 1, 100, requests);
     for (int pipeline : new int[] {1, 16}) {
       for (int size : new int[] {100, 1024}) {
-        progress.accept(server + ": redis-benchmark -P " + pipeline + " -d " + size);
-        for (String test : List.of("set", "get")) {
-          long ops = requests * pipeline;
-          long before = p.cpuTicks();
-          LoadTools.Result r =
-              LoadTools.redisBenchmark(port, test, CLIENTS, pipeline, size, ops).getFirst();
-          rows.add(
-              Row.of(server)
-                  .put("tool", "redis-benchmark")
-                  .put("test", r.test())
-                  .put("pipeline", pipeline)
-                  .put("valueBytes", size)
-                  .put("opsPerSec", r.opsPerSec())
-                  .put("p50Ms", r.p50Ms())
-                  .put("p99Ms", r.p99Ms())
-                  .put("cpuUsPerOp", cpuMicrosPerOp(p, before, ops)));
+        List<String> pass =
+            size == 100
+                ? tests
+                : tests.stream().filter(t -> t.equals("set") || t.equals("get")).toList();
+        if (pass.isEmpty()) {
+          continue;
+        }
+        progress.accept(server + ": redis-benchmark -P " + pipeline + " -d " + size + " " + pass);
+        KeyLoader.command(port, "FLUSHALL");
+        for (String test : pass) {
+          rows.addAll(redisBenchmarkTest(server, p, test, pipeline, size));
         }
       }
     }
     return rows;
+  }
+
+  /**
+   * One test's run: a row for each line redis-benchmark prints (an LRANGE test prints its LPUSH
+   * first), with the server's CPU per operation on the test's own row when the run is that test
+   * alone.
+   */
+  private List<Row> redisBenchmarkTest(
+      String server, ServerProcess p, String test, int pipeline, int size) throws Exception {
+    int port = p.respPort();
+    for (String key : RedisBenchmarkTests.keysToRemoveBefore(test)) {
+      KeyLoader.command(port, "DEL", key);
+    }
+    // String tests scale with the pipeline, so that each run lasts about as long; collection tests
+    // run the same count at both (see the collection-requests parameter).
+    long ops = RedisBenchmarkTests.onCollection(test) ? collectionRequests : requests * pipeline;
+    long before = p.cpuTicks();
+    List<LoadTools.Result> results =
+        LoadTools.redisBenchmark(port, test, CLIENTS, pipeline, size, ops);
+    double cpu = cpuMicrosPerOp(p, before, ops);
+    List<Row> rows = new ArrayList<>();
+    for (LoadTools.Result r : results) {
+      Row row =
+          Row.of(server)
+              .put("tool", "redis-benchmark")
+              .put("test", r.test())
+              .put("pipeline", pipeline)
+              .put("valueBytes", size)
+              .put("requests", ops)
+              .put("opsPerSec", r.opsPerSec())
+              .put("p50Ms", r.p50Ms())
+              .put("p99Ms", r.p99Ms());
+      if (RedisBenchmarkTests.runsAlone(test)) {
+        row.put("cpuUsPerOp", cpu);
+      }
+      rows.add(row);
+    }
+    return rows;
+  }
+
+  /**
+   * Puts on each Larder redis-benchmark row its ops/s over Redis's for the same test, pipeline,
+   * value size and persistence, where Redis ran in the same trial.
+   *
+   * @param rows every server's rows of one trial
+   */
+  public static void addRatios(List<Row> rows) {
+    for (Row larder : rows) {
+      if (!larder.implementation().equals("Larder")
+          || !larder.measured()
+          || !"redis-benchmark".equals(larder.get("tool"))) {
+        continue;
+      }
+      for (Row redis : rows) {
+        if (redis.implementation().equals("Redis")
+            && redis.measured()
+            && "redis-benchmark".equals(redis.get("tool"))
+            && java.util.Objects.equals(redis.get("test"), larder.get("test"))
+            && java.util.Objects.equals(redis.get("pipeline"), larder.get("pipeline"))
+            && java.util.Objects.equals(redis.get("valueBytes"), larder.get("valueBytes"))
+            && java.util.Objects.equals(redis.get("persistence"), larder.get("persistence"))) {
+          larder.put("xRedis", larder.number("opsPerSec") / redis.number("opsPerSec"));
+        }
+      }
+    }
   }
 
   /**

@@ -14,7 +14,7 @@ class ServerScenarioTest {
   private static List<String> planned(Map<String, String> parameters) {
     return new ServerScenario()
         .plan(new RunOptions(false, parameters, Set.of())).stream()
-            .map(Trial::implementation)
+            .flatMap(t -> t.implementations().stream())
             .toList();
   }
 
@@ -22,6 +22,14 @@ class ServerScenarioTest {
   void everyServerRunsByDefaultAndForTheMemoryPart() {
     assertEquals(List.of("Larder", "Redis", "memcached"), planned(Map.of()));
     assertEquals(List.of("Larder", "Redis", "memcached"), planned(Map.of("parts", "memory")));
+  }
+
+  @Test
+  void larderAndRedisShareOneTrialSoThatRowsCarryTheirRatio() {
+    List<Trial> trials = new ServerScenario().plan(new RunOptions(false, Map.of(), Set.of()));
+    assertEquals(List.of("Larder", "Redis"), trials.getFirst().implementations());
+    assertEquals(List.of("memcached"), trials.get(1).implementations());
+    assertEquals(2, trials.size());
   }
 
   @Test

@@ -26,6 +26,28 @@ class LoadToolsTest {
     assertThrows(IOException.class, () -> LoadTools.parseRedisBenchmarkCsv("Could not connect"));
   }
 
+  /** Every row, named as redis-benchmark names it: LRANGE runs print their LPUSH first. */
+  @Test
+  void redisBenchmarkCsvEveryRow() throws IOException {
+    String out =
+        "\"test\",\"rps\",\"avg_latency_ms\",\"min_latency_ms\",\"p50_latency_ms\","
+            + "\"p95_latency_ms\",\"p99_latency_ms\",\"max_latency_ms\"\r\n"
+            + "\"PING_INLINE\",\"90000.00\",\"0.3\",\"0.1\",\"0.271\",\"0.4\",\"0.5\",\"1.0\"\r\n"
+            + "\"LPUSH (needed to benchmark LRANGE)\",\"80000.00\",\"0.3\",\"0.1\",\"0.3\","
+            + "\"0.4\",\"0.6\",\"1.0\"\r\n"
+            + "\"LRANGE_100 (first 100 elements)\",\"20000.00\",\"1.3\",\"0.1\",\"1.2\","
+            + "\"2.4\",\"3.6\",\"9.0\"\r\n"
+            + "\"MSET (10 keys)\",\"50000.00\",\"1.3\",\"0.1\",\"0.9\",\"2.4\",\"3.5\",\"9.0\"\r\n";
+    List<LoadTools.Result> r = LoadTools.parseRedisBenchmarkCsv(out);
+    assertEquals(
+        List.of(
+            new LoadTools.Result("PING_INLINE", 90000, 0.271, 0.5),
+            new LoadTools.Result("LPUSH (needed to benchmark LRANGE)", 80000, 0.3, 0.6),
+            new LoadTools.Result("LRANGE_100 (first 100 elements)", 20000, 1.2, 3.6),
+            new LoadTools.Result("MSET (10 keys)", 50000, 0.9, 3.5)),
+        r);
+  }
+
   @Test
   void memcslapSummary() throws IOException {
     String out =

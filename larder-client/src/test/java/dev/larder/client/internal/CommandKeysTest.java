@@ -1,6 +1,7 @@
 package dev.larder.client.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -33,6 +34,34 @@ class CommandKeysTest {
     assertFalse(Arrays.equals(getString, getBytes), "same wire bytes, String and byte[] replies");
     assertFalse(Arrays.equals(getString, getOther));
     assertFalse(Arrays.equals(hgetSplit, hgetJoined), "arguments are length-prefixed");
+  }
+
+  /** The bytes give back a key equal to the one encoded, with the same Redis keys. */
+  @Test
+  void aKeyIsRebuiltEqualFromItsBytes() {
+    byte[] raw = {1, 2, (byte) 0xff};
+    for (CacheKey<?> key :
+        List.<CacheKey<?>>of(
+            new CacheKey<>(commands.get("k")),
+            new CacheKey<>(commands.get(raw)),
+            new CacheKey<>(commands.hget("h", "h")),
+            new CacheKey<>(commands.mget("a", "b", "a")),
+            new CacheKey<>(commands.lrange("l", 0, -1)),
+            new CacheKey<>(commands.zrangeWithScores("z", 0, 5)),
+            new CacheKey<>(commands.hgetAll(raw)),
+            new CacheKey<>(commands.get("caf\u00e9")))) {
+      CacheKey<?> rebuilt = keys.decode(keys.encode(key));
+      assertEquals(key, rebuilt);
+      assertEquals(key.hashCode(), rebuilt.hashCode());
+      assertEquals(key.getRedisCommand(), rebuilt.getRedisCommand());
+      assertEquals(
+          Arrays.deepToString(CommandKeys.redisKeyBytes(key.getRedisKeys())),
+          Arrays.deepToString(CommandKeys.redisKeyBytes(rebuilt.getRedisKeys())));
+      for (int i = 0; i < key.getRedisKeys().size(); i++) {
+        assertEquals(
+            key.getRedisKeys().get(i).getClass(), rebuilt.getRedisKeys().get(i).getClass());
+      }
+    }
   }
 
   @Test

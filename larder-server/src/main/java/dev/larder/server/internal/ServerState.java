@@ -15,6 +15,7 @@ import dev.larder.server.internal.pubsub.KeyspaceEvents;
 import dev.larder.server.internal.pubsub.PubSub;
 import dev.larder.server.internal.pubsub.Tracking;
 import dev.larder.server.internal.resp.AclUsers;
+import dev.larder.server.internal.resp.ClientPause;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -41,6 +42,7 @@ public final class ServerState {
   private final LongAdder commandsProcessed = new LongAdder();
   private final ScheduledExecutorService scheduler;
   private final AclUsers acl;
+  private final ClientPause clientPause;
   private final MemcacheAuth memcacheAuth;
   private final ClientMemory clientMemory;
   private final CrossProtocolGuard crossProtocolGuard = new CrossProtocolGuard();
@@ -90,6 +92,7 @@ public final class ServerState {
     this.keyspace = keyspace;
     this.blockedClients = new BlockedClients(keyspace);
     this.scheduler = scheduler;
+    this.clientPause = new ClientPause(scheduler);
     this.config = config;
     this.acl = acl;
     this.memcacheAuth = memcacheAuth;
@@ -168,6 +171,11 @@ public final class ServerState {
    */
   public void cluster(ServerCluster cluster) {
     this.cluster = cluster;
+  }
+
+  /** Returns CLIENT PAUSE's state. */
+  public ClientPause clientPause() {
+    return clientPause;
   }
 
   /** Returns the RESP users. */
@@ -369,6 +377,8 @@ public final class ServerState {
   public static final class ClientInfo {
     private final long id;
     private final String address;
+    private final String localAddress;
+    private final Runnable kill;
     private final long createdMillis = System.currentTimeMillis();
     private volatile String name = "";
     private volatile int db;
@@ -382,11 +392,44 @@ public final class ServerState {
 
     /**
      * @param id the client id
-     * @param address the peer's address
+     * @param address the peer's address, {@code ip:port}
+     * @param localAddress the address the peer connected to, {@code ip:port}
+     * @param kill closes the connection at once, dropping replies not yet sent (CLIENT KILL); safe
+     *     from any thread
      */
-    public ClientInfo(long id, String address) {
+    public ClientInfo(long id, String address, String localAddress, Runnable kill) {
       this.id = id;
       this.address = address;
+      this.localAddress = localAddress;
+      this.kill = kill;
+    }
+
+    /** Returns the peer's address, {@code ip:port}. */
+    public String address() {
+      return address;
+    }
+
+    /** Returns the address the peer connected to, {@code ip:port}. */
+    public String localAddress() {
+      return localAddress;
+    }
+
+    /** Returns the ACL user the connection is authenticated as. */
+    public String user() {
+      return user;
+    }
+
+    /**
+     * Returns Redis's client type name: {@code pubsub} while subscribed to a channel or pattern,
+     * else {@code normal} (Larder has no replicas or masters).
+     */
+    public String type() {
+      return subscriptions + patternSubscriptions > 0 ? "pubsub" : "normal";
+    }
+
+    /** Closes the connection at once, dropping replies not yet sent. Safe from any thread. */
+    public void kill() {
+      kill.run();
     }
 
     /** Returns the id. */
@@ -495,7 +538,9 @@ public final class ServerState {
           + id
           + " addr="
           + address
-          + " laddr=? fd=-1 name="
+          + " laddr="
+          + localAddress
+          + " fd=-1 name="
           + name
           + " age="
           + (now - createdMillis) / 1000

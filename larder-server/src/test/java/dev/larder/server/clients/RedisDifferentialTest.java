@@ -855,6 +855,302 @@ class RedisDifferentialTest {
     }
   }
 
+  /** CLIENT KILL, LIST TYPE, PAUSE and UNPAUSE: argument checks and errors. */
+  @Test
+  void clientKillListAndPauseErrors() throws IOException {
+    compare(
+        c("CLIENT", "KILL"),
+        c("CLIENT", "KILL", "10.0.0.1:1"),
+        c("CLIENT", "KILL", "ID"),
+        c("CLIENT", "KILL", "ID", "x"),
+        c("CLIENT", "KILL", "ID", "0"),
+        c("CLIENT", "KILL", "ID", "-3"),
+        c("CLIENT", "KILL", "ID", "99999999"),
+        c("CLIENT", "KILL", "id", "99999999", "SKIPME"),
+        c("CLIENT", "KILL", "TYPE", "foo"),
+        c("CLIENT", "KILL", "TYPE", "Master"),
+        c("CLIENT", "KILL", "TYPE", "replica"),
+        c("CLIENT", "KILL", "TYPE", "slave"),
+        c("CLIENT", "KILL", "USER", "nosuch"),
+        c("CLIENT", "KILL", "USER", "nosuch", "TYPE", "foo"),
+        c("CLIENT", "KILL", "TYPE", "foo", "USER", "nosuch"),
+        c("CLIENT", "KILL", "SKIPME", "maybe"),
+        c("CLIENT", "KILL", "ADDR", "10.0.0.1:1", "SKIPME", "no"),
+        c("CLIENT", "KILL", "LADDR", "10.0.0.1:1"),
+        c("CLIENT", "KILL", "COLOR", "red"),
+        c("CLIENT", "KILL", "ID", "1", "COLOR"),
+        c("CLIENT", "LIST", "TYPE", "foo"),
+        c("CLIENT", "LIST", "TYPE", "master"),
+        c("CLIENT", "LIST", "TYPE", "replica"),
+        c("CLIENT", "LIST", "TYPE", "pubsub"),
+        c("CLIENT", "LIST", "TYPE"),
+        c("CLIENT", "LIST", "ID"),
+        c("CLIENT", "LIST", "FOO", "bar"),
+        c("CLIENT", "LIST", "TYPE", "normal", "extra"),
+        c("CLIENT", "PAUSE"),
+        c("CLIENT", "PAUSE", "x"),
+        c("CLIENT", "PAUSE", "-1"),
+        c("CLIENT", "PAUSE", "x", "FOO"),
+        c("CLIENT", "PAUSE", "-1", "write"),
+        c("CLIENT", "PAUSE", "0", "WRITE", "extra"),
+        c("CLIENT", "PAUSE", "99999999999999999999"),
+        c("CLIENT", "PAUSE", "0"),
+        c("CLIENT", "PAUSE", "0", "ALL"),
+        c("PING"),
+        c("CLIENT", "UNPAUSE", "now"),
+        c("CLIENT", "UNPAUSE"));
+  }
+
+  /**
+   * CLIENT KILL of other connections by each filter and by the old form, and of the caller: each
+   * killed connection is closed at once; the same script on both servers gives the same replies.
+   */
+  @Test
+  void clientKillClosesTheConnectionsItMatches() throws IOException {
+    assertEquals(killScript(redisPort), killScript(larder.respPort()));
+  }
+
+  private static String killScript(int port) throws IOException {
+    StringBuilder out = new StringBuilder();
+    try (Connection a = new Connection(port)) {
+      a.send("FLUSHALL");
+      try (Connection sub = new Connection(port);
+          Connection b = new Connection(port)) {
+        sub.send("SUBSCRIBE", "ch");
+        out.append(a.send("CLIENT", "LIST", "TYPE", "pubsub").split("\n").length).append(' ');
+        out.append(a.send("CLIENT", "KILL", "TYPE", "pubsub")).append(closed(sub));
+        String id = b.send("CLIENT", "ID").substring(1).strip();
+        out.append(a.send("CLIENT", "KILL", "ID", id, "TYPE", "pubsub"));
+        out.append(a.send("CLIENT", "KILL", "ID", id, "TYPE", "normal")).append(closed(b));
+      }
+      try (Connection b = new Connection(port);
+          Connection d = new Connection(port)) {
+        // A connection is known to the server once it has been answered.
+        b.send("PING");
+        d.send("PING");
+        out.append(a.send("CLIENT", "KILL", "ADDR", b.address(), "USER", "default"));
+        out.append(closed(b)).append(d.send("PING"));
+        out.append(a.send("CLIENT", "KILL", d.address())).append(closed(d));
+        out.append(a.send("CLIENT", "KILL", d.address()));
+      }
+      try (Connection b = new Connection(port);
+          Connection d = new Connection(port)) {
+        b.send("PING");
+        d.send("PING");
+        out.append(a.send("CLIENT", "KILL", "LADDR", "127.0.0.1:" + port));
+        out.append(closed(b)).append(closed(d)).append(a.send("PING"));
+      }
+      out.append(a.send("CLIENT", "KILL", "USER", "default", "SKIPME", "no"));
+      out.append(closed(a));
+    }
+    try (Connection a = new Connection(port)) {
+      out.append(a.send("CLIENT", "KILL", a.address())).append(closed(a));
+    }
+    return out.toString();
+  }
+
+  /** Whether the server closed the connection: its next read finds the end of the stream. */
+  private static String closed(Connection c) throws IOException {
+    return c.atEnd() ? "[closed]" : "[open]";
+  }
+
+  /**
+   * CLIENT PAUSE WRITE holds writes, PUBLISH and EXEC of a queue with a write, not reads, read-only
+   * transactions or commands refused before they run; CLIENT UNPAUSE runs what it held, in order; a
+   * held connection that closes is forgotten; ALL holds every command until its timeout. The same
+   * script on both servers gives the same replies.
+   */
+  @Test
+  void clientPauseHoldsWhatItsModeCovers() throws Exception {
+    assertEquals(pauseScript(redisPort), pauseScript(larder.respPort()));
+  }
+
+  private static String pauseScript(int port) throws Exception {
+    StringBuilder out = new StringBuilder();
+    try (Connection a = new Connection(port);
+        Connection b = new Connection(port);
+        Connection m = new Connection(port)) {
+      a.send("FLUSHALL");
+      out.append(m.send("MULTI")).append(m.send("SET", "x", "1"));
+      out.append(a.send("CLIENT", "PAUSE", "100000", "WRITE"));
+      out.append(b.send("GET", "foo")).append(b.send("SET", "foo"));
+      out.append(b.send("MULTI")).append(b.send("GET", "foo")).append(b.send("EXEC"));
+      b.write("SET", "foo", "bar");
+      awaitHeld(a, 1);
+      m.write("EXEC");
+      awaitHeld(a, 2);
+      try (Connection p = new Connection(port)) {
+        Connection gone = new Connection(port);
+        try {
+          p.write("PUBLISH", "ch", "hello");
+          gone.write("DEL", "foo");
+          awaitHeld(a, 4);
+        } finally {
+          gone.close();
+        }
+        awaitHeld(a, 3);
+        out.append(a.send("GET", "foo")).append(a.send("CLIENT", "UNPAUSE"));
+        out.append(b.read()).append(m.read()).append(p.read());
+      }
+      out.append(a.send("MGET", "foo", "x"));
+      long start = System.nanoTime();
+      out.append(a.send("CLIENT", "PAUSE", "300", "ALL"));
+      b.write("GET", "foo");
+      out.append(a.send("PING")).append(b.read());
+      long held = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      out.append(held >= 250 ? "[held until the timeout]" : "[answered after " + held + " ms]");
+    }
+    return out.toString();
+  }
+
+  /** Waits (10 s at most) until INFO counts that many blocked clients. */
+  private static void awaitHeld(Connection c, int n) throws IOException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!c.send("INFO", "clients").contains("blocked_clients:" + n + "\r\n")) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("blocked_clients did not reach " + n);
+      }
+    }
+  }
+
+  /**
+   * COMMAND INFO's key specifications (its ninth element) of every command Larder serves, byte for
+   * byte, in RESP2 and RESP3.
+   */
+  @Test
+  void commandInfoKeySpecs() throws IOException {
+    try (Connection a = new Connection(redisPort);
+        Connection b = new Connection(larder.respPort())) {
+      List<String> names = names(b.send("COMMAND", "LIST"));
+      List<String> differences = new ArrayList<>();
+      for (String protocol : new String[] {"2", "3"}) {
+        a.send("HELLO", protocol);
+        b.send("HELLO", protocol);
+        for (String name : names) {
+          String expected = element(a.send("COMMAND", "INFO", name), 1, 8);
+          String actual = element(b.send("COMMAND", "INFO", name), 1, 8);
+          if (!expected.equals(actual)) {
+            differences.add(
+                name
+                    + " RESP"
+                    + protocol
+                    + "\n  redis:  "
+                    + show(expected)
+                    + "\n  larder: "
+                    + show(actual));
+          }
+        }
+      }
+      assertTrue(names.size() > 150, "COMMAND LIST: " + names);
+      assertTrue(differences.isEmpty(), String.join("\n", differences));
+    }
+  }
+
+  /**
+   * COMMAND DOCS: the key specification each key argument names, for commands whose key arguments
+   * Larder lists as Redis does.
+   */
+  @Test
+  void commandDocsKeySpecIndexes() throws IOException {
+    try (Connection a = new Connection(redisPort);
+        Connection b = new Connection(larder.respPort())) {
+      for (String name :
+          List.of(
+              "get",
+              "set",
+              "del",
+              "lmove",
+              "blmove",
+              "rename",
+              "copy",
+              "smove",
+              "sinterstore",
+              "zunionstore",
+              "zrangestore",
+              "bitop",
+              "lpush",
+              "blpop",
+              "getex")) {
+        assertEquals(
+            keySpecIndexes(a.send("COMMAND", "DOCS", name)),
+            keySpecIndexes(b.send("COMMAND", "DOCS", name)),
+            name);
+      }
+    }
+  }
+
+  /** The key_spec_index values of a COMMAND DOCS reply's top-level arguments, in order. */
+  private static List<String> keySpecIndexes(String reply) {
+    List<String> indexes = new ArrayList<>();
+    String[] lines = reply.split("\r\n", -1);
+    for (int i = 0; i + 2 < lines.length; i++) {
+      if (lines[i].equals("key_spec_index")) {
+        indexes.add(lines[i + 1]);
+      }
+    }
+    return indexes;
+  }
+
+  /**
+   * Returns, byte for byte, an element of an array reply, following the given indexes (the first
+   * for a reply that is an array of one command's entry).
+   */
+  private static String element(String reply, int... path) {
+    int[] at = {0};
+    return element(reply, at, path, 0);
+  }
+
+  private static String element(String reply, int[] at, int[] path, int depth) {
+    int start = at[0];
+    if (depth == path.length) {
+      skip(reply, at);
+      return reply.substring(start, at[0]);
+    }
+    int end = reply.indexOf("\r\n", at[0]);
+    if (reply.charAt(at[0]) == '_' || reply.charAt(at[0] + 1) == '-') {
+      return "(null)";
+    }
+    int n = Integer.parseInt(reply.substring(at[0] + 1, end));
+    int skipped = path[depth] - (depth == 0 ? 1 : 0);
+    if (skipped >= n) {
+      return "(no element)";
+    }
+    at[0] = end + 2;
+    for (int i = 0; i < skipped; i++) {
+      skip(reply, at);
+    }
+    return element(reply, at, path, depth + 1);
+  }
+
+  /** Moves past one whole reply. */
+  private static void skip(String reply, int[] at) {
+    char type = reply.charAt(at[0]);
+    int end = reply.indexOf("\r\n", at[0]);
+    String header = reply.substring(at[0] + 1, end);
+    at[0] = end + 2;
+    switch (type) {
+      case '$', '=' -> {
+        int n = Integer.parseInt(header);
+        if (n >= 0) {
+          at[0] += n + 2;
+        }
+      }
+      case '*', '~', '>' -> {
+        for (int i = Integer.parseInt(header); i > 0; i--) {
+          skip(reply, at);
+        }
+      }
+      case '%' -> {
+        for (int i = 2 * Integer.parseInt(header); i > 0; i--) {
+          skip(reply, at);
+        }
+      }
+      default -> {
+        // a line
+      }
+    }
+  }
+
   @Test
   void dumpAndRestoreRoundTripOnLarder() throws IOException {
     try (Connection b = new Connection(larder.respPort())) {
@@ -988,6 +1284,20 @@ class RedisDifferentialTest {
       }
       out.write(req.toByteArray());
       out.flush();
+    }
+
+    /** Returns this end's address as the server sees the peer: {@code 127.0.0.1:port}. */
+    String address() {
+      return "127.0.0.1:" + socket.getLocalPort();
+    }
+
+    /** Whether the server has closed the connection (the next read finds the stream's end). */
+    boolean atEnd() throws IOException {
+      try {
+        return in.read() < 0;
+      } catch (java.net.SocketException e) {
+        return true;
+      }
     }
 
     /** Reads one whole reply. */

@@ -172,6 +172,11 @@ public final class ClientConnection {
     return channel == null ? "?" : String.valueOf(channel.remoteAddress()).replace("/", "");
   }
 
+  /** Returns the address the peer connected to (this server's side), for CLIENT LIST and KILL. */
+  public String localAddress() {
+    return channel == null ? "?" : String.valueOf(channel.localAddress()).replace("/", "");
+  }
+
   /**
    * Returns whether the decoder may hand on another request: not while replies wait for the client
    * to read them, nor once the connection is closing.

@@ -200,9 +200,14 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
       connection.disconnect(ClientMemory.Reason.OUTPUT_LIMIT, limit.getMessage());
       return;
     }
-    replies.send(connection, ctx, out, false);
+    // A request run again after a pause may be QUIT.
+    boolean close = session.closing();
+    if (close) {
+      connection.stop();
+    }
+    replies.send(connection, ctx, out, close);
     pauseIfUnwritable(ctx);
-    if (!connection.paused()) {
+    if (!connection.paused() && !close) {
       try {
         connection.decoder().resume(ctx.pipeline().context(connection.decoder()));
       } catch (Exception e) {

@@ -31,8 +31,9 @@ final class CommandInfo {
     out.set(categories.size());
     categories.forEach(c -> out.simple("@" + c));
     out.set(0);
-    out.array(0);
-    out.array(0);
+    KeySpecs.write(out, cmd.name());
+    // Subcommands are not listed (Redis lists a container's, such as CLIENT's, here).
+    out.set(0);
   }
 
   /**
@@ -86,12 +87,29 @@ final class CommandInfo {
     out.bulk("arguments");
     String[] words = cmd.arguments().isBlank() ? new String[0] : cmd.arguments().split(" ");
     out.array(words.length);
+    int specs = KeySpecs.of(cmd.name()).size();
+    int keyArguments = 0;
     for (String w : words) {
-      argument(out, w);
+      keyArguments += isKey(w) ? 1 : 0;
+    }
+    int keys = 0;
+    for (String w : words) {
+      int keySpec = -1;
+      if (specs > 0 && isKey(w)) {
+        // As Redis declares them: the n-th key argument is found by the n-th specification, and
+        // the last of several by the last (SORT's STORE destination, after BY and GET's patterns).
+        keySpec = keys > 0 && keys == keyArguments - 1 ? specs - 1 : Math.min(keys, specs - 1);
+        keys++;
+      }
+      argument(out, w, keySpec);
     }
   }
 
-  private static void argument(RespWriter out, String word) {
+  private static boolean isKey(String word) {
+    return word.endsWith(":key") || word.endsWith(":key*");
+  }
+
+  private static void argument(RespWriter out, String word, int keySpec) {
     boolean optional = word.startsWith("?");
     boolean multiple = word.endsWith("*");
     String spec = word.substring(optional ? 1 : 0, word.length() - (multiple ? 1 : 0));
@@ -101,12 +119,16 @@ final class CommandInfo {
     if (type.equals("oneof") || type.equals("block")) {
       type = "string";
     }
-    int fields = 3 + (optional || multiple ? 1 : 0);
+    int fields = 3 + (optional || multiple ? 1 : 0) + (keySpec >= 0 ? 1 : 0);
     out.map(fields);
     out.bulk("name");
     out.bulk(name);
     out.bulk("type");
     out.bulk(type);
+    if (keySpec >= 0) {
+      out.bulk("key_spec_index");
+      out.integer(keySpec);
+    }
     out.bulk("display_text");
     out.bulk(name);
     if (optional || multiple) {

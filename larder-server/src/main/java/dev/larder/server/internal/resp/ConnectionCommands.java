@@ -211,6 +211,13 @@ final class ConnectionCommands {
         c.out().ok();
       }
       case "unblock" -> unblock(c);
+      case "kill" -> ClientKill.kill(c);
+      case "pause" -> pause(c);
+      case "unpause" -> {
+        requireArgs(c, 2);
+        c.server().clientPause().unpause();
+        c.out().ok();
+      }
       case "tracking" -> TrackingCommands.tracking(c);
       case "caching" -> TrackingCommands.caching(c);
       case "getredir" -> {
@@ -228,13 +235,24 @@ final class ConnectionCommands {
   }
 
   /**
-   * CLIENT LIST [ID id ...]: every client's line, or those of the given ids (in that order, unknown
-   * ones left out); other options list every client.
+   * CLIENT LIST [TYPE type | ID id ...]: every client's line, those of a type ({@link
+   * ClientKill#type}), or those of the given ids (in that order, unknown ones left out); Redis
+   * 7.0's errors.
    */
   private static void list(RespCall c) {
     StringBuilder sb = new StringBuilder();
     long now = System.currentTimeMillis();
-    if (c.argc() > 3 && c.option(2).equals("id")) {
+    if (c.argc() == 4 && c.option(2).equals("type")) {
+      String type = ClientKill.type(c.text(3));
+      c.server()
+          .clients()
+          .forEach(
+              info -> {
+                if (info.type().equals(type)) {
+                  sb.append(info.line(now)).append('\n');
+                }
+              });
+    } else if (c.argc() > 3 && c.option(2).equals("id")) {
       java.util.Map<Long, ServerState.ClientInfo> byId = new java.util.HashMap<>();
       c.server().clients().forEach(info -> byId.put(info.id(), info));
       for (int i = 3; i < c.argc(); i++) {
@@ -249,10 +267,47 @@ final class ConnectionCommands {
           sb.append(info.line(now)).append('\n');
         }
       }
+    } else if (c.argc() != 2) {
+      throw new RespError(RespError.SYNTAX);
     } else {
       c.server().clients().forEach(info -> sb.append(info.line(now)).append('\n'));
     }
     c.out().bulk(sb.toString());
+  }
+
+  /**
+   * CLIENT PAUSE timeout [WRITE|ALL]: holds back every command (ALL, the default) or those that
+   * write, for timeout milliseconds or until CLIENT UNPAUSE ({@link ClientPause}); Redis 7.0's
+   * checks, the mode's first.
+   */
+  private static void pause(RespCall c) {
+    if (c.argc() < 3) {
+      throw new RespError("ERR wrong number of arguments for 'client|pause' command");
+    }
+    if (c.argc() > 4) {
+      throw new RespError(
+          "ERR unknown subcommand or wrong number of arguments for '"
+              + c.text(1)
+              + "'. Try CLIENT HELP.");
+    }
+    ClientPause.Mode mode = ClientPause.Mode.ALL;
+    if (c.argc() == 4) {
+      mode = ClientPause.mode(c.option(3));
+      if (mode == null) {
+        throw new RespError("ERR CLIENT PAUSE mode must be WRITE or ALL");
+      }
+    }
+    long timeout;
+    try {
+      timeout = c.integer(2);
+    } catch (RespError e) {
+      throw new RespError("ERR timeout is not an integer or out of range");
+    }
+    if (timeout < 0) {
+      throw new RespError("ERR timeout is negative");
+    }
+    c.server().clientPause().pause(timeout == 0 ? 0 : System.currentTimeMillis() + timeout, mode);
+    c.out().ok();
   }
 
   /**

@@ -1,8 +1,6 @@
 package dev.larder.server.internal.resp;
 
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The key flags COMMAND GETKEYSANDFLAGS reports for each key of a request, as Redis 7.0 declares
@@ -16,71 +14,13 @@ import java.util.Map;
  * SET is {@code RW access update} with GET, else {@code OW update}; BITFIELD is {@code RO access}
  * when it only reads (GET and OVERFLOW), else {@code RW access update}.
  *
- * <p>Declared here, in one table, rather than on each command: the flags matter only to this reply,
- * and {@code KeySpecFlagsTest} checks that every command with keys has an entry.
+ * <p>The flags are those of the command's key specifications ({@link KeySpecs}), and {@code
+ * KeySpecFlagsTest} checks that every command with keys has some.
  *
  * <p>Stateless and thread-safe.
  */
 final class KeySpecFlags {
-  /** Pairs of flag sets (one per key specification, separated by {@code /}) and command names. */
-  private static final List<String> TABLE =
-      List.of(
-          "RO access",
-          "bitcount bitfield_ro bitpos dump expiretime get getbit getrange hget hgetall hkeys hmget hrandfield hscan hvals lcs lindex lpos lrange mget pexpiretime pttl sdiff sinter sintercard smembers smismember srandmember sscan substr sunion ttl zcount zdiff zinter zintercard zlexcount zmscore zrandmember zrange zrangebylex zrangebyscore zrank zrevrange zrevrangebylex zrevrangebyscore zrevrank zscan zscore zunion",
-          "RW access delete",
-          "blmpop blpop brpop bzmpop bzpopmax bzpopmin getdel lmpop lpop rpop spop zmpop zpopmax zpopmin",
-          "RW access update",
-          "decr decrby getex getset hincrby hincrbyfloat incr incrby incrbyfloat move setbit zincrby",
-          "RO",
-          "exists hexists hlen hstrlen llen memory object scard sismember strlen type watch zcard",
-          "RW update",
-          "expire expireat hmset hset lset persist pexpire pexpireat setrange zadd",
-          "RW insert",
-          "append hsetnx linsert lpush lpushx rpush rpushx sadd",
-          "RW delete",
-          "hdel lrem ltrim srem zrem zremrangebylex zremrangebyrank zremrangebyscore",
-          "OW update / RO access",
-          "bitop sdiffstore sunionstore zdiffstore zinterstore zrangestore zunionstore",
-          "RW access delete / RW insert",
-          "blmove brpoplpush lmove rpoplpush smove",
-          "OW update",
-          "mset psetex restore setex",
-          "RM delete",
-          "del unlink",
-          "OW insert",
-          "msetnx setnx",
-          "RO access / OW update",
-          "copy",
-          "RW access delete / OW update",
-          "rename",
-          "RW access delete / OW insert",
-          "renamenx",
-          "RW update / RO access",
-          "sinterstore",
-          "RO access / RO access / OW update",
-          "sort",
-          "RO access / RO access",
-          "sort_ro");
-
-  private static final Map<String, List<List<String>>> BY_COMMAND = build();
-
   private KeySpecFlags() {}
-
-  private static Map<String, List<List<String>>> build() {
-    Map<String, List<List<String>>> byCommand = new HashMap<>();
-    for (int i = 0; i < TABLE.size(); i += 2) {
-      List<List<String>> specs =
-          java.util.Arrays.stream(TABLE.get(i).split(" / ", -1))
-              .map(s -> List.of(s.split(" ", -1)))
-              .toList();
-      for (String name : TABLE.get(i + 1).split(" ", -1)) {
-        if (byCommand.put(name, specs) != null) {
-          throw new IllegalStateException("key flags declared twice: " + name);
-        }
-      }
-    }
-    return byCommand;
-  }
 
   /**
    * Returns whether the command has key flags declared.
@@ -88,7 +28,7 @@ final class KeySpecFlags {
    * @param command a lower-case command name
    */
   static boolean declared(String command) {
-    return BY_COMMAND.containsKey(command) || command.equals("set") || command.equals("bitfield");
+    return !KeySpecs.of(command).isEmpty() || command.equals("object") || command.equals("memory");
   }
 
   /**
@@ -105,11 +45,14 @@ final class KeySpecFlags {
     if (command.equals("bitfield")) {
       return bitfieldReadsOnly(args) ? List.of("RO", "access") : READ_WRITE;
     }
-    List<List<String>> specs = BY_COMMAND.get(command);
-    if (specs == null) {
+    if (command.equals("object") || command.equals("memory")) {
+      return List.of("RO");
+    }
+    List<KeySpecs.KeySpec> specs = KeySpecs.of(command);
+    if (specs.isEmpty()) {
       return null;
     }
-    return first ? specs.getFirst() : specs.getLast();
+    return (first ? specs.getFirst() : specs.getLast()).flags();
   }
 
   private static final List<String> READ_WRITE = List.of("RW", "access", "update");

@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.concurrent.locks.Lock;
 
 /**
- * Runs one RESP command: looks it up, checks arity, authentication, ACL permissions, memory and
- * MULTI queueing as Redis does (and in Redis's order), takes the keyspace lock the command needs,
- * runs it, and turns a {@link RespError} (or any other failure) into an error reply. Every path
- * writes exactly one reply, but for a connection whose user ACL DELUSER removed, which is closed,
- * one that sends HTTP (see {@link CrossProtocolGuard}), closed at once, and a reply over the
- * connection's output limit ({@link ReplyLimitExceeded}, passed on to the pipeline).
+ * Runs one RESP command: looks it up, checks arity, authentication, ACL permissions, CLIENT PAUSE,
+ * memory and MULTI queueing as Redis does (and in Redis's order), takes the keyspace lock the
+ * command needs, runs it, and turns a {@link RespError} (or any other failure) into an error reply.
+ * Every path writes exactly one reply, but for a connection whose user ACL DELUSER removed, which
+ * is closed, one that sends HTTP (see {@link CrossProtocolGuard}), closed at once, and a reply over
+ * the connection's output limit ({@link ReplyLimitExceeded}, passed on to the pipeline).
  *
  * <p>Stateless; thread-safe as long as each session is used by one thread.
  */
@@ -31,7 +31,11 @@ public final class RespDispatcher {
     boolean skipThis = s.skipReply;
     s.skipReply = false;
     RespSession.Lookup lookup = s.lookup(args.getFirst());
-    dispatch(s, args, lookup);
+    if (!dispatch(s, args, lookup)) {
+      // Held back by CLIENT PAUSE: run again later, skipped then if it was to be skipped now.
+      s.skipReply = skipThis;
+      return;
+    }
     if ((s.replyOff || s.skipReply || skipThis)
         && !PubSubCommands.SUBSCRIPTIONS.contains(lookup.name())) {
       // CLIENT REPLY OFF or SKIP: the reply is dropped; subscription replies are sent, as Redis
@@ -40,7 +44,8 @@ public final class RespDispatcher {
     }
   }
 
-  private static void dispatch(RespSession s, List<byte[]> args, RespSession.Lookup lookup) {
+  /** Returns false if CLIENT PAUSE held the command back, unanswered; true once answered. */
+  private static boolean dispatch(RespSession s, List<byte[]> args, RespSession.Lookup lookup) {
     String name = lookup.name();
     RespCommand cmd = lookup.command();
     s.server.commandProcessed();
@@ -78,6 +83,9 @@ public final class RespDispatcher {
               + name
               + "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in"
               + " this context");
+    } else if (s.server.clientPause().holds(s, cmd)) {
+      s.postpone(args);
+      return false;
     } else if (s.inMulti()
         && !cmd.flags().contains(RespCommand.Flag.NO_MULTI)
         && !name.equals("quit")) {
@@ -91,6 +99,7 @@ public final class RespDispatcher {
       // CLIENT CACHING applies to the next command only (in MULTI, to the transaction).
       s.cachingFlag = false;
     }
+    return true;
   }
 
   /**

@@ -72,6 +72,9 @@ public final class RespSession implements ProtocolSession, Subscriber {
   /** The blocking command the connection waits on, or null. */
   private BlockedCall blockedOn;
 
+  /** The request a CLIENT PAUSE holds back, or null. */
+  private List<byte[]> postponed;
+
   /** READONLY: reads of slots this member replicates run here; keyed commands may get MOVED. */
   boolean readOnly;
 
@@ -110,7 +113,9 @@ public final class RespSession implements ProtocolSession, Subscriber {
   @Override
   public void opened(ClientConnection c) {
     connection = c;
-    info = new ServerState.ClientInfo(server.nextClientId(), c.address());
+    info =
+        new ServerState.ClientInfo(
+            server.nextClientId(), c.address(), c.localAddress(), () -> c.disconnect(null, null));
     authenticateAs(server.acl().initialUser());
     server.register(info);
     server.tracking().connected(this);
@@ -120,6 +125,9 @@ public final class RespSession implements ProtocolSession, Subscriber {
   public void closed() {
     if (blockedOn != null) {
       cancelBlocked(blockedOn);
+    }
+    if (postponed != null) {
+      server.clientPause().forget(this);
     }
     if (info != null) {
       server.unregister(info.id());
@@ -282,6 +290,34 @@ public final class RespSession implements ProtocolSession, Subscriber {
     blockedOn = call;
     info.blocked(true);
     connection.block();
+  }
+
+  /**
+   * A CLIENT PAUSE holds the request back ({@link ClientPause#holds} queued this session): no
+   * further request runs until {@link #resumePostponed}. Event loop only.
+   *
+   * @param args the request, run again from the start when the pause ends
+   */
+  void postpone(List<byte[]> args) {
+    postponed = args;
+    info.blocked(true);
+    connection.block();
+  }
+
+  /**
+   * The pause that held the request back ended: runs it on the connection's event loop (where a
+   * later pause may hold it again), then the requests that arrived meanwhile. From any thread.
+   */
+  void resumePostponed() {
+    connection.unblock(
+        reply -> {
+          List<byte[]> args = postponed;
+          postponed = null;
+          info.blocked(false);
+          if (args != null) {
+            run(new RespFrame.Command(args), reply);
+          }
+        });
   }
 
   /**

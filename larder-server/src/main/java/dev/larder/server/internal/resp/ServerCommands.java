@@ -149,7 +149,7 @@ final class ServerCommands {
       case "clients" -> {
         f.put("connected_clients", s.connections());
         f.put("maxclients", s.config().maxConnections());
-        f.put("blocked_clients", s.blockedClients().blockedCount());
+        f.put("blocked_clients", s.blockedClients().blockedCount() + s.clientPause().heldCount());
         f.put("tracking_clients", s.tracking().clients());
       }
       case "memory" -> {
