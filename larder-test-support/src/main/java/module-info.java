@@ -1,9 +1,10 @@
 /**
  * Test support shared by every Larder module's tests, at test scope only: {@link
  * dev.larder.testing.Workers} (worker threads whose failures fail the test), {@link
- * dev.larder.testing.Await} (wait on a condition, not a sleep) and {@link
+ * dev.larder.testing.Await} (wait on a condition, not a sleep), {@link
  * dev.larder.testing.RequiredTool} (a missing external tool fails the test under CI and skips it
- * elsewhere).
+ * elsewhere) and {@link dev.larder.testing.RedisServer} (a redis-server child on loopback to
+ * compare with or run against).
  */
 module dev.larder.testing {
   requires transitive org.junit.jupiter.api;

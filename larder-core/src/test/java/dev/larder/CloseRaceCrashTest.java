@@ -25,15 +25,27 @@ import org.junit.jupiter.api.io.TempDir;
  * log), breaks an invariant (exit 3), hangs, or runs too few rounds to have tested anything. When
  * pages were unmapped at close (after closing a shared arena), readers copying out of them crashed
  * these children with {@code SIGSEGV}: the test failed in 3 of 3 trials, after 36-86 s (and in 4 of
- * 5 with children of 60 s), on a 2-core machine shared with other builds (load average 17-27). Its
- * power falls as the machine's load rises, since each round's close waited for every thread there.
+ * 5 with children of 60 s), on a 2-core machine shared with other builds (load average 17-27),
+ * where a child runs 100-108 rounds in 80 s: each crash came within about 110 rounds.
+ *
+ * <p>The power is in rounds, not seconds, and a round's time varies ninefold with the machine's
+ * load (100-108 rounds a child in 80 s at a load of 17-27, 886-948 in a run on a quieter machine).
+ * So each child stops after {@value #DEFAULT_ROUNDS} rounds, over three times the rounds within
+ * which every crash came, or after {@value #DEFAULT_SECONDS} s, whichever comes first: a loaded
+ * machine races as long as before, a quiet one stops sooner, still with those rounds. {@code
+ * -Dlarder.closeRace.rounds} and {@code -Dlarder.closeRace.seconds} change the two bounds (for a
+ * long trial, raise both).
  */
 class CloseRaceCrashTest {
 
-  /** How long each child races; {@code -Dlarder.closeRace.seconds} changes it. */
+  /** At most how long each child races; {@code -Dlarder.closeRace.seconds} changes it. */
   private static final int DEFAULT_SECONDS = 80;
 
+  /** At most how many rounds each child runs; {@code -Dlarder.closeRace.rounds} changes it. */
+  private static final int DEFAULT_ROUNDS = 400;
+
   private static final long SECONDS = Long.getLong("larder.closeRace.seconds", DEFAULT_SECONDS);
+  private static final long ROUNDS = Long.getLong("larder.closeRace.rounds", DEFAULT_ROUNDS);
   private static final int CHILDREN = 3;
   private static final int MIN_ROUNDS = 20;
 
@@ -68,6 +80,7 @@ class CloseRaceCrashTest {
             System.getProperty("java.class.path"),
             CloseRaceProgram.class.getName(),
             Long.toString(SECONDS),
+            Long.toString(ROUNDS),
             Integer.toString(seed));
     return new ProcessBuilder(command)
         .redirectErrorStream(true)

@@ -19,9 +19,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.jgroups.Address;
+import org.jgroups.Event;
 import org.jgroups.JChannel;
 import org.jgroups.protocols.DISCARD;
+import org.jgroups.protocols.MERGE3;
 import org.jgroups.protocols.TP;
+import org.jgroups.protocols.VERIFY_SUSPECT2;
 import org.jgroups.stack.ProtocolStack;
 
 /**
@@ -124,7 +129,18 @@ final class LoopbackCluster implements AutoCloseable {
     return ((ClusteredLarderCache<?, ?>) store(m)).engine().channel();
   }
 
-  /** Cuts member {@code i} off from the others until {@link #heal}. */
+  /**
+   * Cuts member {@code i} off from the others until {@link #heal}, and waits until both sides have
+   * installed views without the other.
+   *
+   * <p>DISCARD drops every message between the two sides but leaves their sockets open, so of the
+   * server's failure detectors only FD_ALL3 would notice, after its 10 s timeout. Rather than wait
+   * for that timer, each member's VERIFY_SUSPECT2 is handed the suspicion FD_ALL3 would raise (the
+   * members on the other side), and verifies it as it always does: its ARE_YOU_DEAD goes unanswered
+   * through the cut for 500 ms, then GMS excludes the suspects. The stack and every timing in it
+   * stay the server's; only the wait for FD_ALL3's timer is left out. A suspicion is raised again
+   * every 2 s until the split is seen, in case one was verified before the cut took.
+   */
   void cutOff(int i) throws Exception {
     for (LarderServer m : members) {
       DISCARD d = new DISCARD();
@@ -142,42 +158,102 @@ final class LoopbackCluster implements AutoCloseable {
         () ->
             store(member(i)).members().size() == 1
                 && store(member((i + 1) % members.size())).members().size() == members.size() - 1,
-        "the split");
+        () -> "the split: " + views(),
+        () -> suspectAcross(i));
   }
 
-  /** Ends the partition and waits for the merge and its rebalance. */
+  /** Hands each member's VERIFY_SUSPECT2 the members on the other side of the cut of {@code i}. */
+  private void suspectAcross(int i) {
+    for (int j = 0; j < members.size(); j++) {
+      List<Address> otherSide = new ArrayList<>();
+      for (int k = 0; k < members.size(); k++) {
+        if ((j == i) != (k == i)) {
+          otherSide.add(channel(member(k)).getAddress());
+        }
+      }
+      channel(member(j))
+          .getProtocolStack()
+          .findProtocol(VERIFY_SUSPECT2.class)
+          .up(new Event(Event.SUSPECT, otherSide));
+    }
+  }
+
+  /**
+   * Ends the partition and waits for the merge and its rebalance. MERGE3 would find the two views
+   * within its check interval (8 s with the server's 2-5 s) and merge them; it is asked to look now
+   * (every member sends its INFO, then the coordinators check), and again every 2 s until every
+   * member sees them all: the merge itself is MERGE3's and GMS's, as in the server.
+   */
   void heal() {
     discards.forEach(DISCARD::resetIgnoredMembers);
     await(
         () ->
             members.stream()
                 .allMatch(m -> store(m).members().size() == members.size() && store(m).available()),
-        () ->
-            "the merge: "
-                + members.stream()
-                    .map(
-                        m ->
-                            m.clusterNodeName()
-                                + " sees "
-                                + store(m).members()
-                                + ", available "
-                                + store(m).available())
-                    .toList());
+        () -> "the merge: " + views(),
+        this::checkForMerge);
     for (LarderServer m : members) {
       store(m).awaitRebalanced(Duration.ofSeconds(30));
     }
   }
 
-  static void await(BooleanSupplier condition, String what) {
-    await(condition, () -> what);
+  /** Runs MERGE3's INFO round on every member and then its view check on the coordinators. */
+  private void checkForMerge() {
+    for (LarderServer m : members) {
+      channel(m).getProtocolStack().<MERGE3>findProtocol(MERGE3.class).sendInfo();
+    }
+    try {
+      // INFO goes out through an asynchronous discovery round: give it time to arrive
+      Thread.sleep(300);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+    for (LarderServer m : members) {
+      JChannel c = channel(m);
+      if (c.getAddress().equals(c.getView().getCoord())) {
+        c.getProtocolStack().<MERGE3>findProtocol(MERGE3.class).checkInconsistencies();
+      }
+    }
   }
 
-  /** Waits up to 60 s for a condition; on timeout says {@code what}, evaluated then. */
-  static void await(BooleanSupplier condition, java.util.function.Supplier<String> what) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+  /** Each member's JGroups view and the cluster's view of it, for a failure message. */
+  private String views() {
+    return members.stream()
+        .map(
+            m ->
+                m.clusterNodeName()
+                    + ": JGroups "
+                    + channel(m).getView()
+                    + ", cluster "
+                    + store(m).members()
+                    + ", available "
+                    + store(m).available())
+        .toList()
+        .toString();
+  }
+
+  static void await(BooleanSupplier condition, String what) {
+    await(condition, () -> what, () -> {});
+  }
+
+  /**
+   * Waits up to 60 s for a condition, running {@code nudge} first and every 2 s while it does not
+   * hold; on timeout says {@code what}, evaluated then.
+   */
+  static void await(BooleanSupplier condition, Supplier<String> what, Runnable nudge) {
+    long start = System.nanoTime();
+    long deadline = start + Duration.ofSeconds(60).toNanos();
+    long nextNudge = start;
     while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
+      long now = System.nanoTime();
+      if (now > deadline) {
         throw new AssertionError("timed out waiting until " + what.get());
+      }
+      if (now - nextNudge >= 0) {
+        nudge.run();
+        nextNudge = now + Duration.ofSeconds(2).toNanos();
+        continue;
       }
       try {
         Thread.sleep(20);

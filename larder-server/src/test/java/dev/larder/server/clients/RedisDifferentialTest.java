@@ -4,14 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.server.LarderServer;
-import dev.larder.testing.RequiredTool;
+import dev.larder.testing.RedisServer;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -31,45 +30,14 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RedisDifferentialTest {
   private static LarderServer larder;
-  private static Process redis;
+  private static RedisServer redis;
   private static int redisPort;
 
   @BeforeAll
   static void start() throws Exception {
-    RequiredTool.onPath("redis-server", "redis-server");
+    redis = RedisServer.start("--maxmemory-policy", "allkeys-lfu");
+    redisPort = redis.port();
     larder = RunningServer.start();
-    try (ServerSocket s = new ServerSocket(0)) {
-      redisPort = s.getLocalPort();
-    }
-    redis =
-        new ProcessBuilder(
-                "redis-server",
-                "--port",
-                Integer.toString(redisPort),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--maxmemory-policy",
-                "allkeys-lfu")
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (true) {
-      try (Connection c = new Connection(redisPort)) {
-        if (c.send("PING").equals("+PONG\r\n")) {
-          break;
-        }
-      } catch (IOException e) {
-        if (System.nanoTime() > deadline || !redis.isAlive()) {
-          throw new AssertionError("redis-server did not start on port " + redisPort, e);
-        }
-        Thread.sleep(50);
-      }
-    }
   }
 
   @AfterAll
@@ -78,8 +46,7 @@ class RedisDifferentialTest {
       larder.close();
     }
     if (redis != null) {
-      redis.destroy();
-      redis.waitFor(10, TimeUnit.SECONDS);
+      redis.close();
     }
   }
 

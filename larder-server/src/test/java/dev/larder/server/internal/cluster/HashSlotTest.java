@@ -2,13 +2,8 @@ package dev.larder.server.internal.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.larder.testing.RequiredTool;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
+import dev.larder.testing.RedisServer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -68,29 +63,15 @@ class HashSlotTest {
 
   @Test
   void randomKeysHaveRedisClustersSlots(@TempDir Path dir) throws Exception {
-    Path redis = RequiredTool.onPath("redis-server", "redis-server");
-    int port = freePort();
-    Process server =
-        new ProcessBuilder(
-                redis.toString(),
-                "--port",
-                Integer.toString(port),
-                "--bind",
-                "127.0.0.1",
+    try (RedisServer redis =
+            RedisServer.start(
                 "--cluster-enabled",
                 "yes",
                 "--cluster-config-file",
                 dir.resolve("nodes.conf").toString(),
                 "--dir",
-                dir.toString(),
-                "--save",
-                "",
-                "--appendonly",
-                "no")
-            .redirectErrorStream(true)
-            .redirectOutput(Files.createFile(dir.resolve("redis.log")).toFile())
-            .start();
-    try (Jedis jedis = connect(port)) {
+                dir.toString());
+        Jedis jedis = new Jedis("127.0.0.1", redis.port(), 5_000)) {
       Random random = new Random(34);
       String alphabet = "ab{}x";
       for (int i = 0; i < 2000; i++) {
@@ -100,36 +81,6 @@ class HashSlotTest {
         }
         assertEquals(jedis.clusterKeySlot(key.toString()), slot(key.toString()), key.toString());
       }
-    } finally {
-      server.destroy();
-      server.waitFor(10, TimeUnit.SECONDS);
-    }
-  }
-
-  private static Jedis connect(int port) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (true) {
-      Jedis jedis = null;
-      try {
-        jedis = new Jedis("127.0.0.1", port, 5_000); // connects at once
-        jedis.ping();
-        return jedis;
-      } catch (RuntimeException e) {
-        if (jedis != null) {
-          jedis.close();
-        }
-        if (System.nanoTime() > deadline) {
-          throw new AssertionError("redis-server did not answer on port " + port, e);
-        }
-        Thread.sleep(50);
-      }
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket()) {
-      s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-      return s.getLocalPort();
     }
   }
 }

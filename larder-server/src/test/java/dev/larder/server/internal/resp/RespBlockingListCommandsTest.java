@@ -1,9 +1,10 @@
 package dev.larder.server.internal.resp;
 
+import static dev.larder.server.internal.resp.RespClients.pending;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.larder.server.internal.TestServer;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -12,37 +13,21 @@ import org.junit.jupiter.api.Test;
  * Timeouts are {@code BlockingListClientsTest}'s (a real server's clock).
  */
 class RespBlockingListCommandsTest {
-  private final TestServer server = new TestServer();
-  private final TestServer.Connection a = server.resp();
-  private final TestServer.Connection b = server.resp();
-  private final TestServer.Connection writer = server.resp();
-
-  @AfterEach
-  void close() {
-    server.close();
-  }
-
-  /** Replies the connection has received since it last looked. */
-  private static String pending(TestServer.Connection c) {
-    return c.raw(new byte[0]);
-  }
-
-  private String blockedClients() {
-    String info = writer.cmd("INFO", "clients");
-    int at = info.indexOf("blocked_clients:");
-    return info.substring(at + 16, info.indexOf('\r', at));
-  }
+  @AutoClose private final RespClients clients = new RespClients();
+  private final TestServer.Connection a = clients.a;
+  private final TestServer.Connection b = clients.b;
+  private final TestServer.Connection writer = clients.writer;
 
   @Test
   void firstBlockedIsFirstServed() {
     assertEquals("", a.cmd("BLPOP", "q", "0"));
     assertEquals("", b.cmd("BLPOP", "q", "0"));
-    assertEquals("2", blockedClients());
+    assertEquals("2", clients.blockedClients());
     assertEquals(":2\r\n", writer.cmd("RPUSH", "q", "x", "y"));
     assertEquals("*2\r\n$1\r\nq\r\n$1\r\nx\r\n", pending(a));
     assertEquals("*2\r\n$1\r\nq\r\n$1\r\ny\r\n", pending(b));
     assertEquals(":0\r\n", writer.cmd("LLEN", "q"));
-    assertEquals("0", blockedClients());
+    assertEquals("0", clients.blockedClients());
   }
 
   @Test
@@ -68,7 +53,7 @@ class RespBlockingListCommandsTest {
     a.cmd("BLPOP", "k1", "k2", "k1", "0");
     writer.cmd("RPUSH", "k2", "v");
     assertEquals("*2\r\n$2\r\nk2\r\n$1\r\nv\r\n", pending(a));
-    assertEquals("0", blockedClients());
+    assertEquals("0", clients.blockedClients());
   }
 
   @Test
@@ -96,7 +81,7 @@ class RespBlockingListCommandsTest {
     writer.cmd("DEL", "r");
     writer.cmd("EXEC");
     assertEquals("", pending(b));
-    assertEquals("1", blockedClients());
+    assertEquals("1", clients.blockedClients());
   }
 
   @Test
@@ -154,7 +139,7 @@ class RespBlockingListCommandsTest {
     a.cmd("BLPOP", "q", "0");
     b.cmd("BLPOP", "q", "0");
     a.channel.close().syncUninterruptibly();
-    assertEquals("1", blockedClients());
+    assertEquals("1", clients.blockedClients());
     writer.cmd("RPUSH", "q", "x", "y");
     assertEquals("*2\r\n$1\r\nq\r\n$1\r\nx\r\n", pending(b));
     assertEquals(":1\r\n", writer.cmd("LLEN", "q"));

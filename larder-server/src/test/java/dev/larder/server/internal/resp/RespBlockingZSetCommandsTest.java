@@ -1,9 +1,10 @@
 package dev.larder.server.internal.resp;
 
+import static dev.larder.server.internal.resp.RespClients.pending;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.larder.server.internal.TestServer;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,26 +17,10 @@ class RespBlockingZSetCommandsTest {
   private static final String WRONGTYPE =
       "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n";
 
-  private final TestServer server = new TestServer();
-  private final TestServer.Connection a = server.resp();
-  private final TestServer.Connection b = server.resp();
-  private final TestServer.Connection writer = server.resp();
-
-  @AfterEach
-  void close() {
-    server.close();
-  }
-
-  /** Replies the connection has received since it last looked. */
-  private static String pending(TestServer.Connection c) {
-    return c.raw(new byte[0]);
-  }
-
-  private String blockedClients() {
-    String info = writer.cmd("INFO", "clients");
-    int at = info.indexOf("blocked_clients:");
-    return info.substring(at + 16, info.indexOf('\r', at));
-  }
+  @AutoClose private final RespClients clients = new RespClients();
+  private final TestServer.Connection a = clients.a;
+  private final TestServer.Connection b = clients.b;
+  private final TestServer.Connection writer = clients.writer;
 
   @Test
   void answersAtOnceWhenASetHoldsMembers() {
@@ -52,12 +37,12 @@ class RespBlockingZSetCommandsTest {
   void firstBlockedIsFirstServed() {
     assertEquals("", a.cmd("BZPOPMIN", "z", "0"));
     assertEquals("", b.cmd("BZPOPMAX", "z", "0"));
-    assertEquals("2", blockedClients());
+    assertEquals("2", clients.blockedClients());
     assertEquals(":3\r\n", writer.cmd("ZADD", "z", "1", "a", "2", "b", "3", "c"));
     assertEquals("*3\r\n$1\r\nz\r\n$1\r\na\r\n$1\r\n1\r\n", pending(a));
     assertEquals("*3\r\n$1\r\nz\r\n$1\r\nc\r\n$1\r\n3\r\n", pending(b));
     assertEquals(":1\r\n", writer.cmd("ZCARD", "z"));
-    assertEquals("0", blockedClients());
+    assertEquals("0", clients.blockedClients());
   }
 
   @Test
@@ -67,7 +52,7 @@ class RespBlockingZSetCommandsTest {
     writer.cmd("ZADD", "z", "5", "x");
     assertEquals("*3\r\n$1\r\nz\r\n$1\r\nx\r\n$1\r\n5\r\n", pending(a));
     assertEquals("", pending(b));
-    assertEquals("1", blockedClients());
+    assertEquals("1", clients.blockedClients());
     writer.cmd("ZADD", "z", "6", "y");
     assertEquals("*3\r\n$1\r\nz\r\n$1\r\ny\r\n$1\r\n6\r\n", pending(b));
   }
@@ -77,7 +62,7 @@ class RespBlockingZSetCommandsTest {
     a.cmd("BZPOPMAX", "z1", "z2", "z1", "0");
     writer.cmd("ZADD", "z2", "1.5", "m");
     assertEquals("*3\r\n$2\r\nz2\r\n$1\r\nm\r\n$3\r\n1.5\r\n", pending(a));
-    assertEquals("0", blockedClients());
+    assertEquals("0", clients.blockedClients());
   }
 
   @Test
@@ -108,7 +93,7 @@ class RespBlockingZSetCommandsTest {
     a.cmd("BZPOPMAX", "z", "0");
     a.cmd("BZMPOP", "0", "1", "z", "MIN");
     assertEquals("*3\r\n*-1\r\n*-1\r\n*-1\r\n", a.cmd("EXEC"));
-    assertEquals("0", blockedClients());
+    assertEquals("0", clients.blockedClients());
   }
 
   @Test
@@ -120,7 +105,7 @@ class RespBlockingZSetCommandsTest {
     writer.cmd("SET", "z", "text");
     writer.cmd("EXEC");
     assertEquals("", pending(a));
-    assertEquals("1", blockedClients());
+    assertEquals("1", clients.blockedClients());
     writer.cmd("DEL", "z");
     writer.cmd("MULTI");
     writer.cmd("ZADD", "z", "1", "a", "2", "b");
@@ -169,7 +154,7 @@ class RespBlockingZSetCommandsTest {
     writer.cmd("ZADD", "z", "1", "m");
     // A non-empty sorted set before the key of another type is taken from.
     assertEquals("*3\r\n$1\r\nz\r\n$1\r\nm\r\n$1\r\n1\r\n", a.cmd("BZPOPMIN", "z", "s", "0"));
-    assertEquals("0", blockedClients());
+    assertEquals("0", clients.blockedClients());
   }
 
   @Test
@@ -182,7 +167,7 @@ class RespBlockingZSetCommandsTest {
     assertEquals(
         "-ERR count should be greater than 0\r\n",
         a.cmd("BZMPOP", "0", "1", "z", "MIN", "COUNT", "0"));
-    assertEquals("0", blockedClients());
+    assertEquals("0", clients.blockedClients());
   }
 
   @Test
@@ -190,7 +175,7 @@ class RespBlockingZSetCommandsTest {
     a.cmd("BZPOPMIN", "z", "0");
     b.cmd("BZPOPMIN", "z", "0");
     a.channel.close().syncUninterruptibly();
-    assertEquals("1", blockedClients());
+    assertEquals("1", clients.blockedClients());
     writer.cmd("ZADD", "z", "1", "x", "2", "y");
     assertEquals("*3\r\n$1\r\nz\r\n$1\r\nx\r\n$1\r\n1\r\n", pending(b));
     assertEquals(":1\r\n", writer.cmd("ZCARD", "z"));

@@ -1,28 +1,16 @@
 package dev.larder.server.internal.resp;
 
+import static dev.larder.server.internal.resp.RespClients.keyspaceEvents;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.server.internal.TestServer;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Keyspace notifications: the events of each command, the classes, expiry and eviction. */
 class RespKeyspaceEventsTest {
-
-  /** The (channel, message) pairs of the pmessages in a RESP2 subscriber's output. */
-  private static List<String> events(String out) {
-    List<String> found = new ArrayList<>();
-    String[] lines = out.split("\r\n", -1);
-    for (int i = 0; i < lines.length; i++) {
-      if (lines[i].equals("pmessage")) {
-        found.add(lines[i + 4] + " " + lines[i + 6]);
-      }
-    }
-    return found;
-  }
 
   @Test
   void commandsPublishRedisEventNames() {
@@ -71,7 +59,7 @@ class RespKeyspaceEventsTest {
               "__keyevent@0__:persist r2",
               "__keyspace@0__:r2 del",
               "__keyevent@0__:del r2"),
-          events(sub.read()));
+          keyspaceEvents(sub.read()));
     }
   }
 
@@ -84,10 +72,10 @@ class RespKeyspaceEventsTest {
       c.cmd("SELECT", "3");
       c.cmd("SET", "s", "1");
       c.cmd("HSET", "h", "f", "v");
-      assertEquals(List.of("__keyspace@3__:h hset"), events(sub.read()));
+      assertEquals(List.of("__keyspace@3__:h hset"), keyspaceEvents(sub.read()));
       c.cmd("CONFIG", "SET", "notify-keyspace-events", "");
       c.cmd("HSET", "h", "g", "v");
-      assertEquals(List.of(), events(sub.read()));
+      assertEquals(List.of(), keyspaceEvents(sub.read()));
     }
   }
 
@@ -101,9 +89,9 @@ class RespKeyspaceEventsTest {
       c.cmd("SET", "b", "1", "PX", "10");
       server.now.addAndGet(20);
       assertEquals("$-1\r\n", c.cmd("GET", "a"));
-      assertEquals(List.of("__keyevent@0__:expired a"), events(sub.read()));
+      assertEquals(List.of("__keyevent@0__:expired a"), keyspaceEvents(sub.read()));
       assertEquals(1, server.keyspace.sweepExpired(100));
-      assertEquals(List.of("__keyevent@0__:expired b"), events(sub.read()));
+      assertEquals(List.of("__keyevent@0__:expired b"), keyspaceEvents(sub.read()));
     }
   }
 
@@ -145,7 +133,7 @@ class RespKeyspaceEventsTest {
       assertEquals(":1\r\n", writer.cmd("RPUSH", "q", "v"));
       assertEquals("*2\r\n$1\r\nq\r\n$1\r\nv\r\n", blocked.read());
       assertEquals(">2\r\n$10\r\ninvalidate\r\n*1\r\n$1\r\nq\r\n", tracker.read());
-      assertEquals("__keyevent@0__:rpush q", events(sub.read()).getFirst());
+      assertEquals("__keyevent@0__:rpush q", keyspaceEvents(sub.read()).getFirst());
     }
   }
 
@@ -169,7 +157,8 @@ class RespKeyspaceEventsTest {
       assertEquals("", blocked.cmd("BRPOP", "q", "0"));
       writer.cmd("RPUSH", "q", "a", "b");
       assertEquals("*2\r\n$1\r\nq\r\n$1\r\nb\r\n", blocked.read());
-      assertEquals(List.of("__keyevent@0__:rpush q", "__keyevent@0__:rpop q"), events(sub.read()));
+      assertEquals(
+          List.of("__keyevent@0__:rpush q", "__keyevent@0__:rpop q"), keyspaceEvents(sub.read()));
       assertTrue(tracker.read().contains("invalidate"));
       writer.cmd("RPOP", "q");
       sub.read();
@@ -179,7 +168,7 @@ class RespKeyspaceEventsTest {
       assertEquals("*2\r\n$1\r\nq\r\n$1\r\nc\r\n", blocked.read());
       assertEquals(
           List.of("__keyevent@0__:lpush q", "__keyevent@0__:lpop q", "__keyevent@0__:del q"),
-          events(sub.read()));
+          keyspaceEvents(sub.read()));
       tracker.read();
       tracker.cmd("LLEN", "dst");
       assertEquals("", blocked.cmd("BLMOVE", "src", "dst", "RIGHT", "LEFT", "0"));
@@ -191,25 +180,26 @@ class RespKeyspaceEventsTest {
               "__keyevent@0__:lpush dst",
               "__keyevent@0__:rpop src",
               "__keyevent@0__:del src"),
-          events(sub.read()));
+          keyspaceEvents(sub.read()));
       assertTrue(tracker.read().contains("$3\r\ndst\r\n"), "the destination is invalidated");
 
       assertEquals("", blocked.cmd("BLMPOP", "0", "1", "m", "LEFT", "COUNT", "2"));
       writer.cmd("RPUSH", "m", "1", "2", "3");
       blocked.read();
-      assertEquals(List.of("__keyevent@0__:rpush m", "__keyevent@0__:lpop m"), events(sub.read()));
+      assertEquals(
+          List.of("__keyevent@0__:rpush m", "__keyevent@0__:lpop m"), keyspaceEvents(sub.read()));
 
       assertEquals("", blocked.cmd("BZPOPMAX", "z", "0"));
       writer.cmd("ZADD", "z", "1", "a", "2", "b");
       blocked.read();
       assertEquals(
-          List.of("__keyevent@0__:zadd z", "__keyevent@0__:zpopmax z"), events(sub.read()));
+          List.of("__keyevent@0__:zadd z", "__keyevent@0__:zpopmax z"), keyspaceEvents(sub.read()));
       assertEquals("", blocked.cmd("BZMPOP", "0", "1", "y", "MIN", "COUNT", "5"));
       writer.cmd("ZADD", "y", "1", "a");
       blocked.read();
       assertEquals(
           List.of("__keyevent@0__:zadd y", "__keyevent@0__:zpopmin y", "__keyevent@0__:del y"),
-          events(sub.read()));
+          keyspaceEvents(sub.read()));
     }
   }
 
@@ -239,7 +229,7 @@ class RespKeyspaceEventsTest {
               "__keyevent@0__:zpopmin z",
               "__keyevent@0__:zpopmax z",
               "__keyevent@0__:del z"),
-          events(sub.read()));
+          keyspaceEvents(sub.read()));
     }
   }
 }

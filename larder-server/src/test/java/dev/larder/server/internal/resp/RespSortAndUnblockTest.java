@@ -1,13 +1,15 @@
 package dev.larder.server.internal.resp;
 
+import static dev.larder.server.internal.resp.RespClients.clientId;
+import static dev.larder.server.internal.resp.RespClients.keyspaceEvents;
+import static dev.larder.server.internal.resp.RespClients.pending;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.server.internal.TestServer;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,42 +19,12 @@ import org.junit.jupiter.api.Test;
  * {@code RedisDifferentialTest}.
  */
 class RespSortAndUnblockTest {
-  private final TestServer server = new TestServer(Map.of("notify-keyspace-events", "KEA"));
-  private final TestServer.Connection a = server.resp();
-  private final TestServer.Connection b = server.resp();
-  private final TestServer.Connection writer = server.resp();
+  @AutoClose
+  private final RespClients clients = new RespClients(Map.of("notify-keyspace-events", "KEA"));
 
-  @AfterEach
-  void close() {
-    server.close();
-  }
-
-  /** Replies the connection has received since it last looked. */
-  private static String pending(TestServer.Connection c) {
-    return c.raw(new byte[0]);
-  }
-
-  private static String id(TestServer.Connection c) {
-    return c.cmd("CLIENT", "ID").substring(1).strip();
-  }
-
-  private String blockedClients() {
-    String info = writer.cmd("INFO", "clients");
-    int at = info.indexOf("blocked_clients:");
-    return info.substring(at + 16, info.indexOf('\r', at));
-  }
-
-  /** The (channel, message) pairs of the pmessages in a RESP2 subscriber's output. */
-  private static List<String> events(String out) {
-    List<String> found = new ArrayList<>();
-    String[] lines = out.split("\r\n", -1);
-    for (int i = 0; i < lines.length; i++) {
-      if (lines[i].equals("pmessage")) {
-        found.add(lines[i + 4] + " " + lines[i + 6]);
-      }
-    }
-    return found;
-  }
+  private final TestServer.Connection a = clients.a;
+  private final TestServer.Connection b = clients.b;
+  private final TestServer.Connection writer = clients.writer;
 
   @Test
   void storePublishesSortstoreOrDel() {
@@ -68,7 +40,7 @@ class RespSortAndUnblockTest {
             "__keyevent@0__:sortstore dest",
             "__keyspace@0__:dest del",
             "__keyevent@0__:del dest"),
-        events(pending(a)));
+        keyspaceEvents(pending(a)));
   }
 
   @Test
@@ -111,13 +83,13 @@ class RespSortAndUnblockTest {
 
   @Test
   void unblockTimeoutAnswersAsATimeout() {
-    String id = id(a);
+    String id = clientId(a);
     assertEquals("", a.cmd("BLPOP", "q", "0"));
     assertTrue(writer.cmd("CLIENT", "LIST").contains("id=" + id + " "), "listed");
     assertTrue(clientLine(id).contains(" flags=b "), clientLine(id));
     assertEquals(":1\r\n", writer.cmd("CLIENT", "UNBLOCK", id));
     assertEquals("*-1\r\n", pending(a));
-    assertEquals("0", blockedClients());
+    assertEquals("0", clients.blockedClients());
     assertTrue(clientLine(id).contains(" flags=N "), clientLine(id));
     assertEquals(":0\r\n", writer.cmd("CLIENT", "UNBLOCK", id), "no longer blocked");
     assertEquals("+PONG\r\n", a.cmd("PING"));
@@ -140,7 +112,7 @@ class RespSortAndUnblockTest {
 
   @Test
   void unblockErrorAnswersTheUnblockedError() {
-    String id = id(a);
+    String id = clientId(a);
     a.cmd("BZPOPMIN", "z", "0");
     assertEquals(":1\r\n", writer.cmd("CLIENT", "UNBLOCK", id, "error"));
     assertEquals("-UNBLOCKED client unblocked via CLIENT UNBLOCK\r\n", pending(a));
@@ -151,14 +123,14 @@ class RespSortAndUnblockTest {
 
   @Test
   void unblockWakesOnlyThatClientAndTheOtherKeepsItsPlace() {
-    String first = id(a);
-    String second = id(b);
+    String first = clientId(a);
+    String second = clientId(b);
     a.cmd("BLPOP", "q", "0");
     b.cmd("BLPOP", "q", "0");
     assertEquals(":1\r\n", writer.cmd("CLIENT", "UNBLOCK", second, "TIMEOUT"));
     assertEquals("*-1\r\n", pending(b));
     assertEquals("", pending(a));
-    assertEquals("1", blockedClients());
+    assertEquals("1", clients.blockedClients());
     writer.cmd("RPUSH", "q", "x", "y");
     assertEquals("*2\r\n$1\r\nq\r\n$1\r\nx\r\n", pending(a));
     assertEquals("", pending(b));
@@ -168,7 +140,7 @@ class RespSortAndUnblockTest {
 
   @Test
   void unblockRunsTheRequestsPipelinedBehindTheBlockedOne() {
-    String id = id(a);
+    String id = clientId(a);
     assertEquals(
         "",
         a.raw(
@@ -179,19 +151,19 @@ class RespSortAndUnblockTest {
 
   @Test
   void unblockInsideMulti() {
-    String id = id(a);
+    String id = clientId(a);
     a.cmd("BLPOP", "q", "0");
     writer.cmd("MULTI");
     writer.cmd("CLIENT", "UNBLOCK", id, "ERROR");
     writer.cmd("CLIENT", "UNBLOCK", id, "ERROR");
     assertEquals("*2\r\n:1\r\n:0\r\n", writer.cmd("EXEC"));
     assertEquals("-UNBLOCKED client unblocked via CLIENT UNBLOCK\r\n", pending(a));
-    assertEquals("0", blockedClients());
+    assertEquals("0", clients.blockedClients());
   }
 
   @Test
   void aClientThatIsNotBlockedIsNotUnblocked() {
-    String id = id(a);
+    String id = clientId(a);
     assertEquals(":0\r\n", writer.cmd("CLIENT", "UNBLOCK", id));
     assertEquals(":0\r\n", writer.cmd("CLIENT", "UNBLOCK", "123456789"));
     assertEquals("+PONG\r\n", a.cmd("PING"));
