@@ -10,7 +10,9 @@ package dev.larder.cluster;
  * @param entriesReceived entries received, in total
  * @param bytesReceived key and value bytes received, in total
  * @param segmentsLost segments this member became an owner of but found no member holding a
- *     complete copy of (every previous owner left at once); they start empty
+ *     complete copy of (every previous owner left at once); they start empty. A durable member's
+ *     segment still pending after a full restart is not counted: it waits for a member holding its
+ *     newest record instead
  * @param shortfallBytes bytes of received state that did not fit under this member's memory bound
  *     (the store evicted to stay within it); 0 when the member took its whole share
  * @param lastSegments segments received in the last rebalance

@@ -3,6 +3,7 @@ package dev.larder.cluster;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.Cache;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -41,11 +43,20 @@ class StoreJournalTest {
       "journal-" + ProcessHandle.current().pid() + "-" + CLUSTERS.incrementAndGet();
   private final List<ClusteredCache<byte[], byte[]>> members = new CopyOnWriteArrayList<>();
 
+  /** The members' cluster timeout (how long a refused read or write takes to fail). */
+  private Duration timeout = Duration.ofSeconds(5);
+
   /** A journal that mirrors the store it hears about, and its epochs. */
   private static final class Mirror implements StoreJournal {
     final Map<String, String> entries = new ConcurrentHashMap<>();
     private final long[] recovered;
     volatile long[] epochs;
+
+    /** While set, {@link #sync} waits for it (so a pull's entries stay unapplied): see hold. */
+    private volatile CountDownLatch gate;
+
+    /** Counted down when a sync first waits at the gate. */
+    final CountDownLatch held = new CountDownLatch(1);
 
     Mirror() {
       this(new long[SEGMENTS]);
@@ -101,8 +112,58 @@ class StoreJournalTest {
       entries.clear();
     }
 
+    /** From now on, syncs wait until {@link #release}: state transfer cannot finish a pull. */
+    void hold() {
+      gate = new CountDownLatch(1);
+    }
+
+    void release() {
+      CountDownLatch g = gate;
+      gate = null;
+      if (g != null) {
+        g.countDown();
+      }
+    }
+
     @Override
-    public void sync() {}
+    public void sync() {
+      CountDownLatch g = gate;
+      if (g == null) {
+        return;
+      }
+      held.countDown();
+      try {
+        assertTrue(g.await(30, TimeUnit.SECONDS), "the test released the journal");
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** A record of {@code keys} keys (k0=v0, ...) at epoch {@code epoch} for every segment. */
+  private static Mirror recordOf(int keys, long epoch) {
+    long[] e = new long[SEGMENTS];
+    Arrays.fill(e, epoch);
+    Mirror m = new Mirror(e);
+    for (int i = 0; i < keys; i++) {
+      m.entries.put("k" + i, "v" + i);
+    }
+    return m;
+  }
+
+  /** Every key of {@link #recordOf} reads its value through every member; nothing was lost. */
+  private static void assertEveryKey(List<ClusteredCache<byte[], byte[]>> through, int keys) {
+    for (ClusteredCache<byte[], byte[]> m : through) {
+      for (int i = 0; i < keys; i++) {
+        byte[] v = m.getIfPresent(bytes("k" + i));
+        assertEquals("v" + i, v == null ? null : text(v), "k" + i + " via " + m.nodeName());
+      }
+      assertEquals(0, m.rebalanceStats().segmentsLost(), m.nodeName() + " segments lost");
+    }
+  }
+
+  private static void awaitHeld(Mirror m) throws InterruptedException {
+    assertTrue(m.held.await(20, TimeUnit.SECONDS), "state transfer reached the journal");
   }
 
   private static String text(byte[] b) {
@@ -151,7 +212,7 @@ class StoreJournalTest {
                     .mode(mode)
                     .owners(2)
                     .replication(Replication.SYNC)
-                    .timeout(Duration.ofSeconds(5))
+                    .timeout(timeout)
                     .segments(SEGMENTS)
                     .initialClusterSize(clusterSize)
                     .build())
@@ -375,6 +436,112 @@ class StoreJournalTest {
     for (ClusteredCache<byte[], byte[]> m : second) {
       assertEquals(0, m.rebalanceStats().segmentsLost(), m.nodeName());
     }
+  }
+
+  /**
+   * A full restart of a DISTRIBUTED cluster whose newest record is on one member, a: it seeds every
+   * segment and serves those it does not own from RETIRED. While b and c are still pulling, a
+   * fourth member joins (a view change). a must keep what it serves across the view (it is the only
+   * copy), and the owners of the new view receive every key: none starts empty.
+   */
+  @Test
+  void aViewChangeWhileOwnersPullFromARetiredSeedLosesNothing() throws Exception {
+    int keys = 100;
+    Mirror ja = recordOf(keys, (3L << 32) | 7);
+    Mirror jb = new Mirror();
+    Mirror jc = new Mirror();
+    jb.hold();
+    jc.hold();
+    List<ClusteredCache<byte[], byte[]>> first =
+        startAll(
+            List.of("a", "b", "c"),
+            List.of(ja.recoveredStore(), store(), store()),
+            List.of(ja, jb, jc),
+            0,
+            ClusterMode.DISTRIBUTED);
+    awaitHeld(jb);
+    awaitHeld(jc);
+    ClusteredCache<byte[], byte[]> d = join("d", store(), new Mirror(), 1, ClusterMode.DISTRIBUTED);
+    InProcessCluster.await(
+        () -> first.stream().allMatch(m -> m.members().size() == 4), "the view of four");
+    jb.release();
+    jc.release();
+    awaitWhole(4);
+    List<ClusteredCache<byte[], byte[]>> all = new ArrayList<>(first);
+    all.add(d);
+    assertEveryKey(all, keys);
+  }
+
+  /**
+   * The same restart, and the seed a dies while b and c are still pulling from it: it was the only
+   * member holding the newest record. b and c must not start its segments empty: reads and writes
+   * of them are refused until a returns, and then a's record is served (a joining a running cluster
+   * keeps what the cluster still waits for, rather than taking the cluster's empty state).
+   */
+  @Test
+  void theOnlySeedDyingMidPullIsWaitedForNotReplacedByEmptySegments() throws Exception {
+    timeout = Duration.ofSeconds(2);
+    int keys = 100;
+    Mirror ja = recordOf(keys, (3L << 32) | 7);
+    Mirror jb = new Mirror();
+    Mirror jc = new Mirror();
+    jb.hold();
+    jc.hold();
+    List<ClusteredCache<byte[], byte[]>> first =
+        startAll(
+            List.of("a", "b", "c"),
+            List.of(ja.recoveredStore(), store(), store()),
+            List.of(ja, jb, jc),
+            0,
+            ClusterMode.DISTRIBUTED);
+    awaitHeld(jb);
+    awaitHeld(jc);
+    stop(first.get(0));
+    InProcessCluster.await(
+        () -> first.get(1).members().size() == 2 && first.get(2).members().size() == 2,
+        "the view without a");
+    jb.release();
+    jc.release();
+    ClusteredCache<byte[], byte[]> b = first.get(1);
+    assertThrows(ClusterTimeoutException.class, () -> b.getIfPresent(bytes("k1")));
+    assertThrows(ClusterTimeoutException.class, () -> b.put(bytes("k2"), bytes("new")));
+
+    Mirror again = ja.recover();
+    ClusteredCache<byte[], byte[]> a =
+        join("a", again.recoveredStore(), again, 3, ClusterMode.DISTRIBUTED);
+    awaitWhole(3);
+    assertEveryKey(List.of(a, b, first.get(2)), keys);
+    b.put(bytes("k2"), bytes("new"));
+    assertArrayEquals(bytes("new"), a.getIfPresent(bytes("k2")));
+  }
+
+  /**
+   * The same restart with two members, a and b, holding the newest record (as the two owners of
+   * every segment do under SYNC replication); a seeds (first in view order). a dies while c is
+   * pulling from it: b kept its copy, and c receives every key from b.
+   */
+  @Test
+  void aSecondHolderOfTheNewestRecordServesWhenTheSeedDiesMidPull() throws Exception {
+    int keys = 100;
+    Mirror ja = recordOf(keys, (3L << 32) | 7);
+    Mirror jb = recordOf(keys, (3L << 32) | 7);
+    Mirror jc = new Mirror();
+    jc.hold();
+    List<ClusteredCache<byte[], byte[]>> first =
+        startAll(
+            List.of("a", "b", "c"),
+            List.of(ja.recoveredStore(), jb.recoveredStore(), store()),
+            List.of(ja, jb, jc),
+            1_000,
+            ClusterMode.DISTRIBUTED);
+    awaitHeld(jc);
+    stop(first.get(0));
+    InProcessCluster.await(
+        () -> first.get(1).members().size() == 2 && first.get(2).members().size() == 2,
+        "the view without a");
+    jc.release();
+    awaitWhole(2);
+    assertEveryKey(List.of(first.get(1), first.get(2)), keys);
   }
 
   private static int copies(List<Cache<byte[], byte[]>> stores, String key) {

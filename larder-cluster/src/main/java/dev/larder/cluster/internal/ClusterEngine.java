@@ -136,6 +136,8 @@ public final class ClusterEngine implements AutoCloseable {
                 messenger);
     if (formation != null) {
       membership.durable(formation);
+      // a former owner's copy stays a source until every new owner holds the segment
+      segments.retainRetired();
     }
     this.removals =
         new RemovalReporting(
@@ -219,7 +221,7 @@ public final class ClusterEngine implements AutoCloseable {
         .onDelivery(Frame.T_INVALIDATE, invalidation::onInvalidate)
         .onWorker(Frame.T_PULL, transfer::onPull, transfer::refuse)
         .onDelivery(Frame.T_STATE, transfer::onState, Dispatcher::drop)
-        .onDelivery(Frame.T_HELD, transfer::onHeld, Dispatcher::drop)
+        .onDelivery(Frame.T_HELD, transfer::onHeld, transfer::onHeld)
         .onWorker(Frame.T_CLEAR, wholeCache::onClear)
         .onWorker(Frame.T_SCAN, wholeCache::onScan)
         .onDelivery(Frame.T_LEAVE, this::onLeave, this::onLeave)

@@ -49,11 +49,24 @@ import org.jgroups.util.UUID;
  *       this member never saw, the cluster is running: it joins it and takes its state. If none has
  *       and the view holds {@code initialClusterSize} members, each segment's <em>seed</em> is the
  *       member whose recovered epoch of that segment is the largest (the first in view order on a
- *       tie): every forming member computes the same from the same view and answers. A seed marks
- *       the segments it seeds OWNED where it owns them, and RETIRED in the formation view where it
- *       does not, so it serves them to their owners (until the next view drops them); every member
- *       drops its entries of the other segments and pulls the segments it owns from their seeds
- *       first.
+ *       tie): every forming member computes the same from the same view and answers. Every segment
+ *       whose newest epoch is above 0 is <em>pending</em> at that epoch. Each <em>holder</em> of a
+ *       segment (a member whose recovered epoch of it is the newest, so there may be several: both
+ *       owners of its last view, under SYNC replication) and its seed keep their copy: OWNED where
+ *       they own the segment, recording the formation's epoch for it, and RETIRED where they do
+ *       not, so they serve it; every member drops its entries of the other segments and pulls the
+ *       segments it owns, from their seeds first.
+ *   <li><b>Pending.</b> No member applies a write to a pending segment ({@link Writes}), so every
+ *       holder's copy stays the segment's whole state: any holder is a valid source for any owner,
+ *       in any later view. So a holder keeps a pending segment across views (RETIRED where it does
+ *       not own it, OWNED where it does: {@link SegmentOwnership#reassign}); an owner that finds no
+ *       source for a pending segment (every holder left) asks again rather than starting it empty,
+ *       and its reads and writes wait; and a member that joins the running cluster keeps each
+ *       segment every settled member still holds pending, if its record is at least as new, instead
+ *       of taking the cluster's state. A segment stops being pending at a member once every owner
+ *       of it in one view holds it complete (each durable member tells the others which segments it
+ *       holds complete in each view: HELD, {@link StateTransfer}); a holder then drops a RETIRED
+ *       copy.
  *   <li>A member that does not answer (still joining, or of a build without this frame) is asked
  *       again a little later, until it answers or leaves, or a newer view starts over.
  * </ul>
@@ -78,7 +91,8 @@ final class Formation {
 
   /**
    * @param step what to do
-   * @param settled the formation's seeds (FORM), else null
+   * @param settled the formation's seeds and pending segments (FORM), or the running cluster's
+   *     (JOIN), else null
    */
   record Decision(Step step, Settled settled) {}
 
@@ -88,8 +102,12 @@ final class Formation {
    * @param generation the cluster's generation
    * @param seeds the name of each segment's seed, or null (a running cluster joined)
    * @param formedIn the JGroups view id (as text) the formation settled in
+   * @param pending per segment, the newest recorded epoch of a segment that is pending (every copy
+   *     of a record at least that new is current, and the segment takes no write until every owner
+   *     holds it), else 0
    */
-  record Settled(long generation, List<String> seeds, String formedIn) {
+  @SuppressWarnings("ArrayRecordComponent") // never compared; read by index only, never changed
+  record Settled(long generation, List<String> seeds, String formedIn, long[] pending) {
 
     /** The seed of the most segments (for logs and one-seed readers); "" if none. */
     String mainSeed() {
@@ -250,7 +268,7 @@ final class Formation {
 
   /** Returns the decision the answers allow, or null to ask again. */
   private Decision decide(Topology t, Map<Address, Frame> answers) {
-    Frame running = null;
+    List<Settled> running = new ArrayList<>();
     boolean unknown = false;
     Map<Address, long[]> epochs = new HashMap<>();
     epochs.put(membership.self(), recovered);
@@ -269,7 +287,7 @@ final class Formation {
         } else if (formingViews.contains(s.formedIn())) {
           return form(s);
         } else {
-          running = f;
+          running.add(s);
         }
       } else if (f.op() == Frame.S_NOT_AUTHORITATIVE) {
         epochs.put(e.getKey(), epochsOf(f.value(), e.getKey(), segments.size()));
@@ -277,10 +295,10 @@ final class Formation {
         unknown = true;
       }
     }
-    if (running != null) {
-      // a cluster that formed in a view this member never saw: it is running; take its state
-      settled = settledOf(running, segments.size());
-      return new Decision(Step.JOIN, null);
+    if (!running.isEmpty()) {
+      // a cluster that formed in a view this member never saw: it is running; take its state,
+      // except for the segments it still waits for, of which this member may hold the record
+      return new Decision(Step.JOIN, joined(running));
     }
     if (unknown) {
       return null;
@@ -290,6 +308,7 @@ final class Formation {
     }
     List<Address> members = t.view().getMembers();
     String[] seeds = new String[segments.size()];
+    long[] floor = new long[segments.size()];
     long newest = 0;
     for (int s = 0; s < seeds.length; s++) {
       long best = -1;
@@ -301,9 +320,10 @@ final class Formation {
           seeds[s] = Messenger.name(a);
         }
       }
+      floor[s] = best;
       newest = Math.max(newest, best);
     }
-    Settled s = new Settled((newest >>> 32) + 1, List.of(seeds), viewName(t));
+    Settled s = new Settled((newest >>> 32) + 1, List.of(seeds), viewName(t), floor);
     LOG.log(
         System.Logger.Level.INFO,
         membership.name()
@@ -317,6 +337,23 @@ final class Formation {
 
   private static Decision form(Settled s) {
     return new Decision(Step.FORM, s);
+  }
+
+  /**
+   * How a member joining a running cluster settles: the cluster's generation and seeds, and as
+   * pending the segments every settled member that answered still holds pending (at the newest of
+   * their epochs). A segment one of them no longer holds pending may have taken writes since, so a
+   * copy of its old record must not come back.
+   */
+  private static Settled joined(List<Settled> running) {
+    Settled first = running.getFirst();
+    long[] need = first.pending().clone();
+    for (Settled r : running) {
+      for (int s = 0; s < need.length; s++) {
+        need[s] = r.pending()[s] == 0 || need[s] == 0 ? 0 : Math.max(need[s], r.pending()[s]);
+      }
+    }
+    return new Settled(first.generation(), first.seeds(), first.formedIn(), need);
   }
 
   /** Decodes a forming member's recovered epochs; its address's epoch for every segment if none. */
@@ -345,65 +382,79 @@ final class Formation {
 
   /**
    * Reads a settled member's answer: value = generation (i64 LE), then optionally one u16 (LE) per
-   * segment, the index in names of that segment's seed (0, or 2 and up); names = [seed, view it
-   * settled in, further seeds]. Returns null if malformed.
+   * segment, the index in names of that segment's seed (0, or 2 and up), then optionally one i64
+   * (LE) per segment, the epoch a pending segment waits for (0: not pending); names = [seed, view
+   * it settled in, further seeds]. Returns null if malformed.
    */
   private static Settled settledOf(Frame f, int n) {
     byte[] v = f.value();
     List<String> names = f.names();
-    if (v.length != Long.BYTES && v.length != Long.BYTES + 2 * n) {
+    boolean withSeeds = v.length >= Long.BYTES + 2 * n;
+    boolean withPending = v.length == Long.BYTES + 2 * n + Long.BYTES * n;
+    if (v.length != Long.BYTES && v.length != Long.BYTES + 2 * n && !withPending) {
       return null;
     }
     ByteBuffer b = ByteBuffer.wrap(v).order(ByteOrder.LITTLE_ENDIAN);
     long generation = b.getLong();
     String[] seeds = new String[n];
     for (int s = 0; s < n; s++) {
-      int i = v.length == Long.BYTES ? 0 : Short.toUnsignedInt(b.getShort());
+      int i = withSeeds ? Short.toUnsignedInt(b.getShort()) : 0;
       if (i == 1 || i >= names.size()) {
         return null;
       }
       seeds[s] = names.get(i);
     }
-    return new Settled(generation, List.of(seeds), names.get(1));
+    long[] pending = new long[n];
+    for (int s = 0; s < n && withPending; s++) {
+      pending[s] = Math.max(0, b.getLong());
+    }
+    return new Settled(generation, List.of(seeds), names.get(1), pending);
   }
 
   /**
-   * Takes this member's part in a formation settled in {@code t}'s line: marks the segments it
-   * seeds OWNED where it owns them (INCOMING) and RETIRED in {@code t} where it does not, so it
-   * serves them; records the formation's epoch for those it owns. Takes the view lock's read side.
+   * Takes this member's part in a formation settled in {@code t}'s line, or in the running cluster
+   * it joins: marks pending the segments {@code decided} holds pending, and keeps each segment of
+   * which its recovered record is at least the pending epoch (a holder), and at a formation each
+   * segment it seeds: OWNED where it owns it (INCOMING), recording the formation's epoch for it,
+   * and RETIRED in {@code t} where it does not, so it serves it. Takes the view lock's read side.
    *
-   * @param decided the formation's seeds ({@link Decision#settled})
+   * @param decided how this member settled ({@link Decision#settled})
+   * @param formation true at a formation (its seeds keep what they seed), false joining
    * @return false if a newer view came first (the next view settles again)
    */
   @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one
-  boolean becomeSeed(Topology t, Settled decided) {
+  boolean keep(Topology t, Settled decided, boolean formation) {
     Lock lock = membership.viewReadLock();
     lock.lock();
     try {
       if (membership.topology() != t) {
         return false;
       }
-      settled = decided;
       String self = membership.name();
       List<Integer> owned = new ArrayList<>();
+      List<Integer> kept = new ArrayList<>();
       for (int s = 0; s < segments.size(); s++) {
-        if (decided.seeds() != null && self.equals(decided.seeds().get(s))) {
-          segments.lock(s);
-          try {
+        long need = decided.pending()[s];
+        boolean seed = formation && decided.seeds() != null && self.equals(decided.seeds().get(s));
+        boolean holder = need > 0 && recovered[s] >= need;
+        segments.lock(s);
+        try {
+          segments.setPending(s, need > 0);
+          if (seed || holder) {
+            kept.add(s);
             if (segments.state(s) == SegmentOwnership.State.INCOMING) {
               owned.add(s);
             }
-          } finally {
-            segments.unlock(s);
           }
+        } finally {
+          segments.unlock(s);
         }
       }
-      // the epoch first, then OWNED: no write reaches a seeded segment before its record says so
+      // settled only now: an EPOCH answer names this member's pending segments once they are set
+      settled = decided;
+      // the epoch first, then OWNED: no write reaches a kept segment before its record says so
       raise(owned, epochOf(t));
-      for (int s = 0; s < segments.size(); s++) {
-        if (decided.seeds() == null || !self.equals(decided.seeds().get(s))) {
-          continue;
-        }
+      for (int s : kept) {
         segments.lock(s);
         try {
           SegmentOwnership.State st = segments.state(s);
@@ -513,8 +564,18 @@ final class Formation {
       messenger.reply(
           from, f.reqId(), Frame.reply(f.reqId(), viewId, Frame.S_NOT_AUTHORITATIVE, b.array()));
     } else {
-      answer(messenger, membership, from, f, s);
+      answer(messenger, membership, from, f, s, pendingNow());
     }
+  }
+
+  /** Per segment, the epoch a pending segment waits for, else 0 (see {@link Settled#pending}). */
+  private long[] pendingNow() {
+    long[] floor = settled.pending();
+    long[] out = new long[segments.size()];
+    for (int s = 0; s < out.length; s++) {
+      out[s] = segments.pendingLocked(s) ? floor[s] : 0;
+    }
+    return out;
   }
 
   /**
@@ -522,11 +583,20 @@ final class Formation {
    * generation 0, so a durable member joining it takes its state.
    */
   static void answerNotDurable(Messenger messenger, Membership membership, Address from, Frame f) {
-    answer(messenger, membership, from, f, new Settled(0, null, ""));
+    answer(messenger, membership, from, f, new Settled(0, null, "", null), null);
   }
 
+  /**
+   * @param pending per segment the epoch a pending segment waits for (0: not pending), or null for
+   *     a member that keeps no record
+   */
   private static void answer(
-      Messenger messenger, Membership membership, Address from, Frame f, Settled s) {
+      Messenger messenger,
+      Membership membership,
+      Address from,
+      Frame f,
+      Settled s,
+      long[] pending) {
     long viewId = membership.topology().viewId();
     List<String> names = new ArrayList<>(List.of(s.mainSeed(), s.formedIn()));
     ByteBuffer value;
@@ -534,7 +604,10 @@ final class Formation {
       value = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
       value.putLong(s.generation());
     } else {
-      value = ByteBuffer.allocate(Long.BYTES + 2 * s.seeds().size()).order(ByteOrder.LITTLE_ENDIAN);
+      int n = s.seeds().size();
+      value =
+          ByteBuffer.allocate(Long.BYTES + 2 * n + (pending == null ? 0 : Long.BYTES * n))
+              .order(ByteOrder.LITTLE_ENDIAN);
       value.putLong(s.generation());
       for (String seed : s.seeds()) {
         int i = seed.equals(names.get(0)) ? 0 : names.indexOf(seed);
@@ -543,6 +616,9 @@ final class Formation {
           i = names.size() - 1;
         }
         value.putShort((short) i);
+      }
+      for (int i = 0; pending != null && i < n; i++) {
+        value.putLong(pending[i]);
       }
     }
     messenger.reply(

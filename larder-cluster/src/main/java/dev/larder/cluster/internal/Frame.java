@@ -66,7 +66,10 @@ record Frame(
   /** Invalidation mode: drop this key (or every key, when key is null). */
   static final int T_INVALIDATE = 5;
 
-  /** Ask for the entries of some segments (state transfer). */
+  /**
+   * Ask for the entries of some segments (state transfer): ints = the segments, value = for each,
+   * the view since which the sender receives its writes (i64 LE).
+   */
   static final int T_PULL = 6;
 
   /** A chunk of segment entries (state transfer); the last has F_LAST. */
@@ -89,15 +92,16 @@ record Frame(
 
   /**
    * Has the receiver settled which member's store its cluster started from (durable members, see
-   * {@link Formation})? Answered S_OK (settled: value = its generation and each segment's seed,
-   * names = the seeds and the view it settled in) or S_NOT_AUTHORITATIVE (still forming: value =
-   * the epochs its journal recovered).
+   * {@link Formation})? Answered S_OK (settled: value = its generation, each segment's seed and
+   * each segment's pending epoch, names = the seeds and the view it settled in) or
+   * S_NOT_AUTHORITATIVE (still forming: value = the epochs its journal recovered).
    */
   static final int T_EPOCH = 13;
 
   /**
-   * A durable member recorded some segments complete (ints) in a view, pulled from the receiver: a
-   * receiver that holds them RETIRED in that view drops them once every owner said so (no reply).
+   * A durable member holds some segments complete (ints) in a view, sent to every other member: a
+   * receiver drops a RETIRED copy of one, and stops holding it pending, once every owner of it in
+   * the view said so (no reply).
    */
   static final int T_HELD = 14;
 

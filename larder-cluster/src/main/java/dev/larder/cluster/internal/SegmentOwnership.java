@@ -26,9 +26,21 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>{@code NONE}: nothing usable.
  * </ul>
  *
- * Every state read or change of a segment, and every local write to its entries, happens under that
- * segment's lock, so a state-transfer entry can never overwrite a live write. A new view moves each
- * segment with {@link #reassign}; state transfer moves INCOMING segments to OWNED.
+ * <p>A durable member ({@link #retainRetired}) keeps a RETIRED segment across views, until state
+ * transfer drops it once every owner of the current view holds it complete. Its copy holds every
+ * write acknowledged before the view that retired it, and an owner that has been receiving the
+ * segment's writes since that view or earlier ({@link #incomingSince}) misses none after it: so it
+ * may be served to such an owner ({@link #servable}) in any later view.
+ *
+ * <p>A durable member's segment may also be <em>pending</em> (set when the member settles a
+ * formation, cleared once every owner of the segment in a view holds it complete; see {@link
+ * Formation}): no write is applied to it anywhere while it is, so every copy of its newest record
+ * is still current. A RETIRED pending segment is served to any owner, and becomes OWNED again if
+ * this member owns it again.
+ *
+ * <p>Every state read or change of a segment, and every local write to its entries, happens under
+ * that segment's lock, so a state-transfer entry can never overwrite a live write. A new view moves
+ * each segment with {@link #reassign}; state transfer moves INCOMING segments to OWNED.
  */
 final class SegmentOwnership {
 
@@ -44,6 +56,11 @@ final class SegmentOwnership {
   private final ReentrantLock[] locks;
   private final List<Set<ByteKey>> live;
   private final boolean[] mayHold;
+  private final boolean[] pending;
+  private final long[] incomingSince;
+
+  /** Whether RETIRED segments are kept across views (a durable member); set before any view. */
+  private volatile boolean retainRetired;
 
   /** Maps keys to segments, or null for {@link ConsistentHash#segmentOf}. */
   private final KeyPartitioner partitioner;
@@ -55,6 +72,8 @@ final class SegmentOwnership {
     locks = new ReentrantLock[segments];
     live = new ArrayList<>(Collections.nCopies(segments, (Set<ByteKey>) null));
     mayHold = new boolean[segments];
+    pending = new boolean[segments];
+    incomingSince = new long[segments];
     for (int s = 0; s < segments; s++) {
       states[s] = State.NONE;
       locks[s] = new ReentrantLock();
@@ -85,13 +104,24 @@ final class SegmentOwnership {
     return states[s];
   }
 
-  /** Caller holds the segment lock. */
-  long retiredIn(int s) {
-    return retiredIn[s];
+  /** Makes RETIRED segments stay across views (see the class notes). Called before any view. */
+  void retainRetired() {
+    retainRetired = true;
+  }
+
+  /**
+   * The view since which this member has owned an INCOMING segment continuously (and so received
+   * every write of it). Caller holds the segment lock.
+   */
+  long incomingSince(int s) {
+    return incomingSince[s];
   }
 
   /** Caller holds the segment lock. */
   void set(int s, State state, long viewId) {
+    if (state == State.INCOMING && states[s] != State.INCOMING) {
+      incomingSince[s] = viewId;
+    }
     states[s] = state;
     retiredIn[s] = state == State.RETIRED ? viewId : 0;
     if (state == State.INCOMING) {
@@ -106,7 +136,9 @@ final class SegmentOwnership {
   /**
    * Sets a segment's state for a new view: a founder's own segments and segments already owned stay
    * OWNED; other owned segments become (or stay) INCOMING; a segment this member no longer owns is
-   * RETIRED if it was complete here, else NONE. A member whose side lost a merge starts from NONE
+   * RETIRED if it was complete here, else NONE. A durable member's RETIRED segment stays RETIRED
+   * (from the view that retired it) where it does not own it; a pending one becomes OWNED where it
+   * does (no write has been applied to it since). A member whose side lost a merge starts from NONE
    * everywhere. Takes the segment lock.
    *
    * @return true if the segment is INCOMING, so state transfer must fetch it
@@ -115,8 +147,9 @@ final class SegmentOwnership {
     lock(s);
     try {
       State state = lostMerge ? State.NONE : states[s];
+      boolean kept = state == State.RETIRED && pending[s];
       if (owner) {
-        if (founder || state == State.OWNED) {
+        if (founder || state == State.OWNED || kept) {
           set(s, State.OWNED, viewId);
           return false;
         }
@@ -125,11 +158,43 @@ final class SegmentOwnership {
         }
         return true;
       }
-      set(s, state == State.OWNED ? State.RETIRED : State.NONE, viewId);
+      if (!kept && !(state == State.RETIRED && retainRetired)) {
+        set(s, state == State.OWNED ? State.RETIRED : State.NONE, viewId);
+      }
       return false;
     } finally {
       unlock(s);
     }
+  }
+
+  /** Whether the segment is pending (see the class notes). Caller holds the segment lock. */
+  boolean pending(int s) {
+    return pending[s];
+  }
+
+  /** Sets or clears the segment's pending mark. Caller holds the segment lock. */
+  void setPending(int s, boolean p) {
+    pending[s] = p;
+  }
+
+  /** Whether the segment is pending. Takes the segment lock. */
+  boolean pendingLocked(int s) {
+    lock(s);
+    try {
+      return pending[s];
+    } finally {
+      unlock(s);
+    }
+  }
+
+  /**
+   * Whether this member may serve the segment to a puller that has been receiving its writes since
+   * view {@code since}: it holds it OWNED, or RETIRED by that view or a later one, or RETIRED and
+   * pending. Caller holds the segment lock.
+   */
+  boolean servable(int s, long since) {
+    return states[s] == State.OWNED
+        || (states[s] == State.RETIRED && (since <= retiredIn[s] || pending[s]));
   }
 
   /**

@@ -1,8 +1,11 @@
 package dev.larder.cluster.internal;
 
 import dev.larder.cluster.RebalanceStats;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -37,11 +40,12 @@ import org.jgroups.Address;
  *       segments (left over from an abandoned transfer or an old ownership);
  *   <li>for each INCOMING segment, asks candidate sources in turn (the previous view's owners, then
  *       this view's, then everyone) with a PULL; a source serves the segments it holds complete for
- *       this view (OWNED, or RETIRED by this very view) and names the others as not ready. A source
- *       in another view than the pull's (views do not change everywhere at once) says so, and is
- *       asked again a little later instead of being passed over: its segments may be complete, and
- *       a puller that took its answer as final could run out of candidates and mark a segment lost
- *       while its entries exist;
+ *       this view (OWNED, or RETIRED by this very view, or RETIRED and pending: {@link
+ *       SegmentOwnership#servable}) and names the others as not ready. A source in another view
+ *       than the pull's (views do not change everywhere at once) says so, and is asked again a
+ *       little later instead of being passed over: its segments may be complete, and a puller that
+ *       took its answer as final could run out of candidates and mark a segment lost while its
+ *       entries exist;
  *   <li>applies the entries of each STATE chunk unless the key is live (written since the segment
  *       became incoming: a live value is newer than any snapshot), and marks each served segment
  *       OWNED once every chunk of its pull is applied and this member's value dictionary holds
@@ -54,14 +58,18 @@ import org.jgroups.Address;
  * retries in the new view instead); a source snapshots after installing this view, so its snapshot
  * holds every such write. Writes of this view reach the incoming owner directly and are live. A
  * segment for which no source is ready (every previous owner left at once) starts empty and is
- * counted in {@link RebalanceStats#segmentsLost()}.
+ * counted in {@link RebalanceStats#segmentsLost()}, unless it is pending (below).
  *
  * <p>Durable members (a {@link Formation}): before dropping entries, the member records epoch 0 for
  * the segments it drops; before a segment turns OWNED, it records the view's epoch for it; and it
- * then tells the source (HELD), so that a source holding the segment RETIRED (a formation's seed of
- * a segment it does not own, or a former owner) drops it once every owner of the view has it,
- * rather than at the next view. A forming member settles first (its seeds keep what they seed) and
- * pulls each segment from its seed first.
+ * tells every other member which segments it holds complete (HELD: those it holds when it installs
+ * a view, and each it completes), so that a member holding a segment RETIRED (a formation's holder
+ * of a segment it does not own, or a former owner) drops it once every owner of the view has it,
+ * rather than at the next view, and a pending segment stops being pending. A forming member settles
+ * first (holders keep what they hold) and pulls each segment from its seed first. A pending segment
+ * that no member in the view serves is asked for again every {@value #PENDING_PAUSE_MILLIS} ms (its
+ * newest record is on a member that left, which serves it when it returns) instead of starting
+ * empty.
  *
  * <p>Memory: received entries are ordinary puts into the bounded local store, so the bound holds;
  * bytes that did not fit under it are counted as {@link RebalanceStats#shortfallBytes()} and
@@ -100,12 +108,13 @@ final class StateTransfer {
   private final Map<Long, Pull> pulls = new ConcurrentHashMap<>();
 
   /**
-   * Per RETIRED segment, the owners that recorded it complete (durable members); guarded by this.
+   * Durable members: per view (this member's current one and any newer one heard of first), per
+   * segment, the members that said they hold it complete in that view (HELD); guarded by this.
    */
-  private final Map<Integer, Set<Address>> heldBy = new HashMap<>();
+  private final Map<Long, Map<Integer, Set<Address>>> heldBy = new HashMap<>();
 
-  /** The view {@link #heldBy} is of; guarded by this. */
-  private long heldView;
+  /** How long a rebalance waits before asking again for a pending segment no member served. */
+  private static final long PENDING_PAUSE_MILLIS = 200;
 
   private final AtomicLong rebalances = new AtomicLong();
   private final AtomicLong segmentsReceived = new AtomicLong();
@@ -216,6 +225,9 @@ final class StateTransfer {
 
   void onView(Topology t, List<Integer> incoming) {
     long gen = generation.incrementAndGet();
+    if (formation != null) {
+      heldInView(t);
+    }
     pending.incrementAndGet();
     serial.execute(
         () -> {
@@ -223,6 +235,9 @@ final class StateTransfer {
             if (formation != null && !formation.formed()) {
               form(gen, t, incoming);
             } else {
+              if (formation != null) {
+                announceHeld(t, ownedSegments());
+              }
               rebalance(gen, t, incoming, null);
             }
           } catch (RuntimeException e) {
@@ -273,26 +288,28 @@ final class StateTransfer {
    */
   private void form(long gen, Topology t, List<Integer> incoming) {
     Formation.Decision d = formation.settle(t, () -> current(gen));
-    switch (d.step()) {
-      case WAIT -> {}
-      case FORM -> {
-        if (formation.becomeSeed(t, d.settled())) {
-          List<Integer> still = new ArrayList<>();
-          for (int s : incoming) {
-            segments.lock(s);
-            try {
-              if (segments.state(s) == SegmentOwnership.State.INCOMING) {
-                still.add(s);
-              }
-            } finally {
-              segments.unlock(s);
-            }
-          }
-          rebalance(gen, t, still, formation.seedsIn(t));
-        }
-      }
-      case JOIN -> rebalance(gen, t, incoming, null);
+    if (d.step() == Formation.Step.WAIT) {
+      return;
     }
+    boolean forming = d.step() == Formation.Step.FORM;
+    if (!formation.keep(t, d.settled(), forming)) {
+      return;
+    }
+    announceHeld(t, ownedSegments());
+    // owners' HELD may have come before this member marked its segments pending
+    settleHeld(t, allSegments());
+    List<Integer> still = new ArrayList<>();
+    for (int s : incoming) {
+      segments.lock(s);
+      try {
+        if (segments.state(s) == SegmentOwnership.State.INCOMING) {
+          still.add(s);
+        }
+      } finally {
+        segments.unlock(s);
+      }
+    }
+    rebalance(gen, t, still, forming ? formation.seedsIn(t) : null);
   }
 
   /**
@@ -323,7 +340,29 @@ final class StateTransfer {
     Set<Integer> remaining = new TreeSet<>(incoming);
     // segments whose source was in another view, and that source: asked again
     Map<Integer, Address> askAgain = new HashMap<>();
-    while (!remaining.isEmpty() && current(gen)) {
+    // pending segments no member in the view served: every candidate is asked again a little later
+    Set<Integer> waiting = new TreeSet<>();
+    boolean told = false;
+    while ((!remaining.isEmpty() || !waiting.isEmpty()) && current(gen)) {
+      if (remaining.isEmpty()) {
+        if (!told) {
+          told = true;
+          LOG.log(
+              System.Logger.Level.WARNING,
+              membership.name()
+                  + ": no member in the view holds the newest record of segments "
+                  + waiting
+                  + "; their reads and writes wait until a member holding it joins");
+        }
+        if (!pause(gen, PENDING_PAUSE_MILLIS)) {
+          return;
+        }
+        for (int s : waiting) {
+          candidates.put(s, candidates(t, s).iterator());
+        }
+        remaining.addAll(waiting);
+        waiting.clear();
+      }
       Map<Address, List<Integer>> bySource = new HashMap<>();
       for (Iterator<Integer> it = remaining.iterator(); it.hasNext(); ) {
         int s = it.next();
@@ -333,6 +372,11 @@ final class StateTransfer {
           bySource.computeIfAbsent(again, a -> new ArrayList<>()).add(s);
         } else if (c.hasNext()) {
           bySource.computeIfAbsent(c.next(), a -> new ArrayList<>()).add(s);
+        } else if (segments.pendingLocked(s)) {
+          // its newest record is on a member not in this view: started empty, it would lose
+          // every acknowledged write of it; refused until that member returns instead
+          it.remove();
+          waiting.add(s);
         } else {
           it.remove();
           markLost(s, t);
@@ -349,7 +393,7 @@ final class StateTransfer {
         if (!awaitDictionary(answer, gen)) {
           return;
         }
-        own(e.getKey(), e.getValue(), answer, t);
+        own(e.getValue(), answer, t);
         for (int s : e.getValue().segments()) {
           if (!answer.notReady().contains(s)) {
             remaining.remove(s);
@@ -358,7 +402,7 @@ final class StateTransfer {
           }
         }
       }
-      if (!askAgain.isEmpty() && !pause(gen)) {
+      if (!askAgain.isEmpty() && !pause(gen, OTHER_VIEW_PAUSE_MILLIS)) {
         return;
       }
     }
@@ -420,7 +464,7 @@ final class StateTransfer {
       return true;
     }
     while (!dictionary.knowsIdsOf(answer.dictionarySizes())) {
-      if (dictionary.diverged() || !pause(gen)) {
+      if (dictionary.diverged() || !pause(gen, OTHER_VIEW_PAUSE_MILLIS)) {
         return false;
       }
     }
@@ -428,14 +472,14 @@ final class StateTransfer {
   }
 
   /**
-   * Waits a little before asking again sources that were in another view: the views converge, or a
-   * newer one here ends this rebalance.
+   * Waits a little before asking again sources that were in another view, or that served no pending
+   * segment: the views converge, or a source joins, or a newer view here ends this rebalance.
    *
    * @return false if the rebalance should stop (a newer view, or closed)
    */
-  private boolean pause(long gen) {
+  private boolean pause(long gen, long millis) {
     try {
-      Thread.sleep(OTHER_VIEW_PAUSE_MILLIS);
+      Thread.sleep(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return false;
@@ -515,24 +559,48 @@ final class StateTransfer {
   }
 
   /** Sends a PULL for some segments to one source. */
-  private Pull startPull(Address source, List<Integer> segments, Topology t) {
+  private Pull startPull(Address source, List<Integer> asked, Topology t) {
     long reqId = pullIds.incrementAndGet();
     // unapplied counts chunks being applied, plus one until the last chunk has arrived
     Pull p =
         new Pull(
             reqId,
             t.viewId(),
-            Set.copyOf(segments),
+            Set.copyOf(asked),
             new CompletableFuture<>(),
             new AtomicLong(System.nanoTime()),
             new AtomicInteger(1),
             new AtomicReference<>(Answer.none(Set.of())));
     pulls.put(reqId, p);
-    int[] segs = segments.stream().mapToInt(Integer::intValue).toArray();
+    int[] segs = asked.stream().mapToInt(Integer::intValue).toArray();
+    // per segment, the view since which this member receives its writes: a former owner's copy
+    // retired in that view or later, with them, is the whole segment
+    ByteBuffer since = ByteBuffer.allocate(Long.BYTES * segs.length).order(ByteOrder.LITTLE_ENDIAN);
+    for (int s : segs) {
+      segments.lock(s);
+      try {
+        since.putLong(
+            segments.state(s) == SegmentOwnership.State.INCOMING
+                ? segments.incomingSince(s)
+                : t.viewId());
+      } finally {
+        segments.unlock(s);
+      }
+    }
     messenger.send(
         source,
         new Frame(
-            Frame.T_PULL, reqId, t.viewId(), 0, 0, null, null, null, segs, List.of(), List.of()),
+            Frame.T_PULL,
+            reqId,
+            t.viewId(),
+            0,
+            0,
+            null,
+            since.array(),
+            null,
+            segs,
+            List.of(),
+            List.of()),
         true);
     return p;
   }
@@ -587,15 +655,14 @@ final class StateTransfer {
     boolean otherView = t.viewId() != f.viewId();
     Set<Integer> servable = new HashSet<>();
     List<Integer> notReady = new ArrayList<>();
-    for (int s : f.ints()) {
+    long[] since = sinceOf(f);
+    for (int i = 0; i < f.ints().length; i++) {
+      int s = f.ints()[i];
       boolean ok = false;
       if (!otherView && s >= 0 && s < segments.size()) {
         segments.lock(s);
         try {
-          SegmentOwnership.State st = segments.state(s);
-          ok =
-              st == SegmentOwnership.State.OWNED
-                  || (st == SegmentOwnership.State.RETIRED && segments.retiredIn(s) == t.viewId());
+          ok = segments.servable(s, since[i]);
         } finally {
           segments.unlock(s);
         }
@@ -630,6 +697,24 @@ final class StateTransfer {
         Frame.F_LAST | (otherView ? Frame.F_OTHER_VIEW : 0),
         notReady.stream().mapToInt(Integer::intValue).toArray(),
         dictionary == null ? null : dictionary.sizesAsBytes());
+  }
+
+  /**
+   * Per segment of a PULL, the view since which the puller receives its writes (the PULL's value,
+   * one i64 LE each); the PULL's view for each if absent (a puller that sends none).
+   */
+  private static long[] sinceOf(Frame f) {
+    long[] out = new long[f.ints().length];
+    byte[] v = f.value();
+    if (v != null && v.length == Long.BYTES * out.length) {
+      ByteBuffer b = ByteBuffer.wrap(v).order(ByteOrder.LITTLE_ENDIAN);
+      for (int i = 0; i < out.length; i++) {
+        out[i] = Math.min(b.getLong(), f.viewId());
+      }
+    } else {
+      Arrays.fill(out, f.viewId());
+    }
+    return out;
   }
 
   /** Answers a pull with "no segment ready here, ask again": this member has no view yet. */
@@ -756,11 +841,11 @@ final class StateTransfer {
 
   /**
    * Marks the segments a source served OWNED, if this member is still in the pull's view; a durable
-   * member records them complete first, and then tells the source (which may hold them RETIRED, and
-   * drops them once every owner has).
+   * member records them complete first, and then tells every other member (HELD): a member holding
+   * them RETIRED drops them, and a pending segment is settled, once every owner has.
    */
   @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one
-  private void own(Address source, Pull p, Answer answer, Topology t) {
+  private void own(Pull p, Answer answer, Topology t) {
     List<Integer> complete = new ArrayList<>();
     for (int s : p.segments()) {
       if (!answer.notReady().contains(s)) {
@@ -785,52 +870,112 @@ final class StateTransfer {
       }
     }
     if (recorded && membership.topology() == t) {
-      int[] ints = complete.stream().mapToInt(Integer::intValue).toArray();
-      messenger.send(
-          source,
-          new Frame(
-              Frame.T_HELD, 0, t.viewId(), 0, 0, null, null, null, ints, List.of(), List.of()),
-          true);
+      announceHeld(t, complete);
     }
   }
 
-  /**
-   * A durable owner recorded segments complete that it pulled from this member (on the delivery
-   * thread): a segment held RETIRED in that view is dropped, on state transfer's thread, once every
-   * owner of it in the view has said so; until then, or if a newer view comes first (which drops it
-   * anyway), it is kept and served.
-   */
-  synchronized void onHeld(Address from, Frame f) {
-    Topology t = membership.topology();
-    if (formation == null || t == null || t.viewId() != f.viewId()) {
-      return;
-    }
-    if (heldView != t.viewId()) {
-      heldBy.clear();
-      heldView = t.viewId();
-    }
-    List<Integer> ready = new ArrayList<>();
-    for (int s : f.ints()) {
-      if (s < 0 || s >= segments.size()) {
-        continue;
-      }
+  /** Returns the segments this member holds OWNED. */
+  private List<Integer> ownedSegments() {
+    List<Integer> owned = new ArrayList<>();
+    for (int s = 0; s < segments.size(); s++) {
       segments.lock(s);
       try {
-        if (segments.state(s) != SegmentOwnership.State.RETIRED
-            || segments.retiredIn(s) != t.viewId()) {
-          continue;
+        if (segments.state(s) == SegmentOwnership.State.OWNED) {
+          owned.add(s);
         }
       } finally {
         segments.unlock(s);
       }
-      Set<Address> by = heldBy.computeIfAbsent(s, x -> new HashSet<>());
-      by.add(from);
-      if (by.containsAll(List.of(t.hash().owners(s)))) {
-        heldBy.remove(s);
-        ready.add(s);
+    }
+    return owned;
+  }
+
+  /**
+   * A durable member holds some segments complete in {@code t} (it installed {@code t} holding
+   * them, kept them at a formation, or completed them by state transfer): tells every other member
+   * of the view (HELD), and settles what this allows here.
+   */
+  private void announceHeld(Topology t, List<Integer> held) {
+    if (held.isEmpty()) {
+      return;
+    }
+    int[] ints = held.stream().mapToInt(Integer::intValue).toArray();
+    Frame f =
+        new Frame(Frame.T_HELD, 0, t.viewId(), 0, 0, null, null, null, ints, List.of(), List.of());
+    for (Address a : t.members()) {
+      if (!a.equals(membership.self())) {
+        messenger.send(a, f, true);
       }
     }
-    if (ready.isEmpty()) {
+    settleHeld(t, held);
+  }
+
+  /**
+   * Another durable member holds some segments complete in a view (on the delivery thread, also
+   * before this member's first view): remembered for that view; if it is this member's view, what
+   * it allows is settled now, else when this member installs it.
+   */
+  synchronized void onHeld(Address from, Frame f) {
+    if (formation == null) {
+      return;
+    }
+    Topology t = membership.topology();
+    if (t != null && f.viewId() < t.viewId()) {
+      return;
+    }
+    Map<Integer, Set<Address>> view = heldBy.computeIfAbsent(f.viewId(), v -> new HashMap<>());
+    List<Integer> segs = new ArrayList<>();
+    for (int s : f.ints()) {
+      if (s >= 0 && s < segments.size()) {
+        view.computeIfAbsent(s, x -> new HashSet<>()).add(from);
+        segs.add(s);
+      }
+    }
+    if (t != null && f.viewId() == t.viewId()) {
+      settleHeld(t, segs);
+    }
+  }
+
+  /** A view was installed: forgets older views' HELD, and settles what the new one's allow. */
+  private synchronized void heldInView(Topology t) {
+    heldBy.keySet().removeIf(v -> v < t.viewId());
+    settleHeld(t, allSegments());
+  }
+
+  private List<Integer> allSegments() {
+    List<Integer> all = new ArrayList<>();
+    for (int s = 0; s < segments.size(); s++) {
+      all.add(s);
+    }
+    return all;
+  }
+
+  /**
+   * For each of some segments whose every owner in {@code t} holds it complete (this member by its
+   * state, the others by their HELD): it is no longer pending, and if this member holds it RETIRED,
+   * its copy is dropped (on state transfer's thread, epoch 0 first). Does nothing once a newer view
+   * is installed.
+   */
+  @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one
+  private synchronized void settleHeld(Topology t, List<Integer> segs) {
+    Map<Integer, Set<Address>> view = heldBy.getOrDefault(t.viewId(), Map.of());
+    List<Integer> drop = new ArrayList<>();
+    for (int s : segs) {
+      Set<Address> by = view.getOrDefault(s, Set.of());
+      segments.lock(s);
+      try {
+        if (membership.topology() != t || !everyOwnerHolds(t, s, by)) {
+          continue;
+        }
+        segments.setPending(s, false);
+        if (segments.state(s) == SegmentOwnership.State.RETIRED) {
+          drop.add(s);
+        }
+      } finally {
+        segments.unlock(s);
+      }
+    }
+    if (drop.isEmpty()) {
       return;
     }
     pending.incrementAndGet();
@@ -838,7 +983,7 @@ final class StateTransfer {
       serial.execute(
           () -> {
             try {
-              dropHeld(t, ready);
+              dropHeld(t, drop);
             } catch (RuntimeException e) {
               if (!lifecycle.closed()) {
                 LOG.log(System.Logger.Level.WARNING, "dropping retired segments failed", e);
@@ -852,7 +997,24 @@ final class StateTransfer {
     }
   }
 
-  /** Drops RETIRED segments every owner holds (their epoch 0 first), if {@code t} is installed. */
+  /** Whether every owner of a segment in {@code t} holds it complete. Caller holds its lock. */
+  private boolean everyOwnerHolds(Topology t, int s, Set<Address> heldBy) {
+    for (Address o : t.hash().owners(s)) {
+      boolean holds =
+          o.equals(membership.self())
+              ? segments.state(s) == SegmentOwnership.State.OWNED
+              : heldBy.contains(o);
+      if (!holds) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Drops RETIRED segments every owner holds (their epoch 0 first), if {@code t} is installed and
+   * they are not pending.
+   */
   @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one
   private void dropHeld(Topology t, List<Integer> ready) {
     membership.viewReadLock().lock();
@@ -863,8 +1025,7 @@ final class StateTransfer {
       for (int s : ready) {
         segments.lock(s);
         try {
-          if (segments.state(s) == SegmentOwnership.State.RETIRED
-              && segments.retiredIn(s) == t.viewId()) {
+          if (segments.state(s) == SegmentOwnership.State.RETIRED && !segments.pending(s)) {
             segments.set(s, SegmentOwnership.State.NONE, t.viewId());
           }
         } finally {

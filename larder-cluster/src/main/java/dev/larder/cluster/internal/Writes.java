@@ -43,6 +43,9 @@ import org.jgroups.Address;
  *       the transfer completes or the timeout. So every acknowledged write was applied by a member
  *       that recorded the view's epoch for its segment first ({@link Formation}), even in a view
  *       where every owner of the segment is new to it.
+ *   <li>A durable member's pending segment (after a full restart, until every owner of it holds it
+ *       complete: {@link Formation}) takes no write, in either mode: the caller retries until it is
+ *       settled or the timeout.
  * </ul>
  */
 final class Writes {
@@ -248,7 +251,7 @@ final class Writes {
     if (!backups.knowsDictionaryIdsOf(f)) {
       return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
     }
-    if (completePrimaryOnly && incoming(s)) {
+    if (refuses(s)) {
       // checked again under the locks below; here to spare the fetch of a write refused anyway
       return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
     }
@@ -272,10 +275,11 @@ final class Writes {
         // refuses the write once it installs the view that cost it its majority
         return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
       }
-      if (completePrimaryOnly && segments.state(s) == SegmentOwnership.State.INCOMING) {
+      if (refusesLocked(s)) {
         // every owner may still be receiving the segment, and a write acknowledged by owners
-        // that hold it incomplete would be in no record a full restart starts it from
-        // (Formation): the caller retries until this member holds it complete
+        // that hold it incomplete would be in no record a full restart starts it from; or the
+        // segment is pending, and its newest record's copies must stay current until every
+        // owner holds it (Formation): the caller retries until then
         return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
       }
       availability = quorum.mark();
@@ -334,10 +338,10 @@ final class Writes {
     }
   }
 
-  private boolean incoming(int s) {
+  private boolean refuses(int s) {
     segments.lock(s);
     try {
-      return segments.state(s) == SegmentOwnership.State.INCOMING;
+      return refusesLocked(s);
     } finally {
       segments.unlock(s);
     }
@@ -349,6 +353,15 @@ final class Writes {
    */
   long forwarded() {
     return forwarded.sum();
+  }
+
+  /**
+   * Whether this primary refuses writes to the segment: a durable distributed primary still
+   * receiving it, or a durable member's pending segment. Caller holds the segment lock.
+   */
+  private boolean refusesLocked(int s) {
+    return (completePrimaryOnly && segments.state(s) == SegmentOwnership.State.INCOMING)
+        || segments.pending(s);
   }
 
   /** Returns async writes dropped because no primary could take them during a view change. */
