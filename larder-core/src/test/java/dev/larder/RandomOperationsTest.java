@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.larder.codec.ByteSink;
 import dev.larder.codec.Codecs;
 import java.io.IOException;
 import java.time.Duration;
@@ -25,10 +26,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * configuration is drawn from the same seed: storage, entry or byte bound (small ones included),
  * segment count, expiry against a ticker the threads advance, statistics, a loader that fails or
  * finds nothing for some keys, and values from one byte to larger than the bound. Values encode
- * their key, so a value read under another key or torn is caught. Checked: only the documented
- * exceptions, the bound after every operation, and at quiescence an iteration that agrees with the
- * size, invalidateAll that empties, close that is idempotent and final. This harness found that a
- * bound smaller than the segments asked for was not kept.
+ * their key, so a value read under another key or torn is caught. A bulk restore of a few entries
+ * is one of the operations. Checked: only the documented exceptions, the bound after every
+ * operation, and at quiescence an iteration that agrees with the size, invalidateAll that empties,
+ * close that is idempotent and final. This harness found that a bound smaller than the segments
+ * asked for was not kept.
  */
 class RandomOperationsTest {
 
@@ -113,7 +115,7 @@ class RandomOperationsTest {
   }
 
   private void operate(Cache<Long, byte[]> cache, Random random, long key, int length) {
-    switch (random.nextInt(20)) {
+    switch (random.nextInt(21)) {
       case 0, 1, 2, 3 -> checkValue(key, cache.getIfPresent(key));
       case 4, 5 -> checkValue(key, cache.get(key));
       case 6 -> checkValue(key, cache.get(key, k -> k % 11 == 0 ? null : value(k, length)));
@@ -142,6 +144,16 @@ class RandomOperationsTest {
             break;
           }
         }
+      }
+      case 19 -> {
+        EncodedEntries entries = new EncodedEntries(1, 64);
+        for (int i = random.nextInt(8); i >= 0; i--) {
+          long k = random.nextInt(3) == 0 ? key : random.nextInt(KEYS);
+          ByteSink encoded = new ByteSink();
+          Codecs.longs().encodeLast(k, encoded);
+          entries.add(encoded.toByteArray(), value(k, i == 0 ? length : 1 + random.nextInt(600)));
+        }
+        cache.restore(entries);
       }
       default -> {
         if (random.nextInt(200) == 0) {

@@ -25,16 +25,28 @@ import java.util.stream.Stream;
  *
  * <p>What it runs: {@code serve --print-jvm-options} (the option parsing {@code ./larder} does
  * before it starts the server's JVM); a server on a fresh directory with every listener on (RESP,
- * memcached, HTTP, free ports) that takes writes over RESP and memcached, checkpoints ({@code
- * SAVE}) and takes more writes (a log after the checkpoint); then a second server on the same
- * directory, which recovers both, answers {@code PING} and reads. The directory is deleted at the
+ * memcached, HTTP, free ports) that takes {@value #CHECKPOINTED_KEYS} writes over RESP and one over
+ * memcached, checkpoints ({@code SAVE}) and takes more writes (a log after the checkpoint); then a
+ * second server on the same directory, which recovers both (the checkpoint's load long enough for
+ * the JIT to compile its path), answers {@code PING} and reads. The directory is deleted at the
  * end. Nothing here is measured: a failure exits non-zero and {@code ./larder} goes on without a
  * cache.
  *
  * <p>Not part of the product's API; run by {@code ./larder}'s build step only.
  */
 public final class ServeTraining {
-  private static final int KEYS = 20_000;
+  /**
+   * Keys written before the checkpoint, of 100-byte values: enough that the second server's load of
+   * the checkpoint runs long enough for the JIT to compile the load path (and the cache to keep
+   * those methods' profiles), as a restart of a large keyspace needs it.
+   */
+  private static final int CHECKPOINTED_KEYS = 300_000;
+
+  /** Keys written after the checkpoint: the log the second server replays over it. */
+  private static final int LOGGED_KEYS = 20_000;
+
+  /** Commands sent before their replies are read. */
+  private static final int PIPELINE = 10_000;
 
   private ServeTraining() {}
 
@@ -61,13 +73,13 @@ public final class ServeTraining {
                   "memcache-port", "0",
                   "http-port", "0"));
       try (LarderServer server = LarderServer.start(config)) {
-        write(server, 0, KEYS);
+        write(server, 0, CHECKPOINTED_KEYS);
         expect(resp(server.respPort(), "SAVE"), "+OK");
-        write(server, KEYS, 2 * KEYS);
+        write(server, CHECKPOINTED_KEYS, CHECKPOINTED_KEYS + LOGGED_KEYS);
       }
       try (LarderServer server = LarderServer.start(config)) {
         expect(resp(server.respPort(), "PING"), "+PONG");
-        expect(resp(server.respPort(), "DBSIZE"), ":" + (2 * KEYS + 2));
+        expect(resp(server.respPort(), "DBSIZE"), ":" + (CHECKPOINTED_KEYS + LOGGED_KEYS + 2));
       }
       out.println("larder: start-up training done");
     } finally {
@@ -79,16 +91,24 @@ public final class ServeTraining {
     }
   }
 
-  /** Writes keys [from, to) over RESP, and one key over memcached. */
+  /** Writes keys [from, to) of 100-byte values over RESP, and one key over memcached. */
   private static void write(LarderServer server, int from, int to) throws IOException {
-    StringBuilder commands = new StringBuilder();
-    for (int i = from; i < to; i++) {
-      commands.append(command("SET", "training:" + i, "value " + i));
-    }
     try (Connection c = new Connection(server.respPort())) {
-      c.send(commands.toString());
-      for (int i = from; i < to; i++) {
-        expect(c.line(), "+OK");
+      for (int start = from; start < to; start += PIPELINE) {
+        int end = Math.min(to, start + PIPELINE);
+        StringBuilder commands = new StringBuilder();
+        for (int i = start; i < end; i++) {
+          String value = "value " + i + " ";
+          commands.append(
+              command(
+                  "SET",
+                  "training:" + i,
+                  value.repeat(100 / value.length() + 1).substring(0, 100)));
+        }
+        c.send(commands.toString());
+        for (int i = start; i < end; i++) {
+          expect(c.line(), "+OK");
+        }
       }
       c.send(command("INCR", "training:counter") + command("GET", "training:" + from));
       c.line();

@@ -3,6 +3,7 @@ package dev.larder.internal;
 import dev.larder.Cache;
 import dev.larder.CacheLoadingException;
 import dev.larder.CacheStats;
+import dev.larder.EncodedEntries;
 import dev.larder.RemovalListener;
 import dev.larder.Storage;
 import dev.larder.codec.ByteSink;
@@ -390,6 +391,81 @@ public final class LarderCache<K, V> implements Cache<K, V> {
       WriteResult result = store(key, key.length, value, value.length, PutMode.ALWAYS, null, false);
       afterWrite(result);
       stats.recordPut(elapsed(start));
+    }
+  }
+
+  /**
+   * Hashes each key once, orders the entries by route (a stable counting sort: two entries of one
+   * key keep their order) and hands each route's run to its segment, which stores new keys under
+   * one hold of its lock ({@link Segment#restore}); an entry it leaves (a present key, no room
+   * without evicting) is stored as a put stores it, and the segment takes the rest of the run.
+   * Loads in flight are superseded by each key, before and after, as a put supersedes them.
+   */
+  @Override
+  public void restore(EncodedEntries entries) {
+    Objects.requireNonNull(entries, "entries");
+    checkOpen();
+    int n = entries.size();
+    if (n == 0) {
+      return;
+    }
+    long[] hashes = new long[n];
+    int routes = segments.routeCount();
+    int[] starts = new int[routes + 1];
+    byte[] bytes = entries.bytes();
+    for (int e = 0; e < n; e++) {
+      long hash = Segment.hash(bytes, entries.keyOffset(e), entries.keyLength(e));
+      hashes[e] = hash;
+      starts[((int) hash & (routes - 1)) + 1]++;
+    }
+    for (int r = 0; r < routes; r++) {
+      starts[r + 1] += starts[r];
+    }
+    // The first use makes the segments; then a first segment that the whole batch would take
+    // past its split point splits before it (a batch never fills it past that point).
+    segmentFor(hashes[0]);
+    WriteResult split = segments.splitIfDue(entries.end(), n);
+    if (split != null) {
+      afterWrite(split);
+    }
+    int[] order = new int[n];
+    int[] next = Arrays.copyOf(starts, routes);
+    for (int e = 0; e < n; e++) {
+      order[next[(int) hashes[e] & (routes - 1)]++] = e;
+    }
+    supersedeLoads(entries);
+    long now = now();
+    for (int r = 0; r < routes; r++) {
+      for (int at = starts[r]; at < starts[r + 1]; ) {
+        at = segmentFor(hashes[order[at]]).restore(entries, hashes, order, at, starts[r + 1], now);
+        if (at < starts[r + 1]) {
+          restoreByPut(entries, order[at++]);
+        }
+      }
+    }
+    supersedeLoads(entries);
+  }
+
+  /** An entry {@link Segment#restore} left: stored as {@link #put} stores it, without stats. */
+  private void restoreByPut(EncodedEntries entries, int e) {
+    int from = entries.keyOffset(e);
+    int keyLength = entries.keyLength(e);
+    byte[] key = Arrays.copyOfRange(entries.bytes(), from, from + keyLength);
+    byte[] value =
+        Arrays.copyOfRange(
+            entries.bytes(), from + keyLength, from + keyLength + entries.valueLength(e));
+    afterWrite(store(key, keyLength, value, value.length, PutMode.ALWAYS, null, false));
+  }
+
+  /** {@link #supersedeLoad} of every key of the batch, if any load is in flight. */
+  private void supersedeLoads(EncodedEntries entries) {
+    if (loadsUnderWay.get() == 0) {
+      return;
+    }
+    for (int e = 0; e < entries.size(); e++) {
+      int from = entries.keyOffset(e);
+      int length = entries.keyLength(e);
+      supersedeLoad(Arrays.copyOfRange(entries.bytes(), from, from + length), length);
     }
   }
 

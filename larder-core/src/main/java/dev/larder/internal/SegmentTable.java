@@ -199,11 +199,22 @@ final class SegmentTable implements Iterable<Segment> {
    * @return what the split evicted (normally nothing), or null if there was no split
    */
   WriteResult splitIfDue(int bytes) {
+    return splitIfDue(bytes, 1);
+  }
+
+  /**
+   * Splits the first segment if {@code entries} more entries of {@code bytes} in all would take it
+   * to its split point (a bulk restore's batch).
+   *
+   * @return what the split evicted (normally nothing), or null if there was no split
+   */
+  WriteResult splitIfDue(long bytes, int entries) {
     if (!merged || routes == null) {
       return null; // not yet used: the write that follows makes the first segment
     }
     Segment segment = first; // written before the routes just read
-    if (segment.size() < splitEntries && segment.memoryUsed() + bytes < splitBytes) {
+    if (segment.size() + (entries - 1L) < splitEntries
+        && segment.memoryUsed() + bytes < splitBytes) {
       return null;
     }
     return split();

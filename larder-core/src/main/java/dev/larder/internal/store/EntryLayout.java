@@ -62,6 +62,28 @@ final class EntryLayout {
     MemorySegment.copy(value, 0, page, ValueLayout.JAVA_BYTE, at + keyLength, valueLength);
   }
 
+  /**
+   * As {@link #write(MemorySegment, int, byte[], int, byte[], int, boolean, long)}, for a key and
+   * value that lie next to each other in {@code source} (a bulk restore's batch): one copy.
+   */
+  static void write(
+      MemorySegment page,
+      int offset,
+      byte[] source,
+      int keyOffset,
+      int keyLength,
+      int valueLength,
+      boolean expires,
+      long deadline) {
+    long at = writeVarint(page, offset, keyLength);
+    at = writeVarint(page, at, valueLength);
+    if (expires) {
+      page.set(DEADLINE, at, deadline);
+      at += DEADLINE_BYTES;
+    }
+    MemorySegment.copy(source, keyOffset, page, ValueLayout.JAVA_BYTE, at, keyLength + valueLength);
+  }
+
   /** Copies a whole entry from one page to another (relocation). */
   static void copy(MemorySegment from, int fromOffset, MemorySegment to, int toOffset, int size) {
     MemorySegment.copy(from, fromOffset, to, toOffset, size);
@@ -138,6 +160,35 @@ final class EntryLayout {
     }
     for (; i < keyLength; i++) {
       if (page.get(ValueLayout.JAVA_BYTE, keyOffset + i) != key[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * As {@link #keyEquals(MemorySegment, int, byte[], int)}, for a key at {@code from} of {@code
+   * key}.
+   */
+  static boolean keyEquals(MemorySegment page, int keyOffset, byte[] key, int from, int keyLength) {
+    if (keyLength > 64) {
+      return MemorySegment.mismatch(
+              page,
+              keyOffset,
+              keyOffset + keyLength,
+              MemorySegment.ofArray(key),
+              from,
+              from + keyLength)
+          == -1;
+    }
+    int i = 0;
+    for (; i + 8 <= keyLength; i += 8) {
+      if (page.get(WORD, keyOffset + i) != (long) KEY_WORD.get(key, from + i)) {
+        return false;
+      }
+    }
+    for (; i < keyLength; i++) {
+      if (page.get(ValueLayout.JAVA_BYTE, keyOffset + i) != key[from + i]) {
         return false;
       }
     }

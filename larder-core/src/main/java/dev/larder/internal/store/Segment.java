@@ -1,5 +1,6 @@
 package dev.larder.internal.store;
 
+import dev.larder.EncodedEntries;
 import dev.larder.RemovalCause;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -676,6 +677,189 @@ public final class Segment {
         now,
         superseded,
         null);
+  }
+
+  // ------------------------------------------------------------------ bulk restore
+
+  /**
+   * Stores keys new to the segment from a bulk restore's batch, under one hold of the write lock,
+   * in order, until one needs what only {@link #put} does: entries {@code order[from..r)} are
+   * stored, and the entry at {@code order[r]} (if {@code r < to}) is not, because its key is
+   * present (an update), storing it would evict (the bound, the index's growth) or its entry is
+   * larger than a standard page; the caller puts that one and calls again for the rest. Returns
+   * {@code from} at once if the segment has retired (split or closed).
+   *
+   * <p>Each stored entry is what a put of a new key leaves: the policy hears of the insert, the
+   * entry goes to the window's head and its slot is published with a release store after its bytes
+   * (lock-free readers see it whole or not at all). What a put does per entry and a batch needs
+   * once is done once at the end: the policy's step and window target. Nothing is evicted or
+   * removed, so nothing is collected for listeners.
+   *
+   * @param entries the batch
+   * @param hashes {@link #hash} of each entry's key, by entry
+   * @param order entry indexes; this segment's run is {@code [from, to)}
+   * @param from the run's first position in {@code order}
+   * @param to the run's end
+   * @param now ticker time (for an expiring cache's deadlines)
+   * @return the position in {@code order} of the first entry not stored, {@code to} if all were
+   */
+  public int restore(
+      EncodedEntries entries, long[] hashes, int[] order, int from, int to, long now) {
+    long stamp = lock.writeLock();
+    try {
+      if (closed) {
+        return from;
+      }
+      long deadline = expires ? saturatingAdd(now, settings.lifetimeNanos()) : 0;
+      byte[] bytes = entries.bytes();
+      int at = from;
+      for (; at < to; at++) {
+        int e = order[at];
+        if (!restoreNew(
+            bytes,
+            entries.keyOffset(e),
+            entries.keyLength(e),
+            entries.valueLength(e),
+            hashes[e],
+            deadline)) {
+          break;
+        }
+      }
+      if (at > from) {
+        adaptPolicy();
+      }
+      return at;
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
+  /** One entry of {@link #restore}: stores it and returns true if it is new and fits as it is. */
+  private boolean restoreNew(
+      byte[] bytes, int keyOffset, int keyLength, int valueLength, long hash, long deadline) {
+    int entrySize = (int) EntryLayout.size(keyLength, valueLength, expires);
+    if (entrySize > pages.standardSize || size >= settings.maxEntries()) {
+      return false;
+    }
+    int tag = IndexSlot.tag(hash);
+    if ((size + tombstones + 1) * 20L > table.length * 17L && !growIndexWithoutEvicting()) {
+      return false;
+    }
+    int free = freeSlotIfAbsent(tag, bytes, keyOffset, keyLength);
+    if (free < 0) {
+      return false;
+    }
+    long address = appendWithoutEvicting(window, entrySize);
+    if (address < 0) {
+      return false;
+    }
+    policy.onInsert(hash);
+    Page page = pages.page(IndexSlot.page(address));
+    EntryLayout.write(
+        page.memory,
+        IndexSlot.offset(address),
+        bytes,
+        keyOffset,
+        keyLength,
+        valueLength,
+        expires,
+        deadline);
+    account(page, window, entrySize);
+    if (hot != null && !hot.isEmpty()) {
+      hot.remove(hash); // as put does; a key the segment does not hold has no hot entry
+    }
+    publishNewSlot(free, IndexSlot.of(tag, 0, address));
+    spliceWindowIfNotFull();
+    return true;
+  }
+
+  /**
+   * One probe for a key that a restore would add: the slot to put it in (the first tombstone on its
+   * path, else the empty slot that ends the path), or -1 if the key is present (live or expired:
+   * either needs a put) or the table has no free slot.
+   */
+  private int freeSlotIfAbsent(int tag, byte[] key, int keyOffset, int keyLength) {
+    long[] t = table;
+    int capacity = t.length;
+    int i = IndexSlot.home(tag, capacity);
+    int tombstone = -1;
+    for (int probes = 0; probes < capacity; probes++) {
+      long slot = t[i];
+      if (slot == IndexSlot.EMPTY) {
+        return tombstone >= 0 ? tombstone : i;
+      }
+      if (slot == IndexSlot.TOMBSTONE) {
+        tombstone = tombstone >= 0 ? tombstone : i;
+      } else if (IndexSlot.tagOf(slot) == tag && keyMatchesAt(slot, key, keyOffset, keyLength)) {
+        return -1;
+      }
+      i = i + 1 == capacity ? 0 : i + 1;
+    }
+    return tombstone;
+  }
+
+  private boolean keyMatchesAt(long slot, byte[] key, int keyOffset, int keyLength) {
+    long address = IndexSlot.address(slot);
+    Page page = pages.page(IndexSlot.page(address));
+    int offset = IndexSlot.offset(address);
+    long lengths = EntryLayout.readLengths(page.memory, offset);
+    return EntryLayout.keyLength(lengths) == keyLength
+        && EntryLayout.keyEquals(
+            page.memory,
+            EntryLayout.keyOffset(offset, lengths, expires),
+            key,
+            keyOffset,
+            keyLength);
+  }
+
+  /** Publishes a new key's slot at {@code i}, found free by {@link #freeSlotIfAbsent}. */
+  @SuppressWarnings("NonAtomicVolatileUpdate") // under the write lock, as insertSlot
+  private void publishNewSlot(int i, long slot) {
+    long[] t = table;
+    if (t[i] == IndexSlot.TOMBSTONE) {
+      tombstones--;
+    }
+    SLOTS.setRelease(t, i, slot);
+    size++;
+  }
+
+  /**
+   * {@link #ensureIndexRoom} for one more key without evicting: pooled pages may be released for
+   * the larger index, entries may not.
+   */
+  private boolean growIndexWithoutEvicting() {
+    long[] t = table;
+    if ((size + 1) * 20L <= t.length * 15L) {
+      rehash(t.length);
+      return true;
+    }
+    if (t.length >= IndexSlot.MAX_CAPACITY) {
+      return false;
+    }
+    int grown = indexCapacityForOneMore();
+    long extra = 8L * (grown - t.length) + sketchGrowth(grown);
+    while (!fitsBudget(extra)) {
+      if (!pages.releaseOnePooled()) {
+        return false;
+      }
+    }
+    rehash(grown);
+    return true;
+  }
+
+  /** {@link #append} for a user's entry that never evicts: -1 where append would evict. */
+  private long appendWithoutEvicting(PageQueue queue, int bytes) {
+    for (; ; ) {
+      Page room = queue.roomFor(bytes);
+      if (room != null) {
+        return IndexSlot.address(room.number, queue.claim(room, bytes));
+      }
+      Page page = newPage(bytes, true);
+      if (page == null) {
+        return -1;
+      }
+      queue.appendPage(page);
+    }
   }
 
   private WriteResult put(
@@ -2254,5 +2438,18 @@ public final class Segment {
    */
   public static long hash(byte[] key, int length) {
     return KeyHash.hash(key, 0, length);
+  }
+
+  /**
+   * The hash the store uses for the key at {@code offset} of {@code bytes}: {@link #hash(byte[],
+   * int)} of the same bytes.
+   *
+   * @param bytes holds the encoded key
+   * @param offset where it starts
+   * @param length its length
+   * @return the 64-bit hash
+   */
+  public static long hash(byte[] bytes, int offset, int length) {
+    return KeyHash.hash(bytes, offset, length);
   }
 }

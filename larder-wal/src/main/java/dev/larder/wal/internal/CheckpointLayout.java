@@ -2,9 +2,6 @@ package dev.larder.wal.internal;
 
 import dev.larder.wal.LogFile;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 
 /**
@@ -119,81 +116,238 @@ public final class CheckpointLayout {
   }
 
   /**
-   * Reads a checkpoint, checking it whole before handing out any entry.
+   * Bytes read at a time: arrays of at least half a G1 region (1 to 32 MiB) are allocated outside
+   * the young generation, so the young collections that run while a large checkpoint is read and
+   * loaded never copy what was read (holding every entry in an array of its own made each of them
+   * copy all the entries read so far).
+   */
+  static final int CHUNK_BYTES = 16 << 20;
+
+  /** Receives an entry where it lies in the arrays the checkpoint was read into. */
+  @FunctionalInterface
+  public interface EntrySink {
+    /**
+     * Receives one entry.
+     *
+     * @param bytes holds the entry; not changed afterwards, and kept only as long as the receiver
+     *     keeps it
+     * @param offset where the entry starts
+     * @param length its length
+     */
+    void accept(byte[] bytes, int offset, int length);
+  }
+
+  /**
+   * A checkpoint read whole and checked: its sequence, its entry count, and its entries where they
+   * lie in the arrays it was read into (an entry that straddles two of them gets an array of its
+   * own).
+   */
+  public static final class Content {
+    private final long sequence;
+    private final byte[][] arrays;
+    private final int[] offsets;
+    private final int[] lengths;
+
+    private Content(long sequence, byte[][] arrays, int[] offsets, int[] lengths) {
+      this.sequence = sequence;
+      this.arrays = arrays;
+      this.offsets = offsets;
+      this.lengths = lengths;
+    }
+
+    /** Returns the checkpoint's sequence. */
+    public long sequence() {
+      return sequence;
+    }
+
+    /** Returns its entry count. */
+    public long count() {
+      return lengths.length;
+    }
+
+    /**
+     * Hands out every entry, in order.
+     *
+     * @param entries receives them
+     */
+    public void forEach(EntrySink entries) {
+      for (int i = 0; i < lengths.length; i++) {
+        entries.accept(arrays[i], offsets[i], lengths[i]);
+      }
+    }
+  }
+
+  /**
+   * Reads a checkpoint whole and checks it before any entry can be handed out.
    *
    * @param file the file
    * @param name its name, for messages
-   * @param entries receives each entry, in order, only if the file is complete and intact
-   * @return the checkpoint's sequence and entry count
+   * @return its content, complete and intact
    * @throws CheckpointDamage if the file is incomplete or fails its checksum
    * @throws IOException on failure
    */
-  public static long[] read(LogFile file, String name, Consumer<byte[]> entries)
-      throws IOException {
-    // One pass: the entries are held until the trailer has been checked, rather than the file
-    // read twice (once to check, once to hand out), which a restart of a large checkpoint pays.
-    List<byte[]> held = new ArrayList<>();
-    long[] result = scan(file, name, file.size(), held::add);
-    held.forEach(entries);
-    return result;
+  public static Content read(LogFile file, String name) throws IOException {
+    return read(file, name, CHUNK_BYTES);
   }
 
-  private static long[] scan(LogFile file, String name, long size, Consumer<byte[]> entries)
-      throws IOException {
-    CRC32C crc = new CRC32C();
-    byte[] header = readExactly(file, 0, HEADER_BYTES, size, name);
+  /** As {@link #read(LogFile, String)}, reading {@code chunkBytes} at a time (tests: small). */
+  static Content read(LogFile file, String name, int chunkBytes) throws IOException {
+    long size = file.size();
+    Chunks in = Chunks.read(file, name, size, chunkBytes);
+    if (size < HEADER_BYTES) {
+      throw new CheckpointDamage(name, 0, "file ends early");
+    }
     for (int i = 0; i < MAGIC.length; i++) {
-      if (header[i] != MAGIC[i]) {
+      if (in.get(i) != MAGIC[i]) {
         throw new CheckpointDamage(name, 0, "not a Larder checkpoint (bad magic)");
       }
     }
-    if (RecordLayout.getInt(header, 8) != VERSION) {
-      throw new CheckpointDamage(
-          name, 8, "unsupported checkpoint version " + RecordLayout.getInt(header, 8));
+    if (in.getInt(8) != VERSION) {
+      throw new CheckpointDamage(name, 8, "unsupported checkpoint version " + in.getInt(8));
     }
-    crc.update(header);
-    long sequence = RecordLayout.getLong(header, 16);
+    long sequence = in.getLong(16);
+    EntryList entries = new EntryList();
     long position = HEADER_BYTES;
-    long count = 0;
     while (true) {
-      byte[] length = readExactly(file, position, 4, size, name);
-      crc.update(length);
-      int n = RecordLayout.getInt(length, 0);
+      if (position + 4 > size) {
+        throw new CheckpointDamage(name, position, "file ends early");
+      }
+      int n = in.getInt(position);
       if (n == END_MARK) {
-        byte[] tail = readExactly(file, position + 4, 12, size, name);
-        crc.update(tail, 0, 8);
-        long declared = RecordLayout.getLong(tail, 0);
-        if (declared != count || (int) crc.getValue() != RecordLayout.getInt(tail, 8)) {
+        if (position + 16 > size) {
+          throw new CheckpointDamage(name, position + 4, "file ends early");
+        }
+        long declared = in.getLong(position + 4);
+        if (declared != entries.size || in.crc(position + 12) != in.getInt(position + 12)) {
           throw new CheckpointDamage(name, position, "checksum or entry count mismatch");
         }
         if (position + 16 != size) {
           throw new CheckpointDamage(name, position + 16, "bytes after the trailer");
         }
-        return new long[] {sequence, count};
+        return entries.content(sequence);
       }
       if (n < 0 || n > size - position - 4) {
         throw new CheckpointDamage(name, position, "entry length " + n + " out of range");
       }
-      byte[] entry = readExactly(file, position + 4, n, size, name);
-      crc.update(entry);
-      if (entries != null) {
-        entries.accept(entry);
-      }
+      entries.add(in, position + 4, n);
       position += 4 + n;
-      count++;
     }
   }
 
-  private static byte[] readExactly(LogFile file, long position, int length, long size, String name)
-      throws IOException {
-    if (position + length > size) {
-      throw new CheckpointDamage(name, position, "file ends early");
+  /** The entries found so far, where they lie. */
+  private static final class EntryList {
+    private byte[][] arrays = new byte[64][];
+    private int[] offsets = new int[64];
+    private int[] lengths = new int[64];
+    private int size;
+
+    void add(Chunks in, long position, int length) {
+      if (size == lengths.length) {
+        arrays = java.util.Arrays.copyOf(arrays, 2 * size);
+        offsets = java.util.Arrays.copyOf(offsets, 2 * size);
+        lengths = java.util.Arrays.copyOf(lengths, 2 * size);
+      }
+      int chunk = in.chunkOf(position);
+      int offset = in.offsetIn(position);
+      if (offset + (long) length <= in.chunk(chunk).length) {
+        arrays[size] = in.chunk(chunk);
+        offsets[size] = offset;
+      } else {
+        arrays[size] = in.copy(position, length);
+        offsets[size] = 0;
+      }
+      lengths[size] = length;
+      size++;
     }
-    byte[] bytes = new byte[length];
-    if (file.read(position, bytes, 0, length) != length) {
-      throw new CheckpointDamage(name, position, "file ends early");
+
+    Content content(long sequence) {
+      return new Content(
+          sequence,
+          java.util.Arrays.copyOf(arrays, size),
+          java.util.Arrays.copyOf(offsets, size),
+          java.util.Arrays.copyOf(lengths, size));
     }
-    return bytes;
+  }
+
+  /** A whole file read into arrays of {@code chunkBytes} each (the last one shorter). */
+  private static final class Chunks {
+    private final byte[][] chunks;
+    private final int chunkBytes;
+
+    private Chunks(byte[][] chunks, int chunkBytes) {
+      this.chunks = chunks;
+      this.chunkBytes = chunkBytes;
+    }
+
+    static Chunks read(LogFile file, String name, long size, int chunkBytes) throws IOException {
+      byte[][] chunks = new byte[(int) ((size + chunkBytes - 1) / chunkBytes)][];
+      for (int c = 0; c < chunks.length; c++) {
+        long at = (long) c * chunkBytes;
+        int length = (int) Math.min(chunkBytes, size - at);
+        chunks[c] = new byte[length];
+        int done = 0;
+        while (done < length) {
+          int n = file.read(at + done, chunks[c], done, length - done);
+          if (n <= 0) {
+            throw new CheckpointDamage(name, at + done, "file ends early");
+          }
+          done += n;
+        }
+      }
+      return new Chunks(chunks, chunkBytes);
+    }
+
+    byte[] chunk(int c) {
+      return chunks[c];
+    }
+
+    int chunkOf(long position) {
+      return (int) (position / chunkBytes);
+    }
+
+    int offsetIn(long position) {
+      return (int) (position % chunkBytes);
+    }
+
+    byte get(long position) {
+      return chunks[chunkOf(position)][offsetIn(position)];
+    }
+
+    int getInt(long position) {
+      int v = 0;
+      for (int i = 0; i < 4; i++) {
+        v = v << 8 | (get(position + i) & 0xFF);
+      }
+      return v;
+    }
+
+    long getLong(long position) {
+      return (long) getInt(position) << 32 | (getInt(position + 4) & 0xFFFFFFFFL);
+    }
+
+    byte[] copy(long position, int length) {
+      byte[] out = new byte[length];
+      int done = 0;
+      while (done < length) {
+        long at = position + done;
+        byte[] chunk = chunks[chunkOf(at)];
+        int offset = offsetIn(at);
+        int n = Math.min(length - done, chunk.length - offset);
+        System.arraycopy(chunk, offset, out, done, n);
+        done += n;
+      }
+      return out;
+    }
+
+    /** Returns the CRC32C of bytes [0, end). */
+    int crc(long end) {
+      CRC32C crc = new CRC32C();
+      for (int c = 0; c < chunks.length && (long) c * chunkBytes < end; c++) {
+        long from = (long) c * chunkBytes;
+        crc.update(chunks[c], 0, (int) Math.min(chunks[c].length, end - from));
+      }
+      return (int) crc.getValue();
+    }
   }
 
   /** A damaged checkpoint file: names the file and the offset. */

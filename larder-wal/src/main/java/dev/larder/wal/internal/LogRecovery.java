@@ -288,11 +288,11 @@ public final class LogRecovery {
   private void loadCheckpoint(List<Long> sequences) throws IOException {
     for (int i = sequences.size() - 1; i >= 0; i--) {
       String name = SegmentNames.checkpoint(sequences.get(i));
-      List<byte[]> entries = new ArrayList<>();
+      CheckpointLayout.Content content;
       try (LogFile file = files.open(path(name))) {
-        long[] result = CheckpointLayout.read(file, name, entries::add);
-        checkpointSequence = result[0];
-        checkpointEntries = result[1];
+        content = CheckpointLayout.read(file, name);
+        checkpointSequence = content.sequence();
+        checkpointEntries = content.count();
       } catch (CheckpointLayout.CheckpointDamage damage) {
         if (!config.salvage()) {
           throw new LogCorruptedException(name, damage.offset, damage.getMessage());
@@ -308,9 +308,9 @@ public final class LogRecovery {
         continue;
       }
       checkpointName = name;
-      for (byte[] entry : entries) {
-        replay.checkpointEntry(checkpointSequence, entry);
-      }
+      long sequence = checkpointSequence;
+      content.forEach(
+          (bytes, offset, length) -> replay.checkpointEntry(sequence, bytes, offset, length));
       return;
     }
   }

@@ -1,6 +1,7 @@
 package dev.larder.server.internal.keyspace;
 
 import dev.larder.Cache;
+import dev.larder.EncodedEntries;
 import dev.larder.RemovalCause;
 import dev.larder.codec.Codecs;
 import java.util.Arrays;
@@ -1006,6 +1007,29 @@ public final class Keyspace implements AutoCloseable {
     if (ValueLayout.expiryOf(storedValue) != 0) {
       expiringWrites.increment();
     }
+  }
+
+  /**
+   * Stores a batch of values as recovery found them, in order, without reporting them: what {@link
+   * #restorePut} of each would leave, through the cache's bulk path (a clustered keyspace's cache
+   * takes them one by one). Only before {@link #attach}.
+   *
+   * @param entries stored keys, each with its stored value
+   * @param expiring how many of the values carry an expiry
+   */
+  public void restoreAll(EncodedEntries entries, int expiring) {
+    if (given) {
+      byte[] b = entries.bytes();
+      for (int e = 0; e < entries.size(); e++) {
+        int k = entries.keyOffset(e);
+        int v = k + entries.keyLength(e);
+        cache.put(
+            Arrays.copyOfRange(b, k, v), Arrays.copyOfRange(b, v, v + entries.valueLength(e)));
+      }
+    } else {
+      cache.restore(entries);
+    }
+    expiringWrites.add(expiring);
   }
 
   /**

@@ -222,6 +222,23 @@ public final class ValueLayout {
   }
 
   /**
+   * Reads only the expiry of a value without its version (as a checkpoint holds it: the tag, then
+   * the fields after the version).
+   *
+   * @param unversioned holds the value
+   * @param offset where its tag is
+   * @return the expiry, 0 for none
+   * @throws IllegalArgumentException if the expiry's varint is truncated
+   */
+  public static long expiryOfUnversioned(byte[] unversioned, int offset) {
+    if ((unversioned[offset] & EXPIRY_BIT) == 0) {
+      return 0;
+    }
+    long[] cursor = {offset + 1};
+    return Varint.read(unversioned, cursor);
+  }
+
+  /**
    * Reads only the expiry, without copying the payload.
    *
    * @param bytes stored bytes

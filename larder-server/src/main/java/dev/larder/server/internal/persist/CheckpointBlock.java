@@ -131,14 +131,17 @@ final class CheckpointBlock {
     void header(long itemVersion, long keys);
 
     /**
-     * Receives one item.
+     * Receives one item, as it lies in its block (nothing is copied: the visitor copies what it
+     * keeps).
      *
-     * @param storedKey the stored key (a fresh array)
+     * @param db the item's database
      * @param block the block
+     * @param keyOffset where the key (without the db byte) starts in {@code block}
+     * @param keyLength its length
      * @param valueOffset where the value without its version starts in {@code block}
-     * @param valueLength its length
+     * @param valueLength its length, at least 1
      */
-    void item(byte[] storedKey, byte[] block, int valueOffset, int valueLength);
+    void item(int db, byte[] block, int keyOffset, int keyLength, int valueOffset, int valueLength);
   }
 
   /**
@@ -149,53 +152,70 @@ final class CheckpointBlock {
    * @throws IllegalArgumentException if the entry does not parse
    */
   static void read(byte[] entry, Visitor visitor) {
-    if (entry.length < 2) {
-      throw new IllegalArgumentException("checkpoint entry of " + entry.length + " bytes");
+    read(entry, 0, entry.length, visitor);
+  }
+
+  /**
+   * Reads one entry that lies in part of an array.
+   *
+   * @param bytes holds the entry
+   * @param offset where it starts
+   * @param length its length
+   * @param visitor receives its content
+   * @throws IllegalArgumentException if the entry does not parse
+   */
+  static void read(byte[] bytes, int offset, int length, Visitor visitor) {
+    if (length < 2) {
+      throw new IllegalArgumentException("checkpoint entry of " + length + " bytes");
     }
-    if (entry[0] == HEADER) {
-      if (entry[1] != VERSION
-          && entry[1] != VERSION_WITHOUT_CHUNKS
-          && entry[1] != VERSION_WITHOUT_KEYS) {
+    int end = offset + length;
+    byte kind = bytes[offset];
+    byte format = bytes[offset + 1];
+    if (kind == HEADER) {
+      if (format != VERSION && format != VERSION_WITHOUT_CHUNKS && format != VERSION_WITHOUT_KEYS) {
         throw new IllegalArgumentException(
             "server checkpoint format "
-                + entry[1]
+                + format
                 + " (this server reads "
                 + VERSION_WITHOUT_KEYS
                 + " to "
                 + VERSION
                 + ")");
       }
-      long[] at = {2};
-      long itemVersion = Varint.read(entry, at);
-      visitor.header(itemVersion, entry[1] != VERSION_WITHOUT_KEYS ? Varint.read(entry, at) : 0);
+      long[] at = {offset + 2};
+      long itemVersion = Varint.read(bytes, at);
+      visitor.header(itemVersion, format != VERSION_WITHOUT_KEYS ? Varint.read(bytes, at) : 0);
       return;
     }
-    int space = entry[1] & 0xFF;
-    if (entry[0] != BLOCK
+    int space = format & 0xFF;
+    if (kind != BLOCK
         || (space >= Keyspace.DATABASES
             && (space & ~0x0F) != dev.larder.server.internal.keyspace.ListChunks.CHUNK_SPACE)) {
-      throw new IllegalArgumentException("unknown checkpoint entry kind " + entry[0]);
+      throw new IllegalArgumentException("unknown checkpoint entry kind " + kind);
     }
-    byte db = entry[1];
-    long[] at = {2};
-    while (at[0] < entry.length) {
-      int keyLength = length(entry, at);
-      byte[] key = new byte[keyLength + 1];
-      key[0] = db;
-      System.arraycopy(entry, (int) at[0], key, 1, keyLength);
+    int db = format;
+    long[] at = {offset + 2};
+    while (at[0] < end) {
+      int keyLength = length(bytes, at, end);
+      int keyOffset = (int) at[0];
       at[0] += keyLength;
-      int valueLength = length(entry, at);
+      int valueLength = length(bytes, at, end);
       if (valueLength < 1) {
         throw new IllegalArgumentException("empty value in a checkpoint block");
       }
-      visitor.item(key, entry, (int) at[0], valueLength);
+      visitor.item(db, bytes, keyOffset, keyLength, (int) at[0], valueLength);
       at[0] += valueLength;
     }
   }
 
-  private static int length(byte[] in, long[] at) {
+  /** Reads a length and checks that that many bytes follow before {@code end}. */
+  private static int length(byte[] in, long[] at, int end) {
+    if (at[0] >= end) {
+      throw new IllegalArgumentException("a length past the block's end");
+    }
     long n = Varint.read(in, at);
-    if (n > in.length - at[0]) {
+    // a varint that ran past the end leaves at[0] > end: refused here too
+    if (n > end - at[0]) {
       throw new IllegalArgumentException("length " + n + " past the block's end");
     }
     return (int) n;

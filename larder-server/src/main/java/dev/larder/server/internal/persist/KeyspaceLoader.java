@@ -1,7 +1,9 @@
 package dev.larder.server.internal.persist;
 
+import dev.larder.EncodedEntries;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.keyspace.ValueLayout;
+import dev.larder.server.internal.keyspace.Varint;
 import dev.larder.wal.LogReplay;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -22,7 +24,11 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Checkpoint blocks are loaded by one thread per core: a checkpoint holds each key once, so its
  * blocks can be stored in any order and at once (the cache is thread-safe). Records, whose order
- * matters, are applied on the opening thread once every block is in.
+ * matters, are applied on the opening thread once every block is in. A loading thread copies each
+ * item of a block once, as the stored key and value (db byte, key; tag, the item version, the
+ * rest), into a batch of its own, and hands the whole block's batch to the keyspace, which stores
+ * it through the cache's bulk path ({@code Cache.restore}): each segment's share of the block under
+ * one hold of its lock, no key or value array per item.
  *
  * <p>Versions: a checkpoint item gets the header's item version, reserved when the checkpoint
  * began: above every version given out before it and given to no write (versions need only differ
@@ -49,9 +55,9 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Expiry: a value whose expiry is at or before the load's clock is not stored (a record's
  * removes the key instead), so a key that expired while the server was down is gone.
  *
- * <p>Used by the thread that opens the log, once; {@link #item} also by the loading threads.
+ * <p>Used by the thread that opens the log, once; its block loads also by the loading threads.
  */
-final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, CheckpointBlock.Visitor {
+final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor {
   private final Keyspace keyspace;
   private final long now;
   private final LongAdder items = new LongAdder();
@@ -77,8 +83,14 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
 
   @Override
   public void checkpointEntry(long checkpointSequence, byte[] entry) {
-    if (entry.length > 0 && entry[0] == CheckpointBlock.HEADER) {
-      read(checkpointSequence, entry);
+    checkpointEntry(checkpointSequence, entry, 0, entry.length);
+  }
+
+  /** Reads the entry where the log read it: no copy of a block before its items are copied. */
+  @Override
+  public void checkpointEntry(long checkpointSequence, byte[] bytes, int offset, int length) {
+    if (length > 0 && bytes[offset] == CheckpointBlock.HEADER) {
+      read(checkpointSequence, bytes, offset, length);
       return;
     }
     if (loaders == null) {
@@ -91,12 +103,15 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
                 return t;
               });
     }
-    blocks.add(loaders.submit(() -> read(checkpointSequence, entry)));
+    blocks.add(loaders.submit(() -> read(checkpointSequence, bytes, offset, length)));
   }
 
-  private void read(long checkpointSequence, byte[] entry) {
+  private void read(long checkpointSequence, byte[] bytes, int offset, int length) {
     try {
-      CheckpointBlock.read(entry, this);
+      BlockLoad load = blockLoads.get();
+      load.clear();
+      CheckpointBlock.read(bytes, offset, length, load);
+      load.store();
     } catch (IllegalArgumentException e) {
       throw new IllegalStateException(
           "checkpoint "
@@ -104,6 +119,74 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
               + " holds an entry this server cannot read: "
               + e.getMessage(),
           e);
+    }
+  }
+
+  /** A loading thread's batch: the stored keys and values of the block it reads. */
+  private final ThreadLocal<BlockLoad> blockLoads = ThreadLocal.withInitial(BlockLoad::new);
+
+  /**
+   * Receives one checkpoint entry: the header on the opening thread, a block's items on a loading
+   * thread (each thread its own).
+   */
+  private final class BlockLoad implements CheckpointBlock.Visitor {
+    /** Made at the first item: the opening thread, which reads only the header, needs none. */
+    private EncodedEntries batch;
+
+    private int expiring;
+
+    /** Forgets what a block read before (one that failed part way) left in the batch. */
+    void clear() {
+      if (batch != null) {
+        batch.clear();
+      }
+      expiring = 0;
+    }
+
+    /** Hands the block's items to the keyspace. */
+    void store() {
+      if (batch != null && batch.size() > 0) {
+        keyspace.restoreAll(batch, expiring);
+        items.add(batch.size());
+      }
+    }
+
+    /** The header, the checkpoint's first entry: read on the opening thread, before any item. */
+    @Override
+    public void header(long itemVersion, long keys) {
+      KeyspaceLoader.this.itemVersion = itemVersion;
+      keyspace.presize(keys);
+    }
+
+    /** Adds the item, with the header's item version, to the batch unless it has expired. */
+    @Override
+    public void item(
+        int db, byte[] block, int keyOffset, int keyLength, int valueOffset, int valueLength) {
+      long expiry = ValueLayout.expiryOfUnversioned(block, valueOffset);
+      if (expiry != 0 && expiry <= now) {
+        expiredSkipped.increment();
+        return;
+      }
+      if (batch == null) {
+        // a block's bytes, and the version each item gets: one allocation for every block
+        batch =
+            new EncodedEntries(
+                CheckpointBlock.TARGET_BYTES / 64, CheckpointBlock.TARGET_BYTES * 9 / 8);
+      }
+      long version = itemVersion;
+      int versionLength = Varint.size(version);
+      byte[] b = batch.room(1 + keyLength + valueLength + versionLength);
+      int at = batch.end();
+      b[at] = (byte) db;
+      System.arraycopy(block, keyOffset, b, at + 1, keyLength);
+      int value = at + 1 + keyLength;
+      b[value] = block[valueOffset];
+      int rest = Varint.write(b, value + 1, version);
+      System.arraycopy(block, valueOffset + 1, b, rest, valueLength - 1);
+      batch.commit(1 + keyLength, valueLength + versionLength);
+      if (expiry != 0) {
+        expiring++;
+      }
     }
   }
 
@@ -151,25 +234,6 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor, Checkpoin
       throw new IllegalStateException(
           "log record " + sequence + " cannot be read: " + e.getMessage(), e);
     }
-  }
-
-  /** The header, the checkpoint's first entry: read on the opening thread, before any item. */
-  @Override
-  public void header(long itemVersion, long keys) {
-    this.itemVersion = itemVersion;
-    keyspace.presize(keys);
-  }
-
-  /** Called by the loading threads, after {@link #header} (the checkpoint's first entry). */
-  @Override
-  public void item(byte[] storedKey, byte[] block, int valueOffset, int valueLength) {
-    byte[] value = ValueLayout.withVersion(block, valueOffset, valueLength, itemVersion);
-    if (expired(value)) {
-      expiredSkipped.increment();
-      return;
-    }
-    keyspace.restorePut(storedKey, value);
-    items.increment();
   }
 
   @Override

@@ -94,6 +94,49 @@ class KeyspaceLoaderTest {
         "indexes for " + keys + " keys: " + keyspace.memoryUsed() + " bytes reserved");
   }
 
+  /**
+   * Every item of a checkpoint comes back as it was stored, with the header's item version, in its
+   * database, unless its expiry has passed: items of several databases, with and without an expiry,
+   * flags and a value larger than a store page, over several blocks.
+   */
+  @Test
+  void checkpointItemsComeBackWithTheItemVersionUnlessExpired() {
+    loader.checkpointEntry(10, CheckpointBlock.header(1_000, 5_000));
+    List<byte[]> blocks = new java.util.ArrayList<>();
+    CheckpointBlock.Writer writer = new CheckpointBlock.Writer(blocks::add);
+    for (int i = 0; i < 4_000; i++) {
+      byte[] key = stored("key:" + i);
+      key[0] = (byte) (i % 3);
+      long expiry = i % 5 == 0 ? NOW - 1 : i % 5 == 1 ? NOW + 60_000 : 0;
+      writer.add(
+          key,
+          ValueLayout.encode(
+              new StoredValue(ValueType.STRING, 7 + i, expiry, i % 7, bytes("value " + i))));
+    }
+    byte[] large = new byte[200_000];
+    java.util.Arrays.fill(large, (byte) 'x');
+    writer.add(
+        stored("large"), ValueLayout.encode(new StoredValue(ValueType.STRING, 5, 0, 0, large)));
+    writer.finish();
+    assertTrue(blocks.size() > 2, "blocks " + blocks.size());
+    blocks.forEach(b -> loader.checkpointEntry(10, b));
+    loader.finish();
+    for (int i = 0; i < 4_000; i++) {
+      StoredValue v = keyspace.peek(i % 3, bytes("key:" + i));
+      if (i % 5 == 0) {
+        assertNull(v, "key:" + i + " expired while the server was down");
+        continue;
+      }
+      assertEquals("value " + i, new String(v.payload(), StandardCharsets.UTF_8), "key:" + i);
+      assertEquals(1_000, v.version(), "key:" + i);
+      assertEquals(i % 5 == 1 ? NOW + 60_000 : 0, v.expiresAtMillis(), "key:" + i);
+      assertEquals(i % 7, v.clientFlags(), "key:" + i);
+    }
+    assertEquals(200_000, keyspace.peek(0, bytes("large")).payload().length);
+    assertEquals(3_200, loader.items() - 1);
+    assertEquals(800, loader.expiredSkipped());
+  }
+
   private void records(ChangeRecord.Change... changes) {
     for (ChangeRecord.Change c : changes) {
       ChangeRecord.Payload p = new ChangeRecord.Payload(List.of(c));

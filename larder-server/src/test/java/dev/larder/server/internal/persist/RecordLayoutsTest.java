@@ -92,9 +92,16 @@ class RecordLayoutsTest {
           }
 
           @Override
-          public void item(byte[] storedKey, byte[] block, int valueOffset, int valueLength) {
+          public void item(
+              int db,
+              byte[] block,
+              int keyOffset,
+              int keyLength,
+              int valueOffset,
+              int valueLength) {
             read.add(
-                HEX.formatHex(storedKey)
+                HEX.formatHex(new byte[] {(byte) db})
+                    + HEX.formatHex(block, keyOffset, keyOffset + keyLength)
                     + " "
                     + HEX.formatHex(block, valueOffset, valueOffset + valueLength));
           }
@@ -146,7 +153,13 @@ class RecordLayoutsTest {
           public void header(long itemVersion, long keys) {}
 
           @Override
-          public void item(byte[] storedKey, byte[] block, int valueOffset, int valueLength) {}
+          public void item(
+              int db,
+              byte[] block,
+              int keyOffset,
+              int keyLength,
+              int valueOffset,
+              int valueLength) {}
         };
     for (int i = 0; i < 100_000; i++) {
       byte[] b = new byte[random.nextInt(40)];
