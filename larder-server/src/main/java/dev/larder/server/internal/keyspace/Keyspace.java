@@ -1029,7 +1029,31 @@ public final class Keyspace implements AutoCloseable {
     } else {
       cache.restore(entries);
     }
+    // loading threads run this side by side: only ever set, never cleared
+    if (!anyChunked && holdsChunkedList(entries)) {
+      anyChunked = true;
+    }
     expiringWrites.add(expiring);
+  }
+
+  /**
+   * Whether a batch holds a list chunk or a chunked list's head, so that {@link #restoreSettle}
+   * must walk the store; only a list's value is copied to look at its payload.
+   */
+  private static boolean holdsChunkedList(EncodedEntries entries) {
+    byte[] b = entries.bytes();
+    for (int e = 0; e < entries.size(); e++) {
+      int k = entries.keyOffset(e);
+      int v = k + entries.keyLength(e);
+      if ((b[k] & ListChunks.CHUNK_SPACE) != 0) {
+        return true;
+      }
+      if ((b[v] & 0b1_0011) == ValueType.LIST.code()
+          && ListChunks.isHeadValue(Arrays.copyOfRange(b, v, v + entries.valueLength(e)))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
