@@ -742,14 +742,14 @@ public final class Segment {
       return false;
     }
     int tag = IndexSlot.tag(hash);
-    if ((size + tombstones + 1) * 20L > table.length * 17L && !growIndexWithoutEvicting()) {
+    if (!ensureIndexRoom(false)) {
       return false;
     }
     int free = freeSlotIfAbsent(tag, bytes, keyOffset, keyLength);
     if (free < 0) {
       return false;
     }
-    long address = appendWithoutEvicting(window, entrySize);
+    long address = append(window, entrySize, true, false);
     if (address < 0) {
       return false;
     }
@@ -821,45 +821,6 @@ public final class Segment {
     }
     SLOTS.setRelease(t, i, slot);
     size++;
-  }
-
-  /**
-   * {@link #ensureIndexRoom} for one more key without evicting: pooled pages may be released for
-   * the larger index, entries may not.
-   */
-  private boolean growIndexWithoutEvicting() {
-    long[] t = table;
-    if ((size + 1) * 20L <= t.length * 15L) {
-      rehash(t.length);
-      return true;
-    }
-    if (t.length >= IndexSlot.MAX_CAPACITY) {
-      return false;
-    }
-    int grown = indexCapacityForOneMore();
-    long extra = 8L * (grown - t.length) + sketchGrowth(grown);
-    while (!fitsBudget(extra)) {
-      if (!pages.releaseOnePooled()) {
-        return false;
-      }
-    }
-    rehash(grown);
-    return true;
-  }
-
-  /** {@link #append} for a user's entry that never evicts: -1 where append would evict. */
-  private long appendWithoutEvicting(PageQueue queue, int bytes) {
-    for (; ; ) {
-      Page room = queue.roomFor(bytes);
-      if (room != null) {
-        return IndexSlot.address(room.number, queue.claim(room, bytes));
-      }
-      Page page = newPage(bytes, true);
-      if (page == null) {
-        return -1;
-      }
-      queue.appendPage(page);
-    }
   }
 
   private WriteResult put(
@@ -1234,11 +1195,15 @@ public final class Segment {
   }
 
   /**
-   * Grows the index so one more entry keeps the load at or below 0.85; may evict. Growing by 1.2x
-   * rather than doubling keeps the load between 0.71 and 0.85, so the index costs about 10 bytes an
-   * entry instead of 8 to 21 with power-of-two tables.
+   * Grows the index so one more entry keeps the load at or below 0.85. Growing by 1.2x rather than
+   * doubling keeps the load between 0.71 and 0.85, so the index costs about 10 bytes an entry
+   * instead of 8 to 21 with power-of-two tables.
+   *
+   * @param mayEvict whether entries may be evicted for the larger index (pooled pages always may be
+   *     released); a bulk restore's entry may not, and is put instead
+   * @return false if the index cannot grow
    */
-  private boolean ensureIndexRoom() {
+  private boolean ensureIndexRoom(boolean mayEvict) {
     long[] t = table;
     if ((size + tombstones + 1) * 20L <= t.length * 17L) {
       return true;
@@ -1253,7 +1218,7 @@ public final class Segment {
     }
     int grown = indexCapacityForOneMore();
     long extra = 8L * (grown - t.length) + sketchGrowth(grown);
-    if (!reserve(extra)) {
+    if (!reserve(extra, mayEvict)) {
       return false;
     }
     rehash(grown);
@@ -1413,10 +1378,13 @@ public final class Segment {
     return reservedBytes() + extra <= settings.budgetBytes();
   }
 
-  /** Frees memory until {@code extra} more bytes fit the budget; false if it cannot. */
-  private boolean reserve(long extra) {
+  /**
+   * Frees memory until {@code extra} more bytes fit the budget, releasing pooled pages first and
+   * then, if {@code mayEvict}, evicting; false if it cannot.
+   */
+  private boolean reserve(long extra, boolean mayEvict) {
     while (!fitsBudget(extra)) {
-      if (!pages.releaseOnePooled() && !evictStep()) {
+      if (!pages.releaseOnePooled() && (!mayEvict || !evictStep())) {
         return false;
       }
     }
@@ -1431,6 +1399,16 @@ public final class Segment {
    * @return the address of the claimed room, or -1 if there is none
    */
   private long append(PageQueue queue, int bytes, boolean forUser) {
+    return append(queue, bytes, forUser, forUser);
+  }
+
+  /**
+   * {@link #append(PageQueue, int, boolean)}, where a user's write may be kept from evicting.
+   *
+   * @param mayEvict false for a bulk restore's entry, which is put instead where room would need an
+   *     eviction; ignored (never evicts) for a relocation
+   */
+  private long append(PageQueue queue, int bytes, boolean forUser, boolean mayEvict) {
     for (; ; ) {
       Page room = queue.roomFor(bytes);
       if (room != null) {
@@ -1438,7 +1416,7 @@ public final class Segment {
       }
       Page page = newPage(bytes, forUser);
       if (page == null) {
-        if (!forUser || !evictStep()) {
+        if (!forUser || !mayEvict || !evictStep()) {
           return -1;
         }
         continue;
@@ -1501,7 +1479,7 @@ public final class Segment {
         break;
       }
     }
-    while (!ensureIndexRoom()) {
+    while (!ensureIndexRoom(true)) {
       if (!evictStep()) {
         throw new IllegalStateException(
             "a segment holds at most "
