@@ -544,6 +544,165 @@ class StoreJournalTest {
     assertEveryKey(List.of(first.get(1), first.get(2)), keys);
   }
 
+  /**
+   * DISTRIBUTED, three members a, b, c holding 200 keys; d joins and its pulls are held (its
+   * journal's sync waits), so the segments it takes over stay complete on one owner only, b or the
+   * member that gave them to d; then b leaves. Where b and d owned a segment in the view of four,
+   * the member that gave it to d owns it again in the view of three, with d still receiving it and
+   * b, its only complete owner, gone: that former owner must keep its copy rather than drop it to
+   * receive the segment anew, serve it to d and complete from d. No segment starts empty and every
+   * key reads its value through every member.
+   */
+  @Test
+  void aFormerOwnerMadeOwnerAgainKeepsItsCopyWhenTheOnlyCompleteOwnerLeavesMidRebalance()
+      throws Exception {
+    int keys = 200;
+    List<ClusteredCache<byte[], byte[]>> first =
+        startAll(
+            List.of("a", "b", "c"),
+            List.of(store(), store(), store()),
+            List.of(new Mirror(), new Mirror(), new Mirror()),
+            0,
+            ClusterMode.DISTRIBUTED);
+    awaitWhole(3);
+    for (int i = 0; i < keys; i++) {
+      first.get(i % 3).put(bytes("k" + i), bytes("v" + i));
+    }
+    Mirror jd = new Mirror();
+    jd.hold();
+    ClusteredCache<byte[], byte[]> d = join("d", store(), jd, 1, ClusterMode.DISTRIBUTED);
+    awaitHeld(jd);
+    InProcessCluster.await(
+        () -> first.stream().allMatch(m -> m.members().size() == 4), "the view of four");
+    stop(first.get(1));
+    List<ClusteredCache<byte[], byte[]>> left = List.of(first.get(0), first.get(2), d);
+    InProcessCluster.await(
+        () -> left.stream().allMatch(m -> m.members().size() == 3), "the view without b");
+    jd.release();
+    awaitWhole(3);
+    assertEveryKey(left, keys);
+  }
+
+  /**
+   * DISTRIBUTED, three members a, b, c holding 100 keys; a's pulls are held (its journal's sync
+   * waits), then b and c stop: the segments b and c owned are complete nowhere in the view of a
+   * alone. a must not start them empty: their reads and writes are refused (time out) until c
+   * returns with its record (the newest of them: it held them complete in the view of a and c), and
+   * then every key reads its value. Keys a held from the start serve throughout.
+   */
+  @Test
+  void bothOwnersLeavingAtOnceLeaveTheirSegmentsRefusedUntilAHolderReturns() throws Exception {
+    timeout = Duration.ofSeconds(2);
+    int keys = 100;
+    List<Mirror> journals = List.of(new Mirror(), new Mirror(), new Mirror());
+    List<Cache<byte[], byte[]>> stores = List.of(store(), store(), store());
+    List<ClusteredCache<byte[], byte[]>> first =
+        startAll(List.of("a", "b", "c"), stores, journals, 0, ClusterMode.DISTRIBUTED);
+    awaitWhole(3);
+    for (int i = 0; i < keys; i++) {
+      first.get(i % 3).put(bytes("k" + i), bytes("v" + i));
+    }
+    // the keys of the segments b and c own: a holds none of them
+    List<String> elsewhere = new ArrayList<>();
+    for (int i = 0; i < keys; i++) {
+      if (stores.get(0).getIfPresent(bytes("k" + i)) == null) {
+        elsewhere.add("k" + i);
+      }
+    }
+    assertTrue(!elsewhere.isEmpty() && elsewhere.size() < keys, "a owns some keys, not all");
+    ClusteredCache<byte[], byte[]> a = first.get(0);
+    journals.get(0).hold();
+    stop(first.get(1));
+    awaitHeld(journals.get(0));
+    stop(first.get(2));
+    InProcessCluster.await(() -> a.members().size() == 1, "the view of a alone");
+    journals.get(0).release();
+    String lostKey = elsewhere.getFirst();
+    assertThrows(ClusterTimeoutException.class, () -> a.getIfPresent(bytes(lostKey)));
+    assertThrows(ClusterTimeoutException.class, () -> a.put(bytes(lostKey), bytes("new")));
+    assertEquals(0, a.rebalanceStats().segmentsLost(), "segments a started empty");
+
+    Mirror again = journals.get(2).recover();
+    ClusteredCache<byte[], byte[]> c =
+        join("c", again.recoveredStore(), again, 1, ClusterMode.DISTRIBUTED);
+    awaitWhole(2);
+    assertEveryKey(List.of(a, c), keys);
+    a.put(bytes(lostKey), bytes("new"));
+    assertArrayEquals(bytes("new"), c.getIfPresent(bytes(lostKey)));
+  }
+
+  /**
+   * DISTRIBUTED, a, b, c holding 100 keys; d joins with its pulls held, so the members that gave
+   * segments to d keep them RETIRED. Each records, for a segment it gave away, an epoch newer than
+   * every epoch it recorded before that view (it held the segment complete as the view began: with
+   * every write acknowledged before it, including, when the view also drops the segment's other
+   * owner after a crash, the writes acknowledged only once that owner was gone) and older than the
+   * epoch the view's owners record (their copies go on taking the view's writes).
+   */
+  @Test
+  void aMemberRecordsThatItHeldASegmentItGivesAwayCompleteWhenTheViewBegan() throws Exception {
+    List<Mirror> journals = List.of(new Mirror(), new Mirror(), new Mirror());
+    List<ClusteredCache<byte[], byte[]>> first =
+        startAll(
+            List.of("a", "b", "c"),
+            List.of(store(), store(), store()),
+            journals,
+            0,
+            ClusterMode.DISTRIBUTED);
+    awaitWhole(3);
+    for (int i = 0; i < 100; i++) {
+      first.get(i % 3).put(bytes("k" + i), bytes("v" + i));
+    }
+    long[] before = journals.stream().mapToLong(Mirror::newest).toArray();
+    Mirror jd = new Mirror();
+    jd.hold();
+    join("d", store(), jd, 1, ClusterMode.DISTRIBUTED);
+    try {
+      awaitHeld(jd);
+      InProcessCluster.await(
+          () -> first.stream().allMatch(m -> m.members().size() == 4), "the view of four");
+      // each of a, b and c records the view of four for every segment it holds (a member
+      // publishes the view before it records it)
+      InProcessCluster.await(
+          () -> {
+            for (int i = 0; i < 3; i++) {
+              for (long e : journals.get(i).epochs) {
+                if (e != 0 && e <= before[i]) {
+                  return false;
+                }
+              }
+            }
+            return true;
+          },
+          "every segment a, b and c hold recorded newer than before d joined");
+      long owners = journals.stream().mapToLong(Mirror::newest).max().orElse(0);
+      int retired = 0;
+      for (int i = 0; i < 3; i++) {
+        long[] epochs = journals.get(i).epochs;
+        for (int s = 0; s < SEGMENTS; s++) {
+          if (epochs[s] != 0 && epochs[s] != owners) {
+            retired++;
+            assertTrue(
+                epochs[s] > before[i] && epochs[s] < owners,
+                "member "
+                    + i
+                    + " segment "
+                    + s
+                    + ": "
+                    + Long.toHexString(epochs[s])
+                    + " after "
+                    + Long.toHexString(before[i])
+                    + ", owners "
+                    + Long.toHexString(owners));
+          }
+        }
+      }
+      assertTrue(retired > 0, "some member gave d a segment");
+    } finally {
+      jd.release();
+    }
+  }
+
   private static int copies(List<Cache<byte[], byte[]>> stores, String key) {
     int n = 0;
     for (Cache<byte[], byte[]> s : stores) {

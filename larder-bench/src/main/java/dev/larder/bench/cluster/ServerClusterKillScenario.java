@@ -21,10 +21,15 @@ import java.util.Map;
  * restarts: every member SIGKILLed at once and all restarted, on a data directory each with {@code
  * appendfsync} = {@code persistence} (0 restarts and {@code off} by default; {@code -P restarts=N
  * -P persistence=always} is the durable cluster's check); every acknowledged write is then read
- * back through every member. One trial per {@code modes} (replicated, distributed with 2 owners)
- * and {@code handling} (quorum; allow-all to see what it loses). Rows: mode, partitionHandling,
- * kills, partitions, restarts, persistence, acknowledged, lost (goal 0 under quorum), refused
- * (writes a minority side refused with CLUSTERDOWN).
+ * back through every member. Before each kill the trial waits for every member's rebalance ({@code
+ * await} = {@code rebalance}, the default), or only until every member sees the restarted one
+ * ({@code -P await=view}: the next member is killed while segments may still be moving, and the
+ * trial counts the kills that found a member still receiving). One trial per {@code modes}
+ * (replicated, distributed with 2 owners), {@code handling} (quorum; allow-all to see what it
+ * loses), {@code persistence} and {@code await}. Rows: mode, partitionHandling, kills, partitions,
+ * restarts, persistence, await, killsDuringRebalance, segmentsLost (segments a member started empty
+ * because no member held them complete), acknowledged, lost (goal 0 under quorum), refused (writes
+ * a minority side refused with CLUSTERDOWN).
  */
 public final class ServerClusterKillScenario implements Scenario {
 
@@ -51,6 +56,9 @@ public final class ServerClusterKillScenario implements Scenario {
           List.of("replicated", "distributed"),
           List.of("replicated", "distributed"),
           List.of("replicated", "distributed"));
+  private static final Parameter.Choices AWAIT =
+      new Parameter.Choices(
+          "await", List.of("rebalance", "view"), List.of("rebalance"), List.of("rebalance"));
   private static final Parameter.Choices HANDLING =
       new Parameter.Choices(
           "handling", List.of("quorum", "allow-all"), List.of("quorum"), List.of("quorum"));
@@ -68,7 +76,8 @@ public final class ServerClusterKillScenario implements Scenario {
 
   @Override
   public List<Parameter> parameters() {
-    return List.of(NODES, KILLS, PARTITIONS, RESTARTS, PERSISTENCE, PAUSE, HOLD, MODES, HANDLING);
+    return List.of(
+        NODES, KILLS, PARTITIONS, RESTARTS, PERSISTENCE, PAUSE, HOLD, MODES, HANDLING, AWAIT);
   }
 
   @Override
@@ -77,27 +86,36 @@ public final class ServerClusterKillScenario implements Scenario {
     for (String mode : MODES.get(options)) {
       for (String handling : HANDLING.get(options)) {
         for (String persistence : PERSISTENCE.get(options)) {
-          String name =
-              "Larder "
-                  + mode
-                  + " "
-                  + handling
-                  + (persistence.equals("off") ? "" : " appendfsync " + persistence);
-          if (options.includes(name)) {
-            trials.add(
-                new Trial(
-                    name,
-                    mode + "-" + handling + "-" + persistence,
-                    Map.ofEntries(
-                        Map.entry("mode", mode),
-                        Map.entry("handling", handling),
-                        Map.entry("persistence", persistence),
-                        Map.entry("nodes", String.valueOf(NODES.get(options))),
-                        Map.entry("kills", String.valueOf(KILLS.get(options))),
-                        Map.entry("partitions", String.valueOf(PARTITIONS.get(options))),
-                        Map.entry("restarts", String.valueOf(RESTARTS.get(options))),
-                        Map.entry("pause", String.valueOf(PAUSE.get(options))),
-                        Map.entry("hold", String.valueOf(HOLD.get(options))))));
+          for (String await : AWAIT.get(options)) {
+            String name =
+                "Larder "
+                    + mode
+                    + " "
+                    + handling
+                    + (persistence.equals("off") ? "" : " appendfsync " + persistence)
+                    + (await.equals("view") ? " kills during rebalances" : "");
+            if (options.includes(name)) {
+              trials.add(
+                  new Trial(
+                      name,
+                      mode
+                          + "-"
+                          + handling
+                          + "-"
+                          + persistence
+                          + (await.equals("view") ? "-during-rebalance" : ""),
+                      Map.ofEntries(
+                          Map.entry("mode", mode),
+                          Map.entry("handling", handling),
+                          Map.entry("persistence", persistence),
+                          Map.entry("await", await),
+                          Map.entry("nodes", String.valueOf(NODES.get(options))),
+                          Map.entry("kills", String.valueOf(KILLS.get(options))),
+                          Map.entry("partitions", String.valueOf(PARTITIONS.get(options))),
+                          Map.entry("restarts", String.valueOf(RESTARTS.get(options))),
+                          Map.entry("pause", String.valueOf(PAUSE.get(options))),
+                          Map.entry("hold", String.valueOf(HOLD.get(options))))));
+            }
           }
         }
       }
@@ -128,6 +146,7 @@ public final class ServerClusterKillScenario implements Scenario {
                 trial.longParam("hold"),
                 (int) trial.longParam("restarts"),
                 trial.param("persistence"),
+                trial.param("await").equals("rebalance"),
                 context::progress)
             .run();
     if (r.lost() > 0) {
@@ -142,6 +161,9 @@ public final class ServerClusterKillScenario implements Scenario {
             .put("partitions", r.partitions())
             .put("restarts", r.restarts())
             .put("persistence", trial.param("persistence"))
+            .put("await", trial.param("await"))
+            .put("killsDuringRebalance", r.killsDuringRebalance())
+            .put("segmentsLost", r.segmentsLost())
             .put("acknowledged", r.acknowledged())
             .put("keys", r.keys())
             .put("lost", r.lost())
@@ -159,6 +181,8 @@ public final class ServerClusterKillScenario implements Scenario {
             Column.of("partitions"),
             new Column("restarts", "full restarts"),
             Column.of("persistence"),
+            new Column("killsDuringRebalance", "kills during a rebalance"),
+            new Column("segmentsLost", "segments started empty"),
             new Column("acknowledged", "acknowledged writes"),
             Column.of("keys"),
             new Column("lost", "lost (reads, summed over members)"),

@@ -37,7 +37,9 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * writes), each on its own data directory (setting {@code dir}, with {@code appendfsync} the
  * trial's {@code persistence}; {@code off} keeps the members in memory, so a full restart loses
  * every write, which shows that the count can fail). Each event waits for the cluster to be whole,
- * available and rebalanced before the next. At the end the writers stop and every acknowledged
+ * available and rebalanced before the next, except kills when {@code awaitRebalance} is false: the
+ * next member is then killed as soon as every member sees the restarted one, while segments may
+ * still be moving (a kill during a rebalance). At the end the writers stop and every acknowledged
  * write is read back through every member: a key whose value there is older than its last
  * acknowledged one (or absent) is lost. Writes refused with CLUSTERDOWN (a member on a minority
  * side under quorum) are counted as refused.
@@ -56,6 +58,10 @@ public final class ServerClusterKillTrial {
    * @param restarts full-cluster restarts done
    * @param acknowledged acknowledged writes
    * @param keys distinct keys with an acknowledged write
+   * @param killsDuringRebalance kills made while some member was still receiving segments (with
+   *     {@code awaitRebalance} false; 0 otherwise, as each kill then waits for the rebalance)
+   * @param segmentsLost segments a member started empty because no member held them complete
+   *     ({@code RebalanceStats.segmentsLost}), summed over every member process of the trial
    * @param lost reads of a key, through some member, older than its last acknowledged write (summed
    *     over members)
    * @param refused writes refused with CLUSTERDOWN
@@ -68,6 +74,8 @@ public final class ServerClusterKillTrial {
       int restarts,
       long acknowledged,
       long keys,
+      int killsDuringRebalance,
+      long segmentsLost,
       long lost,
       long refused,
       long millis,
@@ -88,6 +96,7 @@ public final class ServerClusterKillTrial {
   private final long holdMillis;
   private final int restarts;
   private final String persistence;
+  private final boolean awaitRebalance;
   private final Consumer<String> progress;
   private final Random random = new Random();
   private final String cluster =
@@ -119,7 +128,18 @@ public final class ServerClusterKillTrial {
       long pauseMillis,
       long holdMillis,
       Consumer<String> progress) {
-    this(mode, handling, nodes, kills, partitions, pauseMillis, holdMillis, 0, "off", progress);
+    this(
+        mode,
+        handling,
+        nodes,
+        kills,
+        partitions,
+        pauseMillis,
+        holdMillis,
+        0,
+        "off",
+        true,
+        progress);
   }
 
   /**
@@ -133,6 +153,9 @@ public final class ServerClusterKillTrial {
    * @param restarts full-cluster restarts (every member SIGKILLed at once, then all restarted)
    * @param persistence {@code off} (members in memory), or the members' {@code appendfsync} ({@code
    *     always}, {@code everysec}, {@code no}) with a data directory each
+   * @param awaitRebalance true: after each kill and restart, wait until every member has finished
+   *     its rebalance (and then {@code pauseMillis}) before the next kill; false: kill the next
+   *     member as soon as every member sees the whole view again, while segments are still moving
    * @param progress where progress lines go
    */
   public ServerClusterKillTrial(
@@ -145,6 +168,7 @@ public final class ServerClusterKillTrial {
       long holdMillis,
       int restarts,
       String persistence,
+      boolean awaitRebalance,
       Consumer<String> progress) {
     if (nodes < 3) {
       throw new IllegalArgumentException("a kill trial needs at least 3 nodes, got " + nodes);
@@ -158,6 +182,7 @@ public final class ServerClusterKillTrial {
     this.holdMillis = holdMillis;
     this.restarts = restarts;
     this.persistence = persistence;
+    this.awaitRebalance = awaitRebalance;
     this.progress = progress;
     this.respPorts = new int[nodes];
     this.clusterPorts = new int[nodes];
@@ -184,14 +209,33 @@ public final class ServerClusterKillTrial {
       awaitWhole();
       writers = new Writers(respPorts);
       int killed = 0;
+      int duringRebalance = 0;
+      long segmentsLost = 0;
       for (; killed < kills; killed++) {
-        Thread.sleep(pauseMillis);
+        if (awaitRebalance) {
+          Thread.sleep(pauseMillis);
+        } else if (rebalancing()) {
+          duringRebalance++;
+        }
         int victim = random.nextInt(nodes);
+        segmentsLost += segmentsLost(members[victim]);
         members[victim].kill();
         awaitMembers(others(victim), nodes - 1);
         members[victim] = start(victim);
-        awaitWhole();
-        progress.accept(mode + " " + handling + ": " + (killed + 1) + " kills");
+        if (awaitRebalance) {
+          awaitWhole();
+        } else {
+          awaitMembers(List.of(members), nodes);
+        }
+        progress.accept(
+            mode
+                + " "
+                + handling
+                + ": "
+                + (killed + 1)
+                + " kills ("
+                + duringRebalance
+                + " during a rebalance)");
       }
       int cut = 0;
       for (; cut < partitions; cut++) {
@@ -219,12 +263,17 @@ public final class ServerClusterKillTrial {
       writers.stop();
       awaitWhole();
       Verification v = verify(writers);
+      for (MemberProcess m : members) {
+        segmentsLost += segmentsLost(m);
+      }
       return new Result(
           killed,
           cut,
           restarted,
           writers.acknowledged.get(),
           writers.acked.size(),
+          duringRebalance,
+          segmentsLost,
           v.lost,
           writers.refused.get(),
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
@@ -234,6 +283,27 @@ public final class ServerClusterKillTrial {
         writers.stop();
       }
       stopAll();
+    }
+  }
+
+  /** Whether some member is receiving segments now. */
+  private boolean rebalancing() throws InterruptedException {
+    for (MemberProcess m : members) {
+      if (m.ask("rebalancing", 30).equals("true")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The segments a member started empty so far (its process's count). */
+  private static long segmentsLost(MemberProcess m) throws InterruptedException {
+    String answer = m.ask("segments-lost", 30);
+    try {
+      return Long.parseLong(answer);
+    } catch (NumberFormatException e) {
+      throw new IllegalStateException(
+          "a member answered '" + answer + "' for its lost segments", e);
     }
   }
 

@@ -23,11 +23,12 @@ import org.jgroups.util.NameCache;
 /**
  * One member of a server kill trial, in its own JVM: a {@link LarderServer} with the settings given
  * as {@code name=value} arguments (a cluster member on 127.0.0.1), driven one command line at a
- * time over stdin/stdout: {@code members}, {@code rebalanced}, {@code available}, {@code forwarded}
- * (the single-key operations it handed to other members, see {@code ClusterEngine.forwarded}),
- * {@code cut NAME...} (JGroups' DISCARD, inserted above the transport, drops everything from and to
- * those members: a partition made for the test), {@code heal}, {@code quit}. Its clients are the
- * trial's, over RESP.
+ * time over stdin/stdout: {@code members}, {@code rebalanced} (waits up to 30 s for it), {@code
+ * rebalancing} (whether a rebalance is under way now), {@code segments-lost} (segments it started
+ * empty, {@code RebalanceStats.segmentsLost}), {@code available}, {@code forwarded} (the single-key
+ * operations it handed to other members, see {@code ClusterEngine.forwarded}), {@code cut NAME...}
+ * (JGroups' DISCARD, inserted above the transport, drops everything from and to those members: a
+ * partition made for the test), {@code heal}, {@code quit}. Its clients are the trial's, over RESP.
  */
 public final class ServerClusterNode {
 
@@ -59,6 +60,8 @@ public final class ServerClusterNode {
         switch (w[0]) {
           case "members" -> out.println(store.members().size());
           case "rebalanced" -> out.println(store.awaitRebalanced(Duration.ofSeconds(30)));
+          case "rebalancing" -> out.println(!store.awaitRebalanced(Duration.ZERO));
+          case "segments-lost" -> out.println(store.rebalanceStats().segmentsLost());
           case "available" -> out.println(store.available());
           case "forwarded" ->
               out.println(((ClusteredLarderCache<?, ?>) store).engine().forwarded());

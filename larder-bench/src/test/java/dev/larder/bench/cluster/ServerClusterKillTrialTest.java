@@ -41,7 +41,7 @@ class ServerClusterKillTrialTest {
   void aDurableClusterKeepsEveryAcknowledgedWriteAcrossAFullRestart() throws Exception {
     ServerClusterKillTrial.Result r =
         new ServerClusterKillTrial(
-                "distributed", "quorum", 3, 1, 0, 300, 2000, 1, "always", line -> {})
+                "distributed", "quorum", 3, 1, 0, 300, 2000, 1, "always", true, line -> {})
             .run();
     assertEquals(1, r.kills());
     assertEquals(1, r.restarts());

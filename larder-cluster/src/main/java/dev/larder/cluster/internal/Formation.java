@@ -24,15 +24,22 @@ import org.jgroups.util.UUID;
  * <p>Implementation notes.
  *
  * <ul>
- *   <li><b>Epochs</b>, one per segment. An epoch is {@code generation << 32 | viewId}: the
- *       generation is fixed when a cluster forms (one more than the largest recovered generation)
- *       and the low half is the JGroups view id, which only grows while the cluster runs (a new
- *       coordinator or a merge takes the largest id plus one). A member records the view's epoch
- *       for a segment whenever it holds the segment complete in a view and is available (under
- *       quorum, only the majority side): for every segment OWNED when it installs the view (under
- *       the view lock, so before it applies any write of the view), and for a segment it completes
- *       by state transfer or seeds at a formation, before the segment turns OWNED. It records 0 for
- *       a segment before it drops its entries of it (a segment it receives, or no longer holds).
+ *   <li><b>Epochs</b>, one per segment. An epoch is {@code generation << 32 | viewId << 1 | owner}:
+ *       the generation is fixed when a cluster forms (one more than the largest recovered
+ *       generation); the view id is JGroups', which only grows while the cluster runs (a new
+ *       coordinator or a merge takes the largest id plus one); {@code owner} is 1 for an owner
+ *       holding the segment complete in that view, 0 for a member that held it complete as the view
+ *       began and that view took it away. A member records the view's epoch for a segment whenever
+ *       it holds the segment complete in a view and is available (under quorum, only the majority
+ *       side): for every segment OWNED when it installs the view (under the view lock, so before it
+ *       applies any write of the view), and for a segment it completes by state transfer or seeds
+ *       at a formation, before the segment turns OWNED; and the view's retired epoch for every
+ *       segment the view takes away from it, when it installs the view. The retired epoch orders a
+ *       former owner above a member that left earlier: a primary whose backup crashes acknowledges
+ *       the writes it applied meanwhile once the view without the backup comes, and if that view
+ *       also takes the segment away from it (it adds a member too), its copy holds writes the
+ *       backup's record lacks. It records 0 for a segment before it drops its entries of it (a
+ *       segment it receives, or no longer holds).
  *   <li><b>Why the largest epoch of a segment holds every acknowledged write of it.</b> A write is
  *       applied by its primary holding the segment OWNED (in DISTRIBUTED mode a durable primary
  *       whose segment is still incoming refuses writes: {@link Writes}; in REPLICATED mode every
@@ -66,7 +73,10 @@ import org.jgroups.util.UUID;
  *       of taking the cluster's state. A segment stops being pending at a member once every owner
  *       of it in one view holds it complete (each durable member tells the others which segments it
  *       holds complete in each view: HELD, {@link StateTransfer}); a holder then drops a RETIRED
- *       copy.
+ *       copy. A segment also becomes pending while the cluster runs when an owner finds no member
+ *       of its view serving it ({@link #awaitHolder}: every member holding it complete left), at
+ *       the epoch of the view before, so that a holder returning with that record serves it rather
+ *       than the segment starting empty; a merge view ends those waits.
  *   <li>A member that does not answer (still joining, or of a build without this frame) is asked
  *       again a little later, until it answers or leaves, or a newer view starts over.
  * </ul>
@@ -147,6 +157,21 @@ final class Formation {
   /** The epochs recorded last, one per segment; guarded by this. */
   private final long[] recorded;
 
+  /**
+   * Per segment, the epoch a pending segment waits for (a holder's record must be at least that
+   * new); each guarded by its segment's lock.
+   */
+  private final long[] floors;
+
+  /**
+   * Per segment, whether it was made pending while the cluster ran because every member holding it
+   * complete left ({@link #awaitHolder}); each guarded by its segment's lock.
+   */
+  private final boolean[] awaitingHolder;
+
+  /** The id of the last merge view this member installed, or -1. */
+  private volatile long mergeViewId = -1;
+
   Formation(
       StoreJournal journal,
       int initialClusterSize,
@@ -162,6 +187,8 @@ final class Formation {
     this.messenger = messenger;
     this.recovered = recoveredEpochs(journal, segments.size());
     this.recorded = recovered.clone();
+    this.floors = new long[segments.size()];
+    this.awaitingHolder = new boolean[segments.size()];
   }
 
   /** Returns a journal's recovered epochs, checked: one per segment, none negative. */
@@ -216,28 +243,53 @@ final class Formation {
   /**
    * A view was installed (under the view lock's write side, after every segment was reassigned):
    * remembered while forming; otherwise, if this member is available, the view's epoch is recorded
-   * for every segment it holds OWNED.
+   * for every segment it holds OWNED, and the view's retired epoch for every segment the view took
+   * away from it (it held it complete until the view). A merge view ends every wait for a holder
+   * that left ({@link #awaitHolder}): a partition's losing side dropped its copies, so those
+   * segments start empty.
    */
-  void installed(Topology t) {
+  void installed(Topology t, boolean merge) {
     if (settled == null) {
       formingViews.add(viewName(t));
       return;
+    }
+    if (merge) {
+      mergeViewId = t.viewId();
+      for (int s = 0; s < segments.size(); s++) {
+        segments.lock(s);
+        try {
+          if (awaitingHolder[s]) {
+            awaitingHolder[s] = false;
+            segments.setPending(s, false);
+          }
+        } finally {
+          segments.unlock(s);
+        }
+      }
     }
     if (!quorum.available()) {
       return;
     }
     List<Integer> owned = new ArrayList<>();
+    List<Integer> retired = new ArrayList<>();
     for (int s = 0; s < segments.size(); s++) {
       segments.lock(s);
       try {
-        if (segments.state(s) == SegmentOwnership.State.OWNED) {
+        SegmentOwnership.State st = segments.state(s);
+        if (st == SegmentOwnership.State.OWNED) {
           owned.add(s);
+        } else if (st == SegmentOwnership.State.RETIRED && segments.retiredIn(s) == t.viewId()) {
+          // held complete until this view: its copy holds every write acknowledged before it,
+          // including those acknowledged after the segment's other owner crashed, when this view
+          // also dropped that owner
+          retired.add(s);
         }
       } finally {
         segments.unlock(s);
       }
     }
     raise(owned, epochOf(t));
+    raise(retired, retiredEpochOf(t.viewId()));
   }
 
   /**
@@ -440,6 +492,7 @@ final class Formation {
         segments.lock(s);
         try {
           segments.setPending(s, need > 0);
+          floors[s] = need;
           if (seed || holder) {
             kept.add(s);
             if (segments.state(s) == SegmentOwnership.State.INCOMING) {
@@ -570,12 +623,52 @@ final class Formation {
 
   /** Per segment, the epoch a pending segment waits for, else 0 (see {@link Settled#pending}). */
   private long[] pendingNow() {
-    long[] floor = settled.pending();
     long[] out = new long[segments.size()];
     for (int s = 0; s < out.length; s++) {
-      out[s] = segments.pendingLocked(s) ? floor[s] : 0;
+      segments.lock(s);
+      try {
+        out[s] = segments.pending(s) ? floors[s] : 0;
+      } finally {
+        segments.unlock(s);
+      }
     }
     return out;
+  }
+
+  /**
+   * State transfer found no member of {@code t} serving segment {@code s}, which this member owns
+   * INCOMING and which is not pending: every member that held it complete has left (both owners at
+   * once, or the only complete one while the other was still receiving it). Rather than start it
+   * empty, this member marks it pending at the epoch of the view before {@code t}: a member that
+   * held the segment complete in that view recorded that epoch for it (when it installed the view,
+   * or completed the segment in it), and a write acknowledged since was applied by such a member.
+   * The segment then takes no write, and its reads wait, until a member with a record at least that
+   * new joins (it keeps its copy instead of taking the cluster's state: {@link #keep}) and serves
+   * it. Takes the segment lock.
+   *
+   * @return true if it is pending now; false if this member has not settled, {@code t} is its first
+   *     view or a merge view (a partition's losing side dropped its copies, so no member would
+   *     return with them), or the segment is no longer INCOMING
+   */
+  boolean awaitHolder(Topology t, int s) {
+    if (settled == null || t.previousViewId() < 0 || t.viewId() == mergeViewId) {
+      return false;
+    }
+    long floor = epochOfView(t.previousViewId());
+    segments.lock(s);
+    try {
+      if (segments.state(s) != SegmentOwnership.State.INCOMING) {
+        return false;
+      }
+      if (!segments.pending(s)) {
+        segments.setPending(s, true);
+        floors[s] = floor;
+        awaitingHolder[s] = true;
+      }
+      return true;
+    } finally {
+      segments.unlock(s);
+    }
   }
 
   /**
@@ -628,7 +721,20 @@ final class Formation {
   }
 
   private long epochOf(Topology t) {
-    return (settled.generation() << 32) | (t.viewId() & 0xFFFF_FFFFL);
+    return epochOfView(t.viewId());
+  }
+
+  /** The epoch of an owner holding a segment complete in view {@code viewId}. */
+  private long epochOfView(long viewId) {
+    return (settled.generation() << 32) | ((viewId & 0x7FFF_FFFFL) << 1) | 1;
+  }
+
+  /**
+   * The epoch of a member that held a segment complete as view {@code viewId} began, and that view
+   * took it away: newer than any epoch of an earlier view, older than that view's owners'.
+   */
+  private long retiredEpochOf(long viewId) {
+    return epochOfView(viewId) - 1;
   }
 
   /** Records {@code epoch} for some segments, where it is larger than the one recorded. */

@@ -109,7 +109,7 @@ final class Membership {
         mergesLost.incrementAndGet();
       }
       ConsistentHash hash = new ConsistentHash(view.getMembers(), config.segments(), ownerCount());
-      installed = Topology.of(view, hash, old == null ? null : old.hash());
+      installed = Topology.of(view, hash, old);
       boolean founder = old == null && view.size() == 1 && formation == null;
       if (config.mode() != ClusterMode.INVALIDATION) {
         for (int s = 0; s < segments.size(); s++) {
@@ -120,7 +120,7 @@ final class Membership {
       }
       topology = installed;
       if (formation != null && config.mode() != ClusterMode.INVALIDATION) {
-        formation.installed(installed);
+        formation.installed(installed, view instanceof MergeView);
       }
     } finally {
       viewLock.writeLock().unlock();

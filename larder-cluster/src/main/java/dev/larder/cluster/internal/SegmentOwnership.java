@@ -32,6 +32,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * segment's writes since that view or earlier ({@link #incomingSince}) misses none after it: so it
  * may be served to such an owner ({@link #servable}) in any later view.
  *
+ * <p>A member that is made an owner again of a segment it holds RETIRED (a former owner: one view
+ * took the segment away, a later one gives it back before every new owner received it) keeps its
+ * copy as a <em>base</em> ({@link #base}): the segment is INCOMING, but its entries are not
+ * dropped. The base still holds every write acknowledged before the view that retired it, so it is
+ * still served, like the RETIRED copy it was, to an owner receiving the segment's writes since that
+ * view or earlier ({@link #servable}); without it, a failure of the segment's only complete owner
+ * while the new owner was still receiving it would leave no copy anywhere. This member itself
+ * completes the segment from a complete source: the keys the source sends are noted ({@link
+ * #noteReceived}), and the base's other entries that were not written here since are dropped before
+ * the segment turns OWNED (they were removed meanwhile).
+ *
  * <p>A durable member's segment may also be <em>pending</em> (set when the member settles a
  * formation, cleared once every owner of the segment in a view holds it complete; see {@link
  * Formation}): no write is applied to it anywhere while it is, so every copy of its newest record
@@ -59,6 +70,15 @@ final class SegmentOwnership {
   private final boolean[] pending;
   private final long[] incomingSince;
 
+  /** Per segment, whether an INCOMING segment keeps a former owner's copy as its base. */
+  private final boolean[] based;
+
+  /** Per based segment, the view that retired its base (the base holds every write before it). */
+  private final long[] baseRetiredIn;
+
+  /** Per based segment, the keys received by state transfer since it became INCOMING, or null. */
+  private final List<Set<ByteKey>> received;
+
   /** Whether RETIRED segments are kept across views (a durable member); set before any view. */
   private volatile boolean retainRetired;
 
@@ -74,6 +94,9 @@ final class SegmentOwnership {
     mayHold = new boolean[segments];
     pending = new boolean[segments];
     incomingSince = new long[segments];
+    based = new boolean[segments];
+    baseRetiredIn = new long[segments];
+    received = new ArrayList<>(Collections.nCopies(segments, (Set<ByteKey>) null));
     for (int s = 0; s < segments; s++) {
       states[s] = State.NONE;
       locks[s] = new ReentrantLock();
@@ -117,6 +140,11 @@ final class SegmentOwnership {
     return incomingSince[s];
   }
 
+  /** The view that retired a RETIRED segment, else 0. Caller holds the segment lock. */
+  long retiredIn(int s) {
+    return retiredIn[s];
+  }
+
   /** Caller holds the segment lock. */
   void set(int s, State state, long viewId) {
     if (state == State.INCOMING && states[s] != State.INCOMING) {
@@ -124,6 +152,10 @@ final class SegmentOwnership {
     }
     states[s] = state;
     retiredIn[s] = state == State.RETIRED ? viewId : 0;
+    if (state != State.INCOMING) {
+      based[s] = false;
+      received.set(s, null);
+    }
     if (state == State.INCOMING) {
       if (live.get(s) == null) {
         live.set(s, new HashSet<>());
@@ -135,11 +167,12 @@ final class SegmentOwnership {
 
   /**
    * Sets a segment's state for a new view: a founder's own segments and segments already owned stay
-   * OWNED; other owned segments become (or stay) INCOMING; a segment this member no longer owns is
-   * RETIRED if it was complete here, else NONE. A durable member's RETIRED segment stays RETIRED
-   * (from the view that retired it) where it does not own it; a pending one becomes OWNED where it
-   * does (no write has been applied to it since). A member whose side lost a merge starts from NONE
-   * everywhere. Takes the segment lock.
+   * OWNED; other owned segments become (or stay) INCOMING, a RETIRED one keeping its copy as a base
+   * (see the class notes); a segment this member no longer owns is RETIRED if it was complete here,
+   * else NONE. A durable member's RETIRED segment stays RETIRED (from the view that retired it)
+   * where it does not own it, and so does a based INCOMING one (from the view that retired its
+   * base); a pending one becomes OWNED where it does (no write has been applied to it since). A
+   * member whose side lost a merge starts from NONE everywhere. Takes the segment lock.
    *
    * @return true if the segment is INCOMING, so state transfer must fetch it
    */
@@ -153,10 +186,20 @@ final class SegmentOwnership {
           set(s, State.OWNED, viewId);
           return false;
         }
-        if (state != State.INCOMING) {
+        if (state == State.RETIRED) {
+          long base = retiredIn[s];
+          set(s, State.INCOMING, viewId);
+          based[s] = true;
+          baseRetiredIn[s] = base;
+          received.set(s, new HashSet<>());
+        } else if (state != State.INCOMING) {
           set(s, State.INCOMING, viewId);
         }
         return true;
+      }
+      if (state == State.INCOMING && based[s] && retainRetired) {
+        set(s, State.RETIRED, baseRetiredIn[s]);
+        return false;
       }
       if (!kept && !(state == State.RETIRED && retainRetired)) {
         set(s, state == State.OWNED ? State.RETIRED : State.NONE, viewId);
@@ -165,6 +208,42 @@ final class SegmentOwnership {
     } finally {
       unlock(s);
     }
+  }
+
+  /**
+   * Whether an INCOMING segment keeps a former owner's copy as its base (see the class notes).
+   * Caller holds the segment lock.
+   */
+  boolean base(int s) {
+    return states[s] == State.INCOMING && based[s];
+  }
+
+  /**
+   * Records that state transfer stored a key of a based segment (see {@link #base}). Caller holds
+   * the segment lock.
+   */
+  void noteReceived(int s, ByteKey key) {
+    if (base(s)) {
+      received.get(s).add(key);
+    }
+  }
+
+  /**
+   * Whether a key's local entry in a based segment is to be dropped when the segment completes: it
+   * was neither written here since the segment became INCOMING nor received by state transfer, so
+   * it is the base's and the complete source no longer holds it. Caller holds the segment lock.
+   */
+  boolean staleInBase(int s, ByteKey key) {
+    return base(s) && !live.get(s).contains(key) && !received.get(s).contains(key);
+  }
+
+  /**
+   * Gives up a based segment's base: its entries are then dropped like any INCOMING segment's (used
+   * when no member can complete the segment from it). Caller holds the segment lock.
+   */
+  void dropBase(int s) {
+    based[s] = false;
+    received.set(s, null);
   }
 
   /** Whether the segment is pending (see the class notes). Caller holds the segment lock. */
@@ -190,11 +269,13 @@ final class SegmentOwnership {
   /**
    * Whether this member may serve the segment to a puller that has been receiving its writes since
    * view {@code since}: it holds it OWNED, or RETIRED by that view or a later one, or RETIRED and
-   * pending. Caller holds the segment lock.
+   * pending, or INCOMING with a base retired by that view or a later one. Caller holds the segment
+   * lock.
    */
   boolean servable(int s, long since) {
     return states[s] == State.OWNED
-        || (states[s] == State.RETIRED && (since <= retiredIn[s] || pending[s]));
+        || (states[s] == State.RETIRED && (since <= retiredIn[s] || pending[s]))
+        || (base(s) && since <= baseRetiredIn[s]);
   }
 
   /**

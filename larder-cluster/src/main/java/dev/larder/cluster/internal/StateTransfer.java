@@ -58,7 +58,16 @@ import org.jgroups.Address;
  * retries in the new view instead); a source snapshots after installing this view, so its snapshot
  * holds every such write. Writes of this view reach the incoming owner directly and are live. A
  * segment for which no source is ready (every previous owner left at once) starts empty and is
- * counted in {@link RebalanceStats#segmentsLost()}, unless it is pending (below).
+ * counted in {@link RebalanceStats#segmentsLost()}, unless it is pending, or its holders may return
+ * (below), or this member keeps a former owner's copy of it.
+ *
+ * <p>A former owner made an owner again keeps its copy as a base ({@link SegmentOwnership#base}):
+ * the copy is not dropped, and is served to an owner that has received the segment's writes since
+ * the view that retired it. While no complete source serves the segment here, this member asks
+ * again every {@value #PENDING_PAUSE_MILLIS} ms as long as another owner is in the view (which
+ * completes from the base, then serves it here; a non-durable member waits three cluster timeouts
+ * at most); once served, the base's entries the source did not send and that were not written here
+ * since are dropped (removed meanwhile) before the segment turns OWNED.
  *
  * <p>Durable members (a {@link Formation}): before dropping entries, the member records epoch 0 for
  * the segments it drops; before a segment turns OWNED, it records the view's epoch for it; and it
@@ -69,7 +78,8 @@ import org.jgroups.Address;
  * first (holders keep what they hold) and pulls each segment from its seed first. A pending segment
  * that no member in the view serves is asked for again every {@value #PENDING_PAUSE_MILLIS} ms (its
  * newest record is on a member that left, which serves it when it returns) instead of starting
- * empty.
+ * empty; and a segment no member serves while the cluster runs (every member holding it complete
+ * left) is made pending first ({@link Formation#awaitHolder}), except in a merge view.
  *
  * <p>Memory: received entries are ordinary puts into the bounded local store, so the bound holds;
  * bytes that did not fit under it are counted as {@link RebalanceStats#shortfallBytes()} and
@@ -343,6 +353,8 @@ final class StateTransfer {
     // pending segments no member in the view served: every candidate is asked again a little later
     Set<Integer> waiting = new TreeSet<>();
     boolean told = false;
+    // how long a non-durable former owner waits for another owner to complete from its base
+    long baseWaitEnd = System.nanoTime() + 3 * timeout.toNanos();
     while ((!remaining.isEmpty() || !waiting.isEmpty()) && current(gen)) {
       if (remaining.isEmpty()) {
         if (!told) {
@@ -350,9 +362,10 @@ final class StateTransfer {
           LOG.log(
               System.Logger.Level.WARNING,
               membership.name()
-                  + ": no member in the view holds the newest record of segments "
+                  + ": no member in the view serves segments "
                   + waiting
-                  + "; their reads and writes wait until a member holding it joins");
+                  + " yet (their newest record is on a member that left, or another owner is"
+                  + " completing them from this member's former copy); asked again");
         }
         if (!pause(gen, PENDING_PAUSE_MILLIS)) {
           return;
@@ -375,6 +388,16 @@ final class StateTransfer {
         } else if (segments.pendingLocked(s)) {
           // its newest record is on a member not in this view: started empty, it would lose
           // every acknowledged write of it; refused until that member returns instead
+          it.remove();
+          waiting.add(s);
+        } else if (awaitsOwnerOf(t, s, baseWaitEnd)) {
+          // a former owner's base, and another owner still receiving the writes made since it was
+          // retired: that owner completes from this base, then serves this member
+          it.remove();
+          waiting.add(s);
+        } else if (formation != null && formation.awaitHolder(t, s)) {
+          // every member holding it complete left: refused until one returns with its record,
+          // rather than started empty
           it.remove();
           waiting.add(s);
         } else {
@@ -487,6 +510,40 @@ final class StateTransfer {
     return current(gen);
   }
 
+  /**
+   * Whether a segment no source served is to be asked for again rather than started empty: this
+   * member keeps a former owner's copy of it as a base ({@link SegmentOwnership#base}), and another
+   * owner in {@code t} may complete it from that copy and then serve it. A non-durable member waits
+   * until {@code endNanos} at most; a durable one for as long as the view lasts (started empty, the
+   * segment would lose the writes only the base holds). Otherwise the base is given up.
+   */
+  private boolean awaitsOwnerOf(Topology t, int s, long endNanos) {
+    boolean otherOwner = false;
+    for (Address o : t.hash().owners(s)) {
+      otherOwner |= !o.equals(membership.self());
+    }
+    boolean wait = otherOwner && (formation != null || System.nanoTime() < endNanos);
+    segments.lock(s);
+    try {
+      if (!segments.base(s)) {
+        return false;
+      }
+      if (wait) {
+        return true;
+      }
+    } finally {
+      segments.unlock(s);
+    }
+    dropBaseEntries(List.of(s), t);
+    segments.lock(s);
+    try {
+      segments.dropBase(s);
+    } finally {
+      segments.unlock(s);
+    }
+    return false;
+  }
+
   @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one
   private void markLost(int s, Topology t) {
     if (formation != null) {
@@ -518,7 +575,8 @@ final class StateTransfer {
       segments.lock(s);
       try {
         SegmentOwnership.State st = segments.state(s);
-        if (st == SegmentOwnership.State.NONE || st == SegmentOwnership.State.INCOMING) {
+        if (st == SegmentOwnership.State.NONE
+            || (st == SegmentOwnership.State.INCOMING && !segments.base(s))) {
           any |= segments.mayHold(s, st == SegmentOwnership.State.NONE);
         }
       } finally {
@@ -535,7 +593,9 @@ final class StateTransfer {
       try {
         SegmentOwnership.State st = segments.state(s);
         if (st == SegmentOwnership.State.NONE
-            || (st == SegmentOwnership.State.INCOMING && !segments.isLive(s, new ByteKey(key)))) {
+            || (st == SegmentOwnership.State.INCOMING
+                && !segments.base(s)
+                && !segments.isLive(s, new ByteKey(key)))) {
           drop.add(key);
         }
       } finally {
@@ -548,7 +608,51 @@ final class StateTransfer {
       try {
         SegmentOwnership.State st = segments.state(s);
         if (st == SegmentOwnership.State.NONE
-            || (st == SegmentOwnership.State.INCOMING && !segments.isLive(s, new ByteKey(key)))) {
+            || (st == SegmentOwnership.State.INCOMING
+                && !segments.base(s)
+                && !segments.isLive(s, new ByteKey(key)))) {
+          store.drop(key);
+        }
+      } finally {
+        segments.unlock(s);
+      }
+    }
+    store.sync();
+  }
+
+  /**
+   * Drops the entries of the based segments among {@code segs} (a former owner's copy, see {@link
+   * SegmentOwnership#base}) that their complete source did not send and that were not written here
+   * since they became INCOMING: they were removed while this member did not own them. Does nothing
+   * if none is based, or once a newer view than {@code t} is installed.
+   */
+  @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one
+  private void dropBaseEntries(List<Integer> segs, Topology t) {
+    Set<Integer> based = new HashSet<>();
+    for (int s : segs) {
+      segments.lock(s);
+      try {
+        if (segments.base(s)) {
+          based.add(s);
+        }
+      } finally {
+        segments.unlock(s);
+      }
+    }
+    if (based.isEmpty()) {
+      return;
+    }
+    List<byte[]> drop = new ArrayList<>();
+    for (byte[] key : store.entries.asMap().keySet()) {
+      if (based.contains(segments.segmentOf(key))) {
+        drop.add(key);
+      }
+    }
+    for (byte[] key : drop) {
+      int s = segments.segmentOf(key);
+      segments.lock(s);
+      try {
+        if (membership.topology() == t && segments.staleInBase(s, new ByteKey(key))) {
           store.drop(key);
         }
       } finally {
@@ -826,6 +930,7 @@ final class StateTransfer {
             && !segments.isLive(s, new ByteKey(key))) {
           store.putReceived(key, entries.get(i + 1));
           segments.noteHeld(s);
+          segments.noteReceived(s, new ByteKey(key));
           chunkBytes += key.length + entries.get(i + 1).length;
           entriesReceived.incrementAndGet();
         }
@@ -852,6 +957,8 @@ final class StateTransfer {
         complete.add(s);
       }
     }
+    // a former owner's base: what the complete source did not send was removed meanwhile
+    dropBaseEntries(complete, t);
     // every entry of these segments is applied and durable: recorded complete before OWNED
     boolean recorded = formation != null && formation.completed(t, complete);
     for (int s : p.segments()) {
