@@ -19,7 +19,9 @@ import java.util.Map;
  * large (one key of many elements: its quicklist, hash table and skiplist). Bytes per element: the
  * server process's resident memory growth over the elements added, as the server scenario measures
  * memory per key, and the server's own {@code used_memory} growth beside it; Larder's rows give the
- * ratio to Redis's. Memory figures do not depend on the machine's load.
+ * ratio to Redis's. Memory figures do not depend on the machine's load. Each fill's wall time is
+ * given too (the large shape's is the build of one large key by pipelined RPUSH, SADD, ZADD or
+ * HSET), with Larder's ratio to Redis's: a timing, which does.
  */
 public final class ServerCollectionsScenario implements Scenario {
   private static final Parameter.WholeNumber SMALL_KEYS =
@@ -101,7 +103,9 @@ public final class ServerCollectionsScenario implements Scenario {
             Column.of("elements"),
             new Column("bytesPerElement", "bytes/element (RSS)"),
             new Column("usedMemoryPerElement", "bytes/element (used_memory)"),
-            new Column("xRedis", "x Redis (RSS)")),
+            new Column("xRedis", "x Redis (RSS)"),
+            new Column("fillSeconds", "fill s"),
+            new Column("xRedisFill", "x Redis (fill time)")),
         List.of());
   }
 }

@@ -22,6 +22,13 @@ import java.util.function.Consumer;
  * server frees and keeps does not serve a later fill; what a large fill leaves to reclaim is part
  * of its figure, for both servers. Larder's rows carry {@code xRedis}: its bytes per element over
  * Redis's for the same type and shape.
+ *
+ * <p>Each row also gives the fill's wall time ({@code fillSeconds}: the commands of {@link
+ * CollectionLoader#ELEMENTS_PER_COMMAND} elements sent pipelined on one connection, every reply
+ * read), and Larder's rows its ratio to Redis's ({@code xRedisFill}). The large shape's is the
+ * build of one large key: for a type kept as one value, each command rewrites the whole value, so
+ * it grows with the square of the elements. A timing, so it depends on the machine's load, where
+ * the memory figures do not.
  */
 public final class CollectionMemoryBench {
   private final long smallKeys;
@@ -104,7 +111,9 @@ public final class CollectionMemoryBench {
     ServerBench.settle();
     long before = p.residentBytes();
     long usedBefore = KeyLoader.usedMemory(p.respPort());
+    long started = System.nanoTime();
     CollectionLoader.fill(p.respPort(), type, shape + ":" + type + ":", keys, each);
+    double fillSeconds = (System.nanoTime() - started) / 1e9;
     ServerBench.settle();
     long elements = keys * each;
     return Row.of(server)
@@ -112,13 +121,17 @@ public final class CollectionMemoryBench {
         .put("shape", shape)
         .put("keys", keys)
         .put("elements", elements)
+        .put("fillSeconds", fillSeconds)
         .put("bytesPerElement", (double) (p.residentBytes() - before) / elements)
         .put(
             "usedMemoryPerElement",
             (double) (KeyLoader.usedMemory(p.respPort()) - usedBefore) / elements);
   }
 
-  /** Puts on each Larder row its bytes per element over Redis's for the same type and shape. */
+  /**
+   * Puts on each Larder row its bytes per element over Redis's for the same type and shape, and its
+   * fill time over Redis's where both rows have one.
+   */
   static void addRatios(List<Row> rows) {
     for (Row larder : rows) {
       if (!larder.implementation().equals("Larder") || !larder.measured()) {
@@ -130,6 +143,10 @@ public final class CollectionMemoryBench {
             && Objects.equals(redis.get("type"), larder.get("type"))
             && Objects.equals(redis.get("shape"), larder.get("shape"))) {
           larder.put("xRedis", larder.number("bytesPerElement") / redis.number("bytesPerElement"));
+          if (larder.fields().containsKey("fillSeconds")
+              && redis.fields().containsKey("fillSeconds")) {
+            larder.put("xRedisFill", larder.number("fillSeconds") / redis.number("fillSeconds"));
+          }
         }
       }
     }

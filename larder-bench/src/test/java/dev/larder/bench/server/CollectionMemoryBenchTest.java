@@ -36,5 +36,17 @@ class CollectionMemoryBenchTest {
     assertEquals(0.5, larderSmall.number("xRedis"));
     assertFalse(larderLarge.fields().containsKey("xRedis"), "no Redis row for it");
     assertFalse(redisSmall.fields().containsKey("xRedis"));
+    assertFalse(larderSmall.fields().containsKey("xRedisFill"), "no fill times given");
+  }
+
+  @Test
+  void larderRowsGetTheirFillTimeRatioToRedis() {
+    Row larder = Row.of("Larder").put("type", "zset").put("shape", "large");
+    larder.put("bytesPerElement", 30.0).put("fillSeconds", 6.0);
+    Row redis = Row.of("Redis").put("type", "zset").put("shape", "large");
+    redis.put("bytesPerElement", 15.0).put("fillSeconds", 2.0);
+    CollectionMemoryBench.addRatios(List.of(larder, redis));
+    assertEquals(2.0, larder.number("xRedis"));
+    assertEquals(3.0, larder.number("xRedisFill"));
   }
 }

@@ -1221,6 +1221,277 @@ class RedisDifferentialTest {
     compare(script.toArray(String[][]::new));
   }
 
+  /**
+   * Runs a script on both servers after FLUSHALL: replies of commands {@code unordered} picks (a
+   * set's or hash's members, whose order is Redis's hash table's) compared as sorted lines, every
+   * other reply byte for byte; then each key of {@code scanned} walked whole with its SCAN-family
+   * command on each server, compared as sorted lines.
+   */
+  private static void compareLarge(
+      List<String[]> script,
+      java.util.function.Predicate<String[]> unordered,
+      String scanCommand,
+      String... scanned)
+      throws IOException {
+    try (Connection a = new Connection(redisPort);
+        Connection b = new Connection(larder.respPort())) {
+      a.send("FLUSHALL");
+      b.send("FLUSHALL");
+      List<String> differences = new ArrayList<>();
+      for (String[] command : script) {
+        String expected = a.send(command);
+        String actual = b.send(command);
+        boolean same =
+            unordered.test(command)
+                ? names(expected).equals(names(actual))
+                    && expected
+                        .substring(0, expected.indexOf('\r'))
+                        .equals(actual.substring(0, actual.indexOf('\r')))
+                : expected.equals(actual);
+        if (!same) {
+          differences.add(
+              String.join(" ", command)
+                  + "\n  redis:  "
+                  + show(expected.length() > 2_000 ? expected.substring(0, 2_000) : expected)
+                  + "\n  larder: "
+                  + show(actual.length() > 2_000 ? actual.substring(0, 2_000) : actual));
+        }
+      }
+      for (String key : scanned) {
+        List<String> expected = scanWhole(a, scanCommand, key);
+        List<String> actual = scanWhole(b, scanCommand, key);
+        if (!expected.equals(actual)) {
+          differences.add(
+              scanCommand + " " + key + ": redis " + expected.size() + ", larder " + actual.size());
+        }
+      }
+      assertTrue(differences.isEmpty(), String.join("\n", differences));
+    }
+  }
+
+  /** Walks a key whole with SSCAN, HSCAN or ZSCAN; returns what it met, sorted, repeats removed. */
+  private static List<String> scanWhole(Connection c, String command, String key)
+      throws IOException {
+    java.util.TreeSet<String> seen = new java.util.TreeSet<>();
+    String cursor = "0";
+    int calls = 0;
+    do {
+      String reply = c.send(command, key, cursor, "COUNT", "50");
+      String[] lines = reply.split("\r\n", -1);
+      // *2, $n, cursor, *m, then the items
+      cursor = lines[2];
+      for (int i = 4; i < lines.length; i++) {
+        if (!lines[i].isEmpty() && !lines[i].startsWith("$") && !lines[i].startsWith("*")) {
+          seen.add(lines[i]);
+        }
+      }
+      assertTrue(++calls < 100_000, command + " " + key + " never ends");
+    } while (!cursor.equals("0"));
+    return new ArrayList<>(seen);
+  }
+
+  private static boolean named(String[] command, String... names) {
+    return List.of(names).contains(command[0]);
+  }
+
+  /**
+   * Sets of thousands of members (strings, and integers), large enough for Redis's hash table and
+   * for any form a large set takes: single-member and batched changes, membership, the multi-key
+   * commands, SSCAN walked whole, and the key commands, against Redis's replies.
+   */
+  @Test
+  void largeSets() throws IOException {
+    java.util.Random random = new java.util.Random(41);
+    List<String[]> script = new ArrayList<>();
+    for (int batch = 0; batch < 40; batch++) {
+      List<String> add = new ArrayList<>(List.of("SADD", "big"));
+      List<String> ints = new ArrayList<>(List.of("SADD", "ints"));
+      for (int i = 0; i < 100; i++) {
+        int n = batch * 100 + i;
+        add.add(n % 97 == 0 ? "x".repeat(300) + n : "member:" + n);
+        ints.add(Integer.toString(n * 3 - 5_000));
+      }
+      script.add(add.toArray(String[]::new));
+      script.add(ints.toArray(String[]::new));
+    }
+    script.add(c("SADD", "small", "member:1", "member:2", "member:3", "absent"));
+    for (int step = 0; step < 400; step++) {
+      String m = "member:" + random.nextInt(4_400);
+      String i = Integer.toString(random.nextInt(13_000) - 5_000);
+      String[] command =
+          switch (random.nextInt(16)) {
+            case 0, 1 -> c("SADD", "big", m, "member:" + random.nextInt(4_400), "new:" + step);
+            case 2, 3 -> c("SREM", "big", m, "member:" + random.nextInt(4_400), "none");
+            case 4, 5 -> c("SISMEMBER", "big", m);
+            case 6 -> c("SMISMEMBER", "big", m, "member:" + random.nextInt(4_400), "none");
+            case 7 -> c("SCARD", "big");
+            case 8 -> c("SADD", "ints", i);
+            case 9 -> c("SREM", "ints", i, Integer.toString(random.nextInt(13_000) - 5_000));
+            case 10 -> c("SISMEMBER", "ints", i);
+            case 11 -> c("SINTERCARD", "2", "big", "small", "LIMIT", "2");
+            case 12 -> c("SINTER", "small", "big");
+            case 13 -> c("SMOVE", "big", "small", m);
+            case 14 -> c("SMOVE", "small", "big", "member:" + random.nextInt(8));
+            default -> c("SCARD", "ints");
+          };
+      script.add(command);
+    }
+    script.add(c("SMEMBERS", "big"));
+    script.add(c("SMEMBERS", "ints"));
+    script.add(c("SUNION", "big", "small"));
+    script.add(c("SDIFF", "big", "small"));
+    script.add(c("SDIFFSTORE", "diff", "big", "small"));
+    script.add(c("SCARD", "diff"));
+    script.add(c("SINTERSTORE", "inter", "ints", "ints"));
+    script.add(c("SCARD", "inter"));
+    script.add(c("TYPE", "big"));
+    script.add(c("EXPIRE", "big", "1000"));
+    script.add(c("TTL", "big"));
+    script.add(c("COPY", "big", "copied"));
+    script.add(c("RENAME", "big", "renamed"));
+    script.add(c("SCARD", "copied"));
+    script.add(c("SISMEMBER", "renamed", "member:3"));
+    script.add(c("TTL", "renamed"));
+    script.add(c("SET", "copied", "string now"));
+    script.add(c("SCARD", "copied"));
+    script.add(c("DBSIZE"));
+    compareLarge(
+        script,
+        cmd -> named(cmd, "SMEMBERS", "SUNION", "SDIFF", "SINTER"),
+        "SSCAN",
+        "renamed",
+        "ints");
+  }
+
+  /**
+   * Hashes of thousands of fields: field changes, reads, counters, the whole-hash replies as sets,
+   * HSCAN walked whole, and the key commands, against Redis's replies.
+   */
+  @Test
+  void largeHashes() throws IOException {
+    java.util.Random random = new java.util.Random(43);
+    List<String[]> script = new ArrayList<>();
+    for (int batch = 0; batch < 40; batch++) {
+      List<String> set = new ArrayList<>(List.of("HSET", "big"));
+      for (int i = 0; i < 100; i++) {
+        int n = batch * 100 + i;
+        set.add("field:" + n);
+        set.add(
+            n % 97 == 0 ? "x".repeat(300) + n : n % 5 == 0 ? Integer.toString(n) : "value:" + n);
+      }
+      script.add(set.toArray(String[]::new));
+    }
+    for (int step = 0; step < 400; step++) {
+      String f = "field:" + random.nextInt(4_400);
+      String[] command =
+          switch (random.nextInt(14)) {
+            case 0, 1 -> c("HSET", "big", f, "v:" + step, "field:" + random.nextInt(4_400), "w");
+            case 2, 3 -> c("HDEL", "big", f, "field:" + random.nextInt(4_400), "none");
+            case 4, 5 -> c("HGET", "big", f);
+            case 6 -> c("HMGET", "big", f, "none", "field:" + random.nextInt(4_400));
+            case 7 -> c("HEXISTS", "big", f);
+            case 8 -> c("HLEN", "big");
+            case 9 -> c("HSETNX", "big", f, "nx:" + step);
+            case 10 -> c("HSTRLEN", "big", f);
+            case 11 -> c("HINCRBY", "big", "field:" + 5 * random.nextInt(880), "7");
+            case 12 -> c("HINCRBYFLOAT", "big", "counter:" + random.nextInt(5), "1.5");
+            default -> c("HINCRBY", "big", "counter:" + random.nextInt(5), "-3");
+          };
+      script.add(command);
+    }
+    script.add(c("HGETALL", "big"));
+    script.add(c("HKEYS", "big"));
+    script.add(c("HVALS", "big"));
+    script.add(c("TYPE", "big"));
+    script.add(c("EXPIRE", "big", "1000"));
+    script.add(c("COPY", "big", "copied"));
+    script.add(c("RENAME", "big", "renamed"));
+    script.add(c("HLEN", "copied"));
+    script.add(c("HGET", "renamed", "field:10"));
+    script.add(c("TTL", "renamed"));
+    script.add(c("HDEL", "copied", "field:1", "field:2"));
+    script.add(c("HLEN", "copied"));
+    script.add(c("DBSIZE"));
+    compareLarge(script, cmd -> named(cmd, "HGETALL", "HKEYS", "HVALS"), "HSCAN", "renamed");
+  }
+
+  /**
+   * Sorted sets of thousands of members: changes with every ZADD flag, ranks, scores, ranges by
+   * rank, score and member (the last on a set of equal scores), removals by range, pops, ZSCAN
+   * walked whole, and the key commands, against Redis's replies.
+   */
+  @Test
+  void largeSortedSets() throws IOException {
+    java.util.Random random = new java.util.Random(47);
+    List<String[]> script = new ArrayList<>();
+    for (int batch = 0; batch < 40; batch++) {
+      List<String> add = new ArrayList<>(List.of("ZADD", "big"));
+      List<String> lex = new ArrayList<>(List.of("ZADD", "lex"));
+      for (int i = 0; i < 100; i++) {
+        int n = batch * 100 + i;
+        add.add(Integer.toString((n * 7919) % 5_000));
+        add.add(n % 97 == 0 ? "x".repeat(300) + n : "member:" + n);
+        lex.add("0");
+        lex.add(String.format(java.util.Locale.ROOT, "m%05d", (n * 31) % 4_000));
+      }
+      script.add(add.toArray(String[]::new));
+      script.add(lex.toArray(String[]::new));
+    }
+    for (int step = 0; step < 400; step++) {
+      String m = "member:" + random.nextInt(4_400);
+      String score = Integer.toString(random.nextInt(6_000) - 500);
+      String score2 = Integer.toString(random.nextInt(6_000) - 500);
+      String rank = Integer.toString(random.nextInt(9_000) - 4_500);
+      String rank2 = Integer.toString(random.nextInt(9_000) - 4_500);
+      String lexA = String.format(java.util.Locale.ROOT, "[m%05d", random.nextInt(4_000));
+      String lexB = String.format(java.util.Locale.ROOT, "(m%05d", random.nextInt(4_000));
+      String[] command =
+          switch (random.nextInt(24)) {
+            case 0, 1 -> c("ZADD", "big", score, m, score2, "new:" + step);
+            case 2 -> c("ZADD", "big", "NX", "CH", score, m);
+            case 3 -> c("ZADD", "big", "XX", "GT", "CH", score, m);
+            case 4 -> c("ZADD", "big", "LT", "INCR", score, m);
+            case 5 -> c("ZINCRBY", "big", "2.5", m);
+            case 6 -> c("ZREM", "big", m, "member:" + random.nextInt(4_400), "none");
+            case 7 -> c("ZSCORE", "big", m);
+            case 8 -> c("ZMSCORE", "big", m, "none");
+            case 9 -> c("ZRANK", "big", m);
+            case 10 -> c("ZREVRANK", "big", m);
+            case 11 -> c("ZRANGE", "big", rank, rank2, "WITHSCORES");
+            case 12 -> c("ZRANGE", "big", "0", "20", "REV");
+            case 13 ->
+                c("ZRANGE", "big", score, "+inf", "BYSCORE", "LIMIT", "3", "25", "WITHSCORES");
+            case 14 -> c("ZRANGEBYSCORE", "big", "(" + score, score2);
+            case 15 -> c("ZREVRANGEBYSCORE", "big", score2, "-inf", "LIMIT", "0", "10");
+            case 16 -> c("ZCOUNT", "big", score, score2);
+            case 17 -> c("ZCARD", "big");
+            case 18 -> c("ZRANGE", "lex", lexA, "+", "BYLEX", "LIMIT", "0", "15");
+            case 19 -> c("ZLEXCOUNT", "lex", lexA, lexB);
+            case 20 -> c("ZREMRANGEBYRANK", "big", rank, Integer.toString(random.nextInt(5)));
+            case 21 -> c("ZPOPMIN", "big", Integer.toString(1 + random.nextInt(3)));
+            case 22 -> c("ZPOPMAX", "big");
+            default -> c("ZREMRANGEBYSCORE", "big", score, "(" + (Integer.parseInt(score) + 3));
+          };
+      script.add(command);
+    }
+    script.add(c("ZRANGE", "big", "0", "-1", "WITHSCORES"));
+    script.add(c("ZREMRANGEBYLEX", "lex", "[m01000", "(m02000"));
+    script.add(c("ZRANGE", "lex", "0", "-1"));
+    script.add(c("ZRANGESTORE", "stored", "big", "100", "300", "BYSCORE"));
+    script.add(c("ZRANGE", "stored", "0", "-1", "WITHSCORES"));
+    script.add(c("ZUNIONSTORE", "union", "2", "big", "stored", "WEIGHTS", "1", "2"));
+    script.add(c("ZRANGE", "union", "-50", "-1", "WITHSCORES"));
+    script.add(c("TYPE", "big"));
+    script.add(c("EXPIRE", "big", "1000"));
+    script.add(c("COPY", "big", "copied"));
+    script.add(c("RENAME", "big", "renamed"));
+    script.add(c("ZCARD", "copied"));
+    script.add(c("ZRANGE", "renamed", "1000", "1010", "WITHSCORES"));
+    script.add(c("TTL", "renamed"));
+    script.add(c("DBSIZE"));
+    compareLarge(script, cmd -> false, "ZSCAN", "renamed", "lex");
+  }
+
   /** A RESP connection that sends commands and reads one whole reply each. */
   private static final class Connection implements AutoCloseable {
     private final Socket socket;

@@ -547,10 +547,22 @@ public final class Keyspace implements AutoCloseable {
   /**
    * Stores a value over whatever the key held: a blind put until a chunked list exists, then a put
    * that reads the old value back, so that a chunked list it replaces loses its chunks too.
+   *
+   * <p>The first chunked list may appear while a blind put is under way: its conversion sets {@code
+   * anyChunked} before it writes its chunks and replaces the packed list by its head. So the put
+   * reads the flag again once it is done. Still clear: the conversion's replacement of the head
+   * comes after this put (a flag read and the store's write on each side, in opposite orders: one
+   * of the two sees the other's write) and finds this value, not the packed list it read, so it
+   * takes its chunks back and runs again. Set meanwhile, on an unlogged keyspace: this put may have
+   * replaced a head blind, and the chunks its head named are removed here. A logged keyspace puts
+   * under the key's stripe, which the conversion holds too, so it cannot interleave.
    */
   private void overwrite(byte[] stored, byte[] bytes) {
     if (!anyChunked) {
       cache.put(stored, bytes);
+      if (anyChunked && !logged) {
+        lists.dropUnnamedChunks(stored);
+      }
       return;
     }
     byte[] old = cache.asMap().put(stored, bytes);

@@ -106,6 +106,19 @@ public final class ListChunks {
     return head;
   }
 
+  /**
+   * Returns whether a stored key is a chunk of the list at {@code headKey} (of any collection id).
+   *
+   * @param storedKey any stored key
+   * @param headKey a list's stored key (db byte, key)
+   */
+  public static boolean isChunkOf(byte[] storedKey, byte[] headKey) {
+    return isChunkKey(storedKey)
+        && storedKey.length - KEY_PREFIX == headKey.length - 1
+        && (storedKey[0] & 0x0F) == headKey[0]
+        && Arrays.equals(storedKey, KEY_PREFIX, storedKey.length, headKey, 1, headKey.length);
+  }
+
   /** Returns the collection id in a chunk's stored key. */
   public static long idOf(byte[] chunkKey) {
     return getLong(chunkKey, 1);

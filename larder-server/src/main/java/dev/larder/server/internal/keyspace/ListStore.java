@@ -153,6 +153,44 @@ public final class ListStore {
     }
   }
 
+  /**
+   * Removes every chunk of the key that its present value does not name (all of them if it holds no
+   * chunked list), under its stripe, where no list command of the key is under way: any such chunk
+   * is garbage. For a blind overwrite that may have replaced the head of the keyspace's first
+   * chunked list ({@link Keyspace}'s {@code overwrite}); it walks the whole store, so it is for
+   * that once-in-a-keyspace's-life case only.
+   *
+   * @param headKey the key's stored key
+   */
+  void dropUnnamedChunks(byte[] headKey) {
+    ReentrantLock stripe = keyspace.stripe(headKey);
+    stripe.lock();
+    try {
+      byte[] raw = keyspace.cache().getIfPresent(headKey);
+      ListChunks.Index index = raw != null && ListChunks.isHeadValue(raw) ? indexOf(raw) : null;
+      List<byte[]> unnamed = new ArrayList<>();
+      for (byte[] k : keyspace.cache().asMap().keySet()) {
+        if (ListChunks.isChunkOf(k, headKey)
+            && (index == null
+                || index.id() != ListChunks.idOf(k)
+                || !index.contains(ListChunks.numberOf(k)))) {
+          unnamed.add(k);
+        }
+      }
+      ChangeSink sink = keyspace.sinkIfLogged();
+      begin(sink);
+      try {
+        for (byte[] k : unnamed) {
+          removeChunk(k, sink);
+        }
+      } finally {
+        end(sink);
+      }
+    } finally {
+      stripe.unlock();
+    }
+  }
+
   private void releaseChunks(byte[] headKey, byte[] head, ChangeSink sink) {
     ListChunks.Index index = indexOf(head);
     for (int i = 0; i < index.chunks(); i++) {

@@ -318,8 +318,8 @@ class ChunkedListTest {
   @org.junit.jupiter.api.Timeout(60)
   void concurrentChangesKeepTheListWhole() throws Exception {
     try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
-      // A chunked list exists before the racing writers start: overwrites read the old value
-      // back from then on (the first conversion's race is documented, not tested).
+      // A chunked list exists before the racing writers start (the race with the keyspace's
+      // first conversion has a test of its own).
       fill(ks, 5_000);
       ks.delete(0, KEY);
       int threads = 4;
@@ -396,6 +396,81 @@ class ChunkedListTest {
       assertEquals(0, ks.estimatedSize());
       assertTrue(pushed.get() >= popped.size());
     }
+  }
+
+  /**
+   * A SET racing the first conversion of a list into chunks in the keyspace's life: before it, an
+   * overwrite is a blind put, which may have checked for chunked lists before the conversion and
+   * land after it. Each round is a new keyspace with a packed list just under the threshold, one
+   * thread pushing it past the threshold while another stores a large string over it (a large one,
+   * so that its put is long enough for the conversion to fit inside it), the push started a little
+   * later each round. Whatever the order, no chunk may be left without the head that names it.
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(120)
+  void aBlindOverwriteRacingTheFirstConversionLeavesNoChunkBehind() throws Exception {
+    byte[] big = new byte[1 << 20];
+    List<byte[]> push = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      push.add(b("pushed:" + i));
+    }
+    int rounds = 300;
+    int convertedThenOverwritten = 0;
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      for (int round = 0; round < rounds; round++) {
+        try (Keyspace ks = new Keyspace(16 << 20, now::get)) {
+          fill(ks, 400);
+          assertFalse(chunked(ks), "the list starts packed");
+          long delayNanos = (round % 60) * 20_000L;
+          java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+          java.util.concurrent.Future<Boolean> pusher =
+              pool.submit(
+                  () -> {
+                    start.await();
+                    long until = System.nanoTime() + delayNanos;
+                    while (System.nanoTime() < until) {
+                      Thread.onSpinWait();
+                    }
+                    return ks.editList(
+                        0,
+                        KEY,
+                        (before, list) -> {
+                          if (before == null || before.type() != ValueType.LIST) {
+                            return false;
+                          }
+                          list.pushTail(push);
+                          return true;
+                        });
+                  });
+          java.util.concurrent.Future<?> setter =
+              pool.submit(
+                  () -> {
+                    start.await();
+                    ks.putString(0, KEY, big);
+                    return null;
+                  });
+          start.countDown();
+          boolean pushed = pusher.get();
+          setter.get();
+          StoredValue after = ks.peekHeader(0, KEY);
+          assertNotNull(after);
+          if (pushed && after.type() == ValueType.STRING) {
+            convertedThenOverwritten++;
+          }
+          int[] entries = chunkEntries(ks);
+          assertEquals(
+              0,
+              entries[0] + entries[1],
+              "round " + round + " (push after " + delayNanos / 1000 + " us): chunks left");
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertTrue(
+        convertedThenOverwritten > 0, "some rounds converted the list before the SET replaced it");
   }
 
   @Test
