@@ -881,6 +881,7 @@ class RedisDifferentialTest {
     StringBuilder out = new StringBuilder();
     try (Connection a = new Connection(port)) {
       a.send("FLUSHALL");
+      awaitOnlyConnection(a);
       try (Connection sub = new Connection(port);
           Connection b = new Connection(port)) {
         sub.send("SUBSCRIBE", "ch");
@@ -914,6 +915,25 @@ class RedisDifferentialTest {
       out.append(a.send("CLIENT", "KILL", a.address())).append(closed(a));
     }
     return out.toString();
+  }
+
+  /**
+   * Waits (at most 10 s) until the server lists {@code a} as its only connection: a connection an
+   * earlier test closed may not have been noticed yet by a server whose event loops are busy, and
+   * CLIENT KILL's counts would include it. Returns either way; the script's replies then show any
+   * difference.
+   */
+  private static void awaitOnlyConnection(Connection a) throws IOException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (a.send("CLIENT", "LIST").strip().split("\n").length > 1
+        && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while waiting for closed connections to go", e);
+      }
+    }
   }
 
   /** Whether the server closed the connection: its next read finds the end of the stream. */
