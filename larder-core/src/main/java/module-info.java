@@ -1,9 +1,13 @@
 /**
  * Larder core: the {@link dev.larder.Cache} API, codecs, and the compact byte store.
  *
- * <p>Only the API packages are exported; {@code dev.larder.internal} and below are not. User codecs
- * are found through {@link dev.larder.codec.CodecProvider} services.
+ * <p>Only the API packages are exported; {@code dev.larder.internal} and below are not, but for the
+ * byte store's bulk restore ({@code dev.larder.internal.bulk}), exported to the server alone, which
+ * loads its checkpoints through it. User codecs are found through {@link
+ * dev.larder.codec.CodecProvider} services.
  */
+// "module": the qualified export below names the server module, which is not built before core
+@SuppressWarnings("module")
 module dev.larder.core {
   requires HdrHistogram;
   requires java.management;
@@ -11,6 +15,9 @@ module dev.larder.core {
   exports dev.larder;
   exports dev.larder.codec;
   exports dev.larder.management;
+  // the byte store's bulk restore: internal, for the server's checkpoint load only
+  exports dev.larder.internal.bulk to
+      dev.larder.server;
 
   uses dev.larder.codec.CodecProvider;
 }

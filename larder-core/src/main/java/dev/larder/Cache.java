@@ -162,24 +162,6 @@ public interface Cache<K, V> extends AutoCloseable {
   void putAll(Map<? extends K, ? extends V> map);
 
   /**
-   * Stores entries given as their encoded bytes, in order, as a restore from a snapshot or a log
-   * does: the result is that of a {@link #put} of each, but no statistics are recorded for them
-   * (evictions they cause excepted) and keys new to the cache are stored in batches, each segment's
-   * share under one hold of its lock, without a key or value object per entry. A key already
-   * present, or an entry that needs room made by evicting, is stored as {@code put} stores it, and
-   * removal listeners hear of what such puts replace or evict. Readers may see some entries before
-   * the others, as with {@link #putAll}. Optional: a cache without a bulk path throws.
-   *
-   * @param entries the entries, each key and value encoded by this cache's codecs; read, not kept
-   * @throws IllegalArgumentException if an entry can never fit the bound (the entries before it are
-   *     stored)
-   * @throws UnsupportedOperationException if this cache stores no encoded entries
-   */
-  default void restore(EncodedEntries entries) {
-    throw new UnsupportedOperationException(getClass().getName() + " has no bulk restore");
-  }
-
-  /**
    * Returns the value already present, or null if {@code value} was stored.
    *
    * @param key the key

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.codec.ByteSink;
 import dev.larder.codec.Codecs;
+import dev.larder.internal.bulk.BulkRestore;
+import dev.larder.internal.bulk.EncodedEntries;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -153,7 +155,7 @@ class RandomOperationsTest {
           Codecs.longs().encodeLast(k, encoded);
           entries.add(encoded.toByteArray(), value(k, i == 0 ? length : 1 + random.nextInt(600)));
         }
-        cache.restore(entries);
+        ((BulkRestore) cache).restore(entries);
       }
       default -> {
         if (random.nextInt(200) == 0) {

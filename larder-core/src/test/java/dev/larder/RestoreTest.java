@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.codec.ByteSink;
 import dev.larder.codec.Codecs;
+import dev.larder.internal.bulk.BulkRestore;
+import dev.larder.internal.bulk.EncodedEntries;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -21,9 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * {@link Cache#restore}: the cache it leaves is the one puts of the same entries leave (contents,
- * size, memory), listeners hear what such puts would make them hear, statistics record no puts, and
- * readers running beside it see each entry whole or not at all.
+ * {@link BulkRestore#restore}, the bulk path of the caches the builder makes: the cache it leaves
+ * is the one puts of the same entries leave (contents, size, memory), listeners hear what such puts
+ * would make them hear, statistics record no puts, and readers running beside it see each entry
+ * whole or not at all.
  */
 class RestoreTest {
 
@@ -49,6 +52,11 @@ class RestoreTest {
     return entries;
   }
 
+  /** The bulk path of a cache the builder made (every such cache has one). */
+  private static void restore(Cache<Long, byte[]> cache, EncodedEntries entries) {
+    ((BulkRestore) cache).restore(entries);
+  }
+
   private static CacheBuilder<Long, byte[]> builder() {
     return Cache.builder(Codecs.longs(), Codecs.bytes()).executor(Runnable::run);
   }
@@ -62,7 +70,7 @@ class RestoreTest {
         put.put(i, value(i, 100));
       }
       for (long from = 0; from < n; from += 600) {
-        restored.restore(batch(from, Math.min(n, from + 600), 100));
+        restore(restored, batch(from, Math.min(n, from + 600), 100));
       }
       assertEquals(put.estimatedSize(), restored.estimatedSize());
       assertEquals(put.memoryUsed(), restored.memoryUsed());
@@ -81,7 +89,7 @@ class RestoreTest {
       for (long i = 0; i < n; i++) {
         put.put(i, value(i, 100));
       }
-      restored.restore(batch(0, n, 100));
+      restore(restored, batch(0, n, 100));
       assertEquals(put.estimatedSize(), restored.estimatedSize());
       assertEquals(put.memoryUsed(), restored.memoryUsed());
     }
@@ -100,13 +108,13 @@ class RestoreTest {
       cache.put(3L, value(3, 10));
       EncodedEntries entries = batch(0, 5, 10);
       entries.add(key(4), value(4, 20)); // a second value of a key of the same batch
-      cache.restore(entries);
+      restore(cache, entries);
       assertEquals(java.util.Set.of("3 REPLACED", "4 REPLACED"), java.util.Set.copyOf(heard));
       assertEquals(2, heard.size());
       assertArrayEquals(value(4, 20), cache.getIfPresent(4L));
       assertEquals(0, evicted.get());
 
-      cache.restore(batch(100, 20_000, 100)); // about 2.5 MB into 1 MiB
+      restore(cache, batch(100, 20_000, 100)); // about 2.5 MB into 1 MiB
       assertTrue(cache.memoryUsed() <= 1L << 20, "memory " + cache.memoryUsed());
       assertTrue(evicted.get() > 0, "nothing evicted");
       assertEquals(
@@ -119,7 +127,7 @@ class RestoreTest {
   @Test
   void statisticsRecordNoPuts() {
     try (Cache<Long, byte[]> cache = builder().maximumMemory(16L << 20).recordStats().build()) {
-      cache.restore(batch(0, 1000, 10));
+      restore(cache, batch(0, 1000, 10));
       CacheStats stats = cache.stats();
       assertEquals(0, stats.putCount());
       assertEquals(0, stats.requestCount());
@@ -132,7 +140,7 @@ class RestoreTest {
     try (Cache<Long, byte[]> cache = builder().maximumMemory(64L << 10).build()) {
       EncodedEntries entries = batch(0, 1, 10);
       entries.add(key(1), new byte[1 << 20]);
-      assertThrows(IllegalArgumentException.class, () -> cache.restore(entries));
+      assertThrows(IllegalArgumentException.class, () -> restore(cache, entries));
       assertNull(cache.getIfPresent(1L));
     }
   }
@@ -167,7 +175,7 @@ class RestoreTest {
         for (long i = from; i < from + 500; i++) {
           entries.add(key(i), value(i, 100 + (int) (i % 50)));
         }
-        cache.restore(entries);
+        restore(cache, entries);
       }
       done.set(true);
       for (Future<Long> f : seen) {
@@ -186,7 +194,7 @@ class RestoreTest {
   @Test
   void anEmptyBatchChangesNothingAndEntriesCheckTheirRoom() {
     try (Cache<Long, byte[]> cache = builder().maximumMemory(1L << 20).build()) {
-      cache.restore(new EncodedEntries(1, 1));
+      restore(cache, new EncodedEntries(1, 1));
       assertEquals(0, cache.estimatedSize());
     }
     EncodedEntries entries = new EncodedEntries(1, 4);

@@ -1,6 +1,7 @@
 package dev.larder.cli;
 
 import dev.larder.server.ServeCommand;
+import java.util.Arrays;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -34,6 +35,12 @@ public final class LarderCli implements Runnable {
    * @param args command-line arguments
    */
   public static void main(String[] args) {
+    if (args.length > 0
+        && args[0].equals("serve")
+        && !Arrays.asList(args).contains("--print-jvm-options")) {
+      // The server's first use of the store, the commands and Netty, beside picocli's parsing.
+      ServeCommand.warmUpInBackground();
+    }
     System.exit(commandLine().execute(args));
   }
 

@@ -3,13 +3,14 @@ package dev.larder.internal;
 import dev.larder.Cache;
 import dev.larder.CacheLoadingException;
 import dev.larder.CacheStats;
-import dev.larder.EncodedEntries;
 import dev.larder.RemovalListener;
 import dev.larder.Storage;
 import dev.larder.codec.ByteSink;
 import dev.larder.codec.ByteSource;
 import dev.larder.codec.Codec;
 import dev.larder.codec.ValueDictionary;
+import dev.larder.internal.bulk.BulkRestore;
+import dev.larder.internal.bulk.EncodedEntries;
 import dev.larder.internal.store.HotTable;
 import dev.larder.internal.store.HotValue;
 import dev.larder.internal.store.PutMode;
@@ -51,7 +52,7 @@ import java.util.function.Function;
  * @param <K> key type
  * @param <V> value type
  */
-public final class LarderCache<K, V> implements Cache<K, V> {
+public final class LarderCache<K, V> implements Cache<K, V>, BulkRestore {
 
   /**
    * The raw-bytes codec. Its values are their own encoding: reads hand over the array the store

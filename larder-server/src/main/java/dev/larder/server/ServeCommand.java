@@ -1,5 +1,6 @@
 package dev.larder.server;
 
+import dev.larder.server.internal.StartUpWarmUp;
 import dev.larder.wal.LogCorruptedException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -25,6 +26,16 @@ import picocli.CommandLine.Option;
         "Runs the Larder server: RESP2/RESP3 (redis-cli, Redis clients) and memcached"
             + " text and meta protocols, on loopback by default.")
 public final class ServeCommand implements Callable<Integer> {
+  /**
+   * Starts, on a daemon thread, the first use of what a server's start needs once its options are
+   * parsed (the store, the command table, the network transport), so that it runs on another core
+   * while the options are parsed: for a launcher that knows it is about to serve. Touches no file
+   * or port, and a server starts the same without it, only later. Returns at once.
+   */
+  public static void warmUpInBackground() {
+    StartUpWarmUp.begin();
+  }
+
   @Option(names = "--config", description = "a properties file of settings (see docs/server.md)")
   private Path configFile;
 

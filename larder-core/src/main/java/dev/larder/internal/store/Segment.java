@@ -1,7 +1,7 @@
 package dev.larder.internal.store;
 
-import dev.larder.EncodedEntries;
 import dev.larder.RemovalCause;
+import dev.larder.internal.bulk.EncodedEntries;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.larder.EncodedEntries;
 import dev.larder.Storage;
+import dev.larder.internal.bulk.EncodedEntries;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
 

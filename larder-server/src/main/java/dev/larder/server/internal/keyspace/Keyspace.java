@@ -1,9 +1,10 @@
 package dev.larder.server.internal.keyspace;
 
 import dev.larder.Cache;
-import dev.larder.EncodedEntries;
 import dev.larder.RemovalCause;
 import dev.larder.codec.Codecs;
+import dev.larder.internal.bulk.BulkRestore;
+import dev.larder.internal.bulk.EncodedEntries;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
@@ -1023,14 +1024,18 @@ public final class Keyspace implements AutoCloseable {
 
   /**
    * Stores a batch of values as recovery found them, in order, without reporting them: what {@link
-   * #restorePut} of each would leave, through the cache's bulk path (a clustered keyspace's cache
-   * takes them one by one). Only before {@link #attach}.
+   * #restorePut} of each would leave, through the store's bulk path ({@link BulkRestore}, which
+   * every cache this keyspace builds has; a cache given to it, which the log never restores into,
+   * takes them one put each). Only before {@link #attach}. Several loading threads may call it at
+   * once with batches of different keys.
    *
    * @param entries stored keys, each with its stored value
    * @param expiring how many of the values carry an expiry
    */
   public void restoreAll(EncodedEntries entries, int expiring) {
-    if (given) {
+    if (cache instanceof BulkRestore bulk) {
+      bulk.restore(entries);
+    } else {
       byte[] b = entries.bytes();
       for (int e = 0; e < entries.size(); e++) {
         int k = entries.keyOffset(e);
@@ -1038,8 +1043,6 @@ public final class Keyspace implements AutoCloseable {
         cache.put(
             Arrays.copyOfRange(b, k, v), Arrays.copyOfRange(b, v, v + entries.valueLength(e)));
       }
-    } else {
-      cache.restore(entries);
     }
     // loading threads run this side by side: only ever set, never cleared
     if (!anyChunked && holdsChunkedList(entries)) {

@@ -1,6 +1,6 @@
 package dev.larder.server.internal.persist;
 
-import dev.larder.EncodedEntries;
+import dev.larder.internal.bulk.EncodedEntries;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.keyspace.ValueLayout;
 import dev.larder.server.internal.keyspace.Varint;
@@ -27,8 +27,8 @@ import java.util.concurrent.atomic.LongAdder;
  * matters, are applied on the opening thread once every block is in. A loading thread copies each
  * item of a block once, as the stored key and value (db byte, key; tag, the item version, the
  * rest), into a batch of its own, and hands the whole block's batch to the keyspace, which stores
- * it through the cache's bulk path ({@code Cache.restore}): each segment's share of the block under
- * one hold of its lock, no key or value array per item.
+ * it through the store's bulk path ({@code BulkRestore.restore}): each segment's share of the block
+ * under one hold of its lock, no key or value array per item.
  *
  * <p>Versions: a checkpoint item gets the header's item version, reserved when the checkpoint
  * began: above every version given out before it and given to no write (versions need only differ

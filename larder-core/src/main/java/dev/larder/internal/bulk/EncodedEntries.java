@@ -1,12 +1,12 @@
-package dev.larder;
+package dev.larder.internal.bulk;
 
 import java.util.Arrays;
 
 /**
- * Entries given as the bytes their codecs encode them to, gathered for {@link Cache#restore}: a
- * batch a caller fills from a snapshot or a log it reads, without a key or value object per entry.
- * Each entry's key is its key codec's {@code encodeLast} form and its value its value codec's (for
- * {@code Codecs.bytes()}, the bytes themselves).
+ * Entries given as the bytes their codecs encode them to, gathered for {@link BulkRestore#restore}:
+ * a batch a caller fills from a snapshot or a log it reads, without a key or value object per
+ * entry. Each entry's key is its key codec's {@code encodeLast} form and its value its value
+ * codec's (for {@code Codecs.bytes()}, the bytes themselves).
  *
  * <p>An entry's key and value lie next to each other in one array ({@link #bytes()}): the key at
  * {@link #keyOffset(int)}, the value right after it. A caller either hands over arrays ({@link
