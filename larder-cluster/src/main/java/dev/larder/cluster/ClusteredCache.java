@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 
 /**
  * A {@link Cache} whose entries live on the members of a JGroups cluster, as the {@link
@@ -104,6 +105,37 @@ public interface ClusteredCache<K, V> extends Cache<K, V> {
    * {@link NearCacheStats#NONE} without one.
    */
   NearCacheStats nearStats();
+
+  /**
+   * Stores a value as {@link #put} does, without making the calling thread wait for other members
+   * where it need not. When this member is the key's primary and replication is {@link
+   * Replication#SYNC}, the value is stored here and sent to the key's other owners before this
+   * returns, and the returned stage completes once every owner acknowledged it: the guarantee
+   * {@link #put} gives on return. Otherwise (another member is the primary, {@link
+   * Replication#ASYNC}, a member with a {@link ClusteredCacheBuilder#localStore journal}, a view
+   * change in the way) this runs as {@link #put} on the calling thread and returns a completed
+   * stage. A write that must be retried in a new view after it was sent is retried on another
+   * thread. So reads through this member see the value once this returns, as they would after
+   * {@link #put} (unless the stage then fails).
+   *
+   * <p>The stage completes on a thread of the cluster's (the one delivering the last
+   * acknowledgement, or a timer's): what is chained to it must not block.
+   *
+   * @param key the key
+   * @param value the value
+   * @return completes normally once every owner holds the value; exceptionally with {@link
+   *     ClusterTimeoutException} or {@link ClusterException} as {@link #put} would throw
+   * @throws ClusterDegradedException if this member is on a minority side (quorum)
+   * @throws ClusterTimeoutException if a write run on the calling thread timed out
+   */
+  CompletionStage<Void> putAsync(K key, V value);
+
+  /**
+   * Returns how many values this member's store has taken, by any path (a write applied here as
+   * primary or backup, an entry state transfer brought), that the builder's {@link
+   * ClusteredCacheBuilder#countStoredValues} predicate accepted; 0 without one. Only grows.
+   */
+  long countedValuesStored();
 
   /** Returns async writes dropped because no primary could take them during a view change. */
   long asyncWritesDropped();

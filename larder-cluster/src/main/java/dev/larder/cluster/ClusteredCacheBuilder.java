@@ -14,6 +14,7 @@ import java.time.InstantSource;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
+import java.util.function.Predicate;
 
 /**
  * Builds a {@link ClusteredCache}: the local store's settings (bound, storage), a {@link
@@ -41,6 +42,7 @@ public final class ClusteredCacheBuilder<K, V> {
   private ValueDictionary dictionary;
   private Cache<byte[], byte[]> localStore;
   private StoreJournal journal;
+  private Predicate<byte[]> countedValues;
 
   ClusteredCacheBuilder(Codec<K> keyCodec, Codec<V> valueCodec) {
     this.keyCodec = Objects.requireNonNull(keyCodec, "keyCodec");
@@ -226,6 +228,23 @@ public final class ClusteredCacheBuilder<K, V> {
   }
 
   /**
+   * Counts the values this member's store takes, by any path (a write it applies as primary or as
+   * backup, whichever member took the call; an entry state transfer brings), that {@code counted}
+   * accepts: {@link ClusteredCache#countedValuesStored()}. A cheap signal that values of interest
+   * may have arrived here since a given moment (the server's expiry sweep counts values with an
+   * expiry, to stay idle while none arrive). The predicate runs on every such store, under the
+   * key's segment lock, on the encoded value (with an expiry stamp when {@link #expireAfterWrite}
+   * is set): it must be fast, thread-safe and must not block.
+   *
+   * @param counted which encoded values to count
+   * @return this builder
+   */
+  public ClusteredCacheBuilder<K, V> countStoredValues(Predicate<byte[]> counted) {
+    this.countedValues = Objects.requireNonNull(counted, "counted");
+    return this;
+  }
+
+  /**
    * Builds the local store and joins the cluster; returns once this member is in a view (its state
    * transfer continues in the background: see {@link ClusteredCache#awaitRebalanced}).
    *
@@ -279,6 +298,7 @@ public final class ClusteredCacheBuilder<K, V> {
             nearEntries,
             dictionary,
             localStore,
-            journal));
+            journal,
+            countedValues));
   }
 }

@@ -135,7 +135,8 @@ public final class LarderServer implements AutoCloseable {
               config.maxMemory(),
               System::currentTimeMillis,
               cluster.versions(),
-              cluster::primaryEntries);
+              cluster::localEntries);
+      keyspace.clusterStore(cluster);
     }
     if (config.dir() != null && cluster == null) {
       serverLog = openLog(config, keyspace);

@@ -49,6 +49,22 @@ abstract class BenchedCluster implements AutoCloseable {
     return total;
   }
 
+  /**
+   * Returns the CPU time (user and system) the cluster's processes have used so far, in
+   * nanoseconds; a process whose time the platform does not report counts 0.
+   */
+  long cpuNanos() {
+    long total = 0;
+    for (long pid : pids()) {
+      total +=
+          ProcessHandle.of(pid)
+              .flatMap(h -> h.info().totalCpuDuration())
+              .map(java.time.Duration::toNanos)
+              .orElse(0L);
+    }
+    return total;
+  }
+
   @Override
   public abstract void close();
 
@@ -57,8 +73,10 @@ abstract class BenchedCluster implements AutoCloseable {
    *
    * @param replication sync or async
    * @param maxMemory each member's maxmemory, bytes
+   * @param loops each member's event loops ({@code cluster-command-threads}), or 0 for the server's
+   *     default
    */
-  static BenchedCluster larder(String replication, long maxMemory) throws Exception {
+  static BenchedCluster larder(String replication, long maxMemory, int loops) throws Exception {
     int nodes = 3;
     int[] resp = new int[nodes];
     int[] cluster = new int[nodes];
@@ -80,24 +98,29 @@ abstract class BenchedCluster implements AutoCloseable {
             new Thread(
                 () -> {
                   try {
+                    List<String> settings =
+                        new ArrayList<>(
+                            List.of(
+                                "resp-port=" + resp[m],
+                                "memcache-port=-1",
+                                "http-port=-1",
+                                "maxmemory=" + maxMemory,
+                                "idle-timeout-seconds=0",
+                                "max-connections=100000",
+                                "cluster=" + name,
+                                "cluster-port=" + cluster[m],
+                                "peers=" + peers,
+                                "cluster-node-name=m" + m,
+                                "cluster-size=" + nodes,
+                                "cluster-mode=distributed",
+                                "cluster-owners=2",
+                                "cluster-replication=" + replication));
+                    if (loops > 0) {
+                      settings.add("cluster-command-threads=" + loops);
+                    }
                     started[m] =
                         MemberProcess.start(
-                            "512m",
-                            ServerClusterNode.class,
-                            "resp-port=" + resp[m],
-                            "memcache-port=-1",
-                            "http-port=-1",
-                            "maxmemory=" + maxMemory,
-                            "idle-timeout-seconds=0",
-                            "max-connections=100000",
-                            "cluster=" + name,
-                            "cluster-port=" + cluster[m],
-                            "peers=" + peers,
-                            "cluster-node-name=m" + m,
-                            "cluster-size=" + nodes,
-                            "cluster-mode=distributed",
-                            "cluster-owners=2",
-                            "cluster-replication=" + replication);
+                            "512m", ServerClusterNode.class, settings.toArray(String[]::new));
                   } catch (Exception e) {
                     synchronized (failures) {
                       failures.add(e);

@@ -45,6 +45,13 @@ public final class ServerClusterBenchScenario implements Scenario {
           List.of("larder-sync", "larder-async", "redis-3", "redis-3+3"),
           List.of("larder-sync", "larder-async", "redis-3", "redis-3+3"),
           List.of("larder-sync", "larder-async", "redis-3", "redis-3+3"));
+
+  /**
+   * Each Larder member's event loops ({@code cluster-command-threads}); 0: the server's default.
+   */
+  private static final Parameter.WholeNumber LOOPS =
+      new Parameter.WholeNumber("loops", 0, 4096, 0, 0);
+
   private static final long MAX_MEMORY = 1L << 30;
 
   /**
@@ -66,7 +73,7 @@ public final class ServerClusterBenchScenario implements Scenario {
 
   @Override
   public List<Parameter> parameters() {
-    return List.of(KEYS, VALUE, REQUESTS, CLIENTS, PIPELINES, SUBJECTS);
+    return List.of(KEYS, VALUE, REQUESTS, CLIENTS, PIPELINES, SUBJECTS, LOOPS);
   }
 
   @Override
@@ -96,6 +103,8 @@ public final class ServerClusterBenchScenario implements Scenario {
                     String.valueOf(REQUESTS.get(options)),
                     "clients",
                     String.valueOf(CLIENTS.get(options)),
+                    "loops",
+                    String.valueOf(LOOPS.get(options)),
                     "pipelines",
                     String.join(
                         ",", PIPELINES.get(options).stream().map(String::valueOf).toList()))));
@@ -125,11 +134,12 @@ public final class ServerClusterBenchScenario implements Scenario {
       }
     }
     String subject = trial.param("subject");
+    int loops = (int) trial.longParam("loops");
     List<Row> rows = new ArrayList<>();
     try (BenchedCluster cluster =
         switch (subject) {
-          case "larder-sync" -> BenchedCluster.larder("sync", MAX_MEMORY);
-          case "larder-async" -> BenchedCluster.larder("async", MAX_MEMORY);
+          case "larder-sync" -> BenchedCluster.larder("sync", MAX_MEMORY, loops);
+          case "larder-async" -> BenchedCluster.larder("async", MAX_MEMORY, loops);
           case "redis-3" -> BenchedCluster.redis(3, 0, MAX_MEMORY);
           default -> BenchedCluster.redis(3, 1, MAX_MEMORY);
         }) {
@@ -161,6 +171,7 @@ public final class ServerClusterBenchScenario implements Scenario {
         for (String test : List.of("set", "get")) {
           context.progress(test + " pipeline " + pipeline);
           long forwardedBefore = cluster.forwarded();
+          long cpuBefore = cluster.cpuNanos();
           double[] r =
               benchmark(
                   cluster.entryPort(),
@@ -170,13 +181,17 @@ public final class ServerClusterBenchScenario implements Scenario {
                   value,
                   trial.longParam("requests"),
                   keys);
+          long cpu = cluster.cpuNanos() - cpuBefore;
           Row row =
               Row.of(trial.implementation())
                   .put("test", test.toUpperCase(Locale.ROOT))
                   .put("pipeline", Integer.parseInt(pipeline))
                   .put("rps", r[0])
                   .put("p50Ms", r[1])
-                  .put("p99Ms", r[2]);
+                  .put("p99Ms", r[2])
+                  // every process of the cluster, per request: the cost a rate on a shared host
+                  // hides
+                  .put("cpuUsPerRequest", cpu / 1_000.0 / trial.longParam("requests"));
           if (forwardedBefore >= 0) {
             // what the members handed to one another during the run: 0 when the slot map sends
             // every request to its key's primary
@@ -267,6 +282,7 @@ public final class ServerClusterBenchScenario implements Scenario {
             new Column("rps", "requests/s"),
             new Column("p50Ms", "p50 ms"),
             new Column("p99Ms", "p99 ms"),
+            new Column("cpuUsPerRequest", "CPU µs/request"),
             Column.of("forwards"),
             Column.of("keys"),
             new Column("bytesPerKey", "resident bytes per key"),

@@ -65,9 +65,13 @@ final class Backups {
     if (backups.isEmpty() && others.isEmpty()) {
       return null;
     }
-    Set<Address> awaited = new HashSet<>(backups);
-    awaited.addAll(others);
-    Calls.Call call = ack ? messenger.open(awaited) : null;
+    Calls.Call call = null;
+    if (ack) {
+      // only a write whose acks are awaited needs the set (an ASYNC write sends and goes on)
+      Set<Address> awaited = new HashSet<>(backups);
+      awaited.addAll(others);
+      call = messenger.open(awaited);
+    }
     long reqId = call == null ? 0 : call.id;
     Frame backup =
         new Frame(
@@ -121,8 +125,14 @@ final class Backups {
    * its size of each space (docs/spec/cluster-wire.md).
    */
   int[] writeInts() {
-    return dictionary == null ? new int[] {0} : dictionary.withSizes(0);
+    return dictionary == null ? ZERO_HOPS : dictionary.withSizes(0);
   }
+
+  /**
+   * The ints of a write without a dictionary, shared: a frame's ints are not changed once it is
+   * made (a hop count is raised on a copy).
+   */
+  private static final int[] ZERO_HOPS = {0};
 
   /** Returns false if a WRITE or BACKUP may name dictionary ids this member cannot learn now. */
   boolean knowsDictionaryIdsOf(Frame f) {

@@ -27,27 +27,70 @@ final class Calls {
     final Map<Address, Frame> replies = new HashMap<>();
     final Set<Address> left = new HashSet<>();
 
+    /** Runs once every awaited member answered or left; null until set, and once run. */
+    private Runnable whenDone;
+
     Call(long id, Set<Address> awaiting) {
       this.id = id;
       this.awaiting = new HashSet<>(awaiting);
     }
 
-    synchronized void reply(Address from, Frame frame) {
-      if (awaiting.remove(from)) {
+    void reply(Address from, Frame frame) {
+      Runnable done;
+      synchronized (this) {
+        if (!awaiting.remove(from)) {
+          return;
+        }
         replies.put(from, frame);
         notifyAll();
+        done = takeIfDone();
       }
+      run(done);
     }
 
-    synchronized void retain(Set<Address> members) {
-      for (var it = awaiting.iterator(); it.hasNext(); ) {
-        Address a = it.next();
-        if (!members.contains(a)) {
-          it.remove();
-          left.add(a);
+    void retain(Set<Address> members) {
+      Runnable done;
+      synchronized (this) {
+        for (var it = awaiting.iterator(); it.hasNext(); ) {
+          Address a = it.next();
+          if (!members.contains(a)) {
+            it.remove();
+            left.add(a);
+          }
         }
+        notifyAll();
+        done = takeIfDone();
       }
-      notifyAll();
+      run(done);
+    }
+
+    /**
+     * Runs {@code task} once every awaited member answered or left: at once, on this thread, if
+     * they have; else on the thread that delivers the last reply or the view without the last
+     * member (JGroups' delivery thread, which it must not block). At most one task per call.
+     */
+    void whenDone(Runnable task) {
+      synchronized (this) {
+        whenDone = task;
+        task = takeIfDone();
+      }
+      run(task);
+    }
+
+    private Runnable takeIfDone() {
+      if (!awaiting.isEmpty() || whenDone == null) {
+        return null;
+      }
+      Runnable t = whenDone;
+      whenDone = null;
+      return t;
+    }
+
+    // outside the monitor: the task may take other locks
+    private static void run(Runnable task) {
+      if (task != null) {
+        task.run();
+      }
     }
 
     /** Returns true if every awaited member answered or left before the deadline. */
@@ -68,6 +111,21 @@ final class Calls {
 
     synchronized Map<Address, Frame> replies() {
       return new HashMap<>(replies);
+    }
+
+    /** Returns whether every reply so far is {@link Frame#S_OK}, without copying them. */
+    synchronized boolean allRepliesOk() {
+      for (Frame f : replies.values()) {
+        if (f.op() != Frame.S_OK) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** Returns whether an awaited member left the view instead of answering. */
+    synchronized boolean anyLeft() {
+      return !left.isEmpty();
     }
 
     synchronized Set<Address> leftMembers() {

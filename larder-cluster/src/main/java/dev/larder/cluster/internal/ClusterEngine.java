@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Predicate;
@@ -111,7 +112,14 @@ public final class ClusterEngine implements AutoCloseable {
             ? null
             : new DictionarySync(membership, messenger, workers, hooks.dictionary());
     this.store =
-        new LocalStore(local, segments, stamps, hooks.clock(), hooks.ttlMillis(), hooks.journal());
+        new LocalStore(
+            local,
+            segments,
+            stamps,
+            hooks.clock(),
+            hooks.ttlMillis(),
+            hooks.journal(),
+            hooks.countedValues());
     if (local.estimatedSize() > 0) {
       // a store recovered from a member's own record before it joined: its entries may belong
       // to segments this member does not own, or be stale, so state transfer must look at them
@@ -168,7 +176,8 @@ public final class ClusterEngine implements AutoCloseable {
             hooks.sameValue(),
             workers,
             quorum,
-            formation != null && config.mode() == ClusterMode.DISTRIBUTED);
+            formation != null && config.mode() == ClusterMode.DISTRIBUTED,
+            hooks.journal() == null);
     InvalidationAccess invalidation =
         new InvalidationAccess(
             config.replication(), membership, segments, store, messenger, hooks.sameValue());
@@ -409,6 +418,26 @@ public final class ClusterEngine implements AutoCloseable {
   public byte[] write(Op op, byte[] key, byte[] value, byte[] expected, boolean mayReturnEarly) {
     checkOpen();
     return access.write(op, key, value, expected, mayReturnEarly);
+  }
+
+  /**
+   * A put that, on the key's primary under SYNC replication, is applied and sent to the backups
+   * before this returns and completes once they acknowledged it; elsewhere it runs as {@link
+   * #write} and returns completed ({@link Writes#putAsync}).
+   *
+   * @param key the encoded key
+   * @param value the encoded value
+   * @return completes once the owners hold the value, or exceptionally as {@link #write} throws
+   * @throws ClusterDegradedException if this member is on a minority side (quorum)
+   */
+  public CompletableFuture<Void> putAsync(byte[] key, byte[] value) {
+    checkOpen();
+    return access.putAsync(key, value);
+  }
+
+  /** Returns the values this member's store took that the engine's hooks count (see LocalStore). */
+  public long countedValuesStored() {
+    return store.countedStored();
   }
 
   /**

@@ -33,6 +33,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
@@ -79,7 +80,8 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
       long nearEntries,
       ValueDictionary dictionary,
       Cache<byte[], byte[]> localStore,
-      StoreJournal journal) {}
+      StoreJournal journal,
+      java.util.function.Predicate<byte[]> countedValues) {}
 
   private final Codec<K> keyCodec;
   private final Codec<V> valueCodec;
@@ -181,7 +183,8 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
                   options.nearEntries(),
                   options.dictionary(),
                   same,
-                  options.journal()));
+                  options.journal(),
+                  options.countedValues()));
       engineRef.set(engine);
       ClusteredLarderCache<K, V> cache =
           new ClusteredLarderCache<>(keyCodec, valueCodec, engine, config, options.loader());
@@ -442,6 +445,18 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
     byte[] k = key(key);
     engine.write(Op.PUT, k, value(value), null, true);
     puts.increment();
+  }
+
+  @Override
+  public CompletionStage<Void> putAsync(K key, V value) {
+    CompletableFuture<Void> done = engine.putAsync(key(key), value(value));
+    puts.increment();
+    return done;
+  }
+
+  @Override
+  public long countedValuesStored() {
+    return engine.countedValuesStored();
   }
 
   @Override

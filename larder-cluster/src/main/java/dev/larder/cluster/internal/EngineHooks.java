@@ -6,6 +6,7 @@ import dev.larder.codec.ValueDictionary;
 import java.time.InstantSource;
 import java.util.Arrays;
 import java.util.function.BiPredicate;
+import java.util.function.Predicate;
 
 /**
  * What the cache layer gives the engine besides its configuration: expiry and where removals are
@@ -19,6 +20,8 @@ import java.util.function.BiPredicate;
  *     every member; or null
  * @param sameValue value equality on encoded values, for conditional writes
  * @param journal told of every change to the local store, or null
+ * @param countedValues which stored values the local store counts as it takes them (stored form, so
+ *     with an expiry stamp when entries expire), or null for none
  */
 public record EngineHooks(
     long ttlMillis,
@@ -27,11 +30,12 @@ public record EngineHooks(
     long nearEntries,
     ValueDictionary dictionary,
     BiPredicate<byte[], byte[]> sameValue,
-    StoreJournal journal) {
+    StoreJournal journal,
+    Predicate<byte[]> countedValues) {
 
   /** No expiry, no listener, no near cache, no dictionary; byte equality. */
   public static final EngineHooks NONE =
-      new EngineHooks(0, InstantSource.system(), null, 0, null, Arrays::equals, null);
+      new EngineHooks(0, InstantSource.system(), null, 0, null, Arrays::equals, null, null);
 
   /** Receives removals as encoded key and value bytes; must not block. */
   @FunctionalInterface

@@ -1,6 +1,7 @@
 package dev.larder.cluster.internal;
 
 import dev.larder.cluster.ClusterTimeoutException;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * How a member serves reads and writes of single keys: one implementation per family of cluster
@@ -31,4 +32,18 @@ sealed interface KeyAccess permits OwnerAccess, InvalidationAccess, QuorumAccess
    * @throws ClusterTimeoutException if the members that must take part did not in time
    */
   byte[] write(Op op, byte[] key, byte[] value, byte[] expected, boolean mayReturnEarly);
+
+  /**
+   * A put whose acknowledgement may come later than its return: by default the put runs as {@link
+   * #write} does and the result is already complete; {@link OwnerAccess} returns before the backups
+   * acknowledged a write this member applied as primary (see {@link Writes#putAsync}).
+   *
+   * @param key the encoded key
+   * @param value the encoded value
+   * @return completes once the write is acknowledged, or exceptionally as {@link #write} throws
+   */
+  default CompletableFuture<Void> putAsync(byte[] key, byte[] value) {
+    write(Op.PUT, key, value, null, true);
+    return CompletableFuture.completedFuture(null);
+  }
 }

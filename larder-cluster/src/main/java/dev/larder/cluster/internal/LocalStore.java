@@ -3,6 +3,8 @@ package dev.larder.cluster.internal;
 import dev.larder.Cache;
 import dev.larder.cluster.StoreJournal;
 import java.time.InstantSource;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 
 /**
  * This member's store of encoded entries (its own and its backups), and the stored form of their
@@ -31,9 +33,16 @@ final class LocalStore implements AutoCloseable {
   /** Told of every change, or null. */
   private final StoreJournal journal;
 
+  /** Which stored values {@link #counted} counts, or null for none. */
+  private final Predicate<byte[]> countedValues;
+
+  /** Values the store took (put, backup, state transfer) that {@link #countedValues} accepted. */
+  private final LongAdder counted = new LongAdder();
+
   /**
    * @param stamps true if stored values carry an expiry stamp (expiry on, owners hold entries)
    * @param journal told of every change to the store, or null
+   * @param countedValues which stored values to count as the store takes them, or null for none
    */
   LocalStore(
       Cache<byte[], byte[]> entries,
@@ -41,8 +50,10 @@ final class LocalStore implements AutoCloseable {
       boolean stamps,
       InstantSource clock,
       long ttlMillis,
-      StoreJournal journal) {
+      StoreJournal journal,
+      Predicate<byte[]> countedValues) {
     this.entries = entries;
+    this.countedValues = countedValues;
     this.journal = journal;
     this.segments = segments;
     this.stamps = stamps;
@@ -79,6 +90,7 @@ final class LocalStore implements AutoCloseable {
       entries.invalidate(key.bytes());
     } else {
       entries.put(key.bytes(), value);
+      count(value);
     }
     segments.markLive(s, key);
     tell(key.bytes(), value);
@@ -91,7 +103,22 @@ final class LocalStore implements AutoCloseable {
    */
   void putReceived(byte[] key, byte[] value) {
     entries.put(key, value);
+    count(value);
     tell(key, value);
+  }
+
+  private void count(byte[] value) {
+    if (countedValues != null && countedValues.test(value)) {
+      counted.increment();
+    }
+  }
+
+  /**
+   * Returns how many values the store has taken, by any path (a write applied here as primary or
+   * backup, state transfer), that the counting predicate accepted; only grows.
+   */
+  long countedStored() {
+    return counted.sum();
   }
 
   /**

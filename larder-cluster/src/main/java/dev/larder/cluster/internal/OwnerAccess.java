@@ -1,5 +1,7 @@
 package dev.larder.cluster.internal;
 
+import java.util.concurrent.CompletableFuture;
+
 /**
  * Single-key access in the owner modes (replicated, distributed): reads by {@link Reads}, writes
  * through the key's primary by {@link Writes}.
@@ -17,5 +19,10 @@ record OwnerAccess(Reads reads, Writes writes) implements KeyAccess {
   @Override
   public byte[] write(Op op, byte[] key, byte[] value, byte[] expected, boolean mayReturnEarly) {
     return writes.write(op, key, value, expected, mayReturnEarly);
+  }
+
+  @Override
+  public CompletableFuture<Void> putAsync(byte[] key, byte[] value) {
+    return writes.putAsync(key, value);
   }
 }

@@ -1,6 +1,7 @@
 package dev.larder.cluster.internal;
 
 import dev.larder.cluster.ClusterDegradedException;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Single-key access under {@link dev.larder.cluster.PartitionHandling#QUORUM}: refuses writes (and,
@@ -30,5 +31,14 @@ record QuorumAccess(Quorum quorum, KeyAccess inner) implements KeyAccess {
   public byte[] write(Op op, byte[] key, byte[] value, byte[] expected, boolean mayReturnEarly) {
     quorum.checkWrite();
     return inner.write(op, key, value, expected, mayReturnEarly);
+  }
+
+  /**
+   * @throws ClusterDegradedException if this member is on a minority side
+   */
+  @Override
+  public CompletableFuture<Void> putAsync(byte[] key, byte[] value) {
+    quorum.checkWrite();
+    return inner.putAsync(key, value);
   }
 }

@@ -6,8 +6,9 @@ import dev.larder.cluster.PartitionHandling;
 import dev.larder.cluster.Replication;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiPredicate;
@@ -38,6 +39,12 @@ import org.jgroups.Address;
  *       thread without waiting: executed if this member is the primary, else passed on to the
  *       primary of its view, at most {@value #MAX_HOPS} times; one that finds no primary is dropped
  *       and counted ({@link #asyncDropped}).
+ *   <li>{@link #putAsync} splits a SYNC put on its primary in two: {@link #startAsPrimary} (the
+ *       checks, the apply and the sends, on the caller's thread) and {@link #settled} (the same
+ *       verdict {@link #awaitBackups} gives), run by whichever thread completes the backups' call
+ *       ({@link Calls.Call#whenDone}: the delivery thread of the last ack, or the view listener for
+ *       a backup that left) or by the timer at the deadline. Nothing there blocks; a verdict of
+ *       RETRY hands the whole write to a worker, where {@link #write} retries it.
  *   <li>A durable member in DISTRIBUTED mode (one with a store journal) applies writes as primary
  *       only to segments it holds complete (OWNED): while it receives one, the caller retries until
  *       the transfer completes or the timeout. So every acknowledged write was applied by a member
@@ -68,6 +75,14 @@ final class Writes {
   /** Whether a primary refuses writes to a segment it is still receiving (durable, distributed). */
   private final boolean completePrimaryOnly;
 
+  /**
+   * Whether {@link #putAsync} may answer once the acks arrive rather than wait for them: not on a
+   * member that logs its store, whose apply waits for its log.
+   */
+  private final boolean defersAcks;
+
+  private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+
   private final AtomicLong asyncDropped = new AtomicLong();
 
   /** Writes this member took as caller and sent to another member, their key's primary. */
@@ -85,7 +100,8 @@ final class Writes {
       BiPredicate<byte[], byte[]> sameValue,
       Executor workers,
       Quorum quorum,
-      boolean completePrimaryOnly) {
+      boolean completePrimaryOnly,
+      boolean defersAcks) {
     this.replication = replication;
     this.membership = membership;
     this.segments = segments;
@@ -98,6 +114,7 @@ final class Writes {
     this.workers = workers;
     this.quorum = quorum;
     this.completePrimaryOnly = completePrimaryOnly;
+    this.defersAcks = defersAcks;
   }
 
   /**
@@ -238,8 +255,56 @@ final class Writes {
    * Runs a write on this member as the key's primary: check the view, apply under the segment lock,
    * send to the backups, and (if asked) wait for their acks.
    */
-  @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one
   private Frame executeAsPrimary(Frame f, boolean waitForBackups, long deadline) {
+    Object started = startAsPrimary(f, waitForBackups, deadline);
+    if (started instanceof Frame answer) {
+      return answer;
+    }
+    return awaitBackups(f, (Applied) started, deadline);
+  }
+
+  /**
+   * A write this primary applied and sent to its backups, whose answer waits for their acks: the
+   * view it was applied in, the backups' call, what it answers once acknowledged, and {@link
+   * Quorum#mark()} when it was applied.
+   */
+  private static final class Applied {
+    final Topology t;
+    final Calls.Call call;
+    final byte[] result;
+    final long availability;
+
+    Applied(Topology t, Calls.Call call, byte[] result, long availability) {
+      this.t = t;
+      this.call = call;
+      this.result = result;
+      this.availability = availability;
+    }
+
+    Topology t() {
+      return t;
+    }
+
+    Calls.Call call() {
+      return call;
+    }
+
+    byte[] result() {
+      return result;
+    }
+
+    long availability() {
+      return availability;
+    }
+  }
+
+  /**
+   * The part of {@link #executeAsPrimary} that does not wait for backups: returns the answer (a
+   * Frame) if the write was refused or needs no ack, else the {@link Applied} write whose acks to
+   * await. May fetch a conditional write's current value from another owner (waits then).
+   */
+  @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one
+  private Object startAsPrimary(Frame f, boolean waitForBackups, long deadline) {
     if (f.viewId() > membership.topology().viewId() && waitForBackups) {
       membership.awaitView(f.viewId(), deadline);
     }
@@ -302,39 +367,127 @@ final class Writes {
       segments.unlock(s);
       membership.viewReadLock().unlock();
     }
-    return awaitBackups(f, t, call, result, availability, deadline);
-  }
-
-  /**
-   * Waits for the backups' acks. A backup that left the view instead of acking is no failure when
-   * it crashed (this member's copy survives), but it is when this member was the one cut off: under
-   * quorum such a write is acknowledged only if this member kept its majority meanwhile, else the
-   * caller is told to retry (and, on this side, then refuses).
-   */
-  private Frame awaitBackups(
-      Frame f, Topology t, Calls.Call call, byte[] result, long availability, long deadline) {
     if (call == null) {
       return Frame.reply(f.reqId(), t.viewId(), Frame.S_OK, result);
     }
+    return new Applied(t, call, result, availability);
+  }
+
+  /** Waits for the backups' acks of an applied write, then answers it ({@link #settled}). */
+  private Frame awaitBackups(Frame f, Applied a, long deadline) {
     try {
-      if (!call.await(deadline)) {
-        return Frame.reply(f.reqId(), t.viewId(), Frame.S_TIMEOUT, null)
-            .withNames(Messenger.names(call.awaiting().toArray(Address[]::new)));
+      if (!a.call().await(deadline)) {
+        return timedOut(f, a);
       }
-      for (Map.Entry<Address, Frame> e : call.replies().entrySet()) {
-        if (e.getValue().op() != Frame.S_OK) {
-          return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
-        }
-      }
-      if (!call.leftMembers().isEmpty() && !quorum.availableSince(availability)) {
-        return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
-      }
-      return Frame.reply(f.reqId(), t.viewId(), Frame.S_OK, result);
+      return settled(f, a);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ClusterException("interrupted while waiting for backups", e);
     } finally {
-      messenger.close(call);
+      messenger.close(a.call());
+    }
+  }
+
+  private static Frame timedOut(Frame f, Applied a) {
+    return Frame.reply(f.reqId(), a.t().viewId(), Frame.S_TIMEOUT, null)
+        .withNames(Messenger.names(a.call().awaiting().toArray(Address[]::new)));
+  }
+
+  /**
+   * The answer to a write whose backups all acked or left. A backup that left the view instead of
+   * acking is no failure when it crashed (this member's copy survives), but it is when this member
+   * was the one cut off: under quorum such a write is acknowledged only if this member kept its
+   * majority meanwhile, else the caller is told to retry (and, on this side, then refuses).
+   */
+  private Frame settled(Frame f, Applied a) {
+    if (!a.call().allRepliesOk()) {
+      return Frame.reply(f.reqId(), a.t().viewId(), Frame.S_RETRY, null);
+    }
+    if (a.call().anyLeft() && !quorum.availableSince(a.availability())) {
+      return Frame.reply(f.reqId(), a.t().viewId(), Frame.S_RETRY, null);
+    }
+    return Frame.reply(f.reqId(), a.t().viewId(), Frame.S_OK, a.result());
+  }
+
+  /**
+   * A put whose caller does not wait for the backups' acks on its own thread: on the key's primary
+   * under SYNC replication, the write is applied here and sent to the backups before this returns,
+   * and the returned future completes once every backup acknowledged it (on the thread that
+   * delivers the last ack, which must not be blocked by what the caller chains to it). Anywhere
+   * else (another member is the primary, ASYNC replication, a member that logs its store, a view
+   * change in the way) it runs as {@link #write} does, on this thread, and returns a completed
+   * future. Either way the write has been applied on the primary when this returns, unless it
+   * failed or must be retried, so later reads through this member see it.
+   *
+   * <p>A write its backups refused (a newer view) or that lost a backup on a minority side is
+   * retried as {@link #write} retries, on a worker thread, and the future completes with that.
+   *
+   * @return completes normally once acknowledged, or exceptionally with {@link
+   *     ClusterTimeoutException} or {@link ClusterException} as {@link #write} would throw
+   */
+  // orTimeout returns the future it times out and whenComplete's stage ends the chain: the outcome
+  // reaches the caller through the future returned here
+  @SuppressWarnings("FutureReturnValueIgnored")
+  CompletableFuture<Void> putAsync(byte[] key, byte[] value) {
+    if (replication != Replication.SYNC || !defersAcks) {
+      write(Op.PUT, key, value, null, true);
+      return DONE;
+    }
+    long deadline = messenger.deadline();
+    Topology t = membership.topology();
+    if (!t.hash().primary(segments.segmentOf(key)).equals(membership.self())) {
+      write(Op.PUT, key, value, null, true);
+      return DONE;
+    }
+    Frame request =
+        new Frame(
+            Frame.T_WRITE,
+            0,
+            t.viewId(),
+            Op.PUT.code(),
+            Frame.F_NO_RESULT,
+            key,
+            value,
+            null,
+            backups.writeInts(),
+            List.of(),
+            List.of());
+    Object started = startAsPrimary(request, true, deadline);
+    if (started instanceof Frame answer) {
+      if (answer.op() == Frame.S_OK) {
+        return DONE;
+      }
+      // refused before it was applied (a view change): the retrying write, here
+      write(Op.PUT, key, value, null, true);
+      return DONE;
+    }
+    Applied a = (Applied) started;
+    CompletableFuture<Frame> acks = new CompletableFuture<>();
+    a.call().whenDone(() -> acks.complete(settled(request, a)));
+    acks.orTimeout(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    acks.whenComplete(
+        (r, e) -> {
+          messenger.close(a.call());
+          Frame answer = e == null ? r : timedOut(request, a);
+          switch (answer.op()) {
+            case Frame.S_OK -> done.complete(null);
+            case Frame.S_TIMEOUT ->
+                done.completeExceptionally(
+                    new ClusterTimeoutException(Op.PUT + " write", answer.names()));
+            default -> workers.execute(() -> retry(key, value, done));
+          }
+        });
+    return done;
+  }
+
+  /** The blocking write, for a put whose first attempt must be retried; on a worker. */
+  private void retry(byte[] key, byte[] value, CompletableFuture<Void> done) {
+    try {
+      write(Op.PUT, key, value, null, true);
+      done.complete(null);
+    } catch (RuntimeException e) {
+      done.completeExceptionally(e);
     }
   }
 

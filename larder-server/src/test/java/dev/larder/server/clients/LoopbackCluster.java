@@ -125,7 +125,7 @@ final class LoopbackCluster implements AutoCloseable {
     return m.clusteredStore().orElseThrow();
   }
 
-  private static JChannel channel(LarderServer m) {
+  static JChannel channel(LarderServer m) {
     return ((ClusteredLarderCache<?, ?>) store(m)).engine().channel();
   }
 

@@ -88,6 +88,15 @@ final class RespSocket implements AutoCloseable {
     }
   }
 
+  /** Returns whether any reply byte has arrived and not been read yet (does not wait). */
+  boolean hasInput() {
+    try {
+      return in.available() > 0;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   private Object value() throws IOException {
     int type = in.read();
     if (type < 0) {

@@ -14,6 +14,8 @@ import dev.larder.cluster.StoreJournal;
 import dev.larder.codec.Codecs;
 import dev.larder.server.ServerConfig;
 import dev.larder.server.ServerSetting;
+import dev.larder.server.internal.keyspace.ClusterStore;
+import dev.larder.server.internal.keyspace.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -23,7 +25,7 @@ import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 
 /**
@@ -40,7 +42,7 @@ import java.util.function.LongSupplier;
  *
  * <p>Thread-safe.
  */
-public final class ServerCluster implements AutoCloseable {
+public final class ServerCluster implements ClusterStore, AutoCloseable {
   /** The attribute holding a member's RESP address, {@code host:port}. */
   static final String RESP_ADDRESS = "resp";
 
@@ -140,7 +142,9 @@ public final class ServerCluster implements AutoCloseable {
     ClusteredCacheBuilder<byte[], byte[]> builder =
         ClusteredCache.builder(Codecs.bytes(), Codecs.bytes())
             .maximumMemory(config.maxMemory())
-            .cluster(c.build());
+            .cluster(c.build())
+            // what lets the keyspace's expiry sweep idle (ClusterStore.expiringStored)
+            .countStoredValues(v -> ValueLayout.expiryOf(v) != 0);
     if (store != null) {
       builder.localStore(store, journal);
     }
@@ -259,39 +263,41 @@ public final class ServerCluster implements AutoCloseable {
   }
 
   /**
-   * Returns this member's stored entries whose primary it is (the keyspace's expiry sweep walks
-   * them: each key is swept by its primary alone), weakly consistent.
+   * Returns this member's stored entries, its own and its backup copies, weakly consistent: the
+   * keyspace's expiry sweep walks them all, so that a pass that finds no expiry lets it idle
+   * whatever segments this member becomes primary of later, and removes the expired ones it {@link
+   * #sweeps}.
    */
-  public Iterator<Map.Entry<byte[], byte[]>> primaryEntries() {
-    Iterator<Map.Entry<byte[], byte[]>> all = cache.localEntries();
-    return new Iterator<>() {
-      private Map.Entry<byte[], byte[]> next = advance();
+  public Iterator<Map.Entry<byte[], byte[]>> localEntries() {
+    return cache.localEntries();
+  }
 
-      private Map.Entry<byte[], byte[]> advance() {
-        while (all.hasNext()) {
-          Map.Entry<byte[], byte[]> e = all.next();
-          if (cache.isLocalPrimary(e.getKey())) {
-            return e;
-          }
-        }
-        return null;
-      }
+  @Override
+  public boolean sweeps(byte[] storedKey) {
+    return cache.isLocalPrimary(storedKey);
+  }
 
-      @Override
-      public boolean hasNext() {
-        return next != null;
-      }
+  @Override
+  public long expiringStored() {
+    return cache.countedValuesStored();
+  }
 
-      @Override
-      public Map.Entry<byte[], byte[]> next() {
-        if (next == null) {
-          throw new NoSuchElementException();
-        }
-        Map.Entry<byte[], byte[]> e = next;
-        next = advance();
-        return e;
-      }
-    };
+  /**
+   * Under {@link PendingAcks#armed() armed} collection on this thread, stores the value with {@link
+   * ClusteredCache#putAsync}: on the key's primary under SYNC replication it is applied and sent to
+   * the backups, and the acknowledgement is left pending for the command's reply; elsewhere it
+   * waits as {@code put} does.
+   */
+  @Override
+  public boolean putDeferred(byte[] storedKey, byte[] storedValue) {
+    if (!PendingAcks.armed()) {
+      return false;
+    }
+    CompletableFuture<Void> acks = cache.putAsync(storedKey, storedValue).toCompletableFuture();
+    if (!acks.isDone() || acks.isCompletedExceptionally()) {
+      PendingAcks.add(acks);
+    }
+    return true;
   }
 
   /**

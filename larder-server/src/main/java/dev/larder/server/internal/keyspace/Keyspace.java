@@ -92,6 +92,9 @@ public final class Keyspace implements AutoCloseable {
   private volatile Cache<byte[], byte[]> cache;
   private volatile long maxMemory;
 
+  /** The member a clustered keyspace runs on ({@link #clusterStore}), or null. */
+  private volatile ClusterStore member;
+
   /** Large lists' chunks: their reads, writes, and removal with their head. */
   private final ListStore lists;
 
@@ -138,7 +141,8 @@ public final class Keyspace implements AutoCloseable {
    * @param clock the current Unix time in milliseconds
    * @param versions gives each write a version unique to that write of that key
    * @param sweepWalk a new walk, for each pass of the expiry sweep, of the entries this keyspace
-   *     must sweep
+   *     must look at: with a {@link #clusterStore}, every entry the member holds (a pass that sees
+   *     no expiry among them lets the sweep idle), of which it removes those the member sweeps
    */
   public Keyspace(
       Cache<byte[], byte[]> cache,
@@ -187,6 +191,23 @@ public final class Keyspace implements AutoCloseable {
    */
   public void observe(KeyObserver keys) {
     this.observer = keys;
+  }
+
+  /**
+   * Tells a keyspace over a clustered cache which member it runs on: its puts may then be
+   * acknowledged later than they return ({@link ClusterStore#putDeferred}), and its expiry sweep
+   * walks every entry the walk gives, removes only those the member {@linkplain ClusterStore#sweeps
+   * sweeps}, and idles while {@link ClusterStore#expiringStored} stands still. Called once, before
+   * any command runs.
+   *
+   * @param store the member
+   * @throws IllegalStateException for a keyspace over its own cache
+   */
+  public void clusterStore(ClusterStore store) {
+    if (!given) {
+      throw new IllegalStateException("a standalone keyspace has no cluster");
+    }
+    this.member = store;
   }
 
   private Cache<byte[], byte[]> build(long bytes) {
@@ -560,7 +581,10 @@ public final class Keyspace implements AutoCloseable {
    */
   private void overwrite(byte[] stored, byte[] bytes) {
     if (!anyChunked) {
-      cache.put(stored, bytes);
+      ClusterStore m = member;
+      if (m == null || !m.putDeferred(stored, bytes)) {
+        cache.put(stored, bytes);
+      }
       if (anyChunked && !logged) {
         lists.dropUnnamedChunks(stored);
       }
@@ -832,10 +856,10 @@ public final class Keyspace implements AutoCloseable {
    * @return how many expired keys were removed
    */
   public synchronized int sweepExpired(int budget) {
-    // A given (clustered) cache also holds values with an expiry written on other members,
-    // which this member's count does not see: its sweep never goes quiet.
-    if (quietAt >= 0 && !given) {
-      if (expiringWrites.sum() == quietAt) {
+    // A given (clustered) cache also holds values with an expiry written through other
+    // members: without its member's count of them (which sees those too) it never goes quiet.
+    if (quietAt >= 0 && (!given || member != null)) {
+      if (expiringCount() == quietAt) {
         return 0;
       }
       quietAt = -1;
@@ -853,7 +877,7 @@ public final class Keyspace implements AutoCloseable {
           quietAt = passStartWrites;
           return removed;
         }
-        passStartWrites = expiringWrites.sum();
+        passStartWrites = expiringCount();
         passSawExpiring = false;
         sweep = sweepWalk.get();
         if (!sweep.hasNext()) {
@@ -866,7 +890,7 @@ public final class Keyspace implements AutoCloseable {
       long expiry = ValueLayout.expiryOf(e.getValue());
       if (expiry != 0) {
         passSawExpiring = true;
-        if (expiry <= now && cache.remove(e.getKey(), e.getValue())) {
+        if (expiry <= now && sweeps(e.getKey()) && cache.remove(e.getKey(), e.getValue())) {
           expired.increment();
           observer.expired(e.getKey());
           if (ListChunks.isHeadValue(e.getValue())) {
@@ -881,7 +905,22 @@ public final class Keyspace implements AutoCloseable {
 
   /** Returns whether the sweep is idle: its last whole pass saw no expiring key, none since. */
   synchronized boolean sweepIdle() {
-    return quietAt >= 0 && expiringWrites.sum() == quietAt;
+    return quietAt >= 0 && expiringCount() == quietAt;
+  }
+
+  /**
+   * Values with an expiry stored so far: this keyspace's writes, or (clustered) every such value
+   * the member's store took, through whichever member.
+   */
+  private long expiringCount() {
+    ClusterStore m = member;
+    return m == null ? expiringWrites.sum() : m.expiringStored();
+  }
+
+  /** Whether the sweep removes this key: every key, or (clustered) those the member sweeps. */
+  private boolean sweeps(byte[] stored) {
+    ClusterStore m = member;
+    return m == null || m.sweeps(stored);
   }
 
   /**

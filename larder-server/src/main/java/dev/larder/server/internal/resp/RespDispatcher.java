@@ -1,10 +1,12 @@
 package dev.larder.server.internal.resp;
 
 import dev.larder.cluster.ClusterException;
+import dev.larder.server.internal.cluster.PendingAcks;
 import dev.larder.server.internal.cluster.ServerCluster;
 import dev.larder.server.internal.net.CrossProtocolGuard;
 import dev.larder.server.internal.net.ReplyLimitExceeded;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -41,6 +43,11 @@ public final class RespDispatcher {
       // CLIENT REPLY OFF or SKIP: the reply is dropped; subscription replies are sent, as Redis
       // sends them (they are pushes in RESP3).
       s.out.target().writerIndex(mark);
+    }
+    CompletableFuture<Void> acks = s.pendingAcks;
+    if (acks != null) {
+      s.pendingAcks = null;
+      s.awaitAcks(acks, mark);
     }
   }
 
@@ -91,7 +98,7 @@ public final class RespDispatcher {
         && !name.equals("quit")) {
       queue(s, args);
     } else {
-      run(s, cmd, args);
+      run(s, cmd, args, true);
       // Clients blocked on keys this command wrote are served before its reply is sent.
       s.server.blockedClients().serveReady();
     }
@@ -155,11 +162,19 @@ public final class RespDispatcher {
       cmd.stats().rejected();
       return;
     }
-    run(s, cmd, args);
+    run(s, cmd, args, false);
   }
 
+  /**
+   * Runs a command under its keyspace lock and writes its reply or its error.
+   *
+   * @param deferAcks whether the command's puts may leave their acknowledgement pending on a
+   *     clustered server ({@link PendingAcks}; {@link RespSession#awaitAcks} then holds the reply):
+   *     not for a blocking command, which holds its connection by itself, nor EXEC and the commands
+   *     it runs, whose replies are answered as one
+   */
   @SuppressWarnings("ReferenceEquality") // translate returns its argument if no reply limit
-  private static void run(RespSession s, RespCommand cmd, List<byte[]> args) {
+  private static void run(RespSession s, RespCommand cmd, List<byte[]> args, boolean deferAcks) {
     if (cmd.flags().contains(RespCommand.Flag.DENYOOM) && s.server.outOfMemory()) {
       s.out.error("OOM command not allowed when used memory > 'maxmemory'.");
       cmd.stats().rejected();
@@ -176,6 +191,14 @@ public final class RespDispatcher {
     Object scope = s.server.keyEvents().begin(s.info.id(), cmd.name(), cmd.group());
     long start = System.nanoTime();
     boolean failed = true;
+    boolean collect =
+        deferAcks
+            && s.server.cluster() != null
+            && !cmd.flags().contains(RespCommand.Flag.BLOCKING)
+            && !cmd.name().equals("exec");
+    if (collect) {
+      PendingAcks.arm();
+    }
     lock.lock();
     try {
       cmd.action().run(new RespCall(s, cmd, args));
@@ -199,6 +222,9 @@ public final class RespDispatcher {
       s.out.error("ERR " + (e.getMessage() == null ? e.toString() : e.getMessage()));
     } finally {
       lock.unlock();
+      if (collect) {
+        s.pendingAcks = PendingAcks.disarm();
+      }
       s.server.keyEvents().end(scope);
       cmd.stats().ran(System.nanoTime() - start, failed);
     }

@@ -1,6 +1,8 @@
 package dev.larder.server.internal.resp;
 
+import dev.larder.cluster.ClusterException;
 import dev.larder.server.internal.ServerState;
+import dev.larder.server.internal.cluster.ServerCluster;
 import dev.larder.server.internal.net.ClientConnection;
 import dev.larder.server.internal.net.ProtocolSession;
 import dev.larder.server.internal.net.RequestPipeline;
@@ -15,7 +17,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -71,6 +76,12 @@ public final class RespSession implements ProtocolSession, Subscriber {
 
   /** The blocking command the connection waits on, or null. */
   private BlockedCall blockedOn;
+
+  /**
+   * The acknowledgements the command just run left pending ({@link RespDispatcher} hands them to
+   * {@link #awaitAcks}), or null.
+   */
+  CompletableFuture<Void> pendingAcks;
 
   /** The request a CLIENT PAUSE holds back, or null. */
   private List<byte[]> postponed;
@@ -290,6 +301,60 @@ public final class RespSession implements ProtocolSession, Subscriber {
     blockedOn = call;
     info.blocked(true);
     connection.block();
+  }
+
+  /**
+   * Holds the reply just written (from {@code from} to the end of the reply buffer) until the
+   * owners acknowledged the command's puts: if they have, it stays where it is (or, if they
+   * refused, is replaced by the error the command would have answered); else it is taken out of the
+   * buffer, the connection runs no further request (as a blocked command's), and once the
+   * acknowledgements are in, the reply (or the error) is written on the connection's event loop and
+   * the requests that arrived meanwhile run. A connection that closes meanwhile is not answered.
+   * Event loop only.
+   *
+   * @param acks the acknowledgements ({@link dev.larder.server.internal.cluster.PendingAcks})
+   * @param from where the reply starts in the buffer; a reply dropped by CLIENT REPLY leaves
+   *     nothing after it, and then an error is dropped too
+   */
+  // whenComplete's stage ends the chain: its action answers the client, failure included
+  @SuppressWarnings("FutureReturnValueIgnored")
+  void awaitAcks(CompletableFuture<Void> acks, int from) {
+    ByteBuf buf = out.target();
+    int length = buf.writerIndex() - from;
+    if (acks.isDone()) {
+      if (acks.state() == Future.State.FAILED && length > 0) {
+        buf.writerIndex(from);
+        out.error(ackError(acks.exceptionNow()));
+      }
+      return;
+    }
+    byte[] reply = new byte[length];
+    buf.getBytes(from, reply);
+    buf.writerIndex(from);
+    connection.block();
+    acks.whenComplete(
+        (ok, failure) ->
+            connection.unblock(
+                target -> {
+                  if (failure == null || reply.length == 0) {
+                    target.writeBytes(reply);
+                  } else {
+                    out.target(target);
+                    out.error(ackError(failure));
+                  }
+                }));
+  }
+
+  /** The error a write answers when its owners did not acknowledge it. */
+  private static String ackError(Throwable failure) {
+    Throwable cause =
+        failure instanceof CompletionException && failure.getCause() != null
+            ? failure.getCause()
+            : failure;
+    if (cause instanceof ClusterException e) {
+      return ServerCluster.respError(e);
+    }
+    return "ERR " + (cause.getMessage() == null ? cause.toString() : cause.getMessage());
   }
 
   /**
