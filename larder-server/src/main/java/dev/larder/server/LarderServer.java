@@ -131,7 +131,7 @@ public final class LarderServer implements AutoCloseable {
       }
       this.keyspace =
           new Keyspace(
-              cluster.cache(),
+              cluster.keyspaceStore(),
               config.maxMemory(),
               System::currentTimeMillis,
               cluster.versions(),

@@ -73,8 +73,13 @@ public final class ServerCluster implements AutoCloseable {
   private final int segments;
   private final Versions versions;
 
-  private ServerCluster(ClusteredCache<byte[], byte[]> cache, ServerConfig config) {
+  /** The keyspace's transactional store ({@code cluster-transactions on}), or null. */
+  private final ClusterTransactions transactions;
+
+  private ServerCluster(
+      ClusteredCache<byte[], byte[]> cache, ServerConfig config, ClusterTransactions transactions) {
     this.cache = cache;
+    this.transactions = transactions;
     this.config = config;
     this.segments = cache.clusterConfig().segments();
     this.versions = new Versions(cache.nodeName(), System::currentTimeMillis);
@@ -144,7 +149,46 @@ public final class ServerCluster implements AutoCloseable {
     if (store != null) {
       builder.localStore(store, journal);
     }
-    return new ServerCluster(builder.build(), config);
+    ClusteredCache<byte[], byte[]> joined = builder.build();
+    if (!config.clusterTransactions()) {
+      return new ServerCluster(joined, config, null);
+    }
+    try {
+      return new ServerCluster(joined, config, startTransactions(config, name));
+    } catch (RuntimeException e) {
+      joined.close();
+      throw e;
+    }
+  }
+
+  /** The transport of the transactional store's channel: this far above the cluster's ports. */
+  static final int TRANSACTIONS_PORT_OFFSET = 1000;
+
+  private static ClusterTransactions startTransactions(ServerConfig config, String name) {
+    int size = Integer.parseInt(config.get(ServerSetting.CLUSTER_SIZE));
+    ClusterConfig tx =
+        ClusterConfig.builder()
+            .stack(ClusterStack.of(config, TRANSACTIONS_PORT_OFFSET))
+            .clusterName(config.cluster())
+            .nodeName(name)
+            .mode(ClusterMode.REPLICATED)
+            .replication(Replication.SYNC)
+            .timeout(Duration.ofMillis(config.clusterTimeoutMillis()))
+            .segments(Integer.parseInt(config.get(ServerSetting.CLUSTER_SEGMENTS)))
+            .initialClusterSize(size)
+            .partitioner(SlotPartitioner.INSTANCE)
+            .build();
+    return ClusterTransactions.start(tx, size);
+  }
+
+  /** Returns the transactional store ({@code cluster-transactions on}), or null. */
+  public ClusterTransactions transactions() {
+    return transactions;
+  }
+
+  /** Returns the store the keyspace is built over: the transactional one, or the cluster's. */
+  public Cache<byte[], byte[]> keyspaceStore() {
+    return transactions != null ? transactions.cache() : cache;
   }
 
   /** Returns the clustered cache of the keyspace's stored keys and values. */
@@ -258,11 +302,19 @@ public final class ServerCluster implements AutoCloseable {
     return config.clusterRedirects();
   }
 
+  /** Returns the entries of the keyspace's store this member holds, weakly consistent. */
+  public Iterator<Map.Entry<byte[], byte[]>> localEntries() {
+    return transactions != null ? transactions.entries().iterator() : cache.localEntries();
+  }
+
   /**
    * Returns this member's stored entries whose primary it is (the keyspace's expiry sweep walks
    * them: each key is swept by its primary alone), weakly consistent.
    */
   public Iterator<Map.Entry<byte[], byte[]>> primaryEntries() {
+    if (transactions != null) {
+      return transactions.primaryEntries();
+    }
     Iterator<Map.Entry<byte[], byte[]>> all = cache.localEntries();
     return new Iterator<>() {
       private Map.Entry<byte[], byte[]> next = advance();
@@ -301,7 +353,7 @@ public final class ServerCluster implements AutoCloseable {
    */
   public long countKeysInSlot(int slot) {
     long n = 0;
-    for (Iterator<Map.Entry<byte[], byte[]>> it = cache.localEntries(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<byte[], byte[]>> it = localEntries(); it.hasNext(); ) {
       byte[] k = it.next().getKey();
       n += HashSlot.of(k, 1, k.length) == slot ? 1 : 0;
     }
@@ -328,6 +380,12 @@ public final class ServerCluster implements AutoCloseable {
 
   @Override
   public void close() {
-    cache.close();
+    try {
+      if (transactions != null) {
+        transactions.close();
+      }
+    } finally {
+      cache.close();
+    }
   }
 }
