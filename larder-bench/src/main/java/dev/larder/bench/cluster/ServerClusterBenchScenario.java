@@ -42,7 +42,7 @@ public final class ServerClusterBenchScenario implements Scenario {
   private static final Parameter.Choices SUBJECTS =
       new Parameter.Choices(
           "subjects",
-          List.of("larder-sync", "larder-async", "redis-3", "redis-3+3"),
+          List.of("larder-sync", "larder-async", "larder-tx", "redis-3", "redis-3+3"),
           List.of("larder-sync", "larder-async", "redis-3", "redis-3+3"),
           List.of("larder-sync", "larder-async", "redis-3", "redis-3+3"));
   private static final long MAX_MEMORY = 1L << 30;
@@ -129,6 +129,7 @@ public final class ServerClusterBenchScenario implements Scenario {
     try (BenchedCluster cluster =
         switch (subject) {
           case "larder-sync" -> BenchedCluster.larder("sync", MAX_MEMORY);
+          case "larder-tx" -> BenchedCluster.larderTransactional(MAX_MEMORY);
           case "larder-async" -> BenchedCluster.larder("async", MAX_MEMORY);
           case "redis-3" -> BenchedCluster.redis(3, 0, MAX_MEMORY);
           default -> BenchedCluster.redis(3, 1, MAX_MEMORY);
