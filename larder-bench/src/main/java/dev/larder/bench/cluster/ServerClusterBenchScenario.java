@@ -77,6 +77,7 @@ public final class ServerClusterBenchScenario implements Scenario {
           switch (subject) {
             case "larder-sync" -> "Larder 3 members SYNC (owners 2)";
             case "larder-async" -> "Larder 3 members ASYNC (owners 2)";
+            case "larder-tx" -> "Larder 3 members cluster transactions (replicated)";
             case "redis-3" -> "Redis Cluster 3 masters";
             default -> "Redis Cluster 3 masters + 3 replicas";
           };
