@@ -193,6 +193,18 @@ public final class ClusteredTxStore {
      * @throws ClusterException if this member cannot join in time
      */
     public TxStore build() {
+      return buildMember().store();
+    }
+
+    /**
+     * As {@link #build()}, returning this member's side of the store: the store, and the walks and
+     * segment owners a server built on it needs.
+     *
+     * @return this member
+     * @throws IllegalArgumentException as {@link #build()}
+     * @throws ClusterException if this member cannot join in time
+     */
+    public ClusteredTxMember buildMember() {
       if (specs.isEmpty()) {
         throw new IllegalArgumentException("declare at least one cache");
       }
@@ -215,7 +227,7 @@ public final class ClusteredTxStore {
       }
       ClusterTxEngine engine =
           ClusterTxEngine.start(cluster, specs, isolation, members, wal, checkpointEvery);
-      return TxStores.open(specs, engine);
+      return new ClusteredTxMember(TxStores.open(specs, engine), engine, specs);
     }
   }
 }

@@ -131,11 +131,11 @@ public final class LarderServer implements AutoCloseable {
       }
       this.keyspace =
           new Keyspace(
-              cluster.cache(),
+              cluster.keyspaceStore(),
               config.maxMemory(),
               System::currentTimeMillis,
               cluster.versions(),
-              cluster::localEntries);
+              cluster::sweepEntries);
       keyspace.clusterStore(cluster);
     }
     if (config.dir() != null && cluster == null) {

@@ -248,6 +248,11 @@ public final class ServerConfig {
     return Long.parseLong(get(ServerSetting.CLUSTER_TIMEOUT));
   }
 
+  /** Returns whether the clustered keyspace commits through cluster transactions. */
+  public boolean clusterTransactions() {
+    return get(ServerSetting.CLUSTER_TRANSACTIONS).equals("on");
+  }
+
   /** Returns whether every client is redirected with MOVED. */
   public boolean clusterRedirects() {
     return get(ServerSetting.CLUSTER_REDIRECTS).equals("on");
@@ -293,6 +298,28 @@ public final class ServerConfig {
         List.of("on", "off").contains(get(ServerSetting.CLUSTER_REDIRECTS)),
         ServerSetting.CLUSTER_REDIRECTS,
         "on or off");
+    check(
+        List.of("on", "off").contains(get(ServerSetting.CLUSTER_TRANSACTIONS)),
+        ServerSetting.CLUSTER_TRANSACTIONS,
+        "on or off");
+    if (clusterTransactions()) {
+      check(
+          get(ServerSetting.CLUSTER_MODE).equals("replicated"),
+          ServerSetting.CLUSTER_TRANSACTIONS,
+          "off with cluster-mode distributed (on needs replicated)");
+      check(
+          dir() == null,
+          ServerSetting.CLUSTER_TRANSACTIONS,
+          "off with dir (a transactional clustered keyspace is not logged yet)");
+      check(
+          get(ServerSetting.CLUSTER_STACK).isEmpty(),
+          ServerSetting.CLUSTER_TRANSACTIONS,
+          "off with cluster-stack (its transport is made from cluster-port + 1000)");
+      check(
+          clusterPort() + 1000 <= 65535,
+          ServerSetting.CLUSTER_TRANSACTIONS,
+          "off with cluster-port above 64535");
+    }
     check(
         Integer.parseInt(get(ServerSetting.CLUSTER_SIZE)) >= 1,
         ServerSetting.CLUSTER_SIZE,

@@ -227,6 +227,13 @@ public enum ServerSetting {
       "on: every client gets MOVED for a key another"
           + " member is primary of; off: only connections that sent READONLY do, the others are"
           + " served by forwarding"),
+  /** Whether the clustered keyspace commits through cluster transactions. */
+  CLUSTER_TRANSACTIONS(
+      "cluster-transactions",
+      "off",
+      "on: the clustered keyspace is kept in a transactional"
+          + " store, so MULTI/EXEC is atomic and isolated across members (replicated mode, no dir;"
+          + " cluster-size is the cluster's size, and its transport uses cluster-port + 1000)"),
   /** Threads that run commands in cluster mode. */
   CLUSTER_COMMAND_THREADS(
       "cluster-command-threads",

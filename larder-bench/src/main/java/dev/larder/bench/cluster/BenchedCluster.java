@@ -2,6 +2,9 @@ package dev.larder.bench.cluster;
 
 import dev.larder.bench.harness.LoopbackChild;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -77,13 +80,48 @@ abstract class BenchedCluster implements AutoCloseable {
    *     default
    */
   static BenchedCluster larder(String replication, long maxMemory, int loops) throws Exception {
+    return larderWith(
+        maxMemory,
+        loops,
+        "cluster-mode=distributed",
+        "cluster-owners=2",
+        "cluster-replication=" + replication);
+  }
+
+  /**
+   * Three Larder servers whose keyspace commits through cluster transactions ({@code
+   * cluster-transactions on}: replicated, synchronous; every write a two-phase commit).
+   *
+   * @param maxMemory each member's maxmemory, bytes
+   * @param loops each member's event loops, or 0 for the server's default
+   */
+  static BenchedCluster larderTransactional(long maxMemory, int loops) throws Exception {
+    return larderWith(maxMemory, loops, "cluster-mode=replicated", "cluster-transactions=on");
+  }
+
+  /** Returns whether a loopback listener could bind {@code port} now. */
+  private static boolean bindable(int port) {
+    try (ServerSocket s = new ServerSocket()) {
+      s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+      return true;
+    } catch (IOException taken) {
+      return false;
+    }
+  }
+
+  /** Three Larder servers with {@code mode}'s settings added to the common ones. */
+  private static BenchedCluster larderWith(long maxMemory, int loops, String... mode)
+      throws Exception {
     int nodes = 3;
     int[] resp = new int[nodes];
     int[] cluster = new int[nodes];
     StringBuilder peers = new StringBuilder();
     for (int i = 0; i < nodes; i++) {
       resp[i] = LoopbackChild.freePort();
-      cluster[i] = LoopbackChild.freePort();
+      // the transactional store's channel listens 1000 above the cluster port
+      do {
+        cluster[i] = LoopbackChild.freePort();
+      } while (cluster[i] + 1000 > 65_535 || !bindable(cluster[i] + 1000));
       peers.append(i == 0 ? "" : ",").append("127.0.0.1[").append(cluster[i]).append(']');
     }
     String name = "bench-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
@@ -111,10 +149,8 @@ abstract class BenchedCluster implements AutoCloseable {
                                 "cluster-port=" + cluster[m],
                                 "peers=" + peers,
                                 "cluster-node-name=m" + m,
-                                "cluster-size=" + nodes,
-                                "cluster-mode=distributed",
-                                "cluster-owners=2",
-                                "cluster-replication=" + replication));
+                                "cluster-size=" + nodes));
+                    settings.addAll(List.of(mode));
                     if (loops > 0) {
                       settings.add("cluster-command-threads=" + loops);
                     }

@@ -42,7 +42,7 @@ public final class ServerClusterBenchScenario implements Scenario {
   private static final Parameter.Choices SUBJECTS =
       new Parameter.Choices(
           "subjects",
-          List.of("larder-sync", "larder-async", "redis-3", "redis-3+3"),
+          List.of("larder-sync", "larder-async", "larder-tx", "redis-3", "redis-3+3"),
           List.of("larder-sync", "larder-async", "redis-3", "redis-3+3"),
           List.of("larder-sync", "larder-async", "redis-3", "redis-3+3"));
 
@@ -84,6 +84,7 @@ public final class ServerClusterBenchScenario implements Scenario {
           switch (subject) {
             case "larder-sync" -> "Larder 3 members SYNC (owners 2)";
             case "larder-async" -> "Larder 3 members ASYNC (owners 2)";
+            case "larder-tx" -> "Larder 3 members cluster transactions (replicated)";
             case "redis-3" -> "Redis Cluster 3 masters";
             default -> "Redis Cluster 3 masters + 3 replicas";
           };
@@ -139,6 +140,7 @@ public final class ServerClusterBenchScenario implements Scenario {
     try (BenchedCluster cluster =
         switch (subject) {
           case "larder-sync" -> BenchedCluster.larder("sync", MAX_MEMORY, loops);
+          case "larder-tx" -> BenchedCluster.larderTransactional(MAX_MEMORY, loops);
           case "larder-async" -> BenchedCluster.larder("async", MAX_MEMORY, loops);
           case "redis-3" -> BenchedCluster.redis(3, 0, MAX_MEMORY);
           default -> BenchedCluster.redis(3, 1, MAX_MEMORY);

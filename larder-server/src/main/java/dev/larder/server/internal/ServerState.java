@@ -171,6 +171,11 @@ public final class ServerState {
    */
   public void cluster(ServerCluster cluster) {
     this.cluster = cluster;
+    if (cluster != null && cluster.transactions() != null) {
+      // an EXEC's changes are told once its cluster transaction commits
+      keyspace.observe(
+          cluster.transactions().holding(KeyObservers.of(blockedClients, keyEvents), keyEvents));
+    }
   }
 
   /** Returns CLIENT PAUSE's state. */

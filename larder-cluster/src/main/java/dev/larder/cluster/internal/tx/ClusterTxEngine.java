@@ -27,6 +27,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiConsumer;
 import org.jgroups.Address;
 import org.jgroups.View;
 
@@ -87,7 +88,7 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
     this.specs = List.copyOf(specs);
     this.defaultIsolation = isolation;
     this.timeoutNanos = config.timeout().toNanos();
-    this.member = MemberState.open(wal, config.segments(), ownersOf(config));
+    this.member = MemberState.open(wal, config.segments(), ownersOf(config), config.partitioner());
     this.channel = new TxChannel(config.stack(), config.nodeName());
     this.remoteReads = new RemoteReads(member, channel);
     int majority = members / 2 + 1;
@@ -156,7 +157,8 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
             + ", segments "
             + config.segments()
             + ", owners "
-            + (ownersOf(config) == Epoch.ALL ? "all" : Integer.toString(config.owners())));
+            + (ownersOf(config) == Epoch.ALL ? "all" : Integer.toString(config.owners()))
+            + (config.partitioner() == null ? "" : ", by " + config.partitioner().id()));
     channel.connect(config.clusterName() + ".tx", this);
     coordinator.scheduleWithFixedDelay(this::checkQuietly, 1, 1, TimeUnit.SECONDS);
     long every = checkpointEvery.toMillis();
@@ -491,6 +493,39 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
    */
   public int epochSize() {
     return member.epoch().members.size();
+  }
+
+  /**
+   * Hands {@code action} the newest committed value of each key of the cache at {@code index} that
+   * this member owns in its installed epoch (or is the primary of, with {@code primaryOnly}):
+   * weakly consistent, no snapshot (see {@code MemberState.forEachNewest}).
+   *
+   * @param action gets the encoded key and the value's encoded bytes (neither to be modified)
+   */
+  public void forEachNewest(int index, boolean primaryOnly, BiConsumer<byte[], ByteSource> action) {
+    member.forEachNewest(
+        index,
+        primaryOnly,
+        (key, stored) -> {
+          int offset = StoredValue.valueOffset(stored);
+          action.accept(key, new ByteSource(stored, offset, stored.length - offset));
+        });
+  }
+
+  /**
+   * Returns the names of the owners of {@code segment} in the epoch this member installed last,
+   * primary first; empty before the first epoch or for a segment out of range.
+   */
+  public List<String> ownersOf(int segment) {
+    return member.ownersOf(segment).stream().map(Object::toString).toList();
+  }
+
+  /**
+   * Returns the members of the epoch this member installed last, by name (those that vote on its
+   * transactions; the JGroups view may differ for a while).
+   */
+  public List<String> epochMembers() {
+    return member.epochAddresses().stream().map(Object::toString).toList();
   }
 
   /** Returns the members of the current JGroups view, by name. */

@@ -1,5 +1,6 @@
 package dev.larder.cluster.internal.tx;
 
+import dev.larder.cluster.KeyPartitioner;
 import dev.larder.tx.internal.KeyRef;
 import java.util.List;
 import org.jgroups.Address;
@@ -9,8 +10,9 @@ import org.jgroups.util.UUID;
  * An established configuration: its number, the ballot that established it, its members (each must
  * vote on every transaction of the epoch) and the owners of each segment among them: the {@code
  * owners} members with the highest rendezvous scores for the segment (all members when {@code
- * owners} is at least their number, as in REPLICATED mode), the first of them its primary.
- * Immutable.
+ * owners} is at least their number, as in REPLICATED mode), the first of them its primary. A key's
+ * segment is the cluster's {@link KeyPartitioner}'s when one is set (a server's slots then map onto
+ * segments whole), else a hash of its encoded bytes. Immutable.
  */
 final class Epoch {
 
@@ -18,7 +20,7 @@ final class Epoch {
   static final int ALL = Integer.MAX_VALUE;
 
   /** Before any epoch was installed. */
-  static final Epoch NONE = new Epoch(0, Ballot.ZERO, List.of(), 1, ALL);
+  static final Epoch NONE = new Epoch(0, Ballot.ZERO, List.of(), 1, ALL, null);
 
   final long number;
   final Ballot ballot;
@@ -27,8 +29,21 @@ final class Epoch {
   /** Per segment, the ids of its owners, highest score first (the primary). */
   private final long[][] ownersOfSegment;
 
-  Epoch(long number, Ballot ballot, List<TxFrame.Member> members, int segments, int owners) {
+  /** Maps encoded keys to segments; null for {@link #segmentOf(byte[], int)}'s hash. */
+  private final KeyPartitioner partitioner;
+
+  /**
+   * @param partitioner the cluster's partitioner, or null for the hash of the key's bytes
+   */
+  Epoch(
+      long number,
+      Ballot ballot,
+      List<TxFrame.Member> members,
+      int segments,
+      int owners,
+      KeyPartitioner partitioner) {
     this.number = number;
+    this.partitioner = partitioner;
     this.ballot = ballot;
     this.members = List.copyOf(members);
     this.ownersOfSegment = new long[segments][];
@@ -90,7 +105,9 @@ final class Epoch {
   }
 
   int segmentOf(KeyRef key) {
-    return segmentOf(key.key(), ownersOfSegment.length);
+    return partitioner == null
+        ? segmentOf(key.key(), ownersOfSegment.length)
+        : partitioner.segmentOf(key.key(), ownersOfSegment.length);
   }
 
   static int segmentOf(byte[] key, int segments) {

@@ -1,5 +1,6 @@
 package dev.larder.cluster.internal.tx;
 
+import dev.larder.cluster.KeyPartitioner;
 import dev.larder.tx.internal.KeyRef;
 import dev.larder.tx.internal.StoredValue;
 import dev.larder.wal.WalConfig;
@@ -16,6 +17,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.BiConsumer;
 
 /**
  * One member's side of the clustered transaction protocol: the participant (PREPARE, DECIDE, APPLY,
@@ -58,6 +60,7 @@ final class MemberState implements TxLog.Replay {
   final VersionStore store;
   private final int segments;
   private final int owners;
+  private final KeyPartitioner partitioner;
   private final ReentrantReadWriteLock still = new ReentrantReadWriteLock();
 
   /** Set once by {@link #open}, before the member is published. */
@@ -126,15 +129,16 @@ final class MemberState implements TxLog.Replay {
     }
   }
 
-  private MemberState(int segments, int owners) {
+  private MemberState(int segments, int owners, KeyPartitioner partitioner) {
     this.segments = segments;
     this.owners = owners;
+    this.partitioner = partitioner;
     this.held = new long[segments];
     this.store = new VersionStore(owners == Epoch.ALL ? 0 : REMOTE_READ_RETAIN_TICKS);
   }
 
   private Epoch newEpoch(long number, Ballot ballot, List<TxFrame.Member> members) {
-    return new Epoch(number, ballot, members, segments, owners);
+    return new Epoch(number, ballot, members, segments, owners, partitioner);
   }
 
   /**
@@ -146,7 +150,18 @@ final class MemberState implements TxLog.Replay {
    * @param owners owners of each segment ({@link Epoch#ALL}: every member)
    */
   static MemberState open(WalConfig wal, int segments, int owners) {
-    MemberState m = new MemberState(segments, owners);
+    return open(wal, segments, owners, null);
+  }
+
+  /**
+   * Recovers a member from its log, or makes a new one, placing keys in segments by {@code
+   * partitioner}.
+   *
+   * @param partitioner the cluster's partitioner (every member must use the same), or null for the
+   *     hash of the key's bytes
+   */
+  static MemberState open(WalConfig wal, int segments, int owners, KeyPartitioner partitioner) {
+    MemberState m = new MemberState(segments, owners, partitioner);
     if (wal == null) {
       m.memberId = ThreadLocalRandom.current().nextLong() | 1;
       return m;
@@ -211,6 +226,53 @@ final class MemberState implements TxLog.Replay {
       return false;
     }
     return held[epoch.segmentOf(key)] == number;
+  }
+
+  /**
+   * Hands {@code action} the newest committed value of each key of cache {@code cache} this member
+   * owns in its installed epoch (or, with {@code primaryOnly}, is the primary of), as the stored
+   * bytes; removed keys are skipped. Weakly consistent: a key committed or removed meanwhile may be
+   * seen either way; no snapshot is taken and nothing waits for pending transactions.
+   *
+   * @param action gets the encoded key (not to be modified) and the stored bytes
+   */
+  void forEachNewest(int cache, boolean primaryOnly, BiConsumer<byte[], byte[]> action) {
+    Epoch e;
+    long id;
+    synchronized (this) {
+      e = epoch;
+      id = memberId;
+    }
+    store.forEach(
+        (k, s) -> {
+          if (k.cache() != cache || !(primaryOnly ? e.isPrimary(id, k) : e.isOwner(id, k))) {
+            return;
+          }
+          byte[] newest = s.newest();
+          if (newest != null) {
+            action.accept(k.key(), newest);
+          }
+        });
+  }
+
+  /** Returns the installed epoch's members' addresses, in the epoch's order. */
+  synchronized List<org.jgroups.Address> epochAddresses() {
+    return epoch.addresses();
+  }
+
+  /** Returns the installed epoch's owners of {@code segment}, primary first, by address. */
+  synchronized List<org.jgroups.Address> ownersOf(int segment) {
+    List<org.jgroups.Address> out = new ArrayList<>();
+    if (segment < 0 || segment >= epoch.segments()) {
+      return out;
+    }
+    for (long id : epoch.ownersOf(segment)) {
+      org.jgroups.Address a = epoch.addressOf(id);
+      if (a != null) {
+        out.add(a);
+      }
+    }
+    return out;
   }
 
   /**

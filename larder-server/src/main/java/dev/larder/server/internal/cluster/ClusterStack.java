@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The JGroups stack a clustered server joins with: the file of {@code cluster-stack} when set,
@@ -21,6 +23,8 @@ public final class ClusterStack {
   /** The first cluster port members on one machine look at when no peers are given. */
   static final int DEFAULT_PORT = 7800;
 
+  private static final Pattern PEER_PORT = Pattern.compile("\\[(\\d+)\\]");
+
   private ClusterStack() {}
 
   /**
@@ -30,17 +34,34 @@ public final class ClusterStack {
    * @throws UncheckedIOException if the generated stack cannot be written to a temporary file
    */
   public static String of(ServerConfig config) {
+    return of(config, 0);
+  }
+
+  /**
+   * As {@link #of(ServerConfig)} for a second channel of this member (the transactional store's),
+   * whose TCP ports, this member's and its peers', are {@code portOffset} above the configured
+   * ones.
+   *
+   * @param config the server's settings
+   * @param portOffset added to every cluster port; 0 for the cluster's own channel
+   * @throws IllegalArgumentException if a stack file is configured and {@code portOffset} is not 0
+   */
+  public static String of(ServerConfig config, int portOffset) {
     String file = config.get(ServerSetting.CLUSTER_STACK);
     if (!file.isEmpty()) {
       if (!Files.isReadable(Path.of(file))) {
         throw new IllegalArgumentException("cluster-stack " + file + ": no such readable file");
+      }
+      if (portOffset != 0) {
+        throw new IllegalArgumentException(
+            "cluster-stack " + file + ": a second channel's ports cannot be derived from a file");
       }
       return file;
     }
     try {
       Path path = Files.createTempFile("larder-cluster-", ".xml");
       path.toFile().deleteOnExit();
-      Files.writeString(path, xml(config));
+      Files.writeString(path, xml(config, portOffset));
       return path.toString();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the cluster's JGroups stack: " + e, e);
@@ -53,21 +74,30 @@ public final class ClusterStack {
    * @param config the server's settings
    */
   static String xml(ServerConfig config) {
+    return xml(config, 0);
+  }
+
+  /**
+   * Returns the TCP and TCPPING stack's XML with every port {@code portOffset} higher.
+   *
+   * @param config the server's settings
+   * @param portOffset added to this member's and the peers' ports
+   */
+  static String xml(ServerConfig config, int portOffset) {
     String bind = config.get(ServerSetting.CLUSTER_BIND);
-    int port = config.clusterPort();
-    String peers = config.get(ServerSetting.PEERS);
+    int port = config.clusterPort() + portOffset;
+    String peers = shifted(config.get(ServerSetting.PEERS), portOffset);
     String hosts = peers;
     int range = 0;
     if (peers.isEmpty()) {
       // one machine: the members' ports are 7800..7809 (and this member's own, if elsewhere)
+      int first = DEFAULT_PORT + portOffset;
       hosts =
           bind
               + "["
-              + DEFAULT_PORT
+              + first
               + "]"
-              + (port >= DEFAULT_PORT && port < DEFAULT_PORT + 10
-                  ? ""
-                  : "," + bind + "[" + port + "]");
+              + (port >= first && port < first + 10 ? "" : "," + bind + "[" + port + "]");
       range = 10;
     }
     return """
@@ -94,5 +124,19 @@ public final class ClusterStack {
         </config>
         """
         .formatted(bind, port, hosts, range);
+  }
+
+  /** Returns {@code peers} (HOST[PORT],...) with every port {@code offset} higher. */
+  static String shifted(String peers, int offset) {
+    if (offset == 0) {
+      return peers;
+    }
+    Matcher m = PEER_PORT.matcher(peers);
+    StringBuilder out = new StringBuilder();
+    while (m.find()) {
+      m.appendReplacement(out, "[" + (Integer.parseInt(m.group(1)) + offset) + "]");
+    }
+    m.appendTail(out);
+    return out.toString();
   }
 }

@@ -75,8 +75,13 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
   private final int segments;
   private final Versions versions;
 
-  private ServerCluster(ClusteredCache<byte[], byte[]> cache, ServerConfig config) {
+  /** The keyspace's transactional store ({@code cluster-transactions on}), or null. */
+  private final ClusterTransactions transactions;
+
+  private ServerCluster(
+      ClusteredCache<byte[], byte[]> cache, ServerConfig config, ClusterTransactions transactions) {
     this.cache = cache;
+    this.transactions = transactions;
     this.config = config;
     this.segments = cache.clusterConfig().segments();
     this.versions = new Versions(cache.nodeName(), System::currentTimeMillis);
@@ -148,7 +153,46 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
     if (store != null) {
       builder.localStore(store, journal);
     }
-    return new ServerCluster(builder.build(), config);
+    ClusteredCache<byte[], byte[]> joined = builder.build();
+    if (!config.clusterTransactions()) {
+      return new ServerCluster(joined, config, null);
+    }
+    try {
+      return new ServerCluster(joined, config, startTransactions(config, name));
+    } catch (RuntimeException e) {
+      joined.close();
+      throw e;
+    }
+  }
+
+  /** The transport of the transactional store's channel: this far above the cluster's ports. */
+  static final int TRANSACTIONS_PORT_OFFSET = 1000;
+
+  private static ClusterTransactions startTransactions(ServerConfig config, String name) {
+    int size = Integer.parseInt(config.get(ServerSetting.CLUSTER_SIZE));
+    ClusterConfig tx =
+        ClusterConfig.builder()
+            .stack(ClusterStack.of(config, TRANSACTIONS_PORT_OFFSET))
+            .clusterName(config.cluster())
+            .nodeName(name)
+            .mode(ClusterMode.REPLICATED)
+            .replication(Replication.SYNC)
+            .timeout(Duration.ofMillis(config.clusterTimeoutMillis()))
+            .segments(Integer.parseInt(config.get(ServerSetting.CLUSTER_SEGMENTS)))
+            .initialClusterSize(size)
+            .partitioner(SlotPartitioner.INSTANCE)
+            .build();
+    return ClusterTransactions.start(tx, size);
+  }
+
+  /** Returns the transactional store ({@code cluster-transactions on}), or null. */
+  public ClusterTransactions transactions() {
+    return transactions;
+  }
+
+  /** Returns the store the keyspace is built over: the transactional one, or the cluster's. */
+  public Cache<byte[], byte[]> keyspaceStore() {
+    return transactions != null ? transactions.cache() : cache;
   }
 
   /** Returns the clustered cache of the keyspace's stored keys and values. */
@@ -263,23 +307,39 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
   }
 
   /**
-   * Returns this member's stored entries, its own and its backup copies, weakly consistent: the
-   * keyspace's expiry sweep walks them all, so that a pass that finds no expiry lets it idle
-   * whatever segments this member becomes primary of later, and removes the expired ones it {@link
-   * #sweeps}.
+   * Returns this member's stored entries, its own and its backup copies (with {@code
+   * cluster-transactions on}, the transactional store's newest values this member holds), weakly
+   * consistent.
    */
   public Iterator<Map.Entry<byte[], byte[]>> localEntries() {
-    return cache.localEntries();
+    return transactions != null ? transactions.entries().iterator() : cache.localEntries();
+  }
+
+  /**
+   * Returns what the keyspace's expiry sweep walks, weakly consistent: every entry this member
+   * holds, its own and its backup copies, so that a pass that finds no expiry lets it idle whatever
+   * segments this member becomes primary of later, and it removes the expired ones it {@link
+   * #sweeps}. With {@code cluster-transactions on}, the entries this member is the primary of.
+   */
+  public Iterator<Map.Entry<byte[], byte[]>> sweepEntries() {
+    return transactions != null ? transactions.primaryEntries() : cache.localEntries();
   }
 
   @Override
   public boolean sweeps(byte[] storedKey) {
-    return cache.isLocalPrimary(storedKey);
+    // The transactional store's walk holds this member's primaries only.
+    return transactions != null || cache.isLocalPrimary(storedKey);
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The transactional store keeps no such count: with {@code cluster-transactions on} the value
+   * moves on every call, so the sweep never idles there.
+   */
   @Override
   public long expiringStored() {
-    return cache.countedValuesStored();
+    return transactions != null ? System.nanoTime() : cache.countedValuesStored();
   }
 
   /**
@@ -290,7 +350,8 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
    */
   @Override
   public boolean putDeferred(byte[] storedKey, byte[] storedValue) {
-    if (!PendingAcks.armed()) {
+    // With cluster-transactions on, the keyspace's writes go through the transactional store.
+    if (transactions != null || !PendingAcks.armed()) {
       return false;
     }
     CompletableFuture<Void> acks = cache.putAsync(storedKey, storedValue).toCompletableFuture();
@@ -307,7 +368,7 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
    */
   public long countKeysInSlot(int slot) {
     long n = 0;
-    for (Iterator<Map.Entry<byte[], byte[]>> it = cache.localEntries(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<byte[], byte[]>> it = localEntries(); it.hasNext(); ) {
       byte[] k = it.next().getKey();
       n += HashSlot.of(k, 1, k.length) == slot ? 1 : 0;
     }
@@ -334,6 +395,12 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
 
   @Override
   public void close() {
-    cache.close();
+    try {
+      if (transactions != null) {
+        transactions.close();
+      }
+    } finally {
+      cache.close();
+    }
   }
 }

@@ -290,7 +290,7 @@ final class ClusterCommands {
       throw new RespError("ERR Invalid number of keys");
     }
     List<byte[]> keys = new ArrayList<>();
-    for (var it = cluster.cache().localEntries(); it.hasNext() && keys.size() < count; ) {
+    for (var it = cluster.localEntries(); it.hasNext() && keys.size() < count; ) {
       byte[] k = it.next().getKey();
       if (k[0] == c.db() && HashSlot.of(k, 1, k.length) == slot) {
         keys.add(java.util.Arrays.copyOfRange(k, 1, k.length));

@@ -4,7 +4,10 @@ import static dev.larder.server.internal.resp.RespCommand.Flag.EXCLUSIVE;
 import static dev.larder.server.internal.resp.RespCommand.Flag.FAST;
 import static dev.larder.server.internal.resp.RespCommand.Flag.NO_MULTI;
 
+import dev.larder.server.internal.cluster.ClusterTransactions;
+import dev.larder.server.internal.cluster.ServerCluster;
 import dev.larder.server.internal.keyspace.StoredValue;
+import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,7 +16,8 @@ import java.util.List;
  * command or a wrong arity while queueing makes EXEC answer EXECABORT), EXEC runs them all under
  * the keyspace's exclusive lock so that no other command interleaves, errors of single commands at
  * run time do not stop the others, and EXEC answers a null array if a watched key changed (its
- * version differs) since WATCH. Larder's own transactions module is not used yet.
+ * version differs) since WATCH. On a clustered server with {@code cluster-transactions on} the
+ * queue runs as one cluster transaction, atomic and isolated against every member's commands.
  */
 final class TransactionCommands {
   private TransactionCommands() {}
@@ -81,13 +85,19 @@ final class TransactionCommands {
     }
     List<RespFrame.Command> queued = s.queued;
     boolean failed = s.queueFailed;
-    boolean changed = watchedChanged(c);
+    List<RespSession.Watch> watched = List.copyOf(s.watched);
+    boolean changed = watchedChanged(c, watched);
     s.endTransaction();
     if (failed) {
       throw new RespError("EXECABORT Transaction discarded because of previous errors.");
     }
     if (changed) {
       c.out().nullArray();
+      return;
+    }
+    ServerCluster cluster = s.server.cluster();
+    if (cluster != null && cluster.transactions() != null) {
+      execInCluster(c, queued, watched, cluster.transactions());
       return;
     }
     c.out().array(queued.size());
@@ -101,8 +111,49 @@ final class TransactionCommands {
     }
   }
 
-  private static boolean watchedChanged(RespCall c) {
-    for (RespSession.Watch w : c.session.watched) {
+  /**
+   * EXEC on a clustered server whose keyspace commits through cluster transactions: the queue runs
+   * in one transaction (its reads at one snapshot, its writes applied on every member or on none),
+   * which runs again from the start, replies rewritten, if it conflicts at commit; the watched keys
+   * are read again in it, so one changed through any member before the commit makes EXEC answer a
+   * null array.
+   */
+  private static void execInCluster(
+      RespCall c,
+      List<RespFrame.Command> queued,
+      List<RespSession.Watch> watched,
+      ClusterTransactions transactions) {
+    RespSession s = c.session;
+    ByteBuf out = c.out().target();
+    int mark = out.writerIndex();
+    boolean committed =
+        transactions.execute(
+            () -> {
+              out.writerIndex(mark);
+              if (watchedChanged(c, watched)) {
+                return false;
+              }
+              c.out().array(queued.size());
+              s.executing = true;
+              try {
+                for (RespFrame.Command command : queued) {
+                  RespCommand cmd = s.lookup(command.args().getFirst()).command();
+                  transactions.command(s.info.id(), cmd.name(), cmd.group());
+                  RespDispatcher.runQueued(s, command.args());
+                }
+              } finally {
+                s.executing = false;
+              }
+              return true;
+            });
+    if (!committed) {
+      out.writerIndex(mark);
+      c.out().nullArray();
+    }
+  }
+
+  private static boolean watchedChanged(RespCall c, List<RespSession.Watch> watched) {
+    for (RespSession.Watch w : watched) {
       StoredValue v = c.keyspace().peek(w.db(), w.key());
       if ((v == null ? 0 : v.version()) != w.version()) {
         return true;

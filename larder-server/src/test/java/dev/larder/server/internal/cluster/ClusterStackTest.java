@@ -54,6 +54,17 @@ class ClusterStackTest {
   }
 
   @Test
+  void theTransactionsChannelListensAndLooksAPortOffsetHigher() {
+    String xml =
+        ClusterStack.xml(
+            config("cluster-port", "7801", "peers", "10.0.0.1[7800],10.0.0.2[7801]"), 1000);
+    assertTrue(xml.contains("<TCP bind_addr=\"127.0.0.1\" bind_port=\"8801\""), xml);
+    assertTrue(xml.contains("initial_hosts=\"10.0.0.1[8800],10.0.0.2[8801]\""), xml);
+    String alone = ClusterStack.xml(config("cluster-port", "7801"), 1000);
+    assertTrue(alone.contains("initial_hosts=\"127.0.0.1[8800]\" port_range=\"10\""), alone);
+  }
+
+  @Test
   void aStackFileIsUsedAsGiven(@TempDir Path dir) throws Exception {
     Path file = Files.writeString(dir.resolve("stack.xml"), "<config/>");
     assertEquals(file.toString(), ClusterStack.of(config("cluster-stack", file.toString())));

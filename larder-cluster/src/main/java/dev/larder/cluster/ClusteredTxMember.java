@@ -1,0 +1,107 @@
+package dev.larder.cluster;
+
+import dev.larder.cluster.internal.tx.ClusterTxEngine;
+import dev.larder.codec.ByteSource;
+import dev.larder.tx.TxCacheSpec;
+import dev.larder.tx.TxStore;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.BiConsumer;
+
+/**
+ * This member's side of a clustered {@link TxStore}: the store, and what a server built on it needs
+ * beyond {@code TxCache}: the newest values this member holds (to list, count and sweep keys
+ * without a transaction) and the owners of each segment in the epoch it installed (its slot map).
+ * Made by {@link ClusteredTxStore.Builder#buildMember()}.
+ *
+ * <p>Thread-safe.
+ */
+public final class ClusteredTxMember implements AutoCloseable {
+
+  private final TxStore store;
+  private final ClusterTxEngine engine;
+  private final List<TxCacheSpec<?, ?>> specs;
+
+  ClusteredTxMember(TxStore store, ClusterTxEngine engine, List<TxCacheSpec<?, ?>> specs) {
+    this.store = store;
+    this.engine = engine;
+    this.specs = List.copyOf(specs);
+  }
+
+  /** Returns the store; closing it closes this member. */
+  public TxStore store() {
+    return store;
+  }
+
+  /**
+   * Hands {@code action} the newest committed value of each key of {@code cache} that this member
+   * owns in the epoch it installed last (every key in REPLICATED mode), or, with {@code
+   * primaryOnly}, of each key it is the primary of: over every member's {@code primaryOnly} walk,
+   * each key once. Removed keys are skipped. Weakly consistent, as a concurrent map's iteration: a
+   * key committed or removed during the walk may be seen either way, no snapshot is taken, and a
+   * transaction prepared but not yet applied here is not waited for. Not a transactional read: a
+   * transaction that must see the keys consistently reads them through {@code TxCache}.
+   *
+   * @param cache a cache declared to the builder (by name)
+   * @param primaryOnly whether to walk only the keys this member is primary of
+   * @param action gets each key and value, decoded by the cache's codecs
+   * @throws IllegalArgumentException if no cache of that name was declared
+   */
+  public <K, V> void forEachNewest(
+      TxCacheSpec<K, V> cache, boolean primaryOnly, BiConsumer<? super K, ? super V> action) {
+    Objects.requireNonNull(action, "action");
+    int index = indexOf(cache);
+    engine.forEachNewest(
+        index,
+        primaryOnly,
+        (key, value) ->
+            action.accept(
+                cache.keyCodec().decode(new ByteSource(key)), cache.valueCodec().decode(value)));
+  }
+
+  private int indexOf(TxCacheSpec<?, ?> cache) {
+    for (int i = 0; i < specs.size(); i++) {
+      if (specs.get(i).name().equals(cache.name())) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException("no cache named " + cache.name() + " was declared");
+  }
+
+  /**
+   * Returns the owners of {@code segment} in the epoch this member installed last, by member name,
+   * primary first (the key's primary validates and locks it at commit). A key's segment is the
+   * cluster's {@link KeyPartitioner}'s, if one was configured.
+   *
+   * @param segment in [0, the cluster's segments)
+   * @return the owners; empty before this member installed an epoch, or for a segment out of range
+   */
+  public List<String> owners(int segment) {
+    return engine.ownersOf(segment);
+  }
+
+  /**
+   * Returns the members of the epoch this member installed last, by name: those that vote on its
+   * transactions and own its segments (the JGroups view may differ for a while); empty before the
+   * first epoch.
+   */
+  public List<String> members() {
+    return engine.epochMembers();
+  }
+
+  /** Returns true if this member may commit now (READY in the epoch it installed last). */
+  public boolean isReady() {
+    return engine.isReady();
+  }
+
+  /** Returns the number of the epoch this member installed last (0 before any). */
+  public long epoch() {
+    return engine.epochNumber();
+  }
+
+  /** Closes the store: this member leaves the cluster. */
+  @Override
+  public void close() {
+    store.close();
+  }
+}

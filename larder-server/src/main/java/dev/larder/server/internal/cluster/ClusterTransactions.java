@@ -1,0 +1,146 @@
+package dev.larder.server.internal.cluster;
+
+import dev.larder.Cache;
+import dev.larder.cluster.ClusterConfig;
+import dev.larder.cluster.ClusteredTxMember;
+import dev.larder.cluster.ClusteredTxStore;
+import dev.larder.server.internal.keyspace.KeyObserver;
+import dev.larder.server.internal.pubsub.KeyEvents;
+import dev.larder.tx.TxStore;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A clustered server's keyspace kept in a clustered transactional store ({@code
+ * cluster-transactions on}): the store the keyspace is built over ({@link #cache}), and EXEC run as
+ * one cluster transaction ({@link #execute}), atomic and serializable against every member's
+ * commands, whatever members' slots its keys are in (docs/design/server.md, "Clustering").
+ *
+ * <p>Thread-safe.
+ */
+public final class ClusterTransactions implements AutoCloseable {
+
+  /** Attempts of one EXEC before it fails with the last conflict. */
+  static final int EXEC_ATTEMPTS = TxStore.DEFAULT_ATTEMPTS;
+
+  private final TxKeyspaceStore store;
+  private final HeldChanges held = new HeldChanges();
+
+  private ClusterTransactions(ClusteredTxMember member) {
+    this.store = new TxKeyspaceStore(member);
+  }
+
+  /**
+   * Joins the transactional store's cluster; returns once this member installed an epoch.
+   *
+   * @param cluster the store's cluster (REPLICATED, SYNC, its own transport)
+   * @param members the cluster's size: a majority of it must be present to commit
+   * @return the started member
+   * @throws dev.larder.cluster.ClusterException if it cannot join in time
+   */
+  static ClusterTransactions start(ClusterConfig cluster, int members) {
+    return new ClusterTransactions(
+        ClusteredTxStore.builder(cluster)
+            .cache(TxKeyspaceStore.KEYSPACE)
+            .members(members)
+            .buildMember());
+  }
+
+  /** Returns the store the keyspace is built over. */
+  public Cache<byte[], byte[]> cache() {
+    return store;
+  }
+
+  /** Returns this member's entries it is primary of (the expiry sweep's walk). */
+  Iterator<Map.Entry<byte[], byte[]>> primaryEntries() {
+    return store.primaryEntries();
+  }
+
+  /** Returns this member's newest entries (every key), a copy. */
+  List<Map.Entry<byte[], byte[]>> entries() {
+    return store.entries();
+  }
+
+  /**
+   * Returns the keyspace's observer: {@code fanOut}, with the changes of EXEC attempts held until
+   * they commit.
+   *
+   * @param fanOut the server's observer of key changes
+   * @param keyEvents the scopes released changes are told in
+   */
+  public KeyObserver holding(KeyObserver fanOut, KeyEvents keyEvents) {
+    held.attach(fanOut, keyEvents);
+    return held;
+  }
+
+  /**
+   * Tells the calling thread's EXEC attempt that it runs its next queued command (its held changes
+   * are then told under that command's name).
+   */
+  public void command(long client, String name, String group) {
+    held.command(client, name, group);
+  }
+
+  /** One run of an EXEC's queue. */
+  @FunctionalInterface
+  public interface Attempt {
+    /**
+     * Runs the queue in the calling thread's transaction; may run again on conflict, so its replies
+     * must be written from a fixed mark.
+     *
+     * @return false to roll back without running the queue (a watched key changed)
+     */
+    boolean run();
+  }
+
+  /**
+   * Runs {@code attempt} in one cluster transaction bound to the calling thread, commits it, and
+   * runs it again on conflict (at most {@value #EXEC_ATTEMPTS} times); the keyspace changes it
+   * makes are told to observers only once it commits.
+   *
+   * @return true if it committed, false if the attempt asked to roll back
+   * @throws dev.larder.tx.TransactionConflictException if every attempt conflicted
+   * @throws dev.larder.cluster.ClusterException if a step or the commit failed in the cluster
+   *     (nothing of the transaction is applied)
+   */
+  public boolean execute(Attempt attempt) {
+    return store
+        .store()
+        .inTransaction(
+            EXEC_ATTEMPTS,
+            tx -> {
+              TxKeyspaceStore.Binding b = store.bind(tx);
+              held.hold();
+              boolean released = false;
+              try {
+                boolean commit = attempt.run();
+                store.unbind();
+                if (b.failure != null) {
+                  throw b.failure;
+                }
+                if (b.conflict != null) {
+                  throw b.conflict;
+                }
+                if (!commit) {
+                  tx.rollback();
+                  return false;
+                }
+                tx.commit();
+                held.release();
+                released = true;
+                return true;
+              } finally {
+                store.unbind();
+                if (!released) {
+                  held.drop();
+                }
+              }
+            });
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+}

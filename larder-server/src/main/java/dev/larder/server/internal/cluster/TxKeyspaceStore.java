@@ -1,0 +1,513 @@
+package dev.larder.server.internal.cluster;
+
+import dev.larder.Cache;
+import dev.larder.CacheStats;
+import dev.larder.cluster.ClusterException;
+import dev.larder.cluster.ClusteredTxMember;
+import dev.larder.codec.Codecs;
+import dev.larder.codec.ValueDictionary;
+import dev.larder.tx.Transaction;
+import dev.larder.tx.TransactionConflictException;
+import dev.larder.tx.TxCache;
+import dev.larder.tx.TxCacheSpec;
+import dev.larder.tx.TxStore;
+import java.nio.ByteBuffer;
+import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * The keyspace's store on a clustered server with {@code cluster-transactions on}: the stored keys
+ * and values kept in a clustered transactional store ({@link ClusteredTxMember}), as the {@link
+ * Cache} the {@code Keyspace} is built over. Every operation is a cluster transaction: one of its
+ * own (a single-key command is a one-key transaction, retried on conflict; a write that does not
+ * read is a blind commit that waits for a prepared transaction's lock), or, while a thread has one
+ * bound ({@link #bind}), a step of that transaction (EXEC's queue: reads at its snapshot, writes
+ * buffered until it commits).
+ *
+ * <h2>Implementation notes</h2>
+ *
+ * <p>Only what {@code Keyspace} and its list store call is implemented; loading ({@code get} with a
+ * function aside), statistics and bulk restore answer {@link UnsupportedOperationException}: a
+ * clustered keyspace never loads and keeps its own counters.
+ *
+ * <p><b>Failures inside a bound transaction.</b> The dispatcher turns a queued command's exception
+ * into that command's error reply and runs the next one, so a conflict (or a cluster failure) met
+ * by a step would be lost and the rest committed. A step therefore records it in the binding before
+ * it rethrows, and the binding's owner ({@link ClusterTransactions#execute}) rolls the transaction
+ * back and runs it again (a conflict) or fails it whole (a cluster failure).
+ *
+ * <p><b>Iteration</b> walks this member's newest committed values (every key: the store is
+ * REPLICATED), weakly consistent. Inside a bound transaction the keys it wrote are overlaid with
+ * its own values, so FLUSHDB or KEYS after a SET in one EXEC see that SET; other keys are read as
+ * committed, not at the transaction's snapshot.
+ *
+ * <p>Thread-safe; a binding belongs to one thread.
+ */
+final class TxKeyspaceStore implements Cache<byte[], byte[]> {
+
+  /** The one cache of the store: stored keys (database byte, then key) to stored values. */
+  static final TxCacheSpec<byte[], byte[]> KEYSPACE =
+      TxCacheSpec.of("keyspace", Codecs.bytes(), Codecs.bytes());
+
+  private final ClusteredTxMember member;
+  private final TxStore store;
+  private final TxCache<byte[], byte[]> cache;
+
+  /** The calling thread's bound transaction, on whichever store bound it. */
+  private static final ThreadLocal<Binding> BOUND = new ThreadLocal<>();
+
+  // the keyspace looks keys up through the map's methods, which compare them by content
+  @SuppressWarnings("UndefinedEquals")
+  private final MapView map = new MapView();
+
+  /** A transaction bound to a thread, and what its steps met. Confined to that thread. */
+  static final class Binding {
+    final TxKeyspaceStore owner;
+    final Transaction tx;
+
+    /** Keys this transaction wrote, by content: iteration overlays them. */
+    final Map<ByteBuffer, byte[]> written = new HashMap<>();
+
+    /** The first conflict a step met: the transaction must run again. */
+    TransactionConflictException conflict;
+
+    /** The first cluster failure a step met: the transaction fails whole. */
+    ClusterException failure;
+
+    Binding(TxKeyspaceStore owner, Transaction tx) {
+      this.owner = owner;
+      this.tx = tx;
+    }
+  }
+
+  TxKeyspaceStore(ClusteredTxMember member) {
+    this.member = member;
+    this.store = member.store();
+    this.cache = store.cache(KEYSPACE);
+  }
+
+  /** Returns the member's store. */
+  TxStore store() {
+    return store;
+  }
+
+  /** Binds {@code tx} to the calling thread until {@link #unbind}; returns the binding. */
+  Binding bind(Transaction tx) {
+    Binding b = new Binding(this, tx);
+    BOUND.set(b);
+    return b;
+  }
+
+  /** Ends the calling thread's binding. */
+  void unbind() {
+    if (bound() != null) {
+      BOUND.remove();
+    }
+  }
+
+  /** Returns the calling thread's binding on this store, or null. */
+  private Binding bound() {
+    Binding b = BOUND.get();
+    return b == null || b.owner != this ? null : b;
+  }
+
+  /**
+   * Runs {@code step} in the calling thread's bound transaction, or in a transaction of its own
+   * (retried on conflict up to {@link TxStore#SINGLE_OPERATION_ATTEMPTS} times).
+   */
+  private <R> R inTx(Function<Transaction, R> step) {
+    Binding b = bound();
+    if (b == null) {
+      return store.inTransaction(TxStore.SINGLE_OPERATION_ATTEMPTS, step::apply);
+    }
+    try {
+      return step.apply(b.tx);
+    } catch (TransactionConflictException e) {
+      if (b.conflict == null) {
+        b.conflict = e;
+      }
+      throw e;
+    } catch (ClusterException e) {
+      if (b.failure == null) {
+        b.failure = e;
+      }
+      throw e;
+    }
+  }
+
+  private byte[] read(Transaction tx, byte[] key) {
+    return tx.get(cache, key);
+  }
+
+  private void write(Transaction tx, byte[] key, byte[] value) {
+    if (value == null) {
+      tx.remove(cache, key);
+    } else {
+      tx.put(cache, key, value);
+    }
+    Binding b = bound();
+    if (b != null) {
+      b.written.put(ByteBuffer.wrap(key), key);
+    }
+  }
+
+  @Override
+  public byte[] get(byte[] key) {
+    return getIfPresent(key);
+  }
+
+  @Override
+  public byte[] get(byte[] key, Function<? super byte[], ? extends byte[]> mappingFunction) {
+    return compute(key, (k, v) -> v != null ? v : mappingFunction.apply(k));
+  }
+
+  @Override
+  public byte[] getIfPresent(byte[] key) {
+    if (bound() == null) {
+      return cache.get(key);
+    }
+    return inTx(tx -> read(tx, key));
+  }
+
+  @Override
+  public <R> R read(byte[] key, Function<? super ByteBuffer, ? extends R> reader) {
+    byte[] value = getIfPresent(key);
+    return value == null ? null : reader.apply(ByteBuffer.wrap(value).asReadOnlyBuffer());
+  }
+
+  @Override
+  public Map<byte[], byte[]> getAll(Iterable<? extends byte[]> keys) {
+    throw new UnsupportedOperationException(
+        "the keyspace reads keys one at a time; a map of byte[] keys would compare them by identity");
+  }
+
+  @Override
+  public void put(byte[] key, byte[] value) {
+    if (bound() == null) {
+      cache.put(key, value);
+      return;
+    }
+    inTx(
+        tx -> {
+          write(tx, key, value);
+          return null;
+        });
+  }
+
+  @Override
+  public void putAll(Map<? extends byte[], ? extends byte[]> entries) {
+    entries.forEach(this::put);
+  }
+
+  @Override
+  public byte[] putIfAbsent(byte[] key, byte[] value) {
+    return inTx(
+        tx -> {
+          byte[] current = read(tx, key);
+          if (current == null) {
+            write(tx, key, value);
+          }
+          return current;
+        });
+  }
+
+  @Override
+  public byte[] replace(byte[] key, byte[] value) {
+    return inTx(
+        tx -> {
+          byte[] current = read(tx, key);
+          if (current != null) {
+            write(tx, key, value);
+          }
+          return current;
+        });
+  }
+
+  @Override
+  public boolean replace(byte[] key, byte[] oldValue, byte[] newValue) {
+    return inTx(
+        tx -> {
+          if (!Arrays.equals(read(tx, key), oldValue)) {
+            return false;
+          }
+          write(tx, key, newValue);
+          return true;
+        });
+  }
+
+  /** Puts and returns the value it replaced (the map view's {@code put}). */
+  private byte[] swap(byte[] key, byte[] value) {
+    return inTx(
+        tx -> {
+          byte[] current = read(tx, key);
+          write(tx, key, value);
+          return current;
+        });
+  }
+
+  @Override
+  public byte[] remove(byte[] key) {
+    return inTx(
+        tx -> {
+          byte[] current = read(tx, key);
+          if (current != null) {
+            write(tx, key, null);
+          }
+          return current;
+        });
+  }
+
+  @Override
+  public boolean remove(byte[] key, byte[] value) {
+    return inTx(
+        tx -> {
+          if (value == null || !Arrays.equals(read(tx, key), value)) {
+            return false;
+          }
+          write(tx, key, null);
+          return true;
+        });
+  }
+
+  @Override
+  public void invalidate(byte[] key) {
+    if (bound() == null) {
+      cache.remove(key);
+      return;
+    }
+    inTx(
+        tx -> {
+          write(tx, key, null);
+          return null;
+        });
+  }
+
+  @Override
+  public void invalidateAll() {
+    removeAll(k -> true);
+  }
+
+  @Override
+  public void invalidateAll(Iterable<? extends byte[]> keys) {
+    for (byte[] k : keys) {
+      invalidate(k);
+    }
+  }
+
+  /** Removes every key {@code which} accepts, in one transaction (or the bound one). */
+  private boolean removeAll(Predicate<byte[]> which) {
+    return inTx(
+        tx -> {
+          boolean any = false;
+          for (Map.Entry<byte[], byte[]> e : entries()) {
+            if (which.test(e.getKey())) {
+              write(tx, e.getKey(), null);
+              any = true;
+            }
+          }
+          return any;
+        });
+  }
+
+  @Override
+  @SuppressWarnings("ReferenceEquality") // the function returns the read array to leave it as is
+  public byte[] compute(
+      byte[] key, BiFunction<? super byte[], ? super byte[], ? extends byte[]> remappingFunction) {
+    return inTx(
+        tx -> {
+          byte[] current = read(tx, key);
+          byte[] next = remappingFunction.apply(key, current);
+          // the same array back means "unchanged": no write, so no lock or conflict on the key
+          if (next != current) {
+            write(tx, key, next);
+          }
+          return next;
+        });
+  }
+
+  @Override
+  public boolean containsKey(byte[] key) {
+    return getIfPresent(key) != null;
+  }
+
+  @Override
+  public long estimatedSize() {
+    return cache.estimatedSize();
+  }
+
+  @Override
+  public long memoryUsed() {
+    return cache.memoryUsed();
+  }
+
+  @Override
+  public OptionalLong maximumMemory() {
+    return OptionalLong.empty();
+  }
+
+  @Override
+  public OptionalLong maximumEntries() {
+    return OptionalLong.empty();
+  }
+
+  @Override
+  public Optional<ValueDictionary> dictionary() {
+    return Optional.empty();
+  }
+
+  @Override
+  public boolean recordsStats() {
+    return false;
+  }
+
+  @Override
+  public CacheStats stats() {
+    throw new UnsupportedOperationException("a clustered transactional keyspace keeps no stats");
+  }
+
+  @Override
+  public void cleanUp() {}
+
+  @Override
+  public ConcurrentMap<byte[], byte[]> asMap() {
+    return map;
+  }
+
+  @Override
+  public void close() {
+    member.close();
+  }
+
+  /**
+   * This member's newest committed entries (every key: REPLICATED), overlaid with the bound
+   * transaction's own writes: a copy, so the caller may write while it walks it.
+   */
+  List<Map.Entry<byte[], byte[]>> entries() {
+    Binding b = bound();
+    if (b == null) {
+      List<Map.Entry<byte[], byte[]>> out = new ArrayList<>();
+      member.forEachNewest(KEYSPACE, false, (k, v) -> out.add(Map.entry(k, v)));
+      return out;
+    }
+    Map<ByteBuffer, Map.Entry<byte[], byte[]>> all = new LinkedHashMap<>();
+    member.forEachNewest(KEYSPACE, false, (k, v) -> all.put(ByteBuffer.wrap(k), Map.entry(k, v)));
+    for (Map.Entry<ByteBuffer, byte[]> w : new ArrayList<>(b.written.entrySet())) {
+      byte[] v = inTx(tx -> read(tx, w.getValue()));
+      if (v == null) {
+        all.remove(w.getKey());
+      } else {
+        all.put(w.getKey(), Map.entry(w.getValue(), v));
+      }
+    }
+    return new ArrayList<>(all.values());
+  }
+
+  /**
+   * This member's entries it is the primary of (the expiry sweep's walk: each key swept by one
+   * member), weakly consistent.
+   */
+  Iterator<Map.Entry<byte[], byte[]>> primaryEntries() {
+    List<Map.Entry<byte[], byte[]>> out = new ArrayList<>();
+    member.forEachNewest(KEYSPACE, true, (k, v) -> out.add(Map.entry(k, v)));
+    return out.iterator();
+  }
+
+  /** The map view the keyspace walks and writes through. */
+  private final class MapView extends AbstractMap<byte[], byte[]>
+      implements ConcurrentMap<byte[], byte[]> {
+
+    @Override
+    public Set<Map.Entry<byte[], byte[]>> entrySet() {
+      return new AbstractSet<>() {
+        @Override
+        public Iterator<Map.Entry<byte[], byte[]>> iterator() {
+          Iterator<Map.Entry<byte[], byte[]>> it = entries().iterator();
+          return new Iterator<>() {
+            private Map.Entry<byte[], byte[]> last;
+
+            @Override
+            public boolean hasNext() {
+              return it.hasNext();
+            }
+
+            @Override
+            public Map.Entry<byte[], byte[]> next() {
+              last = it.next();
+              return last;
+            }
+
+            @Override
+            public void remove() {
+              if (last == null) {
+                throw new IllegalStateException("next() first");
+              }
+              invalidate(last.getKey());
+              last = null;
+            }
+          };
+        }
+
+        @Override
+        public int size() {
+          return entries().size();
+        }
+      };
+    }
+
+    @Override
+    public byte[] get(Object key) {
+      return key instanceof byte[] k ? getIfPresent(k) : null;
+    }
+
+    @Override
+    public boolean containsKey(Object key) {
+      return get(key) != null;
+    }
+
+    @Override
+    public byte[] put(byte[] key, byte[] value) {
+      return swap(key, value);
+    }
+
+    @Override
+    public byte[] remove(Object key) {
+      return key instanceof byte[] k ? TxKeyspaceStore.this.remove(k) : null;
+    }
+
+    @Override
+    public byte[] putIfAbsent(byte[] key, byte[] value) {
+      return TxKeyspaceStore.this.putIfAbsent(key, value);
+    }
+
+    @Override
+    public boolean remove(Object key, Object value) {
+      return key instanceof byte[] k
+          && value instanceof byte[] v
+          && TxKeyspaceStore.this.remove(k, v);
+    }
+
+    @Override
+    public boolean replace(byte[] key, byte[] oldValue, byte[] newValue) {
+      return TxKeyspaceStore.this.replace(key, oldValue, newValue);
+    }
+
+    @Override
+    public byte[] replace(byte[] key, byte[] value) {
+      return TxKeyspaceStore.this.replace(key, value);
+    }
+  }
+}
