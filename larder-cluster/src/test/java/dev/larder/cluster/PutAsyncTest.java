@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.larder.testing.HeldMessages;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -30,9 +31,8 @@ class PutAsyncTest {
   }
 
   /** Member 1 of {@code c} holding member 0's regular messages once told to. */
-  private static HeldRegularMessages slowBackup(InProcessCluster c) {
-    HeldRegularMessages held =
-        new HeldRegularMessages(InProcessCluster.channel(c.node(0)).getAddress());
+  private static HeldMessages slowBackup(InProcessCluster c) {
+    HeldMessages held = new HeldMessages(InProcessCluster.channel(c.node(0)).getAddress());
     InProcessCluster.channel(c.node(1)).getProtocolStack().insertProtocolAtTop(held);
     return held;
   }
@@ -40,7 +40,7 @@ class PutAsyncTest {
   @Test
   void completesOnceTheBackupAcknowledges() throws Exception {
     try (InProcessCluster c = new InProcessCluster(ClusterMode.REPLICATED, Replication.SYNC, 2)) {
-      HeldRegularMessages held = slowBackup(c);
+      HeldMessages held = slowBackup(c);
       String key = keyOwnedBy(c.node(0));
       held.hold();
       CompletableFuture<Void> done = c.node(0).putAsync(key, "v").toCompletableFuture();
@@ -56,7 +56,7 @@ class PutAsyncTest {
   @Test
   void failsWithATimeoutWhenTheBackupDoesNotAnswer() throws Exception {
     try (InProcessCluster c = new InProcessCluster(ClusterMode.REPLICATED, Replication.SYNC, 2)) {
-      HeldRegularMessages held = slowBackup(c);
+      HeldMessages held = slowBackup(c);
       String key = keyOwnedBy(c.node(0));
       held.hold();
       CompletableFuture<Void> done = c.node(0).putAsync(key, "v").toCompletableFuture();

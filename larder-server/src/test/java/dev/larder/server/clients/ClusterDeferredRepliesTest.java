@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.larder.server.LarderServer;
+import dev.larder.testing.HeldMessages;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.jgroups.JChannel;

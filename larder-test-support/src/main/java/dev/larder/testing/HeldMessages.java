@@ -1,4 +1,4 @@
-package dev.larder.server.clients;
+package dev.larder.testing;
 
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -9,36 +9,39 @@ import org.jgroups.stack.Protocol;
 import org.jgroups.util.MessageBatch;
 
 /**
- * Test helper: a JGroups protocol at the top of a member's stack that, while holding, keeps back
- * the regular (not out-of-band) messages one other member sends it, after JGroups delivered them in
- * order, and hands them on in that order when released. A primary's writes to its backups are such
- * messages, so a member holding its primary's messages is a backup that has not acknowledged yet;
- * heartbeats, views and replies (out-of-band) pass, so nobody suspects it.
+ * A JGroups protocol for the top of a member's stack that, while holding, keeps back the regular
+ * (not out-of-band) messages one other member sends it, after JGroups delivered them in order, and
+ * hands them on in that order when released. A primary's writes to its backups are such messages,
+ * so a member holding its primary's messages is a backup that has not acknowledged yet; heartbeats,
+ * views, requests and replies (out-of-band) pass, so nobody suspects it.
+ *
+ * <p>Thread-safe. Needs JGroups on the test's class or module path (this module requires it
+ * statically: only the cluster's and the server's tests use this class).
  */
-final class HeldMessages extends Protocol {
+public final class HeldMessages extends Protocol {
   private final Address from;
   private final List<Message> held = new ArrayList<>();
   private boolean holding;
 
   /**
-   * @param from the member whose messages are held
+   * @param from the member whose regular messages are held
    */
-  HeldMessages(Address from) {
+  public HeldMessages(Address from) {
     this.from = from;
   }
 
   /** Starts holding. */
-  synchronized void hold() {
+  public synchronized void hold() {
     holding = true;
   }
 
   /** Returns how many messages are held now. */
-  synchronized int held() {
+  public synchronized int held() {
     return held.size();
   }
 
   /** Hands on every held message, in order, and stops holding. */
-  synchronized void release() {
+  public synchronized void release() {
     for (Message m : held) {
       up_prot.up(m);
     }
