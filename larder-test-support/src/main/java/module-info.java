@@ -8,9 +8,11 @@
  * back another's messages: a backup slow to acknowledge; JGroups is required statically, present
  * only in the tests that use it).
  */
+// JGroups is an automatic module; HeldMessages's signatures name its types.
+@SuppressWarnings("requires-transitive-automatic")
 module dev.larder.testing {
   requires transitive org.junit.jupiter.api;
-  requires static org.jgroups;
+  requires static transitive org.jgroups;
 
   exports dev.larder.testing;
 }
