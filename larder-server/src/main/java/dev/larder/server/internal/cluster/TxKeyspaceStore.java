@@ -2,6 +2,7 @@ package dev.larder.server.internal.cluster;
 
 import dev.larder.Cache;
 import dev.larder.CacheStats;
+import dev.larder.LatencySummary;
 import dev.larder.cluster.ClusterException;
 import dev.larder.cluster.ClusteredTxMember;
 import dev.larder.codec.Codecs;
@@ -40,9 +41,8 @@ import java.util.function.Predicate;
  *
  * <h2>Implementation notes</h2>
  *
- * <p>Only what {@code Keyspace} and its list store call is implemented; loading ({@code get} with a
- * function aside), statistics and bulk restore answer {@link UnsupportedOperationException}: a
- * clustered keyspace never loads and keeps its own counters.
+ * <p>Statistics are not recorded ({@link #recordsStats} is false, {@link #stats} zeros): the
+ * keyspace keeps its own counters.
  *
  * <p><b>Failures inside a bound transaction.</b> The dispatcher turns a queued command's exception
  * into that command's error reply and runs the next one, so a conflict (or a cluster failure) met
@@ -189,10 +189,25 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
     return value == null ? null : reader.apply(ByteBuffer.wrap(value).asReadOnlyBuffer());
   }
 
+  /**
+   * Reads the keys in one transaction (the bound one, or one of its own), so the values are of one
+   * snapshot. The map's keys are the arrays given (an array compares by identity), in their order;
+   * absent keys are left out.
+   */
+  @SuppressWarnings("UndefinedEquals") // Cache's contract: the arrays given are the map's keys
   @Override
   public Map<byte[], byte[]> getAll(Iterable<? extends byte[]> keys) {
-    throw new UnsupportedOperationException(
-        "the keyspace reads keys one at a time; a map of byte[] keys would compare them by identity");
+    return inTx(
+        tx -> {
+          Map<byte[], byte[]> found = new LinkedHashMap<>();
+          for (byte[] key : keys) {
+            byte[] value = read(tx, key);
+            if (value != null) {
+              found.put(key, value);
+            }
+          }
+          return found;
+        });
   }
 
   @Override
@@ -374,9 +389,11 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
     return false;
   }
 
+  /** Zeros, as a cache built without statistics reports: the keyspace keeps its own counters. */
   @Override
   public CacheStats stats() {
-    throw new UnsupportedOperationException("a clustered transactional keyspace keeps no stats");
+    return new CacheStats(
+        0, 0, 0, 0, 0, 0, 0, 0, LatencySummary.EMPTY, LatencySummary.EMPTY, LatencySummary.EMPTY);
   }
 
   @Override
