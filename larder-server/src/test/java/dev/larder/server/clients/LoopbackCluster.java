@@ -93,17 +93,26 @@ final class LoopbackCluster implements AutoCloseable {
     }
   }
 
+  /** At most how many test JVMs of this module run side by side (the pom's forkCount). */
+  private static final int FORKS = 3;
+
   /**
    * Returns a loopback port free now, chosen below Linux's default ephemeral range (32768-60999). A
    * port the kernel hands out for a bind to port 0 is free only until it hands it out again, as the
    * local end of a connection or another listener's port 0: that happened between choosing a
    * member's cluster port here and the member binding it ("the port is in use"). The same holds for
    * a clustered server's RESP port 0, which it chooses before it joins and binds after, so the
-   * members are given their RESP ports from here too. A port is handed out once per test JVM.
+   * members are given their RESP ports from here too. A port is handed out once per test JVM. The
+   * build runs up to {@value #FORKS} test JVMs side by side ({@code larder.test.fork}, Surefire's
+   * fork number, 1-based): each takes its ports from its own share of the range, so that two of
+   * them cannot choose the same port in the moment between choosing and binding it.
    */
   static int freePort() throws IOException {
+    int share = 12_000 / FORKS;
+    int floor =
+        20_000 + Math.floorMod(Integer.getInteger("larder.test.fork", 1) - 1, FORKS) * share;
     for (int attempt = 0; attempt < 200; attempt++) {
-      int port = 20_000 + ThreadLocalRandom.current().nextInt(12_000);
+      int port = floor + ThreadLocalRandom.current().nextInt(share);
       if (!HANDED_OUT.add(port)) {
         continue;
       }
@@ -114,7 +123,8 @@ final class LoopbackCluster implements AutoCloseable {
         // taken by another process: try another
       }
     }
-    throw new IOException("no free loopback port in 20000-31999 after 200 attempts");
+    throw new IOException(
+        "no free loopback port in " + floor + "-" + (floor + share - 1) + " after 200 attempts");
   }
 
   LarderServer member(int i) {
