@@ -11,6 +11,7 @@ import dev.larder.codec.Codec;
 import dev.larder.codec.ValueDictionary;
 import dev.larder.internal.bulk.BulkRestore;
 import dev.larder.internal.bulk.EncodedEntries;
+import dev.larder.internal.count.FirstByteCounts;
 import dev.larder.internal.store.HotTable;
 import dev.larder.internal.store.HotValue;
 import dev.larder.internal.store.PutMode;
@@ -52,7 +53,7 @@ import java.util.function.Function;
  * @param <K> key type
  * @param <V> value type
  */
-public final class LarderCache<K, V> implements Cache<K, V>, BulkRestore {
+public final class LarderCache<K, V> implements Cache<K, V>, BulkRestore, FirstByteCounts {
 
   /**
    * The raw-bytes codec. Its values are their own encoding: reads hand over the array the store
@@ -813,6 +814,42 @@ public final class LarderCache<K, V> implements Cache<K, V>, BulkRestore {
   public long estimatedSize() {
     checkOpen();
     return segments.sum(Segment::size);
+  }
+
+  @Override
+  public void countKeysByFirstByte(int valueMark) {
+    if (valueMark < 0 || valueMark > 255) {
+      throw new IllegalArgumentException("a value mark is bits of one byte: " + valueMark);
+    }
+    checkOpen();
+    segments.countKeysByFirstByte(valueMark);
+  }
+
+  @Override
+  public boolean countsKeysByFirstByte() {
+    return segments.countsKeysByFirstByte();
+  }
+
+  @Override
+  public long keysStartingWith(int first) {
+    checkCounted(first);
+    return segments.sum(segment -> segment.keysStartingWith(first));
+  }
+
+  @Override
+  public long markedKeysStartingWith(int first) {
+    checkCounted(first);
+    return segments.sum(segment -> segment.markedKeysStartingWith(first));
+  }
+
+  private void checkCounted(int first) {
+    if (first < 0 || first > 255) {
+      throw new IllegalArgumentException("a byte's unsigned value is 0 to 255: " + first);
+    }
+    checkOpen();
+    if (!segments.countsKeysByFirstByte()) {
+      throw new IllegalStateException("this cache does not count keys by their first byte");
+    }
   }
 
   @Override

@@ -70,6 +70,12 @@ final class SegmentTable implements Iterable<Segment> {
 
   private boolean closed;
 
+  /** Whether the segments count their keys by first byte; set under the monitor, before any is. */
+  private volatile boolean countFirstBytes;
+
+  /** The value mark the segments count ({@link Segment#countKeysByFirstByte}). */
+  private int valueMark;
+
   /** The hot tier's entries by key object, shared by every segment; null without a tier. */
   private final HotTable hotTable;
 
@@ -119,7 +125,7 @@ final class SegmentTable implements Iterable<Segment> {
     int count = mask + 1;
     long initial = config.initialCapacity();
     if (merged) {
-      first = new Segment(StoreSizing.settings(config, count, 0), hotShare);
+      first = newSegment(StoreSizing.settings(config, count, 0));
       first.presize(initial);
       r = new Segment[count];
       Arrays.fill(r, first);
@@ -233,9 +239,36 @@ final class SegmentTable implements Iterable<Segment> {
     StoreSettings[] stripes = StoreSizing.settings(config, mask + 1);
     Segment[] all = new Segment[stripes.length];
     for (int i = 0; i < all.length; i++) {
-      all[i] = new Segment(stripes[i], hotShare);
+      all[i] = newSegment(stripes[i]);
     }
     return all;
+  }
+
+  private Segment newSegment(StoreSettings settings) {
+    Segment segment = new Segment(settings, hotShare);
+    if (countFirstBytes) {
+      segment.countKeysByFirstByte(valueMark);
+    }
+    return segment;
+  }
+
+  /**
+   * Makes every segment count its keys by their first byte, and those whose value is marked ({@link
+   * Segment#countKeysByFirstByte}).
+   *
+   * @throws IllegalStateException if the cache was used (or closed) already: its segments exist
+   */
+  synchronized void countKeysByFirstByte(int valueMark) {
+    if (routes != null || closed) {
+      throw new IllegalStateException("keys are counted by first byte only from a cache's start");
+    }
+    this.valueMark = valueMark;
+    countFirstBytes = true;
+  }
+
+  /** Returns whether the segments count their keys by first byte. */
+  boolean countsKeysByFirstByte() {
+    return countFirstBytes;
   }
 
   private void publish(Segment[] stripesMade) {

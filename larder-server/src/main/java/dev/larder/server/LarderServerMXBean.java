@@ -31,7 +31,7 @@ public interface LarderServerMXBean {
   /** Returns RESP and memcached commands processed ({@code total_commands_processed}). */
   long getCommandsProcessed();
 
-  /** Returns live keys, every database ({@code DBSIZE} summed; a walk of the keyspace). */
+  /** Returns keys, every database ({@code DBSIZE} summed: the store's counts, no walk). */
   long getKeys();
 
   /** Returns bytes the keyspace uses against its bound ({@code used_memory}). */

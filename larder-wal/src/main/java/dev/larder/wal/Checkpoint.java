@@ -17,18 +17,32 @@ public final class Checkpoint implements AutoCloseable {
   private final long sequence;
   private final long keepFromSegment;
   private final Path temporary;
-  private final LogFile file;
-  private final CheckpointLayout.Writer writer;
+
+  /**
+   * The temporary file and its writer, made by the first {@link #add} or {@link #complete} rather
+   * than at {@link WriteAheadLog#beginCheckpoint}: creating a file forces its directory, and a
+   * server begins a checkpoint with every writer held up.
+   */
+  private LogFile file;
+
+  private CheckpointLayout.Writer writer;
   private boolean done;
 
-  Checkpoint(WriteAheadLog log, long sequence, long keepFromSegment) throws IOException {
+  Checkpoint(WriteAheadLog log, long sequence, long keepFromSegment) {
     this.log = log;
     this.sequence = sequence;
     this.keepFromSegment = keepFromSegment;
     this.temporary = log.config().directory().resolve(SegmentNames.checkpoint(sequence) + ".tmp");
-    log.files().delete(temporary);
-    this.file = log.files().open(temporary);
-    this.writer = new CheckpointLayout.Writer(file, sequence);
+  }
+
+  /** Returns the writer of the temporary file, creating the file (afresh) on first use. */
+  private CheckpointLayout.Writer writer() throws IOException {
+    if (writer == null) {
+      log.files().delete(temporary);
+      file = log.files().open(temporary);
+      writer = new CheckpointLayout.Writer(file, sequence);
+    }
+    return writer;
   }
 
   /** Returns the sequence whose state this checkpoint holds. */
@@ -44,7 +58,7 @@ public final class Checkpoint implements AutoCloseable {
    */
   public void add(byte[] entry) {
     try {
-      writer.add(entry);
+      writer().add(entry);
     } catch (IOException e) {
       throw new UncheckedIOException(e.getMessage(), e);
     }
@@ -59,7 +73,7 @@ public final class Checkpoint implements AutoCloseable {
    */
   public long complete() {
     try {
-      long count = writer.finish();
+      long count = writer().finish();
       file.close();
       done = true;
       log.installCheckpoint(temporary, sequence, keepFromSegment);
@@ -76,6 +90,9 @@ public final class Checkpoint implements AutoCloseable {
       return;
     }
     done = true;
+    if (file == null) {
+      return; // nothing was written: no file was made
+    }
     try {
       file.close();
       log.files().delete(temporary);

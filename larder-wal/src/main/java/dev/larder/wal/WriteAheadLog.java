@@ -165,19 +165,17 @@ public final class WriteAheadLog implements AutoCloseable {
    * Starts a checkpoint of the state as of {@code sequence}. Call it where no record of a higher
    * sequence has been appended and every record up to {@code sequence} has been (larder-tx calls it
    * under its commit lock); the log rolls to a new segment so that the segments before it hold only
-   * records the checkpoint will cover.
+   * records the checkpoint will cover. The roll is all it does (the checkpoint's own file is
+   * created by its first {@link Checkpoint#add}), so that a caller who holds writers up around it
+   * holds them for the roll alone.
    *
    * @param sequence the sequence the caller's state is at
    * @return the checkpoint to fill and complete
    * @throws UncheckedIOException on failure
    */
   public Checkpoint beginCheckpoint(long sequence) {
-    try {
-      long keepFrom = writer.roll();
-      return new Checkpoint(this, sequence, keepFrom);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e.getMessage(), e);
-    }
+    long keepFrom = writer.roll();
+    return new Checkpoint(this, sequence, keepFrom);
   }
 
   void installCheckpoint(Path temporary, long sequence, long keepFromSegment) throws IOException {

@@ -89,6 +89,9 @@ public final class Segment {
 
   private static final byte[] NO_BYTES = new byte[0];
 
+  /** Groups {@link #keysStartingWith} counts: one per byte value, and one for the empty key. */
+  public static final int FIRST_BYTE_GROUPS = 257;
+
   /** Bytes of the segment's own objects: lock, queues, store, policy. */
   static final long FIXED_OVERHEAD = 640;
 
@@ -110,6 +113,17 @@ public final class Segment {
   private final EvictionPolicy policy;
   private volatile long[] table = new long[MIN_CAPACITY];
   private volatile int size;
+
+  /**
+   * Live entries by the first byte of their encoded key ({@link #FIRST_BYTE_GROUPS} counts, the
+   * last one for the empty key), then as many counts of those among them whose value is marked (see
+   * {@link #countKeysByFirstByte}); null if the cache does not count them. Changed with {@link
+   * #size}, and when a put replaces a value, under the write lock.
+   */
+  private int[] firstByteCounts;
+
+  /** The bits of a value's first byte that mark it for {@link #markedKeysStartingWith}. */
+  private int valueMark;
 
   /** Deleted slots not yet reclaimed by a rehash; they count towards the load. */
   private int tombstones;
@@ -821,6 +835,7 @@ public final class Segment {
     }
     SLOTS.setRelease(t, i, slot);
     size++;
+    countFirstByte(slot, 1);
   }
 
   private WriteResult put(
@@ -917,8 +932,11 @@ public final class Segment {
       // a reader finds the old value in the tier only while the compact entry still holds it.
       HotEntry hotBefore = hot == null ? null : hot.remove(hash);
       if (i >= 0) {
+        countFirstByte(table[i], -1);
         killEntry(table[i], RemovalCause.REPLACED, previous, key, keyLength);
-        SLOTS.setRelease(table, i, IndexSlot.of(tag, clock, address));
+        long replacing = IndexSlot.of(tag, clock, address);
+        SLOTS.setRelease(table, i, replacing);
+        countFirstByte(replacing, 1);
       } else {
         insertSlot(IndexSlot.of(tag, clock, address));
       }
@@ -1179,6 +1197,7 @@ public final class Segment {
     }
     SLOTS.setRelease(t, i, slot);
     size++;
+    countFirstByte(slot, 1);
   }
 
   /**
@@ -1189,9 +1208,100 @@ public final class Segment {
    */
   @SuppressWarnings("NonAtomicVolatileUpdate")
   private void deleteSlot(int i) {
+    countFirstByte(table[i], -1);
     SLOTS.setRelease(table, i, IndexSlot.TOMBSTONE);
     tombstones++;
     size--;
+  }
+
+  /**
+   * Counts the live entry of {@code slot} in, or out, of its key's first-byte group, if the segment
+   * counts them; under the write lock, with the entry's bytes still in its page.
+   */
+  private void countFirstByte(long slot, int delta) {
+    int[] counts = firstByteCounts;
+    if (counts == null) {
+      return;
+    }
+    long address = IndexSlot.address(slot);
+    Page page = pages.page(IndexSlot.page(address));
+    int offset = IndexSlot.offset(address);
+    long lengths = EntryLayout.readLengths(page.memory, offset);
+    int keyLength = EntryLayout.keyLength(lengths);
+    int keyOffset = EntryLayout.keyOffset(offset, lengths, expires);
+    int group =
+        keyLength == 0
+            ? FIRST_BYTE_GROUPS - 1
+            : page.memory.get(ValueLayout.JAVA_BYTE, keyOffset) & 0xFF;
+    counts[group] += delta;
+    if (valueMark != 0
+        && EntryLayout.valueLength(lengths) > 0
+        && (page.memory.get(ValueLayout.JAVA_BYTE, keyOffset + keyLength) & valueMark) != 0) {
+      counts[FIRST_BYTE_GROUPS + group] += delta;
+    }
+  }
+
+  /**
+   * Makes the segment count its live entries by the first byte of their encoded key, for {@link
+   * #keysStartingWith}, and among them those whose value's first byte has a bit of {@code
+   * valueMark}, for {@link #markedKeysStartingWith}. Called once, before the segment is shared with
+   * other threads (it is then published with the routes that reach it) and before its first write.
+   *
+   * @param valueMark bits of a value's first byte (0 to 255; 0 counts no value as marked)
+   */
+  public void countKeysByFirstByte(int valueMark) {
+    this.valueMark = valueMark & 0xFF;
+    firstByteCounts = new int[2 * FIRST_BYTE_GROUPS];
+  }
+
+  /**
+   * Returns the live entries counted by {@link #keysStartingWith} whose value's first byte has a
+   * bit of the mark given to {@link #countKeysByFirstByte}; the same contract otherwise.
+   *
+   * @param group the first byte's unsigned value, or 256 for the empty key
+   * @throws IllegalStateException if the segment does not count them
+   */
+  public int markedKeysStartingWith(int group) {
+    return counted(FIRST_BYTE_GROUPS + group);
+  }
+
+  /**
+   * Returns the live entries whose encoded key starts with {@code group} (0 to 255), or whose key
+   * is empty ({@code group} 256), as they stood under the lock at one moment: entries expired but
+   * not yet removed are counted, as {@link #size} counts them. 0 once the segment is closed (a
+   * split one's successors hold its entries).
+   *
+   * @param group the first byte's unsigned value, or 256 for the empty key
+   * @throws IllegalStateException if the segment does not count them
+   */
+  public int keysStartingWith(int group) {
+    return counted(group);
+  }
+
+  private int counted(int group) {
+    int[] counts = firstByteCounts;
+    if (counts == null) {
+      throw new IllegalStateException("this cache does not count keys by their first byte");
+    }
+    long stamp = lock.tryOptimisticRead();
+    int count = counts[group];
+    if (lock.validate(stamp)) {
+      return count;
+    }
+    stamp = lock.readLock();
+    try {
+      return counts[group];
+    } finally {
+      lock.unlockRead(stamp);
+    }
+  }
+
+  /** Forgets every entry's first-byte count (the segment was emptied); under the write lock. */
+  private void resetFirstByteCounts() {
+    int[] counts = firstByteCounts;
+    if (counts != null) {
+      java.util.Arrays.fill(counts, 0);
+    }
   }
 
   /**
@@ -1351,7 +1461,11 @@ public final class Segment {
 
   /** Returns what {@link #memoryUsed} reports; exact only under the write lock. */
   private long reservedBytes() {
-    return pages.reservedBytes() + 8L * table.length + policy.bytes() + FIXED_OVERHEAD;
+    return pages.reservedBytes()
+        + 8L * table.length
+        + policy.bytes()
+        + FIXED_OVERHEAD
+        + (firstByteCounts == null ? 0 : 16 + 4L * firstByteCounts.length);
   }
 
   /** Returns bytes of the policy's tables (sketch, ghosts, admission sample); racy read. */
@@ -2048,6 +2162,7 @@ public final class Segment {
       table = new long[MIN_CAPACITY];
       tombstones = 0;
       size = 0;
+      resetFirstByteCounts();
       window.clear();
       main.clear();
       protectedQueue.clear();
@@ -2197,6 +2312,7 @@ public final class Segment {
     closed = true;
     table = new long[MIN_CAPACITY];
     size = 0;
+    resetFirstByteCounts();
     window.clear();
     main.clear();
     protectedQueue.clear();

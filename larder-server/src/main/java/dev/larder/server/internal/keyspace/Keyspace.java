@@ -1,15 +1,18 @@
 package dev.larder.server.internal.keyspace;
 
 import dev.larder.Cache;
+import dev.larder.CacheBuilder;
 import dev.larder.RemovalCause;
 import dev.larder.codec.Codecs;
 import dev.larder.internal.bulk.BulkRestore;
 import dev.larder.internal.bulk.EncodedEntries;
+import dev.larder.internal.count.FirstByteCounts;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
@@ -111,6 +114,14 @@ public final class Keyspace implements AutoCloseable {
 
   /** expiringWrites' count when a whole pass found no key with an expiry; -1 while sweeping. */
   private long quietAt;
+
+  /** This sweep call's remaining times seen, by database; guarded by this. */
+  private final long[] ttlSampleSums = new long[DATABASES];
+
+  private final long[] ttlSamples = new long[DATABASES];
+
+  /** The sweep's average remaining time of each database's expiring keys (INFO's avg_ttl). */
+  private final AtomicLongArray averageTtls = new AtomicLongArray(DATABASES);
 
   /**
    * @param maxMemory the byte bound of the whole keyspace (at least 64 KiB)
@@ -215,6 +226,16 @@ public final class Keyspace implements AutoCloseable {
   }
 
   private Cache<byte[], byte[]> build(long bytes, long initialCapacity) {
+    Cache<byte[], byte[]> built = builder(bytes, initialCapacity).build();
+    // DBSIZE and INFO keyspace read the store's counts by database byte, and of values with an
+    // expiry, instead of walking every key.
+    if (built instanceof FirstByteCounts counts) {
+      counts.countKeysByFirstByte(ValueLayout.EXPIRY_BIT);
+    }
+    return built;
+  }
+
+  private CacheBuilder<byte[], byte[]> builder(long bytes, long initialCapacity) {
     return Cache.builder(Codecs.bytes(), Codecs.bytes())
         .maximumMemory(bytes)
         .initialCapacity(initialCapacity)
@@ -241,8 +262,7 @@ public final class Keyspace implements AutoCloseable {
                   lists.headEvicted(k, v);
                 }
               }
-            })
-        .build();
+            });
   }
 
   /**
@@ -758,13 +778,32 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
-   * Returns live keys and keys with an expiry, per database: {@code [db][0]} keys, {@code [db][1]}
-   * expiring, {@code [db][2]} the sum of the expiring keys' remaining milliseconds.
+   * Returns keys, keys with an expiry and their average remaining time, per database: {@code
+   * [db][0]} keys, {@code [db][1]} expiring, {@code [db][2]} the expiring keys' average remaining
+   * milliseconds. Keys expired but not yet removed are counted, as Redis counts them: the store's
+   * counts by database byte (no walk), and the average as the expiry sweep last estimated it. A
+   * keyspace over a clustered cache, which keeps no such counts, walks the whole cache and counts
+   * live keys only.
    */
   public long[][] counts() {
+    Cache<byte[], byte[]> current = cache;
+    if (!(current instanceof FirstByteCounts counted) || !counted.countsKeysByFirstByte()) {
+      return walkCounts(current);
+    }
+    long[][] counts = new long[DATABASES][3];
+    for (int db = 0; db < DATABASES; db++) {
+      counts[db][0] = counted.keysStartingWith(db);
+      counts[db][1] = counted.markedKeysStartingWith(db);
+      counts[db][2] = counts[db][1] == 0 ? 0 : averageTtl(db);
+    }
+    return counts;
+  }
+
+  /** {@link #counts()} by a walk of every key: live keys only, the exact average. */
+  private long[][] walkCounts(Cache<byte[], byte[]> walked) {
     long[][] counts = new long[DATABASES][3];
     long now = now();
-    for (Map.Entry<byte[], byte[]> e : cache.asMap().entrySet()) {
+    for (Map.Entry<byte[], byte[]> e : walked.asMap().entrySet()) {
       if (ListChunks.isChunkKey(e.getKey())) {
         continue;
       }
@@ -778,16 +817,24 @@ public final class Keyspace implements AutoCloseable {
         }
       }
     }
+    for (long[] db : counts) {
+      db[2] = db[1] == 0 ? 0 : db[2] / db[1];
+    }
     return counts;
   }
 
   /**
-   * Returns its number of live keys (a walk of the whole keyspace).
+   * Returns its number of keys, those expired but not yet removed included, as Redis's DBSIZE: the
+   * store's count (see {@link #counts()}).
    *
    * @param db the database
    */
   public long size(int db) {
-    return counts()[db][0];
+    Cache<byte[], byte[]> current = cache;
+    if (current instanceof FirstByteCounts counted && counted.countsKeysByFirstByte()) {
+      return counted.keysStartingWith(db);
+    }
+    return walkCounts(current)[db][0];
   }
 
   /**
@@ -856,6 +903,47 @@ public final class Keyspace implements AutoCloseable {
    * @return how many expired keys were removed
    */
   public synchronized int sweepExpired(int budget) {
+    try {
+      return sweepSlice(budget);
+    } finally {
+      publishTtlSamples();
+    }
+  }
+
+  /** Adds a key's remaining time to this sweep call's samples of its database (not a chunk's). */
+  private void sampleTtl(byte[] storedKey, long remaining) {
+    int db = storedKey[0];
+    if (db >= 0 && db < DATABASES && remaining > 0) {
+      ttlSampleSums[db] += remaining;
+      ttlSamples[db]++;
+    }
+  }
+
+  /**
+   * Folds this sweep call's samples into each database's average remaining time as Redis's active
+   * expiry cycle does: the first average as it is, then 49/50 of the last and 1/50 of the new.
+   */
+  private void publishTtlSamples() {
+    for (int db = 0; db < DATABASES; db++) {
+      if (ttlSamples[db] > 0) {
+        long average = ttlSampleSums[db] / ttlSamples[db];
+        long last = averageTtls.get(db);
+        averageTtls.set(db, last == 0 ? average : last / 50 * 49 + average / 50);
+        ttlSampleSums[db] = 0;
+        ttlSamples[db] = 0;
+      }
+    }
+  }
+
+  /**
+   * Returns the expiry sweep's estimate of a database's keys' average remaining time in
+   * milliseconds (0 until it has seen one), as Redis's avg_ttl.
+   */
+  private long averageTtl(int db) {
+    return averageTtls.get(db);
+  }
+
+  private int sweepSlice(int budget) {
     // A given (clustered) cache also holds values with an expiry written through other
     // members: without its member's count of them (which sees those too) it never goes quiet.
     if (quietAt >= 0 && (!given || member != null)) {
@@ -890,6 +978,7 @@ public final class Keyspace implements AutoCloseable {
       long expiry = ValueLayout.expiryOf(e.getValue());
       if (expiry != 0) {
         passSawExpiring = true;
+        sampleTtl(e.getKey(), expiry - now);
         if (expiry <= now && sweeps(e.getKey()) && cache.remove(e.getKey(), e.getValue())) {
           expired.increment();
           observer.expired(e.getKey());

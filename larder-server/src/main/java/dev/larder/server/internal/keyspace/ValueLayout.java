@@ -38,7 +38,10 @@ public final class ValueLayout {
   public static final int VERSION_WITH_ITEM_STATE = 2;
 
   private static final int FLAGS_BIT = 1 << 3;
-  private static final int EXPIRY_BIT = 1 << 2;
+
+  /** The tag's bit {@code E}: an expiry follows (what the store counts as a marked value). */
+  public static final int EXPIRY_BIT = 1 << 2;
+
   private static final int TYPE_LOW_MASK = 0b11;
   private static final int TYPE_HIGH_BIT = 1 << 4;
   private static final int VERSION_MASK = 0b111 << 5;

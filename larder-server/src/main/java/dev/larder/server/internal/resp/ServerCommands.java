@@ -208,10 +208,14 @@ final class ServerCommands {
         long[][] counts = ks.counts();
         for (int db = 0; db < counts.length; db++) {
           if (counts[db][0] > 0) {
-            long avgTtl = counts[db][1] == 0 ? 0 : counts[db][2] / counts[db][1];
             f.put(
                 "db" + db,
-                "keys=" + counts[db][0] + ",expires=" + counts[db][1] + ",avg_ttl=" + avgTtl);
+                "keys="
+                    + counts[db][0]
+                    + ",expires="
+                    + counts[db][1]
+                    + ",avg_ttl="
+                    + counts[db][2]);
           }
         }
       }
