@@ -168,12 +168,13 @@ public final class ListStore {
     try {
       byte[] raw = keyspace.cache().getIfPresent(headKey);
       ListChunks.Index index = raw != null && ListChunks.isHeadValue(raw) ? indexOf(raw) : null;
+      Set<Integer> named = index == null ? Set.of() : named(headKey, index);
       List<byte[]> unnamed = new ArrayList<>();
       for (byte[] k : keyspace.cache().asMap().keySet()) {
         if (ListChunks.isChunkOf(k, headKey)
             && (index == null
                 || index.id() != ListChunks.idOf(k)
-                || !index.contains(ListChunks.numberOf(k)))) {
+                || !named.contains(ListChunks.numberOf(k)))) {
           unnamed.add(k);
         }
       }
@@ -193,9 +194,38 @@ public final class ListStore {
 
   private void releaseChunks(byte[] headKey, byte[] head, ChangeSink sink) {
     ListChunks.Index index = indexOf(head);
-    for (int i = 0; i < index.chunks(); i++) {
-      removeChunk(ListChunks.chunkKey(headKey, index.id(), index.number(i)), sink);
+    if (!ListChunks.forEachKey(headKey, index, this::storedPayload, k -> removeChunk(k, sink))) {
+      removeEveryChunkOf(headKey, index.id(), sink);
     }
+  }
+
+  /**
+   * Removes every chunk of the list {@code id} at {@code headKey}, walking the whole store: for a
+   * list one of whose index pages is gone (evicted), whose chunks nothing else names.
+   */
+  private void removeEveryChunkOf(byte[] headKey, long id, ChangeSink sink) {
+    List<byte[]> found = new ArrayList<>();
+    for (byte[] k : keyspace.cache().asMap().keySet()) {
+      if (ListChunks.isChunkOf(k, headKey) && ListChunks.idOf(k) == id) {
+        found.add(k);
+      }
+    }
+    for (byte[] k : found) {
+      removeChunk(k, sink);
+    }
+  }
+
+  /** The numbers of the chunks and index pages a head names (those of pages present). */
+  private Set<Integer> named(byte[] headKey, ListChunks.Index index) {
+    Set<Integer> named = new HashSet<>();
+    ListChunks.forEachKey(
+        headKey, index, this::storedPayload, k -> named.add(ListChunks.numberOf(k)));
+    return named;
+  }
+
+  /** A chunk's or index page's payload, or null if the store does not hold it. */
+  private byte[] storedPayload(byte[] chunkKey) {
+    return keyspace.cache().read(chunkKey, ListStore::chunkPayload);
   }
 
   private void removeChunk(byte[] chunkKey, ChangeSink sink) {
@@ -448,11 +478,14 @@ public final class ListStore {
     if (sink != null) {
       sink.put(stored, bytes);
     }
-    if (old != null) {
-      for (int i = 0; i < old.chunks(); i++) {
-        if (now == null || !now.contains(old.number(i))) {
-          removeChunk(ListChunks.chunkKey(stored, old.id(), old.number(i)), sink);
-        }
+    if (old != null && now == null) {
+      releaseChunks(stored, live.raw(), sink); // packed again: every chunk and page goes
+    } else if (old != null) {
+      long id = old.id();
+      if (!list.removed(
+          number -> storedPayload(ListChunks.chunkKey(stored, id, number)),
+          number -> removeChunk(ListChunks.chunkKey(stored, id, number), sink))) {
+        dropUnnamedChunks(stored); // a page dropped unread was gone: find its chunks by a walk
       }
     } else if (live.raw() != null) {
       releaseIfHead(stored, live.raw(), sink);
@@ -491,8 +524,8 @@ public final class ListStore {
   }
 
   /**
-   * Writes a chunked list's changed chunks and returns its new index; {@code written} gets the
-   * stored keys of chunks written under fresh numbers.
+   * Writes a chunked list's changed chunks and new index pages and returns its new index; {@code
+   * written} gets the stored keys of those written under fresh numbers.
    */
   private ListChunks.Index writeChunks(
       byte[] stored, ListBody list, ListChunks.Index old, List<byte[]> written, ChangeSink sink) {
@@ -503,27 +536,22 @@ public final class ListStore {
       index = new ListChunks.Index(keyspace.nextVersion(), 0);
       keyspace.noteChunked();
     }
-    for (ListBody.Segment s : list.segmentList()) {
-      boolean fresh = s.number < 0;
-      if (fresh) {
-        s.number = index.takeNumber();
-      }
-      if (s.dirty || fresh) {
-        byte[] key = ListChunks.chunkKey(stored, index.id(), s.number);
-        byte[] value =
-            ValueLayout.encode(
-                new StoredValue(ValueType.LIST, keyspace.nextVersion(), 0, 0, list.payloadOf(s)));
-        keyspace.cache().put(key, value);
-        if (sink != null) {
-          sink.put(key, value);
-        }
-        if (old == null || !old.contains(s.number)) {
-          written.add(key);
-        }
-      }
-      index.add(s.number, s.count, s.bytes);
-    }
-    return index;
+    long id = index.id();
+    return list.write(
+        index,
+        (number, payload, fresh) -> {
+          byte[] key = ListChunks.chunkKey(stored, id, number);
+          byte[] value =
+              ValueLayout.encode(
+                  new StoredValue(ValueType.LIST, keyspace.nextVersion(), 0, 0, payload));
+          keyspace.cache().put(key, value);
+          if (sink != null) {
+            sink.put(key, value);
+          }
+          if (fresh) {
+            written.add(key);
+          }
+        });
   }
 
   /**
@@ -658,7 +686,7 @@ public final class ListStore {
       }
     }
     long removed = 0;
-    Map<String, ListChunks.Index> whole = new HashMap<>();
+    Map<String, Set<Integer>> whole = new HashMap<>();
     for (byte[] k : heads) {
       byte[] raw = cache.getIfPresent(k);
       if (raw == null) {
@@ -667,20 +695,23 @@ public final class ListStore {
       ListChunks.Index index = indexOf(raw);
       String owner = owner(k, index.id());
       Set<Integer> held = chunks.getOrDefault(owner, Set.of());
-      boolean complete = true;
-      for (int i = 0; i < index.chunks() && complete; i++) {
-        complete = held.contains(index.number(i));
+      Set<Integer> named = new HashSet<>();
+      boolean complete =
+          ListChunks.forEachKey(
+              k, index, this::storedPayload, c -> named.add(ListChunks.numberOf(c)));
+      for (int number : named) {
+        complete &= held.contains(number);
       }
       if (complete) {
-        whole.put(owner, index);
+        whole.put(owner, named);
       } else {
         cache.invalidate(k);
         removed++;
       }
     }
     for (byte[] k : chunkKeys) {
-      ListChunks.Index index = whole.get(owner(ListChunks.headKeyOf(k), ListChunks.idOf(k)));
-      if (index == null || !index.contains(ListChunks.numberOf(k))) {
+      Set<Integer> named = whole.get(owner(ListChunks.headKeyOf(k), ListChunks.idOf(k)));
+      if (named == null || !named.contains(ListChunks.numberOf(k))) {
         cache.invalidate(k);
         removed++;
       }
