@@ -59,6 +59,33 @@ public final class ClusteredTxMember implements AutoCloseable {
                 cache.keyCodec().decode(new ByteSource(key)), cache.valueCodec().decode(value)));
   }
 
+  /**
+   * Hands {@code action} the newest committed value of every key of {@code cache} in the whole
+   * cluster, each key once, from its primary in the epoch this member installed last: the keys this
+   * member is primary of are read here, every other primary is asked for its own (a round trip to
+   * each, its keys in chunks). What a server's KEYS, SCAN and DBSIZE need in DISTRIBUTED mode,
+   * where no member holds every key; in REPLICATED mode {@link #forEachNewest} with {@code
+   * primaryOnly} false gives the same keys without a message. Removed keys are skipped. Weakly
+   * consistent, as {@link #forEachNewest}: no snapshot is taken; a primary walks its keys under its
+   * member's monitor, so its commits pause meanwhile (a large store pauses longer).
+   *
+   * @param cache a cache declared to the builder (by name)
+   * @param action gets each key and value, decoded by the cache's codecs
+   * @throws IllegalArgumentException if no cache of that name was declared
+   * @throws ClusterTimeoutException if some primary did not serve its keys within the cluster
+   *     timeout (it is unreachable, or the cluster is reconfiguring)
+   */
+  public <K, V> void forEachNewestInCluster(
+      TxCacheSpec<K, V> cache, BiConsumer<? super K, ? super V> action) {
+    Objects.requireNonNull(action, "action");
+    int index = indexOf(cache);
+    engine.forEachNewestInCluster(
+        index,
+        (key, value) ->
+            action.accept(
+                cache.keyCodec().decode(new ByteSource(key)), cache.valueCodec().decode(value)));
+  }
+
   private int indexOf(TxCacheSpec<?, ?> cache) {
     for (int i = 0; i < specs.size(); i++) {
       if (specs.get(i).name().equals(cache.name())) {
@@ -97,6 +124,20 @@ public final class ClusteredTxMember implements AutoCloseable {
   /** Returns the number of the epoch this member installed last (0 before any). */
   public long epoch() {
     return engine.epochNumber();
+  }
+
+  /**
+   * Returns this member's engine as {@code type}, for tools and tests that inject faults into its
+   * channel (the engine's classes are internal, not API, and may change in any release).
+   *
+   * @param type the engine's class, or a supertype of it
+   * @throws IllegalArgumentException if the engine is not a {@code type}
+   */
+  public <T> T unwrap(Class<T> type) {
+    if (!type.isInstance(engine)) {
+      throw new IllegalArgumentException("this member's engine is no " + type.getName());
+    }
+    return type.cast(engine);
   }
 
   /** Closes the store: this member leaves the cluster. */

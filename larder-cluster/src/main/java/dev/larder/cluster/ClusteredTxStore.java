@@ -27,7 +27,8 @@ import java.util.Set;
  * <ul>
  *   <li>a commit is acknowledged once a majority of {@link Builder#members} members logged its
  *       decision; a member on the minority side of a partition cannot commit ({@link
- *       ClusterTimeoutException} after the cluster timeout);
+ *       ClusterDegradedException} at once while its view holds fewer than a majority, {@link
+ *       ClusterTimeoutException} after the cluster timeout while a reconfiguration does not end);
  *   <li>writes to a key locked by a prepared transaction fail a transaction's commit ({@code
  *       TransactionConflictException}); a {@code TxCache.put} or {@code remove} outside a
  *       transaction waits for the lock, up to the cluster timeout;

@@ -448,6 +448,17 @@ public final class LarderServer implements AutoCloseable {
     return cluster == null ? java.util.Optional.empty() : java.util.Optional.of(cluster.cache());
   }
 
+  /**
+   * Returns this member's side of the clustered transactional store its keyspace is kept in with
+   * {@code cluster-transactions on} (its epoch, members and readiness, for monitoring); empty
+   * otherwise.
+   */
+  public java.util.Optional<dev.larder.cluster.ClusteredTxMember> clusteredTxMember() {
+    return cluster == null || cluster.transactions() == null
+        ? java.util.Optional.empty()
+        : java.util.Optional.of(cluster.transactions().member());
+  }
+
   /** Returns the bound RESP port, 0 if RESP is disabled. */
   public int respPort() {
     return state.respPort();

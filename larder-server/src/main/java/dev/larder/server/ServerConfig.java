@@ -303,10 +303,13 @@ public final class ServerConfig {
         ServerSetting.CLUSTER_TRANSACTIONS,
         "on or off");
     if (clusterTransactions()) {
+      int size = Integer.parseInt(get(ServerSetting.CLUSTER_SIZE));
+      // every view with a majority must hold an owner of every segment (cluster-transactions.md)
       check(
-          get(ServerSetting.CLUSTER_MODE).equals("replicated"),
+          get(ServerSetting.CLUSTER_MODE).equals("replicated") || owners > size - (size / 2 + 1),
           ServerSetting.CLUSTER_TRANSACTIONS,
-          "off with cluster-mode distributed (on needs replicated)");
+          "off with cluster-mode distributed unless cluster-owners is above cluster-size minus a"
+              + " majority of it (2 of 3, 3 of 5)");
       check(
           dir() == null,
           ServerSetting.CLUSTER_TRANSACTIONS,

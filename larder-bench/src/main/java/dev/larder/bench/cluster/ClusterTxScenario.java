@@ -31,6 +31,14 @@ import java.util.stream.Collectors;
  * order), forbidden ones (SERIALIZABLE: any; SNAPSHOT: any but G2), lost acknowledged appends,
  * divergent members, wrong sums, in-doubt transactions committed and aborted by reconfigurations.
  *
+ * <p>The {@code server} part ({@link ServerClusterTxTrial}): {@code nodes} clustered Larder servers
+ * with {@code cluster-transactions on} in their own JVMs, {@code clients} Redis clients on each
+ * running MULTI/EXEC bank transfers (each also appending its record to its client's list) and
+ * audits; {@code kills} SIGKILLs of a random member (restarted) and {@code partitions} cuts of one
+ * member, held {@code hold} ms. Rows: acknowledged EXECs (commits), aborts, refusals (CLUSTERDOWN),
+ * unknown outcomes, anomalies (wrong sums, transfers half applied, records twice, refused transfers
+ * applied), lost acknowledged transfers, keys still locked 30 s after a fault settled.
+ *
  * <p>The {@code throughput} part ({@link TxThroughputTrial}): Larder (serializable, without a log
  * and with one) and Infinispan 15.2 (REPL_SYNC, optimistic, REPEATABLE_READ with its write-skew
  * check) on {@code nodes} JVMs over the same JGroups stack; for each of {@code threads} per member
@@ -39,7 +47,7 @@ import java.util.stream.Collectors;
  */
 public final class ClusterTxScenario implements Scenario {
 
-  private static final List<String> PART_NAMES = List.of("faults", "throughput");
+  private static final List<String> PART_NAMES = List.of("faults", "throughput", "server");
   private static final Parameter.Choices PARTS =
       new Parameter.Choices("parts", PART_NAMES, PART_NAMES, PART_NAMES);
   private static final List<String> MODE_NAMES = List.of("replicated", "distributed");
@@ -54,6 +62,8 @@ public final class ClusterTxScenario implements Scenario {
       new Parameter.WholeNumber("partitions", 0, 1_000_000, 20, 1);
   private static final Parameter.WholeNumber PAUSE =
       new Parameter.WholeNumber("pause", 0, 1_000_000, 1000, 500);
+  private static final Parameter.WholeNumber HOLD =
+      new Parameter.WholeNumber("hold", 0, 1_000_000, 3000, 2000);
   private static final Parameter.WholeNumber CLIENTS =
       new Parameter.WholeNumber("clients", 1, 64, 2, 2);
   private static final Parameter.WholeNumbers THREADS =
@@ -64,6 +74,8 @@ public final class ClusterTxScenario implements Scenario {
       new Parameter.WholeNumber("seconds", 1, 3600, 10, 1);
 
   private static final String FAULTS = "faults";
+  private static final String SERVER_PART = "server";
+  private static final String SERVER = "Larder server";
   private static final List<String> THROUGHPUT = List.of("Larder", "Larder-log", "Infinispan");
 
   @Override
@@ -87,6 +99,7 @@ public final class ClusterTxScenario implements Scenario {
         KILL_ALL_EVERY,
         PARTITIONS,
         PAUSE,
+        HOLD,
         CLIENTS,
         THREADS,
         CONFLICT,
@@ -115,12 +128,16 @@ public final class ClusterTxScenario implements Scenario {
     for (String mode : MODES.get(options)) {
       Map<String, String> params = new java.util.HashMap<>(common);
       params.put("mode", mode);
+      params.put("hold", String.valueOf(HOLD.get(options)));
       if (PARTS.get(options).contains("faults")) {
         for (Isolation level : Isolation.values()) {
           if (options.includes("Larder " + level)) {
             trials.add(new Trial("Larder " + level, FAULTS + " " + mode, params));
           }
         }
+      }
+      if (PARTS.get(options).contains("server") && options.includes(SERVER)) {
+        trials.add(new Trial(SERVER, SERVER_PART + " " + mode, params));
       }
       if (PARTS.get(options).contains("throughput")) {
         for (String impl : THROUGHPUT) {
@@ -145,7 +162,53 @@ public final class ClusterTxScenario implements Scenario {
 
   @Override
   public List<Row> run(Trial trial, TrialContext context) throws Exception {
+    if (trial.label().startsWith(SERVER_PART)) {
+      return server(trial, context);
+    }
     return trial.label().startsWith(FAULTS) ? faults(trial, context) : throughput(trial, context);
+  }
+
+  private static List<Row> server(Trial trial, TrialContext context) throws Exception {
+    ServerClusterTxTrial.Result r =
+        new ServerClusterTxTrial(
+                trial.param("mode"),
+                (int) trial.longParam("nodes"),
+                (int) trial.longParam("kills"),
+                (int) trial.longParam("partitions"),
+                trial.longParam("pause"),
+                trial.longParam("hold"),
+                (int) trial.longParam("clients"),
+                context::progress)
+            .run();
+    if (!r.detail().isEmpty()) {
+      context.progress(r.detail());
+    }
+    Map<String, Long> kinds = new java.util.TreeMap<>();
+    kinds.put("wrong sum", r.sumViolations());
+    kinds.put("half applied", r.halfApplied());
+    kinds.put("duplicated", r.duplicated());
+    kinds.put("refused but applied", r.abortedButApplied());
+    kinds.values().removeIf(n -> n == 0);
+    return List.of(
+        Row.of(trial.implementation())
+            .put("isolation", Isolation.SERIALIZABLE.name())
+            .put("mode", trial.param("mode"))
+            .put("nodes", trial.longParam("nodes"))
+            .put("kills", r.kills())
+            .put("killAll", 0)
+            .put("partitions", r.partitions())
+            .put("commits", r.commits())
+            .put("aborts", r.aborts())
+            .put("refused", r.refused())
+            .put("unknown", r.unknown())
+            .put("audits", r.audits())
+            .put("anomalies", r.anomalies())
+            .put("anomalyKinds", kinds.isEmpty() ? "none" : kinds.toString())
+            .put("forbidden", r.anomalies())
+            .put("lost", r.lost())
+            .put("sumViolations", r.sumViolations())
+            .put("lockedKeys", r.lockedKeys())
+            .put("seconds", r.millis() / 1000.0));
   }
 
   private static List<Row> faults(Trial trial, TrialContext context) throws Exception {
@@ -246,6 +309,8 @@ public final class ClusterTxScenario implements Scenario {
             new Column("lost", "lost acknowledged commits"),
             Column.of("divergent"),
             new Column("sumViolations", "wrong sums"),
+            Column.of("refused"),
+            new Column("lockedKeys", "locked keys"),
             new Column("inDoubtCommitted", "in doubt: committed"),
             new Column("inDoubtAborted", "in doubt: aborted"),
             Column.of("threads"),

@@ -4,11 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.larder.cluster.ClusteredTxMember;
 import dev.larder.server.LarderServer;
+import dev.larder.server.ServerSetting;
+import dev.larder.server.internal.cluster.SlotPartitioner;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -21,6 +27,7 @@ import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Transaction;
 import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisMovedDataException;
 
 /**
  * Three clustered servers with {@code cluster-transactions on}: MULTI/EXEC commits through cluster
@@ -316,6 +323,46 @@ class ClusterTransactionsServerTest {
       }
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  /**
+   * CLUSTER NODES (the slot map) and MOVED name each slot's primary in the transactional store's
+   * epoch (the member that validates and locks its keys at commit), not the primary of the
+   * cluster's own view.
+   */
+  @Test
+  void slotMapAndMovedNameTheTransactionalStoresPrimaries() {
+    ClusteredTxMember tx = MEMBERS.get(0).clusteredTxMember().orElseThrow();
+    int segments = Integer.parseInt(MEMBERS.get(0).config().get(ServerSetting.CLUSTER_SEGMENTS));
+    Map<String, Integer> ports = new HashMap<>();
+    for (LarderServer m : MEMBERS) {
+      ports.put(m.clusterNodeName(), m.respPort());
+    }
+    try (Jedis j = jedis(0)) {
+      for (int slot = 0; slot < 16384; slot += 61) {
+        String primary = tx.owners(SlotPartitioner.segmentOfSlot(slot, segments)).getFirst();
+        assertEquals(ports.get(primary), masterPort(j, slot), "master of slot " + slot);
+      }
+    }
+    try (Jedis j = jedis(0)) {
+      String key = null;
+      String primary = null;
+      for (int i = 0; key == null; i++) {
+        String candidate = "moved:" + i;
+        int slot = (int) j.clusterKeySlot(candidate);
+        String p = tx.owners(SlotPartitioner.segmentOfSlot(slot, segments)).getFirst();
+        if (!p.equals(MEMBERS.get(0).clusterNodeName())) {
+          key = candidate;
+          primary = p;
+        }
+      }
+      String write = key;
+      j.readonly();
+      JedisMovedDataException moved =
+          assertThrows(
+              JedisMovedDataException.class, () -> j.set(write, "v"), "a write of " + write);
+      assertEquals(ports.get(primary).intValue(), moved.getTargetNode().getPort());
     }
   }
 }

@@ -101,9 +101,13 @@ final class Adoption {
     return null;
   }
 
-  /** Returns true once every entry of the segments arrived from the holder; false if refused. */
-  private boolean pullFrom(
-      Address source, long epoch, int[] wanted, List<TxFrame.VersionEntry> into)
+  /**
+   * Returns true once every entry of the segments arrived from the holder (their newest versions
+   * there, removals included); false if it refused (it is not at {@code epoch}, or does not hold
+   * them) or did not answer within the timeout. Also what a walk of every member's keys asks each
+   * primary ({@link ClusterTxEngine#forEachNewestInCluster}).
+   */
+  boolean pullFrom(Address source, long epoch, int[] wanted, List<TxFrame.VersionEntry> into)
       throws InterruptedException {
     List<TxFrame.VersionEntry> entries = new ArrayList<>();
     CompletableFuture<Boolean> done = new CompletableFuture<>();

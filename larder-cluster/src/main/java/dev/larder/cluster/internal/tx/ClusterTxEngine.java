@@ -18,6 +18,7 @@ import dev.larder.wal.WalConfig;
 import dev.larder.wal.WriteAheadLog;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SequencedMap;
@@ -510,6 +511,70 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
           int offset = StoredValue.valueOffset(stored);
           action.accept(key, new ByteSource(stored, offset, stored.length - offset));
         });
+  }
+
+  /**
+   * Hands {@code action} the newest committed value of each key of the cache at {@code index} in
+   * the whole cluster, each key once, from its primary in the epoch this member installed: its own
+   * primaries' keys read here, every other primary's pulled from it (the PULL and STATE frames of
+   * adoption, for the segments it is primary of). Weakly consistent, no snapshot: a key committed
+   * or removed during the walk may be seen either way. A primary that refuses (it has not installed
+   * this epoch, or is still adopting) is asked again, with the newer epoch if this member installed
+   * one, until the cluster timeout; so is the walk while this member is not READY.
+   *
+   * @param action gets the encoded key and the value's encoded bytes (neither to be modified)
+   * @throws ClusterTimeoutException if some primary did not serve its keys within the timeout
+   */
+  public void forEachNewestInCluster(int index, BiConsumer<byte[], ByteSource> action) {
+    long deadline = System.nanoTime() + timeoutNanos;
+    try {
+      while (true) {
+        Epoch e = member.epoch();
+        List<TxFrame.VersionEntry> remote = pullPrimaries(e);
+        // this member's own primaries are whole only while it is READY (not adopting them)
+        if (remote != null && member.isReady() && member.epoch().number == e.number) {
+          forEachNewest(index, true, action);
+          for (TxFrame.VersionEntry v : remote) {
+            if (v.key().cache() == index && v.value() != null) {
+              action.accept(v.key().key(), new ByteSource(v.value()));
+            }
+          }
+          return;
+        }
+        if (System.nanoTime() > deadline) {
+          throw new ClusterTimeoutException(
+              "a walk of every member's keys (some primary of " + e + " did not serve them)",
+              List.of());
+        }
+        Thread.sleep(50);
+      }
+    } catch (InterruptedException ie) {
+      Thread.currentThread().interrupt();
+      throw new ClusterException("interrupted", ie);
+    }
+  }
+
+  /**
+   * Pulls, from each other member that is primary of segments in {@code e}, those segments' newest
+   * versions; null if one refused or did not answer.
+   */
+  private List<TxFrame.VersionEntry> pullPrimaries(Epoch e) throws InterruptedException {
+    Map<Long, List<Integer>> byPrimary = new LinkedHashMap<>();
+    for (int s = 0; s < e.segments(); s++) {
+      long[] owners = e.ownersOf(s);
+      if (owners.length > 0 && owners[0] != member.memberId()) {
+        byPrimary.computeIfAbsent(owners[0], id -> new ArrayList<>()).add(s);
+      }
+    }
+    List<TxFrame.VersionEntry> entries = new ArrayList<>();
+    for (Map.Entry<Long, List<Integer>> p : byPrimary.entrySet()) {
+      Address a = e.addressOf(p.getKey());
+      int[] segments = p.getValue().stream().mapToInt(Integer::intValue).toArray();
+      if (a == null || !adoption.pullFrom(a, e.number, segments, entries)) {
+        return null;
+      }
+    }
+    return entries;
   }
 
   /**

@@ -85,6 +85,9 @@ final class MemberState implements TxLog.Replay {
   private boolean ready;
   private boolean bootstrapped;
 
+  /** This member's latest JGroups view (empty before the first). */
+  private List<org.jgroups.Address> view = List.of();
+
   /** When this member, stale in the epoch it installed, began waiting for the source's state. */
   private long adoptingSince = -1;
 
@@ -313,16 +316,33 @@ final class MemberState implements TxLog.Replay {
     return oldest;
   }
 
-  /** Returns the epoch once this member is READY, waiting until the deadline; null if not. */
-  synchronized Epoch awaitReady(long deadlineNanos) throws InterruptedException {
+  /**
+   * Returns the epoch once this member is READY, waiting until the deadline; null if not, and null
+   * at once while it is not READY and its view holds fewer than {@code majority} members (no epoch
+   * can be established from such a view: a minority side of a partition).
+   */
+  synchronized Epoch awaitReady(long deadlineNanos, int majority) throws InterruptedException {
     while (!ready) {
       long left = deadlineNanos - System.nanoTime();
-      if (left <= 0) {
+      if (left <= 0 || inMinorityView(majority)) {
         return null;
       }
       TimeUnit.NANOSECONDS.timedWait(this, left);
     }
     return epoch;
+  }
+
+  /**
+   * Returns true if this member has had a view and its latest holds fewer than {@code majority}
+   * members.
+   */
+  synchronized boolean inMinorityView(int majority) {
+    return !view.isEmpty() && view.size() < majority;
+  }
+
+  /** Returns the members of this member's latest JGroups view (empty before the first). */
+  synchronized List<org.jgroups.Address> view() {
+    return view;
   }
 
   /** Returns true once this member installed an epoch in this run (waiting until the deadline). */
@@ -342,9 +362,11 @@ final class MemberState implements TxLog.Replay {
    * needs every member's vote), so this member stops taking new ones until the next epoch.
    */
   synchronized void viewChanged(java.util.Collection<org.jgroups.Address> view) {
+    this.view = List.copyOf(view);
     if (ready && !view.containsAll(epoch.addresses())) {
       ready = false;
     }
+    notifyAll(); // commits waiting to be READY look again at the view's size
   }
 
   // ------------------------------------------------------------------ participant

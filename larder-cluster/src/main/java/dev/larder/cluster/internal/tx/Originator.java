@@ -1,5 +1,6 @@
 package dev.larder.cluster.internal.tx;
 
+import dev.larder.cluster.ClusterDegradedException;
 import dev.larder.cluster.ClusterTimeoutException;
 import dev.larder.tx.Isolation;
 import dev.larder.tx.TransactionConflictException;
@@ -70,6 +71,8 @@ final class Originator {
    *     minority side say, commits with lower timestamps may be missing from what it read)
    * @param writes encoded values, null for a removal
    * @throws TransactionConflictException if refused (nothing applied)
+   * @throws ClusterDegradedException if this member is not READY and its view holds fewer than a
+   *     majority of the members (nothing applied)
    * @throws ClusterTimeoutException if no epoch could be used, or the outcome is not known by the
    *     deadline
    */
@@ -109,8 +112,17 @@ final class Originator {
       boolean blind,
       long deadlineNanos)
       throws LockedOnly, InterruptedException {
-    Epoch e = member.awaitReady(deadlineNanos);
+    Epoch e = member.awaitReady(deadlineNanos, majority);
     if (e == null) {
+      if (member.inMinorityView(majority)) {
+        // no epoch can be established from this view: refuse now, as the quorum path does,
+        // rather than wait out the timeout (nothing was sent, so nothing is in doubt)
+        throw new ClusterDegradedException(
+            String.valueOf(channel.self()),
+            "commit",
+            names(member.view()),
+            names(member.epochAddresses()));
+      }
       throw new ClusterTimeoutException(
           "no epoch with a majority of the members was established"
               + " on this member in time: it cannot commit (a minority side of a partition, or the"
@@ -263,6 +275,10 @@ final class Originator {
           List.of());
     }
     return result;
+  }
+
+  private static List<String> names(List<Address> members) {
+    return members.stream().map(String::valueOf).toList();
   }
 
   private static int oks(Map<Address, TxFrame> replies) {

@@ -33,9 +33,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * {@link ClusteredTxMember}: the walks of a member's newest values and the segment owners of its
- * epoch, which a server keeping its keyspace in a clustered store lists, counts and routes keys by;
- * and the cluster's {@link KeyPartitioner} placing keys (three in-process members).
+ * {@link ClusteredTxMember}: the walks of a member's newest values (its own, its primaries', the
+ * whole cluster's) and the segment owners of its epoch, which a server keeping its keyspace in a
+ * clustered store lists, counts and routes keys by; and the cluster's {@link KeyPartitioner}
+ * placing keys (three in-process members).
  */
 @Timeout(120)
 class ClusteredTxMemberTest {
@@ -82,6 +83,20 @@ class ClusteredTxMemberTest {
         assertTrue(expected.size() < live.size(), "two owners of three: member " + i);
       }
       assertPrimariesWalkEachKeyOnce(members, live);
+      // the whole cluster's keys through any member: its own primaries' and the others'
+      for (int i = 0; i < members.size(); i++) {
+        Map<String, Long> everywhere = new TreeMap<>();
+        members
+            .get(i)
+            .forEachNewestInCluster(
+                KV,
+                (k, v) -> {
+                  if (everywhere.put(k, v) != null) {
+                    throw new AssertionError(k + " walked twice");
+                  }
+                });
+        assertEquals(new TreeMap<>(live), everywhere, "the cluster's keys through member " + i);
+      }
     } finally {
       closeAll(members);
     }

@@ -2,13 +2,13 @@ package dev.larder.server.internal.cluster;
 
 import dev.larder.Cache;
 import dev.larder.cluster.ClusterConfig;
+import dev.larder.cluster.ClusterMode;
 import dev.larder.cluster.ClusteredTxMember;
 import dev.larder.cluster.ClusteredTxStore;
 import dev.larder.server.internal.keyspace.KeyObserver;
 import dev.larder.server.internal.pubsub.KeyEvents;
 import dev.larder.tx.TxStore;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -27,24 +27,32 @@ public final class ClusterTransactions implements AutoCloseable {
   private final TxKeyspaceStore store;
   private final HeldChanges held = new HeldChanges();
 
-  private ClusterTransactions(ClusteredTxMember member) {
-    this.store = new TxKeyspaceStore(member);
+  private ClusterTransactions(ClusteredTxMember member, boolean distributed) {
+    this.store = new TxKeyspaceStore(member, distributed);
   }
 
   /**
    * Joins the transactional store's cluster; returns once this member installed an epoch.
    *
-   * @param cluster the store's cluster (REPLICATED, SYNC, its own transport)
+   * @param cluster the store's cluster (REPLICATED, or DISTRIBUTED with its owners; SYNC; its own
+   *     transport)
    * @param members the cluster's size: a majority of it must be present to commit
    * @return the started member
    * @throws dev.larder.cluster.ClusterException if it cannot join in time
+   * @throws IllegalArgumentException if DISTRIBUTED with too few owners for the majority
    */
   static ClusterTransactions start(ClusterConfig cluster, int members) {
     return new ClusterTransactions(
         ClusteredTxStore.builder(cluster)
             .cache(TxKeyspaceStore.KEYSPACE)
             .members(members)
-            .buildMember());
+            .buildMember(),
+        cluster.mode() == ClusterMode.DISTRIBUTED);
+  }
+
+  /** Returns this member's side of the transactional store (its epoch, owners and members). */
+  public ClusteredTxMember member() {
+    return store.member();
   }
 
   /** Returns the store the keyspace is built over. */
@@ -57,9 +65,9 @@ public final class ClusterTransactions implements AutoCloseable {
     return store.primaryEntries();
   }
 
-  /** Returns this member's newest entries (every key), a copy. */
-  List<Map.Entry<byte[], byte[]>> entries() {
-    return store.entries();
+  /** Returns this member's newest entries of the keys it owns (every key when REPLICATED). */
+  Iterator<Map.Entry<byte[], byte[]>> ownedEntries() {
+    return store.ownedEntries();
   }
 
   /**

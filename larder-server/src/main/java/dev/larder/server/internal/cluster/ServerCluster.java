@@ -36,9 +36,10 @@ import java.util.function.LongSupplier;
  *
  * <p>Implementation notes. Each member joins with its RESP address as a cluster attribute, so every
  * member can name any other's address (CLUSTER SLOTS, MOVED) from its view alone. A slot's master
- * is its segment's primary; its replicas are the segment's other owners. A node's id is the SHA-1
- * of its member name, in hex, so it is the same after a restart under the same name, as Redis's ids
- * are.
+ * is its segment's primary; its replicas are the segment's other owners (with {@code
+ * cluster-transactions on}, the transactional store's epoch's primary and owners). A node's id is
+ * the SHA-1 of its member name, in hex, so it is the same after a restart under the same name, as
+ * Redis's ids are.
  *
  * <p>Thread-safe.
  */
@@ -175,7 +176,11 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
             .stack(ClusterStack.of(config, TRANSACTIONS_PORT_OFFSET))
             .clusterName(config.cluster())
             .nodeName(name)
-            .mode(ClusterMode.REPLICATED)
+            .mode(
+                config.get(ServerSetting.CLUSTER_MODE).equals("distributed")
+                    ? ClusterMode.DISTRIBUTED
+                    : ClusterMode.REPLICATED)
+            .owners(Integer.parseInt(config.get(ServerSetting.CLUSTER_OWNERS)))
             .replication(Replication.SYNC)
             .timeout(Duration.ofMillis(config.clusterTimeoutMillis()))
             .segments(Integer.parseInt(config.get(ServerSetting.CLUSTER_SEGMENTS)))
@@ -254,7 +259,7 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
     List<String> previous = null;
     int from = 0;
     for (int s = 0; s < segments; s++) {
-      List<String> owners = cache.segmentOwners(s);
+      List<String> owners = segmentOwners(s);
       if (previous != null && !owners.equals(previous)) {
         out.add(range(from, s * per - 1, previous));
         from = s * per;
@@ -279,7 +284,27 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
    * @param slot a slot
    */
   public List<String> owners(int slot) {
-    return cache.segmentOwners(SlotPartitioner.segmentOfSlot(slot, segments));
+    return segmentOwners(SlotPartitioner.segmentOfSlot(slot, segments));
+  }
+
+  /**
+   * Returns the owners of a segment, primary first. With {@code cluster-transactions on}, those of
+   * the transactional store's epoch, whose primary validates and locks the segment's keys at commit
+   * (so a redirected client lands on it); the cluster's view's while that epoch names a member the
+   * view does not know the address of (the epoch and the view change at different moments).
+   */
+  private List<String> segmentOwners(int segment) {
+    if (transactions != null) {
+      List<String> owners = transactions.member().owners(segment);
+      if (!owners.isEmpty() && owners.stream().allMatch(this::addressKnown)) {
+        return owners;
+      }
+    }
+    return cache.segmentOwners(segment);
+  }
+
+  private boolean addressKnown(String member) {
+    return cache.memberAttributes(member).get(RESP_ADDRESS) != null;
   }
 
   /**
@@ -308,11 +333,11 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
 
   /**
    * Returns this member's stored entries, its own and its backup copies (with {@code
-   * cluster-transactions on}, the transactional store's newest values this member holds), weakly
-   * consistent.
+   * cluster-transactions on}, the transactional store's newest values of the keys this member
+   * owns), weakly consistent.
    */
   public Iterator<Map.Entry<byte[], byte[]>> localEntries() {
-    return transactions != null ? transactions.entries().iterator() : cache.localEntries();
+    return transactions != null ? transactions.ownedEntries() : cache.localEntries();
   }
 
   /**

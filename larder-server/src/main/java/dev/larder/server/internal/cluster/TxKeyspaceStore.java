@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -50,9 +51,10 @@ import java.util.function.Predicate;
  * it rethrows, and the binding's owner ({@link ClusterTransactions#execute}) rolls the transaction
  * back and runs it again (a conflict) or fails it whole (a cluster failure).
  *
- * <p><b>Iteration</b> walks this member's newest committed values (every key: the store is
- * REPLICATED), weakly consistent. Inside a bound transaction the keys it wrote are overlaid with
- * its own values, so FLUSHDB or KEYS after a SET in one EXEC see that SET; other keys are read as
+ * <p><b>Iteration</b> walks the cluster's newest committed values, weakly consistent: this member's
+ * in REPLICATED mode (it holds every key), every primary's in DISTRIBUTED mode (a round trip to
+ * each other member per walk). Inside a bound transaction the keys it wrote are overlaid with its
+ * own values, so FLUSHDB or KEYS after a SET in one EXEC see that SET; other keys are read as
  * committed, not at the transaction's snapshot.
  *
  * <p>Thread-safe; a binding belongs to one thread.
@@ -66,6 +68,9 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
   private final ClusteredTxMember member;
   private final TxStore store;
   private final TxCache<byte[], byte[]> cache;
+
+  /** Whether each key is held by its owners only (DISTRIBUTED), not by every member. */
+  private final boolean distributed;
 
   /** The calling thread's bound transaction, on whichever store bound it. */
   private static final ThreadLocal<Binding> BOUND = new ThreadLocal<>();
@@ -94,10 +99,20 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
     }
   }
 
-  TxKeyspaceStore(ClusteredTxMember member) {
+  /**
+   * @param member this member of the store
+   * @param distributed whether the store is DISTRIBUTED (its keys held by their owners only)
+   */
+  TxKeyspaceStore(ClusteredTxMember member, boolean distributed) {
     this.member = member;
+    this.distributed = distributed;
     this.store = member.store();
     this.cache = store.cache(KEYSPACE);
+  }
+
+  /** Returns the member. */
+  ClusteredTxMember member() {
+    return member;
   }
 
   /** Returns the member's store. */
@@ -410,18 +425,22 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
   }
 
   /**
-   * This member's newest committed entries (every key: REPLICATED), overlaid with the bound
-   * transaction's own writes: a copy, so the caller may write while it walks it.
+   * The cluster's newest committed entries, overlaid with the bound transaction's own writes: a
+   * copy, so the caller may write while it walks it. REPLICATED: this member's (it holds every
+   * key); DISTRIBUTED: every primary's, each key once, a round trip to every other member.
+   *
+   * @throws dev.larder.cluster.ClusterTimeoutException if, DISTRIBUTED, some member did not serve
+   *     its keys within the cluster timeout
    */
   List<Map.Entry<byte[], byte[]>> entries() {
     Binding b = bound();
     if (b == null) {
       List<Map.Entry<byte[], byte[]>> out = new ArrayList<>();
-      member.forEachNewest(KEYSPACE, false, (k, v) -> out.add(Map.entry(k, v)));
+      forEachInCluster((k, v) -> out.add(Map.entry(k, v)));
       return out;
     }
     Map<ByteBuffer, Map.Entry<byte[], byte[]>> all = new LinkedHashMap<>();
-    member.forEachNewest(KEYSPACE, false, (k, v) -> all.put(ByteBuffer.wrap(k), Map.entry(k, v)));
+    forEachInCluster((k, v) -> all.put(ByteBuffer.wrap(k), Map.entry(k, v)));
     for (Map.Entry<ByteBuffer, byte[]> w : new ArrayList<>(b.written.entrySet())) {
       byte[] v = inTx(tx -> read(tx, w.getValue()));
       if (v == null) {
@@ -431,6 +450,36 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
       }
     }
     return new ArrayList<>(all.values());
+  }
+
+  /**
+   * Walks the cluster's newest entries; a cluster failure inside a bound transaction fails it whole
+   * (see the class notes), as a step's does.
+   */
+  private void forEachInCluster(BiConsumer<byte[], byte[]> action) {
+    if (!distributed) {
+      member.forEachNewest(KEYSPACE, false, action);
+      return;
+    }
+    try {
+      member.forEachNewestInCluster(KEYSPACE, action);
+    } catch (ClusterException e) {
+      Binding b = bound();
+      if (b != null && b.failure == null) {
+        b.failure = e;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * This member's newest committed entries of the keys it owns (every key in REPLICATED mode),
+   * weakly consistent: what it holds itself, without asking other members.
+   */
+  Iterator<Map.Entry<byte[], byte[]>> ownedEntries() {
+    List<Map.Entry<byte[], byte[]>> out = new ArrayList<>();
+    member.forEachNewest(KEYSPACE, false, (k, v) -> out.add(Map.entry(k, v)));
+    return out.iterator();
   }
 
   /**
