@@ -101,6 +101,28 @@ public interface ClusteredCache<K, V> extends Cache<K, V> {
   long mergesLost();
 
   /**
+   * Returns the segments this member waits for: it owns them, and every member holding their newest
+   * record has left (a member with a {@link ClusteredCacheBuilder#localStore journal}, after a full
+   * restart or when every complete owner of a segment left at once), so their reads and writes are
+   * refused until such a member returns with its record. Empty for a member without a journal.
+   */
+  List<Integer> waitingSegments();
+
+  /**
+   * Gives up, on every member of the view, the records the {@link #waitingSegments waiting
+   * segments} wait for, when the members holding them will never return (their disks are lost):
+   * each such segment starts empty on its owners (within a few hundred milliseconds), is counted in
+   * {@link RebalanceStats#segmentsLost()}, and is logged as an error on each member. <b>Every
+   * acknowledged write that only those records held is lost.</b> A segment still being received
+   * from a member of the view is not given up.
+   *
+   * @return the segments given up, in order (empty if none waited)
+   * @throws ClusterDegradedException if this member is on a minority side (quorum)
+   * @throws ClusterTimeoutException if a member did not answer within the cluster timeout
+   */
+  List<Integer> abandonWaitingSegments();
+
+  /**
    * Returns what this member's near cache did (see {@link ClusteredCacheBuilder#nearCache}), or
    * {@link NearCacheStats#NONE} without one.
    */

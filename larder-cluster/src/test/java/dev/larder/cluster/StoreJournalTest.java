@@ -594,6 +594,135 @@ class StoreJournalTest {
   void bothOwnersLeavingAtOnceLeaveTheirSegmentsRefusedUntilAHolderReturns() throws Exception {
     timeout = Duration.ofSeconds(2);
     int keys = 100;
+    AloneWaiting w = aloneWaitingForHolders(keys);
+    ClusteredCache<byte[], byte[]> a = w.a();
+    String lostKey = w.elsewhere().getFirst();
+    assertThrows(ClusterTimeoutException.class, () -> a.getIfPresent(bytes(lostKey)));
+    assertThrows(ClusterTimeoutException.class, () -> a.put(bytes(lostKey), bytes("new")));
+    assertEquals(0, a.rebalanceStats().segmentsLost(), "segments a started empty");
+
+    Mirror again = w.journals().get(2).recover();
+    ClusteredCache<byte[], byte[]> c =
+        join("c", again.recoveredStore(), again, 1, ClusterMode.DISTRIBUTED);
+    awaitWhole(2);
+    assertEveryKey(List.of(a, c), keys);
+    a.put(bytes(lostKey), bytes("new"));
+    assertArrayEquals(bytes("new"), c.getIfPresent(bytes(lostKey)));
+  }
+
+  /**
+   * a alone, waiting for the segments b and c owned (as in the test above), is cleared (FLUSHALL),
+   * then writes a key of one of them. c returns with its record, which holds keys the clear
+   * removed: they must not come back, and the write after the clear must not be overwritten; nor
+   * after a full restart of all three from their records (a's record of those segments must be
+   * newer than the ones b and c kept). Before, the clear left the segments waiting: the write timed
+   * out, and c's return served the cleared keys.
+   */
+  @Test
+  void aClearWhileSegmentsWaitForAHolderIsNotUndoneWhenTheHolderReturns() throws Exception {
+    int keys = 100;
+    AloneWaiting w = aloneWaitingForHolders(keys);
+    ClusteredCache<byte[], byte[]> a = w.a();
+    String written = w.elsewhere().getFirst();
+    a.invalidateAll();
+    a.put(bytes(written), bytes("after the clear"));
+
+    Mirror cJournal = w.journals().get(2).recover();
+    ClusteredCache<byte[], byte[]> c =
+        join("c", cJournal.recoveredStore(), cJournal, 1, ClusterMode.DISTRIBUTED);
+    awaitWhole(2);
+    assertOnlyKeyAfterTheClear(List.of(a, c), keys, written);
+
+    stop(a);
+    stop(c);
+    Mirror ja = w.journals().get(0).recover();
+    Mirror oldB = w.journals().get(1).recover();
+    Mirror jc = cJournal.recover();
+    List<ClusteredCache<byte[], byte[]>> restarted =
+        startAll(
+            List.of("a", "b", "c"),
+            List.of(ja.recoveredStore(), oldB.recoveredStore(), jc.recoveredStore()),
+            List.of(ja, oldB, jc),
+            0,
+            ClusterMode.DISTRIBUTED);
+    awaitWhole(3);
+    assertOnlyKeyAfterTheClear(restarted, keys, written);
+  }
+
+  /** Through every member, {@code written} reads its value after the clear and no other key is. */
+  private static void assertOnlyKeyAfterTheClear(
+      List<ClusteredCache<byte[], byte[]>> through, int keys, String written) {
+    for (ClusteredCache<byte[], byte[]> m : through) {
+      for (int i = 0; i < keys; i++) {
+        String k = "k" + i;
+        byte[] v = m.getIfPresent(bytes(k));
+        assertEquals(
+            k.equals(written) ? "after the clear" : null,
+            v == null ? null : text(v),
+            k + " via " + m.nodeName());
+      }
+    }
+  }
+
+  /**
+   * a alone, waiting for the segments b and c owned (as above), and the members holding their
+   * records never return (their disks are lost). The operator gives those records up: the segments
+   * start empty, are counted as lost, and take writes again; a's own keys are still served. A
+   * member returning later with such a record anyway takes the cluster's state.
+   */
+  @Test
+  void theOperatorCanStartSegmentsWhoseHoldersNeverReturnEmpty() throws Exception {
+    int keys = 100;
+    AloneWaiting w = aloneWaitingForHolders(keys);
+    ClusteredCache<byte[], byte[]> a = w.a();
+    InProcessCluster.await(() -> !a.waitingSegments().isEmpty(), "a waits for segments");
+    List<Integer> waited = a.waitingSegments();
+    String written = w.elsewhere().getFirst();
+    assertTrue(w.elsewhere().size() >= 2, "keys of b's and c's segments: " + w.elsewhere());
+
+    List<Integer> given = a.abandonWaitingSegments();
+    assertTrue(given.containsAll(waited), given + " holds " + waited);
+    a.put(bytes(written), bytes("new"));
+    // each starts empty on a's state transfer thread, a few hundred ms at most
+    InProcessCluster.await(() -> a.waitingSegments().isEmpty(), "every given-up segment started");
+    assertEquals(given.size(), a.rebalanceStats().segmentsLost(), "segments given up");
+    for (int i = 0; i < keys; i++) {
+      String k = "k" + i;
+      byte[] v = a.getIfPresent(bytes(k));
+      String expected = k.equals(written) ? "new" : w.elsewhere().contains(k) ? null : "v" + i;
+      assertEquals(expected, v == null ? null : text(v), k);
+    }
+    assertEquals(List.of(), a.abandonWaitingSegments(), "nothing left to give up");
+
+    Mirror again = w.journals().get(2).recover();
+    ClusteredCache<byte[], byte[]> c =
+        join("c", again.recoveredStore(), again, 1, ClusterMode.DISTRIBUTED);
+    awaitWhole(2);
+    byte[] v = c.getIfPresent(bytes(written));
+    assertEquals("new", v == null ? null : text(v));
+    for (String k : w.elsewhere()) {
+      if (!k.equals(written)) {
+        assertNull(c.getIfPresent(bytes(k)), k + ", given up, came back");
+      }
+    }
+  }
+
+  /**
+   * a, b and c's journals, a alone, and the keys a holds no copy of.
+   *
+   * @param a the member left alone
+   * @param journals a's, b's and c's journals
+   * @param elsewhere the keys of the segments b and c owned, of which a holds no copy
+   */
+  private record AloneWaiting(
+      ClusteredCache<byte[], byte[]> a, List<Mirror> journals, List<String> elsewhere) {}
+
+  /**
+   * DISTRIBUTED, three members a, b, c holding {@code keys} keys; a's pulls are held (its journal's
+   * sync waits), then b and c stop: the segments b and c owned are complete nowhere in the view of
+   * a alone, and a waits for them (the journal released again).
+   */
+  private AloneWaiting aloneWaitingForHolders(int keys) throws Exception {
     List<Mirror> journals = List.of(new Mirror(), new Mirror(), new Mirror());
     List<Cache<byte[], byte[]>> stores = List.of(store(), store(), store());
     List<ClusteredCache<byte[], byte[]>> first =
@@ -617,18 +746,7 @@ class StoreJournalTest {
     stop(first.get(2));
     InProcessCluster.await(() -> a.members().size() == 1, "the view of a alone");
     journals.get(0).release();
-    String lostKey = elsewhere.getFirst();
-    assertThrows(ClusterTimeoutException.class, () -> a.getIfPresent(bytes(lostKey)));
-    assertThrows(ClusterTimeoutException.class, () -> a.put(bytes(lostKey), bytes("new")));
-    assertEquals(0, a.rebalanceStats().segmentsLost(), "segments a started empty");
-
-    Mirror again = journals.get(2).recover();
-    ClusteredCache<byte[], byte[]> c =
-        join("c", again.recoveredStore(), again, 1, ClusterMode.DISTRIBUTED);
-    awaitWhole(2);
-    assertEveryKey(List.of(a, c), keys);
-    a.put(bytes(lostKey), bytes("new"));
-    assertArrayEquals(bytes("new"), c.getIfPresent(bytes(lostKey)));
+    return new AloneWaiting(a, journals, elsewhere);
   }
 
   /**

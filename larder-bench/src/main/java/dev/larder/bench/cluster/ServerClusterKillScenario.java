@@ -29,7 +29,7 @@ import java.util.Map;
  * loses), {@code persistence} and {@code await}. Rows: mode, partitionHandling, kills, partitions,
  * restarts, persistence, await, killsDuringRebalance, segmentsLost (segments a member started empty
  * because no member held them complete), acknowledged, lost (goal 0 under quorum), refused (writes
- * a minority side refused with CLUSTERDOWN).
+ * a minority side refused with CLUSTERDOWN), tryAgain (writes answered TRYAGAIN: not acknowledged).
  */
 public final class ServerClusterKillScenario implements Scenario {
 
@@ -168,6 +168,7 @@ public final class ServerClusterKillScenario implements Scenario {
             .put("keys", r.keys())
             .put("lost", r.lost())
             .put("refused", r.refused())
+            .put("tryAgain", r.tryAgain())
             .put("seconds", r.millis() / 1000.0));
   }
 
@@ -187,6 +188,7 @@ public final class ServerClusterKillScenario implements Scenario {
             Column.of("keys"),
             new Column("lost", "lost (reads, summed over members)"),
             new Column("refused", "refused (CLUSTERDOWN)"),
+            new Column("tryAgain", "TRYAGAIN"),
             Column.of("seconds")),
         List.of());
   }

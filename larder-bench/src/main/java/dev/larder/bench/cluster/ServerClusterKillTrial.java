@@ -42,7 +42,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * still be moving (a kill during a rebalance). At the end the writers stop and every acknowledged
  * write is read back through every member: a key whose value there is older than its last
  * acknowledged one (or absent) is lost. Writes refused with CLUSTERDOWN (a member on a minority
- * side under quorum) are counted as refused.
+ * side under quorum) are counted as refused, and those answered TRYAGAIN (members that did not
+ * answer in time, e.g. between a cut and the view that notices it) apart.
  *
  * <p>Members start with {@code cluster-size} = nodes (a restarted member waits to see the whole
  * cluster before it serves), so the first ones start together. Every wait is bounded; child JVMs
@@ -65,6 +66,8 @@ public final class ServerClusterKillTrial {
    * @param lost reads of a key, through some member, older than its last acknowledged write (summed
    *     over members)
    * @param refused writes refused with CLUSTERDOWN
+   * @param tryAgain writes answered TRYAGAIN (members did not answer in time: not acknowledged, may
+   *     or may not have been applied)
    * @param millis wall-clock time
    * @param detail empty without losses; else the first lost keys, for finding the cause
    */
@@ -78,6 +81,7 @@ public final class ServerClusterKillTrial {
       long segmentsLost,
       long lost,
       long refused,
+      long tryAgain,
       long millis,
       String detail) {}
 
@@ -276,6 +280,7 @@ public final class ServerClusterKillTrial {
           segmentsLost,
           v.lost,
           writers.refused.get(),
+          writers.tryAgain.get(),
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
           v.detail);
     } finally {
@@ -561,6 +566,7 @@ public final class ServerClusterKillTrial {
     final Map<String, long[]> acked = new ConcurrentHashMap<>();
     final AtomicLong acknowledged = new AtomicLong();
     final AtomicLong refused = new AtomicLong();
+    final AtomicLong tryAgain = new AtomicLong();
     private final int[] ports;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final List<Thread> threads = new ArrayList<>();
@@ -592,8 +598,11 @@ public final class ServerClusterKillTrial {
           acked.put(key, bounds);
           acknowledged.incrementAndGet();
         } catch (JedisDataException e) {
-          if (String.valueOf(e.getMessage()).startsWith("CLUSTERDOWN")) {
+          String error = String.valueOf(e.getMessage());
+          if (error.startsWith("CLUSTERDOWN")) {
             refused.incrementAndGet();
+          } else if (error.startsWith("TRYAGAIN")) {
+            tryAgain.incrementAndGet();
           }
           pause();
         } catch (RuntimeException e) {

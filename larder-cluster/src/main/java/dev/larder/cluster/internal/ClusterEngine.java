@@ -82,6 +82,7 @@ public final class ClusterEngine implements AutoCloseable {
   private final KeyAccess access;
   private final WholeCache wholeCache;
   private final MemberMessaging messaging;
+  private final WaitingSegments waiting;
   private final Dispatcher dispatcher;
 
   private ClusterEngine(
@@ -189,8 +190,16 @@ public final class ClusterEngine implements AutoCloseable {
             : modeAccess;
     this.wholeCache =
         new WholeCache(
-            config.mode(), config.replication(), membership, segments, store, messenger, near);
+            config.mode(),
+            config.replication(),
+            membership,
+            segments,
+            store,
+            messenger,
+            near,
+            formation);
     this.messaging = new MemberMessaging(membership, messenger);
+    this.waiting = new WaitingSegments(membership, messenger, transfer, formation);
     this.dispatcher = new Dispatcher(membership, messenger, lifecycle, workers);
     listenToViews(calls);
     route(reads, backups, invalidation);
@@ -235,6 +244,7 @@ public final class ClusterEngine implements AutoCloseable {
         .onWorker(Frame.T_SCAN, wholeCache::onScan)
         .onDelivery(Frame.T_LEAVE, this::onLeave, this::onLeave)
         .onDelivery(Frame.T_MESSAGE, messaging::onMessage)
+        .onWorker(Frame.T_ABANDON, waiting::onAbandon)
         .onDelivery(
             Frame.T_EPOCH,
             formation != null
@@ -638,6 +648,27 @@ public final class ClusterEngine implements AutoCloseable {
   /** Returns the names of the stable members this member counts a majority of (quorum). */
   public List<String> stableMembers() {
     return quorum.state().stable();
+  }
+
+  /**
+   * Returns the segments this member waits for because every member holding their newest record
+   * left (a durable member; none otherwise).
+   */
+  public List<Integer> waitingSegments() {
+    checkOpen();
+    return waiting.here();
+  }
+
+  /**
+   * Gives up, on every member, the records the waiting segments wait for: each starts empty.
+   *
+   * @return the segments given up
+   * @throws ClusterDegradedException if this member is on a minority side (quorum)
+   */
+  public List<Integer> abandonWaitingSegments() {
+    checkOpen();
+    quorum.checkWrite();
+    return waiting.abandonEverywhere();
   }
 
   /** Returns merges in which this member's side lost and dropped its entries. */

@@ -777,6 +777,16 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
   }
 
   @Override
+  public List<Integer> waitingSegments() {
+    return engine.waitingSegments();
+  }
+
+  @Override
+  public List<Integer> abandonWaitingSegments() {
+    return engine.abandonWaitingSegments();
+  }
+
+  @Override
   public dev.larder.cluster.NearCacheStats nearStats() {
     return engine.nearStats();
   }

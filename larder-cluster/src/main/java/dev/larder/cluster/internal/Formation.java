@@ -6,10 +6,12 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
 import java.util.function.BooleanSupplier;
@@ -169,6 +171,16 @@ final class Formation {
    */
   private final boolean[] awaitingHolder;
 
+  /**
+   * Per segment, why this member is to start it empty where no member of its view serves it, rather
+   * than wait for a holder (state transfer's {@code startsEmpty}), or null; each guarded by its
+   * segment's lock.
+   */
+  private final GiveUp[] givenUp;
+
+  /** The id of the view this member last cleared in ({@link #cleared}), or -1. */
+  private volatile long clearedIn = -1;
+
   /** The id of the last merge view this member installed, or -1. */
   private volatile long mergeViewId = -1;
 
@@ -189,6 +201,21 @@ final class Formation {
     this.recorded = recovered.clone();
     this.floors = new long[segments.size()];
     this.awaitingHolder = new boolean[segments.size()];
+    this.givenUp = new GiveUp[segments.size()];
+  }
+
+  /** Why a member starts a segment it waits for empty, rather than wait on. */
+  enum GiveUp {
+    /**
+     * The cache was cleared: the copies waited for hold only entries the clear removed, so the
+     * segment's whole state is empty; nothing acknowledged is lost.
+     */
+    CLEARED,
+    /**
+     * The operator gave up the records waited for ({@code abandonWaitingSegments}): the writes only
+     * those records held are lost.
+     */
+    ABANDONED
   }
 
   /** Returns a journal's recovered epochs, checked: one per segment, none negative. */
@@ -591,6 +618,15 @@ final class Formation {
     if (settled == null || complete.isEmpty()) {
       return false;
     }
+    for (int s : complete) {
+      segments.lock(s);
+      try {
+        // served, or started empty: nothing left to give up
+        givenUp[s] = null;
+      } finally {
+        segments.unlock(s);
+      }
+    }
     Lock lock = membership.viewReadLock();
     lock.lock();
     try {
@@ -648,7 +684,9 @@ final class Formation {
    *
    * @return true if it is pending now; false if this member has not settled, {@code t} is its first
    *     view or a merge view (a partition's losing side dropped its copies, so no member would
-   *     return with them), or the segment is no longer INCOMING
+   *     return with them), the segment is no longer INCOMING, or this member cleared in {@code t}
+   *     (the holders' records hold only what the clear removed: it is marked to start empty, {@link
+   *     GiveUp#CLEARED})
    */
   boolean awaitHolder(Topology t, int s) {
     if (settled == null || t.previousViewId() < 0 || t.viewId() == mergeViewId) {
@@ -657,7 +695,12 @@ final class Formation {
     long floor = epochOfView(t.previousViewId());
     segments.lock(s);
     try {
-      if (segments.state(s) != SegmentOwnership.State.INCOMING) {
+      if (segments.state(s) != SegmentOwnership.State.INCOMING || givenUp[s] != null) {
+        return false;
+      }
+      if (clearedIn >= t.viewId()) {
+        // cleared since the holders left: their records hold only what the clear removed
+        givenUp[s] = GiveUp.CLEARED;
         return false;
       }
       if (!segments.pending(s)) {
@@ -669,6 +712,88 @@ final class Formation {
     } finally {
       segments.unlock(s);
     }
+  }
+
+  /**
+   * The cache was cleared here (this member's own clear, or another member's CLEAR): no segment
+   * waits for a holder any longer. A holder's record holds only entries the clear removed, so a
+   * holder returning with it would bring them back, and overwrite writes acknowledged after the
+   * clear. So every pending segment stops being pending here at once (a member joining from now on
+   * is told so and takes the cluster's state), and each that this member owns INCOMING starts empty
+   * where no member of its view serves it ({@link GiveUp#CLEARED}). Takes each segment's lock.
+   */
+  void cleared() {
+    if (settled == null) {
+      return;
+    }
+    // an owner that finds no source later in this view starts the segment empty too (awaitHolder)
+    clearedIn = membership.topology().viewId();
+    for (int s = 0; s < segments.size(); s++) {
+      segments.lock(s);
+      try {
+        if (segments.pending(s)) {
+          endWait(s);
+          if (segments.state(s) == SegmentOwnership.State.INCOMING) {
+            givenUp[s] = GiveUp.CLEARED;
+          }
+        }
+      } finally {
+        segments.unlock(s);
+      }
+    }
+  }
+
+  /**
+   * The operator gives up the records some segments wait for: each of {@code waiting} that this
+   * member still owns INCOMING and pending starts empty where no member of its view serves it
+   * ({@link GiveUp#ABANDONED}); the writes only those records held are lost. Logged as an error.
+   * Takes each segment's lock.
+   *
+   * @param waiting segments no member of the view served when last asked
+   * @return the segments marked, in order
+   */
+  List<Integer> abandon(Collection<Integer> waiting) {
+    List<Integer> marked = new ArrayList<>();
+    for (int s : new TreeSet<>(waiting)) {
+      segments.lock(s);
+      try {
+        if (segments.state(s) == SegmentOwnership.State.INCOMING && segments.pending(s)) {
+          givenUp[s] = GiveUp.ABANDONED;
+          marked.add(s);
+        }
+      } finally {
+        segments.unlock(s);
+      }
+    }
+    if (!marked.isEmpty()) {
+      LOG.log(
+          System.Logger.Level.ERROR,
+          membership.name()
+              + ": the operator gave up the records segments "
+              + marked
+              + " wait for: they start empty, and every acknowledged write only those records held"
+              + " is lost");
+    }
+    return marked;
+  }
+
+  /**
+   * Why this member is to start a segment no member of its view serves empty, rather than wait for
+   * a holder, or null to wait. Caller holds the segment's lock.
+   */
+  GiveUp givenUp(int s) {
+    return givenUp[s];
+  }
+
+  /**
+   * The segment is no longer waited for (it starts empty, or a clear emptied it): not pending, no
+   * floor, no give-up. Caller holds the segment's lock.
+   */
+  void endWait(int s) {
+    segments.setPending(s, false);
+    floors[s] = 0;
+    awaitingHolder[s] = false;
+    givenUp[s] = null;
   }
 
   /**

@@ -112,6 +112,12 @@ record Frame(
    */
   static final int T_MESSAGE = 15;
 
+  /**
+   * The operator gives up the records the receiver's waiting segments wait for ({@link
+   * WaitingSegments}): answered S_OK with ints = the segments it starts empty.
+   */
+  static final int T_ABANDON = 16;
+
   static final int F_ASYNC = 1;
   static final int F_LAST = 2;
   static final int F_COUNT_ONLY = 4;

@@ -117,6 +117,9 @@ final class StateTransfer {
   private final AtomicInteger pending = new AtomicInteger();
   private final Map<Long, Pull> pulls = new ConcurrentHashMap<>();
 
+  /** Segments the current rebalance waits for because no member of the view served them. */
+  private final Set<Integer> unserved = ConcurrentHashMap.newKeySet();
+
   /**
    * Durable members: per view (this member's current one and any newer one heard of first), per
    * segment, the members that said they hold it complete in that view (HELD); guarded by this.
@@ -333,6 +336,8 @@ final class StateTransfer {
       formation.dropping();
     }
     dropStale();
+    // what an older view's rebalance waited for is asked for again in this one
+    unserved.clear();
     if (incoming.isEmpty() || !current(gen)) {
       return;
     }
@@ -365,7 +370,10 @@ final class StateTransfer {
                   + ": no member in the view serves segments "
                   + waiting
                   + " yet (their newest record is on a member that left, or another owner is"
-                  + " completing them from this member's former copy); asked again");
+                  + " completing them from this member's former copy); asked again. If the"
+                  + " members holding them will never return, ClusteredCache"
+                  + ".abandonWaitingSegments (the server's CLUSTER ABANDON-WAITING) starts them"
+                  + " empty, losing what only their records held");
         }
         if (!pause(gen, PENDING_PAUSE_MILLIS)) {
           return;
@@ -385,11 +393,16 @@ final class StateTransfer {
           bySource.computeIfAbsent(again, a -> new ArrayList<>()).add(s);
         } else if (c.hasNext()) {
           bySource.computeIfAbsent(c.next(), a -> new ArrayList<>()).add(s);
+        } else if (formation != null && startsEmpty(s, t)) {
+          // a clear emptied it, or the operator gave up its record: nothing left to wait for
+          it.remove();
+          unserved.remove(s);
         } else if (segments.pendingLocked(s)) {
           // its newest record is on a member not in this view: started empty, it would lose
           // every acknowledged write of it; refused until that member returns instead
           it.remove();
           waiting.add(s);
+          unserved.add(s);
         } else if (awaitsOwnerOf(t, s, baseWaitEnd)) {
           // a former owner's base, and another owner still receiving the writes made since it was
           // retired: that owner completes from this base, then serves this member
@@ -400,9 +413,12 @@ final class StateTransfer {
           // rather than started empty
           it.remove();
           waiting.add(s);
+          unserved.add(s);
         } else {
           it.remove();
-          markLost(s, t);
+          if (formation == null || !startsEmpty(s, t)) {
+            markLost(s, t);
+          }
         }
       }
       // every source at once: they send in parallel, and JGroups delivers each sender's chunks
@@ -420,6 +436,7 @@ final class StateTransfer {
         for (int s : e.getValue().segments()) {
           if (!answer.notReady().contains(s)) {
             remaining.remove(s);
+            unserved.remove(s);
           } else if (answer.otherView()) {
             askAgain.put(s, e.getKey());
           }
@@ -542,6 +559,68 @@ final class StateTransfer {
       segments.unlock(s);
     }
     return false;
+  }
+
+  /**
+   * Segments this member owns and waits for because no member of its view served them when last
+   * asked (their holders left): what {@link Formation#abandon} may give up. A snapshot.
+   */
+  Set<Integer> unserved() {
+    return new TreeSet<>(unserved);
+  }
+
+  /**
+   * A segment no member of {@code t} serves, which this member was told to stop waiting for ({@link
+   * Formation.GiveUp}): it owns it from now on, empty, recording {@code t}'s epoch for it first,
+   * and tells the other members (HELD), so that they stop holding it pending. A segment whose
+   * record the operator gave up counts in {@link RebalanceStats#segmentsLost()}; a cleared one does
+   * not (the clear removed its entries anyway).
+   *
+   * @return false if this member was told no such thing: wait on, or start it empty as before
+   */
+  @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one
+  private boolean startsEmpty(int s, Topology t) {
+    Formation.GiveUp why;
+    segments.lock(s);
+    try {
+      why = formation.givenUp(s);
+    } finally {
+      segments.unlock(s);
+    }
+    if (why == null) {
+      return false;
+    }
+    boolean recorded = formation.completed(t, List.of(s));
+    boolean owned = false;
+    segments.lock(s);
+    try {
+      if (membership.topology() == t && segments.state(s) == SegmentOwnership.State.INCOMING) {
+        formation.endWait(s);
+        segments.set(s, SegmentOwnership.State.OWNED, t.viewId());
+        owned = true;
+      }
+    } finally {
+      segments.unlock(s);
+    }
+    if (!owned) {
+      return true;
+    }
+    if (why == Formation.GiveUp.ABANDONED) {
+      segmentsLost.incrementAndGet();
+    }
+    LOG.log(
+        why == Formation.GiveUp.ABANDONED ? System.Logger.Level.ERROR : System.Logger.Level.INFO,
+        membership.name()
+            + ": segment "
+            + s
+            + " starts empty: "
+            + (why == Formation.GiveUp.ABANDONED
+                ? "the operator gave up the record it waited for"
+                : "the cache was cleared while it waited for a holder"));
+    if (recorded) {
+      announceHeld(t, List.of(s));
+    }
+    return true;
   }
 
   @SuppressWarnings("ReferenceEquality") // the topology captured earlier is still the installed one

@@ -33,6 +33,9 @@ final class WholeCache {
   /** Copies of non-owned keys, or null. */
   private final NearCache near;
 
+  /** A durable member's start and epochs, or null: told of every clear (its waits end). */
+  private final Formation formation;
+
   WholeCache(
       ClusterMode mode,
       Replication replication,
@@ -40,7 +43,8 @@ final class WholeCache {
       SegmentOwnership segments,
       LocalStore store,
       Messenger messenger,
-      NearCache near) {
+      NearCache near,
+      Formation formation) {
     this.mode = mode;
     this.replication = replication;
     this.membership = membership;
@@ -48,6 +52,7 @@ final class WholeCache {
     this.store = store;
     this.messenger = messenger;
     this.near = near;
+    this.formation = formation;
   }
 
   /**
@@ -59,10 +64,7 @@ final class WholeCache {
   void clear() {
     long deadline = messenger.deadline();
     while (true) {
-      store.clear();
-      if (near != null) {
-        near.flush();
-      }
+      clearHere();
       long viewId = membership.topology().viewId();
       List<String> refused = new ArrayList<>();
       messenger
@@ -97,11 +99,23 @@ final class WholeCache {
       messenger.reply(from, f.reqId(), Frame.reply(f.reqId(), viewId, Frame.S_RETRY, null));
       return;
     }
+    clearHere();
+    messenger.reply(from, f.reqId(), Frame.reply(f.reqId(), viewId, Frame.S_OK, null));
+  }
+
+  /**
+   * Empties this member's store and near cache; a durable member stops waiting for the holders of
+   * its pending segments ({@link Formation#cleared}): their records hold only what the clear
+   * removed.
+   */
+  private void clearHere() {
     store.clear();
     if (near != null) {
       near.flush();
     }
-    messenger.reply(from, f.reqId(), Frame.reply(f.reqId(), viewId, Frame.S_OK, null));
+    if (formation != null) {
+      formation.cleared();
+    }
   }
 
   /** Returns the number of entries in the cluster (each counted once, by its primary). */

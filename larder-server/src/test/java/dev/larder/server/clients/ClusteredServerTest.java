@@ -20,6 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.Transaction;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.params.SetParams;
@@ -217,6 +218,9 @@ class ClusteredServerTest {
       assertTrue(a.info("cluster").contains("cluster_enabled:1"));
       assertEquals(2L, a.waitReplicas(2, 100), "every write is on both other members");
       assertEquals("master", ((List<?>) a.role()).getFirst());
+      // members without a log wait for no segment, so there is nothing to give up
+      assertEquals(0L, a.sendCommand(Protocol.Command.CLUSTER, "WAITING"));
+      assertEquals(0L, a.sendCommand(Protocol.Command.CLUSTER, "ABANDON-WAITING"));
     }
   }
 

@@ -326,6 +326,25 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
     return cache.available();
   }
 
+  /**
+   * Returns how many segments this member waits for: every member holding their newest record left
+   * (a durable cluster), so their keys are refused until one returns (see ClusteredCache).
+   */
+  public int waitingSegments() {
+    return cache.waitingSegments().size();
+  }
+
+  /**
+   * Starts empty, on every member, the segments that wait for members holding their newest record;
+   * what only those records held is lost (logged as an error on each member).
+   *
+   * @return the number of segments given up
+   * @throws ClusterException if this member is on a minority side, or a member did not answer
+   */
+  public int abandonWaitingSegments() {
+    return cache.abandonWaitingSegments().size();
+  }
+
   /** Returns whether every client is redirected with MOVED. */
   public boolean redirectsAll() {
     return config.clusterRedirects();

@@ -140,6 +140,14 @@ final class ClusterCommands {
       case "slots" -> slots(c, cluster);
       case "shards" -> shards(c, cluster);
       case "nodes" -> c.out().bulk(nodes(cluster));
+      case "waiting" -> {
+        arity(c, 2);
+        c.out().integer(cluster.waitingSegments());
+      }
+      case "abandon-waiting" -> {
+        arity(c, 2);
+        c.out().integer(cluster.abandonWaitingSegments());
+      }
       default ->
           throw new RespError("ERR unknown subcommand '" + c.text(1) + "'. Try CLUSTER HELP.");
     }

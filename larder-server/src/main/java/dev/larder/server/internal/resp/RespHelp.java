@@ -99,6 +99,10 @@ final class RespHelp {
           "    sampled up to <count> times (default: 5, 0 means sample all).");
   static final List<String> CLUSTER =
       List.of(
+          "ABANDON-WAITING",
+          "    Larder: start empty, on every member, the segments that wait for members",
+          "    holding their newest record (see WAITING); what only those records held is",
+          "    lost. Returns the number of segments given up.",
           "COUNTKEYSINSLOT <slot>",
           "    Return the number of keys in <slot>.",
           "GETKEYSINSLOT <slot> <count>",
@@ -118,7 +122,10 @@ final class RespHelp {
           "    Return information about slots range mappings. Each range is made of:",
           "    start, end, master and replicas IP addresses, ports and ids",
           "SHARDS",
-          "    Return information about slot range mappings and the nodes associated with them.");
+          "    Return information about slot range mappings and the nodes associated with them.",
+          "WAITING",
+          "    Larder: return how many segments this member waits for, because every member",
+          "    holding their newest record left; their keys are refused until one returns.");
   static final List<String> ACL =
       List.of(
           "CAT [<category>]",
