@@ -150,7 +150,7 @@ public final class ListChunks {
    * A chunked list's index, decoded: its collection id, the next chunk number, and per chunk (head
    * to tail) its number, element count and payload size. Mutable; not thread-safe.
    */
-  public static final class Index {
+  public static final class Index implements ChunkIndex {
     private final long id;
     private int nextNumber;
     private int size;
@@ -174,16 +174,19 @@ public final class ListChunks {
     }
 
     /** Returns the collection id. */
+    @Override
     public long id() {
       return id;
     }
 
     /** Returns the number of chunks. */
+    @Override
     public int chunks() {
       return size;
     }
 
     /** Returns the chunk number at a position. */
+    @Override
     public int number(int i) {
       return numbers[i];
     }
@@ -240,6 +243,7 @@ public final class ListChunks {
     }
 
     /** Returns whether a chunk of that number is listed. */
+    @Override
     public boolean contains(int number) {
       if (listed == null) {
         listed = new java.util.HashSet<>();
