@@ -43,6 +43,13 @@ import java.util.function.UnaryOperator;
  * before that (by any thread; {@link ListBody.MissingChunk}) is the same case: it is removed and
  * treated as absent. So a collection is evicted whole, and none is ever read with a hole.
  *
+ * <p><b>Index pages.</b> A head need not list its chunks: a large list's folds its middle chunks
+ * into index pages, chunk entries of their own ({@link ListChunks}). So this class never counts a
+ * head's chunks; it walks them ({@link ChunkIndex#forEachNumber}) with a reader of the stored
+ * pages, and treats a missing page as what it is, a collection being evicted: its release falls
+ * back to a walk of the store for the collection's chunk keys ({@code removeEveryChunkOf}), and
+ * recovery counts it incomplete.
+ *
  * <p><b>Logging.</b> Under a log, a change's chunk writes, its head and its chunk removals are
  * reported in one group (one record), so recovery never sees half a change; an eviction's follow-up
  * is a group of its own after the eviction's, and recovery completes one that a crash cut short
@@ -214,12 +221,13 @@ final class ChunkStore {
     try {
       byte[] raw = keyspace.cache().getIfPresent(headKey);
       ChunkIndex index = raw != null && isHeadValue(raw) ? indexOf(raw) : null;
+      Set<Integer> named = index == null ? Set.of() : named(headKey, index);
       List<byte[]> unnamed = new ArrayList<>();
       for (byte[] k : keyspace.cache().asMap().keySet()) {
         if (ListChunks.isChunkOf(k, headKey)
             && (index == null
                 || index.id() != ListChunks.idOf(k)
-                || !index.contains(ListChunks.numberOf(k)))) {
+                || !named.contains(ListChunks.numberOf(k)))) {
           unnamed.add(k);
         }
       }
@@ -237,12 +245,41 @@ final class ChunkStore {
     }
   }
 
-  /** Removes every chunk a head names (not the head). */
+  /**
+   * Removes every chunk entry a head names (not the head): with a list's, its index pages too. If a
+   * page is missing (evicted), the chunks it listed are found by a walk of the whole store.
+   */
   void releaseChunks(byte[] headKey, byte[] head, ChangeSink sink) {
     ChunkIndex index = indexOf(head);
-    for (int i = 0; i < index.chunks(); i++) {
-      removeChunk(ListChunks.chunkKey(headKey, index.id(), index.number(i)), sink);
+    long id = index.id();
+    if (!index.forEachNumber(
+        loader(headKey, id)::load,
+        number -> removeChunk(ListChunks.chunkKey(headKey, id, number), sink))) {
+      removeEveryChunkOf(headKey, id, sink);
     }
+  }
+
+  /**
+   * Removes every chunk of the collection {@code id} at {@code headKey}, walking the whole store:
+   * for a collection one of whose index pages is gone, whose chunks nothing else names.
+   */
+  private void removeEveryChunkOf(byte[] headKey, long id, ChangeSink sink) {
+    List<byte[]> found = new ArrayList<>();
+    for (byte[] k : keyspace.cache().asMap().keySet()) {
+      if (ListChunks.isChunkOf(k, headKey) && ListChunks.idOf(k) == id) {
+        found.add(k);
+      }
+    }
+    for (byte[] k : found) {
+      removeChunk(k, sink);
+    }
+  }
+
+  /** The numbers of the chunk entries a head names (through the index pages present). */
+  private Set<Integer> named(byte[] headKey, ChunkIndex index) {
+    Set<Integer> named = new HashSet<>();
+    index.forEachNumber(loader(headKey, index.id())::load, named::add);
+    return named;
   }
 
   /** Removes the chunks a replaced value named, if it was a head. */
@@ -252,12 +289,31 @@ final class ChunkStore {
     }
   }
 
-  /** Removes the chunks {@code old} named that {@code now} (null: none) does not. */
+  /**
+   * Removes the chunk entries {@code old} named that {@code now} (null: none) does not, {@code now}
+   * being in place. Reads both heads' index pages, if their type has any (a list's commands name
+   * what they leave unused themselves, {@link ListBody#removed}, reading only the pages they
+   * dropped); if one is missing, falls back to {@link #dropUnnamedChunks}.
+   */
   void releaseDropped(byte[] stored, ChunkIndex old, ChunkIndex now, ChangeSink sink) {
-    for (int i = 0; i < old.chunks(); i++) {
-      if (now == null || !now.contains(old.number(i))) {
-        removeChunk(ListChunks.chunkKey(stored, old.id(), old.number(i)), sink);
-      }
+    long id = old.id();
+    ListBody.Loader read = loader(stored, id);
+    Set<Integer> kept = new HashSet<>();
+    boolean whole = now == null || now.id() != id || now.forEachNumber(read::load, kept::add);
+    List<Integer> dropped = new ArrayList<>();
+    whole &=
+        old.forEachNumber(
+            read::load,
+            number -> {
+              if (!kept.contains(number)) {
+                dropped.add(number);
+              }
+            });
+    for (int number : dropped) {
+      removeChunk(ListChunks.chunkKey(stored, id, number), sink);
+    }
+    if (!whole) {
+      dropUnnamedChunks(stored);
     }
   }
 
@@ -506,7 +562,7 @@ final class ChunkStore {
       }
     }
     long removed = 0;
-    Map<String, ChunkIndex> whole = new HashMap<>();
+    Map<String, Set<Integer>> whole = new HashMap<>();
     for (byte[] k : heads) {
       byte[] raw = cache.getIfPresent(k);
       if (raw == null) {
@@ -515,20 +571,22 @@ final class ChunkStore {
       ChunkIndex index = indexOf(raw);
       String owner = owner(k, index.id());
       Set<Integer> held = chunks.getOrDefault(owner, Set.of());
-      boolean complete = true;
-      for (int i = 0; i < index.chunks() && complete; i++) {
-        complete = held.contains(index.number(i));
+      // complete: every index page present, and every chunk the head and its pages name
+      Set<Integer> named = new HashSet<>();
+      boolean complete = index.forEachNumber(loader(k, index.id())::load, named::add);
+      for (int number : named) {
+        complete &= held.contains(number);
       }
       if (complete) {
-        whole.put(owner, index);
+        whole.put(owner, named);
       } else {
         cache.invalidate(k);
         removed++;
       }
     }
     for (byte[] k : chunkKeys) {
-      ChunkIndex index = whole.get(owner(ListChunks.headKeyOf(k), ListChunks.idOf(k)));
-      if (index == null || !index.contains(ListChunks.numberOf(k))) {
+      Set<Integer> named = whole.get(owner(ListChunks.headKeyOf(k), ListChunks.idOf(k)));
+      if (named == null || !named.contains(ListChunks.numberOf(k))) {
         cache.invalidate(k);
         removed++;
       }

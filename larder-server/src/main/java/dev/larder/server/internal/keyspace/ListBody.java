@@ -2,6 +2,8 @@ package dev.larder.server.internal.keyspace;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntConsumer;
+import java.util.function.IntFunction;
 
 /**
  * A list being read or changed by one command, in either stored form: one packed payload (a small
@@ -12,12 +14,23 @@ import java.util.List;
  * <h2>Implementation notes</h2>
  *
  * <p>The list is a run of segments, head first, each a packed payload ({@link ListPayload}) with
- * its element count and size. A push changes the end segment, or starts a new one when the end one
- * would pass {@link #CHUNK_BYTES}; a pop changes the end segments and drops emptied ones; an index
- * finds its segment by the counts, so LINDEX, LSET and LRANGE read only the segments they reach. A
- * segment changed is marked dirty: only dirty segments are written back. A segment that a change
- * made larger than a chunk should be is split when the list is written ({@link #normalize}); a
- * small changed segment is merged with a loaded neighbour.
+ * its element count and size, or an index page of a chunked list ({@link ListChunks}) standing for
+ * the chunks it lists, unread. A page is read and replaced by its chunks ({@code expand}) only when
+ * a command reaches it: a push or pop at an end whose chunks are all gone, an index inside it, a
+ * whole-list walk. A push changes the end segment, or starts a new one when the end one would pass
+ * {@link #CHUNK_BYTES}; a pop changes the end segments and drops emptied ones; an index finds its
+ * segment by the counts (a page's counts are its chunks' together), so LINDEX, LSET and LRANGE read
+ * only the pages and chunks they reach. A segment changed is marked dirty: only dirty segments are
+ * written back. A segment that a change made larger than a chunk should be is split when the list
+ * is written ({@link #normalize}); a small changed segment is merged with a loaded neighbour.
+ *
+ * <p>Writing a chunked list back ({@link #write}) keeps the head small: up to {@link #END_CHUNKS}
+ * chunks at each end are listed in the head itself, and a longer run of chunks is folded into index
+ * pages of up to {@link #PAGE_CHUNKS} chunks, all but the {@link #END_KEEP} nearest the end; a run
+ * at an end folds into the page next to it when that page has room (read and rewritten under a
+ * fresh number). So a push into an end chunk with room writes that chunk and a head of a few dozen
+ * entries, a new end chunk every {@link #END_CHUNKS} - {@link #END_KEEP} adds one page write, and
+ * nothing walks the list's other chunks.
  *
  * <p>Not thread-safe: one command's, under its key's stripe.
  */
@@ -31,9 +44,30 @@ public final class ListBody {
   /** A chunked list whose segments hold less than this together becomes packed again. */
   static final int CHUNKED_MIN = 2048;
 
-  /** Reads a chunk's payload; null if the store no longer holds it. */
+  /** A run of chunks at an end of the list up to this long is listed in the head one by one. */
+  static final int END_CHUNKS = 16;
+
+  /** The chunks a longer run at an end keeps in the head when the rest is folded into pages. */
+  static final int END_KEEP = 8;
+
+  /** The most chunks an index page lists (a page of about 3.5 KiB). */
+  static final int PAGE_CHUNKS = 512;
+
+  /** Reads a chunk's or an index page's payload; null if the store no longer holds it. */
   interface Loader {
     byte[] load(int number);
+  }
+
+  /** Stores the payloads a write-back makes. */
+  interface Store {
+    /**
+     * Stores a chunk's or an index page's payload.
+     *
+     * @param number its number
+     * @param payload its payload
+     * @param fresh whether the number is new (not one the list held before the command)
+     */
+    void put(int number, byte[] payload, boolean fresh);
   }
 
   /** Thrown when a chunk the head names is missing: the list is being evicted. */
@@ -52,11 +86,18 @@ public final class ListBody {
     byte[] payload;
     boolean dirty;
 
+    /** For an index page not read yet: the chunks it lists (else 0). */
+    int pageChunks;
+
     Segment(int number, int count, int bytes, byte[] payload) {
       this.number = number;
       this.count = count;
       this.bytes = bytes;
       this.payload = payload;
+    }
+
+    boolean isPage() {
+      return pageChunks > 0;
     }
 
     static Segment fresh(byte[] payload) {
@@ -70,6 +111,15 @@ public final class ListBody {
   private final Loader loader;
   private final ListChunks.Index index;
   private boolean changed;
+
+  /** Index pages among the segments, not read yet. */
+  private int pages;
+
+  /** Stored segments the command removed: chunks, and pages dropped unread. */
+  private final List<Segment> dropped = new ArrayList<>();
+
+  /** The numbers of the pages read and replaced by their chunks. */
+  private final List<Integer> expanded = new ArrayList<>();
 
   private ListBody(Loader loader, ListChunks.Index index) {
     this.loader = loader;
@@ -91,8 +141,13 @@ public final class ListBody {
   /** A chunked list whose chunks {@code loader} reads. */
   static ListBody chunked(ListChunks.Index index, Loader loader) {
     ListBody b = new ListBody(loader, index);
-    for (int i = 0; i < index.chunks(); i++) {
-      b.segments.add(new Segment(index.number(i), index.count(i), index.bytes(i), null));
+    for (int i = 0; i < index.entries(); i++) {
+      Segment s = new Segment(index.number(i), index.count(i), index.bytes(i), null);
+      s.pageChunks = index.pageChunks(i);
+      if (s.isPage()) {
+        b.pages++;
+      }
+      b.segments.add(s);
     }
     return b;
   }
@@ -125,10 +180,6 @@ public final class ListBody {
     return changed;
   }
 
-  List<Segment> segmentList() {
-    return segments;
-  }
-
   /** Returns the number of elements. */
   public int size() {
     long n = 0;
@@ -147,18 +198,24 @@ public final class ListBody {
     return n;
   }
 
-  /** Returns the number of segments (the list's chunks, or 1 for a packed list). */
+  /**
+   * Returns the number of segments (the list's chunks, or 1 for a packed list). Reads every index
+   * page: the segment-by-segment walks (LINSERT, LREM, LPOS) see chunks only.
+   */
   public int segmentCount() {
+    expandAll();
     return segments.size();
   }
 
   /** Returns the element count of a segment. */
   public int segmentSize(int segment) {
+    expandAll();
     return segments.get(segment).count;
   }
 
   /** Returns a segment's elements, head first (reading it if not read yet). */
   public List<byte[]> segmentElements(int segment) {
+    expandAll();
     return ListPayload.decode(payload(segments.get(segment)));
   }
 
@@ -169,9 +226,10 @@ public final class ListBody {
    * @param elements its new elements
    */
   public void replaceSegment(int segment, List<byte[]> elements) {
+    expandAll();
     changed = true;
     if (elements.isEmpty()) {
-      segments.remove(segment);
+      drop(segments.remove(segment));
       return;
     }
     Segment s = segments.get(segment);
@@ -179,6 +237,9 @@ public final class ListBody {
   }
 
   private byte[] payload(Segment s) {
+    if (s.isPage()) {
+      throw new IllegalStateException("an index page has no elements of its own");
+    }
     if (s.payload == null) {
       byte[] p = loader.load(s.number);
       if (p == null) {
@@ -187,6 +248,62 @@ public final class ListBody {
       s.payload = p;
     }
     return s.payload;
+  }
+
+  /**
+   * Replaces the index page at a position by the chunks it lists (not read yet).
+   *
+   * @throws MissingChunk if the store no longer holds the page
+   */
+  private void expand(int at) {
+    Segment page = segments.get(at);
+    byte[] payload = loader.load(page.number);
+    if (payload == null) {
+      throw new MissingChunk();
+    }
+    ListChunks.Index chunks = ListChunks.Index.decodePage(payload, index.nextNumber());
+    if (chunks.total() != page.count) {
+      throw new IllegalArgumentException("a list index page's chunks differ from its head entry");
+    }
+    List<Segment> listed = new ArrayList<>(chunks.entries());
+    for (int i = 0; i < chunks.entries(); i++) {
+      listed.add(new Segment(chunks.number(i), chunks.count(i), chunks.bytes(i), null));
+    }
+    segments.remove(at);
+    segments.addAll(at, listed);
+    pages--;
+    expanded.add(page.number);
+  }
+
+  private void expandAll() {
+    for (int i = 0; pages > 0 && i < segments.size(); i++) {
+      if (segments.get(i).isPage()) {
+        expand(i);
+      }
+    }
+  }
+
+  /** The first segment, a chunk (an index page there is read first); the list is not empty. */
+  private Segment first() {
+    if (segments.getFirst().isPage()) {
+      expand(0);
+    }
+    return segments.getFirst();
+  }
+
+  /** The last segment, a chunk (an index page there is read first); the list is not empty. */
+  private Segment last() {
+    if (segments.getLast().isPage()) {
+      expand(segments.size() - 1);
+    }
+    return segments.getLast();
+  }
+
+  /** Notes that a stored segment left the list: written back, it is removed from the store. */
+  private void drop(Segment s) {
+    if (s.number >= 0) {
+      dropped.add(s);
+    }
   }
 
   private void set(Segment s, byte[] payload) {
@@ -204,7 +321,7 @@ public final class ListBody {
    */
   public void pushHead(List<byte[]> elements) {
     changed = true;
-    if (!segments.isEmpty() && fits(segments.getFirst(), elements)) {
+    if (!segments.isEmpty() && fits(first(), elements)) {
       Segment s = segments.getFirst();
       set(s, ListPayload.pushHead(payload(s), elements));
       return;
@@ -219,7 +336,7 @@ public final class ListBody {
    */
   public void pushTail(List<byte[]> elements) {
     changed = true;
-    if (!segments.isEmpty() && fits(segments.getLast(), elements)) {
+    if (!segments.isEmpty() && fits(last(), elements)) {
       Segment s = segments.getLast();
       set(s, ListPayload.pushTail(payload(s), elements));
       return;
@@ -248,7 +365,7 @@ public final class ListBody {
   public List<byte[]> popHead(int n) {
     List<byte[]> taken = new ArrayList<>(Math.min(n, 1024));
     while (taken.size() < n && !segments.isEmpty()) {
-      Segment s = segments.getFirst();
+      Segment s = first();
       ListPayload.Popped p = ListPayload.popHead(payload(s), n - taken.size());
       taken.addAll(p.elements());
       take(s, p.rest());
@@ -265,7 +382,7 @@ public final class ListBody {
   public List<byte[]> popTail(int n) {
     List<byte[]> taken = new ArrayList<>(Math.min(n, 1024));
     while (taken.size() < n && !segments.isEmpty()) {
-      Segment s = segments.getLast();
+      Segment s = last();
       ListPayload.Popped p = ListPayload.popTail(payload(s), n - taken.size());
       taken.addAll(p.elements());
       take(s, p.rest());
@@ -277,6 +394,7 @@ public final class ListBody {
     changed = true;
     if (rest == null) {
       segments.remove(s);
+      drop(s);
     } else {
       set(s, rest);
     }
@@ -289,9 +407,14 @@ public final class ListBody {
   public List<byte[]> range(int start, int stop) {
     List<byte[]> out = new ArrayList<>(stop - start + 1);
     int first = 0;
-    for (Segment s : segments) {
+    for (int i = 0; i < segments.size(); i++) {
+      Segment s = segments.get(i);
       int last = first + s.count - 1;
       if (last >= start && first <= stop) {
+        if (s.isPage()) {
+          expand(i--);
+          continue;
+        }
         out.addAll(
             ListPayload.range(
                 payload(s), Math.max(start, first) - first, Math.min(stop, last) - first));
@@ -312,8 +435,13 @@ public final class ListBody {
   /** Replaces the element at an index within {@code 0..size-1}. */
   public void set(int index, byte[] element) {
     int first = 0;
-    for (Segment s : segments) {
+    for (int i = 0; i < segments.size(); i++) {
+      Segment s = segments.get(i);
       if (index < first + s.count) {
+        if (s.isPage()) {
+          expand(i--);
+          continue;
+        }
         List<byte[]> elements = ListPayload.decode(payload(s));
         elements.set(index - first, element);
         set(s, encode(elements));
@@ -326,11 +454,22 @@ public final class ListBody {
 
   /**
    * Keeps only the elements from {@code start} to {@code stop} inclusive, both within {@code
-   * 0..size-1}, {@code start <= stop}: whole segments outside go unread.
+   * 0..size-1}, {@code start <= stop}: whole segments outside go unread (an index page outside is
+   * read when the list is written back, for the chunks to remove).
    */
   public void trim(int start, int stop) {
-    List<Segment> kept = new ArrayList<>();
     int first = 0;
+    for (int i = 0; i < segments.size(); i++) {
+      Segment s = segments.get(i);
+      int last = first + s.count - 1;
+      if (s.isPage() && last >= start && first <= stop && (first < start || last > stop)) {
+        expand(i--);
+        continue;
+      }
+      first = last + 1;
+    }
+    List<Segment> kept = new ArrayList<>();
+    first = 0;
     for (Segment s : segments) {
       int last = first + s.count - 1;
       if (last >= start && first <= stop) {
@@ -340,6 +479,11 @@ public final class ListBody {
           set(s, encode(ListPayload.range(payload(s), from, to)));
         }
         kept.add(s);
+      } else {
+        drop(s);
+        if (s.isPage()) {
+          pages--;
+        }
       }
       first = last + 1;
     }
@@ -366,7 +510,7 @@ public final class ListBody {
     }
     for (int i = 0; i < segments.size(); i++) {
       Segment s = segments.get(i);
-      if (s.dirty && s.bytes > CHUNK_BYTES + CHUNK_BYTES / 2) {
+      if (s.dirty && !s.isPage() && s.bytes > CHUNK_BYTES + CHUNK_BYTES / 2) {
         List<Segment> pieces = split(payload(s));
         segments.remove(i);
         segments.addAll(i, pieces);
@@ -385,7 +529,7 @@ public final class ListBody {
         List<byte[]> both = ListPayload.decode(a.payload);
         both.addAll(ListPayload.decode(b.payload));
         set(a, ListPayload.encode(both, ListPayload.CHUNK));
-        segments.remove(i + 1);
+        drop(segments.remove(i + 1));
         i--;
       }
     }
@@ -414,8 +558,163 @@ public final class ListBody {
     return out;
   }
 
+  /**
+   * Writes a chunked list back, after {@link #normalize}: gives fresh segments their numbers,
+   * stores the chunks changed and the index pages made, and returns the head's index. Runs of
+   * chunks are listed in the head or folded into fresh index pages as the class notes say.
+   *
+   * @param head an empty index of the list's collection id and next number, filled in
+   * @param store where the chunks and pages go
+   * @return {@code head}
+   */
+  ListChunks.Index write(ListChunks.Index head, Store store) {
+    foldIntoNeighbours();
+    for (Segment s : segments) {
+      if (s.isPage()) {
+        continue;
+      }
+      boolean fresh = s.number < 0;
+      if (fresh) {
+        s.number = head.takeNumber();
+      }
+      if (s.dirty || fresh) {
+        store.put(s.number, payload(s), fresh);
+      }
+    }
+    int n = segments.size();
+    for (int i = 0; i < n; ) {
+      Segment s = segments.get(i);
+      if (s.isPage()) {
+        head.addPage(s.number, s.count, s.bytes, s.pageChunks);
+        i++;
+        continue;
+      }
+      int j = i;
+      while (j < n && !segments.get(j).isPage()) {
+        j++;
+      }
+      int length = j - i;
+      int front;
+      int back;
+      if (i == 0 && j == n) {
+        front = length <= 2 * END_CHUNKS ? length : END_KEEP;
+        back = length <= 2 * END_CHUNKS ? 0 : END_KEEP;
+      } else if (j == n) {
+        front = 0;
+        back = length <= END_CHUNKS ? length : END_KEEP;
+      } else if (i == 0) {
+        front = length <= END_CHUNKS ? length : END_KEEP;
+        back = 0;
+      } else {
+        front = 0;
+        back = 0;
+      }
+      for (int k = i; k < i + front; k++) {
+        Segment c = segments.get(k);
+        head.add(c.number, c.count, c.bytes);
+      }
+      writePages(i + front, j - back, head, store);
+      for (int k = j - back; k < j; k++) {
+        Segment c = segments.get(k);
+        head.add(c.number, c.count, c.bytes);
+      }
+      i = j;
+    }
+    return head;
+  }
+
+  /**
+   * Reads the index page next to an end run that is about to be folded, when it has room for what
+   * the run gives up, so that the two make one page instead of a page per fold.
+   */
+  private void foldIntoNeighbours() {
+    while (pages > 0) {
+      int tailRun = 0;
+      while (tailRun < segments.size() && !segments.get(segments.size() - 1 - tailRun).isPage()) {
+        tailRun++;
+      }
+      int before = segments.size() - 1 - tailRun;
+      if (tailRun > END_CHUNKS
+          && segments.get(before).pageChunks + tailRun - END_KEEP <= PAGE_CHUNKS) {
+        expand(before);
+        continue;
+      }
+      int headRun = 0;
+      while (headRun < segments.size() && !segments.get(headRun).isPage()) {
+        headRun++;
+      }
+      if (headRun > END_CHUNKS
+          && segments.get(headRun).pageChunks + headRun - END_KEEP <= PAGE_CHUNKS) {
+        expand(headRun);
+        continue;
+      }
+      return;
+    }
+  }
+
+  /** Folds the chunks at positions {@code from} to {@code to} (exclusive) into fresh pages. */
+  private void writePages(int from, int to, ListChunks.Index head, Store store) {
+    int length = to - from;
+    if (length <= 0) {
+      return;
+    }
+    int count = (length + PAGE_CHUNKS - 1) / PAGE_CHUNKS;
+    for (int p = 0, at = from; p < count; p++) {
+      int end = from + (int) ((long) length * (p + 1) / count);
+      ListChunks.Index listed = new ListChunks.Index(0, head.nextNumber());
+      long elements = 0;
+      long bytes = 0;
+      for (int k = at; k < end; k++) {
+        Segment c = segments.get(k);
+        listed.add(c.number, c.count, c.bytes);
+        elements += c.count;
+        bytes += c.bytes;
+      }
+      int number = head.takeNumber();
+      store.put(number, listed.encodePage(0, listed.entries()), true);
+      head.addPage(
+          number,
+          (int) Math.min(elements, Integer.MAX_VALUE),
+          (int) Math.min(bytes, Integer.MAX_VALUE),
+          end - at);
+      at = end;
+    }
+  }
+
+  /**
+   * Names what a write-back leaves unused, to remove once the new head is in place: the chunks the
+   * command removed, the pages it read (now listed afresh), and the pages it dropped unread with
+   * the chunks they list.
+   *
+   * @param read reads a page's payload, null if absent
+   * @param remove given each number to remove
+   * @return false if a page dropped unread was missing (its chunks were not named), else true
+   */
+  boolean removed(IntFunction<byte[]> read, IntConsumer remove) {
+    boolean whole = true;
+    for (Segment s : dropped) {
+      if (s.isPage()) {
+        byte[] page = read.apply(s.number);
+        if (page == null) {
+          whole = false;
+        } else {
+          ListChunks.Index listed = ListChunks.Index.decodePage(page, index.nextNumber());
+          for (int i = 0; i < listed.entries(); i++) {
+            remove.accept(listed.number(i));
+          }
+        }
+      }
+      remove.accept(s.number);
+    }
+    for (int number : expanded) {
+      remove.accept(number);
+    }
+    return whole;
+  }
+
   /** Returns every element, head first (reading every segment). */
   public List<byte[]> all() {
+    expandAll();
     List<byte[]> all = new ArrayList<>(size());
     for (Segment s : segments) {
       all.addAll(ListPayload.decode(payload(s)));
@@ -425,14 +724,10 @@ public final class ListBody {
 
   /** Returns the payload of a packed list of every element (reading every segment). */
   byte[] packedPayload() {
+    expandAll();
     if (segments.size() == 1) {
       return ListPayload.reencode(payload(segments.getFirst()), ListPayload.PACKED);
     }
     return ListPayload.encode(all());
-  }
-
-  /** Returns a segment's payload, reading it if needed. */
-  byte[] payloadOf(Segment s) {
-    return payload(s);
   }
 }

@@ -188,11 +188,16 @@ public final class ListStore {
     if (sink != null) {
       sink.put(stored, bytes);
     }
-    if (old != null) {
-      for (int i = 0; i < old.chunks(); i++) {
-        if (now == null || !now.contains(old.number(i))) {
-          chunks.removeChunk(ListChunks.chunkKey(stored, old.id(), old.number(i)), sink);
-        }
+    if (old != null && now == null) {
+      chunks.releaseChunks(stored, live.raw(), sink); // packed again: every chunk and page goes
+    } else if (old != null) {
+      ListBody.Loader read = chunks.loader(stored, old.id());
+      long id = old.id();
+      if (!list.removed(
+          read::load,
+          number -> chunks.removeChunk(ListChunks.chunkKey(stored, id, number), sink))) {
+        chunks.dropUnnamedChunks(
+            stored); // a page dropped unread was gone: find its chunks by a walk
       }
     } else if (live.raw() != null) {
       chunks.releaseIfHead(stored, live.raw(), sink);
@@ -206,8 +211,8 @@ public final class ListStore {
   private static final byte[] PACKED_ONE = {ListPayload.PACKED};
 
   /**
-   * Writes a chunked list's changed chunks and returns its new index; {@code written} gets the
-   * stored keys of chunks written under fresh numbers.
+   * Writes a chunked list's changed chunks and new index pages and returns its new index; {@code
+   * written} gets the stored keys of those written under fresh numbers.
    */
   private ListChunks.Index writeChunks(
       byte[] stored, ListBody list, ListChunks.Index old, List<byte[]> written, ChangeSink sink) {
@@ -218,26 +223,14 @@ public final class ListStore {
       index = new ListChunks.Index(keyspace.nextVersion(), 0);
       keyspace.noteChunked();
     }
-    for (ListBody.Segment s : list.segmentList()) {
-      boolean fresh = s.number < 0;
-      if (fresh) {
-        s.number = index.takeNumber();
-      }
-      if (s.dirty || fresh) {
-        byte[] key = ListChunks.chunkKey(stored, index.id(), s.number);
-        byte[] value =
-            ValueLayout.encode(
-                new StoredValue(ValueType.LIST, keyspace.nextVersion(), 0, 0, list.payloadOf(s)));
-        keyspace.cache().put(key, value);
-        if (sink != null) {
-          sink.put(key, value);
-        }
-        if (old == null || !old.contains(s.number)) {
-          written.add(key);
-        }
-      }
-      index.add(s.number, s.count, s.bytes);
-    }
-    return index;
+    long id = index.id();
+    return list.write(
+        index,
+        (number, payload, fresh) -> {
+          byte[] key = chunks.writeChunk(stored, ValueType.LIST, id, number, payload, sink);
+          if (fresh) {
+            written.add(key);
+          }
+        });
   }
 }

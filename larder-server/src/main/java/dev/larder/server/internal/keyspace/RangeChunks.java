@@ -2,6 +2,8 @@ package dev.larder.server.internal.keyspace;
 
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.function.IntConsumer;
+import java.util.function.IntFunction;
 
 /**
  * The chunked form of a large set or hash (set payload encoding 3, hash payload marker {@code 80
@@ -124,14 +126,23 @@ public final class RangeChunks {
       return id;
     }
 
-    @Override
+    /** Returns the number of chunks. */
     public int chunks() {
       return size;
     }
 
-    @Override
+    /** Returns the chunk number at a position. */
     public int number(int i) {
       return numbers[i];
+    }
+
+    /** {@inheritDoc} A set's or hash's head names every chunk itself: {@code read} is not used. */
+    @Override
+    public boolean forEachNumber(IntFunction<byte[]> read, IntConsumer visit) {
+      for (int i = 0; i < size; i++) {
+        visit.accept(numbers[i]);
+      }
+      return true;
     }
 
     /** Returns the lowest hash of the chunk at a position, 0 to 2^32 - 1. */
@@ -184,7 +195,7 @@ public final class RangeChunks {
       }
     }
 
-    @Override
+    /** Returns whether a chunk of that number is listed. */
     public boolean contains(int number) {
       if (listed == null) {
         listed = new HashSet<>();

@@ -66,12 +66,9 @@ class ChunkedListTest {
       byte[] head = ks.store().getIfPresent(ListChunks.headKeyOf(e.getKey()));
       boolean listed = false;
       if (head != null && ListChunks.isHeadValue(head)) {
-        ListChunks.Index index =
-            ListChunks.Index.decode(
-                Arrays.copyOfRange(head, ValueLayout.header(head).payloadOffset(), head.length));
         listed =
-            index.id() == ListChunks.idOf(e.getKey())
-                && index.contains(ListChunks.numberOf(e.getKey()));
+            namedKeys(ks, ListChunks.headKeyOf(e.getKey()), head)
+                .contains(java.util.HexFormat.of().formatHex(e.getKey()));
       }
       if (listed) {
         named++;
@@ -80,6 +77,23 @@ class ChunkedListTest {
       }
     }
     return new int[] {named, orphans};
+  }
+
+  /** The stored keys (in hex) of the chunks and index pages a head names. */
+  static java.util.Set<String> namedKeys(Keyspace ks, byte[] headKey, byte[] head) {
+    ListChunks.Index index =
+        ListChunks.Index.decode(
+            Arrays.copyOfRange(head, ValueLayout.header(head).payloadOffset(), head.length));
+    java.util.Set<String> named = new java.util.HashSet<>();
+    ListChunks.forEachKey(
+        headKey,
+        index,
+        k -> {
+          byte[] raw = ks.store().getIfPresent(k);
+          return raw == null ? null : ValueLayout.decode(raw).payload();
+        },
+        k -> named.add(java.util.HexFormat.of().formatHex(k)));
+    return named;
   }
 
   private static boolean chunked(Keyspace ks) {
@@ -110,6 +124,136 @@ class ChunkedListTest {
       assertTrue(sawChunked, "the list grew into the chunked form");
       assertTrue(sawPackedAfterChunked, "and shrank back into the packed one");
     }
+  }
+
+  @Test
+  void pagedListsMatchAModel() {
+    Random random = new Random(37);
+    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+      List<byte[]> model = new ArrayList<>();
+      for (int batch = 0; batch < 30; batch++) {
+        List<byte[]> add = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+          add.add(b(String.format("%0100d", batch * 100 + i)));
+        }
+        ks.editList(
+            0,
+            KEY,
+            (before, list) -> {
+              list.pushTail(add);
+              return null;
+            });
+        model.addAll(add);
+      }
+      boolean sawPages = false;
+      for (int step = 0; step < 400; step++) {
+        String name = apply(ks, model, random, step);
+        assertSame(model, contents(ks), step + " " + name);
+        int[] entries = chunkEntries(ks);
+        assertEquals(0, entries[1], step + " " + name + ": chunks no head names");
+        sawPages |= headPages(ks) > 0;
+      }
+      assertTrue(sawPages, "the head listed chunks in index pages");
+    }
+  }
+
+  @Test
+  void aPushRewritesItsEndChunkAndAHeadOfAFewEntries() {
+    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+      byte[] element = new byte[100];
+      for (int i = 0; i < 20_000; i++) {
+        ks.editList(
+            0,
+            KEY,
+            (before, list) -> {
+              list.pushHead(List.of(element));
+              return null;
+            });
+      }
+      byte[] head = ks.store().getIfPresent(Keyspace.storedKey(0, KEY));
+      // 500 chunks: an index of every chunk was 3 KB.
+      assertTrue(head.length < 400, "head of " + head.length + " bytes");
+      assertTrue(headPages(ks) > 0);
+      Map<String, Long> before = chunkVersions(ks);
+      ks.editList(
+          0,
+          KEY,
+          (b, list) -> {
+            list.pushHead(List.of(element));
+            return null;
+          });
+      Map<String, Long> after = chunkVersions(ks);
+      assertEquals(before.keySet(), after.keySet(), "no chunk or page added or removed");
+      int changed = 0;
+      for (Map.Entry<String, Long> e : after.entrySet()) {
+        changed += e.getValue().equals(before.get(e.getKey())) ? 0 : 1;
+      }
+      assertEquals(1, changed, "one chunk written: the end one");
+      Integer size = ks.readList(0, KEY, (b, list) -> list.size());
+      assertEquals(20_001, size);
+    }
+  }
+
+  @Test
+  void aListWithAMissingIndexPageIsAbsentAndGoesWhole() {
+    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+      List<byte[]> add = new ArrayList<>();
+      for (int i = 0; i < 2_000; i++) {
+        add.add(b(String.format("%0100d", i)));
+      }
+      ks.editList(
+          0,
+          KEY,
+          (before, list) -> {
+            list.pushTail(add);
+            return null;
+          });
+      assertTrue(headPages(ks) > 0);
+      byte[] head = ks.store().getIfPresent(Keyspace.storedKey(0, KEY));
+      ListChunks.Index index =
+          ListChunks.Index.decode(
+              Arrays.copyOfRange(head, ValueLayout.header(head).payloadOffset(), head.length));
+      int page = 0;
+      while (!index.isPage(page)) {
+        page++;
+      }
+      ks.store()
+          .invalidate(
+              ListChunks.chunkKey(Keyspace.storedKey(0, KEY), index.id(), index.number(page)));
+      // The ends are readable without the page; a read that reaches it finds the list broken.
+      assertEquals(
+          b(String.format("%0100d", 0)).length, ks.readList(0, KEY, (b, l) -> l.get(0)).length);
+      assertNull(ks.readList(0, KEY, (before, list) -> list == null ? null : list.all()));
+      assertEquals(0, ks.estimatedSize(), "the head and every chunk went with it");
+    }
+  }
+
+  /** The version of every chunk and index page in the store, by its key in hex. */
+  private static Map<String, Long> chunkVersions(Keyspace ks) {
+    Map<String, Long> versions = new java.util.HashMap<>();
+    for (Map.Entry<byte[], byte[]> e : ks.store().asMap().entrySet()) {
+      if (ListChunks.isChunkKey(e.getKey())) {
+        versions.put(
+            java.util.HexFormat.of().formatHex(e.getKey()), ValueLayout.versionOf(e.getValue()));
+      }
+    }
+    return versions;
+  }
+
+  /** The index pages the list's head names (0 if it is not chunked). */
+  private static int headPages(Keyspace ks) {
+    byte[] head = ks.store().getIfPresent(Keyspace.storedKey(0, KEY));
+    if (head == null || !ListChunks.isHeadValue(head)) {
+      return 0;
+    }
+    ListChunks.Index index =
+        ListChunks.Index.decode(
+            Arrays.copyOfRange(head, ValueLayout.header(head).payloadOffset(), head.length));
+    int pages = 0;
+    for (int i = 0; i < index.entries(); i++) {
+      pages += index.isPage(i) ? 1 : 0;
+    }
+    return pages;
   }
 
   /** One random operation on both; returns its name. */

@@ -58,7 +58,7 @@ class ChunkedSetTest {
       byte[] head = ks.store().getIfPresent(ListChunks.headKeyOf(k));
       boolean listed = false;
       if (head != null && RangeChunks.isHeadValue(head)) {
-        ChunkIndex index = ChunkStore.indexOf(head);
+        RangeChunks.Index index = (RangeChunks.Index) ChunkStore.indexOf(head);
         listed = index.id() == ListChunks.idOf(k) && index.contains(ListChunks.numberOf(k));
       }
       if (listed) {

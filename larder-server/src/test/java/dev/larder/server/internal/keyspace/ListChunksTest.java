@@ -22,18 +22,53 @@ class ListChunksTest {
   void headGoldenBytes() {
     ListChunks.Index index = new ListChunks.Index(0x0102030405060708L, 0);
     index.add(index.takeNumber(), 3, 20);
-    index.add(index.takeNumber(), 300, 4000);
-    // encoding 2, id, next number 2, 2 chunks, (0, 3, 20), (1, 300 = ac02, 4000 = a01f)
-    byte[] expected = hex("02 0102030405060708 02 02 00 03 14 01 ac02 a01f");
+    index.addPage(index.takeNumber() + 1, 300, 4000, 7);
+    index.takeNumber();
+    // encoding 4, id, next number 3, 2 entries, chunk (0 << 1, 3, 20), page (2 << 1 | 1,
+    // 300 = ac02, 4000 = a01f, 7 chunks)
+    byte[] expected = hex("04 0102030405060708 03 02 00 03 14 05 ac02 a01f 07");
     assertArrayEquals(expected, index.encode());
     ListChunks.Index back = ListChunks.Index.decode(expected);
     assertEquals(0x0102030405060708L, back.id());
-    assertEquals(2, back.nextNumber());
-    assertEquals(2, back.chunks());
+    assertEquals(3, back.nextNumber());
+    assertEquals(2, back.entries());
     assertEquals(303, back.total());
-    assertEquals(1, back.number(1));
+    assertFalse(back.isPage(0));
+    assertTrue(back.isPage(1));
+    assertEquals(2, back.number(1));
     assertEquals(300, back.count(1));
     assertEquals(4000, back.bytes(1));
+    assertEquals(7, back.pageChunks(1));
+  }
+
+  @Test
+  void theFirstChunkedEncodingIsStillRead() {
+    // encoding 2, id, next number 2, 2 chunks, (0, 3, 20), (1, 300 = ac02, 4000 = a01f)
+    ListChunks.Index back =
+        ListChunks.Index.decode(hex("02 0102030405060708 02 02 00 03 14 01 ac02 a01f"));
+    assertEquals(2, back.entries());
+    assertFalse(back.isPage(1));
+    assertEquals(1, back.number(1));
+    assertEquals(300, back.count(1));
+    assertArrayEquals(
+        hex("04 0102030405060708 02 02 00 03 14 02 ac02 a01f"),
+        back.encode(),
+        "written again in encoding 4");
+  }
+
+  @Test
+  void indexPageGoldenBytes() {
+    ListChunks.Index chunks = new ListChunks.Index(0, 10);
+    chunks.add(7, 40, 4000);
+    chunks.add(8, 1, 5);
+    // encoding 5, 2 chunks, (7, 40 = 28, 4000 = a01f), (8, 1, 5)
+    byte[] expected = hex("05 02 07 28 a01f 08 01 05");
+    assertArrayEquals(expected, chunks.encodePage(0, 2));
+    ListChunks.Index back = ListChunks.Index.decodePage(expected, 10);
+    assertEquals(2, back.entries());
+    assertEquals(8, back.number(1));
+    assertEquals(41, back.total());
+    assertThrows(IllegalArgumentException.class, () -> ListChunks.Index.decodePage(expected, 8));
   }
 
   @Test
@@ -43,7 +78,15 @@ class ListChunksTest {
       ListChunks.Index index = new ListChunks.Index(random.nextLong(), random.nextInt(50));
       int chunks = 1 + random.nextInt(300);
       for (int i = 0; i < chunks; i++) {
-        index.add(index.takeNumber(), 1 + random.nextInt(5000), random.nextInt(70_000));
+        if (random.nextInt(4) == 0) {
+          index.addPage(
+              index.takeNumber(),
+              1 + random.nextInt(500_000),
+              random.nextInt(2_000_000),
+              1 + random.nextInt(512));
+        } else {
+          index.add(index.takeNumber(), 1 + random.nextInt(5000), random.nextInt(70_000));
+        }
       }
       byte[] bytes = index.encode();
       assertArrayEquals(bytes, ListChunks.Index.decode(bytes).encode());
@@ -52,9 +95,10 @@ class ListChunksTest {
   }
 
   @Test
-  void malformedHeadsAreRefused() {
+  void malformedHeadsAndPagesAreRefused() {
     // Another encoding, no chunks, an empty chunk, a number not below the next, a repeated
-    // number, bytes after the last chunk, a truncated head.
+    // number, bytes after the last chunk, a truncated head; in encoding 4 also a page of no
+    // chunks and a page repeating a chunk's number.
     for (String bad :
         new String[] {
           "01 0102030405060708 01 01 00 01 01",
@@ -64,8 +108,19 @@ class ListChunksTest {
           "02 0102030405060708 05 02 01 01 01 01 01 01",
           "02 0102030405060708 01 01 00 01 01 00",
           "02 0102030405060708 01 01 00 01",
+          "04 0102030405060708 01 01 02 01 01",
+          "04 0102030405060708 02 01 03 01 01 00",
+          "04 0102030405060708 02 02 02 01 01 03 01 01 01",
+          "04 0102030405060708 02 01 03 01 01",
         }) {
       assertThrows(IllegalArgumentException.class, () -> ListChunks.Index.decode(hex(bad)), bad);
+    }
+    for (String bad :
+        new String[] {
+          "03 01 01 01 01", "05 00", "05 01 01 00 01", "05 02 01 01 01 01 01 01", "05 01 01 01"
+        }) {
+      assertThrows(
+          IllegalArgumentException.class, () -> ListChunks.Index.decodePage(hex(bad), 5), bad);
     }
   }
 

@@ -36,6 +36,30 @@ class CheckpointListSettleTest {
     }
   }
 
+  /** RPUSHes elements of 1,000 bytes until the list's head names index pages. */
+  private static void pagedList(TestServer.Connection c, String key) {
+    for (int i = 0; i < 200; i++) {
+      c.cmd("RPUSH", key, key + ":" + i + ":" + "x".repeat(1_000));
+    }
+  }
+
+  /** The stored key of an index page of {@code key}'s list. */
+  private static byte[] somePage(Cache<byte[], byte[]> store, String key) {
+    byte[] head = store.getIfPresent(stored(key));
+    ListChunks.Index index =
+        ListChunks.Index.decode(
+            Arrays.copyOfRange(
+                head,
+                dev.larder.server.internal.keyspace.ValueLayout.header(head).payloadOffset(),
+                head.length));
+    for (int i = 0; i < index.entries(); i++) {
+      if (index.isPage(i)) {
+        return ListChunks.chunkKey(stored(key), index.id(), index.number(i));
+      }
+    }
+    throw new AssertionError("no index page");
+  }
+
   private static byte[] stored(String key) {
     return Keyspace.storedKey(0, key.getBytes(StandardCharsets.US_ASCII));
   }
@@ -61,6 +85,7 @@ class CheckpointListSettleTest {
       bigList(c, "orphaned");
       bigList(c, "broken");
       bigList(c, "whole");
+      pagedList(c, "pageless");
       whole = c.cmd("LRANGE", "whole", "0", "-1");
       Cache<byte[], byte[]> store = s.keyspace.store();
       assertTrue(chunksOf(store, "orphaned").size() > 1, "the lists are chunked");
@@ -70,6 +95,9 @@ class CheckpointListSettleTest {
       // of another (its head names a chunk that is missing); SAVE writes both into a checkpoint.
       store.invalidate(stored("orphaned"));
       store.invalidate(broken.get(broken.size() / 2));
+      // And an index page of a third: its head names a page that is missing, whose chunks no
+      // head names.
+      store.invalidate(somePage(store, "pageless"));
       assertEquals("+OK\r\n", c.cmd("SAVE"));
     }
     try (TestServer s = new TestServer(Map.of(), dir, START)) {
@@ -77,10 +105,12 @@ class CheckpointListSettleTest {
       assertEquals(List.of(), chunksOf(store, "orphaned"), "orphan chunks removed");
       assertNull(store.getIfPresent(stored("broken")), "the list missing a chunk is removed");
       assertEquals(List.of(), chunksOf(store, "broken"), "its other chunks with it");
+      assertNull(store.getIfPresent(stored("pageless")), "the list missing a page is removed");
+      assertEquals(List.of(), chunksOf(store, "pageless"), "its chunks and pages with it");
       assertNotNull(store.getIfPresent(stored("whole")));
       TestServer.Connection c = s.resp();
       assertEquals(whole, c.cmd("LRANGE", "whole", "0", "-1"));
-      assertEquals(":0\r\n", c.cmd("EXISTS", "orphaned", "broken"));
+      assertEquals(":0\r\n", c.cmd("EXISTS", "orphaned", "broken", "pageless"));
       assertEquals(":1\r\n", c.cmd("DBSIZE"));
     }
   }
