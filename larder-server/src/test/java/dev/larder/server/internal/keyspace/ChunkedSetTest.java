@@ -95,11 +95,14 @@ class ChunkedSetTest {
       for (int step = 0; step < 2_000; step++) {
         boolean growing = step % 1000 < 600;
         List<byte[]> ms = new ArrayList<>();
-        for (int i = 1 + random.nextInt(random.nextBoolean() ? 3 : 60); i > 0; i--) {
+        // Shrinking removes in larger batches, so that the set falls back into the packed form.
+        for (int i = 1 + random.nextInt(random.nextBoolean() ? 3 : growing ? 60 : 300);
+            i > 0;
+            i--) {
           ms.add(member(random, 3_000));
         }
         int op = random.nextInt(100);
-        if (op < (growing ? 60 : 20)) {
+        if (op < (growing ? 60 : 5)) {
           int added =
               ks.editSet(
                   0,
