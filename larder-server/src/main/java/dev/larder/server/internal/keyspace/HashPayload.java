@@ -1,7 +1,10 @@
 package dev.larder.server.internal.keyspace;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SequencedMap;
 
@@ -10,7 +13,12 @@ import java.util.SequencedMap;
  * field then of its value, in insertion order. Fields are held decoded as Latin-1 strings, which
  * map bytes to chars one to one, so that they have value equality.
  *
- * <p>Stateless and thread-safe; the maps it returns are the caller's.
+ * <p>The map form ({@link #decode}, {@link #encode}) serves commands that read a hash whole; the
+ * entry form ({@link #get}, {@link #put}, {@link #remove}, {@link #entries}) works on the bytes
+ * without a map, for the field commands on a packed hash or on one chunk of a chunked hash ({@link
+ * RangeChunks}), where a field is found by walking a few KiB.
+ *
+ * <p>Stateless and thread-safe; the maps and arrays it returns are the caller's.
  */
 public final class HashPayload {
   private HashPayload() {}
@@ -78,6 +86,162 @@ public final class HashPayload {
     return field.getBytes(StandardCharsets.ISO_8859_1);
   }
 
+  /**
+   * Returns how many fields it holds.
+   *
+   * @param payload a hash payload
+   */
+  public static int count(byte[] payload) {
+    long count = Varint.read(payload, new long[] {0});
+    if (count > payload.length) {
+      throw new IllegalArgumentException("hash count larger than its payload");
+    }
+    return (int) count;
+  }
+
+  /**
+   * Returns a field's value, or null if the hash has no such field.
+   *
+   * @param payload a hash payload
+   * @param field a field's bytes
+   */
+  public static byte[] get(byte[] payload, byte[] field) {
+    int[] at = find(payload, field);
+    return at == null ? null : Arrays.copyOfRange(payload, at[2], at[2] + at[3]);
+  }
+
+  /**
+   * Returns the payload with the field set: its value replaced in place, or the field appended.
+   *
+   * @param payload a hash payload, or null for an empty hash
+   * @param field a field's bytes
+   * @param value its value
+   */
+  public static byte[] put(byte[] payload, byte[] field, byte[] value) {
+    if (payload == null) {
+      return encodeEntries(List.<byte[][]>of(new byte[][] {field, value}));
+    }
+    int[] at = find(payload, field);
+    if (at == null) {
+      int count = count(payload);
+      int head = Varint.size(count);
+      int entry = Varint.size(field.length) + field.length + Varint.size(value.length);
+      byte[] out = new byte[Varint.size(count + 1) + payload.length - head + entry + value.length];
+      int pos = Varint.write(out, 0, count + 1);
+      System.arraycopy(payload, head, out, pos, payload.length - head);
+      pos += payload.length - head;
+      pos = writeChunk(out, pos, field);
+      writeChunk(out, pos, value);
+      return out;
+    }
+    int valueStart = at[1];
+    int valueEnd = at[2] + at[3];
+    byte[] out =
+        new byte
+            [payload.length - (valueEnd - valueStart) + Varint.size(value.length) + value.length];
+    System.arraycopy(payload, 0, out, 0, valueStart);
+    int pos = writeChunk(out, valueStart, value);
+    System.arraycopy(payload, valueEnd, out, pos, payload.length - valueEnd);
+    return out;
+  }
+
+  /**
+   * Returns the payload without the field (an empty hash's payload when it was the last), or null
+   * if the hash has no such field.
+   *
+   * @param payload a hash payload
+   * @param field a field's bytes
+   */
+  public static byte[] remove(byte[] payload, byte[] field) {
+    int[] at = find(payload, field);
+    if (at == null) {
+      return null;
+    }
+    int count = count(payload);
+    int head = Varint.size(count);
+    int entryStart = at[0];
+    int entryEnd = at[2] + at[3];
+    byte[] out = new byte[Varint.size(count - 1) + payload.length - head - (entryEnd - entryStart)];
+    int pos = Varint.write(out, 0, count - 1);
+    System.arraycopy(payload, head, out, pos, entryStart - head);
+    pos += entryStart - head;
+    System.arraycopy(payload, entryEnd, out, pos, payload.length - entryEnd);
+    return out;
+  }
+
+  /**
+   * Returns its fields and values in order, each as {@code {field, value}}.
+   *
+   * @param payload a hash payload
+   */
+  public static List<byte[][]> entries(byte[] payload) {
+    long[] cursor = {0};
+    int count = count(payload);
+    cursor[0] = Varint.size(count);
+    List<byte[][]> out = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      byte[] field = readChunk(payload, cursor);
+      out.add(new byte[][] {field, readChunk(payload, cursor)});
+    }
+    return out;
+  }
+
+  /**
+   * Returns the payload of these fields and values, in order.
+   *
+   * @param entries {@code {field, value}} pairs, fields distinct
+   */
+  public static byte[] encodeEntries(List<byte[][]> entries) {
+    int size = Varint.size(entries.size());
+    for (byte[][] e : entries) {
+      size += Varint.size(e[0].length) + e[0].length + Varint.size(e[1].length) + e[1].length;
+    }
+    byte[] out = new byte[size];
+    int pos = Varint.write(out, 0, entries.size());
+    for (byte[][] e : entries) {
+      pos = writeChunk(out, pos, e[0]);
+      pos = writeChunk(out, pos, e[1]);
+    }
+    return out;
+  }
+
+  /**
+   * Finds a field: {entry start, value's length varint start, value start, value length}, or null.
+   */
+  private static int[] find(byte[] payload, byte[] field) {
+    int count = count(payload);
+    long[] cursor = {Varint.size(count)};
+    for (int i = 0; i < count; i++) {
+      int entryStart = (int) cursor[0];
+      int fieldLength = length(payload, cursor);
+      int fieldStart = (int) cursor[0];
+      cursor[0] = (long) fieldStart + fieldLength;
+      int valueHead = (int) cursor[0];
+      int valueLength = length(payload, cursor);
+      int valueStart = (int) cursor[0];
+      cursor[0] = (long) valueStart + valueLength;
+      if (fieldLength == field.length
+          && Arrays.equals(payload, fieldStart, fieldStart + fieldLength, field, 0, field.length)) {
+        return new int[] {entryStart, valueHead, valueStart, valueLength};
+      }
+    }
+    return null;
+  }
+
+  private static int length(byte[] in, long[] cursor) {
+    long length = Varint.read(in, cursor);
+    if (length > in.length - cursor[0]) {
+      throw new IllegalArgumentException("hash field longer than its payload");
+    }
+    return (int) length;
+  }
+
+  private static int writeChunk(byte[] out, int pos, byte[] bytes) {
+    pos = Varint.write(out, pos, bytes.length);
+    System.arraycopy(bytes, 0, out, pos, bytes.length);
+    return pos + bytes.length;
+  }
+
   private static byte[] readChunk(byte[] in, long[] cursor) {
     long length = Varint.read(in, cursor);
     int start = (int) cursor[0];
@@ -85,6 +249,6 @@ public final class HashPayload {
       throw new IllegalArgumentException("hash field longer than its payload");
     }
     cursor[0] = start + length;
-    return java.util.Arrays.copyOfRange(in, start, (int) (start + length));
+    return Arrays.copyOfRange(in, start, (int) (start + length));
   }
 }

@@ -98,8 +98,17 @@ public final class Keyspace implements AutoCloseable {
   /** The member a clustered keyspace runs on ({@link #clusterStore}), or null. */
   private volatile ClusterStore member;
 
-  /** Large lists' chunks: their reads, writes, and removal with their head. */
+  /** Chunked collections' shared machinery: eviction follow-up, removal with their head. */
+  private final ChunkStore chunks;
+
+  /** Large lists' chunks: the list commands' reads and writes. */
   private final ListStore lists;
+
+  /** Large sets' chunks: the set commands' reads and writes. */
+  private final RangeStore sets;
+
+  /** Large hashes' chunks: the hash commands' reads and writes. */
+  private final RangeStore hashes;
 
   /**
    * Set once a chunked list exists (sticky): from then on a blind overwrite reads the old value
@@ -138,7 +147,10 @@ public final class Keyspace implements AutoCloseable {
     this.versions = counter::incrementAndGet;
     this.sweepWalk = () -> cache.asMap().entrySet().iterator();
     this.given = false;
-    this.lists = new ListStore(this, true);
+    this.chunks = new ChunkStore(this);
+    this.lists = new ListStore(this, chunks, true);
+    this.sets = new RangeStore(this, chunks, ValueType.SET, true);
+    this.hashes = new RangeStore(this, chunks, ValueType.HASH, true);
   }
 
   /**
@@ -173,7 +185,10 @@ public final class Keyspace implements AutoCloseable {
     this.given = true;
     // A clustered keyspace keeps every list packed: its chunks would have to live on their
     // head's members and be evicted with it there, which the clustered store cannot express.
-    this.lists = new ListStore(this, false);
+    this.chunks = new ChunkStore(this);
+    this.lists = new ListStore(this, chunks, false);
+    this.sets = new RangeStore(this, chunks, ValueType.SET, false);
+    this.hashes = new RangeStore(this, chunks, ValueType.HASH, false);
   }
 
   /**
@@ -253,13 +268,13 @@ public final class Keyspace implements AutoCloseable {
                 }
                 if (ListChunks.isChunkKey(k)) {
                   // Its list goes with it, once the writer has left its stripe.
-                  lists.chunkEvicted(k);
+                  chunks.chunkEvicted(k);
                   return;
                 }
                 evicted.increment();
                 observer.evicted(k);
-                if (ListChunks.isHeadValue(v)) {
-                  lists.headEvicted(k, v);
+                if (ChunkStore.isHeadValue(v)) {
+                  chunks.headEvicted(k, v);
                 }
               }
             });
@@ -324,8 +339,8 @@ public final class Keyspace implements AutoCloseable {
   public byte[] getStored(int db, byte[] key) {
     byte[] stored = storedKey(db, key);
     byte[] bytes = liveOrRemove(stored);
-    if (bytes != null && ListChunks.isHeadValue(bytes)) {
-      StoredValue whole = lists.materialized(stored);
+    if (bytes != null && ChunkStore.isHeadValue(bytes)) {
+      StoredValue whole = chunks.materialized(stored);
       bytes = whole == null ? null : ValueLayout.encode(whole);
     }
     (bytes == null ? misses : hits).increment();
@@ -369,8 +384,8 @@ public final class Keyspace implements AutoCloseable {
   public StoredValue peek(int db, byte[] key) {
     byte[] stored = storedKey(db, key);
     byte[] bytes = liveOrRemove(stored);
-    if (bytes != null && ListChunks.isHeadValue(bytes)) {
-      StoredValue whole = lists.materialized(stored);
+    if (bytes != null && ChunkStore.isHeadValue(bytes)) {
+      StoredValue whole = chunks.materialized(stored);
       settle();
       return whole;
     }
@@ -424,6 +439,74 @@ public final class Keyspace implements AutoCloseable {
   public <R> R readList(int db, byte[] key, ListStore.Edit<R> read) {
     byte[] stored = storedKey(db, key);
     R result = lists.read(stored, read);
+    settle();
+    return result;
+  }
+
+  /**
+   * Runs a set command on a key, as {@link #editList} runs a list command: {@code edit} gets the
+   * live value (null if absent; its payload not to be read) and the set (empty when the key is
+   * absent; null when it holds another type), in either stored form; what it changes is written
+   * back as one change of the key (an emptied set deletes it). It may run more than once.
+   *
+   * @param db the database
+   * @param key the key
+   * @param edit the command
+   * @param <R> its result
+   * @return the result of the run that took effect
+   */
+  public <R> R editSet(int db, byte[] key, RangeStore.Edit<R> edit) {
+    byte[] stored = storedKey(db, key);
+    R result = sets.edit(stored, edit);
+    settle();
+    return result;
+  }
+
+  /**
+   * Runs a read-only set command on a key, counting a hit or a miss: {@code read} gets the live
+   * value (null if absent) and, if it is a set, the set (else null).
+   *
+   * @param db the database
+   * @param key the key
+   * @param read the command, which must not change the set
+   * @param <R> its result
+   * @return the read's result
+   */
+  public <R> R readSet(int db, byte[] key, RangeStore.Edit<R> read) {
+    byte[] stored = storedKey(db, key);
+    R result = sets.read(stored, read);
+    settle();
+    return result;
+  }
+
+  /**
+   * Runs a hash command on a key: as {@link #editSet}, on a hash.
+   *
+   * @param db the database
+   * @param key the key
+   * @param edit the command
+   * @param <R> its result
+   * @return the result of the run that took effect
+   */
+  public <R> R editHash(int db, byte[] key, RangeStore.Edit<R> edit) {
+    byte[] stored = storedKey(db, key);
+    R result = hashes.edit(stored, edit);
+    settle();
+    return result;
+  }
+
+  /**
+   * Runs a read-only hash command on a key: as {@link #readSet}, on a hash.
+   *
+   * @param db the database
+   * @param key the key
+   * @param read the command, which must not change the hash
+   * @param <R> its result
+   * @return the read's result
+   */
+  public <R> R readHash(int db, byte[] key, RangeStore.Edit<R> read) {
+    byte[] stored = storedKey(db, key);
+    R result = hashes.read(stored, read);
     settle();
     return result;
   }
@@ -516,7 +599,7 @@ public final class Keyspace implements AutoCloseable {
     cache.compute(
         stored,
         (k, old) -> {
-          chunked[0] = old != null && ListChunks.isHeadValue(old);
+          chunked[0] = old != null && ChunkStore.isHeadValue(old);
           if (chunked[0]) {
             return old; // a chunked list: changed below, with its chunks
           }
@@ -541,7 +624,7 @@ public final class Keyspace implements AutoCloseable {
           return encoded;
         });
     if (chunked[0]) {
-      return lists.updateWhole(stored, fn, newVersion, bytes);
+      return chunks.updateWhole(stored, fn, newVersion, bytes);
     }
     Change change = result[0];
     if (change.after() != null && change.after() != change.before()) {
@@ -606,13 +689,13 @@ public final class Keyspace implements AutoCloseable {
         cache.put(stored, bytes);
       }
       if (anyChunked && !logged) {
-        lists.dropUnnamedChunks(stored);
+        chunks.dropUnnamedChunks(stored);
       }
       return;
     }
     byte[] old = cache.asMap().put(stored, bytes);
-    if (old != null && ListChunks.isHeadValue(old)) {
-      lists.release(stored, old);
+    if (old != null && ChunkStore.isHeadValue(old)) {
+      chunks.release(stored, old);
     }
   }
 
@@ -635,8 +718,8 @@ public final class Keyspace implements AutoCloseable {
                 byte[] removed = cache.remove(stored);
                 if (removed != null) {
                   sink.delete(stored);
-                  if (ListChunks.isHeadValue(removed)) {
-                    lists.release(stored, removed);
+                  if (ChunkStore.isHeadValue(removed)) {
+                    chunks.release(stored, removed);
                   }
                 }
                 return removed;
@@ -645,8 +728,8 @@ public final class Keyspace implements AutoCloseable {
     if (old == null) {
       return false;
     }
-    if (!logged && ListChunks.isHeadValue(old)) {
-      lists.release(stored, old);
+    if (!logged && ChunkStore.isHeadValue(old)) {
+      chunks.release(stored, old);
     }
     settle();
     if (expired(old)) {
@@ -712,6 +795,11 @@ public final class Keyspace implements AutoCloseable {
     evicted.increment();
   }
 
+  /** Counts a key removed because it expired (INFO's {@code expired_keys}). */
+  void countExpired() {
+    expired.increment();
+  }
+
   /** Counts a stored value with an expiry (for the sweep). */
   void countExpiring() {
     expiringWrites.increment();
@@ -727,7 +815,7 @@ public final class Keyspace implements AutoCloseable {
    * of an evicted chunk. Called after a change has left its stripe.
    */
   private void settle() {
-    lists.settle();
+    chunks.settle();
   }
 
   /**
@@ -744,8 +832,8 @@ public final class Keyspace implements AutoCloseable {
       if (k[0] == db) {
         StoredValue v = ValueLayout.decode(e.getValue());
         if (!v.expiredAt(now)) {
-          if (v.type() == ValueType.LIST && ListChunks.isHead(v.payload())) {
-            v = lists.materialized(k);
+          if (ChunkStore.isHead(v)) {
+            v = chunks.materialized(k);
             if (v == null) {
               continue;
             }
@@ -982,8 +1070,8 @@ public final class Keyspace implements AutoCloseable {
         if (expiry <= now && sweeps(e.getKey()) && cache.remove(e.getKey(), e.getValue())) {
           expired.increment();
           observer.expired(e.getKey());
-          if (ListChunks.isHeadValue(e.getValue())) {
-            lists.release(e.getKey(), e.getValue());
+          if (ChunkStore.isHeadValue(e.getValue())) {
+            chunks.release(e.getKey(), e.getValue());
           }
           removed++;
         }
@@ -1091,8 +1179,8 @@ public final class Keyspace implements AutoCloseable {
       if (cache.remove(stored, bytes)) {
         expired.increment();
         observer.expired(stored);
-        if (ListChunks.isHeadValue(bytes)) {
-          lists.release(stored, bytes);
+        if (ChunkStore.isHeadValue(bytes)) {
+          chunks.release(stored, bytes);
         }
       }
     } catch (RuntimeException e) {
@@ -1142,7 +1230,7 @@ public final class Keyspace implements AutoCloseable {
    */
   public void restorePut(byte[] storedKey, byte[] storedValue) {
     cache.put(storedKey, storedValue);
-    if (ListChunks.isChunkKey(storedKey) || ListChunks.isHeadValue(storedValue)) {
+    if (ListChunks.isChunkKey(storedKey) || ChunkStore.isHeadValue(storedValue)) {
       anyChunked = true;
     }
     if (ValueLayout.expiryOf(storedValue) != 0) {
@@ -1191,8 +1279,11 @@ public final class Keyspace implements AutoCloseable {
       if ((b[k] & ListChunks.CHUNK_SPACE) != 0) {
         return true;
       }
-      if ((b[v] & 0b1_0011) == ValueType.LIST.code()
-          && ListChunks.isHeadValue(Arrays.copyOfRange(b, v, v + entries.valueLength(e)))) {
+      int type = b[v] & 0b1_0011;
+      if ((type == ValueType.LIST.code()
+              || type == ValueType.SET.code()
+              || type == ValueType.HASH.code())
+          && ChunkStore.isHeadValue(Arrays.copyOfRange(b, v, v + entries.valueLength(e)))) {
         return true;
       }
     }
@@ -1246,7 +1337,7 @@ public final class Keyspace implements AutoCloseable {
    * @return the entries removed
    */
   public long restoreSettle() {
-    return anyChunked ? lists.settleRestored() : 0;
+    return anyChunked ? chunks.settleRestored() : 0;
   }
 
   /**

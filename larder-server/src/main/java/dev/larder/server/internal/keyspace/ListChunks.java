@@ -3,6 +3,8 @@ package dev.larder.server.internal.keyspace;
 import java.util.Arrays;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.IntConsumer;
+import java.util.function.IntFunction;
 
 /**
  * The chunked form of a large list (list payload encodings 2 and 4; the reference is {@code
@@ -181,23 +183,10 @@ public final class ListChunks {
    */
   public static boolean forEachKey(
       byte[] headKey, Index index, Function<byte[], byte[]> read, Consumer<byte[]> visit) {
-    boolean whole = true;
-    for (int i = 0; i < index.entries(); i++) {
-      byte[] key = chunkKey(headKey, index.id(), index.number(i));
-      if (index.isPage(i)) {
-        byte[] page = read.apply(key);
-        if (page == null) {
-          whole = false;
-          continue;
-        }
-        Index chunks = Index.decodePage(page, index.nextNumber());
-        for (int c = 0; c < chunks.entries(); c++) {
-          visit.accept(chunkKey(headKey, index.id(), chunks.number(c)));
-        }
-      }
-      visit.accept(key);
-    }
-    return whole;
+    long id = index.id();
+    return index.forEachNumber(
+        number -> read.apply(chunkKey(headKey, id, number)),
+        number -> visit.accept(chunkKey(headKey, id, number)));
   }
 
   /**
@@ -206,7 +195,7 @@ public final class ListChunks {
    * number, and the element count, payload size and number of the chunks it lists). An index page's
    * own content decodes to an index of chunks only ({@link #decodePage}). Mutable; not thread-safe.
    */
-  public static final class Index {
+  public static final class Index implements ChunkIndex {
     private final long id;
     private int nextNumber;
     private int size;
@@ -231,8 +220,34 @@ public final class ListChunks {
     }
 
     /** Returns the collection id. */
+    @Override
     public long id() {
       return id;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Reads each index page the head lists ({@link #decodePage}).
+     */
+    @Override
+    public boolean forEachNumber(IntFunction<byte[]> read, IntConsumer visit) {
+      boolean whole = true;
+      for (int i = 0; i < size; i++) {
+        if (chunks[i] > 0) {
+          byte[] page = read.apply(numbers[i]);
+          if (page == null) {
+            whole = false;
+          } else {
+            Index listed = decodePage(page, nextNumber);
+            for (int c = 0; c < listed.size; c++) {
+              visit.accept(listed.numbers[c]);
+            }
+          }
+        }
+        visit.accept(numbers[i]);
+      }
+      return whole;
     }
 
     /** Returns the number of entries (chunks and pages). */

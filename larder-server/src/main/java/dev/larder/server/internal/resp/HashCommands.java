@@ -6,17 +6,21 @@ import static dev.larder.server.internal.resp.RespCommand.Flag.READONLY;
 import static dev.larder.server.internal.resp.RespCommand.Flag.WRITE;
 
 import dev.larder.server.internal.keyspace.HashPayload;
-import dev.larder.server.internal.keyspace.ScanCursor;
+import dev.larder.server.internal.keyspace.RangeBody;
 import dev.larder.server.internal.keyspace.StoredValue;
 import dev.larder.server.internal.keyspace.ValueType;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SequencedMap;
+import java.util.function.Function;
 
-/** The hash commands. A hash is one value ({@link HashPayload}); an empty hash is deleted. */
+/**
+ * The hash commands. A hash is one packed value ({@link HashPayload}) or, when large, chunks by
+ * field-hash range ({@link RangeBody}): the field commands read and change it chunk-wise through
+ * the keyspace's {@code readHash} and {@code editHash}; HRANDFIELD with a count reads it whole. An
+ * empty hash is deleted.
+ */
 final class HashCommands {
   private HashCommands() {}
 
@@ -35,7 +39,7 @@ final class HashCommands {
         .flags(READONLY, FAST)
         .keys(1, 1, 1)
         .doc("hash", "Returns the value of a field in a hash.", "key:key field:string")
-        .run(c -> c.out().bulk(fields(c).get(HashPayload.field(c.arg(2)))));
+        .run(c -> c.out().bulk(read(c, h -> h.get(c.arg(2)), (byte[]) null)));
     t.command("hmget", -3)
         .flags(READONLY, FAST)
         .keys(1, 1, 1)
@@ -58,12 +62,12 @@ final class HashCommands {
         .flags(READONLY, FAST)
         .keys(1, 1, 1)
         .doc("hash", "Determines whether a field exists in a hash.", "key:key field:string")
-        .run(c -> c.out().integer(fields(c).containsKey(HashPayload.field(c.arg(2))) ? 1 : 0));
+        .run(c -> c.out().integer(read(c, h -> h.contains(c.arg(2)), false) ? 1 : 0));
     t.command("hlen", 2)
         .flags(READONLY, FAST)
         .keys(1, 1, 1)
         .doc("hash", "Returns the number of fields in a hash.", "key:key")
-        .run(c -> c.out().integer(fields(c).size()));
+        .run(c -> c.out().integer(read(c, RangeBody::size, 0)));
     t.command("hincrby", 4)
         .flags(WRITE, DENYOOM, FAST)
         .keys(1, 1, 1)
@@ -78,9 +82,9 @@ final class HashCommands {
         .doc("hash", "Returns all fields in a hash.", "key:key")
         .run(
             c -> {
-              Map<String, byte[]> f = fields(c);
+              List<byte[][]> f = entries(c);
               c.out().array(f.size());
-              f.keySet().forEach(k -> c.out().bulk(HashPayload.bytes(k)));
+              f.forEach(e -> c.out().bulk(e[0]));
             });
     t.command("hvals", 2)
         .flags(READONLY)
@@ -88,9 +92,9 @@ final class HashCommands {
         .doc("hash", "Returns all values in a hash.", "key:key")
         .run(
             c -> {
-              Map<String, byte[]> f = fields(c);
+              List<byte[][]> f = entries(c);
               c.out().array(f.size());
-              f.values().forEach(c.out()::bulk);
+              f.forEach(e -> c.out().bulk(e[1]));
             });
     t.command("hscan", -3)
         .flags(READONLY)
@@ -102,6 +106,25 @@ final class HashCommands {
         .run(HashCommands::hscan);
   }
 
+  /**
+   * Runs a read of the hash at argument 1 (type-checked) field-wise; {@code absent} when the key is
+   * absent.
+   */
+  static <R> R read(RespCall c, Function<RangeBody, R> read, R absent) {
+    return c.keyspace()
+        .readHash(
+            c.db(),
+            c.arg(1),
+            (before, hash) ->
+                RespCall.requireType(before, ValueType.HASH) == null ? absent : read.apply(hash));
+  }
+
+  /** The fields and values of the hash at argument 1, {@code {field, value}}, in its order. */
+  private static List<byte[][]> entries(RespCall c) {
+    return read(c, RangeBody::entries, List.of());
+  }
+
+  /** The hash at argument 1 read whole, keyed by {@link HashPayload#field}. */
   static Map<String, byte[]> fields(RespCall c) {
     StoredValue v = RespCall.requireType(c.keyspace().get(c.db(), c.arg(1)), ValueType.HASH);
     return v == null ? Map.of() : HashPayload.decode(v.payload());
@@ -111,123 +134,111 @@ final class HashCommands {
     if (c.argc() % 2 != 0) {
       throw c.arityError();
     }
-    int[] added = new int[1];
-    c.keyspace()
-        .update(
-            c.db(),
-            c.arg(1),
-            before -> {
-              SequencedMap<String, byte[]> f = decode(before);
-              added[0] = 0;
-              for (int i = 2; i < c.argc(); i += 2) {
-                added[0] += f.put(HashPayload.field(c.arg(i)), c.arg(i + 1)) == null ? 1 : 0;
-              }
-              return store(before, f);
-            });
+    int added =
+        c.keyspace()
+            .editHash(
+                c.db(),
+                c.arg(1),
+                (before, hash) -> {
+                  RespCall.requireType(before, ValueType.HASH);
+                  int n = 0;
+                  for (int i = 2; i < c.argc(); i += 2) {
+                    n += hash.put(c.arg(i), c.arg(i + 1)) ? 1 : 0;
+                  }
+                  return n;
+                });
     if (legacy) {
       c.out().ok();
     } else {
-      c.out().integer(added[0]);
+      c.out().integer(added);
     }
   }
 
   private static void hmget(RespCall c) {
-    Map<String, byte[]> f = fields(c);
-    c.out().array(c.argc() - 2);
-    for (int i = 2; i < c.argc(); i++) {
-      c.out().bulk(f.get(HashPayload.field(c.arg(i))));
+    byte[][] values =
+        read(
+            c,
+            h -> {
+              byte[][] out = new byte[c.argc() - 2][];
+              for (int i = 2; i < c.argc(); i++) {
+                out[i - 2] = h.get(c.arg(i));
+              }
+              return out;
+            },
+            new byte[c.argc() - 2][]);
+    c.out().array(values.length);
+    for (byte[] v : values) {
+      c.out().bulk(v);
     }
   }
 
   private static void hgetall(RespCall c) {
-    Map<String, byte[]> f = fields(c);
+    List<byte[][]> f = entries(c);
     c.out().map(f.size());
-    f.forEach(
-        (k, v) -> {
-          c.out().bulk(HashPayload.bytes(k));
-          c.out().bulk(v);
-        });
+    for (byte[][] e : f) {
+      c.out().bulk(e[0]);
+      c.out().bulk(e[1]);
+    }
   }
 
   private static void hdel(RespCall c) {
-    int[] removed = new int[1];
-    c.keyspace()
-        .update(
-            c.db(),
-            c.arg(1),
-            before -> {
-              removed[0] = 0;
-              if (RespCall.requireType(before, ValueType.HASH) == null) {
-                return null;
-              }
-              SequencedMap<String, byte[]> f = HashPayload.decode(before.payload());
-              for (int i = 2; i < c.argc(); i++) {
-                removed[0] += f.remove(HashPayload.field(c.arg(i))) != null ? 1 : 0;
-              }
-              return removed[0] == 0 ? before : f.isEmpty() ? null : store(before, f);
-            });
-    c.out().integer(removed[0]);
+    int removed =
+        c.keyspace()
+            .editHash(
+                c.db(),
+                c.arg(1),
+                (before, hash) -> {
+                  if (RespCall.requireType(before, ValueType.HASH) == null) {
+                    return 0;
+                  }
+                  int n = 0;
+                  for (int i = 2; i < c.argc(); i++) {
+                    n += hash.remove(c.arg(i)) ? 1 : 0;
+                  }
+                  return n;
+                });
+    c.out().integer(removed);
   }
 
   private static void hincrby(RespCall c) {
     long by = c.integer(3);
-    String field = HashPayload.field(c.arg(2));
-    long[] result = new long[1];
-    c.keyspace()
-        .update(
-            c.db(),
-            c.arg(1),
-            before -> {
-              SequencedMap<String, byte[]> f = decode(before);
-              byte[] old = f.get(field);
-              long current;
-              try {
-                current = old == null ? 0 : RespCall.parseLong(old);
-              } catch (RespError e) {
-                throw new RespError("ERR hash value is not an integer");
-              }
-              try {
-                result[0] = Math.addExact(current, by);
-              } catch (ArithmeticException e) {
-                throw new RespError("ERR increment or decrement would overflow");
-              }
-              f.put(field, Long.toString(result[0]).getBytes(StandardCharsets.ISO_8859_1));
-              return store(before, f);
-            });
-    c.out().integer(result[0]);
+    byte[] field = c.arg(2);
+    long result =
+        c.keyspace()
+            .editHash(
+                c.db(),
+                c.arg(1),
+                (before, hash) -> {
+                  RespCall.requireType(before, ValueType.HASH);
+                  byte[] old = hash.get(field);
+                  long current;
+                  try {
+                    current = old == null ? 0 : RespCall.parseLong(old);
+                  } catch (RespError e) {
+                    throw new RespError("ERR hash value is not an integer");
+                  }
+                  long next;
+                  try {
+                    next = Math.addExact(current, by);
+                  } catch (ArithmeticException e) {
+                    throw new RespError("ERR increment or decrement would overflow");
+                  }
+                  hash.put(field, Long.toString(next).getBytes(StandardCharsets.ISO_8859_1));
+                  return next;
+                });
+    c.out().integer(result);
   }
 
   private static void hscan(RespCall c) {
     long cursor = KeyCommands.parseCursor(c.arg(2));
     KeyCommands.ScanOptions o = KeyCommands.ScanOptions.parse(c, 3, false);
-    Map<String, byte[]> f = fields(c);
-    ScanCursor scan = new ScanCursor(cursor, o.count());
-    for (String k : f.keySet()) {
-      byte[] field = HashPayload.bytes(k);
-      if (o.matches(field)) {
-        scan.offer(field);
-      }
-    }
-    List<byte[]> page = new ArrayList<>();
-    long next = scan.finish(page);
+    List<byte[][]> page = new ArrayList<>();
+    long next = read(c, h -> h.scan(cursor, o.count(), o::matches, page), 0L);
     List<byte[]> pairs = new ArrayList<>(page.size() * 2);
-    for (byte[] field : page) {
-      pairs.add(field);
-      pairs.add(f.get(HashPayload.field(field)));
+    for (byte[][] e : page) {
+      pairs.add(e[0]);
+      pairs.add(e[1]);
     }
     KeyCommands.writePage(c, next, pairs);
-  }
-
-  static SequencedMap<String, byte[]> decode(StoredValue before) {
-    return RespCall.requireType(before, ValueType.HASH) == null
-        ? new LinkedHashMap<>()
-        : HashPayload.decode(before.payload());
-  }
-
-  static StoredValue store(StoredValue before, Map<String, byte[]> f) {
-    byte[] payload = HashPayload.encode(f);
-    return before == null
-        ? new StoredValue(ValueType.HASH, 0, 0, 0, payload)
-        : before.withPayload(payload);
   }
 }

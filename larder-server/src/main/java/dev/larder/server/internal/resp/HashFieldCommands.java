@@ -6,14 +6,13 @@ import static dev.larder.server.internal.resp.RespCommand.Flag.READONLY;
 import static dev.larder.server.internal.resp.RespCommand.Flag.WRITE;
 
 import dev.larder.server.internal.keyspace.HashPayload;
-import dev.larder.server.internal.keyspace.Keyspace;
+import dev.larder.server.internal.keyspace.ValueType;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.SequencedMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** The hash commands on one field: HSETNX, HSTRLEN, HINCRBYFLOAT; and HRANDFIELD. Stateless. */
@@ -35,7 +34,7 @@ final class HashFieldCommands {
         .doc("hash", "Returns the length of the value of a field.", "key:key field:string")
         .run(
             c -> {
-              byte[] v = HashCommands.fields(c).get(HashPayload.field(c.arg(2)));
+              byte[] v = HashCommands.read(c, h -> h.get(c.arg(2)), null);
               c.out().integer(v == null ? 0 : v.length);
             });
     t.command("hincrbyfloat", 4)
@@ -53,23 +52,17 @@ final class HashFieldCommands {
         .run(HashFieldCommands::hrandfield);
   }
 
-  @SuppressWarnings("ReferenceEquality") // an update that returns its input made no change
   private static void hsetnx(RespCall c) {
-    String field = HashPayload.field(c.arg(2));
-    Keyspace.Change change =
+    boolean set =
         c.keyspace()
-            .update(
+            .editHash(
                 c.db(),
                 c.arg(1),
-                before -> {
-                  SequencedMap<String, byte[]> f = HashCommands.decode(before);
-                  if (f.containsKey(field)) {
-                    return before;
-                  }
-                  f.put(field, c.arg(3));
-                  return HashCommands.store(before, f);
+                (before, hash) -> {
+                  RespCall.requireType(before, ValueType.HASH);
+                  return !hash.contains(c.arg(2)) && hash.put(c.arg(2), c.arg(3));
                 });
-    c.out().integer(change.after() != change.before() ? 1 : 0);
+    c.out().integer(set ? 1 : 0);
   }
 
   private static void hincrbyfloat(RespCall c) {
@@ -79,21 +72,23 @@ final class HashFieldCommands {
     } catch (RespError e) {
       throw e.getMessage().contains("NaN") ? new RespError("ERR value is NaN or Infinity") : e;
     }
-    String field = HashPayload.field(c.arg(2));
-    Keyspace.Change change =
+    byte[] field = c.arg(2);
+    byte[] result =
         c.keyspace()
-            .update(
+            .editHash(
                 c.db(),
                 c.arg(1),
-                before -> {
-                  SequencedMap<String, byte[]> f = HashCommands.decode(before);
-                  byte[] old = f.get(field);
+                (before, hash) -> {
+                  RespCall.requireType(before, ValueType.HASH);
+                  byte[] old = hash.get(field);
                   BigDecimal current = old == null ? BigDecimal.ZERO : storedFloat(old);
-                  String next = StringCommands.formatFloat(current.add(by));
-                  f.put(field, next.getBytes(StandardCharsets.ISO_8859_1));
-                  return HashCommands.store(before, f);
+                  byte[] next =
+                      StringCommands.formatFloat(current.add(by))
+                          .getBytes(StandardCharsets.ISO_8859_1);
+                  hash.put(field, next);
+                  return next;
                 });
-    c.out().bulk(HashPayload.decode(change.after().payload()).get(field));
+    c.out().bulk(result);
   }
 
   private static BigDecimal storedFloat(byte[] value) {
@@ -109,13 +104,12 @@ final class HashFieldCommands {
 
   private static void hrandfield(RespCall c) {
     if (c.argc() == 2) {
-      Map<String, byte[]> f = HashCommands.fields(c);
-      if (f.isEmpty()) {
+      byte[] field = HashCommands.read(c, h -> h.randomKey(ThreadLocalRandom.current()), null);
+      if (field == null) {
         c.out().nullValue();
-        return;
+      } else {
+        c.out().bulk(field);
       }
-      List<String> names = new ArrayList<>(f.keySet());
-      c.out().bulk(HashPayload.bytes(names.get(ThreadLocalRandom.current().nextInt(names.size()))));
       return;
     }
     long count = c.integer(2);

@@ -6,7 +6,7 @@ import static dev.larder.server.internal.resp.RespCommand.Flag.FAST;
 import static dev.larder.server.internal.resp.RespCommand.Flag.READONLY;
 import static dev.larder.server.internal.resp.RespCommand.Flag.WRITE;
 
-import dev.larder.server.internal.keyspace.ScanCursor;
+import dev.larder.server.internal.keyspace.RangeBody;
 import dev.larder.server.internal.keyspace.SetPayload;
 import dev.larder.server.internal.keyspace.StoredValue;
 import dev.larder.server.internal.keyspace.ValueType;
@@ -15,11 +15,15 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 
 /**
- * The set commands, Redis 7.0's. A set is one value ({@link SetPayload}); an empty set is deleted.
- * Commands that read or write several keys (SMOVE, SINTER, SUNION, SDIFF and their STORE forms,
- * SINTERCARD) run under the keyspace's exclusive lock, so they see and leave the keys as one step.
+ * The set commands, Redis 7.0's. A set is one packed value ({@link SetPayload}) or, when large,
+ * chunks by member-hash range ({@link RangeBody}): the single-key commands read and change it
+ * chunk-wise through the keyspace's {@code readSet} and {@code editSet}; the multi-key ones read
+ * each set whole. An empty set is deleted. Commands that read or write several keys (SMOVE, SINTER,
+ * SUNION, SDIFF and their STORE forms, SINTERCARD) run under the keyspace's exclusive lock, so they
+ * see and leave the keys as one step.
  */
 final class SetCommands {
   private SetCommands() {}
@@ -39,12 +43,12 @@ final class SetCommands {
         .flags(READONLY, FAST)
         .keys(1, 1, 1)
         .doc("set", "Returns the number of members in a set.", "key:key")
-        .run(c -> c.out().integer(size(payload(c, 1))));
+        .run(c -> c.out().integer(read(c, 1, RangeBody::size, 0)));
     t.command("sismember", 3)
         .flags(READONLY, FAST)
         .keys(1, 1, 1)
         .doc("set", "Determines whether a member belongs to a set.", "key:key member:string")
-        .run(c -> c.out().integer(contains(payload(c, 1), c.arg(2)) ? 1 : 0));
+        .run(c -> c.out().integer(read(c, 1, set -> set.contains(c.arg(2)), false) ? 1 : 0));
     t.command("smismember", -3)
         .flags(READONLY, FAST)
         .keys(1, 1, 1)
@@ -55,7 +59,7 @@ final class SetCommands {
         .flags(READONLY)
         .keys(1, 1, 1)
         .doc("set", "Returns all members of a set.", "key:key")
-        .run(c -> writeSet(c, members(payload(c, 1))));
+        .run(c -> writeSet(c, read(c, 1, RangeBody::keys, List.of())));
     t.command("srandmember", -2)
         .flags(READONLY)
         .keys(1, 1, 1)
@@ -125,6 +129,19 @@ final class SetCommands {
         .run(SetCommands::sscan);
   }
 
+  /**
+   * Runs a read of the set at argument i (type-checked) chunk-wise; {@code absent} when the key is
+   * absent.
+   */
+  private static <R> R read(RespCall c, int i, Function<RangeBody, R> read, R absent) {
+    return c.keyspace()
+        .readSet(
+            c.db(),
+            c.arg(i),
+            (before, set) ->
+                RespCall.requireType(before, ValueType.SET) == null ? absent : read.apply(set));
+  }
+
   /** The payload of the set at argument i, or null when the key is absent. */
   private static byte[] payload(RespCall c, int i) {
     return payload(c, c.arg(i));
@@ -133,10 +150,6 @@ final class SetCommands {
   private static byte[] payload(RespCall c, byte[] key) {
     StoredValue v = RespCall.requireType(c.keyspace().get(c.db(), key), ValueType.SET);
     return v == null ? null : v.payload();
-  }
-
-  private static int size(byte[] p) {
-    return p == null ? 0 : SetPayload.size(p);
   }
 
   private static boolean contains(byte[] p, byte[] m) {
@@ -152,13 +165,6 @@ final class SetCommands {
     members.forEach(c.out()::bulk);
   }
 
-  private static StoredValue withPayload(StoredValue before, byte[] p) {
-    if (SetPayload.size(p) == 0) {
-      return null;
-    }
-    return before == null ? new StoredValue(ValueType.SET, 0, 0, 0, p) : before.withPayload(p);
-  }
-
   private static List<byte[]> args(RespCall c, int from) {
     List<byte[]> out = new ArrayList<>(c.argc() - from);
     for (int i = from; i < c.argc(); i++) {
@@ -169,42 +175,59 @@ final class SetCommands {
 
   private static void sadd(RespCall c) {
     List<byte[]> ms = args(c, 2);
-    int[] added = new int[1];
-    c.keyspace()
-        .update(
-            c.db(),
-            c.arg(1),
-            before -> {
-              RespCall.requireType(before, ValueType.SET);
-              byte[] next = SetPayload.addAll(before == null ? null : before.payload(), ms, added);
-              return next == null ? before : withPayload(before, next);
-            });
-    c.out().integer(added[0]);
+    int added =
+        c.keyspace()
+            .editSet(
+                c.db(),
+                c.arg(1),
+                (before, set) -> {
+                  RespCall.requireType(before, ValueType.SET);
+                  int n = 0;
+                  for (byte[] m : ms) {
+                    n += set.add(m) ? 1 : 0;
+                  }
+                  return n;
+                });
+    c.out().integer(added);
   }
 
   private static void srem(RespCall c) {
     List<byte[]> ms = args(c, 2);
-    int[] removed = new int[1];
-    c.keyspace()
-        .update(
-            c.db(),
-            c.arg(1),
-            before -> {
-              removed[0] = 0;
-              if (RespCall.requireType(before, ValueType.SET) == null) {
-                return null;
-              }
-              byte[] next = SetPayload.removeAll(before.payload(), ms, removed);
-              return next == null ? before : withPayload(before, next);
-            });
-    c.out().integer(removed[0]);
+    int removed =
+        c.keyspace()
+            .editSet(
+                c.db(),
+                c.arg(1),
+                (before, set) -> {
+                  if (RespCall.requireType(before, ValueType.SET) == null) {
+                    return 0;
+                  }
+                  int n = 0;
+                  for (byte[] m : ms) {
+                    n += set.remove(m) ? 1 : 0;
+                  }
+                  return n;
+                });
+    c.out().integer(removed);
   }
 
   private static void smismember(RespCall c) {
-    byte[] p = payload(c, 1);
-    c.out().array(c.argc() - 2);
-    for (int i = 2; i < c.argc(); i++) {
-      c.out().integer(contains(p, c.arg(i)) ? 1 : 0);
+    List<byte[]> ms = args(c, 2);
+    boolean[] found =
+        read(
+            c,
+            1,
+            set -> {
+              boolean[] out = new boolean[ms.size()];
+              for (int i = 0; i < out.length; i++) {
+                out[i] = set.contains(ms.get(i));
+              }
+              return out;
+            },
+            new boolean[ms.size()]);
+    c.out().array(found.length);
+    for (boolean f : found) {
+      c.out().integer(f ? 1 : 0);
     }
   }
 
@@ -213,9 +236,7 @@ final class SetCommands {
       throw new RespError(RespError.SYNTAX);
     }
     if (c.argc() == 2) {
-      byte[] p = payload(c, 1);
-      int n = size(p);
-      c.out().bulk(n == 0 ? null : SetPayload.member(p, ThreadLocalRandom.current().nextInt(n)));
+      c.out().bulk(read(c, 1, set -> set.randomKey(ThreadLocalRandom.current()), (byte[]) null));
       return;
     }
     long count = c.integer(2);
@@ -224,27 +245,33 @@ final class SetCommands {
           "ERR value is out of range, value must between -9223372036854775807 and"
               + " 9223372036854775807");
     }
-    byte[] p = payload(c, 1);
-    int n = size(p);
+    List<byte[]> picked = read(c, 1, set -> randomMembers(set, count), List.of());
+    c.out().array(picked.size());
+    picked.forEach(c.out()::bulk);
+  }
+
+  /**
+   * SRANDMEMBER's members: {@code count} distinct ones (all if fewer), or for a negative count
+   * -count drawn independently. Each member is drawn by position, so uniformly over every chunk.
+   */
+  private static List<byte[]> randomMembers(RangeBody set, long count) {
+    int n = set.size();
+    List<byte[]> out = new ArrayList<>();
     if (count >= 0) {
-      int[] picks = distinct(n, (int) Math.min(count, n));
-      c.out().array(picks.length);
-      for (int i : picks) {
-        c.out().bulk(SetPayload.member(p, i));
+      for (int i : distinct(n, (int) Math.min(count, n))) {
+        out.add(set.key(i));
       }
-      return;
+      return out;
     }
     if (n == 0) {
-      c.out().array(0);
-      return;
+      return out;
     }
-    List<byte[]> all = SetPayload.members(p);
-    // A reply of -count members: the reply limit stops one too large for the connection.
-    c.out().array((int) Math.min(-count, Integer.MAX_VALUE));
+    // -count members: the reply limit stops one too large for the connection.
     ThreadLocalRandom r = ThreadLocalRandom.current();
     for (long i = 0; i < Math.min(-count, Integer.MAX_VALUE); i++) {
-      c.out().bulk(all.get(r.nextInt(n)));
+      out.add(set.key(r.nextInt(n)));
     }
+    return out;
   }
 
   /** Picks k distinct positions of 0..n-1 in random order (Floyd's algorithm, then shuffled). */
@@ -288,24 +315,25 @@ final class SetCommands {
       }
     }
     long wanted = count;
-    List<byte[]> popped = new ArrayList<>();
-    c.keyspace()
-        .update(
-            c.db(),
-            c.arg(1),
-            before -> {
-              popped.clear();
-              if (RespCall.requireType(before, ValueType.SET) == null || wanted == 0) {
-                return before;
-              }
-              byte[] p = before.payload();
-              int n = SetPayload.size(p);
-              for (int i : distinct(n, (int) Math.min(wanted, n))) {
-                popped.add(SetPayload.member(p, i));
-              }
-              int[] removed = new int[1];
-              return withPayload(before, SetPayload.removeAll(p, popped, removed));
-            });
+    List<byte[]> popped =
+        c.keyspace()
+            .editSet(
+                c.db(),
+                c.arg(1),
+                (before, set) -> {
+                  List<byte[]> out = new ArrayList<>();
+                  if (RespCall.requireType(before, ValueType.SET) == null || wanted == 0) {
+                    return out;
+                  }
+                  int n = set.size();
+                  for (int i : distinct(n, (int) Math.min(wanted, n))) {
+                    out.add(set.key(i));
+                  }
+                  for (byte[] m : out) {
+                    set.remove(m);
+                  }
+                  return out;
+                });
     if (c.argc() == 2) {
       c.out().bulk(popped.isEmpty() ? null : popped.getFirst());
     } else {
@@ -315,34 +343,23 @@ final class SetCommands {
 
   private static void smove(RespCall c) {
     // Redis's order: an absent source answers 0 before the destination's type is checked.
-    if (c.keyspace().peek(c.db(), c.arg(1)) == null) {
+    if (RespCall.requireType(c.keyspace().peekHeader(c.db(), c.arg(1)), ValueType.SET) == null) {
       c.out().integer(0);
       return;
     }
-    byte[] src = payload(c, 1);
-    byte[] dst = payload(c, 2);
+    RespCall.requireType(c.keyspace().peekHeader(c.db(), c.arg(2)), ValueType.SET);
     byte[] m = c.arg(3);
-    if (!contains(src, m)) {
-      c.out().integer(0);
-      return;
-    }
-    if (!Arrays.equals(c.arg(1), c.arg(2))) {
-      c.keyspace()
-          .update(
-              c.db(),
-              c.arg(1),
-              before -> withPayload(before, SetPayload.remove(before.payload(), m)));
-      if (!contains(dst, m)) {
-        c.keyspace()
-            .update(
-                c.db(),
-                c.arg(2),
-                before ->
-                    withPayload(
-                        before, SetPayload.add(before == null ? null : before.payload(), m)));
+    boolean moved;
+    if (Arrays.equals(c.arg(1), c.arg(2))) {
+      moved = read(c, 1, set -> set.contains(m), false);
+    } else {
+      // Both keys were type-checked above, under the exclusive lock: neither can change type.
+      moved = c.keyspace().editSet(c.db(), c.arg(1), (before, set) -> set.remove(m));
+      if (moved) {
+        c.keyspace().editSet(c.db(), c.arg(2), (before, set) -> set.add(m));
       }
     }
-    c.out().integer(1);
+    c.out().integer(moved ? 1 : 0);
   }
 
   private enum Op {
@@ -472,14 +489,10 @@ final class SetCommands {
   private static void sscan(RespCall c) {
     long cursor = KeyCommands.parseCursor(c.arg(2));
     KeyCommands.ScanOptions o = KeyCommands.ScanOptions.parse(c, 3, false);
-    ScanCursor scan = new ScanCursor(cursor, o.count());
-    for (byte[] m : members(payload(c, 1))) {
-      if (o.matches(m)) {
-        scan.offer(m);
-      }
-    }
-    List<byte[]> page = new ArrayList<>();
-    long next = scan.finish(page);
-    KeyCommands.writePage(c, next, page);
+    List<byte[][]> page = new ArrayList<>();
+    long next = read(c, 1, set -> set.scan(cursor, o.count(), o::matches, page), 0L);
+    List<byte[]> members = new ArrayList<>(page.size());
+    page.forEach(e -> members.add(e[0]));
+    KeyCommands.writePage(c, next, members);
   }
 }

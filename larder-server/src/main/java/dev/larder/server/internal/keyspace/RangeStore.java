@@ -1,0 +1,231 @@
+package dev.larder.server.internal.keyspace;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The keyspace's sets or hashes (one store for each type) in both stored forms: packed (one value)
+ * and chunked (a head value that is the collection's index by key-hash ranges, and chunk entries of
+ * a few KiB each; {@link RangeChunks}). The commands of the type that have a chunk-wise form run
+ * here ({@link #edit}, {@link #read}); the others read a chunked collection whole through the
+ * keyspace ({@link ChunkStore#materialized}, {@link ChunkStore#updateWhole}). What every chunked
+ * type shares is {@link ChunkStore}'s, whose implementation notes give the atomicity argument
+ * followed here: every read and change of a chunked collection holds the key's stripe, chunks are
+ * written before the head, and the head is replaced by a compare-and-set, the command running again
+ * if it lost.
+ *
+ * <p>Thread-safe.
+ */
+public final class RangeStore {
+  /** A set or hash command: see {@link Keyspace#editSet}. */
+  @FunctionalInterface
+  public interface Edit<R> {
+    /**
+     * Runs the command on the key's set or hash.
+     *
+     * @param before the key's live value (its payload not to be read), or null if absent
+     * @param body the set or hash (empty if absent; null if the key holds another type)
+     * @return the command's result
+     */
+    R apply(StoredValue before, RangeBody body);
+  }
+
+  private final Keyspace keyspace;
+  private final ChunkStore chunks;
+  private final ValueType type;
+  private final RangeCodec codec;
+  private final boolean chunking;
+
+  /**
+   * @param keyspace the keyspace
+   * @param chunks the chunk machinery shared by every chunked type
+   * @param type the type it stores: set or hash
+   * @param chunking whether large collections are chunked (false: every one stays packed)
+   */
+  RangeStore(Keyspace keyspace, ChunkStore chunks, ValueType type, boolean chunking) {
+    this.keyspace = keyspace;
+    this.chunks = chunks;
+    this.type = type;
+    this.codec = RangeCodec.of(type);
+    this.chunking = chunking;
+  }
+
+  private RangeBody bodyOf(byte[] stored, StoredValue v) {
+    if (v == null) {
+      return RangeBody.empty(codec);
+    }
+    if (v.type() != type) {
+      return null;
+    }
+    if (!RangeChunks.isHead(type, v.payload())) {
+      return RangeBody.packed(codec, v.payload());
+    }
+    RangeChunks.Index index = RangeChunks.Index.decode(type, v.payload());
+    return RangeBody.chunked(codec, index, chunks.loader(stored, index.id()));
+  }
+
+  /**
+   * Runs a read-only command (see {@link Keyspace#readSet}): a packed collection without a lock, a
+   * chunked one under its stripe.
+   */
+  <R> R read(byte[] stored, Edit<R> read) {
+    ChunkStore.Live live = chunks.live(stored);
+    if (live.value() != null && ChunkStore.isHead(live.value())) {
+      return readChunked(stored, read);
+    }
+    if (live.expired()) {
+      chunks.removeExpired(stored, live.raw());
+    }
+    StoredValue v = live.value();
+    keyspace.countRead(v != null);
+    return read.apply(v, v == null ? null : bodyOf(stored, v));
+  }
+
+  private <R> R readChunked(byte[] stored, Edit<R> read) {
+    ReentrantLock stripe = keyspace.stripe(stored);
+    while (true) {
+      ChunkStore.Live live;
+      stripe.lock();
+      try {
+        live = chunks.live(stored);
+        StoredValue v = live.value();
+        if (!live.expired()) {
+          keyspace.countRead(v != null);
+          return read.apply(v, v == null ? null : bodyOf(stored, v));
+        }
+      } catch (ListBody.MissingChunk e) {
+        chunks.dropBroken(stored);
+        continue;
+      } finally {
+        stripe.unlock();
+      }
+      chunks.removeExpired(stored, live.raw());
+    }
+  }
+
+  /** Runs a command that may change the collection: see {@link Keyspace#editSet}. */
+  <R> R edit(byte[] stored, Edit<R> edit) {
+    ReentrantLock stripe = keyspace.stripe(stored);
+    while (true) {
+      Outcome<R> outcome;
+      stripe.lock();
+      try {
+        ChangeSink sink = keyspace.sinkIfLogged();
+        ChunkStore.begin(sink);
+        try {
+          outcome = attempt(stored, edit, sink);
+        } catch (ListBody.MissingChunk e) {
+          chunks.dropBroken(stored);
+          continue;
+        } finally {
+          ChunkStore.end(sink);
+        }
+      } finally {
+        stripe.unlock();
+      }
+      if (outcome == null) {
+        continue; // the head changed under the command: run it again
+      }
+      if (outcome.change() != null) {
+        keyspace.observeChange(stored, outcome.change());
+      }
+      return outcome.result();
+    }
+  }
+
+  /**
+   * What a run of a command came to.
+   *
+   * @param result the command's result
+   * @param change the key's change to report, or null for none
+   */
+  private record Outcome<R>(R result, Keyspace.Change change) {}
+
+  /** One run of a command under the stripe; null if the head changed before it was replaced. */
+  private <R> Outcome<R> attempt(byte[] stored, Edit<R> edit, ChangeSink sink) {
+    ChunkStore.Live live = chunks.live(stored);
+    StoredValue before = live.value();
+    RangeBody body = before == null ? RangeBody.empty(codec) : bodyOf(stored, before);
+    R result = edit.apply(before, body);
+    if (body == null || !body.changed()) {
+      return new Outcome<>(result, null);
+    }
+    if (body.size() == 0) {
+      if (before == null) {
+        return new Outcome<>(result, null);
+      }
+      if (!chunks.swapHead(stored, live.raw(), null)) {
+        return null;
+      }
+      if (sink != null) {
+        sink.delete(stored);
+      }
+      chunks.releaseIfHead(stored, live.raw(), sink);
+      return new Outcome<>(result, new Keyspace.Change(before, null, live.expired()));
+    }
+    StoredValue meta =
+        // A new key's header; its payload is replaced below.
+        before != null ? before : new StoredValue(type, 0, 0, 0, RangeCodec.NO_VALUE);
+    boolean packed =
+        !chunking
+            || (body.wasChunked()
+                ? body.bytes() < RangeBody.CHUNKED_MIN
+                : body.bytes() <= RangeBody.PACKED_MAX);
+    body.normalize(packed);
+    RangeChunks.Index old = body.index();
+    List<byte[]> written = new ArrayList<>();
+    RangeChunks.Index now = packed ? null : writeChunks(stored, body, old, written, sink);
+    byte[] payload = packed ? body.packedPayload() : now.encode(type);
+    StoredValue after = meta.withPayload(payload).withVersion(keyspace.nextVersion());
+    byte[] bytes = ValueLayout.encode(after);
+    if (!chunks.swapHead(stored, live.raw(), bytes)) {
+      // Replaced or evicted since it was read: take back the chunks added, run again.
+      for (byte[] k : written) {
+        chunks.removeChunk(k, sink);
+      }
+      return null;
+    }
+    if (sink != null) {
+      sink.put(stored, bytes);
+    }
+    if (old != null) {
+      chunks.releaseDropped(stored, old, now, sink);
+    } else if (live.raw() != null) {
+      chunks.releaseIfHead(stored, live.raw(), sink);
+    }
+    if (after.volatileKey()) {
+      keyspace.countExpiring();
+    }
+    return new Outcome<>(result, new Keyspace.Change(before, after, live.expired()));
+  }
+
+  /**
+   * Writes a chunked collection's changed chunks and returns its new index; {@code written} gets
+   * the stored keys of chunks written under fresh numbers.
+   */
+  private RangeChunks.Index writeChunks(
+      byte[] stored, RangeBody body, RangeChunks.Index old, List<byte[]> written, ChangeSink sink) {
+    RangeChunks.Index index;
+    if (old != null) {
+      index = new RangeChunks.Index(old.id(), old.nextNumber());
+    } else {
+      index = new RangeChunks.Index(keyspace.nextVersion(), 0);
+      keyspace.noteChunked();
+    }
+    for (RangeBody.Segment s : body.segmentList()) {
+      boolean fresh = s.number < 0;
+      if (fresh) {
+        s.number = index.takeNumber();
+      }
+      if (s.dirty || fresh) {
+        byte[] key = chunks.writeChunk(stored, type, index.id(), s.number, body.payloadOf(s), sink);
+        if (old == null || !old.contains(s.number)) {
+          written.add(key);
+        }
+      }
+      index.add(s.number, s.low, s.count, s.bytes);
+    }
+    return index;
+  }
+}

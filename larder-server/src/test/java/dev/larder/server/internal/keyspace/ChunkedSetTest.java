@@ -1,0 +1,363 @@
+package dev.larder.server.internal.keyspace;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Sets in the keyspace across their two forms: random set operations checked against a model set,
+ * the form and the store's chunk entries checked after each; SSCAN over chunks while the set
+ * changes; random members drawn evenly over the chunks; the keyspace's other paths (DEL, SET,
+ * EXPIRE and the sweep, a rename, FLUSHDB) on a chunked set; eviction, which takes a chunked set
+ * whole; and a chunk gone missing.
+ */
+class ChunkedSetTest {
+  private final AtomicLong now = new AtomicLong(1_000_000);
+  private static final byte[] KEY = b("set");
+
+  private static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String s(byte[] b) {
+    return new String(b, StandardCharsets.ISO_8859_1);
+  }
+
+  private static Set<String> contents(Keyspace ks) {
+    Set<String> out = new HashSet<>();
+    List<byte[]> read = ks.readSet(0, KEY, (before, set) -> set == null ? null : set.keys());
+    if (read != null) {
+      read.forEach(m -> out.add(s(m)));
+      assertEquals(read.size(), out.size(), "no member listed twice");
+    }
+    return out;
+  }
+
+  /** Chunk entries in the store, by whether their set's head names them. */
+  private static int[] chunkEntries(Keyspace ks) {
+    int named = 0;
+    int orphans = 0;
+    for (byte[] k : ks.store().asMap().keySet()) {
+      if (!ListChunks.isChunkKey(k)) {
+        continue;
+      }
+      byte[] head = ks.store().getIfPresent(ListChunks.headKeyOf(k));
+      boolean listed = false;
+      if (head != null && RangeChunks.isHeadValue(head)) {
+        RangeChunks.Index index = (RangeChunks.Index) ChunkStore.indexOf(head);
+        listed = index.id() == ListChunks.idOf(k) && index.contains(ListChunks.numberOf(k));
+      }
+      if (listed) {
+        named++;
+      } else {
+        orphans++;
+      }
+    }
+    return new int[] {named, orphans};
+  }
+
+  private static boolean chunked(Keyspace ks) {
+    StoredValue v = ks.peekHeader(0, KEY);
+    return v != null && RangeChunks.isHead(ValueType.SET, v.payload());
+  }
+
+  private static byte[] member(Random random, int range) {
+    int n = random.nextInt(range);
+    // integers, short strings and now and then a long one: every set encoding in the chunks
+    return switch (n % 3) {
+      case 0 -> b(Integer.toString(n));
+      case 1 -> b("member:" + n);
+      default -> b("m" + n + (n % 50 == 2 ? "x".repeat(100) : ""));
+    };
+  }
+
+  @Test
+  void randomOperationsMatchAModelAcrossBothForms() {
+    Random random = new Random(2026);
+    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+      Set<String> model = new HashSet<>();
+      boolean sawChunked = false;
+      boolean sawPackedAfterChunked = false;
+      for (int step = 0; step < 2_000; step++) {
+        boolean growing = step % 1000 < 600;
+        List<byte[]> ms = new ArrayList<>();
+        // Shrinking removes in larger batches, so that the set falls back into the packed form.
+        for (int i = 1 + random.nextInt(random.nextBoolean() ? 3 : growing ? 60 : 300);
+            i > 0;
+            i--) {
+          ms.add(member(random, 3_000));
+        }
+        int op = random.nextInt(100);
+        if (op < (growing ? 60 : 5)) {
+          int added =
+              ks.editSet(
+                  0,
+                  KEY,
+                  (before, set) -> {
+                    int n = 0;
+                    for (byte[] m : ms) {
+                      n += set.add(m) ? 1 : 0;
+                    }
+                    return n;
+                  });
+          int expected = 0;
+          for (byte[] m : ms) {
+            expected += model.add(s(m)) ? 1 : 0;
+          }
+          assertEquals(expected, added, step + " add");
+        } else if (op < 90) {
+          int removed =
+              ks.editSet(
+                  0,
+                  KEY,
+                  (before, set) -> {
+                    int n = 0;
+                    for (byte[] m : ms) {
+                      n += set.remove(m) ? 1 : 0;
+                    }
+                    return n;
+                  });
+          int expected = 0;
+          for (byte[] m : ms) {
+            expected += model.remove(s(m)) ? 1 : 0;
+          }
+          assertEquals(expected, removed, step + " remove");
+        } else {
+          int pops = random.nextInt(30);
+          List<byte[]> popped =
+              ks.editSet(
+                  0,
+                  KEY,
+                  (before, set) -> {
+                    List<byte[]> out = new ArrayList<>();
+                    for (int i = 0; i < pops && set.size() > 0; i++) {
+                      byte[] m = set.randomKey(random);
+                      out.add(m);
+                      assertTrue(set.remove(m));
+                    }
+                    return out;
+                  });
+          for (byte[] m : popped) {
+            assertTrue(model.remove(s(m)), step + " popped a member");
+          }
+        }
+        for (byte[] m : ms) {
+          boolean in = ks.readSet(0, KEY, (before, set) -> set != null && set.contains(m));
+          assertEquals(model.contains(s(m)), in, step + " contains");
+        }
+        assertEquals(model, contents(ks), step + " members");
+        boolean isChunked = chunked(ks);
+        sawPackedAfterChunked |= sawChunked && !isChunked && !model.isEmpty();
+        sawChunked |= isChunked;
+        int[] entries = chunkEntries(ks);
+        assertEquals(0, entries[1], step + ": chunks no head names");
+        if (!isChunked) {
+          assertEquals(0, entries[0], step + ": a packed set has no chunks");
+        }
+        assertEquals(model.isEmpty() ? 0 : 1, ks.size(0), "one key, whatever its chunks");
+        if (!model.isEmpty()) {
+          assertEquals(model.size(), SetPayload.size(ks.peek(0, KEY).payload()), "read whole");
+        }
+      }
+      assertTrue(sawChunked, "the set grew into the chunked form");
+      assertTrue(sawPackedAfterChunked, "and shrank back into the packed one");
+    }
+  }
+
+  private static void fill(Keyspace ks, byte[] key, int n) {
+    ks.editSet(
+        0,
+        key,
+        (before, set) -> {
+          for (int i = 0; i < n; i++) {
+            set.add(b("element:" + i));
+          }
+          return null;
+        });
+  }
+
+  @Test
+  void aScanReturnsEveryMemberPresentThroughoutWhileTheSetChanges() {
+    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+      fill(ks, KEY, 4_000);
+      assertTrue(chunked(ks));
+      Set<String> seen = new HashSet<>();
+      long cursor = 0;
+      int calls = 0;
+      int added = 0;
+      do {
+        List<byte[][]> page = new ArrayList<>();
+        long from = cursor;
+        cursor = ks.readSet(0, KEY, (before, set) -> set.scan(from, 25, m -> true, page));
+        page.forEach(e -> seen.add(s(e[0])));
+        // churn: members added and removed (never the first 3,000) between calls
+        int next = added++;
+        ks.editSet(0, KEY, (before, set) -> set.add(b("new:" + next)));
+        ks.editSet(0, KEY, (before, set) -> set.remove(b("element:" + (3_000 + next % 1_000))));
+        calls++;
+      } while (cursor != 0 && calls < 10_000);
+      assertEquals(0, cursor, "the scan ended");
+      for (int i = 0; i < 3_000; i++) {
+        assertTrue(seen.contains("element:" + i), "member " + i + " returned");
+      }
+      assertTrue(calls < 4_000 / 10, "pages of about COUNT members: " + calls + " calls");
+    }
+  }
+
+  @Test
+  void randomMembersAreDrawnEvenlyOverTheChunks() {
+    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+      fill(ks, KEY, 4_000);
+      assertTrue(chunkEntries(ks)[0] > 8, "several chunks");
+      Random random = new Random(7);
+      int draws = 200_000;
+      Map<String, Integer> hits = new HashMap<>();
+      ks.readSet(
+          0,
+          KEY,
+          (before, set) -> {
+            for (int i = 0; i < draws; i++) {
+              hits.merge(s(set.randomKey(random)), 1, Integer::sum);
+            }
+            return null;
+          });
+      assertEquals(4_000, hits.size(), "every member drawn");
+      // Per chunk: draws against its share of the members, within six standard deviations.
+      Map<Long, int[]> perChunk = new HashMap<>();
+      RangeChunks.Index index =
+          RangeChunks.Index.decode(ValueType.SET, ks.peekHeader(0, KEY).payload());
+      for (Map.Entry<String, Integer> e : hits.entrySet()) {
+        long hash = ScanCursor.hash(e.getKey().getBytes(StandardCharsets.ISO_8859_1));
+        int chunk = 0;
+        while (chunk + 1 < index.chunks() && index.low(chunk + 1) <= hash) {
+          chunk++;
+        }
+        int[] c = perChunk.computeIfAbsent((long) chunk, k -> new int[1]);
+        c[0] += e.getValue();
+      }
+      for (int chunk = 0; chunk < index.chunks(); chunk++) {
+        double p = index.count(chunk) / 4_000.0;
+        double expected = draws * p;
+        double sd = Math.sqrt(draws * p * (1 - p));
+        int got = perChunk.getOrDefault((long) chunk, new int[1])[0];
+        assertTrue(
+            Math.abs(got - expected) < 6 * sd,
+            "chunk " + chunk + ": " + got + " draws against " + expected);
+      }
+    }
+  }
+
+  @Test
+  void theKeyspacesOtherPathsTakeTheChunksWithTheSet() {
+    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+      fill(ks, KEY, 5_000);
+      assertTrue(chunked(ks));
+      assertTrue(chunkEntries(ks)[0] > 10, "several chunks");
+      List<String> seen = new ArrayList<>();
+      ks.forEach(0, (k, v) -> seen.add(s(k)));
+      assertEquals(List.of("set"), seen, "walks see the key, never a chunk");
+      assertEquals(5_000, SetPayload.size(ks.peek(0, KEY).payload()), "read whole");
+
+      // EXPIRE changes the head only; the sweep then takes the chunks with it.
+      ks.update(0, KEY, v -> v.withExpiry(now.get() + 100));
+      assertTrue(chunked(ks), "an expiry keeps the chunked form");
+      assertEquals(5_000, contents(ks).size());
+      now.addAndGet(100);
+      while (ks.sweepExpired(10_000) > 0) {
+        // until a pass finds nothing
+      }
+      assertEquals(0, ks.estimatedSize(), "no chunk outlives its expired set");
+
+      fill(ks, KEY, 5_000);
+      assertTrue(ks.delete(0, KEY));
+      assertEquals(0, ks.estimatedSize(), "DEL");
+
+      fill(ks, KEY, 5_000);
+      ks.putString(0, KEY, b("now a string"));
+      assertEquals(1, ks.estimatedSize(), "SET over it");
+      ks.delete(0, KEY);
+
+      // A rename: read whole, written under another key packed, chunked again on its next change.
+      fill(ks, KEY, 5_000);
+      ks.put(0, b("other"), ks.peek(0, KEY));
+      ks.delete(0, KEY);
+      assertEquals(1, ks.estimatedSize(), "the renamed set is packed, the chunks are gone");
+      ks.editSet(0, b("other"), (before, set) -> set.add(b("one more")));
+      assertEquals(5_001, SetPayload.size(ks.peek(0, b("other")).payload()));
+      assertTrue(ks.estimatedSize() > 10, "chunked again");
+      ks.delete(0, b("other"));
+
+      fill(ks, KEY, 5_000);
+      ks.flush(1);
+      assertEquals(5_000, contents(ks).size());
+      ks.flush(0);
+      assertEquals(0, ks.estimatedSize());
+    }
+  }
+
+  @Test
+  void evictionTakesAChunkedSetWhole() {
+    try (Keyspace ks = new Keyspace(2 << 20, now::get)) {
+      fill(ks, KEY, 20_000);
+      assertTrue(chunked(ks));
+      byte[] filler = new byte[200];
+      int i = 0;
+      while (ks.peekHeader(0, KEY) != null && i < 200_000) {
+        ks.putString(0, b("filler:" + i++), filler);
+      }
+      assertNull(ks.peekHeader(0, KEY), "the set was evicted within " + i + " writes");
+      int[] entries = chunkEntries(ks);
+      assertEquals(0, entries[0] + entries[1], "none of its chunks is left");
+      assertTrue(ks.stats()[3] > 0, "evictions counted");
+    }
+  }
+
+  @Test
+  void aSetWithAMissingChunkIsAbsentAndGoesWhole() {
+    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+      fill(ks, KEY, 5_000);
+      byte[] someChunk = null;
+      for (byte[] k : ks.store().asMap().keySet()) {
+        if (ListChunks.isChunkKey(k)) {
+          someChunk = k;
+        }
+      }
+      assertNotNull(someChunk);
+      ks.store().invalidate(someChunk);
+      assertNull(ks.readSet(0, KEY, (before, set) -> set == null ? null : set.keys()));
+      assertEquals(0, ks.estimatedSize(), "the head and every other chunk went with it");
+      assertFalse(ks.delete(0, KEY));
+    }
+  }
+
+  @Test
+  void aChangeRewritesOneChunkNotTheSet() {
+    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+      fill(ks, KEY, 20_000);
+      Map<String, byte[]> before = new HashMap<>();
+      ks.store().asMap().forEach((k, v) -> before.put(Arrays.toString(k), v));
+      ks.editSet(0, KEY, (b, set) -> set.add(b("one more")));
+      int rewritten = 0;
+      for (Map.Entry<byte[], byte[]> e : ks.store().asMap().entrySet()) {
+        byte[] old = before.get(Arrays.toString(e.getKey()));
+        rewritten += old == null || !Arrays.equals(old, e.getValue()) ? 1 : 0;
+      }
+      assertTrue(rewritten <= 3, "the head and one chunk (or its halves): " + rewritten);
+      assertTrue(before.size() > 50, "the set is in many chunks: " + before.size());
+    }
+  }
+}
