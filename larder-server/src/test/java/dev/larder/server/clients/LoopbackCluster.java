@@ -108,23 +108,52 @@ final class LoopbackCluster implements AutoCloseable {
    * them cannot choose the same port in the moment between choosing and binding it.
    */
   static int freePort() throws IOException {
+    return freePortWith(0);
+  }
+
+  /**
+   * Returns a loopback port p free now whose port p + {@code offset} is free too (a clustered
+   * server with transactions binds its cluster port + 1000), both handed out as {@link #freePort}
+   * hands out one and both in this test JVM's share of the range, so that no later call here and no
+   * other fork can choose the second one either.
+   *
+   * @param offset 0 (one port) to 1000
+   */
+  static int freePortWith(int offset) throws IOException {
     int share = 12_000 / FORKS;
     int floor =
         20_000 + Math.floorMod(Integer.getInteger("larder.test.fork", 1) - 1, FORKS) * share;
     for (int attempt = 0; attempt < 200; attempt++) {
-      int port = floor + ThreadLocalRandom.current().nextInt(share);
+      int port = floor + ThreadLocalRandom.current().nextInt(share - offset);
+      // claimed before the binds (a set's add is atomic), so two threads cannot both take one
       if (!HANDED_OUT.add(port)) {
         continue;
       }
-      try (ServerSocket s = new ServerSocket()) {
-        s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-        return port;
-      } catch (BindException e) {
-        // taken by another process: try another
+      if (offset > 0 && !HANDED_OUT.add(port + offset)) {
+        HANDED_OUT.remove(port);
+        continue;
+      }
+      if (bindable(port) && (offset == 0 || bindable(port + offset))) {
+        return port; // a port found taken stays claimed: nothing here could bind it anyway
       }
     }
     throw new IOException(
-        "no free loopback port in " + floor + "-" + (floor + share - 1) + " after 200 attempts");
+        "no free loopback port"
+            + (offset == 0 ? "" : " with a free port " + offset + " above it")
+            + " in "
+            + floor
+            + "-"
+            + (floor + share - 1)
+            + " after 200 attempts");
+  }
+
+  private static boolean bindable(int port) throws IOException {
+    try (ServerSocket s = new ServerSocket()) {
+      s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+      return true;
+    } catch (BindException e) {
+      return false; // taken by another process
+    }
   }
 
   LarderServer member(int i) {

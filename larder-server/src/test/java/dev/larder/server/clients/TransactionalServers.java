@@ -2,11 +2,6 @@ package dev.larder.server.clients;
 
 import dev.larder.server.LarderServer;
 import dev.larder.server.ServerConfig;
-import java.io.IOException;
-import java.net.BindException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -37,7 +32,7 @@ final class TransactionalServers {
     int[] ports = new int[size];
     StringBuilder peers = new StringBuilder();
     for (int i = 0; i < size; i++) {
-      ports[i] = portWithItsTransactionsPortFree();
+      ports[i] = LoopbackCluster.freePortWith(1000);
       peers.append(i == 0 ? "" : ",").append("127.0.0.1[").append(ports[i]).append(']');
     }
     List<LarderServer> members = new ArrayList<>();
@@ -71,25 +66,5 @@ final class TransactionalServers {
       starter.shutdownNow();
     }
     return members;
-  }
-
-  /** A cluster port p free now whose transactions port, p + 1000, is free too. */
-  private static int portWithItsTransactionsPortFree() throws IOException {
-    for (int attempt = 0; attempt < 100; attempt++) {
-      int port = LoopbackCluster.freePort();
-      if (bindable(port + 1000)) {
-        return port;
-      }
-    }
-    throw new IOException("no cluster port with a free port 1000 above it");
-  }
-
-  private static boolean bindable(int port) throws IOException {
-    try (ServerSocket s = new ServerSocket()) {
-      s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-      return true;
-    } catch (BindException e) {
-      return false;
-    }
   }
 }
