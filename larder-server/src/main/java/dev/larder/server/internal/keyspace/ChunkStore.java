@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
@@ -346,6 +347,123 @@ final class ChunkStore {
     if (sink != null) {
       sink.end();
     }
+  }
+
+  /**
+   * Runs a read of a chunked collection under its key's stripe on the live value (null if absent),
+   * counting a hit or a miss: an expired value is removed first, and a collection found with a
+   * chunk missing (an eviction another thread has not finished) is dropped, and the read runs
+   * again.
+   */
+  <R> R readLocked(byte[] stored, Function<StoredValue, R> read) {
+    ReentrantLock stripe = keyspace.stripe(stored);
+    while (true) {
+      Live live;
+      stripe.lock();
+      try {
+        live = live(stored);
+        StoredValue v = live.value();
+        if (!live.expired()) {
+          keyspace.countRead(v != null);
+          return read.apply(v);
+        }
+      } catch (ListBody.MissingChunk e) {
+        dropBroken(stored);
+        continue;
+      } finally {
+        stripe.unlock();
+      }
+      removeExpired(stored, live.raw());
+    }
+  }
+
+  /**
+   * What one run of a command that may change a collection came to.
+   *
+   * @param result the command's result
+   * @param change the key's change to report, or null for none
+   */
+  record Outcome<R>(R result, Keyspace.Change change) {}
+
+  /**
+   * One run of a command under the key's stripe, its changes given to the sink (null if unlogged).
+   */
+  @FunctionalInterface
+  interface Attempt<R> {
+    /** Returns what the run came to, or null if the head changed before it was replaced. */
+    Outcome<R> run(ChangeSink sink);
+  }
+
+  /**
+   * Runs a command that may change a collection: each attempt under the key's stripe and as one
+   * group of logged changes, again when it returns null (the head changed under it) or found a
+   * chunk missing (the collection is dropped first); the change of the run that took effect is
+   * reported after the stripe is released.
+   */
+  <R> R editLocked(byte[] stored, Attempt<R> attempt) {
+    ReentrantLock stripe = keyspace.stripe(stored);
+    while (true) {
+      Outcome<R> outcome;
+      stripe.lock();
+      try {
+        ChangeSink sink = keyspace.sinkIfLogged();
+        begin(sink);
+        try {
+          outcome = attempt.run(sink);
+        } catch (ListBody.MissingChunk e) {
+          dropBroken(stored);
+          continue;
+        } finally {
+          end(sink);
+        }
+      } finally {
+        stripe.unlock();
+      }
+      if (outcome == null) {
+        continue; // the head changed under the command: run it again
+      }
+      if (outcome.change() != null) {
+        keyspace.observeChange(stored, outcome.change());
+      }
+      return outcome.result();
+    }
+  }
+
+  /**
+   * Deletes a collection its command emptied, under its stripe: the run's outcome, or null if the
+   * head changed since {@code live} was read.
+   */
+  <R> Outcome<R> deleteEmptied(byte[] stored, Live live, R result, ChangeSink sink) {
+    if (live.value() == null) {
+      return new Outcome<>(result, null);
+    }
+    if (!swapHead(stored, live.raw(), null)) {
+      return null;
+    }
+    if (sink != null) {
+      sink.delete(stored);
+    }
+    releaseIfHead(stored, live.raw(), sink);
+    return new Outcome<>(result, new Keyspace.Change(live.value(), null, live.expired()));
+  }
+
+  /**
+   * Replaces a collection's stored value {@code raw} (null if absent) with {@code bytes}, under its
+   * stripe, and logs it; if the value changed since it was read, removes the chunks the run wrote
+   * under fresh numbers ({@code written}) instead and returns false, for the run to start again.
+   */
+  boolean replaceHead(
+      byte[] stored, byte[] raw, byte[] bytes, List<byte[]> written, ChangeSink sink) {
+    if (!swapHead(stored, raw, bytes)) {
+      for (byte[] k : written) {
+        removeChunk(k, sink);
+      }
+      return false;
+    }
+    if (sink != null) {
+      sink.put(stored, bytes);
+    }
+    return true;
   }
 
   /** The live value of a key and its stored bytes, or nulls. */

@@ -2,7 +2,6 @@ package dev.larder.server.internal.keyspace;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The keyspace's lists in both stored forms: packed (one value) and chunked (a head value that is
@@ -73,90 +72,31 @@ public final class ListStore {
   }
 
   private <R> R readChunked(byte[] stored, Edit<R> read) {
-    ReentrantLock stripe = keyspace.stripe(stored);
-    while (true) {
-      ChunkStore.Live live;
-      stripe.lock();
-      try {
-        live = chunks.live(stored);
-        StoredValue v = live.value();
-        if (!live.expired()) {
-          keyspace.countRead(v != null);
-          return read.apply(v, v == null || v.type() != ValueType.LIST ? null : bodyOf(stored, v));
-        }
-      } catch (ListBody.MissingChunk e) {
-        chunks.dropBroken(stored);
-        continue;
-      } finally {
-        stripe.unlock();
-      }
-      chunks.removeExpired(stored, live.raw());
-    }
+    return chunks.readLocked(
+        stored,
+        v -> read.apply(v, v == null || v.type() != ValueType.LIST ? null : bodyOf(stored, v)));
   }
 
   /** Runs a list command that may change the list: see {@link Keyspace#editList}. */
   <R> R edit(byte[] stored, Edit<R> edit) {
-    ReentrantLock stripe = keyspace.stripe(stored);
-    while (true) {
-      Outcome<R> outcome;
-      stripe.lock();
-      try {
-        ChangeSink sink = keyspace.sinkIfLogged();
-        ChunkStore.begin(sink);
-        try {
-          outcome = attempt(stored, edit, sink);
-        } catch (ListBody.MissingChunk e) {
-          chunks.dropBroken(stored);
-          continue;
-        } finally {
-          ChunkStore.end(sink);
-        }
-      } finally {
-        stripe.unlock();
-      }
-      if (outcome == null) {
-        continue; // the head changed under the command: run it again
-      }
-      if (outcome.change() != null) {
-        keyspace.observeChange(stored, outcome.change());
-      }
-      return outcome.result();
-    }
+    return chunks.editLocked(stored, sink -> attempt(stored, edit, sink));
   }
 
-  /**
-   * What a run of a command came to.
-   *
-   * @param result the command's result
-   * @param change the key's change to report, or null for none
-   */
-  private record Outcome<R>(R result, Keyspace.Change change) {}
-
   /** One run of a command under the stripe; null if the head changed before it was replaced. */
-  private <R> Outcome<R> attempt(byte[] stored, Edit<R> edit, ChangeSink sink) {
+  private <R> ChunkStore.Outcome<R> attempt(byte[] stored, Edit<R> edit, ChangeSink sink) {
     ChunkStore.Live live = chunks.live(stored);
     StoredValue before = live.value();
     boolean isList = before != null && before.type() == ValueType.LIST;
     ListBody list = isList ? bodyOf(stored, before) : ListBody.empty();
     R result = edit.apply(before, list);
     if (!list.changed()) {
-      return new Outcome<>(result, null);
+      return new ChunkStore.Outcome<>(result, null);
     }
     if (before != null && !isList) {
       throw new IllegalStateException("a list command changed a key of another type");
     }
     if (list.size() == 0) {
-      if (before == null) {
-        return new Outcome<>(result, null);
-      }
-      if (!chunks.swapHead(stored, live.raw(), null)) {
-        return null;
-      }
-      if (sink != null) {
-        sink.delete(stored);
-      }
-      chunks.releaseIfHead(stored, live.raw(), sink);
-      return new Outcome<>(result, new Keyspace.Change(before, null, live.expired()));
+      return chunks.deleteEmptied(stored, live, result, sink);
     }
     StoredValue meta =
         before != null ? before : new StoredValue(ValueType.LIST, 0, 0, 0, PACKED_ONE);
@@ -178,15 +118,8 @@ public final class ListStore {
     }
     StoredValue after = meta.withPayload(payload).withVersion(keyspace.nextVersion());
     byte[] bytes = ValueLayout.encode(after);
-    if (!chunks.swapHead(stored, live.raw(), bytes)) {
-      // Replaced or evicted since it was read: take back the chunks added, run again.
-      for (byte[] k : written) {
-        chunks.removeChunk(k, sink);
-      }
-      return null;
-    }
-    if (sink != null) {
-      sink.put(stored, bytes);
+    if (!chunks.replaceHead(stored, live.raw(), bytes, written, sink)) {
+      return null; // replaced or evicted since it was read: run again
     }
     if (old != null && now == null) {
       chunks.releaseChunks(stored, live.raw(), sink); // packed again: every chunk and page goes
@@ -196,8 +129,8 @@ public final class ListStore {
       if (!list.removed(
           read::load,
           number -> chunks.removeChunk(ListChunks.chunkKey(stored, id, number), sink))) {
-        chunks.dropUnnamedChunks(
-            stored); // a page dropped unread was gone: find its chunks by a walk
+        // a page dropped unread was gone: find its chunks by a walk
+        chunks.dropUnnamedChunks(stored);
       }
     } else if (live.raw() != null) {
       chunks.releaseIfHead(stored, live.raw(), sink);
@@ -205,7 +138,7 @@ public final class ListStore {
     if (after.volatileKey()) {
       keyspace.countExpiring();
     }
-    return new Outcome<>(result, new Keyspace.Change(before, after, live.expired()));
+    return new ChunkStore.Outcome<>(result, new Keyspace.Change(before, after, live.expired()));
   }
 
   private static final byte[] PACKED_ONE = {ListPayload.PACKED};

@@ -2,7 +2,6 @@ package dev.larder.server.internal.keyspace;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The keyspace's sets or hashes (one store for each type) in both stored forms: packed (one value)
@@ -83,86 +82,25 @@ public final class RangeStore {
   }
 
   private <R> R readChunked(byte[] stored, Edit<R> read) {
-    ReentrantLock stripe = keyspace.stripe(stored);
-    while (true) {
-      ChunkStore.Live live;
-      stripe.lock();
-      try {
-        live = chunks.live(stored);
-        StoredValue v = live.value();
-        if (!live.expired()) {
-          keyspace.countRead(v != null);
-          return read.apply(v, v == null ? null : bodyOf(stored, v));
-        }
-      } catch (ListBody.MissingChunk e) {
-        chunks.dropBroken(stored);
-        continue;
-      } finally {
-        stripe.unlock();
-      }
-      chunks.removeExpired(stored, live.raw());
-    }
+    return chunks.readLocked(stored, v -> read.apply(v, v == null ? null : bodyOf(stored, v)));
   }
 
   /** Runs a command that may change the collection: see {@link Keyspace#editSet}. */
   <R> R edit(byte[] stored, Edit<R> edit) {
-    ReentrantLock stripe = keyspace.stripe(stored);
-    while (true) {
-      Outcome<R> outcome;
-      stripe.lock();
-      try {
-        ChangeSink sink = keyspace.sinkIfLogged();
-        ChunkStore.begin(sink);
-        try {
-          outcome = attempt(stored, edit, sink);
-        } catch (ListBody.MissingChunk e) {
-          chunks.dropBroken(stored);
-          continue;
-        } finally {
-          ChunkStore.end(sink);
-        }
-      } finally {
-        stripe.unlock();
-      }
-      if (outcome == null) {
-        continue; // the head changed under the command: run it again
-      }
-      if (outcome.change() != null) {
-        keyspace.observeChange(stored, outcome.change());
-      }
-      return outcome.result();
-    }
+    return chunks.editLocked(stored, sink -> attempt(stored, edit, sink));
   }
 
-  /**
-   * What a run of a command came to.
-   *
-   * @param result the command's result
-   * @param change the key's change to report, or null for none
-   */
-  private record Outcome<R>(R result, Keyspace.Change change) {}
-
   /** One run of a command under the stripe; null if the head changed before it was replaced. */
-  private <R> Outcome<R> attempt(byte[] stored, Edit<R> edit, ChangeSink sink) {
+  private <R> ChunkStore.Outcome<R> attempt(byte[] stored, Edit<R> edit, ChangeSink sink) {
     ChunkStore.Live live = chunks.live(stored);
     StoredValue before = live.value();
     RangeBody body = before == null ? RangeBody.empty(codec) : bodyOf(stored, before);
     R result = edit.apply(before, body);
     if (body == null || !body.changed()) {
-      return new Outcome<>(result, null);
+      return new ChunkStore.Outcome<>(result, null);
     }
     if (body.size() == 0) {
-      if (before == null) {
-        return new Outcome<>(result, null);
-      }
-      if (!chunks.swapHead(stored, live.raw(), null)) {
-        return null;
-      }
-      if (sink != null) {
-        sink.delete(stored);
-      }
-      chunks.releaseIfHead(stored, live.raw(), sink);
-      return new Outcome<>(result, new Keyspace.Change(before, null, live.expired()));
+      return chunks.deleteEmptied(stored, live, result, sink);
     }
     StoredValue meta =
         // A new key's header; its payload is replaced below.
@@ -179,15 +117,8 @@ public final class RangeStore {
     byte[] payload = packed ? body.packedPayload() : now.encode(type);
     StoredValue after = meta.withPayload(payload).withVersion(keyspace.nextVersion());
     byte[] bytes = ValueLayout.encode(after);
-    if (!chunks.swapHead(stored, live.raw(), bytes)) {
-      // Replaced or evicted since it was read: take back the chunks added, run again.
-      for (byte[] k : written) {
-        chunks.removeChunk(k, sink);
-      }
-      return null;
-    }
-    if (sink != null) {
-      sink.put(stored, bytes);
+    if (!chunks.replaceHead(stored, live.raw(), bytes, written, sink)) {
+      return null; // replaced or evicted since it was read: run again
     }
     if (old != null) {
       chunks.releaseDropped(stored, old, now, sink);
@@ -197,7 +128,7 @@ public final class RangeStore {
     if (after.volatileKey()) {
       keyspace.countExpiring();
     }
-    return new Outcome<>(result, new Keyspace.Change(before, after, live.expired()));
+    return new ChunkStore.Outcome<>(result, new Keyspace.Change(before, after, live.expired()));
   }
 
   /**
