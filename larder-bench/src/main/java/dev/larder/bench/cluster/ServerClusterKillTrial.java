@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -18,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
@@ -313,13 +311,7 @@ public final class ServerClusterKillTrial {
   }
 
   private List<MemberProcess> others(int i) {
-    List<MemberProcess> out = new ArrayList<>();
-    for (int j = 0; j < nodes; j++) {
-      if (j != i) {
-        out.add(members[j]);
-      }
-    }
-    return out;
+    return ServerMembers.others(members, i);
   }
 
   private void startAll() throws Exception {
@@ -410,10 +402,7 @@ public final class ServerClusterKillTrial {
 
   /** Starts member {@code i} under its name and ports (a restart reuses them). */
   private MemberProcess start(int i) throws Exception {
-    StringBuilder peers = new StringBuilder();
-    for (int j = 0; j < nodes; j++) {
-      peers.append(j == 0 ? "" : ",").append("127.0.0.1[").append(clusterPorts[j]).append(']');
-    }
+    String peers = ServerMembers.peers(clusterPorts);
     List<String> settings = new ArrayList<>();
     if (data != null) {
       settings.add("dir=" + data.resolve("m" + i));
@@ -470,23 +459,17 @@ public final class ServerClusterKillTrial {
     for (int j = 0; j < nodes; j++) {
       if (j != victim) {
         everyoneElse.append(" m").append(j);
-        expect(members[j].ask("cut m" + victim, 30), "cut");
+        ServerMembers.expect(members[j].ask("cut m" + victim, 30), "cut");
       }
     }
-    expect(members[victim].ask(everyoneElse.toString(), 30), "cut");
+    ServerMembers.expect(members[victim].ask(everyoneElse.toString(), 30), "cut");
     awaitMembers(List.of(members[victim]), 1);
     awaitMembers(others(victim), nodes - 1);
     Thread.sleep(holdMillis);
     for (MemberProcess m : members) {
-      expect(m.ask("heal", 30), "healed");
+      ServerMembers.expect(m.ask("heal", 30), "healed");
     }
     awaitWhole();
-  }
-
-  private static void expect(String answer, String wanted) {
-    if (!answer.equals(wanted)) {
-      throw new IllegalStateException("a member answered '" + answer + "', not " + wanted);
-    }
   }
 
   private record Verification(long lost, String detail) {}
@@ -541,18 +524,7 @@ public final class ServerClusterKillTrial {
   }
 
   private void stopAll() throws IOException, InterruptedException {
-    for (MemberProcess m : members) {
-      if (m != null) {
-        m.stop();
-      }
-    }
-    if (errors != null) {
-      try (Stream<Path> files = Files.walk(errors)) {
-        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-          Files.deleteIfExists(p);
-        }
-      }
-    }
+    ServerMembers.stopAll(members, errors);
   }
 
   /**

@@ -8,7 +8,6 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -20,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.ToLongFunction;
-import java.util.stream.Stream;
 
 /**
  * A fault trial of clustered Larder servers with {@code cluster-transactions on}: {@code nodes}
@@ -329,17 +327,17 @@ public final class ServerClusterTxTrial {
     for (int j = 0; j < nodes; j++) {
       if (j != victim) {
         everyoneElse.append(" m").append(j);
-        expect(members[j].ask("cut m" + victim, 30), "cut");
+        ServerMembers.expect(members[j].ask("cut m" + victim, 30), "cut");
       }
     }
-    expect(members[victim].ask("cut" + everyoneElse, 30), "cut");
+    ServerMembers.expect(members[victim].ask("cut" + everyoneElse, 30), "cut");
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (!split(victim)) {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("the cut of m" + victim + " was not seen in 60 s");
       }
       for (int j = 0; j < nodes; j++) {
-        expect(
+        ServerMembers.expect(
             members[j].ask(j == victim ? "suspect" + everyoneElse : "suspect m" + victim, 30),
             "suspected");
       }
@@ -347,7 +345,7 @@ public final class ServerClusterTxTrial {
     }
     Thread.sleep(holdMillis);
     for (MemberProcess m : members) {
-      expect(m.ask("heal", 30), "healed");
+      ServerMembers.expect(m.ask("heal", 30), "healed");
     }
     deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (!allTx("READY " + nodes)) {
@@ -355,7 +353,7 @@ public final class ServerClusterTxTrial {
         throw new IllegalStateException("the cut of m" + victim + " did not heal in 60 s");
       }
       for (MemberProcess m : members) {
-        expect(m.ask("merge", 30), "merging");
+        ServerMembers.expect(m.ask("merge", 30), "merging");
       }
       Thread.sleep(2_000);
     }
@@ -408,19 +406,7 @@ public final class ServerClusterTxTrial {
   }
 
   private List<MemberProcess> others(int i) {
-    List<MemberProcess> out = new ArrayList<>();
-    for (int j = 0; j < nodes; j++) {
-      if (j != i) {
-        out.add(members[j]);
-      }
-    }
-    return out;
-  }
-
-  private static void expect(String answer, String wanted) {
-    if (!answer.equals(wanted)) {
-      throw new IllegalStateException("a member answered '" + answer + "', not " + wanted);
-    }
+    return ServerMembers.others(members, i);
   }
 
   private void startAll() throws Exception {
@@ -449,10 +435,7 @@ public final class ServerClusterTxTrial {
 
   /** Starts member {@code i} under its name and ports (a restart reuses them). */
   private MemberProcess start(int i) throws Exception {
-    StringBuilder peers = new StringBuilder();
-    for (int j = 0; j < nodes; j++) {
-      peers.append(j == 0 ? "" : ",").append("127.0.0.1[").append(clusterPorts[j]).append(']');
-    }
+    String peers = ServerMembers.peers(clusterPorts);
     return MemberProcess.start(
         "192m",
         errors.resolve("m" + i + "-" + System.nanoTime()),
@@ -474,17 +457,6 @@ public final class ServerClusterTxTrial {
   }
 
   private void stopAll() throws IOException, InterruptedException {
-    for (MemberProcess m : members) {
-      if (m != null) {
-        m.stop();
-      }
-    }
-    if (errors != null) {
-      try (Stream<Path> files = Files.walk(errors)) {
-        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-          Files.deleteIfExists(p);
-        }
-      }
-    }
+    ServerMembers.stopAll(members, errors);
   }
 }
