@@ -2,6 +2,7 @@ package dev.larder.cli;
 
 import dev.larder.server.ServeCommand;
 import java.util.Arrays;
+import java.util.OptionalInt;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -38,8 +39,14 @@ public final class LarderCli implements Runnable {
     if (args.length > 0
         && args[0].equals("serve")
         && !Arrays.asList(args).contains("--print-jvm-options")) {
-      // The server's first use of the store, the commands and Netty, beside picocli's parsing.
+      // The server's first use of the store, the commands and Netty, beside the parsing.
       ServeCommand.warmUpInBackground();
+      // Plain arguments (most starts, and every timed restart) skip picocli's model, which the
+      // AOT cache cannot hold; anything else goes through picocli below.
+      OptionalInt served = ServeCommand.servePlain(Arrays.copyOfRange(args, 1, args.length));
+      if (served.isPresent()) {
+        System.exit(served.getAsInt());
+      }
     }
     System.exit(commandLine().execute(args));
   }

@@ -5,7 +5,10 @@ import dev.larder.wal.LogCorruptedException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -115,6 +118,62 @@ public final class ServeCommand implements Callable<Integer> {
 
   /** Creates the command; picocli fills its options. */
   public ServeCommand() {}
+
+  /**
+   * Serves with arguments of the plain form ({@code --name value} or {@code --name=value} of the
+   * options that take a value, {@code --set NAME=VALUE}) without building picocli's model of the
+   * command, which costs a start 150-300 ms (picocli's classes cannot be held in the JDK's AOT
+   * cache). Returns once the server has stopped, as {@link #call()} does.
+   *
+   * @param args the arguments after {@code serve}; never null
+   * @return the exit status, or empty (having done nothing) when the arguments are not all plain:
+   *     help, version, an unknown, repeated or malformed option; run them through picocli then,
+   *     which reads them or names the error
+   */
+  public static OptionalInt servePlain(String... args) {
+    Optional<ServeCommand> command = plain(List.of(args));
+    if (command.isEmpty()) {
+      return OptionalInt.empty();
+    }
+    try {
+      return OptionalInt.of(command.get().call());
+    } catch (Exception e) {
+      // As picocli's default handler does with an exception call() lets through.
+      e.printStackTrace();
+      return OptionalInt.of(1);
+    }
+  }
+
+  /** The command plain arguments make, its options set as picocli would set them; else empty. */
+  static Optional<ServeCommand> plain(List<String> args) {
+    return PlainServeArguments.read(args)
+        .map(
+            parsed -> {
+              ServeCommand command = new ServeCommand();
+              parsed.values().forEach(command::setPlain);
+              command.settings.putAll(parsed.settings());
+              return command;
+            });
+  }
+
+  private void setPlain(String option, String value) {
+    switch (option) {
+      case "--config" -> configFile = Path.of(value);
+      case "--bind" -> bind = value;
+      case "--port" -> respPort = Integer.valueOf(value);
+      case "--memcache-port" -> memcachePort = Integer.valueOf(value);
+      case "--http-port" -> httpPort = Integer.valueOf(value);
+      case "--maxmemory" -> maxMemory = value;
+      case "--requirepass" -> password = value;
+      case "--dir" -> dir = Path.of(value);
+      case "--appendfsync" -> appendfsync = value;
+      case "--cluster" -> cluster = value;
+      case "--cluster-bind" -> clusterBind = value;
+      case "--cluster-port" -> clusterPort = Integer.valueOf(value);
+      case "--peers" -> peers = value;
+      default -> throw new IllegalArgumentException("not a plain option of serve: " + option);
+    }
+  }
 
   /**
    * Runs {@code serve} on its own.
@@ -256,6 +315,22 @@ public final class ServeCommand implements Callable<Integer> {
   }
 
   private ServerConfig config() {
+    Map<String, String> overrides = overrides();
+    if (configFile == null) {
+      return ServerConfig.of(overrides);
+    }
+    try {
+      return ServerConfig.load(configFile, overrides);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new IllegalArgumentException("config file " + configFile + ": no such file", e);
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException(
+          "config file " + configFile + " cannot be read: " + e.getMessage(), e);
+    }
+  }
+
+  /** The settings the options give, before a --config file's: what both readings must agree on. */
+  Map<String, String> overrides() {
     Map<String, String> overrides = new LinkedHashMap<>(settings);
     put(overrides, ServerSetting.BIND, bind);
     put(overrides, ServerSetting.RESP_PORT, respPort);
@@ -269,17 +344,12 @@ public final class ServeCommand implements Callable<Integer> {
     put(overrides, ServerSetting.CLUSTER_BIND, clusterBind);
     put(overrides, ServerSetting.CLUSTER_PORT, clusterPort);
     put(overrides, ServerSetting.PEERS, peers);
-    if (configFile == null) {
-      return ServerConfig.of(overrides);
-    }
-    try {
-      return ServerConfig.load(configFile, overrides);
-    } catch (java.nio.file.NoSuchFileException e) {
-      throw new IllegalArgumentException("config file " + configFile + ": no such file", e);
-    } catch (java.io.IOException e) {
-      throw new IllegalArgumentException(
-          "config file " + configFile + " cannot be read: " + e.getMessage(), e);
-    }
+    return overrides;
+  }
+
+  /** The --config file given, or null. */
+  Path configFile() {
+    return configFile;
   }
 
   private static void put(Map<String, String> m, ServerSetting s, Object value) {
