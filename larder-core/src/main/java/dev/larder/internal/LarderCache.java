@@ -402,6 +402,12 @@ public final class LarderCache<K, V> implements Cache<K, V>, BulkRestore, FirstB
    * one hold of its lock ({@link Segment#restore}); an entry it leaves (a present key, no room
    * without evicting) is stored as a put stores it, and the segment takes the rest of the run.
    * Loads in flight are superseded by each key, before and after, as a put supersedes them.
+   *
+   * <p>Its loops over the entries are methods of their own ({@link #hashKeys}, {@link #routeOrder},
+   * {@link Segment#restore}): a restore is compiled while a fresh process loads its data, and a
+   * loop over a batch's entries here would have the JIT compile this method on the stack (and again
+   * when it returns), each time with the segment's whole store path inlined into it, on the cores
+   * that do the loading.
    */
   @Override
   public void restore(EncodedEntries entries) {
@@ -411,18 +417,9 @@ public final class LarderCache<K, V> implements Cache<K, V>, BulkRestore, FirstB
     if (n == 0) {
       return;
     }
-    long[] hashes = new long[n];
     int routes = segments.routeCount();
     int[] starts = new int[routes + 1];
-    byte[] bytes = entries.bytes();
-    for (int e = 0; e < n; e++) {
-      long hash = Segment.hash(bytes, entries.keyOffset(e), entries.keyLength(e));
-      hashes[e] = hash;
-      starts[((int) hash & (routes - 1)) + 1]++;
-    }
-    for (int r = 0; r < routes; r++) {
-      starts[r + 1] += starts[r];
-    }
+    long[] hashes = hashKeys(entries, routes, starts);
     // The first use makes the segments; then a first segment that the whole batch would take
     // past its split point splits before it (a batch never fills it past that point).
     segmentFor(hashes[0]);
@@ -430,11 +427,7 @@ public final class LarderCache<K, V> implements Cache<K, V>, BulkRestore, FirstB
     if (split != null) {
       afterWrite(split);
     }
-    int[] order = new int[n];
-    int[] next = Arrays.copyOf(starts, routes);
-    for (int e = 0; e < n; e++) {
-      order[next[(int) hashes[e] & (routes - 1)]++] = e;
-    }
+    int[] order = routeOrder(hashes, routes, starts);
     supersedeLoads(entries);
     long now = now();
     for (int r = 0; r < routes; r++) {
@@ -446,6 +439,38 @@ public final class LarderCache<K, V> implements Cache<K, V>, BulkRestore, FirstB
       }
     }
     supersedeLoads(entries);
+  }
+
+  /**
+   * Returns the store hash of each entry's key, and counts the entries of each route {@code r} in
+   * {@code starts[r + 1]}.
+   */
+  private static long[] hashKeys(EncodedEntries entries, int routes, int[] starts) {
+    int n = entries.size();
+    long[] hashes = new long[n];
+    byte[] bytes = entries.bytes();
+    for (int e = 0; e < n; e++) {
+      long hash = Segment.hash(bytes, entries.keyOffset(e), entries.keyLength(e));
+      hashes[e] = hash;
+      starts[((int) hash & (routes - 1)) + 1]++;
+    }
+    return hashes;
+  }
+
+  /**
+   * Turns {@code starts}' counts ({@link #hashKeys}) into where each route's run begins, and
+   * returns the entries ordered by route, each route's in their batch order.
+   */
+  private static int[] routeOrder(long[] hashes, int routes, int[] starts) {
+    for (int r = 0; r < routes; r++) {
+      starts[r + 1] += starts[r];
+    }
+    int[] order = new int[hashes.length];
+    int[] next = Arrays.copyOf(starts, routes);
+    for (int e = 0; e < hashes.length; e++) {
+      order[next[(int) hashes[e] & (routes - 1)]++] = e;
+    }
+    return order;
   }
 
   /** An entry {@link Segment#restore} left: stored as {@link #put} stores it, without stats. */

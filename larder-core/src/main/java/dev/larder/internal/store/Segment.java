@@ -125,6 +125,10 @@ public final class Segment {
   /** The bits of a value's first byte that mark it for {@link #markedKeysStartingWith}. */
   private int valueMark;
 
+  /** What {@link #touchHomeSlots} read, kept so that its reads are made; never read itself. */
+  @SuppressWarnings("unused")
+  private long touchedSlots;
+
   /** Deleted slots not yet reclaimed by a rehash; they count towards the load. */
   private int tombstones;
 
@@ -726,6 +730,7 @@ public final class Segment {
       }
       long deadline = expires ? saturatingAdd(now, settings.lifetimeNanos()) : 0;
       byte[] bytes = entries.bytes();
+      touchHomeSlots(hashes, order, from, to);
       int at = from;
       for (; at < to; at++) {
         int e = order[at];
@@ -746,6 +751,22 @@ public final class Segment {
     } finally {
       lock.unlockWrite(stamp);
     }
+  }
+
+  /**
+   * Reads the home slot of each entry of a restore's run before any is stored. A large index's
+   * slots are misses in the processor's caches; these reads do not depend on each other, so their
+   * misses overlap, where each entry's probe, coming after the previous entry's copy, would wait
+   * for its own. The sum is kept only so that the reads are not dropped as unused.
+   */
+  private void touchHomeSlots(long[] hashes, int[] order, int from, int to) {
+    long[] t = table;
+    int capacity = t.length;
+    long sum = 0;
+    for (int at = from; at < to; at++) {
+      sum += t[IndexSlot.home(IndexSlot.tag(hashes[order[at]]), capacity)];
+    }
+    touchedSlots = sum;
   }
 
   /** One entry of {@link #restore}: stores it and returns true if it is new and fits as it is. */
@@ -783,6 +804,10 @@ public final class Segment {
       hot.remove(hash); // as put does; a key the segment does not hold has no hot entry
     }
     publishNewSlot(free, IndexSlot.of(tag, 0, address));
+    if (firstByteCounts != null) {
+      // from the batch's bytes: reading them back from the page costs a restore more
+      countFirstByte(bytes, keyOffset, keyLength, valueLength);
+    }
     spliceWindowIfNotFull();
     return true;
   }
@@ -826,7 +851,10 @@ public final class Segment {
             keyLength);
   }
 
-  /** Publishes a new key's slot at {@code i}, found free by {@link #freeSlotIfAbsent}. */
+  /**
+   * Publishes a new key's slot at {@code i}, found free by {@link #freeSlotIfAbsent}; the caller
+   * counts its first byte.
+   */
   @SuppressWarnings("NonAtomicVolatileUpdate") // under the write lock, as insertSlot
   private void publishNewSlot(int i, long slot) {
     long[] t = table;
@@ -835,7 +863,6 @@ public final class Segment {
     }
     SLOTS.setRelease(t, i, slot);
     size++;
-    countFirstByte(slot, 1);
   }
 
   private WriteResult put(
@@ -1238,6 +1265,20 @@ public final class Segment {
         && EntryLayout.valueLength(lengths) > 0
         && (page.memory.get(ValueLayout.JAVA_BYTE, keyOffset + keyLength) & valueMark) != 0) {
       counts[FIRST_BYTE_GROUPS + group] += delta;
+    }
+  }
+
+  /**
+   * Counts a new entry, whose key ({@code keyLength} bytes at {@code keyOffset}) and value lie in
+   * {@code bytes} as a bulk restore's batch holds them, into its key's first-byte group; under the
+   * write lock, on a segment that counts them.
+   */
+  private void countFirstByte(byte[] bytes, int keyOffset, int keyLength, int valueLength) {
+    int[] counts = firstByteCounts;
+    int group = keyLength == 0 ? FIRST_BYTE_GROUPS - 1 : bytes[keyOffset] & 0xFF;
+    counts[group]++;
+    if (valueLength > 0 && (bytes[keyOffset + keyLength] & valueMark) != 0) {
+      counts[FIRST_BYTE_GROUPS + group]++;
     }
   }
 
