@@ -31,9 +31,9 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * majority, see them gone without a leave) and never return, as when both their disks are lost. The
  * segments only they held wait on the members that own them now: CLUSTER WAITING counts them on
  * each, a write to one of their keys is answered TRYAGAIN, and every other key is served. CLUSTER
- * ABANDON-WAITING starts them empty on every member: each counts them in {@code segmentsLost},
- * their keys are absent (lost with the two disks), writes to them are accepted again, and no other
- * key is lost.
+ * ABANDON-WAITING starts them empty on every member (each is counted in {@code segmentsLost} by an
+ * owner that started it empty; the other owner may receive that empty copy), their keys are absent
+ * (lost with the two disks), writes to them are accepted again, and no other key is lost.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ClusterWaitingSegmentsServerTest {
@@ -115,12 +115,17 @@ class ClusterWaitingSegmentsServerTest {
       LoopbackCluster.await(
           () -> survivors.stream().allMatch(m -> clusterWaiting(m) == 0),
           "every given-up segment started empty");
+      // each given-up segment is started empty by one of its owners at least (the other may
+      // receive that empty copy from it before it gives the segment up itself)
+      long startedEmpty = 0;
+      long waited = 0;
       for (LarderServer m : survivors) {
-        assertEquals(
-            waiting.get(m).size(),
-            LoopbackCluster.store(m).rebalanceStats().segmentsLost(),
-            m.clusterNodeName() + "'s segments started empty");
+        startedEmpty += LoopbackCluster.store(m).rebalanceStats().segmentsLost();
+        waited += waiting.get(m).size();
       }
+      assertTrue(
+          startedEmpty >= theirs.size() && startedEmpty <= waited,
+          startedEmpty + " segments started empty, " + theirs.size() + " given up, " + waited);
       try (Jedis a = ClusteredServerTest.jedis(survivors.getFirst())) {
         assertEquals("OK", a.set(lostKeys.getFirst(), "after"));
       }
