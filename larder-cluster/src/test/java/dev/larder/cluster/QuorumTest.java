@@ -221,6 +221,36 @@ class QuorumTest {
     }
   }
 
+  /**
+   * DISTRIBUTED, four members split two and two: neither side is a majority, so neither takes
+   * writes, and each lacks the segments whose two owners are on the other side. The merge loses no
+   * entry. Before, the side that lost the merge (the allow-all rule: the merged view's
+   * coordinator's side won) dropped every entry, and the winner had started the segments only the
+   * other side held empty: their keys were gone on every member.
+   */
+  @Test
+  void anEvenDistributedSplitLosesNoSegmentOnlyOneSideHeld() throws Exception {
+    int keys = 200;
+    try (InProcessCluster c = cluster(ClusterMode.DISTRIBUTED, 4, b -> {})) {
+      for (int i = 0; i < keys; i++) {
+        c.node(i % 4).put("k" + i, "v" + i);
+      }
+      List<DISCARD> discards = split(c, 2);
+      for (ClusteredCache<String, String> n : c.nodes) {
+        assertFalse(n.available(), n.nodeName());
+      }
+      heal(c, discards);
+      InProcessCluster.await(
+          () -> c.nodes.stream().allMatch(ClusteredCache::available), "every member available");
+      for (ClusteredCache<String, String> n : c.nodes) {
+        for (int i = 0; i < keys; i++) {
+          assertEquals("v" + i, n.getIfPresent("k" + i), "k" + i + " via " + n.nodeName());
+        }
+        assertEquals(0, n.rebalanceStats().segmentsLost(), n.nodeName() + " segments lost");
+      }
+    }
+  }
+
   @Test
   void membersThatLeaveOnPurposeStopCounting() {
     try (InProcessCluster c = cluster(ClusterMode.REPLICATED, 3, b -> {})) {

@@ -21,15 +21,18 @@ import java.util.Map;
  * restarts: every member SIGKILLed at once and all restarted, on a data directory each with {@code
  * appendfsync} = {@code persistence} (0 restarts and {@code off} by default; {@code -P restarts=N
  * -P persistence=always} is the durable cluster's check); every acknowledged write is then read
- * back through every member. Before each kill the trial waits for every member's rebalance ({@code
- * await} = {@code rebalance}, the default), or only until every member sees the restarted one
- * ({@code -P await=view}: the next member is killed while segments may still be moving, and the
- * trial counts the kills that found a member still receiving). One trial per {@code modes}
- * (replicated, distributed with 2 owners), {@code handling} (quorum; allow-all to see what it
- * loses), {@code persistence} and {@code await}. Rows: mode, partitionHandling, kills, partitions,
- * restarts, persistence, await, killsDuringRebalance, segmentsLost (segments a member started empty
- * because no member held them complete), acknowledged, lost (goal 0 under quorum), refused (writes
- * a minority side refused with CLUSTERDOWN), tryAgain (writes answered TRYAGAIN: not acknowledged).
+ * back through every member. {@code preload} MiB of 4 KiB values (0 by default) are written before
+ * the first event, so that a rebalance lasts seconds (with {@code -P await=view}, the next kill
+ * then lands during it); they are read back too. Before each kill the trial waits for every
+ * member's rebalance ({@code await} = {@code rebalance}, the default), or only until every member
+ * sees the restarted one ({@code -P await=view}: the next member is killed while segments may still
+ * be moving, and the trial counts the kills that found a member still receiving). One trial per
+ * {@code modes} (replicated, distributed with 2 owners), {@code handling} (quorum; allow-all to see
+ * what it loses), {@code persistence} and {@code await}. Rows: mode, partitionHandling, kills,
+ * partitions, restarts, persistence, await, killsDuringRebalance, segmentsLost (segments a member
+ * started empty because no member held them complete), acknowledged, lost (goal 0 under quorum),
+ * refused (writes a minority side refused with CLUSTERDOWN), tryAgain (writes answered TRYAGAIN:
+ * not acknowledged).
  */
 public final class ServerClusterKillScenario implements Scenario {
 
@@ -46,6 +49,8 @@ public final class ServerClusterKillScenario implements Scenario {
           List.of("off", "always", "everysec", "no"),
           List.of("off"),
           List.of("off"));
+  private static final Parameter.WholeNumber PRELOAD =
+      new Parameter.WholeNumber("preload", 0, 1024, 0, 0);
   private static final Parameter.WholeNumber PAUSE =
       new Parameter.WholeNumber("pause", 0, 1_000_000_000, 1000, 300);
   private static final Parameter.WholeNumber HOLD =
@@ -77,7 +82,17 @@ public final class ServerClusterKillScenario implements Scenario {
   @Override
   public List<Parameter> parameters() {
     return List.of(
-        NODES, KILLS, PARTITIONS, RESTARTS, PERSISTENCE, PAUSE, HOLD, MODES, HANDLING, AWAIT);
+        NODES,
+        KILLS,
+        PARTITIONS,
+        RESTARTS,
+        PERSISTENCE,
+        PRELOAD,
+        PAUSE,
+        HOLD,
+        MODES,
+        HANDLING,
+        AWAIT);
   }
 
   @Override
@@ -113,6 +128,7 @@ public final class ServerClusterKillScenario implements Scenario {
                           Map.entry("kills", String.valueOf(KILLS.get(options))),
                           Map.entry("partitions", String.valueOf(PARTITIONS.get(options))),
                           Map.entry("restarts", String.valueOf(RESTARTS.get(options))),
+                          Map.entry("preload", String.valueOf(PRELOAD.get(options))),
                           Map.entry("pause", String.valueOf(PAUSE.get(options))),
                           Map.entry("hold", String.valueOf(HOLD.get(options))))));
             }
@@ -148,6 +164,7 @@ public final class ServerClusterKillScenario implements Scenario {
                 trial.param("persistence"),
                 trial.param("await").equals("rebalance"),
                 context::progress)
+            .preloading((int) trial.longParam("preload"))
             .run();
     if (r.lost() > 0) {
       context.progress("lost: " + r.detail());
@@ -162,6 +179,7 @@ public final class ServerClusterKillScenario implements Scenario {
             .put("restarts", r.restarts())
             .put("persistence", trial.param("persistence"))
             .put("await", trial.param("await"))
+            .put("preloadMiB", trial.longParam("preload"))
             .put("killsDuringRebalance", r.killsDuringRebalance())
             .put("segmentsLost", r.segmentsLost())
             .put("acknowledged", r.acknowledged())
@@ -182,6 +200,7 @@ public final class ServerClusterKillScenario implements Scenario {
             Column.of("partitions"),
             new Column("restarts", "full restarts"),
             Column.of("persistence"),
+            new Column("preloadMiB", "preload (MiB)"),
             new Column("killsDuringRebalance", "kills during a rebalance"),
             new Column("segmentsLost", "segments started empty"),
             new Column("acknowledged", "acknowledged writes"),

@@ -41,7 +41,9 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * write is read back through every member: a key whose value there is older than its last
  * acknowledged one (or absent) is lost. Writes refused with CLUSTERDOWN (a member on a minority
  * side under quorum) are counted as refused, and those answered TRYAGAIN (members that did not
- * answer in time, e.g. between a cut and the view that notices it) apart.
+ * answer in time, e.g. between a cut and the view that notices it) apart. A trial may first write a
+ * preload ({@link #preloading}), so that rebalances last long enough for kills to land during them,
+ * and may hand partitions' failure detection and merge their work at once ({@link #nudging}).
  *
  * <p>Members start with {@code cluster-size} = nodes (a restarted member waits to see the whole
  * cluster before it serves), so the first ones start together. Every wait is bounded; child JVMs
@@ -110,6 +112,12 @@ public final class ServerClusterKillTrial {
 
   /** The members' data directories, kept across their restarts; null when persistence is off. */
   private Path data;
+
+  /** MiB of values written before the first event ({@link #preloading}); 0: none. */
+  private int preloadMiB;
+
+  /** Whether partitions hand failure detection and MERGE3 their work now ({@link #nudging}). */
+  private boolean nudge;
 
   /**
    * @param mode replicated or distributed (owners 2)
@@ -192,6 +200,40 @@ public final class ServerClusterKillTrial {
   }
 
   /**
+   * Makes the trial write {@code mib} MiB of 4 KiB values ({@code p:<i>}, through every member in
+   * pipelines) once the cluster has formed, before the writers start: a member's rebalance then
+   * moves that much and lasts seconds rather than milliseconds, so that with {@code awaitRebalance}
+   * false the next kill lands during it. The preloaded keys are read back at the end like the
+   * writers' (a missing or wrong one counts as lost). Each member's {@code maxmemory} and heap grow
+   * by twice the preload, so that nothing is evicted. Call before {@link #run}.
+   *
+   * @param mib MiB to preload, 0 for none
+   * @return this trial
+   */
+  public ServerClusterKillTrial preloading(int mib) {
+    if (mib < 0) {
+      throw new IllegalArgumentException("a preload of " + mib + " MiB");
+    }
+    this.preloadMiB = mib;
+    return this;
+  }
+
+  /**
+   * Makes each partition hand the members' failure detection the suspicion its timer would raise
+   * later (VERIFY_SUSPECT2 still verifies it through the cut) and run MERGE3's round at once after
+   * the heal, every 2 s until the cluster is whole, instead of waiting for FD_ALL3's 10 s and
+   * MERGE3's interval: the same protocols, without their timers' wait (for short runs, such as
+   * CI's). The window between a cut and the view that notices it, where writes time out (TRYAGAIN),
+   * is then about a second rather than ten. Call before {@link #run}.
+   *
+   * @return this trial
+   */
+  public ServerClusterKillTrial nudging() {
+    this.nudge = true;
+    return this;
+  }
+
+  /**
    * Runs the trial.
    *
    * @return the counts
@@ -209,6 +251,7 @@ public final class ServerClusterKillTrial {
     try {
       startAll();
       awaitWhole();
+      long preloaded = preload();
       writers = new Writers(respPorts);
       int killed = 0;
       int duringRebalance = 0;
@@ -264,7 +307,7 @@ public final class ServerClusterKillTrial {
       Thread.sleep(pauseMillis);
       writers.stop();
       awaitWhole();
-      Verification v = verify(writers);
+      Verification v = verify(writers, preloaded);
       for (MemberProcess m : members) {
         segmentsLost += segmentsLost(m);
       }
@@ -413,7 +456,7 @@ public final class ServerClusterKillTrial {
             "resp-port=" + respPorts[i],
             "memcache-port=-1",
             "http-port=-1",
-            "maxmemory=64mb",
+            "maxmemory=" + (64 + 2 * preloadMiB) + "mb",
             "cluster=" + cluster,
             "cluster-port=" + clusterPorts[i],
             "peers=" + peers,
@@ -425,7 +468,7 @@ public final class ServerClusterKillTrial {
             "cluster-timeout=5000",
             "cluster-command-threads=16"));
     return MemberProcess.start(
-        "192m",
+        (192 + 2 * preloadMiB) + "m",
         errors.resolve("m" + i + "-" + System.nanoTime()),
         ServerClusterNode.class,
         settings.toArray(String[]::new));
@@ -443,8 +486,12 @@ public final class ServerClusterKillTrial {
         }
         Thread.sleep(50);
       }
-      if (!m.ask("rebalanced", 60).equals("true")) {
-        throw new IllegalStateException("a member did not finish its state transfer");
+      // a member answers within 30 s; a preload makes a rebalance longer
+      long rebalanceDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30 + 2L * preloadMiB);
+      while (!m.ask("rebalanced", 60).equals("true")) {
+        if (System.nanoTime() > rebalanceDeadline) {
+          throw new IllegalStateException("a member did not finish its state transfer");
+        }
       }
     }
   }
@@ -455,33 +502,179 @@ public final class ServerClusterKillTrial {
 
   /** Cuts member {@code victim} off from the others, holds, heals, waits for the merge. */
   private void partition(int victim) throws Exception {
-    StringBuilder everyoneElse = new StringBuilder("cut");
+    StringBuilder everyoneElse = new StringBuilder();
     for (int j = 0; j < nodes; j++) {
       if (j != victim) {
         everyoneElse.append(" m").append(j);
         ServerMembers.expect(members[j].ask("cut m" + victim, 30), "cut");
       }
     }
-    ServerMembers.expect(members[victim].ask(everyoneElse.toString(), 30), "cut");
+    ServerMembers.expect(members[victim].ask("cut" + everyoneElse, 30), "cut");
+    if (nudge) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!sees(List.of(members[victim]), 1) || !sees(others(victim), nodes - 1)) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("the cut of m" + victim + " was not seen in 60 s");
+        }
+        for (int j = 0; j < nodes; j++) {
+          ServerMembers.expect(
+              members[j].ask(j == victim ? "suspect" + everyoneElse : "suspect m" + victim, 30),
+              "suspected");
+        }
+        pollFor(() -> sees(List.of(members[victim]), 1) && sees(others(victim), nodes - 1));
+      }
+    }
     awaitMembers(List.of(members[victim]), 1);
     awaitMembers(others(victim), nodes - 1);
     Thread.sleep(holdMillis);
     for (MemberProcess m : members) {
       ServerMembers.expect(m.ask("heal", 30), "healed");
     }
+    if (nudge) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!sees(List.of(members), nodes)) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("the cut of m" + victim + " did not heal in 60 s");
+        }
+        for (MemberProcess m : members) {
+          ServerMembers.expect(m.ask("merge", 30), "merging");
+        }
+        pollFor(() -> sees(List.of(members), nodes));
+      }
+    }
     awaitWhole();
+  }
+
+  /** Whether every given member sees {@code n} members now. */
+  private static boolean sees(List<MemberProcess> members, int n) throws InterruptedException {
+    for (MemberProcess m : members) {
+      if (!m.ask("members", 30).equals(String.valueOf(n))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A condition that asks the members. */
+  private interface Check {
+    boolean holds() throws InterruptedException;
+  }
+
+  /** Polls a condition every 50 ms for up to 2 s. */
+  private static void pollFor(Check check) throws InterruptedException {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+    while (System.nanoTime() < end && !check.holds()) {
+      Thread.sleep(50);
+    }
+  }
+
+  /** Value bytes of each preloaded key. */
+  private static final int PRELOAD_VALUE_BYTES = 4096;
+
+  /** Preloaded keys written in one pipeline. */
+  private static final int PRELOAD_PIPELINE = 128;
+
+  /**
+   * Writes the preload (see {@link #preloading}): key {@code p:<i>}, value {@code p<i>:} then
+   * letters to 4 KiB, key i through member i mod nodes.
+   *
+   * @return the number of keys written
+   */
+  private long preload() {
+    long keys = preloadMiB * (1L << 20) / PRELOAD_VALUE_BYTES;
+    if (keys == 0) {
+      return 0;
+    }
+    String filler = filler(new Random(keys));
+    for (int i = 0; i < nodes; i++) {
+      try (Jedis jedis = new Jedis("127.0.0.1", respPorts[i], 60_000)) {
+        Pipeline p = jedis.pipelined();
+        int queued = 0;
+        for (long k = i; k < keys; k += nodes) {
+          p.set(preloadKey(k), preloadValue(k, filler));
+          if (++queued == PRELOAD_PIPELINE) {
+            expectOk(p.syncAndReturnAll());
+            queued = 0;
+          }
+        }
+        expectOk(p.syncAndReturnAll());
+      }
+    }
+    progress.accept(mode + " " + handling + ": preloaded " + keys + " keys of 4 KiB");
+    return keys;
+  }
+
+  private static String filler(Random random) {
+    StringBuilder b = new StringBuilder(PRELOAD_VALUE_BYTES);
+    for (int i = 0; i < PRELOAD_VALUE_BYTES; i++) {
+      b.append((char) ('a' + random.nextInt(26)));
+    }
+    return b.toString();
+  }
+
+  private static String preloadKey(long k) {
+    return "p:" + k;
+  }
+
+  private static String preloadPrefix(long k) {
+    return "p" + k + ":";
+  }
+
+  private static String preloadValue(long k, String filler) {
+    String prefix = preloadPrefix(k);
+    return prefix + filler.substring(prefix.length());
+  }
+
+  private static void expectOk(List<Object> replies) {
+    for (Object r : replies) {
+      if (!"OK".equals(r)) {
+        throw new IllegalStateException("a preload write was answered " + r);
+      }
+    }
   }
 
   private record Verification(long lost, String detail) {}
 
-  /** Reads every key with an acknowledged write through every member. */
-  private Verification verify(Writers writers) {
+  /**
+   * Reads every key with an acknowledged write, and the {@code preloaded} keys, through every
+   * member.
+   */
+  private Verification verify(Writers writers, long preloaded) {
     long lost = 0;
     StringBuilder detail = new StringBuilder();
     List<Jedis> readers = new ArrayList<>();
     try {
       for (int i = 0; i < nodes; i++) {
         readers.add(new Jedis("127.0.0.1", respPorts[i], 30_000));
+      }
+      for (long from = 0; from < preloaded; from += 1000) {
+        long to = Math.min(preloaded, from + 1000);
+        for (int i = 0; i < nodes; i++) {
+          Pipeline p = readers.get(i).pipelined();
+          List<Response<String>> reads = new ArrayList<>();
+          for (long k = from; k < to; k++) {
+            reads.add(p.get(preloadKey(k)));
+          }
+          p.sync();
+          for (long k = from; k < to; k++) {
+            String read = reads.get((int) (k - from)).get();
+            if (read == null
+                || read.length() != PRELOAD_VALUE_BYTES
+                || !read.startsWith(preloadPrefix(k))) {
+              lost++;
+              if (lost <= 10) {
+                detail
+                    .append(preloadKey(k))
+                    .append(": preloaded, member m")
+                    .append(i)
+                    .append(" read ")
+                    .append(
+                        read == null ? "nothing" : read.substring(0, Math.min(20, read.length())))
+                    .append("; ");
+              }
+            }
+          }
+        }
       }
       List<Map.Entry<String, long[]>> keys = new ArrayList<>(writers.acked.entrySet());
       for (int from = 0; from < keys.size(); from += 1000) {

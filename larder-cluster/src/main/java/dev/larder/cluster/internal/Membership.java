@@ -189,6 +189,11 @@ final class Membership {
         && topology.hash().primary(segments.segmentOf(key)).equals(self());
   }
 
+  /** Returns whether this member serves writes in its installed view (see {@link Quorum}). */
+  boolean available() {
+    return quorum.available();
+  }
+
   /** Returns merges in which this member's side lost and dropped its entries. */
   long mergesLost() {
     return mergesLost.get();

@@ -32,7 +32,10 @@ import org.jgroups.View;
  *       this member's stable members; an available member's own side always does, unless a strictly
  *       larger subgroup exists (then it was a member that founded a cluster of its own, whose
  *       stable set is itself, and the larger side wins as under allow-all). With no such subgroup,
- *       no side was available and the allow-all rule decides ({@link MergeWinner}).
+ *       no side was available, so none took writes: no side drops its entries (in DISTRIBUTED mode
+ *       each side may hold segments whose owners were all on it, which a winner's copy, started
+ *       empty or never held, would replace), and the merged view moves segments as any view does. A
+ *       member whose stable set is still empty follows {@link MergeWinner}.
  *   <li>{@link #install} runs under the view lock's write side, before the segments move for the
  *       view, so every local write and read sees the availability of the view it runs in.
  * </ul>
@@ -162,7 +165,11 @@ final class Quorum {
       }
       return quorumSide;
     }
-    return MergeWinner.of(view);
+    // no side held a majority, so none took writes: every side's entries are as current as the
+    // others', and each may hold segments no other side holds (in DISTRIBUTED mode, those whose
+    // owners were all on it), so no side drops its entries; a member that never reached
+    // initialClusterSize holds nothing of its own and follows the allow-all rule
+    return stable.isEmpty() ? MergeWinner.of(view) : null;
   }
 
   private boolean majority(View sub) {

@@ -59,7 +59,10 @@ import org.jgroups.Address;
  * holds every such write. Writes of this view reach the incoming owner directly and are live. A
  * segment for which no source is ready (every previous owner left at once) starts empty and is
  * counted in {@link RebalanceStats#segmentsLost()}, unless it is pending, or its holders may return
- * (below), or this member keeps a former owner's copy of it.
+ * (below), or this member keeps a former owner's copy of it, or this member is not available under
+ * quorum partition handling (it takes no writes, and a merge in which no side had a majority keeps
+ * the other side's copy, which it then receives): then it is asked for again until a view brings a
+ * member that holds it.
  *
  * <p>A former owner made an owner again keeps its copy as a base ({@link SegmentOwnership#base}):
  * the copy is not dropped, and is served to an owner that has received the segment's writes since
@@ -362,7 +365,8 @@ final class StateTransfer {
     long baseWaitEnd = System.nanoTime() + 3 * timeout.toNanos();
     while ((!remaining.isEmpty() || !waiting.isEmpty()) && current(gen)) {
       if (remaining.isEmpty()) {
-        if (!told) {
+        // a side without a majority waits as a matter of course: nothing to tell the operator
+        if (!told && membership.available()) {
           told = true;
           LOG.log(
               System.Logger.Level.WARNING,
@@ -414,6 +418,12 @@ final class StateTransfer {
           it.remove();
           waiting.add(s);
           unserved.add(s);
+        } else if (!membership.available()) {
+          // a side without a majority takes no writes; started empty here, the segment would
+          // replace the copy a member on the other side holds when a merge in which no side
+          // had a majority keeps every side's entries: asked again until a view brings a holder
+          it.remove();
+          waiting.add(s);
         } else {
           it.remove();
           if (formation == null || !startsEmpty(s, t)) {

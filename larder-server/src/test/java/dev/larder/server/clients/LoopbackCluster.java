@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.jgroups.Address;
 import org.jgroups.Event;
@@ -46,6 +47,16 @@ final class LoopbackCluster implements AutoCloseable {
    * @param settings more settings, name then value, for every member
    */
   LoopbackCluster(int size, String... settings) throws IOException {
+    this(size, i -> Map.of(), settings);
+  }
+
+  /**
+   * @param size members
+   * @param perMember settings of member {@code i} alone (e.g. its {@code dir}), applied last
+   * @param settings more settings, name then value, for every member
+   */
+  LoopbackCluster(int size, IntFunction<Map<String, String>> perMember, String... settings)
+      throws IOException {
     String name = "server-test-" + ProcessHandle.current().pid() + "-" + CLUSTERS.incrementAndGet();
     int[] ports = new int[size];
     StringBuilder peers = new StringBuilder();
@@ -77,6 +88,7 @@ final class LoopbackCluster implements AutoCloseable {
         for (int s = 0; s < settings.length; s += 2) {
           m.put(settings[s], settings[s + 1]);
         }
+        m.putAll(perMember.apply(i));
         members.add(LarderServer.start(ServerConfig.of(m)));
       }
       await(
@@ -181,6 +193,15 @@ final class LoopbackCluster implements AutoCloseable {
    * every 2 s until the split is seen, in case one was verified before the cut took.
    */
   void cutOff(int i) throws Exception {
+    cutOff(Set.of(i));
+  }
+
+  /**
+   * Cuts the members {@code side} off from the others as {@link #cutOff(int)} cuts one, and waits
+   * until each side sees only itself. Members cut off and never healed are as good as crashed to
+   * the others (their leaving is not announced).
+   */
+  void cutOff(Set<Integer> side) throws Exception {
     for (LarderServer m : members) {
       DISCARD d = new DISCARD();
       channel(m).getProtocolStack().insertProtocol(d, ProtocolStack.Position.ABOVE, TP.class);
@@ -188,25 +209,33 @@ final class LoopbackCluster implements AutoCloseable {
     }
     for (int j = 0; j < members.size(); j++) {
       for (int k = 0; k < members.size(); k++) {
-        if ((j == i) != (k == i)) {
+        if (side.contains(j) != side.contains(k)) {
           discards.get(j).addIgnoreMember(channel(member(k)).getAddress());
         }
       }
     }
     await(
-        () ->
-            store(member(i)).members().size() == 1
-                && store(member((i + 1) % members.size())).members().size() == members.size() - 1,
+        () -> {
+          for (int j = 0; j < members.size(); j++) {
+            int seen = side.contains(j) ? side.size() : members.size() - side.size();
+            if (store(member(j)).members().size() != seen) {
+              return false;
+            }
+          }
+          return true;
+        },
         () -> "the split: " + views(),
-        () -> suspectAcross(i));
+        () -> suspectAcross(side));
   }
 
-  /** Hands each member's VERIFY_SUSPECT2 the members on the other side of the cut of {@code i}. */
-  private void suspectAcross(int i) {
+  /**
+   * Hands each member's VERIFY_SUSPECT2 the members on the other side of the cut of {@code side}.
+   */
+  private void suspectAcross(Set<Integer> side) {
     for (int j = 0; j < members.size(); j++) {
       List<Address> otherSide = new ArrayList<>();
       for (int k = 0; k < members.size(); k++) {
-        if ((j == i) != (k == i)) {
+        if (side.contains(j) != side.contains(k)) {
           otherSide.add(channel(member(k)).getAddress());
         }
       }
