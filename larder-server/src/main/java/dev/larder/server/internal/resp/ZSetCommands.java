@@ -303,7 +303,9 @@ final class ZSetCommands {
                     byte[] member = c.arg(first + 2 * k + 1);
                     String key = new String(member, StandardCharsets.ISO_8859_1);
                     Entry earlier = pending.get(key);
-                    Double current = earlier != null ? earlier.score() : body.score(member);
+                    // boxed on both sides: a conditional of double and Double would unbox a null
+                    Double current =
+                        earlier != null ? Double.valueOf(earlier.score()) : body.score(member);
                     if (current == null) {
                       if (!when.xx()) {
                         pending.put(key, new Entry(member, scores[k]));
