@@ -115,7 +115,7 @@ public final class ZSetChunks {
   }
 
   /**
-   * Returns a chunk's entries in their stored order.
+   * Returns a chunk's entries in their stored order, in a fresh mutable list.
    *
    * @throws IllegalArgumentException if it is not a PACKED-layout payload or is empty
    */

@@ -213,7 +213,7 @@ final class ZSetSide {
       if (es.size() != c.count) {
         throw new IllegalArgumentException("a sorted-set chunk differs from its ref");
       }
-      c.entries = new ArrayList<>(es);
+      c.entries = es; // a fresh, mutable list
     }
     return c.entries;
   }
