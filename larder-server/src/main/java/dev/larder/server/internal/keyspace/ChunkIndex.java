@@ -16,7 +16,7 @@ import java.util.function.IntFunction;
  *
  * <p>An index is a mutable value owned by one thread.
  */
-sealed interface ChunkIndex permits ListChunks.Index, RangeChunks.Index {
+sealed interface ChunkIndex permits ListChunks.Index, RangeChunks.Index, ZSetChunks.Index {
   /** Returns the collection id: unique to one chunked collection, part of its chunks' keys. */
   long id();
 

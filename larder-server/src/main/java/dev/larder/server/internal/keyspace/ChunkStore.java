@@ -16,12 +16,13 @@ import java.util.function.UnaryOperator;
 
 /**
  * The type-independent half of the keyspace's chunked collections (large lists, {@link ListChunks};
- * large sets and hashes, {@link RangeChunks}): a head value holding the collection's index, and
- * chunk entries of a few KiB each under keys no client can name. Here is what every chunked type
- * needs the same way: the follow-up of evictions, the removal of a head's chunks with it, the read
- * of a collection whole (for the commands that have no chunk-wise path), the generic update of a
- * chunked key, and the settling of chunks after recovery. The commands of each type, which read and
- * write single chunks, live in the type's own store ({@link ListStore}, {@link RangeStore}).
+ * large sets and hashes, {@link RangeChunks}; large sorted sets, {@link ZSetChunks}): a head value
+ * holding the collection's index, and chunk entries of a few KiB each under keys no client can
+ * name. Here is what every chunked type needs the same way: the follow-up of evictions, the removal
+ * of a head's chunks with it, the read of a collection whole (for the commands that have no
+ * chunk-wise path), the generic update of a chunked key, and the settling of chunks after recovery.
+ * The commands of each type, which read and write single chunks, live in the type's own store
+ * ({@link ListStore}, {@link RangeStore}, {@link ZSetStore}).
  *
  * <h2>Implementation notes</h2>
  *
@@ -75,23 +76,29 @@ final class ChunkStore {
    * @param stored stored value bytes
    */
   static boolean isHeadValue(byte[] stored) {
-    return ListChunks.isHeadValue(stored) || RangeChunks.isHeadValue(stored);
+    return ListChunks.isHeadValue(stored)
+        || RangeChunks.isHeadValue(stored)
+        || ZSetChunks.isHeadValue(stored);
   }
 
   /** Returns whether a decoded value is a chunked collection's head. */
   static boolean isHead(StoredValue v) {
-    return v.type() == ValueType.LIST
-        ? ListChunks.isHead(v.payload())
-        : RangeChunks.isHead(v.type(), v.payload());
+    return switch (v.type()) {
+      case LIST -> ListChunks.isHead(v.payload());
+      case ZSET -> ZSetChunks.isHead(v.payload());
+      default -> RangeChunks.isHead(v.type(), v.payload());
+    };
   }
 
   /** Returns the index a head's stored bytes hold. */
   static ChunkIndex indexOf(byte[] headBytes) {
     ValueLayout.Header h = ValueLayout.header(headBytes);
     byte[] payload = Arrays.copyOfRange(headBytes, h.payloadOffset(), headBytes.length);
-    return h.type() == ValueType.LIST
-        ? ListChunks.Index.decode(payload)
-        : RangeChunks.Index.decode(h.type(), payload);
+    return switch (h.type()) {
+      case LIST -> ListChunks.Index.decode(payload);
+      case ZSET -> ZSetChunks.Index.decode(payload);
+      default -> RangeChunks.Index.decode(h.type(), payload);
+    };
   }
 
   /**
@@ -100,6 +107,10 @@ final class ChunkStore {
    * @throws ListBody.MissingChunk if a chunk is missing
    */
   private byte[] wholePayload(byte[] stored, StoredValue head) {
+    if (head.type() == ValueType.ZSET) {
+      ZSetChunks.Index index = ZSetChunks.Index.decode(head.payload());
+      return ZSetBody.chunked(index, loader(stored, index.id())).packedPayload();
+    }
     if (head.type() != ValueType.LIST) {
       RangeChunks.Index index = RangeChunks.Index.decode(head.type(), head.payload());
       return RangeBody.chunked(RangeCodec.of(head.type()), index, loader(stored, index.id()))

@@ -110,6 +110,9 @@ public final class Keyspace implements AutoCloseable {
   /** Large hashes' chunks: the hash commands' reads and writes. */
   private final RangeStore hashes;
 
+  /** Large sorted sets' chunks: the sorted-set commands' reads and writes. */
+  private final ZSetStore zsets;
+
   /**
    * Set once a chunked list exists (sticky): from then on a blind overwrite reads the old value
    * back, to remove the chunks of a list it replaces.
@@ -151,6 +154,7 @@ public final class Keyspace implements AutoCloseable {
     this.lists = new ListStore(this, chunks, true);
     this.sets = new RangeStore(this, chunks, ValueType.SET, true);
     this.hashes = new RangeStore(this, chunks, ValueType.HASH, true);
+    this.zsets = new ZSetStore(this, chunks, true);
   }
 
   /**
@@ -189,6 +193,7 @@ public final class Keyspace implements AutoCloseable {
     this.lists = new ListStore(this, chunks, false);
     this.sets = new RangeStore(this, chunks, ValueType.SET, false);
     this.hashes = new RangeStore(this, chunks, ValueType.HASH, false);
+    this.zsets = new ZSetStore(this, chunks, false);
   }
 
   /**
@@ -507,6 +512,42 @@ public final class Keyspace implements AutoCloseable {
   public <R> R readHash(int db, byte[] key, RangeStore.Edit<R> read) {
     byte[] stored = storedKey(db, key);
     R result = hashes.read(stored, read);
+    settle();
+    return result;
+  }
+
+  /**
+   * Runs a sorted-set command on a key, as {@link #editList} runs a list command: {@code edit} gets
+   * the live value (null if absent; its payload not to be read) and the sorted set (empty when the
+   * key is absent; null when it holds another type), in either stored form; what it changes is
+   * written back as one change of the key (an emptied set deletes it). It may run more than once.
+   *
+   * @param db the database
+   * @param key the key
+   * @param edit the command
+   * @param <R> its result
+   * @return the result of the run that took effect
+   */
+  public <R> R editZSet(int db, byte[] key, ZSetStore.Edit<R> edit) {
+    byte[] stored = storedKey(db, key);
+    R result = zsets.edit(stored, edit);
+    settle();
+    return result;
+  }
+
+  /**
+   * Runs a read-only sorted-set command on a key, counting a hit or a miss: {@code read} gets the
+   * live value (null if absent) and, if it is a sorted set, the set (else null).
+   *
+   * @param db the database
+   * @param key the key
+   * @param read the command, which must not change the set
+   * @param <R> its result
+   * @return the read's result
+   */
+  public <R> R readZSet(int db, byte[] key, ZSetStore.Edit<R> read) {
+    byte[] stored = storedKey(db, key);
+    R result = zsets.read(stored, read);
     settle();
     return result;
   }

@@ -7,21 +7,28 @@ import static dev.larder.server.internal.resp.RespCommand.Flag.READONLY;
 import static dev.larder.server.internal.resp.RespCommand.Flag.WRITE;
 
 import dev.larder.server.internal.keyspace.Keyspace;
-import dev.larder.server.internal.keyspace.ScanCursor;
 import dev.larder.server.internal.keyspace.StoredValue;
 import dev.larder.server.internal.keyspace.ValueType;
+import dev.larder.server.internal.keyspace.ZSetBody;
 import dev.larder.server.internal.keyspace.ZSetPayload;
 import dev.larder.server.internal.keyspace.ZSetPayload.Entry;
 import dev.larder.server.internal.pubsub.KeyEvents;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 
 /**
  * The sorted-set commands of one key, Redis 7.0's: ZADD and the other writes, the lookups, the
  * ranges ({@link ZSetRangeCommands}) and the set algebra ({@link ZSetAlgebra}) are registered
- * beside them. A sorted set is one value ({@link ZSetPayload}); an empty one is deleted. The
- * blocking pops are {@link BlockingZSetCommands}.
+ * beside them. A sorted set is one packed value ({@link ZSetPayload}) or, when large, chunks; the
+ * commands of one key read and change either form chunk-wise through the keyspace's {@code
+ * readZSet} and {@code editZSet} ({@link ZSetBody}); ZRANDMEMBER with a count, the set algebra and
+ * SORT read the set whole. An empty one is deleted. The blocking pops are {@link
+ * BlockingZSetCommands}.
  */
 final class ZSetCommands {
   static final String NOT_FLOAT = "ERR value is not a valid float";
@@ -66,17 +73,14 @@ final class ZSetCommands {
         .flags(READONLY, FAST)
         .keys(1, 1, 1)
         .doc("sorted_set", "Returns the number of members in a sorted set.", "key:key")
-        .run(
-            c -> {
-              ZSetPayload.View v = view(c, 1);
-              c.out().integer(v == null ? 0 : v.size());
-            });
+        .run(c -> c.out().integer(read(c, c.arg(1), b -> b == null ? 0 : b.size())));
     t.command("zscore", 3)
         .flags(READONLY, FAST)
         .keys(1, 1, 1)
         .doc(
             "sorted_set", "Returns the score of a member in a sorted set.", "key:key member:string")
-        .run(c -> writeScoreOf(c, view(c, 1), c.arg(2)));
+        .run(
+            c -> writeScoreOrNull(c, read(c, c.arg(1), b -> b == null ? null : b.score(c.arg(2)))));
     t.command("zmscore", -3)
         .flags(READONLY, FAST)
         .keys(1, 1, 1)
@@ -86,11 +90,19 @@ final class ZSetCommands {
             "key:key member:string*")
         .run(
             c -> {
-              ZSetPayload.View v = view(c, 1);
-              c.out().array(c.argc() - 2);
-              for (int i = 2; i < c.argc(); i++) {
-                writeScoreOf(c, v, c.arg(i));
-              }
+              List<Double> scores =
+                  read(
+                      c,
+                      c.arg(1),
+                      b -> {
+                        List<Double> out = new ArrayList<>(c.argc() - 2);
+                        for (int i = 2; i < c.argc(); i++) {
+                          out.add(b == null ? null : b.score(c.arg(i)));
+                        }
+                        return out;
+                      });
+              c.out().array(scores.size());
+              scores.forEach(s -> writeScoreOrNull(c, s));
             });
     t.command("zrank", 3)
         .flags(READONLY, FAST)
@@ -155,23 +167,26 @@ final class ZSetCommands {
     ZSetAlgebra.register(t);
   }
 
-  /** A reader of the sorted set at argument i, or null when the key is absent. */
-  static ZSetPayload.View view(RespCall c, int i) {
-    return view(c, c.arg(i));
+  /**
+   * Runs a read of the sorted set at {@code key} in either stored form (a chunked one reads only
+   * the chunks the read reaches); WRONGTYPE for another type.
+   *
+   * @param read given the set, or null when the key is absent; returns what the command writes (the
+   *     reply is written after the read, outside the key's stripe)
+   */
+  static <R> R read(RespCall c, byte[] key, Function<ZSetBody, R> read) {
+    return c.keyspace()
+        .readZSet(
+            c.db(),
+            key,
+            (before, body) ->
+                read.apply(RespCall.requireType(before, ValueType.ZSET) == null ? null : body));
   }
 
-  /** Returns the sorted set at {@code key}, or null if absent; WRONGTYPE for another type. */
-  static ZSetPayload.View view(RespCall c, byte[] key) {
+  /** Returns the sorted set at {@code key} read whole, or null if absent; WRONGTYPE otherwise. */
+  static ZSetPayload.View whole(RespCall c, byte[] key) {
     StoredValue v = RespCall.requireType(c.keyspace().get(c.db(), key), ValueType.ZSET);
     return v == null ? null : ZSetPayload.view(v.payload());
-  }
-
-  /** The value to store for payload p (null, deleting the key, when it is empty). */
-  static StoredValue withPayload(StoredValue before, byte[] p) {
-    if (ZSetPayload.view(p).size() == 0) {
-      return null;
-    }
-    return before == null ? new StoredValue(ValueType.ZSET, 0, 0, 0, p) : before.withPayload(p);
   }
 
   /** Stores entries at the key of argument i (deleting it if there are none); the count. */
@@ -192,12 +207,12 @@ final class ZSetCommands {
     c.out().dbl(Score.format(score));
   }
 
-  private static void writeScoreOf(RespCall c, ZSetPayload.View v, byte[] member) {
-    int r = v == null ? -1 : v.rank(member);
-    if (r < 0) {
+  /** Writes a score, or a null for none. */
+  private static void writeScoreOrNull(RespCall c, Double score) {
+    if (score == null) {
       c.out().nullValue();
     } else {
-      writeScore(c, v.score(r));
+      writeScore(c, score.doubleValue());
     }
   }
 
@@ -274,45 +289,36 @@ final class ZSetCommands {
       return;
     }
     int first = i;
-    int[] counts = new int[2];
-    c.keyspace()
-        .update(
-            c.db(),
-            c.arg(1),
-            before -> {
-              RespCall.requireType(before, ValueType.ZSET);
-              counts[0] = 0;
-              counts[1] = 0;
-              byte[] p = before == null ? null : before.payload();
-              ZSetPayload.View v = p == null ? null : ZSetPayload.view(p);
-              // each member's score as this command leaves it, in order of first mention
-              java.util.Map<String, Entry> pending = new java.util.LinkedHashMap<>();
-              for (int k = 0; k < scores.length; k++) {
-                byte[] member = c.arg(first + 2 * k + 1);
-                String key = new String(member, java.nio.charset.StandardCharsets.ISO_8859_1);
-                Entry earlier = pending.get(key);
-                int r = earlier != null || v == null ? -1 : v.rank(member);
-                Double current = null;
-                if (earlier != null) {
-                  current = earlier.score();
-                } else if (r >= 0) {
-                  current = v.score(r);
-                }
-                if (current == null) {
-                  if (!when.xx()) {
-                    pending.put(key, new Entry(member, scores[k]));
-                    counts[0]++;
+    int[] counts =
+        c.keyspace()
+            .editZSet(
+                c.db(),
+                c.arg(1),
+                (before, body) -> {
+                  RespCall.requireType(before, ValueType.ZSET);
+                  int[] n = new int[2];
+                  // each member's score as this command leaves it, in order of first mention
+                  Map<String, Entry> pending = new LinkedHashMap<>();
+                  for (int k = 0; k < scores.length; k++) {
+                    byte[] member = c.arg(first + 2 * k + 1);
+                    String key = new String(member, StandardCharsets.ISO_8859_1);
+                    Entry earlier = pending.get(key);
+                    // boxed on both sides: a conditional of double and Double would unbox a null
+                    Double current =
+                        earlier != null ? Double.valueOf(earlier.score()) : body.score(member);
+                    if (current == null) {
+                      if (!when.xx()) {
+                        pending.put(key, new Entry(member, scores[k]));
+                        n[0]++;
+                      }
+                    } else if (current != scores[k] && when.allowsUpdate(current, scores[k])) {
+                      pending.put(key, new Entry(member, scores[k]));
+                      n[1]++;
+                    }
                   }
-                } else if (current != scores[k] && when.allowsUpdate(current, scores[k])) {
-                  pending.put(key, new Entry(member, scores[k]));
-                  counts[1]++;
-                }
-              }
-              if (!pending.isEmpty()) {
-                p = ZSetPayload.putAll(p, new ArrayList<>(pending.values()));
-              }
-              return counts[0] + counts[1] == 0 ? before : withPayload(before, p);
-            });
+                  body.putAll(new ArrayList<>(pending.values()));
+                  return n;
+                });
     c.out().integer(counts[0] + (ch ? counts[1] : 0));
   }
 
@@ -325,79 +331,70 @@ final class ZSetCommands {
 
   /** ZINCRBY, and ZADD with INCR: replies the new score, or a null when a condition refuses. */
   private static void incr(RespCall c, byte[] member, double by, Conditions when) {
-    double[] result = new double[1];
-    boolean[] done = new boolean[1];
-    c.keyspace()
-        .update(
-            c.db(),
-            c.arg(1),
-            before -> {
-              RespCall.requireType(before, ValueType.ZSET);
-              done[0] = false;
-              byte[] p = before == null ? null : before.payload();
-              ZSetPayload.View v = p == null ? null : ZSetPayload.view(p);
-              int r = v == null ? -1 : v.rank(member);
-              if (r < 0) {
-                if (when.xx()) {
-                  return before;
-                }
-                result[0] = by;
-              } else {
-                double current = v.score(r);
-                double next = current + by;
-                if (Double.isNaN(next)) {
-                  throw new RespError(NAN);
-                }
-                if (!when.allowsUpdate(current, next)) {
-                  return before;
-                }
-                result[0] = next;
-                done[0] = true;
-                if (next == current) {
-                  return before;
-                }
-              }
-              done[0] = true;
-              return withPayload(before, ZSetPayload.put(p, member, result[0]));
-            });
-    if (done[0]) {
-      writeScore(c, result[0]);
-    } else {
-      c.out().nullValue();
-    }
+    Double result =
+        c.keyspace()
+            .editZSet(
+                c.db(),
+                c.arg(1),
+                (before, body) -> {
+                  RespCall.requireType(before, ValueType.ZSET);
+                  Double current = body.score(member);
+                  double next;
+                  if (current == null) {
+                    if (when.xx()) {
+                      return null;
+                    }
+                    next = by;
+                  } else {
+                    next = current + by;
+                    if (Double.isNaN(next)) {
+                      throw new RespError(NAN);
+                    }
+                    if (!when.allowsUpdate(current, next)) {
+                      return null;
+                    }
+                    if (next == current) {
+                      return next;
+                    }
+                  }
+                  body.put(member, next);
+                  return next;
+                });
+    writeScoreOrNull(c, result);
   }
 
   private static void zrem(RespCall c) {
-    int[] removed = new int[1];
-    c.keyspace()
-        .update(
-            c.db(),
-            c.arg(1),
-            before -> {
-              removed[0] = 0;
-              if (RespCall.requireType(before, ValueType.ZSET) == null) {
-                return null;
-              }
-              byte[] p = before.payload();
-              for (int i = 2; i < c.argc(); i++) {
-                byte[] next = ZSetPayload.remove(p, c.arg(i));
-                if (next != null) {
-                  p = next;
-                  removed[0]++;
-                }
-              }
-              return removed[0] == 0 ? before : withPayload(before, p);
-            });
-    c.out().integer(removed[0]);
+    int removed =
+        c.keyspace()
+            .editZSet(
+                c.db(),
+                c.arg(1),
+                (before, body) -> {
+                  if (RespCall.requireType(before, ValueType.ZSET) == null) {
+                    return 0;
+                  }
+                  int n = 0;
+                  for (int i = 2; i < c.argc(); i++) {
+                    n += body.remove(c.arg(i)) ? 1 : 0;
+                  }
+                  return n;
+                });
+    c.out().integer(removed);
   }
 
   private static void rank(RespCall c, boolean reverse) {
-    ZSetPayload.View v = view(c, 1);
-    int r = v == null ? -1 : v.rank(c.arg(2));
-    if (r < 0) {
+    int[] found =
+        read(
+            c,
+            c.arg(1),
+            b -> {
+              int r = b == null ? -1 : b.rank(c.arg(2));
+              return new int[] {r, r < 0 ? 0 : b.size()};
+            });
+    if (found[0] < 0) {
       c.out().nullValue();
     } else {
-      c.out().integer(reverse ? v.size() - 1 - r : r);
+      c.out().integer(reverse ? found[1] - 1 - found[0] : found[0]);
     }
   }
 
@@ -421,34 +418,18 @@ final class ZSetCommands {
    * @throws RespError WRONGTYPE if the key holds another type
    */
   static List<Entry> pop(Keyspace ks, int db, byte[] key, boolean max, long count) {
-    List<Entry> popped = new ArrayList<>();
     String named = KeyEvents.nameEvents(max ? "zpopmax" : "zpopmin");
     try {
-      takeEnd(ks, db, key, max, count, popped);
+      return ks.editZSet(
+          db,
+          key,
+          (before, body) ->
+              RespCall.requireType(before, ValueType.ZSET) == null || count <= 0
+                  ? List.<Entry>of()
+                  : body.pop(max, count));
     } finally {
       KeyEvents.nameEvents(named);
     }
-    return popped;
-  }
-
-  private static void takeEnd(
-      Keyspace ks, int db, byte[] key, boolean max, long count, List<Entry> popped) {
-    ks.update(
-        db,
-        key,
-        before -> {
-          popped.clear();
-          if (RespCall.requireType(before, ValueType.ZSET) == null || count <= 0) {
-            return before;
-          }
-          List<Entry> all = ZSetPayload.entries(before.payload());
-          int n = (int) Math.min(count, all.size());
-          for (int k = 0; k < n; k++) {
-            popped.add(all.get(max ? all.size() - 1 - k : k));
-          }
-          List<Entry> rest = max ? all.subList(0, all.size() - n) : all.subList(n, all.size());
-          return rest.isEmpty() ? null : before.withPayload(ZSetPayload.encode(rest));
-        });
   }
 
   private static void zpop(RespCall c, boolean max) {
@@ -478,8 +459,7 @@ final class ZSetCommands {
   private static void zmpop(RespCall c) {
     MultiPop spec = parseMultiPop(c, 1);
     for (byte[] key : spec.keys()) {
-      ZSetPayload.View v = view(c, key);
-      if (v != null && v.size() > 0) {
+      if (read(c, key, b -> b == null ? 0 : b.size()) > 0) {
         writeMultiPopped(c.out(), key, pop(c, key, spec.max(), spec.count()));
         return;
       }
@@ -550,9 +530,15 @@ final class ZSetCommands {
 
   private static void zrandmember(RespCall c) {
     if (c.argc() == 2) {
-      ZSetPayload.View v = view(c, 1);
-      int n = v == null ? 0 : v.size();
-      c.out().bulk(n == 0 ? null : v.member(ThreadLocalRandom.current().nextInt(n)));
+      byte[] picked =
+          read(
+              c,
+              c.arg(1),
+              b ->
+                  b == null || b.size() == 0
+                      ? null
+                      : b.entry(ThreadLocalRandom.current().nextInt(b.size())).member());
+      c.out().bulk(picked);
       return;
     }
     if (c.argc() > 4 || (c.argc() == 4 && !c.option(3).equals("withscores"))) {
@@ -563,7 +549,7 @@ final class ZSetCommands {
     if (count == Long.MIN_VALUE || (withScores && count < -Long.MAX_VALUE / 2)) {
       throw new RespError("ERR value is out of range");
     }
-    ZSetPayload.View v = view(c, 1);
+    ZSetPayload.View v = whole(c, c.arg(1));
     int n = v == null ? 0 : v.size();
     List<Entry> picked = new ArrayList<>();
     if (count >= 0) {
@@ -597,23 +583,19 @@ final class ZSetCommands {
   private static void zscan(RespCall c) {
     long cursor = KeyCommands.parseCursor(c.arg(2));
     KeyCommands.ScanOptions o = KeyCommands.ScanOptions.parse(c, 3, false);
-    ZSetPayload.View v = view(c, 1);
-    ScanCursor scan = new ScanCursor(cursor, o.count());
-    java.util.Map<String, Double> scores = new java.util.HashMap<>();
-    for (int r = 0; v != null && r < v.size(); r++) {
-      byte[] m = v.member(r);
-      if (o.matches(m)) {
-        scan.offer(m);
-        scores.put(new String(m, java.nio.charset.StandardCharsets.ISO_8859_1), v.score(r));
-      }
-    }
-    List<byte[]> page = new ArrayList<>();
-    long next = scan.finish(page);
+    List<Entry> page = new ArrayList<>();
+    long next =
+        read(
+            c,
+            c.arg(1),
+            b -> {
+              page.clear(); // a read that met an evicted chunk runs again
+              return b == null ? 0L : b.scan(cursor, o.count(), o::matches, page);
+            });
     List<byte[]> pairs = new ArrayList<>(page.size() * 2);
-    for (byte[] m : page) {
-      pairs.add(m);
-      double s = scores.get(new String(m, java.nio.charset.StandardCharsets.ISO_8859_1));
-      pairs.add(Score.format(s).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+    for (Entry e : page) {
+      pairs.add(e.member());
+      pairs.add(Score.format(e.score()).getBytes(StandardCharsets.ISO_8859_1));
     }
     KeyCommands.writePage(c, next, pairs);
   }

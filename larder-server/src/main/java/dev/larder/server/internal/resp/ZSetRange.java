@@ -1,6 +1,6 @@
 package dev.larder.server.internal.resp;
 
-import dev.larder.server.internal.keyspace.ZSetPayload;
+import dev.larder.server.internal.keyspace.ZSetBody;
 import java.util.Arrays;
 
 /**
@@ -124,26 +124,26 @@ final class ZSetRange {
   /**
    * Resolves a score range to ranks.
    *
-   * @param v the set
+   * @param b the set
    * @param min the low bound
    * @param max the high bound
    */
-  static Ranks byScore(ZSetPayload.View v, ScoreBound min, ScoreBound max) {
-    int from = firstRank(v, r -> aboveMin(v.score(r), min));
-    int to = firstRank(v, r -> !belowMax(v.score(r), max)) - 1;
+  static Ranks byScore(ZSetBody b, ScoreBound min, ScoreBound max) {
+    int from = b.firstRank(e -> aboveMin(e.score(), min));
+    int to = b.firstRank(e -> !belowMax(e.score(), max)) - 1;
     return from > to ? Ranks.EMPTY : new Ranks(from, to);
   }
 
   /**
    * Resolves a member range to ranks (meaningful when every score is equal, as in Redis).
    *
-   * @param v the set
+   * @param b the set
    * @param min the low bound
    * @param max the high bound
    */
-  static Ranks byLex(ZSetPayload.View v, LexBound min, LexBound max) {
-    int from = firstRank(v, r -> lexAboveMin(v, r, min));
-    int to = firstRank(v, r -> !lexBelowMax(v, r, max)) - 1;
+  static Ranks byLex(ZSetBody b, LexBound min, LexBound max) {
+    int from = b.firstRank(e -> lexAboveMin(e.member(), min));
+    int to = b.firstRank(e -> !lexBelowMax(e.member(), max)) - 1;
     return from > to ? Ranks.EMPTY : new Ranks(from, to);
   }
 
@@ -155,34 +155,19 @@ final class ZSetRange {
     return max.exclusive() ? score < max.value() : score <= max.value();
   }
 
-  private static boolean lexAboveMin(ZSetPayload.View v, int r, LexBound min) {
+  private static boolean lexAboveMin(byte[] member, LexBound min) {
     if (min.member() == null) {
       return !min.plus();
     }
-    int c = v.compareMember(r, min.member());
+    int c = Arrays.compareUnsigned(member, min.member());
     return min.exclusive() ? c > 0 : c >= 0;
   }
 
-  private static boolean lexBelowMax(ZSetPayload.View v, int r, LexBound max) {
+  private static boolean lexBelowMax(byte[] member, LexBound max) {
     if (max.member() == null) {
       return max.plus();
     }
-    int c = v.compareMember(r, max.member());
+    int c = Arrays.compareUnsigned(member, max.member());
     return max.exclusive() ? c < 0 : c <= 0;
-  }
-
-  /** The first rank at which a predicate false-then-true over the ranks holds; size if none. */
-  private static int firstRank(ZSetPayload.View v, java.util.function.IntPredicate holds) {
-    int lo = 0;
-    int hi = v.size();
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (holds.test(mid)) {
-        hi = mid;
-      } else {
-        lo = mid + 1;
-      }
-    }
-    return lo;
   }
 }

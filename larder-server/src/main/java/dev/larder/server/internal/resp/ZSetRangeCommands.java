@@ -6,14 +6,12 @@ import static dev.larder.server.internal.resp.RespCommand.Flag.FAST;
 import static dev.larder.server.internal.resp.RespCommand.Flag.READONLY;
 import static dev.larder.server.internal.resp.RespCommand.Flag.WRITE;
 
-import dev.larder.server.internal.keyspace.StoredValue;
 import dev.larder.server.internal.keyspace.ValueType;
-import dev.larder.server.internal.keyspace.ZSetPayload;
+import dev.larder.server.internal.keyspace.ZSetBody;
 import dev.larder.server.internal.keyspace.ZSetPayload.Entry;
 import dev.larder.server.internal.resp.ZSetRange.LexBound;
 import dev.larder.server.internal.resp.ZSetRange.Ranks;
 import dev.larder.server.internal.resp.ZSetRange.ScoreBound;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -157,7 +155,7 @@ final class ZSetRangeCommands {
       return this;
     }
 
-    Ranks on(ZSetPayload.View v, boolean reverse) {
+    Ranks on(ZSetBody v, boolean reverse) {
       return switch (kind) {
         case RANK ->
             ZSetRange.byIndex(v.size(), RespCall.parseLong(min), RespCall.parseLong(max), reverse);
@@ -170,8 +168,7 @@ final class ZSetRangeCommands {
   /** The ranks of the range at arguments minAt and maxAt of the key at argument 1. */
   private static Ranks ranks(RespCall c, Kind kind, int minAt, int maxAt, boolean reverse) {
     Spec spec = new Spec(kind, c.arg(minAt), c.arg(maxAt)).checked();
-    ZSetPayload.View v = ZSetCommands.view(c, 1);
-    return v == null ? Ranks.EMPTY : spec.on(v, reverse);
+    return ZSetCommands.read(c, c.arg(1), b -> b == null ? Ranks.EMPTY : spec.on(b, reverse));
   }
 
   /**
@@ -221,19 +218,24 @@ final class ZSetRangeCommands {
     boolean swap = backwards && kind != Kind.RANK;
     Spec spec =
         new Spec(kind, c.arg(keyAt + (swap ? 2 : 1)), c.arg(keyAt + (swap ? 1 : 2))).checked();
-    StoredValue src = RespCall.requireType(c.keyspace().get(c.db(), c.arg(keyAt)), ValueType.ZSET);
-    List<Entry> out = new ArrayList<>();
-    if (src != null) {
-      ZSetPayload.View v = ZSetPayload.view(src.payload());
-      Ranks r = spec.on(v, backwards);
-      if (kind != Kind.RANK) {
-        r = r.limit(backwards, offset, limit);
-      }
-      for (int k = 0; k < r.length(); k++) {
-        int rank = backwards ? r.to() - k : r.from() + k;
-        out.add(new Entry(v.member(rank), v.score(rank)));
-      }
-    }
+    Kind by = kind;
+    long skip = offset;
+    long keep = limit;
+    List<Entry> out =
+        ZSetCommands.read(
+            c,
+            c.arg(keyAt),
+            b -> {
+              if (b == null) {
+                return List.of();
+              }
+              Ranks r = spec.on(b, backwards);
+              if (by != Kind.RANK) {
+                r = r.limit(backwards, skip, keep);
+              }
+              List<Entry> run = r.length() == 0 ? List.of() : b.range(r.from(), r.to());
+              return backwards ? run.reversed() : run;
+            });
     if (store) {
       c.out().integer(ZSetCommands.store(c, 1, out));
     } else {
@@ -243,25 +245,21 @@ final class ZSetRangeCommands {
 
   private static void removeRange(RespCall c, Kind kind) {
     Spec spec = new Spec(kind, c.arg(2), c.arg(3)).checked();
-    int[] removed = new int[1];
-    c.keyspace()
-        .update(
-            c.db(),
-            c.arg(1),
-            before -> {
-              removed[0] = 0;
-              if (RespCall.requireType(before, ValueType.ZSET) == null) {
-                return null;
-              }
-              Ranks r = spec.on(ZSetPayload.view(before.payload()), false);
-              if (r.length() == 0) {
-                return before;
-              }
-              removed[0] = r.length();
-              List<Entry> all = ZSetPayload.entries(before.payload());
-              all.subList(r.from(), r.to() + 1).clear();
-              return all.isEmpty() ? null : before.withPayload(ZSetPayload.encode(all));
-            });
-    c.out().integer(removed[0]);
+    int removed =
+        c.keyspace()
+            .editZSet(
+                c.db(),
+                c.arg(1),
+                (before, body) -> {
+                  if (RespCall.requireType(before, ValueType.ZSET) == null) {
+                    return 0;
+                  }
+                  Ranks r = spec.on(body, false);
+                  if (r.length() > 0) {
+                    body.removeRanks(r.from(), r.to());
+                  }
+                  return r.length();
+                });
+    c.out().integer(removed);
   }
 }
