@@ -551,6 +551,11 @@ public final class LarderServer implements AutoCloseable {
       }
     } finally {
       closeKeyspace();
+      if (cluster != null && cluster.transactions() != null) {
+        // the keyspace was kept in the transactional store, closed with it: the cluster's own
+        // cache (membership, pub/sub, tracking) is closed here, leaving the cluster
+        cluster.cache().close();
+      }
     }
   }
 

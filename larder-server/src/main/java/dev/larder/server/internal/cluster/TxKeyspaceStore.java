@@ -51,10 +51,12 @@ import java.util.function.Predicate;
  * it rethrows, and the binding's owner ({@link ClusterTransactions#execute}) rolls the transaction
  * back and runs it again (a conflict) or fails it whole (a cluster failure).
  *
- * <p><b>Iteration</b> (KEYS, SCAN, DBSIZE, FLUSHDB, RANDOMKEY...) outside a transaction walks the
- * cluster's newest committed values, weakly consistent: this member's in REPLICATED mode (it holds
- * every key), every primary's in DISTRIBUTED mode (a round trip to each other member per walk).
- * Inside a bound transaction (EXEC), REPLICATED: the keys at the transaction's snapshot ({@link
+ * <p><b>Iteration</b> (KEYS, SCAN, DBSIZE, FLUSHDB, RANDOMKEY...) outside a transaction:
+ * REPLICATED, every key this member holds at a snapshot of its own (a read-only transaction: one
+ * consistent state, every commit acknowledged before it included); DISTRIBUTED, the newest
+ * committed values of every primary (a round trip to each other member per walk), weakly consistent
+ * (a commit acknowledged a moment before may not be applied at its primary yet). Inside a bound
+ * transaction (EXEC), REPLICATED: the keys at the transaction's snapshot ({@link
  * ClusteredTxMember#forEachAt}), with the keys it wrote overlaid with its own values, so a KEYS
  * after a SET in one EXEC sees that SET and every other key as the EXEC's reads see it; if the EXEC
  * writes, its commit fails as a conflict (and it runs again) when any other commit created, changed
@@ -434,10 +436,10 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
 
   /**
    * The keyspace's entries, a copy, so the caller may write while it walks it (see the class notes
-   * on iteration). Outside a transaction, the cluster's newest committed entries: REPLICATED, this
-   * member's (it holds every key); DISTRIBUTED, every primary's, each key once, a round trip to
-   * every other member. Inside the bound transaction (REPLICATED), the entries at its snapshot
-   * overlaid with its own writes.
+   * on iteration). Outside a transaction: REPLICATED, this member's at a snapshot of its own (it
+   * holds every key); DISTRIBUTED, every primary's newest, each key once, a round trip to every
+   * other member. Inside the bound transaction (REPLICATED), the entries at its snapshot overlaid
+   * with its own writes.
    *
    * @throws dev.larder.cluster.ClusterTimeoutException if, DISTRIBUTED, some member did not serve
    *     its keys within the cluster timeout
@@ -447,6 +449,17 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
    */
   List<Map.Entry<byte[], byte[]>> entries() {
     Binding b = bound();
+    if (b == null && !distributed) {
+      // a read-only transaction of its own: every key at one snapshot, commits acknowledged
+      // before it included (a walk of the newest applied values could miss one still pending)
+      return store.inTransaction(
+          TxStore.SINGLE_OPERATION_ATTEMPTS,
+          tx -> {
+            List<Map.Entry<byte[], byte[]>> out = new ArrayList<>();
+            member.forEachAt(tx, KEYSPACE, (k, v) -> out.add(Map.entry(k, v)));
+            return out;
+          });
+    }
     if (b == null) {
       List<Map.Entry<byte[], byte[]>> out = new ArrayList<>();
       forEachInCluster((k, v) -> out.add(Map.entry(k, v)));
