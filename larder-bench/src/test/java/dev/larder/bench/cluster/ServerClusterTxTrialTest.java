@@ -25,7 +25,7 @@ class ServerClusterTxTrialTest {
   void killsOfOneAndOfEveryMemberAndACutLeaveNoHalfTransactionLockedKeyOrLostCommit()
       throws Exception {
     ServerClusterTxTrial.Result r =
-        new ServerClusterTxTrial("replicated", 3, 2, 2, "everysec", 1, 300, 1500, 2, line -> {})
+        new ServerClusterTxTrial("replicated", 3, 2, 2, "everysec", 1, 300, 3000, 2, line -> {})
             .run();
     assertEquals(2, r.kills());
     assertEquals(1, r.killAll(), "the second kill is of every member");
