@@ -2,6 +2,7 @@ package dev.larder.cluster;
 
 import dev.larder.cluster.internal.tx.ClusterTxEngine;
 import dev.larder.codec.ByteSource;
+import dev.larder.tx.Transaction;
 import dev.larder.tx.TxCacheSpec;
 import dev.larder.tx.TxStore;
 import java.util.List;
@@ -81,6 +82,40 @@ public final class ClusteredTxMember implements AutoCloseable {
     int index = indexOf(cache);
     engine.forEachNewestInCluster(
         index,
+        (key, value) ->
+            action.accept(
+                cache.keyCodec().decode(new ByteSource(key)), cache.valueCodec().decode(value)));
+  }
+
+  /**
+   * Hands {@code action} the value of each key of {@code cache} at the snapshot of {@code tx} (an
+   * open transaction of this member's store), as its reads would see them, without the
+   * transaction's own writes (the caller overlays them); removed keys are skipped. If {@code tx}
+   * then commits writes, its commit also fails ({@code TransactionConflictException}) if any other
+   * commit created, changed or removed a key of the store after its snapshot, so a transaction that
+   * lists keys and writes stays serializable (a key created meanwhile cannot be missing from what
+   * it listed). The keys are not added to the transaction's read set. REPLICATED only: every member
+   * holds every key and takes part in every commit; a DISTRIBUTED store has no such walk.
+   *
+   * @param tx an open transaction of {@link #store()}
+   * @param cache a cache declared to the builder (by name)
+   * @param action gets each key and value, decoded by the cache's codecs
+   * @throws IllegalArgumentException if no cache of that name was declared
+   * @throws IllegalStateException if the store is DISTRIBUTED, or {@code tx} is not open
+   * @throws dev.larder.tx.TransactionConflictException if the snapshot cannot be read here (this
+   *     member is adopting the cluster's state, or a pending transaction did not end in time):
+   *     {@code inTransaction} runs the transaction again
+   */
+  public <K, V> void forEachAt(
+      Transaction tx, TxCacheSpec<K, V> cache, BiConsumer<? super K, ? super V> action) {
+    Objects.requireNonNull(action, "action");
+    if (!tx.isActive()) {
+      throw new IllegalStateException("the transaction is not open");
+    }
+    int index = indexOf(cache);
+    engine.forEachAt(
+        index,
+        tx.snapshot(),
         (key, value) ->
             action.accept(
                 cache.keyCodec().decode(new ByteSource(key)), cache.valueCodec().decode(value)));

@@ -108,7 +108,9 @@ public final class LarderServer implements AutoCloseable {
       // The other members are told this member's RESP address when it joins, so the port is
       // fixed first (a free one for 0).
       this.respPortToBind = config.respPort() == 0 ? freePort(config.bind()) : config.respPort();
-      if (config.dir() == null) {
+      if (config.dir() == null || config.clusterTransactions()) {
+        // with cluster-transactions on, the transactional store logs the keyspace's commits in
+        // dir itself (ServerCluster.transactionLog): the cluster's own store then holds nothing
         this.memberStore = null;
         this.cluster = ServerCluster.join(config, Math.max(respPortToBind, 0));
       } else {
@@ -549,6 +551,11 @@ public final class LarderServer implements AutoCloseable {
       }
     } finally {
       closeKeyspace();
+      if (cluster != null && cluster.transactions() != null) {
+        // the keyspace was kept in the transactional store, closed with it: the cluster's own
+        // cache (membership, pub/sub, tracking) is closed here, leaving the cluster
+        cluster.cache().close();
+      }
     }
   }
 

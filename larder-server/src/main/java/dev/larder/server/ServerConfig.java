@@ -311,10 +311,6 @@ public final class ServerConfig {
           "off with cluster-mode distributed unless cluster-owners is above cluster-size minus a"
               + " majority of it (2 of 3, 3 of 5)");
       check(
-          dir() == null,
-          ServerSetting.CLUSTER_TRANSACTIONS,
-          "off with dir (a transactional clustered keyspace is not logged yet)");
-      check(
           get(ServerSetting.CLUSTER_STACK).isEmpty(),
           ServerSetting.CLUSTER_TRANSACTIONS,
           "off with cluster-stack (its transport is made from cluster-port + 1000)");

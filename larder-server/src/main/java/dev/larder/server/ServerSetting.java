@@ -232,8 +232,9 @@ public enum ServerSetting {
       "cluster-transactions",
       "off",
       "on: the clustered keyspace is kept in a transactional"
-          + " store, so MULTI/EXEC is atomic and isolated across members (no dir; distributed"
-          + " mode needs cluster-owners above cluster-size minus a majority; cluster-size is the"
+          + " store, so MULTI/EXEC is atomic and isolated across members (with dir, each"
+          + " member logs its commits there and recovers them at start; distributed mode needs"
+          + " cluster-owners above cluster-size minus a majority; cluster-size is the"
           + " cluster's size, and its transport uses cluster-port + 1000)"),
   /** Threads that run commands in cluster mode. */
   CLUSTER_COMMAND_THREADS(

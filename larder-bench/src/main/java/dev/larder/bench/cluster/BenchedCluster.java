@@ -2,9 +2,6 @@ package dev.larder.bench.cluster;
 
 import dev.larder.bench.harness.LoopbackChild;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -99,16 +96,6 @@ abstract class BenchedCluster implements AutoCloseable {
     return larderWith(maxMemory, loops, "cluster-mode=replicated", "cluster-transactions=on");
   }
 
-  /** Returns whether a loopback listener could bind {@code port} now. */
-  private static boolean bindable(int port) {
-    try (ServerSocket s = new ServerSocket()) {
-      s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
-      return true;
-    } catch (IOException taken) {
-      return false;
-    }
-  }
-
   /** Three Larder servers with {@code mode}'s settings added to the common ones. */
   private static BenchedCluster larderWith(long maxMemory, int loops, String... mode)
       throws Exception {
@@ -119,9 +106,7 @@ abstract class BenchedCluster implements AutoCloseable {
     for (int i = 0; i < nodes; i++) {
       resp[i] = LoopbackChild.freePort();
       // the transactional store's channel listens 1000 above the cluster port
-      do {
-        cluster[i] = LoopbackChild.freePort();
-      } while (cluster[i] + 1000 > 65_535 || !bindable(cluster[i] + 1000));
+      cluster[i] = LoopbackChild.freePortWith(1000);
       peers.append(i == 0 ? "" : ",").append("127.0.0.1[").append(cluster[i]).append(']');
     }
     String name = "bench-" + ProcessHandle.current().pid() + "-" + System.nanoTime();

@@ -34,10 +34,13 @@ import java.util.stream.Collectors;
  * <p>The {@code server} part ({@link ServerClusterTxTrial}): {@code nodes} clustered Larder servers
  * with {@code cluster-transactions on} in their own JVMs, {@code clients} Redis clients on each
  * running MULTI/EXEC bank transfers (each also appending its record to its client's list) and
- * audits; {@code kills} SIGKILLs of a random member (restarted) and {@code partitions} cuts of one
- * member, held {@code hold} ms. Rows: acknowledged EXECs (commits), aborts, refusals (CLUSTERDOWN),
- * unknown outcomes, anomalies (wrong sums, transfers half applied, records twice, refused transfers
- * applied), lost acknowledged transfers, keys still locked 30 s after a fault settled.
+ * audits; each server in memory or logging its commits ({@code persistence}: {@code memory}, or
+ * {@code appendfsync} {@code always} or {@code everysec}; one trial per value); {@code kills}
+ * SIGKILLs of a random member (restarted; with a log every {@code kill-all-every}-th of every
+ * member at once, all restarted) and {@code partitions} cuts of one member, held {@code hold} ms.
+ * Rows: acknowledged EXECs (commits), aborts, refusals (CLUSTERDOWN), unknown outcomes, anomalies
+ * (wrong sums, transfers half applied, records twice, refused transfers applied), lost acknowledged
+ * transfers, keys still locked 30 s after a fault settled.
  *
  * <p>The {@code throughput} part ({@link TxThroughputTrial}): Larder (serializable, without a log
  * and with one) and Infinispan 15.2 (REPL_SYNC, optimistic, REPEATABLE_READ with its write-skew
@@ -60,6 +63,12 @@ public final class ClusterTxScenario implements Scenario {
       new Parameter.WholeNumber("kill-all-every", 0, 1_000_000, 25, 3);
   private static final Parameter.WholeNumber PARTITIONS =
       new Parameter.WholeNumber("partitions", 0, 1_000_000, 20, 1);
+  private static final Parameter.Choices PERSISTENCE =
+      new Parameter.Choices(
+          "persistence",
+          ServerClusterTxTrial.PERSISTENCE,
+          List.of("everysec"),
+          List.of("everysec"));
   private static final Parameter.WholeNumber PAUSE =
       new Parameter.WholeNumber("pause", 0, 1_000_000, 1000, 500);
   private static final Parameter.WholeNumber HOLD =
@@ -97,6 +106,7 @@ public final class ClusterTxScenario implements Scenario {
         NODES,
         KILLS,
         KILL_ALL_EVERY,
+        PERSISTENCE,
         PARTITIONS,
         PAUSE,
         HOLD,
@@ -137,7 +147,11 @@ public final class ClusterTxScenario implements Scenario {
         }
       }
       if (PARTS.get(options).contains("server") && options.includes(SERVER)) {
-        trials.add(new Trial(SERVER, SERVER_PART + " " + mode, params));
+        for (String persistence : PERSISTENCE.get(options)) {
+          Map<String, String> p = new java.util.HashMap<>(params);
+          p.put("persistence", persistence);
+          trials.add(new Trial(SERVER, SERVER_PART + " " + mode + " " + persistence, p));
+        }
       }
       if (PARTS.get(options).contains("throughput")) {
         for (String impl : THROUGHPUT) {
@@ -174,6 +188,8 @@ public final class ClusterTxScenario implements Scenario {
                 trial.param("mode"),
                 (int) trial.longParam("nodes"),
                 (int) trial.longParam("kills"),
+                (int) trial.longParam("killAllEvery"),
+                trial.param("persistence"),
                 (int) trial.longParam("partitions"),
                 trial.longParam("pause"),
                 trial.longParam("hold"),
@@ -194,8 +210,9 @@ public final class ClusterTxScenario implements Scenario {
             .put("isolation", Isolation.SERIALIZABLE.name())
             .put("mode", trial.param("mode"))
             .put("nodes", trial.longParam("nodes"))
+            .put("persistence", trial.param("persistence"))
             .put("kills", r.kills())
-            .put("killAll", 0)
+            .put("killAll", r.killAll())
             .put("partitions", r.partitions())
             .put("commits", r.commits())
             .put("aborts", r.aborts())
@@ -297,6 +314,7 @@ public final class ClusterTxScenario implements Scenario {
             Column.of("implementation"),
             Column.of("isolation"),
             Column.of("mode"),
+            Column.of("persistence"),
             Column.of("kills"),
             new Column("killAll", "kills of all"),
             Column.of("partitions"),

@@ -2,9 +2,6 @@ package dev.larder.bench.cluster;
 
 import dev.larder.bench.harness.LoopbackChild;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,17 +19,19 @@ import java.util.function.ToLongFunction;
 
 /**
  * A fault trial of clustered Larder servers with {@code cluster-transactions on}: {@code nodes}
- * servers (REPLICATED, or DISTRIBUTED with the fewest owners the store accepts; in memory), each in
- * its own JVM on 127.0.0.1 ({@link ServerClusterNode}), and {@code clients} Redis clients on every
- * member ({@link BankClient}) running conflicting MULTI/EXEC bank transfers between {@value
- * BankClient#ACCOUNTS} accounts (each transfer also appends its own record to its client's log
- * list) and audits (every account read in one MULTI). While they run: {@code kills} SIGKILLs of a
- * random member, each restarted under its name and ports, then {@code partitions} cuts of a random
- * member from the others (JGroups' DISCARD on both of every member's channels, the cluster's and
- * the transactional store's), held {@code holdMillis}, then healed. After each fault settles (every
- * member READY in an epoch of all of them), an EXEC writing every account must commit through every
- * member within 30 s (no key stays locked). At the end every member reads every account and log in
- * one MULTI.
+ * servers (REPLICATED, or DISTRIBUTED with the fewest owners the store accepts; in memory, or each
+ * logging its commits in a directory of its own under {@code appendfsync} {@code always} or {@code
+ * everysec}), each in its own JVM on 127.0.0.1 ({@link ServerClusterNode}), and {@code clients}
+ * Redis clients on every member ({@link BankClient}) running conflicting MULTI/EXEC bank transfers
+ * between {@value BankClient#ACCOUNTS} accounts (each transfer also appends its own record to its
+ * client's log list) and audits (every account read in one MULTI). While they run: {@code kills}
+ * SIGKILLs of a random member, each restarted under its name, ports and directory (with a log,
+ * every {@code killAllEvery}-th kill SIGKILLs every member at once and restarts them all), then
+ * {@code partitions} cuts of a random member from the others (JGroups' DISCARD on both of every
+ * member's channels, the cluster's and the transactional store's), held {@code holdMillis}, then
+ * healed. After each fault settles (every member READY in an epoch of all of them), an EXEC writing
+ * every account must commit through every member within 30 s (no key stays locked). At the end
+ * every member reads every account and log in one MULTI.
  *
  * <p>What is counted:
  *
@@ -58,7 +57,8 @@ public final class ServerClusterTxTrial {
   /**
    * What one trial found.
    *
-   * @param kills SIGKILLs done
+   * @param kills SIGKILLs done (of one member, or of every member at once)
+   * @param killAll SIGKILLs of every member at once
    * @param partitions partitions made and healed
    * @param commits acknowledged transfers
    * @param aborts transfers answered with a conflict (nothing applied)
@@ -77,6 +77,7 @@ public final class ServerClusterTxTrial {
    */
   public record Result(
       int kills,
+      int killAll,
       int partitions,
       long commits,
       long aborts,
@@ -101,12 +102,17 @@ public final class ServerClusterTxTrial {
   /** The transactional store's channel is this far above the cluster port (ServerCluster). */
   private static final int TRANSACTIONS_PORT_OFFSET = 1000;
 
+  /** What {@code persistence} may be: no directory, or a log under that {@code appendfsync}. */
+  public static final List<String> PERSISTENCE = List.of("memory", "always", "everysec");
+
   /** How long a settled cluster gets to commit a write of every account, or a client a transfer. */
   private static final long LOCK_BOUND_NANOS = TimeUnit.SECONDS.toNanos(30);
 
   private final String mode;
   private final int nodes;
   private final int kills;
+  private final int killAllEvery;
+  private final String persistence;
   private final int partitions;
   private final long pauseMillis;
   private final long holdMillis;
@@ -120,13 +126,17 @@ public final class ServerClusterTxTrial {
   private final MemberProcess[] members;
   private final StringBuilder detail = new StringBuilder();
   private long lockedKeys;
+  private int killedAll;
   private Path errors;
 
   /**
    * @param mode replicated, or distributed (each key on {@code nodes} minus a majority plus one
    *     members, the fewest the store accepts: 2 of 3)
    * @param nodes members, at least 3
-   * @param kills SIGKILLs of one member (each restarted)
+   * @param kills SIGKILLs (each restarted)
+   * @param killAllEvery with a log, every this-many-th kill is of every member at once (0: never);
+   *     without one it is ignored (the cluster would restart empty)
+   * @param persistence one of {@link #PERSISTENCE}
    * @param partitions cuts of one member from the others
    * @param pauseMillis time between the cluster settling and the next fault
    * @param holdMillis how long a cut lasts
@@ -137,6 +147,8 @@ public final class ServerClusterTxTrial {
       String mode,
       int nodes,
       int kills,
+      int killAllEvery,
+      String persistence,
       int partitions,
       long pauseMillis,
       long holdMillis,
@@ -145,9 +157,15 @@ public final class ServerClusterTxTrial {
     if (nodes < 3) {
       throw new IllegalArgumentException("a fault trial needs at least 3 nodes, got " + nodes);
     }
+    if (!PERSISTENCE.contains(persistence)) {
+      throw new IllegalArgumentException(
+          "persistence must be one of " + PERSISTENCE + ", was " + persistence);
+    }
     this.mode = TxClusterMode.parse(mode).name().toLowerCase(Locale.ROOT);
     this.nodes = nodes;
     this.kills = kills;
+    this.killAllEvery = persistence.equals("memory") ? 0 : killAllEvery;
+    this.persistence = persistence;
     this.partitions = partitions;
     this.pauseMillis = pauseMillis;
     this.holdMillis = holdMillis;
@@ -169,7 +187,7 @@ public final class ServerClusterTxTrial {
     errors = Files.createTempDirectory("larder-server-tx");
     for (int i = 0; i < nodes; i++) {
       respPorts[i] = LoopbackChild.freePort();
-      clusterPorts[i] = clusterPort();
+      clusterPorts[i] = LoopbackChild.freePortWith(TRANSACTIONS_PORT_OFFSET);
     }
     List<BankClient> bank = new ArrayList<>();
     List<Thread> threads = new ArrayList<>();
@@ -192,7 +210,11 @@ public final class ServerClusterTxTrial {
       int killed = 0;
       for (; killed < kills; killed++) {
         Thread.sleep(pauseMillis);
-        kill(random.nextInt(nodes));
+        if (killAllEvery > 0 && (killed + 1) % killAllEvery == 0) {
+          killAll();
+        } else {
+          kill(random.nextInt(nodes));
+        }
         checkWritable("kill " + (killed + 1));
         progress.accept("server tx: " + (killed + 1) + " kills");
       }
@@ -225,6 +247,7 @@ public final class ServerClusterTxTrial {
       }
       return new Result(
           killed,
+          killedAll,
           cut,
           sum(bank, b -> b.acknowledged.size()),
           sum(bank, b -> b.aborted.size()),
@@ -247,26 +270,6 @@ public final class ServerClusterTxTrial {
 
   private static long sum(List<BankClient> bank, ToLongFunction<BankClient> f) {
     return bank.stream().mapToLong(f).sum();
-  }
-
-  /** A free cluster port whose transactions port, 1000 above, is free too. */
-  private static int clusterPort() throws IOException {
-    for (int attempt = 0; attempt < 100; attempt++) {
-      int port = LoopbackChild.freePort();
-      if (bindable(port + TRANSACTIONS_PORT_OFFSET)) {
-        return port;
-      }
-    }
-    throw new IOException("no cluster port with a free port 1000 above it in 100 tries");
-  }
-
-  private static boolean bindable(int port) {
-    try (ServerSocket s = new ServerSocket()) {
-      s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
-      return true;
-    } catch (IOException taken) {
-      return false;
-    }
   }
 
   /** Waits (at most 60 s) until every client had a new transfer acknowledged. */
@@ -321,6 +324,19 @@ public final class ServerClusterTxTrial {
     awaitSettled();
   }
 
+  /**
+   * SIGKILLs every member at once, restarts them all from their logs, waits until their stores are
+   * READY together: every transfer acknowledged before must still be there (the final check).
+   */
+  private void killAll() throws Exception {
+    for (MemberProcess m : members) {
+      m.kill();
+    }
+    startAll();
+    awaitSettled();
+    killedAll++;
+  }
+
   /** Cuts member {@code victim} off from the others, holds, heals, waits for the merge. */
   private void partition(int victim) throws Exception {
     StringBuilder everyoneElse = new StringBuilder();
@@ -341,7 +357,7 @@ public final class ServerClusterTxTrial {
             members[j].ask(j == victim ? "suspect" + everyoneElse : "suspect m" + victim, 30),
             "suspected");
       }
-      Thread.sleep(2_000);
+      pollFor(() -> split(victim));
     }
     Thread.sleep(holdMillis);
     for (MemberProcess m : members) {
@@ -355,7 +371,24 @@ public final class ServerClusterTxTrial {
       for (MemberProcess m : members) {
         ServerMembers.expect(m.ask("merge", 30), "merging");
       }
-      Thread.sleep(2_000);
+      pollFor(() -> allTx("READY " + nodes));
+    }
+  }
+
+  /** A state of the members, asked over their control streams. */
+  @FunctionalInterface
+  private interface Seen {
+    boolean holds() throws InterruptedException;
+  }
+
+  /**
+   * Polls {@code seen} every 100 ms for 2 s, the time a suspicion or merge round is given before it
+   * is asked for again; returns as soon as it holds.
+   */
+  private static void pollFor(Seen seen) throws InterruptedException {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+    while (!seen.holds() && System.nanoTime() < until) {
+      Thread.sleep(100);
     }
   }
 
@@ -453,10 +486,21 @@ public final class ServerClusterTxTrial {
         "cluster-owners=" + TxClusterMode.owners(nodes),
         "cluster-transactions=on",
         "cluster-timeout=3000",
-        "cluster-command-threads=16");
+        "cluster-command-threads=16",
+        "dir=" + (persistence.equals("memory") ? "" : errors.resolve("data-m" + i)),
+        "appendfsync=" + (persistence.equals("memory") ? "everysec" : persistence));
   }
 
+  /**
+   * Ends every member and deletes the trial's files. The checks are done, so the members are
+   * SIGKILLed rather than closed one after another (each close takes seconds).
+   */
   private void stopAll() throws IOException, InterruptedException {
+    for (MemberProcess m : members) {
+      if (m != null) {
+        m.kill();
+      }
+    }
     ServerMembers.stopAll(members, errors);
   }
 }

@@ -29,20 +29,52 @@ public final class LoopbackChild {
    * @throws IOException if no port can be bound after a bounded number of tries
    */
   public static int freePort() throws IOException {
-    int ceiling = Math.min(ephemeralFloor(), 65_536);
+    return freePortWith(0);
+  }
+
+  /**
+   * Returns a port p on the loopback address that was free a moment ago, chosen as {@link
+   * #freePort} chooses one, whose port p + {@code offset} was free too: what a clustered Larder
+   * server with {@code cluster-transactions on} needs for its cluster port, since its transactional
+   * store's channel binds the port 1000 above it.
+   *
+   * @param offset 0 (one port) to 10,000
+   * @throws IOException if no such pair can be bound after a bounded number of tries
+   */
+  public static int freePortWith(int offset) throws IOException {
+    if (offset < 0 || offset > 10_000) {
+      throw new IllegalArgumentException("offset must be in 0..10000, was " + offset);
+    }
+    int ceiling = Math.min(ephemeralFloor(), 65_536) - offset;
     int floor = Math.max(1_024, ceiling - 12_000);
     IOException last = null;
     for (int attempt = 0; attempt < 200; attempt++) {
       int port = ThreadLocalRandom.current().nextInt(floor, ceiling);
-      try (ServerSocket s = new ServerSocket()) {
-        s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+      try {
+        bind(port);
+        if (offset > 0) {
+          bind(port + offset);
+        }
         return port;
       } catch (IOException taken) {
         last = taken;
       }
     }
     throw new IOException(
-        "no free loopback port between " + floor + " and " + (ceiling - 1) + " in 200 tries", last);
+        "no free loopback port between "
+            + floor
+            + " and "
+            + (ceiling - 1)
+            + (offset == 0 ? "" : " with a free port " + offset + " above it")
+            + " in 200 tries",
+        last);
+  }
+
+  /** Binds {@code port} on the loopback address and releases it at once. */
+  private static void bind(int port) throws IOException {
+    try (ServerSocket s = new ServerSocket()) {
+      s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+    }
   }
 
   /**

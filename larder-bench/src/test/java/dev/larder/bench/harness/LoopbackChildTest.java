@@ -31,6 +31,20 @@ class LoopbackChildTest {
   }
 
   @Test
+  void aPortWithAnOffsetHasItsPartnerFreeAndBelowTheEphemeralRangeToo() throws IOException {
+    int floor = LoopbackChild.ephemeralFloor();
+    for (int i = 0; i < 20; i++) {
+      int port = LoopbackChild.freePortWith(1000);
+      assertTrue(port >= 1_024 && port + 1000 < floor, port + " + 1000 is not below " + floor);
+      try (ServerSocket a = new ServerSocket();
+          ServerSocket b = new ServerSocket()) {
+        a.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        b.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port + 1000));
+      }
+    }
+  }
+
+  @Test
   void theEphemeralFloorIsAPlausiblePort() {
     int floor = LoopbackChild.ephemeralFloor();
     assertTrue(floor > 2_048 && floor <= 65_535, "floor " + floor);

@@ -2,6 +2,7 @@ package dev.larder.server.clients;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.server.LarderServer;
@@ -177,6 +178,23 @@ class ClusterTransactionsDistributedServerTest {
       }
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  /**
+   * No member holds every key at a transaction's snapshot in DISTRIBUTED mode, so a walk of the
+   * keyspace inside an EXEC is refused: the whole EXEC answers an error and applies nothing.
+   */
+  @Test
+  void aWalkOfTheKeyspaceInsideExecIsRefusedWhole() {
+    try (Jedis j = jedis(0)) {
+      j.set("refused:a", "1");
+      Transaction t = j.multi();
+      t.set("refused:a", "2");
+      t.keys("*");
+      JedisDataException e = assertThrows(JedisDataException.class, t::exec);
+      assertTrue(e.getMessage().contains("not supported inside MULTI/EXEC"), e.getMessage());
+      assertEquals("1", j.get("refused:a"), "nothing of the EXEC applied");
     }
   }
 }

@@ -13,8 +13,10 @@ import dev.larder.server.ServerSetting;
 import dev.larder.server.internal.cluster.SlotPartitioner;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -25,9 +27,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.Transaction;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisMovedDataException;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
 
 /**
  * Three clustered servers with {@code cluster-transactions on}: MULTI/EXEC commits through cluster
@@ -54,9 +60,8 @@ class ClusterTransactionsServerTest {
   }
 
   /**
-   * Waits up to 10 s until {@code key} reads {@code expected} through {@code r}. A commit
-   * acknowledged through one member is read through another at that member's snapshot, its own
-   * clock, which may lag the commit's timestamp for a moment (docs/design/server.md, Clustering).
+   * Waits up to 10 s until {@code key} reads {@code expected} through {@code r}: for a commit made
+   * by another client, which may still be under way when this one reads.
    */
   static void awaitValue(Jedis r, String key, String expected, String what) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -363,6 +368,55 @@ class ClusterTransactionsServerTest {
           assertThrows(
               JedisMovedDataException.class, () -> j.set(write, "v"), "a write of " + write);
       assertEquals(ports.get(primary).intValue(), moved.getTargetNode().getPort());
+    }
+  }
+
+  /**
+   * KEYS, SCAN and DBSIZE inside an EXEC see the keys as its reads do (committed through any member
+   * before it), with its own writes overlaid: a SET and a DEL earlier in its queue.
+   */
+  @Test
+  void keysScanAndDbsizeInsideExecSeeTheCommittedKeysAndTheExecsOwnWrites() {
+    try (Jedis w = jedis(0);
+        Jedis r = jedis(1)) {
+      w.set("walk:a", "1");
+      w.set("walk:b", "2");
+      long before = r.dbSize();
+      Transaction t = r.multi();
+      t.set("walk:c", "3");
+      t.del("walk:a");
+      Response<Set<String>> keys = t.keys("walk:*");
+      Response<ScanResult<String>> scan =
+          t.scan(ScanParams.SCAN_POINTER_START, new ScanParams().match("walk:*").count(100_000));
+      Response<Object> size = t.sendCommand(Protocol.Command.DBSIZE, new String[0]);
+      t.exec();
+      assertEquals(Set.of("walk:b", "walk:c"), keys.get(), "KEYS inside the EXEC");
+      assertEquals(
+          Set.of("walk:b", "walk:c"), new HashSet<>(scan.get().getResult()), "SCAN inside it");
+      assertEquals(before, size.get(), "DBSIZE inside it: one key more, one fewer");
+      assertEquals(Set.of("walk:b", "walk:c"), w.keys("walk:*"), "after the EXEC, through m0");
+    }
+  }
+
+  /**
+   * A client that had an EXEC acknowledged through one member reads its writes through any other at
+   * once: no read of the value before it (the members' commit waits until every participant's clock
+   * passed the commit's timestamp).
+   */
+  @Test
+  void aReadThroughAnyMemberAfterAnAcknowledgedExecSeesIt() {
+    List<Jedis> c = List.of(jedis(0), jedis(1), jedis(2));
+    try {
+      for (int i = 0; i < 150; i++) {
+        Transaction t = c.get(i % 3).multi();
+        t.set("ryw:x", "v" + i);
+        t.set("ryw:y", "v" + i);
+        assertEquals(List.of("OK", "OK"), t.exec());
+        assertEquals("v" + i, c.get((i + 1) % 3).get("ryw:x"), "EXEC " + i + ", the next member");
+        assertEquals("v" + i, c.get((i + 2) % 3).get("ryw:y"), "EXEC " + i + ", the third");
+      }
+    } finally {
+      c.forEach(Jedis::close);
     }
   }
 }

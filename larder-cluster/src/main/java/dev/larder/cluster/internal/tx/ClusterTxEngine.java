@@ -78,6 +78,9 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
 
   private final RemoteReads remoteReads;
 
+  /** Open snapshots whose transaction walked every key ({@link #forEachAt}). */
+  private final Set<Long> walked = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   private volatile boolean closed;
 
   private ClusterTxEngine(
@@ -345,6 +348,7 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
   @Override
   public void end(long snapshot) {
     snapshotEpochs.remove(snapshot);
+    walked.remove(snapshot);
     member.store.end(snapshot);
   }
 
@@ -390,6 +394,7 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
               List.copyOf(reads),
               ws,
               false,
+              walked.contains(snapshot),
               System.nanoTime() + timeoutNanos);
       commits.increment();
       return c;
@@ -415,6 +420,7 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
             List.of(),
             List.of(new TxFrame.Write(key, v)),
             true,
+            false,
             System.nanoTime() + timeoutNanos);
     commits.increment();
     return c;
@@ -511,6 +517,40 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
           int offset = StoredValue.valueOffset(stored);
           action.accept(key, new ByteSource(stored, offset, stored.length - offset));
         });
+  }
+
+  /**
+   * Hands {@code action} the value of each key of the cache at {@code index} at {@code snapshot}
+   * (an open transaction's), as that transaction's reads would see it: the walk of KEYS, SCAN or
+   * DBSIZE inside a server's EXEC. The transaction's commit, if it writes, then also checks that no
+   * commit after its snapshot created, changed or removed any key of the store (else it fails with
+   * {@code TransactionConflictException}), so that what the walk did not see cannot have been
+   * serialized before it. REPLICATED only: this member holds every key and takes part in every
+   * commit.
+   *
+   * @param action gets the encoded key and the value's encoded bytes (neither to be modified)
+   * @throws IllegalStateException in DISTRIBUTED mode
+   * @throws TransactionConflictException if the snapshot cannot be read here (this member adopts
+   *     the cluster's state, or a pending transaction did not end within the timeout)
+   */
+  public void forEachAt(int index, long snapshot, BiConsumer<byte[], ByteSource> action) {
+    try {
+      member.forEachAt(
+          index,
+          snapshot,
+          System.nanoTime() + timeoutNanos,
+          (key, stored) -> {
+            int offset = StoredValue.valueOffset(stored);
+            action.accept(key, new ByteSource(stored, offset, stored.length - offset));
+          });
+      walked.add(snapshot);
+    } catch (PendingTimeoutException | SnapshotLostException e) {
+      conflicts.increment();
+      throw new TransactionConflictException(e.getMessage(), List.of());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ClusterException("interrupted", e);
+    }
   }
 
   /**

@@ -190,6 +190,26 @@ final class KeyState {
     insert(commitTs, value == null ? null : StoredValue.wrap(commitTs, value));
   }
 
+  /**
+   * Returns true if a version committed after {@code after} and at or before {@code upTo} is kept
+   * here, or a transaction other than {@code self} is pending here (it may yet commit at or before
+   * {@code upTo}): what a walk of every key at snapshot {@code after} may have missed, for a
+   * transaction committing at {@code upTo}.
+   */
+  synchronized boolean changedBetween(long after, long upTo, TxId self) {
+    for (long t : ts) {
+      if (t > after && t <= upTo) {
+        return true;
+      }
+    }
+    for (Pending p : pending) {
+      if (!p.txid().equals(self)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   synchronized boolean hasPending() {
     return !pending.isEmpty();
   }

@@ -258,6 +258,98 @@ final class MemberState implements TxLog.Replay {
         });
   }
 
+  /**
+   * Returns the timestamp of a commit of {@code key} above {@code snapshot} that this member knows
+   * of, or 0 if none: its newest applied version's, or the decided timestamp of a transaction
+   * pending here on it (decided, its APPLY not yet here). A remote reader whose snapshot is below
+   * such a commit may have had it acknowledged before it began (see {@link RemoteReads}).
+   */
+  synchronized long commitAbove(KeyRef key, long snapshot) {
+    KeyState s = store.peek(key);
+    long newest = s == null ? 0 : s.newestTs();
+    long found = newest > snapshot ? newest : 0;
+    for (PendingTxn t : pending.values()) {
+      if (t.decidedTs > snapshot && t.decidedTs > found && writes(t, key)) {
+        found = t.decidedTs;
+      }
+    }
+    return found;
+  }
+
+  private static boolean writes(PendingTxn t, KeyRef key) {
+    for (TxFrame.Write w : t.writes) {
+      if (w.key().equals(key)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Returns this member's clock (the highest timestamp it handed out or observed). */
+  long clock() {
+    return store.clock.current();
+  }
+
+  /**
+   * Hands {@code action} the stored bytes of each key of cache {@code cache} visible at {@code
+   * snapshot} (removed and absent keys skipped), reading each key as a transaction's read does
+   * (waiting for transactions pending at or below the snapshot). For a member holding every key
+   * (REPLICATED) and every segment at its epoch.
+   *
+   * @throws IllegalStateException if a segment's owners are not every member (DISTRIBUTED)
+   * @throws SnapshotLostException if this member does not hold every segment now (it adopts), or
+   *     the snapshot's versions are gone
+   * @throws PendingTimeoutException if a pending transaction did not end by the deadline
+   */
+  void forEachAt(int cache, long snapshot, long deadlineNanos, BiConsumer<byte[], byte[]> action)
+      throws InterruptedException {
+    if (owners != Epoch.ALL) {
+      throw new IllegalStateException(
+          "a walk at a snapshot needs every key on this member (REPLICATED)");
+    }
+    synchronized (this) {
+      for (long h : held) {
+        if (h != epoch.number) {
+          throw new SnapshotLostException(snapshot);
+        }
+      }
+    }
+    List<KeyRef> keys = new ArrayList<>();
+    store.forEach(
+        (k, s) -> {
+          if (k.cache() == cache) {
+            keys.add(k);
+          }
+        });
+    for (KeyRef k : keys) {
+      byte[] stored = store.read(k, snapshot, deadlineNanos);
+      if (stored != null) {
+        action.accept(k.key(), stored);
+      }
+    }
+  }
+
+  /**
+   * Returns true if some key of the store may have been created, changed or removed by a commit
+   * after {@code snapshot} and at or before {@code commitTs}, other than by {@code self}: a version
+   * in that range, or another transaction pending here. First observes {@code commitTs}, so that
+   * every transaction prepared here afterwards commits above it. For an originator holding every
+   * key (REPLICATED, where every commit passes through it), between its votes and its DECIDE: what
+   * makes a transaction that walked every key at its snapshot serializable (see {@code
+   * ClusterTxEngine#forEachAt}).
+   */
+  synchronized boolean changedSince(long snapshot, long commitTs, TxId self) {
+    store.clock.observe(commitTs);
+    boolean[] changed = {false};
+    store.forEach(
+        (k, s) -> {
+          if (!changed[0] && s.changedBetween(snapshot, commitTs, self)) {
+            changed[0] = true;
+          }
+        });
+    return changed[0];
+  }
+
   /** Returns the installed epoch's members' addresses, in the epoch's order. */
   synchronized List<org.jgroups.Address> epochAddresses() {
     return epoch.addresses();
@@ -506,12 +598,19 @@ final class MemberState implements TxLog.Replay {
     }
   }
 
-  /** DECIDE (phase 2 of the epoch's ballot): record and log the commit decision, or refuse. */
+  /**
+   * DECIDE (phase 2 of the epoch's ballot): record and log the commit decision, or refuse. Either
+   * way the clock observes the commit timestamp first, so that every snapshot this member hands out
+   * after it answered is above the commit: the originator acknowledges a commit only once every
+   * participant answered its DECIDE (or left), so a read through any owner of its keys after the
+   * acknowledgement sees it (docs/design/cluster-transactions.md, "Reading one's own writes").
+   */
   TxFrame.Ack decide(TxFrame.Decide d) {
     long ticket = 0;
     still.readLock().lock();
     try {
       synchronized (this) {
+        store.clock.observe(d.commitTs());
         if (!d.ballot().equals(promised) || !d.ballot().equals(epoch.ballot)) {
           return new TxFrame.Ack(0, TxFrame.A_REFUSED, promised);
         }

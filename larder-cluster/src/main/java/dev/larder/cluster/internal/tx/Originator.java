@@ -28,6 +28,13 @@ import org.jgroups.Address;
  * (members refused because a reconfiguration began, or left), the decision is the next epoch's, and
  * the originator waits for it ({@link MemberState#expectOutcome}).
  *
+ * <p><b>Reading one's own writes.</b> A decision is chosen once a majority logged it, but the
+ * originator waits for every participant's answer to DECIDE (or for it to leave, or the deadline)
+ * before it acknowledges: a member observes the commit timestamp when it gets the DECIDE, so every
+ * snapshot an owner of the written keys hands out after the acknowledgement is above the commit,
+ * and its reads wait for the APPLY if it has not arrived. Readers that own none of the keys read
+ * them from an owner, which tells them of a commit above their snapshot ({@link RemoteReads}).
+ *
  * <p>Who is asked ({@link Participants}): PREPARE, APPLY and ABORT go to the participants (the
  * originator, the owners of the written keys, the primaries of the keys validated), DECIDE to them
  * and as many other members of the epoch as a majority of the configured members needs.
@@ -70,6 +77,9 @@ final class Originator {
    *     snapshot is complete only on a member READY in the epoch that commits: elsewhere, on a
    *     minority side say, commits with lower timestamps may be missing from what it read)
    * @param writes encoded values, null for a removal
+   * @param walked whether the transaction walked every key at its snapshot: it commits only if no
+   *     other commit created, changed or removed a key since (checked here after the votes, before
+   *     DECIDE: {@link MemberState#changedSince}; REPLICATED)
    * @throws TransactionConflictException if refused (nothing applied)
    * @throws ClusterDegradedException if this member is not READY and its view holds fewer than a
    *     majority of the members (nothing applied)
@@ -83,10 +93,12 @@ final class Originator {
       List<KeyRef> reads,
       List<TxFrame.Write> writes,
       boolean blind,
+      boolean walked,
       long deadlineNanos) {
     while (true) {
       try {
-        return attempt(snapshot, snapshotEpoch, isolation, reads, writes, blind, deadlineNanos);
+        return attempt(
+            snapshot, snapshotEpoch, isolation, reads, writes, blind, walked, deadlineNanos);
       } catch (LockedOnly e) {
         if (System.nanoTime() > deadlineNanos) {
           throw new ClusterTimeoutException(
@@ -110,6 +122,7 @@ final class Originator {
       List<KeyRef> reads,
       List<TxFrame.Write> writes,
       boolean blind,
+      boolean walked,
       long deadlineNanos)
       throws LockedOnly, InterruptedException {
     Epoch e = member.awaitReady(deadlineNanos, majority);
@@ -189,6 +202,15 @@ final class Originator {
       abortEverywhere(id, others);
       throw refusal(snapshot, votes, conflicts, complete, blind);
     }
+    if (walked && member.changedSince(snapshot, commitTs, id)) {
+      abortEverywhere(id, others);
+      throw new TransactionConflictException(
+          "transaction with snapshot "
+              + snapshot
+              + " walked every key, and another commit created, changed or removed a key since"
+              + " (or is still pending): run it again",
+          List.of());
+    }
     return decide(e, id, commitTs, who, deadlineNanos);
   }
 
@@ -232,7 +254,11 @@ final class Originator {
       }
       TxFrame.Ack own = member.decide(new TxFrame.Decide(0, e.ballot, id, commitTs));
       int mine = own.status() == TxFrame.A_OK ? 1 : 0;
-      call.await(c -> mine + oks(c.replies()) >= majority, deadlineNanos);
+      // chosen once a majority logged it; acknowledged only once every participant has also
+      // answered (its clock then passed the commit: reads through it see the commit) or left
+      List<Address> participants = who.participants();
+      call.await(
+          c -> mine + oks(c.replies()) >= majority && c.settled(participants), deadlineNanos);
       ok = mine + oks(call.replies());
     } finally {
       channel.close(call);

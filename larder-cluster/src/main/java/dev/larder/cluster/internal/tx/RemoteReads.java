@@ -22,8 +22,24 @@ import org.jgroups.Address;
  * reads of one transaction go to owners in one epoch: every commit of that epoch passes through
  * each of them, and the epoch holds every earlier one. The owner checks again after reading that it
  * still serves the epoch (an INSTALL meanwhile may have dropped the segment).
+ *
+ * <p><b>Commits above the snapshot.</b> A reader that owns none of a transaction's keys took no
+ * part in its commit, so its clock may be below the commit's timestamp although the commit was
+ * acknowledged (to another client, or to this reader's own client through another member) before
+ * its snapshot was taken. An owner that knows of a commit of the key above the snapshot, by at most
+ * {@value #UNCERTAIN_MILLIS} ms of the hybrid clock (the members' clocks must agree that closely),
+ * answers NEWER with its clock instead of the older value; the reader observes that clock and fails
+ * the read with a conflict, so that {@code inTransaction} runs it again at a snapshot above the
+ * commit. Every owner of the key took part in the commit and answered its DECIDE before it was
+ * acknowledged, so it knows of it (applied, or decided and pending). A commit made after the
+ * snapshot was taken may cost a needless retry; never a stale answer.
  */
 final class RemoteReads {
+
+  /** How far above a snapshot an owner looks for commits its reader should see (see notes). */
+  static final long UNCERTAIN_MILLIS = 1000;
+
+  private static final long UNCERTAIN_TICKS = UNCERTAIN_MILLIS << 20;
 
   private final MemberState member;
   private final TxChannel channel;
@@ -64,6 +80,15 @@ final class RemoteReads {
         TxFrame.Value v = ask(a, new TxFrame.Read(0, epoch, snapshot, key), deadlineNanos);
         if (v != null && v.status() == TxFrame.R_OK) {
           return v.stored();
+        }
+        if (v != null && v.status() == TxFrame.R_NEWER) {
+          member.observeRead(TxFrame.clockOf(v.stored()));
+          throw new TransactionConflictException(
+              "an owner of a key read at snapshot "
+                  + snapshot
+                  + " holds a commit of it above the snapshot, which may have been acknowledged"
+                  + " before the snapshot was taken: run it again",
+              List.of());
         }
         if (v != null && v.status() == TxFrame.R_CONFLICT) {
           throw new TransactionConflictException(
@@ -116,6 +141,10 @@ final class RemoteReads {
     }
     if (!member.servesReads(r.key(), r.epoch())) {
       return new TxFrame.Value(r.reqId(), TxFrame.R_RETRY, null);
+    }
+    long above = member.commitAbove(r.key(), r.snapshot());
+    if (above != 0 && above - r.snapshot() <= UNCERTAIN_TICKS) {
+      return new TxFrame.Value(r.reqId(), TxFrame.R_NEWER, TxFrame.clockBytes(member.clock()));
     }
     return new TxFrame.Value(r.reqId(), TxFrame.R_OK, stored);
   }

@@ -97,6 +97,16 @@ final class TxChannel implements Receiver, AutoCloseable {
       return true;
     }
 
+    /** Returns true if none of {@code members} is still awaited (each answered or left). */
+    synchronized boolean settled(Collection<Address> members) {
+      for (Address a : members) {
+        if (awaiting.contains(a)) {
+          return false;
+        }
+      }
+      return true;
+    }
+
     synchronized Map<Address, TxFrame> replies() {
       return new HashMap<>(replies);
     }

@@ -8,13 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The frames of the clustered transaction protocol, TX wire version 3 (docs/spec/cluster-wire.md,
+ * The frames of the clustered transaction protocol, TX wire version 4 (docs/spec/cluster-wire.md,
  * "Transaction frames"), and the encodings that its log records share.
  *
  * <pre>
  * +---------+------+--------+----------------------------+
  * | version | type | reqId  | body (by type)             |
- * | u8 = 2  | u8   | i64    |                            |
+ * | u8 = 4  | u8   | i64    |                            |
  * +---------+------+--------+----------------------------+
  * txid   = incarnation i64, counter i64
  * ballot = round i64, member i64
@@ -26,7 +26,7 @@ import java.util.List;
  */
 sealed interface TxFrame {
 
-  int VERSION = 3;
+  int VERSION = 4;
 
   int T_PREPARE = 1;
   int T_VOTE = 2;
@@ -101,11 +101,31 @@ sealed interface TxFrame {
 
   int A_REFUSED = 1;
 
-  /** VALUE statuses: the value at the snapshot; not served here (ask another owner); conflict. */
+  /**
+   * VALUE statuses: the value at the snapshot; not served here (ask another owner); conflict; a
+   * commit of the key above the snapshot (its stored bytes: the owner's clock, {@link
+   * #clockBytes}).
+   */
   int R_OK = 0;
 
   int R_RETRY = 1;
   int R_CONFLICT = 2;
+  int R_NEWER = 3;
+
+  /** Returns {@code clock} as an {@link #R_NEWER} VALUE carries it: an i64 (8 bytes). */
+  static byte[] clockBytes(long clock) {
+    ByteSink out = new ByteSink();
+    out.writeLong(clock);
+    return out.toByteArray();
+  }
+
+  /** Reads the clock an {@link #R_NEWER} VALUE carries. */
+  static long clockOf(byte[] stored) {
+    if (stored == null || stored.length != Long.BYTES) {
+      throw new IllegalArgumentException("a NEWER value carries an 8-byte clock");
+    }
+    return new ByteSource(stored).readLong();
+  }
 
   /**
    * A reconfiguration's proposal: the next epoch, and how to get there. {@code held} is, per member

@@ -13,6 +13,8 @@ import dev.larder.cluster.KeyPartitioner;
 import dev.larder.cluster.Stacks;
 import dev.larder.codec.ByteSource;
 import dev.larder.codec.Codecs;
+import dev.larder.tx.Transaction;
+import dev.larder.tx.TransactionConflictException;
 import dev.larder.tx.TxCache;
 import dev.larder.tx.TxCacheSpec;
 import java.time.Duration;
@@ -83,6 +85,12 @@ class ClusteredTxMemberTest {
         assertTrue(expected.size() < live.size(), "two owners of three: member " + i);
       }
       assertPrimariesWalkEachKeyOnce(members, live);
+      try (Transaction t = members.getFirst().store().begin()) {
+        assertThrows(
+            IllegalStateException.class,
+            () -> members.getFirst().forEachAt(t, KV, (k, v) -> {}),
+            "no member holds every key at a snapshot");
+      }
       // the whole cluster's keys through any member: its own primaries' and the others'
       for (int i = 0; i < members.size(); i++) {
         Map<String, Long> everywhere = new TreeMap<>();
@@ -122,6 +130,47 @@ class ClusteredTxMemberTest {
                       false,
                       (k, v) -> {}));
       assertEquals(List.of(), members.getFirst().owners(SEGMENTS));
+    } finally {
+      closeAll(members);
+    }
+  }
+
+  /**
+   * A walk inside a transaction sees the keys at its snapshot (not a key created, changed or
+   * removed by a commit after it), and a transaction that walked and writes cannot commit after
+   * such a commit (a key created meanwhile would be missing from what it listed): it conflicts and
+   * commits when run again. A transaction that walked without a concurrent change commits, and a
+   * DISTRIBUTED member has no such walk.
+   */
+  @Test
+  void aWalkInsideATransactionSeesItsSnapshotAndFailsItsCommitAfterAnotherCommitChangedTheKeys()
+      throws Exception {
+    List<ClusteredTxMember> members = start(ClusterMode.REPLICATED);
+    try {
+      Map<String, Long> live = writeAndRemoveSome(members);
+      ClusteredTxMember m0 = members.get(0);
+      TxCache<String, Long> kv0 = m0.store().cache(KV);
+      TxCache<String, Long> kv1 = members.get(1).store().cache(KV);
+      Transaction t = m0.store().begin();
+      kv1.put("late", 1L); // committed through another member after t's snapshot
+      kv1.remove(key(1));
+      Map<String, Long> seen = new TreeMap<>();
+      m0.forEachAt(t, KV, seen::put);
+      assertEquals(new TreeMap<>(live), seen, "the keys at the snapshot, without the later ones");
+      t.put(kv0, "count", (long) seen.size());
+      assertThrows(TransactionConflictException.class, t::commit, "a key changed since the walk");
+      TxTestCluster.await(() -> kv0.get("late") != null, "m0 applied the later commit");
+      long counted =
+          m0.store()
+              .inTransaction(
+                  tx -> {
+                    Map<String, Long> now = new TreeMap<>();
+                    m0.forEachAt(tx, KV, now::put);
+                    tx.put(kv0, "count", (long) now.size());
+                    return (long) now.size();
+                  });
+      assertEquals(live.size(), counted, "one key more (late), one fewer (removed)");
+      assertEquals(counted, kv1.get("count"), "read through another member at once");
     } finally {
       closeAll(members);
     }

@@ -62,6 +62,7 @@ class TxFrameTest {
         new TxFrame.Read(14, 5, 1000, KEY),
         new TxFrame.Value(14, TxFrame.R_OK, new byte[] {1, 7}),
         new TxFrame.Value(15, TxFrame.R_RETRY, null),
+        new TxFrame.Value(16, TxFrame.R_NEWER, TxFrame.clockBytes(0x0102030405060708L)),
         new TxFrame.State(
             13,
             5,
@@ -79,6 +80,42 @@ class TxFrameTest {
       assertEquals(f.getClass(), back.getClass());
       assertArrayEquals(bytes, TxFrame.encode(back), f.getClass().getSimpleName());
     }
+  }
+
+  /** VALUE NEWER byte for byte: version, type, reqId, status, the clock as an 8-byte string. */
+  @Test
+  void aNewerValueCarriesTheOwnersClock() {
+    byte[] expected = {
+      4,
+      14,
+      16,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0, // version 4, VALUE, reqId 16
+      3, // NEWER
+      8,
+      0,
+      0,
+      0,
+      8,
+      7,
+      6,
+      5,
+      4,
+      3,
+      2,
+      1 // 8 bytes: the clock, little-endian
+    };
+    TxFrame.Value v =
+        new TxFrame.Value(16, TxFrame.R_NEWER, TxFrame.clockBytes(0x0102030405060708L));
+    assertArrayEquals(expected, TxFrame.encode(v));
+    TxFrame.Value back = (TxFrame.Value) TxFrame.decode(expected, 0, expected.length);
+    assertEquals(0x0102030405060708L, TxFrame.clockOf(back.stored()));
+    assertThrows(IllegalArgumentException.class, () -> TxFrame.clockOf(new byte[] {1, 2}));
   }
 
   @Test

@@ -8,6 +8,7 @@ import dev.larder.cluster.ClusteredTxStore;
 import dev.larder.server.internal.keyspace.KeyObserver;
 import dev.larder.server.internal.pubsub.KeyEvents;
 import dev.larder.tx.TxStore;
+import dev.larder.wal.WalConfig;
 import java.util.Iterator;
 import java.util.Map;
 
@@ -37,17 +38,20 @@ public final class ClusterTransactions implements AutoCloseable {
    * @param cluster the store's cluster (REPLICATED, or DISTRIBUTED with its owners; SYNC; its own
    *     transport)
    * @param members the cluster's size: a majority of it must be present to commit
+   * @param log this member's log (its commits, decisions and epochs, recovered here before it
+   *     joins), or null to keep nothing on disk
    * @return the started member
    * @throws dev.larder.cluster.ClusterException if it cannot join in time
    * @throws IllegalArgumentException if DISTRIBUTED with too few owners for the majority
+   * @throws IllegalStateException if the log's directory holds another format
    */
-  static ClusterTransactions start(ClusterConfig cluster, int members) {
-    return new ClusterTransactions(
-        ClusteredTxStore.builder(cluster)
-            .cache(TxKeyspaceStore.KEYSPACE)
-            .members(members)
-            .buildMember(),
-        cluster.mode() == ClusterMode.DISTRIBUTED);
+  static ClusterTransactions start(ClusterConfig cluster, int members, WalConfig log) {
+    ClusteredTxStore.Builder b =
+        ClusteredTxStore.builder(cluster).cache(TxKeyspaceStore.KEYSPACE).members(members);
+    if (log != null) {
+      b.persistence(log);
+    }
+    return new ClusterTransactions(b.buildMember(), cluster.mode() == ClusterMode.DISTRIBUTED);
   }
 
   /** Returns this member's side of the transactional store (its epoch, owners and members). */
@@ -111,6 +115,8 @@ public final class ClusterTransactions implements AutoCloseable {
    * @throws dev.larder.tx.TransactionConflictException if every attempt conflicted
    * @throws dev.larder.cluster.ClusterException if a step or the commit failed in the cluster
    *     (nothing of the transaction is applied)
+   * @throws UnsupportedOperationException if a step cannot run inside a transaction here (a walk of
+   *     the keyspace on a DISTRIBUTED store; nothing applied)
    */
   public boolean execute(Attempt attempt) {
     return store
@@ -124,6 +130,9 @@ public final class ClusterTransactions implements AutoCloseable {
               try {
                 boolean commit = attempt.run();
                 store.unbind();
+                if (b.unsupported != null) {
+                  throw b.unsupported;
+                }
                 if (b.failure != null) {
                   throw b.failure;
                 }

@@ -16,7 +16,11 @@ import dev.larder.server.ServerConfig;
 import dev.larder.server.ServerSetting;
 import dev.larder.server.internal.keyspace.ClusterStore;
 import dev.larder.server.internal.keyspace.ValueLayout;
+import dev.larder.server.internal.persist.ServerLog;
+import dev.larder.wal.WalConfig;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -115,6 +119,8 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
    */
   public static ServerCluster join(
       ServerConfig config, int respPort, Cache<byte[], byte[]> store, StoreJournal journal) {
+    // checked before joining: a refused directory then costs no join
+    WalConfig transactionLog = config.clusterTransactions() ? transactionLog(config) : null;
     String host = config.clusterAnnounceIp();
     String name = config.get(ServerSetting.CLUSTER_NODE_NAME);
     if (name.isEmpty()) {
@@ -159,7 +165,7 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
       return new ServerCluster(joined, config, null);
     }
     try {
-      return new ServerCluster(joined, config, startTransactions(config, name));
+      return new ServerCluster(joined, config, startTransactions(config, name, transactionLog));
     } catch (RuntimeException e) {
       joined.close();
       throw e;
@@ -169,7 +175,8 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
   /** The transport of the transactional store's channel: this far above the cluster's ports. */
   static final int TRANSACTIONS_PORT_OFFSET = 1000;
 
-  private static ClusterTransactions startTransactions(ServerConfig config, String name) {
+  private static ClusterTransactions startTransactions(
+      ServerConfig config, String name, WalConfig log) {
     int size = Integer.parseInt(config.get(ServerSetting.CLUSTER_SIZE));
     ClusterConfig tx =
         ClusterConfig.builder()
@@ -187,7 +194,32 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
             .initialClusterSize(size)
             .partitioner(SlotPartitioner.INSTANCE)
             .build();
-    return ClusterTransactions.start(tx, size);
+    return ClusterTransactions.start(tx, size, log);
+  }
+
+  /**
+   * The transactional store's log with {@code dir}: kept in the directory itself (the store's own
+   * format, docs/spec/cluster-wire.md, "Transaction log records"), forced as {@code appendfsync}
+   * says, as a standalone server's log is ({@code no}: written before the reply, forcing left to
+   * the operating system); null without {@code dir}.
+   *
+   * @throws ClusterException if the directory holds a server log, which this store cannot read
+   */
+  static WalConfig transactionLog(ServerConfig config) {
+    Path dir = config.dir();
+    if (dir == null) {
+      return null;
+    }
+    if (Files.exists(dir.resolve(ServerLog.FORMAT_FILE))) {
+      throw new ClusterException(
+          dir
+              + " holds a server log (its "
+              + ServerLog.FORMAT_FILE
+              + " file), written with cluster-transactions off: a member with cluster-transactions"
+              + " on keeps its commits in another format and would start without them; give it"
+              + " another directory");
+    }
+    return WalConfig.of(dir).withPolicy(ServerLog.policy(config.appendfsync()));
   }
 
   /** Returns the transactional store ({@code cluster-transactions on}), or null. */

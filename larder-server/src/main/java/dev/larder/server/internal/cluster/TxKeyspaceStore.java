@@ -51,11 +51,18 @@ import java.util.function.Predicate;
  * it rethrows, and the binding's owner ({@link ClusterTransactions#execute}) rolls the transaction
  * back and runs it again (a conflict) or fails it whole (a cluster failure).
  *
- * <p><b>Iteration</b> walks the cluster's newest committed values, weakly consistent: this member's
- * in REPLICATED mode (it holds every key), every primary's in DISTRIBUTED mode (a round trip to
- * each other member per walk). Inside a bound transaction the keys it wrote are overlaid with its
- * own values, so FLUSHDB or KEYS after a SET in one EXEC see that SET; other keys are read as
- * committed, not at the transaction's snapshot.
+ * <p><b>Iteration</b> (KEYS, SCAN, DBSIZE, FLUSHDB, RANDOMKEY...) outside a transaction:
+ * REPLICATED, every key this member holds at a snapshot of its own (a read-only transaction: one
+ * consistent state, every commit acknowledged before it included); DISTRIBUTED, the newest
+ * committed values of every primary (a round trip to each other member per walk), weakly consistent
+ * (a commit acknowledged a moment before may not be applied at its primary yet). Inside a bound
+ * transaction (EXEC), REPLICATED: the keys at the transaction's snapshot ({@link
+ * ClusteredTxMember#forEachAt}), with the keys it wrote overlaid with its own values, so a KEYS
+ * after a SET in one EXEC sees that SET and every other key as the EXEC's reads see it; if the EXEC
+ * writes, its commit fails as a conflict (and it runs again) when any other commit created, changed
+ * or removed a key after its snapshot, so what it listed is serializable with the rest.
+ * DISTRIBUTED: refused (an {@code ERR} for the whole EXEC), since no member sees every key at a
+ * snapshot and a walk of the newest values would mix states.
  *
  * <p>Thread-safe; a binding belongs to one thread.
  */
@@ -92,6 +99,9 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
 
     /** The first cluster failure a step met: the transaction fails whole. */
     ClusterException failure;
+
+    /** A step the store cannot run inside a transaction: the transaction fails whole. */
+    UnsupportedOperationException unsupported;
 
     Binding(TxKeyspaceStore owner, Transaction tx) {
       this.owner = owner;
@@ -425,22 +435,54 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
   }
 
   /**
-   * The cluster's newest committed entries, overlaid with the bound transaction's own writes: a
-   * copy, so the caller may write while it walks it. REPLICATED: this member's (it holds every
-   * key); DISTRIBUTED: every primary's, each key once, a round trip to every other member.
+   * The keyspace's entries, a copy, so the caller may write while it walks it (see the class notes
+   * on iteration). Outside a transaction: REPLICATED, this member's at a snapshot of its own (it
+   * holds every key); DISTRIBUTED, every primary's newest, each key once, a round trip to every
+   * other member. Inside the bound transaction (REPLICATED), the entries at its snapshot overlaid
+   * with its own writes.
    *
    * @throws dev.larder.cluster.ClusterTimeoutException if, DISTRIBUTED, some member did not serve
    *     its keys within the cluster timeout
+   * @throws UnsupportedOperationException inside a bound transaction of a DISTRIBUTED store
+   * @throws TransactionConflictException inside a bound transaction whose snapshot cannot be read
+   *     here (it runs again)
    */
   List<Map.Entry<byte[], byte[]>> entries() {
     Binding b = bound();
+    if (b == null && !distributed) {
+      // a read-only transaction of its own: every key at one snapshot, commits acknowledged
+      // before it included (a walk of the newest applied values could miss one still pending)
+      return store.inTransaction(
+          TxStore.SINGLE_OPERATION_ATTEMPTS,
+          tx -> {
+            List<Map.Entry<byte[], byte[]>> out = new ArrayList<>();
+            member.forEachAt(tx, KEYSPACE, (k, v) -> out.add(Map.entry(k, v)));
+            return out;
+          });
+    }
     if (b == null) {
       List<Map.Entry<byte[], byte[]>> out = new ArrayList<>();
       forEachInCluster((k, v) -> out.add(Map.entry(k, v)));
       return out;
     }
+    if (distributed) {
+      UnsupportedOperationException refused =
+          new UnsupportedOperationException(
+              "KEYS, SCAN, DBSIZE, RANDOMKEY, FLUSHDB and other walks of the keyspace are not"
+                  + " supported inside MULTI/EXEC on a distributed transactional cluster (no member"
+                  + " holds every key at the transaction's snapshot): run them outside the"
+                  + " transaction");
+      if (b.unsupported == null) {
+        b.unsupported = refused;
+      }
+      throw refused;
+    }
     Map<ByteBuffer, Map.Entry<byte[], byte[]>> all = new LinkedHashMap<>();
-    forEachInCluster((k, v) -> all.put(ByteBuffer.wrap(k), Map.entry(k, v)));
+    inTx(
+        tx -> {
+          member.forEachAt(tx, KEYSPACE, (k, v) -> all.put(ByteBuffer.wrap(k), Map.entry(k, v)));
+          return null;
+        });
     for (Map.Entry<ByteBuffer, byte[]> w : new ArrayList<>(b.written.entrySet())) {
       byte[] v = inTx(tx -> read(tx, w.getValue()));
       if (v == null) {

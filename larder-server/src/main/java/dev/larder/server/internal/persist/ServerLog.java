@@ -41,7 +41,7 @@ import java.util.function.LongSupplier;
  */
 public final class ServerLog implements AutoCloseable {
   /** The name of the file holding the directory's format line. */
-  static final String FORMAT_FILE = "server-log";
+  public static final String FORMAT_FILE = "server-log";
 
   static final String FORMAT_LINE = "larder-server-log 1";
 
@@ -161,7 +161,7 @@ public final class ServerLog implements AutoCloseable {
    *
    * @param appendfsync {@code always}, {@code everysec} or {@code no}
    */
-  static FsyncPolicy policy(String appendfsync) {
+  public static FsyncPolicy policy(String appendfsync) {
     return switch (appendfsync) {
       case "always" -> FsyncPolicy.always();
       case "everysec" -> FsyncPolicy.interval(Duration.ofSeconds(1));
@@ -174,6 +174,13 @@ public final class ServerLog implements AutoCloseable {
     if (Files.exists(directory.resolve("caches"))) {
       throw new IOException(
           directory + " holds a larder-tx store's log (its 'caches' file)," + " not a server's");
+    }
+    if (Files.exists(directory.resolve("cluster-tx"))) {
+      throw new IOException(
+          directory
+              + " holds a clustered transaction log (its 'cluster-tx' file), written with"
+              + " cluster-transactions on, not a server log: start with that setting, or give this"
+              + " server another directory");
     }
     Path format = directory.resolve(FORMAT_FILE);
     if (Files.exists(format)) {
