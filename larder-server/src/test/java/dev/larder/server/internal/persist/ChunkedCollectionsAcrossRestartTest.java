@@ -4,14 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.server.internal.TestServer;
-import dev.larder.server.internal.keyspace.ListChunks;
+import dev.larder.server.internal.keyspace.ChunkKey;
 import dev.larder.server.internal.keyspace.RangeChunks;
 import dev.larder.server.internal.keyspace.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,18 +69,28 @@ class ChunkedCollectionsAcrossRestartTest {
   private static int orphanChunks(TestServer s) {
     int orphans = 0;
     for (var e : s.keyspace.store().asMap().entrySet()) {
-      if (!ListChunks.isChunkKey(e.getKey())) {
+      if (!ChunkKey.isChunkKey(e.getKey())) {
         continue;
       }
-      byte[] head = s.keyspace.store().getIfPresent(ListChunks.headKeyOf(e.getKey()));
-      boolean named =
-          head != null
-              && RangeChunks.isHeadValue(head)
-              && RangeChunks.Index.decode(
-                      ValueLayout.header(head).type(),
-                      Arrays.copyOfRange(
-                          head, ValueLayout.header(head).payloadOffset(), head.length))
-                  .contains(ListChunks.numberOf(e.getKey()));
+      byte[] headKey = ChunkKey.headKeyOf(e.getKey());
+      byte[] head = s.keyspace.store().getIfPresent(headKey);
+      boolean named = false;
+      if (head != null && RangeChunks.isHeadValue(head)) {
+        RangeChunks.Index index =
+            RangeChunks.Index.decode(
+                ValueLayout.header(head).type(),
+                Arrays.copyOfRange(head, ValueLayout.header(head).payloadOffset(), head.length));
+        Set<Integer> numbers = new HashSet<>();
+        index.forEachNumber(
+            n -> {
+              byte[] v = s.keyspace.store().getIfPresent(ChunkKey.of(headKey, index.id(), n));
+              return v == null ? null : ValueLayout.decode(v).payload();
+            },
+            numbers::add);
+        named =
+            index.id() == ChunkKey.idOf(e.getKey())
+                && numbers.contains(ChunkKey.numberOf(e.getKey()));
+      }
       orphans += named ? 0 : 1;
     }
     return orphans;
