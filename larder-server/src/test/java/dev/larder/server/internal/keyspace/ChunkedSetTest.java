@@ -349,6 +349,42 @@ class ChunkedSetTest {
     return out;
   }
 
+  /**
+   * Integers added in batches, as a loader adds them, stay INTSETs in their chunks whatever their
+   * count, each chunk at most a chunk's size and at least about half of it (a split leaves halves);
+   * a packed set's limit of 512 integers does not turn them into tables.
+   */
+  @Test
+  void integerChunksStayIntsetsOfAboutAChunksSize() {
+    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+      for (int from = 0; from < 30_000; from += 1_000) {
+        int first = from;
+        ks.editSet(
+            0,
+            KEY,
+            (before, set) -> {
+              for (int i = first; i < first + 1_000; i++) {
+                set.add(b(Integer.toString(i)));
+              }
+              return null;
+            });
+      }
+      int chunks = 0;
+      for (Map.Entry<byte[], byte[]> e : ks.store().asMap().entrySet()) {
+        byte[] p = ValueLayout.decode(e.getValue()).payload();
+        if (!ChunkKey.isChunkKey(e.getKey()) || p[0] == RangeChunks.PAGE) {
+          continue;
+        }
+        chunks++;
+        assertEquals(SetPayload.INTSET, SetPayload.encoding(p), "an intset chunk");
+        assertTrue(p.length <= RangeBody.CHUNK_BYTES, "at most a chunk: " + p.length);
+      }
+      // 30,000 integers below 2^15, of 2 bytes each: 60,000 bytes, in chunks of 2 to 4 KiB
+      assertTrue(chunks >= 15 && chunks <= 32, "chunks about half full or more: " + chunks);
+      assertEquals(30_000, (int) ks.readSet(0, KEY, (before, set) -> set.size()));
+    }
+  }
+
   private static void fill(Keyspace ks, byte[] key, int n) {
     ks.editSet(
         0,
