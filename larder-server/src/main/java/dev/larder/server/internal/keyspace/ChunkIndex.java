@@ -10,9 +10,9 @@ import java.util.function.IntFunction;
  * one view.
  *
  * <p>A head need not list its chunks itself: a large list's head folds its middle chunks into index
- * pages, which are chunk entries of their own ({@link ListChunks}). So the walk takes a reader of
- * stored chunk payloads, and says when a page it needed was not there; a set's or hash's head names
- * every chunk directly and never reads.
+ * pages, and a large set's or hash's lists its chunks in index pages once it has more than a few,
+ * the pages being chunk entries of their own ({@link ListChunks}, {@link RangeChunks}). So the walk
+ * takes a reader of stored chunk payloads, and says when a page it needed was not there.
  *
  * <p>An index is a mutable value owned by one thread.
  */
@@ -21,12 +21,12 @@ sealed interface ChunkIndex permits ListChunks.Index, RangeChunks.Index, ZSetChu
   long id();
 
   /**
-   * Calls {@code visit} with the number of every chunk entry the head names: its chunks, and (a
-   * list's) its index pages and the chunks each lists. A page's chunks come before the page itself;
-   * a missing page's chunks are not visited (the page's own number still is).
+   * Calls {@code visit} with the number of every chunk entry the head names: its chunks, and its
+   * index pages and the chunks each lists. A page's chunks come before the page itself; a missing
+   * page's chunks are not visited (the page's own number still is).
    *
    * @param read a chunk number's stored payload (of this collection's chunk under that number), or
-   *     null if the store does not hold it; not called for a type without index pages
+   *     null if the store does not hold it; called for index pages only
    * @param visit given each number
    * @return false if an index page was missing (the walk named less than the head does), else true
    * @throws IllegalArgumentException if a page read is malformed

@@ -42,15 +42,16 @@ import java.util.function.UnaryOperator;
  * the work ({@link #chunkEvicted}, {@link #headEvicted}); the thread does it when it leaves the
  * keyspace ({@link #settle}): an evicted chunk's collection is removed (counted and reported as the
  * key's eviction), an evicted head's chunks are removed. A collection found with a chunk missing
- * before that (by any thread; {@link ListBody.MissingChunk}) is the same case: it is removed and
- * treated as absent. So a collection is evicted whole, and none is ever read with a hole.
+ * before that (by any thread; {@link MissingChunk}) is the same case: it is removed and treated as
+ * absent. So a collection is evicted whole, and none is ever read with a hole.
  *
  * <p><b>Index pages.</b> A head need not list its chunks: a large list's folds its middle chunks
- * into index pages, chunk entries of their own ({@link ListChunks}). So this class never counts a
- * head's chunks; it walks them ({@link ChunkIndex#forEachNumber}) with a reader of the stored
- * pages, and treats a missing page as what it is, a collection being evicted: its release falls
- * back to a walk of the store for the collection's chunk keys ({@code removeEveryChunkOf}), and
- * recovery counts it incomplete.
+ * into index pages, and a large set's or hash's lists its chunks in index pages once it has more
+ * than a few, chunk entries of their own ({@link ListChunks}, {@link RangeChunks}). So this class
+ * never counts a head's chunks; it walks them ({@link ChunkIndex#forEachNumber}) with a reader of
+ * the stored pages, and treats a missing page as what it is, a collection being evicted: its
+ * release falls back to a walk of the store for the collection's chunk keys ({@code
+ * removeEveryChunkOf}), and recovery counts it incomplete.
  *
  * <p><b>Logging.</b> Under a log, a change's chunk writes, its head and its chunk removals are
  * reported in one group (one record), so recovery never sees half a change; an eviction's follow-up
@@ -104,7 +105,7 @@ final class ChunkStore {
   /**
    * Returns a head's collection read whole, as the packed payload of its type.
    *
-   * @throws ListBody.MissingChunk if a chunk is missing
+   * @throws MissingChunk if a chunk is missing
    */
   private byte[] wholePayload(byte[] stored, StoredValue head) {
     if (head.type() == ValueType.ZSET) {
@@ -113,17 +114,16 @@ final class ChunkStore {
     }
     if (head.type() != ValueType.LIST) {
       RangeChunks.Index index = RangeChunks.Index.decode(head.type(), head.payload());
-      return RangeBody.chunked(RangeCodec.of(head.type()), index, loader(stored, index.id()))
-          .packedPayload();
+      return RangeBody.chunked(head.type(), index, loader(stored, index.id())).packedPayload();
     }
     ListChunks.Index index = ListChunks.Index.decode(head.payload());
     return ListBody.chunked(index, loader(stored, index.id())).packedPayload();
   }
 
   /** Reads the chunks of the collection {@code id} at {@code stored}: null for a missing one. */
-  ListBody.Loader loader(byte[] stored, long id) {
+  ChunkLoader loader(byte[] stored, long id) {
     Cache<byte[], byte[]> cache = keyspace.cache();
-    return number -> cache.read(ListChunks.chunkKey(stored, id, number), ChunkStore::chunkPayload);
+    return number -> cache.read(ChunkKey.of(stored, id, number), ChunkStore::chunkPayload);
   }
 
   /**
@@ -146,7 +146,7 @@ final class ChunkStore {
   private record Pending(byte[] headKey, long id, byte[] evictedHead) {}
 
   void chunkEvicted(byte[] chunkKey) {
-    pending.add(new Pending(ListChunks.headKeyOf(chunkKey), ListChunks.idOf(chunkKey), null));
+    pending.add(new Pending(ChunkKey.headKeyOf(chunkKey), ChunkKey.idOf(chunkKey), null));
   }
 
   void headEvicted(byte[] headKey, byte[] head) {
@@ -236,10 +236,10 @@ final class ChunkStore {
       Set<Integer> named = index == null ? Set.of() : named(headKey, index);
       List<byte[]> unnamed = new ArrayList<>();
       for (byte[] k : keyspace.cache().asMap().keySet()) {
-        if (ListChunks.isChunkOf(k, headKey)
+        if (ChunkKey.isChunkOf(k, headKey)
             && (index == null
-                || index.id() != ListChunks.idOf(k)
-                || !named.contains(ListChunks.numberOf(k)))) {
+                || index.id() != ChunkKey.idOf(k)
+                || !named.contains(ChunkKey.numberOf(k)))) {
           unnamed.add(k);
         }
       }
@@ -265,8 +265,7 @@ final class ChunkStore {
     ChunkIndex index = indexOf(head);
     long id = index.id();
     if (!index.forEachNumber(
-        loader(headKey, id)::load,
-        number -> removeChunk(ListChunks.chunkKey(headKey, id, number), sink))) {
+        loader(headKey, id)::load, number -> removeChunk(ChunkKey.of(headKey, id, number), sink))) {
       removeEveryChunkOf(headKey, id, sink);
     }
   }
@@ -278,7 +277,7 @@ final class ChunkStore {
   private void removeEveryChunkOf(byte[] headKey, long id, ChangeSink sink) {
     List<byte[]> found = new ArrayList<>();
     for (byte[] k : keyspace.cache().asMap().keySet()) {
-      if (ListChunks.isChunkOf(k, headKey) && ListChunks.idOf(k) == id) {
+      if (ChunkKey.isChunkOf(k, headKey) && ChunkKey.idOf(k) == id) {
         found.add(k);
       }
     }
@@ -301,34 +300,6 @@ final class ChunkStore {
     }
   }
 
-  /**
-   * Removes the chunk entries {@code old} named that {@code now} (null: none) does not, {@code now}
-   * being in place. Reads both heads' index pages, if their type has any (a list's commands name
-   * what they leave unused themselves, {@link ListBody#removed}, reading only the pages they
-   * dropped); if one is missing, falls back to {@link #dropUnnamedChunks}.
-   */
-  void releaseDropped(byte[] stored, ChunkIndex old, ChunkIndex now, ChangeSink sink) {
-    long id = old.id();
-    ListBody.Loader read = loader(stored, id);
-    Set<Integer> kept = new HashSet<>();
-    boolean whole = now == null || now.id() != id || now.forEachNumber(read::load, kept::add);
-    List<Integer> dropped = new ArrayList<>();
-    whole &=
-        old.forEachNumber(
-            read::load,
-            number -> {
-              if (!kept.contains(number)) {
-                dropped.add(number);
-              }
-            });
-    for (int number : dropped) {
-      removeChunk(ListChunks.chunkKey(stored, id, number), sink);
-    }
-    if (!whole) {
-      dropUnnamedChunks(stored);
-    }
-  }
-
   /** Removes a chunk, reporting it if it was there. */
   void removeChunk(byte[] chunkKey, ChangeSink sink) {
     if (keyspace.cache().remove(chunkKey) != null && sink != null) {
@@ -339,7 +310,7 @@ final class ChunkStore {
   /** Writes a chunk of a collection of that type, reporting it; returns its stored key. */
   byte[] writeChunk(
       byte[] stored, ValueType type, long id, int number, byte[] payload, ChangeSink sink) {
-    byte[] key = ListChunks.chunkKey(stored, id, number);
+    byte[] key = ChunkKey.of(stored, id, number);
     byte[] value = ValueLayout.encode(new StoredValue(type, keyspace.nextVersion(), 0, 0, payload));
     keyspace.cache().put(key, value);
     if (sink != null) {
@@ -378,7 +349,7 @@ final class ChunkStore {
           keyspace.countRead(v != null);
           return read.apply(v);
         }
-      } catch (ListBody.MissingChunk e) {
+      } catch (MissingChunk e) {
         dropBroken(stored);
         continue;
       } finally {
@@ -421,7 +392,7 @@ final class ChunkStore {
         begin(sink);
         try {
           outcome = attempt.run(sink);
-        } catch (ListBody.MissingChunk e) {
+        } catch (MissingChunk e) {
           dropBroken(stored);
           continue;
         } finally {
@@ -550,7 +521,7 @@ final class ChunkStore {
         }
         try {
           return v.withPayload(wholePayload(stored, v));
-        } catch (ListBody.MissingChunk e) {
+        } catch (MissingChunk e) {
           dropBroken(stored);
         }
       }
@@ -587,7 +558,7 @@ final class ChunkStore {
         byte[] whole;
         try {
           whole = wholePayload(stored, head);
-        } catch (ListBody.MissingChunk e) {
+        } catch (MissingChunk e) {
           dropBroken(stored);
           continue;
         }
@@ -680,12 +651,11 @@ final class ChunkStore {
     List<byte[]> heads = new ArrayList<>();
     for (Map.Entry<byte[], byte[]> e : cache.asMap().entrySet()) {
       byte[] k = e.getKey();
-      if (ListChunks.isChunkKey(k)) {
+      if (ChunkKey.isChunkKey(k)) {
         chunkKeys.add(k);
         chunks
-            .computeIfAbsent(
-                owner(ListChunks.headKeyOf(k), ListChunks.idOf(k)), o -> new HashSet<>())
-            .add(ListChunks.numberOf(k));
+            .computeIfAbsent(owner(ChunkKey.headKeyOf(k), ChunkKey.idOf(k)), o -> new HashSet<>())
+            .add(ChunkKey.numberOf(k));
       } else if (isHeadValue(e.getValue())) {
         heads.add(k);
       }
@@ -714,8 +684,8 @@ final class ChunkStore {
       }
     }
     for (byte[] k : chunkKeys) {
-      Set<Integer> named = whole.get(owner(ListChunks.headKeyOf(k), ListChunks.idOf(k)));
-      if (named == null || !named.contains(ListChunks.numberOf(k))) {
+      Set<Integer> named = whole.get(owner(ChunkKey.headKeyOf(k), ChunkKey.idOf(k)));
+      if (named == null || !named.contains(ChunkKey.numberOf(k))) {
         cache.invalidate(k);
         removed++;
       }

@@ -271,7 +271,7 @@ public final class Keyspace implements AutoCloseable {
                 if (logged) {
                   sink.evict(k, ValueLayout.versionOf(v));
                 }
-                if (ListChunks.isChunkKey(k)) {
+                if (ChunkKey.isChunkKey(k)) {
                   // Its list goes with it, once the writer has left its stripe.
                   chunks.chunkEvicted(k);
                   return;
@@ -933,7 +933,7 @@ public final class Keyspace implements AutoCloseable {
     long[][] counts = new long[DATABASES][3];
     long now = now();
     for (Map.Entry<byte[], byte[]> e : walked.asMap().entrySet()) {
-      if (ListChunks.isChunkKey(e.getKey())) {
+      if (ChunkKey.isChunkKey(e.getKey())) {
         continue;
       }
       long expiry = ValueLayout.expiryOf(e.getValue());
@@ -1271,7 +1271,7 @@ public final class Keyspace implements AutoCloseable {
    */
   public void restorePut(byte[] storedKey, byte[] storedValue) {
     cache.put(storedKey, storedValue);
-    if (ListChunks.isChunkKey(storedKey) || ChunkStore.isHeadValue(storedValue)) {
+    if (ChunkKey.isChunkKey(storedKey) || ChunkStore.isHeadValue(storedValue)) {
       anyChunked = true;
     }
     if (ValueLayout.expiryOf(storedValue) != 0) {
@@ -1317,7 +1317,7 @@ public final class Keyspace implements AutoCloseable {
     for (int e = 0; e < entries.size(); e++) {
       int k = entries.keyOffset(e);
       int v = k + entries.keyLength(e);
-      if ((b[k] & ListChunks.CHUNK_SPACE) != 0) {
+      if ((b[k] & ChunkKey.CHUNK_SPACE) != 0) {
         return true;
       }
       int type = b[v] & 0b1_0011;
@@ -1365,7 +1365,7 @@ public final class Keyspace implements AutoCloseable {
 
   /** Whether a stored key is a key of the database or a chunk of one of its lists. */
   private static boolean inDatabase(byte[] storedKey, int db) {
-    return storedKey[0] == db || storedKey[0] == (byte) (ListChunks.CHUNK_SPACE | db);
+    return storedKey[0] == db || storedKey[0] == (byte) (ChunkKey.CHUNK_SPACE | db);
   }
 
   /**

@@ -53,32 +53,6 @@ public final class ListBody {
   /** The most chunks an index page lists (a page of about 3.5 KiB). */
   static final int PAGE_CHUNKS = 512;
 
-  /** Reads a chunk's or an index page's payload; null if the store no longer holds it. */
-  interface Loader {
-    byte[] load(int number);
-  }
-
-  /** Stores the payloads a write-back makes. */
-  interface Store {
-    /**
-     * Stores a chunk's or an index page's payload.
-     *
-     * @param number its number
-     * @param payload its payload
-     * @param fresh whether the number is new (not one the list held before the command)
-     */
-    void put(int number, byte[] payload, boolean fresh);
-  }
-
-  /** Thrown when a chunk the head names is missing: the list is being evicted. */
-  static final class MissingChunk extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    MissingChunk() {
-      super("a chunk of the list is missing", null, false, false);
-    }
-  }
-
   static final class Segment {
     int number;
     int count;
@@ -108,7 +82,7 @@ public final class ListBody {
   }
 
   private final List<Segment> segments = new ArrayList<>();
-  private final Loader loader;
+  private final ChunkLoader loader;
   private final ListChunks.Index index;
   private boolean changed;
 
@@ -121,7 +95,7 @@ public final class ListBody {
   /** The numbers of the pages read and replaced by their chunks. */
   private final List<Integer> expanded = new ArrayList<>();
 
-  private ListBody(Loader loader, ListChunks.Index index) {
+  private ListBody(ChunkLoader loader, ListChunks.Index index) {
     this.loader = loader;
     this.index = index;
   }
@@ -139,7 +113,7 @@ public final class ListBody {
   }
 
   /** A chunked list whose chunks {@code loader} reads. */
-  static ListBody chunked(ListChunks.Index index, Loader loader) {
+  static ListBody chunked(ListChunks.Index index, ChunkLoader loader) {
     ListBody b = new ListBody(loader, index);
     for (int i = 0; i < index.entries(); i++) {
       Segment s = new Segment(index.number(i), index.count(i), index.bytes(i), null);
@@ -567,7 +541,7 @@ public final class ListBody {
    * @param store where the chunks and pages go
    * @return {@code head}
    */
-  ListChunks.Index write(ListChunks.Index head, Store store) {
+  ListChunks.Index write(ListChunks.Index head, ChunkWriter store) {
     foldIntoNeighbours();
     for (Segment s : segments) {
       if (s.isPage()) {
@@ -653,7 +627,7 @@ public final class ListBody {
   }
 
   /** Folds the chunks at positions {@code from} to {@code to} (exclusive) into fresh pages. */
-  private void writePages(int from, int to, ListChunks.Index head, Store store) {
+  private void writePages(int from, int to, ListChunks.Index head, ChunkWriter store) {
     int length = to - from;
     if (length <= 0) {
       return;

@@ -26,11 +26,7 @@ import java.util.function.IntFunction;
  *   varint      chunks, at least 1
  *   chunks x:   varint number, varint elements (at least 1), varint payload bytes
  *
- * chunk (or page) stored key:
- *   byte        0x80 | db
- *   8 bytes     collection id, big-endian
- *   4 bytes     chunk number, big-endian
- *   bytes       the list's key (without the db byte), to the end
+ * chunk (or page) stored key: {@link ChunkKey}
  *
  * chunk stored value: a list value (ValueLayout, type list, no expiry, no flags) whose payload is
  * the chunk's elements in {@link ListPayload#CHUNK} encoding (encoding 1 without backlens), or an
@@ -38,12 +34,6 @@ import java.util.function.IntFunction;
  * </pre>
  *
  * <h2>Implementation notes</h2>
- *
- * <p>A chunk key's first byte is never a database number (0 to 15), so no client can name it and
- * every walk that looks for a database's keys passes over chunks. The collection id keeps the
- * chunks of a list apart from those of an earlier list of the same key (a chunk whose id its head
- * does not carry belongs to no one); the head key at the end lets an evicted chunk name the list
- * that must go with it.
  *
  * <p>The head lists the chunks at both ends of the list one by one and the chunks between in index
  * pages of up to {@code ListBody.PAGE_CHUNKS} chunks, so a push or pop rewrites an end chunk and a
@@ -63,17 +53,7 @@ public final class ListChunks {
   /** An index page's payload encoding, its first byte. */
   public static final int PAGE = 5;
 
-  /** The bit that marks a chunk's stored key: its first byte is {@code CHUNK_SPACE | db}. */
-  public static final int CHUNK_SPACE = 0x80;
-
-  private static final int KEY_PREFIX = 1 + 8 + 4;
-
   private ListChunks() {}
-
-  /** Returns whether a stored key is a chunk's. */
-  public static boolean isChunkKey(byte[] storedKey) {
-    return storedKey.length > 0 && (storedKey[0] & CHUNK_SPACE) != 0;
-  }
 
   /** Returns whether a list payload is a chunked list's head. */
   public static boolean isHead(byte[] payload) {
@@ -96,81 +76,6 @@ public final class ListChunks {
   }
 
   /**
-   * Returns a chunk's stored key.
-   *
-   * @param headKey the list's stored key (db byte, key)
-   * @param id the collection id
-   * @param number the chunk's number
-   */
-  public static byte[] chunkKey(byte[] headKey, long id, int number) {
-    byte[] k = new byte[KEY_PREFIX + headKey.length - 1];
-    k[0] = (byte) (CHUNK_SPACE | headKey[0]);
-    putLong(k, 1, id);
-    k[9] = (byte) (number >>> 24);
-    k[10] = (byte) (number >>> 16);
-    k[11] = (byte) (number >>> 8);
-    k[12] = (byte) number;
-    System.arraycopy(headKey, 1, k, KEY_PREFIX, headKey.length - 1);
-    return k;
-  }
-
-  /**
-   * Returns the stored key of the list a chunk belongs to.
-   *
-   * @param chunkKey a chunk's stored key
-   * @throws IllegalArgumentException if it is not one
-   */
-  public static byte[] headKeyOf(byte[] chunkKey) {
-    if (!isChunkKey(chunkKey) || chunkKey.length < KEY_PREFIX) {
-      throw new IllegalArgumentException("not a chunk key");
-    }
-    byte[] head = new byte[chunkKey.length - KEY_PREFIX + 1];
-    head[0] = (byte) (chunkKey[0] & 0x0F);
-    System.arraycopy(chunkKey, KEY_PREFIX, head, 1, head.length - 1);
-    return head;
-  }
-
-  /**
-   * Returns whether a stored key is a chunk of the list at {@code headKey} (of any collection id).
-   *
-   * @param storedKey any stored key
-   * @param headKey a list's stored key (db byte, key)
-   */
-  public static boolean isChunkOf(byte[] storedKey, byte[] headKey) {
-    return isChunkKey(storedKey)
-        && storedKey.length - KEY_PREFIX == headKey.length - 1
-        && (storedKey[0] & 0x0F) == headKey[0]
-        && Arrays.equals(storedKey, KEY_PREFIX, storedKey.length, headKey, 1, headKey.length);
-  }
-
-  /** Returns the collection id in a chunk's stored key. */
-  public static long idOf(byte[] chunkKey) {
-    return getLong(chunkKey, 1);
-  }
-
-  /** Returns the chunk number in a chunk's stored key. */
-  public static int numberOf(byte[] chunkKey) {
-    return ((chunkKey[9] & 0xFF) << 24)
-        | ((chunkKey[10] & 0xFF) << 16)
-        | ((chunkKey[11] & 0xFF) << 8)
-        | (chunkKey[12] & 0xFF);
-  }
-
-  private static void putLong(byte[] out, int at, long v) {
-    for (int i = 0; i < 8; i++) {
-      out[at + i] = (byte) (v >>> (56 - 8 * i));
-    }
-  }
-
-  private static long getLong(byte[] in, int at) {
-    long v = 0;
-    for (int i = 0; i < 8; i++) {
-      v = (v << 8) | (in[at + i] & 0xFF);
-    }
-    return v;
-  }
-
-  /**
    * Calls {@code visit} with the stored key of every chunk and index page a head names, each page's
    * chunks before the page itself.
    *
@@ -185,8 +90,8 @@ public final class ListChunks {
       byte[] headKey, Index index, Function<byte[], byte[]> read, Consumer<byte[]> visit) {
     long id = index.id();
     return index.forEachNumber(
-        number -> read.apply(chunkKey(headKey, id, number)),
-        number -> visit.accept(chunkKey(headKey, id, number)));
+        number -> read.apply(ChunkKey.of(headKey, id, number)),
+        number -> visit.accept(ChunkKey.of(headKey, id, number)));
   }
 
   /**
@@ -351,7 +256,7 @@ public final class ListChunks {
       }
       byte[] out = new byte[length];
       out[0] = PAGED;
-      putLong(out, 1, id);
+      ChunkKey.putLong(out, 1, id);
       int pos = Varint.write(out, 9, nextNumber);
       pos = Varint.write(out, pos, size);
       for (int i = 0; i < size; i++) {
@@ -407,7 +312,7 @@ public final class ListChunks {
       if (next > Integer.MAX_VALUE || entries < 1 || entries > payload.length) {
         throw new IllegalArgumentException("chunked list head out of range");
       }
-      Index index = new Index(getLong(payload, 1), (int) next);
+      Index index = new Index(ChunkKey.getLong(payload, 1), (int) next);
       for (long i = 0; i < entries; i++) {
         long number = Varint.read(payload, at);
         boolean page = paged && (number & 1) != 0;

@@ -124,11 +124,10 @@ public final class ListStore {
     if (old != null && now == null) {
       chunks.releaseChunks(stored, live.raw(), sink); // packed again: every chunk and page goes
     } else if (old != null) {
-      ListBody.Loader read = chunks.loader(stored, old.id());
+      ChunkLoader read = chunks.loader(stored, old.id());
       long id = old.id();
       if (!list.removed(
-          read::load,
-          number -> chunks.removeChunk(ListChunks.chunkKey(stored, id, number), sink))) {
+          read::load, number -> chunks.removeChunk(ChunkKey.of(stored, id, number), sink))) {
         // a page dropped unread was gone: find its chunks by a walk
         chunks.dropUnnamedChunks(stored);
       }

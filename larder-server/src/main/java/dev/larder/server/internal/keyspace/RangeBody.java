@@ -5,28 +5,38 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.function.IntConsumer;
 import java.util.function.Predicate;
 import java.util.random.RandomGenerator;
 
 /**
  * A set or a hash being read or changed by one command, in either stored form: one packed payload
- * (a small one) or the chunks a chunked one's head names ({@link RangeChunks}), each a packed
- * payload read from the store only when the command reaches it. The keyspace builds it ({@link
- * Keyspace#editSet}, {@link Keyspace#editHash}), the command works on it, and the keyspace writes
- * back what changed. An entry is a set's member (its value empty) or a hash's field and value; its
- * key is the member or the field.
+ * (a small one) or the chunks a chunked one's head names ({@link RangeChunks}), directly or through
+ * index pages, each a packed payload read from the store only when the command reaches it. The
+ * keyspace builds it ({@link Keyspace#editSet}, {@link Keyspace#editHash}), the command works on
+ * it, and the keyspace writes back what changed. An entry is a set's member (its value empty) or a
+ * hash's field and value; its key is the member or the field.
  *
  * <h2>Implementation notes</h2>
  *
  * <p>The collection is a run of segments in key-hash order ({@link ScanCursor#hash}), each a packed
- * payload ({@link RangeCodec}) with its range's lowest hash, entry count and size; a packed
- * collection is one segment covering every hash. An entry's segment is found by a binary search of
- * the lowest hashes, so a lookup or a change reads one chunk. A changed segment is marked dirty:
- * only dirty segments are written back. When the collection is written ({@link #normalize}), a
- * segment grown past {@link #CHUNK_BYTES} is split into pieces at key-hash boundaries, an emptied
- * one is dropped (its neighbour below takes its range), and a small changed one is merged with a
- * neighbour. A random entry is drawn by position over the segments' counts, so every entry is
- * equally likely whatever the chunks' sizes.
+ * payload ({@link RangeCodec}) with its range's lowest hash, entry count and size, or an index page
+ * of a chunked collection standing for the chunks it lists, unread; a packed collection is one
+ * segment covering every hash. An entry's segment is found by a binary search of the lowest hashes;
+ * a page found so is read and replaced by its chunks ({@code expand}), and the search goes on among
+ * them; so a lookup or a change reads the head, at most one page and one chunk. A changed segment
+ * is marked dirty: only dirty segments are written back. When the collection is written ({@link
+ * #normalize}), a segment grown past {@link #CHUNK_BYTES} is split into pieces at key-hash
+ * boundaries, an emptied one is dropped (its neighbour below takes its range), and a small changed
+ * one is merged with a neighbouring chunk. A random entry is drawn by position over the segments'
+ * counts (a page's are its chunks' together), so every entry is equally likely whatever the chunks'
+ * sizes.
+ *
+ * <p>Writing a chunked collection back ({@link #write}) keeps its head small: up to {@link
+ * #HEAD_CHUNKS} chunks are listed in the head itself; a larger collection's chunks are all listed
+ * in index pages of up to {@link #PAGE_CHUNKS}, each run of chunks read from pages (or made by a
+ * split) folded into fresh pages, so a change rewrites its chunk, the one page it read, and the
+ * head.
  *
  * <p>Not thread-safe: one command's, under its key's stripe.
  */
@@ -43,6 +53,15 @@ public final class RangeBody {
   /** A chunked collection whose chunks hold less than this together becomes packed again. */
   static final int CHUNKED_MIN = 2048;
 
+  /** A collection of up to this many chunks lists them in its head; a larger one, in pages. */
+  static final int HEAD_CHUNKS = 32;
+
+  /** The most chunks an index page lists (a page of about 1.3 KiB). */
+  static final int PAGE_CHUNKS = 128;
+
+  /** A run of fewer chunks is folded into a page beside it when the two fit in one page. */
+  static final int PAGE_FOLD_BELOW = PAGE_CHUNKS / 4;
+
   static final class Segment {
     int number;
     long low;
@@ -51,6 +70,9 @@ public final class RangeBody {
     byte[] payload;
     boolean dirty;
 
+    /** For an index page not read yet: the chunks it lists (else 0). */
+    int pageChunks;
+
     Segment(int number, long low, int count, int bytes, byte[] payload) {
       this.number = number;
       this.low = low;
@@ -58,40 +80,63 @@ public final class RangeBody {
       this.bytes = bytes;
       this.payload = payload;
     }
+
+    boolean isPage() {
+      return pageChunks > 0;
+    }
   }
 
-  private final RangeCodec codec;
+  private final ValueType type;
   private final List<Segment> segments = new ArrayList<>();
-  private final ListBody.Loader loader;
+  private final ChunkLoader loader;
   private final RangeChunks.Index index;
   private boolean changed;
 
-  private RangeBody(RangeCodec codec, ListBody.Loader loader, RangeChunks.Index index) {
-    this.codec = codec;
+  /** Index pages among the segments, not read yet. */
+  private int pages;
+
+  /** Chunks the command removed (emptied or merged away): written back, they are removed. */
+  private final List<Integer> dropped = new ArrayList<>();
+
+  /** The numbers of the pages read and replaced by their chunks (written back under new ones). */
+  private final List<Integer> expanded = new ArrayList<>();
+
+  private RangeBody(ValueType type, ChunkLoader loader, RangeChunks.Index index) {
+    this.type = type;
     this.loader = loader;
     this.index = index;
   }
 
-  /** An empty collection (an absent key). */
-  static RangeBody empty(RangeCodec codec) {
-    return new RangeBody(codec, n -> null, null);
+  /** An empty collection (an absent key) of a type with a range-chunked form. */
+  static RangeBody empty(ValueType type) {
+    return new RangeBody(type, n -> null, null);
   }
 
   /** A packed collection. */
-  static RangeBody packed(RangeCodec codec, byte[] payload) {
-    RangeBody b = empty(codec);
+  static RangeBody packed(ValueType type, byte[] payload) {
+    RangeBody b = empty(type);
+    RangeCodec codec = RangeCodec.of(type, false);
     b.segments.add(new Segment(-1, 0, codec.count(payload), payload.length, payload));
     return b;
   }
 
-  /** A chunked collection whose chunks {@code loader} reads. */
-  static RangeBody chunked(RangeCodec codec, RangeChunks.Index index, ListBody.Loader loader) {
-    RangeBody b = new RangeBody(codec, loader, index);
-    for (int i = 0; i < index.chunks(); i++) {
-      b.segments.add(
-          new Segment(index.number(i), index.low(i), index.count(i), index.bytes(i), null));
+  /** A chunked collection whose chunks and index pages {@code loader} reads. */
+  static RangeBody chunked(ValueType type, RangeChunks.Index index, ChunkLoader loader) {
+    RangeBody b = new RangeBody(type, loader, index);
+    for (int i = 0; i < index.entries(); i++) {
+      Segment s = new Segment(index.number(i), index.low(i), index.count(i), index.bytes(i), null);
+      s.pageChunks = index.pageChunks(i);
+      if (s.isPage()) {
+        b.pages++;
+      }
+      b.segments.add(s);
     }
     return b;
+  }
+
+  /** The codec of the segments: a chunk's (integer sets of any count) or a packed payload's. */
+  private RangeCodec codec() {
+    return RangeCodec.of(type, index != null);
   }
 
   /** Returns whether it was read in the chunked form. */
@@ -107,10 +152,6 @@ public final class RangeBody {
   /** Returns whether a command changed it. */
   boolean changed() {
     return changed;
-  }
-
-  List<Segment> segmentList() {
-    return segments;
   }
 
   /** Returns the number of entries. */
@@ -139,7 +180,7 @@ public final class RangeBody {
   /** Returns the value of the entry with that key (empty for a set's member), or null. */
   public byte[] get(byte[] key) {
     Segment s = segmentOf(ScanCursor.hash(key));
-    return s == null || s.count == 0 ? null : codec.get(payload(s), key);
+    return s == null || s.count == 0 ? null : codec().get(payload(s), key);
   }
 
   /** Adds a set's member; returns whether it was not a member. */
@@ -158,6 +199,7 @@ public final class RangeBody {
       segments.add(new Segment(-1, 0, 0, 0, null));
     }
     Segment s = segmentOf(ScanCursor.hash(key));
+    RangeCodec codec = codec();
     byte[] p = s.count == 0 ? null : payload(s);
     boolean fresh = p == null || codec.get(p, key) == null;
     byte[] next = codec.put(p, key, value);
@@ -173,7 +215,7 @@ public final class RangeBody {
     if (s == null || s.count == 0) {
       return false;
     }
-    byte[] next = codec.remove(payload(s), key);
+    byte[] next = codec().remove(payload(s), key);
     if (next == null) {
       return false;
     }
@@ -183,14 +225,19 @@ public final class RangeBody {
 
   /**
    * Returns the entry at a position of the collection's order (segment by segment, each in its
-   * payload's order), {@code {key, value}}, reading only the segment that holds it.
+   * payload's order), {@code {key, value}}, reading only the page and chunk that hold it.
    *
    * @param i a position, 0 to size - 1
    */
   public byte[][] entry(int i) {
-    for (Segment s : segments) {
+    for (int k = 0; k < segments.size(); k++) {
+      Segment s = segments.get(k);
       if (i < s.count) {
-        return codec.entryAt(payload(s), i);
+        if (s.isPage()) {
+          expand(k--);
+          continue;
+        }
+        return codec().entryAt(payload(s), i);
       }
       i -= s.count;
     }
@@ -210,10 +257,11 @@ public final class RangeBody {
 
   /** Returns every entry, segment by segment, each {@code {key, value}}. */
   public List<byte[][]> entries() {
+    expandAll();
     List<byte[][]> out = new ArrayList<>(size());
     for (Segment s : segments) {
       if (s.count > 0) {
-        out.addAll(codec.entries(payload(s)));
+        out.addAll(codec().entries(payload(s)));
       }
     }
     return out;
@@ -244,10 +292,14 @@ public final class RangeBody {
     int i = segments.isEmpty() ? 0 : segments.indexOf(segmentOf(cursor));
     for (; i < segments.size() && offered.size() < count; i++) {
       Segment s = segments.get(i);
+      if (s.isPage()) {
+        expand(i--);
+        continue;
+      }
       if (s.count == 0) {
         continue;
       }
-      for (byte[][] e : codec.entries(payload(s))) {
+      for (byte[][] e : codec().entries(payload(s))) {
         if (matches.test(e[0]) && ScanCursor.hash(e[0]) >= cursor) {
           scan.offer(e[0]);
           offered.add(e);
@@ -275,19 +327,17 @@ public final class RangeBody {
     if (segments.size() == 1 && !wasChunked()) {
       return payload(segments.getFirst());
     }
-    return codec.encode(entries());
-  }
-
-  /** Returns a segment's payload, reading it if needed. */
-  byte[] payloadOf(Segment s) {
-    return payload(s);
+    return RangeCodec.of(type, false).encode(entries());
   }
 
   private byte[] payload(Segment s) {
+    if (s.isPage()) {
+      throw new IllegalStateException("an index page has no entries of its own");
+    }
     if (s.payload == null) {
       byte[] p = loader.load(s.number);
       if (p == null) {
-        throw new ListBody.MissingChunk();
+        throw new MissingChunk();
       }
       s.payload = p;
     }
@@ -296,18 +346,36 @@ public final class RangeBody {
 
   private void set(Segment s, byte[] payload) {
     s.payload = payload;
-    s.count = codec.count(payload);
+    s.count = codec().count(payload);
     s.bytes = payload.length;
     s.dirty = true;
     changed = true;
   }
 
-  /** The segment whose range holds {@code hash}, or null if there is none. */
+  /**
+   * The chunk whose range holds {@code hash} (an index page on the way is read and replaced by its
+   * chunks), or null if there is none.
+   */
   private Segment segmentOf(long hash) {
+    while (true) {
+      int at = positionOf(hash);
+      if (at < 0) {
+        return null;
+      }
+      Segment s = segments.get(at);
+      if (!s.isPage()) {
+        return s;
+      }
+      expand(at);
+    }
+  }
+
+  /** The position of the segment whose range holds {@code hash}, or -1 if there is none. */
+  private int positionOf(long hash) {
     int lo = 0;
     int hi = segments.size() - 1;
     if (hi < 0) {
-      return null;
+      return -1;
     }
     while (lo < hi) {
       int mid = (lo + hi + 1) >>> 1;
@@ -317,13 +385,53 @@ public final class RangeBody {
         hi = mid - 1;
       }
     }
-    return segments.get(lo);
+    return lo;
+  }
+
+  /**
+   * Replaces the index page at a position by the chunks it lists (not read yet), checking that they
+   * are what the head says it lists.
+   *
+   * @throws MissingChunk if the store no longer holds the page
+   * @throws IllegalArgumentException if the page is malformed or disagrees with its head entry
+   */
+  private void expand(int at) {
+    Segment page = segments.get(at);
+    byte[] payload = loader.load(page.number);
+    if (payload == null) {
+      throw new MissingChunk();
+    }
+    RangeChunks.Index listed = RangeChunks.Index.decodePage(payload, index.nextNumber());
+    long above = at + 1 < segments.size() ? segments.get(at + 1).low : 1L << 32;
+    if (listed.total() != page.count
+        || listed.entries() != page.pageChunks
+        || listed.low(0) != page.low
+        || listed.low(listed.entries() - 1) >= above) {
+      throw new IllegalArgumentException("an index page's chunks differ from its head entry");
+    }
+    List<Segment> chunks = new ArrayList<>(listed.entries());
+    for (int i = 0; i < listed.entries(); i++) {
+      chunks.add(
+          new Segment(listed.number(i), listed.low(i), listed.count(i), listed.bytes(i), null));
+    }
+    segments.remove(at);
+    segments.addAll(at, chunks);
+    pages--;
+    expanded.add(page.number);
+  }
+
+  private void expandAll() {
+    for (int i = 0; pages > 0 && i < segments.size(); i++) {
+      if (segments.get(i).isPage()) {
+        expand(i--);
+      }
+    }
   }
 
   /**
    * Brings the segments into the form they are written in: one packed segment, or chunks of at most
    * about {@link #CHUNK_BYTES} (split at hash boundaries), none empty, small changed ones merged
-   * with a neighbour.
+   * with a neighbouring chunk, in the chunk encoding; index pages not read stay as they are.
    *
    * @param packed whether the collection is written packed
    */
@@ -331,44 +439,78 @@ public final class RangeBody {
     if (packed) {
       if (segments.size() != 1 || wasChunked()) {
         Segment one = new Segment(-1, 0, 0, 0, null);
-        set(one, codec.encode(entries()));
+        byte[] whole = packedPayload();
         segments.clear();
         segments.add(one);
+        setEncoded(one, whole, false);
       }
       return;
     }
+    RangeCodec chunk = RangeCodec.of(type, true);
     for (int i = 0; i < segments.size(); i++) {
       Segment s = segments.get(i);
       if (s.dirty && s.bytes > CHUNK_BYTES) {
-        List<Segment> pieces = split(s);
+        List<Segment> pieces = split(s, chunk);
         segments.remove(i);
         segments.addAll(i, pieces);
         i += pieces.size() - 1;
       }
     }
-    segments.removeIf(s -> s.count == 0);
+    for (int i = 0; i < segments.size(); i++) {
+      Segment s = segments.get(i);
+      if (!s.isPage() && s.count == 0) {
+        segments.remove(i--);
+        drop(s);
+      }
+    }
+    mergeSmall(chunk);
+    if (segments.getFirst().isPage() && segments.getFirst().low != 0) {
+      expand(0); // its first chunk takes the emptied range below it
+    }
+    segments.getFirst().low = 0;
+  }
+
+  /** Merges each small changed chunk with a neighbouring chunk when the two fit in one. */
+  private void mergeSmall(RangeCodec chunk) {
     for (int i = 0; i + 1 < segments.size(); i++) {
       Segment a = segments.get(i);
       Segment b = segments.get(i + 1);
-      if ((a.dirty || b.dirty)
+      if (!a.isPage()
+          && !b.isPage()
+          && (a.dirty || b.dirty)
           && (a.bytes < MERGE_BELOW || b.bytes < MERGE_BELOW)
           && a.bytes + b.bytes <= CHUNK_BYTES) {
-        List<byte[][]> both = new ArrayList<>(codec.entries(payload(a)));
-        both.addAll(codec.entries(payload(b)));
-        set(a, codec.encode(both));
+        List<byte[][]> both = new ArrayList<>(chunk.entries(payload(a)));
+        both.addAll(chunk.entries(payload(b)));
+        setEncoded(a, chunk.encode(both), true);
         segments.remove(i + 1);
+        drop(b);
         i--;
       }
     }
-    segments.getFirst().low = 0;
+  }
+
+  private void setEncoded(Segment s, byte[] payload, boolean asChunk) {
+    s.payload = payload;
+    s.count = RangeCodec.of(type, asChunk).count(payload);
+    s.bytes = payload.length;
+    s.dirty = true;
+    changed = true;
+  }
+
+  /** Notes that a stored chunk left the collection: written back, it is removed from the store. */
+  private void drop(Segment s) {
+    if (s.number >= 0) {
+      dropped.add(s.number);
+    }
   }
 
   /**
    * Splits a segment into pieces of about half a chunk each, at key-hash boundaries (one piece if
    * every key has the same hash). The first piece keeps the segment's number and lowest hash.
    */
-  private List<Segment> split(Segment s) {
-    List<byte[][]> es = codec.entries(payload(s));
+  private List<Segment> split(Segment s, RangeCodec chunk) {
+    List<byte[][]> es = chunk.entries(payload(s));
     long[] hashes = new long[es.size()];
     Integer[] order = new Integer[es.size()];
     for (int i = 0; i < es.size(); i++) {
@@ -384,19 +526,146 @@ public final class RangeBody {
     for (int k = 0; k < order.length; k++) {
       long hash = hashes[order[k]];
       if (piece.size() >= per && hash != hashes[order[k - 1]]) {
-        out.add(piece(out.isEmpty() ? s.number : -1, pieceLow, piece));
+        out.add(piece(out.isEmpty() ? s.number : -1, pieceLow, piece, chunk));
         piece = new ArrayList<>();
         pieceLow = hash;
       }
       piece.add(es.get(order[k]));
     }
-    out.add(piece(out.isEmpty() ? s.number : -1, pieceLow, piece));
+    out.add(piece(out.isEmpty() ? s.number : -1, pieceLow, piece, chunk));
     return out;
   }
 
-  private Segment piece(int number, long low, List<byte[][]> entries) {
+  private Segment piece(int number, long low, List<byte[][]> entries, RangeCodec chunk) {
     Segment p = new Segment(number, low, 0, 0, null);
-    set(p, codec.encode(entries));
+    setEncoded(p, chunk.encode(entries), true);
     return p;
+  }
+
+  /**
+   * Writes a chunked collection back, after {@link #normalize}: gives fresh chunks their numbers,
+   * stores the chunks changed and the index pages made, and returns the head's index. Up to {@link
+   * #HEAD_CHUNKS} chunks are listed in the head; more are listed in pages, as the class notes say.
+   *
+   * @param head an empty index of the collection's id and next number, filled in
+   * @param store where the chunks and pages go
+   * @return {@code head}
+   */
+  RangeChunks.Index write(RangeChunks.Index head, ChunkWriter store) {
+    if (chunkCount() <= HEAD_CHUNKS) {
+      expandAll();
+    } else {
+      foldIntoNeighbours();
+    }
+    for (Segment s : segments) {
+      if (s.isPage()) {
+        continue;
+      }
+      boolean fresh = s.number < 0;
+      if (fresh) {
+        s.number = head.takeNumber();
+      }
+      if (s.dirty || fresh) {
+        store.put(s.number, payload(s), fresh);
+      }
+    }
+    if (pages == 0 && segments.size() <= HEAD_CHUNKS) {
+      for (Segment s : segments) {
+        head.add(s.number, s.low, s.count, s.bytes);
+      }
+      return head;
+    }
+    for (int i = 0; i < segments.size(); ) {
+      Segment s = segments.get(i);
+      if (s.isPage()) {
+        head.addPage(s.number, s.low, s.count, s.bytes, s.pageChunks);
+        i++;
+        continue;
+      }
+      int j = i;
+      while (j < segments.size() && !segments.get(j).isPage()) {
+        j++;
+      }
+      writePages(i, j, head, store);
+      i = j;
+    }
+    return head;
+  }
+
+  /** The chunks of the collection: its loose chunks and those its unread pages list. */
+  private long chunkCount() {
+    long n = 0;
+    for (Segment s : segments) {
+      n += s.isPage() ? s.pageChunks : 1;
+    }
+    return n;
+  }
+
+  /**
+   * Reads the index page beside a short run of chunks when the two fit in one page, so that a page
+   * that shrank joins its neighbour instead of staying small.
+   */
+  private void foldIntoNeighbours() {
+    for (int i = 0; pages > 0 && i < segments.size(); ) {
+      if (segments.get(i).isPage()) {
+        i++;
+        continue;
+      }
+      int j = i;
+      while (j < segments.size() && !segments.get(j).isPage()) {
+        j++;
+      }
+      int run = j - i;
+      if (run < PAGE_FOLD_BELOW) {
+        if (j < segments.size() && segments.get(j).pageChunks + run <= PAGE_CHUNKS) {
+          expand(j);
+          continue;
+        }
+        if (i > 0 && segments.get(i - 1).pageChunks + run <= PAGE_CHUNKS) {
+          expand(i - 1);
+          i = 0; // the run now starts earlier: look again from the start
+          continue;
+        }
+      }
+      i = j;
+    }
+  }
+
+  /** Lists the chunks at positions {@code from} to {@code to} (exclusive) in fresh pages. */
+  private void writePages(int from, int to, RangeChunks.Index head, ChunkWriter store) {
+    int length = to - from;
+    int count = (length + PAGE_CHUNKS - 1) / PAGE_CHUNKS;
+    for (int p = 0, at = from; p < count; p++) {
+      int end = from + (int) ((long) length * (p + 1) / count);
+      RangeChunks.Index listed = new RangeChunks.Index(0, head.nextNumber());
+      long entries = 0;
+      long bytes = 0;
+      for (int k = at; k < end; k++) {
+        Segment c = segments.get(k);
+        listed.add(c.number, c.low, c.count, c.bytes);
+        entries += c.count;
+        bytes += c.bytes;
+      }
+      int number = head.takeNumber();
+      store.put(number, listed.encodePage(), true);
+      head.addPage(
+          number,
+          segments.get(at).low,
+          (int) Math.min(entries, Integer.MAX_VALUE),
+          (int) Math.min(bytes, Integer.MAX_VALUE),
+          end - at);
+      at = end;
+    }
+  }
+
+  /**
+   * Names what a write-back leaves unused, to remove once the new head is in place: the chunks the
+   * command removed and the pages it read (their chunks now listed in fresh pages or the head).
+   *
+   * @param remove given each number to remove
+   */
+  void removed(IntConsumer remove) {
+    dropped.forEach(remove::accept);
+    expanded.forEach(remove::accept);
   }
 }

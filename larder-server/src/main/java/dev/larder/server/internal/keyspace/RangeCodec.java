@@ -15,10 +15,16 @@ sealed interface RangeCodec permits RangeCodec.Members, RangeCodec.Fields {
   /** The value every set member has. */
   byte[] NO_VALUE = new byte[0];
 
-  /** Returns the codec of a type with a range-chunked form. */
-  static RangeCodec of(ValueType type) {
+  /**
+   * Returns the codec of a type with a range-chunked form.
+   *
+   * @param type set or hash
+   * @param chunk for a chunk's payloads (a set's integers stay an INTSET whatever their count: a
+   *     chunk's size bounds them), else for a packed collection's (Redis's 512 at most)
+   */
+  static RangeCodec of(ValueType type, boolean chunk) {
     return switch (type) {
-      case SET -> Members.INSTANCE;
+      case SET -> chunk ? Members.CHUNK : Members.PACKED;
       case HASH -> Fields.INSTANCE;
       default -> throw new IllegalArgumentException("no range-chunked form for " + type);
     };
@@ -52,9 +58,15 @@ sealed interface RangeCodec permits RangeCodec.Members, RangeCodec.Fields {
 
   /** A set's members, with no value. */
   final class Members implements RangeCodec {
-    static final Members INSTANCE = new Members();
+    static final Members PACKED = new Members(SetPayload.INTSET_MAX);
+    static final Members CHUNK = new Members(Integer.MAX_VALUE);
 
-    private Members() {}
+    /** The most members an INTSET holds. */
+    private final int intsetMax;
+
+    private Members(int intsetMax) {
+      this.intsetMax = intsetMax;
+    }
 
     @Override
     public int count(byte[] p) {
@@ -68,7 +80,7 @@ sealed interface RangeCodec permits RangeCodec.Members, RangeCodec.Fields {
 
     @Override
     public byte[] put(byte[] p, byte[] key, byte[] value) {
-      return SetPayload.add(p, key);
+      return SetPayload.add(p, key, intsetMax);
     }
 
     @Override
@@ -96,7 +108,7 @@ sealed interface RangeCodec permits RangeCodec.Members, RangeCodec.Fields {
       for (byte[][] e : entries) {
         members.add(e[0]);
       }
-      return SetPayload.encode(members);
+      return SetPayload.encode(members, intsetMax);
     }
   }
 

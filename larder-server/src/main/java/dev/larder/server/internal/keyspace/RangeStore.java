@@ -33,7 +33,6 @@ public final class RangeStore {
   private final Keyspace keyspace;
   private final ChunkStore chunks;
   private final ValueType type;
-  private final RangeCodec codec;
   private final boolean chunking;
 
   /**
@@ -46,22 +45,21 @@ public final class RangeStore {
     this.keyspace = keyspace;
     this.chunks = chunks;
     this.type = type;
-    this.codec = RangeCodec.of(type);
     this.chunking = chunking;
   }
 
   private RangeBody bodyOf(byte[] stored, StoredValue v) {
     if (v == null) {
-      return RangeBody.empty(codec);
+      return RangeBody.empty(type);
     }
     if (v.type() != type) {
       return null;
     }
     if (!RangeChunks.isHead(type, v.payload())) {
-      return RangeBody.packed(codec, v.payload());
+      return RangeBody.packed(type, v.payload());
     }
     RangeChunks.Index index = RangeChunks.Index.decode(type, v.payload());
-    return RangeBody.chunked(codec, index, chunks.loader(stored, index.id()));
+    return RangeBody.chunked(type, index, chunks.loader(stored, index.id()));
   }
 
   /**
@@ -94,7 +92,7 @@ public final class RangeStore {
   private <R> ChunkStore.Outcome<R> attempt(byte[] stored, Edit<R> edit, ChangeSink sink) {
     ChunkStore.Live live = chunks.live(stored);
     StoredValue before = live.value();
-    RangeBody body = before == null ? RangeBody.empty(codec) : bodyOf(stored, before);
+    RangeBody body = before == null ? RangeBody.empty(type) : bodyOf(stored, before);
     R result = edit.apply(before, body);
     if (body == null || !body.changed()) {
       return new ChunkStore.Outcome<>(result, null);
@@ -120,8 +118,11 @@ public final class RangeStore {
     if (!chunks.replaceHead(stored, live.raw(), bytes, written, sink)) {
       return null; // replaced or evicted since it was read: run again
     }
-    if (old != null) {
-      chunks.releaseDropped(stored, old, now, sink);
+    if (old != null && now == null) {
+      chunks.releaseChunks(stored, live.raw(), sink); // packed again: every chunk and page goes
+    } else if (old != null) {
+      long id = old.id();
+      body.removed(number -> chunks.removeChunk(ChunkKey.of(stored, id, number), sink));
     } else if (live.raw() != null) {
       chunks.releaseIfHead(stored, live.raw(), sink);
     }
@@ -132,8 +133,8 @@ public final class RangeStore {
   }
 
   /**
-   * Writes a chunked collection's changed chunks and returns its new index; {@code written} gets
-   * the stored keys of chunks written under fresh numbers.
+   * Writes a chunked collection's changed chunks and new index pages and returns its new index;
+   * {@code written} gets the stored keys of those written under fresh numbers.
    */
   private RangeChunks.Index writeChunks(
       byte[] stored, RangeBody body, RangeChunks.Index old, List<byte[]> written, ChangeSink sink) {
@@ -144,19 +145,14 @@ public final class RangeStore {
       index = new RangeChunks.Index(keyspace.nextVersion(), 0);
       keyspace.noteChunked();
     }
-    for (RangeBody.Segment s : body.segmentList()) {
-      boolean fresh = s.number < 0;
-      if (fresh) {
-        s.number = index.takeNumber();
-      }
-      if (s.dirty || fresh) {
-        byte[] key = chunks.writeChunk(stored, type, index.id(), s.number, body.payloadOf(s), sink);
-        if (old == null || !old.contains(s.number)) {
-          written.add(key);
-        }
-      }
-      index.add(s.number, s.low, s.count, s.bytes);
-    }
-    return index;
+    long id = index.id();
+    return body.write(
+        index,
+        (number, payload, fresh) -> {
+          byte[] key = chunks.writeChunk(stored, type, id, number, payload, sink);
+          if (fresh) {
+            written.add(key);
+          }
+        });
   }
 }

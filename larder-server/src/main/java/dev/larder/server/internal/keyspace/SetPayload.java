@@ -14,7 +14,8 @@ import java.util.TreeSet;
  * <pre>
  *   byte 0: encoding
  *   0 INTSET  byte width (2, 4 or 8), varint count, count x width bytes: signed little-endian
- *             integers, ascending. Only members that are canonical decimal longs; at most 512.
+ *             integers, ascending. Only members that are canonical decimal longs; at most 512
+ *             in a packed set; a chunk of a chunked set ({@link RangeChunks}) holds any number.
  *   1 PACKED  varint count, count x (varint length, bytes), ascending unsigned byte order.
  *             At most 128 members of at most 64 bytes.
  *   2 TABLE   varint count, count x u32 little-endian offset into the heap (ascending member
@@ -23,13 +24,16 @@ import java.util.TreeSet;
  *
  * <h2>Implementation notes</h2>
  *
- * <p>Small sets (INTSET, PACKED) are rewritten whole on every change, as Redis's intset and
- * listpack are: a few hundred bytes at most. A larger set is a TABLE: a member is found by a binary
- * search over the offsets (O(log n) comparisons, no decoding), an added member is appended to the
- * heap and its offset inserted in the table, a removed one is cut from the heap and the offsets
- * after it lowered. Each change still makes one new array of the whole payload (the cache stores
- * values as byte arrays), so a change costs a copy of n entries, memcpy-fast, and no per-member
- * object. A set grows from INTSET to PACKED to TABLE and never shrinks back, as Redis's sets do.
+ * <p>A member is added to an INTSET or a PACKED set by one copy of the payload with the member
+ * inserted in place (found by a binary search of the integers, or a walk of at most 128 members),
+ * as Redis's intset and listpack are changed; a member that changes the encoding (or widens an
+ * INTSET) rebuilds the set. A larger set is a TABLE: a member is found by a binary search over the
+ * offsets (O(log n) comparisons, no decoding), an added member is appended to the heap and its
+ * offset inserted in the table, a removed one is cut from the heap and the offsets after it
+ * lowered. Each change still makes one new array of the whole payload (the cache stores values as
+ * byte arrays), so a change costs a copy of n entries, memcpy-fast, and no per-member object. A set
+ * grows from INTSET to PACKED to TABLE and never shrinks back, as Redis's sets do; an INTSET keeps
+ * its width when members are removed, as Redis's does.
  *
  * <p>Members are byte strings; {@link #members} returns fresh arrays. Every read checks its bounds
  * and throws {@link IllegalArgumentException} for a malformed payload. Stateless and thread-safe.
@@ -56,9 +60,21 @@ public final class SetPayload {
    * @param members distinct members (duplicates are dropped), in any order
    */
   public static byte[] encode(Collection<byte[]> members) {
+    return encode(members, INTSET_MAX);
+  }
+
+  /**
+   * Returns the payload of a set holding {@code members}, in the smallest encoding that fits, an
+   * INTSET holding up to {@code intsetMax} members: a chunk of a chunked set holds integers as an
+   * INTSET whatever their count (its size bounds them), a packed set up to {@link #INTSET_MAX}.
+   *
+   * @param members distinct members (duplicates are dropped), in any order
+   * @param intsetMax the most members an INTSET may hold
+   */
+  static byte[] encode(Collection<byte[]> members, int intsetMax) {
     TreeSet<byte[]> sorted = new TreeSet<>(Arrays::compareUnsigned);
     sorted.addAll(members);
-    if (sorted.size() <= INTSET_MAX) {
+    if (sorted.size() <= intsetMax) {
       long[] ints = integers(sorted);
       if (ints != null) {
         return intset(ints);
@@ -172,15 +188,132 @@ public final class SetPayload {
    * @param m a member
    */
   public static byte[] add(byte[] p, byte[] m) {
-    if (p != null && contains(p, m)) {
+    return add(p, m, INTSET_MAX);
+  }
+
+  /**
+   * Returns the payload with {@code m} added, or null if it was already a member; an INTSET holds
+   * up to {@code intsetMax} members (see {@link #encode(Collection, int)}). An added member that
+   * keeps the encoding is inserted with one copy of the payload; one that changes it (or widens an
+   * INTSET) rebuilds the set.
+   *
+   * @param p a payload, or null for an empty set
+   * @param m a member
+   * @param intsetMax the most members an INTSET may hold
+   */
+  static byte[] add(byte[] p, byte[] m, int intsetMax) {
+    if (p == null) {
+      return encode(List.of(m), intsetMax);
+    }
+    switch (encoding(p)) {
+      case INTSET -> {
+        Long v = asLong(m);
+        if (v != null) {
+          int at = intsetSearch(p, v);
+          if (at >= 0) {
+            return null;
+          }
+          if (size(p) < intsetMax && fits(v, p[1])) {
+            return intsetInsert(p, -at - 1, v);
+          }
+        }
+      }
+      case PACKED -> {
+        int at = packedSearch(p, m);
+        if (at >= 0) {
+          return null;
+        }
+        if (size(p) < PACKED_MAX && m.length <= PACKED_MEMBER_MAX) {
+          return packedInsert(p, -at - 1, m);
+        }
+      }
+      default -> {
+        Table t = new Table(p);
+        return t.search(m) >= 0 ? null : t.insert(m);
+      }
+    }
+    if (contains(p, m)) {
       return null;
     }
-    if (p != null && encoding(p) == TABLE) {
-      return new Table(p).insert(m);
-    }
-    List<byte[]> all = p == null ? new ArrayList<>() : members(p);
+    List<byte[]> all = members(p);
     all.add(m);
-    return encode(all);
+    return encode(all, intsetMax);
+  }
+
+  /** Whether {@code v} fits an INTSET member of {@code width} bytes. */
+  private static boolean fits(long v, int width) {
+    return width == 8 || (width == 4 ? v == (int) v : v == (short) v);
+  }
+
+  /** Returns the INTSET with {@code v} inserted at position {@code at}, at the same width. */
+  private static byte[] intsetInsert(byte[] p, int at, long v) {
+    int width = p[1];
+    long[] cursor = {2};
+    int n = PayloadBytes.count(p, cursor, width);
+    int from = (int) cursor[0];
+    int start = 2 + Varint.size(n + 1);
+    byte[] out = new byte[start + (n + 1) * width];
+    out[0] = INTSET;
+    out[1] = (byte) width;
+    Varint.write(out, 2, n + 1);
+    System.arraycopy(p, from, out, start, at * width);
+    for (int b = 0; b < width; b++) {
+      out[start + at * width + b] = (byte) (v >>> (8 * b));
+    }
+    System.arraycopy(p, from + at * width, out, start + (at + 1) * width, (n - at) * width);
+    return out;
+  }
+
+  /** Returns the INTSET without its member at position {@code at}, at the same width. */
+  private static byte[] intsetDelete(byte[] p, int at) {
+    int width = p[1];
+    long[] cursor = {2};
+    int n = PayloadBytes.count(p, cursor, width);
+    int from = (int) cursor[0];
+    int start = 2 + Varint.size(n - 1);
+    byte[] out = new byte[start + (n - 1) * width];
+    out[0] = INTSET;
+    out[1] = (byte) width;
+    Varint.write(out, 2, n - 1);
+    System.arraycopy(p, from, out, start, at * width);
+    System.arraycopy(p, from + (at + 1) * width, out, start + at * width, (n - at - 1) * width);
+    return out;
+  }
+
+  /** Finds {@code m} in a PACKED payload by a walk: its position, or -(insertion point) - 1. */
+  private static int packedSearch(byte[] p, byte[] m) {
+    long[] cursor = {1};
+    int n = PayloadBytes.count(p, cursor, 1);
+    for (int i = 0; i < n; i++) {
+      int len = PayloadBytes.chunkLength(p, cursor, p.length);
+      int start = (int) cursor[0];
+      int c = Arrays.compareUnsigned(p, start, start + len, m, 0, m.length);
+      if (c >= 0) {
+        return c == 0 ? i : -(i + 1);
+      }
+      cursor[0] = (long) start + len;
+    }
+    return -(n + 1);
+  }
+
+  /** Returns the PACKED payload with {@code m} inserted at position {@code at}. */
+  private static byte[] packedInsert(byte[] p, int at, byte[] m) {
+    long[] cursor = {1};
+    int n = PayloadBytes.count(p, cursor, 1);
+    int first = (int) cursor[0];
+    for (int i = 0; i < at; i++) {
+      int len = PayloadBytes.chunkLength(p, cursor, p.length);
+      cursor[0] += len;
+    }
+    int split = (int) cursor[0];
+    int start = 1 + Varint.size(n + 1);
+    byte[] out = new byte[start + p.length - first + PayloadBytes.chunkSize(m)];
+    out[0] = PACKED;
+    Varint.write(out, 1, n + 1);
+    System.arraycopy(p, first, out, start, split - first);
+    int pos = PayloadBytes.putChunk(out, start + split - first, m);
+    System.arraycopy(p, split, out, pos, p.length - split);
+    return out;
   }
 
   /**
@@ -195,6 +328,11 @@ public final class SetPayload {
       Table t = new Table(p);
       int at = t.search(m);
       return at < 0 ? null : t.delete(at);
+    }
+    if (encoding(p) == INTSET) {
+      Long v = asLong(m);
+      int at = v == null ? -1 : intsetSearch(p, v);
+      return at < 0 ? null : intsetDelete(p, at);
     }
     List<byte[]> all = members(p);
     if (!all.removeIf(x -> Arrays.equals(x, m))) {

@@ -54,7 +54,7 @@ public final class ZSetBody {
   }
 
   /** A chunked set whose pages and chunks {@code loader} reads. */
-  static ZSetBody chunked(ZSetChunks.Index index, ListBody.Loader loader) {
+  static ZSetBody chunked(ZSetChunks.Index index, ChunkLoader loader) {
     ZSetBody b = new ZSetBody(null, index);
     int next = index.nextNumber();
     b.byScore = ZSetSide.stored(ZSetSide.BY_SCORE, index.byScore(), loader, next);

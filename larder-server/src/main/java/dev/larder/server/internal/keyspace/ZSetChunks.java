@@ -35,7 +35,7 @@ import java.util.function.IntFunction;
  * count, its entries in its side's order; the by-score side in Redis's order, the by-member side
  * by member hash ({@link ScanCursor#hash}) then member bytes
  *
- * chunk and page stored keys: as a list chunk's ({@link ListChunks#chunkKey}); both sides draw
+ * chunk and page stored keys: as a list chunk's ({@link ChunkKey#of}); both sides draw
  * their numbers from the head's one counter
  * </pre>
  *

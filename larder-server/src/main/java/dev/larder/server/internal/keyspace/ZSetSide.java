@@ -106,19 +106,19 @@ final class ZSetSide {
   private record Pos(int page, int chunk, int at, boolean found) {}
 
   private final Order order;
-  private final ListBody.Loader loader;
+  private final ChunkLoader loader;
   private final int nextNumber;
   private final List<Page> pages = new ArrayList<>();
   private final List<Integer> dropped = new ArrayList<>();
 
-  private ZSetSide(Order order, ListBody.Loader loader, int nextNumber) {
+  private ZSetSide(Order order, ChunkLoader loader, int nextNumber) {
     this.order = order;
     this.loader = loader;
     this.nextNumber = nextNumber;
   }
 
   /** A stored side: its pages as the head lists them, read through {@code loader}. */
-  static ZSetSide stored(Order order, List<Ref> pages, ListBody.Loader loader, int nextNumber) {
+  static ZSetSide stored(Order order, List<Ref> pages, ChunkLoader loader, int nextNumber) {
     ZSetSide side = new ZSetSide(order, loader, nextNumber);
     for (Ref r : pages) {
       side.pages.add(new Page(r.number(), r.count(), r.bytes(), r.low()));
@@ -186,7 +186,7 @@ final class ZSetSide {
     if (p.chunks == null) {
       byte[] payload = loader.load(p.number);
       if (payload == null) {
-        throw new ListBody.MissingChunk();
+        throw new MissingChunk();
       }
       List<Ref> refs = ZSetChunks.decodePage(payload, nextNumber);
       List<Chunk> chunks = new ArrayList<>(refs.size());
@@ -207,7 +207,7 @@ final class ZSetSide {
     if (c.entries == null) {
       byte[] payload = loader.load(c.number);
       if (payload == null) {
-        throw new ListBody.MissingChunk();
+        throw new MissingChunk();
       }
       List<Entry> es = ZSetChunks.decodeChunk(payload);
       if (es.size() != c.count) {

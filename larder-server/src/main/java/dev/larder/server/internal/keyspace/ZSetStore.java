@@ -146,7 +146,7 @@ public final class ZSetStore {
       chunks.releaseChunks(stored, live.raw(), sink); // every chunk and page of the old head
     } else if (old != null) {
       for (int number : body.dropped()) {
-        chunks.removeChunk(ListChunks.chunkKey(stored, old.id(), number), sink);
+        chunks.removeChunk(ChunkKey.of(stored, old.id(), number), sink);
       }
     } else if (live.raw() != null) {
       chunks.releaseIfHead(stored, live.raw(), sink);

@@ -190,7 +190,7 @@ final class CheckpointBlock {
     int space = format & 0xFF;
     if (kind != BLOCK
         || (space >= Keyspace.DATABASES
-            && (space & ~0x0F) != dev.larder.server.internal.keyspace.ListChunks.CHUNK_SPACE)) {
+            && (space & ~0x0F) != dev.larder.server.internal.keyspace.ChunkKey.CHUNK_SPACE)) {
       throw new IllegalArgumentException("unknown checkpoint entry kind " + kind);
     }
     int db = format;

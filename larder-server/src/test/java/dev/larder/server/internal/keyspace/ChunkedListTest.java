@@ -60,14 +60,14 @@ class ChunkedListTest {
     int named = 0;
     int orphans = 0;
     for (Map.Entry<byte[], byte[]> e : ks.store().asMap().entrySet()) {
-      if (!ListChunks.isChunkKey(e.getKey())) {
+      if (!ChunkKey.isChunkKey(e.getKey())) {
         continue;
       }
-      byte[] head = ks.store().getIfPresent(ListChunks.headKeyOf(e.getKey()));
+      byte[] head = ks.store().getIfPresent(ChunkKey.headKeyOf(e.getKey()));
       boolean listed = false;
       if (head != null && ListChunks.isHeadValue(head)) {
         listed =
-            namedKeys(ks, ListChunks.headKeyOf(e.getKey()), head)
+            namedKeys(ks, ChunkKey.headKeyOf(e.getKey()), head)
                 .contains(java.util.HexFormat.of().formatHex(e.getKey()));
       }
       if (listed) {
@@ -218,8 +218,7 @@ class ChunkedListTest {
         page++;
       }
       ks.store()
-          .invalidate(
-              ListChunks.chunkKey(Keyspace.storedKey(0, KEY), index.id(), index.number(page)));
+          .invalidate(ChunkKey.of(Keyspace.storedKey(0, KEY), index.id(), index.number(page)));
       // The ends are readable without the page; a read that reaches it finds the list broken.
       assertEquals(
           b(String.format("%0100d", 0)).length, ks.readList(0, KEY, (b, l) -> l.get(0)).length);
@@ -232,7 +231,7 @@ class ChunkedListTest {
   private static Map<String, Long> chunkVersions(Keyspace ks) {
     Map<String, Long> versions = new java.util.HashMap<>();
     for (Map.Entry<byte[], byte[]> e : ks.store().asMap().entrySet()) {
-      if (ListChunks.isChunkKey(e.getKey())) {
+      if (ChunkKey.isChunkKey(e.getKey())) {
         versions.put(
             java.util.HexFormat.of().formatHex(e.getKey()), ValueLayout.versionOf(e.getValue()));
       }
@@ -623,7 +622,7 @@ class ChunkedListTest {
       fill(ks, 5_000);
       byte[] someChunk = null;
       for (byte[] k : ks.store().asMap().keySet()) {
-        if (ListChunks.isChunkKey(k)) {
+        if (ChunkKey.isChunkKey(k)) {
           someChunk = k;
         }
       }

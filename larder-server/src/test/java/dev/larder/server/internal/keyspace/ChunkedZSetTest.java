@@ -81,10 +81,10 @@ class ChunkedZSetTest {
     int orphans = 0;
     Map<String, Set<Integer>> namedBy = new HashMap<>();
     for (byte[] k : ks.store().asMap().keySet()) {
-      if (!ListChunks.isChunkKey(k)) {
+      if (!ChunkKey.isChunkKey(k)) {
         continue;
       }
-      byte[] headKey = ListChunks.headKeyOf(k);
+      byte[] headKey = ChunkKey.headKeyOf(k);
       byte[] head = ks.store().getIfPresent(headKey);
       boolean listed = false;
       if (head != null && ZSetChunks.isHeadValue(head)) {
@@ -96,14 +96,13 @@ class ChunkedZSetTest {
                   Set<Integer> out = new HashSet<>();
                   index.forEachNumber(
                       n -> {
-                        byte[] v =
-                            ks.store().getIfPresent(ListChunks.chunkKey(headKey, index.id(), n));
+                        byte[] v = ks.store().getIfPresent(ChunkKey.of(headKey, index.id(), n));
                         return v == null ? null : ValueLayout.decode(v).payload();
                       },
                       out::add);
                   return out;
                 });
-        listed = index.id() == ListChunks.idOf(k) && numbers.contains(ListChunks.numberOf(k));
+        listed = index.id() == ChunkKey.idOf(k) && numbers.contains(ChunkKey.numberOf(k));
       }
       if (listed) {
         named++;
@@ -429,7 +428,7 @@ class ChunkedZSetTest {
       int scoreChunks = 0;
       for (ZSetChunks.Ref page : index.byScore()) {
         scoreBytes += page.bytes();
-        byte[] v = ks.store().getIfPresent(ListChunks.chunkKey(stored, index.id(), page.number()));
+        byte[] v = ks.store().getIfPresent(ChunkKey.of(stored, index.id(), page.number()));
         scoreChunks +=
             ZSetChunks.decodePage(ValueLayout.decode(v).payload(), index.nextNumber()).size();
       }
@@ -513,7 +512,7 @@ class ChunkedZSetTest {
       fill(ks, KEY, 5_000);
       byte[] someChunk = null;
       for (byte[] k : ks.store().asMap().keySet()) {
-        if (ListChunks.isChunkKey(k)) {
+        if (ChunkKey.isChunkKey(k)) {
           someChunk = k;
         }
       }

@@ -30,7 +30,7 @@ class KeyCountTest {
   private static long[][] walk(Keyspace ks) {
     long[][] counts = new long[Keyspace.DATABASES][2];
     for (Map.Entry<byte[], byte[]> e : ks.store().asMap().entrySet()) {
-      if (ListChunks.isChunkKey(e.getKey())) {
+      if (ChunkKey.isChunkKey(e.getKey())) {
         continue;
       }
       long[] db = counts[e.getKey()[0]];

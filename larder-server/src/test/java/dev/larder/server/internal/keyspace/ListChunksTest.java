@@ -12,7 +12,9 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The chunked list's head (its index of chunks) and its chunks' stored keys: layout and checks. */
+/**
+ * The chunked list's head (its index of chunks), its index pages and its chunks: layout and checks.
+ */
 class ListChunksTest {
   private static byte[] hex(String s) {
     return HexFormat.of().parseHex(s.replace(" ", ""));
@@ -170,22 +172,6 @@ class ListChunksTest {
 
   private static List<String> render(List<byte[]> elements) {
     return elements.stream().map(HexFormat.of()::formatHex).toList();
-  }
-
-  @Test
-  void chunkKeysNameTheirListAndCannotBeAClientKey() {
-    byte[] head = {3, 'q', 'u', 'e', 'u', 'e'};
-    byte[] chunk = ListChunks.chunkKey(head, 42L, 7);
-    assertTrue(ListChunks.isChunkKey(chunk));
-    assertFalse(ListChunks.isChunkKey(head));
-    assertEquals((byte) 0x83, chunk[0], "the chunk space of database 3");
-    assertArrayEquals(head, ListChunks.headKeyOf(chunk));
-    assertEquals(42L, ListChunks.idOf(chunk));
-    assertEquals(7, ListChunks.numberOf(chunk));
-    assertArrayEquals(hex("83 000000000000002a 00000007 7175657565"), chunk);
-    for (int db = 0; db < Keyspace.DATABASES; db++) {
-      assertFalse(ListChunks.isChunkKey(Keyspace.storedKey(db, new byte[] {(byte) 0x80})));
-    }
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.larder.server.internal.keyspace;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -52,7 +53,47 @@ class SetPayloadModelTest {
           p = next == null ? p : next;
         }
         if (p != null) {
-          check(p, model, r, alphabet, intsOnly);
+          check(p, model, r, alphabet, intsOnly, SetPayload.INTSET_MAX);
+        }
+      }
+    }
+  }
+
+  /**
+   * One member added or removed at a time, as a chunked set's chunks are changed ({@code
+   * SetPayload.add} with an INTSET limit, {@code remove}): a packed set's limit of 512 integers and
+   * a chunk's, which has none. The encoding is the smallest that fits the members seen, as a
+   * rebuild would choose it, except that a set never moves back to a smaller encoding.
+   */
+  @Test
+  void singleChangesMatchATreeSetModelUnderBothIntsetLimits() {
+    Random r = new Random(SEED + 1);
+    for (int trial = 0; trial < 24; trial++) {
+      boolean intsOnly = trial % 2 == 0;
+      int intsetMax = trial % 4 < 2 ? SetPayload.INTSET_MAX : Integer.MAX_VALUE;
+      int alphabet = 10 + r.nextInt(1500);
+      byte[] p = null;
+      TreeSet<String> model = new TreeSet<>();
+      int largest = 0;
+      for (int step = 0; step < 1200; step++) {
+        byte[] m = member(r, alphabet, intsOnly);
+        if (p != null && r.nextInt(4) == 0) {
+          byte[] next = SetPayload.remove(p, m);
+          assertEquals(model.remove(text(m)), next != null, "removed " + text(m));
+          p = next == null ? p : next;
+        } else {
+          int before = p == null ? -1 : SetPayload.encoding(p);
+          byte[] next = SetPayload.add(p, m, intsetMax);
+          assertEquals(model.add(text(m)), next != null, "added " + text(m));
+          p = next == null ? p : next;
+          assertTrue(SetPayload.encoding(p) >= before, "never a smaller encoding");
+        }
+        if (step % 10 == 0 || model.size() < 3) {
+          check(p, model, r, alphabet, intsOnly, intsetMax);
+        }
+        largest = Math.max(largest, model.size());
+        if (intsOnly && SetPayload.encoding(p) != SetPayload.INTSET) {
+          assertTrue(largest > intsetMax, "integers stay an intset up to " + intsetMax);
         }
       }
     }
@@ -72,7 +113,7 @@ class SetPayloadModelTest {
   }
 
   private static void check(
-      byte[] p, NavigableSet<String> model, Random r, int alphabet, boolean ints) {
+      byte[] p, NavigableSet<String> model, Random r, int alphabet, boolean ints, int intsetMax) {
     assertEquals(model.size(), SetPayload.size(p));
     TreeSet<String> actual = new TreeSet<>();
     SetPayload.members(p).forEach(b -> actual.add(text(b)));
@@ -85,7 +126,7 @@ class SetPayloadModelTest {
       byte[] m = member(r, alphabet, ints);
       assertEquals(model.contains(text(m)), SetPayload.contains(p, m), text(m));
     }
-    if (model.size() > SetPayload.INTSET_MAX) {
+    if (model.size() > intsetMax) {
       assertEquals(SetPayload.TABLE, SetPayload.encoding(p));
     }
     if (!Arrays.asList(SetPayload.INTSET, SetPayload.PACKED, SetPayload.TABLE)

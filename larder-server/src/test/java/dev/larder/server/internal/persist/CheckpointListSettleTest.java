@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.Cache;
 import dev.larder.server.internal.TestServer;
+import dev.larder.server.internal.keyspace.ChunkKey;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.keyspace.ListChunks;
 import java.nio.charset.StandardCharsets;
@@ -54,7 +55,7 @@ class CheckpointListSettleTest {
                 head.length));
     for (int i = 0; i < index.entries(); i++) {
       if (index.isPage(i)) {
-        return ListChunks.chunkKey(stored(key), index.id(), index.number(i));
+        return ChunkKey.of(stored(key), index.id(), index.number(i));
       }
     }
     throw new AssertionError("no index page");
@@ -69,7 +70,7 @@ class CheckpointListSettleTest {
     byte[] head = stored(key);
     List<byte[]> chunks = new ArrayList<>();
     for (byte[] k : store.asMap().keySet()) {
-      if (ListChunks.isChunkKey(k) && Arrays.equals(ListChunks.headKeyOf(k), head)) {
+      if (ChunkKey.isChunkKey(k) && Arrays.equals(ChunkKey.headKeyOf(k), head)) {
         chunks.add(k);
       }
     }

@@ -4,15 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.server.internal.TestServer;
-import dev.larder.server.internal.keyspace.ListChunks;
+import dev.larder.server.internal.keyspace.ChunkKey;
 import dev.larder.server.internal.keyspace.RangeChunks;
 import dev.larder.server.internal.keyspace.ValueLayout;
 import dev.larder.server.internal.keyspace.ZSetChunks;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -77,23 +79,32 @@ class ChunkedCollectionsAcrossRestartTest {
   private static int orphanChunks(TestServer s) {
     int orphans = 0;
     for (var e : s.keyspace.store().asMap().entrySet()) {
-      if (!ListChunks.isChunkKey(e.getKey())) {
+      if (!ChunkKey.isChunkKey(e.getKey())) {
         continue;
       }
-      byte[] headKey = ListChunks.headKeyOf(e.getKey());
+      byte[] headKey = ChunkKey.headKeyOf(e.getKey());
       byte[] head = s.keyspace.store().getIfPresent(headKey);
       if (head != null && ZSetChunks.isHeadValue(head)) {
         orphans += namedBySortedSet(s, headKey, head, e.getKey()) ? 0 : 1;
         continue;
       }
-      boolean named =
-          head != null
-              && RangeChunks.isHeadValue(head)
-              && RangeChunks.Index.decode(
-                      ValueLayout.header(head).type(),
-                      Arrays.copyOfRange(
-                          head, ValueLayout.header(head).payloadOffset(), head.length))
-                  .contains(ListChunks.numberOf(e.getKey()));
+      boolean named = false;
+      if (head != null && RangeChunks.isHeadValue(head)) {
+        RangeChunks.Index index =
+            RangeChunks.Index.decode(
+                ValueLayout.header(head).type(),
+                Arrays.copyOfRange(head, ValueLayout.header(head).payloadOffset(), head.length));
+        Set<Integer> numbers = new HashSet<>();
+        index.forEachNumber(
+            n -> {
+              byte[] v = s.keyspace.store().getIfPresent(ChunkKey.of(headKey, index.id(), n));
+              return v == null ? null : ValueLayout.decode(v).payload();
+            },
+            numbers::add);
+        named =
+            index.id() == ChunkKey.idOf(e.getKey())
+                && numbers.contains(ChunkKey.numberOf(e.getKey()));
+      }
       orphans += named ? 0 : 1;
     }
     return orphans;
@@ -107,11 +118,11 @@ class ChunkedCollectionsAcrossRestartTest {
     List<Integer> numbers = new ArrayList<>();
     index.forEachNumber(
         n -> {
-          byte[] v = s.keyspace.store().getIfPresent(ListChunks.chunkKey(headKey, index.id(), n));
+          byte[] v = s.keyspace.store().getIfPresent(ChunkKey.of(headKey, index.id(), n));
           return v == null ? null : ValueLayout.decode(v).payload();
         },
         numbers::add);
-    return index.id() == ListChunks.idOf(chunk) && numbers.contains(ListChunks.numberOf(chunk));
+    return index.id() == ChunkKey.idOf(chunk) && numbers.contains(ChunkKey.numberOf(chunk));
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.server.internal.TestServer;
+import dev.larder.server.internal.keyspace.ChunkKey;
 import dev.larder.server.internal.keyspace.ListChunks;
 import dev.larder.server.internal.keyspace.ValueLayout;
 import java.nio.file.Path;
@@ -89,10 +90,10 @@ class ListsAcrossRestartTest {
   private static int orphanChunks(TestServer s) {
     int orphans = 0;
     for (var e : s.keyspace.store().asMap().entrySet()) {
-      if (!ListChunks.isChunkKey(e.getKey())) {
+      if (!ChunkKey.isChunkKey(e.getKey())) {
         continue;
       }
-      byte[] head = s.keyspace.store().getIfPresent(ListChunks.headKeyOf(e.getKey()));
+      byte[] head = s.keyspace.store().getIfPresent(ChunkKey.headKeyOf(e.getKey()));
       boolean named = false;
       if (head != null && ListChunks.isHeadValue(head)) {
         ListChunks.Index index =
@@ -100,16 +101,16 @@ class ListsAcrossRestartTest {
                 Arrays.copyOfRange(head, ValueLayout.header(head).payloadOffset(), head.length));
         java.util.Set<Integer> numbers = new java.util.HashSet<>();
         ListChunks.forEachKey(
-            ListChunks.headKeyOf(e.getKey()),
+            ChunkKey.headKeyOf(e.getKey()),
             index,
             k -> {
               byte[] raw = s.keyspace.store().getIfPresent(k);
               return raw == null ? null : ValueLayout.decode(raw).payload();
             },
-            k -> numbers.add(ListChunks.numberOf(k)));
+            k -> numbers.add(ChunkKey.numberOf(k)));
         named =
-            index.id() == ListChunks.idOf(e.getKey())
-                && numbers.contains(ListChunks.numberOf(e.getKey()));
+            index.id() == ChunkKey.idOf(e.getKey())
+                && numbers.contains(ChunkKey.numberOf(e.getKey()));
       }
       orphans += named ? 0 : 1;
     }
