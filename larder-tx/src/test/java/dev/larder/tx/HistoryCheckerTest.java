@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -92,9 +94,13 @@ class HistoryCheckerTest {
                 Thread.onSpinWait();
               }
             });
+        // The clients start together: started one by one, each could finish its transactions
+        // before the next began on a fast machine, and the run would test no concurrency.
+        CyclicBarrier startTogether = new CyclicBarrier(THREADS);
         clients.start(
             THREADS,
             id -> {
+              startTogether.await(30, TimeUnit.SECONDS);
               if (blind && id % 2 == 0) {
                 runBlind(store, kv, id, history);
               } else {
