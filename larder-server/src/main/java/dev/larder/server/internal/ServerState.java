@@ -394,6 +394,7 @@ public final class ServerState {
     private volatile int patternSubscriptions;
     private volatile long redirect = -1;
     private volatile boolean blocked;
+    private volatile boolean killed;
 
     /**
      * @param id the client id
@@ -432,9 +433,20 @@ public final class ServerState {
       return subscriptions + patternSubscriptions > 0 ? "pubsub" : "normal";
     }
 
-    /** Closes the connection at once, dropping replies not yet sent. Safe from any thread. */
+    /**
+     * Closes the connection at once, dropping replies not yet sent, and marks it killed: its
+     * channel's close completes on its own event loop, and until then the connection is still
+     * listed, but a later CLIENT KILL no longer matches it (it would count it again). Safe from any
+     * thread.
+     */
     public void kill() {
+      killed = true;
       kill.run();
+    }
+
+    /** Returns whether {@link #kill} was called. */
+    public boolean killed() {
+      return killed;
     }
 
     /** Returns the id. */

@@ -50,7 +50,7 @@ final class ClientKill {
         .clients()
         .forEach(
             info -> {
-              if (filter.matches(info, me)) {
+              if (!info.killed() && filter.matches(info, me)) {
                 killed.add(info);
               }
             });
