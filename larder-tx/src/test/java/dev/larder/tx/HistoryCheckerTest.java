@@ -20,6 +20,7 @@ import java.util.Random;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -45,6 +46,13 @@ class HistoryCheckerTest {
   private static final int KEYS = 12;
   private static final int THREADS = 6;
   private static final int PER_THREAD = 400;
+
+  /**
+   * How long a client keeps going past its share while no conflict has been seen: on a loaded
+   * machine with few cores, the scheduler can run each client's short transactions back to back
+   * within its time slices, and a fixed count then tests no concurrency.
+   */
+  private static final long UNTIL_A_CONFLICT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
   /** One transaction as it happened. */
   record Txn(
@@ -97,6 +105,7 @@ class HistoryCheckerTest {
         // The clients start together: started one by one, each could finish its transactions
         // before the next began on a fast machine, and the run would test no concurrency.
         CyclicBarrier startTogether = new CyclicBarrier(THREADS);
+        AtomicBoolean conflicted = new AtomicBoolean();
         clients.start(
             THREADS,
             id -> {
@@ -104,7 +113,7 @@ class HistoryCheckerTest {
               if (blind && id % 2 == 0) {
                 runBlind(store, kv, id, history);
               } else {
-                run(store, kv, id, history, blind ? 2 : 4);
+                run(store, kv, id, history, blind ? 2 : 4, blind, conflicted);
               }
             });
         try {
@@ -156,9 +165,18 @@ class HistoryCheckerTest {
   }
 
   private static void run(
-      TxStore store, TxCache<String, Long> kv, int thread, List<Txn> out, int maxOps) {
+      TxStore store,
+      TxCache<String, Long> kv,
+      int thread,
+      List<Txn> out,
+      int maxOps,
+      boolean stopAtShare,
+      AtomicBoolean conflicted) {
     Random random = new Random(thread * 7919L);
-    for (int i = 0; i < PER_THREAD; i++) {
+    long giveUp = System.nanoTime() + UNTIL_A_CONFLICT_NANOS;
+    for (int i = 0;
+        i < PER_THREAD || (!stopAtShare && !conflicted.get() && System.nanoTime() - giveUp < 0);
+        i++) {
       Map<String, Long> reads = new HashMap<>();
       Map<String, Long> writes = new HashMap<>();
       Transaction tx = store.begin();
@@ -182,12 +200,18 @@ class HistoryCheckerTest {
           tx.put(kv, key, value);
           writes.put(key, value);
         }
+        if (random.nextInt(8) == 0) {
+          // Lets another client commit inside this transaction even when the clients share one
+          // core.
+          LockSupport.parkNanos(1_000);
+        }
       }
       try {
         long commit = tx.commit();
         out.add(new Txn(tx.snapshot(), commit, reads, writes, null));
       } catch (TransactionConflictException e) {
         out.add(new Txn(tx.snapshot(), -1, reads, writes, e.keys()));
+        conflicted.set(true);
       }
     }
   }
