@@ -6,10 +6,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 
@@ -93,8 +95,22 @@ final class TransactionalServers {
           int m = i;
           starting.add(starter.submit(() -> start(m)));
         }
+        Exception failed = null;
         for (Future<LarderServer> f : starting) {
-          started.add(f.get(120, TimeUnit.SECONDS));
+          // Every member's outcome is collected: the first to fail is often only waiting for
+          // another that could not start at all (a port taken, say), whose reason must show too.
+          try {
+            started.add(f.get(120, TimeUnit.SECONDS));
+          } catch (ExecutionException | TimeoutException e) {
+            if (failed == null) {
+              failed = e;
+            } else {
+              failed.addSuppressed(e);
+            }
+          }
+        }
+        if (failed != null) {
+          throw failed;
         }
       } catch (Exception | Error e) {
         started.forEach(LarderServer::close);
