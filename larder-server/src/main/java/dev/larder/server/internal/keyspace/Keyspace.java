@@ -553,6 +553,72 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
+   * Stores a value RESTORE decoded, as its expiry says (RESTORE checks for a deadline already
+   * past). A list, set, hash or sorted set whose packed payload is past the size at which its
+   * commands chunk it is written in chunks, as they would write it, never as one value (which might
+   * not fit in a segment): that takes several changes of the key (the old value removed, the
+   * collection written, for a list or sorted set then its expiry), so the caller holds {@link
+   * #exclusive()}, which makes them one change to every other command and one group of the log. A
+   * keyspace over a clustered cache, which keeps every collection packed, stores it as one value.
+   *
+   * @param db the database
+   * @param key the key
+   * @param value a value {@link DumpPayload#decode} gave, with its expiry set
+   * @param replace whether a live value of the key may be replaced
+   * @return false, having changed nothing, if the key holds a live value and {@code replace} is
+   *     false
+   */
+  @SuppressWarnings("ReferenceEquality") // an update that returns its input made no change
+  public boolean restoreKey(int db, byte[] key, StoredValue value, boolean replace) {
+    if (given || !chunkedWhole(value)) {
+      Change change = update(db, key, before -> before != null && !replace ? before : value);
+      return replace || change.before() == null;
+    }
+    if (peekHeader(db, key) != null) {
+      if (!replace) {
+        return false;
+      }
+      delete(db, key);
+    }
+    byte[] stored = storedKey(db, key);
+    byte[] payload = value.payload();
+    switch (value.type()) {
+      case SET -> sets.replaceWhole(stored, payload, value.expiresAtMillis());
+      case HASH -> hashes.replaceWhole(stored, payload, value.expiresAtMillis());
+      case LIST -> lists.edit(stored, (before, list) -> pushAll(list, payload));
+      case ZSET -> zsets.edit(stored, (before, set) -> putAll(set, payload));
+      case STRING -> throw new IllegalStateException("a string is never chunked");
+    }
+    settle();
+    if (value.volatileKey() && (value.type() == ValueType.LIST || value.type() == ValueType.ZSET)) {
+      // Their stores write a new key without an expiry; the update rewrites the head alone.
+      update(db, key, v -> v == null ? null : v.withExpiry(value.expiresAtMillis()));
+    }
+    return true;
+  }
+
+  /** Whether a restored value is a collection its commands would keep in chunks. */
+  private static boolean chunkedWhole(StoredValue value) {
+    int length = value.payload().length;
+    return switch (value.type()) {
+      case STRING -> false;
+      case LIST -> length > ListBody.PACKED_MAX;
+      case SET, HASH -> length > RangeBody.PACKED_MAX;
+      case ZSET -> length > ZSetBody.PACKED_MAX;
+    };
+  }
+
+  private static Void pushAll(ListBody list, byte[] payload) {
+    list.pushTail(ListPayload.decode(payload));
+    return null;
+  }
+
+  private static Void putAll(ZSetBody set, byte[] payload) {
+    set.putAll(ZSetPayload.entries(payload));
+    return null;
+  }
+
+  /**
    * Atomically replaces a key's value with {@code fn}'s result. The function sees the live value
    * (null when absent or expired) and returns the new one, null to delete, or the very object it
    * was given to leave the key as it is. It may run more than once, so it must be free of side
