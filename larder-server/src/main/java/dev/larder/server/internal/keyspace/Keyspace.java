@@ -19,6 +19,7 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -425,10 +426,7 @@ public final class Keyspace implements AutoCloseable {
    * @return the result of the run that took effect
    */
   public <R> R editList(int db, byte[] key, ListStore.Edit<R> edit) {
-    byte[] stored = storedKey(db, key);
-    R result = lists.edit(stored, edit);
-    settle();
-    return result;
+    return settled(db, key, stored -> lists.edit(stored, edit));
   }
 
   /**
@@ -442,10 +440,7 @@ public final class Keyspace implements AutoCloseable {
    * @return the read's result
    */
   public <R> R readList(int db, byte[] key, ListStore.Edit<R> read) {
-    byte[] stored = storedKey(db, key);
-    R result = lists.read(stored, read);
-    settle();
-    return result;
+    return settled(db, key, stored -> lists.read(stored, read));
   }
 
   /**
@@ -461,10 +456,7 @@ public final class Keyspace implements AutoCloseable {
    * @return the result of the run that took effect
    */
   public <R> R editSet(int db, byte[] key, RangeStore.Edit<R> edit) {
-    byte[] stored = storedKey(db, key);
-    R result = sets.edit(stored, edit);
-    settle();
-    return result;
+    return settled(db, key, stored -> sets.edit(stored, edit));
   }
 
   /**
@@ -478,10 +470,7 @@ public final class Keyspace implements AutoCloseable {
    * @return the read's result
    */
   public <R> R readSet(int db, byte[] key, RangeStore.Edit<R> read) {
-    byte[] stored = storedKey(db, key);
-    R result = sets.read(stored, read);
-    settle();
-    return result;
+    return settled(db, key, stored -> sets.read(stored, read));
   }
 
   /**
@@ -494,10 +483,7 @@ public final class Keyspace implements AutoCloseable {
    * @return the result of the run that took effect
    */
   public <R> R editHash(int db, byte[] key, RangeStore.Edit<R> edit) {
-    byte[] stored = storedKey(db, key);
-    R result = hashes.edit(stored, edit);
-    settle();
-    return result;
+    return settled(db, key, stored -> hashes.edit(stored, edit));
   }
 
   /**
@@ -510,10 +496,7 @@ public final class Keyspace implements AutoCloseable {
    * @return the read's result
    */
   public <R> R readHash(int db, byte[] key, RangeStore.Edit<R> read) {
-    byte[] stored = storedKey(db, key);
-    R result = hashes.read(stored, read);
-    settle();
-    return result;
+    return settled(db, key, stored -> hashes.read(stored, read));
   }
 
   /**
@@ -529,10 +512,7 @@ public final class Keyspace implements AutoCloseable {
    * @return the result of the run that took effect
    */
   public <R> R editZSet(int db, byte[] key, ZSetStore.Edit<R> edit) {
-    byte[] stored = storedKey(db, key);
-    R result = zsets.edit(stored, edit);
-    settle();
-    return result;
+    return settled(db, key, stored -> zsets.edit(stored, edit));
   }
 
   /**
@@ -546,8 +526,16 @@ public final class Keyspace implements AutoCloseable {
    * @return the read's result
    */
   public <R> R readZSet(int db, byte[] key, ZSetStore.Edit<R> read) {
-    byte[] stored = storedKey(db, key);
-    R result = zsets.read(stored, read);
+    return settled(db, key, stored -> zsets.read(stored, read));
+  }
+
+  /**
+   * Runs a command of a collection type on a key's stored key, then does what evictions the command
+   * caused left to do ({@link #settle}, outside the key's stripe): the shape of every {@code editX}
+   * and {@code readX}.
+   */
+  private <R> R settled(int db, byte[] key, Function<byte[], R> command) {
+    R result = command.apply(storedKey(db, key));
     settle();
     return result;
   }

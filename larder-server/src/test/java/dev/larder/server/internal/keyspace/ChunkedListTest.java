@@ -55,45 +55,9 @@ class ChunkedListTest {
     }
   }
 
-  /** Chunk entries in the store, by whether their list's head names them. */
+  /** Chunk entries in the store, by whether their collection's head names them. */
   private static int[] chunkEntries(Keyspace ks) {
-    int named = 0;
-    int orphans = 0;
-    for (Map.Entry<byte[], byte[]> e : ks.store().asMap().entrySet()) {
-      if (!ChunkKey.isChunkKey(e.getKey())) {
-        continue;
-      }
-      byte[] head = ks.store().getIfPresent(ChunkKey.headKeyOf(e.getKey()));
-      boolean listed = false;
-      if (head != null && ListChunks.isHeadValue(head)) {
-        listed =
-            namedKeys(ks, ChunkKey.headKeyOf(e.getKey()), head)
-                .contains(java.util.HexFormat.of().formatHex(e.getKey()));
-      }
-      if (listed) {
-        named++;
-      } else {
-        orphans++;
-      }
-    }
-    return new int[] {named, orphans};
-  }
-
-  /** The stored keys (in hex) of the chunks and index pages a head names. */
-  static java.util.Set<String> namedKeys(Keyspace ks, byte[] headKey, byte[] head) {
-    ListChunks.Index index =
-        ListChunks.Index.decode(
-            Arrays.copyOfRange(head, ValueLayout.header(head).payloadOffset(), head.length));
-    java.util.Set<String> named = new java.util.HashSet<>();
-    ListChunks.forEachKey(
-        headKey,
-        index,
-        k -> {
-          byte[] raw = ks.store().getIfPresent(k);
-          return raw == null ? null : ValueLayout.decode(raw).payload();
-        },
-        k -> named.add(java.util.HexFormat.of().formatHex(k)));
-    return named;
+    return ChunkCensus.of(ks).asArray();
   }
 
   private static boolean chunked(Keyspace ks) {

@@ -48,37 +48,9 @@ class ChunkedSetTest {
     return out;
   }
 
-  /**
-   * Chunk entries (chunks and index pages) in the store, by whether their set's head names them.
-   */
+  /** Chunk entries in the store, by whether their collection's head names them. */
   private static int[] chunkEntries(Keyspace ks) {
-    int named = 0;
-    int orphans = 0;
-    for (byte[] k : ks.store().asMap().keySet()) {
-      if (!ChunkKey.isChunkKey(k)) {
-        continue;
-      }
-      byte[] headKey = ChunkKey.headKeyOf(k);
-      byte[] head = ks.store().getIfPresent(headKey);
-      boolean listed = false;
-      if (head != null && RangeChunks.isHeadValue(head)) {
-        ChunkIndex index = ChunkStore.indexOf(head);
-        Set<Integer> numbers = new HashSet<>();
-        index.forEachNumber(
-            n -> {
-              byte[] v = ks.store().getIfPresent(ChunkKey.of(headKey, index.id(), n));
-              return v == null ? null : ValueLayout.decode(v).payload();
-            },
-            numbers::add);
-        listed = index.id() == ChunkKey.idOf(k) && numbers.contains(ChunkKey.numberOf(k));
-      }
-      if (listed) {
-        named++;
-      } else {
-        orphans++;
-      }
-    }
-    return new int[] {named, orphans};
+    return ChunkCensus.of(ks).asArray();
   }
 
   /** The set's chunks in hash order, those of its index pages included. */

@@ -75,42 +75,9 @@ class ChunkedZSetTest {
     }
   }
 
-  /** Chunk entries in the store, by whether their sorted set's head names them. */
+  /** Chunk entries in the store, by whether their collection's head names them. */
   private static int[] chunkEntries(Keyspace ks) {
-    int named = 0;
-    int orphans = 0;
-    Map<String, Set<Integer>> namedBy = new HashMap<>();
-    for (byte[] k : ks.store().asMap().keySet()) {
-      if (!ChunkKey.isChunkKey(k)) {
-        continue;
-      }
-      byte[] headKey = ChunkKey.headKeyOf(k);
-      byte[] head = ks.store().getIfPresent(headKey);
-      boolean listed = false;
-      if (head != null && ZSetChunks.isHeadValue(head)) {
-        ChunkIndex index = ChunkStore.indexOf(head);
-        Set<Integer> numbers =
-            namedBy.computeIfAbsent(
-                s(headKey),
-                x -> {
-                  Set<Integer> out = new HashSet<>();
-                  index.forEachNumber(
-                      n -> {
-                        byte[] v = ks.store().getIfPresent(ChunkKey.of(headKey, index.id(), n));
-                        return v == null ? null : ValueLayout.decode(v).payload();
-                      },
-                      out::add);
-                  return out;
-                });
-        listed = index.id() == ChunkKey.idOf(k) && numbers.contains(ChunkKey.numberOf(k));
-      }
-      if (listed) {
-        named++;
-      } else {
-        orphans++;
-      }
-    }
-    return new int[] {named, orphans};
+    return ChunkCensus.of(ks).asArray();
   }
 
   private static boolean chunked(Keyspace ks) {

@@ -1,0 +1,69 @@
+package dev.larder.server.internal.keyspace;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Test support: the chunk entries (chunks and index pages) a keyspace's store holds, counted by
+ * whether the head of their collection names them, whatever the collection's type. A chunk is named
+ * when its key's head holds a chunked collection of the chunk's collection id whose index (the head
+ * and the index pages present) lists the chunk's number; any other chunk entry is an orphan, which
+ * no command will ever remove.
+ *
+ * @param named chunk entries a head names
+ * @param orphans chunk entries no head names
+ */
+record ChunkCensus(int named, int orphans) {
+  /** Counts the chunk entries of a keyspace's store. */
+  static ChunkCensus of(Keyspace ks) {
+    int named = 0;
+    int orphans = 0;
+    Map<String, Set<Integer>> namedBy = new HashMap<>();
+    for (byte[] k : ks.store().asMap().keySet()) {
+      if (!ChunkKey.isChunkKey(k)) {
+        continue;
+      }
+      byte[] headKey = ChunkKey.headKeyOf(k);
+      byte[] head = ks.store().getIfPresent(headKey);
+      boolean listed = false;
+      if (head != null && ChunkStore.isHeadValue(head)) {
+        ChunkIndex index = ChunkStore.indexOf(head);
+        Set<Integer> numbers =
+            namedBy.computeIfAbsent(
+                Arrays.toString(headKey) + "#" + index.id(), x -> numbersNamed(ks, headKey, index));
+        listed = index.id() == ChunkKey.idOf(k) && numbers.contains(ChunkKey.numberOf(k));
+      }
+      if (listed) {
+        named++;
+      } else {
+        orphans++;
+      }
+    }
+    return new ChunkCensus(named, orphans);
+  }
+
+  /** The numbers of the chunks and index pages a head names, through the pages present. */
+  private static Set<Integer> numbersNamed(Keyspace ks, byte[] headKey, ChunkIndex index) {
+    Set<Integer> out = new HashSet<>();
+    index.forEachNumber(
+        n -> {
+          byte[] v = ks.store().getIfPresent(ChunkKey.of(headKey, index.id(), n));
+          return v == null ? null : ValueLayout.decode(v).payload();
+        },
+        out::add);
+    return out;
+  }
+
+  /** Returns every chunk entry, named or not. */
+  int total() {
+    return named + orphans;
+  }
+
+  /** Returns the counts as the chunked tests read them: {@code {named, orphans}}. */
+  int[] asArray() {
+    return new int[] {named, orphans};
+  }
+}
