@@ -16,9 +16,13 @@ import java.util.Set;
  * @param named chunk entries a head names
  * @param orphans chunk entries no head names
  */
-record ChunkCensus(int named, int orphans) {
-  /** Counts the chunk entries of a keyspace's store. */
-  static ChunkCensus of(Keyspace ks) {
+public record ChunkCensus(int named, int orphans) {
+  /**
+   * Counts the chunk entries of a keyspace's store.
+   *
+   * @param ks the keyspace, not changing while it is counted
+   */
+  public static ChunkCensus of(Keyspace ks) {
     int named = 0;
     int orphans = 0;
     Map<String, Set<Integer>> namedBy = new HashMap<>();
