@@ -227,6 +227,34 @@ class RespDumpRestoreTest {
     assertEquals("+PONG\r\n", c.cmd("PING"));
   }
 
+  /**
+   * One event a RESTORE, as Redis publishes, though a large one changes the key several times (the
+   * old value removed, the chunks written, the expiry set); a deadline past with REPLACE is a
+   * {@code del}.
+   */
+  @Test
+  void aRestorePublishesOneEvent() {
+    try (TestServer events = new TestServer(Map.of("notify-keyspace-events", "KEA"))) {
+      TestServer.Connection sub = events.resp();
+      TestServer.Connection w = events.resp();
+      for (int i = 0; i < LARGE; i += 500) {
+        List<String> push = new ArrayList<>(List.of("RPUSH", "l"));
+        for (int j = i; j < i + 500; j++) {
+          push.add("element:" + j);
+        }
+        w.cmd(push.toArray(String[]::new));
+      }
+      String payload = bulk(w.cmd("DUMP", "l"));
+      sub.cmd("PSUBSCRIBE", "__keyevent@0__:*");
+      assertEquals("+OK\r\n", w.cmd("RESTORE", "l", "5000", payload, "REPLACE"));
+      String past = Long.toString(events.now.get() - 1);
+      assertEquals("+OK\r\n", w.cmd("RESTORE", "l", past, payload, "REPLACE", "ABSTTL"));
+      assertEquals(
+          List.of("__keyevent@0__:restore l", "__keyevent@0__:del l"),
+          RespClients.keyspaceEvents(RespClients.pending(sub)));
+    }
+  }
+
   @Test
   void aLargeRestoreInsideMultiExec() {
     fill("set", "s", LARGE);
