@@ -54,13 +54,22 @@ public record ChunkCensus(int named, int orphans) {
   /** The numbers of the chunks and index pages a head names, through the pages present. */
   private static Set<Integer> numbersNamed(Keyspace ks, byte[] headKey, ChunkIndex index) {
     Set<Integer> out = new HashSet<>();
-    index.forEachNumber(
-        n -> {
-          byte[] v = ks.store().getIfPresent(ChunkKey.of(headKey, index.id(), n));
-          return v == null ? null : ValueLayout.decode(v).payload();
-        },
-        out::add);
+    index.forEachNumber(n -> storedPayload(ks, headKey, index.id(), n), out::add);
     return out;
+  }
+
+  /**
+   * Returns the payload of a stored chunk or index page (of the collection {@code id} at {@code
+   * headKey}, under {@code number}), or null if the store does not hold it.
+   *
+   * @param ks the keyspace
+   * @param headKey the collection's stored key
+   * @param id its collection id
+   * @param number the chunk's or page's number
+   */
+  static byte[] storedPayload(Keyspace ks, byte[] headKey, long id, int number) {
+    byte[] v = ks.store().getIfPresent(ChunkKey.of(headKey, id, number));
+    return v == null ? null : ValueLayout.decode(v).payload();
   }
 
   /**

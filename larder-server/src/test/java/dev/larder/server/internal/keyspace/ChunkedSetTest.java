@@ -63,9 +63,8 @@ class ChunkedSetTest {
         chunks.add(head.number(i), head.low(i), head.count(i), head.bytes(i));
         continue;
       }
-      byte[] page = ks.store().getIfPresent(ChunkKey.of(stored, head.id(), head.number(i)));
-      RangeChunks.Index listed =
-          RangeChunks.Index.decodePage(ValueLayout.decode(page).payload(), head.nextNumber());
+      byte[] page = ChunkCensus.storedPayload(ks, stored, head.id(), head.number(i));
+      RangeChunks.Index listed = RangeChunks.Index.decodePage(page, head.nextNumber());
       for (int c = 0; c < listed.entries(); c++) {
         chunks.add(listed.number(c), listed.low(c), listed.count(c), listed.bytes(c));
       }
