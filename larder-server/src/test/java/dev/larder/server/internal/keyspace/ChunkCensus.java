@@ -1,7 +1,11 @@
 package dev.larder.server.internal.keyspace;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -87,6 +91,26 @@ public record ChunkCensus(int named, int orphans) {
     }
     assertNotNull(someChunk, "a chunk entry to drop");
     ks.store().invalidate(someChunk);
+  }
+
+  /**
+   * Writes strings of 200 bytes beside a chunked collection until the store's bound evicts it (at
+   * most 200,000), then checks that it went whole: its key reads as absent, no chunk entry is left,
+   * and the eviction was counted.
+   *
+   * @param ks a keyspace whose bound is small enough
+   * @param key the collection's key, in database 0
+   * @param what the collection's name in messages ("the list")
+   */
+  static void assertEvictedWhole(Keyspace ks, byte[] key, String what) {
+    byte[] filler = new byte[200];
+    int i = 0;
+    while (ks.peekHeader(0, key) != null && i < 200_000) {
+      ks.putString(0, ("filler:" + i++).getBytes(StandardCharsets.UTF_8), filler);
+    }
+    assertNull(ks.peekHeader(0, key), what + " was evicted within " + i + " writes");
+    assertEquals(0, of(ks).total(), "none of its chunks is left");
+    assertTrue(ks.stats()[3] > 0, "evictions counted");
   }
 
   /** Returns every chunk entry, named or not. */

@@ -404,15 +404,7 @@ class ChunkedListTest {
     try (Keyspace ks = new Keyspace(2 << 20, now::get)) {
       fill(ks, 20_000);
       assertTrue(chunked(ks));
-      byte[] filler = new byte[200];
-      int i = 0;
-      while (ks.peekHeader(0, KEY) != null && i < 200_000) {
-        ks.putString(0, b("filler:" + i++), filler);
-      }
-      assertNull(ks.peekHeader(0, KEY), "the list was evicted within " + i + " writes");
-      int[] entries = chunkEntries(ks);
-      assertEquals(0, entries[0] + entries[1], "none of its chunks is left");
-      assertTrue(ks.stats()[3] > 0, "evictions counted");
+      ChunkCensus.assertEvictedWhole(ks, KEY, "the list");
     }
   }
 
