@@ -27,7 +27,7 @@ class DumpPayloadFuzzTest {
   private static final int INPUTS = 200_000;
 
   @Test
-  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  @Timeout(value = 180, unit = TimeUnit.SECONDS)
   void randomAndMutatedPayloadsAreJudgedWithoutFailing() {
     SplittableRandom random = new SplittableRandom(20261129L);
     int accepted = 0;

@@ -119,9 +119,9 @@ class ChunkedCollectionsAcrossRestartTest {
     List<String> payloads = new ArrayList<>();
     try (TestServer source = new TestServer()) {
       TestServer.Connection c = source.resp();
-      write(c, 0, 1_500);
+      write(c, 0, 800);
       c.cmd("RPUSH", "queue", "seed");
-      for (int i = 0; i < 3_000; i += 500) {
+      for (int i = 0; i < 1_500; i += 500) {
         List<String> push = new ArrayList<>(List.of("RPUSH", "queue"));
         for (int j = i; j < i + 500; j++) {
           push.add("job:" + j);
@@ -142,7 +142,8 @@ class ChunkedCollectionsAcrossRestartTest {
         assertEquals(
             "+OK\r\n", c.cmd("RESTORE", keys.get(k), "3600000", payloads.get(k), "REPLACE"));
       }
-      assertTrue(s.keyspace.estimatedSize() > 40, "restored in chunks");
+      assertTrue(
+          s.keyspace.estimatedSize() > 20, "restored in chunks: " + s.keyspace.estimatedSize());
       before = state(c) + c.cmd("LRANGE", "queue", "0", "-1") + c.cmd("PTTL", "queue");
     }
     try (TestServer s = new TestServer(Map.of(), dir, START)) {
