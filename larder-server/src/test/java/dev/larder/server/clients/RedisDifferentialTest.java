@@ -1152,6 +1152,53 @@ class RedisDifferentialTest {
   }
 
   /**
+   * Larder's payloads of every type, damaged (a byte flipped, cut at either end, another version),
+   * sent to both servers: Redis cannot verify them, and Larder refuses them with Redis's error, the
+   * same line; the checks before the payload (BUSYKEY, TTL) come first on both.
+   */
+  @Test
+  void damagedPayloadsOfEveryTypeGetRedisErrors() throws IOException {
+    List<String> payloads = new ArrayList<>();
+    try (Connection b = new Connection(larder.respPort())) {
+      b.send("FLUSHALL");
+      b.send("SET", "str", "text");
+      b.send("RPUSH", "l", "a", "b", "c");
+      b.send("SADD", "s", "1", "2", "x");
+      b.send("SADD", "i", "1", "2");
+      b.send("ZADD", "z", "1", "a", "2.5", "b");
+      b.send("HSET", "h", "f", "v", "g", "w");
+      for (String key : List.of("str", "l", "s", "i", "z", "h")) {
+        String reply = b.send("DUMP", key);
+        int header = reply.indexOf("\r\n");
+        payloads.add(reply.substring(header + 2, reply.length() - 2));
+      }
+    }
+    List<String[]> script = new ArrayList<>();
+    script.add(c("SET", "taken", "v"));
+    for (String p : payloads) {
+      char[] flipped = p.toCharArray();
+      flipped[flipped.length / 2] = (char) (flipped[flipped.length / 2] ^ 0x01);
+      char[] version = p.toCharArray();
+      version[1] = 9;
+      for (String damaged :
+          List.of(
+              new String(flipped),
+              p.substring(0, p.length() - 1),
+              p.substring(1),
+              new String(version))) {
+        script.add(c("RESTORE", "n", "0", damaged));
+        script.add(c("RESTORE", "n", "0", damaged, "REPLACE"));
+        script.add(c("RESTORE", "n", "1000", damaged, "ABSTTL"));
+        script.add(c("RESTORE", "taken", "0", damaged));
+        script.add(c("RESTORE", "n", "-1", damaged));
+      }
+      script.add(c("EXISTS", "n"));
+    }
+    script.add(c("GET", "taken"));
+    compare(script.toArray(String[][]::new));
+  }
+
+  /**
    * Lists of thousands of elements, large enough to be stored in chunks and shrunk back: every list
    * command at both ends, in the middle and across chunk boundaries, against Redis's replies.
    */

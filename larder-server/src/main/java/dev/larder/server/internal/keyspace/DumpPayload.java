@@ -1,6 +1,10 @@
 package dev.larder.server.internal.keyspace;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.zip.CRC32C;
 
 /**
@@ -10,14 +14,19 @@ import java.util.zip.CRC32C;
  * <pre>
  *   byte 0      magic 0x4C ('L')
  *   byte 1      format version (1)
- *   byte 2      type code (ValueType: 0 string, 1 hash, ...)
- *   bytes       the value layout's payload for that type, as stored
+ *   byte 2      type code (ValueType: 0 string, 1 hash, 2 list, 3 set, 4 sorted set)
+ *   bytes       the value layout's packed payload for that type, in its canonical form
  *   4 bytes     CRC-32C of every byte before it, big-endian
  * </pre>
  *
- * <p>The payload is the stored payload unchanged, so a DUMP costs one copy and a RESTORE one check.
- * The expiry is not in the payload (RESTORE takes it as an argument, as Redis's does), nor the
- * version (a restored value gets a fresh one), nor memcached's client flags.
+ * <p>The payload is the packed payload a writer builds from the value's contents: for a string, a
+ * hash and a list the stored one unchanged (a chunked collection is read whole first, by the
+ * keyspace); a set's or sorted set's is encoded afresh ({@link SetPayload#encode}, {@link
+ * ZSetPayload#encode}), because a stored one may keep an encoding its history chose (a TABLE's heap
+ * in insertion order, an INTSET's width after removals), and a payload must say one value one way
+ * for RESTORE to check it exactly. The expiry is not in the payload (RESTORE takes it as an
+ * argument, as Redis's does), nor the version (a restored value gets a fresh one), nor memcached's
+ * client flags.
  *
  * <p>{@link #decode} accepts exactly the payloads {@link #encode} writes: a wrong magic, version,
  * length or checksum is {@link Verdict#CORRUPT}; a sound frame whose type Larder does not know, or
@@ -52,7 +61,7 @@ public final class DumpPayload {
    * @param value a live value of any type
    */
   public static byte[] encode(StoredValue value) {
-    byte[] p = value.payload();
+    byte[] p = canonical(value.type(), value.payload());
     byte[] out = new byte[HEADER + p.length + TRAILER];
     out[0] = MAGIC;
     out[1] = VERSION;
@@ -115,11 +124,74 @@ public final class DumpPayload {
     } catch (IllegalArgumentException e) {
       return false;
     }
+    try {
+      return switch (type) {
+        case STRING -> true;
+        case HASH -> wellFormedHash(payload);
+        case LIST ->
+            payload.length > 0 && payload[0] == ListPayload.PACKED && canonicalIs(type, payload);
+        case SET -> canonicalIs(type, payload);
+        case ZSET -> wellFormedZSet(payload);
+      };
+    } catch (RuntimeException e) {
+      // Whatever a decoder makes of damaged bytes, a payload it cannot read is a bad format: a
+      // client's bytes must never fail the command otherwise.
+      return false;
+    }
+  }
+
+  /**
+   * The payload a DUMP carries for a stored payload of a type: the canonical packed encoding of its
+   * contents (see the class notes).
+   */
+  private static byte[] canonical(ValueType type, byte[] payload) {
     return switch (type) {
-      case STRING -> true;
-      case HASH -> wellFormedHash(payload);
-      default -> false;
+      case SET -> SetPayload.encode(SetPayload.members(payload));
+      case ZSET -> ZSetPayload.encode(ZSetPayload.entries(payload));
+      default -> payload;
     };
+  }
+
+  /**
+   * Whether a payload decodes, holds something (an empty collection is never stored), and is the
+   * canonical encoding of what it holds: no duplicate, no member out of order, no trailing byte, no
+   * overlong varint, no encoding a writer would not choose for those contents, and no chunked head
+   * (whose chunks a payload cannot carry).
+   */
+  private static boolean canonicalIs(ValueType type, byte[] payload) {
+    byte[] again =
+        switch (type) {
+          case LIST -> ListPayload.encode(ListPayload.decode(payload));
+          case SET -> {
+            List<byte[]> members = SetPayload.members(payload);
+            yield members.isEmpty() ? null : SetPayload.encode(members);
+          }
+          default -> throw new IllegalArgumentException("not a packed collection type: " + type);
+        };
+    return again != null && Arrays.equals(again, payload);
+  }
+
+  /**
+   * A sorted set's check: as {@link #canonicalIs}, and its entries strictly in Redis's order with
+   * no NaN score and no member twice (the encoder sorts what it is given, so it would write a
+   * duplicate member or a NaN back as it came).
+   */
+  private static boolean wellFormedZSet(byte[] payload) {
+    List<ZSetPayload.Entry> entries = ZSetPayload.entries(payload);
+    if (entries.isEmpty()) {
+      return false;
+    }
+    Set<ByteBuffer> members = new HashSet<>();
+    ZSetPayload.Entry previous = null;
+    for (ZSetPayload.Entry e : entries) {
+      if (Double.isNaN(e.score())
+          || !members.add(ByteBuffer.wrap(e.member()))
+          || (previous != null && ZSetPayload.ORDER.compare(previous, e) >= 0)) {
+        return false;
+      }
+      previous = e;
+    }
+    return Arrays.equals(ZSetPayload.encode(entries), payload);
   }
 
   private static boolean wellFormedHash(byte[] payload) {

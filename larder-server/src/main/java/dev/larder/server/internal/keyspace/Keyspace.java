@@ -19,6 +19,7 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -425,10 +426,7 @@ public final class Keyspace implements AutoCloseable {
    * @return the result of the run that took effect
    */
   public <R> R editList(int db, byte[] key, ListStore.Edit<R> edit) {
-    byte[] stored = storedKey(db, key);
-    R result = lists.edit(stored, edit);
-    settle();
-    return result;
+    return settled(db, key, stored -> lists.edit(stored, edit));
   }
 
   /**
@@ -442,10 +440,7 @@ public final class Keyspace implements AutoCloseable {
    * @return the read's result
    */
   public <R> R readList(int db, byte[] key, ListStore.Edit<R> read) {
-    byte[] stored = storedKey(db, key);
-    R result = lists.read(stored, read);
-    settle();
-    return result;
+    return settled(db, key, stored -> lists.read(stored, read));
   }
 
   /**
@@ -461,10 +456,7 @@ public final class Keyspace implements AutoCloseable {
    * @return the result of the run that took effect
    */
   public <R> R editSet(int db, byte[] key, RangeStore.Edit<R> edit) {
-    byte[] stored = storedKey(db, key);
-    R result = sets.edit(stored, edit);
-    settle();
-    return result;
+    return settled(db, key, stored -> sets.edit(stored, edit));
   }
 
   /**
@@ -478,10 +470,7 @@ public final class Keyspace implements AutoCloseable {
    * @return the read's result
    */
   public <R> R readSet(int db, byte[] key, RangeStore.Edit<R> read) {
-    byte[] stored = storedKey(db, key);
-    R result = sets.read(stored, read);
-    settle();
-    return result;
+    return settled(db, key, stored -> sets.read(stored, read));
   }
 
   /**
@@ -494,10 +483,7 @@ public final class Keyspace implements AutoCloseable {
    * @return the result of the run that took effect
    */
   public <R> R editHash(int db, byte[] key, RangeStore.Edit<R> edit) {
-    byte[] stored = storedKey(db, key);
-    R result = hashes.edit(stored, edit);
-    settle();
-    return result;
+    return settled(db, key, stored -> hashes.edit(stored, edit));
   }
 
   /**
@@ -510,10 +496,7 @@ public final class Keyspace implements AutoCloseable {
    * @return the read's result
    */
   public <R> R readHash(int db, byte[] key, RangeStore.Edit<R> read) {
-    byte[] stored = storedKey(db, key);
-    R result = hashes.read(stored, read);
-    settle();
-    return result;
+    return settled(db, key, stored -> hashes.read(stored, read));
   }
 
   /**
@@ -529,10 +512,7 @@ public final class Keyspace implements AutoCloseable {
    * @return the result of the run that took effect
    */
   public <R> R editZSet(int db, byte[] key, ZSetStore.Edit<R> edit) {
-    byte[] stored = storedKey(db, key);
-    R result = zsets.edit(stored, edit);
-    settle();
-    return result;
+    return settled(db, key, stored -> zsets.edit(stored, edit));
   }
 
   /**
@@ -546,10 +526,84 @@ public final class Keyspace implements AutoCloseable {
    * @return the read's result
    */
   public <R> R readZSet(int db, byte[] key, ZSetStore.Edit<R> read) {
-    byte[] stored = storedKey(db, key);
-    R result = zsets.read(stored, read);
+    return settled(db, key, stored -> zsets.read(stored, read));
+  }
+
+  /**
+   * Runs a command of a collection type on a key's stored key, then does what evictions the command
+   * caused left to do ({@link #settle}, outside the key's stripe): the shape of every {@code editX}
+   * and {@code readX}.
+   */
+  private <R> R settled(int db, byte[] key, Function<byte[], R> command) {
+    R result = command.apply(storedKey(db, key));
     settle();
     return result;
+  }
+
+  /**
+   * Stores a value RESTORE decoded, as its expiry says (RESTORE checks for a deadline already
+   * past). A list, set, hash or sorted set whose packed payload is past the size at which its
+   * commands chunk it is written in chunks, as they would write it, never as one value (which might
+   * not fit in a segment): that takes several changes of the key (the old value removed, the
+   * collection written, for a list or sorted set then its expiry), so the caller holds {@link
+   * #exclusive()}, which makes them one change to every other command and one group of the log. A
+   * keyspace over a clustered cache, which keeps every collection packed, stores it as one value.
+   *
+   * @param db the database
+   * @param key the key
+   * @param value a value {@link DumpPayload#decode} gave, with its expiry set
+   * @param replace whether a live value of the key may be replaced
+   * @return false, having changed nothing, if the key holds a live value and {@code replace} is
+   *     false
+   */
+  @SuppressWarnings("ReferenceEquality") // an update that returns its input made no change
+  public boolean restoreKey(int db, byte[] key, StoredValue value, boolean replace) {
+    if (given || !chunkedWhole(value)) {
+      Change change = update(db, key, before -> before != null && !replace ? before : value);
+      return replace || change.before() == null;
+    }
+    if (peekHeader(db, key) != null) {
+      if (!replace) {
+        return false;
+      }
+      delete(db, key);
+    }
+    byte[] stored = storedKey(db, key);
+    byte[] payload = value.payload();
+    switch (value.type()) {
+      case SET -> sets.replaceWhole(stored, payload, value.expiresAtMillis());
+      case HASH -> hashes.replaceWhole(stored, payload, value.expiresAtMillis());
+      case LIST -> lists.edit(stored, (before, list) -> pushAll(list, payload));
+      case ZSET -> zsets.edit(stored, (before, set) -> putAll(set, payload));
+      case STRING -> throw new IllegalStateException("a string is never chunked");
+    }
+    settle();
+    if (value.volatileKey() && (value.type() == ValueType.LIST || value.type() == ValueType.ZSET)) {
+      // Their stores write a new key without an expiry; the update rewrites the head alone.
+      update(db, key, v -> v == null ? null : v.withExpiry(value.expiresAtMillis()));
+    }
+    return true;
+  }
+
+  /** Whether a restored value is a collection its commands would keep in chunks. */
+  private static boolean chunkedWhole(StoredValue value) {
+    int length = value.payload().length;
+    return switch (value.type()) {
+      case STRING -> false;
+      case LIST -> length > ListBody.PACKED_MAX;
+      case SET, HASH -> length > RangeBody.PACKED_MAX;
+      case ZSET -> length > ZSetBody.PACKED_MAX;
+    };
+  }
+
+  private static Void pushAll(ListBody list, byte[] payload) {
+    list.pushTail(ListPayload.decode(payload));
+    return null;
+  }
+
+  private static Void putAll(ZSetBody set, byte[] payload) {
+    set.putAll(ZSetPayload.entries(payload));
+    return null;
   }
 
   /**

@@ -103,6 +103,48 @@ public final class RangeStore {
     StoredValue meta =
         // A new key's header; its payload is replaced below.
         before != null ? before : new StoredValue(type, 0, 0, 0, RangeCodec.NO_VALUE);
+    return writeBack(stored, live, meta, body, result, sink);
+  }
+
+  /**
+   * Stores a whole collection of this type at a key, replacing whatever it holds (RESTORE of a
+   * large set or hash): in chunks when its size calls for them, so that a large one never goes into
+   * the store as one value, which might not fit in a segment. One change of the key.
+   *
+   * @param stored the stored key
+   * @param payload the collection's packed payload, well formed and not empty
+   * @param expiresAtMillis its absolute expiry, 0 for none
+   */
+  void replaceWhole(byte[] stored, byte[] payload, long expiresAtMillis) {
+    chunks.editLocked(
+        stored,
+        sink -> {
+          RangeBody body = RangeBody.packed(type, payload);
+          // The body offers no other way to mark its one segment changed, and only a changed
+          // segment is split into chunks when written: take one entry out and put it back (two
+          // copies of the payload, against the collection written whole).
+          byte[][] first = body.entry(0);
+          body.remove(first[0]);
+          body.put(first[0], first[1]);
+          ChunkStore.Live live = chunks.live(stored);
+          StoredValue meta = new StoredValue(type, 0, expiresAtMillis, 0, RangeCodec.NO_VALUE);
+          return writeBack(stored, live, meta, body, Boolean.TRUE, sink);
+        });
+  }
+
+  /**
+   * Writes a changed collection back over the key's live value {@code live}: packed or in chunks as
+   * its size says, under {@code meta}'s header; null if the key changed since {@code live} was
+   * read.
+   */
+  private <R> ChunkStore.Outcome<R> writeBack(
+      byte[] stored,
+      ChunkStore.Live live,
+      StoredValue meta,
+      RangeBody body,
+      R result,
+      ChangeSink sink) {
+    StoredValue before = live.value();
     boolean packed =
         !chunking
             || (body.wasChunked()

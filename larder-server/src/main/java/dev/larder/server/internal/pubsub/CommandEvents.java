@@ -70,7 +70,8 @@ final class CommandEvents {
       case "rename", "renamenx" -> events.notify(g, removed ? "rename_from" : "rename_to", db, key);
       case "move" -> events.notify(g, removed ? "move_from" : "move_to", db, key);
       case "copy" -> events.notify(g, "copy_to", db, key);
-      case "restore" -> events.notify(g, "restore", db, key);
+      // A deadline already past: REPLACE removed the old value and stored nothing, as a DEL.
+      case "restore" -> events.notify(g, removed ? "del" : "restore", db, key);
       case "sort" -> {
         if (removed) {
           events.notify(g, "del", db, key);
@@ -112,6 +113,17 @@ final class CommandEvents {
       case "lmove", "rpoplpush", "blmove", "brpoplpush" -> true;
       default -> false;
     };
+  }
+
+  /**
+   * Returns whether the command tells of its last change of each key only: RESTORE, which may
+   * change a key several times (the old value removed, a large collection written, its expiry set)
+   * where Redis makes one change and publishes one event.
+   *
+   * @param command a lower-case command name
+   */
+  static boolean lastChangeOnly(String command) {
+    return command.equals("restore");
   }
 
   /** Returns whether a change was named a push ({@code lpush} or {@code rpush}). */

@@ -135,6 +135,8 @@ public final class KeyEvents implements KeyObserver {
       // RENAME writes the new key before it removes the old one; Redis tells of the source first.
       changes = new ArrayList<>(changes);
       changes.sort((x, y) -> Integer.compare(y.how() & REMOVED, x.how() & REMOVED));
+    } else if (CommandEvents.lastChangeOnly(scope.command())) {
+      changes = lastOfEachKey(changes);
     } else if (CommandEvents.pushFirst(scope.command())) {
       // LMOVE pops the source before it pushes; Redis tells of the push first.
       changes = new ArrayList<>(changes);
@@ -191,6 +193,18 @@ public final class KeyEvents implements KeyObserver {
   @Override
   public void flushed(int db) {
     tracking.flushed();
+  }
+
+  /** The last change of each key, in the order of those last changes. */
+  private static List<Change> lastOfEachKey(List<Change> changes) {
+    List<Change> out = new ArrayList<>();
+    for (int i = changes.size() - 1; i >= 0; i--) {
+      Change c = changes.get(i);
+      if (out.stream().noneMatch(o -> Arrays.equals(o.storedKey(), c.storedKey()))) {
+        out.addFirst(c);
+      }
+    }
+    return out;
   }
 
   private static byte[] name(byte[] storedKey) {

@@ -1,6 +1,7 @@
 package dev.larder.server.internal.resp;
 
 import static dev.larder.server.internal.resp.RespCommand.Flag.DENYOOM;
+import static dev.larder.server.internal.resp.RespCommand.Flag.EXCLUSIVE;
 import static dev.larder.server.internal.resp.RespCommand.Flag.READONLY;
 import static dev.larder.server.internal.resp.RespCommand.Flag.WRITE;
 
@@ -11,7 +12,9 @@ import dev.larder.server.internal.keyspace.StoredValue;
  * DUMP and RESTORE, with Larder's own payload ({@link DumpPayload}): a value dumped by Larder
  * restores on Larder; a payload from Redis (or anything else) is refused with Redis's own error for
  * a payload of another version. Options, checks and replies are Redis 7.0's; IDLETIME and FREQ are
- * checked and then ignored, as Larder keeps neither per key.
+ * checked and then ignored, as Larder keeps neither per key. RESTORE runs under the keyspace's
+ * exclusive lock: a large collection is written in chunks, several changes of the key that no other
+ * command may see half done ({@code Keyspace.restoreKey}).
  *
  * <p>Stateless.
  */
@@ -32,7 +35,7 @@ final class DumpCommands {
               c.out().bulk(v == null ? null : DumpPayload.encode(v));
             });
     t.command("restore", -4)
-        .flags(WRITE, DENYOOM)
+        .flags(WRITE, DENYOOM, EXCLUSIVE)
         .keys(1, 1, 1)
         .doc(
             "generic",
@@ -69,7 +72,8 @@ final class DumpCommands {
         throw new RespError(RespError.SYNTAX);
       }
     }
-    if (!replace && c.keyspace().peek(c.db(), c.arg(1)) != null) {
+    // The header alone: a chunked collection is not read to see that it is there.
+    if (!replace && c.keyspace().peekHeader(c.db(), c.arg(1)) != null) {
       throw new RespError(BUSYKEY);
     }
     long ttl = c.integer(2);
@@ -84,18 +88,14 @@ final class DumpCommands {
         };
     long now = c.keyspace().now();
     long when = ttl == 0 ? 0 : absolute ? ttl : saturatedAdd(now, ttl);
-    boolean onlyNew = !replace;
-    c.keyspace()
-        .update(
-            c.db(),
-            c.arg(1),
-            before -> {
-              if (onlyNew && before != null) {
-                throw new RespError(BUSYKEY);
-              }
-              // A deadline already past stores nothing, and REPLACE still removes the old value.
-              return when != 0 && when <= now ? null : value.withExpiry(when);
-            });
+    if (when != 0 && when <= now) {
+      // A deadline already past stores nothing, and REPLACE still removes the old value.
+      if (replace) {
+        c.keyspace().delete(c.db(), c.arg(1));
+      }
+    } else if (!c.keyspace().restoreKey(c.db(), c.arg(1), value.withExpiry(when), replace)) {
+      throw new RespError(BUSYKEY);
+    }
     c.out().ok();
   }
 

@@ -18,8 +18,8 @@ import java.util.function.Function;
 /**
  * The hash commands. A hash is one packed value ({@link HashPayload}) or, when large, chunks by
  * field-hash range ({@link RangeBody}): the field commands read and change it chunk-wise through
- * the keyspace's {@code readHash} and {@code editHash}; HRANDFIELD with a count reads it whole. An
- * empty hash is deleted.
+ * the keyspace's {@code readHash} and {@code editHash} (HRANDFIELD with a count picks fields by
+ * position: {@link RandomPicks}). An empty hash is deleted.
  */
 final class HashCommands {
   private HashCommands() {}

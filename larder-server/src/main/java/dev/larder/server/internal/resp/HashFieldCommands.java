@@ -5,14 +5,9 @@ import static dev.larder.server.internal.resp.RespCommand.Flag.FAST;
 import static dev.larder.server.internal.resp.RespCommand.Flag.READONLY;
 import static dev.larder.server.internal.resp.RespCommand.Flag.WRITE;
 
-import dev.larder.server.internal.keyspace.HashPayload;
 import dev.larder.server.internal.keyspace.ValueType;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** The hash commands on one field: HSETNX, HSTRLEN, HINCRBYFLOAT; and HRANDFIELD. Stateless. */
@@ -127,42 +122,24 @@ final class HashFieldCommands {
         throw new RespError("ERR value is out of range");
       }
     }
-    Map<String, byte[]> f = HashCommands.fields(c);
-    List<String> names = new ArrayList<>(f.keySet());
+    // Independent picks at most Integer.MAX_VALUE / 2, drawn by the reply's writer: the output
+    // limit stops a huge count.
+    long bounded = Math.max(count, -(Integer.MAX_VALUE / 2));
+    RandomPicks<byte[][]> picks =
+        HashCommands.read(c, h -> RandomPicks.of(h.size(), bounded, h::entry, h::entries), null);
+    long n = picks == null ? 0 : picks.count();
     RespWriter out = c.out();
     boolean pairs = withValues && out.protocol() > 2;
-    if (names.isEmpty() || count == 0) {
-      out.array(0);
-      return;
-    }
-    // A negative count is drawn and written one field at a time: a huge count runs into the
-    // connection's output limit (which disconnects it) instead of building the list first.
-    long n = count < 0 ? -count : Math.min(count, names.size());
-    List<String> distinct = count < 0 ? names : distinct(names, count);
-    int elements = (int) Math.min(Integer.MAX_VALUE, withValues && !pairs ? n * 2 : n);
-    out.array(elements);
-    ThreadLocalRandom random = ThreadLocalRandom.current();
+    out.array((int) (withValues && !pairs ? n * 2 : n));
     for (long i = 0; i < n; i++) {
-      String name = count < 0 ? names.get(random.nextInt(names.size())) : distinct.get((int) i);
+      byte[][] e = picks.pick(i);
       if (pairs) {
         out.array(2);
       }
-      out.bulk(HashPayload.bytes(name));
+      out.bulk(e[0]);
       if (withValues) {
-        out.bulk(f.get(name));
+        out.bulk(e[1]);
       }
     }
-  }
-
-  /**
-   * That many distinct fields, drawn at random; all of them, in the hash's order, when it has no
-   * more.
-   */
-  private static List<String> distinct(List<String> names, long count) {
-    if (count >= names.size()) {
-      return names;
-    }
-    Collections.shuffle(names, ThreadLocalRandom.current());
-    return names.subList(0, (int) count);
   }
 }

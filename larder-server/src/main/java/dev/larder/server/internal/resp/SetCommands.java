@@ -245,62 +245,18 @@ final class SetCommands {
           "ERR value is out of range, value must between -9223372036854775807 and"
               + " 9223372036854775807");
     }
-    List<byte[]> picked = read(c, 1, set -> randomMembers(set, count), List.of());
-    c.out().array(picked.size());
-    picked.forEach(c.out()::bulk);
-  }
-
-  /**
-   * SRANDMEMBER's members: {@code count} distinct ones (all if fewer), or for a negative count
-   * -count drawn independently. Each member is drawn by position, so uniformly over every chunk.
-   */
-  private static List<byte[]> randomMembers(RangeBody set, long count) {
-    int n = set.size();
-    List<byte[]> out = new ArrayList<>();
-    if (count >= 0) {
-      for (int i : distinct(n, (int) Math.min(count, n))) {
-        out.add(set.key(i));
-      }
-      return out;
+    // -count members at most, drawn by the reply's writer: the output limit stops a huge one.
+    long bounded = Math.max(count, -Integer.MAX_VALUE);
+    RandomPicks<byte[]> picks =
+        read(c, 1, set -> RandomPicks.of(set.size(), bounded, set::key, set::keys), null);
+    if (picks == null) {
+      c.out().array(0);
+      return;
     }
-    if (n == 0) {
-      return out;
+    c.out().array((int) picks.count());
+    for (long i = 0; i < picks.count(); i++) {
+      c.out().bulk(picks.pick(i));
     }
-    // -count members: the reply limit stops one too large for the connection.
-    ThreadLocalRandom r = ThreadLocalRandom.current();
-    for (long i = 0; i < Math.min(-count, Integer.MAX_VALUE); i++) {
-      out.add(set.key(r.nextInt(n)));
-    }
-    return out;
-  }
-
-  /** Picks k distinct positions of 0..n-1 in random order (Floyd's algorithm, then shuffled). */
-  static int[] distinct(int n, int k) {
-    ThreadLocalRandom r = ThreadLocalRandom.current();
-    if (k >= n) {
-      int[] all = new int[n];
-      for (int i = 0; i < n; i++) {
-        all[i] = i;
-      }
-      return all;
-    }
-    java.util.LinkedHashSet<Integer> chosen = new java.util.LinkedHashSet<>();
-    for (int j = n - k; j < n; j++) {
-      int t = r.nextInt(j + 1);
-      chosen.add(chosen.contains(t) ? j : t);
-    }
-    int[] out = new int[k];
-    int i = 0;
-    for (int x : chosen) {
-      out[i++] = x;
-    }
-    for (int j = k - 1; j > 0; j--) {
-      int s = r.nextInt(j + 1);
-      int tmp = out[j];
-      out[j] = out[s];
-      out[s] = tmp;
-    }
-    return out;
   }
 
   private static void spop(RespCall c) {
@@ -326,7 +282,9 @@ final class SetCommands {
                     return out;
                   }
                   int n = set.size();
-                  for (int i : distinct(n, (int) Math.min(wanted, n))) {
+                  for (int i :
+                      RandomPicks.distinct(
+                          n, (int) Math.min(wanted, n), ThreadLocalRandom.current())) {
                     out.add(set.key(i));
                   }
                   for (byte[] m : out) {

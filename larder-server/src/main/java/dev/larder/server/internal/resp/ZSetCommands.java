@@ -26,9 +26,9 @@ import java.util.function.Function;
  * ranges ({@link ZSetRangeCommands}) and the set algebra ({@link ZSetAlgebra}) are registered
  * beside them. A sorted set is one packed value ({@link ZSetPayload}) or, when large, chunks; the
  * commands of one key read and change either form chunk-wise through the keyspace's {@code
- * readZSet} and {@code editZSet} ({@link ZSetBody}); ZRANDMEMBER with a count, the set algebra and
- * SORT read the set whole. An empty one is deleted. The blocking pops are {@link
- * BlockingZSetCommands}.
+ * readZSet} and {@code editZSet} ({@link ZSetBody}); ZRANDMEMBER with a count picks by rank ({@link
+ * RandomPicks}); the set algebra and SORT read the set whole. An empty one is deleted. The blocking
+ * pops are {@link BlockingZSetCommands}.
  */
 final class ZSetCommands {
   static final String NOT_FLOAT = "ERR value is not a valid float";
@@ -549,33 +549,25 @@ final class ZSetCommands {
     if (count == Long.MIN_VALUE || (withScores && count < -Long.MAX_VALUE / 2)) {
       throw new RespError("ERR value is out of range");
     }
-    ZSetPayload.View v = whole(c, c.arg(1));
-    int n = v == null ? 0 : v.size();
-    List<Entry> picked = new ArrayList<>();
-    if (count >= 0) {
-      for (int r : SetCommands.distinct(n, (int) Math.min(count, n))) {
-        picked.add(new Entry(v.member(r), v.score(r)));
-      }
-      writeEntries(c, picked, withScores);
-      return;
-    }
-    if (n == 0) {
-      c.out().array(0);
-      return;
-    }
-    // -count picks with repeats, written as they are drawn: the reply limit stops a huge count
-    long total = Math.min(-count, Integer.MAX_VALUE / 2);
+    // Independent picks at most Integer.MAX_VALUE / 2, drawn by the reply's writer: the output
+    // limit stops a huge count.
+    long bounded = Math.max(count, -(Integer.MAX_VALUE / 2));
+    RandomPicks<Entry> picks =
+        read(
+            c,
+            c.arg(1),
+            b -> b == null ? null : RandomPicks.of(b.size(), bounded, b::entry, b::entries));
+    long total = picks == null ? 0 : picks.count();
     boolean pairs = withScores && c.out().protocol() == 3;
     c.out().array((int) (withScores && !pairs ? total * 2 : total));
-    ThreadLocalRandom r = ThreadLocalRandom.current();
     for (long i = 0; i < total; i++) {
-      int rank = r.nextInt(n);
+      Entry e = picks.pick(i);
       if (pairs) {
         c.out().array(2);
       }
-      c.out().bulk(v.member(rank));
+      c.out().bulk(e.member());
       if (withScores) {
-        writeScore(c, v.score(rank));
+        writeScore(c, e.score());
       }
     }
   }

@@ -40,11 +40,7 @@ class ChunkedHashTest {
   }
 
   private static int chunkEntries(Keyspace ks) {
-    int n = 0;
-    for (byte[] k : ks.store().asMap().keySet()) {
-      n += ChunkKey.isChunkKey(k) ? 1 : 0;
-    }
-    return n;
+    return ChunkCensus.of(ks).total();
   }
 
   private static Map<String, String> contents(Keyspace ks) {

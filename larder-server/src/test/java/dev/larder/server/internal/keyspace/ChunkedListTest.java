@@ -55,45 +55,9 @@ class ChunkedListTest {
     }
   }
 
-  /** Chunk entries in the store, by whether their list's head names them. */
+  /** Chunk entries in the store, by whether their collection's head names them. */
   private static int[] chunkEntries(Keyspace ks) {
-    int named = 0;
-    int orphans = 0;
-    for (Map.Entry<byte[], byte[]> e : ks.store().asMap().entrySet()) {
-      if (!ChunkKey.isChunkKey(e.getKey())) {
-        continue;
-      }
-      byte[] head = ks.store().getIfPresent(ChunkKey.headKeyOf(e.getKey()));
-      boolean listed = false;
-      if (head != null && ListChunks.isHeadValue(head)) {
-        listed =
-            namedKeys(ks, ChunkKey.headKeyOf(e.getKey()), head)
-                .contains(java.util.HexFormat.of().formatHex(e.getKey()));
-      }
-      if (listed) {
-        named++;
-      } else {
-        orphans++;
-      }
-    }
-    return new int[] {named, orphans};
-  }
-
-  /** The stored keys (in hex) of the chunks and index pages a head names. */
-  static java.util.Set<String> namedKeys(Keyspace ks, byte[] headKey, byte[] head) {
-    ListChunks.Index index =
-        ListChunks.Index.decode(
-            Arrays.copyOfRange(head, ValueLayout.header(head).payloadOffset(), head.length));
-    java.util.Set<String> named = new java.util.HashSet<>();
-    ListChunks.forEachKey(
-        headKey,
-        index,
-        k -> {
-          byte[] raw = ks.store().getIfPresent(k);
-          return raw == null ? null : ValueLayout.decode(raw).payload();
-        },
-        k -> named.add(java.util.HexFormat.of().formatHex(k)));
-    return named;
+    return ChunkCensus.of(ks).asArray();
   }
 
   private static boolean chunked(Keyspace ks) {
@@ -440,15 +404,7 @@ class ChunkedListTest {
     try (Keyspace ks = new Keyspace(2 << 20, now::get)) {
       fill(ks, 20_000);
       assertTrue(chunked(ks));
-      byte[] filler = new byte[200];
-      int i = 0;
-      while (ks.peekHeader(0, KEY) != null && i < 200_000) {
-        ks.putString(0, b("filler:" + i++), filler);
-      }
-      assertNull(ks.peekHeader(0, KEY), "the list was evicted within " + i + " writes");
-      int[] entries = chunkEntries(ks);
-      assertEquals(0, entries[0] + entries[1], "none of its chunks is left");
-      assertTrue(ks.stats()[3] > 0, "evictions counted");
+      ChunkCensus.assertEvictedWhole(ks, KEY, "the list");
     }
   }
 
@@ -620,14 +576,7 @@ class ChunkedListTest {
   void aListWithAMissingChunkIsAbsentAndGoesWhole() {
     try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
       fill(ks, 5_000);
-      byte[] someChunk = null;
-      for (byte[] k : ks.store().asMap().keySet()) {
-        if (ChunkKey.isChunkKey(k)) {
-          someChunk = k;
-        }
-      }
-      assertNotNull(someChunk);
-      ks.store().invalidate(someChunk);
+      ChunkCensus.dropOneChunk(ks);
       assertNull(ks.readList(0, KEY, (before, list) -> list == null ? null : list.all()));
       assertEquals(0, ks.estimatedSize(), "the head and every other chunk went with it");
       assertFalse(ks.delete(0, KEY));

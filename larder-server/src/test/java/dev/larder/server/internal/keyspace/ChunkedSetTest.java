@@ -3,7 +3,6 @@ package dev.larder.server.internal.keyspace;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,37 +47,9 @@ class ChunkedSetTest {
     return out;
   }
 
-  /**
-   * Chunk entries (chunks and index pages) in the store, by whether their set's head names them.
-   */
+  /** Chunk entries in the store, by whether their collection's head names them. */
   private static int[] chunkEntries(Keyspace ks) {
-    int named = 0;
-    int orphans = 0;
-    for (byte[] k : ks.store().asMap().keySet()) {
-      if (!ChunkKey.isChunkKey(k)) {
-        continue;
-      }
-      byte[] headKey = ChunkKey.headKeyOf(k);
-      byte[] head = ks.store().getIfPresent(headKey);
-      boolean listed = false;
-      if (head != null && RangeChunks.isHeadValue(head)) {
-        ChunkIndex index = ChunkStore.indexOf(head);
-        Set<Integer> numbers = new HashSet<>();
-        index.forEachNumber(
-            n -> {
-              byte[] v = ks.store().getIfPresent(ChunkKey.of(headKey, index.id(), n));
-              return v == null ? null : ValueLayout.decode(v).payload();
-            },
-            numbers::add);
-        listed = index.id() == ChunkKey.idOf(k) && numbers.contains(ChunkKey.numberOf(k));
-      }
-      if (listed) {
-        named++;
-      } else {
-        orphans++;
-      }
-    }
-    return new int[] {named, orphans};
+    return ChunkCensus.of(ks).asArray();
   }
 
   /** The set's chunks in hash order, those of its index pages included. */
@@ -92,9 +63,8 @@ class ChunkedSetTest {
         chunks.add(head.number(i), head.low(i), head.count(i), head.bytes(i));
         continue;
       }
-      byte[] page = ks.store().getIfPresent(ChunkKey.of(stored, head.id(), head.number(i)));
-      RangeChunks.Index listed =
-          RangeChunks.Index.decodePage(ValueLayout.decode(page).payload(), head.nextNumber());
+      byte[] page = ChunkCensus.storedPayload(ks, stored, head.id(), head.number(i));
+      RangeChunks.Index listed = RangeChunks.Index.decodePage(page, head.nextNumber());
       for (int c = 0; c < listed.entries(); c++) {
         chunks.add(listed.number(c), listed.low(c), listed.count(c), listed.bytes(c));
       }
@@ -520,15 +490,7 @@ class ChunkedSetTest {
     try (Keyspace ks = new Keyspace(2 << 20, now::get)) {
       fill(ks, KEY, 20_000);
       assertTrue(chunked(ks));
-      byte[] filler = new byte[200];
-      int i = 0;
-      while (ks.peekHeader(0, KEY) != null && i < 200_000) {
-        ks.putString(0, b("filler:" + i++), filler);
-      }
-      assertNull(ks.peekHeader(0, KEY), "the set was evicted within " + i + " writes");
-      int[] entries = chunkEntries(ks);
-      assertEquals(0, entries[0] + entries[1], "none of its chunks is left");
-      assertTrue(ks.stats()[3] > 0, "evictions counted");
+      ChunkCensus.assertEvictedWhole(ks, KEY, "the set");
     }
   }
 
@@ -536,14 +498,7 @@ class ChunkedSetTest {
   void aSetWithAMissingChunkIsAbsentAndGoesWhole() {
     try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
       fill(ks, KEY, 5_000);
-      byte[] someChunk = null;
-      for (byte[] k : ks.store().asMap().keySet()) {
-        if (ChunkKey.isChunkKey(k)) {
-          someChunk = k;
-        }
-      }
-      assertNotNull(someChunk);
-      ks.store().invalidate(someChunk);
+      ChunkCensus.dropOneChunk(ks);
       assertNull(ks.readSet(0, KEY, (before, set) -> set == null ? null : set.keys()));
       assertEquals(0, ks.estimatedSize(), "the head and every other chunk went with it");
       assertFalse(ks.delete(0, KEY));

@@ -2,7 +2,6 @@ package dev.larder.server.internal.keyspace;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -75,42 +74,9 @@ class ChunkedZSetTest {
     }
   }
 
-  /** Chunk entries in the store, by whether their sorted set's head names them. */
+  /** Chunk entries in the store, by whether their collection's head names them. */
   private static int[] chunkEntries(Keyspace ks) {
-    int named = 0;
-    int orphans = 0;
-    Map<String, Set<Integer>> namedBy = new HashMap<>();
-    for (byte[] k : ks.store().asMap().keySet()) {
-      if (!ChunkKey.isChunkKey(k)) {
-        continue;
-      }
-      byte[] headKey = ChunkKey.headKeyOf(k);
-      byte[] head = ks.store().getIfPresent(headKey);
-      boolean listed = false;
-      if (head != null && ZSetChunks.isHeadValue(head)) {
-        ChunkIndex index = ChunkStore.indexOf(head);
-        Set<Integer> numbers =
-            namedBy.computeIfAbsent(
-                s(headKey),
-                x -> {
-                  Set<Integer> out = new HashSet<>();
-                  index.forEachNumber(
-                      n -> {
-                        byte[] v = ks.store().getIfPresent(ChunkKey.of(headKey, index.id(), n));
-                        return v == null ? null : ValueLayout.decode(v).payload();
-                      },
-                      out::add);
-                  return out;
-                });
-        listed = index.id() == ChunkKey.idOf(k) && numbers.contains(ChunkKey.numberOf(k));
-      }
-      if (listed) {
-        named++;
-      } else {
-        orphans++;
-      }
-    }
-    return new int[] {named, orphans};
+    return ChunkCensus.of(ks).asArray();
   }
 
   private static boolean chunked(Keyspace ks) {
@@ -428,9 +394,8 @@ class ChunkedZSetTest {
       int scoreChunks = 0;
       for (ZSetChunks.Ref page : index.byScore()) {
         scoreBytes += page.bytes();
-        byte[] v = ks.store().getIfPresent(ChunkKey.of(stored, index.id(), page.number()));
-        scoreChunks +=
-            ZSetChunks.decodePage(ValueLayout.decode(v).payload(), index.nextNumber()).size();
+        byte[] v = ChunkCensus.storedPayload(ks, stored, index.id(), page.number());
+        scoreChunks += ZSetChunks.decodePage(v, index.nextNumber()).size();
       }
       // entries appended in score order fill each by-score chunk before the next one starts
       assertTrue(
@@ -495,14 +460,7 @@ class ChunkedZSetTest {
     try (Keyspace ks = new Keyspace(2 << 20, now::get)) {
       fill(ks, KEY, 20_000);
       assertTrue(chunked(ks));
-      byte[] filler = new byte[200];
-      int i = 0;
-      while (ks.peekHeader(0, KEY) != null && i < 200_000) {
-        ks.putString(0, b("filler:" + i++), filler);
-      }
-      assertNull(ks.peekHeader(0, KEY), "the set was evicted within " + i + " writes");
-      int[] entries = chunkEntries(ks);
-      assertEquals(0, entries[0] + entries[1], "none of its chunks is left");
+      ChunkCensus.assertEvictedWhole(ks, KEY, "the set");
     }
   }
 
@@ -510,14 +468,7 @@ class ChunkedZSetTest {
   void aSetWithAMissingChunkIsAbsentAndGoesWhole() {
     try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
       fill(ks, KEY, 5_000);
-      byte[] someChunk = null;
-      for (byte[] k : ks.store().asMap().keySet()) {
-        if (ChunkKey.isChunkKey(k)) {
-          someChunk = k;
-        }
-      }
-      assertNotNull(someChunk);
-      ks.store().invalidate(someChunk);
+      ChunkCensus.dropOneChunk(ks);
       assertNull(ks.readZSet(0, KEY, (before, z) -> z == null ? null : z.entries()));
       assertEquals(0, ks.estimatedSize(), "the head and every other chunk went with it");
       assertFalse(ks.delete(0, KEY));

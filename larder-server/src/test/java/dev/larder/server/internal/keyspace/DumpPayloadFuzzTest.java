@@ -4,9 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -22,10 +27,11 @@ class DumpPayloadFuzzTest {
   private static final int INPUTS = 200_000;
 
   @Test
-  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  @Timeout(value = 180, unit = TimeUnit.SECONDS)
   void randomAndMutatedPayloadsAreJudgedWithoutFailing() {
     SplittableRandom random = new SplittableRandom(20261129L);
     int accepted = 0;
+    java.util.EnumMap<ValueType, Integer> acceptedByType = new java.util.EnumMap<>(ValueType.class);
     for (int i = 0; i < INPUTS; i++) {
       byte[] input = i % 4 == 0 ? randomBytes(random) : mutate(valid(random), random);
       if (random.nextInt(8) != 0 && input.length >= 7) {
@@ -41,13 +47,45 @@ class DumpPayloadFuzzTest {
       if (verdict == DumpPayload.Verdict.OK) {
         accepted++;
         StoredValue v = DumpPayload.decode(input);
+        acceptedByType.merge(v.type(), 1, Integer::sum);
         assertArrayEquals(input, DumpPayload.encode(v), "re-encoded: " + Arrays.toString(input));
         if (v.type() == ValueType.HASH) {
           assertTrue(!HashPayload.decode(v.payload()).isEmpty());
         }
+        accepted(v);
       }
     }
     assertTrue(accepted > INPUTS / 20, "the mutations leave some payloads sound: " + accepted);
+    for (ValueType type : ValueType.values()) {
+      assertTrue(
+          acceptedByType.getOrDefault(type, 0) > 100, "accepted " + type + ": " + acceptedByType);
+    }
+  }
+
+  /**
+   * What an accepted collection must be for every command to read it: it decodes whole and is not
+   * empty, and a sorted set's entries are in order with no NaN and no member twice.
+   */
+  private static void accepted(StoredValue v) {
+    switch (v.type()) {
+      case LIST -> assertTrue(!ListPayload.decode(v.payload()).isEmpty());
+      case SET -> assertTrue(SetPayload.size(v.payload()) > 0);
+      case ZSET -> {
+        List<ZSetPayload.Entry> es = ZSetPayload.entries(v.payload());
+        assertTrue(!es.isEmpty());
+        Set<String> members = new HashSet<>();
+        for (int i = 0; i < es.size(); i++) {
+          assertTrue(!Double.isNaN(es.get(i).score()));
+          assertTrue(members.add(HashPayload.field(es.get(i).member())), "a member twice");
+          if (i > 0) {
+            assertTrue(ZSetPayload.ORDER.compare(es.get(i - 1), es.get(i)) < 0, "order");
+          }
+        }
+      }
+      default -> {
+        // strings take any bytes; hashes are checked above
+      }
+    }
   }
 
   private static byte[] randomBytes(SplittableRandom r) {
@@ -61,6 +99,51 @@ class DumpPayloadFuzzTest {
   }
 
   private static byte[] valid(SplittableRandom r) {
+    return switch (r.nextInt(5)) {
+      case 0 ->
+          DumpPayload.encode(
+              new StoredValue(ValueType.LIST, 0, 0, 0, ListPayload.encode(elements(r, 1))));
+      case 1 ->
+          DumpPayload.encode(
+              new StoredValue(ValueType.SET, 0, 0, 0, SetPayload.encode(elements(r, 1))));
+      case 2 -> validZSet(r);
+      default -> validStringOrHash(r);
+    };
+  }
+
+  private static byte[] validZSet(SplittableRandom r) {
+    List<ZSetPayload.Entry> entries = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    for (byte[] m : elements(r, 1)) {
+      if (seen.add(HashPayload.field(m))) {
+        double score = r.nextInt(4) == 0 ? -0.0 : r.nextInt(7) - 3 + r.nextInt(3) / 2.0;
+        entries.add(new ZSetPayload.Entry(m, score));
+      }
+    }
+    return DumpPayload.encode(
+        new StoredValue(ValueType.ZSET, 0, 0, 0, ZSetPayload.encode(entries)));
+  }
+
+  /**
+   * Between {@code min} and 6 short elements, some of them decimal integers (so sets are INTSETs
+   * now and then), some repeated.
+   */
+  private static List<byte[]> elements(SplittableRandom r, int min) {
+    int n = min + r.nextInt(6);
+    List<byte[]> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      if (r.nextInt(3) == 0) {
+        out.add(Long.toString(r.nextInt(2_000) - 1_000).getBytes(StandardCharsets.ISO_8859_1));
+      } else {
+        byte[] e = new byte[r.nextInt(5)];
+        r.nextBytes(e);
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
+  private static byte[] validStringOrHash(SplittableRandom r) {
     if (r.nextBoolean()) {
       byte[] s = new byte[r.nextInt(20)];
       r.nextBytes(s);

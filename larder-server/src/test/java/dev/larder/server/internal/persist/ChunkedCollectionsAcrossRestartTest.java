@@ -4,17 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.server.internal.TestServer;
-import dev.larder.server.internal.keyspace.ChunkKey;
-import dev.larder.server.internal.keyspace.RangeChunks;
-import dev.larder.server.internal.keyspace.ValueLayout;
+import dev.larder.server.internal.keyspace.ChunkCensus;
 import dev.larder.server.internal.keyspace.ZSetChunks;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -75,54 +70,9 @@ class ChunkedCollectionsAcrossRestartTest {
         c.cmd("DBSIZE"));
   }
 
-  /** Chunks whose set's or hash's head does not name them: must be none. */
+  /** Chunks whose collection's head does not name them: must be none. */
   private static int orphanChunks(TestServer s) {
-    int orphans = 0;
-    for (var e : s.keyspace.store().asMap().entrySet()) {
-      if (!ChunkKey.isChunkKey(e.getKey())) {
-        continue;
-      }
-      byte[] headKey = ChunkKey.headKeyOf(e.getKey());
-      byte[] head = s.keyspace.store().getIfPresent(headKey);
-      if (head != null && ZSetChunks.isHeadValue(head)) {
-        orphans += namedBySortedSet(s, headKey, head, e.getKey()) ? 0 : 1;
-        continue;
-      }
-      boolean named = false;
-      if (head != null && RangeChunks.isHeadValue(head)) {
-        RangeChunks.Index index =
-            RangeChunks.Index.decode(
-                ValueLayout.header(head).type(),
-                Arrays.copyOfRange(head, ValueLayout.header(head).payloadOffset(), head.length));
-        Set<Integer> numbers = new HashSet<>();
-        index.forEachNumber(
-            n -> {
-              byte[] v = s.keyspace.store().getIfPresent(ChunkKey.of(headKey, index.id(), n));
-              return v == null ? null : ValueLayout.decode(v).payload();
-            },
-            numbers::add);
-        named =
-            index.id() == ChunkKey.idOf(e.getKey())
-                && numbers.contains(ChunkKey.numberOf(e.getKey()));
-      }
-      orphans += named ? 0 : 1;
-    }
-    return orphans;
-  }
-
-  /** Whether a chunk key is one the sorted set's head names, through its index pages. */
-  private static boolean namedBySortedSet(TestServer s, byte[] headKey, byte[] head, byte[] chunk) {
-    ValueLayout.Header h = ValueLayout.header(head);
-    ZSetChunks.Index index =
-        ZSetChunks.Index.decode(Arrays.copyOfRange(head, h.payloadOffset(), head.length));
-    List<Integer> numbers = new ArrayList<>();
-    index.forEachNumber(
-        n -> {
-          byte[] v = s.keyspace.store().getIfPresent(ChunkKey.of(headKey, index.id(), n));
-          return v == null ? null : ValueLayout.decode(v).payload();
-        },
-        numbers::add);
-    return index.id() == ChunkKey.idOf(chunk) && numbers.contains(ChunkKey.numberOf(chunk));
+    return ChunkCensus.of(s.keyspace).orphans();
   }
 
   @Test
@@ -157,6 +107,51 @@ class ChunkedCollectionsAcrossRestartTest {
       assertEquals(before, state(s.resp()));
       assertEquals(0, orphanChunks(s));
     }
+  }
+
+  /**
+   * RESTORE of large collections on a durable server: each is written in chunks under the exclusive
+   * lock (the old value removed, the chunks, the head, a list's or sorted set's expiry), and the
+   * log brings every one back whole.
+   */
+  @Test
+  void restoredCollectionsComeBackFromTheLog(@TempDir Path dir) throws Exception {
+    List<String> payloads = new ArrayList<>();
+    try (TestServer source = new TestServer()) {
+      TestServer.Connection c = source.resp();
+      write(c, 0, 800);
+      c.cmd("RPUSH", "queue", "seed");
+      for (int i = 0; i < 1_500; i += 500) {
+        List<String> push = new ArrayList<>(List.of("RPUSH", "queue"));
+        for (int j = i; j < i + 500; j++) {
+          push.add("job:" + j);
+        }
+        c.cmd(push.toArray(String[]::new));
+      }
+      for (String key : List.of("tags", "fields", "ranked", "queue")) {
+        String reply = c.cmd("DUMP", key);
+        payloads.add(reply.substring(reply.indexOf("\r\n") + 2, reply.length() - 2));
+      }
+    }
+    String before;
+    try (TestServer s = new TestServer(Map.of(), dir, START)) {
+      TestServer.Connection c = s.resp();
+      c.cmd("SET", "ranked", "a string the restore replaces");
+      List<String> keys = List.of("tags", "fields", "ranked", "queue");
+      for (int k = 0; k < keys.size(); k++) {
+        assertEquals(
+            "+OK\r\n", c.cmd("RESTORE", keys.get(k), "3600000", payloads.get(k), "REPLACE"));
+      }
+      assertTrue(
+          s.keyspace.estimatedSize() > 20, "restored in chunks: " + s.keyspace.estimatedSize());
+      before = state(c) + c.cmd("LRANGE", "queue", "0", "-1") + c.cmd("PTTL", "queue");
+    }
+    try (TestServer s = new TestServer(Map.of(), dir, START)) {
+      TestServer.Connection c = s.resp();
+      assertEquals(before, state(c) + c.cmd("LRANGE", "queue", "0", "-1") + c.cmd("PTTL", "queue"));
+      assertEquals(0, orphanChunks(s));
+    }
+    assertTrue(before.contains(":3600000"), "the expiry came back");
   }
 
   @Test
