@@ -38,7 +38,12 @@ import org.jgroups.View;
  *   <li><b>Merges</b>: on a {@link MergeView}, a member whose side lost ({@link Quorum}, which also
  *       decides, under the same lock, whether this member is available in the view) treats every
  *       segment as NONE, so it drops its entries and receives its segments again from the winning
- *       side.
+ *       side; under quorum in DISTRIBUTED mode (no journal) it keeps the segments it held complete
+ *       as copies and asks the winners first ({@link #winnersOfLostMerge}), so that a segment the
+ *       winners never held is not lost.
+ *   <li><b>Holders that may be cut off</b> (quorum, no journal): an available member does not start
+ *       empty a segment whose holders are missing from its view and did not say they were leaving;
+ *       it refuses its writes until they are back ({@link #awaitsMissingHolders}).
  *   <li><b>Durable members</b> ({@link #durable}) never found a cluster alone: a member whose first
  *       view holds only itself owns its segments INCOMING until its {@link Formation} settles
  *       whether its store is the cluster's.
@@ -114,7 +119,7 @@ final class Membership {
       installed = Topology.of(view, hash, old);
       boolean founder = old == null && view.size() == 1 && formation == null;
       boolean keep = lostMerge && keepsCopiesOnLoss();
-      this.lostMerge =
+      keptOnLoss =
           keep ? new LostMerge(installed.viewId(), Set.copyOf(quorum.winner().getMembers())) : null;
       boolean mayBeCutOff = quorum.available() && awaitsCutOffHolders() && old != null;
       if (config.mode() != ClusterMode.INVALIDATION) {
@@ -167,14 +172,14 @@ final class Membership {
    * Otherwise null.
    */
   Set<Address> winnersOfLostMerge(Topology t) {
-    LostMerge l = lostMerge;
+    LostMerge l = keptOnLoss;
     return l != null && l.viewId() == t.viewId() ? l.winners() : null;
   }
 
   /** The merge view this member's side lost and kept its copies in, and the winning side. */
   private record LostMerge(long viewId, Set<Address> winners) {}
 
-  private volatile LostMerge lostMerge;
+  private volatile LostMerge keptOnLoss;
 
   /**
    * Whether this member waits for a segment's missing holders rather than start it empty: under
