@@ -27,7 +27,9 @@ public interface MemberMessages {
    *
    * @param members the view's members, coordinator first
    * @param left the members of this member's previous view that are not in this one (every member
-   *     whose messages since the previous view may have been lost)
+   *     whose messages since the previous view may have been lost), by incarnation: a member that
+   *     crashed and rejoined under its name between the two views is among both {@code members} and
+   *     {@code left}
    * @param merge true if the view merges partitions: members on the other side sent messages this
    *     member never received
    */

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Timeout;
  * sender's order; {@link ClusteredCache#broadcastAndWait} returns only once every other member's
  * receiver has run; the receiver hears which members left a view.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class MemberMessagesTest {
 
   /** Records what a member receives. */
@@ -36,7 +36,7 @@ class MemberMessagesTest {
     @Override
     public void received(String member, byte[] payload) {
       try {
-        hold.await(10, TimeUnit.SECONDS);
+        hold.await(60, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -102,7 +102,7 @@ class MemberMessagesTest {
         List<String> fromA = new ArrayList<>();
         List<String> fromC = new ArrayList<>();
         for (int i = 0; i < (r == 2 ? 100 : 200); i++) {
-          String m = recorders[r].messages.poll(10, TimeUnit.SECONDS);
+          String m = recorders[r].messages.poll(30, TimeUnit.SECONDS);
           assertNotNull(m, "member " + r + " got " + i + " messages");
           (m.startsWith("m0:") ? fromA : fromC).add(m.substring(3));
         }
@@ -116,7 +116,7 @@ class MemberMessagesTest {
         assertEquals(r == 1 ? expectedC : List.of(), fromC, "and m2's, none of its own");
       }
       for (int i = 0; i < 100; i++) {
-        assertEquals("m2:c" + i, recorders[0].messages.poll(10, TimeUnit.SECONDS));
+        assertEquals("m2:c" + i, recorders[0].messages.poll(30, TimeUnit.SECONDS));
       }
       assertNull(recorders[0].messages.poll(100, TimeUnit.MILLISECONDS), "none of its own");
 
@@ -124,18 +124,18 @@ class MemberMessagesTest {
       recorders[1].hold = new CountDownLatch(1);
       CompletableFuture<Void> waited =
           CompletableFuture.runAsync(() -> members.get(0).broadcastAndWait(utf8("w")));
-      assertEquals("m0:w", recorders[2].messages.poll(10, TimeUnit.SECONDS));
+      assertEquals("m0:w", recorders[2].messages.poll(30, TimeUnit.SECONDS));
       assertThrows(
           TimeoutException.class,
           () -> waited.get(300, TimeUnit.MILLISECONDS),
           "it waits for member 1's receiver");
       recorders[1].hold.countDown();
-      waited.get(10, TimeUnit.SECONDS);
-      assertEquals("m0:w", recorders[1].messages.poll(10, TimeUnit.SECONDS));
+      waited.get(30, TimeUnit.SECONDS);
+      assertEquals("m0:w", recorders[1].messages.poll(30, TimeUnit.SECONDS));
 
       members.remove(2).close();
-      assertEquals(List.of("m2"), recorders[0].left.poll(10, TimeUnit.SECONDS));
-      assertEquals(List.of("m2"), recorders[1].left.poll(10, TimeUnit.SECONDS));
+      assertEquals(List.of("m2"), recorders[0].left.poll(30, TimeUnit.SECONDS));
+      assertEquals(List.of("m2"), recorders[1].left.poll(30, TimeUnit.SECONDS));
     } finally {
       members.forEach(ClusteredCache::close);
     }

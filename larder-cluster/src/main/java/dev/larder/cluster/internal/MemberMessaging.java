@@ -28,8 +28,8 @@ final class MemberMessaging {
   private final Messenger messenger;
   private final AtomicReference<MemberMessages> receiver = new AtomicReference<>();
 
-  /** The previous view's member names (view thread only). */
-  private List<String> previous = List.of();
+  /** The previous view's members (view thread only). */
+  private List<Address> previous = List.of();
 
   MemberMessaging(Membership membership, Messenger messenger) {
     this.membership = membership;
@@ -85,15 +85,18 @@ final class MemberMessaging {
 
   /** A view was installed (view thread). */
   void onView(Membership.ViewChange change) {
-    List<String> members =
-        Messenger.names(change.topology().view().getMembers().toArray(Address[]::new));
-    List<String> left = new ArrayList<>(previous);
-    left.removeAll(members);
-    previous = members;
+    List<Address> current = change.topology().view().getMembers();
+    // by address, not name: a member that crashed and came back under its name between two views
+    // of this one has left too (what it sent before the crash may be lost)
+    List<Address> gone = new ArrayList<>(previous);
+    gone.removeAll(current);
+    previous = List.copyOf(current);
+    List<String> members = Messenger.names(current.toArray(Address[]::new));
+    List<String> left = Messenger.names(gone.toArray(Address[]::new));
     MemberMessages r = receiver.get();
     if (r != null) {
       try {
-        r.viewChanged(members, List.copyOf(left), change.merge());
+        r.viewChanged(members, left, change.merge());
       } catch (RuntimeException e) {
         LOG.log(System.Logger.Level.WARNING, "the message receiver threw on a view", e);
       }

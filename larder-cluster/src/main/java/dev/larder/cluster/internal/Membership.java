@@ -3,8 +3,10 @@ package dev.larder.cluster.internal;
 import dev.larder.cluster.ClusterConfig;
 import dev.larder.cluster.ClusterException;
 import dev.larder.cluster.ClusterMode;
+import dev.larder.cluster.PartitionHandling;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -36,7 +38,12 @@ import org.jgroups.View;
  *   <li><b>Merges</b>: on a {@link MergeView}, a member whose side lost ({@link Quorum}, which also
  *       decides, under the same lock, whether this member is available in the view) treats every
  *       segment as NONE, so it drops its entries and receives its segments again from the winning
- *       side.
+ *       side; under quorum in DISTRIBUTED mode (no journal) it keeps the segments it held complete
+ *       as copies and asks the winners first ({@link #winnersOfLostMerge}), so that a segment the
+ *       winners never held is not lost.
+ *   <li><b>Holders that may be cut off</b> (quorum, no journal): an available member does not start
+ *       empty a segment whose holders are missing from its view and did not say they were leaving;
+ *       it refuses its writes until they are back ({@link #awaitsMissingHolders}).
  *   <li><b>Durable members</b> ({@link #durable}) never found a cluster alone: a member whose first
  *       view holds only itself owns its segments INCOMING until its {@link Formation} settles
  *       whether its store is the cluster's.
@@ -111,10 +118,19 @@ final class Membership {
       ConsistentHash hash = new ConsistentHash(view.getMembers(), config.segments(), ownerCount());
       installed = Topology.of(view, hash, old);
       boolean founder = old == null && view.size() == 1 && formation == null;
+      boolean keep = lostMerge && keepsCopiesOnLoss();
+      keptOnLoss =
+          keep ? new LostMerge(installed.viewId(), Set.copyOf(quorum.winner().getMembers())) : null;
+      boolean mayBeCutOff = quorum.available() && awaitsCutOffHolders() && old != null;
       if (config.mode() != ClusterMode.INVALIDATION) {
         for (int s = 0; s < segments.size(); s++) {
-          if (segments.reassign(s, hash.isOwner(self, s), founder, lostMerge, installed.viewId())) {
+          if (segments.reassign(
+              s, hash.isOwner(self, s), founder, lostMerge, keep, installed.viewId())) {
             incoming.add(s);
+            if (mayBeCutOff && noOwnerIn(old.hash(), s, view)) {
+              // refused from this view on, before any write: see awaitsMissingHolders
+              awaitsMissingHolders(installed, s);
+            }
           }
         }
       }
@@ -130,6 +146,93 @@ final class Membership {
       listener.accept(change);
     }
     wakeWaiters();
+  }
+
+  /**
+   * Whether a member whose side lost a merge keeps its complete segments as copies to serve instead
+   * of dropping them (see {@link SegmentOwnership#reassign}): under quorum partition handling, in
+   * DISTRIBUTED mode, a member without a {@link Formation} (a durable member has rules of its own).
+   * The winning side held no complete copy of some segments (every owner was on this side) and took
+   * no write to them (an available member refuses them while their holders may be cut off: {@link
+   * #awaitsMissingHolders}), and this side refused writes: so this side's copies of those are their
+   * whole state. Which segments those are, the owners learn by asking the winning side first
+   * ({@link #winnersOfLostMerge}). Under allow-all the winners started such segments empty and
+   * wrote to them, and their copies win as before.
+   */
+  private boolean keepsCopiesOnLoss() {
+    return quorum.handling() == PartitionHandling.QUORUM
+        && formation == null
+        && config.mode() == ClusterMode.DISTRIBUTED;
+  }
+
+  /**
+   * If this member's side lost the merge that installed {@code t}, and kept its copies ({@link
+   * #keepsCopiesOnLoss}), the winning side's members: state transfer asks them first, since they
+   * hold every segment the winners held complete, and this side's copies of those are older.
+   * Otherwise null.
+   */
+  Set<Address> winnersOfLostMerge(Topology t) {
+    LostMerge l = keptOnLoss;
+    return l != null && l.viewId() == t.viewId() ? l.winners() : null;
+  }
+
+  /** The merge view this member's side lost and kept its copies in, and the winning side. */
+  private record LostMerge(long viewId, Set<Address> winners) {}
+
+  private volatile LostMerge keptOnLoss;
+
+  /**
+   * Whether this member waits for a segment's missing holders rather than start it empty: under
+   * quorum partition handling, a member without a {@link Formation} (a durable member waits for
+   * holders by its own rules).
+   */
+  private boolean awaitsCutOffHolders() {
+    return formation == null && quorum.handling() == PartitionHandling.QUORUM;
+  }
+
+  /**
+   * Whether an INCOMING segment of {@code t} that no member of {@code t} may hold complete is to
+   * wait for the members that held it, because they may be cut off rather than down: the owners of
+   * the view before {@code t} that are missing from it and still count among the stable members
+   * (see {@link Quorum}; a member that left on purpose said so), added to those it waited for
+   * already; a name back in the view (from the other side of a partition, and then it serves the
+   * segment; or restarted, holding nothing of it) is no longer waited for. Started empty, the
+   * segment would answer its acknowledged keys as absent and take writes the merge would set
+   * against the only copy. While it waits its writes are refused ({@link
+   * SegmentOwnership#awaitHolders}): a write applied here could be dropped at the merge, where this
+   * member may stop owning the segment while the other side's copy is kept. Takes the segment lock.
+   *
+   * @return true if the segment waits
+   */
+  boolean awaitsMissingHolders(Topology t, int s) {
+    if (!awaitsCutOffHolders()) {
+      return false;
+    }
+    List<String> missing = new ArrayList<>();
+    if (t.previous() != null) {
+      for (Address o : t.previous().owners(s)) {
+        if (!t.members().contains(o)) {
+          missing.add(Messenger.name(o));
+        }
+      }
+    }
+    List<String> present = Messenger.names(t.view().getMembers().toArray(Address[]::new));
+    List<String> stable = quorum.state().stable();
+    segments.lock(s);
+    try {
+      return segments.awaitHolders(s, missing, present, stable);
+    } finally {
+      segments.unlock(s);
+    }
+  }
+
+  private static boolean noOwnerIn(ConsistentHash before, int s, View view) {
+    for (Address o : before.owners(s)) {
+      if (view.containsMember(o)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private int ownerCount() {

@@ -185,6 +185,11 @@ final class Quorum {
     return out;
   }
 
+  /** Returns the side of the last merge view whose entries win, or null if it was no merge. */
+  View winner() {
+    return lastWinner;
+  }
+
   /**
    * The member whose value dictionary is the reference after the last view: its coordinator; after
    * a merge, the first member (in the merged view's order) of the side that kept its entries.

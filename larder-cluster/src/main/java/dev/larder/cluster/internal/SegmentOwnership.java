@@ -2,6 +2,7 @@ package dev.larder.cluster.internal;
 
 import dev.larder.cluster.KeyPartitioner;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -76,6 +77,13 @@ final class SegmentOwnership {
   /** Per based segment, the view that retired its base (the base holds every write before it). */
   private final long[] baseRetiredIn;
 
+  /**
+   * Per INCOMING segment, the names of the members that held it complete, are missing from this
+   * member's view and may be cut off rather than down (quorum partition handling), or null: while
+   * not null its writes are refused. Cleared by any change of state.
+   */
+  private final List<Set<String>> awaitedHolders;
+
   /** Per based segment, the keys received by state transfer since it became INCOMING, or null. */
   private final List<Set<ByteKey>> received;
 
@@ -96,6 +104,7 @@ final class SegmentOwnership {
     incomingSince = new long[segments];
     based = new boolean[segments];
     baseRetiredIn = new long[segments];
+    awaitedHolders = new ArrayList<>(Collections.nCopies(segments, (Set<String>) null));
     received = new ArrayList<>(Collections.nCopies(segments, (Set<ByteKey>) null));
     for (int s = 0; s < segments; s++) {
       states[s] = State.NONE;
@@ -150,6 +159,9 @@ final class SegmentOwnership {
     if (state == State.INCOMING && states[s] != State.INCOMING) {
       incomingSince[s] = viewId;
     }
+    if (state != states[s]) {
+      awaitedHolders.set(s, null);
+    }
     states[s] = state;
     retiredIn[s] = state == State.RETIRED ? viewId : 0;
     if (state != State.INCOMING) {
@@ -172,13 +184,32 @@ final class SegmentOwnership {
    * else NONE. A durable member's RETIRED segment stays RETIRED (from the view that retired it)
    * where it does not own it, and so does a based INCOMING one (from the view that retired its
    * base); a pending one becomes OWNED where it does (no write has been applied to it since). A
-   * member whose side lost a merge starts from NONE everywhere. Takes the segment lock.
+   * member whose side lost a merge starts from NONE, unless it keeps its copies on a loss: then a
+   * segment it held complete is RETIRED by this view where it does not own it, and INCOMING with
+   * its copy as a base (retired by this view) where it does; either copy is served to owners
+   * receiving the segment's writes since this view or earlier, so an owner that finds no complete
+   * copy on the winning side completes from it (see {@link Membership}). Takes the segment lock.
    *
+   * @param keepOnLoss whether a lost merge keeps the copy of a segment held complete here
    * @return true if the segment is INCOMING, so state transfer must fetch it
    */
-  boolean reassign(int s, boolean owner, boolean founder, boolean lostMerge, long viewId) {
+  boolean reassign(
+      int s, boolean owner, boolean founder, boolean lostMerge, boolean keepOnLoss, long viewId) {
     lock(s);
     try {
+      if (lostMerge && keepOnLoss && states[s] == State.OWNED) {
+        // this side's copy, served (as a former owner's) to any owner receiving the segment's
+        // writes since this view or earlier, and kept as a base where this member still owns it
+        if (!owner) {
+          set(s, State.RETIRED, viewId);
+          return false;
+        }
+        set(s, State.INCOMING, viewId);
+        based[s] = true;
+        baseRetiredIn[s] = viewId;
+        received.set(s, new HashSet<>());
+        return true;
+      }
       State state = lostMerge ? State.NONE : states[s];
       boolean kept = state == State.RETIRED && pending[s];
       if (owner) {
@@ -244,6 +275,35 @@ final class SegmentOwnership {
   void dropBase(int s) {
     based[s] = false;
     received.set(s, null);
+  }
+
+  /**
+   * Records that an INCOMING segment waits for the members {@code missing} (which held it complete
+   * and are not in the view), on top of those it waited for already, and drops from the record the
+   * members {@code present} in the view now (back from the other side of a partition, which serve
+   * it, or restarted, which hold nothing of it) and those no longer {@code stable} (they left on
+   * purpose). Caller holds the segment lock.
+   *
+   * @return whether the segment still waits (its writes are refused while it does)
+   */
+  boolean awaitHolders(
+      int s, Collection<String> missing, Collection<String> present, Collection<String> stable) {
+    if (states[s] != State.INCOMING) {
+      return false;
+    }
+    Set<String> awaited = awaitedHolders.get(s) == null ? new HashSet<>() : awaitedHolders.get(s);
+    awaited.addAll(missing);
+    awaited.removeIf(n -> present.contains(n) || !stable.contains(n));
+    awaitedHolders.set(s, awaited.isEmpty() ? null : awaited);
+    return !awaited.isEmpty();
+  }
+
+  /**
+   * Whether the segment waits for a missing holder ({@link #awaitHolders}). Caller holds the
+   * segment lock.
+   */
+  boolean awaitingHolder(int s) {
+    return awaitedHolders.get(s) != null;
   }
 
   /** Whether the segment is pending (see the class notes). Caller holds the segment lock. */

@@ -368,16 +368,7 @@ final class StateTransfer {
         // a side without a majority waits as a matter of course: nothing to tell the operator
         if (!told && membership.available()) {
           told = true;
-          LOG.log(
-              System.Logger.Level.WARNING,
-              membership.name()
-                  + ": no member in the view serves segments "
-                  + waiting
-                  + " yet (their newest record is on a member that left, or another owner is"
-                  + " completing them from this member's former copy); asked again. If the"
-                  + " members holding them will never return, ClusteredCache"
-                  + ".abandonWaitingSegments (the server's CLUSTER ABANDON-WAITING) starts them"
-                  + " empty, losing what only their records held");
+          LOG.log(System.Logger.Level.WARNING, waitingMessage(waiting));
         }
         if (!pause(gen, PENDING_PAUSE_MILLIS)) {
           return;
@@ -415,6 +406,16 @@ final class StateTransfer {
         } else if (formation != null && formation.awaitHolder(t, s)) {
           // every member holding it complete left: refused until one returns with its record,
           // rather than started empty
+          it.remove();
+          waiting.add(s);
+          unserved.add(s);
+        } else if (membership.available() && membership.awaitsMissingHolders(t, s)) {
+          // the members that held it complete are missing, and may be cut off rather than down
+          // (quorum): started empty, it would answer its acknowledged keys as absent, and would
+          // win the merge over the only copy. Its writes are refused and it is asked for again
+          // until a view brings those members back (from the other side they serve it, and
+          // the losing side of the merge keeps its copy: Membership; restarted, they hold
+          // nothing, and it starts empty)
           it.remove();
           waiting.add(s);
           unserved.add(s);
@@ -463,14 +464,43 @@ final class StateTransfer {
     }
   }
 
+  private String waitingMessage(Set<Integer> waiting) {
+    String head = membership.name() + ": no member in the view serves segments " + waiting + " yet";
+    if (formation == null) {
+      return head
+          + " (every member that held them is cut off or down, or another owner is completing"
+          + " them from this member's former copy); their writes are refused and they are asked"
+          + " for again until a member holding them returns, or every member of the cluster is"
+          + " back without them (then they start empty)";
+    }
+    return head
+        + " (their newest record is on a member that left, or another owner is completing them"
+        + " from this member's former copy); asked again. If the members holding them will never"
+        + " return, ClusteredCache.abandonWaitingSegments (the server's CLUSTER ABANDON-WAITING)"
+        + " starts them empty, losing what only their records held";
+  }
+
   /**
    * Sources to ask for a segment, best first: previous owners, current owners, everyone. Within
    * each group, members come in view order (oldest first) rather than by their hash score, so that
    * the segments of a rebalance gather on few sources: in REPLICATED mode one source serves every
-   * segment, and walks its store once instead of once per source.
+   * segment, and walks its store once instead of once per source. A member whose side lost the
+   * merge of {@code t} and kept its copies asks the winning side's members first.
    */
   private List<Address> candidates(Topology t, int s) {
     Set<Address> order = new LinkedHashSet<>();
+    Set<Address> winners = membership.winnersOfLostMerge(t);
+    if (winners != null) {
+      // this side lost the merge and kept its copies: the winners' copy of a segment, if any, is
+      // newer than every copy here, which only serves where no winner holds the segment
+      order.addAll(inViewOrder(t.hash().owners(s), t.view().getMembers()));
+      order.retainAll(winners);
+      for (Address m : t.view().getMembers()) {
+        if (winners.contains(m)) {
+          order.add(m);
+        }
+      }
+    }
     if (t.previous() != null) {
       order.addAll(inViewOrder(t.previous().owners(s), t.previous().members()));
     }

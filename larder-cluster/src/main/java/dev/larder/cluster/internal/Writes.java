@@ -510,11 +510,13 @@ final class Writes {
 
   /**
    * Whether this primary refuses writes to the segment: a durable distributed primary still
-   * receiving it, or a durable member's pending segment. Caller holds the segment lock.
+   * receiving it, a durable member's pending segment, or a segment waiting for a holder that may be
+   * cut off (quorum; {@link SegmentOwnership#awaitHolders}). Caller holds the segment lock.
    */
   private boolean refusesLocked(int s) {
     return (completePrimaryOnly && segments.state(s) == SegmentOwnership.State.INCOMING)
-        || segments.pending(s);
+        || segments.pending(s)
+        || segments.awaitingHolder(s);
   }
 
   /** Returns async writes dropped because no primary could take them during a view change. */

@@ -1,6 +1,7 @@
 package dev.larder.server.clients;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.server.LarderServer;
@@ -39,8 +40,12 @@ class ClusterPubSubTrackingTest {
     cluster.close();
   }
 
+  /**
+   * A connection whose reads wait up to 30 s: a bound for a test that fails, never a wait a passing
+   * run makes (what a test reads was sent already, or is on its way without a timer).
+   */
   private static RespSocket connect(int member) {
-    return new RespSocket(cluster.member(member).respPort(), 10_000);
+    return new RespSocket(cluster.member(member).respPort(), 30_000);
   }
 
   private static RespSocket resp3(int member) {
@@ -139,13 +144,54 @@ class ClusterPubSubTrackingTest {
       assertEquals("2", t.call("GET", "tr:a"));
       assertEquals(1L, w2.call("DEL", "tr:a"));
       assertEquals(invalidate("tr:a"), t.read());
-      w0.call("SET", "tr:e", "1", "PX", "1000");
-      assertEquals("1", t.call("GET", "tr:e"));
-      assertEquals(invalidate("tr:e"), t.read(), "expired, swept by its primary");
-      t.call("GET", "tr:a");
+      String expiring = readBeforeItExpires(t, w0);
+      assertEquals(invalidate(expiring), next(t, expiring), "expired, swept by its primary");
+      t.send("GET", "tr:a");
+      assertNull(next(t, expiring), "deleted above; read again to be tracked");
       assertEquals("OK", w2.call("FLUSHALL"));
-      assertEquals(new RespSocket.Push(list("invalidate", null)), t.read());
+      assertEquals(new RespSocket.Push(list("invalidate", null)), next(t, expiring));
     }
+  }
+
+  /**
+   * Writes a key with a time to live through {@code writer} and has the tracking client read it
+   * before it expires; returns the key. On a slow machine the read may come after the expiry (it
+   * then reads nothing and the key may be swept before or after the read registers it): each try
+   * writes a new key with four times the time to live, so a passing run normally waits 1 s.
+   */
+  private static String readBeforeItExpires(RespSocket tracking, RespSocket writer) {
+    for (long ttl = 1_000; ; ttl *= 4) {
+      String key = "tr:e" + ttl;
+      assertEquals("OK", writer.call("SET", key, "1", "PX", Long.toString(ttl)));
+      tracking.send("GET", key);
+      if ("1".equals(next(tracking, key))) {
+        return key;
+      }
+      assertTrue(ttl < 16_000, "the client never read " + key + " before it expired");
+    }
+  }
+
+  /**
+   * Reads the next value on a tracking connection, passing over invalidations of the keys that
+   * tries of {@link #readBeforeItExpires} before the one that wrote {@code key} wrote.
+   */
+  private static Object next(RespSocket tracking, String key) {
+    while (true) {
+      Object v = tracking.read();
+      if (!(v instanceof RespSocket.Push p && isEarlierTry(p, key))) {
+        return v;
+      }
+    }
+  }
+
+  private static boolean isEarlierTry(RespSocket.Push p, String key) {
+    return p.items().size() == 2
+        && "invalidate".equals(p.items().get(0))
+        && p.items().get(1) instanceof List<?> keys
+        && keys.size() == 1
+        && keys.getFirst() instanceof String k
+        && k.startsWith("tr:e")
+        && !k.equals(key);
   }
 
   @Test
@@ -207,8 +253,10 @@ class ClusterPubSubTrackingTest {
           new RespSocket.Push(list("invalidate", null)),
           t.read(),
           "member 2 may have died before telling its changes");
-      t.call("GET", "lv:a");
-      w1.call("SET", "lv:a", "1");
+      // read the moment the flush is told, perhaps while member 0 is still flushing: the read's
+      // registration must outlive the flush (TrackingTest forces that interleaving)
+      assertNull(t.call("GET", "lv:a"));
+      assertEquals("OK", w1.call("SET", "lv:a", "1"));
       assertEquals(invalidate("lv:a"), t.read(), "still told by the members that stay");
     }
   }

@@ -197,6 +197,8 @@ public final class ClusterMessages implements MemberMessages, MemberRelay {
         memberTracks.clear();
       } else {
         memberTracks.keySet().retainAll(members);
+        // a member back under its name has not said yet whether its new incarnation tracks
+        memberTracks.keySet().removeAll(left);
       }
       recount();
     }

@@ -413,16 +413,25 @@ public final class Tracking {
     flushHere();
   }
 
+  /**
+   * Empties the table, then tells every tracking client. In that order: a client may read a key the
+   * moment it has the null invalidation, on another thread while this one is still running, and
+   * that read's registration must outlive the flush. Told first, such a client's fresh registration
+   * could be taken out by the emptying that followed, and it kept what it read past the key's next
+   * change, untold (a stale client cache). A read registered before the emptying is one the null
+   * invalidation covers: it was taken before the client was told, so the client drops what it read
+   * (the invalidation is queued behind the replies already on their way).
+   */
   @SuppressWarnings("ModifyCollectionInEnhancedForLoop") // a ConcurrentHashMap's key set allows it
   private void flushHere() {
-    PushMessage m = new PushMessage.Invalidation(null);
-    for (Tracked t : tracking.values()) {
-      send(t, m);
-    }
     for (ByteBuffer k : table.keySet()) {
       if (table.remove(k) != null) {
         tableKeys.decrementAndGet();
       }
+    }
+    PushMessage m = new PushMessage.Invalidation(null);
+    for (Tracked t : tracking.values()) {
+      send(t, m);
     }
   }
 
