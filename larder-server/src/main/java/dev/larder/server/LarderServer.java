@@ -37,6 +37,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -235,9 +236,9 @@ public final class LarderServer implements AutoCloseable {
    * the commands Redis runs while it loads.
    *
    * @param files the file layer of the log (a simulated or instrumented disk in tests)
-   * @param whileLoading called once on this thread, with the server whose ports are bound, before
-   *     the load; not called for a server with nothing to load (no {@code dir}, or a cluster
-   *     member); must not close the server
+   * @param whileLoading called once, on another thread, with the server as soon as its RESP and
+   *     memcached ports are bound, which may be after the load ended; not called for a server with
+   *     nothing to load (no {@code dir}, or a cluster member); must not close the server
    */
   static LarderServer start(
       ServerConfig config,
@@ -252,10 +253,10 @@ public final class LarderServer implements AutoCloseable {
     LarderServer server = new LarderServer(config, acl, memcacheAuth);
     try {
       SslContext ssl = server.ssl();
-      server.bindClients(anyPortIfTaken, ssl);
       if (server.loadAfterBind) {
-        whileLoading.accept(server);
-        server.load(files);
+        server.loadWhileBinding(anyPortIfTaken, ssl, files, whileLoading);
+      } else {
+        server.bindClients(anyPortIfTaken, ssl);
       }
       server.bindRest(anyPortIfTaken, ssl);
     } catch (IOException | RuntimeException e) {
@@ -263,6 +264,66 @@ public final class LarderServer implements AutoCloseable {
       throw e;
     }
     return server;
+  }
+
+  /**
+   * Binds RESP and memcached on a thread of its own while this thread loads the log, so that the
+   * listeners' set-up (Netty's event loops and transport) is off the path to the first PONG as the
+   * load's is; returns once both are done. The ports answer LOADING from the moment they are bound
+   * (the loading state was set before) until the load is done.
+   *
+   * @throws IOException the load's failure, else the binding's (both are waited for first)
+   */
+  private void loadWhileBinding(
+      boolean anyPortIfTaken, SslContext ssl, FileLayer files, Consumer<LarderServer> whileLoading)
+      throws IOException {
+    CompletableFuture<Void> bound = new CompletableFuture<>();
+    Thread.ofPlatform()
+        .name("larder-server-bind")
+        .daemon()
+        .start(
+            () -> {
+              try {
+                bindClients(anyPortIfTaken, ssl);
+                whileLoading.accept(this);
+                bound.complete(null);
+              } catch (Throwable e) {
+                bound.completeExceptionally(e);
+              }
+            });
+    try {
+      load(files);
+    } catch (IOException | RuntimeException e) {
+      // wait for the listeners, so that close() finds them
+      Throwable bindFailure = awaitBound(bound);
+      if (bindFailure != null) {
+        e.addSuppressed(bindFailure);
+      }
+      throw e;
+    }
+    Throwable bindFailure = awaitBound(bound);
+    switch (bindFailure) {
+      case null -> {}
+      case IOException io -> throw io;
+      case RuntimeException r -> throw r;
+      case Error err -> throw err;
+      default -> throw new IOException(bindFailure);
+    }
+  }
+
+  /** Waits for the binding thread; returns what it threw, or null. */
+  private static Throwable awaitBound(CompletableFuture<Void> bound) {
+    try {
+      bound.join();
+      return null;
+    } catch (java.util.concurrent.CompletionException e) {
+      return e.getCause();
+    }
+  }
+
+  /** Returns whether the server is loading its log (RESP answers LOADING). */
+  boolean loading() {
+    return state.loading() != null;
   }
 
   /**

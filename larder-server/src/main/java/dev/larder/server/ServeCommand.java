@@ -240,6 +240,9 @@ public final class ServeCommand implements Callable<Integer> {
             defaultPorts,
             dev.larder.wal.FileLayer.standard(),
             loading -> {
+              if (!loading.loading()) {
+                return; // bound after the load ended: the usual lines follow
+              }
               out.println(
                   "larder: loading "
                       + config.dir()
