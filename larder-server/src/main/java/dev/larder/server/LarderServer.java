@@ -12,10 +12,12 @@ import dev.larder.server.internal.memcache.MemcacheDispatcher;
 import dev.larder.server.internal.memcache.MemcacheStats;
 import dev.larder.server.internal.net.ConnectionGuard;
 import dev.larder.server.internal.net.Transport;
+import dev.larder.server.internal.persist.LoadProgress;
 import dev.larder.server.internal.persist.ServerLog;
 import dev.larder.server.internal.resp.AclUsers;
 import dev.larder.server.internal.resp.RespCommandTable;
 import dev.larder.server.internal.resp.RespSession;
+import dev.larder.wal.FileLayer;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
@@ -35,6 +37,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -47,9 +50,11 @@ import java.util.function.Consumer;
  * docs/design/server.md), on Netty, and larder-http's endpoints (the console, {@code /metrics},
  * {@code /api/caches} and REST) on a third port, showing that keyspace (see {@link HttpMount}).
  *
- * <p>Lifecycle: {@link #start} binds the ports and returns a running server; {@link #close} stops
- * accepting, lets the requests already read finish (the event loops shut down gracefully, with a
- * quiet period), then closes the keyspace. Expired keys are swept in the background ({@value
+ * <p>Lifecycle: {@link #start} binds the ports and returns a running server (a durable standalone
+ * server binds RESP and memcached first, answers {@code -LOADING} there while it loads its log, and
+ * returns once it is loaded; HTTP, the MXBean and the expiry sweep follow the load); {@link #close}
+ * stops accepting, lets the requests already read finish (the event loops shut down gracefully,
+ * with a quiet period), then closes the keyspace. Expired keys are swept in the background ({@value
  * #SWEEP_BUDGET} keys every {@value #SWEEP_PERIOD_MS} ms) as well as dropped when read.
  *
  * <p>Thread-safe; {@link #close} may be called more than once.
@@ -69,7 +74,19 @@ public final class LarderServer implements AutoCloseable {
   private final ServerConfig config;
   private final ServerState state;
   private final Keyspace keyspace;
-  private final ServerLog log;
+
+  /**
+   * The log: opened in the constructor for a durable cluster member, by {@link #load} for a durable
+   * standalone server (null until then), null without {@code dir}.
+   */
+  private volatile ServerLog log;
+
+  /** Whether {@link #load} is to open and recover the log once the client ports are bound. */
+  private final boolean loadAfterBind;
+
+  /** That load's progress (INFO persistence while it runs), or null without one. */
+  private final LoadProgress loadProgress;
+
   private final EventLoopGroup boss;
   private final EventLoopGroup workers;
   private final Transport transport;
@@ -140,9 +157,11 @@ public final class LarderServer implements AutoCloseable {
               cluster::sweepEntries);
       keyspace.clusterStore(cluster);
     }
-    if (config.dir() != null && cluster == null) {
-      serverLog = openLog(config, keyspace);
-    }
+    // A standalone server's log is loaded once RESP and memcached are bound, which answer LOADING
+    // meanwhile (Redis's way); a cluster member recovers before it joins, so before it binds.
+    this.loadAfterBind = config.dir() != null && cluster == null;
+    this.loadProgress =
+        loadAfterBind ? LoadProgress.of(config.dir(), System.currentTimeMillis()) : null;
     this.log = serverLog;
     this.scheduler =
         Executors.newSingleThreadScheduledExecutor(
@@ -154,6 +173,10 @@ public final class LarderServer implements AutoCloseable {
     this.state = new ServerState(keyspace, config, scheduler, acl, memcacheAuth);
     if (serverLog != null) {
       state.persistence(serverLog);
+    }
+    if (loadAfterBind) {
+      // refused from the first connection on, until load() is done
+      state.loading(loadProgress);
     }
     state.cluster(cluster);
     this.memberMessages =
@@ -202,18 +225,126 @@ public final class LarderServer implements AutoCloseable {
    * @throws java.io.UncheckedIOException if one of those files cannot be read
    */
   public static LarderServer start(ServerConfig config, boolean anyPortIfTaken) throws IOException {
+    return start(config, anyPortIfTaken, FileLayer.standard(), loading -> {});
+  }
+
+  /**
+   * Starts a server as {@link #start(ServerConfig, boolean)} does, with its log's files read and
+   * written through {@code files}, and tells {@code whileLoading} when a durable standalone server
+   * has bound RESP and memcached and is about to load its log: from then until this returns,
+   * clients connect and are answered {@code -LOADING} (memcached: {@code SERVER_ERROR}), but for
+   * the commands Redis runs while it loads.
+   *
+   * @param files the file layer of the log (a simulated or instrumented disk in tests)
+   * @param whileLoading called once, on another thread, with the server as soon as its RESP and
+   *     memcached ports are bound, which may be after the load ended; not called for a server with
+   *     nothing to load (no {@code dir}, or a cluster member); must not close the server
+   */
+  static LarderServer start(
+      ServerConfig config,
+      boolean anyPortIfTaken,
+      FileLayer files,
+      Consumer<LarderServer> whileLoading)
+      throws IOException {
     // The users first: a bad file must fail before any thread or memory is taken.
     AclUsers acl = AclUsers.of(config);
     MemcacheAuth memcacheAuth = MemcacheAuth.of(config);
     quietLeakDetector();
     LarderServer server = new LarderServer(config, acl, memcacheAuth);
     try {
-      server.bind(anyPortIfTaken);
+      SslContext ssl = server.ssl();
+      if (server.loadAfterBind) {
+        server.loadWhileBinding(anyPortIfTaken, ssl, files, whileLoading);
+      } else {
+        server.bindClients(anyPortIfTaken, ssl);
+      }
+      server.bindRest(anyPortIfTaken, ssl);
     } catch (IOException | RuntimeException e) {
       server.close();
       throw e;
     }
     return server;
+  }
+
+  /**
+   * Binds RESP and memcached on a thread of its own while this thread loads the log, so that the
+   * listeners' set-up (Netty's event loops and transport) is off the path to the first PONG as the
+   * load's is; returns once both are done. The ports answer LOADING from the moment they are bound
+   * (the loading state was set before) until the load is done.
+   *
+   * @throws IOException the load's failure, else the binding's (both are waited for first)
+   */
+  private void loadWhileBinding(
+      boolean anyPortIfTaken, SslContext ssl, FileLayer files, Consumer<LarderServer> whileLoading)
+      throws IOException {
+    CompletableFuture<Void> bound = new CompletableFuture<>();
+    Thread.ofPlatform()
+        .name("larder-server-bind")
+        .daemon()
+        .start(
+            () -> {
+              try {
+                bindClients(anyPortIfTaken, ssl);
+                whileLoading.accept(this);
+                bound.complete(null);
+              } catch (Throwable e) {
+                bound.completeExceptionally(e);
+              }
+            });
+    try {
+      load(files);
+    } catch (IOException | RuntimeException e) {
+      // wait for the listeners, so that close() finds them
+      Throwable bindFailure = awaitBound(bound);
+      if (bindFailure != null) {
+        e.addSuppressed(bindFailure);
+      }
+      throw e;
+    }
+    Throwable bindFailure = awaitBound(bound);
+    switch (bindFailure) {
+      case null -> {}
+      case IOException io -> throw io;
+      case RuntimeException r -> throw r;
+      case Error err -> throw err;
+      default -> throw new IOException(bindFailure);
+    }
+  }
+
+  /** Waits for the binding thread; returns what it threw, or null. */
+  private static Throwable awaitBound(CompletableFuture<Void> bound) {
+    try {
+      bound.join();
+      return null;
+    } catch (java.util.concurrent.CompletionException e) {
+      return e.getCause();
+    }
+  }
+
+  /** Returns whether the server is loading its log (RESP answers LOADING). */
+  boolean loading() {
+    return state.loading() != null;
+  }
+
+  /**
+   * Opens the log and recovers it into the keyspace while the bound ports answer LOADING, then
+   * makes the server durable and lets every command through: replies wait for the log from before
+   * the first command the load lets through.
+   */
+  private void load(FileLayer files) throws IOException {
+    ServerLog opened =
+        ServerLog.open(
+            config.dir(),
+            config.appendfsync(),
+            config.salvage(),
+            config.checkpointLogBytes(),
+            keyspace,
+            System::currentTimeMillis,
+            files,
+            loadProgress);
+    log = opened;
+    state.persistence(opened);
+    state.loaded();
   }
 
   /**
@@ -228,17 +359,17 @@ public final class LarderServer implements AutoCloseable {
     }
   }
 
-  // The periodic tasks' futures are not kept: close() stops the tasks by shutting the scheduler
-  // down, and those that can fail catch what they throw (a periodic task that throws stops).
-  @SuppressWarnings("FutureReturnValueIgnored")
-  private void bind(boolean anyPortIfTaken) throws IOException {
-    SslContext ssl =
-        config.tls()
-            ? SslContextBuilder.forServer(
-                    new File(config.get(ServerSetting.TLS_CERT_FILE)),
-                    new File(config.get(ServerSetting.TLS_KEY_FILE)))
-                .build()
-            : null;
+  private SslContext ssl() throws IOException {
+    return config.tls()
+        ? SslContextBuilder.forServer(
+                new File(config.get(ServerSetting.TLS_CERT_FILE)),
+                new File(config.get(ServerSetting.TLS_KEY_FILE)))
+            .build()
+        : null;
+  }
+
+  /** Binds RESP and memcached: the clients' ports, open while the keyspace loads. */
+  private void bindClients(boolean anyPortIfTaken, SslContext ssl) throws IOException {
     RespCommandTable table = RespCommandTable.standard();
     MemcacheStats memcacheStats = new MemcacheStats();
     // in cluster mode the RESP port was announced to the other members: no other will do
@@ -261,6 +392,17 @@ public final class LarderServer implements AutoCloseable {
                 "SERVER_ERROR Too many open connections\r\n",
                 p -> p.addLast(MemcacheDispatcher.handlers(state, memcacheStats)));
     state.ports(resp, memcache);
+  }
+
+  /**
+   * Binds HTTP, whose REST side reads the keyspace without a loading state (so only once it is
+   * loaded), starts the periodic work (the expiry sweep, the rate sampling: not over a keyspace
+   * being loaded) and registers the MXBean.
+   */
+  // The periodic tasks' futures are not kept: close() stops the tasks by shutting the scheduler
+  // down, and those that can fail catch what they throw (a periodic task that throws stops).
+  @SuppressWarnings("FutureReturnValueIgnored")
+  private void bindRest(boolean anyPortIfTaken, SslContext ssl) throws IOException {
     if (config.httpPort() >= 0) {
       // The default HTTP port is a convenience: when taken, any free port will do (printed).
       boolean fallBack =

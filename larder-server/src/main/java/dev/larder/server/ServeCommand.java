@@ -233,9 +233,27 @@ public final class ServeCommand implements Callable<Integer> {
             && !settings.containsKey("resp-port")
             && !settings.containsKey("memcache-port")
             && config.cluster() == null;
-    LarderServer server = LarderServer.start(config, defaultPorts);
-    CountDownLatch stopped = new CountDownLatch(1);
     PrintStream out = System.out;
+    LarderServer server =
+        LarderServer.start(
+            config,
+            defaultPorts,
+            dev.larder.wal.FileLayer.standard(),
+            loading -> {
+              if (!loading.loading()) {
+                return; // bound after the load ended: the usual lines follow
+              }
+              out.println(
+                  "larder: loading "
+                      + config.dir()
+                      + "; RESP on "
+                      + address(config, loading.respPort())
+                      + " and memcached on "
+                      + address(config, loading.memcachePort())
+                      + " answer LOADING until it is loaded");
+              out.flush();
+            });
+    CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(

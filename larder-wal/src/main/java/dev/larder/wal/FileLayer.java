@@ -15,8 +15,9 @@ import java.util.List;
 public interface FileLayer {
 
   /**
-   * Returns the real file system; files are read and written through {@code RandomAccessFile},
-   * whose I/O ignores interrupts.
+   * Returns the real file system; files are written through {@code RandomAccessFile}, whose I/O
+   * ignores interrupts, and read at positions through a read-only channel, from any number of
+   * threads at once; an interrupt fails no read (the channel it closes is opened again).
    */
   static FileLayer standard() {
     return new dev.larder.wal.internal.NioFileLayer();

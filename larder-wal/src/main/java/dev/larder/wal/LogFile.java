@@ -5,7 +5,8 @@ import java.io.IOException;
 /**
  * One open file of the log, as the {@link FileLayer} presents it. The log writes each segment from
  * one thread at a time (its flusher), so implementations need not be thread-safe for writes, but
- * {@link #size()} may be called from another thread.
+ * {@link #size()} may be called from another thread, and {@link #read} from several threads at once
+ * (a checkpoint is read in pieces by one thread per core).
  */
 public interface LogFile extends AutoCloseable {
 

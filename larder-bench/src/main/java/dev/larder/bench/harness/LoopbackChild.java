@@ -118,6 +118,38 @@ public final class LoopbackChild {
     }
   }
 
+  /**
+   * Waits until {@code process} answers PING on its RESP port with PONG, at most 30 s; stops it if
+   * it does not. A durable server (Larder's or Redis's) accepts connections while it loads its
+   * files and answers {@code -LOADING} until they are in.
+   *
+   * @param what the process's name and where its output went, for the error
+   * @throws IOException if it exits or does not answer in time
+   * @throws InterruptedException if interrupted while waiting
+   */
+  public static void awaitPong(Process process, int respPort, String what)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (true) {
+      try (Socket s = new Socket()) {
+        s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), respPort), 1000);
+        s.setSoTimeout(5000);
+        s.getOutputStream().write("PING\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        byte[] reply = s.getInputStream().readNBytes(7);
+        if (new String(reply, java.nio.charset.StandardCharsets.US_ASCII).equals("+PONG\r\n")) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // not listening yet, or closed on us
+      }
+      if (!process.isAlive() || System.nanoTime() > deadline) {
+        stop(process);
+        throw new IOException(what + " did not answer PING on port " + respPort);
+      }
+      Thread.sleep(50);
+    }
+  }
+
   /** Stops {@code process}: SIGTERM, then SIGKILL after 20 s; returns within about 30 s. */
   public static void stop(Process process) {
     process.destroy();

@@ -202,7 +202,11 @@ abstract class ServerProcess implements AutoCloseable {
             LoopbackChild.stop(p);
           }
         };
-    LoopbackChild.awaitPort(p, resp != 0 ? resp : memcache, command.getFirst());
+    if (resp != 0) {
+      LoopbackChild.awaitPong(p, resp, command.getFirst());
+    } else {
+      LoopbackChild.awaitPort(p, memcache, command.getFirst());
+    }
     return server;
   }
 }

@@ -9,6 +9,7 @@ import dev.larder.server.internal.memcache.MemcacheAuth;
 import dev.larder.server.internal.net.ClientMemory;
 import dev.larder.server.internal.net.CrossProtocolGuard;
 import dev.larder.server.internal.net.DurableReplies;
+import dev.larder.server.internal.persist.LoadProgress;
 import dev.larder.server.internal.persist.ServerLog;
 import dev.larder.server.internal.pubsub.KeyEvents;
 import dev.larder.server.internal.pubsub.KeyspaceEvents;
@@ -58,6 +59,9 @@ public final class ServerState {
   private volatile int memcachePort;
   private volatile ServerLog log;
   private volatile DurableReplies replies = new DurableReplies(null);
+
+  /** The load under way, or null once the keyspace is whole (or had nothing to load). */
+  private volatile LoadProgress loading;
 
   /** This member's cluster, or null for a standalone server; set once, before serving. */
   private volatile ServerCluster cluster;
@@ -140,13 +144,37 @@ public final class ServerState {
 
   /**
    * Makes the server durable: replies wait for the log from now on. Called once, before the
-   * listeners bind.
+   * listeners bind or, for a server that binds while it loads, before {@link #loaded()}.
    *
    * @param serverLog the open log, attached to the keyspace
    */
   public void persistence(ServerLog serverLog) {
     this.log = serverLog;
     this.replies = new DurableReplies(serverLog);
+  }
+
+  /**
+   * Marks the keyspace as being loaded: until {@link #loaded()}, commands that would read or change
+   * it are refused (RESP's {@code -LOADING}, memcached's {@code SERVER_ERROR}). Called before the
+   * listeners bind.
+   *
+   * @param progress the load's progress, for INFO persistence
+   */
+  public void loading(LoadProgress progress) {
+    this.loading = progress;
+  }
+
+  /**
+   * Marks the load done: the keyspace is whole and, with a log, {@link #persistence} was called
+   * first, so that every command let through from now on is logged and its reply waits for the log.
+   */
+  public void loaded() {
+    this.loading = null;
+  }
+
+  /** Returns the load under way, or null when the keyspace is whole. */
+  public LoadProgress loading() {
+    return loading;
   }
 
   /** Returns the log, or null when the server keeps its data in memory only. */

@@ -2,6 +2,10 @@ package dev.larder.wal.internal;
 
 import dev.larder.wal.LogFile;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.CRC32C;
 
 /**
@@ -269,32 +273,58 @@ public final class CheckpointLayout {
     }
   }
 
-  /** A whole file read into arrays of {@code chunkBytes} each (the last one shorter). */
+  /**
+   * A whole file read into arrays of {@code chunkBytes} each (the last one shorter), with the
+   * CRC32C of each array's share of the bytes before the file's last four (where a complete
+   * checkpoint keeps its checksum).
+   *
+   * <p>The arrays are read and checksummed by up to one thread per core at once, each taking the
+   * next array not yet taken: a file layer's reads at positions are concurrent (the real file
+   * system's are), so reading the file, the page faults of the fresh arrays and the checksum are
+   * spread over the cores, which are otherwise idle until the file is checked. The pieces' sums are
+   * joined with {@link Crc32cCombine}.
+   */
   private static final class Chunks {
     private final byte[][] chunks;
     private final int chunkBytes;
+    private final long size;
+    private final int[] crcs;
 
-    private Chunks(byte[][] chunks, int chunkBytes) {
+    private Chunks(byte[][] chunks, int chunkBytes, long size, int[] crcs) {
       this.chunks = chunks;
       this.chunkBytes = chunkBytes;
+      this.size = size;
+      this.crcs = crcs;
     }
 
     static Chunks read(LogFile file, String name, long size, int chunkBytes) throws IOException {
-      byte[][] chunks = new byte[(int) ((size + chunkBytes - 1) / chunkBytes)][];
-      for (int c = 0; c < chunks.length; c++) {
-        long at = (long) c * chunkBytes;
-        int length = (int) Math.min(chunkBytes, size - at);
-        chunks[c] = new byte[length];
-        int done = 0;
-        while (done < length) {
-          int n = file.read(at + done, chunks[c], done, length - done);
-          if (n <= 0) {
-            throw new CheckpointDamage(name, at + done, "file ends early");
+      int count = (int) ((size + chunkBytes - 1) / chunkBytes);
+      byte[][] chunks = new byte[count][];
+      int[] crcs = new int[count];
+      ChunkReader reader = new ChunkReader(file, name, size, chunkBytes, chunks, crcs);
+      int helpers = Math.min(count, Runtime.getRuntime().availableProcessors()) - 1;
+      List<Thread> threads = new ArrayList<>();
+      for (int i = 0; i < helpers; i++) {
+        threads.add(Thread.ofPlatform().name("larder-wal-read").daemon().start(reader::run));
+      }
+      reader.run();
+      boolean interrupted = false;
+      for (Thread t : threads) {
+        while (true) {
+          try {
+            t.join();
+            break;
+          } catch (InterruptedException e) {
+            // the helpers end by themselves once the arrays are taken: wait for them all
+            interrupted = true;
           }
-          done += n;
         }
       }
-      return new Chunks(chunks, chunkBytes);
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      reader.rethrow();
+      return new Chunks(chunks, chunkBytes, size, crcs);
     }
 
     byte[] chunk(int c) {
@@ -341,12 +371,90 @@ public final class CheckpointLayout {
 
     /** Returns the CRC32C of bytes [0, end). */
     int crc(long end) {
+      if (end == size - 4) {
+        // where a complete file keeps its checksum: the pieces' sums, summed as they were read
+        int sum = 0;
+        for (int c = 0; c < chunks.length; c++) {
+          long from = (long) c * chunkBytes;
+          sum = Crc32cCombine.combine(sum, crcs[c], Math.max(0, Math.min(end - from, chunkBytes)));
+        }
+        return sum;
+      }
       CRC32C crc = new CRC32C();
       for (int c = 0; c < chunks.length && (long) c * chunkBytes < end; c++) {
         long from = (long) c * chunkBytes;
         crc.update(chunks[c], 0, (int) Math.min(chunks[c].length, end - from));
       }
       return (int) crc.getValue();
+    }
+  }
+
+  /**
+   * Reads the arrays of a {@link Chunks} and checksums their bytes before {@code size - 4}; run by
+   * several threads, each taking the next array. The first failure is kept, and stops the others at
+   * their next array.
+   */
+  private static final class ChunkReader {
+    private final LogFile file;
+    private final String name;
+    private final long size;
+    private final int chunkBytes;
+    private final byte[][] chunks;
+    private final int[] crcs;
+    private final AtomicInteger next = new AtomicInteger();
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+    ChunkReader(LogFile file, String name, long size, int chunkBytes, byte[][] chunks, int[] crcs) {
+      this.file = file;
+      this.name = name;
+      this.size = size;
+      this.chunkBytes = chunkBytes;
+      this.chunks = chunks;
+      this.crcs = crcs;
+    }
+
+    void run() {
+      for (int c = next.getAndIncrement();
+          c < chunks.length && failure.get() == null;
+          c = next.getAndIncrement()) {
+        try {
+          read(c);
+        } catch (IOException | RuntimeException | Error e) {
+          failure.compareAndSet(null, e);
+        }
+      }
+    }
+
+    private void read(int c) throws IOException {
+      long at = (long) c * chunkBytes;
+      int length = (int) Math.min(chunkBytes, size - at);
+      byte[] chunk = new byte[length];
+      int done = 0;
+      while (done < length) {
+        int n = file.read(at + done, chunk, done, length - done);
+        if (n <= 0) {
+          throw new CheckpointDamage(name, at + done, "file ends early");
+        }
+        done += n;
+      }
+      CRC32C crc = new CRC32C();
+      crc.update(chunk, 0, (int) Math.max(0, Math.min(length, size - 4 - at)));
+      crcs[c] = (int) crc.getValue();
+      chunks[c] = chunk;
+    }
+
+    /** Throws what a reading thread met first, if any (the arrays are then incomplete). */
+    void rethrow() throws IOException {
+      Throwable e = failure.get();
+      if (e instanceof IOException io) {
+        throw io;
+      }
+      if (e instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e instanceof Error err) {
+        throw err;
+      }
     }
   }
 

@@ -5,6 +5,9 @@ import dev.larder.wal.LogDirectoryLockedException;
 import dev.larder.wal.LogFile;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -36,7 +39,7 @@ public final class NioFileLayer implements FileLayer {
         throw e;
       }
     }
-    return new StreamFile(raf);
+    return new StreamFile(raf, file);
   }
 
   @Override
@@ -102,15 +105,28 @@ public final class NioFileLayer implements FileLayer {
    * closed for good when a thread doing I/O on it is interrupted, and the thread that writes and
    * forces the log is often a committer, that is, the application's thread (or the interval
    * policy's timer while the log closes). One interrupted request must not close the log for every
-   * other. RandomAccessFile's reads, writes and {@code getFD().sync()} ignore interrupts.
-   * Positioned operations seek first, so they are synchronized.
+   * other. RandomAccessFile's writes and {@code getFD().sync()} ignore interrupts. Positioned
+   * writes seek first, so they are synchronized.
+   *
+   * <p>Reads do not seek: they go through a read-only {@code FileChannel} of their own, whose
+   * positional reads run concurrently (several threads read a checkpoint at once). Such a channel
+   * is closed by an interrupt of a thread reading through it; the read then opens another one and
+   * goes on, so an interrupt fails no read, this thread's or another's, as with RandomAccessFile
+   * (the interrupted thread's flag is set again when its read returns). Each call reads at most
+   * {@value #READ_SLICE} bytes at a time: a channel reads into a heap array through a temporary
+   * direct buffer of the read's size, which the JDK keeps for the thread.
    */
   private static final class StreamFile implements LogFile {
+    private static final int READ_SLICE = 1 << 20;
 
     private final RandomAccessFile file;
+    private final Path path;
+    private volatile FileChannel reader;
+    private volatile boolean closed;
 
-    StreamFile(RandomAccessFile file) {
+    StreamFile(RandomAccessFile file, Path path) {
       this.file = file;
+      this.path = path;
     }
 
     @Override
@@ -137,23 +153,73 @@ public final class NioFileLayer implements FileLayer {
     }
 
     @Override
-    public synchronized int read(long position, byte[] target, int offset, int length)
-        throws IOException {
-      file.seek(position);
+    public int read(long position, byte[] target, int offset, int length) throws IOException {
       int total = 0;
-      while (total < length) {
-        int n = file.read(target, offset + total, length - total);
-        if (n < 0) {
-          break;
+      boolean interrupted = false;
+      try {
+        while (total < length) {
+          FileChannel channel = reader();
+          ByteBuffer slice =
+              ByteBuffer.wrap(target, offset + total, Math.min(READ_SLICE, length - total));
+          int n;
+          try {
+            n = channel.read(slice, position + total);
+          } catch (ClosedByInterruptException e) {
+            // this thread's interrupt closed the channel: clear it for the retry, set it after
+            interrupted |= Thread.interrupted();
+            reopen(channel);
+            continue;
+          } catch (ClosedChannelException e) {
+            // another reader's interrupt closed it (reopened here), or close() did (thrown here)
+            reopen(channel);
+            continue;
+          }
+          if (n < 0) {
+            break;
+          }
+          total += n;
         }
-        total += n;
+      } finally {
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
       }
       return total;
     }
 
+    private FileChannel reader() throws IOException {
+      FileChannel channel = reader;
+      return channel != null ? channel : reopen(null);
+    }
+
+    /** Replaces {@code closedChannel} (null: none yet) with a new channel, unless done already. */
+    @SuppressWarnings("ReferenceEquality") // the very channel that was found closed
+    private synchronized FileChannel reopen(FileChannel closedChannel) throws IOException {
+      if (closed) {
+        throw new ClosedChannelException();
+      }
+      FileChannel channel = reader;
+      if (channel == closedChannel || channel == null) {
+        channel = FileChannel.open(path, StandardOpenOption.READ);
+        reader = channel;
+      }
+      return channel;
+    }
+
     @Override
     public void close() throws IOException {
-      file.close();
+      FileChannel channel;
+      synchronized (this) {
+        closed = true;
+        channel = reader;
+      }
+      try {
+        if (channel != null) {
+          channel.close();
+        }
+      } finally {
+        file.close();
+      }
     }
   }
 

@@ -25,7 +25,10 @@ public final class MemcacheDispatcher implements ProtocolSession, MemcacheStats.
   private long connectionId;
   private volatile long lastCommandMillis = System.currentTimeMillis();
 
-  /** Keys served so far of the streamed retrieval line, or -1 once it failed. */
+  /**
+   * Keys served so far of the streamed retrieval line, -1 once it failed, -2 once it was refused
+   * because the server was loading.
+   */
   private long streamedKeys;
 
   /**
@@ -48,7 +51,7 @@ public final class MemcacheDispatcher implements ProtocolSession, MemcacheStats.
         new ClientConnection(new MemcacheDispatcher(server, stats), server.clientMemory());
     return new ChannelHandler[] {
       new MemcacheDecoder(server.config().maxItemBytes(), server.config().maxRequestBytes(), c),
-      new RequestPipeline(c, server.replies())
+      new RequestPipeline(c, server::replies)
     };
   }
 
@@ -128,8 +131,33 @@ public final class MemcacheDispatcher implements ProtocolSession, MemcacheStats.
       session.line("ERROR");
       return;
     }
+    if (refusedWhileLoading(name)) {
+      return;
+    }
     locked(cmd, c.tokens(), c.data());
   }
+
+  /**
+   * memcached has no loading state; while a durable server loads, every command that reads or
+   * changes items (and {@code flush_all}, {@code me}) is answered {@value #LOADING}, noreply or
+   * quiet mode notwithstanding, as memcached sends its errors; the others ({@code stats}, {@code
+   * version}, {@code verbosity}, {@code mn}, {@code quit}, {@code shutdown}) run.
+   *
+   * @return whether the command was refused (and answered)
+   */
+  private boolean refusedWhileLoading(String name) {
+    if (session.server.loading() == null || WHILE_LOADING.contains(name)) {
+      return false;
+    }
+    session.line(LOADING);
+    return true;
+  }
+
+  /** The reply to a command that needs the items while the server loads them. */
+  static final String LOADING = "SERVER_ERROR loading the dataset in memory";
+
+  private static final java.util.Set<String> WHILE_LOADING =
+      java.util.Set.of("stats", "version", "verbosity", "mn", "quit", "shutdown");
 
   /** Runs a command under the shared lock; a store's refusal is its SERVER_ERROR. */
   @SuppressWarnings("ReferenceEquality") // translate returns its argument if no reply limit
@@ -161,6 +189,10 @@ public final class MemcacheDispatcher implements ProtocolSession, MemcacheStats.
 
   /** Keys of a retrieval line too long to hold whole, as they arrive. */
   private void streamed(MemcacheFrame.Keys k) {
+    if (streamedKeys == 0 && session.authenticated && session.server.loading() != null) {
+      // a retrieval line too long to hold whole, while the server loads: refused once, at its end
+      streamedKeys = -2;
+    }
     if (streamedKeys >= 0 && session.authenticated) {
       if (streamedKeys == 0) {
         session.server.commandProcessed();
@@ -179,6 +211,8 @@ public final class MemcacheDispatcher implements ProtocolSession, MemcacheStats.
     if (k.last()) {
       if (!session.authenticated) {
         session.line("CLIENT_ERROR unauthenticated");
+      } else if (streamedKeys == -2) {
+        session.line(LOADING);
       } else if (streamedKeys == 0) {
         session.line("ERROR");
       }
@@ -194,6 +228,10 @@ public final class MemcacheDispatcher implements ProtocolSession, MemcacheStats.
       return;
     }
     session.server.commandProcessed();
+    if (session.server.loading() != null) {
+      session.line(LOADING);
+      return;
+    }
     boolean meta = t.tokens().getFirst().length == 2;
     locked(meta ? MetaCommands::tooLarge : TextCommands::tooLarge, t.tokens(), null);
   }

@@ -5,6 +5,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The handler after a protocol's decoder, for both protocols: runs each decoded request through the
@@ -43,16 +44,18 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
   private static final int INITIAL_REPLY_BYTES = 256;
   private final ClientConnection connection;
   private final ProtocolSession session;
-  private final DurableReplies replies;
+  private final Supplier<DurableReplies> replies;
   private ByteBuf pending;
   private boolean resumeScheduled;
   private ChannelHandlerContext context;
 
   /**
    * @param connection the connection, whose decoder is before this handler
-   * @param replies where replies go to be written (at once, or when the server's log allows)
+   * @param replies where replies go to be written (at once, or when the server's log allows), read
+   *     at each send: a server that binds while it loads its log makes its replies durable once the
+   *     load is done, for the connections opened during the load too
    */
-  public RequestPipeline(ClientConnection connection, DurableReplies replies) {
+  public RequestPipeline(ClientConnection connection, Supplier<DurableReplies> replies) {
     this.connection = connection;
     this.session = connection.session();
     this.replies = replies;
@@ -112,7 +115,7 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
     }
     if (out.readableBytes() >= FLUSH_THRESHOLD) {
       pending = null;
-      replies.send(connection, ctx, out, false);
+      replies.get().send(connection, ctx, out, false);
       pauseIfUnwritable(ctx);
     }
   }
@@ -156,7 +159,7 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
     }
     if (own) {
       if (out.isReadable()) {
-        replies.send(connection, ctx, out, false);
+        replies.get().send(connection, ctx, out, false);
       } else {
         out.release();
       }
@@ -205,7 +208,7 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
     if (close) {
       connection.stop();
     }
-    replies.send(connection, ctx, out, close);
+    replies.get().send(connection, ctx, out, close);
     pauseIfUnwritable(ctx);
     if (!connection.paused() && !close) {
       try {
@@ -232,10 +235,10 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
     pending = null;
     boolean close = session.closing();
     if (out != null) {
-      replies.send(connection, ctx, out, close);
+      replies.get().send(connection, ctx, out, close);
     } else if (close) {
       // After the replies still waiting for the log, not before them.
-      replies.send(connection, ctx, Unpooled.EMPTY_BUFFER, true);
+      replies.get().send(connection, ctx, Unpooled.EMPTY_BUFFER, true);
     }
     pauseIfUnwritable(ctx);
     connection.recount(0);

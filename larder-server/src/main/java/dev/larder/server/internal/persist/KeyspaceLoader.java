@@ -60,6 +60,7 @@ import java.util.concurrent.atomic.LongAdder;
 final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor {
   private final Keyspace keyspace;
   private final long now;
+  private final LoadProgress progress;
   private final LongAdder items = new LongAdder();
   private final LongAdder expiredSkipped = new LongAdder();
   private final List<Future<?>> blocks = new ArrayList<>();
@@ -75,10 +76,12 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor {
   /**
    * @param keyspace the keyspace to fill, not attached to a log
    * @param now the Unix time in milliseconds that decides what has expired
+   * @param progress counts the bytes of the blocks stored and the records replayed
    */
-  KeyspaceLoader(Keyspace keyspace, long now) {
+  KeyspaceLoader(Keyspace keyspace, long now, LoadProgress progress) {
     this.keyspace = keyspace;
     this.now = now;
+    this.progress = progress;
   }
 
   @Override
@@ -112,6 +115,7 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor {
       load.clear();
       CheckpointBlock.read(bytes, offset, length, load);
       load.store();
+      progress.loaded(length);
     } catch (IllegalArgumentException e) {
       throw new IllegalStateException(
           "checkpoint "
@@ -234,6 +238,7 @@ final class KeyspaceLoader implements LogReplay, ChangeRecord.Visitor {
       throw new IllegalStateException(
           "log record " + sequence + " cannot be read: " + e.getMessage(), e);
     }
+    progress.loaded(payload.length);
   }
 
   @Override

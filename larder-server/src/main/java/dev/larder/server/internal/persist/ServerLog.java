@@ -120,6 +120,33 @@ public final class ServerLog implements AutoCloseable {
       LongSupplier clock,
       FileLayer files)
       throws IOException {
+    return open(
+        directory,
+        appendfsync,
+        salvage,
+        checkpointLogBytes,
+        keyspace,
+        clock,
+        files,
+        LoadProgress.of(directory, clock.getAsLong()));
+  }
+
+  /**
+   * As {@link #open(Path, String, boolean, long, Keyspace, LongSupplier, FileLayer)}, counting what
+   * it loads in {@code progress} (INFO persistence while the server loads).
+   *
+   * @param progress counts the bytes loaded into the keyspace
+   */
+  public static ServerLog open(
+      Path directory,
+      String appendfsync,
+      boolean salvage,
+      long checkpointLogBytes,
+      Keyspace keyspace,
+      LongSupplier clock,
+      FileLayer files,
+      LoadProgress progress)
+      throws IOException {
     Files.createDirectories(directory);
     checkFormat(directory);
     WalConfig config =
@@ -127,7 +154,7 @@ public final class ServerLog implements AutoCloseable {
             .withPolicy(policy(appendfsync))
             .withSalvage(salvage)
             .withFiles(files);
-    KeyspaceLoader loader = new KeyspaceLoader(keyspace, clock.getAsLong());
+    KeyspaceLoader loader = new KeyspaceLoader(keyspace, clock.getAsLong(), progress);
     long loadStarted = System.nanoTime();
     WriteAheadLog wal;
     try {

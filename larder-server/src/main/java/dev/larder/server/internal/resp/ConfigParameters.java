@@ -140,9 +140,9 @@ final class ConfigParameters {
     fixed(p, "maxclients", s -> Integer.toString(s.config().maxConnections()));
     fixed(p, "timeout", s -> Integer.toString(s.config().idleTimeoutSeconds()));
     fixed(p, "proto-max-bulk-len", s -> Integer.toString(s.config().maxRequestBytes()));
-    fixed(p, "appendonly", s -> s.log() == null ? "no" : "yes");
+    fixed(p, "appendonly", s -> s.log() == null && s.loading() == null ? "no" : "yes");
     fixed(p, "appendfsync", s -> s.config().appendfsync());
-    fixed(p, "dir", s -> s.log() == null ? "" : s.log().directory().toAbsolutePath().toString());
+    fixed(p, "dir", ConfigParameters::logDirectory);
     fixed(p, "maxmemory-clients", s -> Long.toString(s.clientMemory().budget()));
     fixed(p, "cluster-enabled", s -> s.cluster() == null ? "no" : "yes");
     fixed(p, "daemonize", s -> "no");
@@ -313,5 +313,13 @@ final class ConfigParameters {
       }
     }
     return String.join(" ", words);
+  }
+
+  /** CONFIG GET dir: the log's directory, also while it loads; empty without a log. */
+  private static String logDirectory(ServerState s) {
+    if (s.log() != null) {
+      return s.log().directory().toAbsolutePath().toString();
+    }
+    return s.loading() != null ? s.config().dir().toAbsolutePath().toString() : "";
   }
 }

@@ -10,12 +10,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Lock;
 
 /**
- * Runs one RESP command: looks it up, checks arity, authentication, ACL permissions, CLIENT PAUSE,
- * memory and MULTI queueing as Redis does (and in Redis's order), takes the keyspace lock the
- * command needs, runs it, and turns a {@link RespError} (or any other failure) into an error reply.
- * Every path writes exactly one reply, but for a connection whose user ACL DELUSER removed, which
- * is closed, one that sends HTTP (see {@link CrossProtocolGuard}), closed at once, and a reply over
- * the connection's output limit ({@link ReplyLimitExceeded}, passed on to the pipeline).
+ * Runs one RESP command: looks it up, checks arity, authentication, ACL permissions, the loading
+ * state ({@link LoadingCommands}), CLIENT PAUSE, memory and MULTI queueing as Redis does (and in
+ * Redis's order), takes the keyspace lock the command needs, runs it, and turns a {@link RespError}
+ * (or any other failure) into an error reply. Every path writes exactly one reply, but for a
+ * connection whose user ACL DELUSER removed, which is closed, one that sends HTTP (see {@link
+ * CrossProtocolGuard}), closed at once, and a reply over the connection's output limit ({@link
+ * ReplyLimitExceeded}, passed on to the pipeline).
  *
  * <p>Stateless; thread-safe as long as each session is used by one thread.
  */
@@ -90,6 +91,11 @@ public final class RespDispatcher {
               + name
               + "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in"
               + " this context");
+    } else if (s.server.loading() != null && !LoadingCommands.allowed(name, args)) {
+      // Redis's order: after the subscribed context, before CLIENT PAUSE and MULTI queueing
+      failQueue(s);
+      cmd.stats().rejected();
+      s.out.error(LoadingCommands.ERROR);
     } else if (s.server.clientPause().holds(s, cmd)) {
       s.postpone(args);
       return false;

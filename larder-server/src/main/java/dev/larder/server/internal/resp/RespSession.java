@@ -116,8 +116,7 @@ public final class RespSession implements ProtocolSession, Subscriber {
     ClientConnection c =
         new ClientConnection(new RespSession(server, table), server.clientMemory());
     return new ChannelHandler[] {
-      new RespDecoder(server.config().maxRequestBytes(), c),
-      new RequestPipeline(c, server.replies())
+      new RespDecoder(server.config().maxRequestBytes(), c), new RequestPipeline(c, server::replies)
     };
   }
 

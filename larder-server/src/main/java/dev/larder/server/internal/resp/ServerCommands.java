@@ -10,6 +10,7 @@ import dev.larder.server.internal.ServerState;
 import dev.larder.server.internal.keyspace.GlobPattern;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.net.ClientMemory;
+import dev.larder.server.internal.persist.LoadProgress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -236,6 +237,19 @@ final class ServerCommands {
 
   /** Redis's fields for a server without persistence, or the log's (see ServerLog.info). */
   private static void persistence(ServerState s, Map<String, Object> f) {
+    LoadProgress loading = s.loading();
+    if (loading != null) {
+      // the log is not open yet: the load's fields and what the configuration says
+      f.put("loading", 1);
+      f.put("async_loading", 0);
+      f.putAll(loading.info(System.currentTimeMillis()));
+      f.put("aof_enabled", s.config().dir() == null ? 0 : 1);
+      if (s.config().dir() != null) {
+        f.put("larder_log_dir", s.config().dir().toAbsolutePath());
+        f.put("larder_appendfsync", s.config().appendfsync());
+      }
+      return;
+    }
     if (s.log() != null) {
       f.putAll(s.log().info());
       return;

@@ -21,7 +21,9 @@ import org.junit.jupiter.api.Test;
 class KeyspaceLoaderTest {
   private static final long NOW = 1_767_225_600_000L;
   private final Keyspace keyspace = new Keyspace(64L << 20, () -> NOW);
-  private final KeyspaceLoader loader = new KeyspaceLoader(keyspace, NOW);
+  private final KeyspaceLoader loader =
+      new KeyspaceLoader(
+          keyspace, NOW, LoadProgress.of(java.nio.file.Path.of("absent-directory"), NOW));
   private long sequence;
 
   @AfterEach

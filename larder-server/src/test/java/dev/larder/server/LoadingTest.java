@@ -1,0 +1,320 @@
+package dev.larder.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.larder.wal.FileLayer;
+import dev.larder.wal.LogFile;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A durable server binds RESP and memcached before it loads its log and refuses what needs the
+ * keyspace until the load is done, as Redis answers {@code -LOADING}. The load is held still by a
+ * file layer that stops the first read of a log segment (after the checkpoint was read and handed
+ * to the loading threads) until the test lets it go, so nothing depends on the load being slow.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class LoadingTest {
+  private static final int KEYS = 2_000;
+  private static final String LOADING = "-LOADING Redis is loading the dataset in memory";
+
+  @TempDir Path dir;
+
+  private ServerConfig config() {
+    return ServerConfig.of(
+        Map.of(
+            "resp-port", "0",
+            "memcache-port", "0",
+            "http-port", "-1",
+            "dir", dir.toString()));
+  }
+
+  /** Writes KEYS keys, checkpoints them, then changes two of them in the log only. */
+  private void writeData() throws IOException {
+    try (LarderServer server = LarderServer.start(config());
+        Client c = new Client(server.respPort())) {
+      for (int i = 0; i < KEYS; i++) {
+        c.send("SET", "k:" + i, "old" + i);
+      }
+      for (int i = 0; i < KEYS; i++) {
+        assertEquals("+OK", c.reply());
+      }
+      assertEquals("+OK", c.call("SAVE"));
+      assertEquals("+OK", c.call("SET", "k:0", "new"));
+      assertEquals(":1", c.call("DEL", "k:1"));
+    }
+  }
+
+  @Test
+  void aClientConnectedDuringTheLoadIsRefusedUntilTheKeyspaceIsWhole() throws Exception {
+    writeData();
+    HeldLog held = new HeldLog();
+    CompletableFuture<int[]> ports = new CompletableFuture<>();
+    ExecutorService starter = Executors.newSingleThreadExecutor();
+    Future<LarderServer> started =
+        starter.submit(
+            () ->
+                LarderServer.start(
+                    config(),
+                    false,
+                    held,
+                    s -> ports.complete(new int[] {s.respPort(), s.memcachePort()})));
+    LarderServer server = null;
+    try {
+      assertTrue(held.reached.await(60, TimeUnit.SECONDS), "the load never read the log");
+      int[] bound = ports.get(60, TimeUnit.SECONDS);
+      try (Client c = new Client(bound[0]);
+          Socket memcached = connect(bound[1])) {
+        awaitCheckpointLoaded(c);
+        // the keyspace holds the checkpoint's k:0 and k:1 now; the log's SET and DEL are not in
+        assertEquals(LOADING, c.call("PING"));
+        assertEquals(LOADING, c.call("GET", "k:0"));
+        assertEquals(LOADING, c.call("EXISTS", "k:1"));
+        assertEquals(LOADING, c.call("DBSIZE"));
+        assertEquals(LOADING, c.call("SET", "k:2", "during"));
+        assertEquals("hi", c.call("ECHO", "hi"));
+        String persistence = c.call("INFO", "persistence");
+        assertTrue(persistence.contains("loading:1\r\n"), persistence);
+        assertTrue(persistence.contains("loading_total_bytes:"), persistence);
+        assertTrue(persistence.contains("loading_eta_seconds:"), persistence);
+        assertEquals("+OK", c.call("MULTI"));
+        assertEquals(LOADING, c.call("GET", "k:0"));
+        assertEquals(
+            "-EXECABORT Transaction discarded because of previous errors.", c.call("EXEC"));
+        assertEquals(
+            "SERVER_ERROR loading the dataset in memory", memcachedCall(memcached, "get k:0"));
+        assertTrue(memcachedCall(memcached, "version").startsWith("VERSION "));
+
+        held.release.countDown();
+        server = started.get(60, TimeUnit.SECONDS);
+
+        assertEquals("+PONG", c.call("PING"));
+        assertEquals("new", c.call("GET", "k:0"));
+        assertEquals(":0", c.call("EXISTS", "k:1"));
+        assertEquals("old2", c.call("GET", "k:2"));
+        assertEquals(":" + (KEYS - 1), c.call("DBSIZE"));
+        assertTrue(c.call("INFO", "persistence").contains("loading:0\r\n"));
+        assertEquals("VALUE k:0 0 3", memcachedCall(memcached, "get k:0"));
+      }
+    } finally {
+      held.release.countDown();
+      if (server == null) {
+        try {
+          server = started.get(60, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException failedToStart) {
+          // the test's own assertion is the failure to report
+        }
+      }
+      if (server != null) {
+        server.close();
+      }
+      starter.shutdownNow();
+    }
+  }
+
+  /**
+   * Waits (bounded) until INFO keyspace counts every checkpoint key: the loading threads are done.
+   */
+  private static void awaitCheckpointLoaded(Client c) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    String keyspace = "";
+    while (System.nanoTime() < deadline) {
+      keyspace = c.call("INFO", "keyspace");
+      if (keyspace.contains("db0:keys=" + KEYS + ",")) {
+        return;
+      }
+      Thread.sleep(10);
+    }
+    throw new AssertionError("the checkpoint's keys never all arrived: " + keyspace);
+  }
+
+  private static Socket connect(int port) throws IOException {
+    Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
+    s.setSoTimeout(30_000);
+    return s;
+  }
+
+  /** Sends one memcached line and returns the first line of the reply. */
+  private static String memcachedCall(Socket s, String line) throws IOException {
+    OutputStream out = s.getOutputStream();
+    out.write((line + "\r\n").getBytes(StandardCharsets.US_ASCII));
+    out.flush();
+    String first = Client.line(s.getInputStream());
+    if (first.startsWith("VALUE ")) {
+      // the value's line and END
+      Client.line(s.getInputStream());
+      Client.line(s.getInputStream());
+    }
+    return first;
+  }
+
+  /**
+   * The real file system, but the first read of a log segment waits for {@link #release} (after
+   * counting down {@link #reached}): by then recovery has read the checkpoint and handed its blocks
+   * to the loading threads, and has replayed none of the log.
+   */
+  private static final class HeldLog implements FileLayer {
+    final CountDownLatch reached = new CountDownLatch(1);
+    final CountDownLatch release = new CountDownLatch(1);
+    private final AtomicBoolean held = new AtomicBoolean();
+    private final FileLayer files = FileLayer.standard();
+
+    @Override
+    public LogFile open(Path file) throws IOException {
+      LogFile f = files.open(file);
+      if (!file.getFileName().toString().endsWith(".wal")) {
+        return f;
+      }
+      return new LogFile() {
+        @Override
+        public void write(long position, byte[] bytes, int offset, int length) throws IOException {
+          f.write(position, bytes, offset, length);
+        }
+
+        @Override
+        public void force() throws IOException {
+          f.force();
+        }
+
+        @Override
+        public long size() throws IOException {
+          return f.size();
+        }
+
+        @Override
+        public void truncate(long length) throws IOException {
+          f.truncate(length);
+        }
+
+        @Override
+        public int read(long position, byte[] target, int offset, int length) throws IOException {
+          if (held.compareAndSet(false, true)) {
+            reached.countDown();
+            try {
+              if (!release.await(90, TimeUnit.SECONDS)) {
+                throw new IOException("the test never released the load");
+              }
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              throw new IOException("interrupted while held", e);
+            }
+          }
+          return f.read(position, target, offset, length);
+        }
+
+        @Override
+        public void close() throws IOException {
+          f.close();
+        }
+      };
+    }
+
+    @Override
+    public List<String> list(Path directory) throws IOException {
+      return files.list(directory);
+    }
+
+    @Override
+    public void rename(Path from, Path to) throws IOException {
+      files.rename(from, to);
+    }
+
+    @Override
+    public void delete(Path file) throws IOException {
+      files.delete(file);
+    }
+
+    @Override
+    public AutoCloseable lock(Path directory) throws IOException {
+      return files.lock(directory);
+    }
+  }
+
+  /** A RESP client reading replies as one line, a bulk string's content, or a flat array. */
+  private static final class Client implements AutoCloseable {
+    private final Socket socket;
+    private final OutputStream out;
+    private final InputStream in;
+
+    Client(int port) throws IOException {
+      socket = connect(port);
+      out = socket.getOutputStream();
+      in = new BufferedInputStream(socket.getInputStream());
+    }
+
+    String call(String... args) throws IOException {
+      send(args);
+      return reply();
+    }
+
+    void send(String... args) throws IOException {
+      StringBuilder sb = new StringBuilder("*").append(args.length).append("\r\n");
+      for (String a : args) {
+        byte[] b = a.getBytes(StandardCharsets.UTF_8);
+        sb.append('$').append(b.length).append("\r\n").append(a).append("\r\n");
+      }
+      out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+      out.flush();
+    }
+
+    /** A simple reply, error or integer as its line; a bulk string as its content. */
+    String reply() throws IOException {
+      String line = line(in);
+      if (line.startsWith("$")) {
+        int n = Integer.parseInt(line.substring(1));
+        if (n < 0) {
+          return null;
+        }
+        byte[] b = in.readNBytes(n + 2);
+        return new String(b, 0, n, StandardCharsets.UTF_8);
+      }
+      if (line.startsWith("*")) {
+        List<String> items = new ArrayList<>();
+        for (int i = Integer.parseInt(line.substring(1)); i > 0; i--) {
+          items.add(reply());
+        }
+        return items.toString();
+      }
+      return line;
+    }
+
+    static String line(InputStream in) throws IOException {
+      StringBuilder sb = new StringBuilder();
+      int b;
+      while ((b = in.read()) != '\n') {
+        if (b < 0) {
+          throw new IOException("connection closed after '" + sb + "'");
+        }
+        if (b != '\r') {
+          sb.append((char) b);
+        }
+      }
+      return sb.toString();
+    }
+
+    @Override
+    public void close() throws IOException {
+      socket.close();
+    }
+  }
+}
