@@ -292,6 +292,14 @@ final class Originator {
     } catch (ExecutionException e) {
       throw new IllegalStateException(e.getCause());
     }
+    if (result == MemberState.OUTCOME_UNKNOWN) {
+      throw new ClusterTimeoutException(
+          "transaction "
+              + id
+              + " is in doubt: this member was cut off while its decision was being chosen, and"
+              + " the reconfiguration that decided it is no longer remembered by the members",
+          List.of());
+    }
     if (result < 0) {
       throw new TransactionConflictException(
           "transaction "
