@@ -19,13 +19,15 @@ import org.jgroups.util.UUID;
  *
  * <h2>Implementation notes</h2>
  *
- * <p>The proposal's decisions follow Paxos' rule per transaction: the decision accepted under the
- * highest ballot among the reports (a DECIDE of the epoch's ballot counts as an accepted COMMIT),
- * or ABORT if no member accepted any, since a chosen DECIDE would have been logged by a majority,
- * which intersects the members that answered. The proposal carries each member's held epochs per
- * segment as reported; from them every member learns which segments it keeps, adopts from a holder
- * or drops ({@link Holdings}). The new epoch's number is above every epoch a member reported having
- * installed or accepted.
+ * <p>The proposal's decisions follow Paxos' rule per transaction of the newest epoch installed
+ * among the reporters: the decision accepted under the highest ballot among the reports (a DECIDE
+ * of the epoch's ballot counts as an accepted COMMIT), or ABORT if no member accepted any, since a
+ * chosen DECIDE would have been logged by a majority, which intersects the members that answered. A
+ * transaction of an older epoch was decided by a reconfiguration whose members have since forgotten
+ * it but for the proposal they remember: it takes that ({@link #decisions}). The proposal carries
+ * each member's held epochs per segment as reported; from them every member learns which segments
+ * it keeps, adopts from a holder or drops ({@link Holdings}). The new epoch's number is above every
+ * epoch a member reported having installed or accepted.
  */
 final class Reconfiguration {
 
