@@ -45,7 +45,7 @@ class CutOffOriginatorTest {
   @Test
   void aCommitTheMajorityAbortedWithoutTheOriginatorIsNotAcknowledgedAfterTheMerge()
       throws Exception {
-    try (TxTestCluster c = seeded()) {
+    try (TxTestCluster c = seeded(3)) {
       FrameFilter f = FrameFilter.install(c.engine(0));
       f.drop((to, frame) -> frame instanceof TxFrame.Decide);
       CompletableFuture<Long> outcome = commitAsync(c.store(0), "k", 2L);
@@ -70,7 +70,7 @@ class CutOffOriginatorTest {
   @Test
   void aCommitTheMajorityCommittedWithoutTheOriginatorIsNotReportedAbortedAfterTheMerge()
       throws Exception {
-    try (TxTestCluster c = seeded()) {
+    try (TxTestCluster c = seeded(3)) {
       Address m0 = c.address(0);
       Address m2 = c.address(2);
       FrameFilter f0 = FrameFilter.install(c.engine(0));
@@ -92,21 +92,53 @@ class CutOffOriginatorTest {
   }
 
   /**
-   * Cuts m0 off, waits until m1 and m2 are READY in an epoch of the two of them (m0's commit still
-   * waiting for its outcome), stops dropping frames, heals, waits for an epoch of all three and
+   * As the first case, but the others install a second epoch without m0 before the cut heals (m4
+   * crashes): the first epoch's proposal, which aborted the transaction, is no longer remembered by
+   * anyone. The commit must still not be acknowledged (it now ends in doubt).
+   */
+  @Test
+  void aCommitCutOffAcrossTwoEpochsOfTheOthersIsNotAcknowledgedAfterTheMerge() throws Exception {
+    try (TxTestCluster c = seeded(5)) {
+      FrameFilter f = FrameFilter.install(c.engine(0));
+      f.drop((to, frame) -> frame instanceof TxFrame.Decide);
+      CompletableFuture<Long> outcome = commitAsync(c.store(0), "k", 2L);
+      MemberState m0 = c.engine(0).member();
+      TxTestCluster.await(
+          () -> f.dropped() == 4 && m0.decidedCount() == 1,
+          () -> "m0 logged its DECIDE and every other was dropped" + c.describe());
+      Object result =
+          cutOffHealAndAwaitOutcome(
+              c,
+              f,
+              outcome,
+              () -> {
+                c.crash(4);
+                awaitOthersWithout0(c, 3);
+              });
+      assertEverywhere(c, "k", result instanceof Long ? 2L : 1L);
+      commit(c, 1, "k", 3L);
+      assertEverywhere(c, "k", 3L);
+    }
+  }
+
+  /**
+   * Cuts m0 off, waits until the others are READY in an epoch without it (m0's commit still waiting
+   * for its outcome), stops dropping frames, heals, waits for an epoch of every running member and
    * returns the commit's outcome: its timestamp, or the {@link TransactionConflictException} (it
    * aborted) or {@link ClusterTimeoutException} (in doubt) it failed with.
    */
   private static Object cutOffHealAndAwaitOutcome(
       TxTestCluster c, FrameFilter f, CompletableFuture<Long> outcome) throws Exception {
+    return cutOffHealAndAwaitOutcome(c, f, outcome, () -> {});
+  }
+
+  /** As above, running {@code meanwhile} once the others are READY without m0. */
+  private static Object cutOffHealAndAwaitOutcome(
+      TxTestCluster c, FrameFilter f, CompletableFuture<Long> outcome, Step meanwhile)
+      throws Exception {
     DISCARD[] discards = cutOff(c, 0);
-    TxTestCluster.await(
-        () ->
-            c.engine(1).isReady()
-                && c.engine(2).isReady()
-                && c.engine(1).members().size() == 2
-                && c.engine(1).epochNumber() == c.engine(2).epochNumber(),
-        () -> "m1 and m2 READY in an epoch without m0" + c.describe());
+    awaitOthersWithout0(c, c.size - 1);
+    meanwhile.run();
     assertFalse(
         outcome.isDone(),
         "m0's commit ended before the heal: the test did not reach the merge (" + outcome + ")");
@@ -114,7 +146,7 @@ class CutOffOriginatorTest {
     for (DISCARD d : discards) {
       d.resetIgnoredMembers();
     }
-    c.awaitEpoch(3);
+    c.awaitEpoch(running(c));
     try {
       return outcome.get(TIMEOUT.toSeconds() + 30, TimeUnit.SECONDS);
     } catch (ExecutionException e) {
@@ -126,10 +158,45 @@ class CutOffOriginatorTest {
     }
   }
 
-  private static TxTestCluster seeded() throws Exception {
-    TxTestCluster c = new TxTestCluster(3, Isolation.SERIALIZABLE, null, Epoch.ALL, TIMEOUT);
+  /** A step of a scenario that may throw. */
+  private interface Step {
+    void run() throws Exception;
+  }
+
+  private static int running(TxTestCluster c) {
+    int n = 0;
+    for (int i = 0; i < c.size; i++) {
+      n += c.store(i) == null ? 0 : 1;
+    }
+    return n;
+  }
+
+  /** Waits until the running members but m0 are READY in one epoch of {@code members}. */
+  private static void awaitOthersWithout0(TxTestCluster c, int members) {
+    TxTestCluster.await(
+        () -> {
+          long epoch = -1;
+          for (int i = 1; i < c.size; i++) {
+            ClusterTxEngine e = c.engine(i);
+            if (e == null) {
+              continue;
+            }
+            if (!e.isReady()
+                || e.members().size() != members
+                || (epoch >= 0 && e.epochNumber() != epoch)) {
+              return false;
+            }
+            epoch = e.epochNumber();
+          }
+          return true;
+        },
+        () -> "the others READY in one epoch of " + members + " without m0" + c.describe());
+  }
+
+  private static TxTestCluster seeded(int size) throws Exception {
+    TxTestCluster c = new TxTestCluster(size, Isolation.SERIALIZABLE, null, Epoch.ALL, TIMEOUT);
     try {
-      c.awaitEpoch(3);
+      c.awaitEpoch(size);
       commit(c, 0, "k", 1L);
       assertEverywhere(c, "k", 1L);
       return c;
@@ -158,9 +225,13 @@ class CutOffOriginatorTest {
             });
   }
 
+  /** Every running member reads {@code k = v} and holds no pending transaction. */
   private static void assertEverywhere(TxTestCluster c, String k, long v) {
     for (int i = 0; i < c.size; i++) {
       int m = i;
+      if (c.store(m) == null) {
+        continue;
+      }
       TxTestCluster.await(
           () -> Long.valueOf(v).equals(c.kv(m).get(k)),
           () ->
