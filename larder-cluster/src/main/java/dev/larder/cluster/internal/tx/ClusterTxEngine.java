@@ -221,9 +221,11 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
                 r.promised(),
                 r.memberId(),
                 r.epoch(),
+                r.installed(),
                 r.clock(),
                 r.held(),
-                r.pending()),
+                r.pending(),
+                r.remembered()),
             true);
       }
       case TxFrame.Accept a ->

@@ -75,6 +75,15 @@ final class MemberState implements TxLog.Replay {
   private Epoch epoch = Epoch.NONE;
 
   /**
+   * The decisions of the proposal that established the installed epoch, under its ballot, kept
+   * until the next epoch is installed (and in the log) and reported to every reconfiguration: a
+   * member cut off from that proposal may still report a transaction it decided (or that was
+   * chosen) under an older ballot, and what the proposal chose for it must win ({@link
+   * Reconfiguration#decisions}).
+   */
+  private TxFrame.Remembered remembered = TxFrame.Remembered.NONE;
+
+  /**
    * Per segment, the epoch at which this member holds the segment's state whole (0: it does not):
    * the installed epoch for a segment it owns and held or adopted; an older one for a segment it no
    * longer owns but still keeps for a member that adopts it; 0 for a segment it still has to adopt
@@ -112,7 +121,16 @@ final class MemberState implements TxLog.Replay {
    */
   private final Map<TxId, Long> appliedInEpoch = new LinkedHashMap<>();
 
-  /** Outcomes an originator on this member waits for: the commit timestamp, or -1 for abort. */
+  /** An originator's outcome: the transaction aborted. */
+  static final long OUTCOME_ABORTED = -1;
+
+  /** An originator's outcome: an earlier reconfiguration decided it and none remembers how. */
+  static final long OUTCOME_UNKNOWN = -2;
+
+  /**
+   * Outcomes an originator on this member waits for: the commit timestamp, {@link #OUTCOME_ABORTED}
+   * or {@link #OUTCOME_UNKNOWN}.
+   */
   private final Map<TxId, CompletableFuture<Long>> outcomes = new ConcurrentHashMap<>();
 
   /** A transaction prepared here. Guarded by the member's monitor. */
@@ -741,7 +759,16 @@ final class MemberState implements TxLog.Replay {
     synchronized (this) {
       if (q.ballot().compareTo(promised) < 0) {
         return new TxFrame.Report(
-            0, TxFrame.A_REFUSED, promised, memberId, 0, 0, new long[0], List.of());
+            0,
+            TxFrame.A_REFUSED,
+            promised,
+            memberId,
+            0,
+            0,
+            0,
+            new long[0],
+            List.of(),
+            TxFrame.Remembered.NONE);
       }
       boolean raised = q.ballot().isAbove(promised);
       promised = q.ballot();
@@ -750,19 +777,18 @@ final class MemberState implements TxLog.Replay {
       for (PendingTxn t : pending.values()) {
         reports.add(reportOf(t));
       }
+      long installed = epoch.number;
       appliedInEpoch.forEach(
           (id, ts) ->
-              reports.add(new TxFrame.PendingReport(id, TxFrame.D_COMMIT, epoch.ballot, ts)));
+              reports.add(
+                  new TxFrame.PendingReport(id, TxFrame.D_COMMIT, epoch.ballot, ts, installed)));
       if (accepted != null) {
         // an acceptor reports every value it accepted, not only those of pending transactions
         for (TxFrame.Decision d : accepted.decisions()) {
           if (!pending.containsKey(d.txid())) {
             reports.add(
                 new TxFrame.PendingReport(
-                    d.txid(),
-                    d.commit() ? TxFrame.D_COMMIT : TxFrame.D_ABORT,
-                    accepted.ballot(),
-                    d.commitTs()));
+                    d.txid(), d.kind(), accepted.ballot(), d.commitTs(), d.epoch()));
           }
         }
       }
@@ -773,9 +799,11 @@ final class MemberState implements TxLog.Replay {
               promised,
               memberId,
               accepted == null ? epoch.number : Math.max(epoch.number, accepted.epoch()),
+              epoch.number,
               store.clock.current(),
               reportedHeld(),
-              reports);
+              reports,
+              remembered);
       if (log != null && raised) {
         Ballot b = promised;
         ticket = log.append(TxLog.PROMISE, out -> TxFrame.writeBallot(out, b));
@@ -806,21 +834,21 @@ final class MemberState implements TxLog.Replay {
     return h;
   }
 
-  /** The highest-ballot decision this member accepted for {@code t}, or none. */
+  /**
+   * The highest-ballot decision this member accepted for {@code t}, or none; a transaction pending
+   * here is of the installed epoch (installing an epoch ends every pending one).
+   */
   private TxFrame.PendingReport reportOf(PendingTxn t) {
-    TxFrame.PendingReport best = new TxFrame.PendingReport(t.txid, TxFrame.D_NONE, Ballot.ZERO, 0);
+    long e = epoch.number;
+    TxFrame.PendingReport best =
+        new TxFrame.PendingReport(t.txid, TxFrame.D_NONE, Ballot.ZERO, 0, e);
     if (t.decidedBallot != null) {
-      best = new TxFrame.PendingReport(t.txid, TxFrame.D_COMMIT, t.decidedBallot, t.decidedTs);
+      best = new TxFrame.PendingReport(t.txid, TxFrame.D_COMMIT, t.decidedBallot, t.decidedTs, e);
     }
     if (accepted != null && accepted.ballot().isAbove(best.ballot())) {
       for (TxFrame.Decision d : accepted.decisions()) {
         if (d.txid().equals(t.txid)) {
-          best =
-              new TxFrame.PendingReport(
-                  t.txid,
-                  d.commit() ? TxFrame.D_COMMIT : TxFrame.D_ABORT,
-                  accepted.ballot(),
-                  d.commitTs());
+          best = new TxFrame.PendingReport(t.txid, d.kind(), accepted.ballot(), d.commitTs(), e);
         }
       }
     }
@@ -883,27 +911,38 @@ final class MemberState implements TxLog.Replay {
           if (d != null && d.commit()) {
             applyLocked(t, d.commitTs(), k -> holdings.isHolder(memberId, next.segmentOf(k)));
           } else {
+            // an abort, or in doubt: then this member is stale (an earlier epoch it did not
+            // install decided the transaction), holds none of its segments newest, and its
+            // pending writes are dropped as a stale member's are
             abortLocked(t);
             if (d == null) {
-              complete(t.txid, -1);
+              complete(t.txid, OUTCOME_ABORTED);
             }
           }
         }
         // an originator here learns its transaction's chosen outcome, even on a stale member
         for (TxFrame.Decision d : p.decisions()) {
-          complete(d.txid(), d.commit() ? d.commitTs() : -1);
+          complete(
+              d.txid(),
+              switch (d.kind()) {
+                case TxFrame.D_COMMIT -> d.commitTs();
+                case TxFrame.D_ABORT -> OUTCOME_ABORTED;
+                default -> OUTCOME_UNKNOWN;
+              });
         }
         abortedEarly.clear();
         appliedInEpoch.clear();
         epoch = next;
+        remembered = new TxFrame.Remembered(p.base(), p.ballot(), p.decisions());
         if (accepted != null && accepted.ballot().compareTo(p.ballot()) <= 0) {
           accepted = null;
         }
         int[] adopt = rearrange(next, holdings);
         if (log != null) {
           long[] h = held.clone();
+          TxFrame.Remembered r = remembered;
           log.appendAndSync(
-              TxLog.EPOCH, out -> TxLog.writeEpoch(out, p.epoch(), p.ballot(), p.members(), h));
+              TxLog.EPOCH, out -> TxLog.writeEpoch(out, p.epoch(), p.ballot(), p.members(), h, r));
         }
         if (adopt.length > 0) {
           ready = false;
@@ -1102,6 +1141,8 @@ final class MemberState implements TxLog.Replay {
             TxFrame.Proposal p = accepted;
             add.accept(TxLog.entry(TxLog.E_ACCEPTED, out -> TxFrame.writeProposal(out, p)));
           }
+          TxFrame.Remembered r = remembered;
+          add.accept(TxLog.entry(TxLog.E_REMEMBERED, out -> TxLog.writeRemembered(out, r)));
           appliedInEpoch.forEach(
               (id, ts) ->
                   add.accept(
@@ -1204,6 +1245,11 @@ final class MemberState implements TxLog.Replay {
   }
 
   @Override
+  public void remembered(TxFrame.Remembered decisions) {
+    remembered = decisions;
+  }
+
+  @Override
   public void promise(Ballot ballot) {
     if (ballot.isAbove(promised)) {
       promised = ballot;
@@ -1217,9 +1263,18 @@ final class MemberState implements TxLog.Replay {
   }
 
   @Override
-  public void epoch(long number, Ballot ballot, List<TxFrame.Member> members, long[] heldEpochs) {
+  public void epoch(
+      long number,
+      Ballot ballot,
+      List<TxFrame.Member> members,
+      long[] heldEpochs,
+      TxFrame.Remembered decisions) {
     epoch = newEpoch(number, ballot, members);
-    accepted = null;
+    remembered = decisions;
+    // as install() does: a proposal accepted under a higher ballot than the installed one's stays
+    if (accepted != null && accepted.ballot().compareTo(ballot) <= 0) {
+      accepted = null;
+    }
     appliedInEpoch.clear();
     held = checkedHeld(heldEpochs);
     Epoch e = epoch;

@@ -255,10 +255,15 @@ final class Originator {
       TxFrame.Ack own = member.decide(new TxFrame.Decide(0, e.ballot, id, commitTs));
       int mine = own.status() == TxFrame.A_OK ? 1 : 0;
       // chosen once a majority logged it; acknowledged only once every participant has also
-      // answered (its clock then passed the commit: reads through it see the commit) or left
+      // answered (its clock then passed the commit: reads through it see the commit) or left;
+      // or an epoch installed meanwhile decided it (a participant that stays in this member's
+      // view need not answer a DECIDE it never got, after the reconfiguration that ended it)
       List<Address> participants = who.participants();
+      // the callback's own future: it only wakes the wait below, and fails with nothing
+      CompletableFuture<Long> _ = outcome.whenComplete((_, _) -> call.wake());
       call.await(
-          c -> mine + oks(c.replies()) >= majority && c.settled(participants), deadlineNanos);
+          c -> outcome.isDone() || (mine + oks(c.replies()) >= majority && c.settled(participants)),
+          deadlineNanos);
       ok = mine + oks(call.replies());
     } finally {
       channel.close(call);
@@ -291,6 +296,14 @@ final class Originator {
           List.of());
     } catch (ExecutionException e) {
       throw new IllegalStateException(e.getCause());
+    }
+    if (result == MemberState.OUTCOME_UNKNOWN) {
+      throw new ClusterTimeoutException(
+          "transaction "
+              + id
+              + " is in doubt: this member was cut off while its decision was being chosen, and"
+              + " the reconfiguration that decided it is no longer remembered by the members",
+          List.of());
     }
     if (result < 0) {
       throw new TransactionConflictException(

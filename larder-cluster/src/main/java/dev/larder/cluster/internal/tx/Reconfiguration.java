@@ -19,13 +19,15 @@ import org.jgroups.util.UUID;
  *
  * <h2>Implementation notes</h2>
  *
- * <p>The proposal's decisions follow Paxos' rule per transaction: the decision accepted under the
- * highest ballot among the reports (a DECIDE of the epoch's ballot counts as an accepted COMMIT),
- * or ABORT if no member accepted any, since a chosen DECIDE would have been logged by a majority,
- * which intersects the members that answered. The proposal carries each member's held epochs per
- * segment as reported; from them every member learns which segments it keeps, adopts from a holder
- * or drops ({@link Holdings}). The new epoch's number is above every epoch a member reported having
- * installed or accepted.
+ * <p>The proposal's decisions follow Paxos' rule per transaction of the newest epoch installed
+ * among the reporters: the decision accepted under the highest ballot among the reports (a DECIDE
+ * of the epoch's ballot counts as an accepted COMMIT), or ABORT if no member accepted any, since a
+ * chosen DECIDE would have been logged by a majority, which intersects the members that answered. A
+ * transaction of an older epoch was decided by a reconfiguration whose members have since forgotten
+ * it but for the proposal they remember: it takes that ({@link #decisions}). The proposal carries
+ * each member's held epochs per segment as reported; from them every member learns which segments
+ * it keeps, adopts from a holder or drops ({@link Holdings}). The new epoch's number is above every
+ * epoch a member reported having installed or accepted.
  */
 final class Reconfiguration {
 
@@ -107,8 +109,9 @@ final class Reconfiguration {
       }
       install(view, proposal);
       long commits = proposal.decisions().stream().filter(TxFrame.Decision::commit).count();
+      long aborts = proposal.decisions().stream().filter(d -> d.kind() == TxFrame.D_ABORT).count();
       committedInDoubt.addAndGet(commits);
-      abortedInDoubt.addAndGet(proposal.decisions().size() - commits);
+      abortedInDoubt.addAndGet(aborts);
       LOG.log(
           System.Logger.Level.INFO,
           "installed epoch "
@@ -168,30 +171,102 @@ final class Reconfiguration {
 
   private TxFrame.Proposal propose(View view, Ballot ballot, Map<Address, TxFrame.Report> reports) {
     long maxEpoch = 0;
+    long base = 0;
     long clock = 0;
     for (TxFrame.Report r : reports.values()) {
       maxEpoch = Math.max(maxEpoch, r.epoch());
+      base = Math.max(base, r.installed());
       clock = Math.max(clock, r.clock());
     }
     List<TxFrame.Member> members = new ArrayList<>();
-    List<long[]> held = new ArrayList<>();
+    List<TxFrame.Report> ordered = new ArrayList<>();
     for (Address a : view.getMembers()) {
       TxFrame.Report r = reports.get(a);
       UUID u = (UUID) a;
       members.add(
           new TxFrame.Member(
               r.memberId(), u.getMostSignificantBits(), u.getLeastSignificantBits()));
-      held.add(r.held());
+      ordered.add(r);
     }
     return new TxFrame.Proposal(
-        ballot, maxEpoch + 1, clock, members, held, decisions(reports.values()));
+        ballot, maxEpoch + 1, base, clock, members, held(ordered), decisions(reports.values()));
   }
 
-  /** Per transaction, the highest-ballot accepted decision reported, or ABORT if none. */
+  /**
+   * The members' held epochs as reported, but for a tie: of the members reporting a segment's
+   * highest held epoch, only those that installed the highest epoch keep it as holders (the others
+   * report 0 for it, so they adopt or drop it). A member that installed an epoch the other did not
+   * applied that epoch's decisions to the segments it held; the one that did not (cut off from that
+   * reconfiguration) holds the same segment without them.
+   */
+  static List<long[]> held(List<TxFrame.Report> reports) {
+    List<long[]> held = new ArrayList<>();
+    for (TxFrame.Report r : reports) {
+      held.add(r.held().clone());
+    }
+    if (held.isEmpty()) {
+      return held;
+    }
+    int segments = held.get(0).length;
+    for (int s = 0; s < segments; s++) {
+      long newest = 0;
+      for (long[] h : held) {
+        newest = Math.max(newest, h[s]);
+      }
+      if (newest == 0) {
+        continue;
+      }
+      long installed = 0;
+      for (int i = 0; i < held.size(); i++) {
+        if (held.get(i)[s] == newest) {
+          installed = Math.max(installed, reports.get(i).installed());
+        }
+      }
+      for (int i = 0; i < held.size(); i++) {
+        if (held.get(i)[s] == newest && reports.get(i).installed() < installed) {
+          held.get(i)[s] = 0;
+        }
+      }
+    }
+    return held;
+  }
+
+  /**
+   * Per reported transaction, its decision (docs/design/cluster-transactions.md, "Decisions across
+   * several reconfigurations"). A transaction of the highest epoch installed among the reporters
+   * gets the highest-ballot decision reported for it, or ABORT if none: Paxos' rule, with every
+   * reporter's memory of it whole (none has installed a later epoch). A transaction of an older
+   * epoch (reported by a member cut off from the reconfigurations since) was decided by the first
+   * reconfiguration after its epoch; its reporters' ballots may be older than that one's, so it
+   * gets what a member remembers that reconfiguration (or a later one) chose: the named decision,
+   * ABORT if that reconfiguration was made from the transaction's epoch and does not name it (it
+   * names every transaction of that epoch that may have been chosen), else UNKNOWN (in doubt).
+   */
   static List<TxFrame.Decision> decisions(Iterable<TxFrame.Report> reports) {
+    long installed = 0;
+    Map<TxId, TxFrame.Decision> remembered = new HashMap<>();
+    Map<TxId, Ballot> rememberedBallot = new HashMap<>();
+    Set<Long> covered = new HashSet<>();
+    for (TxFrame.Report r : reports) {
+      installed = Math.max(installed, r.installed());
+      TxFrame.Remembered m = r.remembered();
+      if (m.ballot().equals(Ballot.ZERO)) {
+        continue;
+      }
+      covered.add(m.base());
+      for (TxFrame.Decision d : m.decisions()) {
+        Ballot b = rememberedBallot.get(d.txid());
+        if (d.kind() != TxFrame.D_UNKNOWN && (b == null || m.ballot().isAbove(b))) {
+          remembered.put(d.txid(), d);
+          rememberedBallot.put(d.txid(), m.ballot());
+        }
+      }
+    }
     Map<TxId, TxFrame.PendingReport> best = new HashMap<>();
+    Map<TxId, Long> epochOf = new HashMap<>();
     for (TxFrame.Report r : reports) {
       for (TxFrame.PendingReport p : r.pending()) {
+        epochOf.merge(p.txid(), p.epoch(), Math::min);
         TxFrame.PendingReport b = best.get(p.txid());
         if (b == null
             || (p.decision() != TxFrame.D_NONE
@@ -202,7 +277,20 @@ final class Reconfiguration {
     }
     List<TxFrame.Decision> out = new ArrayList<>();
     for (TxFrame.PendingReport p : best.values()) {
-      out.add(new TxFrame.Decision(p.txid(), p.decision() == TxFrame.D_COMMIT, p.commitTs()));
+      long e = epochOf.get(p.txid());
+      if (e >= installed) {
+        int kind = p.decision() == TxFrame.D_NONE ? TxFrame.D_ABORT : p.decision();
+        out.add(
+            new TxFrame.Decision(p.txid(), kind, kind == TxFrame.D_COMMIT ? p.commitTs() : 0, e));
+      } else {
+        TxFrame.Decision d = remembered.get(p.txid());
+        if (d != null) {
+          out.add(new TxFrame.Decision(p.txid(), d.kind(), d.commitTs(), e));
+        } else {
+          int kind = covered.contains(e) ? TxFrame.D_ABORT : TxFrame.D_UNKNOWN;
+          out.add(new TxFrame.Decision(p.txid(), kind, 0, e));
+        }
+      }
     }
     return out;
   }

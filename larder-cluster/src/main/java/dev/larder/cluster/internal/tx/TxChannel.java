@@ -97,6 +97,13 @@ final class TxChannel implements Receiver, AutoCloseable {
       return true;
     }
 
+    /**
+     * Makes {@link #await} test its condition again (something it tests besides replies changed).
+     */
+    synchronized void wake() {
+      notifyAll();
+    }
+
     /** Returns true if none of {@code members} is still awaited (each answered or left). */
     synchronized boolean settled(Collection<Address> members) {
       for (Address a : members) {

@@ -8,13 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The frames of the clustered transaction protocol, TX wire version 4 (docs/spec/cluster-wire.md,
+ * The frames of the clustered transaction protocol, TX wire version 5 (docs/spec/cluster-wire.md,
  * "Transaction frames"), and the encodings that its log records share.
  *
  * <pre>
  * +---------+------+--------+----------------------------+
  * | version | type | reqId  | body (by type)             |
- * | u8 = 4  | u8   | i64    |                            |
+ * | u8 = 5  | u8   | i64    |                            |
  * +---------+------+--------+----------------------------+
  * txid   = incarnation i64, counter i64
  * ballot = round i64, member i64
@@ -26,7 +26,7 @@ import java.util.List;
  */
 sealed interface TxFrame {
 
-  int VERSION = 4;
+  int VERSION = 5;
 
   int T_PREPARE = 1;
   int T_VOTE = 2;
@@ -71,24 +71,53 @@ sealed interface TxFrame {
   /** A key in conflict: {@code committedAt} 0 means locked by another transaction. */
   record Conflict(KeyRef key, long committedAt) {}
 
-  /** One pending transaction as a member reports it to a reconfiguration. */
-  record PendingReport(TxId txid, int decision, Ballot ballot, long commitTs) {}
+  /**
+   * One transaction as a member reports it to a reconfiguration: the highest-ballot decision it
+   * accepted for it ({@link #D_NONE} if none), and the epoch the transaction was prepared in.
+   */
+  record PendingReport(TxId txid, int decision, Ballot ballot, long commitTs, long epoch) {}
 
   /** A member of an epoch: its id and its JGroups UUID address. */
   record Member(long id, long addressMost, long addressLeast) {}
 
-  /** A reconfiguration's decision on one transaction. */
-  record Decision(TxId txid, boolean commit, long commitTs) {}
+  /**
+   * A reconfiguration's decision on one transaction of epoch {@code epoch}: {@link #D_COMMIT},
+   * {@link #D_ABORT} or {@link #D_UNKNOWN} (an earlier epoch's reconfiguration decided it, and no
+   * member remembers how: its members left it to their holders' state and tell its originator
+   * nothing but that it is in doubt).
+   */
+  record Decision(TxId txid, int kind, long commitTs, long epoch) {
+
+    boolean commit() {
+      return kind == D_COMMIT;
+    }
+  }
+
+  /**
+   * The decisions of the proposal a member installed last, which it remembers and reports to the
+   * next reconfigurations: {@code base} is the highest epoch installed among the members that
+   * proposal was made from, whose every transaction that may have been chosen it names.
+   */
+  record Remembered(long base, Ballot ballot, List<Decision> decisions) {
+
+    /** Nothing remembered (no transaction is of epoch 0). */
+    static final Remembered NONE = new Remembered(0, Ballot.ZERO, List.of());
+
+    public Remembered {
+      decisions = List.copyOf(decisions);
+    }
+  }
 
   /** A newest committed version, as state transfer sends it. */
   @SuppressWarnings("ArrayRecordComponent") // a wire frame, never compared; arrays not copied
   record VersionEntry(KeyRef key, long ts, byte[] value) {}
 
-  /** Decisions in reports: none accepted, commit, abort. */
+  /** Decisions in reports and proposals: none accepted, commit, abort, in doubt. */
   int D_NONE = 0;
 
   int D_COMMIT = 1;
   int D_ABORT = 2;
+  int D_UNKNOWN = 3;
 
   /** Vote statuses. */
   int V_YES = 0;
@@ -131,11 +160,13 @@ sealed interface TxFrame {
    * A reconfiguration's proposal: the next epoch, and how to get there. {@code held} is, per member
    * (in the order of {@code members}), the epoch at which it holds each segment whole (0: not
    * held), as it reported: from it every member learns which segments it keeps, adopts or drops
-   * ({@link Holdings}).
+   * ({@link Holdings}). {@code base} is the highest epoch that a member it was made from had
+   * installed.
    */
   record Proposal(
       Ballot ballot,
       long epoch,
+      long base,
       long clock,
       List<Member> members,
       List<long[]> held,
@@ -267,9 +298,11 @@ sealed interface TxFrame {
       Ballot promised,
       long memberId,
       long epoch,
+      long installed,
       long clock,
       long[] held,
-      List<PendingReport> pending)
+      List<PendingReport> pending,
+      Remembered remembered)
       implements TxFrame {
     @Override
     public int type() {
@@ -282,6 +315,7 @@ sealed interface TxFrame {
       writeBallot(out, promised);
       out.writeLong(memberId);
       out.writeLong(epoch);
+      out.writeLong(installed);
       out.writeLong(clock);
       writeLongs(out, held);
       out.writeInt(pending.size());
@@ -290,7 +324,11 @@ sealed interface TxFrame {
         out.writeByte(p.decision());
         writeBallot(out, p.ballot());
         out.writeLong(p.commitTs());
+        out.writeLong(p.epoch());
       }
+      out.writeLong(remembered.base());
+      writeBallot(out, remembered.ballot());
+      writeDecisions(out, remembered.decisions());
     }
   }
 
@@ -432,8 +470,10 @@ sealed interface TxFrame {
                   in.readLong(),
                   in.readLong(),
                   in.readLong(),
+                  in.readLong(),
                   readLongs(in),
-                  readPending(in));
+                  readPending(in),
+                  new Remembered(in.readLong(), readBallot(in), readDecisions(in)));
           case T_ACCEPT -> new Accept(reqId, readProposal(in));
           case T_INSTALL -> new Install(reqId, readProposal(in));
           case T_PULL -> new Pull(reqId, in.readLong(), readInts(in));
@@ -552,11 +592,15 @@ sealed interface TxFrame {
   }
 
   private static List<PendingReport> readPending(ByteSource in) {
-    int n = readCount(in, 41);
+    int n = readCount(in, 49);
     List<PendingReport> list = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      list.add(
-          new PendingReport(readTxId(in), in.readUnsignedByte(), readBallot(in), in.readLong()));
+      TxId id = readTxId(in);
+      int decision = in.readUnsignedByte();
+      if (decision > D_UNKNOWN) {
+        throw new CodecException("decision " + decision);
+      }
+      list.add(new PendingReport(id, decision, readBallot(in), in.readLong(), in.readLong()));
     }
     return list;
   }
@@ -582,39 +626,51 @@ sealed interface TxFrame {
   static void writeProposal(ByteSink out, Proposal p) {
     writeBallot(out, p.ballot());
     out.writeLong(p.epoch());
+    out.writeLong(p.base());
     out.writeLong(p.clock());
     writeMembers(out, p.members());
     for (long[] h : p.held()) {
       writeLongs(out, h);
     }
-    out.writeInt(p.decisions().size());
-    for (Decision d : p.decisions()) {
+    writeDecisions(out, p.decisions());
+  }
+
+  /** A count (i32), then each decision: txid, kind (u8), commit timestamp, epoch (i64). */
+  static void writeDecisions(ByteSink out, List<Decision> decisions) {
+    out.writeInt(decisions.size());
+    for (Decision d : decisions) {
       writeTxId(out, d.txid());
-      out.writeByte(d.commit() ? D_COMMIT : D_ABORT);
+      out.writeByte(d.kind());
       out.writeLong(d.commitTs());
+      out.writeLong(d.epoch());
     }
+  }
+
+  static List<Decision> readDecisions(ByteSource in) {
+    int n = readCount(in, 33);
+    List<Decision> decisions = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      TxId id = readTxId(in);
+      int kind = in.readUnsignedByte();
+      if (kind != D_COMMIT && kind != D_ABORT && kind != D_UNKNOWN) {
+        throw new CodecException("decision " + kind);
+      }
+      decisions.add(new Decision(id, kind, in.readLong(), in.readLong()));
+    }
+    return decisions;
   }
 
   static Proposal readProposal(ByteSource in) {
     Ballot ballot = readBallot(in);
     long epoch = in.readLong();
+    long base = in.readLong();
     long clock = in.readLong();
     List<Member> members = readMembers(in);
     List<long[]> held = new ArrayList<>(members.size());
     for (int i = 0; i < members.size(); i++) {
       held.add(readLongs(in));
     }
-    int d = readCount(in, 25);
-    List<Decision> decisions = new ArrayList<>(d);
-    for (int i = 0; i < d; i++) {
-      TxId id = readTxId(in);
-      int kind = in.readUnsignedByte();
-      if (kind != D_COMMIT && kind != D_ABORT) {
-        throw new CodecException("decision " + kind);
-      }
-      decisions.add(new Decision(id, kind == D_COMMIT, in.readLong()));
-    }
-    return new Proposal(ballot, epoch, clock, members, held, decisions);
+    return new Proposal(ballot, epoch, base, clock, members, held, readDecisions(in));
   }
 
   /** A count (i32), then each value (i64). */

@@ -16,7 +16,7 @@ import java.util.function.Consumer;
 
 /**
  * A member's log: the records and checkpoint entries of docs/spec/cluster-wire.md ("Transaction log
- * records", format version 2) over a larder-wal {@link WriteAheadLog}.
+ * records", format version 3) over a larder-wal {@link WriteAheadLog}.
  *
  * <p>Records take increasing sequences in the order they are appended (under one lock, held only to
  * append); waiting for a record ({@link #sync}) happens outside it, so concurrent waiters share the
@@ -41,9 +41,10 @@ final class TxLog implements AutoCloseable {
   static final int E_PENDING = 3;
   static final int E_ACCEPTED = 4;
   static final int E_APPLIED = 5;
+  static final int E_REMEMBERED = 6;
 
   private static final String FORMAT_FILE = "cluster-tx";
-  private static final String FORMAT = "version 2";
+  private static final String FORMAT = "version 3";
 
   private final WriteAheadLog wal;
   private final ReentrantLock lock = new ReentrantLock();
@@ -76,7 +77,19 @@ final class TxLog implements AutoCloseable {
 
     void accepted(TxFrame.Proposal proposal);
 
-    void epoch(long number, Ballot ballot, List<TxFrame.Member> members, long[] held);
+    /**
+     * An installed epoch, with the decisions of the proposal that established it (what the member
+     * remembers of it).
+     */
+    void epoch(
+        long number,
+        Ballot ballot,
+        List<TxFrame.Member> members,
+        long[] held,
+        TxFrame.Remembered remembered);
+
+    /** The decisions a member remembered when it wrote its checkpoint. */
+    void remembered(TxFrame.Remembered remembered);
   }
 
   private TxLog(WriteAheadLog wal) {
@@ -188,11 +201,28 @@ final class TxLog implements AutoCloseable {
   }
 
   static void writeEpoch(
-      ByteSink out, long number, Ballot ballot, List<TxFrame.Member> members, long[] held) {
+      ByteSink out,
+      long number,
+      Ballot ballot,
+      List<TxFrame.Member> members,
+      long[] held,
+      TxFrame.Remembered remembered) {
     out.writeLong(number);
     TxFrame.writeBallot(out, ballot);
     TxFrame.writeMembers(out, members);
     TxFrame.writeLongs(out, held);
+    writeRemembered(out, remembered);
+  }
+
+  /** The base epoch (i64), the ballot, then the decisions. */
+  static void writeRemembered(ByteSink out, TxFrame.Remembered r) {
+    out.writeLong(r.base());
+    TxFrame.writeBallot(out, r.ballot());
+    TxFrame.writeDecisions(out, r.decisions());
+  }
+
+  static TxFrame.Remembered readRemembered(ByteSource in) {
+    return new TxFrame.Remembered(in.readLong(), TxFrame.readBallot(in), TxFrame.readDecisions(in));
   }
 
   static byte[] entry(int kind, Consumer<ByteSink> body) {
@@ -232,6 +262,7 @@ final class TxLog implements AutoCloseable {
           }
           case E_ACCEPTED -> r.accepted(TxFrame.readProposal(in));
           case E_APPLIED -> r.applied(TxFrame.readTxId(in), in.readLong());
+          case E_REMEMBERED -> r.remembered(readRemembered(in));
           default -> throw new CodecException("unknown checkpoint entry kind " + kind);
         }
         done(in);
@@ -252,7 +283,8 @@ final class TxLog implements AutoCloseable {
                   in.readLong(),
                   TxFrame.readBallot(in),
                   TxFrame.readMembers(in),
-                  TxFrame.readLongs(in));
+                  TxFrame.readLongs(in),
+                  readRemembered(in));
           case MEMBER -> r.member(in.readLong());
           default -> throw new CodecException("unknown clustered transaction record type " + type);
         }

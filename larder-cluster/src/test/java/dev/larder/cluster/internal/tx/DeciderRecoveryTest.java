@@ -31,6 +31,7 @@ class DeciderRecoveryTest {
             b,
             1,
             0,
+            0,
             List.of(new TxFrame.Member(self, 1, 2), new TxFrame.Member(self + 2, 3, 4)),
             List.of(new long[SEGMENTS], new long[SEGMENTS]),
             List.of());
@@ -54,7 +55,7 @@ class DeciderRecoveryTest {
     TxFrame.Report r = m.query(new TxFrame.Query(0, query, 2));
     assertEquals(TxFrame.A_OK, r.status());
     assertTrue(
-        r.pending().contains(new TxFrame.PendingReport(txid, TxFrame.D_COMMIT, decided, 123)),
+        r.pending().contains(new TxFrame.PendingReport(txid, TxFrame.D_COMMIT, decided, 123, 1)),
         "reported: " + r.pending());
   }
 }

@@ -23,12 +23,14 @@ class TxFrameTest {
         new TxFrame.Proposal(
             BALLOT,
             5,
+            4,
             99,
             List.of(new TxFrame.Member(3, 10, 11), new TxFrame.Member(4, 12, 13)),
             List.of(new long[] {4, 4, 0}, new long[] {3, 4, 4}),
             List.of(
-                new TxFrame.Decision(ID, true, 77),
-                new TxFrame.Decision(new TxId(1, 2), false, 0)));
+                new TxFrame.Decision(ID, TxFrame.D_COMMIT, 77, 4),
+                new TxFrame.Decision(new TxId(1, 2), TxFrame.D_ABORT, 0, 4),
+                new TxFrame.Decision(new TxId(1, 3), TxFrame.D_UNKNOWN, 0, 3)));
     return List.of(
         new TxFrame.Prepare(
             9,
@@ -53,9 +55,12 @@ class TxFrameTest {
             BALLOT,
             3,
             5,
+            4,
             99,
             new long[] {5, 0, 5},
-            List.of(new TxFrame.PendingReport(ID, TxFrame.D_COMMIT, BALLOT, 2000))),
+            List.of(new TxFrame.PendingReport(ID, TxFrame.D_COMMIT, BALLOT, 2000, 4)),
+            new TxFrame.Remembered(
+                3, BALLOT, List.of(new TxFrame.Decision(ID, TxFrame.D_ABORT, 0, 3)))),
         new TxFrame.Accept(12, p),
         new TxFrame.Install(0, p),
         new TxFrame.Pull(13, 5, new int[] {0, 2}),
@@ -86,7 +91,7 @@ class TxFrameTest {
   @Test
   void aNewerValueCarriesTheOwnersClock() {
     byte[] expected = {
-      4,
+      5,
       14,
       16,
       0,
@@ -95,7 +100,7 @@ class TxFrameTest {
       0,
       0,
       0,
-      0, // version 4, VALUE, reqId 16
+      0, // version 5, VALUE, reqId 16
       3, // NEWER
       8,
       0,
@@ -116,6 +121,65 @@ class TxFrameTest {
     TxFrame.Value back = (TxFrame.Value) TxFrame.decode(expected, 0, expected.length);
     assertEquals(0x0102030405060708L, TxFrame.clockOf(back.stored()));
     assertThrows(IllegalArgumentException.class, () -> TxFrame.clockOf(new byte[] {1, 2}));
+  }
+
+  /**
+   * A decision byte for byte (in proposals, in what a member remembers, in its EPOCH record): txid,
+   * kind, commit timestamp, the transaction's epoch; an unknown kind is refused.
+   */
+  @Test
+  void aDecisionCarriesItsKindAndItsTransactionsEpoch() {
+    dev.larder.codec.ByteSink out = new dev.larder.codec.ByteSink();
+    TxFrame.writeDecisions(
+        out, List.of(new TxFrame.Decision(new TxId(1, 2), TxFrame.D_UNKNOWN, 0x10, 3)));
+    byte[] expected = {
+      1,
+      0,
+      0,
+      0, // one decision
+      1,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      2,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0, // txid: incarnation 1, counter 2
+      3, // UNKNOWN (1 COMMIT, 2 ABORT)
+      0x10,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0, // commit timestamp
+      3,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0 // the transaction's epoch
+    };
+    assertArrayEquals(expected, out.toByteArray());
+    TxFrame.Decision back =
+        TxFrame.readDecisions(new dev.larder.codec.ByteSource(expected)).getFirst();
+    assertEquals(new TxFrame.Decision(new TxId(1, 2), TxFrame.D_UNKNOWN, 0x10, 3), back);
+    byte[] unknownKind = expected.clone();
+    unknownKind[20] = 4;
+    assertThrows(
+        CodecException.class,
+        () -> TxFrame.readDecisions(new dev.larder.codec.ByteSource(unknownKind)));
   }
 
   @Test

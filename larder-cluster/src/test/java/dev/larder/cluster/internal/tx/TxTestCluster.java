@@ -41,7 +41,7 @@ final class TxTestCluster implements AutoCloseable {
   private final int owners;
   final List<ClusterTxEngine> engines = new ArrayList<>();
   final List<TxStore> stores = new ArrayList<>();
-  Duration timeout = Duration.ofSeconds(5);
+  final Duration timeout;
 
   /**
    * @param size members, all started now
@@ -55,7 +55,16 @@ final class TxTestCluster implements AutoCloseable {
    * @param owners owners of each segment (DISTRIBUTED mode), or {@link Epoch#ALL} (REPLICATED)
    */
   TxTestCluster(int size, Isolation isolation, Path dir, int owners) throws Exception {
+    this(size, isolation, dir, owners, Duration.ofSeconds(5));
+  }
+
+  /**
+   * @param timeout the cluster timeout of every member (a commit's deadline, among others)
+   */
+  TxTestCluster(int size, Isolation isolation, Path dir, int owners, Duration timeout)
+      throws Exception {
     this.size = size;
+    this.timeout = timeout;
     this.isolation = isolation;
     this.dir = dir;
     this.owners = owners;
