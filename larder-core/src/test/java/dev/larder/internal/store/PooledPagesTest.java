@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.Storage;
 import java.nio.ByteBuffer;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -126,6 +127,30 @@ class PooledPagesTest {
     assertTrue(
         used < peak / 4,
         "reserved " + used + " B after shrinking from " + peak + " B to " + live + " B live");
+    segment.close();
+  }
+
+  /**
+   * A page that holds one entry of its own size (written when the standard pages were smaller than
+   * it) is whole for as long as that entry lives; compaction still finds the sparse pages beside
+   * it. It took the page with the fewest live bytes as its only candidate, and such a page, whole
+   * and small, hid the others: the segment stopped compacting and kept every dead copy.
+   */
+  @Test
+  void aWholePageOfOneEntryDoesNotStopCompaction() {
+    Segment segment = unboundedSegment();
+    put(segment, -1, 4200, 0); // above the first 4 KiB pages: a page of its own, live throughout
+    SplittableRandom random = new SplittableRandom(1);
+    for (int round = 0; round < 100; round++) {
+      for (int k = 0; k < 300; k++) {
+        put(segment, random.nextInt(300), 500, round); // random order: pages die partly
+      }
+    }
+    long live = segment.liveBytes();
+    long used = segment.memoryUsed();
+    assertTrue(
+        used < 2.5 * live,
+        "reserved " + used + " B for " + live + " B live: dead copies were kept");
     segment.close();
   }
 
