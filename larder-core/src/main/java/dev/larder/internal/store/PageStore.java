@@ -10,18 +10,23 @@ import java.util.List;
  * the count of bytes they reserve.
  *
  * <p>Implementation notes. Standard pages are pooled rather than freed, since a bounded cache
- * reuses them at once. Pages larger than standard (one oversized entry each) are freed when their
- * entry goes, except the last {@value #LARGE_POOL} of them, which are pooled too: an entry of the
- * same size (the next version of a large value, or a large value of a fixed size that replaces an
- * evicted one) takes the page back warm, where a freed page's memory faults in again page by page
- * (docs/design/memory.md). Pooled pages of both kinds count against the bound and are freed before
- * anything is evicted (over-size ones first, and the segment's decisions count them as free room),
- * so pooling changes no eviction decision. Freed memory goes back to the {@link PageMemory}, which
- * keeps it readable while any page of it is reachable, even after {@link #close} (so a lock-free
- * reader still holding a freed page never touches unmapped memory), and gives it back to the system
- * without stopping other threads. A page's generation is raised before its memory is freed or
- * reused, so that such a reader's validation fails. Guarded by the segment's write lock, except
- * {@link #page}, which readers call racily and validate afterwards.
+ * reuses them at once, but at most {@value #STANDARD_POOL} of them: a segment whose pages empty
+ * faster than it fills them (compaction of a store whose entries are rewritten whole, a collection
+ * that shrank) would otherwise keep its peak for good, and a bounded segment takes at most two
+ * pooled pages before it must evict anyway (one for the write, one as the relocations' slack), so a
+ * released third page leaves its decisions as they were. Pages larger than standard (one oversized
+ * entry each) are freed when their entry goes, except the last {@value #LARGE_POOL} of them, which
+ * are pooled too: an entry of the same size (the next version of a large value, or a large value of
+ * a fixed size that replaces an evicted one) takes the page back warm, where a freed page's memory
+ * faults in again page by page (docs/design/memory.md). Pooled pages of both kinds count against
+ * the bound and are freed before anything is evicted (over-size ones first, and the segment's
+ * decisions count them as free room), so pooling changes no eviction decision. Freed memory goes
+ * back to the {@link PageMemory}, which keeps it readable while any page of it is reachable, even
+ * after {@link #close} (so a lock-free reader still holding a freed page never touches unmapped
+ * memory), and gives it back to the system without stopping other threads. A page's generation is
+ * raised before its memory is freed or reused, so that such a reader's validation fails. Guarded by
+ * the segment's write lock, except {@link #page}, which readers call racily and validate
+ * afterwards.
  */
 final class PageStore {
 
@@ -45,7 +50,10 @@ final class PageStore {
   private int nextNumber = 1;
   private int[] freeNumbers = new int[4];
   private int freeNumberCount;
-  private final ArrayDeque<Page> pooled = new ArrayDeque<>(2);
+  private final ArrayDeque<Page> pooled = new ArrayDeque<>(STANDARD_POOL);
+
+  /** Standard pages pooled at most; a page recycled beyond them is freed. */
+  static final int STANDARD_POOL = 2;
 
   /** Over-size pages kept for reuse, newest last; at most {@link #LARGE_POOL}. */
   private final ArrayDeque<Page> pooledLarge = new ArrayDeque<>(LARGE_POOL);
@@ -103,6 +111,15 @@ final class PageStore {
 
   int pooledCount() {
     return pooled.size();
+  }
+
+  /**
+   * Returns what the pooled pages of both kinds count against the bound: room, not content, so left
+   * out of the dead bytes that compaction weighs and of the reserved bytes the standard size
+   * follows.
+   */
+  long pooledBytes() {
+    return pooled.size() * footprint(standardSize) + pooledLargeBytes;
   }
 
   boolean hasPooled() {
@@ -183,13 +200,17 @@ final class PageStore {
   }
 
   /**
-   * Returns a page nobody points to any more: pooled if standard or over-size (the oldest pooled
-   * over-size page is freed when there are too many), else freed.
+   * Returns a page nobody points to any more: pooled if standard or over-size and its pool has room
+   * (the oldest pooled over-size page is freed when there are too many), else freed.
    */
   void recycle(Page page) {
     page.clear();
     if (page.capacity == standardSize) {
-      pooled.addLast(page);
+      if (pooled.size() < STANDARD_POOL) {
+        pooled.addLast(page);
+      } else {
+        release(page);
+      }
     } else if (page.capacity > standardSize) {
       if (pooledLarge.size() == LARGE_POOL) {
         releaseOnePooledLarge();
@@ -204,9 +225,13 @@ final class PageStore {
   /**
    * Makes {@code size} the standard page size and frees the pooled pages (of both kinds); pages of
    * the old size still in use are freed rather than pooled when they empty.
+   *
+   * @param size the size the entries call for ({@link PageSizing}), taken if larger than the
+   *     current one and than what {@code held} calls for
+   * @param held what the pages hold: see {@link #sizeForContents}
    */
-  void growStandardSize(int size) {
-    size = Math.max(size, sizeForContents());
+  void growStandardSize(int size, long held) {
+    size = Math.max(size, sizeForContents(held));
     if (size <= standardSize) {
       return;
     }
@@ -216,17 +241,28 @@ final class PageStore {
     }
   }
 
+  /** Returns whether the standard size may still grow with what the pages hold. */
+  boolean growing() {
+    return standardSize < targetSize;
+  }
+
   /**
-   * The standard size that what the pages reserve calls for: the largest power of two at most
+   * The standard size that what the pages hold calls for: the largest power of two at most
    * 1/{@value #PAGES_PER_SIZE} of it, between the current size and the target. A segment of a large
    * bound that holds little thus keeps small pages (a bound is a ceiling, not a reservation), and
    * its pages reach the bound's size once it holds that many of them.
+   *
+   * @param held what the pages reserve less pooled pages and dead entries (live entries, room not
+   *     yet written, page ends lost). Not all they reserve: pooled pages and dead entries are room
+   *     the segment had, and counted they fed back (compaction lets dead bytes reach a standard
+   *     page or more, so the size doubled, the dead bytes allowed with it, and the size again,
+   *     while the contents stayed the same)
    */
-  private int sizeForContents() {
+  int sizeForContents(long held) {
     if (standardSize >= targetSize) {
       return standardSize;
     }
-    long wanted = Long.highestOneBit(Math.max(1, reservedBytes / PAGES_PER_SIZE));
+    long wanted = Long.highestOneBit(Math.max(1, held / PAGES_PER_SIZE));
     return (int) Math.min(targetSize, Math.max(standardSize, wanted));
   }
 

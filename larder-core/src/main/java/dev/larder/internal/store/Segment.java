@@ -1583,7 +1583,8 @@ public final class Segment {
   private Page newPage(int bytes, boolean forUser) {
     if (!holdPageSize) {
       pages.growStandardSize(
-          PageSizing.standardSize(pages.standardSize, pageLiveBytes, size, settings));
+          PageSizing.standardSize(pages.standardSize, pageLiveBytes, size, settings),
+          pages.growing() ? pageBytesHeld() : 0);
     }
     int standard = pages.standardSize;
     int slack =
@@ -2079,14 +2080,18 @@ public final class Segment {
 
   /**
    * Copies live entries out of the sparsest page when dead bytes exceed a sixteenth of the pages'
-   * bytes (and that page is at most 80% live), so that updates and removals cannot leave the
-   * segment full of garbage.
+   * bytes and a standard page (and that page is at most 80% live), so that updates and removals
+   * cannot leave the segment full of garbage. Pooled pages are neither dead nor pages in use: they
+   * hold nothing, and counted as dead they started scans that found no page sparse enough and then
+   * held the next scan back. One standard page, not several: the standard size is about a quarter
+   * of what a growing segment holds, so waiting for four pages' worth let the dead bytes equal the
+   * contents; a full segment holds at least 64 pages, where the sixteenth governs.
    */
   private void compactIfWasteful() {
-    long pageBytes = pages.reservedBytes();
+    long pageBytes = pages.reservedBytes() - pages.pooledBytes();
     long dead = pageBytes - pageLiveBytes;
     if (dead * 16 <= pageBytes
-        || dead < 4L * pages.standardSize
+        || dead < pages.standardSize
         || dead < deadAtFruitlessScan + pages.standardSize) {
       return;
     }
@@ -2100,18 +2105,43 @@ public final class Segment {
     }
   }
 
+  /**
+   * Returns what the pages reserve less pooled pages and dead entries: live entries, the room not
+   * yet written and the ends pages lost. What the standard size follows; a walk of the pages, so
+   * asked only while the size may grow (a segment of a few pages of its current size).
+   */
+  private long pageBytesHeld() {
+    long dead = 0;
+    for (PageQueue queue : new PageQueue[] {window, main, protectedQueue}) {
+      for (Page page : queue.pages()) {
+        dead += page.used - page.live;
+      }
+    }
+    return pages.reservedBytes() - pages.pooledBytes() - dead;
+  }
+
+  /**
+   * Returns the closed page with the fewest live bytes among those at most 80% live, or null. Among
+   * those: a page holding one entry of its own size (an over-size entry, or one written while the
+   * pages were smaller) is always whole, and taken as the candidate it hid every sparse page behind
+   * it, so a segment whose entries grew past its first pages stopped compacting (a large sorted
+   * set's segments held 5-15% live in pages of 64-128 KiB).
+   */
   private Page sparsestFullPage() {
     Page best = null;
     for (PageQueue queue : new PageQueue[] {window, main, protectedQueue}) {
       for (Page page : queue.pages()) {
         boolean consuming = page == queue.tail() && queue.tailOffset > 0;
         boolean open = page == queue.head() || page == queue.spare();
-        if (!open && !consuming && (best == null || page.live < best.live)) {
+        if (!open
+            && !consuming
+            && page.live * 5L < page.capacity * 4L
+            && (best == null || page.live < best.live)) {
           best = page;
         }
       }
     }
-    return best != null && best.live * 5L < best.capacity * 4L ? best : null;
+    return best;
   }
 
   private void evacuate(Page page) {
