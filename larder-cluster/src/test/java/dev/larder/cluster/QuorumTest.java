@@ -227,6 +227,15 @@ class QuorumTest {
    * entry. Before, the side that lost the merge (the allow-all rule: the merged view's
    * coordinator's side won) dropped every entry, and the winner had started the segments only the
    * other side held empty: their keys were gone on every member.
+   *
+   * <p>Segments lost are counted from just before the split, not from the cluster's start: the four
+   * members join one after another without waiting for each other's state transfer, and when a
+   * join's view comes before the previous joiner received a segment, the member that gave the
+   * segment up has already dropped its copy (a former owner keeps it for one view only), so the
+   * joiner starts it empty and counts it lost. That happens before any key is written (about one
+   * run in six on a busy host), so it loses nothing here, and it is not what this test is about.
+   * Counted over the split and the merge, it still fails if a side without a majority starts the
+   * segments it lacks empty (without that side's wait, the second member counts three).
    */
   @Test
   void anEvenDistributedSplitLosesNoSegmentOnlyOneSideHeld() throws Exception {
@@ -235,6 +244,10 @@ class QuorumTest {
       for (int i = 0; i < keys; i++) {
         c.node(i % 4).put("k" + i, "v" + i);
       }
+      long[] lostBefore = new long[c.nodes.size()];
+      for (int m = 0; m < lostBefore.length; m++) {
+        lostBefore[m] = c.node(m).rebalanceStats().segmentsLost();
+      }
       List<DISCARD> discards = split(c, 2);
       for (ClusteredCache<String, String> n : c.nodes) {
         assertFalse(n.available(), n.nodeName());
@@ -242,11 +255,15 @@ class QuorumTest {
       heal(c, discards);
       InProcessCluster.await(
           () -> c.nodes.stream().allMatch(ClusteredCache::available), "every member available");
-      for (ClusteredCache<String, String> n : c.nodes) {
+      for (int m = 0; m < lostBefore.length; m++) {
+        ClusteredCache<String, String> n = c.node(m);
         for (int i = 0; i < keys; i++) {
           assertEquals("v" + i, n.getIfPresent("k" + i), "k" + i + " via " + n.nodeName());
         }
-        assertEquals(0, n.rebalanceStats().segmentsLost(), n.nodeName() + " segments lost");
+        assertEquals(
+            lostBefore[m],
+            n.rebalanceStats().segmentsLost(),
+            n.nodeName() + " segments lost by the split and the merge");
       }
     }
   }
