@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.wal.FileLayer;
-import dev.larder.wal.LogFile;
+import dev.larder.wal.testing.HookedFiles;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -77,7 +77,7 @@ class LoadingTest {
                 LarderServer.start(
                     config(),
                     false,
-                    held,
+                    held.files(),
                     s -> ports.complete(new int[] {s.respPort(), s.memcachePort()})));
     LarderServer server = null;
     try {
@@ -173,80 +173,33 @@ class LoadingTest {
    * counting down {@link #reached}): by then recovery has read the checkpoint and handed its blocks
    * to the loading threads, and has replayed none of the log.
    */
-  private static final class HeldLog implements FileLayer {
+  private static final class HeldLog {
     final CountDownLatch reached = new CountDownLatch(1);
     final CountDownLatch release = new CountDownLatch(1);
     private final AtomicBoolean held = new AtomicBoolean();
-    private final FileLayer files = FileLayer.standard();
 
-    @Override
-    public LogFile open(Path file) throws IOException {
-      LogFile f = files.open(file);
-      if (!file.getFileName().toString().endsWith(".wal")) {
-        return f;
-      }
-      return new LogFile() {
-        @Override
-        public void write(long position, byte[] bytes, int offset, int length) throws IOException {
-          f.write(position, bytes, offset, length);
-        }
-
-        @Override
-        public void force() throws IOException {
-          f.force();
-        }
-
-        @Override
-        public long size() throws IOException {
-          return f.size();
-        }
-
-        @Override
-        public void truncate(long length) throws IOException {
-          f.truncate(length);
-        }
-
-        @Override
-        public int read(long position, byte[] target, int offset, int length) throws IOException {
-          if (held.compareAndSet(false, true)) {
-            reached.countDown();
-            try {
-              if (!release.await(90, TimeUnit.SECONDS)) {
-                throw new IOException("the test never released the load");
-              }
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-              throw new IOException("interrupted while held", e);
+    FileLayer files() {
+      return new HookedFiles(
+          FileLayer.standard(),
+          HookedFiles.NONE,
+          HookedFiles.NONE,
+          (file, position) -> {
+            if (file.getFileName().toString().endsWith(".wal") && held.compareAndSet(false, true)) {
+              hold();
             }
-          }
-          return f.read(position, target, offset, length);
+          });
+    }
+
+    private void hold() throws IOException {
+      reached.countDown();
+      try {
+        if (!release.await(90, TimeUnit.SECONDS)) {
+          throw new IOException("the test never released the load");
         }
-
-        @Override
-        public void close() throws IOException {
-          f.close();
-        }
-      };
-    }
-
-    @Override
-    public List<String> list(Path directory) throws IOException {
-      return files.list(directory);
-    }
-
-    @Override
-    public void rename(Path from, Path to) throws IOException {
-      files.rename(from, to);
-    }
-
-    @Override
-    public void delete(Path file) throws IOException {
-      files.delete(file);
-    }
-
-    @Override
-    public AutoCloseable lock(Path directory) throws IOException {
-      return files.lock(directory);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while held", e);
+      }
     }
   }
 

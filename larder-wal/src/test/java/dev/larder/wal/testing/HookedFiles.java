@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A file layer that runs a hook before every write and every force of the files it opens, then does
- * the operation on the layer beneath: for tests that make a disk slow, or hold it. Every other
- * operation goes straight through. Thread-safe if the layer beneath and the hooks are.
+ * A file layer that runs a hook before every write, every force and every read of the files it
+ * opens, then does the operation on the layer beneath: for tests that make a disk slow, or hold it.
+ * Every other operation goes straight through. Thread-safe if the layer beneath and the hooks are.
  */
 public final class HookedFiles implements FileLayer {
 
@@ -26,9 +26,23 @@ public final class HookedFiles implements FileLayer {
     void before(long position) throws IOException;
   }
 
+  /** Runs before a read; may block, or throw to fail it. */
+  @FunctionalInterface
+  public interface ReadHook {
+    /**
+     * Called before each read.
+     *
+     * @param file the file read, as opened
+     * @param position the read's file offset
+     * @throws IOException to fail the read
+     */
+    void before(Path file, long position) throws IOException;
+  }
+
   private final FileLayer files;
   private final Hook beforeWrite;
   private final Hook beforeForce;
+  private final ReadHook beforeRead;
 
   /**
    * @param files the layer beneath, e.g. {@link FileLayer#standard()}
@@ -36,9 +50,20 @@ public final class HookedFiles implements FileLayer {
    * @param beforeForce runs before each force, with -1
    */
   public HookedFiles(FileLayer files, Hook beforeWrite, Hook beforeForce) {
+    this(files, beforeWrite, beforeForce, (file, position) -> {});
+  }
+
+  /**
+   * @param files the layer beneath, e.g. {@link FileLayer#standard()}
+   * @param beforeWrite runs before each write, with its position
+   * @param beforeForce runs before each force, with -1
+   * @param beforeRead runs before each read, with the file and the position
+   */
+  public HookedFiles(FileLayer files, Hook beforeWrite, Hook beforeForce, ReadHook beforeRead) {
     this.files = Objects.requireNonNull(files, "files");
     this.beforeWrite = Objects.requireNonNull(beforeWrite, "beforeWrite");
     this.beforeForce = Objects.requireNonNull(beforeForce, "beforeForce");
+    this.beforeRead = Objects.requireNonNull(beforeRead, "beforeRead");
   }
 
   /** A hook that does nothing. */
@@ -72,6 +97,7 @@ public final class HookedFiles implements FileLayer {
 
       @Override
       public int read(long position, byte[] target, int offset, int length) throws IOException {
+        beforeRead.before(file, position);
         return inner.read(position, target, offset, length);
       }
 

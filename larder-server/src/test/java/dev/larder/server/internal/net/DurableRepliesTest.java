@@ -11,7 +11,7 @@ import dev.larder.server.internal.resp.RespCommandTable;
 import dev.larder.server.internal.resp.RespSession;
 import dev.larder.testing.Await;
 import dev.larder.wal.FileLayer;
-import dev.larder.wal.LogFile;
+import dev.larder.wal.testing.HookedFiles;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -29,7 +29,6 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -136,7 +135,9 @@ class DurableRepliesTest {
       this.disk = disk;
       ServerConfig config = ServerConfig.of(settings);
       keyspace = new Keyspace(config.maxMemory(), System::currentTimeMillis);
-      log = ServerLog.open(dir, "always", false, 0, keyspace, System::currentTimeMillis, disk);
+      log =
+          ServerLog.open(
+              dir, "always", false, 0, keyspace, System::currentTimeMillis, disk.files());
       state = new ServerState(keyspace, config, scheduler);
       state.persistence(log);
       RespCommandTable table = RespCommandTable.standard();
@@ -208,9 +209,8 @@ class DurableRepliesTest {
   }
 
   /** The real file system, except that a force waits while the disk is held. */
-  static final class HeldDisk implements FileLayer {
+  static final class HeldDisk {
     static volatile boolean held;
-    private final FileLayer real = FileLayer.standard();
 
     synchronized void hold(boolean on) {
       held = on;
@@ -228,61 +228,8 @@ class DurableRepliesTest {
       }
     }
 
-    @Override
-    public LogFile open(Path file) throws IOException {
-      LogFile f = real.open(file);
-      return new LogFile() {
-        @Override
-        public void write(long position, byte[] bytes, int offset, int length) throws IOException {
-          f.write(position, bytes, offset, length);
-        }
-
-        @Override
-        public void force() throws IOException {
-          awaitRelease();
-          f.force();
-        }
-
-        @Override
-        public long size() throws IOException {
-          return f.size();
-        }
-
-        @Override
-        public void truncate(long length) throws IOException {
-          f.truncate(length);
-        }
-
-        @Override
-        public int read(long position, byte[] target, int offset, int length) throws IOException {
-          return f.read(position, target, offset, length);
-        }
-
-        @Override
-        public void close() throws IOException {
-          f.close();
-        }
-      };
-    }
-
-    @Override
-    public List<String> list(Path directory) throws IOException {
-      return real.list(directory);
-    }
-
-    @Override
-    public void rename(Path from, Path to) throws IOException {
-      real.rename(from, to);
-    }
-
-    @Override
-    public void delete(Path file) throws IOException {
-      real.delete(file);
-    }
-
-    @Override
-    public AutoCloseable lock(Path directory) throws IOException {
-      return real.lock(directory);
+    FileLayer files() {
+      return new HookedFiles(FileLayer.standard(), HookedFiles.NONE, force -> awaitRelease());
     }
   }
 }
