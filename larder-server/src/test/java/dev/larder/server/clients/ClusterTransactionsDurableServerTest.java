@@ -81,7 +81,7 @@ class ClusterTransactionsDurableServerTest {
     settings.put("memcache-port", "-1");
     settings.put("http-port", "-1");
     settings.put("cluster", "refused-" + ProcessHandle.current().pid());
-    settings.put("cluster-port", Integer.toString(LoopbackCluster.freePortWith(1000)));
+    settings.put("cluster-port", Integer.toString(LoopbackCluster.freeClusterPort(true)));
     settings.put("cluster-size", "1");
     settings.put("cluster-transactions", "on");
     settings.put("dir", dir.toString());

@@ -41,7 +41,7 @@ class ClusteredSweepTest {
 
   private void start() throws Exception {
     String name = "sweep-test-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
-    int[] ports = {LoopbackCluster.freePort(), LoopbackCluster.freePort()};
+    int[] ports = {LoopbackCluster.freeClusterPort(false), LoopbackCluster.freeClusterPort(false)};
     String peers = "127.0.0.1[" + ports[0] + "],127.0.0.1[" + ports[1] + "]";
     for (int i = 0; i < 2; i++) {
       ServerConfig config =

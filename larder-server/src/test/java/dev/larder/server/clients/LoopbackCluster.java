@@ -61,7 +61,7 @@ final class LoopbackCluster implements AutoCloseable {
     int[] ports = new int[size];
     StringBuilder peers = new StringBuilder();
     for (int i = 0; i < size; i++) {
-      ports[i] = freePort();
+      ports[i] = freeClusterPort(false);
       peers.append(i == 0 ? "" : ",").append("127.0.0.1[").append(ports[i]).append(']');
     }
     try {
@@ -120,43 +120,90 @@ final class LoopbackCluster implements AutoCloseable {
    * them cannot choose the same port in the moment between choosing and binding it.
    */
   static int freePort() throws IOException {
-    return freePortWith(0);
+    return claim(new int[] {0}, 0);
   }
 
   /**
-   * Returns a loopback port p free now whose port p + {@code offset} is free too (a clustered
-   * server with transactions binds its cluster port + 1000), both handed out as {@link #freePort}
-   * hands out one and both in this test JVM's share of the range, so that no later call here and no
-   * other fork can choose the second one either.
+   * Returns a cluster port p for a member, handed out with the ports its JGroups stack binds beside
+   * it, so that no RESP port chosen here later can be one of them: the failure detector's listener
+   * at p + 200 (the first free of the next {@value #FAILURE_DETECTION_PORTS}), and with
+   * transactions the transactional channel's p + 1000 and its failure detector's p + 1200. A RESP
+   * port chosen free a moment before the member's failure detector took it was "in use" when the
+   * member then bound its clients.
    *
-   * @param offset 0 (one port) to 1000
+   * @param transactions whether the member runs cluster transactions (a second channel at + 1000)
    */
-  static int freePortWith(int offset) throws IOException {
+  static int freeClusterPort(boolean transactions) throws IOException {
+    return transactions
+        ? claim(new int[] {0, TX_OFFSET}, FAILURE_DETECTION_OFFSET)
+        : claim(new int[] {0}, FAILURE_DETECTION_OFFSET);
+  }
+
+  /** The transactional channel's port above the cluster port (ClusterStack's port offset). */
+  private static final int TX_OFFSET = 1000;
+
+  /** FD_SOCK2's offset in the server's stack (ClusterStack). */
+  private static final int FAILURE_DETECTION_OFFSET = 200;
+
+  /** How many ports from its offset FD_SOCK2 tries (JGroups' default port_range). */
+  private static final int FAILURE_DETECTION_PORTS = 3;
+
+  /**
+   * Claims a base port p in this JVM's share with p + each of {@code bound} free now and handed
+   * out, and, if {@code detector} is not 0, each p + bound + detector + k (k below {@value
+   * #FAILURE_DETECTION_PORTS}) handed out too (not checked: a port taken there only moves the
+   * failure detector to the next).
+   */
+  private static int claim(int[] bound, int detector) throws IOException {
     int share = 12_000 / FORKS;
     int floor =
         20_000 + Math.floorMod(Integer.getInteger("larder.test.fork", 1) - 1, FORKS) * share;
+    int top = bound[bound.length - 1] + (detector == 0 ? 0 : detector + FAILURE_DETECTION_PORTS);
+    List<Integer> ports = new ArrayList<>();
     for (int attempt = 0; attempt < 200; attempt++) {
-      int port = floor + ThreadLocalRandom.current().nextInt(share - offset);
+      int port = floor + ThreadLocalRandom.current().nextInt(share - top);
+      ports.clear();
+      for (int b : bound) {
+        ports.add(port + b);
+        if (detector != 0) {
+          for (int k = 0; k < FAILURE_DETECTION_PORTS; k++) {
+            ports.add(port + b + detector + k);
+          }
+        }
+      }
       // claimed before the binds (a set's add is atomic), so two threads cannot both take one
-      if (!HANDED_OUT.add(port)) {
+      if (!claimAll(ports)) {
         continue;
       }
-      if (offset > 0 && !HANDED_OUT.add(port + offset)) {
-        HANDED_OUT.remove(port);
-        continue;
+      boolean free = true;
+      for (int b : bound) {
+        free &= bindable(port + b);
       }
-      if (bindable(port) && (offset == 0 || bindable(port + offset))) {
-        return port; // a port found taken stays claimed: nothing here could bind it anyway
+      if (free) {
+        return port; // ports found taken stay claimed: nothing here could bind them anyway
       }
     }
     throw new IOException(
         "no free loopback port"
-            + (offset == 0 ? "" : " with a free port " + offset + " above it")
+            + (bound.length == 1 ? "" : " with a free port " + bound[1] + " above it")
             + " in "
             + floor
             + "-"
             + (floor + share - 1)
             + " after 200 attempts");
+  }
+
+  /** Hands out every one of {@code ports}, or none if one was handed out already. */
+  private static boolean claimAll(List<Integer> ports) {
+    for (int i = 0; i < ports.size(); i++) {
+      if (!HANDED_OUT.add(ports.get(i))) {
+        for (int k = 0; k < i; k++) {
+          HANDED_OUT.remove(ports.get(k));
+        }
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean bindable(int port) throws IOException {

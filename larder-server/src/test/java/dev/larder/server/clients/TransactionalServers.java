@@ -48,7 +48,7 @@ final class TransactionalServers {
     int[] ports = new int[size];
     StringBuilder peers = new StringBuilder();
     for (int i = 0; i < size; i++) {
-      ports[i] = LoopbackCluster.freePortWith(1000);
+      ports[i] = LoopbackCluster.freeClusterPort(true);
       peers.append(i == 0 ? "" : ",").append("127.0.0.1[").append(ports[i]).append(']');
     }
     List<Map<String, String>> members = new ArrayList<>();
