@@ -5,6 +5,7 @@ import dev.larder.cluster.ClusterException;
 import dev.larder.cluster.ClusterMode;
 import dev.larder.cluster.PartitionHandling;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -120,7 +121,7 @@ final class Membership {
       boolean founder = old == null && view.size() == 1 && formation == null;
       boolean keep = lostMerge && keepsCopiesOnLoss();
       keptOnLoss =
-          keep ? new LostMerge(installed.viewId(), Set.copyOf(quorum.winner().getMembers())) : null;
+          keep ? new LostMerge(installed.viewId(), winnersBut(quorum.winner(), self)) : null;
       boolean mayBeCutOff = quorum.available() && awaitsCutOffHolders() && old != null;
       if (config.mode() != ClusterMode.INVALIDATION) {
         for (int s = 0; s < segments.size(); s++) {
@@ -246,6 +247,16 @@ final class Membership {
   /** Returns the installed topology, or null before the first view. */
   Topology topology() {
     return topology;
+  }
+
+  /**
+   * The winning subgroup's members other than this one: a member that lost the merge although a
+   * subgroup named it (it was not available) is no source of its own segments.
+   */
+  private static Set<Address> winnersBut(View winner, Address self) {
+    Set<Address> winners = new HashSet<>(winner.getMembers());
+    winners.remove(self);
+    return Set.copyOf(winners);
   }
 
   /**

@@ -57,6 +57,8 @@ final class Quorum {
   private static final State ALWAYS = new State(true, List.of(), List.of());
 
   private final PartitionHandling handling;
+  private static final System.Logger LOG = System.getLogger(Quorum.class.getName());
+
   private final boolean minorityReads;
   private final int initialClusterSize;
   private final Supplier<String> selfName;
@@ -103,6 +105,29 @@ final class Quorum {
     boolean lost = winner != null && !winner.containsMember(self);
     if (handling == PartitionHandling.ALLOW_ALL) {
       return lost;
+    }
+    if (view instanceof MergeView merge && winner != null) {
+      boolean wasAvailable = state.available();
+      if (!lost && !stable.isEmpty() && !wasAvailable) {
+        // A member that was not available took no write while apart, so the side with a majority
+        // holds everything it held and more: it lost, whatever the subgroups say. JGroups can name
+        // it in the winning subgroup (a merge retried after a partial one); kept as won, its copy
+        // from the cut stayed owned and it answered the majority's writes of that time as absent.
+        lost = true;
+      }
+      boolean lostMerge = lost;
+      LOG.log(
+          System.Logger.Level.INFO,
+          () ->
+              selfName.get()
+                  + ": merge view "
+                  + view.getViewId()
+                  + ", subgroups "
+                  + merge.getSubgroups().stream().map(v -> names(v.getMembers())).toList()
+                  + ", winner "
+                  + names(winner.getMembers())
+                  + (wasAvailable ? "; was available" : "; was not available")
+                  + (lostMerge ? ": lost the merge" : ": won the merge"));
     }
     List<String> names = names(view.getMembers());
     if (stable.isEmpty() && view.size() >= initialClusterSize) {
