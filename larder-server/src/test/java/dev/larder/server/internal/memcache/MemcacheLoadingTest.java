@@ -25,14 +25,6 @@ class MemcacheLoadingTest {
     server.close();
   }
 
-  private static String keys(int n) {
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < n; i++) {
-      sb.append(" key:").append(i);
-    }
-    return sb.toString();
-  }
-
   @Test
   void itemCommandsAreRefusedUntilLoaded() {
     server.state.loading(LoadProgress.of(Path.of("no-such-directory"), TestServer.START));
@@ -40,7 +32,7 @@ class MemcacheLoadingTest {
     assertEquals(LOADING, c.raw("set key:1 0 0 1 noreply\r\nx\r\n"));
     assertEquals(LOADING, c.raw("mg key:1 v q\r\n"));
     assertEquals(LOADING, c.raw("flush_all\r\n"));
-    assertEquals(LOADING, c.raw("get" + keys(20_000) + "\r\n"));
+    assertEquals(LOADING, c.raw("get" + MemcacheLongGetLineTest.keys(20_000) + "\r\n"));
     assertEquals("MN\r\n", c.raw("mn\r\n"));
     assertTrue(c.raw("version\r\n").startsWith("VERSION "));
     assertTrue(c.raw("stats\r\n").endsWith("END\r\n"));
@@ -49,6 +41,8 @@ class MemcacheLoadingTest {
     server.state.loaded();
     assertEquals("END\r\n", c.raw("get key:1\r\n"), "the refused set stored nothing");
     assertEquals("STORED\r\n", c.raw("set key:1 0 0 1\r\ny\r\n"));
-    assertEquals("VALUE key:1 0 1\r\ny\r\nEND\r\n", c.raw("get" + keys(20_000) + "\r\n"));
+    assertEquals(
+        "VALUE key:1 0 1\r\ny\r\nEND\r\n",
+        c.raw("get" + MemcacheLongGetLineTest.keys(20_000) + "\r\n"));
   }
 }

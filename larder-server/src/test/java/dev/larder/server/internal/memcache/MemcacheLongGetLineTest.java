@@ -23,7 +23,8 @@ class MemcacheLongGetLineTest {
     server.close();
   }
 
-  private static String keys(int n) {
+  /** Returns " key:0 key:1 ..." with {@code n} keys: the rest of a long get line. */
+  static String keys(int n) {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < n; i++) {
       sb.append(" key:").append(i);
