@@ -363,7 +363,7 @@ class ClusteredTxFailureTest {
       commit(c, 0, "a", 10L);
       commit(c, 0, "b", 10L);
       assertEverywhere(c, "b", 10L, 0, 1, 2);
-      DISCARD[] discards = partitionFromTheRest(c, 0);
+      DISCARD[] discards = c.cutOff(0);
       TxTestCluster.await(
           () ->
               c.engine(1).isReady()
@@ -406,7 +406,7 @@ class ClusteredTxFailureTest {
   @Test
   void aTransactionBegunOnTheMinoritySideCannotCommitAfterTheMerge() throws Exception {
     try (TxTestCluster c = seeded(3, null)) {
-      DISCARD[] discards = partitionFromTheRest(c, 0);
+      DISCARD[] discards = c.cutOff(0);
       TxTestCluster.await(
           () ->
               c.engine(1).isReady()
@@ -433,25 +433,6 @@ class ClusteredTxFailureTest {
       commit(c, 0, "k", 3L);
       assertEverywhere(c, "k", 3L, 0, 1, 2);
     }
-  }
-
-  /** Cuts member {@code alone} off from the others; returns the DISCARDs, to heal. */
-  private static DISCARD[] partitionFromTheRest(TxTestCluster c, int alone) throws Exception {
-    DISCARD[] discards = new DISCARD[c.size];
-    for (int i = 0; i < c.size; i++) {
-      discards[i] = new DISCARD();
-      c.engine(i)
-          .channel()
-          .getProtocolStack()
-          .insertProtocol(discards[i], ProtocolStack.Position.ABOVE, TP.class);
-    }
-    for (int i = 0; i < c.size; i++) {
-      if (i != alone) {
-        discards[alone].addIgnoreMember(c.address(i));
-        discards[i].addIgnoreMember(c.address(alone));
-      }
-    }
-    return discards;
   }
 
   @Test

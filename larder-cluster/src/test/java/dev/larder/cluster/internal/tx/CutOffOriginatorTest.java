@@ -14,8 +14,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.jgroups.Address;
 import org.jgroups.protocols.DISCARD;
-import org.jgroups.protocols.TP;
-import org.jgroups.stack.ProtocolStack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -136,7 +134,7 @@ class CutOffOriginatorTest {
   private static Object cutOffHealAndAwaitOutcome(
       TxTestCluster c, FrameFilter f, CompletableFuture<Long> outcome, Step meanwhile)
       throws Exception {
-    DISCARD[] discards = cutOff(c, 0);
+    DISCARD[] discards = c.cutOff(0);
     awaitOthersWithout0(c, c.size - 1);
     meanwhile.run();
     assertFalse(
@@ -249,24 +247,5 @@ class CutOffOriginatorTest {
           () -> c.store(m).stats().historyCommits() == 0,
           () -> "m" + m + " holds no pending transaction" + c.describe());
     }
-  }
-
-  /** Cuts member {@code alone} off from the others; returns the DISCARDs, to heal. */
-  private static DISCARD[] cutOff(TxTestCluster c, int alone) throws Exception {
-    DISCARD[] discards = new DISCARD[c.size];
-    for (int i = 0; i < c.size; i++) {
-      discards[i] = new DISCARD();
-      c.engine(i)
-          .channel()
-          .getProtocolStack()
-          .insertProtocol(discards[i], ProtocolStack.Position.ABOVE, TP.class);
-    }
-    for (int i = 0; i < c.size; i++) {
-      if (i != alone) {
-        discards[alone].addIgnoreMember(c.address(i));
-        discards[i].addIgnoreMember(c.address(alone));
-      }
-    }
-    return discards;
   }
 }

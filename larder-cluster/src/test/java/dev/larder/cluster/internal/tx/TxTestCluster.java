@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.jgroups.protocols.DISCARD;
+import org.jgroups.protocols.TP;
 import org.jgroups.stack.ProtocolStack;
 
 /** Members of one clustered store inside this JVM, on the in-process stack. */
@@ -225,6 +226,28 @@ final class TxTestCluster implements AutoCloseable {
 
   TxCache<String, Long> kv(int i) {
     return store(i).cache(KV);
+  }
+
+  /**
+   * Cuts member {@code alone} off from the others (a DISCARD above every member's transport);
+   * returns the DISCARDs, whose {@code resetIgnoredMembers} heals the cut.
+   */
+  DISCARD[] cutOff(int alone) throws Exception {
+    DISCARD[] discards = new DISCARD[size];
+    for (int i = 0; i < size; i++) {
+      discards[i] = new DISCARD();
+      engine(i)
+          .channel()
+          .getProtocolStack()
+          .insertProtocol(discards[i], ProtocolStack.Position.ABOVE, TP.class);
+    }
+    for (int i = 0; i < size; i++) {
+      if (i != alone) {
+        discards[alone].addIgnoreMember(address(i));
+        discards[i].addIgnoreMember(address(alone));
+      }
+    }
+    return discards;
   }
 
   /** Makes member {@code i} drop every message, then closes it: the others see a crash. */
