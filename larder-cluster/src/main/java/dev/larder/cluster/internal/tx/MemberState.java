@@ -734,7 +734,11 @@ final class MemberState implements TxLog.Replay {
     notifyAll(); // PREPAREs waiting for this transaction's locks
   }
 
-  /** Before DECIDE: the originator will wait on this if the decision is not chosen in time. */
+  /**
+   * Before PREPARE: the originator waits on this if the decision is not chosen in time. An epoch
+   * installed from then on completes it (see {@link #install}); the originator forgets it when its
+   * attempt ends.
+   */
   CompletableFuture<Long> expectOutcome(TxId txid) {
     return outcomes.computeIfAbsent(txid, k -> new CompletableFuture<>());
   }

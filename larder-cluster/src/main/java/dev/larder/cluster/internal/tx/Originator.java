@@ -157,6 +157,31 @@ final class Originator {
           List.of());
     }
     TxId id = member.nextTxId();
+    // registered before any member can hold the transaction pending: a reconfiguration that
+    // installs an epoch from here on decides it (or aborts it) and completes this future; one
+    // registered later, at DECIDE, could miss that install and wait out the timeout for an
+    // outcome already chosen (its DECIDE refused under the newer ballot)
+    CompletableFuture<Long> outcome = member.expectOutcome(id);
+    try {
+      return prepareAndDecide(
+          e, id, outcome, snapshot, isolation, reads, writes, blind, walked, deadlineNanos);
+    } finally {
+      member.forgetOutcome(id);
+    }
+  }
+
+  private long prepareAndDecide(
+      Epoch e,
+      TxId id,
+      CompletableFuture<Long> outcome,
+      long snapshot,
+      Isolation isolation,
+      List<KeyRef> reads,
+      List<TxFrame.Write> writes,
+      boolean blind,
+      boolean walked,
+      long deadlineNanos)
+      throws LockedOnly, InterruptedException {
     int flags =
         (isolation == Isolation.SNAPSHOT ? TxFrame.F_SNAPSHOT : 0) | (blind ? TxFrame.F_BLIND : 0);
     List<KeyRef> checkedReads = isolation == Isolation.SERIALIZABLE && !blind ? reads : List.of();
@@ -211,7 +236,7 @@ final class Originator {
               + " (or is still pending): run it again",
           List.of());
     }
-    return decide(e, id, commitTs, who, deadlineNanos);
+    return decide(e, id, outcome, commitTs, who, deadlineNanos);
   }
 
   private RuntimeException refusal(
@@ -242,9 +267,14 @@ final class Originator {
         List.of());
   }
 
-  private long decide(Epoch e, TxId id, long commitTs, Participants who, long deadlineNanos)
+  private long decide(
+      Epoch e,
+      TxId id,
+      CompletableFuture<Long> outcome,
+      long commitTs,
+      Participants who,
+      long deadlineNanos)
       throws InterruptedException {
-    CompletableFuture<Long> outcome = member.expectOutcome(id);
     List<Address> deciders = who.deciders();
     TxChannel.Call call = channel.open(deciders);
     int ok;
@@ -270,7 +300,6 @@ final class Originator {
     }
     if (ok >= majority) {
       member.apply(id, commitTs);
-      member.forgetOutcome(id);
       for (Address a : who.participants()) {
         channel.send(a, new TxFrame.Apply(0, id, commitTs), false);
       }
@@ -286,7 +315,6 @@ final class Originator {
     try {
       result = outcome.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
-      member.forgetOutcome(id);
       throw new ClusterTimeoutException(
           "transaction "
               + id
