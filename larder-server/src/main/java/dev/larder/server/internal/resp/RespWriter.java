@@ -16,7 +16,9 @@ import java.nio.charset.StandardCharsets;
  * <p>Not thread-safe: one per connection, used on its event loop.
  */
 public final class RespWriter {
-  private static final byte[] CRLF = {'\r', '\n'};
+  /** CR then LF, as one big-endian short. */
+  private static final int CRLF_SHORT = '\r' << 8 | '\n';
+
   private static final byte[] OK = {'+', 'O', 'K', '\r', '\n'};
   private static final byte[] NULL2 = {'$', '-', '1', '\r', '\n'};
   private static final byte[] NULL3 = {'_', '\r', '\n'};
@@ -84,7 +86,20 @@ public final class RespWriter {
    */
   public void integer(long n) {
     out.writeByte(':');
-    ascii(Long.toString(n));
+    Decimal.writeSigned(out, n);
+    crlf();
+  }
+
+  /**
+   * Writes an integer reply from its decimal text, as stored (INCR's value), without parsing it.
+   *
+   * @param decimal a strict decimal long's ASCII bytes (not checked)
+   */
+  public void integerText(byte[] decimal) {
+    out.ensureWritable(decimal.length + 3);
+    out.writeByte(':');
+    out.writeBytes(decimal);
+    crlf();
   }
 
   /**
@@ -113,13 +128,17 @@ public final class RespWriter {
     out.writeByte('$');
     decimal(length);
     out.writeBytes(b, offset, length);
-    out.writeBytes(CRLF);
+    crlf();
   }
 
   /** Writes a non-negative int in decimal, then CRLF, without building a String. */
   private void decimal(int n) {
     Decimal.writeUnsigned(out, n);
-    out.writeBytes(CRLF);
+    crlf();
+  }
+
+  private void crlf() {
+    out.writeShort(CRLF_SHORT);
   }
 
   /**
@@ -148,7 +167,8 @@ public final class RespWriter {
    */
   public void array(int n) {
     out.writeByte('*');
-    ascii(Integer.toString(n));
+    Decimal.writeSigned(out, n);
+    crlf();
   }
 
   /**
@@ -160,7 +180,8 @@ public final class RespWriter {
   public void push(int n) {
     if (protocol == 3) {
       out.writeByte('>');
-      ascii(Integer.toString(n));
+      Decimal.writeSigned(out, n);
+      crlf();
     } else {
       array(n);
     }
@@ -174,7 +195,8 @@ public final class RespWriter {
   public void map(int n) {
     if (protocol == 3) {
       out.writeByte('%');
-      ascii(Integer.toString(n));
+      Decimal.writeSigned(out, n);
+      crlf();
     } else {
       array(2 * n);
     }
@@ -188,7 +210,8 @@ public final class RespWriter {
   public void set(int n) {
     if (protocol == 3) {
       out.writeByte('~');
-      ascii(Integer.toString(n));
+      Decimal.writeSigned(out, n);
+      crlf();
     } else {
       array(n);
     }
@@ -210,6 +233,6 @@ public final class RespWriter {
 
   private void ascii(String s) {
     out.writeCharSequence(s, StandardCharsets.ISO_8859_1);
-    out.writeBytes(CRLF);
+    crlf();
   }
 }
