@@ -72,6 +72,23 @@ public final class Decimal {
     return b;
   }
 
+  /**
+   * Puts a non-negative int's ASCII decimal into an array.
+   *
+   * @param a the array, with room for the digits (at most 10) from {@code at}
+   * @param at where the first digit goes
+   * @param n the number, at least 0
+   * @return the index after the last digit
+   */
+  public static int put(byte[] a, int at, int n) {
+    int end = at + digits(n);
+    for (int i = end - 1; i >= at; i--) {
+      a[i] = (byte) ('0' + n % 10);
+      n /= 10;
+    }
+    return end;
+  }
+
   private static void writeNonNegative(ByteBuf out, long n) {
     int digits = digits(n);
     out.ensureWritable(digits);

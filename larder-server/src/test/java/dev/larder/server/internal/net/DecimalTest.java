@@ -66,4 +66,18 @@ class DecimalTest {
       assertEquals(Long.toString(n), new String(Decimal.ascii(n), StandardCharsets.US_ASCII));
     }
   }
+
+  @Test
+  void putsAnIntsDigitsInPlace() {
+    byte[] a = new byte[14];
+    SplittableRandom r = new SplittableRandom(11);
+    for (int i = 0; i < 10_000; i++) {
+      int n =
+          i < 3
+              ? new int[] {0, 9, Integer.MAX_VALUE}[i]
+              : (r.nextInt() & Integer.MAX_VALUE) >>> r.nextInt(31);
+      int end = Decimal.put(a, 2, n);
+      assertEquals(Integer.toString(n), new String(a, 2, end - 2, StandardCharsets.US_ASCII));
+    }
+  }
 }
