@@ -142,11 +142,27 @@ public final class RespCall {
         || (b[0] == '-' && (b.length == 1 || b[1] == '0'))) {
       throw new RespError(RespError.NOT_INTEGER);
     }
-    try {
-      return Long.parseLong(new String(b, StandardCharsets.ISO_8859_1));
-    } catch (NumberFormatException e) {
-      throw new RespError(RespError.NOT_INTEGER);
+    boolean negative = b[0] == '-';
+    // Accumulated negative, as Long.parseLong does, so that Long.MIN_VALUE fits.
+    long value = 0;
+    for (int i = negative ? 1 : 0; i < b.length; i++) {
+      int digit = b[i] - '0';
+      if (digit < 0 || digit > 9 || value < Long.MIN_VALUE / 10) {
+        throw new RespError(RespError.NOT_INTEGER);
+      }
+      value *= 10;
+      if (value < Long.MIN_VALUE + digit) {
+        throw new RespError(RespError.NOT_INTEGER);
+      }
+      value -= digit;
     }
+    if (!negative) {
+      if (value == Long.MIN_VALUE) {
+        throw new RespError(RespError.NOT_INTEGER);
+      }
+      return -value;
+    }
+    return value;
   }
 
   /** Returns a RespError for this command's wrong number of arguments. */

@@ -10,6 +10,7 @@ import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.keyspace.StoredValue;
 import dev.larder.server.internal.keyspace.ValueLayout;
 import dev.larder.server.internal.keyspace.ValueType;
+import dev.larder.server.internal.net.Decimal;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.nio.charset.StandardCharsets;
@@ -332,7 +333,8 @@ final class StringCommands {
       }
     }
     for (int i = 1; i < c.argc(); i += 2) {
-      c.keyspace().put(c.db(), c.arg(i), StoredValue.string(c.arg(i + 1)));
+      // A plain string without expiry, as SET's common case: encoded straight from the argument.
+      c.keyspace().putString(c.db(), c.arg(i), c.arg(i + 1));
     }
     if (onlyIfNoneExist) {
       c.out().integer(1);
@@ -466,10 +468,11 @@ final class StringCommands {
                   } catch (ArithmeticException e) {
                     throw new RespError("ERR increment or decrement would overflow");
                   }
-                  byte[] text = Long.toString(next).getBytes(StandardCharsets.ISO_8859_1);
+                  byte[] text = Decimal.ascii(next);
                   return before == null ? StoredValue.string(text) : before.withPayload(text);
                 });
-    c.out().integer(RespCall.parseLong(change.after().payload()));
+    // The stored text is the new value's strict decimal: written as it is, not parsed again.
+    c.out().integerText(change.after().payload());
   }
 
   private static void incrByFloat(RespCall c) {

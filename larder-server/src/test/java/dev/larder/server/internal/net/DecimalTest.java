@@ -30,4 +30,54 @@ class DecimalTest {
       assertEquals(">" + Long.toUnsignedString(n), written(n));
     }
   }
+
+  private static String signed(long n) {
+    ByteBuf out = Unpooled.buffer(1);
+    out.writeByte('>');
+    Decimal.writeSigned(out, n);
+    return out.toString(StandardCharsets.US_ASCII);
+  }
+
+  @Test
+  void signedFormsAreWhatLongToStringWrites() {
+    long[] edges = {
+      0,
+      9,
+      10,
+      -1,
+      -9,
+      -10,
+      -11,
+      99,
+      -100,
+      Integer.MIN_VALUE,
+      Long.MAX_VALUE,
+      Long.MIN_VALUE,
+      Long.MIN_VALUE + 1
+    };
+    for (long n : edges) {
+      assertEquals(">" + n, signed(n));
+      assertEquals(Long.toString(n), new String(Decimal.ascii(n), StandardCharsets.US_ASCII));
+    }
+    SplittableRandom r = new SplittableRandom(5);
+    for (int i = 0; i < 10_000; i++) {
+      long n = r.nextLong() >> r.nextInt(64);
+      assertEquals(">" + n, signed(n));
+      assertEquals(Long.toString(n), new String(Decimal.ascii(n), StandardCharsets.US_ASCII));
+    }
+  }
+
+  @Test
+  void putsAnIntsDigitsInPlace() {
+    byte[] a = new byte[14];
+    SplittableRandom r = new SplittableRandom(11);
+    for (int i = 0; i < 10_000; i++) {
+      int n =
+          i < 3
+              ? new int[] {0, 9, Integer.MAX_VALUE}[i]
+              : (r.nextInt() & Integer.MAX_VALUE) >>> r.nextInt(31);
+      int end = Decimal.put(a, 2, n);
+      assertEquals(Integer.toString(n), new String(a, 2, end - 2, StandardCharsets.US_ASCII));
+    }
+  }
 }
