@@ -76,11 +76,28 @@ final class CheckpointBlock {
      * @param storedValue its stored value
      */
     void add(byte[] storedKey, byte[] storedValue) {
-      int db = storedKey[0] & 0xFF;
-      int keyLength = storedKey.length - 1;
-      int versionEnd = ValueLayout.versionEnd(storedValue);
-      int valueLength = storedValue.length - versionEnd + 1;
-      int size = Varint.size(keyLength) + keyLength + Varint.size(valueLength) + valueLength;
+      byte[] entry = new byte[storedKey.length + storedValue.length];
+      System.arraycopy(storedKey, 0, entry, 0, storedKey.length);
+      System.arraycopy(storedValue, 0, entry, storedKey.length, storedValue.length);
+      add(entry, storedKey.length, storedValue.length);
+    }
+
+    /**
+     * Adds an item given as it lies in an array (copied: the array may be reused afterwards).
+     *
+     * @param entry holds a stored key (db byte, key) from index 0, then its stored value
+     * @param keyLength the stored key's length, at least 1
+     * @param valueLength the stored value's length
+     */
+    void add(byte[] entry, int keyLength, int valueLength) {
+      int db = entry[0] & 0xFF;
+      int nameLength = keyLength - 1;
+      int versionEnd = ValueLayout.versionEnd(entry, keyLength);
+      int valueEnd = keyLength + valueLength;
+      int restLength = valueEnd - versionEnd;
+      int unversionedLength = restLength + 1;
+      int size =
+          Varint.size(nameLength) + nameLength + Varint.size(unversionedLength) + unversionedLength;
       if (blocks[db] != null && lengths[db] + size > TARGET_BYTES) {
         emit(db);
       }
@@ -91,12 +108,12 @@ final class CheckpointBlock {
         lengths[db] = 2;
       }
       byte[] b = blocks[db];
-      int pos = Varint.write(b, lengths[db], keyLength);
-      System.arraycopy(storedKey, 1, b, pos, keyLength);
-      pos = Varint.write(b, pos + keyLength, valueLength);
-      b[pos++] = storedValue[0];
-      System.arraycopy(storedValue, versionEnd, b, pos, storedValue.length - versionEnd);
-      lengths[db] = pos + storedValue.length - versionEnd;
+      int pos = Varint.write(b, lengths[db], nameLength);
+      System.arraycopy(entry, 1, b, pos, nameLength);
+      pos = Varint.write(b, pos + nameLength, unversionedLength);
+      b[pos++] = entry[keyLength];
+      System.arraycopy(entry, versionEnd, b, pos, restLength);
+      lengths[db] = pos + restLength;
       items++;
     }
 

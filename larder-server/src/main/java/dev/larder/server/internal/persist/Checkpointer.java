@@ -141,13 +141,13 @@ final class Checkpointer implements AutoCloseable {
       CheckpointBlock.Writer blocks = new CheckpointBlock.Writer(ck::add);
       long now = clock.getAsLong();
       keyspace.forEachStored(
-          (key, value) -> {
+          (entry, keyLength, valueLength) -> {
             if (closed) {
               throw new IllegalStateException("the server is closing");
             }
-            long expiry = ValueLayout.expiryOf(value);
+            long expiry = ValueLayout.expiryOf(entry, keyLength);
             if (expiry == 0 || expiry > now) {
-              blocks.add(key, value);
+              blocks.add(entry, keyLength, valueLength);
             }
           });
       blocks.finish();
