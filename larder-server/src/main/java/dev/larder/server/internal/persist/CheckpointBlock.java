@@ -56,9 +56,25 @@ final class CheckpointBlock {
     return out;
   }
 
-  /** Gathers items into one block per database and hands each full block on. */
+  /** Receives a finished block, in an array the writer reuses once this returns. */
+  @FunctionalInterface
+  interface BlockSink {
+    /**
+     * Receives one block.
+     *
+     * @param bytes holds the block from index 0
+     * @param length its length
+     */
+    void block(byte[] bytes, int length);
+  }
+
+  /**
+   * Gathers items into one block per database and hands each full block on. A writer made by {@link
+   * #reusing} fills the same array of each database again once its block was handed on, so a
+   * checkpoint allocates nothing per block either.
+   */
   static final class Writer {
-    private final Consumer<byte[]> entries;
+    private final BlockSink entries;
     // Indexed by the stored key's first byte: a database, or a database's chunk space.
     private final byte[][] blocks = new byte[256][];
     private final int[] lengths = new int[256];
@@ -68,7 +84,20 @@ final class CheckpointBlock {
      * @param entries receives each finished block
      */
     Writer(Consumer<byte[]> entries) {
+      this.entries = (bytes, length) -> entries.accept(Arrays.copyOf(bytes, length));
+    }
+
+    private Writer(BlockSink entries) {
       this.entries = entries;
+    }
+
+    /**
+     * Returns a writer that hands each block in an array it reuses afterwards.
+     *
+     * @param sink receives each finished block; copies what it keeps
+     */
+    static Writer reusing(BlockSink sink) {
+      return new Writer(sink);
     }
 
     /**
@@ -98,10 +127,10 @@ final class CheckpointBlock {
       int unversionedLength = restLength + 1;
       int size =
           Varint.size(nameLength) + nameLength + Varint.size(unversionedLength) + unversionedLength;
-      if (blocks[db] != null && lengths[db] + size > TARGET_BYTES) {
+      if (lengths[db] > 2 && lengths[db] + size > TARGET_BYTES) {
         emit(db);
       }
-      if (blocks[db] == null) {
+      if (blocks[db] == null || blocks[db].length < size + 2) {
         blocks[db] = new byte[Math.max(TARGET_BYTES, size + 2)];
         blocks[db][0] = BLOCK;
         blocks[db][1] = (byte) db;
@@ -120,7 +149,7 @@ final class CheckpointBlock {
     /** Hands on every block not yet full. */
     void finish() {
       for (int db = 0; db < blocks.length; db++) {
-        if (blocks[db] != null) {
+        if (lengths[db] > 2) {
           emit(db);
         }
       }
@@ -132,8 +161,8 @@ final class CheckpointBlock {
     }
 
     private void emit(int db) {
-      entries.accept(Arrays.copyOf(blocks[db], lengths[db]));
-      blocks[db] = null;
+      entries.block(blocks[db], lengths[db]);
+      lengths[db] = 2;
     }
   }
 

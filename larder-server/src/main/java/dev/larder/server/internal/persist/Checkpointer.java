@@ -138,7 +138,8 @@ final class Checkpointer implements AutoCloseable {
     }
     try (ck) {
       ck.add(CheckpointBlock.header(itemVersion, keysAtBegin));
-      CheckpointBlock.Writer blocks = new CheckpointBlock.Writer(ck::add);
+      CheckpointBlock.Writer blocks =
+          CheckpointBlock.Writer.reusing((bytes, length) -> ck.add(bytes, 0, length));
       long now = clock.getAsLong();
       keyspace.forEachStored(
           (entry, keyLength, valueLength) -> {
