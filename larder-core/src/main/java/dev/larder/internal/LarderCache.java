@@ -10,6 +10,7 @@ import dev.larder.codec.ByteSource;
 import dev.larder.codec.Codec;
 import dev.larder.codec.ValueDictionary;
 import dev.larder.internal.bulk.BulkRestore;
+import dev.larder.internal.bulk.BulkSnapshot;
 import dev.larder.internal.bulk.EncodedEntries;
 import dev.larder.internal.count.FirstByteCounts;
 import dev.larder.internal.store.HotTable;
@@ -18,6 +19,7 @@ import dev.larder.internal.store.PutMode;
 import dev.larder.internal.store.RemovedEntry;
 import dev.larder.internal.store.RetainedSize;
 import dev.larder.internal.store.Segment;
+import dev.larder.internal.store.SnapshotScratch;
 import dev.larder.internal.store.WriteResult;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -53,7 +55,8 @@ import java.util.function.Function;
  * @param <K> key type
  * @param <V> value type
  */
-public final class LarderCache<K, V> implements Cache<K, V>, BulkRestore, FirstByteCounts {
+public final class LarderCache<K, V>
+    implements Cache<K, V>, BulkRestore, BulkSnapshot, FirstByteCounts {
 
   /**
    * The raw-bytes codec. Its values are their own encoding: reads hand over the array the store
@@ -393,6 +396,20 @@ public final class LarderCache<K, V> implements Cache<K, V>, BulkRestore, FirstB
       WriteResult result = store(key, key.length, value, value.length, PutMode.ALWAYS, null, false);
       afterWrite(result);
       stats.recordPut(elapsed(start));
+    }
+  }
+
+  /**
+   * Walks the distinct segments of this moment, each lock-free ({@link Segment#snapshot}); one that
+   * splits or rebuilds its index meanwhile is walked again from its successors or its new index.
+   */
+  @Override
+  public void forEachEncoded(EncodedEntryVisitor visitor) {
+    Objects.requireNonNull(visitor, "visitor");
+    checkOpen();
+    SnapshotScratch scratch = new SnapshotScratch();
+    for (Segment segment : segments) {
+      segment.snapshot(now(), scratch, visitor);
     }
   }
 

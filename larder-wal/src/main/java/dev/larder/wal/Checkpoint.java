@@ -57,8 +57,23 @@ public final class Checkpoint implements AutoCloseable {
    * @throws UncheckedIOException on failure, naming the file and the operation
    */
   public void add(byte[] entry) {
+    add(entry, 0, entry.length);
+  }
+
+  /**
+   * Adds one entry that lies in part of an array: its bytes are copied before this returns, so the
+   * caller may reuse the array.
+   *
+   * @param bytes holds the entry; the log does not interpret it
+   * @param offset where it starts
+   * @param length its length
+   * @throws IndexOutOfBoundsException if the range is not within {@code bytes}
+   * @throws UncheckedIOException on failure, naming the file and the operation
+   */
+  public void add(byte[] bytes, int offset, int length) {
+    java.util.Objects.checkFromIndexSize(offset, length, bytes.length);
     try {
-      writer().add(entry);
+      writer().add(bytes, offset, length);
     } catch (IOException e) {
       throw new UncheckedIOException(e.getMessage(), e);
     }

@@ -1,6 +1,7 @@
 package dev.larder.internal.store;
 
 import dev.larder.RemovalCause;
+import dev.larder.internal.bulk.BulkSnapshot;
 import dev.larder.internal.bulk.EncodedEntries;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -2300,6 +2301,182 @@ public final class Segment {
       lock.unlockWrite(stamp);
     }
     return changed ? withRest(keys) : keys;
+  }
+
+  /** What {@link #snapshotSlot} found at a slot. */
+  private static final int SNAPSHOT_NONE = 0;
+
+  private static final int SNAPSHOT_COPIED = 1;
+  private static final int SNAPSHOT_CHANGED = 2;
+  private static final int SNAPSHOT_RETRY = 3;
+
+  /** Lock-free attempts at one slot in {@link #snapshot} before it is read under the lock. */
+  static final int SNAPSHOT_OPTIMISTIC_ATTEMPTS = 4;
+
+  /**
+   * Hands every live entry's encoded key and value to {@code visitor} (a cache's {@code
+   * BulkSnapshot} walk: a server's checkpoint), holding no lock while the visitor runs and the
+   * write lock only for one entry's copy, and only when reading it lock-free failed a few times.
+   *
+   * <p>The walk reads the index as the lock-free readers do: each live slot's entry is copied into
+   * {@code scratch}, then validated (the slot still points to it, its page was not recycled, the
+   * index is the same array), so writers never wait for it: a walk that held the lock for a few
+   * thousand slots at a time made a write to that segment wait for the copy, and for the whole walk
+   * when the walking thread lost its core meanwhile (a server's checkpoint of 1,000,000 keys under
+   * load: 78 waits in {@code put}, up to 94 ms). A present key's slot never moves while the index
+   * stays the same array, so every key present throughout is handed over, with its value at the
+   * moment its copy was validated. If the index was rebuilt (grown, purged, cleared) or the segment
+   * retired (split, closed) during the walk, the walk starts again on the new index or the
+   * successors, handing over again the keys it had handed over: a key may then come twice, each
+   * time with a value it held during the walk. Restarts, like a lock-free reader's retries, happen
+   * only when a writer rebuilt the index meanwhile.
+   *
+   * @param now ticker time (expired entries are left out, as a peek leaves them)
+   * @param scratch where each entry is copied; the visitor reads it there
+   * @param visitor receives each entry; what it throws ends the walk
+   * @throws IllegalStateException if the segment is closed and not split
+   */
+  @SuppressWarnings("ReferenceEquality") // the same table means no rebuild since the walk began
+  public void snapshot(
+      long now, SnapshotScratch scratch, BulkSnapshot.EncodedEntryVisitor visitor) {
+    for (; ; ) {
+      if (closed) {
+        Segment[] next = successors;
+        if (next == null) {
+          throw new IllegalStateException("cache is closed");
+        }
+        for (Segment segment : next) {
+          segment.snapshot(now, scratch, visitor);
+        }
+        return;
+      }
+      if (walkSnapshot(table, now, scratch, visitor)) {
+        return;
+      }
+    }
+  }
+
+  /** One walk of index {@code t}; false if it was rebuilt or the segment retired meanwhile. */
+  private boolean walkSnapshot(
+      long[] t, long now, SnapshotScratch scratch, BulkSnapshot.EncodedEntryVisitor visitor) {
+    int capacity = t.length;
+    int step = scatterStep(capacity);
+    for (int n = 0, i = 0; n < capacity; n++) {
+      int found = snapshotSlot(t, i, now, scratch);
+      if (found == SNAPSHOT_CHANGED) {
+        return false;
+      }
+      if (found == SNAPSHOT_COPIED) {
+        visitor.entry(scratch.bytes(), scratch.keyLength(), scratch.valueLength());
+      }
+      i += step;
+      if (i >= capacity) {
+        i -= capacity;
+      }
+    }
+    return true;
+  }
+
+  /** Copies slot {@code i}'s live entry into {@code scratch}: lock-free, else under the lock. */
+  @SuppressWarnings("ReferenceEquality") // the same table: no rebuild
+  private int snapshotSlot(long[] t, int i, long now, SnapshotScratch scratch) {
+    for (int attempt = 0; attempt < SNAPSHOT_OPTIMISTIC_ATTEMPTS; attempt++) {
+      long slot = (long) SLOTS.getAcquire(t, i);
+      if (slot == IndexSlot.EMPTY || slot == IndexSlot.TOMBSTONE) {
+        // a stale index's empty slot says nothing of the current one
+        return table == t && !closed ? SNAPSHOT_NONE : SNAPSHOT_CHANGED;
+      }
+      try {
+        int found = tryCopyEntry(t, i, slot, now, scratch);
+        if (found != SNAPSHOT_RETRY) {
+          return found;
+        }
+      } catch (IndexOutOfBoundsException e) {
+        // A torn read of a page that a writer was recycling or freeing: read again.
+      }
+      Thread.onSpinWait();
+    }
+    return lockedCopyEntry(t, i, now, scratch);
+  }
+
+  /**
+   * One lock-free copy of the entry {@code slot} (read from {@code t[i]}) points to, validated as
+   * {@link #readIfKey} validates a read.
+   */
+  @SuppressWarnings("ReferenceEquality") // the same table: no rebuild
+  private int tryCopyEntry(long[] t, int i, long slot, long now, SnapshotScratch scratch) {
+    long address = IndexSlot.address(slot);
+    Page page = pages.page(IndexSlot.page(address));
+    if (page == null) {
+      return table == t && !closed ? SNAPSHOT_RETRY : SNAPSHOT_CHANGED;
+    }
+    int generation = page.generation();
+    MemorySegment memory = page.memory;
+    int offset = IndexSlot.offset(address);
+    long lengths = EntryLayout.readLengths(memory, offset);
+    int length = EntryLayout.keyLength(lengths) + EntryLayout.valueLength(lengths);
+    if (lengths < 0 || length < 0 || length > page.capacity) {
+      return table == t && !closed ? SNAPSHOT_RETRY : SNAPSHOT_CHANGED;
+    }
+    boolean expired = expires && isExpired(EntryLayout.deadline(memory, offset, lengths), now);
+    if (!expired) {
+      MemorySegment.copy(
+          memory,
+          ValueLayout.JAVA_BYTE,
+          EntryLayout.keyOffset(offset, lengths, expires),
+          scratch.room(length),
+          0,
+          length);
+    }
+    VarHandle.acquireFence();
+    long current = (long) SLOTS.getAcquire(t, i);
+    if (table != t || closed) {
+      return SNAPSHOT_CHANGED;
+    }
+    if (page.generation() != generation
+        || IndexSlot.withClock(current, 0) != IndexSlot.withClock(slot, 0)) {
+      return SNAPSHOT_RETRY;
+    }
+    if (expired) {
+      return SNAPSHOT_NONE;
+    }
+    scratch.copied(EntryLayout.keyLength(lengths), EntryLayout.valueLength(lengths));
+    return SNAPSHOT_COPIED;
+  }
+
+  /** Copies slot {@code i}'s live entry under the write lock: slots written faster than read. */
+  @SuppressWarnings("ReferenceEquality") // the same table: no rebuild
+  private int lockedCopyEntry(long[] t, int i, long now, SnapshotScratch scratch) {
+    long stamp = lock.writeLock();
+    try {
+      if (closed || table != t) {
+        return SNAPSHOT_CHANGED;
+      }
+      long slot = t[i];
+      if (slot == IndexSlot.EMPTY || slot == IndexSlot.TOMBSTONE) {
+        return SNAPSHOT_NONE;
+      }
+      long address = IndexSlot.address(slot);
+      Page page = pages.page(IndexSlot.page(address));
+      int offset = IndexSlot.offset(address);
+      long lengths = EntryLayout.readLengths(page.memory, offset);
+      if (expires && isExpired(EntryLayout.deadline(page.memory, offset, lengths), now)) {
+        return SNAPSHOT_NONE;
+      }
+      int keyLength = EntryLayout.keyLength(lengths);
+      int valueLength = EntryLayout.valueLength(lengths);
+      MemorySegment.copy(
+          page.memory,
+          ValueLayout.JAVA_BYTE,
+          EntryLayout.keyOffset(offset, lengths, expires),
+          scratch.room(keyLength + valueLength),
+          0,
+          keyLength + valueLength);
+      scratch.copied(keyLength, valueLength);
+      return SNAPSHOT_COPIED;
+    } finally {
+      lock.unlockWrite(stamp);
+    }
   }
 
   /** The keys copied before the index changed, then those of a fresh walk not among them. */

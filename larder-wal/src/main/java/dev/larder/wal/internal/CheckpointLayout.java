@@ -45,6 +45,7 @@ public final class CheckpointLayout {
     private final LogFile file;
     private final CRC32C crc = new CRC32C();
     private final byte[] buffer = new byte[1 << 16];
+    private final byte[] lengthField = new byte[4];
     private int buffered;
     private long position;
     private long count;
@@ -70,10 +71,21 @@ public final class CheckpointLayout {
      * @throws IOException on failure
      */
     public void add(byte[] entry) throws IOException {
-      byte[] length = new byte[4];
-      RecordLayout.putInt(length, 0, entry.length);
-      put(length, 0, 4);
-      put(entry, 0, entry.length);
+      add(entry, 0, entry.length);
+    }
+
+    /**
+     * Writes one entry that lies in part of an array (copied before this returns).
+     *
+     * @param bytes holds the entry
+     * @param offset where it starts
+     * @param length its length
+     * @throws IOException on failure
+     */
+    public void add(byte[] bytes, int offset, int length) throws IOException {
+      RecordLayout.putInt(lengthField, 0, length);
+      put(lengthField, 0, 4);
+      put(bytes, offset, length);
       count++;
     }
 

@@ -5,6 +5,7 @@ import dev.larder.CacheBuilder;
 import dev.larder.RemovalCause;
 import dev.larder.codec.Codecs;
 import dev.larder.internal.bulk.BulkRestore;
+import dev.larder.internal.bulk.BulkSnapshot;
 import dev.larder.internal.bulk.EncodedEntries;
 import dev.larder.internal.count.FirstByteCounts;
 import java.util.Arrays;
@@ -1474,15 +1475,31 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
-   * Calls {@code action} with every stored key and stored value, live or expired, in no particular
-   * order; keys written during the walk may or may not be seen. The arrays are fresh copies. For
-   * checkpoints.
+   * Hands {@code action} every stored key and stored value, live or expired, in no particular order
+   * (a checkpoint's walk). A key present throughout the walk is handed over with a value it held
+   * during the walk, possibly more than once (each time with such a value); keys written during the
+   * walk may or may not be seen. Over the store's own cache the walk holds up no writer and
+   * allocates nothing per key ({@link BulkSnapshot}); over a cache given to the keyspace (a
+   * cluster's), it walks the cache's map view.
    *
-   * @param action given each stored key and stored value
+   * @param action given each entry as the stored key (from index 0) and the stored value right
+   *     after it, in an array reused for the next entry; runs with no lock of the keyspace held
    */
-  public void forEachStored(BiConsumer<byte[], byte[]> action) {
+  public void forEachStored(BulkSnapshot.EncodedEntryVisitor action) {
+    if (cache instanceof BulkSnapshot snapshot) {
+      snapshot.forEachEncoded(action);
+      return;
+    }
+    byte[] scratch = new byte[0];
     for (Map.Entry<byte[], byte[]> e : cache.asMap().entrySet()) {
-      action.accept(e.getKey(), e.getValue());
+      byte[] key = e.getKey();
+      byte[] value = e.getValue();
+      if (scratch.length < key.length + value.length) {
+        scratch = new byte[Math.max(key.length + value.length, 2 * scratch.length)];
+      }
+      System.arraycopy(key, 0, scratch, 0, key.length);
+      System.arraycopy(value, 0, scratch, key.length, value.length);
+      action.entry(scratch, key.length, value.length);
     }
   }
 

@@ -197,6 +197,20 @@ public final class ValueLayout {
   }
 
   /**
+   * Returns where the fields after the version start in a stored value that lies in part of an
+   * array.
+   *
+   * @param bytes holds the stored value
+   * @param offset where it starts (its tag)
+   * @return the index in {@code bytes} of the first byte after the version
+   */
+  public static int versionEnd(byte[] bytes, int offset) {
+    long[] cursor = {offset + 1};
+    Varint.read(bytes, cursor);
+    return (int) cursor[0];
+  }
+
+  /**
    * The inverse of dropping the version: a value's tag, then {@code version}, then the rest.
    *
    * @param unversioned a stored value without its version (tag, then the fields after it)
@@ -239,6 +253,22 @@ public final class ValueLayout {
     }
     long[] cursor = {offset + 1};
     return Varint.read(unversioned, cursor);
+  }
+
+  /**
+   * Reads only the expiry of a stored value that lies in part of an array.
+   *
+   * @param bytes holds the stored value
+   * @param offset where it starts (its tag)
+   * @return the expiry, 0 for none
+   */
+  public static long expiryOf(byte[] bytes, int offset) {
+    if ((bytes[offset] & EXPIRY_BIT) == 0) {
+      return 0;
+    }
+    long[] cursor = {offset + 1};
+    Varint.read(bytes, cursor);
+    return Varint.read(bytes, cursor);
   }
 
   /**

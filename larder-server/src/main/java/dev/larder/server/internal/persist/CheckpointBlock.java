@@ -56,9 +56,25 @@ final class CheckpointBlock {
     return out;
   }
 
-  /** Gathers items into one block per database and hands each full block on. */
+  /** Receives a finished block, in an array the writer reuses once this returns. */
+  @FunctionalInterface
+  interface BlockSink {
+    /**
+     * Receives one block.
+     *
+     * @param bytes holds the block from index 0
+     * @param length its length
+     */
+    void block(byte[] bytes, int length);
+  }
+
+  /**
+   * Gathers items into one block per database and hands each full block on. A writer made by {@link
+   * #reusing} fills the same array of each database again once its block was handed on, so a
+   * checkpoint allocates nothing per block either.
+   */
   static final class Writer {
-    private final Consumer<byte[]> entries;
+    private final BlockSink entries;
     // Indexed by the stored key's first byte: a database, or a database's chunk space.
     private final byte[][] blocks = new byte[256][];
     private final int[] lengths = new int[256];
@@ -68,7 +84,20 @@ final class CheckpointBlock {
      * @param entries receives each finished block
      */
     Writer(Consumer<byte[]> entries) {
+      this.entries = (bytes, length) -> entries.accept(Arrays.copyOf(bytes, length));
+    }
+
+    private Writer(BlockSink entries) {
       this.entries = entries;
+    }
+
+    /**
+     * Returns a writer that hands each block in an array it reuses afterwards.
+     *
+     * @param sink receives each finished block; copies what it keeps
+     */
+    static Writer reusing(BlockSink sink) {
+      return new Writer(sink);
     }
 
     /**
@@ -76,34 +105,51 @@ final class CheckpointBlock {
      * @param storedValue its stored value
      */
     void add(byte[] storedKey, byte[] storedValue) {
-      int db = storedKey[0] & 0xFF;
-      int keyLength = storedKey.length - 1;
-      int versionEnd = ValueLayout.versionEnd(storedValue);
-      int valueLength = storedValue.length - versionEnd + 1;
-      int size = Varint.size(keyLength) + keyLength + Varint.size(valueLength) + valueLength;
-      if (blocks[db] != null && lengths[db] + size > TARGET_BYTES) {
+      byte[] entry = new byte[storedKey.length + storedValue.length];
+      System.arraycopy(storedKey, 0, entry, 0, storedKey.length);
+      System.arraycopy(storedValue, 0, entry, storedKey.length, storedValue.length);
+      add(entry, storedKey.length, storedValue.length);
+    }
+
+    /**
+     * Adds an item given as it lies in an array (copied: the array may be reused afterwards).
+     *
+     * @param entry holds a stored key (db byte, key) from index 0, then its stored value
+     * @param keyLength the stored key's length, at least 1
+     * @param valueLength the stored value's length
+     */
+    void add(byte[] entry, int keyLength, int valueLength) {
+      int db = entry[0] & 0xFF;
+      int nameLength = keyLength - 1;
+      int versionEnd = ValueLayout.versionEnd(entry, keyLength);
+      int valueEnd = keyLength + valueLength;
+      int restLength = valueEnd - versionEnd;
+      int unversionedLength = restLength + 1;
+      int size =
+          Varint.size(nameLength) + nameLength + Varint.size(unversionedLength) + unversionedLength;
+      if (lengths[db] > 2 && lengths[db] + size > TARGET_BYTES) {
         emit(db);
       }
-      if (blocks[db] == null) {
+      if (blocks[db] == null || blocks[db].length < size + 2) {
         blocks[db] = new byte[Math.max(TARGET_BYTES, size + 2)];
         blocks[db][0] = BLOCK;
         blocks[db][1] = (byte) db;
         lengths[db] = 2;
       }
       byte[] b = blocks[db];
-      int pos = Varint.write(b, lengths[db], keyLength);
-      System.arraycopy(storedKey, 1, b, pos, keyLength);
-      pos = Varint.write(b, pos + keyLength, valueLength);
-      b[pos++] = storedValue[0];
-      System.arraycopy(storedValue, versionEnd, b, pos, storedValue.length - versionEnd);
-      lengths[db] = pos + storedValue.length - versionEnd;
+      int pos = Varint.write(b, lengths[db], nameLength);
+      System.arraycopy(entry, 1, b, pos, nameLength);
+      pos = Varint.write(b, pos + nameLength, unversionedLength);
+      b[pos++] = entry[keyLength];
+      System.arraycopy(entry, versionEnd, b, pos, restLength);
+      lengths[db] = pos + restLength;
       items++;
     }
 
     /** Hands on every block not yet full. */
     void finish() {
       for (int db = 0; db < blocks.length; db++) {
-        if (blocks[db] != null) {
+        if (lengths[db] > 2) {
           emit(db);
         }
       }
@@ -115,8 +161,8 @@ final class CheckpointBlock {
     }
 
     private void emit(int db) {
-      entries.accept(Arrays.copyOf(blocks[db], lengths[db]));
-      blocks[db] = null;
+      entries.block(blocks[db], lengths[db]);
+      lengths[db] = 2;
     }
   }
 

@@ -138,16 +138,17 @@ final class Checkpointer implements AutoCloseable {
     }
     try (ck) {
       ck.add(CheckpointBlock.header(itemVersion, keysAtBegin));
-      CheckpointBlock.Writer blocks = new CheckpointBlock.Writer(ck::add);
+      CheckpointBlock.Writer blocks =
+          CheckpointBlock.Writer.reusing((bytes, length) -> ck.add(bytes, 0, length));
       long now = clock.getAsLong();
       keyspace.forEachStored(
-          (key, value) -> {
+          (entry, keyLength, valueLength) -> {
             if (closed) {
               throw new IllegalStateException("the server is closing");
             }
-            long expiry = ValueLayout.expiryOf(value);
+            long expiry = ValueLayout.expiryOf(entry, keyLength);
             if (expiry == 0 || expiry > now) {
-              blocks.add(key, value);
+              blocks.add(entry, keyLength, valueLength);
             }
           });
       blocks.finish();

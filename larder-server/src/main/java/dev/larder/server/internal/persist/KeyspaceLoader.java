@@ -22,13 +22,14 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <h2>Implementation notes</h2>
  *
- * <p>Checkpoint blocks are loaded by one thread per core: a checkpoint holds each key once, so its
- * blocks can be stored in any order and at once (the cache is thread-safe). Records, whose order
- * matters, are applied on the opening thread once every block is in. A loading thread copies each
- * item of a block once, as the stored key and value (db byte, key; tag, the item version, the
- * rest), into a batch of its own, and hands the whole block's batch to the keyspace, which stores
- * it through the store's bulk path ({@code BulkRestore.restore}): each segment's share of the block
- * under one hold of its lock, no key or value array per item.
+ * <p>Checkpoint blocks are loaded by one thread per core: a checkpoint holds each key once (or,
+ * rarely, a few values a key held after its sequence, any of which will do: the records after it
+ * bring the key to its last value), so its blocks can be stored in any order and at once (the cache
+ * is thread-safe). Records, whose order matters, are applied on the opening thread once every block
+ * is in. A loading thread copies each item of a block once, as the stored key and value (db byte,
+ * key; tag, the item version, the rest), into a batch of its own, and hands the whole block's batch
+ * to the keyspace, which stores it through the store's bulk path ({@code BulkRestore.restore}):
+ * each segment's share of the block under one hold of its lock, no key or value array per item.
  *
  * <p>Versions: a checkpoint item gets the header's item version, reserved when the checkpoint
  * began: above every version given out before it and given to no write (versions need only differ

@@ -287,8 +287,11 @@ class ServerLogRecoveryTest {
     Map<String, String> all = new TreeMap<>();
     HexFormat hex = HexFormat.of();
     keyspace.forEachStored(
-        (k, v) -> {
-          StoredValue value = ValueLayout.decode(v);
+        (entry, keyLength, valueLength) -> {
+          byte[] k = java.util.Arrays.copyOf(entry, keyLength);
+          StoredValue value =
+              ValueLayout.decode(
+                  java.util.Arrays.copyOfRange(entry, keyLength, keyLength + valueLength));
           all.put(
               k[0] + ":" + new String(k, 1, k.length - 1, StandardCharsets.UTF_8),
               value.type()
