@@ -121,7 +121,7 @@ public final class SetPayload {
         Long v = asLong(m);
         yield v != null && intsetSearch(p, v) >= 0;
       }
-      case PACKED -> members(p).stream().anyMatch(x -> Arrays.equals(x, m));
+      case PACKED -> packedSearch(p, m) >= 0;
       default -> new Table(p).search(m) >= 0;
     };
   }
