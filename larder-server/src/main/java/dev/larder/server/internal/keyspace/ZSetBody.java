@@ -60,16 +60,15 @@ public final class ZSetBody {
 
   /** A chunked set whose pages and chunks {@code loader} reads. */
   static ZSetBody chunked(ZSetChunks.Index index, ChunkLoader loader) {
-    return chunked(index, ZSetSide.decodingChunks(loader), ZSetSide.decodingPages(loader));
+    return chunked(index, loader, ZSetSide.decodingPages(loader));
   }
 
-  /** A chunked set whose chunks {@code chunks} reads and whose index pages {@code pages} reads. */
-  static ZSetBody chunked(
-      ZSetChunks.Index index, ZSetSide.ChunkReader chunks, ZSetSide.PageReader pages) {
+  /** A chunked set whose chunks {@code loader} reads and whose index pages {@code pages} reads. */
+  static ZSetBody chunked(ZSetChunks.Index index, ChunkLoader loader, ZSetSide.PageReader pages) {
     ZSetBody b = new ZSetBody(null, index);
     int next = index.nextNumber();
-    b.byScore = ZSetSide.stored(ZSetSide.BY_SCORE, index.byScore(), chunks, pages, next);
-    b.byMember = ZSetSide.stored(ZSetSide.BY_MEMBER, index.byMember(), chunks, pages, next);
+    b.byScore = ZSetSide.stored(ZSetSide.BY_SCORE, index.byScore(), loader, pages, next);
+    b.byMember = ZSetSide.stored(ZSetSide.BY_MEMBER, index.byMember(), loader, pages, next);
     return b;
   }
 

@@ -127,27 +127,6 @@ final class ZSetSide {
     };
   }
 
-  /** Reads a chunked set's chunks, decoded ({@link ZSetStore} keeps a few). */
-  @FunctionalInterface
-  interface ChunkReader {
-    /**
-     * Returns the entries of the chunk of that number, in a fresh mutable list, or null if the
-     * store does not hold the chunk.
-     *
-     * @param number the chunk's number
-     * @throws IllegalArgumentException if the chunk is malformed
-     */
-    List<Entry> read(int number);
-  }
-
-  /** Reads chunks by decoding what {@code loader} reads. */
-  static ChunkReader decodingChunks(ChunkLoader loader) {
-    return number -> {
-      byte[] payload = loader.load(number);
-      return payload == null ? null : ZSetChunks.decodeChunk(payload);
-    };
-  }
-
   /** Given each index page a write-back made: its number and chunk refs (not to be changed). */
   @FunctionalInterface
   interface MadePage {
@@ -155,30 +134,26 @@ final class ZSetSide {
   }
 
   private final Order order;
-  private final ChunkReader chunkReader;
+  private final ChunkLoader loader;
   private final PageReader pageReader;
   private final int nextNumber;
   private final List<Page> pages = new ArrayList<>();
   private final List<Integer> dropped = new ArrayList<>();
 
-  private ZSetSide(Order order, ChunkReader chunkReader, PageReader pageReader, int nextNumber) {
+  private ZSetSide(Order order, ChunkLoader loader, PageReader pageReader, int nextNumber) {
     this.order = order;
-    this.chunkReader = chunkReader;
+    this.loader = loader;
     this.pageReader = pageReader;
     this.nextNumber = nextNumber;
   }
 
   /**
    * A stored side: its pages as the head lists them, read through {@code pageReader}, and their
-   * chunks through {@code chunkReader}.
+   * chunks through {@code loader}.
    */
   static ZSetSide stored(
-      Order order,
-      List<Ref> pages,
-      ChunkReader chunkReader,
-      PageReader pageReader,
-      int nextNumber) {
-    ZSetSide side = new ZSetSide(order, chunkReader, pageReader, nextNumber);
+      Order order, List<Ref> pages, ChunkLoader loader, PageReader pageReader, int nextNumber) {
+    ZSetSide side = new ZSetSide(order, loader, pageReader, nextNumber);
     for (Ref r : pages) {
       side.pages.add(new Page(r.number(), r.count(), r.bytes(), r.low()));
     }
@@ -263,10 +238,11 @@ final class ZSetSide {
 
   private List<Entry> entries(Chunk c) {
     if (c.entries == null) {
-      List<Entry> es = chunkReader.read(c.number);
-      if (es == null) {
+      byte[] payload = loader.load(c.number);
+      if (payload == null) {
         throw new MissingChunk();
       }
+      List<Entry> es = ZSetChunks.decodeChunk(payload);
       if (es.size() != c.count) {
         throw new IllegalArgumentException("a sorted-set chunk differs from its ref");
       }

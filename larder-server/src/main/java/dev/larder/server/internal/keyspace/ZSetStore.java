@@ -70,8 +70,7 @@ public final class ZSetStore {
     }
     ZSetChunks.Index index = ZSetChunks.Index.decode(v.payload());
     ChunkLoader loader = chunks.loader(stored, index.id());
-    return ZSetBody.chunked(
-        index, ZSetSide.decodingChunks(loader), keptPages(stored, index.id(), loader));
+    return ZSetBody.chunked(index, loader, keptPages(stored, index.id(), loader));
   }
 
   /** Reads index pages from those kept decoded, else from the store (and keeps them). */
