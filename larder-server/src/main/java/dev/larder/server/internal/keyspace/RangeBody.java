@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.function.IntConsumer;
+import java.util.function.ObjIntConsumer;
 import java.util.function.Predicate;
 import java.util.random.RandomGenerator;
 
@@ -86,9 +87,24 @@ public final class RangeBody {
     }
   }
 
+  /** Reads a chunked collection's index pages, decoded ({@link RangeStore} keeps a few). */
+  @FunctionalInterface
+  interface PageReader {
+    /**
+     * Returns the chunks the index page of that number lists (an index not to be changed), or null
+     * if the store does not hold the page.
+     *
+     * @param number the page's number
+     * @param nextNumber the head's next number, above every number listed
+     * @throws IllegalArgumentException if the page is malformed
+     */
+    RangeChunks.Index read(int number, int nextNumber);
+  }
+
   private final ValueType type;
   private final List<Segment> segments = new ArrayList<>();
   private final ChunkLoader loader;
+  private final PageReader pageReader;
   private final RangeChunks.Index index;
   private boolean changed;
 
@@ -101,15 +117,22 @@ public final class RangeBody {
   /** The numbers of the pages read and replaced by their chunks (written back under new ones). */
   private final List<Integer> expanded = new ArrayList<>();
 
-  private RangeBody(ValueType type, ChunkLoader loader, RangeChunks.Index index) {
+  /** The pages the write-back made, with their numbers at the same positions in {@code made}. */
+  private final List<RangeChunks.Index> madePages = new ArrayList<>();
+
+  private final List<Integer> made = new ArrayList<>();
+
+  private RangeBody(
+      ValueType type, ChunkLoader loader, PageReader pageReader, RangeChunks.Index index) {
     this.type = type;
     this.loader = loader;
+    this.pageReader = pageReader;
     this.index = index;
   }
 
   /** An empty collection (an absent key) of a type with a range-chunked form. */
   static RangeBody empty(ValueType type) {
-    return new RangeBody(type, n -> null, null);
+    return new RangeBody(type, n -> null, (n, next) -> null, null);
   }
 
   /** A packed collection. */
@@ -122,7 +145,24 @@ public final class RangeBody {
 
   /** A chunked collection whose chunks and index pages {@code loader} reads. */
   static RangeBody chunked(ValueType type, RangeChunks.Index index, ChunkLoader loader) {
-    RangeBody b = new RangeBody(type, loader, index);
+    return chunked(type, index, loader, decodingPages(loader));
+  }
+
+  /** Reads index pages by decoding what {@code loader} reads. */
+  static PageReader decodingPages(ChunkLoader loader) {
+    return (number, nextNumber) -> {
+      byte[] payload = loader.load(number);
+      return payload == null ? null : RangeChunks.Index.decodePage(payload, nextNumber);
+    };
+  }
+
+  /**
+   * A chunked collection whose chunks {@code loader} reads and whose index pages {@code pages}
+   * reads.
+   */
+  static RangeBody chunked(
+      ValueType type, RangeChunks.Index index, ChunkLoader loader, PageReader pages) {
+    RangeBody b = new RangeBody(type, loader, pages, index);
     for (int i = 0; i < index.entries(); i++) {
       Segment s = new Segment(index.number(i), index.low(i), index.count(i), index.bytes(i), null);
       s.pageChunks = index.pageChunks(i);
@@ -201,12 +241,13 @@ public final class RangeBody {
     Segment s = segmentOf(ScanCursor.hash(key));
     RangeCodec codec = codec();
     byte[] p = s.count == 0 ? null : payload(s);
-    boolean fresh = p == null || codec.get(p, key) == null;
     byte[] next = codec.put(p, key, value);
-    if (next != null) {
-      set(s, next);
+    if (next == null) {
+      return false; // a set's member already there, a hash's field already holding the value
     }
-    return fresh;
+    int before = p == null ? 0 : codec.count(p);
+    set(s, next);
+    return s.count > before;
   }
 
   /** Removes the entry with that key; returns whether there was one. */
@@ -397,11 +438,10 @@ public final class RangeBody {
    */
   private void expand(int at) {
     Segment page = segments.get(at);
-    byte[] payload = loader.load(page.number);
-    if (payload == null) {
+    RangeChunks.Index listed = pageReader.read(page.number, index.nextNumber());
+    if (listed == null) {
       throw new MissingChunk();
     }
-    RangeChunks.Index listed = RangeChunks.Index.decodePage(payload, index.nextNumber());
     long above = at + 1 < segments.size() ? segments.get(at + 1).low : 1L << 32;
     if (listed.total() != page.count
         || listed.entries() != page.pageChunks
@@ -637,7 +677,7 @@ public final class RangeBody {
     int count = (length + PAGE_CHUNKS - 1) / PAGE_CHUNKS;
     for (int p = 0, at = from; p < count; p++) {
       int end = from + (int) ((long) length * (p + 1) / count);
-      RangeChunks.Index listed = new RangeChunks.Index(0, head.nextNumber());
+      RangeChunks.Index listed = new RangeChunks.Index(0, head.nextNumber(), end - at);
       long entries = 0;
       long bytes = 0;
       for (int k = at; k < end; k++) {
@@ -648,6 +688,8 @@ public final class RangeBody {
       }
       int number = head.takeNumber();
       store.put(number, listed.encodePage(), true);
+      made.add(number);
+      madePages.add(listed);
       head.addPage(
           number,
           segments.get(at).low,
@@ -655,6 +697,18 @@ public final class RangeBody {
           (int) Math.min(bytes, Integer.MAX_VALUE),
           end - at);
       at = end;
+    }
+  }
+
+  /**
+   * Names the index pages the write-back made, each with the chunks it lists (an index not to be
+   * changed).
+   *
+   * @param visit given each page and its number
+   */
+  void madePages(ObjIntConsumer<RangeChunks.Index> visit) {
+    for (int i = 0; i < made.size(); i++) {
+      visit.accept(madePages.get(i), made.get(i));
     }
   }
 

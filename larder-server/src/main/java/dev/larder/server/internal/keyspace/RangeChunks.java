@@ -151,11 +151,11 @@ public final class RangeChunks {
     private final long id;
     private int nextNumber;
     private int size;
-    private int[] numbers = new int[8];
-    private int[] lows = new int[8];
-    private int[] counts = new int[8];
-    private int[] bytes = new int[8];
-    private int[] chunks = new int[8];
+    private int[] numbers;
+    private int[] lows;
+    private int[] counts;
+    private int[] bytes;
+    private int[] chunks;
 
     /**
      * An empty index.
@@ -164,8 +164,25 @@ public final class RangeChunks {
      * @param nextNumber the next number to give out
      */
     public Index(long id, int nextNumber) {
+      this(id, nextNumber, 8);
+    }
+
+    /**
+     * An empty index with room for {@code capacity} entries before its arrays grow.
+     *
+     * @param id the collection id
+     * @param nextNumber the next number to give out
+     * @param capacity the entries expected, at least 1
+     */
+    Index(long id, int nextNumber, int capacity) {
       this.id = id;
       this.nextNumber = nextNumber;
+      int room = Math.max(1, capacity);
+      numbers = new int[room];
+      lows = new int[room];
+      counts = new int[room];
+      bytes = new int[room];
+      chunks = new int[room];
     }
 
     @Override
@@ -387,7 +404,7 @@ public final class RangeChunks {
       if (next > Integer.MAX_VALUE || entries < 1 || entries > payload.length) {
         throw new IllegalArgumentException("chunked head out of range");
       }
-      Index index = new Index(ChunkKey.getLong(payload, m), (int) next);
+      Index index = new Index(ChunkKey.getLong(payload, m), (int) next, (int) entries);
       for (long i = 0; i < entries; i++) {
         long number = Varint.read(payload, at);
         boolean page = paged && (number & 1) != 0;
@@ -432,7 +449,7 @@ public final class RangeChunks {
       if (entries < 1 || entries > payload.length) {
         throw new IllegalArgumentException("index page out of range");
       }
-      Index index = new Index(0, nextNumber);
+      Index index = new Index(0, nextNumber, (int) entries);
       for (long i = 0; i < entries; i++) {
         long number = Varint.read(payload, at);
         long low = readLow(payload, at);

@@ -35,6 +35,9 @@ public final class RangeStore {
   private final ValueType type;
   private final boolean chunking;
 
+  /** Index pages read or written lately, decoded (see {@link DecodedPages}). */
+  private final DecodedPages<RangeChunks.Index> pages = new DecodedPages<>();
+
   /**
    * @param keyspace the keyspace
    * @param chunks the chunk machinery shared by every chunked type
@@ -59,7 +62,24 @@ public final class RangeStore {
       return RangeBody.packed(type, v.payload());
     }
     RangeChunks.Index index = RangeChunks.Index.decode(type, v.payload());
-    return RangeBody.chunked(type, index, chunks.loader(stored, index.id()));
+    ChunkLoader loader = chunks.loader(stored, index.id());
+    return RangeBody.chunked(type, index, loader, keptPages(stored, index.id(), loader));
+  }
+
+  /** Reads index pages from those kept decoded, else from the store (and keeps them). */
+  private RangeBody.PageReader keptPages(byte[] stored, long id, ChunkLoader loader) {
+    RangeBody.PageReader decoding = RangeBody.decodingPages(loader);
+    return (number, nextNumber) -> {
+      RangeChunks.Index kept = pages.get(stored, id, number);
+      if (kept != null) {
+        return kept;
+      }
+      RangeChunks.Index read = decoding.read(number, nextNumber);
+      if (read != null) {
+        pages.put(stored, id, number, read);
+      }
+      return read;
+    };
   }
 
   /**
@@ -167,6 +187,10 @@ public final class RangeStore {
       body.removed(number -> chunks.removeChunk(ChunkKey.of(stored, id, number), sink));
     } else if (live.raw() != null) {
       chunks.releaseIfHead(stored, live.raw(), sink);
+    }
+    if (now != null) {
+      long id = now.id();
+      body.madePages((page, number) -> pages.put(stored, id, number, page));
     }
     if (after.volatileKey()) {
       keyspace.countExpiring();

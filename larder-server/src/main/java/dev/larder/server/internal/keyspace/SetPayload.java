@@ -121,7 +121,7 @@ public final class SetPayload {
         Long v = asLong(m);
         yield v != null && intsetSearch(p, v) >= 0;
       }
-      case PACKED -> members(p).stream().anyMatch(x -> Arrays.equals(x, m));
+      case PACKED -> packedSearch(p, m) >= 0;
       default -> new Table(p).search(m) >= 0;
     };
   }
@@ -334,11 +334,70 @@ public final class SetPayload {
       int at = v == null ? -1 : intsetSearch(p, v);
       return at < 0 ? null : intsetDelete(p, at);
     }
-    List<byte[]> all = members(p);
-    if (!all.removeIf(x -> Arrays.equals(x, m))) {
+    int at = packedSearch(p, m);
+    if (at < 0) {
       return null;
     }
-    return encode(all);
+    byte[] rest = packedDelete(p, at);
+    if (!packedAllIntegers(rest)) {
+      return rest; // what encode(members) gives: still PACKED, in the same order
+    }
+    return encode(members(rest)); // every member left is an integer: an INTSET, as encode makes
+  }
+
+  /** Returns the PACKED payload without the member at position {@code at}. */
+  private static byte[] packedDelete(byte[] p, int at) {
+    long[] cursor = {1};
+    int n = PayloadBytes.count(p, cursor, 1);
+    int first = (int) cursor[0];
+    for (int i = 0; i < at; i++) {
+      int len = PayloadBytes.chunkLength(p, cursor, p.length);
+      cursor[0] += len;
+    }
+    int from = (int) cursor[0];
+    int len = PayloadBytes.chunkLength(p, cursor, p.length);
+    int to = (int) cursor[0] + len;
+    int start = 1 + Varint.size(n - 1);
+    byte[] out = new byte[start + p.length - first - (to - from)];
+    out[0] = PACKED;
+    Varint.write(out, 1, n - 1);
+    System.arraycopy(p, first, out, start, from - first);
+    System.arraycopy(p, to, out, start + from - first, p.length - to);
+    return out;
+  }
+
+  /** Whether every member of a PACKED payload (none counts as every) reads as an integer. */
+  private static boolean packedAllIntegers(byte[] p) {
+    long[] cursor = {1};
+    int n = PayloadBytes.count(p, cursor, 1);
+    for (int i = 0; i < n; i++) {
+      int len = PayloadBytes.chunkLength(p, cursor, p.length);
+      int start = (int) cursor[0];
+      if (!integerSyntax(p, start, len)
+          || asLong(Arrays.copyOfRange(p, start, start + len)) == null) {
+        return false;
+      }
+      cursor[0] = (long) start + len;
+    }
+    return true;
+  }
+
+  /** Whether bytes could be an integer's as {@link #asLong} reads one: a cheap first test. */
+  private static boolean integerSyntax(byte[] p, int from, int len) {
+    if (len == 0 || len > 20) {
+      return false;
+    }
+    int i = p[from] == '-' ? 1 : 0;
+    if (i == len) {
+      return false;
+    }
+    for (; i < len; i++) {
+      byte b = p[from + i];
+      if (b < '0' || b > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -38,6 +38,11 @@ public final class ZSetBody {
   private final ZSetChunks.Index index;
   private boolean changed;
 
+  /** The index pages {@link #write} made: their numbers, and the refs at the same positions. */
+  private final List<Integer> madeNumbers = new ArrayList<>();
+
+  private final List<List<ZSetChunks.Ref>> madePages = new ArrayList<>();
+
   private ZSetBody(byte[] packed, ZSetChunks.Index index) {
     this.packed = packed;
     this.index = index;
@@ -55,10 +60,15 @@ public final class ZSetBody {
 
   /** A chunked set whose pages and chunks {@code loader} reads. */
   static ZSetBody chunked(ZSetChunks.Index index, ChunkLoader loader) {
+    return chunked(index, loader, ZSetSide.decodingPages(loader));
+  }
+
+  /** A chunked set whose chunks {@code loader} reads and whose index pages {@code pages} reads. */
+  static ZSetBody chunked(ZSetChunks.Index index, ChunkLoader loader, ZSetSide.PageReader pages) {
     ZSetBody b = new ZSetBody(null, index);
     int next = index.nextNumber();
-    b.byScore = ZSetSide.stored(ZSetSide.BY_SCORE, index.byScore(), loader, next);
-    b.byMember = ZSetSide.stored(ZSetSide.BY_MEMBER, index.byMember(), loader, next);
+    b.byScore = ZSetSide.stored(ZSetSide.BY_SCORE, index.byScore(), loader, pages, next);
+    b.byMember = ZSetSide.stored(ZSetSide.BY_MEMBER, index.byMember(), loader, pages, next);
     return b;
   }
 
@@ -353,9 +363,25 @@ public final class ZSetBody {
   ZSetChunks.Index write(ZSetChunks.Index head, ZSetSide.Store store) {
     byScore.normalize();
     byMember.normalize();
-    head.byScore().addAll(byScore.write(head, store));
-    head.byMember().addAll(byMember.write(head, store));
+    head.byScore().addAll(byScore.write(head, store, this::made));
+    head.byMember().addAll(byMember.write(head, store, this::made));
     return head;
+  }
+
+  private void made(int number, List<ZSetChunks.Ref> chunks) {
+    madeNumbers.add(number);
+    madePages.add(chunks);
+  }
+
+  /**
+   * Names the index pages the write-back made, with the chunk refs each lists.
+   *
+   * @param visit given each page's number and refs (not to be changed)
+   */
+  void madePages(ZSetSide.MadePage visit) {
+    for (int i = 0; i < madeNumbers.size(); i++) {
+      visit.accept(madeNumbers.get(i), madePages.get(i));
+    }
   }
 
   /** Returns the stored numbers a written-back set no longer uses. */

@@ -123,9 +123,25 @@ public final class ZSetChunks {
     if (payload.length < 2 || payload[0] != ZSetPayload.PACKED) {
       throw new IllegalArgumentException("not a sorted-set chunk");
     }
-    List<Entry> entries = ZSetPayload.entries(payload);
-    if (entries.isEmpty()) {
+    // One pass over the entries (ZSetPayload.entries finds every offset first, then reads each
+    // entry again from its offset): a change decodes the chunks it reaches.
+    long[] cursor = {1};
+    int n = PayloadBytes.count(payload, cursor, 9);
+    if (n == 0) {
       throw new IllegalArgumentException("an empty sorted-set chunk");
+    }
+    List<Entry> entries = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      int at = (int) cursor[0];
+      if (at + 8 > payload.length) {
+        throw new IllegalArgumentException("a sorted-set chunk cut short");
+      }
+      double score = PayloadBytes.dbl(payload, at);
+      cursor[0] = at + 8L;
+      int length = PayloadBytes.chunkLength(payload, cursor, payload.length);
+      int from = (int) cursor[0];
+      entries.add(new Entry(Arrays.copyOfRange(payload, from, from + length), score));
+      cursor[0] = (long) from + length;
     }
     return entries;
   }

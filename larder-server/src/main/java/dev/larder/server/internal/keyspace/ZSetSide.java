@@ -105,21 +105,55 @@ final class ZSetSide {
   /** A position: page, chunk in it, entry in it (where it would go if not found). */
   private record Pos(int page, int chunk, int at, boolean found) {}
 
+  /** Reads a chunked set's index pages, decoded ({@link ZSetStore} keeps a few). */
+  @FunctionalInterface
+  interface PageReader {
+    /**
+     * Returns the chunk refs the index page of that number lists (a list not to be changed), or
+     * null if the store does not hold the page.
+     *
+     * @param number the page's number
+     * @param nextNumber the head's next number, above every number listed
+     * @throws IllegalArgumentException if the page is malformed
+     */
+    List<Ref> read(int number, int nextNumber);
+  }
+
+  /** Reads index pages by decoding what {@code loader} reads. */
+  static PageReader decodingPages(ChunkLoader loader) {
+    return (number, nextNumber) -> {
+      byte[] payload = loader.load(number);
+      return payload == null ? null : ZSetChunks.decodePage(payload, nextNumber);
+    };
+  }
+
+  /** Given each index page a write-back made: its number and chunk refs (not to be changed). */
+  @FunctionalInterface
+  interface MadePage {
+    void accept(int number, List<Ref> chunks);
+  }
+
   private final Order order;
   private final ChunkLoader loader;
+  private final PageReader pageReader;
   private final int nextNumber;
   private final List<Page> pages = new ArrayList<>();
   private final List<Integer> dropped = new ArrayList<>();
 
-  private ZSetSide(Order order, ChunkLoader loader, int nextNumber) {
+  private ZSetSide(Order order, ChunkLoader loader, PageReader pageReader, int nextNumber) {
     this.order = order;
     this.loader = loader;
+    this.pageReader = pageReader;
     this.nextNumber = nextNumber;
   }
 
-  /** A stored side: its pages as the head lists them, read through {@code loader}. */
-  static ZSetSide stored(Order order, List<Ref> pages, ChunkLoader loader, int nextNumber) {
-    ZSetSide side = new ZSetSide(order, loader, nextNumber);
+  /**
+   * A stored side: its pages as the head lists them, read through {@code pageReader}, and their
+   * chunks through {@code loader}.
+   */
+  static ZSetSide stored(
+      Order order, List<Ref> pages, ChunkLoader loader, PageReader pageReader, int nextNumber) {
+    ZSetSide side = new ZSetSide(order, loader, pageReader, nextNumber);
     for (Ref r : pages) {
       side.pages.add(new Page(r.number(), r.count(), r.bytes(), r.low()));
     }
@@ -130,7 +164,7 @@ final class ZSetSide {
   static ZSetSide build(Order order, List<Entry> entries) {
     List<Entry> sorted = new ArrayList<>(entries);
     sorted.sort((a, b) -> order.compare(a, b.score(), b.member()));
-    ZSetSide side = new ZSetSide(order, n -> null, Integer.MAX_VALUE);
+    ZSetSide side = new ZSetSide(order, n -> null, (n, next) -> null, Integer.MAX_VALUE);
     Page page = null;
     List<Entry> piece = new ArrayList<>();
     int bytes = 0;
@@ -184,11 +218,10 @@ final class ZSetSide {
   private Page page(int i) {
     Page p = pages.get(i);
     if (p.chunks == null) {
-      byte[] payload = loader.load(p.number);
-      if (payload == null) {
+      List<Ref> refs = pageReader.read(p.number, nextNumber);
+      if (refs == null) {
         throw new MissingChunk();
       }
-      List<Ref> refs = ZSetChunks.decodePage(payload, nextNumber);
       List<Chunk> chunks = new ArrayList<>(refs.size());
       long count = 0;
       for (Ref r : refs) {
@@ -700,9 +733,10 @@ final class ZSetSide {
    *
    * @param head gives fresh numbers
    * @param store where payloads go
+   * @param made given each page written, with the refs it lists
    * @return the side's page refs, for the head
    */
-  List<Ref> write(ZSetChunks.Index head, Store store) {
+  List<Ref> write(ZSetChunks.Index head, Store store, MadePage made) {
     List<Ref> refs = new ArrayList<>(pages.size());
     for (Page p : pages) {
       if (p.chunks != null) {
@@ -722,6 +756,7 @@ final class ZSetSide {
           drop(p.number);
           p.number = head.takeNumber();
           store.put(p.number, ZSetChunks.encodePage(chunkRefs), true);
+          made.accept(p.number, List.copyOf(chunkRefs));
           p.dirty = false;
         }
       }

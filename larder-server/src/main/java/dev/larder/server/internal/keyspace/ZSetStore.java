@@ -44,6 +44,9 @@ public final class ZSetStore {
   private final ChunkStore chunks;
   private final boolean chunking;
 
+  /** Index pages read or written lately, decoded (see {@link DecodedPages}). */
+  private final DecodedPages<List<ZSetChunks.Ref>> pages = new DecodedPages<>();
+
   /**
    * @param keyspace the keyspace
    * @param chunks the chunk machinery shared by every chunked type
@@ -66,7 +69,25 @@ public final class ZSetStore {
       return ZSetBody.packed(v.payload());
     }
     ZSetChunks.Index index = ZSetChunks.Index.decode(v.payload());
-    return ZSetBody.chunked(index, chunks.loader(stored, index.id()));
+    ChunkLoader loader = chunks.loader(stored, index.id());
+    return ZSetBody.chunked(index, loader, keptPages(stored, index.id(), loader));
+  }
+
+  /** Reads index pages from those kept decoded, else from the store (and keeps them). */
+  private ZSetSide.PageReader keptPages(byte[] stored, long id, ChunkLoader loader) {
+    ZSetSide.PageReader decoding = ZSetSide.decodingPages(loader);
+    return (number, nextNumber) -> {
+      List<ZSetChunks.Ref> kept = pages.get(stored, id, number);
+      if (kept != null) {
+        return kept;
+      }
+      List<ZSetChunks.Ref> read = decoding.read(number, nextNumber);
+      if (read != null) {
+        read = List.copyOf(read);
+        pages.put(stored, id, number, read);
+      }
+      return read;
+    };
   }
 
   /**
@@ -113,6 +134,7 @@ public final class ZSetStore {
     boolean afresh = !packed && (old == null || old.nextNumber() > RENUMBER_AT);
     List<byte[]> written = new ArrayList<>();
     byte[] payload;
+    long headId = 0;
     if (packed) {
       payload = body.packedPayload();
     } else {
@@ -127,6 +149,7 @@ public final class ZSetStore {
             new ZSetChunks.Index(old.id(), old.nextNumber(), new ArrayList<>(), new ArrayList<>());
       }
       long id = head.id();
+      headId = id;
       body.write(
           head,
           (number, bytes, fresh) -> {
@@ -150,6 +173,10 @@ public final class ZSetStore {
       }
     } else if (live.raw() != null) {
       chunks.releaseIfHead(stored, live.raw(), sink);
+    }
+    if (!packed) {
+      long id = headId;
+      body.madePages((number, refs) -> pages.put(stored, id, number, refs));
     }
     if (after.volatileKey()) {
       keyspace.countExpiring();

@@ -1,5 +1,6 @@
 package dev.larder.server.internal.keyspace;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -95,6 +96,49 @@ class SetPayloadModelTest {
         if (intsOnly && SetPayload.encoding(p) != SetPayload.INTSET) {
           assertTrue(largest > intsetMax, "integers stay an intset up to " + intsetMax);
         }
+      }
+    }
+  }
+
+  /**
+   * A removal from a PACKED payload is spliced out of its bytes: the result must be exactly the
+   * payload a rebuild of the members left gives (PACKED in the same order, or an INTSET once only
+   * integers are left, or the empty set), and an absent member changes nothing.
+   */
+  @Test
+  void aRemovalFromAPackedSetIsTheEncodingOfTheMembersLeft() {
+    Random r = new Random(SEED + 2);
+    for (int trial = 0; trial < 2_000; trial++) {
+      List<byte[]> members = new ArrayList<>();
+      int size = 1 + r.nextInt(SetPayload.PACKED_MAX);
+      int strings = r.nextInt(4) == 0 ? 1 : 1 + r.nextInt(size);
+      for (int i = 0; i < size; i++) {
+        String m = i < strings ? "s" + r.nextInt(1000) : Long.toString(r.nextInt(2000) - 1000);
+        members.add(m.getBytes(StandardCharsets.ISO_8859_1));
+      }
+      byte[] p = SetPayload.encode(members);
+      assertEquals(SetPayload.PACKED, SetPayload.encoding(p), "a packed set to start from");
+      TreeSet<String> model = new TreeSet<>();
+      members.forEach(b -> model.add(text(b)));
+      while (!model.isEmpty()) {
+        byte[] m =
+            r.nextInt(5) == 0
+                ? ("absent" + r.nextInt(10)).getBytes(StandardCharsets.ISO_8859_1)
+                : List.copyOf(model)
+                    .get(r.nextInt(model.size()))
+                    .getBytes(StandardCharsets.ISO_8859_1);
+        byte[] next = SetPayload.remove(p, m);
+        if (!model.remove(text(m))) {
+          assertNull(next, "removed an absent " + text(m));
+          continue;
+        }
+        List<byte[]> left = new ArrayList<>();
+        model.forEach(x -> left.add(x.getBytes(StandardCharsets.ISO_8859_1)));
+        assertArrayEquals(SetPayload.encode(left), next, "without " + text(m));
+        if (SetPayload.encoding(next) != SetPayload.PACKED) {
+          break; // an INTSET or the empty set: removals from those are not spliced here
+        }
+        p = next;
       }
     }
   }

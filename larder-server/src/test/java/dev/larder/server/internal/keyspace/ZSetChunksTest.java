@@ -10,8 +10,10 @@ import dev.larder.server.internal.keyspace.ZSetChunks.Ref;
 import dev.larder.server.internal.keyspace.ZSetPayload.Entry;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -136,5 +138,36 @@ class ZSetChunksTest {
     assertFalse(ZSetChunks.isHeadValue(packed));
     byte[] list = ValueLayout.encode(new StoredValue(ValueType.LIST, 7, 0, 0, hex("02 00")));
     assertFalse(ZSetChunks.isHeadValue(list));
+  }
+
+  /**
+   * The one-pass chunk decoder gives exactly what the PACKED payload reader gives (members and
+   * score bits, in order), and refuses every cut-short chunk.
+   */
+  @Test
+  void aChunkDecodesAsThePackedReaderReadsItAndACutOneIsRefused() {
+    Random r = new Random(20261130L);
+    for (int trial = 0; trial < 500; trial++) {
+      List<Entry> entries = new ArrayList<>();
+      for (int n = 1 + r.nextInt(60); n > 0; n--) {
+        byte[] member = new byte[r.nextInt(r.nextInt(8) == 0 ? 300 : 20)];
+        r.nextBytes(member);
+        double score = r.nextInt(6) == 0 ? -0.0 : r.nextGaussian() * 1e6;
+        entries.add(new Entry(member, r.nextInt(20) == 0 ? Double.NEGATIVE_INFINITY : score));
+      }
+      byte[] chunk = ZSetChunks.encodeChunk(entries);
+      List<Entry> decoded = ZSetChunks.decodeChunk(chunk);
+      List<Entry> read = ZSetPayload.entries(chunk);
+      assertEquals(read.size(), decoded.size());
+      for (int i = 0; i < read.size(); i++) {
+        assertArrayEquals(read.get(i).member(), decoded.get(i).member());
+        assertEquals(
+            Double.doubleToRawLongBits(read.get(i).score()),
+            Double.doubleToRawLongBits(decoded.get(i).score()));
+      }
+      int cut = 1 + r.nextInt(chunk.length - 1);
+      byte[] shorter = Arrays.copyOf(chunk, cut);
+      assertThrows(IllegalArgumentException.class, () -> ZSetChunks.decodeChunk(shorter));
+    }
   }
 }
