@@ -142,8 +142,14 @@ final class Backups {
   /** A backup write from a primary, on the delivery thread. */
   void onBackup(Address from, Frame f) {
     Topology t = membership.topology();
-    if (f.viewId() < t.viewId() || !knowsDictionaryIdsOf(f) || !quorum.available()) {
-      // a backup on a minority side (quorum) acknowledges nothing: the primary retries
+    if (f.viewId() < t.viewId()
+        || !t.members().contains(from)
+        || !knowsDictionaryIdsOf(f)
+        || !quorum.available()) {
+      // a backup on a minority side (quorum) acknowledges nothing: the primary retries. Nor does
+      // one whose view does not hold the primary: views of a cut made one link at a time can
+      // carry the same number on both sides, each holding this member (docs/design/cluster.md,
+      // "A cut made one link at a time"), and only the side whose view it installed may count it
       messenger.reply(
           from,
           f.reqId(),

@@ -145,8 +145,6 @@ public final class ClusterEngine implements AutoCloseable {
                 messenger);
     if (formation != null) {
       membership.durable(formation);
-      // a former owner's copy stays a source until every new owner holds the segment
-      segments.retainRetired();
     }
     this.removals =
         new RemovalReporting(

@@ -30,7 +30,8 @@ import java.util.List;
  * @param flags {@code F_*} bits
  * @param key a key, or null
  * @param value a value (or a reply's payload), or null
- * @param expected the expected current value of a conditional write, or null
+ * @param expected the expected current value of a conditional write; on a last STATE chunk, the
+ *     segments the source is still receiving itself (i32 LE each); or null
  * @param ints segment numbers (pull, state) or small counters
  * @param names member names (a timeout's unanswered members)
  * @param entries alternating keys and values (state transfer, iteration)

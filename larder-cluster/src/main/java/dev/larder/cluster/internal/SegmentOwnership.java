@@ -22,16 +22,17 @@ import java.util.concurrent.locks.ReentrantLock;
  *       their local value is current, and state-transfer entries for them are ignored (a live write
  *       is always newer than a snapshot);
  *   <li>{@code RETIRED}: this member owned it, complete, until view {@code retiredIn} took it away;
- *       its entries are complete up to that view and serve as a state-transfer source while the
- *       view lasts;
+ *       its entries are complete up to that view and serve as a state-transfer source;
  *   <li>{@code NONE}: nothing usable.
  * </ul>
  *
- * <p>A durable member ({@link #retainRetired}) keeps a RETIRED segment across views, until state
- * transfer drops it once every owner of the current view holds it complete. Its copy holds every
- * write acknowledged before the view that retired it, and an owner that has been receiving the
- * segment's writes since that view or earlier ({@link #incomingSince}) misses none after it: so it
- * may be served to such an owner ({@link #servable}) in any later view.
+ * <p>A member keeps a RETIRED segment across views, until state transfer drops it once every owner
+ * of the current view holds it complete (their HELD): views in quick succession can move a
+ * segment's owners again before the new ones received it, and then this copy is the only complete
+ * one, journal or not. Its copy holds every write acknowledged before the view that retired it, and
+ * an owner that has been receiving the segment's writes since that view or earlier ({@link
+ * #incomingSince}) misses none after it: so it may be served to such an owner ({@link #servable})
+ * in any later view.
  *
  * <p>A member that is made an owner again of a segment it holds RETIRED (a former owner: one view
  * took the segment away, a later one gives it back before every new owner received it) keeps its
@@ -87,9 +88,6 @@ final class SegmentOwnership {
   /** Per based segment, the keys received by state transfer since it became INCOMING, or null. */
   private final List<Set<ByteKey>> received;
 
-  /** Whether RETIRED segments are kept across views (a durable member); set before any view. */
-  private volatile boolean retainRetired;
-
   /** Maps keys to segments, or null for {@link ConsistentHash#segmentOf}. */
   private final KeyPartitioner partitioner;
 
@@ -136,11 +134,6 @@ final class SegmentOwnership {
     return states[s];
   }
 
-  /** Makes RETIRED segments stay across views (see the class notes). Called before any view. */
-  void retainRetired() {
-    retainRetired = true;
-  }
-
   /**
    * The view since which this member has owned an INCOMING segment continuously (and so received
    * every write of it). Caller holds the segment lock.
@@ -181,14 +174,15 @@ final class SegmentOwnership {
    * Sets a segment's state for a new view: a founder's own segments and segments already owned stay
    * OWNED; other owned segments become (or stay) INCOMING, a RETIRED one keeping its copy as a base
    * (see the class notes); a segment this member no longer owns is RETIRED if it was complete here,
-   * else NONE. A durable member's RETIRED segment stays RETIRED (from the view that retired it)
-   * where it does not own it, and so does a based INCOMING one (from the view that retired its
-   * base); a pending one becomes OWNED where it does (no write has been applied to it since). A
-   * member whose side lost a merge starts from NONE, unless it keeps its copies on a loss: then a
-   * segment it held complete is RETIRED by this view where it does not own it, and INCOMING with
-   * its copy as a base (retired by this view) where it does; either copy is served to owners
-   * receiving the segment's writes since this view or earlier, so an owner that finds no complete
-   * copy on the winning side completes from it (see {@link Membership}). Takes the segment lock.
+   * else NONE. A RETIRED segment stays RETIRED (from the view that retired it) where this member
+   * does not own it, and so does a based INCOMING one (from the view that retired its base); a
+   * durable member's pending one becomes OWNED where it does (no write has been applied to it
+   * since). A member whose side lost a merge starts from NONE, unless it keeps its copies on a
+   * loss: then a segment it held complete is RETIRED by this view where it does not own it, and
+   * INCOMING with its copy as a base (retired by this view) where it does; either copy is served to
+   * owners receiving the segment's writes since this view or earlier, so an owner that finds no
+   * complete copy on the winning side completes from it (see {@link Membership}). Takes the segment
+   * lock.
    *
    * @param keepOnLoss whether a lost merge keeps the copy of a segment held complete here
    * @return true if the segment is INCOMING, so state transfer must fetch it
@@ -228,11 +222,11 @@ final class SegmentOwnership {
         }
         return true;
       }
-      if (state == State.INCOMING && based[s] && retainRetired) {
+      if (state == State.INCOMING && based[s]) {
         set(s, State.RETIRED, baseRetiredIn[s]);
         return false;
       }
-      if (!kept && !(state == State.RETIRED && retainRetired)) {
+      if (!kept && state != State.RETIRED) {
         set(s, state == State.OWNED ? State.RETIRED : State.NONE, viewId);
       }
       return false;

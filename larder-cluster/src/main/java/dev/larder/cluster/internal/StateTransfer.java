@@ -72,12 +72,22 @@ import org.jgroups.Address;
  * at most); once served, the base's entries the source did not send and that were not written here
  * since are dropped (removed meanwhile) before the segment turns OWNED.
  *
+ * <p>Every member tells every other member which segments it holds complete (HELD: those it holds
+ * when it installs a view, and each it completes), so that a member holding a segment RETIRED (a
+ * former owner, or a durable formation's holder of a segment it does not own) drops it once every
+ * owner of the view has it, rather than at the next view: two views in quick succession can move a
+ * segment's owners again before the new ones received it, and the former owner's copy is then the
+ * only complete one. For the same reason a puller that finds no source does not start a segment
+ * empty while another member of its view says it is still receiving it (the last STATE chunk names
+ * such segments: INCOMING there, and not yet out of sources in that view): that member completes
+ * it, from a copy this puller may not be served (a joiner of a later view than the copy's
+ * retirement), then serves it here. A member out of sources says it is no longer receiving, so two
+ * incomplete owners waiting on each other find out at the next round and start the segment empty as
+ * before.
+ *
  * <p>Durable members (a {@link Formation}): before dropping entries, the member records epoch 0 for
- * the segments it drops; before a segment turns OWNED, it records the view's epoch for it; and it
- * tells every other member which segments it holds complete (HELD: those it holds when it installs
- * a view, and each it completes), so that a member holding a segment RETIRED (a formation's holder
- * of a segment it does not own, or a former owner) drops it once every owner of the view has it,
- * rather than at the next view, and a pending segment stops being pending. A forming member settles
+ * the segments it drops; before a segment turns OWNED, it records the view's epoch for it; and a
+ * pending segment stops being pending once every owner of a view holds it. A forming member settles
  * first (holders keep what they hold) and pulls each segment from its seed first. A pending segment
  * that no member in the view serves is asked for again every {@value #PENDING_PAUSE_MILLIS} ms (its
  * newest record is on a member that left, which serves it when it returns) instead of starting
@@ -124,8 +134,15 @@ final class StateTransfer {
   private final Set<Integer> unserved = ConcurrentHashMap.newKeySet();
 
   /**
-   * Durable members: per view (this member's current one and any newer one heard of first), per
-   * segment, the members that said they hold it complete in that view (HELD); guarded by this.
+   * Per INCOMING segment, the view in which this member last ran out of sources to ask for it: it
+   * is then no longer "receiving" it in that view, as its answers to pulls say (see the class
+   * notes).
+   */
+  private final Map<Integer, Long> outOfSources = new ConcurrentHashMap<>();
+
+  /**
+   * Per view (this member's current one and any newer one heard of first), per segment, the members
+   * that said they hold it complete in that view (HELD); guarded by this.
    */
   private final Map<Long, Map<Integer, Set<Address>>> heldBy = new HashMap<>();
 
@@ -161,9 +178,12 @@ final class StateTransfer {
    * @param otherView true if it was in another view than the pull's: ask it again later
    * @param dictionarySizes the source's value dictionary sizes after its last entry, or null (no
    *     dictionary, or a source that sent none)
+   * @param receiving among {@code notReady}, the segments the source is still receiving itself
+   *     (empty from a source that does not say)
    */
   @SuppressWarnings("ArrayRecordComponent") // never compared; the array is passed on uncopied
-  private record Answer(Set<Integer> notReady, boolean otherView, byte[] dictionarySizes) {
+  private record Answer(
+      Set<Integer> notReady, boolean otherView, byte[] dictionarySizes, Set<Integer> receiving) {
 
     /** A last chunk whose sizes are malformed counts as serving nothing: ask the next source. */
     static Answer of(Frame last, Set<Integer> segments) {
@@ -180,11 +200,20 @@ final class StateTransfer {
       for (int s : last.ints()) {
         notReady.add(s);
       }
-      return new Answer(notReady, (last.flags() & Frame.F_OTHER_VIEW) != 0, sizes);
+      Set<Integer> receiving = new HashSet<>();
+      byte[] r = last.expected();
+      if (r != null && r.length % Integer.BYTES == 0) {
+        ByteBuffer b = ByteBuffer.wrap(r).order(ByteOrder.LITTLE_ENDIAN);
+        while (b.hasRemaining()) {
+          receiving.add(b.getInt());
+        }
+        receiving.retainAll(notReady);
+      }
+      return new Answer(notReady, (last.flags() & Frame.F_OTHER_VIEW) != 0, sizes, receiving);
     }
 
     static Answer none(Set<Integer> segments) {
-      return new Answer(new HashSet<>(segments), false, null);
+      return new Answer(new HashSet<>(segments), false, null, Set.of());
     }
   }
 
@@ -241,9 +270,7 @@ final class StateTransfer {
 
   void onView(Topology t, List<Integer> incoming) {
     long gen = generation.incrementAndGet();
-    if (formation != null) {
-      heldInView(t);
-    }
+    heldInView(t);
     pending.incrementAndGet();
     serial.execute(
         () -> {
@@ -251,9 +278,7 @@ final class StateTransfer {
             if (formation != null && !formation.formed()) {
               form(gen, t, incoming);
             } else {
-              if (formation != null) {
-                announceHeld(t, ownedSegments());
-              }
+              announceHeld(t, ownedSegments());
               rebalance(gen, t, incoming, null);
             }
           } catch (RuntimeException e) {
@@ -360,15 +385,22 @@ final class StateTransfer {
     Map<Integer, Address> askAgain = new HashMap<>();
     // pending segments no member in the view served: every candidate is asked again a little later
     Set<Integer> waiting = new TreeSet<>();
+    // segments a source said it is still receiving itself since they were last asked of everyone
+    Set<Integer> receivingElsewhere = new HashSet<>();
+    // among those waiting, the segments that wait only for a member still receiving them
+    Set<Integer> behindReceiver = new HashSet<>();
     boolean told = false;
     // how long a non-durable former owner waits for another owner to complete from its base
     long baseWaitEnd = System.nanoTime() + 3 * timeout.toNanos();
     while ((!remaining.isEmpty() || !waiting.isEmpty()) && current(gen)) {
       if (remaining.isEmpty()) {
-        // a side without a majority waits as a matter of course: nothing to tell the operator
-        if (!told && membership.available()) {
+        // a side without a majority waits as a matter of course, and so does a segment another
+        // member is still receiving: nothing to tell the operator
+        if (!told && membership.available() && !behindReceiver.containsAll(waiting)) {
           told = true;
-          LOG.log(System.Logger.Level.WARNING, waitingMessage(waiting));
+          Set<Integer> shown = new TreeSet<>(waiting);
+          shown.removeAll(behindReceiver);
+          LOG.log(System.Logger.Level.WARNING, waitingMessage(shown));
         }
         if (!pause(gen, PENDING_PAUSE_MILLIS)) {
           return;
@@ -376,6 +408,9 @@ final class StateTransfer {
         for (int s : waiting) {
           candidates.put(s, candidates(t, s).iterator());
         }
+        // a new round of every candidate: who is still receiving is asked again
+        receivingElsewhere.removeAll(waiting);
+        behindReceiver.clear();
         remaining.addAll(waiting);
         waiting.clear();
       }
@@ -388,47 +423,20 @@ final class StateTransfer {
           bySource.computeIfAbsent(again, a -> new ArrayList<>()).add(s);
         } else if (c.hasNext()) {
           bySource.computeIfAbsent(c.next(), a -> new ArrayList<>()).add(s);
-        } else if (formation != null && startsEmpty(s, t)) {
-          // a clear emptied it, or the operator gave up its record: nothing left to wait for
-          it.remove();
-          unserved.remove(s);
-        } else if (segments.pendingLocked(s)) {
-          // its newest record is on a member not in this view: started empty, it would lose
-          // every acknowledged write of it; refused until that member returns instead
-          it.remove();
-          waiting.add(s);
-          unserved.add(s);
-        } else if (awaitsOwnerOf(t, s, baseWaitEnd)) {
-          // a former owner's base, and another owner still receiving the writes made since it was
-          // retired: that owner completes from this base, then serves this member
-          it.remove();
-          waiting.add(s);
-        } else if (formation != null && formation.awaitHolder(t, s)) {
-          // every member holding it complete left: refused until one returns with its record,
-          // rather than started empty
-          it.remove();
-          waiting.add(s);
-          unserved.add(s);
-        } else if (membership.available() && membership.awaitsMissingHolders(t, s)) {
-          // the members that held it complete are missing, and may be cut off rather than down
-          // (quorum): started empty, it would answer its acknowledged keys as absent, and would
-          // win the merge over the only copy. Its writes are refused and it is asked for again
-          // until a view brings those members back (from the other side they serve it, and
-          // the losing side of the merge keeps its copy: Membership; restarted, they hold
-          // nothing, and it starts empty)
-          it.remove();
-          waiting.add(s);
-          unserved.add(s);
-        } else if (!membership.available()) {
-          // a side without a majority takes no writes; started empty here, the segment would
-          // replace the copy a member on the other side holds when a merge in which no side
-          // had a majority keeps every side's entries: asked again until a view brings a holder
-          it.remove();
-          waiting.add(s);
         } else {
           it.remove();
-          if (formation == null || !startsEmpty(s, t)) {
-            markLost(s, t);
+          outOfSources.put(s, t.viewId());
+          switch (noSource(s, t, baseWaitEnd, receivingElsewhere.contains(s))) {
+            case STARTED -> unserved.remove(s);
+            case WAITS_FOR_HOLDER -> {
+              waiting.add(s);
+              unserved.add(s);
+            }
+            case WAITS -> waiting.add(s);
+            case WAITS_FOR_RECEIVER -> {
+              waiting.add(s);
+              behindReceiver.add(s);
+            }
           }
         }
       }
@@ -444,6 +452,7 @@ final class StateTransfer {
           return;
         }
         own(e.getValue(), answer, t);
+        receivingElsewhere.addAll(answer.receiving());
         for (int s : e.getValue().segments()) {
           if (!answer.notReady().contains(s)) {
             remaining.remove(s);
@@ -462,6 +471,70 @@ final class StateTransfer {
       lastBytes = currentBytes.get();
       lastMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     }
+  }
+
+  /** What becomes of a segment no candidate served in a round of every candidate. */
+  private enum NoSource {
+    /** It starts empty, or was settled otherwise (a clear, the operator's give-up). */
+    STARTED,
+    /** Asked for again a little later, and counted as waiting for a holder that left. */
+    WAITS_FOR_HOLDER,
+    /** Asked for again a little later. */
+    WAITS,
+    /** Asked for again a little later: another member of the view is still receiving it. */
+    WAITS_FOR_RECEIVER
+  }
+
+  /**
+   * Decides for a segment that no candidate served in a round of every candidate: waits for a
+   * member to serve it, or starts empty (see the class notes). Called on state transfer's thread.
+   *
+   * @param receivedElsewhere whether a source said in this round that it is still receiving it
+   */
+  private NoSource noSource(int s, Topology t, long baseWaitEnd, boolean receivedElsewhere) {
+    if (formation != null && startsEmpty(s, t)) {
+      // a clear emptied it, or the operator gave up its record: nothing left to wait for
+      return NoSource.STARTED;
+    }
+    if (segments.pendingLocked(s)) {
+      // its newest record is on a member not in this view: started empty, it would lose every
+      // acknowledged write of it; refused until that member returns instead
+      return NoSource.WAITS_FOR_HOLDER;
+    }
+    if (receivedElsewhere) {
+      // that member completes it, perhaps from a former owner's copy this member may not be
+      // served (it became an owner after the copy was retired), then serves it here; started
+      // empty, it would answer that copy's keys as absent
+      return NoSource.WAITS_FOR_RECEIVER;
+    }
+    if (awaitsOwnerOf(t, s, baseWaitEnd)) {
+      // a former owner's base, and another owner still receiving the writes made since it was
+      // retired: that owner completes from this base, then serves this member
+      return NoSource.WAITS;
+    }
+    if (formation != null && formation.awaitHolder(t, s)) {
+      // every member holding it complete left: refused until one returns with its record, rather
+      // than started empty
+      return NoSource.WAITS_FOR_HOLDER;
+    }
+    if (membership.available() && membership.awaitsMissingHolders(t, s)) {
+      // the members that held it complete are missing, and may be cut off rather than down
+      // (quorum): started empty, it would answer its acknowledged keys as absent, and would win
+      // the merge over the only copy. Its writes are refused and it is asked for again until a
+      // view brings those members back (from the other side they serve it, and the losing side of
+      // the merge keeps its copy: Membership; restarted, they hold nothing, and it starts empty)
+      return NoSource.WAITS_FOR_HOLDER;
+    }
+    if (!membership.available()) {
+      // a side without a majority takes no writes; started empty here, the segment would replace
+      // the copy a member on the other side holds when a merge in which no side had a majority
+      // keeps every side's entries: asked again until a view brings a holder
+      return NoSource.WAITS;
+    }
+    if (formation == null || !startsEmpty(s, t)) {
+      markLost(s, t);
+    }
+    return NoSource.STARTED;
   }
 
   private String waitingMessage(Set<Integer> waiting) {
@@ -878,14 +951,17 @@ final class StateTransfer {
     boolean otherView = t.viewId() != f.viewId();
     Set<Integer> servable = new HashSet<>();
     List<Integer> notReady = new ArrayList<>();
+    List<Integer> receiving = new ArrayList<>();
     long[] since = sinceOf(f);
     for (int i = 0; i < f.ints().length; i++) {
       int s = f.ints()[i];
       boolean ok = false;
+      boolean incoming = false;
       if (!otherView && s >= 0 && s < segments.size()) {
         segments.lock(s);
         try {
           ok = segments.servable(s, since[i]);
+          incoming = segments.state(s) == SegmentOwnership.State.INCOMING;
         } finally {
           segments.unlock(s);
         }
@@ -894,6 +970,9 @@ final class StateTransfer {
         servable.add(s);
       } else {
         notReady.add(s);
+        if (incoming && outOfSources.getOrDefault(s, -1L) != t.viewId()) {
+          receiving.add(s);
+        }
       }
     }
     List<byte[]> chunk = new ArrayList<>();
@@ -905,13 +984,16 @@ final class StateTransfer {
           chunk.add(e.getValue());
           bytes += e.getKey().length + e.getValue().length;
           if (bytes >= CHUNK_BYTES) {
-            sendChunk(from, f, chunk, 0, Frame.NO_INTS, null);
+            sendChunk(from, f, chunk, 0, Frame.NO_INTS, null, null);
             chunk = new ArrayList<>();
             bytes = 0;
           }
         }
       }
     }
+    ByteBuffer still = ByteBuffer.allocate(Integer.BYTES * receiving.size());
+    still.order(ByteOrder.LITTLE_ENDIAN);
+    receiving.forEach(still::putInt);
     // read after the last entry: every id the entries name lies below these sizes
     sendChunk(
         from,
@@ -919,7 +1001,8 @@ final class StateTransfer {
         chunk,
         Frame.F_LAST | (otherView ? Frame.F_OTHER_VIEW : 0),
         notReady.stream().mapToInt(Integer::intValue).toArray(),
-        dictionary == null ? null : dictionary.sizesAsBytes());
+        dictionary == null ? null : dictionary.sizesAsBytes(),
+        receiving.isEmpty() ? null : still.array());
   }
 
   /**
@@ -942,11 +1025,21 @@ final class StateTransfer {
 
   /** Answers a pull with "no segment ready here, ask again": this member has no view yet. */
   void refuse(Address from, Frame f) {
-    sendChunk(from, f, List.of(), Frame.F_LAST | Frame.F_OTHER_VIEW, f.ints(), null);
+    sendChunk(from, f, List.of(), Frame.F_LAST | Frame.F_OTHER_VIEW, f.ints(), null, null);
   }
 
+  /**
+   * @param receiving on a last chunk, among {@code ints}, the segments this member is still
+   *     receiving itself (i32 LE each), or null
+   */
   private void sendChunk(
-      Address to, Frame pull, List<byte[]> entries, int flags, int[] ints, byte[] dictionarySizes) {
+      Address to,
+      Frame pull,
+      List<byte[]> entries,
+      int flags,
+      int[] ints,
+      byte[] dictionarySizes,
+      byte[] receiving) {
     messenger.send(
         to,
         new Frame(
@@ -957,7 +1050,7 @@ final class StateTransfer {
             flags,
             null,
             dictionarySizes,
-            null,
+            receiving,
             ints,
             List.of(),
             entries),
@@ -1079,7 +1172,7 @@ final class StateTransfer {
     // a former owner's base: what the complete source did not send was removed meanwhile
     dropBaseEntries(complete, t);
     // every entry of these segments is applied and durable: recorded complete before OWNED
-    boolean recorded = formation != null && formation.completed(t, complete);
+    boolean recorded = formation == null || formation.completed(t, complete);
     for (int s : p.segments()) {
       if (answer.notReady().contains(s)) {
         continue;
@@ -1117,9 +1210,9 @@ final class StateTransfer {
   }
 
   /**
-   * A durable member holds some segments complete in {@code t} (it installed {@code t} holding
-   * them, kept them at a formation, or completed them by state transfer): tells every other member
-   * of the view (HELD), and settles what this allows here.
+   * This member holds some segments complete in {@code t} (it installed {@code t} holding them, a
+   * durable member kept them at a formation, or it completed them by state transfer): tells every
+   * other member of the view (HELD), and settles what this allows here.
    */
   private void announceHeld(Topology t, List<Integer> held) {
     if (held.isEmpty()) {
@@ -1137,14 +1230,11 @@ final class StateTransfer {
   }
 
   /**
-   * Another durable member holds some segments complete in a view (on the delivery thread, also
-   * before this member's first view): remembered for that view; if it is this member's view, what
-   * it allows is settled now, else when this member installs it.
+   * Another member holds some segments complete in a view (on the delivery thread, also before this
+   * member's first view): remembered for that view; if it is this member's view, what it allows is
+   * settled now, else when this member installs it.
    */
   synchronized void onHeld(Address from, Frame f) {
-    if (formation == null) {
-      return;
-    }
     Topology t = membership.topology();
     if (t != null && f.viewId() < t.viewId()) {
       return;
@@ -1261,7 +1351,9 @@ final class StateTransfer {
     } finally {
       membership.viewReadLock().unlock();
     }
-    formation.dropping();
+    if (formation != null) {
+      formation.dropping();
+    }
     dropStale();
   }
 

@@ -91,11 +91,15 @@ final class WholeCache {
    * A CLEAR from another member, on a worker. One sent in a view older than this member's is
    * refused, as a backup write is: it may come from a member that was cut off and merged back since
    * (its side's clear, retransmitted once the partition healed, must not empty this side), and a
-   * sender still in the cluster clears again in the new view.
+   * sender still in the cluster clears again in the new view. So is one from a member this member's
+   * view does not hold: with a cut of one link, views of the same number can overlap
+   * (docs/design/cluster.md, "A cut made one link at a time"), and the other view's clear is not
+   * this side's to apply.
    */
   void onClear(Address from, Frame f) {
-    long viewId = membership.topology().viewId();
-    if (f.viewId() < viewId) {
+    Topology t = membership.topology();
+    long viewId = t.viewId();
+    if (f.viewId() < viewId || !t.members().contains(from)) {
       messenger.reply(from, f.reqId(), Frame.reply(f.reqId(), viewId, Frame.S_RETRY, null));
       return;
     }

@@ -5,13 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.server.LarderServer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 
@@ -57,47 +62,90 @@ class ClusterMinorityHoldersServerTest {
     try (LoopbackCluster cluster =
         new LoopbackCluster(
             5, "cluster-mode", "distributed", "cluster-owners", "2", "cluster-timeout", "3000")) {
-      LarderServer d = cluster.member(3);
-      LarderServer e = cluster.member(4);
-      try (Jedis a = ClusteredServerTest.jedis(cluster.member(0))) {
-        List<String> keys = keysHeldOnlyBy(a, Set.of(d.respPort(), e.respPort()), 20);
-        assertTrue(keys.size() >= 5, "keys held on members 3 and 4 alone: " + keys);
-        Set<Integer> majority = new HashSet<>();
-        for (int i = 0; i < 3; i++) {
-          majority.add(cluster.member(i).respPort());
-        }
-        List<String> majorityKeys = keysHeldOnlyBy(a, majority, 5);
-        assertEquals(5, majorityKeys.size(), "keys held on members 0 to 2 alone");
-        for (String k : keys) {
-          assertEquals("OK", a.set(k, "before"));
-        }
-        cluster.cutOff(Set.of(3, 4));
+      check(cluster);
+    }
+  }
 
-        String k = keys.getFirst();
-        assertTryAgain(
-            assertThrows(JedisDataException.class, () -> a.get(k), "not answered as absent"));
-        assertTryAgain(assertThrows(JedisDataException.class, () -> a.set(k, "majority")));
-        assertTrue(a.clusterInfo().contains("cluster_state:ok"), "the majority goes on");
-        for (String other : majorityKeys) {
-          assertEquals("OK", a.set(other, "during"), "a key whose holders it has");
-          assertEquals("during", a.get(other));
-        }
+  /**
+   * The same with durable members ({@code dir}): the majority refuses those slots during the split
+   * (a durable member waits for a holder's record), but the merge ends that wait, the minority
+   * drops its copies and the majority starts the segments empty: every one of the keys is lost (20
+   * of 20 in the one run made).
+   */
+  @Disabled(
+      "durable members lose every key only the minority held at the merge (design/cluster.md,"
+          + " Durable members, Not handled)")
+  @Test
+  void durableMembersKeepWhatOnlyTheMinorityHeld(@TempDir Path dir) throws Exception {
+    try (LoopbackCluster cluster =
+        new LoopbackCluster(
+            5,
+            i -> Map.of("dir", dir.resolve("m" + i).toString()),
+            "cluster-mode",
+            "distributed",
+            "cluster-owners",
+            "2",
+            "cluster-timeout",
+            "3000",
+            "appendfsync",
+            "always")) {
+      check(cluster);
+    }
+  }
 
-        cluster.heal();
-        for (LarderServer m : cluster.members) {
-          try (Jedis j = ClusteredServerTest.jedis(m)) {
-            for (String key : keys) {
-              assertEquals("before", j.get(key), key + " through " + m.clusterNodeName());
-            }
-            for (String other : majorityKeys) {
-              assertEquals("during", j.get(other), other + " through " + m.clusterNodeName());
+  private static void check(LoopbackCluster cluster) throws Exception {
+    LarderServer d = cluster.member(3);
+    LarderServer e = cluster.member(4);
+    try (Jedis a = ClusteredServerTest.jedis(cluster.member(0))) {
+      List<String> keys = keysHeldOnlyBy(a, Set.of(d.respPort(), e.respPort()), 20);
+      assertTrue(keys.size() >= 5, "keys held on members 3 and 4 alone: " + keys);
+      Set<Integer> majority = new HashSet<>();
+      for (int i = 0; i < 3; i++) {
+        majority.add(cluster.member(i).respPort());
+      }
+      List<String> majorityKeys = keysHeldOnlyBy(a, majority, 5);
+      assertEquals(5, majorityKeys.size(), "keys held on members 0 to 2 alone");
+      for (String k : keys) {
+        assertEquals("OK", a.set(k, "before"));
+      }
+      cluster.cutOff(Set.of(3, 4));
+
+      String k = keys.getFirst();
+      assertTryAgain(
+          assertThrows(JedisDataException.class, () -> a.get(k), "not answered as absent"));
+      assertTryAgain(assertThrows(JedisDataException.class, () -> a.set(k, "majority")));
+      assertTrue(a.clusterInfo().contains("cluster_state:ok"), "the majority goes on");
+      for (String other : majorityKeys) {
+        assertEquals("OK", a.set(other, "during"), "a key whose holders it has");
+        assertEquals("during", a.get(other));
+      }
+
+      cluster.heal();
+      Set<String> lost = new TreeSet<>();
+      for (LarderServer m : cluster.members) {
+        try (Jedis j = ClusteredServerTest.jedis(m)) {
+          for (String key : keys) {
+            if (!"before".equals(j.get(key))) {
+              lost.add(key);
             }
           }
+          for (String other : majorityKeys) {
+            assertEquals("during", j.get(other), other + " through " + m.clusterNodeName());
+          }
         }
-        assertEquals("OK", a.set(k, "after"));
-        try (Jedis j = ClusteredServerTest.jedis(d)) {
-          assertEquals("after", j.get(k));
-        }
+      }
+      assertEquals(
+          Set.of(),
+          lost,
+          "acknowledged keys held only by the minority, not read back through every member after"
+              + " the merge ("
+              + lost.size()
+              + " of "
+              + keys.size()
+              + ")");
+      assertEquals("OK", a.set(k, "after"));
+      try (Jedis j = ClusteredServerTest.jedis(d)) {
+        assertEquals("after", j.get(k));
       }
     }
   }

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -133,6 +134,48 @@ class ClusterQuorumServerTest {
         assertTrue(lost > 0, "allow-all loses the cut-off member's writes at the merge");
         assertEquals(0, writes.refused.get(0) + writes.refused.get(1) + writes.refused.get(2));
       }
+    }
+  }
+
+  /**
+   * A partition made one link at a time, as real networks often fail: m0-m1 first, then m0-m2 while
+   * the writers go on, so the cluster passes through views that a cut of every link at once never
+   * shows (a majority side that later splits again, sides merging without the member cut off last).
+   * Every acknowledged write must still be read back through every member after the heal.
+   */
+  @Disabled(
+      "loses acknowledged writes: views of a cut made one link at a time overlap, and the merge"
+          + " keeps the side whose view its members never all installed (design/cluster.md,"
+          + " Partitions, A cut made one link at a time)")
+  @ParameterizedTest(name = "{0}, both ends suspect at once {1}")
+  @CsvSource({"replicated, true", "distributed, true", "replicated, false"})
+  void acknowledgedWritesThroughACutMadeOneLinkAtATime(String mode, boolean bothSuspect)
+      throws Exception {
+    try (LoopbackCluster cluster =
+            new LoopbackCluster(3, "cluster-mode", mode, "cluster-timeout", "5000");
+        Workers writers = Workers.named("writer")) {
+      Writes writes = new Writes(3);
+      writers.start(3, i -> writes.run(i, cluster.member(i)));
+      try {
+        writes.awaitAcknowledged("before the cut", 0, 1, 2);
+        cluster.cutLink(0, 1, bothSuspect);
+        // m2 still hears both, so it is on the side with a majority whichever of m0, m1 it keeps
+        writes.awaitAcknowledged("with the m0-m1 link cut", 2);
+        cluster.cutLink(0, 2);
+        writes.awaitAcknowledged("with m0 cut off", 1, 2);
+        cluster.heal();
+        writes.awaitAcknowledged("after the merge", 0, 1, 2);
+      } finally {
+        writes.stop.set(true);
+      }
+      writers.join(Duration.ofSeconds(60));
+      assertEquals(
+          0,
+          writes.lost(cluster),
+          "acknowledged writes lost, of "
+              + (writes.acknowledged.get(0)
+                  + writes.acknowledged.get(1)
+                  + writes.acknowledged.get(2)));
     }
   }
 

@@ -249,11 +249,7 @@ final class LoopbackCluster implements AutoCloseable {
    * the others (their leaving is not announced).
    */
   void cutOff(Set<Integer> side) throws Exception {
-    for (LarderServer m : members) {
-      DISCARD d = new DISCARD();
-      channel(m).getProtocolStack().insertProtocol(d, ProtocolStack.Position.ABOVE, TP.class);
-      discards.add(d);
-    }
+    insertDiscards();
     for (int j = 0; j < members.size(); j++) {
       for (int k = 0; k < members.size(); k++) {
         if (side.contains(j) != side.contains(k)) {
@@ -273,6 +269,62 @@ final class LoopbackCluster implements AutoCloseable {
         },
         () -> "the split: " + views(),
         () -> suspectAcross(side));
+  }
+
+  /** Puts a DISCARD above each member's transport, once; it drops nothing until told to. */
+  private void insertDiscards() throws Exception {
+    if (!discards.isEmpty()) {
+      return;
+    }
+    for (LarderServer m : members) {
+      DISCARD d = new DISCARD();
+      channel(m).getProtocolStack().insertProtocol(d, ProtocolStack.Position.ABOVE, TP.class);
+      discards.add(d);
+    }
+  }
+
+  /**
+   * Cuts the link between members {@code a} and {@code b} alone until {@link #heal}: each still
+   * hears every other member, as when a real network fails one path at a time. Waits until neither
+   * has the other in its view; which of them the rest keep is JGroups' choice. Each is handed the
+   * suspicion of the other that FD_ALL3 would raise after its timeout (as {@link #cutOff(Set)}
+   * does), every 2 s until then.
+   */
+  void cutLink(int a, int b) throws Exception {
+    cutLink(a, b, true);
+  }
+
+  /**
+   * As {@link #cutLink(int, int)}; with {@code bothSuspect} false only {@code a} is handed the
+   * suspicion at once, and {@code b} notices the cut through its own failure detection (FD_ALL3's
+   * timeout): the other members then usually keep {@code a}'s view.
+   */
+  void cutLink(int a, int b, boolean bothSuspect) throws Exception {
+    insertDiscards();
+    Address addressOfA = channel(member(a)).getAddress();
+    Address addressOfB = channel(member(b)).getAddress();
+    discards.get(a).addIgnoreMember(addressOfB);
+    discards.get(b).addIgnoreMember(addressOfA);
+    await(
+        () ->
+            !channel(member(a)).getView().containsMember(addressOfB)
+                && !channel(member(b)).getView().containsMember(addressOfA),
+        () -> "the cut of m" + a + "-m" + b + ": " + views(),
+        () -> {
+          suspect(a, addressOfB);
+          if (bothSuspect) {
+            suspect(b, addressOfA);
+          }
+        });
+  }
+
+  private void suspect(int j, Address suspect) {
+    if (channel(member(j)).getView().containsMember(suspect)) {
+      channel(member(j))
+          .getProtocolStack()
+          .findProtocol(VERIFY_SUSPECT2.class)
+          .up(new Event(Event.SUSPECT, List.of(suspect)));
+    }
   }
 
   /**
