@@ -103,6 +103,14 @@ public final class TxTrialNode {
           // host a member's view was seen to stay one view behind the others' for minutes
           // while its epoch was whole
           case "ready" -> out.println((engine.isReady() ? "READY " : "WAIT ") + engine.epochSize());
+          // READY or WAIT, the epoch's size and its number: the final dump waits until every
+          // member is READY in one epoch
+          case "epoch" ->
+              out.println(
+                  (engine.isReady() ? "READY " : "WAIT ")
+                      + engine.epochSize()
+                      + " "
+                      + engine.epochNumber());
           case "describe" ->
               out.println(engine.describeMember() + ", view " + engine.channel().getView());
           case "seed" -> {
