@@ -361,7 +361,10 @@ public final class TxFaultTrial {
               case "I" -> {
                 if (w.length >= 4) {
                   Invoked i = invoked(w, lists);
-                  invoked.put(i.id(), i);
+                  if (invoked.put(i.id(), i) != null) {
+                    throw new IllegalStateException(
+                        f + " holds two transactions numbered " + i.id());
+                  }
                 }
               }
               case "C" -> {
@@ -387,8 +390,15 @@ public final class TxFaultTrial {
           Completed c = completed.get(i.id());
           Outcome outcome = c == null ? Outcome.UNKNOWN : c.outcome();
           long end = c == null ? Long.MAX_VALUE : c.nanos();
+          // ids are unique within a file: the history's are numbered here
           txns.add(
-              new Txn(i.id(), i.process(), outcome, i.ops(), i.begin(), Math.max(i.begin(), end)));
+              new Txn(
+                  txns.size() + 1,
+                  i.process(),
+                  outcome,
+                  i.ops(),
+                  i.begin(),
+                  Math.max(i.begin(), end)));
         }
       }
     }
