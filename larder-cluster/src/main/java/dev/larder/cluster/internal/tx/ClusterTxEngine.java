@@ -216,6 +216,9 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
       case TxFrame.Abort a -> member.abort(a.txid());
       case TxFrame.Query q -> {
         TxFrame.Report r = member.query(q);
+        if (q.reqId() == 0) {
+          return; // a dropped member told of a newer epoch: no answer wanted
+        }
         channel.send(
             from,
             new TxFrame.Report(
