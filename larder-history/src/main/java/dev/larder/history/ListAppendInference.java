@@ -135,6 +135,9 @@ final class ListAppendInference {
   }
 
   private static boolean isPrefix(List<Long> a, List<Long> b) {
+    if (a instanceof LongPrefix pa && b instanceof LongPrefix pb) {
+      return LongPrefix.isPrefix(pa, pb); // without boxing; at once for reads sharing an array
+    }
     return a.size() <= b.size() && b.subList(0, a.size()).equals(a);
   }
 

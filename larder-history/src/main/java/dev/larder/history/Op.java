@@ -37,10 +37,15 @@ public sealed interface Op permits Op.Append, Op.ReadList, Op.Write, Op.Read {
    * @param values what the read returned, oldest first (empty for an absent key)
    */
   record ReadList(String key, List<Long> values) implements Op {
-    /** Checks and copies. */
+    /**
+     * Checks and copies into a compact immutable list (kept as it is if it came from {@link
+     * ListReads}, which shares the elements of agreeing reads).
+     *
+     * @throws NullPointerException if the key, the list or an element is null
+     */
     public ReadList {
       Objects.requireNonNull(key, "key");
-      values = List.copyOf(values);
+      values = LongPrefix.of(values);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.larder.bench.cluster;
 
 import dev.larder.cluster.ClusterConfig;
+import dev.larder.cluster.ClusterDegradedException;
 import dev.larder.cluster.ClusterException;
 import dev.larder.cluster.ClusterMode;
 import dev.larder.cluster.Stacks;
@@ -26,6 +27,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jgroups.Address;
 import org.jgroups.JChannel;
 import org.jgroups.protocols.DISCARD;
@@ -103,6 +105,14 @@ public final class TxTrialNode {
           // host a member's view was seen to stay one view behind the others' for minutes
           // while its epoch was whole
           case "ready" -> out.println((engine.isReady() ? "READY " : "WAIT ") + engine.epochSize());
+          // READY or WAIT, the epoch's size and its number: the final dump waits until every
+          // member is READY in one epoch
+          case "epoch" ->
+              out.println(
+                  (engine.isReady() ? "READY " : "WAIT ")
+                      + engine.epochSize()
+                      + " "
+                      + engine.epochNumber());
           case "describe" ->
               out.println(engine.describeMember() + ", view " + engine.channel().getView());
           case "seed" -> {
@@ -113,9 +123,7 @@ public final class TxTrialNode {
             for (int c = 0; c < clients; c++) {
               int process = incarnation * 100 + c;
               TxWorkload work = new TxWorkload(store, process, ((long) process) << 32);
-              Thread t =
-                  new Thread(
-                      () -> client(work, process, incarnation, history, stop), "client-" + c);
+              Thread t = new Thread(() -> client(work, process, history, stop), "client-" + c);
               t.setDaemon(true);
               t.start();
               threads.add(t);
@@ -155,6 +163,19 @@ public final class TxTrialNode {
     }
   }
 
+  /** Ids of this member's recorded transactions. */
+  private static final AtomicInteger IDS = new AtomicInteger();
+
+  /**
+   * After a commit refused at once on a minority side: a client there would otherwise spin, filling
+   * its history with hundreds of thousands of refusals while the partition lasts.
+   */
+  private static void pauseIfDegraded(ClusterException e) {
+    if (e instanceof ClusterDegradedException) {
+      java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
+    }
+  }
+
   private static void partition(JChannel channel, DISCARD discard, List<String> names) {
     for (Address a : channel.getView().getMembers()) {
       if (names.contains(a.toString())) {
@@ -163,8 +184,7 @@ public final class TxTrialNode {
     }
   }
 
-  private static void client(
-      TxWorkload work, int process, int incarnation, Writer history, AtomicBoolean stop) {
+  private static void client(TxWorkload work, int process, Writer history, AtomicBoolean stop) {
     long n = 0;
     while (!stop.get()) {
       n++;
@@ -173,11 +193,11 @@ public final class TxTrialNode {
       } else if (n % 2 == 0) {
         transfer(work);
       } else {
-        recorded(
-            work,
-            process,
-            (int) (incarnation * 1_000_000L + process % 100 * 100_000L + n),
-            history);
+        // unique within this incarnation's history file (the driver numbers the transactions of
+        // every file apart): a number made of the incarnation, the client and n ran into the
+        // next client's when a client ran more than 50,000 transactions (a member on the
+        // minority side, refused at once), and the parsed history then lost transactions
+        recorded(work, process, IDS.incrementAndGet(), history);
       }
     }
   }
@@ -186,8 +206,11 @@ public final class TxTrialNode {
     try (Transaction tx = work.store().begin()) {
       work.transfer(tx);
       tx.commit();
-    } catch (TransactionConflictException | ClusterException e) {
+    } catch (TransactionConflictException e) {
+      // a refused transfer moves nothing
+    } catch (ClusterException e) {
       // a refused or in-doubt transfer moves all of its amount or none: the sum shows which
+      pauseIfDegraded(e);
     }
   }
 
@@ -197,8 +220,11 @@ public final class TxTrialNode {
       if (sum != TxWorkload.ACCOUNT_COUNT * TxWorkload.INITIAL_BALANCE) {
         write(history, "S " + sum);
       }
-    } catch (TransactionConflictException | ClusterException e) {
+    } catch (TransactionConflictException e) {
+      // a conflict: no sum
+    } catch (ClusterException e) {
       // a read that waited too long for an in-doubt transaction: no sum
+      pauseIfDegraded(e);
     }
   }
 
@@ -212,7 +238,10 @@ public final class TxTrialNode {
       outcome = "COMMITTED";
     } catch (TransactionConflictException e) {
       outcome = "ABORTED";
-    } catch (ClusterException | IllegalStateException e) {
+    } catch (ClusterException e) {
+      outcome = "UNKNOWN";
+      pauseIfDegraded(e);
+    } catch (IllegalStateException e) {
       outcome = "UNKNOWN";
     }
     write(history, "C " + id + " " + outcome + " " + nanos());

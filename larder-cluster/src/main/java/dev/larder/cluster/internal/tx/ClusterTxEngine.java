@@ -38,13 +38,13 @@ import org.jgroups.View;
  * ({@link MemberState}), its channel ({@link TxChannel}), the commit path ({@link Originator}),
  * reconfigurations ({@link Reconfiguration}) and state transfer ({@link Adoption}).
  *
- * <p>Reconfigurations run on one thread: on every view this member coordinates, and every second
- * while this member coordinates a view whose members differ from its epoch's, or is not READY (a
- * reconfiguration that failed, or one whose coordinator died before installing), or holds a
- * transaction pending for more than twice the cluster timeout (its originator is alive but its
- * decision never came: a reconfiguration decides it, so that no key stays locked), or has applied
- * more than {@value #APPLIED_PER_EPOCH} transactions in its epoch (each member remembers them until
- * the next epoch, to report them). Checkpoints run on the same thread every {@code
+ * <p>Reconfigurations run on one thread: on every view this member coordinates (once per view), and
+ * every second while this member coordinates a view whose members differ from its epoch's, or is
+ * not READY (a reconfiguration that failed, or one whose coordinator died before installing), or
+ * holds a transaction pending for more than twice the cluster timeout (its originator is alive but
+ * its decision never came: a reconfiguration decides it, so that no key stays locked), or has
+ * applied more than {@value #APPLIED_PER_EPOCH} transactions in its epoch (each member remembers
+ * them until the next epoch, to report them). Checkpoints run on the same thread every {@code
  * checkpointEvery}.
  *
  * <p>Thread-safe.
@@ -66,6 +66,9 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
   private final Reconfiguration reconfiguration;
   private final ScheduledExecutorService coordinator;
   private final AtomicBoolean scheduled = new AtomicBoolean();
+  // the view the last epoch this member installed as coordinator was made for; only the
+  // reconfiguration thread reads and writes it
+  private org.jgroups.ViewId installedFor;
   private final LongAdder commits = new LongAdder();
   private final LongAdder conflicts = new LongAdder();
 
@@ -213,6 +216,9 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
       case TxFrame.Abort a -> member.abort(a.txid());
       case TxFrame.Query q -> {
         TxFrame.Report r = member.query(q);
+        if (q.reqId() == 0) {
+          return; // a dropped member told of a newer epoch: no answer wanted
+        }
         channel.send(
             from,
             new TxFrame.Report(
@@ -269,8 +275,17 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
           if (v == null || closed || !v.getCoord().equals(channel.self())) {
             return;
           }
+          if (v.getViewId().equals(installedFor) && !epochStale(v)) {
+            // a second notice of a view this member already installed an epoch for: views are
+            // handed over on worker threads, so a task scheduled by an older view can run for the
+            // newest one before that view's own notice schedules another. A second epoch would
+            // only abort every transaction in flight
+            return;
+          }
           try {
-            reconfiguration.run(v);
+            if (reconfiguration.run(v)) {
+              installedFor = v.getViewId();
+            }
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
           } catch (RuntimeException e) {
@@ -286,17 +301,34 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
     if (v == null || closed || !v.getCoord().equals(channel.self())) {
       return;
     }
-    long adopting = member.adoptingNanos();
-    if (adopting >= 0 && adopting < 3 * timeoutNanos) {
-      return; // this member is taking a source's state: a new epoch now would stop it
-    }
-    Epoch e = member.epoch();
-    if (!member.isReady()
-        || !Set.copyOf(e.addresses()).equals(Set.copyOf(v.getMembers()))
-        || member.oldestPendingNanos() > 2 * timeoutNanos
-        || member.appliedInEpochCount() > APPLIED_PER_EPOCH) {
+    if (epochStale(v)) {
       scheduleReconfiguration();
     }
+  }
+
+  /**
+   * Returns true if this member, coordinating {@code v}, should start a new epoch whatever the view
+   * it installed its epoch for: it is not READY (and not adopting), its epoch's members are not the
+   * view's, a transaction is pending too long, or the epoch has applied too many.
+   */
+  private boolean epochStale(View v) {
+    long adopting = member.adoptingNanos();
+    if (adopting >= 0 && adopting < 3 * timeoutNanos) {
+      return false; // this member is taking a source's state: a new epoch now would stop it
+    }
+    Epoch e = member.epoch();
+    return !member.isReady()
+        || !Set.copyOf(e.addresses()).equals(Set.copyOf(v.getMembers()))
+        || member.oldestPendingNanos() > 2 * timeoutNanos
+        || member.appliedInEpochCount() > APPLIED_PER_EPOCH;
+  }
+
+  /**
+   * Waits until the reconfiguration thread has run every task queued before this call (tests: a
+   * reconfiguration a view notice scheduled has run, or decided not to).
+   */
+  void awaitReconfigurationThread(long timeoutMillis) throws Exception {
+    coordinator.submit(() -> {}).get(timeoutMillis, TimeUnit.MILLISECONDS);
   }
 
   private void checkQuietly() {

@@ -327,12 +327,24 @@ final class Reconfiguration {
   }
 
   private void install(View view, TxFrame.Proposal proposal) {
+    List<Address> before = member.epochAddresses();
     for (Address a : others(view)) {
       channel.send(a, new TxFrame.Install(0, proposal), true);
     }
     int[] adopt = member.install(proposal);
     if (adopt != null) {
       adoption.start(proposal, adopt);
+    }
+    // a member of the previous epoch that this view dropped may still hold the others in its own
+    // view (a false suspicion on a loaded host: views disagree for a while) and so stay READY in
+    // an epoch they have left, serving reads without their commits. A QUERY under this epoch's
+    // ballot makes it promise that ballot and stop being READY, if it arrives; no answer is
+    // awaited (request id 0). It only restricts what the member accepts, as any promise does.
+    // Sent once, unreliably: the member may have died
+    for (Address a : before) {
+      if (!view.getMembers().contains(a) && !a.equals(channel.self())) {
+        channel.sendOnce(a, new TxFrame.Query(0, proposal.ballot(), view.getViewId().getId()));
+      }
     }
   }
 

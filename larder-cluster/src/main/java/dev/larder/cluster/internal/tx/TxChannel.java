@@ -204,6 +204,20 @@ final class TxChannel implements Receiver, AutoCloseable {
     if (outOfBand) {
       msg.setFlag(Message.Flag.OOB);
     }
+    send(to, msg);
+  }
+
+  /**
+   * Sends {@code f} out of band once, without retransmission: for a notice to a member that may
+   * have died (a reliable send would be retransmitted to it until its connection expires).
+   */
+  void sendOnce(Address to, TxFrame f) {
+    Message msg = new BytesMessage(to, TxFrame.encode(f));
+    msg.setFlag(Message.Flag.OOB, Message.Flag.NO_RELIABILITY);
+    send(to, msg);
+  }
+
+  private void send(Address to, Message msg) {
     try {
       channel.send(msg);
     } catch (Exception e) {

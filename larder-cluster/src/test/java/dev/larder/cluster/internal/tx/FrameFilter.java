@@ -8,15 +8,17 @@ import org.jgroups.stack.Protocol;
 import org.jgroups.stack.ProtocolStack;
 
 /**
- * A JGroups protocol for tests, put at the top of a member's stack: drops, or sends late, the TX
- * frames it sends that a predicate names (by destination and frame), before any layer that would
- * retransmit them. Thread-safe.
+ * A JGroups protocol for tests, put at the top of a member's stack: drops, sends late, or holds
+ * until released, the TX frames it sends that a predicate names (by destination and frame), before
+ * any layer that would retransmit them. Thread-safe.
  */
 final class FrameFilter extends Protocol {
 
   private volatile BiPredicate<Address, TxFrame> drop = (a, f) -> false;
   private volatile BiPredicate<Address, TxFrame> delay = (a, f) -> false;
   private volatile long delayMillis;
+  private BiPredicate<Address, TxFrame> hold = (a, f) -> false; // guarded by this
+  private final java.util.List<Message> held = new java.util.ArrayList<>(); // guarded by this
   // counted from every sending thread at once
   private final AtomicInteger dropped = new AtomicInteger();
   private final java.util.concurrent.ScheduledExecutorService later =
@@ -44,6 +46,29 @@ final class FrameFilter extends Protocol {
     this.delay = predicate;
   }
 
+  /** Keeps the frames {@code predicate} names until {@link #release}. */
+  synchronized void hold(BiPredicate<Address, TxFrame> predicate) {
+    this.hold = predicate;
+  }
+
+  /** Returns how many frames are held now. */
+  synchronized int held() {
+    return held.size();
+  }
+
+  /** Stops holding, and sends every held frame in the order it was held. */
+  void release() {
+    java.util.List<Message> out;
+    synchronized (this) {
+      hold = (a, f) -> false;
+      out = java.util.List.copyOf(held);
+      held.clear();
+    }
+    for (Message m : out) {
+      down_prot.down(m);
+    }
+  }
+
   int dropped() {
     return dropped.get();
   }
@@ -61,6 +86,12 @@ final class FrameFilter extends Protocol {
       if (drop.test(msg.getDest(), f)) {
         dropped.incrementAndGet();
         return null;
+      }
+      synchronized (this) {
+        if (hold.test(msg.getDest(), f)) {
+          held.add(msg);
+          return null;
+        }
       }
       if (delay.test(msg.getDest(), f)) {
         later.schedule(
