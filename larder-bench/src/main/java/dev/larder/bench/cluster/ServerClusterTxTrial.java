@@ -221,7 +221,7 @@ public final class ServerClusterTxTrial {
       int cut = 0;
       for (; cut < partitions; cut++) {
         Thread.sleep(pauseMillis);
-        partition(random.nextInt(nodes));
+        partition(random.nextInt(nodes), bank);
         checkWritable("partition " + (cut + 1));
         progress.accept("server tx: " + (cut + 1) + " partitions");
       }
@@ -337,8 +337,17 @@ public final class ServerClusterTxTrial {
     killedAll++;
   }
 
-  /** Cuts member {@code victim} off from the others, holds, heals, waits for the merge. */
-  private void partition(int victim) throws Exception {
+  /**
+   * Cuts member {@code victim} off from the others, holds at least {@code holdMillis} and until one
+   * of its clients was refused with CLUSTERDOWN (at most 30 s more: the refusal is what a cut-off
+   * member owes its clients, and on a loaded host its clients can spend a whole short hold in waits
+   * that began before the cut), heals, waits for the merge. If none was refused, what each of its
+   * clients last saw goes into the result's detail.
+   */
+  private void partition(int victim, List<BankClient> bank) throws Exception {
+    List<BankClient> victims =
+        bank.stream().filter(b -> b.id.startsWith("c" + victim + ".")).toList();
+    long refusedBefore = sum(victims, b -> b.refused.size());
     StringBuilder everyoneElse = new StringBuilder();
     for (int j = 0; j < nodes; j++) {
       if (j != victim) {
@@ -360,6 +369,19 @@ public final class ServerClusterTxTrial {
       pollFor(() -> split(victim));
     }
     Thread.sleep(holdMillis);
+    long refusalDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (sum(victims, b -> b.refused.size()) == refusedBefore
+        && System.nanoTime() < refusalDeadline) {
+      Thread.sleep(100);
+    }
+    if (sum(victims, b -> b.refused.size()) == refusedBefore) {
+      detail.append("the cut of m").append(victim).append(" refused no EXEC in ");
+      detail.append(holdMillis + 30_000).append(" ms; its clients last saw:");
+      for (BankClient b : victims) {
+        detail.append(' ').append(b.id).append(": ").append(b.lastError).append(';');
+      }
+      detail.append(' ');
+    }
     for (MemberProcess m : members) {
       ServerMembers.expect(m.ask("heal", 30), "healed");
     }
