@@ -163,80 +163,65 @@ final class Originator {
     // outcome already chosen (its DECIDE refused under the newer ballot)
     CompletableFuture<Long> outcome = member.expectOutcome(id);
     try {
-      return prepareAndDecide(
-          e, id, outcome, snapshot, isolation, reads, writes, blind, walked, deadlineNanos);
+      int flags =
+          (isolation == Isolation.SNAPSHOT ? TxFrame.F_SNAPSHOT : 0)
+              | (blind ? TxFrame.F_BLIND : 0);
+      List<KeyRef> checkedReads = isolation == Isolation.SERIALIZABLE && !blind ? reads : List.of();
+      Participants who =
+          Participants.of(e, member.memberId(), writes, checkedReads, majority, id.counter());
+      List<Address> others = who.participants();
+      TxChannel.Call call = channel.open(others);
+      TxFrame.Prepare prepare;
+      TxFrame.Vote own;
+      boolean complete;
+      try {
+        // regular, like APPLY: a member handles this originator's APPLY of an earlier transaction
+        // before this PREPARE, so a client's next transaction on a key it just wrote finds the
+        // key unlocked
+        for (Address a : others) {
+          channel.send(
+              a,
+              new TxFrame.Prepare(
+                  call.id, e.number, e.ballot, id, snapshot, flags, checkedReads, writes),
+              false);
+        }
+        prepare =
+            new TxFrame.Prepare(0, e.number, e.ballot, id, snapshot, flags, checkedReads, writes);
+        own = member.prepare(prepare);
+        complete = call.await(c -> false, deadlineNanos);
+      } finally {
+        channel.close(call);
+      }
+      List<TxFrame.Vote> votes = new ArrayList<>();
+      votes.add(own);
+      for (TxFrame f : call.replies().values()) {
+        votes.add((TxFrame.Vote) f);
+      }
+      long commitTs = 0;
+      boolean allYes = complete && !call.anyLeftOrMissing();
+      List<TxFrame.Conflict> conflicts = new ArrayList<>();
+      for (TxFrame.Vote v : votes) {
+        allYes &= v.status() == TxFrame.V_YES;
+        commitTs = Math.max(commitTs, v.proposal());
+        conflicts.addAll(v.conflicts());
+      }
+      if (!allYes) {
+        abortEverywhere(id, others);
+        throw refusal(snapshot, votes, conflicts, complete, blind);
+      }
+      if (walked && member.changedSince(snapshot, commitTs, id)) {
+        abortEverywhere(id, others);
+        throw new TransactionConflictException(
+            "transaction with snapshot "
+                + snapshot
+                + " walked every key, and another commit created, changed or removed a key since"
+                + " (or is still pending): run it again",
+            List.of());
+      }
+      return decide(e, id, outcome, commitTs, who, deadlineNanos);
     } finally {
       member.forgetOutcome(id);
     }
-  }
-
-  private long prepareAndDecide(
-      Epoch e,
-      TxId id,
-      CompletableFuture<Long> outcome,
-      long snapshot,
-      Isolation isolation,
-      List<KeyRef> reads,
-      List<TxFrame.Write> writes,
-      boolean blind,
-      boolean walked,
-      long deadlineNanos)
-      throws LockedOnly, InterruptedException {
-    int flags =
-        (isolation == Isolation.SNAPSHOT ? TxFrame.F_SNAPSHOT : 0) | (blind ? TxFrame.F_BLIND : 0);
-    List<KeyRef> checkedReads = isolation == Isolation.SERIALIZABLE && !blind ? reads : List.of();
-    Participants who =
-        Participants.of(e, member.memberId(), writes, checkedReads, majority, id.counter());
-    List<Address> others = who.participants();
-    TxChannel.Call call = channel.open(others);
-    TxFrame.Prepare prepare;
-    TxFrame.Vote own;
-    boolean complete;
-    try {
-      // regular, like APPLY: a member handles this originator's APPLY of an earlier transaction
-      // before this PREPARE, so a client's next transaction on a key it just wrote finds the
-      // key unlocked
-      for (Address a : others) {
-        channel.send(
-            a,
-            new TxFrame.Prepare(
-                call.id, e.number, e.ballot, id, snapshot, flags, checkedReads, writes),
-            false);
-      }
-      prepare =
-          new TxFrame.Prepare(0, e.number, e.ballot, id, snapshot, flags, checkedReads, writes);
-      own = member.prepare(prepare);
-      complete = call.await(c -> false, deadlineNanos);
-    } finally {
-      channel.close(call);
-    }
-    List<TxFrame.Vote> votes = new ArrayList<>();
-    votes.add(own);
-    for (TxFrame f : call.replies().values()) {
-      votes.add((TxFrame.Vote) f);
-    }
-    long commitTs = 0;
-    boolean allYes = complete && !call.anyLeftOrMissing();
-    List<TxFrame.Conflict> conflicts = new ArrayList<>();
-    for (TxFrame.Vote v : votes) {
-      allYes &= v.status() == TxFrame.V_YES;
-      commitTs = Math.max(commitTs, v.proposal());
-      conflicts.addAll(v.conflicts());
-    }
-    if (!allYes) {
-      abortEverywhere(id, others);
-      throw refusal(snapshot, votes, conflicts, complete, blind);
-    }
-    if (walked && member.changedSince(snapshot, commitTs, id)) {
-      abortEverywhere(id, others);
-      throw new TransactionConflictException(
-          "transaction with snapshot "
-              + snapshot
-              + " walked every key, and another commit created, changed or removed a key since"
-              + " (or is still pending): run it again",
-          List.of());
-    }
-    return decide(e, id, outcome, commitTs, who, deadlineNanos);
   }
 
   private RuntimeException refusal(

@@ -1,6 +1,5 @@
 package dev.larder.cluster.internal.tx;
 
-import static dev.larder.cluster.internal.tx.TxTestCluster.KV;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -38,28 +37,6 @@ class ClusteredTxFailureTest {
 
   @TempDir Path dir;
 
-  /** Commits k = v from member m in the background (no retry). */
-  private static CompletableFuture<Long> commitAsync(TxTestCluster c, int m, String k, long v) {
-    TxStore store = c.store(m);
-    return CompletableFuture.supplyAsync(
-        () -> {
-          try (Transaction tx = store.begin()) {
-            tx.put(store.cache(KV), k, v);
-            return tx.commit();
-          }
-        });
-  }
-
-  private static long commit(TxTestCluster c, int m, String k, long v) {
-    return c.store(m)
-        .inTransaction(
-            tx -> {
-              tx.put(c.kv(m), k, v);
-              return tx;
-            })
-        .commitSequence();
-  }
-
   private static void assertEverywhere(TxTestCluster c, String k, Long v, int... members) {
     for (int m : members) {
       TxTestCluster.await(
@@ -74,7 +51,7 @@ class ClusteredTxFailureTest {
   private static TxTestCluster seeded(int size, Path logs) throws Exception {
     TxTestCluster c = new TxTestCluster(size, Isolation.SERIALIZABLE, logs);
     c.awaitEpoch(size);
-    commit(c, 0, "k", 1L);
+    c.commit(0, "k", 1L);
     for (int i = 0; i < size; i++) {
       int m = i;
       TxTestCluster.await(() -> Long.valueOf(1).equals(c.kv(m).get("k")), "m" + m + " seeded");
@@ -88,7 +65,7 @@ class ClusteredTxFailureTest {
    */
   private static String seededKey(TxTestCluster c, int primary) {
     String key = c.keyWithPrimary(primary);
-    commit(c, 0, key, 1L);
+    c.commit(0, key, 1L);
     for (int i = 0; i < c.size; i++) {
       int m = i;
       TxTestCluster.await(() -> Long.valueOf(1).equals(c.kv(m).get(key)), "m" + m + " seeded");
@@ -107,12 +84,12 @@ class ClusteredTxFailureTest {
       String k = seededKey(c, originatorIsPrimary ? 0 : 1);
       FrameFilter f = FrameFilter.install(c.engine(0));
       f.drop((to, frame) -> frame instanceof TxFrame.Decide);
-      commitAsync(c, 0, k, 2L);
+      c.commitAsync(0, k, 2L);
       TxTestCluster.await(() -> f.dropped() == 2, "the DECIDEs were dropped");
       c.crash(0);
       c.awaitEpoch(2);
       assertEverywhere(c, k, 1L, 1, 2);
-      commit(c, 1, k, 3L);
+      c.commit(1, k, 3L);
       assertEverywhere(c, k, 3L, 1, 2);
     }
   }
@@ -125,12 +102,12 @@ class ClusteredTxFailureTest {
       String k = seededKey(c, originatorIsPrimary ? 0 : 1);
       FrameFilter f = FrameFilter.install(c.engine(0));
       f.drop((to, frame) -> frame instanceof TxFrame.Apply);
-      commit(c, 0, k, 2L); // acknowledged: a majority logged the decision
+      c.commit(0, k, 2L); // acknowledged: a majority logged the decision
       TxTestCluster.await(() -> f.dropped() == 2, "the APPLYs were dropped");
       c.crash(0);
       c.awaitEpoch(2);
       assertEverywhere(c, k, 2L, 1, 2);
-      commit(c, 2, k, 3L);
+      c.commit(2, k, 3L);
       assertEverywhere(c, k, 3L, 1, 2);
     }
   }
@@ -148,7 +125,7 @@ class ClusteredTxFailureTest {
       f.drop(
           (to, frame) ->
               (frame instanceof TxFrame.Decide || frame instanceof TxFrame.Apply) && to.equals(m2));
-      commit(c, 0, "k", 2L);
+      c.commit(0, "k", 2L);
       TxTestCluster.await(() -> Long.valueOf(2).equals(c.kv(1).get("k")), "m1 applied it");
       c.crash(0);
       c.awaitEpoch(2);
@@ -162,7 +139,7 @@ class ClusteredTxFailureTest {
       Set<Address> cut = Set.of(c.address(2), c.address(3), c.address(4));
       FrameFilter f = FrameFilter.install(c.engine(0));
       f.drop((to, frame) -> frame instanceof TxFrame.Decide && cut.contains(to));
-      CompletableFuture<Long> pending = commitAsync(c, 0, "k", 2L);
+      CompletableFuture<Long> pending = c.commitAsync(0, "k", 2L);
       MemberState m1 = c.engine(1).member();
       TxTestCluster.await(() -> m1.decidedCount() == 1, "m1 logged the decision");
       c.crash(0);
@@ -180,7 +157,7 @@ class ClusteredTxFailureTest {
     try (TxTestCluster c = seeded(5, null)) {
       FrameFilter f = FrameFilter.install(c.engine(0));
       f.drop((to, frame) -> frame instanceof TxFrame.Decide);
-      commitAsync(c, 0, "k", 2L);
+      c.commitAsync(0, "k", 2L);
       TxTestCluster.await(() -> f.dropped() == 4, "every DECIDE was dropped");
       c.crash(0);
       c.awaitEpoch(4);
@@ -194,7 +171,7 @@ class ClusteredTxFailureTest {
       Address m2 = c.address(2);
       FrameFilter f = FrameFilter.install(c.engine(0));
       f.drop((to, frame) -> frame instanceof TxFrame.Prepare && to.equals(m2));
-      CompletableFuture<Long> pending = commitAsync(c, 0, "k", 2L);
+      CompletableFuture<Long> pending = c.commitAsync(0, "k", 2L);
       TxTestCluster.await(() -> c.store(1).stats().historyCommits() == 1, "m1 prepared");
       c.crash(2);
       ExecutionException e =
@@ -219,7 +196,7 @@ class ClusteredTxFailureTest {
       String k = seededKey(c, 2);
       FrameFilter f = FrameFilter.install(c.engine(2));
       f.drop((to, frame) -> frame instanceof TxFrame.Vote);
-      CompletableFuture<Long> pending = commitAsync(c, 0, k, 2L);
+      CompletableFuture<Long> pending = c.commitAsync(0, k, 2L);
       TxTestCluster.await(() -> f.dropped() == 1, "the primary locked the key and voted");
       c.crash(2);
       ExecutionException e =
@@ -230,7 +207,7 @@ class ClusteredTxFailureTest {
       c.startAll(2);
       c.awaitEpoch(3);
       assertEverywhere(c, k, 1L, 0, 1, 2);
-      commit(c, 2, k, 3L);
+      c.commit(2, k, 3L);
       assertEverywhere(c, k, 3L, 0, 1, 2);
     }
   }
@@ -251,14 +228,14 @@ class ClusteredTxFailureTest {
       f.drop(
           (to, frame) ->
               (frame instanceof TxFrame.Decide || frame instanceof TxFrame.Apply) && to.equals(m2));
-      commit(c, 0, k, 2L);
+      c.commit(0, k, 2L);
       c.crash(2);
       c.awaitEpoch(2);
       assertEverywhere(c, k, 2L, 0, 1);
       c.startAll(2);
       c.awaitEpoch(3);
       assertEverywhere(c, k, 2L, 0, 1, 2);
-      commit(c, 2, k, 3L);
+      c.commit(2, k, 3L);
       assertEverywhere(c, k, 3L, 0, 1, 2);
     }
   }
@@ -277,12 +254,12 @@ class ClusteredTxFailureTest {
       f.drop(
           (to, frame) ->
               (frame instanceof TxFrame.Decide || frame instanceof TxFrame.Apply) && to.equals(m1));
-      commit(c, 0, k, 2L);
+      c.commit(0, k, 2L);
       TxTestCluster.await(() -> Long.valueOf(2).equals(c.kv(2).get(k)), "the primary applied");
       c.crash(2);
       c.awaitEpoch(2);
       assertEverywhere(c, k, 2L, 0, 1);
-      commit(c, 1, k, 3L);
+      c.commit(1, k, 3L);
       assertEverywhere(c, k, 3L, 0, 1);
     }
   }
@@ -290,7 +267,7 @@ class ClusteredTxFailureTest {
   @Test
   void aReconfigurationWhoseCoordinatorDiesBeforeInstallingIsFinishedByTheNext() throws Exception {
     try (TxTestCluster c = seeded(5, null)) {
-      commit(c, 1, "k", 2L);
+      c.commit(1, "k", 2L);
       int coordinator = c.coordinator();
       FrameFilter f = FrameFilter.install(c.engine(coordinator));
       f.drop((to, frame) -> frame instanceof TxFrame.Install);
@@ -305,7 +282,7 @@ class ClusteredTxFailureTest {
               .findFirst()
               .orElseThrow();
       assertEverywhere(c, "k", 2L, survivor);
-      commit(c, survivor, "k", 3L);
+      c.commit(survivor, "k", 3L);
       assertEverywhere(c, "k", 3L, survivor);
     }
   }
@@ -335,13 +312,13 @@ class ClusteredTxFailureTest {
       long start = System.nanoTime();
       ExecutionException refused =
           assertThrows(
-              ExecutionException.class, () -> commitAsync(c, 0, "k", 9L).get(60, TimeUnit.SECONDS));
+              ExecutionException.class, () -> c.commitAsync(0, "k", 9L).get(60, TimeUnit.SECONDS));
       long waited = System.nanoTime() - start;
       assertInstanceOf(ClusterDegradedException.class, refused.getCause());
       assertTrue(
           waited < c.timeout.toNanos() / 2,
           "refused after " + TimeUnit.NANOSECONDS.toMillis(waited) + " ms");
-      commit(c, 1, "k", 5L);
+      c.commit(1, "k", 5L);
       for (DISCARD d : discards) {
         d.resetIgnoredMembers();
       }
@@ -360,8 +337,8 @@ class ClusteredTxFailureTest {
   @Test
   void aTransactionOpenAcrossItsMembersAdoptionCannotReadPastIt() throws Exception {
     try (TxTestCluster c = seeded(3, null)) {
-      commit(c, 0, "a", 10L);
-      commit(c, 0, "b", 10L);
+      c.commit(0, "a", 10L);
+      c.commit(0, "b", 10L);
       assertEverywhere(c, "b", 10L, 0, 1, 2);
       DISCARD[] discards = c.cutOff(0);
       TxTestCluster.await(
@@ -430,7 +407,7 @@ class ClusteredTxFailureTest {
         assertThrows(TransactionConflictException.class, stale::commit);
       }
       assertEverywhere(c, "k", 2L, 0, 1, 2);
-      commit(c, 0, "k", 3L);
+      c.commit(0, "k", 3L);
       assertEverywhere(c, "k", 3L, 0, 1, 2);
     }
   }
@@ -438,10 +415,10 @@ class ClusteredTxFailureTest {
   @Test
   void everyMemberCrashingAtOnceLosesNoAcknowledgedCommit() throws Exception {
     try (TxTestCluster c = seeded(3, dir)) {
-      commit(c, 1, "before", 7L);
+      c.commit(1, "before", 7L);
       FrameFilter f = FrameFilter.install(c.engine(0));
       f.drop((to, frame) -> frame instanceof TxFrame.Apply);
-      commit(c, 0, "k", 2L); // acknowledged, applied on m0 only
+      c.commit(0, "k", 2L); // acknowledged, applied on m0 only
       c.crash(0);
       c.crash(1);
       c.crash(2);

@@ -1,13 +1,10 @@
 package dev.larder.cluster.internal.tx;
 
-import static dev.larder.cluster.internal.tx.TxTestCluster.KV;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.larder.cluster.ClusterTimeoutException;
 import dev.larder.tx.Isolation;
-import dev.larder.tx.Transaction;
 import dev.larder.tx.TransactionConflictException;
-import dev.larder.tx.TxStore;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -46,7 +43,7 @@ class CutOffOriginatorTest {
     try (TxTestCluster c = seeded(3)) {
       FrameFilter f = FrameFilter.install(c.engine(0));
       f.drop((to, frame) -> frame instanceof TxFrame.Decide);
-      CompletableFuture<Long> outcome = commitAsync(c.store(0), "k", 2L);
+      CompletableFuture<Long> outcome = c.commitAsync(0, "k", 2L);
       MemberState m0 = c.engine(0).member();
       TxTestCluster.await(
           () -> f.dropped() == 2 && m0.decidedCount() == 1,
@@ -54,7 +51,7 @@ class CutOffOriginatorTest {
       Object result = cutOffHealAndAwaitOutcome(c, f, outcome);
       // the majority aborted it: acknowledged, every member would have to read it (none can)
       assertEverywhere(c, "k", result instanceof Long ? 2L : 1L);
-      commit(c, 1, "k", 3L);
+      c.commit(1, "k", 3L);
       assertEverywhere(c, "k", 3L);
     }
   }
@@ -75,7 +72,7 @@ class CutOffOriginatorTest {
       f0.drop((to, frame) -> frame instanceof TxFrame.Decide && to.equals(m2));
       FrameFilter f1 = FrameFilter.install(c.engine(1));
       f1.drop((to, frame) -> frame instanceof TxFrame.Ack && to.equals(m0));
-      CompletableFuture<Long> outcome = commitAsync(c.store(0), "k", 2L);
+      CompletableFuture<Long> outcome = c.commitAsync(0, "k", 2L);
       MemberState m1 = c.engine(1).member();
       TxTestCluster.await(
           () -> f0.dropped() == 1 && f1.dropped() == 1 && m1.decidedCount() == 1,
@@ -99,7 +96,7 @@ class CutOffOriginatorTest {
     try (TxTestCluster c = seeded(5)) {
       FrameFilter f = FrameFilter.install(c.engine(0));
       f.drop((to, frame) -> frame instanceof TxFrame.Decide);
-      CompletableFuture<Long> outcome = commitAsync(c.store(0), "k", 2L);
+      CompletableFuture<Long> outcome = c.commitAsync(0, "k", 2L);
       MemberState m0 = c.engine(0).member();
       TxTestCluster.await(
           () -> f.dropped() == 4 && m0.decidedCount() == 1,
@@ -114,7 +111,7 @@ class CutOffOriginatorTest {
                 awaitOthersWithout0(c, 3);
               });
       assertEverywhere(c, "k", result instanceof Long ? 2L : 1L);
-      commit(c, 1, "k", 3L);
+      c.commit(1, "k", 3L);
       assertEverywhere(c, "k", 3L);
     }
   }
@@ -195,32 +192,13 @@ class CutOffOriginatorTest {
     TxTestCluster c = new TxTestCluster(size, Isolation.SERIALIZABLE, null, Epoch.ALL, TIMEOUT);
     try {
       c.awaitEpoch(size);
-      commit(c, 0, "k", 1L);
+      c.commit(0, "k", 1L);
       assertEverywhere(c, "k", 1L);
       return c;
     } catch (Throwable t) {
       c.close();
       throw t;
     }
-  }
-
-  private static CompletableFuture<Long> commitAsync(TxStore store, String k, long v) {
-    return CompletableFuture.supplyAsync(
-        () -> {
-          try (Transaction tx = store.begin()) {
-            tx.put(store.cache(KV), k, v);
-            return tx.commit();
-          }
-        });
-  }
-
-  private static void commit(TxTestCluster c, int m, String k, long v) {
-    c.store(m)
-        .inTransaction(
-            tx -> {
-              tx.put(c.kv(m), k, v);
-              return null;
-            });
   }
 
   /** Every running member reads {@code k = v} and holds no pending transaction. */

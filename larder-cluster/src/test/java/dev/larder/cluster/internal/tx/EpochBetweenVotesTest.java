@@ -1,15 +1,12 @@
 package dev.larder.cluster.internal.tx;
 
-import static dev.larder.cluster.internal.tx.TxTestCluster.KV;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.cluster.ClusterTimeoutException;
 import dev.larder.tx.Isolation;
-import dev.larder.tx.Transaction;
 import dev.larder.tx.TransactionConflictException;
-import dev.larder.tx.TxStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -42,14 +39,14 @@ class EpochBetweenVotesTest {
     try (TxTestCluster c = new TxTestCluster(3, Isolation.SERIALIZABLE, null, 2, TIMEOUT)) {
       c.awaitEpoch(3);
       String k = keyOwnedBy(c, List.of(0, 1));
-      commit(c, 0, k, 1L);
+      c.commit(0, k, 1L);
       assertReads(c, 0, k, 1L);
       assertReads(c, 1, k, 1L);
 
       Address m0 = c.address(0);
       FrameFilter f1 = FrameFilter.install(c.engine(1));
       f1.hold((to, frame) -> frame instanceof TxFrame.Vote && to.equals(m0));
-      CompletableFuture<Long> outcome = commitAsync(c.store(0), k, 2L);
+      CompletableFuture<Long> outcome = c.commitAsync(0, k, 2L);
       TxTestCluster.await(() -> f1.held() == 1, () -> "m1's VOTE to m0 is held" + c.describe());
       long epochOfVotes = c.engine(0).epochNumber();
 
@@ -81,7 +78,7 @@ class EpochBetweenVotesTest {
       long expected = result instanceof Long ? 2L : 1L;
       assertReads(c, 0, k, expected);
       assertReads(c, 1, k, expected);
-      commit(c, 1, k, 3L); // no lock outlived the epoch
+      c.commit(1, k, 3L); // no lock outlived the epoch
       assertReads(c, 0, k, 3L);
       assertReads(c, 1, k, 3L);
     }
@@ -108,25 +105,6 @@ class EpochBetweenVotesTest {
       }
     }
     throw new AssertionError("no key of 10,000 is owned by exactly " + owners + c.describe());
-  }
-
-  private static CompletableFuture<Long> commitAsync(TxStore store, String k, long v) {
-    return CompletableFuture.supplyAsync(
-        () -> {
-          try (Transaction tx = store.begin()) {
-            tx.put(store.cache(KV), k, v);
-            return tx.commit();
-          }
-        });
-  }
-
-  private static void commit(TxTestCluster c, int m, String k, long v) {
-    c.store(m)
-        .inTransaction(
-            tx -> {
-              tx.put(c.kv(m), k, v);
-              return null;
-            });
   }
 
   private static void assertReads(TxTestCluster c, int m, String k, long v) {

@@ -250,6 +250,32 @@ final class TxTestCluster implements AutoCloseable {
     return discards;
   }
 
+  /**
+   * Commits {@code k = v} from member {@code m} in the background, once (no retry): the future
+   * holds the commit timestamp, or fails with what the commit threw.
+   */
+  java.util.concurrent.CompletableFuture<Long> commitAsync(int m, String k, long v) {
+    TxStore store = store(m);
+    return java.util.concurrent.CompletableFuture.supplyAsync(
+        () -> {
+          try (dev.larder.tx.Transaction tx = store.begin()) {
+            tx.put(store.cache(KV), k, v);
+            return tx.commit();
+          }
+        });
+  }
+
+  /** Commits {@code k = v} from member {@code m}, retried on conflicts; returns its sequence. */
+  long commit(int m, String k, long v) {
+    return store(m)
+        .inTransaction(
+            tx -> {
+              tx.put(kv(m), k, v);
+              return tx;
+            })
+        .commitSequence();
+  }
+
   /** Makes member {@code i} drop every message, then closes it: the others see a crash. */
   void crash(int i) throws Exception {
     ClusterTxEngine e = engine(i);

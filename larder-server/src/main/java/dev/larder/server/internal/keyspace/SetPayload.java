@@ -298,14 +298,10 @@ public final class SetPayload {
 
   /** Returns the PACKED payload with {@code m} inserted at position {@code at}. */
   private static byte[] packedInsert(byte[] p, int at, byte[] m) {
-    long[] cursor = {1};
-    int n = PayloadBytes.count(p, cursor, 1);
-    int first = (int) cursor[0];
-    for (int i = 0; i < at; i++) {
-      int len = PayloadBytes.chunkLength(p, cursor, p.length);
-      cursor[0] += len;
-    }
-    int split = (int) cursor[0];
+    long[] head = {1};
+    int n = PayloadBytes.count(p, head, 1);
+    int first = (int) head[0];
+    int split = packedOffset(p, at);
     int start = 1 + Varint.size(n + 1);
     byte[] out = new byte[start + p.length - first + PayloadBytes.chunkSize(m)];
     out[0] = PACKED;
@@ -347,14 +343,11 @@ public final class SetPayload {
 
   /** Returns the PACKED payload without the member at position {@code at}. */
   private static byte[] packedDelete(byte[] p, int at) {
-    long[] cursor = {1};
-    int n = PayloadBytes.count(p, cursor, 1);
-    int first = (int) cursor[0];
-    for (int i = 0; i < at; i++) {
-      int len = PayloadBytes.chunkLength(p, cursor, p.length);
-      cursor[0] += len;
-    }
-    int from = (int) cursor[0];
+    long[] head = {1};
+    int n = PayloadBytes.count(p, head, 1);
+    int first = (int) head[0];
+    int from = packedOffset(p, at);
+    long[] cursor = {from};
     int len = PayloadBytes.chunkLength(p, cursor, p.length);
     int to = (int) cursor[0] + len;
     int start = 1 + Varint.size(n - 1);
@@ -364,6 +357,17 @@ public final class SetPayload {
     System.arraycopy(p, first, out, start, from - first);
     System.arraycopy(p, to, out, start + from - first, p.length - to);
     return out;
+  }
+
+  /** Returns the offset of the member at position {@code at} of a PACKED payload (its length). */
+  private static int packedOffset(byte[] p, int at) {
+    long[] cursor = {1};
+    PayloadBytes.count(p, cursor, 1);
+    for (int i = 0; i < at; i++) {
+      int len = PayloadBytes.chunkLength(p, cursor, p.length);
+      cursor[0] += len;
+    }
+    return (int) cursor[0];
   }
 
   /** Whether every member of a PACKED payload (none counts as every) reads as an integer. */
