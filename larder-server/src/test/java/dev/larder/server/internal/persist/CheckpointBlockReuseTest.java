@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -28,6 +29,7 @@ class CheckpointBlockReuseTest {
         CheckpointBlock.Writer.reusing(
             (bytes, length) -> reused.add(HexFormat.of().formatHex(bytes, 0, length)));
     SplittableRandom random = new SplittableRandom(7);
+    List<String> written = new ArrayList<>();
     byte[] scratch = new byte[0];
     for (int i = 0; i < 20_000; i++) {
       int space = random.nextInt(8) == 0 ? 0x80 | random.nextInt(3) : random.nextInt(3);
@@ -45,6 +47,7 @@ class CheckpointBlockReuseTest {
       for (int v = 1; v <= versionBytes; v++) {
         value[v] = (byte) (v < versionBytes ? 0x81 : 0x03);
       }
+      written.add(asText(space, key, 0, key.length, value, 0, 1, value, 1 + versionBytes, payload));
       copying.add(storedKey, value);
       // the reusing writer is given the entry in a reused array, as the snapshot walk gives it
       int length = storedKey.length + value.length;
@@ -61,5 +64,47 @@ class CheckpointBlockReuseTest {
     assertEquals(copied.size(), reused.size());
     assertEquals(copied, reused);
     assertEquals(copying.items(), reusing.items());
+    // and the blocks hold exactly the items written, each value without its version
+    List<String> read = new ArrayList<>();
+    for (String block : reused) {
+      CheckpointBlock.read(
+          HexFormat.of().parseHex(block),
+          new CheckpointBlock.Visitor() {
+            @Override
+            public void header(long itemVersion, long keys) {
+              throw new AssertionError("a header among the blocks");
+            }
+
+            @Override
+            public void item(int db, byte[] b, int keyAt, int keyLength, int at, int length) {
+              read.add(asText(db & 0xFF, b, keyAt, keyLength, b, at, 1, b, at + 1, length - 1));
+            }
+          });
+    }
+    Collections.sort(written);
+    Collections.sort(read);
+    assertEquals(written, read);
+  }
+
+  /** An item as text: its space, key, tag and payload. */
+  private static String asText(
+      int space,
+      byte[] keyBytes,
+      int keyAt,
+      int keyLength,
+      byte[] tagBytes,
+      int tagAt,
+      int tagLength,
+      byte[] payloadBytes,
+      int payloadAt,
+      int payloadLength) {
+    HexFormat hex = HexFormat.of();
+    return space
+        + " "
+        + hex.formatHex(keyBytes, keyAt, keyAt + keyLength)
+        + " "
+        + hex.formatHex(tagBytes, tagAt, tagAt + tagLength)
+        + " "
+        + hex.formatHex(payloadBytes, payloadAt, payloadAt + payloadLength);
   }
 }
