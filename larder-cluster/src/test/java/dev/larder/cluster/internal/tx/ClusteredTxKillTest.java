@@ -36,7 +36,11 @@ class ClusteredTxKillTest {
 
   @TempDir Path dir;
   private final List<Child> children = new ArrayList<>();
-  private final String port = String.valueOf(20000 + ThreadLocalRandom.current().nextInt(20000));
+  // 10000-18999: below larder-server's test ports (20000-31999, a share per fork) and Linux's
+  // ephemeral range (32768-60999), so a child of this test that outlived it takes no port another
+  // module's test was handed, and no outgoing connection takes this one (a member's stack binds
+  // the port and the few above it).
+  private final String port = String.valueOf(10_000 + ThreadLocalRandom.current().nextInt(9_000));
   private final String cluster = "tx-kill-" + ProcessHandle.current().pid();
 
   /** A child JVM and its command line. */
