@@ -15,6 +15,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -23,6 +25,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntUnaryOperator;
+import org.jgroups.protocols.DISCARD;
+import org.jgroups.protocols.TP;
+import org.jgroups.stack.ProtocolStack;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -818,6 +824,145 @@ class StoreJournalTest {
       assertTrue(retired > 0, "some member gave d a segment");
     } finally {
       jd.release();
+    }
+  }
+
+  /**
+   * Five durable members, DISTRIBUTED with two owners, split 3|2 under quorum: some segments have
+   * both owners, d and e, on the minority side. During the split the majority refuses those
+   * segments' writes (it waits for a holder's record) and writes the keys it holds; the minority
+   * refuses every write. At the merge the minority loses, but keeps its copies of what the majority
+   * never held, and its owners complete from them: every key reads back, the majority's writes of
+   * the split included. Then every member stops and all restart from their records: each segment
+   * starts from the newest record of it, so the same values read back again (the losers' records of
+   * segments the majority wrote during the split rank below the majority's).
+   */
+  @Test
+  @Timeout(value = 180, unit = TimeUnit.SECONDS)
+  void aDurableMinoritysCopiesOfWhatOnlyItHeldSurviveTheMergeAndAFullRestart() throws Exception {
+    timeout = Duration.ofSeconds(2);
+    List<String> nodes = List.of("a", "b", "c", "d", "e");
+    List<Mirror> journals = nodes.stream().map(n -> new Mirror()).toList();
+    List<ClusteredCache<byte[], byte[]>> first =
+        startAll(
+            nodes, nodes.stream().map(n -> store()).toList(), journals, 0, ClusterMode.DISTRIBUTED);
+    awaitWhole(5);
+    ClusteredCache<byte[], byte[]> a = first.get(0);
+    ClusteredCache<byte[], byte[]> d = first.get(3);
+    ClusteredCache<byte[], byte[]> e = first.get(4);
+    List<String> minorityOnly = new ArrayList<>();
+    List<String> elsewhere = new ArrayList<>();
+    for (int i = 0; i < 2_000 && (minorityOnly.size() < 20 || elsewhere.size() < 40); i++) {
+      byte[] k = bytes("k" + i);
+      boolean both = d.isLocalOwner(k) && e.isLocalOwner(k);
+      if (both && minorityOnly.size() < 20) {
+        minorityOnly.add("k" + i);
+      } else if (!both && elsewhere.size() < 40) {
+        elsewhere.add("k" + i);
+      }
+    }
+    assertTrue(minorityOnly.size() >= 5, "keys owned by d and e alone: " + minorityOnly);
+    Map<String, String> expected = new HashMap<>();
+    for (String k : minorityOnly) {
+      a.put(bytes(k), bytes("before"));
+      expected.put(k, "before");
+    }
+    for (String k : elsewhere) {
+      a.put(bytes(k), bytes("before"));
+    }
+
+    List<DISCARD> discards = cut(first, Set.of(3, 4));
+    awaitViews(first, i -> i >= 3 ? 2 : 3, "the split 3|2");
+    assertThrows(
+        ClusterTimeoutException.class, () -> a.put(bytes(minorityOnly.getFirst()), bytes("no")));
+    int written = 0;
+    for (String k : elsewhere) {
+      // every key with an owner on the majority side: the majority holds it complete
+      a.put(bytes(k), bytes("split"));
+      expected.put(k, "split");
+      written++;
+      assertThrows(ClusterDegradedException.class, () -> d.put(bytes(k), bytes("minority")));
+    }
+    assertEquals(elsewhere.size(), written);
+
+    discards.forEach(DISCARD::resetIgnoredMembers);
+    awaitViews(first, i -> 5, "the merge");
+    awaitWhole(5);
+    assertEquals(Set.of(), lost(first, expected), "lost after the merge");
+
+    for (ClusteredCache<byte[], byte[]> m : first) {
+      stop(m);
+    }
+    List<Mirror> recovered = journals.stream().map(Mirror::recover).toList();
+    List<ClusteredCache<byte[], byte[]>> second =
+        startAll(
+            nodes,
+            recovered.stream().map(Mirror::recoveredStore).toList(),
+            recovered,
+            0,
+            ClusterMode.DISTRIBUTED);
+    awaitWhole(5);
+    assertEquals(Set.of(), lost(second, expected), "lost after the full restart");
+    for (ClusteredCache<byte[], byte[]> m : second) {
+      assertEquals(0, m.rebalanceStats().segmentsLost(), m.nodeName() + " segments lost");
+    }
+  }
+
+  /** The keys of {@code expected} some member of {@code through} does not read as expected. */
+  private static Set<String> lost(
+      List<ClusteredCache<byte[], byte[]>> through, Map<String, String> expected) {
+    Set<String> out = new TreeSet<>();
+    for (ClusteredCache<byte[], byte[]> m : through) {
+      expected.forEach(
+          (k, v) -> {
+            byte[] got = m.getIfPresent(bytes(k));
+            if (got == null || !v.equals(text(got))) {
+              out.add(k + " via " + m.nodeName());
+            }
+          });
+    }
+    return out;
+  }
+
+  /** Cuts the members {@code side} off from the others (DISCARD above each transport). */
+  private static List<DISCARD> cut(List<ClusteredCache<byte[], byte[]>> all, Set<Integer> side)
+      throws Exception {
+    List<DISCARD> discards = new ArrayList<>();
+    for (ClusteredCache<byte[], byte[]> n : all) {
+      DISCARD d = new DISCARD();
+      InProcessCluster.channel(n)
+          .getProtocolStack()
+          .insertProtocol(d, ProtocolStack.Position.ABOVE, TP.class);
+      discards.add(d);
+    }
+    for (int i = 0; i < all.size(); i++) {
+      for (int j = 0; j < all.size(); j++) {
+        if (side.contains(i) != side.contains(j)) {
+          discards.get(i).addIgnoreMember(InProcessCluster.channel(all.get(j)).getAddress());
+        }
+      }
+    }
+    return discards;
+  }
+
+  /** Waits up to 60 s until member {@code i} of {@code all} sees {@code size.applyAsInt(i)}. */
+  private static void awaitViews(
+      List<ClusteredCache<byte[], byte[]>> all, IntUnaryOperator size, String what)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      boolean done = true;
+      for (int i = 0; i < all.size(); i++) {
+        done &= all.get(i).members().size() == size.applyAsInt(i);
+      }
+      if (done) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            "timed out waiting for " + what + ": " + all.stream().map(m -> m.members()).toList());
+      }
+      Thread.sleep(20);
     }
   }
 

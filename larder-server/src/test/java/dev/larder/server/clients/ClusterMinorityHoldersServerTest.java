@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,9 +71,6 @@ class ClusterMinorityHoldersServerTest {
    * drops its copies and the majority starts the segments empty: every one of the keys is lost (20
    * of 20 in the one run made).
    */
-  @Disabled(
-      "durable members lose every key only the minority held at the merge (design/cluster.md,"
-          + " Durable members, Not handled)")
   @Test
   void durableMembersKeepWhatOnlyTheMinorityHeld(@TempDir Path dir) throws Exception {
     try (LoopbackCluster cluster =
