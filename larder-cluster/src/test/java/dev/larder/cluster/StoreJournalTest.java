@@ -15,6 +15,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -23,6 +25,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntUnaryOperator;
+import org.jgroups.protocols.DISCARD;
+import org.jgroups.protocols.TP;
+import org.jgroups.stack.ProtocolStack;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -818,6 +824,226 @@ class StoreJournalTest {
       assertTrue(retired > 0, "some member gave d a segment");
     } finally {
       jd.release();
+    }
+  }
+
+  /**
+   * Five durable members, DISTRIBUTED with two owners, split 3|2 under quorum: some segments have
+   * both owners, d and e, on the minority side. During the split the majority refuses those
+   * segments' writes (it waits for a holder's record) and writes the keys it holds; the minority
+   * refuses every write. At the merge the minority loses, but keeps its copies of what the majority
+   * never held, and its owners complete from them: every key reads back, the majority's writes of
+   * the split included. Then every member stops and all restart from their records: each segment
+   * starts from the newest record of it, so the same values read back again (the losers' records of
+   * segments the majority wrote during the split rank below the majority's). Before the losers kept
+   * their copies, all 20 keys only d and e held were lost at the merge.
+   */
+  @Test
+  @Timeout(value = 180, unit = TimeUnit.SECONDS)
+  void aDurableMinoritysCopiesOfWhatOnlyItHeldSurviveTheMergeAndAFullRestart() throws Exception {
+    SplitCluster c = splitThreeTwo();
+    c.heal();
+    awaitWhole(5);
+    assertNoneLost(c.members(), c.expected(), "after the merge");
+    restartAll(c, c.journals());
+  }
+
+  /**
+   * The same split and merge, and every member crashes while d and e, the minority's owners of the
+   * segments only they held, are still completing them from each other's copy (their journals hold
+   * every sync back): their records of those segments must still be the newest, so the full restart
+   * starts the segments from them. Before a member kept the record of a copy it completes from, d
+   * and e recorded epoch 0 for those segments as the merge's rebalance began, and the restart
+   * started them empty.
+   */
+  @Test
+  @Timeout(value = 180, unit = TimeUnit.SECONDS)
+  void everyMemberCrashingWhileTheLosersCompleteFromTheirCopiesLosesNothing() throws Exception {
+    SplitCluster c = splitThreeTwo();
+    Mirror jd = c.journals().get(3);
+    Mirror je = c.journals().get(4);
+    jd.hold();
+    je.hold();
+    List<Mirror> crashed;
+    try {
+      c.heal();
+      awaitHeld(jd);
+      awaitHeld(je);
+      // what each member would recover had every member crashed now
+      crashed = c.journals().stream().map(Mirror::recover).toList();
+    } finally {
+      jd.release();
+      je.release();
+    }
+    restartAll(c, crashed);
+  }
+
+  /**
+   * A cluster split by {@link #splitThreeTwo}.
+   *
+   * @param members a, b, c (the majority), d and e
+   * @param journals their journals, in the same order
+   * @param expected every key acknowledged before and during the split, with its last value
+   * @param discards what cuts d and e off, to heal
+   */
+  private record SplitCluster(
+      List<ClusteredCache<byte[], byte[]>> members,
+      List<Mirror> journals,
+      Map<String, String> expected,
+      List<DISCARD> discards) {
+
+    /** Ends the split and waits until every member sees all five. */
+    void heal() throws InterruptedException {
+      discards.forEach(DISCARD::resetIgnoredMembers);
+      awaitViews(members, i -> 5, "the merge");
+    }
+  }
+
+  /**
+   * Starts five durable members (DISTRIBUTED, two owners), writes 20 keys owned by d and e alone
+   * and 40 others, cuts d and e off, and writes the 40 others again through the majority; checks
+   * that the majority refuses a key only d and e hold (it times out) and that d refuses every
+   * write.
+   */
+  private SplitCluster splitThreeTwo() throws Exception {
+    timeout = Duration.ofSeconds(2);
+    List<String> nodes = List.of("a", "b", "c", "d", "e");
+    List<Mirror> journals = nodes.stream().map(n -> new Mirror()).toList();
+    List<ClusteredCache<byte[], byte[]>> all =
+        startAll(
+            nodes, nodes.stream().map(n -> store()).toList(), journals, 0, ClusterMode.DISTRIBUTED);
+    awaitWhole(5);
+    ClusteredCache<byte[], byte[]> a = all.get(0);
+    ClusteredCache<byte[], byte[]> d = all.get(3);
+    ClusteredCache<byte[], byte[]> e = all.get(4);
+    List<String> minorityOnly = new ArrayList<>();
+    List<String> elsewhere = new ArrayList<>();
+    for (int i = 0; i < 2_000 && (minorityOnly.size() < 20 || elsewhere.size() < 40); i++) {
+      byte[] k = bytes("k" + i);
+      boolean both = d.isLocalOwner(k) && e.isLocalOwner(k);
+      if (both && minorityOnly.size() < 20) {
+        minorityOnly.add("k" + i);
+      } else if (!both && elsewhere.size() < 40) {
+        elsewhere.add("k" + i);
+      }
+    }
+    assertTrue(minorityOnly.size() >= 5, "keys owned by d and e alone: " + minorityOnly);
+    Map<String, String> expected = new HashMap<>();
+    for (String k : minorityOnly) {
+      a.put(bytes(k), bytes("before"));
+      expected.put(k, "before");
+    }
+    for (String k : elsewhere) {
+      a.put(bytes(k), bytes("before"));
+    }
+
+    List<DISCARD> discards = cut(all, Set.of(3, 4));
+    awaitViews(all, i -> i >= 3 ? 2 : 3, "the split 3|2");
+    // refused, never applied: the majority holds no copy of it
+    assertThrows(
+        ClusterTimeoutException.class, () -> a.put(bytes(minorityOnly.getFirst()), bytes("no")));
+    for (String k : elsewhere) {
+      // every key with an owner on the majority side: the majority holds it complete
+      a.put(bytes(k), bytes("split"));
+      expected.put(k, "split");
+      assertThrows(ClusterDegradedException.class, () -> d.put(bytes(k), bytes("minority")));
+    }
+    return new SplitCluster(all, journals, expected, discards);
+  }
+
+  /**
+   * Stops every member of {@code c}, restarts all five at once from {@code records}, and checks
+   * that every key {@code c} expects reads back through every member, with no segment lost.
+   */
+  private void restartAll(SplitCluster c, List<Mirror> records) throws Exception {
+    for (ClusteredCache<byte[], byte[]> m : c.members()) {
+      stop(m);
+    }
+    List<Mirror> recovered = records.stream().map(Mirror::recover).toList();
+    List<ClusteredCache<byte[], byte[]>> second =
+        startAll(
+            List.of("a", "b", "c", "d", "e"),
+            recovered.stream().map(Mirror::recoveredStore).toList(),
+            recovered,
+            0,
+            ClusterMode.DISTRIBUTED);
+    awaitWhole(5);
+    assertNoneLost(second, c.expected(), "after the full restart");
+    for (ClusteredCache<byte[], byte[]> m : second) {
+      assertEquals(0, m.rebalanceStats().segmentsLost(), m.nodeName() + " segments lost");
+    }
+  }
+
+  private static void assertNoneLost(
+      List<ClusteredCache<byte[], byte[]>> through, Map<String, String> expected, String when) {
+    Set<String> lost = lost(through, expected);
+    assertEquals(
+        Set.of(),
+        lost,
+        lost.size()
+            + " reads of "
+            + expected.size()
+            + " keys through "
+            + through.size()
+            + " members not as acknowledged "
+            + when);
+  }
+
+  /** The keys of {@code expected} some member of {@code through} does not read as expected. */
+  private static Set<String> lost(
+      List<ClusteredCache<byte[], byte[]>> through, Map<String, String> expected) {
+    Set<String> out = new TreeSet<>();
+    for (ClusteredCache<byte[], byte[]> m : through) {
+      expected.forEach(
+          (k, v) -> {
+            byte[] got = m.getIfPresent(bytes(k));
+            if (got == null || !v.equals(text(got))) {
+              out.add(k + " via " + m.nodeName());
+            }
+          });
+    }
+    return out;
+  }
+
+  /** Cuts the members {@code side} off from the others (DISCARD above each transport). */
+  private static List<DISCARD> cut(List<ClusteredCache<byte[], byte[]>> all, Set<Integer> side)
+      throws Exception {
+    List<DISCARD> discards = new ArrayList<>();
+    for (ClusteredCache<byte[], byte[]> n : all) {
+      DISCARD d = new DISCARD();
+      InProcessCluster.channel(n)
+          .getProtocolStack()
+          .insertProtocol(d, ProtocolStack.Position.ABOVE, TP.class);
+      discards.add(d);
+    }
+    for (int i = 0; i < all.size(); i++) {
+      for (int j = 0; j < all.size(); j++) {
+        if (side.contains(i) != side.contains(j)) {
+          discards.get(i).addIgnoreMember(InProcessCluster.channel(all.get(j)).getAddress());
+        }
+      }
+    }
+    return discards;
+  }
+
+  /** Waits up to 60 s until member {@code i} of {@code all} sees {@code size.applyAsInt(i)}. */
+  private static void awaitViews(
+      List<ClusteredCache<byte[], byte[]>> all, IntUnaryOperator size, String what)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      boolean done = true;
+      for (int i = 0; i < all.size(); i++) {
+        done &= all.get(i).members().size() == size.applyAsInt(i);
+      }
+      if (done) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            "timed out waiting for " + what + ": " + all.stream().map(m -> m.members()).toList());
+      }
+      Thread.sleep(20);
     }
   }
 

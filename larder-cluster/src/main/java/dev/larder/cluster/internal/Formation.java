@@ -33,15 +33,16 @@ import org.jgroups.util.UUID;
  *       holding the segment complete in that view, 0 for a member that held it complete as the view
  *       began and that view took it away. A member records the view's epoch for a segment whenever
  *       it holds the segment complete in a view and is available (under quorum, only the majority
- *       side): for every segment OWNED when it installs the view (under the view lock, so before it
- *       applies any write of the view), and for a segment it completes by state transfer or seeds
- *       at a formation, before the segment turns OWNED; and the view's retired epoch for every
- *       segment the view takes away from it, when it installs the view. The retired epoch orders a
- *       former owner above a member that left earlier: a primary whose backup crashes acknowledges
- *       the writes it applied meanwhile once the view without the backup comes, and if that view
- *       also takes the segment away from it (it adds a member too), its copy holds writes the
- *       backup's record lacks. It records 0 for a segment before it drops its entries of it (a
- *       segment it receives, or no longer holds).
+ *       side; and nothing in a merge view its side lost, see {@link #installed}): for every segment
+ *       OWNED when it installs the view (under the view lock, so before it applies any write of the
+ *       view), and for a segment it completes by state transfer or seeds at a formation, before the
+ *       segment turns OWNED; and the view's retired epoch for every segment the view takes away
+ *       from it, when it installs the view. The retired epoch orders a former owner above a member
+ *       that left earlier: a primary whose backup crashes acknowledges the writes it applied
+ *       meanwhile once the view without the backup comes, and if that view also takes the segment
+ *       away from it (it adds a member too), its copy holds writes the backup's record lacks. It
+ *       records 0 for a segment before it drops its entries of it (a segment it receives, or no
+ *       longer holds).
  *   <li><b>Why the largest epoch of a segment holds every acknowledged write of it.</b> A write is
  *       applied by its primary holding the segment OWNED (in DISTRIBUTED mode a durable primary
  *       whose segment is still incoming refuses writes: {@link Writes}; in REPLICATED mode every
@@ -78,7 +79,9 @@ import org.jgroups.util.UUID;
  *       copy. A segment also becomes pending while the cluster runs when an owner finds no member
  *       of its view serving it ({@link #awaitHolder}: every member holding it complete left), at
  *       the epoch of the view before, so that a holder returning with that record serves it rather
- *       than the segment starting empty; a merge view ends those waits.
+ *       than the segment starting empty; a merge view ends those waits (a partition's losing side
+ *       keeps its copies and serves them, recording nothing in the merge it lost: {@link
+ *       #installed}).
  *   <li>A member that does not answer (still joining, or of a build without this frame) is asked
  *       again a little later, until it answers or leaves, or a newer view starts over.
  * </ul>
@@ -272,10 +275,24 @@ final class Formation {
    * remembered while forming; otherwise, if this member is available, the view's epoch is recorded
    * for every segment it holds OWNED, and the view's retired epoch for every segment the view took
    * away from it (it held it complete until the view). A merge view ends every wait for a holder
-   * that left ({@link #awaitHolder}): a partition's losing side dropped its copies, so those
-   * segments start empty.
+   * that left ({@link #awaitHolder}): the holders on a partition's losing side are back in the view
+   * and serve their copies (they keep them: {@link SegmentOwnership#reassign}), and holders that
+   * crashed meanwhile are waited for no longer.
+   *
+   * <p>A member whose side lost the merge records nothing in it: what it keeps is a copy from
+   * before it lost its majority (a member records no epoch while it is not available), not the
+   * newest state of every segment it holds, so its records keep the epochs of the views before the
+   * partition. The winners recorded the epochs of their views during the partition (newer) for
+   * every segment they held complete then, and so rank above the loser's copy at a later full
+   * restart; a segment only the losers held, the winners never held complete, so the losers'
+   * records of it stay its newest until its owners complete it from their copy (and record the
+   * merge view's epoch, or a later one). A retired epoch of the merge view here would rank this
+   * stale copy level with a winner's that the merge took away.
+   *
+   * @param merge whether {@code t} is a merge view
+   * @param lost whether this member's side lost that merge
    */
-  void installed(Topology t, boolean merge) {
+  void installed(Topology t, boolean merge, boolean lost) {
     if (settled == null) {
       formingViews.add(viewName(t));
       return;
@@ -294,7 +311,7 @@ final class Formation {
         }
       }
     }
-    if (!quorum.available()) {
+    if (!quorum.available() || lost) {
       return;
     }
     List<Integer> owned = new ArrayList<>();
@@ -576,7 +593,9 @@ final class Formation {
 
   /**
    * This member is about to drop its entries of every segment it holds INCOMING or NONE (state
-   * transfer's thread): records epoch 0 for them first.
+   * transfer's thread): records epoch 0 for them first. An INCOMING segment that keeps a copy as
+   * its base ({@link SegmentOwnership#base}) keeps its entries, and its record: a losing side's
+   * copy of a segment only it held is the segment's only record until its owners complete it.
    */
   void dropping() {
     if (settled == null) {
@@ -587,7 +606,8 @@ final class Formation {
       segments.lock(s);
       try {
         SegmentOwnership.State st = segments.state(s);
-        if (st == SegmentOwnership.State.INCOMING || st == SegmentOwnership.State.NONE) {
+        if ((st == SegmentOwnership.State.INCOMING && !segments.base(s))
+            || st == SegmentOwnership.State.NONE) {
           dropped.add(s);
         }
       } finally {
@@ -683,10 +703,11 @@ final class Formation {
    * it. Takes the segment lock.
    *
    * @return true if it is pending now; false if this member has not settled, {@code t} is its first
-   *     view or a merge view (a partition's losing side dropped its copies, so no member would
-   *     return with them), the segment is no longer INCOMING, or this member cleared in {@code t}
-   *     (the holders' records hold only what the clear removed: it is marked to start empty, {@link
-   *     GiveUp#CLEARED})
+   *     view or a merge view (every member of the view is back: a partition's losing side kept its
+   *     copies and serves them, so a segment no member of the merge view serves is held by no
+   *     member that could return), the segment is no longer INCOMING, or this member cleared in
+   *     {@code t} (the holders' records hold only what the clear removed: it is marked to start
+   *     empty, {@link GiveUp#CLEARED})
    */
   boolean awaitHolder(Topology t, int s) {
     if (settled == null || t.previousViewId() < 0 || t.viewId() == mergeViewId) {

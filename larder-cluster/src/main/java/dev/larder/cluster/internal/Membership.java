@@ -39,9 +39,9 @@ import org.jgroups.View;
  *   <li><b>Merges</b>: on a {@link MergeView}, a member whose side lost ({@link Quorum}, which also
  *       decides, under the same lock, whether this member is available in the view) treats every
  *       segment as NONE, so it drops its entries and receives its segments again from the winning
- *       side; under quorum in DISTRIBUTED mode (no journal) it keeps the segments it held complete
- *       as copies and asks the winners first ({@link #winnersOfLostMerge}), so that a segment the
- *       winners never held is not lost.
+ *       side; under quorum in DISTRIBUTED mode (with or without a journal) it keeps the segments it
+ *       held complete as copies and asks the winners first ({@link #winnersOfLostMerge}), so that a
+ *       segment the winners never held is not lost.
  *   <li><b>Holders that may be cut off</b> (quorum, no journal): an available member does not start
  *       empty a segment whose holders are missing from its view and did not say they were leaving;
  *       it refuses its writes until they are back ({@link #awaitsMissingHolders}).
@@ -137,7 +137,7 @@ final class Membership {
       }
       topology = installed;
       if (formation != null && config.mode() != ClusterMode.INVALIDATION) {
-        formation.installed(installed, view instanceof MergeView);
+        formation.installed(installed, view instanceof MergeView, lostMerge);
       }
     } finally {
       viewLock.writeLock().unlock();
@@ -152,17 +152,18 @@ final class Membership {
   /**
    * Whether a member whose side lost a merge keeps its complete segments as copies to serve instead
    * of dropping them (see {@link SegmentOwnership#reassign}): under quorum partition handling, in
-   * DISTRIBUTED mode, a member without a {@link Formation} (a durable member has rules of its own).
-   * The winning side held no complete copy of some segments (every owner was on this side) and took
-   * no write to them (an available member refuses them while their holders may be cut off: {@link
-   * #awaitsMissingHolders}), and this side refused writes: so this side's copies of those are their
-   * whole state. Which segments those are, the owners learn by asking the winning side first
-   * ({@link #winnersOfLostMerge}). Under allow-all the winners started such segments empty and
-   * wrote to them, and their copies win as before.
+   * DISTRIBUTED mode, with or without a journal. The winning side held no complete copy of some
+   * segments (every owner was on this side) and took no write to them (an available member refuses
+   * them while their holders may be cut off: {@link #awaitsMissingHolders}, or, durable, while it
+   * waits for a holder's record: {@link Formation#awaitHolder}), and this side refused writes: so
+   * this side's copies of those are their whole state. Which segments those are, the owners learn
+   * by asking the winning side first ({@link #winnersOfLostMerge}). A durable loser records no
+   * epoch for what it keeps ({@link Formation#installed}), so at a later full restart its records
+   * rank below every record the winners made during the partition. Under allow-all the winners
+   * started such segments empty and wrote to them, and their copies win as before.
    */
   private boolean keepsCopiesOnLoss() {
     return quorum.handling() == PartitionHandling.QUORUM
-        && formation == null
         && config.mode() == ClusterMode.DISTRIBUTED;
   }
 

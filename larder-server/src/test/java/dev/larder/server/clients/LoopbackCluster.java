@@ -16,7 +16,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntFunction;
@@ -41,6 +47,9 @@ final class LoopbackCluster implements AutoCloseable {
 
   final List<LarderServer> members = new ArrayList<>();
   private final List<DISCARD> discards = new ArrayList<>();
+
+  /** Each member's settings as it was started, by index: {@link #restartAll} starts it so again. */
+  private final List<Map<String, String>> settingsOf = new ArrayList<>();
 
   /**
    * @param size members
@@ -89,19 +98,67 @@ final class LoopbackCluster implements AutoCloseable {
           m.put(settings[s], settings[s + 1]);
         }
         m.putAll(perMember.apply(i));
+        settingsOf.add(Map.copyOf(m));
         members.add(LarderServer.start(ServerConfig.of(m)));
       }
-      await(
-          () -> members.stream().allMatch(m -> store(m).members().size() == size),
-          "every member sees " + size);
-      for (LarderServer m : members) {
-        if (!store(m).awaitRebalanced(Duration.ofSeconds(30))) {
-          throw new AssertionError(m.clusterNodeName() + " did not finish its rebalance");
-        }
-      }
+      awaitWhole();
     } catch (IOException | RuntimeException | Error e) {
       close();
       throw e;
+    }
+  }
+
+  /** Waits until every member sees them all and has finished its rebalance. */
+  private void awaitWhole() {
+    int size = members.size();
+    await(
+        () -> members.stream().allMatch(m -> store(m).members().size() == size),
+        "every member sees " + size);
+    for (LarderServer m : members) {
+      if (!store(m).awaitRebalanced(Duration.ofSeconds(30))) {
+        throw new AssertionError(m.clusterNodeName() + " did not finish its rebalance");
+      }
+    }
+  }
+
+  /**
+   * Stops every member, then starts them all again at once with the settings each had (its name,
+   * ports and {@code dir}), each waiting for all the others ({@code cluster-size}, so that a
+   * durable cluster starts each segment from the newest log of it): a full restart. Returns when
+   * every member sees them all and has finished its rebalance. A partition is healed by it (the new
+   * members' stacks have no DISCARD).
+   */
+  void restartAll() throws Exception {
+    members.forEach(LarderServer::close);
+    members.clear();
+    discards.clear();
+    ExecutorService starter = Executors.newFixedThreadPool(settingsOf.size());
+    try {
+      List<Future<LarderServer>> starting = new ArrayList<>();
+      for (Map<String, String> settings : settingsOf) {
+        Map<String, String> m = new HashMap<>(settings);
+        m.put("cluster-size", Integer.toString(settingsOf.size()));
+        starting.add(starter.submit(() -> LarderServer.start(ServerConfig.of(m))));
+      }
+      Exception failed = null;
+      for (Future<LarderServer> f : starting) {
+        // every member's outcome: the first to fail may only wait for one that could not start
+        try {
+          members.add(f.get(120, TimeUnit.SECONDS));
+        } catch (ExecutionException | TimeoutException e) {
+          if (failed == null) {
+            failed = e;
+          } else {
+            failed.addSuppressed(e);
+          }
+        }
+      }
+      if (failed != null) {
+        throw failed;
+      }
+      awaitWhole();
+    } finally {
+      starter.shutdownNow();
     }
   }
 
