@@ -56,6 +56,15 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
   /** Transactions an epoch applies before its coordinator starts the next (see MemberState). */
   private static final int APPLIED_PER_EPOCH = 50_000;
 
+  /**
+   * How long a lease grant counts from the request it answers: a READY member that has not heard
+   * from a majority of its epoch for this long serves no read (design: "The read lease").
+   */
+  static final long LEASE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  /** How often a READY member asks the others of its epoch to renew its lease. */
+  private static final long LEASE_RENEW_MILLIS = 250;
+
   private final List<TxCacheSpec<?, ?>> specs;
   private final Isolation defaultIsolation;
   private final long timeoutNanos;
@@ -65,6 +74,11 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
   private final Adoption adoption;
   private final Reconfiguration reconfiguration;
   private final ScheduledExecutorService coordinator;
+  private final ReadLease lease;
+
+  /** Sends lease requests; apart from the reconfiguration thread, which may be busy for long. */
+  private final ScheduledExecutorService leaseTimer;
+
   private final AtomicBoolean scheduled = new AtomicBoolean();
   // the view the last epoch this member installed as coordinator was made for; only the
   // reconfiguration thread reads and writes it
@@ -101,11 +115,20 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
     int majority = members / 2 + 1;
     this.originator = new Originator(member, channel, majority, this::describe);
     this.adoption = new Adoption(member, channel, timeoutNanos);
-    this.reconfiguration = new Reconfiguration(member, channel, majority, timeoutNanos, adoption);
+    this.lease = new ReadLease(majority, LEASE_NANOS);
+    this.reconfiguration =
+        new Reconfiguration(member, channel, majority, timeoutNanos, adoption, LEASE_NANOS);
     this.coordinator =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
               Thread t = new Thread(r, "larder-cluster-tx-reconfiguration");
+              t.setDaemon(true);
+              return t;
+            });
+    this.leaseTimer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "larder-cluster-tx-lease");
               t.setDaemon(true);
               return t;
             });
@@ -168,6 +191,8 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
             + (config.partitioner() == null ? "" : ", by " + config.partitioner().id()));
     channel.connect(config.clusterName() + ".tx", this);
     coordinator.scheduleWithFixedDelay(this::checkQuietly, 1, 1, TimeUnit.SECONDS);
+    leaseTimer.scheduleWithFixedDelay(
+        this::renewLeaseQuietly, 0, LEASE_RENEW_MILLIS, TimeUnit.MILLISECONDS);
     long every = checkpointEvery.toMillis();
     if (member.log() != null && every > 0) {
       coordinator.scheduleWithFixedDelay(
@@ -244,6 +269,14 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
       }
       case TxFrame.Pull p -> adoption.serve(from, p);
       case TxFrame.Read r -> channel.send(from, remoteReads.serve(r, timeoutNanos), true);
+      case TxFrame.Lease l -> {
+        if (l.grant()) {
+          lease.granted(from, l.epoch(), l.ballot(), l.stamp());
+        } else if (member.grantsLease(l.epoch(), l.ballot())) {
+          channel.sendOnce(
+              from, new TxFrame.Lease(0, l.epoch(), l.ballot(), l.stamp(), TxFrame.F_GRANT));
+        }
+      }
       default -> LOG.log(System.Logger.Level.WARNING, "unexpected " + f + " from " + from);
     }
   }
@@ -339,6 +372,79 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
     }
   }
 
+  /**
+   * Asks every other member of the epoch this member is READY in to renew its read lease (once,
+   * unreliably: a lost request or grant only lets the lease run out sooner).
+   */
+  private void renewLease() {
+    Epoch e = member.readyEpoch();
+    if (e == null) {
+      return;
+    }
+    lease.track(e.number, e.ballot);
+    TxFrame.Lease request = new TxFrame.Lease(0, e.number, e.ballot, System.nanoTime(), 0);
+    for (Address a : e.addresses()) {
+      if (!a.equals(channel.self())) {
+        channel.sendOnce(a, request);
+      }
+    }
+  }
+
+  private void renewLeaseQuietly() {
+    try {
+      if (!closed) {
+        renewLease();
+      }
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "a lease renewal failed", e);
+    }
+  }
+
+  /**
+   * Returns once this member may serve a snapshot: it is not READY (it serves the state it holds,
+   * "Reads on a member that is not READY"), or it is and holds its read lease in that epoch. While
+   * READY without the lease it asks for renewals and waits, until the cluster timeout.
+   *
+   * @throws ClusterTimeoutException if it stayed READY without the lease for the whole timeout
+   */
+  private void awaitLease() {
+    long number = member.readyEpochNumber();
+    if (number < 0 || lease.holdsIn(number)) {
+      return;
+    }
+    long start = System.nanoTime();
+    long deadline = start + timeoutNanos;
+    long asked = start - TimeUnit.SECONDS.toNanos(1);
+    try {
+      while (true) {
+        number = member.readyEpochNumber();
+        if (number < 0 || lease.holdsIn(number)) {
+          return;
+        }
+        long now = System.nanoTime();
+        if (now - deadline > 0) {
+          throw new ClusterTimeoutException(
+              "this member is READY in epoch "
+                  + number
+                  + " but has not heard from a majority of its members within its read lease ("
+                  + TimeUnit.NANOSECONDS.toMillis(LEASE_NANOS)
+                  + " ms) for "
+                  + TimeUnit.NANOSECONDS.toMillis(now - start)
+                  + " ms: it may be cut off from them, and serves no read",
+              List.of());
+        }
+        if (now - asked > TimeUnit.MILLISECONDS.toNanos(100)) {
+          renewLease();
+          asked = now;
+        }
+        Thread.sleep(5);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ClusterException("interrupted", e);
+    }
+  }
+
   private void checkpointQuietly() {
     try {
       if (!closed) {
@@ -359,6 +465,7 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
   @Override
   public SnapshotRegistry.Snapshot begin() {
     awaitBootstrapped();
+    awaitLease();
     // if this member stays READY in the snapshot's epoch until the commit, every commit of the
     // epoch at or below the snapshot passed through it
     MemberState.SnapshotStart start = member.beginSnapshot();
@@ -700,6 +807,7 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
     }
     closed = true;
     coordinator.shutdownNow();
+    leaseTimer.shutdownNow();
     channel.close();
     member.close();
   }
