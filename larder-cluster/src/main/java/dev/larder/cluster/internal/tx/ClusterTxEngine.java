@@ -1,6 +1,7 @@
 package dev.larder.cluster.internal.tx;
 
 import dev.larder.cluster.ClusterConfig;
+import dev.larder.cluster.ClusterDegradedException;
 import dev.larder.cluster.ClusterException;
 import dev.larder.cluster.ClusterTimeoutException;
 import dev.larder.cluster.internal.SettingsToken;
@@ -68,6 +69,7 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
   private final List<TxCacheSpec<?, ?>> specs;
   private final Isolation defaultIsolation;
   private final long timeoutNanos;
+  private final int majority;
   private final MemberState member;
   private final TxChannel channel;
   private final Originator originator;
@@ -112,7 +114,7 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
     this.member = MemberState.open(wal, config.segments(), ownersOf(config), config.partitioner());
     this.channel = new TxChannel(config.stack(), config.nodeName());
     this.remoteReads = new RemoteReads(member, channel);
-    int majority = members / 2 + 1;
+    this.majority = members / 2 + 1;
     this.originator = new Originator(member, channel, majority, this::describe);
     this.adoption = new Adoption(member, channel, timeoutNanos);
     this.lease = new ReadLease(majority, LEASE_NANOS);
@@ -495,16 +497,30 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
 
   @Override
   public byte[] read(KeyRef ref, long snapshot) {
+    // on a minority side no transaction pending here can be decided before the view changes: a
+    // read that would wait for one is refused at once, as a commit there is, instead of waiting
+    // out the timeout as a conflict that every attempt of inTransaction would meet again
+    boolean minority = !member.isReady() && member.inMinorityView(majority);
     long deadline = System.nanoTime() + timeoutNanos;
     MemberState.SnapshotStart start = snapshotEpochs.get(snapshot);
     long epoch = start == null ? member.epoch().number : start.installedEpoch();
     try {
       if (member.servesReads(ref, member.epoch().number)) {
         // this member owns the key and holds it: every commit on it passes through here
-        return member.store.read(ref, snapshot, deadline);
+        return member.store.read(ref, snapshot, minority ? System.nanoTime() : deadline);
       }
       return remoteReads.read(ref, snapshot, epoch, deadline);
-    } catch (PendingTimeoutException | SnapshotLostException e) {
+    } catch (PendingTimeoutException e) {
+      if (minority) {
+        throw new ClusterDegradedException(
+            String.valueOf(channel.self()),
+            "read of a key a transaction is pending on (" + e.getMessage() + ")",
+            member.view().stream().map(Object::toString).toList(),
+            member.epochAddresses().stream().map(Object::toString).toList());
+      }
+      conflicts.increment();
+      throw new TransactionConflictException(e.getMessage(), List.of());
+    } catch (SnapshotLostException e) {
       conflicts.increment();
       throw new TransactionConflictException(e.getMessage(), List.of());
     } catch (InterruptedException e) {
