@@ -46,7 +46,9 @@ import org.jgroups.View;
  * its decision never came: a reconfiguration decides it, so that no key stays locked), or has
  * applied more than {@value #APPLIED_PER_EPOCH} transactions in its epoch (each member remembers
  * them until the next epoch, to report them). Checkpoints run on the same thread every {@code
- * checkpointEvery}.
+ * checkpointEvery}. A thread of its own asks for read lease renewals every {@value
+ * #LEASE_RENEW_MILLIS} ms while this member is READY ({@link ReadLease}); a transaction begins only
+ * under the lease, or on a member that is not READY.
  *
  * <p>Thread-safe.
  */
