@@ -35,11 +35,12 @@ import org.jgroups.util.NameCache;
  * empty, {@code RebalanceStats.segmentsLost}), {@code available}, {@code forwarded} (the single-key
  * operations it handed to other members, see {@code ClusterEngine.forwarded}), {@code tx} (with
  * {@code cluster-transactions on}: {@code READY n} or {@code WAIT n}, whether its transactional
- * store may commit and its epoch's size; {@code none} otherwise), {@code cut NAME...} (JGroups'
- * DISCARD, inserted above the transport of the cluster's channel and of the transactional store's,
- * drops everything from and to those members: a partition made for the test), {@code suspect
- * NAME...} (hands failure detection the suspicion its timer would raise later), {@code heal},
- * {@code merge} (runs MERGE3's round now), {@code quit}. Its clients are the trial's, over RESP.
+ * store may commit and its epoch's size; {@code none} otherwise), {@code epoch} (as {@code tx},
+ * then the epoch's number: {@code READY n e}), {@code cut NAME...} (JGroups' DISCARD, inserted
+ * above the transport of the cluster's channel and of the transactional store's, drops everything
+ * from and to those members: a partition made for the test), {@code suspect NAME...} (hands failure
+ * detection the suspicion its timer would raise later), {@code heal}, {@code merge} (runs MERGE3's
+ * round now), {@code quit}. Its clients are the trial's, over RESP.
  */
 public final class ServerClusterNode {
 
@@ -89,6 +90,18 @@ public final class ServerClusterNode {
           case "tx" ->
               out.println(
                   tx == null ? "none" : (tx.isReady() ? "READY " : "WAIT ") + tx.members().size());
+          case "epoch" -> {
+            if (tx == null) {
+              out.println("none");
+            } else {
+              ClusterTxEngine engine = tx.unwrap(ClusterTxEngine.class);
+              out.println(
+                  (engine.isReady() ? "READY " : "WAIT ")
+                      + engine.epochSize()
+                      + " "
+                      + engine.epochNumber());
+            }
+          }
           case "cut" -> {
             Set<String> names = names(w);
             for (int c = 0; c < channels.size(); c++) {

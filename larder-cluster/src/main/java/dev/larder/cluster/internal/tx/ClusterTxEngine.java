@@ -1,6 +1,7 @@
 package dev.larder.cluster.internal.tx;
 
 import dev.larder.cluster.ClusterConfig;
+import dev.larder.cluster.ClusterDegradedException;
 import dev.larder.cluster.ClusterException;
 import dev.larder.cluster.ClusterTimeoutException;
 import dev.larder.cluster.internal.SettingsToken;
@@ -45,7 +46,9 @@ import org.jgroups.View;
  * its decision never came: a reconfiguration decides it, so that no key stays locked), or has
  * applied more than {@value #APPLIED_PER_EPOCH} transactions in its epoch (each member remembers
  * them until the next epoch, to report them). Checkpoints run on the same thread every {@code
- * checkpointEvery}.
+ * checkpointEvery}. A thread of its own asks for read lease renewals every {@value
+ * #LEASE_RENEW_MILLIS} ms while this member is READY ({@link ReadLease}); a transaction begins only
+ * under the lease, or on a member that is not READY.
  *
  * <p>Thread-safe.
  */
@@ -56,15 +59,30 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
   /** Transactions an epoch applies before its coordinator starts the next (see MemberState). */
   private static final int APPLIED_PER_EPOCH = 50_000;
 
+  /**
+   * How long a lease grant counts from the request it answers: a READY member that has not heard
+   * from a majority of its epoch for this long serves no read (design: "The read lease").
+   */
+  static final long LEASE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  /** How often a READY member asks the others of its epoch to renew its lease. */
+  private static final long LEASE_RENEW_MILLIS = 250;
+
   private final List<TxCacheSpec<?, ?>> specs;
   private final Isolation defaultIsolation;
   private final long timeoutNanos;
+  private final int majority;
   private final MemberState member;
   private final TxChannel channel;
   private final Originator originator;
   private final Adoption adoption;
   private final Reconfiguration reconfiguration;
   private final ScheduledExecutorService coordinator;
+  private final ReadLease lease;
+
+  /** Sends lease requests; apart from the reconfiguration thread, which may be busy for long. */
+  private final ScheduledExecutorService leaseTimer;
+
   private final AtomicBoolean scheduled = new AtomicBoolean();
   // the view the last epoch this member installed as coordinator was made for; only the
   // reconfiguration thread reads and writes it
@@ -98,14 +116,23 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
     this.member = MemberState.open(wal, config.segments(), ownersOf(config), config.partitioner());
     this.channel = new TxChannel(config.stack(), config.nodeName());
     this.remoteReads = new RemoteReads(member, channel);
-    int majority = members / 2 + 1;
+    this.majority = members / 2 + 1;
     this.originator = new Originator(member, channel, majority, this::describe);
     this.adoption = new Adoption(member, channel, timeoutNanos);
-    this.reconfiguration = new Reconfiguration(member, channel, majority, timeoutNanos, adoption);
+    this.lease = new ReadLease(majority, LEASE_NANOS);
+    this.reconfiguration =
+        new Reconfiguration(member, channel, majority, timeoutNanos, adoption, LEASE_NANOS);
     this.coordinator =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
               Thread t = new Thread(r, "larder-cluster-tx-reconfiguration");
+              t.setDaemon(true);
+              return t;
+            });
+    this.leaseTimer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "larder-cluster-tx-lease");
               t.setDaemon(true);
               return t;
             });
@@ -168,6 +195,8 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
             + (config.partitioner() == null ? "" : ", by " + config.partitioner().id()));
     channel.connect(config.clusterName() + ".tx", this);
     coordinator.scheduleWithFixedDelay(this::checkQuietly, 1, 1, TimeUnit.SECONDS);
+    leaseTimer.scheduleWithFixedDelay(
+        this::renewLeaseQuietly, 0, LEASE_RENEW_MILLIS, TimeUnit.MILLISECONDS);
     long every = checkpointEvery.toMillis();
     if (member.log() != null && every > 0) {
       coordinator.scheduleWithFixedDelay(
@@ -244,6 +273,14 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
       }
       case TxFrame.Pull p -> adoption.serve(from, p);
       case TxFrame.Read r -> channel.send(from, remoteReads.serve(r, timeoutNanos), true);
+      case TxFrame.Lease l -> {
+        if (l.grant()) {
+          lease.granted(from, l.epoch(), l.ballot(), l.stamp());
+        } else if (member.grantsLease(l.epoch(), l.ballot())) {
+          channel.sendOnce(
+              from, new TxFrame.Lease(0, l.epoch(), l.ballot(), l.stamp(), TxFrame.F_GRANT));
+        }
+      }
       default -> LOG.log(System.Logger.Level.WARNING, "unexpected " + f + " from " + from);
     }
   }
@@ -339,6 +376,79 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
     }
   }
 
+  /**
+   * Asks every other member of the epoch this member is READY in to renew its read lease (once,
+   * unreliably: a lost request or grant only lets the lease run out sooner).
+   */
+  private void renewLease() {
+    Epoch e = member.readyEpoch();
+    if (e == null) {
+      return;
+    }
+    lease.track(e.number, e.ballot);
+    TxFrame.Lease request = new TxFrame.Lease(0, e.number, e.ballot, System.nanoTime(), 0);
+    for (Address a : e.addresses()) {
+      if (!a.equals(channel.self())) {
+        channel.sendOnce(a, request);
+      }
+    }
+  }
+
+  private void renewLeaseQuietly() {
+    try {
+      if (!closed) {
+        renewLease();
+      }
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "a lease renewal failed", e);
+    }
+  }
+
+  /**
+   * Returns once this member may serve a snapshot: it is not READY (it serves the state it holds,
+   * "Reads on a member that is not READY"), or it is and holds its read lease in that epoch. While
+   * READY without the lease it asks for renewals and waits, until the cluster timeout.
+   *
+   * @throws ClusterTimeoutException if it stayed READY without the lease for the whole timeout
+   */
+  private void awaitLease() {
+    long number = member.readyEpochNumber();
+    if (number < 0 || lease.holdsIn(number)) {
+      return;
+    }
+    long start = System.nanoTime();
+    long deadline = start + timeoutNanos;
+    long asked = start - TimeUnit.SECONDS.toNanos(1);
+    try {
+      while (true) {
+        number = member.readyEpochNumber();
+        if (number < 0 || lease.holdsIn(number)) {
+          return;
+        }
+        long now = System.nanoTime();
+        if (now - deadline > 0) {
+          throw new ClusterTimeoutException(
+              "this member is READY in epoch "
+                  + number
+                  + " but has not heard from a majority of its members within its read lease ("
+                  + TimeUnit.NANOSECONDS.toMillis(LEASE_NANOS)
+                  + " ms) for "
+                  + TimeUnit.NANOSECONDS.toMillis(now - start)
+                  + " ms: it may be cut off from them, and serves no read",
+              List.of());
+        }
+        if (now - asked > TimeUnit.MILLISECONDS.toNanos(100)) {
+          renewLease();
+          asked = now;
+        }
+        Thread.sleep(5);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ClusterException("interrupted", e);
+    }
+  }
+
   private void checkpointQuietly() {
     try {
       if (!closed) {
@@ -359,6 +469,7 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
   @Override
   public SnapshotRegistry.Snapshot begin() {
     awaitBootstrapped();
+    awaitLease();
     // if this member stays READY in the snapshot's epoch until the commit, every commit of the
     // epoch at or below the snapshot passed through it
     MemberState.SnapshotStart start = member.beginSnapshot();
@@ -388,16 +499,30 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
 
   @Override
   public byte[] read(KeyRef ref, long snapshot) {
+    // on a minority side no transaction pending here can be decided before the view changes: a
+    // read that would wait for one is refused at once, as a commit there is, instead of waiting
+    // out the timeout as a conflict that every attempt of inTransaction would meet again
+    boolean minority = !member.isReady() && member.inMinorityView(majority);
     long deadline = System.nanoTime() + timeoutNanos;
     MemberState.SnapshotStart start = snapshotEpochs.get(snapshot);
     long epoch = start == null ? member.epoch().number : start.installedEpoch();
     try {
       if (member.servesReads(ref, member.epoch().number)) {
         // this member owns the key and holds it: every commit on it passes through here
-        return member.store.read(ref, snapshot, deadline);
+        return member.store.read(ref, snapshot, minority ? System.nanoTime() : deadline);
       }
       return remoteReads.read(ref, snapshot, epoch, deadline);
-    } catch (PendingTimeoutException | SnapshotLostException e) {
+    } catch (PendingTimeoutException e) {
+      if (minority) {
+        throw new ClusterDegradedException(
+            String.valueOf(channel.self()),
+            "read of a key a transaction is pending on (" + e.getMessage() + ")",
+            member.view().stream().map(Object::toString).toList(),
+            member.epochAddresses().stream().map(Object::toString).toList());
+      }
+      conflicts.increment();
+      throw new TransactionConflictException(e.getMessage(), List.of());
+    } catch (SnapshotLostException e) {
       conflicts.increment();
       throw new TransactionConflictException(e.getMessage(), List.of());
     } catch (InterruptedException e) {
@@ -700,6 +825,7 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
     }
     closed = true;
     coordinator.shutdownNow();
+    leaseTimer.shutdownNow();
     channel.close();
     member.close();
   }

@@ -220,6 +220,21 @@ final class MemberState implements TxLog.Replay {
     return ready;
   }
 
+  /**
+   * Returns true if this member grants a read lease in epoch {@code number} of ballot {@code b}: it
+   * is READY in that very epoch (so it has promised nothing newer). Once it promises a newer ballot
+   * it grants none in that epoch again, which is what a reconfiguration's wait for the leases of
+   * its base epoch rests on (docs/design/cluster-transactions.md, "The read lease").
+   */
+  synchronized boolean grantsLease(long number, Ballot b) {
+    return ready && epoch.number == number && epoch.ballot.equals(b) && promised.equals(b);
+  }
+
+  /** Returns the installed epoch if this member is READY in it, else null. */
+  synchronized Epoch readyEpoch() {
+    return ready ? epoch : null;
+  }
+
   /** Returns the installed epoch's number if this member is READY in it, else -1. */
   synchronized long readyEpochNumber() {
     return ready ? epoch.number : -1;

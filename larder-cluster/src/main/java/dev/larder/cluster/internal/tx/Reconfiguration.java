@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.jgroups.Address;
 import org.jgroups.View;
 import org.jgroups.util.UUID;
@@ -38,15 +39,32 @@ final class Reconfiguration {
   private final int majority;
   private final long timeoutNanos;
   private final Adoption adoption;
+
+  /**
+   * How long this coordinator waits, once every member of its view promised, before it proposes,
+   * when a member outside the view may still hold a read lease of the base epoch: the lease's
+   * length with a tenth more for the drift between members' monotonic clocks.
+   */
+  private final long leaseFenceNanos;
+
   private long highestRound;
   private final java.util.concurrent.atomic.AtomicLong committedInDoubt =
       new java.util.concurrent.atomic.AtomicLong();
   private final java.util.concurrent.atomic.AtomicLong abortedInDoubt =
       new java.util.concurrent.atomic.AtomicLong();
 
+  /**
+   * @param leaseNanos how long a read lease grant counts (see {@link ReadLease})
+   */
   Reconfiguration(
-      MemberState member, TxChannel channel, int majority, long timeoutNanos, Adoption adoption) {
+      MemberState member,
+      TxChannel channel,
+      int majority,
+      long timeoutNanos,
+      Adoption adoption,
+      long leaseNanos) {
     this.member = member;
+    this.leaseFenceNanos = leaseNanos + leaseNanos / 10;
     this.channel = channel;
     this.majority = majority;
     this.timeoutNanos = timeoutNanos;
@@ -71,6 +89,7 @@ final class Reconfiguration {
               + "): no epoch");
       return false;
     }
+    boolean fenced = false;
     for (int attempt = 0; attempt < 5; attempt++) {
       if (channel.view() != view) {
         return false; // a newer view: its own reconfiguration follows
@@ -92,6 +111,15 @@ final class Reconfiguration {
               .map(r -> r.status() == TxFrame.A_REFUSED ? r.promised() : null)
               .toList())) {
         continue;
+      }
+      if (!fenced && mayHoldLease(view, reports.values())) {
+        // every member of the view has promised (it grants no lease of an older epoch again);
+        // a member the view lacks may still hold one, granted just before: it runs out first
+        TimeUnit.NANOSECONDS.sleep(leaseFenceNanos);
+        fenced = true;
+        if (channel.view() != view) {
+          return false;
+        }
       }
       TxFrame.Proposal proposal = propose(view, ballot, reports);
       Boolean accepted = accept(view, proposal);
@@ -134,6 +162,28 @@ final class Reconfiguration {
    */
   long[] inDoubtResolved() {
     return new long[] {committedInDoubt.get(), abortedInDoubt.get()};
+  }
+
+  /**
+   * Returns true if a member outside {@code view} may hold a read lease in the epoch the next one
+   * follows: the base epoch (the highest the reporters installed) has a member the view lacks, or
+   * this member did not install the base epoch (it does not know its members), or some reporter
+   * accepted a proposal of a higher epoch (which some member outside the view may have installed).
+   * Leases need a majority of grants, and the view's members, a majority, all promised: so none of
+   * an epoch below the base can be renewed either.
+   */
+  private boolean mayHoldLease(View view, java.util.Collection<TxFrame.Report> reports) {
+    long base = 0;
+    long highest = 0;
+    for (TxFrame.Report r : reports) {
+      base = Math.max(base, r.installed());
+      highest = Math.max(highest, r.epoch());
+    }
+    if (base == 0 && highest == 0) {
+      return false; // no epoch was ever installed or accepted: nobody holds a lease
+    }
+    Epoch own = member.epoch();
+    return highest > base || own.number != base || !view.getMembers().containsAll(own.addresses());
   }
 
   /** Returns true (and the round raised) if some member promised a higher ballot. */

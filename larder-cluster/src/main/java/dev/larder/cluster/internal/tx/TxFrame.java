@@ -8,13 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The frames of the clustered transaction protocol, TX wire version 5 (docs/spec/cluster-wire.md,
+ * The frames of the clustered transaction protocol, TX wire version 6 (docs/spec/cluster-wire.md,
  * "Transaction frames"), and the encodings that its log records share.
  *
  * <pre>
  * +---------+------+--------+----------------------------+
  * | version | type | reqId  | body (by type)             |
- * | u8 = 5  | u8   | i64    |                            |
+ * | u8 = 6  | u8   | i64    |                            |
  * +---------+------+--------+----------------------------+
  * txid   = incarnation i64, counter i64
  * ballot = round i64, member i64
@@ -26,7 +26,7 @@ import java.util.List;
  */
 sealed interface TxFrame {
 
-  int VERSION = 5;
+  int VERSION = 6;
 
   int T_PREPARE = 1;
   int T_VOTE = 2;
@@ -42,12 +42,16 @@ sealed interface TxFrame {
   int T_STATE = 12;
   int T_READ = 13;
   int T_VALUE = 14;
+  int T_LEASE = 15;
 
   /** PREPARE flag: snapshot isolation (else serializable). */
   int F_SNAPSHOT = 1;
 
   /** PREPARE flag: a write outside a transaction, checked only for locks. */
   int F_BLIND = 2;
+
+  /** LEASE flag: a grant (else a request). */
+  int F_GRANT = 1;
 
   /** STATE flag: the last chunk. */
   int F_LAST = 1;
@@ -278,6 +282,31 @@ sealed interface TxFrame {
     }
   }
 
+  /**
+   * A read lease's request or grant (docs/design/cluster-transactions.md, "The read lease"): a
+   * member READY in epoch {@code epoch} (of ballot {@code ballot}) asks each other member of it; a
+   * member READY in that very epoch answers with the same stamp (the asker's monotonic time when it
+   * asked, which the grantor does not interpret) and {@link #F_GRANT}.
+   */
+  record Lease(long reqId, long epoch, Ballot ballot, long stamp, int flags) implements TxFrame {
+    @Override
+    public int type() {
+      return T_LEASE;
+    }
+
+    @Override
+    public void body(ByteSink out) {
+      out.writeLong(epoch);
+      writeBallot(out, ballot);
+      out.writeLong(stamp);
+      out.writeByte(flags);
+    }
+
+    boolean grant() {
+      return (flags & F_GRANT) != 0;
+    }
+  }
+
   record Query(long reqId, Ballot ballot, long viewId) implements TxFrame {
     @Override
     public int type() {
@@ -480,6 +509,8 @@ sealed interface TxFrame {
           case T_READ -> new Read(reqId, in.readLong(), in.readLong(), readKey(in));
           case T_VALUE -> new Value(reqId, in.readUnsignedByte(), readBytes(in));
           case T_STATE -> new State(reqId, in.readLong(), in.readUnsignedByte(), readVersions(in));
+          case T_LEASE ->
+              new Lease(reqId, in.readLong(), readBallot(in), in.readLong(), in.readUnsignedByte());
           default -> throw new CodecException("unknown TX frame type " + type);
         };
     if (!in.exhausted()) {

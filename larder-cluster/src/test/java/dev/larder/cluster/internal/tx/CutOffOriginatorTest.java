@@ -7,8 +7,6 @@ import dev.larder.tx.Isolation;
 import dev.larder.tx.TransactionConflictException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.jgroups.Address;
 import org.jgroups.protocols.DISCARD;
 import org.junit.jupiter.api.Test;
@@ -142,15 +140,7 @@ class CutOffOriginatorTest {
       d.resetIgnoredMembers();
     }
     c.awaitEpoch(running(c));
-    try {
-      return outcome.get(TIMEOUT.toSeconds() + 30, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof TransactionConflictException
-          || e.getCause() instanceof ClusterTimeoutException) {
-        return e.getCause();
-      }
-      throw e;
-    }
+    return TxTestCluster.outcomeOf(outcome, TIMEOUT.plusSeconds(30));
   }
 
   /** A step of a scenario that may throw. */

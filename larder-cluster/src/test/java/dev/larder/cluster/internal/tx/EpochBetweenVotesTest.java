@@ -6,11 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.cluster.ClusterTimeoutException;
 import dev.larder.tx.Isolation;
-import dev.larder.tx.TransactionConflictException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.jgroups.Address;
 import org.junit.jupiter.api.Test;
@@ -63,7 +61,7 @@ class EpochBetweenVotesTest {
 
       long released = System.nanoTime();
       f1.release();
-      Object result = outcomeOf(outcome);
+      Object result = TxTestCluster.outcomeOf(outcome, TIMEOUT.plusSeconds(30));
       long waitedSeconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - released);
       assertFalse(
           result instanceof ClusterTimeoutException,
@@ -81,19 +79,6 @@ class EpochBetweenVotesTest {
       c.commit(1, k, 3L); // no lock outlived the epoch
       assertReads(c, 0, k, 3L);
       assertReads(c, 1, k, 3L);
-    }
-  }
-
-  /** Returns the commit's timestamp, or the conflict or timeout it failed with. */
-  private static Object outcomeOf(CompletableFuture<Long> outcome) throws Exception {
-    try {
-      return outcome.get(TIMEOUT.toSeconds() + 30, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof TransactionConflictException
-          || e.getCause() instanceof ClusterTimeoutException) {
-        return e.getCause();
-      }
-      throw e;
     }
   }
 

@@ -49,6 +49,8 @@ class TxFrameTest {
         new TxFrame.Apply(0, ID, 2000),
         new TxFrame.Abort(0, ID),
         new TxFrame.Query(11, BALLOT, 17),
+        new TxFrame.Lease(0, 5, BALLOT, -3, 0),
+        new TxFrame.Lease(0, 5, BALLOT, 0x0102030405060708L, TxFrame.F_GRANT),
         new TxFrame.Report(
             11,
             TxFrame.A_OK,
@@ -91,7 +93,7 @@ class TxFrameTest {
   @Test
   void aNewerValueCarriesTheOwnersClock() {
     byte[] expected = {
-      5,
+      6,
       14,
       16,
       0,
@@ -100,7 +102,7 @@ class TxFrameTest {
       0,
       0,
       0,
-      0, // version 5, VALUE, reqId 16
+      0, // version 6, VALUE, reqId 16
       3, // NEWER
       8,
       0,
@@ -121,6 +123,67 @@ class TxFrameTest {
     TxFrame.Value back = (TxFrame.Value) TxFrame.decode(expected, 0, expected.length);
     assertEquals(0x0102030405060708L, TxFrame.clockOf(back.stored()));
     assertThrows(IllegalArgumentException.class, () -> TxFrame.clockOf(new byte[] {1, 2}));
+  }
+
+  /**
+   * LEASE byte for byte: version, type, reqId, epoch, ballot (round, member), the asker's stamp
+   * echoed, flags (1 = grant).
+   */
+  @Test
+  void aLeaseGrantEchoesTheAskersStamp() {
+    byte[] expected = {
+      6,
+      15,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0, // version 6, LEASE, reqId 0
+      5,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0, // epoch 5
+      7,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      (byte) 0xEF,
+      (byte) 0xBE,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0, // ballot (7, 0xBEEF)
+      8,
+      7,
+      6,
+      5,
+      4,
+      3,
+      2,
+      1, // stamp
+      1 // grant
+    };
+    TxFrame.Lease grant = new TxFrame.Lease(0, 5, BALLOT, 0x0102030405060708L, TxFrame.F_GRANT);
+    assertArrayEquals(expected, TxFrame.encode(grant));
+    TxFrame.Lease back = (TxFrame.Lease) TxFrame.decode(expected, 0, expected.length);
+    assertEquals(grant, back);
+    assertEquals(true, back.grant());
+    expected[expected.length - 1] = 0;
+    assertEquals(
+        false, ((TxFrame.Lease) TxFrame.decode(expected, 0, expected.length)).grant(), "a request");
   }
 
   /**

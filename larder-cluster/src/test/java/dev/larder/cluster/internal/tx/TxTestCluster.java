@@ -265,6 +265,25 @@ final class TxTestCluster implements AutoCloseable {
         });
   }
 
+  /**
+   * Waits (at most {@code wait}) for a commit's outcome: returns its timestamp, or the {@link
+   * dev.larder.tx.TransactionConflictException} (it aborted) or {@link
+   * dev.larder.cluster.ClusterTimeoutException} (in doubt) it failed with; anything else it failed
+   * with, or the wait running out, is thrown.
+   */
+  static Object outcomeOf(java.util.concurrent.CompletableFuture<Long> outcome, Duration wait)
+      throws Exception {
+    try {
+      return outcome.get(wait.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof dev.larder.tx.TransactionConflictException
+          || e.getCause() instanceof dev.larder.cluster.ClusterTimeoutException) {
+        return e.getCause();
+      }
+      throw e;
+    }
+  }
+
   /** Commits {@code k = v} from member {@code m}, retried on conflicts; returns its sequence. */
   long commit(int m, String k, long v) {
     return store(m)
