@@ -294,7 +294,7 @@ final class Formation {
         }
       }
     }
-    if (!quorum.available()) {
+    if (!quorum.majorityInView()) {
       return;
     }
     List<Integer> owned = new ArrayList<>();
@@ -630,7 +630,7 @@ final class Formation {
     Lock lock = membership.viewReadLock();
     lock.lock();
     try {
-      if (membership.topology() == t && quorum.available()) {
+      if (membership.topology() == t && quorum.majorityInView()) {
         raise(complete, epochOf(t));
         return true;
       }

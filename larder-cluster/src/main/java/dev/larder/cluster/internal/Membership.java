@@ -7,6 +7,7 @@ import dev.larder.cluster.PartitionHandling;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -74,6 +75,9 @@ final class Membership {
   private final AtomicLong mergesLost = new AtomicLong();
   private volatile Topology topology;
 
+  /** Reports installed views to the other members: set before the channel connects. */
+  private ViewConfirmations confirmations;
+
   /** A durable member's start and epoch, or null: set before the channel connects. */
   private Formation formation;
 
@@ -99,6 +103,14 @@ final class Membership {
     this.formation = f;
   }
 
+  /**
+   * Sets what tells the other members of each view that this one installed it (and, for a merge
+   * view, gathers their reports first). Called once, before the channel connects.
+   */
+  void confirmWith(ViewConfirmations c) {
+    this.confirmations = c;
+  }
+
   /** Adds a listener run after each installed view, after those added before it. */
   void onView(Consumer<ViewChange> listener) {
     listeners.add(listener);
@@ -108,11 +120,13 @@ final class Membership {
   void install(View view) {
     List<Integer> incoming = new ArrayList<>();
     Topology installed;
+    // before the lock: a merge waits here for the other members' reports
+    Map<String, Long> reports = confirmations.beforeInstall(view);
     viewLock.writeLock().lock();
     try {
       Topology old = topology;
       Address self = channel.getAddress();
-      boolean lostMerge = quorum.install(view, self);
+      boolean lostMerge = quorum.install(view, self, reports);
       if (lostMerge) {
         mergesLost.incrementAndGet();
       }
@@ -122,7 +136,7 @@ final class Membership {
       boolean keep = lostMerge && keepsCopiesOnLoss();
       keptOnLoss =
           keep ? new LostMerge(installed.viewId(), winnersBut(quorum.winner(), self)) : null;
-      boolean mayBeCutOff = quorum.available() && awaitsCutOffHolders() && old != null;
+      boolean mayBeCutOff = quorum.majorityInView() && awaitsCutOffHolders() && old != null;
       if (config.mode() != ClusterMode.INVALIDATION) {
         for (int s = 0; s < segments.size(); s++) {
           if (segments.reassign(

@@ -245,8 +245,9 @@ final class LoopbackCluster implements AutoCloseable {
 
   /**
    * Cuts the members {@code side} off from the others as {@link #cutOff(int)} cuts one, and waits
-   * until each side sees only itself. Members cut off and never healed are as good as crashed to
-   * the others (their leaving is not announced).
+   * until each side sees only itself and the side holding a majority (if one does) is available.
+   * Members cut off and never healed are as good as crashed to the others (their leaving is not
+   * announced).
    */
   void cutOff(Set<Integer> side) throws Exception {
     insertDiscards();
@@ -263,6 +264,9 @@ final class LoopbackCluster implements AutoCloseable {
             int seen = side.contains(j) ? side.size() : members.size() - side.size();
             if (store(member(j)).members().size() != seen) {
               return false;
+            }
+            if (seen * 2 > members.size() && !store(member(j)).available()) {
+              return false; // a majority side counts once its members confirmed its view
             }
           }
           return true;
