@@ -4,6 +4,7 @@ import dev.larder.cluster.ClusterConfig;
 import dev.larder.cluster.ClusterException;
 import dev.larder.cluster.ClusterMode;
 import dev.larder.cluster.PartitionHandling;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -116,8 +117,55 @@ final class Membership {
     listeners.add(listener);
   }
 
-  /** Installs a view (JGroups' view callback, on its thread). */
+  /**
+   * Installs a view (JGroups' view callback, on its thread). A merge view whose decision waits for
+   * the other members' reports ({@link ViewConfirmations#waitsFor}) is installed on a thread of its
+   * own, and so is every view that arrives until that one is installed, in order: JGroups installs
+   * a view at its coordinator before it sends it to the other members, so waiting on JGroups'
+   * thread would hold the view back from the very members whose reports it waits for.
+   */
   void install(View view) {
+    synchronized (queuedViews) {
+      if (installer || confirmations.waitsFor(view)) {
+        queuedViews.add(view);
+        if (!installer) {
+          installer = true;
+          Thread.ofVirtual().name("larder-view-" + name()).start(this::installQueued);
+        }
+        return;
+      }
+    }
+    installNow(view);
+  }
+
+  /** Views waiting for {@link #installQueued}, oldest first; guarded by itself. */
+  private final ArrayDeque<View> queuedViews = new ArrayDeque<>();
+
+  /** Whether {@link #installQueued} runs; guarded by {@link #queuedViews}. */
+  private boolean installer;
+
+  /** Installs queued views in order until none is left. */
+  private void installQueued() {
+    while (true) {
+      View next;
+      synchronized (queuedViews) {
+        next = queuedViews.poll();
+        if (next == null) {
+          installer = false;
+          return;
+        }
+      }
+      try {
+        installNow(next);
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.ERROR, "installing view " + next.getViewId() + " failed", e);
+      }
+    }
+  }
+
+  private static final System.Logger LOG = System.getLogger(Membership.class.getName());
+
+  private void installNow(View view) {
     List<Integer> incoming = new ArrayList<>();
     Topology installed;
     // before the lock: a merge waits here for the other members' reports

@@ -23,7 +23,8 @@ import org.jgroups.util.UUID;
  * can give two views the same number. INSTALLED is sent out-of-band as the member starts installing
  * the view (it installs every view JGroups hands it: a view JGroups refuses never reaches it), and
  * is handled on the delivery thread without a lock but Quorum's, so a member waiting in {@link
- * #beforeInstall} for the others' reports of a merge view never holds up the reports it waits for.
+ * #beforeInstall} for the others' reports of a merge view never holds up the reports it waits for;
+ * {@link Membership} waits off JGroups' thread, which must go on to send the view to the others.
  * Under allow-all nothing is sent.
  */
 final class ViewConfirmations {
@@ -61,9 +62,12 @@ final class ViewConfirmations {
         messenger.send(a, f, true);
       }
     }
-    return view instanceof MergeView
-        ? quorum.awaitReports(view, me, messenger.deadline())
-        : Map.of();
+    return waitsFor(view) ? quorum.awaitReports(view, me, messenger.deadline()) : Map.of();
+  }
+
+  /** Whether {@link #beforeInstall} waits for the other members' reports of {@code view}. */
+  boolean waitsFor(View view) {
+    return view instanceof MergeView && quorum.handling() == PartitionHandling.QUORUM;
   }
 
   /** An INSTALLED from another member, on the delivery thread (before the first view too). */

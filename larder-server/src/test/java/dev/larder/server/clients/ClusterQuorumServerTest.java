@@ -157,6 +157,7 @@ class ClusterQuorumServerTest {
         // m2 still hears both, so it is on the side with a majority whichever of m0, m1 it keeps
         writes.awaitAcknowledged("with the m0-m1 link cut", 2);
         cluster.cutLink(0, 2);
+        cluster.awaitTogether(1, 2);
         writes.awaitAcknowledged("with m0 cut off", 1, 2);
         cluster.heal();
         writes.awaitAcknowledged("after the merge", 0, 1, 2);

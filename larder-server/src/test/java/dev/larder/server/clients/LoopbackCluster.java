@@ -300,8 +300,9 @@ final class LoopbackCluster implements AutoCloseable {
 
   /**
    * As {@link #cutLink(int, int)}; with {@code bothSuspect} false only {@code a} is handed the
-   * suspicion at once, and {@code b} notices the cut through its own failure detection (FD_ALL3's
-   * timeout): the other members then usually keep {@code a}'s view.
+   * suspicion at first, and {@code b} only once every other member has installed a view without
+   * {@code b} (as when {@code b}'s failure detection notices the cut later): the other members then
+   * keep {@code a}'s view, and {@code b} makes one of its own with the same number.
    */
   void cutLink(int a, int b, boolean bothSuspect) throws Exception {
     insertDiscards();
@@ -309,6 +310,19 @@ final class LoopbackCluster implements AutoCloseable {
     Address addressOfB = channel(member(b)).getAddress();
     discards.get(a).addIgnoreMember(addressOfB);
     discards.get(b).addIgnoreMember(addressOfA);
+    if (!bothSuspect) {
+      await(
+          () -> {
+            for (int j = 0; j < members.size(); j++) {
+              if (j != b && channel(member(j)).getView().containsMember(addressOfB)) {
+                return false;
+              }
+            }
+            return true;
+          },
+          () -> "m" + a + "'s view without m" + b + ": " + views(),
+          () -> suspect(a, addressOfB));
+    }
     await(
         () ->
             !channel(member(a)).getView().containsMember(addressOfB)
@@ -316,10 +330,22 @@ final class LoopbackCluster implements AutoCloseable {
         () -> "the cut of m" + a + "-m" + b + ": " + views(),
         () -> {
           suspect(a, addressOfB);
-          if (bothSuspect) {
-            suspect(b, addressOfA);
-          }
+          suspect(b, addressOfA);
         });
+  }
+
+  /**
+   * Waits until members {@code a} and {@code b} share one view, asking MERGE3 to look now and every
+   * 2 s (as {@link #heal} does) rather than wait for its check interval.
+   */
+  void awaitTogether(int a, int b) {
+    Address addressOfB = channel(member(b)).getAddress();
+    await(
+        () ->
+            channel(member(a)).getView().equals(channel(member(b)).getView())
+                && channel(member(a)).getView().containsMember(addressOfB),
+        () -> "m" + a + " and m" + b + " in one view: " + views(),
+        this::checkForMerge);
   }
 
   private void suspect(int j, Address suspect) {
