@@ -38,8 +38,12 @@ import org.jgroups.View;
  *       (near cache flush, dictionary check, dropping members that left from outstanding calls,
  *       state transfer), then threads waiting for a view are woken. Waiters also poll the topology
  *       every 50 ms, so waking them is a matter of latency only.
+ *   <li><b>Confirmations</b>: as it starts installing a view, a member tells the view's other
+ *       members (INSTALLED, {@link ViewConfirmations}); {@link Quorum} counts those of its own view
+ *       before the member is available. A merge view under quorum waits for every other member's
+ *       report, on a thread of its own (see {@link #install}).
  *   <li><b>Merges</b>: on a {@link MergeView}, a member whose side lost ({@link Quorum}, which also
- *       decides, under the same lock, whether this member is available in the view) treats every
+ *       decides, under the same lock, whether this member's view holds a majority) treats every
  *       segment as NONE, so it drops its entries and receives its segments again from the winning
  *       side; under quorum in DISTRIBUTED mode (no journal) it keeps the segments it held complete
  *       as copies and asks the winners first ({@link #winnersOfLostMerge}), so that a segment the
