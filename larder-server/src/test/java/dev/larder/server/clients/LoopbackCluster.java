@@ -91,9 +91,12 @@ final class LoopbackCluster implements AutoCloseable {
         m.putAll(perMember.apply(i));
         members.add(LarderServer.start(ServerConfig.of(m)));
       }
+      // under quorum a member is available once a majority confirmed its view (one round trip)
       await(
-          () -> members.stream().allMatch(m -> store(m).members().size() == size),
-          "every member sees " + size);
+          () ->
+              members.stream()
+                  .allMatch(m -> store(m).members().size() == size && store(m).available()),
+          "every member sees " + size + " and is available");
       for (LarderServer m : members) {
         if (!store(m).awaitRebalanced(Duration.ofSeconds(30))) {
           throw new AssertionError(m.clusterNodeName() + " did not finish its rebalance");
