@@ -153,8 +153,9 @@ final class Membership {
     while (true) {
       View next;
       synchronized (queuedViews) {
-        next = queuedViews.poll();
+        next = lifecycle.closed() ? null : queuedViews.poll();
         if (next == null) {
+          queuedViews.clear();
           installer = false;
           return;
         }
