@@ -154,6 +154,14 @@ class ClusterQuorumServerTest {
       try {
         writes.awaitAcknowledged("before the cut", 0, 1, 2);
         cluster.cutLink(0, 1, bothSuspect);
+        if (!bothSuspect) {
+          // the case that lost most: m2 went with m0, and m1 made a view of its own holding m2
+          assertTrue(
+              LoopbackCluster.channel(cluster.member(2))
+                  .getView()
+                  .containsMember(LoopbackCluster.channel(cluster.member(0)).getAddress()),
+              "m2 kept m0's view");
+        }
         // m2 still hears both, so it is on the side with a majority whichever of m0, m1 it keeps
         writes.awaitAcknowledged("with the m0-m1 link cut", 2);
         cluster.cutLink(0, 2);
