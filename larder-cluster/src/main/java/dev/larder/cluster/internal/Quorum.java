@@ -459,7 +459,17 @@ final class Quorum {
    * @throws ClusterDegradedException if this member may not serve writes now
    */
   void checkWrite() {
-    State s = settled();
+    checkWrite(System.nanoTime() + settleNanos);
+  }
+
+  /**
+   * As {@link #checkWrite()}, waiting for a confirming view's outcome until {@code deadlineNanos}
+   * at most (an operation's own deadline).
+   *
+   * @throws ClusterDegradedException if this member may not serve writes now
+   */
+  void checkWrite(long deadlineNanos) {
+    State s = settled(deadlineNanos);
     if (!s.available()) {
       throw new ClusterDegradedException(selfName.get(), "write", s.present(), s.stable());
     }
@@ -474,19 +484,18 @@ final class Quorum {
     if (minorityReads) {
       return;
     }
-    State s = settled();
+    State s = settled(System.nanoTime() + settleNanos);
     if (!s.available()) {
       throw new ClusterDegradedException(selfName.get(), "read", s.present(), s.stable());
     }
   }
 
-  /** Returns the state once it is no longer confirming, or when the cluster timeout has passed. */
-  private State settled() {
+  /** Returns the state once it is no longer confirming, or at the deadline. */
+  private State settled(long deadline) {
     State s = state;
     if (!s.confirming()) {
       return s;
     }
-    long deadline = System.nanoTime() + settleNanos;
     synchronized (this) {
       while (state.confirming()) {
         long left = deadline - System.nanoTime();
