@@ -165,4 +165,14 @@ class QuorumMergeTest {
     assertTrue(atM1.install(merged, m1, Map.of("qm-m2", 2L)));
     assertEquals(List.of(m2), atM1.winner().getMembers());
   }
+
+  @Test
+  void aMemberThatFoundedAClusterAloneLosesToTheRunningCluster() {
+    // restarted with initialClusterSize 1, it did not find the running cluster and founded its own
+    Quorum q = quorum(m0, 1);
+    install(q, m0, view(m0, 1, m0));
+    assertTrue(q.available(), "alone, it is its own majority");
+    MergeView merged = merge(6, List.of(m1, m2, m0), view(m1, 5, m1, m2), view(m0, 1, m0));
+    assertTrue(q.install(merged, m0, Map.of("qm-m1", 5L, "qm-m2", 5L)));
+  }
 }
