@@ -145,7 +145,7 @@ final class Backups {
     if (f.viewId() < t.viewId()
         || !t.members().contains(from)
         || !knowsDictionaryIdsOf(f)
-        || !quorum.available()) {
+        || !quorum.majorityInView()) {
       // a backup on a minority side (quorum) acknowledges nothing: the primary retries. Nor does
       // one whose view does not hold the primary: views of a cut made one link at a time can
       // carry the same number on both sides, each holding this member (docs/design/cluster.md,

@@ -61,6 +61,7 @@ public final class ClusterEngine implements AutoCloseable {
   private final Lifecycle lifecycle = new Lifecycle();
   private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
   private final Quorum quorum;
+  private final ViewConfirmations confirmations;
   private final Membership membership;
   private final Messenger messenger;
   private final LocalStore store;
@@ -104,10 +105,13 @@ public final class ClusterEngine implements AutoCloseable {
             config.partitionHandling(),
             config.minorityReads(),
             config.initialClusterSize(),
-            channel::getName);
+            channel::getName,
+            config.timeout());
     this.membership = new Membership(config, channel, segments, lifecycle, quorum);
     Calls calls = new Calls();
     this.messenger = new Messenger(config, channel, calls, membership, lifecycle);
+    this.confirmations = new ViewConfirmations(quorum, messenger, membership::self);
+    membership.confirmWith(confirmations);
     this.dictionary =
         hooks.dictionary() == null
             ? null
@@ -241,6 +245,7 @@ public final class ClusterEngine implements AutoCloseable {
         .onWorker(Frame.T_CLEAR, wholeCache::onClear)
         .onWorker(Frame.T_SCAN, wholeCache::onScan)
         .onDelivery(Frame.T_LEAVE, this::onLeave, this::onLeave)
+        .onDelivery(Frame.T_INSTALLED, confirmations::onInstalled, confirmations::onInstalled)
         .onDelivery(Frame.T_MESSAGE, messaging::onMessage)
         .onWorker(Frame.T_ABANDON, waiting::onAbandon)
         .onDelivery(
@@ -735,7 +740,7 @@ public final class ClusterEngine implements AutoCloseable {
   /** A member said it is closing (LEAVE, on the delivery thread): see {@link Quorum#onLeave}. */
   private void onLeave(Address from, Frame f) {
     Topology t = membership.topology();
-    quorum.onLeave(Messenger.name(from), t == null ? null : t.view());
+    quorum.onLeave(Messenger.name(from));
     messenger.reply(
         from, f.reqId(), Frame.reply(f.reqId(), t == null ? 0 : t.viewId(), Frame.S_OK, null));
   }

@@ -311,7 +311,7 @@ final class Formation {
         }
       }
     }
-    if (!quorum.available() || lost) {
+    if (!quorum.majorityInView() || lost) {
       return;
     }
     List<Integer> owned = new ArrayList<>();
@@ -650,7 +650,7 @@ final class Formation {
     Lock lock = membership.viewReadLock();
     lock.lock();
     try {
-      if (membership.topology() == t && quorum.available()) {
+      if (membership.topology() == t && quorum.majorityInView()) {
         raise(complete, epochOf(t));
         return true;
       }

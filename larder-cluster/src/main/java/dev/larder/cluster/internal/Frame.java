@@ -8,12 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One message of the cluster protocol, and its wire form (docs/spec/cluster-wire.md, version 2).
+ * One message of the cluster protocol, and its wire form (docs/spec/cluster-wire.md, version 3).
  *
  * <pre>
  * +---------+------+--------+--------+----+-------+-----+-------+----------+------+-------+---------+
  * | version | type | reqId  | viewId | op | flags | key | value | expected | ints | names | entries |
- * | u8 = 2  | u8   | i64 LE | i64 LE | u8 | u8    | bytes (each: i32 LE length, -1 = absent, then bytes)|
+ * | u8 = 3  | u8   | i64 LE | i64 LE | u8 | u8    | bytes (each: i32 LE length, -1 = absent, then bytes)|
  * +---------+------+--------+--------+----+-------+-----+-------+----------+------+-------+---------+
  * ints:    i32 count, then count x i32          names:   i32 count, then count x bytes (UTF-8)
  * entries: i32 count, then count x (key bytes, value bytes)
@@ -50,7 +50,7 @@ record Frame(
     List<String> names,
     List<byte[]> entries) {
 
-  static final int VERSION = 2;
+  static final int VERSION = 3;
 
   /** A write sent to the key's primary. */
   static final int T_WRITE = 1;
@@ -118,6 +118,13 @@ record Frame(
    * WaitingSegments}): answered S_OK with ints = the segments it starts empty.
    */
   static final int T_ABANDON = 16;
+
+  /**
+   * The sender installed a view (viewId = its number, names = [its creator, {@link
+   * ViewConfirmations#creatorOf}]); value = the number of the last view the sender was available
+   * in, i64 LE ({@link Quorum}; no reply).
+   */
+  static final int T_INSTALLED = 17;
 
   static final int F_ASYNC = 1;
   static final int F_LAST = 2;
@@ -193,7 +200,7 @@ record Frame(
   }
 
   /**
-   * @throws CodecException if the bytes are not a version-2 frame
+   * @throws CodecException if the bytes are not a version-3 frame
    */
   static Frame decode(byte[] array, int offset, int length) {
     ByteSource in = new ByteSource(array, offset, length);

@@ -4,9 +4,11 @@ import dev.larder.cluster.ClusterConfig;
 import dev.larder.cluster.ClusterException;
 import dev.larder.cluster.ClusterMode;
 import dev.larder.cluster.PartitionHandling;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -36,8 +38,12 @@ import org.jgroups.View;
  *       (near cache flush, dictionary check, dropping members that left from outstanding calls,
  *       state transfer), then threads waiting for a view are woken. Waiters also poll the topology
  *       every 50 ms, so waking them is a matter of latency only.
+ *   <li><b>Confirmations</b>: as it starts installing a view, a member tells the view's other
+ *       members (INSTALLED, {@link ViewConfirmations}); {@link Quorum} counts those of its own view
+ *       before the member is available. A merge view under quorum waits for every other member's
+ *       report, on a thread of its own (see {@link #install}).
  *   <li><b>Merges</b>: on a {@link MergeView}, a member whose side lost ({@link Quorum}, which also
- *       decides, under the same lock, whether this member is available in the view) treats every
+ *       decides, under the same lock, whether this member's view holds a majority) treats every
  *       segment as NONE, so it drops its entries and receives its segments again from the winning
  *       side; under quorum in DISTRIBUTED mode (with or without a journal) it keeps the segments it
  *       held complete as copies and asks the winners first ({@link #winnersOfLostMerge}), so that a
@@ -74,6 +80,9 @@ final class Membership {
   private final AtomicLong mergesLost = new AtomicLong();
   private volatile Topology topology;
 
+  /** Reports installed views to the other members: set before the channel connects. */
+  private ViewConfirmations confirmations;
+
   /** A durable member's start and epoch, or null: set before the channel connects. */
   private Formation formation;
 
@@ -99,20 +108,78 @@ final class Membership {
     this.formation = f;
   }
 
+  /**
+   * Sets what tells the other members of each view that this one installed it (and, for a merge
+   * view, gathers their reports first). Called once, before the channel connects.
+   */
+  void confirmWith(ViewConfirmations c) {
+    this.confirmations = c;
+  }
+
   /** Adds a listener run after each installed view, after those added before it. */
   void onView(Consumer<ViewChange> listener) {
     listeners.add(listener);
   }
 
-  /** Installs a view (JGroups' view callback, on its thread). */
+  /**
+   * Installs a view (JGroups' view callback, on its thread). A merge view whose decision waits for
+   * the other members' reports ({@link ViewConfirmations#waitsFor}) is installed on a thread of its
+   * own, and so is every view that arrives until that one is installed, in order: JGroups installs
+   * a view at its coordinator before it sends it to the other members, so waiting on JGroups'
+   * thread would hold the view back from the very members whose reports it waits for.
+   */
   void install(View view) {
+    synchronized (queuedViews) {
+      if (installer || confirmations.waitsFor(view)) {
+        queuedViews.add(view);
+        if (!installer) {
+          installer = true;
+          Thread.ofVirtual().name("larder-view-" + name()).start(this::installQueued);
+        }
+        return;
+      }
+    }
+    installNow(view);
+  }
+
+  /** Views waiting for {@link #installQueued}, oldest first; guarded by itself. */
+  private final ArrayDeque<View> queuedViews = new ArrayDeque<>();
+
+  /** Whether {@link #installQueued} runs; guarded by {@link #queuedViews}. */
+  private boolean installer;
+
+  /** Installs queued views in order until none is left. */
+  private void installQueued() {
+    while (true) {
+      View next;
+      synchronized (queuedViews) {
+        next = lifecycle.closed() ? null : queuedViews.poll();
+        if (next == null) {
+          queuedViews.clear();
+          installer = false;
+          return;
+        }
+      }
+      try {
+        installNow(next);
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.ERROR, "installing view " + next.getViewId() + " failed", e);
+      }
+    }
+  }
+
+  private static final System.Logger LOG = System.getLogger(Membership.class.getName());
+
+  private void installNow(View view) {
     List<Integer> incoming = new ArrayList<>();
     Topology installed;
+    // before the lock: a merge waits here for the other members' reports
+    Map<String, Long> reports = confirmations.beforeInstall(view);
     viewLock.writeLock().lock();
     try {
       Topology old = topology;
       Address self = channel.getAddress();
-      boolean lostMerge = quorum.install(view, self);
+      boolean lostMerge = quorum.install(view, self, reports);
       if (lostMerge) {
         mergesLost.incrementAndGet();
       }
@@ -122,7 +189,7 @@ final class Membership {
       boolean keep = lostMerge && keepsCopiesOnLoss();
       keptOnLoss =
           keep ? new LostMerge(installed.viewId(), winnersBut(quorum.winner(), self)) : null;
-      boolean mayBeCutOff = quorum.available() && awaitsCutOffHolders() && old != null;
+      boolean mayBeCutOff = quorum.majorityInView() && awaitsCutOffHolders() && old != null;
       if (config.mode() != ClusterMode.INVALIDATION) {
         for (int s = 0; s < segments.size(); s++) {
           if (segments.reassign(

@@ -2,10 +2,14 @@ package dev.larder.cluster.internal;
 
 import dev.larder.cluster.ClusterDegradedException;
 import dev.larder.cluster.PartitionHandling;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.jgroups.Address;
 import org.jgroups.MergeView;
@@ -24,20 +28,35 @@ import org.jgroups.View;
  *       member that crashed is still counted, so two sides of a later partition are measured
  *       against the same set); names, not JGroups addresses, so that a member restarted under its
  *       name counts as itself.
- *   <li><b>Available</b> means this member's view holds more than half of the stable members. Two
- *       disjoint sides cannot both hold more than half of one set, so at most one side of a
- *       partition is available. A member that has not yet seen {@code initialClusterSize} members
- *       is not available (its cache is not handed out anyway).
- *   <li><b>Merges.</b> The side that keeps its entries is the subgroup holding more than half of
- *       this member's stable members; an available member's own side always does, unless a strictly
- *       larger subgroup exists (then it was a member that founded a cluster of its own, whose
- *       stable set is itself, and the larger side wins as under allow-all). With no such subgroup,
- *       no side was available, so none took writes: no side drops its entries (in DISTRIBUTED mode
- *       each side may hold segments whose owners were all on it, which a winner's copy, started
- *       empty or never held, would replace), and the merged view moves segments as any view does. A
- *       member whose stable set is still empty follows {@link MergeWinner}.
+ *   <li><b>Available</b> means that more than half of the stable members (as they were when this
+ *       member installed the view) installed this very view: each member tells every other of its
+ *       view when it installs one (INSTALLED, {@link ViewConfirmations}), naming the view by its
+ *       number and its creator, and a member counts the reports for the view it installed, itself
+ *       included. A view that merely holds a majority is not enough: a cut of one link can make two
+ *       coordinators each install a view with the same number holding the same third member, which
+ *       installs only one of them (JGroups refuses a view whose number is not above its own), so
+ *       only that one is ever confirmed. Two confirmed views with the same number would need a
+ *       member that installed both; so at most one view of each number is confirmed, and two
+ *       disjoint sides cannot both be. Between installing a view that holds a majority and its
+ *       confirmation a member is <i>confirming</i>: callers wait for the outcome (up to the cluster
+ *       timeout) rather than being refused, primaries answer RETRY, backups accept.
+ *   <li><b>Last available.</b> A member keeps the number of the last view it was available in, and
+ *       reports it with each INSTALLED. Within a view it stays available until the next view (or a
+ *       LEAVE), so a write acknowledged in view v was applied by members whose last available view
+ *       is at least v.
+ *   <li><b>Merges.</b> Before installing a merge view every member waits (up to the cluster
+ *       timeout) for the INSTALLED of every other member of it, so that it knows each one's last
+ *       available view. The members whose last available view is the newest keep their entries; the
+ *       others drop theirs and receive the winners'. When every member reports the same, no side
+ *       was available since they last were together, none took writes, and no member drops its
+ *       entries: the merged view moves segments as any view does. The subgroups JGroups lists are
+ *       not used: those of a cut made one link at a time overlap, and a subgroup can name a member
+ *       that never installed its view. A member whose stable set is still empty (it never saw
+ *       {@code initialClusterSize} members) follows {@link MergeWinner}.
  *   <li>{@link #install} runs under the view lock's write side, before the segments move for the
- *       view, so every local write and read sees the availability of the view it runs in.
+ *       view, so every local write and read sees the availability of the view it runs in;
+ *       confirmations arrive later, on the delivery thread, and only ever turn a confirming member
+ *       available (a member refused while confirming retries).
  * </ul>
  *
  * Under {@link PartitionHandling#ALLOW_ALL} every member is always available and merges follow
@@ -49,12 +68,23 @@ final class Quorum {
    * This member's availability in its installed view.
    *
    * @param available whether it serves writes
-   * @param present the stable members in its view
+   * @param confirming whether its view holds a majority of the stable members that has not yet
+   *     confirmed it (callers wait for the outcome)
+   * @param present the stable members in its view that installed it (when available: every stable
+   *     member in its view)
    * @param stable the stable members
    */
-  record State(boolean available, List<String> present, List<String> stable) {}
+  record State(boolean available, boolean confirming, List<String> present, List<String> stable) {}
 
-  private static final State ALWAYS = new State(true, List.of(), List.of());
+  /**
+   * A view named as INSTALLED names it: its number and its creator.
+   *
+   * @param number the view's number ({@code ViewId.getId()})
+   * @param creator the creator's address in its long form ({@link ViewConfirmations#creatorOf})
+   */
+  record ViewKey(long number, String creator) {}
+
+  private static final State ALWAYS = new State(true, false, List.of(), List.of());
 
   private final PartitionHandling handling;
   private static final System.Logger LOG = System.getLogger(Quorum.class.getName());
@@ -62,9 +92,34 @@ final class Quorum {
   private final boolean minorityReads;
   private final int initialClusterSize;
   private final Supplier<String> selfName;
+  private final long settleNanos;
 
   /** Guarded by this. */
   private final Set<String> stable = new LinkedHashSet<>();
+
+  /** The stable members as the installed view began, less those that left; guarded by this. */
+  private final Set<String> counted = new LinkedHashSet<>();
+
+  /**
+   * Members of the installed view that said LEAVE: not added to the stable members again when this
+   * member becomes available in it; guarded by this.
+   */
+  private final Set<String> departed = new LinkedHashSet<>();
+
+  /** The installed view, or null; guarded by this. */
+  private View current;
+
+  /** Its key, or null; guarded by this. */
+  private ViewKey currentKey;
+
+  /**
+   * INSTALLED reports of the installed view and of views not yet installed here, by view, each name
+   * with its last available view; guarded by this.
+   */
+  private final Map<ViewKey, Map<String, Long>> reports = new HashMap<>();
+
+  /** The number of the last view this member was available in; guarded by this. */
+  private long lastAvailable;
 
   private volatile State state;
   private volatile View lastWinner;
@@ -80,66 +135,197 @@ final class Quorum {
    * @param minorityReads whether a member that is not available still serves reads
    * @param initialClusterSize the members of the first view whose names become stable
    * @param selfName this member's name, for messages
+   * @param settle how long a caller waits for a confirming view's outcome (the cluster timeout)
    */
   Quorum(
       PartitionHandling handling,
       boolean minorityReads,
       int initialClusterSize,
-      Supplier<String> selfName) {
+      Supplier<String> selfName,
+      Duration settle) {
     this.handling = handling;
     this.minorityReads = minorityReads;
     this.initialClusterSize = initialClusterSize;
     this.selfName = selfName;
+    this.settleNanos = settle.toNanos();
     this.state =
-        handling == PartitionHandling.QUORUM ? new State(false, List.of(), List.of()) : ALWAYS;
+        handling == PartitionHandling.QUORUM
+            ? new State(false, false, List.of(), List.of())
+            : ALWAYS;
   }
 
   /**
    * Takes a new view into account; called under the view lock's write side.
    *
+   * @param view the view
+   * @param self this member
+   * @param mergeReports for a merge view, each other member's last available view as it reported it
+   *     ({@link #awaitReports}); ignored otherwise
    * @return whether this member's side lost a merge (it must drop its entries)
    */
-  synchronized boolean install(View view, Address self) {
-    View winner = winner(view);
-    lastWinner = winner;
-    boolean lost = winner != null && !winner.containsMember(self);
+  synchronized boolean install(View view, Address self, Map<String, Long> mergeReports) {
     if (handling == PartitionHandling.ALLOW_ALL) {
-      return lost;
+      View winner = MergeWinner.of(view);
+      lastWinner = winner;
+      return winner != null && !winner.containsMember(self);
     }
-    if (view instanceof MergeView merge && winner != null) {
-      boolean wasAvailable = state.available();
-      if (!lost && !stable.isEmpty() && !wasAvailable) {
-        // A member that was not available took no write while apart, so the side with a majority
-        // holds everything it held and more: it lost, whatever the subgroups say. JGroups can name
-        // it in the winning subgroup (a merge retried after a partial one); kept as won, its copy
-        // from the cut stayed owned and it answered the majority's writes of that time as absent.
-        lost = true;
-      }
-      boolean lostMerge = lost;
-      LOG.log(
-          System.Logger.Level.INFO,
-          () ->
-              selfName.get()
-                  + ": merge view "
-                  + view.getViewId()
-                  + ", subgroups "
-                  + merge.getSubgroups().stream().map(v -> names(v.getMembers())).toList()
-                  + ", winner "
-                  + names(winner.getMembers())
-                  + (wasAvailable ? "; was available" : "; was not available")
-                  + (lostMerge ? ": lost the merge" : ": won the merge"));
-    }
+    boolean lost = decideMerge(view, self, mergeReports);
     List<String> names = names(view.getMembers());
     if (stable.isEmpty() && view.size() >= initialClusterSize) {
       stable.addAll(names);
     }
-    List<String> present = names.stream().filter(stable::contains).toList();
-    boolean available = !stable.isEmpty() && present.size() * 2 > stable.size();
-    if (available) {
-      stable.addAll(names);
-    }
-    setState(new State(available, present, List.copyOf(stable)));
+    current = view;
+    currentKey = keyOf(view);
+    counted.clear();
+    counted.addAll(stable);
+    departed.retainAll(names);
+    reports.keySet().removeIf(k -> k.number() < currentKey.number());
+    reevaluate();
     return lost;
+  }
+
+  /** Sets {@link #lastWinner} for a view; returns whether this member lost the merge. */
+  private boolean decideMerge(View view, Address self, Map<String, Long> mergeReports) {
+    if (!(view instanceof MergeView merge)) {
+      lastWinner = null;
+      return false;
+    }
+    if (stable.isEmpty()) {
+      View winner = MergeWinner.of(view);
+      lastWinner = winner;
+      return !winner.containsMember(self);
+    }
+    long best = lastAvailable;
+    for (long r : mergeReports.values()) {
+      best = Math.max(best, r);
+    }
+    List<Address> winners = new ArrayList<>();
+    for (Address a : view.getMembers()) {
+      Long r = a.equals(self) ? Long.valueOf(lastAvailable) : mergeReports.get(Messenger.name(a));
+      if (r != null && r == best) {
+        winners.add(a);
+      }
+    }
+    boolean lost = lastAvailable < best;
+    // every member as current as the others: none took writes apart, none drops its entries
+    View winner =
+        winners.size() == view.size()
+            ? null
+            : View.create(
+                view.getCoord(), view.getViewId().getId(), winners.toArray(Address[]::new));
+    lastWinner = winner;
+    long mine = lastAvailable;
+    LOG.log(
+        System.Logger.Level.INFO,
+        () ->
+            selfName.get()
+                + ": merge view "
+                + view.getViewId()
+                + ", subgroups "
+                + merge.getSubgroups().stream().map(v -> names(v.getMembers())).toList()
+                + ", last available views "
+                + mergeReports
+                + ", here "
+                + mine
+                + (winner == null
+                    ? ": every member as current, none drops its entries"
+                    : ", newest kept by "
+                        + names(winner.getMembers())
+                        + (lost ? ": lost the merge" : ": won the merge")));
+    return lost;
+  }
+
+  /**
+   * An INSTALLED report, on the delivery thread: member {@code from} installed the view {@code key}
+   * and was last available in view {@code lastAvailableThere}. Counts toward this member's
+   * availability if it is the installed view; kept if the view is newer (it may be installed here
+   * next); dropped if older.
+   */
+  synchronized void report(ViewKey key, String from, long lastAvailableThere) {
+    if (handling == PartitionHandling.ALLOW_ALL
+        || (currentKey != null && key.number() < currentKey.number())) {
+      return;
+    }
+    reports.computeIfAbsent(key, k -> new HashMap<>()).put(from, lastAvailableThere);
+    if (key.equals(currentKey)) {
+      reevaluate();
+    }
+    notifyAll();
+  }
+
+  /**
+   * Waits until every member of {@code view} but this one has reported that it installed it, the
+   * deadline passes or the thread is interrupted.
+   *
+   * @return each reporting member's last available view (a member that did not report is absent)
+   */
+  synchronized Map<String, Long> awaitReports(View view, Address self, long deadlineNanos) {
+    ViewKey key = keyOf(view);
+    List<String> others = new ArrayList<>();
+    for (Address a : view.getMembers()) {
+      if (!a.equals(self)) {
+        others.add(Messenger.name(a));
+      }
+    }
+    while (!reports.getOrDefault(key, Map.of()).keySet().containsAll(others)) {
+      long left = deadlineNanos - System.nanoTime();
+      if (left <= 0) {
+        break;
+      }
+      try {
+        TimeUnit.NANOSECONDS.timedWait(this, left);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    Map<String, Long> got = new HashMap<>(reports.getOrDefault(key, Map.of()));
+    got.keySet().retainAll(others);
+    if (got.size() < others.size()) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          () ->
+              selfName.get()
+                  + ": merge view "
+                  + view.getViewId()
+                  + ": no INSTALLED within the timeout from "
+                  + others.stream().filter(n -> !got.containsKey(n)).toList()
+                  + "; deciding the merge on the others' reports");
+    }
+    return got;
+  }
+
+  /** Returns the number of the last view this member was available in (0: none). */
+  synchronized long lastAvailable() {
+    return lastAvailable;
+  }
+
+  /** Recomputes the state for the installed view; called with this object's lock held. */
+  private void reevaluate() {
+    List<String> names = names(current.getMembers());
+    List<String> present = names.stream().filter(counted::contains).toList();
+    Set<String> confirmed = new LinkedHashSet<>();
+    confirmed.add(selfName.get());
+    Map<String, Long> got = reports.getOrDefault(currentKey, Map.of());
+    for (String n : present) {
+      if (got.containsKey(n)) {
+        confirmed.add(n);
+      }
+    }
+    confirmed.retainAll(present);
+    boolean available = !counted.isEmpty() && confirmed.size() * 2 > counted.size();
+    boolean confirming = !available && !counted.isEmpty() && present.size() * 2 > counted.size();
+    if (available) {
+      lastAvailable = Math.max(lastAvailable, currentKey.number());
+      // a member that said LEAVE is still in this view: it must not count again
+      names.stream().filter(n -> !departed.contains(n)).forEach(stable::add);
+    }
+    setState(
+        new State(
+            available,
+            confirming,
+            available ? present : List.copyOf(confirmed),
+            List.copyOf(stable)));
   }
 
   /**
@@ -149,17 +335,16 @@ final class Quorum {
    * become available.
    *
    * @param name the closing member's name
-   * @param current this member's installed view (null before its first view)
    */
-  synchronized void onLeave(String name, View current) {
-    if (handling == PartitionHandling.ALLOW_ALL || !stable.remove(name) || current == null) {
+  synchronized void onLeave(String name) {
+    if (handling == PartitionHandling.ALLOW_ALL || !stable.remove(name)) {
       return;
     }
-    List<String> names = names(current.getMembers());
-    names.remove(name);
-    List<String> present = names.stream().filter(stable::contains).toList();
-    boolean available = !stable.isEmpty() && present.size() * 2 > stable.size();
-    setState(new State(available, present, List.copyOf(stable)));
+    counted.remove(name);
+    departed.add(name);
+    if (current != null) {
+      reevaluate();
+    }
   }
 
   /** Called with this object's lock held. */
@@ -169,37 +354,11 @@ final class Quorum {
       unavailableStates++;
     }
     state = next;
+    notifyAll();
   }
 
-  /** Returns the subgroup of a merge view whose entries win, or null if not a merge view. */
-  private View winner(View view) {
-    if (!(view instanceof MergeView merge) || handling == PartitionHandling.ALLOW_ALL) {
-      return MergeWinner.of(view);
-    }
-    View quorumSide = null;
-    for (View sub : merge.getSubgroups()) {
-      if (!stable.isEmpty() && majority(sub)) {
-        quorumSide = sub;
-      }
-    }
-    if (quorumSide != null) {
-      for (View sub : merge.getSubgroups()) {
-        if (sub.size() > quorumSide.size()) {
-          return MergeWinner.of(view);
-        }
-      }
-      return quorumSide;
-    }
-    // no side held a majority, so none took writes: every side's entries are as current as the
-    // others', and each may hold segments no other side holds (in DISTRIBUTED mode, those whose
-    // owners were all on it), so no side drops its entries; a member that never reached
-    // initialClusterSize holds nothing of its own and follows the allow-all rule
-    return stable.isEmpty() ? MergeWinner.of(view) : null;
-  }
-
-  private boolean majority(View sub) {
-    long present = names(sub.getMembers()).stream().filter(stable::contains).count();
-    return present * 2 > stable.size();
+  private static ViewKey keyOf(View view) {
+    return new ViewKey(view.getViewId().getId(), ViewConfirmations.creatorOf(view));
   }
 
   private static List<String> names(List<Address> members) {
@@ -273,6 +432,17 @@ final class Quorum {
     return state.available();
   }
 
+  /**
+   * Returns whether this member's installed view holds a majority of the stable members, confirmed
+   * or not yet: what a backup requires of its own view (the primary requires {@link #available}),
+   * and what decides, as a view is installed, whether segments whose holders are missing wait for
+   * them and whether a durable member records epochs.
+   */
+  boolean majorityInView() {
+    State s = state;
+    return s.available() || s.confirming();
+  }
+
   /** Returns this member's availability, for status pages. */
   State state() {
     return state;
@@ -284,22 +454,62 @@ final class Quorum {
   }
 
   /**
+   * Waits while this member's view is being confirmed (up to the cluster timeout), then checks.
+   *
    * @throws ClusterDegradedException if this member may not serve writes now
    */
   void checkWrite() {
-    State s = state;
+    checkWrite(System.nanoTime() + settleNanos);
+  }
+
+  /**
+   * As {@link #checkWrite()}, waiting for a confirming view's outcome until {@code deadlineNanos}
+   * at most (an operation's own deadline).
+   *
+   * @throws ClusterDegradedException if this member may not serve writes now
+   */
+  void checkWrite(long deadlineNanos) {
+    State s = settled(deadlineNanos);
     if (!s.available()) {
       throw new ClusterDegradedException(selfName.get(), "write", s.present(), s.stable());
     }
   }
 
   /**
+   * Waits as {@link #checkWrite} does when reads need a majority.
+   *
    * @throws ClusterDegradedException if this member may not serve reads now
    */
   void checkRead() {
-    State s = state;
-    if (!s.available() && !minorityReads) {
+    if (minorityReads) {
+      return;
+    }
+    State s = settled(System.nanoTime() + settleNanos);
+    if (!s.available()) {
       throw new ClusterDegradedException(selfName.get(), "read", s.present(), s.stable());
+    }
+  }
+
+  /** Returns the state once it is no longer confirming, or at the deadline. */
+  private State settled(long deadline) {
+    State s = state;
+    if (!s.confirming()) {
+      return s;
+    }
+    synchronized (this) {
+      while (state.confirming()) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          break;
+        }
+        try {
+          TimeUnit.NANOSECONDS.timedWait(this, left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
+      return state;
     }
   }
 }

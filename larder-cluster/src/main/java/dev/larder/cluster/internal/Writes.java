@@ -175,7 +175,7 @@ final class Writes {
       membership.awaitNewerView(t.viewId(), deadline);
       if (quorum.handling() == PartitionHandling.QUORUM) {
         // this member may have lost its majority while the write was refused
-        quorum.checkWrite();
+        quorum.checkWrite(deadline);
       }
     }
   }

@@ -1,5 +1,6 @@
 package dev.larder.cluster.internal;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -9,9 +10,12 @@ import dev.larder.codec.CodecException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
+import org.jgroups.Address;
+import org.jgroups.View;
+import org.jgroups.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** The version-2 wire frame of docs/spec/cluster-wire.md: golden bytes, round trips, fuzzing. */
+/** The version-3 wire frame of docs/spec/cluster-wire.md: golden bytes, round trips, fuzzing. */
 class FrameTest {
 
   private static final Frame SAMPLE =
@@ -30,7 +34,7 @@ class FrameTest {
 
   /** The spec's layout, byte for byte; changing it means a new version. */
   private static final String GOLDEN =
-      "02"
+      "03"
           + "01"
           + "0700000000000000"
           + "0300000000000000"
@@ -72,10 +76,43 @@ class FrameTest {
     assertArrayEquals(new byte[0], f.entries().get(1));
   }
 
+  /**
+   * An INSTALLED of view 6 made by the member whose UUID is 1:2, sent by one last available in 5.
+   */
+  private static final String INSTALLED =
+      "03"
+          + "11"
+          + "0000000000000000"
+          + "0600000000000000"
+          + "00"
+          + "00"
+          + "ffffffff"
+          + "08000000"
+          + "0500000000000000"
+          + "ffffffff"
+          + "00000000"
+          + "01000000"
+          + "24000000"
+          + HexFormat.of().formatHex("00000000-0000-0001-0000-000000000002".getBytes(UTF_8))
+          + "00000000";
+
+  @Test
+  void installedEncodesAsTheSpecSays() {
+    Address creator = new UUID(1, 2);
+    View view = View.create(creator, 6, creator, new UUID(3, 4));
+    Frame f = ViewConfirmations.frame(view, 5);
+    assertEquals(INSTALLED, HexFormat.of().formatHex(f.encode()));
+    byte[] bytes = HexFormat.of().parseHex(INSTALLED);
+    Frame decoded = Frame.decode(bytes, 0, bytes.length);
+    assertEquals(Frame.T_INSTALLED, decoded.type());
+    assertEquals(6, decoded.viewId());
+    assertEquals(List.of(ViewConfirmations.creatorOf(view)), decoded.names());
+  }
+
   @Test
   void refusesAnotherVersionAndTrailingBytes() {
     byte[] bytes = HexFormat.of().parseHex(GOLDEN);
-    bytes[0] = 1;
+    bytes[0] = 2;
     assertThrows(CodecException.class, () -> Frame.decode(bytes, 0, bytes.length));
     byte[] longer = HexFormat.of().parseHex(GOLDEN + "00");
     assertThrows(CodecException.class, () -> Frame.decode(longer, 0, longer.length));
@@ -90,7 +127,7 @@ class FrameTest {
       if (i % 2 == 0) {
         random.nextBytes(bytes);
         if (bytes.length > 0) {
-          bytes[0] = 2; // past the version check, into the fields
+          bytes[0] = 3; // past the version check, into the fields
         }
       } else {
         bytes[random.nextInt(bytes.length)] = (byte) random.nextInt();

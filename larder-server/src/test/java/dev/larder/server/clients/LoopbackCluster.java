@@ -111,9 +111,12 @@ final class LoopbackCluster implements AutoCloseable {
   /** Waits until every member sees them all and has finished its rebalance. */
   private void awaitWhole() {
     int size = members.size();
+    // under quorum a member is available once a majority confirmed its view (one round trip)
     await(
-        () -> members.stream().allMatch(m -> store(m).members().size() == size),
-        "every member sees " + size);
+        () ->
+            members.stream()
+                .allMatch(m -> store(m).members().size() == size && store(m).available()),
+        "every member sees " + size + " and is available");
     for (LarderServer m : members) {
       if (!store(m).awaitRebalanced(Duration.ofSeconds(30))) {
         throw new AssertionError(m.clusterNodeName() + " did not finish its rebalance");
@@ -302,8 +305,9 @@ final class LoopbackCluster implements AutoCloseable {
 
   /**
    * Cuts the members {@code side} off from the others as {@link #cutOff(int)} cuts one, and waits
-   * until each side sees only itself. Members cut off and never healed are as good as crashed to
-   * the others (their leaving is not announced).
+   * until each side sees only itself and the side holding a majority (if one does) is available.
+   * Members cut off and never healed are as good as crashed to the others (their leaving is not
+   * announced).
    */
   void cutOff(Set<Integer> side) throws Exception {
     insertDiscards();
@@ -320,6 +324,9 @@ final class LoopbackCluster implements AutoCloseable {
             int seen = side.contains(j) ? side.size() : members.size() - side.size();
             if (store(member(j)).members().size() != seen) {
               return false;
+            }
+            if (seen * 2 > members.size() && !store(member(j)).available()) {
+              return false; // a majority side counts once its members confirmed its view
             }
           }
           return true;
@@ -353,8 +360,9 @@ final class LoopbackCluster implements AutoCloseable {
 
   /**
    * As {@link #cutLink(int, int)}; with {@code bothSuspect} false only {@code a} is handed the
-   * suspicion at once, and {@code b} notices the cut through its own failure detection (FD_ALL3's
-   * timeout): the other members then usually keep {@code a}'s view.
+   * suspicion at first, and {@code b} only once every other member has installed a view without
+   * {@code b} (as when {@code b}'s failure detection notices the cut later): the other members then
+   * keep {@code a}'s view, and {@code b} makes one of its own with the same number.
    */
   void cutLink(int a, int b, boolean bothSuspect) throws Exception {
     insertDiscards();
@@ -362,6 +370,19 @@ final class LoopbackCluster implements AutoCloseable {
     Address addressOfB = channel(member(b)).getAddress();
     discards.get(a).addIgnoreMember(addressOfB);
     discards.get(b).addIgnoreMember(addressOfA);
+    if (!bothSuspect) {
+      await(
+          () -> {
+            for (int j = 0; j < members.size(); j++) {
+              if (j != b && channel(member(j)).getView().containsMember(addressOfB)) {
+                return false;
+              }
+            }
+            return true;
+          },
+          () -> "m" + a + "'s view without m" + b + ": " + views(),
+          () -> suspect(a, addressOfB));
+    }
     await(
         () ->
             !channel(member(a)).getView().containsMember(addressOfB)
@@ -369,10 +390,22 @@ final class LoopbackCluster implements AutoCloseable {
         () -> "the cut of m" + a + "-m" + b + ": " + views(),
         () -> {
           suspect(a, addressOfB);
-          if (bothSuspect) {
-            suspect(b, addressOfA);
-          }
+          suspect(b, addressOfA);
         });
+  }
+
+  /**
+   * Waits until members {@code a} and {@code b} share one view, asking MERGE3 to look now and every
+   * 2 s (as {@link #heal} does) rather than wait for its check interval.
+   */
+  void awaitTogether(int a, int b) {
+    Address addressOfB = channel(member(b)).getAddress();
+    await(
+        () ->
+            channel(member(a)).getView().equals(channel(member(b)).getView())
+                && channel(member(a)).getView().containsMember(addressOfB),
+        () -> "m" + a + " and m" + b + " in one view: " + views(),
+        this::checkForMerge);
   }
 
   private void suspect(int j, Address suspect) {
