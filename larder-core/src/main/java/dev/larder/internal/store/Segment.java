@@ -2084,14 +2084,14 @@ public final class Segment {
 
   /**
    * Copies live entries out of the sparsest page when dead bytes exceed a sixteenth of the pages'
-   * bytes and a standard page, and that page is at most half live (at most 80% once a quarter of
-   * the pages' bytes are dead), so that updates and removals cannot leave the segment full of
-   * garbage and compaction copies no more than it frees while the waste is moderate. Pooled pages
-   * are neither dead nor pages in use: they hold nothing, and counted as dead they started scans
-   * that found no page sparse enough and then held the next scan back. One standard page, not
-   * several: the standard size is about a quarter of what a growing segment holds, so waiting for
-   * four pages' worth let the dead bytes equal the contents; a full segment holds at least 64
-   * pages, where the sixteenth governs.
+   * bytes and a standard page, and that page is at most half live (at most 80% once dead entries
+   * are a quarter of what the pages hold, or near the budget), so that updates and removals cannot
+   * leave the segment full of garbage and compaction copies no more than it frees while the waste
+   * is moderate. Pooled pages are neither dead nor pages in use: they hold nothing, and counted as
+   * dead they started scans that found no page sparse enough and then held the next scan back. One
+   * standard page, not several: the standard size is about a quarter of what a growing segment
+   * holds, so waiting for four pages' worth let the dead bytes equal the contents; a full segment
+   * holds at least 64 pages, where the sixteenth governs.
    */
   private void compactIfWasteful() {
     long pageBytes = pages.reservedBytes() - pages.pooledBytes();
