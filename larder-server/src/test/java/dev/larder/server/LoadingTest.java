@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class LoadingTest {
   private static final int KEYS = 2_000;
-  private static final String LOADING = "-LOADING Redis is loading the dataset in memory";
+  static final String LOADING = "-LOADING Redis is loading the dataset in memory";
 
   @TempDir Path dir;
 
@@ -148,14 +148,14 @@ class LoadingTest {
     throw new AssertionError("the checkpoint's keys never all arrived: " + keyspace);
   }
 
-  private static Socket connect(int port) throws IOException {
+  static Socket connect(int port) throws IOException {
     Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
     s.setSoTimeout(30_000);
     return s;
   }
 
   /** Sends one memcached line and returns the first line of the reply. */
-  private static String memcachedCall(Socket s, String line) throws IOException {
+  static String memcachedCall(Socket s, String line) throws IOException {
     OutputStream out = s.getOutputStream();
     out.write((line + "\r\n").getBytes(StandardCharsets.US_ASCII));
     out.flush();
@@ -173,7 +173,7 @@ class LoadingTest {
    * counting down {@link #reached}): by then recovery has read the checkpoint and handed its blocks
    * to the loading threads, and has replayed none of the log.
    */
-  private static final class HeldLog {
+  static final class HeldLog {
     final CountDownLatch reached = new CountDownLatch(1);
     final CountDownLatch release = new CountDownLatch(1);
     private final AtomicBoolean held = new AtomicBoolean();
@@ -204,7 +204,7 @@ class LoadingTest {
   }
 
   /** A RESP client reading replies as one line, a bulk string's content, or a flat array. */
-  private static final class Client implements AutoCloseable {
+  static final class Client implements AutoCloseable {
     private final Socket socket;
     private final OutputStream out;
     private final InputStream in;

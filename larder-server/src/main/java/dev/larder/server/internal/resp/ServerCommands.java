@@ -206,6 +206,11 @@ final class ServerCommands {
             clients.disconnections(ClientMemory.Reason.OUTPUT_LIMIT));
       }
       case "keyspace" -> {
+        if (s.loading() != null && s.cluster() != null) {
+          // a cluster member loading its log has not joined yet: its cluster's keys are not to
+          // be counted, and what it recovered so far is its own store's, not the keyspace's
+          break;
+        }
         long[][] counts = ks.counts();
         for (int db = 0; db < counts.length; db++) {
           if (counts[db][0] > 0) {
