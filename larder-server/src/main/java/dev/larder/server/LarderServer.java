@@ -1,10 +1,12 @@
 package dev.larder.server;
 
 import dev.larder.cluster.ClusteredCache;
+import dev.larder.http.LarderHttpChannelInitializer;
 import dev.larder.server.internal.ServerState;
 import dev.larder.server.internal.cluster.ClusterMessages;
 import dev.larder.server.internal.cluster.ServerCluster;
 import dev.larder.server.internal.http.HttpMount;
+import dev.larder.server.internal.http.LoadingGate;
 import dev.larder.server.internal.jmx.ServerMXBeanRegistration;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.memcache.MemcacheAuth;
@@ -258,8 +260,9 @@ public final class LarderServer implements AutoCloseable {
         server.loadWhileBinding(anyPortIfTaken, ssl, files, whileLoading);
       } else {
         server.bindClients(anyPortIfTaken, ssl);
+        server.bindHttp(anyPortIfTaken, ssl);
       }
-      server.bindRest(anyPortIfTaken, ssl);
+      server.startBackground();
     } catch (IOException | RuntimeException e) {
       server.close();
       throw e;
@@ -268,10 +271,10 @@ public final class LarderServer implements AutoCloseable {
   }
 
   /**
-   * Binds RESP and memcached on a thread of its own while this thread loads the log, so that the
-   * listeners' set-up (Netty's event loops and transport) is off the path to the first PONG as the
-   * load's is; returns once both are done. The ports answer LOADING from the moment they are bound
-   * (the loading state was set before) until the load is done.
+   * Binds RESP, memcached and HTTP on a thread of its own while this thread loads the log, so that
+   * the listeners' set-up (Netty's event loops and transport) is off the path to the first PONG as
+   * the load's is; returns once both are done. The ports answer LOADING (HTTP: 503) from the moment
+   * they are bound (the loading state was set before) until the load is done.
    *
    * @throws IOException the load's failure, else the binding's (both are waited for first)
    */
@@ -286,6 +289,7 @@ public final class LarderServer implements AutoCloseable {
             () -> {
               try {
                 bindClients(anyPortIfTaken, ssl);
+                bindHttp(anyPortIfTaken, ssl);
                 whileLoading.accept(this);
                 bound.complete(null);
               } catch (Throwable e) {
@@ -401,14 +405,10 @@ public final class LarderServer implements AutoCloseable {
   }
 
   /**
-   * Binds HTTP, whose REST side reads the keyspace without a loading state (so only once it is
-   * loaded), starts the periodic work (the expiry sweep, the rate sampling: not over a keyspace
-   * being loaded) and registers the MXBean.
+   * Binds HTTP (the console, {@code /metrics}, {@code /api/caches}, REST), which answers 503 while
+   * the server loads ({@link LoadingGate}): each of its endpoints reads the keyspace.
    */
-  // The periodic tasks' futures are not kept: close() stops the tasks by shutting the scheduler
-  // down, and those that can fail catch what they throw (a periodic task that throws stops).
-  @SuppressWarnings("FutureReturnValueIgnored")
-  private void bindRest(boolean anyPortIfTaken, SslContext ssl) throws IOException {
+  private void bindHttp(boolean anyPortIfTaken, SslContext ssl) throws IOException {
     if (config.httpPort() >= 0) {
       // The default HTTP port is a convenience: when taken, any free port will do (printed).
       boolean fallBack =
@@ -416,6 +416,16 @@ public final class LarderServer implements AutoCloseable {
               || config.get(ServerSetting.HTTP_PORT).equals(ServerSetting.HTTP_PORT.defaultValue());
       httpPort = listenHttp(new HttpMount(state, config.httpPort()), fallBack, ssl);
     }
+  }
+
+  /**
+   * Starts the periodic work (the expiry sweep, the rate sampling: not over a keyspace being
+   * loaded) and registers the MXBean, once the server is loaded.
+   */
+  // The periodic tasks' futures are not kept: close() stops the tasks by shutting the scheduler
+  // down, and those that can fail catch what they throw (a periodic task that throws stops).
+  @SuppressWarnings("FutureReturnValueIgnored")
+  private void startBackground() {
     scheduler.scheduleWithFixedDelay(
         this::sweep, SWEEP_PERIOD_MS, SWEEP_PERIOD_MS, TimeUnit.MILLISECONDS);
     scheduler.scheduleAtFixedRate(
@@ -478,6 +488,7 @@ public final class LarderServer implements AutoCloseable {
   private int listenHttp(HttpMount mount, boolean anyPortIfTaken, SslContext ssl)
       throws IOException {
     ChannelHandler http = mount.initializer();
+    ChannelHandler gate = loadAfterBind ? new LoadingGate(state) : null;
     ServerBootstrap b =
         new ServerBootstrap()
             .group(boss, workers)
@@ -491,6 +502,12 @@ public final class LarderServer implements AutoCloseable {
                       ch.pipeline().addLast(ssl.newHandler(ch.alloc()));
                     }
                     ch.pipeline().addLast(http);
+                    if (gate != null) {
+                      // larder-http's initializer has run (the channel is registered): the gate
+                      // goes just before its request handler, where requests are whole
+                      ch.pipeline()
+                          .addBefore(LarderHttpChannelInitializer.REQUEST_HANDLER, "loading", gate);
+                    }
                   }
                 });
     return bindListener(b, mount.config().port(), anyPortIfTaken);

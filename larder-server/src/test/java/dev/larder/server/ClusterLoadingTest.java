@@ -53,7 +53,7 @@ class ClusterLoadingTest {
     Map<String, String> m = new HashMap<>();
     m.put("resp-port", Integer.toString(respPort));
     m.put("memcache-port", "0");
-    m.put("http-port", "-1");
+    m.put("http-port", "0");
     m.put("cluster", cluster);
     m.put("cluster-port", Integer.toString(clusterPort));
     m.put("peers", "127.0.0.1[" + clusterPort + "]");
@@ -116,11 +116,13 @@ class ClusterLoadingTest {
             "SERVER_ERROR loading the dataset in memory",
             LoadingTest.memcachedCall(memcached, "get mc:0"));
         assertTrue(LoadingTest.memcachedCall(memcached, "version").startsWith("VERSION "));
+        LoadingTest.assertHttpLoading(loading);
 
         held.release.countDown();
         server = started.get(60, TimeUnit.SECONDS);
 
         assertEquals(List.of("m0"), store.members());
+        assertEquals(200, LoadingTest.httpGet(server.httpPort(), "/api/caches").status());
         assertEquals("+PONG", c.call("PING"));
         assertEquals("new", c.call("GET", "k:0"));
         assertEquals(":0", c.call("EXISTS", "k:1"));
