@@ -116,6 +116,10 @@ class ClusterLoadingTest {
             "SERVER_ERROR loading the dataset in memory",
             LoadingTest.memcachedCall(memcached, "get mc:0"));
         assertTrue(LoadingTest.memcachedCall(memcached, "version").startsWith("VERSION "));
+        for (String stats : List.of("stats", "stats items", "stats slabs", "stats cachedump 1 0")) {
+          List<String> lines = memcachedLines(memcached, stats);
+          assertFalse(lines.isEmpty() || lines.getLast().startsWith("SERVER_ERROR"), stats + lines);
+        }
         LoadingTest.assertHttpLoading(loading);
 
         held.release.countDown();
@@ -151,6 +155,21 @@ class ClusterLoadingTest {
       }
       starter.shutdownNow();
     }
+  }
+
+  /** Sends a memcached command and returns its reply's lines, up to END or an error. */
+  private static List<String> memcachedLines(Socket s, String line) throws IOException {
+    s.getOutputStream().write((line + "\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    s.getOutputStream().flush();
+    List<String> lines = new java.util.ArrayList<>();
+    for (int i = 0; i < 10_000; i++) {
+      String l = Client.line(s.getInputStream());
+      lines.add(l);
+      if (l.equals("END") || l.contains("ERROR")) {
+        return lines;
+      }
+    }
+    throw new AssertionError(line + ": no END in 10,000 lines");
   }
 
   /** Sends a memcached set and returns its reply line. */

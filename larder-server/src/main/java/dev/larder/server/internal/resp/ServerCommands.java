@@ -206,9 +206,7 @@ final class ServerCommands {
             clients.disconnections(ClientMemory.Reason.OUTPUT_LIMIT));
       }
       case "keyspace" -> {
-        if (s.loading() != null && s.cluster() != null) {
-          // a cluster member loading its log has not joined yet: its cluster's keys are not to
-          // be counted, and what it recovered so far is its own store's, not the keyspace's
+        if (!s.keyspaceCountable()) {
           break;
         }
         long[][] counts = ks.counts();
