@@ -54,12 +54,12 @@ import java.util.function.Consumer;
  * {@code /api/caches} and REST) on a third port, showing that keyspace (see {@link HttpMount}).
  *
  * <p>Lifecycle: {@link #start} binds the ports and returns a running server (a durable server binds
- * RESP and memcached first, answers {@code -LOADING} there while it loads its log, a cluster member
- * then joins its cluster with what it loaded, and returns once that is done; HTTP, the MXBean and
- * the expiry sweep follow); {@link #close} stops accepting, lets the requests already read finish
- * (the event loops shut down gracefully, with a quiet period), then closes the keyspace. Expired
- * keys are swept in the background ({@value #SWEEP_BUDGET} keys every {@value #SWEEP_PERIOD_MS} ms)
- * as well as dropped when read.
+ * RESP, memcached and HTTP first, answers {@code -LOADING} there (HTTP: 503) while it loads its
+ * log, a cluster member then joins its cluster with what it loaded, and returns once that is done;
+ * the MXBean and the expiry sweep follow); {@link #close} stops accepting, lets the requests
+ * already read finish (the event loops shut down gracefully, with a quiet period), then closes the
+ * keyspace. Expired keys are swept in the background ({@value #SWEEP_BUDGET} keys every {@value
+ * #SWEEP_PERIOD_MS} ms) as well as dropped when read.
  *
  * <p>Thread-safe; {@link #close} may be called more than once.
  */
@@ -141,7 +141,7 @@ public final class LarderServer implements AutoCloseable {
       } else {
         // A durable member logs its own store, not the commands it takes. Its side of the
         // cluster is built now and joins once load() recovered its log into that store, while
-        // RESP and memcached answer LOADING (docs/design/server.md, Clustering).
+        // the bound ports answer LOADING (docs/design/server.md, Clustering).
         this.memberStore = new Keyspace(config.maxMemory(), System::currentTimeMillis);
         this.memberJournal = new DeferredStoreJournal();
         try {
@@ -233,15 +233,15 @@ public final class LarderServer implements AutoCloseable {
   /**
    * Starts a server as {@link #start(ServerConfig, boolean)} does, with its log's files read and
    * written through {@code files}, and tells {@code whileLoading} when a durable server has bound
-   * RESP and memcached and is about to load its log (and, a cluster member, then join): from then
-   * until this returns, clients connect and are answered {@code -LOADING} (memcached: {@code
-   * SERVER_ERROR}), but for the commands Redis runs while it loads.
+   * RESP, memcached and HTTP and is about to load its log (and, a cluster member, then join): from
+   * then until this returns, clients connect and are answered {@code -LOADING} (memcached: {@code
+   * SERVER_ERROR}; HTTP: 503), but for the commands Redis runs while it loads.
    *
    * @param files the file layer of the log (a simulated or instrumented disk in tests)
-   * @param whileLoading called once, on another thread, with the server as soon as its RESP and
-   *     memcached ports are bound, which may be after the load ended; not called for a server with
-   *     nothing to load (no {@code dir}, or {@code cluster-transactions on}); must not close the
-   *     server
+   * @param whileLoading called once, on another thread, with the server as soon as its RESP,
+   *     memcached and HTTP ports are bound, which may be after the load ended; not called for a
+   *     server with nothing to load (no {@code dir}, or {@code cluster-transactions on}); must not
+   *     close the server
    */
   static LarderServer start(
       ServerConfig config,
