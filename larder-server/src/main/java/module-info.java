@@ -12,6 +12,7 @@ module dev.larder.server {
   requires dev.larder.wal;
   requires io.netty.buffer;
   requires io.netty.codec;
+  requires io.netty.codec.http;
   requires io.netty.common;
   requires io.netty.handler;
   requires io.netty.transport;

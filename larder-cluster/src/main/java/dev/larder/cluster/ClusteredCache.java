@@ -61,6 +61,23 @@ public interface ClusteredCache<K, V> extends Cache<K, V> {
     return new ClusteredCacheBuilder<>(Codecs.forType(keyType), Codecs.forType(valueType));
   }
 
+  /**
+   * Joins the cluster, for a cache from {@link ClusteredCacheBuilder#buildUnjoined} (one from
+   * {@link ClusteredCacheBuilder#build} has joined already); returns once this member is in a view
+   * of {@link ClusterConfig#initialClusterSize} members, as {@code build} does. Until it returns
+   * the cache is not joined: {@link #nodeName}, {@link #clusterConfig}, {@link #onMessages} and
+   * {@link #close} work, {@link #members} and {@link #segmentOwners} are empty, the counters read
+   * 0, and every read or write of entries, count or walk of the cluster, and question of ownership
+   * ({@link #isLocalOwner}, {@link #isLocalPrimary}, {@link #ownedSegments}) throws {@link
+   * IllegalStateException}. Call it once; {@link #close} from another thread ends a join that is
+   * still waiting for members (the join then throws {@link ClusterException}).
+   *
+   * @throws ClusterException if the cluster cannot be joined; the cache (and a given local store)
+   *     is then closed
+   * @throws IllegalStateException if join was called before, or the cache is closed
+   */
+  void join();
+
   /** Returns this member's name in the cluster. */
   String nodeName();
 

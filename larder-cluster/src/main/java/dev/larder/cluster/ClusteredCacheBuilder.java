@@ -246,7 +246,8 @@ public final class ClusteredCacheBuilder<K, V> {
 
   /**
    * Builds the local store and joins the cluster; returns once this member is in a view (its state
-   * transfer continues in the background: see {@link ClusteredCache#awaitRebalanced}).
+   * transfer continues in the background: see {@link ClusteredCache#awaitRebalanced}). The same as
+   * {@link #buildUnjoined} then {@link ClusteredCache#join}.
    *
    * @return the clustered cache
    * @throws ClusterException if the cluster cannot be joined
@@ -254,6 +255,25 @@ public final class ClusteredCacheBuilder<K, V> {
    *     dictionary is not empty
    */
   public ClusteredCache<K, V> build() {
+    ClusteredCache<K, V> cache = buildUnjoined();
+    cache.join();
+    return cache;
+  }
+
+  /**
+   * Builds this member's side of the cluster without joining it: nothing is sent or received, and
+   * the cache refuses to be used until {@link ClusteredCache#join} (see there for what works
+   * before). A {@link #localStore} and its journal are neither read nor written until then, so the
+   * caller may fill the store from its own record in between (a durable server answers its clients
+   * that it is loading meanwhile); the journal's {@link StoreJournal#recordedEpochs} is read when
+   * it joins.
+   *
+   * @return the clustered cache, not joined
+   * @throws ClusterException if the cluster's stack cannot be read
+   * @throws IllegalArgumentException if a near cache is asked for outside distributed mode, or the
+   *     dictionary is not empty
+   */
+  public ClusteredCache<K, V> buildUnjoined() {
     if (nearEntries > 0 && cluster.mode() != ClusterMode.DISTRIBUTED) {
       throw new IllegalArgumentException(
           "a near cache needs DISTRIBUTED mode, not " + cluster.mode());
@@ -283,7 +303,7 @@ public final class ClusteredCacheBuilder<K, V> {
     if (storage != null) {
       local.storage(storage);
     }
-    return ClusteredLarderCache.start(
+    return ClusteredLarderCache.create(
         keyCodec,
         valueCodec,
         local,

@@ -24,6 +24,13 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LarderHttpChannelInitializer extends ChannelInitializer<SocketChannel> {
 
+  /**
+   * The name of the request handler in each connection's pipeline, the last handler, after the
+   * aggregator: a handler added just before it (after this initializer ran) sees each request
+   * whole, as a {@link io.netty.handler.codec.http.FullHttpRequest}, and may answer it itself.
+   */
+  public static final String REQUEST_HANDLER = "larder";
+
   private static final int MAX_INITIAL_LINE = 4096;
   private static final int MAX_HEADER_SIZE = 16 * 1024;
 
@@ -53,6 +60,6 @@ public final class LarderHttpChannelInitializer extends ChannelInitializer<Socke
     p.addLast("idle", new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS));
     p.addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_SIZE, 8192));
     p.addLast("aggregate", new HttpObjectAggregator(config.maxBodyBytes()));
-    p.addLast("larder", new HttpRequestHandler(endpoints));
+    p.addLast(REQUEST_HANDLER, new HttpRequestHandler(endpoints));
   }
 }

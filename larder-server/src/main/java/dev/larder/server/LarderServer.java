@@ -1,10 +1,12 @@
 package dev.larder.server;
 
 import dev.larder.cluster.ClusteredCache;
+import dev.larder.http.LarderHttpChannelInitializer;
 import dev.larder.server.internal.ServerState;
 import dev.larder.server.internal.cluster.ClusterMessages;
 import dev.larder.server.internal.cluster.ServerCluster;
 import dev.larder.server.internal.http.HttpMount;
+import dev.larder.server.internal.http.LoadingGate;
 import dev.larder.server.internal.jmx.ServerMXBeanRegistration;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.memcache.MemcacheAuth;
@@ -12,6 +14,7 @@ import dev.larder.server.internal.memcache.MemcacheDispatcher;
 import dev.larder.server.internal.memcache.MemcacheStats;
 import dev.larder.server.internal.net.ConnectionGuard;
 import dev.larder.server.internal.net.Transport;
+import dev.larder.server.internal.persist.DeferredStoreJournal;
 import dev.larder.server.internal.persist.LoadProgress;
 import dev.larder.server.internal.persist.ServerLog;
 import dev.larder.server.internal.resp.AclUsers;
@@ -50,12 +53,13 @@ import java.util.function.Consumer;
  * docs/design/server.md), on Netty, and larder-http's endpoints (the console, {@code /metrics},
  * {@code /api/caches} and REST) on a third port, showing that keyspace (see {@link HttpMount}).
  *
- * <p>Lifecycle: {@link #start} binds the ports and returns a running server (a durable standalone
- * server binds RESP and memcached first, answers {@code -LOADING} there while it loads its log, and
- * returns once it is loaded; HTTP, the MXBean and the expiry sweep follow the load); {@link #close}
- * stops accepting, lets the requests already read finish (the event loops shut down gracefully,
- * with a quiet period), then closes the keyspace. Expired keys are swept in the background ({@value
- * #SWEEP_BUDGET} keys every {@value #SWEEP_PERIOD_MS} ms) as well as dropped when read.
+ * <p>Lifecycle: {@link #start} binds the ports and returns a running server (a durable server binds
+ * RESP, memcached and HTTP first, answers {@code -LOADING} there (HTTP: 503) while it loads its
+ * log, a cluster member then joins its cluster with what it loaded, and returns once that is done;
+ * the MXBean and the expiry sweep follow); {@link #close} stops accepting, lets the requests
+ * already read finish (the event loops shut down gracefully, with a quiet period), then closes the
+ * keyspace. Expired keys are swept in the background ({@value #SWEEP_BUDGET} keys every {@value
+ * #SWEEP_PERIOD_MS} ms) as well as dropped when read.
  *
  * <p>Thread-safe; {@link #close} may be called more than once.
  */
@@ -75,10 +79,7 @@ public final class LarderServer implements AutoCloseable {
   private final ServerState state;
   private final Keyspace keyspace;
 
-  /**
-   * The log: opened in the constructor for a durable cluster member, by {@link #load} for a durable
-   * standalone server (null until then), null without {@code dir}.
-   */
+  /** The log: opened by {@link #load} (null until then), null without {@code dir}. */
   private volatile ServerLog log;
 
   /** Whether {@link #load} is to open and recover the log once the client ports are bound. */
@@ -105,6 +106,12 @@ public final class LarderServer implements AutoCloseable {
    */
   private final Keyspace memberStore;
 
+  /**
+   * The journal of {@link #memberStore} the cluster was built with, which {@link #load} points at
+   * the log once it is open; null without a member store.
+   */
+  private final DeferredStoreJournal memberJournal;
+
   /** The RESP port to bind: the configured one, or in cluster mode the free one announced. */
   private final int respPortToBind;
 
@@ -115,10 +122,10 @@ public final class LarderServer implements AutoCloseable {
   private LarderServer(ServerConfig config, AclUsers acl, MemcacheAuth memcacheAuth)
       throws IOException {
     this.config = config;
-    ServerLog serverLog = null;
     if (config.cluster() == null) {
       this.cluster = null;
       this.memberStore = null;
+      this.memberJournal = null;
       this.respPortToBind = config.respPort();
       this.keyspace = new Keyspace(config.maxMemory(), System::currentTimeMillis);
     } else {
@@ -129,21 +136,19 @@ public final class LarderServer implements AutoCloseable {
         // with cluster-transactions on, the transactional store logs the keyspace's commits in
         // dir itself (ServerCluster.transactionLog): the cluster's own store then holds nothing
         this.memberStore = null;
+        this.memberJournal = null;
         this.cluster = ServerCluster.join(config, Math.max(respPortToBind, 0));
       } else {
-        // A durable member logs its own store, not the commands it takes: recover it, then
-        // join with it (docs/design/server.md, Clustering).
+        // A durable member logs its own store, not the commands it takes. Its side of the
+        // cluster is built now and joins once load() recovered its log into that store, while
+        // the bound ports answer LOADING (docs/design/server.md, Clustering).
         this.memberStore = new Keyspace(config.maxMemory(), System::currentTimeMillis);
-        serverLog = openLog(config, memberStore);
+        this.memberJournal = new DeferredStoreJournal();
         try {
           this.cluster =
-              ServerCluster.join(
-                  config,
-                  Math.max(respPortToBind, 0),
-                  memberStore.store(),
-                  serverLog.storeJournal());
-        } catch (IOException | RuntimeException e) {
-          serverLog.close();
+              ServerCluster.create(
+                  config, Math.max(respPortToBind, 0), memberStore.store(), memberJournal);
+        } catch (RuntimeException e) {
           memberStore.close();
           throw e;
         }
@@ -157,12 +162,12 @@ public final class LarderServer implements AutoCloseable {
               cluster::sweepEntries);
       keyspace.clusterStore(cluster);
     }
-    // A standalone server's log is loaded once RESP and memcached are bound, which answer LOADING
-    // meanwhile (Redis's way); a cluster member recovers before it joins, so before it binds.
-    this.loadAfterBind = config.dir() != null && cluster == null;
+    // The log is loaded once RESP and memcached are bound, which answer LOADING meanwhile (Redis's
+    // way); a cluster member then joins. With cluster-transactions on, the transactional store
+    // recovered its own log as it joined, above.
+    this.loadAfterBind = config.dir() != null && (cluster == null || memberStore != null);
     this.loadProgress =
         loadAfterBind ? LoadProgress.of(config.dir(), System.currentTimeMillis()) : null;
-    this.log = serverLog;
     this.scheduler =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -171,9 +176,6 @@ public final class LarderServer implements AutoCloseable {
               return t;
             });
     this.state = new ServerState(keyspace, config, scheduler, acl, memcacheAuth);
-    if (serverLog != null) {
-      state.persistence(serverLog);
-    }
     if (loadAfterBind) {
       // refused from the first connection on, until load() is done
       state.loading(loadProgress);
@@ -230,15 +232,16 @@ public final class LarderServer implements AutoCloseable {
 
   /**
    * Starts a server as {@link #start(ServerConfig, boolean)} does, with its log's files read and
-   * written through {@code files}, and tells {@code whileLoading} when a durable standalone server
-   * has bound RESP and memcached and is about to load its log: from then until this returns,
-   * clients connect and are answered {@code -LOADING} (memcached: {@code SERVER_ERROR}), but for
-   * the commands Redis runs while it loads.
+   * written through {@code files}, and tells {@code whileLoading} when a durable server has bound
+   * RESP, memcached and HTTP and is about to load its log (and, a cluster member, then join): from
+   * then until this returns, clients connect and are answered {@code -LOADING} (memcached: {@code
+   * SERVER_ERROR}; HTTP: 503), but for the commands Redis runs while it loads.
    *
    * @param files the file layer of the log (a simulated or instrumented disk in tests)
-   * @param whileLoading called once, on another thread, with the server as soon as its RESP and
-   *     memcached ports are bound, which may be after the load ended; not called for a server with
-   *     nothing to load (no {@code dir}, or a cluster member); must not close the server
+   * @param whileLoading called once, on another thread, with the server as soon as its RESP,
+   *     memcached and HTTP ports are bound, which may be after the load ended; not called for a
+   *     server with nothing to load (no {@code dir}, or {@code cluster-transactions on}); must not
+   *     close the server
    */
   static LarderServer start(
       ServerConfig config,
@@ -257,8 +260,9 @@ public final class LarderServer implements AutoCloseable {
         server.loadWhileBinding(anyPortIfTaken, ssl, files, whileLoading);
       } else {
         server.bindClients(anyPortIfTaken, ssl);
+        server.bindHttp(anyPortIfTaken, ssl);
       }
-      server.bindRest(anyPortIfTaken, ssl);
+      server.startBackground();
     } catch (IOException | RuntimeException e) {
       server.close();
       throw e;
@@ -267,10 +271,10 @@ public final class LarderServer implements AutoCloseable {
   }
 
   /**
-   * Binds RESP and memcached on a thread of its own while this thread loads the log, so that the
-   * listeners' set-up (Netty's event loops and transport) is off the path to the first PONG as the
-   * load's is; returns once both are done. The ports answer LOADING from the moment they are bound
-   * (the loading state was set before) until the load is done.
+   * Binds RESP, memcached and HTTP on a thread of its own while this thread loads the log, so that
+   * the listeners' set-up (Netty's event loops and transport) is off the path to the first PONG as
+   * the load's is; returns once both are done. The ports answer LOADING (HTTP: 503) from the moment
+   * they are bound (the loading state was set before) until the load is done.
    *
    * @throws IOException the load's failure, else the binding's (both are waited for first)
    */
@@ -285,6 +289,7 @@ public final class LarderServer implements AutoCloseable {
             () -> {
               try {
                 bindClients(anyPortIfTaken, ssl);
+                bindHttp(anyPortIfTaken, ssl);
                 whileLoading.accept(this);
                 bound.complete(null);
               } catch (Throwable e) {
@@ -327,9 +332,10 @@ public final class LarderServer implements AutoCloseable {
   }
 
   /**
-   * Opens the log and recovers it into the keyspace while the bound ports answer LOADING, then
-   * makes the server durable and lets every command through: replies wait for the log from before
-   * the first command the load lets through.
+   * Opens the log and recovers it into the keyspace (a cluster member's: into its own store, then
+   * joins its cluster with it) while the bound ports answer LOADING, then makes the server durable
+   * and lets every command through: replies wait for the log from before the first command the load
+   * lets through, and a member's first command runs once it has joined.
    */
   private void load(FileLayer files) throws IOException {
     ServerLog opened =
@@ -338,12 +344,16 @@ public final class LarderServer implements AutoCloseable {
             config.appendfsync(),
             config.salvage(),
             config.checkpointLogBytes(),
-            keyspace,
+            memberStore != null ? memberStore : keyspace,
             System::currentTimeMillis,
             files,
             loadProgress);
     log = opened;
     state.persistence(opened);
+    if (memberStore != null) {
+      memberJournal.open(opened.storeJournal());
+      cluster.join();
+    }
     state.loaded();
   }
 
@@ -395,14 +405,10 @@ public final class LarderServer implements AutoCloseable {
   }
 
   /**
-   * Binds HTTP, whose REST side reads the keyspace without a loading state (so only once it is
-   * loaded), starts the periodic work (the expiry sweep, the rate sampling: not over a keyspace
-   * being loaded) and registers the MXBean.
+   * Binds HTTP (the console, {@code /metrics}, {@code /api/caches}, REST), which answers 503 while
+   * the server loads ({@link LoadingGate}): each of its endpoints reads the keyspace.
    */
-  // The periodic tasks' futures are not kept: close() stops the tasks by shutting the scheduler
-  // down, and those that can fail catch what they throw (a periodic task that throws stops).
-  @SuppressWarnings("FutureReturnValueIgnored")
-  private void bindRest(boolean anyPortIfTaken, SslContext ssl) throws IOException {
+  private void bindHttp(boolean anyPortIfTaken, SslContext ssl) throws IOException {
     if (config.httpPort() >= 0) {
       // The default HTTP port is a convenience: when taken, any free port will do (printed).
       boolean fallBack =
@@ -410,6 +416,16 @@ public final class LarderServer implements AutoCloseable {
               || config.get(ServerSetting.HTTP_PORT).equals(ServerSetting.HTTP_PORT.defaultValue());
       httpPort = listenHttp(new HttpMount(state, config.httpPort()), fallBack, ssl);
     }
+  }
+
+  /**
+   * Starts the periodic work (the expiry sweep, the rate sampling: not over a keyspace being
+   * loaded) and registers the MXBean, once the server is loaded.
+   */
+  // The periodic tasks' futures are not kept: close() stops the tasks by shutting the scheduler
+  // down, and those that can fail catch what they throw (a periodic task that throws stops).
+  @SuppressWarnings("FutureReturnValueIgnored")
+  private void startBackground() {
     scheduler.scheduleWithFixedDelay(
         this::sweep, SWEEP_PERIOD_MS, SWEEP_PERIOD_MS, TimeUnit.MILLISECONDS);
     scheduler.scheduleAtFixedRate(
@@ -472,6 +488,7 @@ public final class LarderServer implements AutoCloseable {
   private int listenHttp(HttpMount mount, boolean anyPortIfTaken, SslContext ssl)
       throws IOException {
     ChannelHandler http = mount.initializer();
+    ChannelHandler gate = loadAfterBind ? new LoadingGate(state) : null;
     ServerBootstrap b =
         new ServerBootstrap()
             .group(boss, workers)
@@ -485,6 +502,12 @@ public final class LarderServer implements AutoCloseable {
                       ch.pipeline().addLast(ssl.newHandler(ch.alloc()));
                     }
                     ch.pipeline().addLast(http);
+                    if (gate != null) {
+                      // larder-http's initializer has run (the channel is registered): the gate
+                      // goes just before its request handler, where requests are whole
+                      ch.pipeline()
+                          .addBefore(LarderHttpChannelInitializer.REQUEST_HANDLER, "loading", gate);
+                    }
                   }
                 });
     return bindListener(b, mount.config().port(), anyPortIfTaken);
@@ -553,22 +576,6 @@ public final class LarderServer implements AutoCloseable {
       // A sweep racing close() finds the cache closed; the next sweep, if any, starts afresh.
     } finally {
       lock.unlock();
-    }
-  }
-
-  /** Opens the log of {@code dir} and recovers it into {@code into}; closes it on failure. */
-  private static ServerLog openLog(ServerConfig config, Keyspace into) throws IOException {
-    try {
-      return ServerLog.open(
-          config.dir(),
-          config.appendfsync(),
-          config.salvage(),
-          config.checkpointLogBytes(),
-          into,
-          System::currentTimeMillis);
-    } catch (IOException | RuntimeException e) {
-      into.close();
-      throw e;
     }
   }
 
@@ -680,7 +687,9 @@ public final class LarderServer implements AutoCloseable {
         closeKeyspace();
       } finally {
         try {
-          log.close();
+          if (log != null) {
+            log.close();
+          }
         } finally {
           memberStore.close();
         }

@@ -250,7 +250,10 @@ public final class ServeCommand implements Callable<Integer> {
                       + address(config, loading.respPort())
                       + " and memcached on "
                       + address(config, loading.memcachePort())
-                      + " answer LOADING until it is loaded");
+                      + " answer LOADING until it is loaded"
+                      + (config.cluster() == null
+                          ? ""
+                          : " and has joined cluster " + config.cluster()));
               out.flush();
             });
     CountDownLatch stopped = new CountDownLatch(1);

@@ -9,8 +9,10 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.HttpURLConnection;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,15 +30,16 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A durable server binds RESP and memcached before it loads its log and refuses what needs the
- * keyspace until the load is done, as Redis answers {@code -LOADING}. The load is held still by a
- * file layer that stops the first read of a log segment (after the checkpoint was read and handed
- * to the loading threads) until the test lets it go, so nothing depends on the load being slow.
+ * A durable server binds RESP, memcached and HTTP before it loads its log and refuses what needs
+ * the keyspace until the load is done, as Redis answers {@code -LOADING} (HTTP: 503). The load is
+ * held still by a file layer that stops the first read of a log segment (after the checkpoint was
+ * read and handed to the loading threads) until the test lets it go, so nothing depends on the load
+ * being slow.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class LoadingTest {
   private static final int KEYS = 2_000;
-  private static final String LOADING = "-LOADING Redis is loading the dataset in memory";
+  static final String LOADING = "-LOADING Redis is loading the dataset in memory";
 
   @TempDir Path dir;
 
@@ -45,7 +48,7 @@ class LoadingTest {
         Map.of(
             "resp-port", "0",
             "memcache-port", "0",
-            "http-port", "-1",
+            "http-port", "0",
             "dir", dir.toString()));
   }
 
@@ -70,6 +73,7 @@ class LoadingTest {
     writeData();
     HeldLog held = new HeldLog();
     CompletableFuture<int[]> ports = new CompletableFuture<>();
+    CompletableFuture<LarderServer> loading = new CompletableFuture<>();
     ExecutorService starter = Executors.newSingleThreadExecutor();
     Future<LarderServer> started =
         starter.submit(
@@ -78,7 +82,10 @@ class LoadingTest {
                     config(),
                     false,
                     held.files(),
-                    s -> ports.complete(new int[] {s.respPort(), s.memcachePort()})));
+                    s -> {
+                      loading.complete(s);
+                      ports.complete(new int[] {s.respPort(), s.memcachePort()});
+                    }));
     LarderServer server = null;
     try {
       assertTrue(held.reached.await(60, TimeUnit.SECONDS), "the load never read the log");
@@ -104,9 +111,13 @@ class LoadingTest {
         assertEquals(
             "SERVER_ERROR loading the dataset in memory", memcachedCall(memcached, "get k:0"));
         assertTrue(memcachedCall(memcached, "version").startsWith("VERSION "));
+        assertHttpLoading(loading.get());
 
         held.release.countDown();
         server = started.get(60, TimeUnit.SECONDS);
+        assertEquals(200, httpGet(server.httpPort(), "/api/caches").status());
+        assertEquals(200, httpGet(server.httpPort(), "/metrics").status());
+        assertEquals("new", httpGet(server.httpPort(), "/api/caches/keyspace/entries/k:0").body());
 
         assertEquals("+PONG", c.call("PING"));
         assertEquals("new", c.call("GET", "k:0"));
@@ -148,14 +159,51 @@ class LoadingTest {
     throw new AssertionError("the checkpoint's keys never all arrived: " + keyspace);
   }
 
-  private static Socket connect(int port) throws IOException {
+  /**
+   * The HTTP side of a loading server: bound, and every endpoint (console, {@code /api/caches},
+   * {@code /metrics}, REST on a key) answers 503 with a body saying it is loading.
+   */
+  static void assertHttpLoading(LarderServer loading) throws IOException {
+    assertTrue(loading.httpPort() > 0, "HTTP is bound while the server loads");
+    for (String path :
+        List.of("/", "/api/caches", "/metrics", "/api/caches/keyspace/entries/k:0")) {
+      HttpReply r = httpGet(loading.httpPort(), path);
+      assertEquals(503, r.status(), path);
+      assertTrue(r.body().startsWith("LOADING "), path + ": " + r.body());
+      assertEquals("1", r.retryAfter(), path);
+    }
+  }
+
+  /** An HTTP GET's status, body (as UTF-8) and Retry-After header. */
+  record HttpReply(int status, String body, String retryAfter) {}
+
+  static HttpReply httpGet(int port, String path) throws IOException {
+    HttpURLConnection c =
+        (HttpURLConnection) URI.create("http://127.0.0.1:" + port + path).toURL().openConnection();
+    c.setConnectTimeout(30_000);
+    c.setReadTimeout(30_000);
+    try {
+      int status = c.getResponseCode();
+      InputStream in = status >= 400 ? c.getErrorStream() : c.getInputStream();
+      byte[] bytes = in == null ? new byte[0] : in.readAllBytes();
+      if (in != null) {
+        in.close();
+      }
+      return new HttpReply(
+          status, new String(bytes, StandardCharsets.UTF_8), c.getHeaderField("Retry-After"));
+    } finally {
+      c.disconnect();
+    }
+  }
+
+  static Socket connect(int port) throws IOException {
     Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
     s.setSoTimeout(30_000);
     return s;
   }
 
   /** Sends one memcached line and returns the first line of the reply. */
-  private static String memcachedCall(Socket s, String line) throws IOException {
+  static String memcachedCall(Socket s, String line) throws IOException {
     OutputStream out = s.getOutputStream();
     out.write((line + "\r\n").getBytes(StandardCharsets.US_ASCII));
     out.flush();
@@ -173,7 +221,7 @@ class LoadingTest {
    * counting down {@link #reached}): by then recovery has read the checkpoint and handed its blocks
    * to the loading threads, and has replayed none of the log.
    */
-  private static final class HeldLog {
+  static final class HeldLog {
     final CountDownLatch reached = new CountDownLatch(1);
     final CountDownLatch release = new CountDownLatch(1);
     private final AtomicBoolean held = new AtomicBoolean();
@@ -204,7 +252,7 @@ class LoadingTest {
   }
 
   /** A RESP client reading replies as one line, a bulk string's content, or a flat array. */
-  private static final class Client implements AutoCloseable {
+  static final class Client implements AutoCloseable {
     private final Socket socket;
     private final OutputStream out;
     private final InputStream in;

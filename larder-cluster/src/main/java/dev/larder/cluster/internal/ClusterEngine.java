@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import org.jgroups.Address;
 import org.jgroups.JChannel;
@@ -58,6 +59,15 @@ public final class ClusterEngine implements AutoCloseable {
 
   private final ClusterConfig config;
   private final JChannel channel;
+
+  /** What {@link #join} needs of the settings given at {@link #create}. */
+  private final EngineHooks hooks;
+
+  private final SegmentOwnership segments;
+
+  /** Set by the first {@link #join}. */
+  private final AtomicBoolean joinBegun = new AtomicBoolean();
+
   private final Lifecycle lifecycle = new Lifecycle();
   private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
   private final Quorum quorum;
@@ -94,7 +104,9 @@ public final class ClusterEngine implements AutoCloseable {
       EngineHooks hooks) {
     this.config = config;
     this.channel = channel;
+    this.hooks = hooks;
     SegmentOwnership segments = new SegmentOwnership(config.segments(), config.partitioner());
+    this.segments = segments;
     boolean stamps = hooks.ttlMillis() > 0 && config.mode() != ClusterMode.INVALIDATION;
     this.near =
         hooks.nearEntries() > 0 && config.mode() == ClusterMode.DISTRIBUTED
@@ -125,18 +137,6 @@ public final class ClusterEngine implements AutoCloseable {
             hooks.ttlMillis(),
             hooks.journal(),
             hooks.countedValues());
-    if (local.estimatedSize() > 0) {
-      // a store recovered from a member's own record before it joined: its entries may belong
-      // to segments this member does not own, or be stale, so state transfer must look at them
-      for (int s = 0; s < config.segments(); s++) {
-        segments.lock(s);
-        try {
-          segments.noteHeld(s);
-        } finally {
-          segments.unlock(s);
-        }
-      }
-    }
     this.formation =
         hooks.journal() == null || config.mode() == ClusterMode.INVALIDATION
             ? null
@@ -270,7 +270,8 @@ public final class ClusterEngine implements AutoCloseable {
   }
 
   /**
-   * Opens a channel on the configured stack and joins the cluster.
+   * Opens a channel on the configured stack and joins the cluster: {@link #create}, then {@link
+   * #join}.
    *
    * @param config the cluster settings
    * @param local the local store of encoded keys and values; owned (and closed) by the engine
@@ -281,6 +282,26 @@ public final class ClusterEngine implements AutoCloseable {
    */
   public static ClusterEngine start(
       ClusterConfig config, Cache<byte[], byte[]> local, long memoryBound, EngineHooks hooks) {
+    ClusterEngine engine = create(config, local, memoryBound, hooks);
+    engine.join();
+    return engine;
+  }
+
+  /**
+   * Opens a channel on the configured stack without connecting it: a member that has not joined,
+   * whose operations are refused until {@link #join}. It reads and writes neither {@code local} nor
+   * the journal of {@code hooks} until then, so a caller may fill the store from its own record in
+   * between.
+   *
+   * @param config the cluster settings
+   * @param local the local store of encoded keys and values; owned (and closed) by the engine
+   * @param memoryBound the local store's bound in bytes, or Long.MAX_VALUE
+   * @param hooks expiry, removal reporting and near cache settings
+   * @return the member, not joined
+   * @throws ClusterException if the stack cannot be read
+   */
+  public static ClusterEngine create(
+      ClusterConfig config, Cache<byte[], byte[]> local, long memoryBound, EngineHooks hooks) {
     JChannel channel;
     try (InputStream stack = openStack(config.stack())) {
       channel = new JChannel(stack);
@@ -289,6 +310,54 @@ public final class ClusterEngine implements AutoCloseable {
     }
     if (config.nodeName() != null) {
       channel.name(config.nodeName());
+    }
+    ClusterEngine engine = new ClusterEngine(config, local, memoryBound, channel, hooks);
+    channel.setReceiver(engine.dispatcher);
+    return engine;
+  }
+
+  /**
+   * Joins the cluster with what the store holds now; returns once this member's view holds {@link
+   * ClusterConfig#initialClusterSize} members (and, for a durable member, the cluster has settled
+   * which record it starts from). On failure this member is closed (its store with it).
+   *
+   * @throws ClusterException if the channel cannot connect, or the members were not there in time
+   * @throws IllegalStateException if this member joined already or is closed
+   */
+  public void join() {
+    // not under this engine's monitor: close() (which takes it) ends the wait for the members
+    if (!joinBegun.compareAndSet(false, true)) {
+      throw new IllegalStateException("join was called already");
+    }
+    if (lifecycle.closing()) {
+      throw new IllegalStateException("the clustered cache is closed");
+    }
+    try {
+      connect();
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
+    awaitInitialMembers();
+    lifecycle.markJoined();
+  }
+
+  /** What {@link #join} does before it waits for the members: reads the store, connects. */
+  private void connect() {
+    if (store.entries.estimatedSize() > 0) {
+      // a store recovered from a member's own record before it joined: its entries may belong
+      // to segments this member does not own, or be stale, so state transfer must look at them
+      for (int s = 0; s < config.segments(); s++) {
+        segments.lock(s);
+        try {
+          segments.noteHeld(s);
+        } finally {
+          segments.unlock(s);
+        }
+      }
+    }
+    if (formation != null) {
+      formation.recover();
     }
     if (!config.attributes().isEmpty() || hooks.journal() != null) {
       byte[] attributes =
@@ -316,13 +385,9 @@ public final class ClusterEngine implements AutoCloseable {
     }
     String settings = SettingsToken.describe(config, hooks);
     SettingsToken.install(channel, settings);
-    ClusterEngine engine = new ClusterEngine(config, local, memoryBound, channel, hooks);
-    channel.setReceiver(engine.dispatcher);
     try {
       channel.connect(config.clusterName());
     } catch (Exception e) {
-      channel.close();
-      engine.workers.shutdownNow();
       if (e instanceof SecurityException) {
         throw new ClusterException(
             "cluster "
@@ -336,8 +401,6 @@ public final class ClusterEngine implements AutoCloseable {
       }
       throw new ClusterException("cannot join cluster " + config.clusterName() + ": " + e, e);
     }
-    engine.awaitInitialMembers();
-    return engine;
   }
 
   /**
@@ -512,9 +575,12 @@ public final class ClusterEngine implements AutoCloseable {
 
   // ---------------------------------------------------------------- state
 
-  /** Returns the names of the current view's members, coordinator first. */
+  /**
+   * Returns the names of the current view's members, coordinator first; empty before this member's
+   * first view.
+   */
   public List<String> members() {
-    return membership.members();
+    return membership.topology() == null ? List.of() : membership.members();
   }
 
   /** Returns this member's name. */
@@ -524,16 +590,19 @@ public final class ClusterEngine implements AutoCloseable {
 
   /** Returns the number of segments this member owns or is receiving. */
   public int ownedSegments() {
+    lifecycle.checkJoined();
     return membership.ownedSegments();
   }
 
   /** Returns true if a key's segment is owned here (in invalidation mode: always). */
   public boolean ownsKey(byte[] key) {
+    lifecycle.checkJoined();
     return membership.ownsKey(key);
   }
 
   /** Returns true if this member is the key's primary (in invalidation mode: never). */
   public boolean isPrimary(byte[] key) {
+    lifecycle.checkJoined();
     return membership.isPrimary(key);
   }
 

@@ -111,7 +111,7 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
   }
 
   /**
-   * Joins the cluster with a fresh local store.
+   * Builds this member's side of the cluster without joining it (see {@link #join}).
    *
    * @param keyCodec the key codec
    * @param valueCodec the value codec
@@ -122,9 +122,9 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
    * @param options loader, listener, expiry, near cache
    * @param <K> the key type
    * @param <V> the value type
-   * @return the joined cache
+   * @return the cache, not joined
    */
-  public static <K, V> ClusteredCache<K, V> start(
+  public static <K, V> ClusteredLarderCache<K, V> create(
       Codec<K> keyCodec,
       Codec<V> valueCodec,
       CacheBuilder<byte[], byte[]> local,
@@ -172,7 +172,7 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
                   Arrays.equals(a, b)
                       || Objects.equals(cacheRef.get().decode(a), cacheRef.get().decode(b));
       ClusterEngine engine =
-          ClusterEngine.start(
+          ClusterEngine.create(
               config,
               store,
               memoryBound,
@@ -661,6 +661,11 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
       entries.add(Map.entry(decodeKey(encoded.get(i)), decodeValue(encoded.get(i + 1))));
     }
     return entries;
+  }
+
+  @Override
+  public void join() {
+    engine.join();
   }
 
   @Override

@@ -151,8 +151,11 @@ final class Formation {
   private final Quorum quorum;
   private final Messenger messenger;
 
-  /** The epochs the journal recovered, one per segment; never changed. */
-  private final long[] recovered;
+  /**
+   * The epochs the journal recovered, one per segment: read by {@link #recover} when the member
+   * joins, before its channel connects (so before any other thread reads them), never changed.
+   */
+  private long[] recovered;
 
   /** The views this member installed while forming, as text. */
   private final Set<String> formingViews = ConcurrentHashMap.newKeySet();
@@ -160,7 +163,7 @@ final class Formation {
   private volatile Settled settled;
 
   /** The epochs recorded last, one per segment; guarded by this. */
-  private final long[] recorded;
+  private long[] recorded;
 
   /**
    * Per segment, the epoch a pending segment waits for (a holder's record must be at least that
@@ -200,11 +203,20 @@ final class Formation {
     this.segments = segments;
     this.quorum = quorum;
     this.messenger = messenger;
-    this.recovered = recoveredEpochs(journal, segments.size());
-    this.recorded = recovered.clone();
     this.floors = new long[segments.size()];
     this.awaitingHolder = new boolean[segments.size()];
     this.givenUp = new GiveUp[segments.size()];
+  }
+
+  /**
+   * Reads the epochs the journal recovered: once, when the member joins, before its channel
+   * connects (the store and its journal may be filled from the member's own record until then).
+   *
+   * @throws IllegalStateException if the journal's epochs are not one per segment, or negative
+   */
+  synchronized void recover() {
+    recovered = recoveredEpochs(journal, segments.size());
+    recorded = recovered.clone();
   }
 
   /** Why a member starts a segment it waits for empty, rather than wait on. */

@@ -1,7 +1,7 @@
 package dev.larder.cluster.internal;
 
 /**
- * Whether this member is open, closing or closed. Thread-safe.
+ * Whether this member has joined, is open, closing or closed. Thread-safe.
  *
  * <p>Implementation notes. Closing has two steps, each a volatile flag set once: first {@link
  * #closing} (calls on this member are refused, but messages from others are still handled, so that
@@ -10,6 +10,9 @@ package dev.larder.cluster.internal;
  * worth logging).
  */
 final class Lifecycle {
+
+  /** Set once the member joined its cluster: calls are refused until then. */
+  private volatile boolean joined;
 
   private volatile boolean closing;
   private volatile boolean closed;
@@ -22,6 +25,15 @@ final class Lifecycle {
   /** Returns true once the channel is closed: messages are dropped. */
   boolean closed() {
     return closed;
+  }
+
+  /** Returns true once the member joined its cluster. */
+  boolean joined() {
+    return joined;
+  }
+
+  void markJoined() {
+    joined = true;
   }
 
   /** Returns false if close had already begun. */
@@ -38,11 +50,22 @@ final class Lifecycle {
   }
 
   /**
-   * @throws IllegalStateException if close began
+   * @throws IllegalStateException if close began, or the member has not joined yet
    */
   void checkOpen() {
     if (closing) {
       throw new IllegalStateException("the clustered cache is closed");
+    }
+    checkJoined();
+  }
+
+  /**
+   * @throws IllegalStateException if the member has not joined its cluster yet
+   */
+  void checkJoined() {
+    if (!joined) {
+      throw new IllegalStateException(
+          "the clustered cache has not joined its cluster yet (ClusteredCache.join)");
     }
   }
 }

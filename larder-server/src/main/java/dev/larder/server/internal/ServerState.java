@@ -177,6 +177,15 @@ public final class ServerState {
     return loading;
   }
 
+  /**
+   * Returns whether the keyspace can be counted now: not while a cluster member loads, since its
+   * cluster's keyspace refuses every read until the member has joined (after its load). What runs
+   * during a load and counts keys (INFO keyspace, memcached's {@code stats}) shows none meanwhile.
+   */
+  public boolean keyspaceCountable() {
+    return loading == null || cluster == null;
+  }
+
   /** Returns the log, or null when the server keeps its data in memory only. */
   public ServerLog log() {
     return log;

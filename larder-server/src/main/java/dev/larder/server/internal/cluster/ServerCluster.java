@@ -121,11 +121,67 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
       ServerConfig config, int respPort, Cache<byte[], byte[]> store, StoreJournal journal) {
     // checked before joining: a refused directory then costs no join
     WalConfig transactionLog = config.clusterTransactions() ? transactionLog(config) : null;
-    String host = config.clusterAnnounceIp();
-    String name = config.get(ServerSetting.CLUSTER_NODE_NAME);
-    if (name.isEmpty()) {
-      name = host + ":" + respPort;
+    ClusteredCache<byte[], byte[]> joined = builder(config, respPort, store, journal).build();
+    if (!config.clusterTransactions()) {
+      return new ServerCluster(joined, config, null);
     }
+    try {
+      return new ServerCluster(
+          joined, config, startTransactions(config, memberName(config, respPort), transactionLog));
+    } catch (RuntimeException e) {
+      joined.close();
+      throw e;
+    }
+  }
+
+  /**
+   * As {@link #join(ServerConfig, int, Cache, StoreJournal)}, but not joined yet: a durable member
+   * builds its side first, binds its client ports (answering that it is loading), recovers its log
+   * into {@code store}, and only then calls {@link #join()}. Until then the cluster's cache (and so
+   * the keyspace built over {@link #keyspaceStore()}) refuses every read and write with {@link
+   * IllegalStateException}, and reads neither {@code store} nor {@code journal} (see
+   * larder-cluster's {@code ClusteredCacheBuilder.buildUnjoined}). Not with {@code
+   * cluster-transactions on}.
+   *
+   * @param config the server's settings; {@link ServerConfig#cluster()} is not null
+   * @param respPort the RESP port this member serves on
+   * @param store this member's own store
+   * @param journal records every change to {@code store} once joined
+   * @return the member, not joined
+   * @throws IllegalArgumentException with {@code cluster-transactions on}
+   */
+  public static ServerCluster create(
+      ServerConfig config, int respPort, Cache<byte[], byte[]> store, StoreJournal journal) {
+    if (config.clusterTransactions()) {
+      throw new IllegalArgumentException(
+          "a member with cluster-transactions on joins as it is built");
+    }
+    return new ServerCluster(
+        builder(config, respPort, store, journal).buildUnjoined(), config, null);
+  }
+
+  /**
+   * Joins the cluster, for a member from {@link #create}; returns once this member's view holds
+   * {@code cluster-size} members. On failure the cluster's cache is closed.
+   *
+   * @throws ClusterException if the cluster cannot be joined (refused settings, timeout)
+   * @throws IllegalStateException if this member joined already or was closed
+   */
+  public void join() {
+    cache.join();
+  }
+
+  /** This member's name: {@code cluster-node-name}, else its RESP address. */
+  private static String memberName(ServerConfig config, int respPort) {
+    String name = config.get(ServerSetting.CLUSTER_NODE_NAME);
+    return name.isEmpty() ? config.clusterAnnounceIp() + ":" + respPort : name;
+  }
+
+  /** The cluster's cache as the settings describe it, over {@code store} if not null. */
+  private static ClusteredCacheBuilder<byte[], byte[]> builder(
+      ServerConfig config, int respPort, Cache<byte[], byte[]> store, StoreJournal journal) {
+    String host = config.clusterAnnounceIp();
+    String name = memberName(config, respPort);
     ClusterConfig.Builder c =
         ClusterConfig.builder()
             .stack(ClusterStack.of(config))
@@ -160,16 +216,7 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
     if (store != null) {
       builder.localStore(store, journal);
     }
-    ClusteredCache<byte[], byte[]> joined = builder.build();
-    if (!config.clusterTransactions()) {
-      return new ServerCluster(joined, config, null);
-    }
-    try {
-      return new ServerCluster(joined, config, startTransactions(config, name, transactionLog));
-    } catch (RuntimeException e) {
-      joined.close();
-      throw e;
-    }
+    return builder;
   }
 
   /** The transport of the transactional store's channel: this far above the cluster's ports. */

@@ -85,6 +85,13 @@ public final class Keyspace implements AutoCloseable {
   /** Whether the cache was given (a clustered one): it is not rebuilt by {@link #resize}. */
   private final boolean given;
 
+  /**
+   * Set once {@link #store} handed the cache out (a durable cluster member's, to its cluster,
+   * before recovery fills it): {@link #presize} then keeps it, since the holder would keep the old
+   * one.
+   */
+  private volatile boolean handedOut;
+
   private final LongSupplier clock;
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
@@ -288,11 +295,12 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
-   * Returns the cache the keyspace stores in now (replaced by {@link #resize}). For a clustered
-   * member's own store: the cluster writes it, this keyspace's log records it and its checkpoints
-   * walk it (docs/design/server.md, Clustering).
+   * Returns the cache the keyspace stores in now (replaced by {@link #resize}; no longer by {@link
+   * #presize} once handed out here). For a clustered member's own store: the cluster writes it,
+   * this keyspace's log records it and its checkpoints walk it (docs/design/server.md, Clustering).
    */
   public Cache<byte[], byte[]> store() {
+    handedOut = true;
     return cache;
   }
 
@@ -1300,13 +1308,13 @@ public final class Keyspace implements AutoCloseable {
   /**
    * Sizes the store's indexes for {@code keys} keys before recovery fills it, so that they do not
    * grow step by step (rehashing every key each time) while it does. Only while the keyspace is
-   * empty and before {@link #attach}; does nothing for a keyspace over a clustered cache, or once
-   * it holds a key.
+   * empty and before {@link #attach}; does nothing for a keyspace over a clustered cache, once
+   * {@link #store} handed its cache out, or once it holds a key.
    *
    * @param keys the keys recovery expects to store, 0 or more
    */
   public void presize(long keys) {
-    if (given || keys <= 0 || cache.estimatedSize() != 0) {
+    if (given || handedOut || keys <= 0 || cache.estimatedSize() != 0) {
       return;
     }
     Cache<byte[], byte[]> previous = cache;

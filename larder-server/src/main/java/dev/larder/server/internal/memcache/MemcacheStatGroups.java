@@ -59,7 +59,7 @@ final class MemcacheStatGroups {
     stat(s, "accepting_conns", 1);
     stat(s, "threads", threads(s));
     stat(s, "bytes", s.keyspace().memoryUsed());
-    stat(s, "curr_items", s.keyspace().size(MemcacheSession.DB));
+    stat(s, "curr_items", itemCount(s));
     stat(s, "total_items", c.totalItems.sum());
     stat(s, "expired_unfetched", ks[2]);
     stat(s, "evictions", ks[3]);
@@ -95,9 +95,17 @@ final class MemcacheStatGroups {
     stat(s, "ssl_enabled", config.tls() ? "yes" : "no");
   }
 
+  /**
+   * The items of database 0; none while a cluster member loads ({@link
+   * dev.larder.server.internal.ServerState#keyspaceCountable}).
+   */
+  private static long itemCount(MemcacheSession s) {
+    return s.server.keyspaceCountable() ? s.keyspace().size(MemcacheSession.DB) : 0;
+  }
+
   /** {@code stats items}: one class holding every item of database 0. */
   static void items(MemcacheSession s) {
-    long count = s.keyspace().size(MemcacheSession.DB);
+    long count = itemCount(s);
     if (count == 0) {
       return;
     }
@@ -109,7 +117,7 @@ final class MemcacheStatGroups {
 
   /** {@code stats slabs}: one class; the counters are the server's, the memory the store's. */
   static void slabs(MemcacheSession s) {
-    long count = s.keyspace().size(MemcacheSession.DB);
+    long count = itemCount(s);
     MemcacheStats c = s.stats;
     if (count > 0) {
       stat(s, "1:used_chunks", count);
@@ -154,7 +162,7 @@ final class MemcacheStatGroups {
       s.line("CLIENT_ERROR bad command line");
       return false;
     }
-    if (cls != 1) {
+    if (cls != 1 || !s.server.keyspaceCountable()) {
       return true;
     }
     long[] left = {limit == 0 ? Long.MAX_VALUE : limit};

@@ -14,10 +14,12 @@ import java.util.Set;
  *
  * <p>Containers whose subcommands Redis flags one by one (CLUSTER, MEMORY, OBJECT) are let through
  * for HELP only; an unknown subcommand of theirs is answered {@link #ERROR} here where Redis names
- * it unknown. One refusal is Larder's own: {@code CONFIG SET maxmemory}, which would evict from a
- * keyspace the loading threads are still filling (and evictions during a load are not logged).
- * WATCH is let through as in Redis: the version it notes may be a half-loaded one, which can only
- * make a later EXEC fail (the key's version changes as the load puts it), never succeed wrongly.
+ * it unknown. Two refusals are Larder's own. One is {@code CONFIG SET maxmemory}, which would evict
+ * from a keyspace the loading threads are still filling (and evictions during a load are not
+ * logged). The other is WATCH, which Redis lets through: the version it would note is a half-loaded
+ * one (the key's version changes as the load puts it, so every later EXEC would fail), and a
+ * cluster member that has not joined yet cannot read the key at all. Refused, the client learns at
+ * once that the server is not ready, as from the GET that usually follows.
  *
  * <p>Stateless; thread-safe.
  */
@@ -56,8 +58,7 @@ final class LoadingCommands {
           "subscribe",
           "time",
           "unsubscribe",
-          "unwatch",
-          "watch");
+          "unwatch");
 
   private LoadingCommands() {}
 

@@ -206,6 +206,9 @@ final class ServerCommands {
             clients.disconnections(ClientMemory.Reason.OUTPUT_LIMIT));
       }
       case "keyspace" -> {
+        if (!s.keyspaceCountable()) {
+          break;
+        }
         long[][] counts = ks.counts();
         for (int db = 0; db < counts.length; db++) {
           if (counts[db][0] > 0) {

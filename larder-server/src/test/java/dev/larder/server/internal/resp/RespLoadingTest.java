@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * RESP while the server loads, in Redis 7.0's order: an unknown command and a wrong arity are named
- * first, PING (subscribed or not) and data commands get LOADING, connection commands run, and a
- * refusal inside MULTI aborts the EXEC.
+ * first, PING (subscribed or not), data commands and WATCH get LOADING, connection commands run,
+ * and a refusal inside MULTI aborts the EXEC.
  */
 class RespLoadingTest {
   private static final String LOADING = "-LOADING Redis is loading the dataset in memory\r\n";
@@ -33,6 +33,8 @@ class RespLoadingTest {
     assertEquals(LOADING, c.cmd("PING"));
     assertEquals(LOADING, c.cmd("SET", "k", "v"));
     assertEquals(LOADING, c.cmd("CONFIG", "SET", "maxmemory", "1000000"));
+    assertEquals(LOADING, c.cmd("WATCH", "k"));
+    assertEquals("+OK\r\n", c.cmd("UNWATCH"));
     assertEquals("$2\r\nhi\r\n", c.cmd("ECHO", "hi"));
     assertEquals("+OK\r\n", c.cmd("SELECT", "1"));
     assertTrue(c.cmd("INFO", "persistence").contains("loading:1\r\n"));
