@@ -9,6 +9,8 @@ import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -68,10 +70,8 @@ final class LoopbackCluster implements AutoCloseable {
       throws IOException {
     String name = "server-test-" + ProcessHandle.current().pid() + "-" + CLUSTERS.incrementAndGet();
     int[] ports = new int[size];
-    StringBuilder peers = new StringBuilder();
     for (int i = 0; i < size; i++) {
       ports[i] = freeClusterPort(false);
-      peers.append(i == 0 ? "" : ",").append("127.0.0.1[").append(ports[i]).append(']');
     }
     try {
       for (int i = 0; i < size; i++) {
@@ -89,7 +89,7 @@ final class LoopbackCluster implements AutoCloseable {
                     "cluster-port",
                     Integer.toString(ports[i]),
                     "peers",
-                    peers.toString(),
+                    peers(ports),
                     "cluster-command-threads",
                     "8",
                     "cluster-node-name",
@@ -98,13 +98,77 @@ final class LoopbackCluster implements AutoCloseable {
           m.put(settings[s], settings[s + 1]);
         }
         m.putAll(perMember.apply(i));
+        members.add(startMember(m, i, ports));
         settingsOf.add(Map.copyOf(m));
-        members.add(LarderServer.start(ServerConfig.of(m)));
       }
       awaitWhole();
     } catch (IOException | RuntimeException | Error e) {
       close();
       throw e;
+    }
+  }
+
+  private static String peers(int[] ports) {
+    StringBuilder peers = new StringBuilder();
+    for (int i = 0; i < ports.length; i++) {
+      peers.append(i == 0 ? "" : ",").append("127.0.0.1[").append(ports[i]).append(']');
+    }
+    return peers.toString();
+  }
+
+  /**
+   * Starts member {@code i} with settings {@code m}; if a port it was handed is taken by the time
+   * it binds (a socket outside this harness: another process's listener, or an outgoing connection
+   * given that port where the machine's ephemeral range reaches below 32000), starts it again on
+   * fresh ports, at most 5 times, and updates {@code m} and {@code ports} to what it bound (the
+   * members after it are given the new port as a peer; those before it find it through the peers it
+   * names).
+   */
+  private static LarderServer startMember(Map<String, String> m, int i, int[] ports)
+      throws IOException {
+    boolean ownPorts = m.get("cluster-port").equals(Integer.toString(ports[i]));
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return LarderServer.start(ServerConfig.of(m));
+      } catch (IOException | RuntimeException e) {
+        if (!ownPorts || attempt == 5 || !causedByBind(e)) {
+          throw e;
+        }
+        System.err.println(
+            "LoopbackCluster: m"
+                + i
+                + " could not bind (attempt "
+                + attempt
+                + ", ephemeral ports "
+                + ephemeralRange()
+                + "): "
+                + e
+                + "; starting it on fresh ports");
+        ports[i] = freeClusterPort(false);
+        m.put("cluster-port", Integer.toString(ports[i]));
+        m.put("resp-port", Integer.toString(freePort()));
+        m.put("peers", peers(ports));
+      }
+    }
+  }
+
+  private static boolean causedByBind(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof BindException
+          || (t.getMessage() != null && t.getMessage().contains("No available port to bind"))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String ephemeralRange() {
+    try {
+      return Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
+          .trim()
+          .replace('\t', '-');
+    } catch (IOException | RuntimeException e) {
+      return "unknown (" + e + ")";
     }
   }
 
