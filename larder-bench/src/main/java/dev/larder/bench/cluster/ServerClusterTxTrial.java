@@ -297,11 +297,7 @@ public final class ServerClusterTxTrial {
 
   /** Every member's answer to {@code epoch}: READY or WAIT, its epoch's size and number. */
   private String epochs() throws InterruptedException {
-    List<String> out = new ArrayList<>();
-    for (MemberProcess m : members) {
-      out.add(m.ask("epoch", 30));
-    }
-    return String.join(", ", out);
+    return MemberEpochs.answers(members);
   }
 
   /**
@@ -309,28 +305,7 @@ public final class ServerClusterTxTrial {
    * member; returns their answers.
    */
   private String awaitOneEpoch() throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    String now = epochs();
-    while (!oneEpoch(now)) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(
-            "the members are not READY in one epoch of " + nodes + " after 60 s: " + now);
-      }
-      Thread.sleep(50);
-      now = epochs();
-    }
-    return now;
-  }
-
-  private boolean oneEpoch(String answers) {
-    String want = "READY " + nodes + " ";
-    String[] each = answers.split(", ", -1);
-    for (String a : each) {
-      if (!a.startsWith(want) || !a.equals(each[0])) {
-        return false;
-      }
-    }
-    return true;
+    return MemberEpochs.awaitOne(members, nodes, epochs(), 60, () -> "");
   }
 
   private static long sum(List<BankClient> bank, ToLongFunction<BankClient> f) {

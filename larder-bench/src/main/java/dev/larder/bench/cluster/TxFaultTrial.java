@@ -502,11 +502,7 @@ public final class TxFaultTrial {
 
   /** Every member's answer to {@code epoch}: READY or WAIT, its epoch's size and number. */
   private String epochs() throws InterruptedException {
-    List<String> out = new ArrayList<>();
-    for (MemberProcess m : members) {
-      out.add(m.ask("epoch", 30));
-    }
-    return String.join(", ", out);
+    return MemberEpochs.answers(members);
   }
 
   /**
@@ -514,21 +510,8 @@ public final class TxFaultTrial {
    * answers. Says so if they were not at first (a view change after the last fault).
    */
   private String awaitOneEpoch() throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
     String first = epochs();
-    String now = first;
-    while (!oneEpoch(now)) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(
-            "the members are not READY in one epoch of "
-                + nodes
-                + " after 90 s: "
-                + now
-                + stderrTails(allSlots()));
-      }
-      Thread.sleep(50);
-      now = epochs();
-    }
+    String now = MemberEpochs.awaitOne(members, nodes, first, 90, () -> stderrTails(allSlots()));
     if (!now.equals(first)) {
       progress.accept(
           "at the end the members were not READY in one epoch ("
@@ -538,17 +521,6 @@ public final class TxFaultTrial {
               + ")");
     }
     return now;
-  }
-
-  private boolean oneEpoch(String answers) {
-    String want = "READY " + nodes + " ";
-    String[] each = answers.split(", ", -1);
-    for (String a : each) {
-      if (!a.startsWith(want) || !a.equals(each[0])) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** The last lines each member wrote to its standard error, for a failure's report. */
