@@ -142,18 +142,7 @@ class ClusterLoadingTest {
         assertEquals("VALUE mc:0 0 4", LoadingTest.memcachedCall(memcached, "get mc:0"));
       }
     } finally {
-      held.release.countDown();
-      if (server == null) {
-        try {
-          server = started.get(60, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException failedToStart) {
-          // the test's own assertion is the failure to report
-        }
-      }
-      if (server != null) {
-        server.close();
-      }
-      starter.shutdownNow();
+      held.releaseAndClose(server, started, starter);
     }
   }
 

@@ -20,10 +20,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -128,18 +130,7 @@ class LoadingTest {
         assertEquals("VALUE k:0 0 3", memcachedCall(memcached, "get k:0"));
       }
     } finally {
-      held.release.countDown();
-      if (server == null) {
-        try {
-          server = started.get(60, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException failedToStart) {
-          // the test's own assertion is the failure to report
-        }
-      }
-      if (server != null) {
-        server.close();
-      }
-      starter.shutdownNow();
+      held.releaseAndClose(server, started, starter);
     }
   }
 
@@ -236,6 +227,28 @@ class LoadingTest {
               hold();
             }
           });
+    }
+
+    /**
+     * Ends a test that held a server's start: releases the load, waits (at most 60 s) for the start
+     * if the test did not get its server, and closes the server. A start that failed is left to the
+     * test's own assertion to report.
+     *
+     * @param server the server the test got, or null
+     */
+    void releaseAndClose(LarderServer server, Future<LarderServer> started, ExecutorService starter)
+        throws InterruptedException, TimeoutException {
+      release.countDown();
+      try {
+        if (server == null) {
+          server = started.get(60, TimeUnit.SECONDS);
+        }
+        server.close();
+      } catch (ExecutionException failedToStart) {
+        // the test's own assertion is the failure to report
+      } finally {
+        starter.shutdownNow();
+      }
     }
 
     private void hold() throws IOException {

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.jgroups.Address;
 import org.jgroups.MergeView;
@@ -267,18 +268,8 @@ final class Quorum {
         others.add(Messenger.name(a));
       }
     }
-    while (!reports.getOrDefault(key, Map.of()).keySet().containsAll(others)) {
-      long left = deadlineNanos - System.nanoTime();
-      if (left <= 0) {
-        break;
-      }
-      try {
-        TimeUnit.NANOSECONDS.timedWait(this, left);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
-    }
+    awaitWhile(
+        () -> !reports.getOrDefault(key, Map.of()).keySet().containsAll(others), deadlineNanos);
     Map<String, Long> got = new HashMap<>(reports.getOrDefault(key, Map.of()));
     got.keySet().retainAll(others);
     if (got.size() < others.size()) {
@@ -497,19 +488,28 @@ final class Quorum {
       return s;
     }
     synchronized (this) {
-      while (state.confirming()) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          break;
-        }
-        try {
-          TimeUnit.NANOSECONDS.timedWait(this, left);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          break;
-        }
-      }
+      awaitWhile(() -> state.confirming(), deadline);
       return state;
+    }
+  }
+
+  /**
+   * Waits on this object's monitor (held by the caller) while {@code waiting} holds, until the
+   * deadline or an interrupt (the interrupt status is kept); {@link #report} and {@link #setState}
+   * notify.
+   */
+  private void awaitWhile(BooleanSupplier waiting, long deadlineNanos) {
+    while (waiting.getAsBoolean()) {
+      long left = deadlineNanos - System.nanoTime();
+      if (left <= 0) {
+        return;
+      }
+      try {
+        TimeUnit.NANOSECONDS.timedWait(this, left);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
     }
   }
 }

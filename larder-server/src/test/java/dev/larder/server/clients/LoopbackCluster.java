@@ -108,7 +108,8 @@ final class LoopbackCluster implements AutoCloseable {
     }
   }
 
-  private static String peers(int[] ports) {
+  /** The {@code peers} setting naming a cluster port on 127.0.0.1 for each member. */
+  static String peers(int[] ports) {
     StringBuilder peers = new StringBuilder();
     for (int i = 0; i < ports.length; i++) {
       peers.append(i == 0 ? "" : ",").append("127.0.0.1[").append(ports[i]).append(']');
@@ -199,19 +200,35 @@ final class LoopbackCluster implements AutoCloseable {
     members.forEach(LarderServer::close);
     members.clear();
     discards.clear();
-    ExecutorService starter = Executors.newFixedThreadPool(settingsOf.size());
+    List<Map<String, String>> again = new ArrayList<>();
+    for (Map<String, String> settings : settingsOf) {
+      Map<String, String> m = new HashMap<>(settings);
+      m.put("cluster-size", Integer.toString(settingsOf.size()));
+      again.add(m);
+    }
+    members.addAll(startAtOnce(again));
+    awaitWhole();
+  }
+
+  /**
+   * Starts a server with each of {@code settings} at once (each may wait for the others, as with
+   * {@code cluster-size}); returns them in order once every one serves. If any fails to start
+   * within 120 s, closes those that did and throws the first failure, the others' suppressed in it
+   * (the first to fail is often only waiting for one that could not start at all, whose reason must
+   * show too).
+   */
+  static List<LarderServer> startAtOnce(List<Map<String, String>> settings) throws Exception {
+    List<LarderServer> started = new ArrayList<>();
+    ExecutorService starter = Executors.newFixedThreadPool(settings.size());
     try {
       List<Future<LarderServer>> starting = new ArrayList<>();
-      for (Map<String, String> settings : settingsOf) {
-        Map<String, String> m = new HashMap<>(settings);
-        m.put("cluster-size", Integer.toString(settingsOf.size()));
+      for (Map<String, String> m : settings) {
         starting.add(starter.submit(() -> LarderServer.start(ServerConfig.of(m))));
       }
       Exception failed = null;
       for (Future<LarderServer> f : starting) {
-        // every member's outcome: the first to fail may only wait for one that could not start
         try {
-          members.add(f.get(120, TimeUnit.SECONDS));
+          started.add(f.get(120, TimeUnit.SECONDS));
         } catch (ExecutionException | TimeoutException e) {
           if (failed == null) {
             failed = e;
@@ -223,7 +240,10 @@ final class LoopbackCluster implements AutoCloseable {
       if (failed != null) {
         throw failed;
       }
-      awaitWhole();
+      return started;
+    } catch (Exception | Error e) {
+      started.forEach(LarderServer::close);
+      throw e;
     } finally {
       starter.shutdownNow();
     }

@@ -6,12 +6,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 
@@ -46,11 +40,10 @@ final class TransactionalServers {
       throws Exception {
     String name = "tx-server-" + ProcessHandle.current().pid() + "-" + CLUSTERS.incrementAndGet();
     int[] ports = new int[size];
-    StringBuilder peers = new StringBuilder();
     for (int i = 0; i < size; i++) {
       ports[i] = LoopbackCluster.freeClusterPort(true);
-      peers.append(i == 0 ? "" : ",").append("127.0.0.1[").append(ports[i]).append(']');
     }
+    String peers = LoopbackCluster.peers(ports);
     List<Map<String, String>> members = new ArrayList<>();
     for (int i = 0; i < size; i++) {
       Map<String, String> m = new HashMap<>();
@@ -59,7 +52,7 @@ final class TransactionalServers {
       m.put("http-port", "-1");
       m.put("cluster", name);
       m.put("cluster-port", Integer.toString(ports[i]));
-      m.put("peers", peers.toString());
+      m.put("peers", peers);
       m.put("cluster-command-threads", "8");
       m.put("cluster-node-name", "m" + i);
       m.put("cluster-size", Integer.toString(size));
@@ -87,38 +80,7 @@ final class TransactionalServers {
 
     /** Starts every member at once; returns when every one serves, or closes them all. */
     List<LarderServer> startAll() throws Exception {
-      List<LarderServer> started = new ArrayList<>();
-      ExecutorService starter = Executors.newFixedThreadPool(members.size());
-      try {
-        List<Future<LarderServer>> starting = new ArrayList<>();
-        for (int i = 0; i < members.size(); i++) {
-          int m = i;
-          starting.add(starter.submit(() -> start(m)));
-        }
-        Exception failed = null;
-        for (Future<LarderServer> f : starting) {
-          // Every member's outcome is collected: the first to fail is often only waiting for
-          // another that could not start at all (a port taken, say), whose reason must show too.
-          try {
-            started.add(f.get(120, TimeUnit.SECONDS));
-          } catch (ExecutionException | TimeoutException e) {
-            if (failed == null) {
-              failed = e;
-            } else {
-              failed.addSuppressed(e);
-            }
-          }
-        }
-        if (failed != null) {
-          throw failed;
-        }
-      } catch (Exception | Error e) {
-        started.forEach(LarderServer::close);
-        throw e;
-      } finally {
-        starter.shutdownNow();
-      }
-      return started;
+      return LoopbackCluster.startAtOnce(members);
     }
   }
 }
