@@ -191,12 +191,11 @@ public final class LarderServer implements AutoCloseable {
     // only adds context switches (Netty's default is two per core).
     // In cluster mode a command may wait for other members, and it waits on its connection's
     // loop (each connection's commands run in order there): many loops keep one such wait from
-    // holding up more than the few connections that share its loop.
+    // holding up more than the few connections that share its loop (ServerConfig
+    // .clusterCommandThreads says why four per core, not more).
     this.workers =
         new MultiThreadIoEventLoopGroup(
-            cluster == null
-                ? config.ioThreads()
-                : Integer.parseInt(config.get(ServerSetting.CLUSTER_COMMAND_THREADS)),
+            cluster == null ? config.ioThreads() : config.clusterCommandThreads(),
             transport.ioHandlers());
   }
 

@@ -239,9 +239,10 @@ public enum ServerSetting {
   /** Threads that run commands in cluster mode. */
   CLUSTER_COMMAND_THREADS(
       "cluster-command-threads",
-      "64",
+      "0",
       "event-loop threads in cluster mode"
-          + " (instead of io-threads), where a command may wait for other members on its loop");
+          + " (instead of io-threads), where a command may wait for other members on its loop;"
+          + " 0 for four per core");
 
   private final String key;
   private final String defaultValue;

@@ -28,6 +28,19 @@ class ServerConfigTest {
   }
 
   @Test
+  void aClusteredServerRunsFourLoopsPerCoreUnlessTold() {
+    int cores = Runtime.getRuntime().availableProcessors();
+    assertEquals(4 * cores, ServerConfig.of(Map.of("cluster", "shop")).clusterCommandThreads());
+    assertEquals(
+        3,
+        ServerConfig.of(Map.of("cluster", "shop", "cluster-command-threads", "3"))
+            .clusterCommandThreads());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> ServerConfig.of(Map.of("cluster", "shop", "cluster-command-threads", "-1")));
+  }
+
+  @Test
   void sizesParseAsRedisWritesThem() {
     assertEquals(1024, ServerSetting.parseBytes("1kb"));
     assertEquals(1000, ServerSetting.parseBytes("1k"));
