@@ -326,9 +326,25 @@ final class ChunkStore {
   /** Writes a chunk of a collection of that type, reporting it; returns its stored key. */
   byte[] writeChunk(
       byte[] stored, ValueType type, long id, int number, byte[] payload, ChangeSink sink) {
-    byte[] key = ChunkKey.of(stored, id, number);
-    byte[] value =
-        ValueLayout.encodeChunk(type, keyspace.nextVersion(), payload, 0, payload.length);
+    return put(
+        ChunkKey.of(stored, id, number),
+        ValueLayout.encodeChunk(type, keyspace.nextVersion(), payload, 0, payload.length),
+        sink);
+  }
+
+  /**
+   * Writes a chunk of a collection of that type whose payload is encoded straight into its stored
+   * bytes, reporting it; returns its stored key.
+   */
+  byte[] writeChunk(
+      byte[] stored, ValueType type, long id, int number, PayloadEncoder payload, ChangeSink sink) {
+    int length = payload.length();
+    byte[] value = ValueLayout.chunkWithRoom(type, keyspace.nextVersion(), length);
+    payload.encodeAt(value, value.length - length);
+    return put(ChunkKey.of(stored, id, number), value, sink);
+  }
+
+  private byte[] put(byte[] key, byte[] value, ChangeSink sink) {
     keyspace.cache().put(key, value);
     traffic.wrote(value.length);
     if (sink != null) {

@@ -100,11 +100,24 @@ public final class ValueLayout {
    */
   public static byte[] encodeChunk(
       ValueType type, long version, byte[] bytes, int offset, int length) {
+    byte[] out = chunkWithRoom(type, version, length);
+    System.arraycopy(bytes, offset, out, out.length - length, length);
+    return out;
+  }
+
+  /**
+   * Returns an array for a chunk's stored bytes, as {@link #encodeChunk} makes them, with the
+   * header written and room for the payload after it, at {@code length - payloadLength}.
+   *
+   * @param type the collection's type
+   * @param version its version, positive
+   * @param payloadLength the payload's length, at least 0
+   */
+  static byte[] chunkWithRoom(ValueType type, long version, int payloadLength) {
     int headerSize = 1 + Varint.size(version);
-    byte[] out = new byte[headerSize + length];
+    byte[] out = new byte[headerSize + payloadLength];
     out[0] = (byte) (VERSION << 5 | typeBits(type));
     Varint.write(out, 1, version);
-    System.arraycopy(bytes, offset, out, headerSize, length);
     return out;
   }
 
