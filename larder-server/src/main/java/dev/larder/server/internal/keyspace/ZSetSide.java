@@ -24,6 +24,12 @@ import java.util.function.Predicate;
  * halved). When written back ({@link #normalize}), a small changed chunk is merged with a neighbour
  * in its page and a small changed page with a neighbour page.
  *
+ * <p>A chunk a lookup, an insert or a removal reaches stays in its stored form ({@link Chunk#raw},
+ * with its entries' offsets): it is binary-searched in place and an entry is spliced into a new
+ * payload, which is written back as it is; the entry at a rank (a pop's) is read in place too. Its
+ * entries are decoded into a list only when something needs them as one (a rank search, a range, a
+ * split or merge); from then on the chunk is changed as a list and encoded when written.
+ *
  * <p>Chunks keep their numbers when rewritten (overwritten in place); a changed page is written
  * under a fresh number (see {@link ZSetChunks}); numbers the side stops using are collected in
  * {@link #dropped}, to remove once the new head is in place.
@@ -561,7 +567,8 @@ final class ZSetSide {
       page(pi);
       for (Chunk c : p.chunks) {
         if (rank < c.count) {
-          return entries(c).get((int) rank);
+          rawForm(c); // read in place if not decoded: ZPOPMIN's entry, then spliced out
+          return entryAt(c, (int) rank);
         }
         rank -= c.count;
       }
