@@ -66,8 +66,15 @@ final class ChunkStore {
   /** Work evictions left for the thread that caused them: stored keys of heads, with their ids. */
   private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
 
+  private final ChunkTraffic traffic = new ChunkTraffic();
+
   ChunkStore(Keyspace keyspace) {
     this.keyspace = keyspace;
+  }
+
+  /** Returns the counts of chunk writes, removals and reads (INFO's figures). */
+  ChunkTraffic traffic() {
+    return traffic;
   }
 
   /**
@@ -123,7 +130,13 @@ final class ChunkStore {
   /** Reads the chunks of the collection {@code id} at {@code stored}: null for a missing one. */
   ChunkLoader loader(byte[] stored, long id) {
     Cache<byte[], byte[]> cache = keyspace.cache();
-    return number -> cache.read(ChunkKey.of(stored, id, number), ChunkStore::chunkPayload);
+    return number -> {
+      byte[] payload = cache.read(ChunkKey.of(stored, id, number), ChunkStore::chunkPayload);
+      if (payload != null) {
+        traffic.read(payload.length);
+      }
+      return payload;
+    };
   }
 
   /**
@@ -302,17 +315,38 @@ final class ChunkStore {
 
   /** Removes a chunk, reporting it if it was there. */
   void removeChunk(byte[] chunkKey, ChangeSink sink) {
-    if (keyspace.cache().remove(chunkKey) != null && sink != null) {
-      sink.delete(chunkKey);
+    if (keyspace.cache().remove(chunkKey) != null) {
+      traffic.removed();
+      if (sink != null) {
+        sink.delete(chunkKey);
+      }
     }
   }
 
   /** Writes a chunk of a collection of that type, reporting it; returns its stored key. */
   byte[] writeChunk(
       byte[] stored, ValueType type, long id, int number, byte[] payload, ChangeSink sink) {
-    byte[] key = ChunkKey.of(stored, id, number);
-    byte[] value = ValueLayout.encode(new StoredValue(type, keyspace.nextVersion(), 0, 0, payload));
+    return put(
+        ChunkKey.of(stored, id, number),
+        ValueLayout.encodeChunk(type, keyspace.nextVersion(), payload, 0, payload.length),
+        sink);
+  }
+
+  /**
+   * Writes a chunk of a collection of that type whose payload is encoded straight into its stored
+   * bytes, reporting it; returns its stored key.
+   */
+  byte[] writeChunk(
+      byte[] stored, ValueType type, long id, int number, PayloadEncoder payload, ChangeSink sink) {
+    int length = payload.length();
+    byte[] value = ValueLayout.chunkWithRoom(type, keyspace.nextVersion(), length);
+    payload.encodeAt(value, value.length - length);
+    return put(ChunkKey.of(stored, id, number), value, sink);
+  }
+
+  private byte[] put(byte[] key, byte[] value, ChangeSink sink) {
     keyspace.cache().put(key, value);
+    traffic.wrote(value.length);
     if (sink != null) {
       sink.put(key, value);
     }
@@ -441,6 +475,9 @@ final class ChunkStore {
         removeChunk(k, sink);
       }
       return false;
+    }
+    if (bytes != null) {
+      traffic.wroteHead(bytes.length);
     }
     if (sink != null) {
       sink.put(stored, bytes);

@@ -1252,6 +1252,11 @@ public final class Keyspace implements AutoCloseable {
     return new long[] {hits.sum(), misses.sum(), expired.sum(), evicted.sum()};
   }
 
+  /** Returns the counts of chunked collections' store traffic: chunk writes, bytes, reads. */
+  public ChunkTraffic.Counts chunkTraffic() {
+    return chunks.traffic().counts();
+  }
+
   /** Resets the hit, miss, expired and evicted counters. */
   public void resetStats() {
     hits.reset();

@@ -401,6 +401,33 @@ public final class ListBody {
     return out;
   }
 
+  /**
+   * Names the elements from {@code start} to {@code stop} inclusive, both within {@code 0..size-1},
+   * {@code start <= stop}, where they lie in the chunks read: the elements of {@link #range(int,
+   * int)} without a copy of each (LRANGE writes them into its reply from there).
+   *
+   * @param out where the slices go, in order
+   */
+  public void range(int start, int stop, ElementSlices out) {
+    int first = 0;
+    for (int i = 0; i < segments.size(); i++) {
+      Segment s = segments.get(i);
+      int last = first + s.count - 1;
+      if (last >= start && first <= stop) {
+        if (s.isPage()) {
+          expand(i--);
+          continue;
+        }
+        ListPayload.range(
+            payload(s), Math.max(start, first) - first, Math.min(stop, last) - first, out);
+      }
+      if (last >= stop) {
+        break;
+      }
+      first = last + 1;
+    }
+  }
+
   /** Returns the element at an index within {@code 0..size-1}. */
   public byte[] get(int index) {
     return range(index, index).getFirst();

@@ -270,6 +270,39 @@ public final class ListPayload {
     return out.reversed();
   }
 
+  /**
+   * Names the elements from {@code start} to {@code stop} inclusive where they lie in the payload,
+   * in order, as {@link #range(byte[], int, int)} returns them copied; walks from the nearer end.
+   *
+   * @param payload a list payload, never changed afterwards (the slices point into it)
+   * @param start the first index, within {@code 0..count-1}
+   * @param stop the last index, within {@code start..count-1}
+   * @param out where the slices go
+   */
+  static void range(byte[] payload, int start, int stop, ElementSlices out) {
+    int count = count(payload);
+    if (payload[0] == CHUNK || start <= count - 1 - stop) {
+      long[] cursor = {entriesStart(payload)};
+      for (int i = 0; i <= stop; i++) {
+        int[] bounds = entryAt(payload, cursor);
+        if (i >= start) {
+          out.add(payload, bounds[0], bounds[1] - bounds[0]);
+        }
+      }
+      return;
+    }
+    int first = out.size();
+    int end = payload.length;
+    for (int i = count - 1; i >= start; i--) {
+      int[] bounds = entryBefore(payload, end);
+      if (i <= stop) {
+        out.add(payload, bounds[0], bounds[1] - bounds[0]);
+      }
+      end = bounds[2];
+    }
+    out.reverseFrom(first);
+  }
+
   private static byte[] rest(byte[] payload, int remaining, int from, int to) {
     if (remaining == 0) {
       return null;

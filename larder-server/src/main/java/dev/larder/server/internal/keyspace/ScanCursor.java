@@ -72,7 +72,22 @@ public final class ScanCursor {
    * @param item bytes
    */
   public static long hash(byte[] item) {
-    int h = Arrays.hashCode(item);
+    return mix(Arrays.hashCode(item));
+  }
+
+  /**
+   * Returns {@link #hash(byte[])} of the bytes from {@code from} to {@code to} (exclusive) of an
+   * array, without copying them out.
+   */
+  static long hash(byte[] array, int from, int to) {
+    int h = 1;
+    for (int i = from; i < to; i++) {
+      h = 31 * h + array[i]; // Arrays.hashCode's recurrence
+    }
+    return mix(h);
+  }
+
+  private static long mix(int h) {
     h ^= h >>> 16;
     h *= 0x85EBCA6B;
     h ^= h >>> 13;

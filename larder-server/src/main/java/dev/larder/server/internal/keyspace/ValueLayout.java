@@ -86,6 +86,42 @@ public final class ValueLayout {
   }
 
   /**
+   * Encodes a chunk's or index page's stored bytes from part of an array, as {@link #encode} does a
+   * value of that type, version and payload with no expiry, no flags and no item state, without
+   * building a {@link StoredValue} or a payload array first: the one copy of the payload is the one
+   * into the stored bytes.
+   *
+   * @param type the collection's type
+   * @param version its version, positive
+   * @param bytes an array holding the payload
+   * @param offset where the payload starts
+   * @param length its length
+   * @return its stored bytes
+   */
+  public static byte[] encodeChunk(
+      ValueType type, long version, byte[] bytes, int offset, int length) {
+    byte[] out = chunkWithRoom(type, version, length);
+    System.arraycopy(bytes, offset, out, out.length - length, length);
+    return out;
+  }
+
+  /**
+   * Returns an array for a chunk's stored bytes, as {@link #encodeChunk} makes them, with the
+   * header written and room for the payload after it, at {@code length - payloadLength}.
+   *
+   * @param type the collection's type
+   * @param version its version, positive
+   * @param payloadLength the payload's length, at least 0
+   */
+  static byte[] chunkWithRoom(ValueType type, long version, int payloadLength) {
+    int headerSize = 1 + Varint.size(version);
+    byte[] out = new byte[headerSize + payloadLength];
+    out[0] = (byte) (VERSION << 5 | typeBits(type));
+    Varint.write(out, 1, version);
+    return out;
+  }
+
+  /**
    * Encodes a string with no expiry and no flags, as {@link #encode} does, without building a
    * {@link StoredValue} first: the path of a plain SET.
    *

@@ -100,18 +100,44 @@ public final class ZSetChunks {
 
   /** Returns a chunk's payload: the PACKED layout of these entries, in the order given. */
   public static byte[] encodeChunk(List<Entry> entries) {
+    PayloadEncoder chunk = chunk(entries);
+    byte[] out = new byte[chunk.length()];
+    chunk.encodeAt(out, 0);
+    return out;
+  }
+
+  /**
+   * Returns a chunk's payload, as {@link #encodeChunk} makes it, to be encoded where it is stored.
+   *
+   * @param entries the chunk's entries in order, not changed until it is encoded
+   */
+  static PayloadEncoder chunk(List<Entry> entries) {
+    return new PayloadEncoder() {
+      private final int length = chunkLength(entries);
+
+      @Override
+      public int length() {
+        return length;
+      }
+
+      @Override
+      public void encodeAt(byte[] out, int pos) {
+        out[pos] = ZSetPayload.PACKED;
+        int at = Varint.write(out, pos + 1, entries.size());
+        for (Entry e : entries) {
+          at = PayloadBytes.putDbl(out, at, e.score());
+          at = PayloadBytes.putChunk(out, at, e.member());
+        }
+      }
+    };
+  }
+
+  private static int chunkLength(List<Entry> entries) {
     int length = 1 + Varint.size(entries.size());
     for (Entry e : entries) {
       length += entrySize(e);
     }
-    byte[] out = new byte[length];
-    out[0] = ZSetPayload.PACKED;
-    int pos = Varint.write(out, 1, entries.size());
-    for (Entry e : entries) {
-      pos = PayloadBytes.putDbl(out, pos, e.score());
-      pos = PayloadBytes.putChunk(out, pos, e.member());
-    }
-    return out;
+    return length;
   }
 
   /**
@@ -146,12 +172,98 @@ public final class ZSetChunks {
     return entries;
   }
 
+  /**
+   * Returns where each entry of a chunk starts (at its score), reading only the member lengths: a
+   * chunk searched and changed in place ({@link ZSetSide}) instead of decoded.
+   *
+   * @param payload a chunk's payload
+   * @param expected the entry count its ref gives
+   * @throws IllegalArgumentException if it is not a PACKED-layout payload, is cut short, or holds
+   *     another number of entries
+   */
+  static int[] entryStarts(byte[] payload, int expected) {
+    if (payload.length < 2 || payload[0] != ZSetPayload.PACKED) {
+      throw new IllegalArgumentException("not a sorted-set chunk");
+    }
+    long[] cursor = {1};
+    int n = PayloadBytes.count(payload, cursor, 9);
+    if (n == 0) {
+      throw new IllegalArgumentException("an empty sorted-set chunk");
+    }
+    if (n != expected) {
+      throw new IllegalArgumentException("a sorted-set chunk differs from its ref");
+    }
+    int[] starts = new int[n];
+    for (int i = 0; i < n; i++) {
+      int at = (int) cursor[0];
+      if (at + 8 > payload.length) {
+        throw new IllegalArgumentException("a sorted-set chunk cut short");
+      }
+      starts[i] = at;
+      cursor[0] = at + 8L;
+      int length = PayloadBytes.chunkLength(payload, cursor, payload.length);
+      cursor[0] += length;
+    }
+    return starts;
+  }
+
+  /** Returns the entry of a chunk that starts at {@code start} (see {@link #entryStarts}). */
+  static Entry entryAt(byte[] payload, int start) {
+    long[] cursor = {start + 8L};
+    int length = PayloadBytes.chunkLength(payload, cursor, payload.length);
+    int from = (int) cursor[0];
+    return new Entry(
+        Arrays.copyOfRange(payload, from, from + length), PayloadBytes.dbl(payload, start));
+  }
+
+  /**
+   * Returns a chunk's payload as its stored bytes, already encoded (a chunk changed in place).
+   *
+   * @param payload the payload, not changed until it is encoded
+   */
+  static PayloadEncoder encoded(byte[] payload) {
+    return new PayloadEncoder() {
+      @Override
+      public int length() {
+        return payload.length;
+      }
+
+      @Override
+      public void encodeAt(byte[] out, int pos) {
+        System.arraycopy(payload, 0, out, pos, payload.length);
+      }
+    };
+  }
+
   /** Returns an index page's payload listing these chunks. */
   public static byte[] encodePage(List<Ref> chunks) {
-    byte[] out = new byte[1 + refsSize(chunks)];
-    out[0] = PAGE;
-    writeRefs(out, 1, chunks);
+    PayloadEncoder page = page(chunks);
+    byte[] out = new byte[page.length()];
+    page.encodeAt(out, 0);
     return out;
+  }
+
+  /**
+   * Returns an index page's payload, as {@link #encodePage} makes it, to be encoded where it is
+   * stored.
+   *
+   * @param chunks the refs it lists, not changed until it is encoded
+   */
+  static PayloadEncoder page(List<Ref> chunks) {
+    return new PayloadEncoder() {
+      private final int length = 1 + refsSize(chunks);
+
+      @Override
+      public int length() {
+        return length;
+      }
+
+      @Override
+      public void encodeAt(byte[] out, int pos) {
+        out[pos] = PAGE;
+        writeRefs(out, pos + 1, chunks);
+      }
+    };
   }
 
   /**

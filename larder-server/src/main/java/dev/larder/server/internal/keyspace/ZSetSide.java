@@ -24,6 +24,12 @@ import java.util.function.Predicate;
  * halved). When written back ({@link #normalize}), a small changed chunk is merged with a neighbour
  * in its page and a small changed page with a neighbour page.
  *
+ * <p>A chunk a lookup, an insert or a removal reaches stays in its stored form ({@link Chunk#raw},
+ * with its entries' offsets): it is binary-searched in place and an entry is spliced into a new
+ * payload, which is written back as it is; the entry at a rank (a pop's) is read in place too. Its
+ * entries are decoded into a list only when something needs them as one (a rank search, a range, a
+ * split or merge); from then on the chunk is changed as a list and encoded when written.
+ *
  * <p>Chunks keep their numbers when rewritten (overwritten in place); a changed page is written
  * under a fresh number (see {@link ZSetChunks}); numbers the side stops using are collected in
  * {@link #dropped}, to remove once the new head is in place.
@@ -77,6 +83,16 @@ final class ZSetSide {
     Entry low;
     List<Entry> entries;
     boolean dirty;
+
+    /**
+     * The chunk's payload while it has no entry list: a command that only finds, adds or removes an
+     * entry searches and splices these bytes (by {@link #starts}) instead of decoding the chunk
+     * into entries and encoding it again. Null once {@link #entries} is made (from these bytes).
+     */
+    byte[] raw;
+
+    /** Where each entry of {@link #raw} starts, {@link #count} of them. */
+    int[] starts;
 
     Chunk(int number, int count, int bytes, Entry low) {
       this.number = number;
@@ -238,7 +254,7 @@ final class ZSetSide {
 
   private List<Entry> entries(Chunk c) {
     if (c.entries == null) {
-      byte[] payload = loader.load(c.number);
+      byte[] payload = c.raw != null ? c.raw : loader.load(c.number);
       if (payload == null) {
         throw new MissingChunk();
       }
@@ -247,8 +263,97 @@ final class ZSetSide {
         throw new IllegalArgumentException("a sorted-set chunk differs from its ref");
       }
       c.entries = es; // a fresh, mutable list
+      c.raw = null;
+      c.starts = null;
     }
     return c.entries;
+  }
+
+  /**
+   * Makes sure a chunk is read, as its payload unless its entry list is made already.
+   *
+   * @return whether it is in the payload form ({@link Chunk#raw})
+   */
+  private boolean rawForm(Chunk c) {
+    if (c.entries != null) {
+      return false;
+    }
+    if (c.raw == null) {
+      byte[] payload = loader.load(c.number);
+      if (payload == null) {
+        throw new MissingChunk();
+      }
+      c.starts = ZSetChunks.entryStarts(payload, c.count);
+      c.raw = payload; // never changed in place: a splice makes a new array
+    }
+    return true;
+  }
+
+  /** Returns a read chunk's entry at a position, in either form. */
+  private static Entry entryAt(Chunk c, int at) {
+    return c.entries != null ? c.entries.get(at) : ZSetChunks.entryAt(c.raw, c.starts[at]);
+  }
+
+  /**
+   * Compares the entry of a payload-form chunk at {@code start} with a key, in this side's order,
+   * without decoding it.
+   */
+  @SuppressWarnings("ReferenceEquality") // the two orders are constants, known by identity
+  private int compareAt(byte[] raw, int start, double score, byte[] member) {
+    long[] cursor = {start + 8L};
+    int length = PayloadBytes.chunkLength(raw, cursor, raw.length);
+    int from = (int) cursor[0];
+    int to = from + length;
+    int c;
+    if (order == BY_SCORE) {
+      c = ZSetPayload.compareScores(PayloadBytes.dbl(raw, start), score);
+    } else if (order == BY_MEMBER) {
+      c = Long.compare(ScanCursor.hash(raw, from, to), ScanCursor.hash(member));
+    } else {
+      return order.compare(ZSetChunks.entryAt(raw, start), score, member);
+    }
+    return c != 0 ? c : Arrays.compareUnsigned(raw, from, to, member, 0, member.length);
+  }
+
+  /**
+   * Replaces the entries {@code at} to {@code at + removed} (exclusive) of a payload-form chunk
+   * with {@code inserted} (none if null), in a new payload: its count, entries and starts.
+   */
+  private static void splice(Chunk c, int at, int removed, Entry inserted) {
+    byte[] raw = c.raw;
+    int[] starts = c.starts;
+    int count = starts.length;
+    int newCount = count - removed + (inserted == null ? 0 : 1);
+    int oldHeader = starts[0];
+    int newHeader = 1 + Varint.size(newCount);
+    int cutFrom = at < count ? starts[at] : raw.length;
+    int cutTo = at + removed < count ? starts[at + removed] : raw.length;
+    int insertSize = inserted == null ? 0 : ZSetChunks.entrySize(inserted);
+    byte[] out = new byte[newHeader + (cutFrom - oldHeader) + insertSize + (raw.length - cutTo)];
+    out[0] = ZSetPayload.PACKED;
+    Varint.write(out, 1, newCount);
+    System.arraycopy(raw, oldHeader, out, newHeader, cutFrom - oldHeader);
+    int pos = newHeader + (cutFrom - oldHeader);
+    if (inserted != null) {
+      pos = PayloadBytes.putDbl(out, pos, inserted.score());
+      pos = PayloadBytes.putChunk(out, pos, inserted.member());
+    }
+    System.arraycopy(raw, cutTo, out, pos, raw.length - cutTo);
+    int[] now = new int[newCount];
+    int shift = newHeader - oldHeader;
+    for (int i = 0; i < at; i++) {
+      now[i] = starts[i] + shift;
+    }
+    int next = at;
+    if (inserted != null) {
+      now[next++] = newHeader + (cutFrom - oldHeader);
+    }
+    int after = shift + insertSize - (cutTo - cutFrom);
+    for (int i = at + removed; i < count; i++) {
+      now[next++] = starts[i] + after;
+    }
+    c.raw = out;
+    c.starts = now;
   }
 
   /** The last position whose {@code low} entry is at or below the key (0 if none is). */
@@ -272,7 +377,24 @@ final class ZSetSide {
     int pi = lastAtOrBelow(pages.size(), i -> pages.get(i).low, key);
     Page p = page(pi);
     int ci = lastAtOrBelow(p.chunks.size(), i -> p.chunks.get(i).low, key);
-    List<Entry> es = entries(p.chunks.get(ci));
+    Chunk chunk = p.chunks.get(ci);
+    if (rawForm(chunk)) {
+      int lo = 0;
+      int hi = chunk.count - 1;
+      while (lo <= hi) {
+        int mid = (lo + hi) >>> 1;
+        int c = compareAt(chunk.raw, chunk.starts[mid], score, member);
+        if (c < 0) {
+          lo = mid + 1;
+        } else if (c > 0) {
+          hi = mid - 1;
+        } else {
+          return new Pos(pi, ci, mid, true);
+        }
+      }
+      return new Pos(pi, ci, lo, false);
+    }
+    List<Entry> es = chunk.entries;
     int lo = 0;
     int hi = es.size() - 1;
     while (lo <= hi) {
@@ -298,7 +420,7 @@ final class ZSetSide {
       return null;
     }
     Pos pos = locate(score, member);
-    return pos.found() ? chunkAt(pos).entries.get(pos.at()) : null;
+    return pos.found() ? entryAt(chunkAt(pos), pos.at()) : null;
   }
 
   private Chunk chunkAt(Pos pos) {
@@ -347,6 +469,9 @@ final class ZSetSide {
     Pos pos = locate(e.score(), e.member());
     Page p = pages.get(pos.page());
     Chunk c = chunkAt(pos);
+    if (c.entries == null) {
+      return putRaw(pos, p, c, e);
+    }
     if (pos.found()) {
       Entry old = c.entries.set(pos.at(), e);
       c.dirty = true;
@@ -366,6 +491,32 @@ final class ZSetSide {
     return null;
   }
 
+  /** {@link #put} into a chunk in the payload form. */
+  private Entry putRaw(Pos pos, Page p, Chunk c, Entry e) {
+    Entry old = null;
+    if (pos.found()) {
+      old = entryAt(c, pos.at());
+      splice(c, pos.at(), 1, e);
+      // An entry equal in this order has the same member, so the same size: the chunk's ref is
+      // unchanged and so is its page (unless the low entry changed, below).
+      int grown = ZSetChunks.entrySize(e) - ZSetChunks.entrySize(old);
+      if (grown != 0) {
+        resize(p, c, 0, grown);
+      }
+      c.dirty = true;
+    } else {
+      splice(c, pos.at(), 0, e);
+      resize(p, c, 1, ZSetChunks.entrySize(e));
+    }
+    if (pos.at() == 0) {
+      setLows(pos.page(), pos.chunk());
+    }
+    if (old == null && c.bytes > CHUNK_BYTES && c.count > 1) {
+      split(pos.page(), pos.chunk(), pos.at());
+    }
+    return old;
+  }
+
   /**
    * Removes the entry equal to the key in this side's order.
    *
@@ -381,7 +532,13 @@ final class ZSetSide {
     }
     Page p = pages.get(pos.page());
     Chunk c = chunkAt(pos);
-    Entry old = c.entries.remove(pos.at());
+    Entry old;
+    if (c.entries == null && c.count > 1) {
+      old = entryAt(c, pos.at());
+      splice(c, pos.at(), 1, null);
+    } else {
+      old = entries(c).remove(pos.at());
+    }
     resize(p, c, -1, -ZSetChunks.entrySize(old));
     if (c.count == 0) {
       p.chunks.remove(pos.chunk());
@@ -410,7 +567,8 @@ final class ZSetSide {
       page(pi);
       for (Chunk c : p.chunks) {
         if (rank < c.count) {
-          return entries(c).get((int) rank);
+          rawForm(c); // read in place if not decoded: ZPOPMIN's entry, then spliced out
+          return entryAt(c, (int) rank);
         }
         rank -= c.count;
       }
@@ -579,7 +737,7 @@ final class ZSetSide {
   private void setLows(int pi, int ci) {
     Page p = pages.get(pi);
     Chunk c = p.chunks.get(ci);
-    c.low = c.entries.getFirst();
+    c.low = entryAt(c, 0);
     p.low = p.chunks.getFirst().low;
     p.dirty = true;
   }
@@ -617,7 +775,7 @@ final class ZSetSide {
   private void split(int pi, int ci, int at) {
     Page p = pages.get(pi);
     Chunk c = p.chunks.get(ci);
-    List<Entry> es = c.entries;
+    List<Entry> es = entries(c);
     int cut;
     boolean lastOfSide = pi == pages.size() - 1 && ci == p.chunks.size() - 1;
     if (lastOfSide && at == es.size() - 1) {
@@ -723,7 +881,7 @@ final class ZSetSide {
   /** Stores a chunk's or page's payload. */
   @FunctionalInterface
   interface Store {
-    void put(int number, byte[] payload, boolean fresh);
+    void put(int number, PayloadEncoder payload, boolean fresh);
   }
 
   /**
@@ -747,7 +905,10 @@ final class ZSetSide {
             c.number = head.takeNumber();
           }
           if (c.dirty || fresh) {
-            store.put(c.number, ZSetChunks.encodeChunk(c.entries), fresh);
+            store.put(
+                c.number,
+                c.entries != null ? ZSetChunks.chunk(c.entries) : ZSetChunks.encoded(c.raw),
+                fresh);
             c.dirty = false;
           }
           chunkRefs.add(new Ref(c.number, c.count, c.bytes, c.low));
@@ -755,7 +916,7 @@ final class ZSetSide {
         if (p.dirty || p.number < 0) {
           drop(p.number);
           p.number = head.takeNumber();
-          store.put(p.number, ZSetChunks.encodePage(chunkRefs), true);
+          store.put(p.number, ZSetChunks.page(chunkRefs), true);
           made.accept(p.number, List.copyOf(chunkRefs));
           p.dirty = false;
         }

@@ -152,8 +152,8 @@ public final class ZSetStore {
       headId = id;
       body.write(
           head,
-          (number, bytes, fresh) -> {
-            byte[] key = chunks.writeChunk(stored, ValueType.ZSET, id, number, bytes, sink);
+          (number, encoder, fresh) -> {
+            byte[] key = chunks.writeChunk(stored, ValueType.ZSET, id, number, encoder, sink);
             if (fresh) {
               written.add(key);
             }

@@ -6,6 +6,7 @@ import static dev.larder.server.internal.resp.RespCommand.Flag.FAST;
 import static dev.larder.server.internal.resp.RespCommand.Flag.READONLY;
 import static dev.larder.server.internal.resp.RespCommand.Flag.WRITE;
 
+import dev.larder.server.internal.keyspace.ElementSlices;
 import dev.larder.server.internal.keyspace.ListPayload;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -322,15 +323,27 @@ final class ListCommands {
   private static void lrange(RespCall c) {
     long start = c.integer(2);
     long stop = c.integer(3);
-    List<byte[]> found =
+    // The elements are written from the payloads the read loaded, not copied one by one first;
+    // the slices are made afresh in each run of the read (a run that met a chunk being evicted is
+    // run again).
+    ElementSlices found =
         ListAccess.read(
             c,
             c.arg(1),
             l -> {
               int[] span = l == null ? null : span(start, stop, l.size());
-              return span == null ? List.<byte[]>of() : l.range(span[0], span[1]);
+              if (span == null) {
+                return new ElementSlices(0);
+              }
+              ElementSlices slices = new ElementSlices(span[1] - span[0] + 1);
+              l.range(span[0], span[1], slices);
+              return slices;
             });
-    writeArray(c.out(), found);
+    RespWriter out = c.out();
+    out.array(found.size());
+    for (int i = 0; i < found.size(); i++) {
+      out.bulk(found.array(i), found.offset(i), found.length(i));
+    }
   }
 
   /**

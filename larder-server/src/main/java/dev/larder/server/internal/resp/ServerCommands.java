@@ -7,6 +7,7 @@ import static dev.larder.server.internal.resp.RespCommand.Flag.FAST;
 import dev.larder.server.internal.ProcessCpu;
 import dev.larder.server.internal.ProcessMemory;
 import dev.larder.server.internal.ServerState;
+import dev.larder.server.internal.keyspace.ChunkTraffic;
 import dev.larder.server.internal.keyspace.GlobPattern;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.net.ClientMemory;
@@ -193,6 +194,14 @@ final class ServerCommands {
         f.put("pubsub_patterns", s.pubsub().patterns());
         f.put("tracking_total_keys", s.tracking().keys());
         f.put("tracking_total_prefixes", s.tracking().prefixCount());
+        ChunkTraffic.Counts chunks = ks.chunkTraffic();
+        f.put("larder_chunk_writes", chunks.chunkWrites());
+        f.put("larder_chunk_bytes_written", chunks.chunkBytesWritten());
+        f.put("larder_chunk_removes", chunks.chunkRemoves());
+        f.put("larder_chunk_head_writes", chunks.headWrites());
+        f.put("larder_chunk_head_bytes_written", chunks.headBytesWritten());
+        f.put("larder_chunk_reads", chunks.chunkReads());
+        f.put("larder_chunk_bytes_read", chunks.chunkBytesRead());
         // Larder never forks: checkpoints are written by a thread of the server's own process.
         f.put("latest_fork_usec", 0);
         f.put("total_forks", 0);

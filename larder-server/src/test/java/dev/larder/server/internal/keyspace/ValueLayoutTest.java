@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.SplittableRandom;
@@ -115,6 +116,24 @@ class ValueLayoutTest {
       assertEquals(v.clientFlags(), back.clientFlags());
       assertArrayEquals(v.payload(), back.payload());
       assertEquals(v.expiresAtMillis(), ValueLayout.expiryOf(ValueLayout.encode(v)));
+    }
+  }
+
+  @Test
+  void theChunkPathAgreesWithTheFullCodecOnAnyPartOfAnArray() {
+    SplittableRandom r = new SplittableRandom(12);
+    ValueType[] types = {ValueType.LIST, ValueType.SET, ValueType.HASH, ValueType.ZSET};
+    for (int i = 0; i < 2_000; i++) {
+      byte[] around = new byte[r.nextInt(3_000)];
+      r.nextBytes(around);
+      int offset = r.nextInt(around.length + 1);
+      int length = r.nextInt(around.length - offset + 1);
+      byte[] payload = Arrays.copyOfRange(around, offset, offset + length);
+      long version = 1 + r.nextLong(Long.MAX_VALUE - 1);
+      ValueType type = types[r.nextInt(types.length)];
+      assertArrayEquals(
+          ValueLayout.encode(new StoredValue(type, version, 0, 0, payload)),
+          ValueLayout.encodeChunk(type, version, around, offset, length));
     }
   }
 

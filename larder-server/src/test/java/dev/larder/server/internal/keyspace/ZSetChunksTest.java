@@ -165,9 +165,30 @@ class ZSetChunksTest {
             Double.doubleToRawLongBits(read.get(i).score()),
             Double.doubleToRawLongBits(decoded.get(i).score()));
       }
+      int[] starts = ZSetChunks.entryStarts(chunk, entries.size());
+      for (int i = 0; i < read.size(); i++) {
+        Entry at = ZSetChunks.entryAt(chunk, starts[i]);
+        assertArrayEquals(read.get(i).member(), at.member());
+        assertEquals(
+            Double.doubleToRawLongBits(read.get(i).score()),
+            Double.doubleToRawLongBits(at.score()));
+        int from = starts[i] + 8 + Varint.size(at.member().length);
+        assertEquals(
+            ScanCursor.hash(at.member()),
+            ScanCursor.hash(chunk, from, from + at.member().length),
+            "the hash of a member in place");
+      }
+      assertThrows(
+          IllegalArgumentException.class,
+          () -> ZSetChunks.entryStarts(chunk, entries.size() + 1),
+          "another count than the ref's");
       int cut = 1 + r.nextInt(chunk.length - 1);
       byte[] shorter = Arrays.copyOf(chunk, cut);
       assertThrows(IllegalArgumentException.class, () -> ZSetChunks.decodeChunk(shorter));
+      if (cut < starts[starts.length - 1] + 8) {
+        assertThrows(
+            IllegalArgumentException.class, () -> ZSetChunks.entryStarts(shorter, entries.size()));
+      }
     }
   }
 }

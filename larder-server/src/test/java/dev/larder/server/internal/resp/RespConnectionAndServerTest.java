@@ -163,6 +163,8 @@ class RespConnectionAndServerTest {
             "# Stats\r\n",
             "keyspace_hits:1\r\n",
             "keyspace_misses:1\r\n",
+            "larder_chunk_writes:0\r\n",
+            "larder_chunk_bytes_written:0\r\n",
             "# Keyspace\r\n",
             "db0:keys=1,expires=0,avg_ttl=0\r\n"
           }) {
