@@ -29,12 +29,22 @@ final class TxWorkload {
   static final long INITIAL_BALANCE = 100;
   static final int KEYS = 8;
 
+  /**
+   * Elements after which a list is retired and its slot's appends go to the next list ({@code
+   * k3.0}, then {@code k3.1}, ...). A list read records the whole list, so unbounded lists made the
+   * history grow with the square of the trial's length (a full trial wrote gigabytes and its check
+   * ran out of heap); retired lists keep every read short. Clients move on independently when they
+   * see a list at the cap, so a list may end a little above it.
+   */
+  static final int LIST_CAP = 200;
+
   private final TxStore store;
   private final TxCache<String, Long> accounts;
   private final TxCache<String, String> lists;
   private final TxCache<String, Long> registers;
   private final Random random;
   private final long valueBase;
+  private final int[] generation = new int[KEYS];
   private long nextValue;
 
   /**
@@ -97,17 +107,25 @@ final class TxWorkload {
     List<String> ops = new ArrayList<>();
     int n = 1 + random.nextInt(4);
     for (int i = 0; i < n; i++) {
-      String key = "k" + random.nextInt(KEYS);
+      int slot = random.nextInt(KEYS);
+      String key = "k" + slot;
       switch (random.nextInt(4)) {
         case 0 -> {
-          String list = tx.get(lists, key);
-          ops.add("r:" + key + ":" + (list == null ? "" : list));
+          String listKey = listKey(slot);
+          String list = tx.get(lists, listKey);
+          ops.add("r:" + listKey + ":" + (list == null ? "" : list));
+          retireIfFull(slot, list);
         }
         case 1 -> {
           long v = valueBase + nextValue++;
-          String old = tx.get(lists, key);
-          tx.put(lists, key, old == null || old.isEmpty() ? Long.toString(v) : old + "," + v);
-          ops.add("a:" + key + ":" + v);
+          String listKey = listKey(slot);
+          String old = tx.get(lists, listKey);
+          if (retireIfFull(slot, old)) {
+            listKey = listKey(slot);
+            old = tx.get(lists, listKey);
+          }
+          tx.put(lists, listKey, old == null || old.isEmpty() ? Long.toString(v) : old + "," + v);
+          ops.add("a:" + listKey + ":" + v);
         }
         case 2 -> {
           Long v = tx.get(registers, key);
@@ -125,19 +143,53 @@ final class TxWorkload {
     return ops;
   }
 
-  /** Returns every list, as {@code key=v1,v2} tokens, read in one transaction. */
+  private String listKey(int slot) {
+    return listKey(slot, generation[slot]);
+  }
+
+  private static String listKey(int slot, int generation) {
+    return "k" + slot + "." + generation;
+  }
+
+  /** Moves {@code slot} on to its next list if {@code list} (read from its current one) is full. */
+  private boolean retireIfFull(int slot, String list) {
+    if (list == null || elements(list) < LIST_CAP) {
+      return false;
+    }
+    generation[slot]++;
+    return true;
+  }
+
+  private static int elements(String list) {
+    if (list.isEmpty()) {
+      return 0;
+    }
+    int n = 1;
+    for (int i = 0; i < list.length(); i++) {
+      n += list.charAt(i) == ',' ? 1 : 0;
+    }
+    return n;
+  }
+
+  /**
+   * Returns every list, as {@code key=v1,v2} tokens, read in one transaction: each slot's lists
+   * from its first until the first absent one (a slot moves to its next list only once the one
+   * before holds {@link #LIST_CAP} elements, so none is skipped).
+   */
   static String dumpLists(TxStore store) {
     TxCache<String, String> l = store.cache(LISTS);
     return store.inTransaction(
         tx -> {
           StringBuilder sb = new StringBuilder();
           for (int i = 0; i < KEYS; i++) {
-            String v = tx.get(l, "k" + i);
-            sb.append(i == 0 ? "" : " ")
-                .append("k")
-                .append(i)
-                .append("=")
-                .append(v == null ? "" : v);
+            for (int g = 0; ; g++) {
+              String key = listKey(i, g);
+              String v = tx.get(l, key);
+              if (v == null) {
+                break;
+              }
+              sb.append(sb.isEmpty() ? "" : " ").append(key).append("=").append(v);
+            }
           }
           return sb.toString();
         });
