@@ -156,6 +156,18 @@ public final class WriteAheadLog implements AutoCloseable {
     writer.sync(ticket);
   }
 
+  /**
+   * Returns whether the record of {@code ticket} may already be acknowledged (forced under {@code
+   * always}, written to the operating system otherwise), without waiting, writing or throwing: a
+   * caller that holds replies for many records can send those already covered by a force another
+   * thread did, rather than wait in {@link #sync}. False once the log has failed.
+   *
+   * @param ticket from {@link #append}
+   */
+  public boolean synced(long ticket) {
+    return writer.synced(ticket);
+  }
+
   /** Returns the highest sequence in the log. */
   public long lastSequence() {
     return writer.lastSequence();

@@ -326,6 +326,18 @@ public final class LogWriter implements AutoCloseable {
   }
 
   /**
+   * Returns whether the record of {@code ticket} may already be acknowledged: forced under {@code
+   * always}, written to the operating system under the other policies (a stricter answer than
+   * {@link #sync} needs under {@code none}). Never waits, writes or throws; false once the log has
+   * failed.
+   *
+   * @param ticket from {@link #append}
+   */
+  public boolean synced(long ticket) {
+    return failure == null && covered(policy instanceof FsyncPolicy.Always) >= ticket;
+  }
+
+  /**
    * One step towards {@code covered(force) >= target}: flushes if no one else is, else waits for
    * the flusher. Throws if the log failed.
    */

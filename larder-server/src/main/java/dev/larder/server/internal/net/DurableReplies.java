@@ -30,11 +30,21 @@ import java.util.concurrent.LinkedBlockingQueue;
  * <p><b>{@code always}</b>: forcing on the loop would stop every connection of the loop for the
  * length of a force. The drain instead hands the round to the one syncer thread and goes on; the
  * syncer takes every round waiting (from every loop), forces the log once up to the highest ticket,
- * and posts each round back to its loop, which writes it: group commit across connections and
- * loops, with no loop ever waiting. A round whose ticket is already forced, on a loop with no round
- * at the syncer, is written at once. A loop with a round at the syncer sends its later rounds there
- * too, in order: the syncer answers rounds in the order it took them and the loop runs its posted
- * tasks in order, so a connection's replies never overtake each other.
+ * and posts each loop its rounds as one task, which writes them: group commit across connections
+ * and loops, with no loop ever waiting. The next force starts as soon as one ends, with every round
+ * handed over meanwhile. A force writes every record appended before it began, including those of
+ * rounds not yet handed over (a loop appends while it runs its connections and hands its round over
+ * at the end): rounds handed over during the force whose records it covered are posted with it,
+ * rather than wait for the next force (under load, a second force's length). A round whose ticket
+ * is already forced, on a loop with no round at the syncer, is written at once. A loop with a round
+ * at the syncer sends its later rounds there too, in order: the syncer posts each loop's rounds in
+ * the order they came (a loop's later round is never covered before its earlier one, since tickets
+ * grow) and the loop runs its posted tasks in order, so a connection's replies never overtake each
+ * other. {@link #info()} tells where the rounds' time went ({@link ReplyWaits}).
+ *
+ * <p>Redis under {@code appendfsync always} writes and forces its file in the event loop itself,
+ * before it writes the iteration's replies: a force holds every connection, and the next requests
+ * are read only after it. Here the loops read and run the next requests while a force runs.
  *
  * <p><b>Memory.</b> Bytes held here count as their connection's unsent output ({@link
  * ClientConnection#awaitingLog()}); once they are written, a connection its {@link RequestPipeline}
@@ -50,7 +60,7 @@ public final class DurableReplies implements AutoCloseable {
   private final Map<EventLoop, Round> rounds = new ConcurrentHashMap<>();
   private final LinkedBlockingQueue<Waiting> toForce = new LinkedBlockingQueue<>();
   private final Thread syncer;
-  private volatile long forced;
+  private final ReplyWaits waits = new ReplyWaits();
   private volatile boolean closed;
 
   /**
@@ -100,29 +110,100 @@ public final class DurableReplies implements AutoCloseable {
 
   private void syncLoop() {
     List<Waiting> batch = new ArrayList<>();
+    List<Waiting> covered = new ArrayList<>();
     while (!closed) {
-      try {
-        batch.add(toForce.take());
-      } catch (InterruptedException e) {
-        return;
+      if (batch.isEmpty()) {
+        try {
+          batch.add(toForce.take());
+        } catch (InterruptedException e) {
+          return;
+        }
       }
       toForce.drainTo(batch);
+      // Rounds whose records an earlier force already covered (appended before its write, handed
+      // over after the syncer took its batch) are written now, not after this force.
+      long started = System.nanoTime();
+      takeCovered(batch, covered);
+      post(covered, true, started, started);
+      if (batch.isEmpty()) {
+        continue;
+      }
       long ticket = 0;
       for (Waiting w : batch) {
         ticket = Math.max(ticket, w.ticket());
       }
       boolean ok = true;
+      started = System.nanoTime();
       try {
         log.sync(ticket);
-        forced = Math.max(forced, ticket);
       } catch (RuntimeException e) {
         ok = false;
       }
-      for (Waiting w : batch) {
-        w.finished(ok);
+      long ended = System.nanoTime();
+      waits.forced(ended - started);
+      // The force wrote every record appended before it began, whether or not its round had
+      // reached the queue yet: the rounds handed over meanwhile that it covered go with it, the
+      // others start the next force at once.
+      int taken = batch.size();
+      toForce.drainTo(batch);
+      List<Waiting> later = new ArrayList<>(batch.subList(taken, batch.size()));
+      batch.subList(taken, batch.size()).clear();
+      if (ok) {
+        takeCovered(later, batch);
       }
+      post(batch, ok, started, ended);
       batch.clear();
+      batch.addAll(later);
     }
+  }
+
+  /**
+   * Moves from {@code from} to {@code into} the rounds whose records are already forced, keeping
+   * each loop's rounds in order: once one of a loop's rounds must wait, its later ones wait too.
+   */
+  private void takeCovered(List<Waiting> from, List<Waiting> into) {
+    List<Round> held = new ArrayList<>(2);
+    for (var it = from.iterator(); it.hasNext(); ) {
+      Waiting w = it.next();
+      if (!held.contains(w.round()) && log.synced(w.ticket())) {
+        into.add(w);
+        it.remove();
+      } else if (!held.contains(w.round())) {
+        held.add(w.round());
+      }
+    }
+  }
+
+  /**
+   * Hands each loop its rounds of {@code batch}, in order, as one task per loop (one wake-up), and
+   * clears the batch.
+   */
+  private void post(List<Waiting> batch, boolean ok, long started, long ended) {
+    while (!batch.isEmpty()) {
+      Round round = batch.getFirst().round();
+      List<Waiting> mine = new ArrayList<>();
+      for (var it = batch.iterator(); it.hasNext(); ) {
+        Waiting w = it.next();
+        if (w.round() == round) {
+          mine.add(w);
+          it.remove();
+        }
+      }
+      round.loop.execute(
+          () -> {
+            long now = System.nanoTime();
+            round.atSyncer -= mine.size();
+            for (Waiting w : mine) {
+              waits.waited(w.drained(), started, ended, now);
+              send(w.replies(), ok);
+            }
+          });
+    }
+  }
+
+  /** Returns INFO persistence's fields of the reply path (see {@link ReplyWaits}). */
+  public Map<String, Object> info() {
+    return waits.info();
   }
 
   /** Stops the syncer; rounds still waiting are not sent. */
@@ -168,25 +249,21 @@ public final class DurableReplies implements AutoCloseable {
           ok = false;
         }
         send(batch, ok);
-      } else if (atSyncer == 0 && ticket <= forced) {
+      } else if (atSyncer == 0 && log.synced(ticket)) {
+        waits.sentAtOnce();
         send(batch, true);
       } else {
         atSyncer++;
-        toForce.add(new Waiting(this, batch, ticket));
+        toForce.add(new Waiting(this, batch, ticket, System.nanoTime()));
       }
     }
   }
 
-  /** A round handed to the syncer: its loop's state, its replies and the ticket they need. */
-  private record Waiting(Round round, List<Reply> replies, long ticket) {
-    void finished(boolean ok) {
-      round.loop.execute(
-          () -> {
-            round.atSyncer--;
-            send(replies, ok);
-          });
-    }
-  }
+  /**
+   * A round handed to the syncer: its loop's state, its replies, the ticket they need and when it
+   * was handed over.
+   */
+  private record Waiting(Round round, List<Reply> replies, long ticket, long drained) {}
 
   // A close that fails has nothing left to undo: the channel is closed either way.
   @SuppressWarnings("FutureReturnValueIgnored")

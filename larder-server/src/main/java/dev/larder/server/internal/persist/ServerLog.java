@@ -316,6 +316,16 @@ public final class ServerLog implements AutoCloseable {
     }
   }
 
+  /**
+   * Returns whether everything up to {@code ticket} may already be acknowledged (forced under
+   * {@code always}, written otherwise), without waiting; false once the log has failed.
+   *
+   * @param ticket from {@link #appendedTicket()}
+   */
+  public boolean synced(long ticket) {
+    return wal.synced(ticket);
+  }
+
   /** Waits until everything appended so far may be acknowledged. */
   private void awaitDurable() {
     sync(appendedTicket);

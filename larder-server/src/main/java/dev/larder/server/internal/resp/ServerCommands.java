@@ -264,6 +264,7 @@ final class ServerCommands {
     }
     if (s.log() != null) {
       f.putAll(s.log().info());
+      f.putAll(s.replies().info());
       return;
     }
     f.put("loading", 0);

@@ -68,6 +68,39 @@ class DurableRepliesTest {
   }
 
   /**
+   * A force answers only the rounds whose records it wrote: a write on another event loop appended
+   * while a force is under way (after its write) is handed to the syncer during that force, and its
+   * reply waits for the next force, which the disk holds; it arrives once that force completes.
+   */
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void aWriteAppendedDuringAForceWaitsForTheNext(@TempDir Path dir) throws Exception {
+    HeldDisk disk = new HeldDisk();
+    try (DurableServer server = new DurableServer(dir, disk, Map.of(), 2);
+        Socket first = connect(server.port);
+        Socket second = connect(server.port)) {
+      send(first, "SET", "a", "0");
+      assertEquals("+OK\r\n", read(first, 5));
+      send(second, "SET", "b", "0");
+      assertEquals("+OK\r\n", read(second, 5));
+
+      disk.hold(true);
+      send(first, "SET", "a", "1");
+      disk.awaitForcesHeld(1);
+      // a's record is written and its force held: b's record is appended after that write
+      send(second, "SET", "b", "1");
+      assertEquals("", read(second, 5), "b answered before any force completed");
+
+      disk.letOneForceThrough();
+      assertEquals("+OK\r\n", readAnswer(first, 5));
+      assertEquals("", read(second, 5), "b answered by a force that began before b was appended");
+
+      disk.hold(false);
+      assertEquals("+OK\r\n", readAnswer(second, 5));
+    }
+  }
+
+  /**
    * Replies waiting for a force count as the connection's unsent output: a client that pipelines a
    * write and then far more replies than its output limit while the disk holds the write's force is
    * paused with about one batch of replies counted (not left to pile them all up uncounted), and
@@ -126,13 +159,19 @@ class DurableRepliesTest {
     private final Keyspace keyspace;
     private final ServerLog log;
     final ServerState state;
-    private final EventLoopGroup loops =
-        new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    private final EventLoopGroup loops;
     private final Channel listener;
     private final HeldDisk disk;
 
     DurableServer(Path dir, HeldDisk disk, Map<String, String> settings) throws Exception {
+      this(dir, disk, settings, 1);
+    }
+
+    /** Connections are spread over {@code eventLoops} loops, one after the other. */
+    DurableServer(Path dir, HeldDisk disk, Map<String, String> settings, int eventLoops)
+        throws Exception {
       this.disk = disk;
+      this.loops = new MultiThreadIoEventLoopGroup(eventLoops, NioIoHandler.newFactory());
       ServerConfig config = ServerConfig.of(settings);
       keyspace = new Keyspace(config.maxMemory(), System::currentTimeMillis);
       log =
@@ -208,23 +247,70 @@ class DurableRepliesTest {
     return sb.toString();
   }
 
-  /** The real file system, except that a force waits while the disk is held. */
+  /** Reads {@code n} bytes, waiting up to 20 s for them whether or not the disk is held. */
+  private static String readAnswer(Socket s, int n) throws IOException {
+    s.setSoTimeout(20_000);
+    try {
+      byte[] got = s.getInputStream().readNBytes(n);
+      return new String(got, StandardCharsets.US_ASCII);
+    } finally {
+      s.setSoTimeout(300);
+    }
+  }
+
+  /**
+   * The real file system, except that a force waits while the disk is held (unless let through one
+   * at a time).
+   */
   static final class HeldDisk {
     static volatile boolean held;
+
+    /** Forces that may complete while held. */
+    private int passes;
+
+    /** Forces waiting in the hook now. */
+    private int waiting;
 
     synchronized void hold(boolean on) {
       held = on;
       notifyAll();
     }
 
-    private synchronized void awaitRelease() {
-      while (held) {
-        try {
-          wait();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
+    /** Lets one held force (waiting now or the next) complete; the disk stays held. */
+    synchronized void letOneForceThrough() {
+      passes++;
+      notifyAll();
+    }
+
+    /** Waits (up to 20 s) until {@code n} forces wait on the held disk. */
+    synchronized void awaitForcesHeld(int n) throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (waiting < n) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new AssertionError(waiting + " forces held, expected " + n);
         }
+        TimeUnit.NANOSECONDS.timedWait(this, left);
+      }
+    }
+
+    private synchronized void awaitRelease() {
+      waiting++;
+      notifyAll();
+      try {
+        while (held && passes == 0) {
+          try {
+            wait();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+          }
+        }
+        if (held) {
+          passes--;
+        }
+      } finally {
+        waiting--;
       }
     }
 
