@@ -37,12 +37,13 @@ import org.jgroups.util.UUID;
  *       #installed}): for every segment OWNED when the view is confirmed (under the view lock, and
  *       before the member becomes available in it, so before it applies any write of the view), and
  *       for a segment it completes by state transfer or seeds at a formation, before the segment
- *       turns OWNED; and the view's retired epoch for every segment the view takes away from it,
- *       when it installs the view. The retired epoch orders a former owner above a member that left
- *       earlier: a primary whose backup crashes acknowledges the writes it applied meanwhile once
- *       the view without the backup comes, and if that view also takes the segment away from it (it
- *       adds a member too), its copy holds writes the backup's record lacks. It records 0 for a
- *       segment before it drops its entries of it (a segment it receives, or no longer holds).
+ *       turns OWNED; and the view's retired epoch for every segment the view takes away from it, at
+ *       the same moment as the view's epoch. The retired epoch orders a former owner above a member
+ *       that left earlier: a primary whose backup crashes acknowledges the writes it applied
+ *       meanwhile once the view without the backup comes, and if that view also takes the segment
+ *       away from it (it adds a member too), its copy holds writes the backup's record lacks. It
+ *       records 0 for a segment before it drops its entries of it (a segment it receives, or no
+ *       longer holds).
  *   <li><b>Why the largest epoch of a segment holds every acknowledged write of it.</b> A write is
  *       applied by its primary holding the segment OWNED (in DISTRIBUTED mode a durable primary
  *       whose segment is still incoming refuses writes: {@link Writes}; in REPLICATED mode every
