@@ -149,6 +149,11 @@ public final class ClusterEngine implements AutoCloseable {
                 messenger);
     if (formation != null) {
       membership.durable(formation);
+      if (config.partitionHandling() == PartitionHandling.QUORUM) {
+        // epochs only for confirmed views: an unconfirmed one's would tie with the confirmed view
+        // of the same number at a full restart
+        quorum.recordEpochsWith(formation::confirmed);
+      }
     }
     this.removals =
         new RemovalReporting(

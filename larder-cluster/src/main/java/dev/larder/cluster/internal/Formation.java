@@ -33,11 +33,12 @@ import org.jgroups.util.UUID;
  *       holding the segment complete in that view, 0 for a member that held it complete as the view
  *       began and that view took it away. A member records the view's epoch for a segment whenever
  *       it holds the segment complete in a view and is available (under quorum, only the majority
- *       side; and nothing in a merge view its side lost, see {@link #installed}): for every segment
- *       OWNED when it installs the view (under the view lock, so before it applies any write of the
- *       view), and for a segment it completes by state transfer or seeds at a formation, before the
- *       segment turns OWNED; and the view's retired epoch for every segment the view takes away
- *       from it, when it installs the view. The retired epoch orders a former owner above a member
+ *       side, once the view is confirmed; and nothing in a merge view its side lost, see {@link
+ *       #installed}): for every segment OWNED when the view is confirmed (under the view lock, and
+ *       before the member becomes available in it, so before it applies any write of the view), and
+ *       for a segment it completes by state transfer or seeds at a formation, before the segment
+ *       turns OWNED; and the view's retired epoch for every segment the view takes away from it, at
+ *       the same moment as the view's epoch. The retired epoch orders a former owner above a member
  *       that left earlier: a primary whose backup crashes acknowledges the writes it applied
  *       meanwhile once the view without the backup comes, and if that view also takes the segment
  *       away from it (it adds a member too), its copy holds writes the backup's record lacks. It
@@ -187,6 +188,16 @@ final class Formation {
   /** The id of the view this member last cleared in ({@link #cleared}), or -1. */
   private volatile long clearedIn = -1;
 
+  /** The id of the view whose merge this member's side lost, if it is the installed one, or -1. */
+  private volatile long lostIn = -1;
+
+  /**
+   * Segments state transfer completed in the installed view before it was confirmed: recorded with
+   * the view's epochs ({@link #confirmed}). Guarded by the view lock (added under its read side,
+   * hence a concurrent set; read and cleared under its write side).
+   */
+  private final Set<Integer> completedUnrecorded = ConcurrentHashMap.newKeySet();
+
   /** The id of the last merge view this member installed, or -1. */
   private volatile long mergeViewId = -1;
 
@@ -284,12 +295,16 @@ final class Formation {
 
   /**
    * A view was installed (under the view lock's write side, after every segment was reassigned):
-   * remembered while forming; otherwise, if this member is available, the view's epoch is recorded
+   * remembered while forming; otherwise, once this member is available in it (under quorum: once
+   * the view is confirmed, {@link #confirmed}; under allow-all: now), the view's epoch is recorded
    * for every segment it holds OWNED, and the view's retired epoch for every segment the view took
-   * away from it (it held it complete until the view). A merge view ends every wait for a holder
-   * that left ({@link #awaitHolder}): the holders on a partition's losing side are back in the view
-   * and serve their copies (they keep them: {@link SegmentOwnership#reassign}), and holders that
-   * crashed meanwhile are waited for no longer.
+   * away from it (it held it complete until the view). A view that holds a majority but is never
+   * confirmed (the cut-off end of a cut made one link at a time, whose view has the number of the
+   * confirmed one) records nothing: its epochs would equal the confirmed view's, for a copy without
+   * the writes that view acknowledged. A merge view ends every wait for a holder that left ({@link
+   * #awaitHolder}): the holders on a partition's losing side are back in the view and serve their
+   * copies (they keep them: {@link SegmentOwnership#reassign}), and holders that crashed meanwhile
+   * are waited for no longer.
    *
    * <p>A member whose side lost the merge records nothing in it: what it keeps is a copy from
    * before it lost its majority (a member records no epoch while it is not available), not the
@@ -323,10 +338,48 @@ final class Formation {
         }
       }
     }
-    if (!quorum.majorityInView() || lost) {
+    lostIn = lost ? t.viewId() : -1;
+    completedUnrecorded.clear();
+    if (quorum.available()) {
+      // allow-all: available in every view; under quorum a view's epochs wait for its confirmation
+      record(t);
+    }
+  }
+
+  /**
+   * The installed view named {@code key} is confirmed (its own thread, see {@link
+   * Quorum#recordEpochsWith}): records its epochs as {@link #installed} describes, then lets this
+   * member become available in it. Takes the view lock's write side, so that no segment changes
+   * state meanwhile and no write of the view is applied before (a primary refuses writes until it
+   * is available).
+   */
+  void confirmed(Quorum.ViewKey key) {
+    Lock lock = membership.viewWriteLock();
+    lock.lock();
+    try {
+      Topology t = membership.topology();
+      if (t == null || !Quorum.keyOf(t.view()).equals(key)) {
+        return; // a newer view came first
+      }
+      record(t);
+      quorum.epochsRecorded(key);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Records the epochs of {@code t}, in which this member is available (or about to be, once they
+   * are recorded): nothing while forming or in a merge view its side lost; else {@code t}'s epoch
+   * for every segment it holds OWNED or completed in {@code t} meanwhile, and {@code t}'s retired
+   * epoch for every segment {@code t} took away from it. Called under the view lock's write side.
+   */
+  private void record(Topology t) {
+    if (settled == null || lostIn == t.viewId()) {
       return;
     }
-    List<Integer> owned = new ArrayList<>();
+    List<Integer> owned = new ArrayList<>(completedUnrecorded);
+    completedUnrecorded.clear();
     List<Integer> retired = new ArrayList<>();
     for (int s = 0; s < segments.size(); s++) {
       segments.lock(s);
@@ -561,8 +614,13 @@ final class Formation {
       }
       // settled only now: an EPOCH answer names this member's pending segments once they are set
       settled = decided;
-      // the epoch first, then OWNED: no write reaches a kept segment before its record says so
-      raise(owned, epochOf(t));
+      // the epoch first, then OWNED: no write reaches a kept segment before its record says so;
+      // in a view not yet confirmed, the segments are OWNED before the view's epochs are recorded
+      // (under the view lock's write side, which this read side excludes), and no write is applied
+      // before that
+      if (quorum.available()) {
+        raise(owned, epochOf(t));
+      }
       for (int s : kept) {
         segments.lock(s);
         try {
@@ -659,12 +717,23 @@ final class Formation {
         segments.unlock(s);
       }
     }
+    // a view's epochs are recorded once it is confirmed: wait for that (one round trip), so that
+    // the segments are recorded here and announced complete
+    quorum.awaitConfirmation();
     Lock lock = membership.viewReadLock();
     lock.lock();
     try {
-      if (membership.topology() == t && quorum.majorityInView()) {
+      if (membership.topology() != t) {
+        return false;
+      }
+      if (quorum.available()) {
         raise(complete, epochOf(t));
         return true;
+      }
+      if (quorum.majorityInView()) {
+        // still confirming: recorded with the view's other epochs if it is confirmed (confirmed),
+        // whether or not the segment has turned OWNED by then
+        completedUnrecorded.addAll(complete);
       }
       return false;
     } finally {

@@ -335,6 +335,14 @@ final class Membership {
     return viewLock.readLock();
   }
 
+  /**
+   * The write side of the view lock, held while a view is installed; a durable member's {@link
+   * Formation} takes it to record a view's epochs once the view is confirmed.
+   */
+  Lock viewWriteLock() {
+    return viewLock.writeLock();
+  }
+
   Address self() {
     return channel.getAddress();
   }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jgroups.Address;
 import org.jgroups.MergeView;
@@ -40,7 +41,11 @@ import org.jgroups.View;
  *       member that installed both; so at most one view of each number is confirmed, and two
  *       disjoint sides cannot both be. Between installing a view that holds a majority and its
  *       confirmation a member is <i>confirming</i>: callers wait for the outcome (up to the cluster
- *       timeout) rather than being refused, primaries answer RETRY, backups accept.
+ *       timeout) rather than being refused, primaries answer RETRY, backups accept. A durable
+ *       member stays confirming after the confirmation until it has recorded the view's epochs
+ *       ({@link #recordEpochsWith}): a view that is never confirmed records none, so the cut-off
+ *       end of a cut made one link at a time leaves no record that ties with the confirmed view of
+ *       the same number at a full restart.
  *   <li><b>Last available.</b> A member keeps the number of the last view it was available in, and
  *       reports it with each INSTALLED. Within a view it stays available until the next view (or a
  *       LEAVE), so a write acknowledged in view v was applied by members whose last available view
@@ -121,6 +126,18 @@ final class Quorum {
 
   /** The number of the last view this member was available in; guarded by this. */
   private long lastAvailable;
+
+  /**
+   * What records a durable member's epochs for a confirmed view before the member becomes available
+   * in it ({@link #recordEpochsWith}), or null; set once before the first view.
+   */
+  private volatile Consumer<ViewKey> epochRecorder;
+
+  /** The installed view once its epochs are recorded, else null; guarded by this. */
+  private ViewKey recordedKey;
+
+  /** The installed view once its epochs are asked to be recorded, else null; guarded by this. */
+  private ViewKey recordingKey;
 
   private volatile State state;
   private volatile View lastWinner;
@@ -291,6 +308,33 @@ final class Quorum {
     return lastAvailable;
   }
 
+  /**
+   * Makes this a durable member's quorum: once the installed view is confirmed, {@code recorder} is
+   * run with its key on a thread of its own, outside this object's lock, and this member becomes
+   * available in the view only when the recorder calls {@link #epochsRecorded} (until then it is
+   * confirming, and callers wait). So a durable member records a view's epochs only for a view a
+   * majority installed, and before it applies any write of it as a primary. Called once, before the
+   * channel connects.
+   *
+   * @param recorder records the epochs of the installed view named by its argument, if still
+   *     installed, then calls {@link #epochsRecorded}
+   */
+  void recordEpochsWith(Consumer<ViewKey> recorder) {
+    this.epochRecorder = recorder;
+  }
+
+  /**
+   * The epochs of the view {@code key} are recorded: if it is still the installed view, this member
+   * becomes available in it. Called by the recorder given to {@link #recordEpochsWith}, under the
+   * view lock's write side.
+   */
+  synchronized void epochsRecorded(ViewKey key) {
+    if (key.equals(currentKey)) {
+      recordedKey = key;
+      reevaluate();
+    }
+  }
+
   /** Recomputes the state for the installed view; called with this object's lock held. */
   private void reevaluate() {
     List<String> names = names(current.getMembers());
@@ -305,6 +349,11 @@ final class Quorum {
     }
     confirmed.retainAll(present);
     boolean available = !counted.isEmpty() && confirmed.size() * 2 > counted.size();
+    if (available && epochRecorder != null && !currentKey.equals(recordedKey)) {
+      // confirmed: available once its epochs are recorded
+      available = false;
+      askToRecord();
+    }
     boolean confirming = !available && !counted.isEmpty() && present.size() * 2 > counted.size();
     if (available) {
       lastAvailable = Math.max(lastAvailable, currentKey.number());
@@ -317,6 +366,38 @@ final class Quorum {
             confirming,
             available ? present : List.copyOf(confirmed),
             List.copyOf(stable)));
+  }
+
+  /** Starts the epoch recorder for the installed view, once per view; with this lock held. */
+  private void askToRecord() {
+    if (currentKey.equals(recordingKey)) {
+      return;
+    }
+    recordingKey = currentKey;
+    ViewKey key = currentKey;
+    Consumer<ViewKey> recorder = epochRecorder;
+    Thread.ofVirtual()
+        .name("larder-epochs-" + selfName.get())
+        .start(
+            () -> {
+              try {
+                recorder.accept(key);
+              } catch (RuntimeException e) {
+                // the member stays confirming in this view: its writes wait and time out
+                LOG.log(
+                    System.Logger.Level.ERROR,
+                    selfName.get() + ": recording the epochs of view " + key + " failed",
+                    e);
+              }
+            });
+  }
+
+  /**
+   * Waits while this member's view is being confirmed, up to the cluster timeout; returns at once
+   * otherwise.
+   */
+  void awaitConfirmation() {
+    settled(System.nanoTime() + settleNanos);
   }
 
   /**
@@ -348,7 +429,7 @@ final class Quorum {
     notifyAll();
   }
 
-  private static ViewKey keyOf(View view) {
+  static ViewKey keyOf(View view) {
     return new ViewKey(view.getViewId().getId(), ViewConfirmations.creatorOf(view));
   }
 
@@ -427,7 +508,8 @@ final class Quorum {
    * Returns whether this member's installed view holds a majority of the stable members, confirmed
    * or not yet: what a backup requires of its own view (the primary requires {@link #available}),
    * and what decides, as a view is installed, whether segments whose holders are missing wait for
-   * them and whether a durable member records epochs.
+   * them. (A durable member records a view's epochs only once it is confirmed: {@link
+   * #recordEpochsWith}.)
    */
   boolean majorityInView() {
     State s = state;

@@ -648,6 +648,14 @@ public final class ClusterTxEngine implements TxBackend, TxChannel.Handler {
     return reconfiguration.inDoubtResolved();
   }
 
+  /**
+   * Returns how many times reconfigurations run by this member waited, before proposing, for read
+   * leases that a member outside the view might hold to run out (each logged at INFO with why).
+   */
+  public long leaseFences() {
+    return reconfiguration.leaseFences();
+  }
+
   /** Returns the number of the epoch this member installed last. */
   public long epochNumber() {
     return member.epoch().number;

@@ -53,6 +53,10 @@ final class Reconfiguration {
   private final java.util.concurrent.atomic.AtomicLong abortedInDoubt =
       new java.util.concurrent.atomic.AtomicLong();
 
+  /** Waits for read leases outside the view to run out ({@link #leaseFences}). */
+  private final java.util.concurrent.atomic.AtomicLong leaseFences =
+      new java.util.concurrent.atomic.AtomicLong();
+
   /**
    * @param leaseNanos how long a read lease grant counts (see {@link ReadLease})
    */
@@ -112,9 +116,22 @@ final class Reconfiguration {
               .toList())) {
         continue;
       }
-      if (!fenced && mayHoldLease(view, reports.values())) {
+      String leaseHolder = fenced ? null : mayHoldLease(view, reports.values());
+      if (leaseHolder != null) {
         // every member of the view has promised (it grants no lease of an older epoch again);
         // a member the view lacks may still hold one, granted just before: it runs out first
+        long n = leaseFences.incrementAndGet();
+        LOG.log(
+            System.Logger.Level.INFO,
+            "reconfiguration for "
+                + view.getViewId()
+                + ": waits "
+                + TimeUnit.NANOSECONDS.toMillis(leaseFenceNanos)
+                + " ms for read leases outside the view to run out ("
+                + leaseHolder
+                + "; lease fence "
+                + n
+                + " here)");
         TimeUnit.NANOSECONDS.sleep(leaseFenceNanos);
         fenced = true;
         if (channel.view() != view) {
@@ -164,15 +181,20 @@ final class Reconfiguration {
     return new long[] {committedInDoubt.get(), abortedInDoubt.get()};
   }
 
+  /** Returns how many times this coordinator waited for read leases to run out before proposing. */
+  long leaseFences() {
+    return leaseFences.get();
+  }
+
   /**
-   * Returns true if a member outside {@code view} may hold a read lease in the epoch the next one
-   * follows: the base epoch (the highest the reporters installed) has a member the view lacks, or
-   * this member did not install the base epoch (it does not know its members), or some reporter
-   * accepted a proposal of a higher epoch (which some member outside the view may have installed).
-   * Leases need a majority of grants, and the view's members, a majority, all promised: so none of
-   * an epoch below the base can be renewed either.
+   * Returns why a member outside {@code view} may hold a read lease in the epoch the next one
+   * follows, or null if none may: the base epoch (the highest the reporters installed) has a member
+   * the view lacks, or this member did not install the base epoch (it does not know its members),
+   * or some reporter accepted a proposal of a higher epoch (which some member outside the view may
+   * have installed). Leases need a majority of grants, and the view's members, a majority, all
+   * promised: so none of an epoch below the base can be renewed either.
    */
-  private boolean mayHoldLease(View view, java.util.Collection<TxFrame.Report> reports) {
+  private String mayHoldLease(View view, java.util.Collection<TxFrame.Report> reports) {
     long base = 0;
     long highest = 0;
     for (TxFrame.Report r : reports) {
@@ -180,10 +202,21 @@ final class Reconfiguration {
       highest = Math.max(highest, r.epoch());
     }
     if (base == 0 && highest == 0) {
-      return false; // no epoch was ever installed or accepted: nobody holds a lease
+      return null; // no epoch was ever installed or accepted: nobody holds a lease
     }
     Epoch own = member.epoch();
-    return highest > base || own.number != base || !view.getMembers().containsAll(own.addresses());
+    if (highest > base) {
+      return "a proposal of epoch " + highest + " above the installed " + base + " was accepted";
+    }
+    if (own.number != base) {
+      return "this member did not install the base epoch " + base;
+    }
+    if (!view.getMembers().containsAll(own.addresses())) {
+      List<Address> missing = new ArrayList<>(own.addresses());
+      missing.removeAll(view.getMembers());
+      return "members of epoch " + base + " outside the view: " + missing;
+    }
+    return null;
   }
 
   /** Returns true (and the round raised) if some member promised a higher ballot. */
