@@ -168,6 +168,10 @@ public final class Keyspace implements AutoCloseable {
     this.hashes = new RangeStore(this, chunks, ValueType.HASH, true);
     this.zsets = new ZSetStore(this, chunks, true);
     this.open = new OpenCollections(this, OpenCollections.defaultBudget(maxMemory));
+    // A switch for measuring the tier against the store's form alone in one build.
+    if ("false".equals(System.getProperty("larder.openCollections"))) {
+      this.open.enable(false);
+    }
   }
 
   /**

@@ -63,6 +63,13 @@ final class OpenCollections {
 
   private static final int HOT_SLOTS = 256;
 
+  /**
+   * An open collection's bytes are counted again after this many changes: the count walks its
+   * chunks, too dear for every command; between two counts a collection grows by at most this many
+   * changes, which the tier's bound allows for.
+   */
+  static final int RECOUNT_EVERY = 64;
+
   private static final System.Logger LOG = System.getLogger(OpenCollections.class.getName());
 
   /** One open collection. Its fields are read and written under its key's stripe. */
@@ -80,6 +87,9 @@ final class OpenCollections {
 
     /** Its bytes as last counted in the tier's total. */
     long bytes;
+
+    /** Changes since its bytes were last counted. */
+    int changesSinceCount;
 
     /** When a command last used it ({@link System#nanoTime}); read by the closing task. */
     volatile long usedAt;
@@ -243,14 +253,23 @@ final class OpenCollections {
     startCloser();
   }
 
-  /** Counts a command's use of an open collection (under its stripe): its time and its bytes. */
-  void used(Open o) {
+  /**
+   * Counts a command's change of an open collection (under its stripe): its time, and every {@link
+   * #RECOUNT_EVERY} changes its bytes (a walk of its chunks). Returns whether the bytes were
+   * counted again.
+   */
+  boolean used(Open o) {
     o.usedAt = System.nanoTime();
+    if (++o.changesSinceCount < RECOUNT_EVERY) {
+      return false;
+    }
+    o.changesSinceCount = 0;
     long now = sizeOf(o.body);
     if (now != o.bytes) {
       bytes.addAndGet(now - o.bytes);
       o.bytes = now;
     }
+    return true;
   }
 
   /** Takes an open collection out of the tier (under its stripe), without writing it. */

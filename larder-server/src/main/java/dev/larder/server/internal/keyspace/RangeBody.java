@@ -111,6 +111,13 @@ public final class RangeBody {
   private final RangeChunks.Index index;
   private boolean changed;
 
+  /**
+   * The entries of every segment together, kept as segments change: every change of a count goes
+   * through {@code set}, and what else rebuilds segments (a page read, a split, a merge, packing)
+   * keeps the total.
+   */
+  private long total;
+
   /** Changes made so far (each entry put or removed): how an open collection sees a command's. */
   private long changes;
 
@@ -152,6 +159,7 @@ public final class RangeBody {
     RangeBody b = empty(type);
     RangeCodec codec = RangeCodec.of(type, false);
     b.segments.add(new Segment(-1, 0, codec.count(payload), payload.length, payload));
+    b.total = b.segments.getFirst().count;
     return b;
   }
 
@@ -182,6 +190,7 @@ public final class RangeBody {
         b.pages++;
       }
       b.segments.add(s);
+      b.total += s.count;
     }
     return b;
   }
@@ -208,11 +217,7 @@ public final class RangeBody {
 
   /** Returns the number of entries. */
   public int size() {
-    long n = 0;
-    for (Segment s : segments) {
-      n += s.count;
-    }
-    return (int) Math.min(n, Integer.MAX_VALUE);
+    return (int) Math.min(total, Integer.MAX_VALUE);
   }
 
   /** Returns the payload bytes of every segment together. */
@@ -399,7 +404,9 @@ public final class RangeBody {
 
   private void set(Segment s, byte[] payload) {
     s.payload = payload;
+    int was = s.count;
     s.count = codec().count(payload);
+    total += s.count - was;
     s.bytes = payload.length;
     s.dirty = true;
     changed = true;

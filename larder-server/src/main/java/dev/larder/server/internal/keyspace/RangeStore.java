@@ -188,8 +188,7 @@ public final class RangeStore {
       return chunks.deleteEmptied(stored, new ChunkStore.Live(raw, o.head, false), result, sink);
     }
     o.body.splitTouched();
-    tier.used(o);
-    if (tier.over()) {
+    if (tier.used(o) && tier.over()) {
       close(o); // the tier is over its budget: this key leaves it
     }
     // The key's type and expiry are the head's; its version is given when it closes.
