@@ -193,6 +193,7 @@ final class ChunkStore {
       begin(sink);
       try {
         if (keyspace.cache().remove(headKey, raw)) {
+          dropOpen(headKey);
           if (sink != null) {
             sink.evict(headKey, ValueLayout.versionOf(raw));
           }
@@ -208,6 +209,14 @@ final class ChunkStore {
     }
   }
 
+  /** Drops the open collection of a key (under its stripe) whose head was removed. */
+  private void dropOpen(byte[] headKey) {
+    OpenCollections.Open o = keyspace.openCollections().get(headKey);
+    if (o != null) {
+      keyspace.openCollections().drop(o);
+    }
+  }
+
   /**
    * Removes the chunks a removed head named (reported to the log, in a group of their own unless
    * the calling thread is in one already).
@@ -219,6 +228,10 @@ final class ChunkStore {
     ReentrantLock stripe = keyspace.stripe(headKey);
     stripe.lock();
     try {
+      OpenCollections.Open o = keyspace.openCollections().get(headKey);
+      if (o != null && Arrays.equals(o.headRaw, head)) {
+        keyspace.openCollections().drop(o); // its head is gone: what it holds goes with it
+      }
       ChangeSink sink = keyspace.sinkIfLogged();
       begin(sink);
       try {
@@ -550,6 +563,7 @@ final class ChunkStore {
     ReentrantLock stripe = keyspace.stripe(stored);
     stripe.lock();
     try {
+      keyspace.openCollections().closeLocked(stored);
       while (true) {
         Live live = live(stored);
         StoredValue v = live.value();
@@ -581,6 +595,7 @@ final class ChunkStore {
     ReentrantLock stripe = keyspace.stripe(stored);
     stripe.lock();
     try {
+      keyspace.openCollections().closeLocked(stored);
       ChangeSink sink = keyspace.sinkIfLogged();
       while (true) {
         Live live = live(stored);

@@ -122,6 +122,9 @@ public final class Keyspace implements AutoCloseable {
   /** Large sorted sets' chunks: the sorted-set commands' reads and writes. */
   private final ZSetStore zsets;
 
+  /** Hot chunked sets and hashes held open in memory (see {@link OpenCollections}). */
+  private final OpenCollections open;
+
   /**
    * Set once a chunked list exists (sticky): from then on a blind overwrite reads the old value
    * back, to remove the chunks of a list it replaces.
@@ -164,6 +167,11 @@ public final class Keyspace implements AutoCloseable {
     this.sets = new RangeStore(this, chunks, ValueType.SET, true);
     this.hashes = new RangeStore(this, chunks, ValueType.HASH, true);
     this.zsets = new ZSetStore(this, chunks, true);
+    this.open = new OpenCollections(this, OpenCollections.defaultBudget(maxMemory));
+    // A switch for measuring the tier against the store's form alone in one build.
+    if ("false".equals(System.getProperty("larder.openCollections"))) {
+      this.open.enable(false);
+    }
   }
 
   /**
@@ -203,6 +211,9 @@ public final class Keyspace implements AutoCloseable {
     this.sets = new RangeStore(this, chunks, ValueType.SET, false);
     this.hashes = new RangeStore(this, chunks, ValueType.HASH, false);
     this.zsets = new ZSetStore(this, chunks, false);
+    // Never used: a clustered keyspace keeps every collection packed.
+    this.open = new OpenCollections(this, 0);
+    this.open.enable(false);
   }
 
   /**
@@ -302,6 +313,56 @@ public final class Keyspace implements AutoCloseable {
   public Cache<byte[], byte[]> store() {
     handedOut = true;
     return cache;
+  }
+
+  /**
+   * Turns the open-collections tier on (the default) or off: hot chunked sets and hashes held in
+   * memory while they are hot (docs/design/server.md, "Open collections"). It is used only by a
+   * standalone keyspace without a log, whatever this says. Off closes every open collection.
+   *
+   * @param on whether collections may open
+   */
+  public void openCollections(boolean on) {
+    open.enable(on);
+  }
+
+  /** Returns the open-collections tier. */
+  OpenCollections openCollections() {
+    return open;
+  }
+
+  /**
+   * Returns whether a collection may open: the tier is on, and the keyspace unlogged, unclustered.
+   */
+  boolean opensCollections() {
+    return !given && !logged && open.enabled();
+  }
+
+  /**
+   * Returns the open collections' figures: how many are open, their bytes, how many opened so far,
+   * how many closed or were dropped so far (INFO).
+   */
+  public long[] openCollectionStats() {
+    long[] c = open.counters();
+    return new long[] {open.count(), open.bytes(), c[0], c[1]};
+  }
+
+  /**
+   * Closes every open collection (writes its changes to the store): for a reader of the store
+   * itself. Must not be called holding a key's stripe.
+   */
+  public void closeOpenCollections() {
+    open.closeAll();
+  }
+
+  /** Returns the store of sets or of hashes. */
+  RangeStore rangeStore(ValueType type) {
+    return type == ValueType.SET ? sets : hashes;
+  }
+
+  /** Does what evictions left to do on this thread (see {@link ChunkStore#settle}). */
+  void settleChunks() {
+    chunks.settle();
   }
 
   /** Returns the lock every command but the exclusive ones holds while it runs. */
@@ -417,7 +478,11 @@ public final class Keyspace implements AutoCloseable {
    * @return its live value, or null
    */
   public StoredValue peekHeader(int db, byte[] key) {
-    byte[] bytes = liveOrRemove(storedKey(db, key));
+    byte[] stored = storedKey(db, key);
+    if (open.any()) {
+      open.close(stored); // its version is given when it closes (WATCH reads it)
+    }
+    byte[] bytes = liveOrRemove(stored);
     return bytes == null ? null : ValueLayout.decode(bytes);
   }
 
@@ -1040,6 +1105,9 @@ public final class Keyspace implements AutoCloseable {
     } else {
       flushLogged(db, () -> cache.asMap().keySet().removeIf(k -> inDatabase(k, db)));
     }
+    if (open.any()) {
+      open.dropAll(db);
+    }
     observer.flushed(db);
   }
 
@@ -1049,6 +1117,9 @@ public final class Keyspace implements AutoCloseable {
       cache.invalidateAll();
     } else {
       flushLogged(-1, cache::invalidateAll);
+    }
+    if (open.any()) {
+      open.dropAll(-1);
     }
     observer.flushed(-1);
   }
@@ -1212,8 +1283,13 @@ public final class Keyspace implements AutoCloseable {
     return cache.estimatedSize();
   }
 
-  /** Returns the bytes the cache reserves (pages, index, policy). */
+  /** Returns the bytes the cache reserves (pages, index, policy) and the open collections hold. */
   public long memoryUsed() {
+    return cache.memoryUsed() + open.bytes();
+  }
+
+  /** Returns the bytes the cache reserves, the open collections' not counted. */
+  long storeMemoryUsed() {
     return cache.memoryUsed();
   }
 
@@ -1234,6 +1310,8 @@ public final class Keyspace implements AutoCloseable {
           "maxmemory cannot be changed while the server runs in a"
               + " cluster; restart the member with the new bound");
     }
+    open.closeAll();
+    open.budget(OpenCollections.defaultBudget(bytes));
     Cache<byte[], byte[]> next = build(bytes);
     Cache<byte[], byte[]> previous = cache;
     for (Map.Entry<byte[], byte[]> e : previous.asMap().entrySet()) {
@@ -1267,6 +1345,7 @@ public final class Keyspace implements AutoCloseable {
 
   @Override
   public void close() {
+    open.shutdown();
     cache.close();
   }
 

@@ -71,6 +71,9 @@ public final class RangeBody {
     byte[] payload;
     boolean dirty;
 
+    /** Whether it is listed among the segments changed since the last {@code splitTouched}. */
+    boolean touched;
+
     /** For an index page not read yet: the chunks it lists (else 0). */
     int pageChunks;
 
@@ -108,6 +111,22 @@ public final class RangeBody {
   private final RangeChunks.Index index;
   private boolean changed;
 
+  /**
+   * The entries of every segment together, kept as segments change: every change of a count goes
+   * through {@code set}, and what else rebuilds segments (a page read, a split, a merge, packing)
+   * keeps the total.
+   */
+  private long total;
+
+  /** Changes made so far (each entry put or removed): how an open collection sees a command's. */
+  private long changes;
+
+  /**
+   * The segments changed since {@link #splitTouched} last ran (an open collection splits those that
+   * grew large), each once.
+   */
+  private final List<Segment> touched = new ArrayList<>();
+
   /** Index pages among the segments, not read yet. */
   private int pages;
 
@@ -140,6 +159,7 @@ public final class RangeBody {
     RangeBody b = empty(type);
     RangeCodec codec = RangeCodec.of(type, false);
     b.segments.add(new Segment(-1, 0, codec.count(payload), payload.length, payload));
+    b.total = b.segments.getFirst().count;
     return b;
   }
 
@@ -170,6 +190,7 @@ public final class RangeBody {
         b.pages++;
       }
       b.segments.add(s);
+      b.total += s.count;
     }
     return b;
   }
@@ -196,11 +217,7 @@ public final class RangeBody {
 
   /** Returns the number of entries. */
   public int size() {
-    long n = 0;
-    for (Segment s : segments) {
-      n += s.count;
-    }
-    return (int) Math.min(n, Integer.MAX_VALUE);
+    return (int) Math.min(total, Integer.MAX_VALUE);
   }
 
   /** Returns the payload bytes of every segment together. */
@@ -387,10 +404,63 @@ public final class RangeBody {
 
   private void set(Segment s, byte[] payload) {
     s.payload = payload;
+    int was = s.count;
     s.count = codec().count(payload);
+    total += s.count - was;
     s.bytes = payload.length;
     s.dirty = true;
     changed = true;
+    changes++;
+    if (!s.touched) {
+      s.touched = true;
+      touched.add(s);
+    }
+  }
+
+  /** Returns how many changes were made to it so far (growing with each change). */
+  long changes() {
+    return changes;
+  }
+
+  /**
+   * Reads every index page and every chunk, so that no later command reads the store: the form an
+   * open collection keeps ({@link OpenCollections}).
+   *
+   * @throws MissingChunk if the store no longer holds a page or chunk
+   */
+  void loadAll() {
+    expandAll();
+    for (Segment s : segments) {
+      if (s.count > 0) {
+        payload(s);
+      }
+    }
+  }
+
+  /** Returns the number of segments (chunks, loose or listed by unread pages' entries). */
+  int segmentCount() {
+    return segments.size();
+  }
+
+  /**
+   * Splits the segment the last change was made in if it grew past {@link #CHUNK_BYTES}, as {@link
+   * #normalize} would: an open collection, changed by many commands before it is written, keeps its
+   * segments chunk-sized so that a change copies one chunk, not a growing one.
+   */
+  void splitTouched() {
+    for (Segment s : touched) {
+      s.touched = false;
+      if (s.bytes <= CHUNK_BYTES || index == null) {
+        continue;
+      }
+      int at = positionOf(s.low);
+      if (at >= 0 && segments.get(at) == s) {
+        List<Segment> pieces = split(s, RangeCodec.of(type, true));
+        segments.remove(at);
+        segments.addAll(at, pieces);
+      }
+    }
+    touched.clear();
   }
 
   /**

@@ -1,7 +1,9 @@
 package dev.larder.server.internal.keyspace;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The keyspace's sets or hashes (one store for each type) in both stored forms: packed (one value)
@@ -87,6 +89,20 @@ public final class RangeStore {
    * chunked one under its stripe.
    */
   <R> R read(byte[] stored, Edit<R> read) {
+    OpenCollections tier = keyspace.openCollections();
+    if (tier.any() && tier.get(stored) != null) {
+      ReentrantLock stripe = keyspace.stripe(stored);
+      stripe.lock();
+      try {
+        ChunkStore.Outcome<R> served = served(stored, read, null);
+        if (served != null) {
+          keyspace.countRead(true);
+          return served.result();
+        }
+      } finally {
+        stripe.unlock();
+      }
+    }
     ChunkStore.Live live = chunks.live(stored);
     if (live.value() != null && ChunkStore.isHead(live.value())) {
       return readChunked(stored, read);
@@ -110,8 +126,27 @@ public final class RangeStore {
 
   /** One run of a command under the stripe; null if the head changed before it was replaced. */
   private <R> ChunkStore.Outcome<R> attempt(byte[] stored, Edit<R> edit, ChangeSink sink) {
+    OpenCollections tier = keyspace.openCollections();
+    if (tier.any()) {
+      ChunkStore.Outcome<R> served = served(stored, edit, sink);
+      if (served != null) {
+        return served;
+      }
+    }
     ChunkStore.Live live = chunks.live(stored);
     StoredValue before = live.value();
+    if (chunking
+        && sink == null
+        && before != null
+        && before.type() == type
+        && keyspace.opensCollections()
+        && RangeChunks.isHead(type, before.payload())
+        && tier.hot(stored)) {
+      ChunkStore.Outcome<R> served = open(stored, live, tier) ? served(stored, edit, sink) : null;
+      if (served != null) {
+        return served;
+      }
+    }
     RangeBody body = before == null ? RangeBody.empty(type) : bodyOf(stored, before);
     R result = edit.apply(before, body);
     if (body == null || !body.changed()) {
@@ -124,6 +159,83 @@ public final class RangeStore {
         // A new key's header; its payload is replaced below.
         before != null ? before : new StoredValue(type, 0, 0, 0, RangeCodec.NO_VALUE);
     return writeBack(stored, live, meta, body, result, sink);
+  }
+
+  /**
+   * Runs a command on the key's open collection, if it has one of this type whose head the store
+   * still holds (under the key's stripe); null if not (an open collection whose head was replaced
+   * or expired is dropped first), for the command to run on the store.
+   */
+  private <R> ChunkStore.Outcome<R> served(byte[] stored, Edit<R> edit, ChangeSink sink) {
+    OpenCollections tier = keyspace.openCollections();
+    OpenCollections.Open o = tier.get(stored);
+    if (o == null || o.type != type) {
+      return null;
+    }
+    byte[] raw = keyspace.cache().getIfPresent(stored);
+    if (!Arrays.equals(raw, o.headRaw) || o.head.expiredAt(keyspace.now())) {
+      tier.drop(o);
+      return null;
+    }
+    long before = o.body.changes();
+    R result = edit.apply(o.head, o.body);
+    if (o.body.changes() == before) {
+      o.usedAt = System.nanoTime();
+      return new ChunkStore.Outcome<>(result, null);
+    }
+    if (o.body.size() == 0) {
+      tier.drop(o);
+      return chunks.deleteEmptied(stored, new ChunkStore.Live(raw, o.head, false), result, sink);
+    }
+    o.body.splitTouched();
+    if (tier.used(o) && tier.over()) {
+      close(o); // the tier is over its budget: this key leaves it
+    }
+    // The key's type and expiry are the head's; its version is given when it closes.
+    return new ChunkStore.Outcome<>(result, new Keyspace.Change(o.head, o.head, false));
+  }
+
+  /**
+   * Opens the chunked collection {@code live} holds (under its stripe) if the tier has room for it;
+   * returns whether it did.
+   */
+  private boolean open(byte[] stored, ChunkStore.Live live, OpenCollections tier) {
+    StoredValue head = live.value();
+    RangeChunks.Index index = RangeChunks.Index.decode(type, head.payload());
+    long size = 0;
+    for (int i = 0; i < index.entries(); i++) {
+      size +=
+          index.bytes(i)
+              + (long) OpenCollections.SEGMENT_OVERHEAD * Math.max(1, index.pageChunks(i));
+    }
+    if (!tier.room(size)) {
+      return false;
+    }
+    RangeBody body = bodyOf(stored, head);
+    body.loadAll();
+    tier.add(new OpenCollections.Open(stored, type, live.raw(), head, body));
+    return true;
+  }
+
+  /**
+   * Closes an open collection of this type (under its key's stripe): writes what its commands
+   * changed as one change of the key, if the store still holds the head it was opened from, and
+   * drops it from the tier.
+   */
+  void close(OpenCollections.Open o) {
+    keyspace.openCollections().drop(o);
+    if (!o.body.changed()) {
+      return;
+    }
+    byte[] raw = keyspace.cache().getIfPresent(o.stored);
+    if (!Arrays.equals(raw, o.headRaw)) {
+      return; // replaced since it opened: the replacement came after every change it holds
+    }
+    ChunkStore.Live live = new ChunkStore.Live(o.headRaw, o.head, false);
+    // A lost compare-and-set (a blind write since the check) removed the fresh chunks; whoever
+    // replaced the head releases the chunks it named, written in place here, once this stripe is
+    // left.
+    writeBack(o.stored, live, o.head, o.body, Boolean.TRUE, keyspace.sinkIfLogged());
   }
 
   /**

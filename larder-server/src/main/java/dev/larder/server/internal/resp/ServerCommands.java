@@ -178,6 +178,12 @@ final class ServerCommands {
         f.put("mem_clients_peak", clients.peak());
         f.put("maxmemory_clients", clients.budget());
         f.put("maxmemory_clients_human", human(clients.budget()));
+        // Hot chunked sets and hashes held open in memory, counted in used_memory.
+        long[] open = ks.openCollectionStats();
+        f.put("larder_open_collections", open[0]);
+        f.put("larder_open_bytes", open[1]);
+        f.put("larder_open_opened", open[2]);
+        f.put("larder_open_closed", open[3]);
       }
       case "persistence" -> persistence(s, f);
       case "stats" -> {

@@ -29,6 +29,7 @@ public record ChunkCensus(int named, int orphans) {
    * @param ks the keyspace, not changing while it is counted
    */
   public static ChunkCensus of(Keyspace ks) {
+    ks.closeOpenCollections(); // their changes are in the store once they close
     int named = 0;
     int orphans = 0;
     Map<String, Set<Integer>> namedBy = new HashMap<>();

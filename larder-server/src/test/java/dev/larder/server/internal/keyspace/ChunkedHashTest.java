@@ -23,6 +23,17 @@ import org.junit.jupiter.api.Test;
  * field-wise edits against the map form.
  */
 class ChunkedHashTest {
+  /**
+   * A keyspace for these tests: each collection opens (see {@link OpenCollections}) at its first
+   * change in the chunked form, so that every command runs on an open hash; {@link
+   * ChunkedHashTierOffTest} runs them with the tier off.
+   */
+  Keyspace keyspace(long maxMemory) {
+    Keyspace ks = new Keyspace(maxMemory, now::get);
+    ks.openCollections().openAfter(1);
+    return ks;
+  }
+
   private final AtomicLong now = new AtomicLong(1_000_000);
   private static final byte[] KEY = b("hash");
 
@@ -57,7 +68,7 @@ class ChunkedHashTest {
   @Test
   void randomOperationsMatchAModelAcrossBothForms() {
     Random random = new Random(2027);
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       Map<String, String> model = new LinkedHashMap<>();
       boolean sawChunked = false;
       boolean sawPackedAfterChunked = false;
@@ -145,7 +156,7 @@ class ChunkedHashTest {
 
   @Test
   void aScanWalksEveryFieldWithItsValue() {
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       fill(ks, 3_000);
       assertTrue(chunked(ks));
       Map<String, String> seen = new HashMap<>();
@@ -167,7 +178,7 @@ class ChunkedHashTest {
 
   @Test
   void theGenericPathsSeeTheHashWhole() {
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       fill(ks, 3_000);
       assertTrue(chunked(ks) && chunkEntries(ks) > 10);
       Map<String, byte[]> whole = HashPayload.decode(ks.peek(0, KEY).payload());
@@ -216,7 +227,7 @@ class ChunkedHashTest {
 
   @Test
   void aLoggedChangeReportsOneChunkAndTheHeadInOneGroup() {
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       RecordingSink sink = new RecordingSink();
       ks.attach(sink);
       fill(ks, 20_000);

@@ -26,6 +26,17 @@ import org.junit.jupiter.api.Test;
  * whole; and a chunk gone missing.
  */
 class ChunkedSetTest {
+  /**
+   * A keyspace for these tests: each collection opens (see {@link OpenCollections}) at its first
+   * change in the chunked form, so that every command runs on an open set; {@link
+   * ChunkedSetTierOffTest} runs them with the tier off.
+   */
+  Keyspace keyspace(long maxMemory) {
+    Keyspace ks = new Keyspace(maxMemory, now::get);
+    ks.openCollections().openAfter(1);
+    return ks;
+  }
+
   private final AtomicLong now = new AtomicLong(1_000_000);
   private static final byte[] KEY = b("set");
 
@@ -90,7 +101,7 @@ class ChunkedSetTest {
   @Test
   void randomOperationsMatchAModelAcrossBothForms() {
     Random random = new Random(2026);
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       Set<String> model = new HashSet<>();
       boolean sawChunked = false;
       boolean sawPackedAfterChunked = false;
@@ -188,7 +199,7 @@ class ChunkedSetTest {
   @Test
   void aPagedSetMatchesAModelAsItsPagesSplitAndFold() {
     Random random = new Random(37);
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       Set<String> model = new HashSet<>();
       boolean sawPages = false;
       boolean sawHeadOfChunksAfterPages = false;
@@ -252,7 +263,7 @@ class ChunkedSetTest {
    */
   @Test
   void theOlderChunkedFormIsReadAndWrittenAgainPaged() {
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       for (ValueType type : List.of(ValueType.SET, ValueType.HASH)) {
         byte[] key = b("old-" + type);
         byte[] stored = Keyspace.storedKey(0, key);
@@ -326,7 +337,7 @@ class ChunkedSetTest {
    */
   @Test
   void integerChunksStayIntsetsOfAboutAChunksSize() {
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       for (int from = 0; from < 30_000; from += 1_000) {
         int first = from;
         ks.editSet(
@@ -339,6 +350,7 @@ class ChunkedSetTest {
               return null;
             });
       }
+      ks.closeOpenCollections(); // what is checked is the stored form
       int chunks = 0;
       for (Map.Entry<byte[], byte[]> e : ks.store().asMap().entrySet()) {
         byte[] p = ValueLayout.decode(e.getValue()).payload();
@@ -369,7 +381,7 @@ class ChunkedSetTest {
 
   @Test
   void aScanReturnsEveryMemberPresentThroughoutWhileTheSetChanges() {
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       fill(ks, KEY, 4_000);
       assertTrue(chunked(ks));
       Set<String> seen = new HashSet<>();
@@ -397,7 +409,7 @@ class ChunkedSetTest {
 
   @Test
   void randomMembersAreDrawnEvenlyOverTheChunks() {
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       fill(ks, KEY, 4_000);
       assertTrue(chunkEntries(ks)[0] > 8, "several chunks");
       Random random = new Random(7);
@@ -439,7 +451,7 @@ class ChunkedSetTest {
 
   @Test
   void theKeyspacesOtherPathsTakeTheChunksWithTheSet() {
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       fill(ks, KEY, 5_000);
       assertTrue(chunked(ks));
       assertTrue(chunkEntries(ks)[0] > 10, "several chunks");
@@ -487,7 +499,7 @@ class ChunkedSetTest {
 
   @Test
   void evictionTakesAChunkedSetWhole() {
-    try (Keyspace ks = new Keyspace(2 << 20, now::get)) {
+    try (Keyspace ks = keyspace(2 << 20)) {
       fill(ks, KEY, 20_000);
       assertTrue(chunked(ks));
       ChunkCensus.assertEvictedWhole(ks, KEY, "the set");
@@ -496,7 +508,7 @@ class ChunkedSetTest {
 
   @Test
   void aSetWithAMissingChunkIsAbsentAndGoesWhole() {
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       fill(ks, KEY, 5_000);
       ChunkCensus.dropOneChunk(ks);
       assertNull(ks.readSet(0, KEY, (before, set) -> set == null ? null : set.keys()));
@@ -507,11 +519,13 @@ class ChunkedSetTest {
 
   @Test
   void aChangeRewritesOneChunkNotTheSet() {
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       fill(ks, KEY, 20_000);
+      ks.closeOpenCollections();
       Map<String, byte[]> before = new HashMap<>();
       ks.store().asMap().forEach((k, v) -> before.put(Arrays.toString(k), v));
       ks.editSet(0, KEY, (b, set) -> set.add(b("one more")));
+      ks.closeOpenCollections(); // an open set writes its change when it closes
       int rewritten = 0;
       for (Map.Entry<byte[], byte[]> e : ks.store().asMap().entrySet()) {
         byte[] old = before.get(Arrays.toString(e.getKey()));

@@ -1,0 +1,89 @@
+package dev.larder.server.internal.keyspace;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Blind writers racing an open set: threads changing a set through its commands (so it opens and
+ * stays open) beside threads that SET, DEL and read it generically. Whatever the interleaving,
+ * every command sees a whole value, and once the writers are done no chunk is left that no head
+ * names. The test asserts properties of the end state only; it assumes no interleaving.
+ */
+class OpenCollectionsRaceTest {
+  private static final byte[] KEY = "race".getBytes(StandardCharsets.UTF_8);
+  private final AtomicLong now = new AtomicLong(1_000_000);
+
+  private static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void blindWritesRacingAnOpenSetLeaveNoOrphanChunk() throws Exception {
+    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+      ks.openCollections().openAfter(1);
+      ExecutorService pool = Executors.newFixedThreadPool(3);
+      try {
+        List<Future<?>> work = new ArrayList<>();
+        for (int w = 0; w < 2; w++) {
+          int writer = w;
+          work.add(
+              pool.submit(
+                  () -> {
+                    for (int i = 0; i < 4_000; i++) {
+                      int n = i;
+                      ks.editSet(
+                          0,
+                          KEY,
+                          (before, set) -> {
+                            if (set == null) {
+                              return null; // a string is there now: nothing to add to
+                            }
+                            for (int k = 0; k < 20; k++) {
+                              set.add(b("m:" + writer + ":" + (n * 20 + k)));
+                            }
+                            return null;
+                          });
+                    }
+                  }));
+        }
+        work.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < 300; i++) {
+                    switch (i % 3) {
+                      case 0 -> ks.putString(0, KEY, b("string " + i));
+                      case 1 -> ks.delete(0, KEY);
+                      default -> {
+                        StoredValue v = ks.peek(0, KEY);
+                        if (v != null && v.type() == ValueType.SET) {
+                          assertTrue(SetPayload.size(v.payload()) > 0, "a whole set");
+                        }
+                      }
+                    }
+                  }
+                }));
+        for (Future<?> f : work) {
+          f.get(120, TimeUnit.SECONDS); // a worker's failure fails the test
+        }
+      } finally {
+        pool.shutdownNow();
+        assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS), "workers ended");
+      }
+      ChunkCensus census = ChunkCensus.of(ks);
+      assertEquals(0, census.orphans(), "no chunk left that no head names");
+      ks.delete(0, KEY);
+      assertEquals(0, ChunkCensus.of(ks).total(), "deleted whole");
+      assertEquals(0, ks.openCollectionStats()[0], "nothing open");
+    }
+  }
+}
