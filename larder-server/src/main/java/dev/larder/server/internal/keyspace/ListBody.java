@@ -379,24 +379,11 @@ public final class ListBody {
    * 0..size-1}, {@code start <= stop}.
    */
   public List<byte[]> range(int start, int stop) {
-    List<byte[]> out = new ArrayList<>(stop - start + 1);
-    int first = 0;
-    for (int i = 0; i < segments.size(); i++) {
-      Segment s = segments.get(i);
-      int last = first + s.count - 1;
-      if (last >= start && first <= stop) {
-        if (s.isPage()) {
-          expand(i--);
-          continue;
-        }
-        out.addAll(
-            ListPayload.range(
-                payload(s), Math.max(start, first) - first, Math.min(stop, last) - first));
-      }
-      if (last >= stop) {
-        break;
-      }
-      first = last + 1;
+    ElementSlices slices = new ElementSlices(stop - start + 1);
+    range(start, stop, slices);
+    List<byte[]> out = new ArrayList<>(slices.size());
+    for (int i = 0; i < slices.size(); i++) {
+      out.add(slices.copy(i));
     }
     return out;
   }
