@@ -3,16 +3,23 @@ package dev.larder;
 import dev.larder.codec.Codecs;
 import dev.larder.internal.LarderCache;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.management.JMException;
+import javax.management.ObjectName;
 
 /**
  * Measures what a Larder cache costs the process, the way the many-small-caches experiment measures
- * them: heap used after GC until stable, plus the anonymous resident set beyond a pre-touched heap,
- * before and after the load. Run in a fresh JVM with {@code -Xms = -Xmx}, {@code
- * -XX:+AlwaysPreTouch} and {@code -XX:MarkSweepDeadRatio=0} (see MEASURING.md); prints one {@code
- * key=value} line.
+ * them: heap used after GC until stable, plus the resident pages of the memory mappings that the
+ * load made or extended beyond a pre-touched heap, before and after the load. Run in a fresh JVM
+ * with {@code -Xms = -Xmx}, {@code -XX:+AlwaysPreTouch} and {@code -XX:MarkSweepDeadRatio=0} (see
+ * MEASURING.md); prints one {@code key=value} line.
  *
  * <p>Usage: {@code FootprintProbe <OFF_HEAP|HEAP> overhead <valueBytes> <payloadMiB>} or {@code
  * FootprintProbe <OFF_HEAP|HEAP> churn <boundMiB> <puts>}.
@@ -39,11 +46,11 @@ public final class FootprintProbe {
     // reach the size this fill gives them before the baseline, instead of adding a few hundred
     // KB of resident memory (1-1.5 B/entry) to the measured cache at random.
     fill(Storage.HEAP, bound, entries, valueBytes).close();
-    long[] before = measure();
+    long heapBefore = heapUsed();
+    Map<Long, Mapping> mappingsBefore = mappings();
     Cache<String, byte[]> cache = fill(storage, bound, entries, valueBytes);
-    long[] after = measure();
-    long heap = after[0] - before[0];
-    long nativeBytes = after[1] - before[1];
+    long heap = heapUsed() - heapBefore;
+    long nativeBytes = residentGrowth(mappingsBefore, mappings());
     long gained = heap + nativeBytes;
     System.out.printf(
         "entries=%d heapBytes=%d nativeBytes=%d gainedBytes=%d memoryUsed=%d"
@@ -133,8 +140,14 @@ public final class FootprintProbe {
     }
   }
 
-  /** Returns {heap used after GC until stable, anonymous resident set, heap included}. */
-  private static long[] measure() throws InterruptedException, IOException {
+  /**
+   * Returns the heap used after GC until stable. The C heap is trimmed first, so that memory the
+   * JVM's own threads malloc'd and freed (the compiler's arenas, the collector's work lists) does
+   * not stay resident at random in glibc's free lists and in the mappings {@link #residentGrowth}
+   * compares.
+   */
+  private static long heapUsed() throws InterruptedException, IOException {
+    trimNativeHeap();
     Runtime runtime = Runtime.getRuntime();
     long previous = Long.MAX_VALUE;
     long used = 0;
@@ -147,30 +160,75 @@ public final class FootprintProbe {
       }
       previous = used;
     }
-    return new long[] {used, residentSetBytes()};
+    trimNativeHeap();
+    return used;
+  }
+
+  /** Has glibc give its free C-heap memory back to the system ({@code System.trim_native_heap}). */
+  private static void trimNativeHeap() throws IOException {
+    try {
+      ManagementFactory.getPlatformMBeanServer()
+          .invoke(
+              new ObjectName("com.sun.management:type=DiagnosticCommand"),
+              "systemTrimNativeHeap",
+              new Object[] {new String[0]},
+              new String[] {String[].class.getName()});
+    } catch (JMException e) {
+      throw new IOException("System.trim_native_heap failed", e);
+    }
   }
 
   /**
-   * Anonymous and shared-memory resident bytes (RssAnon + RssShmem), not VmRSS: VmRSS also counts
-   * file-backed pages (libjvm, the CDS archive, jars), which the kernel may drop under memory
-   * pressure from other processes on a shared machine. One CI run lost 11.8 MB of them between the
-   * baseline and the end of the fill and read the cache's accounting as 12% high. The heap and
-   * everything the cache allocates, on or off the heap, is anonymous memory.
+   * One memory mapping of the process: where it ends and how many of its bytes are resident
+   * anonymous memory (file pages left out: the kernel may drop them under another process's
+   * pressure, and the cache has none).
    */
-  private static long residentSetBytes() throws IOException {
-    long anon = -1;
-    long shmem = -1;
-    for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-      if (line.startsWith("RssAnon:")) {
-        anon = kilobytes(line);
-      } else if (line.startsWith("RssShmem:")) {
-        shmem = kilobytes(line);
+  private record Mapping(long end, long resident) {}
+
+  /** The process's memory mappings by start address, from {@code /proc/self/smaps}. */
+  private static Map<Long, Mapping> mappings() throws IOException {
+    Map<Long, Mapping> mappings = new HashMap<>();
+    long start = -1;
+    long end = -1;
+    for (String line : Files.readAllLines(Path.of("/proc/self/smaps"))) {
+      Matcher range = MAPPING.matcher(line);
+      if (range.lookingAt()) {
+        start = Long.parseUnsignedLong(range.group(1), 16);
+        end = Long.parseUnsignedLong(range.group(2), 16);
+      } else if (line.startsWith("Anonymous:")) {
+        mappings.put(start, new Mapping(end, kilobytes(line)));
       }
     }
-    if (anon < 0 || shmem < 0) {
-      throw new IOException("no RssAnon or RssShmem in /proc/self/status");
+    if (mappings.isEmpty()) {
+      throw new IOException("no mappings in /proc/self/smaps");
     }
-    return anon + shmem;
+    return mappings;
+  }
+
+  private static final Pattern MAPPING = Pattern.compile("([0-9a-f]+)-([0-9a-f]+) ");
+
+  /**
+   * The resident bytes the process gained outside its pre-touched heap: every byte of a mapping
+   * made since {@code before}, and what a mapping whose range changed (one the kernel merged a new
+   * mapping into, or a C heap that grew) gained. A mapping whose range did not change is left out:
+   * the cache's native memory is all in mappings it makes as it fills, so such a mapping belongs to
+   * the JVM (its heap, counted apart; its code cache, metaspace and thread stacks). Not the whole
+   * resident set's growth: the JVM's own C-heap traffic during the fill moved that by several MB
+   * either way between runs of the same fill (one CI run read 2 B/entry too many in each of three
+   * fresh JVMs), while this sum came out the same to the byte in each run.
+   */
+  private static long residentGrowth(Map<Long, Mapping> before, Map<Long, Mapping> after) {
+    long grown = 0;
+    for (Map.Entry<Long, Mapping> mapping : after.entrySet()) {
+      Mapping old = before.get(mapping.getKey());
+      Mapping now = mapping.getValue();
+      if (old == null) {
+        grown += now.resident();
+      } else if (old.end() != now.end()) {
+        grown += Math.max(0, now.resident() - old.resident());
+      }
+    }
+    return grown;
   }
 
   private static long kilobytes(String statusLine) {

@@ -35,12 +35,12 @@ class MemoryFootprintTest {
     // mode, whose heap growth alone was 22.76 B/entry. A probe over 200 MiB takes about a
     // second longer.
     Map<String, String> r = probe(storage.name(), "overhead", "512", "200");
-    // The JVM's own native growth during the measured fill (compiler arenas or collector
-    // structures, for instance) is usually 8-45 KB, but CI runs over 200 MiB saw 1.65 MB in the
-    // heap mode and 1.85 MB in the off-heap one (4-4.6 B/entry) of resident memory that has
-    // nothing to do with the cache, in one probe of two. Such noise only ever adds, so up to two
-    // more fresh JVMs are asked and the lowest figure kept; all are printed. A cache that really
-    // costs more than the bound fails all three.
+    // The probe counts the resident memory of the mappings the fill made or extended, after
+    // trimming the C heap, so the JVM's own native traffic during the fill (which moved the whole
+    // resident set by several MB either way between fresh JVMs, and once read 2 B/entry too many
+    // in three in a row) stays out of it. Should a JVM's own mapping grow all the same, that only
+    // ever adds: up to two more fresh JVMs are asked and the lowest figure kept; all are printed.
+    // A cache that really costs more than the bound fails all three.
     for (int attempt = 2; attempt <= 3 && measured(storage, r) > 24; attempt++) {
       Map<String, String> again = probe(storage.name(), "overhead", "512", "200");
       System.out.println("measurement " + attempt + ": " + again + " (lowest so far " + r + ")");
