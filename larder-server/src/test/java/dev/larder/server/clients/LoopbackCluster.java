@@ -5,6 +5,7 @@ import dev.larder.cluster.internal.ClusteredLarderCache;
 import dev.larder.server.LarderServer;
 import dev.larder.server.ServerConfig;
 import dev.larder.server.internal.net.Transport;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
@@ -219,11 +220,15 @@ final class LoopbackCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * The machine's ephemeral port range, for a failure message. Read a line at a time: {@code
+   * Files.readString} of this procfs file (which reports a size of 0) gave its first byte alone.
+   */
   static String ephemeralRange() {
-    try {
-      return Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
-          .trim()
-          .replace('\t', '-');
+    try (BufferedReader r =
+        Files.newBufferedReader(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))) {
+      String line = r.readLine();
+      return line == null ? "unknown (empty)" : line.trim().replace('\t', '-');
     } catch (IOException | RuntimeException e) {
       return "unknown (" + e + ")";
     }
