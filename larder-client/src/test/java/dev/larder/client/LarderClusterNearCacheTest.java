@@ -31,32 +31,11 @@ class LarderClusterNearCacheTest extends NearCacheContract {
     int size = 3;
     String name = "near-cache-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
     int[] clusterPorts = new int[size];
-    StringBuilder peers = new StringBuilder();
     for (int i = 0; i < size; i++) {
       clusterPorts[i] = freePort();
-      peers.append(i == 0 ? "" : ",").append("127.0.0.1[").append(clusterPorts[i]).append(']');
     }
     for (int i = 0; i < size; i++) {
-      MEMBERS.add(
-          LarderServer.start(
-              ServerConfig.of(
-                  Map.of(
-                      "resp-port",
-                      Integer.toString(freePort()),
-                      "memcache-port",
-                      "-1",
-                      "http-port",
-                      "-1",
-                      "cluster",
-                      name,
-                      "cluster-port",
-                      Integer.toString(clusterPorts[i]),
-                      "peers",
-                      peers.toString(),
-                      "cluster-command-threads",
-                      "8",
-                      "cluster-node-name",
-                      "m" + i))));
+      MEMBERS.add(startMember(name, clusterPorts, i));
     }
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (MEMBERS.stream()
@@ -71,6 +50,65 @@ class LarderClusterNearCacheTest extends NearCacheContract {
         throw new AssertionError(m.clusterNodeName() + " did not finish its rebalance");
       }
     }
+  }
+
+  /**
+   * Starts member {@code i}; if a port it was handed is taken by the time it binds (found free a
+   * moment before, then taken by a socket outside this test), starts it again on fresh ports, at
+   * most 5 times, and puts its new cluster port in {@code clusterPorts} (the members after it are
+   * given it as a peer; those before find it through the peers it names).
+   */
+  private static LarderServer startMember(String name, int[] clusterPorts, int i)
+      throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      StringBuilder peers = new StringBuilder();
+      for (int k = 0; k < clusterPorts.length; k++) {
+        peers.append(k == 0 ? "" : ",").append("127.0.0.1[").append(clusterPorts[k]).append(']');
+      }
+      try {
+        return LarderServer.start(
+            ServerConfig.of(
+                Map.of(
+                    "resp-port",
+                    Integer.toString(freePort()),
+                    "memcache-port",
+                    "-1",
+                    "http-port",
+                    "-1",
+                    "cluster",
+                    name,
+                    "cluster-port",
+                    Integer.toString(clusterPorts[i]),
+                    "peers",
+                    peers.toString(),
+                    "cluster-command-threads",
+                    "8",
+                    "cluster-node-name",
+                    "m" + i)));
+      } catch (IOException | RuntimeException e) {
+        if (attempt == 5 || !portTaken(e)) {
+          throw e;
+        }
+        System.err.println("LarderClusterNearCacheTest: m" + i + " could not bind (" + e + ")");
+        clusterPorts[i] = freePort();
+      }
+    }
+  }
+
+  /**
+   * Whether a start failed on a port taken: a listener's ("the port is in use", the server's words
+   * for the JDK's and the epoll transport's errors alike) or JGroups' transport's.
+   */
+  private static boolean portTaken(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String message = String.valueOf(t.getMessage());
+      if (t instanceof BindException
+          || message.contains("the port is in use")
+          || message.contains("No available port to bind")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -119,7 +119,8 @@ public final class LarderServer implements AutoCloseable {
   private ServerMXBeanRegistration mxBean;
   private boolean closed;
 
-  private LarderServer(ServerConfig config, AclUsers acl, MemcacheAuth memcacheAuth)
+  private LarderServer(
+      ServerConfig config, AclUsers acl, MemcacheAuth memcacheAuth, FileLayer files)
       throws IOException {
     this.config = config;
     if (config.cluster() == null) {
@@ -132,12 +133,18 @@ public final class LarderServer implements AutoCloseable {
       // The other members are told this member's RESP address when it joins, so the port is
       // fixed first (a free one for 0).
       this.respPortToBind = config.respPort() == 0 ? freePort(config.bind()) : config.respPort();
-      if (config.dir() == null || config.clusterTransactions()) {
-        // with cluster-transactions on, the transactional store logs the keyspace's commits in
-        // dir itself (ServerCluster.transactionLog): the cluster's own store then holds nothing
+      if (config.dir() == null) {
         this.memberStore = null;
         this.memberJournal = null;
         this.cluster = ServerCluster.join(config, Math.max(respPortToBind, 0));
+      } else if (config.clusterTransactions()) {
+        // The transactional store logs the keyspace's commits in dir itself
+        // (ServerCluster.transactionLog): the cluster's own store holds nothing. It recovers its
+        // log and joins in load(), once the ports are bound and answer LOADING.
+        this.memberStore = null;
+        this.memberJournal = null;
+        this.cluster =
+            ServerCluster.createTransactional(config, Math.max(respPortToBind, 0), files);
       } else {
         // A durable member logs its own store, not the commands it takes. Its side of the
         // cluster is built now and joins once load() recovered its log into that store, while
@@ -164,8 +171,8 @@ public final class LarderServer implements AutoCloseable {
     }
     // The log is loaded once RESP and memcached are bound, which answer LOADING meanwhile (Redis's
     // way); a cluster member then joins. With cluster-transactions on, the transactional store
-    // recovered its own log as it joined, above.
-    this.loadAfterBind = config.dir() != null && (cluster == null || memberStore != null);
+    // recovers its own log as it joins then.
+    this.loadAfterBind = config.dir() != null;
     this.loadProgress =
         loadAfterBind ? LoadProgress.of(config.dir(), System.currentTimeMillis()) : null;
     this.scheduler =
@@ -236,11 +243,11 @@ public final class LarderServer implements AutoCloseable {
    * then until this returns, clients connect and are answered {@code -LOADING} (memcached: {@code
    * SERVER_ERROR}; HTTP: 503), but for the commands Redis runs while it loads.
    *
-   * @param files the file layer of the log (a simulated or instrumented disk in tests)
+   * @param files the file layer of the log (a simulated or instrumented disk in tests); with {@code
+   *     cluster-transactions on}, of the transactional store's log
    * @param whileLoading called once, on another thread, with the server as soon as its RESP,
    *     memcached and HTTP ports are bound, which may be after the load ended; not called for a
-   *     server with nothing to load (no {@code dir}, or {@code cluster-transactions on}); must not
-   *     close the server
+   *     server with nothing to load (no {@code dir}); must not close the server
    */
   static LarderServer start(
       ServerConfig config,
@@ -252,7 +259,7 @@ public final class LarderServer implements AutoCloseable {
     AclUsers acl = AclUsers.of(config);
     MemcacheAuth memcacheAuth = MemcacheAuth.of(config);
     quietLeakDetector();
-    LarderServer server = new LarderServer(config, acl, memcacheAuth);
+    LarderServer server = new LarderServer(config, acl, memcacheAuth, files);
     try {
       SslContext ssl = server.ssl();
       if (server.loadAfterBind) {
@@ -334,9 +341,17 @@ public final class LarderServer implements AutoCloseable {
    * Opens the log and recovers it into the keyspace (a cluster member's: into its own store, then
    * joins its cluster with it) while the bound ports answer LOADING, then makes the server durable
    * and lets every command through: replies wait for the log from before the first command the load
-   * lets through, and a member's first command runs once it has joined.
+   * lets through, and a member's first command runs once it has joined. With {@code
+   * cluster-transactions on}, the member joins its cluster and its transactional store recovers its
+   * own log and joins (a commit is acknowledged once logged there: no server log, no waiting
+   * replies).
    */
   private void load(FileLayer files) throws IOException {
+    if (cluster != null && cluster.transactions() != null) {
+      cluster.join();
+      state.loaded();
+      return;
+    }
     ServerLog opened =
         ServerLog.open(
             config.dir(),
@@ -601,10 +616,10 @@ public final class LarderServer implements AutoCloseable {
   /**
    * Returns this member's side of the clustered transactional store its keyspace is kept in with
    * {@code cluster-transactions on} (its epoch, members and readiness, for monitoring); empty
-   * otherwise.
+   * otherwise, and while a durable member still loads (its store has not recovered and joined).
    */
   public java.util.Optional<dev.larder.cluster.ClusteredTxMember> clusteredTxMember() {
-    return cluster == null || cluster.transactions() == null
+    return cluster == null || cluster.transactions() == null || !cluster.transactions().started()
         ? java.util.Optional.empty()
         : java.util.Optional.of(cluster.transactions().member());
   }

@@ -40,8 +40,8 @@ class ClusterLoadingTest {
 
   private final String cluster =
       "cluster-loading-" + ProcessHandle.current().pid() + "-" + CLUSTERS.incrementAndGet();
-  private final int respPort;
-  private final int clusterPort;
+  private int respPort;
+  private int clusterPort;
 
   ClusterLoadingTest() throws IOException {
     respPort = ClusterPorts.resp();
@@ -63,9 +63,28 @@ class ClusterLoadingTest {
     return ServerConfig.of(m);
   }
 
+  /**
+   * The first start, on fresh ports if one found free was taken by the time the member bound it (at
+   * most 5 times); the restart then comes back on the ports this one bound.
+   */
+  private LarderServer firstStart() throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return LarderServer.start(config());
+      } catch (IOException | RuntimeException e) {
+        if (attempt == 5 || !ClusterPorts.taken(e)) {
+          throw e;
+        }
+        System.err.println("ClusterLoadingTest: a port was taken (" + e + "); fresh ports");
+        respPort = ClusterPorts.resp();
+        clusterPort = ClusterPorts.cluster();
+      }
+    }
+  }
+
   /** Writes KEYS keys, checkpoints them, then changes two of them in the log only. */
   private void writeData() throws IOException {
-    try (LarderServer server = LarderServer.start(config());
+    try (LarderServer server = firstStart();
         Client c = new Client(server.respPort());
         Socket memcached = LoadingTest.connect(server.memcachePort())) {
       for (int i = 0; i < KEYS; i++) {

@@ -3,14 +3,15 @@ package dev.larder.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.larder.server.clients.ClusterPorts;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -182,9 +183,31 @@ class DurableCrashTrialTest {
 
   /** A server JVM on free ports. */
   private record Server(Process process, int respPort, int memcachePort) {
+    /**
+     * Starts a server on fresh ports (below the ephemeral range, handed out once in this JVM); if
+     * one of them was taken by the time the server bound it (found free a moment before), starts it
+     * again on others, at most 5 times.
+     */
     static Server start(Path dir, String policy) throws Exception {
-      int resp = freePort();
-      int memcache = freePort();
+      for (int attempt = 1; ; attempt++) {
+        Path output = Files.createTempFile(dir.getParent(), "server-", ".log");
+        Server server = startOn(dir, policy, ClusterPorts.resp(), ClusterPorts.resp(), output);
+        if (server != null) {
+          return server;
+        }
+        String said = Files.readString(output, StandardCharsets.UTF_8);
+        if (attempt == 5 || !said.contains("the port is in use")) {
+          throw new AssertionError("the server exited before it answered:\n" + said);
+        }
+        System.err.println("DurableCrashTrialTest: a port was taken (" + said.strip() + ")");
+      }
+    }
+
+    /**
+     * Returns the server once it answers PONG, or null if it exited first (its output says why).
+     */
+    private static Server startOn(Path dir, String policy, int resp, int memcache, Path output)
+        throws Exception {
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
       Process p =
           new ProcessBuilder(
@@ -205,7 +228,7 @@ class DurableCrashTrialTest {
                   "--http-port",
                   "-1")
               .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .redirectOutput(output.toFile())
               .start();
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (System.nanoTime() < deadline) {
@@ -215,7 +238,8 @@ class DurableCrashTrialTest {
           }
         } catch (IOException notYet) {
           if (!p.isAlive()) {
-            throw new AssertionError("the server exited with " + p.exitValue());
+            p.waitFor();
+            return null;
           }
           Thread.sleep(50);
         } catch (AssertionError reply) {
@@ -228,12 +252,6 @@ class DurableCrashTrialTest {
       }
       p.destroyForcibly();
       throw new AssertionError("the server did not answer within 60 s");
-    }
-
-    private static int freePort() throws IOException {
-      try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-        return s.getLocalPort();
-      }
     }
   }
 

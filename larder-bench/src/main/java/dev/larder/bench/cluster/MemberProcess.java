@@ -95,7 +95,19 @@ final class MemberProcess {
     while (!"ready".equals(ready)
         && System.nanoTime() < deadline
         && (ready == null || !ready.startsWith("io-error"))) {
-      ready = m.lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      // a second at a time: a member that exited (a port it could not bind) is told at once
+      ready =
+          m.lines.poll(
+              Math.max(1, Math.min(deadline - System.nanoTime(), TimeUnit.SECONDS.toNanos(1))),
+              TimeUnit.NANOSECONDS);
+      if (ready == null && !p.isAlive() && m.lines.isEmpty()) {
+        p.waitFor();
+        // its last lines may still be on their way from the reader
+        ready = m.lines.poll(1, TimeUnit.SECONDS);
+        if (ready == null) {
+          break;
+        }
+      }
     }
     if (!"ready".equals(ready)) {
       boolean exited = !p.isAlive();
@@ -104,7 +116,7 @@ final class MemberProcess {
       throw new IllegalStateException(
           mainClass.getSimpleName()
               + " did not start: "
-              + (ready == null ? "no ready line in 120 s" : ready)
+              + (ready == null ? "no ready line" + (exited ? "" : " in 120 s") : ready)
               + (exited ? " (it exited, code " + p.waitFor() + ")" : " (killed)")
               + (stderr == null ? "" : "; its standard error ends: " + tail(stderr)));
     }

@@ -107,6 +107,10 @@ public final class ServerClusterKillTrial {
       "server-kill-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
   private final int[] respPorts;
   private final int[] clusterPorts;
+
+  /** Whether each member ran in this trial: its ports are its own from then on. */
+  private final boolean[] startedOnce;
+
   private final MemberProcess[] members;
   private Path errors;
 
@@ -196,6 +200,7 @@ public final class ServerClusterKillTrial {
     this.progress = progress;
     this.respPorts = new int[nodes];
     this.clusterPorts = new int[nodes];
+    this.startedOnce = new boolean[nodes];
     this.members = new MemberProcess[nodes];
   }
 
@@ -443,9 +448,37 @@ public final class ServerClusterKillTrial {
     }
   }
 
-  /** Starts member {@code i} under its name and ports (a restart reuses them). */
+  /**
+   * Starts member {@code i}: at its first start on fresh ports if one was taken by the time it
+   * bound it, at a restart on its own ports (see {@link ServerMembers#start}).
+   */
   private MemberProcess start(int i) throws Exception {
-    String peers = ServerMembers.peers(clusterPorts);
+    boolean first;
+    synchronized (startedOnce) {
+      first = !startedOnce[i];
+    }
+    MemberProcess m =
+        ServerMembers.start(
+            first,
+            () -> startOn(i),
+            () -> {
+              synchronized (startedOnce) {
+                respPorts[i] = LoopbackChild.freePort();
+                clusterPorts[i] = LoopbackChild.freePort();
+              }
+            });
+    synchronized (startedOnce) {
+      startedOnce[i] = true;
+    }
+    return m;
+  }
+
+  /** Starts member {@code i} under its name and ports (a restart reuses them). */
+  private MemberProcess startOn(int i) throws Exception {
+    String peers;
+    synchronized (startedOnce) {
+      peers = ServerMembers.peers(clusterPorts);
+    }
     List<String> settings = new ArrayList<>();
     if (data != null) {
       settings.add("dir=" + data.resolve("m" + i));

@@ -124,6 +124,10 @@ public final class ServerClusterTxTrial {
       "server-tx-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
   private final int[] respPorts;
   private final int[] clusterPorts;
+
+  /** Whether each member ran in this trial: its ports are its own from then on. */
+  private final boolean[] startedOnce;
+
   private final MemberProcess[] members;
   private final StringBuilder detail = new StringBuilder();
   private long lockedKeys;
@@ -174,6 +178,7 @@ public final class ServerClusterTxTrial {
     this.progress = progress;
     this.respPorts = new int[nodes];
     this.clusterPorts = new int[nodes];
+    this.startedOnce = new boolean[nodes];
     this.members = new MemberProcess[nodes];
   }
 
@@ -528,9 +533,37 @@ public final class ServerClusterTxTrial {
     }
   }
 
-  /** Starts member {@code i} under its name and ports (a restart reuses them). */
+  /**
+   * Starts member {@code i}: at its first start on fresh ports if one was taken by the time it
+   * bound it, at a restart on its own ports (see {@link ServerMembers#start}).
+   */
   private MemberProcess start(int i) throws Exception {
-    String peers = ServerMembers.peers(clusterPorts);
+    boolean first;
+    synchronized (startedOnce) {
+      first = !startedOnce[i];
+    }
+    MemberProcess m =
+        ServerMembers.start(
+            first,
+            () -> startOn(i),
+            () -> {
+              synchronized (startedOnce) {
+                respPorts[i] = LoopbackChild.freePort();
+                clusterPorts[i] = LoopbackChild.freePortWith(TRANSACTIONS_PORT_OFFSET);
+              }
+            });
+    synchronized (startedOnce) {
+      startedOnce[i] = true;
+    }
+    return m;
+  }
+
+  /** Starts member {@code i} under its name and ports (a restart reuses them). */
+  private MemberProcess startOn(int i) throws Exception {
+    String peers;
+    synchronized (startedOnce) {
+      peers = ServerMembers.peers(clusterPorts);
+    }
     return MemberProcess.start(
         "192m",
         errors.resolve("m" + i + "-" + System.nanoTime()),

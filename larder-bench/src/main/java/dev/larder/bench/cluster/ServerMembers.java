@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -44,6 +46,63 @@ final class ServerMembers {
     if (!answer.equals(wanted)) {
       throw new IllegalStateException("a member answered '" + answer + "', not " + wanted);
     }
+  }
+
+  /** How many times a member's first start may find a port taken and move to fresh ones. */
+  static final int FIRST_START_ATTEMPTS = 5;
+
+  /** How long a restart tries again to bind the ports its member had before. */
+  static final long OWN_PORTS_WAIT_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+  /** Chooses fresh ports for a member (its trial's arrays). */
+  @FunctionalInterface
+  interface FreshPorts {
+    void choose() throws IOException;
+  }
+
+  /**
+   * Starts a member with {@code start}, which reads its ports from its trial. If a port was taken
+   * by the time the member bound it (found free a moment before, then taken by a socket outside the
+   * trial: the member's standard error says so), then at its first start {@code fresh} gives it
+   * other ports and it starts again, at most {@value #FIRST_START_ATTEMPTS} times; at a restart it
+   * must come back on its own ports (the others name them in their peers), so it starts again every
+   * 250 ms for up to 60 s.
+   *
+   * @param firstStart whether the member never ran in this trial
+   */
+  static MemberProcess start(boolean firstStart, Callable<MemberProcess> start, FreshPorts fresh)
+      throws Exception {
+    long deadline = System.nanoTime() + OWN_PORTS_WAIT_NANOS;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return start.call();
+      } catch (IllegalStateException e) {
+        if (!portTaken(e)
+            || (firstStart ? attempt == FIRST_START_ATTEMPTS : System.nanoTime() > deadline)) {
+          throw e;
+        }
+        System.err.println(
+            "a member could not bind (attempt "
+                + attempt
+                + (firstStart ? "; fresh ports" : "; its own ports again")
+                + "): "
+                + e.getMessage());
+        if (firstStart) {
+          fresh.choose();
+        } else {
+          Thread.sleep(250);
+        }
+      }
+    }
+  }
+
+  /**
+   * Whether a member's failure to start says a port was taken: the server's "the port is in use"
+   * (its listeners) or JGroups' "No available port to bind" (its cluster channels).
+   */
+  static boolean portTaken(Throwable e) {
+    String m = String.valueOf(e.getMessage());
+    return m.contains("the port is in use") || m.contains("No available port to bind");
   }
 
   /**

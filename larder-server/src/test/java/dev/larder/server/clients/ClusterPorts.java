@@ -19,4 +19,22 @@ public final class ClusterPorts {
   public static int cluster() throws IOException {
     return LoopbackCluster.freeClusterPort(false);
   }
+
+  /**
+   * Returns a cluster port free now for a member with {@code cluster-transactions on}: with the
+   * transactional channel's port 1000 above it free too, and the ports both JGroups stacks bind
+   * beside them.
+   */
+  public static int transactionalCluster() throws IOException {
+    return LoopbackCluster.freeClusterPort(true);
+  }
+
+  /**
+   * Returns whether a server's start failed because one of its ports was taken by the time it bound
+   * it (found free a moment before, then taken by a socket outside the test): the test should start
+   * it again on fresh ports, as {@link LoopbackCluster} does.
+   */
+  public static boolean taken(Throwable startFailure) {
+    return LoopbackCluster.causedByBind(startFailure);
+  }
 }

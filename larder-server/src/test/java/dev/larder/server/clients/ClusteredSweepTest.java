@@ -42,27 +42,8 @@ class ClusteredSweepTest {
   private void start() throws Exception {
     String name = "sweep-test-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
     int[] ports = {LoopbackCluster.freeClusterPort(false), LoopbackCluster.freeClusterPort(false)};
-    String peers = "127.0.0.1[" + ports[0] + "],127.0.0.1[" + ports[1] + "]";
     for (int i = 0; i < 2; i++) {
-      ServerConfig config =
-          ServerConfig.of(
-              Map.of(
-                  "cluster",
-                  name,
-                  "cluster-port",
-                  Integer.toString(ports[i]),
-                  "peers",
-                  peers,
-                  "cluster-node-name",
-                  "s" + i,
-                  "memcache-port",
-                  "0",
-                  "http-port",
-                  "-1",
-                  // member 0 leaves in a test: member 1 alone goes on writing
-                  "cluster-partition-handling",
-                  "allow-all"));
-      ServerCluster member = ServerCluster.join(config, LoopbackCluster.freePort());
+      ServerCluster member = join(name, ports, i);
       int m = i;
       Keyspace ks =
           new Keyspace(
@@ -79,6 +60,43 @@ class ClusteredSweepTest {
         () -> members.stream().allMatch(m -> m.cache().members().size() == 2), "both members");
     for (ServerCluster m : members) {
       assertTrue(m.cache().awaitRebalanced(Duration.ofSeconds(60)));
+    }
+  }
+
+  /**
+   * Joins member {@code i} on {@code ports[i]}; if that port was taken by the time JGroups bound it
+   * (found free a moment before), joins again on a fresh one, at most 5 times, and updates {@code
+   * ports}.
+   */
+  private static ServerCluster join(String name, int[] ports, int i) throws Exception {
+    for (int attempt = 1; ; attempt++) {
+      ServerConfig config =
+          ServerConfig.of(
+              Map.of(
+                  "cluster",
+                  name,
+                  "cluster-port",
+                  Integer.toString(ports[i]),
+                  "peers",
+                  LoopbackCluster.peers(ports),
+                  "cluster-node-name",
+                  "s" + i,
+                  "memcache-port",
+                  "0",
+                  "http-port",
+                  "-1",
+                  // member 0 leaves in a test: member 1 alone goes on writing
+                  "cluster-partition-handling",
+                  "allow-all"));
+      try {
+        return ServerCluster.join(config, LoopbackCluster.freePort());
+      } catch (RuntimeException e) {
+        if (attempt == 5 || !LoopbackCluster.causedByBind(e)) {
+          throw e;
+        }
+        System.err.println("ClusteredSweepTest: s" + i + " could not bind (" + e + "); fresh port");
+        ports[i] = LoopbackCluster.freeClusterPort(false);
+      }
     }
   }
 

@@ -4,6 +4,8 @@ import dev.larder.cluster.ClusteredCache;
 import dev.larder.cluster.internal.ClusteredLarderCache;
 import dev.larder.server.LarderServer;
 import dev.larder.server.ServerConfig;
+import dev.larder.server.internal.net.Transport;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
@@ -17,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -153,9 +156,13 @@ final class LoopbackCluster implements AutoCloseable {
     }
   }
 
-  private static boolean causedByBind(Throwable e) {
+  /**
+   * Whether a start failed because a port was taken: a listener's bind (the JDK's BindException, or
+   * the epoll transport's "Address already in use") or JGroups' "No available port to bind".
+   */
+  static boolean causedByBind(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof BindException
+      if ((t instanceof IOException io && Transport.addressInUse(io))
           || (t.getMessage() != null && t.getMessage().contains("No available port to bind"))) {
         return true;
       }
@@ -163,11 +170,65 @@ final class LoopbackCluster implements AutoCloseable {
     return false;
   }
 
-  private static String ephemeralRange() {
-    try {
-      return Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
-          .trim()
-          .replace('\t', '-');
+  /** How long a restart tries again to bind the ports its member had a moment before. */
+  static final Duration OWN_PORTS_WAIT = Duration.ofSeconds(60);
+
+  /**
+   * Starts a member again on the ports it had before (they were announced to the other members and
+   * name it in their peers, so no other port will do); if one is still taken (the old listener's
+   * socket not yet released, or a connection given the port since), tries again every 250 ms for up
+   * to {@link #OWN_PORTS_WAIT}, and then throws the last failure.
+   *
+   * @param m the member's settings, as at its first start
+   */
+  static LarderServer startOnOwnPorts(Map<String, String> m) throws IOException {
+    return startOnOwnPorts(m, () -> {});
+  }
+
+  /**
+   * As {@link #startOnOwnPorts(Map)}, running {@code taken} after each start that found a port
+   * taken (a test frees the port there).
+   */
+  static LarderServer startOnOwnPorts(Map<String, String> m, Runnable taken) throws IOException {
+    long deadline = System.nanoTime() + OWN_PORTS_WAIT.toNanos();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return LarderServer.start(ServerConfig.of(m));
+      } catch (IOException | RuntimeException e) {
+        if (!causedByBind(e) || System.nanoTime() > deadline) {
+          throw e;
+        }
+        taken.run();
+        if (attempt == 1) {
+          System.err.println(
+              "LoopbackCluster: "
+                  + m.get("cluster-node-name")
+                  + " could not bind its own ports again ("
+                  + e
+                  + "); trying again for up to "
+                  + OWN_PORTS_WAIT.toSeconds()
+                  + " s");
+        }
+        try {
+          Thread.sleep(250);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          e.addSuppressed(interrupted);
+          throw e;
+        }
+      }
+    }
+  }
+
+  /**
+   * The machine's ephemeral port range, for a failure message. Read a line at a time: {@code
+   * Files.readString} of this procfs file (which reports a size of 0) gave its first byte alone.
+   */
+  static String ephemeralRange() {
+    try (BufferedReader r =
+        Files.newBufferedReader(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))) {
+      String line = r.readLine();
+      return line == null ? "unknown (empty)" : line.trim().replace('\t', '-');
     } catch (IOException | RuntimeException e) {
       return "unknown (" + e + ")";
     }
@@ -200,30 +261,32 @@ final class LoopbackCluster implements AutoCloseable {
     members.forEach(LarderServer::close);
     members.clear();
     discards.clear();
-    List<Map<String, String>> again = new ArrayList<>();
+    List<Callable<LarderServer>> again = new ArrayList<>();
     for (Map<String, String> settings : settingsOf) {
       Map<String, String> m = new HashMap<>(settings);
       m.put("cluster-size", Integer.toString(settingsOf.size()));
-      again.add(m);
+      again.add(() -> startOnOwnPorts(m));
     }
     members.addAll(startAtOnce(again));
     awaitWhole();
   }
 
   /**
-   * Starts a server with each of {@code settings} at once (each may wait for the others, as with
-   * {@code cluster-size}); returns them in order once every one serves. If any fails to start
+   * Runs each of {@code starts} at once (each may wait for the others, as with {@code
+   * cluster-size}); returns the servers in order once every one serves. If any fails to start
    * within 120 s, closes those that did and throws the first failure, the others' suppressed in it
    * (the first to fail is often only waiting for one that could not start at all, whose reason must
    * show too).
+   *
+   * @param starts each starts one member, trying again on a port taken as it sees fit
    */
-  static List<LarderServer> startAtOnce(List<Map<String, String>> settings) throws Exception {
+  static List<LarderServer> startAtOnce(List<Callable<LarderServer>> starts) throws Exception {
     List<LarderServer> started = new ArrayList<>();
-    ExecutorService starter = Executors.newFixedThreadPool(settings.size());
+    ExecutorService starter = Executors.newFixedThreadPool(starts.size());
     try {
       List<Future<LarderServer>> starting = new ArrayList<>();
-      for (Map<String, String> m : settings) {
-        starting.add(starter.submit(() -> LarderServer.start(ServerConfig.of(m))));
+      for (Callable<LarderServer> start : starts) {
+        starting.add(starter.submit(start));
       }
       Exception failed = null;
       for (Future<LarderServer> f : starting) {

@@ -28,8 +28,8 @@ public final class ClusterTransactions implements AutoCloseable {
   private final TxKeyspaceStore store;
   private final HeldChanges held = new HeldChanges();
 
-  private ClusterTransactions(ClusteredTxMember member, boolean distributed) {
-    this.store = new TxKeyspaceStore(member, distributed);
+  private ClusterTransactions(boolean distributed) {
+    this.store = new TxKeyspaceStore(distributed);
   }
 
   /**
@@ -46,15 +46,61 @@ public final class ClusterTransactions implements AutoCloseable {
    * @throws IllegalStateException if the log's directory holds another format
    */
   static ClusterTransactions start(ClusterConfig cluster, int members, WalConfig log) {
+    ClusterTransactions t = unstarted(cluster);
+    t.join(cluster, members, log);
+    return t;
+  }
+
+  /**
+   * A member not started yet: the store the keyspace is built over exists, and refuses every read
+   * and write with {@link IllegalStateException} until {@link #join}.
+   *
+   * @param cluster the store's cluster, as {@link #join} will be given it
+   */
+  static ClusterTransactions unstarted(ClusterConfig cluster) {
+    return new ClusterTransactions(cluster.mode() == ClusterMode.DISTRIBUTED);
+  }
+
+  /**
+   * Recovers this member's log, joins the transactional store's cluster and makes the member the
+   * keyspace's store; returns once this member installed an epoch. Once only.
+   *
+   * @param cluster the store's cluster, as {@link #unstarted} was given it
+   * @param members the cluster's size: a majority of it must be present to commit
+   * @param log this member's log, or null to keep nothing on disk
+   * @throws dev.larder.cluster.ClusterException if it cannot join in time (nothing is left open)
+   * @throws IllegalArgumentException if DISTRIBUTED with too few owners for the majority
+   * @throws IllegalStateException if the log's directory holds another format, or this member
+   *     joined already
+   */
+  void join(ClusterConfig cluster, int members, WalConfig log) {
+    if (started()) {
+      throw new IllegalStateException("the transactional store's member started already");
+    }
     ClusteredTxStore.Builder b =
         ClusteredTxStore.builder(cluster).cache(TxKeyspaceStore.KEYSPACE).members(members);
     if (log != null) {
       b.persistence(log);
     }
-    return new ClusterTransactions(b.buildMember(), cluster.mode() == ClusterMode.DISTRIBUTED);
+    ClusteredTxMember member = b.buildMember();
+    try {
+      store.attach(member);
+    } catch (RuntimeException e) {
+      member.close();
+      throw e;
+    }
   }
 
-  /** Returns this member's side of the transactional store (its epoch, owners and members). */
+  /** Returns whether this member has recovered and joined (its store serves). */
+  public boolean started() {
+    return store.isAttached();
+  }
+
+  /**
+   * Returns this member's side of the transactional store (its epoch, owners and members).
+   *
+   * @throws IllegalStateException before the member {@link #started}
+   */
   public ClusteredTxMember member() {
     return store.member();
   }

@@ -17,6 +17,7 @@ import dev.larder.server.ServerSetting;
 import dev.larder.server.internal.keyspace.ClusterStore;
 import dev.larder.server.internal.keyspace.ValueLayout;
 import dev.larder.server.internal.persist.ServerLog;
+import dev.larder.wal.FileLayer;
 import dev.larder.wal.WalConfig;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -83,10 +84,27 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
   /** The keyspace's transactional store ({@code cluster-transactions on}), or null. */
   private final ClusterTransactions transactions;
 
+  /**
+   * How {@link #join()} starts {@link #transactions} for a member from {@link #createTransactional}
+   * (its cluster and log); null once started, or for a member whose store was started as it joined.
+   */
+  private record TransactionsToStart(ClusterConfig cluster, int members, WalConfig log) {}
+
+  private TransactionsToStart toStart;
+
   private ServerCluster(
       ClusteredCache<byte[], byte[]> cache, ServerConfig config, ClusterTransactions transactions) {
+    this(cache, config, transactions, null);
+  }
+
+  private ServerCluster(
+      ClusteredCache<byte[], byte[]> cache,
+      ServerConfig config,
+      ClusterTransactions transactions,
+      TransactionsToStart toStart) {
     this.cache = cache;
     this.transactions = transactions;
+    this.toStart = toStart;
     this.config = config;
     this.segments = cache.clusterConfig().segments();
     this.versions = new Versions(cache.nodeName(), System::currentTimeMillis);
@@ -161,14 +179,63 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
   }
 
   /**
-   * Joins the cluster, for a member from {@link #create}; returns once this member's view holds
-   * {@code cluster-size} members. On failure the cluster's cache is closed.
+   * As {@link #create}, for a member with {@code cluster-transactions on} and {@code dir}: its
+   * cluster's cache is built but not joined, and its transactional store (the keyspace's, {@link
+   * #keyspaceStore()}) neither recovered nor joined, so that the member binds its client ports
+   * first (answering that it is loading) and only then calls {@link #join()}, which recovers the
+   * store's log and joins both. Until then the keyspace's store refuses every read and write with
+   * {@link IllegalStateException}. The directory is checked here, before anything binds.
+   *
+   * @param config the server's settings; {@link ServerConfig#cluster()} and {@link
+   *     ServerConfig#dir()} are not null, {@code cluster-transactions} is on
+   * @param respPort the RESP port this member serves on
+   * @param files the file layer of the transactional store's log (a held or simulated disk in
+   *     tests)
+   * @return the member, not joined
+   * @throws ClusterException if the directory holds a server log
+   * @throws IllegalArgumentException without {@code cluster-transactions on} or {@code dir}
+   */
+  public static ServerCluster createTransactional(
+      ServerConfig config, int respPort, FileLayer files) {
+    if (!config.clusterTransactions() || config.dir() == null) {
+      throw new IllegalArgumentException(
+          "a member is created transactional only with cluster-transactions on and dir");
+    }
+    WalConfig log = transactionLog(config).withFiles(files);
+    ClusterConfig tx = transactionsCluster(config, memberName(config, respPort));
+    ClusteredCache<byte[], byte[]> unjoined = builder(config, respPort, null, null).buildUnjoined();
+    return new ServerCluster(
+        unjoined,
+        config,
+        ClusterTransactions.unstarted(tx),
+        new TransactionsToStart(tx, Integer.parseInt(config.get(ServerSetting.CLUSTER_SIZE)), log));
+  }
+
+  /**
+   * Joins the cluster, for a member from {@link #create} or {@link #createTransactional}; returns
+   * once this member's view holds {@code cluster-size} members and, with {@code
+   * cluster-transactions on}, its transactional store has recovered its log and installed an epoch.
+   * On failure the cluster's cache is closed (and a transactional store not started).
    *
    * @throws ClusterException if the cluster cannot be joined (refused settings, timeout)
-   * @throws IllegalStateException if this member joined already or was closed
+   * @throws IllegalStateException if this member joined already or was closed, or the log's
+   *     directory is held by another server or holds another format
    */
   public void join() {
+    TransactionsToStart start;
+    synchronized (this) {
+      start = toStart;
+      toStart = null;
+    }
     cache.join();
+    if (start != null) {
+      try {
+        transactions.join(start.cluster(), start.members(), start.log());
+      } catch (RuntimeException e) {
+        cache.close();
+        throw e;
+      }
+    }
   }
 
   /** This member's name: {@code cluster-node-name}, else its RESP address. */
@@ -225,23 +292,27 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
   private static ClusterTransactions startTransactions(
       ServerConfig config, String name, WalConfig log) {
     int size = Integer.parseInt(config.get(ServerSetting.CLUSTER_SIZE));
-    ClusterConfig tx =
-        ClusterConfig.builder()
-            .stack(ClusterStack.of(config, TRANSACTIONS_PORT_OFFSET))
-            .clusterName(config.cluster())
-            .nodeName(name)
-            .mode(
-                config.get(ServerSetting.CLUSTER_MODE).equals("distributed")
-                    ? ClusterMode.DISTRIBUTED
-                    : ClusterMode.REPLICATED)
-            .owners(Integer.parseInt(config.get(ServerSetting.CLUSTER_OWNERS)))
-            .replication(Replication.SYNC)
-            .timeout(Duration.ofMillis(config.clusterTimeoutMillis()))
-            .segments(Integer.parseInt(config.get(ServerSetting.CLUSTER_SEGMENTS)))
-            .initialClusterSize(size)
-            .partitioner(SlotPartitioner.INSTANCE)
-            .build();
-    return ClusterTransactions.start(tx, size, log);
+    return ClusterTransactions.start(transactionsCluster(config, name), size, log);
+  }
+
+  /** The transactional store's cluster: its own transport, SYNC, the server's mode and owners. */
+  private static ClusterConfig transactionsCluster(ServerConfig config, String name) {
+    int size = Integer.parseInt(config.get(ServerSetting.CLUSTER_SIZE));
+    return ClusterConfig.builder()
+        .stack(ClusterStack.of(config, TRANSACTIONS_PORT_OFFSET))
+        .clusterName(config.cluster())
+        .nodeName(name)
+        .mode(
+            config.get(ServerSetting.CLUSTER_MODE).equals("distributed")
+                ? ClusterMode.DISTRIBUTED
+                : ClusterMode.REPLICATED)
+        .owners(Integer.parseInt(config.get(ServerSetting.CLUSTER_OWNERS)))
+        .replication(Replication.SYNC)
+        .timeout(Duration.ofMillis(config.clusterTimeoutMillis()))
+        .segments(Integer.parseInt(config.get(ServerSetting.CLUSTER_SEGMENTS)))
+        .initialClusterSize(size)
+        .partitioner(SlotPartitioner.INSTANCE)
+        .build();
   }
 
   /**

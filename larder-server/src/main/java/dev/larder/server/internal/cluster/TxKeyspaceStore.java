@@ -72,9 +72,10 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
   static final TxCacheSpec<byte[], byte[]> KEYSPACE =
       TxCacheSpec.of("keyspace", Codecs.bytes(), Codecs.bytes());
 
-  private final ClusteredTxMember member;
-  private final TxStore store;
-  private final TxCache<byte[], byte[]> cache;
+  /** This member of the store, its store and the keyspace's cache in it: null until attached. */
+  private record Attached(ClusteredTxMember member, TxStore store, TxCache<byte[], byte[]> cache) {}
+
+  private volatile Attached attached;
 
   /** Whether each key is held by its owners only (DISTRIBUTED), not by every member. */
   private final boolean distributed;
@@ -110,24 +111,64 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
   }
 
   /**
-   * @param member this member of the store
+   * A store with no member yet: every read and write throws {@link IllegalStateException} (its size
+   * and memory are 0) until {@link #attach} (a durable member binds its ports before its
+   * transactional store has recovered and joined, and refuses the commands that would reach the
+   * store meanwhile).
+   *
    * @param distributed whether the store is DISTRIBUTED (its keys held by their owners only)
    */
-  TxKeyspaceStore(ClusteredTxMember member, boolean distributed) {
-    this.member = member;
+  TxKeyspaceStore(boolean distributed) {
     this.distributed = distributed;
-    this.store = member.store();
-    this.cache = store.cache(KEYSPACE);
   }
 
-  /** Returns the member. */
+  /**
+   * Makes {@code member}, recovered and joined, the store's member; once only.
+   *
+   * @throws IllegalStateException if a member was attached already
+   */
+  synchronized void attach(ClusteredTxMember member) {
+    if (attached != null) {
+      throw new IllegalStateException("a member of the transactional store is attached already");
+    }
+    TxStore store = member.store();
+    attached = new Attached(member, store, store.cache(KEYSPACE));
+  }
+
+  /** Returns whether a member was attached. */
+  boolean isAttached() {
+    return attached != null;
+  }
+
+  private Attached attached() {
+    Attached a = attached;
+    if (a == null) {
+      throw new IllegalStateException(
+          "this member's transactional store has not recovered and joined its cluster yet");
+    }
+    return a;
+  }
+
+  /**
+   * Returns the member.
+   *
+   * @throws IllegalStateException before {@link #attach}
+   */
   ClusteredTxMember member() {
-    return member;
+    return attached().member();
   }
 
-  /** Returns the member's store. */
+  /**
+   * Returns the member's store.
+   *
+   * @throws IllegalStateException before {@link #attach}
+   */
   TxStore store() {
-    return store;
+    return attached().store();
+  }
+
+  private TxCache<byte[], byte[]> txCache() {
+    return attached().cache();
   }
 
   /** Binds {@code tx} to the calling thread until {@link #unbind}; returns the binding. */
@@ -157,7 +198,7 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
   private <R> R inTx(Function<Transaction, R> step) {
     Binding b = bound();
     if (b == null) {
-      return store.inTransaction(TxStore.SINGLE_OPERATION_ATTEMPTS, step::apply);
+      return store().inTransaction(TxStore.SINGLE_OPERATION_ATTEMPTS, step::apply);
     }
     try {
       return step.apply(b.tx);
@@ -175,14 +216,14 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
   }
 
   private byte[] read(Transaction tx, byte[] key) {
-    return tx.get(cache, key);
+    return tx.get(txCache(), key);
   }
 
   private void write(Transaction tx, byte[] key, byte[] value) {
     if (value == null) {
-      tx.remove(cache, key);
+      tx.remove(txCache(), key);
     } else {
-      tx.put(cache, key, value);
+      tx.put(txCache(), key, value);
     }
     Binding b = bound();
     if (b != null) {
@@ -203,7 +244,7 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
   @Override
   public byte[] getIfPresent(byte[] key) {
     if (bound() == null) {
-      return cache.get(key);
+      return txCache().get(key);
     }
     return inTx(tx -> read(tx, key));
   }
@@ -238,7 +279,7 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
   @Override
   public void put(byte[] key, byte[] value) {
     if (bound() == null) {
-      cache.put(key, value);
+      txCache().put(key, value);
       return;
     }
     inTx(
@@ -326,7 +367,7 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
   @Override
   public void invalidate(byte[] key) {
     if (bound() == null) {
-      cache.remove(key);
+      txCache().remove(key);
       return;
     }
     inTx(
@@ -384,14 +425,18 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
     return getIfPresent(key) != null;
   }
 
+  /** The store's estimate; 0 before a member is attached (it holds nothing yet). */
   @Override
   public long estimatedSize() {
-    return cache.estimatedSize();
+    Attached a = attached;
+    return a == null ? 0 : a.cache().estimatedSize();
   }
 
+  /** The store's memory; 0 before a member is attached (INFO memory runs while loading). */
   @Override
   public long memoryUsed() {
-    return cache.memoryUsed();
+    Attached a = attached;
+    return a == null ? 0 : a.cache().memoryUsed();
   }
 
   @Override
@@ -429,9 +474,13 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
     return map;
   }
 
+  /** Closes the member, which leaves its cluster; nothing to close before one was attached. */
   @Override
   public void close() {
-    member.close();
+    Attached a = attached;
+    if (a != null) {
+      a.member().close();
+    }
   }
 
   /**
@@ -452,13 +501,14 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
     if (b == null && !distributed) {
       // a read-only transaction of its own: every key at one snapshot, commits acknowledged
       // before it included (a walk of the newest applied values could miss one still pending)
-      return store.inTransaction(
-          TxStore.SINGLE_OPERATION_ATTEMPTS,
-          tx -> {
-            List<Map.Entry<byte[], byte[]>> out = new ArrayList<>();
-            member.forEachAt(tx, KEYSPACE, (k, v) -> out.add(Map.entry(k, v)));
-            return out;
-          });
+      return store()
+          .inTransaction(
+              TxStore.SINGLE_OPERATION_ATTEMPTS,
+              tx -> {
+                List<Map.Entry<byte[], byte[]>> out = new ArrayList<>();
+                member().forEachAt(tx, KEYSPACE, (k, v) -> out.add(Map.entry(k, v)));
+                return out;
+              });
     }
     if (b == null) {
       List<Map.Entry<byte[], byte[]>> out = new ArrayList<>();
@@ -480,7 +530,7 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
     Map<ByteBuffer, Map.Entry<byte[], byte[]>> all = new LinkedHashMap<>();
     inTx(
         tx -> {
-          member.forEachAt(tx, KEYSPACE, (k, v) -> all.put(ByteBuffer.wrap(k), Map.entry(k, v)));
+          member().forEachAt(tx, KEYSPACE, (k, v) -> all.put(ByteBuffer.wrap(k), Map.entry(k, v)));
           return null;
         });
     for (Map.Entry<ByteBuffer, byte[]> w : new ArrayList<>(b.written.entrySet())) {
@@ -500,11 +550,11 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
    */
   private void forEachInCluster(BiConsumer<byte[], byte[]> action) {
     if (!distributed) {
-      member.forEachNewest(KEYSPACE, false, action);
+      member().forEachNewest(KEYSPACE, false, action);
       return;
     }
     try {
-      member.forEachNewestInCluster(KEYSPACE, action);
+      member().forEachNewestInCluster(KEYSPACE, action);
     } catch (ClusterException e) {
       Binding b = bound();
       if (b != null && b.failure == null) {
@@ -520,7 +570,7 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
    */
   Iterator<Map.Entry<byte[], byte[]>> ownedEntries() {
     List<Map.Entry<byte[], byte[]>> out = new ArrayList<>();
-    member.forEachNewest(KEYSPACE, false, (k, v) -> out.add(Map.entry(k, v)));
+    member().forEachNewest(KEYSPACE, false, (k, v) -> out.add(Map.entry(k, v)));
     return out.iterator();
   }
 
@@ -530,7 +580,7 @@ final class TxKeyspaceStore implements Cache<byte[], byte[]> {
    */
   Iterator<Map.Entry<byte[], byte[]>> primaryEntries() {
     List<Map.Entry<byte[], byte[]>> out = new ArrayList<>();
-    member.forEachNewest(KEYSPACE, true, (k, v) -> out.add(Map.entry(k, v)));
+    member().forEachNewest(KEYSPACE, true, (k, v) -> out.add(Map.entry(k, v)));
     return out.iterator();
   }
 

@@ -96,7 +96,10 @@ final class TransactionCommands {
       return;
     }
     ServerCluster cluster = s.server.cluster();
-    if (cluster != null && cluster.transactions() != null) {
+    // While the member loads, only commands that leave the keyspace alone were queued (the rest
+    // answered LOADING and failed the queue), and its transactional store is not joined yet: they
+    // run as on a server without one.
+    if (cluster != null && cluster.transactions() != null && s.server.loading() == null) {
       execInCluster(c, queued, watched, cluster.transactions());
       return;
     }
