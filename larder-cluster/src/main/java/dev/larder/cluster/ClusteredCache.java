@@ -170,6 +170,25 @@ public interface ClusteredCache<K, V> extends Cache<K, V> {
   CompletionStage<Void> putAsync(K key, V value);
 
   /**
+   * Holds back, on the calling thread, the copies of the writes it applies as the key's primary
+   * that no caller waits for ({@link Replication#ASYNC}), until this thread calls {@link
+   * #sendHeldBackups}: the copies of a batch of writes then reach each backup member in one message
+   * and one delivery rather than one each. The writes themselves are applied on this member as
+   * before, and each key's copies still reach its backups in the order they were applied; only when
+   * they leave changes (anything else sent to a backup member sends what is held for it first). A
+   * thread that calls this must call {@link #sendHeldBackups} soon after (an event loop: at the end
+   * of its iteration), whether or not it wrote. Idempotent; no effect on synchronous replication's
+   * copies, which are sent at once.
+   */
+  void holdBackups();
+
+  /**
+   * Sends every backup copy held back ({@link #holdBackups}), this thread's and any other's, and
+   * stops holding the calling thread's. Cheap when nothing is held; never throws for a failed send.
+   */
+  void sendHeldBackups();
+
+  /**
    * Returns how many values this member's store has taken, by any path (a write applied here as
    * primary or backup, an entry state transfer brought), that the builder's {@link
    * ClusteredCacheBuilder#countStoredValues} predicate accepted; 0 without one. Only grows.

@@ -65,14 +65,37 @@ final class Backups {
     if (backups.isEmpty() && others.isEmpty()) {
       return null;
     }
-    Calls.Call call = null;
-    if (ack) {
-      // only a write whose acks are awaited needs the set (an ASYNC write sends and goes on)
-      Set<Address> awaited = new HashSet<>(backups);
-      awaited.addAll(others);
-      call = messenger.open(awaited);
+    if (!ack) {
+      // nothing awaited: queued per backup, possibly sent with other writes in one frame
+      int[] ints = writeInts();
+      for (Address b : backups) {
+        messenger.sendBackup(b, t.viewId(), ints, key, value);
+      }
+      if (!others.isEmpty()) {
+        Frame inval =
+            new Frame(
+                Frame.T_NEAR_INVALIDATE,
+                0,
+                t.viewId(),
+                0,
+                0,
+                key,
+                null,
+                null,
+                Frame.NO_INTS,
+                List.of(),
+                List.of());
+        for (Address o : others) {
+          messenger.send(o, inval, true);
+        }
+      }
+      return null;
     }
-    long reqId = call == null ? 0 : call.id;
+    // awaited: every backup and near-invalidated member answers this call
+    Set<Address> awaited = new HashSet<>(backups);
+    awaited.addAll(others);
+    Calls.Call call = messenger.open(awaited);
+    long reqId = call.id;
     Frame backup =
         new Frame(
             Frame.T_BACKUP,
@@ -141,11 +164,7 @@ final class Backups {
 
   /** A backup write from a primary, on the delivery thread. */
   void onBackup(Address from, Frame f) {
-    Topology t = membership.topology();
-    if (f.viewId() < t.viewId()
-        || !t.members().contains(from)
-        || !knowsDictionaryIdsOf(f)
-        || !quorum.majorityInView()) {
+    if (!accepts(from, f)) {
       // a backup on a minority side (quorum) acknowledges nothing: the primary retries. Nor does
       // one whose view does not hold the primary: views of a cut made one link at a time can
       // carry the same number on both sides, each holding this member (docs/design/cluster.md,
@@ -171,5 +190,51 @@ final class Backups {
     }
     messenger.reply(
         from, f.reqId(), Frame.reply(f.reqId(), membership.topology().viewId(), Frame.S_OK, null));
+  }
+
+  /**
+   * Backup writes that want no answer, several in one frame, on the delivery thread: applied in
+   * their order as {@link #onBackup} applies one, or dropped all together where it would refuse one
+   * (an unacknowledged write is not retried: state transfer brings the segment's copy).
+   */
+  void onBackups(Address from, Frame f) {
+    if (!accepts(from, f)) {
+      return;
+    }
+    List<byte[]> entries = f.entries();
+    membership.viewReadLock().lock();
+    try {
+      for (int i = 0; i + 1 < entries.size(); i += 2) {
+        byte[] key = entries.get(i);
+        int s = segments.segmentOf(key);
+        if (near != null) {
+          near.invalidate(key);
+        }
+        segments.lock(s);
+        try {
+          store.apply(s, new ByteKey(key), entries.get(i + 1));
+        } finally {
+          segments.unlock(s);
+        }
+      }
+    } finally {
+      membership.viewReadLock().unlock();
+    }
+  }
+
+  /**
+   * Whether this backup applies a primary's BACKUP or BACKUPS frame: it is of this member's view or
+   * a newer one, from a member of that view, names dictionary ids this member knows, and this
+   * member sees a majority (quorum).
+   */
+  private boolean accepts(Address from, Frame f) {
+    Topology t = membership.topology();
+    if (f.viewId() < t.viewId()
+        || !t.members().contains(from)
+        || !knowsDictionaryIdsOf(f)
+        || !quorum.majorityInView()) {
+      return false;
+    }
+    return true;
   }
 }

@@ -227,6 +227,7 @@ public final class ClusterEngine implements AutoCloseable {
                   change.merge()));
     }
     membership.onView(change -> calls.retain(change.topology().members()));
+    membership.onView(change -> messenger.retainOutboxes(change.topology().members()));
     if (config.mode() != ClusterMode.INVALIDATION) {
       membership.onView(change -> transfer.onView(change.topology(), change.incoming()));
     }
@@ -238,6 +239,7 @@ public final class ClusterEngine implements AutoCloseable {
     dispatcher
         .onDelivery(Frame.T_WRITE, writes::onWrite, writes::onWriteBeforeFirstView)
         .onDelivery(Frame.T_BACKUP, backups::onBackup)
+        .onDelivery(Frame.T_BACKUPS, backups::onBackups)
         .onWorker(Frame.T_READ, reads::onRead)
         .onDelivery(
             Frame.T_NEAR_INVALIDATE,
@@ -514,6 +516,16 @@ public final class ClusterEngine implements AutoCloseable {
   public CompletableFuture<Void> putAsync(byte[] key, byte[] value) {
     checkOpen();
     return access.putAsync(key, value);
+  }
+
+  /** See {@link dev.larder.cluster.ClusteredCache#holdBackups}. */
+  public void holdBackups() {
+    messenger.hold();
+  }
+
+  /** See {@link dev.larder.cluster.ClusteredCache#sendHeldBackups}. */
+  public void sendHeldBackups() {
+    messenger.sendHeld();
   }
 
   /** Returns the values this member's store took that the engine's hooks count (see LocalStore). */

@@ -455,6 +455,16 @@ public final class ClusteredLarderCache<K, V> implements ClusteredCache<K, V> {
   }
 
   @Override
+  public void holdBackups() {
+    engine.holdBackups();
+  }
+
+  @Override
+  public void sendHeldBackups() {
+    engine.sendHeldBackups();
+  }
+
+  @Override
   public long countedValuesStored() {
     return engine.countedValuesStored();
   }

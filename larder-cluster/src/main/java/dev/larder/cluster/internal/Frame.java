@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One message of the cluster protocol, and its wire form (docs/spec/cluster-wire.md, version 3).
+ * One message of the cluster protocol, and its wire form (docs/spec/cluster-wire.md, version 4).
  *
  * <pre>
  * +---------+------+--------+--------+----+-------+-----+-------+----------+------+-------+---------+
@@ -50,7 +50,7 @@ record Frame(
     List<String> names,
     List<byte[]> entries) {
 
-  static final int VERSION = 3;
+  static final int VERSION = 4;
 
   /** A write sent to the key's primary. */
   static final int T_WRITE = 1;
@@ -126,6 +126,13 @@ record Frame(
    */
   static final int T_INSTALLED = 17;
 
+  /**
+   * Backup writes that want no answer, from the primary to one backup (regular, ordered per sender,
+   * reqId 0): entries = (key, new stored value or absent for a removal) per write, in the order the
+   * primary applied them, all in the frame's view; ints as a BACKUP's. No reply (version 4).
+   */
+  static final int T_BACKUPS = 18;
+
   static final int F_ASYNC = 1;
   static final int F_LAST = 2;
   static final int F_COUNT_ONLY = 4;
@@ -200,7 +207,7 @@ record Frame(
   }
 
   /**
-   * @throws CodecException if the bytes are not a version-3 frame
+   * @throws CodecException if the bytes are not a version-4 frame
    */
   static Frame decode(byte[] array, int offset, int length) {
     ByteSource in = new ByteSource(array, offset, length);

@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jgroups.Address;
 import org.jgroups.BytesMessage;
 import org.jgroups.JChannel;
@@ -25,6 +26,12 @@ import org.jgroups.util.NameCache;
  * complete it, and members that leave the view are dropped from it by the view listener ({@link
  * Calls#retain}), so that no wait outlasts a member. Send failures are logged (at debug: JGroups
  * retransmits or the view changes) until this member closes, then ignored.
+ *
+ * <p>Backup writes that want no answer are queued per backup member ({@link Outbox}) and sent at
+ * once, or, on a thread that {@linkplain #hold holds} them, when that thread {@linkplain #sendHeld
+ * sends what it held}, several writes in one frame: one JGroups message, one delivery on the
+ * backup, instead of one per write. Every regular frame to a member goes out behind what is queued
+ * for it, so holding changes when writes leave, never the order of regular frames.
  */
 final class Messenger {
 
@@ -35,6 +42,12 @@ final class Messenger {
   private final Calls calls;
   private final Membership membership;
   private final Lifecycle lifecycle;
+
+  /** Per member, the backup writes queued for it (members are added on first use). */
+  private final Map<Address, Outbox> outboxes = new ConcurrentHashMap<>();
+
+  /** Whether the thread queues its backup writes until {@link #sendHeld} instead of sending. */
+  private final ThreadLocal<boolean[]> holding = ThreadLocal.withInitial(() -> new boolean[1]);
 
   Messenger(
       ClusterConfig config,
@@ -54,8 +67,83 @@ final class Messenger {
     return System.nanoTime() + config.timeout().toNanos();
   }
 
-  /** Sends one frame to one member; out-of-band if asked. Never throws for a failed send. */
+  /**
+   * Sends one frame to one member; out-of-band if asked. A regular frame goes out behind the backup
+   * writes queued for that member. Never throws for a failed send.
+   */
   void send(Address to, Frame f, boolean outOfBand) {
+    Outbox box = outOfBand ? null : outboxes.get(to);
+    if (box == null) {
+      sendNow(to, f, outOfBand);
+      return;
+    }
+    box.lock();
+    try {
+      box.drain(queued -> sendNow(to, queued, false));
+      sendNow(to, f, false);
+    } finally {
+      box.unlock();
+    }
+  }
+
+  /**
+   * Sends a backup write that wants no answer (regular, reqId 0), in the order of the calls for
+   * each member: at once, or, while this thread {@linkplain #hold holds} them, when it {@linkplain
+   * #sendHeld sends what it held} or anything else is sent to that member. The caller holds the
+   * key's segment lock, which orders the key's writes. Never throws for a failed send.
+   *
+   * @param viewId the view the primary applied the write in
+   * @param ints the write's ints ({@link Backups#writeInts})
+   * @param key the key
+   * @param value the new stored value, or null for a removal
+   */
+  void sendBackup(Address to, long viewId, int[] ints, byte[] key, byte[] value) {
+    Outbox box = outboxes.computeIfAbsent(to, a -> new Outbox());
+    box.lock();
+    try {
+      box.add(viewId, ints, key, value, queued -> sendNow(to, queued, false));
+      if (!holding.get()[0]) {
+        box.drain(queued -> sendNow(to, queued, false));
+      }
+    } finally {
+      box.unlock();
+    }
+  }
+
+  /**
+   * From now on this thread's backup writes that want no answer are queued until it calls {@link
+   * #sendHeld} (or something else is sent to their member): the caller must call it soon.
+   */
+  void hold() {
+    holding.get()[0] = true;
+  }
+
+  /**
+   * Sends every queued backup write (this thread's and any other's), one frame per member and view,
+   * and stops holding this thread's.
+   */
+  void sendHeld() {
+    holding.get()[0] = false;
+    for (Map.Entry<Address, Outbox> e : outboxes.entrySet()) {
+      Outbox box = e.getValue();
+      if (!box.isEmpty()) {
+        Address to = e.getKey();
+        box.lock();
+        try {
+          box.drain(queued -> sendNow(to, queued, false));
+        } finally {
+          box.unlock();
+        }
+      }
+    }
+  }
+
+  /** Forgets the queues of members that left (what they held could not be delivered). */
+  void retainOutboxes(Set<Address> members) {
+    outboxes.keySet().retainAll(members);
+  }
+
+  private void sendNow(Address to, Frame f, boolean outOfBand) {
     Message msg = new BytesMessage(to, f.encode());
     if (outOfBand) {
       msg.setFlag(Message.Flag.OOB);

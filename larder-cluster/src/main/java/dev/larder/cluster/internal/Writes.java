@@ -316,11 +316,12 @@ final class Writes {
     if (!backups.knowsDictionaryIdsOf(f)) {
       return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
     }
-    if (refuses(s)) {
+    Op op = Op.of(f.op());
+    if (op.readsCurrent() && refuses(s)) {
       // checked again under the locks below; here to spare the fetch of a write refused anyway
+      // (a write that does not read the current value fetches nothing: no lock taken twice)
       return Frame.reply(f.reqId(), t.viewId(), Frame.S_RETRY, null);
     }
-    Op op = Op.of(f.op());
     ByteKey bk = new ByteKey(f.key());
     Frame fetched = null;
     if (op.readsCurrent() && !segments.authoritativeLocked(s, bk)) {

@@ -81,6 +81,9 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
   private final int segments;
   private final Versions versions;
 
+  /** Whether replication is synchronous. */
+  private final boolean synchronous;
+
   /** The keyspace's transactional store ({@code cluster-transactions on}), or null. */
   private final ClusterTransactions transactions;
 
@@ -108,6 +111,7 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
     this.config = config;
     this.segments = cache.clusterConfig().segments();
     this.versions = new Versions(cache.nodeName(), System::currentTimeMillis);
+    this.synchronous = cache.clusterConfig().replication() == Replication.SYNC;
   }
 
   /**
@@ -468,7 +472,7 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
 
   /** Returns whether replication is synchronous (a write returns once every owner holds it). */
   public boolean synchronous() {
-    return cache.clusterConfig().replication() == Replication.SYNC;
+    return synchronous;
   }
 
   /** Returns whether this member serves writes now (see PartitionHandling). */
@@ -540,13 +544,19 @@ public final class ServerCluster implements ClusterStore, AutoCloseable {
    * Under {@link PendingAcks#armed() armed} collection on this thread, stores the value with {@link
    * ClusteredCache#putAsync}: on the key's primary under SYNC replication it is applied and sent to
    * the backups, and the acknowledgement is left pending for the command's reply; elsewhere it
-   * waits as {@code put} does.
+   * waits as {@code put} does. Under ASYNC replication an event loop's copies to the backups leave
+   * together at the end of its iteration ({@link HeldBackups}).
    */
   @Override
   public boolean putDeferred(byte[] storedKey, byte[] storedValue) {
     // With cluster-transactions on, the keyspace's writes go through the transactional store.
     if (transactions != null || !PendingAcks.armed()) {
       return false;
+    }
+    if (!synchronous) {
+      // nothing waits for the copies: they leave with the loop's other writes, at its iteration's
+      // end
+      HeldBackups.holdForIteration(cache);
     }
     CompletableFuture<Void> acks = cache.putAsync(storedKey, storedValue).toCompletableFuture();
     if (!acks.isDone() || acks.isCompletedExceptionally()) {
