@@ -111,7 +111,8 @@ public final class HashPayload {
   }
 
   /**
-   * Returns the payload with the field set: its value replaced in place, or the field appended.
+   * Returns the payload with the field set: its value replaced in place, or the field appended; the
+   * very array given when the field already holds that value (nothing to copy).
    *
    * @param payload a hash payload, or null for an empty hash
    * @param field a field's bytes
@@ -133,6 +134,9 @@ public final class HashPayload {
       pos = writeChunk(out, pos, field);
       writeChunk(out, pos, value);
       return out;
+    }
+    if (Arrays.equals(payload, at[2], at[2] + at[3], value, 0, value.length)) {
+      return payload; // set to what it holds: the same bytes, no copy
     }
     int valueStart = at[1];
     int valueEnd = at[2] + at[3];
