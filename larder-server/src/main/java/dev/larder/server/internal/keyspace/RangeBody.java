@@ -32,8 +32,9 @@ import java.util.random.RandomGenerator;
  * one is merged with a neighbouring chunk. A random entry is drawn by position over the segments'
  * counts (a page's are its chunks' together), so every entry is equally likely whatever the chunks'
  * sizes. Once every page is read (an open collection's body), a position is found in a Fenwick tree
- * over the segments' counts ({@link SegmentPositions}) instead of by a walk: built on the first
- * draw after the segments were last rebuilt, kept by each change of a count.
+ * over the segments' counts ({@link SegmentIndex}) instead of by a walk, and a key's segment by a
+ * binary search of a primitive array of their lowest hashes: built on the first use after the
+ * segments were last added, removed or rebuilt, kept by each change of a count.
  *
  * <p>A command on an open collection runs all or nothing ({@link #beginUndo}): payloads are never
  * changed in place (a change makes a new array), so the first change of a segment in a command
@@ -147,8 +148,8 @@ public final class RangeBody {
 
   private final List<Integer> made = new ArrayList<>();
 
-  /** Positions of entries over the segments' counts, while no page is left unread. */
-  private final SegmentPositions positions = new SegmentPositions();
+  /** The segments' lowest hashes and counts, indexed, while no page is left unread. */
+  private final SegmentIndex positions = new SegmentIndex();
 
   /** Whether changes are being kept for {@link #undo} (between {@link #beginUndo} and its end). */
   private boolean keepingUndo;
@@ -586,6 +587,12 @@ public final class RangeBody {
 
   /** The position of the segment whose range holds {@code hash}, or -1 if there is none. */
   private int positionOf(long hash) {
+    if (pages == 0 && segments.size() > HEAD_CHUNKS) {
+      if (!positions.valid()) {
+        positions.build(segments);
+      }
+      return positions.positionOf(hash);
+    }
     int lo = 0;
     int hi = segments.size() - 1;
     if (hi < 0) {
@@ -683,6 +690,7 @@ public final class RangeBody {
       expand(0); // its first chunk takes the emptied range below it
     }
     segments.getFirst().low = 0;
+    positions.invalidate();
   }
 
   /** Merges each small changed chunk with a neighbouring chunk when the two fit in one. */

@@ -173,7 +173,7 @@ public final class RangeStore {
     if (o == null || o.type != type) {
       return null;
     }
-    if (!holdsHead(o) || o.head.expiredAt(keyspace.now())) {
+    if (!holdsHead(o) || (o.head.expiresAtMillis() != 0 && o.head.expiredAt(keyspace.now()))) {
       tier.drop(o);
       return null;
     }

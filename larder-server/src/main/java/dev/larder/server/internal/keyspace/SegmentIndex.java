@@ -4,10 +4,12 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Where an entry's position falls among a {@link RangeBody}'s segments: a Fenwick tree (a binary
- * indexed tree) over the segments' entry counts, so that SPOP, SRANDMEMBER and HRANDFIELD find the
- * segment of a uniform position in O(log n), and a change of one count costs O(log n), where a walk
- * of the counts cost O(n) per draw (an open set of 100,000 members has about 800 segments).
+ * An index of a {@link RangeBody}'s segments, for a body with many (an open set of 100,000 members
+ * has about 800): their lowest hashes in one primitive array, so that a key's segment is found by a
+ * binary search that does not touch a segment object per step; and a Fenwick tree (a binary indexed
+ * tree) over their entry counts, so that SPOP, SRANDMEMBER and HRANDFIELD find the segment of a
+ * uniform position in O(log n), and a change of one count costs O(log n), where a walk of the
+ * counts cost O(n) per draw.
  *
  * <h2>Implementation notes</h2>
  *
@@ -19,8 +21,9 @@ import java.util.List;
  *
  * <p>Not thread-safe: its body's, under the key's stripe.
  */
-final class SegmentPositions {
+final class SegmentIndex {
   private int[] tree = new int[1];
+  private long[] lows = new long[0];
   private int size;
   private boolean valid;
 
@@ -34,22 +37,46 @@ final class SegmentPositions {
     valid = false;
   }
 
-  /** Builds it over the segments' counts. */
+  /** Builds it over the segments' lowest hashes and counts. */
   void build(List<RangeBody.Segment> segments) {
     size = segments.size();
     if (tree.length < size + 1) {
       tree = new int[Math.max(size + 1, tree.length * 2)];
+      lows = new long[tree.length];
     } else {
       Arrays.fill(tree, 0, size + 1, 0);
     }
     for (int k = 1; k <= size; k++) {
-      tree[k] += segments.get(k - 1).count;
+      RangeBody.Segment s = segments.get(k - 1);
+      lows[k - 1] = s.low;
+      tree[k] += s.count;
       int parent = k + (k & -k);
       if (parent <= size) {
         tree[parent] += tree[k];
       }
     }
     valid = true;
+  }
+
+  /**
+   * Returns the index of the last segment whose lowest hash is at most {@code hash} (0 if none is:
+   * the first segment's range starts at 0), or -1 if there are no segments.
+   */
+  int positionOf(long hash) {
+    int lo = 0;
+    int hi = size - 1;
+    if (hi < 0) {
+      return -1;
+    }
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (lows[mid] <= hash) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
   }
 
   /** Adds {@code delta} to the count of the segment at {@code index} (0-based). */
