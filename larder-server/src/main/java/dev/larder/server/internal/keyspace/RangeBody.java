@@ -81,6 +81,9 @@ public final class RangeBody {
     /** Whether it is listed among the segments changed since the last {@code splitTouched}. */
     boolean touched;
 
+    /** Whether its state before the running command is kept for {@code undo}. */
+    boolean kept;
+
     /** For an index page not read yet: the chunks it lists (else 0). */
     int pageChunks;
 
@@ -149,7 +152,7 @@ public final class RangeBody {
   private final List<Integer> made = new ArrayList<>();
 
   /** The segments' lowest hashes and counts, indexed, while no page is left unread. */
-  private final SegmentIndex positions = new SegmentIndex();
+  private final SegmentIndex segmentIndex = new SegmentIndex();
 
   /** Whether changes are being kept for {@link #undo} (between {@link #beginUndo} and its end). */
   private boolean keepingUndo;
@@ -291,7 +294,7 @@ public final class RangeBody {
   public boolean put(byte[] key, byte[] value) {
     if (segments.isEmpty()) {
       segments.add(new Segment(-1, 0, 0, 0, null));
-      positions.invalidate();
+      segmentIndex.invalidate();
     }
     Segment s = segmentOf(ScanCursor.hash(key));
     RangeCodec codec = codec();
@@ -327,10 +330,10 @@ public final class RangeBody {
    */
   public byte[][] entry(int i) {
     if (pages == 0 && i >= 0 && i < total) {
-      if (!positions.valid()) {
-        positions.build(segments);
+      if (!segmentIndex.valid()) {
+        segmentIndex.build(segments);
       }
-      long at = positions.find(i);
+      long at = segmentIndex.find(i);
       return codec().entryAt(payload(segments.get((int) (at >>> 32))), (int) at);
     }
     for (int k = 0; k < segments.size(); k++) {
@@ -455,12 +458,12 @@ public final class RangeBody {
     int was = s.count;
     s.count = codec().count(payload);
     total += s.count - was;
-    if (s.count != was && positions.valid()) {
+    if (s.count != was && segmentIndex.valid()) {
       int at = positionOf(s.low);
       if (at >= 0 && segments.get(at) == s) {
-        positions.add(at, s.count - was);
+        segmentIndex.add(at, s.count - was);
       } else {
-        positions.invalidate();
+        segmentIndex.invalidate();
       }
     }
     s.bytes = payload.length;
@@ -495,6 +498,9 @@ public final class RangeBody {
   /** Ends a command begun by {@link #beginUndo} that completed: its changes stay. */
   void endUndo() {
     keepingUndo = false;
+    for (Saved k : saved) {
+      k.segment.kept = false;
+    }
     saved.clear();
   }
 
@@ -507,22 +513,21 @@ public final class RangeBody {
       k.segment.count = k.count;
       k.segment.bytes = k.bytes;
       k.segment.dirty = k.dirty;
+      k.segment.kept = false;
     }
     saved.clear();
     total = savedTotal;
     changes = savedChanges;
     changed = savedChanged;
-    positions.invalidate();
+    segmentIndex.invalidate();
   }
 
   /** Keeps a segment's state before the command's first change of it. */
   private void keep(Segment s) {
-    for (Saved k : saved) {
-      if (k.segment == s) {
-        return;
-      }
+    if (!s.kept) {
+      s.kept = true;
+      saved.add(new Saved(s));
     }
-    saved.add(new Saved(s));
   }
 
   /**
@@ -561,7 +566,7 @@ public final class RangeBody {
         List<Segment> pieces = split(s, RangeCodec.of(type, true));
         segments.remove(at);
         segments.addAll(at, pieces);
-        positions.invalidate();
+        segmentIndex.invalidate();
       }
     }
     touched.clear();
@@ -588,10 +593,10 @@ public final class RangeBody {
   /** The position of the segment whose range holds {@code hash}, or -1 if there is none. */
   private int positionOf(long hash) {
     if (pages == 0 && segments.size() > HEAD_CHUNKS) {
-      if (!positions.valid()) {
-        positions.build(segments);
+      if (!segmentIndex.valid()) {
+        segmentIndex.build(segments);
       }
-      return positions.positionOf(hash);
+      return segmentIndex.positionOf(hash);
     }
     int lo = 0;
     int hi = segments.size() - 1;
@@ -636,7 +641,7 @@ public final class RangeBody {
     }
     segments.remove(at);
     segments.addAll(at, chunks);
-    positions.invalidate();
+    segmentIndex.invalidate();
     pages--;
     expanded.add(page.number);
   }
@@ -657,7 +662,7 @@ public final class RangeBody {
    * @param packed whether the collection is written packed
    */
   void normalize(boolean packed) {
-    positions.invalidate();
+    segmentIndex.invalidate();
     if (packed) {
       if (segments.size() != 1 || wasChunked()) {
         Segment one = new Segment(-1, 0, 0, 0, null);
@@ -690,7 +695,7 @@ public final class RangeBody {
       expand(0); // its first chunk takes the emptied range below it
     }
     segments.getFirst().low = 0;
-    positions.invalidate();
+    segmentIndex.invalidate();
   }
 
   /** Merges each small changed chunk with a neighbouring chunk when the two fit in one. */
@@ -707,7 +712,7 @@ public final class RangeBody {
         both.addAll(chunk.entries(payload(b)));
         setEncoded(a, chunk.encode(both), true);
         segments.remove(i + 1);
-        positions.invalidate();
+        segmentIndex.invalidate();
         drop(b);
         i--;
       }
@@ -715,7 +720,7 @@ public final class RangeBody {
   }
 
   private void setEncoded(Segment s, byte[] payload, boolean asChunk) {
-    positions.invalidate();
+    segmentIndex.invalidate();
     s.payload = payload;
     s.count = RangeCodec.of(type, asChunk).count(payload);
     s.bytes = payload.length;
