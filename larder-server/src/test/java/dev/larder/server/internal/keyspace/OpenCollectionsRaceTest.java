@@ -47,8 +47,8 @@ class OpenCollectionsRaceTest {
           work.add(
               pool.submit(
                   () -> {
-                    assertTrue(firstBlindWrite.await(60, TimeUnit.SECONDS), "the race began");
-                    for (int i = 0; i < 4_000; i++) {
+                    assertTrue(firstBlindWrite.await(120, TimeUnit.SECONDS), "the race began");
+                    for (int i = 0; i < 1_500; i++) {
                       int n = i;
                       ks.editSet(
                           0,
@@ -97,7 +97,7 @@ class OpenCollectionsRaceTest {
                   }
                 }));
         for (Future<?> f : work) {
-          f.get(120, TimeUnit.SECONDS); // a worker's failure fails the test
+          f.get(300, TimeUnit.SECONDS); // a worker's failure fails the test
         }
       } finally {
         pool.shutdownNow();
