@@ -211,9 +211,10 @@ final class ChunkStore {
 
   /** Drops the open collection of a key (under its stripe) whose head was removed. */
   private void dropOpen(byte[] headKey) {
-    OpenCollections.Open o = keyspace.openCollections().get(headKey);
+    OpenCollections tier = keyspace.openIfAny();
+    OpenCollections.Open o = tier == null ? null : tier.get(headKey);
     if (o != null) {
-      keyspace.openCollections().drop(o);
+      tier.drop(o);
     }
   }
 
@@ -228,9 +229,10 @@ final class ChunkStore {
     ReentrantLock stripe = keyspace.stripe(headKey);
     stripe.lock();
     try {
-      OpenCollections.Open o = keyspace.openCollections().get(headKey);
+      OpenCollections tier = keyspace.openIfAny();
+      OpenCollections.Open o = tier == null ? null : tier.get(headKey);
       if (o != null && Arrays.equals(o.headRaw, head)) {
-        keyspace.openCollections().drop(o); // its head is gone: what it holds goes with it
+        tier.drop(o); // its head is gone: what it holds goes with it
       }
       ChangeSink sink = keyspace.sinkIfLogged();
       begin(sink);
@@ -563,7 +565,10 @@ final class ChunkStore {
     ReentrantLock stripe = keyspace.stripe(stored);
     stripe.lock();
     try {
-      keyspace.openCollections().closeLocked(stored);
+      OpenCollections tier = keyspace.openIfAny();
+      if (tier != null) {
+        tier.closeLocked(stored);
+      }
       while (true) {
         Live live = live(stored);
         StoredValue v = live.value();
@@ -595,7 +600,10 @@ final class ChunkStore {
     ReentrantLock stripe = keyspace.stripe(stored);
     stripe.lock();
     try {
-      keyspace.openCollections().closeLocked(stored);
+      OpenCollections tier = keyspace.openIfAny();
+      if (tier != null) {
+        tier.closeLocked(stored);
+      }
       ChangeSink sink = keyspace.sinkIfLogged();
       while (true) {
         Live live = live(stored);

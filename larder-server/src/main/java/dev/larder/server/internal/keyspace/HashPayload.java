@@ -111,7 +111,8 @@ public final class HashPayload {
   }
 
   /**
-   * Returns the payload with the field set: its value replaced in place, or the field appended.
+   * Returns the payload with the field set: its value replaced in place, or the field appended; the
+   * very array given when the field already holds that value (nothing to copy).
    *
    * @param payload a hash payload, or null for an empty hash
    * @param field a field's bytes
@@ -133,6 +134,9 @@ public final class HashPayload {
       pos = writeChunk(out, pos, field);
       writeChunk(out, pos, value);
       return out;
+    }
+    if (Arrays.equals(payload, at[2], at[2] + at[3], value, 0, value.length)) {
+      return payload; // set to what it holds: the same bytes, no copy
     }
     int valueStart = at[1];
     int valueEnd = at[2] + at[3];
@@ -207,25 +211,47 @@ public final class HashPayload {
 
   /**
    * Finds a field: {entry start, value's length varint start, value start, value length}, or null.
+   * A walk of the entries by int positions, a one-byte length read without the varint loop: the
+   * walk is HSET's and HGET's cost on a chunk of a hundred fields or more.
    */
   private static int[] find(byte[] payload, byte[] field) {
     int count = count(payload);
-    long[] cursor = {Varint.size(count)};
+    int pos = Varint.size(count);
     for (int i = 0; i < count; i++) {
-      int entryStart = (int) cursor[0];
-      int fieldLength = length(payload, cursor);
-      int fieldStart = (int) cursor[0];
-      cursor[0] = (long) fieldStart + fieldLength;
-      int valueHead = (int) cursor[0];
-      int valueLength = length(payload, cursor);
-      int valueStart = (int) cursor[0];
-      cursor[0] = (long) valueStart + valueLength;
+      int entryStart = pos;
+      long f = lengthAt(payload, pos);
+      int fieldLength = (int) (f >>> 32);
+      int fieldStart = (int) f;
+      int valueHead = fieldStart + fieldLength;
+      long v = lengthAt(payload, valueHead);
+      int valueLength = (int) (v >>> 32);
+      int valueStart = (int) v;
       if (fieldLength == field.length
           && Arrays.equals(payload, fieldStart, fieldStart + fieldLength, field, 0, field.length)) {
         return new int[] {entryStart, valueHead, valueStart, valueLength};
       }
+      pos = valueStart + valueLength;
     }
     return null;
+  }
+
+  /**
+   * Reads a length at {@code pos}: the length in the high 32 bits, where its bytes start in the low
+   * 32.
+   *
+   * @throws IllegalArgumentException if it runs past the payload
+   */
+  private static long lengthAt(byte[] in, int pos) {
+    if (pos < in.length && in[pos] >= 0) {
+      int length = in[pos]; // below 128: one byte
+      if (length > in.length - pos - 1) {
+        throw new IllegalArgumentException("hash field longer than its payload");
+      }
+      return (long) length << 32 | (pos + 1);
+    }
+    long[] cursor = {pos};
+    int length = length(in, cursor);
+    return (long) length << 32 | cursor[0];
   }
 
   private static int length(byte[] in, long[] cursor) {

@@ -122,7 +122,10 @@ public final class Keyspace implements AutoCloseable {
   /** Large sorted sets' chunks: the sorted-set commands' reads and writes. */
   private final ZSetStore zsets;
 
-  /** Hot chunked sets and hashes held open in memory (see {@link OpenCollections}). */
+  /**
+   * Hot chunked sets and hashes held open in memory (see {@link OpenCollections}); null on a
+   * clustered keyspace, which keeps every collection packed.
+   */
   private final OpenCollections open;
 
   /**
@@ -211,9 +214,8 @@ public final class Keyspace implements AutoCloseable {
     this.sets = new RangeStore(this, chunks, ValueType.SET, false);
     this.hashes = new RangeStore(this, chunks, ValueType.HASH, false);
     this.zsets = new ZSetStore(this, chunks, false);
-    // Never used: a clustered keyspace keeps every collection packed.
-    this.open = new OpenCollections(this, 0);
-    this.open.enable(false);
+    // None: a clustered keyspace keeps every collection packed, so none could open.
+    this.open = null;
   }
 
   /**
@@ -323,19 +325,29 @@ public final class Keyspace implements AutoCloseable {
    * @param on whether collections may open
    */
   public void openCollections(boolean on) {
-    open.enable(on);
+    if (open != null) {
+      open.enable(on);
+    }
   }
 
-  /** Returns the open-collections tier. */
+  /** Returns the open-collections tier, or null on a clustered keyspace (which has none). */
   OpenCollections openCollections() {
     return open;
+  }
+
+  /**
+   * Returns the open-collections tier if a collection may be open in it (one volatile read), else
+   * null: the test every path that must see open collections makes first.
+   */
+  OpenCollections openIfAny() {
+    return open != null && open.any() ? open : null;
   }
 
   /**
    * Returns whether a collection may open: the tier is on, and the keyspace unlogged, unclustered.
    */
   boolean opensCollections() {
-    return !given && !logged && open.enabled();
+    return open != null && !logged && open.enabled();
   }
 
   /**
@@ -343,6 +355,9 @@ public final class Keyspace implements AutoCloseable {
    * how many closed or were dropped so far (INFO).
    */
   public long[] openCollectionStats() {
+    if (open == null) {
+      return new long[4];
+    }
     long[] c = open.counters();
     return new long[] {open.count(), open.bytes(), c[0], c[1]};
   }
@@ -352,7 +367,9 @@ public final class Keyspace implements AutoCloseable {
    * itself. Must not be called holding a key's stripe.
    */
   public void closeOpenCollections() {
-    open.closeAll();
+    if (open != null) {
+      open.closeAll();
+    }
   }
 
   /** Returns the store of sets or of hashes. */
@@ -479,7 +496,7 @@ public final class Keyspace implements AutoCloseable {
    */
   public StoredValue peekHeader(int db, byte[] key) {
     byte[] stored = storedKey(db, key);
-    if (open.any()) {
+    if (openIfAny() != null) {
       open.close(stored); // its version is given when it closes (WATCH reads it)
     }
     byte[] bytes = liveOrRemove(stored);
@@ -1105,7 +1122,7 @@ public final class Keyspace implements AutoCloseable {
     } else {
       flushLogged(db, () -> cache.asMap().keySet().removeIf(k -> inDatabase(k, db)));
     }
-    if (open.any()) {
+    if (openIfAny() != null) {
       open.dropAll(db);
     }
     observer.flushed(db);
@@ -1118,7 +1135,7 @@ public final class Keyspace implements AutoCloseable {
     } else {
       flushLogged(-1, cache::invalidateAll);
     }
-    if (open.any()) {
+    if (openIfAny() != null) {
       open.dropAll(-1);
     }
     observer.flushed(-1);
@@ -1285,7 +1302,7 @@ public final class Keyspace implements AutoCloseable {
 
   /** Returns the bytes the cache reserves (pages, index, policy) and the open collections hold. */
   public long memoryUsed() {
-    return cache.memoryUsed() + open.bytes();
+    return cache.memoryUsed() + (open == null ? 0 : open.bytes());
   }
 
   /** Returns the bytes the cache reserves, the open collections' not counted. */
@@ -1345,7 +1362,9 @@ public final class Keyspace implements AutoCloseable {
 
   @Override
   public void close() {
-    open.shutdown();
+    if (open != null) {
+      open.shutdown();
+    }
     cache.close();
   }
 

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
@@ -91,8 +92,17 @@ final class OpenCollections {
     /** Changes since its bytes were last counted. */
     int changesSinceCount;
 
-    /** When a command last used it ({@link System#nanoTime}); read by the closing task. */
+    /**
+     * When it was last seen used ({@link System#nanoTime}): set when it opens and by the closing
+     * task, which finds {@link #used} set; read by the closing task alone after that.
+     */
     volatile long usedAt;
+
+    /**
+     * Set by every command that uses it, cleared by the closing task: a flag, not a time, so that a
+     * command does not read the clock (the closing task's 100 ms round is the idle time's grain).
+     */
+    volatile boolean used;
 
     Open(byte[] stored, ValueType type, byte[] headRaw, StoredValue head, RangeBody body) {
       this.stored = stored;
@@ -129,6 +139,13 @@ final class OpenCollections {
 
   private final Keyspace keyspace;
   private final ConcurrentHashMap<Key, Open> open = new ConcurrentHashMap<>();
+
+  /**
+   * How many collections are open, raised before one enters {@link #open} and lowered after one
+   * leaves it, so that it is never 0 while one is there: {@link #any} reads it alone.
+   */
+  private final AtomicInteger openCount = new AtomicInteger();
+
   private final AtomicLong bytes = new AtomicLong();
   private final AtomicLong opened = new AtomicLong();
   private final AtomicLong closed = new AtomicLong();
@@ -187,14 +204,17 @@ final class OpenCollections {
     return budget;
   }
 
-  /** Returns whether any collection is open: one volatile read on every generic path. */
+  /**
+   * Returns whether any collection may be open: one volatile read on every generic path. False
+   * means none was open at the read; true may be a collection entering or leaving.
+   */
   boolean any() {
-    return !open.isEmpty();
+    return openCount.get() != 0;
   }
 
   /** Returns the open collection of a stored key, or null. */
   Open get(byte[] stored) {
-    return open.isEmpty() ? null : open.get(new Key(stored));
+    return openCount.get() == 0 ? null : open.get(new Key(stored));
   }
 
   /** Returns the number of open collections. */
@@ -248,6 +268,7 @@ final class OpenCollections {
   void add(Open o) {
     o.bytes = sizeOf(o.body);
     bytes.addAndGet(o.bytes);
+    openCount.incrementAndGet();
     open.put(new Key(o.stored), o);
     opened.incrementAndGet();
     startCloser();
@@ -259,7 +280,7 @@ final class OpenCollections {
    * counted again.
    */
   boolean used(Open o) {
-    o.usedAt = System.nanoTime();
+    o.used = true;
     if (++o.changesSinceCount < RECOUNT_EVERY) {
       return false;
     }
@@ -275,6 +296,7 @@ final class OpenCollections {
   /** Takes an open collection out of the tier (under its stripe), without writing it. */
   void drop(Open o) {
     if (open.remove(new Key(o.stored), o)) {
+      openCount.decrementAndGet();
       bytes.addAndGet(-o.bytes);
       closed.incrementAndGet();
     }
@@ -347,7 +369,10 @@ final class OpenCollections {
       long now = System.nanoTime();
       List<Open> all = new ArrayList<>(open.values());
       for (Open o : all) {
-        if (now - o.usedAt > IDLE_NANOS) {
+        if (o.used) {
+          o.used = false;
+          o.usedAt = now;
+        } else if (now - o.usedAt > IDLE_NANOS) {
           close(o.stored);
         }
       }

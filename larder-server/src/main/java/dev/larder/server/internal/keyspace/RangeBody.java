@@ -31,7 +31,14 @@ import java.util.random.RandomGenerator;
  * boundaries, an emptied one is dropped (its neighbour below takes its range), and a small changed
  * one is merged with a neighbouring chunk. A random entry is drawn by position over the segments'
  * counts (a page's are its chunks' together), so every entry is equally likely whatever the chunks'
- * sizes.
+ * sizes. Once every page is read (an open collection's body), a position is found in a Fenwick tree
+ * over the segments' counts ({@link SegmentIndex}) instead of by a walk, and a key's segment by a
+ * binary search of a primitive array of their lowest hashes: built on the first use after the
+ * segments were last added, removed or rebuilt, kept by each change of a count.
+ *
+ * <p>A command on an open collection runs all or nothing ({@link #beginUndo}): payloads are never
+ * changed in place (a change makes a new array), so the first change of a segment in a command
+ * keeps the segment's payload, count and size, and {@link #undo} puts them back.
  *
  * <p>Writing a chunked collection back ({@link #write}) keeps its head small: up to {@link
  * #HEAD_CHUNKS} chunks are listed in the head itself; a larger collection's chunks are all listed
@@ -73,6 +80,9 @@ public final class RangeBody {
 
     /** Whether it is listed among the segments changed since the last {@code splitTouched}. */
     boolean touched;
+
+    /** Whether its state before the running command is kept for {@code undo}. */
+    boolean kept;
 
     /** For an index page not read yet: the chunks it lists (else 0). */
     int pageChunks;
@@ -140,6 +150,36 @@ public final class RangeBody {
   private final List<RangeChunks.Index> madePages = new ArrayList<>();
 
   private final List<Integer> made = new ArrayList<>();
+
+  /** The segments' lowest hashes and counts, indexed, while no page is left unread. */
+  private final SegmentIndex segmentIndex = new SegmentIndex();
+
+  /** Whether changes are being kept for {@link #undo} (between {@link #beginUndo} and its end). */
+  private boolean keepingUndo;
+
+  /** The segments changed since {@link #beginUndo}, each as it was before its first change. */
+  private final List<Saved> saved = new ArrayList<>();
+
+  private long savedTotal;
+  private long savedChanges;
+  private boolean savedChanged;
+
+  /** A segment's state before a command changed it. */
+  private static final class Saved {
+    final Segment segment;
+    final byte[] payload;
+    final int count;
+    final int bytes;
+    final boolean dirty;
+
+    Saved(Segment segment) {
+      this.segment = segment;
+      this.payload = segment.payload;
+      this.count = segment.count;
+      this.bytes = segment.bytes;
+      this.dirty = segment.dirty;
+    }
+  }
 
   private RangeBody(
       ValueType type, ChunkLoader loader, PageReader pageReader, RangeChunks.Index index) {
@@ -254,6 +294,7 @@ public final class RangeBody {
   public boolean put(byte[] key, byte[] value) {
     if (segments.isEmpty()) {
       segments.add(new Segment(-1, 0, 0, 0, null));
+      segmentIndex.invalidate();
     }
     Segment s = segmentOf(ScanCursor.hash(key));
     RangeCodec codec = codec();
@@ -288,6 +329,13 @@ public final class RangeBody {
    * @param i a position, 0 to size - 1
    */
   public byte[][] entry(int i) {
+    if (pages == 0 && i >= 0 && i < total) {
+      if (!segmentIndex.valid()) {
+        segmentIndex.build(segments);
+      }
+      long at = segmentIndex.find(i);
+      return codec().entryAt(payload(segments.get((int) (at >>> 32))), (int) at);
+    }
     for (int k = 0; k < segments.size(); k++) {
       Segment s = segments.get(k);
       if (i < s.count) {
@@ -403,10 +451,21 @@ public final class RangeBody {
   }
 
   private void set(Segment s, byte[] payload) {
+    if (keepingUndo) {
+      keep(s);
+    }
     s.payload = payload;
     int was = s.count;
     s.count = codec().count(payload);
     total += s.count - was;
+    if (s.count != was && segmentIndex.valid()) {
+      int at = positionOf(s.low);
+      if (at >= 0 && segments.get(at) == s) {
+        segmentIndex.add(at, s.count - was);
+      } else {
+        segmentIndex.invalidate();
+      }
+    }
     s.bytes = payload.length;
     s.dirty = true;
     changed = true;
@@ -420,6 +479,55 @@ public final class RangeBody {
   /** Returns how many changes were made to it so far (growing with each change). */
   long changes() {
     return changes;
+  }
+
+  /**
+   * Starts keeping what the changes to come replace, for {@link #undo}: an open collection's
+   * command begins so. Only a body whose every page is read: a command then changes segments'
+   * payloads and counts only (no page is expanded, no segment added or removed: splits and merges
+   * run between commands).
+   */
+  void beginUndo() {
+    keepingUndo = true;
+    saved.clear();
+    savedTotal = total;
+    savedChanges = changes;
+    savedChanged = changed;
+  }
+
+  /** Ends a command begun by {@link #beginUndo} that completed: its changes stay. */
+  void endUndo() {
+    keepingUndo = false;
+    for (Saved k : saved) {
+      k.segment.kept = false;
+    }
+    saved.clear();
+  }
+
+  /** Puts back what the changes since {@link #beginUndo} replaced, and ends keeping it. */
+  void undo() {
+    keepingUndo = false;
+    for (int i = saved.size() - 1; i >= 0; i--) {
+      Saved k = saved.get(i);
+      k.segment.payload = k.payload;
+      k.segment.count = k.count;
+      k.segment.bytes = k.bytes;
+      k.segment.dirty = k.dirty;
+      k.segment.kept = false;
+    }
+    saved.clear();
+    total = savedTotal;
+    changes = savedChanges;
+    changed = savedChanged;
+    segmentIndex.invalidate();
+  }
+
+  /** Keeps a segment's state before the command's first change of it. */
+  private void keep(Segment s) {
+    if (!s.kept) {
+      s.kept = true;
+      saved.add(new Saved(s));
+    }
   }
 
   /**
@@ -458,6 +566,7 @@ public final class RangeBody {
         List<Segment> pieces = split(s, RangeCodec.of(type, true));
         segments.remove(at);
         segments.addAll(at, pieces);
+        segmentIndex.invalidate();
       }
     }
     touched.clear();
@@ -483,6 +592,12 @@ public final class RangeBody {
 
   /** The position of the segment whose range holds {@code hash}, or -1 if there is none. */
   private int positionOf(long hash) {
+    if (pages == 0 && segments.size() > HEAD_CHUNKS) {
+      if (!segmentIndex.valid()) {
+        segmentIndex.build(segments);
+      }
+      return segmentIndex.positionOf(hash);
+    }
     int lo = 0;
     int hi = segments.size() - 1;
     if (hi < 0) {
@@ -526,6 +641,7 @@ public final class RangeBody {
     }
     segments.remove(at);
     segments.addAll(at, chunks);
+    segmentIndex.invalidate();
     pages--;
     expanded.add(page.number);
   }
@@ -546,6 +662,7 @@ public final class RangeBody {
    * @param packed whether the collection is written packed
    */
   void normalize(boolean packed) {
+    segmentIndex.invalidate();
     if (packed) {
       if (segments.size() != 1 || wasChunked()) {
         Segment one = new Segment(-1, 0, 0, 0, null);
@@ -578,6 +695,7 @@ public final class RangeBody {
       expand(0); // its first chunk takes the emptied range below it
     }
     segments.getFirst().low = 0;
+    segmentIndex.invalidate();
   }
 
   /** Merges each small changed chunk with a neighbouring chunk when the two fit in one. */
@@ -594,6 +712,7 @@ public final class RangeBody {
         both.addAll(chunk.entries(payload(b)));
         setEncoded(a, chunk.encode(both), true);
         segments.remove(i + 1);
+        segmentIndex.invalidate();
         drop(b);
         i--;
       }
@@ -601,6 +720,7 @@ public final class RangeBody {
   }
 
   private void setEncoded(Segment s, byte[] payload, boolean asChunk) {
+    segmentIndex.invalidate();
     s.payload = payload;
     s.count = RangeCodec.of(type, asChunk).count(payload);
     s.bytes = payload.length;

@@ -38,7 +38,8 @@ sealed interface RangeCodec permits RangeCodec.Members, RangeCodec.Fields {
 
   /**
    * Returns the payload with the entry set, or null if that changes nothing (a set's member already
-   * there).
+   * there); a hash's field set to the value it holds gives {@code p} itself (a change of the key,
+   * as Redis counts it, that leaves the bytes as they are).
    *
    * @param p a payload, or null for an empty one
    */

@@ -1,7 +1,7 @@
 package dev.larder.server.internal.keyspace;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -89,12 +89,12 @@ public final class RangeStore {
    * chunked one under its stripe.
    */
   <R> R read(byte[] stored, Edit<R> read) {
-    OpenCollections tier = keyspace.openCollections();
-    if (tier.any() && tier.get(stored) != null) {
+    OpenCollections tier = keyspace.openIfAny();
+    if (tier != null && tier.get(stored) != null) {
       ReentrantLock stripe = keyspace.stripe(stored);
       stripe.lock();
       try {
-        ChunkStore.Outcome<R> served = served(stored, read, null);
+        ChunkStore.Outcome<R> served = served(tier, stored, read, null);
         if (served != null) {
           keyspace.countRead(true);
           return served.result();
@@ -126,9 +126,9 @@ public final class RangeStore {
 
   /** One run of a command under the stripe; null if the head changed before it was replaced. */
   private <R> ChunkStore.Outcome<R> attempt(byte[] stored, Edit<R> edit, ChangeSink sink) {
-    OpenCollections tier = keyspace.openCollections();
-    if (tier.any()) {
-      ChunkStore.Outcome<R> served = served(stored, edit, sink);
+    OpenCollections any = keyspace.openIfAny();
+    if (any != null) {
+      ChunkStore.Outcome<R> served = served(any, stored, edit, sink);
       if (served != null) {
         return served;
       }
@@ -140,9 +140,10 @@ public final class RangeStore {
         && before != null
         && before.type() == type
         && keyspace.opensCollections()
-        && RangeChunks.isHead(type, before.payload())
-        && tier.hot(stored)) {
-      ChunkStore.Outcome<R> served = open(stored, live, tier) ? served(stored, edit, sink) : null;
+        && RangeChunks.isHead(type, before.payload())) {
+      OpenCollections tier = keyspace.openCollections(); // not null: it opens collections
+      ChunkStore.Outcome<R> served =
+          tier.hot(stored) && open(stored, live, tier) ? served(tier, stored, edit, sink) : null;
       if (served != null) {
         return served;
       }
@@ -166,26 +167,26 @@ public final class RangeStore {
    * still holds (under the key's stripe); null if not (an open collection whose head was replaced
    * or expired is dropped first), for the command to run on the store.
    */
-  private <R> ChunkStore.Outcome<R> served(byte[] stored, Edit<R> edit, ChangeSink sink) {
-    OpenCollections tier = keyspace.openCollections();
+  private <R> ChunkStore.Outcome<R> served(
+      OpenCollections tier, byte[] stored, Edit<R> edit, ChangeSink sink) {
     OpenCollections.Open o = tier.get(stored);
     if (o == null || o.type != type) {
       return null;
     }
-    byte[] raw = keyspace.cache().getIfPresent(stored);
-    if (!Arrays.equals(raw, o.headRaw) || o.head.expiredAt(keyspace.now())) {
+    if (!holdsHead(o) || (o.head.expiresAtMillis() != 0 && o.head.expiredAt(keyspace.now()))) {
       tier.drop(o);
       return null;
     }
     long before = o.body.changes();
-    R result = edit.apply(o.head, o.body);
+    R result = applyWhole(o.body, o.head, edit);
     if (o.body.changes() == before) {
-      o.usedAt = System.nanoTime();
+      o.used = true;
       return new ChunkStore.Outcome<>(result, null);
     }
     if (o.body.size() == 0) {
       tier.drop(o);
-      return chunks.deleteEmptied(stored, new ChunkStore.Live(raw, o.head, false), result, sink);
+      return chunks.deleteEmptied(
+          stored, new ChunkStore.Live(o.headRaw, o.head, false), result, sink);
     }
     o.body.splitTouched();
     if (tier.used(o) && tier.over()) {
@@ -193,6 +194,40 @@ public final class RangeStore {
     }
     // The key's type and expiry are the head's; its version is given when it closes.
     return new ChunkStore.Outcome<>(result, new Keyspace.Change(o.head, o.head, false));
+  }
+
+  /**
+   * Runs a command on an open collection all or nothing: a command that throws leaves the body as
+   * it found it (the store path gets this by writing nothing; here the body is the collection).
+   */
+  private static <R> R applyWhole(RangeBody body, StoredValue head, Edit<R> edit) {
+    body.beginUndo();
+    try {
+      R result = edit.apply(head, body);
+      body.endUndo();
+      return result;
+    } catch (RuntimeException | Error e) {
+      body.undo();
+      throw e;
+    }
+  }
+
+  /**
+   * Returns whether the store still holds the head an open collection was opened from: its stored
+   * bytes compared where they lie in the store, not copied out (a blind SET or DEL, an expiry or an
+   * eviction since then makes them differ).
+   */
+  private boolean holdsHead(OpenCollections.Open o) {
+    byte[] expected = o.headRaw;
+    Boolean same =
+        keyspace
+            .cache()
+            .read(
+                o.stored,
+                view ->
+                    view.remaining() == expected.length
+                        && view.mismatch(ByteBuffer.wrap(expected)) < 0);
+    return same != null && same;
   }
 
   /**
@@ -227,8 +262,7 @@ public final class RangeStore {
     if (!o.body.changed()) {
       return;
     }
-    byte[] raw = keyspace.cache().getIfPresent(o.stored);
-    if (!Arrays.equals(raw, o.headRaw)) {
+    if (!holdsHead(o)) {
       return; // replaced since it opened: the replacement came after every change it holds
     }
     ChunkStore.Live live = new ChunkStore.Live(o.headRaw, o.head, false);

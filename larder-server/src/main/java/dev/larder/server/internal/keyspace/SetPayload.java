@@ -176,9 +176,25 @@ public final class SetPayload {
         yield Long.toString(readInt(p, (int) cursor[0] + i * width, width))
             .getBytes(StandardCharsets.ISO_8859_1);
       }
-      case PACKED -> members(p).get(i);
+      case PACKED -> packedMember(p, i);
       default -> new Table(p).member(i);
     };
+  }
+
+  /** The member at position {@code i} of a PACKED payload: a walk to it, the others not copied. */
+  private static byte[] packedMember(byte[] p, int i) {
+    long[] cursor = {1};
+    int n = PayloadBytes.count(p, cursor, 1);
+    if (i < 0 || i >= n) {
+      throw new IndexOutOfBoundsException("no member at " + i + " of " + n);
+    }
+    for (int k = 0; k < i; k++) {
+      int len = PayloadBytes.chunkLength(p, cursor, p.length);
+      cursor[0] += len;
+    }
+    int len = PayloadBytes.chunkLength(p, cursor, p.length);
+    int start = (int) cursor[0];
+    return Arrays.copyOfRange(p, start, start + len);
   }
 
   /**

@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +19,9 @@ import org.junit.jupiter.api.Test;
  * Blind writers racing an open set: threads changing a set through its commands (so it opens and
  * stays open) beside threads that SET, DEL and read it generically. Whatever the interleaving,
  * every command sees a whole value, and once the writers are done no chunk is left that no head
- * names. The test asserts properties of the end state only; it assumes no interleaving.
+ * names. The blind thread opens the set itself and makes its first blind write while the set is
+ * open, before the set's writers start: so at least one blind write meets an open set, whatever the
+ * interleaving after that (the test asserts it). It assumes no interleaving.
  */
 class OpenCollectionsRaceTest {
   private static final byte[] KEY = "race".getBytes(StandardCharsets.UTF_8);
@@ -31,6 +35,10 @@ class OpenCollectionsRaceTest {
   void blindWritesRacingAnOpenSetLeaveNoOrphanChunk() throws Exception {
     try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
       ks.openCollections().openAfter(1);
+      byte[] stored = Keyspace.storedKey(0, KEY);
+      CountDownLatch firstBlindWrite = new CountDownLatch(1);
+      AtomicInteger blindWhileOpen = new AtomicInteger();
+      AtomicInteger servedOpen = new AtomicInteger();
       ExecutorService pool = Executors.newFixedThreadPool(3);
       try {
         List<Future<?>> work = new ArrayList<>();
@@ -39,7 +47,8 @@ class OpenCollectionsRaceTest {
           work.add(
               pool.submit(
                   () -> {
-                    for (int i = 0; i < 4_000; i++) {
+                    assertTrue(firstBlindWrite.await(120, TimeUnit.SECONDS), "the race began");
+                    for (int i = 0; i < 1_500; i++) {
                       int n = i;
                       ks.editSet(
                           0,
@@ -48,18 +57,33 @@ class OpenCollectionsRaceTest {
                             if (set == null) {
                               return null; // a string is there now: nothing to add to
                             }
+                            if (ks.openCollections().get(stored) != null) {
+                              servedOpen.incrementAndGet(); // this command runs on the open set
+                            }
                             for (int k = 0; k < 20; k++) {
                               set.add(b("m:" + writer + ":" + (n * 20 + k)));
                             }
                             return null;
                           });
                     }
+                    return null;
                   }));
         }
         work.add(
             pool.submit(
                 () -> {
-                  for (int i = 0; i < 300; i++) {
+                  try {
+                    openSet(ks);
+                    assertTrue(ks.openCollections().get(stored) != null, "still open");
+                    blindWhileOpen.incrementAndGet();
+                    ks.putString(0, KEY, b("the first blind write"));
+                  } finally {
+                    firstBlindWrite.countDown(); // even if opening failed, so that the writers end
+                  }
+                  for (int i = 1; i < 300; i++) {
+                    if (ks.openCollections().get(stored) != null) {
+                      blindWhileOpen.incrementAndGet();
+                    }
                     switch (i % 3) {
                       case 0 -> ks.putString(0, KEY, b("string " + i));
                       case 1 -> ks.delete(0, KEY);
@@ -73,17 +97,37 @@ class OpenCollectionsRaceTest {
                   }
                 }));
         for (Future<?> f : work) {
-          f.get(120, TimeUnit.SECONDS); // a worker's failure fails the test
+          f.get(300, TimeUnit.SECONDS); // a worker's failure fails the test
         }
       } finally {
         pool.shutdownNow();
         assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS), "workers ended");
       }
+      assertTrue(blindWhileOpen.get() >= 1, "a blind write raced an open set");
+      assertTrue(servedOpen.get() >= 1, "the writers changed the set open");
       ChunkCensus census = ChunkCensus.of(ks);
       assertEquals(0, census.orphans(), "no chunk left that no head names");
       ks.delete(0, KEY);
       assertEquals(0, ChunkCensus.of(ks).total(), "deleted whole");
       assertEquals(0, ks.openCollectionStats()[0], "nothing open");
     }
+  }
+
+  /** Makes the set chunked, then changes it until it opens (bounded); asserts that it opened. */
+  private static void openSet(Keyspace ks) {
+    byte[] stored = Keyspace.storedKey(0, KEY);
+    for (int i = 0; i < 1_000 && ks.openCollections().get(stored) == null; i++) {
+      int n = i;
+      ks.editSet(
+          0,
+          KEY,
+          (before, set) -> {
+            for (int k = 0; k < 50; k++) {
+              set.add(b("opening:" + (n * 50 + k)));
+            }
+            return null;
+          });
+    }
+    assertTrue(ks.openCollections().get(stored) != null, "the set opened");
   }
 }

@@ -306,4 +306,121 @@ class OpenCollectionsTest {
       assertFalse(ks.openCollectionStats()[2] == 0, "opened counted");
     }
   }
+
+  @Test
+  void aCommandThatThrowsOnAnOpenSetChangesNothing() {
+    for (boolean tier : new boolean[] {true, false}) {
+      try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+        ks.openCollections(tier);
+        add(ks, KEY, 0, 5_000);
+        if (tier) {
+          openSet(ks, KEY);
+        }
+        Set<String> before = members(ks, KEY);
+        IllegalStateException thrown =
+            org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalStateException.class,
+                () ->
+                    ks.editSet(
+                        0,
+                        KEY,
+                        (v, set) -> {
+                          for (int i = 0; i < 300; i++) {
+                            set.add(b("new:" + i)); // several chunks changed
+                          }
+                          set.remove(b("element:1"));
+                          throw new IllegalStateException("midway");
+                        }));
+        assertEquals("midway", thrown.getMessage());
+        assertEquals(tier ? 1 : 0, open(ks), "tier " + tier);
+        assertEquals(before, members(ks, KEY), "nothing of the command kept, tier " + tier);
+        int size = ks.readSet(0, KEY, (v, set) -> set.size());
+        assertEquals(before.size(), size, "its count as before, tier " + tier);
+        add(ks, KEY, 90_000, 90_001);
+        ks.closeOpenCollections();
+        before.add("element:90000");
+        assertEquals(before.size(), SetPayload.size(ks.peek(0, KEY).payload()), "stored");
+        assertEquals(before, members(ks, KEY), "the store has the rest, tier " + tier);
+        assertEquals(0, ChunkCensus.of(ks).orphans());
+      }
+    }
+  }
+
+  @Test
+  void aCommandThatThrowsOnAnOpenHashChangesNothing() {
+    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+      ks.openCollections().openAfter(1);
+      for (int round = 0; round < 3; round++) {
+        ks.editHash(
+            0,
+            KEY,
+            (v, hash) -> {
+              for (int i = 0; i < 3_000; i++) {
+                hash.put(b("field:" + i), b("value:" + i));
+              }
+              return null;
+            });
+      }
+      assertEquals(1, open(ks), "the hash opened");
+      org.junit.jupiter.api.Assertions.assertThrows(
+          IllegalStateException.class,
+          () ->
+              ks.editHash(
+                  0,
+                  KEY,
+                  (v, hash) -> {
+                    hash.put(b("field:7"), b("changed"));
+                    hash.put(b("field:new"), b("new"));
+                    hash.remove(b("field:8"));
+                    throw new IllegalStateException("midway");
+                  }));
+      Map<String, String> read = new HashMap<>();
+      ks.readHash(
+          0,
+          KEY,
+          (v, hash) -> {
+            hash.entries().forEach(e -> read.put(s(e[0]), s(e[1])));
+            return null;
+          });
+      assertEquals(3_000, read.size(), "no field added or removed");
+      assertEquals("value:7", read.get("field:7"), "no value changed");
+      assertEquals("value:8", read.get("field:8"));
+    }
+  }
+
+  @Test
+  void positionsInAnOpenSetFollowItsChanges() {
+    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+      openSet(ks, KEY);
+      java.util.Random random = new java.util.Random(42);
+      for (int round = 0; round < 30; round++) {
+        int r = round;
+        ks.editSet(
+            0,
+            KEY,
+            (v, set) -> {
+              assertPositionsMatchOrder(set);
+              // adds (some chunks grow and split after the command) and removes by position
+              for (int i = 0; i < 150; i++) {
+                set.add(b("more:" + r + ":" + i));
+              }
+              for (int i = 0; i < 60; i++) {
+                set.remove(set.key(random.nextInt(set.size())));
+              }
+              assertPositionsMatchOrder(set);
+              return null;
+            });
+      }
+      assertEquals(1, open(ks), "served open throughout");
+    }
+  }
+
+  /** Every position's entry is the one at that place of the whole order. */
+  private static void assertPositionsMatchOrder(RangeBody set) {
+    List<byte[]> order = set.keys();
+    assertEquals(set.size(), order.size());
+    for (int i = 0; i < order.size(); i++) {
+      assertEquals(s(order.get(i)), s(set.key(i)), "position " + i);
+    }
+  }
 }
