@@ -355,6 +355,11 @@ public final class Keyspace implements AutoCloseable {
     open.closeAll();
   }
 
+  /** Returns the store of sorted sets. */
+  ZSetStore zsetStore() {
+    return zsets;
+  }
+
   /** Returns the store of sets or of hashes. */
   RangeStore rangeStore(ValueType type) {
     return type == ValueType.SET ? sets : hashes;

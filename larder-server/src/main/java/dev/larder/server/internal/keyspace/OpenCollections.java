@@ -12,12 +12,12 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The open collections of a keyspace: hot chunked sets and hashes held in memory, every chunk read,
- * so that their commands change them there and write nothing to the store until they close
- * (docs/design/server.md, "Open collections"). While a collection is open the store keeps its older
- * image, complete and consistent (its head and the chunks that head names), so every path that does
- * not know of this tier still finds a whole collection there; the ones that read or change the key
- * other than through its type's commands close it first.
+ * The open collections of a keyspace: hot chunked sets, hashes and sorted sets held in memory,
+ * every chunk read, so that their commands change them there and write nothing to the store until
+ * they close (docs/design/server.md, "Open collections"). While a collection is open the store
+ * keeps its older image, complete and consistent (its head and the chunks that head names), so
+ * every path that does not know of this tier still finds a whole collection there; the ones that
+ * read or change the key other than through its type's commands close it first.
  *
  * <p>The rule, for now: only a standalone keyspace without a log opens collections (a logged one
  * would have to write the tier's changes before acknowledging them; a clustered one keeps every
@@ -83,7 +83,11 @@ final class OpenCollections {
     /** The head decoded (its payload the head's). */
     final StoredValue head;
 
+    /** A set's or hash's body; null for a sorted set. */
     final RangeBody body;
+
+    /** A sorted set's body; null for a set or hash. */
+    final ZSetBody zset;
 
     /** Its bytes as last counted in the tier's total. */
     long bytes;
@@ -100,6 +104,18 @@ final class OpenCollections {
       this.headRaw = headRaw;
       this.head = head;
       this.body = body;
+      this.zset = null;
+      this.usedAt = System.nanoTime();
+    }
+
+    /** An open sorted set. */
+    Open(byte[] stored, byte[] headRaw, StoredValue head, ZSetBody zset) {
+      this.stored = stored;
+      this.type = ValueType.ZSET;
+      this.headRaw = headRaw;
+      this.head = head;
+      this.body = null;
+      this.zset = zset;
       this.usedAt = System.nanoTime();
     }
   }
@@ -246,7 +262,7 @@ final class OpenCollections {
 
   /** Registers a collection opened under its key's stripe. */
   void add(Open o) {
-    o.bytes = sizeOf(o.body);
+    o.bytes = sizeOf(o);
     bytes.addAndGet(o.bytes);
     open.put(new Key(o.stored), o);
     opened.incrementAndGet();
@@ -264,7 +280,7 @@ final class OpenCollections {
       return false;
     }
     o.changesSinceCount = 0;
-    long now = sizeOf(o.body);
+    long now = sizeOf(o);
     if (now != o.bytes) {
       bytes.addAndGet(now - o.bytes);
       o.bytes = now;
@@ -280,8 +296,11 @@ final class OpenCollections {
     }
   }
 
-  private static long sizeOf(RangeBody body) {
-    return body.bytes() + (long) SEGMENT_OVERHEAD * body.segmentCount();
+  private static long sizeOf(Open o) {
+    if (o.zset != null) {
+      return o.zset.heldBytes() + (long) SEGMENT_OVERHEAD * o.zset.segmentCount();
+    }
+    return o.body.bytes() + (long) SEGMENT_OVERHEAD * o.body.segmentCount();
   }
 
   /**
@@ -290,7 +309,9 @@ final class OpenCollections {
    */
   void closeLocked(byte[] stored) {
     Open o = get(stored);
-    if (o != null) {
+    if (o != null && o.zset != null) {
+      keyspace.zsetStore().close(o);
+    } else if (o != null) {
       keyspace.rangeStore(o.type).close(o);
     }
   }

@@ -156,6 +156,12 @@ final class ZSetSide {
   private final List<Page> pages = new ArrayList<>();
   private final List<Integer> dropped = new ArrayList<>();
 
+  /**
+   * Chunks turned into entry lists (decoded, or made as lists by an insert or a split) since the
+   * last {@link #settle}: what it encodes back into the payload form.
+   */
+  private final List<Chunk> listed = new ArrayList<>();
+
   private ZSetSide(Order order, ChunkLoader loader, PageReader pageReader, int nextNumber) {
     this.order = order;
     this.loader = loader;
@@ -265,6 +271,7 @@ final class ZSetSide {
       c.entries = es; // a fresh, mutable list
       c.raw = null;
       c.starts = null;
+      listed.add(c);
     }
     return c.entries;
   }
@@ -460,6 +467,7 @@ final class ZSetSide {
       Chunk c = new Chunk(-1, 0, 0, null);
       c.entries = new ArrayList<>(List.of(e));
       refresh(c);
+      listed.add(c);
       Page p = new Page(-1, 0, 0, null);
       p.chunks = new ArrayList<>(List.of(c));
       refresh(p);
@@ -704,6 +712,44 @@ final class ZSetSide {
     return nextCursor;
   }
 
+  /**
+   * Reads every page, and every chunk in its payload form: an open set's side ({@link
+   * OpenCollections}), which reads the store no more.
+   */
+  void loadAll() {
+    for (int pi = 0; pi < pages.size(); pi++) {
+      for (Chunk c : page(pi).chunks) {
+        rawForm(c);
+      }
+    }
+  }
+
+  /**
+   * Encodes the chunks turned into entry lists since the last call back into their payload form
+   * (dirty as they were): an open set's chunks stay compact between its commands, and the next
+   * command splices them in place again.
+   */
+  void settle() {
+    for (Chunk c : listed) {
+      if (c.entries != null && !c.entries.isEmpty()) {
+        byte[] raw = ZSetChunks.encodeChunk(c.entries);
+        c.starts = ZSetChunks.entryStarts(raw, c.entries.size());
+        c.raw = raw;
+        c.entries = null;
+      }
+    }
+    listed.clear();
+  }
+
+  /** Returns the number of its chunks and pages (a page not read counts as one). */
+  int segmentCount() {
+    int n = pages.size();
+    for (Page p : pages) {
+      n += p.chunks == null ? 0 : p.chunks.size();
+    }
+    return n;
+  }
+
   /** Returns every entry, in order (reading every page and chunk). */
   List<Entry> all() {
     List<Entry> out = new ArrayList<>((int) Math.min(size(), Integer.MAX_VALUE));
@@ -796,6 +842,7 @@ final class ZSetSide {
     c.entries = new ArrayList<>(es.subList(0, cut));
     refresh(c);
     refresh(rest);
+    listed.add(rest);
     p.chunks.add(ci + 1, rest);
     refresh(p);
     if (p.chunks.size() > PAGE_CHUNKS) {
