@@ -24,10 +24,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * collection packed).
  *
  * <ul>
- *   <li><b>Admission.</b> A chunked set or hash opens at a change of its key once its key was
- *       changed {@code openAfter} times within a second (a small table of counters by key hash), if
- *       the tier has room for it and the keyspace's store and tier together are under {@code
- *       maxmemory}.
+ *   <li><b>Admission.</b> A chunked set, hash or sorted set opens at a change of its key once its
+ *       key was changed {@code openAfter} times within a second (a small table of counters by key
+ *       hash), if the tier has room for it and the keyspace's store and tier together are under
+ *       {@code maxmemory}.
  *   <li><b>Closing</b> (its changes written to the store as one change of the key, then dropped):
  *       idle for a second, or the tier over its budget (a background task every 100 ms, and a
  *       command that finds the tier over its budget closes its own key); before a generic read or
@@ -52,7 +52,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread-safe: an open collection is read and changed only under its key's stripe.
  */
 final class OpenCollections {
-  /** An open collection's bytes besides its chunks' payloads, per chunk (segment and array). */
+  /**
+   * An open collection's bytes besides its chunks' payloads, per chunk (segment and array; a sorted
+   * set's per chunk and per index page, its entry-offset tables counted apart).
+   */
   static final int SEGMENT_OVERHEAD = 64;
 
   /** A collection idle this long closes. */

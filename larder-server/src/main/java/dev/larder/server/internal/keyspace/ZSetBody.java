@@ -135,9 +135,15 @@ public final class ZSetBody {
     }
   }
 
-  /** Returns a chunked set's payload bytes on both sides (a packed one's payload). */
+  /**
+   * Returns the bytes a chunked set holds in memory on both sides: its chunks' payloads and their
+   * entry-offset tables (4 bytes an entry); a packed one's payload.
+   */
   long heldBytes() {
-    return chunkedNow() ? byScore.bytes() + byMember.bytes() : bytes();
+    if (!chunkedNow()) {
+      return bytes();
+    }
+    return byScore.bytes() + byMember.bytes() + 4L * (byScore.size() + byMember.size());
   }
 
   /** Returns a chunked set's chunks and pages on both sides (1 for a packed one). */

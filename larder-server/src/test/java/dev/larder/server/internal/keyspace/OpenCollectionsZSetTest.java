@@ -64,12 +64,15 @@ class OpenCollectionsZSetTest {
     return Keyspace.storedKey(0, key);
   }
 
-  /** A chunked sorted set of 5,000 members, then changes one at a time until it opens. */
+  /** Members a set opened by {@link #openZSet} starts with: some 30 KiB, a few chunks a side. */
+  private static final int BASE = 1_500;
+
+  /** A chunked sorted set of {@link #BASE} members, then changes one at a time until it opens. */
   private static void openZSet(Keyspace ks, byte[] key) {
-    add(ks, key, 0, 5_000);
+    add(ks, key, 0, BASE);
     // Bounded generously: a window of the hot counter may end on a slow machine and start again.
     for (int i = 0; i < 10_000 && ks.openCollections().get(stored(key)) == null; i++) {
-      add(ks, key, 5_000 + i, 5_001 + i);
+      add(ks, key, BASE + i, BASE + 1 + i);
     }
     assertNotNull(ks.openCollections().get(stored(key)), "the sorted set opened");
   }
@@ -142,7 +145,7 @@ class OpenCollectionsZSetTest {
       assertEquals(0, open(ks), "closed once idle");
       byte[] head = ks.store().getIfPresent(stored(KEY));
       ZSetChunks.Index index = ZSetChunks.Index.decode(ValueLayout.decode(head).payload());
-      assertTrue(index.size() >= 5_010, "its changes were written: " + index.size());
+      assertTrue(index.size() >= BASE + 10, "its changes were written: " + index.size());
       assertEquals(0, ChunkCensus.of(ks).orphans());
     }
   }
@@ -289,7 +292,7 @@ class OpenCollectionsZSetTest {
   @Test
   void anOpenZSetThatExpiresIsRemovedOnceAndCountedOnce() {
     try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
-      add(ks, KEY, 0, 5_000);
+      add(ks, KEY, 0, BASE);
       ks.update(0, KEY, v -> v.withExpiry(now.get() + 1_000));
       openZSet(ks, KEY);
       now.addAndGet(2_000);
