@@ -372,6 +372,11 @@ public final class Keyspace implements AutoCloseable {
     }
   }
 
+  /** Returns the store of sorted sets. */
+  ZSetStore zsetStore() {
+    return zsets;
+  }
+
   /** Returns the store of sets or of hashes. */
   RangeStore rangeStore(ValueType type) {
     return type == ValueType.SET ? sets : hashes;

@@ -13,22 +13,22 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The open collections of a keyspace: hot chunked sets and hashes held in memory, every chunk read,
- * so that their commands change them there and write nothing to the store until they close
- * (docs/design/server.md, "Open collections"). While a collection is open the store keeps its older
- * image, complete and consistent (its head and the chunks that head names), so every path that does
- * not know of this tier still finds a whole collection there; the ones that read or change the key
- * other than through its type's commands close it first.
+ * The open collections of a keyspace: hot chunked sets, hashes and sorted sets held in memory,
+ * every chunk read, so that their commands change them there and write nothing to the store until
+ * they close (docs/design/server.md, "Open collections"). While a collection is open the store
+ * keeps its older image, complete and consistent (its head and the chunks that head names), so
+ * every path that does not know of this tier still finds a whole collection there; the ones that
+ * read or change the key other than through its type's commands close it first.
  *
  * <p>The rule, for now: only a standalone keyspace without a log opens collections (a logged one
  * would have to write the tier's changes before acknowledging them; a clustered one keeps every
  * collection packed).
  *
  * <ul>
- *   <li><b>Admission.</b> A chunked set or hash opens at a change of its key once its key was
- *       changed {@code openAfter} times within a second (a small table of counters by key hash), if
- *       the tier has room for it and the keyspace's store and tier together are under {@code
- *       maxmemory}.
+ *   <li><b>Admission.</b> A chunked set, hash or sorted set opens at a change of its key once its
+ *       key was changed {@code openAfter} times within a second (a small table of counters by key
+ *       hash), if the tier has room for it and the keyspace's store and tier together are under
+ *       {@code maxmemory}.
  *   <li><b>Closing</b> (its changes written to the store as one change of the key, then dropped):
  *       idle for a second, or the tier over its budget (a background task every 100 ms, and a
  *       command that finds the tier over its budget closes its own key); before a generic read or
@@ -53,7 +53,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread-safe: an open collection is read and changed only under its key's stripe.
  */
 final class OpenCollections {
-  /** An open collection's bytes besides its chunks' payloads, per chunk (segment and array). */
+  /**
+   * An open collection's bytes besides its chunks' payloads, per chunk (segment and array; a sorted
+   * set's per chunk and per index page, its entry-offset tables counted apart).
+   */
   static final int SEGMENT_OVERHEAD = 64;
 
   /** A collection idle this long closes. */
@@ -84,7 +87,11 @@ final class OpenCollections {
     /** The head decoded (its payload the head's). */
     final StoredValue head;
 
+    /** A set's or hash's body; null for a sorted set. */
     final RangeBody body;
+
+    /** A sorted set's body; null for a set or hash. */
+    final ZSetBody zset;
 
     /** Its bytes as last counted in the tier's total. */
     long bytes;
@@ -110,6 +117,18 @@ final class OpenCollections {
       this.headRaw = headRaw;
       this.head = head;
       this.body = body;
+      this.zset = null;
+      this.usedAt = System.nanoTime();
+    }
+
+    /** An open sorted set. */
+    Open(byte[] stored, byte[] headRaw, StoredValue head, ZSetBody zset) {
+      this.stored = stored;
+      this.type = ValueType.ZSET;
+      this.headRaw = headRaw;
+      this.head = head;
+      this.body = null;
+      this.zset = zset;
       this.usedAt = System.nanoTime();
     }
   }
@@ -266,7 +285,7 @@ final class OpenCollections {
 
   /** Registers a collection opened under its key's stripe. */
   void add(Open o) {
-    o.bytes = sizeOf(o.body);
+    o.bytes = sizeOf(o);
     bytes.addAndGet(o.bytes);
     openCount.incrementAndGet();
     open.put(new Key(o.stored), o);
@@ -285,7 +304,7 @@ final class OpenCollections {
       return false;
     }
     o.changesSinceCount = 0;
-    long now = sizeOf(o.body);
+    long now = sizeOf(o);
     if (now != o.bytes) {
       bytes.addAndGet(now - o.bytes);
       o.bytes = now;
@@ -302,8 +321,11 @@ final class OpenCollections {
     }
   }
 
-  private static long sizeOf(RangeBody body) {
-    return body.bytes() + (long) SEGMENT_OVERHEAD * body.segmentCount();
+  private static long sizeOf(Open o) {
+    if (o.zset != null) {
+      return o.zset.heldBytes() + (long) SEGMENT_OVERHEAD * o.zset.segmentCount();
+    }
+    return o.body.bytes() + (long) SEGMENT_OVERHEAD * o.body.segmentCount();
   }
 
   /**
@@ -312,7 +334,9 @@ final class OpenCollections {
    */
   void closeLocked(byte[] stored) {
     Open o = get(stored);
-    if (o != null) {
+    if (o != null && o.zset != null) {
+      keyspace.zsetStore().close(o);
+    } else if (o != null) {
       keyspace.rangeStore(o.type).close(o);
     }
   }

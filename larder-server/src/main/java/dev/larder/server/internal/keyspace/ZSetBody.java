@@ -36,7 +36,9 @@ public final class ZSetBody {
   private ZSetSide byScore;
   private ZSetSide byMember;
   private final ZSetChunks.Index index;
-  private boolean changed;
+
+  /** How many times a command changed it: {@link #changed} is whether it ever did. */
+  private long changes;
 
   /** The index pages {@link #write} made: their numbers, and the refs at the same positions. */
   private final List<Integer> madeNumbers = new ArrayList<>();
@@ -86,7 +88,7 @@ public final class ZSetBody {
   private void setPacked(byte[] p) {
     packed = p;
     view = null;
-    changed = true;
+    changes++;
   }
 
   /** Returns whether it was read in the chunked form. */
@@ -101,7 +103,52 @@ public final class ZSetBody {
 
   /** Returns whether a command changed it. */
   boolean changed() {
-    return changed;
+    return changes != 0;
+  }
+
+  /**
+   * Returns how many changes were made to it: an open set's count, compared before and after a
+   * command ({@link OpenCollections}).
+   */
+  long changes() {
+    return changes;
+  }
+
+  /**
+   * Reads every page and chunk of a chunked set into memory, in their payload form: an open set
+   * ({@link OpenCollections}), whose commands read the store no more.
+   */
+  void loadAll() {
+    byScore.loadAll();
+    byMember.loadAll();
+  }
+
+  /**
+   * Encodes the chunks a command decoded into entry lists back into their payload form: an open
+   * set's, after each command, so that it stays as compact as its chunks are and the next command
+   * splices them in place.
+   */
+  void settle() {
+    if (chunkedNow()) {
+      byScore.settle();
+      byMember.settle();
+    }
+  }
+
+  /**
+   * Returns the bytes a chunked set holds in memory on both sides: its chunks' payloads and their
+   * entry-offset tables (4 bytes an entry); a packed one's payload.
+   */
+  long heldBytes() {
+    if (!chunkedNow()) {
+      return bytes();
+    }
+    return byScore.bytes() + byMember.bytes() + 4L * (byScore.size() + byMember.size());
+  }
+
+  /** Returns a chunked set's chunks and pages on both sides (1 for a packed one). */
+  int segmentCount() {
+    return chunkedNow() ? byScore.segmentCount() + byMember.segmentCount() : 1;
   }
 
   /** Returns the number of entries. */
@@ -198,7 +245,7 @@ public final class ZSetBody {
       byScore.remove(old.score(), member);
     }
     byScore.put(e);
-    changed = true;
+    changes++;
   }
 
   /**
@@ -228,7 +275,7 @@ public final class ZSetBody {
         return false;
       }
       byScore.remove(old.score(), member);
-      changed = true;
+      changes++;
       return true;
     }
     if (packed == null) {
@@ -262,7 +309,7 @@ public final class ZSetBody {
         byMember.remove(0, e.member());
         popped.add(e);
       }
-      changed = true;
+      changes++;
       return popped;
     }
     List<Entry> all = ZSetPayload.entries(packed);
@@ -281,7 +328,7 @@ public final class ZSetBody {
         byScore.remove(e.score(), e.member());
         byMember.remove(0, e.member());
       }
-      changed = true;
+      changes++;
       return;
     }
     List<Entry> all = ZSetPayload.entries(packed);
@@ -349,7 +396,7 @@ public final class ZSetBody {
     byMember = ZSetSide.build(ZSetSide.BY_MEMBER, all);
     packed = null;
     view = null;
-    changed = true;
+    changes++;
   }
 
   /**

@@ -94,6 +94,11 @@ final class ZSetSide {
     /** Where each entry of {@link #raw} starts, {@link #count} of them. */
     int[] starts;
 
+    /** The low entry {@link #lowHash} is of (a by-member side's searches hash each low once). */
+    Entry hashedLow;
+
+    long lowHash;
+
     Chunk(int number, int count, int bytes, Entry low) {
       this.number = number;
       this.count = count;
@@ -109,6 +114,11 @@ final class ZSetSide {
     Entry low;
     List<Chunk> chunks;
     boolean dirty;
+
+    /** The low entry {@link #lowHash} is of (a by-member side's searches hash each low once). */
+    Entry hashedLow;
+
+    long lowHash;
 
     Page(int number, int count, long bytes, Entry low) {
       this.number = number;
@@ -155,6 +165,12 @@ final class ZSetSide {
   private final int nextNumber;
   private final List<Page> pages = new ArrayList<>();
   private final List<Integer> dropped = new ArrayList<>();
+
+  /**
+   * Chunks turned into entry lists (decoded, or made as lists by an insert or a split) since the
+   * last {@link #settle}: what it encodes back into the payload form.
+   */
+  private final List<Chunk> listed = new ArrayList<>();
 
   private ZSetSide(Order order, ChunkLoader loader, PageReader pageReader, int nextNumber) {
     this.order = order;
@@ -265,6 +281,7 @@ final class ZSetSide {
       c.entries = es; // a fresh, mutable list
       c.raw = null;
       c.starts = null;
+      listed.add(c);
     }
     return c.entries;
   }
@@ -299,16 +316,24 @@ final class ZSetSide {
    * without decoding it.
    */
   @SuppressWarnings("ReferenceEquality") // the two orders are constants, known by identity
-  private int compareAt(byte[] raw, int start, double score, byte[] member) {
-    long[] cursor = {start + 8L};
-    int length = PayloadBytes.chunkLength(raw, cursor, raw.length);
-    int from = (int) cursor[0];
+  private int compareAt(byte[] raw, int start, double score, byte[] member, long keyHash) {
+    int first = raw[start + 8];
+    int from;
+    int length;
+    if (first >= 0 && start + 9 + first <= raw.length) {
+      from = start + 9; // a member under 128 bytes: a one-byte length
+      length = first;
+    } else {
+      long[] cursor = {start + 8L};
+      length = PayloadBytes.chunkLength(raw, cursor, raw.length);
+      from = (int) cursor[0];
+    }
     int to = from + length;
     int c;
     if (order == BY_SCORE) {
       c = ZSetPayload.compareScores(PayloadBytes.dbl(raw, start), score);
     } else if (order == BY_MEMBER) {
-      c = Long.compare(ScanCursor.hash(raw, from, to), ScanCursor.hash(member));
+      c = Long.compare(ScanCursor.hash(raw, from, to), keyHash);
     } else {
       return order.compare(ZSetChunks.entryAt(raw, start), score, member);
     }
@@ -356,13 +381,16 @@ final class ZSetSide {
     c.starts = now;
   }
 
-  /** The last position whose {@code low} entry is at or below the key (0 if none is). */
-  private int lastAtOrBelow(int size, java.util.function.IntFunction<Entry> low, Entry key) {
+  /**
+   * The last position whose low entry is at or below the key (0 if none is), given each position's
+   * low compared with the key.
+   */
+  private static int lastAtOrBelow(int size, java.util.function.IntUnaryOperator compareLow) {
     int lo = 0;
     int hi = size - 1;
     while (lo < hi) {
       int mid = (lo + hi + 1) >>> 1;
-      if (order.compare(low.apply(mid), key.score(), key.member()) <= 0) {
+      if (compareLow.applyAsInt(mid) <= 0) {
         lo = mid;
       } else {
         hi = mid - 1;
@@ -371,19 +399,63 @@ final class ZSetSide {
     return lo;
   }
 
+  /** Compares a low entry with a key, on the by-member side by the low's hash kept beside it. */
+  @SuppressWarnings("ReferenceEquality") // the two orders are constants, known by identity
+  private int compareLow(Entry low, long lowHash, double score, byte[] member, long keyHash) {
+    if (order != BY_MEMBER) {
+      return order.compare(low, score, member);
+    }
+    int c = Long.compare(lowHash, keyHash);
+    return c != 0 ? c : Arrays.compareUnsigned(low.member(), member);
+  }
+
+  /** A page's low entry's member hash, computed once per low. */
+  @SuppressWarnings("ReferenceEquality") // the very entry hashed: a cache by identity
+  private static long lowHash(Page p) {
+    if (p.hashedLow != p.low) {
+      p.lowHash = ScanCursor.hash(p.low.member());
+      p.hashedLow = p.low;
+    }
+    return p.lowHash;
+  }
+
+  /** A chunk's low entry's member hash, computed once per low. */
+  @SuppressWarnings("ReferenceEquality") // the very entry hashed: a cache by identity
+  private static long lowHash(Chunk c) {
+    if (c.hashedLow != c.low) {
+      c.lowHash = ScanCursor.hash(c.low.member());
+      c.hashedLow = c.low;
+    }
+    return c.lowHash;
+  }
+
   /** Where the key is or would go; the side is not empty. */
+  @SuppressWarnings("ReferenceEquality") // the two orders are constants, known by identity
   private Pos locate(double score, byte[] member) {
-    Entry key = new Entry(member, score);
-    int pi = lastAtOrBelow(pages.size(), i -> pages.get(i).low, key);
+    boolean hashed = order == BY_MEMBER;
+    long keyHash = hashed ? ScanCursor.hash(member) : 0;
+    int pi =
+        lastAtOrBelow(
+            pages.size(),
+            i -> {
+              Page q = pages.get(i);
+              return compareLow(q.low, hashed ? lowHash(q) : 0, score, member, keyHash);
+            });
     Page p = page(pi);
-    int ci = lastAtOrBelow(p.chunks.size(), i -> p.chunks.get(i).low, key);
+    int ci =
+        lastAtOrBelow(
+            p.chunks.size(),
+            i -> {
+              Chunk q = p.chunks.get(i);
+              return compareLow(q.low, hashed ? lowHash(q) : 0, score, member, keyHash);
+            });
     Chunk chunk = p.chunks.get(ci);
     if (rawForm(chunk)) {
       int lo = 0;
       int hi = chunk.count - 1;
       while (lo <= hi) {
         int mid = (lo + hi) >>> 1;
-        int c = compareAt(chunk.raw, chunk.starts[mid], score, member);
+        int c = compareAt(chunk.raw, chunk.starts[mid], score, member, keyHash);
         if (c < 0) {
           lo = mid + 1;
         } else if (c > 0) {
@@ -460,6 +532,7 @@ final class ZSetSide {
       Chunk c = new Chunk(-1, 0, 0, null);
       c.entries = new ArrayList<>(List.of(e));
       refresh(c);
+      listed.add(c);
       Page p = new Page(-1, 0, 0, null);
       p.chunks = new ArrayList<>(List.of(c));
       refresh(p);
@@ -704,6 +777,44 @@ final class ZSetSide {
     return nextCursor;
   }
 
+  /**
+   * Reads every page, and every chunk in its payload form: an open set's side ({@link
+   * OpenCollections}), which reads the store no more.
+   */
+  void loadAll() {
+    for (int pi = 0; pi < pages.size(); pi++) {
+      for (Chunk c : page(pi).chunks) {
+        rawForm(c);
+      }
+    }
+  }
+
+  /**
+   * Encodes the chunks turned into entry lists since the last call back into their payload form
+   * (dirty as they were): an open set's chunks stay compact between its commands, and the next
+   * command splices them in place again.
+   */
+  void settle() {
+    for (Chunk c : listed) {
+      if (c.entries != null && !c.entries.isEmpty()) {
+        byte[] raw = ZSetChunks.encodeChunk(c.entries);
+        c.starts = ZSetChunks.entryStarts(raw, c.entries.size());
+        c.raw = raw;
+        c.entries = null;
+      }
+    }
+    listed.clear();
+  }
+
+  /** Returns the number of its chunks and pages (a page not read counts as one). */
+  int segmentCount() {
+    int n = pages.size();
+    for (Page p : pages) {
+      n += p.chunks == null ? 0 : p.chunks.size();
+    }
+    return n;
+  }
+
   /** Returns every entry, in order (reading every page and chunk). */
   List<Entry> all() {
     List<Entry> out = new ArrayList<>((int) Math.min(size(), Integer.MAX_VALUE));
@@ -796,6 +907,7 @@ final class ZSetSide {
     c.entries = new ArrayList<>(es.subList(0, cut));
     refresh(c);
     refresh(rest);
+    listed.add(rest);
     p.chunks.add(ci + 1, rest);
     refresh(p);
     if (p.chunks.size() > PAGE_CHUNKS) {

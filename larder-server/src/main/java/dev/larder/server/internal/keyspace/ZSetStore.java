@@ -1,7 +1,9 @@
 package dev.larder.server.internal.keyspace;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The keyspace's sorted sets in both stored forms: packed (one value) and chunked (a head value
@@ -95,6 +97,20 @@ public final class ZSetStore {
    * chunked one under its stripe.
    */
   <R> R read(byte[] stored, Edit<R> read) {
+    OpenCollections tier = keyspace.openIfAny();
+    if (tier != null && tier.get(stored) != null) {
+      ReentrantLock stripe = keyspace.stripe(stored);
+      stripe.lock();
+      try {
+        ChunkStore.Outcome<R> served = served(stored, read, null);
+        if (served != null) {
+          keyspace.countRead(true);
+          return served.result();
+        }
+      } finally {
+        stripe.unlock();
+      }
+    }
     ChunkStore.Live live = chunks.live(stored);
     if (live.value() != null && ChunkStore.isHead(live.value())) {
       return chunks.readLocked(stored, v -> read.apply(v, v == null ? null : bodyOf(stored, v)));
@@ -114,8 +130,27 @@ public final class ZSetStore {
 
   /** One run of a command under the stripe; null if the head changed before it was replaced. */
   private <R> ChunkStore.Outcome<R> attempt(byte[] stored, Edit<R> edit, ChangeSink sink) {
+    OpenCollections tier = keyspace.openCollections(); // null on a clustered keyspace
+    if (tier != null && tier.any()) {
+      ChunkStore.Outcome<R> served = served(stored, edit, sink);
+      if (served != null) {
+        return served;
+      }
+    }
     ChunkStore.Live live = chunks.live(stored);
     StoredValue before = live.value();
+    if (chunking
+        && sink == null
+        && before != null
+        && before.type() == ValueType.ZSET
+        && keyspace.opensCollections()
+        && ZSetChunks.isHead(before.payload())
+        && tier.hot(stored)) {
+      ChunkStore.Outcome<R> served = open(stored, live, tier) ? served(stored, edit, sink) : null;
+      if (served != null) {
+        return served;
+      }
+    }
     ZSetBody body = before == null ? ZSetBody.empty() : bodyOf(stored, before);
     R result = edit.apply(before, body);
     if (body == null || !body.changed()) {
@@ -125,6 +160,105 @@ public final class ZSetStore {
       return chunks.deleteEmptied(stored, live, result, sink);
     }
     StoredValue meta = before != null ? before : new StoredValue(ValueType.ZSET, 0, 0, 0, EMPTY);
+    return writeBack(stored, live, meta, body, result, sink);
+  }
+
+  /**
+   * Runs a command on the key's open sorted set, if it has one whose head the store still holds
+   * (under the key's stripe); null if not (an open set whose head was replaced or expired is
+   * dropped first), for the command to run on the store.
+   */
+  private <R> ChunkStore.Outcome<R> served(byte[] stored, Edit<R> edit, ChangeSink sink) {
+    OpenCollections tier = keyspace.openCollections();
+    OpenCollections.Open o = tier.get(stored);
+    if (o == null || o.zset == null) {
+      return null;
+    }
+    byte[] raw = keyspace.cache().getIfPresent(stored);
+    if (!Arrays.equals(raw, o.headRaw) || o.head.expiredAt(keyspace.now())) {
+      tier.drop(o);
+      return null;
+    }
+    long before = o.zset.changes();
+    R result;
+    try {
+      result = edit.apply(o.head, o.zset);
+    } finally {
+      o.zset.settle(); // what a read or a split decoded goes back to the payload form
+    }
+    if (o.zset.changes() == before) {
+      o.used = true;
+      return new ChunkStore.Outcome<>(result, null);
+    }
+    if (o.zset.size() == 0) {
+      tier.drop(o);
+      return chunks.deleteEmptied(stored, new ChunkStore.Live(raw, o.head, false), result, sink);
+    }
+    if (tier.used(o) && tier.over()) {
+      close(o); // the tier is over its budget: this key leaves it
+    }
+    // The key's type and expiry are the head's; its version is given when it closes.
+    return new ChunkStore.Outcome<>(result, new Keyspace.Change(o.head, o.head, false));
+  }
+
+  /**
+   * Opens the chunked sorted set {@code live} holds (under its stripe) if the tier has room for it;
+   * returns whether it did. Its size is estimated from the head's page refs (bytes on both sides,
+   * and a chunk for every half-full chunk's bytes) before any chunk is read.
+   */
+  private boolean open(byte[] stored, ChunkStore.Live live, OpenCollections tier) {
+    StoredValue head = live.value();
+    ZSetChunks.Index index = ZSetChunks.Index.decode(head.payload());
+    long size = 0;
+    for (List<ZSetChunks.Ref> side : List.of(index.byScore(), index.byMember())) {
+      for (ZSetChunks.Ref page : side) {
+        long chunksOf = 1L + page.bytes() / (ZSetSide.CHUNK_BYTES / 2);
+        size += page.bytes() + OpenCollections.SEGMENT_OVERHEAD * (1 + chunksOf);
+      }
+    }
+    if (!tier.room(size)) {
+      return false;
+    }
+    ZSetBody body = bodyOf(stored, head);
+    body.loadAll();
+    tier.add(new OpenCollections.Open(stored, live.raw(), head, body));
+    return true;
+  }
+
+  /**
+   * Closes an open sorted set (under its key's stripe): writes what its commands changed as one
+   * change of the key, if the store still holds the head it was opened from, and drops it from the
+   * tier.
+   */
+  void close(OpenCollections.Open o) {
+    keyspace.openCollections().drop(o);
+    if (!o.zset.changed()) {
+      return;
+    }
+    byte[] raw = keyspace.cache().getIfPresent(o.stored);
+    if (!Arrays.equals(raw, o.headRaw)) {
+      return; // replaced since it opened: the replacement came after every change it holds
+    }
+    ChunkStore.Live live = new ChunkStore.Live(o.headRaw, o.head, false);
+    // A lost compare-and-set (a blind write since the check) removed the fresh chunks and pages;
+    // whoever replaced the head releases the ones it named, rewritten in place here, once this
+    // stripe is left.
+    writeBack(o.stored, live, o.head, o.zset, Boolean.TRUE, keyspace.sinkIfLogged());
+  }
+
+  /**
+   * Writes a changed sorted set back over the key's live value {@code live}: packed or in chunks as
+   * its size says, under {@code meta}'s header; null if the key changed since {@code live} was
+   * read.
+   */
+  private <R> ChunkStore.Outcome<R> writeBack(
+      byte[] stored,
+      ChunkStore.Live live,
+      StoredValue meta,
+      ZSetBody body,
+      R result,
+      ChangeSink sink) {
+    StoredValue before = live.value();
     boolean packed =
         !chunking
             || (body.wasChunked()

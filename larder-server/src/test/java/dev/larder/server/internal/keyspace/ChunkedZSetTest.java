@@ -28,6 +28,17 @@ import org.junit.jupiter.api.Test;
  * chunked set; eviction, which takes a chunked set whole; and a chunk gone missing.
  */
 class ChunkedZSetTest {
+  /**
+   * A keyspace for these tests: each sorted set opens (see {@link OpenCollections}) at its first
+   * change in the chunked form, so that every command runs on an open set; {@link
+   * ChunkedZSetTierOffTest} runs them with the tier off.
+   */
+  Keyspace keyspace(long maxMemory) {
+    Keyspace ks = new Keyspace(maxMemory, now::get);
+    ks.openCollections().openAfter(1);
+    return ks;
+  }
+
   private final AtomicLong now = new AtomicLong(1_000_000);
   private static final byte[] KEY = b("zset");
 
@@ -97,7 +108,7 @@ class ChunkedZSetTest {
   @Test
   void randomChangesMatchAModelAcrossBothForms() {
     Random random = new Random(2026_11_30L);
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       Model model = new Model();
       boolean sawChunked = false;
       boolean sawPackedAfterChunked = false;
@@ -278,7 +289,7 @@ class ChunkedZSetTest {
 
   @Test
   void aScanReturnsEveryMemberPresentThroughoutWhileTheSetChanges() {
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       fill(ks, KEY, 4_000);
       assertTrue(chunked(ks));
       Set<String> seen = new HashSet<>();
@@ -330,7 +341,7 @@ class ChunkedZSetTest {
 
   @Test
   void aChangeRewritesAFewChunksNotTheSet() {
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       fill(ks, KEY, 40_000);
       assertTrue(ks.estimatedSize() > 300, "the set is in many chunks: " + ks.estimatedSize());
       int head = ks.peekHeader(0, KEY).payload().length;
@@ -371,7 +382,7 @@ class ChunkedZSetTest {
 
   @Test
   void aSetFilledInOrderIsPackedInFullChunks() {
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       for (int batch = 0; batch < 40; batch++) {
         int base = batch * 1_000;
         ks.editZSet(
@@ -386,6 +397,7 @@ class ChunkedZSetTest {
               return null;
             });
       }
+      ks.closeOpenCollections(); // an open set's chunks reach the store when it closes
       byte[] stored = {0, 'z', 's', 'e', 't'};
       ZSetChunks.Index index =
           (ZSetChunks.Index) ChunkStore.indexOf(ks.store().getIfPresent(stored));
@@ -406,7 +418,7 @@ class ChunkedZSetTest {
 
   @Test
   void theKeyspacesOtherPathsTakeTheChunksWithTheSet() {
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       fill(ks, KEY, 5_000);
       assertTrue(chunked(ks));
       assertTrue(chunkEntries(ks)[0] > 10, "several chunks");
@@ -457,7 +469,7 @@ class ChunkedZSetTest {
 
   @Test
   void evictionTakesAChunkedSetWhole() {
-    try (Keyspace ks = new Keyspace(2 << 20, now::get)) {
+    try (Keyspace ks = keyspace(2 << 20)) {
       fill(ks, KEY, 20_000);
       assertTrue(chunked(ks));
       ChunkCensus.assertEvictedWhole(ks, KEY, "the set");
@@ -466,7 +478,7 @@ class ChunkedZSetTest {
 
   @Test
   void aSetWithAMissingChunkIsAbsentAndGoesWhole() {
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       fill(ks, KEY, 5_000);
       ChunkCensus.dropOneChunk(ks);
       assertNull(ks.readZSet(0, KEY, (before, z) -> z == null ? null : z.entries()));
