@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Under {@code appendfsync always} no reply leaves before the log is forced up to everything
  * appended before it: while the disk holds a force, a write's reply and a read of what it wrote
  * both wait, and both arrive once the force completes; replies waiting for it hold the connection
- * within its output limit.
+ * within its output limit; a lone writer's forces are not held back for writes of others.
  */
 class DurableRepliesTest {
 
@@ -97,6 +97,26 @@ class DurableRepliesTest {
 
       disk.hold(false);
       assertEquals("+OK\r\n", readAnswer(second, 5));
+    }
+  }
+
+  /**
+   * A lone writer is never held back for others' writes: each force carries its one write, and its
+   * next write is all the next force waits for, so no force waits and each write costs one force.
+   */
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void aLoneWriterIsNeverHeldBack(@TempDir Path dir) throws Exception {
+    int writes = 200;
+    try (DurableServer server = new DurableServer(dir, new HeldDisk(), Map.of());
+        Socket writer = connect(server.port)) {
+      for (int i = 0; i < writes; i++) {
+        send(writer, "SET", "k", Integer.toString(i % 10));
+        assertEquals("+OK\r\n", readAnswer(writer, 5), "write " + i);
+      }
+      Map<String, Object> info = server.state.replies().info();
+      assertEquals(0L, info.get("larder_reply_gathers"), info.toString());
+      assertTrue(((Number) info.get("larder_reply_forces")).longValue() >= writes, info.toString());
     }
   }
 
