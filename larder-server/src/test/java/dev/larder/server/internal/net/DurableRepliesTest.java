@@ -107,7 +107,7 @@ class DurableRepliesTest {
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
   void aLoneWriterIsNeverHeldBack(@TempDir Path dir) throws Exception {
-    int writes = 200;
+    int writes = 100;
     try (DurableServer server = new DurableServer(dir, new HeldDisk(), Map.of());
         Socket writer = connect(server.port)) {
       for (int i = 0; i < writes; i++) {
