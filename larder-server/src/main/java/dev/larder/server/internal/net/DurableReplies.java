@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Sends the connections' replies once the log allows: a reply leaves only after every record
@@ -31,16 +32,19 @@ import java.util.concurrent.LinkedBlockingQueue;
  * length of a force. The drain instead hands the round to the one syncer thread and goes on; the
  * syncer takes every round waiting (from every loop), forces the log once up to the highest ticket,
  * and posts each loop its rounds as one task, which writes them: group commit across connections
- * and loops, with no loop ever waiting. The next force starts as soon as one ends, with every round
- * handed over meanwhile. A force writes every record appended before it began, including those of
- * rounds not yet handed over (a loop appends while it runs its connections and hands its round over
- * at the end): rounds handed over during the force whose records it covered are posted with it,
- * rather than wait for the next force (under load, a second force's length). A round whose ticket
- * is already forced, on a loop with no round at the syncer, is written at once. A loop with a round
- * at the syncer sends its later rounds there too, in order: the syncer posts each loop's rounds in
- * the order they came (a loop's later round is never covered before its earlier one, since tickets
- * grow) and the loop runs its posted tasks in order, so a connection's replies never overtake each
- * other. {@link #info()} tells where the rounds' time went ({@link ReplyWaits}).
+ * and loops, with no loop ever waiting. The next force starts once one ends, with every round
+ * handed over meanwhile, after at most a short wait for the writers the ended force answered to
+ * append their next writes ({@link ForceGathering}: without it, clients with one write in flight
+ * split into two groups that take turns, and each force carries half of them). A force writes every
+ * record appended before it began, including those of rounds not yet handed over (a loop appends
+ * while it runs its connections and hands its round over at the end): rounds handed over during the
+ * force whose records it covered are posted with it, rather than wait for the next force (under
+ * load, a second force's length). A round whose ticket is already forced, on a loop with no round
+ * at the syncer, is written at once. A loop with a round at the syncer sends its later rounds there
+ * too, in order: the syncer posts each loop's rounds in the order they came (a loop's later round
+ * is never covered before its earlier one, since tickets grow) and the loop runs its posted tasks
+ * in order, so a connection's replies never overtake each other. {@link #info()} tells where the
+ * rounds' time went ({@link ReplyWaits}).
  *
  * <p>Redis under {@code appendfsync always} writes and forces its file in the event loop itself,
  * before it writes the iteration's replies: a force holds every connection, and the next requests
@@ -61,6 +65,10 @@ public final class DurableReplies implements AutoCloseable {
   private final LinkedBlockingQueue<Waiting> toForce = new LinkedBlockingQueue<>();
   private final Thread syncer;
   private final ReplyWaits waits = new ReplyWaits();
+
+  /** When the syncer starts its next force; the syncer's alone. */
+  private final ForceGathering gathering = new ForceGathering();
+
   private volatile boolean closed;
 
   /**
@@ -128,11 +136,18 @@ public final class DurableReplies implements AutoCloseable {
       if (batch.isEmpty()) {
         continue;
       }
+      if (!gather(batch, covered)) {
+        return;
+      }
+      if (batch.isEmpty()) {
+        continue;
+      }
       long ticket = 0;
       for (Waiting w : batch) {
         ticket = Math.max(ticket, w.ticket());
       }
       boolean ok = true;
+      gathering.forceStarting(log.appendedSequence());
       started = System.nanoTime();
       try {
         log.sync(ticket);
@@ -140,6 +155,7 @@ public final class DurableReplies implements AutoCloseable {
         ok = false;
       }
       long ended = System.nanoTime();
+      gathering.forceEnded(log.appendedSequence(), ended, ended - started);
       waits.forced(ended - started);
       // The force wrote every record appended before it began, whether or not its round had
       // reached the queue yet: the rounds handed over meanwhile that it covered go with it, the
@@ -155,6 +171,41 @@ public final class DurableReplies implements AutoCloseable {
       batch.clear();
       batch.addAll(later);
     }
+  }
+
+  /**
+   * Lets the next force gather the writes of the clients the last one answered, as {@link
+   * ForceGathering} decides (at most half the last force's length), taking the rounds handed over
+   * meanwhile into {@code batch}; then writes the rounds already covered, as at the top of the
+   * loop.
+   *
+   * @return false if interrupted (the server closes)
+   */
+  private boolean gather(List<Waiting> batch, List<Waiting> covered) {
+    long began = System.nanoTime();
+    long now = began;
+    boolean waited = false;
+    long wait;
+    while ((wait = gathering.waitNanos(log.appendedSequence(), now)) > 0) {
+      waited = true;
+      Waiting w;
+      try {
+        w = toForce.poll(wait, TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        return false;
+      }
+      if (w != null) {
+        batch.add(w);
+        toForce.drainTo(batch);
+      }
+      now = System.nanoTime();
+    }
+    if (waited) {
+      waits.gathered(now - began);
+      takeCovered(batch, covered);
+      post(covered, true, now, now);
+    }
+    return true;
   }
 
   /**

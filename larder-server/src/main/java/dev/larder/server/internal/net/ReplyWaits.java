@@ -7,10 +7,10 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What replies waiting for forces of the log cost under {@code appendfsync always}: how many rounds
- * of replies waited and how many were sent at once, the forces the reply path asked for, and where
- * a waiting round's time went (behind an earlier force, in its own force, from the force's end to
- * its replies written on the event loop), as means and as a distribution of the whole wait. INFO
- * persistence shows them.
+ * of replies waited and how many were sent at once, the forces the reply path asked for, the forces
+ * held back to gather more writes and for how long (mean), and where a waiting round's time went
+ * (behind an earlier force, in its own force, from the force's end to its replies written on the
+ * event loop), as means and as a distribution of the whole wait. INFO persistence shows them.
  *
  * <p>Thread-safe: event loops and the syncer record concurrently; a reading taken while they record
  * may mix counts of a moment apart.
@@ -23,6 +23,8 @@ final class ReplyWaits {
   private final LongAdder waited = new LongAdder();
   private final LongAdder forces = new LongAdder();
   private final LongAdder forceNanos = new LongAdder();
+  private final LongAdder gathers = new LongAdder();
+  private final LongAdder gatherNanos = new LongAdder();
   private final LongAdder queuedNanos = new LongAdder();
   private final LongAdder postedNanos = new LongAdder();
   private final AtomicLongArray waits = new AtomicLongArray(BUCKETS);
@@ -36,6 +38,12 @@ final class ReplyWaits {
   void forced(long nanos) {
     forces.increment();
     forceNanos.add(nanos);
+  }
+
+  /** The syncer held a force back for {@code nanos} to gather more writes into it. */
+  void gathered(long nanos) {
+    gathers.increment();
+    gatherNanos.add(nanos);
   }
 
   /**
@@ -64,6 +72,9 @@ final class ReplyWaits {
     f.put("larder_reply_rounds_waited", w);
     f.put("larder_reply_forces", n);
     f.put("larder_reply_force_us", n == 0 ? 0 : forceNanos.sum() / n / 1_000);
+    long g = gathers.sum();
+    f.put("larder_reply_gathers", g);
+    f.put("larder_reply_gather_us", g == 0 ? 0 : gatherNanos.sum() / g / 1_000);
     f.put("larder_reply_queued_us", w == 0 ? 0 : queuedNanos.sum() / w / 1_000);
     f.put("larder_reply_posted_us", w == 0 ? 0 : postedNanos.sum() / w / 1_000);
     f.put("larder_reply_wait_p50_us", percentile(0.5));

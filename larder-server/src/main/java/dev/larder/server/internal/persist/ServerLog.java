@@ -57,6 +57,10 @@ public final class ServerLog implements AutoCloseable {
 
   private long lastSequence;
   private volatile long appendedTicket;
+
+  /** {@code lastSequence}, readable without the lock; published after its record is appended. */
+  private volatile long appendedSequence;
+
   private long bytesSinceCheckpoint;
   private long changesSinceSave;
   private volatile boolean writeFailed;
@@ -73,6 +77,7 @@ public final class ServerLog implements AutoCloseable {
     this.checkpointLogBytes = checkpointLogBytes;
     this.recovered = recovered;
     this.lastSequence = wal.recovery().lastSequence();
+    this.appendedSequence = lastSequence;
     this.checkpointer = new Checkpointer(keyspace, this::beginCheckpoint, clock);
     this.changes = new ChangeGroups(this::append, this::awaitDurable);
   }
@@ -257,6 +262,7 @@ public final class ServerLog implements AutoCloseable {
       }
       lastSequence = sequence;
       appendedTicket = ticket;
+      appendedSequence = sequence;
       bytesSinceCheckpoint += payload.length();
       changesSinceSave += changes.size();
       startCheckpoint = checkpointLogBytes > 0 && bytesSinceCheckpoint >= checkpointLogBytes;
@@ -298,6 +304,14 @@ public final class ServerLog implements AutoCloseable {
   /** Returns the log's ticket for everything appended so far (only grows). */
   public long appendedTicket() {
     return appendedTicket;
+  }
+
+  /**
+   * Returns the sequence of the last record appended (only grows, by one a record): the difference
+   * of two readings counts the records appended between them.
+   */
+  public long appendedSequence() {
+    return appendedSequence;
   }
 
   /**

@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Under {@code appendfsync always} no reply leaves before the log is forced up to everything
  * appended before it: while the disk holds a force, a write's reply and a read of what it wrote
  * both wait, and both arrive once the force completes; replies waiting for it hold the connection
- * within its output limit.
+ * within its output limit; a lone writer's forces are not held back for writes of others.
  */
 class DurableRepliesTest {
 
@@ -97,6 +97,62 @@ class DurableRepliesTest {
 
       disk.hold(false);
       assertEquals("+OK\r\n", readAnswer(second, 5));
+    }
+  }
+
+  /**
+   * A force held back to gather the writes of the clients the last force answered still answers
+   * only what it forced: the first client's write is forced alone while the second's is appended;
+   * the second's force then waits for a write from the first that never comes (at most half the
+   * last force's length), and its reply waits past that wait for its own force, which the disk
+   * holds.
+   */
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void aForceHeldBackToGatherStillAnswersOnlyWhatItForced(@TempDir Path dir) throws Exception {
+    HeldDisk disk = new HeldDisk();
+    try (DurableServer server = new DurableServer(dir, disk, Map.of());
+        Socket first = connect(server.port);
+        Socket second = connect(server.port)) {
+      send(first, "SET", "a", "0");
+      assertEquals("+OK\r\n", read(first, 5));
+
+      disk.hold(true);
+      send(first, "SET", "a", "1");
+      disk.awaitForcesHeld(1);
+      send(second, "SET", "b", "1");
+      // A long force (setup, not a measure): the wait it allows the next one is half of it.
+      Thread.sleep(2_000);
+      disk.letOneForceThrough();
+      assertEquals("+OK\r\n", readAnswer(first, 5));
+      // the wait is over once b's force is held
+      disk.awaitForcesHeld(1);
+      assertEquals("", read(second, 5), "b answered before a force covered it");
+
+      disk.hold(false);
+      assertEquals("+OK\r\n", readAnswer(second, 5));
+      Map<String, Object> info = server.state.replies().info();
+      assertTrue(((Number) info.get("larder_reply_gathers")).longValue() >= 1, info.toString());
+    }
+  }
+
+  /**
+   * A lone writer is never held back for others' writes: each force carries its one write, and its
+   * next write is all the next force waits for, so no force waits and each write costs one force.
+   */
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void aLoneWriterIsNeverHeldBack(@TempDir Path dir) throws Exception {
+    int writes = 100;
+    try (DurableServer server = new DurableServer(dir, new HeldDisk(), Map.of());
+        Socket writer = connect(server.port)) {
+      for (int i = 0; i < writes; i++) {
+        send(writer, "SET", "k", Integer.toString(i % 10));
+        assertEquals("+OK\r\n", readAnswer(writer, 5), "write " + i);
+      }
+      Map<String, Object> info = server.state.replies().info();
+      assertEquals(0L, info.get("larder_reply_gathers"), info.toString());
+      assertTrue(((Number) info.get("larder_reply_forces")).longValue() >= writes, info.toString());
     }
   }
 
