@@ -51,6 +51,7 @@ public final class ServerState {
   private final Tracking tracking;
   private final KeyspaceEvents keyspaceEvents;
   private final KeyEvents keyEvents;
+  private final ChangeCount changeCount = new ChangeCount();
   private volatile String maxMemoryPolicy;
   private final OpsMeter ops = new OpsMeter();
   private final String runId = newRunId();
@@ -109,7 +110,14 @@ public final class ServerState {
     this.tracking = new Tracking(config.trackingTableMaxKeys());
     this.keyspaceEvents = new KeyspaceEvents(pubsub, config.notifyKeyspaceEvents());
     this.keyEvents = new KeyEvents(tracking, keyspaceEvents);
-    keyspace.observe(KeyObservers.of(blockedClients, keyEvents));
+    keyspace.observe(KeyObservers.of(blockedClients, keyEvents, changeCount));
+  }
+
+  /**
+   * Returns the count of the keyspace's changes (INFO's changes since the last save without a log).
+   */
+  public ChangeCount changeCount() {
+    return changeCount;
   }
 
   /** Returns the channels and patterns and their subscribers. */
@@ -211,7 +219,9 @@ public final class ServerState {
     if (cluster != null && cluster.transactions() != null) {
       // an EXEC's changes are told once its cluster transaction commits
       keyspace.observe(
-          cluster.transactions().holding(KeyObservers.of(blockedClients, keyEvents), keyEvents));
+          cluster
+              .transactions()
+              .holding(KeyObservers.of(blockedClients, keyEvents, changeCount), keyEvents));
     }
   }
 

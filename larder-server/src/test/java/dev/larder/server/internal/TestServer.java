@@ -46,6 +46,17 @@ public final class TestServer implements AutoCloseable {
   }
 
   /**
+   * A server whose keyspace reads {@code clock} instead of {@link #now}: for a test whose clock
+   * moves on as the server reads it (a command that reads it twice sees two times).
+   */
+  public TestServer(Map<String, String> settings, java.util.function.LongSupplier clock) {
+    ServerConfig config = ServerConfig.of(settings);
+    keyspace = new Keyspace(config.maxMemory(), clock);
+    state = new ServerState(keyspace, config, scheduler);
+    log = null;
+  }
+
+  /**
    * A server whose keyspace is recovered from, and logged to, {@code dir} (appendfsync everysec:
    * replies are written once the log is, on the channel's own loop).
    */

@@ -137,6 +137,11 @@ final class HeldChanges implements KeyObserver {
   }
 
   @Override
+  public boolean wantsCreations() {
+    return target.wantsCreations();
+  }
+
+  @Override
   public void changed(byte[] storedKey, int how) {
     if (!keep(Kind.CHANGED, storedKey, how, 0)) {
       target.changed(storedKey, how);

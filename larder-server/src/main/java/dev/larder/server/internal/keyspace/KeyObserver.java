@@ -21,6 +21,14 @@ public interface KeyObserver {
   /** {@link #changed}'s flag: the key's expiry was taken off. */
   int EXPIRY_CLEARED = 4;
 
+  /**
+   * {@link #changed}'s flag: the write made the key, which did not exist (or had expired) before
+   * it. A change read-modify-written through the keyspace always says so; a blind overwrite (a
+   * plain SET) looks first only while {@link #wantsCreations} is true, and two writers racing to
+   * make the same key may then both say so.
+   */
+  int CREATED = 8;
+
   /** An observer that ignores everything. */
   KeyObserver NONE =
       new KeyObserver() {
@@ -38,10 +46,19 @@ public interface KeyObserver {
       };
 
   /**
+   * Returns whether a blind overwrite should look whether its key existed, to report {@link
+   * #CREATED} (a read it otherwise does not need). Called before each such write; must be cheap.
+   */
+  default boolean wantsCreations() {
+    return false;
+  }
+
+  /**
    * A key's value was written or removed. Not called for a write that left the key as it was.
    *
    * @param storedKey the database byte, then the key (do not change it)
-   * @param how {@link #REMOVED}, {@link #EXPIRY_SET}, {@link #EXPIRY_CLEARED} or'ed, or 0
+   * @param how {@link #REMOVED}, {@link #EXPIRY_SET}, {@link #EXPIRY_CLEARED}, {@link #CREATED}
+   *     or'ed, or 0
    */
   void changed(byte[] storedKey, int how);
 

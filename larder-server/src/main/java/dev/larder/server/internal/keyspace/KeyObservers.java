@@ -28,6 +28,16 @@ public final class KeyObservers implements KeyObserver {
   }
 
   @Override
+  public boolean wantsCreations() {
+    for (KeyObserver o : observers) {
+      if (o.wantsCreations()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
   public void changed(byte[] storedKey, int how) {
     for (KeyObserver o : observers) {
       o.changed(storedKey, how);

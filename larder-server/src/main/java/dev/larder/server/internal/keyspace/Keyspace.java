@@ -456,6 +456,7 @@ public final class Keyspace implements AutoCloseable {
    */
   public void putString(int db, byte[] key, byte[] payload) {
     byte[] stored = storedKey(db, key);
+    int created = createdFlag(stored);
     if (!logged) {
       overwrite(stored, ValueLayout.encodeString(versions.getAsLong(), payload));
     } else {
@@ -468,7 +469,7 @@ public final class Keyspace implements AutoCloseable {
             return null;
           });
     }
-    observer.changed(stored, 0);
+    observer.changed(stored, created);
     settle();
   }
 
@@ -758,6 +759,9 @@ public final class Keyspace implements AutoCloseable {
           is != 0 && is != was
               ? KeyObserver.EXPIRY_SET
               : is == 0 && was != 0 ? KeyObserver.EXPIRY_CLEARED : 0;
+      if (before == null) {
+        how |= KeyObserver.CREATED;
+      }
     }
     observer.changed(stored, how);
   }
@@ -836,6 +840,7 @@ public final class Keyspace implements AutoCloseable {
    */
   public StoredValue put(int db, byte[] key, StoredValue value) {
     byte[] stored = storedKey(db, key);
+    int created = createdFlag(stored);
     StoredValue versioned;
     if (!logged) {
       versioned = value.withVersion(versions.getAsLong());
@@ -855,7 +860,7 @@ public final class Keyspace implements AutoCloseable {
     if (versioned.volatileKey()) {
       expiringWrites.increment();
     }
-    observer.changed(stored, versioned.volatileKey() ? KeyObserver.EXPIRY_SET : 0);
+    observer.changed(stored, (versioned.volatileKey() ? KeyObserver.EXPIRY_SET : 0) | created);
     settle();
     return versioned;
   }
@@ -1371,6 +1376,14 @@ public final class Keyspace implements AutoCloseable {
       open.shutdown();
     }
     cache.close();
+  }
+
+  /**
+   * {@link KeyObserver#CREATED} if the observer wants to hear of made keys and the key holds no
+   * live value now (a blind overwrite is about to write it), else 0.
+   */
+  private int createdFlag(byte[] stored) {
+    return observer.wantsCreations() && liveOrRemove(stored) == null ? KeyObserver.CREATED : 0;
   }
 
   /** The stored bytes of a key's live value, or null; an expired value is removed and counted. */

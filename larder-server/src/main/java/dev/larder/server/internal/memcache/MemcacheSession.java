@@ -61,6 +61,15 @@ final class MemcacheSession {
    * epoch's first millisecond, long past).
    */
   long expiryMillis(long exptime) {
+    return expiryMillis(exptime, keyspace().now());
+  }
+
+  /**
+   * {@link #expiryMillis(long)} relative to a time the caller read: a meta command that reads the
+   * clock once gives a new TTL and reports it ({@code T300 t}) from the same instant, so its {@code
+   * t} is the TTL asked for, as memcached's (whose clock ticks once a second) is.
+   */
+  long expiryMillis(long exptime, long now) {
     if (exptime == 0) {
       return 0;
     }
@@ -70,7 +79,7 @@ final class MemcacheSession {
     if (exptime > RELATIVE_LIMIT) {
       return Math.max(1, exptime * 1000);
     }
-    return keyspace().now() + exptime * 1000;
+    return now + exptime * 1000;
   }
 
   /** Returns seconds to expiry for meta's t flag: -1 for none. */

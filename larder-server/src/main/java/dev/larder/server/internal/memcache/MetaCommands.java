@@ -196,15 +196,15 @@ final class MetaCommands {
       for (int i = f.from; i < f.tokens.size(); i++) {
         byte[] t = f.tokens.get(i);
         switch (t[0]) {
-          case 'T' -> expiry = s.expiryMillis(f.exptime);
+          case 'T' -> expiry = s.expiryMillis(f.exptime, now);
           case 'N' -> {
             if (created) {
-              expiry = s.expiryMillis(f.vivifyTtl);
+              expiry = s.expiryMillis(f.vivifyTtl, now);
               won = true;
             }
           }
           case 'R' -> {
-            long recache = s.expiryMillis(f.recache);
+            long recache = s.expiryMillis(f.recache, now);
             // memcached compares whole seconds: a TTL below the recache time by less than one
             // is not below it
             if (!ItemState.has(state, ItemState.TOKEN_SENT)
@@ -448,7 +448,7 @@ final class MetaCommands {
             incr,
             f.vivify ? Long.valueOf(f.initial) : null,
             f.cas,
-            (item, created) -> expiryAfterMa(s, f, item, created));
+            (item, created) -> expiryAfterMa(s, f, item, created, now));
     if (r.outcome() == ItemStore.Outcome.NOT_FOUND
         || (r.outcome() == ItemStore.Outcome.STORED && !r.created())) {
       s.stats.arithmetic(incr, r.outcome() == ItemStore.Outcome.STORED);
@@ -466,8 +466,8 @@ final class MetaCommands {
           switch (token[0]) {
             case 'c' -> out.append(" c").append(Long.toUnsignedString(r.item().version()));
             case 't' -> out.append(" t").append(ttl(expiry, now));
-            case 'T' -> expiry = s.expiryMillis(f.exptime);
-            case 'N' -> expiry = r.created() ? s.expiryMillis(f.vivifyTtl) : expiry;
+            case 'T' -> expiry = s.expiryMillis(f.exptime, now);
+            case 'N' -> expiry = r.created() ? s.expiryMillis(f.vivifyTtl, now) : expiry;
             case 'O' -> out.append(' ').append(new String(token, StandardCharsets.ISO_8859_1));
             case 'k' -> key(out, f.key, f.keyBinary);
             default -> {}
@@ -486,17 +486,18 @@ final class MetaCommands {
 
   /**
    * The expiry ma leaves on an item: its own (0 for a created one), changed by {@code T} and, on a
-   * created item, {@code N}, the later flag winning as in memcached's loop.
+   * created item, {@code N}, the later flag winning as in memcached's loop; relative to the
+   * command's {@code now}, from which its {@code t} is reported.
    */
   private static long expiryAfterMa(
-      MemcacheSession s, MetaFlags f, StoredValue item, boolean created) {
+      MemcacheSession s, MetaFlags f, StoredValue item, boolean created, long now) {
     long expiry = created ? 0 : item.expiresAtMillis();
     for (int i = 2; i < f.tokens.size(); i++) {
       byte c = f.tokens.get(i)[0];
       if (c == 'T') {
-        expiry = s.expiryMillis(f.exptime);
+        expiry = s.expiryMillis(f.exptime, now);
       } else if (c == 'N' && created) {
-        expiry = s.expiryMillis(f.vivifyTtl);
+        expiry = s.expiryMillis(f.vivifyTtl, now);
       }
     }
     return expiry;

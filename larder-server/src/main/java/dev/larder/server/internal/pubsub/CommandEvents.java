@@ -1,5 +1,6 @@
 package dev.larder.server.internal.pubsub;
 
+import static dev.larder.server.internal.keyspace.KeyObserver.CREATED;
 import static dev.larder.server.internal.keyspace.KeyObserver.EXPIRY_CLEARED;
 import static dev.larder.server.internal.keyspace.KeyObserver.EXPIRY_SET;
 import static dev.larder.server.internal.keyspace.KeyObserver.REMOVED;
@@ -17,7 +18,8 @@ import static dev.larder.server.internal.keyspace.KeyObserver.REMOVED;
  * STORE (sortstore in the list class, or del when the result is empty). New commands of other
  * groups (lists, sets, sorted sets) get the rule with their own name and class unless listed here,
  * or unless the command named the event of the change itself ({@link KeyEvents#nameEvents}: the
- * pops and pushes of BLPOP, LMPOP, LMOVE, ZMPOP and their kin).
+ * pops and pushes of BLPOP, LMPOP, LMOVE, ZMPOP and their kin). A change that made its key
+ * publishes {@code new} (class n) before all of these, as Redis does where it adds the key.
  *
  * <p>Stateless.
  */
@@ -45,6 +47,9 @@ final class CommandEvents {
       int how) {
     int g = KeyspaceEvents.GENERIC;
     boolean removed = (how & REMOVED) != 0;
+    if ((how & CREATED) != 0 && !removed) {
+      events.notify(KeyspaceEvents.NEW, "new", db, key);
+    }
     switch (command) {
       case "del", "unlink", "getdel" -> {
         if (removed) {

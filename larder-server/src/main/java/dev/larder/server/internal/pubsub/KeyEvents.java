@@ -132,8 +132,9 @@ public final class KeyEvents implements KeyObserver {
     }
     List<Change> changes = scope.changes();
     if (CommandEvents.sourceFirst(scope.command())) {
-      // RENAME writes the new key before it removes the old one; Redis tells of the source first.
-      changes = new ArrayList<>(changes);
+      // RENAME writes the new key before it removes the old one; Redis tells of the source first,
+      // but of the destination's making (new) before both, where it adds the key.
+      changes = madeFirst(events, changes);
       changes.sort((x, y) -> Integer.compare(y.how() & REMOVED, x.how() & REMOVED));
     } else if (CommandEvents.lastChangeOnly(scope.command())) {
       changes = lastOfEachKey(changes);
@@ -152,6 +153,12 @@ public final class KeyEvents implements KeyObserver {
           Arrays.copyOfRange(c.storedKey(), 1, c.storedKey().length),
           c.how());
     }
+  }
+
+  /** A plain SET looks whether its key is new only while the {@code n} class is published. */
+  @Override
+  public boolean wantsCreations() {
+    return events.enabled(KeyspaceEvents.NEW);
   }
 
   @Override
@@ -193,6 +200,25 @@ public final class KeyEvents implements KeyObserver {
   @Override
   public void flushed(int db) {
     tracking.flushed();
+  }
+
+  /**
+   * Publishes the {@code new} events of the changes that made their keys, and returns the changes
+   * without that flag (a copy), for a command that publishes its other events out of order.
+   */
+  private static List<Change> madeFirst(KeyspaceEvents events, List<Change> changes) {
+    List<Change> out = new ArrayList<>(changes.size());
+    for (Change c : changes) {
+      if ((c.how() & CREATED) != 0 && (c.how() & REMOVED) == 0) {
+        events.notify(
+            KeyspaceEvents.NEW,
+            "new",
+            c.storedKey()[0],
+            Arrays.copyOfRange(c.storedKey(), 1, c.storedKey().length));
+      }
+      out.add(new Change(c.storedKey(), c.how() & ~CREATED, c.event()));
+    }
+    return out;
   }
 
   /** The last change of each key, in the order of those last changes. */

@@ -11,7 +11,8 @@ import java.nio.charset.StandardCharsets;
  * <p>Classes, Redis's letters: g generic (del, expire, rename...), $ string, l list, s set, h hash,
  * z sorted set, x expired, e evicted, t stream, m key miss, d module, n new key, A for
  * "g$lshzxetd"; K and E choose the channels. Larder publishes g, $, h (and l, s, z for the types
- * whose commands report them), x and e; m, n, t and d are accepted and never published.
+ * whose commands report them), x, e and n (the {@code new} event, before the command's own); m, t
+ * and d are accepted and never published.
  *
  * <p>Events go to this member's subscribers only ({@link PubSub#deliver}): in a cluster, the events
  * of a change are published on the member that ran the command, as Redis Cluster publishes them on
@@ -47,9 +48,11 @@ public final class KeyspaceEvents {
   /** Class t. */
   public static final int STREAM = 1 << 10;
 
+  /** Class n: a key made by a write (Redis publishes it where it adds a key to a database). */
+  public static final int NEW = 1 << 13;
+
   private static final int KEY_MISS = 1 << 11;
   private static final int MODULE = 1 << 12;
-  private static final int NEW = 1 << 13;
   private static final int KEYSPACE = 1;
   private static final int KEYEVENT = 1 << 1;
   private static final int ALL =

@@ -275,7 +275,7 @@ final class ServerCommands {
     }
     f.put("loading", 0);
     f.put("async_loading", 0);
-    f.put("rdb_changes_since_last_save", 0);
+    f.put("rdb_changes_since_last_save", s.changeCount().changes());
     f.put("rdb_bgsave_in_progress", 0);
     f.put("rdb_last_save_time", s.startMillis() / 1000);
     f.put("rdb_last_bgsave_status", "ok");

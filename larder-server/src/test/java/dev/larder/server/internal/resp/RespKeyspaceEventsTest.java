@@ -63,6 +63,67 @@ class RespKeyspaceEventsTest {
     }
   }
 
+  /**
+   * Class n: a write that makes its key publishes {@code new} before the command's own events (a
+   * blind SET, a read-modify-write, a key made again after it expired, RENAME's destination before
+   * the source's event), an overwrite does not; the sequence redis-server 7.0.15 publishes.
+   */
+  @Test
+  void madeKeysPublishNewFirst() {
+    try (TestServer server = new TestServer(Map.of("notify-keyspace-events", "KEAn"))) {
+      TestServer.Connection sub = server.resp();
+      TestServer.Connection c = server.resp();
+      sub.cmd("PSUBSCRIBE", "__key*__:*");
+      c.cmd("SET", "k1", "a");
+      c.cmd("SET", "k1", "b");
+      c.cmd("HSET", "h", "f", "v");
+      c.cmd("INCR", "n");
+      c.cmd("SET", "x", "1", "PX", "1");
+      server.now.addAndGet(10);
+      c.cmd("SET", "x", "2");
+      c.cmd("RENAME", "k1", "k2");
+      assertEquals(
+          List.of(
+              "__keyspace@0__:k1 new",
+              "__keyevent@0__:new k1",
+              "__keyspace@0__:k1 set",
+              "__keyevent@0__:set k1",
+              "__keyspace@0__:k1 set",
+              "__keyevent@0__:set k1",
+              "__keyspace@0__:h new",
+              "__keyevent@0__:new h",
+              "__keyspace@0__:h hset",
+              "__keyevent@0__:hset h",
+              "__keyspace@0__:n new",
+              "__keyevent@0__:new n",
+              "__keyspace@0__:n incrby",
+              "__keyevent@0__:incrby n",
+              "__keyspace@0__:x new",
+              "__keyevent@0__:new x",
+              "__keyspace@0__:x set",
+              "__keyevent@0__:set x",
+              "__keyspace@0__:x expire",
+              "__keyevent@0__:expire x",
+              "__keyspace@0__:x expired",
+              "__keyevent@0__:expired x",
+              "__keyspace@0__:x new",
+              "__keyevent@0__:new x",
+              "__keyspace@0__:x set",
+              "__keyevent@0__:set x",
+              "__keyspace@0__:k2 new",
+              "__keyevent@0__:new k2",
+              "__keyspace@0__:k1 rename_from",
+              "__keyevent@0__:rename_from k1",
+              "__keyspace@0__:k2 rename_to",
+              "__keyevent@0__:rename_to k2"),
+          keyspaceEvents(sub.read()));
+      // Without n (A leaves it out, as Redis's does) a new key publishes its command's event only.
+      c.cmd("CONFIG", "SET", "notify-keyspace-events", "EA");
+      c.cmd("SET", "k3", "v");
+      assertEquals(List.of("__keyevent@0__:set k3"), keyspaceEvents(sub.read()));
+    }
+  }
+
   @Test
   void classesMaskEventsAndKorEChooseTheChannels() {
     try (TestServer server = new TestServer(Map.of("notify-keyspace-events", "Kh"))) {
