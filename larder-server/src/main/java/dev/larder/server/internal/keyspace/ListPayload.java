@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * A list's payload, packed (payload encoding 1), or a chunk of a chunked list (encoding 3, the same
- * without backlens); the reference is {@code docs/spec/server-value-layout.md}.
+ * without backlens; stored front-coded, encoding 6, when that is shorter: {@link #storedChunk});
+ * the reference is {@code docs/spec/server-value-layout.md}.
  *
  * <pre>
  *   byte        encoding (1: packed, 3: chunk)
@@ -42,7 +43,107 @@ public final class ListPayload {
    */
   public static final int CHUNK = 3;
 
+  /**
+   * A chunk's front-coded encoding, how a chunk is stored when it is shorter so: each element as
+   * the length of the prefix it shares with the element before it, then the rest. Only the store
+   * holds it: a chunk is read into {@link #CHUNK} ({@link #loadedChunk}) and written back through
+   * {@link #storedChunk}, so every other operation here sees encodings 1 and 3 alone.
+   */
+  public static final int CHUNK_FRONT = 6;
+
   private ListPayload() {}
+
+  /**
+   * Returns a chunk payload as the store keeps it: front-coded ({@link #CHUNK_FRONT}) when that is
+   * shorter, else the payload itself. Elements that share prefixes (keys, ids, paths, JSON of one
+   * shape) take the bytes they add to the element before them; others stay as they are.
+   *
+   * @param chunk a payload in {@link #CHUNK} (any other is returned as it is)
+   * @throws IllegalArgumentException if the chunk is malformed
+   */
+  public static byte[] storedChunk(byte[] chunk) {
+    if (chunk[0] != CHUNK) {
+      return chunk;
+    }
+    List<byte[]> elements = decode(chunk);
+    int size = 1 + Varint.size(elements.size());
+    byte[] previous = EMPTY;
+    int[] shared = new int[elements.size()];
+    for (int i = 0; i < elements.size(); i++) {
+      byte[] e = elements.get(i);
+      int common = Arrays.mismatch(previous, e);
+      common = common < 0 ? e.length : Math.min(common, Math.min(previous.length, e.length));
+      shared[i] = common;
+      size += Varint.size(common) + Varint.size(e.length - common) + e.length - common;
+      if (size >= chunk.length) {
+        return chunk;
+      }
+      previous = e;
+    }
+    byte[] out = new byte[size];
+    out[0] = CHUNK_FRONT;
+    int pos = Varint.write(out, 1, elements.size());
+    for (int i = 0; i < elements.size(); i++) {
+      byte[] e = elements.get(i);
+      pos = Varint.write(out, pos, shared[i]);
+      pos = Varint.write(out, pos, e.length - shared[i]);
+      System.arraycopy(e, shared[i], out, pos, e.length - shared[i]);
+      pos += e.length - shared[i];
+    }
+    return out;
+  }
+
+  /**
+   * Returns a stored chunk payload in {@link #CHUNK}: a front-coded one expanded, any other as it
+   * is.
+   *
+   * @param stored a chunk payload as the store holds it
+   * @throws IllegalArgumentException for a front-coded payload with a count of 0 or larger than its
+   *     bytes, a shared prefix longer than the element before it (the first's must be 0), a
+   *     non-minimal varint, an element past the payload or bytes after the last element
+   */
+  public static byte[] loadedChunk(byte[] stored) {
+    if (stored.length == 0 || stored[0] != CHUNK_FRONT) {
+      return stored;
+    }
+    long[] cursor = {1};
+    long count = Varint.read(stored, cursor);
+    if (count < 1 || count > stored.length) {
+      throw new IllegalArgumentException("list count out of range: " + count);
+    }
+    List<byte[]> elements = new ArrayList<>((int) count);
+    byte[] previous = EMPTY;
+    for (long i = 0; i < count; i++) {
+      long common = minimalVarint(stored, cursor);
+      long rest = minimalVarint(stored, cursor);
+      int start = (int) cursor[0];
+      if (common > previous.length || rest > stored.length - start) {
+        throw new IllegalArgumentException("front-coded element malformed or past the payload");
+      }
+      byte[] e = new byte[(int) (common + rest)];
+      System.arraycopy(previous, 0, e, 0, (int) common);
+      System.arraycopy(stored, start, e, (int) common, (int) rest);
+      cursor[0] = start + rest;
+      elements.add(e);
+      previous = e;
+    }
+    if (cursor[0] != stored.length) {
+      throw new IllegalArgumentException("bytes after the last list entry");
+    }
+    return encode(elements, CHUNK);
+  }
+
+  private static final byte[] EMPTY = new byte[0];
+
+  /** Reads a varint and refuses one longer than it needs to be. */
+  private static long minimalVarint(byte[] p, long[] cursor) {
+    long at = cursor[0];
+    long v = Varint.read(p, cursor);
+    if (cursor[0] - at != Varint.size(v)) {
+      throw new IllegalArgumentException("overlong varint");
+    }
+    return v;
+  }
 
   /**
    * Returns the payload of these elements.
