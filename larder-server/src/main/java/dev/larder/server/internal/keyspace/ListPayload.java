@@ -65,32 +65,66 @@ public final class ListPayload {
     if (chunk[0] != CHUNK) {
       return chunk;
     }
-    List<byte[]> elements = decode(chunk);
-    int size = 1 + Varint.size(elements.size());
-    byte[] previous = EMPTY;
-    int[] shared = new int[elements.size()];
-    for (int i = 0; i < elements.size(); i++) {
-      byte[] e = elements.get(i);
-      int common = Arrays.mismatch(previous, e);
-      common = common < 0 ? e.length : Math.min(common, Math.min(previous.length, e.length));
-      shared[i] = common;
-      size += Varint.size(common) + Varint.size(e.length - common) + e.length - common;
+    // Two passes over the chunk's bytes, no element copied out: the size (given up as soon as it
+    // reaches the chunk's), then the front-coded bytes.
+    long[] cursor = {1};
+    long count = Varint.read(chunk, cursor);
+    if (count < 1 || count > chunk.length) {
+      throw new IllegalArgumentException("list count out of range: " + count);
+    }
+    int entries = (int) cursor[0];
+    long size = 1L + Varint.size(count);
+    int previous = 0;
+    int previousLength = 0;
+    for (long i = 0; i < count; i++) {
+      int length = chunkElementLength(chunk, cursor);
+      int at = (int) cursor[0];
+      int common = commonPrefix(chunk, previous, previousLength, at, length);
+      size += Varint.size(common) + Varint.size(length - common) + length - common;
       if (size >= chunk.length) {
         return chunk;
       }
-      previous = e;
+      previous = at;
+      previousLength = length;
+      cursor[0] = at + (long) length;
     }
-    byte[] out = new byte[size];
+    if (cursor[0] != chunk.length) {
+      throw new IllegalArgumentException("bytes after the last list entry");
+    }
+    byte[] out = new byte[(int) size];
     out[0] = CHUNK_FRONT;
-    int pos = Varint.write(out, 1, elements.size());
-    for (int i = 0; i < elements.size(); i++) {
-      byte[] e = elements.get(i);
-      pos = Varint.write(out, pos, shared[i]);
-      pos = Varint.write(out, pos, e.length - shared[i]);
-      System.arraycopy(e, shared[i], out, pos, e.length - shared[i]);
-      pos += e.length - shared[i];
+    int pos = Varint.write(out, 1, count);
+    cursor[0] = entries;
+    previous = 0;
+    previousLength = 0;
+    for (long i = 0; i < count; i++) {
+      int length = chunkElementLength(chunk, cursor);
+      int at = (int) cursor[0];
+      int common = commonPrefix(chunk, previous, previousLength, at, length);
+      pos = Varint.write(out, pos, common);
+      pos = Varint.write(out, pos, length - common);
+      System.arraycopy(chunk, at + common, out, pos, length - common);
+      pos += length - common;
+      previous = at;
+      previousLength = length;
+      cursor[0] = at + (long) length;
     }
     return out;
+  }
+
+  /** Reads an encoding-3 element's length varint and checks the element is within the payload. */
+  private static int chunkElementLength(byte[] chunk, long[] cursor) {
+    long length = Varint.read(chunk, cursor);
+    if (length > chunk.length - cursor[0]) {
+      throw new IllegalArgumentException("list element length malformed or past the payload");
+    }
+    return (int) length;
+  }
+
+  /** The length of the common prefix of two ranges of {@code p}. */
+  private static int commonPrefix(byte[] p, int a, int aLength, int b, int bLength) {
+    int m = Arrays.mismatch(p, a, a + aLength, p, b, b + bLength);
+    return m < 0 ? aLength : m;
   }
 
   /**
@@ -106,34 +140,50 @@ public final class ListPayload {
     if (stored.length == 0 || stored[0] != CHUNK_FRONT) {
       return stored;
     }
+    // Two passes: the checks and the expanded size, then the expansion, each element's prefix
+    // copied from the element before it in the output.
     long[] cursor = {1};
     long count = Varint.read(stored, cursor);
     if (count < 1 || count > stored.length) {
       throw new IllegalArgumentException("list count out of range: " + count);
     }
-    List<byte[]> elements = new ArrayList<>((int) count);
-    byte[] previous = EMPTY;
+    int entries = (int) cursor[0];
+    long size = 1L + Varint.size(count);
+    long previousLength = 0;
     for (long i = 0; i < count; i++) {
       long common = minimalVarint(stored, cursor);
       long rest = minimalVarint(stored, cursor);
-      int start = (int) cursor[0];
-      if (common > previous.length || rest > stored.length - start) {
+      if (common > previousLength || rest > stored.length - cursor[0]) {
         throw new IllegalArgumentException("front-coded element malformed or past the payload");
       }
-      byte[] e = new byte[(int) (common + rest)];
-      System.arraycopy(previous, 0, e, 0, (int) common);
-      System.arraycopy(stored, start, e, (int) common, (int) rest);
-      cursor[0] = start + rest;
-      elements.add(e);
-      previous = e;
+      long length = common + rest;
+      size += Varint.size(length) + length;
+      if (size > Integer.MAX_VALUE - 16) {
+        throw new IllegalArgumentException("front-coded chunk too large");
+      }
+      previousLength = length;
+      cursor[0] += rest;
     }
     if (cursor[0] != stored.length) {
       throw new IllegalArgumentException("bytes after the last list entry");
     }
-    return encode(elements, CHUNK);
+    byte[] out = new byte[(int) size];
+    out[0] = CHUNK;
+    int pos = Varint.write(out, 1, count);
+    cursor[0] = entries;
+    int previous = 0;
+    for (long i = 0; i < count; i++) {
+      int common = (int) Varint.read(stored, cursor);
+      int rest = (int) Varint.read(stored, cursor);
+      pos = Varint.write(out, pos, common + rest);
+      System.arraycopy(out, previous, out, pos, common);
+      System.arraycopy(stored, (int) cursor[0], out, pos + common, rest);
+      previous = pos;
+      pos += common + rest;
+      cursor[0] += rest;
+    }
+    return out;
   }
-
-  private static final byte[] EMPTY = new byte[0];
 
   /** Reads a varint and refuses one longer than it needs to be. */
   private static long minimalVarint(byte[] p, long[] cursor) {
