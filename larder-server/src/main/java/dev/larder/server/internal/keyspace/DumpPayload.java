@@ -22,11 +22,12 @@ import java.util.zip.CRC32C;
  * <p>The payload is the packed payload a writer builds from the value's contents: for a string, a
  * hash and a list the stored one unchanged (a chunked collection is read whole first, by the
  * keyspace); a set's or sorted set's is encoded afresh ({@link SetPayload#encode}, {@link
- * ZSetPayload#encode}), because a stored one may keep an encoding its history chose (a TABLE's heap
- * in insertion order, an INTSET's width after removals), and a payload must say one value one way
- * for RESTORE to check it exactly. The expiry is not in the payload (RESTORE takes it as an
- * argument, as Redis's does), nor the version (a restored value gets a fresh one), nor memcached's
- * client flags.
+ * ZSetPayload#encodeWide}: never the compact scores of sorted-set encoding 4, which this format
+ * predates; {@link #decode} stores the set as a writer would), because a stored one may keep an
+ * encoding its history chose (a TABLE's heap in insertion order, an INTSET's width after removals),
+ * and a payload must say one value one way for RESTORE to check it exactly. The expiry is not in
+ * the payload (RESTORE takes it as an argument, as Redis's does), nor the version (a restored value
+ * gets a fresh one), nor memcached's client flags.
  *
  * <p>{@link #decode} accepts exactly the payloads {@link #encode} writes: a wrong magic, version,
  * length or checksum is {@link Verdict#CORRUPT}; a sound frame whose type Larder does not know, or
@@ -110,7 +111,12 @@ public final class DumpPayload {
       throw new IllegalArgumentException("not a sound DUMP payload");
     }
     byte[] payload = Arrays.copyOfRange(bytes, HEADER, bytes.length - TRAILER);
-    return new StoredValue(ValueType.ofCode(bytes[2] & 0xFF), 0, 0, 0, payload);
+    ValueType type = ValueType.ofCode(bytes[2] & 0xFF);
+    if (type == ValueType.ZSET) {
+      // stored as a writer stores it: compact integer scores where that is smaller
+      payload = ZSetPayload.encode(ZSetPayload.entries(payload));
+    }
+    return new StoredValue(type, 0, 0, 0, payload);
   }
 
   /**
@@ -147,7 +153,7 @@ public final class DumpPayload {
   private static byte[] canonical(ValueType type, byte[] payload) {
     return switch (type) {
       case SET -> SetPayload.encode(SetPayload.members(payload));
-      case ZSET -> ZSetPayload.encode(ZSetPayload.entries(payload));
+      case ZSET -> ZSetPayload.encodeWide(ZSetPayload.entries(payload));
       default -> payload;
     };
   }
@@ -191,7 +197,7 @@ public final class DumpPayload {
       }
       previous = e;
     }
-    return Arrays.equals(ZSetPayload.encode(entries), payload);
+    return Arrays.equals(ZSetPayload.encodeWide(entries), payload);
   }
 
   private static boolean wellFormedHash(byte[] payload) {

@@ -219,7 +219,7 @@ public final class ListBody {
       if (p == null) {
         throw new MissingChunk();
       }
-      s.payload = p;
+      s.payload = ListPayload.loadedChunk(p); // the store may hold it front-coded
     }
     return s.payload;
   }
@@ -566,7 +566,7 @@ public final class ListBody {
         s.number = head.takeNumber();
       }
       if (s.dirty || fresh) {
-        store.put(s.number, payload(s), fresh);
+        store.put(s.number, ListPayload.storedChunk(payload(s)), fresh);
       }
     }
     int n = segments.size();

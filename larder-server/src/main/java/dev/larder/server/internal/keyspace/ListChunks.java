@@ -29,7 +29,8 @@ import java.util.function.IntFunction;
  * chunk (or page) stored key: {@link ChunkKey}
  *
  * chunk stored value: a list value (ValueLayout, type list, no expiry, no flags) whose payload is
- * the chunk's elements in {@link ListPayload#CHUNK} encoding (encoding 1 without backlens), or an
+ * the chunk's elements in {@link ListPayload#CHUNK} encoding (encoding 1 without backlens; stored
+ * front-coded, {@link ListPayload#CHUNK_FRONT}, when shorter), or an
  * index page's payload
  * </pre>
  *

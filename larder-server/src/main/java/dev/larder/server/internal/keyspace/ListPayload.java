@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * A list's payload, packed (payload encoding 1), or a chunk of a chunked list (encoding 3, the same
- * without backlens); the reference is {@code docs/spec/server-value-layout.md}.
+ * without backlens; stored front-coded, encoding 6, when that is shorter: {@link #storedChunk});
+ * the reference is {@code docs/spec/server-value-layout.md}.
  *
  * <pre>
  *   byte        encoding (1: packed, 3: chunk)
@@ -42,7 +43,157 @@ public final class ListPayload {
    */
   public static final int CHUNK = 3;
 
+  /**
+   * A chunk's front-coded encoding, how a chunk is stored when it is shorter so: each element as
+   * the length of the prefix it shares with the element before it, then the rest. Only the store
+   * holds it: a chunk is read into {@link #CHUNK} ({@link #loadedChunk}) and written back through
+   * {@link #storedChunk}, so every other operation here sees encodings 1 and 3 alone.
+   */
+  public static final int CHUNK_FRONT = 6;
+
   private ListPayload() {}
+
+  /**
+   * Returns a chunk payload as the store keeps it: front-coded ({@link #CHUNK_FRONT}) when that is
+   * shorter, else the payload itself. Elements that share prefixes (keys, ids, paths, JSON of one
+   * shape) take the bytes they add to the element before them; others stay as they are.
+   *
+   * @param chunk a payload in {@link #CHUNK} (any other is returned as it is)
+   * @throws IllegalArgumentException if the chunk is malformed
+   */
+  public static byte[] storedChunk(byte[] chunk) {
+    if (chunk[0] != CHUNK) {
+      return chunk;
+    }
+    // Two passes over the chunk's bytes, no element copied out: the size (given up as soon as it
+    // reaches the chunk's), then the front-coded bytes.
+    long[] cursor = {1};
+    long count = Varint.read(chunk, cursor);
+    if (count < 1 || count > chunk.length) {
+      throw new IllegalArgumentException("list count out of range: " + count);
+    }
+    int entries = (int) cursor[0];
+    long size = 1L + Varint.size(count);
+    int previous = 0;
+    int previousLength = 0;
+    for (long i = 0; i < count; i++) {
+      int length = chunkElementLength(chunk, cursor);
+      int at = (int) cursor[0];
+      int common = commonPrefix(chunk, previous, previousLength, at, length);
+      size += Varint.size(common) + Varint.size(length - common) + length - common;
+      if (size >= chunk.length) {
+        return chunk;
+      }
+      previous = at;
+      previousLength = length;
+      cursor[0] = at + (long) length;
+    }
+    if (cursor[0] != chunk.length) {
+      throw new IllegalArgumentException("bytes after the last list entry");
+    }
+    byte[] out = new byte[(int) size];
+    out[0] = CHUNK_FRONT;
+    int pos = Varint.write(out, 1, count);
+    cursor[0] = entries;
+    previous = 0;
+    previousLength = 0;
+    for (long i = 0; i < count; i++) {
+      int length = chunkElementLength(chunk, cursor);
+      int at = (int) cursor[0];
+      int common = commonPrefix(chunk, previous, previousLength, at, length);
+      pos = Varint.write(out, pos, common);
+      pos = Varint.write(out, pos, length - common);
+      System.arraycopy(chunk, at + common, out, pos, length - common);
+      pos += length - common;
+      previous = at;
+      previousLength = length;
+      cursor[0] = at + (long) length;
+    }
+    return out;
+  }
+
+  /** Reads an encoding-3 element's length varint and checks the element is within the payload. */
+  private static int chunkElementLength(byte[] chunk, long[] cursor) {
+    long length = Varint.read(chunk, cursor);
+    if (length > chunk.length - cursor[0]) {
+      throw new IllegalArgumentException("list element length malformed or past the payload");
+    }
+    return (int) length;
+  }
+
+  /** The length of the common prefix of two ranges of {@code p}. */
+  private static int commonPrefix(byte[] p, int a, int aLength, int b, int bLength) {
+    int m = Arrays.mismatch(p, a, a + aLength, p, b, b + bLength);
+    return m < 0 ? aLength : m;
+  }
+
+  /**
+   * Returns a stored chunk payload in {@link #CHUNK}: a front-coded one expanded, any other as it
+   * is.
+   *
+   * @param stored a chunk payload as the store holds it
+   * @throws IllegalArgumentException for a front-coded payload with a count of 0 or larger than its
+   *     bytes, a shared prefix longer than the element before it (the first's must be 0), a
+   *     non-minimal varint, an element past the payload or bytes after the last element
+   */
+  public static byte[] loadedChunk(byte[] stored) {
+    if (stored.length == 0 || stored[0] != CHUNK_FRONT) {
+      return stored;
+    }
+    // Two passes: the checks and the expanded size, then the expansion, each element's prefix
+    // copied from the element before it in the output.
+    long[] cursor = {1};
+    long count = Varint.read(stored, cursor);
+    if (count < 1 || count > stored.length) {
+      throw new IllegalArgumentException("list count out of range: " + count);
+    }
+    int entries = (int) cursor[0];
+    long size = 1L + Varint.size(count);
+    long previousLength = 0;
+    for (long i = 0; i < count; i++) {
+      long common = minimalVarint(stored, cursor);
+      long rest = minimalVarint(stored, cursor);
+      if (common > previousLength || rest > stored.length - cursor[0]) {
+        throw new IllegalArgumentException("front-coded element malformed or past the payload");
+      }
+      long length = common + rest;
+      size += Varint.size(length) + length;
+      if (size > Integer.MAX_VALUE - 16) {
+        throw new IllegalArgumentException("front-coded chunk too large");
+      }
+      previousLength = length;
+      cursor[0] += rest;
+    }
+    if (cursor[0] != stored.length) {
+      throw new IllegalArgumentException("bytes after the last list entry");
+    }
+    byte[] out = new byte[(int) size];
+    out[0] = CHUNK;
+    int pos = Varint.write(out, 1, count);
+    cursor[0] = entries;
+    int previous = 0;
+    for (long i = 0; i < count; i++) {
+      int common = (int) Varint.read(stored, cursor);
+      int rest = (int) Varint.read(stored, cursor);
+      pos = Varint.write(out, pos, common + rest);
+      System.arraycopy(out, previous, out, pos, common);
+      System.arraycopy(stored, (int) cursor[0], out, pos + common, rest);
+      previous = pos;
+      pos += common + rest;
+      cursor[0] += rest;
+    }
+    return out;
+  }
+
+  /** Reads a varint and refuses one longer than it needs to be. */
+  private static long minimalVarint(byte[] p, long[] cursor) {
+    long at = cursor[0];
+    long v = Varint.read(p, cursor);
+    if (cursor[0] - at != Varint.size(v)) {
+      throw new IllegalArgumentException("overlong varint");
+    }
+    return v;
+  }
 
   /**
    * Returns the payload of these elements.

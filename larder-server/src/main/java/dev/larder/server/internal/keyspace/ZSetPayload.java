@@ -6,9 +6,9 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * A sorted set's payload, in one of two encodings chosen by its size (reference: {@code
- * docs/spec/server-value-layout.md}, "Sorted-set payload"). An entry is a member and its score;
- * entries are ordered by score, then by member in unsigned byte order, as Redis orders them.
+ * A sorted set's payload, in one of three encodings chosen by its size and scores (reference:
+ * {@code docs/spec/server-value-layout.md}, "Sorted-set payload"). An entry is a member and its
+ * score; entries are ordered by score, then by member in unsigned byte order, as Redis orders them.
  *
  * <pre>
  *   byte 0: encoding
@@ -17,8 +17,16 @@ import java.util.List;
  *             count x u32 little-endian: heap offset of the entry of each rank (rank order),
  *             count x u32 little-endian: the rank of each member (ascending member order),
  *             heap: count x entry, in any order.
+ *   4 PACKED_COMPACT  as PACKED, each entry's score compact: varint v, then
+ *             v even: the score is the integer zigzag(v / 2) (no more bytes);
+ *             v = 1:  the score's 8 bytes (IEEE 754 big-endian) follow.
  *   entry:    score (8 bytes, IEEE 754 big-endian, never NaN), varint length, member bytes
  * </pre>
+ *
+ * <p>A writer picks PACKED_COMPACT for a PACKED set when it is the smaller of the two (scores that
+ * are integers, as counters, timestamps and ranks are, take 1 to 8 bytes instead of 8), as Redis's
+ * listpack keeps an integer score as an integer. Encodings 2 and 3 are a chunked set's ({@link
+ * ZSetChunks}), whose chunks are always PACKED.
  *
  * <h2>Implementation notes</h2>
  *
@@ -38,6 +46,13 @@ import java.util.List;
 public final class ZSetPayload {
   static final int PACKED = 0;
   static final int TABLE = 1;
+  static final int PACKED_COMPACT = 4;
+
+  /** A compact score's varint when the score's 8 bytes follow. */
+  private static final long WIDE_SCORE = 1;
+
+  /** Integer scores of smaller magnitude are exact doubles: written compact. */
+  private static final double COMPACT_LIMIT = 0x1p53;
 
   /** The most entries a PACKED set holds (Redis's {@code zset-max-listpack-entries}). */
   public static final int PACKED_MAX = 128;
@@ -74,15 +89,43 @@ public final class ZSetPayload {
    * @param entries entries with distinct members, in any order
    */
   public static byte[] encode(List<Entry> entries) {
+    return encode(entries, true);
+  }
+
+  /**
+   * Returns the payload of a sorted set of these entries in PACKED or TABLE only (never
+   * PACKED_COMPACT): the form a DUMP payload carries ({@link DumpPayload}), whose format predates
+   * compact scores.
+   *
+   * @param entries entries with distinct members, in any order
+   */
+  public static byte[] encodeWide(List<Entry> entries) {
+    return encode(entries, false);
+  }
+
+  private static byte[] encode(List<Entry> entries, boolean compact) {
     List<Entry> sorted = new ArrayList<>(entries);
     sorted.sort(ORDER);
     boolean small = sorted.size() <= PACKED_MAX;
     int heap = 0;
+    int compactHeap = 0;
     for (Entry e : sorted) {
       small &= e.member().length <= PACKED_MEMBER_MAX;
-      heap += 8 + PayloadBytes.chunkSize(e.member());
+      int member = PayloadBytes.chunkSize(e.member());
+      heap += 8 + member;
+      compactHeap += compactScoreSize(e.score()) + member;
     }
     int n = sorted.size();
+    if (small && compact && compactHeap < heap) {
+      byte[] out = new byte[1 + Varint.size(n) + compactHeap];
+      out[0] = PACKED_COMPACT;
+      int pos = Varint.write(out, 1, n);
+      for (Entry e : sorted) {
+        pos = putCompactScore(out, pos, e.score());
+        pos = PayloadBytes.putChunk(out, pos, e.member());
+      }
+      return out;
+    }
     int start = 1 + Varint.size(n) + (small ? 0 : 8 * n);
     byte[] out = new byte[start + heap];
     out[0] = (byte) (small ? PACKED : TABLE);
@@ -111,6 +154,56 @@ public final class ZSetPayload {
     return out;
   }
 
+  /** Whether a score is written compact: an integer of magnitude below 2^53, not -0. */
+  private static boolean compactInteger(double score) {
+    return score == Math.rint(score)
+        && Math.abs(score) < COMPACT_LIMIT
+        && Double.doubleToRawLongBits(score) != Double.doubleToRawLongBits(-0.0);
+  }
+
+  /** Returns the bytes a score takes in PACKED_COMPACT. */
+  static int compactScoreSize(double score) {
+    if (!compactInteger(score)) {
+      return 9;
+    }
+    long n = (long) score;
+    return Varint.size(((n << 1) ^ (n >> 63)) << 1);
+  }
+
+  /** Writes a score in PACKED_COMPACT at {@code pos}; returns the position after. */
+  private static int putCompactScore(byte[] out, int pos, double score) {
+    if (!compactInteger(score)) {
+      pos = Varint.write(out, pos, WIDE_SCORE);
+      return PayloadBytes.putDbl(out, pos, score);
+    }
+    long n = (long) score;
+    return Varint.write(out, pos, ((n << 1) ^ (n >> 63)) << 1);
+  }
+
+  /**
+   * Reads a PACKED_COMPACT score at {@code cursor[0]} and advances the cursor past it.
+   *
+   * @throws IllegalArgumentException for a truncated score, an odd varint other than 1, an integer
+   *     of magnitude 2^53 or more, or a NaN
+   */
+  private static double compactScore(byte[] p, long[] cursor) {
+    long v = Varint.read(p, cursor);
+    if (v == WIDE_SCORE) {
+      double d = PayloadBytes.dbl(p, (int) cursor[0]);
+      cursor[0] += 8;
+      return d;
+    }
+    if ((v & 1) != 0) {
+      throw new IllegalArgumentException("bad compact score");
+    }
+    long zigzag = v >>> 1;
+    long n = (zigzag >>> 1) ^ -(zigzag & 1);
+    if (Math.abs(n) >= (1L << 53)) {
+      throw new IllegalArgumentException("compact score out of range");
+    }
+    return n;
+  }
+
   /**
    * Returns a reader of it.
    *
@@ -118,10 +211,10 @@ public final class ZSetPayload {
    * @throws IllegalArgumentException for an unknown encoding or a count its bytes cannot hold
    */
   public static View view(byte[] p) {
-    if (p.length == 0 || (p[0] & 0xFF) > TABLE) {
+    if (p.length == 0 || (p[0] != PACKED && p[0] != TABLE && p[0] != PACKED_COMPACT)) {
       throw new IllegalArgumentException("unknown sorted-set encoding");
     }
-    return p[0] == PACKED ? new View(p, packedOffsets(p)) : new View(p, null);
+    return p[0] == TABLE ? new View(p, null) : new View(p, packedOffsets(p));
   }
 
   /**
@@ -214,14 +307,22 @@ public final class ZSetPayload {
   }
 
   private static int[] packedOffsets(byte[] p) {
+    boolean compact = p[0] == PACKED_COMPACT;
     long[] cursor = {1};
-    int n = PayloadBytes.count(p, cursor, 9);
+    int n = PayloadBytes.count(p, cursor, compact ? 2 : 9);
     int[] at = new int[n];
     for (int i = 0; i < n; i++) {
       at[i] = (int) cursor[0];
-      cursor[0] += 8;
+      if (compact) {
+        compactScore(p, cursor);
+      } else {
+        cursor[0] += 8;
+      }
       int len = PayloadBytes.chunkLength(p, cursor, p.length);
       cursor[0] += len;
+    }
+    if (compact && cursor[0] != p.length) {
+      throw new IllegalArgumentException("bytes after the last entry");
     }
     return at;
   }
@@ -234,6 +335,7 @@ public final class ZSetPayload {
     private final byte[] p;
     private final int[] packed;
     private final boolean table;
+    private final boolean compact;
     private final int count;
     private final int byRank;
     private final int byMember;
@@ -243,8 +345,9 @@ public final class ZSetPayload {
       this.p = p;
       this.packed = packed;
       this.table = packed == null;
+      this.compact = p[0] == PACKED_COMPACT;
       long[] cursor = {1};
-      this.count = PayloadBytes.count(p, cursor, table ? 17 : 9);
+      this.count = PayloadBytes.count(p, cursor, table ? 17 : compact ? 2 : 9);
       this.byRank = (int) cursor[0];
       this.byMember = byRank + 4 * count;
       this.heap = byMember + 4 * count;
@@ -276,7 +379,18 @@ public final class ZSetPayload {
      * @param rank 0 to size - 1
      */
     public double score(int rank) {
-      return PayloadBytes.dbl(p, entryAt(rank));
+      int at = entryAt(rank);
+      return compact ? compactScore(p, new long[] {at}) : PayloadBytes.dbl(p, at);
+    }
+
+    /** Returns where the member's length varint of the entry at {@code at} starts. */
+    private int memberAt(int at) {
+      if (!compact) {
+        return at + 8;
+      }
+      long[] cursor = {at};
+      compactScore(p, cursor);
+      return (int) cursor[0];
     }
 
     /**
@@ -285,14 +399,14 @@ public final class ZSetPayload {
      * @param rank 0 to size - 1
      */
     public byte[] member(int rank) {
-      long[] cursor = {entryAt(rank) + 8};
+      long[] cursor = {memberAt(entryAt(rank))};
       int len = PayloadBytes.chunkLength(p, cursor, p.length);
       return Arrays.copyOfRange(p, (int) cursor[0], (int) cursor[0] + len);
     }
 
     /** Compares the member at a rank with {@code m}, unsigned, without copying it. */
     public int compareMember(int rank, byte[] m) {
-      long[] cursor = {entryAt(rank) + 8};
+      long[] cursor = {memberAt(entryAt(rank))};
       int len = PayloadBytes.chunkLength(p, cursor, p.length);
       int from = (int) cursor[0];
       return Arrays.compareUnsigned(p, from, from + len, m, 0, m.length);

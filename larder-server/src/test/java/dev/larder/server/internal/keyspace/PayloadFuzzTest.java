@@ -34,16 +34,21 @@ class PayloadFuzzTest {
       List<byte[]> ints = new ArrayList<>();
       List<byte[]> strings = new ArrayList<>();
       List<ZSetPayload.Entry> entries = new ArrayList<>();
+      List<ZSetPayload.Entry> integral = new ArrayList<>(); // mostly compact scores (encoding 4)
       for (int i = 0; i < n; i++) {
         ints.add(Long.toString(r.nextLong() >> r.nextInt(60)).getBytes(StandardCharsets.US_ASCII));
         byte[] m =
             ("m" + i + (i % 50 == 0 ? "x".repeat(70) : "")).getBytes(StandardCharsets.US_ASCII);
         strings.add(m);
         entries.add(new ZSetPayload.Entry(m, r.nextGaussian()));
+        integral.add(
+            new ZSetPayload.Entry(
+                m, i % 7 == 0 ? r.nextGaussian() : (double) (r.nextLong() >> r.nextInt(64))));
       }
       out.add(SetPayload.encode(ints));
       out.add(SetPayload.encode(strings));
       out.add(ZSetPayload.encode(entries));
+      out.add(ZSetPayload.encode(integral));
     }
     return out;
   }

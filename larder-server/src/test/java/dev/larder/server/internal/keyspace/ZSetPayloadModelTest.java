@@ -108,7 +108,13 @@ class ZSetPayloadModelTest {
     for (int i = 0; i < ZSetPayload.PACKED_MAX; i++) {
       small.add(new Entry(("m" + i).getBytes(StandardCharsets.ISO_8859_1), i));
     }
-    assertEquals(ZSetPayload.PACKED, ZSetPayload.encode(small)[0]);
+    assertEquals(ZSetPayload.PACKED_COMPACT, ZSetPayload.encode(small)[0], "integer scores");
+    assertEquals(ZSetPayload.PACKED, ZSetPayload.encodeWide(small)[0]);
+    List<Entry> fractions = new ArrayList<>();
+    for (Entry e : small) {
+      fractions.add(new Entry(e.member(), e.score() + 0.5));
+    }
+    assertEquals(ZSetPayload.PACKED, ZSetPayload.encode(fractions)[0], "fractional scores");
     byte[] p = ZSetPayload.put(ZSetPayload.encode(small), new byte[] {'x'}, 1);
     assertEquals(ZSetPayload.TABLE, p[0], "past 128 entries");
     assertEquals(ZSetPayload.TABLE, ZSetPayload.remove(p, new byte[] {'x'})[0], "does not shrink");
