@@ -158,9 +158,19 @@ class ListsAcrossRestartTest {
         for (int i = 0; i < 40; i++) {
           List<String> push = new ArrayList<>(List.of("RPUSH", "list:" + list));
           for (int j = 0; j < 50; j++) {
-            // Every other list long enough for index pages.
+            // Every other list long enough for index pages. Each element starts with a hash of
+            // its place, so that it shares no prefix with the one before it: front-coded chunks
+            // would otherwise hold these lists in less than the bound and nothing would be evicted.
+            String start = Integer.toHexString((list * 2_000 + i * 50 + j) * 0x9E3779B1);
             push.add(
-                (list % 2 == 0 ? "x".repeat(100) : "") + "element:" + list + ":" + i + ":" + j);
+                start
+                    + (list % 2 == 0 ? "x".repeat(100) : "")
+                    + "element:"
+                    + list
+                    + ":"
+                    + i
+                    + ":"
+                    + j);
           }
           c.cmd(push.toArray(String[]::new));
         }
