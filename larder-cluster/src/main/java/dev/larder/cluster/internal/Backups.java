@@ -71,24 +71,7 @@ final class Backups {
       for (Address b : backups) {
         messenger.sendBackup(b, t.viewId(), ints, key, value);
       }
-      if (!others.isEmpty()) {
-        Frame inval =
-            new Frame(
-                Frame.T_NEAR_INVALIDATE,
-                0,
-                t.viewId(),
-                0,
-                0,
-                key,
-                null,
-                null,
-                Frame.NO_INTS,
-                List.of(),
-                List.of());
-        for (Address o : others) {
-          messenger.send(o, inval, true);
-        }
-      }
+      invalidateNearCaches(others, 0, t.viewId(), key);
       return null;
     }
     // awaited: every backup and near-invalidated member answers this call
@@ -112,25 +95,34 @@ final class Backups {
     for (Address b : backups) {
       messenger.send(b, backup, false);
     }
-    if (!others.isEmpty()) {
-      Frame inval =
-          new Frame(
-              Frame.T_NEAR_INVALIDATE,
-              reqId,
-              t.viewId(),
-              0,
-              0,
-              key,
-              null,
-              null,
-              Frame.NO_INTS,
-              List.of(),
-              List.of());
-      for (Address o : others) {
-        messenger.send(o, inval, true);
-      }
-    }
+    invalidateNearCaches(others, reqId, t.viewId(), key);
     return call;
+  }
+
+  /**
+   * Tells the members holding near copies of {@code key} to drop them; {@code reqId} 0 when no
+   * answer is awaited, else the call their acknowledgements answer.
+   */
+  private void invalidateNearCaches(List<Address> others, long reqId, long viewId, byte[] key) {
+    if (others.isEmpty()) {
+      return;
+    }
+    Frame inval =
+        new Frame(
+            Frame.T_NEAR_INVALIDATE,
+            reqId,
+            viewId,
+            0,
+            0,
+            key,
+            null,
+            null,
+            Frame.NO_INTS,
+            List.of(),
+            List.of());
+    for (Address o : others) {
+      messenger.send(o, inval, true);
+    }
   }
 
   private static List<Address> nonOwners(Topology t, int s) {
