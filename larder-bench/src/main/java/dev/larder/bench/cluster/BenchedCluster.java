@@ -1,5 +1,7 @@
 package dev.larder.bench.cluster;
 
+import dev.larder.bench.harness.FreshPortStart;
+import dev.larder.bench.harness.FreshPortStart.PortSource;
 import dev.larder.bench.harness.LoopbackChild;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -99,17 +101,38 @@ abstract class BenchedCluster implements AutoCloseable {
   /** Three Larder servers with {@code mode}'s settings added to the common ones. */
   private static BenchedCluster larderWith(long maxMemory, int loops, String... mode)
       throws Exception {
+    return larderWith(new LarderMembers("512m", maxMemory, loops, PortSource.FREE), mode);
+  }
+
+  /**
+   * How the Larder members are started: each member JVM's heap (-Xms = -Xmx, pre-touched), each
+   * server's maxmemory and event loops, and where their ports come from.
+   *
+   * @param heap the member JVMs' heap, e.g. "512m"
+   * @param maxMemory each member's maxmemory, bytes
+   * @param loops each member's event loops, or 0 for the server's default
+   * @param ports where the members' ports are taken from
+   */
+  record LarderMembers(String heap, long maxMemory, int loops, PortSource ports) {}
+
+  /**
+   * Three Larder servers with {@code mode}'s settings added to the common ones, started in
+   * parallel. A member whose port was taken between found free and bound starts again on fresh ones
+   * ({@link ServerMembers#start}); the members started after it name its new cluster port in their
+   * peers, and those started before find it by discovery, as in the fault trials.
+   */
+  static BenchedCluster larderWith(LarderMembers how, String... mode) throws Exception {
     int nodes = 3;
     int[] resp = new int[nodes];
     int[] cluster = new int[nodes];
-    StringBuilder peers = new StringBuilder();
     for (int i = 0; i < nodes; i++) {
-      resp[i] = LoopbackChild.freePort();
+      resp[i] = how.ports().freePort();
       // the transactional store's channel listens 1000 above the cluster port
-      cluster[i] = LoopbackChild.freePortWith(1000);
-      peers.append(i == 0 ? "" : ",").append("127.0.0.1[").append(cluster[i]).append(']');
+      cluster[i] = how.ports().freePortWith(1000);
     }
     String name = "bench-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+    // the members' standard error, which says which port was taken
+    Path errors = Files.createTempDirectory("larder-bench-cluster");
     List<MemberProcess> members = new ArrayList<>();
     try {
       List<Thread> starters = new ArrayList<>();
@@ -121,27 +144,16 @@ abstract class BenchedCluster implements AutoCloseable {
             new Thread(
                 () -> {
                   try {
-                    List<String> settings =
-                        new ArrayList<>(
-                            List.of(
-                                "resp-port=" + resp[m],
-                                "memcache-port=-1",
-                                "http-port=-1",
-                                "maxmemory=" + maxMemory,
-                                "idle-timeout-seconds=0",
-                                "max-connections=100000",
-                                "cluster=" + name,
-                                "cluster-port=" + cluster[m],
-                                "peers=" + peers,
-                                "cluster-node-name=m" + m,
-                                "cluster-size=" + nodes));
-                    settings.addAll(List.of(mode));
-                    if (loops > 0) {
-                      settings.add("cluster-command-threads=" + loops);
-                    }
                     started[m] =
-                        MemberProcess.start(
-                            "512m", ServerClusterNode.class, settings.toArray(String[]::new));
+                        ServerMembers.start(
+                            true,
+                            () -> startMember(how, m, resp, cluster, name, errors, mode),
+                            () -> {
+                              synchronized (cluster) {
+                                resp[m] = how.ports().freePort();
+                                cluster[m] = how.ports().freePortWith(1000);
+                              }
+                            });
                   } catch (Exception e) {
                     synchronized (failures) {
                       failures.add(e);
@@ -170,6 +182,7 @@ abstract class BenchedCluster implements AutoCloseable {
       for (MemberProcess m : members) {
         m.stop();
       }
+      delete(errors);
       throw e;
     }
     return new BenchedCluster() {
@@ -208,8 +221,40 @@ abstract class BenchedCluster implements AutoCloseable {
             Thread.currentThread().interrupt();
           }
         }
+        delete(errors);
       }
     };
+  }
+
+  /** Starts member {@code m} on its current ports, naming every member's current cluster port. */
+  private static MemberProcess startMember(
+      LarderMembers how, int m, int[] resp, int[] cluster, String name, Path errors, String[] mode)
+      throws Exception {
+    List<String> settings = new ArrayList<>();
+    synchronized (cluster) {
+      settings.addAll(
+          List.of(
+              "resp-port=" + resp[m],
+              "memcache-port=-1",
+              "http-port=-1",
+              "maxmemory=" + how.maxMemory(),
+              "idle-timeout-seconds=0",
+              "max-connections=100000",
+              "cluster=" + name,
+              "cluster-port=" + cluster[m],
+              "peers=" + ServerMembers.peers(cluster),
+              "cluster-node-name=m" + m,
+              "cluster-size=" + resp.length));
+    }
+    settings.addAll(List.of(mode));
+    if (how.loops() > 0) {
+      settings.add("cluster-command-threads=" + how.loops());
+    }
+    return MemberProcess.start(
+        how.heap(),
+        errors.resolve("m" + m + "-" + System.nanoTime() + ".err"),
+        ServerClusterNode.class,
+        settings.toArray(String[]::new));
   }
 
   /**
@@ -218,48 +263,34 @@ abstract class BenchedCluster implements AutoCloseable {
    * create}.
    */
   static BenchedCluster redis(int masters, int replicas, long maxMemory) throws Exception {
+    return redis(masters, replicas, maxMemory, PortSource.FREE);
+  }
+
+  /**
+   * Like {@link #redis(int, int, long)}, on ports from {@code ports}. Each node binds its port and
+   * the cluster bus port 10,000 above it; a node that finds either taken by the time it binds
+   * starts again on fresh ones ({@link FreshPortStart}), before the cluster is made.
+   */
+  static BenchedCluster redis(int masters, int replicas, long maxMemory, PortSource ports)
+      throws Exception {
     Path dir = Files.createTempDirectory("larder-bench-redis-cluster");
     List<Process> processes = new ArrayList<>();
-    List<Integer> ports = new ArrayList<>();
+    List<Integer> nodePorts = new ArrayList<>();
     try {
       for (int i = 0; i < masters * (1 + replicas); i++) {
-        int port = LoopbackChild.freePort();
         Process p =
-            new ProcessBuilder(
-                    "redis-server",
-                    "--port",
-                    Integer.toString(port),
-                    "--bind",
-                    "127.0.0.1",
-                    "--cluster-enabled",
-                    "yes",
-                    "--cluster-config-file",
-                    dir.resolve("nodes-" + port + ".conf").toString(),
-                    "--dir",
-                    dir.toString(),
-                    "--save",
-                    "",
-                    "--appendonly",
-                    "no",
-                    "--maxmemory",
-                    Long.toString(maxMemory),
-                    "--maxmemory-policy",
-                    "allkeys-lru",
-                    "--protected-mode",
-                    "no",
-                    "--daemonize",
-                    "no",
-                    "--cluster-node-timeout",
-                    "5000")
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .start();
+            FreshPortStart.start(
+                "redis-server (cluster node)",
+                () -> {
+                  int port = ports.freePortWith(REDIS_BUS_OFFSET);
+                  Process node = startRedisNode(dir, port, maxMemory);
+                  nodePorts.add(port);
+                  return node;
+                });
         processes.add(p);
-        ports.add(port);
-        LoopbackChild.awaitPort(p, port, "redis-server (cluster node)");
       }
       List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
-      for (int port : ports) {
+      for (int port : nodePorts) {
         create.add("127.0.0.1:" + port);
       }
       create.addAll(List.of("--cluster-replicas", Integer.toString(replicas), "--cluster-yes"));
@@ -272,7 +303,7 @@ abstract class BenchedCluster implements AutoCloseable {
         cli.destroyForcibly();
         throw new IOException("redis-cli --cluster create failed: " + create);
       }
-      awaitRedisCluster(ports, masters);
+      awaitRedisCluster(nodePorts, masters);
     } catch (Exception | Error e) {
       processes.forEach(LoopbackChild::stop);
       delete(dir);
@@ -281,7 +312,7 @@ abstract class BenchedCluster implements AutoCloseable {
     return new BenchedCluster() {
       @Override
       int entryPort() {
-        return ports.getFirst();
+        return nodePorts.getFirst();
       }
 
       @Override
@@ -292,7 +323,7 @@ abstract class BenchedCluster implements AutoCloseable {
       @Override
       long keys() {
         long keys = 0;
-        for (int port : ports) {
+        for (int port : nodePorts) {
           try (Jedis j = new Jedis("127.0.0.1", port, 60_000)) {
             if (j.info("replication").contains("role:master")) {
               keys += j.dbSize();
@@ -313,6 +344,55 @@ abstract class BenchedCluster implements AutoCloseable {
         delete(dir);
       }
     };
+  }
+
+  /** How far above a Redis Cluster node's port its cluster bus listens. */
+  private static final int REDIS_BUS_OFFSET = 10_000;
+
+  /**
+   * Starts one redis-server cluster node on {@code port} (and its bus port) and waits until it
+   * answers PING; its output goes to a file in {@code dir}, quoted when it does not start.
+   */
+  private static Process startRedisNode(Path dir, int port, long maxMemory)
+      throws IOException, InterruptedException {
+    Path output = dir.resolve("node-" + port + ".out");
+    Process p =
+        new ProcessBuilder(
+                "redis-server",
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--cluster-enabled",
+                "yes",
+                "--cluster-config-file",
+                dir.resolve("nodes-" + port + ".conf").toString(),
+                "--dir",
+                dir.toString(),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--maxmemory",
+                Long.toString(maxMemory),
+                "--maxmemory-policy",
+                "allkeys-lru",
+                "--protected-mode",
+                "no",
+                "--daemonize",
+                "no",
+                "--cluster-node-timeout",
+                "5000")
+            .redirectErrorStream(true)
+            .redirectOutput(output.toFile())
+            .start();
+    try {
+      // a PONG, not a connection: a stranger may hold a port taken before the node bound it
+      LoopbackChild.awaitPong(p, port, "redis-server (cluster node)");
+    } catch (IOException e) {
+      throw new IOException(e.getMessage() + "; its output ends: " + LoopbackChild.tail(output), e);
+    }
+    return p;
   }
 
   /** Waits (at most 60 s) until every node says the cluster is ok and sees every master. */

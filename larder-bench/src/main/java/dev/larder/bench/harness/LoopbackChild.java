@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ThreadLocalRandom;
@@ -147,6 +148,51 @@ public final class LoopbackChild {
         throw new IOException(what + " did not answer PING on port " + respPort);
       }
       Thread.sleep(50);
+    }
+  }
+
+  /**
+   * Waits until {@code process} answers memcached's {@code version} on {@code port}, at most 30 s;
+   * stops it if it does not. An answer, not just a connection: a port taken between found free and
+   * bound would otherwise accept the connection for a process that failed to bind it.
+   *
+   * @param what the process's name, for the error
+   * @throws IOException if it exits or does not answer in time
+   * @throws InterruptedException if interrupted while waiting
+   */
+  public static void awaitMemcached(Process process, int port, String what)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (true) {
+      try (Socket s = new Socket()) {
+        s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1000);
+        s.setSoTimeout(5000);
+        s.getOutputStream().write("version\r\n".getBytes(StandardCharsets.US_ASCII));
+        byte[] reply = s.getInputStream().readNBytes(8);
+        if (new String(reply, StandardCharsets.US_ASCII).equals("VERSION ")) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // not listening yet, or closed on us
+      }
+      if (!process.isAlive() || System.nanoTime() > deadline) {
+        stop(process);
+        throw new IOException(what + " did not answer version on port " + port);
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  /**
+   * Returns the last 1,500 characters of a child's output file, or why it could not be read: what a
+   * failure to start quotes, so that the log of a run explains it.
+   */
+  public static String tail(Path file) {
+    try {
+      String s = Files.readString(file, StandardCharsets.UTF_8).strip();
+      return s.isEmpty() ? "(nothing)" : s.substring(Math.max(0, s.length() - 1500));
+    } catch (IOException | java.io.UncheckedIOException e) {
+      return "(unreadable: " + e.getMessage() + ")";
     }
   }
 

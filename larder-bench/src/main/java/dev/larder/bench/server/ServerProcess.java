@@ -1,5 +1,6 @@
 package dev.larder.bench.server;
 
+import dev.larder.bench.harness.FreshPortStart;
 import dev.larder.bench.harness.LoopbackChild;
 import dev.larder.server.LarderServer;
 import dev.larder.server.ServerConfig;
@@ -122,63 +123,111 @@ abstract class ServerProcess implements AutoCloseable {
    */
   static ServerProcess redis(long maxMemory, Path dir, String appendfsync)
       throws IOException, InterruptedException {
-    int port = LoopbackChild.freePort();
-    List<String> command =
-        new java.util.ArrayList<>(
-            List.of(
-                "redis-server",
-                "--port",
-                Integer.toString(port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--maxmemory",
-                Long.toString(maxMemory),
-                "--maxmemory-policy",
-                "allkeys-lru",
-                "--protected-mode",
-                "no",
-                "--daemonize",
-                "no"));
-    if (dir == null) {
-      command.addAll(List.of("--appendonly", "no"));
-    } else {
-      command.addAll(
-          List.of("--appendonly", "yes", "--appendfsync", appendfsync, "--dir", dir.toString()));
-    }
-    return child(command, port, 0);
+    return redis(maxMemory, dir, appendfsync, FreshPortStart.PortSource.FREE);
+  }
+
+  /**
+   * Like {@link #redis(long, Path, String)}, on ports from {@code ports}: a port taken between
+   * found free and bound moves the server to a fresh one ({@link FreshPortStart}).
+   */
+  static ServerProcess redis(
+      long maxMemory, Path dir, String appendfsync, FreshPortStart.PortSource ports)
+      throws IOException, InterruptedException {
+    return started(
+        "redis-server",
+        () -> {
+          int port = ports.freePort();
+          List<String> command =
+              new java.util.ArrayList<>(
+                  List.of(
+                      "redis-server",
+                      "--port",
+                      Integer.toString(port),
+                      "--bind",
+                      "127.0.0.1",
+                      "--save",
+                      "",
+                      "--maxmemory",
+                      Long.toString(maxMemory),
+                      "--maxmemory-policy",
+                      "allkeys-lru",
+                      "--protected-mode",
+                      "no",
+                      "--daemonize",
+                      "no"));
+          if (dir == null) {
+            command.addAll(List.of("--appendonly", "no"));
+          } else {
+            command.addAll(
+                List.of(
+                    "--appendonly", "yes", "--appendfsync", appendfsync, "--dir", dir.toString()));
+          }
+          return child(command, port, 0);
+        });
   }
 
   static ServerProcess memcached(long maxMemory) throws IOException, InterruptedException {
-    int port = LoopbackChild.freePort();
-    return child(
-        List.of(
-            "memcached",
-            "-u",
-            "nobody",
-            "-l",
-            "127.0.0.1",
-            "-p",
-            Integer.toString(port),
-            "-U",
-            "0",
-            "-m",
-            Long.toString(maxMemory >> 20),
-            "-c",
-            "4096",
-            "-t",
-            "2"),
-        0,
-        port);
+    return memcached(maxMemory, FreshPortStart.PortSource.FREE);
   }
 
+  /**
+   * memcached with {@code maxMemory} (in MiB, rounded down), on a port from {@code ports}: a port
+   * taken between found free and bound moves it to a fresh one ({@link FreshPortStart}).
+   */
+  static ServerProcess memcached(long maxMemory, FreshPortStart.PortSource ports)
+      throws IOException, InterruptedException {
+    return started(
+        "memcached",
+        () -> {
+          int port = ports.freePort();
+          return child(
+              List.of(
+                  "memcached",
+                  "-u",
+                  "nobody",
+                  "-l",
+                  "127.0.0.1",
+                  "-p",
+                  Integer.toString(port),
+                  "-U",
+                  "0",
+                  "-m",
+                  Long.toString(maxMemory >> 20),
+                  "-c",
+                  "4096",
+                  "-t",
+                  "2"),
+              0,
+              port);
+        });
+  }
+
+  /** Runs {@link FreshPortStart#start}, passing on the checked failures a child's start throws. */
+  private static ServerProcess started(String what, FreshPortStart.Attempt<ServerProcess> attempt)
+      throws IOException, InterruptedException {
+    try {
+      return FreshPortStart.start(what, attempt);
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException(e);
+    }
+  }
+
+  /**
+   * Starts a child server and waits until it answers on its port: PING on RESP, {@code version} on
+   * memcached's (an answer, not a connection, so that a stranger listening on a port taken before
+   * the child bound it is not taken for the child). Its output goes to a temporary file, deleted
+   * when it stops; a child that does not start is stopped, and the failure ends with its output
+   * (which says "Address already in use" when its port was taken).
+   */
   private static ServerProcess child(List<String> command, int resp, int memcache)
       throws IOException, InterruptedException {
+    Path output = Files.createTempFile("larder-bench-" + command.getFirst(), ".out");
     Process p =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectOutput(output.toFile())
             .start();
     ServerProcess server =
         new ServerProcess() {
@@ -200,13 +249,28 @@ abstract class ServerProcess implements AutoCloseable {
           @Override
           public void close() {
             LoopbackChild.stop(p);
+            deleteQuietly(output);
           }
         };
-    if (resp != 0) {
-      LoopbackChild.awaitPong(p, resp, command.getFirst());
-    } else {
-      LoopbackChild.awaitPort(p, memcache, command.getFirst());
+    try {
+      if (resp != 0) {
+        LoopbackChild.awaitPong(p, resp, command.getFirst());
+      } else {
+        LoopbackChild.awaitMemcached(p, memcache, command.getFirst());
+      }
+    } catch (IOException e) {
+      String said = LoopbackChild.tail(output);
+      deleteQuietly(output);
+      throw new IOException(e.getMessage() + "; its output ends: " + said, e);
     }
     return server;
+  }
+
+  private static void deleteQuietly(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      // a temporary file left behind is not worth failing a benchmark for
+    }
   }
 }

@@ -1,6 +1,6 @@
 package dev.larder.bench.servercrash;
 
-import dev.larder.bench.harness.LoopbackChild;
+import dev.larder.bench.harness.FreshPortStart;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,15 +28,6 @@ record CrashTarget(
   /** Returns where the server's standard output and error go, beside its directory. */
   Path output() {
     return directory.resolveSibling(directory.getFileName() + "-" + implementation + ".out");
-  }
-
-  private static String tail(Path file) {
-    try {
-      String s = java.nio.file.Files.readString(file).strip();
-      return s.substring(Math.max(0, s.length() - 1500));
-    } catch (IOException e) {
-      return "(unreadable: " + e.getMessage() + ")";
-    }
   }
 
   /** Returns Redis's log file, beside its directory (not in it: it is not data). */
@@ -80,16 +71,36 @@ record CrashTarget(
   }
 
   /**
-   * Starts the server on the directory and waits until it answers PING with PONG (after it has
-   * recovered), at most 120 s.
+   * Starts the server on the directory, on ports found free, and waits until it answers PING with
+   * PONG (after it has recovered), at most 120 s. A port taken between found free and bound moves
+   * the server to fresh ones ({@link FreshPortStart}): each start chooses its ports anew, the data
+   * is in the directory.
    *
-   * @return the running server and how long it took to answer
+   * @return the running server and how long its successful start took to answer
    * @throws IOException if it exits or does not answer in time
    * @throws InterruptedException if interrupted while waiting
    */
   Running start() throws IOException, InterruptedException {
-    int resp = LoopbackChild.freePort();
-    int memcache = speaksMemcached() ? LoopbackChild.freePort() : 0;
+    return start(FreshPortStart.PortSource.FREE);
+  }
+
+  /** Like {@link #start()}, on ports from {@code ports}. */
+  Running start(FreshPortStart.PortSource ports) throws IOException, InterruptedException {
+    try {
+      return FreshPortStart.start(implementation, () -> startOnce(ports));
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException(e);
+    }
+  }
+
+  private Running startOnce(FreshPortStart.PortSource ports)
+      throws IOException, InterruptedException {
+    int resp = ports.freePort();
+    int memcache = speaksMemcached() ? ports.freePort() : 0;
+    long outputBefore = size(output());
+    long logBefore = size(logFile());
     long started = System.nanoTime();
     ProcessBuilder builder = new ProcessBuilder(command(resp, memcache));
     // ./larder bench built the product beside the bench: no build or training run inside a start
@@ -102,6 +113,8 @@ record CrashTarget(
     long deadline = started + TimeUnit.SECONDS.toNanos(120);
     while (true) {
       try (Wire w = new Wire(resp)) {
+        // short reads: a stranger holding a port taken before the server bound it never answers
+        w.readTimeout(2_000);
         Object reply = w.call("PING");
         if ("PONG".equals(reply)) {
           return new Running(p, resp, memcache, (System.nanoTime() - started) / 1e6);
@@ -116,11 +129,35 @@ record CrashTarget(
                 + " did not start on "
                 + directory
                 + (p.isAlive() ? " within 120 s" : ": exit code " + p.exitValue())
-                + "; its output"
-                + " ends: "
-                + tail(output()));
+                + "; what it wrote: "
+                + since(output(), outputBefore)
+                + (implementation.equals("Redis")
+                    ? "; its log: " + since(logFile(), logBefore)
+                    : ""));
       }
       Thread.sleep(20);
+    }
+  }
+
+  private static long size(Path file) throws IOException {
+    return java.nio.file.Files.exists(file) ? java.nio.file.Files.size(file) : 0;
+  }
+
+  /**
+   * Returns the end (at most 1,500 characters) of what a file gained past {@code from}: what this
+   * start wrote to an output or log that earlier starts wrote to too.
+   */
+  private static String since(Path file, long from) {
+    try (java.nio.channels.FileChannel c = java.nio.channels.FileChannel.open(file)) {
+      long start = Math.max(from, c.size() - 1500);
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate((int) Math.max(0, c.size() - start));
+      while (b.hasRemaining() && c.read(b, start + b.position()) > 0) {
+        // read to the end
+      }
+      String s = new String(b.array(), 0, b.position(), java.nio.charset.StandardCharsets.UTF_8);
+      return s.isBlank() ? "(nothing)" : s.strip();
+    } catch (IOException e) {
+      return "(unreadable: " + e.getMessage() + ")";
     }
   }
 

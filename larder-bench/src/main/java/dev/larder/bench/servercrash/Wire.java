@@ -32,6 +32,11 @@ final class Wire implements AutoCloseable {
     in = new BufferedInputStream(socket.getInputStream());
   }
 
+  /** Sets how long a read waits for the server (30 s unless set). */
+  void readTimeout(int millis) throws IOException {
+    socket.setSoTimeout(millis);
+  }
+
   /** Sends one RESP command (without flushing past the socket's buffer: call {@link #flush}). */
   void command(String... args) throws IOException {
     StringBuilder sb = new StringBuilder("*").append(args.length).append("\r\n");
