@@ -42,6 +42,7 @@ public final class RespDecoder extends RequestDecoder {
   private static final int ARG_OVERHEAD = 16;
   static final int UNAUTHENTICATED_ARGS = 10;
   static final int UNAUTHENTICATED_BULK = 16 * 1024;
+  private static final int PRESIZED_ARGS = 1024;
 
   private final long maxRequestBytes;
   private List<byte[]> args;
@@ -112,12 +113,15 @@ public final class RespDecoder extends RequestDecoder {
     if (in.getByte(in.readerIndex()) != '*') {
       return inline(in, out);
     }
-    int eol = in.indexOf(in.readerIndex(), in.writerIndex(), (byte) '\n');
-    if (eol < 0) {
-      return in.readableBytes() > MAX_LENGTH_LINE ? "too big mbulk count string" : WAIT;
+    long count = simpleLengthLine(in, (byte) '*');
+    if (count < 0) {
+      int eol = in.indexOf(in.readerIndex(), in.writerIndex(), (byte) '\n');
+      if (eol < 0) {
+        return in.readableBytes() > MAX_LENGTH_LINE ? "too big mbulk count string" : WAIT;
+      }
+      count = parseLength(in, in.readerIndex() + 1, eol);
+      in.readerIndex(eol + 1);
     }
-    long count = parseLength(in, in.readerIndex() + 1, eol);
-    in.readerIndex(eol + 1);
     if (count == Long.MIN_VALUE || count > MAX_ARGS) {
       return "invalid multibulk length";
     }
@@ -127,7 +131,9 @@ public final class RespDecoder extends RequestDecoder {
     }
     if (count > 0) {
       remaining = (int) count;
-      args = new ArrayList<>((int) Math.min(count, 16));
+      // Sized for the whole request (MSET's 21 arguments grew a list of 16 on every request), but
+      // not from the count alone: a count line costs the client a few bytes.
+      args = new ArrayList<>((int) Math.min(count, PRESIZED_ARGS));
       requestBytes = 0;
     }
     return null;
@@ -171,6 +177,10 @@ public final class RespDecoder extends RequestDecoder {
 
   /** Reads a {@code $length} line; a large length is counted and allocated here. */
   private String bulkHeader(ByteBuf in) {
+    long simple = simpleLengthLine(in, (byte) '$');
+    if (simple >= 0) {
+      return acceptBulkLength(simple);
+    }
     int eol = in.indexOf(in.readerIndex(), in.writerIndex(), (byte) '\n');
     if (eol < 0) {
       return in.readableBytes() > MAX_LENGTH_LINE ? "too big bulk count string" : WAIT;
@@ -181,6 +191,44 @@ public final class RespDecoder extends RequestDecoder {
     }
     long length = parseLength(in, in.readerIndex() + 1, eol);
     in.readerIndex(eol + 1);
+    return acceptBulkLength(length);
+  }
+
+  /**
+   * Reads a length line ({@code *count} or {@code $length}) in one pass when it has the form every
+   * client sends ({@code kind}, one to {@value #SIMPLE_DIGITS} digits, CR LF, all of it readable),
+   * leaving the reader past it; else reads nothing, and the general path ({@link #parseLength}
+   * after a search for the line's end) reads the line and words its errors.
+   *
+   * @param kind the line's first byte, {@code *} or {@code $}
+   * @return the length, or -1 if the line is not of that form (or not all here yet)
+   */
+  private static long simpleLengthLine(ByteBuf in, byte kind) {
+    int from = in.readerIndex();
+    int end = Math.min(in.writerIndex(), from + SIMPLE_DIGITS + 3);
+    if (end - from < 4 || in.getByte(from) != kind) {
+      return -1;
+    }
+    long value = 0;
+    for (int i = from + 1; i < end; i++) {
+      byte b = in.getByte(i);
+      if (b >= '0' && b <= '9') {
+        value = value * 10 + (b - '0');
+      } else if (b == '\r' && i > from + 1 && i + 1 < end && in.getByte(i + 1) == '\n') {
+        in.readerIndex(i + 2);
+        return value;
+      } else {
+        return -1;
+      }
+    }
+    return -1;
+  }
+
+  /** Digits a length line may have to be read by {@link #simpleLengthLine}. */
+  private static final int SIMPLE_DIGITS = 18;
+
+  /** Checks a bulk string's length against the limits, and counts and allocates a large one. */
+  private String acceptBulkLength(long length) {
     requestBytes += Math.max(length, 0) + ARG_OVERHEAD;
     if (length < 0 || length > maxRequestBytes || requestBytes > maxRequestBytes) {
       return "invalid bulk length";

@@ -44,6 +44,21 @@ class KeyObserversTest {
     }
   }
 
+  /** Hears nothing, and wants creations or not. */
+  private record Wanting(boolean wantsCreations) implements KeyObserver {
+    @Override
+    public void changed(byte[] storedKey, int how) {}
+
+    @Override
+    public void expired(byte[] storedKey) {}
+
+    @Override
+    public void evicted(byte[] storedKey) {}
+
+    @Override
+    public void flushed(int db) {}
+  }
+
   private static byte[] b(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
   }
@@ -85,5 +100,47 @@ class KeyObserversTest {
     KeyObserver one = new Recorder("a", new ArrayList<>());
     assertSame(one, KeyObservers.of(one));
     assertThrows(NullPointerException.class, () -> KeyObservers.of(one, null));
+  }
+
+  @Test
+  void fiveObserversAreToldInOrderOfEveryKindOfChange() {
+    List<String> heard = new ArrayList<>();
+    List<String> names = List.of("a", "b", "c", "d", "e");
+    KeyObserver all =
+        KeyObservers.of(
+            names.stream().map(n -> new Recorder(n, heard)).toArray(KeyObserver[]::new));
+    all.changed(new byte[] {0, 'k'}, KeyObserver.CREATED);
+    all.expired(new byte[] {1, 'k'});
+    all.evicted(new byte[] {2, 'k'});
+    all.flushed(3);
+    List<String> expected = new ArrayList<>();
+    for (String what :
+        List.of("changed 0:k " + KeyObserver.CREATED, "expired 1:k", "evicted 2:k", "flushed 3")) {
+      for (String n : names) {
+        expected.add(n + " " + what);
+      }
+    }
+    assertEquals(expected, heard);
+  }
+
+  @Test
+  void creationsAreWantedIfAnyObserverWantsThemWhereverItIs() {
+    for (int observers = 2; observers <= 5; observers++) {
+      for (int wanting = -1; wanting < observers; wanting++) {
+        KeyObserver[] list = new KeyObserver[observers];
+        for (int i = 0; i < observers; i++) {
+          list[i] = new Wanting(i == wanting);
+        }
+        assertEquals(
+            wanting >= 0,
+            KeyObservers.of(list).wantsCreations(),
+            observers + " observers, wanting " + wanting);
+      }
+    }
+  }
+
+  @Test
+  void noObserversIsTheObserverThatIgnoresEverything() {
+    assertSame(KeyObserver.NONE, KeyObservers.of());
   }
 }

@@ -80,6 +80,55 @@ class RespConnectionAndServerTest {
     }
   }
 
+  /**
+   * Count and length lines of every shape read alike, whole or split anywhere: the common {@code
+   * *n\r\n} and {@code $n\r\n} read in one pass, and the rest (leading zeros, a bare LF, digits
+   * past what the one pass reads) by the general path.
+   */
+  @Test
+  void countAndLengthLinesOfEveryShapeAreRead() {
+    try (TestServer server = new TestServer()) {
+      String[][] cases = {
+        {"*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$2\r\nv1\r\n", "+OK\r\n"},
+        {"*3\r\n$03\r\nSET\r\n$001\r\nk\r\n$2\r\nv2\r\n", "+OK\r\n"},
+        {"*3\r\n$3\nSET\r\n$1\nk\r\n$2\nv3\r\n", "+OK\r\n"},
+        {"*2\r\n$0000000000000000003\r\nGET\r\n$000000000000000001\r\nk\r\n", "$2\r\nv3\r\n"},
+        {"*2\r\n$4\r\nECHO\r\n$0\r\n\r\n", "$0\r\n\r\n"},
+        {"*03\r\n$3\r\nSET\r\n$1\r\nk\r\n$2\r\nv4\r\n", "+OK\r\n"},
+        {"*2\n$3\r\nGET\r\n$1\r\nk\r\n", "$2\r\nv4\r\n"},
+        {"*0\r\n*-1\r\n*1\r\n$4\r\nPING\r\n", "+PONG\r\n"},
+      };
+      for (String[] c : cases) {
+        assertEquals(c[1], server.resp().raw(c[0]), c[0]);
+        // the same request split after each byte, then in two at every place
+        TestServer.Connection split = server.resp();
+        byte[] req = c[0].getBytes(StandardCharsets.UTF_8);
+        StringBuilder replies = new StringBuilder();
+        for (byte b : req) {
+          replies.append(split.raw(new byte[] {b}));
+        }
+        assertEquals(c[1], replies.toString(), "byte by byte: " + c[0]);
+        TestServer.Connection halves = server.resp();
+        for (int at = 1; at < req.length; at++) {
+          String first = halves.raw(java.util.Arrays.copyOfRange(req, 0, at));
+          String second = halves.raw(java.util.Arrays.copyOfRange(req, at, req.length));
+          assertEquals(c[1], first + second, "split at " + at + ": " + c[0]);
+        }
+      }
+      String[][] errors = {
+        {"*1\r\n$\r\n", "-ERR Protocol error: invalid bulk length\r\n"},
+        {"*1\r\n$1x\r\n", "-ERR Protocol error: invalid bulk length\r\n"},
+        {"*1\r\n$99999999999999999999\r\n", "-ERR Protocol error: invalid bulk length\r\n"},
+        {"*1\r\n$123456789012345678\r\n", "-ERR Protocol error: invalid bulk length\r\n"},
+      };
+      for (String[] c : errors) {
+        TestServer.Connection conn = server.resp();
+        assertEquals(c[1], conn.raw(c[0]), c[0]);
+        assertFalse(conn.channel.isOpen(), "closed after " + c[0]);
+      }
+    }
+  }
+
   @Test
   void protocolErrorsAnswerAndCloseTheConnection() {
     try (TestServer server = new TestServer()) {
