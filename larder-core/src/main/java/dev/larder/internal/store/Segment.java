@@ -931,6 +931,7 @@ public final class Segment {
       // Making room may consume the updated entry's own old bytes at a queue tail: that is its
       // replacement, not an eviction (see removeAt).
       updatingSlot = i;
+      long[] tableBefore = table;
       long address = append(queue, (int) entrySize, true);
       updatingSlot = -1;
       if (address < 0) {
@@ -955,19 +956,24 @@ public final class Segment {
           expires,
           deadline);
       account(page, queue, (int) entrySize);
-      // Making room may have moved the updated key's slot (a relocation, a rehash) or removed
-      // it, so an update looks again; a new key is still absent (nothing under this lock stores
-      // a key but this write), and a second probe for it would only miss again.
-      i = i < 0 ? -1 : liveIndexOf(tag, key, keyLength, now);
+      // Making room may have removed the updated key's slot (its old bytes consumed at a queue
+      // tail) or replaced the table (a rehash, a clear); a relocation rewrites the slot where it
+      // is, and no key is stored under this lock but this write. So the slot found before is
+      // still the key's unless the table changed or the slot became a tombstone: only then does
+      // an update probe again. A new key is still absent, and a second probe would only miss.
+      @SuppressWarnings("ReferenceEquality") // the same array, not equal contents
+      boolean sameTable = table == tableBefore;
+      if (i >= 0 && (!sameTable || table[i] == IndexSlot.TOMBSTONE)) {
+        i = liveIndexOf(tag, key, keyLength, now);
+      }
       // The hot entry goes before the new value is published, and its replacement comes after:
       // a reader finds the old value in the tier only while the compact entry still holds it.
       HotEntry hotBefore = hot == null ? null : hot.remove(hash);
       if (i >= 0) {
-        countFirstByte(table[i], -1);
-        killEntry(table[i], RemovalCause.REPLACED, previous, key, keyLength);
-        long replacing = IndexSlot.of(tag, clock, address);
-        SLOTS.setRelease(table, i, replacing);
-        countFirstByte(replacing, 1);
+        long replaced = table[i];
+        countReplacement(replaced, key, keyLength, value, valueLength);
+        killEntry(replaced, RemovalCause.REPLACED, previous, key, keyLength);
+        SLOTS.setRelease(table, i, IndexSlot.of(tag, clock, address));
       } else {
         insertSlot(IndexSlot.of(tag, clock, address));
       }
@@ -1269,6 +1275,32 @@ public final class Segment {
         && EntryLayout.valueLength(lengths) > 0
         && (page.memory.get(ValueLayout.JAVA_BYTE, keyOffset + keyLength) & valueMark) != 0) {
       counts[FIRST_BYTE_GROUPS + group] += delta;
+    }
+  }
+
+  /**
+   * Moves a replaced entry's count to its replacement, the same key with {@code value}: the key's
+   * first-byte group is unchanged, so only its count of marked values can move. Under the write
+   * lock, with the replaced entry's bytes still in its page.
+   */
+  private void countReplacement(
+      long replaced, byte[] key, int keyLength, byte[] value, int valueLength) {
+    int[] counts = firstByteCounts;
+    if (counts == null || valueMark == 0) {
+      return;
+    }
+    long address = IndexSlot.address(replaced);
+    Page page = pages.page(IndexSlot.page(address));
+    int offset = IndexSlot.offset(address);
+    long lengths = EntryLayout.readLengths(page.memory, offset);
+    int keyOffset = EntryLayout.keyOffset(offset, lengths, expires);
+    boolean wasMarked =
+        EntryLayout.valueLength(lengths) > 0
+            && (page.memory.get(ValueLayout.JAVA_BYTE, keyOffset + keyLength) & valueMark) != 0;
+    boolean isMarked = valueLength > 0 && (value[0] & valueMark) != 0;
+    if (wasMarked != isMarked) {
+      int group = keyLength == 0 ? FIRST_BYTE_GROUPS - 1 : key[0] & 0xFF;
+      counts[FIRST_BYTE_GROUPS + group] += isMarked ? 1 : -1;
     }
   }
 
