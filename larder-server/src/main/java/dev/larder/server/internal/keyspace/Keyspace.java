@@ -372,6 +372,11 @@ public final class Keyspace implements AutoCloseable {
     }
   }
 
+  /** Returns the store of lists. */
+  ListStore listStore() {
+    return lists;
+  }
+
   /** Returns the store of sorted sets. */
   ZSetStore zsetStore() {
     return zsets;
