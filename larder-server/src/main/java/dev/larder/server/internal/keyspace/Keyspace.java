@@ -497,6 +497,21 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
+   * Reads a key's header as {@link #peekHeader} does, but leaves an open collection open: for a
+   * look at its type only (LMOVE's and a blocked client's check of a key's type). The store keeps
+   * an open collection's head, whose type is the collection's; its version is not (the changes
+   * since it opened have theirs when it closes), so WATCH and EXEC use {@link #peekHeader}.
+   *
+   * @param db the database
+   * @param key the key
+   * @return its live value (for an open collection, the head it opened from), or null
+   */
+  public StoredValue peekType(int db, byte[] key) {
+    byte[] bytes = liveOrRemove(storedKey(db, key));
+    return bytes == null ? null : ValueLayout.decode(bytes);
+  }
+
+  /**
    * Reads a key without counting it and without reading a chunked list's chunks: for a look at its
    * type, expiry or version only. A chunked list's payload is its head ({@link ListChunks}), not a
    * list payload.
