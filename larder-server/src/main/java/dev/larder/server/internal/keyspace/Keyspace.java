@@ -372,6 +372,11 @@ public final class Keyspace implements AutoCloseable {
     }
   }
 
+  /** Returns the store of lists. */
+  ListStore listStore() {
+    return lists;
+  }
+
   /** Returns the store of sorted sets. */
   ZSetStore zsetStore() {
     return zsets;
@@ -488,6 +493,21 @@ public final class Keyspace implements AutoCloseable {
       settle();
       return whole;
     }
+    return bytes == null ? null : ValueLayout.decode(bytes);
+  }
+
+  /**
+   * Reads a key's header as {@link #peekHeader} does, but leaves an open collection open: for a
+   * look at its type only (LMOVE's and a blocked client's check of a key's type). The store keeps
+   * an open collection's head, whose type is the collection's; its version is not (the changes
+   * since it opened have theirs when it closes), so WATCH and EXEC use {@link #peekHeader}.
+   *
+   * @param db the database
+   * @param key the key
+   * @return its live value (for an open collection, the head it opened from), or null
+   */
+  public StoredValue peekType(int db, byte[] key) {
+    byte[] bytes = liveOrRemove(storedKey(db, key));
     return bytes == null ? null : ValueLayout.decode(bytes);
   }
 

@@ -84,7 +84,12 @@ public final class ListBody {
   private final List<Segment> segments = new ArrayList<>();
   private final ChunkLoader loader;
   private final ListChunks.Index index;
-  private boolean changed;
+
+  /** Changes made so far (an open list's commands are told apart by it: {@link #changes}). */
+  private long changes;
+
+  /** Whether a change left a segment larger than a written chunk may be ({@link #splitLarge}). */
+  private boolean oversized;
 
   /** Index pages among the segments, not read yet. */
   private int pages;
@@ -151,7 +156,50 @@ public final class ListBody {
 
   /** Returns whether a command changed it. */
   boolean changed() {
-    return changed;
+    return changes != 0;
+  }
+
+  /**
+   * Returns how many changes were made to it: an open list ({@link OpenCollections}) outlives its
+   * commands, and a command changed it if this moved.
+   */
+  long changes() {
+    return changes;
+  }
+
+  /**
+   * Reads every index page and every chunk into memory, so that no later command reads the store:
+   * the body of an open list ({@link OpenCollections}).
+   *
+   * @throws MissingChunk if the store no longer holds one of them
+   */
+  void loadAll() {
+    expandAll();
+    for (Segment s : segments) {
+      var _ = payload(s);
+    }
+  }
+
+  /**
+   * Splits the segments a change made larger than a chunk should be (LSET, LINSERT, LREM grow one
+   * in place; a push never does: it starts a new end segment), as a write-back would: an open list
+   * does it after each such command, so that a later command copies a segment of a few KiB.
+   */
+  void splitLarge() {
+    if (!oversized) {
+      return;
+    }
+    oversized = false;
+    for (int i = 0; i < segments.size(); i++) {
+      Segment s = segments.get(i);
+      if (s.dirty && !s.isPage() && s.bytes > CHUNK_BYTES + CHUNK_BYTES / 2) {
+        List<Segment> pieces = split(payload(s));
+        segments.remove(i);
+        segments.addAll(i, pieces);
+        pieces.getFirst().number = s.number;
+        i += pieces.size() - 1;
+      }
+    }
   }
 
   /** Returns the number of elements. */
@@ -201,7 +249,7 @@ public final class ListBody {
    */
   public void replaceSegment(int segment, List<byte[]> elements) {
     expandAll();
-    changed = true;
+    changes++;
     if (elements.isEmpty()) {
       drop(segments.remove(segment));
       return;
@@ -285,7 +333,10 @@ public final class ListBody {
     s.count = ListPayload.count(payload);
     s.bytes = payload.length;
     s.dirty = true;
-    changed = true;
+    changes++;
+    if (payload.length > CHUNK_BYTES + CHUNK_BYTES / 2) {
+      oversized = true;
+    }
   }
 
   /**
@@ -294,7 +345,7 @@ public final class ListBody {
    * @param elements at least one
    */
   public void pushHead(List<byte[]> elements) {
-    changed = true;
+    changes++;
     if (!segments.isEmpty() && fits(first(), elements)) {
       Segment s = segments.getFirst();
       set(s, ListPayload.pushHead(payload(s), elements));
@@ -309,7 +360,7 @@ public final class ListBody {
    * @param elements at least one
    */
   public void pushTail(List<byte[]> elements) {
-    changed = true;
+    changes++;
     if (!segments.isEmpty() && fits(last(), elements)) {
       Segment s = segments.getLast();
       set(s, ListPayload.pushTail(payload(s), elements));
@@ -365,7 +416,7 @@ public final class ListBody {
   }
 
   private void take(Segment s, byte[] rest) {
-    changed = true;
+    changes++;
     if (rest == null) {
       segments.remove(s);
       drop(s);
@@ -476,7 +527,7 @@ public final class ListBody {
       first = last + 1;
     }
     if (kept.size() != segments.size()) {
-      changed = true;
+      changes++;
       segments.clear();
       segments.addAll(kept);
     }

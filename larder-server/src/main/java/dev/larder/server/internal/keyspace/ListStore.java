@@ -1,7 +1,9 @@
 package dev.larder.server.internal.keyspace;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The keyspace's lists in both stored forms: packed (one value) and chunked (a head value that is
@@ -57,6 +59,20 @@ public final class ListStore {
    * chunked one under its stripe.
    */
   <R> R read(byte[] stored, Edit<R> read) {
+    OpenCollections tier = keyspace.openIfAny();
+    if (tier != null && tier.get(stored) != null) {
+      ReentrantLock stripe = keyspace.stripe(stored);
+      stripe.lock();
+      try {
+        ChunkStore.Outcome<R> served = served(tier, stored, read, null);
+        if (served != null) {
+          keyspace.countRead(true);
+          return served.result();
+        }
+      } finally {
+        stripe.unlock();
+      }
+    }
     ChunkStore.Live live = chunks.live(stored);
     if (live.value() != null
         && live.value().type() == ValueType.LIST
@@ -84,9 +100,28 @@ public final class ListStore {
 
   /** One run of a command under the stripe; null if the head changed before it was replaced. */
   private <R> ChunkStore.Outcome<R> attempt(byte[] stored, Edit<R> edit, ChangeSink sink) {
+    OpenCollections any = keyspace.openIfAny();
+    if (any != null) {
+      ChunkStore.Outcome<R> served = served(any, stored, edit, sink);
+      if (served != null) {
+        return served;
+      }
+    }
     ChunkStore.Live live = chunks.live(stored);
     StoredValue before = live.value();
     boolean isList = before != null && before.type() == ValueType.LIST;
+    if (chunking
+        && sink == null
+        && isList
+        && keyspace.opensCollections()
+        && ListChunks.isHead(before.payload())) {
+      OpenCollections tier = keyspace.openCollections(); // not null: it opens collections
+      ChunkStore.Outcome<R> served =
+          tier.hot(stored) && open(stored, live, tier) ? served(tier, stored, edit, sink) : null;
+      if (served != null) {
+        return served;
+      }
+    }
     ListBody list = isList ? bodyOf(stored, before) : ListBody.empty();
     R result = edit.apply(before, list);
     if (!list.changed()) {
@@ -100,6 +135,124 @@ public final class ListStore {
     }
     StoredValue meta =
         before != null ? before : new StoredValue(ValueType.LIST, 0, 0, 0, PACKED_ONE);
+    return writeBack(stored, live, meta, list, result, sink);
+  }
+
+  /**
+   * Runs a command on the key's open list, if it has one whose head the store still holds (under
+   * the key's stripe); null if not (an open list whose head was replaced or expired is dropped
+   * first), for the command to run on the store.
+   */
+  private <R> ChunkStore.Outcome<R> served(
+      OpenCollections tier, byte[] stored, Edit<R> edit, ChangeSink sink) {
+    OpenCollections.Open o = tier.get(stored);
+    if (o == null || o.list == null) {
+      return null;
+    }
+    if (!holdsHead(o) || (o.head.expiresAtMillis() != 0 && o.head.expiredAt(keyspace.now()))) {
+      tier.drop(o);
+      return null;
+    }
+    long before = o.list.changes();
+    R result;
+    try {
+      result = edit.apply(o.head, o.list);
+    } catch (RuntimeException | Error e) {
+      if (o.list.changes() != before) {
+        // No list command throws after a change of a loaded list; if one did, what the earlier
+        // commands changed (acknowledged) is kept: the list is written back as it stands.
+        close(o);
+      }
+      throw e;
+    }
+    if (o.list.changes() == before) {
+      o.used = true;
+      return new ChunkStore.Outcome<>(result, null);
+    }
+    if (o.list.size() == 0) {
+      tier.drop(o);
+      return chunks.deleteEmptied(
+          stored, new ChunkStore.Live(o.headRaw, o.head, false), result, sink);
+    }
+    o.list.splitLarge();
+    if (tier.used(o) && tier.over()) {
+      close(o); // the tier is over its budget: this key leaves it
+    }
+    // The key's type and expiry are the head's; its version is given when it closes.
+    return new ChunkStore.Outcome<>(result, new Keyspace.Change(o.head, o.head, false));
+  }
+
+  /**
+   * Returns whether the store still holds the head an open list was opened from: its stored bytes
+   * compared where they lie in the store, not copied out (a blind SET or DEL, an expiry or an
+   * eviction since then makes them differ).
+   */
+  private boolean holdsHead(OpenCollections.Open o) {
+    byte[] expected = o.headRaw;
+    Boolean same =
+        keyspace
+            .cache()
+            .read(
+                o.stored,
+                view ->
+                    view.remaining() == expected.length
+                        && view.mismatch(ByteBuffer.wrap(expected)) < 0);
+    return same != null && same;
+  }
+
+  /**
+   * Opens the chunked list {@code live} holds (under its stripe), every page and chunk read, if the
+   * tier has room for it; returns whether it did.
+   */
+  private boolean open(byte[] stored, ChunkStore.Live live, OpenCollections tier) {
+    StoredValue head = live.value();
+    ListChunks.Index index = ListChunks.Index.decode(head.payload());
+    long size = 0;
+    for (int i = 0; i < index.entries(); i++) {
+      size +=
+          index.bytes(i)
+              + (long) OpenCollections.SEGMENT_OVERHEAD * Math.max(1, index.pageChunks(i));
+    }
+    if (!tier.room(size)) {
+      return false;
+    }
+    ListBody list = bodyOf(stored, head);
+    list.loadAll(); // a missing chunk throws MissingChunk: the store path's case, as if not opened
+    tier.add(new OpenCollections.Open(stored, live.raw(), head, list));
+    return true;
+  }
+
+  /**
+   * Closes an open list (under its key's stripe): writes what its commands changed as one change of
+   * the key, if the store still holds the head it was opened from, and drops it from the tier.
+   */
+  void close(OpenCollections.Open o) {
+    keyspace.openCollections().drop(o);
+    if (!o.list.changed()) {
+      return;
+    }
+    if (!holdsHead(o)) {
+      return; // replaced since it opened: the replacement came after every change it holds
+    }
+    ChunkStore.Live live = new ChunkStore.Live(o.headRaw, o.head, false);
+    // A lost compare-and-set (a blind write since the check) removed the fresh chunks; whoever
+    // replaced the head releases the chunks it named, written in place here, once this stripe is
+    // left.
+    writeBack(o.stored, live, o.head, o.list, Boolean.TRUE, keyspace.sinkIfLogged());
+  }
+
+  /**
+   * Writes a changed list back over the key's live value {@code live}: packed or in chunks as its
+   * size says, under {@code meta}'s header; null if the key changed since {@code live} was read.
+   */
+  private <R> ChunkStore.Outcome<R> writeBack(
+      byte[] stored,
+      ChunkStore.Live live,
+      StoredValue meta,
+      ListBody list,
+      R result,
+      ChangeSink sink) {
+    StoredValue before = live.value();
     boolean packed =
         !chunking
             || (list.wasChunked()

@@ -13,11 +13,11 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The open collections of a keyspace: hot chunked sets, hashes and sorted sets held in memory,
- * every chunk read, so that their commands change them there and write nothing to the store until
- * they close (docs/design/server.md, "Open collections"). While a collection is open the store
- * keeps its older image, complete and consistent (its head and the chunks that head names), so
- * every path that does not know of this tier still finds a whole collection there; the ones that
+ * The open collections of a keyspace: hot chunked sets, hashes, sorted sets and lists held in
+ * memory, every chunk read, so that their commands change them there and write nothing to the store
+ * until they close (docs/design/server.md, "Open collections"). While a collection is open the
+ * store keeps its older image, complete and consistent (its head and the chunks that head names),
+ * so every path that does not know of this tier still finds a whole collection there; the ones that
  * read or change the key other than through its type's commands close it first.
  *
  * <p>The rule, for now: only a standalone keyspace without a log opens collections (a logged one
@@ -93,6 +93,9 @@ final class OpenCollections {
     /** A sorted set's body; null for a set or hash. */
     final ZSetBody zset;
 
+    /** A list's body; null for any other type. */
+    final ListBody list;
+
     /** Its bytes as last counted in the tier's total. */
     long bytes;
 
@@ -118,6 +121,7 @@ final class OpenCollections {
       this.head = head;
       this.body = body;
       this.zset = null;
+      this.list = null;
       this.usedAt = System.nanoTime();
     }
 
@@ -129,6 +133,19 @@ final class OpenCollections {
       this.head = head;
       this.body = null;
       this.zset = zset;
+      this.list = null;
+      this.usedAt = System.nanoTime();
+    }
+
+    /** An open list. */
+    Open(byte[] stored, byte[] headRaw, StoredValue head, ListBody list) {
+      this.stored = stored;
+      this.type = ValueType.LIST;
+      this.headRaw = headRaw;
+      this.head = head;
+      this.body = null;
+      this.zset = null;
+      this.list = list;
       this.usedAt = System.nanoTime();
     }
   }
@@ -325,6 +342,9 @@ final class OpenCollections {
     if (o.zset != null) {
       return o.zset.heldBytes() + (long) SEGMENT_OVERHEAD * o.zset.segmentCount();
     }
+    if (o.list != null) {
+      return o.list.bytes() + (long) SEGMENT_OVERHEAD * o.list.segmentCount();
+    }
     return o.body.bytes() + (long) SEGMENT_OVERHEAD * o.body.segmentCount();
   }
 
@@ -336,6 +356,8 @@ final class OpenCollections {
     Open o = get(stored);
     if (o != null && o.zset != null) {
       keyspace.zsetStore().close(o);
+    } else if (o != null && o.list != null) {
+      keyspace.listStore().close(o);
     } else if (o != null) {
       keyspace.rangeStore(o.type).close(o);
     }

@@ -191,7 +191,7 @@ abstract class BlockedCall extends Waiter {
    * @throws RespError a final error reply (BLMOVE's destination of the wrong type)
    */
   private boolean serveFrom(byte[] key) {
-    StoredValue v = session.server.keyspace().peekHeader(db(), key);
+    StoredValue v = session.server.keyspace().peekType(db(), key);
     if (v != null && v.type() != type()) {
       return false;
     }

@@ -89,10 +89,10 @@ final class ListAccess {
    */
   static byte[] move(
       Keyspace ks, int db, byte[] source, byte[] destination, boolean fromHead, boolean toHead) {
-    if (RespCall.requireType(ks.peekHeader(db, source), ValueType.LIST) == null) {
+    if (RespCall.requireType(ks.peekType(db, source), ValueType.LIST) == null) {
       return null;
     }
-    RespCall.requireType(ks.peekHeader(db, destination), ValueType.LIST);
+    RespCall.requireType(ks.peekType(db, destination), ValueType.LIST);
     List<byte[]> taken = pop(ks, db, source, fromHead, 1);
     if (taken == null) {
       return null;

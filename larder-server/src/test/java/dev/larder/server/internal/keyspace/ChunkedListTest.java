@@ -23,6 +23,18 @@ import org.junit.jupiter.api.Test;
  */
 class ChunkedListTest {
   private final AtomicLong now = new AtomicLong(1_000_000);
+
+  /**
+   * A keyspace for these tests: each list opens (see {@link OpenCollections}) at its first change
+   * in the chunked form, so that commands run on an open list; {@link ChunkedListTierOffTest} runs
+   * them with the tier off. A test that looks at the store's entries closes the tier first.
+   */
+  Keyspace keyspace(long maxMemory) {
+    Keyspace ks = new Keyspace(maxMemory, now::get);
+    ks.openCollections().openAfter(1);
+    return ks;
+  }
+
   private static final byte[] KEY = b("list");
 
   private static byte[] b(String s) {
@@ -68,7 +80,7 @@ class ChunkedListTest {
   @Test
   void randomOperationsMatchAModelAcrossBothForms() {
     Random random = new Random(2026);
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       List<byte[]> model = new ArrayList<>();
       boolean sawChunked = false;
       boolean sawPackedAfterChunked = false;
@@ -93,7 +105,7 @@ class ChunkedListTest {
   @Test
   void pagedListsMatchAModel() {
     Random random = new Random(37);
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       List<byte[]> model = new ArrayList<>();
       for (int batch = 0; batch < 30; batch++) {
         List<byte[]> add = new ArrayList<>();
@@ -123,7 +135,8 @@ class ChunkedListTest {
 
   @Test
   void aPushRewritesItsEndChunkAndAHeadOfAFewEntries() {
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
+      ks.openCollections(false); // the store's path: an open list writes nothing per push
       byte[] element = new byte[100];
       for (int i = 0; i < 20_000; i++) {
         ks.editList(
@@ -164,7 +177,7 @@ class ChunkedListTest {
    */
   @Test
   void chunksAreStoredFrontCodedWhenThatIsShorter() {
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       List<byte[]> model = new ArrayList<>();
       for (int from = 0; from < 20_000; from += 1_000) {
         List<byte[]> add = new ArrayList<>();
@@ -225,7 +238,7 @@ class ChunkedListTest {
 
   @Test
   void aListWithAMissingIndexPageIsAbsentAndGoesWhole() {
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       List<byte[]> add = new ArrayList<>();
       for (int i = 0; i < 2_000; i++) {
         add.add(b(String.format("%0100d", i)));
@@ -412,7 +425,7 @@ class ChunkedListTest {
 
   @Test
   void theKeyspacesOtherPathsTakeTheChunksWithTheList() {
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       fill(ks, 5_000);
       assertTrue(chunked(ks));
       assertTrue(chunkEntries(ks)[0] > 10, "several chunks");
@@ -466,7 +479,7 @@ class ChunkedListTest {
 
   @Test
   void evictionTakesAChunkedListWhole() {
-    try (Keyspace ks = new Keyspace(2 << 20, now::get)) {
+    try (Keyspace ks = keyspace(2 << 20)) {
       fill(ks, 20_000);
       assertTrue(chunked(ks));
       ChunkCensus.assertEvictedWhole(ks, KEY, "the list");
@@ -481,7 +494,7 @@ class ChunkedListTest {
   @Test
   @org.junit.jupiter.api.Timeout(60)
   void concurrentChangesKeepTheListWhole() throws Exception {
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       // A chunked list exists before the racing writers start (the race with the keyspace's
       // first conversion has a test of its own).
       fill(ks, 5_000);
@@ -584,7 +597,7 @@ class ChunkedListTest {
         java.util.concurrent.Executors.newFixedThreadPool(2);
     try {
       for (int round = 0; round < rounds; round++) {
-        try (Keyspace ks = new Keyspace(16 << 20, now::get)) {
+        try (Keyspace ks = keyspace(16 << 20)) {
           fill(ks, 400);
           assertFalse(chunked(ks), "the list starts packed");
           long delayNanos = (round % 60) * 20_000L;
@@ -639,7 +652,7 @@ class ChunkedListTest {
 
   @Test
   void aListWithAMissingChunkIsAbsentAndGoesWhole() {
-    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+    try (Keyspace ks = keyspace(64 << 20)) {
       fill(ks, 5_000);
       ChunkCensus.dropOneChunk(ks);
       assertNull(ks.readList(0, KEY, (before, list) -> list == null ? null : list.all()));
