@@ -81,6 +81,11 @@ public final class MemcacheDispatcher implements ProtocolSession, MemcacheStats.
   @Override
   public void push(Object message, ByteBuf out) {
     MemcacheWatchers.Line line = (MemcacheWatchers.Line) message;
+    if (!connection.accepting()) {
+      // the watcher's earlier lines wait for it to read them: this one is lost, and counted
+      session.stats.watchers.dropped(line);
+      return;
+    }
     MemcacheWatchers.written(line);
     out.writeBytes(line.bytes);
   }

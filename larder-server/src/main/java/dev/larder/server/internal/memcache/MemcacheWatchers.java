@@ -13,8 +13,9 @@ import java.util.concurrent.atomic.LongAdder;
  * ts=<seconds>.<micros> gid=<n> type=...}).
  *
  * <p>A watcher that does not read loses lines rather than holding the server's memory: once {@link
- * #BUFFER} bytes of its lines are unsent, further lines are counted and dropped, and the next line
- * that fits is preceded by {@code skipped=<count>}, as memcached's bounded watcher buffer does.
+ * #BUFFER} bytes of its lines are queued, or its connection's output is backed up (the client does
+ * not read what was sent), further lines are counted and dropped, and the next line that goes out
+ * is preceded by {@code skipped=<count>}, as memcached's bounded watcher buffer does.
  *
  * <p>Thread-safe: lines are logged from every connection's event loop; each watcher's lines are
  * pushed to it through {@link ClientConnection#push}, in the order its calls arrive there. With no
@@ -41,9 +42,13 @@ public final class MemcacheWatchers {
     final Watcher watcher;
     final byte[] bytes;
 
-    Line(Watcher watcher, byte[] bytes) {
+    /** For a {@code skipped=} line, the count it reports; else 0. */
+    final long skippedNote;
+
+    Line(Watcher watcher, byte[] bytes, long skippedNote) {
       this.watcher = watcher;
       this.bytes = bytes;
+      this.skippedNote = skippedNote;
     }
   }
 
@@ -246,11 +251,26 @@ public final class MemcacheWatchers {
     if (skipped > 0) {
       byte[] note = ("skipped=" + skipped + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
       w.unsent.addAndGet(note.length);
-      w.connection.push(new Line(w, note), note.length);
+      w.connection.push(new Line(w, note, skipped), note.length);
     }
     w.unsent.addAndGet(bytes.length);
-    if (w.connection.push(new Line(w, bytes), bytes.length)) {
+    if (w.connection.push(new Line(w, bytes, 0), bytes.length)) {
       sent.increment();
+    }
+  }
+
+  /**
+   * A line reached its watcher's connection while the watcher's output was backed up (it does not
+   * read): dropped and counted, to be reported by the next {@code skipped=} line.
+   */
+  void dropped(Line line) {
+    written(line);
+    if (line.skippedNote > 0) {
+      line.watcher.skipped.addAndGet(line.skippedNote);
+    } else {
+      line.watcher.skipped.incrementAndGet();
+      skippedTotal.increment();
+      sent.decrement();
     }
   }
 
