@@ -395,7 +395,7 @@ public final class LarderServer implements AutoCloseable {
   /** Binds RESP and memcached: the clients' ports, open while the keyspace loads. */
   private void bindClients(boolean anyPortIfTaken, SslContext ssl) throws IOException {
     RespCommandTable table = RespCommandTable.standard();
-    MemcacheStats memcacheStats = new MemcacheStats();
+    MemcacheStats memcacheStats = state.memcacheStats();
     // in cluster mode the RESP port was announced to the other members: no other will do
     int resp =
         respPortToBind < 0
@@ -413,7 +413,7 @@ public final class LarderServer implements AutoCloseable {
                 config.memcachePort(),
                 anyPortIfTaken,
                 ssl,
-                "SERVER_ERROR Too many open connections\r\n",
+                "ERROR Too many open connections\r\n",
                 p -> p.addLast(MemcacheDispatcher.handlers(state, memcacheStats)));
     state.ports(resp, memcache);
   }

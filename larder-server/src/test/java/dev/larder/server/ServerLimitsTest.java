@@ -76,7 +76,7 @@ class ServerLimitsTest {
           assertEquals("-ERR max number of clients reached\r\n", readUntilClosed(refused));
         }
         try (Socket refused = connect(server.memcachePort())) {
-          assertEquals("SERVER_ERROR Too many open connections\r\n", readUntilClosed(refused));
+          assertEquals("ERROR Too many open connections\r\n", readUntilClosed(refused));
         }
         open.removeFirst().close();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

@@ -52,6 +52,11 @@ public final class ServerState {
   private final KeyspaceEvents keyspaceEvents;
   private final KeyEvents keyEvents;
   private final ChangeCount changeCount = new ChangeCount();
+
+  /** memcached's counters and watchers; hears expiries and evictions for get_expired and watch. */
+  private final dev.larder.server.internal.memcache.MemcacheStats memcacheStats =
+      new dev.larder.server.internal.memcache.MemcacheStats();
+
   private volatile String maxMemoryPolicy;
   private final OpsMeter ops = new OpsMeter();
   private final String runId = newRunId();
@@ -110,7 +115,12 @@ public final class ServerState {
     this.tracking = new Tracking(config.trackingTableMaxKeys());
     this.keyspaceEvents = new KeyspaceEvents(pubsub, config.notifyKeyspaceEvents());
     this.keyEvents = new KeyEvents(tracking, keyspaceEvents);
-    keyspace.observe(KeyObservers.of(blockedClients, keyEvents, changeCount));
+    keyspace.observe(KeyObservers.of(blockedClients, keyEvents, changeCount, memcacheStats));
+  }
+
+  /** Returns the memcached listener's counters, watchers and pending flush. */
+  public dev.larder.server.internal.memcache.MemcacheStats memcacheStats() {
+    return memcacheStats;
   }
 
   /**
@@ -221,7 +231,9 @@ public final class ServerState {
       keyspace.observe(
           cluster
               .transactions()
-              .holding(KeyObservers.of(blockedClients, keyEvents, changeCount), keyEvents));
+              .holding(
+                  KeyObservers.of(blockedClients, keyEvents, changeCount, memcacheStats),
+                  keyEvents));
     }
   }
 

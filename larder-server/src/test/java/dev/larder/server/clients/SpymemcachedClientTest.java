@@ -117,4 +117,27 @@ class SpymemcachedClientTest {
     assertFalse(client.getStats().values().iterator().next().isEmpty());
     assertFalse(client.getVersions().isEmpty());
   }
+
+  @Test
+  void readsTheStatsFieldsMemcachedReports() {
+    client.get("never-set");
+    java.util.Map<String, String> general = client.getStats().values().iterator().next();
+    for (String field :
+        java.util.List.of(
+            "get_expired",
+            "get_flushed",
+            "bytes_read",
+            "bytes_written",
+            "listen_disabled_num",
+            "rusage_user",
+            "log_watchers",
+            "lrutail_reflocked")) {
+      assertTrue(general.containsKey(field), field);
+    }
+    assertTrue(Long.parseLong(general.get("bytes_read")) > 0);
+    assertTrue(Long.parseLong(general.get("bytes_written")) > 0);
+    java.util.Map<String, String> conns = client.getStats("conns").values().iterator().next();
+    assertEquals("conn_listening", conns.get("0:state"));
+    assertTrue(conns.containsValue("conn_parse_cmd"), conns.toString());
+  }
 }

@@ -71,6 +71,10 @@ class XmemcachedClientTest {
     assertNull(client.get("t"));
     Map<?, Map<String, String>> stats = client.getStats();
     assertTrue(stats.values().iterator().next().containsKey("curr_connections"));
+    Map<String, String> general = stats.values().iterator().next();
+    for (String field : new String[] {"get_expired", "get_flushed", "bytes_written", "reclaimed"}) {
+      assertTrue(general.containsKey(field), field);
+    }
     assertFalse(client.getVersions().isEmpty());
   }
 }

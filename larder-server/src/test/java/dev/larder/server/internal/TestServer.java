@@ -3,7 +3,6 @@ package dev.larder.server.internal;
 import dev.larder.server.ServerConfig;
 import dev.larder.server.internal.keyspace.Keyspace;
 import dev.larder.server.internal.memcache.MemcacheDispatcher;
-import dev.larder.server.internal.memcache.MemcacheStats;
 import dev.larder.server.internal.persist.ServerLog;
 import dev.larder.server.internal.resp.RespCommandTable;
 import dev.larder.server.internal.resp.RespSession;
@@ -31,7 +30,7 @@ public final class TestServer implements AutoCloseable {
   public final ServerState state;
   public final ServerLog log;
   private final RespCommandTable table = RespCommandTable.standard();
-  private final MemcacheStats stats = new MemcacheStats();
+
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
 
   public TestServer() {
@@ -78,7 +77,8 @@ public final class TestServer implements AutoCloseable {
 
   /** Returns a new memcached connection. */
   public Connection memcache() {
-    return new Connection(new EmbeddedChannel(MemcacheDispatcher.handlers(state, stats)));
+    return new Connection(
+        new EmbeddedChannel(MemcacheDispatcher.handlers(state, state.memcacheStats())));
   }
 
   @Override

@@ -55,15 +55,45 @@ public final class MemcacheDecoder extends RequestDecoder {
 
   private boolean closed;
 
+  /** Whether a data block is arriving (or being skipped): {@code stats conns}'s conn_nread. */
+  private volatile boolean readingData;
+
+  private final MemcacheStats stats;
+
   /**
    * @param maxItemBytes the largest data block accepted
    * @param maxRequestBytes the largest data block skipped; a larger one closes the connection
    * @param connection the connection this decoder serves
    */
   public MemcacheDecoder(int maxItemBytes, long maxRequestBytes, ClientConnection connection) {
+    this(maxItemBytes, maxRequestBytes, connection, null);
+  }
+
+  /**
+   * @param maxItemBytes the largest data block accepted
+   * @param maxRequestBytes the largest data block skipped; a larger one closes the connection
+   * @param connection the connection this decoder serves
+   * @param stats where to count the bytes read ({@code bytes_read}), or null
+   */
+  public MemcacheDecoder(
+      int maxItemBytes, long maxRequestBytes, ClientConnection connection, MemcacheStats stats) {
     super(connection);
+    this.stats = stats;
     this.maxItemBytes = maxItemBytes;
     this.maxRequestBytes = maxRequestBytes;
+  }
+
+  /** Returns whether a data block is arriving; safe from any thread (a hint). */
+  boolean readingData() {
+    return readingData;
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+    if (stats != null && msg instanceof ByteBuf b) {
+      stats.bytesRead.add(b.readableBytes());
+    }
+    super.channelRead(ctx, msg);
   }
 
   @Override
@@ -77,6 +107,15 @@ public final class MemcacheDecoder extends RequestDecoder {
       in.skipBytes(in.readableBytes());
       return;
     }
+    decodeAll(in, out);
+    readingData = skipping > 0 || awaitingData;
+  }
+
+  /** Whether the last request seen is a storage line whose data block has not all arrived. */
+  private boolean awaitingData;
+
+  private void decodeAll(ByteBuf in, List<Object> out) {
+    awaitingData = false;
     while (in.isReadable() && out.isEmpty()) {
       if (skipping > 0) {
         int n = (int) Math.min(skipping, in.readableBytes());
@@ -139,6 +178,7 @@ public final class MemcacheDecoder extends RequestDecoder {
       return true;
     }
     if (in.writerIndex() - (eol + 1) < length + 2) {
+      awaitingData = true;
       return false;
     }
     in.readerIndex(eol + 1);

@@ -23,6 +23,13 @@ public final class MemcacheDispatcher implements ProtocolSession, MemcacheStats.
   private final MemcacheSession session;
   private ClientConnection connection;
   private long connectionId;
+  private MemcacheDecoder decoder;
+
+  /**
+   * memcached's reason for the close the watchers are told of: error once a protocol error ends it.
+   */
+  private String closeReason = "normal";
+
   private volatile long lastCommandMillis = System.currentTimeMillis();
 
   /**
@@ -47,23 +54,48 @@ public final class MemcacheDispatcher implements ProtocolSession, MemcacheStats.
    * @return the handlers, in pipeline order
    */
   public static ChannelHandler[] handlers(ServerState server, MemcacheStats stats) {
-    ClientConnection c =
-        new ClientConnection(new MemcacheDispatcher(server, stats), server.clientMemory());
-    return new ChannelHandler[] {
-      new MemcacheDecoder(server.config().maxItemBytes(), server.config().maxRequestBytes(), c),
-      new RequestPipeline(c, server::replies)
-    };
+    MemcacheDispatcher d = new MemcacheDispatcher(server, stats);
+    ClientConnection c = new ClientConnection(d, server.clientMemory());
+    d.decoder =
+        new MemcacheDecoder(
+            server.config().maxItemBytes(), server.config().maxRequestBytes(), c, stats);
+    return new ChannelHandler[] {d.decoder, new RequestPipeline(c, server::replies)};
   }
 
   @Override
   public void opened(ClientConnection c) {
     connection = c;
     connectionId = session.stats.opened(this);
+    session.connection = c;
+    session.connectionId = connectionId;
+    session.stats.watchers.connectionOpened(address(), connectionId);
   }
 
   @Override
   public void closed() {
     session.stats.closed(connectionId);
+    session.stats.watchers.remove(session.watcher);
+    session.stats.watchers.connectionClosed(address(), closeReason, connectionId);
+  }
+
+  @Override
+  public void push(Object message, ByteBuf out) {
+    MemcacheWatchers.Line line = (MemcacheWatchers.Line) message;
+    if (!connection.accepting()) {
+      // the watcher's earlier lines wait for it to read them: this one is lost, and counted
+      session.stats.watchers.dropped(line);
+      return;
+    }
+    MemcacheWatchers.written(line);
+    out.writeBytes(line.bytes);
+  }
+
+  @Override
+  public String state() {
+    if (decoder != null && decoder.readingData()) {
+      return "conn_nread";
+    }
+    return session.watcher != null ? "conn_watch" : "conn_parse_cmd";
   }
 
   @Override
@@ -95,6 +127,15 @@ public final class MemcacheDispatcher implements ProtocolSession, MemcacheStats.
   public void run(Object request, ByteBuf out) {
     session.out = out;
     lastCommandMillis = System.currentTimeMillis();
+    int start = out.writerIndex();
+    try {
+      dispatch(request);
+    } finally {
+      session.stats.bytesWritten.add(Math.max(0, out.writerIndex() - start));
+    }
+  }
+
+  private void dispatch(Object request) {
     switch (request) {
       case MemcacheFrame.Command c -> run(c);
       case MemcacheFrame.Keys k -> streamed(k);
@@ -103,6 +144,9 @@ public final class MemcacheDispatcher implements ProtocolSession, MemcacheStats.
         streamedKeys = 0;
         session.line(e.line());
         session.close |= e.close();
+        if (e.close()) {
+          closeReason = "error";
+        }
       }
       default -> throw new IllegalStateException("unexpected message " + request);
     }
@@ -120,6 +164,7 @@ public final class MemcacheDispatcher implements ProtocolSession, MemcacheStats.
       cmd = MetaCommands.TABLE.get(name);
     }
     if (cmd == null && CrossProtocolGuard.memcacheHttp(c.tokens())) {
+      closeReason = "error";
       session.server.crossProtocolGuard().refuse(connection, "memcached");
       return;
     }
@@ -134,7 +179,12 @@ public final class MemcacheDispatcher implements ProtocolSession, MemcacheStats.
     if (refusedWhileLoading(name)) {
       return;
     }
-    locked(cmd, c.tokens(), c.data());
+    if (name.equals("cache_memlimit")) {
+      // rebuilds the keyspace: no command may run meanwhile, as for CONFIG SET maxmemory
+      locked(cmd, c.tokens(), c.data(), session.keyspace().exclusive());
+    } else {
+      locked(cmd, c.tokens(), c.data());
+    }
   }
 
   /**
@@ -160,10 +210,13 @@ public final class MemcacheDispatcher implements ProtocolSession, MemcacheStats.
       java.util.Set.of("stats", "version", "verbosity", "mn", "quit", "shutdown");
 
   /** Runs a command under the shared lock; a store's refusal is its SERVER_ERROR. */
-  @SuppressWarnings("ReferenceEquality") // translate returns its argument if no reply limit
   private void locked(TextCommands.Command command, List<byte[]> tokens, byte[] data) {
+    locked(command, tokens, data, session.keyspace().shared());
+  }
+
+  @SuppressWarnings("ReferenceEquality") // translate returns its argument if no reply limit
+  private void locked(TextCommands.Command command, List<byte[]> tokens, byte[] data, Lock lock) {
     int mark = session.out.writerIndex();
-    Lock lock = session.keyspace().shared();
     lock.lock();
     try {
       command.run(session, tokens, data);
@@ -238,6 +291,9 @@ public final class MemcacheDispatcher implements ProtocolSession, MemcacheStats.
 
   /** memcached -Y's exchange: a {@code set} whose data is "user password" (see MemcacheAuth). */
   private void authenticate(String name, MemcacheFrame.Command c) {
+    if (name.equals("set") && c.data() != null) {
+      session.stats.authCmds.increment();
+    }
     if (!name.equals("set") || c.data() == null) {
       session.line("CLIENT_ERROR unauthenticated");
       return;
@@ -254,6 +310,7 @@ public final class MemcacheDispatcher implements ProtocolSession, MemcacheStats.
       session.authenticated = true;
       session.line("STORED");
     } else {
+      session.stats.authErrors.increment();
       session.line("CLIENT_ERROR authentication failure");
     }
   }

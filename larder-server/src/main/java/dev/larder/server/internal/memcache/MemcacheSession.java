@@ -29,6 +29,14 @@ final class MemcacheSession {
   ByteBuf out;
   boolean close;
 
+  /** The connection, and its id in {@code stats conns} and the log; set once it opens. */
+  dev.larder.server.internal.net.ClientConnection connection;
+
+  long connectionId;
+
+  /** Set once the connection sent {@code watch}. */
+  MemcacheWatchers.Watcher watcher;
+
   /** False until the connection authenticates, when the server has a memcache-auth-file. */
   boolean authenticated;
 
@@ -80,6 +88,17 @@ final class MemcacheSession {
       return Math.max(1, exptime * 1000);
     }
     return now + exptime * 1000;
+  }
+
+  /**
+   * Returns a store's time to live in seconds as the log's {@code ttl=} shows it: 0 for none (or
+   * already expired), an absolute time made relative.
+   */
+  long logTtl(long exptime) {
+    if (exptime <= 0) {
+      return 0;
+    }
+    return exptime > RELATIVE_LIMIT ? Math.max(0, exptime - keyspace().now() / 1000) : exptime;
   }
 
   /** Returns seconds to expiry for meta's t flag: -1 for none. */

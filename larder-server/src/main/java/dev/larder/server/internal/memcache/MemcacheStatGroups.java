@@ -20,7 +20,16 @@ final class MemcacheStatGroups {
     TextCommands.stat(s, name, value);
   }
 
-  /** {@code stats}: the server's figures. */
+  /**
+   * {@code stats}: the server's figures, in memcached's order. Fields of events Larder does not
+   * have are reported as 0, each for its reason: {@code get_flushed} (flush_all removes the items
+   * at once, or at its time, so no fetch ever finds a flushed item), {@code listen_disabled_num}
+   * and {@code time_in_listen_disabled_us} (Larder never stops accepting: over {@code
+   * max-connections} it accepts and refuses each connection, counted in {@code
+   * rejected_connections}), {@code reclaimed} (the store does not reuse an expired item's memory
+   * for a new item; expired items are removed by a read or by the sweep) and {@code
+   * lrutail_reflocked} (no LRU tail is locked and skipped).
+   */
   static void general(MemcacheSession s) {
     long now = System.currentTimeMillis();
     long[] ks = s.keyspace().stats();
@@ -31,6 +40,9 @@ final class MemcacheStatGroups {
     stat(s, "version", TextCommands.VERSION);
     stat(s, "larder_version", "0.1.0-SNAPSHOT");
     stat(s, "pointer_size", 64);
+    long[] cpu = ProcessCpu.userAndSystemMicros();
+    stat(s, "rusage_user", ProcessCpu.seconds(cpu[0]));
+    stat(s, "rusage_system", ProcessCpu.seconds(cpu[1]));
     stat(s, "max_connections", s.server.config().maxConnections());
     stat(s, "curr_connections", s.server.connections());
     stat(s, "total_connections", s.server.connectionsReceived());
@@ -42,6 +54,8 @@ final class MemcacheStatGroups {
     stat(s, "cmd_meta", c.cmdMeta.sum());
     stat(s, "get_hits", c.getHits.sum());
     stat(s, "get_misses", c.getMisses.sum());
+    stat(s, "get_expired", c.getExpired.sum());
+    stat(s, "get_flushed", 0);
     stat(s, "delete_misses", c.deleteMisses.sum());
     stat(s, "delete_hits", c.deleteHits.sum());
     stat(s, "incr_misses", c.incrMisses.sum());
@@ -55,14 +69,25 @@ final class MemcacheStatGroups {
     stat(s, "touch_misses", c.touchMisses.sum());
     stat(s, "store_too_large", c.storeTooLarge.sum());
     stat(s, "store_no_memory", c.storeNoMemory.sum());
+    stat(s, "auth_cmds", c.authCmds.sum());
+    stat(s, "auth_errors", c.authErrors.sum());
+    stat(s, "bytes_read", c.bytesRead.sum());
+    stat(s, "bytes_written", c.bytesWritten.sum());
     stat(s, "limit_maxbytes", s.keyspace().maxMemory());
     stat(s, "accepting_conns", 1);
+    stat(s, "listen_disabled_num", 0);
+    stat(s, "time_in_listen_disabled_us", 0);
     stat(s, "threads", threads(s));
+    stat(s, "log_watcher_skipped", c.watchers.skippedTotal.sum());
+    stat(s, "log_watcher_sent", c.watchers.sent.sum());
+    stat(s, "log_watchers", c.watchers.count());
     stat(s, "bytes", s.keyspace().memoryUsed());
     stat(s, "curr_items", itemCount(s));
     stat(s, "total_items", c.totalItems.sum());
     stat(s, "expired_unfetched", ks[2]);
     stat(s, "evictions", ks[3]);
+    stat(s, "reclaimed", 0);
+    stat(s, "lrutail_reflocked", 0);
   }
 
   private static int threads(MemcacheSession s) {
@@ -145,7 +170,7 @@ final class MemcacheStatGroups {
         (id, conn) -> {
           stat(s, id + ":addr", "tcp:" + conn.address());
           stat(s, id + ":listen_addr", listen);
-          stat(s, id + ":state", "conn_parse_cmd");
+          stat(s, id + ":state", conn.state());
           stat(s, id + ":secs_since_last_cmd", (now - conn.lastCommandMillis()) / 1000);
         });
   }

@@ -1,5 +1,7 @@
 package dev.larder.server.internal.memcache;
 
+import dev.larder.server.internal.keyspace.KeyObserver;
+import java.util.Arrays;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -9,8 +11,12 @@ import java.util.concurrent.atomic.LongAdder;
  * The memcached-only server state: the counters that {@code stats} reports, the flush a {@code
  * flush_all <time>} left pending (memcached keeps one flush time: a later flush_all replaces it).
  * Thread-safe.
+ *
+ * <p>It also hears the keyspace's expiries and evictions ({@link KeyObserver}): an eviction of an
+ * item of database 0 is logged to the {@code watch evictions} watchers, and an expired item a
+ * memcached fetch removed is counted as {@code get_expired}.
  */
-public final class MemcacheStats {
+public final class MemcacheStats implements KeyObserver {
   final LongAdder cmdGet = new LongAdder();
   final LongAdder cmdSet = new LongAdder();
   final LongAdder cmdTouch = new LongAdder();
@@ -32,6 +38,22 @@ public final class MemcacheStats {
   final LongAdder storeTooLarge = new LongAdder();
   final LongAdder storeNoMemory = new LongAdder();
   final LongAdder totalItems = new LongAdder();
+  final LongAdder getExpired = new LongAdder();
+  final LongAdder bytesRead = new LongAdder();
+  final LongAdder bytesWritten = new LongAdder();
+  final LongAdder authCmds = new LongAdder();
+  final LongAdder authErrors = new LongAdder();
+
+  /** The {@code watch} connections. */
+  final MemcacheWatchers watchers = new MemcacheWatchers();
+
+  /**
+   * The stored key (database byte, then key) of the last expired item the keyspace removed on this
+   * thread, until a fetch that missed reads it: the keyspace tells of the removal on the fetching
+   * thread, inside the fetch.
+   */
+  private static final ThreadLocal<byte[]> LAST_EXPIRED = new ThreadLocal<>();
+
   private ScheduledFuture<?> pendingFlush;
 
   /** Per-prefix counts of {@code stats detail}. */
@@ -47,6 +69,12 @@ public final class MemcacheStats {
 
     /** When its last command arrived, in Unix milliseconds. */
     long lastCommandMillis();
+
+    /**
+     * Its state in memcached's words: {@code conn_nread} while a data block is arriving, {@code
+     * conn_watch} once it watches the log, else {@code conn_parse_cmd}.
+     */
+    String state();
   }
 
   private final java.util.concurrent.ConcurrentSkipListMap<Long, Connection> connections =
@@ -91,8 +119,51 @@ public final class MemcacheStats {
     casBadval,
     storeTooLarge,
     storeNoMemory,
-    totalItems
+    totalItems,
+    getExpired,
+    bytesRead,
+    bytesWritten,
+    authCmds,
+    authErrors
   };
+
+  /**
+   * Counts a fetch of database 0 that found nothing: a {@code get_expired} if the item under the
+   * key had expired and this fetch removed it.
+   *
+   * @param key the key fetched
+   */
+  void missed(byte[] key) {
+    byte[] last = LAST_EXPIRED.get();
+    if (last != null) {
+      LAST_EXPIRED.remove();
+      if (last.length == key.length + 1
+          && last[0] == MemcacheSession.DB
+          && Arrays.equals(last, 1, last.length, key, 0, key.length)) {
+        getExpired.increment();
+      }
+    }
+  }
+
+  @Override
+  public void changed(byte[] storedKey, int how) {}
+
+  @Override
+  public void expired(byte[] storedKey) {
+    LAST_EXPIRED.set(storedKey);
+  }
+
+  @Override
+  public void evicted(byte[] storedKey) {
+    if (storedKey.length > 0
+        && storedKey[0] == MemcacheSession.DB
+        && watchers.watching(MemcacheWatchers.EVICTIONS)) {
+      watchers.evicted(Arrays.copyOfRange(storedKey, 1, storedKey.length));
+    }
+  }
+
+  @Override
+  public void flushed(int db) {}
 
   /** Counts an arithmetic's outcome as memcached's incr/decr hits and misses. */
   void arithmetic(boolean incr, boolean hit) {

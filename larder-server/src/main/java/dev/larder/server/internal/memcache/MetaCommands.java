@@ -169,6 +169,8 @@ final class MetaCommands {
     }
     if (after == null) {
       (touch ? s.stats.touchMisses : s.stats.getMisses).increment();
+      s.stats.missed(f.key);
+      s.stats.watchers.fetched(f.key, false, 0, s.connectionId);
       if (!f.noReply) {
         s.line("EN" + opaqueAndKey(f));
       }
@@ -180,6 +182,7 @@ final class MetaCommands {
   private static void hit(
       MemcacheSession s, MetaFlags f, boolean touch, String line, StoredValue item) {
     (touch ? s.stats.touchHits : s.stats.getHits).increment();
+    s.stats.watchers.fetched(f.key, true, item.payload().length, s.connectionId);
     s.line(line);
     if (f.value) {
       s.data(item.payload());
@@ -342,6 +345,15 @@ final class MetaCommands {
     }
     if (result.outcome() == ItemStore.Outcome.STORED) {
       s.stats.totalItems.increment();
+    }
+    if (s.stats.watchers.watching(MemcacheWatchers.MUTATIONS)) {
+      s.stats.watchers.stored(
+          f.key,
+          mode.name().toLowerCase(java.util.Locale.ROOT),
+          result.outcome().name().toLowerCase(java.util.Locale.ROOT),
+          s.logTtl(f.newTtl ? f.exptime : 0),
+          data.length,
+          s.connectionId);
     }
     String status =
         switch (result.outcome()) {

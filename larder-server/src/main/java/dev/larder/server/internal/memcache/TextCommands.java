@@ -50,6 +50,9 @@ final class TextCommands {
     TABLE.put("version", (s, t, d) -> s.line("VERSION " + VERSION));
     TABLE.put("verbosity", TextCommands::verbosity);
     TABLE.put("quit", (s, t, d) -> s.close = true);
+    TABLE.put("watch", TextCommands::watch);
+    TABLE.put("cache_memlimit", TextCommands::cacheMemlimit);
+    TABLE.put("lru_crawler", LruCrawler::run);
     // memcached refuses shutdown unless started with -A; Larder has no such setting
     TABLE.put("shutdown", (s, t, d) -> s.line("ERROR: shutdown not enabled"));
   }
@@ -116,19 +119,24 @@ final class TextCommands {
       ValueLayout.Header h = stored == null ? null : ValueLayout.header(stored);
       if (h == null || h.type() != ValueType.STRING) {
         s.stats.getMisses.increment();
+        s.stats.missed(key);
         s.stats.detail.recordGet(key, false);
+        s.stats.watchers.fetched(key, false, 0, s.connectionId);
         return;
       }
       s.stats.getHits.increment();
       s.stats.detail.recordGet(key, true);
+      s.stats.watchers.fetched(key, true, stored.length - h.payloadOffset(), s.connectionId);
       value(s, key, h.clientFlags(), stored, h.payloadOffset(), cas ? h.version() : 0);
       ItemStore.recordFetch(s, key, h.version(), h.itemState());
       return;
     }
     StoredValue v = ItemStore.touch(s, key, touch);
     s.stats.detail.recordGet(key, v != null);
+    s.stats.watchers.fetched(key, v != null, v == null ? 0 : v.payload().length, s.connectionId);
     if (v == null) {
       s.stats.getMisses.increment();
+      s.stats.missed(key);
       return;
     }
     s.stats.getHits.increment();
@@ -229,6 +237,15 @@ final class TextCommands {
     if (isCas) {
       s.stats.cas(r.outcome());
     }
+    if (s.stats.watchers.watching(MemcacheWatchers.MUTATIONS)) {
+      s.stats.watchers.stored(
+          t.get(1),
+          text(t, 0),
+          r.outcome().name().toLowerCase(java.util.Locale.ROOT),
+          s.logTtl(exptime),
+          data.length,
+          s.connectionId);
+    }
     if (r.outcome() == ItemStore.Outcome.STORED) {
       s.stats.totalItems.increment();
     }
@@ -324,6 +341,55 @@ final class TextCommands {
         delayMillis <= 0 ? null : s.server.scheduler(),
         delayMillis,
         () -> s.keyspace().flush(MemcacheSession.DB));
+    if (!quiet) {
+      s.line("OK");
+    }
+  }
+
+  /**
+   * {@code watch [fetchers|mutations|evictions|connevents]...}: the connection is sent the log
+   * lines of those kinds from now on ({@link MemcacheWatchers}); no word is {@code fetchers}. A
+   * word that is none of them is memcached's error.
+   */
+  private static void watch(MemcacheSession s, List<byte[]> t, byte[] data) {
+    List<String> words = new java.util.ArrayList<>();
+    for (int i = 1; i < t.size(); i++) {
+      words.add(text(t, i));
+    }
+    int kinds = MemcacheWatchers.kinds(words);
+    if (kinds < 0) {
+      s.line("ERROR");
+      return;
+    }
+    s.stats.watchers.remove(s.watcher);
+    s.watcher = s.stats.watchers.add(s.connection, kinds);
+    s.line("OK");
+  }
+
+  /**
+   * {@code cache_memlimit <megabytes> [noreply]}: sets the server's {@code maxmemory}, as {@code
+   * CONFIG SET maxmemory} does (the keyspace is rebuilt under the exclusive lock, see {@link
+   * MemcacheDispatcher}); memcached's floor of 8 MB.
+   */
+  private static void cacheMemlimit(MemcacheSession s, List<byte[]> t, byte[] data) {
+    boolean quiet = noreply(t);
+    if (t.size() != 2 && !(t.size() == 3 && quiet)) {
+      s.line("ERROR");
+      return;
+    }
+    long megabytes = MemcacheSession.unsigned(t.get(1), Long.MAX_VALUE >> 20);
+    if (megabytes < 0) {
+      s.line("ERROR");
+      return;
+    }
+    if (megabytes < 8) {
+      s.line("MEMLIMIT_TOO_SMALL cannot set maxbytes to less than 8m");
+      return;
+    }
+    long bytes = megabytes << 20;
+    if (bytes != s.keyspace().maxMemory()) {
+      s.keyspace().resize(bytes);
+    }
     if (!quiet) {
       s.line("OK");
     }
