@@ -87,6 +87,9 @@ public final class RangeBody {
     /** For an index page not read yet: the chunks it lists (else 0). */
     int pageChunks;
 
+    /** An open hash's index of this chunk's fields, or null until its first lookup. */
+    FieldIndex fields;
+
     Segment(int number, long low, int count, int bytes, byte[] payload) {
       this.number = number;
       this.low = low;
@@ -139,6 +142,20 @@ public final class RangeBody {
 
   /** Index pages among the segments, not read yet. */
   private int pages;
+
+  /**
+   * The payload bytes of every segment together, or -1 when not known: kept by each command's
+   * change and each split between commands (an open collection's size is asked every few dozen
+   * changes), recounted after anything else rebuilds segments.
+   */
+  private long payloadBytes = -1;
+
+  /**
+   * Whether each hash chunk keeps an index of its fields ({@link FieldIndex}): an open hash's,
+   * whose chunks outlive the command, so that the index is built once per chunk change rather than
+   * per lookup.
+   */
+  private boolean indexFields;
 
   /** Chunks the command removed (emptied or merged away): written back, they are removed. */
   private final List<Integer> dropped = new ArrayList<>();
@@ -262,11 +279,23 @@ public final class RangeBody {
 
   /** Returns the payload bytes of every segment together. */
   long bytes() {
-    long n = 0;
-    for (Segment s : segments) {
-      n += s.bytes;
+    if (payloadBytes < 0) {
+      long n = 0;
+      for (Segment s : segments) {
+        n += s.bytes;
+      }
+      payloadBytes = n;
     }
-    return n;
+    return payloadBytes;
+  }
+
+  /**
+   * Returns what an open collection holds beside its segments' overhead: its payload bytes, and for
+   * an open hash an estimate of its chunks' field indexes (24 B an entry: a table of 2 to 4 slots
+   * of 8 B per field).
+   */
+  long heldBytes() {
+    return bytes() + (indexFields ? 24L * total : 0);
   }
 
   /** Returns whether an entry has that key (a set's member, a hash's field). */
@@ -276,8 +305,17 @@ public final class RangeBody {
 
   /** Returns the value of the entry with that key (empty for a set's member), or null. */
   public byte[] get(byte[] key) {
-    Segment s = segmentOf(ScanCursor.hash(key));
-    return s == null || s.count == 0 ? null : codec().get(payload(s), key);
+    long hash = ScanCursor.hash(key);
+    Segment s = segmentOf(hash);
+    if (s == null || s.count == 0) {
+      return null;
+    }
+    if (indexFields) {
+      byte[] p = payload(s);
+      int at = fields(s, p).find(key, hash);
+      return at < 0 ? null : HashPayload.valueOf(p, HashPayload.entryAt(p, at));
+    }
+    return codec().get(payload(s), key);
   }
 
   /** Adds a set's member; returns whether it was not a member. */
@@ -296,9 +334,13 @@ public final class RangeBody {
       segments.add(new Segment(-1, 0, 0, 0, null));
       segmentIndex.invalidate();
     }
-    Segment s = segmentOf(ScanCursor.hash(key));
+    long hash = ScanCursor.hash(key);
+    Segment s = segmentOf(hash);
     RangeCodec codec = codec();
     byte[] p = s.count == 0 ? null : payload(s);
+    if (indexFields && p != null) {
+      return putIndexed(s, p, key, value, hash);
+    }
     byte[] next = codec.put(p, key, value);
     if (next == null) {
       return false; // a set's member already there, a hash's field already holding the value
@@ -306,6 +348,45 @@ public final class RangeBody {
     int before = p == null ? 0 : codec.count(p);
     set(s, next);
     return s.count > before;
+  }
+
+  /**
+   * {@link #put} of a field in an open hash's chunk {@code s} holding {@code p}: found by the
+   * chunk's field index, which is carried over to the new payload when the change leaves the other
+   * entries in place. The same value set again gives the same array, still a change (as {@link
+   * HashPayload#put} counts it).
+   */
+  @SuppressWarnings("ReferenceEquality") // the same array: the value was set to what it held
+  private boolean putIndexed(Segment s, byte[] p, byte[] key, byte[] value, long hash) {
+    FieldIndex fields = fields(s, p);
+    int start = fields.find(key, hash);
+    int[] at = start < 0 ? null : HashPayload.entryAt(p, start);
+    byte[] next = HashPayload.putAt(p, at, key, value);
+    int before = s.count;
+    set(s, next);
+    if (next != p) {
+      if (at == null && next.length - p.length == HashPayload.entrySize(key, value)) {
+        fields.added(next, p.length, hash); // the count's varint kept its length
+      } else if (at != null && next.length == p.length) {
+        fields.keep(next);
+      } else {
+        fields.invalidate();
+      }
+    }
+    return s.count > before;
+  }
+
+  /** The field index of an open hash's chunk, built for its payload {@code p} if stale. */
+  private static FieldIndex fields(Segment s, byte[] p) {
+    FieldIndex fields = s.fields;
+    if (fields == null) {
+      fields = new FieldIndex();
+      s.fields = fields;
+    }
+    if (!fields.describes(p)) {
+      fields.build(p);
+    }
+    return fields;
   }
 
   /** Removes the entry with that key; returns whether there was one. */
@@ -454,6 +535,9 @@ public final class RangeBody {
     if (keepingUndo) {
       keep(s);
     }
+    if (payloadBytes >= 0) {
+      payloadBytes += payload.length - s.bytes;
+    }
     s.payload = payload;
     int was = s.count;
     s.count = codec().count(payload);
@@ -520,6 +604,7 @@ public final class RangeBody {
     changes = savedChanges;
     changed = savedChanged;
     segmentIndex.invalidate();
+    payloadBytes = -1;
   }
 
   /** Keeps a segment's state before the command's first change of it. */
@@ -543,6 +628,7 @@ public final class RangeBody {
         payload(s);
       }
     }
+    indexFields = type == ValueType.HASH && index != null;
   }
 
   /** Returns the number of segments (chunks, loose or listed by unread pages' entries). */
@@ -563,10 +649,18 @@ public final class RangeBody {
       }
       int at = positionOf(s.low);
       if (at >= 0 && segments.get(at) == s) {
+        long known = payloadBytes;
         List<Segment> pieces = split(s, RangeCodec.of(type, true));
         segments.remove(at);
         segments.addAll(at, pieces);
         segmentIndex.invalidate();
+        if (known >= 0) {
+          known -= s.bytes;
+          for (Segment piece : pieces) {
+            known += piece.bytes;
+          }
+        }
+        payloadBytes = known;
       }
     }
     touched.clear();
@@ -642,6 +736,7 @@ public final class RangeBody {
     segments.remove(at);
     segments.addAll(at, chunks);
     segmentIndex.invalidate();
+    payloadBytes = -1;
     pages--;
     expanded.add(page.number);
   }
@@ -663,6 +758,7 @@ public final class RangeBody {
    */
   void normalize(boolean packed) {
     segmentIndex.invalidate();
+    payloadBytes = -1;
     if (packed) {
       if (segments.size() != 1 || wasChunked()) {
         Segment one = new Segment(-1, 0, 0, 0, null);
@@ -721,6 +817,7 @@ public final class RangeBody {
 
   private void setEncoded(Segment s, byte[] payload, boolean asChunk) {
     segmentIndex.invalidate();
+    payloadBytes = -1;
     s.payload = payload;
     s.count = RangeCodec.of(type, asChunk).count(payload);
     s.bytes = payload.length;
