@@ -122,16 +122,7 @@ public final class HashPayload {
     if (payload == null) {
       return encodeEntries(List.<byte[][]>of(new byte[][] {field, value}));
     }
-    return putAt(payload, find(payload, field), field, value);
-  }
-
-  /**
-   * Returns {@link #put}'s payload for a field already found: {@code at} is {@link #entryAt} of its
-   * entry, or null when the payload has no such field.
-   *
-   * @param payload a hash payload, not null
-   */
-  static byte[] putAt(byte[] payload, int[] at, byte[] field, byte[] value) {
+    int[] at = find(payload, field);
     if (at == null) {
       int count = count(payload);
       int head = Varint.size(count);
@@ -245,43 +236,12 @@ public final class HashPayload {
   }
 
   /**
-   * Returns the entry starting at {@code entryStart}: {entry start, value's length varint start,
-   * value start, value length}.
-   *
-   * @param entryStart where an entry of the payload starts
-   */
-  static int[] entryAt(byte[] payload, int entryStart) {
-    long f = lengthAt(payload, entryStart);
-    int valueHead = (int) f + (int) (f >>> 32);
-    long v = lengthAt(payload, valueHead);
-    return new int[] {entryStart, valueHead, (int) v, (int) (v >>> 32)};
-  }
-
-  /** Returns the bytes an entry of that field and value takes in a payload. */
-  static int entrySize(byte[] field, byte[] value) {
-    return Varint.size(field.length) + field.length + Varint.size(value.length) + value.length;
-  }
-
-  /** Returns whether the entry starting at {@code entryStart} has that field. */
-  static boolean fieldAt(byte[] payload, int entryStart, byte[] field) {
-    long f = lengthAt(payload, entryStart);
-    int fieldStart = (int) f;
-    return (int) (f >>> 32) == field.length
-        && Arrays.equals(payload, fieldStart, fieldStart + field.length, field, 0, field.length);
-  }
-
-  /** Returns a copy of the value of {@link #entryAt}'s entry {@code at}. */
-  static byte[] valueOf(byte[] payload, int[] at) {
-    return Arrays.copyOfRange(payload, at[2], at[2] + at[3]);
-  }
-
-  /**
    * Reads a length at {@code pos}: the length in the high 32 bits, where its bytes start in the low
    * 32.
    *
    * @throws IllegalArgumentException if it runs past the payload
    */
-  static long lengthAt(byte[] in, int pos) {
+  private static long lengthAt(byte[] in, int pos) {
     if (pos < in.length && in[pos] >= 0) {
       int length = in[pos]; // below 128: one byte
       if (length > in.length - pos - 1) {

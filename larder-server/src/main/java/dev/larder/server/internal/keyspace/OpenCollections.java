@@ -325,7 +325,7 @@ final class OpenCollections {
     if (o.zset != null) {
       return o.zset.heldBytes() + (long) SEGMENT_OVERHEAD * o.zset.segmentCount();
     }
-    return o.body.heldBytes() + (long) SEGMENT_OVERHEAD * o.body.segmentCount();
+    return o.body.bytes() + (long) SEGMENT_OVERHEAD * o.body.segmentCount();
   }
 
   /**

@@ -87,9 +87,6 @@ public final class RangeBody {
     /** For an index page not read yet: the chunks it lists (else 0). */
     int pageChunks;
 
-    /** An open hash's index of this chunk's fields, or null until its first lookup. */
-    FieldIndex fields;
-
     Segment(int number, long low, int count, int bytes, byte[] payload) {
       this.number = number;
       this.low = low;
@@ -149,13 +146,6 @@ public final class RangeBody {
    * changes), recounted after anything else rebuilds segments.
    */
   private long payloadBytes = -1;
-
-  /**
-   * Whether each hash chunk keeps an index of its fields ({@link FieldIndex}): an open hash's,
-   * whose chunks outlive the command, so that the index is built once per chunk change rather than
-   * per lookup.
-   */
-  private boolean indexFields;
 
   /** Chunks the command removed (emptied or merged away): written back, they are removed. */
   private final List<Integer> dropped = new ArrayList<>();
@@ -289,15 +279,6 @@ public final class RangeBody {
     return payloadBytes;
   }
 
-  /**
-   * Returns what an open collection holds beside its segments' overhead: its payload bytes, and for
-   * an open hash an estimate of its chunks' field indexes (24 B an entry: a table of 2 to 4 slots
-   * of 8 B per field).
-   */
-  long heldBytes() {
-    return bytes() + (indexFields ? 24L * total : 0);
-  }
-
   /** Returns whether an entry has that key (a set's member, a hash's field). */
   public boolean contains(byte[] key) {
     return get(key) != null;
@@ -305,17 +286,8 @@ public final class RangeBody {
 
   /** Returns the value of the entry with that key (empty for a set's member), or null. */
   public byte[] get(byte[] key) {
-    long hash = ScanCursor.hash(key);
-    Segment s = segmentOf(hash);
-    if (s == null || s.count == 0) {
-      return null;
-    }
-    if (indexFields) {
-      byte[] p = payload(s);
-      int at = fields(s, p).find(key, hash);
-      return at < 0 ? null : HashPayload.valueOf(p, HashPayload.entryAt(p, at));
-    }
-    return codec().get(payload(s), key);
+    Segment s = segmentOf(ScanCursor.hash(key));
+    return s == null || s.count == 0 ? null : codec().get(payload(s), key);
   }
 
   /** Adds a set's member; returns whether it was not a member. */
@@ -334,13 +306,9 @@ public final class RangeBody {
       segments.add(new Segment(-1, 0, 0, 0, null));
       segmentIndex.invalidate();
     }
-    long hash = ScanCursor.hash(key);
-    Segment s = segmentOf(hash);
+    Segment s = segmentOf(ScanCursor.hash(key));
     RangeCodec codec = codec();
     byte[] p = s.count == 0 ? null : payload(s);
-    if (indexFields && p != null) {
-      return putIndexed(s, p, key, value, hash);
-    }
     byte[] next = codec.put(p, key, value);
     if (next == null) {
       return false; // a set's member already there, a hash's field already holding the value
@@ -348,45 +316,6 @@ public final class RangeBody {
     int before = p == null ? 0 : codec.count(p);
     set(s, next);
     return s.count > before;
-  }
-
-  /**
-   * {@link #put} of a field in an open hash's chunk {@code s} holding {@code p}: found by the
-   * chunk's field index, which is carried over to the new payload when the change leaves the other
-   * entries in place. The same value set again gives the same array, still a change (as {@link
-   * HashPayload#put} counts it).
-   */
-  @SuppressWarnings("ReferenceEquality") // the same array: the value was set to what it held
-  private boolean putIndexed(Segment s, byte[] p, byte[] key, byte[] value, long hash) {
-    FieldIndex fields = fields(s, p);
-    int start = fields.find(key, hash);
-    int[] at = start < 0 ? null : HashPayload.entryAt(p, start);
-    byte[] next = HashPayload.putAt(p, at, key, value);
-    int before = s.count;
-    set(s, next);
-    if (next != p) {
-      if (at == null && next.length - p.length == HashPayload.entrySize(key, value)) {
-        fields.added(next, p.length, hash); // the count's varint kept its length
-      } else if (at != null && next.length == p.length) {
-        fields.keep(next);
-      } else {
-        fields.invalidate();
-      }
-    }
-    return s.count > before;
-  }
-
-  /** The field index of an open hash's chunk, built for its payload {@code p} if stale. */
-  private static FieldIndex fields(Segment s, byte[] p) {
-    FieldIndex fields = s.fields;
-    if (fields == null) {
-      fields = new FieldIndex();
-      s.fields = fields;
-    }
-    if (!fields.describes(p)) {
-      fields.build(p);
-    }
-    return fields;
   }
 
   /** Removes the entry with that key; returns whether there was one. */
@@ -628,7 +557,6 @@ public final class RangeBody {
         payload(s);
       }
     }
-    indexFields = type == ValueType.HASH && index != null;
   }
 
   /** Returns the number of segments (chunks, loose or listed by unread pages' entries). */
@@ -792,6 +720,7 @@ public final class RangeBody {
     }
     segments.getFirst().low = 0;
     segmentIndex.invalidate();
+    payloadBytes = -1;
   }
 
   /** Merges each small changed chunk with a neighbouring chunk when the two fit in one. */
