@@ -140,6 +140,13 @@ public final class RangeBody {
   /** Index pages among the segments, not read yet. */
   private int pages;
 
+  /**
+   * The payload bytes of every segment together, or -1 when not known: kept by each command's
+   * change and each split between commands (an open collection's size is asked every few dozen
+   * changes), recounted after anything else rebuilds segments.
+   */
+  private long payloadBytes = -1;
+
   /** Chunks the command removed (emptied or merged away): written back, they are removed. */
   private final List<Integer> dropped = new ArrayList<>();
 
@@ -262,11 +269,14 @@ public final class RangeBody {
 
   /** Returns the payload bytes of every segment together. */
   long bytes() {
-    long n = 0;
-    for (Segment s : segments) {
-      n += s.bytes;
+    if (payloadBytes < 0) {
+      long n = 0;
+      for (Segment s : segments) {
+        n += s.bytes;
+      }
+      payloadBytes = n;
     }
-    return n;
+    return payloadBytes;
   }
 
   /** Returns whether an entry has that key (a set's member, a hash's field). */
@@ -454,6 +464,9 @@ public final class RangeBody {
     if (keepingUndo) {
       keep(s);
     }
+    if (payloadBytes >= 0) {
+      payloadBytes += payload.length - s.bytes;
+    }
     s.payload = payload;
     int was = s.count;
     s.count = codec().count(payload);
@@ -520,6 +533,7 @@ public final class RangeBody {
     changes = savedChanges;
     changed = savedChanged;
     segmentIndex.invalidate();
+    payloadBytes = -1;
   }
 
   /** Keeps a segment's state before the command's first change of it. */
@@ -563,10 +577,18 @@ public final class RangeBody {
       }
       int at = positionOf(s.low);
       if (at >= 0 && segments.get(at) == s) {
+        long known = payloadBytes;
         List<Segment> pieces = split(s, RangeCodec.of(type, true));
         segments.remove(at);
         segments.addAll(at, pieces);
         segmentIndex.invalidate();
+        if (known >= 0) {
+          known -= s.bytes;
+          for (Segment piece : pieces) {
+            known += piece.bytes;
+          }
+        }
+        payloadBytes = known;
       }
     }
     touched.clear();
@@ -642,6 +664,7 @@ public final class RangeBody {
     segments.remove(at);
     segments.addAll(at, chunks);
     segmentIndex.invalidate();
+    payloadBytes = -1;
     pages--;
     expanded.add(page.number);
   }
@@ -663,6 +686,7 @@ public final class RangeBody {
    */
   void normalize(boolean packed) {
     segmentIndex.invalidate();
+    payloadBytes = -1;
     if (packed) {
       if (segments.size() != 1 || wasChunked()) {
         Segment one = new Segment(-1, 0, 0, 0, null);
@@ -696,6 +720,7 @@ public final class RangeBody {
     }
     segments.getFirst().low = 0;
     segmentIndex.invalidate();
+    payloadBytes = -1;
   }
 
   /** Merges each small changed chunk with a neighbouring chunk when the two fit in one. */
@@ -721,6 +746,7 @@ public final class RangeBody {
 
   private void setEncoded(Segment s, byte[] payload, boolean asChunk) {
     segmentIndex.invalidate();
+    payloadBytes = -1;
     s.payload = payload;
     s.count = RangeCodec.of(type, asChunk).count(payload);
     s.bytes = payload.length;
