@@ -1,6 +1,5 @@
 package dev.larder.server.internal.keyspace;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
@@ -149,7 +148,8 @@ public final class ListStore {
     if (o == null || o.list == null) {
       return null;
     }
-    if (!holdsHead(o) || (o.head.expiresAtMillis() != 0 && o.head.expiredAt(keyspace.now()))) {
+    if (!keyspace.openCollections().holdsHead(o)
+        || (o.head.expiresAtMillis() != 0 && o.head.expiredAt(keyspace.now()))) {
       tier.drop(o);
       return null;
     }
@@ -183,24 +183,6 @@ public final class ListStore {
   }
 
   /**
-   * Returns whether the store still holds the head an open list was opened from: its stored bytes
-   * compared where they lie in the store, not copied out (a blind SET or DEL, an expiry or an
-   * eviction since then makes them differ).
-   */
-  private boolean holdsHead(OpenCollections.Open o) {
-    byte[] expected = o.headRaw;
-    Boolean same =
-        keyspace
-            .cache()
-            .read(
-                o.stored,
-                view ->
-                    view.remaining() == expected.length
-                        && view.mismatch(ByteBuffer.wrap(expected)) < 0);
-    return same != null && same;
-  }
-
-  /**
    * Opens the chunked list {@code live} holds (under its stripe), every page and chunk read, if the
    * tier has room for it; returns whether it did.
    */
@@ -231,7 +213,7 @@ public final class ListStore {
     if (!o.list.changed()) {
       return;
     }
-    if (!holdsHead(o)) {
+    if (!keyspace.openCollections().holdsHead(o)) {
       return; // replaced since it opened: the replacement came after every change it holds
     }
     ChunkStore.Live live = new ChunkStore.Live(o.headRaw, o.head, false);

@@ -1,5 +1,6 @@
 package dev.larder.server.internal.keyspace;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -327,6 +328,24 @@ final class OpenCollections {
       o.bytes = now;
     }
     return true;
+  }
+
+  /**
+   * Returns whether the store still holds the head an open collection was opened from: its stored
+   * bytes compared where they lie in the store, not copied out (a blind SET or DEL, an expiry or an
+   * eviction since then makes them differ). Under the collection's stripe.
+   */
+  boolean holdsHead(Open o) {
+    byte[] expected = o.headRaw;
+    Boolean same =
+        keyspace
+            .cache()
+            .read(
+                o.stored,
+                view ->
+                    view.remaining() == expected.length
+                        && view.mismatch(ByteBuffer.wrap(expected)) < 0);
+    return same != null && same;
   }
 
   /** Takes an open collection out of the tier (under its stripe), without writing it. */

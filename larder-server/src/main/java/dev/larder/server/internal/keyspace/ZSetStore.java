@@ -1,7 +1,6 @@
 package dev.larder.server.internal.keyspace;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -174,8 +173,7 @@ public final class ZSetStore {
     if (o == null || o.zset == null) {
       return null;
     }
-    byte[] raw = keyspace.cache().getIfPresent(stored);
-    if (!Arrays.equals(raw, o.headRaw) || o.head.expiredAt(keyspace.now())) {
+    if (!tier.holdsHead(o) || o.head.expiredAt(keyspace.now())) {
       tier.drop(o);
       return null;
     }
@@ -192,7 +190,8 @@ public final class ZSetStore {
     }
     if (o.zset.size() == 0) {
       tier.drop(o);
-      return chunks.deleteEmptied(stored, new ChunkStore.Live(raw, o.head, false), result, sink);
+      return chunks.deleteEmptied(
+          stored, new ChunkStore.Live(o.headRaw, o.head, false), result, sink);
     }
     if (tier.used(o) && tier.over()) {
       close(o); // the tier is over its budget: this key leaves it
@@ -235,8 +234,7 @@ public final class ZSetStore {
     if (!o.zset.changed()) {
       return;
     }
-    byte[] raw = keyspace.cache().getIfPresent(o.stored);
-    if (!Arrays.equals(raw, o.headRaw)) {
+    if (!keyspace.openCollections().holdsHead(o)) {
       return; // replaced since it opened: the replacement came after every change it holds
     }
     ChunkStore.Live live = new ChunkStore.Live(o.headRaw, o.head, false);
