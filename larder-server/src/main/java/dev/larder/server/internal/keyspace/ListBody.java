@@ -94,6 +94,22 @@ public final class ListBody {
   /** Index pages among the segments, not read yet. */
   private int pages;
 
+  /**
+   * Whether it is held in memory across commands (an open list, {@link #loadAll}): its segments are
+   * then kept in the packed encoding, whose backlens let a pop or push at the tail reach the last
+   * element without walking the chunk from its head; a write-back stores them as chunks.
+   */
+  private boolean held;
+
+  /**
+   * The segments' element count and payload bytes together, kept as the segments change so that a
+   * push's reply (the new length) and the open-collection tier's byte count do not walk a long
+   * list; -1 when a change that rebuilt the segments left them to be counted again.
+   */
+  private long elementCount = -1;
+
+  private long payloadBytes = -1;
+
   /** Stored segments the command removed: chunks, and pages dropped unread. */
   private final List<Segment> dropped = new ArrayList<>();
 
@@ -132,12 +148,12 @@ public final class ListBody {
   }
 
   /**
-   * The encoding of segments it makes: a chunked list's chunks are {@link ListPayload#CHUNK}, a
-   * packed list's one payload {@link ListPayload#PACKED} (converted when the form changes: {@link
-   * #normalize}).
+   * The encoding of segments it makes: a chunked list's chunks are {@link ListPayload#CHUNK} (an
+   * open one's {@link ListPayload#PACKED}, see {@link #held}), a packed list's one payload {@link
+   * ListPayload#PACKED} (converted when the form changes: {@link #normalize}).
    */
   private int encoding() {
-    return index != null ? ListPayload.CHUNK : ListPayload.PACKED;
+    return index != null && !held ? ListPayload.CHUNK : ListPayload.PACKED;
   }
 
   private byte[] encode(List<byte[]> elements) {
@@ -175,9 +191,15 @@ public final class ListBody {
    */
   void loadAll() {
     expandAll();
+    held = true;
     for (Segment s : segments) {
-      var _ = payload(s);
+      byte[] chunk = payload(s);
+      if (chunk[0] != ListPayload.PACKED) {
+        s.payload = ListPayload.reencode(chunk, ListPayload.PACKED);
+        s.bytes = s.payload.length;
+      }
     }
+    uncounted();
   }
 
   /**
@@ -193,9 +215,13 @@ public final class ListBody {
     for (int i = 0; i < segments.size(); i++) {
       Segment s = segments.get(i);
       if (s.dirty && !s.isPage() && s.bytes > CHUNK_BYTES + CHUNK_BYTES / 2) {
-        List<Segment> pieces = split(payload(s));
+        List<Segment> pieces = split(payload(s), encoding());
         segments.remove(i);
+        uncounted(s);
         segments.addAll(i, pieces);
+        for (Segment piece : pieces) {
+          counted(piece);
+        }
         pieces.getFirst().number = s.number;
         i += pieces.size() - 1;
       }
@@ -204,20 +230,51 @@ public final class ListBody {
 
   /** Returns the number of elements. */
   public int size() {
-    long n = 0;
-    for (Segment s : segments) {
-      n += s.count;
+    if (elementCount < 0) {
+      recount();
     }
-    return (int) Math.min(n, Integer.MAX_VALUE);
+    return (int) Math.min(elementCount, Integer.MAX_VALUE);
   }
 
   /** Returns the payload bytes of every segment together. */
   long bytes() {
-    long n = 0;
-    for (Segment s : segments) {
-      n += s.bytes;
+    if (payloadBytes < 0) {
+      recount();
     }
-    return n;
+    return payloadBytes;
+  }
+
+  private void recount() {
+    long n = 0;
+    long b = 0;
+    for (Segment s : segments) {
+      n += s.count;
+      b += s.bytes;
+    }
+    elementCount = n;
+    payloadBytes = b;
+  }
+
+  /** Forgets the running totals: the segments were rebuilt; the next read counts them again. */
+  private void uncounted() {
+    elementCount = -1;
+    payloadBytes = -1;
+  }
+
+  /** Counts a segment that joins the list. */
+  private void counted(Segment s) {
+    if (elementCount >= 0) {
+      elementCount += s.count;
+      payloadBytes += s.bytes;
+    }
+  }
+
+  /** Counts a segment that leaves the list. */
+  private void uncounted(Segment s) {
+    if (elementCount >= 0) {
+      elementCount -= s.count;
+      payloadBytes -= s.bytes;
+    }
   }
 
   /**
@@ -251,7 +308,9 @@ public final class ListBody {
     expandAll();
     changes++;
     if (elements.isEmpty()) {
-      drop(segments.remove(segment));
+      Segment gone = segments.remove(segment);
+      uncounted(gone);
+      drop(gone);
       return;
     }
     Segment s = segments.get(segment);
@@ -291,8 +350,11 @@ public final class ListBody {
     for (int i = 0; i < chunks.entries(); i++) {
       listed.add(new Segment(chunks.number(i), chunks.count(i), chunks.bytes(i), null));
     }
-    segments.remove(at);
+    uncounted(segments.remove(at));
     segments.addAll(at, listed);
+    for (Segment s : listed) {
+      counted(s);
+    }
     pages--;
     expanded.add(page.number);
   }
@@ -329,10 +391,12 @@ public final class ListBody {
   }
 
   private void set(Segment s, byte[] payload) {
+    uncounted(s);
     s.payload = payload;
     s.count = ListPayload.count(payload);
     s.bytes = payload.length;
     s.dirty = true;
+    counted(s);
     changes++;
     if (payload.length > CHUNK_BYTES + CHUNK_BYTES / 2) {
       oversized = true;
@@ -351,7 +415,9 @@ public final class ListBody {
       set(s, ListPayload.pushHead(payload(s), elements));
       return;
     }
-    segments.addFirst(Segment.fresh(encode(elements.reversed())));
+    Segment s = Segment.fresh(encode(elements.reversed()));
+    segments.addFirst(s);
+    counted(s);
   }
 
   /**
@@ -366,7 +432,9 @@ public final class ListBody {
       set(s, ListPayload.pushTail(payload(s), elements));
       return;
     }
-    segments.addLast(Segment.fresh(encode(elements)));
+    Segment s = Segment.fresh(encode(elements));
+    segments.addLast(s);
+    counted(s);
   }
 
   /** Whether pushing the elements into an end segment keeps it within its bound. */
@@ -393,7 +461,7 @@ public final class ListBody {
       Segment s = first();
       ListPayload.Popped p = ListPayload.popHead(payload(s), n - taken.size());
       taken.addAll(p.elements());
-      take(s, p.rest());
+      take(0, s, p.rest());
     }
     return taken;
   }
@@ -410,15 +478,17 @@ public final class ListBody {
       Segment s = last();
       ListPayload.Popped p = ListPayload.popTail(payload(s), n - taken.size());
       taken.addAll(p.elements());
-      take(s, p.rest());
+      take(segments.size() - 1, s, p.rest());
     }
     return taken;
   }
 
-  private void take(Segment s, byte[] rest) {
+  /** Leaves the end segment {@code s}, at {@code at}, with {@code rest} (null: removed). */
+  private void take(int at, Segment s, byte[] rest) {
     changes++;
     if (rest == null) {
-      segments.remove(s);
+      segments.remove(at);
+      uncounted(s);
       drop(s);
     } else {
       set(s, rest);
@@ -530,6 +600,7 @@ public final class ListBody {
       changes++;
       segments.clear();
       segments.addAll(kept);
+      uncounted();
     }
   }
 
@@ -545,12 +616,13 @@ public final class ListBody {
       Segment one = Segment.fresh(packedPayload());
       segments.clear();
       segments.add(one);
+      uncounted();
       return;
     }
     for (int i = 0; i < segments.size(); i++) {
       Segment s = segments.get(i);
       if (s.dirty && !s.isPage() && s.bytes > CHUNK_BYTES + CHUNK_BYTES / 2) {
-        List<Segment> pieces = split(payload(s));
+        List<Segment> pieces = split(payload(s), ListPayload.CHUNK);
         segments.remove(i);
         segments.addAll(i, pieces);
         pieces.getFirst().number = s.number;
@@ -577,23 +649,24 @@ public final class ListBody {
         set(s, ListPayload.reencode(s.payload, ListPayload.CHUNK));
       }
     }
+    uncounted(); // split and merged: counted again at the next read
   }
 
-  private static List<Segment> split(byte[] payload) {
+  private static List<Segment> split(byte[] payload, int encoding) {
     List<Segment> out = new ArrayList<>();
     List<byte[]> piece = new ArrayList<>();
     long bytes = 0;
     for (byte[] e : ListPayload.decode(payload)) {
       long entry = e.length + 2L * Varint.size(e.length);
       if (!piece.isEmpty() && bytes + entry > CHUNK_BYTES) {
-        out.add(Segment.fresh(ListPayload.encode(piece, ListPayload.CHUNK)));
+        out.add(Segment.fresh(ListPayload.encode(piece, encoding)));
         piece = new ArrayList<>();
         bytes = 0;
       }
       piece.add(e);
       bytes += entry;
     }
-    out.add(Segment.fresh(ListPayload.encode(piece, ListPayload.CHUNK)));
+    out.add(Segment.fresh(ListPayload.encode(piece, encoding)));
     return out;
   }
 
