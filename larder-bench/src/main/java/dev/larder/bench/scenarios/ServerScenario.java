@@ -54,9 +54,9 @@ public final class ServerScenario implements Scenario {
 
   /**
    * Requests of each redis-benchmark test on a collection (the list, set, hash and sorted-set
-   * tests), the same at both pipelines: these tests grow or read one key, and while a collection's
-   * every change rewrites it whole, a server's time for them grows with the square of the count.
-   * String tests run {@code requests} times the pipeline.
+   * tests), the same at both pipelines and in their untimed warm-up: these tests grow or read one
+   * key, so the count sets how large that key gets. String tests run {@code requests} times the
+   * pipeline.
    */
   private static final Parameter.WholeNumber COLLECTION_REQUESTS =
       new Parameter.WholeNumber("collection-requests", 100, 1_000_000_000, 20_000, 2_000);
