@@ -188,6 +188,37 @@ class OpenCollectionsRaceTest {
     }
   }
 
+  /**
+   * The window the race above rarely meets, made step by step: a blind write announced, the store
+   * written, its follow-up (the old head's release) not yet run. A command in that window must find
+   * the write, also when a command ran on the open set between the announcement and the store's
+   * write.
+   */
+  @Test
+  void aCommandBetweenABlindWriteAndItsReleaseFindsTheWrite() {
+    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+      ks.openCollections().openAfter(1);
+      byte[] stored = Keyspace.storedKey(0, KEY);
+      openSet(ks);
+      ks.editSet(0, KEY, (before, set) -> set.add(b("x"))); // served open: its mark is clear
+      OpenCollections tier = ks.openCollections();
+      int slot = tier.blindWriteBegins(stored);
+      try {
+        boolean before = ks.readSet(0, KEY, (v, set) -> set != null && set.contains(b("x")));
+        assertTrue(before, "announced, not written yet: still the set");
+        assertTrue(tier.get(stored) != null, "still open");
+        byte[] old = ks.cache().asMap().put(stored, ValueLayout.encodeString(1, b("blind")));
+        assertTrue(old != null && ChunkStore.isHeadValue(old), "the set's head was replaced");
+        Boolean after =
+            ks.readSet(0, KEY, (v, set) -> set == null ? null : set.contains(b("opening:0")));
+        assertNull(after, "a set command after the store's write found the old set");
+        assertNull(tier.get(stored), "the replaced set was dropped");
+      } finally {
+        tier.blindWriteDone(slot);
+      }
+    }
+  }
+
   /** Makes the set chunked, then changes it until it opens (bounded); asserts that it opened. */
   private static void openSet(Keyspace ks) {
     byte[] stored = Keyspace.storedKey(0, KEY);
