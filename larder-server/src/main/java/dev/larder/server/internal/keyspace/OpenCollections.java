@@ -38,11 +38,14 @@ import java.util.concurrent.locks.ReentrantLock;
  *       Keyspace#peekHeader}); at {@code CONFIG SET maxmemory} and when the keyspace closes. A
  *       FLUSHDB or FLUSHALL drops them without writing.
  *   <li><b>Replacement.</b> A blind SET or DEL replaces the head without the key's stripe: each
- *       command and each close compares the store's head with the one the collection was opened
- *       from, and drops the collection if they differ (the replacement came after every change the
- *       tier holds). A close writes nothing if they differ, so it never writes a chunk of a head
- *       already replaced; a replacement after the check releases the old head's chunks once the
- *       closer left the stripe, which removes the chunks the close wrote in place.
+ *       close, and each command on an open list or sorted set, compares the store's head with the
+ *       one the collection was opened from, and drops the collection if they differ (the
+ *       replacement came after every change the tier holds); a command on an open set or hash does
+ *       so only while its collection is marked by a blind write or an eviction ({@link
+ *       #blindWriteBegins}, {@link #headUnchanged}). A close writes nothing if they differ, so it
+ *       never writes a chunk of a head already replaced; a replacement after the check releases the
+ *       old head's chunks once the closer left the stripe, which removes the chunks the close wrote
+ *       in place.
  *   <li><b>Eviction and expiry.</b> The store evicts or expires the head (or a chunk: its
  *       collection with it) as ever; the collection is dropped under the stripe by the eviction's
  *       follow-up, or at its next command by the head check; an expired one is dropped and the
