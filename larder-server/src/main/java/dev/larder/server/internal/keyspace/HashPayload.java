@@ -92,7 +92,9 @@ public final class HashPayload {
    * @param payload a hash payload
    */
   public static int count(byte[] payload) {
-    long count = Varint.read(payload, new long[] {0});
+    // Below 128 (most chunks): one byte, read without the varint loop.
+    long count =
+        payload.length > 0 && payload[0] >= 0 ? payload[0] : Varint.read(payload, new long[] {0});
     if (count > payload.length) {
       throw new IllegalArgumentException("hash count larger than its payload");
     }
@@ -226,7 +228,10 @@ public final class HashPayload {
       long v = lengthAt(payload, valueHead);
       int valueLength = (int) (v >>> 32);
       int valueStart = (int) v;
+      // The last byte first: fields of one chunk often share a prefix and a length
+      // ("field:000123"), so most are told apart there without a call to Arrays.equals.
       if (fieldLength == field.length
+          && (fieldLength == 0 || payload[fieldStart + fieldLength - 1] == field[fieldLength - 1])
           && Arrays.equals(payload, fieldStart, fieldStart + fieldLength, field, 0, field.length)) {
         return new int[] {entryStart, valueHead, valueStart, valueLength};
       }

@@ -301,6 +301,9 @@ public final class Keyspace implements AutoCloseable {
                 evicted.increment();
                 observer.evicted(k);
                 if (ChunkStore.isHeadValue(v)) {
+                  if (open != null) {
+                    open.markMoved(k); // its open collection checks the store at its next command
+                  }
                   chunks.headEvicted(k, v);
                 }
               }
@@ -899,6 +902,19 @@ public final class Keyspace implements AutoCloseable {
    * under the key's stripe, which the conversion holds too, so it cannot interleave.
    */
   private void overwrite(byte[] stored, byte[] bytes) {
+    if (open == null) {
+      overwriteUnannounced(stored, bytes);
+      return;
+    }
+    int slot = open.blindWriteBegins(stored); // an open collection of the key sees it
+    try {
+      overwriteUnannounced(stored, bytes);
+    } finally {
+      open.blindWriteDone(slot);
+    }
+  }
+
+  private void overwriteUnannounced(byte[] stored, byte[] bytes) {
     if (!anyChunked) {
       ClusterStore m = member;
       if (m == null || !m.putDeferred(stored, bytes)) {
@@ -924,7 +940,14 @@ public final class Keyspace implements AutoCloseable {
   public boolean delete(int db, byte[] key) {
     byte[] stored = storedKey(db, key);
     byte[] old;
-    if (!logged) {
+    if (!logged && open != null) {
+      int slot = open.blindWriteBegins(stored); // an open collection of the key sees it
+      try {
+        old = cache.remove(stored);
+      } finally {
+        open.blindWriteDone(slot);
+      }
+    } else if (!logged) {
       old = cache.remove(stored);
     } else {
       old =

@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
@@ -37,11 +38,14 @@ import java.util.concurrent.locks.ReentrantLock;
  *       Keyspace#peekHeader}); at {@code CONFIG SET maxmemory} and when the keyspace closes. A
  *       FLUSHDB or FLUSHALL drops them without writing.
  *   <li><b>Replacement.</b> A blind SET or DEL replaces the head without the key's stripe: each
- *       command and each close compares the store's head with the one the collection was opened
- *       from, and drops the collection if they differ (the replacement came after every change the
- *       tier holds). A close writes nothing if they differ, so it never writes a chunk of a head
- *       already replaced; a replacement after the check releases the old head's chunks once the
- *       closer left the stripe, which removes the chunks the close wrote in place.
+ *       close, and each command on an open list or sorted set, compares the store's head with the
+ *       one the collection was opened from, and drops the collection if they differ (the
+ *       replacement came after every change the tier holds); a command on an open set or hash does
+ *       so only while its collection is marked by a blind write or an eviction ({@link
+ *       #blindWriteBegins}, {@link #headUnchanged}). A close writes nothing if they differ, so it
+ *       never writes a chunk of a head already replaced; a replacement after the check releases the
+ *       old head's chunks once the closer left the stripe, which removes the chunks the close wrote
+ *       in place.
  *   <li><b>Eviction and expiry.</b> The store evicts or expires the head (or a chunk: its
  *       collection with it) as ever; the collection is dropped under the stripe by the eviction's
  *       follow-up, or at its next command by the head check; an expired one is dropped and the
@@ -67,6 +71,9 @@ final class OpenCollections {
   static final int OPEN_AFTER = 16;
 
   private static final int HOT_SLOTS = 256;
+
+  private static final int BLIND_SLOTS = 64;
+  private static final int BLIND_SPACING = 16;
 
   /**
    * An open collection's bytes are counted again after this many changes: the count walks its
@@ -114,6 +121,14 @@ final class OpenCollections {
      * command does not read the clock (the closing task's 100 ms round is the idle time's grain).
      */
     volatile boolean used;
+
+    /**
+     * Set when the store's head may no longer be {@link #headRaw}: by a blind write of the key as
+     * it begins, by an eviction of its head, and from the start (the head read at the open is
+     * checked once); cleared by {@link #headUnchanged} once it finds the head in place with no
+     * blind write of the key's slot under way. While clear, a command need not read the store.
+     */
+    volatile boolean headMoved = true;
 
     Open(byte[] stored, ValueType type, byte[] headRaw, StoredValue head, RangeBody body) {
       this.stored = stored;
@@ -182,6 +197,14 @@ final class OpenCollections {
    * leaves it, so that it is never 0 while one is there: {@link #any} reads it alone.
    */
   private final AtomicInteger openCount = new AtomicInteger();
+
+  /**
+   * Blind writes under way (a put or removal of a key without its stripe), counted by slot of their
+   * key's hash, {@link #BLIND_SPACING} ints apart so that two slots do not share a cache line: see
+   * {@link #blindWriteBegins}.
+   */
+  private final AtomicIntegerArray blindWrites =
+      new AtomicIntegerArray(BLIND_SLOTS * BLIND_SPACING);
 
   private final AtomicLong bytes = new AtomicLong();
   private final AtomicLong opened = new AtomicLong();
@@ -346,6 +369,68 @@ final class OpenCollections {
                     view.remaining() == expected.length
                         && view.mismatch(ByteBuffer.wrap(expected)) < 0);
     return same != null && same;
+  }
+
+  /**
+   * Announces a blind write of a key (a put or removal without its stripe, which may replace an
+   * open collection's head), before the store's write: marks the key's open collection, if any, and
+   * counts the write under way in its key's slot until {@link #blindWriteDone}. With {@link
+   * #headUnchanged} this keeps every command that runs after the store's write from serving the
+   * replaced collection: a collection open before this call is marked here; one that opens after it
+   * starts marked and is not cleared while the count is up, so the command that clears it reads the
+   * store after this write's end. Any thread.
+   *
+   * @return the slot to give {@link #blindWriteDone}
+   */
+  int blindWriteBegins(byte[] stored) {
+    int slot = blindSlot(stored);
+    blindWrites.getAndIncrement(slot);
+    markMoved(stored);
+    return slot;
+  }
+
+  /** Ends a blind write announced by {@link #blindWriteBegins}, after the store's write. */
+  void blindWriteDone(int slot) {
+    blindWrites.getAndDecrement(slot);
+  }
+
+  /**
+   * Marks the open collection of a key, if any, as possibly replaced: its head was evicted (the
+   * store's eviction listener, in the evicting thread). Any thread.
+   */
+  void markMoved(byte[] stored) {
+    if (openCount.get() != 0) {
+      Open o = open.get(new Key(stored));
+      if (o != null) {
+        o.headMoved = true;
+      }
+    }
+  }
+
+  /**
+   * Returns whether an open collection's head is still the store's, reading the store ({@link
+   * #holdsHead}) only when the collection is marked ({@link Open#headMoved}): the check every
+   * command on an open collection makes. Under the collection's stripe.
+   *
+   * <p>The mark is cleared before the count of blind writes under way is read, and set again if
+   * that count is not 0: a blind write that begins after the read sets the mark after the clear, so
+   * it stays; one counted is past its store write once the count drops, and the next command reads
+   * the store again.
+   */
+  boolean headUnchanged(Open o) {
+    if (!o.headMoved) {
+      return true;
+    }
+    o.headMoved = false;
+    if (blindWrites.get(blindSlot(o.stored)) != 0) {
+      o.headMoved = true;
+    }
+    return holdsHead(o);
+  }
+
+  private static int blindSlot(byte[] stored) {
+    int h = Arrays.hashCode(stored);
+    return ((h ^ (h >>> 16)) & (BLIND_SLOTS - 1)) * BLIND_SPACING;
   }
 
   /** Takes an open collection out of the tier (under its stripe), without writing it. */

@@ -161,6 +161,14 @@ public final class RangeBody {
   /** The segments' lowest hashes and counts, indexed, while no page is left unread. */
   private final SegmentIndex segmentIndex = new SegmentIndex();
 
+  /**
+   * The segment {@link #segmentOf} found last and its position, so that the change that follows
+   * finds its place in the index without a second search; checked before use (segments move).
+   */
+  private Segment lastFound;
+
+  private int lastFoundAt;
+
   /** Whether changes are being kept for {@link #undo} (between {@link #beginUndo} and its end). */
   private boolean keepingUndo;
 
@@ -313,7 +321,7 @@ public final class RangeBody {
     if (next == null) {
       return false; // a set's member already there, a hash's field already holding the value
     }
-    int before = p == null ? 0 : codec.count(p);
+    int before = s.count;
     set(s, next);
     return s.count > before;
   }
@@ -472,7 +480,10 @@ public final class RangeBody {
     s.count = codec().count(payload);
     total += s.count - was;
     if (s.count != was && segmentIndex.valid()) {
-      int at = positionOf(s.low);
+      int at =
+          lastFound == s && lastFoundAt < segments.size() && segments.get(lastFoundAt) == s
+              ? lastFoundAt
+              : positionOf(s.low);
       if (at >= 0 && segments.get(at) == s) {
         segmentIndex.add(at, s.count - was);
       } else {
@@ -581,7 +592,7 @@ public final class RangeBody {
         List<Segment> pieces = split(s, RangeCodec.of(type, true));
         segments.remove(at);
         segments.addAll(at, pieces);
-        segmentIndex.invalidate();
+        segmentIndex.replace(at, pieces); // kept, not rebuilt by a walk of every segment
         if (known >= 0) {
           known -= s.bytes;
           for (Segment piece : pieces) {
@@ -606,6 +617,8 @@ public final class RangeBody {
       }
       Segment s = segments.get(at);
       if (!s.isPage()) {
+        lastFound = s;
+        lastFoundAt = at;
         return s;
       }
       expand(at);
@@ -792,9 +805,15 @@ public final class RangeBody {
     return out;
   }
 
+  /**
+   * A new segment of these entries, not yet among the segments (so the index and the byte total
+   * stay as they are: whoever puts it in its place keeps them).
+   */
   private Segment piece(int number, long low, List<byte[][]> entries, RangeCodec chunk) {
-    Segment p = new Segment(number, low, 0, 0, null);
-    setEncoded(p, chunk.encode(entries), true);
+    byte[] payload = chunk.encode(entries);
+    Segment p = new Segment(number, low, chunk.count(payload), payload.length, payload);
+    p.dirty = true;
+    changed = true;
     return p;
   }
 

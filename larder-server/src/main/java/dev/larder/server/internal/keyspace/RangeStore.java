@@ -172,7 +172,7 @@ public final class RangeStore {
     if (o == null || o.type != type) {
       return null;
     }
-    if (!keyspace.openCollections().holdsHead(o)
+    if (!tier.headUnchanged(o)
         || (o.head.expiresAtMillis() != 0 && o.head.expiredAt(keyspace.now()))) {
       tier.drop(o);
       return null;

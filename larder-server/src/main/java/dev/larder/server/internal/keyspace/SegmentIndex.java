@@ -17,13 +17,19 @@ import java.util.List;
  * {@code k - 1} (0-based). {@link #find} descends by powers of two from the highest, keeping the
  * prefix below the answer under the position: the classic search for the first prefix sum above a
  * value. The tree is valid only for the segments it was built from: whoever adds, removes or
- * reorders segments calls {@link #invalidate}, and the next draw builds it again (O(n)).
+ * reorders segments calls {@link #invalidate}, and the next draw builds it again (O(n)); a split
+ * between commands replaces one segment by its pieces in place ({@link #replace}): the primitive
+ * arrays shifted and the tree summed again from the counts, with no walk of the segment objects.
  *
  * <p>Not thread-safe: its body's, under the key's stripe.
  */
 final class SegmentIndex {
   private int[] tree = new int[1];
   private long[] lows = new long[0];
+
+  /** The segments' counts, 0-based: what the tree is built from again after a split. */
+  private int[] counts = new int[0];
+
   private int size;
   private boolean valid;
 
@@ -40,22 +46,58 @@ final class SegmentIndex {
   /** Builds it over the segments' lowest hashes and counts. */
   void build(List<RangeBody.Segment> segments) {
     size = segments.size();
-    if (tree.length < size + 1) {
-      tree = new int[Math.max(size + 1, tree.length * 2)];
-      lows = new long[tree.length];
-    } else {
-      Arrays.fill(tree, 0, size + 1, 0);
+    fit(size);
+    for (int k = 0; k < size; k++) {
+      RangeBody.Segment s = segments.get(k);
+      lows[k] = s.low;
+      counts[k] = s.count;
     }
+    sum();
+    valid = true;
+  }
+
+  /**
+   * Replaces the segment at {@code index} (0-based) by {@code pieces}, in order (a split): the
+   * arrays are shifted and the tree summed again from them, without a walk of the segment objects.
+   * Does nothing while it is not valid (the next use builds it).
+   */
+  void replace(int index, List<RangeBody.Segment> pieces) {
+    if (!valid) {
+      return;
+    }
+    int more = pieces.size() - 1;
+    int old = size;
+    fit(old + more);
+    System.arraycopy(lows, index + 1, lows, index + 1 + more, old - index - 1);
+    System.arraycopy(counts, index + 1, counts, index + 1 + more, old - index - 1);
+    for (int i = 0; i < pieces.size(); i++) {
+      lows[index + i] = pieces.get(i).low;
+      counts[index + i] = pieces.get(i).count;
+    }
+    size = old + more;
+    sum();
+  }
+
+  /** Makes room for {@code n} segments, keeping what the arrays hold. */
+  private void fit(int n) {
+    if (tree.length < n + 1) {
+      int length = Math.max(n + 1, tree.length * 2);
+      tree = new int[length];
+      lows = Arrays.copyOf(lows, length);
+      counts = Arrays.copyOf(counts, length);
+    }
+  }
+
+  /** Builds the tree over {@code counts[0, size)}. */
+  private void sum() {
+    Arrays.fill(tree, 0, size + 1, 0);
     for (int k = 1; k <= size; k++) {
-      RangeBody.Segment s = segments.get(k - 1);
-      lows[k - 1] = s.low;
-      tree[k] += s.count;
+      tree[k] += counts[k - 1];
       int parent = k + (k & -k);
       if (parent <= size) {
         tree[parent] += tree[k];
       }
     }
-    valid = true;
   }
 
   /**
@@ -81,6 +123,7 @@ final class SegmentIndex {
 
   /** Adds {@code delta} to the count of the segment at {@code index} (0-based). */
   void add(int index, int delta) {
+    counts[index] += delta;
     for (int k = index + 1; k <= size; k += k & -k) {
       tree[k] += delta;
     }

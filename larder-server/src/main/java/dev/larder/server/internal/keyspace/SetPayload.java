@@ -121,7 +121,7 @@ public final class SetPayload {
         Long v = asLong(m);
         yield v != null && intsetSearch(p, v) >= 0;
       }
-      case PACKED -> packedSearch(p, m) >= 0;
+      case PACKED -> position(packedSearch(p, m)) >= 0;
       default -> new Table(p).search(m) >= 0;
     };
   }
@@ -188,13 +188,36 @@ public final class SetPayload {
     if (i < 0 || i >= n) {
       throw new IndexOutOfBoundsException("no member at " + i + " of " + n);
     }
+    int pos = (int) cursor[0];
     for (int k = 0; k < i; k++) {
-      int len = PayloadBytes.chunkLength(p, cursor, p.length);
-      cursor[0] += len;
+      long at = memberAt(p, pos);
+      pos = (int) at + (int) (at >>> 32);
     }
+    long at = memberAt(p, pos);
+    int start = (int) at;
+    return Arrays.copyOfRange(p, start, start + (int) (at >>> 32));
+  }
+
+  /**
+   * Reads the length of a member whose length starts at {@code pos}: the length in the high 32
+   * bits, where its bytes start in the low 32. A PACKED member is at most {@link
+   * #PACKED_MEMBER_MAX} bytes (most TABLE members are short too), so its length is one byte, read
+   * without the varint loop (a walk of a hundred members is SADD's, SISMEMBER's and SPOP's cost on
+   * a chunk of a large set).
+   *
+   * @throws IllegalArgumentException if it runs past the payload
+   */
+  private static long memberAt(byte[] p, int pos) {
+    if (pos < p.length && p[pos] >= 0) {
+      int len = p[pos];
+      if (len > p.length - pos - 1) {
+        throw new IllegalArgumentException("string longer than its payload");
+      }
+      return (long) len << 32 | (pos + 1);
+    }
+    long[] cursor = {pos};
     int len = PayloadBytes.chunkLength(p, cursor, p.length);
-    int start = (int) cursor[0];
-    return Arrays.copyOfRange(p, start, start + len);
+    return (long) len << 32 | cursor[0];
   }
 
   /**
@@ -235,12 +258,12 @@ public final class SetPayload {
         }
       }
       case PACKED -> {
-        int at = packedSearch(p, m);
-        if (at >= 0) {
+        long found = packedSearch(p, m);
+        if (position(found) >= 0) {
           return null;
         }
         if (size(p) < PACKED_MAX && m.length <= PACKED_MEMBER_MAX) {
-          return packedInsert(p, -at - 1, m);
+          return packedInsert(p, offset(found), m);
         }
       }
       default -> {
@@ -296,28 +319,50 @@ public final class SetPayload {
     return out;
   }
 
-  /** Finds {@code m} in a PACKED payload by a walk: its position, or -(insertion point) - 1. */
-  private static int packedSearch(byte[] p, byte[] m) {
+  /**
+   * Finds {@code m} in a PACKED payload by a walk: in the high 32 bits ({@link #position}) its
+   * position, or -(insertion point) - 1; in the low 32 ({@link #offset}) where that member's (or
+   * the insertion point's) length starts, so that an insert or a delete does not walk again.
+   */
+  private static long packedSearch(byte[] p, byte[] m) {
     long[] cursor = {1};
     int n = PayloadBytes.count(p, cursor, 1);
+    int pos = (int) cursor[0];
     for (int i = 0; i < n; i++) {
-      int len = PayloadBytes.chunkLength(p, cursor, p.length);
-      int start = (int) cursor[0];
-      int c = Arrays.compareUnsigned(p, start, start + len, m, 0, m.length);
+      long at = memberAt(p, pos);
+      int start = (int) at;
+      int end = start + (int) (at >>> 32);
+      int c = Arrays.compareUnsigned(p, start, end, m, 0, m.length);
       if (c >= 0) {
-        return c == 0 ? i : -(i + 1);
+        return found(c == 0 ? i : -(i + 1), pos);
       }
-      cursor[0] = (long) start + len;
+      pos = end;
     }
-    return -(n + 1);
+    return found(-(n + 1), pos);
   }
 
-  /** Returns the PACKED payload with {@code m} inserted at position {@code at}. */
-  private static byte[] packedInsert(byte[] p, int at, byte[] m) {
+  private static long found(int position, int offset) {
+    return (long) position << 32 | (offset & 0xFFFFFFFFL);
+  }
+
+  /** A {@link #packedSearch} answer's position. */
+  private static int position(long found) {
+    return (int) (found >> 32);
+  }
+
+  /** A {@link #packedSearch} answer's offset. */
+  private static int offset(long found) {
+    return (int) found;
+  }
+
+  /**
+   * Returns the PACKED payload with {@code m} inserted where a member's length starts, at {@code
+   * split}.
+   */
+  private static byte[] packedInsert(byte[] p, int split, byte[] m) {
     long[] head = {1};
     int n = PayloadBytes.count(p, head, 1);
     int first = (int) head[0];
-    int split = packedOffset(p, at);
     int start = 1 + Varint.size(n + 1);
     byte[] out = new byte[start + p.length - first + PayloadBytes.chunkSize(m)];
     out[0] = PACKED;
@@ -346,26 +391,24 @@ public final class SetPayload {
       int at = v == null ? -1 : intsetSearch(p, v);
       return at < 0 ? null : intsetDelete(p, at);
     }
-    int at = packedSearch(p, m);
-    if (at < 0) {
+    long found = packedSearch(p, m);
+    if (position(found) < 0) {
       return null;
     }
-    byte[] rest = packedDelete(p, at);
+    byte[] rest = packedDelete(p, offset(found));
     if (!packedAllIntegers(rest)) {
       return rest; // what encode(members) gives: still PACKED, in the same order
     }
     return encode(members(rest)); // every member left is an integer: an INTSET, as encode makes
   }
 
-  /** Returns the PACKED payload without the member at position {@code at}. */
-  private static byte[] packedDelete(byte[] p, int at) {
+  /** Returns the PACKED payload without the member whose length starts at {@code from}. */
+  private static byte[] packedDelete(byte[] p, int from) {
     long[] head = {1};
     int n = PayloadBytes.count(p, head, 1);
     int first = (int) head[0];
-    int from = packedOffset(p, at);
-    long[] cursor = {from};
-    int len = PayloadBytes.chunkLength(p, cursor, p.length);
-    int to = (int) cursor[0] + len;
+    long at = memberAt(p, from);
+    int to = (int) at + (int) (at >>> 32);
     int start = 1 + Varint.size(n - 1);
     byte[] out = new byte[start + p.length - first - (to - from)];
     out[0] = PACKED;
@@ -375,29 +418,20 @@ public final class SetPayload {
     return out;
   }
 
-  /** Returns the offset of the member at position {@code at} of a PACKED payload (its length). */
-  private static int packedOffset(byte[] p, int at) {
-    long[] cursor = {1};
-    PayloadBytes.count(p, cursor, 1);
-    for (int i = 0; i < at; i++) {
-      int len = PayloadBytes.chunkLength(p, cursor, p.length);
-      cursor[0] += len;
-    }
-    return (int) cursor[0];
-  }
-
   /** Whether every member of a PACKED payload (none counts as every) reads as an integer. */
   private static boolean packedAllIntegers(byte[] p) {
     long[] cursor = {1};
     int n = PayloadBytes.count(p, cursor, 1);
+    int pos = (int) cursor[0];
     for (int i = 0; i < n; i++) {
-      int len = PayloadBytes.chunkLength(p, cursor, p.length);
-      int start = (int) cursor[0];
+      long at = memberAt(p, pos);
+      int start = (int) at;
+      int len = (int) (at >>> 32);
       if (!integerSyntax(p, start, len)
           || asLong(Arrays.copyOfRange(p, start, start + len)) == null) {
         return false;
       }
-      cursor[0] = (long) start + len;
+      pos = start + len;
     }
     return true;
   }
@@ -654,10 +688,9 @@ public final class SetPayload {
 
     /** Compares entry i's member with m, unsigned, without copying it. */
     int compare(int i, byte[] m) {
-      long[] cursor = {heap + offset(i)};
-      int len = PayloadBytes.chunkLength(p, cursor, p.length);
-      int from = (int) cursor[0];
-      return Arrays.compareUnsigned(p, from, from + len, m, 0, m.length);
+      long at = memberAt(p, heap + offset(i));
+      int from = (int) at;
+      return Arrays.compareUnsigned(p, from, from + (int) (at >>> 32), m, 0, m.length);
     }
 
     /** Binary search: the position of m, or -(insertion point) - 1. */

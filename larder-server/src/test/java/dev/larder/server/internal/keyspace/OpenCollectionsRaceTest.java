@@ -1,6 +1,7 @@
 package dev.larder.server.internal.keyspace;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -11,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -110,6 +112,110 @@ class OpenCollectionsRaceTest {
       ks.delete(0, KEY);
       assertEquals(0, ChunkCensus.of(ks).total(), "deleted whole");
       assertEquals(0, ks.openCollectionStats()[0], "nothing open");
+    }
+  }
+
+  /**
+   * A blind write replaces an open set's head while another thread changes the set; a third thread
+   * that sees the write in the store (the key's type, read without closing anything) must never
+   * have a set command served from the replaced set after that: the command runs after the write in
+   * real time, so it must find the string.
+   */
+  @Test
+  void aCommandThatFollowsABlindWriteNeverSeesTheReplacedSet() throws Exception {
+    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+      ks.openCollections().openAfter(1);
+      byte[] stored = Keyspace.storedKey(0, KEY);
+      ExecutorService pool = Executors.newFixedThreadPool(2);
+      AtomicInteger servedOpen = new AtomicInteger();
+      try {
+        for (int round = 0; round < 60; round++) {
+          ks.delete(0, KEY);
+          openSet(ks);
+          AtomicBoolean over = new AtomicBoolean();
+          CountDownLatch running = new CountDownLatch(2);
+          Future<?> changer =
+              pool.submit(
+                  () -> {
+                    running.countDown();
+                    for (int i = 0; i < 1_000_000 && !over.get(); i++) {
+                      int n = i;
+                      ks.editSet(
+                          0,
+                          KEY,
+                          (before, set) -> {
+                            if (set != null && ks.openCollections().get(stored) != null) {
+                              servedOpen.incrementAndGet();
+                            }
+                            if (set != null) {
+                              set.add(b("changer:" + n));
+                            }
+                            return null;
+                          });
+                    }
+                    return null;
+                  });
+          Future<?> follower =
+              pool.submit(
+                  () -> {
+                    running.countDown();
+                    for (int i = 0; i < 10_000_000; i++) {
+                      StoredValue seen = ks.peekType(0, KEY);
+                      if (seen != null && seen.type() == ValueType.STRING) {
+                        Boolean old =
+                            ks.readSet(
+                                0,
+                                KEY,
+                                (before, set) -> set == null ? null : set.contains(b("opening:0")));
+                        assertNull(old, "a set command after the blind write found the old set");
+                        return null;
+                      }
+                    }
+                    throw new AssertionError("the blind write was never seen");
+                  });
+          assertTrue(running.await(60, TimeUnit.SECONDS), "both threads started");
+          ks.putString(0, KEY, b("blind " + round));
+          follower.get(120, TimeUnit.SECONDS); // its failure fails the test
+          over.set(true);
+          changer.get(120, TimeUnit.SECONDS);
+        }
+      } finally {
+        pool.shutdownNow();
+        assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS), "workers ended");
+      }
+      assertTrue(servedOpen.get() >= 1, "the set was changed open while the writes raced");
+      assertEquals(0, ChunkCensus.of(ks).orphans(), "no chunk left that no head names");
+    }
+  }
+
+  /**
+   * The window the race above rarely meets, made step by step: a blind write announced, the store
+   * written, its follow-up (the old head's release) not yet run. A command in that window must find
+   * the write, also when a command ran on the open set between the announcement and the store's
+   * write.
+   */
+  @Test
+  void aCommandBetweenABlindWriteAndItsReleaseFindsTheWrite() {
+    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+      ks.openCollections().openAfter(1);
+      byte[] stored = Keyspace.storedKey(0, KEY);
+      openSet(ks);
+      ks.editSet(0, KEY, (before, set) -> set.add(b("x"))); // served open: its mark is clear
+      OpenCollections tier = ks.openCollections();
+      int slot = tier.blindWriteBegins(stored);
+      try {
+        boolean before = ks.readSet(0, KEY, (v, set) -> set != null && set.contains(b("x")));
+        assertTrue(before, "announced, not written yet: still the set");
+        assertTrue(tier.get(stored) != null, "still open");
+        byte[] old = ks.cache().asMap().put(stored, ValueLayout.encodeString(1, b("blind")));
+        assertTrue(old != null && ChunkStore.isHeadValue(old), "the set's head was replaced");
+        Boolean after =
+            ks.readSet(0, KEY, (v, set) -> set == null ? null : set.contains(b("opening:0")));
+        assertNull(after, "a set command after the store's write found the old set");
+        assertNull(tier.get(stored), "the replaced set was dropped");
+      } finally {
+        tier.blindWriteDone(slot);
+      }
     }
   }
 
