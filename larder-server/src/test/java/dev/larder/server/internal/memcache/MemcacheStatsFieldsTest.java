@@ -74,6 +74,7 @@ class MemcacheStatsFieldsTest {
           "get_flushed",
           "listen_disabled_num",
           "time_in_listen_disabled_us",
+          "conn_yields",
           "reclaimed",
           "lrutail_reflocked",
           "auth_cmds",
@@ -84,6 +85,9 @@ class MemcacheStatsFieldsTest {
     assertTrue(s.get("rusage_user").matches("\\d+\\.\\d{6}"), s.get("rusage_user"));
     assertTrue(s.get("rusage_system").matches("\\d+\\.\\d{6}"), s.get("rusage_system"));
     assertEquals("1", s.get("cmd_flush"));
+    List<String> order = List.copyOf(s.keySet());
+    assertEquals(
+        order.indexOf("threads") + 1, order.indexOf("conn_yields"), "after threads, as memcached");
   }
 
   @Test
