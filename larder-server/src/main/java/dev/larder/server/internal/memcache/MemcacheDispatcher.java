@@ -135,7 +135,21 @@ public final class MemcacheDispatcher implements ProtocolSession, MemcacheStats.
     }
   }
 
+  @Override
+  public void batchStarted() {
+    session.repliesHeld = false;
+  }
+
   private void dispatch(Object request) {
+    session.writtenOut = false;
+    try {
+      dispatchHeld(request);
+    } finally {
+      session.repliesHeld = !session.writtenOut;
+    }
+  }
+
+  private void dispatchHeld(Object request) {
     switch (request) {
       case MemcacheFrame.Command c -> run(c);
       case MemcacheFrame.Keys k -> streamed(k);

@@ -40,6 +40,22 @@ final class MemcacheSession {
   /** False until the connection authenticates, when the server has a memcache-auth-file. */
   boolean authenticated;
 
+  /**
+   * Whether an earlier request of the current batch (the requests of one read, see {@code
+   * RequestPipeline}) has a reply that memcached would still hold unsent, a noreply request's empty
+   * one included. memcached gathers a read's replies and writes them when the read is used up, and
+   * earlier after a successful {@code get}, {@code gets}, {@code gat} or {@code gats} and after
+   * {@code mn} (see {@link #writeOut}); {@code watch} and {@code lru_crawler metadump} hand the
+   * connection to another thread and so are refused behind held replies ({@code ERROR cannot
+   * pipeline other commands before ...}). Set by {@link MemcacheDispatcher} after each request.
+   * memcached also writes its held replies every 20 requests of a long pipeline; Larder does not
+   * count them, so such a pipeline's metadump is refused by Larder where memcached may run it.
+   */
+  boolean repliesHeld;
+
+  /** Set by the running request when memcached would write out every held reply after it. */
+  boolean writtenOut;
+
   MemcacheSession(ServerState server, MemcacheStats stats) {
     this.server = server;
     this.stats = stats;
@@ -54,6 +70,14 @@ final class MemcacheSession {
     out.writeCharSequence(s, StandardCharsets.ISO_8859_1);
     out.writeByte('\r');
     out.writeByte('\n');
+  }
+
+  /**
+   * The request being run ends with the replies written out, in memcached: the next request of the
+   * batch may be {@code watch} or {@code lru_crawler metadump} (see {@link #repliesHeld}).
+   */
+  void writeOut() {
+    writtenOut = true;
   }
 
   void data(byte[] b) {

@@ -26,9 +26,11 @@ final class MemcacheStatGroups {
    * at once, or at its time, so no fetch ever finds a flushed item), {@code listen_disabled_num}
    * and {@code time_in_listen_disabled_us} (Larder never stops accepting: over {@code
    * max-connections} it accepts and refuses each connection, counted in {@code
-   * rejected_connections}), {@code reclaimed} (the store does not reuse an expired item's memory
-   * for a new item; expired items are removed by a read or by the sweep) and {@code
-   * lrutail_reflocked} (no LRU tail is locked and skipped).
+   * rejected_connections}), {@code conn_yields} (memcached leaves a connection after 20 requests of
+   * one read and counts it; Larder runs every request a read brought before it leaves the
+   * connection), {@code reclaimed} (the store does not reuse an expired item's memory for a new
+   * item; expired items are removed by a read or by the sweep) and {@code lrutail_reflocked} (no
+   * LRU tail is locked and skipped).
    */
   static void general(MemcacheSession s) {
     long now = System.currentTimeMillis();
@@ -78,6 +80,7 @@ final class MemcacheStatGroups {
     stat(s, "listen_disabled_num", 0);
     stat(s, "time_in_listen_disabled_us", 0);
     stat(s, "threads", threads(s));
+    stat(s, "conn_yields", 0);
     stat(s, "log_watcher_skipped", c.watchers.skippedTotal.sum());
     stat(s, "log_watcher_sent", c.watchers.sent.sum());
     stat(s, "log_watchers", c.watchers.count());

@@ -40,7 +40,12 @@ final class MetaCommands {
     TABLE.put("ms", counted(MetaCommands::ms));
     TABLE.put("md", counted(MetaCommands::md));
     TABLE.put("ma", counted(MetaCommands::ma));
-    TABLE.put("mn", (s, t, d) -> s.line("MN"));
+    TABLE.put(
+        "mn",
+        (s, t, d) -> {
+          s.line("MN");
+          s.writeOut();
+        });
     TABLE.put("me", MetaCommands::me);
   }
 

@@ -78,6 +78,7 @@ final class TextCommands {
       fetch(s, t.get(i), cas, touch);
     }
     s.line("END");
+    s.writeOut();
   }
 
   /**
@@ -106,6 +107,7 @@ final class TextCommands {
     }
     if (end) {
       s.line("END");
+      s.writeOut();
     }
     return true;
   }
@@ -349,9 +351,14 @@ final class TextCommands {
   /**
    * {@code watch [fetchers|mutations|evictions|connevents]...}: the connection is sent the log
    * lines of those kinds from now on ({@link MemcacheWatchers}); no word is {@code fetchers}. A
-   * word that is none of them is memcached's error.
+   * word that is none of them is memcached's error. Refused, as memcached refuses it, behind
+   * replies memcached would still hold ({@link MemcacheSession#repliesHeld}).
    */
   private static void watch(MemcacheSession s, List<byte[]> t, byte[] data) {
+    if (s.repliesHeld) {
+      s.line("ERROR cannot pipeline other commands before watch");
+      return;
+    }
     List<String> words = new java.util.ArrayList<>();
     for (int i = 1; i < t.size(); i++) {
       words.add(text(t, i));

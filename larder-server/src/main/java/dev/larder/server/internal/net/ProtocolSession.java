@@ -43,6 +43,14 @@ public interface ProtocolSession {
   void closed();
 
   /**
+   * The replies written so far were handed on to be sent; the next request's reply starts a new
+   * batch (see {@link RequestPipeline}). Called before the first request of each batch. memcached
+   * refuses a command that must be the first of its batch (see {@code MemcacheSession}); RESP has
+   * none.
+   */
+  default void batchStarted() {}
+
+  /**
    * Writes a message queued by {@link ClientConnection#push} (a protocol without pushes never gets
    * one), or nothing if the session no longer wants it (a channel unsubscribed since). The same
    * rule as {@link #run}'s for a reply over {@code out}'s limit.

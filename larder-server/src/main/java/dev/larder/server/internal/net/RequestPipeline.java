@@ -89,6 +89,7 @@ public final class RequestPipeline extends ChannelInboundHandlerAdapter {
       if (out == null) {
         return;
       }
+      session.batchStarted();
     }
     try {
       if (connection.hasPushes()) {

@@ -74,6 +74,7 @@ class MemcacheStatsFieldsTest {
           "get_flushed",
           "listen_disabled_num",
           "time_in_listen_disabled_us",
+          "conn_yields",
           "reclaimed",
           "lrutail_reflocked",
           "auth_cmds",
@@ -84,6 +85,9 @@ class MemcacheStatsFieldsTest {
     assertTrue(s.get("rusage_user").matches("\\d+\\.\\d{6}"), s.get("rusage_user"));
     assertTrue(s.get("rusage_system").matches("\\d+\\.\\d{6}"), s.get("rusage_system"));
     assertEquals("1", s.get("cmd_flush"));
+    List<String> order = List.copyOf(s.keySet());
+    assertEquals(
+        order.indexOf("threads") + 1, order.indexOf("conn_yields"), "after threads, as memcached");
   }
 
   @Test
@@ -127,10 +131,14 @@ class MemcacheStatsFieldsTest {
     c.raw("get timed\r\n");
     server.resp().cmd("HSET", "hash", "f", "v");
     String dump = c.raw("lru_crawler metadump all\r\n");
-    assertTrue(dump.endsWith("\r\nEND\r\n"), dump);
+    assertTrue(dump.endsWith("\nEND\r\n"), dump);
     assertEquals(
-        5, dump.split("\r\n", -1).length, "three items and END; the hash is none: " + dump);
-    List<String> lines = List.of(dump.split("\r\n", -1));
+        5,
+        dump.split("\n", -1).length,
+        "three items and END, each item's line ended by a bare line feed; the hash is none: "
+            + dump);
+    assertEquals(1, dump.split("\r", -1).length - 1, "only END ends with CRLF: " + dump);
+    List<String> lines = List.of(dump.split("\n", -1));
     long exp = TestServer.START / 1000 + 100;
     assertEquals(
         new TreeSet<>(
@@ -143,7 +151,7 @@ class MemcacheStatsFieldsTest {
     assertEquals(dump, c.raw("lru_crawler metadump hash\r\n"));
     assertEquals(dump, c.raw("lru_crawler metadump 1,2\r\n"));
     assertEquals("END\r\n", c.raw("lru_crawler metadump 2\r\n"));
-    assertEquals("CLIENT_ERROR bad command line format\r\n", c.raw("lru_crawler metadump 0\r\n"));
+    assertEquals("BADCLASS invalid class id\r\n", c.raw("lru_crawler metadump 0\r\n"));
     assertEquals("ERROR\r\n", c.raw("lru_crawler crawl 1\r\n"));
   }
 }
