@@ -148,7 +148,7 @@ public final class ListStore {
     if (o == null || o.list == null) {
       return null;
     }
-    if (!keyspace.openCollections().holdsHead(o)
+    if (!tier.headUnchanged(o)
         || (o.head.expiresAtMillis() != 0 && o.head.expiredAt(keyspace.now()))) {
       tier.drop(o);
       return null;
