@@ -16,15 +16,16 @@ import java.util.List;
  *                  ^from                                  ^to
  *   starts: [ room | start 0 | start 1 | ... | start n-1 | room ]      (offsets into raw)
  *                  ^first
- *   hashes: [ room | hash 0  | hash 1  | ... | hash n-1  | room ]      (by-member side only)
+ *   hashes: [ room | hash 0  | hash 1  | ... | hash n-1  | room ]      (open by-member chunks)
  * </pre>
  *
  * <p>{@code raw[from, to)} is the chunk's stored payload ({@link ZSetChunks}: a PACKED byte, the
  * entry count as a varint, then each entry's score and length-prefixed member) without its two
  * header fields, which {@link #encoder} writes from the count: so a change of the count's varint
  * size moves no byte. {@code hashes[first + i]} is entry i's member's {@link ScanCursor#hash} (a
- * 32-bit value, compared unsigned), computed once when the chunk is read or an entry inserted: a
- * by-member search compares ints, not members hashed again at every comparison.
+ * 32-bit value, compared unsigned), computed once when the chunk is read or an entry inserted: an
+ * open set's by-member search compares ints, not members hashed again at every comparison (a chunk
+ * read for one command on the store path keeps none and hashes the few entries it compares).
  *
  * <p>A splice ({@link #splice}) moves, inside the arrays, the smaller side of the cut toward the
  * room at its end (a pop from the low end moves no byte: {@code from} and {@code first} advance).
@@ -66,7 +67,8 @@ final class ZSetChunkBuffer {
    *
    * @param payload the payload, owned from now on
    * @param expected the entry count its ref gives
-   * @param hashed whether to keep its members' hashes (a by-member side's chunk)
+   * @param hashed whether to keep its members' hashes (an open set's by-member chunk: one read for
+   *     one command's search hashes only the few entries it compares)
    * @param slack whether arrays made by a splice keep room for later ones (an open set's chunk)
    * @throws IllegalArgumentException if the payload is malformed or its count is not {@code
    *     expected}
@@ -96,9 +98,12 @@ final class ZSetChunkBuffer {
     return PayloadBytes.dbl(raw, starts[first + i]);
   }
 
-  /** Returns entry i's member hash, as an int to compare unsigned (a by-member chunk only). */
+  /**
+   * Returns entry i's member hash ({@link ScanCursor#hash}), as an int to compare unsigned: kept,
+   * or computed from the bytes if the buffer keeps no hashes.
+   */
   int hashAt(int i) {
-    return hashes[first + i];
+    return hashes != null ? hashes[first + i] : hashAt(raw, starts[first + i]);
   }
 
   /** Compares entry i's member with {@code member}, bytes unsigned. */

@@ -328,7 +328,7 @@ final class ZSetSide {
   /** Keeps a chunk in the payload form, as these bytes (owned from now on). */
   @SuppressWarnings("ReferenceEquality") // the two orders are constants, known by identity
   private void hold(Chunk c, byte[] payload, int count) {
-    c.buf = ZSetChunkBuffer.of(payload, count, order == BY_MEMBER, slack);
+    c.buf = ZSetChunkBuffer.of(payload, count, slack && order == BY_MEMBER, slack);
     held += c.buf.heldBytes();
   }
 
