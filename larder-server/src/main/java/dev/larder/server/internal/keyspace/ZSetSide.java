@@ -5,6 +5,7 @@ import dev.larder.server.internal.keyspace.ZSetPayload.Entry;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 import java.util.function.Predicate;
 
 /**
@@ -114,6 +115,12 @@ final class ZSetSide {
     List<Chunk> chunks;
     boolean dirty;
 
+    /**
+     * Its chunks' low entries' search keys ({@link ZSetSide#keyOf}), at the chunks' positions; null
+     * until a search needs them after the chunk list changed.
+     */
+    long[] lowKeys;
+
     /** The low entry {@link #lowHash} is of (a by-member side's searches hash each low once). */
     Entry hashedLow;
 
@@ -172,6 +179,12 @@ final class ZSetSide {
 
   /** The bytes its payload-form chunks' buffers hold, room included. */
   private long held;
+
+  /**
+   * Its pages' low entries' search keys ({@link #keyOf}), at the pages' positions; null until a
+   * search needs them after the page list changed.
+   */
+  private long[] pageKeys;
 
   /**
    * Chunks turned into entry lists (decoded, or made as lists by an insert or a split) since the
@@ -364,24 +377,6 @@ final class ZSetSide {
     held += c.buf.heldBytes();
   }
 
-  /**
-   * The last position whose low entry is at or below the key (0 if none is), given each position's
-   * low compared with the key.
-   */
-  private static int lastAtOrBelow(int size, java.util.function.IntUnaryOperator compareLow) {
-    int lo = 0;
-    int hi = size - 1;
-    while (lo < hi) {
-      int mid = (lo + hi + 1) >>> 1;
-      if (compareLow.applyAsInt(mid) <= 0) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return lo;
-  }
-
   /** Compares a low entry with a key, on the by-member side by the low's hash kept beside it. */
   @SuppressWarnings("ReferenceEquality") // the two orders are constants, known by identity
   private int compareLow(Entry low, long lowHash, double score, byte[] member, long keyHash) {
@@ -412,14 +407,74 @@ final class ZSetSide {
     return c.lowHash;
   }
 
+  /**
+   * An entry's search key in this side's order, as a long compared signed: on the by-score side its
+   * score's bits made to sort as the scores do (-0 as 0), on the by-member side its member hash.
+   * Keys in order are in the side's order; equal keys need the entries compared.
+   */
+  @SuppressWarnings("ReferenceEquality") // the two orders are constants, known by identity
+  private long keyOf(double score, byte[] member) {
+    if (order == BY_MEMBER) {
+      return ScanCursor.hash(member);
+    }
+    long bits = Double.doubleToRawLongBits(score == 0 ? 0.0 : score);
+    return bits ^ ((bits >> 63) & Long.MAX_VALUE);
+  }
+
+  private long keyOf(Entry e) {
+    return keyOf(e.score(), e.member());
+  }
+
+  private long[] pageKeys() {
+    if (pageKeys == null) {
+      pageKeys = new long[pages.size()];
+      for (int i = 0; i < pageKeys.length; i++) {
+        pageKeys[i] = keyOf(pages.get(i).low);
+      }
+    }
+    return pageKeys;
+  }
+
+  private long[] lowKeys(Page p) {
+    if (p.lowKeys == null) {
+      long[] keys = new long[p.chunks.size()];
+      for (int i = 0; i < keys.length; i++) {
+        keys[i] = keyOf(p.chunks.get(i).low);
+      }
+      p.lowKeys = keys;
+    }
+    return p.lowKeys;
+  }
+
+  /**
+   * The last position whose low is at or below the key (0 if none is), by the lows' search keys,
+   * the lows themselves compared only where a key equals the key's.
+   */
+  private static int lastAtOrBelow(long[] keys, long key, IntUnaryOperator compareLow) {
+    int lo = 0;
+    int hi = keys.length - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      long k = keys[mid];
+      if (k < key || (k == key && compareLow.applyAsInt(mid) <= 0)) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
   /** Where the key is or would go; the side is not empty. */
   @SuppressWarnings("ReferenceEquality") // the two orders are constants, known by identity
   private Pos locate(double score, byte[] member) {
     boolean hashed = order == BY_MEMBER;
-    long keyHash = hashed ? ScanCursor.hash(member) : 0;
+    long key = keyOf(score, member);
+    long keyHash = hashed ? key : 0;
     int pi =
         lastAtOrBelow(
-            pages.size(),
+            pageKeys(),
+            key,
             i -> {
               Page q = pages.get(i);
               return compareLow(q.low, hashed ? lowHash(q) : 0, score, member, keyHash);
@@ -427,7 +482,8 @@ final class ZSetSide {
     Page p = page(pi);
     int ci =
         lastAtOrBelow(
-            p.chunks.size(),
+            lowKeys(p),
+            key,
             i -> {
               Chunk q = p.chunks.get(i);
               return compareLow(q.low, hashed ? lowHash(q) : 0, score, member, keyHash);
@@ -520,6 +576,7 @@ final class ZSetSide {
       p.chunks = new ArrayList<>(List.of(c));
       refresh(p);
       pages.add(p);
+      pageKeys = null;
       return null;
     }
     Pos pos = locate(e.score(), e.member());
@@ -598,6 +655,8 @@ final class ZSetSide {
     resize(p, c, -1, -ZSetChunks.entrySize(old));
     if (c.count == 0) {
       p.chunks.remove(pos.chunk());
+      p.lowKeys = null;
+      pageKeys = null;
       p.bytes -= c.bytes;
       drop(c.number);
       if (p.chunks.isEmpty()) {
@@ -834,7 +893,13 @@ final class ZSetSide {
     Page p = pages.get(pi);
     Chunk c = p.chunks.get(ci);
     c.low = entryAt(c, 0);
+    if (p.lowKeys != null) {
+      p.lowKeys[ci] = keyOf(c.low);
+    }
     p.low = p.chunks.getFirst().low;
+    if (pageKeys != null && ci == 0) {
+      pageKeys[pi] = keyOf(p.low);
+    }
     p.dirty = true;
   }
 
@@ -895,6 +960,8 @@ final class ZSetSide {
     listed.add(rest);
     p.chunks.add(ci + 1, rest);
     refresh(p);
+    p.lowKeys = null;
+    pageKeys = null;
     if (p.chunks.size() > PAGE_CHUNKS) {
       splitPage(pi, ci + 1);
     }
@@ -918,6 +985,8 @@ final class ZSetSide {
     refresh(p);
     refresh(rest);
     pages.add(pi + 1, rest);
+    p.lowKeys = null;
+    pageKeys = null;
   }
 
   /**
@@ -947,7 +1016,9 @@ final class ZSetSide {
       Page second = other < i ? p : q;
       first.chunks.addAll(second.chunks);
       refresh(first);
+      first.lowKeys = null;
       pages.remove(second);
+      pageKeys = null;
       drop(second.number);
       i = -1; // indexes moved: look again (each merge removes a page, so this ends)
     }
@@ -971,6 +1042,8 @@ final class ZSetSide {
       cs.remove(second);
       drop(second.number);
       refresh(p);
+      p.lowKeys = null;
+      pageKeys = null;
       i = Math.max(-1, Math.min(i, other) - 1);
     }
   }
