@@ -136,14 +136,15 @@ public final class ZSetBody {
   }
 
   /**
-   * Returns the bytes a chunked set holds in memory on both sides: its chunks' payloads and their
-   * entry-offset tables (4 bytes an entry); a packed one's payload.
+   * Returns the bytes a chunked set holds in memory on both sides: its chunks' buffers with their
+   * room for splices in place, their entry offsets (4 bytes an entry) and the by-member side's
+   * member hashes (4 bytes an entry); a packed one's payload.
    */
   long heldBytes() {
     if (!chunkedNow()) {
       return bytes();
     }
-    return byScore.bytes() + byMember.bytes() + 4L * (byScore.size() + byMember.size());
+    return byScore.heldBytes() + byMember.heldBytes();
   }
 
   /** Returns a chunked set's chunks and pages on both sides (1 for a packed one). */

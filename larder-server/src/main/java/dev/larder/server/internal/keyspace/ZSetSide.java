@@ -5,6 +5,7 @@ import dev.larder.server.internal.keyspace.ZSetPayload.Entry;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 import java.util.function.Predicate;
 
 /**
@@ -24,11 +25,13 @@ import java.util.function.Predicate;
  * halved). When written back ({@link #normalize}), a small changed chunk is merged with a neighbour
  * in its page and a small changed page with a neighbour page.
  *
- * <p>A chunk a lookup, an insert or a removal reaches stays in its stored form ({@link Chunk#raw},
- * with its entries' offsets): it is binary-searched in place and an entry is spliced into a new
- * payload, which is written back as it is; the entry at a rank (a pop's) is read in place too. Its
- * entries are decoded into a list only when something needs them as one (a rank search, a range, a
- * split or merge); from then on the chunk is changed as a list and encoded when written.
+ * <p>A chunk a lookup, an insert or a removal reaches stays in its stored form ({@link Chunk#buf},
+ * a {@link ZSetChunkBuffer}: its entries' bytes with their offsets and, on the by-member side,
+ * their member hashes): it is binary-searched in place and an entry is spliced in place (bytes
+ * shifted within the buffer, which an open set's chunks keep with room), and written back as it is;
+ * the entry at a rank (a pop's) is read in place too. Its entries are decoded into a list only when
+ * something needs them as one (a rank search, a range, a split or merge); from then on the chunk is
+ * changed as a list and encoded when written.
  *
  * <p>Chunks keep their numbers when rewritten (overwritten in place); a changed page is written
  * under a fresh number (see {@link ZSetChunks}); numbers the side stops using are collected in
@@ -85,14 +88,11 @@ final class ZSetSide {
     boolean dirty;
 
     /**
-     * The chunk's payload while it has no entry list: a command that only finds, adds or removes an
-     * entry searches and splices these bytes (by {@link #starts}) instead of decoding the chunk
-     * into entries and encoding it again. Null once {@link #entries} is made (from these bytes).
+     * The chunk's entries in their stored bytes while it has no entry list: a command that only
+     * finds, adds or removes an entry searches and splices these bytes in place instead of decoding
+     * the chunk into entries and encoding it again. Null once {@link #entries} is made (from it).
      */
-    byte[] raw;
-
-    /** Where each entry of {@link #raw} starts, {@link #count} of them. */
-    int[] starts;
+    ZSetChunkBuffer buf;
 
     /** The low entry {@link #lowHash} is of (a by-member side's searches hash each low once). */
     Entry hashedLow;
@@ -114,6 +114,12 @@ final class ZSetSide {
     Entry low;
     List<Chunk> chunks;
     boolean dirty;
+
+    /**
+     * Its chunks' low entries' search keys ({@link ZSetSide#keyOf}), at the chunks' positions; null
+     * until a search needs them after the chunk list changed.
+     */
+    long[] lowKeys;
 
     /** The low entry {@link #lowHash} is of (a by-member side's searches hash each low once). */
     Entry hashedLow;
@@ -165,6 +171,20 @@ final class ZSetSide {
   private final int nextNumber;
   private final List<Page> pages = new ArrayList<>();
   private final List<Integer> dropped = new ArrayList<>();
+
+  /**
+   * Whether its chunks' buffers keep room for splices in place: an open set's ({@link #loadAll}).
+   */
+  private boolean slack;
+
+  /** The bytes its payload-form chunks' buffers hold, room included. */
+  private long held;
+
+  /**
+   * Its pages' low entries' search keys ({@link #keyOf}), at the pages' positions; null until a
+   * search needs them after the page list changed.
+   */
+  private long[] pageKeys;
 
   /**
    * Chunks turned into entry lists (decoded, or made as lists by an insert or a split) since the
@@ -242,6 +262,14 @@ final class ZSetSide {
     return n;
   }
 
+  /**
+   * Returns the bytes its payload-form chunks hold in memory: their buffers with their room, entry
+   * offsets and (by-member side) member hashes; a running total.
+   */
+  long heldBytes() {
+    return held;
+  }
+
   /** Returns the stored numbers it no longer uses (filled in as it changes and is written). */
   List<Integer> dropped() {
     return dropped;
@@ -270,17 +298,22 @@ final class ZSetSide {
 
   private List<Entry> entries(Chunk c) {
     if (c.entries == null) {
-      byte[] payload = c.raw != null ? c.raw : loader.load(c.number);
-      if (payload == null) {
-        throw new MissingChunk();
-      }
-      List<Entry> es = ZSetChunks.decodeChunk(payload);
-      if (es.size() != c.count) {
-        throw new IllegalArgumentException("a sorted-set chunk differs from its ref");
+      List<Entry> es;
+      if (c.buf != null) {
+        es = c.buf.entries();
+        held -= c.buf.heldBytes();
+        c.buf = null;
+      } else {
+        byte[] payload = loader.load(c.number);
+        if (payload == null) {
+          throw new MissingChunk();
+        }
+        es = ZSetChunks.decodeChunk(payload);
+        if (es.size() != c.count) {
+          throw new IllegalArgumentException("a sorted-set chunk differs from its ref");
+        }
       }
       c.entries = es; // a fresh, mutable list
-      c.raw = null;
-      c.starts = null;
       listed.add(c);
     }
     return c.entries;
@@ -289,114 +322,59 @@ final class ZSetSide {
   /**
    * Makes sure a chunk is read, as its payload unless its entry list is made already.
    *
-   * @return whether it is in the payload form ({@link Chunk#raw})
+   * @return whether it is in the payload form ({@link Chunk#buf})
    */
   private boolean rawForm(Chunk c) {
     if (c.entries != null) {
       return false;
     }
-    if (c.raw == null) {
+    if (c.buf == null) {
       byte[] payload = loader.load(c.number);
       if (payload == null) {
         throw new MissingChunk();
       }
-      c.starts = ZSetChunks.entryStarts(payload, c.count);
-      c.raw = payload; // never changed in place: a splice makes a new array
+      hold(c, payload, c.count);
     }
     return true;
   }
 
+  /** Keeps a chunk in the payload form, as these bytes (owned from now on). */
+  @SuppressWarnings("ReferenceEquality") // the two orders are constants, known by identity
+  private void hold(Chunk c, byte[] payload, int count) {
+    c.buf = ZSetChunkBuffer.of(payload, count, slack && order == BY_MEMBER, slack);
+    held += c.buf.heldBytes();
+  }
+
   /** Returns a read chunk's entry at a position, in either form. */
   private static Entry entryAt(Chunk c, int at) {
-    return c.entries != null ? c.entries.get(at) : ZSetChunks.entryAt(c.raw, c.starts[at]);
+    return c.entries != null ? c.entries.get(at) : c.buf.entryAt(at);
   }
 
   /**
-   * Compares the entry of a payload-form chunk at {@code start} with a key, in this side's order,
-   * without decoding it.
+   * Compares entry {@code at} of a payload-form chunk with a key, in this side's order, without
+   * decoding it: on the by-member side by the member hash kept beside the entry.
    */
   @SuppressWarnings("ReferenceEquality") // the two orders are constants, known by identity
-  private int compareAt(byte[] raw, int start, double score, byte[] member, long keyHash) {
-    int first = raw[start + 8];
-    int from;
-    int length;
-    if (first >= 0 && start + 9 + first <= raw.length) {
-      from = start + 9; // a member under 128 bytes: a one-byte length
-      length = first;
-    } else {
-      long[] cursor = {start + 8L};
-      length = PayloadBytes.chunkLength(raw, cursor, raw.length);
-      from = (int) cursor[0];
-    }
-    int to = from + length;
+  private int compareAt(ZSetChunkBuffer b, int at, double score, byte[] member, long keyHash) {
     int c;
-    if (order == BY_SCORE) {
-      c = ZSetPayload.compareScores(PayloadBytes.dbl(raw, start), score);
-    } else if (order == BY_MEMBER) {
-      c = Long.compare(ScanCursor.hash(raw, from, to), keyHash);
+    if (order == BY_MEMBER) {
+      c = Integer.compareUnsigned(b.hashAt(at), (int) keyHash);
+    } else if (order == BY_SCORE) {
+      c = ZSetPayload.compareScores(b.scoreAt(at), score);
     } else {
-      return order.compare(ZSetChunks.entryAt(raw, start), score, member);
+      return order.compare(b.entryAt(at), score, member);
     }
-    return c != 0 ? c : Arrays.compareUnsigned(raw, from, to, member, 0, member.length);
+    return c != 0 ? c : b.compareMember(at, member);
   }
 
   /**
    * Replaces the entries {@code at} to {@code at + removed} (exclusive) of a payload-form chunk
-   * with {@code inserted} (none if null), in a new payload: its count, entries and starts.
+   * with {@code inserted} (none if null), in place where its buffer has room.
    */
-  private static void splice(Chunk c, int at, int removed, Entry inserted) {
-    byte[] raw = c.raw;
-    int[] starts = c.starts;
-    int count = starts.length;
-    int newCount = count - removed + (inserted == null ? 0 : 1);
-    int oldHeader = starts[0];
-    int newHeader = 1 + Varint.size(newCount);
-    int cutFrom = at < count ? starts[at] : raw.length;
-    int cutTo = at + removed < count ? starts[at + removed] : raw.length;
-    int insertSize = inserted == null ? 0 : ZSetChunks.entrySize(inserted);
-    byte[] out = new byte[newHeader + (cutFrom - oldHeader) + insertSize + (raw.length - cutTo)];
-    out[0] = ZSetPayload.PACKED;
-    Varint.write(out, 1, newCount);
-    System.arraycopy(raw, oldHeader, out, newHeader, cutFrom - oldHeader);
-    int pos = newHeader + (cutFrom - oldHeader);
-    if (inserted != null) {
-      pos = PayloadBytes.putDbl(out, pos, inserted.score());
-      pos = PayloadBytes.putChunk(out, pos, inserted.member());
-    }
-    System.arraycopy(raw, cutTo, out, pos, raw.length - cutTo);
-    int[] now = new int[newCount];
-    int shift = newHeader - oldHeader;
-    for (int i = 0; i < at; i++) {
-      now[i] = starts[i] + shift;
-    }
-    int next = at;
-    if (inserted != null) {
-      now[next++] = newHeader + (cutFrom - oldHeader);
-    }
-    int after = shift + insertSize - (cutTo - cutFrom);
-    for (int i = at + removed; i < count; i++) {
-      now[next++] = starts[i] + after;
-    }
-    c.raw = out;
-    c.starts = now;
-  }
-
-  /**
-   * The last position whose low entry is at or below the key (0 if none is), given each position's
-   * low compared with the key.
-   */
-  private static int lastAtOrBelow(int size, java.util.function.IntUnaryOperator compareLow) {
-    int lo = 0;
-    int hi = size - 1;
-    while (lo < hi) {
-      int mid = (lo + hi + 1) >>> 1;
-      if (compareLow.applyAsInt(mid) <= 0) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return lo;
+  private void splice(Chunk c, int at, int removed, Entry inserted) {
+    held -= c.buf.heldBytes();
+    c.buf.splice(at, removed, inserted);
+    held += c.buf.heldBytes();
   }
 
   /** Compares a low entry with a key, on the by-member side by the low's hash kept beside it. */
@@ -429,14 +407,74 @@ final class ZSetSide {
     return c.lowHash;
   }
 
+  /**
+   * An entry's search key in this side's order, as a long compared signed: on the by-score side its
+   * score's bits made to sort as the scores do (-0 as 0), on the by-member side its member hash.
+   * Keys in order are in the side's order; equal keys need the entries compared.
+   */
+  @SuppressWarnings("ReferenceEquality") // the two orders are constants, known by identity
+  private long keyOf(double score, byte[] member) {
+    if (order == BY_MEMBER) {
+      return ScanCursor.hash(member);
+    }
+    long bits = Double.doubleToRawLongBits(score == 0 ? 0.0 : score);
+    return bits ^ ((bits >> 63) & Long.MAX_VALUE);
+  }
+
+  private long keyOf(Entry e) {
+    return keyOf(e.score(), e.member());
+  }
+
+  private long[] pageKeys() {
+    if (pageKeys == null) {
+      pageKeys = new long[pages.size()];
+      for (int i = 0; i < pageKeys.length; i++) {
+        pageKeys[i] = keyOf(pages.get(i).low);
+      }
+    }
+    return pageKeys;
+  }
+
+  private long[] lowKeys(Page p) {
+    if (p.lowKeys == null) {
+      long[] keys = new long[p.chunks.size()];
+      for (int i = 0; i < keys.length; i++) {
+        keys[i] = keyOf(p.chunks.get(i).low);
+      }
+      p.lowKeys = keys;
+    }
+    return p.lowKeys;
+  }
+
+  /**
+   * The last position whose low is at or below the key (0 if none is), by the lows' search keys,
+   * the lows themselves compared only where a key equals the key's.
+   */
+  private static int lastAtOrBelow(long[] keys, long key, IntUnaryOperator compareLow) {
+    int lo = 0;
+    int hi = keys.length - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      long k = keys[mid];
+      if (k < key || (k == key && compareLow.applyAsInt(mid) <= 0)) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
   /** Where the key is or would go; the side is not empty. */
   @SuppressWarnings("ReferenceEquality") // the two orders are constants, known by identity
   private Pos locate(double score, byte[] member) {
     boolean hashed = order == BY_MEMBER;
-    long keyHash = hashed ? ScanCursor.hash(member) : 0;
+    long key = keyOf(score, member);
+    long keyHash = hashed ? key : 0;
     int pi =
         lastAtOrBelow(
-            pages.size(),
+            pageKeys(),
+            key,
             i -> {
               Page q = pages.get(i);
               return compareLow(q.low, hashed ? lowHash(q) : 0, score, member, keyHash);
@@ -444,7 +482,8 @@ final class ZSetSide {
     Page p = page(pi);
     int ci =
         lastAtOrBelow(
-            p.chunks.size(),
+            lowKeys(p),
+            key,
             i -> {
               Chunk q = p.chunks.get(i);
               return compareLow(q.low, hashed ? lowHash(q) : 0, score, member, keyHash);
@@ -455,7 +494,7 @@ final class ZSetSide {
       int hi = chunk.count - 1;
       while (lo <= hi) {
         int mid = (lo + hi) >>> 1;
-        int c = compareAt(chunk.raw, chunk.starts[mid], score, member, keyHash);
+        int c = compareAt(chunk.buf, mid, score, member, keyHash);
         if (c < 0) {
           lo = mid + 1;
         } else if (c > 0) {
@@ -537,6 +576,7 @@ final class ZSetSide {
       p.chunks = new ArrayList<>(List.of(c));
       refresh(p);
       pages.add(p);
+      pageKeys = null;
       return null;
     }
     Pos pos = locate(e.score(), e.member());
@@ -615,6 +655,8 @@ final class ZSetSide {
     resize(p, c, -1, -ZSetChunks.entrySize(old));
     if (c.count == 0) {
       p.chunks.remove(pos.chunk());
+      p.lowKeys = null;
+      pageKeys = null;
       p.bytes -= c.bytes;
       drop(c.number);
       if (p.chunks.isEmpty()) {
@@ -663,10 +705,12 @@ final class ZSetSide {
       for (Chunk c : p.chunks) {
         long last = first + c.count - 1;
         if (last >= from && first <= to) {
-          List<Entry> es = entries(c);
           int a = (int) (Math.max(from, first) - first);
           int b = (int) (Math.min(to, last) - first);
-          out.addAll(es.subList(a, b + 1));
+          boolean inPlace = rawForm(c); // read in place: not decoded, nothing to settle after
+          for (int i = a; i <= b; i++) {
+            out.add(inPlace ? c.buf.entryAt(i) : c.entries.get(i));
+          }
         }
         first = last + 1;
         if (first > to) {
@@ -688,12 +732,13 @@ final class ZSetSide {
     int pi = lastNotHolding(pages.size(), i -> pages.get(i).low, holds);
     Page p = page(pi);
     int ci = lastNotHolding(p.chunks.size(), i -> p.chunks.get(i).low, holds);
-    List<Entry> es = entries(p.chunks.get(ci));
+    Chunk c = p.chunks.get(ci);
+    rawForm(c); // searched in place if not decoded
     int lo = 1;
-    int hi = es.size();
+    int hi = c.count;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      if (holds.test(es.get(mid))) {
+      if (holds.test(entryAt(c, mid))) {
         hi = mid;
       } else {
         lo = mid + 1;
@@ -782,6 +827,7 @@ final class ZSetSide {
    * OpenCollections}), which reads the store no more.
    */
   void loadAll() {
+    slack = true;
     for (int pi = 0; pi < pages.size(); pi++) {
       for (Chunk c : page(pi).chunks) {
         rawForm(c);
@@ -797,9 +843,7 @@ final class ZSetSide {
   void settle() {
     for (Chunk c : listed) {
       if (c.entries != null && !c.entries.isEmpty()) {
-        byte[] raw = ZSetChunks.encodeChunk(c.entries);
-        c.starts = ZSetChunks.entryStarts(raw, c.entries.size());
-        c.raw = raw;
+        hold(c, ZSetChunks.encodeChunk(c.entries), c.entries.size());
         c.entries = null;
       }
     }
@@ -820,7 +864,7 @@ final class ZSetSide {
     List<Entry> out = new ArrayList<>((int) Math.min(size(), Integer.MAX_VALUE));
     for (int pi = 0; pi < pages.size(); pi++) {
       for (Chunk c : page(pi).chunks) {
-        out.addAll(entries(c));
+        out.addAll(rawForm(c) ? c.buf.entries() : c.entries);
       }
     }
     return out;
@@ -849,7 +893,13 @@ final class ZSetSide {
     Page p = pages.get(pi);
     Chunk c = p.chunks.get(ci);
     c.low = entryAt(c, 0);
+    if (p.lowKeys != null) {
+      p.lowKeys[ci] = keyOf(c.low);
+    }
     p.low = p.chunks.getFirst().low;
+    if (pageKeys != null && ci == 0) {
+      pageKeys[pi] = keyOf(p.low);
+    }
     p.dirty = true;
   }
 
@@ -910,6 +960,8 @@ final class ZSetSide {
     listed.add(rest);
     p.chunks.add(ci + 1, rest);
     refresh(p);
+    p.lowKeys = null;
+    pageKeys = null;
     if (p.chunks.size() > PAGE_CHUNKS) {
       splitPage(pi, ci + 1);
     }
@@ -933,6 +985,8 @@ final class ZSetSide {
     refresh(p);
     refresh(rest);
     pages.add(pi + 1, rest);
+    p.lowKeys = null;
+    pageKeys = null;
   }
 
   /**
@@ -962,7 +1016,9 @@ final class ZSetSide {
       Page second = other < i ? p : q;
       first.chunks.addAll(second.chunks);
       refresh(first);
+      first.lowKeys = null;
       pages.remove(second);
+      pageKeys = null;
       drop(second.number);
       i = -1; // indexes moved: look again (each merge removes a page, so this ends)
     }
@@ -986,6 +1042,8 @@ final class ZSetSide {
       cs.remove(second);
       drop(second.number);
       refresh(p);
+      p.lowKeys = null;
+      pageKeys = null;
       i = Math.max(-1, Math.min(i, other) - 1);
     }
   }
@@ -1018,9 +1076,7 @@ final class ZSetSide {
           }
           if (c.dirty || fresh) {
             store.put(
-                c.number,
-                c.entries != null ? ZSetChunks.chunk(c.entries) : ZSetChunks.encoded(c.raw),
-                fresh);
+                c.number, c.entries != null ? ZSetChunks.chunk(c.entries) : c.buf.encoder(), fresh);
             c.dirty = false;
           }
           chunkRefs.add(new Ref(c.number, c.count, c.bytes, c.low));
