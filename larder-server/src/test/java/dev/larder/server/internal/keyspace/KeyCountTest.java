@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,7 +56,13 @@ class KeyCountTest {
   }
 
   private static void write(TestServer.Connection c, SplittableRandom random, int ops) {
-    for (int op = 0; op < ops; op++) {
+    write(c, random, ops, new AtomicLong());
+  }
+
+  /** Runs {@code ops} random commands, counting each in {@code written} once answered. */
+  private static void write(
+      TestServer.Connection c, SplittableRandom random, int ops, AtomicLong written) {
+    for (int op = 0; op < ops; op++, written.incrementAndGet()) {
       String key = "k" + random.nextInt(3_000);
       switch (random.nextInt(10)) {
         case 0, 1, 2 -> c.cmd("SET", key, "v".repeat(100));
@@ -74,24 +81,33 @@ class KeyCountTest {
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
   void concurrentWritesEvictionsExpiriesFlushesAndSwapsLeaveTheCountsOfAWalk() throws Exception {
-    try (TestServer s = new TestServer(Map.of("maxmemory", "2mb"));
+    try (TestServer s = new TestServer(Map.of("maxmemory", "1mb"));
         Workers writers = Workers.named("writer")) {
       AtomicBoolean done = new AtomicBoolean();
-      writers.start(4, index -> write(s.resp(), new SplittableRandom(index), 6_000));
+      AtomicLong written = new AtomicLong();
+      writers.start(4, index -> write(s.resp(), new SplittableRandom(index), 6_000, written));
       try (Workers others = Workers.named("sweeper")) {
         others.start(
             () -> {
               // Time moves and the sweep removes some expired keys, as the server's timer would;
-              // FLUSHDB and SWAPDB run beside the writers.
+              // FLUSHDB and SWAPDB run beside the writers, paced by the writers' progress (a
+              // FLUSHDB every 3,000 of their commands, a SWAPDB every 300), not by this loop's
+              // speed: on a quiet machine a flush every few iterations kept the keyspace far
+              // under its bound, and the eviction this test is about never happened.
               TestServer.Connection c = s.resp();
               SplittableRandom random = new SplittableRandom(99);
+              long flushedAt = 0;
+              long swappedAt = 0;
               while (!done.get() && !Thread.currentThread().isInterrupted()) {
                 s.now.addAndGet(5);
                 s.keyspace.sweepExpired(200);
-                if (random.nextInt(50) == 0) {
+                long now = written.get();
+                if (now - flushedAt >= 3_000) {
+                  flushedAt = now;
                   c.cmd("SELECT", Integer.toString(random.nextInt(3)));
                   c.cmd("FLUSHDB");
-                } else if (random.nextInt(20) == 0) {
+                } else if (now - swappedAt >= 300) {
+                  swappedAt = now;
                   c.cmd("SWAPDB", Integer.toString(random.nextInt(3)), "1");
                 }
                 Thread.onSpinWait();
@@ -104,6 +120,17 @@ class KeyCountTest {
         }
         others.join(Duration.ofSeconds(10));
       }
+      System.err.println(
+          "DBG store "
+              + s.keyspace.storeMemoryUsed()
+              + " used "
+              + s.keyspace.memoryUsed()
+              + " max "
+              + s.keyspace.maxMemory()
+              + " open "
+              + (s.keyspace.openIfAny() == null ? -1 : s.keyspace.openIfAny().bytes())
+              + " stats "
+              + java.util.Arrays.toString(s.keyspace.stats()));
       assertTrue(s.keyspace.stats()[3] > 0, "nothing was evicted");
       assertCountsMatchAWalk(s);
       // Expired keys not yet removed are counted, as Redis counts them, until removed.
