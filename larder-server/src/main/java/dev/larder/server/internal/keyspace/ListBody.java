@@ -199,7 +199,7 @@ public final class ListBody {
         s.bytes = s.payload.length;
       }
     }
-    uncounted();
+    forgetTotals();
   }
 
   /**
@@ -217,10 +217,10 @@ public final class ListBody {
       if (s.dirty && !s.isPage() && s.bytes > CHUNK_BYTES + CHUNK_BYTES / 2) {
         List<Segment> pieces = split(payload(s), encoding());
         segments.remove(i);
-        uncounted(s);
+        countOut(s);
         segments.addAll(i, pieces);
         for (Segment piece : pieces) {
-          counted(piece);
+          countIn(piece);
         }
         pieces.getFirst().number = s.number;
         i += pieces.size() - 1;
@@ -256,13 +256,13 @@ public final class ListBody {
   }
 
   /** Forgets the running totals: the segments were rebuilt; the next read counts them again. */
-  private void uncounted() {
+  private void forgetTotals() {
     elementCount = -1;
     payloadBytes = -1;
   }
 
   /** Counts a segment that joins the list. */
-  private void counted(Segment s) {
+  private void countIn(Segment s) {
     if (elementCount >= 0) {
       elementCount += s.count;
       payloadBytes += s.bytes;
@@ -270,7 +270,7 @@ public final class ListBody {
   }
 
   /** Counts a segment that leaves the list. */
-  private void uncounted(Segment s) {
+  private void countOut(Segment s) {
     if (elementCount >= 0) {
       elementCount -= s.count;
       payloadBytes -= s.bytes;
@@ -309,7 +309,7 @@ public final class ListBody {
     changes++;
     if (elements.isEmpty()) {
       Segment gone = segments.remove(segment);
-      uncounted(gone);
+      countOut(gone);
       drop(gone);
       return;
     }
@@ -350,10 +350,10 @@ public final class ListBody {
     for (int i = 0; i < chunks.entries(); i++) {
       listed.add(new Segment(chunks.number(i), chunks.count(i), chunks.bytes(i), null));
     }
-    uncounted(segments.remove(at));
+    countOut(segments.remove(at));
     segments.addAll(at, listed);
     for (Segment s : listed) {
-      counted(s);
+      countIn(s);
     }
     pages--;
     expanded.add(page.number);
@@ -391,12 +391,12 @@ public final class ListBody {
   }
 
   private void set(Segment s, byte[] payload) {
-    uncounted(s);
+    countOut(s);
     s.payload = payload;
     s.count = ListPayload.count(payload);
     s.bytes = payload.length;
     s.dirty = true;
-    counted(s);
+    countIn(s);
     changes++;
     if (payload.length > CHUNK_BYTES + CHUNK_BYTES / 2) {
       oversized = true;
@@ -417,7 +417,7 @@ public final class ListBody {
     }
     Segment s = Segment.fresh(encode(elements.reversed()));
     segments.addFirst(s);
-    counted(s);
+    countIn(s);
   }
 
   /**
@@ -434,7 +434,7 @@ public final class ListBody {
     }
     Segment s = Segment.fresh(encode(elements));
     segments.addLast(s);
-    counted(s);
+    countIn(s);
   }
 
   /** Whether pushing the elements into an end segment keeps it within its bound. */
@@ -488,7 +488,7 @@ public final class ListBody {
     changes++;
     if (rest == null) {
       segments.remove(at);
-      uncounted(s);
+      countOut(s);
       drop(s);
     } else {
       set(s, rest);
@@ -600,7 +600,7 @@ public final class ListBody {
       changes++;
       segments.clear();
       segments.addAll(kept);
-      uncounted();
+      forgetTotals();
     }
   }
 
@@ -616,7 +616,7 @@ public final class ListBody {
       Segment one = Segment.fresh(packedPayload());
       segments.clear();
       segments.add(one);
-      uncounted();
+      forgetTotals();
       return;
     }
     for (int i = 0; i < segments.size(); i++) {
@@ -649,7 +649,7 @@ public final class ListBody {
         set(s, ListPayload.reencode(s.payload, ListPayload.CHUNK));
       }
     }
-    uncounted(); // split and merged: counted again at the next read
+    forgetTotals(); // split and merged: counted again at the next read
   }
 
   private static List<Segment> split(byte[] payload, int encoding) {

@@ -148,9 +148,7 @@ public final class ListStore {
     if (o == null || o.list == null) {
       return null;
     }
-    if (!tier.headUnchanged(o)
-        || (o.head.expiresAtMillis() != 0 && o.head.expiredAt(keyspace.now()))) {
-      tier.drop(o);
+    if (!tier.servable(o)) {
       return null;
     }
     long before = o.list.changes();

@@ -38,14 +38,13 @@ import java.util.concurrent.locks.ReentrantLock;
  *       Keyspace#peekHeader}); at {@code CONFIG SET maxmemory} and when the keyspace closes. A
  *       FLUSHDB or FLUSHALL drops them without writing.
  *   <li><b>Replacement.</b> A blind SET or DEL replaces the head without the key's stripe: each
- *       close, and each command on an open list or sorted set, compares the store's head with the
- *       one the collection was opened from, and drops the collection if they differ (the
- *       replacement came after every change the tier holds); a command on an open set or hash does
- *       so only while its collection is marked by a blind write or an eviction ({@link
- *       #blindWriteBegins}, {@link #headUnchanged}). A close writes nothing if they differ, so it
- *       never writes a chunk of a head already replaced; a replacement after the check releases the
- *       old head's chunks once the closer left the stripe, which removes the chunks the close wrote
- *       in place.
+ *       close compares the store's head with the one the collection was opened from, and drops the
+ *       collection if they differ (the replacement came after every change the tier holds); a
+ *       command does so only while its collection is marked by a blind write or an eviction ({@link
+ *       #blindWriteBegins}, {@link #servable}). A close writes nothing if they differ, so it never
+ *       writes a chunk of a head already replaced; a replacement after the check releases the old
+ *       head's chunks once the closer left the stripe, which removes the chunks the close wrote in
+ *       place.
  *   <li><b>Eviction and expiry.</b> The store evicts or expires the head (or a chunk: its
  *       collection with it) as ever; the collection is dropped under the stripe by the eviction's
  *       follow-up, or at its next command by the head check; an expired one is dropped and the
@@ -417,7 +416,7 @@ final class OpenCollections {
    * it stays; one counted is past its store write once the count drops, and the next command reads
    * the store again.
    */
-  boolean headUnchanged(Open o) {
+  private boolean headUnchanged(Open o) {
     if (!o.headMoved) {
       return true;
     }
@@ -426,6 +425,20 @@ final class OpenCollections {
       o.headMoved = true;
     }
     return holdsHead(o);
+  }
+
+  /**
+   * Returns whether a command may be served from an open collection (under its stripe): its head is
+   * still the store's ({@link #headUnchanged}) and has not expired. If not, the collection is
+   * dropped without writing (a replacement came after every change it holds; an expired key's
+   * changes are gone with it) and the command runs on the store.
+   */
+  boolean servable(Open o) {
+    if (headUnchanged(o) && (o.head.expiresAtMillis() == 0 || !o.head.expiredAt(keyspace.now()))) {
+      return true;
+    }
+    drop(o);
+    return false;
   }
 
   private static int blindSlot(byte[] stored) {

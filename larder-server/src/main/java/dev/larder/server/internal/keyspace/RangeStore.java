@@ -172,9 +172,7 @@ public final class RangeStore {
     if (o == null || o.type != type) {
       return null;
     }
-    if (!tier.headUnchanged(o)
-        || (o.head.expiresAtMillis() != 0 && o.head.expiredAt(keyspace.now()))) {
-      tier.drop(o);
+    if (!tier.servable(o)) {
       return null;
     }
     long before = o.body.changes();

@@ -173,8 +173,7 @@ public final class ZSetStore {
     if (o == null || o.zset == null) {
       return null;
     }
-    if (!tier.holdsHead(o) || o.head.expiredAt(keyspace.now())) {
-      tier.drop(o);
+    if (!tier.servable(o)) {
       return null;
     }
     long before = o.zset.changes();
