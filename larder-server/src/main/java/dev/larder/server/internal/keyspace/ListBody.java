@@ -195,11 +195,11 @@ public final class ListBody {
     for (Segment s : segments) {
       byte[] chunk = payload(s);
       if (chunk[0] != ListPayload.PACKED) {
+        // Its bytes stay the stored chunk's (encoding 3), which the head names while it is clean:
+        // a write-back lists a clean chunk with them. A change sets them to what it holds.
         s.payload = ListPayload.reencode(chunk, ListPayload.PACKED);
-        s.bytes = s.payload.length;
       }
     }
-    forgetTotals();
   }
 
   /**

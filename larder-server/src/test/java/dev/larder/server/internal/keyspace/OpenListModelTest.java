@@ -191,6 +191,7 @@ class OpenListModelTest {
           open.closeOpenCollections();
           assertEquals(0, ChunkCensus.of(open).orphans(), step + ": no chunk unnamed");
           assertEquals(whole(stored), whole(open), step + ": the same list once closed");
+          assertHeadDescribesItsChunks(open, step + ": once closed");
         }
         StoredValue head = stored.peekHeader(0, KEY);
         boolean chunked = head != null && ListChunks.isHead(head.payload());
@@ -205,6 +206,40 @@ class OpenListModelTest {
       assertEquals(whole(stored), whole(open), "the stores hold the same list");
       assertEquals(0, ChunkCensus.of(open).orphans(), "no chunk unnamed");
       assertEquals(0, ChunkCensus.of(stored).orphans());
+      assertHeadDescribesItsChunks(open, "at the end");
     }
+  }
+
+  /**
+   * Every count and byte size a chunked list's head (and its index pages) gives is its chunk's as
+   * the store path reads it (encoding 3): an open list holds its chunks in another encoding, and
+   * what it writes back must not carry that encoding's sizes into the head.
+   */
+  private static void assertHeadDescribesItsChunks(Keyspace ks, String when) {
+    StoredValue head = ks.peekHeader(0, KEY);
+    if (head == null || !ListChunks.isHead(head.payload())) {
+      return;
+    }
+    byte[] headKey = Keyspace.storedKey(0, KEY);
+    ListChunks.Index index = ListChunks.Index.decode(head.payload());
+    for (int i = 0; i < index.entries(); i++) {
+      if (!index.isPage(i)) {
+        assertChunkIs(ks, headKey, index.id(), index, i, when);
+        continue;
+      }
+      byte[] page = ChunkCensus.storedPayload(ks, headKey, index.id(), index.number(i));
+      ListChunks.Index listed = ListChunks.Index.decodePage(page, index.nextNumber());
+      for (int k = 0; k < listed.entries(); k++) {
+        assertChunkIs(ks, headKey, index.id(), listed, k, when);
+      }
+    }
+  }
+
+  private static void assertChunkIs(
+      Keyspace ks, byte[] headKey, long id, ListChunks.Index index, int i, String when) {
+    byte[] chunk =
+        ListPayload.loadedChunk(ChunkCensus.storedPayload(ks, headKey, id, index.number(i)));
+    assertEquals(ListPayload.count(chunk), index.count(i), when + ": chunk " + index.number(i));
+    assertEquals(chunk.length, index.bytes(i), when + ": bytes of chunk " + index.number(i));
   }
 }
