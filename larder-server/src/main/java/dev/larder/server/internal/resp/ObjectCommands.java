@@ -4,8 +4,10 @@ import static dev.larder.server.internal.resp.RespCommand.Flag.READONLY;
 
 import dev.larder.server.internal.ServerState;
 import dev.larder.server.internal.keyspace.HashPayload;
+import dev.larder.server.internal.keyspace.SetPayload;
 import dev.larder.server.internal.keyspace.StoredValue;
 import dev.larder.server.internal.keyspace.ValueLayout;
+import dev.larder.server.internal.keyspace.ZSetPayload;
 import java.util.List;
 import java.util.Map;
 
@@ -14,13 +16,16 @@ import java.util.Map;
  *
  * <ul>
  *   <li>OBJECT ENCODING names the encoding Redis 7.0 would give the same value with the same
- *       thresholds ({@code hash-max-listpack-entries}, {@code hash-max-listpack-value}): a string
- *       is {@code int}, {@code embstr} or {@code raw}, a hash {@code listpack} or {@code
- *       hashtable}; other types {@code listpack}. Larder itself stores every value one way, as one
- *       packed run of bytes in its pages, which none of Redis's names describes; tools read the
- *       encoding to predict Redis's memory and speed, so the answer is Redis's for that value. It
- *       is worked out from the value as it is, not from how it was written (Redis keeps {@code raw}
- *       for a number made by APPEND, and never turns a hashtable back into a listpack).
+ *       thresholds ({@code hash-max-listpack-entries} and {@code -value}, {@code
+ *       set-max-intset-entries}, {@code zset-max-listpack-entries} and {@code -value}): a string is
+ *       {@code int}, {@code embstr} or {@code raw}; a hash {@code listpack} or {@code hashtable}; a
+ *       list {@code quicklist} (Redis 7.0 names every list so); a set {@code intset} (canonical
+ *       integers only) or {@code hashtable}; a sorted set {@code listpack} or {@code skiplist}.
+ *       Larder itself stores every value one way, as one packed run of bytes in its pages, which
+ *       none of Redis's names describes; tools read the encoding to predict Redis's memory and
+ *       speed, so the answer is Redis's for that value. It is worked out from the value as it is,
+ *       not from how it was written (Redis keeps {@code raw} for a number made by APPEND, and never
+ *       turns a hashtable back into a listpack).
  *   <li>OBJECT REFCOUNT is 1: every stored value is its own copy (Redis shares small integers).
  *   <li>OBJECT FREQ and IDLETIME are refused: the store's eviction counts accesses in one shared
  *       frequency sketch and keeps no access time, so neither exists per key. The errors are
@@ -110,8 +115,37 @@ final class ObjectCommands {
     return switch (v.type()) {
       case STRING -> stringEncoding(v.payload());
       case HASH -> hashEncoding(s, v.payload());
-      default -> "listpack";
+      case LIST -> "quicklist"; // Redis 7.0 reports every list so, however short
+      case SET -> setEncoding(s, v.payload());
+      case ZSET -> zsetEncoding(s, v.payload());
     };
+  }
+
+  /** A set is an intset while it holds at most the threshold's members, all canonical integers. */
+  private static String setEncoding(ServerState s, byte[] payload) {
+    if (SetPayload.size(payload) > ConfigParameters.number(s, "set-max-intset-entries")) {
+      return "hashtable";
+    }
+    for (byte[] m : SetPayload.members(payload)) {
+      if (SetPayload.asLong(m) == null) {
+        return "hashtable";
+      }
+    }
+    return "intset";
+  }
+
+  private static String zsetEncoding(ServerState s, byte[] payload) {
+    ZSetPayload.View view = ZSetPayload.view(payload);
+    if (view.size() > ConfigParameters.number(s, "zset-max-listpack-entries")) {
+      return "skiplist";
+    }
+    long maxValue = ConfigParameters.number(s, "zset-max-listpack-value");
+    for (int i = 0; i < view.size(); i++) {
+      if (view.member(i).length > maxValue) {
+        return "skiplist";
+      }
+    }
+    return "listpack";
   }
 
   private static String stringEncoding(byte[] p) {

@@ -94,6 +94,21 @@ class RespIntrospectionTest {
     assertEquals("+OK\r\n", c.cmd("CONFIG", "SET", "hash-max-ziplist-value", "0"));
     assertEquals("$9\r\nhashtable\r\n", c.cmd("OBJECT", "ENCODING", "h"));
     assertEquals("$-1\r\n", c.cmd("OBJECT", "ENCODING", "missing"));
+    c.cmd("RPUSH", "l", "a");
+    assertEquals("$9\r\nquicklist\r\n", c.cmd("OBJECT", "ENCODING", "l"));
+    c.cmd("SADD", "ints", "1", "-2", "30");
+    c.cmd("SADD", "strs", "1", "01");
+    assertEquals("$6\r\nintset\r\n", c.cmd("OBJECT", "ENCODING", "ints"));
+    assertEquals("$9\r\nhashtable\r\n", c.cmd("OBJECT", "ENCODING", "strs"));
+    assertEquals("+OK\r\n", c.cmd("CONFIG", "SET", "set-max-intset-entries", "2"));
+    assertEquals("$9\r\nhashtable\r\n", c.cmd("OBJECT", "ENCODING", "ints"));
+    c.cmd("ZADD", "z", "1", "a", "2", "bb");
+    assertEquals("$8\r\nlistpack\r\n", c.cmd("OBJECT", "ENCODING", "z"));
+    assertEquals("+OK\r\n", c.cmd("CONFIG", "SET", "zset-max-listpack-value", "1"));
+    assertEquals("$8\r\nskiplist\r\n", c.cmd("OBJECT", "ENCODING", "z"));
+    assertEquals("+OK\r\n", c.cmd("CONFIG", "SET", "zset-max-listpack-value", "64"));
+    assertEquals("+OK\r\n", c.cmd("CONFIG", "SET", "zset-max-listpack-entries", "1"));
+    assertEquals("$8\r\nskiplist\r\n", c.cmd("OBJECT", "ENCODING", "z"));
     assertEquals(":1\r\n", c.cmd("OBJECT", "REFCOUNT", "n"));
     assertTrue(c.cmd("OBJECT", "FREQ", "n").startsWith("-ERR access frequency is not tracked"));
     assertTrue(
