@@ -32,6 +32,12 @@ import java.util.function.IntFunction;
  * entries, a new end chunk every {@link #END_CHUNKS} - {@link #END_KEEP} adds one page write, and
  * nothing walks the list's other chunks.
  *
+ * <p>A chunk is stored front-coded when that is shorter ({@link ListPayload#storedChunk}), except
+ * the two end chunks, which are stored plain: pushes and pops change them, and expanding and
+ * front-coding a chunk of a few hundred short elements again at every command cost an order of
+ * magnitude more than the push. A chunk that stops being an end chunk because a push started a new
+ * one is rewritten front-coded ({@code leavesEnd}).
+ *
  * <p>Not thread-safe: one command's, under its key's stripe.
  */
 public final class ListBody {
@@ -415,6 +421,9 @@ public final class ListBody {
       set(s, ListPayload.pushHead(payload(s), elements));
       return;
     }
+    if (!segments.isEmpty()) {
+      leavesEnd(segments.getFirst());
+    }
     Segment s = Segment.fresh(encode(elements.reversed()));
     segments.addFirst(s);
     countIn(s);
@@ -432,9 +441,24 @@ public final class ListBody {
       set(s, ListPayload.pushTail(payload(s), elements));
       return;
     }
+    if (!segments.isEmpty()) {
+      leavesEnd(segments.getLast());
+    }
     Segment s = Segment.fresh(encode(elements));
     segments.addLast(s);
     countIn(s);
+  }
+
+  /**
+   * Marks a chunk that a new chunk is about to replace as the list's end for rewriting: an end
+   * chunk is stored plain ({@link #write}) and is now an inner one, to be stored front-coded. One
+   * read and one write of a chunk per chunk filled by pushes.
+   */
+  private void leavesEnd(Segment s) {
+    if (index != null && !s.isPage() && !s.dirty) {
+      payload(s);
+      s.dirty = true;
+    }
   }
 
   /** Whether pushing the elements into an end segment keeps it within its bound. */
@@ -681,6 +705,8 @@ public final class ListBody {
    */
   ListChunks.Index write(ListChunks.Index head, ChunkWriter store) {
     foldIntoNeighbours();
+    Segment first = segments.isEmpty() ? null : segments.getFirst();
+    Segment last = segments.isEmpty() ? null : segments.getLast();
     for (Segment s : segments) {
       if (s.isPage()) {
         continue;
@@ -690,7 +716,11 @@ public final class ListBody {
         s.number = head.takeNumber();
       }
       if (s.dirty || fresh) {
-        store.put(s.number, ListPayload.storedChunk(payload(s)), fresh);
+        // The end chunks take the pushes and pops: stored plain, a push reads and writes them
+        // without expanding and front-coding them again (tens of microseconds for a chunk of a
+        // few hundred short elements); the inner ones are front-coded when that is shorter.
+        boolean end = s == first || s == last;
+        store.put(s.number, end ? payload(s) : ListPayload.storedChunk(payload(s)), fresh);
       }
     }
     int n = segments.size();
