@@ -109,19 +109,26 @@ public final class ListStore {
     ChunkStore.Live live = chunks.live(stored);
     StoredValue before = live.value();
     boolean isList = before != null && before.type() == ValueType.LIST;
-    if (chunking
-        && sink == null
-        && isList
-        && keyspace.opensCollections()
-        && ListChunks.isHead(before.payload())) {
+    // Decoded once: a hot list too large to open is asked to open at every command, and its
+    // store path then needs the same index.
+    ListChunks.Index index =
+        isList && ListChunks.isHead(before.payload())
+            ? ListChunks.Index.decode(before.payload())
+            : null;
+    if (chunking && sink == null && index != null && keyspace.opensCollections()) {
       OpenCollections tier = keyspace.openCollections(); // not null: it opens collections
       ChunkStore.Outcome<R> served =
-          tier.hot(stored) && open(stored, live, tier) ? served(tier, stored, edit, sink) : null;
+          tier.hot(stored) && open(stored, live, index, tier)
+              ? served(tier, stored, edit, sink)
+              : null;
       if (served != null) {
         return served;
       }
     }
-    ListBody list = isList ? bodyOf(stored, before) : ListBody.empty();
+    ListBody list =
+        index != null
+            ? ListBody.chunked(index, chunks.loader(stored, index.id()))
+            : isList ? bodyOf(stored, before) : ListBody.empty();
     R result = edit.apply(before, list);
     if (!list.changed()) {
       return new ChunkStore.Outcome<>(result, null);
@@ -184,9 +191,9 @@ public final class ListStore {
    * Opens the chunked list {@code live} holds (under its stripe), every page and chunk read, if the
    * tier has room for it; returns whether it did.
    */
-  private boolean open(byte[] stored, ChunkStore.Live live, OpenCollections tier) {
+  private boolean open(
+      byte[] stored, ChunkStore.Live live, ListChunks.Index index, OpenCollections tier) {
     StoredValue head = live.value();
-    ListChunks.Index index = ListChunks.Index.decode(head.payload());
     long size = 0;
     for (int i = 0; i < index.entries(); i++) {
       size +=
@@ -196,7 +203,7 @@ public final class ListStore {
     if (!tier.room(size)) {
       return false;
     }
-    ListBody list = bodyOf(stored, head);
+    ListBody list = ListBody.chunked(index, chunks.loader(stored, index.id()));
     list.loadAll(); // a missing chunk throws MissingChunk: the store path's case, as if not opened
     tier.add(new OpenCollections.Open(stored, live.raw(), head, list));
     return true;
