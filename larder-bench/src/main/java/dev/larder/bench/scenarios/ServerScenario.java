@@ -61,6 +61,15 @@ public final class ServerScenario implements Scenario {
   private static final Parameter.WholeNumber COLLECTION_REQUESTS =
       new Parameter.WholeNumber("collection-requests", 100, 1_000_000_000, 20_000, 2_000);
 
+  /**
+   * Elements pushed into the list tests' key before each pass's list tests, untimed (0: none): so
+   * that LPUSH, RPUSH, LPOP and RPOP run on a list of that size. A list past a quarter of Larder's
+   * open-collection budget (16 MiB at the default maxmemory of 1 GiB) does not open, and its
+   * commands take the store's path.
+   */
+  private static final Parameter.WholeNumber LIST_PREFILL =
+      new Parameter.WholeNumber("list-prefill", 0, 100_000_000, 0, 0);
+
   static final List<String> SERVERS = List.of("Larder", "Redis", "memcached");
 
   /** The servers that speak RESP: measured in one trial, for the ratios. */
@@ -90,7 +99,15 @@ public final class ServerScenario implements Scenario {
   @Override
   public List<Parameter> parameters() {
     return List.of(
-        REQUESTS, KEYS, MAXMEMORY, PARTS, TESTS, COLLECTION_REQUESTS, IO_THREADS, PERSISTENCE);
+        REQUESTS,
+        KEYS,
+        MAXMEMORY,
+        PARTS,
+        TESTS,
+        COLLECTION_REQUESTS,
+        LIST_PREFILL,
+        IO_THREADS,
+        PERSISTENCE);
   }
 
   @Override
@@ -147,6 +164,7 @@ public final class ServerScenario implements Scenario {
             PARTS.get(o),
             TESTS.get(o),
             COLLECTION_REQUESTS.get(o),
+            LIST_PREFILL.get(o),
             (int) IO_THREADS.get(o),
             trial.params().getOrDefault("persistence", "off"),
             context::progress);
@@ -178,6 +196,7 @@ public final class ServerScenario implements Scenario {
             Column.of("pipeline"),
             new Column("valueBytes", "value bytes"),
             Column.of("requests"),
+            new Column("listPrefill", "list elements before"),
             new Column("opsPerSec", "ops/s"),
             new Column("xRedis", "x Redis ops/s"),
             new Column("p50Ms", "p50 ms"),

@@ -54,6 +54,16 @@ final class RedisBenchmarkTests {
   }
 
   /**
+   * Whether the test pushes to or pops from the list key without removing it first (LPUSH, RPUSH,
+   * LPOP, RPOP): the tests a list filled beforehand is for. The LRANGE tests remove the list.
+   *
+   * @param test a name of {@link #ALL}
+   */
+  static boolean growsTheList(String test) {
+    return List.of("lpush", "rpush", "lpop", "rpop").contains(test);
+  }
+
+  /**
    * Returns the keys to remove before the test runs: the list, before each LRANGE test (see the
    * class comment); none otherwise.
    *

@@ -27,6 +27,7 @@ public final class ServerBench {
   private final List<String> parts;
   private final List<String> tests;
   private final long collectionRequests;
+  private final long listPrefill;
   private final int ioThreads;
   private final String persistence;
   private final Consumer<String> progress;
@@ -40,6 +41,8 @@ public final class ServerBench {
    * @param tests the redis-benchmark tests, names of its {@code -t} option, run in its order
    * @param collectionRequests requests of each redis-benchmark test on a collection, at either
    *     pipeline
+   * @param listPrefill elements pushed into the list tests' key, untimed, before each pass's first
+   *     list test (0: none)
    * @param ioThreads Larder's event-loop threads, 0 for the server's default
    * @param persistence off, or the appendfsync policy (always, everysec, no) of a server that logs
    *     every write: Larder with a dir, Redis with appendonly yes
@@ -52,6 +55,7 @@ public final class ServerBench {
       List<String> parts,
       List<String> tests,
       long collectionRequests,
+      long listPrefill,
       int ioThreads,
       String persistence,
       Consumer<String> progress) {
@@ -62,6 +66,7 @@ public final class ServerBench {
     this.parts = List.copyOf(parts);
     this.tests = RedisBenchmarkTests.ALL.stream().filter(tests::contains).toList();
     this.collectionRequests = collectionRequests;
+    this.listPrefill = listPrefill;
     this.ioThreads = ioThreads;
     this.progress = progress;
   }
@@ -210,7 +215,13 @@ public final class ServerBench {
         }
         progress.accept(server + ": redis-benchmark -P " + pipeline + " -d " + size + " " + pass);
         KeyLoader.command(port, "FLUSHALL");
+        boolean prefilled = false;
         for (String test : pass) {
+          if (listPrefill > 0 && !prefilled && RedisBenchmarkTests.growsTheList(test)) {
+            progress.accept(server + ": " + listPrefill + " elements into the list, untimed");
+            LoadTools.redisBenchmark(port, "lpush", CLIENTS, 16, size, listPrefill);
+            prefilled = true;
+          }
           rows.addAll(redisBenchmarkTest(server, p, test, pipeline, size));
         }
       }
@@ -245,6 +256,7 @@ public final class ServerBench {
               .put("pipeline", pipeline)
               .put("valueBytes", size)
               .put("requests", ops)
+              .put("listPrefill", RedisBenchmarkTests.growsTheList(test) ? listPrefill : 0)
               .put("opsPerSec", r.opsPerSec())
               .put("p50Ms", r.p50Ms())
               .put("p99Ms", r.p99Ms());

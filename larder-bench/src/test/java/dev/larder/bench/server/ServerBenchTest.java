@@ -43,5 +43,15 @@ class ServerBenchTest {
     assertEquals(List.of(), RedisBenchmarkTests.keysToRemoveBefore("lpush"));
     assertFalse(RedisBenchmarkTests.onCollection("mset"));
     assertTrue(RedisBenchmarkTests.onCollection("zpopmin"));
+    // a filled list is for the tests that keep the list; every LRANGE test removes it first
+    for (String test : RedisBenchmarkTests.ALL) {
+      assertEquals(
+          List.of("lpush", "rpush", "lpop", "rpop").contains(test),
+          RedisBenchmarkTests.growsTheList(test),
+          test);
+      if (RedisBenchmarkTests.growsTheList(test)) {
+        assertEquals(List.of(), RedisBenchmarkTests.keysToRemoveBefore(test), test);
+      }
+    }
   }
 }
