@@ -33,16 +33,26 @@ import java.util.function.IntFunction;
  * nothing walks the list's other chunks.
  *
  * <p>A chunk is stored front-coded when that is shorter ({@link ListPayload#storedChunk}), except
- * the two end chunks, which are stored plain: pushes and pops change them, and expanding and
+ * the two end chunks of a list of at least {@link #PLAIN_ENDS_MIN} bytes, which are stored plain:
+ * pushes and pops change them, and on the store's path (a list too large to open) expanding and
  * front-coding a chunk of a few hundred short elements again at every command cost an order of
- * magnitude more than the push. A chunk that stops being an end chunk because a push started a new
- * one is rewritten front-coded ({@code leavesEnd}).
+ * magnitude more than the push. A smaller list keeps every chunk front-coded: it opens when hot, so
+ * its chunks are coded once per close, and two plain chunks would be a large share of its bytes. A
+ * chunk that stops being an end chunk because a push started a new one is rewritten front-coded
+ * ({@code leavesEnd}).
  *
  * <p>Not thread-safe: one command's, under its key's stripe.
  */
 public final class ListBody {
   /** The payload size a chunk is filled to. */
   static final int CHUNK_BYTES = 4096;
+
+  /**
+   * A chunked list of at least these payload bytes stores its two end chunks plain (see the class
+   * notes): large enough that the list may not fit the open-collection tier and takes the store's
+   * path at every command, and that two plain chunks are a few percent of it at most.
+   */
+  static final long PLAIN_ENDS_MIN = 1 << 20;
 
   /** A packed list whose payload passes this becomes chunked. */
   static final int PACKED_MAX = 8192;
@@ -455,7 +465,7 @@ public final class ListBody {
    * read and one write of a chunk per chunk filled by pushes.
    */
   private void leavesEnd(Segment s) {
-    if (index != null && !s.isPage() && !s.dirty) {
+    if (index != null && !s.isPage() && !s.dirty && bytes() >= PLAIN_ENDS_MIN) {
       payload(s);
       s.dirty = true;
     }
@@ -705,8 +715,9 @@ public final class ListBody {
    */
   ListChunks.Index write(ListChunks.Index head, ChunkWriter store) {
     foldIntoNeighbours();
-    Segment first = segments.isEmpty() ? null : segments.getFirst();
-    Segment last = segments.isEmpty() ? null : segments.getLast();
+    boolean plainEnds = bytes() >= PLAIN_ENDS_MIN;
+    Segment first = plainEnds && !segments.isEmpty() ? segments.getFirst() : null;
+    Segment last = plainEnds && !segments.isEmpty() ? segments.getLast() : null;
     for (Segment s : segments) {
       if (s.isPage()) {
         continue;
@@ -716,9 +727,9 @@ public final class ListBody {
         s.number = head.takeNumber();
       }
       if (s.dirty || fresh) {
-        // The end chunks take the pushes and pops: stored plain, a push reads and writes them
-        // without expanding and front-coding them again (tens of microseconds for a chunk of a
-        // few hundred short elements); the inner ones are front-coded when that is shorter.
+        // A large list's end chunks take the pushes and pops: stored plain, a push reads and
+        // writes them without expanding and front-coding them again (tens of microseconds for a
+        // chunk of a few hundred short elements); the rest are front-coded when that is shorter.
         boolean end = s == first || s == last;
         store.put(s.number, end ? payload(s) : ListPayload.storedChunk(payload(s)), fresh);
       }

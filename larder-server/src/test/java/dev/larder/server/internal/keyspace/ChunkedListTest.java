@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -211,9 +212,8 @@ class ChunkedListTest {
         }
       }
       assertTrue(chunks > 2);
-      // the two end chunks, which take the pushes and pops, are stored plain; every other one
-      // front-coded, including each that was the tail end before the next push started a chunk
-      assertEquals(2, plain, "plain chunks among " + chunks);
+      // below the size at which a list's end chunks are stored plain: every chunk front-coded
+      assertEquals(0, plain, "plain chunks among " + chunks);
       // 14.4 bytes an element in encoding 3; the elements differ in their last digits
       assertTrue(stored < 5L * model.size(), stored + " bytes for " + model.size() + " elements");
       // changes in the middle and at both ends read and write front-coded chunks
@@ -240,6 +240,106 @@ class ChunkedListTest {
       assertSame(model, contents(ks), "after changes");
       assertEquals(0, chunkEntries(ks)[1], "no orphan chunk");
     }
+  }
+
+  /**
+   * A list of at least {@link ListBody#PLAIN_ENDS_MIN} bytes stores its two end chunks plain and
+   * every other chunk front-coded, including each end chunk a push left behind; shrunk below that
+   * size, a rewritten end chunk is front-coded again.
+   */
+  @Test
+  void aLargeListStoresItsEndChunksPlainAndTheRestFrontCoded() {
+    try (Keyspace ks = keyspace(256 << 20)) {
+      List<byte[]> model = new ArrayList<>();
+      int i = 0;
+      // an open list counts its chunks as held, with backlens: a margin over the threshold
+      while (listBytes(ks) < ListBody.PLAIN_ENDS_MIN * 5 / 4) {
+        List<byte[]> add = new ArrayList<>();
+        for (int k = 0; k < 500; k++, i++) {
+          add.add(b("element:" + i));
+        }
+        ks.editList(
+            0,
+            KEY,
+            (before, list) -> {
+              list.pushTail(add);
+              return null;
+            });
+        model.addAll(add);
+        // single pushes at the head too, of 200-byte elements: a head chunk fills every 20 or so,
+        // and each new one leaves the old one behind
+        byte[] one = b("head:" + i + ":" + "x".repeat(200));
+        ks.editList(
+            0,
+            KEY,
+            (before, list) -> {
+              list.pushHead(List.of(one));
+              return null;
+            });
+        model.addFirst(one);
+      }
+      assertSame(model, contents(ks), "read back");
+      ks.closeOpenCollections(); // what the store holds, not an open copy
+      ListChunks.Index head = ListChunks.Index.decode(ks.peekHeader(0, KEY).payload());
+      int first = head.number(0);
+      int last = head.number(head.entries() - 1);
+      assertFalse(head.isPage(0) || head.isPage(head.entries() - 1), "the head lists its ends");
+      byte[] headKey = Keyspace.storedKey(0, KEY);
+      for (int end : new int[] {first, last}) {
+        byte[] chunk = ChunkCensus.storedPayload(ks, headKey, head.id(), end);
+        assertEquals(ListPayload.CHUNK, chunk[0], "end chunk " + end + " plain");
+      }
+      int[] plainAndChunks = plainChunks(ks, Set.of(first, last));
+      assertTrue(plainAndChunks[1] > 100, "chunks: " + plainAndChunks[1]);
+      assertEquals(0, plainAndChunks[0], "inner chunks plain among " + plainAndChunks[1]);
+      // popped below the size: the end chunks rewritten by the pops are front-coded again
+      int drop = model.size() - 30_000;
+      ks.editList(
+          0,
+          KEY,
+          (before, list) -> {
+            list.popTail(drop);
+            list.popHead(1);
+            return null;
+          });
+      model.subList(model.size() - drop, model.size()).clear();
+      model.removeFirst();
+      assertSame(model, contents(ks), "after the pops");
+      assertTrue(listBytes(ks) < ListBody.PLAIN_ENDS_MIN);
+      ks.closeOpenCollections();
+      assertEquals(0, plainChunks(ks, Set.of())[0], "plain chunks once small");
+      assertEquals(0, chunkEntries(ks)[1], "no orphan chunk");
+    }
+  }
+
+  /** The list's payload bytes, as its body counts them (0 when absent). */
+  private static long listBytes(Keyspace ks) {
+    Long bytes = ks.readList(0, KEY, (before, list) -> list == null ? 0L : list.bytes());
+    return bytes == null ? 0 : bytes;
+  }
+
+  /**
+   * Of the list's stored chunks but those numbered in {@code except}: how many are stored plain
+   * (encoding 3) although front-coded they would be shorter, and how many there are.
+   */
+  @SuppressWarnings("ReferenceEquality") // storedChunk hands back the very array when it keeps it
+  private static int[] plainChunks(Keyspace ks, Set<Integer> except) {
+    int plain = 0;
+    int chunks = 0;
+    for (Map.Entry<byte[], byte[]> e : ks.store().asMap().entrySet()) {
+      if (!ChunkKey.isChunkKey(e.getKey()) || except.contains(ChunkKey.numberOf(e.getKey()))) {
+        continue;
+      }
+      byte[] payload = ValueLayout.decode(e.getValue()).payload();
+      if (payload[0] == ListPayload.CHUNK || payload[0] == ListPayload.CHUNK_FRONT) {
+        chunks++;
+        // storedChunk returns the chunk itself when front coding would not be shorter
+        if (payload[0] == ListPayload.CHUNK && ListPayload.storedChunk(payload) != payload) {
+          plain++;
+        }
+      }
+    }
+    return new int[] {plain, chunks};
   }
 
   @Test
