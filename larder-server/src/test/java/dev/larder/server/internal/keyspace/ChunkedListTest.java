@@ -68,6 +68,30 @@ class ChunkedListTest {
     }
   }
 
+  /** Pushes the elements at the list's tail, as one command. */
+  private static void pushTail(Keyspace ks, List<byte[]> elements) {
+    push(ks, elements, false);
+  }
+
+  /** Pushes the elements at the list's head, as one command. */
+  private static void pushHead(Keyspace ks, List<byte[]> elements) {
+    push(ks, elements, true);
+  }
+
+  private static void push(Keyspace ks, List<byte[]> elements, boolean atHead) {
+    ks.editList(
+        0,
+        KEY,
+        (before, list) -> {
+          if (atHead) {
+            list.pushHead(elements);
+          } else {
+            list.pushTail(elements);
+          }
+          return null;
+        });
+  }
+
   /** Chunk entries in the store, by whether their collection's head names them. */
   private static int[] chunkEntries(Keyspace ks) {
     return ChunkCensus.of(ks).asArray();
@@ -113,13 +137,7 @@ class ChunkedListTest {
         for (int i = 0; i < 100; i++) {
           add.add(b(String.format("%0100d", batch * 100 + i)));
         }
-        ks.editList(
-            0,
-            KEY,
-            (before, list) -> {
-              list.pushTail(add);
-              return null;
-            });
+        pushTail(ks, add);
         model.addAll(add);
       }
       boolean sawPages = false;
@@ -140,13 +158,7 @@ class ChunkedListTest {
       ks.openCollections(false); // the store's path: an open list writes nothing per push
       byte[] element = new byte[100];
       for (int i = 0; i < 20_000; i++) {
-        ks.editList(
-            0,
-            KEY,
-            (before, list) -> {
-              list.pushHead(List.of(element));
-              return null;
-            });
+        pushHead(ks, List.of(element));
       }
       byte[] head = ks.store().getIfPresent(Keyspace.storedKey(0, KEY));
       // 500 chunks: an index of every chunk was 3 KB.
@@ -185,13 +197,7 @@ class ChunkedListTest {
         for (int i = from; i < from + 1_000; i++) {
           add.add(b("element:" + i));
         }
-        ks.editList(
-            0,
-            KEY,
-            (before, list) -> {
-              list.pushTail(add);
-              return null;
-            });
+        pushTail(ks, add);
         model.addAll(add);
       }
       assertSame(model, contents(ks), "read back");
@@ -258,24 +264,12 @@ class ChunkedListTest {
         for (int k = 0; k < 500; k++, i++) {
           add.add(b("element:" + i));
         }
-        ks.editList(
-            0,
-            KEY,
-            (before, list) -> {
-              list.pushTail(add);
-              return null;
-            });
+        pushTail(ks, add);
         model.addAll(add);
         // single pushes at the head too, of 200-byte elements: a head chunk fills every 20 or so,
         // and each new one leaves the old one behind
         byte[] one = b("head:" + i + ":" + "x".repeat(200));
-        ks.editList(
-            0,
-            KEY,
-            (before, list) -> {
-              list.pushHead(List.of(one));
-              return null;
-            });
+        pushHead(ks, List.of(one));
         model.addFirst(one);
       }
       assertSame(model, contents(ks), "read back");
@@ -349,13 +343,7 @@ class ChunkedListTest {
       for (int i = 0; i < 2_000; i++) {
         add.add(b(String.format("%0100d", i)));
       }
-      ks.editList(
-          0,
-          KEY,
-          (before, list) -> {
-            list.pushTail(add);
-            return null;
-          });
+      pushTail(ks, add);
       assertTrue(headPages(ks) > 0);
       byte[] head = ks.store().getIfPresent(Keyspace.storedKey(0, KEY));
       ListChunks.Index index =
@@ -411,17 +399,7 @@ class ChunkedListTest {
     if (op < (growing ? 45 : 15)) {
       List<byte[]> add = elements(random, 1 + random.nextInt(random.nextBoolean() ? 3 : 200), step);
       boolean head = random.nextBoolean();
-      ks.editList(
-          0,
-          KEY,
-          (before, list) -> {
-            if (head) {
-              list.pushHead(add);
-            } else {
-              list.pushTail(add);
-            }
-            return null;
-          });
+      push(ks, add, head);
       if (head) {
         for (byte[] e : add) {
           model.addFirst(e);
@@ -520,13 +498,7 @@ class ChunkedListTest {
     for (int i = 0; i < n; i++) {
       add.add(b("element:" + i));
     }
-    ks.editList(
-        0,
-        KEY,
-        (before, list) -> {
-          list.pushTail(add);
-          return null;
-        });
+    pushTail(ks, add);
   }
 
   @Test
