@@ -117,24 +117,12 @@ public final class ListChunks {
      * @param nextNumber the next chunk number to give out
      */
     public Index(long id, int nextNumber) {
-      this(id, nextNumber, 8);
-    }
-
-    /**
-     * An empty index with room for {@code capacity} entries before it grows: a head decoded or
-     * rewritten at every command on a list too large to open knows its size.
-     *
-     * @param id the collection id
-     * @param nextNumber the next chunk number to give out
-     * @param capacity entries it holds before growing, at least 1
-     */
-    public Index(long id, int nextNumber, int capacity) {
       this.id = id;
       this.nextNumber = nextNumber;
-      this.numbers = new int[capacity];
-      this.counts = new int[capacity];
-      this.bytes = new int[capacity];
-      this.chunks = new int[capacity];
+      this.numbers = new int[8];
+      this.counts = new int[8];
+      this.bytes = new int[8];
+      this.chunks = new int[8];
     }
 
     /** Returns the collection id. */
@@ -325,7 +313,7 @@ public final class ListChunks {
       if (next > Integer.MAX_VALUE || entries < 1 || entries > payload.length) {
         throw new IllegalArgumentException("chunked list head out of range");
       }
-      Index index = new Index(ChunkKey.getLong(payload, 1), (int) next, (int) entries);
+      Index index = new Index(ChunkKey.getLong(payload, 1), (int) next);
       for (long i = 0; i < entries; i++) {
         long number = Varint.read(payload, at);
         boolean page = paged && (number & 1) != 0;
@@ -368,7 +356,7 @@ public final class ListChunks {
       if (entries < 1 || entries > payload.length) {
         throw new IllegalArgumentException("list index page out of range");
       }
-      Index index = new Index(0, nextNumber, (int) entries);
+      Index index = new Index(0, nextNumber);
       for (long i = 0; i < entries; i++) {
         long number = Varint.read(payload, at);
         long count = Varint.read(payload, at);

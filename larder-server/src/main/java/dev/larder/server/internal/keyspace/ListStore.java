@@ -290,7 +290,7 @@ public final class ListStore {
       byte[] stored, ListBody list, ListChunks.Index old, List<byte[]> written, ChangeSink sink) {
     ListChunks.Index index;
     if (old != null) {
-      index = new ListChunks.Index(old.id(), old.nextNumber(), old.entries() + 2);
+      index = new ListChunks.Index(old.id(), old.nextNumber());
     } else {
       index = new ListChunks.Index(keyspace.nextVersion(), 0);
       keyspace.noteChunked();

@@ -2,6 +2,7 @@ package dev.larder.server.internal.keyspace;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.function.IntConsumer;
@@ -780,41 +781,27 @@ public final class RangeBody {
   private List<Segment> split(Segment s, RangeCodec chunk) {
     List<byte[][]> es = chunk.entries(payload(s));
     long[] hashes = new long[es.size()];
+    Integer[] order = new Integer[es.size()];
     for (int i = 0; i < es.size(); i++) {
       hashes[i] = ScanCursor.hash(es.get(i)[0]);
+      order[i] = i;
     }
-    // The pieces' lowest hashes, from the hashes in order: a piece closes once it has its share
-    // and the next hash differs (entries of one hash stay together).
-    long[] sorted = hashes.clone();
-    Arrays.sort(sorted);
+    Arrays.sort(order, Comparator.comparingLong(i -> hashes[i]));
     int pieces = Math.max(2, (s.bytes + CHUNK_BYTES / 2 - 1) / (CHUNK_BYTES / 2));
     int per = Math.max(1, es.size() / pieces);
-    long[] lows = new long[pieces + 1];
-    lows[0] = s.low;
-    int made = 1;
-    for (int k = 1, inPiece = 1; k < sorted.length; k++, inPiece++) {
-      if (inPiece >= per && sorted[k] != sorted[k - 1]) {
-        if (made == lows.length) {
-          lows = Arrays.copyOf(lows, made * 2);
-        }
-        lows[made++] = sorted[k];
-        inPiece = 0;
+    List<Segment> out = new ArrayList<>();
+    List<byte[][]> piece = new ArrayList<>();
+    long pieceLow = s.low;
+    for (int k = 0; k < order.length; k++) {
+      long hash = hashes[order[k]];
+      if (piece.size() >= per && hash != hashes[order[k - 1]]) {
+        out.add(piece(out.isEmpty() ? s.number : -1, pieceLow, piece, chunk));
+        piece = new ArrayList<>();
+        pieceLow = hash;
       }
+      piece.add(es.get(order[k]));
     }
-    // Each entry goes to its piece in the payload's own order, so a piece's entries keep the
-    // order its encoding wants (a set's members ascending: encoded without sorting again).
-    List<List<byte[][]>> members = new ArrayList<>(made);
-    for (int p = 0; p < made; p++) {
-      members.add(new ArrayList<>(per + 1));
-    }
-    for (int i = 0; i < hashes.length; i++) {
-      int at = Arrays.binarySearch(lows, 1, made, hashes[i]);
-      members.get(at >= 0 ? at : -at - 2).add(es.get(i));
-    }
-    List<Segment> out = new ArrayList<>(made);
-    for (int p = 0; p < made; p++) {
-      out.add(piece(p == 0 ? s.number : -1, lows[p], members.get(p), chunk));
-    }
+    out.add(piece(out.isEmpty() ? s.number : -1, pieceLow, piece, chunk));
     return out;
   }
 

@@ -72,14 +72,8 @@ public final class SetPayload {
    * @param intsetMax the most members an INTSET may hold
    */
   static byte[] encode(Collection<byte[]> members, int intsetMax) {
-    Collection<byte[]> sorted;
-    if (ascending(members)) {
-      sorted = members; // a chunk's split hands its members over in order: no sort, no tree
-    } else {
-      TreeSet<byte[]> tree = new TreeSet<>(Arrays::compareUnsigned);
-      tree.addAll(members);
-      sorted = tree;
-    }
+    TreeSet<byte[]> sorted = new TreeSet<>(Arrays::compareUnsigned);
+    sorted.addAll(members);
     if (sorted.size() <= intsetMax) {
       long[] ints = integers(sorted);
       if (ints != null) {
@@ -91,18 +85,6 @@ public final class SetPayload {
       small &= m.length <= PACKED_MEMBER_MAX;
     }
     return small ? packed(sorted) : table(new ArrayList<>(sorted));
-  }
-
-  /** Whether the members are in strictly ascending unsigned byte order (so distinct). */
-  private static boolean ascending(Collection<byte[]> members) {
-    byte[] previous = null;
-    for (byte[] m : members) {
-      if (previous != null && Arrays.compareUnsigned(previous, m) >= 0) {
-        return false;
-      }
-      previous = m;
-    }
-    return true;
   }
 
   /**
