@@ -34,8 +34,8 @@ import java.util.function.IntFunction;
  *
  * <p>A chunk is stored front-coded when that is shorter ({@link ListPayload#storedChunk}), except
  * the two end chunks of a list of at least {@link #PLAIN_ENDS_MIN} bytes, which are stored plain:
- * pushes and pops change them, and on the store's path (a list too large to open) expanding and
- * front-coding a chunk of a few hundred short elements again at every command cost an order of
+ * pushes and pops change them, and on the store's path (a keyspace without the open tier) expanding
+ * and front-coding a chunk of a few hundred short elements again at every command cost an order of
  * magnitude more than the push. A smaller list keeps every chunk front-coded: it opens when hot, so
  * its chunks are coded once per close, and two plain chunks would be a large share of its bytes. A
  * chunk that stops being an end chunk because a push started a new one is rewritten front-coded
@@ -118,6 +118,21 @@ public final class ListBody {
   private boolean held;
 
   /**
+   * Whether it is held with only the chunks commands reach read ({@link #holdPartly}): an open list
+   * too large to hold whole.
+   */
+  private boolean partly;
+
+  /** Chunks read from the store since {@link #releaseRead} last ran. */
+  private int reads;
+
+  /**
+   * The segments at each end a list held partly keeps read across commands: the ones pushes and
+   * pops reach.
+   */
+  static final int ENDS_HELD = 2;
+
+  /**
    * The segments' element count and payload bytes together, kept as the segments change so that a
    * push's reply (the new length) and the open-collection tier's byte count do not walk a long
    * list; -1 when a change that rebuilt the segments left them to be counted again.
@@ -125,6 +140,9 @@ public final class ListBody {
   private long elementCount = -1;
 
   private long payloadBytes = -1;
+
+  /** The payload bytes of the segments read (see {@link #heldBytes}), kept with the two above. */
+  private long readBytes = -1;
 
   /** Stored segments the command removed: chunks, and pages dropped unread. */
   private final List<Segment> dropped = new ArrayList<>();
@@ -209,13 +227,75 @@ public final class ListBody {
     expandAll();
     held = true;
     for (Segment s : segments) {
-      byte[] chunk = payload(s);
-      if (chunk[0] != ListPayload.PACKED) {
-        // Its bytes stay the stored chunk's (encoding 3), which the head names while it is clean:
-        // a write-back lists a clean chunk with them. A change sets them to what it holds.
-        s.payload = ListPayload.reencode(chunk, ListPayload.PACKED);
+      payload(s); // read packed, as a held list's segments are
+    }
+  }
+
+  /**
+   * Holds it across commands without reading it first: the body of an open list too large to hold
+   * whole ({@link OpenCollections}). A chunk or index page is read when a command reaches it, as on
+   * the store's path, and {@link #releaseRead} forgets the chunks read away from the ends once the
+   * command is done, so that what it holds is its ends and what its commands changed. The store
+   * keeps every chunk it reads unchanged while it is open (the open collection's rule), so a chunk
+   * forgotten is read again as it was.
+   */
+  void holdPartly() {
+    held = true;
+    partly = true;
+  }
+
+  /** Returns whether it is held partly ({@link #holdPartly}). */
+  boolean heldPartly() {
+    return partly;
+  }
+
+  /**
+   * For a list held partly: forgets the chunks read since the last call that lie away from its ends
+   * and are unchanged (read again from the store when a command reaches them). A walk of the
+   * segments, only after a command that read a chunk.
+   */
+  void releaseRead() {
+    if (!partly || reads == 0) {
+      return;
+    }
+    reads = 0;
+    int n = segments.size();
+    for (int i = ENDS_HELD; i < n - ENDS_HELD; i++) {
+      Segment s = segments.get(i);
+      if (!s.dirty && s.number >= 0 && s.payload != null) {
+        countOut(s);
+        s.payload = null;
+        countIn(s);
       }
     }
+  }
+
+  /**
+   * Returns the payload bytes it holds in memory: every segment's once {@link #loadAll} read them,
+   * else those of the chunks read (an index page or chunk not read holds none).
+   */
+  long heldBytes() {
+    if (!partly) {
+      return bytes();
+    }
+    if (elementCount < 0) {
+      recount();
+    }
+    return readBytes;
+  }
+
+  /** Returns {@link #heldBytes} counted by a walk of the segments: the running total's check. */
+  long heldBytesWalked() {
+    long n = 0;
+    for (Segment s : segments) {
+      n += s.payload != null ? s.bytes : 0;
+    }
+    return n;
+  }
+
+  /** Returns the segments it holds, chunks and index pages not read, without reading a page. */
+  int heldSegments() {
+    return segments.size();
   }
 
   /**
@@ -263,18 +343,22 @@ public final class ListBody {
   private void recount() {
     long n = 0;
     long b = 0;
+    long r = 0;
     for (Segment s : segments) {
       n += s.count;
       b += s.bytes;
+      r += s.payload != null ? s.bytes : 0;
     }
     elementCount = n;
     payloadBytes = b;
+    readBytes = r;
   }
 
   /** Forgets the running totals: the segments were rebuilt; the next read counts them again. */
   private void forgetTotals() {
     elementCount = -1;
     payloadBytes = -1;
+    readBytes = -1;
   }
 
   /** Counts a segment that joins the list. */
@@ -282,6 +366,7 @@ public final class ListBody {
     if (elementCount >= 0) {
       elementCount += s.count;
       payloadBytes += s.bytes;
+      readBytes += s.payload != null ? s.bytes : 0;
     }
   }
 
@@ -290,6 +375,7 @@ public final class ListBody {
     if (elementCount >= 0) {
       elementCount -= s.count;
       payloadBytes -= s.bytes;
+      readBytes -= s.payload != null ? s.bytes : 0;
     }
   }
 
@@ -342,7 +428,17 @@ public final class ListBody {
       if (p == null) {
         throw new MissingChunk();
       }
-      s.payload = ListPayload.loadedChunk(p); // the store may hold it front-coded
+      byte[] chunk = ListPayload.loadedChunk(p); // the store may hold it front-coded
+      // A held list's segments are packed, with backlens (see held). Their bytes stay the stored
+      // chunk's, which the head names while it is clean: a write-back lists a clean chunk with
+      // them; a change sets them to what it holds.
+      countOut(s);
+      s.payload =
+          held && chunk[0] != ListPayload.PACKED
+              ? ListPayload.reencode(chunk, ListPayload.PACKED)
+              : chunk;
+      countIn(s);
+      reads++;
     }
     return s.payload;
   }

@@ -109,8 +109,8 @@ public final class ListStore {
     ChunkStore.Live live = chunks.live(stored);
     StoredValue before = live.value();
     boolean isList = before != null && before.type() == ValueType.LIST;
-    // Decoded once: a hot list too large to open is asked to open at every command, and its
-    // store path then needs the same index.
+    // Decoded once: a hot list the tier has no room for is asked to open at every command, and
+    // its store path then needs the same index.
     ListChunks.Index index =
         isList && ListChunks.isHead(before.payload())
             ? ListChunks.Index.decode(before.payload())
@@ -162,6 +162,12 @@ public final class ListStore {
     R result;
     try {
       result = edit.apply(o.head, o.list);
+    } catch (MissingChunk e) {
+      // A list held partly read a chunk the store no longer holds: the key is being evicted (or
+      // was replaced under way), and what the tier held goes with it. The store's path finds the
+      // key as it is now.
+      tier.drop(o);
+      return null;
     } catch (RuntimeException | Error e) {
       if (o.list.changes() != before) {
         // No list command throws after a change of a loaded list; if one did, what the earlier
@@ -170,6 +176,7 @@ public final class ListStore {
       }
       throw e;
     }
+    o.list.releaseRead();
     if (o.list.changes() == before) {
       o.used = true;
       return new ChunkStore.Outcome<>(result, null);
@@ -188,8 +195,11 @@ public final class ListStore {
   }
 
   /**
-   * Opens the chunked list {@code live} holds (under its stripe), every page and chunk read, if the
-   * tier has room for it; returns whether it did.
+   * Opens the chunked list {@code live} holds (under its stripe), if the tier has room for it, and
+   * returns whether it did: every page and chunk read if it fits the tier whole, else held partly
+   * ({@link ListBody#holdPartly}: its ends and what its commands change, a chunk read when a
+   * command reaches it), so that a list too large to hold whole (a long queue) is not read, changed
+   * and written again at every push or pop.
    */
   private boolean open(
       byte[] stored, ChunkStore.Live live, ListChunks.Index index, OpenCollections tier) {
@@ -200,11 +210,19 @@ public final class ListStore {
           index.bytes(i)
               + (long) OpenCollections.SEGMENT_OVERHEAD * Math.max(1, index.pageChunks(i));
     }
-    if (!tier.room(size)) {
-      return false;
-    }
     ListBody list = ListBody.chunked(index, chunks.loader(stored, index.id()));
-    list.loadAll(); // a missing chunk throws MissingChunk: the store path's case, as if not opened
+    if (tier.room(size)) {
+      list.loadAll(); // a missing chunk throws MissingChunk: the store path's case, as if not
+      // opened
+    } else {
+      long partly =
+          (long) OpenCollections.SEGMENT_OVERHEAD * index.entries()
+              + 2L * ListBody.ENDS_HELD * ListBody.CHUNK_BYTES;
+      if (!tier.room(partly)) {
+        return false;
+      }
+      list.holdPartly();
+    }
     tier.add(new OpenCollections.Open(stored, live.raw(), head, list));
     return true;
   }
@@ -225,7 +243,13 @@ public final class ListStore {
     // A lost compare-and-set (a blind write since the check) removed the fresh chunks; whoever
     // replaced the head releases the chunks it named, written in place here, once this stripe is
     // left.
-    writeBack(o.stored, live, o.head, o.list, Boolean.TRUE, keyspace.sinkIfLogged());
+    try {
+      writeBack(o.stored, live, o.head, o.list, Boolean.TRUE, keyspace.sinkIfLogged());
+    } catch (MissingChunk e) {
+      // A list held partly reads the index pages its write folds into before it writes anything:
+      // one is gone, so the key is being evicted, and what the tier held goes with it.
+      chunks.dropBroken(o.stored);
+    }
   }
 
   /**

@@ -27,10 +27,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * collection packed).
  *
  * <ul>
- *   <li><b>Admission.</b> A chunked set, hash or sorted set opens at a change of its key once its
- *       key was changed {@code openAfter} times within a second (a small table of counters by key
- *       hash), if the tier has room for it and the keyspace's store and tier together are under
- *       {@code maxmemory}.
+ *   <li><b>Admission.</b> A chunked set, hash, sorted set or list opens at a change of its key once
+ *       its key was changed {@code openAfter} times within a second (a small table of counters by
+ *       key hash), if the tier has room for it and the keyspace's store and tier together are under
+ *       {@code maxmemory}; a list too large for that opens held partly ({@link
+ *       ListBody#holdPartly}: its ends and what its commands change) if that much fits.
  *   <li><b>Closing</b> (its changes written to the store as one change of the key, then dropped):
  *       idle for a second, or the tier over its budget (a background task every 100 ms, and a
  *       command that finds the tier over its budget closes its own key); before a generic read or
@@ -460,7 +461,7 @@ final class OpenCollections {
       return o.zset.heldBytes() + (long) SEGMENT_OVERHEAD * o.zset.segmentCount();
     }
     if (o.list != null) {
-      return o.list.bytes() + (long) SEGMENT_OVERHEAD * o.list.segmentCount();
+      return o.list.heldBytes() + (long) SEGMENT_OVERHEAD * o.list.heldSegments();
     }
     return o.body.bytes() + (long) SEGMENT_OVERHEAD * o.body.segmentCount();
   }

@@ -164,7 +164,7 @@ class OpenCollectionsListTest {
         Thread.sleep(50);
       }
       assertEquals(0, open(ks), "closed once idle");
-      StoredValue head = ValueLayout.decode(ks.store().getIfPresent(stored(KEY)));
+      StoredValue head = ValueLayout.decode(StoredUnderStripe.read(ks, stored(KEY)));
       assertEquals(size, ListChunks.Index.decode(head.payload()).total(), "its changes written");
       assertEquals(0, ChunkCensus.of(ks).orphans());
     }
@@ -379,5 +379,132 @@ class OpenCollectionsListTest {
       assertEquals(0, open(ks));
       assertEquals(0, ChunkCensus.of(ks).total(), "none of its chunks is left");
     }
+  }
+
+  /** A list of {@code n} elements {@code element:0...}, held partly once it opens. */
+  private static List<String> openPartly(Keyspace ks, int n) {
+    ks.openCollections().openAfter(1);
+    // A list over a quarter of the budget does not open whole: 64 KiB here.
+    ks.openCollections().budget(256 << 10);
+    List<String> model = new ArrayList<>();
+    for (int from = 0; from < n; from += 1_000) {
+      push(ks, KEY, from, from + 1_000);
+      for (int i = from; i < from + 1_000; i++) {
+        model.add("element:" + i);
+      }
+    }
+    ks.closeOpenCollections(); // it opened whole while it was small, and grew open
+    push(ks, KEY, n, n + 1);
+    model.add("element:" + n);
+    OpenCollections.Open o = ks.openCollections().get(stored(KEY));
+    assertNotNull(o, "the list opened");
+    assertTrue(o.list.heldPartly(), "held partly: too large to hold whole");
+    return model;
+  }
+
+  @Test
+  void aListTooLargeToHoldWholeOpensWithItsEndsAndReadsTheRestWhenReached() {
+    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+      List<String> model = openPartly(ks, 40_000);
+      OpenCollections.Open o = ks.openCollections().get(stored(KEY));
+      byte[] headBefore = ks.store().getIfPresent(stored(KEY));
+      java.util.Random random = new java.util.Random(42);
+      long pushed = 0;
+      for (int step = 0; step < 4_000; step++) {
+        String e = "pushed:" + step;
+        switch (random.nextInt(5)) {
+          case 0 -> {
+            ks.editList(0, KEY, (before, l) -> pushOne(l, e, true));
+            model.addFirst(e);
+            pushed += e.length() + 2;
+          }
+          case 1 -> {
+            ks.editList(0, KEY, (before, l) -> pushOne(l, e, false));
+            model.addLast(e);
+            pushed += e.length() + 2;
+          }
+          case 2 -> {
+            boolean head = random.nextBoolean();
+            List<byte[]> popped =
+                ks.editList(0, KEY, (before, l) -> head ? l.popHead(2) : l.popTail(2));
+            List<String> expected = new ArrayList<>();
+            for (int k = 0; k < 2; k++) {
+              expected.add(head ? model.removeFirst() : model.removeLast());
+            }
+            assertEquals(String.join(" ", expected), text(popped), "pop at step " + step);
+          }
+          default -> {
+            int at = random.nextInt(model.size());
+            assertEquals(model.get(at), lindex(ks, KEY, at), "LINDEX " + at + " at step " + step);
+          }
+        }
+        assertEquals(model.size(), llen(ks, KEY));
+        // What it holds: its end chunks and the chunks pushes made, not the chunks LINDEX read.
+        long bound = 4L * 2 * ListBody.CHUNK_BYTES + 2 * pushed;
+        assertEquals(o.list.heldBytesWalked(), o.list.heldBytes(), "the running total");
+        assertTrue(
+            o.list.heldBytes() <= bound,
+            "held " + o.list.heldBytes() + " bytes at step " + step + ", bound " + bound);
+      }
+      assertEquals(o, ks.openCollections().get(stored(KEY)), "served open throughout");
+      assertArrayEquals(
+          headBefore, ks.store().getIfPresent(stored(KEY)), "an open list leaves the store as is");
+      for (int k = 0; k < 200; k++) {
+        int at = random.nextInt(model.size());
+        String e = "set:" + k;
+        ks.editList(
+            0,
+            KEY,
+            (before, l) -> {
+              l.set(at, b(e));
+              return null;
+            });
+        model.set(at, e);
+      }
+      ks.closeOpenCollections();
+      assertEquals(0, open(ks));
+      assertEquals(0, ks.openCollectionStats()[1], "no bytes held");
+      List<String> all = new ArrayList<>();
+      elements(ks, KEY).forEach(e -> all.add(s(e)));
+      assertEquals(model, all, "every change reached the store");
+      assertEquals(0, ChunkCensus.of(ks).orphans(), "no chunk left unnamed");
+    }
+  }
+
+  @Test
+  void aListHeldPartlyThatReachesAnEvictedPageIsAbsent() {
+    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+      List<String> model = openPartly(ks, 40_000);
+      byte[] head = ks.store().getIfPresent(stored(KEY));
+      ListChunks.Index index = ListChunks.Index.decode(ValueLayout.decode(head).payload());
+      int pages = 0;
+      for (int i = 0; i < index.entries(); i++) {
+        if (index.isPage(i)) {
+          ks.store().invalidate(ChunkKey.of(stored(KEY), index.id(), index.number(i)));
+          pages++;
+        }
+      }
+      assertTrue(pages > 0, "the head lists index pages");
+      // The ends are still served from what the open list holds.
+      assertEquals(model.getFirst(), lindex(ks, KEY, 0));
+      // A read in the middle reaches a page the store no longer holds: the key is being evicted.
+      String middle =
+          ks.readList(
+              0, KEY, (before, l) -> l == null || l.size() == 0 ? null : s(l.get(l.size() / 2)));
+      assertNull(middle, "absent");
+      assertEquals(0, open(ks), "the open list went with it");
+      assertEquals(0, ks.openCollectionStats()[1], "no bytes held");
+      assertEquals(0, llen(ks, KEY));
+      assertEquals(0, ks.estimatedSize(), "the head and every chunk went");
+    }
+  }
+
+  private static Void pushOne(ListBody l, String e, boolean head) {
+    if (head) {
+      l.pushHead(List.of(b(e)));
+    } else {
+      l.pushTail(List.of(b(e)));
+    }
+    return null;
   }
 }

@@ -122,7 +122,7 @@ class OpenCollectionsTest {
         Thread.sleep(50);
       }
       assertEquals(0, open(ks), "closed once idle");
-      byte[] head = ks.store().getIfPresent(stored(KEY));
+      byte[] head = StoredUnderStripe.read(ks, stored(KEY));
       StoredValue v = ValueLayout.decode(head);
       RangeChunks.Index index = RangeChunks.Index.decode(ValueType.SET, v.payload());
       assertTrue(index.total() >= 5_010, "its changes were written: " + index.total());

@@ -143,7 +143,7 @@ class OpenCollectionsZSetTest {
         Thread.sleep(50);
       }
       assertEquals(0, open(ks), "closed once idle");
-      byte[] head = ks.store().getIfPresent(stored(KEY));
+      byte[] head = StoredUnderStripe.read(ks, stored(KEY));
       ZSetChunks.Index index = ZSetChunks.Index.decode(ValueLayout.decode(head).payload());
       assertTrue(index.size() >= BASE + 10, "its changes were written: " + index.size());
       assertEquals(0, ChunkCensus.of(ks).orphans());
