@@ -212,8 +212,8 @@ public final class ListStore {
     }
     ListBody list = ListBody.chunked(index, chunks.loader(stored, index.id()));
     if (tier.room(size)) {
-      list.loadAll(); // a missing chunk throws MissingChunk: the store path's case, as if not
-      // opened
+      // A missing chunk throws MissingChunk: the store path's case, as if not opened.
+      list.loadAll();
     } else {
       long partly =
           (long) OpenCollections.SEGMENT_OVERHEAD * index.entries()
