@@ -49,7 +49,11 @@ public final class ListStore {
     if (!ListChunks.isHead(v.payload())) {
       return ListBody.packed(v.payload());
     }
-    ListChunks.Index index = ListChunks.Index.decode(v.payload());
+    return chunked(stored, ListChunks.Index.decode(v.payload()));
+  }
+
+  /** The body of the chunked list whose head's index is {@code index}, its chunks not read yet. */
+  private ListBody chunked(byte[] stored, ListChunks.Index index) {
     return ListBody.chunked(index, chunks.loader(stored, index.id()));
   }
 
@@ -126,9 +130,7 @@ public final class ListStore {
       }
     }
     ListBody list =
-        index != null
-            ? ListBody.chunked(index, chunks.loader(stored, index.id()))
-            : isList ? bodyOf(stored, before) : ListBody.empty();
+        index != null ? chunked(stored, index) : isList ? bodyOf(stored, before) : ListBody.empty();
     R result = edit.apply(before, list);
     if (!list.changed()) {
       return new ChunkStore.Outcome<>(result, null);
@@ -210,7 +212,7 @@ public final class ListStore {
           index.bytes(i)
               + (long) OpenCollections.SEGMENT_OVERHEAD * Math.max(1, index.pageChunks(i));
     }
-    ListBody list = ListBody.chunked(index, chunks.loader(stored, index.id()));
+    ListBody list = chunked(stored, index);
     if (tier.room(size)) {
       // A missing chunk throws MissingChunk: the store path's case, as if not opened.
       list.loadAll();

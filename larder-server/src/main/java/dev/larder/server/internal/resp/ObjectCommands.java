@@ -4,9 +4,12 @@ import static dev.larder.server.internal.resp.RespCommand.Flag.READONLY;
 
 import dev.larder.server.internal.ServerState;
 import dev.larder.server.internal.keyspace.HashPayload;
+import dev.larder.server.internal.keyspace.RangeChunks;
 import dev.larder.server.internal.keyspace.SetPayload;
 import dev.larder.server.internal.keyspace.StoredValue;
 import dev.larder.server.internal.keyspace.ValueLayout;
+import dev.larder.server.internal.keyspace.ValueType;
+import dev.larder.server.internal.keyspace.ZSetChunks;
 import dev.larder.server.internal.keyspace.ZSetPayload;
 import java.util.List;
 import java.util.Map;
@@ -87,14 +90,24 @@ final class ObjectCommands {
     if (c.argc() != 3) {
       throw new RespError("ERR wrong number of arguments for 'object|" + sub + "' command");
     }
-    StoredValue v = c.keyspace().peek(c.db(), c.arg(2));
-    if (v == null) {
+    // The header alone, so that a chunked collection of millions of entries is not read whole
+    // to answer: its head counts them (chunkedEncoding).
+    StoredValue header = c.keyspace().peekHeader(c.db(), c.arg(2));
+    if (header == null) {
       c.out().nullValue();
       return;
     }
     boolean lfu = c.server().maxMemoryPolicy().contains("lfu");
     switch (sub) {
-      case "encoding" -> c.out().bulk(encoding(c.server(), v));
+      case "encoding" -> {
+        String large = chunkedEncoding(c.server(), header);
+        StoredValue v = large == null ? c.keyspace().peek(c.db(), c.arg(2)) : null;
+        if (large == null && v == null) {
+          c.out().nullValue(); // gone between the two reads
+        } else {
+          c.out().bulk(large != null ? large : encoding(c.server(), v));
+        }
+      }
       case "refcount" -> c.out().integer(1);
       case "freq" ->
           throw new RespError(
@@ -118,6 +131,34 @@ final class ObjectCommands {
       case LIST -> "quicklist"; // Redis 7.0 reports every list so, however short
       case SET -> setEncoding(s, v.payload());
       case ZSET -> zsetEncoding(s, v.payload());
+    };
+  }
+
+  /**
+   * The encoding of a chunked set, hash or sorted set whose head counts more entries than its
+   * type's threshold (a hashtable or a skiplist whatever its entries), or null when the value must
+   * be read to tell: a packed value, a list, a string, or a chunked one within the threshold.
+   */
+  private static String chunkedEncoding(ServerState s, StoredValue header) {
+    byte[] payload = header.payload();
+    return switch (header.type()) {
+      case SET, HASH -> {
+        if (!RangeChunks.isHead(header.type(), payload)) {
+          yield null;
+        }
+        long total = RangeChunks.Index.decode(header.type(), payload).total();
+        String threshold =
+            header.type() == ValueType.SET ? "set-max-intset-entries" : "hash-max-listpack-entries";
+        yield total > ConfigParameters.number(s, threshold) ? "hashtable" : null;
+      }
+      case ZSET -> {
+        if (!ZSetChunks.isHead(payload)) {
+          yield null;
+        }
+        long total = ZSetChunks.Index.decode(payload).size();
+        yield total > ConfigParameters.number(s, "zset-max-listpack-entries") ? "skiplist" : null;
+      }
+      case STRING, LIST -> null;
     };
   }
 

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larder.server.internal.TestServer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -124,6 +126,32 @@ class RespIntrospectionTest {
         "-ERR wrong number of arguments for 'object|encoding' command\r\n",
         c.cmd("OBJECT", "ENCODING"));
     assertTrue(c.cmd("OBJECT", "HELP").contains("+ENCODING <key>\r\n"));
+  }
+
+  @Test
+  void objectEncodingOfALargeChunkedCollectionComesFromItsHead() {
+    List<String> set = new ArrayList<>(List.of("SADD", "set"));
+    List<String> hash = new ArrayList<>(List.of("HSET", "hash"));
+    List<String> zset = new ArrayList<>(List.of("ZADD", "zset"));
+    for (int i = 0; i < 2_000; i++) {
+      set.add("member:" + i);
+      hash.add("field:" + i);
+      hash.add("value:" + i);
+      zset.add(Integer.toString(i));
+      zset.add("member:" + i);
+    }
+    c.cmd(set.toArray(String[]::new));
+    c.cmd(hash.toArray(String[]::new));
+    c.cmd(zset.toArray(String[]::new));
+    assertEquals("$9\r\nhashtable\r\n", c.cmd("OBJECT", "ENCODING", "set"));
+    assertEquals("$9\r\nhashtable\r\n", c.cmd("OBJECT", "ENCODING", "hash"));
+    assertEquals("$8\r\nskiplist\r\n", c.cmd("OBJECT", "ENCODING", "zset"));
+    // Within the thresholds, the entries are read to tell: short, so Redis would keep a listpack.
+    assertEquals("+OK\r\n", c.cmd("CONFIG", "SET", "hash-max-listpack-entries", "5000"));
+    assertEquals("+OK\r\n", c.cmd("CONFIG", "SET", "zset-max-listpack-entries", "5000"));
+    assertEquals("$8\r\nlistpack\r\n", c.cmd("OBJECT", "ENCODING", "hash"));
+    assertEquals("$8\r\nlistpack\r\n", c.cmd("OBJECT", "ENCODING", "zset"));
+    assertEquals(":2000\r\n", c.cmd("SCARD", "set"), "the set is whole after it");
   }
 
   @Test
