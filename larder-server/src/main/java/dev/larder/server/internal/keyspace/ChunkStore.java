@@ -387,6 +387,14 @@ final class ChunkStore {
    * again.
    */
   <R> R readLocked(byte[] stored, Function<StoredValue, R> read) {
+    return readLive(stored, live -> read.apply(live.value()));
+  }
+
+  /**
+   * {@link #readLocked}, given the live value with its stored bytes (a read that opens the
+   * collection keeps them as the head it opened from).
+   */
+  <R> R readLive(byte[] stored, Function<Live, R> read) {
     ReentrantLock stripe = keyspace.stripe(stored);
     while (true) {
       Live live;
@@ -396,7 +404,7 @@ final class ChunkStore {
         StoredValue v = live.value();
         if (!live.expired()) {
           keyspace.countRead(v != null);
-          return read.apply(v);
+          return read.apply(live);
         }
       } catch (MissingChunk e) {
         dropBroken(stored);

@@ -91,9 +91,40 @@ public final class ListStore {
   }
 
   private <R> R readChunked(byte[] stored, Edit<R> read) {
-    return chunks.readLocked(
+    return chunks.readLive(
         stored,
-        v -> read.apply(v, v == null || v.type() != ValueType.LIST ? null : bodyOf(stored, v)));
+        live -> {
+          StoredValue v = live.value();
+          ListChunks.Index index =
+              v != null && v.type() == ValueType.LIST && ListChunks.isHead(v.payload())
+                  ? ListChunks.Index.decode(v.payload())
+                  : null;
+          ChunkStore.Outcome<R> served = servedOpening(stored, live, index, read, null);
+          if (served != null) {
+            return served.result();
+          }
+          if (v == null || v.type() != ValueType.LIST) {
+            return read.apply(v, null);
+          }
+          return read.apply(v, index != null ? chunked(stored, index) : bodyOf(stored, v));
+        });
+  }
+
+  /**
+   * Opens the chunked list {@code live} holds (its head's index {@code index}, null if it is not
+   * one) if its key is hot (reads count as changes do: a queue's LLEN or LRANGE polled many times a
+   * second is as hot as one pushed to) and the tier has room, and runs the command on it; null if
+   * it does not open (under the key's stripe).
+   */
+  private <R> ChunkStore.Outcome<R> servedOpening(
+      byte[] stored, ChunkStore.Live live, ListChunks.Index index, Edit<R> edit, ChangeSink sink) {
+    if (!chunking || sink != null || index == null || !keyspace.opensCollections()) {
+      return null;
+    }
+    OpenCollections tier = keyspace.openCollections(); // not null: it opens collections
+    return tier.hot(stored) && open(stored, live, index, tier)
+        ? served(tier, stored, edit, sink)
+        : null;
   }
 
   /** Runs a list command that may change the list: see {@link Keyspace#editList}. */
@@ -119,15 +150,9 @@ public final class ListStore {
         isList && ListChunks.isHead(before.payload())
             ? ListChunks.Index.decode(before.payload())
             : null;
-    if (chunking && sink == null && index != null && keyspace.opensCollections()) {
-      OpenCollections tier = keyspace.openCollections(); // not null: it opens collections
-      ChunkStore.Outcome<R> served =
-          tier.hot(stored) && open(stored, live, index, tier)
-              ? served(tier, stored, edit, sink)
-              : null;
-      if (served != null) {
-        return served;
-      }
+    ChunkStore.Outcome<R> opened = servedOpening(stored, live, index, edit, sink);
+    if (opened != null) {
+      return opened;
     }
     ListBody list =
         index != null ? chunked(stored, index) : isList ? bodyOf(stored, before) : ListBody.empty();

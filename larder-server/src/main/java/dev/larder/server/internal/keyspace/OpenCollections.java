@@ -27,11 +27,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * collection packed).
  *
  * <ul>
- *   <li><b>Admission.</b> A chunked set, hash, sorted set or list opens at a change of its key once
- *       its key was changed {@code openAfter} times within a second (a small table of counters by
- *       key hash), if the tier has room for it and the keyspace's store and tier together are under
- *       {@code maxmemory}; a list too large for that opens held partly ({@link
- *       ListBody#holdPartly}: its ends and what its commands change) if that much fits.
+ *   <li><b>Admission.</b> A chunked set, hash, sorted set or list opens at a command on its key (a
+ *       change or a read) once its key had {@code openAfter} commands within a second (a small
+ *       table of counters by key hash), if the tier has room for it and the keyspace's store and
+ *       tier together are under {@code maxmemory}; a list too large for that opens held partly
+ *       ({@link ListBody#holdPartly}: its ends and what its commands change) if that much fits.
  *   <li><b>Closing</b> (its changes written to the store as one change of the key, then dropped):
  *       idle for a second, or the tier over its budget (a background task every 100 ms, and a
  *       command that finds the tier over its budget closes its own key); before a generic read or

@@ -115,7 +115,36 @@ public final class RangeStore {
   }
 
   private <R> R readChunked(byte[] stored, Edit<R> read) {
-    return chunks.readLocked(stored, v -> read.apply(v, v == null ? null : bodyOf(stored, v)));
+    return chunks.readLive(
+        stored,
+        live -> {
+          ChunkStore.Outcome<R> served = servedOpening(stored, live, read, null);
+          if (served != null) {
+            return served.result();
+          }
+          StoredValue v = live.value();
+          return read.apply(v, v == null ? null : bodyOf(stored, v));
+        });
+  }
+
+  /**
+   * Opens the chunked collection {@code live} holds if its key is hot (reads count as changes do: a
+   * tag set or a lookup table read many times a second is as hot as one written) and the tier has
+   * room, and runs the command on it; null if it does not open (under the key's stripe).
+   */
+  private <R> ChunkStore.Outcome<R> servedOpening(
+      byte[] stored, ChunkStore.Live live, Edit<R> edit, ChangeSink sink) {
+    StoredValue v = live.value();
+    if (!chunking
+        || sink != null
+        || v == null
+        || v.type() != type
+        || !keyspace.opensCollections()
+        || !RangeChunks.isHead(type, v.payload())) {
+      return null;
+    }
+    OpenCollections tier = keyspace.openCollections(); // not null: it opens collections
+    return tier.hot(stored) && open(stored, live, tier) ? served(tier, stored, edit, sink) : null;
   }
 
   /** Runs a command that may change the collection: see {@link Keyspace#editSet}. */
@@ -134,18 +163,9 @@ public final class RangeStore {
     }
     ChunkStore.Live live = chunks.live(stored);
     StoredValue before = live.value();
-    if (chunking
-        && sink == null
-        && before != null
-        && before.type() == type
-        && keyspace.opensCollections()
-        && RangeChunks.isHead(type, before.payload())) {
-      OpenCollections tier = keyspace.openCollections(); // not null: it opens collections
-      ChunkStore.Outcome<R> served =
-          tier.hot(stored) && open(stored, live, tier) ? served(tier, stored, edit, sink) : null;
-      if (served != null) {
-        return served;
-      }
+    ChunkStore.Outcome<R> opened = servedOpening(stored, live, edit, sink);
+    if (opened != null) {
+      return opened;
     }
     RangeBody body = before == null ? RangeBody.empty(type) : bodyOf(stored, before);
     R result = edit.apply(before, body);

@@ -112,7 +112,16 @@ public final class ZSetStore {
     }
     ChunkStore.Live live = chunks.live(stored);
     if (live.value() != null && ChunkStore.isHead(live.value())) {
-      return chunks.readLocked(stored, v -> read.apply(v, v == null ? null : bodyOf(stored, v)));
+      return chunks.readLive(
+          stored,
+          locked -> {
+            ChunkStore.Outcome<R> served = servedOpening(stored, locked, read, null);
+            if (served != null) {
+              return served.result();
+            }
+            StoredValue v = locked.value();
+            return read.apply(v, v == null ? null : bodyOf(stored, v));
+          });
     }
     if (live.expired()) {
       chunks.removeExpired(stored, live.raw());
@@ -138,17 +147,9 @@ public final class ZSetStore {
     }
     ChunkStore.Live live = chunks.live(stored);
     StoredValue before = live.value();
-    if (chunking
-        && sink == null
-        && before != null
-        && before.type() == ValueType.ZSET
-        && keyspace.opensCollections()
-        && ZSetChunks.isHead(before.payload())
-        && tier.hot(stored)) {
-      ChunkStore.Outcome<R> served = open(stored, live, tier) ? served(stored, edit, sink) : null;
-      if (served != null) {
-        return served;
-      }
+    ChunkStore.Outcome<R> opened = servedOpening(stored, live, edit, sink);
+    if (opened != null) {
+      return opened;
     }
     ZSetBody body = before == null ? ZSetBody.empty() : bodyOf(stored, before);
     R result = edit.apply(before, body);
@@ -197,6 +198,26 @@ public final class ZSetStore {
     }
     // The key's type and expiry are the head's; its version is given when it closes.
     return new ChunkStore.Outcome<>(result, new Keyspace.Change(o.head, o.head, false));
+  }
+
+  /**
+   * Opens the chunked sorted set {@code live} holds if its key is hot (reads count as changes do: a
+   * leaderboard read many times a second is as hot as one written) and the tier has room, and runs
+   * the command on it; null if it does not open (under the key's stripe).
+   */
+  private <R> ChunkStore.Outcome<R> servedOpening(
+      byte[] stored, ChunkStore.Live live, Edit<R> edit, ChangeSink sink) {
+    StoredValue v = live.value();
+    if (!chunking
+        || sink != null
+        || v == null
+        || v.type() != ValueType.ZSET
+        || !keyspace.opensCollections()
+        || !ZSetChunks.isHead(v.payload())) {
+      return null;
+    }
+    OpenCollections tier = keyspace.openCollections(); // not null: it opens collections
+    return tier.hot(stored) && open(stored, live, tier) ? served(stored, edit, sink) : null;
   }
 
   /**

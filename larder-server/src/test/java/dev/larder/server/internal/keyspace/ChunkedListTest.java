@@ -355,9 +355,13 @@ class ChunkedListTest {
       }
       ks.store()
           .invalidate(ChunkKey.of(Keyspace.storedKey(0, KEY), index.id(), index.number(page)));
-      // The ends are readable without the page; a read that reaches it finds the list broken.
-      assertEquals(
-          b(String.format("%0100d", 0)).length, ks.readList(0, KEY, (b, l) -> l.get(0)).length);
+      if (!ks.opensCollections()) {
+        // On the store's path the ends are readable without the page (a read that opens the list
+        // reads every page, and finds it broken at once).
+        assertEquals(
+            b(String.format("%0100d", 0)).length, ks.readList(0, KEY, (b, l) -> l.get(0)).length);
+      }
+      // A read that reaches the page finds the list broken.
       assertNull(ks.readList(0, KEY, (before, list) -> list == null ? null : list.all()));
       assertEquals(0, ks.estimatedSize(), "the head and every chunk went with it");
     }

@@ -507,4 +507,22 @@ class OpenCollectionsListTest {
     }
     return null;
   }
+
+  @Test
+  void aChunkedListReadOftenOpensAndServesItsReads() {
+    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+      push(ks, KEY, 0, BASE);
+      ks.closeOpenCollections();
+      byte[] headBefore = ks.store().getIfPresent(stored(KEY));
+      // Bounded generously: a window of the hot counter may end on a slow machine and start again.
+      for (int i = 0; i < 10_000 && open(ks) == 0; i++) {
+        assertEquals("element:" + i % BASE, lindex(ks, KEY, i % BASE), "LINDEX " + i);
+      }
+      assertEquals(1, open(ks), "reads alone opened it");
+      assertEquals(BASE, llen(ks, KEY));
+      ks.closeOpenCollections();
+      assertArrayEquals(
+          headBefore, ks.store().getIfPresent(stored(KEY)), "a close after reads writes nothing");
+    }
+  }
 }

@@ -1,5 +1,6 @@
 package dev.larder.server.internal.keyspace;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -421,6 +422,28 @@ class OpenCollectionsTest {
     assertEquals(set.size(), order.size());
     for (int i = 0; i < order.size(); i++) {
       assertEquals(s(order.get(i)), s(set.key(i)), "position " + i);
+    }
+  }
+
+  @Test
+  void aChunkedSetReadOftenOpensAndServesItsReads() {
+    try (Keyspace ks = new Keyspace(64 << 20, now::get)) {
+      add(ks, KEY, 0, 5_000);
+      ks.closeOpenCollections();
+      byte[] headBefore = ks.store().getIfPresent(stored(KEY));
+      // Bounded generously: a window of the hot counter may end on a slow machine and start again.
+      for (int i = 0; i < 10_000 && open(ks) == 0; i++) {
+        byte[] member = b("element:" + i % 5_000);
+        boolean found = ks.readSet(0, KEY, (before, set) -> set.contains(member));
+        assertTrue(found, "member " + i);
+      }
+      assertEquals(1, open(ks), "reads alone opened it");
+      boolean absent = !ks.readSet(0, KEY, (before, set) -> set.contains(b("element:5000")));
+      assertTrue(absent, "not a member");
+      assertEquals(expected(5_000), members(ks, KEY));
+      ks.closeOpenCollections();
+      assertArrayEquals(
+          headBefore, ks.store().getIfPresent(stored(KEY)), "a close after reads writes nothing");
     }
   }
 }
