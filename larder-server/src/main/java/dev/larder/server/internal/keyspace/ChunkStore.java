@@ -391,6 +391,21 @@ final class ChunkStore {
   }
 
   /**
+   * {@link #readLocked} of a collection that a read may open: {@code opening} runs first, on the
+   * live value, and its outcome's result is the read's if it opened the collection and served the
+   * read (not null); else {@code read} runs on the live value.
+   */
+  <R> R readOpening(
+      byte[] stored, Function<Live, Outcome<R>> opening, Function<StoredValue, R> read) {
+    return readLive(
+        stored,
+        live -> {
+          Outcome<R> served = opening.apply(live);
+          return served != null ? served.result() : read.apply(live.value());
+        });
+  }
+
+  /**
    * {@link #readLocked}, given the live value with its stored bytes (a read that opens the
    * collection keeps them as the head it opened from).
    */

@@ -115,16 +115,10 @@ public final class RangeStore {
   }
 
   private <R> R readChunked(byte[] stored, Edit<R> read) {
-    return chunks.readLive(
+    return chunks.readOpening(
         stored,
-        live -> {
-          ChunkStore.Outcome<R> served = servedOpening(stored, live, read, null);
-          if (served != null) {
-            return served.result();
-          }
-          StoredValue v = live.value();
-          return read.apply(v, v == null ? null : bodyOf(stored, v));
-        });
+        live -> servedOpening(stored, live, read, null),
+        v -> read.apply(v, v == null ? null : bodyOf(stored, v)));
   }
 
   /**

@@ -112,16 +112,10 @@ public final class ZSetStore {
     }
     ChunkStore.Live live = chunks.live(stored);
     if (live.value() != null && ChunkStore.isHead(live.value())) {
-      return chunks.readLive(
+      return chunks.readOpening(
           stored,
-          locked -> {
-            ChunkStore.Outcome<R> served = servedOpening(stored, locked, read, null);
-            if (served != null) {
-              return served.result();
-            }
-            StoredValue v = locked.value();
-            return read.apply(v, v == null ? null : bodyOf(stored, v));
-          });
+          locked -> servedOpening(stored, locked, read, null),
+          v -> read.apply(v, v == null ? null : bodyOf(stored, v)));
     }
     if (live.expired()) {
       chunks.removeExpired(stored, live.raw());
