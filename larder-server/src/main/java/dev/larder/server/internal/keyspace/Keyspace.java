@@ -354,6 +354,18 @@ public final class Keyspace implements AutoCloseable {
   }
 
   /**
+   * Counts a command on a key's chunked collection toward the key's heat and returns the tier the
+   * collection may open in now: the tier if collections open here, the command is not logged
+   * ({@code sink} null) and the key is hot; else null. Under the key's stripe.
+   *
+   * @param stored the key as stored
+   * @param sink the command's change sink, null if unlogged
+   */
+  OpenCollections tierToOpen(byte[] stored, ChangeSink sink) {
+    return sink == null && opensCollections() && open.hot(stored) ? open : null;
+  }
+
+  /**
    * Returns the open collections' figures: how many are open, their bytes, how many opened so far,
    * how many closed or were dropped so far (INFO).
    */

@@ -262,7 +262,7 @@ public final class ListBody {
     int n = segments.size();
     for (int i = ENDS_HELD; i < n - ENDS_HELD; i++) {
       Segment s = segments.get(i);
-      if (!s.dirty && s.number >= 0 && s.payload != null) {
+      if (!s.dirty && s.payload != null) { // a fresh segment is dirty
         countOut(s);
         s.payload = null;
         countIn(s);
@@ -275,9 +275,6 @@ public final class ListBody {
    * else those of the chunks read (an index page or chunk not read holds none).
    */
   long heldBytes() {
-    if (!partly) {
-      return bytes();
-    }
     if (elementCount < 0) {
       recount();
     }

@@ -118,11 +118,8 @@ public final class ListStore {
    */
   private <R> ChunkStore.Outcome<R> servedOpening(
       byte[] stored, ChunkStore.Live live, ListChunks.Index index, Edit<R> edit, ChangeSink sink) {
-    if (!chunking || sink != null || index == null || !keyspace.opensCollections()) {
-      return null;
-    }
-    OpenCollections tier = keyspace.openCollections(); // not null: it opens collections
-    return tier.hot(stored) && open(stored, live, index, tier)
+    OpenCollections tier = index == null ? null : keyspace.tierToOpen(stored, sink);
+    return tier != null && open(stored, live, index, tier)
         ? served(tier, stored, edit, sink)
         : null;
   }

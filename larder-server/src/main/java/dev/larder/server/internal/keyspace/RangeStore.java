@@ -129,16 +129,11 @@ public final class RangeStore {
   private <R> ChunkStore.Outcome<R> servedOpening(
       byte[] stored, ChunkStore.Live live, Edit<R> edit, ChangeSink sink) {
     StoredValue v = live.value();
-    if (!chunking
-        || sink != null
-        || v == null
-        || v.type() != type
-        || !keyspace.opensCollections()
-        || !RangeChunks.isHead(type, v.payload())) {
+    if (v == null || v.type() != type || !RangeChunks.isHead(type, v.payload())) {
       return null;
     }
-    OpenCollections tier = keyspace.openCollections(); // not null: it opens collections
-    return tier.hot(stored) && open(stored, live, tier) ? served(tier, stored, edit, sink) : null;
+    OpenCollections tier = keyspace.tierToOpen(stored, sink);
+    return tier != null && open(stored, live, tier) ? served(tier, stored, edit, sink) : null;
   }
 
   /** Runs a command that may change the collection: see {@link Keyspace#editSet}. */

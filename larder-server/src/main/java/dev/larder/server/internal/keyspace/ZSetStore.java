@@ -202,16 +202,11 @@ public final class ZSetStore {
   private <R> ChunkStore.Outcome<R> servedOpening(
       byte[] stored, ChunkStore.Live live, Edit<R> edit, ChangeSink sink) {
     StoredValue v = live.value();
-    if (!chunking
-        || sink != null
-        || v == null
-        || v.type() != ValueType.ZSET
-        || !keyspace.opensCollections()
-        || !ZSetChunks.isHead(v.payload())) {
+    if (v == null || v.type() != ValueType.ZSET || !ZSetChunks.isHead(v.payload())) {
       return null;
     }
-    OpenCollections tier = keyspace.openCollections(); // not null: it opens collections
-    return tier.hot(stored) && open(stored, live, tier) ? served(stored, edit, sink) : null;
+    OpenCollections tier = keyspace.tierToOpen(stored, sink);
+    return tier != null && open(stored, live, tier) ? served(stored, edit, sink) : null;
   }
 
   /**

@@ -130,6 +130,8 @@ class OpenCollectionsListTest {
       assertEquals("replaced", lindex(ks, KEY, 1_000));
       assertEquals("element:10499", lindex(ks, KEY, size - 1));
       assertTrue(ks.memoryUsed() > ks.storeMemoryUsed(), "its bytes count in used memory");
+      OpenCollections.Open o = ks.openCollections().get(stored(KEY));
+      assertEquals(o.list.heldBytesWalked(), o.list.heldBytes(), "the running total, held whole");
       ks.closeOpenCollections();
       assertEquals(0, open(ks));
       assertEquals(0, ks.openCollectionStats()[1], "no bytes held");
